@@ -301,3 +301,105 @@ def test_blind14_manager_resaving_a_number_moves_it_to_the_newest(tf, budget):
                      what="checkpoints of a new manager on the directory")
         ck.restore(m.checkpoints[want.index("ckpt-1")])
         assert_close(float(ck.v.numpy()), 5.0, call=call, what="v restored from ckpt-1 (the second save of 1)")
+
+
+# -- CSVLogger's columns --------------------------------------------------------------------------------------
+@clause("keras.callback.csv-logger", ref="tf221")
+def test_blind14_csv_logger_columns_are_the_sorted_log_names(keras, budget):
+    """CSVLogger's header is 'epoch' then the first epoch's log names sorted (not in the logs'
+    order: loss, then the compiled metrics, then learning_rate), with a val_ copy of each added
+    when that epoch has no validation logs."""
+    x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(8, 1)
+    cases = [(["mse", "mae"], False, False), (["mse", "mae"], True, False), (["mse"], False, True)]
+    for metrics, validate, plateau in budget(cases):
+        keras.backend.clear_session()
+        model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse", metrics=metrics)
+        names = ["loss"] + metrics + (["learning_rate"] if plateau else [])
+        want = ["epoch"] + sorted(names) + sorted(f"val_{n}" for n in names)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "log.csv")
+            cbs = [keras.callbacks.CSVLogger(path)]
+            if plateau:
+                cbs.insert(0, keras.callbacks.ReduceLROnPlateau(monitor="loss"))
+            model.fit(x, 2 * x, batch_size=4, epochs=2, verbose=0, callbacks=cbs,
+                      validation_data=(x, 2 * x) if validate else None)
+            with open(path) as f:
+                lines = f.read().splitlines()
+        call = f"fit(compile(metrics={metrics}), validation={validate}, callbacks=[" + \
+            ("ReduceLROnPlateau, " if plateau else "") + "CSVLogger(path)])"
+        assert_equal(lines[0].split(","), want, call=call, what="the header's fields")
+        assert_equal(len(lines), 3, call=call, what="lines (header and two epochs)")
+
+
+# -- KLDivergence clips both distributions -----------------------------------------------------------------------
+@clause("keras.loss.epsilon-clipping", ref="tf221")
+def test_blind14_kl_divergence_clips_targets_and_predictions(keras, budget):
+    """kl_divergence(y_true, y_pred) = sum(t * log(t / p), axis=-1) with both t and p clipped to
+    [epsilon, 1] (epsilon = 1e-7): zero targets (one-hot labels) contribute ~0, not NaN, and zero
+    predictions a large finite value. The same for the KLDivergence loss (sum_over_batch_size) and
+    metric (mean over samples)."""
+    eps = 1e-7
+    one_hot = np.eye(3, dtype=np.float32)[[0, 2, 1, 2]]
+    soft = _f32(4, 3, seed=6, lo=0.0, hi=1.0)
+    soft /= soft.sum(-1, keepdims=True)
+    with_zero = soft.copy()
+    with_zero[1, 0] = 0.0
+    cases = [("one-hot targets", one_hot, soft), ("zero prediction", soft, with_zero),
+             ("both", one_hot, with_zero)]
+
+    def kld(t, p):
+        t, p = np.clip(t.astype(np.float64), eps, 1), np.clip(p.astype(np.float64), eps, 1)
+        return (t * np.log(t / p)).sum(-1)
+
+    for name, t, p in budget(cases):
+        want = kld(t, p)
+        call = f"KLDivergence(reduction=None)({name})"
+        got = keras.losses.KLDivergence(reduction=None)(t, p)
+        assert_close(got, want, call=call, what="per-sample values", tolerance=Tolerance(rtol=1e-4, atol=1e-5))
+        assert_close(keras.losses.KLDivergence()(t, p), want.mean(), call=f"KLDivergence()({name})",
+                     tolerance=Tolerance(rtol=1e-4, atol=1e-5))
+        metric = keras.metrics.KLDivergence()
+        metric.update_state(t, p)
+        assert_close(metric.result(), want.mean(), call=f"metrics.KLDivergence().update_state({name})",
+                     tolerance=Tolerance(rtol=1e-4, atol=1e-5))
+
+
+# -- AUC(from_logits=True) -------------------------------------------------------------------------------------------
+def _roc_auc(y, p, thresholds):
+    """Keras's AUC(curve='ROC', summation_method='interpolation'): TP/FP/TN/FN at
+    [-eps] + thresholds + [1 + eps] (a prediction counts as positive above a threshold),
+    recall and false-positive rate, then trapezoids over consecutive thresholds."""
+    ts = [-1e-7] + list(thresholds) + [1 + 1e-7]
+    y = y.astype(bool)
+    tpr, fpr = [], []
+    for t in ts:
+        pos = p > t
+        tp, fp = np.sum(pos & y), np.sum(pos & ~y)
+        fn, tn = np.sum(~pos & y), np.sum(~pos & ~y)
+        tpr.append(tp / (tp + fn) if tp + fn else 0.0)
+        fpr.append(fp / (fp + tn) if fp + tn else 0.0)
+    tpr, fpr = np.array(tpr), np.array(fpr)
+    return float(np.sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2))
+
+
+@clause("keras.metric.auc", ref="tf221")
+def test_blind14_auc_from_logits_thresholds_the_sigmoid(keras, budget):
+    """AUC(from_logits=True) applies the sigmoid before thresholding, single- and multi-label
+    (multi_label=True averages the labels' AUCs): the result is the ROC AUC of sigmoid(logits)."""
+    logits = _f32(12, 2, seed=7, lo=-3.0, hi=3.0)
+    labels = (np.random.default_rng(8).uniform(size=(12, 2)) < 0.5).astype(np.float32)
+    labels[0], labels[1] = [1, 1], [0, 0]
+    probs = 1 / (1 + np.exp(-logits.astype(np.float64)))
+    cases = [("thresholds=[0.3, 0.5, 0.7]", {"thresholds": [0.3, 0.5, 0.7]}, [0.3, 0.5, 0.7]),
+             ("num_thresholds=5", {"num_thresholds": 5}, [0.25, 0.5, 0.75]),
+             ("thresholds=[0.1, 0.4, 0.6, 0.9]", {"thresholds": [0.1, 0.4, 0.6, 0.9]}, [0.1, 0.4, 0.6, 0.9])]
+    for name, kw, ts in budget(cases):
+        single = keras.metrics.AUC(from_logits=True, **kw)
+        single.update_state(labels[:, 0], logits[:, 0])
+        assert_close(single.result(), _roc_auc(labels[:, 0], probs[:, 0], ts),
+                     call=f"AUC(from_logits=True, {name}).update_state(labels, logits)", tolerance=TOL32)
+        multi = keras.metrics.AUC(from_logits=True, multi_label=True, **kw)
+        multi.update_state(labels, logits)
+        want = np.mean([_roc_auc(labels[:, j], probs[:, j], ts) for j in range(2)])
+        assert_close(multi.result(), want, call=f"AUC(from_logits=True, multi_label=True, {name})", tolerance=TOL32)
