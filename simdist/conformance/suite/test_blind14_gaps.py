@@ -403,3 +403,61 @@ def test_blind14_auc_from_logits_thresholds_the_sigmoid(keras, budget):
         multi.update_state(labels, logits)
         want = np.mean([_roc_auc(labels[:, j], probs[:, j], ts) for j in range(2)])
         assert_close(multi.result(), want, call=f"AUC(from_logits=True, multi_label=True, {name})", tolerance=TOL32)
+
+
+# -- grouped convolutions ---------------------------------------------------------------------------------------
+def _grouped_conv_np(x, k, groups, stride):
+    """channels_last 'valid' convolution of x (n, *spatial, cin) with k (*window, cin/groups, cout):
+    group g reads input channels [g*ci, (g+1)*ci) and writes filters [g*co, (g+1)*co)."""
+    x, k = x.astype(np.float64), k.astype(np.float64)
+    window, ci, cout = k.shape[:-2], k.shape[-2], k.shape[-1]
+    co = cout // groups
+    out_sp = [(s - w) // stride + 1 for s, w in zip(x.shape[1:-1], window)]
+    out = np.zeros((x.shape[0], *out_sp, cout))
+    for pos in np.ndindex(*out_sp):
+        sl = tuple(slice(p * stride, p * stride + w) for p, w in zip(pos, window))
+        patch = x[(slice(None),) + sl]                      # (n, *window, cin)
+        for g in range(groups):
+            part = patch[..., g * ci:(g + 1) * ci].reshape(x.shape[0], -1)
+            out[(slice(None),) + pos + (slice(g * co, (g + 1) * co),)] = \
+                part @ k[..., g * co:(g + 1) * co].reshape(-1, co)
+    return out
+
+
+@clause("keras.layer.conv2d", ref="tf221")
+def test_blind14_grouped_convolutions_give_each_group_its_own_channel_block(keras, tf, budget):
+    """Conv1D/Conv2D(groups=g): the input channels are split into g contiguous blocks, block g
+    convolved with its (window, cin/g, cout/g) kernel slice into the g-th block of filters; the
+    gradients (input and kernel) are those of that map."""
+    cases = [("Conv2D", 2, (1, 5, 5, 4), 2, 4, 1), ("Conv2D", 4, (2, 4, 4, 8), 2, 8, 1),
+             ("Conv1D", 3, (2, 7, 6), 3, 6, 2), ("Conv2D", 2, (1, 6, 6, 4), 3, 6, 2)]
+    for layer_name, groups, shape, ksize, filters, stride in budget(cases):
+        x = _f32(*shape, seed=10 + groups)
+        layer = getattr(keras.layers, layer_name)(filters, ksize, strides=stride, groups=groups, use_bias=False)
+        layer.build(shape)
+        rank = len(shape) - 2
+        kernel = _f32(*([ksize] * rank), shape[-1] // groups, filters, seed=20 + groups)
+        layer.set_weights([kernel])
+        want = _grouped_conv_np(x, kernel, groups, stride)
+        call = f"{layer_name}({filters}, {ksize}, strides={stride}, groups={groups})(x of shape {shape})"
+        xt = tf.constant(x)
+        up = _f32(*want.shape, seed=30 + groups)
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            out = layer(xt)
+            loss = tf.reduce_sum(out * tf.constant(up))
+        gx, gk = tape.gradient(loss, [xt, layer.kernel])
+        assert_close(out, want, call=call, what="output", tolerance=TOL32)
+        # the map is linear: each gradient entry is the change of sum(out * up) along a unit step
+        num_k = np.zeros(kernel.shape)
+        for idx in np.ndindex(*kernel.shape):
+            d = np.zeros(kernel.shape, np.float32)
+            d[idx] = 1.0
+            num_k[idx] = np.sum(_grouped_conv_np(x, d, groups, stride) * up)
+        assert_close(gk, num_k, call=call, what="d sum(out * up) / d kernel", tolerance=TOL32)
+        num_x = np.zeros(x.shape)
+        for idx in np.ndindex(*x.shape):
+            d = np.zeros(x.shape, np.float32)
+            d[idx] = 1.0
+            num_x[idx] = np.sum(_grouped_conv_np(d, kernel, groups, stride) * up)
+        assert_close(gx, num_x, call=call, what="d sum(out * up) / d x", tolerance=TOL32)
