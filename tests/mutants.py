@@ -2779,3 +2779,165 @@ TRAINING_COV14C: list[Mutant] = [
 ]
 TRAINING += TRAINING_COV14C
 CATALOGUE += TRAINING_COV14C
+
+# -- blind batch 14 (fifteenth session): written from the source alone, before reading any suite test ----
+TRAINING_BATCH14: list[Mutant] = [
+    # -- mainstream: optimizers
+    _t("lion-momentum-updated-before-step", "order", "simdist/keras/optimizers/lion.py",
+       "        self.assign_sub(variable, ops.multiply(lr, ops.sign(ops.add(ops.multiply(m, beta_1),\n"
+       "                                                                    ops.multiply(gradient, (1.0 - beta_1))))))\n"
+       "        self.assign(m, ops.add(ops.multiply(m, beta_2), ops.multiply(gradient, (1.0 - beta_2))))\n",
+       "        self.assign(m, ops.add(ops.multiply(m, beta_2), ops.multiply(gradient, (1.0 - beta_2))))\n"
+       "        self.assign_sub(variable, ops.multiply(lr, ops.sign(ops.add(ops.multiply(m, beta_1),\n"
+       "                                                                    ops.multiply(gradient, (1.0 - beta_1))))))\n",
+       "Lion updates its momentum (beta_2) before taking the sign step, so the step interpolates with the new "
+       "momentum instead of the previous one (same on step 1, different once gradients change sign)"),
+    _t("adamax-bias-correction-dropped", "formula", "simdist/keras/optimizers/adamax.py",
+       "                                             ops.multiply((1 - beta_1_power), ops.add(u, self.epsilon))))\n",
+       "                                             ops.add(u, self.epsilon)))\n",
+       "Adamax forgets the first moment's bias correction 1 / (1 - beta_1^t): its early steps are ~10x too small"),
+    _t("ftrl-accumulator-squares-shrunk-gradient", "formula", "simdist/keras/optimizers/ftrl.py",
+       "        new_accum = ops.add(accum, ops.square(gradient))\n",
+       "        new_accum = ops.add(accum, ops.square(grad_to_use))\n",
+       "Ftrl with l2_shrinkage_regularization_strength accumulates the square of the shrinkage-adjusted gradient "
+       "instead of the raw gradient's"),
+    # -- mainstream: losses and metrics
+    _t("focal-class-balancing-alpha-swapped", "formula", "simdist/keras/losses/probabilistic_losses.py",
+       "        weight = y_true * alpha + (1 - y_true) * (1 - alpha)\n",
+       "        weight = y_true * (1 - alpha) + (1 - y_true) * alpha\n",
+       "BinaryFocalCrossentropy(apply_class_balancing=True) weighs the positives by 1 - alpha and the negatives by "
+       "alpha (the other paper convention)"),
+    _t("squared-hinge-labels-not-mapped", "formula", "simdist/keras/losses/hinge_losses.py",
+       "    y_true = convert_binary_labels_to_hinge(ops.cast(y_true, y_pred.dtype))\n"
+       "    return ops.mean(tf.square(tf.maximum(1.0 - y_true * y_pred, 0.0)), axis=-1)\n",
+       "    y_true = ops.cast(y_true, y_pred.dtype)\n"
+       "    return ops.mean(tf.square(tf.maximum(1.0 - y_true * y_pred, 0.0)), axis=-1)\n",
+       "squared_hinge does not map 0/1 labels to -1/1 (hinge does): a 0 label contributes 1 whatever the score"),
+    _t("cosine-similarity-loss-axis-ignored", "axis", "simdist/keras/losses/regression_losses.py",
+       "    y_pred = ops.l2_normalize(y_pred, axis=axis)\n    y_true = ops.l2_normalize(y_true, axis=axis)\n",
+       "    y_pred = ops.l2_normalize(y_pred, axis=-1)\n    y_true = ops.l2_normalize(y_true, axis=-1)\n",
+       "cosine_similarity(axis=k) normalises along the last axis whatever axis says (the sum still runs over k)"),
+    _t("auc-from-logits-ignored", "formula", "simdist/keras/metrics/confusion_metrics.py",
+       "        if self._from_logits:\n            y_pred = tf.sigmoid(ops.convert_to_tensor(y_pred))\n",
+       "        if self._from_logits and self.multi_label:\n            y_pred = tf.sigmoid(ops.convert_to_tensor(y_pred))\n",
+       "AUC(from_logits=True) applies the sigmoid only in multi-label mode: single-label logits are thresholded "
+       "as probabilities"),
+    # -- mainstream: layers and op gradients
+    _t("grouped-conv-channels-round-robin", "axis", "simdist/runtime/ops/conv.py",
+       "    return cols.reshape(p, k, groups, -1).transpose(2, 0, 1, 3).reshape(groups, p, -1)\n",
+       "    return cols.reshape(p, k, -1, groups).transpose(3, 0, 1, 2).reshape(groups, p, -1)\n",
+       "a grouped convolution (Conv2D(groups=g)) deals the input channels to the groups round-robin instead of in "
+       "contiguous blocks"),
+    _t("grad-softplus-of-output", "gradient", "simdist/runtime/ops/activations.py",
+       "    return [grad * sigmoid(op.inputs[0])]\n",
+       "    return [grad * sigmoid(op.outputs[0])]\n",
+       "softplus's gradient takes the sigmoid of the output softplus(x) instead of the input x"),
+    _t("rnn-stateful-states-not-carried", "state", "simdist/keras/layers/rnn.py",
+       "        if self.stateful:\n            for variable, state in zip(tf.nest.flatten(self.states), "
+       "tf.nest.flatten(states)):\n                variable.assign(state)\n",
+       "        if self.stateful and self.return_state:\n            for variable, state in zip("
+       "tf.nest.flatten(self.states), tf.nest.flatten(states)):\n                variable.assign(state)\n",
+       "a stateful RNN keeps its final states for the next batch only when it also returns them (return_state)"),
+    # -- mainstream: the tape, strategies, fit
+    _t("tape-duplicate-targets-seeded-once", "gradient", "simdist/runtime/autodiff/backprop.py",
+       "        gradients.setdefault(k, []).append(g)\n\n    # 3. the ops",
+       "        gradients[k] = [g]\n\n    # 3. the ops",
+       "tape.gradient([y, y], x) (a target listed twice, or a target that is also summed in another) seeds it "
+       "once: the gradient of the targets' sum counts it once"),
+    _t("compute-average-loss-local-batch", "denominator", "simdist/runtime/ops/losses.py",
+       "        global_batch_size = loss.shape.as_list()[0] * _num_replicas()\n",
+       "        global_batch_size = loss.shape.as_list()[0]\n",
+       "tf.nn.compute_average_loss without global_batch_size divides by the replica's own batch, not times "
+       "num_replicas_in_sync: a custom loop's summed gradients are R times too large"),
+    _t("scale-regularization-loss-not-divided", "denominator", "simdist/runtime/ops/losses.py",
+       "    return math.truediv(math.reduce_sum(regularization_loss), _num_replicas())\n",
+       "    return math.reduce_sum(regularization_loss)\n",
+       "tf.nn.scale_regularization_loss sums the losses without dividing by num_replicas_in_sync"),
+    _t("kld-targets-not-clipped", "formula", "simdist/keras/losses/probabilistic_losses.py",
+       "    y_true = ops.clip(y_true, config.epsilon(), 1)\n    y_pred = ops.clip(y_pred, config.epsilon(), 1)\n",
+       "    y_pred = ops.clip(y_pred, config.epsilon(), 1)\n",
+       "kl_divergence clips only the predictions: a zero target gives 0 * log(0) = NaN instead of ~0"),
+    _t("ema-finalize-only-with-overwrite-frequency", "state", "simdist/keras/optimizers/base_optimizer.py",
+       "        if self.use_ema:\n            self._overwrite_model_variables_with_average_value(var_list)\n",
+       "        if self.use_ema and self.ema_overwrite_frequency:\n"
+       "            self._overwrite_model_variables_with_average_value(var_list)\n",
+       "fit's end (finalize_variable_values) swaps in the EMA weights only when ema_overwrite_frequency is set: "
+       "use_ema=True alone leaves the raw weights"),
+    # -- around training: tf.data
+    _t("shard-cardinality-remainder-inclusive", "boundary", "simdist/runtime/data/shard.py",
+       "        return _cdiv(n, shards) + (1 if index < _cmod(n, shards) else 0)\n",
+       "        return _cdiv(n, shards) + (1 if index <= _cmod(n, shards) else 0)\n",
+       "shard's cardinality gives the shard whose index equals n % num_shards one element too many"),
+    _t("concatenate-cardinality-unknown-before-infinite", "order", "simdist/runtime/data/combine.py",
+       "        if INFINITE_CARDINALITY in (n, m):\n            return INFINITE_CARDINALITY\n"
+       "        if UNKNOWN_CARDINALITY in (n, m):\n            return UNKNOWN_CARDINALITY\n",
+       "        if UNKNOWN_CARDINALITY in (n, m):\n            return UNKNOWN_CARDINALITY\n"
+       "        if INFINITE_CARDINALITY in (n, m):\n            return INFINITE_CARDINALITY\n",
+       "concatenate of an unknown-cardinality dataset (a filter) and an infinite one reports unknown instead of "
+       "infinite"),
+    _t("padded-batch-pads-before", "placement", "simdist/runtime/data/batching.py",
+       "                arr[(j,) + tuple(slice(0, a) for a in c.shape)] = c\n",
+       "                arr[(j,) + tuple(slice(t - a, t) for a, t in zip(c.shape, target))] = c\n",
+       "padded_batch puts the padding before each element (left-pads) instead of after it"),
+    _t("filter-cardinality-keeps-input", "boundary", "simdist/runtime/data/map_filter.py",
+       "    def _card(self) -> int:\n        return UNKNOWN_CARDINALITY\n\n\nclass _FlatMapFnDataset",
+       "    def _card(self) -> int:\n        return self._input._card()\n\n\nclass _FlatMapFnDataset",
+       "filter's cardinality is its input's (copied from map) instead of unknown"),
+    _t("take-cardinality-not-capped", "boundary", "simdist/runtime/data/counting.py",
+       "        return min(n, count)   # TF returns a negative count < -1 as is\n",
+       "        return count\n",
+       "take(k) of a finite dataset shorter than k reports k elements"),
+    _t("dataset-options-first-input-only", "state", "simdist/runtime/data/dataset.py",
+       "        for inp in self._inputs:\n            out = out.merge(inp.options())\n",
+       "        for inp in self._inputs[:1]:\n            out = out.merge(inp.options())\n",
+       "ds.options() of a zip or concatenate merges only the first input's options (the others' are lost)"),
+    # -- around training: callbacks, History, bookkeeping
+    _t("callback-params-steps-from-argument", "state", "simdist/keras/trainers/trainer.py",
+       "                                                      verbose=verbose, epochs=epochs,\n"
+       "                                                      steps=epoch_iterator.num_batches, model=self)\n",
+       "                                                      verbose=verbose, epochs=epochs,\n"
+       "                                                      steps=steps_per_epoch, model=self)\n",
+       "fit's callbacks get params['steps'] from the steps_per_epoch argument (None without it) instead of the "
+       "number of batches the data gives"),
+    _t("history-epoch-not-reset-per-fit", "state", "simdist/keras/callbacks/history.py",
+       "    def on_train_begin(self, logs: Any = None) -> None:\n        self.epoch = []\n",
+       "    def on_train_begin(self, logs: Any = None) -> None:\n        self.epoch = self.epoch\n",
+       "a History reused for a second fit (model.fit(callbacks=[h]) twice) keeps the first fit's epoch indices in "
+       "h.epoch (Keras resets epoch, and keeps appending to history)"),
+    _t("cosine-decay-alpha-not-rescaled", "formula", "simdist/keras/optimizers/schedules.py",
+       "        decayed = (1 - self.alpha) * cosine_decayed + self.alpha\n",
+       "        decayed = cosine_decayed + self.alpha\n",
+       "CosineDecay(alpha=a) adds the floor a to the cosine without rescaling it by 1 - a: the rate starts at "
+       "(1 + a) * lr0"),
+    _t("checkpoint-filepath-epoch-zero-based", "boundary", "simdist/keras/callbacks/model_checkpoint.py",
+       "                return self.filepath.format(epoch=epoch + 1, **logs)\n",
+       "                return self.filepath.format(epoch=epoch, **logs)\n",
+       "ModelCheckpoint formats {epoch} in its filepath 0-based (the first epoch's file is ...00)"),
+    _t("csv-logger-keys-insertion-order", "order", "simdist/keras/callbacks/csv_logger.py",
+       "            self.keys = sorted(logs.keys())\n",
+       "            self.keys = list(logs.keys())\n",
+       "CSVLogger writes its columns in the logs' order instead of Keras's sorted order"),
+    _t("evaluate-stop-evaluating-ignored", "state", "simdist/keras/trainers/trainer.py",
+       "                callbacks.on_test_batch_end(end_step, logs)\n                if self.stop_evaluating:\n"
+       "                    break\n",
+       "                callbacks.on_test_batch_end(end_step, logs)\n",
+       "evaluate never looks at model.stop_evaluating: a callback cannot end the evaluation early"),
+    _t("count-params-trainable-only", "state", "simdist/keras/layers/layer.py",
+       "        return int(sum(int(np.prod(v.shape.as_list())) for v in self.weights))\n",
+       "        return int(sum(int(np.prod(v.shape.as_list())) for v in self.trainable_weights))\n",
+       "count_params counts the trainable weights only (BatchNormalization's moving statistics and frozen layers "
+       "left out)"),
+    _t("inverse-time-decay-staircase-ignored", "formula", "simdist/keras/optimizers/schedules.py",
+       "        p = ops.cast(step, dtype) / decay_steps\n        if self.staircase:\n            p = ops.floor(p)\n"
+       "        denom = ops.add(ops.cast(1, dtype), ops.multiply(decay_rate, p))\n",
+       "        p = ops.cast(step, dtype) / decay_steps\n"
+       "        denom = ops.add(ops.cast(1, dtype), ops.multiply(decay_rate, p))\n",
+       "InverseTimeDecay(staircase=True) decays continuously"),
+    _t("manager-same-number-listed-twice", "state", "simdist/strategies/checkpoint.py",
+       "        self._checkpoints = [c for c in self._checkpoints if c != path] + [path]\n",
+       "        self._checkpoints = self._checkpoints + [path]\n",
+       "CheckpointManager.save(checkpoint_number=n) twice lists ckpt-n twice: `checkpoints` repeats it and a later "
+       "rotation deletes the file still listed"),
+]
+TRAINING += TRAINING_BATCH14
+CATALOGUE += TRAINING_BATCH14
