@@ -34,7 +34,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-__all__ = ["FLUSH", "KEEP", "CHECK", "install", "noting", "fired", "reset", "holds", "flushed", "mark_made", "rule_for", "RULES"]
+__all__ = ["FLUSH", "KEEP", "CHECK", "install", "fired", "reset", "holds", "flushed", "mark_made", "rule_for", "RULES"]
 
 FLUSH = "flush"
 KEEP = "keep"
@@ -61,30 +61,6 @@ def install() -> None:
     the current thread's context (NumPy's error state is per thread)."""
     np.seterrcall(_on_error)
     np.seterr(under="call")
-
-
-# NumPy's error state is a context variable holding an immutable object (NumPy 2: a new one per
-# seterr/errstate): whether the state in force notes underflows is known per object, found once.
-try:
-    from numpy._core._ufunc_config import _extobj_contextvar as _STATE
-except ImportError:   # (another NumPy: ask it every time)
-    _STATE = None
-_NOTES: dict[Any, bool] = {}
-
-
-def noting() -> bool:
-    """Whether NumPy's error state in force notes underflows through `install`'s callback. A
-    user's `np.errstate(all="ignore")` (or `np.seterr`) around simdist calls turns the note off;
-    dispatch then checks every flushing op's result in full (clause ops.subnormals)."""
-    if _STATE is None:
-        return np.geterr()["under"] == "call" and np.geterrcall() is _on_error
-    state = _STATE.get()
-    known = _NOTES.get(state)
-    if known is None:
-        if len(_NOTES) > 256:   # (states of finished threads and greenlets)
-            _NOTES.clear()
-        known = _NOTES[state] = np.geterr()["under"] == "call" and np.geterrcall() is _on_error
-    return known
 
 
 def fired() -> bool:

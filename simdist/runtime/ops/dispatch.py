@@ -41,7 +41,6 @@ __all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered
 
 _STRING = dtypes.string
 _KEEP, _FLUSH, _CHECK, _FLUSHED, _fired, _BF16 = _sn.KEEP, _sn.FLUSH, _sn.CHECK, _sn.FLUSHED_TYPES, _sn._fired, _sn.BF16
-_noting = _sn.noting
 _sn.install()
 _SUBNORMAL = ("its values hold subnormal floats, which TF's kernels flush to zero: dispatch models it, "
               "a replay does not (ops.subnormals)")
@@ -129,10 +128,9 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     # (NumPy's builtin dtypes are singletons: the identity test skips a rich comparison)
     if out.dtype is not npd and out.dtype != npd and dt is not _STRING:
         out = out.astype(npd, copy=False)
-    if rule is not _KEEP and (_fired[0] or marked or rule is _CHECK or npd is _BF16 or not _noting()):
+    if (_fired[0] or marked or rule is _CHECK or npd is _BF16) and rule is not _KEEP:
         # an underflow was noted (a subnormal result, or one rounded to zero), the inputs held
-        # subnormals, the op's NumPy kernel does not note underflows, or the caller's NumPy error
-        # state does not (np.errstate around simdist calls; fz14): flush the result (FTZ)
+        # subnormals, or the op's NumPy kernel does not note underflows: flush the result (FTZ)
         out = _flush_result(out, rule)
     fl = op.flops
     n = out.size if fl is None else fl(arrays, out, attrs)
@@ -161,7 +159,7 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
                attrs: dict | None, rule: Any, marked: bool) -> tuple[Tensor, ...]:
     if type(dts) is not tuple:
         dts = (dts,) * len(outs)
-    flush = rule is not _KEEP and (_fired[0] or marked or rule is _CHECK or not _noting())
+    flush = (_fired[0] or marked or rule is _CHECK) and rule is not _KEEP
     fixed = []
     for out, dt in zip(outs, dts):
         out = np.asarray(out)
