@@ -118,25 +118,15 @@ def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.n
     (contraction_order.py) when infinities or overflows could show it; None otherwise (or for
     equations with repeated or one-sided summed labels, left to NumPy)."""
     from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul
-    a, b = arrays
-    s0, s1 = ins
-    if a.dtype != b.dtype or a.dtype.name not in ("float32", "float64") or "." in s0 + s1:
+    if arrays[0].dtype.name not in ("float32", "float64"):
         return None
-    if len(set(s0)) != len(s0) or len(set(s1)) != len(s1) or any(c not in s1 and c not in out for c in s0) \
-            or any(c not in s0 and c not in out for c in s1):
+    view = _contraction(ins, out, arrays)
+    if view is None:
         return None
-    batch = [c for c in s0 if c in s1 and c in out]
-    summed = [c for c in s0 if c in s1 and c not in out]
-    free0 = [c for c in s0 if c not in s1]
-    free1 = [c for c in s1 if c not in s0]
-    sizes = dict(zip(s0, a.shape)) | dict(zip(s1, b.shape))
-    n = [int(np.prod([sizes[c] for c in g], dtype=np.int64)) for g in (batch, free0, summed, free1)]
-    x = np.transpose(a, [s0.index(c) for c in batch + free0 + summed]).reshape(n[0], n[1], n[2])
-    y = np.transpose(b, [s1.index(c) for c in batch + summed + free1]).reshape(n[0], n[2], n[3])
+    x, y, shape, perm = view
     if not needs_order(x, y):
         return None
-    r = ordered_matmul(x, y).reshape([sizes[c] for c in batch + free0 + free1])
-    return np.transpose(r, [(batch + free0 + free1).index(c) for c in out])
+    return np.transpose(ordered_matmul(x, y).reshape(shape), perm)
 
 
 def _ordered_total(s0: str, out: str, a: np.ndarray) -> np.ndarray | None:
