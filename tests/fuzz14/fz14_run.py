@@ -114,12 +114,7 @@ def run_simdist(programs: list[Prog14]) -> list[Any]:
 
 def minimize(prog: Prog14, k: int, worker: Any) -> tuple[Prog14, Any, Any]:
     """Snippet k alone (eagerly when it still disagrees there), with the outcomes that disagree."""
-    for mode in dict.fromkeys(["eager" if prog.mode != "dist" else "dist", prog.mode]):
-        cand = isolate(prog, k, mode)
-        found = disagreements_of(cand, run_simdist([cand])[0], worker.run([cand])[0])
-        if found:
-            return cand, found[0][1], found[0][2]
-    return prog, None, None
+    return fz4_run.minimize(prog, k, worker, run_simdist, isolate)
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--worker"]:

@@ -177,11 +177,13 @@ def run_simdist(programs: list[Prog4]) -> list[Any]:
     return differ.run_on_simdist(programs, _run_all)
 
 
-def minimize(prog: Prog4, k: int, worker: Any) -> tuple[Prog4, Any, Any]:
-    """Snippet k alone (eagerly when it still disagrees there), with the outcomes that disagree."""
+def minimize(prog: Prog4, k: int, worker: Any, run: Any = None, isolate_: Any = isolate) -> tuple[Prog4, Any, Any]:
+    """Snippet k alone (eagerly when it still disagrees there), with the outcomes that disagree.
+    `run` and `isolate_`: another fuzzer's simdist runner and snippet isolation (fz14 reuses this)."""
+    run = run_simdist if run is None else run
     for mode in dict.fromkeys(["eager" if prog.mode != "dist" else "dist", prog.mode]):
-        cand = isolate(prog, k, mode)
-        found = disagreements_of(cand, run_simdist([cand])[0], worker.run([cand])[0])
+        cand = isolate_(prog, k, mode)
+        found = disagreements_of(cand, run([cand])[0], worker.run([cand])[0])
         if found:
             return cand, found[0][1], found[0][2]
     return prog, None, None
