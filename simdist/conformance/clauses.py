@@ -455,6 +455,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: `tf.nn.dropout(x, rate, noise_shape, seed)` keeps each element with probability 1 - rate, scaled by 1 / (1 - rate); the same global and op seed give the same mask after `tf.random.set_seed`; noise_shape broadcasts the decisions; stateless_dropout\'s mask is its Philox uniform draw\'s. simdist: tf.nn.dropout deterministic under its root seed, not TF\'s values; stateless_dropout TF\'s.'),
     Clause('nn.embedding-max-norm', 'nn', False, (),
            'TF 2.21: `tf.nn.embedding_lookup(params, ids, max_norm=c)` scales each looked-up row whose L2 norm exceeds c to norm c (row * c / max(norm, c)); rows within the norm and lookups without max_norm are the rows themselves.'),
+    Clause('nn.softmax-eigen', 'nn', False, (),
+           "TF 2.21: log_softmax, float64 softmax and the fused cross-entropies (losses and backprop) on float32/float64 are Eigen's kernels: packet exp per row inside the class-axis sum, packet exp/log over whole tensors elsewhere, the C library's log for the sparse loss, sums in Eigen's SumReducer order: their last bits follow."),
     Clause('nn.softmax-nonfinite', 'nn', False, (),
            'TF 2.21 (x86 oneDNN): float32 softmax of a row holding NaN or +inf is NaN at those entries and 0 elsewhere, a row of only -inf is NaN, -inf beside finite values gives 0; float64 softmax and log_softmax give NaN across such a row.'),
     Clause('optim.update-rules', 'training', False, (),
