@@ -1,0 +1,102 @@
+"""The functions the fourteenth fuzzer found missing from simdist's facade — clauses
+ops.conv-generic (tf.conv, tf.conv2d_backprop_filter_v2/input_v2) and
+ops.parameterized-truncated-normal (tf.random.stateless_parameterized_truncated_normal).
+
+Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
+from the rule each clause states (docs/spec.md); the comparison with TF 2.21 itself, case by case
+and bit for bit, is in tests/ops/test_miss15_ops_tf.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal, assert_true, raises, to_numpy
+
+clause = pytest.mark.clause
+
+
+def _direct_conv2d(x: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """A VALID, unit-stride 2-D convolution (NHWC input, HWIO filter) by its definition."""
+    n, h, w, _ = x.shape
+    kh, kw, _, co = f.shape
+    out = np.zeros((n, h - kh + 1, w - kw + 1, co))
+    for i in range(h - kh + 1):
+        for j in range(w - kw + 1):
+            out[:, i, j, :] = np.tensordot(x[:, i:i + kh, j:j + kw, :], f, axes=([1, 2, 3], [0, 1, 2]))
+    return out
+
+
+@clause("ops.conv-generic", ref="tf221")
+def test_conv_batch_dims_and_checks(tf):
+    r = np.random.default_rng(15)
+    x = r.normal(size=(2, 3, 5, 4, 2))
+    f = r.normal(size=(2, 3, 2, 3))
+    got = tf.conv(tf.constant(x), tf.constant(f), strides=[1, 1, 1, 1], padding="VALID", batch_dims=2)
+    want = _direct_conv2d(x.reshape(6, 5, 4, 2), f).reshape(2, 3, 4, 2, 3)
+    assert_close(got, want, call="conv(batch_dims=2)")
+    with raises(tf.errors.UnimplementedError, call="conv(groups=2)"):
+        tf.conv(tf.constant(x[0]), tf.constant(f), strides=[1, 1, 1, 1], padding="VALID", groups=2)
+    with raises(tf.errors.InvalidArgumentError, call="conv(one spatial dimension)"):
+        tf.conv(tf.constant(x[0, 0]), tf.constant(f[0]), strides=[1, 1, 1], padding="VALID")
+    xv = tf.Variable(x[0])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.conv(xv, tf.constant(f), strides=[1, 1, 1, 1], padding="VALID"))
+    with raises(LookupError, call="gradient of Conv"):
+        tape.gradient(y, xv)
+
+
+@clause("ops.conv-generic", ref="tf221")
+def test_conv2d_backprop_v2_have_no_kernel(tf):
+    x, f, dy = tf.ones([1, 4, 4, 2]), tf.ones([2, 2, 2, 3]), tf.ones([1, 4, 4, 3])
+    for fn in (tf.conv2d_backprop_filter_v2, tf.conv2d_backprop_input_v2):
+        with raises(tf.errors.NotFoundError, call=f"{fn.__name__} (no kernel)"):
+            fn(x, f, dy, strides=[1, 1, 1, 1], padding="SAME")
+
+
+def _ptn(tf, shape, seed, *params, dtype=np.float32):
+    vals = [tf.constant(np.asarray(p, dtype)) for p in params]
+    return to_numpy(tf.random.stateless_parameterized_truncated_normal(shape, seed, *vals))
+
+
+@clause("ops.parameterized-truncated-normal", ref="tf221")
+def test_parameterized_truncated_normal_bounds_and_seeds(tf):
+    # one parameter set per sampler: normal rejection, uniform rejection, exponential rejection
+    for dtype in (np.float32, np.float64):
+        for params in ((0.0, 1.0, -2.0, 2.0), (0.0, 1.0, 0.1, 0.3), (0.0, 1.0, 3.0, 10.0), (5.0, 2.0, -np.inf, 4.0)):
+            a = _ptn(tf, [200], [4, 5], *params, dtype=dtype)
+            b = _ptn(tf, [200], [4, 5], *params, dtype=dtype)
+            c = _ptn(tf, [200], [5, 4], *params, dtype=dtype)
+            call = f"stateless_parameterized_truncated_normal({params}, {np.dtype(dtype).name})"
+            assert_equal(a.dtype.name, np.dtype(dtype).name, call=call, what="dtype")
+            assert_true(bool(np.all((a >= params[2]) & (a <= params[3]))), f"samples {a.min()}..{a.max()}, but "
+                        f"should lie in [{params[2]}, {params[3]}]", call=call)
+            assert_equal(a, b, call=call + " twice with one seed")
+            assert_true(not np.array_equal(a, c), "the same samples for seeds [4, 5] and [5, 4], but should differ",
+                        call=call)
+    # broadcast parameters: the shape ends with their broadcast shape; each column its own bounds
+    lo, hi = np.array([-1.0, 0.5, 2.5]), np.array([1.0, 0.7, 10.0])
+    s = _ptn(tf, [50, 3], [1, 2], [0.0, 1.0, 2.0], 1.0, lo, hi)
+    assert_equal(s.shape, (50, 3), call="broadcast parameters", what="shape")
+    assert_true(bool(np.all((s >= lo) & (s <= hi))), "a column outside its own [minval, maxval]",
+                call="broadcast parameters")
+    with raises(tf.errors.InvalidArgumentError, call="shape not ending with the broadcast shape"):
+        _ptn(tf, [3, 2], [1, 2], 0.0, [1.0, 2.0, 3.0], -2.0, 2.0)
+    with raises(tf.errors.InvalidArgumentError, call="stddev <= 0 (Invalid parameters)"):
+        _ptn(tf, [3], [1, 2], 0.0, -1.0, -2.0, 2.0)
+
+
+@clause("ops.parameterized-truncated-normal", ref="tf221")
+def test_parameterized_truncated_normal_gradient(tf):
+    """The implicit reparameterisation gradient: d(sum of samples)/d mean is the number of samples
+    of each batch member, d/d stddev the sum of (sample - mean) / stddev."""
+    mean, std = tf.Variable(np.array([0.5, -1.0])), tf.Variable(np.array([1.5, 2.0]))
+    with tf.GradientTape() as tape:
+        lo, hi = tf.constant(-2.0, tf.float64), tf.constant(3.0, tf.float64)
+        y = tf.random.stateless_parameterized_truncated_normal([7, 2], [3, 4], mean, std, lo, hi)
+        loss = tf.reduce_sum(y)
+    gm, gs = tape.gradient(loss, [mean, std])
+    ys = to_numpy(y)
+    assert_close(gm, np.array([7.0, 7.0]), call="d sum / d means")
+    assert_close(gs, ((ys - np.array([0.5, -1.0])) / np.array([1.5, 2.0])).sum(axis=0), call="d sum / d stddevs")

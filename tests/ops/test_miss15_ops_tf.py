@@ -1,0 +1,264 @@
+"""The functions the fourteenth fuzzer found missing from simdist's facade, against real TensorFlow
+2.21: tf.conv (the generic Conv op: 2-D and 3-D, batch_dims, explicit padding, dilations, its
+checks and the shape function's errors in a tf.function), tf.conv2d_backprop_filter_v2 /
+conv2d_backprop_input_v2 (no kernel in TF 2.21: the error classes eagerly and traced),
+tf.random.stateless_parameterized_truncated_normal (the kernel's three samplers bit for bit at
+half, float and double, broadcast parameters, sharded outputs, errors, its gradient, in a
+tf.function and under MirroredStrategy.run), tf.make_tensor_proto / tf.make_ndarray (the round
+trip, dtypes, shapes, errors). Values bit for bit unless a case carries a relative tolerance
+(convolutions: simdist's im2col sums in another order than Eigen's). Needs the `tf` extra
+(golden-backed otherwise). Clauses ops.conv-generic, ops.parameterized-truncated-normal,
+ops.tensor-proto."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_R = np.random.default_rng(1515)
+X4 = _R.normal(size=(2, 7, 6, 3)).astype(np.float32)
+F4 = _R.normal(size=(3, 2, 3, 4)).astype(np.float32)
+X5 = _R.normal(size=(2, 5, 4, 5, 2)).astype(np.float32)
+F5 = _R.normal(size=(2, 3, 2, 2, 3)).astype(np.float32)
+XB = _R.normal(size=(2, 3, 5, 5, 2)).astype(np.float32)
+FB = _R.normal(size=(2, 2, 2, 3)).astype(np.float32)
+XI = _R.integers(-4, 5, (1, 5, 5, 2)).astype(np.int32)
+FI = _R.integers(-3, 4, (2, 2, 2, 3)).astype(np.int32)
+S1 = [1, 1, 1, 1]
+
+
+def _conv(x: Any, f: Any, **kw: Any) -> Callable[[Any], Any]:
+    kw.setdefault("strides", [1] * (np.ndim(x) if kw.get("batch_dims", 1) == 1 else np.ndim(x) - 1))
+    kw.setdefault("padding", "VALID")
+    return lambda tf: tf.conv(tf.constant(x), tf.constant(f), **kw)
+
+
+def _cast(tf: Any, a: np.ndarray, dt: str) -> Any:
+    return tf.cast(tf.constant(a), getattr(tf, dt))
+
+
+def _conv_grad(tf: Any) -> Any:
+    x = tf.Variable(X4)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.conv(x, tf.constant(F4), strides=S1, padding="VALID"))
+    return tape.gradient(y, x)
+
+
+def _v2(which: str, x: Any, f: Any, dy: Any, traced: bool = False, **kw: Any) -> Callable[[Any], Any]:
+    kw.setdefault("strides", S1)
+    kw.setdefault("padding", "SAME")
+
+    def run(tf: Any) -> Any:
+        fn = getattr(tf, f"conv2d_backprop_{which}_v2")
+        args = [tf.constant(a) for a in (x, f, dy)]
+        if traced:
+            return tf.function(lambda a, b, c: fn(a, b, c, **kw))(*args)
+        return fn(*args, **kw)
+    return run
+
+
+def _ptn(shape: Any, seed: Any = (1, 2), dt: str | None = None, *params: Any, traced: bool = False,
+         **kw: Any) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        ps = [tf.constant(np.asarray(p, dt)) if dt else p for p in params]
+        f = tf.random.stateless_parameterized_truncated_normal
+        if traced:
+            return tf.function(lambda: f(shape, list(seed), *ps, **kw))()
+        return f(shape, list(seed), *ps, **kw)
+    return run
+
+
+def _ptn_grad(dt: str, shape: list, means: Any, stddevs: Any, minvals: Any, maxvals: Any) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        vs = [tf.Variable(np.asarray(p, dt)) for p in (means, stddevs, minvals, maxvals)]
+        w = np.linspace(-1, 2, int(np.prod(shape))).reshape(shape).astype(dt)
+        with tf.GradientTape() as tape:
+            y = tf.random.stateless_parameterized_truncated_normal(shape, [3, 4], *vs)
+            loss = tf.reduce_sum(y * w)
+        return [y, *tape.gradient(loss, vs)]
+    return run
+
+
+def _ptn_mirrored(tf: Any) -> Any:
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"]) if len(tf.config.list_logical_devices("CPU")) > 1 \
+        else tf.distribute.MirroredStrategy(["/cpu:0"])
+
+    def step() -> Any:
+        return tf.random.stateless_parameterized_truncated_normal([4, 3], [5, 6], 1.0, [0.5, 1.0, 2.0], 0.0, 3.0)
+    out = strategy.run(step)
+    return [tf.convert_to_tensor(v) for v in strategy.experimental_local_results(out)][:1]
+
+
+def _proto(tf: Any, value: Any, **kw: Any) -> Any:
+    return tf.make_ndarray(tf.make_tensor_proto(value, **kw))
+
+
+F64 = "float64"
+F16 = "float16"
+CASES: list[tuple] = [
+    # --- tf.conv -------------------------------------------------------------------------------------------
+    ("conv-2d-valid", "conv", _conv(X4, F4), 1e-5),
+    ("conv-2d-same-strided", "conv", _conv(X4, F4, strides=[1, 2, 3, 1], padding="SAME"), 1e-5),
+    ("conv-2d-dilated", "conv", _conv(X4, F4, dilations=[1, 2, 1, 1], padding="SAME"), 1e-5),
+    ("conv-2d-explicit", "conv", _conv(X4, F4, padding="EXPLICIT", explicit_paddings=[0, 0, 1, 2, 0, 3, 0, 0]),
+     1e-5),
+    ("conv-2d-float64", "conv", lambda tf: tf.conv(_cast(tf, X4, F64), _cast(tf, F4, F64), strides=S1,
+                                                   padding="SAME"), 1e-12),
+    ("conv-2d-float16", "conv", lambda tf: tf.conv(_cast(tf, X4, F16), _cast(tf, F4, F16), strides=S1,
+                                                   padding="VALID"), 1e-2),
+    ("conv-2d-int32", "conv", _conv(XI, FI)),
+    ("conv-3d", "conv", _conv(X5, F5, padding="SAME"), 1e-5),
+    ("conv-3d-strided", "conv", _conv(X5, F5, strides=[1, 2, 1, 2, 1]), 1e-5),
+    ("conv-batch-dims-2", "conv", _conv(XB, FB, strides=S1, batch_dims=2), 1e-5),
+    ("conv-batch-dims-0", "conv", _conv(X4[0], F4, strides=S1, batch_dims=0), 1e-5),
+    ("conv-empty-input", "conv", _conv(np.zeros((0, 5, 5, 3), np.float32), F4)),
+    ("conv-empty-output", "conv", _conv(X4[:, :2], F4)),
+    ("conv-in-function", "conv", edge_compare.traced(lambda tf, x, f: tf.conv(x, f, strides=S1, padding="SAME"),
+                                                     lambda tf: tf.constant(X4), lambda tf: tf.constant(F4)), 1e-5),
+    ("conv-groups", "conv", _conv(X4, F4, groups=3)),
+    ("conv-channels-first", "conv", _conv(X4, F4, data_format="CHANNELS_FIRST")),
+    ("conv-channels-first-3d", "conv", _conv(X5, F5, data_format="CHANNELS_FIRST")),
+    ("conv-one-spatial-dim", "conv", _conv(X4[0], F4[0], strides=[1, 1, 1])),
+    ("conv-depth-mismatch", "conv", _conv(X4, F4[:, :, :2])),
+    ("conv-filter-rank-3", "conv", _conv(X4, F4[0], strides=S1)),
+    ("conv-filter-zero", "conv", _conv(X4, F4[:, :0])),
+    ("conv-strides-length", "conv", _conv(X4, F4, strides=[1, 1, 1])),
+    ("conv-strides-batch", "conv", _conv(X4, F4, strides=[2, 1, 1, 1])),
+    ("conv-strides-zero", "conv", _conv(X4, F4, strides=[1, 0, 1, 1])),
+    ("conv-strides-int", "conv", _conv(X4, F4, strides=1)),
+    ("conv-dilations-length", "conv", _conv(X4, F4, dilations=[1, 1, 1])),
+    ("conv-bad-padding", "conv", _conv(X4, F4, padding="FULL")),
+    ("conv-bad-format", "conv", _conv(X4, F4, data_format="NHWC")),
+    ("conv-int64", "conv", lambda tf: tf.conv(_cast(tf, XI, "int64"), _cast(tf, FI, "int64"), strides=S1,
+                                              padding="VALID")),
+    ("conv-mixed-dtypes", "conv", lambda tf: tf.conv(tf.constant(X4), _cast(tf, F4, F64), strides=S1,
+                                                     padding="VALID")),
+    ("conv-filter-too-big", "conv", _conv(X4[:, :2, :1], F4)),
+    ("conv-traced-depth-mismatch", "conv", edge_compare.traced(
+        lambda tf, x, f: tf.conv(x, f, strides=S1, padding="SAME"), lambda tf: tf.constant(X4),
+        lambda tf: tf.constant(F4[:, :, :2]))),
+    ("conv-traced-one-spatial-dim", "conv", edge_compare.traced(
+        lambda tf, x, f: tf.conv(x, f, strides=[1, 1, 1], padding="SAME"), lambda tf: tf.constant(X4[0]),
+        lambda tf: tf.constant(F4[0]))),
+    ("conv-traced-mixed-dtypes", "conv", edge_compare.traced(
+        lambda tf, x, f: tf.conv(x, f, strides=S1, padding="SAME"), lambda tf: tf.constant(X4),
+        lambda tf: _cast(tf, F4, F64))),
+    ("conv-gradient", "conv", _conv_grad),
+    # --- Conv2DBackprop*V2: no kernel ----------------------------------------------------------------------
+    *[(f"{w}-v2-{k}", "conv-v2", _v2(w, *a, **kw)) for w in ("filter", "input") for k, a, kw in (
+        ("float32", (X4, F4, X4[..., :1].repeat(4, -1)), {}),
+        ("mixed-dtypes", (X4, F4, X4[..., :1].repeat(4, -1).astype(np.float64)), {}),
+        ("int32", (XI, FI, XI[..., :1].repeat(3, -1)), {}),
+        ("float64", (X4.astype(np.float64), F4.astype(np.float64), X4[..., :1].repeat(4, -1).astype(np.float64)),
+         {}),
+        ("traced", (X4, F4, X4[..., :1].repeat(4, -1)), {"traced": True}),
+        ("traced-mixed-dtypes", (X4, F4, X4[..., :1].repeat(4, -1).astype(np.float64)), {"traced": True}),
+        ("traced-int32", (XI, FI, XI[..., :1].repeat(3, -1)), {"traced": True}),
+        ("strides-int", (X4, F4, X4), {"strides": 1}),
+        ("bad-padding", (X4, F4, X4), {"padding": "FULL"}),
+        ("bad-format", (X4, F4, X4), {"data_format": "NDHWC"}))],
+    # --- stateless_parameterized_truncated_normal ------------------------------------------------------------
+    ("ptn-default", "ptn", _ptn([5])),
+    ("ptn-2x3", "ptn", _ptn([2, 3])),
+    ("ptn-scalar-shape", "ptn", _ptn([])),
+    ("ptn-empty", "ptn", _ptn([0, 3])),
+    ("ptn-randn-float64", "ptn", _ptn([7], (1, 2), F64, 0.0, 1.0, -2.0, 2.0)),
+    ("ptn-randn-float16", "ptn", _ptn([9], (1, 2), F16, 0.0, 1.0, -2.0, 2.0)),
+    ("ptn-one-sided", "ptn", _ptn([6], (1, 2), None, 0.0, 1.0, -np.inf, 0.5)),
+    ("ptn-upper-unbounded", "ptn", _ptn([6], (9, 1), None, 1.0, 2.0, 0.5, np.inf)),
+    ("ptn-uniform", "ptn", _ptn([9], (1, 2), None, 0.0, 1.0, 0.1, 0.3)),
+    ("ptn-uniform-float64", "ptn", _ptn([9], (4, 2), F64, 0.0, 1.0, -0.2, 0.3)),
+    ("ptn-uniform-float16", "ptn", _ptn([9], (1, 2), F16, 0.0, 1.0, 0.1, 0.3)),
+    ("ptn-exponential", "ptn", _ptn([9], (1, 2), None, 0.0, 1.0, 3.0, 10.0)),
+    ("ptn-exponential-float64", "ptn", _ptn([9], (1, 2), F64, 0.0, 1.0, 3.0, 10.0)),
+    ("ptn-exponential-float16", "ptn", _ptn([9], (1, 2), F16, 1.0, 2.0, 7.0, 20.0)),
+    ("ptn-below-mean", "ptn", _ptn([9], (2, 2), None, 5.0, 1.0, -10.0, 2.0)),
+    ("ptn-broadcast", "ptn", _ptn([4, 2, 3], (1, 2), None, 0.0, [1.0, 2.0, 3.0], [[-1.0], [-2.0]], [5.0])),
+    ("ptn-per-batch", "ptn", _ptn([3, 4], (3, 4), None, [0.0, 1.0, 2.0, 3.0], 1.0, [-1.0, 0.5, 2.5, -10.0],
+                                  [1.0, 0.7, 10.0, -9.0])),
+    ("ptn-sharded-float32", "ptn", _ptn([3000], (7, 9))),
+    ("ptn-sharded-float64", "ptn", _ptn([3000], (7, 9), F64, 0.0, 1.0, -2.0, 2.0)),
+    ("ptn-sharded-float16", "ptn", _ptn([3000], (7, 9), F16, 0.0, 1.0, -2.0, 2.0)),
+    ("ptn-sharded-batches", "ptn", _ptn([50, 60], (5, 6), None, 0.0, 1.0,
+                                        np.linspace(-3, 1, 60).astype(np.float32), 3.0)),
+    ("ptn-int64-seed", "ptn", lambda tf: tf.random.stateless_parameterized_truncated_normal(
+        [3], tf.constant([-1, 2**40], tf.int64))),
+    ("ptn-int64-shape", "ptn", lambda tf: tf.random.stateless_parameterized_truncated_normal(
+        tf.constant([2, 2], tf.int64), [1, 2])),
+    ("ptn-in-function", "ptn", _ptn([4, 3], (8, 8), None, 0.5, [1.0, 2.0, 0.5], -1.0, 2.0, traced=True)),
+    ("ptn-mirrored", "ptn", _ptn_mirrored),
+    ("ptn-nan-mean", "ptn", _ptn([3], (1, 2), None, np.nan)),
+    ("ptn-negative-stddev", "ptn", _ptn([3], (1, 2), None, 0.0, -1.0)),
+    ("ptn-min-above-max", "ptn", _ptn([3], (1, 2), None, 0.0, 1.0, 3.0, 2.0)),
+    ("ptn-both-infinite", "ptn", _ptn([3], (1, 2), None, 0.0, 1.0, -np.inf, np.inf)),
+    ("ptn-shape-not-ending", "ptn", _ptn([4, 3, 2], (1, 2), None, 0.0, [1.0, 2.0, 3.0])),
+    ("ptn-incompatible", "ptn", _ptn([4, 3], (1, 2), None, [1.0, 2.0], [1.0, 2.0, 3.0])),
+    ("ptn-negative-dim", "ptn", _ptn([-1], (1, 2))),
+    ("ptn-seed-3", "ptn", _ptn([4], (1, 2, 3))),
+    ("ptn-float-seed", "ptn", _ptn([4], (1.0, 2.0))),
+    ("ptn-float-shape", "ptn", lambda tf: tf.random.stateless_parameterized_truncated_normal(
+        tf.constant([3.0]), [1, 2])),
+    ("ptn-bfloat16", "ptn", lambda tf: tf.random.stateless_parameterized_truncated_normal(
+        [3], [1, 2], *[tf.constant(v, tf.bfloat16) for v in (0.0, 1.0, -2.0, 2.0)])),
+    ("ptn-int-params", "ptn", _ptn([3], (1, 2), None, 0, 1, -2, 2)),
+    ("ptn-mixed-dtypes", "ptn", lambda tf: tf.random.stateless_parameterized_truncated_normal(
+        [3], [1, 2], tf.constant(0.0, tf.float64))),
+    ("ptn-traced-shape-not-ending", "ptn", _ptn([4, 3, 2], (1, 2), None, 0.0, [1.0, 2.0, 3.0], traced=True)),
+    ("ptn-traced-negative-stddev", "ptn", _ptn([3], (1, 2), None, 0.0, -1.0, traced=True)),
+    ("ptn-traced-mixed-dtypes", "ptn", lambda tf: tf.function(
+        lambda: tf.random.stateless_parameterized_truncated_normal([3], [1, 2], tf.constant(0.0, tf.float64)))()),
+    ("ptn-traced-int-params", "ptn", _ptn([3], (1, 2), None, 0, 1, -2, 2, traced=True)),
+    ("ptn-grad-scalars", "ptn-grad", _ptn_grad("float32", [6], 0.5, 1.5, -1.0, 2.0), 1e-5),
+    ("ptn-grad-broadcast", "ptn-grad", _ptn_grad("float32", [3, 2, 3], [0.0, 1.0, -1.0], [[1.0], [2.0]], -2.0,
+                                                 [3.0, 4.0, 0.5]), 1e-5),
+    ("ptn-grad-float64", "ptn-grad", _ptn_grad("float64", [4, 2], [0.0, 2.0], 1.0, [-1.0, 1.5], 3.0), 1e-12),
+]
+
+EDGES = edge_compare.EdgeModule(__file__, CASES,
+                                agree=lambda case: edge_compare.within(case[3]) if len(case) > 3 else
+                                edge_compare.bits_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.conv-generic")
+@EDGES.parametrize("conv")
+def test_conv(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conv-generic")
+@EDGES.parametrize("conv-v2")
+def test_conv2d_backprop_v2(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.parameterized-truncated-normal")
+@EDGES.parametrize("ptn")
+def test_stateless_parameterized_truncated_normal(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.parameterized-truncated-normal")
+@EDGES.parametrize("ptn-grad")
+def test_stateless_parameterized_truncated_normal_gradient(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_is_tested() -> None:
+    assert EDGES.untested() == [], f"cases in no test function's group: {EDGES.untested()}"
+
+
+if __name__ == "__main__":
+    tf_workers.serve(EDGES.tf_worker)
