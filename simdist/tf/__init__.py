@@ -56,6 +56,7 @@ from simdist.runtime.ops.volume_patches import extract_volume_patches  # noqa: F
 from simdist.runtime.ops.sqrtm import sqrtm as matrix_square_root  # noqa: F401,E402
 from simdist.runtime.ops.guarantee_const import guarantee_const  # noqa: F401,E402
 from simdist.runtime.ops.conv_generic import conv  # noqa: F401,E402
+from simdist.runtime.tensor_proto_message import make_ndarray, make_tensor_proto  # noqa: F401,E402
 from simdist.runtime.ops.conv_v2_backprops import conv2d_backprop_filter_v2, conv2d_backprop_input_v2  # noqa: F401,E402
 from simdist.runtime.ops.fingerprint import fingerprint  # noqa: F401,E402
 from simdist.runtime.name_scopes import get_current_name_scope, init_scope, name_scope  # noqa: F401,E402

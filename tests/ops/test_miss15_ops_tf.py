@@ -4,8 +4,8 @@ checks and the shape function's errors in a tf.function), tf.conv2d_backprop_fil
 conv2d_backprop_input_v2 (no kernel in TF 2.21: the error classes eagerly and traced),
 tf.random.stateless_parameterized_truncated_normal (the kernel's three samplers bit for bit at
 half, float and double, broadcast parameters, sharded outputs, errors, its gradient, in a
-tf.function and under MirroredStrategy.run), tf.make_tensor_proto / tf.make_ndarray (the round
-trip, dtypes, shapes, errors). Values bit for bit unless a case carries a relative tolerance
+tf.function and under MirroredStrategy.run), tf.make_tensor_proto / tf.make_ndarray (the message's
+text format, dtypes, shapes, padding, errors). Values bit for bit unless a case carries a relative tolerance
 (convolutions: simdist's im2col sums in another order than Eigen's). Needs the `tf` extra
 (golden-backed otherwise). Clauses ops.conv-generic, ops.parameterized-truncated-normal,
 ops.tensor-proto."""
@@ -97,8 +97,17 @@ def _ptn_mirrored(tf: Any) -> Any:
     return [tf.convert_to_tensor(v) for v in strategy.experimental_local_results(out)][:1]
 
 
-def _proto(tf: Any, value: Any, **kw: Any) -> Any:
-    return tf.make_ndarray(tf.make_tensor_proto(value, **kw))
+def _proto(value: Any, strings: bool = False, **kw: Any) -> Callable[[Any], Any]:
+    """make_tensor_proto's message as its text format (dtype, shape, tensor_content, value lists), its
+    dtype enum, and make_ndarray's array back (string arrays: their elements' lengths)."""
+    def run(tf: Any) -> Any:
+        v = value(tf) if callable(value) else value
+        p = tf.make_tensor_proto(v, **kw)
+        back = tf.make_ndarray(p)
+        if strings:
+            back = np.array([len(b) for b in back.ravel()], np.int64).reshape(back.shape)
+        return [np.frombuffer(str(p).encode(), np.uint8), np.array(p.dtype), back]
+    return run
 
 
 F64 = "float64"
@@ -220,6 +229,48 @@ CASES: list[tuple] = [
     ("ptn-grad-broadcast", "ptn-grad", _ptn_grad("float32", [3, 2, 3], [0.0, 1.0, -1.0], [[1.0], [2.0]], -2.0,
                                                  [3.0, 4.0, 0.5]), 1e-5),
     ("ptn-grad-float64", "ptn-grad", _ptn_grad("float64", [4, 2], [0.0, 2.0], 1.0, [-1.0, 1.5], 3.0), 1e-12),
+    # --- make_tensor_proto / make_ndarray --------------------------------------------------------------------
+    ("proto-float-list", "proto", _proto([[1.5, -2.0, 0.1], [3.0, 1e-40, 7.25]])),
+    ("proto-python-scalar", "proto", _proto(0.1)),
+    ("proto-int-scalar", "proto", _proto(7)),
+    ("proto-big-int", "proto", _proto([1, 2**40])),
+    ("proto-bool", "proto", _proto([True, False, True])),
+    ("proto-float64-array", "proto", _proto(np.array([0.1, -2.5, np.inf]))),
+    ("proto-float16-array", "proto", _proto(np.array([0.5, -1.25, 65504.0], np.float16))),
+    ("proto-float16-scalar", "proto", _proto(np.float16(0.1))),
+    ("proto-bfloat16", "proto", _proto(lambda tf: tf.constant([1.5, 0.1], tf.bfloat16))),
+    ("proto-bfloat16-one", "proto", _proto(lambda tf: tf.constant([0.1], tf.bfloat16))),
+    ("proto-int8-array", "proto", _proto(np.array([[-3, 4], [127, -128]], np.int8))),
+    ("proto-uint16-array", "proto", _proto(np.array([1, 65535], np.uint16))),
+    ("proto-uint64-one", "proto", _proto(np.array([2**63 + 5], np.uint64))),
+    ("proto-complex64", "proto", _proto(np.array([1 + 2j, -0.5j], np.complex64))),
+    ("proto-complex128-scalar", "proto", _proto(np.complex128(3 - 1j))),
+    ("proto-tensor", "proto", _proto(lambda tf: tf.constant([[1.0, 2.0], [3.0, 4.0]]))),
+    ("proto-variable", "proto", _proto(lambda tf: tf.Variable([1, 2, 3]))),
+    ("proto-dtype", "proto", _proto([1, 2, 3], dtype="float64")),
+    ("proto-dtype-tensor", "proto", _proto(lambda tf: tf.constant([1, 2]), dtype="float32")),
+    ("proto-shape-broadcast", "proto", _proto(2.5, shape=[2, 3])),
+    ("proto-shape-fewer", "proto", _proto([1.0, 2.0], shape=[2, 2])),
+    ("proto-shape-empty", "proto", _proto([], shape=[0, 3])),
+    ("proto-empty-list", "proto", _proto([])),
+    ("proto-allow-broadcast", "proto", _proto([4.0], shape=[3], allow_broadcast=True)),
+    ("proto-verify-shape", "proto", _proto([[1.0, 2.0]], shape=[1, 2], verify_shape=True)),
+    ("proto-strings", "proto", _proto(["ab", "", "a\"b\n\x00"], strings=True)),
+    ("proto-string-pad", "proto", _proto(["ab"], shape=[3], strings=True)),
+    ("proto-bytes-array", "proto", _proto(np.array([b"x", b"yz"]), strings=True)),
+    ("proto-verify-shape-error", "proto", _proto([1.0, 2.0], shape=[2, 1], verify_shape=True)),
+    ("proto-allow-broadcast-error", "proto", _proto([1.0, 2.0], shape=[3], allow_broadcast=True)),
+    ("proto-both-flags", "proto", _proto([1.0], shape=[1], verify_shape=True, allow_broadcast=True)),
+    ("proto-too-many", "proto", _proto([1.0, 2.0, 3.0], shape=[2])),
+    ("proto-incompatible", "proto", _proto([1.5], dtype="int32")),
+    ("proto-dtype-mismatch", "proto", _proto(np.array([1.5]), dtype="int32")),
+    ("proto-none", "proto", _proto(None)),
+    ("proto-ragged", "proto", _proto([[1, 2], [3]])),
+    ("proto-strings-as-float", "proto", _proto(np.array([1.0, 2.0]), dtype="string")),
+    ("proto-in-function", "proto", lambda tf: tf.function(lambda x: (tf.make_tensor_proto(x), x)[1])(
+        tf.constant([1.0, 2.0]))),
+    ("ndarray-of-tensor", "proto", lambda tf: tf.make_ndarray(tf.constant([1.0, 2.0]))),
+    ("ndarray-of-list", "proto", lambda tf: tf.make_ndarray([1.0, 2.0])),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES,
@@ -253,6 +304,12 @@ def test_stateless_parameterized_truncated_normal(k: int, tf_results: dict[int, 
 @clause("ops.parameterized-truncated-normal")
 @EDGES.parametrize("ptn-grad")
 def test_stateless_parameterized_truncated_normal_gradient(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.tensor-proto")
+@EDGES.parametrize("proto")
+def test_make_tensor_proto_and_ndarray(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

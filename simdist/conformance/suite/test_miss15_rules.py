@@ -100,3 +100,29 @@ def test_parameterized_truncated_normal_gradient(tf):
     ys = to_numpy(y)
     assert_close(gm, np.array([7.0, 7.0]), call="d sum / d means")
     assert_close(gs, ((ys - np.array([0.5, -1.0])) / np.array([1.5, 2.0])).sum(axis=0), call="d sum / d stddevs")
+
+
+@clause("ops.tensor-proto", ref="tf221")
+def test_make_tensor_proto_round_trip(tf):
+    """make_ndarray(make_tensor_proto(x)) is x for arrays of every numeric kind; Python floats
+    are stored as float32; tensor_content holds the raw bytes of a multi-element array; a short
+    value list is padded with its last value; the message prints in protobuf's text format."""
+    for a in (np.arange(6, dtype=np.float32).reshape(2, 3) / 7, np.array([1, -2], np.int8),
+              np.array([2**40, -1]), np.array([0.5, 65504.0], np.float16), np.array([True, False]),
+              np.array([1 + 2j], np.complex64), np.float64(0.1)):
+        p = tf.make_tensor_proto(a)
+        back = tf.make_ndarray(p)
+        assert_equal(back.dtype.name, np.asarray(a).dtype.name, call=f"make_ndarray(make_tensor_proto({a!r}))",
+                     what="dtype")
+        assert_equal(back, np.asarray(a), call=f"make_ndarray(make_tensor_proto({a!r}))")
+    p = tf.make_tensor_proto([[0.1, 2.0], [3.0, 4.0]])
+    want = np.array([[0.1, 2.0], [3.0, 4.0]], np.float32)
+    assert_equal(bytes(p.tensor_content), want.tobytes(), call="make_tensor_proto(2x2 list).tensor_content")
+    assert_equal(tf.make_ndarray(tf.make_tensor_proto(2.5, shape=[2, 2])), np.full((2, 2), 2.5, np.float32),
+                 call="make_tensor_proto(2.5, shape=[2, 2])")
+    text = str(tf.make_tensor_proto(np.float32(1.5)))
+    assert_equal(text, "dtype: DT_FLOAT\ntensor_shape {\n}\nfloat_val: 1.5\n", call="str(make_tensor_proto(1.5))")
+    with raises(TypeError, call="make_tensor_proto([1.5], dtype=int32)"):
+        tf.make_tensor_proto([1.5], dtype=tf.int32)
+    with raises(ValueError, call="make_tensor_proto(3 values, shape=[2])"):
+        tf.make_tensor_proto([1.0, 2.0, 3.0], shape=[2])
