@@ -171,6 +171,8 @@ UNTESTED_OPS: dict[str, str] = {
     **{op: "no kernel in TF 2.21 (NotFoundError eagerly, InvalidArgumentError or TypeError traced): nothing to "
            "compute; the error classes are compared with TF 2.21 in tests/ops/test_miss15_ops_tf.py (ops.conv-generic)"
        for op in ("Conv2DBackpropFilterV2", "Conv2DBackpropInputV2")},
+    "ExtractGlimpseV2": "no gradient registered (TF 2.21: LookupError through a tape): windows, noise, errors and the "
+                        "LookupError are compared with TF 2.21 in tests/ops/test_miss15_ops_tf.py (ops.image-glimpse)",
     "StatelessParameterizedTruncatedNormal": "random draws on TF's Philox stream (ops.parameterized-truncated-normal): "
                                              "values bit for bit, errors and the implicit gradient are compared with TF "
                                              "2.21 in tests/ops/test_miss15_ops_tf.py (a finite difference of a random "

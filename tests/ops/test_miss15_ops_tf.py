@@ -5,10 +5,11 @@ conv2d_backprop_input_v2 (no kernel in TF 2.21: the error classes eagerly and tr
 tf.random.stateless_parameterized_truncated_normal (the kernel's three samplers bit for bit at
 half, float and double, broadcast parameters, sharded outputs, errors, its gradient, in a
 tf.function and under MirroredStrategy.run), tf.make_tensor_proto / tf.make_ndarray (the message's
-text format, dtypes, shapes, padding, errors). Values bit for bit unless a case carries a relative tolerance
-(convolutions: simdist's im2col sums in another order than Eigen's). Needs the `tf` extra
+text format, dtypes, shapes, padding, errors), tf.image.extract_glimpse (window corners, zero noise,
+the copied part of random noise, errors eagerly and traced). Values bit for bit unless a case
+carries a relative tolerance (convolutions: simdist's im2col sums in another order than Eigen's). Needs the `tf` extra
 (golden-backed otherwise). Clauses ops.conv-generic, ops.parameterized-truncated-normal,
-ops.tensor-proto."""
+ops.tensor-proto, ops.image-glimpse."""
 
 from __future__ import annotations
 
@@ -97,6 +98,13 @@ def _ptn_mirrored(tf: Any) -> Any:
     return [tf.convert_to_tensor(v) for v in strategy.experimental_local_results(out)][:1]
 
 
+def _glimpse_grad(tf: Any) -> Any:
+    v = tf.Variable(IMG)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.image.extract_glimpse(v, [2, 2], [[0.0, 0.0], [0.0, 0.0]]))
+    return tape.gradient(y, v)
+
+
 def _proto(value: Any, strings: bool = False, **kw: Any) -> Callable[[Any], Any]:
     """make_tensor_proto's message as its text format (dtype, shape, tensor_content, value lists), its
     dtype enum, and make_ndarray's array back (string arrays: their elements' lengths)."""
@@ -107,6 +115,31 @@ def _proto(value: Any, strings: bool = False, **kw: Any) -> Callable[[Any], Any]
         if strings:
             back = np.array([len(b) for b in back.ravel()], np.int64).reshape(back.shape)
         return [np.frombuffer(str(p).encode(), np.uint8), np.array(p.dtype), back]
+    return run
+
+
+IMG = np.arange(2 * 6 * 5 * 2, dtype=np.float32).reshape(2, 6, 5, 2)
+RIMG = _R.normal(size=(2, 7, 6, 3)).astype(np.float32)
+
+
+def _glimpse(size: Any, offsets: Any, traced: bool = False, image: np.ndarray = IMG, **kw: Any) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        x = tf.constant(image)
+        if traced:
+            return tf.function(lambda a: tf.image.extract_glimpse(a, size, offsets, **kw))(x)
+        return tf.image.extract_glimpse(x, size, offsets, **kw)
+    return run
+
+
+def _glimpse_noise(noise: str) -> Callable[[Any], Any]:
+    """A window over two image corners: the copied parts, and whether every value lies in the
+    image's [min, max] (TF's noise is not reproducible: its values are not compared)."""
+    def run(tf: Any) -> Any:
+        out = tf.image.extract_glimpse(tf.constant(IMG), [3, 3], [[-1.0, -1.0], [0.9, 0.9]], noise=noise)
+        o = np.asarray(out)
+        lo, hi = IMG.min(axis=(1, 2, 3))[:, None, None, None], IMG.max(axis=(1, 2, 3))[:, None, None, None]
+        inside = (o >= lo) & (o <= hi)
+        return [out[0, 1:, 1:], out[1, :2, :2], tf.constant(inside)]
     return run
 
 
@@ -271,6 +304,38 @@ CASES: list[tuple] = [
         tf.constant([1.0, 2.0]))),
     ("ndarray-of-tensor", "proto", lambda tf: tf.make_ndarray(tf.constant([1.0, 2.0]))),
     ("ndarray-of-list", "proto", lambda tf: tf.make_ndarray([1.0, 2.0])),
+    # --- image.extract_glimpse ---------------------------------------------------------------------------------
+    ("glimpse-centered-normalized", "glimpse", _glimpse([2, 3], [[0.0, 0.0], [0.1, -0.2]])),
+    ("glimpse-pixels", "glimpse", _glimpse([2, 3], [[1.0, 1.0], [2.0, 0.0]], centered=False, normalized=False)),
+    ("glimpse-normalized-corner", "glimpse", _glimpse([2, 3], [[0.2, 0.3], [0.5, 0.4]], centered=False)),
+    ("glimpse-centered-pixels", "glimpse", _glimpse([2, 2], [[-1.0, -2.0], [0.0, 1.0]], normalized=False)),
+    ("glimpse-zero-noise", "glimpse", _glimpse([3, 3], [[-1.0, -1.0], [0.9, 0.9]], noise="zero")),
+    ("glimpse-negative-fraction", "glimpse", _glimpse([2, 2], [[-0.3, -0.3], [0.3, 0.3]], centered=False,
+                                                      normalized=False, noise="zero")),
+    ("glimpse-larger-than-image", "glimpse", _glimpse([8, 7], [[0.0, 0.0], [0.0, 0.0]], noise="zero")),
+    ("glimpse-far-edge", "glimpse", _glimpse([2, 2], [[4.0, 3.0], [0.0, 0.0]], centered=False, normalized=False)),
+    ("glimpse-nan-offset", "glimpse", _glimpse([2, 2], [[np.nan, 0.0], [0.0, 0.0]], noise="zero")),
+    ("glimpse-huge-offset", "glimpse", _glimpse([2, 2], [[1e10, 0.0], [0.0, -1e30]], noise="zero")),
+    ("glimpse-random-image", "glimpse", _glimpse([4, 3], [[0.25, -0.5], [-0.1, 0.3]], image=RIMG)),
+    ("glimpse-float64-offsets", "glimpse", _glimpse([2, 2], np.zeros((2, 2)))),
+    ("glimpse-empty-size", "glimpse", _glimpse([0, 2], [[0.0, 0.0], [0.0, 0.0]])),
+    ("glimpse-in-function", "glimpse", _glimpse([2, 3], [[0.0, 0.0], [0.1, -0.2]], traced=True)),
+    ("glimpse-uniform-noise", "glimpse", _glimpse_noise("uniform")),
+    ("glimpse-gaussian-noise", "glimpse", _glimpse_noise("gaussian")),
+    ("glimpse-negative-size", "glimpse", _glimpse([-1, 2], [[0.0, 0.0], [0.0, 0.0]])),
+    ("glimpse-size-3", "glimpse", _glimpse([2, 2, 2], [[0.0, 0.0], [0.0, 0.0]])),
+    ("glimpse-float-size", "glimpse", _glimpse([2.0, 2.0], [[0.0, 0.0], [0.0, 0.0]])),
+    ("glimpse-offsets-batch", "glimpse", _glimpse([2, 2], [[0.0, 0.0]])),
+    ("glimpse-offsets-3", "glimpse", _glimpse([2, 2], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])),
+    ("glimpse-rank-3", "glimpse", _glimpse([2, 2], [[0.0, 0.0]], image=IMG[0])),
+    ("glimpse-bad-noise", "glimpse", _glimpse([2, 2], [[0.0, 0.0], [0.0, 0.0]], noise="salt")),
+    ("glimpse-int-image", "glimpse", lambda tf: tf.image.extract_glimpse(tf.constant(IMG.astype(np.int32)), [2, 2],
+                                                                        [[0.0, 0.0], [0.0, 0.0]])),
+    ("glimpse-traced-rank-3", "glimpse", _glimpse([2, 2], [[0.0, 0.0]], traced=True, image=IMG[0])),
+    ("glimpse-traced-batch", "glimpse", _glimpse([2, 2], [[0.0, 0.0]], traced=True)),
+    ("glimpse-traced-size-3", "glimpse", _glimpse([2, 2, 2], [[0.0, 0.0], [0.0, 0.0]], traced=True)),
+    ("glimpse-traced-negative-size", "glimpse", _glimpse([-1, 2], [[0.0, 0.0], [0.0, 0.0]], traced=True)),
+    ("glimpse-gradient", "glimpse", _glimpse_grad),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES,
@@ -310,6 +375,12 @@ def test_stateless_parameterized_truncated_normal_gradient(k: int, tf_results: d
 @clause("ops.tensor-proto")
 @EDGES.parametrize("proto")
 def test_make_tensor_proto_and_ndarray(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image-glimpse")
+@EDGES.parametrize("glimpse")
+def test_extract_glimpse(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

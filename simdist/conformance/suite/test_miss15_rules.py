@@ -126,3 +126,25 @@ def test_make_tensor_proto_round_trip(tf):
         tf.make_tensor_proto([1.5], dtype=tf.int32)
     with raises(ValueError, call="make_tensor_proto(3 values, shape=[2])"):
         tf.make_tensor_proto([1.0, 2.0, 3.0], shape=[2])
+
+
+@clause("ops.image-glimpse", ref="tf221")
+def test_extract_glimpse_windows(tf):
+    """Glimpses inside the image are its slices at the corner the offsets give (normalized: times
+    the image's size; centered: from the image's centre, less half the window); a window past the
+    edge with zero noise holds zeros there."""
+    img = np.arange(2 * 6 * 5 * 1, dtype=np.float32).reshape(2, 6, 5, 1)
+    got = tf.image.extract_glimpse(tf.constant(img), [2, 3], [[1.0, 1.0], [2.0, 0.0]], centered=False,
+                                   normalized=False)
+    assert_equal(got, np.stack([img[0, 1:3, 1:4], img[1, 2:4, 0:3]]), call="extract_glimpse(pixel corners)")
+    got = tf.image.extract_glimpse(tf.constant(img), [2, 2], [[0.0, 0.0], [0.5, -0.5]])
+    # centered normalized: corner = offset * size / 2 + size / 2 - window / 2, truncated toward zero
+    want = np.stack([img[0, 2:4, 1:3], img[1, 3:5, 0:2]])
+    assert_equal(got, want, call="extract_glimpse(centered, normalized)")
+    got = to_numpy(tf.image.extract_glimpse(tf.constant(img), [3, 3], [[-1.0, -1.0], [-1.0, -1.0]],
+                                            centered=False, normalized=False, noise="zero"))
+    want = np.zeros((2, 3, 3, 1), np.float32)
+    want[:, 1:, 1:] = img[:, :2, :2]
+    assert_equal(got, want, call="extract_glimpse(past the corner, zero noise)")
+    with raises(tf.errors.InvalidArgumentError, call="extract_glimpse(noise='salt')"):
+        tf.image.extract_glimpse(tf.constant(img), [2, 2], [[0.0, 0.0], [0.0, 0.0]], noise="salt")
