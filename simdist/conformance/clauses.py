@@ -391,6 +391,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: make_tensor_proto stores values in a TensorProto (Python floats as float32, raw tensor_content for multi-element numeric arrays, typed value lists otherwise, a shape may broadcast a short list) and make_ndarray gives the array back (a short list padded with its last value); a dtype the values do not take is TypeError, too many values for the shape ValueError.'),
     Clause('ops.image-glimpse', 'ops', False, (),
            'TF 2.21: extract_glimpse copies a size[0] x size[1] window of each image at the corner its offsets give (normalized: times the image size; centered: from the centre, less half the window; truncated toward zero); a window past the image edge is noise there (zero, uniform over the image range, or clamped gaussian); bad shapes and noise names are InvalidArgumentError.'),
+    Clause('ops.image-box-proposals', 'ops', False, (),
+           'TF 2.21: generate_bounding_box_proposals has no CPU kernel: NotFoundError eagerly; in a tf.function its shape function raises ValueError for inputs of the wrong rank (image_info must be [N, 5]) and a graph that builds fails to run.'),
     Clause('ops.signal-fft', 'ops', False, (),
            'TF 2.21: tf.signal.fft/ifft (1-3D) transform the innermost axes of complex64/complex128 tensors (IFFT scaled by 1/N); rfft maps float32 to complex64 and float64 to complex128 with fft_length (innermost dims by default) zero-padding shorter inputs and cropping longer ones, giving fft_length // 2 + 1 outputs; irfft the inverse (default length 2(n - 1)); the ND ops have no CPU kernel (NotFoundError); gradients as fft_ops.py registers them (none for RFFT3D/IRFFT3D).'),
     Clause('ops.signal-compositions', 'ops', False, (),

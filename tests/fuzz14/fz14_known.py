@@ -14,8 +14,7 @@ from typing import Any
 
 from fz14_seen import SEEN
 
-_MISSING = ("image.generate_bounding_box_proposals",
-            "strings.bytes_split", "strings.join", "strings.length", "strings.lower", "strings.ngrams",
+_MISSING = ("strings.bytes_split", "strings.join", "strings.length", "strings.lower", "strings.ngrams",
             "strings.reduce_join", "strings.regex_full_match",
             "strings.regex_replace", "strings.split", "strings.strip", "strings.substr", "strings.to_hash_bucket",
             "strings.to_hash_bucket_strong", "strings.to_number", "strings.unicode_decode",

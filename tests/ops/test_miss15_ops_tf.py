@@ -6,10 +6,11 @@ tf.random.stateless_parameterized_truncated_normal (the kernel's three samplers 
 half, float and double, broadcast parameters, sharded outputs, errors, its gradient, in a
 tf.function and under MirroredStrategy.run), tf.make_tensor_proto / tf.make_ndarray (the message's
 text format, dtypes, shapes, padding, errors), tf.image.extract_glimpse (window corners, zero noise,
-the copied part of random noise, errors eagerly and traced). Values bit for bit unless a case
-carries a relative tolerance (convolutions: simdist's im2col sums in another order than Eigen's). Needs the `tf` extra
-(golden-backed otherwise). Clauses ops.conv-generic, ops.parameterized-truncated-normal,
-ops.tensor-proto, ops.image-glimpse."""
+the copied part of random noise, errors eagerly and traced),
+tf.image.generate_bounding_box_proposals (no CPU kernel: error classes eagerly and traced). Values
+bit for bit unless a case carries a relative tolerance (convolutions: simdist's im2col sums in
+another order than Eigen's). Needs the `tf` extra (golden-backed otherwise). Clauses ops.conv-generic,
+ops.parameterized-truncated-normal, ops.tensor-proto, ops.image-glimpse, ops.image-box-proposals."""
 
 from __future__ import annotations
 
@@ -96,6 +97,21 @@ def _ptn_mirrored(tf: Any) -> Any:
         return tf.random.stateless_parameterized_truncated_normal([4, 3], [5, 6], 1.0, [0.5, 1.0, 2.0], 0.0, 3.0)
     out = strategy.run(step)
     return [tf.convert_to_tensor(v) for v in strategy.experimental_local_results(out)][:1]
+
+
+PS = _R.uniform(size=(1, 4, 4, 2)).astype(np.float32)
+PD = (_R.normal(size=(1, 4, 4, 8)) * 0.1).astype(np.float32)
+PI = np.array([[64, 64, 1, 1, 0]], np.float32)
+PA = np.array([[[0, 0, 16, 16], [0, 0, 32, 32]]], np.float32)
+
+
+def _proposals(traced: bool = False, **kw: Any) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        args = {"scores": PS, "bbox_deltas": PD, "image_info": PI, "anchors": PA, **kw}
+        args = {k: v(tf) if callable(v) else v for k, v in args.items()}
+        call = lambda: tf.image.generate_bounding_box_proposals(**args)  # noqa: E731
+        return list(tf.function(call)() if traced else call())
+    return run
 
 
 def _glimpse_grad(tf: Any) -> Any:
@@ -336,6 +352,21 @@ CASES: list[tuple] = [
     ("glimpse-traced-size-3", "glimpse", _glimpse([2, 2, 2], [[0.0, 0.0], [0.0, 0.0]], traced=True)),
     ("glimpse-traced-negative-size", "glimpse", _glimpse([-1, 2], [[0.0, 0.0], [0.0, 0.0]], traced=True)),
     ("glimpse-gradient", "glimpse", _glimpse_grad),
+    # --- image.generate_bounding_box_proposals: no CPU kernel ----------------------------------------------------
+    ("proposals", "proposals", _proposals()),
+    ("proposals-traced", "proposals", _proposals(traced=True)),
+    ("proposals-float64-scores", "proposals", _proposals(scores=lambda tf: tf.constant(PS, tf.float64))),
+    ("proposals-int-min-size", "proposals", _proposals(min_size=lambda tf: tf.constant(3))),
+    ("proposals-float-post-topn", "proposals", _proposals(post_nms_topn=3.0)),
+    ("proposals-float-pre-topn", "proposals", _proposals(pre_nms_topn=3.5)),
+    ("proposals-traced-image-info-4", "proposals", _proposals(traced=True, image_info=PI[:, :4])),
+    ("proposals-traced-anchors-rank-2", "proposals", _proposals(traced=True, anchors=PA[0])),
+    ("proposals-traced-scores-rank-3", "proposals", _proposals(traced=True, scores=PS[0])),
+    ("proposals-traced-vector-threshold", "proposals", _proposals(traced=True, nms_threshold=[0.5])),
+    ("proposals-traced-float64-scores", "proposals", _proposals(traced=True,
+                                                                scores=lambda tf: tf.constant(PS, tf.float64))),
+    ("proposals-traced-float64-argument", "proposals", lambda tf: tf.function(
+        lambda s: tf.image.generate_bounding_box_proposals(s, PD, PI, PA))(tf.constant(PS, tf.float64))),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES,
@@ -381,6 +412,12 @@ def test_make_tensor_proto_and_ndarray(k: int, tf_results: dict[int, Any]) -> No
 @clause("ops.image-glimpse")
 @EDGES.parametrize("glimpse")
 def test_extract_glimpse(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image-box-proposals")
+@EDGES.parametrize("proposals")
+def test_generate_bounding_box_proposals(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -148,3 +148,15 @@ def test_extract_glimpse_windows(tf):
     assert_equal(got, want, call="extract_glimpse(past the corner, zero noise)")
     with raises(tf.errors.InvalidArgumentError, call="extract_glimpse(noise='salt')"):
         tf.image.extract_glimpse(tf.constant(img), [2, 2], [[0.0, 0.0], [0.0, 0.0]], noise="salt")
+
+
+@clause("ops.image-box-proposals", ref="tf221")
+def test_generate_bounding_box_proposals_has_no_cpu_kernel(tf):
+    scores = np.ones((1, 2, 2, 1), np.float32)
+    deltas = np.zeros((1, 2, 2, 4), np.float32)
+    info = np.array([[16.0, 16.0, 1.0, 1.0, 0.0]], np.float32)
+    anchors = np.array([[[0.0, 0.0, 8.0, 8.0]]], np.float32)
+    with raises(tf.errors.NotFoundError, call="generate_bounding_box_proposals (GPU kernel only)"):
+        tf.image.generate_bounding_box_proposals(scores, deltas, info, anchors)
+    with raises(ValueError, call="generate_bounding_box_proposals(image_info [1, 4]) in a tf.function"):
+        tf.function(lambda: tf.image.generate_bounding_box_proposals(scores, deltas, info[:, :4], anchors))()
