@@ -210,6 +210,13 @@ CASES: list[tuple] = [
         lambda tf, x, f: tf.conv(x, f, strides=S1, padding="SAME"), lambda tf: tf.constant(X4),
         lambda tf: _cast(tf, F4, F64))),
     ("conv-gradient", "conv", _conv_grad),
+    ("conv-traced-bad-padding", "conv", edge_compare.traced(
+        lambda tf, x, f: tf.conv(x, f, strides=S1, padding="same"), lambda tf: tf.constant(X4),
+        lambda tf: tf.constant(F4))),
+    ("conv-traced-empty-strides", "conv", edge_compare.traced(
+        lambda tf, x, f: tf.conv(x, f, strides=(), padding="SAME"), lambda tf: tf.constant(X4),
+        lambda tf: tf.constant(F4))),
+    ("conv-empty-strides", "conv", _conv(X4, F4, strides=())),
     # --- Conv2DBackprop*V2: no kernel ----------------------------------------------------------------------
     *[(f"{w}-v2-{k}", "conv-v2", _v2(w, *a, **kw)) for w in ("filter", "input") for k, a, kw in (
         ("float32", (X4, F4, X4[..., :1].repeat(4, -1)), {}),
@@ -222,7 +229,9 @@ CASES: list[tuple] = [
         ("traced-int32", (XI, FI, XI[..., :1].repeat(3, -1)), {"traced": True}),
         ("strides-int", (X4, F4, X4), {"strides": 1}),
         ("bad-padding", (X4, F4, X4), {"padding": "FULL"}),
-        ("bad-format", (X4, F4, X4), {"data_format": "NDHWC"}))],
+        ("bad-format", (X4, F4, X4), {"data_format": "NDHWC"}),
+        ("int64-bad-padding", (XI.astype(np.int64), FI.astype(np.int64), XI.astype(np.int64)), {"padding": "same"}),
+        ("traced-bad-padding", (X4, F4, X4), {"padding": "same", "traced": True}))],
     # --- stateless_parameterized_truncated_normal ------------------------------------------------------------
     ("ptn-default", "ptn", _ptn([5])),
     ("ptn-2x3", "ptn", _ptn([2, 3])),
@@ -352,6 +361,14 @@ CASES: list[tuple] = [
     ("glimpse-traced-size-3", "glimpse", _glimpse([2, 2, 2], [[0.0, 0.0], [0.0, 0.0]], traced=True)),
     ("glimpse-traced-negative-size", "glimpse", _glimpse([-1, 2], [[0.0, 0.0], [0.0, 0.0]], traced=True)),
     ("glimpse-gradient", "glimpse", _glimpse_grad),
+    ("glimpse-uint64-offsets", "glimpse", lambda tf: tf.image.extract_glimpse(
+        tf.constant(IMG), [2, 2], tf.constant([[1, 1], [0, 2]], tf.uint64))),
+    ("glimpse-traced-uint64-offsets", "glimpse", lambda tf: tf.function(
+        lambda o: tf.image.extract_glimpse(tf.constant(IMG), [2, 2], o))(tf.constant([[1, 1], [0, 2]], tf.uint64))),
+    ("glimpse-traced-inner-uint64-offsets", "glimpse", lambda tf: tf.function(
+        lambda: tf.image.extract_glimpse(tf.constant(IMG), [2, 2], tf.constant([[1, 1], [0, 2]], tf.uint64)))()),
+    ("glimpse-bool-list", "glimpse", lambda tf: tf.image.extract_glimpse([[[[True], [False]], [[False], [True]]]],
+                                                                        [1, 1], [[0.0, 0.0]])),
     # --- image.generate_bounding_box_proposals: no CPU kernel ----------------------------------------------------
     ("proposals", "proposals", _proposals()),
     ("proposals-traced", "proposals", _proposals(traced=True)),
@@ -363,8 +380,6 @@ CASES: list[tuple] = [
     ("proposals-traced-anchors-rank-2", "proposals", _proposals(traced=True, anchors=PA[0])),
     ("proposals-traced-scores-rank-3", "proposals", _proposals(traced=True, scores=PS[0])),
     ("proposals-traced-vector-threshold", "proposals", _proposals(traced=True, nms_threshold=[0.5])),
-    ("proposals-traced-float64-scores", "proposals", _proposals(traced=True,
-                                                                scores=lambda tf: tf.constant(PS, tf.float64))),
     ("proposals-traced-float64-argument", "proposals", lambda tf: tf.function(
         lambda s: tf.image.generate_bounding_box_proposals(s, PD, PI, PA))(tf.constant(PS, tf.float64))),
 ]

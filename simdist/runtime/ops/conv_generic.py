@@ -9,7 +9,8 @@ strides (and dilations, when given) of spatial rank + 2, 1 in the batch and dept
 positive elsewhere, the padding, input depth equal to filter depth, the output size; an empty
 output or input gives zeros of the output's shape; then CHANNELS_FIRST is the CPU launcher's
 UnimplementedError (NHWC only). While tracing, TF's shape function raises ValueError first for a
-spatial rank other than 2 or 3 and for depths that do not match `groups`. EXPLICIT padding of a
+spatial rank other than 2 or 3, a strides list of another length and depths that do not match
+`groups`, and a padding or data_format outside the op's list is op_def_library's ValueError. EXPLICIT padding of a
 3-D convolution aborts TF 2.21's process (Check failure "Eigen does not have explicit padding
 enum value"): simdist raises UnimplementedError instead. No gradient is registered for Conv
 (LookupError at backprop). FLOPs: 2 * output pixels * filter volume * in depth * out depth.
@@ -23,7 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import _conv2d, window_geometry
 from simdist.runtime.ops.conv3d import _conv3d, geometry3d
@@ -133,15 +134,17 @@ CONV_OP = register(_OP, _forward, typed(_OP, CONV), _flops, kind="contraction", 
 no_tf_gradient(_OP)
 
 
-def _shape_errors(x: Tensor, f: Tensor, batch_dims: int, groups: int) -> None:
+def _shape_errors(x: Tensor, f: Tensor, batch_dims: int, groups: int, strides: tuple) -> None:
     """TF's Conv shape function (ConvShapeImpl) while tracing: ValueError for a spatial rank other
-    than 2 or 3 and for depths that do not match `groups`."""
+    than 2 or 3, a strides list of another length and depths that do not match `groups`."""
     if not context.in_function():
         return
     nsp = x.ndim - 1 - batch_dims
     if nsp not in (2, 3):
         raise ValueError("Input tensor must be rank 4 or 5, excluding extra batch dimensions, but got: "
                          f"{x.ndim - batch_dims + 1}")
+    if len(strides) != nsp + 2:
+        raise ValueError(f"Stride attribute should contain {nsp + 2} values, but got: {len(strides)}")
     if f.ndim == nsp + 2:
         in_depth, f_in, out_depth = x.shape[-1], f.shape[-2], f.shape[-1]
         if in_depth is not None and f_in is not None and (f_in == 0 or in_depth % f_in or in_depth // f_in != groups):
@@ -165,14 +168,14 @@ def conv(input: Any, filter: Any, strides: Any, padding: str, explicit_paddings:
     st = _ints(strides, "strides")
     ex = _ints(explicit_paddings, "explicit_paddings")
     dl = _ints(dilations, "dilations")
-    if padding not in ("SAME", "VALID", "EXPLICIT"):
-        raise _error(errors.InvalidArgumentError, f"Value for attr 'padding' of \"{padding}\" is not in the list of "
-                                                  "allowed values: \"SAME\", \"VALID\", \"EXPLICIT\"")
-    if data_format not in ("CHANNELS_FIRST", "CHANNELS_LAST"):
-        raise _error(errors.InvalidArgumentError, f"Value for attr 'data_format' of \"{data_format}\" is not in the "
-                                                  "list of allowed values: \"CHANNELS_FIRST\", \"CHANNELS_LAST\"")
+    for attr, value, allowed in (("padding", padding, '"SAME", "VALID", "EXPLICIT"'),
+                                 ("data_format", data_format, '"CHANNELS_FIRST", "CHANNELS_LAST"')):
+        if value not in allowed.replace('"', "").split(", "):
+            raise trace_errors.bad_attr(_error(errors.InvalidArgumentError, f"Value for attr '{attr}' of \"{value}\" "
+                                                                            f"is not in the list of allowed values: "
+                                                                            f"{allowed}"), _OP, attr, value, allowed)
     x, f = _t(input), _t(filter)
-    _shape_errors(x, f, int(batch_dims), int(groups))
+    _shape_errors(x, f, int(batch_dims), int(groups), st)
     attrs = {"strides": st, "padding": padding, "explicit_paddings": ex, "data_format": data_format,
              "dilations": dl, "batch_dims": int(batch_dims), "groups": int(groups)}
     return dispatch.execute(CONV_OP, (x, f), attrs)

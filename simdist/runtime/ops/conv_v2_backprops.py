@@ -4,17 +4,18 @@ shape): TF 2.21 registers no kernel for either on any device. Eagerly every call
 and an allowed dtype is NotFoundError ("Could not find device for node ... <no registered
 kernels>"), before the inputs' dtypes are compared; in a tf.function operands of different dtypes
 are op_def_library's TypeError while the graph is built, and the run is InvalidArgumentError ("No
-OpKernel was registered to support Op ..."). A dtype outside the op's list (FilterV2: half, bfloat16,
-float, double; InputV2: those and int32) is the attr error (TypeError while tracing); strides and
-dilations not lists are TypeError. Neither op has a gradient registered (LookupError). FLOPs: 0
-(nothing is computed). Clause ops.conv-generic.
+OpKernel was registered to support Op ..."). A dtype outside the op's list (FilterV2: half,
+bfloat16, float, double; InputV2: those and int32) is the attr error (TypeError while tracing),
+checked before padding and data_format (outside their lists: InvalidArgumentError, op_def_library's
+ValueError while tracing); strides and dilations not lists are TypeError. Neither op has a
+gradient registered (LookupError). FLOPs: 0 (nothing is computed). Clause ops.conv-generic.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from simdist.runtime import dtypes
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.args import no_kernel, t as _t, zero_flops
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -44,6 +45,12 @@ def _rule(name: str, allowed: str) -> Any:
         d0 = dts[0]
         if d0.name not in ok:
             raise trace_errors.attr_not_allowed(name, "T", d0, allowed)
+        for attr, options in (("padding", '"SAME", "VALID", "EXPLICIT"'), ("data_format", '"NHWC", "NCHW"')):
+            value = attrs[attr]
+            if value not in options.replace('"', "").split(", "):
+                raise trace_errors.bad_attr(errors.InvalidArgumentError(
+                    None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list of allowed values: "
+                                f"{options} [Op:{name}]"), name, attr, value, options)
         err = no_kernel(name, d0, _attr_text(attrs))
         for i in (1, 2):
             if dts[i] != d0:
@@ -72,13 +79,6 @@ def _attrs(op: str, strides: Any, padding: Any, use_cudnn_on_gpu: Any, explicit_
     for arg, v in (("strides", strides), ("explicit_paddings", explicit_paddings), ("dilations", dilations)):
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{op}' Op, not {v!r}.")
-    from simdist.runtime import errors
-    if padding not in ("SAME", "VALID", "EXPLICIT"):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
-                                                      "of allowed values: \"SAME\", \"VALID\", \"EXPLICIT\"")
-    if data_format not in ("NHWC", "NCHW"):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'data_format' of \"{data_format}\" is not in "
-                                                      "the list of allowed values: \"NHWC\", \"NCHW\"")
     return {"strides": [int(v) for v in strides], "padding": padding, "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
             "explicit_paddings": [int(v) for v in explicit_paddings], "data_format": data_format,
             "dilations": [int(v) for v in dilations]}

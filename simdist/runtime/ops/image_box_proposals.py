@@ -5,9 +5,9 @@ there is TypeError); post_nms_topn is an int attr (a float is taken eagerly, a s
 TypeError). Eagerly the call is then NotFoundError, whatever the tensors' dtypes ("Could not find
 device for node ... <no registered kernels>"); inside a tf.function the shape function first
 raises ValueError for scores or bbox_deltas not of rank 4, image_info not [N, 5], anchors not of
-rank 3 and the three scalars not scalars, and a tensor of another dtype is TypeError (a graph
-tensor) or AssertionError "Unreachable" (one captured from eager code); the run is
-InvalidArgumentError. Not differentiable (TF declares it so). FLOPs: 0. Clause
+rank 3 and the three scalars not scalars, and a tensor of another dtype is TypeError (TF:
+AssertionError "Unreachable" for one captured from eager code, which simdist does not tell
+apart); the run is InvalidArgumentError. Not differentiable (TF declares it so). FLOPs: 0. Clause
 ops.image-box-proposals.
 """
 
@@ -64,13 +64,10 @@ def _static_checks(ts: dict, attrs: dict) -> None:
 def _operand(value: Any, key: str, dt: dtypes.DType, attrs: dict) -> Tensor:
     """A Python value converted to the input's dtype; a tensor as it is (eagerly TF looks the kernel
     up first: NotFoundError whatever its dtype; while tracing another dtype is op_def_library's
-    TypeError, or its `assert False, "Unreachable"` for a tensor captured from eager code)."""
+    TypeError: see trace_errors.fixed_input)."""
     if not isinstance(value, Tensor):
         return convert_to_tensor(value, dtype=dt)
     if value.dtype != dt:
-        from simdist.runtime.tensor import _Traced
-        if not isinstance(value, _Traced):   # captured from eager code: op_def_library's assert
-            raise trace_errors.static(_no_kernel(attrs), AssertionError, "Unreachable")
         raise trace_errors.static(_no_kernel(attrs), TypeError, f"Input '{key}' of '{_OP}' Op has type "
                                                                 f"{value.dtype.name} that does not match expected "
                                                                 f"type of {dt.name}.")

@@ -11,9 +11,11 @@ edge counts) is first filled with noise, then the part over the image is copied:
 generators seeded by the process's std::rand (not reproducible from one call to the next);
 simdist draws the same distributions from a fixed Philox stream (key 0, counter 0), so its noise
 is deterministic and differs from TF's: only the "zero" noise and the copied part agree value for
-value. Errors: input rank ≠ 4, size not a vector of 2, offsets not [batch, 2] (InvalidArgumentError;
-ValueError while tracing), a negative size, noise other than uniform/gaussian/zero; no gradient
-(LookupError). FLOPs: 0 (a copy). Clause ops.image-glimpse.
+value. A tensor of another dtype is ValueError eagerly, TypeError while tracing (TF:
+AssertionError "Unreachable" for one captured from eager code, which simdist does not tell
+apart). Errors: input rank ≠ 4, size not a vector of 2, offsets not [batch, 2]
+(InvalidArgumentError; ValueError while tracing), a negative size, noise other than
+uniform/gaussian/zero; no gradient (LookupError). FLOPs: 0 (a copy). Clause ops.image-glimpse.
 """
 
 from __future__ import annotations
@@ -160,9 +162,16 @@ def _static_checks(x: Tensor, size: Tensor, offsets: Tensor) -> None:
 def extract_glimpse(input: Any, size: Any, offsets: Any, centered: bool = True,  # noqa: A002 - TF's name
                     normalized: bool = True, noise: str = "uniform", name: str | None = None) -> Tensor:
     """`tf.image.extract_glimpse`: float32 glimpses [batch, size[0], size[1], depth] (see the module)."""
-    x = convert_to_tensor(input, dtype=dtypes.float32)
-    s = convert_to_tensor(size, dtype=dtypes.int32)
-    o = convert_to_tensor(offsets, dtype=dtypes.float32)
+    def operand(value: Any, dt: dtypes.DType, arg: str) -> Tensor:
+        if isinstance(value, Tensor):
+            t = trace_errors.fixed_input(value, dt, _OP, arg)
+            if isinstance(t, Tensor):
+                return t
+            raise t
+        return convert_to_tensor(value, dtype=dt)
+    x = operand(input, dtypes.float32, "input")
+    s = operand(size, dtypes.int32, "size")
+    o = operand(offsets, dtypes.float32, "offsets")
     _static_checks(x, s, o)
     return dispatch.execute(EXTRACT_GLIMPSE, (x, s, o), {"centered": bool(centered), "normalized": bool(normalized),
                                                          "noise": str(noise)})
