@@ -166,50 +166,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:concat', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #294 (tape): TF 2.21 ('err', 'ValueError'); "
                                                     "simdist ('grad', ('ok', ('T', 'float32', (1, 2, 4), array([[[ "
                                                     '2.5e+00,  7.0e+00, -1.4e-45, -1.5e+0',
- ('call:conv', 'error-class', "'err', 'TypeError'"): "seed 14 #737 (function): TF 2.21 ('calls', (('err', "
-                                                     "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'), "
-                                                     "('ok', ('py',; simdist ('calls', (('err', 'AttributeError'), "
-                                                     "('err', 'AttributeError'), ('err', 'AttributeError')",
- ('call:conv', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #552 (function): TF 2.21 ('calls', (('err', "
-                                                      "'ValueError'), ('err', 'ValueError'), ('err', 'ValueError'), "
-                                                      "('ok', ('p; simdist ('calls', (('err', 'AttributeError'), "
-                                                      "('err', 'AttributeError'), ('err', 'AttributeError')",
- ('call:conv2d_backprop_filter_v2', 'error-class', "'err', 'TypeError'"): "seed 14 #205 (sig): TF 2.21 ('calls', "
-                                                                          "(('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'))); "
-                                                                          "simdist ('calls', (('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError')",
- ('call:conv2d_backprop_filter_v2>operator:|', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #682 '
-                                                                                     "(function): TF 2.21 ('calls', "
-                                                                                     "(('err', 'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('ok', ('py',; "
-                                                                                     "simdist ('calls', (('err', "
-                                                                                     "'AttributeError'), ('err', "
-                                                                                     "'AttributeError'), ('err', "
-                                                                                     "'AttributeError')",
- ('call:conv2d_backprop_input_v2', 'error-class', "'err', 'TypeError'"): "seed 14 #471 (function): TF 2.21 ('calls', "
-                                                                         "(('err', 'TypeError'), ('err', "
-                                                                         "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                         "('py',; simdist ('calls', (('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError')",
- ('call:conv2d_backprop_input_v2>call:signal.ifftnd', 'error-class', "'err', 'TypeError'"): 'seed 14 #217 '
-                                                                                            '(function): TF 2.21 '
-                                                                                            "('calls', (('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'), ('ok', "
-                                                                                            "('py',; simdist "
-                                                                                            "('calls', (('err', "
-                                                                                            "'AttributeError'), "
-                                                                                            "('err', "
-                                                                                            "'AttributeError'), "
-                                                                                            "('err', "
-                                                                                            "'AttributeError')",
  ('call:cos>call:reverse', 'rejects', "'ok'"): "seed 1420261202 #990 (tape): TF 2.21 ('grad', ('ok', ('T', 'int32', "
                                                "(), array(-1, dtype=int32))), ('none',)); simdist ('err', "
                                                "'InvalidArgumentError')",
@@ -474,11 +430,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                                   "'InvalidArgumentError'), "
                                                                                                                   "('err', "
                                                                                                                   "'InvalidArgumentErro",
- ('call:image.extract_glimpse', 'error-class', "'err', 'TypeError'"): "seed 14 #338 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('err', 'AttributeError'), ('err', "
-                                                                      "'AttributeError'), ('err', 'AttributeError')",
  ('call:image.extract_patches', 'accepts', "'err', 'ValueError'"): "seed 14 #143 (sig): TF 2.21 ('calls', (('err', "
                                                                    "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                    "'ValueError'))); simdist ('calls', (('ok', "
@@ -487,65 +438,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:image.extract_patches', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #870 (eager): TF 2.21 ('err', "
                                                                       "'TypeError'); simdist ('err', "
                                                                       "'InvalidArgumentError')",
- ('call:image.generate_bounding_box_proposals', 'error-class', "'err', 'TypeError'"): 'seed 14 #199 (function): TF '
-                                                                                      "2.21 ('calls', (('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('ok', ('py',; "
-                                                                                      "simdist ('calls', (('err', "
-                                                                                      "'AttributeError'), ('err', "
-                                                                                      "'AttributeError'), ('err', "
-                                                                                      "'AttributeError')",
- ('call:image.generate_bounding_box_proposals', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #554 (sig): '
-                                                                                       "TF 2.21 ('calls', (('err', "
-                                                                                       "'ValueError'), ('err', "
-                                                                                       "'ValueError'), ('err', "
-                                                                                       "'ValueError'))); simdist "
-                                                                                       "('calls', (('err', "
-                                                                                       "'AttributeError'), ('err', "
-                                                                                       "'AttributeError'), ('err', "
-                                                                                       "'AttributeError')",
- ('call:image.generate_bounding_box_proposals>augmented:%=', 'error-class', "'err', 'TypeError'"): 'seed 14 #632 '
-                                                                                                   '(function): TF '
-                                                                                                   "2.21 ('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('ok', ('py',; "
-                                                                                                   'simdist '
-                                                                                                   "('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError')",
- ('call:image.generate_bounding_box_proposals>call:random.stateless_parameterized_truncated_normal', 'error-class', "'err', 'ValueError'"): 'seed '
-                                                                                                                                            '1420261202 '
-                                                                                                                                            '#53 '
-                                                                                                                                            '(function): '
-                                                                                                                                            'TF '
-                                                                                                                                            '2.21 '
-                                                                                                                                            "('calls', "
-                                                                                                                                            "(('err', "
-                                                                                                                                            "'ValueError'), "
-                                                                                                                                            "('err', "
-                                                                                                                                            "'ValueError'), "
-                                                                                                                                            "('err', "
-                                                                                                                                            "'ValueError'), "
-                                                                                                                                            "('ok', "
-                                                                                                                                            "('p; "
-                                                                                                                                            'simdist '
-                                                                                                                                            "('calls', "
-                                                                                                                                            "(('err', "
-                                                                                                                                            "'AttributeError'), "
-                                                                                                                                            "('err', "
-                                                                                                                                            "'AttributeError'), "
-                                                                                                                                            "('err', "
-                                                                                                                                            "'AttributeError')",
  ('call:image.grayscale_to_rgb', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #128 (sig): TF 2.21 '
                                                                                   "('calls', (('ok', 'traced'), "
                                                                                   "('err', 'InvalidArgumentError'), "
@@ -2063,13 +1955,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                "('calls', (('ok', 'traced'), ('ok', "
                                                                                "('T', 'float32', (1, 2, 2), "
                                                                                'array([[[-1.697034  , -0.4',
- ('call:random.stateless_parameterized_truncated_normal', 'rejects', "'ok'"): "seed 14 #59 (sig): TF 2.21 ('calls', "
-                                                                              "(('ok', 'traced'), ('ok', ('T', "
-                                                                              "'float32', (2, 3), array([[-1.697034  "
-                                                                              ", -0.48137; simdist ('calls', "
-                                                                              "(('err', 'AttributeError'), ('err', "
-                                                                              "'AttributeError'), ('err', "
-                                                                              "'AttributeError')",
  ('call:random.stateless_truncated_normal', 'rejects', "'ok'"): "seed 1420261202 #317 (tape): TF 2.21 ('grad', "
                                                                 "('ok', ('T', 'float32', (4,), array([-0.9558899 "
                                                                 ",         inf,  0.32356432,  7.04; simdist ('err', "

@@ -145,9 +145,10 @@ def allowed(name: str, kinds: str, what: str) -> Any:
 
 
 def no_kernel(name: str, d: dtypes.DType, extra: str = "") -> errors.NotFoundError:
-    """TF's error for a dtype its op def lists but no CPU kernel is registered for (eager: NotFoundError)."""
+    """TF's error for a dtype its op def lists but no CPU kernel is registered for (eager: NotFoundError;
+    the DataType enum's name: DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT32, ...)."""
     return errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
-                                f"{name}[T=DT_{d.name.upper()}{extra}] [Op:{name}]")
+                                f"{name}[T=DT_{tf_name(d).upper()}{extra}] [Op:{name}]")
 
 
 def listed_no_complex_kernel(name: str, kinds: str, what: str) -> Any:
