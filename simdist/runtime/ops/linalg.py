@@ -26,9 +26,11 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
             return _half_matmul_f32(x, y)
         return np.matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
     if x.ndim >= 2 and y.ndim >= 2:
-        from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul
+        from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul, row_in_order
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
+        if not transpose_b and row_in_order(x, y):   # one row: TF's order, to the last bit
+            return ordered_matmul(x, y)
     return np.matmul(x, y)
 
 
@@ -355,6 +357,8 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         return _tensordot_matmul(ta, tb, xa, xb)
     if ta.dtype == dtypes.float16:   # (TF's float16 Einsum and MatMul kernels round differently)
         return _tensordot_matmul(ta, tb, xa, xb)
+    if ta.dtype in (dtypes.float32, dtypes.float64) and int(np.prod([da[k] for k in range(ra) if k not in xa])) == 1:
+        return _tensordot_matmul(ta, tb, xa, xb)   # one row: MatMul's order (contraction_order.row_in_order)
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
 
 
