@@ -375,6 +375,8 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
 def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
+    if ax == ():   # (TF's Squeeze: an empty squeeze_dims squeezes every dimension of size 1, as None does)
+        ax = None
     if ax is not None:      # TF's Squeeze kernel checks, in the order given (NumPy's errors would leak)
         shape, nd = t.shape.as_list(), t.ndim
         known = static_shapes.known_shape(t)   # (None: a graph input of unknown rank)
