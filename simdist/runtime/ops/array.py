@@ -250,6 +250,11 @@ def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layo
 def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
     _no_layout(layout, "fill")
     v, shp = _t(value), shape_arg(dims)
+    if v.ndim != 0 and (v.shape.as_list() != [1] or dispatch.recorder() is not None):
+        # (FillOp: not a scalar, nor a vector of one; a graph's shape function wants rank 0)
+        raise trace_errors.shape_error(f"value must represent a scalar, got shape {args.dims(v.shape.as_list())} "
+                                       "[Op:Fill]", f"Shape must be rank 0 but is rank {v.ndim}", "Fill",
+                                       ([len(shp)], v.shape.as_list()))
     alloc.check_output("Fill", shp, v.dtype)
     return dispatch.execute(FILL, (v,), {"shape": shp})
 
