@@ -324,7 +324,7 @@ def _square_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
 
 
 # --- constant_folding.cc ConstantPushDown -------------------------------------------------------------------
-_PUSH_TYPES = (dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128)
+_PUSH_TYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128)
 _ADD_SUB, _MUL = ("AddV2", "Add", "Sub"), ("Mul",)
 
 
@@ -358,8 +358,9 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     """`C op (X op' Y)` (either side), C and Y constants and op' an Add/Sub under Add/Sub or a
     Mul under Mul whose output nothing else uses -> `X op (C op' Y)` with the signs carried,
     C op' Y folded (ConstantPushDown): (x + c1) + c2 is x + (c2 + c1); c - (x - c1) is
-    (c + c1) - x; (x * c1) * c2 is x * (c2 * c1). float32/float64/complex only (TF excludes the
-    half types; integer sums do not change). TF also pushes a constant down when Y is not one,
+    (c + c1) - x; (x * c1) * c2 is x * (c2 * c1). Floats and complex only (integer sums do not
+    change); float16/bfloat16 only for Add under Add (TF excludes the half types from the
+    push-down, but its AddOpsRewrite sums a chain's constants first all the same: measured). TF also pushes a constant down when Y is not one,
     after which its arithmetic optimizer re-associates the sum again (AddOpsRewrite,
     MinimizeBroadcasts): not modelled, left as written. TF 2.21: `image.random_brightness(img, d,
     seed=)` inside tf.function adds its uniform draw's minval to the image first (fuzz14 seed
@@ -384,6 +385,8 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     if not _really_constant(rec, y):
         return None   # (TF pushes then, but its arithmetic optimizer re-associates the result again)
     sym, child_sym = name != "Sub", node.op.name != "Sub"
+    if a.dtype in (dtypes.float16, dtypes.bfloat16) and not (family is _ADD_SUB and sym and child_sym):
+        return None   # (halves: no push-down, only AddOpsRewrite's regrouping of a sum's constants)
     plus, minus = (math.ADD, math.SUB) if family is _ADD_SUB else (math.MUL, None)
     if sym and child_sym:
         return dispatch.execute(plus, (x, dispatch.execute(plus, (c, y))))
