@@ -101,6 +101,8 @@ CASES: list[tuple] = [
     ("random_brightness seeded, input_signature", "function.grappler-rewrites", _brightness),
     ("uniform + 7.0 and uniform(0, 5) * 3.0 traced", "function.grappler-rewrites", _uniform_plus),
     ("rgb_to_grayscale one pixel", "ops.packet-paths", _call("tf.image.rgb_to_grayscale(tf.constant([[-3.0, 2.5, -1.5]]))")),
+    ("rgb_to_grayscale one pixel, input_signature, three calls", "ops.packet-paths",
+     _traced(lambda tf, x: tf.image.rgb_to_grayscale(x), [[-3.0, 2.5, -1.5]], calls=3)),
     ("tensordot [1, 3] . [3]", "ops.packet-paths",
      _call("tf.tensordot(tf.constant([[-3.0, 2.5, -1.5]]), tf.constant([0.2989, 0.5870, 0.1140]), [[-1], [-1]])")),
     ("matvec [1, 3] [3]", "ops.packet-paths",

@@ -78,8 +78,18 @@ def _matmul_rule(name: str, ints: tuple[str, ...]) -> Any:
     return rule
 
 
+def _bare_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """MatMul without attributes as a replay runs it (OpDef.bare): NumPy's, except a one-row
+    float product, which TF accumulates in order (contraction_order.row_in_order)."""
+    if x.shape[-2] == 1:
+        from simdist.runtime.ops.contraction_order import ordered_matmul, row_in_order
+        if row_in_order(x, y):
+            return ordered_matmul(x, y)
+    return np.matmul(x, y)
+
+
 MATMUL = register("MatMul", _matmul, _matmul_rule("MatMul", ("int32", "int64")), _matmul_flops, kind="contraction",
-                  fusion=MATMUL_ROWS, sums=_rows_contracted, bare=np.matmul)
+                  fusion=MATMUL_ROWS, sums=_rows_contracted, bare=_bare_matmul)
 BATCH_MATMUL = register("BatchMatMulV2", _matmul, _matmul_rule("BatchMatMulV2", ("int16", "int32", "int64")), _matmul_flops,
                         kind="contraction", fusion=BATCH_MATMUL_ROWS)
 
