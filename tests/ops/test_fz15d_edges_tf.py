@@ -134,6 +134,8 @@ CASES: list[tuple] = [
     ("nn.moments axes=[]", "ops.argument-errors", _call("list(tf.nn.moments(tf.constant([[5.0], [7.0]]), axes=[]))")),
     ("nn.moments int32 axes=[] shift", "ops.argument-errors",
      _call("list(tf.nn.moments(x=tf.constant([2147483647]), axes=[], shift=-1))")),
+    ("nn.moments int64 axes=np.int64(-1)", "ops.argument-errors",
+     _call("list(tf.nn.moments(tf.constant([[1, 2], [3, 5]], tf.int64), np.int64(-1)))")),
     ("get_static_value while tracing", "ops.array-more", _static_value),
     *[(f"broadcast_dynamic_shape {c}", "ops.array-more", _dynamic_shape(f"tf.broadcast_dynamic_shape({c})")) for c in (
         "np.array([2, 3], np.int64), np.array([], np.int64)", "np.array([2, 3], np.int64), np.array([1], np.int64)",
