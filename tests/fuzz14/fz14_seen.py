@@ -631,10 +631,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:image.random_saturation', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #195 (tape): TF 2.21 '
                                                                          "('err', 'ValueError'); simdist ('err', "
                                                                          "'TypeError')",
- ('call:image.rgb_to_grayscale', 'value', "'ok'"): "seed 1420261202 #600 (sig): TF 2.21 ('calls', (('ok', 'traced'), "
-                                                   "('ok', ('T', 'float32', (1, 1), array([[0.3998]], dtype=float; "
-                                                   "simdist ('calls', (('ok', 'traced'), ('ok', ('T', 'float32', (1, "
-                                                   '1), array([[0.39979994]], dtype=f',
  ('call:image.sample_distorted_bounding_box', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #306 '
                                                                                                '(eager): TF 2.21 '
                                                                                                "('err', "
