@@ -59,7 +59,7 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "x / constant inside an input_signature tf.function where x holds float32 subnormals (seed 1420261202 #192): "
         "TF 2.21 computes x * (1/c) on both calls (ReduceDivToReciprocalMul), simdist on the first only (the recording "
         "is abandoned for a subnormal input and its second call divides: 1.0e-03 where TF gives 9.9999993e-04)",
-    ("call:strings.as_string", "value", "'ok'"):
+    ("call:strings.as_string", "value", "'dist'"):
         "strategy.reduce SUM (axis None) of a per-replica string tensor (seed 14 #654): TF 2.21 raises "
         "InvalidArgumentError (no string all-reduce), simdist concatenates the strings",
     ("program", "crashed", "Caching devices is not yet supported"):
