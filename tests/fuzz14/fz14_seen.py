@@ -1040,6 +1040,13 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                         "('err', 'ValueError')",
  ('call:math.betainc', 'error-class', "'err', 'ValueError'"): "seed 14 #723 (tape): TF 2.21 ('err', 'ValueError'); "
                                                               "simdist ('err', 'InvalidArgumentError')",
+ ('call:math.confusion_matrix', 'value', "'err', 'InvalidArgumentError'"): 'seed 14202612011 #1 (function): TF 2.21 '
+                                                                           "('calls', (('err', "
+                                                                           "'InvalidArgumentError'), ('err', "
+                                                                           "'InvalidArgumentError'), ('err', 'Inva; "
+                                                                           "simdist ('calls', (('err', "
+                                                                           "'InvalidArgumentError'), ('err', "
+                                                                           "'InvalidArgumentError'), ('err', 'Inva",
  ('call:math.conj>call:boolean_mask', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #197 (dist): TF 2.21 '
                                                                              "('err', 'ValueError'); simdist ('err', "
                                                                              "'TypeError')",
