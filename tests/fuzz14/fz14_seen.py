@@ -859,9 +859,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.matrix_rank', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #143 (dist): TF 2.21 ('err', "
                                                                     "'ValueError'); simdist ('err', "
                                                                     "'InvalidArgumentError')",
- ('call:linalg.matrix_rank', 'rejects', "'ok'"): "seed 1420261202 #344 (tape): TF 2.21 ('grad', ('ok', ('T', "
-                                                 "'int32', (), array(2, dtype=int32))), ('ok', (('first', ('ok', "
-                                                 "('lis; simdist ('err', 'TypeError')",
  ('call:linalg.matvec', 'error-class', "'err', 'NotFoundError'"): "seed 1420261202 #7 (eager): TF 2.21 ('err', "
                                                                   "'NotFoundError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",

@@ -136,6 +136,9 @@ CASES: list[tuple] = [
      _call("list(tf.nn.moments(x=tf.constant([2147483647]), axes=[], shift=-1))")),
     ("nn.moments int64 axes=np.int64(-1)", "ops.argument-errors",
      _call("list(tf.nn.moments(tf.constant([[1, 2], [3, 5]], tf.int64), np.int64(-1)))")),
+    ("matrix_rank of a list of ints", "ops.argument-errors",
+     _call("tf.linalg.matrix_rank([[5, 2], [2, 0], [3, 3], [-4, -1]])")),
+    ("matrix_rank of an int32 tensor", "ops.argument-errors", _call("tf.linalg.matrix_rank(tf.constant([[5, 2], [2, 0]]))")),
     ("get_static_value while tracing", "ops.array-more", _static_value),
     *[(f"broadcast_dynamic_shape {c}", "ops.array-more", _dynamic_shape(f"tf.broadcast_dynamic_shape({c})")) for c in (
         "np.array([2, 3], np.int64), np.array([], np.int64)", "np.array([2, 3], np.int64), np.array([1], np.int64)",
