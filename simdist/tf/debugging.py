@@ -35,18 +35,24 @@ assert_non_positive = _unary(lambda a: a <= 0, "x <= 0")
 assert_non_negative = _unary(lambda a: a >= 0, "x >= 0")
 
 
-def _binary(cond: Callable[[np.ndarray, np.ndarray], np.ndarray], text: str) -> Callable[..., None]:
+def _binary(cond: Callable[[np.ndarray, np.ndarray], np.ndarray], text: str, opname: str) -> Callable[..., None]:
     def assertion(x: Any, y: Any, message: str | None = None, summarize: Any = None, name: Any = None) -> None:
-        a, b = convert_to_tensor(x)._v, convert_to_tensor(y)._v
+        # (check_ops._binary_assert converts x and y each on its own, then runs the comparison op:
+        # operands of two dtypes are its InvalidArgumentError, `assert_equal(float64 x, -0.0)` too)
+        xt, yt = convert_to_tensor(x), convert_to_tensor(y)
+        if xt.dtype is not yt.dtype:
+            from simdist.runtime.ops import args
+            raise args.mismatch_error(opname, 1, xt.dtype, yt.dtype)
+        a, b = xt._v, yt._v
         _check(bool(np.all(cond(a, b))), message, text, {"x": a, "y": b})
     return assertion
 
 
-assert_equal = _binary(np.equal, "x == y")
-assert_less = _binary(np.less, "x < y")
-assert_greater = _binary(np.greater, "x > y")
-assert_less_equal = _binary(np.less_equal, "x <= y")
-assert_greater_equal = _binary(np.greater_equal, "x >= y")
+assert_equal = _binary(np.equal, "x == y", "Equal")
+assert_less = _binary(np.less, "x < y", "Less")
+assert_greater = _binary(np.greater, "x > y", "Greater")
+assert_less_equal = _binary(np.less_equal, "x <= y", "LessEqual")
+assert_greater_equal = _binary(np.greater_equal, "x >= y", "GreaterEqual")
 
 
 def assert_near(x: Any, y: Any, rtol: float | None = None, atol: float | None = None, message: str | None = None,

@@ -34,6 +34,33 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.random.Generator.from_seed inside a tf.function creates variables on every call: TF 2.21 raises "
         "ValueError on the first call (the fourth fuzzer's open class `convert:tf.Variable`, fz4_known.py), "
         "simdist's first call returns and later calls raise; seed 14 #192, #220",
+    **{(f"call:{label}", "value", "calls"): f"{label} after tf.random.set_seed(n) inside a tf.function (fz14_progs "
+       "puts set_seed before every stateful tf.random call): the `random:` class above, TF 2.21's graph-level seeds "
+       "against simdist's (simdist's draws differ from TF's on some calls; seed 14 #535 random.shuffle(seed=42): "
+       "simdist's first call differs, its third, after a retrace, is TF's first; seed 1420261202 #253, #920, #239)"
+       for label in ("random.normal", "random.shuffle", "random.uniform", "random.uniform>call:divide")},
+    **{(f"call:image.{op}", "value", "'ok'"): f"tf.image.{op} without a seed (fz14_progs sets no global seed before "
+       "tf.image's random ops): TF 2.21 seeds the kernel nondeterministically (no global seed, no op seed: another "
+       "draw in every process), simdist deterministically, so the values cannot agree; compared bit for bit because "
+       "fz14_progs._exact's prefix 'imag' matches 'image.' (seed 1420261202 #78, #921; the seeded #787 was "
+       "Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites)"
+       for op in ("random_brightness", "random_flip_up_down")},
+    ("call:signal.ifft2d", "value", "'ok'"):
+        "tf.signal.ifft2d of a complex64 [3, 1, 3, 1] (seed 14 #314): TF 2.21's FFT gives -0.16666663 where simdist's "
+        "(NumPy's pocketfft in complex64) gives -0.16666667 (one element, a last-bit difference of the FFT's order; "
+        "not modelled); flagged only because fz14_progs._exact's prefix 'sign' matches 'signal.', so every tf.signal "
+        "call is compared bit for bit",
+    ("call:linalg.lstsq", "value", "'ok'"):
+        "tf.linalg.lstsq(A, rhs, l2_regularizer=0.5) of a float32 A holding inf (seed 14 #771): TF 2.21's answer is "
+        "NaN everywhere (its Cholesky path over AᵀA + λI), simdist's Cholesky solve keeps some columns finite; not "
+        "analysed further",
+    ("operator:/", "value", "calls"):
+        "x / constant inside an input_signature tf.function where x holds float32 subnormals (seed 1420261202 #192): "
+        "TF 2.21 computes x * (1/c) on both calls (ReduceDivToReciprocalMul), simdist on the first only (the recording "
+        "is abandoned for a subnormal input and its second call divides: 1.0e-03 where TF gives 9.9999993e-04)",
+    ("call:strings.as_string", "value", "'dist'"):
+        "strategy.reduce SUM (axis None) of a per-replica string tensor (seed 14 #654): TF 2.21 raises "
+        "InvalidArgumentError (no string all-reduce), simdist concatenates the strings",
     ("program", "crashed", "Caching devices is not yet supported"):
         "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
         "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "

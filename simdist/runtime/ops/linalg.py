@@ -26,9 +26,11 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
             return _half_matmul_f32(x, y)
         return np.matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
     if x.ndim >= 2 and y.ndim >= 2:
-        from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul
+        from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul, row_in_order
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
+        if not transpose_b and row_in_order(x, y):   # one row: TF's order, to the last bit
+            return ordered_matmul(x, y)
     return np.matmul(x, y)
 
 
@@ -76,8 +78,18 @@ def _matmul_rule(name: str, ints: tuple[str, ...]) -> Any:
     return rule
 
 
+def _bare_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """MatMul without attributes as a replay runs it (OpDef.bare): NumPy's, except a one-row
+    float product, which TF accumulates in order (contraction_order.row_in_order)."""
+    if x.shape[-2] == 1:
+        from simdist.runtime.ops.contraction_order import ordered_matmul, row_in_order
+        if row_in_order(x, y):
+            return ordered_matmul(x, y)
+    return np.matmul(x, y)
+
+
 MATMUL = register("MatMul", _matmul, _matmul_rule("MatMul", ("int32", "int64")), _matmul_flops, kind="contraction",
-                  fusion=MATMUL_ROWS, sums=_rows_contracted, bare=np.matmul)
+                  fusion=MATMUL_ROWS, sums=_rows_contracted, bare=_bare_matmul)
 BATCH_MATMUL = register("BatchMatMulV2", _matmul, _matmul_rule("BatchMatMulV2", ("int16", "int32", "int64")), _matmul_flops,
                         kind="contraction", fusion=BATCH_MATMUL_ROWS)
 
@@ -355,6 +367,8 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         return _tensordot_matmul(ta, tb, xa, xb)
     if ta.dtype == dtypes.float16:   # (TF's float16 Einsum and MatMul kernels round differently)
         return _tensordot_matmul(ta, tb, xa, xb)
+    if ta.dtype in (dtypes.float32, dtypes.float64) and int(np.prod([da[k] for k in range(ra) if k not in xa])) == 1:
+        return _tensordot_matmul(ta, tb, xa, xb)   # one row: MatMul's order (contraction_order.row_in_order)
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
 
 

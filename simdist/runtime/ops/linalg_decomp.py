@@ -155,7 +155,8 @@ def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False, name: str 
     """`tf.linalg.matrix_rank`: how many singular values exceed tol (default eps * max(rows, cols)
     * max(s)), int32."""
     from simdist.runtime.ops import math
-    x = _t(a)
+    from simdist.runtime.tensor import convert_to_tensor
+    x = convert_to_tensor(a, dtype_hint=dtypes.float32)   # (linalg_impl: a list of ints is float32)
     _float_like(x)
     s = svd(x, compute_uv=False)
     if tol is None:
