@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import _int32_int64
@@ -112,6 +112,8 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_a
     """`tf.reverse_sequence`: for each batch entry b, its first seq_lengths[b] elements along
     seq_axis reversed (the rest kept)."""
     t = _t(input)
+    # (seq_dim has no default: None is TypeError; ops.attr-types)
+    attr_rules.check("ReverseSequence", seq_dim=seq_axis, batch_dim=batch_axis)
     lens = seq_lengths if isinstance(seq_lengths, Tensor) else convert_to_tensor(seq_lengths, dtype_hint=dtypes.int64)
     if lens.dtype.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tlen' of {args.tf_name(lens.dtype)} is not in "

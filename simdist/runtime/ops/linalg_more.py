@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import args, dispatch, eigen_lu, libm, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, eigen_lu, libm, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -489,6 +489,7 @@ def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:  
 def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
     """`tf.linalg.solve`: X with matrix @ X = rhs (batch shapes equal: MatrixSolve does not broadcast)."""
     a, b = _t(matrix), _t(rhs)
+    attr_rules.check("MatrixSolve", adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     SOLVE.dtype((a.dtype, b.dtype), None)
     _square(a, "MatrixSolve")
     sa, sb = a.shape.as_list(), b.shape.as_list()
@@ -514,6 +515,7 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
     """`tf.linalg.triangular_solve`: X with tri(matrix) @ X = rhs (only the lower or upper triangle
     read; batch shapes broadcast)."""
     a, b = _t(matrix), _t(rhs)
+    attr_rules.check("MatrixTriangularSolve", lower=lower, adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
     _square(a, "MatrixTriangularSolve")
     sa, sb = a.shape.as_list(), b.shape.as_list()

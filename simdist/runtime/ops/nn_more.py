@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -198,6 +198,7 @@ def local_response_normalization(input: Any, depth_radius: int = 5, bias: float 
     """`tf.nn.local_response_normalization` (also `tf.nn.lrn`): x / (bias + alpha * sum of x^2 over
     the depth window [d - r, d + r])^beta, on a 4-D input (half, bfloat16, float)."""
     x = _t(input)
+    attr_rules.check("LRN", depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta)   # (the wrapper's make_*: ops.attr-types)
     LRN.dtype((x.dtype,), None)
     if x.ndim != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional [Op:LRN]")
