@@ -4,13 +4,6 @@ and what each side did."""
 
 SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err', 'NotFoundError'"): "seed 14 #71 (eager): TF 2.21 ('err', 'NotFoundError'); "
                                                             "simdist ('err', 'InvalidArgumentError')",
- ('call:acosh>call:strings.regex_replace', 'error-class', "'err', 'TypeError'"): 'seed 14 #278 (sig): TF 2.21 '
-                                                                                 "('calls', (('err', 'TypeError'), "
-                                                                                 "('err', 'TypeError'), ('err', "
-                                                                                 "'TypeError'))); simdist ('calls', "
-                                                                                 "(('err', 'AttributeError'), "
-                                                                                 "('err', 'AttributeError'), ('err', "
-                                                                                 "'AttributeError')",
  ('call:acosh>call:tensor_scatter_nd_min', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #782 '
                                                                                             "(tape): TF 2.21 ('err', "
                                                                                             "'InvalidArgumentError'); "
@@ -21,28 +14,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                           "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                           "('err', 'InvalidArgumentError'), ('err', "
                                                           "'InvalidArgumentErro",
- ('call:approx_top_k', 'error-class', "'err', 'TypeError'"): "seed 14 #600 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                             "simdist ('err', 'InvalidArgumentError')",
  ('call:argmax>call:linalg.trace', 'error-class', "'err', 'ValueError'"): "seed 14 #14 (function): TF 2.21 ('calls', "
                                                                           "(('err', 'ValueError'), ('err', "
                                                                           "'ValueError'), ('err', 'ValueError'), "
                                                                           "('ok', ('p; simdist ('calls', (('err', "
                                                                           "'InvalidArgumentError'), ('err', "
                                                                           "'InvalidArgumentError'), ('err', 'Inva",
- ('call:as_string', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #866 (dist): TF 2.21 ('err', 'TypeError'); "
-                                                      "simdist ('dist', (('local', ('tuple', (('T', 'string', (), "
-                                                      "array(b'1e+300', dtype='|S6')), ('T', '",
- ('call:as_string', 'error-class', "'err', 'TypeError'"): "seed 14 #36 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                          "simdist ('err', 'InvalidArgumentError')",
- ('call:as_string>call:dtypes.complex', 'error-class', "'err', 'TypeError'"): "seed 14 #611 (eager): TF 2.21 ('err', "
-                                                                              "'TypeError'); simdist ('err', "
-                                                                              "'InvalidArgumentError')",
- ('call:as_string>call:signal.fft', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #976 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('ok', 'traced'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentErro",
  ('call:assert_equal', 'accepts', "'err', 'InvalidArgumentError'"): "seed 14 #617 (eager): TF 2.21 ('err', "
                                                                     "'InvalidArgumentError'); simdist ('ok', ('py', "
                                                                     "'NoneType', None))",
@@ -166,56 +143,13 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:concat', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #294 (tape): TF 2.21 ('err', 'ValueError'); "
                                                     "simdist ('grad', ('ok', ('T', 'float32', (1, 2, 4), array([[[ "
                                                     '2.5e+00,  7.0e+00, -1.4e-45, -1.5e+0',
- ('call:conv', 'error-class', "'err', 'TypeError'"): "seed 14 #737 (function): TF 2.21 ('calls', (('err', "
-                                                     "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'), "
-                                                     "('ok', ('py',; simdist ('calls', (('err', 'AttributeError'), "
-                                                     "('err', 'AttributeError'), ('err', 'AttributeError')",
  ('call:conv', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #552 (function): TF 2.21 ('calls', (('err', "
                                                       "'ValueError'), ('err', 'ValueError'), ('err', 'ValueError'), "
                                                       "('ok', ('p; simdist ('calls', (('err', 'AttributeError'), "
                                                       "('err', 'AttributeError'), ('err', 'AttributeError')",
- ('call:conv2d_backprop_filter_v2', 'error-class', "'err', 'TypeError'"): "seed 14 #205 (sig): TF 2.21 ('calls', "
-                                                                          "(('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'))); "
-                                                                          "simdist ('calls', (('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError')",
- ('call:conv2d_backprop_filter_v2>operator:|', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #682 '
-                                                                                     "(function): TF 2.21 ('calls', "
-                                                                                     "(('err', 'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('ok', ('py',; "
-                                                                                     "simdist ('calls', (('err', "
-                                                                                     "'AttributeError'), ('err', "
-                                                                                     "'AttributeError'), ('err', "
-                                                                                     "'AttributeError')",
- ('call:conv2d_backprop_input_v2', 'error-class', "'err', 'TypeError'"): "seed 14 #471 (function): TF 2.21 ('calls', "
-                                                                         "(('err', 'TypeError'), ('err', "
-                                                                         "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                         "('py',; simdist ('calls', (('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError')",
- ('call:conv2d_backprop_input_v2>call:signal.ifftnd', 'error-class', "'err', 'TypeError'"): 'seed 14 #217 '
-                                                                                            '(function): TF 2.21 '
-                                                                                            "('calls', (('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'), ('ok', "
-                                                                                            "('py',; simdist "
-                                                                                            "('calls', (('err', "
-                                                                                            "'AttributeError'), "
-                                                                                            "('err', "
-                                                                                            "'AttributeError'), "
-                                                                                            "('err', "
-                                                                                            "'AttributeError')",
  ('call:cos>call:reverse', 'rejects', "'ok'"): "seed 1420261202 #990 (tape): TF 2.21 ('grad', ('ok', ('T', 'int32', "
                                                "(), array(-1, dtype=int32))), ('none',)); simdist ('err', "
                                                "'InvalidArgumentError')",
- ('call:cumsum', 'accepts', "'err', 'TypeError'"): "seed 14 #461 (tape): TF 2.21 ('err', 'TypeError'); simdist "
-                                                   "('grad', ('ok', ('T', 'int32', (1,), array([0], dtype=int32))), "
-                                                   "('ok', (('first', ('ok', (",
  ('call:dtypes.as_dtype', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #131 (dist): TF 2.21 ('err', "
                                                                 "'TypeError'); simdist ('err', 'ValueError')",
  ('call:dtypes.as_dtype', 'rejects', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('DType', 'int8')); "
@@ -331,12 +265,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                              "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
                                                              "'InvalidArgumentError'), ('err', "
                                                              "'InvalidArgumentError'), ('err', 'Inva",
- ('call:fingerprint>call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #646 '
-                                                                                                    '(dist): TF 2.21 '
-                                                                                                    "('err', "
-                                                                                                    "'TypeError'); "
-                                                                                                    "simdist ('err', "
-                                                                                                    "'InvalidArgumentError')",
  ('call:gather', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #337 (function): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
@@ -474,11 +402,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                                   "'InvalidArgumentError'), "
                                                                                                                   "('err', "
                                                                                                                   "'InvalidArgumentErro",
- ('call:image.extract_glimpse', 'error-class', "'err', 'TypeError'"): "seed 14 #338 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('err', 'AttributeError'), ('err', "
-                                                                      "'AttributeError'), ('err', 'AttributeError')",
  ('call:image.extract_patches', 'accepts', "'err', 'ValueError'"): "seed 14 #143 (sig): TF 2.21 ('calls', (('err', "
                                                                    "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                    "'ValueError'))); simdist ('calls', (('ok', "
@@ -487,15 +410,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:image.extract_patches', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #870 (eager): TF 2.21 ('err', "
                                                                       "'TypeError'); simdist ('err', "
                                                                       "'InvalidArgumentError')",
- ('call:image.generate_bounding_box_proposals', 'error-class', "'err', 'TypeError'"): 'seed 14 #199 (function): TF '
-                                                                                      "2.21 ('calls', (('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('ok', ('py',; "
-                                                                                      "simdist ('calls', (('err', "
-                                                                                      "'AttributeError'), ('err', "
-                                                                                      "'AttributeError'), ('err', "
-                                                                                      "'AttributeError')",
  ('call:image.generate_bounding_box_proposals', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #554 (sig): '
                                                                                        "TF 2.21 ('calls', (('err', "
                                                                                        "'ValueError'), ('err', "
@@ -505,24 +419,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                        "'AttributeError'), ('err', "
                                                                                        "'AttributeError'), ('err', "
                                                                                        "'AttributeError')",
- ('call:image.generate_bounding_box_proposals>augmented:%=', 'error-class', "'err', 'TypeError'"): 'seed 14 #632 '
-                                                                                                   '(function): TF '
-                                                                                                   "2.21 ('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('ok', ('py',; "
-                                                                                                   'simdist '
-                                                                                                   "('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError')",
  ('call:image.generate_bounding_box_proposals>call:random.stateless_parameterized_truncated_normal', 'error-class', "'err', 'ValueError'"): 'seed '
                                                                                                                                             '1420261202 '
                                                                                                                                             '#53 '
@@ -777,39 +673,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.banded_triangular_solve', 'error-class', "'err', 'TypeError'"): 'seed 14 #317 (eager): TF 2.21 '
                                                                                "('err', 'TypeError'); simdist "
                                                                                "('err', 'ValueError')",
- ('call:linalg.banded_triangular_solve>call:image.random_saturation', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                            '14202612010 '
-                                                                                                            '#9 '
-                                                                                                            '(eager): '
-                                                                                                            'TF 2.21 '
-                                                                                                            "('err', "
-                                                                                                            "'TypeError'); "
-                                                                                                            'simdist '
-                                                                                                            "('err', "
-                                                                                                            "'InvalidArgumentError')",
- ('call:linalg.banded_triangular_solve>call:math.unsorted_segment_prod', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                               '1420261202 '
-                                                                                                               '#375 '
-                                                                                                               '(function): '
-                                                                                                               'TF '
-                                                                                                               '2.21 '
-                                                                                                               "('calls', "
-                                                                                                               "(('err', "
-                                                                                                               "'TypeError'), "
-                                                                                                               "('err', "
-                                                                                                               "'TypeError'), "
-                                                                                                               "('err', "
-                                                                                                               "'TypeError'), "
-                                                                                                               "('ok', "
-                                                                                                               "('py',; "
-                                                                                                               'simdist '
-                                                                                                               "('calls', "
-                                                                                                               "(('err', "
-                                                                                                               "'InvalidArgumentError'), "
-                                                                                                               "('err', "
-                                                                                                               "'InvalidArgumentError'), "
-                                                                                                               "('err', "
-                                                                                                               "'Inva",
  ('call:linalg.diag_part>call:nn.isotonic_regression', 'error-class', "'err', 'InvalidArgumentError'"): 'seed '
                                                                                                         '1420261202 '
                                                                                                         '#127 '
@@ -897,16 +760,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.matmul', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261202 #953 (dist): TF 2.21 '
                                                                         "('err', 'NotImplementedError'); simdist "
                                                                         "('err', 'InvalidArgumentError')",
- ('call:linalg.matmul', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #925 (tape): TF 2.21 ('err', "
-                                                              "'TypeError'); simdist ('err', 'InvalidArgumentError')",
- ('call:linalg.matmul>call:strings.join', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #126 (function): TF '
-                                                                                "2.21 ('calls', (('err', "
-                                                                                "'TypeError'), ('err', 'TypeError'), "
-                                                                                "('err', 'TypeError'), ('ok', "
-                                                                                "('py',; simdist ('calls', (('err', "
-                                                                                "'ValueError'), ('err', "
-                                                                                "'ValueError'), ('err', "
-                                                                                "'ValueError'), ('ok', ('p",
  ('call:linalg.matrix_rank', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #567 (sig): TF 2.21 ('calls', "
                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                 "('err', 'ValueError'))); simdist ('calls', (('ok', "
@@ -924,17 +777,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.matvec', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261202 #953 (dist): TF 2.21 '
                                                                         "('err', 'NotImplementedError'); simdist "
                                                                         "('err', 'InvalidArgumentError')",
- ('call:linalg.matvec', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #958 (dist): TF 2.21 ('err', "
-                                                              "'TypeError'); simdist ('err', 'InvalidArgumentError')",
- ('call:linalg.matvec>operator:>', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #326 (tape): TF 2.21 '
-                                                                         "('err', 'TypeError'); simdist ('err', "
-                                                                         "'InvalidArgumentError')",
- ('call:linalg.norm>call:random.uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #101 '
-                                                                                                  '(tape): TF 2.21 '
-                                                                                                  "('err', "
-                                                                                                  "'TypeError'); "
-                                                                                                  "simdist ('err', "
-                                                                                                  "'InvalidArgumentError')",
  ('call:linalg.normalize', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #779 (tape): TF 2.21 ('err', "
                                                                   "'ValueError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",
@@ -982,23 +824,16 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.solve', 'error-class', "'err', 'NotFoundError'"): "seed 1420261202 #198 (tape): TF 2.21 ('err', "
                                                                  "'NotFoundError'); simdist ('err', "
                                                                  "'InvalidArgumentError')",
- ('call:linalg.solve', 'error-class', "'err', 'TypeError'"): "seed 14 #435 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                             "simdist ('err', 'InvalidArgumentError')",
  ('call:linalg.solve', 'error-class', "'err', 'ValueError'"): "seed 14 #278 (sig): TF 2.21 ('calls', (('err', "
                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
                                                               "'ValueError'))); simdist ('calls', (('err', "
                                                               "'TypeError'), ('err', 'TypeError'), ('err', "
                                                               "'TypeError')))",
- ('call:linalg.svd', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #350 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                       "simdist ('ok', ('tuple', (('T', 'float32', (3, 1), array([[ "
-                                                       '3.4460123],',
  ('call:linalg.svd', 'accepts', "'err', 'ValueError'"): "seed 14 #299 (sig): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                         "('err', 'InvalidArgumentError'), ('err', "
                                                         "'InvalidArgumentErro",
- ('call:linalg.svd', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #451 (tape): TF 2.21 ('err', "
-                                                           "'TypeError'); simdist ('err', 'NotFoundError')",
  ('call:linalg.tensor_diag', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #303 (function): TF 2.21 '
                                                                     "('calls', (('err', 'ValueError'), ('err', "
                                                                     "'ValueError'), ('err', 'ValueError'), ('ok', "
@@ -1055,10 +890,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                               "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
                                                               "('ok', ('T', 'uint64', (3, 4, 4), array([[[ 6, 14, "
                                                               '14, 10],',
- ('call:math.approx_max_k', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #113 (eager): TF 2.21 ('err', "
-                                                              "'TypeError'); simdist ('ok', ('ApproxTopK', (('T', "
-                                                              "'float32', (3, 3), array([[ 7.0e+00,  4.0e+00,  "
-                                                              '5.0e-01],',
  ('call:math.approx_min_k', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #627 (sig): TF 2.21 ('calls', "
                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                "('err', 'ValueError'))); simdist ('calls', (('ok', "
@@ -1073,17 +904,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "('p; simdist ('calls', (('err', "
                                                                    "'InvalidArgumentError'), ('err', "
                                                                    "'InvalidArgumentError'), ('err', 'Inva",
- ('call:math.approx_min_k>call:random.learned_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                                '14 '
-                                                                                                                '#353 '
-                                                                                                                '(tape): '
-                                                                                                                'TF '
-                                                                                                                '2.21 '
-                                                                                                                "('err', "
-                                                                                                                "'TypeError'); "
-                                                                                                                'simdist '
-                                                                                                                "('err', "
-                                                                                                                "'NotFoundError')",
  ('call:math.argmax>call:nn.space_to_depth', 'accepts', "'err', 'ValueError'"): 'seed 1420261202 #399 (sig): TF 2.21 '
                                                                                 "('calls', (('err', 'ValueError'), "
                                                                                 "('err', 'ValueError'), ('err', "
@@ -1115,24 +935,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                    "2.21 ('err', 'ValueError'); "
                                                                                    "simdist ('err', "
                                                                                    "'InvalidArgumentError')",
- ('call:math.cumprod', 'accepts', "'err', 'TypeError'"): "seed 14 #284 (tape): TF 2.21 ('err', 'TypeError'); simdist "
-                                                         "('grad', ('ok', ('T', 'float16', (2,), array([0., 1.], "
-                                                         "dtype=float16))), ('ok', (('first',",
  ('call:math.cumprod', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #35 (function): TF 2.21 ('calls', "
                                                                         "(('err', 'InvalidArgumentError'), ('err', "
                                                                         "'InvalidArgumentError'), ('err', 'Inva; "
                                                                         "simdist ('calls', (('err', 'TypeError'), "
                                                                         "('err', 'TypeError'), ('err', 'TypeError'), "
                                                                         "('ok', ('py',",
- ('call:math.cumsum>call:nn.log_poisson_loss', 'error-class', "'err', 'TypeError'"): 'seed 14 #615 (tape): TF 2.21 '
-                                                                                     "('err', 'TypeError'); simdist "
-                                                                                     "('err', "
-                                                                                     "'InvalidArgumentError')",
- ('call:math.cumulative_logsumexp', 'accepts', "'err', 'TypeError'"): "seed 14 #505 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('ok', 'traced'), ('ok', ('T', 'float16', "
-                                                                      '(0, 1, 0, 2), array([], shape=(0, 1, ',
  ('call:math.digamma', 'gradient', "'ok'"): "seed 14 #725 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (), "
                                             "array(nan, dtype=float32))), ('ok', (('first', ('ok',; simdist ('grad', "
                                             "('ok', ('T', 'float32', (), array(nan, dtype=float32))), ('ok', "
@@ -1154,13 +962,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                   "'NotImplementedError'); simdist ('dist', "
                                                                   "(('local', ('tuple', (('T', 'bool', (1, 4, 3), "
                                                                   'array([[[False, False, False],',
- ('call:math.is_inf>call:strings.join', 'error-class', "'err', 'TypeError'"): 'seed 14 #173 (function): TF 2.21 '
-                                                                              "('calls', (('err', 'TypeError'), "
-                                                                              "('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'), ('ok', ('py',; simdist "
-                                                                              "('calls', (('err', 'AttributeError'), "
-                                                                              "('err', 'AttributeError'), ('err', "
-                                                                              "'AttributeError')",
  ('call:math.is_strictly_increasing>call:assert_equal', 'accepts', "'err', 'InvalidArgumentError'"): 'seed '
                                                                                                      '1420261202 '
                                                                                                      '#272 (dist): '
@@ -1226,14 +1027,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                   "simdist ('calls', (('err', "
                                                                   "'InvalidArgumentError'), ('err', "
                                                                   "'InvalidArgumentError'), ('err', 'Inva",
- ('call:math.top_k', 'accepts', "'err', 'TypeError'"): "seed 14 #701 (tape): TF 2.21 ('err', 'TypeError'); simdist "
-                                                       "('grad', ('ok', ('list', (('T', 'float32', (0,), array([], "
-                                                       "dtype=float32)), ('T', 'int32',",
- ('call:math.top_k', 'error-class', "'err', 'TypeError'"): "seed 14 #504 (function): TF 2.21 ('calls', (('err', "
-                                                           "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                           "'TypeError'), ('ok', ('py',; simdist ('calls', (('err', "
-                                                           "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                           "'ValueError'), ('ok', ('p",
  ('call:math.unsorted_segment_min', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #266 (function): TF 2.21 '
                                                                           "('calls', (('err', 'TypeError'), ('err', "
                                                                           "'TypeError'), ('err', 'TypeError'), "
@@ -1256,20 +1049,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:math.zeta>call:math.betainc', 'rejects', "'ok'"): "seed 14 #401 (tape): TF 2.21 ('grad', ('ok', ('T', "
                                                           "'float32', (), array(nan, dtype=float32))), ('none',)); "
                                                           "simdist ('err', 'InvalidArgumentError')",
- ('call:matmul', 'error-class', "'err', 'TypeError'"): "seed 14 #583 (eager): TF 2.21 ('err', 'TypeError'); simdist "
-                                                       "('err', 'InvalidArgumentError')",
- ('call:matmul>augmented:+=', 'error-class', "'err', 'TypeError'"): "seed 14 #420 (tape): TF 2.21 ('err', "
-                                                                    "'TypeError'); simdist ('err', "
-                                                                    "'InvalidArgumentError')",
- ('call:matmul>call:strings.to_hash_bucket_fast', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #674 (sig): '
-                                                                                        "TF 2.21 ('calls', (('err', "
-                                                                                        "'TypeError'), ('err', "
-                                                                                        "'TypeError'), ('err', "
-                                                                                        "'TypeError'))); simdist "
-                                                                                        "('calls', (('err', "
-                                                                                        "'ValueError'), ('err', "
-                                                                                        "'ValueError'), ('err', "
-                                                                                        "'ValueError')))",
  ('call:matrix_square_root', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #522 (sig): TF 2.21 ('calls', "
                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                 "('err', 'ValueError'))); simdist ('calls', (('ok', "
@@ -1279,36 +1058,15 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                               "'NotImplementedError'); simdist ('dist', (('local', "
                                                               "('tuple', (('T', 'float32', (2, 3, 2, 2), "
                                                               'array([[[[-1.000000e+00,  0.',
- ('call:nn.all_candidate_sampler', 'error-class', "'err', 'TypeError'"): "seed 14 #149 (eager): TF 2.21 ('err', "
-                                                                         "'TypeError'); simdist ('err', "
-                                                                         "'InvalidArgumentError')",
  ('call:nn.all_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 #533 (function): TF 2.21 '
                                                                           "('calls', (('err', 'ValueError'), ('err', "
                                                                           "'ValueError'), ('err', 'ValueError'), "
                                                                           "('ok', ('p; simdist ('calls', (('err', "
                                                                           "'InvalidArgumentError'), ('err', "
                                                                           "'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.all_candidate_sampler>call:round', 'error-class', "'err', 'TypeError'"): 'seed 14 #587 (eager): TF 2.21 '
-                                                                                    "('err', 'TypeError'); simdist "
-                                                                                    "('err', 'InvalidArgumentError')",
- ('call:nn.approx_max_k', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #371 (tape): TF 2.21 ('err', "
-                                                                "'TypeError'); simdist ('err', 'NotFoundError')",
- ('call:nn.approx_max_k>call:random.log_uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                          '1420261202 '
-                                                                                                          '#699 '
-                                                                                                          '(eager): '
-                                                                                                          'TF 2.21 '
-                                                                                                          "('err', "
-                                                                                                          "'TypeError'); "
-                                                                                                          'simdist '
-                                                                                                          "('err', "
-                                                                                                          "'InvalidArgumentError')",
  ('call:nn.approx_min_k', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #94 (tape): TF 2.21 ('err', "
                                                                            "'InvalidArgumentError'); simdist ('err', "
                                                                            "'NotFoundError')",
- ('call:nn.approx_min_k', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #247 (tape): TF 2.21 ('err', "
-                                                                "'TypeError'); simdist ('err', "
-                                                                "'InvalidArgumentError')",
  ('call:nn.atrous_conv2d', 'error-class', "'err', 'ValueError'"): "seed 14 #322 (function): TF 2.21 ('calls', "
                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                   "('err', 'ValueError'), ('ok', ('p; simdist "
@@ -1459,15 +1217,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                           "('err', 'TypeError'), "
                                                                                           "('err', 'TypeError'), "
                                                                                           "('ok', ('py',",
- ('call:nn.compute_accidental_hits', 'accepts', "'err', 'TypeError'"): "seed 14 #662 (sig): TF 2.21 ('calls', "
-                                                                       "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                       "('err', 'TypeError'))); simdist ('calls', "
-                                                                       "(('ok', 'traced'), ('err', "
-                                                                       "'InvalidArgumentError'), ('err', "
-                                                                       "'InvalidArgumentErro",
- ('call:nn.compute_accidental_hits', 'error-class', "'err', 'TypeError'"): "seed 14 #113 (eager): TF 2.21 ('err', "
-                                                                           "'TypeError'); simdist ('err', "
-                                                                           "'InvalidArgumentError')",
  ('call:nn.compute_accidental_hits', 'error-class', "'err', 'ValueError'"): "seed 14 #273 (eager): TF 2.21 ('err', "
                                                                             "'ValueError'); simdist ('err', "
                                                                             "'InvalidArgumentError')",
@@ -1664,91 +1413,16 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                       "(('ok', 'traced'), ('err', "
                                                                       "'InvalidArgumentError'), ('err', "
                                                                       "'InvalidArgumentErro",
- ('call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #452 (eager): TF '
-                                                                                   "2.21 ('err', 'TypeError'); "
-                                                                                   "simdist ('err', "
-                                                                                   "'InvalidArgumentError')",
  ('call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #173 (eager): '
                                                                                     "TF 2.21 ('err', 'ValueError'); "
                                                                                     "simdist ('err', "
                                                                                     "'InvalidArgumentError')",
- ('call:nn.fixed_unigram_candidate_sampler>call:image.rgb_to_yiq', 'error-class', "'err', 'TypeError'"): 'seed 14 '
-                                                                                                         '#482 '
-                                                                                                         '(tape): TF '
-                                                                                                         '2.21 '
-                                                                                                         "('err', "
-                                                                                                         "'TypeError'); "
-                                                                                                         'simdist '
-                                                                                                         "('err', "
-                                                                                                         "'InvalidArgumentError')",
- ('call:nn.fixed_unigram_candidate_sampler>call:random.stateless_normal', 'accepts', "'err', 'TypeError'"): 'seed 14 '
-                                                                                                            '#257 '
-                                                                                                            '(sig): '
-                                                                                                            'TF 2.21 '
-                                                                                                            "('calls', "
-                                                                                                            "(('err', "
-                                                                                                            "'TypeError'), "
-                                                                                                            "('err', "
-                                                                                                            "'TypeError'), "
-                                                                                                            "('err', "
-                                                                                                            "'TypeError'))); "
-                                                                                                            'simdist '
-                                                                                                            "('calls', "
-                                                                                                            "(('ok', "
-                                                                                                            "'traced'), "
-                                                                                                            "('err', "
-                                                                                                            "'InvalidArgumentError'), "
-                                                                                                            "('err', "
-                                                                                                            "'InvalidArgumentErro",
- ('call:nn.fixed_unigram_candidate_sampler>call:strings.unicode_encode', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                               '1420261202 '
-                                                                                                               '#590 '
-                                                                                                               '(eager): '
-                                                                                                               'TF '
-                                                                                                               '2.21 '
-                                                                                                               "('err', "
-                                                                                                               "'TypeError'); "
-                                                                                                               'simdist '
-                                                                                                               "('err', "
-                                                                                                               "'InvalidArgumentError')",
  ('call:nn.fractional_avg_pool', 'error-class', "'err', 'MemoryError'"): "seed 14 #401 (tape): TF 2.21 ('err', "
                                                                          "'MemoryError'); simdist ('err', "
                                                                          "'TypeError')",
  ('call:nn.isotonic_regression', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #226 (tape): TF 2.21 '
                                                                                   "('err', 'InvalidArgumentError'); "
                                                                                   "simdist ('err', 'NotFoundError')",
- ('call:nn.learned_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #799 (function): TF '
-                                                                                     "2.21 ('calls', (('err', "
-                                                                                     "'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('ok', ('py',; "
-                                                                                     "simdist ('calls', (('err', "
-                                                                                     "'InvalidArgumentError'), "
-                                                                                     "('err', "
-                                                                                     "'InvalidArgumentError'), "
-                                                                                     "('err', 'Inva",
- ('call:nn.learned_unigram_candidate_sampler>call:strings.lower', 'error-class', "'err', 'TypeError'"): 'seed 14 '
-                                                                                                        '#618 '
-                                                                                                        '(dist): TF '
-                                                                                                        '2.21 '
-                                                                                                        "('err', "
-                                                                                                        "'TypeError'); "
-                                                                                                        'simdist '
-                                                                                                        "('err', "
-                                                                                                        "'InvalidArgumentError')",
- ('call:nn.local_response_normalization', 'error-class', "'err', 'TypeError'"): 'seed 14 #395 (eager): TF 2.21 '
-                                                                                "('err', 'TypeError'); simdist "
-                                                                                "('err', 'InvalidArgumentError')",
- ('call:nn.local_response_normalization>call:acosh', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #47 '
-                                                                                           "(dist): TF 2.21 ('err', "
-                                                                                           "'TypeError'); simdist "
-                                                                                           "('err', "
-                                                                                           "'InvalidArgumentError')",
- ('call:nn.local_response_normalization>call:argmin', 'error-class', "'err', 'TypeError'"): 'seed 14 #779 (eager): '
-                                                                                            "TF 2.21 ('err', "
-                                                                                            "'TypeError'); simdist "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentError')",
  ('call:nn.lrn', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #741 (sig): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "
@@ -1901,9 +1575,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.sufficient_statistics', 'error-class', "'err', 'TypeError'"): "seed 14 #105 (eager): TF 2.21 ('err', "
                                                                          "'TypeError'); simdist ('err', "
                                                                          "'IndexError')",
- ('call:nn.top_k', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #287 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                     "simdist ('ok', ('TopKV2', (('T', 'float64', (3, 2, 3, 1), "
-                                                     'array([[[[ 1.0e-03],',
  ('call:nn.top_k', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #496 (sig): TF 2.21 ('calls', (('err', "
                                                          "'TypeError'), ('err', 'TypeError'), ('err', "
                                                          "'TypeError'))); simdist ('calls', (('err', 'ValueError'), "
@@ -1936,57 +1607,16 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                            "'TypeError'), ('ok', ('py',; simdist ('calls', (('ok', "
                                                            "('T', 'float32', (3,), array([  0.5, 255. ,   7. ], "
                                                            "dtype=float32))), ('",
- ('call:random.all_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #360 (eager): TF 2.21 '
-                                                                             "('err', 'TypeError'); simdist ('err', "
-                                                                             "'InvalidArgumentError')",
  ('call:random.all_candidate_sampler>operator:!=', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #94 '
                                                                                           "(eager): TF 2.21 ('err', "
                                                                                           "'ValueError'); simdist "
                                                                                           "('err', "
                                                                                           "'InvalidArgumentError')",
- ('call:random.all_candidate_sampler>operator:-', 'error-class', "'err', 'TypeError'"): 'seed 14 #667 (dist): TF '
-                                                                                        "2.21 ('err', 'TypeError'); "
-                                                                                        "simdist ('err', "
-                                                                                        "'InvalidArgumentError')",
- ('call:random.fixed_unigram_candidate_sampler', 'accepts', "'err', 'TypeError'"): 'seed 14 #541 (sig): TF 2.21 '
-                                                                                   "('calls', (('err', 'TypeError'), "
-                                                                                   "('err', 'TypeError'), ('err', "
-                                                                                   "'TypeError'))); simdist "
-                                                                                   "('calls', (('ok', 'traced'), "
-                                                                                   "('err', 'InvalidArgumentError'), "
-                                                                                   "('err', 'InvalidArgumentErro",
- ('call:random.fixed_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #244 (dist): TF 2.21 '
-                                                                                       "('err', 'TypeError'); "
-                                                                                       "simdist ('err', "
-                                                                                       "'InvalidArgumentError')",
- ('call:random.fixed_unigram_candidate_sampler>call:abs', 'accepts', "'err', 'TypeError'"): 'seed 14 #39 (sig): TF '
-                                                                                            "2.21 ('calls', (('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'))); simdist "
-                                                                                            "('calls', (('ok', "
-                                                                                            "'traced'), ('err', "
-                                                                                            "'InvalidArgumentError'), "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentErro",
  ('call:random.fold_in', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #265 (tape): TF 2.21 ('err', "
                                                                 "'ValueError'); simdist ('err', 'TypeError')",
  ('call:random.fold_in', 'rejects', "'ok'"): "seed 14 #373 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', ('T', "
                                              "'uint64', (2,), array([7464880146280614444,     ; simdist ('calls', "
                                              "(('err', 'ValueError'), ('err', 'ValueError'), ('err', 'ValueError')))",
- ('call:random.learned_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #74 '
-                                                                                         "(eager): TF 2.21 ('err', "
-                                                                                         "'TypeError'); simdist "
-                                                                                         "('err', "
-                                                                                         "'InvalidArgumentError')",
- ('call:random.log_uniform_candidate_sampler', 'accepts', "'err', 'TypeError'"): 'seed 1420261202 #518 (sig): TF '
-                                                                                 "2.21 ('calls', (('err', "
-                                                                                 "'TypeError'), ('err', "
-                                                                                 "'TypeError'), ('err', "
-                                                                                 "'TypeError'))); simdist ('calls', "
-                                                                                 "(('ok', 'traced'), ('err', "
-                                                                                 "'InvalidArgumentError'), ('err', "
-                                                                                 "'InvalidArgumentErro",
  ('call:random.log_uniform_candidate_sampler', 'accepts', "'err', 'ValueError'"): 'seed 14 #487 (sig): TF 2.21 '
                                                                                   "('calls', (('err', 'ValueError'), "
                                                                                   "('err', 'ValueError'), ('err', "
@@ -1994,10 +1624,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                   "('calls', (('ok', 'traced'), "
                                                                                   "('err', 'InvalidArgumentError'), "
                                                                                   "('err', 'InvalidArgumentErro",
- ('call:random.log_uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #3 (eager): TF 2.21 '
-                                                                                     "('err', 'TypeError'); simdist "
-                                                                                     "('err', "
-                                                                                     "'InvalidArgumentError')",
  ('call:random.log_uniform_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #53 '
                                                                                       "(function): TF 2.21 ('calls', "
                                                                                       "(('err', 'ValueError'), "
@@ -2009,17 +1635,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                       "('err', "
                                                                                       "'InvalidArgumentError'), "
                                                                                       "('err', 'Inva",
- ('call:random.log_uniform_candidate_sampler>call:bitwise.bitwise_or', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                             '14 '
-                                                                                                             '#463 '
-                                                                                                             '(eager): '
-                                                                                                             'TF '
-                                                                                                             '2.21 '
-                                                                                                             "('err', "
-                                                                                                             "'TypeError'); "
-                                                                                                             'simdist '
-                                                                                                             "('err', "
-                                                                                                             "'InvalidArgumentError')",
  ('call:random.normal', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #379 (tape): TF 2.21 '
                                                                          "('err', 'InvalidArgumentError'); simdist "
                                                                          "('err', 'TypeError')",
@@ -2083,16 +1698,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                        "array([[[0.257812, inf],; simdist ('calls', (('ok', "
                                                        "'traced'), ('ok', ('T', 'bfloat16', (1, 2, 2), "
                                                        'array([[[0.0678711, inf],',
- ('call:random.uniform_candidate_sampler', 'accepts', "'err', 'TypeError'"): 'seed 1420261202 #731 (sig): TF 2.21 '
-                                                                             "('calls', (('err', 'TypeError'), "
-                                                                             "('err', 'TypeError'), ('err', "
-                                                                             "'TypeError'))); simdist ('calls', "
-                                                                             "(('ok', 'traced'), ('err', "
-                                                                             "'InvalidArgumentError'), ('err', "
-                                                                             "'InvalidArgumentErro",
- ('call:random.uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #41 (dist): TF 2.21 '
-                                                                                 "('err', 'TypeError'); simdist "
-                                                                                 "('err', 'InvalidArgumentError')",
  ('call:random.uniform_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 #118 (eager): TF 2.21 '
                                                                                   "('err', 'ValueError'); simdist "
                                                                                   "('err', 'InvalidArgumentError')",
@@ -2120,42 +1725,14 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                "('tuple', (('tuple', (('T', 'int32', (1, 2), "
                                                                "array([[0, 0]], dtype=int; simdist ('err', "
                                                                "'InvalidArgumentError')",
- ('call:reverse_sequence', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #129 (sig): TF 2.21 ('calls', (('err', "
-                                                             "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                             "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                             "('err', 'InvalidArgumentError'), ('err', "
-                                                             "'InvalidArgumentErro",
- ('call:reverse_sequence', 'error-class', "'err', 'TypeError'"): "seed 14 #19 (function): TF 2.21 ('calls', (('err', "
-                                                                 "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                 "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                                 "(('err', 'InvalidArgumentError'), ('err', "
-                                                                 "'InvalidArgumentError'), ('err', 'Inva",
  ('call:reverse_sequence', 'error-class', "'err', 'ValueError'"): "seed 14 #761 (function): TF 2.21 ('calls', "
                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                   "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                   "('calls', (('err', 'InvalidArgumentError'), "
                                                                   "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:reverse_sequence>call:bitwise.right_shift', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #926 '
-                                                                                          "(eager): TF 2.21 ('err', "
-                                                                                          "'TypeError'); simdist "
-                                                                                          "('err', "
-                                                                                          "'InvalidArgumentError')",
- ('call:reverse_sequence>call:boolean_mask', 'error-class', "'err', 'TypeError'"): 'seed 14 #726 (eager): TF 2.21 '
-                                                                                   "('err', 'TypeError'); simdist "
-                                                                                   "('err', 'InvalidArgumentError')",
- ('call:reverse_sequence>call:tensor_scatter_nd_sub', 'error-class', "'err', 'TypeError'"): 'seed 14 #122 (tape): TF '
-                                                                                            "2.21 ('err', "
-                                                                                            "'TypeError'); simdist "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentError')",
  ('call:rfftnd>augmented:+=', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #106 (tape): TF 2.21 ('err', "
                                                                      "'ValueError'); simdist ('err', "
                                                                      "'NotFoundError')",
- ('call:scalar_mul>call:nn.all_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #232 '
-                                                                                         "(tape): TF 2.21 ('err', "
-                                                                                         "'TypeError'); simdist "
-                                                                                         "('err', "
-                                                                                         "'InvalidArgumentError')",
  ('call:scatter_nd', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #23 (sig): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
@@ -2408,35 +1985,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                               "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                               "('err', 'InvalidArgumentError'), ('err', "
                                                               "'InvalidArgumentErro",
- ('call:strings.as_string', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #634 (eager): TF 2.21 ('err', "
-                                                                  "'TypeError'); simdist ('err', "
-                                                                  "'InvalidArgumentError')",
  ('call:strings.as_string', 'rejects', "'ok'"): "seed 1420261202 #617 (eager): TF 2.21 ('ok', ('T', 'string', (1, 3, "
                                                 "4), array([[[b'(0.500000,-1.500000)', b'(-1.500000,-3.000000; "
                                                 "simdist ('err', 'InvalidArgumentError')",
  ('call:strings.as_string', 'value', "'ok'"): "seed 14 #654 (dist): TF 2.21 ('dist', (('local', ('tuple', (('T', "
                                               "'string', (3, 2), array([[b'-1', b'2'],; simdist ('dist', (('local', "
                                               "('tuple', (('T', 'string', (3, 2), array([[b'-1', b'2'],",
- ('call:strings.bytes_split', 'error-class', "'err', 'TypeError'"): "seed 14 #325 (sig): TF 2.21 ('calls', (('err', "
-                                                                    "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                    "'TypeError'))); simdist ('calls', (('err', "
-                                                                    "'AttributeError'), ('err', 'AttributeError'), "
-                                                                    "('err', 'AttributeError')",
- ('call:strings.join', 'error-class', "'err', 'TypeError'"): "seed 14 #440 (sig): TF 2.21 ('calls', (('err', "
-                                                             "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                             "'TypeError'))); simdist ('calls', (('err', "
-                                                             "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                             "'AttributeError')",
- ('call:strings.lower', 'error-class', "'err', 'TypeError'"): "seed 14 #242 (function): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                              "(('err', 'AttributeError'), ('err', "
-                                                              "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.ngrams', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #663 (sig): TF 2.21 ('calls', "
-                                                               "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                               "'TypeError'))); simdist ('calls', (('err', "
-                                                               "'AttributeError'), ('err', 'AttributeError'), "
-                                                               "('err', 'AttributeError')",
  ('call:strings.ngrams', 'rejects', "'ok'"): "seed 1420261202 #58 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', "
                                              "('T', 'string', (4, 2, 0), array([], shape=(4, 2, 0), ; simdist "
                                              "('calls', (('err', 'AttributeError'), ('err', 'AttributeError'), "
@@ -2453,81 +2007,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                            "'AttributeError'), "
                                                                                            "('err', "
                                                                                            "'AttributeError')",
- ('call:strings.regex_full_match', 'error-class', "'err', 'TypeError'"): "seed 14 #607 (function): TF 2.21 ('calls', "
-                                                                         "(('err', 'TypeError'), ('err', "
-                                                                         "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                         "('py',; simdist ('calls', (('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError')",
- ('call:strings.regex_full_match>call:dynamic_stitch', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #142 '
-                                                                                             '(function): TF 2.21 '
-                                                                                             "('calls', (('err', "
-                                                                                             "'TypeError'), ('err', "
-                                                                                             "'TypeError'), ('err', "
-                                                                                             "'TypeError'), ('ok', "
-                                                                                             "('py',; simdist "
-                                                                                             "('calls', (('err', "
-                                                                                             "'AttributeError'), "
-                                                                                             "('err', "
-                                                                                             "'AttributeError'), "
-                                                                                             "('err', "
-                                                                                             "'AttributeError')",
- ('call:strings.regex_full_match>call:signal.irfftnd', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #281 '
-                                                                                             '(sig): TF 2.21 '
-                                                                                             "('calls', (('err', "
-                                                                                             "'TypeError'), ('err', "
-                                                                                             "'TypeError'), ('err', "
-                                                                                             "'TypeError'))); "
-                                                                                             "simdist ('calls', "
-                                                                                             "(('err', "
-                                                                                             "'AttributeError'), "
-                                                                                             "('err', "
-                                                                                             "'AttributeError'), "
-                                                                                             "('err', "
-                                                                                             "'AttributeError')",
- ('call:strings.regex_full_match>operator:&', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #489 '
-                                                                                    "(function): TF 2.21 ('calls', "
-                                                                                    "(('err', 'TypeError'), ('err', "
-                                                                                    "'TypeError'), ('err', "
-                                                                                    "'TypeError'), ('ok', ('py',; "
-                                                                                    "simdist ('calls', (('err', "
-                                                                                    "'AttributeError'), ('err', "
-                                                                                    "'AttributeError'), ('err', "
-                                                                                    "'AttributeError')",
- ('call:strings.regex_replace', 'error-class', "'err', 'TypeError'"): "seed 14 #93 (sig): TF 2.21 ('calls', (('err', "
-                                                                      "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                      "'TypeError'))); simdist ('calls', (('err', "
-                                                                      "'AttributeError'), ('err', 'AttributeError'), "
-                                                                      "('err', 'AttributeError')",
- ('call:strings.split', 'error-class', "'err', 'TypeError'"): "seed 14 #791 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'))); simdist ('calls', (('err', "
-                                                              "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                              "'AttributeError')",
- ('call:strings.strip', 'error-class', "'err', 'TypeError'"): "seed 14 #460 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'))); simdist ('calls', (('err', "
-                                                              "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                              "'AttributeError')",
- ('call:strings.substr', 'error-class', "'err', 'TypeError'"): "seed 14 #173 (function): TF 2.21 ('calls', (('err', "
-                                                               "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                               "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                               "(('err', 'AttributeError'), ('err', "
-                                                               "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.substr>operator://', 'error-class', "'err', 'TypeError'"): 'seed 14 #58 (function): TF 2.21 '
-                                                                           "('calls', (('err', 'TypeError'), ('err', "
-                                                                           "'TypeError'), ('err', 'TypeError'), "
-                                                                           "('ok', ('py',; simdist ('calls', "
-                                                                           "(('err', 'AttributeError'), ('err', "
-                                                                           "'AttributeError'), ('err', "
-                                                                           "'AttributeError')",
- ('call:strings.to_hash_bucket', 'error-class', "'err', 'TypeError'"): "seed 14 #751 (function): TF 2.21 ('calls', "
-                                                                       "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                       "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                       "('calls', (('err', 'AttributeError'), "
-                                                                       "('err', 'AttributeError'), ('err', "
-                                                                       "'AttributeError')",
  ('call:strings.to_hash_bucket_fast', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #114 (tape): TF 2.21 '
                                                                                        "('err', "
                                                                                        "'InvalidArgumentError'); "
@@ -2557,60 +2036,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                                 "'InvalidArgumentError'), "
                                                                                                                 "('err', "
                                                                                                                 "'InvalidArgumentErro",
- ('call:strings.to_hash_bucket_strong', 'error-class', "'err', 'TypeError'"): "seed 14 #215 (sig): TF 2.21 ('calls', "
-                                                                              "(('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'), ('err', 'TypeError'))); "
-                                                                              "simdist ('calls', (('err', "
-                                                                              "'AttributeError'), ('err', "
-                                                                              "'AttributeError'), ('err', "
-                                                                              "'AttributeError')",
- ('call:strings.to_hash_bucket_strong>call:nn.pool', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #692 '
-                                                                                           '(function): TF 2.21 '
-                                                                                           "('calls', (('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'), ('ok', "
-                                                                                           "('py',; simdist "
-                                                                                           "('calls', (('err', "
-                                                                                           "'AttributeError'), "
-                                                                                           "('err', "
-                                                                                           "'AttributeError'), "
-                                                                                           "('err', "
-                                                                                           "'AttributeError')",
  ('call:strings.to_number', 'error-class', "'err', 'TypeError'"): "seed 14202612012 #0 (sig): TF 2.21 ('calls', "
                                                                   "(('err', 'TypeError'), ('err', 'TypeError'), "
                                                                   "('err', 'TypeError'))); simdist ('calls', "
                                                                   "(('err', 'AttributeError'), ('err', "
                                                                   "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.unicode_decode', 'error-class', "'err', 'TypeError'"): "seed 14 #259 (function): TF 2.21 ('calls', "
-                                                                       "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                       "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                       "('calls', (('err', 'AttributeError'), "
-                                                                       "('err', 'AttributeError'), ('err', "
-                                                                       "'AttributeError')",
- ('call:strings.unicode_decode>call:sort', 'error-class', "'err', 'TypeError'"): 'seed 14 #432 (function): TF 2.21 '
-                                                                                 "('calls', (('err', 'TypeError'), "
-                                                                                 "('err', 'TypeError'), ('err', "
-                                                                                 "'TypeError'), ('ok', ('py',; "
-                                                                                 "simdist ('calls', (('err', "
-                                                                                 "'AttributeError'), ('err', "
-                                                                                 "'AttributeError'), ('err', "
-                                                                                 "'AttributeError')",
- ('call:strings.unicode_decode_with_offsets', 'error-class', "'err', 'TypeError'"): 'seed 14 #50 (function): TF 2.21 '
-                                                                                    "('calls', (('err', "
-                                                                                    "'TypeError'), ('err', "
-                                                                                    "'TypeError'), ('err', "
-                                                                                    "'TypeError'), ('ok', ('py',; "
-                                                                                    "simdist ('calls', (('err', "
-                                                                                    "'AttributeError'), ('err', "
-                                                                                    "'AttributeError'), ('err', "
-                                                                                    "'AttributeError')",
- ('call:strings.unicode_encode', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #337 (function): TF 2.21 '
-                                                                       "('calls', (('err', 'TypeError'), ('err', "
-                                                                       "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                       "('py',; simdist ('calls', (('err', "
-                                                                       "'AttributeError'), ('err', "
-                                                                       "'AttributeError'), ('err', 'AttributeError')",
  ('call:strings.unicode_encode', 'error-class', "'err', 'ValueError'"): "seed 14 #165 (sig): TF 2.21 ('calls', "
                                                                         "(('err', 'ValueError'), ('err', "
                                                                         "'ValueError'), ('err', 'ValueError'))); "
@@ -2618,78 +2048,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                         "'AttributeError'), ('err', "
                                                                         "'AttributeError'), ('err', "
                                                                         "'AttributeError')",
- ('call:strings.unicode_encode>call:strings.unicode_encode', 'error-class', "'err', 'TypeError'"): 'seed 14 #557 '
-                                                                                                   '(sig): TF 2.21 '
-                                                                                                   "('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'))); "
-                                                                                                   'simdist '
-                                                                                                   "('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError')",
- ('call:strings.unicode_script', 'error-class', "'err', 'TypeError'"): "seed 14 #444 (function): TF 2.21 ('calls', "
-                                                                       "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                       "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                       "('calls', (('err', 'AttributeError'), "
-                                                                       "('err', 'AttributeError'), ('err', "
-                                                                       "'AttributeError')",
  ('call:strings.unicode_script', 'rejects', "'ok'"): "seed 1420261202 #78 (function): TF 2.21 ('calls', (('ok', "
                                                      "('T', 'int32', (4,), array([0, 0, 0, 0], dtype=int32))), "
                                                      "('ok', ('T', 'i; simdist ('calls', (('err', 'AttributeError'), "
                                                      "('err', 'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.unicode_split', 'error-class', "'err', 'TypeError'"): "seed 14 #552 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('err', 'AttributeError'), ('err', "
-                                                                      "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.unicode_split_with_offsets', 'error-class', "'err', 'TypeError'"): 'seed 14 #453 (sig): TF 2.21 '
-                                                                                   "('calls', (('err', 'TypeError'), "
-                                                                                   "('err', 'TypeError'), ('err', "
-                                                                                   "'TypeError'))); simdist "
-                                                                                   "('calls', (('err', "
-                                                                                   "'AttributeError'), ('err', "
-                                                                                   "'AttributeError'), ('err', "
-                                                                                   "'AttributeError')",
- ('call:strings.unicode_split_with_offsets>operator:@', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #299 '
-                                                                                              '(sig): TF 2.21 '
-                                                                                              "('calls', (('err', "
-                                                                                              "'TypeError'), ('err', "
-                                                                                              "'TypeError'), ('err', "
-                                                                                              "'TypeError'))); "
-                                                                                              "simdist ('calls', "
-                                                                                              "(('err', "
-                                                                                              "'AttributeError'), "
-                                                                                              "('err', "
-                                                                                              "'AttributeError'), "
-                                                                                              "('err', "
-                                                                                              "'AttributeError')",
- ('call:strings.unicode_transcode', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #832 (sig): TF 2.21 '
-                                                                          "('calls', (('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'))); "
-                                                                          "simdist ('calls', (('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError')",
- ('call:strings.unsorted_segment_join', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #514 (sig): TF 2.21 '
-                                                                              "('calls', (('err', 'TypeError'), "
-                                                                              "('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'))); simdist ('calls', "
-                                                                              "(('err', 'AttributeError'), ('err', "
-                                                                              "'AttributeError'), ('err', "
-                                                                              "'AttributeError')",
- ('call:strings.upper', 'error-class', "'err', 'TypeError'"): "seed 14 #307 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'))); simdist ('calls', (('err', "
-                                                              "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                              "'AttributeError')",
  ('call:tensor_scatter_nd_add', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #226 (sig): TF '
                                                                                  "2.21 ('calls', (('ok', 'traced'), "
                                                                                  "('err', 'InvalidArgumentError'), "
@@ -2757,18 +2119,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                            "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
                                                            "'TypeError'), ('err', 'TypeError'), ('err', "
                                                            "'TypeError'), ('ok', ('py',",
- ('call:truediv>call:random.uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #368 '
-                                                                                              '(function): TF 2.21 '
-                                                                                              "('calls', (('err', "
-                                                                                              "'TypeError'), ('err', "
-                                                                                              "'TypeError'), ('err', "
-                                                                                              "'TypeError'), ('ok', "
-                                                                                              "('py',; simdist "
-                                                                                              "('calls', (('err', "
-                                                                                              "'InvalidArgumentError'), "
-                                                                                              "('err', "
-                                                                                              "'InvalidArgumentError'), "
-                                                                                              "('err', 'Inva",
  ('call:unique', 'error-class', "'err', 'InvalidArgumentError'"): "seed 1420261202 #554 (sig): TF 2.21 ('calls', "
                                                                   "(('ok', 'traced'), ('err', "
                                                                   "'InvalidArgumentError'), ('err', "
