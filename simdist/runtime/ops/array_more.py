@@ -367,6 +367,7 @@ RegisterGradient("TensorScatterMin")(_scatter_extreme_grad)
 def shape_n(input: Sequence[Any], out_type: Any = dtypes.int32, name: str | None = None) -> list[Tensor]:  # noqa: A002
     """`tf.shape_n`: the shape of each tensor of the list (ShapeN: one Shape per input)."""
     from simdist.runtime.ops.array import shape
+    attr_rules.list_input("ShapeN", "input", input)   # (ops.attr-types)
     ot = dtypes.as_dtype(out_type)
     if ot.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "

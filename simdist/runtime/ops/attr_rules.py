@@ -21,7 +21,7 @@ import numpy as np
 
 from simdist.runtime.ops.attr_types import ATTR_TYPES
 
-__all__ = ["check", "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
+__all__ = ["check", "list_input", "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
 _REAL = (numbers.Real, np.integer, np.floating)
 
@@ -71,9 +71,16 @@ _MAKE = {"bool": make_bool, "int": make_int, "float": make_float, "string": make
 
 
 def _snake(op_type: str) -> str:
-    """The Python name of an op's generated wrapper (Conv2D -> conv2d, MatMul -> mat_mul)."""
-    s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", op_type)
-    return re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", s).lower()
+    """The Python name of an op's generated wrapper, as TF's GenerateLowerCaseOpName makes it (a
+    joiner before an upper-case letter after a lower-case one, or before one followed by a
+    lower-case one): Conv3D -> conv3d, MatMul -> mat_mul, LRN -> lrn."""
+    out = []
+    last = len(op_type) - 1
+    for i, c in enumerate(op_type):
+        if c.isupper() and i > 0 and (op_type[i - 1].islower() or (i < last and op_type[i + 1].islower())):
+            out.append("_")
+        out.append(c.lower())
+    return "".join(out)
 
 
 def attr_type(op_type: str, attr: str) -> tuple[str, bool]:
@@ -83,6 +90,16 @@ def attr_type(op_type: str, attr: str) -> tuple[str, bool]:
         if name == attr:
             return kind, has_default
     raise KeyError(f"op type {op_type!r} has no attribute {attr!r} of a converted type in TF 2.21's registry")
+
+
+def list_input(op_type: str, arg: str, value: Any) -> None:
+    """A list input of the op def (N tensors: ShapeN's input, DynamicStitch's indices and data)
+    given something else than a list or tuple inside a tf.function: op_def_library's TypeError (a
+    tensor is not a list). Eagerly TF's fast path iterates a tensor (`shape_n(t)` computes) and
+    its fallback raises this TypeError only after another failure: not modelled there."""
+    from simdist.runtime import context
+    if context.in_function() and not isinstance(value, (list, tuple)):
+        raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
 
 
 def check(op_type: str, **values: Any) -> None:

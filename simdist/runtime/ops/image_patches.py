@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import window_geometry, windows
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
@@ -70,6 +70,7 @@ def extract_patches(images: Any, sizes: Any, strides: Any, rates: Any, padding: 
                     name: str | None = None) -> Tensor:
     """`tf.image.extract_patches`: the image's [kh, kw] patches (dilated by rates) in the depth."""
     x = _t(images)
+    attr_rules.check("ExtractImagePatches", ksizes=sizes, strides=strides, rates=rates, padding=padding)   # (the wrapper's make_*: ops.attr-types)
     ks, st, rt = _list4(sizes, "ksizes"), _list4(strides, "strides"), _list4(rates, "rates")
     if not isinstance(padding, str) or padding not in ("SAME", "VALID"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "

@@ -62,6 +62,7 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
     """`tf.math.top_k`: (values, indices of `index_type`: int32 by default) of the k largest along the last axis."""
     t = _t(input)
     attr_rules.check("TopKV2", sorted=sorted, index_type=index_type)   # (the wrapper's make_*: ops.attr-types)
+    TOPK.dtype((t.dtype,), {})   # (attr T before the shape checks, eagerly and traced: a complex scalar)
     kk = int(dispatch.static_value(k) if isinstance(k, Tensor) else k)
     from simdist.runtime.ops import static_shapes
     shapes = (t.shape.as_list(), [])
