@@ -36,6 +36,93 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.random.Generator.from_seed inside a tf.function creates variables on every call: TF 2.21 raises "
         "ValueError on the first call (the fourth fuzzer's open class `convert:tf.Variable`, fz4_known.py), "
         "simdist's first call returns and later calls raise; seed 14 #192, #220",
+    ('call:batch_to_space>call:clip_by_global_norm', 'error-class', "'err', 'TypeError'"):
+        'tf.clip_by_global_norm([...], 0.1, use_norm=True) in a tf.function: TF 2.21 TypeError at trace '
+        '(clip_ops uses use_norm as the norm: `x` and `y` must have the same dtype, float32 != bool), simdist'
+        " InvalidArgumentError from the earlier batch_to_space, whose kernel error TF's trace never meets; "
+        'seed 1420261202 #957',
+    ('call:image.combined_non_max_suppression', 'error-class', "'err', 'TypeError'"):
+        'combined_non_max_suppression with float max_output_size_per_class/max_total_size: TF 2.21 converts '
+        'them with dtype int32 (TypeError "Cannot convert [[65504.0, ...]] to EagerTensor of dtype int32"), '
+        'simdist checks shapes first (InvalidArgumentError); seed 1420261202 #104 (the rule is ops.attr-'
+        "types' fixed-dtype input, not applied here)",
+    ('call:image.combined_non_max_suppression>call:realdiv', 'error-class', "'err', 'TypeError'"):
+        'as call:image.combined_non_max_suppression (float max_total_size: TF TypeError, simdist '
+        'InvalidArgumentError); seed 1420261202 #469',
+    ('call:image.combined_non_max_suppression>call:signal.ifft2d', 'error-class', "'err', 'TypeError'"):
+        'as call:image.combined_non_max_suppression (max_output_size_per_class=inf: TF TypeError, simdist '
+        'InvalidArgumentError); seed 1420261202 #538',
+    ('call:image.crop_and_resize', 'error-class', "'err', 'TypeError'"):
+        'crop_and_resize(boxes=[False], box_indices=bool tensor, crop_size=[3]): TF 2.21 ValueError (not '
+        "analysed: image_ops' crop_size check), simdist InvalidArgumentError; seed 1420261202 #752",
+    ('call:image.crop_and_resize>call:bitwise.left_shift', 'error-class', "'err', 'TypeError'"):
+        'crop_and_resize(boxes=-1, box_indices=complex128 tensor): TF 2.21 TypeError (not analysed), simdist '
+        "InvalidArgumentError (box_indices' dtype); seed 1420261202 #6",
+    ('call:image.draw_bounding_boxes>call:image.stateless_random_flip_left_right', 'accepts', "'err', 'TypeError'"):
+        'sig mode: draw_bounding_boxes(False, x0, colors=2) then stateless_random_flip_left_right: TF 2.21 '
+        'TypeError at trace, simdist traces and raises InvalidArgumentError per call (not analysed); seed '
+        '1420261202 #935',
+    ('call:image.non_max_suppression>call:linalg.logm', 'error-class', "'err', 'TypeError'"):
+        'non_max_suppression(int8 boxes, int16 scores, 0, iou_threshold=2) in a tf.function: TF 2.21 '
+        "TypeError at trace (NonMaxSuppressionV3's T_threshold: iou_threshold int32 not in float16, float32),"
+        ' simdist checks the threshold\'s value (InvalidArgumentError "iou_threshold must be in [0, 1]"); seed'
+        ' 14 #683',
+    ('call:image.non_max_suppression_with_scores', 'error-class', "'err', 'TypeError'"):
+        'non_max_suppression_with_scores(..., iou_threshold=2, soft_nms_sigma=tensor) in a tf.function: TF '
+        "2.21 TypeError at trace (Input 'iou_threshold' of 'NonMaxSuppressionV5' Op has type int32 that does "
+        'not match type float32), simdist InvalidArgumentError on the value; seed 14 #152',
+    ('call:linalg.band_part>unary:+', 'accepts', "'err', 'TypeError'"):
+        'sig mode: band_part(x1, num_lower=5, num_upper=1): TF 2.21 TypeError at trace (not analysed: the '
+        "index operands' Tindex against x1's spec), simdist traces and raises the kernel's "
+        'InvalidArgumentError; seed 1420261202 #494',
+    ('call:nn.batch_norm_with_global_normalization>operator:&', 'error-class', "'err', 'TypeError'"):
+        'batch_norm_with_global_normalization(x0, mean=uint8 array, ..., '
+        "scale_after_normalization=np.bool_(True)): TF 2.21 TypeError (nn_impl's Python: `[...] + float` in "
+        "the scale branch), simdist InvalidArgumentError (Mul's dtypes); seed 1420261202 #312",
+    ('call:nn.conv3d', 'accepts', "'err', 'TypeError'"):
+        'sig mode: conv3d(float input spec, int32 filters, strides=[4, 4]): TF 2.21 TypeError at trace '
+        "(Conv3D's T), simdist traces and raises InvalidArgumentError per call (Conv3D's dtype rule is not "
+        'marked for the trace); seed 14 #185',
+    ('call:nn.conv3d_transpose', 'error-class', "'err', 'TypeError'"):
+        "conv3d_transpose(x0, filters=-0.0, output_shape=[4], strides=(4,), data_format='NHWC'): TF 2.21 "
+        "TypeError (not analysed: nn_ops' _get_sequence or the filter's conversion), simdist "
+        'UnimplementedError (its NDHWC-only refusal first); seed 14 #292',
+    ('call:nn.depthwise_conv2d_backprop_input', 'error-class', "'err', 'TypeError'"):
+        "depthwise_conv2d_backprop_input(input_sizes=np.float32(2.5), filter=False, ..., data_format='NWC'): "
+        "TF 2.21 TypeError (not analysed: the bool filter against out_backprop's type attr), simdist "
+        'InvalidArgumentError (data_format first); seed 14 #472',
+    ('call:nn.sparse_softmax_cross_entropy_with_logits', 'trace-time', "'err', 'TypeError'"):
+        'sig mode: sparse_softmax_cross_entropy_with_logits(labels=x0, logits=int list): TF 2.21 TypeError at'
+        " trace (logits' dtype), simdist ValueError at trace (a shape check first), TypeError on the calls; "
+        'seed 14 #412',
+    ('call:random.stateless_binomial>call:nn.approx_max_k', 'accepts', "'err', 'TypeError'"):
+        'sig mode: stateless_binomial(...) then approx_max_k(int64 array, 2): TF 2.21 TypeError at trace '
+        "(ApproxTopK's T), simdist traces (the binomial's kernel error is raised first per call, "
+        'InvalidArgumentError); seed 14 #119',
+    ('call:shape_n', 'error-class', "'err', 'TypeError'"):
+        'eager shape_n(ndarray, out_type=np.uint32): TF 2.21 TypeError (the fast path fails on out_type, then'
+        " the fallback's list check of `input`), simdist InvalidArgumentError (out_type's list); the eager "
+        'fast path/fallback order is not modelled (ops.attr-types); seed 1420261202 #472',
+    ('call:signal.fft', 'error-class', "'err', 'TypeError'"):
+        'signal.fft(False): TF 2.21 TypeError "Cannot convert False to EagerTensor of dtype complex64" '
+        "(Tcomplex's default as the conversion dtype), simdist InvalidArgumentError (Tcomplex of bool); seed "
+        '1420261202 #925',
+    ('call:signal.fftshift', 'accepts', "'err', 'TypeError'"):
+        "sig mode: fftshift(uint64 spec): TF 2.21 TypeError at trace (not analysed: fft_ops' shift arithmetic"
+        " on the spec's shape), simdist computes; seed 1420261202 #581",
+    ('call:signal.fftshift', 'error-class', "'err', 'TypeError'"):
+        "fftshift(np.int64(-1)) in a tf.function: TF 2.21 TypeError at trace, simdist ValueError (Roll's "
+        'rank-0 shape check first); seed 14 #502',
+    ('call:signal.irfftnd', 'accepts', "'err', 'TypeError'"):
+        "sig mode: irfftnd(x2, norm='forward'): TF 2.21 TypeError at trace (not analysed: the fft_length "
+        'computed from the spec), simdist traces and raises InvalidArgumentError per call; seed 14 #45',
+    ('call:strings.to_hash_bucket_fast>call:signal.linear_to_mel_weight_matrix', 'accepts', "'err', 'TypeError'"):
+        'sig mode: strings.to_hash_bucket_fast(non-string spec, num_buckets=0): TF 2.21 TypeError at trace '
+        "(the string input), simdist traces (num_buckets' kernel error per call first); seed 1420261202 #832",
+    ('call:unique_with_counts>call:extract_volume_patches', 'error-class', "'err', 'TypeError'"):
+        "unique_with_counts of a [2, 1] tensor in a tf.function: TF 2.21's UniqueWithCounts shape function "
+        "does not check the rank (the trace goes on to extract_volume_patches' TypeError for a tensor "
+        "ksizes), simdist raises Unique's rank error as a trace-time ValueError; seed 1420261202 #951",
     ("program", "crashed", "Caching devices is not yet supported"):
         "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
         "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "

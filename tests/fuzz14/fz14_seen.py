@@ -23,16 +23,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:assert_equal', 'accepts', "'err', 'InvalidArgumentError'"): "seed 14 #617 (eager): TF 2.21 ('err', "
                                                                     "'InvalidArgumentError'); simdist ('ok', ('py', "
                                                                     "'NoneType', None))",
- ('call:assert_equal', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #138 (sig): TF 2.21 ('calls', (('err', "
-                                                         "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                         "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                         "('err', 'InvalidArgumentError'), ('err', "
-                                                         "'InvalidArgumentErro",
- ('call:assert_equal', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #302 (function): TF 2.21 ('calls', "
-                                                             "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                             "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                             "(('err', 'InvalidArgumentError'), ('err', "
-                                                             "'InvalidArgumentError'), ('err', 'Inva",
  ('call:assert_greater', 'accepts', "'err', 'InvalidArgumentError'"): "seed 14 #592 (dist): TF 2.21 ('err', "
                                                                       "'InvalidArgumentError'); simdist ('dist', "
                                                                       "(('local', ('tuple', (('py', 'NoneType', "
@@ -48,32 +38,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "'InvalidArgumentError'); simdist ('dist', "
                                                                    "(('local', ('tuple', (('py', 'NoneType', "
                                                                    'None),))),))',
- ('call:assert_less', 'accepts', "'err', 'TypeError'"): "seed 14 #8 (sig): TF 2.21 ('calls', (('err', 'TypeError'), "
-                                                        "('err', 'TypeError'), ('err', 'TypeError'))); simdist "
-                                                        "('calls', (('ok', 'traced'), ('err', "
-                                                        "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('call:assert_less', 'error-class', "'err', 'TypeError'"): "seed 14 #799 (function): TF 2.21 ('calls', (('err', "
-                                                            "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                            "'TypeError'), ('ok', ('py',; simdist ('calls', (('err', "
-                                                            "'InvalidArgumentError'), ('err', "
-                                                            "'InvalidArgumentError'), ('err', 'Inva",
  ('call:batch_to_space', 'error-class', "'err', 'ValueError'"): "seed 14 #563 (function): TF 2.21 ('calls', (('err', "
                                                                 "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                 "'ValueError'), ('ok', ('p; simdist ('calls', "
                                                                 "(('err', 'InvalidArgumentError'), ('err', "
                                                                 "'InvalidArgumentError'), ('err', 'Inva",
- ('call:batch_to_space>call:clip_by_global_norm', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #957 '
-                                                                                        '(function): TF 2.21 '
-                                                                                        "('calls', (('err', "
-                                                                                        "'TypeError'), ('err', "
-                                                                                        "'TypeError'), ('err', "
-                                                                                        "'TypeError'), ('ok', "
-                                                                                        "('py',; simdist ('calls', "
-                                                                                        "(('err', "
-                                                                                        "'InvalidArgumentError'), "
-                                                                                        "('err', "
-                                                                                        "'InvalidArgumentError'), "
-                                                                                        "('err', 'Inva",
  ('call:bitwise.bitwise_and>call:image.random_brightness', 'value', "'ok'"): 'seed 1420261202 #787 (sig): TF 2.21 '
                                                                              "('calls', (('ok', 'traced'), ('ok', "
                                                                              "('T', 'float32', (3, 1), "
@@ -150,18 +119,8 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:cos>call:reverse', 'rejects', "'ok'"): "seed 1420261202 #990 (tape): TF 2.21 ('grad', ('ok', ('T', 'int32', "
                                                "(), array(-1, dtype=int32))), ('none',)); simdist ('err', "
                                                "'InvalidArgumentError')",
- ('call:dtypes.as_dtype', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #131 (dist): TF 2.21 ('err', "
-                                                                "'TypeError'); simdist ('err', 'ValueError')",
  ('call:dtypes.as_dtype', 'rejects', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('DType', 'int8')); "
                                               "simdist ('err', 'TypeError')",
- ('call:dtypes.as_dtype>call:math.is_non_decreasing', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #695 '
-                                                                                            '(eager): TF 2.21 '
-                                                                                            "('err', 'TypeError'); "
-                                                                                            "simdist ('err', "
-                                                                                            "'ValueError')",
- ('call:dtypes.as_dtype>operator:@', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #17 (tape): TF 2.21 '
-                                                                           "('err', 'TypeError'); simdist ('err', "
-                                                                           "'ValueError')",
  ('call:dtypes.cast>call:nn.nce_loss', 'error-class', "'err', 'AttributeError'"): 'seed 14 #795 (function): TF 2.21 '
                                                                                   "('calls', (('err', "
                                                                                   "'AttributeError'), ('err', "
@@ -194,11 +153,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                       "'InvalidArgumentError'); simdist ('ok', ('T', "
                                                                       "'bool', (3, 4), array([[False, False, False, "
                                                                       'False],',
- ('call:dynamic_stitch', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #230 (function): TF 2.21 ('calls', "
-                                                               "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                               "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                               "(('err', 'IndexError'), ('err', 'IndexError'), "
-                                                               "('err', 'IndexError'), ('ok', ('p",
  ('call:eig', 'error-class', "'err', 'AttributeError'"): "seed 14 #151 (function): TF 2.21 ('calls', (('err', "
                                                          "'AttributeError'), ('err', 'AttributeError'), ('err', "
                                                          "'AttributeError'); simdist ('calls', (('err', "
@@ -229,12 +183,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "('py',",
  ('call:expand_dims', 'error-class', "'err', 'ValueError'"): "seed 14 #670 (dist): TF 2.21 ('err', 'ValueError'); "
                                                              "simdist ('err', 'TypeError')",
- ('call:extract_volume_patches>call:strings.bytes_split', 'error-class', "'err', 'TypeError'"): 'seed 14 #429 '
-                                                                                                '(dist): TF 2.21 '
-                                                                                                "('err', "
-                                                                                                "'TypeError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'InvalidArgumentError')",
  ('call:extract_volume_patches>operator:<', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #651 (eager): '
                                                                                              "TF 2.21 ('err', "
                                                                                              "'InvalidArgumentError'); "
@@ -275,17 +223,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:get_static_value', 'value', "'ok'"): "seed 1420261202 #494 (sig): TF 2.21 ('calls', (('ok', 'traced'), "
                                              "('ok', None), ('ok', None))); simdist ('calls', (('ok', 'traced'), "
                                              "('ok', ('T', 'float32', (), array(0.5, dtype=float32))), ('ok",
- ('call:histogram_fixed_width', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #917 (sig): TF 2.21 ('calls', "
-                                                                  "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                  "('err', 'TypeError'))); simdist ('calls', (('ok', "
-                                                                  "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                  "('err', 'InvalidArgumentErro",
- ('call:histogram_fixed_width', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #96 (function): TF 2.21 '
-                                                                      "('calls', (('err', 'TypeError'), ('err', "
-                                                                      "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                      "('py',; simdist ('calls', (('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', 'Inva",
  ('call:ifftnd', 'accepts', "'err', 'ValueError'"): "seed 14 #285 (sig): TF 2.21 ('calls', (('err', 'ValueError'), "
                                                     "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
                                                     "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
@@ -319,28 +256,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                          "'InvalidArgumentError'), "
                                                                                          "('err', "
                                                                                          "'InvalidArgumentErro",
- ('call:image.combined_non_max_suppression', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #104 (tape): TF '
-                                                                                   "2.21 ('err', 'TypeError'); "
-                                                                                   "simdist ('err', "
-                                                                                   "'InvalidArgumentError')",
  ('call:image.combined_non_max_suppression', 'error-class', "'err', 'ValueError'"): 'seed 14 #133 (dist): TF 2.21 '
                                                                                     "('err', 'ValueError'); simdist "
                                                                                     "('err', 'InvalidArgumentError')",
- ('call:image.combined_non_max_suppression>call:realdiv', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 '
-                                                                                                '#469 (dist): TF '
-                                                                                                "2.21 ('err', "
-                                                                                                "'TypeError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'InvalidArgumentError')",
- ('call:image.combined_non_max_suppression>call:signal.ifft2d', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                      '1420261202 '
-                                                                                                      '#538 (eager): '
-                                                                                                      'TF 2.21 '
-                                                                                                      "('err', "
-                                                                                                      "'TypeError'); "
-                                                                                                      'simdist '
-                                                                                                      "('err', "
-                                                                                                      "'InvalidArgumentError')",
  ('call:image.combined_non_max_suppression>operator:==', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 '
                                                                                                 '#962 (tape): TF '
                                                                                                 "2.21 ('err', "
@@ -353,17 +271,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "(('ok', 'traced'), ('err', "
                                                                    "'InvalidArgumentError'), ('err', "
                                                                    "'InvalidArgumentErro",
- ('call:image.crop_and_resize', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #752 (function): TF 2.21 '
-                                                                      "('calls', (('err', 'TypeError'), ('err', "
-                                                                      "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                      "('py',; simdist ('calls', (('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', 'Inva",
- ('call:image.crop_and_resize>call:bitwise.left_shift', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #6 '
-                                                                                              '(dist): TF 2.21 '
-                                                                                              "('err', 'TypeError'); "
-                                                                                              "simdist ('err', "
-                                                                                              "'InvalidArgumentError')",
  ('call:image.crop_and_resize>call:signal.linear_to_mel_weight_matrix', 'error-class', "'err', 'ValueError'"): 'seed '
                                                                                                                '1420261202 '
                                                                                                                '#339 '
@@ -381,35 +288,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                        "simdist ('calls', (('ok', 'traced'), ('err', "
                                                                        "'InvalidArgumentError'), ('err', "
                                                                        "'InvalidArgumentErro",
- ('call:image.draw_bounding_boxes>call:image.stateless_random_flip_left_right', 'accepts', "'err', 'TypeError'"): 'seed '
-                                                                                                                  '1420261202 '
-                                                                                                                  '#935 '
-                                                                                                                  '(sig): '
-                                                                                                                  'TF '
-                                                                                                                  '2.21 '
-                                                                                                                  "('calls', "
-                                                                                                                  "(('err', "
-                                                                                                                  "'TypeError'), "
-                                                                                                                  "('err', "
-                                                                                                                  "'TypeError'), "
-                                                                                                                  "('err', "
-                                                                                                                  "'TypeError'))); "
-                                                                                                                  'simdist '
-                                                                                                                  "('calls', "
-                                                                                                                  "(('ok', "
-                                                                                                                  "'traced'), "
-                                                                                                                  "('err', "
-                                                                                                                  "'InvalidArgumentError'), "
-                                                                                                                  "('err', "
-                                                                                                                  "'InvalidArgumentErro",
  ('call:image.extract_patches', 'accepts', "'err', 'ValueError'"): "seed 14 #143 (sig): TF 2.21 ('calls', (('err', "
                                                                    "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                    "'ValueError'))); simdist ('calls', (('ok', "
                                                                    "'traced'), ('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentErro",
- ('call:image.extract_patches', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #870 (eager): TF 2.21 ('err', "
-                                                                      "'TypeError'); simdist ('err', "
-                                                                      "'InvalidArgumentError')",
  ('call:image.generate_bounding_box_proposals', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #554 (sig): '
                                                                                        "TF 2.21 ('calls', (('err', "
                                                                                        "'ValueError'), ('err', "
@@ -457,17 +340,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:image.non_max_suppression', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #921 (eager): TF 2.21 '
                                                                            "('err', 'ValueError'); simdist ('err', "
                                                                            "'InvalidArgumentError')",
- ('call:image.non_max_suppression>call:linalg.logm', 'error-class', "'err', 'TypeError'"): 'seed 14 #683 (function): '
-                                                                                           "TF 2.21 ('calls', "
-                                                                                           "(('err', 'TypeError'), "
-                                                                                           "('err', 'TypeError'), "
-                                                                                           "('err', 'TypeError'), "
-                                                                                           "('ok', ('py',; simdist "
-                                                                                           "('calls', (('err', "
-                                                                                           "'InvalidArgumentError'), "
-                                                                                           "('err', "
-                                                                                           "'InvalidArgumentError'), "
-                                                                                           "('err', 'Inva",
  ('call:image.non_max_suppression_overlaps', 'error-class', "'err', 'ValueError'"): 'seed 14 #658 (function): TF '
                                                                                     "2.21 ('calls', (('err', "
                                                                                     "'ValueError'), ('err', "
@@ -500,16 +372,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                    "('calls', (('ok', 'traced'), "
                                                                                    "('err', 'InvalidArgumentError'), "
                                                                                    "('err', 'InvalidArgumentErro",
- ('call:image.non_max_suppression_with_scores', 'error-class', "'err', 'TypeError'"): 'seed 14 #152 (function): TF '
-                                                                                      "2.21 ('calls', (('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('ok', ('py',; "
-                                                                                      "simdist ('calls', (('err', "
-                                                                                      "'InvalidArgumentError'), "
-                                                                                      "('err', "
-                                                                                      "'InvalidArgumentError'), "
-                                                                                      "('err', 'Inva",
  ('call:image.psnr', 'error-class', "'err', 'AttributeError'"): "seed 14 #168 (eager): TF 2.21 ('err', "
                                                                 "'AttributeError'); simdist ('err', "
                                                                 "'InvalidArgumentError')",
@@ -660,19 +522,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                     "'InvalidArgumentError'); "
                                                                                     "simdist ('err', "
                                                                                     "'NotFoundError')",
- ('call:linalg.band_part>unary:+', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #494 (sig): TF 2.21 ('calls', "
-                                                                     "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                     "('err', 'TypeError'))); simdist ('calls', "
-                                                                     "(('ok', 'traced'), ('err', "
-                                                                     "'InvalidArgumentError'), ('err', "
-                                                                     "'InvalidArgumentErro",
  ('call:linalg.banded_triangular_solve', 'error-class', "'err', 'SystemError'"): 'seed 1420261202 #462 (tape): TF '
                                                                                  "2.21 ('err', 'SystemError'); "
                                                                                  "simdist ('err', "
                                                                                  "'InvalidArgumentError')",
- ('call:linalg.banded_triangular_solve', 'error-class', "'err', 'TypeError'"): 'seed 14 #317 (eager): TF 2.21 '
-                                                                               "('err', 'TypeError'); simdist "
-                                                                               "('err', 'ValueError')",
  ('call:linalg.diag_part>call:nn.isotonic_regression', 'error-class', "'err', 'InvalidArgumentError'"): 'seed '
                                                                                                         '1420261202 '
                                                                                                         '#127 '
@@ -793,11 +646,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                              "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                              "('err', 'InvalidArgumentError'), ('err', "
                                                              "'InvalidArgumentErro",
- ('call:linalg.set_diag', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #773 (function): TF 2.21 ('calls', "
-                                                                "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                "('calls', (('err', 'InvalidArgumentError'), ('err', "
-                                                                "'InvalidArgumentError'), ('err', 'Inva",
  ('call:linalg.set_diag', 'error-class', "'err', 'ValueError'"): "seed 14 #655 (function): TF 2.21 ('calls', "
                                                                  "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                  "('err', 'ValueError'), ('ok', ('p; simdist "
@@ -845,20 +693,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                       "'InvalidArgumentError')",
  ('call:linalg.tensordot', 'error-class', "'err', 'ValueError'"): "seed 14202612013 #6 (tape): TF 2.21 ('err', "
                                                                   "'ValueError'); simdist ('err', 'TypeError')",
- ('call:linalg.triangular_solve', 'error-class', "'err', 'TypeError'"): "seed 14 #652 (dist): TF 2.21 ('err', "
-                                                                        "'TypeError'); simdist ('err', "
-                                                                        "'InvalidArgumentError')",
  ('call:linalg.triangular_solve', 'error-class', "'err', 'ValueError'"): "seed 14 #165 (sig): TF 2.21 ('calls', "
                                                                          "(('err', 'ValueError'), ('err', "
                                                                          "'ValueError'), ('err', 'ValueError'))); "
                                                                          "simdist ('calls', (('err', 'TypeError'), "
                                                                          "('err', 'TypeError'), ('err', "
                                                                          "'TypeError')))",
- ('call:linalg.triangular_solve>call:random.split', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #73 '
-                                                                                          "(tape): TF 2.21 ('err', "
-                                                                                          "'TypeError'); simdist "
-                                                                                          "('err', "
-                                                                                          "'InvalidArgumentError')",
  ('call:linalg.tridiagonal_matmul', 'error-class', "'err', 'IndexError'"): "seed 14 #596 (dist): TF 2.21 ('err', "
                                                                            "'IndexError'); simdist ('err', "
                                                                            "'InvalidArgumentError')",
@@ -866,30 +706,8 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                      "TF 2.21 ('err', "
                                                                                      "'InvalidArgumentError'); "
                                                                                      "simdist ('err', 'IndexError')",
- ('call:linalg.tridiagonal_matmul', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #54 (eager): TF 2.21 '
-                                                                          "('err', 'TypeError'); simdist ('err', "
-                                                                          "'IndexError')",
- ('call:linalg.tridiagonal_matmul>call:image.non_max_suppression', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                         '1420261202 '
-                                                                                                         '#810 '
-                                                                                                         '(eager): '
-                                                                                                         'TF 2.21 '
-                                                                                                         "('err', "
-                                                                                                         "'TypeError'); "
-                                                                                                         'simdist '
-                                                                                                         "('err', "
-                                                                                                         "'IndexError')",
- ('call:logical_and', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #336 (eager): TF 2.21 ('err', "
-                                                            "'TypeError'); simdist ('err', 'ValueError')",
  ('call:logical_or', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #86 (dist): TF 2.21 ('err', "
                                                             "'ValueError'); simdist ('err', 'InvalidArgumentError')",
- ('call:logical_or>operator:*', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #978 (tape): TF 2.21 ('err', "
-                                                                      "'TypeError'); simdist ('err', 'ValueError')",
- ('call:math.accumulate_n', 'accepts', "'err', 'TypeError'"): "seed 14 #538 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                              "('ok', ('T', 'uint64', (3, 4, 4), array([[[ 6, 14, "
-                                                              '14, 10],',
  ('call:math.approx_min_k', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #627 (sig): TF 2.21 ('calls', "
                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                "('err', 'ValueError'))); simdist ('calls', (('ok', "
@@ -981,8 +799,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:math.logical_not', 'error-class', "'err', 'ValueError'"): "seed 14 #33 (dist): TF 2.21 ('err', "
                                                                   "'ValueError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",
- ('call:math.logical_or', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #892 (eager): TF 2.21 ('err', "
-                                                                "'TypeError'); simdist ('err', 'ValueError')",
  ('call:math.logical_xor', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #505 (eager): TF 2.21 '
                                                                             "('err', 'InvalidArgumentError'); "
                                                                             "simdist ('err', 'ValueError')",
@@ -1027,19 +843,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                   "simdist ('calls', (('err', "
                                                                   "'InvalidArgumentError'), ('err', "
                                                                   "'InvalidArgumentError'), ('err', 'Inva",
- ('call:math.unsorted_segment_min', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #266 (function): TF 2.21 '
-                                                                          "('calls', (('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'), "
-                                                                          "('ok', ('py',; simdist ('calls', (('err', "
-                                                                          "'ValueError'), ('err', 'ValueError'), "
-                                                                          "('err', 'ValueError'), ('ok', ('p",
- ('call:math.unsorted_segment_sqrt_n', 'error-class', "'err', 'TypeError'"): 'seed 14 #32 (function): TF 2.21 '
-                                                                             "('calls', (('err', 'TypeError'), "
-                                                                             "('err', 'TypeError'), ('err', "
-                                                                             "'TypeError'), ('ok', ('py',; simdist "
-                                                                             "('calls', (('err', "
-                                                                             "'InvalidArgumentError'), ('err', "
-                                                                             "'InvalidArgumentError'), ('err', 'Inva",
  ('call:math.unsorted_segment_sqrt_n', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #330 (sig): TF 2.21 '
                                                                               "('calls', (('err', 'ValueError'), "
                                                                               "('err', 'ValueError'), ('err', "
@@ -1195,12 +998,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                       "('ok', ('T', 'float64', (1,), "
                                                                       "array([8.89702099]))), ('none',)); simdist "
                                                                       "('err', 'InvalidArgumentError')",
- ('call:nn.batch_norm_with_global_normalization>operator:&', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 '
-                                                                                                   '#312 (eager): TF '
-                                                                                                   "2.21 ('err', "
-                                                                                                   "'TypeError'); "
-                                                                                                   "simdist ('err', "
-                                                                                                   "'InvalidArgumentError')",
  ('call:nn.batch_normalization', 'rejects', "'ok'"): "seed 14 #678 (dist): TF 2.21 ('dist', (('local', ('tuple', "
                                                      "(('T', 'float32', (), array(-23.349379, dtype=float32)), ('T; "
                                                      "simdist ('err', 'InvalidArgumentError')",
@@ -1272,18 +1069,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                      "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                      "('calls', (('err', 'InvalidArgumentError'), "
                                                                      "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.conv3d', 'accepts', "'err', 'TypeError'"): "seed 14 #185 (sig): TF 2.21 ('calls', (('err', 'TypeError'), "
-                                                      "('err', 'TypeError'), ('err', 'TypeError'))); simdist "
-                                                      "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
-                                                      "('err', 'InvalidArgumentErro",
  ('call:nn.conv3d', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #969 (tape): TF 2.21 ('err', "
                                                                "'AttributeError'); simdist ('err', "
                                                                "'UnimplementedError')",
- ('call:nn.conv3d', 'error-class', "'err', 'TypeError'"): "seed 14 #197 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                          "simdist ('err', 'UnimplementedError')",
- ('call:nn.conv3d>call:assert_greater', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #492 (dist): TF 2.21 '
-                                                                              "('err', 'TypeError'); simdist ('err', "
-                                                                              "'UnimplementedError')",
  ('call:nn.conv3d>call:dtypes.saturate_cast', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #105 '
                                                                                                '(eager): TF 2.21 '
                                                                                                "('err', "
@@ -1301,12 +1089,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                          "'TypeError'), ('err', "
                                                                                          "'TypeError'), ('ok', "
                                                                                          "('py',",
- ('call:nn.conv3d_transpose', 'error-class', "'err', 'TypeError'"): "seed 14 #292 (function): TF 2.21 ('calls', "
-                                                                    "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                    "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                    "('calls', (('err', 'UnimplementedError'), "
-                                                                    "('err', 'UnimplementedError'), ('err', "
-                                                                    "'Unimplem",
  ('call:nn.conv3d_transpose', 'error-class', "'err', 'ValueError'"): "seed 14 #25 (dist): TF 2.21 ('err', "
                                                                      "'ValueError'); simdist ('err', "
                                                                      "'UnimplementedError')",
@@ -1372,47 +1154,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                  "2.21 ('err', 'ValueError'); "
                                                                                  "simdist ('err', "
                                                                                  "'InvalidArgumentError')",
- ('call:nn.depthwise_conv2d_backprop_filter', 'accepts', "'err', 'TypeError'"): 'seed 14 #714 (sig): TF 2.21 '
-                                                                                "('calls', (('err', 'TypeError'), "
-                                                                                "('err', 'TypeError'), ('err', "
-                                                                                "'TypeError'))); simdist ('calls', "
-                                                                                "(('ok', 'traced'), ('err', "
-                                                                                "'InvalidArgumentError'), ('err', "
-                                                                                "'InvalidArgumentErro",
- ('call:nn.depthwise_conv2d_backprop_filter', 'error-class', "'err', 'TypeError'"): 'seed 14 #256 (eager): TF 2.21 '
-                                                                                    "('err', 'TypeError'); simdist "
-                                                                                    "('err', 'InvalidArgumentError')",
- ('call:nn.depthwise_conv2d_backprop_filter>call:unique', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 '
-                                                                                                '#553 (function): TF '
-                                                                                                "2.21 ('calls', "
-                                                                                                "(('err', "
-                                                                                                "'TypeError'), "
-                                                                                                "('err', "
-                                                                                                "'TypeError'), "
-                                                                                                "('err', "
-                                                                                                "'TypeError'), "
-                                                                                                "('ok', ('py',; "
-                                                                                                "simdist ('calls', "
-                                                                                                "(('err', "
-                                                                                                "'InvalidArgumentError'), "
-                                                                                                "('err', "
-                                                                                                "'InvalidArgumentError'), "
-                                                                                                "('err', 'Inva",
- ('call:nn.depthwise_conv2d_backprop_input', 'error-class', "'err', 'TypeError'"): 'seed 14 #472 (tape): TF 2.21 '
-                                                                                   "('err', 'TypeError'); simdist "
-                                                                                   "('err', 'InvalidArgumentError')",
- ('call:nn.depthwise_conv2d_backprop_input>augmented:^=', 'error-class', "'err', 'TypeError'"): 'seed 14 #256 '
-                                                                                                '(eager): TF 2.21 '
-                                                                                                "('err', "
-                                                                                                "'TypeError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'InvalidArgumentError')",
- ('call:nn.dilation2d>call:divide', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #185 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('ok', 'traced'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentErro",
  ('call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #173 (eager): '
                                                                                     "TF 2.21 ('err', 'ValueError'); "
                                                                                     "simdist ('err', "
@@ -1559,36 +1300,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                    "('calls', (('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.sparse_softmax_cross_entropy_with_logits', 'trace-time', "'err', 'TypeError'"): 'seed 14 #412 (sig): TF '
-                                                                                           "2.21 ('calls', (('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'))); simdist "
-                                                                                           "('calls', (('err', "
-                                                                                           "'ValueError'), ('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError')))",
- ('call:nn.sufficient_statistics', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #652 (eager): TF 2.21 ('err', "
-                                                                     "'TypeError'); simdist ('ok', ('tuple', (('T', "
-                                                                     "'uint16', (), array(4, dtype=uint16)), ('T', "
-                                                                     "'uint16', (1, 4), arr",
- ('call:nn.sufficient_statistics', 'error-class', "'err', 'TypeError'"): "seed 14 #105 (eager): TF 2.21 ('err', "
-                                                                         "'TypeError'); simdist ('err', "
-                                                                         "'IndexError')",
- ('call:nn.top_k', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #496 (sig): TF 2.21 ('calls', (('err', "
-                                                         "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                         "'TypeError'))); simdist ('calls', (('err', 'ValueError'), "
-                                                         "('err', 'ValueError'), ('err', 'ValueError')))",
  ('call:nn.weighted_cross_entropy_with_logits', 'error-class', "'err', 'NotImplementedError'"): 'seed 14 #645 '
                                                                                                 '(dist): TF 2.21 '
                                                                                                 "('err', "
                                                                                                 "'NotImplementedError'); "
                                                                                                 "simdist ('err', "
                                                                                                 "'InvalidArgumentError')",
- ('call:one_hot', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #887 (function): TF 2.21 ('calls', (('err', "
-                                                    "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'), "
-                                                    "('ok', ('py',; simdist ('calls', (('ok', ('T', 'float64', (1, "
-                                                    '2, 1), array([[[nan],',
  ('call:ones', 'error-class', "'err', 'AttributeError'"): "seed 14 #666 (sig): TF 2.21 ('calls', (('err', "
                                                           "'AttributeError'), ('err', 'AttributeError'), ('err', "
                                                           "'AttributeError'); simdist ('calls', (('err', "
@@ -1602,11 +1319,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:ones_like>call:multiply', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #528 (eager): TF 2.21 '
                                                                              "('err', 'AttributeError'); simdist "
                                                                              "('err', 'ValueError')",
- ('call:parallel_stack', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #801 (function): TF 2.21 ('calls', "
-                                                           "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                           "'TypeError'), ('ok', ('py',; simdist ('calls', (('ok', "
-                                                           "('T', 'float32', (3,), array([  0.5, 255. ,   7. ], "
-                                                           "dtype=float32))), ('",
  ('call:random.all_candidate_sampler>operator:!=', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #94 '
                                                                                           "(eager): TF 2.21 ('err', "
                                                                                           "'ValueError'); simdist "
@@ -1661,16 +1373,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                      "('err', "
                                                                                      "'InvalidArgumentError'); "
                                                                                      "simdist ('err', 'SystemError')",
- ('call:random.stateless_binomial>call:nn.approx_max_k', 'accepts', "'err', 'TypeError'"): 'seed 14 #119 (sig): TF '
-                                                                                           "2.21 ('calls', (('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'))); simdist "
-                                                                                           "('calls', (('ok', "
-                                                                                           "'traced'), ('err', "
-                                                                                           "'InvalidArgumentError'), "
-                                                                                           "('err', "
-                                                                                           "'InvalidArgumentErro",
  ('call:random.stateless_normal', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #627 (sig): TF 2.21 '
                                                                                "('calls', (('ok', 'traced'), ('err', "
                                                                                "'InvalidArgumentError'), ('err', "
@@ -1741,19 +1443,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:scatter_nd', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #298 (eager): TF 2.21 ('err', "
                                                                       "'InvalidArgumentError'); simdist ('err', "
                                                                       "'IndexError')",
- ('call:shape_n', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #760 (sig): TF 2.21 ('calls', (('err', "
-                                                    "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
-                                                    "simdist ('calls', (('ok', 'traced'), ('ok', ('list', (('T', "
-                                                    "'int32', (1,), array([4], dtype=int32)",
- ('call:shape_n', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #472 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                        "simdist ('err', 'InvalidArgumentError')",
  ('call:signal.fft', 'accepts', "'err', 'ValueError'"): "seed 14 #714 (sig): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                         "('err', 'InvalidArgumentError'), ('err', "
                                                         "'InvalidArgumentErro",
- ('call:signal.fft', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #925 (tape): TF 2.21 ('err', "
-                                                           "'TypeError'); simdist ('err', 'InvalidArgumentError')",
  ('call:signal.fft2d', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #100 (eager): TF 2.21 ('err', "
                                                           "'ValueError'); simdist ('ok', ('T', 'complex64', (4, 4), "
                                                           'array([[   inf+0.j   ,  4.751  +infj,   -inf+0.j   ,  4.',
@@ -1791,15 +1485,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                   "'InvalidArgumentError'), ('err', 'Inva",
  ('call:signal.fftnd', 'error-class', "'err', 'IndexError'"): "seed 1420261202 #639 (dist): TF 2.21 ('err', "
                                                               "'IndexError'); simdist ('err', 'NotFoundError')",
- ('call:signal.fftshift', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #581 (sig): TF 2.21 ('calls', (('err', "
-                                                            "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                            "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                            "('ok', ('T', 'uint64', (4, 2, 2), array([[[0, 1],",
- ('call:signal.fftshift', 'error-class', "'err', 'TypeError'"): "seed 14 #502 (function): TF 2.21 ('calls', (('err', "
-                                                                "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                "('err', 'ValueError'), ('ok', ('p",
  ('call:signal.hann_window', 'error-class', "'err', 'AttributeError'"): "seed 14 #768 (sig): TF 2.21 ('calls', "
                                                                         "(('err', 'AttributeError'), ('err', "
                                                                         "'AttributeError'), ('err', "
@@ -1849,23 +1534,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                           "(('ok', 'traced'), ('err', "
                                                                           "'InvalidArgumentError'), ('err', "
                                                                           "'InvalidArgumentErro",
- ('call:signal.inverse_stft_window_fn', 'accepts', "'err', 'TypeError'"): "seed 14 #557 (sig): TF 2.21 ('calls', "
-                                                                          "(('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'))); "
-                                                                          "simdist ('calls', (('ok', 'traced'), "
-                                                                          "('ok', ('other', 'function')), ('ok', "
-                                                                          "('other', 'function')))",
  ('call:signal.irfftnd', 'accepts', "'err', 'AttributeError'"): "seed 1420261202 #129 (sig): TF 2.21 ('calls', "
                                                                 "(('err', 'AttributeError'), ('err', "
                                                                 "'AttributeError'), ('err', 'AttributeError'); "
                                                                 "simdist ('calls', (('ok', 'traced'), ('err', "
                                                                 "'InvalidArgumentError'), ('err', "
                                                                 "'InvalidArgumentErro",
- ('call:signal.irfftnd', 'accepts', "'err', 'TypeError'"): "seed 14 #45 (sig): TF 2.21 ('calls', (('err', "
-                                                           "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                           "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                           "('err', 'InvalidArgumentError'), ('err', "
-                                                           "'InvalidArgumentErro",
  ('call:signal.irfftnd', 'error-class', "'err', 'AttributeError'"): "seed 14 #332 (tape): TF 2.21 ('err', "
                                                                     "'AttributeError'); simdist ('err', "
                                                                     "'NotFoundError')",
@@ -2015,27 +1689,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:strings.to_hash_bucket_fast', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #114 (eager): TF 2.21 '
                                                                              "('err', 'ValueError'); simdist ('err', "
                                                                              "'TypeError')",
- ('call:strings.to_hash_bucket_fast>call:signal.linear_to_mel_weight_matrix', 'accepts', "'err', 'TypeError'"): 'seed '
-                                                                                                                '1420261202 '
-                                                                                                                '#832 '
-                                                                                                                '(sig): '
-                                                                                                                'TF '
-                                                                                                                '2.21 '
-                                                                                                                "('calls', "
-                                                                                                                "(('err', "
-                                                                                                                "'TypeError'), "
-                                                                                                                "('err', "
-                                                                                                                "'TypeError'), "
-                                                                                                                "('err', "
-                                                                                                                "'TypeError'))); "
-                                                                                                                'simdist '
-                                                                                                                "('calls', "
-                                                                                                                "(('ok', "
-                                                                                                                "'traced'), "
-                                                                                                                "('err', "
-                                                                                                                "'InvalidArgumentError'), "
-                                                                                                                "('err', "
-                                                                                                                "'InvalidArgumentErro",
  ('call:strings.to_number', 'error-class', "'err', 'TypeError'"): "seed 14202612012 #0 (sig): TF 2.21 ('calls', "
                                                                   "(('err', 'TypeError'), ('err', 'TypeError'), "
                                                                   "('err', 'TypeError'))); simdist ('calls', "
@@ -2138,22 +1791,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                           "'InvalidArgumentErro; simdist ('calls', "
                                                                           "(('err', 'ValueError'), ('err', "
                                                                           "'ValueError'), ('err', 'ValueError')))",
- ('call:unique_with_counts>call:extract_volume_patches', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #951 '
-                                                                                               '(function): TF 2.21 '
-                                                                                               "('calls', (('err', "
-                                                                                               "'TypeError'), "
-                                                                                               "('err', "
-                                                                                               "'TypeError'), "
-                                                                                               "('err', "
-                                                                                               "'TypeError'), ('ok', "
-                                                                                               "('py',; simdist "
-                                                                                               "('calls', (('err', "
-                                                                                               "'ValueError'), "
-                                                                                               "('err', "
-                                                                                               "'ValueError'), "
-                                                                                               "('err', "
-                                                                                               "'ValueError'), "
-                                                                                               "('ok', ('p",
  ('call:unique_with_counts>call:math.nextafter', 'rejects', "'ok'"): 'seed 1420261202 #126 (function): TF 2.21 '
                                                                      "('calls', (('ok', ('T', 'float32', (1,), "
                                                                      "array([0.99999994], dtype=float32))), ('ok', "

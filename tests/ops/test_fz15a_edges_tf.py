@@ -92,6 +92,7 @@ _ERRORS = [
     f"tf.random.all_candidate_sampler({_TC}, 1, 2, unique=1)",
     "tf.random.uniform_candidate_sampler(0.25, 1, 2, unique=True, range_max=5, seed=1)",
     "tf.random.uniform_candidate_sampler(tf.constant([[0.25]]), 1, 2, unique=True, range_max=5, seed=1)",
+    "tf.random.fixed_unigram_candidate_sampler([-1.5, 1.0, 7.0], 2, 0, True, 2)",
     "tf.nn.compute_accidental_hits(0.25, [[0]], num_true=1)",
     "tf.nn.compute_accidental_hits([[1]], [1, 0], num_true=1.5)",
     # list attributes
@@ -119,6 +120,13 @@ _ERRORS = [
     "tf.debugging.assert_less(np.array([[True]]), [[False]])",
     "tf.debugging.assert_equal(-(2 ** 63), np.array([3], np.int16))",
     "tf.constant(tf.debugging.assert_less(tf.constant([1]), tf.constant([2])) is None)",
+    # Python wrappers that use the value as given (linalg_impl indexes it, nn_impl iterates the axes)
+    "tf.linalg.tridiagonal_matmul(-3.0, np.ones((2, 1)))", "tf.linalg.tridiagonal_matmul([[1.0]], np.ones((2, 1)))",
+    "tf.linalg.tridiagonal_matmul(np.ones((3, 2)), np.ones((2, 1)))",
+    "tf.linalg.tridiagonal_matmul(np.float32(1), np.ones((2, 1)))",
+    "tf.nn.sufficient_statistics(tf.constant(5, tf.uint8), axes=0)",
+    "tf.nn.sufficient_statistics(tf.constant([[1, 2]], tf.uint16), 0, keepdims=True)",
+    "tf.nn.sufficient_statistics(tf.constant([[1.0, 2.0]]), [0], keepdims=True)[:3]",
     # as_dtype
     "tf.dtypes.as_dtype(tf.constant([1, 2]))", "tf.zeros([1], tf.dtypes.as_dtype(np.zeros(2, np.int16)))", "tf.dtypes.as_dtype([1])",
 ]
@@ -135,6 +143,8 @@ _TRACED = [
     "tf.debugging.assert_less(np.array([[True]]), [[False]])",
     "tf.debugging.assert_less(tf.constant([1], tf.int64), tf.constant(-4, tf.int32))",
     "tf.signal.inverse_stft_window_fn(frame_step=2)", "tf.math.cumsum",
+    "tf.parallel_stack((np.float32(0.5), 255, np.array(7.0, dtype=np.float32)))",
+    "tf.parallel_stack((np.float32(0.5), np.float32(255), np.array(7.0, dtype=np.float32)))",
 ]
 
 _TRACED_ARG = [
@@ -142,6 +152,8 @@ _TRACED_ARG = [
     ("tf.histogram_fixed_width(t, [1, 0])", "tf.constant([1, 2], tf.uint64)"),
     ("tf.histogram_fixed_width(t, [0.0, 1.0], nbins=-1)", "tf.constant([1, 2], tf.uint8)"),
     ("tf.shape_n([t, t])", "tf.constant([[1], [2]])"),
+    ("tf.math.accumulate_n([t, t], shape=tf.constant([2], tf.int32))", "tf.constant([1, 2], tf.uint64)"),
+    ("tf.math.accumulate_n([t, t], shape=[2])", "tf.constant([1, 2], tf.uint64)"),
 ]
 
 _MESSAGES = [

@@ -480,7 +480,13 @@ def parallel_stack(values: Sequence[Any], name: str = "parallel_stack") -> Tenso
     if dispatch.recorder() is None:
         raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
     from simdist.runtime.ops.array import stack
-    return stack(list(values), axis=0)
+    # (array_ops.parallel_stack expands each value by itself: values of several dtypes are
+    # ParallelConcat's list TypeError, not converted to the first one's; fz14 seed 1420261202 #801)
+    ts = [_t(v) for v in values]
+    if len({t.dtype.name for t in ts}) > 1:
+        raise TypeError(f"Tensors in list passed to 'values' of 'ParallelConcat' Op have types "
+                        f"[{', '.join(t.dtype.name for t in ts)}] that don't all match.")
+    return stack(ts, axis=0)
 
 
 def _bitcast(a: np.ndarray, type: dtypes.DType) -> np.ndarray:  # noqa: A002 - TF's attr

@@ -251,6 +251,8 @@ def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sample
     proportional to unigrams[k] ** distortion; reserved ids never), by TF's alias table."""
     _check_attrs("fixed", num_true, num_sampled, unique, range_max, vocab_file=vocab_file, distortion=distortion,
                  num_reserved_ids=num_reserved_ids, num_shards=num_shards, shard=shard, unigrams=unigrams)
+    if not isinstance(true_classes, Tensor):   # (converted before the kernel's checks: [-1.5] is TypeError)
+        true_classes = convert_to_tensor(true_classes, dtype=dtypes.int64)
     if vocab_file:
         raise NotImplementedError("fixed_unigram_candidate_sampler(vocab_file=...): simdist takes the weights as "
                                   "`unigrams` (reading a vocabulary file is not modelled)")

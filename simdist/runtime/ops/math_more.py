@@ -130,7 +130,11 @@ def accumulate_n(inputs: Any, shape: Any = None, tensor_dtype: Any = None, name:
     ts = [x if isinstance(x, (Tensor, IndexedSlices)) else convert_to_tensor(x) for x in inputs]
     if not all(isinstance(x, Tensor) for x in ts) or not all(x.dtype == ts[0].dtype for x in ts):
         raise ValueError("inputs must be a list of at least one Tensor with the same dtype and shape")
+    from simdist.runtime import symbolic
     from simdist.runtime.ops import static_shapes
+    if symbolic.DEPTH[0] and symbolic.is_graph(shape):   # (as_shape of a graph tensor; fz14 seed 14 #538)
+        raise TypeError(f"Dimension value must be integer or None or have an __index__ method, got value "
+                        f"'{shape!r}' with type '{type(shape)!r}'")
     merged = TensorShape(None) if shape is None else TensorShape(args.shape_arg(shape))
     for x in ts:
         xs = static_shapes.static_shape(x)     # (as a traced graph knows it: input_signature's None dimensions)

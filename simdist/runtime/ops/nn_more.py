@@ -48,7 +48,9 @@ def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool =
     from simdist.runtime.ops import math
     from simdist.runtime.ops.unary import square
     xt = _t(x)
-    ax = sorted(set(int(a) for a in (axes if isinstance(axes, (list, tuple)) else [axes])))
+    # (nn_impl iterates `axes` as given: an int is Python's TypeError "'int' object is not
+    # iterable"; fz14 seed 14 #105)
+    ax = sorted(set(int(a) for a in axes))
     shp = xt.shape.as_list()
     count = 1
     for d in ax:
