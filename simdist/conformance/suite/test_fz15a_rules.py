@@ -26,8 +26,8 @@ def test_bool_attributes_take_only_python_bools(tf):
     with raises(TypeError, match="Expected bool for argument 'unique' not 1\\.",
                 call="tf.random.uniform_candidate_sampler(..., unique=1)"):
         tf.random.uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 2, unique=1, range_max=5, seed=1)
-    assert_equal(tf.math.cumsum(x, exclusive=True).numpy().tolist(), np.concatenate([[0.0], np.cumsum([1.0, 2.0])]).tolist(),
-                 call="tf.math.cumsum(x, exclusive=True)")
+    want = np.concatenate([[0.0], np.cumsum([1.0, 2.0])]).tolist()
+    assert_equal(tf.math.cumsum(x, exclusive=True).numpy().tolist(), want, call="tf.math.cumsum(x, exclusive=True)")
 
 
 @clause("ops.attr-types", ref="tf221")
@@ -64,7 +64,8 @@ def test_int_float_string_and_list_attributes(tf):
     eager = tf.one_hot([1], 3, axis=tf.constant(0))
     assert_equal(eager.numpy().tolist(), np.eye(3, dtype=np.float32)[:, 1:2].tolist(),
                  call="tf.one_hot([1], 3, axis=tf.constant(0))")
-    with raises(TypeError, match="Expected int for argument 'axis'", call="tf.one_hot(..., axis=tf.constant(0)) traced"):
+    with raises(TypeError, match="Expected int for argument 'axis'",
+                call="tf.one_hot(..., axis=tf.constant(0)) traced"):
         tf.function(lambda: tf.one_hot([1], 3, axis=tf.constant(0)))()
 
 

@@ -10,8 +10,8 @@ from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["t", "fixed_input", "matching", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype", "first", "zero_flops",
-           "input_size_flops", "dtype_error", "mismatch_error", "allowed", "tf_name", "dims"]
+__all__ = ["t", "fixed_input", "matching", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype",
+           "first", "zero_flops", "input_size_flops", "dtype_error", "mismatch_error", "allowed", "tf_name", "dims"]
 
 
 def t(x: Any) -> Tensor:

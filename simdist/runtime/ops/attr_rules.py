@@ -4,11 +4,12 @@ the same rules): an attribute of the wrong Python kind is a TypeError naming the
 mode, before any input is converted or any kernel runs (clause ops.attr-types).
 
 The rules: a bool attribute takes only `bool` (not 1, not np.bool_); an int attribute anything
-`int()` takes except a string (2.5 is 2; an eager scalar tensor, not a tf.function's graph tensor); a float attribute a real number (int, float, NumPy
-integer or floating scalar; not an array, not a tensor); a string attribute str or bytes; a type
-attribute anything `as_dtype` takes; a list attribute a list or tuple of those. The attribute
-types come from TF's op registry (attr_types.py, generated); `check(op_type, **values)` applies
-them where a facade calls the op with the user's values.
+`int()` takes except a string (2.5 is 2; an eager scalar tensor, not a tf.function's graph
+tensor); a float attribute a real number (int, float, NumPy integer or floating scalar; not an
+array, not a tensor); a string attribute str or bytes; a type attribute anything `as_dtype`
+takes; a list attribute a list or tuple of those. The attribute types come from TF's op registry
+(attr_types.py, generated); `check(op_type, **values)` applies them where a facade calls the op
+with the user's values; `list_input` is the list inputs' rule.
 """
 
 from __future__ import annotations

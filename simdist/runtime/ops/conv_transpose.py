@@ -157,7 +157,8 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     depthwise_conv2d_native with respect to an input of input_sizes."""
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
     op = "DepthwiseConv2dNativeBackpropInput"
-    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)   # (the wrapper's make_*: ops.attr-types)
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
     f, g = _t(filter), _t(out_backprop)
     input_sizes = args.fixed_input(input_sizes, dtypes.int32)   # (an int32 input: 2.5 is TypeError)
     if data_format == "NCHW":
@@ -180,7 +181,8 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     of depthwise_conv2d_native with respect to a filter of filter_sizes."""
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
     op = "DepthwiseConv2dNativeBackpropFilter"
-    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)   # (the wrapper's make_*: ops.attr-types)
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
     x, g = _t(input), _t(out_backprop)
     filter_sizes = args.fixed_input(filter_sizes, dtypes.int32)   # (an int32 input: [[1.0]] is TypeError)
     if data_format == "NCHW":

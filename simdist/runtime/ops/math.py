@@ -90,7 +90,8 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
 
     def forward(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if b.dtype.kind in "iu":
-            if not np.all(b) and 0 not in np.broadcast_shapes(np.shape(a), np.shape(b)):   # (an empty output divides nothing)
+            # (an empty output divides nothing)
+            if not np.all(b) and 0 not in np.broadcast_shapes(np.shape(a), np.shape(b)):
                 raise errors.InvalidArgumentError(None, None, f"Integer division by zero [Op:{name}]")
             with np.errstate(over="ignore"):
                 return fn(a, b)

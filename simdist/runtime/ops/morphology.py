@@ -172,7 +172,8 @@ def dilation2d(input: Any, filters: Any, strides: Any, padding: Any, data_format
     """`tf.nn.dilation2d` (NHWC): max over each window of input + filters ([fh, fw, C]); strides
     and dilations lists of 4."""
     _nhwc_only(data_format)
-    attr_rules.check("Dilation2D", strides=strides, rates=dilations, padding=padding)   # (the wrapper's make_*: ops.attr-types)
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check("Dilation2D", strides=strides, rates=dilations, padding=padding)
     attrs = {"strides": _list4(strides, "strides"), "rates": _list4(dilations, "rates"), "padding": _padding(padding)}
     return dispatch.execute(DILATION2D, (_t(input), _t(filters)), attrs)
 

@@ -200,7 +200,8 @@ def local_response_normalization(input: Any, depth_radius: int = 5, bias: float 
     """`tf.nn.local_response_normalization` (also `tf.nn.lrn`): x / (bias + alpha * sum of x^2 over
     the depth window [d - r, d + r])^beta, on a 4-D input (half, bfloat16, float)."""
     x = _t(input)
-    attr_rules.check("LRN", depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta)   # (the wrapper's make_*: ops.attr-types)
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check("LRN", depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta)
     LRN.dtype((x.dtype,), None)
     if x.ndim != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional [Op:LRN]")
