@@ -41,17 +41,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         '(clip_ops uses use_norm as the norm: `x` and `y` must have the same dtype, float32 != bool), simdist'
         " InvalidArgumentError from the earlier batch_to_space, whose kernel error TF's trace never meets; "
         'seed 1420261202 #957',
-    ('call:image.combined_non_max_suppression', 'error-class', "'err', 'TypeError'"):
-        'combined_non_max_suppression with float max_output_size_per_class/max_total_size: TF 2.21 converts '
-        'them with dtype int32 (TypeError "Cannot convert [[65504.0, ...]] to EagerTensor of dtype int32"), '
-        'simdist checks shapes first (InvalidArgumentError); seed 1420261202 #104 (the rule is ops.attr-'
-        "types' fixed-dtype input, not applied here)",
-    ('call:image.combined_non_max_suppression>call:realdiv', 'error-class', "'err', 'TypeError'"):
-        'as call:image.combined_non_max_suppression (float max_total_size: TF TypeError, simdist '
-        'InvalidArgumentError); seed 1420261202 #469',
     ('call:image.combined_non_max_suppression>call:signal.ifft2d', 'error-class', "'err', 'TypeError'"):
-        'as call:image.combined_non_max_suppression (max_output_size_per_class=inf: TF TypeError, simdist '
-        'InvalidArgumentError); seed 1420261202 #538',
+        "combined_non_max_suppression(boxes=True, scores=<bool Variable>, max_output_size_per_class=inf, ...): TF "
+        "2.21 TypeError (max_output_size_per_class's int32 conversion, ops.attr-types), simdist ValueError (it "
+        "converts the bool variable to float32 first; which conversion the eager fast path and its fallback "
+        "report first is not modelled); seed 1420261202 #538",
     ('call:image.crop_and_resize', 'error-class', "'err', 'TypeError'"):
         'crop_and_resize(boxes=[False], box_indices=bool tensor, crop_size=[3]): TF 2.21 ValueError (not '
         "analysed: image_ops' crop_size check), simdist InvalidArgumentError; seed 1420261202 #752",
@@ -62,15 +56,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         'sig mode: draw_bounding_boxes(False, x0, colors=2) then stateless_random_flip_left_right: TF 2.21 '
         'TypeError at trace, simdist traces and raises InvalidArgumentError per call (not analysed); seed '
         '1420261202 #935',
-    ('call:image.non_max_suppression>call:linalg.logm', 'error-class', "'err', 'TypeError'"):
-        'non_max_suppression(int8 boxes, int16 scores, 0, iou_threshold=2) in a tf.function: TF 2.21 '
-        "TypeError at trace (NonMaxSuppressionV3's T_threshold: iou_threshold int32 not in float16, float32),"
-        ' simdist checks the threshold\'s value (InvalidArgumentError "iou_threshold must be in [0, 1]"); seed'
-        ' 14 #683',
-    ('call:image.non_max_suppression_with_scores', 'error-class', "'err', 'TypeError'"):
-        'non_max_suppression_with_scores(..., iou_threshold=2, soft_nms_sigma=tensor) in a tf.function: TF '
-        "2.21 TypeError at trace (Input 'iou_threshold' of 'NonMaxSuppressionV5' Op has type int32 that does "
-        'not match type float32), simdist InvalidArgumentError on the value; seed 14 #152',
     ('call:linalg.band_part>unary:+', 'accepts', "'err', 'TypeError'"):
         'sig mode: band_part(x1, num_lower=5, num_upper=1): TF 2.21 TypeError at trace (not analysed: the '
         "index operands' Tindex against x1's spec), simdist traces and raises the kernel's "

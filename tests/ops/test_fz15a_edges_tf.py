@@ -24,6 +24,7 @@ _X = "tf.constant([1.0, 2.0, 3.0])"
 _IMG = "tf.ones([1, 1, 1, 2])"
 _TC = "tf.constant([[1]], tf.int64)"
 _M = "tf.constant([[1.0, 2.0], [3.0, 4.0]])"
+_BOXES = "tf.constant([[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0]])"
 
 
 def _eager(call: str) -> Callable[[Any], Any]:
@@ -120,6 +121,22 @@ _ERRORS = [
     "tf.debugging.assert_less(np.array([[True]]), [[False]])",
     "tf.debugging.assert_equal(-(2 ** 63), np.array([3], np.int16))",
     "tf.constant(tf.debugging.assert_less(tf.constant([1]), tf.constant([2])) is None)",
+    # image_ops' conversions, then the generated wrapper's (combined NMS's int32 max_output_size_per_class;
+    # the NMS thresholds converted without a dtype)
+    "tf.image.combined_non_max_suppression([[1.0, 1.0, -float('inf')]], scores=-1, max_output_size_per_class=[[65504.0, "
+    "-3.0, 2.5]], max_total_size=np.array([[-1.5, float('nan'), -float('inf')]], dtype=np.float64), iou_threshold=-1.0)",
+    "tf.image.combined_non_max_suppression(tf.zeros([1, 2, 1, 4]), tf.ones([1, 2, 1]), -0.0, 2)",
+    "tf.image.combined_non_max_suppression(True, tf.ones([1, 2, 1]), float('inf'), 2)",
+    "tf.image.combined_non_max_suppression([[[[0, 0, 1, 1]]]], [[[1]]], 2, 2)",
+    "tf.image.combined_non_max_suppression(tf.zeros([1, 2, 1, 4]), tf.ones([1, 2, 1]), 2, 2, pad_per_class=1)",
+    "tf.image.combined_non_max_suppression(np.zeros([1, 2, 1, 4]), np.ones([1, 2, 1]), np.int64(2), 2)",
+    f"tf.image.non_max_suppression({_BOXES}, [0.5, 0.6], 2, iou_threshold=2)",
+    f"tf.image.non_max_suppression({_BOXES}, [0.5, 0.6], 2, iou_threshold=1)",
+    f"tf.image.non_max_suppression({_BOXES}, [0.5, 0.6], 2, iou_threshold=0.5)",
+    # (scores a tensor: with a list, the eager fast path gives up and the fallback converts the int32 iou
+    # tensor to float32, a ValueError simdist does not model)
+    f"tf.image.non_max_suppression_with_scores({_BOXES}, tf.constant([0.5, 0.6]), 2, iou_threshold=1)",
+    f"tf.image.non_max_suppression_with_scores({_BOXES}, [0.5, 0.6], 2, iou_threshold=0.5)",
     # Python wrappers that use the value as given (linalg_impl indexes it, nn_impl iterates the axes)
     "tf.linalg.tridiagonal_matmul(-3.0, np.ones((2, 1)))", "tf.linalg.tridiagonal_matmul([[1.0]], np.ones((2, 1)))",
     "tf.linalg.tridiagonal_matmul(np.ones((3, 2)), np.ones((2, 1)))",
@@ -143,6 +160,9 @@ _TRACED = [
     "tf.debugging.assert_less(np.array([[True]]), [[False]])",
     "tf.debugging.assert_less(tf.constant([1], tf.int64), tf.constant(-4, tf.int32))",
     "tf.signal.inverse_stft_window_fn(frame_step=2)", "tf.math.cumsum",
+    f"tf.image.non_max_suppression({_BOXES}, [0.5, 0.6], 2, iou_threshold=1)",
+    f"tf.image.non_max_suppression({_BOXES}, [0.5, 0.6], 2, score_threshold=0)",
+    f"tf.image.non_max_suppression_with_scores({_BOXES}, [0.5, 0.6], 2, iou_threshold=1)",
     "tf.parallel_stack((np.float32(0.5), 255, np.array(7.0, dtype=np.float32)))",
     "tf.parallel_stack((np.float32(0.5), np.float32(255), np.array(7.0, dtype=np.float32)))",
 ]
