@@ -116,6 +116,7 @@ _ERRORS = [
     "tf.nn.top_k(np.complex64(0), sorted=False)", "tf.math.top_k(np.float32(-1.5))",
     "tf.math.unsorted_segment_min(np.array([False, False]), segment_ids=[-1], num_segments=1)",
     "tf.histogram_fixed_width(tf.constant([1, 2], tf.uint64), [1, 0])",
+    "tf.math.segment_mean(True, [1, 1, 1, 3])", "tf.math.segment_max(True, [0])",
     # the debugging assertions compare with the op
     "tf.debugging.assert_equal(tf.constant([1], tf.int32), tf.constant([1.0], tf.float64))",
     "tf.debugging.assert_less(np.array([[True]]), [[False]])",
@@ -155,6 +156,7 @@ _TRACED = [
     "tf.nn.top_k(np.complex64(0), sorted=False)",
     "tf.math.unsorted_segment_min(np.array([False, False]), segment_ids=[-1], num_segments=1)",
     "tf.math.unsorted_segment_sqrt_n(tf.constant([1j, 2j], tf.complex64), [0, 1], 0)",
+    "tf.math.segment_mean(True, [1, 1, 1, 3])", "tf.math.segment_sum(1.0, [0])",
     "tf.math.unsorted_segment_mean(tf.constant([1j, 2j], tf.complex64), [0, 1], 0)",
     "tf.debugging.assert_equal(tf.constant([1], tf.int32), tf.constant([1.0], tf.float64))",
     "tf.debugging.assert_less(np.array([[True]]), [[False]])",

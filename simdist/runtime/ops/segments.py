@@ -188,6 +188,9 @@ UNSORTED_SEGMENT_PROD = register("UnsortedSegmentProd", _unsorted("prod", "Unsor
 
 def _sorted_call(op: Any, data: Any, segment_ids: Any) -> Tensor:
     d = _t(data)
+    # (attr T before the rank check: eagerly, and by op_def_library before the shape function in a
+    # graph: `segment_mean(True, ids)` traced is TypeError; fz14 seed 1420261203 #55)
+    op.dtype((d.dtype,), None)
     check_segment_rank(d, op.name)
     out = dispatch.execute(op, (d, _indices(segment_ids, op.name, "int32, int64")))
     return static_shapes.mark_dim(out, 0)   # as many rows as the last id + 1: unknown to a traced graph
