@@ -279,6 +279,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: segment max/min fold `acc = x unless x < acc` (min: `unless acc < x`), so a NaN is replaced by the next element; cumulative_logsumexp skips a NaN element and gives NaN for inf after inf.'),
     Clause('ops.argument-errors', 'ops', False, (),
            'TF 2.21: argmax of a scalar, broadcast_to a shape the input does not broadcast to, gather with float indices and squared_difference of int8 raise InvalidArgumentError; unstack with an axis out of range raises ValueError.'),
+    Clause('ops.attr-types', 'ops', False, (),
+           'TF 2.21: an op attribute of the wrong Python kind is TypeError before any kernel runs, as the generated wrappers\' make_bool/int/float/str/type convert it (exclusive=1, np.bool_, a float array as a float attr, a tensor as a list attr); a Python value converts with an input\'s fixed dtype or the dtype of the first tensor sharing its type attr.'),
     Clause('ops.clip-global-norm', 'ops', False, (),
            'TF 2.21: clip_by_global_norm returns (list, global_norm), keeps None entries and IndexedSlices, and an infinite norm makes every value NaN.'),
     Clause('ops.stateless-random', 'ops', False, (),

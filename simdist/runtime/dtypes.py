@@ -153,17 +153,31 @@ def as_dtype(type_value: Any) -> DType:
         return bool_
     if type(value) is int and value in _BY_ENUM:   # a DataType enum value (TF's as_dtype takes those)
         return _BY_ENUM[value]
+    refused = TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
     if value is complex:   # (TF maps no Python type to a complex dtype)
-        raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
-    try:
-        npd = np.dtype(value)
-    except TypeError:
-        raise TypeError(f"Cannot convert {value!r} to a dtype. Use one of tf.float32, tf.int32, ...") from None
+        raise refused
+    if isinstance(value, (np.dtype, type)):
+        try:
+            npd = np.dtype(value)
+        except TypeError:
+            raise refused from None
+    elif hasattr(value, "dtype"):
+        # (TF's last resort: the NumPy dtype of `.dtype`; an array gives its dtype, a tensor,
+        # whose .dtype is a DType, is refused: TypeError, seed 1420261202 #131)
+        try:
+            npd = np.dtype(value.dtype)
+        except (TypeError, ValueError):
+            raise refused from None
+    else:
+        try:
+            npd = np.dtype(value)
+        except (TypeError, ValueError):
+            raise refused from None
     if npd.kind in "SUO":
         return string
     found = _BY_NP.get(npd)
     if found is None:
-        raise TypeError(f"Cannot convert {value!r} to a dtype: simdist supports {sorted(_BY_NAME)}")
+        raise refused
     return found
 
 

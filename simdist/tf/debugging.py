@@ -35,24 +35,24 @@ assert_non_positive = _unary(lambda a: a <= 0, "x <= 0")
 assert_non_negative = _unary(lambda a: a >= 0, "x >= 0")
 
 
-def _binary(cond: Callable[[np.ndarray, np.ndarray], np.ndarray], text: str, opname: str) -> Callable[..., None]:
+def _binary(compare: str, text: str) -> Callable[..., None]:
+    """check_ops._binary_assert: x and y converted each by itself, then compared by the op
+    (math_ops.equal, less, ...), whose dtype rules apply: a bool x for Less, or x and y of two
+    dtypes, is the op's error (eagerly InvalidArgumentError; in a tf.function TypeError at trace,
+    clause ops.attr-types), not a failed condition."""
     def assertion(x: Any, y: Any, message: str | None = None, summarize: Any = None, name: Any = None) -> None:
-        # (check_ops._binary_assert converts x and y each on its own, then runs the comparison op:
-        # operands of two dtypes are its InvalidArgumentError, `assert_equal(float64 x, -0.0)` too)
+        from simdist.runtime.ops import math
         xt, yt = convert_to_tensor(x), convert_to_tensor(y)
-        if xt.dtype is not yt.dtype:
-            from simdist.runtime.ops import args
-            raise args.mismatch_error(opname, 1, xt.dtype, yt.dtype)
-        a, b = xt._v, yt._v
-        _check(bool(np.all(cond(a, b))), message, text, {"x": a, "y": b})
+        test = getattr(math, compare)(xt, yt)
+        _check(bool(np.all(test._v)), message, text, {"x": xt._v, "y": yt._v})
     return assertion
 
 
-assert_equal = _binary(np.equal, "x == y", "Equal")
-assert_less = _binary(np.less, "x < y", "Less")
-assert_greater = _binary(np.greater, "x > y", "Greater")
-assert_less_equal = _binary(np.less_equal, "x <= y", "LessEqual")
-assert_greater_equal = _binary(np.greater_equal, "x >= y", "GreaterEqual")
+assert_equal = _binary("equal", "x == y")
+assert_less = _binary("less", "x < y")
+assert_greater = _binary("greater", "x > y")
+assert_less_equal = _binary("less_equal", "x <= y")
+assert_greater_equal = _binary("greater_equal", "x >= y")
 
 
 def assert_near(x: Any, y: Any, rtol: float | None = None, atol: float | None = None, message: str | None = None,

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import _int32_int64
@@ -112,6 +112,8 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_a
     """`tf.reverse_sequence`: for each batch entry b, its first seq_lengths[b] elements along
     seq_axis reversed (the rest kept)."""
     t = _t(input)
+    # (seq_dim has no default: None is TypeError; ops.attr-types)
+    attr_rules.check("ReverseSequence", seq_dim=seq_axis, batch_dim=batch_axis)
     lens = seq_lengths if isinstance(seq_lengths, Tensor) else convert_to_tensor(seq_lengths, dtype_hint=dtypes.int64)
     if lens.dtype.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tlen' of {args.tf_name(lens.dtype)} is not in "
@@ -365,6 +367,7 @@ RegisterGradient("TensorScatterMin")(_scatter_extreme_grad)
 def shape_n(input: Sequence[Any], out_type: Any = dtypes.int32, name: str | None = None) -> list[Tensor]:  # noqa: A002
     """`tf.shape_n`: the shape of each tensor of the list (ShapeN: one Shape per input)."""
     from simdist.runtime.ops.array import shape
+    attr_rules.list_input("ShapeN", "input", input)   # (ops.attr-types)
     ot = dtypes.as_dtype(out_type)
     if ot.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
@@ -548,7 +551,13 @@ def parallel_stack(values: Sequence[Any], name: str = "parallel_stack") -> Tenso
     if dispatch.recorder() is None:
         raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
     from simdist.runtime.ops.array import stack
-    return stack(list(values), axis=0)
+    # (array_ops.parallel_stack expands each value by itself: values of several dtypes are
+    # ParallelConcat's list TypeError, not converted to the first one's; fz14 seed 1420261202 #801)
+    ts = [_t(v) for v in values]
+    if len({t.dtype.name for t in ts}) > 1:
+        raise TypeError(f"Tensors in list passed to 'values' of 'ParallelConcat' Op have types "
+                        f"[{', '.join(t.dtype.name for t in ts)}] that don't all match.")
+    return stack(ts, axis=0)
 
 
 def _bitcast(a: np.ndarray, type: dtypes.DType) -> np.ndarray:  # noqa: A002 - TF's attr

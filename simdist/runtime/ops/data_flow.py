@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -91,6 +91,8 @@ def _stitch_checks(idx: list[Tensor], dat: list[Tensor]) -> None:
 
 
 def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None = None) -> Tensor:
+    attr_rules.list_input("DynamicStitch", "indices", indices)   # (ops.attr-types)
+    attr_rules.list_input("DynamicStitch", "data", data)
     idx = [_t(i) for i in indices]
     dat = [_t(d) for d in data]
     _stitch_checks(idx, dat)
