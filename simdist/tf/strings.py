@@ -2,10 +2,11 @@
 to_hash_bucket_fast, to_hash_bucket, to_hash_bucket_strong (simdist/runtime/ops/string_hash.py), lower, upper, strip, length
 (string_case.py), join, reduce_join, unsorted_segment_join (string_join.py), to_number
 (string_to_number.py), substr (string_substr.py),
-regex_full_match, regex_replace (string_regex.py)."""
+regex_full_match, regex_replace (string_regex.py), unicode_encode, unicode_transcode (unicode_ops.py)."""
 
 from simdist.runtime.ops.as_string import as_string  # noqa: F401
 from simdist.runtime.ops.string_case import length, lower, strip, upper  # noqa: F401
+from simdist.runtime.ops.unicode_ops import unicode_encode, unicode_transcode  # noqa: F401
 from simdist.runtime.ops.string_regex import regex_full_match, regex_replace  # noqa: F401
 from simdist.runtime.ops.string_substr import substr  # noqa: F401
 from simdist.runtime.ops.string_to_number import to_number  # noqa: F401
