@@ -218,6 +218,13 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
      _m(lambda tf: tf.strings.to_hash_bucket_strong(["a"], tf.constant(3), [1, 2]))),
     ('to-hash-bucket-strong-12', 'ops.string-hash-bucket',
      _m(lambda tf: tf.strings.to_hash_bucket_strong(tf.constant([1]), 3, [1, 2]))),
+    ('to-hash-bucket-fast-1', 'ops.string-hash-bucket', _m(lambda tf: tf.strings.to_hash_bucket_fast(["", "a", "hello world", "ünï"], 1000))),
+    ('to-hash-bucket-fast-2', 'ops.string-hash-bucket', _m(lambda tf: tf.strings.to_hash_bucket_fast(["a"], 0))),
+    ('to-hash-bucket-fast-3', 'ops.string-hash-bucket', _m(lambda tf: tf.strings.to_hash_bucket_fast(["a"], 1.5))),
+    ('to-hash-bucket-fast-4', 'ops.string-hash-bucket', _m(lambda tf: tf.strings.to_hash_bucket_fast(["a"], "3"))),
+    ('to-hash-bucket-fast-5', 'ops.string-hash-bucket', _m(lambda tf: tf.strings.to_hash_bucket_fast(tf.constant([1.0]), 3))),
+    ('to-hash-bucket-fast-6', 'ops.string-hash-bucket', _m(lambda tf: tf.strings.to_hash_bucket_fast([1.0], 3))),
+    ('to-hash-bucket-fast-7', 'ops.string-hash-bucket', _m(lambda tf: tf.strings.to_hash_bucket_fast(["a"], 2**63))),
     # --- ops.strings-join ------------------------------------------------------------------------------------
     ('reduce-join-1', 'ops.strings-join',
      _m(lambda tf: tf.strings.reduce_join([["a","b"],["c","d"]], axis=0, separator="|"))),

@@ -16,7 +16,8 @@ from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import dtype_error
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["string_tensor", "want_string", "as_bytes", "check_unit", "bytes_array", "payload", "ASCII_SPACE", "STRING_COST"]
+__all__ = ["string_tensor", "want_string", "as_bytes", "check_unit", "bytes_array", "payload", "ASCII_SPACE",
+           "STRING_COST"]
 
 # absl's ascii_isspace (StripAsciiWhitespace, SimpleAtoi's and SimpleAtof's trimming)
 ASCII_SPACE = b" \t\n\v\f\r"

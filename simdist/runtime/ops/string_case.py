@@ -84,7 +84,8 @@ LOWER = register("StringLower", lambda x, encoding="": _case(x, False, encoding)
                  kind="elementwise", fusion=_PER_STRING, **STRING_COST)
 UPPER = register("StringUpper", lambda x, encoding="": _case(x, True, encoding), _string_out("StringUpper"),
                  kind="elementwise", fusion=_PER_STRING, **STRING_COST)
-STRIP = register("StringStrip", _strip, _string_out("StringStrip"), kind="elementwise", fusion=_PER_STRING, **STRING_COST)
+STRIP = register("StringStrip", _strip, _string_out("StringStrip"), kind="elementwise", fusion=_PER_STRING,
+                 **STRING_COST)
 LENGTH = register("StringLength", _length, _length_rule, kind="elementwise", fusion=_PER_STRING, **STRING_COST)
 for _name in ("StringLower", "StringUpper", "StringStrip", "StringLength"):
     no_tf_gradient(_name)

@@ -5,10 +5,11 @@ The hash: FarmHash's Fingerprint64 (fingerprint.py) for _fast, tsl::Hash64 (tsl_
 deprecated op TF 2.21 still exports as tf.strings.to_hash_bucket) for the plain one, SipHash-2-4
 keyed by `key` (a list of two ints; another length is InvalidArgumentError "Key must have 2
 elements", not a list TypeError) for _strong. `num_buckets` is made an int as TF's wrappers make
-an int attr (1.5 is 1; a str TypeError; beyond int64 it reaches the attr check as -1). `num_buckets` below 1 is TF's attr check (InvalidArgumentError "Value for
-attr 'num_buckets' of 0 must be at least minimum 1"); a non-string input is converted to a string
-tensor first (a list of numbers: TypeError "Cannot convert ... to EagerTensor of dtype string").
-Not differentiable."""
+an int attr (1.5 is 1; a str TypeError; beyond int64 it reaches the attr check as -1); below 1
+is TF's attr check (InvalidArgumentError "Value for attr 'num_buckets' of 0 must be at least
+minimum 1"); a non-string input is converted to a string tensor first (a list of numbers:
+TypeError "Cannot convert ... to EagerTensor of dtype string"). Not differentiable (clause
+ops.string-hash-bucket)."""
 
 from __future__ import annotations
 
@@ -22,40 +23,9 @@ from simdist.runtime.ops.fingerprint import farmhash64
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, string_tensor, want_string
 from simdist.runtime.ops.tsl_hash import hash64, siphash24
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import Tensor
 
 __all__ = ["to_hash_bucket_fast", "to_hash_bucket", "to_hash_bucket_strong"]
-
-
-def _bucket(x: np.ndarray, num_buckets: int = 1) -> np.ndarray:
-    flat = x.reshape(-1)
-    out = np.empty(flat.shape, np.int64)
-    for i, v in enumerate(flat):
-        s = v if isinstance(v, bytes) else str(v).encode("utf-8")
-        out[i] = farmhash64(s) % num_buckets
-    return out.reshape(x.shape)
-
-
-def _rule(dts: Any, attrs: Any) -> dtypes.DType:
-    if dts[0] != dtypes.string:
-        raise errors.InvalidArgumentError(None, None, "cannot compute StringToHashBucketFast as input #0(zero-based) "
-                                          f"was expected to be a string tensor but is a {dts[0].name} tensor "
-                                          "[Op:StringToHashBucketFast]")
-    return dtypes.int64
-
-
-HASH_BUCKET_FAST = register("StringToHashBucketFast", _bucket, _rule, kind="elementwise",
-                            fusion=lanes("hashes each string in Python: no stacked form written"))
-NotDifferentiable("StringToHashBucketFast")
-
-
-def to_hash_bucket_fast(input: Any, num_buckets: int, name: str | None = None) -> Tensor:  # noqa: A002
-    """`tf.strings.to_hash_bucket_fast(input, num_buckets)`: Fingerprint64(s) % num_buckets, int64."""
-    if int(num_buckets) < 1:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'num_buckets' of {int(num_buckets)} must be at "
-                                          "least minimum 1 [Op:StringToHashBucketFast]")
-    x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype=dtypes.string)
-    return dispatch.execute(HASH_BUCKET_FAST, (x,), {"num_buckets": int(num_buckets)})
 
 
 def _buckets(x: np.ndarray, hash_fn: Any, num_buckets: int) -> np.ndarray:
@@ -73,14 +43,17 @@ def _int64_rule(op: str) -> Any:
     return rule
 
 
+_PER_STRING = lanes("hashes each string in Python: no stacked form written")
+HASH_BUCKET_FAST = register("StringToHashBucketFast", lambda x, num_buckets=1: _buckets(x, farmhash64, num_buckets),
+                            _int64_rule("StringToHashBucketFast"), kind="elementwise", fusion=_PER_STRING,
+                            **STRING_COST)
 HASH_BUCKET = register("StringToHashBucket", lambda x, num_buckets=1: _buckets(x, hash64, num_buckets),
-                       _int64_rule("StringToHashBucket"), kind="elementwise",
-                       fusion=lanes("hashes each string in Python: no stacked form written"), **STRING_COST)
+                       _int64_rule("StringToHashBucket"), kind="elementwise", fusion=_PER_STRING, **STRING_COST)
 HASH_BUCKET_STRONG = register(
     "StringToHashBucketStrong",
     lambda x, num_buckets=1, key=(0, 0): _buckets(x, lambda s: siphash24(key[0], key[1], s), num_buckets),
-    _int64_rule("StringToHashBucketStrong"), kind="elementwise",
-    fusion=lanes("hashes each string in Python: no stacked form written"), **STRING_COST)
+    _int64_rule("StringToHashBucketStrong"), kind="elementwise", fusion=_PER_STRING, **STRING_COST)
+NotDifferentiable("StringToHashBucketFast")
 NotDifferentiable("StringToHashBucket")
 NotDifferentiable("StringToHashBucketStrong")
 
@@ -103,6 +76,12 @@ def _num_buckets(op: str, num_buckets: Any) -> int:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'num_buckets' of {n} must be at least minimum 1"
                                           f"\n\t; NodeDef: {{{{node {op}}}}}; [Op:{op}]")
     return n
+
+
+def to_hash_bucket_fast(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.strings.to_hash_bucket_fast(input, num_buckets)`: Fingerprint64(s) % num_buckets, int64."""
+    n = _num_buckets("StringToHashBucketFast", num_buckets)
+    return dispatch.execute(HASH_BUCKET_FAST, (string_tensor(input),), {"num_buckets": n})
 
 
 def to_hash_bucket(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002

@@ -106,7 +106,7 @@ def _segment_join(x: np.ndarray, ids: np.ndarray, num: np.ndarray, separator: by
     for r in range(ids.ndim):
         if ids.shape[r] != x.shape[r]:
             raise errors.InvalidArgumentError(None, None, f"Segment dimension is {ids.shape[r]} while input dimension "
-                                              f"is {x.ndim} in rank {r} [Op:UnsortedSegmentJoin]")    # (TF prints the rank)
+                                              f"is {x.ndim} in rank {r} [Op:UnsortedSegmentJoin]")  # (the rank: TF's text)
     if n < 0:
         raise errors.InvalidArgumentError(None, None, f"Number of segments must be non-negative but got {n} "
                                           "[Op:UnsortedSegmentJoin]")
