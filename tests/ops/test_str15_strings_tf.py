@@ -503,6 +503,16 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("to-number-python-floats", "ops.strings-to-number", _m(lambda tf: tf.strings.to_number([1.0]))),
     ("to-number-signbits", "ops.strings-to-number", lambda tf: tf.math.sign(1.0 / tf.strings.to_number(
         ["-0", "0", "-1e-50", "1e-50", "-0x0p0"]))),
+    # --- what a string input converts: tensors and Variables as they are, NumPy and Python values per TF's wrappers
+    *[(f"convert-{k}-{mode}", "ops.strings-case", _m((lambda f: f if mode == "eager" else
+                                                      lambda tf: tf.function(lambda: f(tf), autograph=False)())(f)))
+      for k, f in (("numpy-int64", lambda tf: tf.strings.strip(np.array([2, 3], np.int64))),
+                   ("numpy-float32-scalar", lambda tf: tf.strings.upper(np.float32(1.0))),
+                   ("numpy-str", lambda tf: tf.strings.strip(np.array(["a ", " b"]))),
+                   ("list-of-ints", lambda tf: tf.strings.lower([1, 2])),
+                   ("variable", lambda tf: tf.strings.length(tf.Variable(tf.constant([1.0], tf.float16)))),
+                   ("regex-numpy", lambda tf: tf.strings.regex_replace(np.array([2, 3], np.int64), "a.", "x")))
+      for mode in ("eager", "traced")],
     # --- each clause's functions traced, in strategy.run, and under a gradient tape --------------------------------
     *[(f"traced-{c.split('.')[1]}", c, _m(_traced(f))) for c, f in _IN_FUNCTION.items()],
     *[(f"strategy-run-{c.split('.')[1]}", c, _m(_in_run(f))) for c, f in _IN_FUNCTION.items()],

@@ -23,10 +23,41 @@ __all__ = ["string_tensor", "want_string", "as_bytes", "check_unit", "bytes_arra
 ASCII_SPACE = b" \t\n\v\f\r"
 
 
-def string_tensor(x: Any) -> Tensor:
-    """x as the string tensor an op's `string` input converts it to (a tensor is kept: its dtype is
-    the kernel's check, `want_string`)."""
-    return x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=dtypes.string)
+def _leaf(x: Any) -> Any:
+    while isinstance(x, (list, tuple)) and len(x):
+        x = x[0]
+    return x
+
+
+def string_tensor(x: Any, op: str = "", arg: str = "input") -> Tensor:
+    """x as the string tensor an op's `string` input converts it to, as TF's wrappers do: a tensor or
+    Variable is read as it is (its dtype is the kernel's check, `want_string`); a NumPy value that
+    is not text is ValueError "Failed to convert a NumPy array to a Tensor (Unsupported object type
+    int)." eagerly; a Python value TypeError "Cannot convert [1] to EagerTensor of dtype string";
+    inside a tf.function (op_def_library) both are TypeError "Expected string passed to parameter
+    'input' of op '<op>', got ..."."""
+    if isinstance(x, Tensor):
+        return x
+    from simdist.runtime import context
+    from simdist.runtime.variables import Variable
+    if isinstance(x, Variable):
+        return x.read_value()
+    try:
+        return convert_to_tensor(x, dtype=dtypes.string)
+    except (TypeError, ValueError) as e:
+        numpy_value = isinstance(x, (np.ndarray, np.generic))
+        bad = x.reshape(-1)[0] if isinstance(x, np.ndarray) and x.size else x if numpy_value else _leaf(x)
+        bad = bad.item() if isinstance(bad, np.generic) else bad
+        if context.in_function() and op:
+            why = (f"Expected binary or unicode string, got {bad!r}" if numpy_value or not isinstance(x, list) else
+                   f"Expected string, but got {bad!r} of type '{type(bad).__name__}'.")
+            raise TypeError(f"Expected string passed to parameter '{arg}' of op '{op}', got {x!r} of type "
+                            f"'{type(x).__name__}' instead. Error: {why}") from None
+        if numpy_value:
+            kind = type(np.asarray(x).reshape(-1)[0].item()).__name__ if np.asarray(x).size else "object"
+            raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type {kind}).") \
+                from None
+        raise e
 
 
 def want_string(op: str, dts: Sequence[dtypes.DType], index: int = 0, arg: str = "input") -> None:

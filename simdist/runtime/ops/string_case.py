@@ -104,21 +104,21 @@ def _encoding(op: str, encoding: Any) -> str:
 def lower(input: Any, encoding: Any = "", name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.lower`: each string lowercased (ASCII, or UTF-8 with `encoding="utf-8"`)."""
     enc = _encoding("StringLower", encoding)
-    return dispatch.execute(LOWER, (string_tensor(input),), {"encoding": enc})
+    return dispatch.execute(LOWER, (string_tensor(input, "StringLower"),), {"encoding": enc})
 
 
 def upper(input: Any, encoding: Any = "", name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.upper`: each string uppercased (ASCII, or UTF-8 with `encoding="utf-8"`)."""
     enc = _encoding("StringUpper", encoding)
-    return dispatch.execute(UPPER, (string_tensor(input),), {"encoding": enc})
+    return dispatch.execute(UPPER, (string_tensor(input, "StringUpper"),), {"encoding": enc})
 
 
 def strip(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.strip`: leading and trailing ASCII whitespace removed."""
-    return dispatch.execute(STRIP, (string_tensor(input),))
+    return dispatch.execute(STRIP, (string_tensor(input, "StringStrip"),))
 
 
 def length(input: Any, unit: Any = "BYTE", name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.length`: each string's length in bytes or UTF-8 characters, int32."""
     u = check_unit("StringLength", unit)
-    return dispatch.execute(LENGTH, (string_tensor(input),), {"unit": u})
+    return dispatch.execute(LENGTH, (string_tensor(input, "StringLength"),), {"unit": u})

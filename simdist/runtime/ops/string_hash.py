@@ -81,13 +81,13 @@ def _num_buckets(op: str, num_buckets: Any) -> int:
 def to_hash_bucket_fast(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.to_hash_bucket_fast(input, num_buckets)`: Fingerprint64(s) % num_buckets, int64."""
     n = _num_buckets("StringToHashBucketFast", num_buckets)
-    return dispatch.execute(HASH_BUCKET_FAST, (string_tensor(input),), {"num_buckets": n})
+    return dispatch.execute(HASH_BUCKET_FAST, (string_tensor(input, "StringToHashBucketFast"),), {"num_buckets": n})
 
 
 def to_hash_bucket(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.to_hash_bucket(input, num_buckets)`: tsl::Hash64(s) % num_buckets, int64."""
     n = _num_buckets("StringToHashBucket", num_buckets)
-    return dispatch.execute(HASH_BUCKET, (string_tensor(input),), {"num_buckets": n})
+    return dispatch.execute(HASH_BUCKET, (string_tensor(input, "StringToHashBucket", "string_tensor"),), {"num_buckets": n})
 
 
 def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | None = None) -> Tensor:  # noqa: A002
@@ -100,4 +100,5 @@ def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | No
     n = _num_buckets("StringToHashBucketStrong", num_buckets)
     if len(words) != 2:
         raise errors.InvalidArgumentError(None, None, "Key must have 2 elements [Op:StringToHashBucketStrong]")
-    return dispatch.execute(HASH_BUCKET_STRONG, (string_tensor(input),), {"num_buckets": n, "key": tuple(words)})
+    return dispatch.execute(HASH_BUCKET_STRONG, (string_tensor(input, "StringToHashBucketStrong"),),
+                            {"num_buckets": n, "key": tuple(words)})

@@ -159,7 +159,7 @@ def join(inputs: Any, separator: Any = "", name: str | None = None) -> Tensor:
     if not isinstance(inputs, (list, tuple)):
         raise TypeError(f"Expected list for 'inputs' argument to 'string_join' Op, not {inputs!r}.")
     sep = _separator(separator)
-    return dispatch.execute(STRING_JOIN, tuple(string_tensor(x) for x in inputs), {"separator": sep})
+    return dispatch.execute(STRING_JOIN, tuple(string_tensor(x, "StringJoin", "inputs") for x in inputs), {"separator": sep})
 
 
 def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator: Any = "",
@@ -176,7 +176,7 @@ def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator
 def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any, separator: Any = "",
                           name: str | None = None) -> Tensor:
     """`tf.strings.unsorted_segment_join`: the strings of each segment joined, row-major."""
-    x = string_tensor(inputs)
+    x = string_tensor(inputs, "UnsortedSegmentJoin", "inputs")
     ids = segment_ids if isinstance(segment_ids, Tensor) else convert_to_tensor(segment_ids)
     num = num_segments if isinstance(num_segments, Tensor) else convert_to_tensor(num_segments)
     sep = _separator(separator)

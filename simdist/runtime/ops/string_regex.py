@@ -191,19 +191,21 @@ def _attr_bytes(v: Any) -> bytes:
 
 def regex_full_match(input: Any, pattern: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.regex_full_match`: whether each whole string matches RE2 `pattern` (bool)."""
-    x = string_tensor(input)
+    x = string_tensor(input, "StaticRegexFullMatch" if _static(pattern) else "RegexFullMatch")
     if _static(pattern):
         return dispatch.execute(STATIC_FULL_MATCH, (x,), {"pattern": _attr_bytes(pattern)})
-    return dispatch.execute(FULL_MATCH, (x, string_tensor(pattern)))
+    return dispatch.execute(FULL_MATCH, (x, string_tensor(pattern, "RegexFullMatch", "pattern")))
 
 
 def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool = True,  # noqa: A002
                   name: str | None = None) -> Tensor:
     """`tf.strings.regex_replace`: RE2 `pattern`'s matches in each string replaced by `rewrite`."""
-    x = string_tensor(input)
-    if _static(pattern) and _static(rewrite):
+    static = _static(pattern) and _static(rewrite)
+    x = string_tensor(input, "StaticRegexReplace" if static else "RegexReplace")
+    if static:
         return dispatch.execute(STATIC_REPLACE, (x,), {"pattern": _attr_bytes(pattern),
                                                        "rewrite": _attr_bytes(rewrite),
                                                        "replace_global": bool(replace_global)})
-    return dispatch.execute(REPLACE, (x, string_tensor(pattern), string_tensor(rewrite)),
+    return dispatch.execute(REPLACE, (x, string_tensor(pattern, "RegexReplace", "pattern"),
+                                      string_tensor(rewrite, "RegexReplace", "rewrite")),
                             {"replace_global": bool(replace_global)})

@@ -141,7 +141,7 @@ no_tf_gradient("Substr")
 def substr(input: Any, pos: Any, len: Any, unit: Any = "BYTE", name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.substr`: `len` bytes or UTF-8 characters of each string from `pos`."""
     u = check_unit("Substr", unit)
-    x = string_tensor(input)
+    x = string_tensor(input, "Substr")
     p = pos if isinstance(pos, Tensor) else None
     n = len if isinstance(len, Tensor) else None
     # (the op's type attr T: from the first tensor among pos and len, the other converted to it)

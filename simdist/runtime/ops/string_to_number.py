@@ -144,4 +144,4 @@ def to_number(input: Any, out_type: Any = dtypes.float32, name: str | None = Non
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {c_name} is not in the list of "
                                           f"allowed values: {_ALLOWED}\n\t; NodeDef: {{{{node StringToNumber}}}}; "
                                           "[Op:StringToNumber]")
-    return dispatch.execute(TO_NUMBER, (string_tensor(input),), {"out_type": dt.name})
+    return dispatch.execute(TO_NUMBER, (string_tensor(input, "StringToNumber", "string_tensor"),), {"out_type": dt.name})

@@ -89,6 +89,6 @@ def unicode_transcode(input: Any, input_encoding: Any, output_encoding: Any, err
     if not isinstance(src, str):
         raise TypeError(f"Expected string for argument 'input_encoding' not {input_encoding!r}.")
     codec_name(src)
-    return dispatch.execute(UNICODE_TRANSCODE, (string_tensor(input),),
+    return dispatch.execute(UNICODE_TRANSCODE, (string_tensor(input, "UnicodeTranscode"),),
                             {"input_encoding": src, "output_encoding": enc, "errors": err, "replacement_char": rc,
                              "replace_control_characters": bool(replace_control_characters)})
