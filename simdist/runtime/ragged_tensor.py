@@ -57,7 +57,7 @@ class RaggedTensor:
         if validate:
             s = sp._v.tolist()
             n = _nrows(vals)
-            why = ("Arguments to from_row_splits do not form a valid RaggedTensor:zeros" if not s or s[0] != 0 else
+            why = ("Arguments to from_row_splits do not form a valid RaggedTensor:zero" if not s or s[0] != 0 else
                    "Arguments to from_row_splits do not form a valid RaggedTensor:monotonic"
                    if any(b < a for a, b in zip(s, s[1:])) else
                    "Arguments to _from_row_partition do not form a valid RaggedTensor" if s[-1] != n else "")
@@ -196,13 +196,23 @@ class RaggedTensor:
         return convert_to_tensor(out, dtype=flat.dtype)
 
     def __repr__(self) -> str:
-        return f"<tf.RaggedTensor {self.to_list()}>"
+        """TF's eager repr: the rows as NumPy prints numpy()'s array (one line per row of a
+        uniform array), "<tf.RaggedTensor [[1, 2], [3]]>"."""
+        with np.printoptions(formatter={"all": _formatter}):
+            return f"<tf.RaggedTensor {_formatter(self.numpy())}>"
 
     def __str__(self) -> str:
-        return f"<tf.RaggedTensor {self.to_list()}>"
+        return self.__repr__()
 
     def __bool__(self) -> bool:
         raise TypeError("RaggedTensor may not be used as a boolean.")
+
+
+def _formatter(x: Any) -> str:
+    """ragged_tensor._formatter: an array through array2string, an empty one as its list."""
+    if isinstance(x, np.ndarray):
+        return np.array2string(x, separator=", ") if x.size != 0 else repr(x.tolist())
+    return str(x)
 
 
 def _nrows(v: Any) -> int:
