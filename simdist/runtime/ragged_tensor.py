@@ -1,12 +1,13 @@
 """`tf.RaggedTensor`, minimal: rows of different lengths as `values` (a tensor, or a RaggedTensor
 for more ragged dimensions) cut by `row_splits` (int64: row i is values[row_splits[i]:
 row_splits[i+1]]), TF's encoding (ragged_tensor.py). What it has: from_row_splits (validated as
-TF validates), from_row_lengths, from_nested_row_splits, from_tensor (uniform rows), values,
+TF validates), from_row_lengths, from_nested_row_splits, from_tensor (uniform rows: their sizes
+kept in the shape, as TF's uniform_row_length keeps them), values,
 row_splits, flat_values, nested_row_splits, row_lengths, nrows, ragged_rank, dtype, shape (the
 ragged dimensions None), to_list, to_tensor (padded with default_value), numpy (TF's: an object
 array of row arrays when the rows differ in length), with_flat_values, and `tf.ragged.constant`.
 What it has not: indexing, arithmetic and the ragged dispatch of TF's ops (tf.add, tf.concat, ... on
-a RaggedTensor), row_starts/value_rowids, uniform_row_length, a TypeSpec: a tf.function or
+a RaggedTensor), row_starts/value_rowids, the uniform_row_length property, a TypeSpec: a tf.function or
 strategy.run cannot take or return one (return its flat_values and row_splits), no gradients.
 Equality is by to_list in tests. Clause ops.strings-ragged."""
 
@@ -38,14 +39,16 @@ def _splits(row_splits: Any) -> Tensor:
 class RaggedTensor:
     """Rows of `values` cut at `row_splits` (see the module docstring for what it supports)."""
 
-    __slots__ = ("_values", "_row_splits", "__weakref__")
+    __slots__ = ("_values", "_row_splits", "_uniform", "__weakref__")
 
-    def __init__(self, values: Any, row_splits: Tensor, internal: bool = False) -> None:
+    def __init__(self, values: Any, row_splits: Tensor, internal: bool = False, uniform: int | None = None) -> None:
         if not internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the factory methods instead "
                              "(e.g., RaggedTensor.from_row_lengths())")
         self._values = values
         self._row_splits = row_splits
+        self._uniform = uniform      # every row's length, for a dimension made from a dense one (TF's
+        # uniform_row_length: the shape shows it instead of None)
 
     # --- factories ------------------------------------------------------------------------------------------------
     @classmethod
@@ -94,12 +97,18 @@ class RaggedTensor:
         if not 0 < ragged_rank < len(shape):
             raise ValueError(f"ragged_rank must be greater than 0 and less than tensor.shape.rank; got {ragged_rank}")
         flat = convert_to_tensor(t._v.reshape((-1,) + shape[ragged_rank + 1:]), dtype=t.dtype)
-        splits = []
-        rows = 1
-        for d in range(ragged_rank):
-            rows *= shape[d]
-            splits.append(np.arange(rows + 1, dtype=np.int64) * shape[d + 1])
-        return cls.from_nested_row_splits(flat, splits, validate=False)
+        rt = cls.from_uniform(flat, shape[ragged_rank])
+        for d in range(ragged_rank - 1, 0, -1):
+            rt = cls.from_uniform(rt, shape[d], ragged=False)
+        return rt
+
+    @classmethod
+    def from_uniform(cls, values: Any, length: int, ragged: bool = True) -> "RaggedTensor":
+        """Rows of `length` values each (the last cut of from_tensor is a ragged dimension, the
+        ones above it uniform: TF's from_tensor keeps their sizes in the shape)."""
+        n = _nrows(values) // length if length else 0
+        splits = convert_to_tensor(np.arange(n + 1, dtype=np.int64) * length, dtype=dtypes.int64)
+        return cls(values, splits, internal=True, uniform=None if ragged else length)
 
     # --- structure ------------------------------------------------------------------------------------------------
     @property
@@ -140,7 +149,12 @@ class RaggedTensor:
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape([self.nrows_int()] + [None] * self.ragged_rank + self.flat_values.shape.as_list()[1:])
+        dims: list[int | None] = [self.nrows_int()]
+        v: Any = self
+        while isinstance(v, RaggedTensor):
+            dims.append(v._uniform)
+            v = v._values
+        return TensorShape(dims + self.flat_values.shape.as_list()[1:])
 
     def get_shape(self) -> TensorShape:
         return self.shape
@@ -159,8 +173,9 @@ class RaggedTensor:
 
     def with_flat_values(self, new_values: Any) -> "RaggedTensor":
         if isinstance(self._values, RaggedTensor):
-            return RaggedTensor(self._values.with_flat_values(new_values), self._row_splits, internal=True)
-        return RaggedTensor(new_values, self._row_splits, internal=True)
+            return RaggedTensor(self._values.with_flat_values(new_values), self._row_splits, internal=True,
+                                uniform=self._uniform)
+        return RaggedTensor(new_values, self._row_splits, internal=True, uniform=self._uniform)
 
     # --- values -----------------------------------------------------------------------------------------------------
     def to_list(self) -> list:

@@ -15,9 +15,7 @@ from typing import Any
 from fz14_seen import SEEN
 
 _MISSING = ("conv", "conv2d_backprop_filter_v2", "conv2d_backprop_input_v2", "make_ndarray", "make_tensor_proto",
-            "image.extract_glimpse", "image.generate_bounding_box_proposals", "strings.bytes_split",
-            "strings.ngrams", "strings.split", "strings.unicode_decode", "strings.unicode_decode_with_offsets",
-            "strings.unicode_script", "strings.unicode_split", "strings.unicode_split_with_offsets",
+            "image.extract_glimpse", "image.generate_bounding_box_proposals", "strings.unicode_script",
             "random.stateless_parameterized_truncated_normal")
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {

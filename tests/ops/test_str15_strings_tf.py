@@ -1,7 +1,8 @@
 """The tf.strings functions of the fifteenth session (issue 29: the fourteenth fuzzer's missing
 tf.strings names) against real TensorFlow 2.21: lower/upper/strip/length, to_hash_bucket and
 to_hash_bucket_strong, join/reduce_join/unsorted_segment_join, substr, to_number, regex_full_match/
-regex_replace, unicode_encode/unicode_transcode. Values, dtypes and shapes bit for bit; errors by
+regex_replace, unicode_encode/unicode_transcode, split/bytes_split/unicode_decode/unicode_split
+(and _with_offsets)/ngrams on a minimal tf.RaggedTensor. Values, dtypes and shapes bit for bit; errors by
 class and by the first line of their message ("{{function_node ...}}" and " name: " removed: TF's
 eager wrappers add them); empty strings, non-ASCII text, invalid UTF-8, broadcasting; each function
 under tf.function and in MirroredStrategy.run; gradients through chains of string ops (TF registers
@@ -50,6 +51,21 @@ def _m(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
         except Exception as e:  # noqa: BLE001 - the error is the result
             return tf.constant(_text(e))
     return run
+
+
+def _flat(tf: Any, out: Any) -> Any:
+    """A RaggedTensor as comparable tensors: its type, shape and repr as text, flat values, row splits."""
+    if isinstance(out, (list, tuple)):
+        return [_flat(tf, o) for o in out]
+    if type(out).__name__ == "RaggedTensor":
+        return [tf.constant(f"RaggedTensor {out.shape} ragged_rank={out.ragged_rank} {out!r}"), out.flat_values,
+                *out.nested_row_splits]
+    return out
+
+
+def _rg(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """_m of fn with its ragged outputs made comparable (_flat)."""
+    return _m(lambda tf: _flat(tf, fn(tf)))
 
 
 _NUMBERS = ["0x1.8", "-0x10", "0X10", "0x1P-2", "-nan", "+inf", " +1", "1e+", "-.5e1", "0x1.8p1", "-0", "1.5 ",
@@ -153,6 +169,13 @@ _IN_FUNCTION = {  # per clause: the functions on a string tensor x, traced and i
                                           tf.strings.unicode_encode(tf.constant([[65, 252], [0x1F600, -1]]),
                                                                     "UTF-8")],
 }
+
+_IN_FUNCTION["ops.strings-ragged"] = lambda tf, x: [
+    tf.strings.split(x).flat_values, tf.strings.split(x).row_splits, tf.strings.bytes_split(x).row_splits,
+    *tf.strings.unicode_decode_with_offsets(x, "UTF-8")[1].nested_row_splits,
+    tf.strings.unicode_split(x, "UTF-8").flat_values, tf.strings.ngrams(tf.strings.split(x), 2).flat_values]
+_FLOAT_OF["ops.strings-ragged"] = lambda tf, s: tf.cast(tf.strings.split(s, ".").row_lengths()
+                                                        + tf.strings.unicode_decode(s, "UTF-8").row_lengths(), tf.float32)
 
 _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     # --- ops.strings-case ------------------------------------------------------------------------------------
@@ -494,6 +517,84 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
      _m(lambda tf: tf.strings.unicode_transcode([[b"\xff", "x"]], "UTF-8", "UTF-8", replacement_char=0))),
     ('unicode-transcode-24', 'ops.strings-unicode',
      _m(lambda tf: tf.strings.unicode_transcode(["a\x01\t\n\u0085"], "UTF-8", "UTF-8", replace_control_characters=True, errors="strict"))),
+    # --- ops.strings-ragged ----------------------------------------------------------------------------------------
+    ('split-1', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split("a b  c "))),
+    ('split-2', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split(["a b  c ", "", " x"]))),
+    ('split-3', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split([["a b", "c"], ["", "d e f"]]))),
+    ('split-4', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split(["a,b,,c", ""], sep=","))),
+    ('split-5', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split(["a,b,,c"], sep=",", maxsplit=1))),
+    ('split-6', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split(["a b c"], maxsplit=1))),
+    ('split-7', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split(["a<>b<>c"], sep="<>"))),
+    ('split-8', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split(["a b"], sep=""))),
+    ('split-9', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split([1]))),
+    ('split-10', 'ops.strings-ragged', _rg(lambda tf: tf.strings.split(tf.ragged.constant([["a b", "c"], []])))),
+    ('bytes-split-1', 'ops.strings-ragged', _rg(lambda tf: tf.strings.bytes_split("abc"))),
+    ('bytes-split-2', 'ops.strings-ragged', _rg(lambda tf: tf.strings.bytes_split(["ab", "", "ü"]))),
+    ('bytes-split-3', 'ops.strings-ragged', _rg(lambda tf: tf.strings.bytes_split([["ab"], ["c"]]))),
+    ('unicode-decode-1', 'ops.strings-ragged', _rg(lambda tf: tf.strings.unicode_decode("Hü😀", "UTF-8"))),
+    ('unicode-decode-2', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_decode(["Hü", b"\xffa", ""], "UTF-8"))),
+    ('unicode-decode-3', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_decode([b"\xe2\x82a\xf0\x9f\x98\x80\xed\xa0\x80"], "UTF-8"))),
+    ('unicode-decode-with-offsets-1', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_decode_with_offsets([b"\xe2\x82a\xf0\x9f\x98\x80\xed\xa0\x80"], "UTF-8"))),
+    ('unicode-decode-with-offsets-2', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_decode_with_offsets(["Hü", b"\xffa", ""], "UTF-8"))),
+    ('unicode-decode-with-offsets-3', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_decode_with_offsets([b"\xffa\x01"], "UTF-8", errors="ignore", replace_control_characters=True))),
+    ('unicode-decode-4', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_decode([b"\xffa"], "UTF-8", errors="strict"))),
+    ('unicode-split-1', 'ops.strings-ragged', _rg(lambda tf: tf.strings.unicode_split(["Hü", b"\xffa"], "UTF-8"))),
+    ('unicode-split-with-offsets-1', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_split_with_offsets(["Hü", b"\xffa"], "UTF-8"))),
+    ('unicode-split-2', 'ops.strings-ragged', _rg(lambda tf: tf.strings.unicode_split(["Hü"], "UTF-16-BE"))),
+    ('unicode-split-3', 'ops.strings-ragged', _rg(lambda tf: tf.strings.unicode_split(["Hü"], "latin1"))),
+    ('unicode-decode-5', 'ops.strings-ragged', _rg(lambda tf: tf.strings.unicode_decode(["Hü"], "latin1"))),
+    ('unicode-decode-with-offsets-4', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_decode_with_offsets([b"\x00H\x00\xfc\xd8\x3d\xde\x00\x00"], "UTF-16-BE"))),
+    ('unicode-decode-with-offsets-5', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_decode_with_offsets([b"\x00\x00\x00H\x00\x11\x00\x00\x00"], "UTF-32-BE"))),
+    ('unicode-decode-6', 'ops.strings-ragged', _rg(lambda tf: tf.strings.unicode_decode([["ab"], ["c"]], "UTF-8"))),
+    ('unicode-decode-7', 'ops.strings-ragged', _rg(lambda tf: tf.strings.unicode_decode(tf.constant([1]), "UTF-8"))),
+    ('ngrams-1', 'ops.strings-ragged', _rg(lambda tf: tf.strings.ngrams(["a", "b", "c", "d"], 2))),
+    ('ngrams-2', 'ops.strings-ragged', _rg(lambda tf: tf.strings.ngrams(["a", "b", "c", "d"], (1, 3), separator="_"))),
+    ('ngrams-3', 'ops.strings-ragged', _rg(lambda tf: tf.strings.ngrams([["a", "b", "c"], ["d", "e", "f"]], 2))),
+    ('ngrams-4', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"], []]), 2))),
+    ('ngrams-5', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"], []]), 3, pad_values="#"))),
+    ('ngrams-6', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"], []]), 3, pad_values=("<", ">"), padding_width=1))),
+    ('ngrams-7', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"], []]), 3, preserve_short_sequences=True))),
+    ('ngrams-8', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"], []]), 4, pad_values="#", padding_width=1, preserve_short_sequences=True))),
+    ('ngrams-9', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.ngrams(tf.ragged.constant([[["a", "b"], ["c"]], [["d", "e", "f"]]]), 2))),
+    ('ngrams-10', 'ops.strings-ragged', _rg(lambda tf: tf.strings.ngrams(["a", "b"], 5))),
+    ('ngrams-11', 'ops.strings-ragged', _rg(lambda tf: tf.strings.ngrams(["a", "b"], 0))),
+    ('ngrams-12', 'ops.strings-ragged', _rg(lambda tf: tf.strings.ngrams("a", 2))),
+    ('ngrams-13', 'ops.strings-ragged', _rg(lambda tf: tf.strings.ngrams(["a", "b"], 2, padding_width=1))),
+    ('ngrams-14', 'ops.strings-ragged', _rg(lambda tf: tf.strings.ngrams(["a", "b"], 2, pad_values=3))),
+    ('ngrams-15', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.ngrams(["a", "b"], 2, pad_values="x", padding_width=0))),
+    ('ragged-constant-1', 'ops.strings-ragged',
+     _rg(lambda tf: tf.ragged.constant([["a", "b"], [], ["c"]]).to_tensor())),
+    ('ragged-constant-2', 'ops.strings-ragged',
+     _rg(lambda tf: tf.ragged.constant([[1, 2], [3]]).to_tensor(default_value=9))),
+    ('ragged-constant-3', 'ops.strings-ragged',
+     _rg(lambda tf: tf.ragged.constant([[[1, 2], [3]], [[4]]]).to_tensor())),
+    ('ragged-constant-4', 'ops.strings-ragged', _rg(lambda tf: tf.ragged.constant([[1, 2], [3]]).row_lengths())),
+    ('ragged-constant-5', 'ops.strings-ragged', _rg(lambda tf: tf.ragged.constant([[1, 2], [3]]).flat_values)),
+    ('ragged-from-row-splits-1', 'ops.strings-ragged',
+     _rg(lambda tf: tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2, 3]).row_splits)),
+    ('ragged-from-row-splits-2', 'ops.strings-ragged',
+     _rg(lambda tf: tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2]))),
+    ('ragged-from-row-splits-3', 'ops.strings-ragged',
+     _rg(lambda tf: tf.RaggedTensor.from_row_splits([1, 2, 3], [1, 3]))),
+    ('ragged-from-row-lengths-1', 'ops.strings-ragged',
+     _rg(lambda tf: tf.RaggedTensor.from_row_lengths([1, 2, 3], [2, 1]).values)),
+    ('ragged-constant-6', 'ops.strings-ragged', _rg(lambda tf: tf.ragged.constant([[1.5], []]).flat_values)),
     # --- ops.strings-to-number: each string alone for every out_type, and a failing batch ----------------------
     *[(f"to-number-{dt}", "ops.strings-to-number", _numbers(dt))
       for dt in ("float32", "float64", "int32", "int64", "uint32", "uint64")],
@@ -571,6 +672,12 @@ def test_to_number(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.strings-regex")
 @EDGES.parametrize("ops.strings-regex")
 def test_regex_full_match_and_replace(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.strings-ragged")
+@EDGES.parametrize("ops.strings-ragged")
+def test_split_decode_ngrams_ragged(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -146,8 +146,7 @@ def _shaped(x: Tensor, values: Tensor, splits: Tensor) -> Any:
         return values
     rt = RaggedTensor.from_row_splits(values, splits, validate=False)
     for d in range(len(shape) - 1, 0, -1):
-        rows = int(np.prod(shape[:d], dtype=np.int64))
-        rt = RaggedTensor.from_row_splits(rt, np.arange(rows + 1, dtype=np.int64) * shape[d], validate=False)
+        rt = RaggedTensor.from_uniform(rt, shape[d], ragged=False)
     return rt
 
 
