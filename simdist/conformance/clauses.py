@@ -415,6 +415,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21: tf.strings.to_number parses with absl's SimpleAtof/SimpleAtoi: ASCII whitespace trimmed, decimal and 0x-hex floats, inf/infinity/nan, correctly rounded to float32/float64 (overflow to inf, underflow to 0); integers decimal with a sign and in range; anything else InvalidArgumentError."),
     Clause('ops.strings-regex', 'ops', False, (),
            "TF 2.21: tf.strings.regex_full_match and regex_replace use RE2 (UTF-8; no lookarounds, backreferences or possessive repetition: InvalidArgumentError 'Invalid pattern'); replace is RE2's GlobalReplace (no empty match where the last one ended) or Replace, rewrites with \\0-\\9 and \\\\."),
+    Clause('ops.strings-ragged', 'ops', False, (),
+           "TF 2.21: tf.strings.split, bytes_split, unicode_decode/unicode_split (and _with_offsets) and ngrams give a RaggedTensor (values cut by int64 row_splits) for a tensor of rank >= 1, a 1-D tensor for a scalar (ngrams: a dense result for a dense input); split at whitespace runs or at sep like Python's bytes.split, code points with byte offsets, n-grams with TF's padding rules."),
     Clause('ops.strings-unicode', 'ops', False, (),
            "TF 2.21: tf.strings.unicode_encode writes int32 code point rows as UTF-8, UTF-16-BE or UTF-32-BE strings and unicode_transcode re-encodes strings, ill-formed input and invalid code points replaced by replacement_char, dropped or refused per errors='replace'/'ignore'/'strict'."),
     Clause('ops.print', 'ops', False, (),

@@ -154,3 +154,36 @@ def test_unicode_encode_and_transcode(tf):
         tf.strings.unicode_transcode(raw, "UTF-8", "UTF-8", errors="strict")
     with raises(tf.errors.InvalidArgumentError, call="unicode_encode(errors='strict') of -1"):
         tf.strings.unicode_encode([72, -1], "UTF-8", errors="strict")
+
+
+@clause("ops.strings-ragged", ref="tf221")
+def test_split_decode_and_ngrams_are_ragged(tf):
+    words = ["a b  c ", "", " x"]
+    rt = tf.strings.split(words)
+    got = rt.to_list()
+    assert_true(got == [w.encode().split() for w in words], f"split gives {got}", call="split at whitespace")
+    assert_true(to_numpy(rt.row_splits).tolist() == [0, 3, 3, 4], f"row_splits={to_numpy(rt.row_splits)}, but "
+                "should be [0, 3, 3, 4]", call="split's row_splits")
+    assert_true(rt.shape.as_list() == [3, None], f"shape={rt.shape}, but should be [3, None]", call="split's shape")
+    _check(tf.strings.split("a,b,,c", sep=","), b"a,b,,c".split(b","), "split of a scalar with sep")
+    got = tf.strings.split(["a,b,,c"], sep=",", maxsplit=1).to_list()
+    assert_true(got == [b"a,b,,c".split(b",", 1)], f"split(maxsplit=1) gives {got}", call="split(maxsplit=1)")
+    got = tf.strings.bytes_split(["ab", "ü"]).to_list()
+    assert_true(got == [[b"a", b"b"], [bytes([c]) for c in "ü".encode()]], f"bytes_split gives {got}",
+                call="bytes_split")
+    text = ["Hü😀", ""]
+    cps, offs = tf.strings.unicode_decode_with_offsets(text, "UTF-8")
+    want = [[ord(c) for c in t] for t in text]
+    assert_true(cps.to_list() == want, f"code points {cps.to_list()}, but should be {want}", call="unicode_decode")
+    assert_true(offs.to_list() == [[0, 1, 3], []], f"offsets {offs.to_list()}, but should be [[0, 1, 3], []]",
+                call="unicode_decode_with_offsets")
+    got = tf.strings.unicode_split(text, "UTF-8").to_list()
+    assert_true(got == [[c.encode() for c in t] for t in text], f"unicode_split gives {got}", call="unicode_split")
+    toks = ["a", "b", "c", "d"]
+    _check(tf.strings.ngrams(toks, 2), [f"{a} {b}".encode() for a, b in zip(toks, toks[1:])], "ngrams(2) of 1-D")
+    got = tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"], []]), 3, pad_values="#").to_list()
+    # (len + 2 * (width - 1) - width + 1 windows: an empty row still gives two of padding only)
+    want = [[b"# # a", b"# a b", b"a b c", b"b c #", b"c # #"], [b"# # d", b"# d #", b"d # #"], [b"# # #"] * 2]
+    assert_true(got == want, f"ngrams gives {got}, but should be {want}", call="ngrams(3, pad_values='#')")
+    with raises(ValueError, call="ngrams of a scalar"):
+        tf.strings.ngrams("a", 2)

@@ -199,8 +199,9 @@ def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any
     return _shaped(x, cps, splits), None if offs is None else _shaped(x, offs, splits), cps
 
 
-def unicode_decode(input: Any, input_encoding: Any, errors: Any = "replace", replacement_char: Any = 65533,  # noqa: A002
-                   replace_control_characters: bool = False, name: str | None = None) -> Any:
+def unicode_decode(input: Any, input_encoding: Any, errors: Any = "replace",  # noqa: A002
+                   replacement_char: Any = 65533, replace_control_characters: bool = False,
+                   name: str | None = None) -> Any:
     """`tf.strings.unicode_decode`: each string's code points (int32)."""
     return _decoded(input, input_encoding, errors, replacement_char, replace_control_characters, False)[0]
 
