@@ -68,6 +68,16 @@ def _rg(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return _m(lambda tf: _flat(tf, fn(tf)))
 
 
+def _cls(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """fn's outcome, an error by its class only (messages holding a tensor's repr or graph names)."""
+    def run(tf: Any) -> Any:
+        try:
+            return _flat(tf, fn(tf))
+        except Exception as e:  # noqa: BLE001 - the error is the result
+            return tf.constant(type(e).__name__)
+    return run
+
+
 _NUMBERS = ["0x1.8", "-0x10", "0X10", "0x1P-2", "-nan", "+inf", " +1", "1e+", "-.5e1", "0x1.8p1", "-0", "1.5 ",
             "\n1\n", "\v1", "nan()", "nan(ab_1)", "nan(-)", "+nan", "INF", "inFinity", "infinit", "+-1", "--1", "1.",
             "1e5", "+ 1", "0x1p", "0x.8", "1e-400", "00012", "0x", "1\x00", "\xa01", "\u0663", "1E3", "+0x10",
@@ -595,6 +605,21 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ('ragged-from-row-lengths-1', 'ops.strings-ragged',
      _rg(lambda tf: tf.RaggedTensor.from_row_lengths([1, 2, 3], [2, 1]).values)),
     ('ragged-constant-6', 'ops.strings-ragged', _rg(lambda tf: tf.ragged.constant([[1.5], []]).flat_values)),
+    # --- what the ragged functions' wrappers make of a non-string input, eagerly and traced
+    *[(f"ragged-convert-{k}-{mode}", "ops.strings-ragged", _cls((lambda f: f if mode == "eager" else
+                                                                lambda tf: tf.function(lambda: f(tf),
+                                                                                       autograph=False)())(f)))
+      for k, f in (("bytes-split-int64", lambda tf: tf.strings.bytes_split(tf.constant(3, tf.int64))),
+                   ("bytes-split-list", lambda tf: tf.strings.bytes_split([1])),
+                   ("bytes-split-numpy", lambda tf: tf.strings.bytes_split(np.array([1]))),
+                   ("split-int64", lambda tf: tf.strings.split(tf.constant([3], tf.int64))),
+                   ("split-list", lambda tf: tf.strings.split([1])),
+                   ("decode-int64", lambda tf: tf.strings.unicode_decode(tf.constant([3], tf.int64), "UTF-8")),
+                   ("decode-list", lambda tf: tf.strings.unicode_decode([1], "UTF-8")),
+                   ("unicode-split-int64", lambda tf: tf.strings.unicode_split(tf.constant([3], tf.int64), "UTF-8")),
+                   ("ngrams-int64", lambda tf: tf.strings.ngrams(tf.constant([3], tf.int64), 2)),
+                   ("ngrams-list", lambda tf: tf.strings.ngrams([1, 2], 2)))
+      for mode in ("eager", "traced")],
     # --- ops.strings-to-number: each string alone for every out_type, and a failing batch ----------------------
     *[(f"to-number-{dt}", "ops.strings-to-number", _numbers(dt))
       for dt in ("float32", "float64", "int32", "int64", "uint32", "uint64")],

@@ -139,6 +139,41 @@ no_tf_gradient("UnicodeDecode")
 no_tf_gradient("UnicodeDecodeWithOffsets")
 
 
+def _ragged_input(x: Any, how: str, op: str) -> Any:
+    """x converted as the ragged wrappers convert their input (ragged_string_ops.py): a RaggedTensor
+    is kept; "decode" converts without a dtype (a non-string tensor is the kernel's error);
+    "split"/"ngrams" convert to a string tensor (a non-string tensor: ValueError "input: Tensor
+    conversion requested dtype string for Tensor with dtype int64: ..."; a Python value as
+    string_tensor, inside a tf.function TypeError "Expected string, but got 1 of type 'int'.");
+    "bytes" converts without a dtype, then to string (ValueError eagerly; the graph build's
+    TypeError inside a tf.function)."""
+    from simdist.runtime import context
+    if isinstance(x, RaggedTensor):
+        return x
+    if how == "decode":
+        return x if isinstance(x, Tensor) else convert_to_tensor(x)
+    if how == "bytes":
+        t = x if isinstance(x, Tensor) else convert_to_tensor(x)
+        if t.dtype != dtypes.string and not context.in_function():
+            raise ValueError(f"Tensor conversion requested dtype string for Tensor with dtype {t.dtype.name}: {t!r}")
+        return t
+    if isinstance(x, Tensor):
+        if x.dtype != dtypes.string:
+            arg = "data" if how == "ngrams" else "input"
+            raise ValueError(f"{arg}: Tensor conversion requested dtype string for Tensor with dtype "
+                             f"{x.dtype.name}: {x!r}")
+        return x
+    try:
+        return string_tensor(x)
+    except TypeError:
+        leaf = x
+        while isinstance(leaf, (list, tuple)) and leaf:
+            leaf = leaf[0]
+        if context.in_function() and isinstance(x, (list, tuple)):
+            raise TypeError(f"Expected string, but got {leaf!r} of type '{type(leaf).__name__}'.") from None
+        raise
+
+
 def _shaped(x: Tensor, values: Tensor, splits: Tensor) -> Any:
     """The pieces of x's flat strings as TF's wrappers shape them (module docstring)."""
     shape = x.shape.as_list()
@@ -150,15 +185,15 @@ def _shaped(x: Tensor, values: Tensor, splits: Tensor) -> Any:
     return rt
 
 
-def _on_strings(input: Any, op: str, run: Callable[[Tensor], tuple]) -> Any:  # noqa: A002
+def _on_strings(input: Any, op: str, run: Callable[[Tensor], tuple], how: str) -> Any:  # noqa: A002
     """run on a string tensor, or on a RaggedTensor's flat values with its row splits kept."""
+    input = _ragged_input(input, how, op)
     if isinstance(input, RaggedTensor):
         flat = input.flat_values
         values, splits = run(flat)[:2]
         return input.with_flat_values(RaggedTensor.from_row_splits(values, splits, validate=False))
-    x = string_tensor(input, op)
-    values, splits = run(x)[:2]
-    return _shaped(x, values, splits)
+    values, splits = run(input)[:2]
+    return _shaped(input, values, splits)
 
 
 def split(input: Any, sep: Any = None, maxsplit: int = -1, name: str | None = None) -> Any:  # noqa: A002
@@ -167,12 +202,12 @@ def split(input: Any, sep: Any = None, maxsplit: int = -1, name: str | None = No
     if not isinstance(s, bytes):
         raise TypeError(f"Expected string for argument 'sep' not {sep!r}.")
     return _on_strings(input, "StringSplitV2",
-                       lambda x: dispatch.execute(SPLIT, (x,), {"sep": s, "maxsplit": int(maxsplit)}))
+                       lambda x: dispatch.execute(SPLIT, (x,), {"sep": s, "maxsplit": int(maxsplit)}), "split")
 
 
 def bytes_split(input: Any, name: str | None = None) -> Any:  # noqa: A002
     """`tf.strings.bytes_split`: each string's bytes as strings of one byte."""
-    return _on_strings(input, "StringSplit", lambda x: dispatch.execute(BYTES_SPLIT, (x,)))
+    return _on_strings(input, "StringSplit", lambda x: dispatch.execute(BYTES_SPLIT, (x,)), "bytes")
 
 
 def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any,  # noqa: A002
@@ -187,7 +222,7 @@ def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any
     attrs = {"input_encoding": enc, "errors": err, "replacement_char": rc,
              "replace_control_characters": bool(replace_control_characters)}
     ragged = isinstance(input, RaggedTensor)
-    x = input.flat_values if ragged else string_tensor(input, opname)
+    x = input.flat_values if ragged else _ragged_input(input, "decode", opname)
     if with_offsets:
         splits, cps, offs = dispatch.execute(DECODE_OFFSETS, (x,), attrs)
     else:
@@ -221,8 +256,9 @@ def _encode_each(cps: Tensor, encoding: str, err: str, rc: int) -> Tensor:
     return unicode_encode(convert_to_tensor(cps._v.reshape(-1, 1), dtype=dtypes.int32), encoding, err, rc)
 
 
-def _split_chars(input: Any, input_encoding: Any, errors: Any, replacement_char: Any) -> tuple[Any, Any]:  # noqa: A002
-    cps, offs, flat = _decoded(input, input_encoding, errors, replacement_char, False)
+def _split_chars(input: Any, input_encoding: Any, errors: Any, replacement_char: Any,  # noqa: A002
+                 with_offsets: bool = True) -> tuple[Any, Any]:
+    cps, offs, flat = _decoded(input, input_encoding, errors, replacement_char, False, with_offsets)
     err, rc, _ = check_attrs("UnicodeDecodeWithOffsets", errors, replacement_char)
     enc = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     chars = _encode_each(flat, enc, err, rc)
@@ -234,7 +270,7 @@ def _split_chars(input: Any, input_encoding: Any, errors: Any, replacement_char:
 def unicode_split(input: Any, input_encoding: Any, errors: Any = "replace", replacement_char: Any = 65533,  # noqa: A002
                   name: str | None = None) -> Any:
     """`tf.strings.unicode_split`: each string's characters, each encoded in `input_encoding`."""
-    return _split_chars(input, input_encoding, errors, replacement_char)[0]
+    return _split_chars(input, input_encoding, errors, replacement_char, False)[0]
 
 
 def unicode_split_with_offsets(input: Any, input_encoding: Any, errors: Any = "replace",  # noqa: A002
@@ -318,7 +354,7 @@ def ngrams(data: Any, ngram_width: Any, separator: Any = " ", pad_values: Any = 
         raise ValueError("pad_values must be provided if padding_width is set.")
     args = (ngram_width, separator, pad_values, padding_width, preserve_short_sequences)
     if not isinstance(data, RaggedTensor):
-        x = string_tensor(data, "StringNGrams", "data")
+        x = _ragged_input(data, "ngrams", "StringNGrams")
         shape = x.shape.as_list()
         if not shape:
             raise ValueError("Data must have rank>0")
