@@ -605,6 +605,14 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ('ragged-from-row-lengths-1', 'ops.strings-ragged',
      _rg(lambda tf: tf.RaggedTensor.from_row_lengths([1, 2, 3], [2, 1]).values)),
     ('ragged-constant-6', 'ops.strings-ragged', _rg(lambda tf: tf.ragged.constant([[1.5], []]).flat_values)),
+    ('unicode-encode-ragged-1', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_encode(tf.ragged.constant([[72, 252], [], [0x1F600]]), "UTF-8"))),
+    ('unicode-encode-ragged-2', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_encode(tf.ragged.constant([[[72, 252], [65]], [[0x1F600, -1]]]), "UTF-16-BE"))),
+    ('unicode-encode-ragged-3', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_encode(tf.ragged.constant([[[72, 252], [65]], [[0x1F600, -1]]]), "UTF-8", errors="strict"))),
+    ('unicode-encode-ragged-4', 'ops.strings-ragged',
+     _rg(lambda tf: tf.strings.unicode_encode(tf.strings.unicode_decode(["héllo", "wörld!"], "UTF-8"), "UTF-8"))),
     # --- what the ragged functions' wrappers make of a non-string input, eagerly and traced
     *[(f"ragged-convert-{k}-{mode}", "ops.strings-ragged", _cls((lambda f: f if mode == "eager" else
                                                                 lambda tf: tf.function(lambda: f(tf),

@@ -3,7 +3,9 @@ kernels; the codecs: unicode_codec.py).
 
 - unicode_encode: int32 code points (a dense tensor of rank >= 1: ValueError "input_tensor's
   rank must be at least 1." else; another dtype the kernel's InvalidArgumentError), each row of
-  the last axis one string in `output_encoding`: a string tensor of shape input.shape[:-1];
+  the last axis one string in `output_encoding`: a string tensor of shape input.shape[:-1]; a
+  RaggedTensor's innermost rows each one string (ragged_rank 1: a 1-D tensor, else a RaggedTensor
+  one ragged dimension less);
 - unicode_transcode: each string decoded from `input_encoding` and encoded in `output_encoding`
   (the input's shape).
 Not differentiable (TF registers no gradient: LookupError). Clause ops.strings-unicode.
@@ -73,11 +75,29 @@ no_tf_gradient("UnicodeTranscode")
 def unicode_encode(input: Any, output_encoding: Any, errors: Any = "replace",  # noqa: A002
                    replacement_char: Any = 65533, name: str | None = None) -> Tensor:
     """`tf.strings.unicode_encode`: rows of int32 code points as strings in `output_encoding`."""
+    from simdist.runtime.ragged_tensor import RaggedTensor
+    if isinstance(input, RaggedTensor):     # (each innermost row one string, the outer rows kept)
+        err, rc, enc = check_attrs("UnicodeEncode", errors, replacement_char, output_encoding)
+        splits = input.nested_row_splits[-1]._v.tolist()
+        flat = input.flat_values._v.tolist()
+        rows = np.empty(len(splits) - 1, dtype=object)
+        for i, (a, b) in enumerate(zip(splits, splits[1:])):
+            rows[i] = encode(flat[a:b], enc, err, rc, "UnicodeEncode")
+        out = convert_to_tensor(rows, dtype=dtypes.string)
+        return out if input.ragged_rank == 1 else _drop_last(input, out)
     x = input if isinstance(input, Tensor) else convert_to_tensor(input)
     if x.shape.rank is not None and x.shape.rank < 1:
         raise ValueError("input_tensor's rank must be at least 1.")
     err, rc, enc = check_attrs("UnicodeEncode", errors, replacement_char, output_encoding)
     return dispatch.execute(UNICODE_ENCODE, (x,), {"output_encoding": enc, "errors": err, "replacement_char": rc})
+
+
+def _drop_last(rt: Any, strings: Tensor) -> Any:
+    """rt with its innermost ragged dimension replaced by `strings` (one per innermost row)."""
+    from simdist.runtime.ragged_tensor import RaggedTensor
+    if not isinstance(rt.values.values, RaggedTensor):
+        return RaggedTensor.from_row_splits(strings, rt.row_splits, validate=False)
+    return RaggedTensor.from_row_splits(_drop_last(rt.values, strings), rt.row_splits, validate=False)
 
 
 def unicode_transcode(input: Any, input_encoding: Any, output_encoding: Any, errors: Any = "replace",  # noqa: A002
