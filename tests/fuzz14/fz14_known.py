@@ -15,13 +15,7 @@ from typing import Any
 
 from fz14_seen import SEEN
 
-_MISSING = ("strings.bytes_split", "strings.join", "strings.length", "strings.lower", "strings.ngrams",
-            "strings.reduce_join", "strings.regex_full_match",
-            "strings.regex_replace", "strings.split", "strings.strip", "strings.substr", "strings.to_hash_bucket",
-            "strings.to_hash_bucket_strong", "strings.to_number", "strings.unicode_decode",
-            "strings.unicode_decode_with_offsets", "strings.unicode_encode", "strings.unicode_script",
-            "strings.unicode_split", "strings.unicode_split_with_offsets", "strings.unicode_transcode",
-            "strings.unsorted_segment_join", "strings.upper")
+_MISSING = ("strings.unicode_script",)
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     **{(f"call:{op}", "missing", ""): f"tf.{op} exists in TF 2.21, not in simdist's facade (simdist: AttributeError)"
