@@ -91,26 +91,28 @@ for _name in ("StringLower", "StringUpper", "StringStrip", "StringLength"):
     no_tf_gradient(_name)
 
 
-def _encoding(op: str, encoding: Any) -> str:
+def _case_op(op: Any, input: Any, encoding: Any) -> Tensor:  # noqa: A002
+    """StringLower/StringUpper: the attr's type (make_str's TypeError), then the input's conversion
+    (a non-string: TypeError "Cannot convert True to EagerTensor of dtype string"), then the
+    kernel's check of the encoding's value (InvalidArgumentError), in TF 2.21's order."""
     text = encoding.decode() if isinstance(encoding, bytes) else encoding
     if not isinstance(text, str):
         raise TypeError(f"Expected string for argument 'encoding' not {encoding!r}.")
+    x = string_tensor(input, op.name)
     if text not in ("", "utf-8"):
         raise errors.InvalidArgumentError(None, None, f"only utf-8 or '' (no encoding) is supported, received {text} "
-                                          f"[Op:{op}]")
-    return text
+                                          f"[Op:{op.name}]")
+    return dispatch.execute(op, (x,), {"encoding": text})
 
 
 def lower(input: Any, encoding: Any = "", name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.lower`: each string lowercased (ASCII, or UTF-8 with `encoding="utf-8"`)."""
-    enc = _encoding("StringLower", encoding)
-    return dispatch.execute(LOWER, (string_tensor(input, "StringLower"),), {"encoding": enc})
+    return _case_op(LOWER, input, encoding)
 
 
 def upper(input: Any, encoding: Any = "", name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.upper`: each string uppercased (ASCII, or UTF-8 with `encoding="utf-8"`)."""
-    enc = _encoding("StringUpper", encoding)
-    return dispatch.execute(UPPER, (string_tensor(input, "StringUpper"),), {"encoding": enc})
+    return _case_op(UPPER, input, encoding)
 
 
 def strip(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
