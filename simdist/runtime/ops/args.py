@@ -144,6 +144,14 @@ def allowed(name: str, kinds: str, what: str) -> Any:
     return rule
 
 
+def raw_attribute(value: Any, name: str) -> Any:
+    """`value.<name>` read as TF's Python reads it on an argument it has not converted (a window's
+    `dtype.is_floating`, a linalg wrapper's `tensor.dtype`): anything without that attribute (a
+    string, a NumPy type, a Python number or list) raises AttributeError, as in TF. Clause
+    ops.argument-errors."""
+    return getattr(value, name)
+
+
 def no_kernel(name: str, d: dtypes.DType, extra: str = "") -> errors.NotFoundError:
     """TF's error for a dtype its op def lists but no CPU kernel is registered for (eager: NotFoundError)."""
     return errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "

@@ -20,6 +20,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import _int32_int64
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register
+from simdist.runtime.ops.cpu_kernels import kernel_first
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["roll", "reverse_sequence", "searchsorted", "unravel_index", "tensor_scatter_nd_max",
@@ -326,6 +327,8 @@ TENSOR_SCATTER_MAX = register("TensorScatterMax", _tensor_scatter_extreme(np.gre
 TENSOR_SCATTER_MIN = register("TensorScatterMin", _tensor_scatter_extreme(np.less, "TensorScatterMin"),
                               _scatter_rule("TensorScatterMin"), lambda arrays, out, attrs: arrays[2].size,
                               kind="gather/scatter", fusion=_SCATTER_LANES)
+TENSOR_SCATTER_MAX.dtype = kernel_first("TensorScatterMax", TENSOR_SCATTER_MAX.dtype)
+TENSOR_SCATTER_MIN.dtype = kernel_first("TensorScatterMin", TENSOR_SCATTER_MIN.dtype)
 
 
 def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any, name: str | None = None) -> Tensor:

@@ -19,6 +19,7 @@ from simdist.runtime.ops import alloc, args, dispatch, static_shapes, trace_erro
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
+from simdist.runtime.ops.cpu_kernels import kernel_first
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 # Why these ops run lane by lane in a fused replay (OpDef.fusion).
@@ -172,6 +173,8 @@ TENSOR_SCATTER_SUB = register("TensorScatterSub", _tensor_scatter("sub", "Tensor
                               lambda dts, attrs: args.same_dtype("TensorScatterSub")((dts[0], dts[2]), attrs),
                               lambda arrays, out, attrs: arrays[2].size, kind="gather/scatter",
                               fusion=_LANE_ROWS)
+TENSOR_SCATTER_ADD.dtype = kernel_first("TensorScatterAdd", TENSOR_SCATTER_ADD.dtype)
+TENSOR_SCATTER_SUB.dtype = kernel_first("TensorScatterSub", TENSOR_SCATTER_SUB.dtype)
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Tensor:
