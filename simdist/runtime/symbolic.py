@@ -163,6 +163,11 @@ def array_error() -> BaseException:
     return _error("array", "SymbolicTensor")
 
 
+def iter_error() -> BaseException:
+    """TF's error for iterating over a graph tensor in TF's own Python (`list(ksize)`)."""
+    return _error("iter", "SymbolicTensor")
+
+
 def bool_error() -> BaseException:
     """TF's error for the truth of a graph tensor taken by TF's own Python (`__bool__`)."""
     return _error("bool", "SymbolicTensor")

@@ -27,6 +27,26 @@ def _fn(make: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda tf: tf.function(lambda: make(tf))()
 
 
+def _strided(op: str, label: str) -> Callable[[Any], Any]:
+    """op with a strides list attr given as a TensorShape, an empty or int NumPy array, or an int."""
+    def run(tf: Any) -> Any:
+        n = 4 if op == "extract_patches" else 5
+        v = {"TensorShape": tf.TensorShape([1] * n), "empty ndarray": np.array([], np.int64),
+             "int ndarray": np.ones(n, np.int64), "int": 1}[label]
+        if op == "conv3d":
+            return tf.nn.conv3d(tf.ones([1, 2, 2, 2, 1]), tf.ones([1, 1, 1, 1, 1]), strides=v, padding="VALID")
+        if op == "extract_volume_patches":
+            return tf.extract_volume_patches(tf.ones([1, 2, 2, 2, 1]), [1, 1, 1, 1, 1], v, "VALID")
+        return tf.image.extract_patches(tf.ones([1, 2, 2, 1]), [1, 1, 1, 1], v, [1, 1, 1, 1], "VALID")
+    return run
+
+
+def _captured_pool(tf: Any) -> Any:
+    """max_pool2d inside a tf.function with an eager ksize tensor it closes over."""
+    k = tf.constant([2])
+    return tf.function(lambda: tf.nn.max_pool2d(tf.ones([1, 4, 4, 1]), k, 1, "SAME"))()
+
+
 _A = "ops.argument-errors"
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # layout= (dtensor.call_with_layout)
@@ -103,6 +123,116 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _fn(lambda tf: tf.tensor_scatter_nd_sub(tf.ones([2], tf.bool), [[0]], tf.ones([1], tf.bool)))),
     ("tensor_scatter_nd_add complex64", _A,
      lambda tf: tf.tensor_scatter_nd_add(tf.ones([2], tf.complex64), [[0]], tf.ones([1], tf.complex64))),
+    # a tensor of another type reaches the kernel; NumPy values stay on the fast path
+    ("logical_and float tensor, numpy float", _A, lambda tf: tf.math.logical_and(tf.constant([1.0]), np.float64(0.0))),
+    ("logical_and float variable, numpy float", _A, lambda tf: tf.math.logical_and(tf.Variable([1.0]), np.float64(0.0))),
+    ("logical_and numpy float, float variable", _A, lambda tf: tf.math.logical_and(np.float64(0.0), tf.Variable([1.0]))),
+    ("logical_and float variable, list", _A, lambda tf: tf.math.logical_and(tf.Variable([1.0]), [True])),
+    *[(f"logical_or float tensor, {v!r}", _A, (lambda v: lambda tf: tf.math.logical_or(tf.constant([1.5, 2.0]), v))(v))
+      for v in (np.uint32(4), np.int64(1), np.float32(1), np.complex128(1), np.bool_(False), np.array(1.0),
+                np.array([0, 1]))],
+    ("logical_xor complex variable, numpy int", _A,
+     lambda tf: tf.math.logical_xor(tf.Variable([0.5 + 0j]), np.array([-4], np.int64))),
+    ("to_hash_bucket_fast float variable", _A, lambda tf: tf.strings.to_hash_bucket_fast(tf.Variable([1.0]), 3)),
+    ("in_top_k half targets", _A, lambda tf: tf.math.in_top_k(tf.constant([[1.0]], tf.float16), -2.5, tf.constant(2))),
+    ("in_top_k float targets", _A, lambda tf: tf.math.in_top_k(tf.constant([[1.0]]), tf.constant([0]), tf.constant(2))),
+    ("in_top_k int predictions", _A, lambda tf: tf.math.in_top_k(np.array([[1 + 1j]]), tf.constant([0]), 1)),
+    ("diag_part float padding of a double matrix", _A,
+     lambda tf: tf.linalg.diag_part(tf.ones([2, 2], tf.float64), padding_value=tf.constant(0.5))),
+    ("diag_part double padding", _A,
+     lambda tf: tf.linalg.diag_part(tf.ones([2, 2], tf.float64), k=(-1, 1), padding_value=tf.constant(0.5, tf.float64))),
+    ("diag int padding of a list", _A, lambda tf: tf.linalg.diag([1.0, 2.0], k=1, padding_value=tf.constant(3))),
+    ("diag int padding traced", _A, _fn(lambda tf: tf.linalg.diag(tf.ones([2]), k=1, padding_value=tf.constant(3)))),
+    # list attrs: any sequence of Python ints eagerly
+    *[(f"{op} strides {label}", _A, _strided(op, label)) for op in ("conv3d", "extract_volume_patches", "extract_patches")
+      for label in ("TensorShape", "empty ndarray", "int ndarray", "int")],
+    ("conv3d strides TensorShape traced", _A, _fn(lambda tf: tf.nn.conv3d(
+        tf.ones([1, 2, 2, 2, 1]), tf.ones([1, 1, 1, 1, 1]), strides=tf.TensorShape([1, 1, 1, 1, 1]), padding="VALID"))),
+    # 3-D ops: the op def's attrs in order
+    ("conv3d_transpose int64 NHWC", _A, lambda tf: tf.nn.conv3d_transpose(
+        tf.constant(2, tf.int64), np.array(-1, np.int32), tf.TensorShape([3]), [1, 2, 2], padding="SAME",
+        data_format="NHWC")),
+    ("conv3d_transpose NHWC", _A, lambda tf: tf.nn.conv3d_transpose(
+        tf.ones([1, 2, 2, 2, 1]), tf.ones([1, 1, 1, 1, 1]), [1, 2, 2, 2, 1], 1, data_format="NHWC")),
+    ("conv3d NHWC", _A, lambda tf: tf.nn.conv3d(tf.ones([1, 2, 2, 2, 1]), tf.ones([1, 1, 1, 1, 1]), [1, 1, 1, 1, 1],
+                                                 "VALID", data_format="NHWC")),
+    ("avg_pool3d int8 same NHWC", _A, lambda tf: tf.nn.avg_pool3d(
+        tf.ones([1, 2, 2, 2, 1], tf.int8), 1, 1, "same", data_format="NHWC")),
+    ("max_pool3d same", _A, lambda tf: tf.nn.max_pool3d(tf.ones([1, 2, 2, 2, 1]), 1, 1, "same")),
+    ("max_pool3d NHWC", _A, lambda tf: tf.nn.max_pool3d(tf.ones([1, 2, 2, 2, 1]), 1, 1, "VALID", data_format="NHWC")),
+    # attrs' minimums and lists, kernel checks
+    ("dynamic_partition num_partitions 0", _A, lambda tf: tf.dynamic_partition(tf.ones([3]), [-1], 0)),
+    ("dynamic_partition num_partitions 0 traced", _A, _fn(lambda tf: tf.dynamic_partition(tf.ones([3]), [0], 0))),
+    ("dynamic_partition scalar data", _A, lambda tf: tf.dynamic_partition(tf.constant(1.0), tf.constant([0, 0]), 3)),
+    ("dynamic_partition shape", _A, lambda tf: tf.dynamic_partition(tf.ones([3, 2]), [0, 1], 2)),
+    ("dynamic_partition shape traced", _A, _fn(lambda tf: tf.dynamic_partition(tf.ones([3, 2]), [0, 1], 2))),
+    ("dynamic_partition id out of range", _A, lambda tf: tf.dynamic_partition(tf.ones([2, 2]), [[0, 1], [-1, 0]], 2)),
+    ("dynamic_partition scalars", _A, lambda tf: tf.dynamic_partition(tf.constant(1.0), tf.constant(0), 2)),
+    ("isotonic_regression bool", _A, lambda tf: tf.nn.isotonic_regression([True])),
+    ("isotonic_regression complex64", _A, lambda tf: tf.nn.isotonic_regression(tf.constant([1], tf.complex64))),
+    ("isotonic_regression uint8", _A, lambda tf: tf.nn.isotonic_regression(tf.constant([1], tf.uint8))),
+    ("isotonic_regression bool traced", _A, _fn(lambda tf: tf.nn.isotonic_regression([True]))),
+    ("approx_min_k k -1", _A, lambda tf: tf.math.approx_min_k(tf.ones([2, 3]), -1, recall_target=3.0)),
+    ("approx_max_k k -1", _A, lambda tf: tf.math.approx_max_k(tf.ones([2, 3]), -1)),
+    ("approx_top_k int32 k -1", _A, lambda tf: tf.approx_top_k(tf.ones([2, 3], tf.int32), -1)),
+    ("random.normal complex64", _A, lambda tf: tf.random.normal([2], dtype=tf.complex64)),
+    ("random.truncated_normal complex128", _A, lambda tf: tf.random.truncated_normal([2], dtype=tf.complex128)),
+    ("random.normal bool", _A, lambda tf: tf.random.normal([2], dtype=tf.bool)),
+    ("compute_average_loss bool", _A, lambda tf: tf.nn.compute_average_loss(tf.constant([True, False]),
+                                                                          global_batch_size=2)),
+    ("scatter_nd scalar updates", _A, lambda tf: tf.scatter_nd([-1], 1, tf.constant([], tf.int32))),
+    ("scatter_nd scalar indices", _A, lambda tf: tf.scatter_nd(0, 1.0, [3])),
+    ("scatter_nd scalar updates traced", _A, _fn(lambda tf: tf.scatter_nd([0], 1.0, [3]))),
+    ("tensor_scatter_nd_max scalar tensor and updates", _A, lambda tf: tf.tensor_scatter_nd_max(2 ** 31, tf.constant([0]), 1)),
+    ("tensor_scatter_nd_min scalar updates", _A, lambda tf: tf.tensor_scatter_nd_min(tf.constant([1.0, 2.0]), [0], 1.0)),
+    ("tensor_scatter_nd_add scalar updates", _A, lambda tf: tf.tensor_scatter_nd_add(tf.constant([1.0]), [[5]], 1.0)),
+    ("tensor_scatter_nd_update scalar indices", _A, lambda tf: tf.tensor_scatter_nd_update(tf.constant([1.0]), 0, 1.0)),
+    ("tensor_scatter_nd_add scalar updates traced", _A,
+     _fn(lambda tf: tf.tensor_scatter_nd_add(tf.constant([1.0]), [0], 1.0))),
+    ("cumprod axis []", _A, lambda tf: tf.math.cumprod(tf.ones([3]), axis=[])),
+    ("broadcast_static_shape tuples", _A, lambda tf: tf.broadcast_static_shape((2, 3), (3,))),
+    ("broadcast_static_shape ndarray", _A, lambda tf: tf.broadcast_static_shape(np.array([2, 0]), tf.TensorShape([3]))),
+    ("broadcast_dynamic_shape TensorShapes", _A,
+     lambda tf: tf.broadcast_dynamic_shape(tf.TensorShape([4, 1]), tf.TensorShape([1, 3]))),
+    ("broadcast_dynamic_shape TensorShapes mismatch", _A,
+     lambda tf: tf.broadcast_dynamic_shape(tf.TensorShape([4, 2]), tf.TensorShape([2, 3]))),
+    # _get_sequence's `list(value)` of a tensor inside a tf.function
+    ("max_pool1d tensor ksize traced", _A, _fn(lambda tf: tf.nn.max_pool1d(
+        tf.ones([1, 4, 1]), ksize=tf.constant([0]), strides=(4,), padding="SAME"))),
+    ("max_pool2d tensor strides traced", _A, _fn(lambda tf: tf.nn.max_pool2d(
+        tf.ones([1, 4, 4, 1]), np.array([3]), tf.constant([], tf.int32), "SAME"))),
+    ("max_pool3d tensor strides before padding traced", _A, _fn(lambda tf: tf.nn.max_pool3d(
+        tf.ones([1, 4, 4, 4, 1]), ksize=np.array([1]), strides=tf.constant([1]), padding="same"))),
+    ("avg_pool1d tensor ksize traced", _A, _fn(lambda tf: tf.nn.avg_pool1d(
+        tf.ones([1, 4, 1]), tf.constant([3]), tf.constant([], tf.int32), padding="same"))),
+    ("conv1d tensor stride traced", _A, _fn(lambda tf: tf.nn.conv1d(tf.ones([1, 4, 1]), tf.ones([1, 1, 1]),
+                                                                     tf.constant([0]), "SAME"))),
+    ("conv1d_transpose tensor strides traced", _A, _fn(lambda tf: tf.nn.conv1d_transpose(
+        tf.ones([1, 4, 1]), tf.ones([1, 1, 1]), [1, 4, 1], tf.constant([4, 2])))),
+    ("conv2d_transpose tensor strides before padding traced", _A, _fn(lambda tf: tf.nn.conv2d_transpose(
+        tf.ones([1, 4, 4, 1]), tf.ones([1, 1, 1, 1]), output_shape=[1, 4, 4, 1], strides=tf.constant([], tf.int32),
+        padding="same"))),
+    ("conv3d_transpose tensor strides traced", _A, _fn(lambda tf: tf.nn.conv3d_transpose(
+        tf.ones([1, 4, 4, 4, 1]), tf.ones([1, 1, 1, 1, 1]), output_shape=[1, 4, 4, 4, 1], strides=tf.constant([2])))),
+    ("conv2d tensor strides traced", _A, _fn(lambda tf: tf.nn.conv2d(tf.ones([1, 4, 4, 1]), tf.ones([1, 1, 1, 1]),
+                                                                      tf.constant([1]), "SAME"))),
+    ("max_pool2d eager tensor ksize", _A, lambda tf: tf.nn.max_pool2d(tf.ones([1, 4, 4, 1]), tf.constant([2]),
+                                                                        tf.constant([1]), "SAME")),
+    ("max_pool2d captured tensor ksize traced", _A, _captured_pool),
+    # a TensorShape converts to its dimensions (ops.conversion)
+    ("convert TensorShape", "ops.conversion", lambda tf: tf.convert_to_tensor(tf.TensorShape([2, 3]))),
+    ("convert TensorShape int64", "ops.conversion", lambda tf: tf.convert_to_tensor(tf.TensorShape([2, 3]), dtype=tf.int64)),
+    ("convert TensorShape float32", "ops.conversion",
+     lambda tf: tf.convert_to_tensor(tf.TensorShape([2, 3]), dtype=tf.float32)),
+    ("convert large TensorShape", "ops.conversion", lambda tf: tf.convert_to_tensor(tf.TensorShape([2 ** 31, 3]))),
+    ("convert large TensorShape int32", "ops.conversion",
+     lambda tf: tf.convert_to_tensor(tf.TensorShape([2 ** 31, 3]), dtype=tf.int32)),
+    ("convert partial TensorShape", "ops.conversion", lambda tf: tf.convert_to_tensor(tf.TensorShape([None, 3]))),
+    ("convert empty TensorShape", "ops.conversion", lambda tf: tf.convert_to_tensor(tf.TensorShape([]))),
+    ("constant of a TensorShape", "ops.conversion", lambda tf: tf.constant(tf.TensorShape([2, 3]))),
+    ("sample_distorted_bounding_box TensorShape", _A, lambda tf: tf.image.sample_distorted_bounding_box(
+        tf.TensorShape([1, 2, 2]), float("inf"), seed=42, aspect_ratio_range=[0.0, 1.0], area_range=(0.0, 5.0),
+        max_attempts=1)),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
@@ -116,6 +246,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.argument-errors")
 @EDGES.parametrize("ops.argument-errors")
 def test_argument_error_classes(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_tensor_shape_conversion(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

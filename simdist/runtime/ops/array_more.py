@@ -16,7 +16,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
-from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import _int32_int64
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register
@@ -421,7 +421,10 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
 
 def broadcast_static_shape(shape_x: Any, shape_y: Any) -> TensorShape:
     """`tf.broadcast_static_shape`: the broadcast TensorShape of two TensorShapes (ValueError when
-    they do not broadcast)."""
+    they do not broadcast). TF reads `shape_x.ndims` on the arguments as given: a tuple, list or
+    array is AttributeError (common_shapes.broadcast_shape; clause ops.argument-errors)."""
+    raw_attribute(shape_x, "ndims")
+    raw_attribute(shape_y, "ndims")
     sx, sy = TensorShape(shape_x), TensorShape(shape_y)
     if sx.rank is None or sy.rank is None:
         return TensorShape(None)

@@ -8,7 +8,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime import errors
+from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -21,6 +22,11 @@ __all__ = ["dynamic_partition", "dynamic_stitch"]
 
 
 def _partition(data: np.ndarray, parts: np.ndarray, num_partitions: int) -> tuple[np.ndarray, ...]:
+    bad = np.argwhere((parts < 0) | (parts >= num_partitions))
+    if len(bad):    # the kernel's check, the first offending id in row-major order
+        at = tuple(int(i) for i in bad[0])
+        raise errors.InvalidArgumentError(None, None, f"partitions[{','.join(str(i) for i in at)}] = "
+                                          f"{int(parts[at])} is not in [0, {num_partitions}) [Op:DynamicPartition]")
     return tuple(data[parts == p] for p in range(num_partitions))
 
 
@@ -40,8 +46,29 @@ STITCH = register("DynamicStitch", _stitch, lambda dts, attrs: dts[attrs["n"]], 
                   fusion=_LANE_ROWS)
 
 
+def _check_partition(d: Tensor, p: Tensor, n: int) -> None:
+    """DynamicPartition's checks (data_flow_ops.cc, dynamic_partition_op.cc), in their order: the
+    attr's minimum, data's shape starting with partitions' (traced: the shape function's
+    ValueError); then the kernel's check of each partition id (_partition)."""
+    if n < 1:
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'num_partitions' of {n} must be at least minimum 1 [Op:DynamicPartition]"),
+            ValueError, f"Attr 'num_partitions' of 'DynamicPartition' Op passed {n} less than minimum 1.")
+    ds, ps = d.shape.as_list(), p.shape.as_list()
+    if ds[:len(ps)] != ps:
+        if len(ds) < len(ps):
+            text = f"Shape must be at least rank {len(ps)} but is rank {len(ds)}"
+        else:
+            a, b = next((a, b) for a, b in zip(ds, ps) if a != b)
+            text = f"Dimensions must be equal, but are {a} and {b}"
+        raise trace_errors.shape_error(f"data.shape must start with partitions.shape, got data.shape = "
+                                       f"{args.dims(ds)}, partitions.shape = {args.dims(ps)} [Op:DynamicPartition]",
+                                       text, "DynamicPartition", (ds, ps))
+
+
 def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str | None = None) -> list[Tensor]:
     d, p = _t(data), _t(partitions)
+    _check_partition(d, p, int(num_partitions))
     return list(dispatch.execute(PARTITION, (d, p), {"num_partitions": int(num_partitions)}))
 
 

@@ -115,7 +115,18 @@ def _gather_nd_grad(op: Any, grad: Any) -> list:
 
 
 # --- scatter_nd and tensor_scatter_nd_* ---------------------------------------------------------------------
+def _check_ranks(idx_shape: tuple[int, ...], upd_shape: tuple[int, ...], opname: str) -> None:
+    """The scatter kernels' first checks (scatter_nd_op.cc): indices, then updates, of rank 1 or more
+    (a scalar update: InvalidArgumentError "Updates shape must have rank at least one. Found:[]",
+    before any other shape check; simdist broadcast it or leaked NumPy's IndexError: fz15c)."""
+    for what, shp in (("Indices", idx_shape), ("Updates", upd_shape)):
+        if len(shp) == 0:
+            raise errors.InvalidArgumentError(None, None, f"{what} shape must have rank at least one. Found:[] "
+                                              f"[Op:{opname}]")
+
+
 def _check_updates(idx: np.ndarray, upd_shape: tuple[int, ...], out_shape: tuple[int, ...], opname: str) -> None:
+    _check_ranks(tuple(idx.shape), tuple(upd_shape), opname)
     lead = idx.shape[:-1]
     if tuple(upd_shape[:len(lead)]) != tuple(lead):
         raise errors.InvalidArgumentError(
@@ -137,6 +148,7 @@ def _scatter_nd(idx: np.ndarray, upd: np.ndarray, shape: tuple[int, ...]) -> np.
 
 def _tensor_scatter(mode: str, opname: str) -> Any:
     def forward(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> np.ndarray:
+        _check_ranks(idx.shape, upd.shape, opname)
         if idx.ndim and idx.shape[-1] > x.ndim:   # an index deeper than the tensor's rank (fz4 seed 21 #154;
             # traced, a scalar tensor fails the shape function's rank check)
             eager = (f"Inner dimensions of output shape must match inner dimensions of updates shape. Output: "

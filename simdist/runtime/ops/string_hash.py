@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.fingerprint import farmhash64
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -32,7 +33,7 @@ def _bucket(x: np.ndarray, num_buckets: int = 1) -> np.ndarray:
 def _rule(dts: Any, attrs: Any) -> dtypes.DType:
     if dts[0] != dtypes.string:
         raise errors.InvalidArgumentError(None, None, "cannot compute StringToHashBucketFast as input #0(zero-based) "
-                                          f"was expected to be a string tensor but is a {dts[0].name} tensor "
+                                          f"was expected to be a string tensor but is a {args.tf_name(dts[0])} tensor "
                                           "[Op:StringToHashBucketFast]")
     return dtypes.int64
 
@@ -47,5 +48,7 @@ def to_hash_bucket_fast(input: Any, num_buckets: int, name: str | None = None) -
     if int(num_buckets) < 1:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'num_buckets' of {int(num_buckets)} must be at "
                                           "least minimum 1 [Op:StringToHashBucketFast]")
-    x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype=dtypes.string)
+    # (a tensor or variable of another type reaches the kernel: InvalidArgumentError, fz15c)
+    x = _t(input) if isinstance(input, Tensor) or getattr(input, "_as_tensor", None) is not None \
+        else convert_to_tensor(input, dtype=dtypes.string)
     return dispatch.execute(HASH_BUCKET_FAST, (x,), {"num_buckets": int(num_buckets)})
