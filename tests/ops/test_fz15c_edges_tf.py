@@ -219,6 +219,23 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("max_pool2d eager tensor ksize", _A, lambda tf: tf.nn.max_pool2d(tf.ones([1, 4, 4, 1]), tf.constant([2]),
                                                                         tf.constant([1]), "SAME")),
     ("max_pool2d captured tensor ksize traced", _A, _captured_pool),
+    # shapes read by index in TF's Python: IndexError
+    ("atrous_conv2d_transpose scalar value", _A, lambda tf: tf.nn.atrous_conv2d_transpose(
+        tf.constant(5, tf.int16), tf.ones([2, 2]), tf.constant([], tf.int32), 1e-6, "same")),
+    ("atrous_conv2d_transpose list value", _A, lambda tf: tf.nn.atrous_conv2d_transpose(
+        [5, 2, 5, 1], 2, (2, 3), float("nan"), "SAME")),
+    ("atrous_conv2d_transpose rank-2 filters", _A, lambda tf: tf.nn.atrous_conv2d_transpose(
+        tf.ones([1, 2, 2, 1]), tf.ones([1, 1]), (1, 2, 2, 1), 2, "SAME")),
+    ("atrous_conv2d_transpose rate 2", _A, lambda tf: tf.nn.atrous_conv2d_transpose(
+        tf.ones([1, 2, 2, 1]), tf.ones([1, 1, 1, 1]), (1, 2, 2, 1), 2, "SAME")),
+    ("ctc_loss scalar logits", _A, lambda tf: tf.nn.ctc_loss(np.array([7.0, 1.0]), logits=1.0,
+                                                             label_length=np.array([1e-40, -0.0]), logit_length=[0.0, 0.001])),
+    ("ctc_loss int scalar logits", _A, lambda tf: tf.nn.ctc_loss(labels=0.5, logits=-1, label_length=np.array(1.0, np.float32),
+                                                                 logit_length=7.0)),
+    ("ctc_loss rank-1 labels", _A, lambda tf: tf.nn.ctc_loss(labels=[1, 2], logits=tf.ones([2, 2, 3]), label_length=[1, 1],
+                                                             logit_length=[2, 2])),
+    ("ctc_loss int logits", _A, lambda tf: tf.nn.ctc_loss(labels=[[1], [2]], logits=tf.ones([2, 2, 3], tf.int32),
+                                                          label_length=[1, 1], logit_length=[2, 2])),
     # a TensorShape converts to its dimensions (ops.conversion)
     ("convert TensorShape", "ops.conversion", lambda tf: tf.convert_to_tensor(tf.TensorShape([2, 3]))),
     ("convert TensorShape int64", "ops.conversion", lambda tf: tf.convert_to_tensor(tf.TensorShape([2, 3]), dtype=tf.int64)),
