@@ -173,6 +173,15 @@ def bool_error() -> BaseException:
     return _error("bool", "SymbolicTensor")
 
 
+def truth_taken(cond: Any) -> bool:
+    """`if cond:` in TF's own Python (image.random_contrast's `if upper <= lower`): a tensor cond is
+    check_truth_taken's error inside a tf.function or for several elements, else its truth."""
+    from simdist.runtime.tensor import Tensor
+    if isinstance(cond, Tensor):
+        check_truth_taken(cond)
+    return bool(cond)
+
+
 def check_truth_taken(t: Any) -> None:
     """TF's own Python takes the truth of a comparison of tensor t (`if axis == 0`, `(dim == -1) or
     ...`): inside a tf.function that comparison is a graph tensor (an eager t is captured), so

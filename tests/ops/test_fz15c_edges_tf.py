@@ -73,6 +73,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("fftnd python int", _A, lambda tf: tf.signal.fftnd(2, norm="backward")),
     ("ifftnd scalar axes", _A, lambda tf: tf.signal.ifftnd(-1, fft_length=tf.constant([2, 2]), axes=tf.constant(0))),
     ("irfftnd python float", _A, lambda tf: tf.signal.irfftnd(0.001)),
+    ("irfftnd numpy scalar", _A, lambda tf: tf.signal.irfftnd(np.float64(0.5))),
+    ("irfftnd complex scalar", _A, lambda tf: tf.signal.irfftnd(tf.constant(1 + 0j))),
+    ("fftnd complex scalar", _A, lambda tf: tf.signal.fftnd(tf.constant(1 + 0j))),
     ("rfftnd python int", _A, lambda tf: tf.signal.rfftnd(3, fft_length=tf.TensorShape([2, 3]))),
     ("irfftnd numpy scalar axes", _A, lambda tf: tf.signal.irfftnd(tf.constant([1, 2]), axes=np.int64(-1))),
     ("rfftnd int tensor scalar axes", _A, lambda tf: tf.signal.rfftnd(tf.constant([1, 2]), axes=tf.constant(-1))),
@@ -236,6 +239,26 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                              logit_length=[2, 2])),
     ("ctc_loss int logits", _A, lambda tf: tf.nn.ctc_loss(labels=[[1], [2]], logits=tf.ones([2, 2, 3], tf.int32),
                                                           label_length=[1, 1], logit_length=[2, 2])),
+    # TF's own Python `if` on a tensor comparison
+    ("random_contrast tensor upper traced", _A,
+     _fn(lambda tf: tf.image.random_contrast(tf.ones([2, 2, 3]), 0.2, tf.constant(0.5), seed=1))),
+    ("random_contrast vector upper", _A, lambda tf: tf.image.random_contrast(
+        tf.ones([2, 2, 3]), np.bool_(True), tf.constant([3, 2], dtype=tf.uint64), seed=42)),
+    ("random_saturation tensor upper traced", _A,
+     _fn(lambda tf: tf.image.random_saturation(tf.ones([2, 2, 3]), 0.2, tf.constant(0.5), seed=1))),
+    ("random_saturation scalar tensor upper below lower", _A,
+     lambda tf: tf.image.random_saturation(tf.ones([2, 2, 3]), 0.2, tf.constant(0.1), seed=1)),
+    ("random_brightness tensor delta traced", _A,
+     _fn(lambda tf: tf.image.random_brightness(tf.ones([2, 2, 3]), tf.constant(0.2), seed=1))),
+    ("stateless_random_contrast tensor upper traced", _A, _fn(
+        lambda tf: tf.image.stateless_random_contrast(tf.ones([2, 2, 3]), 0.2, tf.constant(0.5), seed=[1, 2]))),
+    # T from the first tensor argument
+    ("tensor_scatter_nd_sub numpy uint16 tensor, bool updates", _A, lambda tf: tf.tensor_scatter_nd_sub(
+        np.array([3, 2, 2], np.uint16), tf.constant([[1], [1], [2]]), tf.constant([True, False, True]))),
+    ("tensor_scatter_nd_add numpy float64 tensor, int32 updates", _A,
+     lambda tf: tf.tensor_scatter_nd_add(np.array([1.5, 2.5]), [[0]], tf.constant([1]))),
+    ("tensor_scatter_nd_add float list, int32 updates", _A,
+     lambda tf: tf.tensor_scatter_nd_add([1.5, 2.5], [[0]], tf.constant([1]))),
     # a TensorShape converts to its dimensions (ops.conversion)
     ("convert TensorShape", "ops.conversion", lambda tf: tf.convert_to_tensor(tf.TensorShape([2, 3]))),
     ("convert TensorShape int64", "ops.conversion", lambda tf: tf.convert_to_tensor(tf.TensorShape([2, 3]), dtype=tf.int64)),

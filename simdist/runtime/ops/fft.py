@@ -294,6 +294,9 @@ def _nd(opname: str, real_in: bool) -> Any:
             raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x!r}")
         if fft_length is not None:
             convert_to_tensor(fft_length, dtype=dtypes.int32)
+        elif opname == "IRFFTND" and x.ndim == 0:
+            # (_infer_fft_length_for_irfftn sets `fft_length[-1]` of the shape's empty list)
+            raise IndexError("list index out of range")
         return _raw(opname, x)
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.signal.{opname.lower()}`: TF 2.21 has no kernel for {opname} (NotFoundError), as in simdist."

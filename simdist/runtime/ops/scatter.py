@@ -209,7 +209,11 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
 
 
 def _tensor_scatter_call(op: Any, tensor: Any, indices: Any, updates: Any) -> Tensor:
-    x = _t(tensor)
+    if not isinstance(tensor, Tensor) and getattr(tensor, "_as_tensor", None) is None and isinstance(updates, Tensor):
+        # T comes from the first tensor argument (TF's fast path): the updates' (fz15c)
+        x = convert_to_tensor(tensor, dtype=updates.dtype)
+    else:
+        x = _t(tensor)
     idx = _indices(indices, op.name)
     upd = updates if isinstance(updates, Tensor) else convert_to_tensor(updates, dtype=x.dtype)
     return dispatch.execute(op, (x, idx, upd))
