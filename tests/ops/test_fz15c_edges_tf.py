@@ -90,6 +90,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("raw irfftnd Treal float64", _A, lambda tf: tf.irfftnd(tf.constant([1 + 0j]), [1], axes=[0], Treal=tf.float64)),
     ("raw rfftnd Tcomplex float64", _A, lambda tf: tf.rfftnd(tf.constant([1.0]), [1], axes=[0], Tcomplex=tf.float64)),
     # eig reads tensor.dtype
+    # the nn wrappers read input.shape unconverted
+    ("max_pool list", _A, lambda tf: tf.nn.max_pool([[4.0, 1.0], [-3.0, -1.5]], ksize=tf.constant([4, 4]),
+                                                     strides=(1, 2, 2), padding="same")),
+    ("avg_pool list", _A, lambda tf: tf.nn.avg_pool([[4.0, 1.0]], 1, 1, "SAME")),
+    ("max_pool ndarray", _A, lambda tf: tf.nn.max_pool(np.ones((1, 2, 2, 1), np.float32), 1, 1, "SAME")),
+    ("conv2d list", _A, lambda tf: tf.nn.conv2d([[4294967295, 0]], np.array([[True, False]]), tf.TensorShape([1, 2]),
+                                                "VALID")),
+    ("conv2d list, strides of 3", _A, lambda tf: tf.nn.conv2d([[1.0]], tf.ones([1, 1, 1, 1]), [1, 2, 3], "VALID")),
+    ("conv3d bool", _A, lambda tf: tf.nn.conv3d(False, tf.ones([1, 1, 1, 1, 1]), [1, 1, 1, 1, 1], "VALID")),
+    ("conv3d ndarray", _A, lambda tf: tf.nn.conv3d(np.ones((1, 2, 2, 2, 1), np.float32), tf.ones([1, 1, 1, 1, 1]),
+                                                   [1, 1, 1, 1, 1], "VALID")),
     ("eig python float", _A, lambda tf: tf.linalg.eig(float("nan"))),
     ("eigvals python int", _A, lambda tf: tf.linalg.eigvals(5)),
     ("eigvals list", _A, lambda tf: tf.linalg.eigvals([[1.0, 2.0], [3.0, 4.0]])),

@@ -449,6 +449,7 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     nchw = check_data_format(data_format, nchw_ok=True)
     st = spatial_sequence(strides, 2, "strides", nchw)
     dl = spatial_sequence(dilations, 2, "dilations", nchw)
+    args.raw_attribute(input, "shape")   # (nn_ops.conv2d reads `input.shape` unconverted: a list is AttributeError)
     if nchw:
         if isinstance(padding, (list, tuple)) and len(padding) == 4:
             padding = list(nchw_to_nhwc(padding))

@@ -228,6 +228,7 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
            dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv3d` (NDHWC): strides (and dilations) lists of 5 as TF's raw op takes them;
     filters [kd, kh, kw, in, out]. NCDHW: see `_channels_first`."""
+    args.raw_attribute(input, "shape")   # (_conv3d_expanded_batch reads `input.shape` first)
     if data_format == "NCDHW":
         x = _channels_first(input, "CPU implementation of Conv3D currently only supports the NHWC tensor format. "
                                    "[Op:Conv3D]")
