@@ -168,6 +168,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         data_format="NHWC")),
     ("conv3d_transpose NHWC", _A, lambda tf: tf.nn.conv3d_transpose(
         tf.ones([1, 2, 2, 2, 1]), tf.ones([1, 1, 1, 1, 1]), [1, 2, 2, 2, 1], 1, data_format="NHWC")),
+    ("conv3d_transpose strides sequence before T", _A, lambda tf: tf.nn.conv3d_transpose(
+        tf.constant([[2, -4, -4]]), np.ones((3, 3), np.float32), (3, 3), np.array([], np.int64), dilations=(3, 3))),
+    ("conv3d int32, short strides", _A, lambda tf: tf.nn.conv3d(tf.ones([1, 2, 2, 2, 1], tf.int32),
+                                                                tf.ones([1, 1, 1, 1, 1], tf.int32), [1], "VALID")),
+    ("conv3d int32, NumPy strides", _A, lambda tf: tf.nn.conv3d(tf.ones([1, 2, 2, 2, 1], tf.int32),
+                                                                tf.ones([1, 1, 1, 1, 1]), np.ones(5, np.int64), "VALID")),
     ("conv3d NHWC", _A, lambda tf: tf.nn.conv3d(tf.ones([1, 2, 2, 2, 1]), tf.ones([1, 1, 1, 1, 1]), [1, 1, 1, 1, 1],
                                                  "VALID", data_format="NHWC")),
     ("avg_pool3d int8 same NHWC", _A, lambda tf: tf.nn.avg_pool3d(

@@ -236,9 +236,15 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         dl = None if dilations is None else _to_last(_list5(dilations, "dilations"))
         return array.transpose(conv3d(array.transpose(x, [0, 2, 3, 4, 1]), filters, st, padding, "NDHWC", dl),
                                [0, 4, 1, 2, 3])
-    check_format(data_format, "Conv3D", _t(input))
-    attrs = {"strides": _list5(strides, "strides"), "padding": _padding(padding), "explicit_paddings": (),
-             "dilations": _list5(dilations, "dilations") if dilations is not None else (1, 1, 1, 1, 1)}
+    # the wrapper's list TypeErrors, then the op def's attrs in its order: T, strides, padding,
+    # data_format, dilations (fz15c)
+    st = args.list_attr(strides, "strides", "conv3d")
+    dl = args.list_attr(dilations, "dilations", "conv3d") if dilations is not None else [1, 1, 1, 1, 1]
+    check_format(None, "Conv3D", _t(input))
+    st5 = _list5(st, "strides")
+    pad = _padding(padding)
+    check_format(data_format, "Conv3D")
+    attrs = {"strides": st5, "padding": pad, "explicit_paddings": (), "dilations": _list5(dl, "dilations")}
     return dispatch.execute(CONV3D, (_t(input), _t(filters)), attrs)
 
 
@@ -255,8 +261,11 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         dl = None if dilations is None else _to_last(spatial_sequence(dilations, 3, "dilations", True))
         out = conv3d_transpose(array.transpose(x, [0, 2, 3, 4, 1]), filters, _to_last(shape), st, padding, "NDHWC", dl)
         return array.transpose(out, [0, 4, 1, 2, 3])
-    check_format(data_format, "Conv3DBackpropInputV2", _t(input))
-    attrs = {"strides": spatial_sequence(strides, 3, "strides"), "padding": _padding(padding),
-             "explicit_paddings": (), "dilations": spatial_sequence(dilations, 3, "dilations"),
+    # nn_ops' _get_sequence of strides and dilations, then the op def's attrs: T, padding, data_format
+    st, dl = spatial_sequence(strides, 3, "strides"), spatial_sequence(dilations, 3, "dilations")
+    check_format(None, "Conv3DBackpropInputV2", _t(input))
+    pad = _padding(padding)
+    check_format(data_format, "Conv3DBackpropInputV2")
+    attrs = {"strides": st, "padding": pad, "explicit_paddings": (), "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
     return dispatch.execute(CONV3D_BACKPROP_INPUT, (_t(filters), _t(input)), attrs)
