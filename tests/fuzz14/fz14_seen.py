@@ -2,20 +2,13 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err', 'NotFoundError'"): "seed 14 #71 (eager): TF 2.21 ('err', 'NotFoundError'); "
-                                                            "simdist ('err', 'InvalidArgumentError')",
- ('call:acosh>call:strings.regex_replace', 'error-class', "'err', 'TypeError'"): 'seed 14 #278 (sig): TF 2.21 '
+SEEN: dict[tuple[str, str, str], str] = {('call:acosh>call:strings.regex_replace', 'error-class', "'err', 'TypeError'"): 'seed 14 #278 (sig): TF 2.21 '
                                                                                  "('calls', (('err', 'TypeError'), "
                                                                                  "('err', 'TypeError'), ('err', "
                                                                                  "'TypeError'))); simdist ('calls', "
                                                                                  "(('err', 'AttributeError'), "
                                                                                  "('err', 'AttributeError'), ('err', "
                                                                                  "'AttributeError')",
- ('call:acosh>call:tensor_scatter_nd_min', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #782 '
-                                                                                            "(tape): TF 2.21 ('err', "
-                                                                                            "'InvalidArgumentError'); "
-                                                                                            "simdist ('err', "
-                                                                                            "'IndexError')",
  ('call:approx_top_k', 'accepts', "'err', 'ValueError'"): "seed 14 #566 (sig): TF 2.21 ('calls', (('err', "
                                                           "'ValueError'), ('err', 'ValueError'), ('err', "
                                                           "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
@@ -106,9 +99,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                              'array([[-3.        ],',
  ('call:boolean_mask', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #739 (dist): TF 2.21 ('err', "
                                                               "'ValueError'); simdist ('err', 'TypeError')",
- ('call:broadcast_dynamic_shape', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #711 (eager): TF 2.21 '
-                                                                                   "('err', 'InvalidArgumentError'); "
-                                                                                   "simdist ('err', 'TypeError')",
  ('call:broadcast_dynamic_shape', 'rejects', "'ok'"): "seed 14 #424 (dist): TF 2.21 ('dist', (('local', ('tuple', "
                                                       "(('T', 'int32', (2,), array([3, 3], dtype=int32)), ('T', 'in; "
                                                       "simdist ('err', 'TypeError')",
@@ -118,19 +108,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:broadcast_static_shape', 'accepts', "'err', 'AttributeError'"): "seed 14 #6 (eager): TF 2.21 ('err', "
                                                                         "'AttributeError'); simdist ('ok', "
                                                                         "('TensorShape', (2, 3)))",
- ('call:broadcast_static_shape', 'error-class', "'err', 'AttributeError'"): "seed 14 #665 (eager): TF 2.21 ('err', "
-                                                                            "'AttributeError'); simdist ('err', "
-                                                                            "'ValueError')",
- ('call:broadcast_static_shape>call:nn.sampled_softmax_loss', 'error-class', "'err', 'AttributeError'"): 'seed '
-                                                                                                         '1420261202 '
-                                                                                                         '#65 '
-                                                                                                         '(eager): '
-                                                                                                         'TF 2.21 '
-                                                                                                         "('err', "
-                                                                                                         "'AttributeError'); "
-                                                                                                         'simdist '
-                                                                                                         "('err', "
-                                                                                                         "'InvalidArgumentError')",
  ('call:broadcast_to', 'error-class', "'err', 'ValueError'"): "seed 14 #581 (function): TF 2.21 ('calls', (('err', "
                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
                                                               "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
@@ -242,20 +219,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                          "('ok', ('list', (('T', 'bool', (0,), "
                                                                          "array([], dtype=bool)), ('T', 'bool', "
                                                                          '(0,), ',
- ('call:dynamic_partition', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #187 (eager): TF 2.21 ('err', "
-                                                                             "'InvalidArgumentError'); simdist "
-                                                                             "('err', 'IndexError')",
  ('call:dynamic_partition', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #488 (function): TF 2.21 '
                                                                    "('calls', (('err', 'ValueError'), ('err', "
                                                                    "'ValueError'), ('err', 'ValueError'), ('ok', "
                                                                    "('p; simdist ('calls', (('err', 'IndexError'), "
                                                                    "('err', 'IndexError'), ('err', 'IndexError'), "
                                                                    "('ok', ('p",
- ('call:dynamic_partition>operator:==', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #104 (eager): TF '
-                                                                                         "2.21 ('err', "
-                                                                                         "'InvalidArgumentError'); "
-                                                                                         "simdist ('err', "
-                                                                                         "'ValueError')",
  ('call:dynamic_stitch', 'accepts', "'err', 'InvalidArgumentError'"): "seed 14 #105 (eager): TF 2.21 ('err', "
                                                                       "'InvalidArgumentError'); simdist ('ok', ('T', "
                                                                       "'bool', (3, 4), array([[False, False, False, "
@@ -265,14 +234,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                "'TypeError'), ('ok', ('py',; simdist ('calls', "
                                                                "(('err', 'IndexError'), ('err', 'IndexError'), "
                                                                "('err', 'IndexError'), ('ok', ('p",
- ('call:eig', 'error-class', "'err', 'AttributeError'"): "seed 14 #151 (function): TF 2.21 ('calls', (('err', "
-                                                         "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                         "'AttributeError'); simdist ('calls', (('err', "
-                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                         "'ValueError'), ('ok', ('p",
- ('call:eigvals', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #796 (eager): TF 2.21 ('err', "
-                                                             "'AttributeError'); simdist ('err', "
-                                                             "'UnboundLocalError')",
  ('call:ensure_shape', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #302 (function): TF 2.21 ('calls', "
                                                               "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                               "('err', 'ValueError'), ('ok', ('p; simdist ('calls', "
@@ -301,21 +262,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                 "'TypeError'); "
                                                                                                 "simdist ('err', "
                                                                                                 "'InvalidArgumentError')",
- ('call:extract_volume_patches>operator:<', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #651 (eager): '
-                                                                                             "TF 2.21 ('err', "
-                                                                                             "'InvalidArgumentError'); "
-                                                                                             "simdist ('err', "
-                                                                                             "'TypeError')",
  ('call:fftnd', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #287 (eager): TF 2.21 ('err', 'ValueError'); "
                                                        "simdist ('err', 'NotFoundError')",
  ('call:fill', 'accepts', "'err', 'InvalidArgumentError'"): "seed 1420261202 #237 (eager): TF 2.21 ('err', "
                                                             "'InvalidArgumentError'); simdist ('ok', ('T', 'int8', "
                                                             '(2, 3), array([[1, 1, 1],',
- ('call:fill', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #470 (eager): TF 2.21 ('err', "
-                                                          "'AttributeError'); simdist ('err', 'ValueError')",
- ('call:fill', 'error-class', "'err', 'InvalidArgumentError'"): "seed 1420261202 #873 (tape): TF 2.21 ('err', "
-                                                                "'InvalidArgumentError'); simdist ('err', "
-                                                                "'ValueError')",
  ('call:fill>call:tensor_scatter_nd_max', 'accepts', "'err', 'ValueError'"): "seed 14 #448 (sig): TF 2.21 ('calls', "
                                                                              "(('err', 'ValueError'), ('err', "
                                                                              "'ValueError'), ('err', "
@@ -323,9 +274,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                              "(('ok', 'traced'), ('err', "
                                                                              "'InvalidArgumentError'), ('err', "
                                                                              "'InvalidArgumentErro",
- ('call:fill>operator:!=', 'error-class', "'err', 'AttributeError'"): "seed 14 #262 (eager): TF 2.21 ('err', "
-                                                                      "'AttributeError'); simdist ('err', "
-                                                                      "'ValueError')",
  ('call:fingerprint', 'error-class', "'err', 'ValueError'"): "seed 14 #697 (function): TF 2.21 ('calls', (('err', "
                                                              "'ValueError'), ('err', 'ValueError'), ('err', "
                                                              "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
@@ -627,23 +575,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                        "('p; simdist ('calls', (('err', "
                                                                        "'InvalidArgumentError'), ('err', "
                                                                        "'InvalidArgumentError'), ('err', 'Inva",
- ('call:image.random_contrast>augmented:|=', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed '
-                                                                                                        '1420261202 '
-                                                                                                        '#238 (sig): '
-                                                                                                        'TF 2.21 '
-                                                                                                        "('calls', "
-                                                                                                        "(('err', "
-                                                                                                        "'OperatorNotAllowedInGraphError'), "
-                                                                                                        "('err', "
-                                                                                                        "'OperatorNotAllowedInGraphEr; "
-                                                                                                        'simdist '
-                                                                                                        "('calls', "
-                                                                                                        "(('err', "
-                                                                                                        "'ValueError'), "
-                                                                                                        "('err', "
-                                                                                                        "'ValueError'), "
-                                                                                                        "('err', "
-                                                                                                        "'ValueError')))",
  ('call:image.random_flip_up_down', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #335 (sig): TF '
                                                                                      "2.21 ('calls', (('ok', "
                                                                                      "'traced'), ('err', "
@@ -665,18 +596,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                    "'AttributeError'), ('err', "
                                                                                    "'AttributeError'), ('err', "
                                                                                    "'InvalidArgumentE",
- ('call:image.random_saturation', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 14 #582 '
-                                                                                             '(function): TF 2.21 '
-                                                                                             "('calls', (('err', "
-                                                                                             "'OperatorNotAllowedInGraphError'), "
-                                                                                             "('err', "
-                                                                                             "'OperatorNotAllowedInGraphEr; "
-                                                                                             "simdist ('calls', "
-                                                                                             "(('err', "
-                                                                                             "'ValueError'), ('err', "
-                                                                                             "'ValueError'), ('err', "
-                                                                                             "'ValueError'), ('ok', "
-                                                                                             "('p",
  ('call:image.random_saturation', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #195 (tape): TF 2.21 '
                                                                          "('err', 'ValueError'); simdist ('err', "
                                                                          "'TypeError')",
@@ -684,12 +603,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                    "('ok', ('T', 'float32', (1, 1), array([[0.3998]], dtype=float; "
                                                    "simdist ('calls', (('ok', 'traced'), ('ok', ('T', 'float32', (1, "
                                                    '1), array([[0.39979994]], dtype=f',
- ('call:image.sample_distorted_bounding_box', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #306 '
-                                                                                               '(eager): TF 2.21 '
-                                                                                               "('err', "
-                                                                                               "'InvalidArgumentError'); "
-                                                                                               "simdist ('err', "
-                                                                                               "'TypeError')",
  ('call:image.sobel_edges', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #82 (eager): TF 2.21 '
                                                                              "('err', 'InvalidArgumentError'); "
                                                                              "simdist ('err', 'IndexError')",
@@ -756,24 +669,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                          'simdist '
                                                                                                          "('err', "
                                                                                                          "'InvalidArgumentError')",
- ('call:irfftnd', 'error-class', "'err', 'InvalidArgumentError'"): "seed 1420261202 #821 (eager): TF 2.21 ('err', "
-                                                                   "'InvalidArgumentError'); simdist ('err', "
-                                                                   "'NotFoundError')",
- ('call:irfftnd>call:math.lgamma', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #186 (eager): TF 2.21 '
-                                                                                    "('err', "
-                                                                                    "'InvalidArgumentError'); "
-                                                                                    "simdist ('err', "
-                                                                                    "'NotFoundError')",
  ('call:linalg.band_part>unary:+', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #494 (sig): TF 2.21 ('calls', "
                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
                                                                      "('err', 'TypeError'))); simdist ('calls', "
                                                                      "(('ok', 'traced'), ('err', "
                                                                      "'InvalidArgumentError'), ('err', "
                                                                      "'InvalidArgumentErro",
- ('call:linalg.banded_triangular_solve', 'error-class', "'err', 'SystemError'"): 'seed 1420261202 #462 (tape): TF '
-                                                                                 "2.21 ('err', 'SystemError'); "
-                                                                                 "simdist ('err', "
-                                                                                 "'InvalidArgumentError')",
  ('call:linalg.banded_triangular_solve', 'error-class', "'err', 'TypeError'"): 'seed 14 #317 (eager): TF 2.21 '
                                                                                "('err', 'TypeError'); simdist "
                                                                                "('err', 'ValueError')",
@@ -810,19 +711,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                                "'InvalidArgumentError'), "
                                                                                                                "('err', "
                                                                                                                "'Inva",
- ('call:linalg.diag_part>call:nn.isotonic_regression', 'error-class', "'err', 'InvalidArgumentError'"): 'seed '
-                                                                                                        '1420261202 '
-                                                                                                        '#127 '
-                                                                                                        '(eager): TF '
-                                                                                                        '2.21 '
-                                                                                                        "('err', "
-                                                                                                        "'InvalidArgumentError'); "
-                                                                                                        'simdist '
-                                                                                                        "('err', "
-                                                                                                        "'ValueError')",
- ('call:linalg.eig', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #505 (eager): TF 2.21 ('err', "
-                                                                "'AttributeError'); simdist ('err', "
-                                                                "'InvalidArgumentError')",
  ('call:linalg.expm>call:math.is_inf', 'error-class', "'err', 'ValueError'"): "seed 14 #361 (sig): TF 2.21 ('calls', "
                                                                               "(('err', 'ValueError'), ('err', "
                                                                               "'ValueError'), ('err', "
@@ -891,12 +779,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                   "'ValueError'); "
                                                                                                   "simdist ('err', "
                                                                                                   "'InvalidArgumentError')",
- ('call:linalg.matmul', 'error-class', "'err', 'NotFoundError'"): "seed 14 #78 (eager): TF 2.21 ('err', "
-                                                                  "'NotFoundError'); simdist ('err', "
-                                                                  "'InvalidArgumentError')",
- ('call:linalg.matmul', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261202 #953 (dist): TF 2.21 '
-                                                                        "('err', 'NotImplementedError'); simdist "
-                                                                        "('err', 'InvalidArgumentError')",
  ('call:linalg.matmul', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #925 (tape): TF 2.21 ('err', "
                                                               "'TypeError'); simdist ('err', 'InvalidArgumentError')",
  ('call:linalg.matmul>call:strings.join', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #126 (function): TF '
@@ -918,12 +800,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.matrix_rank', 'rejects', "'ok'"): "seed 1420261202 #344 (tape): TF 2.21 ('grad', ('ok', ('T', "
                                                  "'int32', (), array(2, dtype=int32))), ('ok', (('first', ('ok', "
                                                  "('lis; simdist ('err', 'TypeError')",
- ('call:linalg.matvec', 'error-class', "'err', 'NotFoundError'"): "seed 1420261202 #7 (eager): TF 2.21 ('err', "
-                                                                  "'NotFoundError'); simdist ('err', "
-                                                                  "'InvalidArgumentError')",
- ('call:linalg.matvec', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261202 #953 (dist): TF 2.21 '
-                                                                        "('err', 'NotImplementedError'); simdist "
-                                                                        "('err', 'InvalidArgumentError')",
  ('call:linalg.matvec', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #958 (dist): TF 2.21 ('err', "
                                                               "'TypeError'); simdist ('err', 'InvalidArgumentError')",
  ('call:linalg.matvec>operator:>', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #326 (tape): TF 2.21 '
@@ -979,9 +855,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                       "('err', "
                                                                                                       "'InvalidArgumentError'), "
                                                                                                       "('err', 'Inva",
- ('call:linalg.solve', 'error-class', "'err', 'NotFoundError'"): "seed 1420261202 #198 (tape): TF 2.21 ('err', "
-                                                                 "'NotFoundError'); simdist ('err', "
-                                                                 "'InvalidArgumentError')",
  ('call:linalg.solve', 'error-class', "'err', 'TypeError'"): "seed 14 #435 (eager): TF 2.21 ('err', 'TypeError'); "
                                                              "simdist ('err', 'InvalidArgumentError')",
  ('call:linalg.solve', 'error-class', "'err', 'ValueError'"): "seed 14 #278 (sig): TF 2.21 ('calls', (('err', "
@@ -1064,9 +937,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                "('err', 'ValueError'))); simdist ('calls', (('ok', "
                                                                "'traced'), ('err', 'InvalidArgumentError'), ('err', "
                                                                "'InvalidArgumentErro",
- ('call:math.approx_min_k', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #30 (tape): TF 2.21 ('err', "
-                                                                             "'InvalidArgumentError'); simdist "
-                                                                             "('err', 'NotFoundError')",
  ('call:math.approx_min_k', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #139 (function): TF 2.21 '
                                                                    "('calls', (('err', 'ValueError'), ('err', "
                                                                    "'ValueError'), ('err', 'ValueError'), ('ok', "
@@ -1118,12 +988,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:math.cumprod', 'accepts', "'err', 'TypeError'"): "seed 14 #284 (tape): TF 2.21 ('err', 'TypeError'); simdist "
                                                          "('grad', ('ok', ('T', 'float16', (2,), array([0., 1.], "
                                                          "dtype=float16))), ('ok', (('first',",
- ('call:math.cumprod', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #35 (function): TF 2.21 ('calls', "
-                                                                        "(('err', 'InvalidArgumentError'), ('err', "
-                                                                        "'InvalidArgumentError'), ('err', 'Inva; "
-                                                                        "simdist ('calls', (('err', 'TypeError'), "
-                                                                        "('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                        "('ok', ('py',",
  ('call:math.cumsum>call:nn.log_poisson_loss', 'error-class', "'err', 'TypeError'"): 'seed 14 #615 (tape): TF 2.21 '
                                                                                      "('err', 'TypeError'); simdist "
                                                                                      "('err', "
@@ -1137,13 +1001,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                             "array(nan, dtype=float32))), ('ok', (('first', ('ok',; simdist ('grad', "
                                             "('ok', ('T', 'float32', (), array(nan, dtype=float32))), ('ok', "
                                             "(('first', ('ok',",
- ('call:math.in_top_k', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #564 (tape): TF 2.21 ('err', "
-                                                                         "'InvalidArgumentError'); simdist ('err', "
-                                                                         "'ValueError')",
- ('call:math.in_top_k>call:nn.elu', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #611 (eager): TF 2.21 '
-                                                                                     "('err', "
-                                                                                     "'InvalidArgumentError'); "
-                                                                                     "simdist ('err', 'ValueError')",
  ('call:math.invert_permutation', 'error-class', "'err', 'ValueError'"): "seed 14 #220 (function): TF 2.21 ('calls', "
                                                                          "(('err', 'ValueError'), ('err', "
                                                                          "'ValueError'), ('err', 'ValueError'), "
@@ -1174,17 +1031,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                      "(('py', "
                                                                                                      "'NoneType', "
                                                                                                      'None),))),))',
- ('call:math.logical_and', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #789 (eager): TF 2.21 ('err', "
-                                                                            "'InvalidArgumentError'); simdist "
-                                                                            "('err', 'ValueError')",
  ('call:math.logical_not', 'error-class', "'err', 'ValueError'"): "seed 14 #33 (dist): TF 2.21 ('err', "
                                                                   "'ValueError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",
  ('call:math.logical_or', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #892 (eager): TF 2.21 ('err', "
                                                                 "'TypeError'); simdist ('err', 'ValueError')",
- ('call:math.logical_xor', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #505 (eager): TF 2.21 '
-                                                                            "('err', 'InvalidArgumentError'); "
-                                                                            "simdist ('err', 'ValueError')",
  ('call:math.mod>call:signal.rfftnd', 'trace-time', "'err', 'ValueError'"): 'seed 1420261202 #640 (sig): TF 2.21 '
                                                                             "('calls', (('err', 'ValueError'), "
                                                                             "('err', 'ValueError'), ('err', "
@@ -1303,9 +1154,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                           'simdist '
                                                                                                           "('err', "
                                                                                                           "'InvalidArgumentError')",
- ('call:nn.approx_min_k', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #94 (tape): TF 2.21 ('err', "
-                                                                           "'InvalidArgumentError'); simdist ('err', "
-                                                                           "'NotFoundError')",
  ('call:nn.approx_min_k', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #247 (tape): TF 2.21 ('err', "
                                                                 "'TypeError'); simdist ('err', "
                                                                 "'InvalidArgumentError')",
@@ -1331,64 +1179,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.atrous_conv2d>operator:>', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #653 (dist): TF 2.21 '
                                                                              "('err', 'ValueError'); simdist ('err', "
                                                                              "'UnimplementedError')",
- ('call:nn.atrous_conv2d_transpose', 'error-class', "'err', 'IndexError'"): 'seed 14 #145 (function): TF 2.21 '
-                                                                            "('calls', (('err', 'IndexError'), "
-                                                                            "('err', 'IndexError'), ('err', "
-                                                                            "'IndexError'), ('ok', ('p; simdist "
-                                                                            "('calls', (('err', 'ValueError'), "
-                                                                            "('err', 'ValueError'), ('err', "
-                                                                            "'ValueError'), ('ok', ('p",
- ('call:nn.atrous_conv2d_transpose', 'error-class', "'err', 'StagingError'"): 'seed 1420261202 #334 (sig): TF 2.21 '
-                                                                              "('calls', (('err', 'StagingError'), "
-                                                                              "('err', 'StagingError'), ('err', "
-                                                                              "'StagingError'))); simdist ('calls', "
-                                                                              "(('err', 'ValueError'), ('err', "
-                                                                              "'ValueError'), ('err', "
-                                                                              "'ValueError')))",
- ('call:nn.atrous_conv2d_transpose>call:random.stateless_poisson', 'error-class', "'err', 'IndexError'"): 'seed 14 '
-                                                                                                          '#355 '
-                                                                                                          '(function): '
-                                                                                                          'TF 2.21 '
-                                                                                                          "('calls', "
-                                                                                                          "(('err', "
-                                                                                                          "'IndexError'), "
-                                                                                                          "('err', "
-                                                                                                          "'IndexError'), "
-                                                                                                          "('err', "
-                                                                                                          "'IndexError'), "
-                                                                                                          "('ok', "
-                                                                                                          "('p; "
-                                                                                                          'simdist '
-                                                                                                          "('calls', "
-                                                                                                          "(('err', "
-                                                                                                          "'ValueError'), "
-                                                                                                          "('err', "
-                                                                                                          "'ValueError'), "
-                                                                                                          "('err', "
-                                                                                                          "'ValueError'), "
-                                                                                                          "('ok', "
-                                                                                                          "('p",
- ('call:nn.atrous_conv2d_transpose>operator://', 'error-class', "'err', 'IndexError'"): 'seed 14 #579 (eager): TF '
-                                                                                        "2.21 ('err', 'IndexError'); "
-                                                                                        "simdist ('err', "
-                                                                                        "'ValueError')",
- ('call:nn.atrous_conv2d_transpose>unary:~', 'error-class', "'err', 'IndexError'"): 'seed 14 #372 (tape): TF 2.21 '
-                                                                                    "('err', 'IndexError'); simdist "
-                                                                                    "('err', 'ValueError')",
  ('call:nn.avg_pool', 'accepts', "'err', 'AttributeError'"): "seed 14 #447 (sig): TF 2.21 ('calls', (('err', "
                                                              "'AttributeError'), ('err', 'AttributeError'), ('err', "
                                                              "'AttributeError'); simdist ('calls', (('ok', "
                                                              "'traced'), ('ok', ('T', 'float32', (2, 1, 1), "
                                                              'array([[[     nan]],',
- ('call:nn.avg_pool1d', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 14 #674 (sig): TF 2.21 '
-                                                                                   "('calls', (('err', "
-                                                                                   "'OperatorNotAllowedInGraphError'), "
-                                                                                   "('err', "
-                                                                                   "'OperatorNotAllowedInGraphEr; "
-                                                                                   "simdist ('calls', (('err', "
-                                                                                   "'ValueError'), ('err', "
-                                                                                   "'ValueError'), ('err', "
-                                                                                   "'ValueError')))",
  ('call:nn.avg_pool2d', 'accepts', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 14 #662 (sig): TF 2.21 '
                                                                                "('calls', (('err', "
                                                                                "'OperatorNotAllowedInGraphError'), "
@@ -1411,9 +1206,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                            "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                            "('err', 'InvalidArgumentError'), ('err', "
                                                            "'InvalidArgumentErro",
- ('call:nn.avg_pool3d', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #597 (eager): TF 2.21 '
-                                                                         "('err', 'InvalidArgumentError'); simdist "
-                                                                         "('err', 'UnimplementedError')",
  ('call:nn.avg_pool3d', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #276 (tape): TF 2.21 ('err', "
                                                                "'ValueError'); simdist ('err', 'UnimplementedError')",
  ('call:nn.batch_norm_with_global_normalization', 'accepts', "'err', 'AttributeError'"): 'seed 1420261202 #868 '
@@ -1471,33 +1263,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.compute_accidental_hits', 'error-class', "'err', 'ValueError'"): "seed 14 #273 (eager): TF 2.21 ('err', "
                                                                             "'ValueError'); simdist ('err', "
                                                                             "'InvalidArgumentError')",
- ('call:nn.compute_average_loss', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #849 (dist): TF '
-                                                                                   "2.21 ('err', "
-                                                                                   "'InvalidArgumentError'); simdist "
-                                                                                   "('err', 'TypeError')",
- ('call:nn.conv1d', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 1420261202 #822 (function): TF '
-                                                                               "2.21 ('calls', (('err', "
-                                                                               "'OperatorNotAllowedInGraphError'), "
-                                                                               "('err', "
-                                                                               "'OperatorNotAllowedInGraphEr; "
-                                                                               "simdist ('calls', (('err', "
-                                                                               "'ValueError'), ('err', "
-                                                                               "'ValueError'), ('err', "
-                                                                               "'ValueError'), ('ok', ('p",
  ('call:nn.conv1d>operator:-', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #549 (tape): TF 2.21 '
                                                                                 "('err', 'InvalidArgumentError'); "
                                                                                 "simdist ('err', "
                                                                                 "'UnimplementedError')",
- ('call:nn.conv1d_transpose', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 1420261202 #412 '
-                                                                                         '(function): TF 2.21 '
-                                                                                         "('calls', (('err', "
-                                                                                         "'OperatorNotAllowedInGraphError'), "
-                                                                                         "('err', "
-                                                                                         "'OperatorNotAllowedInGraphEr; "
-                                                                                         "simdist ('calls', (('err', "
-                                                                                         "'ValueError'), ('err', "
-                                                                                         "'ValueError'), ('err', "
-                                                                                         "'ValueError'), ('ok', ('p",
  ('call:nn.conv2d', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #605 (eager): TF 2.21 ('err', "
                                                                "'AttributeError'); simdist ('err', "
                                                                "'InvalidArgumentError')",
@@ -1507,17 +1276,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.conv2d>unary:abs(', 'error-class', "'err', 'AttributeError'"): "seed 14 #441 (tape): TF 2.21 ('err', "
                                                                           "'AttributeError'); simdist ('err', "
                                                                           "'InvalidArgumentError')",
- ('call:nn.conv2d_transpose', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 1420261202 #822 '
-                                                                                         '(function): TF 2.21 '
-                                                                                         "('calls', (('err', "
-                                                                                         "'OperatorNotAllowedInGraphError'), "
-                                                                                         "('err', "
-                                                                                         "'OperatorNotAllowedInGraphEr; "
-                                                                                         "simdist ('calls', (('err', "
-                                                                                         "'InvalidArgumentError'), "
-                                                                                         "('err', "
-                                                                                         "'InvalidArgumentError'), "
-                                                                                         "('err', 'Inva",
  ('call:nn.conv2d_transpose', 'error-class', "'err', 'ValueError'"): "seed 14 #220 (function): TF 2.21 ('calls', "
                                                                      "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                      "('err', 'ValueError'), ('ok', ('p; simdist "
@@ -1535,12 +1293,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.conv3d>call:assert_greater', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #492 (dist): TF 2.21 '
                                                                               "('err', 'TypeError'); simdist ('err', "
                                                                               "'UnimplementedError')",
- ('call:nn.conv3d>call:dtypes.saturate_cast', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #105 '
-                                                                                               '(eager): TF 2.21 '
-                                                                                               "('err', "
-                                                                                               "'InvalidArgumentError'); "
-                                                                                               "simdist ('err', "
-                                                                                               "'TypeError')",
  ('call:nn.conv3d_transpose', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 1420261202 #230 '
                                                                                          '(function): TF 2.21 '
                                                                                          "('calls', (('err', "
@@ -1561,17 +1313,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.conv3d_transpose', 'error-class', "'err', 'ValueError'"): "seed 14 #25 (dist): TF 2.21 ('err', "
                                                                      "'ValueError'); simdist ('err', "
                                                                      "'UnimplementedError')",
- ('call:nn.conv3d_transpose>augmented:|=', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #71 (eager): TF '
-                                                                                            "2.21 ('err', "
-                                                                                            "'InvalidArgumentError'); "
-                                                                                            "simdist ('err', "
-                                                                                            "'UnimplementedError')",
- ('call:nn.conv3d_transpose>call:signal.mdct', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #436 '
-                                                                                                '(eager): TF 2.21 '
-                                                                                                "('err', "
-                                                                                                "'InvalidArgumentError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'UnimplementedError')",
  ('call:nn.conv3d_transpose>unary:not', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #702 (sig): TF 2.21 '
                                                                                "('calls', (('err', 'ValueError'), "
                                                                                "('err', 'ValueError'), ('err', "
@@ -1591,14 +1332,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.ctc_greedy_decoder', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #117 (tape): TF 2.21 '
                                                                                  "('err', 'InvalidArgumentError'); "
                                                                                  "simdist ('err', 'ValueError')",
- ('call:nn.ctc_loss', 'error-class', "'err', 'IndexError'"): "seed 14 #11 (function): TF 2.21 ('calls', (('err', "
-                                                             "'IndexError'), ('err', 'IndexError'), ('err', "
-                                                             "'IndexError'), ('ok', ('p; simdist ('calls', (('err', "
-                                                             "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                             "'TypeError'), ('ok', ('py',",
- ('call:nn.ctc_loss>operator://', 'error-class', "'err', 'IndexError'"): 'seed 1420261202 #212 (eager): TF 2.21 '
-                                                                         "('err', 'IndexError'); simdist ('err', "
-                                                                         "'InvalidArgumentError')",
  ('call:nn.ctc_unique_labels', 'error-class', "'err', 'ValueError'"): "seed 14 #629 (function): TF 2.21 ('calls', "
                                                                       "(('err', 'ValueError'), ('err', "
                                                                       "'ValueError'), ('err', 'ValueError'), ('ok', "
@@ -1711,12 +1444,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                                'simdist '
                                                                                                                "('err', "
                                                                                                                "'InvalidArgumentError')",
- ('call:nn.fractional_avg_pool', 'error-class', "'err', 'MemoryError'"): "seed 14 #401 (tape): TF 2.21 ('err', "
-                                                                         "'MemoryError'); simdist ('err', "
-                                                                         "'TypeError')",
- ('call:nn.isotonic_regression', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #226 (tape): TF 2.21 '
-                                                                                  "('err', 'InvalidArgumentError'); "
-                                                                                  "simdist ('err', 'NotFoundError')",
  ('call:nn.learned_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #799 (function): TF '
                                                                                      "2.21 ('calls', (('err', "
                                                                                      "'TypeError'), ('err', "
@@ -1758,15 +1485,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.max_pool1d', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #244 (tape): TF 2.21 '
                                                                          "('err', 'InvalidArgumentError'); simdist "
                                                                          "('err', 'ValueError')",
- ('call:nn.max_pool1d', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 14 #249 (function): TF 2.21 '
-                                                                                   "('calls', (('err', "
-                                                                                   "'OperatorNotAllowedInGraphError'), "
-                                                                                   "('err', "
-                                                                                   "'OperatorNotAllowedInGraphEr; "
-                                                                                   "simdist ('calls', (('err', "
-                                                                                   "'InvalidArgumentError'), ('err', "
-                                                                                   "'InvalidArgumentError'), ('err', "
-                                                                                   "'Inva",
  ('call:nn.max_pool1d>call:nn.approx_max_k', 'accepts', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 14 #720 '
                                                                                                     '(sig): TF 2.21 '
                                                                                                     "('calls', "
@@ -1782,26 +1500,8 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                     "'InvalidArgumentError'), "
                                                                                                     "('err', "
                                                                                                     "'InvalidArgumentErro",
- ('call:nn.max_pool2d', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 1420261202 #785 (sig): TF '
-                                                                                   "2.21 ('calls', (('err', "
-                                                                                   "'OperatorNotAllowedInGraphError'), "
-                                                                                   "('err', "
-                                                                                   "'OperatorNotAllowedInGraphEr; "
-                                                                                   "simdist ('calls', (('err', "
-                                                                                   "'ValueError'), ('err', "
-                                                                                   "'ValueError'), ('err', "
-                                                                                   "'ValueError')))",
  ('call:nn.max_pool2d', 'error-class', "'err', 'ValueError'"): "seed 14 #724 (eager): TF 2.21 ('err', 'ValueError'); "
                                                                "simdist ('err', 'InvalidArgumentError')",
- ('call:nn.max_pool3d', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 14 #471 (function): TF 2.21 '
-                                                                                   "('calls', (('err', "
-                                                                                   "'OperatorNotAllowedInGraphError'), "
-                                                                                   "('err', "
-                                                                                   "'OperatorNotAllowedInGraphEr; "
-                                                                                   "simdist ('calls', (('err', "
-                                                                                   "'InvalidArgumentError'), ('err', "
-                                                                                   "'InvalidArgumentError'), ('err', "
-                                                                                   "'Inva",
  ('call:nn.max_pool3d', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #563 (eager): TF 2.21 ('err', "
                                                                "'ValueError'); simdist ('err', "
                                                                "'InvalidArgumentError')",
@@ -1819,12 +1519,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.moments', 'value', "'ok'"): "seed 14 #671 (function): TF 2.21 ('calls', (('ok', ('tuple', (('T', 'int32', "
                                        "(), array(2147483647, dtype=int32)), ('T', 'in; simdist ('calls', (('ok', "
                                        "('tuple', (('T', 'int32', (1,), array([2147483647], dtype=int32)), ('T',",
- ('call:nn.moments>call:random.truncated_normal', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #414 '
-                                                                                                   '(eager): TF 2.21 '
-                                                                                                   "('err', "
-                                                                                                   "'InvalidArgumentError'); "
-                                                                                                   "simdist ('err', "
-                                                                                                   "'TypeError')",
  ('call:nn.nce_loss', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #436 (eager): TF 2.21 ('err', "
                                                                  "'AttributeError'); simdist ('err', "
                                                                  "'NotImplementedError')",
@@ -1872,9 +1566,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                "'InvalidArgumentError'); "
                                                                                                "simdist ('err', "
                                                                                                "'ValueError')",
- ('call:nn.space_to_batch', 'error-class', "'err', 'NotFoundError'"): "seed 14 #293 (tape): TF 2.21 ('err', "
-                                                                      "'NotFoundError'); simdist ('err', "
-                                                                      "'InvalidArgumentError')",
  ('call:nn.space_to_depth', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #378 (sig): TF 2.21 ('calls', "
                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                "('err', 'ValueError'))); simdist ('calls', (('ok', "
@@ -1908,29 +1599,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                          "'TypeError'), ('err', 'TypeError'), ('err', "
                                                          "'TypeError'))); simdist ('calls', (('err', 'ValueError'), "
                                                          "('err', 'ValueError'), ('err', 'ValueError')))",
- ('call:nn.weighted_cross_entropy_with_logits', 'error-class', "'err', 'NotImplementedError'"): 'seed 14 #645 '
-                                                                                                '(dist): TF 2.21 '
-                                                                                                "('err', "
-                                                                                                "'NotImplementedError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'InvalidArgumentError')",
  ('call:one_hot', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #887 (function): TF 2.21 ('calls', (('err', "
                                                     "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'), "
                                                     "('ok', ('py',; simdist ('calls', (('ok', ('T', 'float64', (1, "
                                                     '2, 1), array([[[nan],',
- ('call:ones', 'error-class', "'err', 'AttributeError'"): "seed 14 #666 (sig): TF 2.21 ('calls', (('err', "
-                                                          "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                          "'AttributeError'); simdist ('calls', (('err', "
-                                                          "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                          "'ValueError')))",
- ('call:ones>operator:!=', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #454 (tape): TF 2.21 ('err', "
-                                                                      "'AttributeError'); simdist ('err', "
-                                                                      "'ValueError')",
- ('call:ones_like', 'error-class', "'err', 'AttributeError'"): "seed 14 #631 (tape): TF 2.21 ('err', "
-                                                               "'AttributeError'); simdist ('err', 'ValueError')",
- ('call:ones_like>call:multiply', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #528 (eager): TF 2.21 '
-                                                                             "('err', 'AttributeError'); simdist "
-                                                                             "('err', 'ValueError')",
  ('call:parallel_stack', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #801 (function): TF 2.21 ('calls', "
                                                            "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
                                                            "'TypeError'), ('ok', ('py',; simdist ('calls', (('ok', "
@@ -2020,9 +1692,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                              'simdist '
                                                                                                              "('err', "
                                                                                                              "'InvalidArgumentError')",
- ('call:random.normal', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #379 (tape): TF 2.21 '
-                                                                         "('err', 'InvalidArgumentError'); simdist "
-                                                                         "('err', 'TypeError')",
  ('call:random.normal', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #274 (sig): TF 2.21 ('calls', "
                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                "('err', 'ValueError'))); simdist ('calls', (('err', "
@@ -2161,9 +1830,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                         "('err', 'InvalidArgumentError'), ('err', "
                                                         "'InvalidArgumentErro",
- ('call:scatter_nd', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #298 (eager): TF 2.21 ('err', "
-                                                                      "'InvalidArgumentError'); simdist ('err', "
-                                                                      "'IndexError')",
  ('call:shape_n', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #760 (sig): TF 2.21 ('calls', (('err', "
                                                     "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
                                                     "simdist ('calls', (('ok', 'traced'), ('ok', ('list', (('T', "
@@ -2206,14 +1872,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                               "'AttributeError'); simdist ('calls', (('ok', "
                                                               "'traced'), ('err', 'InvalidArgumentError'), ('err', "
                                                               "'InvalidArgumentErro",
- ('call:signal.fftnd', 'error-class', "'err', 'AttributeError'"): "seed 14 #35 (function): TF 2.21 ('calls', "
-                                                                  "(('err', 'AttributeError'), ('err', "
-                                                                  "'AttributeError'), ('err', 'AttributeError'); "
-                                                                  "simdist ('calls', (('err', "
-                                                                  "'InvalidArgumentError'), ('err', "
-                                                                  "'InvalidArgumentError'), ('err', 'Inva",
- ('call:signal.fftnd', 'error-class', "'err', 'IndexError'"): "seed 1420261202 #639 (dist): TF 2.21 ('err', "
-                                                              "'IndexError'); simdist ('err', 'NotFoundError')",
  ('call:signal.fftshift', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #581 (sig): TF 2.21 ('calls', (('err', "
                                                             "'TypeError'), ('err', 'TypeError'), ('err', "
                                                             "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
@@ -2223,12 +1881,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                 "'TypeError'), ('ok', ('py',; simdist ('calls', "
                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                 "('err', 'ValueError'), ('ok', ('p",
- ('call:signal.hann_window', 'error-class', "'err', 'AttributeError'"): "seed 14 #768 (sig): TF 2.21 ('calls', "
-                                                                        "(('err', 'AttributeError'), ('err', "
-                                                                        "'AttributeError'), ('err', "
-                                                                        "'AttributeError'); simdist ('calls', "
-                                                                        "(('err', 'ValueError'), ('err', "
-                                                                        "'ValueError'), ('err', 'ValueError')))",
  ('call:signal.ifft2d', 'value', "'ok'"): "seed 14 #314 (eager): TF 2.21 ('ok', ('T', 'complex64', (3, 1, 3, 1), "
                                           "array([[[[        inf+0.j        ],; simdist ('ok', ('T', 'complex64', "
                                           '(3, 1, 3, 1), array([[[[        inf+0.j        ],',
@@ -2260,11 +1912,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                             "'InvalidArgumentError'), "
                                                                                             "('err', "
                                                                                             "'InvalidArgumentErro",
- ('call:signal.ifftnd', 'error-class', "'err', 'AttributeError'"): "seed 14 #240 (tape): TF 2.21 ('err', "
-                                                                   "'AttributeError'); simdist ('err', "
-                                                                   "'NotFoundError')",
- ('call:signal.ifftnd', 'error-class', "'err', 'IndexError'"): "seed 14 #102 (eager): TF 2.21 ('err', 'IndexError'); "
-                                                               "simdist ('err', 'NotFoundError')",
  ('call:signal.ifftnd>operator:^', 'accepts', "'err', 'AttributeError'"): 'seed 14202612012 #0 (sig): TF 2.21 '
                                                                           "('calls', (('err', 'AttributeError'), "
                                                                           "('err', 'AttributeError'), ('err', "
@@ -2289,34 +1936,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                            "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
                                                            "('err', 'InvalidArgumentError'), ('err', "
                                                            "'InvalidArgumentErro",
- ('call:signal.irfftnd', 'error-class', "'err', 'AttributeError'"): "seed 14 #332 (tape): TF 2.21 ('err', "
-                                                                    "'AttributeError'); simdist ('err', "
-                                                                    "'NotFoundError')",
- ('call:signal.irfftnd', 'error-class', "'err', 'IndexError'"): "seed 14 #510 (eager): TF 2.21 ('err', "
-                                                                "'IndexError'); simdist ('err', 'ValueError')",
- ('call:signal.irfftnd>call:math.argmin', 'error-class', "'err', 'IndexError'"): 'seed 1420261202 #631 (tape): TF '
-                                                                                 "2.21 ('err', 'IndexError'); "
-                                                                                 "simdist ('err', 'ValueError')",
- ('call:signal.kaiser_bessel_derived_window', 'error-class', "'err', 'AttributeError'"): 'seed 14 #559 (function): '
-                                                                                         "TF 2.21 ('calls', (('err', "
-                                                                                         "'AttributeError'), ('err', "
-                                                                                         "'AttributeError'), ('err', "
-                                                                                         "'AttributeError'); simdist "
-                                                                                         "('calls', (('err', "
-                                                                                         "'ValueError'), ('err', "
-                                                                                         "'ValueError'), ('err', "
-                                                                                         "'ValueError'), ('ok', ('p",
- ('call:signal.kaiser_bessel_derived_window>augmented:*=', 'error-class', "'err', 'AttributeError'"): 'seed 14 #274 '
-                                                                                                      '(dist): TF '
-                                                                                                      "2.21 ('err', "
-                                                                                                      "'AttributeError'); "
-                                                                                                      'simdist '
-                                                                                                      "('err', "
-                                                                                                      "'ValueError')",
- ('call:signal.linear_to_mel_weight_matrix', 'error-class', "'err', 'AttributeError'"): 'seed 14 #468 (eager): TF '
-                                                                                        "2.21 ('err', "
-                                                                                        "'AttributeError'); simdist "
-                                                                                        "('err', 'ValueError')",
  ('call:signal.mfccs_from_log_mel_spectrograms', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #524 '
                                                                                                   '(eager): TF 2.21 '
                                                                                                   "('err', "
@@ -2332,20 +1951,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                         "'StagingError'), ('err', "
                                                                                         "'StagingError'), ('err', "
                                                                                         "'StagingError')))",
- ('call:signal.rfft>call:eig', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #659 (tape): TF 2.21 '
-                                                                          "('err', 'AttributeError'); simdist "
-                                                                          "('err', 'UnboundLocalError')",
- ('call:signal.rfftnd', 'error-class', "'err', 'AttributeError'"): "seed 14 #356 (dist): TF 2.21 ('err', "
-                                                                   "'AttributeError'); simdist ('err', "
-                                                                   "'NotFoundError')",
- ('call:signal.rfftnd', 'error-class', "'err', 'IndexError'"): "seed 14 #785 (eager): TF 2.21 ('err', 'IndexError'); "
-                                                               "simdist ('err', 'ValueError')",
- ('call:signal.rfftnd>call:math.atan', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #101 (dist): TF '
-                                                                                  "2.21 ('err', 'AttributeError'); "
-                                                                                  "simdist ('err', 'NotFoundError')",
- ('call:signal.rfftnd>operator:@', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #629 (dist): TF 2.21 '
-                                                                              "('err', 'AttributeError'); simdist "
-                                                                              "('err', 'NotFoundError')",
  ('call:signal.stft', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #458 (eager): TF 2.21 '
                                                                        "('err', 'InvalidArgumentError'); simdist "
                                                                        "('err', 'ValueError')",
@@ -2353,9 +1958,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                       "'AttributeError'); simdist ('ok', ('T', "
                                                                       "'bfloat16', (5,), array([0.148438, 0.863281, "
                                                                       '1, 0.855469, 0.148438], dtype=bf',
- ('call:signal.vorbis_window', 'error-class', "'err', 'AttributeError'"): "seed 14 #409 (eager): TF 2.21 ('err', "
-                                                                          "'AttributeError'); simdist ('err', "
-                                                                          "'ValueError')",
  ('call:sinh>call:image.psnr', 'accepts', "'err', 'AttributeError'"): "seed 1420261202 #19 (tape): TF 2.21 ('err', "
                                                                       "'AttributeError'); simdist ('grad', ('ok', "
                                                                       "('T', 'float32', (3,), array([nan, nan, nan], "
@@ -2369,18 +1971,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                             "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                             "('err', 'InvalidArgumentError'), ('err', "
                                                             "'InvalidArgumentErro",
- ('call:space_to_batch', 'error-class', "'err', 'NotFoundError'"): "seed 14 #593 (dist): TF 2.21 ('err', "
-                                                                   "'NotFoundError'); simdist ('err', "
-                                                                   "'InvalidArgumentError')",
  ('call:space_to_batch', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #435 (function): TF 2.21 ('calls', "
                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                 "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                 "('calls', (('err', 'InvalidArgumentError'), ('err', "
                                                                 "'InvalidArgumentError'), ('err', 'Inva",
- ('call:space_to_batch>call:math.atanh', 'error-class', "'err', 'NotFoundError'"): 'seed 1420261202 #803 (eager): TF '
-                                                                                   "2.21 ('err', 'NotFoundError'); "
-                                                                                   "simdist ('err', "
-                                                                                   "'InvalidArgumentError')",
  ('call:space_to_batch>call:signal.fft', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #81 (function): TF '
                                                                                 "2.21 ('calls', (('err', "
                                                                                 "'ValueError'), ('err', "
@@ -2390,9 +1985,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                 "'InvalidArgumentError'), ('err', "
                                                                                 "'InvalidArgumentError'), ('err', "
                                                                                 "'Inva",
- ('call:space_to_batch_nd', 'error-class', "'err', 'NotFoundError'"): "seed 1420261202 #350 (eager): TF 2.21 ('err', "
-                                                                      "'NotFoundError'); simdist ('err', "
-                                                                      "'InvalidArgumentError')",
  ('call:space_to_batch_nd', 'error-class', "'err', 'ValueError'"): "seed 14 #537 (function): TF 2.21 ('calls', "
                                                                    "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                    "('err', 'ValueError'), ('ok', ('p; simdist "
@@ -2528,11 +2120,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                        "('calls', (('err', 'AttributeError'), "
                                                                        "('err', 'AttributeError'), ('err', "
                                                                        "'AttributeError')",
- ('call:strings.to_hash_bucket_fast', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #114 (tape): TF 2.21 '
-                                                                                       "('err', "
-                                                                                       "'InvalidArgumentError'); "
-                                                                                       "simdist ('err', "
-                                                                                       "'ValueError')",
  ('call:strings.to_hash_bucket_fast', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #114 (eager): TF 2.21 '
                                                                              "('err', 'ValueError'); simdist ('err', "
                                                                              "'TypeError')",
@@ -2690,13 +2277,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                               "'TypeError'))); simdist ('calls', (('err', "
                                                               "'AttributeError'), ('err', 'AttributeError'), ('err', "
                                                               "'AttributeError')",
- ('call:tensor_scatter_nd_add', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #226 (sig): TF '
-                                                                                 "2.21 ('calls', (('ok', 'traced'), "
-                                                                                 "('err', 'InvalidArgumentError'), "
-                                                                                 "('err', 'InvalidArgumentErro; "
-                                                                                 "simdist ('calls', (('ok', "
-                                                                                 "'traced'), ('err', 'ValueError'), "
-                                                                                 "('err', 'ValueError')))",
  ('call:tensor_scatter_nd_add>operator:+', 'error-class', "'err', 'ValueError'"): 'seed 14 #533 (function): TF 2.21 '
                                                                                   "('calls', (('err', 'ValueError'), "
                                                                                   "('err', 'ValueError'), ('err', "
@@ -2705,9 +2285,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                   "'InvalidArgumentError'), ('err', "
                                                                                   "'InvalidArgumentError'), ('err', "
                                                                                   "'Inva",
- ('call:tensor_scatter_nd_max', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #66 (tape): TF 2.21 '
-                                                                                 "('err', 'InvalidArgumentError'); "
-                                                                                 "simdist ('err', 'IndexError')",
  ('call:tensor_scatter_nd_max', 'error-class', "'err', 'ValueError'"): "seed 14 #183 (sig): TF 2.21 ('calls', "
                                                                        "(('err', 'ValueError'), ('err', "
                                                                        "'ValueError'), ('err', 'ValueError'))); "
@@ -2724,9 +2301,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "(('ok', 'traced'), ('err', "
                                                                    "'InvalidArgumentError'), ('err', "
                                                                    "'InvalidArgumentErro",
- ('call:tensor_scatter_nd_min', 'error-class', "'err', 'NotFoundError'"): "seed 14 #565 (eager): TF 2.21 ('err', "
-                                                                          "'NotFoundError'); simdist ('err', "
-                                                                          "'InvalidArgumentError')",
  ('call:tensor_scatter_nd_min', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #61 (function): TF 2.21 '
                                                                        "('calls', (('err', 'ValueError'), ('err', "
                                                                        "'ValueError'), ('err', 'ValueError'), ('ok', "
@@ -2738,9 +2312,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "'ValueError'))); simdist ('calls', (('ok', "
                                                                    "'traced'), ('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentErro",
- ('call:tensor_scatter_nd_sub', 'error-class', "'err', 'NotFoundError'"): 'seed 1420261202 #458 (eager): TF 2.21 '
-                                                                          "('err', 'NotFoundError'); simdist ('err', "
-                                                                          "'InvalidArgumentError')",
  ('call:tensor_scatter_nd_update', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #673 (tape): TF '
                                                                                 "2.21 ('err', "
                                                                                 "'InvalidArgumentError'); simdist "
@@ -2817,20 +2388,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:unstack', 'rejects', "'ok'"): "seed 1420261202 #346 (tape): TF 2.21 ('grad', ('ok', ('list', ())), ('ok', "
                                       "(('first', ('ok', ('list', (('T', 'float64', (4, 1, ; simdist ('err', "
                                       "'InvalidArgumentError')",
- ('call:zeros', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #33 (dist): TF 2.21 ('err', "
-                                                           "'AttributeError'); simdist ('err', 'ValueError')",
- ('call:zeros_like', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #657 (function): TF 2.21 ('calls', "
-                                                                "(('err', 'AttributeError'), ('err', "
-                                                                "'AttributeError'), ('err', 'AttributeError'); "
-                                                                "simdist ('calls', (('err', 'ValueError'), ('err', "
-                                                                "'ValueError'), ('err', 'ValueError'), ('ok', ('p",
  ('operator:%', 'accepts', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
                                                             "'NotImplementedError'); simdist ('dist', (('local', "
                                                             "('tuple', (('T', 'float64', (1, 4, 3), array([[[ "
                                                             '1.0000e-03,         n',
- ('operator:&', 'error-class', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
-                                                                "'NotImplementedError'); simdist ('err', "
-                                                                "'InvalidArgumentError')",
  ('operator:+', 'accepts', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
                                                             "'NotImplementedError'); simdist ('dist', (('local', "
                                                             "('tuple', (('T', 'float64', (1, 4, 3), "
@@ -2842,8 +2403,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                              "'NotImplementedError'); simdist ('dist', (('local', "
                                                              "('tuple', (('T', 'float64', (3,), "
                                                              'array([9.22337204e+18, 3.07445735e+1',
- ('operator:@', 'error-class', "'err', 'NotFoundError'"): "seed 1420261202 #827 (dist): TF 2.21 ('err', "
-                                                          "'NotFoundError'); simdist ('err', 'InvalidArgumentError')",
  ('program', 'value', "'ok'"): "seed 14 #639 (dist): TF 2.21 ('crashed', 'NotImplementedError: Caching devices is "
                                "not yet supported when eager executio; simdist ('ran', [('dist', (('local', "
                                "('tuple', (('T', 'float32', (2, 0), array([], shape=(2, 0), d",
@@ -2862,7 +2421,4 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                  "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                  "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                  "('calls', (('ok', ('list', (('T', 'float32', (), "
-                                                                 "array(0.8377521, dtype=float32)), ('T', '",
- ('unary:not', 'error-class', "'err', 'NotImplementedError'"): "seed 1420261202 #953 (dist): TF 2.21 ('err', "
-                                                               "'NotImplementedError'); simdist ('err', "
-                                                               "'ValueError')"}
+                                                                 "array(0.8377521, dtype=float32)), ('T', '"}
