@@ -1267,15 +1267,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:acosh>call:strings.regex_replace
                                                                                 "('err', 'InvalidArgumentError'); "
                                                                                 "simdist ('err', "
                                                                                 "'UnimplementedError')",
- ('call:nn.conv2d', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #605 (eager): TF 2.21 ('err', "
-                                                               "'AttributeError'); simdist ('err', "
-                                                               "'InvalidArgumentError')",
  ('call:nn.conv2d', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #21 (eager): TF 2.21 ('err', "
                                                                      "'InvalidArgumentError'); simdist ('err', "
                                                                      "'UnimplementedError')",
- ('call:nn.conv2d>unary:abs(', 'error-class', "'err', 'AttributeError'"): "seed 14 #441 (tape): TF 2.21 ('err', "
-                                                                          "'AttributeError'); simdist ('err', "
-                                                                          "'InvalidArgumentError')",
  ('call:nn.conv2d_transpose', 'error-class', "'err', 'ValueError'"): "seed 14 #220 (function): TF 2.21 ('calls', "
                                                                      "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                      "('err', 'ValueError'), ('ok', ('p; simdist "
@@ -1285,25 +1279,11 @@ SEEN: dict[tuple[str, str, str], str] = {('call:acosh>call:strings.regex_replace
                                                       "('err', 'TypeError'), ('err', 'TypeError'))); simdist "
                                                       "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
                                                       "('err', 'InvalidArgumentErro",
- ('call:nn.conv3d', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #969 (tape): TF 2.21 ('err', "
-                                                               "'AttributeError'); simdist ('err', "
-                                                               "'UnimplementedError')",
  ('call:nn.conv3d', 'error-class', "'err', 'TypeError'"): "seed 14 #197 (eager): TF 2.21 ('err', 'TypeError'); "
                                                           "simdist ('err', 'UnimplementedError')",
  ('call:nn.conv3d>call:assert_greater', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #492 (dist): TF 2.21 '
                                                                               "('err', 'TypeError'); simdist ('err', "
                                                                               "'UnimplementedError')",
- ('call:nn.conv3d_transpose', 'error-class', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 1420261202 #230 '
-                                                                                         '(function): TF 2.21 '
-                                                                                         "('calls', (('err', "
-                                                                                         "'OperatorNotAllowedInGraphError'), "
-                                                                                         "('err', "
-                                                                                         "'OperatorNotAllowedInGraphEr; "
-                                                                                         "simdist ('calls', (('err', "
-                                                                                         "'TypeError'), ('err', "
-                                                                                         "'TypeError'), ('err', "
-                                                                                         "'TypeError'), ('ok', "
-                                                                                         "('py',",
  ('call:nn.conv3d_transpose', 'error-class', "'err', 'TypeError'"): "seed 14 #292 (function): TF 2.21 ('calls', "
                                                                     "(('err', 'TypeError'), ('err', 'TypeError'), "
                                                                     "('err', 'TypeError'), ('ok', ('py',; simdist "
@@ -1480,8 +1460,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:acosh>call:strings.regex_replace
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "
                                                         "('err', 'TypeError'), ('err', 'TypeError')))",
- ('call:nn.max_pool', 'error-class', "'err', 'AttributeError'"): "seed 14 #101 (tape): TF 2.21 ('err', "
-                                                                 "'AttributeError'); simdist ('err', 'ValueError')",
  ('call:nn.max_pool1d', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #244 (tape): TF 2.21 '
                                                                          "('err', 'InvalidArgumentError'); simdist "
                                                                          "('err', 'ValueError')",
