@@ -89,6 +89,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("raw irfftnd Treal bfloat16", _A, lambda tf: tf.irfftnd(-2.5, [0], axes=[0], Treal=tf.bfloat16)),
     ("raw irfftnd Treal float64", _A, lambda tf: tf.irfftnd(tf.constant([1 + 0j]), [1], axes=[0], Treal=tf.float64)),
     ("raw rfftnd Tcomplex float64", _A, lambda tf: tf.rfftnd(tf.constant([1.0]), [1], axes=[0], Tcomplex=tf.float64)),
+    # clip_by_global_norm's use_norm as given
+    ("clip_by_global_norm use_norm False", _A,
+     lambda tf: tf.clip_by_global_norm(([0.25, 4.0, -1.5], True, np.uint32(1)), 3.0, use_norm=False)),
+    ("clip_by_global_norm use_norm True", _A, lambda tf: tf.clip_by_global_norm([tf.ones([2])], 3.0, use_norm=True)),
+    ("clip_by_global_norm use_norm 1", _A, lambda tf: tf.clip_by_global_norm([np.ones((2, 1), np.float32)], 0, use_norm=1)),
+    ("clip_by_global_norm use_norm 2.0", _A, lambda tf: tf.clip_by_global_norm([tf.ones([2])], 3.0, use_norm=2.0)),
+    ("clip_by_global_norm use_norm tensor", _A,
+     lambda tf: tf.clip_by_global_norm([tf.ones([2])], 3.0, use_norm=tf.constant(2.0))[0]),
     # eig reads tensor.dtype
     # the nn wrappers read input.shape unconverted
     ("max_pool list", _A, lambda tf: tf.nn.max_pool([[4.0, 1.0], [-3.0, -1.5]], ksize=tf.constant([4, 4]),
