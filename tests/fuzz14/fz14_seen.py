@@ -121,20 +121,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:acosh>call:strings.regex_replace
                                                                                  "(('err', 'AttributeError'), "
                                                                                  "('err', 'AttributeError'), ('err', "
                                                                                  "'AttributeError')",
- ('call:clip_by_global_norm', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #461 (sig): TF 2.21 '
-                                                                         "('calls', (('err', 'AttributeError'), "
-                                                                         "('err', 'AttributeError'), ('err', "
-                                                                         "'AttributeError'); simdist ('calls', "
-                                                                         "(('err', 'TypeError'), ('err', "
-                                                                         "'TypeError'), ('err', 'TypeError')))",
- ('call:clip_by_global_norm', 'error-class', "'err', 'ZeroDivisionError'"): "seed 14 #88 (tape): TF 2.21 ('err', "
-                                                                            "'ZeroDivisionError'); simdist ('err', "
-                                                                            "'TypeError')",
- ('call:clip_by_global_norm>call:nn.in_top_k', 'error-class', "'err', 'AttributeError'"): 'seed 14 #194 (tape): TF '
-                                                                                          "2.21 ('err', "
-                                                                                          "'AttributeError'); "
-                                                                                          "simdist ('err', "
-                                                                                          "'TypeError')",
  ('call:complex>call:linalg.lu_matrix_inverse', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #467 '
                                                                                        "(eager): TF 2.21 ('err', "
                                                                                        "'ValueError'); simdist "
