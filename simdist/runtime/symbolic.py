@@ -163,9 +163,23 @@ def array_error() -> BaseException:
     return _error("array", "SymbolicTensor")
 
 
+def iter_error() -> BaseException:
+    """TF's error for iterating over a graph tensor in TF's own Python (`list(ksize)`)."""
+    return _error("iter", "SymbolicTensor")
+
+
 def bool_error() -> BaseException:
     """TF's error for the truth of a graph tensor taken by TF's own Python (`__bool__`)."""
     return _error("bool", "SymbolicTensor")
+
+
+def truth_taken(cond: Any) -> bool:
+    """`if cond:` in TF's own Python (image.random_contrast's `if upper <= lower`): a tensor cond is
+    check_truth_taken's error inside a tf.function or for several elements, else its truth."""
+    from simdist.runtime.tensor import Tensor
+    if isinstance(cond, Tensor):
+        check_truth_taken(cond)
+    return bool(cond)
 
 
 def check_truth_taken(t: Any) -> None:

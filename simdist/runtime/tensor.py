@@ -483,6 +483,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
             raise TypeError(f"Cannot convert Dimension {value} to dtype <dtype: '{dtypes.as_dtype(dtype).name}'>. Allowed dtypes "
                             "are tf.int32 and tf.int64.")
         value, dtype = value.value, dtype or dtypes.int32
+    if type(value) is TensorShape:
+        value, dtype = _shape_as_list(value, dtype)
     if name is not None:   # (a Const node of that name in a graph: constant_op)
         from simdist.runtime.ops import trace_errors
         trace_errors.const_node_name(name)
@@ -514,6 +516,34 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     if rec is not None:    # a Const node of the call being recorded
         return rec.constant(t)
     return t
+
+
+def _shape_text(s: TensorShape) -> str:
+    """A TensorShape as TF's str prints it: "(2, 3)", "(2,)", "<unknown>"."""
+    if s.dims is None:
+        return "<unknown>"
+    dims = s.as_list()
+    return "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+def _shape_as_list(s: TensorShape, dtype: Any) -> tuple[list[int], Any]:
+    """constant_op._tensor_shape_tensor_conversion_function: a fully known TensorShape converts to
+    its dimensions, int32 unless one needs int64 (ops.conversion); a partially known one is
+    ValueError, a dtype other than int32/int64 TypeError."""
+    if not s.is_fully_defined():
+        raise ValueError(f"Cannot convert a partially known TensorShape {_shape_text(s)} to a Tensor.")
+    dims = s.as_list()
+    wide = any(d >= 2 ** 31 for d in dims)
+    if dtype is None:
+        return dims, dtypes.int64 if wide else dtypes.int32
+    dt = dtypes.as_dtype(dtype)
+    if dt not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"Cannot convert TensorShape {_shape_text(s)} to dtype <dtype: '{dt.name}'>. Allowed dtypes "
+                        "are tf.int32 and tf.int64.")
+    if dt == dtypes.int32 and wide:
+        raise ValueError(f"Cannot convert TensorShape {_shape_text(s)} to dtype int32; a dimension is too large. "
+                         "Consider using tf.int64.")
+    return dims, dt
 
 
 def _autopack_cast(value: Any, dtype: Any) -> Tensor:

@@ -128,6 +128,28 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "unique_with_counts of a [2, 1] tensor in a tf.function: TF 2.21's UniqueWithCounts shape function "
         "does not check the rank (the trace goes on to extract_volume_patches' TypeError for a tensor "
         "ksizes), simdist raises Unique's rank error as a trace-time ValueError; seed 1420261202 #951",
+    **{key: "a MirroredStrategy program whose kept TF 2.21 answer is NotImplementedError for every snippet (TF's "
+            "worker state after earlier programs, as the program crash below: analysed in fz15c); a fresh TF worker "
+            "(`fz14_campaign.py SEED INDEX 1 --no-keep`) gives no disagreement for the program: simdist's outcomes are "
+            "the fresh worker's; seed 14 #645, "
+            "seed 1420261202 #953"
+       for key in (("unary:not", "error-class", "'err', 'NotImplementedError'"),
+                   ("operator:&", "error-class", "'err', 'NotImplementedError'"),
+                   ("call:nn.weighted_cross_entropy_with_logits", "error-class", "'err', 'NotImplementedError'"),
+                   ("call:linalg.matmul", "error-class", "'err', 'NotImplementedError'"),
+                   ("call:linalg.matvec", "error-class", "'err', 'NotImplementedError'"))},
+    ("call:linalg.matmul", "error-class", "'err', 'NotFoundError'"):
+        "tf.linalg.matmul(a, b, output_type=T) with T unlike a's or b's dtype: TF 2.21 runs BatchMatMulV3 (Ta, Tb, "
+        "Tout), whose CPU kernels exist for a few type triples only (int32 x float32 -> int32: NotFoundError); "
+        "simdist ignores output_type and raises MatMul's input mismatch (InvalidArgumentError); seed 14 #78",
+    ("call:nn.fractional_avg_pool", "error-class", "'err', 'MemoryError'"):
+        "a 0-d NumPy array as a list attr (fractional_avg_pool's pooling_ratio=np.array(0.5)): TF 2.21's eager fast "
+        "path takes it as a sequence and fails inside (MemoryError std::bad_alloc, as conv3d's strides=np.array(1)); "
+        "simdist raises the wrapper's TypeError \"Expected list\"; seed 14 #401",
+    ("call:linalg.banded_triangular_solve", "error-class", "'err', 'SystemError'"):
+        "tf.linalg.banded_triangular_solve(np.uint64(2), -1): TF 2.21 leaks SystemError from its eager fast path "
+        "(\"<class EagerTensor> returned a result with an exception set\"; not analysed further); simdist raises "
+        "the op's input mismatch (InvalidArgumentError); seed 1420261202 #462",
     ("program", "crashed", "Caching devices is not yet supported"):
         "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
         "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "

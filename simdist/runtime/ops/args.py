@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, host_cpu
+from simdist.runtime import context, dtypes, errors, host_cpu
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -181,6 +181,33 @@ def allowed(name: str, kinds: str, what: str) -> Any:
                 f"[Op:{name}]"), name, d, what)
         return d
     return rule
+
+
+def list_attr(value: Any, name: str, op: str) -> list:
+    """A list(int) attr of the generated op wrapper `op` (`strides`, `ksizes`): a list or tuple;
+    eagerly also any other sequence whose items are Python ints (a TensorShape, an empty NumPy
+    array), which TF's eager fast path takes, so its length is checked against the op def's
+    minimum next; anything else (a NumPy array of NumPy ints, a tensor, a number; inside a
+    tf.function anything but a list or tuple) is the wrapper's TypeError. Clause
+    ops.argument-errors."""
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if context.executing_eagerly() and not isinstance(value, (str, bytes, Tensor)):
+        try:
+            items = [value[i] for i in range(len(value))]
+        except Exception:  # noqa: BLE001 - not a sequence: the wrapper's TypeError below
+            items = None
+        if items is not None and all(type(v) is int for v in items):
+            return items
+    raise TypeError(f"Expected list for '{name}' argument to '{op}' Op, not {value!r}.")
+
+
+def raw_attribute(value: Any, name: str) -> Any:
+    """`value.<name>` read as TF's Python reads it on an argument it has not converted (a window's
+    `dtype.is_floating`, a linalg wrapper's `tensor.dtype`): anything without that attribute (a
+    string, a NumPy type, a Python number or list) raises AttributeError, as in TF. Clause
+    ops.argument-errors."""
+    return getattr(value, name)
 
 
 def no_kernel(name: str, d: dtypes.DType, extra: str = "") -> errors.NotFoundError:

@@ -13,6 +13,7 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
 from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
+from simdist.runtime.ops.dtensor_layout import call_with_layout
 from simdist.runtime.ops.list_inputs import concat_axis, matching_list
 from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
                                           register, selected_bytes)
@@ -227,48 +228,48 @@ for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
     NotDifferentiable(_n)
 
 
-def _no_layout(layout: Any, op: str) -> None:
-    """TF's `layout=` places the result as a DTensor; simdist has no DTensor, so only None is taken."""
-    if layout is not None:
-        raise ValueError(f"tf.{op}(layout={layout!r}): DTensor layouts are not simulated; pass layout=None")
-
-
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
-    _no_layout(layout, "ones")
     shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
-    alloc.check_output("Fill", shp, dt)
-    return dispatch.execute(ONES, (), {"shape": shp, "dtype": dt})
+
+    def run() -> Tensor:
+        alloc.check_output("Fill", shp, dt)
+        return dispatch.execute(ONES, (), {"shape": shp, "dtype": dt})
+    return call_with_layout(run, layout, "ones")
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
-    _no_layout(layout, "zeros")
     shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
-    alloc.check_output("Fill", shp, dt)
-    return dispatch.execute(ZEROS, (), {"shape": shp, "dtype": dt})
+
+    def run() -> Tensor:
+        alloc.check_output("Fill", shp, dt)
+        return dispatch.execute(ZEROS, (), {"shape": shp, "dtype": dt})
+    return call_with_layout(run, layout, "zeros")
 
 
 def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
-    _no_layout(layout, "fill")
     v, shp = _t(value), shape_arg(dims)
-    if v.ndim != 0 and (v.shape.as_list() != [1] or dispatch.recorder() is not None):
-        # (FillOp: not a scalar, nor a vector of one; a graph's shape function wants rank 0)
-        raise trace_errors.shape_error(f"value must represent a scalar, got shape {args.dims(v.shape.as_list())} "
-                                       "[Op:Fill]", f"Shape must be rank 0 but is rank {v.ndim}", "Fill",
-                                       ([len(shp)], v.shape.as_list()))
-    alloc.check_output("Fill", shp, v.dtype)
-    return dispatch.execute(FILL, (v,), {"shape": shp})
+
+    def run() -> Tensor:
+        if v.ndim != 0 and (v.shape.as_list() != [1] or dispatch.recorder() is not None):
+            # (FillOp: not a scalar, nor a vector of one; a graph's shape function wants rank 0)
+            raise trace_errors.shape_error(f"value must represent a scalar, got shape {args.dims(v.shape.as_list())} "
+                                           "[Op:Fill]", f"Shape must be rank 0 but is rank {v.ndim}", "Fill",
+                                           ([len(shp)], v.shape.as_list()))
+        alloc.check_output("Fill", shp, v.dtype)
+        return dispatch.execute(FILL, (v,), {"shape": shp})
+    return call_with_layout(run, layout, "fill")
 
 
 def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
-    _no_layout(layout, "ones_like")
     t = _t(input)
-    return dispatch.execute(ONES_LIKE, (t,), {"dtype": t.dtype if dtype is None else dtypes.as_dtype(dtype)})
+    dt = t.dtype if dtype is None else dtypes.as_dtype(dtype)
+    return call_with_layout(lambda: dispatch.execute(ONES_LIKE, (t,), {"dtype": dt}), layout, "ones_like")
 
 
 def zeros_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
-    _no_layout(layout, "zeros_like")
     t = _t(input)
-    return dispatch.execute(ZEROS_LIKE, (t,), {"dtype": t.dtype if dtype is None else dtypes.as_dtype(dtype)})
+    dt = t.dtype if dtype is None else dtypes.as_dtype(dtype)
+    return call_with_layout(lambda: dispatch.execute(ZEROS_LIKE, (t,), {"dtype": dt}), layout, "zeros_like")
 
 
 @RegisterGradient("Fill")

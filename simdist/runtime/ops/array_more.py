@@ -16,10 +16,11 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, attr_rules, dispatch, static_shapes, trace_errors
-from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import _int32_int64
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register
+from simdist.runtime.ops.cpu_kernels import kernel_first
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["roll", "reverse_sequence", "searchsorted", "unravel_index", "tensor_scatter_nd_max",
@@ -328,6 +329,8 @@ TENSOR_SCATTER_MAX = register("TensorScatterMax", _tensor_scatter_extreme(np.gre
 TENSOR_SCATTER_MIN = register("TensorScatterMin", _tensor_scatter_extreme(np.less, "TensorScatterMin"),
                               _scatter_rule("TensorScatterMin"), lambda arrays, out, attrs: arrays[2].size,
                               kind="gather/scatter", fusion=_SCATTER_LANES)
+TENSOR_SCATTER_MAX.dtype = kernel_first("TensorScatterMax", TENSOR_SCATTER_MAX.dtype)
+TENSOR_SCATTER_MIN.dtype = kernel_first("TensorScatterMin", TENSOR_SCATTER_MIN.dtype)
 
 
 def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any, name: str | None = None) -> Tensor:
@@ -464,14 +467,13 @@ def _shape_text(shape: TensorShape) -> str:
 
 def broadcast_static_shape(shape_x: Any, shape_y: Any) -> TensorShape:
     """`tf.broadcast_static_shape`: the broadcast TensorShape of two TensorShapes (ValueError when
-    they do not broadcast). common_shapes.broadcast_shape reads `.ndims` of each, so anything
-    else (a list, a NumPy array) is Python's AttributeError, x first (fuzz14 seed 14 #6)."""
-    for v in (shape_x, shape_y):
-        if not isinstance(v, TensorShape):
-            raise AttributeError(f"'{type(v).__name__}' object has no attribute 'ndims'")
-        if v.rank is None:
-            return TensorShape(None)
-    sx, sy = shape_x, shape_y
+    they do not broadcast). TF reads `shape_x.ndims` on the arguments as given: a tuple, list or
+    array is AttributeError (common_shapes.broadcast_shape; clause ops.argument-errors)."""
+    raw_attribute(shape_x, "ndims")
+    raw_attribute(shape_y, "ndims")
+    sx, sy = TensorShape(shape_x), TensorShape(shape_y)
+    if sx.rank is None or sy.rank is None:
+        return TensorShape(None)
     a, b = sx.as_list(), sy.as_list()
     n = max(len(a), len(b))
     a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b

@@ -17,7 +17,7 @@ import numpy as np
 
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import array, math, unary
-from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["clip_by_value", "clip_by_norm", "global_norm", "clip_by_global_norm"]
@@ -92,6 +92,11 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None,
     t_list = _check_list(t_list)
     if use_norm is None:
         use_norm = global_norm(t_list)
+    elif not isinstance(use_norm, Tensor) and getattr(use_norm, "_as_tensor", None) is None:
+        # TF computes `1.0 / use_norm` and reads `use_norm.dtype` on the value as given: a Python 0 or
+        # False is ZeroDivisionError, another number AttributeError (clause ops.argument-errors; fz15c)
+        1.0 / use_norm
+        raw_attribute(use_norm, "dtype")
     use_norm = _t(use_norm)
     # TF: clip_norm * minimum(1.0 / use_norm, constant(1.0, use_norm.dtype) / clip_norm)
     scale_for_finite = clip_norm * math.minimum(1.0 / use_norm,

@@ -20,7 +20,8 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import context, errors, host_cpu
-from simdist.runtime.ops import array, dispatch
+from simdist.runtime import symbolic as _symbolic
+from simdist.runtime.ops import args, array, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
 from simdist.runtime.ops.registry import CONV_INPUT_ROWS, RegisterGradient, lanes, register, rows
@@ -355,10 +356,14 @@ DEPTHWISE_BACKPROP_FILTER = register(
 # --- argument handling (nn_ops.py's _get_sequence and convert_padding) --------------------------------------
 def spatial_sequence(value: Any, n: int, name: str, channels_first: bool = False) -> tuple[int, ...]:
     """TF's _get_sequence: an int or a list of length 1, n or n + 2 -> the n + 2 values (batch
-    and channel 1, the channel last or, for NCHW, second)."""
+    and channel 1, the channel last or, for NCHW, second). Anything else is `list(value)`: a
+    tensor inside a tf.function (a captured eager one too) is OperatorNotAllowedInGraphError
+    ("Iterating over a symbolic `tf.Tensor`"), eagerly its elements."""
     if value is None:
         return (1,) * (n + 2)
     if isinstance(value, Tensor):
+        if context.in_function():   # (`list(value)` of a tensor while a graph is built, captured ones too: fz15c)
+            raise _symbolic.iter_error()
         value = value._v.tolist()
     vals = [value] if isinstance(value, (int, np.integer)) else list(value)
     if len(vals) == n + 2:
@@ -444,6 +449,7 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     nchw = check_data_format(data_format, nchw_ok=True)
     st = spatial_sequence(strides, 2, "strides", nchw)
     dl = spatial_sequence(dilations, 2, "dilations", nchw)
+    args.raw_attribute(input, "shape")   # (nn_ops.conv2d reads `input.shape` unconverted: a list is AttributeError)
     if nchw:
         if isinstance(padding, (list, tuple)) and len(padding) == 4:
             padding = list(nchw_to_nhwc(padding))
@@ -501,8 +507,7 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
         data_format = "NHWC"                 # an integer input fails the op's dtype check
     check_data_format(data_format)
     pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative")
-    if not isinstance(strides, (list, tuple)):
-        raise TypeError(f"Expected list for 'strides' argument to 'depthwise_conv2d_native' Op, not {strides!r}.")
+    strides = args.list_attr(strides, "strides", "depthwise_conv2d_native")
     if len(strides) != 4:
         raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 dimensions "
                                           "[Op:DepthwiseConv2dNative]")

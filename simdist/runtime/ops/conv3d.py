@@ -21,10 +21,10 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import errors, host_cpu
-from simdist.runtime.ops import array, attr_rules, dispatch
+from simdist.runtime.ops import args, array, attr_rules, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
-from simdist.runtime.ops.nn_rules import FLOATS, typed
+from simdist.runtime.ops.nn_rules import FLOATS, attr_error, typed
 from simdist.runtime.ops.registry import lanes, register, rows
 from simdist.runtime.tensor import Tensor
 
@@ -196,10 +196,15 @@ def _to_last(seq: Any) -> list:
     return [v[0], v[2], v[3], v[4], v[1]]
 
 
-def _check_format(data_format: Any) -> None:
-    if data_format not in (None, "NDHWC"):
-        raise errors.UnimplementedError(None, None, "simdist computes 3-D convolutions and pooling in the "
-                                        f"channels-last layout (NDHWC) only; got data_format={data_format!r}")
+def check_format(data_format: Any, op: str, x: Tensor | None = None) -> None:
+    """The op def's attrs in its order (fz15c): T (the input's dtype, for the convolutions) before
+    data_format, which must be NDHWC or NCDHW (InvalidArgumentError "Value for attr
+    'data_format' of "NHWC" is not in the list of allowed values: "NDHWC", "NCDHW"")."""
+    if x is not None and x.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
+        raise attr_error(op, x.dtype, FLOATS)
+    if data_format not in (None, "NDHWC", "NCDHW"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'data_format' of \"{data_format}\" is not in the "
+                                          f"list of allowed values: \"NDHWC\", \"NCDHW\" [Op:{op}]")
 
 
 def _padding(padding: Any) -> str:
@@ -212,8 +217,7 @@ def _padding(padding: Any) -> str:
 
 
 def _list5(value: Any, name: str) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)):
-        raise TypeError(f"Expected list for '{name}' argument to 'conv3d' Op, not {value!r}.")
+    value = args.list_attr(value, name, "conv3d")
     if len(value) < 5:
         raise errors.InvalidArgumentError(None, None, f"Length for attr '{name}' of {len(value)} must be at least "
                                           "minimum 5 [Op:Conv3D]")
@@ -224,7 +228,8 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
            dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv3d` (NDHWC): strides (and dilations) lists of 5 as TF's raw op takes them;
     filters [kd, kh, kw, in, out]. NCDHW: see `_channels_first`."""
-    # (the wrapper's make_*: ops.attr-types)
+    args.raw_attribute(input, "shape")   # (_conv3d_expanded_batch reads `input.shape` first)
+    # (then the generated wrapper's make_*: ops.attr-types)
     attr_rules.check("Conv3D", strides=strides, padding=padding, data_format=data_format, dilations=dilations)
     if data_format == "NCDHW":
         x = _channels_first(input, "CPU implementation of Conv3D currently only supports the NHWC tensor format. "
@@ -233,9 +238,15 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         dl = None if dilations is None else _to_last(_list5(dilations, "dilations"))
         return array.transpose(conv3d(array.transpose(x, [0, 2, 3, 4, 1]), filters, st, padding, "NDHWC", dl),
                                [0, 4, 1, 2, 3])
-    _check_format(data_format)
-    attrs = {"strides": _list5(strides, "strides"), "padding": _padding(padding), "explicit_paddings": (),
-             "dilations": _list5(dilations, "dilations") if dilations is not None else (1, 1, 1, 1, 1)}
+    # the wrapper's list TypeErrors, then the op def's attrs in its order: T, strides, padding,
+    # data_format, dilations (fz15c)
+    st = args.list_attr(strides, "strides", "conv3d")
+    dl = args.list_attr(dilations, "dilations", "conv3d") if dilations is not None else [1, 1, 1, 1, 1]
+    check_format(None, "Conv3D", _t(input))
+    st5 = _list5(st, "strides")
+    pad = _padding(padding)
+    check_format(data_format, "Conv3D")
+    attrs = {"strides": st5, "padding": pad, "explicit_paddings": (), "dilations": _list5(dl, "dilations")}
     return dispatch.execute(CONV3D, (_t(input), _t(filters)), attrs)
 
 
@@ -252,8 +263,11 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         dl = None if dilations is None else _to_last(spatial_sequence(dilations, 3, "dilations", True))
         out = conv3d_transpose(array.transpose(x, [0, 2, 3, 4, 1]), filters, _to_last(shape), st, padding, "NDHWC", dl)
         return array.transpose(out, [0, 4, 1, 2, 3])
-    _check_format(data_format)
-    attrs = {"strides": spatial_sequence(strides, 3, "strides"), "padding": _padding(padding),
-             "explicit_paddings": (), "dilations": spatial_sequence(dilations, 3, "dilations"),
+    # nn_ops' _get_sequence of strides and dilations, then the op def's attrs: T, padding, data_format
+    st, dl = spatial_sequence(strides, 3, "strides"), spatial_sequence(dilations, 3, "dilations")
+    check_format(None, "Conv3DBackpropInputV2", _t(input))
+    pad = _padding(padding)
+    check_format(data_format, "Conv3DBackpropInputV2")
+    attrs = {"strides": st, "padding": pad, "explicit_paddings": (), "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
     return dispatch.execute(CONV3D_BACKPROP_INPUT, (_t(filters), _t(input)), attrs)

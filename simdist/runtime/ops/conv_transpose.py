@@ -40,9 +40,10 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         return to_channels_first(conv2d_transpose(to_channels_last(x), filters, list(nchw_to_nhwc(shape)), st,
                                                   padding, "NHWC", dl))
     check_data_format(data_format or "NHWC")
+    st, dl = spatial_sequence(strides, 2, "strides"), spatial_sequence(dilations, 2, "dilations")   # (TF's order)
     pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
-    attrs = {"strides": spatial_sequence(strides, 2, "strides"), "padding": pad, "explicit_paddings": explicit,
-             "dilations": spatial_sequence(dilations, 2, "dilations"), "input_sizes": shape_arg(output_shape)}
+    attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl,
+             "input_sizes": shape_arg(output_shape)}
     x = _t(input)
     try:
         return dispatch.execute(CONV2D_BACKPROP_INPUT, (_t(filters), x), attrs)

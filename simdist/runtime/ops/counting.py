@@ -277,12 +277,15 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) ->
     """`tf.math.in_top_k` / `tf.nn.in_top_k`: whether each target is among its row's k largest
     predictions (ties count for the target; a non-finite row or an out-of-range target: False)."""
     p = convert_to_tensor(predictions)
-    if not isinstance(targets, Tensor) and not isinstance(k, Tensor) and p.dtype is not dtypes.float32:
-        # no tensor fixes T: TF's eager fallback converts every input to its op-def type first
+    if not isinstance(targets, (Tensor, np.ndarray)) and not isinstance(k, Tensor) and p.dtype is not dtypes.float32:
+        # no tensor fixes T: TF's eager fallback converts every input to its op-def type first (a
+        # NumPy targets array stays on the fast path: the kernel's input check, fz15c)
         raise ValueError(f"Tensor conversion requested dtype float32 for Tensor with dtype {p.dtype.name}: {p!r}")
     if isinstance(targets, Tensor):
         t = targets
     else:   # T comes from k when it is a tensor, else int32 (a Python [] is not float32 here)
         t = convert_to_tensor(targets, dtype=k.dtype if isinstance(k, Tensor) else dtypes.int32)
+    if t.dtype not in (dtypes.int32, dtypes.int64):   # attr T (from targets) is checked before k is converted
+        _in_top_k_rule((dtypes.float32, t.dtype, t.dtype), None)
     kt = convert_to_tensor(k, dtype=t.dtype)
     return dispatch.execute(IN_TOP_K, (p, t, kt))

@@ -182,6 +182,10 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
             blank_index += x.shape.as_list()[2]
         x = concat([x[:, :, blank_index:blank_index + 1], x[:, :, :blank_index], x[:, :, blank_index + 1:]], axis=2)
         lab = math.where(lab < blank_index, lab + 1, lab)
+    if x.ndim < 3 or lab.ndim < 2:
+        # ctc_loss_and_grad reads `logits.shape[2]` and `labels.shape[1]` (_get_dim) before its
+        # log_softmax: a lower rank is TensorShape's IndexError (fz15c)
+        raise IndexError("tuple index out of range")
     if x.dtype != dtypes.float32:
         if not x.dtype.is_floating:
             from simdist.runtime.ops.activations import log_softmax

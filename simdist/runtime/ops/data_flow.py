@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -22,6 +22,11 @@ __all__ = ["dynamic_partition", "dynamic_stitch"]
 
 
 def _partition(data: np.ndarray, parts: np.ndarray, num_partitions: int) -> tuple[np.ndarray, ...]:
+    bad = np.argwhere((parts < 0) | (parts >= num_partitions))
+    if len(bad):    # the kernel's check, the first offending id in row-major order
+        at = tuple(int(i) for i in bad[0])
+        raise errors.InvalidArgumentError(None, None, f"partitions[{','.join(str(i) for i in at)}] = "
+                                          f"{int(parts[at])} is not in [0, {num_partitions}) [Op:DynamicPartition]")
     return tuple(data[parts == p] for p in range(num_partitions))
 
 
@@ -41,23 +46,32 @@ STITCH = register("DynamicStitch", _stitch, lambda dts, attrs: dts[attrs["n"]], 
                   fusion=_LANE_ROWS)
 
 
+def _check_partition(d: Tensor, p: Tensor, n: int) -> None:
+    """DynamicPartition's checks (data_flow_ops.cc, dynamic_partition_op.cc), in their order: the
+    attr's minimum, data's shape starting with partitions' (traced: the shape function's
+    ValueError); then the kernel's check of each partition id (_partition)."""
+    if n < 1:
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'num_partitions' of {n} must be at least minimum 1 [Op:DynamicPartition]"),
+            ValueError, f"Attr 'num_partitions' of 'DynamicPartition' Op passed {n} less than minimum 1.")
+    ds, ps = d.shape.as_list(), p.shape.as_list()
+    if ds[:len(ps)] != ps:
+        if len(ds) < len(ps):
+            text = f"Shape must be at least rank {len(ps)} but is rank {len(ds)}"
+        else:
+            a, b = next((a, b) for a, b in zip(ds, ps) if a != b)
+            text = f"Dimensions must be equal, but are {a} and {b}"
+        raise trace_errors.shape_error(f"data.shape must start with partitions.shape, got data.shape = "
+                                       f"{args.dims(ds)}, partitions.shape = {args.dims(ps)} [Op:DynamicPartition]",
+                                       text, "DynamicPartition", (ds, ps))
+
+
 def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str | None = None) -> list[Tensor]:
     """`tf.dynamic_partition`, with DynamicPartitionOp's checks: num_partitions at least 1 (the
     attr's minimum), every partition in [0, num_partitions)."""
     d, p = _t(data), _t(partitions)
     n = int(num_partitions)
-    if n < 1:
-        raise errors.InvalidArgumentError(
-            None, None, f"Value for attr 'num_partitions' of {n} must be at least minimum 1\n\t; NodeDef: {{{{node "
-            "DynamicPartition}}; Op<name=DynamicPartition; signature=data:T, partitions:int32 -> outputs:num_partitions*T; "
-            "attr=num_partitions:int,min=1; attr=T:type> [Op:DynamicPartition]")
-    flat = np.asarray(dispatch.static_value(p)).reshape(-1) if dispatch.recorder() is None else None
-    if flat is not None:
-        bad = np.nonzero((flat < 0) | (flat >= n))[0]
-        if bad.size:
-            i = int(bad[0])
-            raise errors.InvalidArgumentError(None, None, f"partitions[{i}] = {int(flat[i])} is not in [0, {n}) "
-                                              "[Op:DynamicPartition]")
+    _check_partition(d, p, n)   # (then the kernel's check of each id, `_partition`: SliceDebugString's [i,j])
     return list(dispatch.execute(PARTITION, (d, p), {"num_partitions": n}))
 
 

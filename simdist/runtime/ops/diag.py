@@ -16,6 +16,7 @@ import numpy as np
 
 from simdist.runtime import context, errors
 from simdist.runtime.ops import args, dispatch, graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -126,16 +127,20 @@ def _align(align: Any, op: str) -> str:
     return str(align)
 
 
-def _padding(value: Any, like: Tensor, given: Any = None) -> Tensor:
+def _padding(value: Any, like: Tensor, given: Any = None, op: str = "MatrixDiagPartV3", index: int = 2) -> Tensor:
     """padding_value in the input's dtype (ops.diag-padding): array_ops makes it bool(value) when
     the input `given` has a bool dtype (`0` pads a bool matrix with False); a Python value is then
     converted to the input's dtype without a cast (0 for a Python bool diagonal, 0.5 for an
-    integer one: TypeError, as TF's conversion)."""
-    if isinstance(value, Tensor):
-        from simdist.runtime.ops import math
-        return math.cast(value, like.dtype)
+    integer one: TypeError, as TF's conversion). A tensor of another dtype reaches the kernel
+    as it is: InvalidArgumentError "cannot compute MatrixDiagPartV3 as input #2(zero-based) was
+    expected to be a double tensor but is a float tensor" (fz15c)."""
     if getattr(getattr(given, "dtype", None), "name", None) == "bool":
         value = bool(value)
+    if isinstance(value, Tensor) or getattr(value, "_as_tensor", None) is not None:
+        pad = _t(value)
+        if pad.dtype != like.dtype:
+            raise args.mismatch_error(op, index, like.dtype, pad.dtype)
+        return pad
     if isinstance(value, (bool, int, float)):
         return convert_to_tensor(value, dtype=like.dtype)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
@@ -184,8 +189,11 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
          padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """`tf.linalg.diag`: matrices with `diagonal` on diagonal k (or the band k = (lo, hi)),
     padding_value elsewhere; the size is inferred when num_rows/num_cols are -1."""
-    v = convert_to_tensor(diagonal)
-    pad = _padding(padding_value, v, diagonal)
+    if not isinstance(diagonal, Tensor) and isinstance(padding_value, Tensor) and padding_value.dtype.name != "bool":
+        v = convert_to_tensor(diagonal, dtype=padding_value.dtype)   # (T from the tensor argument: TF's fast path)
+    else:
+        v = convert_to_tensor(diagonal)
+    pad = _padding(padding_value, v, diagonal, "MatrixDiagV3", 4)
     return dispatch.execute(DIAG, (v, pad), {"k": _band(_k(k), "MatrixDiagV3"), "num_rows": int(_k(num_rows)),
                                              "num_cols": int(_k(num_cols)), "align": _align(align, "MatrixDiagV3")})
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
-from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _square
 from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor
@@ -113,6 +113,7 @@ def _eig_grad(op: Any, grad_e: Tensor, grad_v: Tensor | None = None) -> list:
 
 
 def _run(tensor: Any, compute_v: bool) -> tuple[Tensor, Tensor]:
+    raw_attribute(tensor, "dtype")      # (linalg_ops.eig compares `tensor.dtype` before converting it)
     x = _t(tensor)
     out = _OUT.get(x.dtype.name)
     if out is None:

@@ -25,6 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.ops.args import raw_attribute, tf_name
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -266,17 +267,36 @@ def _no_kernel(name: str, attrs: str) -> errors.NotFoundError:
                                 f"All kernels registered for op {name}:\n  <no registered kernels>\n [Op:{name}]")
 
 
+def _fft_rank(input_tensor: Any, axes: Any) -> int:
+    """fft_ops._process_empty_axes and `axes.shape[0]`: axes None is every axis of the input, read
+    as `len(input_tensor.shape)` before the input is converted (a Python number or list has no
+    shape: AttributeError); a scalar axes has no dimension 0 (IndexError, TensorShape's tuple)."""
+    if axes is None:
+        return len(raw_attribute(input_tensor, "shape"))
+    a = convert_to_tensor(axes, dtype=dtypes.int32)
+    if a.ndim == 0:
+        raise IndexError("tuple index out of range")
+    return a.shape.as_list()[0]
+
+
 def _nd(opname: str, real_in: bool) -> Any:
-    """fft_ops._fftn_wrapper (and its i/r/ir variants): the wrapper's conversions and checks, then
-    the op, which has no kernel."""
+    """fft_ops._fftn_wrapper (and its r/ir variants): the wrapper's conversions and checks in its
+    order, then the op, which has no kernel."""
     def op(input_tensor: Any, fft_length: Any = None, axes: Any = None, norm: Any = None,
            name: str | None = None) -> Tensor:  # noqa: A002
+        rank = _fft_rank(input_tensor, axes)
         hint = dtypes.float32 if real_in else dtypes.complex64
         x = input_tensor if isinstance(input_tensor, Tensor) else convert_to_tensor(input_tensor, dtype_hint=hint)
         if real_in and x.dtype.name not in ("float32", "float64"):
             raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {x!r}")
+        x.shape.with_rank_at_least(rank)
         if opname == "IRFFTND" and x.dtype.kind != "c":
             raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x!r}")
+        if fft_length is not None:
+            convert_to_tensor(fft_length, dtype=dtypes.int32)
+        elif opname == "IRFFTND" and x.ndim == 0:
+            # (_infer_fft_length_for_irfftn sets `fft_length[-1]` of the shape's empty list)
+            raise IndexError("list index out of range")
         return _raw(opname, x)
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.signal.{opname.lower()}`: TF 2.21 has no kernel for {opname} (NotFoundError), as in simdist."
@@ -303,6 +323,13 @@ def _raw_nd(opname: str) -> Any:
     def op(input: Any, fft_length: Any, axes: Any, name: str | None = None, **kw: Any) -> Tensor:  # noqa: A002
         hint = dtypes.float32 if opname == "RFFTND" else dtypes.complex64
         x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype_hint=hint)
+        attr, allowed = ("Treal", ("float32", "float64")) if opname == "IRFFTND" else ("Tcomplex", ("complex64", "complex128"))
+        if opname in ("RFFTND", "IRFFTND") and kw.get(attr) is not None:
+            d = dtypes.as_dtype(kw[attr])
+            if d.name not in allowed:     # the op def's list for the output type attr (spectral_ops.cc)
+                raise errors.InvalidArgumentError(
+                    None, None, f"Value for attr '{attr}' of {tf_name(d)} is not in the list of allowed values: "
+                    f"{', '.join(tf_name(dtypes.as_dtype(a)) for a in allowed)} [Op:{opname}]")
         return _raw(opname, x)
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.{opname.lower()}`: the raw {opname} op, which TF 2.21 has no kernel for (NotFoundError)."

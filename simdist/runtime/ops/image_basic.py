@@ -17,6 +17,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
+from simdist.runtime.symbolic import truth_taken
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
@@ -484,7 +485,7 @@ def stateless_random_flip_up_down(image: Any, seed: Any) -> Tensor:
 def stateless_random_brightness(image: Any, max_delta: float, seed: Any) -> Tensor:
     """`tf.image.stateless_random_brightness`: adjust_brightness by a uniform delta in ±max_delta."""
     from simdist.runtime.ops.random import stateless_uniform
-    if max_delta < 0:
+    if truth_taken(max_delta < 0):
         raise ValueError("max_delta must be non-negative.")
     delta = stateless_uniform([], minval=-max_delta, maxval=max_delta, seed=seed)
     return adjust_brightness(image, delta)
@@ -493,9 +494,9 @@ def stateless_random_brightness(image: Any, max_delta: float, seed: Any) -> Tens
 def stateless_random_contrast(image: Any, lower: float, upper: float, seed: Any) -> Tensor:
     """`tf.image.stateless_random_contrast`: adjust_contrast by a uniform factor in [lower, upper)."""
     from simdist.runtime.ops.random import stateless_uniform
-    if upper <= lower:
+    if truth_taken(upper <= lower):
         raise ValueError("upper must be > lower.")
-    if lower < 0:
+    if truth_taken(lower < 0):
         raise ValueError("lower must be non-negative.")
     factor = stateless_uniform([], minval=lower, maxval=upper, seed=seed)
     return adjust_contrast(image, factor)
@@ -540,9 +541,9 @@ def stateless_random_hue(image: Any, max_delta: float, seed: Any) -> Tensor:
     """`tf.image.stateless_random_hue`: adjust_hue by a uniform delta in ±max_delta (≤ 0.5)."""
     from simdist.runtime.ops.image_color import adjust_hue
     from simdist.runtime.ops.random import stateless_uniform
-    if max_delta > 0.5:
+    if truth_taken(max_delta > 0.5):
         raise ValueError("max_delta must be <= 0.5.")
-    if max_delta < 0:
+    if truth_taken(max_delta < 0):
         raise ValueError("max_delta must be non-negative.")
     return adjust_hue(image, stateless_uniform([], minval=-max_delta, maxval=max_delta, seed=seed))
 
@@ -551,9 +552,9 @@ def stateless_random_saturation(image: Any, lower: float, upper: float, seed: An
     """`tf.image.stateless_random_saturation`: adjust_saturation by a uniform factor in [lower, upper)."""
     from simdist.runtime.ops.image_color import adjust_saturation
     from simdist.runtime.ops.random import stateless_uniform
-    if upper <= lower:
+    if truth_taken(upper <= lower):
         raise ValueError("upper must be > lower.")
-    if lower < 0:
+    if truth_taken(lower < 0):
         raise ValueError("lower must be non-negative.")
     return adjust_saturation(image, stateless_uniform([], minval=lower, maxval=upper, seed=seed))
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import window_geometry, windows
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
@@ -58,8 +58,7 @@ def _extract_image_patches_grad(op: Any, grad: Any) -> list:
 
 
 def _list4(value: Any, name: str) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)):
-        raise TypeError(f"Expected list for '{name}' argument to 'extract_image_patches' Op, not {value!r}.")
+    value = args.list_attr(value, name, "extract_image_patches")
     if len(value) < 4:
         raise errors.InvalidArgumentError(None, None, f"Length for attr '{name}' of {len(value)} must be at least "
                                           "minimum 4 [Op:ExtractImagePatches]")

@@ -12,6 +12,7 @@ from typing import Any
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
+from simdist.runtime.symbolic import truth_taken
 from simdist.runtime.ops.image_basic import (_color, adjust_brightness, adjust_contrast,  # noqa: F401
                                              random_flip)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -40,16 +41,16 @@ def random_flip_up_down(image: Any, seed: Any = None) -> Tensor:
 
 def random_brightness(image: Any, max_delta: Any, seed: Any = None) -> Tensor:
     """`tf.image.random_brightness`: adjust_brightness by a uniform delta in [-max_delta, max_delta)."""
-    if max_delta < 0:
+    if truth_taken(max_delta < 0):
         raise ValueError("max_delta must be non-negative.")
     return adjust_brightness(image, _uniform([], -max_delta, max_delta, seed))
 
 
 def random_contrast(image: Any, lower: Any, upper: Any, seed: Any = None) -> Tensor:
     """`tf.image.random_contrast`: adjust_contrast by a uniform factor in [lower, upper)."""
-    if upper <= lower:
+    if truth_taken(upper <= lower):
         raise ValueError("upper must be > lower.")
-    if lower < 0:
+    if truth_taken(lower < 0):
         raise ValueError("lower must be non-negative.")
     return adjust_contrast(image, _uniform([], lower, upper, seed))
 
@@ -57,9 +58,9 @@ def random_contrast(image: Any, lower: Any, upper: Any, seed: Any = None) -> Ten
 def random_hue(image: Any, max_delta: Any, seed: Any = None) -> Tensor:
     """`tf.image.random_hue`: adjust_hue by a uniform delta in [-max_delta, max_delta) (max_delta ≤ 0.5)."""
     from simdist.runtime.ops.image_color import adjust_hue
-    if max_delta > 0.5:
+    if truth_taken(max_delta > 0.5):
         raise ValueError("max_delta must be <= 0.5.")
-    if max_delta < 0:
+    if truth_taken(max_delta < 0):
         raise ValueError("max_delta must be non-negative.")
     return adjust_hue(image, _uniform([], -max_delta, max_delta, seed))
 
@@ -67,9 +68,9 @@ def random_hue(image: Any, max_delta: Any, seed: Any = None) -> Tensor:
 def random_saturation(image: Any, lower: Any, upper: Any, seed: Any = None) -> Tensor:
     """`tf.image.random_saturation`: adjust_saturation by a uniform factor in [lower, upper)."""
     from simdist.runtime.ops.image_color import adjust_saturation
-    if upper <= lower:
+    if truth_taken(upper <= lower):
         raise ValueError("upper must be > lower.")
-    if lower < 0:
+    if truth_taken(lower < 0):
         raise ValueError("lower must be non-negative.")
     return adjust_saturation(image, _uniform([], lower, upper, seed))
 

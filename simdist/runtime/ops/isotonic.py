@@ -19,6 +19,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.nn_rules import REAL_NUMBERS, attr_error
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -63,6 +64,8 @@ def _isotonic(x: np.ndarray, output_dtype: str = "float32") -> tuple[np.ndarray,
 
 def _rule(dts: Any, attrs: Any) -> tuple:
     d = dts[0]
+    if d.name in ("bool", "string") or d.kind == "c":   # not in the op def's list: before the kernel lookup
+        raise attr_error("IsotonicRegression", d, REAL_NUMBERS)
     if d.name not in _OUT:
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node IsotonicRegression}} = "
                                    f"IsotonicRegression[T=DT_{d.name.upper()}] [Op:IsotonicRegression]")

@@ -11,6 +11,7 @@ from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import BATCH_MATMUL_ROWS, MATMUL_ROWS, RegisterGradient, register
+from simdist.runtime.ops.cpu_kernels import kernel_first, lookup
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["matmul", "matvec", "matrix_transpose", "trace", "tensordot", "norm"]
@@ -92,6 +93,8 @@ MATMUL = register("MatMul", _matmul, _matmul_rule("MatMul", ("int32", "int64")),
                   fusion=MATMUL_ROWS, sums=_rows_contracted, bare=_bare_matmul)
 BATCH_MATMUL = register("BatchMatMulV2", _matmul, _matmul_rule("BatchMatMulV2", ("int16", "int32", "int64")), _matmul_flops,
                         kind="contraction", fusion=BATCH_MATMUL_ROWS)
+MATMUL.dtype = kernel_first("MatMul", MATMUL.dtype)
+BATCH_MATMUL.dtype = kernel_first("BatchMatMulV2", BATCH_MATMUL.dtype)
 
 
 def _kernel_first(op: Any, dt: dtypes.DType) -> errors.NotFoundError | None:
@@ -111,6 +114,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
            grad_a: bool = False, grad_b: bool = False, name: str | None = None) -> Tensor:
     """`tf.matmul` (rank 2: MatMul; higher ranks: BatchMatMulV2 with broadcast batch dims);
     counts 2*m*n*k FLOPs."""
+    for x, adj, which in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
+        if x and adj:   # (math_ops.matmul, before converting anything)
+            raise ValueError(f"Only one of `transpose_{which}` and `adjoint_{which}` can be True. Received "
+                             f"`transpose_{which}`={x}, `adjoint_{which}`={adj}.")
     ta = _t(a)
     # (TF converts b with a's dtype as its hint: a Python list or NumPy array beside a float16 a is float16)
     tb = _t(b) if isinstance(b, Tensor) or hasattr(b, "_as_tensor") else convert_to_tensor(b, dtype_hint=ta.dtype)
@@ -121,6 +128,8 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     transpose_a = bool(transpose_a or adjoint_a)
     transpose_b = bool(transpose_b or adjoint_b)
     sa, sb = ta.shape.as_list(), tb.shape.as_list()
+    # (eagerly the kernel lookup for a's type precedes the comparison of b's: cpu_kernels)
+    lookup("BatchMatMulV2" if (len(sa) > 2 or len(sb) > 2) and not (a_is_sparse or b_is_sparse) else "MatMul", ta.dtype)
     if tb.dtype is not ta.dtype and tb.dtype != ta.dtype:
         err = args.dtype_error("MatMul", 1, ta.dtype, tb.dtype)
         op = "BatchMatMulV2" if len(sa) > 2 or len(sb) > 2 else "MatMul"

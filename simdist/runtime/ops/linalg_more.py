@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _sn
 from simdist.runtime.ops import args, attr_rules, dispatch, eigen_lu, libm, trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -36,14 +36,19 @@ def _linalg_rule(name: str, half_kernel: bool = False, bfloat16_listed: bool = F
     listed = ("float16", "float32", "float64", "complex64", "complex128") + (("bfloat16",) if bfloat16_listed else ())
     kernels = ("float32", "float64", "complex64", "complex128") + (("float16",) if half_kernel else ())
 
+    def no_kernel(d: dtypes.DType) -> None:
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                   f"{name}[T=DT_{args.tf_name(d).upper()}] [Op:{name}]")
+
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        if dts[0].name in listed and dts[0].name not in kernels and context.executing_eagerly():
+            no_kernel(dts[0])   # (eagerly the kernel lookup for input 0's type precedes the inputs' comparison)
         d = base(dts, attrs)
         if d.name not in listed:
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
                                               f"of allowed values: {_LINALG_FLOATS} [Op:{name}]")
         if d.name not in kernels:
-            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
-                                       f"{name}[T=DT_{args.tf_name(d).upper()}] [Op:{name}]")
+            no_kernel(d)
         return d
     return rule
 

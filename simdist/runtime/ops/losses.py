@@ -332,13 +332,15 @@ def compute_average_loss(per_example_loss: Any, sample_weight: Any = None, globa
         global_batch_size = loss.shape.as_list()[0] * _num_replicas()
     if isinstance(global_batch_size, (int, np.integer)) and not isinstance(global_batch_size, bool) and \
             global_batch_size >= 0:
+        total = math.reduce_sum(loss)   # (TF sums before it casts the batch size: a bool loss fails here)
         # a Python int cast to the loss's dtype is that constant (no Cast op to record)
         gbs = array.constant(global_batch_size, dtype=input_dtype)
     else:
         gbs = global_batch_size if isinstance(global_batch_size, Tensor) else convert_to_tensor(global_batch_size)
         _check_global_batch_size(gbs)
+        total = math.reduce_sum(loss)
         gbs = _cast(gbs, input_dtype)
-    return div_no_nan(math.reduce_sum(loss), gbs)
+    return div_no_nan(total, gbs)
 
 
 def _check_global_batch_size(gbs: Tensor) -> None:

@@ -909,6 +909,14 @@ def fallback_bool_check(ts: list[Tensor]) -> None:
             raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype {t.dtype.name}: {t!r}")
 
 
+def _falls_back(v: Any) -> bool:
+    """Whether TF's eager fast path leaves an argument to the op's eager fallback: a Python list or
+    tuple, or a NumPy scalar other than np.float64 (a Python float); it takes NumPy arrays and
+    np.float64, so `logical_and(float_tensor, np.float64(0))` is the kernel's InvalidArgumentError
+    and `logical_and(float_tensor, np.uint32(4))` the fallback's ValueError (fz15c)."""
+    return isinstance(v, (list, tuple)) or (isinstance(v, np.generic) and type(v) is not np.float64)
+
+
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
     if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
@@ -923,8 +931,8 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
         if isinstance(y, (list, tuple)):
             fallback_bool_check([xt])   # the eager fallback converts x before the list y: ValueError first
         yt = _logical_operand(y, xt.dtype)
-    if isinstance(x, (list, tuple, np.ndarray, np.generic)) or isinstance(y, (list, tuple, np.ndarray, np.generic)):
-        fallback_bool_check([xt, yt])   # TF's fast path leaves lists and NumPy values to the eager fallback
+    if _falls_back(x) or _falls_back(y):
+        fallback_bool_check([xt, yt])
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt, out_dtype=dtypes.bool_)
 

@@ -215,6 +215,9 @@ def _approx_top_k(operand: Any, k: Any, reduction_dimension: int, is_max_k: bool
     if x.dtype.name not in ("float16", "bfloat16", "float32"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(x.dtype)} is not in the list "
                                           "of allowed values: half, bfloat16, float [Op:ApproxTopK]")
+    if not isinstance(k, Tensor) and int(k) < 0:     # attr k's minimum, before the kernel lookup (TF 2.21)
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'k' of {int(k)} must be at least minimum 0 "
+                                          "[Op:ApproxTopK]")
     if not is_max_k or int(reduction_dimension) != -1:
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node ApproxTopK}} = ApproxTopK["
                                    f"T=DT_{args.tf_name(x.dtype).upper()}, is_max_k={str(is_max_k).lower()}, "

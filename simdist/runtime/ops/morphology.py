@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import spatial_sequence, window_geometry, windows
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -145,8 +145,7 @@ def _dilation_grad(op: Any, grad: Any) -> list:
 
 
 def _list4(value: Any, name: str) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)):
-        raise TypeError(f"Expected list for '{name}' argument to 'dilation2d' Op, not {value!r}.")
+    value = args.list_attr(value, name, "dilation2d")
     if len(value) != 4:
         raise errors.InvalidArgumentError(None, None, f"Input {name} tensor must be 4-dimensional [Op:Dilation2D]")
     return tuple(int(v) for v in value)

@@ -185,7 +185,13 @@ def atrous_conv2d_transpose(value: Any, filters: Any, output_shape: Any, rate: i
     from simdist.runtime.ops.conv_transpose import conv2d_transpose
     from simdist.runtime.ops.space_batch import batch_to_space, space_to_batch_nd
     v, f = _t(value), _t(filters)
-    if v.ndim == 4 and f.ndim == 4 and v.shape[3] != f.shape[3]:
+    # (TF reads `value.get_shape().dims[3]` and `filters.get_shape()[3]` first: a value of rank
+    # below 4 is the list's IndexError, a filter of rank below 4 TensorShape's tuple's; fz15c)
+    if v.ndim < 4:
+        raise IndexError("list index out of range")
+    if f.ndim < 4:
+        raise IndexError("tuple index out of range")
+    if v.shape[3] != f.shape[3]:
         raise ValueError("`value` channel count must be compatible with `filters` input channel count. Received: "
                          f"value.shape={v.shape} with channel count {v.shape[3]} and filters.shape={f.shape} with "
                          f"input channel count {f.shape[3]}.")

@@ -17,7 +17,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import array, dispatch
-from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.conv import (check_data_format, normalize_padding, scatter_windows, spatial_sequence,
                                       window_geometry, windows)
 from simdist.runtime.ops.nn_rules import FLOATS, REAL_NUMBERS, typed
@@ -233,13 +233,16 @@ def _by_rank(fn: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_f
 
 def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
              name: str | None = None) -> Tensor:
-    """`tf.nn.max_pool`: 1-D, 2-D or 3-D by the input's rank."""
+    """`tf.nn.max_pool`: 1-D, 2-D or 3-D by the input's rank (read as `input.shape` unconverted:
+    a list is AttributeError)."""
+    raw_attribute(input, "shape")
     return _by_rank(max_pool2d, input, ksize, strides, padding, data_format)
 
 
 def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
              name: str | None = None) -> Tensor:
-    """`tf.nn.avg_pool`: 1-D or 2-D by the input's rank."""
+    """`tf.nn.avg_pool`: 1-D or 2-D by the input's rank (`input.shape` read unconverted)."""
+    raw_attribute(input, "shape")
     return _by_rank(avg_pool2d, input, ksize, strides, padding, data_format)
 
 

@@ -182,17 +182,16 @@ def _channels_first(pool: Any, x: Tensor, ksize: Any, strides: Any, padding: Any
     return array.transpose(out, [0, 4, 1, 2, 3])
 
 
-def _attrs(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any) -> dict:
-    if data_format not in (None, "NDHWC"):
-        raise errors.UnimplementedError(None, None, "simdist computes 3-D pooling in the channels-last layout "
-                                        f"(NDHWC) or NCDHW only; got data_format={data_format!r}")
+def _attrs(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any, op: str = "MaxPool3D") -> dict:
+    seqs = {"ksize": spatial_sequence(ksize, 3, "ksize"), "strides": spatial_sequence(strides, 3, "strides")}
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
-    if padding not in ("SAME", "VALID"):
+    if padding not in ("SAME", "VALID"):   # (the op def's order: ksize, strides, padding, data_format, T)
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
                                           "of allowed values: \"SAME\", \"VALID\"")
-    return {"ksize": spatial_sequence(ksize, 3, "ksize"), "strides": spatial_sequence(strides, 3, "strides"),
-            "padding": padding}
+    from simdist.runtime.ops.conv3d import check_format
+    check_format(data_format, op)
+    return {**seqs, "padding": padding}
 
 
 def max_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
@@ -212,7 +211,7 @@ def avg_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: 
     x = _t(input)
     if data_format == "NCDHW":
         return _channels_first(avg_pool3d, x, ksize, strides, padding)
-    return dispatch.execute(AVG_POOL3D, (x,), _attrs(x, ksize, strides, padding, data_format))
+    return dispatch.execute(AVG_POOL3D, (x,), _attrs(x, ksize, strides, padding, data_format, "AvgPool3D"))
 
 
 # --- gradients (nn_grad.py) ----------------------------------------------------------------------------------

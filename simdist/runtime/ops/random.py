@@ -251,7 +251,7 @@ def _float_dtype(dtype: Any, mean: Any, stddev: Any, opname: str) -> dtypes.DTyp
     if dt.is_floating:
         return dt
     for v in (mean, stddev):
-        if isinstance(v, float):
+        if isinstance(v, float) and dt.kind != "c":     # (a float converts to a complex dtype: the op refuses it)
             raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {dt.name}")
     raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(dt)} is not in the list of "
                                       f"allowed values: half, bfloat16, float, double [Op:{opname}]")

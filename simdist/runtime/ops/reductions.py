@@ -282,6 +282,8 @@ def _scan_axis(op: Any, axis: Any) -> int:
                          if context.in_function() else
                          "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
     a = axis._v if isinstance(axis, Tensor) else np.asarray(axis)
+    if isinstance(axis, (list, tuple)) and a.size == 0:
+        a = a.astype(np.int32)    # (an empty Python list converts to int32: the kernel's "axis must be a scalar")
     if a.dtype.kind == "f" and not isinstance(axis, Tensor):
         raise TypeError(f"Value passed to parameter 'axis' has DataType float32 not in list of allowed values: int32, "
                         "int64" if context.in_function() else f"Cannot convert {axis!r} to EagerTensor of dtype int32")

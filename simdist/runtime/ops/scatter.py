@@ -19,6 +19,7 @@ from simdist.runtime.ops import alloc, args, dispatch, static_shapes, trace_erro
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
+from simdist.runtime.ops.cpu_kernels import kernel_first
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 # Why these ops run lane by lane in a fused replay (OpDef.fusion).
@@ -114,7 +115,18 @@ def _gather_nd_grad(op: Any, grad: Any) -> list:
 
 
 # --- scatter_nd and tensor_scatter_nd_* ---------------------------------------------------------------------
+def _check_ranks(idx_shape: tuple[int, ...], upd_shape: tuple[int, ...], opname: str) -> None:
+    """The scatter kernels' first checks (scatter_nd_op.cc): indices, then updates, of rank 1 or more
+    (a scalar update: InvalidArgumentError "Updates shape must have rank at least one. Found:[]",
+    before any other shape check; simdist broadcast it or leaked NumPy's IndexError: fz15c)."""
+    for what, shp in (("Indices", idx_shape), ("Updates", upd_shape)):
+        if len(shp) == 0:
+            raise errors.InvalidArgumentError(None, None, f"{what} shape must have rank at least one. Found:[] "
+                                              f"[Op:{opname}]")
+
+
 def _check_updates(idx: np.ndarray, upd_shape: tuple[int, ...], out_shape: tuple[int, ...], opname: str) -> None:
+    _check_ranks(tuple(idx.shape), tuple(upd_shape), opname)
     lead = idx.shape[:-1]
     if tuple(upd_shape[:len(lead)]) != tuple(lead):
         raise errors.InvalidArgumentError(
@@ -136,6 +148,7 @@ def _scatter_nd(idx: np.ndarray, upd: np.ndarray, shape: tuple[int, ...]) -> np.
 
 def _tensor_scatter(mode: str, opname: str) -> Any:
     def forward(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> np.ndarray:
+        _check_ranks(idx.shape, upd.shape, opname)
         if idx.ndim and idx.shape[-1] > x.ndim:   # an index deeper than the tensor's rank (fz4 seed 21 #154;
             # traced, a scalar tensor fails the shape function's rank check)
             eager = (f"Inner dimensions of output shape must match inner dimensions of updates shape. Output: "
@@ -172,6 +185,8 @@ TENSOR_SCATTER_SUB = register("TensorScatterSub", _tensor_scatter("sub", "Tensor
                               lambda dts, attrs: args.same_dtype("TensorScatterSub")((dts[0], dts[2]), attrs),
                               lambda arrays, out, attrs: arrays[2].size, kind="gather/scatter",
                               fusion=_LANE_ROWS)
+TENSOR_SCATTER_ADD.dtype = kernel_first("TensorScatterAdd", TENSOR_SCATTER_ADD.dtype)
+TENSOR_SCATTER_SUB.dtype = kernel_first("TensorScatterSub", TENSOR_SCATTER_SUB.dtype)
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Tensor:
@@ -194,7 +209,11 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
 
 
 def _tensor_scatter_call(op: Any, tensor: Any, indices: Any, updates: Any) -> Tensor:
-    x = _t(tensor)
+    if not isinstance(tensor, Tensor) and getattr(tensor, "_as_tensor", None) is None and isinstance(updates, Tensor):
+        # T comes from the first tensor argument (TF's fast path): the updates' (fz15c)
+        x = convert_to_tensor(tensor, dtype=updates.dtype)
+    else:
+        x = _t(tensor)
     idx = _indices(indices, op.name)
     upd = updates if isinstance(updates, Tensor) else convert_to_tensor(updates, dtype=x.dtype)
     return dispatch.execute(op, (x, idx, upd))

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops import fft as _fft
+from simdist.runtime.ops.args import raw_attribute
 from simdist.runtime.ops.signal_ops import frame, overlap_and_add, vorbis_window
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -156,7 +157,6 @@ def linear_to_mel_weight_matrix(num_mel_bins: int = 20, num_spectrogram_bins: in
                                 dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """`tf.signal.linear_to_mel_weight_matrix`: [num_spectrogram_bins, num_mel_bins] triangular mel filters."""
     ops = _ops()
-    dt = dtypes.as_dtype(dtype)
     if isinstance(sample_rate, Tensor):
         sample_rate = sample_rate._v.item()
     if num_mel_bins <= 0:
@@ -170,8 +170,9 @@ def linear_to_mel_weight_matrix(num_mel_bins: int = 20, num_spectrogram_bins: in
     if upper_edge_hertz > sample_rate / 2:
         raise ValueError("upper_edge_hertz must not be larger than the Nyquist frequency (sample_rate / 2). Got "
                          f"{upper_edge_hertz} for sample_rate: {sample_rate}")
-    if not dt.is_floating:
-        raise ValueError(f"dtype must be a floating point type. Got: {dt!r}")
+    if not raw_attribute(dtype, "is_floating"):     # (mel_ops._validate_arguments: `dtype` as given)
+        raise ValueError(f"dtype must be a floating point type. Got: {dtype}")
+    dt = dtypes.as_dtype(dtype)
     rate = ops.cast(sample_rate, dt)
     lower = convert_to_tensor(lower_edge_hertz, dtype=dt)
     upper = convert_to_tensor(upper_edge_hertz, dtype=dt)

@@ -17,6 +17,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops import fft as _fft
+from simdist.runtime.ops.args import raw_attribute
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["fftshift", "ifftshift", "hann_window", "hamming_window", "vorbis_window", "kaiser_window",
@@ -73,9 +74,9 @@ def ifftshift(x: Any, axes: Any = None, name: str | None = None) -> Tensor:
 
 # --- windows ----------------------------------------------------------------------------------------
 def _check_params(window_length: Any, dtype: Any) -> tuple[Tensor, dtypes.DType]:
+    if not raw_attribute(dtype, "is_floating"):     # (window_ops._check_params: `dtype` as given)
+        raise ValueError(f"dtype must be a floating point type. Found {dtype}")
     dt = dtypes.as_dtype(dtype)
-    if not dt.is_floating:
-        raise ValueError(f"dtype must be a floating point type. Found {dt!r}")
     return _scalar_int(window_length, "window_length", dtypes.int32), dt
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, cpu_kernels, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -98,6 +98,7 @@ def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: str | N
     """`tf.space_to_batch_nd` (and `tf.space_to_batch`, `tf.nn.space_to_batch`): the spatial axes
     zero-padded, cut into blocks of block_shape, the blocks moved into the batch axis."""
     t = _t(input)
+    cpu_kernels.lookup("SpaceToBatchND", t.dtype, eager_only=False)    # (before the kernel's checks)
     block, pads = _block_and_pairs(block_shape, paddings, "paddings", "SpaceToBatchND", t.ndim)
     shp = t.shape.as_list()
     for i, (k, (p0, p1)) in enumerate(zip(block, pads)):
@@ -118,6 +119,7 @@ def batch_to_space(input: Any, block_shape: Any, crops: Any, name: str | None = 
     if isinstance(block_shape, int):
         block_shape = np.array([block_shape, block_shape], dtype=np.int64)
     t = _t(input)
+    cpu_kernels.lookup("BatchToSpaceND", t.dtype, eager_only=False)
     block, crop = _block_and_pairs(block_shape, crops, "crops", "BatchToSpaceND", t.ndim)
     shp = t.shape.as_list()
     prod = int(np.prod(block))

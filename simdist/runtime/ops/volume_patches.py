@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv3d import CONV3D_BACKPROP_INPUT, geometry3d, pad3d, windows3d
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
@@ -54,8 +54,7 @@ def _extract_volume_patches_grad(op: Any, grad: Any) -> list:
 
 
 def _list5(value: Any, name: str) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)):
-        raise TypeError(f"Expected list for '{name}' argument to 'extract_volume_patches' Op, not {value!r}.")
+    value = args.list_attr(value, name, "extract_volume_patches")
     if len(value) < 5:
         raise errors.InvalidArgumentError(None, None, f"Length for attr '{name}' of {len(value)} must be at least "
                                           "minimum 5 [Op:ExtractVolumePatches]")
