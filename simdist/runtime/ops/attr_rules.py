@@ -103,6 +103,22 @@ def list_input(op_type: str, arg: str, value: Any) -> None:
         raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
 
 
+def _fast_path_ints(v: Any) -> bool:
+    """Eagerly TF's fast path takes any Python sequence of Python ints for a list(int) attribute
+    (PySequence_Check, then PyLong_Check per item: a TensorShape, a range, an empty ndarray); a
+    NumPy array's np.int64 items send the call to the fallback, whose make_int list check refuses
+    anything but a list or tuple. Inside a tf.function op_def_library wants a list or tuple."""
+    from simdist.runtime import context
+    if context.in_function() or isinstance(v, (str, bytes, dict)) or not hasattr(v, "__len__") \
+            or not hasattr(v, "__getitem__"):
+        return False
+    try:
+        items = [v[i] for i in range(len(v))]
+    except Exception:  # noqa: BLE001 - not a sequence TF's fast path could read: the fallback's TypeError
+        return False
+    return all(type(x) is int for x in items)
+
+
 def check(op_type: str, **values: Any) -> None:
     """Raise TF's TypeError when a value given for an attribute of `op_type` is not of the
     attribute's type (values in the order given, as the wrapper converts them). None stands for
@@ -114,6 +130,8 @@ def check(op_type: str, **values: Any) -> None:
             continue
         if kind.startswith("list("):
             if not isinstance(v, (list, tuple)):
+                if kind == "list(int)" and _fast_path_ints(v):
+                    continue
                 raise TypeError(f"Expected list for '{attr}' argument to '{_snake(op_type)}' Op, not {v!r}.")
             make = _MAKE.get(kind[5:-1])
             if make is not None:
