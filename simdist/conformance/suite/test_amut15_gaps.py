@@ -1,0 +1,191 @@
+"""Gaps the second mechanical mutation sweep found (benchmarks/auto_mutants.py, seed 2, sixteenth
+session): behaviours of the API around training that the suite executed but no test looked at
+(docs/conformance.md, "Sixteenth session: automatic sweep, seed 2"; TF 2.21 + Keras 3.15).
+
+Each test closes the class of behaviour a surviving mutant showed unchecked, not the one mutant.
+Expected values are NumPy transcriptions of Keras 3.15's / TF 2.21's documented rules computed
+here, or relations that must hold, never the backend's own implementation of the same rule.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal, assert_true, raises
+
+clause = pytest.mark.clause
+
+_X = np.linspace(-1, 1, 12, dtype=np.float32).reshape(6, 2)
+_Y = (_X @ np.array([[0.5], [-1.0]], np.float32) + 0.25).astype(np.float32)
+
+
+def _model(keras, lr=0.1):
+    keras.backend.clear_session()
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")], name="amut15")
+    model.compile(optimizer=keras.optimizers.SGD(lr), loss="mse")
+    return model
+
+
+# -- callbacks: TensorBoard's defaults and a log_dir that already exists ------------------------------------------
+@clause("keras.callback.tensorboard", ref="tf221")
+def test_amut15_tensorboard_defaults_write_the_model_and_reuse_an_existing_log_dir(keras, tmp_path):
+    """TensorBoard(log_dir) with its defaults (write_graph=True) writes the model's config as the
+    "keras" tensor of train/ at step 0 (Keras 3.15's `_write_keras_model_train_graph` summary);
+    a second fit into the same, now existing, log_dir runs and writes one more event file."""
+    pytest.importorskip("tensorboard")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    from tensorboard.util import tensor_util
+
+    log_dir = str(tmp_path / "tb")
+    call = "fit(epochs=1) with TensorBoard(log_dir) (defaults), then a second fit with a new TensorBoard(log_dir)"
+    for _ in range(2):
+        model = _model(keras)
+        model.fit(_X, _Y, batch_size=3, epochs=1, verbose=0, callbacks=[keras.callbacks.TensorBoard(log_dir)])
+    train = os.path.join(log_dir, "train")
+    files = sorted(f for f in os.listdir(train) if f.startswith("events.out.tfevents."))
+    assert_equal(len(files), 2, call=call, what=f"event files in train/ ({files})")
+    acc = EventAccumulator(os.path.join(train, files[0]), size_guidance={"tensors": 0})
+    acc.Reload()
+    assert_true("keras" in acc.Tags()["tensors"],
+                f"{call}: train/ tags {sorted(acc.Tags()['tensors'])} hold no 'keras' model tensor, but "
+                "write_graph defaults to True")
+    events = acc.Tensors("keras")
+    assert_equal([e.step for e in events], [0], call=call, what="the 'keras' tensor's steps")
+    config = json.loads(tensor_util.make_ndarray(events[0].tensor_proto).item())
+    assert_equal(config.get("class_name"), "Sequential", call=call, what="the written model config's class_name")
+    assert_equal(config.get("config", {}).get("name"), "amut15", call=call, what="the written model config's name")
+
+
+# -- metrics: labels converted, then cast, to an integer dtype ----------------------------------------------------
+@clause("keras.metric.top-k", ref="tf221")
+def test_amut15_sparse_labels_given_as_python_floats_are_cast(keras):
+    """Keras's `convert_to_tensor(x, dtype)` for an integer or bool dtype converts x as it is and
+    then casts (TF's own conversion refuses Python floats for an integer dtype): sparse top-k
+    accuracy takes labels given as a Python list of floats, truncating them as a cast does."""
+    probs = np.array([[0.1, 0.6, 0.3], [0.5, 0.2, 0.3], [0.2, 0.3, 0.5], [0.7, 0.2, 0.1]], np.float32)
+    labels = [1.0, 2.0, 2.9, 1.0]              # cast to int32: 1, 2, 2, 1
+    ints = np.array(labels).astype(np.int32)
+    for k in (1, 2):
+        topk = np.argsort(-probs, axis=1)[:, :k]
+        want = np.array([float(t in row) for t, row in zip(ints, topk)])
+        call = f"keras.metrics.sparse_top_k_categorical_accuracy({labels}, probs, k={k})"
+        got = keras.metrics.sparse_top_k_categorical_accuracy(labels, probs, k=k)
+        assert_close(np.asarray(got), want, call=call, what="per-sample matches")
+        m = keras.metrics.SparseTopKCategoricalAccuracy(k=k)
+        m.update_state(labels, probs)
+        assert_close(float(m.result()), float(want.mean()), call=call.replace("sparse_top_k_categorical_accuracy",
+                                                                           "SparseTopKCategoricalAccuracy"),
+                     what="result()")
+
+
+# -- losses: circle against a separate reference set ----------------------------------------------------------
+def _logsumexp_rows(x, mask):
+    x = np.where(mask, x, -np.inf)
+    m = np.max(x, axis=1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.sum(np.exp(x - m), axis=1)) + m[:, 0]
+
+
+def _circle(q_labels, q, r_labels, r, gamma, margin, remove_diagonal):
+    """Keras 3.15's `circle` in float64: queries q against references r (cosine distances)."""
+    d = np.maximum(1 - q @ r.T, 0.0)
+    pos = q_labels[:, None] == r_labels[None, :]
+    neg = ~pos
+    if remove_diagonal:
+        pos = pos & ~np.eye(len(q_labels), len(r_labels), dtype=bool)
+    a_p = np.maximum((margin + d) * pos, 0.0)
+    a_n = np.maximum((1 + margin - d) * neg, 0.0)
+    z = _logsumexp_rows(-gamma * a_p * (margin - d), pos) + _logsumexp_rows(gamma * a_n * (1 - margin - d), neg)
+    return np.logaddexp(0.0, z)
+
+
+def _unit_rows(n, seed):
+    x = np.random.default_rng(seed).uniform(-1, 1, (n, 4))
+    return (0.9 * x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+@clause("keras.loss.functions", ref="tf221")
+@pytest.mark.parametrize("remove_diagonal", [True, False])
+def test_amut15_circle_compares_queries_with_the_given_reference_set(keras, remove_diagonal):
+    """keras.losses.circle(y_true, y_pred, ref_labels=, ref_embeddings=): each query row's loss
+    is taken over its pairs with the reference rows (labels cast to int32, float labels
+    included), not with the other queries; remove_diagonal drops the pairs (i, i)."""
+    q_labels = np.array([0, 1, 2, 1], np.int32)
+    r_labels = np.array([1.0, 0.0, 1.0, 2.0, 0.0, 3.0], np.float32)   # float labels: cast to int32
+    q, r = _unit_rows(4, 11), _unit_rows(6, 12)
+    for gamma, margin in ((80.0, 0.4), (2.0, 0.25)):
+        want = _circle(q_labels, q.astype(np.float64), r_labels.astype(np.int32), r.astype(np.float64),
+                       gamma, margin, remove_diagonal)
+        call = (f"keras.losses.circle(labels[4], x[4, 4], ref_labels=float labels[6], ref_embeddings=r[6, 4], "
+                f"remove_diagonal={remove_diagonal}, gamma={gamma}, margin={margin})")
+        got = keras.losses.circle(q_labels, q, ref_labels=r_labels, ref_embeddings=r, remove_diagonal=remove_diagonal,
+                                  gamma=gamma, margin=margin)
+        assert_close(np.asarray(got), want, call=call, what="per-query loss")
+
+
+# -- metrics: the correlation metrics along their axis -------------------------------------------------------------
+def _pearson(t, p, axis):
+    tz = (t - t.mean(axis, keepdims=True)) / t.std(axis, keepdims=True)
+    pz = (p - p.mean(axis, keepdims=True)) / p.std(axis, keepdims=True)
+    return (tz * pz).mean(axis)
+
+
+def _concordance(t, p, axis):
+    tm, pm = t.mean(axis, keepdims=True), p.mean(axis, keepdims=True)
+    norm = t.var(axis, keepdims=True) + p.var(axis, keepdims=True) + (tm - pm) ** 2
+    return (2 * (t - pm) * (p - pm) / (norm + 1e-7)).mean(axis)    # Keras's covar: both minus mean(y_pred)
+
+
+@clause("keras.metric.hinge-correlation", ref="tf221")
+@pytest.mark.parametrize("axis", [0, -1, 1])
+def test_amut15_correlation_metrics_correlate_along_their_axis(keras, axis):
+    """pearson_correlation / concordance_correlation(axis=a) and the metric classes built with
+    axis=a centre, scale and average along that axis only (one value per slice of the others)."""
+    rng = np.random.default_rng(21)
+    t = rng.uniform(-2, 2, (4, 5)).astype(np.float32)
+    p = (0.6 * t + rng.uniform(-1, 1, (4, 5))).astype(np.float32)
+    t64, p64 = t.astype(np.float64), p.astype(np.float64)
+    for name, fn, cls, ref in (("pearson_correlation", keras.metrics.pearson_correlation,
+                                keras.metrics.PearsonCorrelation, _pearson),
+                               ("concordance_correlation", keras.metrics.concordance_correlation,
+                                keras.metrics.ConcordanceCorrelation, _concordance)):
+        want = ref(t64, p64, axis)
+        call = f"keras.metrics.{name}(t[4, 5], p[4, 5], axis={axis})"
+        assert_close(np.asarray(fn(t, p, axis=axis)), want, call=call, what="per-slice correlation")
+        m = cls(axis=axis)
+        m.update_state(t, p)
+        assert_close(float(m.result()), float(want.mean()), call=f"{cls.__name__}(axis={axis}).update_state(t, p)",
+                     what="result()")
+
+
+# -- metrics: FBetaScore's argument checks at their boundaries ------------------------------------------------------
+@clause("keras.metric.f-score", ref="tf221")
+def test_amut15_fbeta_arguments_are_checked_at_their_boundaries(keras):
+    """FBetaScore/F1Score refuse (ValueError) an unknown average, a non-float or non-positive
+    beta, a non-float threshold and one outside (0, 1]; threshold=1.0 and the smallest positive
+    threshold are accepted, and the metric then counts y_pred > threshold as positive."""
+    bad = [dict(average="mean"), dict(beta=1), dict(beta=0.0), dict(beta=-0.5), dict(threshold=1),
+           dict(threshold=0.0), dict(threshold=-0.25), dict(threshold=1.0000001)]
+    for kw in bad:
+        with raises(ValueError, call=f"keras.metrics.FBetaScore(**{kw})"):
+            keras.metrics.FBetaScore(**kw)
+    with raises(ValueError, call="keras.metrics.F1Score(threshold=0.0)"):
+        keras.metrics.F1Score(threshold=0.0)
+    y_true = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], np.float32)
+    y_pred = np.array([[1.0, 0.3], [0.9, 1.0], [0.0, 1.0], [1.0, 0.0]], np.float32)   # 1.0 is not > 1.0
+    for threshold in (1.0, float(np.finfo(np.float32).tiny)):
+        pos = y_pred > np.float32(threshold)
+        tp = (pos * y_true).sum(0)
+        fp = (pos * (1 - y_true)).sum(0)
+        fn = ((1 - pos) * y_true).sum(0)
+        p, r = tp / (tp + fp + 1e-7), tp / (tp + fn + 1e-7)
+        want = 2 * p * r / (p + r + 1e-7)
+        m = keras.metrics.F1Score(threshold=threshold)
+        m.update_state(y_true, y_pred)
+        assert_close(np.asarray(m.result()), want, call=f"F1Score(threshold={threshold!r}).update_state(y_true, y_pred)",
+                     what="per-class F1 (positive: y_pred > threshold)")
