@@ -189,3 +189,84 @@ def test_amut15_fbeta_arguments_are_checked_at_their_boundaries(keras):
         m.update_state(y_true, y_pred)
         assert_close(np.asarray(m.result()), want, call=f"F1Score(threshold={threshold!r}).update_state(y_true, y_pred)",
                      what="per-class F1 (positive: y_pred > threshold)")
+
+
+# -- models: model_from_json with custom objects; functional configs with dict call arguments --------------------
+def _scale_layer_class(keras):
+    class AmutScale(keras.layers.Layer):
+        """y = x * factor (an unregistered custom layer: only custom_objects can name it)."""
+
+        def __init__(self, factor=2.0, **kwargs):
+            super().__init__(**kwargs)
+            self.factor = factor
+
+        def call(self, x):
+            return x * self.factor
+
+        def get_config(self):
+            return {**super().get_config(), "factor": self.factor}
+
+    return AmutScale
+
+
+@clause("keras.saving.json-and-serialize", ref="tf221")
+def test_amut15_model_from_json_resolves_custom_objects(keras):
+    """keras.models.model_from_json(json, custom_objects={name: cls}) rebuilds a model holding an
+    unregistered custom layer from `to_json()`, with the layer's config (factor) kept; without
+    custom_objects the class cannot be found (TypeError)."""
+    scale = _scale_layer_class(keras)
+    keras.backend.clear_session()
+    inp = keras.Input((2,))
+    model = keras.Model(inp, scale(factor=-1.5, name="scale")(keras.layers.Dense(2, name="d")(inp)))
+    text = model.to_json()
+    call = "keras.models.model_from_json(model.to_json(), custom_objects={'AmutScale': AmutScale})"
+    back = keras.models.model_from_json(text, custom_objects={"AmutScale": scale})
+    layer = back.get_layer("scale")
+    assert_equal(type(layer).__name__, "AmutScale", call=call, what="type of layer 'scale'")
+    assert_equal(layer.factor, -1.5, call=call, what="layer 'scale'.factor")
+    back.set_weights(model.get_weights())
+    x = _X[:3]
+    want = (x.astype(np.float64) @ model.get_weights()[0] + model.get_weights()[1]) * -1.5
+    assert_close(np.asarray(back.predict(x, verbose=0)), want, call=call, what="predict of the rebuilt model")
+    with raises(TypeError, call="keras.models.model_from_json(json of an unregistered custom layer)"):
+        keras.models.model_from_json(text)
+
+
+@clause("keras.model.config", ref="tf221")
+def test_amut15_functional_config_keeps_dict_and_nested_call_arguments(keras):
+    """A functional model whose nodes take their tensors in a dict (an inner model with dict
+    inputs) and in a nested list round-trips through get_config / from_config: the rebuilt
+    model routes each tensor to the same key and position (same predictions)."""
+    keras.backend.clear_session()
+    a_in, b_in = keras.Input((2,), name="a"), keras.Input((2,), name="b")
+    inner = keras.Model({"a": a_in, "b": b_in},
+                        keras.layers.Subtract(name="sub")([keras.layers.Dense(2, name="da")(a_in), b_in]), name="inner")
+    x1, x2 = keras.Input((2,), name="x1"), keras.Input((2,), name="x2")
+    y = inner({"a": x1, "b": x2})
+    z = keras.layers.Concatenate(name="cat")([y, keras.layers.Add(name="add")([x1, x2])])
+    outer = keras.Model([x1, x2], z, name="outer")
+    kernel = np.array([[1.0, -2.0], [0.5, 3.0]], np.float32)
+    bias = np.array([0.25, -0.5], np.float32)
+    inner.get_layer("da").set_weights([kernel, bias])
+    u, v = _X[:3], (_X[:3] * np.float32(-2.0) + np.float32(1.0)).astype(np.float32)
+    dense = u.astype(np.float64) @ kernel + bias
+    want = np.concatenate([dense - v, u.astype(np.float64) + v], axis=1)
+    call = "Model([x1, x2], concat([inner({'a': x1, 'b': x2}), add([x1, x2])])): from_config(get_config())"
+    assert_close(np.asarray(outer.predict([u, v], verbose=0)), want, call=call.split(":")[0], what="predict")
+    back = keras.Model.from_config(outer.get_config())
+    back.set_weights(outer.get_weights())
+    assert_close(np.asarray(back.predict([u, v], verbose=0)), want, call=call, what="predict of the rebuilt model")
+    modules = {lc["name"]: (lc["module"], lc["class_name"]) for lc in outer.get_config()["layers"]}
+    assert_equal(modules["inner"], ("keras.src.models.functional", "Functional"), call=call,
+                 what="the nested model's (module, class_name) in the config")
+    seq = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, name="ds")], name="seq")
+    seq.get_layer("ds").set_weights([np.array([[2.0], [-1.0]], np.float32), np.array([0.5], np.float32)])
+    s_in = keras.Input((2,))
+    holder = keras.Model(s_in, seq(s_in))
+    call = "Model(x, Sequential([Input, Dense(1)])(x)): from_config(get_config())"
+    modules = {lc["name"]: (lc["module"], lc["class_name"]) for lc in holder.get_config()["layers"]}
+    assert_equal(modules["seq"], ("keras", "Sequential"), call=call, what="the nested Sequential's (module, class_name)")
+    again = keras.Model.from_config(holder.get_config())
+    again.set_weights(holder.get_weights())
+    assert_close(np.asarray(again.predict(u, verbose=0)), u.astype(np.float64) @ np.array([[2.0], [-1.0]]) + 0.5,
+                 call=call, what="predict of the rebuilt model")
