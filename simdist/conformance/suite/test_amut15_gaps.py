@@ -270,3 +270,43 @@ def test_amut15_functional_config_keeps_dict_and_nested_call_arguments(keras):
     again.set_weights(holder.get_weights())
     assert_close(np.asarray(again.predict(u, verbose=0)), u.astype(np.float64) @ np.array([[2.0], [-1.0]]) + 0.5,
                  call=call, what="predict of the rebuilt model")
+
+
+# -- optimizers: every optimizer's constructor defaults ------------------------------------------------------------
+# Keras 3.15's signatures (keras/src/optimizers/<name>.py); SGD, Adam, AdamW, RMSprop and Adagrad are
+# test_blind6_gaps.py's.
+OPTIMIZER_DEFAULTS = {
+    "Adadelta": {"learning_rate": 0.001, "rho": 0.95, "epsilon": 1e-07},
+    "Adamax": {"learning_rate": 0.001, "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07},
+    "Nadam": {"learning_rate": 0.001, "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07},
+    "Ftrl": {"learning_rate": 0.001, "learning_rate_power": -0.5, "initial_accumulator_value": 0.1,
+             "l1_regularization_strength": 0.0, "l2_regularization_strength": 0.0,
+             "l2_shrinkage_regularization_strength": 0.0, "beta": 0.0},
+    "Lion": {"learning_rate": 0.001, "beta_1": 0.9, "beta_2": 0.99},
+    "Lamb": {"learning_rate": 0.001, "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07},
+    "Adafactor": {"learning_rate": 0.001, "beta_2_decay": -0.8, "epsilon_1": 1e-30, "epsilon_2": 0.001,
+                  "clip_threshold": 1.0, "relative_step": True},
+    "Muon": {"learning_rate": 0.001, "weight_decay": 0.004, "adam_beta_1": 0.9, "adam_beta_2": 0.999,
+             "epsilon": 1e-07, "exclude_embeddings": True, "momentum": 0.95, "ns_steps": 5, "nesterov": True},
+}
+COMMON_DEFAULTS = {"weight_decay": None, "clipnorm": None, "global_clipnorm": None, "clipvalue": None,
+                   "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
+                   "loss_scale_factor": None, "gradient_accumulation_steps": None}
+
+
+@clause("optim.option-coverage", ref="tf221")
+@pytest.mark.parametrize("name", list(OPTIMIZER_DEFAULTS))
+def test_amut15_every_optimizer_has_keras_defaults(keras, name):
+    """Every optimizer built without arguments has its Keras 3.15 signature's defaults, and its
+    config (learning_rate included) says so."""
+    config = getattr(keras.optimizers, name)().get_config()
+    want = {**COMMON_DEFAULTS, **OPTIMIZER_DEFAULTS[name]}
+    got = {k: config.get(k, "<missing>") for k in want}
+
+    def same(g, w):
+        if w is None or isinstance(w, bool):
+            return g is w or (isinstance(w, bool) and isinstance(g, (bool, np.bool_)) and bool(g) == w)
+        return isinstance(g, (int, float, np.floating, np.integer)) and bool(np.isclose(float(g), w, rtol=1e-6))
+    wrong = {k: got[k] for k in want if not same(got[k], want[k])}
+    assert_true(not wrong, f"{name}().get_config() has {wrong}, but should have {({k: want[k] for k in wrong})}",
+                call=f"keras.optimizers.{name}().get_config()")
