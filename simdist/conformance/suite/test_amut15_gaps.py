@@ -310,3 +310,38 @@ def test_amut15_every_optimizer_has_keras_defaults(keras, name):
     wrong = {k: got[k] for k in want if not same(got[k], want[k])}
     assert_true(not wrong, f"{name}().get_config() has {wrong}, but should have {({k: want[k] for k in wrong})}",
                 call=f"keras.optimizers.{name}().get_config()")
+
+
+@clause("keras.saving.json-and-serialize", ref="tf221")
+def test_amut15_a_registered_layer_comes_back_by_its_registered_name(keras):
+    """A layer registered with `register_keras_serializable(package, name)` under a name unlike
+    its class name is written with registered_name "package>name" and found by it again
+    (get_config/from_config and to_json/model_from_json, no custom_objects)."""
+    @keras.utils.register_keras_serializable(package="amut15", name="NamedScale")
+    class AmutRegisteredScale(keras.layers.Layer):
+        def __init__(self, factor=2.0, **kwargs):
+            super().__init__(**kwargs)
+            self.factor = factor
+
+        def call(self, x):
+            return x * self.factor
+
+        def get_config(self):
+            return {**super().get_config(), "factor": self.factor}
+
+    keras.backend.clear_session()
+    inp = keras.Input((2,))
+    model = keras.Model(inp, AmutRegisteredScale(factor=0.5, name="scale")(inp))
+    entry = [lc for lc in model.get_config()["layers"] if lc["name"] == "scale"][0]
+    call = "Model with a layer registered as 'amut15>NamedScale'"
+    assert_equal((entry["class_name"], entry["registered_name"]), ("AmutRegisteredScale", "amut15>NamedScale"),
+                 call=call, what="the layer's (class_name, registered_name) in get_config()")
+    x = _X[:3]
+    for how, back in (("Model.from_config(get_config())", lambda: keras.Model.from_config(model.get_config())),
+                      ("model_from_json(to_json())", lambda: keras.models.model_from_json(model.to_json()))):
+        rebuilt = back()
+        layer = rebuilt.get_layer("scale")
+        assert_equal((type(layer).__name__, layer.factor), ("AmutRegisteredScale", 0.5), call=f"{call}: {how}",
+                     what="the rebuilt layer's (class, factor)")
+        assert_close(np.asarray(rebuilt.predict(x, verbose=0)), x.astype(np.float64) * 0.5, call=f"{call}: {how}",
+                     what="predict")
