@@ -345,3 +345,32 @@ def test_amut15_a_registered_layer_comes_back_by_its_registered_name(keras):
                      what="the rebuilt layer's (class, factor)")
         assert_close(np.asarray(rebuilt.predict(x, verbose=0)), x.astype(np.float64) * 0.5, call=f"{call}: {how}",
                      what="predict")
+
+
+# -- callbacks: EarlyStopping's bookkeeping ------------------------------------------------------------------------
+@clause("keras.fit.callbacks", ref="tf221")
+def test_amut15_early_stopping_bookkeeping_starts_at_zero_and_records_the_stop(keras, capsys):
+    """EarlyStopping's public counters (wait, stopped_epoch; best_epoch from on_train_begin) start
+    at 0 and are reset by each fit (the callback can be reused): a fit whose loss stalls (learning rate 0) stops
+    after `patience` epochs past the best, stopped_epoch is that epoch and "Epoch
+    <stopped_epoch + 1>: early stopping" is printed (verbose=1); a later fit that never stalls
+    leaves stopped_epoch 0 and prints nothing."""
+    cb = keras.callbacks.EarlyStopping(monitor="loss", patience=1, verbose=1)
+    assert_equal((cb.wait, cb.stopped_epoch), (0, 0), call="EarlyStopping(monitor='loss')",
+                 what="(wait, stopped_epoch) before any fit (Keras sets best_epoch at on_train_begin only)")
+    capsys.readouterr()
+    stalled = _model(keras, lr=0.0).fit(_X, _Y, batch_size=6, epochs=5, verbose=0, shuffle=False, callbacks=[cb])
+    call = "fit(epochs=5, SGD(0.0): the loss never improves) with EarlyStopping(monitor='loss', patience=1, verbose=1)"
+    printed = capsys.readouterr().out
+    assert_equal((len(stalled.history["loss"]), cb.stopped_epoch, cb.best_epoch), (2, 1, 0), call=call,
+                 what="(epochs run, stopped_epoch, best_epoch)")
+    assert_true("Epoch 2: early stopping" in printed, f"{call}: printed {printed!r}, but should print "
+                "'Epoch 2: early stopping'")
+    improving = _model(keras, lr=0.05).fit(_X, _Y, batch_size=6, epochs=3, verbose=0, shuffle=False, callbacks=[cb])
+    losses = improving.history["loss"]
+    call = "the same callback in fit(epochs=3, SGD(0.05): the loss falls every epoch)"
+    assert_true(all(b < a for a, b in zip(losses, losses[1:])), f"test precondition: the losses {losses} fall")
+    printed = capsys.readouterr().out
+    assert_equal((len(losses), cb.stopped_epoch, cb.wait, cb.best_epoch), (3, 0, 0, 2), call=call,
+                 what="(epochs run, stopped_epoch, wait, best_epoch)")
+    assert_true("early stopping" not in printed, f"{call}: printed {printed!r}, but training did not stop early")
