@@ -187,7 +187,8 @@ def test_amut15_fbeta_arguments_are_checked_at_their_boundaries(keras):
         want = 2 * p * r / (p + r + 1e-7)
         m = keras.metrics.F1Score(threshold=threshold)
         m.update_state(y_true, y_pred)
-        assert_close(np.asarray(m.result()), want, call=f"F1Score(threshold={threshold!r}).update_state(y_true, y_pred)",
+        assert_close(np.asarray(m.result()), want,
+                     call=f"F1Score(threshold={threshold!r}).update_state(y_true, y_pred)",
                      what="per-class F1 (positive: y_pred > threshold)")
 
 
@@ -265,7 +266,8 @@ def test_amut15_functional_config_keeps_dict_and_nested_call_arguments(keras):
     holder = keras.Model(s_in, seq(s_in))
     call = "Model(x, Sequential([Input, Dense(1)])(x)): from_config(get_config())"
     modules = {lc["name"]: (lc["module"], lc["class_name"]) for lc in holder.get_config()["layers"]}
-    assert_equal(modules["seq"], ("keras", "Sequential"), call=call, what="the nested Sequential's (module, class_name)")
+    assert_equal(modules["seq"], ("keras", "Sequential"), call=call,
+                 what="the nested Sequential's (module, class_name)")
     again = keras.Model.from_config(holder.get_config())
     again.set_weights(holder.get_weights())
     assert_close(np.asarray(again.predict(u, verbose=0)), u.astype(np.float64) @ np.array([[2.0], [-1.0]]) + 0.5,
