@@ -376,3 +376,50 @@ def test_amut15_early_stopping_bookkeeping_starts_at_zero_and_records_the_stop(k
     assert_equal((len(losses), cb.stopped_epoch, cb.wait, cb.best_epoch), (3, 0, 0, 2), call=call,
                  what="(epochs run, stopped_epoch, wait, best_epoch)")
     assert_true("early stopping" not in printed, f"{call}: printed {printed!r}, but training did not stop early")
+
+
+@clause("keras.fit.progress-bar", ref="tf221")
+@pytest.mark.parametrize("verbose", [1, 2])
+def test_amut15_epoch_headers_only_for_more_than_one_epoch(keras, capsys, verbose):
+    """fit's ProgbarLogger prints "Epoch k/n" before each epoch only when n > 1: fit(epochs=1)
+    prints no epoch header, fit(epochs=3) prints "Epoch 1/3" .. "Epoch 3/3" in order."""
+    model = _model(keras)
+    capsys.readouterr()
+    model.fit(_X, _Y, batch_size=3, epochs=1, verbose=verbose, shuffle=False)
+    one = capsys.readouterr().out
+    assert_true("Epoch 1/1" not in one, f"fit(epochs=1, verbose={verbose}) printed {one!r}, but Keras prints no "
+                "epoch header for a single epoch")
+    model.fit(_X, _Y, batch_size=3, epochs=3, verbose=verbose, shuffle=False)
+    three = capsys.readouterr().out
+    where = [three.find(f"Epoch {k}/3") for k in (1, 2, 3)]
+    assert_true(all(w >= 0 for w in where) and where == sorted(where),
+                f"fit(epochs=3, verbose={verbose}) printed {three!r}, but should print 'Epoch 1/3', 'Epoch 2/3', "
+                "'Epoch 3/3' in order")
+
+
+@clause("keras.fit.python-inputs", ref="tf221")
+def test_amut15_a_py_dataset_batch_is_a_tuple_a_dict_or_a_numpy_array(tf, keras):
+    """PyDataset.__getitem__ returns a tuple/list of 1-3 elements, a dict, or a bare NumPy array
+    (an input-only batch, as predict takes it); anything else (a bare tensor) is refused with
+    Keras's ValueError "PyDataset.__getitem__() must return a tuple or a dict"."""
+    x = _X[:4]
+
+    class Batches(keras.utils.PyDataset):
+        def __init__(self, make):
+            super().__init__()
+            self.make = make
+
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            return self.make(x[2 * i:2 * i + 2])
+
+    model = _model(keras)
+    want = x.astype(np.float64) @ np.ones((2, 1)) + 0.0
+    for how, make in (("a NumPy array", lambda b: b), ("a 1-tuple", lambda b: (b,)), ("a list", lambda b: [b])):
+        got = model.predict(Batches(make), verbose=0)
+        assert_close(np.asarray(got), want, call=f"predict(PyDataset whose batches are {how})", what="predictions")
+    with raises(ValueError, match="must return a tuple or a dict",
+                call="predict(PyDataset whose batches are tf.constant tensors)"):
+        model.predict(Batches(lambda b: tf.constant(b)), verbose=0)
