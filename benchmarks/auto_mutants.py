@@ -86,6 +86,14 @@ def select_files(patterns: list[str]) -> list[str]:
     return sorted({f for f in every for g in patterns if fnmatch.fnmatch(f, g)})
 
 
+def coverage_include(files: list[str]) -> tuple[str, ...]:
+    """The globs the coverage map must measure: the default training ones, plus the directory of
+    every file to mutate that they miss (a map measuring only keras/ would call tf.data uncovered)."""
+    extra = sorted({f.rsplit("/", 1)[0] + "/*" for f in files
+                    if not any(fnmatch.fnmatch(f, g) for g in automut_coverage.TRAINING_INCLUDE)})
+    return automut_coverage.TRAINING_INCLUDE + tuple(extra)
+
+
 def tests_for(site: automut_ops.Site, cmap: dict) -> list[str]:
     """The suite tests that may reach `site`: those that run its lines; for a site outside every
     function (a module or class constant, run once at import, under whichever test imported the
@@ -212,8 +220,12 @@ def main(argv: list[str] | None = None) -> int:
     if not files:
         print(f"--files {args.files}: no simdist .py file matches", file=sys.stderr)
         return 2
-    cmap_path = Path(args.map) if args.map else automut_coverage.build()
+    cmap_path = Path(args.map) if args.map else automut_coverage.build(coverage_include(files))
     cmap = automut_coverage.load(cmap_path)
+    unmeasured = [f for f in files if f not in cmap["lines"] and f not in cmap["imported"]]
+    if unmeasured:
+        print(f"warning: the map {cmap_path.name} did not measure {len(unmeasured)} of the files (their sites count "
+              f"as uncovered): {unmeasured}", file=sys.stderr, flush=True)
     extra = [] if args.skip_new_modules else new_modules(cmap)
     only = set(args.only.split(",")) if args.only else None
 

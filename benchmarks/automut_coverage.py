@@ -65,9 +65,19 @@ def suite_argv(suite_dir: Path, seed: str = "0") -> list[str]:
     return [a if not a.startswith("--rootdir=") else f"--rootdir={suite_dir.parent}" for a in argv]
 
 
-def build(include: tuple[str, ...] = TRAINING_INCLUDE, seed: str = "0", timeout: float = 7200.0) -> Path:
-    """Run the suite under coverage once; returns the map's JSON path (cached by source hash)."""
+def map_key(include: tuple[str, ...] = TRAINING_INCLUDE) -> str:
+    """The map's cache key: the source hash, plus a hash of the measured globs when they are not
+    the default (a map only knows the files it measured)."""
     key = source_hash()
+    if tuple(include) != TRAINING_INCLUDE:
+        key += "-" + hashlib.sha256("\0".join(sorted(set(include))).encode()).hexdigest()[:8]
+    return key
+
+
+def build(include: tuple[str, ...] = TRAINING_INCLUDE, seed: str = "0", timeout: float = 7200.0) -> Path:
+    """Run the suite under coverage once, measuring the files the `include` globs match; returns
+    the map's JSON path (cached by source hash and globs)."""
+    key = map_key(include)
     out = CACHE / f"coverage-{key}.json"
     if out.exists():
         return out

@@ -2941,3 +2941,51 @@ TRAINING_BATCH14: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH14
 CATALOGUE += TRAINING_BATCH14
+
+
+# amut15: survivors of the mechanical sweep with seed 2 (sixteenth session, docs/conformance.md "Sixteenth
+# session: automatic sweep, seed 2"), each killed by suite/test_amut15_gaps.py
+TRAINING_AMUT15: list[Mutant] = [
+    _t("amut15-event-dir-must-be-new", "state", "simdist/keras/callbacks/event_files.py",
+       "        os.makedirs(logdir, exist_ok=True)\n", "        os.makedirs(logdir)\n",
+       "TensorBoard's event writer fails (FileExistsError) on a log_dir that already exists: a second fit "
+       "into the same log_dir crashes"),
+    _t("amut15-tensorboard-write-graph-off", "state", "simdist/keras/callbacks/tensorboard.py",
+       "write_graph: bool = True,", "write_graph: bool = False,",
+       "TensorBoard's write_graph defaults to False: the model's config is not written unless asked"),
+    _t("amut15-int-conversion-refuses-floats", "dtype", "simdist/keras/losses/_ops.py",
+       "elif dtype is not None and (dtype == tf.bool or dtype.is_integer):",
+       "elif dtype is not None and (dtype == tf.bool and dtype.is_integer):",
+       "Keras's convert_to_tensor to an integer dtype no longer converts-then-casts: sparse labels given as "
+       "Python floats are refused (TF's conversion) instead of truncated"),
+    _t("amut15-circle-ignores-ref-labels", "state", "simdist/keras/losses/similarity_losses.py",
+       'ref_labels = y_true if ref_labels is None else ops.cast(ref_labels, "int32")',
+       "ref_labels = y_true",
+       "circle ignores ref_labels and compares the queries' labels with the reference embeddings"),
+    _t("amut15-pearson-scales-over-everything", "formula", "simdist/keras/metrics/correlation_metrics.py",
+       "    t = t / tf.math.reduce_std(_float(t), axis=axis, keepdims=True)\n",
+       "    t = t / tf.math.reduce_std(_float(t), keepdims=True)\n",
+       "pearson_correlation scales y_true by its standard deviation over all entries instead of along `axis` "
+       "(the survivor that centred over all entries is equivalent: y_pred is centred, so the offset cancels)"),
+    _t("amut15-fbeta-threshold-zero-accepted", "boundary", "simdist/keras/metrics/f_score_metrics.py",
+       "if threshold > 1.0 or threshold <= 0.0:", "if threshold > 1.0 or threshold < 0.0:",
+       "FBetaScore(threshold=0.0) is accepted (Keras: 0 < threshold <= 1)"),
+    _t("amut15-model-from-json-drops-custom-objects", "state", "simdist/keras/models/__init__.py",
+       "return deserialize_model(json.loads(json_string), custom_objects=custom_objects)",
+       "return deserialize_model(json.loads(json_string))",
+       "model_from_json ignores custom_objects: a model with an unregistered custom layer cannot be rebuilt"),
+    _t("amut15-adamax-default-lr", "state", "simdist/keras/optimizers/adamax.py",
+       "    def __init__(self, learning_rate: Any = 0.001,", "    def __init__(self, learning_rate: Any = 0.01,",
+       "Adamax's default learning rate is 0.01 instead of Keras's 0.001"),
+    _t("amut15-early-stopping-keeps-stopped-epoch", "state", "simdist/keras/callbacks/early_stopping.py",
+       "        self.wait = 0\n        self.stopped_epoch = 0\n        self.best = None\n",
+       "        self.wait = 0\n        self.best = None\n",
+       "EarlyStopping reused across fits keeps the previous fit's stopped_epoch (and reports a stop that did not "
+       "happen)"),
+    _t("amut15-nested-model-not-found", "state", "simdist/keras/models/functional.py",
+       "        names.update(Functional=Functional, Sequential=Sequential)   # models nested as layers\n", "",
+       "a functional model holding a nested Sequential/Functional model cannot be rebuilt from its config "
+       "(the bug the seed-2 sweep's tests found)"),
+]
+TRAINING += TRAINING_AMUT15
+CATALOGUE += TRAINING_AMUT15

@@ -122,3 +122,17 @@ def test_round_robin_spreads_the_run_order_over_files(monkeypatch):
     order = [(s.path, s.start) for s, _ in auto_mutants.round_robin(items)]
     want = [("a", 0), ("b", 0), ("c", 0), ("a", 1), ("b", 1), ("a", 2), ("b", 2)]
     assert order == want, f"run order {order}, but should be {want}"
+
+
+def test_the_map_measures_every_directory_the_sweep_mutates():
+    """A map built for files outside the default globs measures their directories too, and is
+    cached under another key than the default map (a keras-only map knows no tf.data line)."""
+    import auto_mutants
+    import automut_coverage
+
+    files = ["simdist/keras/callbacks/history.py", "simdist/runtime/data/counting.py", "simdist/tf/train.py"]
+    include = auto_mutants.coverage_include(files)
+    assert include[:len(automut_coverage.TRAINING_INCLUDE)] == automut_coverage.TRAINING_INCLUDE, include
+    assert set(include[len(automut_coverage.TRAINING_INCLUDE):]) == {"simdist/runtime/data/*", "simdist/tf/*"}, include
+    assert auto_mutants.coverage_include(files[:1]) == automut_coverage.TRAINING_INCLUDE
+    assert automut_coverage.map_key(include) != automut_coverage.map_key(), "the wider map reuses the default's key"

@@ -58,7 +58,9 @@ def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, cu
             or lookup.get(config["class_name"]) or get_registered_object(config["class_name"], custom_objects)
         if cls is None or (base is not None and not (inspect.isclass(cls) and issubclass(cls, base))):
             raise ValueError(f"Could not interpret {kind} identifier: {config}")
-        obj = cls.from_config(dict(config.get("config") or {}))
+        inner = dict(config.get("config") or {})
+        takes_objects = custom_objects and "custom_objects" in inspect.signature(cls.from_config).parameters
+        obj = cls.from_config(inner, custom_objects=custom_objects) if takes_objects else cls.from_config(inner)
         build = config.get("build_config")
         if build and hasattr(obj, "build_from_config") and not getattr(obj, "built", True):
             obj.build_from_config(build)   # (Keras's deserialize_keras_object builds a layer from its build_config)

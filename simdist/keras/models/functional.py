@@ -454,6 +454,9 @@ class Functional(Model):
                     f"({type(op).__name__}, an op applied to a KerasTensor), which simdist cannot serialize; "
                     "use a layer for that step")
             entry = serialize_keras_object(op, "keras.layers")
+            if type(op).__name__ in ("Functional", "Sequential"):   # a nested model: Keras's own module
+                from simdist.keras.models.keras_file import model_identity
+                entry["module"], entry["registered_name"] = model_identity(type(op))
             entry["name"] = op.name
             nodes = [n for n in op._inbound_nodes if id(n) in kept and not n.is_input]
             entry["inbound_nodes"] = [{"args": _refs(n.call_args, index), "kwargs": _refs(n.call_kwargs, index)}
@@ -473,10 +476,19 @@ class Functional(Model):
         re-made from its config, then called on the tensors its inbound nodes name, in order."""
         from simdist.keras import layers as layers_mod
         from simdist.keras.serialization import deserialize_keras_object
+        from simdist.keras.models.sequential import Sequential
         names = {n: getattr(layers_mod, n) for n in dir(layers_mod) if not n.startswith("_")}
+        names.update(Functional=Functional, Sequential=Sequential)   # models nested as layers
         made: dict[str, Any] = {}
         for lc in config["layers"]:
-            made[lc["name"]] = deserialize_keras_object(lc, names, "layer", custom_objects, base=Layer)
+            try:
+                made[lc["name"]] = deserialize_keras_object(lc, names, "layer", custom_objects, base=Layer)
+            except ValueError as e:   # (Keras's serialization_lib: an unknown class is a TypeError here)
+                if not str(e).startswith("Could not interpret layer identifier"):
+                    raise
+                raise TypeError(f"Could not locate class '{lc.get('class_name')}'. Make sure custom classes are "
+                                "decorated with `@keras.saving.register_keras_serializable()`, or pass them in "
+                                f"custom_objects. Full object config: {lc}") from e
         outputs: dict[tuple[str, int], list] = {}
         for name, layer in made.items():
             if isinstance(layer, InputLayer):

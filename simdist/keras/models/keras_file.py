@@ -85,21 +85,28 @@ def _compile_config(model: Any) -> dict[str, Any]:
     return {k: _serialize_compile_arg(v) for k, v in raw.items()}
 
 
+def model_identity(cls: type) -> tuple[str | None, str | None]:
+    """(module, registered_name) of a model class as Keras 3.15's serialize_keras_object writes
+    them, at the top of config.json and for a model nested in a functional model's layers."""
+    from simdist.keras.models.functional import Functional
+    from simdist.keras.models.sequential import Sequential
+    from simdist.keras.object_registration import registered_name_or_none
+    registered = registered_name_or_none(cls)
+    if registered:
+        return None, registered
+    if cls is Sequential:
+        return "keras", None
+    if cls is Functional:
+        return "keras.src.models.functional", "Functional"
+    return cls.__module__, cls.__name__
+
+
 def serialize_model(model: Any) -> dict[str, Any]:
     """The model as config.json holds it (Keras 3.15's serialize_keras_object of a model)."""
     from simdist.keras.models.functional import Functional
     from simdist.keras.models.sequential import Sequential
-    from simdist.keras.object_registration import registered_name_or_none
     cls = type(model)
-    registered = registered_name_or_none(cls)
-    if registered:
-        module, registered_name = None, registered
-    elif cls is Sequential:
-        module, registered_name = "keras", None
-    elif cls is Functional:
-        module, registered_name = "keras.src.models.functional", "Functional"
-    else:
-        module, registered_name = cls.__module__, cls.__name__
+    module, registered_name = model_identity(cls)
     out: dict[str, Any] = {"module": module, "class_name": cls.__name__, "config": model.get_config(),
                            "registered_name": registered_name}
     build = model.get_build_config() if isinstance(model, (Sequential, Functional)) or model.built else None

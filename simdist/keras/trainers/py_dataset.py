@@ -16,6 +16,8 @@ import random as _pyrandom
 import warnings
 from typing import Any, Iterator
 
+import numpy as np
+
 from simdist import tf
 from simdist.keras.trainers.data_adapter import DataAdapter, class_weight_to_sample_weights
 from simdist.keras.trainers.tensor_spec import NUM_BATCHES_FOR_TENSOR_SPEC, get_tensor_spec
@@ -118,7 +120,7 @@ class PyDatasetAdapter(DataAdapter):
     def _standardize_batch(self, batch: Any) -> Any:
         if isinstance(batch, dict):
             return batch
-        if hasattr(batch, "shape") and hasattr(batch, "dtype"):
+        if isinstance(batch, np.ndarray):   # (Keras: only a NumPy array is an input-only batch; a tensor is refused)
             batch = (batch,)
         if isinstance(batch, list):
             batch = tuple(batch)
