@@ -158,11 +158,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                           "'AttributeError'); "
                                                                                           "simdist ('err', "
                                                                                           "'TypeError')",
- ('call:complex>call:linalg.lu_matrix_inverse', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #467 '
-                                                                                       "(eager): TF 2.21 ('err', "
-                                                                                       "'ValueError'); simdist "
-                                                                                       "('err', "
-                                                                                       "'InvalidArgumentError')",
  ('call:concat', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #294 (tape): TF 2.21 ('err', 'ValueError'); "
                                                     "simdist ('grad', ('ok', ('T', 'float32', (1, 2, 4), array([[[ "
                                                     '2.5e+00,  7.0e+00, -1.4e-45, -1.5e+0',
@@ -832,65 +827,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.lstsq', 'value', "'ok'"): "seed 14 #771 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (4, 4), "
                                          "array([[nan, nan, nan, nan],; simdist ('grad', ('ok', ('T', 'float32', (4, "
                                          '4), array([[ 0.0000000e+00,            nan,          ',
- ('call:linalg.lu_matrix_inverse', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #767 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'))); "
-                                                                      "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentErro",
- ('call:linalg.lu_matrix_inverse', 'error-class', "'err', 'ValueError'"): "seed 14 #103 (eager): TF 2.21 ('err', "
-                                                                          "'ValueError'); simdist ('err', "
-                                                                          "'InvalidArgumentError')",
- ('call:linalg.lu_matrix_inverse>call:nn.all_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed '
-                                                                                                        '1420261202 '
-                                                                                                        '#642 '
-                                                                                                        '(dist): TF '
-                                                                                                        '2.21 '
-                                                                                                        "('err', "
-                                                                                                        "'ValueError'); "
-                                                                                                        'simdist '
-                                                                                                        "('err', "
-                                                                                                        "'IndexError')",
- ('call:linalg.lu_matrix_inverse>operator:-', 'error-class', "'err', 'ValueError'"): 'seed 14 #131 (sig): TF 2.21 '
-                                                                                     "('calls', (('err', "
-                                                                                     "'ValueError'), ('err', "
-                                                                                     "'ValueError'), ('err', "
-                                                                                     "'ValueError'))); simdist "
-                                                                                     "('calls', (('err', "
-                                                                                     "'StagingError'), ('err', "
-                                                                                     "'StagingError'), ('err', "
-                                                                                     "'StagingError')))",
- ('call:linalg.lu_matrix_inverse>operator:^', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #382 (tape): '
-                                                                                     "TF 2.21 ('err', 'ValueError'); "
-                                                                                     "simdist ('err', 'IndexError')",
- ('call:linalg.lu_matrix_inverse>unary:~', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #534 (eager): TF '
-                                                                                  "2.21 ('err', 'ValueError'); "
-                                                                                  "simdist ('err', 'IndexError')",
- ('call:linalg.lu_reconstruct', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #767 (sig): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'))); simdist ('calls', "
-                                                                   "(('ok', 'traced'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentErro",
- ('call:linalg.lu_reconstruct', 'error-class', "'err', 'ValueError'"): "seed 14 #57 (eager): TF 2.21 ('err', "
-                                                                       "'ValueError'); simdist ('err', "
-                                                                       "'InvalidArgumentError')",
- ('call:linalg.lu_reconstruct>call:math.count_nonzero', 'error-class', "'err', 'ValueError'"): 'seed 14 #323 (tape): '
-                                                                                               "TF 2.21 ('err', "
-                                                                                               "'ValueError'); "
-                                                                                               "simdist ('err', "
-                                                                                               "'InvalidArgumentError')",
- ('call:linalg.lu_reconstruct>unary:~', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #198 (tape): TF 2.21 '
-                                                                               "('err', 'ValueError'); simdist "
-                                                                               "('err', 'InvalidArgumentError')",
- ('call:linalg.lu_solve', 'error-class', "'err', 'ValueError'"): "seed 14 #67 (eager): TF 2.21 ('err', "
-                                                                 "'ValueError'); simdist ('err', 'IndexError')",
- ('call:linalg.lu_solve>call:strings.to_hash_bucket_fast', 'error-class', "'err', 'ValueError'"): 'seed 14 #269 '
-                                                                                                  '(eager): TF 2.21 '
-                                                                                                  "('err', "
-                                                                                                  "'ValueError'); "
-                                                                                                  "simdist ('err', "
-                                                                                                  "'InvalidArgumentError')",
  ('call:linalg.matmul', 'error-class', "'err', 'NotFoundError'"): "seed 14 #78 (eager): TF 2.21 ('err', "
                                                                   "'NotFoundError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",
@@ -2170,28 +2106,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                     "'int32', (1,), array([4], dtype=int32)",
  ('call:shape_n', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #472 (eager): TF 2.21 ('err', 'TypeError'); "
                                                         "simdist ('err', 'InvalidArgumentError')",
- ('call:signal.fft', 'accepts', "'err', 'ValueError'"): "seed 14 #714 (sig): TF 2.21 ('calls', (('err', "
-                                                        "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                        "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                        "('err', 'InvalidArgumentError'), ('err', "
-                                                        "'InvalidArgumentErro",
  ('call:signal.fft', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #925 (tape): TF 2.21 ('err', "
                                                            "'TypeError'); simdist ('err', 'InvalidArgumentError')",
  ('call:signal.fft2d', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #100 (eager): TF 2.21 ('err', "
                                                           "'ValueError'); simdist ('ok', ('T', 'complex64', (4, 4), "
                                                           'array([[   inf+0.j   ,  4.751  +infj,   -inf+0.j   ,  4.',
- ('call:signal.fft3d', 'accepts', "'err', 'ValueError'"): "seed 14202612012 #0 (sig): TF 2.21 ('calls', (('err', "
-                                                          "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                          "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                          "('err', 'InvalidArgumentError'), ('err', "
-                                                          "'InvalidArgumentErro",
- ('call:signal.fft3d>call:nn.tanh', 'error-class', "'err', 'ValueError'"): 'seed 14 #292 (function): TF 2.21 '
-                                                                           "('calls', (('err', 'ValueError'), "
-                                                                           "('err', 'ValueError'), ('err', "
-                                                                           "'ValueError'), ('ok', ('p; simdist "
-                                                                           "('calls', (('err', "
-                                                                           "'InvalidArgumentError'), ('err', "
-                                                                           "'InvalidArgumentError'), ('err', 'Inva",
  ('call:signal.fft3d>call:random.fixed_unigram_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 '
                                                                                                           '#347 '
                                                                                                           '(tape): '
@@ -2232,34 +2151,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:signal.ifft2d', 'value', "'ok'"): "seed 14 #314 (eager): TF 2.21 ('ok', ('T', 'complex64', (3, 1, 3, 1), "
                                           "array([[[[        inf+0.j        ],; simdist ('ok', ('T', 'complex64', "
                                           '(3, 1, 3, 1), array([[[[        inf+0.j        ],',
- ('call:signal.ifft2d>call:image.non_max_suppression_padded', 'error-class', "'err', 'ValueError'"): 'seed 14 #281 '
-                                                                                                     '(function): TF '
-                                                                                                     "2.21 ('calls', "
-                                                                                                     "(('err', "
-                                                                                                     "'ValueError'), "
-                                                                                                     "('err', "
-                                                                                                     "'ValueError'), "
-                                                                                                     "('err', "
-                                                                                                     "'ValueError'), "
-                                                                                                     "('ok', ('p; "
-                                                                                                     'simdist '
-                                                                                                     "('calls', "
-                                                                                                     "(('err', "
-                                                                                                     "'InvalidArgumentError'), "
-                                                                                                     "('err', "
-                                                                                                     "'InvalidArgumentError'), "
-                                                                                                     "('err', 'Inva",
- ('call:signal.ifft2d>call:math.is_strictly_increasing', 'accepts', "'err', 'ValueError'"): 'seed 14 #452 (sig): TF '
-                                                                                            "2.21 ('calls', (('err', "
-                                                                                            "'ValueError'), ('err', "
-                                                                                            "'ValueError'), ('err', "
-                                                                                            "'ValueError'))); "
-                                                                                            "simdist ('calls', "
-                                                                                            "(('ok', 'traced'), "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentError'), "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentErro",
  ('call:signal.ifftnd', 'error-class', "'err', 'AttributeError'"): "seed 14 #240 (tape): TF 2.21 ('err', "
                                                                    "'AttributeError'); simdist ('err', "
                                                                    "'NotFoundError')",
@@ -2697,47 +2588,16 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                  "simdist ('calls', (('ok', "
                                                                                  "'traced'), ('err', 'ValueError'), "
                                                                                  "('err', 'ValueError')))",
- ('call:tensor_scatter_nd_add>operator:+', 'error-class', "'err', 'ValueError'"): 'seed 14 #533 (function): TF 2.21 '
-                                                                                  "('calls', (('err', 'ValueError'), "
-                                                                                  "('err', 'ValueError'), ('err', "
-                                                                                  "'ValueError'), ('ok', ('p; "
-                                                                                  "simdist ('calls', (('err', "
-                                                                                  "'InvalidArgumentError'), ('err', "
-                                                                                  "'InvalidArgumentError'), ('err', "
-                                                                                  "'Inva",
  ('call:tensor_scatter_nd_max', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #66 (tape): TF 2.21 '
                                                                                  "('err', 'InvalidArgumentError'); "
                                                                                  "simdist ('err', 'IndexError')",
- ('call:tensor_scatter_nd_max', 'error-class', "'err', 'ValueError'"): "seed 14 #183 (sig): TF 2.21 ('calls', "
-                                                                       "(('err', 'ValueError'), ('err', "
-                                                                       "'ValueError'), ('err', 'ValueError'))); "
-                                                                       "simdist ('calls', (('err', 'StagingError'), "
-                                                                       "('err', 'StagingError'), ('err', "
-                                                                       "'StagingError')))",
  ('call:tensor_scatter_nd_min', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 14202612013 #3 (tape): TF 2.21 '
                                                                              "('err', 'InvalidArgumentError'); "
                                                                              "simdist ('grad', ('ok', ('T', 'int32', "
                                                                              '(2, 4), array([[ 0,  2,  2,  3],',
- ('call:tensor_scatter_nd_min', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #168 (sig): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'))); simdist ('calls', "
-                                                                   "(('ok', 'traced'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentErro",
  ('call:tensor_scatter_nd_min', 'error-class', "'err', 'NotFoundError'"): "seed 14 #565 (eager): TF 2.21 ('err', "
                                                                           "'NotFoundError'); simdist ('err', "
                                                                           "'InvalidArgumentError')",
- ('call:tensor_scatter_nd_min', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #61 (function): TF 2.21 '
-                                                                       "('calls', (('err', 'ValueError'), ('err', "
-                                                                       "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                       "('p; simdist ('calls', (('err', "
-                                                                       "'InvalidArgumentError'), ('err', "
-                                                                       "'InvalidArgumentError'), ('err', 'Inva",
- ('call:tensor_scatter_nd_sub', 'accepts', "'err', 'ValueError'"): "seed 14 #453 (sig): TF 2.21 ('calls', (('err', "
-                                                                   "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                   "'ValueError'))); simdist ('calls', (('ok', "
-                                                                   "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                   "('err', 'InvalidArgumentErro",
  ('call:tensor_scatter_nd_sub', 'error-class', "'err', 'NotFoundError'"): 'seed 1420261202 #458 (eager): TF 2.21 '
                                                                           "('err', 'NotFoundError'); simdist ('err', "
                                                                           "'InvalidArgumentError')",
@@ -2746,12 +2606,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                 "'InvalidArgumentError'); simdist "
                                                                                 "('grad', ('ok', ('T', 'float64', "
                                                                                 '(2, 2), array([[-1. ,  4. ],',
- ('call:tensor_scatter_nd_update', 'error-class', "'err', 'ValueError'"): 'seed 14 #661 (function): TF 2.21 '
-                                                                          "('calls', (('err', 'ValueError'), ('err', "
-                                                                          "'ValueError'), ('err', 'ValueError'), "
-                                                                          "('ok', ('p; simdist ('calls', (('err', "
-                                                                          "'InvalidArgumentError'), ('err', "
-                                                                          "'InvalidArgumentError'), ('err', 'Inva",
  ('call:tensordot', 'error-class', "'err', 'ValueError'"): "seed 14 #209 (function): TF 2.21 ('calls', (('err', "
                                                            "'ValueError'), ('err', 'ValueError'), ('err', "
                                                            "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "

@@ -158,13 +158,26 @@ for _name in ("RFFT", "IRFFT", "RFFT2D", "IRFFT2D", "RFFT3D", "IRFFT3D"):
     _OPS[_name] = register(_name, _forward, _real_rule(_name), _flops, kind="contraction", fusion=LAST_AXIS)
 
 
+def _rank_error(name: str, x: Tensor, rank: int, lengths: tuple[int, ...] | None) -> errors.InvalidArgumentError:
+    """FFTBase::Compute's rank error, marked with the shape function's ValueError (spectral_ops.cc:
+    WithRankAtLeast(input, rank), which a tf.function's trace raises; unmarked when the graph does
+    not know x's rank). Clause ops.signal-fft."""
+    from simdist.runtime.ops import static_shapes
+    shape = tuple(x.shape.as_list())
+    err = trace_errors.shape_error(f"Input must have rank of at least {rank} but got: {_dims(shape)} [Op:{name}]",
+                                   f"Shape must be at least rank {rank} but is rank {len(shape)}", name,
+                                   [shape] + ([[len(lengths)]] if lengths is not None else []))
+    if static_shapes.rank_unknown(x):
+        trace_errors.unmark(err)
+    return err
+
+
 def _kernel_checks(name: str, x: Tensor, lengths: tuple[int, ...] | None) -> None:
     """FFTBase::Compute's checks: rank, fft_length's shape and signs, each input dim long enough."""
     rank, forward, real = _kind_of(name)
     shape = tuple(x.shape.as_list())
     if len(shape) < rank:
-        raise errors.InvalidArgumentError(None, None, f"Input must have rank of at least {rank} but got: "
-                                          f"{_dims(shape)} [Op:{name}]")
+        raise _rank_error(name, x, rank, lengths)
     if not real:
         return
     assert lengths is not None
