@@ -1020,13 +1020,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                                 'simdist '
                                                                                                                 "('err', "
                                                                                                                 "'NotFoundError')",
- ('call:math.argmax>call:nn.space_to_depth', 'accepts', "'err', 'ValueError'"): 'seed 1420261202 #399 (sig): TF 2.21 '
-                                                                                "('calls', (('err', 'ValueError'), "
-                                                                                "('err', 'ValueError'), ('err', "
-                                                                                "'ValueError'))); simdist ('calls', "
-                                                                                "(('ok', 'traced'), ('err', "
-                                                                                "'InvalidArgumentError'), ('err', "
-                                                                                "'InvalidArgumentErro",
  ('call:math.betainc', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #221 (eager): TF 2.21 '
                                                                         "('err', 'InvalidArgumentError'); simdist "
                                                                         "('err', 'ValueError')",
@@ -1541,12 +1534,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                       "('p; simdist ('calls', (('err', "
                                                                       "'InvalidArgumentError'), ('err', "
                                                                       "'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.depth_to_space', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #27 (function): TF 2.21 '
-                                                                   "('calls', (('err', 'ValueError'), ('err', "
-                                                                   "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                   "('p; simdist ('calls', (('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', 'Inva",
  ('call:nn.depthwise_conv2d', 'error-class', "'err', 'ValueError'"): "seed 14 #417 (sig): TF 2.21 ('calls', (('err', "
                                                                      "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                      "'ValueError'))); simdist ('calls', (('err', "
@@ -1811,16 +1798,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.space_to_batch', 'error-class', "'err', 'NotFoundError'"): "seed 14 #293 (tape): TF 2.21 ('err', "
                                                                       "'NotFoundError'); simdist ('err', "
                                                                       "'InvalidArgumentError')",
- ('call:nn.space_to_depth', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #378 (sig): TF 2.21 ('calls', "
-                                                               "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                               "('err', 'ValueError'))); simdist ('calls', (('ok', "
-                                                               "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                               "'InvalidArgumentErro",
- ('call:nn.space_to_depth', 'error-class', "'err', 'ValueError'"): "seed 14 #32 (function): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                   "('calls', (('err', 'InvalidArgumentError'), "
-                                                                   "('err', 'InvalidArgumentError'), ('err', 'Inva",
  ('call:nn.sparse_softmax_cross_entropy_with_logits', 'trace-time', "'err', 'TypeError'"): 'seed 14 #412 (sig): TF '
                                                                                            "2.21 ('calls', (('err', "
                                                                                            "'TypeError'), ('err', "
@@ -2289,16 +2266,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                    "('calls', (('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:split', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #48 (function): TF 2.21 ('calls', (('err', "
-                                                       "'ValueError'), ('err', 'ValueError'), ('err', 'ValueError'), "
-                                                       "('ok', ('p; simdist ('calls', (('err', "
-                                                       "'InvalidArgumentError'), ('err', 'InvalidArgumentError'), "
-                                                       "('err', 'Inva",
- ('call:split>operator:>', 'accepts', "'err', 'ValueError'"): "seed 14 #574 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                              "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                              "('err', 'InvalidArgumentError'), ('err', "
-                                                              "'InvalidArgumentErro",
  ('call:strings.as_string', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #634 (eager): TF 2.21 ('err', "
                                                                   "'TypeError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",

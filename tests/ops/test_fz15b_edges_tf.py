@@ -107,6 +107,37 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                               ([2, 3], "int32"))),
 ]
 
+# -- an int attr below its minimum (op_def_library: ValueError when a graph is built), then SpaceToDepth's and
+# DepthToSpace's shape functions (rank 4, divisibility, by data_format) before the kernel's lookup (fz14 seed 14 #32,
+# #574, seed 1420261202 #27, #48, #378 ...)
+_DEPTH = [
+    "tf.nn.space_to_depth(tf.zeros([1, 2, 2, 1]), 1)", "tf.nn.depth_to_space(tf.zeros([1, 2, 2, 4]), 1)",
+    "tf.nn.space_to_depth(tf.zeros([1, 2, 2, 1], tf.uint32), 1, data_format='NCHW')",
+    "tf.nn.space_to_depth(tf.zeros([2, 2, 1]), 2)", "tf.nn.depth_to_space(tf.zeros([1, 2, 2]), 2)",
+    "tf.nn.space_to_depth(tf.constant(0, tf.uint32), 2, data_format='NCHW')",
+    "tf.nn.space_to_depth(tf.zeros([1, 3, 2, 1]), 2)", "tf.nn.space_to_depth(tf.zeros([1, 2, 3, 1]), 2)",
+    "tf.nn.depth_to_space(tf.zeros([1, 2, 2, 3]), 2)", "tf.nn.depth_to_space(tf.zeros([1, 2, 2, 8]), 2)",
+    "tf.nn.space_to_depth(tf.zeros([1, 2, 2, 1]), 2, data_format='NCHW')",
+    "tf.nn.space_to_depth(tf.zeros([1, 1, 2, 2]), 2, data_format='NCHW')",
+    "tf.nn.depth_to_space(tf.zeros([1, 3, 2, 2]), 2, data_format='NCHW')",
+    "tf.nn.space_to_depth(tf.reshape(tf.range(16.0), [1, 4, 4, 1]), 2)",
+    "tf.split(0, 0)", "tf.split(tf.zeros([3]), -2)", "tf.split(tf.zeros([3]), 0, axis=5)", "tf.split(tf.zeros([4]), 2)",
+]
+CASES += [
+    *[(f"{call} {how}", "nn.attr-minimum", (_traced if how == "traced" else _eager)(call))
+      for call in _DEPTH for how in ("eager", "traced")],
+    ("space_to_depth sig [None, 3, None, 1]", "nn.attr-minimum",
+     _sig("tf.nn.space_to_depth(x, 2)", ([None, 3, None, 1], "float32"))),
+    ("space_to_depth sig [None, None, None, 1]", "nn.attr-minimum",
+     _sig("tf.nn.space_to_depth(x, 2)", ([None, None, None, 1], "float32"))),
+    ("space_to_depth sig unknown rank", "nn.attr-minimum", _sig("tf.nn.space_to_depth(x, 2)", (None, "float32"))),
+    ("depth_to_space sig [None, 2, 2, None]", "nn.attr-minimum",
+     _sig("tf.nn.depth_to_space(x, 2)", ([None, 2, 2, None], "float32"))),
+    ("depth_to_space sig [None, 2, 2, 6]", "nn.attr-minimum",
+     _sig("tf.nn.depth_to_space(x, 2)", ([None, 2, 2, 6], "float32"))),
+    ("split sig num 0", "nn.attr-minimum", _sig("tf.split(x, 0)", ([None], "float32"))),
+]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
@@ -130,6 +161,12 @@ def test_tensor_scatter_shapes(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-lu")
 @EDGES.parametrize("ops.linalg-lu")
 def test_lu_static_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("nn.attr-minimum")
+def test_attr_minimum_and_depth_shapes(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

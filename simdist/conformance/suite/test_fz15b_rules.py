@@ -61,3 +61,28 @@ def test_lu_family_checks_static_shapes_first(tf):
                        ("tf.linalg.lu_solve(tf.eye(2), [0, 1], [[1.0, 2.0]])", "must equal `rhs.shape")):
         with raises(ValueError, match=re.escape(text), call=call):
             eval(call, {"tf": tf, "np": np})  # noqa: S307 - our own text
+
+
+@clause("function.trace-time-errors", ref="tf221")
+def test_attr_minimum_and_depth_shape_functions_at_trace(tf):
+    x = tf.zeros([1, 3, 2, 1])
+    with raises(tf.errors.InvalidArgumentError, match="must be at least minimum 1", call="tf.split(zeros([3]), 0)"):
+        tf.split(tf.zeros([3]), 0)
+    with raises(ValueError, match="Attr 'num_split' of 'Split' Op passed 0 less than minimum 1",
+                call="tf.function(lambda: tf.split(zeros([3]), 0))()"):
+        tf.function(lambda: tf.split(tf.zeros([3]), 0))()
+    with raises(ValueError, match="Attr 'block_size' of 'SpaceToDepth' Op passed 1 less than minimum 2",
+                call="tf.function(lambda: tf.nn.space_to_depth(zeros([1, 3, 2, 1]), 1))()"):
+        tf.function(lambda: tf.nn.space_to_depth(x, 1))()
+    with raises(tf.errors.InvalidArgumentError, match="should be divisible by block_size",
+                call="tf.nn.space_to_depth(zeros([1, 3, 2, 1]), 2)"):
+        tf.nn.space_to_depth(x, 2)
+    with raises(ValueError, match="Dimension size must be evenly divisible by 2 but is 3",
+                call="tf.function(lambda: tf.nn.space_to_depth(zeros([1, 3, 2, 1]), 2))()"):
+        tf.function(lambda: tf.nn.space_to_depth(x, 2))()
+    with raises(ValueError, match="Shape must be rank 4 but is rank 3",
+                call="depth_to_space with input_signature [TensorSpec([None, 2, 2])]"):
+        tf.function(lambda t: tf.nn.depth_to_space(t, 2),
+                    input_signature=[tf.TensorSpec([None, 2, 2], tf.float32)]).get_concrete_function()
+    tf.function(lambda t: tf.nn.space_to_depth(t, 2),
+                input_signature=[tf.TensorSpec([None, None, None, 1], tf.float32)]).get_concrete_function()
