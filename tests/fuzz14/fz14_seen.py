@@ -301,8 +301,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                              "'InvalidArgumentError'); "
                                                                                              "simdist ('err', "
                                                                                              "'TypeError')",
- ('call:fftnd', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #287 (eager): TF 2.21 ('err', 'ValueError'); "
-                                                       "simdist ('err', 'NotFoundError')",
  ('call:fill', 'accepts', "'err', 'InvalidArgumentError'"): "seed 1420261202 #237 (eager): TF 2.21 ('err', "
                                                             "'InvalidArgumentError'); simdist ('ok', ('T', 'int8', "
                                                             '(2, 3), array([[1, 1, 1],',
@@ -357,8 +355,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                     "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
                                                     "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
                                                     "('err', 'InvalidArgumentErro",
- ('call:ifftnd', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #114 (eager): TF 2.21 ('err', "
-                                                        "'ValueError'); simdist ('err', 'NotFoundError')",
  ('call:image.adjust_contrast', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #453 (sig): TF 2.21 ('calls', "
                                                                    "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                    "('err', 'ValueError'))); simdist ('calls', "
@@ -2061,9 +2057,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                             "'TypeError'); simdist "
                                                                                             "('err', "
                                                                                             "'InvalidArgumentError')",
- ('call:rfftnd>augmented:+=', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #106 (tape): TF 2.21 ('err', "
-                                                                     "'ValueError'); simdist ('err', "
-                                                                     "'NotFoundError')",
  ('call:scalar_mul>call:nn.all_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #232 '
                                                                                          "(tape): TF 2.21 ('err', "
                                                                                          "'TypeError'); simdist "

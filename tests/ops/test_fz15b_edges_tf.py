@@ -138,6 +138,15 @@ CASES += [
     ("split sig num 0", "nn.attr-minimum", _sig("tf.split(x, 0)", ([None], "float32"))),
 ]
 
+# -- the raw FFTND ops convert fft_length and axes (int32) before they fail to find a kernel (fz14 seed 1420261202
+# #106, #114, #287, #640)
+CASES += [(f"{call} {how}", "ops.signal-fft", (_traced if how == "traced" else _eager)(call)) for call in (
+    "tf.ifftnd(-1, [], None)", "tf.fftnd(np.float64(-0.0), (2, 3), None)",
+    "tf.rfftnd(tf.zeros([3]), tf.constant([3], tf.int32), axes=None, Tcomplex=tf.uint64)",
+    "tf.fftnd(tf.zeros([2], tf.complex64), [2], [0.5])", "tf.fftnd(tf.zeros([2], tf.complex64), None, [0])",
+    "tf.irfftnd(tf.zeros([2], tf.complex64), [2], [0])", "tf.fftnd(tf.zeros([2], tf.complex64), [2], [0])")
+    for how in ("eager", "traced")]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 

@@ -86,3 +86,14 @@ def test_attr_minimum_and_depth_shape_functions_at_trace(tf):
                     input_signature=[tf.TensorSpec([None, 2, 2], tf.float32)]).get_concrete_function()
     tf.function(lambda t: tf.nn.space_to_depth(t, 2),
                 input_signature=[tf.TensorSpec([None, None, None, 1], tf.float32)]).get_concrete_function()
+
+
+@clause("ops.signal-fft", ref="tf221")
+def test_raw_fftnd_converts_its_int32_inputs_first(tf):
+    x = tf.zeros([2], tf.complex64)
+    with raises(ValueError, match="unsupported type", call="tf.fftnd(zeros([2]), [2], None)"):
+        tf.fftnd(x, [2], None)
+    with raises(TypeError, call="tf.fftnd(zeros([2]), [2], [0.5])"):
+        tf.fftnd(x, [2], [0.5])
+    with raises(tf.errors.NotFoundError, match="RFFTND", call="tf.rfftnd(zeros([3]), [3], [0])"):
+        tf.rfftnd(tf.zeros([3]), [3], [0])

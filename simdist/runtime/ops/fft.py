@@ -312,10 +312,24 @@ fftnd, ifftnd = _nd("FFTND", False), _nd("IFFTND", False)
 rfftnd, irfftnd = _nd("RFFTND", True), _nd("IRFFTND", False)
 
 
+def _int32_operand(value: Any, param: str) -> Any:
+    """An int32 input of a generated op (FFTND's fft_length and axes) as TF converts it before the
+    op runs: None is ValueError (eagerly convert_to_tensor's "Attempt to convert a value (None)",
+    traced op_def_library's "Tried to convert 'axes' to a tensor and failed"), a float TypeError."""
+    from simdist.runtime import context
+    if value is None:
+        raise ValueError(f"Tried to convert '{param}' to a tensor and failed. Error: None values not supported."
+                         if context.in_function() else
+                         "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
+    return value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=dtypes.int32)
+
+
 def _raw_nd(opname: str) -> Any:
     def op(input: Any, fft_length: Any, axes: Any, name: str | None = None, **kw: Any) -> Tensor:  # noqa: A002
         hint = dtypes.float32 if opname == "RFFTND" else dtypes.complex64
         x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype_hint=hint)
+        _int32_operand(fft_length, "fft_length")   # (the gen op converts its inputs in order, then runs)
+        _int32_operand(axes, "axes")
         return _raw(opname, x)
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.{opname.lower()}`: the raw {opname} op, which TF 2.21 has no kernel for (NotFoundError)."
