@@ -147,6 +147,16 @@ CASES += [(f"{call} {how}", "ops.signal-fft", (_traced if how == "traced" else _
     "tf.irfftnd(tf.zeros([2], tf.complex64), [2], [0])", "tf.fftnd(tf.zeros([2], tf.complex64), [2], [0])")
     for how in ("eager", "traced")]
 
+# -- pinv's and matrix_rank's _maybe_validate_matrix (matrix_rank converts with dtype_hint float32; fz14 seed
+# 1420261202 #143, ...)
+CASES += [(f"{call} {how}", "ops.linalg-lu", (_traced if how == "traced" else _eager)(call)) for call in (
+    "tf.linalg.matrix_rank(-3.0)", "tf.linalg.matrix_rank(np.array(5, dtype=np.int64), tol=2)",
+    "tf.linalg.matrix_rank(np.array([[1, 2], [2, 4]]))", "tf.linalg.matrix_rank(tf.constant([[5]], tf.int64))",
+    "tf.linalg.pinv([1.0, 2.0])", "tf.linalg.pinv(tf.constant([[1, 2]]))", "tf.shape(tf.linalg.pinv([[1.0, 2.0]]))")
+    for how in ("eager", "traced")]
+CASES += [("matrix_rank sig unknown rank", "ops.linalg-lu", _sig("tf.linalg.matrix_rank(x)", (None, "float32"))),
+          ("pinv sig [None]", "ops.linalg-lu", _sig("tf.linalg.pinv(x)", ([None], "float32")))]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 

@@ -97,3 +97,14 @@ def test_raw_fftnd_converts_its_int32_inputs_first(tf):
         tf.fftnd(x, [2], [0.5])
     with raises(tf.errors.NotFoundError, match="RFFTND", call="tf.rfftnd(zeros([3]), [3], [0])"):
         tf.rfftnd(tf.zeros([3]), [3], [0])
+
+
+@clause("ops.linalg-lu", ref="tf221")
+def test_pinv_and_matrix_rank_refuse_a_rank_below_two(tf):
+    with raises(ValueError, match=re.escape("must have at least 2 dimensions (saw: 0)"),
+                call="tf.linalg.matrix_rank(np.array(5, np.int64))"):
+        tf.linalg.matrix_rank(np.array(5, np.int64))
+    with raises(TypeError, match="float`-like", call="tf.linalg.matrix_rank(tf.constant([[5]], tf.int64))"):
+        tf.linalg.matrix_rank(tf.constant([[5]], tf.int64))
+    with raises(ValueError, match=re.escape("(saw: 1)"), call="tf.linalg.pinv([1.0, 2.0])"):
+        tf.linalg.pinv([1.0, 2.0])
