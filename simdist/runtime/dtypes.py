@@ -59,6 +59,11 @@ class DType:
         return self
 
     @property
+    def as_datatype_enum(self) -> int:
+        """TF's DataType enum value (types.proto: DT_FLOAT = 1, DT_DOUBLE = 2, ...)."""
+        return _ENUM[self._name]
+
+    @property
     def min(self) -> Any:
         """The lowest finite value (a NumPy scalar of the type for floats, an int for integers)."""
         return self._limit("minimum", "min")
@@ -124,10 +129,15 @@ ALL = (bfloat16, float16, float32, float64, int8, int16, int32, int64, uint8, ui
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NP = {d.np: d for d in ALL if d is not string}
 half, double = float16, float64
+# TF's DataType enum (tensorflow/core/framework/types.proto)
+_ENUM = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7, "complex64": 8,
+         "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17, "complex128": 18, "float16": 19, "uint32": 22,
+         "uint64": 23}
+_BY_ENUM = {v: _BY_NAME[k] for k, v in _ENUM.items()}
 
 
 def as_dtype(type_value: Any) -> DType:
-    """Convert a DType, a TF name ("float32"), a NumPy dtype or a Python type to a DType."""
+    """Convert a DType, a TF name ("float32"), a DataType enum value, a NumPy dtype or a Python type to a DType."""
     value = type_value
     if isinstance(value, DType):
         return value
@@ -141,17 +151,33 @@ def as_dtype(type_value: Any) -> DType:
         return int32
     if value is bool:
         return bool_
+    if type(value) is int and value in _BY_ENUM:   # a DataType enum value (TF's as_dtype takes those)
+        return _BY_ENUM[value]
+    refused = TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
     if value is complex:   # (TF maps no Python type to a complex dtype)
-        raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
-    try:
-        npd = np.dtype(value)
-    except TypeError:
-        raise TypeError(f"Cannot convert {value!r} to a dtype. Use one of tf.float32, tf.int32, ...") from None
+        raise refused
+    if isinstance(value, (np.dtype, type)):
+        try:
+            npd = np.dtype(value)
+        except TypeError:
+            raise refused from None
+    elif hasattr(value, "dtype"):
+        # (TF's last resort: the NumPy dtype of `.dtype`; an array gives its dtype, a tensor,
+        # whose .dtype is a DType, is refused: TypeError, seed 1420261202 #131)
+        try:
+            npd = np.dtype(value.dtype)
+        except (TypeError, ValueError):
+            raise refused from None
+    else:
+        try:
+            npd = np.dtype(value)
+        except (TypeError, ValueError):
+            raise refused from None
     if npd.kind in "SUO":
         return string
     found = _BY_NP.get(npd)
     if found is None:
-        raise TypeError(f"Cannot convert {value!r} to a dtype: simdist supports {sorted(_BY_NAME)}")
+        raise refused
     return found
 
 

@@ -305,7 +305,9 @@ class Tensor:
         if self.dtype is dtypes.string and self._v.ndim == 0:
             text = repr(v)
         elif self._v.ndim == 0:
-            text = repr(v.item()) if is_repr else str(v.item())
+            # TF's ops.numpy_text: repr of the scalar's .item(), str of the NumPy scalar itself
+            # (a float32 0.1 prints 0.1, not the float64 0.10000000149011612)
+            text = repr(v.item()) if is_repr else str(v)
             if self.dtype.is_floating and is_repr:
                 text = repr(float(v))
             if self.dtype is dtypes.bool_:
@@ -329,6 +331,19 @@ class Tensor:
             if text is not None:
                 return text
         return f"tf.Tensor({self._numpy_text(False)}, shape={self.shape}, dtype={self.dtype.name})"
+
+    def __format__(self, format_spec: str) -> str:
+        """TF's EagerTensor.__format__: the NumPy value's own format, so `f"{loss:.4f}"` works on a
+        scalar and `f"{x}"` of a float32 scalar prints the Python float (0.10000000149011612, not
+        str's 0.1); an array takes only the empty spec. A graph tensor (a tf.function's trace)
+        formats as object does: its str, any other spec TypeError. Clause tensor.printing."""
+        if _symbolic._MARKS:
+            text = _symbolic.graph_text(self, False)
+            if text is not None:
+                if format_spec:
+                    raise TypeError("unsupported format string passed to SymbolicTensor.__format__")
+                return text
+        return self.numpy().__format__(format_spec)
 
     def __hash__(self) -> int:
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")

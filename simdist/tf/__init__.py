@@ -55,6 +55,9 @@ from simdist.runtime.ops.as_string import as_string  # noqa: F401,E402
 from simdist.runtime.ops.volume_patches import extract_volume_patches  # noqa: F401,E402
 from simdist.runtime.ops.sqrtm import sqrtm as matrix_square_root  # noqa: F401,E402
 from simdist.runtime.ops.guarantee_const import guarantee_const  # noqa: F401,E402
+from simdist.runtime.ops.conv_generic import conv  # noqa: F401,E402
+from simdist.runtime.tensor_proto_message import make_ndarray, make_tensor_proto  # noqa: F401,E402
+from simdist.runtime.ops.conv_v2_backprops import conv2d_backprop_filter_v2, conv2d_backprop_input_v2  # noqa: F401,E402
 from simdist.runtime.ops.fingerprint import fingerprint  # noqa: F401,E402
 from simdist.runtime.name_scopes import get_current_name_scope, init_scope, name_scope  # noqa: F401,E402
 from simdist.runtime.ops.math_more import approx_top_k, scalar_mul  # noqa: F401,E402
@@ -76,6 +79,7 @@ assert_rank = debugging.assert_rank
 from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
 from simdist.runtime.ops import random_gamma as _random_gamma
+from simdist.runtime.ops import param_truncated_normal as _ptn
 from simdist.runtime.ops import candidate_samplers as _samplers
 from simdist.runtime.ops import random_generator as _generator, stateless_seeds as _seeds
 from simdist.runtime.ops import index_shuffle as _index_shuffle
@@ -122,6 +126,7 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
              fixed_unigram_candidate_sampler=_samplers.fixed_unigram_candidate_sampler,
              learned_unigram_candidate_sampler=_samplers.learned_unigram_candidate_sampler,
              stateless_binomial=_binomial.stateless_binomial,
+             stateless_parameterized_truncated_normal=_ptn.stateless_parameterized_truncated_normal,
              Generator=_generator.Generator, Algorithm=_generator.Algorithm,
              create_rng_state=_generator.create_rng_state, get_global_generator=_generator.get_global_generator,
              set_global_generator=_generator.set_global_generator, split=_seeds.split, fold_in=_seeds.fold_in,
@@ -135,7 +140,8 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
 
 # tf.sparse, tf.sets and SparseTensor (clauses ops.sparse, ops.sparse-segments, ops.sets); TF's math
 # functions that take a SparseTensor map its values (math_ops.py), tf.shape/size/rank read its dense_shape
-from simdist.tf import lookup, sets, sparse, strings  # noqa: E402
+from simdist.tf import lookup, ragged, sets, sparse, strings  # noqa: E402
+from simdist.runtime.ragged_tensor import RaggedTensor  # noqa: E402
 from simdist.runtime.ops.printing import print_v2 as _print_v2  # noqa: E402
 from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
 from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402
@@ -169,8 +175,8 @@ def get_logger() -> "logging.Logger":
 
 
 def is_tensor(x: object) -> bool:
-    """`tf.is_tensor`: a tensor or a composite tensor (SparseTensor, IndexedSlices)."""
-    return isinstance(x, (Tensor, SparseTensor, IndexedSlices))
+    """`tf.is_tensor`: a tensor or a composite tensor (SparseTensor, IndexedSlices, RaggedTensor)."""
+    return isinstance(x, (Tensor, SparseTensor, IndexedSlices, RaggedTensor))
 
 
 def is_symbolic_tensor(tensor: object) -> bool:

@@ -590,7 +590,10 @@ def _outputs_to_tensors(out: Any) -> Any:
                         "or ExtensionType.")
     if isinstance(out, Variable):
         return out.read_value()
-    if isinstance(out, type):   # (a class, `x.dtype.as_numpy_dtype`: nest sees one leaf, not a tensor; fz4 seed 23 #37)
+    if isinstance(out, type) or (callable(out) and not isinstance(out, (dict, list, tuple))):
+        # (a class, `x.dtype.as_numpy_dtype`: nest sees one leaf, not a tensor; fz4 seed 23 #37; a
+        # function, `tf.signal.inverse_stft_window_fn(2)`, or any callable: nothing converts it,
+        # fz14 seed 14 #557)
         raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
                         f"ExtensionTypes or None values; found return value of type {type(out).__name__}, which is "
                         "not a Tensor or ExtensionType.")

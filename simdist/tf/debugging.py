@@ -35,18 +35,24 @@ assert_non_positive = _unary(lambda a: a <= 0, "x <= 0")
 assert_non_negative = _unary(lambda a: a >= 0, "x >= 0")
 
 
-def _binary(cond: Callable[[np.ndarray, np.ndarray], np.ndarray], text: str) -> Callable[..., None]:
+def _binary(compare: str, text: str) -> Callable[..., None]:
+    """check_ops._binary_assert: x and y converted each by itself, then compared by the op
+    (math_ops.equal, less, ...), whose dtype rules apply: a bool x for Less, or x and y of two
+    dtypes, is the op's error (eagerly InvalidArgumentError; in a tf.function TypeError at trace,
+    clause ops.attr-types), not a failed condition."""
     def assertion(x: Any, y: Any, message: str | None = None, summarize: Any = None, name: Any = None) -> None:
-        a, b = convert_to_tensor(x)._v, convert_to_tensor(y)._v
-        _check(bool(np.all(cond(a, b))), message, text, {"x": a, "y": b})
+        from simdist.runtime.ops import math
+        xt, yt = convert_to_tensor(x), convert_to_tensor(y)
+        test = getattr(math, compare)(xt, yt)
+        _check(bool(np.all(test._v)), message, text, {"x": xt._v, "y": yt._v})
     return assertion
 
 
-assert_equal = _binary(np.equal, "x == y")
-assert_less = _binary(np.less, "x < y")
-assert_greater = _binary(np.greater, "x > y")
-assert_less_equal = _binary(np.less_equal, "x <= y")
-assert_greater_equal = _binary(np.greater_equal, "x >= y")
+assert_equal = _binary("equal", "x == y")
+assert_less = _binary("less", "x < y")
+assert_greater = _binary("greater", "x > y")
+assert_less_equal = _binary("less_equal", "x <= y")
+assert_greater_equal = _binary("greater_equal", "x >= y")
 
 
 def assert_near(x: Any, y: Any, rtol: float | None = None, atol: float | None = None, message: str | None = None,

@@ -17,6 +17,8 @@ from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast,
                                              resize_with_pad, ssim, stateless_random_hue, stateless_random_saturation)
 from simdist.runtime.ops.image_color import adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv  # noqa: F401,E402
 from simdist.runtime.ops.image_patches import extract_patches  # noqa: F401,E402
+from simdist.runtime.ops.image_glimpse import extract_glimpse  # noqa: F401,E402
+from simdist.runtime.ops.image_box_proposals import generate_bounding_box_proposals  # noqa: F401,E402
 from simdist.runtime.ops.image_distorted_box import (sample_distorted_bounding_box,  # noqa: F401,E402
                                                       stateless_sample_distorted_bounding_box)
 from simdist.runtime.ops.image_random import (random_brightness, random_contrast, random_crop,  # noqa: F401,E402

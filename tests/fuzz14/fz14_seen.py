@@ -4,13 +4,6 @@ and what each side did."""
 
 SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err', 'NotFoundError'"): "seed 14 #71 (eager): TF 2.21 ('err', 'NotFoundError'); "
                                                             "simdist ('err', 'InvalidArgumentError')",
- ('call:acosh>call:strings.regex_replace', 'error-class', "'err', 'TypeError'"): 'seed 14 #278 (sig): TF 2.21 '
-                                                                                 "('calls', (('err', 'TypeError'), "
-                                                                                 "('err', 'TypeError'), ('err', "
-                                                                                 "'TypeError'))); simdist ('calls', "
-                                                                                 "(('err', 'AttributeError'), "
-                                                                                 "('err', 'AttributeError'), ('err', "
-                                                                                 "'AttributeError')",
  ('call:acosh>call:tensor_scatter_nd_min', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #782 '
                                                                                             "(tape): TF 2.21 ('err', "
                                                                                             "'InvalidArgumentError'); "
@@ -21,45 +14,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                           "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                           "('err', 'InvalidArgumentError'), ('err', "
                                                           "'InvalidArgumentErro",
- ('call:approx_top_k', 'error-class', "'err', 'TypeError'"): "seed 14 #600 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                             "simdist ('err', 'InvalidArgumentError')",
  ('call:argmax>call:linalg.trace', 'error-class', "'err', 'ValueError'"): "seed 14 #14 (function): TF 2.21 ('calls', "
                                                                           "(('err', 'ValueError'), ('err', "
                                                                           "'ValueError'), ('err', 'ValueError'), "
                                                                           "('ok', ('p; simdist ('calls', (('err', "
                                                                           "'InvalidArgumentError'), ('err', "
                                                                           "'InvalidArgumentError'), ('err', 'Inva",
- ('call:as_string', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #866 (dist): TF 2.21 ('err', 'TypeError'); "
-                                                      "simdist ('dist', (('local', ('tuple', (('T', 'string', (), "
-                                                      "array(b'1e+300', dtype='|S6')), ('T', '",
- ('call:as_string', 'error-class', "'err', 'TypeError'"): "seed 14 #36 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                          "simdist ('err', 'InvalidArgumentError')",
- ('call:as_string>call:dtypes.complex', 'error-class', "'err', 'TypeError'"): "seed 14 #611 (eager): TF 2.21 ('err', "
-                                                                              "'TypeError'); simdist ('err', "
-                                                                              "'InvalidArgumentError')",
- ('call:as_string>call:signal.fft', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #976 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('ok', 'traced'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentErro",
- ('call:assert_equal', 'accepts', "'err', 'InvalidArgumentError'"): "seed 14 #617 (eager): TF 2.21 ('err', "
-                                                                    "'InvalidArgumentError'); simdist ('ok', ('py', "
-                                                                    "'NoneType', None))",
- ('call:assert_equal', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #138 (sig): TF 2.21 ('calls', (('err', "
-                                                         "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                         "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                         "('err', 'InvalidArgumentError'), ('err', "
-                                                         "'InvalidArgumentErro",
- ('call:assert_equal', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #302 (function): TF 2.21 ('calls', "
-                                                             "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                             "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                             "(('err', 'InvalidArgumentError'), ('err', "
-                                                             "'InvalidArgumentError'), ('err', 'Inva",
- ('call:assert_greater', 'accepts', "'err', 'InvalidArgumentError'"): "seed 14 #592 (dist): TF 2.21 ('err', "
-                                                                      "'InvalidArgumentError'); simdist ('dist', "
-                                                                      "(('local', ('tuple', (('py', 'NoneType', "
-                                                                      'None),))),))',
  ('call:assert_greater', 'trace-time', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #123 (sig): TF 2.21 '
                                                                          "('calls', (('err', "
                                                                          "'InvalidArgumentError'), ('err', "
@@ -67,57 +27,16 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                          "simdist ('calls', (('ok', 'traced'), "
                                                                          "('err', 'InvalidArgumentError'), ('err', "
                                                                          "'InvalidArgumentErro",
- ('call:assert_less', 'accepts', "'err', 'InvalidArgumentError'"): "seed 1420261202 #613 (dist): TF 2.21 ('err', "
-                                                                   "'InvalidArgumentError'); simdist ('dist', "
-                                                                   "(('local', ('tuple', (('py', 'NoneType', "
-                                                                   'None),))),))',
- ('call:assert_less', 'accepts', "'err', 'TypeError'"): "seed 14 #8 (sig): TF 2.21 ('calls', (('err', 'TypeError'), "
-                                                        "('err', 'TypeError'), ('err', 'TypeError'))); simdist "
-                                                        "('calls', (('ok', 'traced'), ('err', "
-                                                        "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('call:assert_less', 'error-class', "'err', 'TypeError'"): "seed 14 #799 (function): TF 2.21 ('calls', (('err', "
-                                                            "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                            "'TypeError'), ('ok', ('py',; simdist ('calls', (('err', "
-                                                            "'InvalidArgumentError'), ('err', "
-                                                            "'InvalidArgumentError'), ('err', 'Inva",
  ('call:batch_to_space', 'error-class', "'err', 'ValueError'"): "seed 14 #563 (function): TF 2.21 ('calls', (('err', "
                                                                 "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                 "'ValueError'), ('ok', ('p; simdist ('calls', "
                                                                 "(('err', 'InvalidArgumentError'), ('err', "
                                                                 "'InvalidArgumentError'), ('err', 'Inva",
- ('call:batch_to_space>call:clip_by_global_norm', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #957 '
-                                                                                        '(function): TF 2.21 '
-                                                                                        "('calls', (('err', "
-                                                                                        "'TypeError'), ('err', "
-                                                                                        "'TypeError'), ('err', "
-                                                                                        "'TypeError'), ('ok', "
-                                                                                        "('py',; simdist ('calls', "
-                                                                                        "(('err', "
-                                                                                        "'InvalidArgumentError'), "
-                                                                                        "('err', "
-                                                                                        "'InvalidArgumentError'), "
-                                                                                        "('err', 'Inva",
- ('call:bitwise.bitwise_and>call:image.random_brightness', 'value', "'ok'"): 'seed 1420261202 #787 (sig): TF 2.21 '
-                                                                             "('calls', (('ok', 'traced'), ('ok', "
-                                                                             "('T', 'float32', (3, 1), "
-                                                                             'array([[-3.0000002],; simdist '
-                                                                             "('calls', (('ok', 'traced'), ('ok', "
-                                                                             "('T', 'float32', (3, 1), "
-                                                                             'array([[-3.        ],',
  ('call:boolean_mask', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #739 (dist): TF 2.21 ('err', "
                                                               "'ValueError'); simdist ('err', 'TypeError')",
  ('call:broadcast_dynamic_shape', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #711 (eager): TF 2.21 '
                                                                                    "('err', 'InvalidArgumentError'); "
                                                                                    "simdist ('err', 'TypeError')",
- ('call:broadcast_dynamic_shape', 'rejects', "'ok'"): "seed 14 #424 (dist): TF 2.21 ('dist', (('local', ('tuple', "
-                                                      "(('T', 'int32', (2,), array([3, 3], dtype=int32)), ('T', 'in; "
-                                                      "simdist ('err', 'TypeError')",
- ('call:broadcast_dynamic_shape', 'value', "'ok'"): "seed 14 #602 (eager): TF 2.21 ('ok', ('T', 'int32', (2,), "
-                                                    "array([2, 3], dtype=int32))); simdist ('ok', ('T', 'int64', "
-                                                    '(2,), array([2, 3])))',
- ('call:broadcast_static_shape', 'accepts', "'err', 'AttributeError'"): "seed 14 #6 (eager): TF 2.21 ('err', "
-                                                                        "'AttributeError'); simdist ('ok', "
-                                                                        "('TensorShape', (2, 3)))",
  ('call:broadcast_static_shape', 'error-class', "'err', 'AttributeError'"): "seed 14 #665 (eager): TF 2.21 ('err', "
                                                                             "'AttributeError'); simdist ('err', "
                                                                             "'ValueError')",
@@ -161,68 +80,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:concat', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #294 (tape): TF 2.21 ('err', 'ValueError'); "
                                                     "simdist ('grad', ('ok', ('T', 'float32', (1, 2, 4), array([[[ "
                                                     '2.5e+00,  7.0e+00, -1.4e-45, -1.5e+0',
- ('call:conv', 'error-class', "'err', 'TypeError'"): "seed 14 #737 (function): TF 2.21 ('calls', (('err', "
-                                                     "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'), "
-                                                     "('ok', ('py',; simdist ('calls', (('err', 'AttributeError'), "
-                                                     "('err', 'AttributeError'), ('err', 'AttributeError')",
- ('call:conv', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #552 (function): TF 2.21 ('calls', (('err', "
-                                                      "'ValueError'), ('err', 'ValueError'), ('err', 'ValueError'), "
-                                                      "('ok', ('p; simdist ('calls', (('err', 'AttributeError'), "
-                                                      "('err', 'AttributeError'), ('err', 'AttributeError')",
- ('call:conv2d_backprop_filter_v2', 'error-class', "'err', 'TypeError'"): "seed 14 #205 (sig): TF 2.21 ('calls', "
-                                                                          "(('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'))); "
-                                                                          "simdist ('calls', (('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError')",
- ('call:conv2d_backprop_filter_v2>operator:|', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #682 '
-                                                                                     "(function): TF 2.21 ('calls', "
-                                                                                     "(('err', 'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('ok', ('py',; "
-                                                                                     "simdist ('calls', (('err', "
-                                                                                     "'AttributeError'), ('err', "
-                                                                                     "'AttributeError'), ('err', "
-                                                                                     "'AttributeError')",
- ('call:conv2d_backprop_input_v2', 'error-class', "'err', 'TypeError'"): "seed 14 #471 (function): TF 2.21 ('calls', "
-                                                                         "(('err', 'TypeError'), ('err', "
-                                                                         "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                         "('py',; simdist ('calls', (('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError')",
- ('call:conv2d_backprop_input_v2>call:signal.ifftnd', 'error-class', "'err', 'TypeError'"): 'seed 14 #217 '
-                                                                                            '(function): TF 2.21 '
-                                                                                            "('calls', (('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'), ('ok', "
-                                                                                            "('py',; simdist "
-                                                                                            "('calls', (('err', "
-                                                                                            "'AttributeError'), "
-                                                                                            "('err', "
-                                                                                            "'AttributeError'), "
-                                                                                            "('err', "
-                                                                                            "'AttributeError')",
  ('call:cos>call:reverse', 'rejects', "'ok'"): "seed 1420261202 #990 (tape): TF 2.21 ('grad', ('ok', ('T', 'int32', "
                                                "(), array(-1, dtype=int32))), ('none',)); simdist ('err', "
                                                "'InvalidArgumentError')",
- ('call:cumsum', 'accepts', "'err', 'TypeError'"): "seed 14 #461 (tape): TF 2.21 ('err', 'TypeError'); simdist "
-                                                   "('grad', ('ok', ('T', 'int32', (1,), array([0], dtype=int32))), "
-                                                   "('ok', (('first', ('ok', (",
- ('call:dtypes.as_dtype', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #131 (dist): TF 2.21 ('err', "
-                                                                "'TypeError'); simdist ('err', 'ValueError')",
  ('call:dtypes.as_dtype', 'rejects', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('DType', 'int8')); "
                                               "simdist ('err', 'TypeError')",
- ('call:dtypes.as_dtype>call:math.is_non_decreasing', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #695 '
-                                                                                            '(eager): TF 2.21 '
-                                                                                            "('err', 'TypeError'); "
-                                                                                            "simdist ('err', "
-                                                                                            "'ValueError')",
- ('call:dtypes.as_dtype>operator:@', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #17 (tape): TF 2.21 '
-                                                                           "('err', 'TypeError'); simdist ('err', "
-                                                                           "'ValueError')",
  ('call:dtypes.cast>call:nn.nce_loss', 'error-class', "'err', 'AttributeError'"): 'seed 14 #795 (function): TF 2.21 '
                                                                                   "('calls', (('err', "
                                                                                   "'AttributeError'), ('err', "
@@ -232,11 +94,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                   "'NotImplementedError'), ('err', "
                                                                                   "'NotImplementedError'), ('err', "
                                                                                   "'NotImp",
- ('call:dynamic_partition', 'accepts', "'err', 'InvalidArgumentError'"): "seed 14 #188 (tape): TF 2.21 ('err', "
-                                                                         "'InvalidArgumentError'); simdist ('grad', "
-                                                                         "('ok', ('list', (('T', 'bool', (0,), "
-                                                                         "array([], dtype=bool)), ('T', 'bool', "
-                                                                         '(0,), ',
  ('call:dynamic_partition', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #187 (eager): TF 2.21 ('err', "
                                                                              "'InvalidArgumentError'); simdist "
                                                                              "('err', 'IndexError')",
@@ -251,15 +108,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                          "'InvalidArgumentError'); "
                                                                                          "simdist ('err', "
                                                                                          "'ValueError')",
- ('call:dynamic_stitch', 'accepts', "'err', 'InvalidArgumentError'"): "seed 14 #105 (eager): TF 2.21 ('err', "
-                                                                      "'InvalidArgumentError'); simdist ('ok', ('T', "
-                                                                      "'bool', (3, 4), array([[False, False, False, "
-                                                                      'False],',
- ('call:dynamic_stitch', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #230 (function): TF 2.21 ('calls', "
-                                                               "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                               "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                               "(('err', 'IndexError'), ('err', 'IndexError'), "
-                                                               "('err', 'IndexError'), ('ok', ('p",
  ('call:eig', 'error-class', "'err', 'AttributeError'"): "seed 14 #151 (function): TF 2.21 ('calls', (('err', "
                                                          "'AttributeError'), ('err', 'AttributeError'), ('err', "
                                                          "'AttributeError'); simdist ('calls', (('err', "
@@ -290,20 +138,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "('py',",
  ('call:expand_dims', 'error-class', "'err', 'ValueError'"): "seed 14 #670 (dist): TF 2.21 ('err', 'ValueError'); "
                                                              "simdist ('err', 'TypeError')",
- ('call:extract_volume_patches>call:strings.bytes_split', 'error-class', "'err', 'TypeError'"): 'seed 14 #429 '
-                                                                                                '(dist): TF 2.21 '
-                                                                                                "('err', "
-                                                                                                "'TypeError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'InvalidArgumentError')",
  ('call:extract_volume_patches>operator:<', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #651 (eager): '
                                                                                              "TF 2.21 ('err', "
                                                                                              "'InvalidArgumentError'); "
                                                                                              "simdist ('err', "
                                                                                              "'TypeError')",
- ('call:fill', 'accepts', "'err', 'InvalidArgumentError'"): "seed 1420261202 #237 (eager): TF 2.21 ('err', "
-                                                            "'InvalidArgumentError'); simdist ('ok', ('T', 'int8', "
-                                                            '(2, 3), array([[1, 1, 1],',
  ('call:fill', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #470 (eager): TF 2.21 ('err', "
                                                           "'AttributeError'); simdist ('err', 'ValueError')",
  ('call:fill', 'error-class', "'err', 'InvalidArgumentError'"): "seed 1420261202 #873 (tape): TF 2.21 ('err', "
@@ -324,12 +163,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                              "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
                                                              "'InvalidArgumentError'), ('err', "
                                                              "'InvalidArgumentError'), ('err', 'Inva",
- ('call:fingerprint>call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #646 '
-                                                                                                    '(dist): TF 2.21 '
-                                                                                                    "('err', "
-                                                                                                    "'TypeError'); "
-                                                                                                    "simdist ('err', "
-                                                                                                    "'InvalidArgumentError')",
  ('call:gather', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #337 (function): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
@@ -337,20 +170,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                         "('err', 'Inva",
  ('call:gather_nd', 'error-class', "'err', 'ValueError'"): "seed 14 #133 (dist): TF 2.21 ('err', 'ValueError'); "
                                                            "simdist ('err', 'InvalidArgumentError')",
- ('call:get_static_value', 'value', "'ok'"): "seed 1420261202 #494 (sig): TF 2.21 ('calls', (('ok', 'traced'), "
-                                             "('ok', None), ('ok', None))); simdist ('calls', (('ok', 'traced'), "
-                                             "('ok', ('T', 'float32', (), array(0.5, dtype=float32))), ('ok",
- ('call:histogram_fixed_width', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #917 (sig): TF 2.21 ('calls', "
-                                                                  "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                  "('err', 'TypeError'))); simdist ('calls', (('ok', "
-                                                                  "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                  "('err', 'InvalidArgumentErro",
- ('call:histogram_fixed_width', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #96 (function): TF 2.21 '
-                                                                      "('calls', (('err', 'TypeError'), ('err', "
-                                                                      "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                      "('py',; simdist ('calls', (('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', 'Inva",
  ('call:ifftnd', 'accepts', "'err', 'ValueError'"): "seed 14 #285 (sig): TF 2.21 ('calls', (('err', 'ValueError'), "
                                                     "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
                                                     "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
@@ -382,28 +201,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                          "'InvalidArgumentError'), "
                                                                                          "('err', "
                                                                                          "'InvalidArgumentErro",
- ('call:image.combined_non_max_suppression', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #104 (tape): TF '
-                                                                                   "2.21 ('err', 'TypeError'); "
-                                                                                   "simdist ('err', "
-                                                                                   "'InvalidArgumentError')",
  ('call:image.combined_non_max_suppression', 'error-class', "'err', 'ValueError'"): 'seed 14 #133 (dist): TF 2.21 '
                                                                                     "('err', 'ValueError'); simdist "
                                                                                     "('err', 'InvalidArgumentError')",
- ('call:image.combined_non_max_suppression>call:realdiv', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 '
-                                                                                                '#469 (dist): TF '
-                                                                                                "2.21 ('err', "
-                                                                                                "'TypeError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'InvalidArgumentError')",
- ('call:image.combined_non_max_suppression>call:signal.ifft2d', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                      '1420261202 '
-                                                                                                      '#538 (eager): '
-                                                                                                      'TF 2.21 '
-                                                                                                      "('err', "
-                                                                                                      "'TypeError'); "
-                                                                                                      'simdist '
-                                                                                                      "('err', "
-                                                                                                      "'InvalidArgumentError')",
  ('call:image.combined_non_max_suppression>operator:==', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 '
                                                                                                 '#962 (tape): TF '
                                                                                                 "2.21 ('err', "
@@ -416,17 +216,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "(('ok', 'traced'), ('err', "
                                                                    "'InvalidArgumentError'), ('err', "
                                                                    "'InvalidArgumentErro",
- ('call:image.crop_and_resize', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #752 (function): TF 2.21 '
-                                                                      "('calls', (('err', 'TypeError'), ('err', "
-                                                                      "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                      "('py',; simdist ('calls', (('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', 'Inva",
- ('call:image.crop_and_resize>call:bitwise.left_shift', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #6 '
-                                                                                              '(dist): TF 2.21 '
-                                                                                              "('err', 'TypeError'); "
-                                                                                              "simdist ('err', "
-                                                                                              "'InvalidArgumentError')",
  ('call:image.crop_and_resize>call:signal.linear_to_mel_weight_matrix', 'error-class', "'err', 'ValueError'"): 'seed '
                                                                                                                '1420261202 '
                                                                                                                '#339 '
@@ -444,99 +233,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                        "simdist ('calls', (('ok', 'traced'), ('err', "
                                                                        "'InvalidArgumentError'), ('err', "
                                                                        "'InvalidArgumentErro",
- ('call:image.draw_bounding_boxes>call:image.stateless_random_flip_left_right', 'accepts', "'err', 'TypeError'"): 'seed '
-                                                                                                                  '1420261202 '
-                                                                                                                  '#935 '
-                                                                                                                  '(sig): '
-                                                                                                                  'TF '
-                                                                                                                  '2.21 '
-                                                                                                                  "('calls', "
-                                                                                                                  "(('err', "
-                                                                                                                  "'TypeError'), "
-                                                                                                                  "('err', "
-                                                                                                                  "'TypeError'), "
-                                                                                                                  "('err', "
-                                                                                                                  "'TypeError'))); "
-                                                                                                                  'simdist '
-                                                                                                                  "('calls', "
-                                                                                                                  "(('ok', "
-                                                                                                                  "'traced'), "
-                                                                                                                  "('err', "
-                                                                                                                  "'InvalidArgumentError'), "
-                                                                                                                  "('err', "
-                                                                                                                  "'InvalidArgumentErro",
- ('call:image.extract_glimpse', 'error-class', "'err', 'TypeError'"): "seed 14 #338 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('err', 'AttributeError'), ('err', "
-                                                                      "'AttributeError'), ('err', 'AttributeError')",
  ('call:image.extract_patches', 'accepts', "'err', 'ValueError'"): "seed 14 #143 (sig): TF 2.21 ('calls', (('err', "
                                                                    "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                    "'ValueError'))); simdist ('calls', (('ok', "
                                                                    "'traced'), ('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentErro",
- ('call:image.extract_patches', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #870 (eager): TF 2.21 ('err', "
-                                                                      "'TypeError'); simdist ('err', "
-                                                                      "'InvalidArgumentError')",
- ('call:image.generate_bounding_box_proposals', 'error-class', "'err', 'TypeError'"): 'seed 14 #199 (function): TF '
-                                                                                      "2.21 ('calls', (('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('ok', ('py',; "
-                                                                                      "simdist ('calls', (('err', "
-                                                                                      "'AttributeError'), ('err', "
-                                                                                      "'AttributeError'), ('err', "
-                                                                                      "'AttributeError')",
- ('call:image.generate_bounding_box_proposals', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #554 (sig): '
-                                                                                       "TF 2.21 ('calls', (('err', "
-                                                                                       "'ValueError'), ('err', "
-                                                                                       "'ValueError'), ('err', "
-                                                                                       "'ValueError'))); simdist "
-                                                                                       "('calls', (('err', "
-                                                                                       "'AttributeError'), ('err', "
-                                                                                       "'AttributeError'), ('err', "
-                                                                                       "'AttributeError')",
- ('call:image.generate_bounding_box_proposals>augmented:%=', 'error-class', "'err', 'TypeError'"): 'seed 14 #632 '
-                                                                                                   '(function): TF '
-                                                                                                   "2.21 ('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('ok', ('py',; "
-                                                                                                   'simdist '
-                                                                                                   "('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError')",
- ('call:image.generate_bounding_box_proposals>call:random.stateless_parameterized_truncated_normal', 'error-class', "'err', 'ValueError'"): 'seed '
-                                                                                                                                            '1420261202 '
-                                                                                                                                            '#53 '
-                                                                                                                                            '(function): '
-                                                                                                                                            'TF '
-                                                                                                                                            '2.21 '
-                                                                                                                                            "('calls', "
-                                                                                                                                            "(('err', "
-                                                                                                                                            "'ValueError'), "
-                                                                                                                                            "('err', "
-                                                                                                                                            "'ValueError'), "
-                                                                                                                                            "('err', "
-                                                                                                                                            "'ValueError'), "
-                                                                                                                                            "('ok', "
-                                                                                                                                            "('p; "
-                                                                                                                                            'simdist '
-                                                                                                                                            "('calls', "
-                                                                                                                                            "(('err', "
-                                                                                                                                            "'AttributeError'), "
-                                                                                                                                            "('err', "
-                                                                                                                                            "'AttributeError'), "
-                                                                                                                                            "('err', "
-                                                                                                                                            "'AttributeError')",
  ('call:image.grayscale_to_rgb', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #128 (sig): TF 2.21 '
                                                                                   "('calls', (('ok', 'traced'), "
                                                                                   "('err', 'InvalidArgumentError'), "
@@ -552,17 +253,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:image.non_max_suppression', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #921 (eager): TF 2.21 '
                                                                            "('err', 'ValueError'); simdist ('err', "
                                                                            "'InvalidArgumentError')",
- ('call:image.non_max_suppression>call:linalg.logm', 'error-class', "'err', 'TypeError'"): 'seed 14 #683 (function): '
-                                                                                           "TF 2.21 ('calls', "
-                                                                                           "(('err', 'TypeError'), "
-                                                                                           "('err', 'TypeError'), "
-                                                                                           "('err', 'TypeError'), "
-                                                                                           "('ok', ('py',; simdist "
-                                                                                           "('calls', (('err', "
-                                                                                           "'InvalidArgumentError'), "
-                                                                                           "('err', "
-                                                                                           "'InvalidArgumentError'), "
-                                                                                           "('err', 'Inva",
  ('call:image.non_max_suppression_overlaps', 'error-class', "'err', 'ValueError'"): 'seed 14 #658 (function): TF '
                                                                                     "2.21 ('calls', (('err', "
                                                                                     "'ValueError'), ('err', "
@@ -595,23 +285,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                    "('calls', (('ok', 'traced'), "
                                                                                    "('err', 'InvalidArgumentError'), "
                                                                                    "('err', 'InvalidArgumentErro",
- ('call:image.non_max_suppression_with_scores', 'error-class', "'err', 'TypeError'"): 'seed 14 #152 (function): TF '
-                                                                                      "2.21 ('calls', (('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('err', "
-                                                                                      "'TypeError'), ('ok', ('py',; "
-                                                                                      "simdist ('calls', (('err', "
-                                                                                      "'InvalidArgumentError'), "
-                                                                                      "('err', "
-                                                                                      "'InvalidArgumentError'), "
-                                                                                      "('err', 'Inva",
  ('call:image.psnr', 'error-class', "'err', 'AttributeError'"): "seed 14 #168 (eager): TF 2.21 ('err', "
                                                                 "'AttributeError'); simdist ('err', "
                                                                 "'InvalidArgumentError')",
- ('call:image.random_brightness', 'value', "'ok'"): "seed 1420261202 #78 (function): TF 2.21 ('calls', (('ok', ('T', "
-                                                    "'float32', (4,), array([0.0888269, 0.0888269, 4.088827 , "
-                                                    "0.0898269; simdist ('calls', (('ok', ('T', 'float32', (4,), "
-                                                    'array([0.05706371, 0.05706371, 4.0570636 , 0.0580',
  ('call:image.random_contrast', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #635 (function): TF 2.21 '
                                                                        "('calls', (('err', 'ValueError'), ('err', "
                                                                        "'ValueError'), ('err', 'ValueError'), ('ok', "
@@ -644,9 +320,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                      "'traced'), ('err', "
                                                                                      "'ValueError'), ('err', "
                                                                                      "'ValueError')))",
- ('call:image.random_flip_up_down', 'value', "'ok'"): "seed 1420261202 #921 (eager): TF 2.21 ('ok', ('T', 'int32', "
-                                                      "(4, 4, 3, 4), array([[[[ 3,  0,  2,  0],; simdist ('ok', "
-                                                      "('T', 'int32', (4, 4, 3, 4), array([[[[-4,  0,  0,  2],",
  ('call:image.random_hue>call:nn.pool', 'error-class', "'err', 'AttributeError'"): 'seed 14 #432 (function): TF 2.21 '
                                                                                    "('calls', (('err', "
                                                                                    "'AttributeError'), ('err', "
@@ -671,10 +344,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:image.random_saturation', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #195 (tape): TF 2.21 '
                                                                          "('err', 'ValueError'); simdist ('err', "
                                                                          "'TypeError')",
- ('call:image.rgb_to_grayscale', 'value', "'ok'"): "seed 1420261202 #600 (sig): TF 2.21 ('calls', (('ok', 'traced'), "
-                                                   "('ok', ('T', 'float32', (1, 1), array([[0.3998]], dtype=float; "
-                                                   "simdist ('calls', (('ok', 'traced'), ('ok', ('T', 'float32', (1, "
-                                                   '1), array([[0.39979994]], dtype=f',
  ('call:image.sample_distorted_bounding_box', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #306 '
                                                                                                '(eager): TF 2.21 '
                                                                                                "('err', "
@@ -755,52 +424,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                     "'InvalidArgumentError'); "
                                                                                     "simdist ('err', "
                                                                                     "'NotFoundError')",
- ('call:linalg.band_part>unary:+', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #494 (sig): TF 2.21 ('calls', "
-                                                                     "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                     "('err', 'TypeError'))); simdist ('calls', "
-                                                                     "(('ok', 'traced'), ('err', "
-                                                                     "'InvalidArgumentError'), ('err', "
-                                                                     "'InvalidArgumentErro",
  ('call:linalg.banded_triangular_solve', 'error-class', "'err', 'SystemError'"): 'seed 1420261202 #462 (tape): TF '
                                                                                  "2.21 ('err', 'SystemError'); "
                                                                                  "simdist ('err', "
                                                                                  "'InvalidArgumentError')",
- ('call:linalg.banded_triangular_solve', 'error-class', "'err', 'TypeError'"): 'seed 14 #317 (eager): TF 2.21 '
-                                                                               "('err', 'TypeError'); simdist "
-                                                                               "('err', 'ValueError')",
- ('call:linalg.banded_triangular_solve>call:image.random_saturation', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                            '14202612010 '
-                                                                                                            '#9 '
-                                                                                                            '(eager): '
-                                                                                                            'TF 2.21 '
-                                                                                                            "('err', "
-                                                                                                            "'TypeError'); "
-                                                                                                            'simdist '
-                                                                                                            "('err', "
-                                                                                                            "'InvalidArgumentError')",
- ('call:linalg.banded_triangular_solve>call:math.unsorted_segment_prod', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                               '1420261202 '
-                                                                                                               '#375 '
-                                                                                                               '(function): '
-                                                                                                               'TF '
-                                                                                                               '2.21 '
-                                                                                                               "('calls', "
-                                                                                                               "(('err', "
-                                                                                                               "'TypeError'), "
-                                                                                                               "('err', "
-                                                                                                               "'TypeError'), "
-                                                                                                               "('err', "
-                                                                                                               "'TypeError'), "
-                                                                                                               "('ok', "
-                                                                                                               "('py',; "
-                                                                                                               'simdist '
-                                                                                                               "('calls', "
-                                                                                                               "(('err', "
-                                                                                                               "'InvalidArgumentError'), "
-                                                                                                               "('err', "
-                                                                                                               "'InvalidArgumentError'), "
-                                                                                                               "('err', "
-                                                                                                               "'Inva",
  ('call:linalg.diag_part>call:nn.isotonic_regression', 'error-class', "'err', 'InvalidArgumentError'"): 'seed '
                                                                                                         '1420261202 '
                                                                                                         '#127 '
@@ -820,45 +447,18 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                               "'ValueError'))); simdist ('calls', "
                                                                               "(('err', 'TypeError'), ('err', "
                                                                               "'TypeError'), ('err', 'TypeError')))",
- ('call:linalg.lstsq', 'value', "'ok'"): "seed 14 #771 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (4, 4), "
-                                         "array([[nan, nan, nan, nan],; simdist ('grad', ('ok', ('T', 'float32', (4, "
-                                         '4), array([[ 0.0000000e+00,            nan,          ',
  ('call:linalg.matmul', 'error-class', "'err', 'NotFoundError'"): "seed 14 #78 (eager): TF 2.21 ('err', "
                                                                   "'NotFoundError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",
  ('call:linalg.matmul', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261202 #953 (dist): TF 2.21 '
                                                                         "('err', 'NotImplementedError'); simdist "
                                                                         "('err', 'InvalidArgumentError')",
- ('call:linalg.matmul', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #925 (tape): TF 2.21 ('err', "
-                                                              "'TypeError'); simdist ('err', 'InvalidArgumentError')",
- ('call:linalg.matmul>call:strings.join', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #126 (function): TF '
-                                                                                "2.21 ('calls', (('err', "
-                                                                                "'TypeError'), ('err', 'TypeError'), "
-                                                                                "('err', 'TypeError'), ('ok', "
-                                                                                "('py',; simdist ('calls', (('err', "
-                                                                                "'ValueError'), ('err', "
-                                                                                "'ValueError'), ('err', "
-                                                                                "'ValueError'), ('ok', ('p",
- ('call:linalg.matrix_rank', 'rejects', "'ok'"): "seed 1420261202 #344 (tape): TF 2.21 ('grad', ('ok', ('T', "
-                                                 "'int32', (), array(2, dtype=int32))), ('ok', (('first', ('ok', "
-                                                 "('lis; simdist ('err', 'TypeError')",
  ('call:linalg.matvec', 'error-class', "'err', 'NotFoundError'"): "seed 1420261202 #7 (eager): TF 2.21 ('err', "
                                                                   "'NotFoundError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",
  ('call:linalg.matvec', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261202 #953 (dist): TF 2.21 '
                                                                         "('err', 'NotImplementedError'); simdist "
                                                                         "('err', 'InvalidArgumentError')",
- ('call:linalg.matvec', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #958 (dist): TF 2.21 ('err', "
-                                                              "'TypeError'); simdist ('err', 'InvalidArgumentError')",
- ('call:linalg.matvec>operator:>', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #326 (tape): TF 2.21 '
-                                                                         "('err', 'TypeError'); simdist ('err', "
-                                                                         "'InvalidArgumentError')",
- ('call:linalg.norm>call:random.uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #101 '
-                                                                                                  '(tape): TF 2.21 '
-                                                                                                  "('err', "
-                                                                                                  "'TypeError'); "
-                                                                                                  "simdist ('err', "
-                                                                                                  "'InvalidArgumentError')",
  ('call:linalg.normalize', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #779 (tape): TF 2.21 ('err', "
                                                                   "'ValueError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",
@@ -873,11 +473,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                              "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                              "('err', 'InvalidArgumentError'), ('err', "
                                                              "'InvalidArgumentErro",
- ('call:linalg.set_diag', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #773 (function): TF 2.21 ('calls', "
-                                                                "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                "('calls', (('err', 'InvalidArgumentError'), ('err', "
-                                                                "'InvalidArgumentError'), ('err', 'Inva",
  ('call:linalg.set_diag', 'error-class', "'err', 'ValueError'"): "seed 14 #655 (function): TF 2.21 ('calls', "
                                                                  "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                  "('err', 'ValueError'), ('ok', ('p; simdist "
@@ -904,23 +499,16 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.solve', 'error-class', "'err', 'NotFoundError'"): "seed 1420261202 #198 (tape): TF 2.21 ('err', "
                                                                  "'NotFoundError'); simdist ('err', "
                                                                  "'InvalidArgumentError')",
- ('call:linalg.solve', 'error-class', "'err', 'TypeError'"): "seed 14 #435 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                             "simdist ('err', 'InvalidArgumentError')",
  ('call:linalg.solve', 'error-class', "'err', 'ValueError'"): "seed 14 #278 (sig): TF 2.21 ('calls', (('err', "
                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
                                                               "'ValueError'))); simdist ('calls', (('err', "
                                                               "'TypeError'), ('err', 'TypeError'), ('err', "
                                                               "'TypeError')))",
- ('call:linalg.svd', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #350 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                       "simdist ('ok', ('tuple', (('T', 'float32', (3, 1), array([[ "
-                                                       '3.4460123],',
  ('call:linalg.svd', 'accepts', "'err', 'ValueError'"): "seed 14 #299 (sig): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                         "('err', 'InvalidArgumentError'), ('err', "
                                                         "'InvalidArgumentErro",
- ('call:linalg.svd', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #451 (tape): TF 2.21 ('err', "
-                                                           "'TypeError'); simdist ('err', 'NotFoundError')",
  ('call:linalg.tensor_diag', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #303 (function): TF 2.21 '
                                                                     "('calls', (('err', 'ValueError'), ('err', "
                                                                     "'ValueError'), ('err', 'ValueError'), ('ok', "
@@ -932,20 +520,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                       "'InvalidArgumentError')",
  ('call:linalg.tensordot', 'error-class', "'err', 'ValueError'"): "seed 14202612013 #6 (tape): TF 2.21 ('err', "
                                                                   "'ValueError'); simdist ('err', 'TypeError')",
- ('call:linalg.triangular_solve', 'error-class', "'err', 'TypeError'"): "seed 14 #652 (dist): TF 2.21 ('err', "
-                                                                        "'TypeError'); simdist ('err', "
-                                                                        "'InvalidArgumentError')",
  ('call:linalg.triangular_solve', 'error-class', "'err', 'ValueError'"): "seed 14 #165 (sig): TF 2.21 ('calls', "
                                                                          "(('err', 'ValueError'), ('err', "
                                                                          "'ValueError'), ('err', 'ValueError'))); "
                                                                          "simdist ('calls', (('err', 'TypeError'), "
                                                                          "('err', 'TypeError'), ('err', "
                                                                          "'TypeError')))",
- ('call:linalg.triangular_solve>call:random.split', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #73 '
-                                                                                          "(tape): TF 2.21 ('err', "
-                                                                                          "'TypeError'); simdist "
-                                                                                          "('err', "
-                                                                                          "'InvalidArgumentError')",
  ('call:linalg.tridiagonal_matmul', 'error-class', "'err', 'IndexError'"): "seed 14 #596 (dist): TF 2.21 ('err', "
                                                                            "'IndexError'); simdist ('err', "
                                                                            "'InvalidArgumentError')",
@@ -953,32 +533,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                      "TF 2.21 ('err', "
                                                                                      "'InvalidArgumentError'); "
                                                                                      "simdist ('err', 'IndexError')",
- ('call:linalg.tridiagonal_matmul', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #54 (eager): TF 2.21 '
-                                                                          "('err', 'TypeError'); simdist ('err', "
-                                                                          "'IndexError')",
- ('call:linalg.tridiagonal_matmul>call:image.non_max_suppression', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                         '1420261202 '
-                                                                                                         '#810 '
-                                                                                                         '(eager): '
-                                                                                                         'TF 2.21 '
-                                                                                                         "('err', "
-                                                                                                         "'TypeError'); "
-                                                                                                         'simdist '
-                                                                                                         "('err', "
-                                                                                                         "'IndexError')",
- ('call:logical_and', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #336 (eager): TF 2.21 ('err', "
-                                                            "'TypeError'); simdist ('err', 'ValueError')",
- ('call:logical_or>operator:*', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #978 (tape): TF 2.21 ('err', "
-                                                                      "'TypeError'); simdist ('err', 'ValueError')",
- ('call:math.accumulate_n', 'accepts', "'err', 'TypeError'"): "seed 14 #538 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                              "('ok', ('T', 'uint64', (3, 4, 4), array([[[ 6, 14, "
-                                                              '14, 10],',
- ('call:math.approx_max_k', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #113 (eager): TF 2.21 ('err', "
-                                                              "'TypeError'); simdist ('ok', ('ApproxTopK', (('T', "
-                                                              "'float32', (3, 3), array([[ 7.0e+00,  4.0e+00,  "
-                                                              '5.0e-01],',
  ('call:math.approx_min_k', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #627 (sig): TF 2.21 ('calls', "
                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                "('err', 'ValueError'))); simdist ('calls', (('ok', "
@@ -993,27 +547,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "('p; simdist ('calls', (('err', "
                                                                    "'InvalidArgumentError'), ('err', "
                                                                    "'InvalidArgumentError'), ('err', 'Inva",
- ('call:math.approx_min_k>call:random.learned_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                                '14 '
-                                                                                                                '#353 '
-                                                                                                                '(tape): '
-                                                                                                                'TF '
-                                                                                                                '2.21 '
-                                                                                                                "('err', "
-                                                                                                                "'TypeError'); "
-                                                                                                                'simdist '
-                                                                                                                "('err', "
-                                                                                                                "'NotFoundError')",
  ('call:math.betainc', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #221 (eager): TF 2.21 '
                                                                         "('err', 'InvalidArgumentError'); simdist "
                                                                         "('err', 'ValueError')",
  ('call:math.betainc', 'error-class', "'err', 'ValueError'"): "seed 14 #723 (tape): TF 2.21 ('err', 'ValueError'); "
                                                               "simdist ('err', 'InvalidArgumentError')",
- ('call:math.betainc', 'rejects', "'ok'"): "seed 1420261202 #500 (eager): TF 2.21 ('ok', ('T', 'float64', (2,), "
-                                           "array([          nan, 1.3573362e-82]))); simdist ('err', "
-                                           "'InvalidArgumentError')",
- ('call:math.betainc>operator:<=', 'rejects', "'ok'"): "seed 1420261202 #442 (eager): TF 2.21 ('ok', ('T', 'bool', "
-                                                       "(), array(True))); simdist ('err', 'InvalidArgumentError')",
  ('call:math.confusion_matrix', 'value', "'err', 'InvalidArgumentError'"): 'seed 14202612011 #1 (function): TF 2.21 '
                                                                            "('calls', (('err', "
                                                                            "'InvalidArgumentError'), ('err', "
@@ -1028,24 +566,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                    "2.21 ('err', 'ValueError'); "
                                                                                    "simdist ('err', "
                                                                                    "'InvalidArgumentError')",
- ('call:math.cumprod', 'accepts', "'err', 'TypeError'"): "seed 14 #284 (tape): TF 2.21 ('err', 'TypeError'); simdist "
-                                                         "('grad', ('ok', ('T', 'float16', (2,), array([0., 1.], "
-                                                         "dtype=float16))), ('ok', (('first',",
  ('call:math.cumprod', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #35 (function): TF 2.21 ('calls', "
                                                                         "(('err', 'InvalidArgumentError'), ('err', "
                                                                         "'InvalidArgumentError'), ('err', 'Inva; "
                                                                         "simdist ('calls', (('err', 'TypeError'), "
                                                                         "('err', 'TypeError'), ('err', 'TypeError'), "
                                                                         "('ok', ('py',",
- ('call:math.cumsum>call:nn.log_poisson_loss', 'error-class', "'err', 'TypeError'"): 'seed 14 #615 (tape): TF 2.21 '
-                                                                                     "('err', 'TypeError'); simdist "
-                                                                                     "('err', "
-                                                                                     "'InvalidArgumentError')",
- ('call:math.cumulative_logsumexp', 'accepts', "'err', 'TypeError'"): "seed 14 #505 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('ok', 'traced'), ('ok', ('T', 'float16', "
-                                                                      '(0, 1, 0, 2), array([], shape=(0, 1, ',
  ('call:math.digamma', 'gradient', "'ok'"): "seed 14 #725 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (), "
                                             "array(nan, dtype=float32))), ('ok', (('first', ('ok',; simdist ('grad', "
                                             "('ok', ('T', 'float32', (), array(nan, dtype=float32))), ('ok', "
@@ -1067,31 +593,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                   "'NotImplementedError'); simdist ('dist', "
                                                                   "(('local', ('tuple', (('T', 'bool', (1, 4, 3), "
                                                                   'array([[[False, False, False],',
- ('call:math.is_inf>call:strings.join', 'error-class', "'err', 'TypeError'"): 'seed 14 #173 (function): TF 2.21 '
-                                                                              "('calls', (('err', 'TypeError'), "
-                                                                              "('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'), ('ok', ('py',; simdist "
-                                                                              "('calls', (('err', 'AttributeError'), "
-                                                                              "('err', 'AttributeError'), ('err', "
-                                                                              "'AttributeError')",
- ('call:math.is_strictly_increasing>call:assert_equal', 'accepts', "'err', 'InvalidArgumentError'"): 'seed '
-                                                                                                     '1420261202 '
-                                                                                                     '#272 (dist): '
-                                                                                                     'TF 2.21 '
-                                                                                                     "('err', "
-                                                                                                     "'InvalidArgumentError'); "
-                                                                                                     'simdist '
-                                                                                                     "('dist', "
-                                                                                                     "(('local', "
-                                                                                                     "('tuple', "
-                                                                                                     "(('py', "
-                                                                                                     "'NoneType', "
-                                                                                                     'None),))),))',
  ('call:math.logical_and', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #789 (eager): TF 2.21 ('err', "
                                                                             "'InvalidArgumentError'); simdist "
                                                                             "('err', 'ValueError')",
- ('call:math.logical_or', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #892 (eager): TF 2.21 ('err', "
-                                                                "'TypeError'); simdist ('err', 'ValueError')",
  ('call:math.logical_xor', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #505 (eager): TF 2.21 '
                                                                             "('err', 'InvalidArgumentError'); "
                                                                             "simdist ('err', 'ValueError')",
@@ -1104,10 +608,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:math.nextafter', 'rejects', "'ok'"): "seed 14 #659 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (1, 3, "
                                              "3), array([[[ 9.9999994e-01,  2.9999998e+00,  1.00; simdist ('err', "
                                              "'InvalidArgumentError')",
- ('call:math.polygamma', 'value', "'ok'"): "seed 1420261202 #215 (dist): TF 2.21 ('dist', (('local', ('tuple', "
-                                           "(('T', 'float32', (1, 4, 2), array([[[       inf,        nan; simdist "
-                                           "('dist', (('local', ('tuple', (('T', 'float32', (1, 4, 2), "
-                                           'array([[[       inf,        nan',
  ('call:math.reciprocal_no_nan>call:image.psnr', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #500 '
                                                                                             '(eager): TF 2.21 '
                                                                                             "('err', "
@@ -1136,27 +636,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                   "simdist ('calls', (('err', "
                                                                   "'InvalidArgumentError'), ('err', "
                                                                   "'InvalidArgumentError'), ('err', 'Inva",
- ('call:math.top_k', 'accepts', "'err', 'TypeError'"): "seed 14 #701 (tape): TF 2.21 ('err', 'TypeError'); simdist "
-                                                       "('grad', ('ok', ('list', (('T', 'float32', (0,), array([], "
-                                                       "dtype=float32)), ('T', 'int32',",
- ('call:math.top_k', 'error-class', "'err', 'TypeError'"): "seed 14 #504 (function): TF 2.21 ('calls', (('err', "
-                                                           "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                           "'TypeError'), ('ok', ('py',; simdist ('calls', (('err', "
-                                                           "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                           "'ValueError'), ('ok', ('p",
- ('call:math.unsorted_segment_min', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #266 (function): TF 2.21 '
-                                                                          "('calls', (('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'), "
-                                                                          "('ok', ('py',; simdist ('calls', (('err', "
-                                                                          "'ValueError'), ('err', 'ValueError'), "
-                                                                          "('err', 'ValueError'), ('ok', ('p",
- ('call:math.unsorted_segment_sqrt_n', 'error-class', "'err', 'TypeError'"): 'seed 14 #32 (function): TF 2.21 '
-                                                                             "('calls', (('err', 'TypeError'), "
-                                                                             "('err', 'TypeError'), ('err', "
-                                                                             "'TypeError'), ('ok', ('py',; simdist "
-                                                                             "('calls', (('err', "
-                                                                             "'InvalidArgumentError'), ('err', "
-                                                                             "'InvalidArgumentError'), ('err', 'Inva",
  ('call:math.unsorted_segment_sqrt_n', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #330 (sig): TF 2.21 '
                                                                               "('calls', (('err', 'ValueError'), "
                                                                               "('err', 'ValueError'), ('err', "
@@ -1166,20 +645,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:math.zeta>call:math.betainc', 'rejects', "'ok'"): "seed 14 #401 (tape): TF 2.21 ('grad', ('ok', ('T', "
                                                           "'float32', (), array(nan, dtype=float32))), ('none',)); "
                                                           "simdist ('err', 'InvalidArgumentError')",
- ('call:matmul', 'error-class', "'err', 'TypeError'"): "seed 14 #583 (eager): TF 2.21 ('err', 'TypeError'); simdist "
-                                                       "('err', 'InvalidArgumentError')",
- ('call:matmul>augmented:+=', 'error-class', "'err', 'TypeError'"): "seed 14 #420 (tape): TF 2.21 ('err', "
-                                                                    "'TypeError'); simdist ('err', "
-                                                                    "'InvalidArgumentError')",
- ('call:matmul>call:strings.to_hash_bucket_fast', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #674 (sig): '
-                                                                                        "TF 2.21 ('calls', (('err', "
-                                                                                        "'TypeError'), ('err', "
-                                                                                        "'TypeError'), ('err', "
-                                                                                        "'TypeError'))); simdist "
-                                                                                        "('calls', (('err', "
-                                                                                        "'ValueError'), ('err', "
-                                                                                        "'ValueError'), ('err', "
-                                                                                        "'ValueError')))",
  ('call:matrix_square_root', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #522 (sig): TF 2.21 ('calls', "
                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                 "('err', 'ValueError'))); simdist ('calls', (('ok', "
@@ -1189,36 +654,15 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                               "'NotImplementedError'); simdist ('dist', (('local', "
                                                               "('tuple', (('T', 'float32', (2, 3, 2, 2), "
                                                               'array([[[[-1.000000e+00,  0.',
- ('call:nn.all_candidate_sampler', 'error-class', "'err', 'TypeError'"): "seed 14 #149 (eager): TF 2.21 ('err', "
-                                                                         "'TypeError'); simdist ('err', "
-                                                                         "'InvalidArgumentError')",
  ('call:nn.all_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 #533 (function): TF 2.21 '
                                                                           "('calls', (('err', 'ValueError'), ('err', "
                                                                           "'ValueError'), ('err', 'ValueError'), "
                                                                           "('ok', ('p; simdist ('calls', (('err', "
                                                                           "'InvalidArgumentError'), ('err', "
                                                                           "'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.all_candidate_sampler>call:round', 'error-class', "'err', 'TypeError'"): 'seed 14 #587 (eager): TF 2.21 '
-                                                                                    "('err', 'TypeError'); simdist "
-                                                                                    "('err', 'InvalidArgumentError')",
- ('call:nn.approx_max_k', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #371 (tape): TF 2.21 ('err', "
-                                                                "'TypeError'); simdist ('err', 'NotFoundError')",
- ('call:nn.approx_max_k>call:random.log_uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                          '1420261202 '
-                                                                                                          '#699 '
-                                                                                                          '(eager): '
-                                                                                                          'TF 2.21 '
-                                                                                                          "('err', "
-                                                                                                          "'TypeError'); "
-                                                                                                          'simdist '
-                                                                                                          "('err', "
-                                                                                                          "'InvalidArgumentError')",
  ('call:nn.approx_min_k', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #94 (tape): TF 2.21 ('err', "
                                                                            "'InvalidArgumentError'); simdist ('err', "
                                                                            "'NotFoundError')",
- ('call:nn.approx_min_k', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #247 (tape): TF 2.21 ('err', "
-                                                                "'TypeError'); simdist ('err', "
-                                                                "'InvalidArgumentError')",
  ('call:nn.atrous_conv2d', 'error-class', "'err', 'ValueError'"): "seed 14 #322 (function): TF 2.21 ('calls', "
                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                   "('err', 'ValueError'), ('ok', ('p; simdist "
@@ -1347,12 +791,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                       "('ok', ('T', 'float64', (1,), "
                                                                       "array([8.89702099]))), ('none',)); simdist "
                                                                       "('err', 'InvalidArgumentError')",
- ('call:nn.batch_norm_with_global_normalization>operator:&', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 '
-                                                                                                   '#312 (eager): TF '
-                                                                                                   "2.21 ('err', "
-                                                                                                   "'TypeError'); "
-                                                                                                   "simdist ('err', "
-                                                                                                   "'InvalidArgumentError')",
  ('call:nn.batch_normalization', 'rejects', "'ok'"): "seed 14 #678 (dist): TF 2.21 ('dist', (('local', ('tuple', "
                                                      "(('T', 'float32', (), array(-23.349379, dtype=float32)), ('T; "
                                                      "simdist ('err', 'InvalidArgumentError')",
@@ -1369,15 +807,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                           "('err', 'TypeError'), "
                                                                                           "('err', 'TypeError'), "
                                                                                           "('ok', ('py',",
- ('call:nn.compute_accidental_hits', 'accepts', "'err', 'TypeError'"): "seed 14 #662 (sig): TF 2.21 ('calls', "
-                                                                       "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                       "('err', 'TypeError'))); simdist ('calls', "
-                                                                       "(('ok', 'traced'), ('err', "
-                                                                       "'InvalidArgumentError'), ('err', "
-                                                                       "'InvalidArgumentErro",
- ('call:nn.compute_accidental_hits', 'error-class', "'err', 'TypeError'"): "seed 14 #113 (eager): TF 2.21 ('err', "
-                                                                           "'TypeError'); simdist ('err', "
-                                                                           "'InvalidArgumentError')",
  ('call:nn.compute_accidental_hits', 'error-class', "'err', 'ValueError'"): "seed 14 #273 (eager): TF 2.21 ('err', "
                                                                             "'ValueError'); simdist ('err', "
                                                                             "'InvalidArgumentError')",
@@ -1433,18 +862,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                      "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                      "('calls', (('err', 'InvalidArgumentError'), "
                                                                      "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.conv3d', 'accepts', "'err', 'TypeError'"): "seed 14 #185 (sig): TF 2.21 ('calls', (('err', 'TypeError'), "
-                                                      "('err', 'TypeError'), ('err', 'TypeError'))); simdist "
-                                                      "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
-                                                      "('err', 'InvalidArgumentErro",
  ('call:nn.conv3d', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #969 (tape): TF 2.21 ('err', "
                                                                "'AttributeError'); simdist ('err', "
                                                                "'UnimplementedError')",
- ('call:nn.conv3d', 'error-class', "'err', 'TypeError'"): "seed 14 #197 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                          "simdist ('err', 'UnimplementedError')",
- ('call:nn.conv3d>call:assert_greater', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #492 (dist): TF 2.21 '
-                                                                              "('err', 'TypeError'); simdist ('err', "
-                                                                              "'UnimplementedError')",
  ('call:nn.conv3d>call:dtypes.saturate_cast', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #105 '
                                                                                                '(eager): TF 2.21 '
                                                                                                "('err', "
@@ -1462,12 +882,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                          "'TypeError'), ('err', "
                                                                                          "'TypeError'), ('ok', "
                                                                                          "('py',",
- ('call:nn.conv3d_transpose', 'error-class', "'err', 'TypeError'"): "seed 14 #292 (function): TF 2.21 ('calls', "
-                                                                    "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                    "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                    "('calls', (('err', 'UnimplementedError'), "
-                                                                    "('err', 'UnimplementedError'), ('err', "
-                                                                    "'Unimplem",
  ('call:nn.conv3d_transpose', 'error-class', "'err', 'ValueError'"): "seed 14 #25 (dist): TF 2.21 ('err', "
                                                                      "'ValueError'); simdist ('err', "
                                                                      "'UnimplementedError')",
@@ -1527,132 +941,16 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                  "2.21 ('err', 'ValueError'); "
                                                                                  "simdist ('err', "
                                                                                  "'InvalidArgumentError')",
- ('call:nn.depthwise_conv2d_backprop_filter', 'accepts', "'err', 'TypeError'"): 'seed 14 #714 (sig): TF 2.21 '
-                                                                                "('calls', (('err', 'TypeError'), "
-                                                                                "('err', 'TypeError'), ('err', "
-                                                                                "'TypeError'))); simdist ('calls', "
-                                                                                "(('ok', 'traced'), ('err', "
-                                                                                "'InvalidArgumentError'), ('err', "
-                                                                                "'InvalidArgumentErro",
- ('call:nn.depthwise_conv2d_backprop_filter', 'error-class', "'err', 'TypeError'"): 'seed 14 #256 (eager): TF 2.21 '
-                                                                                    "('err', 'TypeError'); simdist "
-                                                                                    "('err', 'InvalidArgumentError')",
- ('call:nn.depthwise_conv2d_backprop_filter>call:unique', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 '
-                                                                                                '#553 (function): TF '
-                                                                                                "2.21 ('calls', "
-                                                                                                "(('err', "
-                                                                                                "'TypeError'), "
-                                                                                                "('err', "
-                                                                                                "'TypeError'), "
-                                                                                                "('err', "
-                                                                                                "'TypeError'), "
-                                                                                                "('ok', ('py',; "
-                                                                                                "simdist ('calls', "
-                                                                                                "(('err', "
-                                                                                                "'InvalidArgumentError'), "
-                                                                                                "('err', "
-                                                                                                "'InvalidArgumentError'), "
-                                                                                                "('err', 'Inva",
- ('call:nn.depthwise_conv2d_backprop_input', 'error-class', "'err', 'TypeError'"): 'seed 14 #472 (tape): TF 2.21 '
-                                                                                   "('err', 'TypeError'); simdist "
-                                                                                   "('err', 'InvalidArgumentError')",
- ('call:nn.depthwise_conv2d_backprop_input>augmented:^=', 'error-class', "'err', 'TypeError'"): 'seed 14 #256 '
-                                                                                                '(eager): TF 2.21 '
-                                                                                                "('err', "
-                                                                                                "'TypeError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'InvalidArgumentError')",
- ('call:nn.dilation2d>call:divide', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #185 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('ok', 'traced'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentErro",
- ('call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #452 (eager): TF '
-                                                                                   "2.21 ('err', 'TypeError'); "
-                                                                                   "simdist ('err', "
-                                                                                   "'InvalidArgumentError')",
  ('call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #173 (eager): '
                                                                                     "TF 2.21 ('err', 'ValueError'); "
                                                                                     "simdist ('err', "
                                                                                     "'InvalidArgumentError')",
- ('call:nn.fixed_unigram_candidate_sampler>call:image.rgb_to_yiq', 'error-class', "'err', 'TypeError'"): 'seed 14 '
-                                                                                                         '#482 '
-                                                                                                         '(tape): TF '
-                                                                                                         '2.21 '
-                                                                                                         "('err', "
-                                                                                                         "'TypeError'); "
-                                                                                                         'simdist '
-                                                                                                         "('err', "
-                                                                                                         "'InvalidArgumentError')",
- ('call:nn.fixed_unigram_candidate_sampler>call:random.stateless_normal', 'accepts', "'err', 'TypeError'"): 'seed 14 '
-                                                                                                            '#257 '
-                                                                                                            '(sig): '
-                                                                                                            'TF 2.21 '
-                                                                                                            "('calls', "
-                                                                                                            "(('err', "
-                                                                                                            "'TypeError'), "
-                                                                                                            "('err', "
-                                                                                                            "'TypeError'), "
-                                                                                                            "('err', "
-                                                                                                            "'TypeError'))); "
-                                                                                                            'simdist '
-                                                                                                            "('calls', "
-                                                                                                            "(('ok', "
-                                                                                                            "'traced'), "
-                                                                                                            "('err', "
-                                                                                                            "'InvalidArgumentError'), "
-                                                                                                            "('err', "
-                                                                                                            "'InvalidArgumentErro",
- ('call:nn.fixed_unigram_candidate_sampler>call:strings.unicode_encode', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                               '1420261202 '
-                                                                                                               '#590 '
-                                                                                                               '(eager): '
-                                                                                                               'TF '
-                                                                                                               '2.21 '
-                                                                                                               "('err', "
-                                                                                                               "'TypeError'); "
-                                                                                                               'simdist '
-                                                                                                               "('err', "
-                                                                                                               "'InvalidArgumentError')",
  ('call:nn.fractional_avg_pool', 'error-class', "'err', 'MemoryError'"): "seed 14 #401 (tape): TF 2.21 ('err', "
                                                                          "'MemoryError'); simdist ('err', "
                                                                          "'TypeError')",
  ('call:nn.isotonic_regression', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #226 (tape): TF 2.21 '
                                                                                   "('err', 'InvalidArgumentError'); "
                                                                                   "simdist ('err', 'NotFoundError')",
- ('call:nn.learned_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #799 (function): TF '
-                                                                                     "2.21 ('calls', (('err', "
-                                                                                     "'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('ok', ('py',; "
-                                                                                     "simdist ('calls', (('err', "
-                                                                                     "'InvalidArgumentError'), "
-                                                                                     "('err', "
-                                                                                     "'InvalidArgumentError'), "
-                                                                                     "('err', 'Inva",
- ('call:nn.learned_unigram_candidate_sampler>call:strings.lower', 'error-class', "'err', 'TypeError'"): 'seed 14 '
-                                                                                                        '#618 '
-                                                                                                        '(dist): TF '
-                                                                                                        '2.21 '
-                                                                                                        "('err', "
-                                                                                                        "'TypeError'); "
-                                                                                                        'simdist '
-                                                                                                        "('err', "
-                                                                                                        "'InvalidArgumentError')",
- ('call:nn.local_response_normalization', 'error-class', "'err', 'TypeError'"): 'seed 14 #395 (eager): TF 2.21 '
-                                                                                "('err', 'TypeError'); simdist "
-                                                                                "('err', 'InvalidArgumentError')",
- ('call:nn.local_response_normalization>call:acosh', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #47 '
-                                                                                           "(dist): TF 2.21 ('err', "
-                                                                                           "'TypeError'); simdist "
-                                                                                           "('err', "
-                                                                                           "'InvalidArgumentError')",
- ('call:nn.local_response_normalization>call:argmin', 'error-class', "'err', 'TypeError'"): 'seed 14 #779 (eager): '
-                                                                                            "TF 2.21 ('err', "
-                                                                                            "'TypeError'); simdist "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentError')",
  ('call:nn.lrn', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #741 (sig): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "
@@ -1717,12 +1015,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.max_pool_with_argmax', 'error-class', "'err', 'ValueError'"): "seed 14 #213 (eager): TF 2.21 ('err', "
                                                                          "'ValueError'); simdist ('err', "
                                                                          "'InvalidArgumentError')",
- ('call:nn.moments', 'rejects', "'ok'"): "seed 14 #658 (function): TF 2.21 ('calls', (('ok', ('tuple', (('T', "
-                                         "'int64', (4, 1, 2), array([[[2, 2]],; simdist ('calls', (('err', "
-                                         "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'), ('ok', ('py',",
- ('call:nn.moments', 'value', "'ok'"): "seed 14 #671 (function): TF 2.21 ('calls', (('ok', ('tuple', (('T', 'int32', "
-                                       "(), array(2147483647, dtype=int32)), ('T', 'in; simdist ('calls', (('ok', "
-                                       "('tuple', (('T', 'int32', (1,), array([2147483647], dtype=int32)), ('T',",
  ('call:nn.moments>call:random.truncated_normal', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #414 '
                                                                                                    '(eager): TF 2.21 '
                                                                                                    "('err', "
@@ -1779,39 +1071,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.space_to_batch', 'error-class', "'err', 'NotFoundError'"): "seed 14 #293 (tape): TF 2.21 ('err', "
                                                                       "'NotFoundError'); simdist ('err', "
                                                                       "'InvalidArgumentError')",
- ('call:nn.sparse_softmax_cross_entropy_with_logits', 'trace-time', "'err', 'TypeError'"): 'seed 14 #412 (sig): TF '
-                                                                                           "2.21 ('calls', (('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'))); simdist "
-                                                                                           "('calls', (('err', "
-                                                                                           "'ValueError'), ('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError')))",
- ('call:nn.sufficient_statistics', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #652 (eager): TF 2.21 ('err', "
-                                                                     "'TypeError'); simdist ('ok', ('tuple', (('T', "
-                                                                     "'uint16', (), array(4, dtype=uint16)), ('T', "
-                                                                     "'uint16', (1, 4), arr",
- ('call:nn.sufficient_statistics', 'error-class', "'err', 'TypeError'"): "seed 14 #105 (eager): TF 2.21 ('err', "
-                                                                         "'TypeError'); simdist ('err', "
-                                                                         "'IndexError')",
- ('call:nn.top_k', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #287 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                     "simdist ('ok', ('TopKV2', (('T', 'float64', (3, 2, 3, 1), "
-                                                     'array([[[[ 1.0e-03],',
- ('call:nn.top_k', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #496 (sig): TF 2.21 ('calls', (('err', "
-                                                         "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                         "'TypeError'))); simdist ('calls', (('err', 'ValueError'), "
-                                                         "('err', 'ValueError'), ('err', 'ValueError')))",
  ('call:nn.weighted_cross_entropy_with_logits', 'error-class', "'err', 'NotImplementedError'"): 'seed 14 #645 '
                                                                                                 '(dist): TF 2.21 '
                                                                                                 "('err', "
                                                                                                 "'NotImplementedError'); "
                                                                                                 "simdist ('err', "
                                                                                                 "'InvalidArgumentError')",
- ('call:one_hot', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #887 (function): TF 2.21 ('calls', (('err', "
-                                                    "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'), "
-                                                    "('ok', ('py',; simdist ('calls', (('ok', ('T', 'float64', (1, "
-                                                    '2, 1), array([[[nan],',
  ('call:ones', 'error-class', "'err', 'AttributeError'"): "seed 14 #666 (sig): TF 2.21 ('calls', (('err', "
                                                           "'AttributeError'), ('err', 'AttributeError'), ('err', "
                                                           "'AttributeError'); simdist ('calls', (('err', "
@@ -1825,62 +1090,16 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:ones_like>call:multiply', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #528 (eager): TF 2.21 '
                                                                              "('err', 'AttributeError'); simdist "
                                                                              "('err', 'ValueError')",
- ('call:parallel_stack', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #801 (function): TF 2.21 ('calls', "
-                                                           "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                           "'TypeError'), ('ok', ('py',; simdist ('calls', (('ok', "
-                                                           "('T', 'float32', (3,), array([  0.5, 255. ,   7. ], "
-                                                           "dtype=float32))), ('",
- ('call:random.all_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #360 (eager): TF 2.21 '
-                                                                             "('err', 'TypeError'); simdist ('err', "
-                                                                             "'InvalidArgumentError')",
  ('call:random.all_candidate_sampler>operator:!=', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #94 '
                                                                                           "(eager): TF 2.21 ('err', "
                                                                                           "'ValueError'); simdist "
                                                                                           "('err', "
                                                                                           "'InvalidArgumentError')",
- ('call:random.all_candidate_sampler>operator:-', 'error-class', "'err', 'TypeError'"): 'seed 14 #667 (dist): TF '
-                                                                                        "2.21 ('err', 'TypeError'); "
-                                                                                        "simdist ('err', "
-                                                                                        "'InvalidArgumentError')",
- ('call:random.fixed_unigram_candidate_sampler', 'accepts', "'err', 'TypeError'"): 'seed 14 #541 (sig): TF 2.21 '
-                                                                                   "('calls', (('err', 'TypeError'), "
-                                                                                   "('err', 'TypeError'), ('err', "
-                                                                                   "'TypeError'))); simdist "
-                                                                                   "('calls', (('ok', 'traced'), "
-                                                                                   "('err', 'InvalidArgumentError'), "
-                                                                                   "('err', 'InvalidArgumentErro",
- ('call:random.fixed_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #244 (dist): TF 2.21 '
-                                                                                       "('err', 'TypeError'); "
-                                                                                       "simdist ('err', "
-                                                                                       "'InvalidArgumentError')",
- ('call:random.fixed_unigram_candidate_sampler>call:abs', 'accepts', "'err', 'TypeError'"): 'seed 14 #39 (sig): TF '
-                                                                                            "2.21 ('calls', (('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'), ('err', "
-                                                                                            "'TypeError'))); simdist "
-                                                                                            "('calls', (('ok', "
-                                                                                            "'traced'), ('err', "
-                                                                                            "'InvalidArgumentError'), "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentErro",
  ('call:random.fold_in', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #265 (tape): TF 2.21 ('err', "
                                                                 "'ValueError'); simdist ('err', 'TypeError')",
  ('call:random.fold_in', 'rejects', "'ok'"): "seed 14 #373 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', ('T', "
                                              "'uint64', (2,), array([7464880146280614444,     ; simdist ('calls', "
                                              "(('err', 'ValueError'), ('err', 'ValueError'), ('err', 'ValueError')))",
- ('call:random.learned_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #74 '
-                                                                                         "(eager): TF 2.21 ('err', "
-                                                                                         "'TypeError'); simdist "
-                                                                                         "('err', "
-                                                                                         "'InvalidArgumentError')",
- ('call:random.log_uniform_candidate_sampler', 'accepts', "'err', 'TypeError'"): 'seed 1420261202 #518 (sig): TF '
-                                                                                 "2.21 ('calls', (('err', "
-                                                                                 "'TypeError'), ('err', "
-                                                                                 "'TypeError'), ('err', "
-                                                                                 "'TypeError'))); simdist ('calls', "
-                                                                                 "(('ok', 'traced'), ('err', "
-                                                                                 "'InvalidArgumentError'), ('err', "
-                                                                                 "'InvalidArgumentErro",
  ('call:random.log_uniform_candidate_sampler', 'accepts', "'err', 'ValueError'"): 'seed 14 #487 (sig): TF 2.21 '
                                                                                   "('calls', (('err', 'ValueError'), "
                                                                                   "('err', 'ValueError'), ('err', "
@@ -1888,10 +1107,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                   "('calls', (('ok', 'traced'), "
                                                                                   "('err', 'InvalidArgumentError'), "
                                                                                   "('err', 'InvalidArgumentErro",
- ('call:random.log_uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #3 (eager): TF 2.21 '
-                                                                                     "('err', 'TypeError'); simdist "
-                                                                                     "('err', "
-                                                                                     "'InvalidArgumentError')",
  ('call:random.log_uniform_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #53 '
                                                                                       "(function): TF 2.21 ('calls', "
                                                                                       "(('err', 'ValueError'), "
@@ -1903,17 +1118,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                       "('err', "
                                                                                       "'InvalidArgumentError'), "
                                                                                       "('err', 'Inva",
- ('call:random.log_uniform_candidate_sampler>call:bitwise.bitwise_or', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                             '14 '
-                                                                                                             '#463 '
-                                                                                                             '(eager): '
-                                                                                                             'TF '
-                                                                                                             '2.21 '
-                                                                                                             "('err', "
-                                                                                                             "'TypeError'); "
-                                                                                                             'simdist '
-                                                                                                             "('err', "
-                                                                                                             "'InvalidArgumentError')",
  ('call:random.normal', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #379 (tape): TF 2.21 '
                                                                          "('err', 'InvalidArgumentError'); simdist "
                                                                          "('err', 'TypeError')",
@@ -1925,13 +1129,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:random.normal', 'rejects', "'ok'"): "seed 1420261202 #327 (eager): TF 2.21 ('ok', ('T', 'float32', (1, 4, 1, "
                                             "3), array([[[[ 0.26948804,  2.4476087 ,  1.4920472 ]],; simdist ('err', "
                                             "'TypeError')",
- ('call:random.normal', 'value', "'ok'"): "seed 1420261202 #253 (function): TF 2.21 ('calls', (('ok', ('T', "
-                                          "'float32', (3,), array([0.6964531 , 0.96137464, 1.2847936 ], dtype; "
-                                          "simdist ('calls', (('ok', ('T', 'float32', (3,), array([-2.4665563 , "
-                                          '-0.07774071,  1.0514599 ], dt',
- ('call:random.shuffle', 'value', "'ok'"): "seed 14 #535 (function): TF 2.21 ('calls', (('ok', ('T', 'uint8', (4, "
-                                           "2), array([[3, 0],; simdist ('calls', (('ok', ('T', 'uint8', (4, 2), "
-                                           'array([[3, 2],',
  ('call:random.split', 'accepts', "'err', 'InvalidArgumentError'"): "seed 1420261202 #746 (eager): TF 2.21 ('err', "
                                                                     "'InvalidArgumentError'); simdist ('ok', ('T', "
                                                                     "'int32', (2, 2), array([[1105988140, "
@@ -1940,16 +1137,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                      "('err', "
                                                                                      "'InvalidArgumentError'); "
                                                                                      "simdist ('err', 'SystemError')",
- ('call:random.stateless_binomial>call:nn.approx_max_k', 'accepts', "'err', 'TypeError'"): 'seed 14 #119 (sig): TF '
-                                                                                           "2.21 ('calls', (('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'))); simdist "
-                                                                                           "('calls', (('ok', "
-                                                                                           "'traced'), ('err', "
-                                                                                           "'InvalidArgumentError'), "
-                                                                                           "('err', "
-                                                                                           "'InvalidArgumentErro",
  ('call:random.stateless_normal', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #627 (sig): TF 2.21 '
                                                                                "('calls', (('ok', 'traced'), ('err', "
                                                                                "'InvalidArgumentError'), ('err', "
@@ -1957,36 +1144,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                "('calls', (('ok', 'traced'), ('ok', "
                                                                                "('T', 'float32', (1, 2, 2), "
                                                                                'array([[[-1.697034  , -0.4',
- ('call:random.stateless_parameterized_truncated_normal', 'rejects', "'ok'"): "seed 14 #59 (sig): TF 2.21 ('calls', "
-                                                                              "(('ok', 'traced'), ('ok', ('T', "
-                                                                              "'float32', (2, 3), array([[-1.697034  "
-                                                                              ", -0.48137; simdist ('calls', "
-                                                                              "(('err', 'AttributeError'), ('err', "
-                                                                              "'AttributeError'), ('err', "
-                                                                              "'AttributeError')",
  ('call:random.stateless_truncated_normal', 'rejects', "'ok'"): "seed 1420261202 #317 (tape): TF 2.21 ('grad', "
                                                                 "('ok', ('T', 'float32', (4,), array([-0.9558899 "
                                                                 ",         inf,  0.32356432,  7.04; simdist ('err', "
                                                                 "'TypeError')",
- ('call:random.uniform', 'value', "'ok'"): "seed 1420261202 #920 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', "
-                                           "('T', 'float32', (1,), array([0.9660126], dtype=float3; simdist "
-                                           "('calls', (('ok', 'traced'), ('ok', ('T', 'float32', (1,), "
-                                           'array([0.09270251], dtype=float',
- ('call:random.uniform>call:divide', 'value', "'ok'"): "seed 1420261202 #239 (sig): TF 2.21 ('calls', (('ok', "
-                                                       "'traced'), ('ok', ('T', 'bfloat16', (1, 2, 2), "
-                                                       "array([[[0.257812, inf],; simdist ('calls', (('ok', "
-                                                       "'traced'), ('ok', ('T', 'bfloat16', (1, 2, 2), "
-                                                       'array([[[0.0678711, inf],',
- ('call:random.uniform_candidate_sampler', 'accepts', "'err', 'TypeError'"): 'seed 1420261202 #731 (sig): TF 2.21 '
-                                                                             "('calls', (('err', 'TypeError'), "
-                                                                             "('err', 'TypeError'), ('err', "
-                                                                             "'TypeError'))); simdist ('calls', "
-                                                                             "(('ok', 'traced'), ('err', "
-                                                                             "'InvalidArgumentError'), ('err', "
-                                                                             "'InvalidArgumentErro",
- ('call:random.uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 14 #41 (dist): TF 2.21 '
-                                                                                 "('err', 'TypeError'); simdist "
-                                                                                 "('err', 'InvalidArgumentError')",
  ('call:random.uniform_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 #118 (eager): TF 2.21 '
                                                                                   "('err', 'ValueError'); simdist "
                                                                                   "('err', 'InvalidArgumentError')",
@@ -2014,39 +1175,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                "('tuple', (('tuple', (('T', 'int32', (1, 2), "
                                                                "array([[0, 0]], dtype=int; simdist ('err', "
                                                                "'InvalidArgumentError')",
- ('call:reverse_sequence', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #129 (sig): TF 2.21 ('calls', (('err', "
-                                                             "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                             "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                             "('err', 'InvalidArgumentError'), ('err', "
-                                                             "'InvalidArgumentErro",
- ('call:reverse_sequence', 'error-class', "'err', 'TypeError'"): "seed 14 #19 (function): TF 2.21 ('calls', (('err', "
-                                                                 "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                 "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                                 "(('err', 'InvalidArgumentError'), ('err', "
-                                                                 "'InvalidArgumentError'), ('err', 'Inva",
  ('call:reverse_sequence', 'error-class', "'err', 'ValueError'"): "seed 14 #761 (function): TF 2.21 ('calls', "
                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                   "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                   "('calls', (('err', 'InvalidArgumentError'), "
                                                                   "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:reverse_sequence>call:bitwise.right_shift', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #926 '
-                                                                                          "(eager): TF 2.21 ('err', "
-                                                                                          "'TypeError'); simdist "
-                                                                                          "('err', "
-                                                                                          "'InvalidArgumentError')",
- ('call:reverse_sequence>call:boolean_mask', 'error-class', "'err', 'TypeError'"): 'seed 14 #726 (eager): TF 2.21 '
-                                                                                   "('err', 'TypeError'); simdist "
-                                                                                   "('err', 'InvalidArgumentError')",
- ('call:reverse_sequence>call:tensor_scatter_nd_sub', 'error-class', "'err', 'TypeError'"): 'seed 14 #122 (tape): TF '
-                                                                                            "2.21 ('err', "
-                                                                                            "'TypeError'); simdist "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentError')",
- ('call:scalar_mul>call:nn.all_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #232 '
-                                                                                         "(tape): TF 2.21 ('err', "
-                                                                                         "'TypeError'); simdist "
-                                                                                         "('err', "
-                                                                                         "'InvalidArgumentError')",
  ('call:scatter_nd', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #23 (sig): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
@@ -2055,14 +1188,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:scatter_nd', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #298 (eager): TF 2.21 ('err', "
                                                                       "'InvalidArgumentError'); simdist ('err', "
                                                                       "'IndexError')",
- ('call:shape_n', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #760 (sig): TF 2.21 ('calls', (('err', "
-                                                    "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
-                                                    "simdist ('calls', (('ok', 'traced'), ('ok', ('list', (('T', "
-                                                    "'int32', (1,), array([4], dtype=int32)",
- ('call:shape_n', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #472 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                        "simdist ('err', 'InvalidArgumentError')",
- ('call:signal.fft', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #925 (tape): TF 2.21 ('err', "
-                                                           "'TypeError'); simdist ('err', 'InvalidArgumentError')",
  ('call:signal.fft2d', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #100 (eager): TF 2.21 ('err', "
                                                           "'ValueError'); simdist ('ok', ('T', 'complex64', (4, 4), "
                                                           'array([[   inf+0.j   ,  4.751  +infj,   -inf+0.j   ,  4.',
@@ -2088,24 +1213,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                   "'InvalidArgumentError'), ('err', 'Inva",
  ('call:signal.fftnd', 'error-class', "'err', 'IndexError'"): "seed 1420261202 #639 (dist): TF 2.21 ('err', "
                                                               "'IndexError'); simdist ('err', 'NotFoundError')",
- ('call:signal.fftshift', 'accepts', "'err', 'TypeError'"): "seed 1420261202 #581 (sig): TF 2.21 ('calls', (('err', "
-                                                            "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                            "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                            "('ok', ('T', 'uint64', (4, 2, 2), array([[[0, 1],",
- ('call:signal.fftshift', 'error-class', "'err', 'TypeError'"): "seed 14 #502 (function): TF 2.21 ('calls', (('err', "
-                                                                "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                "('err', 'ValueError'), ('ok', ('p",
  ('call:signal.hann_window', 'error-class', "'err', 'AttributeError'"): "seed 14 #768 (sig): TF 2.21 ('calls', "
                                                                         "(('err', 'AttributeError'), ('err', "
                                                                         "'AttributeError'), ('err', "
                                                                         "'AttributeError'); simdist ('calls', "
                                                                         "(('err', 'ValueError'), ('err', "
                                                                         "'ValueError'), ('err', 'ValueError')))",
- ('call:signal.ifft2d', 'value', "'ok'"): "seed 14 #314 (eager): TF 2.21 ('ok', ('T', 'complex64', (3, 1, 3, 1), "
-                                          "array([[[[        inf+0.j        ],; simdist ('ok', ('T', 'complex64', "
-                                          '(3, 1, 3, 1), array([[[[        inf+0.j        ],',
  ('call:signal.ifftnd', 'error-class', "'err', 'AttributeError'"): "seed 14 #240 (tape): TF 2.21 ('err', "
                                                                    "'AttributeError'); simdist ('err', "
                                                                    "'NotFoundError')",
@@ -2118,23 +1231,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                           "(('ok', 'traced'), ('err', "
                                                                           "'InvalidArgumentError'), ('err', "
                                                                           "'InvalidArgumentErro",
- ('call:signal.inverse_stft_window_fn', 'accepts', "'err', 'TypeError'"): "seed 14 #557 (sig): TF 2.21 ('calls', "
-                                                                          "(('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'))); "
-                                                                          "simdist ('calls', (('ok', 'traced'), "
-                                                                          "('ok', ('other', 'function')), ('ok', "
-                                                                          "('other', 'function')))",
  ('call:signal.irfftnd', 'accepts', "'err', 'AttributeError'"): "seed 1420261202 #129 (sig): TF 2.21 ('calls', "
                                                                 "(('err', 'AttributeError'), ('err', "
                                                                 "'AttributeError'), ('err', 'AttributeError'); "
                                                                 "simdist ('calls', (('ok', 'traced'), ('err', "
                                                                 "'InvalidArgumentError'), ('err', "
                                                                 "'InvalidArgumentErro",
- ('call:signal.irfftnd', 'accepts', "'err', 'TypeError'"): "seed 14 #45 (sig): TF 2.21 ('calls', (('err', "
-                                                           "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                           "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                           "('err', 'InvalidArgumentError'), ('err', "
-                                                           "'InvalidArgumentErro",
  ('call:signal.irfftnd', 'error-class', "'err', 'AttributeError'"): "seed 14 #332 (tape): TF 2.21 ('err', "
                                                                     "'AttributeError'); simdist ('err', "
                                                                     "'NotFoundError')",
@@ -2244,35 +1346,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                    "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                    "('calls', (('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:strings.as_string', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #634 (eager): TF 2.21 ('err', "
-                                                                  "'TypeError'); simdist ('err', "
-                                                                  "'InvalidArgumentError')",
  ('call:strings.as_string', 'rejects', "'ok'"): "seed 1420261202 #617 (eager): TF 2.21 ('ok', ('T', 'string', (1, 3, "
                                                 "4), array([[[b'(0.500000,-1.500000)', b'(-1.500000,-3.000000; "
                                                 "simdist ('err', 'InvalidArgumentError')",
- ('call:strings.as_string', 'value', "'ok'"): "seed 14 #654 (dist): TF 2.21 ('dist', (('local', ('tuple', (('T', "
-                                              "'string', (3, 2), array([[b'-1', b'2'],; simdist ('dist', (('local', "
-                                              "('tuple', (('T', 'string', (3, 2), array([[b'-1', b'2'],",
- ('call:strings.bytes_split', 'error-class', "'err', 'TypeError'"): "seed 14 #325 (sig): TF 2.21 ('calls', (('err', "
-                                                                    "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                    "'TypeError'))); simdist ('calls', (('err', "
-                                                                    "'AttributeError'), ('err', 'AttributeError'), "
-                                                                    "('err', 'AttributeError')",
- ('call:strings.join', 'error-class', "'err', 'TypeError'"): "seed 14 #440 (sig): TF 2.21 ('calls', (('err', "
-                                                             "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                             "'TypeError'))); simdist ('calls', (('err', "
-                                                             "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                             "'AttributeError')",
- ('call:strings.lower', 'error-class', "'err', 'TypeError'"): "seed 14 #242 (function): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                              "(('err', 'AttributeError'), ('err', "
-                                                              "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.ngrams', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #663 (sig): TF 2.21 ('calls', "
-                                                               "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                               "'TypeError'))); simdist ('calls', (('err', "
-                                                               "'AttributeError'), ('err', 'AttributeError'), "
-                                                               "('err', 'AttributeError')",
  ('call:strings.ngrams', 'rejects', "'ok'"): "seed 1420261202 #58 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', "
                                              "('T', 'string', (4, 2, 0), array([], shape=(4, 2, 0), ; simdist "
                                              "('calls', (('err', 'AttributeError'), ('err', 'AttributeError'), "
@@ -2289,81 +1365,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                            "'AttributeError'), "
                                                                                            "('err', "
                                                                                            "'AttributeError')",
- ('call:strings.regex_full_match', 'error-class', "'err', 'TypeError'"): "seed 14 #607 (function): TF 2.21 ('calls', "
-                                                                         "(('err', 'TypeError'), ('err', "
-                                                                         "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                         "('py',; simdist ('calls', (('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError'), ('err', "
-                                                                         "'AttributeError')",
- ('call:strings.regex_full_match>call:dynamic_stitch', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #142 '
-                                                                                             '(function): TF 2.21 '
-                                                                                             "('calls', (('err', "
-                                                                                             "'TypeError'), ('err', "
-                                                                                             "'TypeError'), ('err', "
-                                                                                             "'TypeError'), ('ok', "
-                                                                                             "('py',; simdist "
-                                                                                             "('calls', (('err', "
-                                                                                             "'AttributeError'), "
-                                                                                             "('err', "
-                                                                                             "'AttributeError'), "
-                                                                                             "('err', "
-                                                                                             "'AttributeError')",
- ('call:strings.regex_full_match>call:signal.irfftnd', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #281 '
-                                                                                             '(sig): TF 2.21 '
-                                                                                             "('calls', (('err', "
-                                                                                             "'TypeError'), ('err', "
-                                                                                             "'TypeError'), ('err', "
-                                                                                             "'TypeError'))); "
-                                                                                             "simdist ('calls', "
-                                                                                             "(('err', "
-                                                                                             "'AttributeError'), "
-                                                                                             "('err', "
-                                                                                             "'AttributeError'), "
-                                                                                             "('err', "
-                                                                                             "'AttributeError')",
- ('call:strings.regex_full_match>operator:&', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #489 '
-                                                                                    "(function): TF 2.21 ('calls', "
-                                                                                    "(('err', 'TypeError'), ('err', "
-                                                                                    "'TypeError'), ('err', "
-                                                                                    "'TypeError'), ('ok', ('py',; "
-                                                                                    "simdist ('calls', (('err', "
-                                                                                    "'AttributeError'), ('err', "
-                                                                                    "'AttributeError'), ('err', "
-                                                                                    "'AttributeError')",
- ('call:strings.regex_replace', 'error-class', "'err', 'TypeError'"): "seed 14 #93 (sig): TF 2.21 ('calls', (('err', "
-                                                                      "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                      "'TypeError'))); simdist ('calls', (('err', "
-                                                                      "'AttributeError'), ('err', 'AttributeError'), "
-                                                                      "('err', 'AttributeError')",
- ('call:strings.split', 'error-class', "'err', 'TypeError'"): "seed 14 #791 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'))); simdist ('calls', (('err', "
-                                                              "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                              "'AttributeError')",
- ('call:strings.strip', 'error-class', "'err', 'TypeError'"): "seed 14 #460 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'))); simdist ('calls', (('err', "
-                                                              "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                              "'AttributeError')",
- ('call:strings.substr', 'error-class', "'err', 'TypeError'"): "seed 14 #173 (function): TF 2.21 ('calls', (('err', "
-                                                               "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                               "'TypeError'), ('ok', ('py',; simdist ('calls', "
-                                                               "(('err', 'AttributeError'), ('err', "
-                                                               "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.substr>operator://', 'error-class', "'err', 'TypeError'"): 'seed 14 #58 (function): TF 2.21 '
-                                                                           "('calls', (('err', 'TypeError'), ('err', "
-                                                                           "'TypeError'), ('err', 'TypeError'), "
-                                                                           "('ok', ('py',; simdist ('calls', "
-                                                                           "(('err', 'AttributeError'), ('err', "
-                                                                           "'AttributeError'), ('err', "
-                                                                           "'AttributeError')",
- ('call:strings.to_hash_bucket', 'error-class', "'err', 'TypeError'"): "seed 14 #751 (function): TF 2.21 ('calls', "
-                                                                       "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                       "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                       "('calls', (('err', 'AttributeError'), "
-                                                                       "('err', 'AttributeError'), ('err', "
-                                                                       "'AttributeError')",
  ('call:strings.to_hash_bucket_fast', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #114 (tape): TF 2.21 '
                                                                                        "('err', "
                                                                                        "'InvalidArgumentError'); "
@@ -2372,81 +1373,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:strings.to_hash_bucket_fast', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #114 (eager): TF 2.21 '
                                                                              "('err', 'ValueError'); simdist ('err', "
                                                                              "'TypeError')",
- ('call:strings.to_hash_bucket_fast>call:signal.linear_to_mel_weight_matrix', 'accepts', "'err', 'TypeError'"): 'seed '
-                                                                                                                '1420261202 '
-                                                                                                                '#832 '
-                                                                                                                '(sig): '
-                                                                                                                'TF '
-                                                                                                                '2.21 '
-                                                                                                                "('calls', "
-                                                                                                                "(('err', "
-                                                                                                                "'TypeError'), "
-                                                                                                                "('err', "
-                                                                                                                "'TypeError'), "
-                                                                                                                "('err', "
-                                                                                                                "'TypeError'))); "
-                                                                                                                'simdist '
-                                                                                                                "('calls', "
-                                                                                                                "(('ok', "
-                                                                                                                "'traced'), "
-                                                                                                                "('err', "
-                                                                                                                "'InvalidArgumentError'), "
-                                                                                                                "('err', "
-                                                                                                                "'InvalidArgumentErro",
- ('call:strings.to_hash_bucket_strong', 'error-class', "'err', 'TypeError'"): "seed 14 #215 (sig): TF 2.21 ('calls', "
-                                                                              "(('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'), ('err', 'TypeError'))); "
-                                                                              "simdist ('calls', (('err', "
-                                                                              "'AttributeError'), ('err', "
-                                                                              "'AttributeError'), ('err', "
-                                                                              "'AttributeError')",
- ('call:strings.to_hash_bucket_strong>call:nn.pool', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #692 '
-                                                                                           '(function): TF 2.21 '
-                                                                                           "('calls', (('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'), ('err', "
-                                                                                           "'TypeError'), ('ok', "
-                                                                                           "('py',; simdist "
-                                                                                           "('calls', (('err', "
-                                                                                           "'AttributeError'), "
-                                                                                           "('err', "
-                                                                                           "'AttributeError'), "
-                                                                                           "('err', "
-                                                                                           "'AttributeError')",
  ('call:strings.to_number', 'error-class', "'err', 'TypeError'"): "seed 14202612012 #0 (sig): TF 2.21 ('calls', "
                                                                   "(('err', 'TypeError'), ('err', 'TypeError'), "
                                                                   "('err', 'TypeError'))); simdist ('calls', "
                                                                   "(('err', 'AttributeError'), ('err', "
                                                                   "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.unicode_decode', 'error-class', "'err', 'TypeError'"): "seed 14 #259 (function): TF 2.21 ('calls', "
-                                                                       "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                       "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                       "('calls', (('err', 'AttributeError'), "
-                                                                       "('err', 'AttributeError'), ('err', "
-                                                                       "'AttributeError')",
- ('call:strings.unicode_decode>call:sort', 'error-class', "'err', 'TypeError'"): 'seed 14 #432 (function): TF 2.21 '
-                                                                                 "('calls', (('err', 'TypeError'), "
-                                                                                 "('err', 'TypeError'), ('err', "
-                                                                                 "'TypeError'), ('ok', ('py',; "
-                                                                                 "simdist ('calls', (('err', "
-                                                                                 "'AttributeError'), ('err', "
-                                                                                 "'AttributeError'), ('err', "
-                                                                                 "'AttributeError')",
- ('call:strings.unicode_decode_with_offsets', 'error-class', "'err', 'TypeError'"): 'seed 14 #50 (function): TF 2.21 '
-                                                                                    "('calls', (('err', "
-                                                                                    "'TypeError'), ('err', "
-                                                                                    "'TypeError'), ('err', "
-                                                                                    "'TypeError'), ('ok', ('py',; "
-                                                                                    "simdist ('calls', (('err', "
-                                                                                    "'AttributeError'), ('err', "
-                                                                                    "'AttributeError'), ('err', "
-                                                                                    "'AttributeError')",
- ('call:strings.unicode_encode', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #337 (function): TF 2.21 '
-                                                                       "('calls', (('err', 'TypeError'), ('err', "
-                                                                       "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                       "('py',; simdist ('calls', (('err', "
-                                                                       "'AttributeError'), ('err', "
-                                                                       "'AttributeError'), ('err', 'AttributeError')",
  ('call:strings.unicode_encode', 'error-class', "'err', 'ValueError'"): "seed 14 #165 (sig): TF 2.21 ('calls', "
                                                                         "(('err', 'ValueError'), ('err', "
                                                                         "'ValueError'), ('err', 'ValueError'))); "
@@ -2454,78 +1385,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                         "'AttributeError'), ('err', "
                                                                         "'AttributeError'), ('err', "
                                                                         "'AttributeError')",
- ('call:strings.unicode_encode>call:strings.unicode_encode', 'error-class', "'err', 'TypeError'"): 'seed 14 #557 '
-                                                                                                   '(sig): TF 2.21 '
-                                                                                                   "('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'TypeError'))); "
-                                                                                                   'simdist '
-                                                                                                   "('calls', "
-                                                                                                   "(('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError'), "
-                                                                                                   "('err', "
-                                                                                                   "'AttributeError')",
- ('call:strings.unicode_script', 'error-class', "'err', 'TypeError'"): "seed 14 #444 (function): TF 2.21 ('calls', "
-                                                                       "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                       "('err', 'TypeError'), ('ok', ('py',; simdist "
-                                                                       "('calls', (('err', 'AttributeError'), "
-                                                                       "('err', 'AttributeError'), ('err', "
-                                                                       "'AttributeError')",
  ('call:strings.unicode_script', 'rejects', "'ok'"): "seed 1420261202 #78 (function): TF 2.21 ('calls', (('ok', "
                                                      "('T', 'int32', (4,), array([0, 0, 0, 0], dtype=int32))), "
                                                      "('ok', ('T', 'i; simdist ('calls', (('err', 'AttributeError'), "
                                                      "('err', 'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.unicode_split', 'error-class', "'err', 'TypeError'"): "seed 14 #552 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                      "('err', 'TypeError'))); simdist ('calls', "
-                                                                      "(('err', 'AttributeError'), ('err', "
-                                                                      "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.unicode_split_with_offsets', 'error-class', "'err', 'TypeError'"): 'seed 14 #453 (sig): TF 2.21 '
-                                                                                   "('calls', (('err', 'TypeError'), "
-                                                                                   "('err', 'TypeError'), ('err', "
-                                                                                   "'TypeError'))); simdist "
-                                                                                   "('calls', (('err', "
-                                                                                   "'AttributeError'), ('err', "
-                                                                                   "'AttributeError'), ('err', "
-                                                                                   "'AttributeError')",
- ('call:strings.unicode_split_with_offsets>operator:@', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #299 '
-                                                                                              '(sig): TF 2.21 '
-                                                                                              "('calls', (('err', "
-                                                                                              "'TypeError'), ('err', "
-                                                                                              "'TypeError'), ('err', "
-                                                                                              "'TypeError'))); "
-                                                                                              "simdist ('calls', "
-                                                                                              "(('err', "
-                                                                                              "'AttributeError'), "
-                                                                                              "('err', "
-                                                                                              "'AttributeError'), "
-                                                                                              "('err', "
-                                                                                              "'AttributeError')",
- ('call:strings.unicode_transcode', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #832 (sig): TF 2.21 '
-                                                                          "('calls', (('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'))); "
-                                                                          "simdist ('calls', (('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError'), ('err', "
-                                                                          "'AttributeError')",
- ('call:strings.unsorted_segment_join', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #514 (sig): TF 2.21 '
-                                                                              "('calls', (('err', 'TypeError'), "
-                                                                              "('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'))); simdist ('calls', "
-                                                                              "(('err', 'AttributeError'), ('err', "
-                                                                              "'AttributeError'), ('err', "
-                                                                              "'AttributeError')",
- ('call:strings.upper', 'error-class', "'err', 'TypeError'"): "seed 14 #307 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'))); simdist ('calls', (('err', "
-                                                              "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                              "'AttributeError')",
  ('call:tensor_scatter_nd_add', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #226 (sig): TF '
                                                                                  "2.21 ('calls', (('ok', 'traced'), "
                                                                                  "('err', 'InvalidArgumentError'), "
@@ -2556,18 +1419,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                            "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
                                                            "'TypeError'), ('err', 'TypeError'), ('err', "
                                                            "'TypeError'), ('ok', ('py',",
- ('call:truediv>call:random.uniform_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #368 '
-                                                                                              '(function): TF 2.21 '
-                                                                                              "('calls', (('err', "
-                                                                                              "'TypeError'), ('err', "
-                                                                                              "'TypeError'), ('err', "
-                                                                                              "'TypeError'), ('ok', "
-                                                                                              "('py',; simdist "
-                                                                                              "('calls', (('err', "
-                                                                                              "'InvalidArgumentError'), "
-                                                                                              "('err', "
-                                                                                              "'InvalidArgumentError'), "
-                                                                                              "('err', 'Inva",
  ('call:unique', 'error-class', "'err', 'InvalidArgumentError'"): "seed 1420261202 #554 (sig): TF 2.21 ('calls', "
                                                                   "(('ok', 'traced'), ('err', "
                                                                   "'InvalidArgumentError'), ('err', "
@@ -2587,22 +1438,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                           "'InvalidArgumentErro; simdist ('calls', "
                                                                           "(('err', 'ValueError'), ('err', "
                                                                           "'ValueError'), ('err', 'ValueError')))",
- ('call:unique_with_counts>call:extract_volume_patches', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #951 '
-                                                                                               '(function): TF 2.21 '
-                                                                                               "('calls', (('err', "
-                                                                                               "'TypeError'), "
-                                                                                               "('err', "
-                                                                                               "'TypeError'), "
-                                                                                               "('err', "
-                                                                                               "'TypeError'), ('ok', "
-                                                                                               "('py',; simdist "
-                                                                                               "('calls', (('err', "
-                                                                                               "'ValueError'), "
-                                                                                               "('err', "
-                                                                                               "'ValueError'), "
-                                                                                               "('err', "
-                                                                                               "'ValueError'), "
-                                                                                               "('ok', ('p",
  ('call:unique_with_counts>call:math.nextafter', 'rejects', "'ok'"): 'seed 1420261202 #126 (function): TF 2.21 '
                                                                      "('calls', (('ok', ('T', 'float32', (1,), "
                                                                      "array([0.99999994], dtype=float32))), ('ok', "
@@ -2634,18 +1469,12 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                             "'NotImplementedError'); simdist ('dist', (('local', "
                                                             "('tuple', (('T', 'float64', (1, 4, 3), "
                                                             'array([[[-9.990e-01,  8.000e+00',
- ('operator:/', 'value', "'ok'"): "seed 1420261202 #192 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', ('T', "
-                                  "'float32', (3, 3), array([[-0.0000000e+00,  0.00; simdist ('calls', (('ok', "
-                                  "'traced'), ('ok', ('T', 'float32', (3, 3), array([[-0.0000000e+00,  0.00",
  ('operator://', 'accepts', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
                                                              "'NotImplementedError'); simdist ('dist', (('local', "
                                                              "('tuple', (('T', 'float64', (3,), "
                                                              'array([9.22337204e+18, 3.07445735e+1',
  ('operator:@', 'error-class', "'err', 'NotFoundError'"): "seed 1420261202 #827 (dist): TF 2.21 ('err', "
                                                           "'NotFoundError'); simdist ('err', 'InvalidArgumentError')",
- ('program', 'value', "'ok'"): "seed 14 #639 (dist): TF 2.21 ('crashed', 'NotImplementedError: Caching devices is "
-                               "not yet supported when eager executio; simdist ('ran', [('dist', (('local', "
-                               "('tuple', (('T', 'float32', (2, 0), array([], shape=(2, 0), d",
  ('random:Generator.normal', 'accepts', "'err', 'ValueError'"): "seed 14 #563 (function): TF 2.21 ('calls', (('err', "
                                                                 "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                 "'ValueError'), ('ok', ('p; simdist ('calls', "

@@ -165,4 +165,19 @@ UNTESTED_OPS: dict[str, str] = {
                     "and with a sum over every alignment in the conformance suite (ops.nn-ctc)",
     "GuaranteeConst": "no gradient registered (TF 2.21: LookupError through a tape): its identity values, dtypes "
                       "and the LookupError are compared with TF 2.21 in tests/ops/test_op_gap4_tf.py (ops.tf-utilities)",
+    "Conv": "no gradient registered (TF 2.21: LookupError through a tape): its values (Conv2D's and Conv3D's, which "
+            "have OpSpecs), checks, dtypes and the LookupError are compared with TF 2.21 in "
+            "tests/ops/test_miss15_ops_tf.py and with a direct convolution in the conformance suite (ops.conv-generic)",
+    **{op: "no kernel in TF 2.21 (NotFoundError eagerly, InvalidArgumentError or TypeError traced): nothing to "
+           "compute; the error classes are compared with TF 2.21 in tests/ops/test_miss15_ops_tf.py (ops.conv-generic)"
+       for op in ("Conv2DBackpropFilterV2", "Conv2DBackpropInputV2")},
+    "ExtractGlimpseV2": "no gradient registered (TF 2.21: LookupError through a tape): windows, noise, errors and the "
+                        "LookupError are compared with TF 2.21 in tests/ops/test_miss15_ops_tf.py (ops.image-glimpse)",
+    "GenerateBoundingBoxProposals": "no CPU kernel in TF 2.21 (NotFoundError eagerly; traced ValueError, TypeError or "
+                                    "InvalidArgumentError): the error classes are compared with TF 2.21 in "
+                                    "tests/ops/test_miss15_ops_tf.py (ops.image-box-proposals)",
+    "StatelessParameterizedTruncatedNormal": "random draws on TF's Philox stream (ops.parameterized-truncated-normal): "
+                                             "values bit for bit, errors and the implicit gradient are compared with TF "
+                                             "2.21 in tests/ops/test_miss15_ops_tf.py (a finite difference of a random "
+                                             "draw is not a gradient check)",
 }

@@ -103,8 +103,22 @@ def _declared_ops_more(tf: Any, x: Any, y: Any, w: Any, b: Any) -> tuple:
             tf.map_fn(lambda r: tf.reduce_sum(r * r), x), tf.scan(lambda a, v: a * 0.5 + v, x))
 
 
+def _softmax_family_float64(tf: Any, x: Any, y: Any, w: Any, b: Any) -> tuple:
+    """Eigen's softmax-family kernels (softmax_eigen.py), whose exp/log packets run over the whole
+    tensor: a lane's 4 x 3 logits have a flat tail of 4 (float32) or 0 (float64, P = 4) entries,
+    4 lanes stacked none; odd row lengths (5 classes) move them again."""
+    logits = tf.cast(tf.matmul(x, w)[:, :C], tf.float64)
+    wide = tf.cast(tf.matmul(x, w)[:, :5], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(wide)
+        loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=wide)
+    return (tf.nn.softmax(logits), tf.nn.log_softmax(wide), tf.nn.softmax(wide), loss, tape.gradient(loss, wide),
+            tf.nn.softmax_cross_entropy_with_logits(labels=tf.one_hot(y, 5, dtype=tf.float64), logits=wide),
+            tf.nn.log_softmax(tf.cast(wide, tf.float32)))
+
+
 PROGRAMS: list[Callable[..., tuple]] = [_dense, _reductions, _shapes, _elementwise, _matmuls, _images, _gradients,
-                                        _conv_gradients, _declared_ops, _declared_ops_more]
+                                        _conv_gradients, _declared_ops, _declared_ops_more, _softmax_family_float64]
 
 
 def _run(program: Callable[..., tuple], fused: bool, replicas: int = 4, between: Callable[..., None] | None = None,

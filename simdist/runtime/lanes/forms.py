@@ -98,8 +98,10 @@ def stacked_form(n: Node, stacked: tuple[bool, ...], lane_shapes: list[Any], out
         if not any(p is not None for p in pads):
             return impl
         return lambda *a: impl(*[x if p is None else x.reshape(p) for x, p in zip(a, pads)])
+    lane_fwd = n.op.lane_forward
     if form == "last-axis" and all(stacked) and len(lane_shapes[0]) >= 1:
-        return impl
+        # (a kernel whose steps see the whole tensor: told the lanes, it computes each as its own)
+        return impl if lane_fwd is None else typed(lane_fwd, dict(attrs, lanes=R), npd)
     if form == "reshape" and stacked[0]:
         shape = (R,) + tuple(out_shape)
         return lambda a, *rest: np.reshape(a, shape)
@@ -132,6 +134,8 @@ def stacked_form(n: Node, stacked: tuple[bool, ...], lane_shapes: list[Any], out
             return impl        # stacked operands: NumPy's batched matmul, lane by lane
         return None
     rows_in = r.rows
+    if form == "rows" and lane_fwd is not None:   # (as last-axis: each lane's rows as their own tensor)
+        impl = (lambda *a: lane_fwd(*a, lanes=R, **attrs)) if multi else typed(lane_fwd, dict(attrs, lanes=R), npd)
     if form == "rows" and all(stacked[j] == (j in rows_in) for j in range(len(stacked))):
         if any(len(lane_shapes[j]) < 1 for j in rows_in) or len({lane_shapes[j][0] for j in rows_in}) != 1:
             return None

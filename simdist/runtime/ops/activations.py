@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, host_cpu
-from simdist.runtime.ops import array, complex_unary, dispatch, math, packet_tanh, trace_errors, unary
+from simdist.runtime.ops import array, complex_unary, dispatch, math, packet_tanh, softmax_eigen, trace_errors, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
@@ -157,7 +157,7 @@ def _check_rank(a: np.ndarray, op: str) -> None:
                                        "Shape must be at least rank 1 but is rank 0", op, [[]])
 
 
-def _softmax(a: np.ndarray) -> np.ndarray:
+def _softmax(a: np.ndarray, lanes: int = 1) -> np.ndarray:
     _check_rank(a, "Softmax")
     if a.size == 0:
         return a.copy()
@@ -166,6 +166,8 @@ def _softmax(a: np.ndarray) -> np.ndarray:
         if not onednn:   # float16 on a CPU without oneDNN's float16: Eigen's kernel, in float16
             return _eigen_half_softmax(a, log=False)
         return _softmax(a.astype(np.float32)).astype(a.dtype)   # oneDNN: computes in float32, rounds once
+    if not onednn and a.dtype.name in softmax_eigen.DTYPES:   # Eigen's kernel: bit for bit (nn.softmax-eigen)
+        return softmax_eigen.softmax(a.reshape(-1, a.shape[-1]), lanes).reshape(a.shape)
     e = np.exp(a - np.max(a, axis=-1, keepdims=True))
     out = e / np.sum(e, axis=-1, keepdims=True)
     if onednn:
@@ -235,12 +237,14 @@ def _nan_partners(a: np.ndarray) -> np.ndarray:
     return partner[:, np.arange(n) % 16].reshape(a.shape)
 
 
-def _log_softmax(a: np.ndarray) -> np.ndarray:
+def _log_softmax(a: np.ndarray, lanes: int = 1) -> np.ndarray:
     _check_rank(a, "LogSoftmax")
     if a.size == 0:
         return a.copy()
     if a.dtype.name in ("float16", "bfloat16"):   # LogSoftmax is Eigen's kernel for every dtype and CPU
         return _eigen_half_softmax(a, log=True)
+    if a.dtype.name in softmax_eigen.DTYPES:   # bit for bit (nn.softmax-eigen)
+        return softmax_eigen.log_softmax(a.reshape(-1, a.shape[-1]), lanes).reshape(a.shape)
     shifted = a - np.max(a, axis=-1, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 
@@ -262,6 +266,10 @@ ERFC = unary_op("Erfc", _erfc, typed("Erfc", "bfloat16, half, float, double"))
 SOFTMAX = register("Softmax", _softmax, typed("Softmax", FLOATS), _five_per_element, kind="nn", fusion=LAST_AXIS)
 LOG_SOFTMAX = register("LogSoftmax", _log_softmax, typed("LogSoftmax", FLOATS), _five_per_element, kind="nn",
                        fusion=LAST_AXIS)
+# Eigen's flat steps (softmax_eigen.py) see the whole tensor: stacked replica lanes are computed
+# each as its own tensor (lanes/forms.py passes lanes=R)
+SOFTMAX.lane_forward = _softmax
+LOG_SOFTMAX.lane_forward = _log_softmax
 
 # --- the gradient kernels (TF's ReluGrad(gradients, features) & co.) ------------------------------------
 # TF's CPU kernels multiply by the mask (so an inf upstream gradient at a masked element is NaN)

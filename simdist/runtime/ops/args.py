@@ -10,8 +10,8 @@ from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["t", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype", "first", "zero_flops",
-           "input_size_flops", "dtype_error", "mismatch_error", "allowed", "tf_name", "dims"]
+__all__ = ["t", "fixed_input", "matching", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype",
+           "first", "zero_flops", "input_size_flops", "dtype_error", "mismatch_error", "allowed", "tf_name", "dims"]
 
 
 def t(x: Any) -> Tensor:
@@ -19,6 +19,45 @@ def t(x: Any) -> Tensor:
     if isinstance(x, Tensor):
         return x
     return convert_to_tensor(x)
+
+
+def fixed_input(x: Any, dtype: dtypes.DType) -> Any:
+    """An input the op def types `dtype` (not a type attr), as TF's wrapper converts it:
+    convert_to_tensor(x, dtype), whose TypeError a Python value of another kind raises ("Cannot
+    convert 2.5 to EagerTensor of dtype int32"; clause ops.attr-types); a tensor as it is (the
+    kernel, or the graph's op_def_library, checks its dtype)."""
+    if isinstance(x, Tensor) or hasattr(x, "_as_tensor"):
+        return x
+    return convert_to_tensor(x, dtype=dtype)
+
+
+def matching(values: Sequence[Any], allowed: Sequence[dtypes.DType] = (),
+             default: dtypes.DType | None = None) -> list[Tensor]:
+    """Inputs that share one type attr, converted as TF's eager wrapper converts them
+    (`_execute.args_to_matching_eager`): when one is a tensor, every Python value is converted
+    with that tensor's dtype (a value that does not convert is TypeError: "Cannot convert nan to
+    EagerTensor of dtype int32", clause ops.attr-types); tensors and NumPy values keep their own
+    dtype (the fast path does not cast an ndarray: `solve(float32, int64 ndarray)` is the
+    kernel's InvalidArgumentError) and the op's dtype rule compares them; with no tensor, the
+    first value by itself (with `default` as its preferred dtype when its own is not `allowed`)
+    and the other Python values with its dtype."""
+    dt = next((t(v).dtype for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")), None)
+    out: list[Tensor] = []
+    for v in values:
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            out.append(t(v))
+        elif isinstance(v, (np.ndarray, np.generic)):
+            out.append(convert_to_tensor(v))
+            dt = out[-1].dtype if dt is None else dt
+        elif dt is not None:
+            out.append(convert_to_tensor(v, dtype=dt))
+        else:
+            x = convert_to_tensor(v)
+            if allowed and x.dtype not in allowed and default is not None:
+                x = convert_to_tensor(v, dtype_hint=default)
+            dt = x.dtype
+            out.append(x)
+    return out
 
 
 def shape_arg(shape: Any) -> tuple[int, ...]:
@@ -145,9 +184,10 @@ def allowed(name: str, kinds: str, what: str) -> Any:
 
 
 def no_kernel(name: str, d: dtypes.DType, extra: str = "") -> errors.NotFoundError:
-    """TF's error for a dtype its op def lists but no CPU kernel is registered for (eager: NotFoundError)."""
+    """TF's error for a dtype its op def lists but no CPU kernel is registered for (eager: NotFoundError;
+    the DataType enum's name: DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT32, ...)."""
     return errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
-                                f"{name}[T=DT_{d.name.upper()}{extra}] [Op:{name}]")
+                                f"{name}[T=DT_{tf_name(d).upper()}{extra}] [Op:{name}]")
 
 
 def listed_no_complex_kernel(name: str, kinds: str, what: str) -> Any:

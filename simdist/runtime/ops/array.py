@@ -250,6 +250,11 @@ def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layo
 def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
     _no_layout(layout, "fill")
     v, shp = _t(value), shape_arg(dims)
+    if v.ndim != 0 and (v.shape.as_list() != [1] or dispatch.recorder() is not None):
+        # (FillOp: not a scalar, nor a vector of one; a graph's shape function wants rank 0)
+        raise trace_errors.shape_error(f"value must represent a scalar, got shape {args.dims(v.shape.as_list())} "
+                                       "[Op:Fill]", f"Shape must be rank 0 but is rank {v.ndim}", "Fill",
+                                       ([len(shp)], v.shape.as_list()))
     alloc.check_output("Fill", shp, v.dtype)
     return dispatch.execute(FILL, (v,), {"shape": shp})
 
@@ -375,6 +380,8 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
 def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
+    if ax == ():   # (TF's Squeeze: an empty squeeze_dims squeezes every dimension of size 1, as None does)
+        ax = None
     if ax is not None:      # TF's Squeeze kernel checks, in the order given (NumPy's errors would leak)
         shape, nd = t.shape.as_list(), t.ndim
         known = static_shapes.known_shape(t)   # (None: a graph input of unknown rank)

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import _int32_int64
@@ -112,6 +112,8 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_a
     """`tf.reverse_sequence`: for each batch entry b, its first seq_lengths[b] elements along
     seq_axis reversed (the rest kept)."""
     t = _t(input)
+    # (seq_dim has no default: None is TypeError; ops.attr-types)
+    attr_rules.check("ReverseSequence", seq_dim=seq_axis, batch_dim=batch_axis)
     lens = seq_lengths if isinstance(seq_lengths, Tensor) else convert_to_tensor(seq_lengths, dtype_hint=dtypes.int64)
     if lens.dtype.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tlen' of {args.tf_name(lens.dtype)} is not in "
@@ -365,6 +367,7 @@ RegisterGradient("TensorScatterMin")(_scatter_extreme_grad)
 def shape_n(input: Sequence[Any], out_type: Any = dtypes.int32, name: str | None = None) -> list[Tensor]:  # noqa: A002
     """`tf.shape_n`: the shape of each tensor of the list (ShapeN: one Shape per input)."""
     from simdist.runtime.ops.array import shape
+    attr_rules.list_input("ShapeN", "input", input)   # (ops.attr-types)
     ot = dtypes.as_dtype(out_type)
     if ot.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
@@ -404,8 +407,9 @@ no_tf_gradient("BroadcastArgs")
 
 
 def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
-    """`tf.broadcast_dynamic_shape`: the broadcast shape of two 1-D shape tensors (BroadcastArgs)."""
-    x, y = _t(shape_x), _t(shape_y)
+    """`tf.broadcast_dynamic_shape`: the broadcast shape of two 1-D shape tensors (BroadcastArgs),
+    its operands converted as TF's eager fast path converts them (`_shape_operands`)."""
+    x, y = _shape_operands(shape_x, shape_y)
     BROADCAST_ARGS.dtype((x.dtype, y.dtype), None)
     xs, ys = dispatch.static_value(x), dispatch.static_value(y)
     try:
@@ -416,12 +420,58 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
     return dispatch.execute(BROADCAST_ARGS, (x, y))
 
 
+def _shape_operands(shape_x: Any, shape_y: Any) -> tuple[Tensor, Tensor]:
+    """BroadcastArgs's operands (attr T: int32 or int64, default int32) as TF 2.21 converts them.
+    A Tensor operand fixes T and the other is converted to it. Eagerly, with none, the fast path
+    converts the first to T's default where it can (a NumPy int64 or float array, a list, a
+    TensorShape: int32; values beyond int32 keep int64) and the second to the first's dtype;
+    inside a tf.function each keeps its own dtype (op_def_library). A TensorShape converts as
+    TF's registered conversion does (ValueError when partially known or beyond int32)."""
+    from simdist.runtime.ops import array
+    vals = [_shape_tensor(v) if isinstance(v, TensorShape) else v for v in (shape_x, shape_y)]
+    known = next((v.dtype for v in vals if isinstance(v, Tensor)), None)
+    if known is None and dispatch.recorder() is None:
+        first = _t(vals[0])
+        if first.dtype is not dtypes.int32:
+            a = np.asarray(first.numpy())
+            if a.dtype.kind in "iuf" and (not a.size or (np.abs(a.astype(np.float64)) < 2 ** 31).all()):
+                from simdist.runtime.ops.math import cast
+                first = cast(first, dtypes.int32)
+        vals[0], known = first, first.dtype
+    if known is None:
+        return _t(vals[0]), _t(vals[1])
+    return tuple(v if isinstance(v, Tensor) else array.constant(v, dtype=known) for v in vals)  # type: ignore[return-value]
+
+
+def _shape_tensor(shape: TensorShape) -> Tensor:
+    """TF's TensorShape -> Tensor conversion (constant_tensor_conversion.py): int32 unless a
+    dimension needs int64, which is a ValueError without a requested dtype."""
+    from simdist.runtime.ops import array
+    if shape.rank is None or any(d is None for d in shape.as_list()):
+        raise ValueError(f"Cannot convert a partially known TensorShape {_shape_text(shape)} to a Tensor.")
+    dims_ = shape.as_list()
+    if any(d >= 2 ** 31 for d in dims_):
+        raise ValueError(f"Cannot convert TensorShape {_shape_text(shape)} to dtype int32; a dimension is too "
+                         "large. Consider using tf.int64.")
+    return array.constant(np.asarray(dims_, np.int32).reshape(len(dims_)), dtype=dtypes.int32)
+
+
+def _shape_text(shape: TensorShape) -> str:
+    """A TensorShape as Python prints its tuple: (2, None), (3,)."""
+    dims_ = ["None" if d is None else str(d) for d in shape.as_list()]
+    return "(" + ", ".join(dims_) + ("," if len(dims_) == 1 else "") + ")"
+
+
 def broadcast_static_shape(shape_x: Any, shape_y: Any) -> TensorShape:
     """`tf.broadcast_static_shape`: the broadcast TensorShape of two TensorShapes (ValueError when
-    they do not broadcast)."""
-    sx, sy = TensorShape(shape_x), TensorShape(shape_y)
-    if sx.rank is None or sy.rank is None:
-        return TensorShape(None)
+    they do not broadcast). common_shapes.broadcast_shape reads `.ndims` of each, so anything
+    else (a list, a NumPy array) is Python's AttributeError, x first (fuzz14 seed 14 #6)."""
+    for v in (shape_x, shape_y):
+        if not isinstance(v, TensorShape):
+            raise AttributeError(f"'{type(v).__name__}' object has no attribute 'ndims'")
+        if v.rank is None:
+            return TensorShape(None)
+    sx, sy = shape_x, shape_y
     a, b = sx.as_list(), sy.as_list()
     n = max(len(a), len(b))
     a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
@@ -469,7 +519,31 @@ def get_static_value(tensor: Any, partial: bool = False) -> Any:
         if isinstance(tensor, Variable):
             return None
         return tensor
+    rec = dispatch.recorder()
+    if rec is not None and not _graph_constant(rec, tensor):
+        return None
     return tensor.numpy()
+
+
+# ops whose value tensor_util.constant_value computes in a graph from constant inputs
+_CONSTANT_VALUE_OPS = frozenset(("Shape", "ShapeN", "Size", "Rank", "Range", "Cast", "Identity", "StopGradient", "Fill",
+                                 "Pack", "ConcatV2", "Equal", "NotEqual"))
+
+
+def _graph_constant(rec: Any, t: Tensor) -> bool:
+    """Whether TF's constant_value knows t's value inside a tf.function being traced: an eager
+    tensor from outside (never an op's input yet), a constant made in the function, or one of
+    the ops it evaluates (_CONSTANT_VALUE_OPS) over constants; an argument (a placeholder) and
+    any other op's output have none (fuzz14 seed 1420261202 #494: `get_static_value(x)` of an
+    input_signature argument is None)."""
+    from simdist.runtime.graph.ir import CONST
+    i = rec.slot_of.get(id(t))
+    if i is None:
+        return True
+    node = rec.nodes[i]
+    if node.kind == CONST:
+        return node.key != "capture"
+    return bool(rec.static[i]) and node.op is not None and node.op.name in _CONSTANT_VALUE_OPS
 
 
 def parallel_stack(values: Sequence[Any], name: str = "parallel_stack") -> Tensor:
@@ -477,7 +551,13 @@ def parallel_stack(values: Sequence[Any], name: str = "parallel_stack") -> Tenso
     if dispatch.recorder() is None:
         raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
     from simdist.runtime.ops.array import stack
-    return stack(list(values), axis=0)
+    # (array_ops.parallel_stack expands each value by itself: values of several dtypes are
+    # ParallelConcat's list TypeError, not converted to the first one's; fz14 seed 1420261202 #801)
+    ts = [_t(v) for v in values]
+    if len({t.dtype.name for t in ts}) > 1:
+        raise TypeError(f"Tensors in list passed to 'values' of 'ParallelConcat' Op have types "
+                        f"[{', '.join(t.dtype.name for t in ts)}] that don't all match.")
+    return stack(ts, axis=0)
 
 
 def _bitcast(a: np.ndarray, type: dtypes.DType) -> np.ndarray:  # noqa: A002 - TF's attr

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -85,6 +85,8 @@ def as_string(input: Any, precision: int = -1, scientific: bool = False, shortes
               width: int = -1, fill: str = "", name: str | None = None) -> Tensor:
     """`tf.as_string` (`tf.strings.as_string`): each element as a string, printf-formatted."""
     x = _t(input)
+    attr_rules.check("AsString", precision=precision, scientific=scientific, shortest=shortest, width=width,
+                     fill=fill)   # (the wrapper's make_*: ops.attr-types)
     fill = "" if fill is None else str(fill)
     if len(fill) > 1:
         raise errors.InvalidArgumentError(None, None, "Fill string must be one or fewer characters [Op:AsString]")

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule
 from simdist.runtime.ops.registry import RegisterGradient, register
@@ -127,6 +127,7 @@ def banded_triangular_solve(bands: Any, rhs: Any, lower: bool = True, adjoint: b
                             name: str | None = None) -> Tensor:
     """`tf.linalg.banded_triangular_solve`: x with A x = rhs (Aᴴ x = rhs with adjoint), A the
     lower (or upper) triangular band matrix of `bands` [..., K, M]; rhs [..., M, N]."""
-    a, b = _t(bands), _t(rhs)
+    a, b = args.matching([bands, rhs])   # (ops.attr-types)
+    attr_rules.check("BandedTriangularSolve", lower=lower, adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     BANDED_TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
     return dispatch.execute(BANDED_TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})

@@ -23,12 +23,12 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import dispatch, philox
+from simdist.runtime.ops import attr_rules, dispatch, philox
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.simple_philox import SimplePhilox
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "all_candidate_sampler",
            "fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler"]
@@ -204,7 +204,11 @@ for _n in _OPNAME.values():
 def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique: Any, range_max: Any,
           seed: Any, **extra: Any) -> tuple[Tensor, Tensor, Tensor]:
     from simdist.runtime.ops.random_gamma import tf_seeds
-    tc = true_classes if isinstance(true_classes, Tensor) else _t(np.asarray(true_classes, np.int64))
+    s1, s2 = tf_seeds(seed)   # (the wrapper's random_seed.get_seed, before the op's conversions)
+    if kind != "fixed":   # (fixed checks its own attributes first)
+        _check_attrs(kind, num_true, num_sampled, unique, range_max)
+    # (the wrapper converts true_classes with dtype int64: a Python float is TypeError, ops.attr-types)
+    tc = true_classes if isinstance(true_classes, Tensor) else convert_to_tensor(true_classes, dtype=dtypes.int64)
     rmax = int(range_max)
     if kind != "all" and rmax <= 0:
         raise errors.InvalidArgumentError(None, None, f"range_max must be positive [Op:{_OPNAME[kind]}]")
@@ -212,11 +216,17 @@ def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique:
         raise errors.InvalidArgumentError(None, None, f"range_max must be less than {2**31 - 1} for unigram samplers, "
                                           f"got {rmax} [Op:{_OPNAME[kind]}]")
     _OPS[kind].dtype((tc.dtype,), None)
-    s1, s2 = tf_seeds(seed)
     out = dispatch.execute(_OPS[kind], (tc,), {"num_true": int(num_true), "num_sampled": int(num_sampled),
                                                "unique": bool(unique), "range_max": rmax, "seed": s1, "seed2": s2,
                                                **extra})
     return named_outputs(_OPNAME[kind], out[:3])
+
+
+def _check_attrs(kind: str, num_true: Any, num_sampled: Any, unique: Any, range_max: Any, **extra: Any) -> None:
+    """The generated wrapper's make_int/make_bool of the sampler's attributes, before true_classes
+    is converted (clause ops.attr-types); AllCandidateSampler has no range_max."""
+    ranged = {"range_max": range_max} if kind != "all" else {}
+    attr_rules.check(_OPNAME[kind], num_true=num_true, num_sampled=num_sampled, unique=unique, **ranged, **extra)
 
 
 def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
@@ -239,6 +249,10 @@ def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sample
                                     name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """`tf.random.fixed_unigram_candidate_sampler` with `unigrams` (class k drawn with probability
     proportional to unigrams[k] ** distortion; reserved ids never), by TF's alias table."""
+    _check_attrs("fixed", num_true, num_sampled, unique, range_max, vocab_file=vocab_file, distortion=distortion,
+                 num_reserved_ids=num_reserved_ids, num_shards=num_shards, shard=shard, unigrams=unigrams)
+    if not isinstance(true_classes, Tensor):   # (converted before the kernel's checks: [-1.5] is TypeError)
+        true_classes = convert_to_tensor(true_classes, dtype=dtypes.int64)
     if vocab_file:
         raise NotImplementedError("fixed_unigram_candidate_sampler(vocab_file=...): simdist takes the weights as "
                                   "`unigrams` (reading a vocabulary file is not modelled)")

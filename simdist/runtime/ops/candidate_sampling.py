@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import dtype_error, t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["compute_accidental_hits"]
 
@@ -61,11 +61,14 @@ def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true
                             name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """`tf.nn.compute_accidental_hits`: (row indices int32, sampled positions int64, weights
     -FLT_MAX float32) of the sampled candidates that are true classes of their row."""
-    tc = true_classes if isinstance(true_classes, Tensor) else _t(np.asarray(true_classes, np.int64))
-    sc = sampled_candidates if isinstance(sampled_candidates, Tensor) else _t(np.asarray(sampled_candidates, np.int64))
-    HITS.dtype((tc.dtype, sc.dtype), None)
     if seed is None:   # TF's wrapper calls random_seed.get_seed: one op seed of the sequence (random.draw_op_seed)
         from simdist.runtime.ops import random as _random
         _random.draw_op_seed()
+    attr_rules.check("ComputeAccidentalHits", num_true=num_true)   # (ops.attr-types: the wrapper's make_int, and
+    # its conversion of both inputs with dtype int64: a Python float is TypeError)
+    tc = true_classes if isinstance(true_classes, Tensor) else convert_to_tensor(true_classes, dtype=dtypes.int64)
+    sc = sampled_candidates if isinstance(sampled_candidates, Tensor) else convert_to_tensor(sampled_candidates,
+                                                                                            dtype=dtypes.int64)
+    HITS.dtype((tc.dtype, sc.dtype), None)
     out = dispatch.execute(HITS, (tc, sc), {"num_true": int(num_true), "seed": 0, "seed2": 0})
     return named_outputs("ComputeAccidentalHits", out[:3])

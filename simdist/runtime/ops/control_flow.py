@@ -309,7 +309,7 @@ def Assert(condition: Any, data: Any, summarize: Any = None, name: str | None = 
                 shown.append(", ".join(str(v) for v in np.asarray(d.numpy()).reshape(-1).tolist()))
             else:
                 shown.append(str(d.encode() if isinstance(d, str) else d))
-        raise errors.InvalidArgumentError(None, None, f"Expected '{condition}' to be true. Summarized data: "
+        raise errors.InvalidArgumentError(None, None, f"Expected '{condition!s}' to be true. Summarized data: "
                                           + "\n".join(shown))
     return None
 

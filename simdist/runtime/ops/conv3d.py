@@ -21,7 +21,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import errors, host_cpu
-from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops import array, attr_rules, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
 from simdist.runtime.ops.nn_rules import FLOATS, typed
@@ -224,6 +224,8 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
            dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv3d` (NDHWC): strides (and dilations) lists of 5 as TF's raw op takes them;
     filters [kd, kh, kw, in, out]. NCDHW: see `_channels_first`."""
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check("Conv3D", strides=strides, padding=padding, data_format=data_format, dilations=dilations)
     if data_format == "NCDHW":
         x = _channels_first(input, "CPU implementation of Conv3D currently only supports the NHWC tensor format. "
                                    "[Op:Conv3D]")

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import errors, host_cpu
-from simdist.runtime.ops import array, dispatch
+from simdist.runtime import dtypes, errors, host_cpu
+from simdist.runtime.ops import args, array, attr_rules, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
                                       spatial_sequence)
@@ -157,7 +157,10 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     depthwise_conv2d_native with respect to an input of input_sizes."""
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
     op = "DepthwiseConv2dNativeBackpropInput"
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
     f, g = _t(filter), _t(out_backprop)
+    input_sizes = args.fixed_input(input_sizes, dtypes.int32)   # (an int32 input: 2.5 is TypeError)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
         _nchw_backprop_dtype(g, op)
@@ -178,7 +181,10 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     of depthwise_conv2d_native with respect to a filter of filter_sizes."""
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
     op = "DepthwiseConv2dNativeBackpropFilter"
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
     x, g = _t(input), _t(out_backprop)
+    filter_sizes = args.fixed_input(filter_sizes, dtypes.int32)   # (an int32 input: [[1.0]] is TypeError)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_last
         _nchw_backprop_dtype(g, op)

@@ -8,7 +8,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime import errors
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -41,13 +42,60 @@ STITCH = register("DynamicStitch", _stitch, lambda dts, attrs: dts[attrs["n"]], 
 
 
 def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str | None = None) -> list[Tensor]:
+    """`tf.dynamic_partition`, with DynamicPartitionOp's checks: num_partitions at least 1 (the
+    attr's minimum), every partition in [0, num_partitions)."""
     d, p = _t(data), _t(partitions)
-    return list(dispatch.execute(PARTITION, (d, p), {"num_partitions": int(num_partitions)}))
+    n = int(num_partitions)
+    if n < 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'num_partitions' of {n} must be at least minimum 1\n\t; NodeDef: {{{{node "
+            "DynamicPartition}}; Op<name=DynamicPartition; signature=data:T, partitions:int32 -> outputs:num_partitions*T; "
+            "attr=num_partitions:int,min=1; attr=T:type> [Op:DynamicPartition]")
+    flat = np.asarray(dispatch.static_value(p)).reshape(-1) if dispatch.recorder() is None else None
+    if flat is not None:
+        bad = np.nonzero((flat < 0) | (flat >= n))[0]
+        if bad.size:
+            i = int(bad[0])
+            raise errors.InvalidArgumentError(None, None, f"partitions[{i}] = {int(flat[i])} is not in [0, {n}) "
+                                              "[Op:DynamicPartition]")
+    return list(dispatch.execute(PARTITION, (d, p), {"num_partitions": n}))
+
+
+def _stitch_checks(idx: list[Tensor], dat: list[Tensor]) -> None:
+    """DynamicStitchOp's checks (dynamic_stitch_op.cc): as many data as indices (the NodeDef's
+    inputs), data[i].shape starting with indices[i].shape, one trailing shape for every data, and
+    indices in [0, the largest + 1)."""
+    if len(idx) != len(dat):
+        raise errors.InvalidArgumentError(
+            None, None, f"NodeDef expected inputs '{', '.join(['int32'] * len(idx) + [args.tf_name(dat[0].dtype)] * len(idx))}' "
+            f"do not match {len(idx) + len(dat)} inputs specified; Op<name=DynamicStitch; signature=indices:N*int32, "
+            "data:N*T -> merged:T; attr=N:int,min=1; attr=T:type>; NodeDef: {{node DynamicStitch}} [Op:DynamicStitch]")
+    i0, d0 = idx[0].shape.as_list(), dat[0].shape.as_list()
+    for i, (ix, d) in enumerate(zip(idx, dat)):
+        si, sd = ix.shape.as_list(), d.shape.as_list()
+        if sd[:len(si)] != si:
+            raise errors.InvalidArgumentError(None, None, f"data[{i}].shape = {args.dims(sd)} does not start with "
+                                              f"indices[{i}].shape = {args.dims(si)} [Op:DynamicStitch]")
+        if i and sd[len(si):] != d0[len(i0):]:
+            raise errors.InvalidArgumentError(
+                None, None, f"Need data[0].shape[{len(i0)}:] = data[{i}].shape[{len(si)}:], got data[0].shape = "
+                f"{args.dims(d0)}, data[{i}].shape = {args.dims(sd)}, indices[0].shape = {args.dims(i0)}, "
+                f"indices[{i}].shape = {args.dims(si)} [Op:DynamicStitch]")
+    if dispatch.recorder() is None:
+        for ix in idx:
+            flat = np.asarray(dispatch.static_value(ix)).reshape(-1)
+            neg = np.nonzero(flat < 0)[0]
+            if neg.size:
+                raise errors.InvalidArgumentError(None, None, f"indices[{int(neg[0])}] is out of range "
+                                                  "[Op:DynamicStitch]")
 
 
 def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None = None) -> Tensor:
+    attr_rules.list_input("DynamicStitch", "indices", indices)   # (ops.attr-types)
+    attr_rules.list_input("DynamicStitch", "data", data)
     idx = [_t(i) for i in indices]
     dat = [_t(d) for d in data]
+    _stitch_checks(idx, dat)
     return dispatch.execute(STITCH, idx + dat, {"n": len(idx)})
 
 

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, array, dispatch, math, static_shapes, trace_errors
+from simdist.runtime.ops import args, array, attr_rules, dispatch, math, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -44,6 +44,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     """`tf.one_hot`: float32 unless dtype or on/off values say otherwise; an index outside
     [0, depth) gives a row of off_value; `axis` places the new dimension (-1: last)."""
     dt = None if dtype is None else dtypes.as_dtype(dtype)
+    attr_rules.check("OneHot", axis=axis)   # (make_int: a graph tensor is TypeError; ops.attr-types)
     on = None if on_value is None else (on_value if isinstance(on_value, Tensor)
                                         else convert_to_tensor(on_value, dtype_hint=dt))
     off = None if off_value is None else (off_value if isinstance(off_value, Tensor)

@@ -323,13 +323,102 @@ def _square_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         "DT_INT64, DT_COMPLEX64, DT_COMPLEX128]; is_commutative=true>")
 
 
+# --- constant_folding.cc ConstantPushDown -------------------------------------------------------------------
+_PUSH_TYPES = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128)
+_ADD_SUB, _MUL = ("AddV2", "Add", "Sub"), ("Mul",)
+
+
+def _really_constant(rec: Any, t: Tensor) -> bool:
+    """Whether t is a Const node of TF's graph once folded: a literal made in the call or computed
+    from literals only (a tensor captured from outside is a placeholder there, not a Const)."""
+    from simdist.runtime.graph.ir import CONST
+    i = rec.slot_of.get(id(t))
+    if i is None:
+        parent = getattr(rec, "parent", None)
+        return parent is not None and _really_constant(parent, t)
+    seen: set[int] = set()
+    todo = [i]
+    while todo:
+        j = todo.pop()
+        if j in seen:
+            continue
+        seen.add(j)
+        n = rec.nodes[j]
+        if n.kind == CONST:
+            if n.key == "capture":
+                return False
+            continue
+        if not rec.static[j]:
+            return False
+        todo.extend(n.ins)
+    return True
+
+
+def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | None:
+    """`C op (X op' Y)` (either side), C and Y constants and op' an Add/Sub under Add/Sub or a
+    Mul under Mul whose output nothing else uses -> `X op (C op' Y)` with the signs carried,
+    C op' Y folded (ConstantPushDown): (x + c1) + c2 is x + (c2 + c1); c - (x - c1) is
+    (c + c1) - x; (x * c1) * c2 is x * (c2 * c1). Floats and complex only (integer sums do not
+    change); float16/bfloat16 only for Add under Add (TF excludes the half types from the
+    push-down, but its AddOpsRewrite sums a chain's constants first all the same: measured). TF also pushes a constant down when Y is not one,
+    after which its arithmetic optimizer re-associates the sum again (AddOpsRewrite,
+    MinimizeBroadcasts): not modelled, left as written. TF 2.21: `image.random_brightness(img, d,
+    seed=)` inside tf.function adds its uniform draw's minval to the image first (fuzz14 seed
+    1420261202 #787)."""
+    from simdist.runtime.ops import dispatch, math
+    a, b = tensors
+    if a.dtype not in _PUSH_TYPES:
+        return None
+    left_const = _really_constant(rec, a)
+    if not left_const and not _really_constant(rec, b):
+        return None
+    c, child = (a, b) if left_const else (b, a)
+    node = rec.producer(child)
+    family = _ADD_SUB if name in _ADD_SUB else _MUL
+    if node is None or node.op.name not in family or len(node.ins) != 2 or rec.consumers(child) != 0:
+        return None
+    l0, l1 = rec.input_tensor(node, 0), rec.input_tensor(node, 1)
+    ll_const, rl_const = _really_constant(rec, l0), _really_constant(rec, l1)
+    if ll_const and rl_const:
+        return None
+    x, y = (l1, l0) if ll_const else (l0, l1)
+    if not _really_constant(rec, y):
+        return None   # (TF pushes then, but its arithmetic optimizer re-associates the result again)
+    sym, child_sym = name != "Sub", node.op.name != "Sub"
+    if a.dtype in (dtypes.float16, dtypes.bfloat16) and not (family is _ADD_SUB and sym and child_sym):
+        return None   # (halves: no push-down, only AddOpsRewrite's regrouping of a sum's constants)
+    plus, minus = (math.ADD, math.SUB) if family is _ADD_SUB else (math.MUL, None)
+    if sym and child_sym:
+        return dispatch.execute(plus, (x, dispatch.execute(plus, (c, y))))
+
+    def negated(right_leaf: bool) -> bool:
+        return (not child_sym and right_leaf) != (not sym and left_const)
+    neg_c = not sym and not left_const
+    neg_x, neg_y = negated(ll_const), negated(not ll_const)
+    inner = dispatch.execute(minus if neg_c != neg_y else plus, (y, c) if neg_c else (c, y))
+    outer = minus if neg_x or (neg_c and neg_y) else plus
+    return dispatch.execute(outer, (inner, x) if neg_x else (x, inner))
+
+
+def _then_push_down(rule: Any, name: str) -> Any:
+    """An op's rule, then (when it does not apply) ConstantPushDown: constant_folding.cc tries its
+    arithmetic simplifications before pushing constants down."""
+    def both(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+        r = rule(rec, tensors, attrs) if rule is not None else None
+        return r if r is not None else _push_down_rule(rec, tensors, attrs, name)
+    both.__name__ = getattr(rule, "__name__", "_push_down_rule")
+    both.__doc__ = getattr(rule, "__doc__", None) or _push_down_rule.__doc__
+    return both
+
+
 def _rules() -> dict[Any, Any]:
     from simdist.runtime.ops import array, math, reductions, unary
     return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
             reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
-            math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _sub_rule,
-            math.ADD: _add_rule, unary.RECIPROCAL: _reciprocal_rule, math.LOGICAL_NOT: _logical_not_rule,
-            math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule}
+            math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _then_push_down(_sub_rule, "Sub"),
+            math.ADD: _then_push_down(_add_rule, "AddV2"), unary.RECIPROCAL: _reciprocal_rule,
+            math.LOGICAL_NOT: _logical_not_rule, math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule,
+            math.MUL: _then_push_down(None, "Mul")}
 
 
 def install() -> None:

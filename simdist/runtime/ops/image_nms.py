@@ -212,6 +212,13 @@ def _float_in(x: Any, hint: Any = dtypes.float32) -> Tensor:
     return x if isinstance(x, Tensor) else convert_to_tensor(x, dtype_hint=hint)
 
 
+def _own(x: Any) -> Tensor:
+    """image_ops' `ops.convert_to_tensor(threshold)`: no dtype, so an int threshold is int32 and
+    the op's T_threshold refuses it (eagerly InvalidArgumentError, traced TypeError; clause
+    ops.attr-types, fz14 seed 14 #683, #152)."""
+    return x if isinstance(x, Tensor) else convert_to_tensor(x)
+
+
 def _size(x: Any) -> Tensor:
     return x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=dtypes.int32)
 
@@ -221,7 +228,7 @@ def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any, iou_thres
     """`tf.image.non_max_suppression`: the indices (int32) of the boxes greedy NMS keeps, best first."""
     b = _float_in(boxes)
     s = _float_in(scores, b.dtype)
-    it, st = _float_in(iou_threshold), _float_in(score_threshold)
+    it, st = _own(iou_threshold), _own(score_threshold)
     return dispatch.execute(NMS_V3, (b, s, _size(max_output_size), it, st))
 
 
@@ -231,7 +238,7 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
     """`tf.image.non_max_suppression_with_scores`: (indices, their scores after soft-NMS) of NonMaxSuppressionV5."""
     b = _float_in(boxes)
     s = _float_in(scores, b.dtype)
-    it, st, sg = _float_in(iou_threshold), _float_in(score_threshold), _float_in(soft_nms_sigma)   # (float32: V5's T)
+    it, st, sg = _own(iou_threshold), _own(score_threshold), _own(soft_nms_sigma)
     idx, sc, _ = dispatch.execute(NMS_V5, (b, s, _size(max_output_size), it, st, sg),
                                   {"pad_to_max_output_size": False})
     return idx, sc

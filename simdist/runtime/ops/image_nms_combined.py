@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import dtype_error
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.image_nms import _corners, _iou
@@ -161,18 +161,31 @@ COMBINED_NMS = register("CombinedNonMaxSuppression", _forward, _rule, lambda a, 
 no_tf_gradient("CombinedNonMaxSuppression")
 
 
+def _typed(v: Any, dt: dtypes.DType) -> Tensor:
+    """An input of fixed dtype `dt`: a tensor as it is, a NumPy value converted with `dt` as a
+    hint (its own dtype kept when it does not convert), a Python value with `dt`."""
+    if isinstance(v, Tensor):
+        return v
+    if isinstance(v, (np.ndarray, np.generic)):
+        return convert_to_tensor(v, dtype_hint=dt)
+    return convert_to_tensor(v, dtype=dt)
+
+
 def combined_non_max_suppression(boxes: Any, scores: Any, max_output_size_per_class: Any, max_total_size: Any,
                                  iou_threshold: Any = 0.5, score_threshold: Any = float("-inf"),
                                  pad_per_class: bool = False, clip_boxes: bool = True,
                                  name: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """`tf.image.combined_non_max_suppression`: (nmsed_boxes, nmsed_scores, nmsed_classes, valid_detections)."""
-    b = boxes if isinstance(boxes, Tensor) else convert_to_tensor(boxes, dtype_hint=dtypes.float32)
-    s = scores if isinstance(scores, Tensor) else convert_to_tensor(scores, dtype_hint=dtypes.float32)
-    mpc = (max_output_size_per_class if isinstance(max_output_size_per_class, Tensor)
-           else convert_to_tensor(max_output_size_per_class, dtype_hint=dtypes.int32))
+    # image_ops converts the thresholds and max_total_size first; the generated wrapper then its
+    # attributes (make_bool) and the inputs the op def types: a Python value with that dtype
+    # (max_output_size_per_class=2.5 is TypeError "Cannot convert 2.5 to EagerTensor of dtype
+    # int32"; ops.attr-types), a NumPy value keeping its own (fz14 seed 1420261202 #104, #469, #538)
     it = iou_threshold if isinstance(iou_threshold, Tensor) else convert_to_tensor(iou_threshold, dtype=dtypes.float32)
     st = (score_threshold if isinstance(score_threshold, Tensor)
           else convert_to_tensor(score_threshold, dtype=dtypes.float32))
     mt = max_total_size if isinstance(max_total_size, Tensor) else convert_to_tensor(max_total_size)
+    attr_rules.check("CombinedNonMaxSuppression", pad_per_class=pad_per_class, clip_boxes=clip_boxes)
+    b, s, mpc = (_typed(v, dt) for v, dt in ((boxes, dtypes.float32), (scores, dtypes.float32),
+                                             (max_output_size_per_class, dtypes.int32)))
     return named_outputs("CombinedNonMaxSuppression", dispatch.execute(
         COMBINED_NMS, (b, s, mpc, mt, it, st), {"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)}))

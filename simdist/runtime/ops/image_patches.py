@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import window_geometry, windows
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
@@ -69,6 +69,8 @@ def _list4(value: Any, name: str) -> tuple[int, ...]:
 def extract_patches(images: Any, sizes: Any, strides: Any, rates: Any, padding: Any,
                     name: str | None = None) -> Tensor:
     """`tf.image.extract_patches`: the image's [kh, kw] patches (dilated by rates) in the depth."""
+    # (the wrapper's make_* before the input's conversion: ops.attr-types)
+    attr_rules.check("ExtractImagePatches", ksizes=sizes, strides=strides, rates=rates, padding=padding)
     x = _t(images)
     ks, st, rt = _list4(sizes, "ksizes"), _list4(strides, "strides"), _list4(rates, "rates")
     if not isinstance(padding, str) or padding not in ("SAME", "VALID"):

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import BATCH_MATMUL_ROWS, MATMUL_ROWS, RegisterGradient, register
@@ -26,9 +26,11 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
             return _half_matmul_f32(x, y)
         return np.matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
     if x.ndim >= 2 and y.ndim >= 2:
-        from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul
+        from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul, row_in_order
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
+        if not transpose_b and row_in_order(x, y):   # one row: TF's order, to the last bit
+            return ordered_matmul(x, y)
     return np.matmul(x, y)
 
 
@@ -76,8 +78,18 @@ def _matmul_rule(name: str, ints: tuple[str, ...]) -> Any:
     return rule
 
 
+def _bare_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """MatMul without attributes as a replay runs it (OpDef.bare): NumPy's, except a one-row
+    float product, which TF accumulates in order (contraction_order.row_in_order)."""
+    if x.shape[-2] == 1:
+        from simdist.runtime.ops.contraction_order import ordered_matmul, row_in_order
+        if row_in_order(x, y):
+            return ordered_matmul(x, y)
+    return np.matmul(x, y)
+
+
 MATMUL = register("MatMul", _matmul, _matmul_rule("MatMul", ("int32", "int64")), _matmul_flops, kind="contraction",
-                  fusion=MATMUL_ROWS, sums=_rows_contracted, bare=np.matmul)
+                  fusion=MATMUL_ROWS, sums=_rows_contracted, bare=_bare_matmul)
 BATCH_MATMUL = register("BatchMatMulV2", _matmul, _matmul_rule("BatchMatMulV2", ("int16", "int32", "int64")), _matmul_flops,
                         kind="contraction", fusion=BATCH_MATMUL_ROWS)
 
@@ -102,6 +114,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     ta = _t(a)
     # (TF converts b with a's dtype as its hint: a Python list or NumPy array beside a float16 a is float16)
     tb = _t(b) if isinstance(b, Tensor) or hasattr(b, "_as_tensor") else convert_to_tensor(b, dtype_hint=ta.dtype)
+    _check_attrs(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, grad_a, grad_b)
     if (adjoint_a or adjoint_b) and ta.dtype.kind == "c" and tb.dtype == ta.dtype:   # the adjoint: conjugated too
         from simdist.runtime.ops.complex_math import conj
         ta, tb = (conj(ta) if adjoint_a else ta), (conj(tb) if adjoint_b else tb)
@@ -173,6 +186,38 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
                 (sa, sb)) from None
         return dispatch.execute(BATCH_MATMUL, (ta, tb), attrs)
     return dispatch.execute(MATMUL, (ta, tb), attrs)
+
+
+_SPARSE_TYPES = ("bfloat16", "float32")
+
+
+def _check_attrs(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjoint_a: Any, adjoint_b: Any,
+                 a_is_sparse: Any, b_is_sparse: Any, grad_a: Any, grad_b: Any) -> None:
+    """The attributes math_ops.matmul passes to the op it chooses, as the user gave them (clause
+    ops.attr-types): BatchMatMulV2 (either operand above rank 2, or of a rank the graph does not
+    know, and no sparse flag) gets adj_x = transpose_a or adjoint_a (True when transpose_a is
+    truthy, else adjoint_a as given), grad_x = grad_a; else a truthy adjoint makes transpose True,
+    and SparseMatMul (a sparse flag with both operands bfloat16 or float32, or bfloat16 beside
+    another type but int8/uint8) gets transpose_a/b and the sparse flags, MatMul transpose_a/b and
+    grad_a/b."""
+    from simdist.runtime.ops import static_shapes
+    ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)
+    if not a_is_sparse and not b_is_sparse and (ka is None or kb is None or len(ka) > 2 or len(kb) > 2):
+        attr_rules.check("BatchMatMulV2", adj_x=True if transpose_a else adjoint_a,
+                         adj_y=True if transpose_b else adjoint_b, grad_x=grad_a, grad_y=grad_b)
+        return
+    transpose_a = True if adjoint_a else transpose_a
+    transpose_b = True if adjoint_b else transpose_b
+    da, db = ta.dtype.name, tb.dtype.name
+    sparse = bool(a_is_sparse or b_is_sparse) and da in _SPARSE_TYPES and db in _SPARSE_TYPES
+    if da != db and ((da == "bfloat16" and db not in ("int8", "uint8")) or
+                     (db == "bfloat16" and da not in ("int8", "uint8"))):
+        sparse = True
+    if sparse:
+        attr_rules.check("SparseMatMul", transpose_a=transpose_a, transpose_b=transpose_b, a_is_sparse=a_is_sparse,
+                         b_is_sparse=b_is_sparse)
+    else:
+        attr_rules.check("MatMul", transpose_a=transpose_a, transpose_b=transpose_b, grad_a=grad_a, grad_b=grad_b)
 
 
 def _mm(x: Any, y: Any, ta: bool = False, tb: bool = False) -> Tensor:
@@ -259,8 +304,8 @@ def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False, a
            b_is_sparse: bool = False, name: str | None = None) -> Tensor:
     """`tf.linalg.matvec`: squeeze(matmul(a, expand_dims(b, -1)), -1)."""
     from simdist.runtime.ops import array
-    return array.squeeze(matmul(a, array.expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a),
-                         axis=[-1])
+    return array.squeeze(matmul(a, array.expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a,
+                                a_is_sparse=a_is_sparse, b_is_sparse=b_is_sparse), axis=[-1])
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
@@ -355,6 +400,8 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         return _tensordot_matmul(ta, tb, xa, xb)
     if ta.dtype == dtypes.float16:   # (TF's float16 Einsum and MatMul kernels round differently)
         return _tensordot_matmul(ta, tb, xa, xb)
+    if ta.dtype in (dtypes.float32, dtypes.float64) and int(np.prod([da[k] for k in range(ra) if k not in xa])) == 1:
+        return _tensordot_matmul(ta, tb, xa, xb)   # one row: MatMul's order (contraction_order.row_in_order)
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
 from simdist.runtime.ops.registry import RegisterGradient, register
@@ -120,6 +120,8 @@ def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name:
     """`tf.linalg.svd`: (s, u, v) with tensor = u @ diag(s) @ adjoint(v), s descending; s alone
     when compute_uv is False."""
     x = _t(tensor)
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check("Svd", compute_uv=compute_uv, full_matrices=full_matrices)
     SVD.dtype((x.dtype,), None)
     if x.ndim < 2:
         raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Svd]")

@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import args, dispatch, eigen_lu, libm, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, eigen_lu, libm, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -145,7 +145,7 @@ def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, alig
     """`tf.linalg.set_diag`: the input with diagonal k (or the band k = (lo, hi)) replaced by
     `diagonal` (shaped as diag_part's output for that k and align)."""
     from simdist.runtime.ops.diag import _align, _band, _diag_len, _k
-    x, d = _t(input), _t(diagonal)
+    x, d = args.matching([input, diagonal])   # (ops.attr-types)
     kk = _band(_k(k), "MatrixSetDiagV3")
     al = _align(align, "MatrixSetDiagV3")
     if x.ndim < 2:
@@ -488,7 +488,8 @@ def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:  
 
 def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
     """`tf.linalg.solve`: X with matrix @ X = rhs (batch shapes equal: MatrixSolve does not broadcast)."""
-    a, b = _t(matrix), _t(rhs)
+    a, b = args.matching([matrix, rhs])   # (ops.attr-types)
+    attr_rules.check("MatrixSolve", adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     SOLVE.dtype((a.dtype, b.dtype), None)
     _square(a, "MatrixSolve")
     sa, sb = a.shape.as_list(), b.shape.as_list()
@@ -513,7 +514,8 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
                      name: str | None = None) -> Tensor:
     """`tf.linalg.triangular_solve`: X with tri(matrix) @ X = rhs (only the lower or upper triangle
     read; batch shapes broadcast)."""
-    a, b = _t(matrix), _t(rhs)
+    a, b = args.matching([matrix, rhs])   # (ops.attr-types)
+    attr_rules.check("MatrixTriangularSolve", lower=lower, adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
     _square(a, "MatrixTriangularSolve")
     sa, sb = a.shape.as_list(), b.shape.as_list()

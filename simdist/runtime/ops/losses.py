@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import activations, array, dispatch, graph_constants, math, static_shapes, trace_errors, unary
+from simdist.runtime.ops import (activations, array, dispatch, graph_constants, math, softmax_eigen, static_shapes,
+                                 trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
@@ -27,7 +28,7 @@ __all__ = ["softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_wi
 
 
 # --- the fused cross-entropy kernels -----------------------------------------------------------------
-def _xent(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _xent(features: np.ndarray, labels: np.ndarray, lanes: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """TF's XentFunctor: loss = sum(labels * (log(sum(exp(shifted))) - shifted)), backprop =
     softmax - labels, with shifted = logits - max; labels broadcast against the logits."""
     if features.ndim != 2 or labels.ndim != 2:
@@ -42,6 +43,8 @@ def _xent(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndar
             f"labels_size={_dims(labels.shape)} [Op:SoftmaxCrossEntropyWithLogits]") from None
     if 0 in shape:
         return np.zeros(shape[:1], features.dtype), np.zeros(shape, features.dtype)
+    if features.dtype.name in softmax_eigen.DTYPES:   # Eigen's kernel, bit for bit (nn.softmax-eigen)
+        return softmax_eigen.xent(np.broadcast_to(features, shape), np.broadcast_to(labels, shape), lanes)
     shifted = features - np.max(features, axis=1, keepdims=True)
     e = np.exp(shifted)
     s = np.sum(e, axis=1, keepdims=True)
@@ -49,7 +52,7 @@ def _xent(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndar
     return loss, e / s - labels
 
 
-def _sparse_xent(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _sparse_xent(features: np.ndarray, labels: np.ndarray, lanes: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """TF's SparseXentOp: loss = log(sum(exp(shifted))) - shifted[label], backprop = softmax -
     one_hot(label); a label outside [0, classes) raises InvalidArgumentError (as TF on CPU)."""
     op = "SparseSoftmaxCrossEntropyWithLogits"
@@ -74,6 +77,8 @@ def _sparse_xent(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, 
             raise errors.InvalidArgumentError(
                 None, None, f"Received a label value of {bad} which is outside the valid range of [0, {classes}).  "
                 f"Label values: {' '.join(str(int(v)) for v in labels)} [Op:{op}]")
+    if features.dtype.name in softmax_eigen.DTYPES:   # Eigen's kernel, bit for bit (nn.softmax-eigen)
+        return softmax_eigen.sparse_xent(features, labels, lanes)
     shifted = features - np.max(features, axis=1, keepdims=True)
     e = np.exp(shifted)
     s = np.sum(e, axis=1, keepdims=True)
@@ -110,6 +115,10 @@ XENT = register("SoftmaxCrossEntropyWithLogits", _xent, _xent_dtype, _xent_flops
                 none_grad_ok=(1,), kind="nn", fusion=rows(0, 1))
 SPARSE_XENT = register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent, _sparse_xent_dtype, _xent_flops,
                        num_outputs=2, none_grad_ok=(1,), kind="nn", fusion=rows(0, 1))
+# Eigen's flat steps (softmax_eigen.py) see the whole tensor: stacked replica lanes are computed
+# each as its own tensor (lanes/forms.py passes lanes=R)
+XENT.lane_forward = _xent
+SPARSE_XENT.lane_forward = _sparse_xent
 L2LOSS = register("L2Loss", lambda a: np.asarray(np.sum(np.square(a)) * a.dtype.type(0.5), dtype=a.dtype),
                   typed("L2Loss", FLOATS), lambda arrays, out, attrs: 2.0 * arrays[0].size, kind="reduction",
                   fusion=lanes("it reduces every axis and has no axis attribute to shift: no stacked form written"))

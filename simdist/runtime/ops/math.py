@@ -90,7 +90,8 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
 
     def forward(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if b.dtype.kind in "iu":
-            if not np.all(b) and 0 not in np.broadcast_shapes(np.shape(a), np.shape(b)):   # (an empty output divides nothing)
+            # (an empty output divides nothing)
+            if not np.all(b) and 0 not in np.broadcast_shapes(np.shape(a), np.shape(b)):
                 raise errors.InvalidArgumentError(None, None, f"Integer division by zero [Op:{name}]")
             with np.errstate(over="ignore"):
                 return fn(a, b)
@@ -916,7 +917,9 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
         # (NumPy values and Python sequences are converted with the op's bool dtype: a tuple of
         # floats is TypeError "Cannot convert", fz4 seed 33 #161)
         python_seq = isinstance(x, (list, tuple)) and not any(_tensorlike(v) for v in x)
-        xt = _logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic)) or python_seq else _t(x)
+        # (a Python number too: `logical_and(0, [1])` is TypeError "Cannot convert 0", seed 1420261202 #336)
+        xt = _logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic)) or python_seq or \
+            type(x) in (int, float) else _t(x)
         if isinstance(y, (list, tuple)):
             fallback_bool_check([xt])   # the eager fallback converts x before the list y: ValueError first
         yt = _logical_operand(y, xt.dtype)

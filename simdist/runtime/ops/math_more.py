@@ -12,7 +12,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -130,7 +130,11 @@ def accumulate_n(inputs: Any, shape: Any = None, tensor_dtype: Any = None, name:
     ts = [x if isinstance(x, (Tensor, IndexedSlices)) else convert_to_tensor(x) for x in inputs]
     if not all(isinstance(x, Tensor) for x in ts) or not all(x.dtype == ts[0].dtype for x in ts):
         raise ValueError("inputs must be a list of at least one Tensor with the same dtype and shape")
+    from simdist.runtime import symbolic
     from simdist.runtime.ops import static_shapes
+    if symbolic.DEPTH[0] and symbolic.is_graph(shape):   # (as_shape of a graph tensor; fz14 seed 14 #538)
+        raise TypeError(f"Dimension value must be integer or None or have an __index__ method, got value "
+                        f"'{shape!r}' with type '{type(shape)!r}'")
     merged = TensorShape(None) if shape is None else TensorShape(args.shape_arg(shape))
     for x in ts:
         xs = static_shapes.static_shape(x)     # (as a traced graph knows it: input_signature's None dimensions)
@@ -198,12 +202,16 @@ def invert_permutation(x: Any, name: str | None = None) -> Tensor:
     return dispatch.execute(INVERT_PERMUTATION, (xt,))
 
 
-def _approx_top_k(operand: Any, k: Any, reduction_dimension: int, is_max_k: bool) -> Any:
+def _approx_top_k(operand: Any, k: Any, reduction_dimension: int, is_max_k: bool, recall_target: Any = 0.95,
+                  reduction_input_size_override: Any = -1, aggregate_to_topk: Any = True) -> Any:
     """TF 2.21's ApproxTopK on CPU: float, half and bfloat16 (else InvalidArgumentError), CPU kernels only
     for is_max_k and reduction_dimension == -1 (else NotFoundError), where it gives top_k's values and
     indices exactly (ties and NaN included: checked against TF on random rows)."""
     from simdist.runtime.ops.sorting import top_k
     x = _t(operand)
+    attr_rules.check("ApproxTopK", k=k, reduction_dimension=reduction_dimension, recall_target=recall_target,
+                     is_max_k=is_max_k, reduction_input_size_override=reduction_input_size_override,
+                     aggregate_to_topk=aggregate_to_topk)   # (the wrapper's make_*: ops.attr-types)
     if x.dtype.name not in ("float16", "bfloat16", "float32"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(x.dtype)} is not in the list "
                                           "of allowed values: half, bfloat16, float [Op:ApproxTopK]")
@@ -218,18 +226,21 @@ def approx_max_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_tar
                  reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
                  name: str | None = None) -> Any:
     """`tf.math.approx_max_k` (also tf.nn's): on TF 2.21's CPU, top_k over the last axis."""
-    return _approx_top_k(operand, k, reduction_dimension, True)
+    return _approx_top_k(operand, k, reduction_dimension, True, recall_target, reduction_input_size_override,
+                         aggregate_to_topk)
 
 
 def approx_min_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,
                  reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
                  name: str | None = None) -> Any:
     """`tf.math.approx_min_k` (also tf.nn's): TF 2.21 has no CPU kernel for it (NotFoundError)."""
-    return _approx_top_k(operand, k, reduction_dimension, False)
+    return _approx_top_k(operand, k, reduction_dimension, False, recall_target, reduction_input_size_override,
+                         aggregate_to_topk)
 
 
 def approx_top_k(input: Any, k: int, reduction_dimension: int = -1, recall_target: float = 0.95,  # noqa: A002
                  is_max_k: bool = True, reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
                  name: str | None = None) -> Any:
     """`tf.approx_top_k` (the raw ApproxTopK op): (values, indices) as approx_max_k/approx_min_k."""
-    return _approx_top_k(input, k, reduction_dimension, is_max_k)
+    return _approx_top_k(input, k, reduction_dimension, is_max_k, recall_target, reduction_input_size_override,
+                         aggregate_to_topk)

@@ -162,6 +162,8 @@ def histogram_fixed_width(values: Any, value_range: Any, nbins: Any = 100, dtype
     if out.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {args.tf_name(out)} is not in the list "
                                           "of allowed values: int32, int64 [Op:HistogramFixedWidth]")
+    # (the op's types before the kernel's value checks: eagerly, and at trace, TypeError, in a graph)
+    HISTOGRAM.dtype((v.dtype, r.dtype, nb.dtype), {"dtype": out})
     rv = dispatch.static_value(r)
     if rv.shape != (2,):
         raise errors.InvalidArgumentError(None, None, "value_range should be a vector. [Op:HistogramFixedWidth]")

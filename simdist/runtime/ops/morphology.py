@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import spatial_sequence, window_geometry, windows
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -172,6 +172,8 @@ def dilation2d(input: Any, filters: Any, strides: Any, padding: Any, data_format
     """`tf.nn.dilation2d` (NHWC): max over each window of input + filters ([fh, fw, C]); strides
     and dilations lists of 4."""
     _nhwc_only(data_format)
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check("Dilation2D", strides=strides, rates=dilations, padding=padding)
     attrs = {"strides": _list4(strides, "strides"), "rates": _list4(dilations, "rates"), "padding": _padding(padding)}
     return dispatch.execute(DILATION2D, (_t(input), _t(filters)), attrs)
 

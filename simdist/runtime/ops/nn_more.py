@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -48,7 +48,9 @@ def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool =
     from simdist.runtime.ops import math
     from simdist.runtime.ops.unary import square
     xt = _t(x)
-    ax = sorted(set(int(a) for a in (axes if isinstance(axes, (list, tuple)) else [axes])))
+    # (nn_impl iterates `axes` as given: an int is Python's TypeError "'int' object is not
+    # iterable"; fz14 seed 14 #105)
+    ax = sorted(set(int(a) for a in axes))
     shp = xt.shape.as_list()
     count = 1
     for d in ax:
@@ -198,6 +200,8 @@ def local_response_normalization(input: Any, depth_radius: int = 5, bias: float 
     """`tf.nn.local_response_normalization` (also `tf.nn.lrn`): x / (bias + alpha * sum of x^2 over
     the depth window [d - r, d + r])^beta, on a 4-D input (half, bfloat16, float)."""
     x = _t(input)
+    # (the wrapper's make_*: ops.attr-types)
+    attr_rules.check("LRN", depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta)
     LRN.dtype((x.dtype,), None)
     if x.ndim != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional [Op:LRN]")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from simdist.runtime import dtypes
 from simdist.runtime.ops import array, math, unary
 from simdist.runtime.ops.args import t as _t
@@ -33,7 +35,7 @@ def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: 
     mean = math.reduce_mean(y, axes, keepdims=True)
     variance = math.reduce_mean(math.squared_difference(y, array.stop_gradient(mean)), axes, keepdims=True)
     if not keepdims:
-        sq = [axes] if isinstance(axes, int) else list(axes)
+        sq = [int(axes)] if isinstance(axes, (int, np.integer)) else list(axes)   # (a NumPy integer axis too)
         mean = array.squeeze(mean, sq)
         variance = array.squeeze(variance, sq)
     if x.dtype == dtypes.float16:

@@ -215,7 +215,25 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
     seeds = _seed_attrs(seed)
     if dt.is_integer and lo >= hi:
         raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} [Op:RandomUniformInt]")
-    return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, **seeds})
+    rec = execution._current.ctx.recorder
+    if dt.is_integer or lo is None and hi is None or rec is None or not rec.rewrites:
+        return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, **seeds})
+    return _scaled_in_graph(dispatch.execute(UNIFORM, (), {"shape": shp, "minval": None, "maxval": None,
+                                                          "dtype": dt, **seeds}), lo, hi, dt)
+
+
+def _scaled_in_graph(r: Tensor, lo: float | None, hi: float, dt: dtypes.DType) -> Tensor:
+    """`rnd * (maxval - minval) + minval` (`rnd * maxval` for minval the int 0) as the Mul and
+    AddV2 nodes TF's graph holds (the same values as the one op eagerly), so that Grappler's
+    rewrites inside a tf.function see them (ConstantPushDown: `random_uniform(...) + c` adds c to
+    minval first; grappler.py)."""
+    from simdist.runtime.ops import array, math
+    hi_t = array.constant(hi, dtype=dt)
+    if lo is None:
+        return dispatch.execute(math.MUL, (r, hi_t))
+    lo_t = array.constant(lo, dtype=dt)
+    return dispatch.execute(math.ADD, (dispatch.execute(math.MUL, (r, dispatch.execute(math.SUB, (hi_t, lo_t)))),
+                                       lo_t))
 
 
 # --- more stateful draws: truncated normal, categorical, shuffle ---------------------------------------------

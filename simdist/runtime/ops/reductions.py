@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, dispatch, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import OVER_AXIS, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -293,6 +293,7 @@ def _scan_axis(op: Any, axis: Any) -> int:
 
 def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
     t = _t(x)
+    attr_rules.check(op.name, exclusive=exclusive, reverse=reverse)   # (the wrapper's make_bool: ops.attr-types)
     op.dtype((t.dtype,), None)   # attr T is checked when the op is built, before the kernel's axis check
     ax = _scan_axis(op, axis)
     nd = t.ndim

@@ -200,7 +200,10 @@ class OpDef:
         self.shape_fn: Callable[[list[Any], dict | None], bool] | None = None
         # lane_forward(stacked, **attrs): for an "axis"-stacked op whose result depends on the
         # reduced tensor's layout (sums in Eigen's order: sum_order.py), the forward of replica
-        # lanes stacked on axis 0, each computed as its own tensor; None: `forward` serves
+        # lanes stacked on axis 0, each computed as its own tensor; for a "last-axis" or "rows"
+        # op whose kernel's steps see the whole tensor (Eigen's flat packets: softmax_eigen.py),
+        # forward(*arrays, lanes=R, **attrs) on the lanes' rows stacked as R equal blocks, each
+        # computed as its own tensor; None: `forward` serves
         self.lane_forward: Callable[..., Any] | None = None
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:

@@ -188,13 +188,20 @@ UNSORTED_SEGMENT_PROD = register("UnsortedSegmentProd", _unsorted("prod", "Unsor
 
 def _sorted_call(op: Any, data: Any, segment_ids: Any) -> Tensor:
     d = _t(data)
+    # (attr T before the rank check: eagerly, and by op_def_library before the shape function in a
+    # graph: `segment_mean(True, ids)` traced is TypeError; fz14 seed 1420261203 #55)
+    op.dtype((d.dtype,), None)
     check_segment_rank(d, op.name)
     out = dispatch.execute(op, (d, _indices(segment_ids, op.name, "int32, int64")))
     return static_shapes.mark_dim(out, 0)   # as many rows as the last id + 1: unknown to a traced graph
 
 
 def _unsorted_call(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> Tensor:
-    d, ids, shape = unsorted_segment_args(data, segment_ids, num_segments, op.name)
+    # (attr T before the shapes: eagerly, and by op_def_library before the shape function in a
+    # graph, as UnsortedSegmentSum's; fz14 seed 1420261202 #266)
+    d = _t(data)
+    op.dtype((d.dtype,), None)
+    d, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, op.name)
     return dispatch.execute(op, (d, ids), {"shape": shape})
 
 
@@ -237,11 +244,22 @@ def _segment_n(data: Tensor, ids: Tensor, num_segments: Any) -> Tensor:
     return math.maximum(n, 1)
 
 
+def _segment_n_types(data: Tensor) -> None:
+    """A traced graph is built before it runs: _unsorted_segment_N's Maximum refuses a complex
+    dtype there (TypeError at trace) before any segment id is checked; eagerly the count's
+    UnsortedSegmentSum runs first (clause ops.attr-types)."""
+    from simdist.runtime import context
+    from simdist.runtime.ops import math
+    if context.in_function():
+        math.MAXIMUM.dtype((data.dtype, data.dtype), None)
+
+
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
     """`tf.math.unsorted_segment_mean`: the segment sums over the counts (a truediv: integer data
     give float64, as TF's composite)."""
     from simdist.runtime.ops import math
     d, ids = _t(data), _t(segment_ids)
+    _segment_n_types(d)
     return math.truediv(unsorted_segment_sum(d, ids, num_segments), _segment_n(d, ids, num_segments))
 
 
@@ -252,6 +270,7 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     # Sqrt's op def first: a traced graph refuses an integer Sqrt (TypeError) before any id is checked at
     # run time; eagerly either error is an InvalidArgumentError
     unary.SQRT.dtype((d.dtype,), None)
+    _segment_n_types(d)
     return math.truediv(unsorted_segment_sum(d, ids, num_segments), unary.sqrt(_segment_n(d, ids, num_segments)))
 
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch, topk_kernel, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, topk_kernel, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -61,6 +61,8 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
           name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.math.top_k`: (values, indices of `index_type`: int32 by default) of the k largest along the last axis."""
     t = _t(input)
+    attr_rules.check("TopKV2", sorted=sorted, index_type=index_type)   # (the wrapper's make_*: ops.attr-types)
+    TOPK.dtype((t.dtype,), {})   # (attr T before the shape checks, eagerly and traced: a complex scalar)
     kk = int(dispatch.static_value(k) if isinstance(k, Tensor) else k)
     from simdist.runtime.ops import static_shapes
     shapes = (t.shape.as_list(), [])

@@ -78,6 +78,10 @@ def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
         # order 0 is Eigen's digamma (NaN at 0 and the negative integers, where SciPy's psi gives
         # -inf/inf at ±0)
         r = np.where(n == 0, _digamma(np.broadcast_to(x, r.shape).astype(r.dtype)), r)
+        # at x = 0, -1, -2, ... Eigen's (-1)^(n+1)·n!·zeta(n + 1, x) has zeta's pole rule: inf for an
+        # even n + 1 (so +inf), NaN for an odd one (SciPy: -inf for an even n; fuzz14 seed 1420261202 #215)
+        pole = (n > 0) & (np.floor(n) == n) & (x <= 0) & (np.floor(x) == x)
+        r = np.where(pole, np.where(np.fmod(np.where(pole, n, 0), 2) == 1, np.inf, np.nan), r)
         return np.where((np.floor(n) != n) | (n < 0), np.nan, r).astype(r.dtype)
 
 

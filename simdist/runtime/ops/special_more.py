@@ -242,10 +242,23 @@ def _as_float32(v: Any) -> Any:
     return v
 
 
+def _matching_operands(values: tuple) -> list[Tensor]:
+    """The inputs of an op whose inputs share one type attr, as TF's eager fast path converts
+    them (execute.args_to_matching_eager): the first tensor's dtype is every input's, a Python or
+    NumPy value converted to it (`betainc(255, np.float16(0.001), float64 x)` is float64; fuzz14
+    seed 1420261202 #500, #442). Inside a tf.function each is converted on its own, as before."""
+    from simdist.runtime.ops import math
+    known = next((v for v in values if math._tensorlike(v)), None)
+    if known is None or context.in_function():
+        return [_t(v) for v in values]
+    dt = _t(known).dtype
+    return [_t(v) if math._tensorlike(v) else math._operand(v, dt) for v in values]
+
+
 def betainc(a: Any, b: Any, x: Any, name: str | None = None) -> Tensor:
     """`tf.math.betainc(a, b, x)`: the regularized incomplete beta function I_x(a, b). As TF's
     kernel, a, b and x have one shape, or some of them are scalars (no other broadcasting)."""
-    ts = [_t(a), _t(b), _t(x)]
+    ts = _matching_operands((a, b, x))
     BETAINC.dtype(tuple(t.dtype for t in ts), None)
     shapes = [tuple(t.shape.as_list()) for t in ts]
     full = [s for s in shapes if s != ()]

@@ -1,9 +1,15 @@
-"""`tf.strings.to_hash_bucket_fast` (TF's StringToHashBucketFast op, string_to_hash_bucket_fast_op.h):
-each string's FarmHash Fingerprint64 (simdist/runtime/ops/fingerprint.py) modulo `num_buckets`,
-int64, the input's shape. `num_buckets` below 1 is TF's attr check (InvalidArgumentError "Value for
-attr 'num_buckets' of 0 must be at least minimum 1"); a non-string input is converted to a string
-tensor first (a list of numbers: TypeError "Cannot convert ... to EagerTensor of dtype string").
-Not differentiable."""
+"""`tf.strings.to_hash_bucket_fast`, `to_hash_bucket` and `to_hash_bucket_strong` (TF's
+StringToHashBucketFast, StringToHashBucket and StringToHashBucketStrong ops,
+string_to_hash_bucket_op.cc): each string's hash modulo `num_buckets`, int64, the input's shape.
+The hash: FarmHash's Fingerprint64 (fingerprint.py) for _fast, tsl::Hash64 (tsl_hash.py; the
+deprecated op TF 2.21 still exports as tf.strings.to_hash_bucket) for the plain one, SipHash-2-4
+keyed by `key` (a list of two ints; another length is InvalidArgumentError "Key must have 2
+elements", not a list TypeError) for _strong. `num_buckets` is made an int as TF's wrappers make
+an int attr (1.5 is 1; a str TypeError; beyond int64 it reaches the attr check as -1); below 1
+is TF's attr check (InvalidArgumentError "Value for attr 'num_buckets' of 0 must be at least
+minimum 1"); a non-string input is converted to a string tensor first (a list of numbers:
+TypeError "Cannot convert ... to EagerTensor of dtype string"). Not differentiable (clause
+ops.string-hash-bucket)."""
 
 from __future__ import annotations
 
@@ -15,37 +21,84 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.fingerprint import farmhash64
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.ops.string_args import STRING_COST, as_bytes, string_tensor, want_string
+from simdist.runtime.ops.tsl_hash import hash64, siphash24
+from simdist.runtime.tensor import Tensor
 
-__all__ = ["to_hash_bucket_fast"]
+__all__ = ["to_hash_bucket_fast", "to_hash_bucket", "to_hash_bucket_strong"]
 
 
-def _bucket(x: np.ndarray, num_buckets: int = 1) -> np.ndarray:
+def _buckets(x: np.ndarray, hash_fn: Any, num_buckets: int) -> np.ndarray:
     flat = x.reshape(-1)
     out = np.empty(flat.shape, np.int64)
     for i, v in enumerate(flat):
-        s = v if isinstance(v, bytes) else str(v).encode("utf-8")
-        out[i] = farmhash64(s) % num_buckets
+        out[i] = hash_fn(as_bytes(v)) % num_buckets
     return out.reshape(x.shape)
 
 
-def _rule(dts: Any, attrs: Any) -> dtypes.DType:
-    if dts[0] != dtypes.string:
-        raise errors.InvalidArgumentError(None, None, "cannot compute StringToHashBucketFast as input #0(zero-based) "
-                                          f"was expected to be a string tensor but is a {dts[0].name} tensor "
-                                          "[Op:StringToHashBucketFast]")
-    return dtypes.int64
+def _int64_rule(op: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        want_string(op, dts, 0, "string_tensor" if op == "StringToHashBucket" else "input")
+        return dtypes.int64
+    return rule
 
 
-HASH_BUCKET_FAST = register("StringToHashBucketFast", _bucket, _rule, kind="elementwise",
-                            fusion=lanes("hashes each string in Python: no stacked form written"))
+_PER_STRING = lanes("hashes each string in Python: no stacked form written")
+HASH_BUCKET_FAST = register("StringToHashBucketFast", lambda x, num_buckets=1: _buckets(x, farmhash64, num_buckets),
+                            _int64_rule("StringToHashBucketFast"), kind="elementwise", fusion=_PER_STRING,
+                            **STRING_COST)
+HASH_BUCKET = register("StringToHashBucket", lambda x, num_buckets=1: _buckets(x, hash64, num_buckets),
+                       _int64_rule("StringToHashBucket"), kind="elementwise", fusion=_PER_STRING, **STRING_COST)
+HASH_BUCKET_STRONG = register(
+    "StringToHashBucketStrong",
+    lambda x, num_buckets=1, key=(0, 0): _buckets(x, lambda s: siphash24(key[0], key[1], s), num_buckets),
+    _int64_rule("StringToHashBucketStrong"), kind="elementwise", fusion=_PER_STRING, **STRING_COST)
 NotDifferentiable("StringToHashBucketFast")
+NotDifferentiable("StringToHashBucket")
+NotDifferentiable("StringToHashBucketStrong")
 
 
-def to_hash_bucket_fast(input: Any, num_buckets: int, name: str | None = None) -> Tensor:  # noqa: A002
+def _make_int(v: Any, arg: str) -> int:
+    """_execute.make_int: int(v), a str or what int() refuses a TypeError."""
+    if isinstance(v, str):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.")
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.") from None
+
+
+def _num_buckets(op: str, num_buckets: Any) -> int:
+    n = _make_int(num_buckets, "num_buckets")
+    if not -2 ** 63 <= n < 2 ** 63:
+        n = -1          # (the C attr conversion's failure value)
+    if n < 1:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'num_buckets' of {n} must be at least minimum 1"
+                                          f"\n\t; NodeDef: {{{{node {op}}}}}; [Op:{op}]")
+    return n
+
+
+def to_hash_bucket_fast(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.to_hash_bucket_fast(input, num_buckets)`: Fingerprint64(s) % num_buckets, int64."""
-    if int(num_buckets) < 1:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'num_buckets' of {int(num_buckets)} must be at "
-                                          "least minimum 1 [Op:StringToHashBucketFast]")
-    x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype=dtypes.string)
-    return dispatch.execute(HASH_BUCKET_FAST, (x,), {"num_buckets": int(num_buckets)})
+    n = _num_buckets("StringToHashBucketFast", num_buckets)
+    return dispatch.execute(HASH_BUCKET_FAST, (string_tensor(input, "StringToHashBucketFast"),), {"num_buckets": n})
+
+
+def to_hash_bucket(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.strings.to_hash_bucket(input, num_buckets)`: tsl::Hash64(s) % num_buckets, int64."""
+    n = _num_buckets("StringToHashBucket", num_buckets)
+    return dispatch.execute(HASH_BUCKET, (string_tensor(input, "StringToHashBucket", "string_tensor"),), {"num_buckets": n})
+
+
+def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.strings.to_hash_bucket_strong(input, num_buckets, key)`: SipHash-2-4 under `key` % num_buckets."""
+    if not isinstance(key, (list, tuple)):
+        raise TypeError(f"Expected list for 'key' argument to 'string_to_hash_bucket_strong' Op, not {key!r}.")
+    words = [_make_int(k, "key") for k in key]
+    if any(not -2 ** 63 <= k < 2 ** 63 for k in words):
+        raise OverflowError("int too big to convert")
+    n = _num_buckets("StringToHashBucketStrong", num_buckets)
+    if len(words) != 2:
+        raise errors.InvalidArgumentError(None, None, "Key must have 2 elements [Op:StringToHashBucketStrong]")
+    return dispatch.execute(HASH_BUCKET_STRONG, (string_tensor(input, "StringToHashBucketStrong"),),
+                            {"num_buckets": n, "key": tuple(words)})

@@ -18,8 +18,9 @@ from typing import Any, Sequence
 
 from simdist.runtime import dtypes, errors
 
-__all__ = ["static", "attr_minimum", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
-           "not_allowed", "attr_not_allowed", "fixed_type", "builds", "at_build", "unmark", "const_node_name"]
+__all__ = ["static", "attr_minimum", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace",
+           "shapes_text", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "bad_attr", "builds",
+           "at_build", "unmark", "const_node_name"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -96,6 +97,25 @@ def attr_minimum(op: str, attr: str, value: int, minimum: int) -> errors.Invalid
     err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {value} must be at least minimum "
                                                   f"{minimum} [Op:{op}]")
     return static(err, ValueError, f"Attr '{attr}' of '{op}' Op passed {value} less than minimum {minimum}.")
+
+
+def fixed_input(value: Any, dt: dtypes.DType, op: str, arg: str) -> Any:
+    """A tensor `value` for an input of fixed dtype `dt` (a raw op's `float` input): the same
+    tensor when its dtype is `dt`; else convert_to_tensor's ValueError eagerly, marked with
+    op_def_library's TypeError that a graph build raises for a graph tensor. (For a tensor captured
+    from eager code TF 2.21 raises `assert False, "Unreachable"` there instead, AssertionError;
+    simdist does not tell captured tensors apart, as `fixed_type`.)"""
+    if value.dtype == dt:
+        return value
+    err = ValueError(f"Tensor conversion requested dtype {dt.name} for Tensor with dtype {value.dtype.name}")
+    return static(err, TypeError, f"Input '{arg}' of '{op}' Op has type {value.dtype.name} that does not match "
+                                  f"expected type of {dt.name}.")
+
+
+def bad_attr(err: BaseException, op: str, attr: str, value: str, allowed: str) -> Any:
+    """`err` (the eager "Value for attr 'padding' of ..." error), marked with op_def_library's
+    ValueError for a string attr outside the op's list while tracing."""
+    return static(err, ValueError, f"Attr '{attr}' of '{op}' Op passed string '{value}' not in: {allowed}.")
 
 
 def unmark(err: BaseException) -> None:

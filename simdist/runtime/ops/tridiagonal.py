@@ -70,10 +70,14 @@ def tridiagonal_matmul(diagonals: Any, rhs: Any, diagonals_format: str = "compac
     """`tf.linalg.tridiagonal_matmul`: the tridiagonal matrix of `diagonals` times rhs."""
     from simdist.runtime.ops.array import expand_dims
     if diagonals_format == "compact":
-        if isinstance(diagonals, (list, tuple)):
-            raise TypeError("list indices must be integers or slices, not tuple")
-        d = _t(diagonals)
-        sup, main, sub = d[..., 0, :], d[..., 1, :], d[..., 2, :]
+        if isinstance(diagonals, Tensor) or hasattr(diagonals, "_as_tensor"):
+            d = _t(diagonals)
+            sup, main, sub = d[..., 0, :], d[..., 1, :], d[..., 2, :]
+        else:
+            # linalg_impl indexes the value as given: Python's own error for a list ("list indices
+            # must be integers or slices, not tuple") or a number ("'float' object is not
+            # subscriptable"), NumPy's for an array (fz14 seed 1420261202 #54)
+            sup, main, sub = (_t(diagonals[..., i, :]) for i in range(3))
     elif diagonals_format == "sequence":
         sup, main, sub = (_t(x) for x in diagonals)
     elif diagonals_format == "matrix":

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv3d import CONV3D_BACKPROP_INPUT, geometry3d, pad3d, windows3d
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
@@ -65,6 +65,8 @@ def _list5(value: Any, name: str) -> tuple[int, ...]:
 def extract_volume_patches(input: Any, ksizes: Any, strides: Any, padding: Any,  # noqa: A002
                            name: str | None = None) -> Tensor:
     """`tf.extract_volume_patches`: the input's [kd, kh, kw] patches flattened into the depth."""
+    # (the wrapper's make_* before the input's conversion: ops.attr-types; fz14 seed 1420261202 #951)
+    attr_rules.check("ExtractVolumePatches", ksizes=ksizes, strides=strides, padding=padding)
     x = _t(input)
     ks, st = _list5(ksizes, "ksizes"), _list5(strides, "strides")
     if not isinstance(padding, str) or padding not in ("SAME", "VALID"):

@@ -1,0 +1,125 @@
+"""TF's conversion of op attributes, as its generated wrappers do it before the op runs (eager:
+`_execute.make_bool`, `make_int`, `make_float`, `make_str`, `make_type`; a graph's op_def_library
+the same rules): an attribute of the wrong Python kind is a TypeError naming the argument, in every
+mode, before any input is converted or any kernel runs (clause ops.attr-types).
+
+The rules: a bool attribute takes only `bool` (not 1, not np.bool_); an int attribute anything
+`int()` takes except a string (2.5 is 2; an eager scalar tensor, not a tf.function's graph
+tensor); a float attribute a real number (int, float, NumPy integer or floating scalar; not an
+array, not a tensor); a string attribute str or bytes; a type attribute anything `as_dtype`
+takes; a list attribute a list or tuple of those. The attribute types come from TF's op registry
+(attr_types.py, generated); `check(op_type, **values)` applies them where a facade calls the op
+with the user's values; `list_input` is the list inputs' rule.
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime.ops.attr_types import ATTR_TYPES
+
+__all__ = ["check", "list_input", "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
+
+_REAL = (numbers.Real, np.integer, np.floating)
+
+
+def make_bool(v: Any, arg: str) -> bool:
+    if not isinstance(v, bool):
+        raise TypeError(f"Expected bool for argument '{arg}' not {v!r}.")
+    return v
+
+
+def _graph_tensor(v: Any) -> bool:
+    """v is a graph tensor of a running tf.function, whose int() TF refuses (runtime/symbolic.py)."""
+    from simdist.runtime import symbolic
+    return bool(symbolic.DEPTH[0]) and symbolic.is_graph(v)
+
+
+def make_int(v: Any, arg: str) -> int:
+    if isinstance(v, str) or _graph_tensor(v):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.")
+    try:
+        return int(v)
+    except (ValueError, TypeError):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.") from None
+
+
+def make_float(v: Any, arg: str) -> float:
+    if not isinstance(v, _REAL):
+        raise TypeError(f"Expected float for argument '{arg}' not {v!r}.")
+    return float(v)
+
+
+def make_str(v: Any, arg: str) -> Any:
+    if not isinstance(v, (bytes, str)):
+        raise TypeError(f"Expected string for argument '{arg}' not {v!r}.")
+    return v
+
+
+def make_type(v: Any, arg: str) -> Any:
+    from simdist.runtime import dtypes
+    try:
+        return dtypes.as_dtype(v)
+    except TypeError:
+        raise TypeError(f"Expected DataType for argument '{arg}' not {v!r}.") from None
+
+
+_MAKE = {"bool": make_bool, "int": make_int, "float": make_float, "string": make_str, "type": make_type}
+
+
+def _snake(op_type: str) -> str:
+    """The Python name of an op's generated wrapper, as TF's GenerateLowerCaseOpName makes it (a
+    joiner before an upper-case letter after a lower-case one, or before one followed by a
+    lower-case one): Conv3D -> conv3d, MatMul -> mat_mul, LRN -> lrn."""
+    out = []
+    last = len(op_type) - 1
+    for i, c in enumerate(op_type):
+        if c.isupper() and i > 0 and (op_type[i - 1].islower() or (i < last and op_type[i + 1].islower())):
+            out.append("_")
+        out.append(c.lower())
+    return "".join(out)
+
+
+def attr_type(op_type: str, attr: str) -> tuple[str, bool]:
+    """TF's registry type of attribute `attr` of `op_type` ("bool", "int", "list(int)", ...) and
+    whether it has a default."""
+    for name, kind, has_default in ATTR_TYPES.get(op_type, ()):
+        if name == attr:
+            return kind, has_default
+    raise KeyError(f"op type {op_type!r} has no attribute {attr!r} of a converted type in TF 2.21's registry")
+
+
+def list_input(op_type: str, arg: str, value: Any) -> None:
+    """A list input of the op def (N tensors: ShapeN's input, DynamicStitch's indices and data)
+    given something else than a list or tuple inside a tf.function: op_def_library's TypeError (a
+    tensor is not a list). Eagerly TF's fast path iterates a tensor (`shape_n(t)` computes) and
+    its fallback raises this TypeError only after another failure: not modelled there."""
+    from simdist.runtime import context
+    if context.in_function() and not isinstance(value, (list, tuple)):
+        raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
+
+
+def check(op_type: str, **values: Any) -> None:
+    """Raise TF's TypeError when a value given for an attribute of `op_type` is not of the
+    attribute's type (values in the order given, as the wrapper converts them). None stands for
+    the default of an attribute that has one (TF's wrappers put the default in its place); for
+    one without a default it is the wrong kind like any other value."""
+    for attr, v in values.items():
+        kind, has_default = attr_type(op_type, attr)
+        if v is None and has_default:
+            continue
+        if kind.startswith("list("):
+            if not isinstance(v, (list, tuple)):
+                raise TypeError(f"Expected list for '{attr}' argument to '{_snake(op_type)}' Op, not {v!r}.")
+            make = _MAKE.get(kind[5:-1])
+            if make is not None:
+                for x in v:
+                    make(x, attr)
+            continue
+        make = _MAKE.get(kind)
+        if make is not None:
+            make(v, attr)

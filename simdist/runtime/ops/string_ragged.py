@@ -1,0 +1,379 @@
+"""The tf.strings functions whose results are ragged (simdist/runtime/ragged_tensor.py): split,
+bytes_split, unicode_decode, unicode_decode_with_offsets, unicode_split,
+unicode_split_with_offsets, ngrams.
+
+Each kernel works on the flat strings (or a RaggedTensor's flat values) and gives the pieces with
+their row_splits, as TF's kernels give them (StringSplitV2, StringSplit, UnicodeDecodeWithOffsets,
+StringNGrams); the Python functions shape the result as TF's wrappers do: a scalar string gives a
+1-D tensor, a tensor of rank r a RaggedTensor of ragged_rank r (its r - 1 outer dimensions
+uniform), a RaggedTensor one more ragged dimension.
+
+- split: `sep` None (or "") splits at runs of ASCII whitespace, leading and trailing ones dropped;
+  another `sep` as Python's bytes.split (empty pieces kept), at most `maxsplit` splits (-1: all);
+- bytes_split: each byte a string;
+- unicode_decode(_with_offsets): the code points of each string in `input_encoding` (int32;
+  errors as unicode_codec.py), with each character's byte offset in the string (int64);
+  unicode_split(_with_offsets): each character encoded back in `input_encoding`;
+- ngrams: TF's StringNGrams (string_ngrams_op.cc) on each row of the last axis: `ngram_width` an
+  int or a list of them (each >= 1: ValueError), `pad_values` None, a string or a (left, right)
+  pair, `padding_width` (>= 1, needs pad_values; None: width - 1), `preserve_short_sequences` (a
+  row too short for any n-gram gives one of all its padded tokens); a dense input's result is
+  dense (its last axis the n-grams), a 1-D one a 1-D tensor, a RaggedTensor's ragged.
+No gradients (TF: NotDifferentiable StringSplit; none registered for the others). Clause
+ops.strings-ragged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import dtypes
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.ops.string_args import STRING_COST, as_bytes, string_tensor, want_string
+from simdist.runtime.ops.unicode_codec import check_attrs, codec_name, decode, encode
+from simdist.runtime.ragged_tensor import RaggedTensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["split", "bytes_split", "unicode_decode", "unicode_decode_with_offsets", "unicode_split",
+           "unicode_split_with_offsets", "ngrams"]
+
+_PER_STRING = lanes("cuts each string in Python: no stacked form written")
+
+
+def _pieces(x: np.ndarray, cut: Callable[[bytes], list]) -> tuple[np.ndarray, np.ndarray]:
+    """(all pieces of the flat strings, row_splits int64) for a cut giving each string's pieces."""
+    values: list = []
+    splits = [0]
+    for v in x.reshape(-1):
+        got = cut(as_bytes(v))
+        values.extend(got)
+        splits.append(len(values))
+    out = np.empty(len(values), dtype=object)
+    for i, p in enumerate(values):
+        out[i] = p
+    return out, np.asarray(splits, np.int64)
+
+
+def _split_one(s: bytes, sep: bytes, maxsplit: int) -> list[bytes]:
+    if not sep:
+        return s.split(None, maxsplit) if maxsplit >= 0 else s.split()
+    return s.split(sep, maxsplit)
+
+
+def _string_rule(op: str, *outs: dtypes.DType) -> Any:
+    def rule(dts: Any, attrs: Any) -> tuple:
+        want_string(op, dts)
+        return outs
+    return rule
+
+
+SPLIT = register("StringSplitV2", lambda x, sep=b"", maxsplit=-1: _pieces(x, lambda s: _split_one(s, sep, maxsplit)),
+                 _string_rule("StringSplitV2", dtypes.string, dtypes.int64), num_outputs=2, kind="gather/scatter",
+                 fusion=_PER_STRING, **STRING_COST)
+BYTES_SPLIT = register("StringSplit", lambda x: _pieces(x, lambda s: [s[i:i + 1] for i in range(len(s))]),
+                       _string_rule("StringSplit", dtypes.string, dtypes.int64), num_outputs=2,
+                       kind="gather/scatter", fusion=_PER_STRING, **STRING_COST)
+
+
+def _decode_offsets(x: np.ndarray, input_encoding: str = "UTF-8", errors: str = "replace",
+                    replacement_char: int = 0xFFFD, replace_control_characters: bool = False,
+                    op: str = "UnicodeDecodeWithOffsets") -> tuple:
+    cps: list[int] = []
+    starts: list[int] = []
+    splits = [0]
+    for v in x.reshape(-1):
+        s = as_bytes(v)
+        chars, offs = _chars_with_offsets(s, input_encoding, errors, replacement_char, replace_control_characters,
+                                          op)
+        cps.extend(chars)
+        starts.extend(offs)
+        splits.append(len(cps))
+    return (np.asarray(splits, np.int64), np.asarray(cps, np.int32), np.asarray(starts, np.int64))
+
+
+def _chars_with_offsets(s: bytes, encoding: str, errors: str, rc: int, control: bool,
+                        op: str) -> tuple[list, list]:
+    """Code points of s and the byte offset where each starts (an error's offset: its first byte)."""
+    width = {"utf-16-be": 2, "utf-32-be": 4}.get(codec_name(encoding))
+    chars: list[int] = []
+    offs: list[int] = []
+    if width is None and codec_name(encoding) != "utf-8":          # single-byte encodings
+        for i in range(len(s)):
+            got = decode(s[i:i + 1], encoding, errors, rc, control, op)
+            chars.extend(got)
+            offs.extend([i] * len(got))
+        return chars, offs
+    i = 0
+    while i < len(s):      # the shortest prefix that decodes to one character, or one ill-formed part
+        j = i + 1
+        while True:
+            piece = s[i:j]
+            try:
+                piece.decode(codec_name(encoding))
+            except UnicodeDecodeError as e:
+                if e.reason in ("unexpected end of data", "truncated data") and j < len(s) and j - i < 4:
+                    j += 1
+                    continue
+                piece = piece[:max(e.end, 1)]
+            got = decode(piece, encoding, errors, rc, control, op)
+            chars.extend(got)
+            offs.extend([i] * len(got))
+            i += len(piece)
+            break
+    return chars, offs
+
+
+DECODE = register("UnicodeDecode", lambda x, **at: _decode_offsets(x, op="UnicodeDecode", **at)[:2],
+                  _string_rule("UnicodeDecode", dtypes.int64, dtypes.int32), num_outputs=2,
+                  kind="gather/scatter", fusion=_PER_STRING, **STRING_COST)
+DECODE_OFFSETS = register("UnicodeDecodeWithOffsets", _decode_offsets,
+                  _string_rule("UnicodeDecodeWithOffsets", dtypes.int64, dtypes.int32, dtypes.int64), num_outputs=3,
+                  kind="gather/scatter", fusion=_PER_STRING, **STRING_COST)
+NotDifferentiable("StringSplit")
+no_tf_gradient("StringSplitV2")
+no_tf_gradient("UnicodeDecode")
+no_tf_gradient("UnicodeDecodeWithOffsets")
+
+
+def _ragged_input(x: Any, how: str, op: str) -> Any:
+    """x converted as the ragged wrappers convert their input (ragged_string_ops.py): a RaggedTensor
+    is kept; "decode" converts without a dtype (a non-string tensor is the kernel's error);
+    "split"/"ngrams" convert to a string tensor (a non-string tensor: ValueError "input: Tensor
+    conversion requested dtype string for Tensor with dtype int64: ..."; a Python value as
+    string_tensor, inside a tf.function TypeError "Expected string, but got 1 of type 'int'.");
+    "bytes" converts without a dtype, then to string (ValueError eagerly; the graph build's
+    TypeError inside a tf.function)."""
+    from simdist.runtime import context
+    if isinstance(x, RaggedTensor):
+        return x
+    if how == "decode":
+        return x if isinstance(x, Tensor) else convert_to_tensor(x)
+    if how == "bytes":
+        t = x if isinstance(x, Tensor) else convert_to_tensor(x)
+        if t.dtype != dtypes.string and not context.in_function():
+            raise ValueError(f"Tensor conversion requested dtype string for Tensor with dtype {t.dtype.name}: {t!r}")
+        return t
+    if isinstance(x, Tensor):
+        if x.dtype != dtypes.string:
+            arg = "data" if how == "ngrams" else "input"
+            raise ValueError(f"{arg}: Tensor conversion requested dtype string for Tensor with dtype "
+                             f"{x.dtype.name}: {x!r}")
+        return x
+    try:
+        return string_tensor(x)
+    except TypeError:
+        leaf = x
+        while isinstance(leaf, (list, tuple)) and leaf:
+            leaf = leaf[0]
+        if context.in_function() and isinstance(x, (list, tuple)):
+            raise TypeError(f"Expected string, but got {leaf!r} of type '{type(leaf).__name__}'.") from None
+        raise
+
+
+def _shaped(x: Tensor, values: Tensor, splits: Tensor) -> Any:
+    """The pieces of x's flat strings as TF's wrappers shape them (module docstring)."""
+    shape = x.shape.as_list()
+    if not shape:
+        return values
+    rt = RaggedTensor.from_row_splits(values, splits, validate=False)
+    for d in range(len(shape) - 1, 0, -1):
+        rt = RaggedTensor.from_uniform(rt, shape[d], ragged=False)
+    return rt
+
+
+def _on_strings(input: Any, op: str, run: Callable[[Tensor], tuple], how: str) -> Any:  # noqa: A002
+    """run on a string tensor, or on a RaggedTensor's flat values with its row splits kept."""
+    input = _ragged_input(input, how, op)
+    if isinstance(input, RaggedTensor):
+        flat = input.flat_values
+        values, splits = run(flat)[:2]
+        return input.with_flat_values(RaggedTensor.from_row_splits(values, splits, validate=False))
+    values, splits = run(input)[:2]
+    return _shaped(input, values, splits)
+
+
+def split(input: Any, sep: Any = None, maxsplit: int = -1, name: str | None = None) -> Any:  # noqa: A002
+    """`tf.strings.split`: each string's pieces at `sep` (None: whitespace runs)."""
+    s = b"" if sep is None else sep.encode() if isinstance(sep, str) else sep
+    if not isinstance(s, bytes):
+        raise TypeError(f"Expected string for argument 'sep' not {sep!r}.")
+    return _on_strings(input, "StringSplitV2",
+                       lambda x: dispatch.execute(SPLIT, (x,), {"sep": s, "maxsplit": int(maxsplit)}), "split")
+
+
+def bytes_split(input: Any, name: str | None = None) -> Any:  # noqa: A002
+    """`tf.strings.bytes_split`: each string's bytes as strings of one byte."""
+    return _on_strings(input, "StringSplit", lambda x: dispatch.execute(BYTES_SPLIT, (x,)), "bytes")
+
+
+def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any,  # noqa: A002
+             replace_control_characters: bool, with_offsets: bool = True) -> tuple[Any, Any, Tensor]:
+    """(code points, offsets or None) shaped, and the flat code points."""
+    opname = "UnicodeDecodeWithOffsets" if with_offsets else "UnicodeDecode"
+    err, rc, _ = check_attrs(opname, errors, replacement_char)
+    enc = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
+    if not isinstance(enc, str):
+        raise TypeError(f"Expected string for argument 'input_encoding' not {input_encoding!r}.")
+    codec_name(enc)
+    attrs = {"input_encoding": enc, "errors": err, "replacement_char": rc,
+             "replace_control_characters": bool(replace_control_characters)}
+    ragged = isinstance(input, RaggedTensor)
+    x = input.flat_values if ragged else _ragged_input(input, "decode", opname)
+    if with_offsets:
+        splits, cps, offs = dispatch.execute(DECODE_OFFSETS, (x,), attrs)
+    else:
+        (splits, cps), offs = dispatch.execute(DECODE, (x,), attrs), None
+    if ragged:
+        wrap = [None if v is None else input.with_flat_values(RaggedTensor.from_row_splits(v, splits, validate=False))
+                for v in (cps, offs)]
+        return wrap[0], wrap[1], cps
+    return _shaped(x, cps, splits), None if offs is None else _shaped(x, offs, splits), cps
+
+
+def unicode_decode(input: Any, input_encoding: Any, errors: Any = "replace",  # noqa: A002
+                   replacement_char: Any = 65533, replace_control_characters: bool = False,
+                   name: str | None = None) -> Any:
+    """`tf.strings.unicode_decode`: each string's code points (int32)."""
+    return _decoded(input, input_encoding, errors, replacement_char, replace_control_characters, False)[0]
+
+
+def unicode_decode_with_offsets(input: Any, input_encoding: Any, errors: Any = "replace",  # noqa: A002
+                                replacement_char: Any = 65533, replace_control_characters: bool = False,
+                                name: str | None = None) -> tuple[Any, Any]:
+    """`tf.strings.unicode_decode_with_offsets`: code points and the byte offset each starts at."""
+    cps, offs, _ = _decoded(input, input_encoding, errors, replacement_char, replace_control_characters)
+    return cps, offs
+
+
+def _encode_each(cps: Tensor, encoding: str, err: str, rc: int) -> Tensor:
+    """Each code point as a string in `encoding` (unicode_split's unicode_encode of [n, 1] rows:
+    an input encoding that is not an output one is UnicodeEncode's attr error)."""
+    from simdist.runtime.ops.unicode_ops import unicode_encode
+    return unicode_encode(convert_to_tensor(cps._v.reshape(-1, 1), dtype=dtypes.int32), encoding, err, rc)
+
+
+def _split_chars(input: Any, input_encoding: Any, errors: Any, replacement_char: Any,  # noqa: A002
+                 with_offsets: bool = True) -> tuple[Any, Any]:
+    cps, offs, flat = _decoded(input, input_encoding, errors, replacement_char, False, with_offsets)
+    err, rc, _ = check_attrs("UnicodeDecodeWithOffsets", errors, replacement_char)
+    enc = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
+    chars = _encode_each(flat, enc, err, rc)
+    if isinstance(cps, RaggedTensor):
+        return cps.with_flat_values(chars), offs
+    return chars, offs
+
+
+def unicode_split(input: Any, input_encoding: Any, errors: Any = "replace", replacement_char: Any = 65533,  # noqa: A002
+                  name: str | None = None) -> Any:
+    """`tf.strings.unicode_split`: each string's characters, each encoded in `input_encoding`."""
+    return _split_chars(input, input_encoding, errors, replacement_char, False)[0]
+
+
+def unicode_split_with_offsets(input: Any, input_encoding: Any, errors: Any = "replace",  # noqa: A002
+                               replacement_char: Any = 65533, name: str | None = None) -> tuple[Any, Any]:
+    """`tf.strings.unicode_split_with_offsets`: the characters and the byte offset each starts at."""
+    return _split_chars(input, input_encoding, errors, replacement_char)
+
+
+# --- ngrams ---------------------------------------------------------------------------------------------------------
+def _ngrams_row(row: list[bytes], widths: list[int], sep: bytes, left: bytes, right: bytes, pad_width: int,
+                preserve: bool) -> list[bytes]:
+    def pad_of(width: int) -> int:
+        return min(width - 1 if pad_width < 0 else pad_width, width - 1)
+
+    def count(width: int) -> int:
+        return max(0, len(row) + 2 * pad_of(width) - width + 1)
+
+    def make(width: int, n: int, out: list[bytes]) -> None:
+        pw = pad_of(width)
+        for k in range(n):
+            lpad = max(0, pw - k)
+            rpad = max(0, pw - (n - (k + 1)))
+            tokens = width - (lpad + rpad)
+            start = 0 if lpad > 0 else k - pw
+            out.append(sep.join([left] * lpad + row[start:start + tokens] + [right] * rpad))
+    out: list[bytes] = []
+    for w in widths:
+        make(w, count(w), out)
+    if preserve and not out and row:
+        make(len(row) + 2 * pad_width, 1, out)
+    return out
+
+
+def _string_ngrams(data: np.ndarray, splits: np.ndarray, separator: bytes = b" ", ngram_widths: tuple = (1,),
+                   left_pad: bytes = b"", right_pad: bytes = b"", pad_width: int = 0,
+                   preserve_short_sequences: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    flat = [as_bytes(v) for v in data.reshape(-1)]
+    s = splits.tolist()
+    values: list[bytes] = []
+    out_splits = [0]
+    for a, b in zip(s, s[1:]):
+        values.extend(_ngrams_row(flat[a:b], list(ngram_widths), separator, left_pad, right_pad, pad_width,
+                                  preserve_short_sequences))
+        out_splits.append(len(values))
+    arr = np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):
+        arr[i] = v
+    return arr, np.asarray(out_splits, np.int64)
+
+
+def _ngrams_rule(dts: Any, attrs: Any) -> tuple:
+    want_string("StringNGrams", dts, 0, "data")
+    return dtypes.string, dts[1]
+
+
+STRING_NGRAMS = register("StringNGrams", _string_ngrams, _ngrams_rule, num_outputs=2, kind="gather/scatter",
+                         fusion=_PER_STRING, **STRING_COST)
+no_tf_gradient("StringNGrams")
+
+
+def _text(v: Any) -> bytes:
+    return v.encode() if isinstance(v, str) else v
+
+
+def ngrams(data: Any, ngram_width: Any, separator: Any = " ", pad_values: Any = None, padding_width: Any = None,
+           preserve_short_sequences: bool = False, name: str | None = None) -> Any:
+    """`tf.strings.ngrams`: the n-grams of each row of the last axis (ragged_string_ops.ngrams)."""
+    if pad_values is None:
+        left, right = b"", b""
+    elif isinstance(pad_values, (list, tuple)):
+        if not isinstance(pad_values[0], (str, bytes)) or not isinstance(pad_values[1], (str, bytes)):
+            raise TypeError("pad_values must be a string, tuple of strings, or None.")
+        left, right = _text(pad_values[0]), _text(pad_values[1])
+    else:
+        if not isinstance(pad_values, (str, bytes)):
+            raise TypeError("pad_values must be a string, tuple of strings, or None.")
+        left = right = _text(pad_values)
+    if padding_width is not None and padding_width < 1:
+        raise ValueError("padding_width must be greater than 0.")
+    if padding_width is not None and pad_values is None:
+        raise ValueError("pad_values must be provided if padding_width is set.")
+    args = (ngram_width, separator, pad_values, padding_width, preserve_short_sequences)
+    if not isinstance(data, RaggedTensor):
+        x = _ragged_input(data, "ngrams", "StringNGrams")
+        shape = x.shape.as_list()
+        if not shape:
+            raise ValueError("Data must have rank>0")
+        rt = RaggedTensor.from_row_splits(x, [0, shape[0]], validate=False) if len(shape) == 1 else \
+            RaggedTensor.from_tensor(x, ragged_rank=len(shape) - 1)
+        out = ngrams(rt, *args)
+        if len(shape) == 1:
+            return out.flat_values
+        flat = out.flat_values
+        return convert_to_tensor(flat._v.reshape(tuple(shape[:-1]) + (-1,)), dtype=dtypes.string)
+    if data.ragged_rank > 1:
+        return RaggedTensor.from_row_splits(ngrams(data.values, *args), data.row_splits, validate=False)
+    pw = 0 if pad_values is None else -1 if padding_width is None else int(padding_width)
+    widths = list(ngram_width) if isinstance(ngram_width, (list, tuple)) else [ngram_width]
+    for w in widths:
+        if w < 1:
+            raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
+    vals, sp = dispatch.execute(STRING_NGRAMS, (data.values, data.row_splits),
+                                {"separator": _text(separator), "ngram_widths": tuple(int(w) for w in widths),
+                                 "left_pad": left, "right_pad": right, "pad_width": pw,
+                                 "preserve_short_sequences": bool(preserve_short_sequences)})
+    return RaggedTensor.from_row_splits(vals, sp, validate=False)
