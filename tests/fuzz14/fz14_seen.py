@@ -40,11 +40,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                  "(('err', 'AttributeError'), "
                                                                                  "('err', 'AttributeError'), ('err', "
                                                                                  "'AttributeError')",
- ('call:complex>call:linalg.lu_matrix_inverse', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #467 '
-                                                                                       "(eager): TF 2.21 ('err', "
-                                                                                       "'ValueError'); simdist "
-                                                                                       "('err', "
-                                                                                       "'InvalidArgumentError')",
  ('call:concat', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #294 (tape): TF 2.21 ('err', 'ValueError'); "
                                                     "simdist ('grad', ('ok', ('T', 'float32', (1, 2, 4), array([[[ "
                                                     '2.5e+00,  7.0e+00, -1.4e-45, -1.5e+0',
@@ -90,8 +85,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                    "('py',",
  ('call:expand_dims', 'error-class', "'err', 'ValueError'"): "seed 14 #670 (dist): TF 2.21 ('err', 'ValueError'); "
                                                              "simdist ('err', 'TypeError')",
- ('call:fftnd', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #287 (eager): TF 2.21 ('err', 'ValueError'); "
-                                                       "simdist ('err', 'NotFoundError')",
  ('call:fill>call:tensor_scatter_nd_max', 'accepts', "'err', 'ValueError'"): "seed 14 #448 (sig): TF 2.21 ('calls', "
                                                                              "(('err', 'ValueError'), ('err', "
                                                                              "'ValueError'), ('err', "
@@ -115,8 +108,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                     "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
                                                     "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
                                                     "('err', 'InvalidArgumentErro",
- ('call:ifftnd', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #114 (eager): TF 2.21 ('err', "
-                                                        "'ValueError'); simdist ('err', 'NotFoundError')",
  ('call:image.adjust_contrast', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #453 (sig): TF 2.21 ('calls', "
                                                                    "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                    "('err', 'ValueError'))); simdist ('calls', "
@@ -330,78 +321,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                               "'ValueError'))); simdist ('calls', "
                                                                               "(('err', 'TypeError'), ('err', "
                                                                               "'TypeError'), ('err', 'TypeError')))",
- ('call:linalg.lu_matrix_inverse', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #767 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'))); "
-                                                                      "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentErro",
- ('call:linalg.lu_matrix_inverse', 'error-class', "'err', 'ValueError'"): "seed 14 #103 (eager): TF 2.21 ('err', "
-                                                                          "'ValueError'); simdist ('err', "
-                                                                          "'InvalidArgumentError')",
- ('call:linalg.lu_matrix_inverse>call:nn.all_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed '
-                                                                                                        '1420261202 '
-                                                                                                        '#642 '
-                                                                                                        '(dist): TF '
-                                                                                                        '2.21 '
-                                                                                                        "('err', "
-                                                                                                        "'ValueError'); "
-                                                                                                        'simdist '
-                                                                                                        "('err', "
-                                                                                                        "'IndexError')",
- ('call:linalg.lu_matrix_inverse>operator:-', 'error-class', "'err', 'ValueError'"): 'seed 14 #131 (sig): TF 2.21 '
-                                                                                     "('calls', (('err', "
-                                                                                     "'ValueError'), ('err', "
-                                                                                     "'ValueError'), ('err', "
-                                                                                     "'ValueError'))); simdist "
-                                                                                     "('calls', (('err', "
-                                                                                     "'StagingError'), ('err', "
-                                                                                     "'StagingError'), ('err', "
-                                                                                     "'StagingError')))",
- ('call:linalg.lu_matrix_inverse>operator:^', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #382 (tape): '
-                                                                                     "TF 2.21 ('err', 'ValueError'); "
-                                                                                     "simdist ('err', 'IndexError')",
- ('call:linalg.lu_matrix_inverse>unary:~', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #534 (eager): TF '
-                                                                                  "2.21 ('err', 'ValueError'); "
-                                                                                  "simdist ('err', 'IndexError')",
- ('call:linalg.lu_reconstruct', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #767 (sig): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'))); simdist ('calls', "
-                                                                   "(('ok', 'traced'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentErro",
- ('call:linalg.lu_reconstruct', 'error-class', "'err', 'ValueError'"): "seed 14 #57 (eager): TF 2.21 ('err', "
-                                                                       "'ValueError'); simdist ('err', "
-                                                                       "'InvalidArgumentError')",
- ('call:linalg.lu_reconstruct>call:math.count_nonzero', 'error-class', "'err', 'ValueError'"): 'seed 14 #323 (tape): '
-                                                                                               "TF 2.21 ('err', "
-                                                                                               "'ValueError'); "
-                                                                                               "simdist ('err', "
-                                                                                               "'InvalidArgumentError')",
- ('call:linalg.lu_reconstruct>unary:~', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #198 (tape): TF 2.21 '
-                                                                               "('err', 'ValueError'); simdist "
-                                                                               "('err', 'InvalidArgumentError')",
- ('call:linalg.lu_solve', 'error-class', "'err', 'ValueError'"): "seed 14 #67 (eager): TF 2.21 ('err', "
-                                                                 "'ValueError'); simdist ('err', 'IndexError')",
- ('call:linalg.lu_solve>call:strings.to_hash_bucket_fast', 'error-class', "'err', 'ValueError'"): 'seed 14 #269 '
-                                                                                                  '(eager): TF 2.21 '
-                                                                                                  "('err', "
-                                                                                                  "'ValueError'); "
-                                                                                                  "simdist ('err', "
-                                                                                                  "'InvalidArgumentError')",
- ('call:linalg.matrix_rank', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #567 (sig): TF 2.21 ('calls', "
-                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                "('err', 'ValueError'))); simdist ('calls', (('ok', "
-                                                                "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                                "'InvalidArgumentErro",
- ('call:linalg.matrix_rank', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #143 (dist): TF 2.21 ('err', "
-                                                                    "'ValueError'); simdist ('err', "
-                                                                    "'InvalidArgumentError')",
  ('call:linalg.normalize', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #779 (tape): TF 2.21 ('err', "
                                                                   "'ValueError'); simdist ('err', "
                                                                   "'InvalidArgumentError')",
- ('call:linalg.pinv', 'error-class', "'err', 'ValueError'"): "seed 14 #450 (eager): TF 2.21 ('err', 'ValueError'); "
-                                                             "simdist ('err', 'InvalidArgumentError')",
  ('call:linalg.qr>call:math.cosh', 'accepts', "'err', 'ValueError'"): "seed 14 #412 (sig): TF 2.21 ('calls', "
                                                                       "(('err', 'ValueError'), ('err', "
                                                                       "'ValueError'), ('err', 'ValueError'))); "
@@ -470,8 +392,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                      "TF 2.21 ('err', "
                                                                                      "'InvalidArgumentError'); "
                                                                                      "simdist ('err', 'IndexError')",
- ('call:logical_or', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #86 (dist): TF 2.21 ('err', "
-                                                            "'ValueError'); simdist ('err', 'InvalidArgumentError')",
  ('call:math.approx_min_k', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #627 (sig): TF 2.21 ('calls', "
                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                "('err', 'ValueError'))); simdist ('calls', (('ok', "
@@ -483,13 +403,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                    "('p; simdist ('calls', (('err', "
                                                                    "'InvalidArgumentError'), ('err', "
                                                                    "'InvalidArgumentError'), ('err', 'Inva",
- ('call:math.argmax>call:nn.space_to_depth', 'accepts', "'err', 'ValueError'"): 'seed 1420261202 #399 (sig): TF 2.21 '
-                                                                                "('calls', (('err', 'ValueError'), "
-                                                                                "('err', 'ValueError'), ('err', "
-                                                                                "'ValueError'))); simdist ('calls', "
-                                                                                "(('ok', 'traced'), ('err', "
-                                                                                "'InvalidArgumentError'), ('err', "
-                                                                                "'InvalidArgumentErro",
  ('call:math.betainc', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #221 (eager): TF 2.21 '
                                                                         "('err', 'InvalidArgumentError'); simdist "
                                                                         "('err', 'ValueError')",
@@ -523,9 +436,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                   "'NotImplementedError'); simdist ('dist', "
                                                                   "(('local', ('tuple', (('T', 'bool', (1, 4, 3), "
                                                                   'array([[[False, False, False],',
- ('call:math.logical_not', 'error-class', "'err', 'ValueError'"): "seed 14 #33 (dist): TF 2.21 ('err', "
-                                                                  "'ValueError'); simdist ('err', "
-                                                                  "'InvalidArgumentError')",
  ('call:math.mod>call:signal.rfftnd', 'trace-time', "'err', 'ValueError'"): 'seed 1420261202 #640 (sig): TF 2.21 '
                                                                             "('calls', (('err', 'ValueError'), "
                                                                             "('err', 'ValueError'), ('err', "
@@ -718,12 +628,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                       "('p; simdist ('calls', (('err', "
                                                                       "'InvalidArgumentError'), ('err', "
                                                                       "'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.depth_to_space', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #27 (function): TF 2.21 '
-                                                                   "('calls', (('err', 'ValueError'), ('err', "
-                                                                   "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                   "('p; simdist ('calls', (('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', 'Inva",
  ('call:nn.depthwise_conv2d', 'error-class', "'err', 'ValueError'"): "seed 14 #417 (sig): TF 2.21 ('calls', (('err', "
                                                                      "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                      "'ValueError'))); simdist ('calls', (('err', "
@@ -822,16 +726,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                                "'InvalidArgumentError'); "
                                                                                                "simdist ('err', "
                                                                                                "'ValueError')",
- ('call:nn.space_to_depth', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #378 (sig): TF 2.21 ('calls', "
-                                                               "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                               "('err', 'ValueError'))); simdist ('calls', (('ok', "
-                                                               "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                               "'InvalidArgumentErro",
- ('call:nn.space_to_depth', 'error-class', "'err', 'ValueError'"): "seed 14 #32 (function): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                   "('calls', (('err', 'InvalidArgumentError'), "
-                                                                   "('err', 'InvalidArgumentError'), ('err', 'Inva",
  ('call:random.all_candidate_sampler>operator:!=', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #94 '
                                                                                           "(eager): TF 2.21 ('err', "
                                                                                           "'ValueError'); simdist "
@@ -919,15 +813,7 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                   "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                   "('calls', (('err', 'InvalidArgumentError'), "
                                                                   "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:rfftnd>augmented:+=', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #106 (tape): TF 2.21 ('err', "
-                                                                     "'ValueError'); simdist ('err', "
-                                                                     "'NotFoundError')",
  ('call:scatter_nd', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #23 (sig): TF 2.21 ('calls', (('err', "
-                                                        "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                        "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                        "('err', 'InvalidArgumentError'), ('err', "
-                                                        "'InvalidArgumentErro",
- ('call:signal.fft', 'accepts', "'err', 'ValueError'"): "seed 14 #714 (sig): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                         "('err', 'InvalidArgumentError'), ('err', "
@@ -935,18 +821,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
  ('call:signal.fft2d', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #100 (eager): TF 2.21 ('err', "
                                                           "'ValueError'); simdist ('ok', ('T', 'complex64', (4, 4), "
                                                           'array([[   inf+0.j   ,  4.751  +infj,   -inf+0.j   ,  4.',
- ('call:signal.fft3d', 'accepts', "'err', 'ValueError'"): "seed 14202612012 #0 (sig): TF 2.21 ('calls', (('err', "
-                                                          "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                          "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                          "('err', 'InvalidArgumentError'), ('err', "
-                                                          "'InvalidArgumentErro",
- ('call:signal.fft3d>call:nn.tanh', 'error-class', "'err', 'ValueError'"): 'seed 14 #292 (function): TF 2.21 '
-                                                                           "('calls', (('err', 'ValueError'), "
-                                                                           "('err', 'ValueError'), ('err', "
-                                                                           "'ValueError'), ('ok', ('p; simdist "
-                                                                           "('calls', (('err', "
-                                                                           "'InvalidArgumentError'), ('err', "
-                                                                           "'InvalidArgumentError'), ('err', 'Inva",
  ('call:signal.fft3d>call:random.fixed_unigram_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 '
                                                                                                           '#347 '
                                                                                                           '(tape): '
@@ -961,34 +835,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                               "'AttributeError'); simdist ('calls', (('ok', "
                                                               "'traced'), ('err', 'InvalidArgumentError'), ('err', "
                                                               "'InvalidArgumentErro",
- ('call:signal.ifft2d>call:image.non_max_suppression_padded', 'error-class', "'err', 'ValueError'"): 'seed 14 #281 '
-                                                                                                     '(function): TF '
-                                                                                                     "2.21 ('calls', "
-                                                                                                     "(('err', "
-                                                                                                     "'ValueError'), "
-                                                                                                     "('err', "
-                                                                                                     "'ValueError'), "
-                                                                                                     "('err', "
-                                                                                                     "'ValueError'), "
-                                                                                                     "('ok', ('p; "
-                                                                                                     'simdist '
-                                                                                                     "('calls', "
-                                                                                                     "(('err', "
-                                                                                                     "'InvalidArgumentError'), "
-                                                                                                     "('err', "
-                                                                                                     "'InvalidArgumentError'), "
-                                                                                                     "('err', 'Inva",
- ('call:signal.ifft2d>call:math.is_strictly_increasing', 'accepts', "'err', 'ValueError'"): 'seed 14 #452 (sig): TF '
-                                                                                            "2.21 ('calls', (('err', "
-                                                                                            "'ValueError'), ('err', "
-                                                                                            "'ValueError'), ('err', "
-                                                                                            "'ValueError'))); "
-                                                                                            "simdist ('calls', "
-                                                                                            "(('ok', 'traced'), "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentError'), "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentErro",
  ('call:signal.ifftnd>operator:^', 'accepts', "'err', 'AttributeError'"): 'seed 14202612012 #0 (sig): TF 2.21 '
                                                                           "('calls', (('err', 'AttributeError'), "
                                                                           "('err', 'AttributeError'), ('err', "
@@ -1056,16 +902,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                    "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                    "('calls', (('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:split', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #48 (function): TF 2.21 ('calls', (('err', "
-                                                       "'ValueError'), ('err', 'ValueError'), ('err', 'ValueError'), "
-                                                       "('ok', ('p; simdist ('calls', (('err', "
-                                                       "'InvalidArgumentError'), ('err', 'InvalidArgumentError'), "
-                                                       "('err', 'Inva",
- ('call:split>operator:>', 'accepts', "'err', 'ValueError'"): "seed 14 #574 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                              "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                              "('err', 'InvalidArgumentError'), ('err', "
-                                                              "'InvalidArgumentErro",
  ('call:strings.as_string', 'rejects', "'ok'"): "seed 1420261202 #617 (eager): TF 2.21 ('ok', ('T', 'string', (1, 3, "
                                                 "4), array([[[b'(0.500000,-1.500000)', b'(-1.500000,-3.000000; "
                                                 "simdist ('err', 'InvalidArgumentError')",
@@ -1104,52 +940,15 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                      "('T', 'int32', (4,), array([0, 0, 0, 0], dtype=int32))), "
                                                      "('ok', ('T', 'i; simdist ('calls', (('err', 'AttributeError'), "
                                                      "('err', 'AttributeError'), ('err', 'AttributeError')",
- ('call:tensor_scatter_nd_add>operator:+', 'error-class', "'err', 'ValueError'"): 'seed 14 #533 (function): TF 2.21 '
-                                                                                  "('calls', (('err', 'ValueError'), "
-                                                                                  "('err', 'ValueError'), ('err', "
-                                                                                  "'ValueError'), ('ok', ('p; "
-                                                                                  "simdist ('calls', (('err', "
-                                                                                  "'InvalidArgumentError'), ('err', "
-                                                                                  "'InvalidArgumentError'), ('err', "
-                                                                                  "'Inva",
- ('call:tensor_scatter_nd_max', 'error-class', "'err', 'ValueError'"): "seed 14 #183 (sig): TF 2.21 ('calls', "
-                                                                       "(('err', 'ValueError'), ('err', "
-                                                                       "'ValueError'), ('err', 'ValueError'))); "
-                                                                       "simdist ('calls', (('err', 'StagingError'), "
-                                                                       "('err', 'StagingError'), ('err', "
-                                                                       "'StagingError')))",
  ('call:tensor_scatter_nd_min', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 14202612013 #3 (tape): TF 2.21 '
                                                                              "('err', 'InvalidArgumentError'); "
                                                                              "simdist ('grad', ('ok', ('T', 'int32', "
                                                                              '(2, 4), array([[ 0,  2,  2,  3],',
- ('call:tensor_scatter_nd_min', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #168 (sig): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'))); simdist ('calls', "
-                                                                   "(('ok', 'traced'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentErro",
- ('call:tensor_scatter_nd_min', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #61 (function): TF 2.21 '
-                                                                       "('calls', (('err', 'ValueError'), ('err', "
-                                                                       "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                       "('p; simdist ('calls', (('err', "
-                                                                       "'InvalidArgumentError'), ('err', "
-                                                                       "'InvalidArgumentError'), ('err', 'Inva",
- ('call:tensor_scatter_nd_sub', 'accepts', "'err', 'ValueError'"): "seed 14 #453 (sig): TF 2.21 ('calls', (('err', "
-                                                                   "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                   "'ValueError'))); simdist ('calls', (('ok', "
-                                                                   "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                   "('err', 'InvalidArgumentErro",
  ('call:tensor_scatter_nd_update', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #673 (tape): TF '
                                                                                 "2.21 ('err', "
                                                                                 "'InvalidArgumentError'); simdist "
                                                                                 "('grad', ('ok', ('T', 'float64', "
                                                                                 '(2, 2), array([[-1. ,  4. ],',
- ('call:tensor_scatter_nd_update', 'error-class', "'err', 'ValueError'"): 'seed 14 #661 (function): TF 2.21 '
-                                                                          "('calls', (('err', 'ValueError'), ('err', "
-                                                                          "'ValueError'), ('err', 'ValueError'), "
-                                                                          "('ok', ('p; simdist ('calls', (('err', "
-                                                                          "'InvalidArgumentError'), ('err', "
-                                                                          "'InvalidArgumentError'), ('err', 'Inva",
  ('call:tensordot', 'error-class', "'err', 'ValueError'"): "seed 14 #209 (function): TF 2.21 ('calls', (('err', "
                                                            "'ValueError'), ('err', 'ValueError'), ('err', "
                                                            "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "

@@ -775,6 +775,8 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
             raise errors.InvalidArgumentError(None, None, f"split_dim must be a scalar but has rank "
                                               f"{np.ndim(axis)} [Op:Split]")
         axis = int(a[0])
+    if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
+        raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
     if t.ndim == 0:    # Split/SplitV's kernel check of split_dim against rank 0
         op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
         raise errors.InvalidArgumentError(None, None, f"-input rank(-0) <= split_dim < input rank (0), but got "

@@ -159,13 +159,26 @@ for _name in ("RFFT", "IRFFT", "RFFT2D", "IRFFT2D", "RFFT3D", "IRFFT3D"):
     _OPS[_name] = register(_name, _forward, _real_rule(_name), _flops, kind="contraction", fusion=LAST_AXIS)
 
 
+def _rank_error(name: str, x: Tensor, rank: int, lengths: tuple[int, ...] | None) -> errors.InvalidArgumentError:
+    """FFTBase::Compute's rank error, marked with the shape function's ValueError (spectral_ops.cc:
+    WithRankAtLeast(input, rank), which a tf.function's trace raises; unmarked when the graph does
+    not know x's rank). Clause ops.signal-fft."""
+    from simdist.runtime.ops import static_shapes
+    shape = tuple(x.shape.as_list())
+    err = trace_errors.shape_error(f"Input must have rank of at least {rank} but got: {_dims(shape)} [Op:{name}]",
+                                   f"Shape must be at least rank {rank} but is rank {len(shape)}", name,
+                                   [shape] + ([[len(lengths)]] if lengths is not None else []))
+    if static_shapes.rank_unknown(x):
+        trace_errors.unmark(err)
+    return err
+
+
 def _kernel_checks(name: str, x: Tensor, lengths: tuple[int, ...] | None) -> None:
     """FFTBase::Compute's checks: rank, fft_length's shape and signs, each input dim long enough."""
     rank, forward, real = _kind_of(name)
     shape = tuple(x.shape.as_list())
     if len(shape) < rank:
-        raise errors.InvalidArgumentError(None, None, f"Input must have rank of at least {rank} but got: "
-                                          f"{_dims(shape)} [Op:{name}]")
+        raise _rank_error(name, x, rank, lengths)
     if not real:
         return
     assert lengths is not None
@@ -319,10 +332,24 @@ fftnd, ifftnd = _nd("FFTND", False), _nd("IFFTND", False)
 rfftnd, irfftnd = _nd("RFFTND", True), _nd("IRFFTND", False)
 
 
+def _int32_operand(value: Any, param: str) -> Any:
+    """An int32 input of a generated op (FFTND's fft_length and axes) as TF converts it before the
+    op runs: None is ValueError (eagerly convert_to_tensor's "Attempt to convert a value (None)",
+    traced op_def_library's "Tried to convert 'axes' to a tensor and failed"), a float TypeError."""
+    from simdist.runtime import context
+    if value is None:
+        raise ValueError(f"Tried to convert '{param}' to a tensor and failed. Error: None values not supported."
+                         if context.in_function() else
+                         "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
+    return value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=dtypes.int32)
+
+
 def _raw_nd(opname: str) -> Any:
     def op(input: Any, fft_length: Any, axes: Any, name: str | None = None, **kw: Any) -> Tensor:  # noqa: A002
         hint = dtypes.float32 if opname == "RFFTND" else dtypes.complex64
         x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype_hint=hint)
+        _int32_operand(fft_length, "fft_length")   # (the gen op converts its inputs in order, then runs)
+        _int32_operand(axes, "axes")
         attr, allowed = ("Treal", ("float32", "float64")) if opname == "IRFFTND" else ("Tcomplex", ("complex64", "complex128"))
         if opname in ("RFFTND", "IRFFTND") and kw.get(attr) is not None:
             d = dtypes.as_dtype(kw[attr])

@@ -24,7 +24,7 @@ from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
 from simdist.runtime.ops.registry import RegisterGradient, register
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["eigh", "eigvalsh", "svd", "pinv", "matrix_rank"]
 
@@ -130,8 +130,13 @@ def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name:
 
 
 def _float_like(a: Tensor) -> None:
+    """linalg_impl._maybe_validate_matrix (pinv, matrix_rank): a float dtype (TypeError), then a
+    rank the graph knows of at least 2 (ValueError, eagerly too; issue 29's fz15b)."""
+    from simdist.runtime.ops.static_shapes import rank_unknown
     if not a.dtype.is_floating:
         raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {a.dtype.name}).")
+    if a.ndim < 2 and not rank_unknown(a):
+        raise ValueError(f"Input `a` must have at least 2 dimensions (saw: {a.ndim}).")
 
 
 def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: str | None = None) -> Tensor:
@@ -157,8 +162,7 @@ def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False, name: str 
     """`tf.linalg.matrix_rank`: how many singular values exceed tol (default eps * max(rows, cols)
     * max(s)), int32."""
     from simdist.runtime.ops import math
-    from simdist.runtime.tensor import convert_to_tensor
-    x = convert_to_tensor(a, dtype_hint=dtypes.float32)   # (linalg_impl: a list of ints is float32)
+    x = a if isinstance(a, Tensor) else convert_to_tensor(a, dtype_hint=dtypes.float32)   # (an int ndarray: float32)
     _float_like(x)
     s = svd(x, compute_uv=False)
     if tol is None:

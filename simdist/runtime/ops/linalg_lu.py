@@ -23,7 +23,7 @@ from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import register
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"]
 
@@ -98,14 +98,43 @@ def _unit_lower(lower_upper: Tensor) -> Tensor:
     return set_diag(band_part(lower_upper, -1, 0), ones(lower_upper.shape.as_list()[:-1], dtype=lower_upper.dtype))
 
 
+def _factors(lower_upper: Any, perm: Any) -> tuple[Tensor, Tensor]:
+    """linalg_impl's conversions: lower_upper with dtype_hint float32, perm with int32."""
+    lu_t = lower_upper if isinstance(lower_upper, Tensor) else convert_to_tensor(lower_upper, dtype_hint=dtypes.float32)
+    p = perm if isinstance(perm, Tensor) else convert_to_tensor(perm, dtype_hint=dtypes.int32)
+    return lu_t, p
+
+
+def _static_checks(lu_t: Tensor, p: Tensor, rhs: Tensor | None = None) -> None:
+    """linalg_impl.lu_reconstruct_assertions (and _lu_solve_assertions with `rhs`) on the shapes
+    the graph knows (eagerly: all of them): ValueError before any op runs, eagerly too (the
+    validate_args run-time assertions are not modelled). Clause ops.linalg-lu."""
+    from simdist.runtime.ops.static_shapes import known_shape
+    s_lu, s_p = known_shape(lu_t), known_shape(p)
+    if s_lu is not None and len(s_lu) < 2:
+        raise ValueError("Input `lower_upper` must have at least 2 dimensions.")
+    if s_lu is not None and s_p is not None and len(s_lu) != len(s_p) + 1:
+        raise ValueError("`rank(lower_upper)` must equal `rank(perm) + 1`")
+    if s_lu is not None and all(d is not None for d in s_lu[:-2]) and s_lu[-2] != s_lu[-1]:
+        raise ValueError("`lower_upper` must be square.")
+    if rhs is None:
+        return
+    s_b = known_shape(rhs)
+    if s_b is not None and len(s_b) < 2:
+        raise ValueError("Input `rhs` must have at least 2 dimensions.")
+    last = s_lu[-1] if s_lu is not None else None
+    if last is not None and s_b is not None and s_b[-2] is not None and last != s_b[-2]:
+        raise ValueError("`lower_upper.shape[-1]` must equal `rhs.shape[-1]`.")
+
+
 def lu_solve(lower_upper: Any, perm: Any, rhs: Any, validate_args: bool = False, name: str | None = None) -> Tensor:
     """`tf.linalg.lu_solve`: X with A X = rhs from lu's factors: rhs's rows gathered by perm, then
     a unit-lower and an upper triangular solve."""
     from simdist.runtime.ops import array
     from simdist.runtime.ops.linalg_more import triangular_solve
-    lu_t = _t(lower_upper)
-    p = _t(perm)
-    b = _t(rhs) if isinstance(rhs, Tensor) or hasattr(rhs, "value") else array.constant(rhs, dtype=lu_t.dtype)
+    lu_t, p = _factors(lower_upper, perm)
+    b = _t(rhs) if isinstance(rhs, Tensor) or hasattr(rhs, "value") else convert_to_tensor(rhs, dtype_hint=lu_t.dtype)
+    _static_checks(lu_t, p, b)
     if b.ndim == 2 and p.ndim == 1:
         permuted = array.gather(b, p, axis=-2)
     else:
@@ -121,9 +150,10 @@ def lu_solve(lower_upper: Any, perm: Any, rhs: Any, validate_args: bool = False,
 def lu_matrix_inverse(lower_upper: Any, perm: Any, validate_args: bool = False, name: str | None = None) -> Tensor:
     """`tf.linalg.lu_matrix_inverse`: lu_solve with the identity as rhs."""
     from simdist.runtime.ops.generators import eye
-    lu_t = _t(lower_upper)
+    lu_t, p = _factors(lower_upper, perm)
+    _static_checks(lu_t, p)
     shp = lu_t.shape.as_list()
-    return lu_solve(lu_t, perm, eye(shp[-1], batch_shape=shp[:-2], dtype=lu_t.dtype))
+    return lu_solve(lu_t, p, eye(shp[-1], batch_shape=shp[:-2], dtype=lu_t.dtype))
 
 
 def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False, name: str | None = None) -> Tensor:
@@ -132,7 +162,8 @@ def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False, nam
     from simdist.runtime.ops.math_more import invert_permutation
     from simdist.runtime.ops.linalg import matmul
     from simdist.runtime.ops.linalg_more import band_part
-    lu_t, p = _t(lower_upper), _t(perm)
+    lu_t, p = _factors(lower_upper, perm)
+    _static_checks(lu_t, p)
     x = matmul(_unit_lower(lu_t), band_part(lu_t, 0, -1))
     if lu_t.ndim != 2:
         shp = lu_t.shape.as_list()

@@ -9,7 +9,7 @@ TensorScatterAdd add them; TensorScatterUpdate keeps the last (what TF's CPU ker
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -146,18 +146,82 @@ def _scatter_nd(idx: np.ndarray, upd: np.ndarray, shape: tuple[int, ...]) -> np.
     return out
 
 
+def tensor_scatter_checks(xs: Sequence[int], ids: Sequence[int], us: Sequence[int], opname: str) -> None:
+    """TensorScatterOp::Compute's shape checks (scatter_nd_op.cc), in its order: indices and
+    updates of rank at least 1, no indices or updates for an empty tensor, the outer dimensions
+    of indices and updates equal, then the inner ones of the tensor and the updates."""
+    def bad(text: str) -> errors.InvalidArgumentError:
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{opname}]")
+    if len(ids) < 1:
+        raise bad(f"Indices shape must have rank at least one. Found:{args.dims(ids)}")
+    if len(us) < 1:
+        raise bad(f"Updates shape must have rank at least one. Found:{args.dims(us)}")
+    n_i, n_u = int(np.prod(ids, dtype=np.int64)), int(np.prod(us, dtype=np.int64))
+    if not ((n_i == 0 and n_u == 0) or (int(np.prod(xs, dtype=np.int64)) and n_i and n_u)):
+        raise bad("Indices and updates specified for empty output shape")
+    outer = len(ids) - 1
+    for i in range(outer):
+        if i >= len(us) or ids[i] != us[i]:
+            raise bad(f"Outer dimensions of indices and update must match. Indices shape: {args.dims(ids)}, "
+                      f"updates shape:{args.dims(us)}")
+    ix = ids[outer]
+    if len(us) - outer != len(xs) - ix:
+        raise bad(f"Inner dimensions of output shape must match inner dimensions of updates shape. Output: "
+                  f"{args.dims(xs)} updates: {args.dims(us)}")
+    for i in range(len(us) - outer):
+        if us[i + outer] != xs[ix + i]:
+            raise bad(f"The inner {len(xs) - ix} dimensions of output.shape={args.dims(xs)} must match the inner "
+                      f"{len(us) - outer} dimensions of updates.shape={args.dims(us)}")
+
+
+def tensor_scatter_shape_text(xs: Any, ids: Any, us: Any) -> str | None:
+    """What the TensorScatter ops' shape function (ScatterNdTensorShape, then
+    ScatterNdShapeHelper) finds in the shapes a traced graph knows (None: an unknown dimension,
+    a shape None: an unknown rank), or None: the tensor and the indices of rank at least 1, then
+    the indices' outer dimensions merged with the updates' and the tensor's inner ones with the
+    updates' (InferenceContext::Merge; Subshape clamps to the rank; a scalar `updates` is left to
+    the kernel, as TF 2.21 does). Clause function.trace-time-errors."""
+    from simdist.runtime.ops import static_shapes
+    for s in (xs, ids):
+        if s is not None and len(s) < 1:
+            return f"Shape must be at least rank 1 but is rank {len(s)}"
+    if ids is None or us is None or len(us) == 0 or ids[-1] is None:
+        return None
+    if _elements(xs) == 0 and (_elements(ids) or 0) + (_elements(us) or 0) > 0:
+        return "Indices and updates specified for empty input"
+    outer, ix = len(ids) - 1, ids[-1]
+    pre_i, pre_u = list(ids[:outer]), list(us[:outer])
+    if static_shapes.merge([pre_i, pre_u]) is False:
+        return (f"Dimensions [0,{outer}) of indices[shape={trace_errors._dims(ids)}] = {trace_errors._dims(pre_i)} "
+                f"must match dimensions [0,{outer}) of updates[shape={trace_errors._dims(us)}] = "
+                f"{trace_errors._dims(pre_u)}: {_merge_error(pre_i, pre_u)}")
+    if xs is None:
+        return None
+    suf_x, suf_u = list(xs[ix:]), list(us[outer:])
+    if static_shapes.merge([suf_x, suf_u]) is False:
+        return (f"Dimensions [{ix},{len(xs)}) of input[shape={trace_errors._dims(xs)}] = {trace_errors._dims(suf_x)} "
+                f"must match dimensions [{outer},{len(us)}) of updates[shape={trace_errors._dims(us)}] = "
+                f"{trace_errors._dims(suf_u)}: {_merge_error(suf_x, suf_u)}")
+    return None
+
+
+def _elements(shape: Any) -> int | None:
+    """The number of elements of a shape the graph knows, None when it does not."""
+    if shape is None or any(d is None for d in shape):
+        return None
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def _merge_error(a: Sequence[Any], b: Sequence[Any]) -> str:
+    """InferenceContext::Merge's message for two known-rank shapes that do not merge."""
+    if len(a) != len(b):
+        return f"Shapes must be equal rank, but are {len(a)} and {len(b)}"
+    return trace_errors.merge_text(a, b)
+
+
 def _tensor_scatter(mode: str, opname: str) -> Any:
     def forward(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> np.ndarray:
-        _check_ranks(idx.shape, upd.shape, opname)
-        if idx.ndim and idx.shape[-1] > x.ndim:   # an index deeper than the tensor's rank (fz4 seed 21 #154;
-            # traced, a scalar tensor fails the shape function's rank check)
-            eager = (f"Inner dimensions of output shape must match inner dimensions of updates shape. Output: "
-                     f"{args.dims(x.shape)} updates: {args.dims(upd.shape)} [Op:{opname}]")
-            if x.ndim == 0:
-                raise trace_errors.shape_error(eager, "Shape must be at least rank 1 but is rank 0", opname,
-                                               (x.shape, idx.shape, upd.shape))
-            raise errors.InvalidArgumentError(None, None, eager)
-        _check_updates(idx, upd.shape, x.shape, opname)
+        tensor_scatter_checks(x.shape, idx.shape, upd.shape, opname)
         pos = _check_nd(idx, x.shape, "shape", opname)
         out = x.copy()
         if mode == "update":
@@ -216,7 +280,14 @@ def _tensor_scatter_call(op: Any, tensor: Any, indices: Any, updates: Any) -> Te
         x = _t(tensor)
     idx = _indices(indices, op.name)
     upd = updates if isinstance(updates, Tensor) else convert_to_tensor(updates, dtype=x.dtype)
-    return dispatch.execute(op, (x, idx, upd))
+    try:
+        return dispatch.execute(op, (x, idx, upd))
+    except errors.InvalidArgumentError as e:   # (traced: the shape function's ValueError, where it sees one)
+        known = [static_shapes.known_shape(v) for v in (x, idx, upd)]
+        text = tensor_scatter_shape_text(*known)
+        if text is not None:
+            raise trace_errors.mark_shape(e, text, op.name, [v.shape.as_list() for v in (x, idx, upd)]) from None
+        raise
 
 
 def tensor_scatter_nd_update(tensor: Any, indices: Any, updates: Any, name: str | None = None) -> Tensor:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, cpu_kernels, dispatch
+from simdist.runtime.ops import args, cpu_kernels, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -166,10 +166,25 @@ DEPTH_TO_SPACE = register("DepthToSpace", _d2s, args.first, args.zero_flops, kin
 
 
 def _depth_args(t: Tensor, block_size: Any, data_format: str, op: str) -> int:
+    """SpaceToDepth's and DepthToSpace's checks in TF's order: block_size's minimum (op_def_library
+    while a graph is built: ValueError; eagerly InvalidArgumentError), then eagerly the kernel's
+    lookup (NHWC only: NotFoundError), rank and divisibility (InvalidArgumentError), which a
+    traced graph's shape function finds first where it knows the dimensions (ValueError:
+    `_depth_shape_text`). Clause function.trace-time-errors."""
     k = int(block_size)
     if k < 2:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'block_size' of {k} must be at least min value "
-                                          f"2 [Op:{op}]")
+        raise trace_errors.attr_minimum(op, "block_size", k, 2)
+    try:
+        _depth_kernel_checks(t, k, data_format, op)
+    except errors.OpError as e:
+        text = _depth_shape_text(static_shapes.known_shape(t), k, data_format, op)
+        if text is not None:
+            raise trace_errors.mark_shape(e, text, op, [t.shape.as_list()]) from None
+        raise
+    return k
+
+
+def _depth_kernel_checks(t: Tensor, k: int, data_format: str, op: str) -> None:
     if data_format != "NHWC":
         # TF 2.21's CPU kernels are NHWC only (registered with that data_format): no kernel is found
         # eagerly (NotFoundError; InvalidArgumentError "No OpKernel ..." in a tf.function)
@@ -178,17 +193,37 @@ def _depth_args(t: Tensor, block_size: Any, data_format: str, op: str) -> int:
                                    f'block_size={k}, data_format="{data_format}"] [Op:{op}]')
     if t.ndim != 4:
         raise errors.InvalidArgumentError(None, None, f"Input rank should be: 4 instead of: {t.ndim} [Op:{op}]")
-    return k
+    _, h, w, c = t.shape.as_list()
+    if op == "SpaceToDepth" and (h % k or w % k):
+        raise errors.InvalidArgumentError(None, None, f"Image width {w} and height {h} should be divisible by "
+                                          f"block_size: {k} [Op:SpaceToDepth]")
+    if op == "DepthToSpace" and c % (k * k):
+        raise errors.InvalidArgumentError(None, None, f"Input depth dimension {c} should be divisible by: {k * k} "
+                                          "[Op:DepthToSpace]")
+
+
+def _depth_shape_text(shape: Any, k: int, data_format: str, op: str) -> str | None:
+    """The shape function's error (depth_space_ops.cc SpaceToDepthShapeFn/DepthToSpaceShapeFn) on
+    the shape the graph knows, or None: rank 4 (NCHW_VECT_C: 5), then for SpaceToDepth the height
+    and the width divisible by block_size, for DepthToSpace the depth by block_size²."""
+    if shape is None:
+        return None
+    rank = 5 if data_format == "NCHW_VECT_C" else 4
+    if len(shape) != rank:
+        return f"Shape must be rank {rank} but is rank {len(shape)}"
+    if data_format == "NCHW_VECT_C":
+        return None
+    h, w, c = (shape[1], shape[2], shape[3]) if data_format == "NHWC" else (shape[2], shape[3], shape[1])
+    for d, n in (((h, k), (w, k)) if op == "SpaceToDepth" else ((c, k * k),)):
+        if d is not None and d % n:
+            return f"Dimension size must be evenly divisible by {n} but is {d}"
+    return None
 
 
 def space_to_depth(input: Any, block_size: Any, data_format: str = "NHWC", name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.nn.space_to_depth`: each k x k spatial block moved into the depth axis (NHWC)."""
     t = _t(input)
     k = _depth_args(t, block_size, data_format, "SpaceToDepth")
-    _, h, w, _ = t.shape.as_list()
-    if h % k or w % k:
-        raise errors.InvalidArgumentError(None, None, f"Image width {w} and height {h} should be divisible by "
-                                          f"block_size: {k} [Op:SpaceToDepth]")
     return dispatch.execute(SPACE_TO_DEPTH, (t,), {"block_size": k})
 
 
@@ -196,10 +231,6 @@ def depth_to_space(input: Any, block_size: Any, data_format: str = "NHWC", name:
     """`tf.nn.depth_to_space`: the depth split into k x k spatial blocks (NHWC)."""
     t = _t(input)
     k = _depth_args(t, block_size, data_format, "DepthToSpace")
-    c = t.shape.as_list()[3]
-    if c % (k * k):
-        raise errors.InvalidArgumentError(None, None, f"Input depth dimension {c} should be divisible by: {k * k} "
-                                          "[Op:DepthToSpace]")
     return dispatch.execute(DEPTH_TO_SPACE, (t,), {"block_size": k})
 
 

@@ -18,8 +18,9 @@ from typing import Any, Sequence
 
 from simdist.runtime import dtypes, errors
 
-__all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
-           "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "bad_attr", "builds", "at_build", "unmark", "const_node_name"]
+__all__ = ["static", "attr_minimum", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace",
+           "shapes_text", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "bad_attr", "builds",
+           "at_build", "unmark", "const_node_name"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -86,6 +87,16 @@ def fixed_type(err: BaseException, op: str, index: int, got: dtypes.DType, want:
     name = names[index] if index < len(names) else names[-1]
     return static(err, TypeError, f"Input '{name}' of '{op}' Op has type {got.name} that does not match expected "
                                   f"type of {want.name}.")
+
+
+def attr_minimum(op: str, attr: str, value: int, minimum: int) -> errors.InvalidArgumentError:
+    """An int attr below its OpDef minimum: eagerly InvalidArgumentError ("Value for attr
+    'num_split' of 0 must be at least minimum 1"), marked with op_def_library's ValueError ("Attr
+    'num_split' of 'Split' Op passed 0 less than minimum 1."), which a graph build raises before
+    the shape function runs (issue 29's fz15b)."""
+    err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {value} must be at least minimum "
+                                                  f"{minimum} [Op:{op}]")
+    return static(err, ValueError, f"Attr '{attr}' of '{op}' Op passed {value} less than minimum {minimum}.")
 
 
 def fixed_input(value: Any, dt: dtypes.DType, op: str, arg: str) -> Any:
