@@ -2512,8 +2512,8 @@ TRAINING_BATCH13: list[Mutant] = [
        "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n",
        "Dataset.batch's element_spec has a fixed batch dimension even without drop_remainder (TF: None)"),
     _t("range-cardinality-floor-division", "boundary", "simdist/runtime/data/sources.py",
-       "        return len(range(p[\"start\"], p[\"stop\"], p[\"step\"]))\n",
-       "        return max(0, (p[\"stop\"] - p[\"start\"]) // p[\"step\"])\n",
+       "        return _wrap64(_cdiv(diff - 1, step) + 1)\n",
+       "        return _wrap64(_cdiv(diff, step))\n",
        "Dataset.range(start, stop, step)'s cardinality floors (stop - start) / step: range(0, 10, 3) reports 3 "
        "elements and yields 4"),
     _t("enumerate-start-ignored", "boundary", "simdist/runtime/data/dataset.py",
