@@ -360,3 +360,216 @@ def test_blind15_summary_reports_weight_memory_in_bytes(keras, budget):
                          ("Non-trainable params", frozen)):
             want = f"{label}: {n:,} ({readable(n * size)})"
             assert_true(want in text, f"summary has no line '{want}':\n{text}", call=call)
+
+
+# -- losses and metrics: each option on its own term ------------------------------------------------------------
+def _tversky_np(yt, yp, alpha, beta):
+    """Keras 3.15's tversky over all entries: 1 - TP / (TP + alpha * sum((1 - p) y) + beta * sum(p (1 - y)) + eps)."""
+    yt, yp = yt.astype(np.float64).ravel(), yp.astype(np.float64).ravel()
+    tp = np.sum(yt * yp)
+    return 1.0 - tp / (tp + alpha * np.sum((1 - yp) * yt) + beta * np.sum(yp * (1 - yt)) + 1e-7)
+
+
+@clause("keras.loss.option-coverage", ref="tf221")
+def test_blind15_overlap_and_count_losses_weigh_each_term_by_its_own_option(keras, budget):
+    """Tversky(alpha, beta) weighs the missed positives, sum((1 - y_pred) * y_true), by alpha and the
+    false alarms, sum(y_pred * (1 - y_true)), by beta (Keras 3.15's naming), over the whole batch;
+    Poisson is the mean over the last axis of y_pred - y_true * log(y_pred + eps);
+    CategoricalFocalCrossentropy(label_smoothing=s) smooths towards 1 / num_classes."""
+    yt = (_f32(4, 5, seed=1, lo=0, hi=1) > 0.5).astype(np.float32)
+    yp = _f32(4, 5, seed=2, lo=0.05, hi=0.95)
+    for alpha, beta in budget([(0.7, 0.3), (0.2, 0.9), (0.5, 0.5)]):
+        got = keras.losses.Tversky(alpha=alpha, beta=beta)(yt, yp)
+        assert_close(got, _tversky_np(yt, yp, alpha, beta), call=f"Tversky(alpha={alpha}, beta={beta})(y, p)",
+                     tolerance=TOL32)
+    counts = _f32(3, 4, seed=3, lo=0, hi=4).round()
+    rate = _f32(3, 4, seed=4, lo=0.1, hi=3)
+    per = np.mean(rate - counts * np.log(rate.astype(np.float64) + 1e-7), axis=-1)
+    assert_close(keras.losses.Poisson(reduction=None)(counts, rate), per, call="Poisson(reduction=None)(y, p)",
+                 tolerance=TOL32)
+    assert_close(keras.losses.poisson(counts, rate), per, call="poisson(y, p)", tolerance=TOL32)
+    m = keras.metrics.Poisson()
+    m.update_state(counts, rate)
+    assert_close(m.result(), per.mean(), call="metrics.Poisson()", tolerance=TOL32)
+    cy = np.eye(4, dtype=np.float32)[[0, 3, 1]]
+    cp = _f32(3, 4, seed=5, lo=0.05, hi=1)
+    for s, alpha, gamma in budget([(0.3, 0.25, 2.0), (0.1, 0.5, 1.0), (0.0, 0.25, 2.0)]):
+        y = cy * (1 - s) + s / 4
+        p = np.clip(cp / cp.sum(-1, keepdims=True), 1e-7, 1 - 1e-7).astype(np.float64)
+        want = np.sum(alpha * (1 - p) ** gamma * -y * np.log(p), axis=-1)
+        got = keras.losses.CategoricalFocalCrossentropy(alpha=alpha, gamma=gamma, label_smoothing=s,
+                                                        reduction=None)(cy, cp)
+        assert_close(got, want, call=f"CategoricalFocalCrossentropy(alpha={alpha}, gamma={gamma}, label_smoothing={s})",
+                     tolerance=TOL32)
+
+
+@clause("keras.metric.precision-recall", ref="tf221")
+def test_blind15_precision_and_recall_filter_the_top_k_before_taking_the_class(keras, budget):
+    """Precision/Recall(top_k=k, class_id=c): each row keeps only its k largest predictions (the rest
+    count as below every threshold), then column c alone is scored at the threshold (0.5 by default,
+    below every kept value when top_k is given without thresholds)."""
+    yt = (_f32(6, 4, seed=6, lo=0, hi=1) > 0.4).astype(np.float32)
+    yp = _f32(6, 4, seed=7, lo=0, hi=1)
+    for k, c, thr in budget([(1, 2, None), (2, 0, None), (1, 1, 0.3), (3, 3, 0.6), (None, 2, None)]):
+        keep = np.ones_like(yp, bool) if k is None else yp >= -np.sort(-yp, axis=1)[:, k - 1:k]
+        th = ((0.5 if k is None else -1e10) if thr is None else thr)   # (top_k alone: Keras's NEG_INF threshold)
+        pred = keep[:, c] & (yp[:, c] > th)
+        true = yt[:, c] > 0
+        tp, fp, fn = np.sum(pred & true), np.sum(pred & ~true), np.sum(~pred & true)
+        for cls, want in (("Precision", tp / (tp + fp) if tp + fp else 0.0),
+                          ("Recall", tp / (tp + fn) if tp + fn else 0.0)):
+            m = getattr(keras.metrics, cls)(thresholds=thr, top_k=k, class_id=c)
+            m.update_state(yt, yp)
+            assert_close(m.result(), want, call=f"{cls}(thresholds={thr}, top_k={k}, class_id={c})", tolerance=TOL32)
+
+
+@clause("keras.metric.f-score", ref="tf221")
+def test_blind15_f_scores_average_the_per_class_scores(keras, budget):
+    """FBetaScore(average='macro') is the mean of the per-class F-beta scores, 'weighted' their mean
+    weighted by each class's number of true labels, 'micro' the F-beta of the pooled counts, None
+    the per-class scores."""
+    yt = (_f32(8, 3, seed=8, lo=0, hi=1) > 0.5).astype(np.float32)
+    yp = _f32(8, 3, seed=9, lo=0, hi=1)
+    eps = 1e-7
+    for average, beta, thr in budget([("macro", 2.0, 0.5), ("weighted", 0.5, 0.4), ("micro", 1.0, 0.5),
+                                      (None, 1.5, 0.6)]):
+        pred = (yp > thr).astype(np.float64)
+        axis = None if average == "micro" else 0
+        tp, fp, fn = (np.sum(a, axis=axis) for a in (pred * yt, pred * (1 - yt), (1 - pred) * yt))
+        p, r = tp / (tp + fp + eps), tp / (tp + fn + eps)
+        f = (1 + beta ** 2) * p * r / (beta ** 2 * p + r + eps)
+        if average == "macro":
+            f = f.mean()
+        elif average == "weighted":
+            w = yt.sum(0)
+            f = np.sum(f * w / (w.sum() + eps))
+        m = keras.metrics.FBetaScore(average=average, beta=beta, threshold=thr)
+        m.update_state(yt, yp)
+        assert_close(m.result(), f, call=f"FBetaScore(average={average!r}, beta={beta}, threshold={thr})",
+                     tolerance=TOL32)
+
+
+# -- gradients of the elementwise functions inside normalisation and logits losses --------------------------------
+@clause("autodiff.op-gradients", ref="tf221")
+def test_blind15_log1p_and_rsqrt_gradients_and_the_losses_built_on_them(tf, keras, budget):
+    """d log1p(x) = 1 / (1 + x), d rsqrt(x) = -x^(-3/2) / 2, d sqrt(x) = 1 / (2 sqrt(x)); through them,
+    the gradient of binary crossentropy from logits is sigmoid(z) - y (over the batch) and
+    LayerNormalization's input gradient is that of (x - mean) / sqrt(var + eps)."""
+    x = np.array([0.25, 0.5, 2.0, 7.5], np.float32)
+    fns = [("log1p", tf.math.log1p, lambda v: 1 / (1 + v)), ("rsqrt", tf.math.rsqrt, lambda v: -0.5 * v ** -1.5),
+           ("sqrt", tf.sqrt, lambda v: 0.5 / np.sqrt(v))]
+    for name, fn, d in budget(fns):
+        xv = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(xv)
+            y = fn(xv)
+        assert_close(tape.gradient(y, xv), d(x.astype(np.float64)), call=f"gradient of tf.math.{name}(x)",
+                     tolerance=TOL32)
+    z, yb = _f32(6, 3, seed=11, lo=-3, hi=3), (_f32(6, 3, seed=12, lo=0, hi=1) > 0.5).astype(np.float32)
+    zv = tf.constant(z)
+    with tf.GradientTape() as tape:
+        tape.watch(zv)
+        loss = keras.losses.BinaryCrossentropy(from_logits=True)(yb, zv)
+    want = (1 / (1 + np.exp(-z.astype(np.float64))) - yb) / z.size
+    assert_close(tape.gradient(loss, zv), want, call="gradient of BinaryCrossentropy(from_logits=True)",
+                 tolerance=TOL32)
+    xs = _f32(3, 5, seed=13)
+    w = _f32(3, 5, seed=14)
+    ln = keras.layers.LayerNormalization(epsilon=1e-3, center=False, scale=False)
+    xv = tf.constant(xs)
+    with tf.GradientTape() as tape:
+        tape.watch(xv)
+        out = tf.reduce_sum(ln(xv) * w)
+    x64, w64 = xs.astype(np.float64), w.astype(np.float64)
+    mu, var = x64.mean(-1, keepdims=True), x64.var(-1, keepdims=True)
+    inv = 1 / np.sqrt(var + 1e-3)
+    xhat = (x64 - mu) * inv
+    n = x64.shape[-1]
+    want = inv / n * (n * w64 - w64.sum(-1, keepdims=True) - xhat * (w64 * xhat).sum(-1, keepdims=True))
+    assert_close(tape.gradient(out, xv), want, call="gradient of sum(LayerNormalization(center=False, scale=False)(x) * w)",
+                 tolerance=Tolerance(rtol=1e-4, atol=1e-5))
+
+
+# -- optimizers and schedules: each update in the order Keras computes it ---------------------------------------
+@clause("optim.update-rules", ref="tf221")
+def test_blind15_adadelta_and_polynomial_decay_follow_keras(keras, tf, budget):
+    """Adadelta: acc_g = rho acc_g + (1 - rho) g^2 first, then delta = -sqrt(acc_d + eps) g / sqrt(acc_g + eps)
+    with the updated acc_g, acc_d = rho acc_d + (1 - rho) delta^2, var += lr delta. PolynomialDecay:
+    (lr0 - end) (1 - min(step, T) / T)^power + end."""
+    g_seq = [np.array([0.3, -0.1, 0.2]), np.array([-0.6, 0.4, 0.1]), np.array([0.2, 0.2, -0.5])]
+    for lr, rho, eps in budget([(1.0, 0.95, 1e-7), (0.5, 0.5, 1e-3)]):
+        v = tf.Variable([1.0, -2.0, 0.5])
+        opt = keras.optimizers.Adadelta(lr, rho=rho, epsilon=eps)
+        var, ag, ad = np.array([1.0, -2.0, 0.5]), np.zeros(3), np.zeros(3)
+        for g in g_seq:
+            opt.apply_gradients([(tf.constant(g.astype(np.float32)), v)])
+            ag = rho * ag + (1 - rho) * g * g
+            delta = -np.sqrt(ad + eps) * g / np.sqrt(ag + eps)
+            ad = rho * ad + (1 - rho) * delta * delta
+            var = var + lr * delta
+        assert_close(v, var, call=f"Adadelta({lr}, rho={rho}, epsilon={eps}) after 3 steps", tolerance=TOL32)
+    for power, end, cycle in budget([(2.0, 0.1, False), (0.5, 0.0, False), (3.0, 0.2, True)]):
+        s = keras.optimizers.schedules.PolynomialDecay(1.0, 10, end_learning_rate=end, power=power, cycle=cycle)
+        steps = [0, 3, 7, 10, 14]
+        want = []
+        for k in steps:
+            T = 10 * max(1, int(np.ceil(k / 10))) if cycle else 10
+            want.append((1.0 - end) * (1 - min(k, T) / T) ** power + end)
+        assert_close([float(s(k)) for k in steps], want,
+                     call=f"PolynomialDecay(1.0, 10, end_learning_rate={end}, power={power}, cycle={cycle})",
+                     what=f"rates at steps {steps}", tolerance=TOL32)
+
+
+# -- the training loss: added losses and reductions under a strategy -----------------------------------------------
+@clause("keras.loss.distribution-scaling", ref="tf221")
+def test_blind15_added_losses_sum_and_sum_reductions_are_not_scaled_by_replicas(backend, keras, tf, budget):
+    """A non-scalar loss given to add_loss is summed into the training loss; a compiled loss with
+    reduction='sum' is the batch's sum on each replica, not divided by the number of replicas, so
+    fit under MirroredStrategy(2) takes the same SGD step as the sum over the global batch."""
+    class AddSum(keras.layers.Layer):
+        def call(self, x):
+            self.add_loss(keras.ops.sum(x, axis=1) * 0.5)
+            return x
+
+    x = _f32(6, 2, seed=15, lo=0, hi=1)
+    model = keras.Sequential([keras.Input((2,)), AddSum()])
+    model.compile(optimizer="sgd", loss=None)
+    assert_close(model.evaluate(x, verbose=0, batch_size=6), 0.5 * float(x.astype(np.float64).sum()),
+                 call="evaluate of a model whose layer adds add_loss(0.5 * sum(x, axis=1)) (a vector)",
+                 tolerance=TOL32)
+    xs, ys = _f32(8, 3, seed=16), _f32(8, 1, seed=17)
+    w, b = _f32(3, 1, seed=18), np.array([0.1], np.float32)
+    for kind, replicas in budget([("mirrored", 2), ("default", 1)]):
+        strategy = backend.make_strategy(kind, replicas)
+        with strategy.scope():
+            model = _dense_model(keras, w, b, loss=keras.losses.MeanSquaredError(reduction="sum"))
+        model.fit(xs, ys, batch_size=8, epochs=1, shuffle=False, verbose=0)
+        x64, y64 = xs.astype(np.float64), ys.astype(np.float64)
+        err = x64 @ w + 0.1 - y64
+        gw, gb = 2 * x64.T @ err, 2 * err.sum(0)
+        got_w, got_b = model.layers[-1].get_weights()
+        call = f"{kind}({replicas}): fit(8 rows, batch_size=8) of Dense(1) with MeanSquaredError(reduction='sum'), SGD(0.1)"
+        assert_close(got_w, w - 0.1 * gw, call=call, what="kernel after one step", tolerance=Tolerance(rtol=1e-4, atol=1e-5))
+        assert_close(got_b, b - 0.1 * gb, call=call, what="bias after one step", tolerance=Tolerance(rtol=1e-4, atol=1e-5))
+
+
+@clause("keras.layer.conv-family.symbolic", ref="tf221")
+def test_blind15_dilated_valid_convolutions_shrink_by_the_dilated_window(keras, budget):
+    """A 'valid' convolution's output length is floor((n - d (k - 1) - 1) / s) + 1 (dilation d,
+    kernel k, stride s), symbolically (a functional model's output shape) and when called."""
+    cases = [("Conv1D", lambda: keras.layers.Conv1D(2, 3, dilation_rate=2), (12, 1)),
+             ("Conv2D", lambda: keras.layers.Conv2D(2, (3, 2), dilation_rate=(2, 3)), (10, 11, 1)),
+             ("Conv2D", lambda: keras.layers.Conv2D(2, 3, strides=2, dilation_rate=1), (9, 9, 1)),
+             ("DepthwiseConv2D", lambda: keras.layers.DepthwiseConv2D(3, dilation_rate=2), (9, 8, 2))]
+    for name, make, shape in budget(cases):
+        layer = make()
+        k = layer.kernel_size
+        d = layer.dilation_rate
+        s = layer.strides
+        want = tuple((n - dd * (kk - 1) - 1) // ss + 1 for n, kk, dd, ss in zip(shape[:-1], k, d, s))
+        inp = keras.Input(shape)
+        out = layer(inp)
+        call = f"{name}(kernel={k}, dilation_rate={d}, strides={s}) on Input({shape})"
+        assert_equal(tuple(out.shape[1:-1]), want, call=call, what="symbolic output spatial shape")
+        got = layer(np.zeros((1,) + shape, np.float32))
+        assert_equal(tuple(got.shape[1:-1]), want, call=call, what="eager output spatial shape")
