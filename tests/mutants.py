@@ -2512,8 +2512,8 @@ TRAINING_BATCH13: list[Mutant] = [
        "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n",
        "Dataset.batch's element_spec has a fixed batch dimension even without drop_remainder (TF: None)"),
     _t("range-cardinality-floor-division", "boundary", "simdist/runtime/data/sources.py",
-       "        return len(range(p[\"start\"], p[\"stop\"], p[\"step\"]))\n",
-       "        return max(0, (p[\"stop\"] - p[\"start\"]) // p[\"step\"])\n",
+       "        return _wrap64(_cdiv(diff - 1, step) + 1)\n",
+       "        return _wrap64(_cdiv(diff, step))\n",
        "Dataset.range(start, stop, step)'s cardinality floors (stop - start) / step: range(0, 10, 3) reports 3 "
        "elements and yields 4"),
     _t("enumerate-start-ignored", "boundary", "simdist/runtime/data/dataset.py",
@@ -2989,3 +2989,183 @@ TRAINING_AMUT15: list[Mutant] = [
 ]
 TRAINING += TRAINING_AMUT15
 CATALOGUE += TRAINING_AMUT15
+# -- Sixteenth session: a fifteenth blind batch (TRAINING_BATCH15), written from the source alone, before reading
+#    any suite test (docs/conformance.md, "Sixteenth session: a fifteenth blind batch"). 16 on the mainstream
+#    training path, 14 in the API around training.
+_PR_CLASS_ID = ("    if class_id is not None:\n        if len(y_pred.shape) == 1:\n"
+                "            raise ValueError(\"When class_id is provided, y_pred must be a 2D array with shape "
+                "(num_samples, \"\n"
+                "                             f\"num_classes), found shape: {y_pred.shape}\")\n"
+                "        y_true = y_true[..., class_id:class_id + 1]\n"
+                "        y_pred = y_pred[..., class_id:class_id + 1]\n")
+_PR_TOP_K = "    if top_k is not None:\n        y_pred = filter_top_k(y_pred, top_k)\n"
+_SLOT_APPEND = ("                out[i].append(self.add_variable_from_reference(variable, name=n, initializer=init)\n"
+                "                              if not getattr(variable, \"overwrite_with_gradient\", False) else None)\n")
+TRAINING_BATCH15: list[Mutant] = [
+    # -- mainstream training: layers
+    _t("bn-moving-variance-bessel-corrected", "formula", "simdist/keras/layers/normalization.py",
+       "                self.moving_variance.assign(moving_variance * self.momentum + variance * (1.0 - self.momentum))\n",
+       "                n = tf.cast(tf.size(inputs) // tf.size(variance), variance.dtype)\n"
+       "                self.moving_variance.assign(moving_variance * self.momentum\n"
+       "                                            + variance * (n / (n - 1.0)) * (1.0 - self.momentum))\n",
+       "BatchNormalization's moving variance takes the batch variance with Bessel's correction n/(n-1) (TF1's "
+       "fused batch norm did) instead of Keras 3's biased variance"),
+    _t("lstm-output-ignores-activation", "formula", "simdist/keras/layers/rnn_cells.py",
+       "        h = o * act(c)\n        return h, [h, c]\n",
+       "        h = o * tf.tanh(c)\n        return h, [h, c]\n",
+       "LSTM's output h = o * tanh(c) whatever `activation` says (the candidate uses the activation, the output "
+       "does not)"),
+    _t("gaussian-dropout-variance-as-stddev", "formula", "simdist/keras/layers/noise.py",
+       "            stddev = math.sqrt(self.rate / (1.0 - self.rate))\n",
+       "            stddev = self.rate / (1.0 - self.rate)\n",
+       "GaussianDropout's noise standard deviation is rate / (1 - rate), the variance, instead of its square root"),
+    _t("conv-output-shape-ignores-dilation", "formula", "simdist/keras/layers/argument_validation.py",
+       "        out = np.floor((spatial - dilation * (kernel_spatial - 1) - 1) / strides) + 1\n",
+       "        out = np.floor((spatial - (kernel_spatial - 1) - 1) / strides) + 1\n",
+       "a 'valid' convolution's static output shape ignores dilation_rate (the symbolic shape of a dilated Conv "
+       "in a functional model is too long)"),
+    # -- mainstream training: optimizers
+    _t("lamb-trust-ratio-uses-gradient-norm", "formula", "simdist/keras/optimizers/lamb.py",
+       "        g_norm = ops.sqrt(ops.sum(ops.power(update, 2)))\n",
+       "        g_norm = ops.sqrt(ops.sum(ops.power(gradient, 2)))\n",
+       "Lamb's trust ratio divides the weight norm by the raw gradient's norm instead of the Adam update's"),
+    _t("adadelta-delta-from-previous-grad-accumulator", "order", "simdist/keras/optimizers/adadelta.py",
+       "        self.assign(accumulated_grad, ops.add(rho * accumulated_grad, ops.multiply(1 - rho, "
+       "ops.square(grad))))\n"
+       "        delta_var = ops.negative(ops.divide(ops.multiply(rms(accumulated_delta_var), grad), "
+       "rms(accumulated_grad)))\n",
+       "        delta_var = ops.negative(ops.divide(ops.multiply(rms(accumulated_delta_var), grad), "
+       "rms(accumulated_grad)))\n"
+       "        self.assign(accumulated_grad, ops.add(rho * accumulated_grad, ops.multiply(1 - rho, "
+       "ops.square(grad))))\n",
+       "Adadelta divides by the RMS of the gradient accumulator before this step's gradient is folded in"),
+    _t("ps-slots-not-colocated", "placement", "simdist/keras/optimizers/base_optimizer.py",
+       "        with self._distribution_strategy.extended.colocate_vars_with(unwrap(reference_variable)):\n"
+       "            return self.add_variable(shape=reference_variable.shape, initializer=initializer,\n"
+       "                                     dtype=reference_variable.dtype, name=name)\n",
+       "        return self.add_variable(shape=reference_variable.shape, initializer=initializer,\n"
+       "                                 dtype=reference_variable.dtype, name=name)\n",
+       "optimizer slots are created without colocation: under ParameterServerStrategy a slot lands on the next "
+       "parameter server in round-robin order instead of its variable's"),
+    # -- mainstream training: losses and metrics
+    _t("tversky-alpha-on-false-positives", "formula", "simdist/keras/losses/overlap_losses.py",
+       "    fp = ops.sum((1 - y_pred) * y_true, axis=axis)\n    fn = ops.sum(y_pred * (1 - y_true), axis=axis)\n",
+       "    fp = ops.sum(y_pred * (1 - y_true), axis=axis)\n    fn = ops.sum((1 - y_pred) * y_true, axis=axis)\n",
+       "Tversky's terms \"corrected\" to the textbook names: alpha weighs the predicted-but-absent mass instead of "
+       "Keras 3.15's missed positives (differs whenever alpha != beta)"),
+    _t("poisson-sums-over-last-axis", "denominator", "simdist/keras/losses/probabilistic_losses.py",
+       "    return ops.mean(y_pred - y_true * tf.math.log(y_pred + epsilon), axis=-1)\n",
+       "    return ops.sum(y_pred - y_true * tf.math.log(y_pred + epsilon), axis=-1)\n",
+       "Poisson sums over the last axis instead of averaging"),
+    _t("categorical-focal-label-smoothing-binary", "formula", "simdist/keras/losses/probabilistic_losses.py",
+       "        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / num_classes\n",
+       "        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing\n",
+       "CategoricalFocalCrossentropy smooths labels towards 0.5 (the binary rule, copied from the binary focal "
+       "loss) instead of 1 / num_classes"),
+    _t("sum-reduction-loss-scaled-by-replicas", "denominator", "simdist/keras/losses/loss.py",
+       "        loss = ops.divide_no_nan(loss, divisor)\n        loss = scale_loss_for_distribution(loss)\n"
+       "    return loss\n",
+       "        loss = ops.divide_no_nan(loss, divisor)\n    loss = scale_loss_for_distribution(loss)\n"
+       "    return loss\n",
+       "a loss with reduction='sum' is also divided by num_replicas_in_sync (Keras scales only the mean "
+       "reductions): under MirroredStrategy with 2 replicas the gradient halves"),
+    _t("added-loss-vector-averaged", "denominator", "simdist/keras/trainers/trainer.py",
+       "        return scale_loss_for_distribution(tf.reduce_sum(loss))\n",
+       "        return scale_loss_for_distribution(tf.reduce_mean(loss))\n",
+       "a non-scalar loss from add_loss is averaged instead of summed into the training loss"),
+    _t("precision-class-id-before-top-k", "order", "simdist/keras/metrics/metrics_utils.py",
+       _PR_TOP_K + _PR_CLASS_ID, _PR_CLASS_ID + _PR_TOP_K,
+       "Precision/Recall(top_k, class_id) slice out the class before the top-k filter: the class column is "
+       "always its own top 1"),
+    _t("fbeta-macro-from-mean-precision-recall", "formula", "simdist/keras/metrics/f_score_metrics.py",
+       "        recall = tf.divide(tp, tp + fn + eps)\n",
+       "        recall = tf.divide(tp, tp + fn + eps)\n        if self.average == \"macro\":\n"
+       "            precision, recall = tf.reduce_mean(precision), tf.reduce_mean(recall)\n",
+       "FBetaScore(average='macro') is the F of the mean precision and mean recall instead of the mean of the "
+       "per-class F scores"),
+    # -- mainstream training: gradients
+    _t("grad-log1p-as-log", "gradient", "simdist/runtime/ops/unary.py",
+       "    return [grad * reciprocal(1.0 + _conj(op.inputs[0]))]",
+       "    return [grad * reciprocal(_conj(op.inputs[0]))]",
+       "log1p's gradient is 1/x (log's, copied) instead of 1/(1 + x): the gradient of "
+       "sigmoid_cross_entropy_with_logits (BCE from logits) goes wrong"),
+    _t("grad-rsqrt-sign-dropped", "gradient", "simdist/runtime/ops/unary.py",
+       "    return [_safe(grad, (y * y) * (y * grad) * -0.5)]",
+       "    return [_safe(grad, (y * y) * (y * grad) * 0.5)]",
+       "rsqrt's gradient loses its minus sign (+0.5 y^3 instead of -0.5 y^3): LayerNormalization's and "
+       "BatchNormalization's gradients through the variance go wrong"),
+    # -- around training: schedules, configs, bookkeeping
+    _t("polynomial-decay-power-on-progress", "formula", "simdist/keras/optimizers/schedules.py",
+       "        return ops.add(ops.multiply(initial_learning_rate - end_learning_rate, ops.power(1 - p, power)),\n",
+       "        return ops.add(ops.multiply(initial_learning_rate - end_learning_rate, 1 - ops.power(p, power)),\n",
+       "PolynomialDecay raises the progress to the power (1 - p^power) instead of the remaining fraction "
+       "((1 - p)^power); equal only for power 1"),
+    _t("dense-config-bias-regularizer-from-kernel", "state", "simdist/keras/layers/core.py",
+       "                \"bias_regularizer\": regularizers.serialize(self.bias_regularizer),\n",
+       "                \"bias_regularizer\": regularizers.serialize(self.kernel_regularizer),\n",
+       "Dense.get_config writes the kernel's regularizer as the bias regularizer (copy-paste): a clone or a "
+       "reloaded model regularizes its bias as its kernel"),
+    _t("optimizer-slots-grouped-by-name", "order", "simdist/keras/optimizers/base_optimizer.py",
+       "        for variable in trainable_variables:\n            for i, (n, init) in enumerate(zip(names, inits)):\n"
+       + _SLOT_APPEND,
+       "        for i, (n, init) in enumerate(zip(names, inits)):\n            for variable in trainable_variables:\n"
+       + _SLOT_APPEND,
+       "an optimizer with two slots per variable (Adam's momentum and velocity) creates all momentums, then all "
+       "velocities, instead of Keras's per-variable interleaving: optimizer.variables is in another order"),
+    _t("model-metrics-loss-trackers-before-compiled", "order", "simdist/keras/trainers/trainer.py",
+       "            if self._compile_metrics is not None:\n                metrics.append(self._compile_metrics)\n"
+       "            if self._compile_loss is not None:\n                metrics.extend(self._compile_loss.metrics)\n",
+       "            if self._compile_loss is not None:\n                metrics.extend(self._compile_loss.metrics)\n"
+       "            if self._compile_metrics is not None:\n                metrics.append(self._compile_metrics)\n",
+       "model.metrics lists the per-output loss trackers before the compiled metrics: the logs' and evaluate's "
+       "order of a multi-output model changes"),
+    _t("summary-memory-in-bits", "formula", "simdist/keras/models/summary.py",
+       "    return sum(math.prod(w.shape.as_list()) * _dtype_bits(w.dtype) for w in unique) / 8\n",
+       "    return sum(math.prod(w.shape.as_list()) * _dtype_bits(w.dtype) for w in unique)\n",
+       "model.summary() reports the weights' memory in bits as bytes (8 times too large)"),
+    # -- around training: callbacks and History
+    _t("train-end-logs-from-last-batch", "state", "simdist/keras/trainers/trainer.py",
+       "        callbacks.on_train_end(logs=training_logs)\n",
+       "        callbacks.on_train_end(logs=logs)\n",
+       "on_train_end gets the last batch's logs instead of the last epoch's (no val_ entries)"),
+    _t("history-added-before-user-callbacks", "order", "simdist/keras/callbacks/callback_list.py",
+       "            self._history = History()\n            self.callbacks.append(self._history)\n",
+       "            self._history = History()\n            self.callbacks.insert(0, self._history)\n",
+       "fit's History runs before the user's callbacks: what they add to an epoch's logs (ReduceLROnPlateau's and "
+       "LearningRateScheduler's learning_rate) never reaches history"),
+    _t("tensorboard-val-tags-keep-prefix", "state", "simdist/keras/callbacks/tensorboard.py",
+       "            self._scalar(self._writer(\"val\"), f\"epoch_{name[4:]}\", value, epoch)\n",
+       "            self._scalar(self._writer(\"val\"), f\"epoch_{name}\", value, epoch)\n",
+       "TensorBoard writes validation scalars as epoch_val_loss in the validation run instead of epoch_loss"),
+    _t("checkpoint-filepath-batch-zero-based", "boundary", "simdist/keras/callbacks/model_checkpoint.py",
+       "            return self.filepath.format(epoch=epoch + 1, batch=batch + 1, **logs)\n",
+       "            return self.filepath.format(epoch=epoch + 1, batch=batch, **logs)\n",
+       "ModelCheckpoint(save_freq=n) formats {batch} 0-based"),
+    _t("backup-metadata-left-after-training", "state", "simdist/keras/callbacks/backup_and_restore.py",
+       "        if self.delete_checkpoint and os.path.exists(str(self.backup_dir)):\n"
+       "            shutil.rmtree(str(self.backup_dir))\n",
+       "        if self.delete_checkpoint and os.path.exists(self._weights_path):\n"
+       "            os.remove(self._weights_path)\n",
+       "BackupAndRestore deletes only its weights file at the end of training: the metadata left behind makes "
+       "the next fit resume at the finished epoch (it trains no epoch)"),
+    # -- around training: tf.data
+    _t("repeat-empty-forever-infinite", "boundary", "simdist/runtime/data/counting.py",
+       "            return 0 if n == 0 else INFINITE_CARDINALITY\n",
+       "            return INFINITE_CARDINALITY\n",
+       "repeat() of an empty dataset reports infinite cardinality (TF: 0)"),
+    _t("batch-cardinality-drop-remainder-ignored", "boundary", "simdist/runtime/data/batching.py",
+       "    return _cdiv(n, size) + (0 if _cmod(n, size) == 0 or drop else 1)\n",
+       "    return _cdiv(n, size) + (0 if _cmod(n, size) == 0 else 1)\n",
+       "batch/padded_batch(drop_remainder=True) count the dropped partial batch in their cardinality"),
+    _t("options-nested-replaced-not-merged", "state", "simdist/runtime/data/options.py",
+       "                    out._values[name] = base._merged_with(theirs) if theirs is not None else copy.deepcopy(base)\n",
+       "                    out._values[name] = copy.deepcopy(theirs) if theirs is not None else copy.deepcopy(base)\n",
+       "merging tf.data Options replaces a nested options object (threading, experimental_optimization, ...) "
+       "wholesale: a downstream with_options loses the fields set upstream in the same group"),
+    _t("enumerate-index-int32", "dtype", "simdist/runtime/data/dataset.py",
+       "        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int64), self))\n",
+       "        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int32), self))\n",
+       "enumerate's index is int32 instead of int64"),
+]
+TRAINING += TRAINING_BATCH15
+CATALOGUE += TRAINING_BATCH15

@@ -9,7 +9,8 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.data.dataset import DatasetV2
-from simdist.runtime.data.elements import _as_array, _normalize, _to_tensor, UNKNOWN_CARDINALITY
+from simdist.runtime.data.elements import (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, _INT64_MAX, _as_array, _cdiv,
+                                           _normalize, _to_tensor)
 from simdist.runtime.spec import TensorSpec, assert_same_structure, flatten, map_structure
 from simdist.runtime.tensor import TensorShape
 
@@ -31,7 +32,27 @@ class _RangeDataset(DatasetV2):
 
     def _card(self) -> int:
         p = self._params
-        return len(range(p["start"], p["stop"], p["step"]))
+        return range_cardinality(p["start"], p["stop"], p["step"])
+
+
+def _wrap64(v: int) -> int:
+    """v as a C++ int64_t computes it (two's complement wrap-around)."""
+    return (v + 2 ** 63) % 2 ** 64 - 2 ** 63
+
+
+def range_cardinality(start: int, stop: int, step: int) -> int:
+    """TF 2.21's RangeCardinality (range_dataset_op.cc): INFINITE when `stop` is int64's maximum
+    (the counter `enumerate` builds); else 0 when the signs of stop - start and step differ (in
+    int64 arithmetic, so a difference that wraps around counts with its wrapped sign), else the
+    number of steps that fit."""
+    if stop >= _INT64_MAX:
+        return INFINITE_CARDINALITY
+    diff = _wrap64(stop - start)
+    if ((diff > 0) - (diff < 0)) * ((step > 0) - (step < 0)) <= 0:
+        return 0
+    if step > 0:
+        return _wrap64(_cdiv(diff - 1, step) + 1)
+    return _wrap64(_cdiv(_wrap64(-diff - 1), _wrap64(-step)) + 1)
 
 
 class _TensorSliceDataset(DatasetV2):
