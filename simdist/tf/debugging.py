@@ -180,8 +180,8 @@ def assert_same_float_dtype(tensors: Any = None, dtype: Any = None) -> Any:
             if expected is None:
                 expected, first = item.dtype, item
             elif item.dtype != expected:
-                raise ValueError(f"{item}, type={_dstr(item.dtype)}, must be of the same type ({_dstr(expected)})"
-                                 + (f" as {first}" if first is not None else "") + ".")
+                raise ValueError(f"{item!s}, type={_dstr(item.dtype)}, must be of the same type ({_dstr(expected)})"
+                                 + (f" as {first!s}" if first is not None else "") + ".")
         dtype = expected
     if not dtype:
         return dtypes.float32
