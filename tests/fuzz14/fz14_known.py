@@ -29,14 +29,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.random.Generator.from_seed inside a tf.function creates variables on every call: TF 2.21 raises "
         "ValueError on the first call (the fourth fuzzer's open class `convert:tf.Variable`, fz4_known.py), "
         "simdist's first call returns and later calls raise; seed 14 #192, #220",
-    **{(f"call:{op}", "error-class", "'err', 'ValueError'"):
-       f"tf.{op} of a MirroredVariable inside strategy.run (fz15b, analysed, not fixed): the distributed variable is "
-       "no eager tensor, so TF 2.21 takes the op's eager fallback, which converts each operand to the op's fixed "
-       "bool dtype: a float variable (or a float tensor beside it) is ValueError \"Incompatible type conversion "
-       "requested to type bool for `tf.Variable of type float32\" / \"Tensor conversion requested dtype bool\"; "
-       "simdist raises the kernel's InvalidArgumentError (math.check_distributed_variables covers the type-attr "
-       "ops, not the fixed-dtype ones); seed 14 #33, seed 1420261202 #86"
-       for op in ("math.logical_not", "logical_or")},
     **{(f"call:{label}", "value", "calls"): f"{label} after tf.random.set_seed(n) inside a tf.function (fz14_progs "
        "puts set_seed before every stateful tf.random call): the `random:` class above, TF 2.21's graph-level seeds "
        "against simdist's (simdist's draws differ from TF's on some calls; seed 14 #535 random.shuffle(seed=42): "

@@ -365,12 +365,22 @@ def check_distributed_variables(operands: Sequence[Any]) -> None:
     if not any(_distributed_variable(v) for v in operands):
         return
     first = next((v for v in operands if type(v) is Tensor or type(v) is _Traced), None)
-    if first is None:
-        return
+    if first is None:   # no eager tensor: the first operand's own conversion fixes the dtype
+        try:
+            first = _t(operands[0])
+        except (TypeError, ValueError):
+            return
     for v in operands:
         if _distributed_variable(v) and v.dtype != first.dtype:
-            raise ValueError(f"Incompatible type conversion requested to type {first.dtype.name} for `tf.Variable of "
-                             f"type {v.dtype.name}. (Variable: {v!r})")
+            distributed_variable_conversion(v, first.dtype)
+
+
+def distributed_variable_conversion(v: Any, dtype: dtypes.DType) -> None:
+    """A distributed variable converted to `dtype` by a generated op's eager fallback: another
+    dtype is values.py _dense_var_to_tensor's ValueError. Clause ops.conversion."""
+    if v.dtype != dtype:
+        raise ValueError(f"Incompatible type conversion requested to type {dtype.name} for `tf.Variable of "
+                         f"type {v.dtype.name}. (Variable: {v!r})")
 
 
 def _distributed_variable(v: Any) -> bool:
@@ -891,6 +901,8 @@ def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
     2 to EagerTensor of dtype bool", whatever the other operand is), a NumPy value cast to bool
     (`tf.logical_and(np.uint32(4), b)` computes, TF 2.21); tensors as they are."""
     if _tensorlike(v):
+        if _distributed_variable(v):   # (the fallback converts it with dtype bool: ValueError)
+            distributed_variable_conversion(v, dtypes.bool_)
         return _t(v)
     if type(v) in (int, float):
         raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
@@ -918,6 +930,9 @@ def _falls_back(v: Any) -> bool:
 
 
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
+    for v in (x, y):   # (inputs typed bool in the op def: a distributed variable's conversion, in order)
+        if _distributed_variable(v):
+            distributed_variable_conversion(v, dtypes.bool_)
     if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         xt = _logical_operand(x, yt.dtype)
@@ -948,7 +963,7 @@ def logical_or(x: Any, y: Any, name: str | None = None) -> Tensor:
 def logical_not(x: Any, name: str | None = None) -> Tensor:
     # (a NumPy value is converted with the op's bool dtype, a cast: logical_not(np.array([1.5])) is [False];
     # a Python value with dtype bool too: logical_not([1.5, 0.0]) and logical_not(1) are TypeError, seed 53 #85)
-    return dispatch.execute(LOGICAL_NOT, (_t(x) if _tensorlike(x) else _logical_operand(x, dtypes.bool_),))
+    return dispatch.execute(LOGICAL_NOT, (_logical_operand(x, dtypes.bool_),))
 
 
 def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Tensor:
