@@ -205,20 +205,32 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
     logits_t = convert_to_tensor(logits)
     precise = math.cast(logits_t, dtypes.float32) if logits_t.dtype == dtypes.float16 else logits_t
     lshape, gshape = labels_t.shape.as_list(), logits_t.shape.as_list()
-    if len(gshape) == 0:
+    # (nn_ops' checks read the static shapes: inside a tf.function an input_signature's unknown rank
+    # or dimension skips them, and a dynamic assert_equal and the kernel raise InvalidArgumentError)
+    klab, klog = static_shapes.known_shape(labels_t), static_shapes.known_shape(logits_t)
+    if klog is not None and len(klog) == 0:
         raise ValueError(f"`logits` cannot be a scalar. Received logits={_np_str(logits_t)}`")
-    if len(lshape) != len(gshape) - 1:
+    if klog is not None and klab is not None and len(klab) != len(klog) - 1:
         raise ValueError("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
                          f"labels.shape={_shape_str(lshape)} of rank {len(lshape)} and "
                          f"logits.shape={_shape_str(gshape)} of rank {len(gshape)}")
-    if lshape != gshape[:-1]:
+    fully = klab is not None and None not in klab and klog is not None and None not in klog[:-1]
+    if fully and lshape != gshape[:-1]:
         raise ValueError("`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
                          f"labels.shape={_shape_str(lshape)} and logits.shape={_shape_str(gshape)}")
-    if len(gshape) == 2:
+    if not fully:   # check_ops.assert_equal(shape(labels), shape(logits)[:-1]): broadcast, then all()
+        a, b = np.asarray(lshape, np.int64), np.asarray(gshape[:-1], np.int64)
+        try:
+            same = bool(np.all(a == b))
+        except ValueError:   # (NumPy: shapes that do not broadcast, TF's Equal: InvalidArgumentError)
+            same = False
+        if not same or len(gshape) == 0:
+            raise errors.InvalidArgumentError(None, None, "Condition x == y did not hold.")
+    if klog is not None and len(gshape) == 2:
         cost, _ = dispatch.execute(SPARSE_XENT, (precise, labels_t))
     else:
         outer = int(np.prod(gshape[:-1], dtype=np.int64))
-        flat_logits, flat_labels = array.reshape(precise, [outer, gshape[-1]]), array.reshape(labels_t, [outer])
+        flat_logits, flat_labels = array.reshape(precise, [outer, gshape[-1]]), array.reshape(labels_t, [-1])
         cost, _ = dispatch.execute(SPARSE_XENT, (flat_logits, flat_labels))
         cost = array.reshape(cost, lshape)
     return math.cast(cost, dtypes.float16) if logits_t.dtype == dtypes.float16 else cost
