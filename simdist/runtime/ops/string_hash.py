@@ -19,7 +19,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.fingerprint import farmhash64
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, string_tensor, want_string
@@ -59,18 +59,8 @@ NotDifferentiable("StringToHashBucket")
 NotDifferentiable("StringToHashBucketStrong")
 
 
-def _make_int(v: Any, arg: str) -> int:
-    """_execute.make_int: int(v), a str or what int() refuses a TypeError."""
-    if isinstance(v, str):
-        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.")
-    try:
-        return int(v)
-    except (TypeError, ValueError):
-        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.") from None
-
-
 def _num_buckets(op: str, num_buckets: Any) -> int:
-    n = _make_int(num_buckets, "num_buckets")
+    n = attr_rules.make_int(num_buckets, "num_buckets")
     if not -2 ** 63 <= n < 2 ** 63:
         n = -1          # (the C attr conversion's failure value)
     if n < 1:
@@ -95,7 +85,7 @@ def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | No
     """`tf.strings.to_hash_bucket_strong(input, num_buckets, key)`: SipHash-2-4 under `key` % num_buckets."""
     if not isinstance(key, (list, tuple)):
         raise TypeError(f"Expected list for 'key' argument to 'string_to_hash_bucket_strong' Op, not {key!r}.")
-    words = [_make_int(k, "key") for k in key]
+    words = [attr_rules.make_int(k, "key") for k in key]
     if any(not -2 ** 63 <= k < 2 ** 63 for k in words):
         raise OverflowError("int too big to convert")
     n = _num_buckets("StringToHashBucketStrong", num_buckets)
