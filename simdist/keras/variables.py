@@ -128,6 +128,7 @@ def unwrap(v: Any) -> Any:
 class Variable:
     """`keras.Variable(initializer, shape=None, dtype=None, trainable=True, autocast=True,
     aggregation="none", synchronization="auto", name=None)`."""
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     def __init__(self, initializer: Any, shape: Any = None, dtype: Any = None, trainable: bool = True,
                  autocast: bool = True, aggregation: str | None = "none", synchronization: str | None = "auto",

@@ -14,6 +14,7 @@ class ShardedVariable:
     """Clauses pss.sharded-variable / pss.sharded-convert: `.variables` are the shards
     (`w/part_0`, ...), concatenated on axis 0 when converted to a tensor; row lookups
     (`tf.nn.embedding_lookup`, `tf.gather`) read only the shards holding the rows."""
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     def __init__(self, variables: Sequence[Any], name: str = "Variable") -> None:
         self._variables = list(variables)

@@ -248,6 +248,7 @@ class _VariableMeta(type):
 class Variable(metaclass=_VariableMeta):
     """`tf.Variable`: constructing one asks the current strategy to create it (plain, mirrored,
     aggregating or partitioned), so the same program places variables as TF does."""
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     # as TF's BaseResourceVariable: a NumPy scalar or array on the left of an operator defers to
     # the variable's reflected operator (`np.float32(0) >= v` is a Tensor, not an ndarray)

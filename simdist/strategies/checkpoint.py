@@ -15,6 +15,7 @@ from simdist import session
 from simdist.runtime import dtypes
 from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.tensor import Tensor
+from simdist.runtime.trackable import is_container, is_trackable, trackable_error
 from simdist.strategies import timing
 
 _PARTS = "/.partitions"
@@ -76,7 +77,9 @@ def _read_npz(save_path: str, path: str) -> dict[str, np.ndarray]:
 
 
 def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
-    """(key, variable-like) pairs of a checkpointed object tree, in a stable order."""
+    """(key, variable-like) pairs of a checkpointed object tree, in a stable order. Only trackables
+    are saved: a non-trackable element of a list or dict is skipped, as TF's data structure wrappers
+    skip it; a trackable without state (a dataset, a tf.function) saves nothing (checkpoint.restore-status)."""
     resolve = getattr(obj, "_simdist_variable", None)
     if resolve is not None:   # a Keras variable: its tf.Variable
         v = resolve()
@@ -95,11 +98,15 @@ def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
     elif isinstance(obj, (list, tuple)):
         for i, v in enumerate(obj):
             yield from _walk(v, f"{prefix}{i}/")
+    elif not is_trackable(obj):
+        return
+    elif hasattr(obj, "_checkpoint_children"):   # a trackable naming its own children (tf.random.Generator)
+        for k, child in obj._checkpoint_children().items():
+            yield from _walk(child, f"{prefix}{k}/")
     elif hasattr(obj, "variables") and not callable(obj.variables):
         yield from _walk(_checkpointed(obj), prefix)
-    else:
-        raise ValueError(f"Checkpoint: cannot save {prefix.rstrip('/') or 'root'} = {obj!r}: give variables, "
-                         "ShardedVariables, or lists/dicts/Checkpoints of them")
+    elif hasattr(obj, "_checkpoint_unsupported"):
+        raise NotImplementedError(obj._checkpoint_unsupported(prefix.rstrip("/") or "root"))
 
 
 def _checkpointed(obj: Any) -> list[Any]:
@@ -215,42 +222,45 @@ class _InitializationOnlyStatus:
         return self
 
 
-def _check_trackable(name: str, value: Any) -> None:
-    """Clause mwms.iterator-checkpoint: a distributed dataset's iterator is not Trackable in TF 2.21
-    (input_lib.DistributedIterator), so `Checkpoint(name=iterator)` is TF's ValueError at once."""
-    from simdist.strategies.input import DistributedIterator
-    if isinstance(value, DistributedIterator):
-        raise ValueError(f"`Checkpoint` was expecting {name} to be a trackable object (an object derived from "
-                         f"`Trackable`), got {value!r}. If you believe this object should be trackable (i.e. it is "
-                         "part of the TensorFlow Python API and manages state), please open an issue. (simdist: TF "
-                         "2.21 cannot checkpoint a distributed iterator; a restored job rebuilds its dataset)")
-
-
 class Checkpoint:
     """`tf.train.Checkpoint(**objects)`: `save(prefix)` -> path, `restore(path)`."""
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     def __init__(self, root: Any = None, **kwargs: Any) -> None:
-        for k, v in kwargs.items():
-            _check_trackable(k, v)
-        self._objects = dict(kwargs)
-        if root is not None:
-            self._objects["root"] = root
+        """Track `root` and each keyword argument, each a trackable object or a list, tuple or dict
+        (clause checkpoint.restore-status: anything else is TF's ValueError, a distributed iterator
+        included, clause mwms.iterator-checkpoint)."""
+        self._objects: dict[str, Any] = {}
+        self._attrs: dict[str, Any] = {}   # attributes that are not trackable: read back, never saved
+        if root:   # (TF: `if root:`, so a falsy root is no root)
+            if not is_trackable(root) or is_container(root):
+                raise trackable_error("root", root)
+            kwargs["root"] = root
+        for k, v in sorted(kwargs.items()):
+            if not is_trackable(v):
+                raise trackable_error(k, v)
+            self._objects[k] = v
         self._counter = 0
         self._counter_made = False   # TF makes save_counter on first save, restore or read of the property
 
     def __setattr__(self, name: str, value: Any) -> None:
-        """An attribute is a tracked object, saved and restored under its name (as TF's
-        `checkpoint.x = variable`; PreemptionCheckpointHandler adds its run count so)."""
+        """An attribute that is trackable is a dependency, saved and restored under its name (as TF's
+        `checkpoint.x = variable`; PreemptionCheckpointHandler adds its run count so). Any other value
+        is a plain attribute: read back, not saved, and the dependency an earlier assignment made stays
+        (TF's sticky_attribute_assignment tracks trackables only; clause checkpoint.restore-status)."""
         if name.startswith("_"):
             object.__setattr__(self, name, value)
-        else:
-            _check_trackable(name, value)
+        elif is_trackable(value):
+            self._attrs.pop(name, None)
             self._objects[name] = value
+        else:
+            self._attrs[name] = value
 
     def __getattr__(self, name: str) -> Any:
-        objects = self.__dict__.get("_objects")
-        if objects is not None and name in objects:
-            return objects[name]
+        for store in ("_attrs", "_objects"):
+            held = self.__dict__.get(store)
+            if held is not None and name in held:
+                return held[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property

@@ -33,6 +33,7 @@ from simdist.runtime.function_type import register_function_type
 
 class Function:
     """A `tf.function`-decorated callable. `python_function` is the undecorated function."""
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     def __init__(self, fn: Callable[..., Any], input_signature: Any = None, **options: Any) -> None:
         self.python_function = fn

@@ -12,6 +12,7 @@ def _snake(name: str) -> str:
 
 
 class Module:
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
     def __init__(self, name: str | None = None) -> None:
         self._name = name if name is not None else _snake(type(self).__name__)
 

@@ -174,6 +174,7 @@ def update_shapes_dict_for_target_fn(target_fn: Callable[..., Any], shapes_dict:
 
 class Layer:
     """The base class of Keras layers (and models)."""
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Layer":
         obj = super().__new__(cls)

@@ -51,6 +51,7 @@ def base_args(scope: dict[str, Any]) -> dict[str, Any]:
 
 class Optimizer:
     """The optimizer base class (subclasses implement `build` and `update_step`)."""
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     def __init__(self, learning_rate: Any, weight_decay: float | None = None, clipnorm: float | None = None,
                  clipvalue: float | None = None, global_clipnorm: float | None = None, use_ema: bool = False,

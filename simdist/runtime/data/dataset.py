@@ -23,6 +23,7 @@ class DatasetV2:
 
     `kind` is TF's op name, `inputs` the upstream datasets, `params` the op's parameters.
     """
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     _KIND = "Dataset"
 

@@ -53,11 +53,19 @@ def _is_distributed(value: Any) -> bool:
 
 class OwnedIterator:
     """Eager iterator over a Dataset (`iter(ds)`): `next()`, `get_next()`, `get_next_as_optional()`."""
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     def __init__(self, dataset: DatasetV2) -> None:
         dataset._check_iterable()
         self._dataset = dataset
         self._it = resources.owned(dataset._iter_flat())
+
+    def _checkpoint_unsupported(self, key: str) -> str:
+        """Why a tf.train.Checkpoint cannot save it in simdist (TF 2.21 saves the iterator's position as
+        ITERATOR_STATE; simdist does not model it): the save stops before anything is written."""
+        return (f"Checkpoint: {key} is a tf.data iterator; TF 2.21 saves its position (ITERATOR_STATE), which simdist "
+                "does not model, so nothing was saved. Checkpoint the step count instead and skip that many elements "
+                "of a new iterator on restore (clause checkpoint.restore-status).")
 
     @property
     def element_spec(self) -> Any:

@@ -178,6 +178,7 @@ def _nondeterministic_state(alg: int) -> np.ndarray:
 
 class Generator:
     """`tf.random.Generator`: a state variable and the draws that advance it."""
+    _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
     def __init__(self, copy_from: "Generator | None" = None, state: Any = None, alg: Any = None) -> None:
         from simdist.runtime.variables import Variable
@@ -201,6 +202,10 @@ class Generator:
                 value = cast(value, dtypes.int64)
             self._check_shape(value.shape.as_list())
         self._state_var = Variable(value, dtype=dtypes.int64, trainable=False, name="random_generator/StateVar")
+
+    def _checkpoint_children(self) -> dict:
+        """What a tf.train.Checkpoint saves of it: its state variable, as TF's `_state_var`."""
+        return {"_state_var": self._state_var}
 
     def _check_shape(self, shape: list) -> None:
         size = _STATE_SIZE[self._alg]
