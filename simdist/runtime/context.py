@@ -140,19 +140,40 @@ _lifted: list[tuple[int, int]] = []   # (function depth, tf.data function depth)
 class in_dataset_function:
     """Context manager marking a tf.data function's Python (map, filter, flat_map ...), which TF
     traces into a graph: not executing eagerly there (clause function.executing-eagerly), and
-    the tensors it makes are graph tensors (runtime/symbolic.py, clause dataset.function-trace)."""
+    the tensors it makes are graph tensors (runtime/symbolic.py, clause dataset.function-trace).
+    `trace`: the function's build trace (random_graphs.Trace), which records the stateful ops made
+    inside (`note_stateful_op`)."""
+
+    def __init__(self, trace: Any = None) -> None:
+        self._trace = trace
 
     def __enter__(self) -> None:
         global _data_function_depth
         _data_function_depth += 1
         _symbolic.DEPTH[0] = _function_depth + _data_function_depth
+        _data_traces.append(self._trace)
 
     def __exit__(self, *exc: object) -> None:
         global _data_function_depth
         _data_function_depth -= 1
         _symbolic.DEPTH[0] = _function_depth + _data_function_depth
+        _data_traces.pop()
         if not _symbolic.DEPTH[0]:
             _symbolic.clear()
+
+
+_data_traces: list[Any] = []   # the build traces of the tf.data functions whose Python runs, innermost last
+
+
+def note_stateful_op(name: str) -> None:
+    """A stateful op (TF's name: RandomUniform, ReadVariableOp, EagerPyFunc ...) was made: when a
+    tf.data function's Python is running, its build trace records it (TF's SerializeIterator refuses
+    such a pipeline: clause dataset.iterator-checkpoint)."""
+    for trace in reversed(_data_traces):
+        if trace is not None:
+            if name not in trace.stateful:
+                trace.stateful.append(name)
+            return
 
 
 class lifted:

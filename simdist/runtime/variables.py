@@ -579,6 +579,8 @@ class ResourceVariable(InPlaceRefusals, Variable):
         if context._function_depth:   # (a read is unknown to the graph being built: ops/graph_constants.py)
             from simdist.runtime.ops import graph_constants
             graph_constants.vary(t)
+        if context._data_traces:   # (a captured variable read by a tf.data function: dataset.iterator-checkpoint)
+            context.note_stateful_op("ReadVariableOp")
         return t
 
     def _read_array(self, nbytes: int | None = None) -> np.ndarray:

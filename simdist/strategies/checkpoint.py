@@ -21,6 +21,11 @@ from simdist.strategies import timing
 _PARTS = "/.partitions"
 _COUNTER = "save_counter"   # TF's (root).save_counter, in every checkpoint written once the counter exists
 _SHAPE_ONLY = "/.shape_only"
+_ITERATOR = "/.ITERATOR_STATE"   # a tf.data iterator's position (clause dataset.iterator-checkpoint)
+
+
+def _is_iterator(v: Any) -> bool:
+    return hasattr(v, "_checkpoint_state")
 
 
 def _is_shape_only(v: Any) -> bool:
@@ -105,8 +110,8 @@ def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
             yield from _walk(child, f"{prefix}{k}/")
     elif hasattr(obj, "variables") and not callable(obj.variables):
         yield from _walk(_checkpointed(obj), prefix)
-    elif hasattr(obj, "_checkpoint_unsupported"):
-        raise NotImplementedError(obj._checkpoint_unsupported(prefix.rstrip("/") or "root"))
+    elif hasattr(obj, "_checkpoint_state"):   # a tf.data iterator: its position (dataset.iterator-checkpoint)
+        yield prefix.rstrip("/"), obj
 
 
 def _checkpointed(obj: Any) -> list[Any]:
@@ -288,10 +293,13 @@ class Checkpoint:
 
     def write(self, file_prefix: str, options: Any = None) -> str:
         pairs = list(_walk(self, ""))
-        _charge(pairs, to_chief=True)
+        _charge([(k, v) for k, v in pairs if not _is_iterator(v)], to_chief=True)
         arrays: dict[str, np.ndarray] = {}
         for key, v in pairs:
-            if isinstance(v, ShardedVariable):
+            if _is_iterator(v):
+                for name, arr in v._checkpoint_state().items():
+                    arrays[f"{key}{_ITERATOR}/{name}"] = arr
+            elif isinstance(v, ShardedVariable):
                 arrays[key + _PARTS] = np.asarray([len(v.variables)], dtype=np.int64)
                 for i, part in enumerate(v.variables):
                     _save_leaf(arrays, f"{key}/part_{i}", part)
@@ -328,7 +336,17 @@ class Checkpoint:
         pairs = list(_walk(self, ""))
         missing, used = [], set()
         todo: list[tuple[Any, np.ndarray | None]] = []
+        iterators: list[tuple[Any, dict[str, np.ndarray]]] = []
         for key, v in pairs:
+            if _is_iterator(v):
+                head = f"{key}{_ITERATOR}/"
+                state = {k[len(head):]: saved[k] for k in saved if k.startswith(head)}
+                if not state:
+                    missing.append(key)
+                    continue
+                iterators.append((v, state))
+                used.update(head + k for k in state)
+                continue
             if isinstance(v, ShardedVariable) or key + _PARTS in saved:
                 k_saved = int(saved[key + _PARTS][0]) if key + _PARTS in saved else (1 if key in saved else None)
                 k_now = len(v.variables) if isinstance(v, ShardedVariable) else 1
@@ -353,11 +371,13 @@ class Checkpoint:
                 continue
             used.update((key, key + _SHAPE_ONLY))
         _apply(todo)   # every variable checked: now assign (a mismatch above changed nothing)
+        for it, state in iterators:
+            it._restore_checkpoint_state(state, save_path)
         if self._counter_made and _COUNTER in saved:   # (read of a checkpoint whose counter is not made: unused)
             self._counter = int(saved[_COUNTER])
             used.add(_COUNTER)
         _defer(self, {k: saved[k] for k in saved if k not in used})
-        _charge([(k, v) for k, v in pairs if k not in missing], to_chief=False)
+        _charge([(k, v) for k, v in pairs if k not in missing and not _is_iterator(v)], to_chief=False)
         return _Status(missing, sorted(k for k in saved if k not in used))
 
 

@@ -104,10 +104,11 @@ def _apply(fn: Callable[..., Any], element: Any) -> Any:
     return fn(element)
 
 
-def _call_with_element(fn: Callable[..., Any], element: Any) -> Any:
-    """Call a tf.data function's Python on an element (`_apply`), as its trace would."""
+def _call_with_element(fn: Callable[..., Any], element: Any, trace: Any = None) -> Any:
+    """Call a tf.data function's Python on an element (`_apply`), as its trace would (`trace`: the
+    function's build trace, which records the stateful ops it makes)."""
     from simdist.runtime import symbolic
-    with context.in_dataset_function():
+    with context.in_dataset_function(trace):
         for t in flatten(element):
             if isinstance(t, Tensor):
                 symbolic.note(t)

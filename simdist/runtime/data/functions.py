@@ -114,7 +114,7 @@ class DatasetFunction:
     def _python(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> Any:
         """A call running the Python (its arguments graph tensors, as the trace's would be)."""
         leaves = self._leaves(arrays, device)
-        with random_graphs.running(instance), context.in_dataset_function(), symbolic.strictness(False):
+        with random_graphs.running(instance), context.in_dataset_function(self.trace), symbolic.strictness(False):
             self._note(leaves)
             return self.invoke(pack_as(self.structure, leaves))
 
@@ -126,7 +126,7 @@ class DatasetFunction:
 
         def body(*twins: Tensor) -> Any:
             return invoke(pack_as(structure, list(twins)))
-        with random_graphs.running(instance), context.in_dataset_function(), symbolic.strictness(False):
+        with random_graphs.running(instance), context.in_dataset_function(self.trace), symbolic.strictness(False):
             self._note(leaves)
             g, out = graph.record_call(body, tuple(leaves), {}, leaves, _same, rewrites=False)
         return ((g, instance) if type(g) is graph.Graph else None), out

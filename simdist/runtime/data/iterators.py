@@ -8,7 +8,8 @@ from typing import Any, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.data import resources
+from simdist.runtime.cost import tally
+from simdist.runtime.data import checkpoint_state, resources
 from simdist.runtime.data.elements import _to_tensor
 from simdist.runtime.spec import TensorSpec, map_structure, pack_as
 from simdist.runtime.tensor import Tensor
@@ -59,13 +60,43 @@ class OwnedIterator:
         dataset._check_iterable()
         self._dataset = dataset
         self._it = resources.owned(dataset._iter_flat())
+        self._produced = 0                       # elements returned (the position a checkpoint saves)
+        self._epochs: list[int] | None = None    # the shuffle epochs its iteration started from
 
-    def _checkpoint_unsupported(self, key: str) -> str:
-        """Why a tf.train.Checkpoint cannot save it in simdist (TF 2.21 saves the iterator's position as
-        ITERATOR_STATE; simdist does not model it): the save stops before anything is written."""
-        return (f"Checkpoint: {key} is a tf.data iterator; TF 2.21 saves its position (ITERATOR_STATE), which simdist "
-                "does not model, so nothing was saved. Checkpoint the step count instead and skip that many elements "
-                "of a new iterator on restore (clause checkpoint.restore-status).")
+    # --- checkpoints (clause dataset.iterator-checkpoint) ------------------------------------------------
+    def _checkpoint_state(self) -> dict[str, np.ndarray]:
+        """What a tf.train.Checkpoint saves of it: its position, as the number of elements returned,
+        whether it is exhausted, the shuffle epochs its iteration started from and the pipeline's node
+        kinds. A pipeline whose functions made a stateful op is TF's FailedPreconditionError."""
+        for node in checkpoint_state.pipeline(self._dataset):
+            for name in checkpoint_state.stateful_ops(node):
+                raise errors.FailedPreconditionError(None, None, f"{name} is stateful. [Op:SerializeIterator]")
+        epochs = self._epochs if self._epochs is not None else checkpoint_state.epochs(self._dataset)
+        return {"produced": np.asarray(self._produced, np.int64), "exhausted": np.asarray(self._it is None),
+                "epochs": np.asarray(epochs, np.int64), "kinds": np.asarray(checkpoint_state.kinds(self._dataset))}
+
+    def _restore_checkpoint_state(self, state: dict[str, np.ndarray], save_path: str) -> None:
+        """Return to a saved position: a new iteration from the saved shuffle epochs, the saved number of
+        elements replayed through the pipeline (their FLOPs not counted again: TF restores its buffers
+        without recomputing them), exhausted if it was."""
+        kinds = [str(k) for k in state["kinds"].tolist()]
+        if kinds != checkpoint_state.kinds(self._dataset):
+            raise errors.NotFoundError(None, None, f"Error when restoring from checkpoint or SavedModel at {save_path}: "
+                                                   "Failed to restore dataset: the checkpoint's iterator was over the "
+                                                   f"pipeline {kinds}, this one is over "
+                                                   f"{checkpoint_state.kinds(self._dataset)}")
+        epochs = [int(e) for e in state["epochs"].tolist()]
+        checkpoint_state.set_epochs(self._dataset, epochs)
+        it = resources.owned(self._dataset._iter_flat())
+        produced = int(state["produced"])
+        flops = tally.flops
+        try:
+            for _ in range(produced):
+                next(it)
+        finally:
+            tally.flops = flops
+        self._it = None if bool(state["exhausted"]) else it
+        self._produced, self._epochs = produced, epochs
 
     @property
     def element_spec(self) -> Any:
@@ -77,11 +108,15 @@ class OwnedIterator:
     def _next_flat(self) -> list[np.ndarray] | None:
         if self._it is None:
             return None
+        if self._epochs is None:   # (its first pull starts the iteration: the epochs it reads, for a checkpoint)
+            self._epochs = checkpoint_state.epochs(self._dataset)
         try:
-            return next(self._it)
+            flat = next(self._it)
         except StopIteration:
             self._it = None
             return None
+        self._produced += 1
+        return flat
 
     def __next__(self) -> Any:
         flat = self._next_flat()

@@ -194,7 +194,7 @@ class _FlatMapFnDataset(_FunctionDataset):
         instance = self._instance()
         for flat in inp._iter_flat():
             with random_graphs.running(instance):
-                inner = _returned_dataset(_call_with_element(fn, inp._pack(flat)))
+                inner = _returned_dataset(_call_with_element(fn, inp._pack(flat), self._trace))
             got = [s.dtype for s in flatten(inner.element_spec)]
             if got != [s.dtype for s in self._flat_specs]:
                 raise errors.InvalidArgumentError(None, None, f"flat_map function returned a dataset of {got} "
@@ -229,12 +229,12 @@ def _probe_dataset_spec(fn: Callable[..., Any], input_dataset: DatasetV2, trace:
         with _tracing(trace), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(arrays)))
+                ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(arrays), trace))
             except AttributeError:
                 raise
             except Exception:  # noqa: BLE001 - a probe value the function refuses: the spec of a real element
                 first = next(input_dataset._iter_flat())
-                ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(first)))
+                ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(first), trace))
                 return map_structure(lambda s: TensorSpec([None] * (s.shape.rank or 0) if s.shape.rank is not None
                                                           else None, s.dtype), ds.element_spec)
         assert isinstance(ds, DatasetV2)

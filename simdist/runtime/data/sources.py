@@ -98,6 +98,7 @@ class _FlatMapDataset(DatasetV2):
     """`from_generator` (TF builds it as a FlatMapDataset around a GeneratorDataset)."""
 
     _KIND = "FlatMapDataset"
+    _STATEFUL_OPS = ("PyFunc",)   # (its generator runs in a PyFunc: an iterator checkpoint refuses it)
 
     def __init__(self, generator: Callable[..., Any], args: tuple, spec: Any) -> None:
         super().__init__((), {"generator": generator, "args": args}, spec)

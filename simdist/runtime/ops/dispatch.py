@@ -84,7 +84,24 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
     else:
         arrays = [raw(t) for t in tensors]
     dt = op.dtype(tuple(t.dtype for t in tensors), attrs)
+    if op.stateful and context._data_traces:   # (made in a tf.data function: clause dataset.iterator-checkpoint)
+        _note_stateful(op, attrs)
     return run(op, tensors, arrays, dt, attrs)
+
+
+# Stateful ops tf.data lets an iterator's checkpoint hold (TF's WHITELIST_STATEFUL_OP_FOR_DATASET_FUNCTIONS,
+# logging_ops.cc: Assert and PrintV2; observed with TF 2.21's SerializeIterator)
+_DATASET_ALLOWED = frozenset({"PrintV2", "Assert"})
+
+
+def _note_stateful(op: OpDef, attrs: dict | None) -> None:
+    """Record a stateful op made by a tf.data function's Python under TF's name (simdist's integer
+    RandomUniform is TF's RandomUniformInt)."""
+    if op.name in _DATASET_ALLOWED:
+        return
+    dt = (attrs or {}).get("dtype")
+    name = "RandomUniformInt" if op.name == "RandomUniform" and getattr(dt, "is_integer", False) else op.name
+    context.note_stateful_op(name)
 
 
 def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: Any,

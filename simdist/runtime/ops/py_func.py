@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -51,6 +51,8 @@ def numpy_function(func: Callable[..., Any], inp: Any, Tout: Any, stateful: bool
                    name: str | None = None) -> Any:
     """`tf.numpy_function`: func(*arrays), each output converted by its own dtype."""
     dispatch.unrecordable("it calls tf.numpy_function, whose Python TF runs on every call")
+    if stateful:
+        context.note_stateful_op("PyFunc")   # (TF's op; PyFuncStateless otherwise: dataset.iterator-checkpoint)
     from simdist.runtime import symbolic
     args = [np.asarray(dispatch.raw(x)) for x in _inputs(inp)]
     with symbolic.eager():
@@ -64,6 +66,7 @@ def numpy_function(func: Callable[..., Any], inp: Any, Tout: Any, stateful: bool
 def py_function(func: Callable[..., Any], inp: Any = None, Tout: Any = None, name: str | None = None) -> Any:
     """`tf.py_function`: func(*tensors), each output converted to its Tout dtype."""
     dispatch.unrecordable("it calls tf.py_function, whose Python TF runs on every call")
+    context.note_stateful_op("EagerPyFunc")   # (TF's op; stateful: dataset.iterator-checkpoint)
     from simdist.runtime import symbolic
     try:
         with symbolic.eager():   # (func reads its tensors as eager ones, also inside a tf.function; the

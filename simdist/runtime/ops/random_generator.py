@@ -266,6 +266,7 @@ class Generator:
         var = self._state_var
         if self._replica_id() is not None:   # TF's raw op on the handle: the replica's own copy
             var = getattr(var, "_local", lambda: var)()
+        context.note_stateful_op("RngReadAndSkip")   # (TF's op reads the handle itself: no ReadVariableOp first)
         old = var.read_value()
         var.assign(dispatch.execute(SKIP, (old,), {"alg": self._alg, "delta": int(delta)}))
         return old

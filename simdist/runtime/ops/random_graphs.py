@@ -35,10 +35,14 @@ _cur = execution._current
 class Trace:
     """One concrete function's random state: an identity for its kernels, its graph seed."""
 
-    __slots__ = ("serial", "seed")
+    __slots__ = ("serial", "seed", "stateful")
 
     def __init__(self, serial: Any, seed: int | None) -> None:
         self.serial, self.seed = serial, seed
+        # a tf.data function's build trace: the TF names of the stateful ops its Python made, in order
+        # (context.note_stateful_op; an iterator holding them cannot be checkpointed, clause
+        # dataset.iterator-checkpoint)
+        self.stateful: list[str] = []
 
 
 class _Scope:
