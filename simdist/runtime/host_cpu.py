@@ -19,6 +19,7 @@ on the reference model, so their results are the same on every machine (scenario
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 from dataclasses import dataclass
@@ -35,6 +36,9 @@ class CPUModel:
     name: str
     vendor: str                  # "GenuineIntel" | "AuthenticAMD" | other
     flags: tuple[str, ...]       # sorted
+    # the CPUs a process may run on (TF's port::MaxParallelism: what tf.data's AUTOTUNE cycle_length
+    # becomes); the reference host is a 2-core machine, as every machine this project ran on
+    parallelism: int = 2
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -88,9 +92,14 @@ def detect(path: str = "/proc/cpuinfo") -> CPUModel:
     not change under a running process)."""
     try:
         with open(path, encoding="utf-8") as f:
-            return parse_cpuinfo(f.read())
+            model = parse_cpuinfo(f.read())
     except OSError:
         return REFERENCE
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return dataclasses.replace(model, parallelism=cpus)
 
 
 def _model(choice: str | CPUModel) -> CPUModel:

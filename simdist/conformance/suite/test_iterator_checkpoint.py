@@ -41,6 +41,8 @@ def _pipelines(tf):
          1),
         ("zip(range(5), range(5).skip(1)).take(3)",
          lambda: tf.data.Dataset.zip((tf.data.Dataset.range(5), tf.data.Dataset.range(5).skip(1))).take(3), 1),
+        ("range(1, 6).interleave(range, cycle_length=2, block_length=2)",
+         lambda: tf.data.Dataset.range(1, 6).interleave(tf.data.Dataset.range, cycle_length=2, block_length=2), 4),
         ("range(3) exhausted", lambda: tf.data.Dataset.range(3), 3),
     ]
 

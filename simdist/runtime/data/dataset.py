@@ -220,6 +220,11 @@ class DatasetV2:
         """The elements of the datasets `map_func` returns for each element, in order."""
         return _FlatMapFnDataset(self, map_func)
 
+    def interleave(self, map_func: Callable[..., Any], cycle_length: Any = None, block_length: Any = None,
+                   num_parallel_calls: Any = None, deterministic: Any = None, name: str | None = None) -> "DatasetV2":
+        """The datasets `map_func` returns, `block_length` elements from each of `cycle_length` in turn."""
+        return _interleave(self, map_func, cycle_length, block_length, num_parallel_calls, deterministic)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 
@@ -310,6 +315,7 @@ from simdist.runtime.data.buffering import _CacheDataset, _PrefetchDataset  # no
 from simdist.runtime.data.combine import _ConcatenateDataset, _ZipDataset  # noqa: E402
 from simdist.runtime.data.counting import _RepeatDataset, _SkipDataset, _TakeDataset  # noqa: E402
 from simdist.runtime.data.map_filter import _FilterDataset, _FlatMapFnDataset, _MapDataset, _ParallelMapDataset  # noqa: E402,E501
+from simdist.runtime.data.interleave import interleave as _interleave  # noqa: E402
 from simdist.runtime.data.rebatch import _RebatchDataset  # noqa: E402
 from simdist.runtime.data.shard import _ShardDataset  # noqa: E402
 from simdist.runtime.data.shuffle import _ShuffleDataset  # noqa: E402
