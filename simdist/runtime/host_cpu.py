@@ -39,6 +39,8 @@ class CPUModel:
     # the CPUs a process may run on (TF's port::MaxParallelism: what tf.data's AUTOTUNE cycle_length
     # becomes); the reference host is a 2-core machine, as every machine this project ran on
     parallelism: int = 2
+    # TF_ENABLE_ONEDNN_OPTS as TF reads it (ReadBoolFromEnvVar: "1"/"true" or "0"/"false"), None when unset
+    onednn_opts: bool | None = None
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -54,10 +56,20 @@ class CPUModel:
                 or self.has("avx_ne_convert")
         return False
 
+    @property
+    def onednn_enabled(self) -> bool:
+        """TF 2.21's `IsMKLEnabled` on Linux x86 (tensorflow/core/util/util.cc): oneDNN's kernels are on
+        by default only on a CPU with neural-network features (AVX512_VNNI, AVX512_BF16, AVX_VNNI,
+        AMX_TILE, AMX_INT8 or AMX_BF16); elsewhere every op runs TF's own (Eigen) kernels.
+        TF_ENABLE_ONEDNN_OPTS overrides the default (read once at detection: `onednn_opts`)."""
+        if self.onednn_opts is not None:
+            return self.onednn_opts
+        return any(self.has(f) for f in _ONEDNN_DEFAULT_FEATURES)
+
     def onednn(self, dtype_name: str, registered: tuple[str, ...]) -> bool:
         """True when TF runs an op whose oneDNN kernel is registered for ``registered`` dtypes
         through oneDNN at ``dtype_name`` on this CPU."""
-        return dtype_name in registered and self.onednn_supports(dtype_name)
+        return dtype_name in registered and self.onednn_enabled and self.onednn_supports(dtype_name)
 
     @property
     def estimates(self) -> str:
@@ -67,7 +79,8 @@ class CPUModel:
 
 #: The host tests/goldens were recorded on (float16 runs through oneDNN there).
 REFERENCE = CPUModel("reference", "GenuineIntel",
-                     ("avx", "avx2", "avx512bw", "avx512dq", "avx512f", "avx512_fp16", "avx512vl", "f16c", "fma"))
+                     ("avx", "avx2", "avx512_bf16", "avx512_fp16", "avx512_vnni", "avx512bw", "avx512dq", "avx512f",
+                      "avx512vl", "f16c", "fma"))
 
 
 def parse_cpuinfo(text: str, name: str = "host") -> CPUModel:
@@ -99,7 +112,20 @@ def detect(path: str = "/proc/cpuinfo") -> CPUModel:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    return dataclasses.replace(model, parallelism=cpus)
+    return dataclasses.replace(model, parallelism=cpus, onednn_opts=_onednn_opts(os.environ.get("TF_ENABLE_ONEDNN_OPTS")))
+
+
+def _onednn_opts(value: str | None) -> bool | None:
+    """TF_ENABLE_ONEDNN_OPTS as ReadBoolFromEnvVar reads it: unset or unreadable keeps the default."""
+    if value is None:
+        return None
+    v = value.strip().lower()
+    return True if v in ("1", "true") else False if v in ("0", "false") else None
+
+
+# The cpuid features that turn TF 2.21's oneDNN kernels on by default (util.cc IsMKLEnabled), by
+# /proc/cpuinfo's names
+_ONEDNN_DEFAULT_FEATURES = ("avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16")
 
 
 def _model(choice: str | CPUModel) -> CPUModel:

@@ -73,10 +73,10 @@ def test_the_model_decides_float16_softmax_and_the_reciprocal_tables() -> None:
     Eigen: NaN across the row) and a float32 reciprocal packet (Intel's and AMD's vrcpps)."""
     row = np.array([np.nan, 1.0], np.float16)
     x = np.full(8, 3.0, np.float32)
-    with host_cpu.using(_cpu("avx512bw", "avx512_fp16")):
+    with host_cpu.using(_cpu("avx512bw", "avx512_fp16", "avx512_vnni")):
         onednn = tf.nn.softmax(tf.constant(row)).numpy()
         intel = tf.math.reciprocal(tf.constant(x)).numpy()
-    with host_cpu.using(_cpu("avx512bw", vendor="AuthenticAMD")):
+    with host_cpu.using(_cpu("avx512bw", "avx512_vnni", vendor="AuthenticAMD")):
         eigen = tf.nn.softmax(tf.constant(row)).numpy()
         amd = tf.math.reciprocal(tf.constant(x)).numpy()
     assert onednn[1] == 0 and np.isnan(eigen).all(), f"softmax([nan, 1]) float16: oneDNN {onednn}, Eigen {eigen}; " \
@@ -86,3 +86,34 @@ def test_the_model_decides_float16_softmax_and_the_reciprocal_tables() -> None:
     # 0x3eaaa800 (_mm256_rcp_ps on the Zen 5)
     assert (intel[0], amd[0]) == (np.float32(0.3333333), np.float32(0.33333334)), \
         f"reciprocal(3) packets: Intel {intel[0]!r}, AMD {amd[0]!r}; should be 0.3333333 and 0.33333334"
+
+
+@pytest.mark.parametrize("flags, opts, want", [
+    (("avx2", "fma"), None, False),                                # this session's AMD EPYC (AVX2 only)
+    (("avx512bw", "avx512f", "avx512_fp16"), None, False),         # AVX-512 without a neural-network feature
+    (("avx512f", "avx512_vnni"), None, True),                      # Cascade Lake and newer, Zen 4/5
+    (("avx2", "avx_vnni"), None, True),                            # Alder Lake
+    (("avx2", "amx_tile"), None, True),
+    (("avx2", "fma"), True, True),                                 # TF_ENABLE_ONEDNN_OPTS=1
+    (("avx512f", "avx512_vnni"), False, False),                    # TF_ENABLE_ONEDNN_OPTS=0
+])
+def test_onednn_is_on_by_tfs_default_policy(flags, opts, want) -> None:
+    """TF 2.21's IsMKLEnabled on Linux x86 (util.cc): oneDNN only with AVX512_VNNI, AVX512_BF16, AVX_VNNI
+    or AMX, unless TF_ENABLE_ONEDNN_OPTS says otherwise; without it float32 Softmax is Eigen's."""
+    import dataclasses
+    m = dataclasses.replace(_cpu(*flags), onednn_opts=opts)
+    assert m.onednn_enabled is want, f"onednn_enabled={m.onednn_enabled} for {flags}, TF_ENABLE_ONEDNN_OPTS={opts}, " \
+        f"but should be {want} [host_cpu.CPUModel.onednn_enabled]"
+    assert m.onednn("float32", ("float32",)) is want, f"onednn(float32)={m.onednn('float32', ('float32',))}, " \
+        f"but should be {want}"
+    with host_cpu.using(m):
+        got = tf.nn.softmax(tf.constant(np.array([[np.nan, 1.0, 2.0]], np.float32))).numpy()
+    nan_row = bool(np.isnan(got).all())
+    assert nan_row is not want, f"float32 softmax([nan, 1, 2]) = {got} on {flags}: oneDNN's kernel keeps the finite " \
+        "entries' zeros, Eigen's makes the row NaN"
+
+
+def test_onednn_opts_read_as_tf_reads_it() -> None:
+    got = [host_cpu._onednn_opts(v) for v in (None, "1", "true", "TRUE", "0", "false", "maybe")]
+    assert got == [None, True, True, True, False, False, None], f"_onednn_opts={got}, but should be " \
+        "[None, True, True, True, False, False, None] (ReadBoolFromEnvVar: an unreadable value keeps the default)"
