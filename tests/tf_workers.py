@@ -236,16 +236,6 @@ def spawn(module_file: str, indices: list[int], timeout: float = 900, fresh: boo
     return _run_live(module_file, indices, timeout, record=golden)
 
 
-def live_model(module_file: str) -> Any:
-    """The host-CPU model to run simdist on beside `module_file`'s TF answers: a module without a
-    golden compares with TF running live on this machine, so simdist models this machine
-    (host_cpu "host": oneDNN on or off by TF's own rule, this CPU's estimate tables; clause
-    ops.host-cpu); a golden module's answers are the reference host's (tests/conftest.py)."""
-    import contextlib
-    from simdist.runtime import host_cpu
-    return contextlib.nullcontext() if _key(module_file) in _opted else host_cpu.using("host")
-
-
 class HostDiffersWarning(UserWarning):
     """Live TF on this machine answered a golden's case otherwise than the machine that recorded it."""
 
