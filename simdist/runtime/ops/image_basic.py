@@ -18,9 +18,10 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.symbolic import truth_taken
-from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.args import dims as _dims, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["flip_left_right", "flip_up_down", "rot90", "transpose", "crop_to_bounding_box", "pad_to_bounding_box",
@@ -39,6 +40,12 @@ def _ops() -> Any:
 
 # --- AdjustContrastv2 ---------------------------------------------------------------------------------
 def _adjust_contrast(x: np.ndarray, factor: np.ndarray) -> np.ndarray:
+    if x.ndim < 3:
+        raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{_dims(x.shape)} "
+                                          "[Op:AdjustContrastv2]")
+    if np.ndim(factor) != 0:
+        raise errors.InvalidArgumentError(None, None, f"contrast_factor must be scalar: {_dims(np.shape(factor))} "
+                                          "[Op:AdjustContrastv2]")
     h, w, c = x.shape[-3:]
     size = h * w
     q = x.reshape(-1, size, c)
@@ -74,6 +81,8 @@ ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast, _contrast_rule,
                            lambda arrays, out, a: 4.0 * np.asarray(out).size, kind="nn",
                            fusion=lanes("the means are per image of each lane: no stacked form written"))
 no_tf_gradient("AdjustContrastv2")
+# image_ops.cc: contrast_factor a scalar, then UnchangedShapeWithRankAtLeast(c, 3)
+ADJUST_CONTRAST.trace_shape = shape_fn(("rank", 1, 0), ("rank>=", 0, 3))
 
 
 # --- checks -------------------------------------------------------------------------------------------
@@ -300,14 +309,8 @@ def adjust_contrast(images: Any, contrast_factor: Any) -> Tensor:
     """`tf.image.adjust_contrast`: AdjustContrastv2 on the float image."""
     img = _image(images)
     flt = _to_float(img)
-    if flt.shape.ndims is not None and flt.shape.ndims < 3:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{flt.shape} "
-                                          "[Op:AdjustContrastv2]")
     f = contrast_factor if isinstance(contrast_factor, Tensor) else convert_to_tensor(contrast_factor,
                                                                                       dtype=dtypes.float32)
-    if f.shape.ndims != 0:
-        raise errors.InvalidArgumentError(None, None, f"contrast_factor must be scalar: {f.shape} "
-                                          "[Op:AdjustContrastv2]")
     adjusted = dispatch.execute(ADJUST_CONTRAST, (flt, f))
     return convert_image_dtype(adjusted, img.dtype, saturate=True)
 
@@ -422,13 +425,15 @@ def sobel_edges(image: Any) -> Tensor:
     ops = _ops()
     from simdist.runtime.ops.nn import depthwise_conv2d
     img = _tensor_only(image)
-    kernels = np.transpose(np.asarray([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]],
+    image_shape = ops.shape(img)   # (TF reads the depth as image_shape[-1]: a StridedSlice, so a scalar
+    kernels = np.transpose(np.asarray([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]],    # image is its error)
                                        [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]]), (1, 2, 0))
     kernels = np.expand_dims(kernels, -2)
-    k = ops.tile(ops.constant(kernels, dtype=img.dtype), [1, 1, img.shape.as_list()[-1], 1])
+    k = ops.constant(kernels, dtype=img.dtype)
+    k = ops.tile(k, ops.stack([1, 1, image_shape[-1], 1]))
     padded = ops.pad(img, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
     out = depthwise_conv2d(padded, k, [1, 1, 1, 1], "VALID")
-    return ops.reshape(out, img.shape.as_list() + [2])
+    return ops.reshape(out, ops.concat([image_shape, [2]], 0))
 
 
 def psnr(a: Any, b: Any, max_val: Any, name: str | None = None) -> Tensor:
@@ -508,15 +513,16 @@ def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = N
     ops = _ops()
     from simdist.runtime.ops.random import stateless_uniform
     v = _image(value)
-    sz = [int(s) for s in (dispatch.static_value(size).tolist() if isinstance(size, Tensor) else size)]
-    shape = v.shape.as_list()
-    if len(sz) != len(shape) or any(s > d for s, d in zip(sz, shape)):
+    sz = convert_to_tensor(size, dtype=dtypes.int32)
+    shape = ops.shape(v)
+    fits = ops.greater_equal(shape, sz)   # (broadcast: eagerly InvalidArgumentError, traced the shape fn's ValueError)
+    if not bool(np.all(dispatch.static_value(fits))):   # control_flow_assert.Assert: when the graph runs
         raise errors.InvalidArgumentError(None, None, f"assertion failed: [Need value.shape >= size, got ] "
-                                          f"[{shape}] [{sz}]")
-    limit = ops.constant([d - s + 1 for d, s in zip(shape, sz)], dtype=dtypes.int32)
-    draw = stateless_uniform([len(shape)], dtype=dtypes.int32, maxval=2**31 - 1, seed=seed)
-    offset = ops.floormod(draw, limit)
-    return ops.slice_(v, offset, sz)
+                                          "[" + " ".join(map(str, dispatch.static_value(shape).tolist())) + "] [" +
+                                          " ".join(map(str, dispatch.static_value(sz).tolist())) + "]")
+    limit = ops.add(ops.subtract(shape, sz), 1)
+    draw = stateless_uniform(ops.shape(shape), dtype=dtypes.int32, maxval=2**31 - 1, seed=seed)
+    return ops.slice_(v, ops.floormod(draw, limit), sz)
 
 
 def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: str = "bilinear",

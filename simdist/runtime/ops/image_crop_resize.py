@@ -19,6 +19,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["crop_and_resize"]
@@ -236,6 +237,10 @@ def _rule(dts: Any, attrs: Any) -> dtypes.DType:
 _LANES = lanes("boxes index into the image batch: a lane's boxes read its own images")
 CROP_AND_RESIZE = register("CropAndResize", _forward, _rule, lambda a, out, at: 8.0 * out.size, kind="gather/scatter",
                            fusion=_LANES)
+# image_ops.cc: image rank 4, boxes rank 2, box_ind rank 1, boxes[0] == box_ind[0], boxes[1] == 4, then
+# SetOutputToSizedImage: crop_size rank 1 of 2 elements
+CROP_AND_RESIZE.trace_shape = shape_fn(("rank", 0, 4), ("rank", 1, 2), ("rank", 2, 1), ("merge", 1, 0, 2, 0),
+                                       ("dim", 1, 1, 4), ("rank", 3, 1), ("dim", 3, 0, 2))
 CROP_AND_RESIZE_GRAD_IMAGE = register("CropAndResizeGradImage", _grad_image, lambda dts, at: at["T"],
                                       lambda a, out, at: 10.0 * a[0].size, kind="gather/scatter", fusion=_LANES)
 CROP_AND_RESIZE_GRAD_BOXES = register("CropAndResizeGradBoxes", _grad_boxes, lambda dts, at: dtypes.float32,

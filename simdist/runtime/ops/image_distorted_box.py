@@ -26,6 +26,7 @@ from simdist.runtime.ops import dispatch, philox
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.ops.simple_philox import SimplePhilox
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -222,6 +223,12 @@ SAMPLE_DISTORTED_BOUNDING_BOX = register("SampleDistortedBoundingBoxV2", _statef
 STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX = register("StatelessSampleDistortedBoundingBox", _stateless,
                                                    _rule("StatelessSampleDistortedBoundingBox", 4),
                                                    lambda a, o, at: 0.0, num_outputs=3, kind="random", fusion=_WHY)
+# image_ops.cc: image_size [3], bounding_boxes [batch, N, 4], min_object_covered a scalar (the stateless
+# op's seed [2]), in the shape function's order
+SAMPLE_DISTORTED_BOUNDING_BOX.trace_shape = shape_fn(("rank", 0, 1), ("rank", 1, 3), ("rank", 2, 0),
+                                                     ("dim", 0, 0, 3), ("dim", 1, 2, 4))
+STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX.trace_shape = shape_fn(
+    ("rank", 0, 1), ("rank", 1, 3), ("rank", 2, 0), ("rank", 3, 1), ("dim", 0, 0, 3), ("dim", 1, 2, 4), ("dim", 3, 0, 2))
 NotDifferentiable("SampleDistortedBoundingBoxV2")
 NotDifferentiable("StatelessSampleDistortedBoundingBox")
 

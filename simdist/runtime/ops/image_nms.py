@@ -20,6 +20,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["non_max_suppression", "non_max_suppression_with_scores", "non_max_suppression_overlaps"]
@@ -204,6 +205,13 @@ NMS_V5 = register("NonMaxSuppressionV5", _v5, _rule("NonMaxSuppressionV5", (
 NMS_OVERLAPS = register("NonMaxSuppressionWithOverlaps", _overlaps, _rule("NonMaxSuppressionWithOverlaps", (
     (0, "T", "float"), (1, "T", "float"), (3, "T", "float"), (4, "T", "float")), lambda b: dtypes.int32),
     lambda a, out, at: float(a[0].size), kind="sort", fusion=_LANES)
+# image_ops.cc NMSShapeFn / SoftNMSShapeFn: boxes rank 2, scores rank 1, the rest scalars, boxes[0] ==
+# scores[0], boxes[1] == 4; NonMaxSuppressionWithOverlaps: overlaps square, its rows the scores'
+_SCALARS = tuple(("rank", i, 0) for i in range(2, 6))
+NMS_V3.trace_shape = NMS_V5.trace_shape = shape_fn(("rank", 0, 2), ("rank", 1, 1), *_SCALARS, ("merge", 0, 0, 1, 0),
+                                                   ("dim", 0, 1, 4))
+NMS_OVERLAPS.trace_shape = shape_fn(("rank", 0, 2), ("rank", 1, 1), *_SCALARS, ("merge", 0, 0, 1, 0),
+                                    ("merge", 0, 0, 0, 1))
 for _op in ("NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps"):
     no_tf_gradient(_op)
 

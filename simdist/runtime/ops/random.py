@@ -26,7 +26,7 @@ from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import dispatch, philox, philox_dists, random_graphs, trace_errors
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["reset", "set_seed", "normal", "uniform", "truncated_normal", "categorical", "shuffle", "stateless_normal",
            "stateless_uniform", "stateless_truncated_normal", "stateless_categorical"]
@@ -209,6 +209,8 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
     else:
         zero = isinstance(minval, int) and not isinstance(minval, bool) and minval == 0
         one = maxval is None or (isinstance(maxval, int) and not isinstance(maxval, bool) and maxval == 1)
+        if not zero or not one:   # (TF converts both with the dtype: a tensor of another is ValueError)
+            _bounds(minval, maxval, dt)
         lo = None if zero else float(minval)
         hi = (None if one else float(maxval)) if zero else (1.0 if maxval is None else float(maxval))
     shp = _check_shape(shape_arg(shape), "RandomUniform")
@@ -220,6 +222,15 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
         return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, **seeds})
     return _scaled_in_graph(dispatch.execute(UNIFORM, (), {"shape": shp, "minval": None, "maxval": None,
                                                           "dtype": dt, **seeds}), lo, hi, dt)
+
+
+def _bounds(minval: Any, maxval: Any, dt: dtypes.DType) -> None:
+    """random_ops' and stateless_random_ops' `ops.convert_to_tensor(minval, dtype=dtype, name="min")`
+    (then maxval's) for a float draw: a tensor of another dtype is ValueError ("Tensor conversion
+    requested dtype float32 for Tensor with dtype int32"; fz14 seed 1420261202 #195)."""
+    for v in (minval, maxval):
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            convert_to_tensor(v, dtype=dt)
 
 
 def _scaled_in_graph(r: Tensor, lo: float | None, hi: float, dt: dtypes.DType) -> Tensor:
@@ -514,6 +525,7 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
             return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": lo, "maxval": hi})
         return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": None, "maxval": None})
     hi = 1.0 if maxval is None else maxval
+    _bounds(minval, hi, dt)
     if isinstance(minval, Tensor) or isinstance(hi, Tensor):
         r = dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": 0.0, "maxval": 1.0})
         return math.add(math.multiply(r, math.subtract(hi, minval)), minval)

@@ -129,8 +129,11 @@ def static(err: BaseException, cls: type, text: str) -> Any:
     return err
 
 
-def _dims(shape: Sequence[int | None]) -> str:
-    """A shape as TF's messages print it: "[4,?,0]" (? for a dimension the graph does not know)."""
+def _dims(shape: Sequence[int | None] | None) -> str:
+    """A shape as TF's messages print it: "[4,?,0]" (? for a dimension the graph does not know,
+    ? alone for a shape of unknown rank)."""
+    if shape is None:
+        return "?"
     return "[" + ",".join("?" if d is None else str(int(d)) for d in shape) + "]"
 
 
