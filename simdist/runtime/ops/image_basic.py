@@ -22,6 +22,7 @@ from simdist.runtime.ops.args import dims as _dims, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.ops.shape_checks import shape_fn
+from simdist.runtime.ops.static_shapes import static_shape
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["flip_left_right", "flip_up_down", "rot90", "transpose", "crop_to_bounding_box", "pad_to_bounding_box",
@@ -355,12 +356,20 @@ def grayscale_to_rgb(images: Any, name: str | None = None) -> Tensor:
     """`tf.image.grayscale_to_rgb`: the one channel tiled three times."""
     ops = _ops()
     img = _tensor_only(images)
-    shape = img.shape.as_list()
-    if len(shape) < 2:
-        raise ValueError(f"'image' (shape {img.shape}) must be at least two-dimensional.")
-    if shape[-1] != 1:
-        raise ValueError(f"Last dimension of a grayscale image should be size 1.")
-    return ops.tile(img, [1] * (len(shape) - 1) + [3])
+    static = static_shape(img)   # (image_ops_impl._CheckGrayscaleImage(require_static=False): the graph's shape)
+    if static.ndims is not None and static.ndims < 2:
+        raise ValueError(f"A grayscale image (shape {static}) must be at least two-dimensional.")
+    if static.is_fully_defined() and static[-1] != 1:
+        raise ValueError("Last dimension of a grayscale image should be size 1.")
+    if not static.is_fully_defined():   # its assert ops, when the graph runs
+        shape = dispatch.raw(img).shape
+        if len(shape) < 1 or shape[-1] != 1:
+            raise errors.InvalidArgumentError(None, None, "assertion failed: [Last dimension of a grayscale image "
+                                              "should be size 1.]")
+        if len(shape) < 3:   # (TF's assert_greater_equal(rank(image), 3): a rank-2 image fails here too)
+            raise errors.InvalidArgumentError(None, None, "assertion failed: [A grayscale image must be at least "
+                                              "two-dimensional.]")
+    return ops.tile(img, ops.concat([ops.ones(ops.expand_dims(ops.rank(img) - 1, 0), dtypes.int32), [3]], 0))
 
 
 _RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
@@ -409,8 +418,8 @@ def image_gradients(image: Any) -> tuple[Tensor, Tensor]:
     """`tf.image.image_gradients`: (dy, dx) forward differences, zero in the last row/column."""
     ops = _ops()
     img = _tensor_only(image)
-    if img.shape.ndims != 4:
-        raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], not {img.shape}.")
+    if static_shape(img).ndims != 4:   # (the graph's shape: an unknown rank is refused too)
+        raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], not {static_shape(img)}.")
     b, h, w, d = img.shape.as_list()
     dy = ops.subtract(img[:, 1:, :, :], img[:, :-1, :, :])
     dx = ops.subtract(img[:, :, 1:, :], img[:, :, :-1, :])
@@ -439,8 +448,8 @@ def sobel_edges(image: Any) -> Tensor:
 def psnr(a: Any, b: Any, max_val: Any, name: str | None = None) -> Tensor:
     """`tf.image.psnr`: 20·log(max)/log(10) − (10/ln 10)·log(mse) over the last three axes."""
     ops = _ops()
+    mv = convert_image_dtype(ops.cast(max_val, a.dtype), dtypes.float32)   # (a.dtype: a Python a is AttributeError)
     at, bt = _image(a), _image(b)
-    mv = convert_image_dtype(ops.cast(max_val, at.dtype), dtypes.float32)
     af, bf = convert_image_dtype(at, dtypes.float32), convert_image_dtype(bt, dtypes.float32)
     mse = ops.reduce_mean(ops.squared_difference(af, bf), [-3, -2, -1])   # (broadcast errors first, as TF)
     s1, s2 = af.shape.as_list(), bf.shape.as_list()

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.ops.shape_checks import shape_fn
@@ -250,12 +250,17 @@ CROP_AND_RESIZE_GRAD_BOXES = register("CropAndResizeGradBoxes", _grad_boxes, lam
 def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any, method: str = "bilinear",
                     extrapolation_value: float = 0.0, name: str | None = None) -> Tensor:
     """`tf.image.crop_and_resize`: [num_boxes, crop_height, crop_width, depth] float32 crops."""
+    # the generated wrapper: the image, then the fixed-dtype inputs (a tensor of another dtype is
+    # ValueError eagerly, TypeError traced: trace_errors.fixed_operand; fz14 seed 1420261202 #339),
+    # then the op runs and refuses a method outside its attr's list (traced op_def_library's ValueError)
     img = image if isinstance(image, Tensor) else convert_to_tensor(image)
-    bx = boxes if isinstance(boxes, Tensor) else convert_to_tensor(boxes, dtype=dtypes.float32)
-    bi = box_indices if isinstance(box_indices, Tensor) else convert_to_tensor(box_indices, dtype=dtypes.int32)
-    cs = crop_size if isinstance(crop_size, Tensor) else convert_to_tensor(crop_size, dtype=dtypes.int32)
+    bx = trace_errors.fixed_operand(boxes, dtypes.float32, "CropAndResize", "boxes")
+    bi = trace_errors.fixed_operand(box_indices, dtypes.int32, "CropAndResize", "box_ind")
+    cs = trace_errors.fixed_operand(crop_size, dtypes.int32, "CropAndResize", "crop_size")
     if method not in ("bilinear", "nearest"):
-        raise errors.InvalidArgumentError(None, None, f"method must be 'bilinear' or 'nearest'{method}")
+        raise trace_errors.bad_attr(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'method' of \"{method}\" is not in the list of allowed values: \"bilinear\", "
+            "\"nearest\" [Op:CropAndResize]"), "CropAndResize", "method", method, '"bilinear", "nearest"')
     return dispatch.execute(CROP_AND_RESIZE, (img, bx, bi, cs), {"method": method,
                                                                 "extrapolation_value": float(extrapolation_value)})
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, philox
+from simdist.runtime.ops import dispatch, philox, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -240,12 +240,10 @@ def _attrs(aspect_ratio_range: Any, area_range: Any, max_attempts: Any, use_imag
             "use_image_if_no_bounding_boxes": bool(use_image)}
 
 
-def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any) -> tuple:
-    size = _t(image_size)
-    boxes = bounding_boxes if isinstance(bounding_boxes, Tensor) else convert_to_tensor(bounding_boxes,
-                                                                                        dtype=dtypes.float32)
-    cov = min_object_covered if isinstance(min_object_covered, Tensor) else convert_to_tensor(min_object_covered,
-                                                                                                dtype=dtypes.float32)
+def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any, op: str) -> tuple:
+    size = _t(image_size)   # (bounding_boxes and min_object_covered are float inputs: trace_errors.fixed_operand)
+    boxes = trace_errors.fixed_operand(bounding_boxes, dtypes.float32, op, "bounding_boxes")
+    cov = trace_errors.fixed_operand(min_object_covered, dtypes.float32, op, "min_object_covered")
     return size, boxes, cov
 
 
@@ -261,7 +259,8 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
     attrs = {"seed": int(s1), "seed2": int(s2), **_attrs(aspect_ratio_range, area_range, max_attempts,
                                                          use_image_if_no_bounding_boxes)}
     return named_outputs("SampleDistortedBoundingBoxV2", dispatch.execute(
-        SAMPLE_DISTORTED_BOUNDING_BOX, _inputs(image_size, bounding_boxes, min_object_covered), attrs))
+        SAMPLE_DISTORTED_BOUNDING_BOX, _inputs(image_size, bounding_boxes, min_object_covered, "SampleDistortedBoundingBoxV2"),
+        attrs))
 
 
 def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: Any,
@@ -272,5 +271,5 @@ def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any
     """`tf.image.stateless_sample_distorted_bounding_box`: the same for the same seed."""
     s = _t(seed)
     return named_outputs("StatelessSampleDistortedBoundingBox", dispatch.execute(
-        STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*_inputs(image_size, bounding_boxes, min_object_covered), s),
+        STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*_inputs(image_size, bounding_boxes, min_object_covered, "StatelessSampleDistortedBoundingBox"), s),
         _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)))

@@ -227,6 +227,29 @@ def _own(x: Any) -> Tensor:
     return x if isinstance(x, Tensor) else convert_to_tensor(x)
 
 
+def _t_inputs(values: list) -> list[Tensor]:
+    """The inputs that share the op's type attr T ({half, float} = DT_FLOAT), as TF 2.21's eager
+    fast path converts them (observed): T is the first tensor's dtype; with none, the first
+    value's own (converted by itself, so a Python float beyond float32's range is ValueError
+    "Can't convert Python sequence with a value out of range"; fz14 seed 1420261202 #921),
+    float32 when that is not half or float. NumPy values are cast to T (a float64 or bool ndarray
+    too), Python values converted with it; a tensor is kept (the dtype rule judges it)."""
+    dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    if dt is None:
+        own = values[0] if isinstance(values[0], (np.ndarray, np.generic)) else convert_to_tensor(values[0])
+        dt = dtypes.as_dtype(own.dtype)
+        if dt not in (dtypes.float16, dtypes.float32):
+            dt = dtypes.float32
+    return [v if isinstance(v, Tensor) else convert_to_tensor(np.asarray(v).astype(dt._np))
+            if isinstance(v, (np.ndarray, np.generic)) else convert_to_tensor(v, dtype=dt) for v in values]
+
+
+def _boxes_scores(boxes: Any, scores: Any) -> tuple[Tensor, Tensor]:
+    """NonMaxSuppressionV3's boxes and scores (its thresholds are T_threshold): _t_inputs."""
+    b, s = _t_inputs([boxes, scores])
+    return b, s
+
+
 def _size(x: Any) -> Tensor:
     return x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=dtypes.int32)
 
@@ -234,9 +257,8 @@ def _size(x: Any) -> Tensor:
 def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any, iou_threshold: Any = 0.5,
                         score_threshold: Any = float("-inf"), name: str | None = None) -> Tensor:
     """`tf.image.non_max_suppression`: the indices (int32) of the boxes greedy NMS keeps, best first."""
-    b = _float_in(boxes)
-    s = _float_in(scores, b.dtype)
     it, st = _own(iou_threshold), _own(score_threshold)
+    b, s = _boxes_scores(boxes, scores)
     return dispatch.execute(NMS_V3, (b, s, _size(max_output_size), it, st))
 
 
@@ -244,9 +266,8 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
                                     score_threshold: Any = float("-inf"), soft_nms_sigma: Any = 0.0,
                                     name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.image.non_max_suppression_with_scores`: (indices, their scores after soft-NMS) of NonMaxSuppressionV5."""
-    b = _float_in(boxes)
-    s = _float_in(scores, b.dtype)
     it, st, sg = _own(iou_threshold), _own(score_threshold), _own(soft_nms_sigma)
+    b, s, it, st, sg = _t_inputs([boxes, scores, it, st, sg])   # (V5's thresholds are T too)
     idx, sc, _ = dispatch.execute(NMS_V5, (b, s, _size(max_output_size), it, st, sg),
                                   {"pad_to_max_output_size": False})
     return idx, sc
