@@ -160,11 +160,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
 def _trace_shape(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> None:
     """Raise the op's shape-function error (marked as TF's trace-time ValueError) when its
     trace_shape fails on the shapes the traced graph knows (clause function.trace-time-errors)."""
-    shapes = [_shapes.known_shape(t) for t in tensors]
-    text = op.trace_shape(shapes, attrs)
-    if text is not None:
-        from simdist.runtime.ops import trace_errors
-        raise trace_errors.shape_error(f"{text} [Op:{op.name}]", text, op.name, shapes)
+    from simdist.runtime.ops import shape_checks
+    shape_checks.check(op.name, op.trace_shape, [_shapes.known_shape(t) for t in tensors], attrs)
 
 
 def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], outs: Any, dts: Any,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-__all__ = ["shape_fn", "dim"]
+__all__ = ["shape_fn", "dim", "check", "merge_matrix"]
 
 Shape = Sequence[Any] | None
 
@@ -71,3 +71,33 @@ def shape_fn(*steps: tuple) -> Callable[[list[Shape], dict | None], str | None]:
                 return msg
         return None
     return check
+
+
+def merge_matrix(shape: Shape, rows: int, cols: int) -> str | None:
+    """c->Merge(shape, c->Matrix(rows, cols)): a known rank other than 2, or a known dimension
+    other than the matrix's, is InferenceContext::Merge's error."""
+    if shape is None:
+        return None
+    if len(shape) != 2:
+        return f"Shape must be rank 2 but is rank {len(shape)}"
+    for d, (a, b) in enumerate(zip(shape, (rows, cols))):
+        if a is not None and a != b:
+            got = ",".join("?" if x is None else str(x) for x in shape)
+            return f"Dimension {d} in both shapes must be equal, but are {a} and {b}. Shapes are [{got}] and [{rows},{cols}]."
+    return None
+
+
+def check(name: str, trace_shape: Callable[[list[Shape], dict | None], str | None], shapes: list[Shape],
+          attrs: dict | None = None) -> None:
+    """Inside a tf.function, raise op `name`'s shape-function error (trace_errors.shape_error:
+    TF's ValueError at trace) when `trace_shape` fails on `shapes` (each as the graph knows it);
+    nothing eagerly. dispatch runs it with OpDef.trace_shape before every op that has one; a
+    wrapper whose own Python checks come before the op calls it first with the shapes of the
+    op's inputs (SpaceToBatchND, whose block_shape and paddings simdist holds as attributes)."""
+    from simdist.runtime import context
+    if not context.in_function():
+        return
+    text = trace_shape(shapes, attrs)
+    if text is not None:
+        from simdist.runtime.ops import trace_errors
+        raise trace_errors.shape_error(f"{text} [Op:{name}]", text, name, shapes)
