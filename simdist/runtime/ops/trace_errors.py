@@ -20,7 +20,7 @@ from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "attr_minimum", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace",
            "shapes_text", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "fixed_operand", "bad_attr", "builds",
-           "at_build", "unmark", "const_node_name", "list_minimum"]
+           "at_build", "unmark", "const_node_name", "list_minimum", "as_function"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -322,3 +322,19 @@ def const_node_name(name: Any) -> None:
         return
     raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to Regex "
                      f"/re.compile('{_NODE_NAME}')/")
+
+
+def as_function(fn: Any, *args: Any) -> Any:
+    """fn(*args) run as TF runs a library function decorated with @def_function.function (image_ops'
+    non_max_suppression_padded_v2): inside a tf.function call, so graph semantics apply and an op
+    error TF finds while it builds the graph is raised as TF's trace-time ValueError/TypeError
+    (`at_trace`), even when the caller is eager."""
+    from simdist.runtime import context
+    try:
+        with context.in_function_call():
+            return fn(*args)
+    except Exception as e:  # noqa: BLE001 - re-raised as it is unless TF raises it at trace
+        traced = at_trace(e)
+        if traced is None:
+            raise
+        raise traced.with_traceback(e.__traceback__) from None
