@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.symbolic import truth_taken
 from simdist.runtime.ops.args import dims as _dims, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -361,14 +361,16 @@ def grayscale_to_rgb(images: Any, name: str | None = None) -> Tensor:
         raise ValueError(f"A grayscale image (shape {static}) must be at least two-dimensional.")
     if static.is_fully_defined() and static[-1] != 1:
         raise ValueError("Last dimension of a grayscale image should be size 1.")
-    if not static.is_fully_defined():   # its assert ops, when the graph runs
-        shape = dispatch.raw(img).shape
+    if not static.is_fully_defined():   # its assert ops, when the graph runs (at once when the graph knows
+        shape = dispatch.raw(img).shape  # what they compare: check_ops' static check, trace_errors.at_build)
         if len(shape) < 1 or shape[-1] != 1:
-            raise errors.InvalidArgumentError(None, None, "assertion failed: [Last dimension of a grayscale image "
+            err = errors.InvalidArgumentError(None, None, "assertion failed: [Last dimension of a grayscale image "
                                               "should be size 1.]")
+            raise trace_errors.at_build(err) if static.ndims is not None and static[-1] is not None else err
         if len(shape) < 3:   # (TF's assert_greater_equal(rank(image), 3): a rank-2 image fails here too)
-            raise errors.InvalidArgumentError(None, None, "assertion failed: [A grayscale image must be at least "
+            err = errors.InvalidArgumentError(None, None, "assertion failed: [A grayscale image must be at least "
                                               "two-dimensional.]")
+            raise trace_errors.at_build(err) if static.ndims is not None else err
     return ops.tile(img, ops.concat([ops.ones(ops.expand_dims(ops.rank(img) - 1, 0), dtypes.int32), [3]], 0))
 
 

@@ -233,7 +233,14 @@ def _t_inputs(values: list) -> list[Tensor]:
     value's own (converted by itself, so a Python float beyond float32's range is ValueError
     "Can't convert Python sequence with a value out of range"; fz14 seed 1420261202 #921),
     float32 when that is not half or float. NumPy values are cast to T (a float64 or bool ndarray
-    too), Python values converted with it; a tensor is kept (the dtype rule judges it)."""
+    too), Python values converted with it; a tensor is kept (the dtype rule judges it). Inside a
+    tf.function op_def_library converts them instead, each with the first's dtype preferred (float32
+    for the first). (Not modelled there: TF 2.21 refuses a float16 or float64 ndarray that meets a
+    float32 or float16 tensor, TypeError, where simdist casts it.)"""
+    from simdist.runtime import context
+    if context.in_function():
+        first = _float_in(values[0])
+        return [first] + [_float_in(v, first.dtype) for v in values[1:]]
     dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
     if dt is None:
         own = values[0] if isinstance(values[0], (np.ndarray, np.generic)) else convert_to_tensor(values[0])
