@@ -40,6 +40,19 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "tolerance (seed 1420261202 #78: TF adds 0.0021, simdist -0.0905; #921 flips where TF does not; the seeded "
        "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites)"
        for op in ("random_brightness", "random_flip_up_down")},
+    ('call:image.combined_non_max_suppression>operator:==', 'error-class', "'err', 'ValueError'"):
+        "tf.image.combined_non_max_suppression(int list boxes, 2, float64 tensor max_output_size_per_class, float16 "
+        "ndarray max_total_size) eagerly (seed 1420261202 #962): TF 2.21's fast path fails and its fallback converts "
+        "the float64 tensor with int32, ValueError \"Tensor conversion requested dtype int32\"; with tensor boxes and "
+        "scores the fast path runs and the kernel refuses it (InvalidArgumentError, as simdist does in both); when "
+        "the fast path gives up is not analysed (fz16b)",
+    ('call:math.mod>call:signal.rfftnd', 'trace-time', "'err', 'ValueError'"):
+        "`y = tf.math.mod(x, -(2 ** 63))` of a uint8 [None] signature argument, then tf.signal.rfftnd of a uint16 "
+        "tensor, in an input_signature tf.function (seed 1420261202 #640): TF 2.21 builds the mod node (its error is "
+        "a run-time one) and goes on to rfftnd's Python ValueError \"RFFT requires tf.float32 or tf.float64\", "
+        "which fails the trace; simdist's trace runs the ops eagerly, stops at mod's run-time error (deferred to the "
+        "calls) and never reaches rfftnd's check, so it traces and its calls raise the ValueError (tracing past a "
+        "run-time error is not modelled; rfftnd alone fails the trace on both)",
     ("call:linalg.lstsq", "value", "'ok'"):
         "tf.linalg.lstsq(A, rhs, l2_regularizer=0.5) of a float32 A holding inf (seed 14 #771): TF 2.21's answer is "
         "NaN everywhere (its Cholesky path over AᵀA + λI), simdist's Cholesky solve keeps some columns finite; not "
