@@ -110,6 +110,13 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _sig("tf.image.image_gradients(x)", None, "float32")),
     ("image_gradients sig [None, 2, None, 1]", "function.trace-time-errors",
      _sig("tf.image.image_gradients(x)", [None, 2, None, 1], "float32")),
+    # a dimension the signature leaves unknown: the kernel's error when the function runs, not the shape function's
+    ("non_max_suppression sig_call [None, None] on [3, 3]", "function.trace-time-errors",
+     _sig_call("tf.image.non_max_suppression(x, [1.0, 0.5, 0.2], 2)", [None, None], "float32", "tf.zeros([3, 3])")),
+    ("adjust_contrast sig_call unknown rank on [3]", "function.trace-time-errors",
+     _sig_call("tf.image.adjust_contrast(x, 2.0)", None, "float32", "tf.zeros([3])")),
+    ("adjust_contrast sig_call unknown rank on [1, 1, 3]", "function.trace-time-errors",
+     _sig_call("tf.image.adjust_contrast(x, 2.0)", None, "float32", "tf.zeros([1, 1, 3])")),
     ("mfccs sig [None, None]", "function.trace-time-errors",
      _sig("tf.signal.mfccs_from_log_mel_spectrograms(x)", [None, None], "float32")),
     # -- list attrs below their minimum: op_def_library's ValueError at trace (fz14 seed 14 #143)
