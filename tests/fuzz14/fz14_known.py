@@ -40,6 +40,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "tolerance (seed 1420261202 #78: TF adds 0.0021, simdist -0.0905; #921 flips where TF does not; the seeded "
        "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites)"
        for op in ("random_brightness", "random_flip_up_down")},
+    ('call:image.combined_non_max_suppression', 'error-class', "'err', 'ValueError'"):
+        "tf.image.combined_non_max_suppression(np.int8(1), 3, np bool array, max_total_size=2 ** 31) eagerly (seed "
+        "1420261204 #12): image_ops converts max_total_size to an int64 tensor, and TF 2.21's eager fast path falls "
+        "back to convert_to_tensor(int64 tensor, int32), ValueError, where a float64 tensor for max_output_size_per_"
+        "class beside tensor boxes reaches the kernel (InvalidArgumentError); simdist raises the kernel's "
+        "InvalidArgumentError in both (when the fast path gives up is not analysed, fz16b)",
     ('call:image.combined_non_max_suppression>operator:==', 'error-class', "'err', 'ValueError'"):
         "tf.image.combined_non_max_suppression(int list boxes, 2, float64 tensor max_output_size_per_class, float16 "
         "ndarray max_total_size) eagerly (seed 1420261202 #962): TF 2.21's fast path fails and its fallback converts "

@@ -104,6 +104,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _sig("tf.image.adjust_contrast(x, 2.0)", [None], "float32")),
     ("adjust_contrast sig unknown rank", "function.trace-time-errors",
      _sig("tf.image.adjust_contrast(x, 2.0)", None, "float32")),
+    ("space_to_batch bool sig [4, None, 4]", "function.trace-time-errors",   # (fz14 seed 1420261204 #8)
+     _sig("tf.space_to_batch(x, (4, 1, 4), [[1, 1]])", [4, None, 4], "bool")),
     ("space_to_batch sig [None, 2]", "function.trace-time-errors",
      _sig("tf.space_to_batch(x, [2, 2], paddings=[[0, 0], [0, 0]])", [None, 2], "float32")),
     ("image_gradients sig unknown rank", "function.trace-time-errors",

@@ -119,9 +119,10 @@ def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: str | N
     """`tf.space_to_batch_nd` (and `tf.space_to_batch`, `tf.nn.space_to_batch`): the spatial axes
     zero-padded, cut into blocks of block_shape, the blocks moved into the batch axis."""
     t = _t(input)
-    cpu_kernels.lookup("SpaceToBatchND", t.dtype, eager_only=False)    # (before the kernel's checks)
+    # (inside a tf.function the shape function runs when the op is built, before a kernel is looked up)
     shape_checks.check("SpaceToBatchND", _S2B_SHAPE,
                        [static_shapes.known_shape(t), _static(block_shape), _static(paddings)])
+    cpu_kernels.lookup("SpaceToBatchND", t.dtype, eager_only=False)    # (before the kernel's checks)
     block, pads = _block_and_pairs(block_shape, paddings, "paddings", "SpaceToBatchND", t.ndim)
     shp = t.shape.as_list()
     for i, (k, (p0, p1)) in enumerate(zip(block, pads)):
