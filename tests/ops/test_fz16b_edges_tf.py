@@ -171,6 +171,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"{call} eager", "ops.attr-types", _eager(call)) for call in (
         "tf.image.non_max_suppression(np.array([[0.0, 0, 1, 1]]), tf.constant([1.0], tf.float16), 2)",
         "tf.image.non_max_suppression_with_scores(np.array([[0, 0, 1, 1]], np.float16), [1.0], 2)")],
+    # -- the stateless ops' alg: ThreeFry's counter refused by TF 2.21's CPU kernels (fz14 seed 1420261204 #31)
+    *_both("ops.stateless-random",
+           "tf.random.stateless_uniform([2], [1, 2], alg='threefry')",
+           "tf.random.stateless_uniform([2], [1, 2], dtype=tf.int32, minval=0, maxval=5, alg='threefry')",
+           "tf.random.stateless_normal([2], [1, 2], alg='threefry')",
+           "tf.random.stateless_truncated_normal([2], [1, 2], alg=2)",
+           "tf.random.stateless_uniform([2], [1, 2], alg='bogus')",
+           "tf.random.stateless_uniform([2], [1, 2], alg='philox')"),
     # -- _CheckGrayscaleImage: static checks, run-time asserts when the shape is not fully known (seed 14 #128)
     *_both("ops.image", "tf.image.grayscale_to_rgb(tf.constant([1.0, 7.0]))",
            "tf.image.grayscale_to_rgb(tf.constant([[1.0, 7.0]]))", "tf.image.grayscale_to_rgb(tf.constant([[1.0], [7.0]]))"),
@@ -204,6 +212,12 @@ def test_image_shape_functions_at_trace(k: int, tf_results: dict[int, Any]) -> N
 @clause("ops.attr-types")
 @EDGES.parametrize("ops.attr-types")
 def test_wrapper_conversions_and_attrs(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.stateless-random")
+@EDGES.parametrize("ops.stateless-random")
+def test_stateless_alg(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
