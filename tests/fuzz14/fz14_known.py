@@ -36,15 +36,29 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        for label in ("random.normal", "random.shuffle", "random.uniform", "random.uniform>call:divide")},
     **{(f"call:image.{op}", "value", "'ok'"): f"tf.image.{op} without a seed (fz14_progs sets no global seed before "
        "tf.image's random ops): TF 2.21 seeds the kernel nondeterministically (no global seed, no op seed: another "
-       "draw in every process), simdist deterministically, so the values cannot agree; compared bit for bit because "
-       "fz14_progs._exact's prefix 'imag' matches 'image.' (seed 1420261202 #78, #921; the seeded #787 was "
-       "Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites)"
+       "draw in every process), simdist deterministically, so the values cannot agree even within the inexact "
+       "tolerance (seed 1420261202 #78: TF adds 0.0021, simdist -0.0905; #921 flips where TF does not; the seeded "
+       "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites)"
        for op in ("random_brightness", "random_flip_up_down")},
-    ("call:signal.ifft2d", "value", "'ok'"):
-        "tf.signal.ifft2d of a complex64 [3, 1, 3, 1] (seed 14 #314): TF 2.21's FFT gives -0.16666663 where simdist's "
-        "(NumPy's pocketfft in complex64) gives -0.16666667 (one element, a last-bit difference of the FFT's order; "
-        "not modelled); flagged only because fz14_progs._exact's prefix 'sign' matches 'signal.', so every tf.signal "
-        "call is compared bit for bit",
+    ('call:image.combined_non_max_suppression', 'error-class', "'err', 'ValueError'"):
+        "tf.image.combined_non_max_suppression(np.int8(1), 3, np bool array, max_total_size=2 ** 31) eagerly (seed "
+        "1420261204 #12): image_ops converts max_total_size to an int64 tensor, and TF 2.21's eager fast path falls "
+        "back to convert_to_tensor(int64 tensor, int32), ValueError, where a float64 tensor for max_output_size_per_"
+        "class beside tensor boxes reaches the kernel (InvalidArgumentError); simdist raises the kernel's "
+        "InvalidArgumentError in both (when the fast path gives up is not analysed, fz16b)",
+    ('call:image.combined_non_max_suppression>operator:==', 'error-class', "'err', 'ValueError'"):
+        "tf.image.combined_non_max_suppression(int list boxes, 2, float64 tensor max_output_size_per_class, float16 "
+        "ndarray max_total_size) eagerly (seed 1420261202 #962): TF 2.21's fast path fails and its fallback converts "
+        "the float64 tensor with int32, ValueError \"Tensor conversion requested dtype int32\"; with tensor boxes and "
+        "scores the fast path runs and the kernel refuses it (InvalidArgumentError, as simdist does in both); when "
+        "the fast path gives up is not analysed (fz16b)",
+    ('call:math.mod>call:signal.rfftnd', 'trace-time', "'err', 'ValueError'"):
+        "`y = tf.math.mod(x, -(2 ** 63))` of a uint8 [None] signature argument, then tf.signal.rfftnd of a uint16 "
+        "tensor, in an input_signature tf.function (seed 1420261202 #640): TF 2.21 builds the mod node (its error is "
+        "a run-time one) and goes on to rfftnd's Python ValueError \"RFFT requires tf.float32 or tf.float64\", "
+        "which fails the trace; simdist's trace runs the ops eagerly, stops at mod's run-time error (deferred to the "
+        "calls) and never reaches rfftnd's check, so it traces and its calls raise the ValueError (tracing past a "
+        "run-time error is not modelled; rfftnd alone fails the trace on both)",
     ("call:linalg.lstsq", "value", "'ok'"):
         "tf.linalg.lstsq(A, rhs, l2_regularizer=0.5) of a float32 A holding inf (seed 14 #771): TF 2.21's answer is "
         "NaN everywhere (its Cholesky path over AᵀA + λI), simdist's Cholesky solve keeps some columns finite; not "

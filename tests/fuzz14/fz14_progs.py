@@ -320,8 +320,11 @@ _EXACT = ("gather", "reshape", "transpose", "concat", "stack", "tile", "pad", "r
 
 
 def _exact(op: str) -> bool:
+    """Whether tf.<op>'s values are compared bit for bit: its leaf name starts with an _EXACT prefix, or the op
+    lies in an _EXACT module ('bitwise.': only prefixes ending in '.' name modules, else 'imag' would take in
+    every image.* op and 'sign' every signal.* op)."""
     leaf = op.split(".")[-1]
-    return any(leaf.startswith(p) or op.startswith(p) for p in _EXACT) and "segment" not in leaf
+    return any(op.startswith(p) if p.endswith(".") else leaf.startswith(p) for p in _EXACT) and "segment" not in leaf
 
 
 _BIN = ["+", "-", "*", "/", "//", "%", "**", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "@"]

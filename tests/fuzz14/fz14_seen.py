@@ -108,135 +108,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                     "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
                                                     "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
                                                     "('err', 'InvalidArgumentErro",
- ('call:image.adjust_contrast', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #453 (sig): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'))); simdist ('calls', "
-                                                                   "(('ok', 'traced'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentErro",
- ('call:image.adjust_gamma>call:math.in_top_k', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #86 '
-                                                                                                 '(eager): TF 2.21 '
-                                                                                                 "('err', "
-                                                                                                 "'InvalidArgumentError'); "
-                                                                                                 "simdist ('err', "
-                                                                                                 "'ValueError')",
- ('call:image.adjust_hue', 'accepts', "'err', 'ValueError'"): "seed 14 #791 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                              "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                              "('err', 'InvalidArgumentError'), ('err', "
-                                                              "'InvalidArgumentErro",
- ('call:image.adjust_hue>call:tensor_scatter_nd_max', 'accepts', "'err', 'ValueError'"): 'seed 14 #330 (sig): TF '
-                                                                                         "2.21 ('calls', (('err', "
-                                                                                         "'ValueError'), ('err', "
-                                                                                         "'ValueError'), ('err', "
-                                                                                         "'ValueError'))); simdist "
-                                                                                         "('calls', (('ok', "
-                                                                                         "'traced'), ('err', "
-                                                                                         "'InvalidArgumentError'), "
-                                                                                         "('err', "
-                                                                                         "'InvalidArgumentErro",
- ('call:image.combined_non_max_suppression', 'error-class', "'err', 'ValueError'"): 'seed 14 #133 (dist): TF 2.21 '
-                                                                                    "('err', 'ValueError'); simdist "
-                                                                                    "('err', 'InvalidArgumentError')",
- ('call:image.combined_non_max_suppression>operator:==', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 '
-                                                                                                '#962 (tape): TF '
-                                                                                                "2.21 ('err', "
-                                                                                                "'ValueError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'InvalidArgumentError')",
- ('call:image.crop_and_resize', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #792 (sig): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'))); simdist ('calls', "
-                                                                   "(('ok', 'traced'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentErro",
- ('call:image.crop_and_resize>call:signal.linear_to_mel_weight_matrix', 'error-class', "'err', 'ValueError'"): 'seed '
-                                                                                                               '1420261202 '
-                                                                                                               '#339 '
-                                                                                                               '(tape): '
-                                                                                                               'TF '
-                                                                                                               '2.21 '
-                                                                                                               "('err', "
-                                                                                                               "'ValueError'); "
-                                                                                                               'simdist '
-                                                                                                               "('err', "
-                                                                                                               "'InvalidArgumentError')",
- ('call:image.draw_bounding_boxes', 'accepts', "'err', 'ValueError'"): "seed 14 #375 (sig): TF 2.21 ('calls', "
-                                                                       "(('err', 'ValueError'), ('err', "
-                                                                       "'ValueError'), ('err', 'ValueError'))); "
-                                                                       "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                                       "'InvalidArgumentError'), ('err', "
-                                                                       "'InvalidArgumentErro",
- ('call:image.extract_patches', 'accepts', "'err', 'ValueError'"): "seed 14 #143 (sig): TF 2.21 ('calls', (('err', "
-                                                                   "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                   "'ValueError'))); simdist ('calls', (('ok', "
-                                                                   "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                   "('err', 'InvalidArgumentErro",
- ('call:image.grayscale_to_rgb', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #128 (sig): TF 2.21 '
-                                                                                  "('calls', (('ok', 'traced'), "
-                                                                                  "('err', 'InvalidArgumentError'), "
-                                                                                  "('err', 'InvalidArgumentErro; "
-                                                                                  "simdist ('calls', (('ok', "
-                                                                                  "'traced'), ('err', 'ValueError'), "
-                                                                                  "('err', 'ValueError')))",
- ('call:image.image_gradients', 'trace-time', "'err', 'ValueError'"): "seed 1420261202 #335 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'))); "
-                                                                      "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError')))",
- ('call:image.non_max_suppression', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #921 (eager): TF 2.21 '
-                                                                           "('err', 'ValueError'); simdist ('err', "
-                                                                           "'InvalidArgumentError')",
- ('call:image.non_max_suppression_overlaps', 'error-class', "'err', 'ValueError'"): 'seed 14 #658 (function): TF '
-                                                                                    "2.21 ('calls', (('err', "
-                                                                                    "'ValueError'), ('err', "
-                                                                                    "'ValueError'), ('err', "
-                                                                                    "'ValueError'), ('ok', ('p; "
-                                                                                    "simdist ('calls', (('err', "
-                                                                                    "'InvalidArgumentError'), "
-                                                                                    "('err', "
-                                                                                    "'InvalidArgumentError'), "
-                                                                                    "('err', 'Inva",
- ('call:image.non_max_suppression_padded', 'error-class', "'err', 'AttributeError'"): 'seed 14 #799 (function): TF '
-                                                                                      "2.21 ('calls', (('err', "
-                                                                                      "'AttributeError'), ('err', "
-                                                                                      "'AttributeError'), ('err', "
-                                                                                      "'AttributeError'); simdist "
-                                                                                      "('calls', (('err', "
-                                                                                      "'ValueError'), ('err', "
-                                                                                      "'ValueError'), ('err', "
-                                                                                      "'ValueError'), ('ok', ('p",
- ('call:image.non_max_suppression_padded>operator:!=', 'error-class', "'err', 'ValueError'"): 'seed 14 #549 (tape): '
-                                                                                              "TF 2.21 ('err', "
-                                                                                              "'ValueError'); "
-                                                                                              "simdist ('err', "
-                                                                                              "'InvalidArgumentError')",
- ('call:image.non_max_suppression_with_scores', 'accepts', "'err', 'ValueError'"): 'seed 14 #730 (sig): TF 2.21 '
-                                                                                   "('calls', (('err', "
-                                                                                   "'ValueError'), ('err', "
-                                                                                   "'ValueError'), ('err', "
-                                                                                   "'ValueError'))); simdist "
-                                                                                   "('calls', (('ok', 'traced'), "
-                                                                                   "('err', 'InvalidArgumentError'), "
-                                                                                   "('err', 'InvalidArgumentErro",
- ('call:image.psnr', 'error-class', "'err', 'AttributeError'"): "seed 14 #168 (eager): TF 2.21 ('err', "
-                                                                "'AttributeError'); simdist ('err', "
-                                                                "'InvalidArgumentError')",
- ('call:image.random_contrast', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #635 (function): TF 2.21 '
-                                                                       "('calls', (('err', 'ValueError'), ('err', "
-                                                                       "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                       "('p; simdist ('calls', (('err', "
-                                                                       "'InvalidArgumentError'), ('err', "
-                                                                       "'InvalidArgumentError'), ('err', 'Inva",
- ('call:image.random_flip_up_down', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #335 (sig): TF '
-                                                                                     "2.21 ('calls', (('ok', "
-                                                                                     "'traced'), ('err', "
-                                                                                     "'InvalidArgumentError'), "
-                                                                                     "('err', 'InvalidArgumentErro; "
-                                                                                     "simdist ('calls', (('ok', "
-                                                                                     "'traced'), ('err', "
-                                                                                     "'ValueError'), ('err', "
-                                                                                     "'ValueError')))",
  ('call:image.random_hue>call:nn.pool', 'error-class', "'err', 'AttributeError'"): 'seed 14 #432 (function): TF 2.21 '
                                                                                    "('calls', (('err', "
                                                                                    "'AttributeError'), ('err', "
@@ -246,75 +117,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                    "'AttributeError'), ('err', "
                                                                                    "'AttributeError'), ('err', "
                                                                                    "'InvalidArgumentE",
- ('call:image.random_saturation', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #195 (tape): TF 2.21 '
-                                                                         "('err', 'ValueError'); simdist ('err', "
-                                                                         "'TypeError')",
- ('call:image.sobel_edges', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #82 (eager): TF 2.21 '
-                                                                             "('err', 'InvalidArgumentError'); "
-                                                                             "simdist ('err', 'IndexError')",
- ('call:image.stateless_random_crop', 'accepts', "'err', 'ValueError'"): "seed 14 #97 (sig): TF 2.21 ('calls', "
-                                                                         "(('err', 'ValueError'), ('err', "
-                                                                         "'ValueError'), ('err', 'ValueError'))); "
-                                                                         "simdist ('calls', (('ok', 'traced'), "
-                                                                         "('err', 'InvalidArgumentError'), ('err', "
-                                                                         "'InvalidArgumentErro",
- ('call:image.stateless_random_crop', 'rejects', "'ok'"): "seed 14 #475 (function): TF 2.21 ('calls', (('ok', ('T', "
-                                                          "'float64', (), array(1.e-40))), ('ok', ('T', 'float64', "
-                                                          "(), array(; simdist ('calls', (('err', 'TypeError'), "
-                                                          "('err', 'TypeError'), ('err', 'TypeError'), ('ok', ('py',",
- ('call:image.stateless_random_hue', 'accepts', "'err', 'ValueError'"): 'seed 1420261202 #731 (sig): TF 2.21 '
-                                                                        "('calls', (('err', 'ValueError'), ('err', "
-                                                                        "'ValueError'), ('err', 'ValueError'))); "
-                                                                        "simdist ('calls', (('ok', 'traced'), "
-                                                                        "('err', 'InvalidArgumentError'), ('err', "
-                                                                        "'InvalidArgumentErro",
- ('call:image.stateless_random_saturation', 'error-class', "'err', 'ValueError'"): 'seed 14 #591 (eager): TF 2.21 '
-                                                                                   "('err', 'ValueError'); simdist "
-                                                                                   "('err', 'InvalidArgumentError')",
- ('call:image.stateless_random_saturation>unary:not', 'error-class', "'err', 'ValueError'"): 'seed 14 #564 (tape): '
-                                                                                             "TF 2.21 ('err', "
-                                                                                             "'ValueError'); simdist "
-                                                                                             "('err', "
-                                                                                             "'InvalidArgumentError')",
- ('call:image.stateless_sample_distorted_bounding_box', 'accepts', "'err', 'ValueError'"): 'seed 1420261202 #296 '
-                                                                                           "(sig): TF 2.21 ('calls', "
-                                                                                           "(('err', 'ValueError'), "
-                                                                                           "('err', 'ValueError'), "
-                                                                                           "('err', 'ValueError'))); "
-                                                                                           "simdist ('calls', "
-                                                                                           "(('ok', 'traced'), "
-                                                                                           "('err', "
-                                                                                           "'InvalidArgumentError'), "
-                                                                                           "('err', "
-                                                                                           "'InvalidArgumentErro",
- ('call:image.stateless_sample_distorted_bounding_box>operator:/', 'accepts', "'err', 'ValueError'"): 'seed '
-                                                                                                      '1420261202 '
-                                                                                                      '#356 (sig): '
-                                                                                                      'TF 2.21 '
-                                                                                                      "('calls', "
-                                                                                                      "(('err', "
-                                                                                                      "'ValueError'), "
-                                                                                                      "('err', "
-                                                                                                      "'ValueError'), "
-                                                                                                      "('err', "
-                                                                                                      "'ValueError'))); "
-                                                                                                      'simdist '
-                                                                                                      "('calls', "
-                                                                                                      "(('ok', "
-                                                                                                      "'traced'), "
-                                                                                                      "('err', "
-                                                                                                      "'InvalidArgumentError'), "
-                                                                                                      "('err', "
-                                                                                                      "'InvalidArgumentErro",
- ('call:image.stateless_sample_distorted_bounding_box>unary:not', 'error-class', "'err', 'ValueError'"): 'seed 14 '
-                                                                                                         '#40 '
-                                                                                                         '(eager): '
-                                                                                                         'TF 2.21 '
-                                                                                                         "('err', "
-                                                                                                         "'ValueError'); "
-                                                                                                         'simdist '
-                                                                                                         "('err', "
-                                                                                                         "'InvalidArgumentError')",
  ('call:linalg.expm>call:math.is_inf', 'error-class', "'err', 'ValueError'"): "seed 14 #361 (sig): TF 2.21 ('calls', "
                                                                               "(('err', 'ValueError'), ('err', "
                                                                               "'ValueError'), ('err', "
@@ -436,21 +238,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                   "'NotImplementedError'); simdist ('dist', "
                                                                   "(('local', ('tuple', (('T', 'bool', (1, 4, 3), "
                                                                   'array([[[False, False, False],',
- ('call:math.mod>call:signal.rfftnd', 'trace-time', "'err', 'ValueError'"): 'seed 1420261202 #640 (sig): TF 2.21 '
-                                                                            "('calls', (('err', 'ValueError'), "
-                                                                            "('err', 'ValueError'), ('err', "
-                                                                            "'ValueError'))); simdist ('calls', "
-                                                                            "(('ok', 'traced'), ('err', "
-                                                                            "'ValueError'), ('err', 'ValueError')))",
  ('call:math.nextafter', 'rejects', "'ok'"): "seed 14 #659 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (1, 3, "
                                              "3), array([[[ 9.9999994e-01,  2.9999998e+00,  1.00; simdist ('err', "
                                              "'InvalidArgumentError')",
- ('call:math.reciprocal_no_nan>call:image.psnr', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #500 '
-                                                                                            '(eager): TF 2.21 '
-                                                                                            "('err', "
-                                                                                            "'AttributeError'); "
-                                                                                            "simdist ('err', "
-                                                                                            "'InvalidArgumentError')",
  ('call:math.reduce_euclidean_norm>call:linalg.lu', 'error-class', "'err', 'ValueError'"): 'seed 14 #201 (function): '
                                                                                            "TF 2.21 ('calls', "
                                                                                            "(('err', 'ValueError'), "
@@ -818,9 +608,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                         "('err', 'InvalidArgumentError'), ('err', "
                                                         "'InvalidArgumentErro",
- ('call:signal.fft2d', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #100 (eager): TF 2.21 ('err', "
-                                                          "'ValueError'); simdist ('ok', ('T', 'complex64', (4, 4), "
-                                                          'array([[   inf+0.j   ,  4.751  +infj,   -inf+0.j   ,  4.',
  ('call:signal.fft3d>call:random.fixed_unigram_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 '
                                                                                                           '#347 '
                                                                                                           '(tape): '
@@ -830,50 +617,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                                           'simdist '
                                                                                                           "('err', "
                                                                                                           "'InvalidArgumentError')",
- ('call:signal.fftnd', 'accepts', "'err', 'AttributeError'"): "seed 14 #183 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                              "'AttributeError'); simdist ('calls', (('ok', "
-                                                              "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                              "'InvalidArgumentErro",
- ('call:signal.ifftnd>operator:^', 'accepts', "'err', 'AttributeError'"): 'seed 14202612012 #0 (sig): TF 2.21 '
-                                                                          "('calls', (('err', 'AttributeError'), "
-                                                                          "('err', 'AttributeError'), ('err', "
-                                                                          "'AttributeError'); simdist ('calls', "
-                                                                          "(('ok', 'traced'), ('err', "
-                                                                          "'InvalidArgumentError'), ('err', "
-                                                                          "'InvalidArgumentErro",
- ('call:signal.irfftnd', 'accepts', "'err', 'AttributeError'"): "seed 1420261202 #129 (sig): TF 2.21 ('calls', "
-                                                                "(('err', 'AttributeError'), ('err', "
-                                                                "'AttributeError'), ('err', 'AttributeError'); "
-                                                                "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                                "'InvalidArgumentError'), ('err', "
-                                                                "'InvalidArgumentErro",
- ('call:signal.mfccs_from_log_mel_spectrograms', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #524 '
-                                                                                                  '(eager): TF 2.21 '
-                                                                                                  "('err', "
-                                                                                                  "'InvalidArgumentError'); "
-                                                                                                  "simdist ('err', "
-                                                                                                  "'TypeError')",
- ('call:signal.mfccs_from_log_mel_spectrograms', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #162 (sig): '
-                                                                                        "TF 2.21 ('calls', (('err', "
-                                                                                        "'ValueError'), ('err', "
-                                                                                        "'ValueError'), ('err', "
-                                                                                        "'ValueError'))); simdist "
-                                                                                        "('calls', (('err', "
-                                                                                        "'StagingError'), ('err', "
-                                                                                        "'StagingError'), ('err', "
-                                                                                        "'StagingError')))",
- ('call:signal.stft', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #458 (eager): TF 2.21 '
-                                                                       "('err', 'InvalidArgumentError'); simdist "
-                                                                       "('err', 'ValueError')",
- ('call:signal.vorbis_window', 'accepts', "'err', 'AttributeError'"): "seed 14202612010 #1 (eager): TF 2.21 ('err', "
-                                                                      "'AttributeError'); simdist ('ok', ('T', "
-                                                                      "'bfloat16', (5,), array([0.148438, 0.863281, "
-                                                                      '1, 0.855469, 0.148438], dtype=bf',
- ('call:sinh>call:image.psnr', 'accepts', "'err', 'AttributeError'"): "seed 1420261202 #19 (tape): TF 2.21 ('err', "
-                                                                      "'AttributeError'); simdist ('grad', ('ok', "
-                                                                      "('T', 'float32', (3,), array([nan, nan, nan], "
-                                                                      "dtype=float32))), ('ok', (('",
  ('call:slice', 'error-class', "'err', 'ValueError'"): "seed 14 #574 (sig): TF 2.21 ('calls', (('err', "
                                                        "'ValueError'), ('err', 'ValueError'), ('err', "
                                                        "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "
@@ -888,15 +631,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                 "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                 "('calls', (('err', 'InvalidArgumentError'), ('err', "
                                                                 "'InvalidArgumentError'), ('err', 'Inva",
- ('call:space_to_batch>call:signal.fft', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #81 (function): TF '
-                                                                                "2.21 ('calls', (('err', "
-                                                                                "'ValueError'), ('err', "
-                                                                                "'ValueError'), ('err', "
-                                                                                "'ValueError'), ('ok', ('p; simdist "
-                                                                                "('calls', (('err', "
-                                                                                "'InvalidArgumentError'), ('err', "
-                                                                                "'InvalidArgumentError'), ('err', "
-                                                                                "'Inva",
  ('call:space_to_batch_nd', 'error-class', "'err', 'ValueError'"): "seed 14 #537 (function): TF 2.21 ('calls', "
                                                                    "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                    "('err', 'ValueError'), ('ok', ('p; simdist "

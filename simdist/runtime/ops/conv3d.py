@@ -21,7 +21,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import errors, host_cpu
-from simdist.runtime.ops import args, array, attr_rules, dispatch
+from simdist.runtime.ops import args, array, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
 from simdist.runtime.ops.nn_rules import FLOATS, attr_error, typed
@@ -219,8 +219,7 @@ def _padding(padding: Any) -> str:
 def _list5(value: Any, name: str) -> tuple[int, ...]:
     value = args.list_attr(value, name, "conv3d")
     if len(value) < 5:
-        raise errors.InvalidArgumentError(None, None, f"Length for attr '{name}' of {len(value)} must be at least "
-                                          "minimum 5 [Op:Conv3D]")
+        raise trace_errors.list_minimum("Conv3D", name, len(value), 5)
     return tuple(int(v) for v in value)
 
 

@@ -128,6 +128,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
             break
     if rule is not _KEEP and type(rule) is not str:
         rule = rule(arrays, attrs)
+    if op.trace_shape is not None and context._function_depth:   # (TF's shape function, at trace)
+        _trace_shape(op, tensors, attrs)
     try:
         if marked and rule is not _KEEP:
             out, arrays = _marked_forward(op, tensors, arrays, attrs, rule)
@@ -170,6 +172,13 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
         return _shapes.propagate(op, tensors, t, attrs)
     return t
+
+
+def _trace_shape(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> None:
+    """Raise the op's shape-function error (marked as TF's trace-time ValueError) when its
+    trace_shape fails on the shapes the traced graph knows (clause function.trace-time-errors)."""
+    from simdist.runtime.ops import shape_checks
+    shape_checks.check(op.name, op.trace_shape, [_shapes.known_shape(t) for t in tensors], attrs)
 
 
 def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], outs: Any, dts: Any,

@@ -197,9 +197,23 @@ def _kernel_checks(name: str, x: Tensor, lengths: tuple[int, ...] | None) -> Non
                                           f"(TF 2.21's DUCC kernel aborts the process here) [Op:{name}]")
 
 
+def _complex_input(value: Any) -> Tensor:
+    """The FFT ops' input (type attr Tcomplex = DT_COMPLEX64) as the eager fast path converts it:
+    a Python value by itself first (args.matching: a float beyond float32's range is ValueError
+    "Can't convert Python sequence with a value out of range", fz14 seed 1420261202 #100; a complex
+    list stays complex128), complex64 when its own dtype is not complex; an ndarray with complex64
+    as the preferred dtype."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (np.ndarray, np.generic)):
+        return convert_to_tensor(value, dtype_hint=dtypes.complex64)
+    from simdist.runtime.ops.args import matching
+    return matching([value], (dtypes.complex64, dtypes.complex128), dtypes.complex64)[0]
+
+
 def _complex_op(opname: str) -> Any:
     def op(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
-        x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype_hint=dtypes.complex64)
+        x = _complex_input(input)
         _OPS[opname].dtype((x.dtype,), None)
         _kernel_checks(opname, x, None)
         return dispatch.execute(_OPS[opname], (x,), {"op": opname})

@@ -16,11 +16,13 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.symbolic import truth_taken
-from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.args import dims as _dims, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
+from simdist.runtime.ops.static_shapes import static_shape
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["flip_left_right", "flip_up_down", "rot90", "transpose", "crop_to_bounding_box", "pad_to_bounding_box",
@@ -39,6 +41,12 @@ def _ops() -> Any:
 
 # --- AdjustContrastv2 ---------------------------------------------------------------------------------
 def _adjust_contrast(x: np.ndarray, factor: np.ndarray) -> np.ndarray:
+    if x.ndim < 3:
+        raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{_dims(x.shape)} "
+                                          "[Op:AdjustContrastv2]")
+    if np.ndim(factor) != 0:
+        raise errors.InvalidArgumentError(None, None, f"contrast_factor must be scalar: {_dims(np.shape(factor))} "
+                                          "[Op:AdjustContrastv2]")
     h, w, c = x.shape[-3:]
     size = h * w
     q = x.reshape(-1, size, c)
@@ -74,6 +82,8 @@ ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast, _contrast_rule,
                            lambda arrays, out, a: 4.0 * np.asarray(out).size, kind="nn",
                            fusion=lanes("the means are per image of each lane: no stacked form written"))
 no_tf_gradient("AdjustContrastv2")
+# image_ops.cc: contrast_factor a scalar, then UnchangedShapeWithRankAtLeast(c, 3)
+ADJUST_CONTRAST.trace_shape = shape_fn(("rank", 1, 0), ("rank>=", 0, 3))
 
 
 # --- checks -------------------------------------------------------------------------------------------
@@ -300,14 +310,8 @@ def adjust_contrast(images: Any, contrast_factor: Any) -> Tensor:
     """`tf.image.adjust_contrast`: AdjustContrastv2 on the float image."""
     img = _image(images)
     flt = _to_float(img)
-    if flt.shape.ndims is not None and flt.shape.ndims < 3:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{flt.shape} "
-                                          "[Op:AdjustContrastv2]")
     f = contrast_factor if isinstance(contrast_factor, Tensor) else convert_to_tensor(contrast_factor,
                                                                                       dtype=dtypes.float32)
-    if f.shape.ndims != 0:
-        raise errors.InvalidArgumentError(None, None, f"contrast_factor must be scalar: {f.shape} "
-                                          "[Op:AdjustContrastv2]")
     adjusted = dispatch.execute(ADJUST_CONTRAST, (flt, f))
     return convert_image_dtype(adjusted, img.dtype, saturate=True)
 
@@ -352,12 +356,22 @@ def grayscale_to_rgb(images: Any, name: str | None = None) -> Tensor:
     """`tf.image.grayscale_to_rgb`: the one channel tiled three times."""
     ops = _ops()
     img = _tensor_only(images)
-    shape = img.shape.as_list()
-    if len(shape) < 2:
-        raise ValueError(f"'image' (shape {img.shape}) must be at least two-dimensional.")
-    if shape[-1] != 1:
-        raise ValueError(f"Last dimension of a grayscale image should be size 1.")
-    return ops.tile(img, [1] * (len(shape) - 1) + [3])
+    static = static_shape(img)   # (image_ops_impl._CheckGrayscaleImage(require_static=False): the graph's shape)
+    if static.ndims is not None and static.ndims < 2:
+        raise ValueError(f"A grayscale image (shape {static}) must be at least two-dimensional.")
+    if static.is_fully_defined() and static[-1] != 1:
+        raise ValueError("Last dimension of a grayscale image should be size 1.")
+    if not static.is_fully_defined():   # its assert ops, when the graph runs (at once when the graph knows
+        shape = dispatch.raw(img).shape  # what they compare: check_ops' static check, trace_errors.at_build)
+        if len(shape) < 1 or shape[-1] != 1:
+            err = errors.InvalidArgumentError(None, None, "assertion failed: [Last dimension of a grayscale image "
+                                              "should be size 1.]")
+            raise trace_errors.at_build(err) if static.ndims is not None and static[-1] is not None else err
+        if len(shape) < 3:   # (TF's assert_greater_equal(rank(image), 3): a rank-2 image fails here too)
+            err = errors.InvalidArgumentError(None, None, "assertion failed: [A grayscale image must be at least "
+                                              "two-dimensional.]")
+            raise trace_errors.at_build(err) if static.ndims is not None else err
+    return ops.tile(img, ops.concat([ops.ones(ops.expand_dims(ops.rank(img) - 1, 0), dtypes.int32), [3]], 0))
 
 
 _RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
@@ -406,8 +420,8 @@ def image_gradients(image: Any) -> tuple[Tensor, Tensor]:
     """`tf.image.image_gradients`: (dy, dx) forward differences, zero in the last row/column."""
     ops = _ops()
     img = _tensor_only(image)
-    if img.shape.ndims != 4:
-        raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], not {img.shape}.")
+    if static_shape(img).ndims != 4:   # (the graph's shape: an unknown rank is refused too)
+        raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], not {static_shape(img)}.")
     b, h, w, d = img.shape.as_list()
     dy = ops.subtract(img[:, 1:, :, :], img[:, :-1, :, :])
     dx = ops.subtract(img[:, :, 1:, :], img[:, :, :-1, :])
@@ -422,20 +436,22 @@ def sobel_edges(image: Any) -> Tensor:
     ops = _ops()
     from simdist.runtime.ops.nn import depthwise_conv2d
     img = _tensor_only(image)
-    kernels = np.transpose(np.asarray([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]],
+    image_shape = ops.shape(img)   # (TF reads the depth as image_shape[-1]: a StridedSlice, so a scalar
+    kernels = np.transpose(np.asarray([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]],    # image is its error)
                                        [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]]), (1, 2, 0))
     kernels = np.expand_dims(kernels, -2)
-    k = ops.tile(ops.constant(kernels, dtype=img.dtype), [1, 1, img.shape.as_list()[-1], 1])
+    k = ops.constant(kernels, dtype=img.dtype)
+    k = ops.tile(k, ops.stack([1, 1, image_shape[-1], 1]))
     padded = ops.pad(img, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
     out = depthwise_conv2d(padded, k, [1, 1, 1, 1], "VALID")
-    return ops.reshape(out, img.shape.as_list() + [2])
+    return ops.reshape(out, ops.concat([image_shape, [2]], 0))
 
 
 def psnr(a: Any, b: Any, max_val: Any, name: str | None = None) -> Tensor:
     """`tf.image.psnr`: 20·log(max)/log(10) − (10/ln 10)·log(mse) over the last three axes."""
     ops = _ops()
+    mv = convert_image_dtype(ops.cast(max_val, a.dtype), dtypes.float32)   # (a.dtype: a Python a is AttributeError)
     at, bt = _image(a), _image(b)
-    mv = convert_image_dtype(ops.cast(max_val, at.dtype), dtypes.float32)
     af, bf = convert_image_dtype(at, dtypes.float32), convert_image_dtype(bt, dtypes.float32)
     mse = ops.reduce_mean(ops.squared_difference(af, bf), [-3, -2, -1])   # (broadcast errors first, as TF)
     s1, s2 = af.shape.as_list(), bf.shape.as_list()
@@ -508,15 +524,16 @@ def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = N
     ops = _ops()
     from simdist.runtime.ops.random import stateless_uniform
     v = _image(value)
-    sz = [int(s) for s in (dispatch.static_value(size).tolist() if isinstance(size, Tensor) else size)]
-    shape = v.shape.as_list()
-    if len(sz) != len(shape) or any(s > d for s, d in zip(sz, shape)):
+    sz = convert_to_tensor(size, dtype=dtypes.int32)
+    shape = ops.shape(v)
+    fits = ops.greater_equal(shape, sz)   # (broadcast: eagerly InvalidArgumentError, traced the shape fn's ValueError)
+    if not bool(np.all(dispatch.static_value(fits))):   # control_flow_assert.Assert: when the graph runs
         raise errors.InvalidArgumentError(None, None, f"assertion failed: [Need value.shape >= size, got ] "
-                                          f"[{shape}] [{sz}]")
-    limit = ops.constant([d - s + 1 for d, s in zip(shape, sz)], dtype=dtypes.int32)
-    draw = stateless_uniform([len(shape)], dtype=dtypes.int32, maxval=2**31 - 1, seed=seed)
-    offset = ops.floormod(draw, limit)
-    return ops.slice_(v, offset, sz)
+                                          "[" + " ".join(map(str, dispatch.static_value(shape).tolist())) + "] [" +
+                                          " ".join(map(str, dispatch.static_value(sz).tolist())) + "]")
+    limit = ops.add(ops.subtract(shape, sz), 1)
+    draw = stateless_uniform(ops.shape(shape), dtype=dtypes.int32, maxval=2**31 - 1, seed=seed)
+    return ops.slice_(v, ops.floormod(draw, limit), sz)
 
 
 def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: str = "bilinear",

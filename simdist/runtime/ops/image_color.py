@@ -19,9 +19,10 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
-from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.args import dims as _dims, t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes as _lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["rgb_to_hsv", "hsv_to_rgb", "adjust_hue", "adjust_saturation"]
@@ -80,6 +81,8 @@ RGB_TO_HSV = register("RGBToHSV", _rgb_to_hsv, _color_rule("RGBToHSV"),
 HSV_TO_RGB = register("HSVToRGB", _hsv_to_rgb, _color_rule("HSVToRGB"),
                       lambda arrays, out, a: _pixels(arrays, out, a, 25.0), kind="elementwise")
 NotDifferentiable("HSVToRGB")
+# image_ops.cc ColorspaceShapeFn: at least rank 1, the last dimension 3
+RGB_TO_HSV.trace_shape = HSV_TO_RGB.trace_shape = shape_fn(("rank>=", 0, 1), ("dim", 0, -1, 3))
 
 for _op in (RGB_TO_HSV, HSV_TO_RGB):
     _op.fusion = _lanes("its last axis is the three channels, read together per pixel")
@@ -99,13 +102,18 @@ def _check_channels(img: Tensor, name: str) -> None:
             ValueError, f"Dimension must be 3 but is {shape[-1]}")
 
 
-def _adjust_checks(img: Tensor, name: str) -> None:
-    shape = img.shape.as_list()
-    if len(shape) < 3:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{img.shape} [Op:{name}]")
-    if shape[-1] != 3:
-        raise errors.InvalidArgumentError(None, None, f"input must have 3 channels but instead has {shape[-1]} "
-                                          f"channels. [Op:{name}]")
+def _adjust_checks(kernel: Any, name: str) -> Any:
+    """The AdjustHue/AdjustSaturation kernel (adjust_hue_op.cc, adjust_saturation_op.cc) after its
+    input checks (inside a tf.function the shape function's rank check comes first: trace_shape)."""
+    def forward(x: np.ndarray, v: np.ndarray) -> np.ndarray:
+        if x.ndim < 3:
+            raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{_dims(x.shape)} "
+                                              f"[Op:{name}]")
+        if x.shape[-1] != 3:
+            raise errors.InvalidArgumentError(None, None, f"input must have 3 channels but instead has "
+                                              f"{x.shape[-1]} channels. [Op:{name}]")
+        return kernel(x, v)
+    return forward
 
 
 def _float_input(images: Any) -> Tensor:
@@ -269,12 +277,15 @@ def _float_only(name: str) -> Any:
     return rule
 
 
-ADJUST_HUE = register("AdjustHue", _adjust_hue, _float_only("AdjustHue"),
+ADJUST_HUE = register("AdjustHue", _adjust_checks(_adjust_hue, "AdjustHue"), _float_only("AdjustHue"),
                       lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise")
-ADJUST_SATURATION = register("AdjustSaturation", _adjust_saturation, _float_only("AdjustSaturation"),
+ADJUST_SATURATION = register("AdjustSaturation", _adjust_checks(_adjust_saturation, "AdjustSaturation"),
+                             _float_only("AdjustSaturation"),
                              lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise")
 for _op in (ADJUST_HUE, ADJUST_SATURATION):
     _op.fusion = _lanes("its last axis is the three channels, read together per pixel")
+# image_ops.cc: UnchangedShapeWithRankAtLeast(c, 3) (the channel count is the kernel's check)
+ADJUST_HUE.trace_shape = ADJUST_SATURATION.trace_shape = shape_fn(("rank>=", 0, 3))
 no_tf_gradient("AdjustHue")
 no_tf_gradient("AdjustSaturation")
 
@@ -284,8 +295,6 @@ def _adjust(op: Any, image: Any, value: Any, name: str) -> Tensor:
     img = _t(image)
     flt = img if img.dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(img, dtypes.float32)
     v = value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=dtypes.float32)
-    if flt.dtype == dtypes.float32:
-        _adjust_checks(flt, name)
     out = dispatch.execute(op, (flt, v))
     return convert_image_dtype(out, img.dtype)
 

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["crop_and_resize"]
@@ -236,6 +237,10 @@ def _rule(dts: Any, attrs: Any) -> dtypes.DType:
 _LANES = lanes("boxes index into the image batch: a lane's boxes read its own images")
 CROP_AND_RESIZE = register("CropAndResize", _forward, _rule, lambda a, out, at: 8.0 * out.size, kind="gather/scatter",
                            fusion=_LANES)
+# image_ops.cc: image rank 4, boxes rank 2, box_ind rank 1, boxes[0] == box_ind[0], boxes[1] == 4, then
+# SetOutputToSizedImage: crop_size rank 1 of 2 elements
+CROP_AND_RESIZE.trace_shape = shape_fn(("rank", 0, 4), ("rank", 1, 2), ("rank", 2, 1), ("merge", 1, 0, 2, 0),
+                                       ("dim", 1, 1, 4), ("rank", 3, 1), ("dim", 3, 0, 2))
 CROP_AND_RESIZE_GRAD_IMAGE = register("CropAndResizeGradImage", _grad_image, lambda dts, at: at["T"],
                                       lambda a, out, at: 10.0 * a[0].size, kind="gather/scatter", fusion=_LANES)
 CROP_AND_RESIZE_GRAD_BOXES = register("CropAndResizeGradBoxes", _grad_boxes, lambda dts, at: dtypes.float32,
@@ -245,12 +250,17 @@ CROP_AND_RESIZE_GRAD_BOXES = register("CropAndResizeGradBoxes", _grad_boxes, lam
 def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any, method: str = "bilinear",
                     extrapolation_value: float = 0.0, name: str | None = None) -> Tensor:
     """`tf.image.crop_and_resize`: [num_boxes, crop_height, crop_width, depth] float32 crops."""
+    # the generated wrapper: the image, then the fixed-dtype inputs (a tensor of another dtype is
+    # ValueError eagerly, TypeError traced: trace_errors.fixed_operand; fz14 seed 1420261202 #339),
+    # then the op runs and refuses a method outside its attr's list (traced op_def_library's ValueError)
     img = image if isinstance(image, Tensor) else convert_to_tensor(image)
-    bx = boxes if isinstance(boxes, Tensor) else convert_to_tensor(boxes, dtype=dtypes.float32)
-    bi = box_indices if isinstance(box_indices, Tensor) else convert_to_tensor(box_indices, dtype=dtypes.int32)
-    cs = crop_size if isinstance(crop_size, Tensor) else convert_to_tensor(crop_size, dtype=dtypes.int32)
+    bx = trace_errors.fixed_operand(boxes, dtypes.float32, "CropAndResize", "boxes")
+    bi = trace_errors.fixed_operand(box_indices, dtypes.int32, "CropAndResize", "box_ind")
+    cs = trace_errors.fixed_operand(crop_size, dtypes.int32, "CropAndResize", "crop_size")
     if method not in ("bilinear", "nearest"):
-        raise errors.InvalidArgumentError(None, None, f"method must be 'bilinear' or 'nearest'{method}")
+        raise trace_errors.bad_attr(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'method' of \"{method}\" is not in the list of allowed values: \"bilinear\", "
+            "\"nearest\" [Op:CropAndResize]"), "CropAndResize", "method", method, '"bilinear", "nearest"')
     return dispatch.execute(CROP_AND_RESIZE, (img, bx, bi, cs), {"method": method,
                                                                 "extrapolation_value": float(extrapolation_value)})
 

@@ -22,10 +22,11 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, philox
+from simdist.runtime.ops import dispatch, philox, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.ops.simple_philox import SimplePhilox
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -222,6 +223,12 @@ SAMPLE_DISTORTED_BOUNDING_BOX = register("SampleDistortedBoundingBoxV2", _statef
 STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX = register("StatelessSampleDistortedBoundingBox", _stateless,
                                                    _rule("StatelessSampleDistortedBoundingBox", 4),
                                                    lambda a, o, at: 0.0, num_outputs=3, kind="random", fusion=_WHY)
+# image_ops.cc: image_size [3], bounding_boxes [batch, N, 4], min_object_covered a scalar (the stateless
+# op's seed [2]), in the shape function's order
+SAMPLE_DISTORTED_BOUNDING_BOX.trace_shape = shape_fn(("rank", 0, 1), ("rank", 1, 3), ("rank", 2, 0),
+                                                     ("dim", 0, 0, 3), ("dim", 1, 2, 4))
+STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX.trace_shape = shape_fn(
+    ("rank", 0, 1), ("rank", 1, 3), ("rank", 2, 0), ("rank", 3, 1), ("dim", 0, 0, 3), ("dim", 1, 2, 4), ("dim", 3, 0, 2))
 NotDifferentiable("SampleDistortedBoundingBoxV2")
 NotDifferentiable("StatelessSampleDistortedBoundingBox")
 
@@ -233,12 +240,10 @@ def _attrs(aspect_ratio_range: Any, area_range: Any, max_attempts: Any, use_imag
             "use_image_if_no_bounding_boxes": bool(use_image)}
 
 
-def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any) -> tuple:
-    size = _t(image_size)
-    boxes = bounding_boxes if isinstance(bounding_boxes, Tensor) else convert_to_tensor(bounding_boxes,
-                                                                                        dtype=dtypes.float32)
-    cov = min_object_covered if isinstance(min_object_covered, Tensor) else convert_to_tensor(min_object_covered,
-                                                                                                dtype=dtypes.float32)
+def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any, op: str) -> tuple:
+    size = _t(image_size)   # (bounding_boxes and min_object_covered are float inputs: trace_errors.fixed_operand)
+    boxes = trace_errors.fixed_operand(bounding_boxes, dtypes.float32, op, "bounding_boxes")
+    cov = trace_errors.fixed_operand(min_object_covered, dtypes.float32, op, "min_object_covered")
     return size, boxes, cov
 
 
@@ -254,7 +259,8 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
     attrs = {"seed": int(s1), "seed2": int(s2), **_attrs(aspect_ratio_range, area_range, max_attempts,
                                                          use_image_if_no_bounding_boxes)}
     return named_outputs("SampleDistortedBoundingBoxV2", dispatch.execute(
-        SAMPLE_DISTORTED_BOUNDING_BOX, _inputs(image_size, bounding_boxes, min_object_covered), attrs))
+        SAMPLE_DISTORTED_BOUNDING_BOX, _inputs(image_size, bounding_boxes, min_object_covered, "SampleDistortedBoundingBoxV2"),
+        attrs))
 
 
 def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: Any,
@@ -265,5 +271,5 @@ def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any
     """`tf.image.stateless_sample_distorted_bounding_box`: the same for the same seed."""
     s = _t(seed)
     return named_outputs("StatelessSampleDistortedBoundingBox", dispatch.execute(
-        STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*_inputs(image_size, bounding_boxes, min_object_covered), s),
+        STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*_inputs(image_size, bounding_boxes, min_object_covered, "StatelessSampleDistortedBoundingBox"), s),
         _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)))

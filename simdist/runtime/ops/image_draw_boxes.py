@@ -16,6 +16,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["draw_bounding_boxes"]
@@ -86,6 +87,7 @@ def _rule(dts: Any, attrs: Any) -> dtypes.DType:
 DRAW_BOUNDING_BOXES = register("DrawBoundingBoxesV2", _forward, _rule, lambda a, out, at: 0.0, kind="shape",
                                fusion=lanes("boxes are per image of the batch: a lane draws its own"))
 no_tf_gradient("DrawBoundingBoxesV2")
+DRAW_BOUNDING_BOXES.trace_shape = shape_fn(("rank>=", 0, 3))   # (image_ops.cc: UnchangedShapeWithRankAtLeast(c, 3))
 
 
 def draw_bounding_boxes(images: Any, boxes: Any, colors: Any, name: str | None = None) -> Tensor:

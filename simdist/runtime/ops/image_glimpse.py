@@ -163,12 +163,7 @@ def extract_glimpse(input: Any, size: Any, offsets: Any, centered: bool = True, 
                     normalized: bool = True, noise: str = "uniform", name: str | None = None) -> Tensor:
     """`tf.image.extract_glimpse`: float32 glimpses [batch, size[0], size[1], depth] (see the module)."""
     def operand(value: Any, dt: dtypes.DType, arg: str) -> Tensor:
-        if isinstance(value, Tensor):
-            t = trace_errors.fixed_input(value, dt, _OP, arg)
-            if isinstance(t, Tensor):
-                return t
-            raise t
-        return convert_to_tensor(value, dtype=dt)
+        return trace_errors.fixed_operand(value, dt, _OP, arg)
     x = operand(input, dtypes.float32, "input")
     s = operand(size, dtypes.int32, "size")
     o = operand(offsets, dtypes.float32, "offsets")

@@ -20,6 +20,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["non_max_suppression", "non_max_suppression_with_scores", "non_max_suppression_overlaps"]
@@ -204,6 +205,13 @@ NMS_V5 = register("NonMaxSuppressionV5", _v5, _rule("NonMaxSuppressionV5", (
 NMS_OVERLAPS = register("NonMaxSuppressionWithOverlaps", _overlaps, _rule("NonMaxSuppressionWithOverlaps", (
     (0, "T", "float"), (1, "T", "float"), (3, "T", "float"), (4, "T", "float")), lambda b: dtypes.int32),
     lambda a, out, at: float(a[0].size), kind="sort", fusion=_LANES)
+# image_ops.cc NMSShapeFn / SoftNMSShapeFn: boxes rank 2, scores rank 1, the rest scalars, boxes[0] ==
+# scores[0], boxes[1] == 4; NonMaxSuppressionWithOverlaps: overlaps square, its rows the scores'
+_SCALARS = tuple(("rank", i, 0) for i in range(2, 6))
+NMS_V3.trace_shape = NMS_V5.trace_shape = shape_fn(("rank", 0, 2), ("rank", 1, 1), *_SCALARS, ("merge", 0, 0, 1, 0),
+                                                   ("dim", 0, 1, 4))
+NMS_OVERLAPS.trace_shape = shape_fn(("rank", 0, 2), ("rank", 1, 1), *_SCALARS, ("merge", 0, 0, 1, 0),
+                                    ("merge", 0, 0, 0, 1))
 for _op in ("NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps"):
     no_tf_gradient(_op)
 
@@ -219,6 +227,36 @@ def _own(x: Any) -> Tensor:
     return x if isinstance(x, Tensor) else convert_to_tensor(x)
 
 
+def _t_inputs(values: list) -> list[Tensor]:
+    """The inputs that share the op's type attr T ({half, float} = DT_FLOAT), as TF 2.21's eager
+    fast path converts them (observed): T is the first tensor's dtype; with none, the first
+    value's own (converted by itself, so a Python float beyond float32's range is ValueError
+    "Can't convert Python sequence with a value out of range"; fz14 seed 1420261202 #921),
+    float32 when that is not half or float. NumPy values are cast to T (a float64 or bool ndarray
+    too), Python values converted with it; a tensor is kept (the dtype rule judges it). Inside a
+    tf.function op_def_library converts them instead, each with the first's dtype preferred (float32
+    for the first). (Not modelled there: TF 2.21 refuses a float16 or float64 ndarray that meets a
+    float32 or float16 tensor, TypeError, where simdist casts it.)"""
+    from simdist.runtime import context
+    if context.in_function():
+        first = _float_in(values[0])
+        return [first] + [_float_in(v, first.dtype) for v in values[1:]]
+    dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    if dt is None:
+        own = values[0] if isinstance(values[0], (np.ndarray, np.generic)) else convert_to_tensor(values[0])
+        dt = dtypes.as_dtype(own.dtype)
+        if dt not in (dtypes.float16, dtypes.float32):
+            dt = dtypes.float32
+    return [v if isinstance(v, Tensor) else convert_to_tensor(np.asarray(v).astype(dt._np))
+            if isinstance(v, (np.ndarray, np.generic)) else convert_to_tensor(v, dtype=dt) for v in values]
+
+
+def _boxes_scores(boxes: Any, scores: Any) -> tuple[Tensor, Tensor]:
+    """NonMaxSuppressionV3's boxes and scores (its thresholds are T_threshold): _t_inputs."""
+    b, s = _t_inputs([boxes, scores])
+    return b, s
+
+
 def _size(x: Any) -> Tensor:
     return x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=dtypes.int32)
 
@@ -226,9 +264,8 @@ def _size(x: Any) -> Tensor:
 def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any, iou_threshold: Any = 0.5,
                         score_threshold: Any = float("-inf"), name: str | None = None) -> Tensor:
     """`tf.image.non_max_suppression`: the indices (int32) of the boxes greedy NMS keeps, best first."""
-    b = _float_in(boxes)
-    s = _float_in(scores, b.dtype)
     it, st = _own(iou_threshold), _own(score_threshold)
+    b, s = _boxes_scores(boxes, scores)
     return dispatch.execute(NMS_V3, (b, s, _size(max_output_size), it, st))
 
 
@@ -236,9 +273,8 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
                                     score_threshold: Any = float("-inf"), soft_nms_sigma: Any = 0.0,
                                     name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.image.non_max_suppression_with_scores`: (indices, their scores after soft-NMS) of NonMaxSuppressionV5."""
-    b = _float_in(boxes)
-    s = _float_in(scores, b.dtype)
     it, st, sg = _own(iou_threshold), _own(score_threshold), _own(soft_nms_sigma)
+    b, s, it, st, sg = _t_inputs([boxes, scores, it, st, sg])   # (V5's thresholds are T too)
     idx, sc, _ = dispatch.execute(NMS_V5, (b, s, _size(max_output_size), it, st, sg),
                                   {"pad_to_max_output_size": False})
     return idx, sc

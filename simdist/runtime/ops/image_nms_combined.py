@@ -22,6 +22,7 @@ from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.image_nms import _corners, _iou
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.ops.shape_checks import dim, shape_fn
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["combined_non_max_suppression"]
@@ -159,6 +160,20 @@ COMBINED_NMS = register("CombinedNonMaxSuppression", _forward, _rule, lambda a, 
                         num_outputs=4, kind="sort",
                         fusion=lanes("a greedy selection per image and class: its outputs depend on the values"))
 no_tf_gradient("CombinedNonMaxSuppression")
+
+
+def _classes_fit(shapes: list, attrs: dict | None) -> str | None:
+    q, classes = dim(shapes[0], 2), dim(shapes[1], 2)
+    if q is not None and classes is not None and q != 1 and q != classes:
+        return "third dimension of boxes must be either 1 or equal to the third dimension of scores"
+    return None
+
+
+# image_ops.cc CombinedNMSShapeFn: boxes [batch, anchors, q, 4], scores [batch, anchors, classes], the rest
+# scalars, q 1 or classes (max_total_size's and max_output_size_per_class's values: not modelled)
+COMBINED_NMS.trace_shape = shape_fn(("rank", 0, 4), ("rank", 1, 3), *(("rank", i, 0) for i in range(2, 6)),
+                                    ("merge", 0, 0, 1, 0), ("merge", 0, 1, 1, 1), ("dim", 0, 3, 4),
+                                    ("fn", _classes_fit))
 
 
 def _typed(v: Any, dt: dtypes.DType) -> Tensor:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist.runtime import dtypes
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["non_max_suppression_padded"]
@@ -147,12 +148,13 @@ def non_max_suppression_padded(boxes: Any, scores: Any, max_output_size: Any, io
     """`tf.image.non_max_suppression_padded`: (selected indices, num_valid), TF's tiled algorithm."""
     ops = _ops()
     if not pad_to_max_output_size:
-        rank = getattr(getattr(boxes, "shape", None), "ndims", None)
+        rank = boxes.get_shape().rank   # (TF reads it as it is: a list is AttributeError)
         if rank is not None and rank > 2:
             raise ValueError(f"'pad_to_max_output_size' (value {pad_to_max_output_size}) must be True for batched "
                              "input")
-    idx, num_valid = _padded_v2(boxes, scores, max_output_size, iou_threshold, score_threshold, sorted_input,
-                                canonicalized_coordinates, tile_size)
+    # (TF's non_max_suppression_padded_v2 is a @def_function.function: traced, even from eager code)
+    idx, num_valid = trace_errors.as_function(_padded_v2, boxes, scores, max_output_size, iou_threshold,
+                                              score_threshold, sorted_input, canonicalized_coordinates, tile_size)
     if not pad_to_max_output_size:
         idx = idx[0, :num_valid]
     else:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import window_geometry, windows
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
@@ -60,8 +60,7 @@ def _extract_image_patches_grad(op: Any, grad: Any) -> list:
 def _list4(value: Any, name: str) -> tuple[int, ...]:
     value = args.list_attr(value, name, "extract_image_patches")
     if len(value) < 4:
-        raise errors.InvalidArgumentError(None, None, f"Length for attr '{name}' of {len(value)} must be at least "
-                                          "minimum 4 [Op:ExtractImagePatches]")
+        raise trace_errors.list_minimum("ExtractImagePatches", name, len(value), 4)
     return tuple(int(v) for v in value)
 
 

@@ -26,7 +26,7 @@ from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import dispatch, philox, philox_dists, random_graphs, trace_errors
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["reset", "set_seed", "normal", "uniform", "truncated_normal", "categorical", "shuffle", "stateless_normal",
            "stateless_uniform", "stateless_truncated_normal", "stateless_categorical"]
@@ -209,6 +209,8 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
     else:
         zero = isinstance(minval, int) and not isinstance(minval, bool) and minval == 0
         one = maxval is None or (isinstance(maxval, int) and not isinstance(maxval, bool) and maxval == 1)
+        if not zero or not one:   # (TF converts both with the dtype: a tensor of another is ValueError)
+            _bounds(minval, maxval, dt)
         lo = None if zero else float(minval)
         hi = (None if one else float(maxval)) if zero else (1.0 if maxval is None else float(maxval))
     shp = _check_shape(shape_arg(shape), "RandomUniform")
@@ -220,6 +222,15 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
         return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, **seeds})
     return _scaled_in_graph(dispatch.execute(UNIFORM, (), {"shape": shp, "minval": None, "maxval": None,
                                                           "dtype": dt, **seeds}), lo, hi, dt)
+
+
+def _bounds(minval: Any, maxval: Any, dt: dtypes.DType) -> None:
+    """random_ops' and stateless_random_ops' `ops.convert_to_tensor(minval, dtype=dtype, name="min")`
+    (then maxval's) for a float draw: a tensor of another dtype is ValueError ("Tensor conversion
+    requested dtype float32 for Tensor with dtype int32"; fz14 seed 1420261202 #195)."""
+    for v in (minval, maxval):
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            convert_to_tensor(v, dtype=dt)
 
 
 def _scaled_in_graph(r: Tensor, lo: float | None, hi: float, dt: dtypes.DType) -> Tensor:
@@ -463,7 +474,22 @@ def _seed(seed: Any, opname: str) -> Tensor:
     return s
 
 
-def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: str) -> Tensor:
+def _stateless_alg(alg: Any, opname: str) -> None:
+    """stateless_random_ops' `alg`: convert_alg_to_int (an unknown name is ValueError), then the V2
+    kernel: TF 2.21's CPU kernels draw with Philox only, and ThreeFry's one-word counter is refused
+    there ("counter must be a vector with length at least 2"; InvalidArgumentError when the op runs,
+    also inside a tf.function; fz14 seed 1420261203 #26, 1420261204 #31)."""
+    if isinstance(alg, str) and alg.lower() not in ("philox", "threefry", "auto_select"):
+        raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are philox for the Philox "
+                         "algorithm, threefry for the ThreeFry algorithm, and auto_select for auto-selection.")
+    from simdist.runtime.ops.random_generator import _alg
+    if _alg(alg) == 2:
+        raise errors.InvalidArgumentError(None, None, "counter must be a vector with length at least 2; got shape: "
+                                          "[1]. (Note that batched counters are not supported yet.) "
+                                          f"[Op:{opname}]")
+
+
+def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: str, alg: Any = "auto_select") -> Tensor:
     """A standard draw scaled and shifted: folded into the op for Python numbers; as Mul and Add
     ops (so gradients reach them, as in TF) when the mean/stddev are tensors."""
     from simdist.runtime.ops import math
@@ -473,6 +499,7 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
                         f"{dt.name}")
     shp = _check_shape(shape_arg(shape), opname)
     s = _seed(seed, opname)
+    _stateless_alg(alg, opname)
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         r = dispatch.execute(op, (s,), {"shape": shp, "dtype": dt, "mean": 0.0, "stddev": 1.0})
         return math.add(math.multiply(r, b), a)
@@ -482,13 +509,13 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
 def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
                      name: str | None = None, alg: Any = "auto_select") -> Tensor:
     """`tf.random.stateless_normal`: the same values for the same (shape, seed, dtype), always."""
-    return _affine(STATELESS_NORMAL, seed, shape, dtype, mean, stddev, "StatelessRandomNormalV2")
+    return _affine(STATELESS_NORMAL, seed, shape, dtype, mean, stddev, "StatelessRandomNormalV2", alg)
 
 
 def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
                                dtype: Any = dtypes.float32, name: str | None = None,
                                alg: Any = "auto_select") -> Tensor:
-    return _affine(STATELESS_TRUNCATED, seed, shape, dtype, mean, stddev, "StatelessTruncatedNormalV2")
+    return _affine(STATELESS_TRUNCATED, seed, shape, dtype, mean, stddev, "StatelessTruncatedNormalV2", alg)
 
 
 def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32,
@@ -502,6 +529,8 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
                          "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64).")
     shp = _check_shape(shape_arg(shape), "StatelessRandomUniformV2")
     s = _seed(seed, "StatelessRandomUniformV2")
+    _stateless_alg(alg, "StatelessRandomUniformV2" if not dt.is_integer else "StatelessRandomUniformIntV2"
+                   if minval is not None else "StatelessRandomUniformFullIntV2")
     if dt.is_integer:
         if (minval is None) != (maxval is None):
             raise ValueError(f"For integer `dtype` argument <dtype: '{dt.name}'>, argument `minval` and `maxval` must be both None "
@@ -514,6 +543,7 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
             return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": lo, "maxval": hi})
         return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": None, "maxval": None})
     hi = 1.0 if maxval is None else maxval
+    _bounds(minval, hi, dt)
     if isinstance(minval, Tensor) or isinstance(hi, Tensor):
         r = dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": 0.0, "maxval": 1.0})
         return math.add(math.multiply(r, math.subtract(hi, minval)), minval)

@@ -159,7 +159,7 @@ class OpDef:
 
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
                  "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule",
-                 "shape_fn", "lane_forward")
+                 "shape_fn", "trace_shape", "lane_forward")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -198,6 +198,13 @@ class OpDef:
         # kernel at run time (static_shapes.unseen). None: the shape function finds every shape
         # error the op raises (the dimensions it checks are always known).
         self.shape_fn: Callable[[list[Any], dict | None], bool] | None = None
+        # trace_shape(shapes, attrs) -> str | None: TF's shape function as a traced graph runs it
+        # when it adds the op, on the inputs' shapes as the graph knows them (a dimension None where
+        # unknown, a shape None where the rank is): the message of the first check it fails, or
+        # None. dispatch checks it before the forward inside a tf.function: a failure is TF's
+        # ValueError at trace time whatever the kernel would raise (shape_checks.py). None: not
+        # modelled (the kernel's own marked errors stand in).
+        self.trace_shape: Callable[[list[Any], dict | None], str | None] | None = None
         # lane_forward(stacked, **attrs): for an "axis"-stacked op whose result depends on the
         # reduced tensor's layout (sums in Eigen's order: sum_order.py), the forward of replica
         # lanes stacked on axis 0, each computed as its own tensor; for a "last-axis" or "rows"

@@ -192,8 +192,13 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms: Any, name: str | None 
     """`tf.signal.mfccs_from_log_mel_spectrograms`: DCT-II of the log-mel bins scaled by rsqrt(2·bins)."""
     ops = _ops()
     x = _t(log_mel_spectrograms)
-    bins = x.shape.as_list()[-1] if x.ndim else None
-    if bins == 0:
-        raise ValueError(f"num_mel_bins must be positive. Got: {x}")
+    from simdist.runtime.ops.static_shapes import static_shape
+    known = static_shape(x)   # (the graph's shape: a scalar or an unknown last dimension reads shape(x)[-1],
+    if known.ndims and known[-1] is not None:   # a StridedSlice, so a scalar is its error)
+        bins: Any = known[-1]
+        if bins == 0:
+            raise ValueError(f"num_mel_bins must be positive. Got: {x}")
+    else:
+        bins = ops.shape(x)[-1]
     d2 = dct(x, type=2)
     return d2 * ops.rsqrt(ops.cast(bins, d2.dtype) * 2.0)

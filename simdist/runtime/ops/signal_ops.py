@@ -178,6 +178,15 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
     else:
         num_frames = max(0, 1 + (length - flen) // fstep)
     sub = _pymath.gcd(flen, fstep)
+    # util_ops.gcd of two constants is convert_to_tensor(math.gcd(...)), an int32 tensor, and TF then
+    # computes `frame_length // subframe_length` and `frame_step // subframe_length`: a frame_length or
+    # frame_step of another integer dtype is FloorDiv's dtype error (fz14 seed 1420261202 #458: stft of
+    # np.int64(2))
+    from simdist.runtime.ops.args import dtype_error
+    if fl.dtype != dtypes.int32:
+        raise dtype_error("FloorDiv", 1, fl.dtype, dtypes.int32)
+    if fs.dtype != dtypes.int32:   # (an int32 numerator over the int64 frame_step, as TF 2.21 reports it)
+        raise dtype_error("FloorDiv", 1, dtypes.int32, fs.dtype)
     per_frame, per_hop = flen // sub, fstep // sub
     num_sub = length // sub
     begin = [0] * len(shape)

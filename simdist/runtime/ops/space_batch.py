@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, cpu_kernels, dispatch, static_shapes, trace_errors
+from simdist.runtime.ops import args, cpu_kernels, dispatch, shape_checks, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -94,10 +94,34 @@ def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int
     return tuple(int(v) for v in bs), tuple((int(p), int(q)) for p, q in pr)
 
 
+def _static(v: Any) -> list | None:
+    return static_shapes.known_shape(v) if isinstance(v, Tensor) else list(np.shape(v))
+
+
+def _s2b_shape(shapes: list, attrs: dict | None) -> str | None:
+    """array_ops.cc SpaceToBatchShapeHelper's checks of the shapes (the value checks, when
+    block_shape and paddings are constants, are the kernel's here)."""
+    inp, bs, pd = shapes
+    if bs is None or len(bs) != 1:
+        return "block_shape must have rank 1."
+    if bs[0] is None:
+        return "block_shape must have known size."
+    m = bs[0]
+    if inp is not None and len(inp) < m + 1:
+        return f"Shape must be at least rank {m + 1} but is rank {len(inp)}"
+    return shape_checks.merge_matrix(pd, m, 2)
+
+
+_S2B_SHAPE = shape_checks.shape_fn(("fn", _s2b_shape))   # (of input, block_shape, paddings: the wrapper runs it)
+
+
 def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.space_to_batch_nd` (and `tf.space_to_batch`, `tf.nn.space_to_batch`): the spatial axes
     zero-padded, cut into blocks of block_shape, the blocks moved into the batch axis."""
     t = _t(input)
+    # (inside a tf.function the shape function runs when the op is built, before a kernel is looked up)
+    shape_checks.check("SpaceToBatchND", _S2B_SHAPE,
+                       [static_shapes.known_shape(t), _static(block_shape), _static(paddings)])
     cpu_kernels.lookup("SpaceToBatchND", t.dtype, eager_only=False)    # (before the kernel's checks)
     block, pads = _block_and_pairs(block_shape, paddings, "paddings", "SpaceToBatchND", t.ndim)
     shp = t.shape.as_list()

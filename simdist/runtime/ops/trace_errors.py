@@ -19,8 +19,8 @@ from typing import Any, Sequence
 from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "attr_minimum", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace",
-           "shapes_text", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "bad_attr", "builds",
-           "at_build", "unmark", "const_node_name"]
+           "shapes_text", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "fixed_operand", "bad_attr", "builds",
+           "at_build", "unmark", "const_node_name", "list_minimum", "as_function"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -99,6 +99,17 @@ def attr_minimum(op: str, attr: str, value: int, minimum: int) -> errors.Invalid
     return static(err, ValueError, f"Attr '{attr}' of '{op}' Op passed {value} less than minimum {minimum}.")
 
 
+def list_minimum(op: str, attr: str, length: int, minimum: int) -> errors.InvalidArgumentError:
+    """A list attr shorter than its OpDef minimum: eagerly InvalidArgumentError ("Length for attr
+    'ksizes' of 0 must be at least minimum 4"), marked with op_def_library's ValueError ("Attr
+    'ksizes' of 'ExtractImagePatches' Op passed list of length 0 less than minimum 4.") that a graph
+    build raises (fz14 seed 14 #143)."""
+    err = errors.InvalidArgumentError(None, None, f"Length for attr '{attr}' of {length} must be at least minimum "
+                                                  f"{minimum} [Op:{op}]")
+    return static(err, ValueError, f"Attr '{attr}' of '{op}' Op passed list of length {length} less than minimum "
+                                   f"{minimum}.")
+
+
 def fixed_input(value: Any, dt: dtypes.DType, op: str, arg: str) -> Any:
     """A tensor `value` for an input of fixed dtype `dt` (a raw op's `float` input): the same
     tensor when its dtype is `dt`; else convert_to_tensor's ValueError eagerly, marked with
@@ -110,6 +121,20 @@ def fixed_input(value: Any, dt: dtypes.DType, op: str, arg: str) -> Any:
     err = ValueError(f"Tensor conversion requested dtype {dt.name} for Tensor with dtype {value.dtype.name}")
     return static(err, TypeError, f"Input '{arg}' of '{op}' Op has type {value.dtype.name} that does not match "
                                   f"expected type of {dt.name}.")
+
+
+def fixed_operand(value: Any, dt: dtypes.DType, op: str, arg: str) -> Any:
+    """An argument for an input of fixed dtype `dt` as TF's generated wrapper takes it: a Python
+    or NumPy value converted with `dt`; a tensor of another dtype refused (the eager fast path
+    falls back to convert_to_tensor: ValueError "Tensor conversion requested dtype float32 for
+    Tensor with dtype float16"; traced op_def_library's TypeError; `fixed_input`)."""
+    from simdist.runtime.tensor import Tensor, convert_to_tensor
+    if isinstance(value, Tensor):
+        t = fixed_input(value, dt, op, arg)
+        if isinstance(t, Tensor):
+            return t
+        raise t
+    return convert_to_tensor(value, dtype=dt)
 
 
 def bad_attr(err: BaseException, op: str, attr: str, value: str, allowed: str) -> Any:
@@ -129,8 +154,11 @@ def static(err: BaseException, cls: type, text: str) -> Any:
     return err
 
 
-def _dims(shape: Sequence[int | None]) -> str:
-    """A shape as TF's messages print it: "[4,?,0]" (? for a dimension the graph does not know)."""
+def _dims(shape: Sequence[int | None] | None) -> str:
+    """A shape as TF's messages print it: "[4,?,0]" (? for a dimension the graph does not know,
+    ? alone for a shape of unknown rank)."""
+    if shape is None:
+        return "?"
     return "[" + ",".join("?" if d is None else str(int(d)) for d in shape) + "]"
 
 
@@ -294,3 +322,19 @@ def const_node_name(name: Any) -> None:
         return
     raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to Regex "
                      f"/re.compile('{_NODE_NAME}')/")
+
+
+def as_function(fn: Any, *args: Any) -> Any:
+    """fn(*args) run as TF runs a library function decorated with @def_function.function (image_ops'
+    non_max_suppression_padded_v2): inside a tf.function call, so graph semantics apply and an op
+    error TF finds while it builds the graph is raised as TF's trace-time ValueError/TypeError
+    (`at_trace`), even when the caller is eager."""
+    from simdist.runtime import context
+    try:
+        with context.in_function_call():
+            return fn(*args)
+    except Exception as e:  # noqa: BLE001 - re-raised as it is unless TF raises it at trace
+        traced = at_trace(e)
+        if traced is None:
+            raise
+        raise traced.with_traceback(e.__traceback__) from None

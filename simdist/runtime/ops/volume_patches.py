@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv3d import CONV3D_BACKPROP_INPUT, geometry3d, pad3d, windows3d
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
@@ -56,8 +56,7 @@ def _extract_volume_patches_grad(op: Any, grad: Any) -> list:
 def _list5(value: Any, name: str) -> tuple[int, ...]:
     value = args.list_attr(value, name, "extract_volume_patches")
     if len(value) < 5:
-        raise errors.InvalidArgumentError(None, None, f"Length for attr '{name}' of {len(value)} must be at least "
-                                          "minimum 5 [Op:ExtractVolumePatches]")
+        raise trace_errors.list_minimum("ExtractVolumePatches", name, len(value), 5)
     return tuple(int(v) for v in value)
 
 
