@@ -33,7 +33,7 @@ from .hardware import LINK_EFFICIENCY
 
 __all__ = ["ALGORITHMS", "PROTOCOLS", "ARCHS", "System", "Fabric", "Factors", "FACTORS", "Choice", "choose",
            "options", "bus_bandwidth_factor", "parse_algorithm", "GPU_ARCH", "using",
-           "nvls_chunk", "nvls_steps", "nvls_step_latency", "nvls_graph"]
+           "nvls_chunk", "nvls_steps", "nvls_step_latency", "nvls_graph", "net_graph"]
 
 ALGORITHMS = ("ring", "tree", "nvls", "nvls_tree")
 PROTOCOLS = ("LL", "LL128", "Simple")
@@ -62,6 +62,13 @@ _MAX_CHANNELS = 64     # device.h MAXCHANNELS (2.19 on; 32 before: the same coun
 # 2.21 on, which added sm90's 11: the speeds the search reaches on an NVSwitch node are in every release's array).
 _SPEEDS_INTRA = (40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0)
 _SPEEDS_SM90 = (60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0)
+# ... and across nodes (search.cc speedArrayInter, sm90SpeedArrayInter; the same from 2.19 to master).
+_SPEEDS_INTER = (48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.4, 1.2, 0.24,
+                 0.12)
+_SPEEDS_INTER_SM90 = (48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5, 15.0, 12.0, 6.0, 3.0, 2.4, 1.2, 0.24, 0.12)
+# topo.cc: a PCIe link's bandwidth is width x (GT/s x 7.5) / 80 GB/s (kvDictPciGen, "values in 100Mbps per lane"):
+# 24 GB/s for Gen4 x16, 48 for Gen5 x16, 3/4 of the raw 2 x GT/s per direction of an x16 slot.
+_PCI_NCCL_SHARE = 0.75
 # One NVLink's rate per direction (NVLink 2, 3 and 4 alike: V100 6 links = 150 GB/s, A100 12 = 300, H100 and
 # H200 18 = 450, the datasheets): how many links NCCL's topology counts for a GPU's NVLink bandwidth.
 _NVLINK_LINK_BW = 25e9
@@ -157,7 +164,9 @@ class System:
     another's); ``arch`` the GPU generation; ``nvls`` whether the node's NVSwitch does NVLink
     SHARP; ``nic_affinity`` whether each GPU shares a PCIe switch with a NIC (NCCL then enables
     LL128 across nodes); ``release`` the NCCL release it runs (`nccl_release`: its tuner's
-    constants choose the algorithm and protocol)."""
+    constants choose the algorithm and protocol); ``nics`` the node's NICs (``net_bw`` is their sum) and
+    ``pci_bw`` a GPU's PCIe rate per direction (bytes/s, the x16 slot's raw rate; 0: not known), which
+    set the channels of NCCL's multi-node ring and tree graphs (`net_graph`)."""
 
     nranks: int
     nodes: int
@@ -168,9 +177,13 @@ class System:
     nvls: bool = False
     nic_affinity: bool = True
     release: str = nccl_release.DEFAULT
+    nics: int = 1
+    pci_bw: float = 0.0
 
     def __post_init__(self) -> None:
         nccl_release.tuner(self.release)
+        if isinstance(self.nics, bool) or not isinstance(self.nics, int) or self.nics < 1:
+            raise ValueError(f"nccl.System.nics: expected an int >= 1, got {self.nics!r}")
         if self.nranks < 1 or self.nodes < 1 or self.nranks % self.nodes:
             raise ValueError(f"nccl.System: expected nranks a multiple of nodes >= 1, got nranks={self.nranks} "
                              f"nodes={self.nodes}")
@@ -215,11 +228,44 @@ def _log2i(n: int) -> int:
 
 def _channels(system: System, ring_bus_gbs: float) -> int:
     """Channels of the ring/tree graph NCCL's tuner counts: on one NVSwitch node the search's graph
-    (`ring_graph`); across nodes or on PCI, the per-GPU bandwidth over one link's channel bandwidth,
-    at least 2 (simdist's simplification of the multi-node search)."""
-    if system.nodes == 1 and system.intra == "nvlink":
-        return ring_graph(system)[0]
+    (`ring_graph`); across NVLink nodes the multi-node search's (`net_graph`); on PCI, the per-GPU
+    bandwidth over one link's channel bandwidth, at least 2 (simdist's simplification)."""
+    if system.intra == "nvlink":
+        return ring_graph(system)[0] if system.nodes == 1 else net_graph(system)[0]
     return max(2, int(math.ceil(ring_bus_gbs / _CHANNEL_BW[_ARCH[system.arch]] - 1e-9)))
+
+
+def net_graph(system: System) -> tuple[int, float]:
+    """(channels, per-channel bwInter GB/s) of the ring/tree graph NCCL's search builds across NVLink
+    nodes (src/graph/search.cc ncclTopoCompute, read at v2.20.3 and master; topo.cc for the rates).
+
+    Every channel leaves the node through a NIC and takes its speed ``s`` of that NIC (the NIC's line
+    rate, ``speed`` Mb/s / 8000 GB/s) and of each GPU's NVLink. The search starts at the fastest speed of
+    the inter-node speed array within ``maxBw``, a GPU's best path to a NIC (the NIC's rate, at most its
+    PCIe link's, `_PCI_NCCL_SHARE`), and keeps the graph of the most bandwidth: ``floor(nic / s)``
+    channels a NIC, at most MAXCHANNELS/2 (init.cc ringGraph.maxChannels; MAXCHANNELS is 32 until 2.24, 64 from
+    2.25.1) and within a GPU's NVLink (its links x 20/20.6 GB/s); a
+    slower speed replaces it only with strictly more bandwidth, and the search stops below half the
+    best speed. No channel doubling: ncclTopoDupChannels needs ``s >= 25``. 2 nodes of 8 A100 with 16
+    NICs of 100 Gb/s: 16 x 12 GB/s; with 8 HDR NICs: 8 x 24; with 4 NICs of 100 Gb/s: 4 x 12."""
+    arch = _ARCH[system.arch]
+    nic = system.net_bw / system.nics / 1e9
+    max_bw = min(nic, system.pci_bw * _PCI_NCCL_SHARE / 1e9) if system.pci_bw > 0 else nic
+    links = max(1, round(system.intra_bw / (LINK_EFFICIENCY * _NVLINK_LINK_BW)))
+    total = links * _CHANNEL_BW[arch]
+    speeds = _SPEEDS_INTER_SM90 if arch >= 2 else _SPEEDS_INTER
+    max_ch = (64 if nccl_release.parse(system.release) >= (2, 25, 0) else 32) // 2   # device.h MAXCHANNELS / 2
+    i = next((k for k, sp in enumerate(speeds) if sp <= max_bw + 1e-9), len(speeds) - 1)
+    best_n, best_s = 0, 0.0
+    while i < len(speeds):
+        sp = speeds[i]
+        if best_n and sp / best_s <= 0.49:
+            break
+        n = min(max_ch, system.nics * int(nic / sp + 1e-9), int(total / sp + 1e-9))
+        if n >= 1 and n * sp > best_n * best_s + 1e-9:
+            best_n, best_s = n, sp
+        i += 1
+    return max(1, best_n), best_s
 
 
 def _comm_channels(system: System, graph_channels: int) -> int:

@@ -18,7 +18,7 @@ from simdist.sim import Simulator, collectives, nccl, nccl_release, presets
 
 from .table import Citation, Measurement
 
-__all__ = ["measurements", "hidden_measurements", "Setup", "simulate_busbw", "busbw_from_us"]
+__all__ = ["measurements", "hidden_measurements", "third_round_measurements", "Setup", "simulate_busbw", "busbw_from_us"]
 
 KiB, MiB, GiB = 2**10, 2**20, 2**30
 
@@ -180,6 +180,32 @@ AZ_H100 = _azure("ND H100 v5", "H100 80GB HBM3", "2.18.5", "ae0b6a7f47caee92985a
 AZ_H200 = _azure("ND H200 v5", "H200 141GB", "2.20.5", "7f20e5fa3b2f9a46d8404af1f6fb14b049d6d5cc",
                  "Azure_Results/ND_H200_v5_results.md", "2024-09-24")
 
+# (issue 26's seventeenth session, the "seventh round": sources in neither the table nor the hidden set, sampled
+# by the rule and frozen with main's model before anything changed; docs/validation.md "Seventeenth session")
+_AWS = ("https://github.com/aws-samples/awsome-distributed-training/blob/88c2e71b17895e2d5de10733861888c7faedf2f0/"
+        "micro-benchmarks/nccl-tests/README.md")
+
+
+def _aws(system: str, sweep: str) -> Citation:
+    return Citation(
+        f"aws-samples/awsome-distributed-training, micro-benchmarks/nccl-tests/README.md, '2. Running the NCCL Tests', "
+        f"Slurm: nccl-tests `all_reduce_perf -b 8 -e {sweep} -f 2 -g 1 -c 1 -n 100` (slurm/nccl-tests.sbatch: 8 tasks "
+        f"per node, one process per GPU) on 2x {system}, EFA (aws-ofi-nccl 1.8.1), NCCL 2.20.3 (the README's "
+        "nccl-tests.Dockerfile build; NCCL_BUFFSIZE=8388608)",
+        "the out-of-place busbw column of the example output (row of the given size)", "2024-04-19", _AWS)
+
+
+AWS_P4DE = _aws("p4de.24xlarge (8x A100 80GB, NVSwitch; 4x 100 Gb/s EFA per instance, AWS's instance type)", "2G")
+AWS_P5 = _aws("p5.48xlarge (8x H100 80GB, NVSwitch; 32 EFA devices per instance, `vpc.amazonaws.com/efa: 32` in the "
+              "README's kubernetes/nccl-tests.yaml, 3200 Gb/s in all: AWS's instance type)", "16G")
+OKE_A100 = Citation(
+    "oracle-quickstart/oci-hpc-oke, README.md, 'Optional - Run the NCCL test': nccl-tests `mpirun -np 16 -npernode 8 "
+    "... all_reduce_perf -b 8 -f 2 -g 1 -e 8G -c 1` (manifests/a100-nccl-test.yaml, image "
+    "nccl-tests:pytorch-23.10-nccl-2.19.3-1) on 2x BM.GPU4.8 (8x A100-SXM4-40GB, NVSwitch), 16 RDMA VFs (RoCE) per "
+    "node, header `nThread 1 nGpus 1`",
+    "the out-of-place busbw column of the printed sweep (row of the given size)", "2024-02-13",
+    "https://github.com/oracle-quickstart/oci-hpc-oke/blob/1402938d8c77b586e20ec9d40849e2177feef411/README.md")
+
 # (issue 26's ninth session: a source in neither the table nor the hidden set, sampled by the rule
 # before the model was compared with it; docs/validation.md "Ninth session: collectives")
 _RV = ("https://github.com/rakshithvasudev/rakshithvasudev.github.io/blob/"
@@ -245,7 +271,8 @@ WH_G6 = _wh("results/scaling_attributed/g6_auto.log", "ec97f06204de7297d1b682a4c
 _PRINTED_RELEASE = {H200_SWEEP: "2.27.7", H200_SHARP: "2.27.7", H200_4NODE: "2.27.7", H200_PIPELINED: "2.30.7",
                     OCI_A100_2NODE: "2.21.5", OCI_H100_2NODE: "2.21.5", OCI_A100_UBUNTU: "2.26.5", NDMV4: "2.17.1",
                     AZ_H100: "2.18.5", AZ_H200: "2.20.5", RV_H100: "2.30.7", RV_H200: "2.30.7",
-                    WH_G4: "2.29.2", WH_G4_GRAPH: "2.29.2", WH_G2: "2.29.2", WH_G6: "2.29.2"}
+                    WH_G4: "2.29.2", WH_G4_GRAPH: "2.29.2", WH_G2: "2.29.2", WH_G6: "2.29.2",
+                    AWS_P4DE: "2.20.3", AWS_P5: "2.20.3", OKE_A100: "2.19.3"}
 
 
 def release_of(cit: Citation) -> str:
@@ -255,7 +282,7 @@ def release_of(cit: Citation) -> str:
 
 
 # ids of rows whose system and size another source already has: the NCCL release they ran tells them apart
-_ID_TAG = {RV_H100: "-nccl230", RV_H200: "-nccl230"}
+_ID_TAG = {RV_H100: "-nccl230", RV_H200: "-nccl230", AWS_P4DE: "-efa", AWS_P5: "-efa", OKE_A100: "-oke"}
 
 
 def busbw_from_us(nbytes: int, us: float, ranks: int = 8) -> float:
@@ -276,6 +303,9 @@ A100_ROCE = Setup("A100", hosts=2, network="100Gbps", nics=16)
 H100_ROCE = Setup("H100", hosts=2, network="200Gbps", nics=16, pipelined=True)
 NDMV4_1 = Setup("A100-80GB", pipelined=True)
 NDMV4_2 = Setup("A100-80GB", hosts=2, network="infiniband_hdr", nics=8, pipelined=True)
+P4DE_EFA = Setup("A100-80GB", hosts=2, network="100Gbps", nics=4, pipelined=True)
+P5_EFA = Setup("H100", hosts=2, network="100Gbps", nics=32, pipelined=True)
+OKE_ROCE = Setup("A100", hosts=2, network="100Gbps", nics=16, pipelined=True)
 
 # (citation, setup, collective, bytes, published busbw GB/s, algorithm)
 _ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
@@ -368,6 +398,27 @@ _HIDDEN_ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
     (AZ_H200, H200, "all_reduce", 8 * GiB, 479.98, "nccl:nvls"),
 ]
 
+# Issue 26's seventeenth session (the seventh round), the hidden set's next sources: the rule's sizes of three
+# nccl-tests sweeps of NCCL's own choice over two nodes, out-of-place busbw; `-g 1`, one process per GPU: timed
+# back to back. Frozen with main's model (9c2a77c) before any rule changed; docs/validation.md "Seventeenth session".
+_SEVENTH_ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
+    (AWS_P4DE, P4DE_EFA, "all_reduce", 32 * KiB, 0.27, "nccl"),
+    (AWS_P4DE, P4DE_EFA, "all_reduce", 1 * MiB, 6.35, "nccl"),
+    (AWS_P4DE, P4DE_EFA, "all_reduce", 32 * MiB, 40.85, "nccl"),
+    (AWS_P4DE, P4DE_EFA, "all_reduce", 1 * GiB, 76.79, "nccl"),
+    (AWS_P4DE, P4DE_EFA, "all_reduce", 2 * GiB, 78.33, "nccl"),
+    (AWS_P5, P5_EFA, "all_reduce", 32 * KiB, 0.55, "nccl"),
+    (AWS_P5, P5_EFA, "all_reduce", 1 * MiB, 15.95, "nccl"),
+    (AWS_P5, P5_EFA, "all_reduce", 32 * MiB, 143.09, "nccl"),
+    (AWS_P5, P5_EFA, "all_reduce", 1 * GiB, 436.95, "nccl"),
+    (AWS_P5, P5_EFA, "all_reduce", 16 * GiB, 487.09, "nccl"),
+    (OKE_A100, OKE_ROCE, "all_reduce", 32 * KiB, 1.24, "nccl"),
+    (OKE_A100, OKE_ROCE, "all_reduce", 1 * MiB, 22.97, "nccl"),
+    (OKE_A100, OKE_ROCE, "all_reduce", 32 * MiB, 139.08, "nccl"),
+    (OKE_A100, OKE_ROCE, "all_reduce", 1 * GiB, 219.12, "nccl"),
+    (OKE_A100, OKE_ROCE, "all_reduce", 8 * GiB, 237.94, "nccl"),
+]
+
 
 def _row(cit: Citation, setup: Setup, coll: str, nbytes: int, pub: float, algorithm: str,
          split: str) -> Measurement:
@@ -401,6 +452,14 @@ _HIDDEN_SPLIT_OFFSET = 36
 
 
 def hidden_measurements() -> list[Measurement]:
-    """The third round's collective rows (the hidden-set proxy), their halves continuing the
-    table's alternation as it stood when they were drawn (`_HIDDEN_SPLIT_OFFSET`)."""
-    return [_row(*r, "fit" if (_HIDDEN_SPLIT_OFFSET + i) % 2 == 0 else "holdout") for i, r in enumerate(_HIDDEN_ROWS)]
+    """The hidden set's collective rows: the third round's, then the seventh round's (the seventeenth
+    session), their halves continuing the table's alternation as it stood when the third round drew its
+    rows (`_HIDDEN_SPLIT_OFFSET`)."""
+    return [_row(*r, "fit" if (_HIDDEN_SPLIT_OFFSET + i) % 2 == 0 else "holdout")
+            for i, r in enumerate(_HIDDEN_ROWS + _SEVENTH_ROWS)]
+
+
+def third_round_measurements() -> list[Measurement]:
+    """The third round's collective rows alone (Azure's forced-NVLS sweeps): the rows the sessions that
+    studied the NVLS floor and the host side of a call report on."""
+    return hidden_measurements()[:len(_HIDDEN_ROWS)]

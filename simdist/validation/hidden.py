@@ -1,8 +1,10 @@
 """Issue 26's hidden-set proxy: published measurements from sources the model had not seen when
-they were chosen (the third round), each sampled by the table's rules before simdist was run on
-them, and evaluated with the model as it stands. They are kept out of the validation table and of
-the fit of its global factors, so their error stays an estimate of how the model does on unseen
-measurements; `simdist validate --hidden` re-runs them (docs/validation.md "The third round").
+they were chosen (the third round; the seventeenth session's "seventh round" added three two-node
+sweeps), each sampled by the table's rules before simdist was run on them, and evaluated with the
+model as it stands. They are kept out of the validation table and of the fit of its global
+factors, so their error stays an estimate of how the model does on unseen measurements;
+`simdist validate --hidden` re-runs them (docs/validation.md "The third round", "Seventeenth
+session: the seventh round").
 """
 
 from __future__ import annotations

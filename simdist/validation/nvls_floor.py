@@ -113,7 +113,7 @@ def evaluate(name: str, factors: nccl.Factors | None = None) -> Point:
     f = nccl.FACTORS if factors is None else factors
     with applied(name), nccl.using(f):
         table = harness.evaluate(collectives.measurements())
-        hidden = harness.evaluate(collectives.hidden_measurements())
+        hidden = harness.evaluate(collectives.third_round_measurements())
     fit = [abs(r.error) for r in table if r.m.split == "fit"]
     hold = [abs(r.error) for r in table if r.m.split == "holdout"]
     return Point(name, f, statistics.fmean(fit), statistics.fmean(hold), _mm(fit), _mm(hold), _mm([abs(r.error) for r in hidden]),
@@ -181,7 +181,7 @@ def moved_report(points: list[Point] | None = None) -> str:
     under some candidate (``points``: `evaluate` of each of `CANDIDATES`, in order)."""
     pts = [evaluate(n) for n in CANDIDATES] if points is None else points
     splits = {m.id: ("hidden " if hidden else "") + m.split
-              for hidden, ms in ((False, collectives.measurements()), (True, collectives.hidden_measurements()))
+              for hidden, ms in ((False, collectives.measurements()), (True, collectives.third_round_measurements()))
               for m in ms}
     out = ["| row | split | " + " | ".join(f"`{p.candidate}`" for p in pts) + " |",
            "|---|---|" + "---:|" * len(pts)]

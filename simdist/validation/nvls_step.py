@@ -52,7 +52,7 @@ class Point:
 def _point(factors: nccl.Factors) -> Point:
     with nccl.using(factors):
         table = harness.evaluate(collectives.measurements()[:TABLE_ROWS])
-        hidden = harness.evaluate(collectives.hidden_measurements())
+        hidden = harness.evaluate(collectives.third_round_measurements())
 
     def mm(v: list[float]) -> tuple[float, float]:
         return statistics.median(v), max(v)

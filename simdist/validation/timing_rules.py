@@ -65,7 +65,7 @@ class Row:
 
 def rows(hidden: bool = False) -> tuple[Row, ...]:
     """The table's collective rows (``hidden``: the hidden set's), in table order with their splits."""
-    ms = collectives.hidden_measurements() if hidden else collectives.measurements()
+    ms = collectives.third_round_measurements() if hidden else collectives.measurements()
     src = collectives._HIDDEN_ROWS if hidden else collectives._ROWS
     out = []
     for m, (cit, setup, coll, nbytes, pub, algorithm) in zip(ms, src):

@@ -99,14 +99,20 @@ def test_nvls_time_is_tuner_latency_bandwidth_and_chunk_steps(nbytes, steps):
 def test_a_two_node_tree_runs_nvlink_at_up_to_twice_the_network():
     # search.cc "increase bwIntra for trees (2 nodes or collnet)" up to 2x bwInter, and tuning.cc
     # prices 1-2 node algorithms at bwIntra; from 3 nodes on the tree is network-bound again.
-    def tree_bw(nodes: int, net: float) -> float:
-        system = nccl.System(nranks=8 * nodes, nodes=nodes, intra_bw=240e9, net_bw=net, arch="ampere")
+    def tree_bw(nodes: int, net: float, nics: int = 1) -> float:
+        system = nccl.System(nranks=8 * nodes, nodes=nodes, intra_bw=240e9, net_bw=net, arch="ampere", nics=nics)
         return _opt(system, "all_reduce", 2**30, "tree", "Simple").bandwidth
-    nch = 10   # channels from min(240, 200) GB/s at 20 GB/s each
+    # channels of the multi-node search (nccl.net_graph) on one NIC of 200 GB/s: 10 x 20 GB/s (the most
+    # bandwidth within the GPU's 240 GB/s of NVLink); of 100 GB/s: 2 x 48 (20 is below 0.49 x 48)
+    nch = 10
     assert tree_bw(2, 200e9) == pytest.approx(min(240e9 * 0.92, nch * 23.6e9) * 0.5), \
         "2 nodes: NVLink side 240 GB/s (< 2 x 200), x0.92, capped per channel, x1/2 to algbw"
-    assert tree_bw(2, 100e9) == pytest.approx(min(200e9 * 0.92, 5 * 23.6e9) * 0.5), \
-        "2 nodes at 100 GB/s of NICs: the NVLink side is capped at twice the network (200 GB/s)"
+    assert tree_bw(2, 100e9) == pytest.approx(min(200e9 * 0.92, 2 * 23.6e9) * 0.5), \
+        "2 nodes at 100 GB/s of NICs: the NVLink side is capped at twice the network (200 GB/s), 2 channels"
+    assert tree_bw(2, 100e9, nics=4) == pytest.approx(min(200e9 * 0.92, 4 * 23.6e9) * 0.5), \
+        "2 nodes, 4 NICs of 25 GB/s (4 x 24 GB/s channels): capped per channel"
+    assert tree_bw(2, 100e9, nics=8) == pytest.approx(min(200e9 * 0.92, 8 * 23.6e9) * 0.5), \
+        "2 nodes, 8 NICs of 12.5 GB/s (8 x 12 GB/s channels): the NVLink side at twice the network (200 GB/s)"
     assert tree_bw(3, 200e9) == pytest.approx(min(200e9 * 0.92, nch * 17.8e9) * 0.5), \
         "3 nodes: the network's 200 GB/s, Ampere's >2-node per-channel tree cap 17.8 GB/s"
 

@@ -1,4 +1,5 @@
-"""The ring/tree channels NCCL runs on one NVSwitch node (issue 26's thirteenth session).
+"""The ring/tree channels NCCL runs on one NVSwitch node (issue 26's thirteenth session) and across
+nodes (the seventeenth session: the multi-node search, one channel per NIC at the speed within its rate).
 
 NCCL's search (src/graph/search.cc, ncclTopoCompute and ncclTopoDupChannels) builds the ring graph,
 ncclTopoPostset (src/graph/connect.cc) doubles the communicator's channels, enqueue.cc's
@@ -100,12 +101,47 @@ def test_trimmed_channels_deliver_nccls_formula_on_their_share(gpu: str, n: int,
         f"{gpu} x{n} ring/{proto} {nbytes} B: bandwidth {c.bandwidth / 1e9:.4f} GB/s, but should be {want / 1e9:.4f}"
 
 
-def test_multi_node_channels_keep_simdists_count() -> None:
-    # across nodes the search is not modelled: the per-GPU bandwidth over one link's channel bandwidth, not doubled
-    two = nccl.System(nranks=16, nodes=2, intra_bw=360e9, net_bw=400e9, arch="hopper", nvls=True)
-    c = nccl.choose("all_reduce", 8 * GiB, two, algorithm="ring", protocol="Simple", factors=NEUTRAL)
-    want = math.ceil(min(360.0, 400.0) / 20.6 - 1e-9)
-    assert c.channels == want, f"2 nodes ring/Simple runs {c.channels} channels, but should be {want}"
+# search.cc speedArrayInter / sm90SpeedArrayInter (the same from 2.19 to master)
+INTER_SPEEDS = (48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.4, 1.2, 0.24, 0.12)
+SM90_INTER_SPEEDS = (48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5, 15.0, 12.0, 6.0, 3.0, 2.4, 1.2, 0.24, 0.12)
+
+
+@pytest.mark.parametrize("gpu, nics, nic_gbs, pcie_raw, release, want", [
+    # 2 nodes of 8 A100 (PCIe Gen4: 24 GB/s in NCCL's topology) with 16 NICs of 100 Gb/s: 16 x 12 GB/s
+    ("A100", 16, 12.5, 32e9, "2.19.3", (16, 12.0)),
+    # 8 HDR NICs (25 GB/s), the PCIe path (24) starts the search at 24: one channel a NIC
+    ("A100", 8, 25.0, 32e9, "2.17.1", (8, 24.0)),
+    # 4 NICs of 100 Gb/s (p4de): 4 x 12
+    ("A100", 4, 12.5, 32e9, "2.20.3", (4, 12.0)),
+    # H100 (PCIe Gen5: 48) with 8 NICs of 400 Gb/s: 48 fits 7 channels in the GPU's 18 x 20.6 GB/s of NVLink
+    # (336), 45 fits 8 (360, more), 24 fits 15 (360, not more): 8 x 45
+    ("H100", 8, 50.0, 64e9, "2.21.5", (8, 45.0)),
+    # 32 NICs of 100 Gb/s (p5): MAXCHANNELS/2 = 16 until 2.24, 32 from 2.25.1 (the NVLink holds 30 x 12)
+    ("H100", 32, 12.5, 64e9, "2.20.3", (16, 12.0)),
+    ("H100", 32, 12.5, 64e9, "2.25.1", (30, 12.0)),
+])
+def test_multi_node_channels_are_the_net_search(gpu: str, nics: int, nic_gbs: float, pcie_raw: float, release: str,
+                                                want: tuple[int, float]) -> None:
+    intra, arch, links, ch_bw = {"A100": (240e9, "ampere", 12, 20.0), "H100": (360e9, "hopper", 18, 20.6)}[gpu]
+    s = nccl.System(nranks=16, nodes=2, intra_bw=intra, net_bw=nics * nic_gbs * 1e9, arch=arch, nvls=(arch == "hopper"),
+                    release=release, nics=nics, pci_bw=pcie_raw)
+    got = nccl.net_graph(s)
+    # the same search written out: start at the fastest speed within min(NIC, PCIe x 3/4), keep strictly more
+    # bandwidth, stop below 0.49 of the best speed
+    speeds = SM90_INTER_SPEEDS if arch == "hopper" else INTER_SPEEDS
+    max_bw = min(nic_gbs, pcie_raw * 0.75 / 1e9)
+    cap = 16 if release < "2.25" else 32
+    best = (0, 0.0)
+    for sp in (x for x in speeds if x <= max_bw):
+        if best[0] and sp / best[1] <= 0.49:
+            break
+        n = min(cap, nics * math.floor(nic_gbs / sp + 1e-9), math.floor(links * ch_bw / sp + 1e-9))
+        if n * sp > best[0] * best[1] + 1e-9:
+            best = (n, sp)
+    assert best == want, f"the written-out search gives {best}, the case says {want}"
+    assert got == (want[0], pytest.approx(want[1])), f"net_graph({gpu}, {nics} NICs, {release})={got}, but should be {want}"
+    c = nccl.choose("all_reduce", 8 * GiB, s, algorithm="ring", protocol="Simple", factors=NEUTRAL)
+    assert c.channels == want[0], f"2 nodes ring/Simple runs {c.channels} channels, but should be {want[0]} [search.cc]"
 
 
 def test_a_link_below_one_nvlink_still_runs() -> None:

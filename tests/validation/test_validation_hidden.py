@@ -25,7 +25,8 @@ def results() -> list[harness.Result]:
 def test_hidden_rows_are_cited_split_and_apart_from_the_table():
     rows = hidden.measurements()
     ids = [m.id for m in rows]
-    assert len(ids) == len(set(ids)) == 73, f"{len(ids)} rows, {len(set(ids))} distinct ids; expected 73"
+    # 73 rows of the third round, 15 of the seventeenth session's seventh round
+    assert len(ids) == len(set(ids)) == 88, f"{len(ids)} rows, {len(set(ids))} distinct ids; expected 88"
     table, _ = harness.collect()
     shared = set(ids) & {m.id for m in table}
     assert not shared, f"hidden rows also in the table: {sorted(shared)}"
@@ -51,9 +52,18 @@ def test_hidden_halves_do_not_move_when_the_table_grows(monkeypatch):
 
 
 def test_forced_nvls_rows_run_nvls():
-    for m in hidden.measurements():
-        if m.kind == "collective":
-            assert m.id.endswith("-nvls") and "picks nvls/Simple" in m.derivation, (m.id, m.derivation)
+    azure = [m for m in hidden.measurements() if m.citation in (collectives.AZ_H100, collectives.AZ_H200)]
+    assert len(azure) == 10, f"{len(azure)} rows of Azure's NVLS sweeps, expected 10"
+    for m in azure:
+        assert m.id.endswith("-nvls") and "picks nvls/Simple" in m.derivation, (m.id, m.derivation)
+
+
+def test_seventh_round_rows_are_back_to_back_two_node_sweeps_of_nccls_choice():
+    new = [m for m in hidden.measurements()
+           if m.citation in (collectives.AWS_P4DE, collectives.AWS_P5, collectives.OKE_A100)]
+    assert len(new) == 15, f"{len(new)} seventh-round rows, expected 15 (5 sizes of 3 sweeps)"
+    for m in new:
+        assert m.id.endswith(("-b2b-efa", "-b2b-oke")) and "-2x8-" in m.id and "forced" not in m.description, (m.id, m.description)
 
 
 def test_the_doc_shows_the_hidden_table_this_simdist_computes(results):
@@ -78,4 +88,4 @@ def test_cli_hidden_runs_the_proxy_not_the_table(capsys):
     assert main(["validate", "--hidden", "--kind", "collective"]) == 0
     out = capsys.readouterr().out
     assert "nccl-allreduce-h100-1x8-32KiB-nvls" in out and "nccl-allreduce-a100-1x8-1MiB " not in out, out
-    assert "collective n=10" in out, out
+    assert "collective n=25" in out, out
