@@ -27,6 +27,10 @@ from typing import Iterator
 __all__ = ["CPUModel", "REFERENCE", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS"]
 
 
+# DefaultOneDnnPolicy's CPU features (port.cc), as /proc/cpuinfo names them
+_ONEDNN_DEFAULT_FLAGS = ("avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16")
+
+
 @dataclass(frozen=True)
 class CPUModel:
     """A CPU as TF's kernel choice sees it: the vendor (vrcpps/vrsqrtps tables) and the cpuid
@@ -39,8 +43,25 @@ class CPUModel:
     def has(self, flag: str) -> bool:
         return flag in self.flags
 
+    @property
+    def onednn_enabled(self) -> bool:
+        """TF 2.21's `IsMklEnabled` on Linux x86 (tensorflow/core/util/port.cc): the environment's
+        TF_ENABLE_ONEDNN_OPTS ('1'/'true' or '0'/'false') when set, else `DefaultOneDnnPolicy`:
+        oneDNN's ops only on a CPU with neural-network features (AVX512_VNNI, AVX512_BF16,
+        AVX_VNNI, AMX_TILE, AMX_INT8 or AMX_BF16). On an AVX2-only CPU TF 2.21 runs no oneDNN
+        kernel (an NCHW MaxPool is "Default MaxPoolingOp only supports NHWC", observed)."""
+        env = os.environ.get("TF_ENABLE_ONEDNN_OPTS", "").strip().lower()
+        if env in ("1", "true"):
+            return True
+        if env in ("0", "false"):
+            return False
+        return any(self.has(f) for f in _ONEDNN_DEFAULT_FLAGS)
+
     def onednn_supports(self, dtype_name: str) -> bool:
-        """TF 2.21's `IsDataTypeSupportedByOneDNNOnThisCPU` (tensorflow/core/util/util.cc)."""
+        """TF 2.21's `IsDataTypeSupportedByOneDNNOnThisCPU` (tensorflow/core/util/util.cc), where
+        oneDNN is on at all (`onednn_enabled`)."""
+        if not self.onednn_enabled:
+            return False
         if dtype_name == "float32":
             return True
         if dtype_name == "bfloat16":
@@ -61,9 +82,11 @@ class CPUModel:
         return "amd" if self.vendor == "AuthenticAMD" else "intel"
 
 
-#: The host tests/goldens were recorded on (float16 runs through oneDNN there).
+#: The host tests/goldens were recorded on (float16 runs through oneDNN there; an AVX512-FP16 Xeon,
+#: which has AVX512_VNNI, so oneDNN is on by default).
 REFERENCE = CPUModel("reference", "GenuineIntel",
-                     ("avx", "avx2", "avx512bw", "avx512dq", "avx512f", "avx512_fp16", "avx512vl", "f16c", "fma"))
+                     ("avx", "avx2", "avx512_fp16", "avx512_vnni", "avx512bw", "avx512dq", "avx512f", "avx512vl",
+                      "f16c", "fma"))
 
 
 def parse_cpuinfo(text: str, name: str = "host") -> CPUModel:

@@ -477,7 +477,8 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
 def _equal_depthwise_strides(x: Tensor, row: Any, col: Any) -> None:
     """TF 2.21's default (Eigen) depthwise kernel, the one of every float dtype but oneDNN's
     float32 and bfloat16, refuses unequal row and column strides."""
-    if x.dtype.is_floating and x.dtype.name not in ("float32", "bfloat16") and int(row) != int(col):
+    if x.dtype.is_floating and not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")) \
+            and int(row) != int(col):
         raise errors.InvalidArgumentError(None, None, "Current implementation only supports equal length strides in "
                                           "the row and column dimensions. [Op:DepthwiseConv2dNative]")
 
@@ -490,7 +491,7 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
     NHWC values between two transposes; the default kernels refuse it (UnimplementedError)."""
     if data_format == "NCHW":
         x = _t(input)
-        if x.dtype.name in ("float32", "bfloat16"):
+        if host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
             if not isinstance(strides, (list, tuple)) or len(strides) != 4:
                 raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 "
                                                   "dimensions [Op:DepthwiseConv2dNative]")
