@@ -21,7 +21,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import args, array, dispatch
+from simdist.runtime.ops import args, array, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
 from simdist.runtime.ops.registry import CONV_INPUT_ROWS, RegisterGradient, lanes, register, rows
@@ -32,10 +32,24 @@ __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "separable_conv2d", "convolut
 
 
 # --- geometry ---------------------------------------------------------------------------------------
+# The forward window ops whose shape functions (Conv2DShape, MaxPoolShape, AvgPoolShape,
+# DepthwiseConv2DNativeShape, MaxPoolWithArgmax's) compute the windowed output size with the same
+# GetWindowedOutputSizeVerbose, so its errors are ValueErrors while a tf.function is traced (the
+# backprop ops' shape functions read input_sizes instead: their errors stay the kernel's).
+_SHAPE_FN_WINDOWS = ("Conv2D", "MaxPool", "AvgPool", "DepthwiseConv2dNative", "MaxPoolWithArgmax")
+
+
+def _window_error(text: str, op: str) -> errors.InvalidArgumentError:
+    err = errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+    if op in _SHAPE_FN_WINDOWS:
+        return trace_errors.static(err, ValueError, f"{text} for '{{{{node {op}}}}}'")
+    return err
+
+
 def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after: int, op: str) -> tuple[int, int, int]:
     """TF's GetWindowedOutputSizeVerbose: output size and padding before/after of one dim."""
     if stride <= 0:
-        raise errors.InvalidArgumentError(None, None, f"Stride must be > 0, but got {stride} [Op:{op}]")
+        raise _window_error(f"Stride must be > 0, but got {stride}", op)
     if padding == "VALID":
         out, before, after = _trunc_div(size - eff + stride, stride), 0, 0
     elif padding == "EXPLICIT":
@@ -45,9 +59,8 @@ def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after
         needed = max(0, (out - 1) * stride + eff - size)
         before, after = needed // 2, needed - needed // 2
     if out < 0:
-        raise errors.InvalidArgumentError(
-            None, None, f"Computed output size would be negative: {out} [input_size: {size}, effective_filter_size: "
-            f"{eff}, stride: {stride}] [Op:{op}]")
+        raise _window_error(f"Computed output size would be negative: {out} [input_size: {size}, "
+                            f"effective_filter_size: {eff}, stride: {stride}]", op)
     return out, before, after
 
 
@@ -410,8 +423,11 @@ def normalize_padding(padding: Any, op: str, explicit_ok: bool = True) -> tuple[
                          "a list.")
     if padding not in ("SAME", "VALID"):
         allowed = '"SAME", "VALID", "EXPLICIT"' if explicit_ok else '"SAME", "VALID"'
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
+        err = errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
                                           f"of allowed values: {allowed} [Op:{op}]")
+        if isinstance(padding, str):   # (op_def_library's ValueError while a tf.function is traced)
+            raise trace_errors.bad_attr(err, op, "padding", padding, allowed)
+        raise err
     return padding, ()
 
 
@@ -483,12 +499,39 @@ def _equal_depthwise_strides(x: Tensor, row: Any, col: Any) -> None:
                                           "the row and column dimensions. [Op:DepthwiseConv2dNative]")
 
 
+def _py_iter(v: Any) -> list:
+    """`for _ in v` as TF's Python runs it on an argument: a tensor inside a tf.function is
+    OperatorNotAllowedInGraphError, an int Python's TypeError."""
+    if isinstance(v, Tensor) and context.in_function():
+        raise _symbolic.iter_error()
+    return list(v)
+
+
 def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
                      dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.depthwise_conv2d` (NHWC): channel c of the input convolved with filter[:, :, c, :]
-    gives output channels c*M .. c*M+M-1; strides is a list of 4, dilations a list of 2 (with
-    dilations > 1, strides must be 1). NCHW: TF 2.21's oneDNN kernel (float32, bfloat16), the
-    NHWC values between two transposes; the default kernels refuse it (UnimplementedError)."""
+    """`tf.nn.depthwise_conv2d` as nn_impl builds it: input and filter converted, the rate
+    (dilations, default [1, 1]) compared with the strides (TF only warns), then
+    nn_ops.with_space_to_batch (its checks: the rate a vector of positive ints, the input of rank
+    at least 3, or 4 for a channels-first format) around DepthwiseConv2dNative (`_depthwise_native`):
+    a rate of ones calls it directly, a dilated one on the SpaceToBatchND of the input with VALID
+    padding."""
+    from simdist.runtime.ops.nn_composites import with_space_to_batch
+    x, f = _t(input), _t(filter)
+    rate = [1, 1] if dilations is None else dilations
+    if any(r > 1 for r in _py_iter(rate)):
+        any(v != 1 for v in _py_iter(strides))   # (TF warns "When dilation rate is greater than 1 ...")
+
+    def op(converted: Tensor, _: int, pad: Any) -> Tensor:
+        return _depthwise_native(converted, f, strides, pad, data_format, None)
+    return with_space_to_batch(x, rate, padding, op, filter_shape=f.shape.as_list(), data_format=data_format)
+
+
+def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+                      dilations: Any = None) -> Tensor:
+    """DepthwiseConv2dNative (NHWC): channel c of the input convolved with filter[:, :, c, :]
+    gives output channels c*M .. c*M+M-1; strides a list of 4. NCHW: TF 2.21's oneDNN kernel
+    (float32, bfloat16), the NHWC values between two transposes; the default kernels refuse it
+    (UnimplementedError)."""
     if data_format == "NCHW":
         x = _t(input)
         if host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
@@ -498,8 +541,8 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
             dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
             if isinstance(padding, (list, tuple)) and len(padding) == 4:
                 padding = list(nchw_to_nhwc(padding))
-            return to_channels_first(depthwise_conv2d(to_channels_last(x), filter, list(nchw_to_nhwc(strides)),
-                                                      padding, "NHWC", dl))
+            return to_channels_first(_depthwise_native(to_channels_last(x), filter, list(nchw_to_nhwc(strides)),
+                                                       padding, "NHWC", dl))
         if x.dtype.is_floating:
             if isinstance(strides, (list, tuple)) and len(strides) == 4:
                 _equal_depthwise_strides(x, strides[2], strides[3])
@@ -515,10 +558,6 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
     st = tuple(int(v) for v in strides)
     _equal_depthwise_strides(_t(input), st[1], st[2])
     dl = spatial_sequence(dilations, 2, "dilations") if dilations is not None else (1, 1, 1, 1)
-    if any(d > 1 for d in dl) and any(v > 1 for v in st):
-        raise ValueError(f"simdist: depthwise_conv2d with dilations {list(dl[1:3])} needs strides of 1, got "
-                         f"{list(st)} (TF 2.21 warns 'When dilation rate is greater than 1, then all values of "
-                         "strides must be 1' and computes a space-to-batch result simdist does not reproduce)")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     return dispatch.execute(DEPTHWISE, (_t(input), _t(filter)), _traced_attr(attrs))
 
