@@ -22,6 +22,7 @@ from numpy.lib.stride_tricks import as_strided
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import args, array, dispatch, trace_errors
+from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
 from simdist.runtime.ops.registry import CONV_INPUT_ROWS, RegisterGradient, lanes, register, rows
@@ -380,15 +381,24 @@ def spatial_sequence(value: Any, n: int, name: str, channels_first: bool = False
         value = value._v.tolist()
     vals = [value] if isinstance(value, (int, np.integer)) else list(value)
     if len(vals) == n + 2:
-        return tuple(int(v) for v in vals)
+        return tuple(_int_or_raw(v) for v in vals)
     if len(vals) == 1:
         vals = vals * n
     elif len(vals) != n:
         raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={vals} of length "
                          f"{len(vals)}")
     if channels_first:
-        return (1, 1) + tuple(int(v) for v in vals)
-    return (1,) + tuple(int(v) for v in vals) + (1,)
+        return (1, 1) + tuple(_int_or_raw(v) for v in vals)
+    return (1,) + tuple(_int_or_raw(v) for v in vals) + (1,)
+
+
+def _int_or_raw(v: Any) -> Any:
+    """An element of a _get_sequence list as an int where it is one; else as given (TF's wrapper
+    passes it on, and the op's make_int refuses it later, after the wrapper's other steps)."""
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return v
 
 
 def nchw_to_nhwc(seq: Sequence[Any]) -> tuple:
@@ -471,6 +481,14 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
             padding = list(nchw_to_nhwc(padding))
         x = _t(input)
         if not onednn_conv(x.dtype.name):
+            # (Conv2DOp::Compute: ComputeConv2DDimension's checks before the CPU launcher refuses NCHW; in a
+            # tf.function Conv2DShape's ValueError)
+            f = _t(filters)
+            for t, what in ((x, "input"), (f, "filter")):
+                if t.ndim != 4:
+                    raise trace_errors.shape_error(
+                        f"convolution {what} must be 4-dimensional: {_dims(t.shape.as_list())} [Op:Conv2D]",
+                        f"Shape must be rank 4 but is rank {t.ndim}", "Conv2D", [x.shape.as_list(), f.shape.as_list()])
             raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
                                             "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
         if x.ndim != 4:
@@ -567,13 +585,28 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
     """`tf.nn.convolution` for 1-D (rank-3 input, through Conv2D with a unit height, as TF's
     conv1d), 2-D (Conv2D) and 3-D (Conv3D) convolutions; TF refuses strides > 1 with
     dilations > 1 here."""
+    # (nn_ops.convolution_internal: filters, then input, converted; the number of spatial dims from
+    # the filters' rank, else the input's; dilations, then strides, through _get_sequence)
+    filters = _t(filters)
     x = _t(input)
-    nsp = x.ndim - 2
+    fr = None if _static_shapes.rank_unknown(filters) else filters.ndim
+    ir = None if _static_shapes.rank_unknown(x) else x.ndim
+    if fr:
+        nsp = fr - 2
+    elif ir:
+        nsp = ir - 2
+    else:
+        raise ValueError("When `num_spatial_dims` is not set, one of `input.shape.rank` or `filters.shape.rank` "
+                         f"must be known. Received: input.shape={x.shape} of rank {ir} and "
+                         f"filters.shape={filters.shape} of rank {fr}")
     if nsp not in (1, 2, 3):
-        raise errors.UnimplementedError(None, None, f"simdist: tf.nn.convolution computes 1-D, 2-D and 3-D "
-                                        f"convolutions (input rank 3, 4 or 5), got rank {x.ndim}")
-    st = spatial_sequence(strides, nsp, "strides")[1:-1]
-    dl = spatial_sequence(dilations, nsp, "dilation_rate")[1:-1]
+        raise ValueError(f"`num_spatial_dims` must be 1, 2, or 3. Received: num_spatial_dims={nsp}.")
+    nc = data_format is not None and data_format not in ("NWC", "NHWC", "NDHWC")
+
+    def spatial(seq: tuple) -> tuple:
+        return seq[2:] if nc else seq[1:-1]
+    dl = spatial(spatial_sequence(dilations, nsp, "dilations", nc))
+    st = spatial(spatial_sequence(strides, nsp, "strides", nc))
     if any(s > 1 for s in st) and any(d > 1 for d in dl):
         raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                          f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")
@@ -605,19 +638,21 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
 
 def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
            dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.conv1d` as TF builds it (nn_ops.conv1d): ExpandDims of the input at its width's
-    axis and of the filter at 0, Conv2D with strides [1, 1, stride, 1], Squeeze; stride and
-    dilations an int or a list of 1 or 3. NCW: TF's NCHW Conv2D (see _ncw_convolution)."""
-    if data_format == "NCW":
-        return _ncw_convolution(_t(input), filters, spatial_sequence(stride, 1, "stride", True)[2], padding,
-                                spatial_sequence(dilations, 1, "dilations", True)[2])
-    check_data_format(data_format, "NWC")
-    st = spatial_sequence(stride, 1, "stride")
-    dl = spatial_sequence(dilations, 1, "dilations")
-    x, f = _t(input), _t(filters)
-    out = conv2d(array.expand_dims(x, -3), array.expand_dims(f, 0), [1, 1, st[1], 1], padding, "NHWC",
-                 [1, 1, dl[1], 1])
-    return array.squeeze(out, [-3])
+    """`tf.nn.conv1d` as nn_ops.conv1d builds it: the format ("NWC"/"NHWC"/None: NHWC with the
+    width at axis -2; "NCW"/"NCHW": NCHW, width last; else ValueError), stride and dilations
+    through _get_sequence, ExpandDims of the input at -3 (NHWC) or -2 (NCHW) and of the filter at
+    0, Conv2D, Squeeze of that axis."""
+    if data_format in (None, "NHWC", "NWC"):
+        fmt, start, nc = "NHWC", -3, False
+    elif data_format in ("NCHW", "NCW"):
+        fmt, start, nc = "NCHW", -2, True
+    else:
+        raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
+    st = [1] + list(spatial_sequence(stride, 1, "stride", nc))
+    dl = [1] + list(spatial_sequence(dilations, 1, "dilations", nc))
+    x = array.expand_dims(input, start)
+    f = array.expand_dims(filters, 0)
+    return array.squeeze(conv2d(x, f, st, padding, fmt, dl), [start])
 
 
 def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, strides: Any,  # noqa: A002

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -202,16 +202,34 @@ LRN_GRAD = register("LRNGrad", _lrn_grad, _lrn_rule("LRNGrad"), _lrn_flops, kind
 no_tf_gradient("LRNGrad")
 
 
+def _default_float(value: Any) -> Tensor:
+    """LRN's input as TF converts it: a tensor or variable as it is; anything else (a Python
+    number or list, a NumPy array or scalar of any dtype, complex and bool too) with the type
+    attr's default dtype, float32, NumPy values cast to it (observed eagerly and in a tf.function:
+    tf.nn.lrn(np.ones([1, 1, 1, 2], np.int64)) computes in float32)."""
+    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+        return _t(value)
+    t = convert_to_tensor(value, dtype_hint=dtypes.float32)
+    if t.dtype != dtypes.float32 and t.dtype != dtypes.string:
+        with np.errstate(all="ignore"):
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t = convert_to_tensor(np.asarray(t._v).astype(np.float32))
+    return t
+
+
 def local_response_normalization(input: Any, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0,  # noqa: A002
                                  beta: float = 0.5, name: str | None = None) -> Tensor:
     """`tf.nn.local_response_normalization` (also `tf.nn.lrn`): x / (bias + alpha * sum of x^2 over
     the depth window [d - r, d + r])^beta, on a 4-D input (half, bfloat16, float)."""
-    x = _t(input)
+    x = _default_float(input)
     # (the wrapper's make_*: ops.attr-types)
     attr_rules.check("LRN", depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta)
     LRN.dtype((x.dtype,), None)
-    if x.ndim != 4:
-        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional [Op:LRN]")
+    if x.ndim != 4:   # (the kernel; in a tf.function LRN's shape function, ValueError at trace)
+        raise trace_errors.shape_error("in must be 4-dimensional [Op:LRN]", f"Shape must be rank 4 but is rank {x.ndim}",
+                                       "LRN", [x.shape.as_list()])
     return dispatch.execute(LRN, (x,), {"depth_radius": int(depth_radius), "bias": float(bias),
                                         "alpha": float(alpha), "beta": float(beta)})
 
