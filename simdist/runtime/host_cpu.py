@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass
 from typing import Iterator
 
-__all__ = ["CPUModel", "REFERENCE", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS"]
+__all__ = ["CPUModel", "REFERENCE", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS", "onednn_for"]
 
 
 # DefaultOneDnnPolicy's CPU features (port.cc), as /proc/cpuinfo names them
@@ -154,3 +154,10 @@ def using(choice: str | CPUModel) -> Iterator[CPUModel]:
         yield current()
     finally:
         use(previous)
+
+
+def onednn_for(tf_module: object) -> bool:
+    """Whether oneDNN's kernels run for a conformance backend's `tf`: simdist's model in force, or
+    (real TensorFlow) the CPU this process runs on (`detect`), each with TF_ENABLE_ONEDNN_OPTS."""
+    simdist = str(getattr(tf_module, "__name__", "")).startswith("simdist")
+    return (current() if simdist else detect()).onednn_enabled
