@@ -47,6 +47,10 @@ def _sharded_grad(tf: Any) -> Any:
 
 _S = "ops.candidate-samplers"
 _L = "ops.sampled-losses"
+_W = "ops.nn-pool-wrappers"
+_C = "ops.nn-conv-wrappers"
+_N = "ops.nn-more"
+_T = "function.trace-time-errors"
 _I64 = np.int64
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # the eager fallback (a NumPy or tensor attr, a list input) converts a tensor of another dtype: ValueError
@@ -135,6 +139,115 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         tf.constant([0.1, 0.2, 0.3, 0.4, 0.5]), tf.constant([[1], [4]], tf.int64),
         tf.constant([[1.0, -1.0], [0.5, 2.0]]), num_sampled=3, num_classes=5))),
     ("sampled_softmax sharded gradient", _L, _sharded_grad),
+    # pooling wrappers: _get_sequence of ksize and strides before the padding and the op
+    ("max_pool_with_argmax empty strides", _W, lambda tf: tf.nn.max_pool_with_argmax(
+        np.array(0.5 + 0.5j, np.complex64), ksize=np.array([2, 0], np.int64), strides=[], padding="VALID")),
+    ("max_pool_with_argmax stride 0 traced", _W, _fn(lambda tf: tf.nn.max_pool_with_argmax(
+        tf.ones([1, 2, 2, 1]), tf.TensorShape([3]), (0,), "VALID", data_format="NHWC"))),
+    ("max_pool_with_argmax stride 0", _W, lambda tf: tf.nn.max_pool_with_argmax(
+        tf.ones([1, 2, 2, 1]), tf.TensorShape([3]), (0,), "VALID", data_format="NHWC")),
+    ("avg_pool2d tensor ksize traced", _W, _fn(lambda tf: tf.nn.avg_pool2d(
+        tf.ones([1, 2, 2, 1]), tf.constant([], tf.int32), [], "same"))),
+    ("avg_pool2d ksize of 3 before padding", _W, lambda tf: tf.nn.avg_pool2d(
+        np.complex128(-3.0 + 2.5j), ksize=tf.TensorShape([1, 2, 2]), strides=np.array([4, 4], np.int64),
+        padding="same")),
+    ("max_pool2d ksize of 3 before padding", _W, lambda tf: tf.nn.max_pool2d(
+        tf.ones([1, 2, 2, 1]), ksize=np.array([1, 2, 2], np.int64), strides=(3,), padding="same")),
+    ("avg_pool2d lowercase padding traced", _W, _fn(lambda tf: tf.nn.avg_pool2d(
+        tf.ones([1, 2, 2, 1]), 1, 1, "same"))),
+    ("max_pool1d NHWC format", _W, lambda tf: tf.nn.max_pool1d(
+        tf.ones([2, 3, 2], tf.float64), [3], strides=(1, 2, 2), padding="SAME", data_format="NHWC")),
+    ("max_pool1d NCW", _W, lambda tf: tf.nn.max_pool1d(tf.ones([2, 3, 2], tf.float64), [1], 1, "SAME", data_format="NCW")),
+    ("avg_pool1d NWC", _W, lambda tf: tf.nn.avg_pool1d(tf.reshape(tf.range(12.0), [2, 3, 2]), 2, 1, "SAME")),
+    ("max_pool1d explicit padding", _W, lambda tf: tf.nn.max_pool1d(
+        tf.reshape(tf.range(12.0), [2, 3, 2]), 2, 1, [[0, 0], [1, 1], [0, 0]])),
+    ("pool tensor window traced", _W, _fn(lambda tf: tf.nn.pool(
+        tf.ones([1, 3, 2]), tf.constant([], tf.int32), "MAX", strides=np.array([3], np.int64), padding="SAME",
+        data_format="NWC"))),
+    ("pool tensor window", _W, lambda tf: tf.nn.pool(
+        tf.ones([1, 3, 2]), tf.constant([], tf.int32), "MAX", strides=np.array([3], np.int64), padding="SAME",
+        data_format="NWC")),
+    ("max_pool2d window larger than input traced", _W, _fn(lambda tf: tf.nn.max_pool2d(
+        tf.ones([1, 2, 2, 1]), 3, 1, "VALID"))),
+    # convolutions: nn_impl/nn_ops' order, shape functions at trace
+    ("depthwise rank-1 input, tensor strides traced", _C, _fn(lambda tf: tf.nn.depthwise_conv2d(
+        [True, True, True, False], filter=tf.ones([2, 2]), strides=tf.constant([2, 3], tf.int32), padding="SAME"))),
+    ("depthwise rank-0 input, NWC", _C, lambda tf: tf.nn.depthwise_conv2d(
+        np.array(True), filter=tf.constant([[1, -1], [1, -1]]), strides=np.array([1, 2, 2], np.int64),
+        padding="SAME", data_format="NWC", dilations=tf.TensorShape([2, 3]))),
+    ("depthwise lowercase padding, rank-1 input", _C, lambda tf: tf.nn.depthwise_conv2d(
+        tf.constant([0, 2], tf.uint32), tf.constant([-3.0, 0.0]), tf.constant([1, 2, 2], tf.int32), "same")),
+    ("depthwise int strides with dilations", _C, lambda tf: tf.nn.depthwise_conv2d(
+        tf.ones([1, 4, 4, 1]), tf.ones([2, 2, 1, 1]), 1, "SAME", dilations=[2, 2])),
+    ("depthwise dilated SAME", _C, lambda tf: tf.nn.depthwise_conv2d(
+        tf.reshape(tf.range(2 * 7 * 7 * 2, dtype=tf.float32), [2, 7, 7, 2]) / 50.0, tf.ones([3, 3, 2, 2]) * 0.5,
+        [1, 1, 1, 1], "SAME", dilations=[2, 2])),
+    ("depthwise dilated with strides", _C, lambda tf: tf.nn.depthwise_conv2d(
+        tf.reshape(tf.range(2 * 8 * 8 * 2, dtype=tf.float32), [2, 8, 8, 2]) / 50.0, tf.ones([3, 3, 2, 1]),
+        [1, 2, 2, 1], "SAME", dilations=[2, 2])),
+    ("convolution rank-0 input, 2 dilations for 1-D", _C, lambda tf: tf.nn.convolution(
+        -0.0, np.ones([3, 3, 2], np.float32), padding="same", dilations=[2, 3])),
+    ("convolution rank-0 input, rank-2 filters", _C, lambda tf: tf.nn.convolution(
+        -(2 ** 63), [[1.0, 2.0, -1.0], [-1.5, 2.5, 2.5], [-3.0, 0.0, -3.0]])),
+    ("atrous_conv2d scalars traced", _C, _fn(lambda tf: tf.nn.atrous_conv2d(
+        value=0.0, filters=np.array(0.25j, np.complex64), rate=1.0, padding="VALID"))),
+    ("atrous_conv2d rank-2 filters", _C, lambda tf: tf.nn.atrous_conv2d(
+        [[-1.5, 0.25], [-1.0, 1.0]], filters=tf.constant([[1.0, 2.0], [3.0, 4.0]]), rate=1, padding="same")),
+    ("conv2d NCHW scalar input", _C, lambda tf: tf.nn.conv2d(
+        tf.constant(np.float16(2.5)), filters=-2.5, strides=tf.TensorShape([2, 3]), padding="VALID",
+        data_format="NCHW")),
+    ("conv2d NCHW rank-2 input traced", _C, _fn(lambda tf: tf.nn.conv2d(
+        tf.ones([2, 2], tf.float64), tf.ones([1, 1, 1, 1], tf.float64), 1, "VALID", data_format="NCHW"))),
+    ("conv1d NCHW scalar input", _C, lambda tf: tf.nn.conv1d(
+        tf.constant(-0.0, tf.float16), filters=3, stride=[[0]], padding="SAME", data_format="NCHW")),
+    ("conv1d NDHWC format", _C, lambda tf: tf.nn.conv1d(
+        tf.ones([1, 2, 3]), tf.ones([1, 3, 1]), 1, "VALID", data_format="NDHWC")),
+    ("conv1d batch dims", _C, lambda tf: tf.nn.conv1d(
+        tf.reshape(tf.range(72.0), [2, 2, 6, 3]), tf.ones([2, 3, 4]) * 0.5, 1, "VALID")),
+    ("conv1d dilated", _C, lambda tf: tf.nn.conv1d(
+        tf.reshape(tf.range(36.0), [2, 6, 3]), tf.ones([2, 3, 4]) * 0.5, 1, "VALID", dilations=2)),
+    ("conv2d_transpose scalar input traced", _C, _fn(lambda tf: tf.nn.conv2d_transpose(
+        tf.constant(3), 0, (), (2, 3)))),
+    ("conv2d_transpose scalar filter traced", _C, _fn(lambda tf: tf.nn.conv2d_transpose(
+        tf.ones([1, 2, 2, 1]), tf.constant(3.0), [1, 2, 2, 1], 1))),
+    ("conv2d_transpose 3 sizes traced", _C, _fn(lambda tf: tf.nn.conv2d_transpose(
+        tf.ones([1, 2, 2, 1]), tf.ones([1, 1, 1, 1]), [1, 2, 2], 1))),
+    # LRN, crelu, batch normalization, unique
+    ("lrn Python int traced", _N, _fn(lambda tf: tf.nn.lrn(3, depth_radius=2, alpha=-1.0))),
+    ("lrn Python int", _N, lambda tf: tf.nn.lrn(3, depth_radius=2, alpha=-1.0)),
+    ("lrn float64 ndarray rank 3 traced", _N, _fn(lambda tf: tf.nn.lrn(np.ones([1, 3, 2]), alpha=3.0))),
+    ("lrn rank-2 tensor traced", _N, _fn(lambda tf: tf.nn.local_response_normalization(tf.ones([2, 2])))),
+    ("lrn int64 ndarray", _N, lambda tf: tf.nn.lrn(np.ones([1, 1, 1, 2], np.int64))),
+    ("lrn complex ndarray", _N, lambda tf: tf.nn.lrn(np.ones([1, 1, 1, 2], np.complex64))),
+    ("lrn int list", _N, lambda tf: tf.nn.lrn([[[[1, 1]]]])),
+    ("crelu empty axis traced", _N, _fn(lambda tf: tf.nn.crelu(np.complex128(2.5 + 2.5j), axis=[]))),
+    ("crelu empty axis", _N, lambda tf: tf.nn.crelu(np.complex128(2.5 + 2.5j), axis=[])),
+    ("batch_norm_global Python input", _N, lambda tf: tf.nn.batch_norm_with_global_normalization(
+        -1.5, 0.5, variance=tf.constant(0.5), beta=1e-6, gamma=float("nan"), variance_epsilon=np.float64(0.1),
+        scale_after_normalization=False)),
+    ("batch_norm_global int mean", _N, lambda tf: tf.nn.batch_norm_with_global_normalization(
+        tf.constant([1.5], tf.float64), 0, np.array([0.001]), -1.0, 2, 2, True)),
+    ("batch_normalization NumPy scalars", _N, lambda tf: tf.nn.batch_normalization(
+        x=np.float32(0.0), mean=3, variance=0.001, offset=np.float32(0.25), scale=np.array(2.5, np.float32),
+        variance_epsilon=np.float64(0.1))),
+    ("batch_normalization int x traced", _N, _fn(lambda tf: tf.nn.batch_normalization(
+        2 ** 31, [[1, -1]], variance=tf.constant([[1.0, 4.0]], tf.bfloat16), offset=[[0.001, 0.5]], scale=0,
+        variance_epsilon=float("nan")))),
+    ("batch_normalization ndarray x", _N, lambda tf: tf.nn.batch_normalization(
+        np.array([[1.0, 2.0], [3.0, 4.0]]), tf.constant([1.0, 2.0]), tf.constant([0.5, 0.25]), 0.5, 2.0, 1e-3)),
+    ("ctc_unique_labels complex vector traced", _N, _fn(lambda tf: tf.nn.ctc_unique_labels(
+        np.array([1e-40 + 0.25j], np.complex128)))),
+    # other ops' shape functions the reproducers reached (ValueError at trace)
+    ("set_diag scalar input traced", _T, _fn(lambda tf: tf.linalg.set_diag(tf.constant(0.001), tf.constant([1.0])))),
+    ("random_hue scalar image traced", _T, _fn(lambda tf: tf.image.random_hue(2.5, max_delta=float("nan")))),
+    ("adjust_saturation rank-2 image traced", _T, _fn(lambda tf: tf.image.adjust_saturation(tf.ones([2, 3]), 0.5))),
+    ("adjust_contrast rank-2 image traced", _T, _fn(lambda tf: tf.image.adjust_contrast(tf.ones([2, 3]), 0.5))),
+    ("adjust_contrast rank-2 image", _T, lambda tf: tf.image.adjust_contrast(tf.ones([2, 3]), 0.5)),
+    ("avg_pool2d window larger than input traced", _T, _fn(lambda tf: tf.nn.avg_pool2d(
+        tf.ones([1, 2, 2, 1]), 3, 1, "VALID"))),
+    ("conv2d filter larger than input traced", _T, _fn(lambda tf: tf.nn.conv2d(
+        tf.ones([1, 2, 2, 1]), tf.ones([3, 3, 1, 1]), 1, "VALID"))),
+    ("max_pool2d window larger than input", _T, lambda tf: tf.nn.max_pool2d(tf.ones([1, 2, 2, 1]), 3, 1, "VALID")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
@@ -154,6 +267,30 @@ def test_candidate_sampler_checks(k: int, tf_results: dict[int, Any]) -> None:
 @clause(_L)
 @EDGES.parametrize(_L)
 def test_sampled_loss_reads_and_shards(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause(_W)
+@EDGES.parametrize(_W)
+def test_pooling_wrapper_order(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause(_C)
+@EDGES.parametrize(_C)
+def test_convolution_wrapper_order(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause(_N)
+@EDGES.parametrize(_N)
+def test_normalization_and_friends(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause(_T)
+@EDGES.parametrize(_T)
+def test_shape_functions_at_trace(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -52,6 +52,13 @@ def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after
     if stride <= 0:
         raise _window_error(f"Stride must be > 0, but got {stride}", op)
     if padding == "VALID":
+        if size < eff and op in _SHAPE_FN_WINDOWS and context.in_function():
+            # (the shape function subtracts the window from the input's size: a window larger than the
+            # input is ValueError at trace, where the kernel would give an empty output)
+            err = errors.InvalidArgumentError(None, None, f"Negative dimension size caused by subtracting {eff} "
+                                              f"from {size} [Op:{op}]")
+            raise trace_errors.static(err, ValueError, f"Negative dimension size caused by subtracting {eff} from "
+                                                       f"{size} for '{{{{node {op}}}}}'")
         out, before, after = _trunc_div(size - eff + stride, stride), 0, 0
     elif padding == "EXPLICIT":
         out = _trunc_div(size + before + after - eff + stride, stride)

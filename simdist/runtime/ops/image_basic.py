@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.symbolic import truth_taken
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -300,9 +300,12 @@ def adjust_contrast(images: Any, contrast_factor: Any) -> Tensor:
     """`tf.image.adjust_contrast`: AdjustContrastv2 on the float image."""
     img = _image(images)
     flt = _to_float(img)
-    if flt.shape.ndims is not None and flt.shape.ndims < 3:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{flt.shape} "
-                                          "[Op:AdjustContrastv2]")
+    if flt.shape.ndims is not None and flt.shape.ndims < 3:   # (AdjustContrastv2's shape function at trace)
+        raise trace_errors.mark_shape(
+            errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{flt.shape} "
+                                        "[Op:AdjustContrastv2]"),
+            f"Shape must be at least rank 3 but is rank {flt.shape.ndims}", "AdjustContrastv2",
+            [flt.shape.as_list(), []])
     f = contrast_factor if isinstance(contrast_factor, Tensor) else convert_to_tensor(contrast_factor,
                                                                                       dtype=dtypes.float32)
     if f.shape.ndims != 0:

@@ -101,8 +101,10 @@ def _check_channels(img: Tensor, name: str) -> None:
 
 def _adjust_checks(img: Tensor, name: str) -> None:
     shape = img.shape.as_list()
-    if len(shape) < 3:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{img.shape} [Op:{name}]")
+    if len(shape) < 3:   # (in a tf.function the op's shape function, UnchangedShapeWithRankAtLeast 3: ValueError)
+        raise trace_errors.mark_shape(
+            errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{img.shape} [Op:{name}]"),
+            f"Shape must be at least rank 3 but is rank {len(shape)}", name, [shape, []])
     if shape[-1] != 3:
         raise errors.InvalidArgumentError(None, None, f"input must have 3 channels but instead has {shape[-1]} "
                                           f"channels. [Op:{name}]")
