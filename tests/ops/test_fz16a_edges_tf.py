@@ -47,8 +47,8 @@ def _sharded_grad(tf: Any) -> Any:
 
 _S = "ops.candidate-samplers"
 _L = "ops.sampled-losses"
-_W = "ops.nn-pool-wrappers"
-_C = "ops.nn-conv-wrappers"
+_W = "ops.nn-wrapper-order"
+_C = _W
 _N = "ops.nn-more"
 _T = "function.trace-time-errors"
 _I64 = np.int64
@@ -258,38 +258,32 @@ def tf_results() -> dict[int, Any]:
     return EDGES.tf_answers()
 
 
-@clause(_S)
-@EDGES.parametrize(_S)
+@clause("ops.candidate-samplers")
+@EDGES.parametrize("ops.candidate-samplers")
 def test_candidate_sampler_checks(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
-@clause(_L)
-@EDGES.parametrize(_L)
+@clause("ops.sampled-losses")
+@EDGES.parametrize("ops.sampled-losses")
 def test_sampled_loss_reads_and_shards(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
-@clause(_W)
-@EDGES.parametrize(_W)
-def test_pooling_wrapper_order(k: int, tf_results: dict[int, Any]) -> None:
+@clause("ops.nn-wrapper-order")
+@EDGES.parametrize("ops.nn-wrapper-order")
+def test_pool_and_conv_wrapper_order(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
-@clause(_C)
-@EDGES.parametrize(_C)
-def test_convolution_wrapper_order(k: int, tf_results: dict[int, Any]) -> None:
-    EDGES.check(k, tf_results)
-
-
-@clause(_N)
-@EDGES.parametrize(_N)
+@clause("ops.nn-more")
+@EDGES.parametrize("ops.nn-more")
 def test_normalization_and_friends(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
-@clause(_T)
-@EDGES.parametrize(_T)
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
 def test_shape_functions_at_trace(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
