@@ -157,7 +157,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         tf.ones([1, 2, 2, 1]), 1, 1, "same"))),
     ("max_pool1d NHWC format", _W, lambda tf: tf.nn.max_pool1d(
         tf.ones([2, 3, 2], tf.float64), [3], strides=(1, 2, 2), padding="SAME", data_format="NHWC")),
-    ("max_pool1d NCW", _W, lambda tf: tf.nn.max_pool1d(tf.ones([2, 3, 2], tf.float64), [1], 1, "SAME", data_format="NCW")),
+    ("max_pool1d NCW", _W, lambda tf: tf.nn.max_pool1d(tf.ones([2, 3, 2], tf.float64), [1], 1, "SAME",
+                                                       data_format="NCW")),
     ("avg_pool1d NWC", _W, lambda tf: tf.nn.avg_pool1d(tf.reshape(tf.range(12.0), [2, 3, 2]), 2, 1, "SAME")),
     ("max_pool1d explicit padding", _W, lambda tf: tf.nn.max_pool1d(
         tf.reshape(tf.range(12.0), [2, 3, 2]), 2, 1, [[0, 0], [1, 1], [0, 0]])),

@@ -39,7 +39,8 @@ def test_cpuinfo_gives_the_first_processors_vendor_and_flags() -> None:
     (("avx512_vnni",), "float64", False),                       # never
     (("avx512f", "avx512_vnni"), "bfloat16", True), (("avx_ne_convert", "amx_tile"), "bfloat16", True),
     (("avx2", "avx_vnni"), "bfloat16", False),
-    (("avx512bw", "avx512_fp16", "avx512_vnni"), "float16", True), (("avx512bw", "amx_fp16", "amx_tile"), "float16", True),
+    (("avx512bw", "avx512_fp16", "avx512_vnni"), "float16", True),
+    (("avx512bw", "amx_fp16", "amx_tile"), "float16", True),
     (("avx_ne_convert", "avx_vnni"), "float16", True),
     (("avx512f", "avx512bw", "avx512_bf16"), "float16", False),  # this session's AMD EPYC: Eigen's float16 kernels
     (("avx512_fp16", "avx512_vnni"), "float16", False),         # AVX512-FP16 without AVX512BW

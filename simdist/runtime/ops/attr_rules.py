@@ -22,7 +22,8 @@ import numpy as np
 
 from simdist.runtime.ops.attr_types import ATTR_TYPES
 
-__all__ = ["check", "list_input", "fast_path_takes", "fallback_conversion", "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
+__all__ = ["check", "list_input", "fast_path_takes", "fallback_conversion",
+           "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
 _REAL = (numbers.Real, np.integer, np.floating)
 

@@ -228,8 +228,8 @@ def local_response_normalization(input: Any, depth_radius: int = 5, bias: float 
     attr_rules.check("LRN", depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta)
     LRN.dtype((x.dtype,), None)
     if x.ndim != 4:   # (the kernel; in a tf.function LRN's shape function, ValueError at trace)
-        raise trace_errors.shape_error("in must be 4-dimensional [Op:LRN]", f"Shape must be rank 4 but is rank {x.ndim}",
-                                       "LRN", [x.shape.as_list()])
+        raise trace_errors.shape_error("in must be 4-dimensional [Op:LRN]",
+                                       f"Shape must be rank 4 but is rank {x.ndim}", "LRN", [x.shape.as_list()])
     return dispatch.execute(LRN, (x,), {"depth_radius": int(depth_radius), "bias": float(bias),
                                         "alpha": float(alpha), "beta": float(beta)})
 
