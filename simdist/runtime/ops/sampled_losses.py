@@ -41,6 +41,8 @@ def _lookup(params: Any, ids: Tensor, partition_strategy: str = "div") -> Tensor
         params = [params]
     if not params:
         raise ValueError("Length of params is currently 0. Need at least one param.")
+    if len(params) == 1 and hasattr(params[0], "_gather_rows"):   # (a ShardedVariable: its shards' rows)
+        return params[0]._gather_rows(ids)
     ps = [_param(p) for p in params]
     if len(ps) == 1:
         return array.identity(array.gather(ps[0], ids))
