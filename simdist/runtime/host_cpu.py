@@ -157,7 +157,9 @@ def using(choice: str | CPUModel) -> Iterator[CPUModel]:
 
 
 def onednn_for(tf_module: object) -> bool:
-    """Whether oneDNN's kernels run for a conformance backend's `tf`: simdist's model in force, or
-    (real TensorFlow) the CPU this process runs on (`detect`), each with TF_ENABLE_ONEDNN_OPTS."""
-    simdist = str(getattr(tf_module, "__name__", "")).startswith("simdist")
+    """Whether oneDNN's kernels run for a conformance backend's `tf` module (or its backend name,
+    "simdist" or another): simdist's model in force, or (real TensorFlow) the CPU this process
+    runs on (`detect`), each with TF_ENABLE_ONEDNN_OPTS."""
+    name = tf_module if isinstance(tf_module, str) else getattr(tf_module, "__name__", "")
+    simdist = str(name).startswith("simdist")
     return (current() if simdist else detect()).onednn_enabled
