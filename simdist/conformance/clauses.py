@@ -315,6 +315,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: space_to_batch(_nd) pads and moves spatial blocks into the batch, batch_to_space moves them back and crops, space_to_depth/depth_to_space move k x k blocks into the depth (NHWC); each op\'s gradient is the other.'),
     Clause('ops.nn-more', 'ops', False, (),
            'TF 2.21: crelu, normalize_moments, sufficient_statistics, weighted_moments, max_pool1d, avg_pool1d and log_poisson_loss are nn_ops.py/nn_impl.py\'s compositions, conv2d_transpose/conv1d_transpose the Conv2DBackpropInput op; local_response_normalization (lrn) is x / (bias + alpha * windowed sum of x^2)^beta for half, bfloat16 and float, with LRNGrad as its gradient.'),
+    Clause('ops.nn-wrapper-order', 'ops', False, (),
+           'TF 2.21: tf.nn\'s pooling and convolution wrappers check and convert their arguments in nn_ops.py/nn_impl.py\'s order (_get_sequence of ksize then strides before padding and the op; depthwise_conv2d through with_space_to_batch; convolution_internal\'s spatial rank from the filters), and the forward window ops\' shape functions raise their window-size errors (a VALID window larger than the input too) as ValueError while a tf.function is traced.'),
     Clause('ops.linalg-more', 'ops', False, (),
            'TF 2.21: adjoint, band_part, set_diag, cross, normalize, tensor_diag(_part), det, slogdet, inv, solve, cholesky (NaN for a matrix that is not positive definite), triangular_solve and qr compute per innermost matrix with its dtype lists and differentiate as linalg_grad.py.'),
     Clause('ops.nn-3d', 'ops', False, (),

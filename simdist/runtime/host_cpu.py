@@ -25,7 +25,11 @@ import os
 from dataclasses import dataclass
 from typing import Iterator
 
-__all__ = ["CPUModel", "REFERENCE", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS"]
+__all__ = ["CPUModel", "REFERENCE", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS", "onednn_for"]
+
+
+# DefaultOneDnnPolicy's CPU features (port.cc), as /proc/cpuinfo names them
+_ONEDNN_DEFAULT_FLAGS = ("avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16")
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,10 @@ class CPUModel:
         return flag in self.flags
 
     def onednn_supports(self, dtype_name: str) -> bool:
-        """TF 2.21's `IsDataTypeSupportedByOneDNNOnThisCPU` (tensorflow/core/util/util.cc)."""
+        """TF 2.21's `IsDataTypeSupportedByOneDNNOnThisCPU` (tensorflow/core/util/util.cc), where
+        oneDNN is on at all (`onednn_enabled`)."""
+        if not self.onednn_enabled:
+            return False
         if dtype_name == "float32":
             return True
         if dtype_name == "bfloat16":
@@ -58,18 +65,20 @@ class CPUModel:
 
     @property
     def onednn_enabled(self) -> bool:
-        """TF 2.21's `IsMKLEnabled` on Linux x86 (tensorflow/core/util/util.cc): oneDNN's kernels are on
-        by default only on a CPU with neural-network features (AVX512_VNNI, AVX512_BF16, AVX_VNNI,
-        AMX_TILE, AMX_INT8 or AMX_BF16); elsewhere every op runs TF's own (Eigen) kernels.
-        TF_ENABLE_ONEDNN_OPTS overrides the default (read once at detection: `onednn_opts`)."""
+        """TF 2.21's `IsMklEnabled` on Linux x86 (tensorflow/core/util/util.cc, port.cc
+        DefaultOneDnnPolicy): oneDNN's kernels are on by default only on a CPU with neural-network
+        features (AVX512_VNNI, AVX512_BF16, AVX_VNNI, AMX_TILE, AMX_INT8 or AMX_BF16); elsewhere every
+        op runs TF's own (Eigen) kernels (on an AVX2-only CPU an NCHW MaxPool is "Default
+        MaxPoolingOp only supports NHWC", observed). TF_ENABLE_ONEDNN_OPTS overrides the default: read
+        from the environment when the host is detected (`onednn_opts`), never for the reference model."""
         if self.onednn_opts is not None:
             return self.onednn_opts
-        return any(self.has(f) for f in _ONEDNN_DEFAULT_FEATURES)
+        return any(self.has(f) for f in _ONEDNN_DEFAULT_FLAGS)
 
     def onednn(self, dtype_name: str, registered: tuple[str, ...]) -> bool:
         """True when TF runs an op whose oneDNN kernel is registered for ``registered`` dtypes
         through oneDNN at ``dtype_name`` on this CPU."""
-        return dtype_name in registered and self.onednn_enabled and self.onednn_supports(dtype_name)
+        return dtype_name in registered and self.onednn_supports(dtype_name)
 
     @property
     def estimates(self) -> str:
@@ -77,7 +86,8 @@ class CPUModel:
         return "amd" if self.vendor == "AuthenticAMD" else "intel"
 
 
-#: The host tests/goldens were recorded on (float16 runs through oneDNN there).
+#: The host tests/goldens were recorded on (float16 runs through oneDNN there; an AVX512-FP16 Xeon,
+#: which has AVX512_VNNI, so oneDNN is on by default).
 REFERENCE = CPUModel("reference", "GenuineIntel",
                      ("avx", "avx2", "avx512_bf16", "avx512_fp16", "avx512_vnni", "avx512bw", "avx512dq", "avx512f",
                       "avx512vl", "f16c", "fma"))
@@ -123,10 +133,6 @@ def _onednn_opts(value: str | None) -> bool | None:
     return True if v in ("1", "true") else False if v in ("0", "false") else None
 
 
-# The cpuid features that turn TF 2.21's oneDNN kernels on by default (util.cc IsMKLEnabled), by
-# /proc/cpuinfo's names
-_ONEDNN_DEFAULT_FEATURES = ("avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16")
-
 
 def _model(choice: str | CPUModel) -> CPUModel:
     if isinstance(choice, CPUModel):
@@ -166,3 +172,12 @@ def using(choice: str | CPUModel) -> Iterator[CPUModel]:
         yield current()
     finally:
         use(previous)
+
+
+def onednn_for(tf_module: object) -> bool:
+    """Whether oneDNN's kernels run for a conformance backend's `tf` module (or its backend name,
+    "simdist" or another): simdist's model in force, or (real TensorFlow) the CPU this process
+    runs on (`detect`), each with TF_ENABLE_ONEDNN_OPTS."""
+    name = tf_module if isinstance(tf_module, str) else getattr(tf_module, "__name__", "")
+    simdist = str(name).startswith("simdist")
+    return (current() if simdist else detect()).onednn_enabled

@@ -146,12 +146,17 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
             "worker state after earlier programs, as the program crash below: analysed in fz15c); a fresh TF worker "
             "(`fz14_campaign.py SEED INDEX 1 --no-keep`) gives no disagreement for the program: simdist's outcomes are "
             "the fresh worker's; seed 14 #645, "
-            "seed 1420261202 #953"
+            "seed 1420261202 #953, seed 14 #678 (fz16a: --no-keep gives 0 disagreements)"
        for key in (("unary:not", "error-class", "'err', 'NotImplementedError'"),
                    ("operator:&", "error-class", "'err', 'NotImplementedError'"),
                    ("call:nn.weighted_cross_entropy_with_logits", "error-class", "'err', 'NotImplementedError'"),
                    ("call:linalg.matmul", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:linalg.matvec", "error-class", "'err', 'NotImplementedError'"))},
+                   ("call:linalg.matvec", "error-class", "'err', 'NotImplementedError'"),
+                   ("call:nn.batch_normalization", "accepts", "'err', 'NotImplementedError'"),   # (seed 14 #678)
+                   ("call:subtract", "error-class", "'err', 'NotImplementedError'"),
+                   ("call:math.cumprod>unary:-", "error-class", "'err', 'NotImplementedError'"),
+                   ("operator:>", "accepts", "'err', 'NotImplementedError'"),
+                   ("call:image.rot90", "error-class", "'err', 'NotImplementedError'"))},
     ("call:linalg.matmul", "error-class", "'err', 'NotFoundError'"):
         "tf.linalg.matmul(a, b, output_type=T) with T unlike a's or b's dtype: TF 2.21 runs BatchMatMulV3 (Ta, Tb, "
         "Tout), whose CPU kernels exist for a few type triples only (int32 x float32 -> int32: NotFoundError); "
@@ -164,6 +169,24 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.linalg.banded_triangular_solve(np.uint64(2), -1): TF 2.21 leaks SystemError from its eager fast path "
         "(\"<class EagerTensor> returned a result with an exception set\"; not analysed further); simdist raises "
         "the op's input mismatch (InvalidArgumentError); seed 1420261202 #462",
+    ("call:nn.ctc_greedy_decoder", "error-class", "'err', 'InvalidArgumentError'"):
+        "ctc_greedy_decoder(inputs=[an empty float64 ndarray of shape (3, 2, 0, 2), a NumPy scalar, a Python int], "
+        "[0]) eagerly (fz16a): TF 2.21's conversion of that ragged list yields some tensor and the kernel says "
+        "\"inputs is not a 3-Tensor\" (InvalidArgumentError); simdist's conversion refuses the list (NumPy's "
+        "ValueError \"inhomogeneous shape\"); how TF packs an empty array beside scalars is not analysed; "
+        "seed 14 #117",
+    ("call:signal.fft3d>call:random.fixed_unigram_candidate_sampler", "error-class", "'err', 'ValueError'"):
+        "the first statement, tf.signal.fft3d of a Python list holding 1e300 (fz16a): TF 2.21 raises ValueError "
+        "\"Can't convert Python sequence with a value out of range for a double-precision float\" converting it to "
+        "complex64; simdist converts it (inf) and computes; the sampler after it agrees (TypeError for unique=1); "
+        "seed 14 #347",
+    ("call:nn.conv3d_transpose>unary:not", "error-class", "'err', 'ValueError'"):
+        "conv3d_transpose(input=a uint32 ndarray of rank 2, filters=a float list, ...) in a tf.function (fz16a): "
+        "TF 2.21 converts the NumPy out_backprop to the filter's T float32 and its shape function raises "
+        "ValueError \"Shape must be rank 5\" (eagerly the kernel's InvalidArgumentError, also after the cast); "
+        "simdist keeps the array's uint32 and refuses T (TypeError); which NumPy inputs TF's fast path and "
+        "op_def_library cast to another input's dtype is not modelled (args.matching keeps them); "
+        "seed 1420261202 #702",
     ("program", "crashed", "Caching devices is not yet supported"):
         "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
         "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "

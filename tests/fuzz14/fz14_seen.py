@@ -48,15 +48,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                "'InvalidArgumentError')",
  ('call:dtypes.as_dtype', 'rejects', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('DType', 'int8')); "
                                               "simdist ('err', 'TypeError')",
- ('call:dtypes.cast>call:nn.nce_loss', 'error-class', "'err', 'AttributeError'"): 'seed 14 #795 (function): TF 2.21 '
-                                                                                  "('calls', (('err', "
-                                                                                  "'AttributeError'), ('err', "
-                                                                                  "'AttributeError'), ('err', "
-                                                                                  "'AttributeError'); simdist "
-                                                                                  "('calls', (('err', "
-                                                                                  "'NotImplementedError'), ('err', "
-                                                                                  "'NotImplementedError'), ('err', "
-                                                                                  "'NotImp",
  ('call:dynamic_partition', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #488 (function): TF 2.21 '
                                                                    "('calls', (('err', 'ValueError'), ('err', "
                                                                    "'ValueError'), ('err', 'ValueError'), ('ok', "
@@ -77,12 +68,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                       "('err', "
                                                                                       "'InvalidArgumentError'), "
                                                                                       "('err', 'InvalidArgumentErro",
- ('call:equal>call:nn.lrn', 'error-class', "'err', 'ValueError'"): "seed 14 #769 (function): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                   "('calls', (('err', 'TypeError'), ('err', "
-                                                                   "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                   "('py',",
  ('call:expand_dims', 'error-class', "'err', 'ValueError'"): "seed 14 #670 (dist): TF 2.21 ('err', 'ValueError'); "
                                                              "simdist ('err', 'TypeError')",
  ('call:fill>call:tensor_scatter_nd_max', 'accepts', "'err', 'ValueError'"): "seed 14 #448 (sig): TF 2.21 ('calls', "
@@ -108,15 +93,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                     "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
                                                     "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
                                                     "('err', 'InvalidArgumentErro",
- ('call:image.random_hue>call:nn.pool', 'error-class', "'err', 'AttributeError'"): 'seed 14 #432 (function): TF 2.21 '
-                                                                                   "('calls', (('err', "
-                                                                                   "'AttributeError'), ('err', "
-                                                                                   "'AttributeError'), ('err', "
-                                                                                   "'ValueError'), ('; simdist "
-                                                                                   "('calls', (('err', "
-                                                                                   "'AttributeError'), ('err', "
-                                                                                   "'AttributeError'), ('err', "
-                                                                                   "'InvalidArgumentE",
  ('call:linalg.expm>call:math.is_inf', 'error-class', "'err', 'ValueError'"): "seed 14 #361 (sig): TF 2.21 ('calls', "
                                                                               "(('err', 'ValueError'), ('err', "
                                                                               "'ValueError'), ('err', "
@@ -142,24 +118,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                  "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                  "('calls', (('err', 'InvalidArgumentError'), "
                                                                  "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:linalg.set_diag>call:nn.local_response_normalization', 'error-class', "'err', 'ValueError'"): 'seed 14 #757 '
-                                                                                                      '(function): '
-                                                                                                      'TF 2.21 '
-                                                                                                      "('calls', "
-                                                                                                      "(('err', "
-                                                                                                      "'ValueError'), "
-                                                                                                      "('err', "
-                                                                                                      "'ValueError'), "
-                                                                                                      "('err', "
-                                                                                                      "'ValueError'), "
-                                                                                                      "('ok', ('p; "
-                                                                                                      'simdist '
-                                                                                                      "('calls', "
-                                                                                                      "(('err', "
-                                                                                                      "'InvalidArgumentError'), "
-                                                                                                      "('err', "
-                                                                                                      "'InvalidArgumentError'), "
-                                                                                                      "('err', 'Inva",
  ('call:linalg.solve', 'error-class', "'err', 'ValueError'"): "seed 14 #278 (sig): TF 2.21 ('calls', (('err', "
                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
                                                               "'ValueError'))); simdist ('calls', (('err', "
@@ -220,10 +178,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
  ('call:math.conj>call:boolean_mask', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #197 (dist): TF 2.21 '
                                                                              "('err', 'ValueError'); simdist ('err', "
                                                                              "'TypeError')",
- ('call:math.cos>call:nn.depthwise_conv2d', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #818 (dist): TF '
-                                                                                   "2.21 ('err', 'ValueError'); "
-                                                                                   "simdist ('err', "
-                                                                                   "'InvalidArgumentError')",
  ('call:math.digamma', 'gradient', "'ok'"): "seed 14 #725 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (), "
                                             "array(nan, dtype=float32))), ('ok', (('first', ('ok',; simdist ('grad', "
                                             "('ok', ('T', 'float32', (), array(nan, dtype=float32))), ('ok', "
@@ -281,269 +235,11 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                               "'NotImplementedError'); simdist ('dist', (('local', "
                                                               "('tuple', (('T', 'float32', (2, 3, 2, 2), "
                                                               'array([[[[-1.000000e+00,  0.',
- ('call:nn.all_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 #533 (function): TF 2.21 '
-                                                                          "('calls', (('err', 'ValueError'), ('err', "
-                                                                          "'ValueError'), ('err', 'ValueError'), "
-                                                                          "('ok', ('p; simdist ('calls', (('err', "
-                                                                          "'InvalidArgumentError'), ('err', "
-                                                                          "'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.atrous_conv2d', 'error-class', "'err', 'ValueError'"): "seed 14 #322 (function): TF 2.21 ('calls', "
-                                                                  "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                  "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                  "('calls', (('err', 'UnimplementedError'), ('err', "
-                                                                  "'UnimplementedError'), ('err', 'Unimplem",
- ('call:nn.atrous_conv2d>call:nn.with_space_to_batch', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #303 '
-                                                                                              '(function): TF 2.21 '
-                                                                                              "('calls', (('err', "
-                                                                                              "'ValueError'), "
-                                                                                              "('err', "
-                                                                                              "'ValueError'), "
-                                                                                              "('err', "
-                                                                                              "'ValueError'), ('ok', "
-                                                                                              "('p; simdist "
-                                                                                              "('calls', (('err', "
-                                                                                              "'UnimplementedError'), "
-                                                                                              "('err', "
-                                                                                              "'UnimplementedError'), "
-                                                                                              "('err', 'Unimplem",
- ('call:nn.atrous_conv2d>operator:>', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #653 (dist): TF 2.21 '
-                                                                             "('err', 'ValueError'); simdist ('err', "
-                                                                             "'UnimplementedError')",
- ('call:nn.avg_pool', 'accepts', "'err', 'AttributeError'"): "seed 14 #447 (sig): TF 2.21 ('calls', (('err', "
-                                                             "'AttributeError'), ('err', 'AttributeError'), ('err', "
-                                                             "'AttributeError'); simdist ('calls', (('ok', "
-                                                             "'traced'), ('ok', ('T', 'float32', (2, 1, 1), "
-                                                             'array([[[     nan]],',
- ('call:nn.avg_pool2d', 'accepts', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 14 #662 (sig): TF 2.21 '
-                                                                               "('calls', (('err', "
-                                                                               "'OperatorNotAllowedInGraphError'), "
-                                                                               "('err', "
-                                                                               "'OperatorNotAllowedInGraphEr; "
-                                                                               "simdist ('calls', (('ok', 'traced'), "
-                                                                               "('err', 'InvalidArgumentError'), "
-                                                                               "('err', 'InvalidArgumentErro",
- ('call:nn.avg_pool2d', 'error-class', "'err', 'ValueError'"): "seed 14 #734 (eager): TF 2.21 ('err', 'ValueError'); "
-                                                               "simdist ('err', 'InvalidArgumentError')",
- ('call:nn.avg_pool2d>call:signal.idct', 'accepts', "'err', 'ValueError'"): 'seed 1420261202 #748 (sig): TF 2.21 '
-                                                                            "('calls', (('err', 'ValueError'), "
-                                                                            "('err', 'ValueError'), ('err', "
-                                                                            "'ValueError'))); simdist ('calls', "
-                                                                            "(('ok', 'traced'), ('err', "
-                                                                            "'InvalidArgumentError'), ('err', "
-                                                                            "'InvalidArgumentErro",
- ('call:nn.avg_pool3d', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #718 (sig): TF 2.21 ('calls', (('err', "
-                                                           "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                           "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                           "('err', 'InvalidArgumentError'), ('err', "
-                                                           "'InvalidArgumentErro",
- ('call:nn.avg_pool3d', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #276 (tape): TF 2.21 ('err', "
-                                                               "'ValueError'); simdist ('err', 'UnimplementedError')",
- ('call:nn.batch_norm_with_global_normalization', 'accepts', "'err', 'AttributeError'"): 'seed 1420261202 #868 '
-                                                                                         '(function): TF 2.21 '
-                                                                                         "('calls', (('err', "
-                                                                                         "'AttributeError'), ('err', "
-                                                                                         "'AttributeError'), ('err', "
-                                                                                         "'AttributeError'); simdist "
-                                                                                         "('calls', (('ok', ('T', "
-                                                                                         "'float32', (), "
-                                                                                         'array(-2.5819879, '
-                                                                                         "dtype=float32))), ('ok', "
-                                                                                         "('T', 'f",
- ('call:nn.batch_norm_with_global_normalization', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #983 '
-                                                                                             '(tape): TF 2.21 '
-                                                                                             "('err', "
-                                                                                             "'AttributeError'); "
-                                                                                             "simdist ('err', "
-                                                                                             "'ValueError')",
- ('call:nn.batch_norm_with_global_normalization', 'rejects', "'ok'"): "seed 1420261202 #24 (tape): TF 2.21 ('grad', "
-                                                                      "('ok', ('T', 'float64', (1,), "
-                                                                      "array([8.89702099]))), ('none',)); simdist "
-                                                                      "('err', 'InvalidArgumentError')",
- ('call:nn.batch_normalization', 'rejects', "'ok'"): "seed 14 #678 (dist): TF 2.21 ('dist', (('local', ('tuple', "
-                                                     "(('T', 'float32', (), array(-23.349379, dtype=float32)), ('T; "
-                                                     "simdist ('err', 'InvalidArgumentError')",
- ('call:nn.batch_normalization>call:math.erf', 'error-class', "'err', 'AttributeError'"): 'seed 1420261202 #25 '
-                                                                                          '(function): TF 2.21 '
-                                                                                          "('calls', (('err', "
-                                                                                          "'AttributeError'), "
-                                                                                          "('err', "
-                                                                                          "'AttributeError'), "
-                                                                                          "('err', "
-                                                                                          "'AttributeError'); "
-                                                                                          "simdist ('calls', "
-                                                                                          "(('err', 'TypeError'), "
-                                                                                          "('err', 'TypeError'), "
-                                                                                          "('err', 'TypeError'), "
-                                                                                          "('ok', ('py',",
- ('call:nn.compute_accidental_hits', 'error-class', "'err', 'ValueError'"): "seed 14 #273 (eager): TF 2.21 ('err', "
-                                                                            "'ValueError'); simdist ('err', "
-                                                                            "'InvalidArgumentError')",
- ('call:nn.conv1d>operator:-', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #549 (tape): TF 2.21 '
-                                                                                "('err', 'InvalidArgumentError'); "
-                                                                                "simdist ('err', "
-                                                                                "'UnimplementedError')",
- ('call:nn.conv2d', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #21 (eager): TF 2.21 ('err', "
-                                                                     "'InvalidArgumentError'); simdist ('err', "
-                                                                     "'UnimplementedError')",
- ('call:nn.conv2d_transpose', 'error-class', "'err', 'ValueError'"): "seed 14 #220 (function): TF 2.21 ('calls', "
-                                                                     "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                     "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                     "('calls', (('err', 'InvalidArgumentError'), "
-                                                                     "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.conv3d_transpose', 'error-class', "'err', 'ValueError'"): "seed 14 #25 (dist): TF 2.21 ('err', "
-                                                                     "'ValueError'); simdist ('err', "
-                                                                     "'UnimplementedError')",
- ('call:nn.conv3d_transpose>unary:not', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #702 (sig): TF 2.21 '
-                                                                               "('calls', (('err', 'ValueError'), "
-                                                                               "('err', 'ValueError'), ('err', "
-                                                                               "'ValueError'))); simdist ('calls', "
-                                                                               "(('err', 'TypeError'), ('err', "
-                                                                               "'TypeError'), ('err', 'TypeError')))",
- ('call:nn.convolution', 'error-class', "'err', 'ValueError'"): "seed 14 #232 (eager): TF 2.21 ('err', "
-                                                                "'ValueError'); simdist ('err', "
-                                                                "'UnimplementedError')",
- ('call:nn.convolution>operator://', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #723 (tape): TF 2.21 '
-                                                                            "('err', 'ValueError'); simdist ('err', "
-                                                                            "'UnimplementedError')",
- ('call:nn.crelu', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #217 (sig): TF 2.21 ('calls', (('err', "
-                                                          "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                          "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "
-                                                          "('err', 'TypeError'), ('err', 'TypeError')))",
- ('call:nn.ctc_greedy_decoder', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #117 (tape): TF 2.21 '
-                                                                                 "('err', 'InvalidArgumentError'); "
-                                                                                 "simdist ('err', 'ValueError')",
- ('call:nn.ctc_unique_labels', 'error-class', "'err', 'ValueError'"): "seed 14 #629 (function): TF 2.21 ('calls', "
-                                                                      "(('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                      "('p; simdist ('calls', (('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.depthwise_conv2d', 'error-class', "'err', 'ValueError'"): "seed 14 #417 (sig): TF 2.21 ('calls', (('err', "
-                                                                     "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                     "'ValueError'))); simdist ('calls', (('err', "
-                                                                     "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                     "'TypeError')))",
- ('call:nn.depthwise_conv2d>operator:<=', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #153 (eager): TF '
-                                                                                 "2.21 ('err', 'ValueError'); "
-                                                                                 "simdist ('err', 'TypeError')",
- ('call:nn.depthwise_conv2d>operator:==', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #56 (dist): TF '
-                                                                                 "2.21 ('err', 'ValueError'); "
-                                                                                 "simdist ('err', "
-                                                                                 "'InvalidArgumentError')",
- ('call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #173 (eager): '
-                                                                                    "TF 2.21 ('err', 'ValueError'); "
-                                                                                    "simdist ('err', "
-                                                                                    "'InvalidArgumentError')",
- ('call:nn.lrn', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #741 (sig): TF 2.21 ('calls', (('err', "
-                                                        "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                        "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "
-                                                        "('err', 'TypeError'), ('err', 'TypeError')))",
- ('call:nn.max_pool1d', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #244 (tape): TF 2.21 '
-                                                                         "('err', 'InvalidArgumentError'); simdist "
-                                                                         "('err', 'ValueError')",
- ('call:nn.max_pool1d>call:nn.approx_max_k', 'accepts', "'err', 'OperatorNotAllowedInGraphError'"): 'seed 14 #720 '
-                                                                                                    '(sig): TF 2.21 '
-                                                                                                    "('calls', "
-                                                                                                    "(('err', "
-                                                                                                    "'OperatorNotAllowedInGraphError'), "
-                                                                                                    "('err', "
-                                                                                                    "'OperatorNotAllowedInGraphEr; "
-                                                                                                    'simdist '
-                                                                                                    "('calls', "
-                                                                                                    "(('ok', "
-                                                                                                    "'traced'), "
-                                                                                                    "('err', "
-                                                                                                    "'InvalidArgumentError'), "
-                                                                                                    "('err', "
-                                                                                                    "'InvalidArgumentErro",
- ('call:nn.max_pool2d', 'error-class', "'err', 'ValueError'"): "seed 14 #724 (eager): TF 2.21 ('err', 'ValueError'); "
-                                                               "simdist ('err', 'InvalidArgumentError')",
- ('call:nn.max_pool3d', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #563 (eager): TF 2.21 ('err', "
-                                                               "'ValueError'); simdist ('err', "
-                                                               "'InvalidArgumentError')",
- ('call:nn.max_pool_with_argmax', 'accepts', "'err', 'ValueError'"): "seed 14 #528 (sig): TF 2.21 ('calls', (('err', "
-                                                                     "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                     "'ValueError'))); simdist ('calls', (('ok', "
-                                                                     "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                     "('err', 'InvalidArgumentErro",
- ('call:nn.max_pool_with_argmax', 'error-class', "'err', 'ValueError'"): "seed 14 #213 (eager): TF 2.21 ('err', "
-                                                                         "'ValueError'); simdist ('err', "
-                                                                         "'InvalidArgumentError')",
- ('call:nn.nce_loss', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #436 (eager): TF 2.21 ('err', "
-                                                                 "'AttributeError'); simdist ('err', "
-                                                                 "'NotImplementedError')",
- ('call:nn.nce_loss', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #451 (eager): TF 2.21 ('err', "
-                                                                       "'InvalidArgumentError'); simdist ('err', "
-                                                                       "'NotImplementedError')",
- ('call:nn.nce_loss', 'error-class', "'err', 'ValueError'"): "seed 14 #728 (sig): TF 2.21 ('calls', (('err', "
-                                                             "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                             "'ValueError'))); simdist ('calls', (('err', "
-                                                             "'NotImplementedError'), ('err', "
-                                                             "'NotImplementedError'), ('err', 'NotImp",
- ('call:nn.nce_loss>call:nn.ctc_beam_search_decoder', 'error-class', "'err', 'AttributeError'"): 'seed 14 #4 '
-                                                                                                 '(function): TF '
-                                                                                                 "2.21 ('calls', "
-                                                                                                 "(('err', "
-                                                                                                 "'AttributeError'), "
-                                                                                                 "('err', "
-                                                                                                 "'AttributeError'), "
-                                                                                                 "('err', "
-                                                                                                 "'AttributeError'); "
-                                                                                                 "simdist ('calls', "
-                                                                                                 "(('err', "
-                                                                                                 "'InvalidArgumentError'), "
-                                                                                                 "('err', "
-                                                                                                 "'InvalidArgumentError'), "
-                                                                                                 "('err', 'Inva",
- ('call:nn.nce_loss>call:signal.dct', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #364 (eager): TF '
-                                                                                       "2.21 ('err', "
-                                                                                       "'InvalidArgumentError'); "
-                                                                                       "simdist ('err', "
-                                                                                       "'ValueError')",
- ('call:nn.sampled_softmax_loss', 'error-class', "'err', 'AttributeError'"): "seed 14 #285 (sig): TF 2.21 ('calls', "
-                                                                             "(('err', 'AttributeError'), ('err', "
-                                                                             "'AttributeError'), ('err', "
-                                                                             "'AttributeError'); simdist ('calls', "
-                                                                             "(('err', 'ValueError'), ('err', "
-                                                                             "'ValueError'), ('err', 'ValueError')))",
- ('call:nn.sampled_softmax_loss', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #337 (eager): TF 2.21 '
-                                                                                   "('err', 'InvalidArgumentError'); "
-                                                                                   "simdist ('err', "
-                                                                                   "'NotImplementedError')",
- ('call:nn.sampled_softmax_loss>operator:>=', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #70 '
-                                                                                               '(eager): TF 2.21 '
-                                                                                               "('err', "
-                                                                                               "'InvalidArgumentError'); "
-                                                                                               "simdist ('err', "
-                                                                                               "'ValueError')",
- ('call:random.all_candidate_sampler>operator:!=', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #94 '
-                                                                                          "(eager): TF 2.21 ('err', "
-                                                                                          "'ValueError'); simdist "
-                                                                                          "('err', "
-                                                                                          "'InvalidArgumentError')",
  ('call:random.fold_in', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #265 (tape): TF 2.21 ('err', "
                                                                 "'ValueError'); simdist ('err', 'TypeError')",
  ('call:random.fold_in', 'rejects', "'ok'"): "seed 14 #373 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', ('T', "
                                              "'uint64', (2,), array([7464880146280614444,     ; simdist ('calls', "
                                              "(('err', 'ValueError'), ('err', 'ValueError'), ('err', 'ValueError')))",
- ('call:random.log_uniform_candidate_sampler', 'accepts', "'err', 'ValueError'"): 'seed 14 #487 (sig): TF 2.21 '
-                                                                                  "('calls', (('err', 'ValueError'), "
-                                                                                  "('err', 'ValueError'), ('err', "
-                                                                                  "'ValueError'))); simdist "
-                                                                                  "('calls', (('ok', 'traced'), "
-                                                                                  "('err', 'InvalidArgumentError'), "
-                                                                                  "('err', 'InvalidArgumentErro",
- ('call:random.log_uniform_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #53 '
-                                                                                      "(function): TF 2.21 ('calls', "
-                                                                                      "(('err', 'ValueError'), "
-                                                                                      "('err', 'ValueError'), "
-                                                                                      "('err', 'ValueError'), ('ok', "
-                                                                                      "('p; simdist ('calls', "
-                                                                                      "(('err', "
-                                                                                      "'InvalidArgumentError'), "
-                                                                                      "('err', "
-                                                                                      "'InvalidArgumentError'), "
-                                                                                      "('err', 'Inva",
  ('call:random.normal', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #274 (sig): TF 2.21 ('calls', "
                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                "('err', 'ValueError'))); simdist ('calls', (('err', "
@@ -571,9 +267,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                 "('ok', ('T', 'float32', (4,), array([-0.9558899 "
                                                                 ",         inf,  0.32356432,  7.04; simdist ('err', "
                                                                 "'TypeError')",
- ('call:random.uniform_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 #118 (eager): TF 2.21 '
-                                                                                  "('err', 'ValueError'); simdist "
-                                                                                  "('err', 'InvalidArgumentError')",
  ('call:random_index_shuffle', 'accepts', "'err', 'ValueError'"): "seed 14 #546 (sig): TF 2.21 ('calls', (('err', "
                                                                   "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                   "'ValueError'))); simdist ('calls', (('ok', "
@@ -608,15 +301,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                         "('err', 'InvalidArgumentError'), ('err', "
                                                         "'InvalidArgumentErro",
- ('call:signal.fft3d>call:random.fixed_unigram_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 '
-                                                                                                          '#347 '
-                                                                                                          '(tape): '
-                                                                                                          'TF 2.21 '
-                                                                                                          "('err', "
-                                                                                                          "'ValueError'); "
-                                                                                                          'simdist '
-                                                                                                          "('err', "
-                                                                                                          "'InvalidArgumentError')",
  ('call:slice', 'error-class', "'err', 'ValueError'"): "seed 14 #574 (sig): TF 2.21 ('calls', (('err', "
                                                        "'ValueError'), ('err', 'ValueError'), ('err', "
                                                        "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "

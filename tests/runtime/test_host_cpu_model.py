@@ -35,18 +35,33 @@ def test_cpuinfo_gives_the_first_processors_vendor_and_flags() -> None:
 
 
 @pytest.mark.parametrize("flags, dtype, want", [
-    ((), "float32", True),                                      # float32: always oneDNN
-    ((), "float64", False),                                     # never
-    (("avx512f",), "bfloat16", True), (("avx_ne_convert",), "bfloat16", True), (("avx2",), "bfloat16", False),
-    (("avx512bw", "avx512_fp16"), "float16", True), (("avx512bw", "amx_fp16"), "float16", True),
-    (("avx_ne_convert",), "float16", True),
+    (("avx512_vnni",), "float32", True),                        # float32: always oneDNN (where it is on)
+    (("avx512_vnni",), "float64", False),                       # never
+    (("avx512f", "avx512_vnni"), "bfloat16", True), (("avx_ne_convert", "amx_tile"), "bfloat16", True),
+    (("avx2", "avx_vnni"), "bfloat16", False),
+    (("avx512bw", "avx512_fp16", "avx512_vnni"), "float16", True),
+    (("avx512bw", "amx_fp16", "amx_tile"), "float16", True),
+    (("avx_ne_convert", "avx_vnni"), "float16", True),
     (("avx512f", "avx512bw", "avx512_bf16"), "float16", False),  # this session's AMD EPYC: Eigen's float16 kernels
-    (("avx512_fp16",), "float16", False),                       # AVX512-FP16 without AVX512BW
+    (("avx512_fp16", "avx512_vnni"), "float16", False),         # AVX512-FP16 without AVX512BW
+    ((), "float32", False), (("avx2", "fma", "f16c"), "float32", False),   # no NN features: oneDNN off (port.cc)
+    (("avx512f", "avx512bw", "avx512_fp16"), "float16", False),
 ])
-def test_onednn_dtypes_follow_tfs_cpu_feature_rule(flags: tuple, dtype: str, want: bool) -> None:
+def test_onednn_dtypes_follow_tfs_cpu_feature_rule(flags: tuple, dtype: str, want: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TF_ENABLE_ONEDNN_OPTS", raising=False)
     got = _cpu(*flags).onednn_supports(dtype)
     assert got == want, f"onednn_supports({dtype!r}) with flags {flags} is {got}, but should be {want} " \
-        "[TF 2.21 IsDataTypeSupportedByOneDNNOnThisCPU]"
+        "[TF 2.21 IsDataTypeSupportedByOneDNNOnThisCPU, where DefaultOneDnnPolicy turns oneDNN on]"
+
+
+@pytest.mark.parametrize("env, want", [("1", True), ("true", True), ("0", False), ("false", False), ("", False)])
+def test_tf_enable_onednn_opts_overrides_the_cpu_policy(env: str, want: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+    monkeypatch.setenv("TF_ENABLE_ONEDNN_OPTS", env)   # (as detection reads it: host_cpu._onednn_opts)
+    got = dataclasses.replace(_cpu("avx2"), onednn_opts=host_cpu._onednn_opts(env)).onednn_enabled
+    assert got == want, f"onednn_enabled with TF_ENABLE_ONEDNN_OPTS={env!r} on an AVX2 CPU is {got}, but should be " \
+        f"{want} [TF 2.21 IsMklEnabled]"
 
 
 def test_the_reference_model_is_the_goldens_host() -> None:

@@ -22,7 +22,8 @@ import numpy as np
 
 from simdist.runtime.ops.attr_types import ATTR_TYPES
 
-__all__ = ["check", "list_input", "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
+__all__ = ["check", "list_input", "fast_path_takes", "fallback_conversion",
+           "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
 _REAL = (numbers.Real, np.integer, np.floating)
 
@@ -117,6 +118,54 @@ def _fast_path_ints(v: Any) -> bool:
     except Exception:  # noqa: BLE001 - not a sequence TF's fast path could read: the fallback's TypeError
         return False
     return all(type(x) is int for x in items)
+
+
+def _fast_path_value(kind: str, v: Any) -> bool:
+    """Whether pywrap_tfe_src.cc's SetOpAttrs reads `v` for an attribute of `kind` (ParseIntValue:
+    PyLong_Check, so a bool too but no NumPy integer or tensor; ParseFloatValue: a Python int or
+    float, np.float64 being a float; ParseBoolValue: PyBool; strings: str/bytes)."""
+    if kind.startswith("list("):
+        return isinstance(v, (list, tuple)) and all(_fast_path_value(kind[5:-1], x) for x in v)
+    if kind == "int":
+        return isinstance(v, int)
+    if kind == "float":
+        return isinstance(v, (int, float))
+    if kind == "bool":
+        return isinstance(v, bool)
+    if kind == "string":
+        return isinstance(v, (str, bytes))
+    return True
+
+
+def fast_path_takes(op_type: str, inputs: tuple = (), **values: Any) -> bool:
+    """Whether an eager call of generated op `op_type` stays on TF's fast path
+    (TFE_Py_FastPathExecute): every attribute value of the kind its parser reads
+    (`_fast_path_value`) and no input a Python list or tuple or a NumPy scalar other than
+    np.float64 (CheckOneInput). Otherwise the op's `_eager_fallback` runs, which converts each
+    input with `convert_to_tensor(x, dtype)`: a tensor of another dtype for an input of fixed type
+    is its ValueError there (`fallback_conversion`), where the fast path leaves it to the kernel
+    ("cannot compute ... as input #0"). Inside a tf.function: False (op_def_library)."""
+    from simdist.runtime import context
+    if context.in_function():
+        return False
+    for v in inputs:
+        if isinstance(v, (list, tuple)) or (isinstance(v, np.generic) and type(v) is not np.float64):
+            return False
+    for attr, v in values.items():
+        if v is None:
+            continue
+        kind, _ = attr_type(op_type, attr)
+        if not _fast_path_value(kind, v):
+            return False
+    return True
+
+
+def fallback_conversion(x: Any, dtype: Any) -> None:
+    """The eager fallback's `convert_to_tensor(x, dtype)` of a tensor `x` for an input of fixed
+    dtype: ValueError when its dtype differs (ops.attr-types)."""
+    if x.dtype != dtype:
+        raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype {x.dtype.name}: "
+                         f"{x!r}")
 
 
 def check(op_type: str, **values: Any) -> None:

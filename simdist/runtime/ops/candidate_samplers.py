@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import attr_rules, dispatch, philox
+from simdist.runtime import context, dtypes, errors, execution
+from simdist.runtime.ops import attr_rules, dispatch, philox, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -203,23 +203,50 @@ for _n in _OPNAME.values():
 
 def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique: Any, range_max: Any,
           seed: Any, **extra: Any) -> tuple[Tensor, Tensor, Tensor]:
+    """The generated wrapper, then the op (clause ops.candidate-samplers): the attributes' kinds
+    (make_int/make_bool, TypeError), true_classes converted with dtype int64 (a Python float is
+    TypeError; a tensor of another dtype is the eager fallback's ValueError when the call leaves
+    the fast path, attr_rules.fast_path_takes), the op def's minimums (num_true, num_sampled,
+    range_max >= 1: eagerly InvalidArgumentError, op_def_library's ValueError in a tf.function),
+    the input's dtype (the kernel's "cannot compute", op_def_library's TypeError), the shape
+    function (true_classes of rank 2: ValueError in a tf.function), then the kernel's checks."""
     from simdist.runtime.ops.random_gamma import tf_seeds
+    op = _OPNAME[kind]
     s1, s2 = tf_seeds(seed)   # (the wrapper's random_seed.get_seed, before the op's conversions)
     if kind != "fixed":   # (fixed checks its own attributes first)
         _check_attrs(kind, num_true, num_sampled, unique, range_max)
+    ranged = {"range_max": range_max} if kind != "all" else {}
     # (the wrapper converts true_classes with dtype int64: a Python float is TypeError, ops.attr-types)
     tc = true_classes if isinstance(true_classes, Tensor) else convert_to_tensor(true_classes, dtype=dtypes.int64)
+    if isinstance(true_classes, Tensor) and not attr_rules.fast_path_takes(
+            op, (), num_true=num_true, num_sampled=num_sampled, unique=unique, **ranged, **extra):
+        if not context.in_function():
+            attr_rules.fallback_conversion(tc, dtypes.int64)
+    if context.in_function() and tc.dtype != dtypes.int64:   # (op_def_library converts inputs before attrs)
+        _OPS[kind].dtype((tc.dtype,), None)
+    for attr, v in (("num_true", num_true), ("num_sampled", num_sampled), *ranged.items()):
+        if int(v) < 1:
+            raise trace_errors.attr_minimum(op, attr, int(v), 1)
+    _OPS[kind].dtype((tc.dtype,), None)
+    if context.in_function() and not static_shapes.rank_unknown(tc) and tc.ndim != 2:
+        raise trace_errors.shape_error(f"true_classes must be a matrix [Op:{op}]",
+                                       f"Shape must be rank 2 but is rank {tc.ndim}", op,
+                                       [static_shapes.known_shape(tc)])
     rmax = int(range_max)
-    if kind != "all" and rmax <= 0:
-        raise errors.InvalidArgumentError(None, None, f"range_max must be positive [Op:{_OPNAME[kind]}]")
     if kind == "learned" and rmax >= 2**31 - 1:   # TF's kernel builds a WeightedPicker of that size (not run in tests)
         raise errors.InvalidArgumentError(None, None, f"range_max must be less than {2**31 - 1} for unigram samplers, "
-                                          f"got {rmax} [Op:{_OPNAME[kind]}]")
-    _OPS[kind].dtype((tc.dtype,), None)
+                                          f"got {rmax} [Op:{op}]")
+    if kind == "fixed" and not extra["unigrams"]:   # (the kernel's constructor, after the attrs' checks)
+        raise errors.InvalidArgumentError(None, None, f"Must provide either vocab_file or unigrams. [Op:{op}]")
+    if kind == "fixed":
+        extra = {"unigrams": tuple(float(np.float32(w)) for w in extra["unigrams"]),
+                 "distortion": float(np.float32(extra["distortion"])),
+                 "num_reserved_ids": int(extra["num_reserved_ids"]), "num_shards": int(extra["num_shards"]),
+                 "shard": int(extra["shard"])}
     out = dispatch.execute(_OPS[kind], (tc,), {"num_true": int(num_true), "num_sampled": int(num_sampled),
                                                "unique": bool(unique), "range_max": rmax, "seed": s1, "seed2": s2,
                                                **extra})
-    return named_outputs(_OPNAME[kind], out[:3])
+    return named_outputs(op, out[:3])
 
 
 def _check_attrs(kind: str, num_true: Any, num_sampled: Any, unique: Any, range_max: Any, **extra: Any) -> None:
@@ -251,18 +278,12 @@ def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sample
     proportional to unigrams[k] ** distortion; reserved ids never), by TF's alias table."""
     _check_attrs("fixed", num_true, num_sampled, unique, range_max, vocab_file=vocab_file, distortion=distortion,
                  num_reserved_ids=num_reserved_ids, num_shards=num_shards, shard=shard, unigrams=unigrams)
-    if not isinstance(true_classes, Tensor):   # (converted before the kernel's checks: [-1.5] is TypeError)
-        true_classes = convert_to_tensor(true_classes, dtype=dtypes.int64)
     if vocab_file:
         raise NotImplementedError("fixed_unigram_candidate_sampler(vocab_file=...): simdist takes the weights as "
                                   "`unigrams` (reading a vocabulary file is not modelled)")
-    ug = tuple(float(np.float32(w)) for w in unigrams)
-    if not ug:
-        raise errors.InvalidArgumentError(None, None, "Must provide either vocab_file or unigrams. "
-                                          "[Op:FixedUnigramCandidateSampler]")
-    return _call("fixed", true_classes, num_true, num_sampled, unique, range_max, seed, unigrams=ug,
-                 distortion=float(np.float32(distortion)), num_reserved_ids=int(num_reserved_ids),
-                 num_shards=int(num_shards), shard=int(shard))
+    return _call("fixed", true_classes, num_true, num_sampled, unique, range_max, seed, vocab_file=vocab_file,
+                 distortion=distortion, num_reserved_ids=num_reserved_ids, num_shards=num_shards, shard=shard,
+                 unigrams=unigrams)
 
 
 def learned_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,

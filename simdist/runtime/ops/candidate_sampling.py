@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import attr_rules, dispatch
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import dtype_error, t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -57,6 +57,24 @@ HITS = register("ComputeAccidentalHits", _hits, _rule, lambda a, out, at: float(
 NotDifferentiable("ComputeAccidentalHits")
 
 
+def _shape_fn(tc: Tensor, sc: Tensor, num_true: int) -> None:
+    """ComputeAccidentalHits' shape function in a tf.function (ValueError at trace): true_classes
+    of rank 2 with num_true columns, sampled_candidates of rank 1."""
+    if not context.in_function():
+        return
+    op = "ComputeAccidentalHits"
+    shapes = [static_shapes.known_shape(tc), static_shapes.known_shape(sc)]
+    eager = errors.InvalidArgumentError(None, None, f"true_candidates must be a batch_size * num_true matrix [Op:{op}]")
+    if shapes[0] is not None and len(shapes[0]) != 2:
+        raise trace_errors.mark_shape(eager, f"Shape must be rank 2 but is rank {len(shapes[0])}", op, shapes)
+    if shapes[0] is not None and shapes[0][1] is not None and shapes[0][1] != num_true:
+        raise trace_errors.mark_shape(eager, f"Dimension must be {num_true} but is {shapes[0][1]}", op, shapes)
+    if shapes[1] is not None and len(shapes[1]) != 1:
+        raise trace_errors.shape_error("sampled_candidates must be a vector, which is typically an output from "
+                                       f"CandidateSampler [Op:{op}]", f"Shape must be rank 1 but is rank "
+                                       f"{len(shapes[1])}", op, shapes)
+
+
 def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true: int, seed: Any = None,
                             name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """`tf.nn.compute_accidental_hits`: (row indices int32, sampled positions int64, weights
@@ -65,10 +83,17 @@ def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true
         from simdist.runtime.ops import random as _random
         _random.draw_op_seed()
     attr_rules.check("ComputeAccidentalHits", num_true=num_true)   # (ops.attr-types: the wrapper's make_int, and
-    # its conversion of both inputs with dtype int64: a Python float is TypeError)
-    tc = true_classes if isinstance(true_classes, Tensor) else convert_to_tensor(true_classes, dtype=dtypes.int64)
-    sc = sampled_candidates if isinstance(sampled_candidates, Tensor) else convert_to_tensor(sampled_candidates,
-                                                                                            dtype=dtypes.int64)
+    # its conversion of both inputs with dtype int64: a Python float is TypeError; a tensor of another dtype is the
+    # eager fallback's ValueError when the call leaves the fast path, attr_rules.fast_path_takes)
+    fallback = not attr_rules.fast_path_takes("ComputeAccidentalHits", (true_classes, sampled_candidates),
+                                              num_true=num_true)
+    tcs = []
+    for v in (true_classes, sampled_candidates):
+        tcs.append(v if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dtypes.int64))
+        if fallback and isinstance(v, Tensor) and not context.in_function():
+            attr_rules.fallback_conversion(v, dtypes.int64)
+    tc, sc = tcs
     HITS.dtype((tc.dtype, sc.dtype), None)
+    _shape_fn(tc, sc, int(num_true))
     out = dispatch.execute(HITS, (tc, sc), {"num_true": int(num_true), "seed": 0, "seed2": 0})
     return named_outputs("ComputeAccidentalHits", out[:3])

@@ -21,7 +21,8 @@ from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import args, array, dispatch
+from simdist.runtime.ops import args, array, dispatch, trace_errors
+from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
 from simdist.runtime.ops.registry import CONV_INPUT_ROWS, RegisterGradient, lanes, register, rows
@@ -32,11 +33,32 @@ __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "separable_conv2d", "convolut
 
 
 # --- geometry ---------------------------------------------------------------------------------------
+# The forward window ops whose shape functions (Conv2DShape, MaxPoolShape, AvgPoolShape,
+# DepthwiseConv2DNativeShape, MaxPoolWithArgmax's) compute the windowed output size with the same
+# GetWindowedOutputSizeVerbose, so its errors are ValueErrors while a tf.function is traced (the
+# backprop ops' shape functions read input_sizes instead: their errors stay the kernel's).
+_SHAPE_FN_WINDOWS = ("Conv2D", "MaxPool", "AvgPool", "DepthwiseConv2dNative", "MaxPoolWithArgmax")
+
+
+def _window_error(text: str, op: str) -> errors.InvalidArgumentError:
+    err = errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+    if op in _SHAPE_FN_WINDOWS:
+        return trace_errors.static(err, ValueError, f"{text} for '{{{{node {op}}}}}'")
+    return err
+
+
 def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after: int, op: str) -> tuple[int, int, int]:
     """TF's GetWindowedOutputSizeVerbose: output size and padding before/after of one dim."""
     if stride <= 0:
-        raise errors.InvalidArgumentError(None, None, f"Stride must be > 0, but got {stride} [Op:{op}]")
+        raise _window_error(f"Stride must be > 0, but got {stride}", op)
     if padding == "VALID":
+        if size < eff and op in _SHAPE_FN_WINDOWS and context.in_function():
+            # (the shape function subtracts the window from the input's size: a window larger than the
+            # input is ValueError at trace, where the kernel would give an empty output)
+            err = errors.InvalidArgumentError(None, None, f"Negative dimension size caused by subtracting {eff} "
+                                              f"from {size} [Op:{op}]")
+            raise trace_errors.static(err, ValueError, f"Negative dimension size caused by subtracting {eff} from "
+                                                       f"{size} for '{{{{node {op}}}}}'")
         out, before, after = _trunc_div(size - eff + stride, stride), 0, 0
     elif padding == "EXPLICIT":
         out = _trunc_div(size + before + after - eff + stride, stride)
@@ -45,9 +67,8 @@ def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after
         needed = max(0, (out - 1) * stride + eff - size)
         before, after = needed // 2, needed - needed // 2
     if out < 0:
-        raise errors.InvalidArgumentError(
-            None, None, f"Computed output size would be negative: {out} [input_size: {size}, effective_filter_size: "
-            f"{eff}, stride: {stride}] [Op:{op}]")
+        raise _window_error(f"Computed output size would be negative: {out} [input_size: {size}, "
+                            f"effective_filter_size: {eff}, stride: {stride}]", op)
     return out, before, after
 
 
@@ -367,15 +388,24 @@ def spatial_sequence(value: Any, n: int, name: str, channels_first: bool = False
         value = value._v.tolist()
     vals = [value] if isinstance(value, (int, np.integer)) else list(value)
     if len(vals) == n + 2:
-        return tuple(int(v) for v in vals)
+        return tuple(_int_or_raw(v) for v in vals)
     if len(vals) == 1:
         vals = vals * n
     elif len(vals) != n:
         raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={vals} of length "
                          f"{len(vals)}")
     if channels_first:
-        return (1, 1) + tuple(int(v) for v in vals)
-    return (1,) + tuple(int(v) for v in vals) + (1,)
+        return (1, 1) + tuple(_int_or_raw(v) for v in vals)
+    return (1,) + tuple(_int_or_raw(v) for v in vals) + (1,)
+
+
+def _int_or_raw(v: Any) -> Any:
+    """An element of a _get_sequence list as an int where it is one; else as given (TF's wrapper
+    passes it on, and the op's make_int refuses it later, after the wrapper's other steps)."""
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return v
 
 
 def nchw_to_nhwc(seq: Sequence[Any]) -> tuple:
@@ -410,8 +440,11 @@ def normalize_padding(padding: Any, op: str, explicit_ok: bool = True) -> tuple[
                          "a list.")
     if padding not in ("SAME", "VALID"):
         allowed = '"SAME", "VALID", "EXPLICIT"' if explicit_ok else '"SAME", "VALID"'
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
+        err = errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
                                           f"of allowed values: {allowed} [Op:{op}]")
+        if isinstance(padding, str):   # (op_def_library's ValueError while a tf.function is traced)
+            raise trace_errors.bad_attr(err, op, "padding", padding, allowed)
+        raise err
     return padding, ()
 
 
@@ -455,6 +488,14 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
             padding = list(nchw_to_nhwc(padding))
         x = _t(input)
         if not onednn_conv(x.dtype.name):
+            # (Conv2DOp::Compute: ComputeConv2DDimension's checks before the CPU launcher refuses NCHW; in a
+            # tf.function Conv2DShape's ValueError)
+            f = _t(filters)
+            for t, what in ((x, "input"), (f, "filter")):
+                if t.ndim != 4:
+                    raise trace_errors.shape_error(
+                        f"convolution {what} must be 4-dimensional: {_dims(t.shape.as_list())} [Op:Conv2D]",
+                        f"Shape must be rank 4 but is rank {t.ndim}", "Conv2D", [x.shape.as_list(), f.shape.as_list()])
             raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
                                             "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
         if x.ndim != 4:
@@ -477,28 +518,56 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
 def _equal_depthwise_strides(x: Tensor, row: Any, col: Any) -> None:
     """TF 2.21's default (Eigen) depthwise kernel, the one of every float dtype but oneDNN's
     float32 and bfloat16, refuses unequal row and column strides."""
-    if x.dtype.is_floating and x.dtype.name not in ("float32", "bfloat16") and int(row) != int(col):
+    if x.dtype.is_floating and not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")) \
+            and int(row) != int(col):
         raise errors.InvalidArgumentError(None, None, "Current implementation only supports equal length strides in "
                                           "the row and column dimensions. [Op:DepthwiseConv2dNative]")
 
 
+def _py_iter(v: Any) -> list:
+    """`for _ in v` as TF's Python runs it on an argument: a tensor inside a tf.function is
+    OperatorNotAllowedInGraphError, an int Python's TypeError."""
+    if isinstance(v, Tensor) and context.in_function():
+        raise _symbolic.iter_error()
+    return list(v)
+
+
 def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
                      dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.depthwise_conv2d` (NHWC): channel c of the input convolved with filter[:, :, c, :]
-    gives output channels c*M .. c*M+M-1; strides is a list of 4, dilations a list of 2 (with
-    dilations > 1, strides must be 1). NCHW: TF 2.21's oneDNN kernel (float32, bfloat16), the
-    NHWC values between two transposes; the default kernels refuse it (UnimplementedError)."""
+    """`tf.nn.depthwise_conv2d` as nn_impl builds it: input and filter converted, the rate
+    (dilations, default [1, 1]) compared with the strides (TF only warns), then
+    nn_ops.with_space_to_batch (its checks: the rate a vector of positive ints, the input of rank
+    at least 3, or 4 for a channels-first format) around DepthwiseConv2dNative (`_depthwise_native`):
+    a rate of ones calls it directly, a dilated one on the SpaceToBatchND of the input with VALID
+    padding."""
+    from simdist.runtime.ops.nn_composites import with_space_to_batch
+    x, f = _t(input), _t(filter)
+    rate = [1, 1] if dilations is None else dilations
+    if any(r > 1 for r in _py_iter(rate)):
+        any(v != 1 for v in _py_iter(strides))   # (TF warns "When dilation rate is greater than 1 ...")
+
+    def op(converted: Tensor, _: int, pad: Any) -> Tensor:
+        return _depthwise_native(converted, f, strides, pad, data_format, None)
+    return with_space_to_batch(x, rate, padding, op, filter_shape=f.shape.as_list(), data_format=data_format)
+
+
+def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+                      dilations: Any = None) -> Tensor:
+    """DepthwiseConv2dNative (NHWC): channel c of the input convolved with filter[:, :, c, :]
+    gives output channels c*M .. c*M+M-1; strides a list of 4. NCHW: TF 2.21's oneDNN kernel
+    (float32, bfloat16), the NHWC values between two transposes; the default kernels refuse it
+    (UnimplementedError)."""
     if data_format == "NCHW":
         x = _t(input)
-        if x.dtype.name in ("float32", "bfloat16"):
+        if host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
             if not isinstance(strides, (list, tuple)) or len(strides) != 4:
                 raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 "
                                                   "dimensions [Op:DepthwiseConv2dNative]")
             dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
             if isinstance(padding, (list, tuple)) and len(padding) == 4:
                 padding = list(nchw_to_nhwc(padding))
-            return to_channels_first(depthwise_conv2d(to_channels_last(x), filter, list(nchw_to_nhwc(strides)),
-                                                      padding, "NHWC", dl))
+            return to_channels_first(_depthwise_native(to_channels_last(x), filter, list(nchw_to_nhwc(strides)),
+                                                       padding, "NHWC", dl))
         if x.dtype.is_floating:
             if isinstance(strides, (list, tuple)) and len(strides) == 4:
                 _equal_depthwise_strides(x, strides[2], strides[3])
@@ -514,10 +583,6 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
     st = tuple(int(v) for v in strides)
     _equal_depthwise_strides(_t(input), st[1], st[2])
     dl = spatial_sequence(dilations, 2, "dilations") if dilations is not None else (1, 1, 1, 1)
-    if any(d > 1 for d in dl) and any(v > 1 for v in st):
-        raise ValueError(f"simdist: depthwise_conv2d with dilations {list(dl[1:3])} needs strides of 1, got "
-                         f"{list(st)} (TF 2.21 warns 'When dilation rate is greater than 1, then all values of "
-                         "strides must be 1' and computes a space-to-batch result simdist does not reproduce)")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     return dispatch.execute(DEPTHWISE, (_t(input), _t(filter)), _traced_attr(attrs))
 
@@ -527,13 +592,28 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
     """`tf.nn.convolution` for 1-D (rank-3 input, through Conv2D with a unit height, as TF's
     conv1d), 2-D (Conv2D) and 3-D (Conv3D) convolutions; TF refuses strides > 1 with
     dilations > 1 here."""
+    # (nn_ops.convolution_internal: filters, then input, converted; the number of spatial dims from
+    # the filters' rank, else the input's; dilations, then strides, through _get_sequence)
+    filters = _t(filters)
     x = _t(input)
-    nsp = x.ndim - 2
+    fr = None if _static_shapes.rank_unknown(filters) else filters.ndim
+    ir = None if _static_shapes.rank_unknown(x) else x.ndim
+    if fr:
+        nsp = fr - 2
+    elif ir:
+        nsp = ir - 2
+    else:
+        raise ValueError("When `num_spatial_dims` is not set, one of `input.shape.rank` or `filters.shape.rank` "
+                         f"must be known. Received: input.shape={x.shape} of rank {ir} and "
+                         f"filters.shape={filters.shape} of rank {fr}")
     if nsp not in (1, 2, 3):
-        raise errors.UnimplementedError(None, None, f"simdist: tf.nn.convolution computes 1-D, 2-D and 3-D "
-                                        f"convolutions (input rank 3, 4 or 5), got rank {x.ndim}")
-    st = spatial_sequence(strides, nsp, "strides")[1:-1]
-    dl = spatial_sequence(dilations, nsp, "dilation_rate")[1:-1]
+        raise ValueError(f"`num_spatial_dims` must be 1, 2, or 3. Received: num_spatial_dims={nsp}.")
+    nc = data_format is not None and data_format not in ("NWC", "NHWC", "NDHWC")
+
+    def spatial(seq: tuple) -> tuple:
+        return seq[2:] if nc else seq[1:-1]
+    dl = spatial(spatial_sequence(dilations, nsp, "dilations", nc))
+    st = spatial(spatial_sequence(strides, nsp, "strides", nc))
     if any(s > 1 for s in st) and any(d > 1 for d in dl):
         raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                          f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")
@@ -565,19 +645,21 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
 
 def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
            dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.conv1d` as TF builds it (nn_ops.conv1d): ExpandDims of the input at its width's
-    axis and of the filter at 0, Conv2D with strides [1, 1, stride, 1], Squeeze; stride and
-    dilations an int or a list of 1 or 3. NCW: TF's NCHW Conv2D (see _ncw_convolution)."""
-    if data_format == "NCW":
-        return _ncw_convolution(_t(input), filters, spatial_sequence(stride, 1, "stride", True)[2], padding,
-                                spatial_sequence(dilations, 1, "dilations", True)[2])
-    check_data_format(data_format, "NWC")
-    st = spatial_sequence(stride, 1, "stride")
-    dl = spatial_sequence(dilations, 1, "dilations")
-    x, f = _t(input), _t(filters)
-    out = conv2d(array.expand_dims(x, -3), array.expand_dims(f, 0), [1, 1, st[1], 1], padding, "NHWC",
-                 [1, 1, dl[1], 1])
-    return array.squeeze(out, [-3])
+    """`tf.nn.conv1d` as nn_ops.conv1d builds it: the format ("NWC"/"NHWC"/None: NHWC with the
+    width at axis -2; "NCW"/"NCHW": NCHW, width last; else ValueError), stride and dilations
+    through _get_sequence, ExpandDims of the input at -3 (NHWC) or -2 (NCHW) and of the filter at
+    0, Conv2D, Squeeze of that axis."""
+    if data_format in (None, "NHWC", "NWC"):
+        fmt, start, nc = "NHWC", -3, False
+    elif data_format in ("NCHW", "NCW"):
+        fmt, start, nc = "NCHW", -2, True
+    else:
+        raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
+    st = [1] + list(spatial_sequence(stride, 1, "stride", nc))
+    dl = [1] + list(spatial_sequence(dilations, 1, "dilations", nc))
+    x = array.expand_dims(input, start)
+    f = array.expand_dims(filters, 0)
+    return array.squeeze(conv2d(x, f, st, padding, fmt, dl), [start])
 
 
 def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, strides: Any,  # noqa: A002

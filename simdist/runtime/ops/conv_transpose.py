@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, host_cpu
-from simdist.runtime.ops import args, array, attr_rules, dispatch
+from simdist.runtime import context, dtypes, errors, host_cpu
+from simdist.runtime.ops import args, array, attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
                                       spatial_sequence)
@@ -45,8 +45,10 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
     x = _t(input)
+    f = _t(filters)
+    _backprop_input_shape_fn(x, f, attrs["input_sizes"])
     try:
-        return dispatch.execute(CONV2D_BACKPROP_INPUT, (_t(filters), x), attrs)
+        return dispatch.execute(CONV2D_BACKPROP_INPUT, (f, x), attrs)
     except errors.InvalidArgumentError as e:
         # TF 2.21's x86 build runs float32 and bfloat16 through oneDNN (_MklNativeConv2DBackpropInput), which
         # fails an out_backprop of the wrong size with AbortedError; its Eigen kernels (float64, half) with this
@@ -56,6 +58,24 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
                                       "create a primitive descriptor for the convolution forward propagation "
                                       "primitive. [Op:Conv2DBackpropInput]") from None
         raise
+
+
+def _backprop_input_shape_fn(x: Tensor, f: Tensor, input_sizes: Any) -> None:
+    """Conv2DBackpropInput's shape function inside a tf.function (ValueError at trace, before the
+    kernel): out_backprop of rank 4, then the filter of rank 4, then input_sizes of 4 or 2 values."""
+    if not context.in_function():
+        return
+    op = "Conv2DBackpropInput"
+    n = len(input_sizes)
+    shapes = [[n], f.shape.as_list(), x.shape.as_list()]
+    for t, what in ((x, "input"), (f, "filter")):
+        if not static_shapes.rank_unknown(t) and t.ndim != 4:
+            raise trace_errors.shape_error(f"{what} must be 4-dimensional{t.shape.as_list()} [Op:{op}]",
+                                           f"Shape must be rank 4 but is rank {t.ndim}", op, shapes)
+    if n not in (4, 2):
+        raise trace_errors.shape_error(f"input_sizes must be 4-dimensional, got: {n} [Op:{op}]",
+                                       f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, "
+                                       f"but got: {n}", op, shapes)
 
 
 def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
@@ -105,8 +125,8 @@ def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, pa
 def atrous_conv2d(value: Any, filters: Any, rate: Any, padding: Any, name: str | None = None) -> Tensor:
     """`tf.nn.atrous_conv2d`: tf.nn.convolution with dilation_rate [rate, rate] (NHWC)."""
     from simdist.runtime.ops.conv import convolution
-    r = [int(v) for v in np.broadcast_to(np.asarray(rate), (2,))]
-    return convolution(value, filters, padding=padding, dilations=r)
+    # (TF passes dilation_rate=np.broadcast_to(rate, (2,)) to convolution_internal as it is)
+    return convolution(value, filters, padding=padding, dilations=list(np.broadcast_to(np.asarray(rate), (2,))))
 
 
 def _depthwise_attrs(strides: Any, padding: Any, dilations: Any, data_format: Any, op: str) -> dict:

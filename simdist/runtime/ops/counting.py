@@ -98,8 +98,14 @@ no_tf_gradient("UniqueWithCounts")
 
 
 def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor]:
-    """`tf.unique`: (values in order of first appearance, index of each input into them)."""
-    y, idx = dispatch.execute(UNIQUE, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
+    """`tf.unique`: (values in order of first appearance, index of each input into them). In a
+    tf.function Unique's shape function wants a vector (ValueError at trace, before the graph
+    finds no kernel for a dtype such as complex128)."""
+    xt = convert_to_tensor(x)
+    if context.in_function() and not static_shapes.rank_unknown(xt) and xt.ndim != 1:
+        raise trace_errors.shape_error("unique expects a 1D vector. [Op:Unique]",
+                                       f"Shape must be rank 1 but is rank {xt.ndim}", "Unique", [xt.shape.as_list()])
+    y, idx = dispatch.execute(UNIQUE, (xt,), {"out_idx": dtypes.as_dtype(out_idx)})
     # (a traced graph knows not how many values are unique)
     return named_outputs("Unique", (static_shapes.mark_dim(y, 0), idx))
 

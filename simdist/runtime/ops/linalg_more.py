@@ -153,9 +153,10 @@ def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, alig
     x, d = args.matching([input, diagonal])   # (ops.attr-types)
     kk = _band(_k(k), "MatrixSetDiagV3")
     al = _align(align, "MatrixSetDiagV3")
-    if x.ndim < 2:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 2-dim, received shape: "
-                                          f"{args.dims(x.shape.as_list())} [Op:MatrixSetDiagV3]")
+    if x.ndim < 2:   # (in a tf.function MatrixSetDiagV3's shape function: ValueError at trace)
+        raise trace_errors.shape_error(f"input must be at least 2-dim, received shape: {args.dims(x.shape.as_list())} "
+                                       "[Op:MatrixSetDiagV3]", f"Shape must be at least rank 2 but is rank {x.ndim}",
+                                       "MatrixSetDiagV3", [x.shape.as_list(), d.shape.as_list(), []])
     m, n = x.shape.as_list()[-2:]
     lo, hi = kk
     if (lo != 0 and (lo <= -m or lo >= n)) or (hi != 0 and (hi <= -m or hi >= n)):

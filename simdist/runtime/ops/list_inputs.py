@@ -94,7 +94,10 @@ def concat_axis(axis: Any, shapes: Sequence[Sequence[int]]) -> int:
     scalar (ValueError "Shape must be rank 0 but is rank 1")."""
     if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool):
         return int(axis)
-    t = axis if isinstance(axis, Tensor) else convert_to_tensor(axis._as_tensor() if _variable(axis) else axis)
+    if isinstance(axis, (list, tuple)):   # (Tidx's default int32 as the conversion's hint: [] is an int32 [0])
+        t = convert_to_tensor(axis, dtype_hint=dtypes.int32)
+    else:
+        t = axis if isinstance(axis, Tensor) else convert_to_tensor(axis._as_tensor() if _variable(axis) else axis)
     if t.dtype not in (dtypes.int32, dtypes.int64):
         if context.in_function():
             raise TypeError(f"Value passed to parameter 'axis' has DataType {t.dtype.name} not in list of allowed "

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import spatial_sequence, window_geometry, windows
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -249,14 +249,18 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
     """`tf.nn.max_pool_with_argmax` (NHWC): (max of each window, its flattened index), ksize and
     strides an int or a list of 1, 2 or 4."""
     _nhwc_only(data_format)
+    # (nn_ops.max_pool_with_argmax_v2: ksize and strides through _get_sequence before the op converts anything)
+    ks, st = spatial_sequence(ksize, 2, "ksize"), spatial_sequence(strides, 2, "strides")
     x = _t(input)
+    MAX_POOL_WITH_ARGMAX.dtype((x.dtype,), {})   # (the op's T before its shape function and kernel)
     idx = dtypes.as_dtype(output_dtype)
     if idx.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Targmax' of {idx.name} is not in the list of "
                                           "allowed values: int32, int64 [Op:MaxPoolWithArgmax]")
     if x.ndim != 4:
-        raise errors.InvalidArgumentError(None, None, "input must be 4-dimensional [Op:MaxPoolWithArgmax]")
-    ks, st = spatial_sequence(ksize, 2, "ksize"), spatial_sequence(strides, 2, "strides")
+        raise trace_errors.shape_error("input must be 4-dimensional [Op:MaxPoolWithArgmax]",
+                                       f"Shape must be rank 4 but is rank {x.ndim}", "MaxPoolWithArgmax",
+                                       [x.shape.as_list()])
     if ks[0] != 1 or ks[3] != 1 or st[0] != 1 or st[3] != 1:
         raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the batch nor channel "
                                         "dimension. [Op:MaxPoolWithArgmax]")

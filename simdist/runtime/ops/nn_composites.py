@@ -11,7 +11,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import context, dtypes
+from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import array
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.tensor import Tensor
@@ -117,8 +118,10 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
     from simdist.runtime.ops.pooling import avg_pool, max_pool
     from simdist.runtime.ops.pooling3d import avg_pool3d, max_pool3d
     x = _t(input)
+    if isinstance(window_shape, Tensor) and context.in_function():   # (`len(window_shape)` of a graph tensor)
+        raise _symbolic._error("len", "SymbolicTensor")
+    nsp = len(window_shape)
     window = [int(w) for w in window_shape]
-    nsp = len(window)
     if not 1 <= nsp <= 3:
         raise ValueError(f"`len(window_shape)` must be 1, 2, or 3. Received: window_shape={window_shape} of length "
                          f"{nsp}")

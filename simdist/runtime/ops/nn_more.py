@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -92,35 +92,42 @@ def weighted_moments(x: Any, axes: Any, frequency_weights: Any, keepdims: bool =
     return weighted_mean, weighted_variance
 
 
-def _pool1d(pool2d: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any) -> Tensor:  # noqa: A002
+def _pool1d(pool2d: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any,  # noqa: A002
+            is_max: bool) -> Tensor:
+    """nn_ops.max_pool1d / avg_pool1d as TF builds them: the channel index from
+    `data_format.startswith("NC")`, ksize and strides through _get_sequence (then a leading 1),
+    max_pool1d's convert_padding, the input expanded at axis 1 for "NWC" and at axis 2 for any
+    other format, which the 2-D op then reads as NHWC or NCHW ("NHWC" given here is an NCHW
+    pool, which TF's default CPU kernels refuse), and squeezed back."""
     from simdist.runtime.ops import array
-    from simdist.runtime.ops.conv import spatial_sequence
-    fmt = data_format or "NWC"
-    if fmt == "NCW":            # TF: a unit height at axis 2, then the NCHW pool
-        k = spatial_sequence(ksize, 1, "ksize", True)[2]
-        s = spatial_sequence(strides, 1, "strides", True)[2]
-        x = array.expand_dims(_t(input), 2)
-        return array.squeeze(pool2d(x, [1, 1, 1, k], [1, 1, 1, s], padding, "NCHW"), [2])
-    if fmt != "NWC":
-        raise ValueError(f"data_format must be either 'NWC' or 'NCW'. Received: data_format={fmt}")
-    k = spatial_sequence(ksize, 1, "ksize")[1]
-    s = spatial_sequence(strides, 1, "strides")[1]
-    x = array.expand_dims(_t(input), 1)
-    return array.squeeze(pool2d(x, [1, k], [1, s], padding), [1])
+    from simdist.runtime.ops.conv import normalize_padding, spatial_sequence
+    fmt = "NWC" if data_format is None else data_format
+    nc = fmt.startswith("NC")
+    k = [1] + list(spatial_sequence(ksize, 1, "ksize", nc))
+    s = [1] + list(spatial_sequence(strides, 1, "strides", nc))
+    if is_max and isinstance(padding, (list, tuple)):
+        if len(padding) != 3:
+            raise ValueError(f"When padding is a list, it must be of size 3. Received: padding={padding} of size "
+                             f"{len(padding)}")
+        padding = [[0, 0]] + [list(p) for p in padding]
+        normalize_padding(padding, "MaxPool", True)
+    expanding = 1 if fmt == "NWC" else 2
+    x = array.expand_dims(input, expanding)
+    return array.squeeze(pool2d(x, k, s, padding, "NHWC" if fmt == "NWC" else "NCHW"), [expanding])
 
 
 def max_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
                name: str | None = None) -> Tensor:
     """`tf.nn.max_pool1d` (NWC): MaxPool over the input with a unit height inserted, as TF."""
     from simdist.runtime.ops.pooling import max_pool2d
-    return _pool1d(max_pool2d, input, ksize, strides, padding, data_format)
+    return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, True)
 
 
 def avg_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
                name: str | None = None) -> Tensor:
     """`tf.nn.avg_pool1d` (NWC): AvgPool over the input with a unit height inserted, as TF."""
     from simdist.runtime.ops.pooling import avg_pool2d
-    return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format)
+    return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, False)
 
 
 def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: bool = False, name: str | None = None) -> Tensor:
@@ -195,16 +202,34 @@ LRN_GRAD = register("LRNGrad", _lrn_grad, _lrn_rule("LRNGrad"), _lrn_flops, kind
 no_tf_gradient("LRNGrad")
 
 
+def _default_float(value: Any) -> Tensor:
+    """LRN's input as TF converts it: a tensor or variable as it is; anything else (a Python
+    number or list, a NumPy array or scalar of any dtype, complex and bool too) with the type
+    attr's default dtype, float32, NumPy values cast to it (observed eagerly and in a tf.function:
+    tf.nn.lrn(np.ones([1, 1, 1, 2], np.int64)) computes in float32)."""
+    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+        return _t(value)
+    t = convert_to_tensor(value, dtype_hint=dtypes.float32)
+    if t.dtype != dtypes.float32 and t.dtype != dtypes.string:
+        with np.errstate(all="ignore"):
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t = convert_to_tensor(np.asarray(t._v).astype(np.float32))
+    return t
+
+
 def local_response_normalization(input: Any, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0,  # noqa: A002
                                  beta: float = 0.5, name: str | None = None) -> Tensor:
     """`tf.nn.local_response_normalization` (also `tf.nn.lrn`): x / (bias + alpha * sum of x^2 over
     the depth window [d - r, d + r])^beta, on a 4-D input (half, bfloat16, float)."""
-    x = _t(input)
+    x = _default_float(input)
     # (the wrapper's make_*: ops.attr-types)
     attr_rules.check("LRN", depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta)
     LRN.dtype((x.dtype,), None)
-    if x.ndim != 4:
-        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional [Op:LRN]")
+    if x.ndim != 4:   # (the kernel; in a tf.function LRN's shape function, ValueError at trace)
+        raise trace_errors.shape_error("in must be 4-dimensional [Op:LRN]",
+                                       f"Shape must be rank 4 but is rank {x.ndim}", "LRN", [x.shape.as_list()])
     return dispatch.execute(LRN, (x,), {"depth_radius": int(depth_radius), "bias": float(bias),
                                         "alpha": float(alpha), "beta": float(beta)})
 

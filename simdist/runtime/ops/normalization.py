@@ -11,7 +11,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops import array, math, unary
-from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["moments", "batch_normalization", "l2_normalize"]
@@ -45,14 +45,17 @@ def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: 
 
 def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: Any, variance_epsilon: float,
                         name: str | None = None) -> Tensor:
-    """`tf.nn.batch_normalization`: x * inv + (offset - mean * inv), inv = scale / sqrt(variance + eps)."""
-    x = _t(x)
-    mean, variance = convert_to_tensor(mean), convert_to_tensor(variance)
+    """`tf.nn.batch_normalization`: x * inv + (offset - mean * inv), inv = scale / sqrt(variance + eps),
+    as nn_impl writes it: Python's operators on the arguments as given (`variance + variance_epsilon`
+    of two Python or NumPy numbers is computed by them), x.dtype read on x unconverted (a Python
+    number is AttributeError), in the expression's order."""
     inv = unary.rsqrt(variance + variance_epsilon)
     if scale is not None:
         inv = inv * scale
-    shift = (offset - mean * inv) if offset is not None else -mean * inv
-    return x * math.cast(inv, x.dtype) + math.cast(shift, x.dtype)
+    a = math.cast(inv, raw_attribute(x, "dtype"))
+    xa = x * a
+    b = math.cast((offset - mean * inv) if offset is not None else -mean * inv, raw_attribute(x, "dtype"))
+    return xa + b
 
 
 def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None, dim: Any = None) -> Tensor:

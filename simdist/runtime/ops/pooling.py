@@ -188,11 +188,25 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
     return to_channels_first(pool_nhwc(to_channels_last(x), k, st, padding, "NHWC"))
 
 
+def _wrapper_sequences(ksize: Any, strides: Any, data_format: Any) -> None:
+    """nn_ops.max_pool2d's and avg_pool2d's first steps: the channel index from
+    `data_format.startswith("NC")` (None is NHWC; a non-string is AttributeError), then
+    _get_sequence of ksize and of strides (ValueError for a length other than 1, 2 or 4; a
+    tensor in a tf.function is iterated: OperatorNotAllowedInGraphError), before the padding,
+    the input and the op's checks."""
+    nc = ("NHWC" if data_format is None else data_format).startswith("NC")
+    spatial_sequence(ksize, 2, "ksize", nc)
+    spatial_sequence(strides, 2, "strides", nc)
+
+
 def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
                name: str | None = None) -> Tensor:
     """`tf.nn.max_pool2d` (NHWC): ksize and strides an int or a list of 1, 2 or 4; padding "SAME",
     "VALID" or explicit [[0, 0], [top, bottom], [left, right], [0, 0]]; NCHW as
     `channels_first_pool`."""
+    _wrapper_sequences(ksize, strides, data_format)
+    if isinstance(padding, (list, tuple)):   # (convert_padding's checks, before the input is converted)
+        normalize_padding(padding, "MaxPool", True)
     x = _t(input)
     if data_format == "NCHW":
         return channels_first_pool(max_pool2d, x, ksize, strides, padding, "MaxPool")
@@ -203,6 +217,7 @@ def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: 
                name: str | None = None) -> Tensor:
     """`tf.nn.avg_pool2d` (NHWC): SAME padding averages over the in-bounds elements only; NCHW as
     `channels_first_pool`."""
+    _wrapper_sequences(ksize, strides, data_format)
     x = _t(input)
     if data_format == "NCHW":
         return channels_first_pool(avg_pool2d, x, ksize, strides, padding, "AvgPool")

@@ -8,8 +8,8 @@ _sum_rows) and of the sampled ones (inputs @ sampled_w^T), plus biases, minus lo
 count); accidental hits (a sampled class that is a true class of its row) set to -FLT_MAX when
 asked (sampled softmax's default); then sigmoid cross-entropy summed per row (NCE, labels
 1/num_true for the true columns) or softmax cross-entropy (sampled softmax). The weights are one
-tensor or Variable (or a list of one): TF's sharded lists (embedding_lookup's "div" partition
-strategy over several shards) are not modelled.
+tensor or Variable, or a list of shards read with embedding_lookup's "mod" partition strategy
+(`_lookup`); TF's order of reads is kept (labels.dtype, the sampler, the lookups, inputs.dtype).
 """
 
 from __future__ import annotations
@@ -17,18 +17,51 @@ from __future__ import annotations
 from typing import Any
 
 from simdist.runtime import dtypes
+from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["nce_loss", "sampled_softmax_loss"]
 
 
-def _one(weights: Any, what: str) -> Any:
-    if isinstance(weights, (list, tuple)):
-        if len(weights) != 1:
-            raise NotImplementedError(f"{what} over {len(weights)} weight shards: simdist takes one weight tensor "
-                                      "(TF's embedding_lookup partition strategies over shards are not modelled)")
-        return weights[0]
-    return weights
+def _param(p: Any) -> Any:
+    """convert_n_to_tensor_or_indexed_slices of one shard (a variable kept as it is)."""
+    return p if isinstance(p, Tensor) or hasattr(p, "_as_tensor") else convert_to_tensor(p)
+
+
+def _lookup(params: Any, ids: Tensor, partition_strategy: str = "div") -> Tensor:
+    """embedding_ops._embedding_lookup_and_transform: one shard is a gather; several shards each
+    gather the ids the strategy sends them ("mod": shard id % n, row id // n; "div", which
+    tf.nn.nce_loss and sampled_softmax_loss pass: contiguous blocks of the total rows, the first
+    `extras` shards one row longer), stitched back in the ids' order (DynamicPartition,
+    DynamicStitch) and shaped ids.shape + the rows' shape. "div" reads each shard's static
+    shape[0]: a scalar shard is IndexError, as in TF."""
+    from simdist.runtime.ops import array, math
+    from simdist.runtime.ops.data_flow import dynamic_partition, dynamic_stitch
+    if not isinstance(params, list):
+        params = [params]
+    if not params:
+        raise ValueError("Length of params is currently 0. Need at least one param.")
+    if len(params) == 1 and hasattr(params[0], "_gather_rows"):   # (a ShardedVariable: its shards' rows)
+        return params[0]._gather_rows(ids)
+    ps = [_param(p) for p in params]
+    if len(ps) == 1:
+        return array.identity(array.gather(ps[0], ids))
+    n = len(ps)
+    flat = array.reshape(ids, [-1])
+    original = array.range_(array.size(flat, out_type=dtypes.int32))
+    if partition_strategy == "mod":
+        assign, new_ids = flat % n, flat // n
+    else:
+        total = sum(int(p.shape[0]) for p in ps)
+        per, extras = total // n, total % n
+        assign = math.maximum(flat // (per + 1), (flat - extras) // per)
+        new_ids = math.where(assign < extras, flat % (per + 1), (flat - extras) % per)
+    assign = math.cast(assign, dtypes.int32)
+    gather_ids = dynamic_partition(new_ids, assign, n)
+    pindices = dynamic_partition(original, assign, n)
+    parts = [array.gather(ps[p], gather_ids[p]) for p in range(n)]
+    ret = dynamic_stitch(pindices, parts)
+    return array.reshape(ret, ids.shape.as_list() + _t(ps[0]).shape.as_list()[1:])
 
 
 def _sum_rows(x: Tensor) -> Tensor:
@@ -48,27 +81,30 @@ def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sam
     from simdist.runtime.ops.linalg import matmul
     from simdist.runtime.ops.scatter import tensor_scatter_nd_update
     from simdist.runtime.ops.unary import log
-    w = _one(weights, "sampled logits")
-    b = _one(biases, "sampled logits")
-    inputs = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
-    labels = labels if isinstance(labels, Tensor) else convert_to_tensor(labels)
-    if labels.dtype != dtypes.int64:
+    if not isinstance(weights, list):   # (nn_impl: a tuple is one tensor, a list a list of shards)
+        weights = [weights]
+    # (TF reads labels.dtype and later inputs.dtype on the arguments as given: a Python number or
+    # list is AttributeError there, ops.argument-errors)
+    if raw_attribute(labels, "dtype") != dtypes.int64:
         labels = math.cast(labels, dtypes.int64)
     labels_flat = array.reshape(labels, [-1])
     if sampled_values is None:
         sampled_values = log_uniform_candidate_sampler(labels, num_true, num_sampled, True, num_classes, seed=seed)
     sampled, true_expected, sampled_expected = (array.stop_gradient(s) for s in sampled_values)
     sampled = math.cast(sampled, dtypes.int64)
+    num_true = int(num_true)
     n_true = labels_flat.shape.as_list()[0]
     all_ids = array.concat([labels_flat, sampled], 0)
-    all_w = array.embedding_lookup(w, all_ids)
+    all_w = _lookup(weights, all_ids)
+    raw_attribute(inputs, "dtype")
+    inputs = _t(inputs)
     if all_w.dtype != inputs.dtype:
         all_w = math.cast(all_w, inputs.dtype)
     dim = all_w.shape.as_list()[1]
     true_w = all_w[:n_true]
     sampled_w = all_w[n_true:]
     sampled_logits = matmul(inputs, sampled_w, transpose_b=True)
-    all_b = array.embedding_lookup(b, all_ids)
+    all_b = _lookup(biases, all_ids)
     if all_b.dtype != inputs.dtype:
         all_b = math.cast(all_b, inputs.dtype)
     true_b = all_b[:n_true]
@@ -96,8 +132,8 @@ def nce_loss(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: i
              name: str = "nce_loss") -> Tensor:
     """`tf.nn.nce_loss`: per example, the sigmoid cross-entropy of the true and sampled classes' logits, summed."""
     from simdist.runtime.ops.losses import sigmoid_cross_entropy_with_logits
-    logits, labels_ = _sampled_logits(weights, biases, labels, inputs, int(num_sampled), int(num_classes),
-                                      int(num_true), sampled_values, True, bool(remove_accidental_hits), None)
+    logits, labels_ = _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
+                                      sampled_values, True, bool(remove_accidental_hits), None)
     return _sum_rows(sigmoid_cross_entropy_with_logits(labels=labels_, logits=logits))
 
 
@@ -107,7 +143,7 @@ def sampled_softmax_loss(weights: Any, biases: Any, labels: Any, inputs: Any, nu
     """`tf.nn.sampled_softmax_loss`: per example, the softmax cross-entropy over the true and sampled classes."""
     from simdist.runtime.ops import array
     from simdist.runtime.ops.losses import softmax_cross_entropy_with_logits
-    logits, labels_ = _sampled_logits(weights, biases, labels, inputs, int(num_sampled), int(num_classes),
-                                      int(num_true), sampled_values, True, bool(remove_accidental_hits), seed)
+    logits, labels_ = _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
+                                      sampled_values, True, bool(remove_accidental_hits), seed)
     return softmax_cross_entropy_with_logits(labels=array.stop_gradient(labels_), logits=logits)
 
