@@ -2,7 +2,7 @@
 OWN below, which are not in the catalogue) in a private copy of the package and run only
 ``-k harden16`` of the conformance suite against it (simdist backend).
 
-    python benchmarks/harden16_kills.py ID [ID ...]     # catalogue ids or own:NAME
+    python benchmarks/harden16_kills.py ID [ID ...]     # catalogue ids, own:NAME, or baseline
 
 Prints one line per mutant: killed (with the first failing test) or survived.
 """
@@ -62,14 +62,16 @@ def find(mid: str) -> mutants.Mutant:
     raise SystemExit(f"no mutant {mid}")
 
 
-def run(m: mutants.Mutant) -> str:
+def run(m: mutants.Mutant | None) -> str:
+    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run -k harden16."""
     with tempfile.TemporaryDirectory(prefix="h16mut") as d:
         work = Path(d)
         shutil.copytree(ROOT / "simdist", work / "simdist", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         for so in ROOT.glob("simdist_sim__mypyc*.so"):
             shutil.copy(so, work / so.name)
-        target = work / m.path
-        target.write_text(mutants.apply(target.read_text(), m))
+        if m is not None:
+            target = work / m.path
+            target.write_text(mutants.apply(target.read_text(), m))
         env = dict(os.environ, PYTHONPATH=str(work))
         env.pop("SIMDIST_CONFORMANCE_BACKEND", None)
         p = subprocess.run([sys.executable, "-m", "simdist.conformance", "--backend", "simdist", "-q", "-k", "harden16",
@@ -84,4 +86,4 @@ def run(m: mutants.Mutant) -> str:
 
 if __name__ == "__main__":
     for mid in sys.argv[1:]:
-        print(f"{mid}: {run(find(mid))}", flush=True)
+        print(f"{mid}: {run(None if mid == 'baseline' else find(mid))}", flush=True)

@@ -109,7 +109,8 @@ def case_tables_hash() -> str:
     """The SHA-256 of the case tables (a recording made from other tables is stale)."""
     import hashlib  # noqa: PLC0415
 
-    text = repr((sorted(HOOK_CASES.items()), sorted(BOOK_CASES.items()), sorted(SHAPE_CASES.items()), HOOKS))
+    text = repr((sorted(HOOK_CASES.items()), sorted(BOOK_CASES.items()), sorted(SHAPE_CASES.items()), HOOKS,
+                 PROGBAR_VERBOSITY))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -142,6 +143,46 @@ def observe_hooks(tf: Any, name: str) -> dict[str, Any]:
     return {"fit_events": fit_events, "fit_params": fit_params, "history": plain(hist.history),
             "epoch": plain(hist.epoch), "history_params": plain(hist.params), "evaluate": plain(ev),
             "evaluate_events": eval_events, "predict_events": plain(events)}
+
+
+PROGBAR_VERBOSITY = (1, 2)
+
+
+def observe_progbar_order(keras: Any, verbose: int) -> list[str]:
+    """Where ProgbarLogger sits among the callbacks: fit(verbose=...) with a callback printing a mark
+    at epoch begin/end and train end; the printed lines classified (a mark, the "Epoch i/n" header,
+    a progress line), runs of one kind collapsed. ProgbarLogger is appended after the user's
+    callbacks, so its header follows the user's epoch-begin mark and its summary the epoch-end mark."""
+    import contextlib  # noqa: PLC0415
+    import io  # noqa: PLC0415
+
+    x = _f32(10, 3, seed=1)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+
+    class Mark(keras.callbacks.Callback):
+        def on_epoch_begin(self, epoch: int, logs: Any = None) -> None:
+            print(f"MARK begin {epoch}")
+
+        def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
+            print(f"MARK end {epoch}")
+
+        def on_train_end(self, logs: Any = None) -> None:
+            print("MARK train_end")
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        model.fit(x, x[:, :1], batch_size=4, epochs=2, verbose=verbose, shuffle=False, callbacks=[Mark()])
+    kinds: list[str] = []
+    for line in buf.getvalue().replace("\r", "\n").split("\n"):
+        line = line.strip("\x08 ")
+        if not line:
+            continue
+        kind = line if line.startswith("MARK") else "header" if line.startswith("Epoch") else \
+            "progress" if ("loss" in line or "step" in line) else None
+        if kind and (not kinds or kinds[-1] != kind):
+            kinds.append(kind)
+    return kinds
 
 
 # -- area 3: metrics and losses bookkeeping -------------------------------------------------------------------

@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in harden16_observe.HOOK_CASES:
         tf.keras.backend.clear_session()
         data["hooks"][name] = harden16_observe.observe_hooks(tf, name)
+    data["progbar"] = {str(v): harden16_observe.observe_progbar_order(tf.keras, v)
+                       for v in harden16_observe.PROGBAR_VERBOSITY}
     for name in harden16_observe.BOOK_CASES:
         tf.keras.backend.clear_session()
         data["bookkeeping"][name] = harden16_observe.observe_bookkeeping(tf.keras, name)

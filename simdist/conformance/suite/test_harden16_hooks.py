@@ -46,3 +46,11 @@ def test_harden16_every_hook_in_order_with_its_logs(tf, name):
     callback's on_epoch_end runs."""
     tf.keras.backend.clear_session()
     _compare("hooks", name, observe.observe_hooks(tf, name))
+
+
+@clause("keras.fit.callback-hooks", ref="tf221")
+def test_harden16_progbar_logger_runs_after_the_users_callbacks(keras):
+    """fit(verbose=1 or 2) appends ProgbarLogger after the user's callbacks: what it prints at an
+    epoch's begin and end follows what a user callback prints there, as in TF."""
+    for verbose in observe.PROGBAR_VERBOSITY:
+        _compare("progbar", str(verbose), observe.observe_progbar_order(keras, verbose))
