@@ -1,5 +1,5 @@
 """Show that the harden16 suite family kills mutants: plant each (a catalogue id, or one of
-OWN below, which are not in the catalogue) in a private copy of the package and run only
+OWN below, which are not in the catalogue) in a private copy of the committed package and run only
 ``-k harden16`` of the conformance suite against it (simdist backend).
 
     python benchmarks/harden16_kills.py ID [ID ...]     # catalogue ids, own:NAME, or baseline
@@ -66,7 +66,14 @@ def run(m: mutants.Mutant | None) -> str:
     """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run -k harden16."""
     with tempfile.TemporaryDirectory(prefix="h16mut") as d:
         work = Path(d)
-        shutil.copytree(ROOT / "simdist", work / "simdist", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        # the committed package (git archive HEAD), so edits to the working tree during a run do not leak in;
+        # the compiled modules (not in git) from the working tree
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD", "simdist"], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+        for so in list((ROOT / "simdist" / "sim").glob("*.so")) + [ROOT / "simdist" / "sim" / "_native.json"]:
+            if so.exists():
+                shutil.copy(so, work / "simdist" / "sim" / so.name)
         for so in ROOT.glob("simdist_sim__mypyc*.so"):
             shutil.copy(so, work / so.name)
         if m is not None:
