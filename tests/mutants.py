@@ -1292,12 +1292,12 @@ TRAINING_BATCH6: list[Mutant] = [
        "    is_sparse = len(ts) < len(ps)\n",
        "metrics=['accuracy'] with (batch, 1) integer targets and (batch, k) outputs picks categorical accuracy"),
     _t("output-loss-metric-records-weighted", "order", "simdist/keras/trainers/compile_utils.py",
-       "            if metric is not None:\n"
-       "                metric.update_state(unscale_loss_for_distribution(value), sample_weight=tf.shape(flat_pred[i])[0])\n"
+       "                metric.update_state(unscale_loss_for_distribution(value), sample_weight=rows)\n"
        "            if weight is not None:\n                value = value * tf.cast(weight, value.dtype)\n",
+       "                pass\n"
        "            if weight is not None:\n                value = value * tf.cast(weight, value.dtype)\n"
        "            if metric is not None:\n"
-       "                metric.update_state(unscale_loss_for_distribution(value), sample_weight=tf.shape(flat_pred[i])[0])\n",
+       "                metric.update_state(unscale_loss_for_distribution(value), sample_weight=rows)\n",
        "multi-output models: each output's `<name>_loss` metric records the loss after its loss_weight"),
     # saving
     _t("load-model-drops-loss-weights", "state", "simdist/keras/models/keras_file.py",

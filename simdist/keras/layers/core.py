@@ -103,7 +103,8 @@ class Dense(Layer):
                 "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                 "kernel_constraint": constraints.serialize(self.kernel_constraint),
-                "bias_constraint": constraints.serialize(self.bias_constraint)}
+                "bias_constraint": constraints.serialize(self.bias_constraint),
+                "quantization_config": None}   # (Keras 3.15 writes the field; simdist refuses a non-None one)
 
 
 class Embedding(Layer):

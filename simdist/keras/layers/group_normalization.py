@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
-from simdist.keras import dtype_promotion, initializers, regularizers
+from simdist.keras import constraints, dtype_promotion, initializers, regularizers
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 from simdist.keras.layers.normalization import moments
@@ -42,8 +42,8 @@ class GroupNormalization(Layer):
         self.gamma_initializer = initializers.get(gamma_initializer)
         self.beta_regularizer = regularizers.get(beta_regularizer)
         self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = beta_constraint
-        self.gamma_constraint = gamma_constraint
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
 
     def build(self, input_shape: Any) -> None:
         dim = input_shape[self.axis]
@@ -114,4 +114,5 @@ class GroupNormalization(Layer):
                 "gamma_initializer": initializers.serialize(self.gamma_initializer),
                 "beta_regularizer": regularizers.serialize(self.beta_regularizer),
                 "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-                "beta_constraint": self.beta_constraint, "gamma_constraint": self.gamma_constraint}
+                "beta_constraint": constraints.serialize(self.beta_constraint),
+                "gamma_constraint": constraints.serialize(self.gamma_constraint)}

@@ -18,7 +18,7 @@ from typing import Any
 
 from simdist import tf
 from simdist.keras import constraints
-from simdist.keras import dtype_promotion, initializers
+from simdist.keras import dtype_promotion, initializers, regularizers
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 
@@ -160,8 +160,8 @@ class LayerNormalization(Layer):
         self.rms_scaling = False
         self.beta_initializer = initializers.get(beta_initializer)
         self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = beta_regularizer
-        self.gamma_regularizer = gamma_regularizer
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
         self.beta_constraint = constraints.get(beta_constraint)
         self.gamma_constraint = constraints.get(gamma_constraint)
         self.autocast = False
@@ -203,7 +203,8 @@ class LayerNormalization(Layer):
                 "scale": self.scale, "rms_scaling": self.rms_scaling,
                 "beta_initializer": initializers.serialize(self.beta_initializer),
                 "gamma_initializer": initializers.serialize(self.gamma_initializer),
-                "beta_regularizer": self.beta_regularizer, "gamma_regularizer": self.gamma_regularizer,
+                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
                 "beta_constraint": constraints.serialize(self.beta_constraint),
                 "gamma_constraint": constraints.serialize(self.gamma_constraint)}
 
@@ -233,8 +234,8 @@ class BatchNormalization(Layer):
         self.gamma_initializer = initializers.get(gamma_initializer)
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
-        self.beta_regularizer = beta_regularizer
-        self.gamma_regularizer = gamma_regularizer
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
         self.beta_constraint = constraints.get(beta_constraint)
         self.gamma_constraint = constraints.get(gamma_constraint)
         self.renorm = renorm
@@ -390,7 +391,8 @@ class BatchNormalization(Layer):
                 "gamma_initializer": initializers.serialize(self.gamma_initializer),
                 "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
                 "moving_variance_initializer": initializers.serialize(self.moving_variance_initializer),
-                "beta_regularizer": self.beta_regularizer, "gamma_regularizer": self.gamma_regularizer,
+                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
                 "beta_constraint": constraints.serialize(self.beta_constraint),
                 "gamma_constraint": constraints.serialize(self.gamma_constraint),
                 "synchronized": self.synchronized, "renorm": self.renorm, "renorm_clipping": self.renorm_clipping,

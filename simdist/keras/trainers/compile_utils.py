@@ -18,6 +18,7 @@ from collections import OrderedDict
 from typing import Any
 
 from simdist import tf
+from simdist.keras import traced
 from simdist.keras.losses.loss import unscale_loss_for_distribution
 
 
@@ -409,7 +410,12 @@ class CompileLoss:
             sw = flat_sw[i] if nested_sw else sample_weight
             value = tf.cast(loss_fn(flat_true[i], flat_pred[i], sw), self.dtype)
             if metric is not None:
-                metric.update_state(unscale_loss_for_distribution(value), sample_weight=tf.shape(flat_pred[i])[0])
+                # Keras 3.15 weighs each output's loss tracker by the prediction's *static* batch size
+                # (`tree.flatten(y_p)[0].shape[0]`): None inside fit's and evaluate's traced steps, so
+                # there every batch counts once (a partial last batch as much as a full one); its row
+                # count when run eagerly (clause keras.fit.logs)
+                rows = None if traced.batch_dim_unknown() else tf.shape(flat_pred[i])[0]
+                metric.update_state(unscale_loss_for_distribution(value), sample_weight=rows)
             if weight is not None:
                 value = value * tf.cast(weight, value.dtype)
             values.append(value)
