@@ -214,6 +214,9 @@ def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any
              replace_control_characters: bool, with_offsets: bool = True) -> tuple[Any, Any, Tensor]:
     """(code points, offsets or None) shaped, and the flat code points."""
     opname = "UnicodeDecodeWithOffsets" if with_offsets else "UnicodeDecode"
+    from simdist.runtime.ops import static_shapes
+    if isinstance(input, Tensor) and static_shapes.rank_unknown(input):   # (ragged_string_ops._unicode_decode)
+        raise ValueError("Rank of `input` must be statically known.")
     err, rc, _ = check_attrs(opname, errors, replacement_char)
     enc = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     if not isinstance(enc, str):
