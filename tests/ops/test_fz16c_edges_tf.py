@@ -98,7 +98,7 @@ CASES: list[tuple] = [
            "mean=np.array([-1.5, float('inf'), 0.25, 7.0], dtype=np.float64))")),
     ("stateless_normal mean list, stddev column", "ops.stateless-random",
      _call("tf.random.stateless_normal([2, 3], seed=[1, 2], mean=[1.0, 2.0, 3.0], stddev=np.array([[1.0], [2.0]]))")),
-    *[(f"stateless_binomial {c}", "ops.random-gamma-poisson",
+    *[(f"stateless_binomial {c}", "ops.random-generator",
        _call(f"tf.random.stateless_binomial([4], [1, 2], {c})")) for c in (
         "counts=[3, -4, 5, 1], probs=np.array([1, 1, 0, 3], dtype=np.uint64)",
         "counts=[3, -4, 5, 1], probs=np.array([1, 1, 0, 3], dtype=np.uint64), output_dtype=tf.uint32",
@@ -159,8 +159,8 @@ def test_stateless_alg_dtypes_and_means(k: int, tf_results: dict[int, Any]) -> N
     EDGES.check(k, tf_results)
 
 
-@clause("ops.random-gamma-poisson")
-@EDGES.parametrize("ops.random-gamma-poisson")
+@clause("ops.random-generator")
+@EDGES.parametrize("ops.random-generator")
 def test_stateless_binomial_dtype_hint(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
