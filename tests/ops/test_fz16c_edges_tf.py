@@ -143,6 +143,18 @@ CASES: list[tuple] = [
                       ("unicode_decode(x, 'UTF-8')", "string", ["a"]),
                       ("upper(x, encoding='UTF-8')", "int32", [1]),
                       ("lower(x)", "int32", [1]))],
+    *[(f"ensure_shape traced {spec} to {shp}", "function.trace-time-errors",
+       _sig(f"lambda x: tf.ensure_shape(x, {shp})", [(spec, "float32")], [(np.zeros([d or 1 for d in spec or [1]]).tolist(), "float32")]))
+      for spec, shp in (([2], [3]), ([2, None], [2, 3, 4]), ([None, 2], [1, 3]), (None, [1]), ([2], None),
+                        ([2, 3], [None, 4]), ([2, 3], [2, None]))],
+    ("ensure_shape(False, [1, 1]) traced", "function.trace-time-errors",
+     _sig("lambda x: tf.ensure_shape(x=False, shape=[1, 1])", [([], "float32")], [(1.0, "float32")])),
+    ("ngrams with a tensor width traced", "function.trace-time-errors",
+     _sig("lambda x: tf.strings.ngrams(x, tf.constant(2))", [([2], "string")], [(["a", "b"], "string")])),
+    ("ngrams with a tensor width", "function.trace-time-errors", _call("tf.strings.ngrams(['a b', 'c'], tf.constant(2))")),
+    *[(f"strings.{c} of a {v}", "function.trace-time-errors", _call(f"tf.strings.{c.format(v)}"))
+      for c in ("ngrams({}, 2)", "unicode_decode({}, 'UTF-8').flat_values", "unicode_split({}, 'UTF-8').flat_values")
+      for v in ("tf.Variable([1, 2])", "tf.Variable(['a', 'b c'])", "tf.constant([1, 2])")],
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: case[3] if len(case) > 3 else edge_compare.bits_agree)

@@ -157,6 +157,12 @@ def _ragged_input(x: Any, how: str, op: str) -> Any:
         if t.dtype != dtypes.string and not context.in_function():
             raise ValueError(f"Tensor conversion requested dtype string for Tensor with dtype {t.dtype.name}: {t!r}")
         return t
+    from simdist.runtime.variables import Variable
+    if isinstance(x, Variable):   # (a resource variable converts to its own dtype only)
+        if x.dtype != dtypes.string:
+            raise ValueError(f"Incompatible type conversion requested to type string for `tf.Variable of type "
+                             f"{x.dtype.name}. (Variable: {x!r})")
+        x = x.read_value()
     if isinstance(x, Tensor):
         if x.dtype != dtypes.string:
             arg = "data" if how == "ngrams" else "input"
@@ -372,8 +378,9 @@ def ngrams(data: Any, ngram_width: Any, separator: Any = " ", pad_values: Any = 
         return RaggedTensor.from_row_splits(ngrams(data.values, *args), data.row_splits, validate=False)
     pw = 0 if pad_values is None else -1 if padding_width is None else int(padding_width)
     widths = list(ngram_width) if isinstance(ngram_width, (list, tuple)) else [ngram_width]
+    from simdist.runtime import symbolic
     for w in widths:
-        if w < 1:
+        if symbolic.truth_taken(w < 1):   # (TF's `if width < 1`: a graph tensor's truth is refused)
             raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
     vals, sp = dispatch.execute(STRING_NGRAMS, (data.values, data.row_splits),
                                 {"separator": _text(separator), "ngram_widths": tuple(int(w) for w in widths),
