@@ -157,6 +157,12 @@ CASES: list[tuple] = [
       for v in ("tf.Variable([1, 2])", "tf.Variable(['a', 'b c'])", "tf.constant([1, 2])")],
 ]
 
+_CX = "[0.5 - 1.5j, complex(float('inf'), float('nan')), complex(-0.0, 1e10), 1e-5 + 2j]"
+CASES += [(f"as_string {d} {kw}", "ops.as-string", _call(f"tf.strings.as_string(tf.constant({_CX}, tf.{d}), {kw})"))
+          for d in ("complex64", "complex128")
+          for kw in ("", "precision=2", "width=12", "width=12, fill='0'", "shortest=True",
+                     "scientific=True, precision=3", "fill='+'", "fill='-', width=9", "scientific=True, shortest=True")]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: case[3] if len(case) > 3 else edge_compare.bits_agree)
 
 
@@ -180,6 +186,12 @@ def test_stateless_binomial_dtype_hint(k: int, tf_results: dict[int, Any]) -> No
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_shape_functions_at_trace(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.as-string")
+@EDGES.parametrize("ops.as-string")
+def test_as_string_of_complex(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
