@@ -162,6 +162,22 @@ CASES += [(f"as_string {d} {kw}", "ops.as-string", _call(f"tf.strings.as_string(
           for d in ("complex64", "complex128")
           for kw in ("", "precision=2", "width=12", "width=12, fill='0'", "shortest=True",
                      "scientific=True, precision=3", "fill='+'", "fill='-', width=9", "scientific=True, shortest=True")]
+_BOX = "tf.image.stateless_sample_distorted_bounding_box"
+CASES += [(f"distorted box {name}", "ops.argument-errors", fn) for name, fn in (
+    ("stateless, float64 boxes", _call(f"{_BOX}((0,), tf.constant(-3.0, dtype='float64'), tf.constant([5, 6]))")),
+    ("stateless, float64 boxes traced",
+     _sig(f"lambda x: {_BOX}((0,), tf.constant(-3.0, dtype='float64'), tf.constant([5, 6]))[0] + x",
+          [([], "int32")], [(1, "int32")])),
+    ("stateless, float64 min_object_covered",
+     _call(f"{_BOX}([4, 4, 3], tf.constant([[[0.1, 0.1, 0.9, 0.9]]]), [5, 6], "
+           "min_object_covered=tf.constant(0.5, tf.float64))")),
+    ("stateless valid", _call(f"{_BOX}([4, 4, 3], tf.constant([[[0.1, 0.1, 0.9, 0.9]]]), [5, 6])")),
+    ("tensor max_attempts", _call("tf.image.sample_distorted_bounding_box(tf.constant([3, 2, 0, 3], tf.int32), 3, "
+                                  "min_object_covered=float('nan'), area_range=[1, 0], max_attempts=tf.constant(2))")),
+    ("tensor max_attempts traced",
+     _sig("lambda x: tf.image.sample_distorted_bounding_box(tf.constant([3, 2, 0, 3], tf.int32), 3, "
+          "min_object_covered=float('nan'), area_range=[1, 0], max_attempts=tf.constant(2))[0] + x",
+          [([], "int32")], [(1, "int32")])))]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: case[3] if len(case) > 3 else edge_compare.bits_agree)
 
@@ -192,6 +208,12 @@ def test_shape_functions_at_trace(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.as-string")
 @EDGES.parametrize("ops.as-string")
 def test_as_string_of_complex(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_distorted_box_inputs_and_attrs(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -227,6 +227,10 @@ NotDifferentiable("StatelessSampleDistortedBoundingBox")
 
 
 def _attrs(aspect_ratio_range: Any, area_range: Any, max_attempts: Any, use_image: Any) -> dict:
+    from simdist.runtime.ops import attr_rules
+    attr_rules.check("SampleDistortedBoundingBoxV2", aspect_ratio_range=aspect_ratio_range, area_range=area_range,
+                     max_attempts=max_attempts, use_image_if_no_bounding_boxes=use_image)   # (make_*: a graph
+    # tensor's max_attempts is TypeError inside a tf.function, ops.attr-types)
     return {"aspect_ratio_range": tuple(float(v) for v in (aspect_ratio_range or [0.75, 1.33])),
             "area_range": tuple(float(v) for v in (area_range or [0.05, 1.0])),
             "max_attempts": 100 if max_attempts is None else int(max_attempts),
@@ -234,12 +238,16 @@ def _attrs(aspect_ratio_range: Any, area_range: Any, max_attempts: Any, use_imag
 
 
 def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any) -> tuple:
+    from simdist.runtime.ops import trace_errors
     size = _t(image_size)
-    boxes = bounding_boxes if isinstance(bounding_boxes, Tensor) else convert_to_tensor(bounding_boxes,
-                                                                                        dtype=dtypes.float32)
-    cov = min_object_covered if isinstance(min_object_covered, Tensor) else convert_to_tensor(min_object_covered,
-                                                                                                dtype=dtypes.float32)
-    return size, boxes, cov
+    out = [size]
+    for v, arg in ((bounding_boxes, "bounding_boxes"), (min_object_covered, "min_object_covered")):
+        # (float inputs: a tensor of another dtype is convert_to_tensor's ValueError, traced TypeError)
+        t = v if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dtypes.float32)
+        if t.dtype != dtypes.float32:
+            raise trace_errors.fixed_input(t, dtypes.float32, "SampleDistortedBoundingBoxV2", arg)
+        out.append(t)
+    return tuple(out)
 
 
 def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: int = 0, min_object_covered: Any = 0.1,
@@ -263,7 +271,7 @@ def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any
                                             use_image_if_no_bounding_boxes: Any = None,
                                             name: str | None = None) -> tuple:
     """`tf.image.stateless_sample_distorted_bounding_box`: the same for the same seed."""
-    s = _t(seed)
+    attrs = _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)
+    inputs = _inputs(image_size, bounding_boxes, min_object_covered)
     return named_outputs("StatelessSampleDistortedBoundingBox", dispatch.execute(
-        STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*_inputs(image_size, bounding_boxes, min_object_covered), s),
-        _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)))
+        STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*inputs, _t(seed)), attrs))
