@@ -2,12 +2,7 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err', 'ValueError'"): "seed 14 #566 (sig): TF 2.21 ('calls', (('err', "
-                                                          "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                          "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                          "('err', 'InvalidArgumentError'), ('err', "
-                                                          "'InvalidArgumentErro",
- ('call:argmax>call:linalg.trace', 'error-class', "'err', 'ValueError'"): "seed 14 #14 (function): TF 2.21 ('calls', "
+SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'error-class', "'err', 'ValueError'"): "seed 14 #14 (function): TF 2.21 ('calls', "
                                                                           "(('err', 'ValueError'), ('err', "
                                                                           "'ValueError'), ('err', 'ValueError'), "
                                                                           "('ok', ('p; simdist ('calls', (('err', "
@@ -27,27 +22,20 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                 "'InvalidArgumentError'), ('err', 'Inva",
  ('call:boolean_mask', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #739 (dist): TF 2.21 ('err', "
                                                               "'ValueError'); simdist ('err', 'TypeError')",
+ ('call:broadcast_dynamic_shape', 'value', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('T', 'int64', "
+                                                    "(2,), array([1, 2]))); simdist ('ok', ('T', 'int32', (2,), "
+                                                    'array([1, 2], dtype=int32)))',
  ('call:broadcast_to', 'error-class', "'err', 'ValueError'"): "seed 14 #581 (function): TF 2.21 ('calls', (('err', "
                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
                                                               "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
                                                               "'InvalidArgumentError'), ('err', "
                                                               "'InvalidArgumentError'), ('err', 'Inva",
- ('call:cast>call:strings.unicode_split', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #224 (sig): TF '
-                                                                                 "2.21 ('calls', (('err', "
-                                                                                 "'ValueError'), ('err', "
-                                                                                 "'ValueError'), ('err', "
-                                                                                 "'ValueError'))); simdist ('calls', "
-                                                                                 "(('err', 'AttributeError'), "
-                                                                                 "('err', 'AttributeError'), ('err', "
-                                                                                 "'AttributeError')",
  ('call:concat', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #294 (tape): TF 2.21 ('err', 'ValueError'); "
                                                     "simdist ('grad', ('ok', ('T', 'float32', (1, 2, 4), array([[[ "
                                                     '2.5e+00,  7.0e+00, -1.4e-45, -1.5e+0',
  ('call:cos>call:reverse', 'rejects', "'ok'"): "seed 1420261202 #990 (tape): TF 2.21 ('grad', ('ok', ('T', 'int32', "
                                                "(), array(-1, dtype=int32))), ('none',)); simdist ('err', "
                                                "'InvalidArgumentError')",
- ('call:dtypes.as_dtype', 'rejects', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('DType', 'int8')); "
-                                              "simdist ('err', 'TypeError')",
  ('call:dtypes.cast>call:nn.nce_loss', 'error-class', "'err', 'AttributeError'"): 'seed 14 #795 (function): TF 2.21 '
                                                                                   "('calls', (('err', "
                                                                                   "'AttributeError'), ('err', "
@@ -68,15 +56,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                               "('err', 'ValueError'), ('ok', ('p; simdist ('calls', "
                                                               "(('err', 'InvalidArgumentError'), ('err', "
                                                               "'InvalidArgumentError'), ('err', 'Inva",
- ('call:ensure_shape>call:strings.unicode_decode', 'accepts', "'err', 'ValueError'"): 'seed 1420261202 #387 (sig): '
-                                                                                      "TF 2.21 ('calls', (('err', "
-                                                                                      "'ValueError'), ('err', "
-                                                                                      "'ValueError'), ('err', "
-                                                                                      "'ValueError'))); simdist "
-                                                                                      "('calls', (('ok', 'traced'), "
-                                                                                      "('err', "
-                                                                                      "'InvalidArgumentError'), "
-                                                                                      "('err', 'InvalidArgumentErro",
  ('call:equal>call:nn.lrn', 'error-class', "'err', 'ValueError'"): "seed 14 #769 (function): TF 2.21 ('calls', "
                                                                    "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                    "('err', 'ValueError'), ('ok', ('p; simdist "
@@ -92,11 +71,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                              "(('ok', 'traced'), ('err', "
                                                                              "'InvalidArgumentError'), ('err', "
                                                                              "'InvalidArgumentErro",
- ('call:fingerprint', 'error-class', "'err', 'ValueError'"): "seed 14 #697 (function): TF 2.21 ('calls', (('err', "
-                                                             "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                             "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
-                                                             "'InvalidArgumentError'), ('err', "
-                                                             "'InvalidArgumentError'), ('err', 'Inva",
  ('call:gather', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #337 (function): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
@@ -392,17 +366,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                      "TF 2.21 ('err', "
                                                                                      "'InvalidArgumentError'); "
                                                                                      "simdist ('err', 'IndexError')",
- ('call:math.approx_min_k', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #627 (sig): TF 2.21 ('calls', "
-                                                               "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                               "('err', 'ValueError'))); simdist ('calls', (('ok', "
-                                                               "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                               "'InvalidArgumentErro",
- ('call:math.approx_min_k', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #139 (function): TF 2.21 '
-                                                                   "('calls', (('err', 'ValueError'), ('err', "
-                                                                   "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                   "('p; simdist ('calls', (('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', 'Inva",
  ('call:math.betainc', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #221 (eager): TF 2.21 '
                                                                         "('err', 'InvalidArgumentError'); simdist "
                                                                         "('err', 'ValueError')",
@@ -731,11 +694,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                           "'ValueError'); simdist "
                                                                                           "('err', "
                                                                                           "'InvalidArgumentError')",
- ('call:random.fold_in', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #265 (tape): TF 2.21 ('err', "
-                                                                "'ValueError'); simdist ('err', 'TypeError')",
- ('call:random.fold_in', 'rejects', "'ok'"): "seed 14 #373 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', ('T', "
-                                             "'uint64', (2,), array([7464880146280614444,     ; simdist ('calls', "
-                                             "(('err', 'ValueError'), ('err', 'ValueError'), ('err', 'ValueError')))",
  ('call:random.log_uniform_candidate_sampler', 'accepts', "'err', 'ValueError'"): 'seed 14 #487 (sig): TF 2.21 '
                                                                                   "('calls', (('err', 'ValueError'), "
                                                                                   "('err', 'ValueError'), ('err', "
@@ -754,47 +712,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                       "('err', "
                                                                                       "'InvalidArgumentError'), "
                                                                                       "('err', 'Inva",
- ('call:random.normal', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #274 (sig): TF 2.21 ('calls', "
-                                                               "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                               "('err', 'ValueError'))); simdist ('calls', (('err', "
-                                                               "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                               "'TypeError')))",
- ('call:random.normal', 'rejects', "'ok'"): "seed 1420261202 #327 (eager): TF 2.21 ('ok', ('T', 'float32', (1, 4, 1, "
-                                            "3), array([[[[ 0.26948804,  2.4476087 ,  1.4920472 ]],; simdist ('err', "
-                                            "'TypeError')",
- ('call:random.split', 'accepts', "'err', 'InvalidArgumentError'"): "seed 1420261202 #746 (eager): TF 2.21 ('err', "
-                                                                    "'InvalidArgumentError'); simdist ('ok', ('T', "
-                                                                    "'int32', (2, 2), array([[1105988140, "
-                                                                    '1738052849],',
- ('call:random.stateless_binomial', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #726 (eager): TF 2.21 '
-                                                                                     "('err', "
-                                                                                     "'InvalidArgumentError'); "
-                                                                                     "simdist ('err', 'SystemError')",
- ('call:random.stateless_normal', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #627 (sig): TF 2.21 '
-                                                                               "('calls', (('ok', 'traced'), ('err', "
-                                                                               "'InvalidArgumentError'), ('err', "
-                                                                               "'InvalidArgumentErro; simdist "
-                                                                               "('calls', (('ok', 'traced'), ('ok', "
-                                                                               "('T', 'float32', (1, 2, 2), "
-                                                                               'array([[[-1.697034  , -0.4',
- ('call:random.stateless_truncated_normal', 'rejects', "'ok'"): "seed 1420261202 #317 (tape): TF 2.21 ('grad', "
-                                                                "('ok', ('T', 'float32', (4,), array([-0.9558899 "
-                                                                ",         inf,  0.32356432,  7.04; simdist ('err', "
-                                                                "'TypeError')",
  ('call:random.uniform_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 14 #118 (eager): TF 2.21 '
                                                                                   "('err', 'ValueError'); simdist "
                                                                                   "('err', 'InvalidArgumentError')",
- ('call:random_index_shuffle', 'accepts', "'err', 'ValueError'"): "seed 14 #546 (sig): TF 2.21 ('calls', (('err', "
-                                                                  "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                  "'ValueError'))); simdist ('calls', (('ok', "
-                                                                  "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                  "('err', 'InvalidArgumentErro",
- ('call:random_index_shuffle', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #664 (function): TF 2.21 '
-                                                                      "('calls', (('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                      "('p; simdist ('calls', (('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', 'Inva",
  ('call:realdiv', 'error-class', "'err', 'ValueError'"): "seed 14 #555 (dist): TF 2.21 ('err', 'ValueError'); "
                                                          "simdist ('err', 'NotFoundError')",
  ('call:repeat', 'rejects', "'err', 'InvalidArgumentError'"): "seed 1420261202 #46 (dist): TF 2.21 ('dist', "
@@ -902,13 +822,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                    "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                    "('calls', (('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:strings.as_string', 'rejects', "'ok'"): "seed 1420261202 #617 (eager): TF 2.21 ('ok', ('T', 'string', (1, 3, "
-                                                "4), array([[[b'(0.500000,-1.500000)', b'(-1.500000,-3.000000; "
-                                                "simdist ('err', 'InvalidArgumentError')",
- ('call:strings.ngrams', 'rejects', "'ok'"): "seed 1420261202 #58 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', "
-                                             "('T', 'string', (4, 2, 0), array([], shape=(4, 2, 0), ; simdist "
-                                             "('calls', (('err', 'AttributeError'), ('err', 'AttributeError'), "
-                                             "('err', 'AttributeError')",
  ('call:strings.reduce_join>call:linalg.band_part', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #399 '
                                                                                            "(sig): TF 2.21 ('calls', "
                                                                                            "(('err', 'ValueError'), "
@@ -921,25 +834,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                            "'AttributeError'), "
                                                                                            "('err', "
                                                                                            "'AttributeError')",
- ('call:strings.to_hash_bucket_fast', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #114 (eager): TF 2.21 '
-                                                                             "('err', 'ValueError'); simdist ('err', "
-                                                                             "'TypeError')",
- ('call:strings.to_number', 'error-class', "'err', 'TypeError'"): "seed 14202612012 #0 (sig): TF 2.21 ('calls', "
-                                                                  "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                  "('err', 'TypeError'))); simdist ('calls', "
-                                                                  "(('err', 'AttributeError'), ('err', "
-                                                                  "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.unicode_encode', 'error-class', "'err', 'ValueError'"): "seed 14 #165 (sig): TF 2.21 ('calls', "
-                                                                        "(('err', 'ValueError'), ('err', "
-                                                                        "'ValueError'), ('err', 'ValueError'))); "
-                                                                        "simdist ('calls', (('err', "
-                                                                        "'AttributeError'), ('err', "
-                                                                        "'AttributeError'), ('err', "
-                                                                        "'AttributeError')",
- ('call:strings.unicode_script', 'rejects', "'ok'"): "seed 1420261202 #78 (function): TF 2.21 ('calls', (('ok', "
-                                                     "('T', 'int32', (4,), array([0, 0, 0, 0], dtype=int32))), "
-                                                     "('ok', ('T', 'i; simdist ('calls', (('err', 'AttributeError'), "
-                                                     "('err', 'AttributeError'), ('err', 'AttributeError')",
  ('call:tensor_scatter_nd_min', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 14202612013 #3 (tape): TF 2.21 '
                                                                              "('err', 'InvalidArgumentError'); "
                                                                              "simdist ('grad', ('ok', ('T', 'int32', "
@@ -997,20 +891,4 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
  ('operator://', 'accepts', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
                                                              "'NotImplementedError'); simdist ('dist', (('local', "
                                                              "('tuple', (('T', 'float64', (3,), "
-                                                             'array([9.22337204e+18, 3.07445735e+1',
- ('random:Generator.normal', 'accepts', "'err', 'ValueError'"): "seed 14 #563 (function): TF 2.21 ('calls', (('err', "
-                                                                "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                "'ValueError'), ('ok', ('p; simdist ('calls', "
-                                                                "(('ok', ('list', (('T', 'float32', (2, 0), "
-                                                                'array([], shape=(2, 0), dtype=float32',
- ('random:Generator.truncated_normal', 'accepts', "'err', 'ValueError'"): 'seed 14 #220 (function): TF 2.21 '
-                                                                          "('calls', (('err', 'ValueError'), ('err', "
-                                                                          "'ValueError'), ('err', 'ValueError'), "
-                                                                          "('ok', ('p; simdist ('calls', (('ok', "
-                                                                          "('list', (('T', 'float32', (), "
-                                                                          "array(-0.43640924, dtype=float32)), ('T',",
- ('random:Generator.uniform', 'accepts', "'err', 'ValueError'"): "seed 14 #192 (function): TF 2.21 ('calls', "
-                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                 "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                 "('calls', (('ok', ('list', (('T', 'float32', (), "
-                                                                 "array(0.8377521, dtype=float32)), ('T', '"}
+                                                             'array([9.22337204e+18, 3.07445735e+1'}
