@@ -178,6 +178,18 @@ CASES += [(f"distorted box {name}", "ops.argument-errors", fn) for name, fn in (
      _sig("lambda x: tf.image.sample_distorted_bounding_box(tf.constant([3, 2, 0, 3], tf.int32), 3, "
           "min_object_covered=float('nan'), area_range=[1, 0], max_attempts=tf.constant(2))[0] + x",
           [([], "int32")], [(1, "int32")])))]
+CASES += [
+    *[(f"qr traced of {spec}", "function.trace-time-errors",
+       _sig("lambda x: tf.linalg.qr(x)[0]", [(spec, "float32")], [(np.zeros([1] * len(spec or [])).tolist(), "float32")]))
+      for spec in ([], [None], None, [1, 1])],
+    *[(f"split sizes {v}", "ops.argument-errors", _call(f"tf.split(tf.zeros([4]), {v})"))
+      for v in ("2.5", "tf.constant(2)", "np.int64(2)", "[1, 3]", "tf.constant([2, 2])")],
+    ("split(5, tf.constant(2), axis=[])", "ops.argument-errors",
+     _call("tf.split(tf.constant(5, dtype=tf.int32), tf.constant(2), axis=[])")),
+    ("split(5, tf.constant(2), axis=[]) traced", "ops.argument-errors",
+     _sig("lambda x: tf.split(tf.constant(5, dtype=tf.int32), tf.constant(2), axis=[])[0] + x", [([], "int32")],
+          [(1, "int32")])),
+]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: case[3] if len(case) > 3 else edge_compare.bits_agree)
 
