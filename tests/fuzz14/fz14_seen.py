@@ -15,6 +15,10 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                          "simdist ('calls', (('ok', 'traced'), "
                                                                          "('err', 'InvalidArgumentError'), ('err', "
                                                                          "'InvalidArgumentErro",
+ ('call:assert_less', 'accepts', "'err', 'TypeError'"): "seed 1420261217 #78 (sig): TF 2.21 ('calls', (('err', "
+                                                        "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
+                                                        "simdist ('calls', (('ok', 'traced'), ('err', "
+                                                        "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
  ('call:batch_to_space', 'error-class', "'err', 'ValueError'"): "seed 14 #563 (function): TF 2.21 ('calls', (('err', "
                                                                 "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                 "'ValueError'), ('ok', ('p; simdist ('calls', "
@@ -33,6 +37,11 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
  ('call:concat', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #294 (tape): TF 2.21 ('err', 'ValueError'); "
                                                     "simdist ('grad', ('ok', ('T', 'float32', (1, 2, 4), array([[[ "
                                                     '2.5e+00,  7.0e+00, -1.4e-45, -1.5e+0',
+ ('call:conv2d_backprop_input_v2>call:math.real', 'error-class', "'err', 'TypeError'"): 'seed 1420261217 #21 (dist): '
+                                                                                        "TF 2.21 ('err', "
+                                                                                        "'TypeError'); simdist "
+                                                                                        "('err', "
+                                                                                        "'InvalidArgumentError')",
  ('call:cos>call:reverse', 'rejects', "'ok'"): "seed 1420261202 #990 (tape): TF 2.21 ('grad', ('ok', ('T', 'int32', "
                                                "(), array(-1, dtype=int32))), ('none',)); simdist ('err', "
                                                "'InvalidArgumentError')",
@@ -78,6 +87,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                         "('err', 'Inva",
  ('call:gather_nd', 'error-class', "'err', 'ValueError'"): "seed 14 #133 (dist): TF 2.21 ('err', 'ValueError'); "
                                                            "simdist ('err', 'InvalidArgumentError')",
+ ('call:identity_n', 'accepts', "'err', 'ValueError'"): "seed 1420261217 #92 (dist): TF 2.21 ('err', 'ValueError'); "
+                                                        "simdist ('dist', (('local', ('tuple', (('list', (('T', "
+                                                        "'float32', (1,), array([2.5], dtype=float32",
  ('call:ifftnd', 'accepts', "'err', 'ValueError'"): "seed 14 #285 (sig): TF 2.21 ('calls', (('err', 'ValueError'), "
                                                     "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
                                                     "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
@@ -146,6 +158,12 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                    "'ValueError'))); simdist ('calls', (('ok', "
                                                                    "'traced'), ('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentErro",
+ ('call:image.generate_bounding_box_proposals>call:sinh', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 '
+                                                                                                 '#59 (eager): TF '
+                                                                                                 "2.21 ('err', "
+                                                                                                 "'ValueError'); "
+                                                                                                 "simdist ('err', "
+                                                                                                 "'NotFoundError')",
  ('call:image.grayscale_to_rgb', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #128 (sig): TF 2.21 '
                                                                                   "('calls', (('ok', 'traced'), "
                                                                                   "('err', 'InvalidArgumentError'), "
@@ -193,6 +211,15 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                                    "('calls', (('ok', 'traced'), "
                                                                                    "('err', 'InvalidArgumentError'), "
                                                                                    "('err', 'InvalidArgumentErro",
+ ('call:image.pad_to_bounding_box>call:nn.softmax', 'error-class', "'err', 'TypeError'"): 'seed 1420261217 #66 '
+                                                                                          "(sig): TF 2.21 ('calls', "
+                                                                                          "(('err', 'TypeError'), "
+                                                                                          "('err', 'TypeError'), "
+                                                                                          "('err', 'TypeError'))); "
+                                                                                          "simdist ('calls', "
+                                                                                          "(('err', 'ValueError'), "
+                                                                                          "('err', 'ValueError'), "
+                                                                                          "('err', 'ValueError')))",
  ('call:image.psnr', 'error-class', "'err', 'AttributeError'"): "seed 14 #168 (eager): TF 2.21 ('err', "
                                                                 "'AttributeError'); simdist ('err', "
                                                                 "'InvalidArgumentError')",
@@ -366,11 +393,18 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                                      "TF 2.21 ('err', "
                                                                                      "'InvalidArgumentError'); "
                                                                                      "simdist ('err', 'IndexError')",
+ ('call:math.betainc', 'accepts', "'err', 'ValueError'"): "seed 1420261217 #89 (dist): TF 2.21 ('err', "
+                                                          "'ValueError'); simdist ('dist', (('local', ('tuple', "
+                                                          "(('T', 'float32', (3,), array([0.       , "
+                                                          '0.8756116,       n',
  ('call:math.betainc', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #221 (eager): TF 2.21 '
                                                                         "('err', 'InvalidArgumentError'); simdist "
                                                                         "('err', 'ValueError')",
  ('call:math.betainc', 'error-class', "'err', 'ValueError'"): "seed 14 #723 (tape): TF 2.21 ('err', 'ValueError'); "
                                                               "simdist ('err', 'InvalidArgumentError')",
+ ('call:math.betainc>call:ones', 'rejects', "'ok'"): "seed 1420261217 #107 (eager): TF 2.21 ('ok', ('T', 'uint32', "
+                                                     "(1, 2, 2), array([[[1, 1],; simdist ('err', "
+                                                     "'InvalidArgumentError')",
  ('call:math.confusion_matrix', 'value', "'err', 'InvalidArgumentError'"): 'seed 14202612011 #1 (function): TF 2.21 '
                                                                            "('calls', (('err', "
                                                                            "'InvalidArgumentError'), ('err', "
@@ -436,6 +470,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                   "simdist ('calls', (('err', "
                                                                   "'InvalidArgumentError'), ('err', "
                                                                   "'InvalidArgumentError'), ('err', 'Inva",
+ ('call:math.softmax', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261217 #39 (eager): TF 2.21 '
+                                                                        "('err', 'InvalidArgumentError'); simdist "
+                                                                        "('err', 'AbortedError')",
  ('call:math.unsorted_segment_sqrt_n', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #330 (sig): TF 2.21 '
                                                                               "('calls', (('err', 'ValueError'), "
                                                                               "('err', 'ValueError'), ('err', "
@@ -532,6 +569,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                       "('ok', ('T', 'float64', (1,), "
                                                                       "array([8.89702099]))), ('none',)); simdist "
                                                                       "('err', 'InvalidArgumentError')",
+ ('call:nn.batch_normalization', 'error-class', "'err', 'TypeError'"): "seed 1420261217 #65 (eager): TF 2.21 ('err', "
+                                                                       "'TypeError'); simdist ('err', "
+                                                                       "'InvalidArgumentError')",
  ('call:nn.batch_normalization', 'rejects', "'ok'"): "seed 14 #678 (dist): TF 2.21 ('dist', (('local', ('tuple', "
                                                      "(('T', 'float32', (), array(-23.349379, dtype=float32)), ('T; "
                                                      "simdist ('err', 'InvalidArgumentError')",
@@ -578,6 +618,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
  ('call:nn.convolution>operator://', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #723 (tape): TF 2.21 '
                                                                             "('err', 'ValueError'); simdist ('err', "
                                                                             "'UnimplementedError')",
+ ('call:nn.convolution>operator:|', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 #27 (tape): TF 2.21 '
+                                                                           "('err', 'ValueError'); simdist ('err', "
+                                                                           "'UnimplementedError')",
  ('call:nn.crelu', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #217 (sig): TF 2.21 ('calls', (('err', "
                                                           "'ValueError'), ('err', 'ValueError'), ('err', "
                                                           "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "
@@ -596,6 +639,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                      "'ValueError'))); simdist ('calls', (('err', "
                                                                      "'TypeError'), ('err', 'TypeError'), ('err', "
                                                                      "'TypeError')))",
+ ('call:nn.depthwise_conv2d>operator:+', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 #28 (eager): TF '
+                                                                                "2.21 ('err', 'ValueError'); simdist "
+                                                                                "('err', 'InvalidArgumentError')",
  ('call:nn.depthwise_conv2d>operator:<=', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #153 (eager): TF '
                                                                                  "2.21 ('err', 'ValueError'); "
                                                                                  "simdist ('err', 'TypeError')",
@@ -642,6 +688,10 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
  ('call:nn.max_pool_with_argmax', 'error-class', "'err', 'ValueError'"): "seed 14 #213 (eager): TF 2.21 ('err', "
                                                                          "'ValueError'); simdist ('err', "
                                                                          "'InvalidArgumentError')",
+ ('call:nn.nce_loss', 'accepts', "'err', 'TypeError'"): "seed 1420261217 #4 (sig): TF 2.21 ('calls', (('err', "
+                                                        "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
+                                                        "simdist ('calls', (('ok', 'traced'), ('err', "
+                                                        "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
  ('call:nn.nce_loss', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #436 (eager): TF 2.21 ('err', "
                                                                  "'AttributeError'); simdist ('err', "
                                                                  "'NotImplementedError')",
