@@ -190,6 +190,16 @@ CASES += [
      _sig("lambda x: tf.split(tf.constant(5, dtype=tf.int32), tf.constant(2), axis=[])[0] + x", [([], "int32")],
           [(1, "int32")])),
 ]
+CASES += [(f"string conversion of {v}", "ops.conversion", _call(f"tf.convert_to_tensor({v}, dtype=tf.string)"))
+          for v in ("np.array([0.5], np.float32)", "np.array([1], np.int32)", "np.array([True])", "np.float32(0.5)",
+                    "np.array(2)", "np.array([], np.float32)", "np.array([b'a'])", "[0.5]")]
+CASES += [(f"string tensor | {v}", "ops.conversion", _call(f"tf.constant(['a']) | {v}"))
+          for v in ("np.array([0.5], np.float32)", "np.array([1], np.int32)", "np.array([b'a'])")]
+CASES += [("as_string | float32 array", "ops.conversion",
+           _call("tf.as_string([[1, 2]], width=tf.constant(2)) | np.array([[0.5, 1.0]], np.float32)")),
+          ("string conversion of a float array traced", "ops.conversion",
+           _sig("lambda x: tf.strings.join([x, tf.convert_to_tensor(np.array([0.5], np.float32), dtype=tf.string)])",
+                [([1], "string")], [(["a"], "string")]))]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: case[3] if len(case) > 3 else edge_compare.bits_agree)
 
@@ -226,6 +236,12 @@ def test_as_string_of_complex(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.argument-errors")
 @EDGES.parametrize("ops.argument-errors")
 def test_distorted_box_inputs_and_attrs(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_numpy_values_to_string(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
