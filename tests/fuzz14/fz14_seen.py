@@ -657,6 +657,11 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "
                                                         "('err', 'TypeError'), ('err', 'TypeError')))",
+ ('call:nn.max_pool', 'accepts', "'err', 'ValueError'"): "seed 1420261203 #36 (sig): TF 2.21 ('calls', (('err', "
+                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
+                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
+                                                         "('err', 'InvalidArgumentError'), ('err', "
+                                                         "'InvalidArgumentErro",
  ('call:nn.max_pool1d', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #244 (tape): TF 2.21 '
                                                                          "('err', 'InvalidArgumentError'); simdist "
                                                                          "('err', 'ValueError')",
@@ -723,6 +728,11 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                                        "'InvalidArgumentError'); "
                                                                                        "simdist ('err', "
                                                                                        "'ValueError')",
+ ('call:nn.normalize_moments', 'accepts', "'err', 'TypeError'"): "seed 1420261203 #16 (sig): TF 2.21 ('calls', "
+                                                                 "(('err', 'TypeError'), ('err', 'TypeError'), "
+                                                                 "('err', 'TypeError'))); simdist ('calls', (('ok', "
+                                                                 "'traced'), ('err', 'InvalidArgumentError'), "
+                                                                 "('err', 'InvalidArgumentErro",
  ('call:nn.sampled_softmax_loss', 'error-class', "'err', 'AttributeError'"): "seed 14 #285 (sig): TF 2.21 ('calls', "
                                                                              "(('err', 'AttributeError'), ('err', "
                                                                              "'AttributeError'), ('err', "
