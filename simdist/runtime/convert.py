@@ -268,6 +268,12 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
             if dt is dtypes.string:
                 return _python_to(value.tolist(), dt)
             return np.asarray(value), dt
+        if dt is dtypes.string and value.dtype.kind not in "USO" and value.size and not context.in_function():
+            # (eagerly TF's ndarray conversion to a string tensor: the first element's Python type;
+            # a graph's make_tensor_proto is TypeError, as _python_to's)
+            first = np.asarray(value).reshape(-1)[0].item()
+            raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
+                             f"{type(first).__name__}).")
         if dt is dtypes.string or value.dtype.kind in "USO":
             return _python_to(value.tolist(), dt)
         with np.errstate(all="ignore"):

@@ -15,6 +15,9 @@ from typing import Any
 
 from fz14_seen import SEEN
 
+# tf.strings.unicode_script returns ICU's UScriptCode of each code point (ICU 69's script table and
+# enum numbering inside TF's binary); Python ships no script property (unicodedata has categories
+# and names only), so simdist cannot compute it exactly without vendoring ICU's data (fz16c).
 _MISSING = ("strings.unicode_script",)
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
@@ -25,10 +28,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "derives the graph's op seeds from the FuncGraph's seed and its op count at trace time (random_seed.get_seed "
         "with graph._last_id), simdist from its own counter: other numbers in function/sig modes (eager agrees); "
         "seed 14 #11, #50, #119, #126, #139, #221",
-    ("random:Generator.", "accepts", "ValueError"):
-        "tf.random.Generator.from_seed inside a tf.function creates variables on every call: TF 2.21 raises "
-        "ValueError on the first call (the fourth fuzzer's open class `convert:tf.Variable`, fz4_known.py), "
-        "simdist's first call returns and later calls raise; seed 14 #192, #220",
+    **{(f"random:Generator.{draw}", "accepts", "ValueError"):
+       "tf.random.Generator.from_seed inside a tf.function creates variables on every call: TF 2.21 raises "
+       "ValueError on the first call (the fourth fuzzer's open class `convert:tf.Variable`, fz4_known.py), "
+       "simdist's first call returns and later calls raise; seed 14 #192, #220, #563, 14202612012 #0 (one key per "
+       "draw: a key matches its label exactly, so fz15's 'random:Generator.' matched none)"
+       for draw in ("normal", "truncated_normal", "uniform")},
     **{(f"call:{label}", "value", "calls"): f"{label} after tf.random.set_seed(n) inside a tf.function (fz14_progs "
        "puts set_seed before every stateful tf.random call): the `random:` class above, TF 2.21's graph-level seeds "
        "against simdist's (simdist's draws differ from TF's on some calls; seed 14 #535 random.shuffle(seed=42): "

@@ -2,12 +2,7 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err', 'ValueError'"): "seed 14 #566 (sig): TF 2.21 ('calls', (('err', "
-                                                          "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                          "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                          "('err', 'InvalidArgumentError'), ('err', "
-                                                          "'InvalidArgumentErro",
- ('call:argmax>call:linalg.trace', 'error-class', "'err', 'ValueError'"): "seed 14 #14 (function): TF 2.21 ('calls', "
+SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'error-class', "'err', 'ValueError'"): "seed 14 #14 (function): TF 2.21 ('calls', "
                                                                           "(('err', 'ValueError'), ('err', "
                                                                           "'ValueError'), ('err', 'ValueError'), "
                                                                           "('ok', ('p; simdist ('calls', (('err', "
@@ -20,6 +15,10 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                          "simdist ('calls', (('ok', 'traced'), "
                                                                          "('err', 'InvalidArgumentError'), ('err', "
                                                                          "'InvalidArgumentErro",
+ ('call:assert_less', 'accepts', "'err', 'TypeError'"): "seed 1420261217 #78 (sig): TF 2.21 ('calls', (('err', "
+                                                        "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
+                                                        "simdist ('calls', (('ok', 'traced'), ('err', "
+                                                        "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
  ('call:batch_to_space', 'error-class', "'err', 'ValueError'"): "seed 14 #563 (function): TF 2.21 ('calls', (('err', "
                                                                 "'ValueError'), ('err', 'ValueError'), ('err', "
                                                                 "'ValueError'), ('ok', ('p; simdist ('calls', "
@@ -27,27 +26,25 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                 "'InvalidArgumentError'), ('err', 'Inva",
  ('call:boolean_mask', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #739 (dist): TF 2.21 ('err', "
                                                               "'ValueError'); simdist ('err', 'TypeError')",
+ ('call:broadcast_dynamic_shape', 'value', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('T', 'int64', "
+                                                    "(2,), array([1, 2]))); simdist ('ok', ('T', 'int32', (2,), "
+                                                    'array([1, 2], dtype=int32)))',
  ('call:broadcast_to', 'error-class', "'err', 'ValueError'"): "seed 14 #581 (function): TF 2.21 ('calls', (('err', "
                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
                                                               "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
                                                               "'InvalidArgumentError'), ('err', "
                                                               "'InvalidArgumentError'), ('err', 'Inva",
- ('call:cast>call:strings.unicode_split', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #224 (sig): TF '
-                                                                                 "2.21 ('calls', (('err', "
-                                                                                 "'ValueError'), ('err', "
-                                                                                 "'ValueError'), ('err', "
-                                                                                 "'ValueError'))); simdist ('calls', "
-                                                                                 "(('err', 'AttributeError'), "
-                                                                                 "('err', 'AttributeError'), ('err', "
-                                                                                 "'AttributeError')",
  ('call:concat', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #294 (tape): TF 2.21 ('err', 'ValueError'); "
                                                     "simdist ('grad', ('ok', ('T', 'float32', (1, 2, 4), array([[[ "
                                                     '2.5e+00,  7.0e+00, -1.4e-45, -1.5e+0',
+ ('call:conv2d_backprop_input_v2>call:math.real', 'error-class', "'err', 'TypeError'"): 'seed 1420261217 #21 (dist): '
+                                                                                        "TF 2.21 ('err', "
+                                                                                        "'TypeError'); simdist "
+                                                                                        "('err', "
+                                                                                        "'InvalidArgumentError')",
  ('call:cos>call:reverse', 'rejects', "'ok'"): "seed 1420261202 #990 (tape): TF 2.21 ('grad', ('ok', ('T', 'int32', "
                                                "(), array(-1, dtype=int32))), ('none',)); simdist ('err', "
                                                "'InvalidArgumentError')",
- ('call:dtypes.as_dtype', 'rejects', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('DType', 'int8')); "
-                                              "simdist ('err', 'TypeError')",
  ('call:dynamic_partition', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #488 (function): TF 2.21 '
                                                                    "('calls', (('err', 'ValueError'), ('err', "
                                                                    "'ValueError'), ('err', 'ValueError'), ('ok', "
@@ -59,15 +56,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                               "('err', 'ValueError'), ('ok', ('p; simdist ('calls', "
                                                               "(('err', 'InvalidArgumentError'), ('err', "
                                                               "'InvalidArgumentError'), ('err', 'Inva",
- ('call:ensure_shape>call:strings.unicode_decode', 'accepts', "'err', 'ValueError'"): 'seed 1420261202 #387 (sig): '
-                                                                                      "TF 2.21 ('calls', (('err', "
-                                                                                      "'ValueError'), ('err', "
-                                                                                      "'ValueError'), ('err', "
-                                                                                      "'ValueError'))); simdist "
-                                                                                      "('calls', (('ok', 'traced'), "
-                                                                                      "('err', "
-                                                                                      "'InvalidArgumentError'), "
-                                                                                      "('err', 'InvalidArgumentErro",
  ('call:expand_dims', 'error-class', "'err', 'ValueError'"): "seed 14 #670 (dist): TF 2.21 ('err', 'ValueError'); "
                                                              "simdist ('err', 'TypeError')",
  ('call:fill>call:tensor_scatter_nd_max', 'accepts', "'err', 'ValueError'"): "seed 14 #448 (sig): TF 2.21 ('calls', "
@@ -77,11 +65,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                              "(('ok', 'traced'), ('err', "
                                                                              "'InvalidArgumentError'), ('err', "
                                                                              "'InvalidArgumentErro",
- ('call:fingerprint', 'error-class', "'err', 'ValueError'"): "seed 14 #697 (function): TF 2.21 ('calls', (('err', "
-                                                             "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                             "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
-                                                             "'InvalidArgumentError'), ('err', "
-                                                             "'InvalidArgumentError'), ('err', 'Inva",
  ('call:gather', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #337 (function): TF 2.21 ('calls', (('err', "
                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
                                                         "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
@@ -89,10 +72,28 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                         "('err', 'Inva",
  ('call:gather_nd', 'error-class', "'err', 'ValueError'"): "seed 14 #133 (dist): TF 2.21 ('err', 'ValueError'); "
                                                            "simdist ('err', 'InvalidArgumentError')",
+ ('call:identity_n', 'accepts', "'err', 'ValueError'"): "seed 1420261217 #92 (dist): TF 2.21 ('err', 'ValueError'); "
+                                                        "simdist ('dist', (('local', ('tuple', (('list', (('T', "
+                                                        "'float32', (1,), array([2.5], dtype=float32",
  ('call:ifftnd', 'accepts', "'err', 'ValueError'"): "seed 14 #285 (sig): TF 2.21 ('calls', (('err', 'ValueError'), "
                                                     "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
                                                     "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
                                                     "('err', 'InvalidArgumentErro",
+ ('call:image.generate_bounding_box_proposals>call:sinh', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 '
+                                                                                                 '#59 (eager): TF '
+                                                                                                 "2.21 ('err', "
+                                                                                                 "'ValueError'); "
+                                                                                                 "simdist ('err', "
+                                                                                                 "'NotFoundError')",
+ ('call:image.pad_to_bounding_box>call:nn.softmax', 'error-class', "'err', 'TypeError'"): 'seed 1420261217 #66 '
+                                                                                          "(sig): TF 2.21 ('calls', "
+                                                                                          "(('err', 'TypeError'), "
+                                                                                          "('err', 'TypeError'), "
+                                                                                          "('err', 'TypeError'))); "
+                                                                                          "simdist ('calls', "
+                                                                                          "(('err', 'ValueError'), "
+                                                                                          "('err', 'ValueError'), "
+                                                                                          "('err', 'ValueError')))",
  ('call:linalg.expm>call:math.is_inf', 'error-class', "'err', 'ValueError'"): "seed 14 #361 (sig): TF 2.21 ('calls', "
                                                                               "(('err', 'ValueError'), ('err', "
                                                                               "'ValueError'), ('err', "
@@ -152,22 +153,18 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                      "TF 2.21 ('err', "
                                                                                      "'InvalidArgumentError'); "
                                                                                      "simdist ('err', 'IndexError')",
- ('call:math.approx_min_k', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #627 (sig): TF 2.21 ('calls', "
-                                                               "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                               "('err', 'ValueError'))); simdist ('calls', (('ok', "
-                                                               "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                               "'InvalidArgumentErro",
- ('call:math.approx_min_k', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #139 (function): TF 2.21 '
-                                                                   "('calls', (('err', 'ValueError'), ('err', "
-                                                                   "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                   "('p; simdist ('calls', (('err', "
-                                                                   "'InvalidArgumentError'), ('err', "
-                                                                   "'InvalidArgumentError'), ('err', 'Inva",
+ ('call:math.betainc', 'accepts', "'err', 'ValueError'"): "seed 1420261217 #89 (dist): TF 2.21 ('err', "
+                                                          "'ValueError'); simdist ('dist', (('local', ('tuple', "
+                                                          "(('T', 'float32', (3,), array([0.       , "
+                                                          '0.8756116,       n',
  ('call:math.betainc', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #221 (eager): TF 2.21 '
                                                                         "('err', 'InvalidArgumentError'); simdist "
                                                                         "('err', 'ValueError')",
  ('call:math.betainc', 'error-class', "'err', 'ValueError'"): "seed 14 #723 (tape): TF 2.21 ('err', 'ValueError'); "
                                                               "simdist ('err', 'InvalidArgumentError')",
+ ('call:math.betainc>call:ones', 'rejects', "'ok'"): "seed 1420261217 #107 (eager): TF 2.21 ('ok', ('T', 'uint32', "
+                                                     "(1, 2, 2), array([[[1, 1],; simdist ('err', "
+                                                     "'InvalidArgumentError')",
  ('call:math.confusion_matrix', 'value', "'err', 'InvalidArgumentError'"): 'seed 14202612011 #1 (function): TF 2.21 '
                                                                            "('calls', (('err', "
                                                                            "'InvalidArgumentError'), ('err', "
@@ -217,6 +214,9 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                   "simdist ('calls', (('err', "
                                                                   "'InvalidArgumentError'), ('err', "
                                                                   "'InvalidArgumentError'), ('err', 'Inva",
+ ('call:math.softmax', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261217 #39 (eager): TF 2.21 '
+                                                                        "('err', 'InvalidArgumentError'); simdist "
+                                                                        "('err', 'AbortedError')",
  ('call:math.unsorted_segment_sqrt_n', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #330 (sig): TF 2.21 '
                                                                               "('calls', (('err', 'ValueError'), "
                                                                               "('err', 'ValueError'), ('err', "
@@ -235,49 +235,29 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                               "'NotImplementedError'); simdist ('dist', (('local', "
                                                               "('tuple', (('T', 'float32', (2, 3, 2, 2), "
                                                               'array([[[[-1.000000e+00,  0.',
- ('call:random.fold_in', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #265 (tape): TF 2.21 ('err', "
-                                                                "'ValueError'); simdist ('err', 'TypeError')",
- ('call:random.fold_in', 'rejects', "'ok'"): "seed 14 #373 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', ('T', "
-                                             "'uint64', (2,), array([7464880146280614444,     ; simdist ('calls', "
-                                             "(('err', 'ValueError'), ('err', 'ValueError'), ('err', 'ValueError')))",
- ('call:random.normal', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #274 (sig): TF 2.21 ('calls', "
-                                                               "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                               "('err', 'ValueError'))); simdist ('calls', (('err', "
-                                                               "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                               "'TypeError')))",
- ('call:random.normal', 'rejects', "'ok'"): "seed 1420261202 #327 (eager): TF 2.21 ('ok', ('T', 'float32', (1, 4, 1, "
-                                            "3), array([[[[ 0.26948804,  2.4476087 ,  1.4920472 ]],; simdist ('err', "
-                                            "'TypeError')",
- ('call:random.split', 'accepts', "'err', 'InvalidArgumentError'"): "seed 1420261202 #746 (eager): TF 2.21 ('err', "
-                                                                    "'InvalidArgumentError'); simdist ('ok', ('T', "
-                                                                    "'int32', (2, 2), array([[1105988140, "
-                                                                    '1738052849],',
- ('call:random.stateless_binomial', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #726 (eager): TF 2.21 '
-                                                                                     "('err', "
-                                                                                     "'InvalidArgumentError'); "
-                                                                                     "simdist ('err', 'SystemError')",
- ('call:random.stateless_normal', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #627 (sig): TF 2.21 '
-                                                                               "('calls', (('ok', 'traced'), ('err', "
-                                                                               "'InvalidArgumentError'), ('err', "
-                                                                               "'InvalidArgumentErro; simdist "
-                                                                               "('calls', (('ok', 'traced'), ('ok', "
-                                                                               "('T', 'float32', (1, 2, 2), "
-                                                                               'array([[[-1.697034  , -0.4',
- ('call:random.stateless_truncated_normal', 'rejects', "'ok'"): "seed 1420261202 #317 (tape): TF 2.21 ('grad', "
-                                                                "('ok', ('T', 'float32', (4,), array([-0.9558899 "
-                                                                ",         inf,  0.32356432,  7.04; simdist ('err', "
-                                                                "'TypeError')",
- ('call:random_index_shuffle', 'accepts', "'err', 'ValueError'"): "seed 14 #546 (sig): TF 2.21 ('calls', (('err', "
-                                                                  "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                  "'ValueError'))); simdist ('calls', (('ok', "
-                                                                  "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                  "('err', 'InvalidArgumentErro",
- ('call:random_index_shuffle', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #664 (function): TF 2.21 '
-                                                                      "('calls', (('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                      "('p; simdist ('calls', (('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', 'Inva",
+ ('call:nn.batch_normalization', 'error-class', "'err', 'TypeError'"): "seed 1420261217 #65 (eager): TF 2.21 ('err', "
+                                                                       "'TypeError'); simdist ('err', "
+                                                                       "'InvalidArgumentError')",
+ ('call:nn.convolution>operator:|', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 #27 (tape): TF 2.21 '
+                                                                           "('err', 'ValueError'); simdist ('err', "
+                                                                           "'UnimplementedError')",
+ ('call:nn.depthwise_conv2d>operator:+', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 #28 (eager): TF '
+                                                                                "2.21 ('err', 'ValueError'); simdist "
+                                                                                "('err', 'InvalidArgumentError')",
+ ('call:nn.max_pool', 'accepts', "'err', 'ValueError'"): "seed 1420261203 #36 (sig): TF 2.21 ('calls', (('err', "
+                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
+                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
+                                                         "('err', 'InvalidArgumentError'), ('err', "
+                                                         "'InvalidArgumentErro",
+ ('call:nn.nce_loss', 'accepts', "'err', 'TypeError'"): "seed 1420261217 #4 (sig): TF 2.21 ('calls', (('err', "
+                                                        "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
+                                                        "simdist ('calls', (('ok', 'traced'), ('err', "
+                                                        "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
+ ('call:nn.normalize_moments', 'accepts', "'err', 'TypeError'"): "seed 1420261203 #16 (sig): TF 2.21 ('calls', "
+                                                                 "(('err', 'TypeError'), ('err', 'TypeError'), "
+                                                                 "('err', 'TypeError'))); simdist ('calls', (('ok', "
+                                                                 "'traced'), ('err', 'InvalidArgumentError'), "
+                                                                 "('err', 'InvalidArgumentErro",
  ('call:realdiv', 'error-class', "'err', 'ValueError'"): "seed 14 #555 (dist): TF 2.21 ('err', 'ValueError'); "
                                                          "simdist ('err', 'NotFoundError')",
  ('call:repeat', 'rejects', "'err', 'InvalidArgumentError'"): "seed 1420261202 #46 (dist): TF 2.21 ('dist', "
@@ -320,13 +300,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                    "('err', 'ValueError'), ('ok', ('p; simdist "
                                                                    "('calls', (('err', 'InvalidArgumentError'), "
                                                                    "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:strings.as_string', 'rejects', "'ok'"): "seed 1420261202 #617 (eager): TF 2.21 ('ok', ('T', 'string', (1, 3, "
-                                                "4), array([[[b'(0.500000,-1.500000)', b'(-1.500000,-3.000000; "
-                                                "simdist ('err', 'InvalidArgumentError')",
- ('call:strings.ngrams', 'rejects', "'ok'"): "seed 1420261202 #58 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', "
-                                             "('T', 'string', (4, 2, 0), array([], shape=(4, 2, 0), ; simdist "
-                                             "('calls', (('err', 'AttributeError'), ('err', 'AttributeError'), "
-                                             "('err', 'AttributeError')",
  ('call:strings.reduce_join>call:linalg.band_part', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #399 '
                                                                                            "(sig): TF 2.21 ('calls', "
                                                                                            "(('err', 'ValueError'), "
@@ -339,25 +312,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
                                                                                            "'AttributeError'), "
                                                                                            "('err', "
                                                                                            "'AttributeError')",
- ('call:strings.to_hash_bucket_fast', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #114 (eager): TF 2.21 '
-                                                                             "('err', 'ValueError'); simdist ('err', "
-                                                                             "'TypeError')",
- ('call:strings.to_number', 'error-class', "'err', 'TypeError'"): "seed 14202612012 #0 (sig): TF 2.21 ('calls', "
-                                                                  "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                  "('err', 'TypeError'))); simdist ('calls', "
-                                                                  "(('err', 'AttributeError'), ('err', "
-                                                                  "'AttributeError'), ('err', 'AttributeError')",
- ('call:strings.unicode_encode', 'error-class', "'err', 'ValueError'"): "seed 14 #165 (sig): TF 2.21 ('calls', "
-                                                                        "(('err', 'ValueError'), ('err', "
-                                                                        "'ValueError'), ('err', 'ValueError'))); "
-                                                                        "simdist ('calls', (('err', "
-                                                                        "'AttributeError'), ('err', "
-                                                                        "'AttributeError'), ('err', "
-                                                                        "'AttributeError')",
- ('call:strings.unicode_script', 'rejects', "'ok'"): "seed 1420261202 #78 (function): TF 2.21 ('calls', (('ok', "
-                                                     "('T', 'int32', (4,), array([0, 0, 0, 0], dtype=int32))), "
-                                                     "('ok', ('T', 'i; simdist ('calls', (('err', 'AttributeError'), "
-                                                     "('err', 'AttributeError'), ('err', 'AttributeError')",
  ('call:tensor_scatter_nd_min', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 14202612013 #3 (tape): TF 2.21 '
                                                                              "('err', 'InvalidArgumentError'); "
                                                                              "simdist ('grad', ('ok', ('T', 'int32', "
@@ -415,20 +369,4 @@ SEEN: dict[tuple[str, str, str], str] = {('call:approx_top_k', 'accepts', "'err'
  ('operator://', 'accepts', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
                                                              "'NotImplementedError'); simdist ('dist', (('local', "
                                                              "('tuple', (('T', 'float64', (3,), "
-                                                             'array([9.22337204e+18, 3.07445735e+1',
- ('random:Generator.normal', 'accepts', "'err', 'ValueError'"): "seed 14 #563 (function): TF 2.21 ('calls', (('err', "
-                                                                "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                "'ValueError'), ('ok', ('p; simdist ('calls', "
-                                                                "(('ok', ('list', (('T', 'float32', (2, 0), "
-                                                                'array([], shape=(2, 0), dtype=float32',
- ('random:Generator.truncated_normal', 'accepts', "'err', 'ValueError'"): 'seed 14 #220 (function): TF 2.21 '
-                                                                          "('calls', (('err', 'ValueError'), ('err', "
-                                                                          "'ValueError'), ('err', 'ValueError'), "
-                                                                          "('ok', ('p; simdist ('calls', (('ok', "
-                                                                          "('list', (('T', 'float32', (), "
-                                                                          "array(-0.43640924, dtype=float32)), ('T',",
- ('random:Generator.uniform', 'accepts', "'err', 'ValueError'"): "seed 14 #192 (function): TF 2.21 ('calls', "
-                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                 "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                 "('calls', (('ok', ('list', (('T', 'float32', (), "
-                                                                 "array(0.8377521, dtype=float32)), ('T', '"}
+                                                             'array([9.22337204e+18, 3.07445735e+1'}

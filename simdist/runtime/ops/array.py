@@ -766,6 +766,13 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
 
 def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, name: str = "split") -> list[Tensor]:
     t = _t(value)
+    if not isinstance(num_or_size_splits, (int, np.integer)):   # (array_ops.split converts the sizes first: a
+        from simdist.runtime.tensor import convert_to_tensor    # scalar, a tensor or a float, is its ValueError)
+        sizes_t = num_or_size_splits if isinstance(num_or_size_splits, Tensor) else \
+            convert_to_tensor(num_or_size_splits)
+        if sizes_t.shape.ndims == 0:
+            raise ValueError("Rank-0 tensors are not supported as the num_or_size_splits argument to split. Argument "
+                             f"provided: {num_or_size_splits}")
     if axis is None:   # (TF converts the axis: None is convert_to_tensor's ValueError)
         raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a "
                          "Tensor.")

@@ -506,10 +506,39 @@ def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Tensor:
     else InvalidArgumentError."""
     t = _t(x)
     want = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+    from simdist.runtime import context
+    if context.in_function():
+        _ensure_shape_fn(t, want)
     if not t.shape.is_compatible_with(want):
         raise errors.InvalidArgumentError(None, None, f"Shape of tensor x {t.shape} is not compatible with expected "
                                           f"shape {want}. [Op:EnsureShape]")
     return dispatch.execute(ENSURE_SHAPE, (t,), {"shape": tuple(want.as_list()) if want.rank is not None else None})
+
+
+def _ensure_shape_fn(t: Tensor, want: TensorShape) -> None:
+    """EnsureShape's shape function, which a graph build runs: Merge of the input's static shape
+    with the attr (a ValueError at trace: "Shape must be rank 2 but is rank 0", "Dimension 1 in
+    both shapes must be equal, but are 3 and 2. Shapes are [1,3] and [?,2]."; an unknown-rank
+    attr against a known rank is "Shape must be rank -1 but is rank 1", as TF 2.21 observed)."""
+    from simdist.runtime.ops import static_shapes, trace_errors
+    known = static_shapes.known_shape(t)
+    if known is None:
+        return
+    shown = trace_errors.shapes_text([known])
+
+    def fail(text: str) -> None:
+        raise trace_errors.static(ValueError(text), ValueError,
+                                  f"{text} for '{{{{node EnsureShape}}}}' with input shapes: {shown}.")
+
+    if want.rank is None:
+        fail(f"Shape must be rank -1 but is rank {len(known)}")
+    dims = want.as_list()
+    if len(dims) != len(known):
+        fail(f"Shape must be rank {len(dims)} but is rank {len(known)}")
+    for i, (w, k) in enumerate(zip(dims, known)):
+        if w is not None and k is not None and w != k:
+            fail(f"Dimension {i} in both shapes must be equal, but are {w} and {k}. Shapes are "
+                 f"{trace_errors.shapes_text([dims])} and {shown}.")
 
 
 def get_static_value(tensor: Any, partial: bool = False) -> Any:

@@ -4,7 +4,8 @@ as_string_op.cc builds the format: "%" + fill flag + width + "." + precision + c
 - fill: "" or one of " ", "+", "-", "0", "#" (a printf flag); longer is InvalidArgumentError
   "Fill string must be one or fewer characters", another character "Fill argument not supported";
 - floats (half, bfloat16, float, double, printed as double): "f", "e" with scientific, "g" with
-  shortest (both: InvalidArgumentError); printf's default precision 6;
+  shortest (both: InvalidArgumentError); printf's default precision 6; complex64/complex128 as
+  "(re,im)", each part with the float format (the width and fill apply to each part);
 - integers "d" (precision, scientific or shortest: InvalidArgumentError); bool "true"/"false"
   whatever the width; strings "%s" padded to the width;
 - non-finite values as glibc prints them: "inf", "nan" with the sign bit as "-" (a NaN too:
@@ -27,7 +28,7 @@ from simdist.runtime.tensor import Tensor
 
 __all__ = ["as_string"]
 
-_FLOATS = ("float16", "bfloat16", "float32", "float64")
+_FLOATS = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
 _INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 
 
@@ -57,9 +58,13 @@ def _format(x: np.ndarray, dtype_name: str, precision: int, scientific: bool, sh
     else:
         fmt = spec + ("." + str(precision) if precision > -1 else "") + ("g" if shortest else "e" if scientific
                                                                           else "f")
+        def one(f: float) -> str:
+            return fmt % f if np.isfinite(f) else _nonfinite(f, fill, width)
         for i, v in enumerate(flat):
-            f = float(v)
-            res[i] = (fmt % f if np.isfinite(f) else _nonfinite(f, fill, width)).encode()
+            if dtype_name.startswith("complex"):   # ("(%f,%f)": each part printed as a double)
+                res[i] = f"({one(float(v.real))},{one(float(v.imag))})".encode()
+            else:
+                res[i] = one(float(v)).encode()
     return out
 
 

@@ -221,10 +221,9 @@ def _params(counts: Any, probs: Any) -> tuple[Tensor, Tensor]:
 
 
 def _convert(value: Any, hint: dtypes.DType) -> Tensor:
-    """convert_to_tensor with a dtype hint: Python numbers and lists take the hint, NumPy arrays
-    keep their dtype."""
-    if isinstance(value, np.ndarray):
-        return convert_to_tensor(value)
+    """convert_to_tensor with a dtype hint (TF's preferred_dtype, as convert_to_tensor models it:
+    eagerly a NumPy array takes the hint too, `probs=np.array([1, 3], np.uint64)` is float32)."""
+    return convert_to_tensor(value, dtype_hint=hint)
     try:
         return convert_to_tensor(value, dtype=hint)
     except (TypeError, ValueError):

@@ -204,4 +204,30 @@ no_tf_gradient("Fingerprint")    # TF registers none: differentiating its output
 def fingerprint(data: Any, method: Any = "farmhash64", name: str | None = None) -> Tensor:
     """`tf.fingerprint`: [data.shape[0], 8] uint8, FarmHash64 of each row, little-endian."""
     mt = method if isinstance(method, Tensor) else convert_to_tensor(method, dtype=dtypes.string)
-    return dispatch.execute(FINGERPRINT, (_t(data), mt))
+    x = _t(data)
+    from simdist.runtime import context
+    if context.in_function() and mt.dtype == dtypes.string:
+        _shape_fn(x, mt)
+    return dispatch.execute(FINGERPRINT, (x, mt))
+
+
+def _shape_fn(x: Tensor, mt: Tensor) -> None:
+    """Fingerprint's shape function, which a graph build runs (array_ops.cc): data of rank at
+    least 1, method of rank 0, and a method the graph knows (a constant) must be "farmhash64"; a
+    ValueError at trace where the eager kernel raises InvalidArgumentError."""
+    from simdist.runtime.ops import graph_constants, static_shapes
+    xs, ms = static_shapes.known_shape(x), static_shapes.known_shape(mt)
+    shown = ", ".join("?" if sh is None else trace_errors.shapes_text([sh]) for sh in (xs, ms))
+
+    def fail(text: str) -> None:
+        raise trace_errors.static(ValueError(text), ValueError,
+                                  f"{text} for '{{{{node Fingerprint}}}}' with input shapes: {shown}.")
+
+    if xs is not None and len(xs) < 1:
+        fail(f"Shape must be at least rank 1 but is rank {len(xs)}")
+    if ms is not None and len(ms) != 0:
+        fail(f"Shape must be rank 0 but is rank {len(ms)}")
+    if ms is not None and graph_constants.known(mt):
+        m = _as_bytes(np.asarray(mt._v).item())
+        if m != b"farmhash64":
+            fail(f"Unsupported method: {m.decode(errors='replace')}")

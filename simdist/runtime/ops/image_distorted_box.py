@@ -234,6 +234,10 @@ NotDifferentiable("StatelessSampleDistortedBoundingBox")
 
 
 def _attrs(aspect_ratio_range: Any, area_range: Any, max_attempts: Any, use_image: Any) -> dict:
+    from simdist.runtime.ops import attr_rules
+    attr_rules.check("SampleDistortedBoundingBoxV2", aspect_ratio_range=aspect_ratio_range, area_range=area_range,
+                     max_attempts=max_attempts, use_image_if_no_bounding_boxes=use_image)   # (make_*: a graph
+    # tensor's max_attempts is TypeError inside a tf.function, ops.attr-types)
     return {"aspect_ratio_range": tuple(float(v) for v in (aspect_ratio_range or [0.75, 1.33])),
             "area_range": tuple(float(v) for v in (area_range or [0.05, 1.0])),
             "max_attempts": 100 if max_attempts is None else int(max_attempts),
@@ -269,7 +273,7 @@ def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any
                                             use_image_if_no_bounding_boxes: Any = None,
                                             name: str | None = None) -> tuple:
     """`tf.image.stateless_sample_distorted_bounding_box`: the same for the same seed."""
-    s = _t(seed)
+    attrs = _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)
+    inputs = _inputs(image_size, bounding_boxes, min_object_covered, "StatelessSampleDistortedBoundingBox")
     return named_outputs("StatelessSampleDistortedBoundingBox", dispatch.execute(
-        STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*_inputs(image_size, bounding_boxes, min_object_covered, "StatelessSampleDistortedBoundingBox"), s),
-        _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)))
+        STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*inputs, _t(seed)), attrs))

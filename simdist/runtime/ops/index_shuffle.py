@@ -143,6 +143,59 @@ RANDOM_INDEX_SHUFFLE = register("RandomIndexShuffle", _forward, _rule,
 NotDifferentiable("RandomIndexShuffle")
 
 
+def _shape_fn(i: Tensor, s: Tensor, mx: Tensor) -> None:
+    """StatelessRandomPermuteShape (random_index_shuffle_ops.cc), which a graph build runs (eagerly
+    only the kernel's checks): index and max_index of rank at most 1, the seed of rank 1 or 2 with
+    a last dimension of 3 (an unknown dimension is -1, refused), then the batch sizes of index,
+    seed rows and max_index agreeing where more than 1; a ValueError at trace."""
+    from simdist.runtime.ops import static_shapes, trace_errors
+    shapes = [static_shapes.known_shape(t) for t in (i, s, mx)]
+    shown = ", ".join("?" if sh is None else trace_errors.shapes_text([sh]) for sh in shapes)
+
+    def fail(text: str) -> None:
+        raise trace_errors.static(ValueError(text), ValueError,
+                                  f"{text} for '{{{{node RandomIndexShuffle}}}}' with input shapes: {shown}.")
+
+    def dim(sh: list, k: int) -> int:
+        return -1 if sh[k] is None else int(sh[k])
+
+    ranks = [None if sh is None else len(sh) for sh in shapes]
+    for k, (lo, hi) in enumerate(((None, 1), (1, 2), (None, 1))):
+        if ranks[k] is not None and lo is not None and ranks[k] < lo:
+            fail(f"Shape must be at least rank {lo} but is rank {ranks[k]}")
+        if ranks[k] is not None and ranks[k] > hi:
+            fail(f"Shape must be at most rank {hi} but is rank {ranks[k]}")
+    ish, ssh, msh = shapes
+    if ranks[1] == 1 and dim(ssh, 0) != 3:
+        fail(f"Seed must have shape [3] or [n, 3] but got [{dim(ssh, 0)}].")
+    if ranks[1] == 2 and dim(ssh, 1) != 3:
+        fail(f"Seed must have shape [3] or [n, 3] but got [{dim(ssh, 0)}, {dim(ssh, 1)}].")
+    if not (ranks[0] == 1 or ranks[1] == 2 or ranks[2] == 1):
+        return
+    n = dim(ish, 0) if ranks[0] == 1 else -1
+    if ranks[1] == 2:
+        seeds = dim(ssh, 0)
+        if n == -1:
+            n = seeds
+        elif n > 1 and seeds != -1 and seeds > 1 and seeds != n:
+            fail(f"Seed has shape [{seeds}, 3] but must have shape [{n}, 3]. since index had shape [{n}].")
+    if ranks[2] == 1:
+        m = dim(msh, 0)
+        if n == -1:
+            n = m
+        elif n > 1 and m != -1 and m > 1 and m != n:
+            fail(f"Max index has shape [{m}] but must have shape [{n}].")
+
+
+def _execute(i: Tensor, s: Tensor, mx: Tensor, rounds: int) -> Tensor:
+    """RandomIndexShuffle: its dtypes, then (traced) its shape function, then the kernel."""
+    from simdist.runtime import context
+    if context.in_function():
+        RANDOM_INDEX_SHUFFLE.dtype((i.dtype, s.dtype, mx.dtype), {})
+        _shape_fn(i, s, mx)
+    return dispatch.execute(RANDOM_INDEX_SHUFFLE, (i, s, mx), {"rounds": rounds})
+
+
 def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
     """`tf.random.experimental.index_shuffle`: the seed padded in front with 498247692, 4 rounds."""
     from simdist.runtime.ops import convert_to_tensor, pad
@@ -150,7 +203,7 @@ def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
     s = pad(s, [[1, 0]] + [[0, 0]] * (s.shape.ndims - 1), constant_values=498247692)
     i = _t(index)
     mx = max_index if isinstance(max_index, Tensor) else convert_to_tensor(max_index, dtype=i.dtype)
-    return dispatch.execute(RANDOM_INDEX_SHUFFLE, (i, s, mx), {"rounds": 4})
+    return _execute(i, s, mx, 4)
 
 
 def random_index_shuffle(index: Any, seed: Any, max_index: Any, rounds: int = 4, name: str | None = None) -> Tensor:
@@ -163,4 +216,4 @@ def random_index_shuffle(index: Any, seed: Any, max_index: Any, rounds: int = 4,
     i = _t(index)
     s = seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
     mx = max_index if isinstance(max_index, Tensor) else convert_to_tensor(max_index, dtype=i.dtype)
-    return dispatch.execute(RANDOM_INDEX_SHUFFLE, (i, s, mx), {"rounds": r})
+    return _execute(i, s, mx, r)

@@ -540,8 +540,14 @@ def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tupl
     """`tf.linalg.qr`: (q, r) of each innermost matrix, reduced unless full_matrices."""
     x = _t(input)
     QR.dtype((x.dtype,), None)
-    if x.ndim < 2:
-        raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Qr]")
+    if x.ndim < 2:   # (traced: QrShapeFn's WithRankAtLeast(2), when the graph knows the rank)
+        from simdist.runtime.ops import static_shapes, trace_errors
+        err = trace_errors.shape_error(f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Qr]",
+                                       f"Shape must be at least rank 2 but is rank {x.ndim}", "Qr",
+                                       [x.shape.as_list()])
+        if static_shapes.rank_unknown(x):
+            trace_errors.unmark(err)
+        raise err
     return named_outputs("Qr", dispatch.execute(QR, (x,), {"full_matrices": bool(full_matrices)}))   # type: ignore[no-any-return]
 
 

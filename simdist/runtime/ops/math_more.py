@@ -12,7 +12,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import args, attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -216,13 +216,41 @@ def _approx_top_k(operand: Any, k: Any, reduction_dimension: int, is_max_k: bool
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(x.dtype)} is not in the list "
                                           "of allowed values: half, bfloat16, float [Op:ApproxTopK]")
     if not isinstance(k, Tensor) and int(k) < 0:     # attr k's minimum, before the kernel lookup (TF 2.21)
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'k' of {int(k)} must be at least minimum 0 "
-                                          "[Op:ApproxTopK]")
+        raise trace_errors.attr_minimum("ApproxTopK", "k", int(k), 0)   # (traced: op_def_library's ValueError)
+    from simdist.runtime import context
+    if context.in_function():
+        _approx_top_k_shape_fn(x, int(k), int(reduction_dimension), float(recall_target))
     if not is_max_k or int(reduction_dimension) != -1:
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node ApproxTopK}} = ApproxTopK["
                                    f"T=DT_{args.tf_name(x.dtype).upper()}, is_max_k={str(is_max_k).lower()}, "
                                    f"reduction_dimension={int(reduction_dimension)}] [Op:ApproxTopK]")
     return named_outputs("ApproxTopK", top_k(x, k))
+
+
+def _approx_top_k_shape_fn(x: Tensor, k: int, reduction_dimension: int, recall_target: float) -> None:
+    """ApproxTopK's shape function (nn_ops.cc), which only a graph build runs (eagerly TF checks
+    none of it): rank at least 1, the reduction dimension within the rank (an unknown rank is
+    rank -1, so every dimension is refused), the reduced dimension at least k (an unknown
+    dimension counts as -1, so it is refused), then 0 < recall_target <= 1 (NaN passes); each a
+    ValueError at trace (function.trace-time-errors)."""
+    from simdist.runtime.ops import static_shapes
+    shape = static_shapes.known_shape(x)
+    shown = "?" if shape is None else trace_errors.shapes_text([shape])
+
+    def fail(text: str) -> None:
+        raise trace_errors.static(ValueError(text), ValueError,
+                                  f"{text} for '{{{{node ApproxTopK}}}}' with input shapes: {shown}.")
+
+    if shape is not None and len(shape) < 1:
+        fail(f"Shape must be at least rank 1 but is rank {len(shape)}")
+    rank = -1 if shape is None else len(shape)
+    if not -rank <= reduction_dimension < rank:
+        fail(f"Invalid reduction dimension: {reduction_dimension}. Must be within the range of [{-rank}, {rank - 1}]")
+    dim = shape[reduction_dimension] if shape is not None else None
+    if (-1 if dim is None else dim) < k:
+        fail(f"input must have last dimension >= k = {k} but was {-1 if dim is None else dim}")
+    if recall_target <= 0 or recall_target > 1.0:
+        fail(f"Invalid recall target: {recall_target:g}. Valid value range in : [0, 1.0].")
 
 
 def approx_max_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import dispatch, philox, philox_dists, random_graphs, trace_errors
+from simdist.runtime.ops import dispatch, philox, philox_dists, random_graphs, rng_alg, trace_errors
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -188,8 +188,20 @@ def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtyp
            name: str | None = None) -> Tensor:
     shp = _check_shape(shape_arg(shape), "RandomStandardNormal")
     dt = _float_dtype(dtype, mean, stddev, "RandomStandardNormal")
+    if not (_number(mean) and _number(stddev)):   # TF's rnd * stddev + mean: arrays broadcast against the draw
+        from simdist.runtime.ops import math
+        from simdist.runtime.tensor import convert_to_tensor
+        m, sd = convert_to_tensor(mean, dtype=dt), convert_to_tensor(stddev, dtype=dt)
+        r = dispatch.execute(NORMAL, (), {"shape": shp, "mean": 0.0, "stddev": 1.0, "dtype": dt, **_seed_attrs(seed)})
+        return math.add(math.multiply(r, sd), m)
     return dispatch.execute(NORMAL, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
                                          "dtype": dt, **_seed_attrs(seed)})
+
+
+def _number(v: Any) -> bool:
+    """Whether a mean/stddev folds into the op as a number: not a tensor, and 0-d (a list or an
+    array is converted and broadcast against the draw, as TF's `rnd * stddev + mean`)."""
+    return not isinstance(v, Tensor) and np.ndim(v) == 0
 
 
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32, seed: int | None = None,
@@ -474,22 +486,7 @@ def _seed(seed: Any, opname: str) -> Tensor:
     return s
 
 
-def _stateless_alg(alg: Any, opname: str) -> None:
-    """stateless_random_ops' `alg`: convert_alg_to_int (an unknown name is ValueError), then the V2
-    kernel: TF 2.21's CPU kernels draw with Philox only, and ThreeFry's one-word counter is refused
-    there ("counter must be a vector with length at least 2"; InvalidArgumentError when the op runs,
-    also inside a tf.function; fz14 seed 1420261203 #26, 1420261204 #31)."""
-    if isinstance(alg, str) and alg.lower() not in ("philox", "threefry", "auto_select"):
-        raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are philox for the Philox "
-                         "algorithm, threefry for the ThreeFry algorithm, and auto_select for auto-selection.")
-    from simdist.runtime.ops.random_generator import _alg
-    if _alg(alg) == 2:
-        raise errors.InvalidArgumentError(None, None, "counter must be a vector with length at least 2; got shape: "
-                                          "[1]. (Note that batched counters are not supported yet.) "
-                                          f"[Op:{opname}]")
-
-
-def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: str, alg: Any = "auto_select") -> Tensor:
+def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: str, alg: Any) -> Tensor:
     """A standard draw scaled and shifted: folded into the op for Python numbers; as Mul and Add
     ops (so gradients reach them, as in TF) when the mean/stddev are tensors."""
     from simdist.runtime.ops import math
@@ -497,12 +494,16 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
     if not dt.is_floating:   # TF converts the mean to that dtype first
         raise TypeError(f"Cannot convert {float(a) if not isinstance(a, Tensor) else a!r} to EagerTensor of dtype "
                         f"{dt.name}")
-    shp = _check_shape(shape_arg(shape), opname)
-    s = _seed(seed, opname)
-    _stateless_alg(alg, opname)
-    if isinstance(a, Tensor) or isinstance(b, Tensor):
+    from simdist.runtime.tensor import convert_to_tensor
+    shp = shape_arg(shape)
+    for v in (a, b):   # (TF converts mean and stddev to the dtype, then reads alg and the seed)
+        if not isinstance(v, Tensor):
+            convert_to_tensor(v, dtype=dt)
+    s = rng_alg.seed_for(seed, alg, opname)
+    _check_shape(shp, opname)   # (the kernel's check)
+    if not (_number(a) and _number(b)):
         r = dispatch.execute(op, (s,), {"shape": shp, "dtype": dt, "mean": 0.0, "stddev": 1.0})
-        return math.add(math.multiply(r, b), a)
+        return math.add(math.multiply(r, convert_to_tensor(b, dtype=dt)), convert_to_tensor(a, dtype=dt))
     return dispatch.execute(op, (s,), {"shape": shp, "dtype": dt, "mean": float(a), "stddev": float(b)})
 
 
@@ -523,32 +524,44 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     """`tf.random.stateless_uniform`: floats in [minval, maxval) (default [0, 1)); integers in
     [minval, maxval), or the full range when both are None (int32/int64)."""
     from simdist.runtime.ops import math
+    from simdist.runtime.tensor import convert_to_tensor
     dt = dtypes.as_dtype(dtype)
-    if not (dt.is_floating or dt in (dtypes.int32, dtypes.int64)):
+    if not (dt.is_floating or dt in (dtypes.int32, dtypes.int64, dtypes.uint32, dtypes.uint64)):
         raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are (tf.float16, "
                          "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64).")
-    shp = _check_shape(shape_arg(shape), "StatelessRandomUniformV2")
-    s = _seed(seed, "StatelessRandomUniformV2")
-    _stateless_alg(alg, "StatelessRandomUniformV2" if not dt.is_integer else "StatelessRandomUniformIntV2"
-                   if minval is not None else "StatelessRandomUniformFullIntV2")
     if dt.is_integer:
         if (minval is None) != (maxval is None):
             raise ValueError(f"For integer `dtype` argument <dtype: '{dt.name}'>, argument `minval` and `maxval` must be both None "
                              f"or not None. Got `minval`={minval} and `maxval`={maxval}.")
-        if minval is not None:
-            lo, hi = int(minval), int(maxval)
-            if lo >= hi:
-                raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} "
-                                                  "[Op:StatelessRandomUniformIntV2]")
-            return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": lo, "maxval": hi})
+        if minval is not None and dt in (dtypes.uint32, dtypes.uint64):
+            raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'> when argument `minval` is not "
+                             "None. Please don't use unsigned integers in this case.")
+    elif maxval is None:
+        maxval = 1
+    full = dt.is_integer and minval is None
+    op = "StatelessRandomUniformFullIntV2" if full else "StatelessRandomUniformIntV2" if dt.is_integer else \
+        "StatelessRandomUniformV2"
+    shp = shape_arg(shape)
+    if full:   # StatelessRandomUniformFullIntV2 (uint32/uint64 too: the same bits)
+        s = rng_alg.seed_for(seed, alg, op)
+        _check_shape(shp, op)   # (the kernel's check, after the seed's)
         return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": None, "maxval": None})
-    hi = 1.0 if maxval is None else maxval
-    _bounds(minval, hi, dt)
-    if isinstance(minval, Tensor) or isinstance(hi, Tensor):
+    # (TF converts minval and maxval to the dtype before it reads the seed: None is
+    # convert_to_tensor's ValueError, e.g. fold_in's float data)
+    lo_t, hi_t = convert_to_tensor(minval, dtype=dt), convert_to_tensor(maxval, dtype=dt)
+    s = rng_alg.seed_for(seed, alg, op)
+    _check_shape(shp, op)
+    if dt.is_integer:
+        lo, hi = int(minval), int(maxval)
+        if lo >= hi:
+            raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} "
+                                              "[Op:StatelessRandomUniformIntV2]")
+        return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": lo, "maxval": hi})
+    if isinstance(minval, Tensor) or isinstance(maxval, Tensor):
         r = dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": 0.0, "maxval": 1.0})
-        return math.add(math.multiply(r, math.subtract(hi, minval)), minval)
+        return math.add(math.multiply(r, math.subtract(hi_t, lo_t)), lo_t)
     return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": float(minval),
-                                                      "maxval": float(hi)})
+                                                      "maxval": float(maxval)})
 
 
 def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = dtypes.int64,

@@ -68,5 +68,6 @@ def stateless_shuffle(value: Any, seed: Any, alg: Any = "auto_select", name: str
     """`tf.random.experimental.stateless_shuffle`: the rows in the seed's Fisher-Yates order."""
     from simdist.runtime.ops import dispatch
     from simdist.runtime.ops.args import t as _t
-    s = _random._seed(seed, "StatelessShuffle")
+    from simdist.runtime.ops import rng_alg
+    s = rng_alg.seed_for(seed, alg, "StatelessShuffle")
     return dispatch.execute(STATELESS_SHUFFLE, (_t(value), s))

@@ -99,6 +99,7 @@ def _case_op(op: Any, input: Any, encoding: Any) -> Tensor:  # noqa: A002
     if not isinstance(text, str):
         raise TypeError(f"Expected string for argument 'encoding' not {encoding!r}.")
     x = string_tensor(input, op.name)
+    op.dtype((x.dtype,), {})   # (the input's type before the kernel reads the attr: op_def_library's TypeError traced)
     if text not in ("", "utf-8"):
         raise errors.InvalidArgumentError(None, None, f"only utf-8 or '' (no encoding) is supported, received {text} "
                                           f"[Op:{op.name}]")

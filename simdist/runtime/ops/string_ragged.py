@@ -157,6 +157,12 @@ def _ragged_input(x: Any, how: str, op: str) -> Any:
         if t.dtype != dtypes.string and not context.in_function():
             raise ValueError(f"Tensor conversion requested dtype string for Tensor with dtype {t.dtype.name}: {t!r}")
         return t
+    from simdist.runtime.variables import Variable
+    if isinstance(x, Variable):   # (a resource variable converts to its own dtype only)
+        if x.dtype != dtypes.string:
+            raise ValueError(f"Incompatible type conversion requested to type string for `tf.Variable of type "
+                             f"{x.dtype.name}. (Variable: {x!r})")
+        x = x.read_value()
     if isinstance(x, Tensor):
         if x.dtype != dtypes.string:
             arg = "data" if how == "ngrams" else "input"
@@ -214,6 +220,9 @@ def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any
              replace_control_characters: bool, with_offsets: bool = True) -> tuple[Any, Any, Tensor]:
     """(code points, offsets or None) shaped, and the flat code points."""
     opname = "UnicodeDecodeWithOffsets" if with_offsets else "UnicodeDecode"
+    from simdist.runtime.ops import static_shapes
+    if isinstance(input, Tensor) and static_shapes.rank_unknown(input):   # (ragged_string_ops._unicode_decode)
+        raise ValueError("Rank of `input` must be statically known.")
     err, rc, _ = check_attrs(opname, errors, replacement_char)
     enc = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     if not isinstance(enc, str):
@@ -369,8 +378,9 @@ def ngrams(data: Any, ngram_width: Any, separator: Any = " ", pad_values: Any = 
         return RaggedTensor.from_row_splits(ngrams(data.values, *args), data.row_splits, validate=False)
     pw = 0 if pad_values is None else -1 if padding_width is None else int(padding_width)
     widths = list(ngram_width) if isinstance(ngram_width, (list, tuple)) else [ngram_width]
+    from simdist.runtime import symbolic
     for w in widths:
-        if w < 1:
+        if symbolic.truth_taken(w < 1):   # (TF's `if width < 1`: a graph tensor's truth is refused)
             raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
     vals, sp = dispatch.execute(STRING_NGRAMS, (data.values, data.row_splits),
                                 {"separator": _text(separator), "ngram_widths": tuple(int(w) for w in widths),
