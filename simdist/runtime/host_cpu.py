@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass
 from typing import Iterator
 
-__all__ = ["CPUModel", "REFERENCE", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS"]
+__all__ = ["CPUModel", "REFERENCE", "ONEDNN_DEFAULT_FLAGS", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class CPUModel:
     name: str
     vendor: str                  # "GenuineIntel" | "AuthenticAMD" | other
     flags: tuple[str, ...]       # sorted
+    onednn_env: bool | None = None   # TF_ENABLE_ONEDNN_OPTS where set (the host model), else TF's default
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -50,10 +51,22 @@ class CPUModel:
                 or self.has("avx_ne_convert")
         return False
 
+    @property
+    def onednn_enabled(self) -> bool:
+        """TF 2.21's `IsMklEnabled` (tensorflow/core/util/util.cc): the x86-64 Linux wheel rewrites
+        ops to oneDNN's kernels only on CPUs with neural-network features (AVX512_VNNI, AVX512_BF16,
+        AVX_VNNI, AMX_TILE, AMX_INT8 or AMX_BF16), unless TF_ENABLE_ONEDNN_OPTS says otherwise (read
+        when the host model is detected). Elsewhere (an AVX2-only AMD EPYC, Zen 3) every op runs
+        TF's own (Eigen) kernels: float32 Softmax gives NaN across a row holding NaN, a scalar
+        Softmax is InvalidArgumentError (fresh16, fz3 seed 81 #15)."""
+        if self.onednn_env is not None:
+            return self.onednn_env
+        return any(self.has(f) for f in ONEDNN_DEFAULT_FLAGS)
+
     def onednn(self, dtype_name: str, registered: tuple[str, ...]) -> bool:
         """True when TF runs an op whose oneDNN kernel is registered for ``registered`` dtypes
         through oneDNN at ``dtype_name`` on this CPU."""
-        return dtype_name in registered and self.onednn_supports(dtype_name)
+        return dtype_name in registered and self.onednn_enabled and self.onednn_supports(dtype_name)
 
     @property
     def estimates(self) -> str:
@@ -61,9 +74,24 @@ class CPUModel:
         return "amd" if self.vendor == "AuthenticAMD" else "intel"
 
 
-#: The host tests/goldens were recorded on (float16 runs through oneDNN there).
+# The cpuid features for which TF 2.21 turns oneDNN on by default on Linux (util.cc DefaultOneDnnPolicy)
+ONEDNN_DEFAULT_FLAGS = ("avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16")
+
+#: The host tests/goldens were recorded on (an Intel Xeon with AVX512-FP16, so with AVX512_VNNI and
+#: AMX too: oneDNN on, float16 through oneDNN).
 REFERENCE = CPUModel("reference", "GenuineIntel",
-                     ("avx", "avx2", "avx512bw", "avx512dq", "avx512f", "avx512_fp16", "avx512vl", "f16c", "fma"))
+                     ("amx_bf16", "amx_int8", "amx_tile", "avx", "avx2", "avx512_bf16", "avx512_fp16", "avx512_vnni",
+                      "avx512bw", "avx512dq", "avx512f", "avx512vl", "avx_vnni", "f16c", "fma"))
+
+
+def _onednn_env() -> bool | None:
+    """TF_ENABLE_ONEDNN_OPTS as TF reads it (ReadBoolFromEnvVar: '0'/'false' or '1'/'true', any case;
+    another value keeps the default)."""
+    v = os.environ.get("TF_ENABLE_ONEDNN_OPTS")
+    if v is None:
+        return None
+    v = v.strip().lower()
+    return True if v in ("1", "true") else False if v in ("0", "false") else None
 
 
 def parse_cpuinfo(text: str, name: str = "host") -> CPUModel:
@@ -88,9 +116,11 @@ def detect(path: str = "/proc/cpuinfo") -> CPUModel:
     not change under a running process)."""
     try:
         with open(path, encoding="utf-8") as f:
-            return parse_cpuinfo(f.read())
+            m = parse_cpuinfo(f.read())
     except OSError:
         return REFERENCE
+    env = _onednn_env()
+    return m if env is None else CPUModel(m.name, m.vendor, m.flags, env)
 
 
 def _model(choice: str | CPUModel) -> CPUModel:

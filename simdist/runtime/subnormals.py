@@ -280,6 +280,37 @@ def _xlogy_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
 XLOGY = Fixed("xlogy", _xlogy_fix)
 
 
+def _bf16_x_times(f: Any) -> Fixed:
+    """bfloat16 Xlogy/Xlog1py (0 where x == 0, else x * f(y)): the kernel tests x == 0 on the value
+    widened by a bit shift, so a subnormal x is not zero there, and then multiplies under DAZ, reading
+    it as ±0: ±0 * f(y), NaN where f(y) is infinite or NaN (xlogy(1e-40, 0) is NaN, xlog1py(-1e-40,
+    0) is -0.0; TF 2.21 eagerly and traced, fz3 seed 91 #107). Other dtypes: FLUSH's result."""
+    def fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+        x = arrays[0]
+        out = flushed(np.asarray(out))
+        fx = flushed_in[0].astype(np.float32)
+        sub = (x.astype(np.float32) != 0) & (fx == 0)
+        if not sub.any():
+            return out
+        with np.errstate(all="ignore"):
+            val = fx * f(flushed_in[1].astype(np.float32))
+        return np.where(np.broadcast_to(sub, out.shape), np.broadcast_to(val, out.shape).astype(out.dtype),
+                        out).astype(out.dtype, copy=False)
+    return Fixed(f.__name__, fix)
+
+
+_XLOGY_BF16 = _bf16_x_times(np.log)
+_XLOG1PY_BF16 = _bf16_x_times(np.log1p)
+
+
+def _xlogy_rule(arrays: Any, attrs: dict | None) -> Any:
+    return _XLOGY_BF16 if arrays[0].dtype == BF16 else XLOGY
+
+
+def _xlog1py_rule(arrays: Any, attrs: dict | None) -> Any:
+    return _XLOG1PY_BF16 if arrays[0].dtype == BF16 else FLUSH
+
+
 # Lgamma calls glibc's lgamma/lgammaf element by element (no packets), which for a tiny x returns
 # -log|x|, and its log under DAZ takes a subnormal as 2**-150 (float32) or 2**-1075 (float64):
 # every nonzero subnormal, either sign, gives the same value; observed on TF 2.21 (fz3fix)
@@ -497,7 +528,7 @@ RULES: dict[str, Any] = {
     "Sign": SIGN,
     # float32/float64 Atan2 and Relu6: the kernels (packet_atan2.py, activations.py) apply DAZ/FTZ
     # themselves, packets and scalar tail apart
-    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": XLOGY, "Pow": _pow_rule,
+    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": _xlogy_rule, "Xlog1py": _xlog1py_rule, "Pow": _pow_rule,
     # Complex packs the two parts' bits (tf.complex(5e-324, 1e-310) keeps both; fz5 ext seed 61 #57, #173)
     "Complex": KEEP, "Real": KEEP, "Imag": KEEP, "Conj": KEEP,
 }

@@ -49,9 +49,31 @@ def test_onednn_dtypes_follow_tfs_cpu_feature_rule(flags: tuple, dtype: str, wan
         "[TF 2.21 IsDataTypeSupportedByOneDNNOnThisCPU]"
 
 
+@pytest.mark.parametrize("flags, env, want", [
+    (("avx2", "fma"), None, False),                                 # an AVX2-only AMD EPYC (Zen 3): Eigen's kernels
+    (("avx512f", "avx512bw", "avx512_fp16"), None, False),           # no neural-network feature
+    (("avx512_vnni",), None, True), (("avx512_bf16",), None, True), (("avx_vnni",), None, True),
+    (("amx_tile",), None, True), (("amx_int8",), None, True), (("amx_bf16",), None, True),
+    (("avx2",), True, True), (("avx512_vnni",), False, False),      # TF_ENABLE_ONEDNN_OPTS decides where set
+])
+def test_onednn_is_on_by_tfs_default_policy(flags: tuple, env: object, want: bool) -> None:
+    cpu = host_cpu.CPUModel("t", "GenuineIntel", tuple(sorted(flags)), env)
+    assert cpu.onednn_enabled == want, f"onednn_enabled with flags {flags}, TF_ENABLE_ONEDNN_OPTS {env} is " \
+        f"{cpu.onednn_enabled}, but should be {want} [TF 2.21 IsMklEnabled, DefaultOneDnnPolicy]"
+    assert cpu.onednn("float32", ("float32",)) == want, f"float32 through oneDNN with flags {flags}: " \
+        f"{cpu.onednn('float32', ('float32',))}, but should be {want} [IsMklEnabled first]"
+
+
+def test_tf_enable_onednn_opts_is_read_as_tf_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    for value, want in (("1", True), ("TRUE", True), ("0", False), ("false", False), ("yes", None)):
+        monkeypatch.setenv("TF_ENABLE_ONEDNN_OPTS", value)
+        got = host_cpu._onednn_env()
+        assert got is want, f"TF_ENABLE_ONEDNN_OPTS={value!r} read as {got}, but should be {want} [ReadBoolFromEnvVar]"
+
+
 def test_the_reference_model_is_the_goldens_host() -> None:
     ref = host_cpu.REFERENCE
-    assert ref.onednn_supports("float16") and ref.estimates == "intel", \
+    assert ref.onednn_enabled and ref.onednn_supports("float16") and ref.estimates == "intel", \
         f"reference: float16 oneDNN {ref.onednn_supports('float16')}, estimates {ref.estimates!r}; the goldens were " \
         "recorded on an Intel host whose float16 ran through oneDNN"
 
@@ -73,7 +95,7 @@ def test_the_model_decides_float16_softmax_and_the_reciprocal_tables() -> None:
     Eigen: NaN across the row) and a float32 reciprocal packet (Intel's and AMD's vrcpps)."""
     row = np.array([np.nan, 1.0], np.float16)
     x = np.full(8, 3.0, np.float32)
-    with host_cpu.using(_cpu("avx512bw", "avx512_fp16")):
+    with host_cpu.using(_cpu("avx512bw", "avx512_fp16", "avx512_vnni")):
         onednn = tf.nn.softmax(tf.constant(row)).numpy()
         intel = tf.math.reciprocal(tf.constant(x)).numpy()
     with host_cpu.using(_cpu("avx512bw", vendor="AuthenticAMD")):
