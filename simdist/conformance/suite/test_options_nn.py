@@ -196,7 +196,7 @@ def _conv_t_nd(x, k, out_shape, stride, dilation, padding):
 
 
 @clause("ops.nn-more", ref="tf221")
-def test_options_nn_dilated_and_transposed_convolutions(tf):
+def test_options_nn_dilated_and_transposed_convolutions(tf, onednn_float32):
     """separable_conv2d(dilations=2), with_space_to_batch(dilation 2, filter_shape, spatial_dims=[1,
     2]) around a VALID conv2d, and conv1d/conv2d/conv3d/conv_transpose (float32) with SAME padding
     and stride 2 or VALID with dilations 2 (conv_transpose of a 5-long output_shape is 3-D), against
@@ -433,7 +433,7 @@ def test_options_isotonic_axis_and_sampled_losses(tf):
 
 @clause("ops.space-batch", ref="tf221")
 @clause("autodiff.op-gradients", ref="tf221")
-def test_options_channels_first_where_tf_cpu_runs_it(tf):
+def test_options_channels_first_where_tf_cpu_runs_it(tf, onednn_float32):
     """conv2d, convolution and bias_add with data_format NCHW (float32: TF 2.21's CPU runs them
     through oneDNN) give the NHWC result transposed, and the input gradient likewise; so do the
     1-, 2- and 3-D max and average pools and `pool` with NCW/NCHW/NCDHW, depthwise_conv2d,
