@@ -41,7 +41,9 @@ Closed by issue 29's fresh16 (tests/ops/test_fresh16_edges_tf.py, docs/spec.md o
 bfloat16 subnormal (seed 91 #23: glibc's log1pf returns a tiny x with its bits; the other tiny-x functions too) and
 bfloat16 xlogy of a subnormal x (seed 91 #107: the x == 0 test reads the bits, the product reads x as zero); float32
 Softmax of a row with NaN on an AVX2-only host (seed 81 #15: oneDNN is off there, ops.host-cpu); confusion_matrix of
-[None, None] labels in sig mode (seed 81 #61: Squeeze keeps the unknown dimensions, function.trace-time-errors).
+[None, None] labels in sig mode (seed 81 #61: Squeeze keeps the unknown dimensions, function.trace-time-errors);
+float64 erfinv as ndtri((x + 1) / 2) * sqrt(1/2) (seed 97 #114, #170 and fz12's seed 96 #94, ops.special-more);
+one_hot of Python/NumPy bool indices, converted with TI's default int64 (seed 97 #69, ops.one-hot).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -140,8 +142,6 @@ KNOWN_OPEN: dict[object, str] = {
                                                 "InvalidArgumentError, simdist TypeError; fz12 ext seed 95 #25",
     ("dtypes.saturate_cast", "value"): "saturate_cast(float64 with subnormal-range values, 'float32'): TF 2.21's clamp and "
                                        "cast flush 1e-40 (DAZ), simdist keeps it; not analysed; fz12 ext seed 95 #269",
-    ("math.erfinv", "value"): "float64 erfinv(6e-08): TF 2.21 5.31736156e-08, simdist (SciPy) 5.31736155e-08: Eigen's "
-                              "float64 ndtri path; fz12 seed 96 #94",
     ("one_hot", "rejects"): "one_hot of complex64 indices: TF 2.21 casts them (the real part truncated) and computes, "
                             "simdist raises InvalidArgumentError; fz12 ext seed 96 #37",
     ("complex", "error-class"): "tf.complex(empty float64, [4] float64): TF 2.21 and simdist raise different classes; "
