@@ -25,7 +25,7 @@ import os
 from dataclasses import dataclass
 from typing import Iterator
 
-__all__ = ["CPUModel", "REFERENCE", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS", "onednn_for"]
+__all__ = ["CPUModel", "REFERENCE", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS"]
 
 
 # DefaultOneDnnPolicy's CPU features (port.cc), as /proc/cpuinfo names them
@@ -173,11 +173,3 @@ def using(choice: str | CPUModel) -> Iterator[CPUModel]:
     finally:
         use(previous)
 
-
-def onednn_for(tf_module: object) -> bool:
-    """Whether oneDNN's kernels run for a conformance backend's `tf` module (or its backend name,
-    "simdist" or another): simdist's model in force, or (real TensorFlow) the CPU this process
-    runs on (`detect`), each with TF_ENABLE_ONEDNN_OPTS."""
-    name = tf_module if isinstance(tf_module, str) else getattr(tf_module, "__name__", "")
-    simdist = str(name).startswith("simdist")
-    return (current() if simdist else detect()).onednn_enabled

@@ -74,7 +74,8 @@ def reset() -> None:
 
 # The bit test of `_none`: float32/float64 as unsigned (magnitude mask, largest subnormal's bits).
 _MAGNITUDE = {np.dtype(np.float32): (np.uint32, 0x7FFFFFFF, 0x007FFFFF),
-              np.dtype(np.float64): (np.uint64, 0x7FFFFFFFFFFFFFFF, 0x000FFFFFFFFFFFFF)}
+              np.dtype(np.float64): (np.uint64, 0x7FFFFFFFFFFFFFFF, 0x000FFFFFFFFFFFFF),
+              BF16: (np.uint16, 0x7FFF, 0x007F)}
 # Per-thread scratch for it: a fresh temporary of a large array costs an mmap and its page
 # faults (np.abs of 800 KB took as long as summing four of them), so it is reused.
 _scratch = threading.local()
@@ -199,8 +200,9 @@ def _truncatemod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
 
 TRUNCATEMOD = Fixed("truncatemod", _truncatemod_fix)
 
-# float32/float64 packet lanes of TF 2.21's AVX2 Sign kernel (simdist/runtime/ops/simd.py's RELU_LANES)
-_SIGN_LANES = {"float32": 8, "float64": 4}
+# float32/float64 packet lanes of TF 2.21's AVX2 Sign kernel (simdist/runtime/ops/simd.py's RELU_LANES);
+# bfloat16's packets are float32's (Eigen's Packet8bf widens to Packet8f)
+_SIGN_LANES = {"float32": 8, "float64": 4, "bfloat16": 8}
 
 
 def _sign_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
@@ -212,6 +214,8 @@ def _sign_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
     if a.dtype not in _MAGNITUDE or not a.size:
         return out
     sub = (a != 0) & (flushed(a) == 0)
+    if a.dtype == BF16:   # (compared through float32: ml_dtypes' comparisons do not read bits)
+        sub = (a.astype(np.float32) != 0) & (flushed(a).astype(np.float32) == 0)
     if not sub.any():
         return out
     lanes = _SIGN_LANES.get(a.dtype.name, 0)
@@ -274,6 +278,37 @@ def _xlogy_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
 
 
 XLOGY = Fixed("xlogy", _xlogy_fix)
+
+
+def _bf16_x_times(f: Any) -> Fixed:
+    """bfloat16 Xlogy/Xlog1py (0 where x == 0, else x * f(y)): the kernel tests x == 0 on the value
+    widened by a bit shift, so a subnormal x is not zero there, and then multiplies under DAZ, reading
+    it as ±0: ±0 * f(y), NaN where f(y) is infinite or NaN (xlogy(1e-40, 0) is NaN, xlog1py(-1e-40,
+    0) is -0.0; TF 2.21 eagerly and traced, fz3 seed 91 #107). Other dtypes: FLUSH's result."""
+    def fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+        x = arrays[0]
+        out = flushed(np.asarray(out))
+        fx = flushed_in[0].astype(np.float32)
+        sub = (x.astype(np.float32) != 0) & (fx == 0)
+        if not sub.any():
+            return out
+        with np.errstate(all="ignore"):
+            val = fx * f(flushed_in[1].astype(np.float32))
+        return np.where(np.broadcast_to(sub, out.shape), np.broadcast_to(val, out.shape).astype(out.dtype),
+                        out).astype(out.dtype, copy=False)
+    return Fixed(f.__name__, fix)
+
+
+_XLOGY_BF16 = _bf16_x_times(np.log)
+_XLOG1PY_BF16 = _bf16_x_times(np.log1p)
+
+
+def _xlogy_rule(arrays: Any, attrs: dict | None) -> Any:
+    return _XLOGY_BF16 if arrays[0].dtype == BF16 else XLOGY
+
+
+def _xlog1py_rule(arrays: Any, attrs: dict | None) -> Any:
+    return _XLOG1PY_BF16 if arrays[0].dtype == BF16 else FLUSH
 
 
 # Lgamma calls glibc's lgamma/lgammaf element by element (no packets), which for a tiny x returns
@@ -353,6 +388,55 @@ def _atan_rule(arrays: Any, attrs: dict | None) -> Any:
     # float32/float64 Atan: the kernel (packet_trig.py) reads a subnormal as zero in its packets and
     # keeps it in the C library's tail (atan(1e-39) is 1e-39 there)
     return KEEP if arrays[0].dtype in (np.float32, np.float64) else FLUSH
+
+
+# Odd functions with f(x) = x + O(x**3) whose TF 2.21 kernels return a subnormal x with its bits (glibc's
+# scalar functions return x for a tiny |x| before any arithmetic; Eigen's generic expm1 selects x where
+# exp(x) == 1 under DAZ; Elu selects x where x < 0 is false), per dtype and path: "tail" (the scalar
+# tail of Eigen's packet loop: the last n mod 8 float32/bfloat16, n mod 4 float64 elements), "packet"
+# (the rest), or both; elsewhere the input is read as zero and the result is ±0. Observed on TF 2.21
+# eagerly at 1, 3, 9, 11 and 17 elements (tests/ops/test_fresh16_rules.py; fz3 seed 91 #23).
+_TINY_IDENTITY: dict[str, dict[str, tuple[str, ...]]] = {
+    "Log1p": {"float32": ("tail",), "float64": ("tail",), "bfloat16": ("tail",)},
+    "Expm1": {"float32": ("packet",), "float64": ("packet",), "bfloat16": ("packet",)},
+    "Tan": {"float32": ("tail", "packet"), "float64": ("tail", "packet"), "bfloat16": ("tail", "packet")},
+    "Asin": {"float32": ("tail",), "float64": ("tail", "packet"), "bfloat16": ("tail", "packet")},
+    "Asinh": {"float32": ("tail", "packet"), "float64": ("tail", "packet"), "bfloat16": ("tail", "packet")},
+    "Atanh": {"float32": ("tail",), "float64": ("tail",), "bfloat16": ("tail", "packet")},
+    "Elu": {"float32": ("tail", "packet"), "float64": ("tail", "packet"), "bfloat16": ("tail", "packet")},
+    "Atan": {"bfloat16": ("tail", "packet")},
+    "Relu6": {"bfloat16": ("tail",)},
+}
+
+
+def _tiny_identity(name: str) -> Any:
+    """The rule of op `name` in _TINY_IDENTITY: the result computed on flushed inputs and flushed
+    (FTZ), then a subnormal input's bits where its element's path returns x."""
+    paths = _TINY_IDENTITY[name]
+
+    def fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+        a = arrays[0]
+        out = flushed(np.asarray(out))
+        keep = paths.get(a.dtype.name)
+        if not keep or not a.size or out.shape != a.shape:
+            return out
+        wide = a.astype(np.float32) if a.dtype == BF16 else a
+        m = np.abs(wide)
+        sub = (m > 0) & (m < _TINY[a.dtype])
+        if not sub.any():
+            return out
+        tail = _tail(a.shape, a.dtype)
+        where = sub & ((tail if "tail" in keep else False) | (~tail if "packet" in keep else False))
+        return np.where(where, a, out).astype(out.dtype, copy=False)
+    fixed = Fixed(name.lower(), fix)
+    dtypes_kept = frozenset(np.dtype(BF16 if d == "bfloat16" else d) for d in paths)
+
+    def rule(arrays: Any, attrs: dict | None) -> Any:
+        if arrays[0].dtype in dtypes_kept:
+            return fixed
+        other = DEFAULT_OF.get(name, FLUSH)
+        return other(arrays, attrs) if callable(other) else other
+    return rule
 
 
 def _pow_rule(arrays: Any, attrs: dict | None) -> Any:
@@ -444,7 +528,7 @@ RULES: dict[str, Any] = {
     "Sign": SIGN,
     # float32/float64 Atan2 and Relu6: the kernels (packet_atan2.py, activations.py) apply DAZ/FTZ
     # themselves, packets and scalar tail apart
-    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": XLOGY, "Pow": _pow_rule,
+    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": _xlogy_rule, "Xlog1py": _xlog1py_rule, "Pow": _pow_rule,
     # Complex packs the two parts' bits (tf.complex(5e-324, 1e-310) keeps both; fz5 ext seed 61 #57, #173)
     "Complex": KEEP, "Real": KEEP, "Imag": KEEP, "Conj": KEEP,
 }
@@ -452,6 +536,10 @@ for _name in CHECKED:
     RULES.setdefault(_name, CHECK)
 RULES.update({"Elu": CHECK, "Selu": CHECK, "SoftmaxCrossEntropyWithLogits": CHECK,
               "SparseSoftmaxCrossEntropyWithLogits": CHECK, "CumulativeLogsumexp": CHECK})
+# (the rule each _TINY_IDENTITY op keeps for the dtypes the table does not list)
+DEFAULT_OF: dict[str, Any] = {n: RULES.get(n, FLUSH) for n in _TINY_IDENTITY}
+for _name in _TINY_IDENTITY:
+    RULES[_name] = _tiny_identity(_name)
 
 _KIND_DEFAULT = {"elementwise": FLUSH, "reduction": FLUSH, "scan": FLUSH, "contraction": FLUSH, "nn": FLUSH,
                  "window": FLUSH}

@@ -44,7 +44,10 @@ def _recv(stream: Any) -> Any:
     body = stream.read(n)
     if len(body) < n:   # it died while writing an answer (fz11: fuzz2 seed 72 #46, sequence_mask(2**31 - 2))
         raise EOFError("the TF worker died while sending an answer")
-    return pickle.loads(body)
+    try:
+        return pickle.loads(body)
+    except pickle.UnpicklingError:   # something else wrote into its pipe (fresh16: fuzz2 seed 81 #140-159):
+        raise EOFError("the TF worker's answer stream is garbled") from None   # a crash: restarted, program skipped
 
 
 class TFWorker:
@@ -90,6 +93,8 @@ class TFWorker:
                         self.proc.wait(timeout=60)
                         break
             except (EOFError, BrokenPipeError):   # it died inside a program, which gets this answer
+                if self.proc.poll() is None:   # (a garbled stream: the worker still runs, out of step)
+                    self.proc.kill()
                 out.append(("tf-died", self.proc.wait()))
                 todo = todo[1:]
                 restart = True

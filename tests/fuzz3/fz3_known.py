@@ -37,6 +37,13 @@ packets read them as zeros, glibc's tail by their bits: pow(0, 1e-40) is 0; ops.
 gradient (tf.math.sign of a complex tensor is DivNoNan(x, Cast(ComplexAbs(x))); ops.complex); atan2(y, -0.0) in
 a replica after an earlier call raised (TF stops at the first replica that raises, so the later ones do not convert
 and cache 0.0: run.per-replica; fz12 ext seed 94 #141).
+Closed by issue 29's fresh16 (tests/ops/test_fresh16_edges_tf.py, docs/spec.md ops.subnormals): log1p of a
+bfloat16 subnormal (seed 91 #23: glibc's log1pf returns a tiny x with its bits; the other tiny-x functions too) and
+bfloat16 xlogy of a subnormal x (seed 91 #107: the x == 0 test reads the bits, the product reads x as zero); float32
+Softmax of a row with NaN on an AVX2-only host (seed 81 #15: oneDNN is off there, ops.host-cpu); confusion_matrix of
+[None, None] labels in sig mode (seed 81 #61: Squeeze keeps the unknown dimensions, function.trace-time-errors);
+float64 erfinv as ndtri((x + 1) / 2) * sqrt(1/2) (seed 97 #114, #170 and fz12's seed 96 #94, ops.special-more);
+one_hot of Python/NumPy bool indices, converted with TI's default int64 (seed 97 #69, ops.one-hot).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -116,10 +123,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.squared_difference", "rejects"): "squared_difference of a complex MirroredVariable and True in a "
                                             "replica: TF 2.21 computes, simdist refuses; ext seed 61 #162",
     ("shape", "accepts"): "traced tf.shape(..., out_type=...) of a complex argument: not analysed; ext seeds 62-63",
-    ("math.log1p", "value"): "eager log1p of a bfloat16 subnormal: TF 2.21 keeps it (Eigen's log1p selects x where "
-                             "1 + x == 1, bits FTZ does not touch), simdist flushes it to 0; fz10 seed 91 #23",
-    ("math.xlogy", "value"): "traced xlogy of constant bfloat16 subnormals: TF 2.21's constant folding computes with "
-                             "them, simdist reads them as 0; fz10 seed 91 #107",
     ("math.pow", "value"): "pow with subnormal operands: bfloat16 constants folded in a graph (TF pow(1e-40, 6e-8) is 1, "
                            "simdist 0); fz10 ext seed 91 #78 (float32/float64 pow(0, 1e-40), seed 92 #259, fixed by "
                            "fz13: docs/spec.md ops.subnormals)",
@@ -139,8 +142,6 @@ KNOWN_OPEN: dict[object, str] = {
                                                 "InvalidArgumentError, simdist TypeError; fz12 ext seed 95 #25",
     ("dtypes.saturate_cast", "value"): "saturate_cast(float64 with subnormal-range values, 'float32'): TF 2.21's clamp and "
                                        "cast flush 1e-40 (DAZ), simdist keeps it; not analysed; fz12 ext seed 95 #269",
-    ("math.erfinv", "value"): "float64 erfinv(6e-08): TF 2.21 5.31736156e-08, simdist (SciPy) 5.31736155e-08: Eigen's "
-                              "float64 ndtri path; fz12 seed 96 #94",
     ("one_hot", "rejects"): "one_hot of complex64 indices: TF 2.21 casts them (the real part truncated) and computes, "
                             "simdist raises InvalidArgumentError; fz12 ext seed 96 #37",
     ("complex", "error-class"): "tf.complex(empty float64, [4] float64): TF 2.21 and simdist raise different classes; "

@@ -66,7 +66,7 @@ def test_tf_enable_onednn_opts_overrides_the_cpu_policy(env: str, want: bool, mo
 
 def test_the_reference_model_is_the_goldens_host() -> None:
     ref = host_cpu.REFERENCE
-    assert ref.onednn_supports("float16") and ref.estimates == "intel", \
+    assert ref.onednn_enabled and ref.onednn_supports("float16") and ref.estimates == "intel", \
         f"reference: float16 oneDNN {ref.onednn_supports('float16')}, estimates {ref.estimates!r}; the goldens were " \
         "recorded on an Intel host whose float16 ran through oneDNN"
 

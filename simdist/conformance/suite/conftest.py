@@ -39,3 +39,15 @@ def budget(request: pytest.FixtureRequest) -> Any:
     little more)."""
     ci = request.config.getoption("conformance_profile", "default") == "ci"
     return lambda cases: cases[:1] if ci else cases
+
+
+@pytest.fixture()
+def onednn_float32(tf: Any) -> None:
+    """Skips a test of oneDNN's float32 kernels where the backend's CPU runs TF's own instead: TF 2.21
+    turns oneDNN on by default only on CPUs with AVX512_VNNI, AVX512_BF16, AVX_VNNI or AMX (clause
+    ops.host-cpu; on an AVX2-only CPU real TF fails such a test as simdist's host model does)."""
+    from simdist.runtime import host_cpu
+    cpu = host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
+    if not cpu.onednn("float32", ("float32",)):
+        pytest.skip(f"{cpu.name} CPU ({cpu.vendor}) runs float32 without oneDNN (TF 2.21 IsMklEnabled is off: "
+                    "ops.host-cpu); this test states oneDNN's kernels")

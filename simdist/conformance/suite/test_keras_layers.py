@@ -185,10 +185,7 @@ def test_conv2d_same_padding_and_strides(backend):
 
 
 @clause("keras.layer.conv2d.channels-first", ref="tf221")
-def test_conv2d_channels_first_adds_the_bias_on_the_last_axis_when_width_equals_filters(backend):
-    from simdist.runtime import host_cpu
-    if not host_cpu.onednn_for(backend.name):   # (an NCHW Conv2D runs only through oneDNN: host_cpu)
-        pytest.skip("TF 2.21 runs no oneDNN kernel on this CPU (DefaultOneDnnPolicy), and this test is about them")
+def test_conv2d_channels_first_adds_the_bias_on_the_last_axis_when_width_equals_filters(backend, onednn_float32):
     x = IMG[:, :4, :4, :].transpose(0, 3, 1, 2).copy()                     # (2, 2, 4, 4)
     kernel = (np.arange(2 * 2 * 2 * 3, dtype=np.float32).reshape(2, 2, 2, 3) % 3 - 1.0) / 2.0
     bias = np.array([1.0, -2.0, 4.0], dtype=np.float32)

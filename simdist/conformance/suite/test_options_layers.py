@@ -499,13 +499,10 @@ def _sepconv1d(x, dk, pk, stride, padding):
 
 
 @clause("keras.layer.option-coverage", ref="tf221")
-def test_options_one_dimensional_layers_take_their_formats(tf, keras):
+def test_options_one_dimensional_layers_take_their_formats(tf, keras, onednn_float32):
     """SeparableConv1D(strides, padding, data_format, activation, use_bias) and Conv1D(data_format=
     'channels_first', use_bias=False) against NumPy; GlobalAveragePooling1D/GlobalMaxPooling1D
     with data_format='channels_first' reduce the last axis, keepdims keeps it as 1."""
-    from simdist.runtime import host_cpu
-    if not host_cpu.onednn_for(tf):   # (channels-first convolutions run only through oneDNN: host_cpu)
-        pytest.skip("TF 2.21 runs no oneDNN kernel on this CPU (DefaultOneDnnPolicy), and this test is about them")
     L = keras.layers
     x = _x((2, 9, 3), 1.1)
     dk = _x((3, 3, 2), 0.7)[::-1].copy()

@@ -196,15 +196,12 @@ def _conv_t_nd(x, k, out_shape, stride, dilation, padding):
 
 
 @clause("ops.nn-more", ref="tf221")
-def test_options_nn_dilated_and_transposed_convolutions(tf):
+def test_options_nn_dilated_and_transposed_convolutions(tf, onednn_float32):
     """separable_conv2d(dilations=2), with_space_to_batch(dilation 2, filter_shape, spatial_dims=[1,
     2]) around a VALID conv2d, and conv1d/conv2d/conv3d/conv_transpose (float32) with SAME padding
     and stride 2 or VALID with dilations 2 (conv_transpose of a 5-long output_shape is 3-D), against
     NumPy; the depthwise backprops ignore `dilations` (computed as dilation 1), and an out_backprop
     of the dilated size is AbortedError in float32 (oneDNN) and InvalidArgumentError in float64."""
-    from simdist.runtime import host_cpu
-    if not host_cpu.onednn_for(tf):   # (TF 2.21 turns oneDNN on only on CPUs with NN features: host_cpu)
-        pytest.skip("TF 2.21 runs no oneDNN kernel on this CPU (DefaultOneDnnPolicy), and this test is about them")
     x = _x((1, 7, 6, 2), 1.1).astype(np.float64)
     dk = _x((2, 2, 2, 2), 0.7)[::-1].astype(np.float64)
     pk = _x((1, 1, 4, 3), 0.5).astype(np.float64) + 0.05
@@ -436,7 +433,7 @@ def test_options_isotonic_axis_and_sampled_losses(tf):
 
 @clause("ops.space-batch", ref="tf221")
 @clause("autodiff.op-gradients", ref="tf221")
-def test_options_channels_first_where_tf_cpu_runs_it(tf):
+def test_options_channels_first_where_tf_cpu_runs_it(tf, onednn_float32):
     """conv2d, convolution and bias_add with data_format NCHW (float32: TF 2.21's CPU runs them
     through oneDNN) give the NHWC result transposed, and the input gradient likewise; so do the
     1-, 2- and 3-D max and average pools and `pool` with NCW/NCHW/NCDHW, depthwise_conv2d,
@@ -444,9 +441,6 @@ def test_options_channels_first_where_tf_cpu_runs_it(tf):
     backprops (float64: the default
     kernels' errors; their depthwise kernel also wants equal row and column strides); depth_to_space/space_to_depth with NCHW have no CPU kernel
     (NotFoundError eagerly)."""
-    from simdist.runtime import host_cpu
-    if not host_cpu.onednn_for(tf):   # (TF 2.21 turns oneDNN on only on CPUs with NN features: host_cpu)
-        pytest.skip("TF 2.21 runs no oneDNN kernel on this CPU (DefaultOneDnnPolicy), and this test is about them")
     x = _x((2, 3, 5, 4), 1.1)                                  # NCHW
     k = _x((2, 2, 3, 2), 0.7)
     b = np.array([0.5, -1.0, 0.25], np.float32)

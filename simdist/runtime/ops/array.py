@@ -409,23 +409,42 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     t = _t(a)
     p = tuple(range(t.ndim))[::-1] if perm is None else tuple(int(i) for i in perm)
     nd = t.ndim
+    no_rank = static_shapes.UNKNOWN and static_shapes.rank_unknown(t)   # (a graph input of unknown rank)
+    if no_rank and perm is not None and len(p) >= 2:
+        # TransposeShapeFn takes the perm's length as the rank and checks its values against it
+        for d in p:
+            if not -len(p) <= d < len(p):
+                raise trace_errors.static(
+                    errors.InvalidArgumentError(None, None, f"transpose expects a vector of size {nd}. But input(1) "
+                                                            f"is a vector of size {len(p)} [Op:Transpose]"),
+                    ValueError, f"perm dim {d} is out of range of input rank {len(p)} for '{{{{node Transpose}}}}' "
+                                f"with input shapes: ?, [{len(p)}].")
     if len(p) != nd:        # TF's Transpose kernel checks (NumPy's errors would leak)
-        raise trace_errors.shape_error(f"transpose expects a vector of size {nd}. But input(1) is a vector of size "
+        err = trace_errors.shape_error(f"transpose expects a vector of size {nd}. But input(1) is a vector of size "
                                        f"{len(p)} [Op:Transpose]", f"Dimension must be {nd} but is {len(p)}",
                                        "Transpose", (t.shape.as_list(), (len(p),)))
+        if no_rank:   # (the shape function cannot see it: the kernel's, when the graph runs)
+            trace_errors.unmark(err)
+        raise err
     seen = set()
     for d in p:
         q = d + nd if d < 0 else d
         if not 0 <= q < nd:
-            raise trace_errors.shape_error(f"{d} is out of range [0 .. {nd}) [Op:Transpose]",
+            err = trace_errors.shape_error(f"{d} is out of range [0 .. {nd}) [Op:Transpose]",
                                            f"perm dim {d} is out of range of input rank {nd}", "Transpose",
                                            (t.shape.as_list(), (len(p),)))
+            if no_rank:
+                trace_errors.unmark(err)
+            raise err
         seen.add(q)
     for i in range(nd):
         if i not in seen:
             raise errors.InvalidArgumentError(None, None, f"{i} is missing from {{{','.join(map(str, p))}}}. "
                                               "[Op:Transpose]")
     out = dispatch.execute(TRANSPOSE, (t,), {"perm": p})
+    if no_rank and perm is not None:   # (TransposeShapeFn: the rank is the perm's length, no dimension known;
+        # a perm of fewer than 2 entries could be a scalar's or a vector's: the input's unknown shape)
+        out = static_shapes.mark(out, (True,) * out.ndim) if len(p) >= 2 else static_shapes.mark_rank_unknown(out)
     if conjugate and t.dtype.kind == "c":   # (TF's ConjugateTranspose: the transpose, conjugated)
         from simdist.runtime.ops.complex_math import conj
         return conj(out)

@@ -643,4 +643,8 @@ def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: 
                 raise trace_errors.mark_shape(err, f"Cannot bitcast due to shape. {shp[-1]} does not match {b // a}",
                                               "Bitcast", (shp,))
             raise err
-    return dispatch.execute(BITCAST, (t,), {"type": to})
+    out = dispatch.execute(BITCAST, (t,), {"type": to})
+    if to.is_floating or to.is_complex:   # bits that make subnormals are subnormals to the ops that read them
+        from simdist.runtime import subnormals
+        subnormals.mark_made(out)
+    return out

@@ -66,7 +66,9 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     if on.dtype != off.dtype:
         raise TypeError(f"dtype <dtype: '{on.dtype.name}'> of on_value does not match dtype <dtype: "
                         f"'{off.dtype.name}'> of off_value")
-    idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
+    # (op_def_library converts a non-tensor with TI's default, int64, as the preferred dtype: Python and NumPy
+    # bools become 0/1, floats keep float32 and are refused; fz3 seed 97 #69)
+    idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices, dtype_hint=dtypes.int64)
     d = int(dispatch.static_value(depth) if isinstance(depth, Tensor) else depth)
     ax = -1 if axis is None else int(axis)
     if d < 0:

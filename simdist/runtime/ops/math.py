@@ -732,6 +732,7 @@ MIN = reduction("Min", _extreme(np.min, False), args.allowed("Min", *REAL), args
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     t = _t(input_tensor)
+    op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
     ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t)
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 

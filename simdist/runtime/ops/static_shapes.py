@@ -212,6 +212,10 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
     shape function leaves (called by dispatch while some tensor is marked)."""
     if op.name == "StridedSlice":
         return _sliced(tensors[0], out, (attrs or {}).get("key", ()))
+    if op.name == "Transpose" and attrs is not None and "perm" in attrs:
+        return _transposed(tensors[0], out, attrs["perm"])
+    if op.name in _RESHAPING and len(tensors) == 1:
+        return _reshaped(op.name, tensors[0], out, (attrs or {}).get("axis"))
     if op.kind == "reduction" and attrs is not None and "axis" in attrs and len(tensors) == 1:
         return _reduced(tensors[0], out, attrs["axis"], bool(attrs.get("keepdims")))
     if op.fusion is not SAME_SHAPES and op.fusion is not BROADCAST:
@@ -222,6 +226,45 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         return mark_rank_unknown(out)
     flags = _fold(tensors)
     return mark(out, flags if len(flags) == out.ndim else (False,) * out.ndim)
+
+
+_RESHAPING = frozenset({"Squeeze", "ExpandDims", "Identity", "StopGradient"})
+
+
+def _reshaped(name: str, x: Tensor, out: Tensor, axis: Any) -> Tensor:
+    """out of Identity/StopGradient (x's flags), ExpandDims (a known 1 inserted) or Squeeze of x:
+    SqueezeShapeFn drops the squeezed dimensions and keeps the others' flags; without axes it
+    cannot tell whether an unknown dimension is 1, so the output's rank is unknown (the confusion
+    matrix of labels [None, None] beside a vector: remove_squeezable_dimensions squeezes the unknown
+    last dimension, fz3 seed 81 #61). An input of unknown rank gives an output of unknown rank."""
+    flags = unknown(x)
+    if flags is None:
+        return out
+    if rank_unknown(x):
+        return mark_rank_unknown(out)
+    if name == "Identity" or name == "StopGradient":
+        return mark(out, flags)
+    if name == "ExpandDims":
+        a = int(axis)
+        at = a if a >= 0 else a + x.ndim + 1
+        return mark(out, flags[:at] + (False,) + flags[at:])
+    if axis is None:
+        return mark_rank_unknown(out) if any(flags) else out
+    gone = {int(a) % x.ndim for a in (axis if isinstance(axis, (list, tuple)) else (axis,))}
+    return mark(out, [f for i, f in enumerate(flags) if i not in gone])
+
+
+def _transposed(x: Tensor, out: Tensor, perm: Sequence[int]) -> Tensor:
+    """out of Transpose(x, perm): TransposeShapeFn moves x's unknown dimensions with the perm; an
+    input of unknown rank gives an output of unknown rank (tf.transpose's default perm is then
+    computed from Rank(x) in the graph, unknown to the shape function; an explicit perm of an
+    unknown-rank input is marked by array.transpose)."""
+    flags = unknown(x)
+    if flags is None:
+        return out
+    if rank_unknown(x):
+        return mark_rank_unknown(out)
+    return mark(out, [flags[int(p) % x.ndim] for p in perm]) if x.ndim else out
 
 
 def _reduced(x: Tensor, out: Tensor, axis: Any, keepdims: bool) -> Tensor:
