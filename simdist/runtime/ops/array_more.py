@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -504,12 +504,27 @@ def _ensure_shape_grad(op: Any, grad: Any) -> list:
 def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Tensor:
     """`tf.ensure_shape`: x itself when its shape is compatible with `shape` (None dims match any),
     else InvalidArgumentError."""
+    from simdist.runtime.ops import array_shape_fns
     t = _t(x)
     want = shape if isinstance(shape, TensorShape) else TensorShape(shape)
-    if not t.shape.is_compatible_with(want):
-        raise errors.InvalidArgumentError(None, None, f"Shape of tensor x {t.shape} is not compatible with expected "
-                                          f"shape {want}. [Op:EnsureShape]")
+    # (traced: EnsureShape's shape function on the shape the graph knows, which also refuses an
+    # attr of unknown rank for an input of known rank, and the kernel's check when the graph runs)
+    text = array_shape_fns.ensure_shape(t, want.as_list() if want.rank is not None else None) \
+        if context.in_function() else None
+    if text is not None or not t.shape.is_compatible_with(want):
+        err = errors.InvalidArgumentError(None, None, f"Shape of tensor input {args.dims(t.shape.as_list())} is not "
+                                          f"compatible with expected shape {_shape_text(want)}. [Op:EnsureShape]")
+        if text is not None:
+            raise trace_errors.mark_shape(err, text, "EnsureShape", [static_shapes.known_shape(t)])
+        raise err
     return dispatch.execute(ENSURE_SHAPE, (t,), {"shape": tuple(want.as_list()) if want.rank is not None else None})
+
+
+def _shape_text(s: TensorShape) -> str:
+    """A partial shape as TF's C++ DebugString prints it: [2,?], <unknown>."""
+    if s.rank is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in s.as_list()) + "]"
 
 
 def get_static_value(tensor: Any, partial: bool = False) -> Any:

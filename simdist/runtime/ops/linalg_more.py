@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import args, attr_rules, dispatch, eigen_lu, libm, trace_errors
+from simdist.runtime.ops import args, array_shape_fns, attr_rules, dispatch, eigen_lu, libm, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -287,8 +287,10 @@ def tensor_diag(diagonal: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.tensor_diag`: out[i1..ik, i1..ik] = diagonal[i1..ik], zeros elsewhere (rank 2k)."""
     d = _t(diagonal)
     TENSOR_DIAG.dtype((d.dtype,), None)
-    if d.ndim < 1:
-        raise errors.InvalidArgumentError(None, None, "Input must be at least rank 1, got 0 [Op:Diag]")
+    if d.ndim < 1:   # (traced: Diag's shape function, WithRankAtLeast(diagonal, 1))
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, "Input must be at least rank 1, got 0 [Op:Diag]"), array_shape_fns.rank_at_least(d, 1),
+            "Diag", [d])
     return dispatch.execute(TENSOR_DIAG, (d,))
 
 
@@ -299,13 +301,19 @@ def tensor_diag_part(input: Any, name: str | None = None) -> Tensor:  # noqa: A0
     TENSOR_DIAG_PART.dtype((x.dtype,), None)
     shp = x.shape.as_list()
     k = len(shp) // 2
-    if not shp or len(shp) % 2:
-        raise errors.InvalidArgumentError(None, None, f"The rank of the tensor should be even and positive, got shape "
-                                          f"{args.dims(shp)} [Op:DiagPart]")
+    # traced, DiagPart's shape function sees a known rank that is odd or 0, or two known dimensions
+    # that differ (array_shape_fns.diag_part); eagerly the kernel returns a scalar as it is (fz14
+    # seed 14 #439) and refuses an odd rank
+    text = array_shape_fns.diag_part(x) if context.in_function() else None
+    if len(shp) % 2 or (text is not None and not shp):
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, f"The rank of the tensor should be even and positive, got shape {args.dims(shp)} "
+            "[Op:DiagPart]"), text, "DiagPart", [x])
     for i in range(k):
         if shp[i] != shp[i + k]:
-            raise errors.InvalidArgumentError(None, None, f"Invalid shape {args.dims(shp)}: dimensions {i} and {i + k} "
-                                              "do not match. [Op:DiagPart]")
+            raise array_shape_fns.marked(errors.InvalidArgumentError(
+                None, None, f"Invalid shape {args.dims(shp)}: dimensions {i} and {i + k} do not match. "
+                "[Op:DiagPart]"), text, "DiagPart", [x])
     return dispatch.execute(TENSOR_DIAG_PART, (x,))
 
 
@@ -540,7 +548,10 @@ def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tupl
     x = _t(input)
     QR.dtype((x.dtype,), None)
     if x.ndim < 2:
-        raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Qr]")
+        # (traced: Qr's shape function, WithRankAtLeast(input, 2), where the graph knows the rank)
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Qr]"),
+            array_shape_fns.rank_at_least(x, 2), "Qr", [x])
     return named_outputs("Qr", dispatch.execute(QR, (x,), {"full_matrices": bool(full_matrices)}))   # type: ignore[no-any-return]
 
 

@@ -281,11 +281,12 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
         return dispatch.execute(REVERSE, (t,), {"axis": ()})
     dims = dispatch.static_value(ax)
     from simdist.runtime.ops import static_shapes
-    if t.ndim == 0 and dims.ndim == 1 and dims.size and (not context.in_function() or static_shapes.rank_unknown(t)):
+    if t.ndim == 0 and (not context.in_function() or (dims.ndim == 1 and static_shapes.rank_unknown(t))):
         # (a graph input of unknown rank: the shape function cannot see the rank, so the kernel
         # decides when the graph runs; fz10 seed 91 #147)
-        # ReverseV2's kernel returns a scalar input as it is before it checks the axes (TF 2.21; traced,
-        # the shape function checks them: ValueError below, ops.reverse-norm-scan)
+        # ReverseV2's kernel returns a scalar input as it is before it checks the axes, even an axis
+        # that is no vector (TF 2.21, fz16d: fz14 seed 1420261202 #990; traced, the shape function
+        # checks them: ValueError below, ops.reverse-norm-scan)
         return dispatch.execute(REVERSE, (t,), {"axis": ()})
     if dims.ndim != 1:   # (traced: ReverseV2's shape function)
         raise trace_errors.shape_error(f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]",

@@ -1,0 +1,110 @@
+"""Shape functions of array ops (tensorflow/core/ops/array_ops.cc, TF 2.21) on what a traced graph
+knows (clause function.trace-time-errors; issue 29's fz16d).
+
+Inside a tf.function TF runs an op's shape function when it adds the op to the graph: a mistake it
+sees in the known shapes (and in the values shape inference can evaluate: constants) is a
+ValueError at trace time, where eagerly the kernel raises InvalidArgumentError. simdist's ops
+raise the kernel's error and ask these functions for the shape function's text: a function here
+returns that text, or None when the shape function cannot see the mistake (an unknown dimension
+or rank, a value the graph does not know), so the kernel raises it when the graph runs.
+
+Shapes are the graph's (static_shapes.known_shape: None for an unknown dimension, None for an
+unknown rank).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from simdist.runtime.ops import graph_constants, static_shapes
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["shape_tensor", "broadcast_to"]
+
+Shape = Sequence[int | None] | None
+
+
+def shape_tensor(shape: Any, dims: Sequence[int]) -> list[int | None] | None:
+    """A shape argument as InferenceContext::MakeShapeFromShapeTensor sees it while the graph is
+    built: its values where the graph knows them (a -1 is an unknown dimension), None for a
+    dimension computed from a value the graph does not know (an element of a Python list that is
+    a placeholder, or the whole tensor); `dims` are its concrete values."""
+    if isinstance(shape, Tensor):
+        if not graph_constants.known(shape):
+            return [None] * len(dims)
+        return [None if d == -1 else int(d) for d in dims]
+    if isinstance(shape, (list, tuple)) and len(shape) == len(dims):
+        return [None if (isinstance(e, Tensor) and not graph_constants.known(e)) or d == -1 else int(d)
+                for e, d in zip(shape, dims)]
+    return [None if d == -1 else int(d) for d in dims]
+
+
+def _rank_text(want: str, n: int, rank: int) -> str:
+    return f"Shape must be {want}rank {n} but is rank {rank}"
+
+
+def broadcast_to(x: Any, shape_rank: int, out: Sequence[int | None]) -> str | None:
+    """BroadcastTo's shape function: the shape input of rank 1 (WithRank), then input x (its
+    graph shape) of rank at most the output's (WithRankAtMost), then each input dimension above 1,
+    from the right, merged with the output's (Merge: "Dimensions must be equal")."""
+    if shape_rank != 1:
+        return _rank_text("", 1, shape_rank)
+    xs = static_shapes.known_shape(x)
+    if xs is None:
+        return None
+    if len(xs) > len(out):
+        return _rank_text("at most ", len(out), len(xs))
+    for i in range(1, len(xs) + 1):
+        a, b = xs[-i], out[-i]
+        if a is not None and a > 1 and b is not None and a != b:
+            return f"Dimensions must be equal, but are {a} and {b}"
+    return None
+
+
+def ensure_shape(x: Any, want: Shape) -> str | None:
+    """EnsureShape's shape function: x (its graph shape) of the rank of the `shape` attr (WithRank;
+    an attr of unknown rank asks for rank -1, which any input of known rank fails), then merged
+    with it (Merge, the attr first)."""
+    from simdist.runtime.ops import trace_errors
+    xs = static_shapes.known_shape(x)
+    if xs is None:
+        return None
+    rank = -1 if want is None else len(want)
+    if len(xs) != rank:
+        return _rank_text("", rank, len(xs))
+    assert want is not None
+    if any(a is not None and b is not None and a != b for a, b in zip(want, xs)):
+        return trace_errors.merge_text(want, xs)
+    return None
+
+
+def rank_at_least(x: Any, n: int) -> str | None:
+    """WithRankAtLeast(x, n) on x's graph shape (nothing for an unknown rank)."""
+    xs = static_shapes.known_shape(x)
+    return None if xs is None or len(xs) >= n else f"Shape must be at least rank {n} but is rank {len(xs)}"
+
+
+def marked(err: BaseException, text: str | None, op: str, inputs: Sequence[Any]) -> BaseException:
+    """err (the kernel's), marked with the shape function's ValueError `text` for op's `inputs`
+    (their graph shapes in the message; a non-tensor counts as a scalar), or as it is when the
+    shape function does not see the mistake (text None)."""
+    from simdist.runtime.ops import trace_errors
+    if text is None:
+        return err
+    shapes = [(static_shapes.known_shape(t) or []) if isinstance(t, Tensor) else [] for t in inputs]
+    return trace_errors.mark_shape(err, text, op, shapes)
+
+
+def diag_part(x: Any) -> str | None:
+    """DiagPart's shape function: a known rank even and not 0, then dimension i merged with
+    dimension i + rank/2 (Merge of two known dimensions that differ: "Dimensions must be equal")."""
+    xs = static_shapes.known_shape(x)
+    if xs is None:
+        return None
+    if len(xs) % 2 or not xs:
+        return f"Input must have even and non-zero rank, input rank is {len(xs)}"
+    k = len(xs) // 2
+    for a, b in zip(xs[:k], xs[k:]):
+        if a is not None and b is not None and a != b:
+            return f"Dimensions must be equal, but are {a} and {b}"
+    return None
