@@ -887,9 +887,19 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     """`tf.gather`; out-of-range indices raise InvalidArgumentError like TF on CPU. On a
     variable it reads the variable; on a ShardedVariable it is TF 2.21's `sparse_read` (the
     shards' rows in shard order: clause pss.sharded-gather)."""
+    # array_ops.gather: axis defaults to batch_dims, and an axis that is 0 drops batch_dims (a
+    # plain GatherV2: tf.gather(p, i, axis=0, batch_dims=1) gathers rows; fz16d)
+    if axis is None:
+        axis = batch_dims
     bd = int(batch_dims)
-    if bd != 0:
-        return _batch_gather(params, indices, axis, bd)
+    if bd != 0 and int(axis._v if isinstance(axis, Tensor) else axis) != 0:
+        try:
+            return _batch_gather(params, indices, axis, bd)
+        except errors.InvalidArgumentError as e:   # (traced: GatherV2's shape function, where it sees it)
+            from simdist.runtime.ops import array_shape_fns
+            p, idx = _t(params), _t(indices)
+            raise array_shape_fns.marked(e, array_shape_fns.gather_v2(p, idx, axis, bd), "GatherV2",
+                                         [p, idx, axis]) from None
     ax = 0 if axis is None else int(axis)
     if ax == 0 and batch_dims == 0 and hasattr(params, "sparse_read"):
         # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,

@@ -108,3 +108,27 @@ def diag_part(x: Any) -> str | None:
         if a is not None and b is not None and a != b:
             return f"Dimensions must be equal, but are {a} and {b}"
     return None
+
+
+def gather_v2(params: Any, indices: Any, axis: Any, batch_dims: int) -> str | None:
+    """GatherV2's shape function: params of rank at least 1; with an axis the graph knows, params
+    of rank at least axis + 1 (-axis for a negative one), indices of rank at least |batch_dims|,
+    params of rank above batch_dims (made non-negative by the indices' rank)."""
+    ps, ids = static_shapes.known_shape(params), static_shapes.known_shape(indices)
+    if ps is not None and len(ps) < 1:
+        return _rank_text("at least ", 1, 0)
+    if isinstance(axis, Tensor) and not graph_constants.known(axis):
+        return None
+    ax = int(axis._v if isinstance(axis, Tensor) else axis)
+    need = -ax if ax < 0 else ax + 1
+    if ps is not None and len(ps) < need:
+        return _rank_text("at least ", need, len(ps))
+    if ids is not None and len(ids) < abs(batch_dims):
+        return _rank_text("at least ", abs(batch_dims), len(ids))
+    if batch_dims < 0:
+        if ids is None:
+            return None
+        batch_dims += len(ids)
+    if ps is not None and len(ps) < batch_dims + 1:
+        return _rank_text("at least ", batch_dims + 1, len(ps))
+    return None
