@@ -1121,10 +1121,10 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     from simdist.runtime.ops import math
     t = _t(tensor)
     m = _t(mask)
-    ax = 0 if axis is None else int(axis)
     nm = m.ndim
-    if nm == 0:
+    if nm == 0:   # (array_ops.boolean_mask checks the mask before it reads axis; fz14 seed 1420261202 #197)
         raise ValueError("mask cannot be scalar.")
+    ax = 0 if axis is None else int(axis)
     shp = t.shape.as_list()
     ax = ax % max(len(shp), 1)
     if shp[ax:ax + nm] != m.shape.as_list():

@@ -357,8 +357,12 @@ def sorted_segments(data: np.ndarray, ids: np.ndarray, opname: str) -> int:
     """The number of segments of sorted `ids` over data's rows (the last id + 1), or the error TF's
     sorted segment kernels (SegmentSum, SegmentMax, ...) raise."""
     if ids.ndim != 1 or ids.shape[0] != data.shape[0]:
-        raise errors.InvalidArgumentError(None, None, "segment_ids should be the same size as dimension 0 of input. "
+        err = errors.InvalidArgumentError(None, None, "segment_ids should be the same size as dimension 0 of input. "
                                           f"[Op:{opname}]")
+        if ids.ndim != 1:   # (traced: SegmentReductionShapeFn's WithRank(segment_ids, 1); fz16d)
+            raise trace_errors.mark_shape(err, f"Shape must be rank 1 but is rank {ids.ndim}", opname,
+                                          [list(data.shape), list(ids.shape)])
+        raise err
     n = int(ids[-1]) + 1 if ids.size else 0
     if ids.size:
         if np.any(np.diff(ids) < 0):
@@ -380,6 +384,15 @@ _SEGMENT_RULE = args.allowed("SegmentSum", *NUMERIC)
 SEGMENT_SUM = register("SegmentSum", _segment_sum, lambda dts, attrs: _SEGMENT_RULE(dts[:1], attrs),
                        lambda arrays, out, attrs: arrays[0].size, kind="gather/scatter",
                        fusion=_LANE_ROWS)
+
+
+def sorted_segment_shape_fn(shapes: list, attrs: Any) -> bool:
+    """Whether SegmentReductionShapeFn sees segment ids of a known rank other than 1 (the one
+    check `sorted_segments` marks; an unknown rank leaves it to the kernel)."""
+    return shapes[1] is not None and len(shapes[1]) != 1
+
+
+SEGMENT_SUM.shape_fn = sorted_segment_shape_fn
 
 
 

@@ -19,7 +19,8 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.array import segment_ids_below
 from simdist.runtime.ops.math import NUMERIC, REAL
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
-from simdist.runtime.ops.scatter import _indices, check_segment_rank, sorted_segments, unsorted_segment_args, unsorted_segment_sum
+from simdist.runtime.ops.scatter import (_indices, check_segment_rank, sorted_segment_shape_fn, sorted_segments,
+                                         unsorted_segment_args, unsorted_segment_sum)
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["segment_max", "segment_min", "segment_prod", "segment_mean", "unsorted_segment_max",
@@ -175,6 +176,8 @@ SEGMENT_PROD = register("SegmentProd", _sorted("prod", "SegmentProd"),
 SEGMENT_MEAN = register("SegmentMean", _sorted("mean", "SegmentMean"),
                         lambda dts, attrs: args.allowed("SegmentMean", *NUMERIC)(dts[:1], attrs), _rows_read,
                         kind="gather/scatter", fusion=_PER_LANE)
+for _op in (SEGMENT_MAX, SEGMENT_MIN, SEGMENT_PROD, SEGMENT_MEAN):   # (the segment ids' rank, at trace)
+    _op.shape_fn = sorted_segment_shape_fn
 UNSORTED_SEGMENT_MAX = register("UnsortedSegmentMax", _unsorted("max", "UnsortedSegmentMax"),
                                 lambda dts, attrs: args.allowed("UnsortedSegmentMax", *REAL)(dts[:1], attrs),
                                 _rows_read, kind="gather/scatter", fusion=_PER_LANE)

@@ -239,6 +239,9 @@ def _as_float32(v: Any) -> Any:
     if isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind in "fiu":
         with np.errstate(over="ignore"):
             return convert_to_tensor(np.asarray(v).astype(np.float32), dtype=dtypes.float32)
+    if isinstance(v, (int, float, list, tuple)) and not isinstance(v, bool):
+        # (Python numbers and lists of them too: [1, 3] is float32, not int32; fz14 seed 14 #659)
+        return convert_to_tensor(v, dtype=dtypes.float32)
     return v
 
 
