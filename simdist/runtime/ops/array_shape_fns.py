@@ -132,3 +132,23 @@ def gather_v2(params: Any, indices: Any, axis: Any, batch_dims: int) -> str | No
     if ps is not None and len(ps) < batch_dims + 1:
         return _rank_text("at least ", batch_dims + 1, len(ps))
     return None
+
+
+def betainc(inputs: Sequence[Any]) -> str | None:
+    """Betainc's shape function: the inputs of a known rank other than 0 merged in order (Merge:
+    "Shapes must be equal rank", then "Dimension d in both shapes must be equal")."""
+    from simdist.runtime.ops import trace_errors
+    out: list[int | None] | None = None
+    for t in inputs:
+        s = static_shapes.known_shape(t)
+        if s is None or not s:
+            continue
+        if out is None:
+            out = list(s)
+            continue
+        if len(s) != len(out):
+            return f"Shapes must be equal rank, but are {len(out)} and {len(s)}"
+        if any(a is not None and b is not None and a != b for a, b in zip(out, s)):
+            return trace_errors.merge_text(out, s)
+        out = [a if a is not None else b for a, b in zip(out, s)]
+    return None
