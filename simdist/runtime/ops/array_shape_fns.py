@@ -152,3 +152,28 @@ def betainc(inputs: Sequence[Any]) -> str | None:
             return trace_errors.merge_text(out, s)
         out = [a if a is not None else b for a, b in zip(out, s)]
     return None
+
+
+def set_diag(x: Any, diagonal: Any, band: tuple[int, int] | None) -> str | None:
+    """MatrixSetDiagV3's shape function (MatrixSetDiagV2Shape): input of rank at least 2, diagonal
+    of rank at least 1; with the input's rank known, the diagonal's rank: rank - 1 for one known
+    diagonal, rank for a known band (between the two for an unknown k); with the matrix's
+    dimensions known, each band index nonzero within (-rows, cols)."""
+    text = rank_at_least(x, 2) or rank_at_least(diagonal, 1)
+    xs, ds = static_shapes.known_shape(x), static_shapes.known_shape(diagonal)
+    if text is not None or xs is None:
+        return text
+    r = len(xs)
+    if ds is not None:
+        if band is not None and len(ds) != (r - 1 if band[0] == band[1] else r):
+            return _rank_text("", r - 1 if band[0] == band[1] else r, len(ds))
+        if band is None and len(ds) < r - 1:
+            return _rank_text("at least ", r - 1, len(ds))
+        if band is None and len(ds) > r:
+            return _rank_text("at most ", r, len(ds))
+    rows, cols = xs[-2], xs[-1]
+    if band is not None and rows is not None and cols is not None:
+        for which, i in (("lower", band[0]), ("upper", band[1])):
+            if i != 0 and not -rows < i < cols:
+                return f"{which}_diag_index is out of bound."
+    return None

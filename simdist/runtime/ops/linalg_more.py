@@ -153,19 +153,23 @@ def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, alig
     x, d = args.matching([input, diagonal])   # (ops.attr-types)
     kk = _band(_k(k), "MatrixSetDiagV3")
     al = _align(align, "MatrixSetDiagV3")
+    # (traced: MatrixSetDiagV3's shape function marks the kernel's error where it sees it; fz16d)
+    from simdist.runtime.ops import graph_constants
+    band = kk if not isinstance(k, Tensor) or graph_constants.known(k) else None
+
+    def fail(text: str) -> BaseException:
+        return array_shape_fns.marked(errors.InvalidArgumentError(None, None, f"{text} [Op:MatrixSetDiagV3]"),
+                                      array_shape_fns.set_diag(x, d, band), "MatrixSetDiagV3", [x, d, k])
     if x.ndim < 2:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 2-dim, received shape: "
-                                          f"{args.dims(x.shape.as_list())} [Op:MatrixSetDiagV3]")
+        raise fail(f"input must be at least 2-dim, received shape: {args.dims(x.shape.as_list())}")
     m, n = x.shape.as_list()[-2:]
     lo, hi = kk
     if (lo != 0 and (lo <= -m or lo >= n)) or (hi != 0 and (hi <= -m or hi >= n)):
-        raise errors.InvalidArgumentError(None, None, f"lower_diag_index is out of bound: {lo} It must be between "
-                                          f"{-m} and {n} [Op:MatrixSetDiagV3]")
+        raise fail(f"lower_diag_index is out of bound: {lo} It must be between {-m} and {n}")
     max_len = max(_diag_len(m, n, dd) for dd in range(lo, hi + 1))
     want = x.shape.as_list()[:-2] + ([max_len] if lo == hi else [hi - lo + 1, max_len])
     if d.shape.as_list() != want:
-        raise errors.InvalidArgumentError(None, None, f"diagonal must have shape {args.dims(want)}, got "
-                                          f"{args.dims(d.shape.as_list())} [Op:MatrixSetDiagV3]")
+        raise fail(f"diagonal must have shape {args.dims(want)}, got {args.dims(d.shape.as_list())}")
     return dispatch.execute(SET_DIAG, (x, d), {"k": kk, "align": al})
 
 
