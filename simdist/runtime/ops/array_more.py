@@ -127,21 +127,26 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_a
     if batch_dim < 0:
         batch_dim += nd
     ln = dispatch.static_value(lens)
-    if batch_dim == seq_dim:
-        raise errors.InvalidArgumentError(None, None, f"batch_dim == seq_dim == {seq_dim} [Op:ReverseSequence]")
-    if not 0 <= seq_dim < nd:
-        raise errors.InvalidArgumentError(None, None, f"seq_dim must be < input rank ( {seq_dim} vs. {nd}) "
-                                          "[Op:ReverseSequence]")
-    if not 0 <= batch_dim < nd:
-        raise errors.InvalidArgumentError(None, None, f"batch_dim must be < input rank ( {batch_dim} vs. {nd}) "
-                                          "[Op:ReverseSequence]")
-    if ln.ndim != 1:
-        raise errors.InvalidArgumentError(None, None, f"seq_lengths must be 1-dim, not {ln.ndim} "
-                                          "[Op:ReverseSequence]")
-    shp = t.shape.as_list()
-    if ln.shape[0] != shp[batch_dim]:
-        raise errors.InvalidArgumentError(None, None, f"Length of seq_lengths != input.dims({batch_dim}), "
-                                          f"({ln.shape[0]} vs. {shp[batch_dim]}) [Op:ReverseSequence]")
+    try:   # (traced: ReverseSequence's shape function marks what it sees; fz16d)
+        if batch_dim == seq_dim:
+            raise errors.InvalidArgumentError(None, None, f"batch_dim == seq_dim == {seq_dim} [Op:ReverseSequence]")
+        if not 0 <= seq_dim < nd:
+            raise errors.InvalidArgumentError(None, None, f"seq_dim must be < input rank ( {seq_dim} vs. {nd}) "
+                                              "[Op:ReverseSequence]")
+        if not 0 <= batch_dim < nd:
+            raise errors.InvalidArgumentError(None, None, f"batch_dim must be < input rank ( {batch_dim} vs. {nd}) "
+                                              "[Op:ReverseSequence]")
+        if ln.ndim != 1:
+            raise errors.InvalidArgumentError(None, None, f"seq_lengths must be 1-dim, not {ln.ndim} "
+                                              "[Op:ReverseSequence]")
+        shp = t.shape.as_list()
+        if ln.shape[0] != shp[batch_dim]:
+            raise errors.InvalidArgumentError(None, None, f"Length of seq_lengths != input.dims({batch_dim}), "
+                                              f"({ln.shape[0]} vs. {shp[batch_dim]}) [Op:ReverseSequence]")
+    except errors.InvalidArgumentError as e:
+        from simdist.runtime.ops import array_shape_fns
+        raise array_shape_fns.marked(e, array_shape_fns.reverse_sequence(t, lens, seq_dim, batch_dim), "ReverseSequence",
+                                     [t, lens]) from None
     for i, n in enumerate(ln.tolist()):
         if n < 0:
             raise errors.InvalidArgumentError(None, None, f"seq_lengths({i}) < 0 [Op:ReverseSequence]")

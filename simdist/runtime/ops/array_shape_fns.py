@@ -177,3 +177,21 @@ def set_diag(x: Any, diagonal: Any, band: tuple[int, int] | None) -> str | None:
             if i != 0 and not -rows < i < cols:
                 return f"{which}_diag_index is out of bound."
     return None
+
+
+def reverse_sequence(x: Any, lengths: Any, seq_dim: int, batch_dim: int) -> str | None:
+    """ReverseSequence's shape function: seq_lengths of rank 1, then with the input's rank known
+    batch_dim and seq_dim below it, and the batch dimension merged with the lengths' size."""
+    ls, xs = static_shapes.known_shape(lengths), static_shapes.known_shape(x)
+    if ls is not None and len(ls) != 1:
+        return _rank_text("", 1, len(ls))
+    if xs is None:
+        return None
+    if batch_dim >= len(xs):
+        return f"batch_dim must be < input rank: {batch_dim} vs. {len(xs)}"
+    if seq_dim >= len(xs):
+        return f"seq_dim must be < input rank: {seq_dim} vs. {len(xs)}"
+    a, b = xs[batch_dim], (ls or [None])[0]
+    if a is not None and b is not None and a != b:
+        return f"Dimensions must be equal, but are {a} and {b}"
+    return None
