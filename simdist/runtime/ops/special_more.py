@@ -229,8 +229,10 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
     very first call in a process takes the slow path, which keeps float64: not modelled). A
     tf.function's graph converts NumPy values with their own dtype."""
     from simdist.runtime.ops import math
-    if not math._tensorlike(x1) and not math._tensorlike(x2) and not context.in_function():
-        x1, x2 = (_as_float32(v) for v in (x1, x2))
+    if not math._tensorlike(x1) and not math._tensorlike(x2):
+        # (a graph converts Python values with T's default too, NumPy values with their own dtype)
+        traced = context.in_function()
+        x1, x2 = (v if traced and isinstance(v, (np.ndarray, np.generic)) else _as_float32(v) for v in (x1, x2))
     return _binary(NEXTAFTER, x1, x2)
 
 
