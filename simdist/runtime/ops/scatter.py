@@ -207,10 +207,11 @@ def tensor_scatter_shape_text(xs: Any, ids: Any, us: Any) -> str | None:
     for s in (xs, ids):
         if s is not None and len(s) < 1:
             return f"Shape must be at least rank 1 but is rank {len(s)}"
+    # (ScatterNdShapeHelper's first check, whatever the updates' rank: a scalar too; fz16d, fz14 seed 14 #448)
+    if _elements(xs) == 0 and ((_elements(ids) or 0) > 0 or (_elements(us) or 0) > 0):
+        return "Indices and updates specified for empty input"
     if ids is None or us is None or len(us) == 0 or ids[-1] is None:
         return None
-    if _elements(xs) == 0 and (_elements(ids) or 0) + (_elements(us) or 0) > 0:
-        return "Indices and updates specified for empty input"
     outer, ix = len(ids) - 1, ids[-1]
     pre_i, pre_u = list(ids[:outer]), list(us[:outer])
     if static_shapes.merge([pre_i, pre_u]) is False:
