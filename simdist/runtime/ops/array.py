@@ -776,6 +776,9 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     if not -t.ndim <= int(axis) < t.ndim:
         if num is None:   # (array_ops.unstack's own check, where it infers num)
             raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
+        if int(num) == 0 and not context.in_function():
+            return []   # (eagerly an Unpack of no outputs returns none before its kernel checks the axis;
+            #             traced, its shape function refuses the axis: fz14 seed 1420261202 #346)
         # (with num given, Unpack's: the kernel's InvalidArgumentError, its shape function's
         # ValueError in a graph; fz11, fz4 seed 43 #187)
         raise trace_errors.shape_error(f"axis = {int(axis)} not in [{-t.ndim}, {t.ndim}) [Op:Unpack]",
