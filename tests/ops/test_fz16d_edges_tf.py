@@ -45,6 +45,19 @@ def _sig(expr: str, *specs: tuple[list[int | None] | None, str]) -> Callable[[An
     return run
 
 
+def _count(tf: Any, fn: Callable[[], Any]) -> Any:
+    """tf.function(fn) called twice (each call's error class, or 'ok'), then its tracing count."""
+    g = tf.function(fn)
+    seen = []
+    for _ in range(2):
+        try:
+            g()
+            seen.append("ok")
+        except Exception as e:  # noqa: BLE001 - the class is the answer
+            seen.append(type(e).__name__)
+    return tf.constant([g.experimental_get_tracing_count()] + [len(x) for x in seen])
+
+
 def _both(group: str, *calls: str) -> list[tuple[str, str, Callable[[Any], Any]]]:
     return [(f"{c} {how}", group, (_traced if how == "traced" else _eager)(c)) for c in calls
             for how in ("eager", "traced")]
@@ -100,6 +113,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("unique_with_counts sig [2, 2]", "function.trace-time-errors",
      _sig("tf.unique_with_counts(x)[0]", ([2, 2], "float32"))),
     ("sqrtm sig float16 [4, 2]", "function.trace-time-errors", _sig("tf.linalg.sqrtm(x)", ([4, 2], "float16"))),
+    ("unsorted_segment_sqrt_n sig int scalar data", "function.trace-time-errors",
+     _sig("tf.math.unsorted_segment_sqrt_n(2, segment_ids=[0], num_segments=0)", ([], "float32"))),
+    ("confusion_matrix static assert: no trace counted", "function.trace-time-errors", lambda tf: _count(
+        tf, lambda: tf.math.confusion_matrix(np.array([], np.int32), tf.constant(3), num_classes=1))),
     ("broadcast_to sig [None, 3]", "function.trace-time-errors",
      _sig("tf.broadcast_to(x, (2, 4))", ([None, 3], "float32"))),
     ("broadcast_to sig [None]", "function.trace-time-errors", _sig("tf.broadcast_to(x, (2, 4))", ([None], "float32"))),
@@ -153,7 +170,9 @@ CASES += _both("ops.wrapper-rules",
                "tf.math.betainc(np.uint16(0), -1, tf.Variable([0.5, 0.5], dtype=tf.float64))",
                "tf.linalg.triangular_solve(float('inf'), rhs=np.array(5, np.int64), adjoint=True)",
                "tf.linalg.triangular_solve(np.ones([2, 2], np.float32), rhs=np.array([[5], [3]], np.int64))",
-               "tf.linalg.solve(float('inf'), rhs=np.array(5, np.int64))")
+               "tf.linalg.solve(float('inf'), rhs=np.array(5, np.int64))",
+               "tf.required_space_to_batch_paddings([], np.array([3], np.int64))",
+               "tf.required_space_to_batch_paddings(tf.constant([1]), tf.constant([0]), base_paddings=[[0, 0]])")
 CASES += [("gather_nd sig batch_dims placeholder", "ops.wrapper-rules",
            _sig("tf.gather_nd([[7.0, -0.0], [1.0, -1.0]], [[1]], batch_dims=x)", ([], "int32")))]
 
