@@ -150,6 +150,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.linalg.banded_triangular_solve(np.uint64(2), -1): TF 2.21 leaks SystemError from its eager fast path "
         "(\"<class EagerTensor> returned a result with an exception set\"; not analysed further); simdist raises "
         "the op's input mismatch (InvalidArgumentError); seed 1420261202 #462",
+    ("call:argmax>call:linalg.trace", "error-class", "'err', 'ValueError'"):
+        "tf.linalg.trace(tf.argmax(-1)) in a tf.function: TF 2.21 builds the whole graph first, ArgMax of a scalar "
+        "has a shape (its kernel's error waits for the run) and MatrixDiagPartV3's shape function then refuses the "
+        "rank-0 result (ValueError at trace, no trace counted); simdist runs the traced Python eagerly, so ArgMax's "
+        "kernel error stops the trace before trace's op exists (InvalidArgumentError). Open: simdist cannot go on "
+        "tracing past an op whose kernel fails without an output to hand the next op; seed 14 #14",
     ("program", "crashed", "Caching devices is not yet supported"):
         "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
         "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "
