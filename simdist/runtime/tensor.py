@@ -154,6 +154,11 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank at least {rank}")
         return self
 
+    def assert_has_rank(self, rank: int) -> None:
+        """TF's TensorShape.assert_has_rank: ValueError unless the rank is `rank` or unknown."""
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
     def assert_is_compatible_with(self, other: Any) -> None:
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {other} are incompatible")

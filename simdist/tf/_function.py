@@ -88,7 +88,10 @@ class Function:
                 if journal is not None:
                     _variables.undo_trace_writes(journal)
                 raise staged from None
-            if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None):
+            # (an op error TF raises while it builds the graph, trace_errors.at_build, fails the trace
+            # itself: no trace is counted, as for the marked ones; fz14 seed 14202612011 #1)
+            if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None) and \
+                    not getattr(e, "_simdist_graph_build", False):
                 if journal is not None:   # (a trace: a later op's graph-build error comes first)
                     from simdist.tf import _concrete
                     with symbolic.strictness(self._strict()):

@@ -41,10 +41,19 @@ def _binary(compare: str, text: str) -> Callable[..., None]:
     dtypes, is the op's error (eagerly InvalidArgumentError; in a tf.function TypeError at trace,
     clause ops.attr-types), not a failed condition."""
     def assertion(x: Any, y: Any, message: str | None = None, summarize: Any = None, name: Any = None) -> None:
-        from simdist.runtime.ops import math
+        from simdist.runtime import context
+        from simdist.runtime.ops import graph_constants, math, trace_errors
         xt, yt = convert_to_tensor(x), convert_to_tensor(y)
         test = getattr(math, compare)(xt, yt)
-        _check(bool(np.all(test._v)), message, text, {"x": xt._v, "y": yt._v})
+        try:
+            _check(bool(np.all(test._v)), message, text, {"x": xt._v, "y": yt._v})
+        except errors.InvalidArgumentError as e:
+            # (in a graph, check_ops._binary_assert's _assert_static: x and y both known to
+            # tensor_util.constant_value fail while the graph is built, get_concrete_function too;
+            # fz14 seed 1420261202 #123)
+            if context.in_function() and graph_constants.python_constant(xt, yt):
+                raise trace_errors.at_build(e) from None
+            raise
     return assertion
 
 

@@ -192,6 +192,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "simdist keeps the array's uint32 and refuses T (TypeError); which NumPy inputs TF's fast path and "
         "op_def_library cast to another input's dtype is not modelled (args.matching keeps them); "
         "seed 1420261202 #702",
+    ("call:argmax>call:linalg.trace", "error-class", "'err', 'ValueError'"):
+        "tf.linalg.trace(tf.argmax(-1)) in a tf.function: TF 2.21 builds the whole graph first, ArgMax of a scalar "
+        "has a shape (its kernel's error waits for the run) and MatrixDiagPartV3's shape function then refuses the "
+        "rank-0 result (ValueError at trace, no trace counted); simdist runs the traced Python eagerly, so ArgMax's "
+        "kernel error stops the trace before trace's op exists (InvalidArgumentError). Open: simdist cannot go on "
+        "tracing past an op whose kernel fails without an output to hand the next op; seed 14 #14",
     ("program", "crashed", "Caching devices is not yet supported"):
         "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
         "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "

@@ -2,83 +2,21 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'error-class', "'err', 'ValueError'"): "seed 14 #14 (function): TF 2.21 ('calls', "
-                                                                          "(('err', 'ValueError'), ('err', "
-                                                                          "'ValueError'), ('err', 'ValueError'), "
-                                                                          "('ok', ('p; simdist ('calls', (('err', "
-                                                                          "'InvalidArgumentError'), ('err', "
-                                                                          "'InvalidArgumentError'), ('err', 'Inva",
- ('call:assert_greater', 'trace-time', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #123 (sig): TF 2.21 '
-                                                                         "('calls', (('err', "
-                                                                         "'InvalidArgumentError'), ('err', "
-                                                                         "'InvalidArgumentError'), ('err', 'Inva; "
-                                                                         "simdist ('calls', (('ok', 'traced'), "
-                                                                         "('err', 'InvalidArgumentError'), ('err', "
-                                                                         "'InvalidArgumentErro",
- ('call:assert_less', 'accepts', "'err', 'TypeError'"): "seed 1420261217 #78 (sig): TF 2.21 ('calls', (('err', "
+SEEN: dict[tuple[str, str, str], str] = {('call:assert_less', 'accepts', "'err', 'TypeError'"): "seed 1420261217 #78 (sig): TF 2.21 ('calls', (('err', "
                                                         "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
                                                         "simdist ('calls', (('ok', 'traced'), ('err', "
                                                         "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('call:batch_to_space', 'error-class', "'err', 'ValueError'"): "seed 14 #563 (function): TF 2.21 ('calls', (('err', "
-                                                                "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                "'ValueError'), ('ok', ('p; simdist ('calls', "
-                                                                "(('err', 'InvalidArgumentError'), ('err', "
-                                                                "'InvalidArgumentError'), ('err', 'Inva",
- ('call:boolean_mask', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #739 (dist): TF 2.21 ('err', "
-                                                              "'ValueError'); simdist ('err', 'TypeError')",
  ('call:broadcast_dynamic_shape', 'value', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('T', 'int64', "
                                                     "(2,), array([1, 2]))); simdist ('ok', ('T', 'int32', (2,), "
                                                     'array([1, 2], dtype=int32)))',
- ('call:broadcast_to', 'error-class', "'err', 'ValueError'"): "seed 14 #581 (function): TF 2.21 ('calls', (('err', "
-                                                              "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                              "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
-                                                              "'InvalidArgumentError'), ('err', "
-                                                              "'InvalidArgumentError'), ('err', 'Inva",
- ('call:concat', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #294 (tape): TF 2.21 ('err', 'ValueError'); "
-                                                    "simdist ('grad', ('ok', ('T', 'float32', (1, 2, 4), array([[[ "
-                                                    '2.5e+00,  7.0e+00, -1.4e-45, -1.5e+0',
  ('call:conv2d_backprop_input_v2>call:math.real', 'error-class', "'err', 'TypeError'"): 'seed 1420261217 #21 (dist): '
                                                                                         "TF 2.21 ('err', "
                                                                                         "'TypeError'); simdist "
                                                                                         "('err', "
                                                                                         "'InvalidArgumentError')",
- ('call:cos>call:reverse', 'rejects', "'ok'"): "seed 1420261202 #990 (tape): TF 2.21 ('grad', ('ok', ('T', 'int32', "
-                                               "(), array(-1, dtype=int32))), ('none',)); simdist ('err', "
-                                               "'InvalidArgumentError')",
- ('call:dynamic_partition', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #488 (function): TF 2.21 '
-                                                                   "('calls', (('err', 'ValueError'), ('err', "
-                                                                   "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                   "('p; simdist ('calls', (('err', 'IndexError'), "
-                                                                   "('err', 'IndexError'), ('err', 'IndexError'), "
-                                                                   "('ok', ('p",
- ('call:ensure_shape', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #302 (function): TF 2.21 ('calls', "
-                                                              "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                              "('err', 'ValueError'), ('ok', ('p; simdist ('calls', "
-                                                              "(('err', 'InvalidArgumentError'), ('err', "
-                                                              "'InvalidArgumentError'), ('err', 'Inva",
- ('call:expand_dims', 'error-class', "'err', 'ValueError'"): "seed 14 #670 (dist): TF 2.21 ('err', 'ValueError'); "
-                                                             "simdist ('err', 'TypeError')",
- ('call:fill>call:tensor_scatter_nd_max', 'accepts', "'err', 'ValueError'"): "seed 14 #448 (sig): TF 2.21 ('calls', "
-                                                                             "(('err', 'ValueError'), ('err', "
-                                                                             "'ValueError'), ('err', "
-                                                                             "'ValueError'))); simdist ('calls', "
-                                                                             "(('ok', 'traced'), ('err', "
-                                                                             "'InvalidArgumentError'), ('err', "
-                                                                             "'InvalidArgumentErro",
- ('call:gather', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #337 (function): TF 2.21 ('calls', (('err', "
-                                                        "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                        "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
-                                                        "'InvalidArgumentError'), ('err', 'InvalidArgumentError'), "
-                                                        "('err', 'Inva",
- ('call:gather_nd', 'error-class', "'err', 'ValueError'"): "seed 14 #133 (dist): TF 2.21 ('err', 'ValueError'); "
-                                                           "simdist ('err', 'InvalidArgumentError')",
  ('call:identity_n', 'accepts', "'err', 'ValueError'"): "seed 1420261217 #92 (dist): TF 2.21 ('err', 'ValueError'); "
                                                         "simdist ('dist', (('local', ('tuple', (('list', (('T', "
                                                         "'float32', (1,), array([2.5], dtype=float32",
- ('call:ifftnd', 'accepts', "'err', 'ValueError'"): "seed 14 #285 (sig): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                    "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
-                                                    "('calls', (('ok', 'traced'), ('err', 'InvalidArgumentError'), "
-                                                    "('err', 'InvalidArgumentErro",
  ('call:image.generate_bounding_box_proposals>call:sinh', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 '
                                                                                                  '#59 (eager): TF '
                                                                                                  "2.21 ('err', "
@@ -94,147 +32,16 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                                           "(('err', 'ValueError'), "
                                                                                           "('err', 'ValueError'), "
                                                                                           "('err', 'ValueError')))",
- ('call:linalg.expm>call:math.is_inf', 'error-class', "'err', 'ValueError'"): "seed 14 #361 (sig): TF 2.21 ('calls', "
-                                                                              "(('err', 'ValueError'), ('err', "
-                                                                              "'ValueError'), ('err', "
-                                                                              "'ValueError'))); simdist ('calls', "
-                                                                              "(('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'), ('err', 'TypeError')))",
- ('call:linalg.normalize', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #779 (tape): TF 2.21 ('err', "
-                                                                  "'ValueError'); simdist ('err', "
-                                                                  "'InvalidArgumentError')",
- ('call:linalg.qr>call:math.cosh', 'accepts', "'err', 'ValueError'"): "seed 14 #412 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'))); "
-                                                                      "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentErro",
- ('call:linalg.set_diag', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #794 (sig): TF 2.21 ('calls', (('err', "
-                                                             "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                             "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                             "('err', 'InvalidArgumentError'), ('err', "
-                                                             "'InvalidArgumentErro",
- ('call:linalg.set_diag', 'error-class', "'err', 'ValueError'"): "seed 14 #655 (function): TF 2.21 ('calls', "
-                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                 "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                 "('calls', (('err', 'InvalidArgumentError'), "
-                                                                 "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:linalg.solve', 'error-class', "'err', 'ValueError'"): "seed 14 #278 (sig): TF 2.21 ('calls', (('err', "
-                                                              "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                              "'ValueError'))); simdist ('calls', (('err', "
-                                                              "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError')))",
- ('call:linalg.svd', 'accepts', "'err', 'ValueError'"): "seed 14 #299 (sig): TF 2.21 ('calls', (('err', "
-                                                        "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                        "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                        "('err', 'InvalidArgumentError'), ('err', "
-                                                        "'InvalidArgumentErro",
- ('call:linalg.tensor_diag', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #303 (function): TF 2.21 '
-                                                                    "('calls', (('err', 'ValueError'), ('err', "
-                                                                    "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                    "('p; simdist ('calls', (('err', "
-                                                                    "'InvalidArgumentError'), ('err', "
-                                                                    "'InvalidArgumentError'), ('err', 'Inva",
- ('call:linalg.tensor_diag_part', 'rejects', "'ok'"): "seed 14 #439 (eager): TF 2.21 ('ok', ('T', 'float32', (), "
-                                                      "array(-1.5, dtype=float32))); simdist ('err', "
-                                                      "'InvalidArgumentError')",
- ('call:linalg.tensordot', 'error-class', "'err', 'ValueError'"): "seed 14202612013 #6 (tape): TF 2.21 ('err', "
-                                                                  "'ValueError'); simdist ('err', 'TypeError')",
- ('call:linalg.triangular_solve', 'error-class', "'err', 'ValueError'"): "seed 14 #165 (sig): TF 2.21 ('calls', "
-                                                                         "(('err', 'ValueError'), ('err', "
-                                                                         "'ValueError'), ('err', 'ValueError'))); "
-                                                                         "simdist ('calls', (('err', 'TypeError'), "
-                                                                         "('err', 'TypeError'), ('err', "
-                                                                         "'TypeError')))",
- ('call:linalg.tridiagonal_matmul', 'error-class', "'err', 'IndexError'"): "seed 14 #596 (dist): TF 2.21 ('err', "
-                                                                           "'IndexError'); simdist ('err', "
-                                                                           "'InvalidArgumentError')",
- ('call:linalg.tridiagonal_matmul', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #177 (eager): '
-                                                                                     "TF 2.21 ('err', "
-                                                                                     "'InvalidArgumentError'); "
-                                                                                     "simdist ('err', 'IndexError')",
  ('call:math.betainc', 'accepts', "'err', 'ValueError'"): "seed 1420261217 #89 (dist): TF 2.21 ('err', "
                                                           "'ValueError'); simdist ('dist', (('local', ('tuple', "
                                                           "(('T', 'float32', (3,), array([0.       , "
                                                           '0.8756116,       n',
- ('call:math.betainc', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #221 (eager): TF 2.21 '
-                                                                        "('err', 'InvalidArgumentError'); simdist "
-                                                                        "('err', 'ValueError')",
- ('call:math.betainc', 'error-class', "'err', 'ValueError'"): "seed 14 #723 (tape): TF 2.21 ('err', 'ValueError'); "
-                                                              "simdist ('err', 'InvalidArgumentError')",
  ('call:math.betainc>call:ones', 'rejects', "'ok'"): "seed 1420261217 #107 (eager): TF 2.21 ('ok', ('T', 'uint32', "
                                                      "(1, 2, 2), array([[[1, 1],; simdist ('err', "
                                                      "'InvalidArgumentError')",
- ('call:math.confusion_matrix', 'value', "'err', 'InvalidArgumentError'"): 'seed 14202612011 #1 (function): TF 2.21 '
-                                                                           "('calls', (('err', "
-                                                                           "'InvalidArgumentError'), ('err', "
-                                                                           "'InvalidArgumentError'), ('err', 'Inva; "
-                                                                           "simdist ('calls', (('err', "
-                                                                           "'InvalidArgumentError'), ('err', "
-                                                                           "'InvalidArgumentError'), ('err', 'Inva",
- ('call:math.conj>call:boolean_mask', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #197 (dist): TF 2.21 '
-                                                                             "('err', 'ValueError'); simdist ('err', "
-                                                                             "'TypeError')",
- ('call:math.digamma', 'gradient', "'ok'"): "seed 14 #725 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (), "
-                                            "array(nan, dtype=float32))), ('ok', (('first', ('ok',; simdist ('grad', "
-                                            "('ok', ('T', 'float32', (), array(nan, dtype=float32))), ('ok', "
-                                            "(('first', ('ok',",
- ('call:math.invert_permutation', 'error-class', "'err', 'ValueError'"): "seed 14 #220 (function): TF 2.21 ('calls', "
-                                                                         "(('err', 'ValueError'), ('err', "
-                                                                         "'ValueError'), ('err', 'ValueError'), "
-                                                                         "('ok', ('p; simdist ('calls', (('err', "
-                                                                         "'InvalidArgumentError'), ('err', "
-                                                                         "'InvalidArgumentError'), ('err', 'Inva",
- ('call:math.is_inf', 'accepts', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
-                                                                  "'NotImplementedError'); simdist ('dist', "
-                                                                  "(('local', ('tuple', (('T', 'bool', (1, 4, 3), "
-                                                                  'array([[[False, False, False],',
- ('call:math.nextafter', 'rejects', "'ok'"): "seed 14 #659 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (1, 3, "
-                                             "3), array([[[ 9.9999994e-01,  2.9999998e+00,  1.00; simdist ('err', "
-                                             "'InvalidArgumentError')",
- ('call:math.reduce_euclidean_norm>call:linalg.lu', 'error-class', "'err', 'ValueError'"): 'seed 14 #201 (function): '
-                                                                                           "TF 2.21 ('calls', "
-                                                                                           "(('err', 'ValueError'), "
-                                                                                           "('err', 'ValueError'), "
-                                                                                           "('err', 'ValueError'), "
-                                                                                           "('ok', ('p; simdist "
-                                                                                           "('calls', (('err', "
-                                                                                           "'InvalidArgumentError'), "
-                                                                                           "('err', "
-                                                                                           "'InvalidArgumentError'), "
-                                                                                           "('err', 'Inva",
- ('call:math.segment_prod', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #514 (sig): TF 2.21 ('calls', "
-                                                               "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                               "('err', 'ValueError'))); simdist ('calls', (('ok', "
-                                                               "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                               "'InvalidArgumentErro",
- ('call:math.segment_sum', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #553 (function): TF 2.21 '
-                                                                  "('calls', (('err', 'ValueError'), ('err', "
-                                                                  "'ValueError'), ('err', 'ValueError'), ('ok', ('p; "
-                                                                  "simdist ('calls', (('err', "
-                                                                  "'InvalidArgumentError'), ('err', "
-                                                                  "'InvalidArgumentError'), ('err', 'Inva",
  ('call:math.softmax', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261217 #39 (eager): TF 2.21 '
                                                                         "('err', 'InvalidArgumentError'); simdist "
                                                                         "('err', 'AbortedError')",
- ('call:math.unsorted_segment_sqrt_n', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #330 (sig): TF 2.21 '
-                                                                              "('calls', (('err', 'ValueError'), "
-                                                                              "('err', 'ValueError'), ('err', "
-                                                                              "'ValueError'))); simdist ('calls', "
-                                                                              "(('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'), ('err', 'TypeError')))",
- ('call:math.zeta>call:math.betainc', 'rejects', "'ok'"): "seed 14 #401 (tape): TF 2.21 ('grad', ('ok', ('T', "
-                                                          "'float32', (), array(nan, dtype=float32))), ('none',)); "
-                                                          "simdist ('err', 'InvalidArgumentError')",
- ('call:matrix_square_root', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #522 (sig): TF 2.21 ('calls', "
-                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                "('err', 'ValueError'))); simdist ('calls', (('ok', "
-                                                                "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                                "'InvalidArgumentErro",
- ('call:maximum', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261202 #953 (dist): TF 2.21 ('err', "
-                                                              "'NotImplementedError'); simdist ('dist', (('local', "
-                                                              "('tuple', (('T', 'float32', (2, 3, 2, 2), "
-                                                              'array([[[[-1.000000e+00,  0.',
  ('call:nn.batch_normalization', 'error-class', "'err', 'TypeError'"): "seed 1420261217 #65 (eager): TF 2.21 ('err', "
                                                                        "'TypeError'); simdist ('err', "
                                                                        "'InvalidArgumentError')",
@@ -258,48 +65,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                  "('err', 'TypeError'))); simdist ('calls', (('ok', "
                                                                  "'traced'), ('err', 'InvalidArgumentError'), "
                                                                  "('err', 'InvalidArgumentErro",
- ('call:realdiv', 'error-class', "'err', 'ValueError'"): "seed 14 #555 (dist): TF 2.21 ('err', 'ValueError'); "
-                                                         "simdist ('err', 'NotFoundError')",
- ('call:repeat', 'rejects', "'err', 'InvalidArgumentError'"): "seed 1420261202 #46 (dist): TF 2.21 ('dist', "
-                                                              "(('local', ('tuple', (('T', 'bool', (2,), "
-                                                              "array([False, False])), ('T', 'bool', (; simdist "
-                                                              "('err', 'ValueError')",
- ('call:required_space_to_batch_paddings', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #265 (tape): TF '
-                                                                                  "2.21 ('err', 'ValueError'); "
-                                                                                  "simdist ('err', 'TypeError')",
- ('call:required_space_to_batch_paddings', 'rejects', "'ok'"): "seed 14 #523 (dist): TF 2.21 ('dist', (('local', "
-                                                               "('tuple', (('tuple', (('T', 'int32', (1, 2), "
-                                                               "array([[0, 0]], dtype=int; simdist ('err', "
-                                                               "'InvalidArgumentError')",
- ('call:reverse_sequence', 'error-class', "'err', 'ValueError'"): "seed 14 #761 (function): TF 2.21 ('calls', "
-                                                                  "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                  "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                  "('calls', (('err', 'InvalidArgumentError'), "
-                                                                  "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('call:scatter_nd', 'accepts', "'err', 'ValueError'"): "seed 1420261202 #23 (sig): TF 2.21 ('calls', (('err', "
-                                                        "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                        "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                        "('err', 'InvalidArgumentError'), ('err', "
-                                                        "'InvalidArgumentErro",
- ('call:slice', 'error-class', "'err', 'ValueError'"): "seed 14 #574 (sig): TF 2.21 ('calls', (('err', "
-                                                       "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                       "'ValueError'))); simdist ('calls', (('err', 'TypeError'), "
-                                                       "('err', 'TypeError'), ('err', 'TypeError')))",
- ('call:space_to_batch', 'accepts', "'err', 'ValueError'"): "seed 14 #674 (sig): TF 2.21 ('calls', (('err', "
-                                                            "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                            "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                            "('err', 'InvalidArgumentError'), ('err', "
-                                                            "'InvalidArgumentErro",
- ('call:space_to_batch', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #435 (function): TF 2.21 ('calls', "
-                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                "('calls', (('err', 'InvalidArgumentError'), ('err', "
-                                                                "'InvalidArgumentError'), ('err', 'Inva",
- ('call:space_to_batch_nd', 'error-class', "'err', 'ValueError'"): "seed 14 #537 (function): TF 2.21 ('calls', "
-                                                                   "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                   "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                   "('calls', (('err', 'InvalidArgumentError'), "
-                                                                   "('err', 'InvalidArgumentError'), ('err', 'Inva",
  ('call:strings.reduce_join>call:linalg.band_part', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #399 '
                                                                                            "(sig): TF 2.21 ('calls', "
                                                                                            "(('err', 'ValueError'), "
@@ -312,61 +77,18 @@ SEEN: dict[tuple[str, str, str], str] = {('call:argmax>call:linalg.trace', 'erro
                                                                                            "'AttributeError'), "
                                                                                            "('err', "
                                                                                            "'AttributeError')",
- ('call:tensor_scatter_nd_min', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 14202612013 #3 (tape): TF 2.21 '
-                                                                             "('err', 'InvalidArgumentError'); "
-                                                                             "simdist ('grad', ('ok', ('T', 'int32', "
-                                                                             '(2, 4), array([[ 0,  2,  2,  3],',
- ('call:tensor_scatter_nd_update', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #673 (tape): TF '
-                                                                                "2.21 ('err', "
-                                                                                "'InvalidArgumentError'); simdist "
-                                                                                "('grad', ('ok', ('T', 'float64', "
-                                                                                '(2, 2), array([[-1. ,  4. ],',
- ('call:tensordot', 'error-class', "'err', 'ValueError'"): "seed 14 #209 (function): TF 2.21 ('calls', (('err', "
-                                                           "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                           "'ValueError'), ('ok', ('p; simdist ('calls', (('err', "
-                                                           "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                           "'TypeError'), ('ok', ('py',",
- ('call:unique', 'error-class', "'err', 'InvalidArgumentError'"): "seed 1420261202 #554 (sig): TF 2.21 ('calls', "
-                                                                  "(('ok', 'traced'), ('err', "
-                                                                  "'InvalidArgumentError'), ('err', "
-                                                                  "'InvalidArgumentErro; simdist ('calls', (('ok', "
-                                                                  "'traced'), ('err', 'ValueError'), ('err', "
-                                                                  "'ValueError')))",
- ('call:unique_with_counts', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 14 #769 (function): TF 2.21 '
-                                                                              "('calls', (('err', "
-                                                                              "'InvalidArgumentError'), ('err', "
-                                                                              "'InvalidArgumentError'), ('err', "
-                                                                              "'Inva; simdist ('calls', (('err', "
-                                                                              "'ValueError'), ('err', 'ValueError'), "
-                                                                              "('err', 'ValueError'), ('ok', ('p",
- ('call:unique_with_counts', 'rejects', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #729 (sig): TF 2.21 '
-                                                                          "('calls', (('ok', 'traced'), ('err', "
-                                                                          "'InvalidArgumentError'), ('err', "
-                                                                          "'InvalidArgumentErro; simdist ('calls', "
-                                                                          "(('err', 'ValueError'), ('err', "
-                                                                          "'ValueError'), ('err', 'ValueError')))",
- ('call:unique_with_counts>call:math.nextafter', 'rejects', "'ok'"): 'seed 1420261202 #126 (function): TF 2.21 '
-                                                                     "('calls', (('ok', ('T', 'float32', (1,), "
-                                                                     "array([0.99999994], dtype=float32))), ('ok', "
-                                                                     "('T'; simdist ('calls', (('err', "
-                                                                     "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                     "'ValueError'), ('ok', ('p",
- ('call:unravel_index', 'rejects', "'ok'"): "seed 1420261202 #690 (function): TF 2.21 ('calls', (('ok', ('T', "
-                                            "'int64', (1, 1), array([[0]]))), ('ok', ('T', 'int64', (1, 1), arr; "
-                                            "simdist ('calls', (('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                            "'TypeError'), ('ok', ('py',",
- ('call:unstack', 'rejects', "'ok'"): "seed 1420261202 #346 (tape): TF 2.21 ('grad', ('ok', ('list', ())), ('ok', "
-                                      "(('first', ('ok', ('list', (('T', 'float64', (4, 1, ; simdist ('err', "
-                                      "'InvalidArgumentError')",
- ('operator:%', 'accepts', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
-                                                            "'NotImplementedError'); simdist ('dist', (('local', "
-                                                            "('tuple', (('T', 'float64', (1, 4, 3), array([[[ "
-                                                            '1.0000e-03,         n',
- ('operator:+', 'accepts', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
-                                                            "'NotImplementedError'); simdist ('dist', (('local', "
-                                                            "('tuple', (('T', 'float64', (1, 4, 3), "
-                                                            'array([[[-9.990e-01,  8.000e+00',
- ('operator://', 'accepts', "'err', 'NotImplementedError'"): "seed 14 #645 (dist): TF 2.21 ('err', "
-                                                             "'NotImplementedError'); simdist ('dist', (('local', "
-                                                             "('tuple', (('T', 'float64', (3,), "
-                                                             'array([9.22337204e+18, 3.07445735e+1'}
+ ('call:strings.unicode_decode_with_offsets', 'error-class', "'err', 'ValueError'"): 'seed 14 #278 (sig): TF 2.21 '
+                                                                                     "('calls', (('err', "
+                                                                                     "'ValueError'), ('err', "
+                                                                                     "'ValueError'), ('err', "
+                                                                                     "'ValueError'))); simdist "
+                                                                                     "('calls', (('err', "
+                                                                                     "'TypeError'), ('err', "
+                                                                                     "'TypeError'), ('err', "
+                                                                                     "'TypeError')))",
+ ('call:strings.unsorted_segment_join', 'accepts', "'err', 'TypeError'"): 'seed 1420261202 #514 (sig): TF 2.21 '
+                                                                          "('calls', (('err', 'TypeError'), ('err', "
+                                                                          "'TypeError'), ('err', 'TypeError'))); "
+                                                                          "simdist ('calls', (('ok', 'traced'), "
+                                                                          "('err', 'UnimplementedError'), ('err', "
+                                                                          "'UnimplementedError'))"}

@@ -40,14 +40,16 @@ def matching(values: Sequence[Any], allowed: Sequence[dtypes.DType] = (),
     dtype (the fast path does not cast an ndarray: `solve(float32, int64 ndarray)` is the
     kernel's InvalidArgumentError) and the op's dtype rule compares them; with no tensor, the
     first value by itself (with `default` as its preferred dtype when its own is not `allowed`)
-    and the other Python values with its dtype."""
+    and the other Python and NumPy values with its dtype (`triangular_solve(inf, np.int64 array)`
+    is float32: fz14 seed 14 #165)."""
     dt = next((t(v).dtype for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")), None)
+    by_tensor = dt is not None
     out: list[Tensor] = []
     for v in values:
         if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
             out.append(t(v))
         elif isinstance(v, (np.ndarray, np.generic)):
-            out.append(convert_to_tensor(v))
+            out.append(convert_to_tensor(v) if by_tensor or dt is None else convert_to_tensor(v, dtype=dt))
             dt = out[-1].dtype if dt is None else dt
         elif dt is not None:
             out.append(convert_to_tensor(v, dtype=dt))

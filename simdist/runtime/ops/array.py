@@ -364,7 +364,8 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
     t = _t(input)
     nd = t.ndim
     if not isinstance(axis, (int, np.integer)):   # a one-element list or tensor is TF's `dim` too ([1]: 1)
-        a = np.asarray(axis._v if isinstance(axis, Tensor) else axis)
+        # (converted as the op's `dim` input: None is convert_to_tensor's ValueError; fz14 seed 14 #670)
+        a = np.asarray(axis._v if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype_hint=dtypes.int32)._v)
         if a.size != 1:
             raise errors.InvalidArgumentError(None, None, "'dim' must be a tensor with a single value [Op:ExpandDims]")
         axis = int(a.reshape(-1)[0])
@@ -452,16 +453,34 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
 
 
 def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    """`tf.broadcast_to`: the kernel's checks (a shape vector, then the broadcast), each marked
+    with BroadcastTo's shape function's ValueError where a traced graph sees it
+    (array_shape_fns.broadcast_to; clause function.trace-time-errors)."""
+    from simdist.runtime.ops import array_shape_fns
     t = _t(input)
-    shp = shape_arg(shape)
+    sv = shape._v if isinstance(shape, Tensor) else np.asarray(shape.as_list() if isinstance(shape, TensorShape)
+                                                             else [int(d) for d in shape] if isinstance(
+                                                                 shape, (list, tuple)) and all(
+                                                                 np.ndim(d) == 0 for d in shape) else shape)
+    if sv.ndim != 1:
+        err = errors.InvalidArgumentError(None, None, "shape must be a vector of {int32,int64}, got shape "
+                                          f"{args.dims(sv.shape)} [Op:BroadcastTo]")
+        raise trace_errors.mark_shape(err, array_shape_fns.broadcast_to(t, sv.ndim, []), "BroadcastTo",
+                                      [t.shape.as_list(), list(sv.shape)]) from None
+    shp = shape_arg(sv.tolist())
     try:
         fits = list(np.broadcast_shapes(t.shape.as_list(), shp)) == list(shp)
+        err = None if fits else errors.InvalidArgumentError(   # [2] and [3, 1] broadcast together, but [2]
+            None, None, f"Unable to broadcast tensor of shape {args.dims(t.shape.as_list())} "   # not *to* [3, 1]
+            f"to tensor of shape {args.dims(shp)} [Op:BroadcastTo]")
     except ValueError:
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(t.shape.as_list())} vs. {args.dims(shp)} "
-                                          "[Op:BroadcastTo]") from None
-    if not fits:   # [2] and [3, 1] broadcast together, but [2] does not broadcast *to* [3, 1]
-        raise errors.InvalidArgumentError(None, None, f"Unable to broadcast tensor of shape {args.dims(t.shape.as_list())} "
-                                          f"to tensor of shape {args.dims(shp)} [Op:BroadcastTo]")
+        err = errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(t.shape.as_list())} vs. "
+                                          f"{args.dims(shp)} [Op:BroadcastTo]")
+    if err is not None:
+        text = array_shape_fns.broadcast_to(t, 1, array_shape_fns.shape_tensor(shape, shp))
+        if text is not None:
+            raise trace_errors.mark_shape(err, text, "BroadcastTo", [static_shapes.known_shape(t) or [], [len(shp)]])
+        raise err
     return dispatch.execute(BROADCAST_TO, (t,), {"shape": shp})
 
 
@@ -634,11 +653,19 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     from simdist.runtime.ops import math
     if isinstance(values, (list, tuple)) and len(values) > 1:
         math.check_distributed_variables(values)
+    if not isinstance(values, (list, tuple)):   # (array_ops.concat: a single value is a list of one)
+        values = [values]
+    if len(values) == 1:
+        # array_ops.concat's degenerate case: axis converted to an int32 scalar first (None is
+        # ValueError, 1.5 TypeError, a vector assert_has_rank's ValueError), then identity(values[0]),
+        # an Identity op (a bool variable's gradient through it is zeros: fuzz2 seed 20261130 #1871)
+        convert_to_tensor(axis, dtype=dtypes.int32).shape.assert_has_rank(0)
+        return identity(matching_list(values, "ConcatV2", "values")[0])
     ts = matching_list(values, "ConcatV2", "values")
     if not ts:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
-    if len(ts) == 1:   # array_ops.concat's degenerate case: identity(values[0]), an Identity op
-        return identity(ts[0])   # (a bool variable's gradient through it is zeros: fuzz2 seed 20261130 #1871)
+    if len(ts) == 1:
+        return identity(ts[0])
     return dispatch.execute(CONCAT, ts, {"axis": concat_axis(axis, [x.shape for x in ts])})
 
 
@@ -768,6 +795,9 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     if not -t.ndim <= int(axis) < t.ndim:
         if num is None:   # (array_ops.unstack's own check, where it infers num)
             raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
+        if int(num) == 0 and not context.in_function():
+            return []   # (eagerly an Unpack of no outputs returns none before its kernel checks the axis;
+            #             traced, its shape function refuses the axis: fz14 seed 1420261202 #346)
         # (with num given, Unpack's: the kernel's InvalidArgumentError, its shape function's
         # ValueError in a graph; fz11, fz4 seed 43 #187)
         raise trace_errors.shape_error(f"axis = {int(axis)} not in [{-t.ndim}, {t.ndim}) [Op:Unpack]",
@@ -886,9 +916,19 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     """`tf.gather`; out-of-range indices raise InvalidArgumentError like TF on CPU. On a
     variable it reads the variable; on a ShardedVariable it is TF 2.21's `sparse_read` (the
     shards' rows in shard order: clause pss.sharded-gather)."""
+    # array_ops.gather: axis defaults to batch_dims, and an axis that is 0 drops batch_dims (a
+    # plain GatherV2: tf.gather(p, i, axis=0, batch_dims=1) gathers rows; fz16d)
+    if axis is None:
+        axis = batch_dims
     bd = int(batch_dims)
-    if bd != 0:
-        return _batch_gather(params, indices, axis, bd)
+    if bd != 0 and int(axis._v if isinstance(axis, Tensor) else axis) != 0:
+        try:
+            return _batch_gather(params, indices, axis, bd)
+        except errors.InvalidArgumentError as e:   # (traced: GatherV2's shape function, where it sees it)
+            from simdist.runtime.ops import array_shape_fns
+            p, idx = _t(params), _t(indices)
+            raise array_shape_fns.marked(e, array_shape_fns.gather_v2(p, idx, axis, bd), "GatherV2",
+                                         [p, idx, axis]) from None
     ax = 0 if axis is None else int(axis)
     if ax == 0 and batch_dims == 0 and hasattr(params, "sparse_read"):
         # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,
@@ -1110,10 +1150,10 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     from simdist.runtime.ops import math
     t = _t(tensor)
     m = _t(mask)
-    ax = 0 if axis is None else int(axis)
     nm = m.ndim
-    if nm == 0:
+    if nm == 0:   # (array_ops.boolean_mask checks the mask before it reads axis; fz14 seed 1420261202 #197)
         raise ValueError("mask cannot be scalar.")
+    ax = 0 if axis is None else int(axis)
     shp = t.shape.as_list()
     ax = ax % max(len(shp), 1)
     if shp[ax:ax + nm] != m.shape.as_list():

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -127,21 +127,26 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_a
     if batch_dim < 0:
         batch_dim += nd
     ln = dispatch.static_value(lens)
-    if batch_dim == seq_dim:
-        raise errors.InvalidArgumentError(None, None, f"batch_dim == seq_dim == {seq_dim} [Op:ReverseSequence]")
-    if not 0 <= seq_dim < nd:
-        raise errors.InvalidArgumentError(None, None, f"seq_dim must be < input rank ( {seq_dim} vs. {nd}) "
-                                          "[Op:ReverseSequence]")
-    if not 0 <= batch_dim < nd:
-        raise errors.InvalidArgumentError(None, None, f"batch_dim must be < input rank ( {batch_dim} vs. {nd}) "
-                                          "[Op:ReverseSequence]")
-    if ln.ndim != 1:
-        raise errors.InvalidArgumentError(None, None, f"seq_lengths must be 1-dim, not {ln.ndim} "
-                                          "[Op:ReverseSequence]")
-    shp = t.shape.as_list()
-    if ln.shape[0] != shp[batch_dim]:
-        raise errors.InvalidArgumentError(None, None, f"Length of seq_lengths != input.dims({batch_dim}), "
-                                          f"({ln.shape[0]} vs. {shp[batch_dim]}) [Op:ReverseSequence]")
+    try:   # (traced: ReverseSequence's shape function marks what it sees; fz16d)
+        if batch_dim == seq_dim:
+            raise errors.InvalidArgumentError(None, None, f"batch_dim == seq_dim == {seq_dim} [Op:ReverseSequence]")
+        if not 0 <= seq_dim < nd:
+            raise errors.InvalidArgumentError(None, None, f"seq_dim must be < input rank ( {seq_dim} vs. {nd}) "
+                                              "[Op:ReverseSequence]")
+        if not 0 <= batch_dim < nd:
+            raise errors.InvalidArgumentError(None, None, f"batch_dim must be < input rank ( {batch_dim} vs. {nd}) "
+                                              "[Op:ReverseSequence]")
+        if ln.ndim != 1:
+            raise errors.InvalidArgumentError(None, None, f"seq_lengths must be 1-dim, not {ln.ndim} "
+                                              "[Op:ReverseSequence]")
+        shp = t.shape.as_list()
+        if ln.shape[0] != shp[batch_dim]:
+            raise errors.InvalidArgumentError(None, None, f"Length of seq_lengths != input.dims({batch_dim}), "
+                                              f"({ln.shape[0]} vs. {shp[batch_dim]}) [Op:ReverseSequence]")
+    except errors.InvalidArgumentError as e:
+        from simdist.runtime.ops import array_shape_fns
+        raise array_shape_fns.marked(e, array_shape_fns.reverse_sequence(t, lens, seq_dim, batch_dim), "ReverseSequence",
+                                     [t, lens]) from None
     for i, n in enumerate(ln.tolist()):
         if n < 0:
             raise errors.InvalidArgumentError(None, None, f"seq_lengths({i}) < 0 [Op:ReverseSequence]")
@@ -504,41 +509,27 @@ def _ensure_shape_grad(op: Any, grad: Any) -> list:
 def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Tensor:
     """`tf.ensure_shape`: x itself when its shape is compatible with `shape` (None dims match any),
     else InvalidArgumentError."""
+    from simdist.runtime.ops import array_shape_fns
     t = _t(x)
     want = shape if isinstance(shape, TensorShape) else TensorShape(shape)
-    from simdist.runtime import context
-    if context.in_function():
-        _ensure_shape_fn(t, want)
-    if not t.shape.is_compatible_with(want):
-        raise errors.InvalidArgumentError(None, None, f"Shape of tensor x {t.shape} is not compatible with expected "
-                                          f"shape {want}. [Op:EnsureShape]")
+    # (traced: EnsureShape's shape function on the shape the graph knows, which also refuses an
+    # attr of unknown rank for an input of known rank, and the kernel's check when the graph runs)
+    text = array_shape_fns.ensure_shape(t, want.as_list() if want.rank is not None else None) \
+        if context.in_function() else None
+    if text is not None or not t.shape.is_compatible_with(want):
+        err = errors.InvalidArgumentError(None, None, f"Shape of tensor input {args.dims(t.shape.as_list())} is not "
+                                          f"compatible with expected shape {_shape_text(want)}. [Op:EnsureShape]")
+        if text is not None:
+            raise trace_errors.mark_shape(err, text, "EnsureShape", [static_shapes.known_shape(t)])
+        raise err
     return dispatch.execute(ENSURE_SHAPE, (t,), {"shape": tuple(want.as_list()) if want.rank is not None else None})
 
 
-def _ensure_shape_fn(t: Tensor, want: TensorShape) -> None:
-    """EnsureShape's shape function, which a graph build runs: Merge of the input's static shape
-    with the attr (a ValueError at trace: "Shape must be rank 2 but is rank 0", "Dimension 1 in
-    both shapes must be equal, but are 3 and 2. Shapes are [1,3] and [?,2]."; an unknown-rank
-    attr against a known rank is "Shape must be rank -1 but is rank 1", as TF 2.21 observed)."""
-    from simdist.runtime.ops import static_shapes, trace_errors
-    known = static_shapes.known_shape(t)
-    if known is None:
-        return
-    shown = trace_errors.shapes_text([known])
-
-    def fail(text: str) -> None:
-        raise trace_errors.static(ValueError(text), ValueError,
-                                  f"{text} for '{{{{node EnsureShape}}}}' with input shapes: {shown}.")
-
-    if want.rank is None:
-        fail(f"Shape must be rank -1 but is rank {len(known)}")
-    dims = want.as_list()
-    if len(dims) != len(known):
-        fail(f"Shape must be rank {len(dims)} but is rank {len(known)}")
-    for i, (w, k) in enumerate(zip(dims, known)):
-        if w is not None and k is not None and w != k:
-            fail(f"Dimension {i} in both shapes must be equal, but are {w} and {k}. Shapes are "
-                 f"{trace_errors.shapes_text([dims])} and {shown}.")
+def _shape_text(s: TensorShape) -> str:
+    """A partial shape as TF's C++ DebugString prints it: [2,?], <unknown>."""
+    if s.rank is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in s.as_list()) + "]"
 
 
 def get_static_value(tensor: Any, partial: bool = False) -> Any:

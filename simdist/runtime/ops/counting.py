@@ -43,9 +43,14 @@ def no_tf_gradient(op_type: str) -> None:
 
 def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple[np.ndarray, ...]:
     if x.ndim != 1:
+        # (traced: Unique's shape function asserts rank 1 where the graph knows the rank, ValueError;
+        # UniqueWithCounts's sets its outputs only, so the kernel refuses it when the graph runs;
+        # fz14 seed 14 #769, seed 1420261202 #554, #729)
         op = f"Unique{'WithCounts' * counts}"
-        raise trace_errors.shape_error(f"unique expects a 1D vector. [Op:{op}]",
-                                       f"Shape must be rank 1 but is rank {x.ndim}", op, [list(x.shape)])
+        err = errors.InvalidArgumentError(None, None, f"unique expects a 1D vector. [Op:{op}]")
+        if counts:
+            raise err
+        raise trace_errors.mark_shape(err, f"Shape must be rank 1 but is rank {x.ndim}", op, [list(x.shape)])
     first: dict[Any, int] = {}
     idx = np.empty(x.shape[0], dtype=out_idx._np)
     keep: list[int] = []
@@ -93,6 +98,8 @@ UNIQUE = register("Unique", lambda x, out_idx: _unique(x, out_idx), _idx_rule("U
 UNIQUE_WITH_COUNTS = register("UniqueWithCounts", lambda x, out_idx: _unique(x, out_idx, True),
                               _idx_rule("UniqueWithCounts", 3), num_outputs=3, kind="gather/scatter",
                               fusion=_PER_LANE)
+# (Unique's shape function sees the rank only where the graph knows it)
+UNIQUE.shape_fn = lambda shapes, attrs: shapes[0] is not None
 no_tf_gradient("Unique")
 no_tf_gradient("UniqueWithCounts")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import context, dtypes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.tensor import Tensor
 
@@ -78,6 +78,14 @@ def expm(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     if shp[-2:] == [0, 0]:
         return matrix
     batch = shp[:-2]
+    from simdist.runtime.ops import static_shapes
+    known = static_shapes.known_shape(matrix)
+    if context.in_function() and known is not None and len(known) == 1:
+        # (linalg_impl.matrix_exponential reshapes to concat([-1], shape(matrix)[-2:]): building the
+        # graph, shape inference's partial evaluation of that strided slice of a Shape is
+        # InferenceContext::Subshape's error for a vector, before Abs checks the dtype; a scalar
+        # reaches Max's shape function instead; fz14 seed 14 #361)
+        raise ValueError("Subshape start out of bounds: -2, for shape with rank 1")
     matrix = reshape(matrix, [-1] + shp[-2:])
     l1 = math.reduce_max(math.reduce_sum(abs_(matrix), axis=1), axis=-1)
     l1 = reshape(l1, l1.shape.as_list() + [1, 1])

@@ -371,6 +371,13 @@ def _raw_nd(opname: str) -> Any:
                 raise errors.InvalidArgumentError(
                     None, None, f"Value for attr '{attr}' of {tf_name(d)} is not in the list of allowed values: "
                     f"{', '.join(tf_name(dtypes.as_dtype(a)) for a in allowed)} [Op:{opname}]")
+        from simdist.runtime import context
+        if context.in_function():   # (the graph's shape function runs before the kernel is sought: a
+            from simdist.runtime.ops import array_shape_fns   # known scalar is its ValueError; fz16d)
+            text = array_shape_fns.rank_at_least(x, 1)
+            if text is not None:
+                raise array_shape_fns.marked(errors.InvalidArgumentError(None, None, f"{text} [Op:{opname}]"), text,
+                                             opname, [x, fft_length, axes])
         return _raw(opname, x)
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.{opname.lower()}`: the raw {opname} op, which TF 2.21 has no kernel for (NotFoundError)."

@@ -363,6 +363,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
                              f"{n}, vs tensor dimensions {max(ra, rb)}.")
         xa, xb = list(range(ra - n, ra)), list(range(n))
     else:
+        if not isinstance(axes, (list, tuple)):   # (math_ops._tensordot_axes: convert_to_tensor(axes, int32),
+            # None is its ValueError; fz16d: fz14 seed 14202612013 #6)
+            axes = (axes if isinstance(axes, Tensor) else convert_to_tensor(axes, dtype=dtypes.int32))._v.tolist()
         xa, xb = axes
         xa = [int(xa)] if isinstance(xa, (int, np.integer)) else [int(i) for i in xa]
         xb = [int(xb)] if isinstance(xb, (int, np.integer)) else [int(i) for i in xb]
@@ -441,14 +444,15 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
     keepdims = bool(keepdims)
     is_matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
     if is_matrix:
-        axis = tuple(int(a) for a in axis)
-        if axis[0] == axis[1]:
+        axis = tuple(axis)
+        # (linalg_ops.norm's isinstance(..., int): a NumPy integer is refused, a bool taken; fz16d)
+        if not isinstance(axis[0], int) or not isinstance(axis[1], int) or axis[0] == axis[1]:
             raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
         if ord not in _MATRIX_ORDS:
             raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, 2, inf], got {ord}")
     else:
         # (a 1-element tuple or list is refused too: linalg_ops.norm takes an int, or 2 unique ints: ops.fuzz3)
-        if not (axis is None or isinstance(axis, (int, np.integer))):
+        if not (axis is None or isinstance(axis, int)):   # (a NumPy integer too: fz14 seed 1420261202 #779)
             raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
         if (isinstance(ord, str) or not np.isreal(ord) or ord <= 0) and ord not in _VECTOR_ORDS:
             raise ValueError(f"'ord' must be a supported vector norm, got {ord}")

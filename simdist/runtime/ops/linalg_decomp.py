@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import attr_rules, dispatch
+from simdist.runtime.ops import array_shape_fns, attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
 from simdist.runtime.ops.registry import RegisterGradient, register
@@ -124,7 +124,10 @@ def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name:
     attr_rules.check("Svd", compute_uv=compute_uv, full_matrices=full_matrices)
     SVD.dtype((x.dtype,), None)
     if x.ndim < 2:
-        raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Svd]")
+        # (traced: Svd's shape function, WithRankAtLeast(input, 2), where the graph knows the rank)
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Svd]"),
+            array_shape_fns.rank_at_least(x, 2), "Svd", [x])
     s, u, v = dispatch.execute(SVD, (x,), {"compute_uv": bool(compute_uv), "full_matrices": bool(full_matrices)})
     return (s, u, v) if compute_uv else s
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import array_shape_fns, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
@@ -85,7 +85,10 @@ def lu(input: Any, output_idx_type: Any = dtypes.int32, name: str | None = None)
                                           "list of allowed values: int32, int64 [Op:Lu]")
     LU.dtype((x.dtype,), {"output_idx_type": idx.name})
     if x.ndim < 2:
-        raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Lu]")
+        # (traced: Lu's shape function, WithRankAtLeast(input, 2), where the graph knows the rank)
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Lu]"),
+            array_shape_fns.rank_at_least(x, 2), "Lu", [x])
     if x.shape[-1] != x.shape[-2]:
         raise errors.InvalidArgumentError(None, None, "Input matrix must be square. [Op:Lu]")
     packed, perm = dispatch.execute(LU, (x,), {"output_idx_type": idx.name})

@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import args, attr_rules, dispatch, eigen_lu, libm, trace_errors
+from simdist.runtime.ops import args, array_shape_fns, attr_rules, dispatch, eigen_lu, libm, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -153,20 +153,23 @@ def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, alig
     x, d = args.matching([input, diagonal])   # (ops.attr-types)
     kk = _band(_k(k), "MatrixSetDiagV3")
     al = _align(align, "MatrixSetDiagV3")
-    if x.ndim < 2:   # (in a tf.function MatrixSetDiagV3's shape function: ValueError at trace)
-        raise trace_errors.shape_error(f"input must be at least 2-dim, received shape: {args.dims(x.shape.as_list())} "
-                                       "[Op:MatrixSetDiagV3]", f"Shape must be at least rank 2 but is rank {x.ndim}",
-                                       "MatrixSetDiagV3", [x.shape.as_list(), d.shape.as_list(), []])
+    # (traced: MatrixSetDiagV3's shape function marks the kernel's error where it sees it; fz16d)
+    from simdist.runtime.ops import graph_constants
+    band = kk if not isinstance(k, Tensor) or graph_constants.known(k) else None
+
+    def fail(text: str) -> BaseException:
+        return array_shape_fns.marked(errors.InvalidArgumentError(None, None, f"{text} [Op:MatrixSetDiagV3]"),
+                                      array_shape_fns.set_diag(x, d, band), "MatrixSetDiagV3", [x, d, k])
+    if x.ndim < 2:
+        raise fail(f"input must be at least 2-dim, received shape: {args.dims(x.shape.as_list())}")
     m, n = x.shape.as_list()[-2:]
     lo, hi = kk
     if (lo != 0 and (lo <= -m or lo >= n)) or (hi != 0 and (hi <= -m or hi >= n)):
-        raise errors.InvalidArgumentError(None, None, f"lower_diag_index is out of bound: {lo} It must be between "
-                                          f"{-m} and {n} [Op:MatrixSetDiagV3]")
+        raise fail(f"lower_diag_index is out of bound: {lo} It must be between {-m} and {n}")
     max_len = max(_diag_len(m, n, dd) for dd in range(lo, hi + 1))
     want = x.shape.as_list()[:-2] + ([max_len] if lo == hi else [hi - lo + 1, max_len])
     if d.shape.as_list() != want:
-        raise errors.InvalidArgumentError(None, None, f"diagonal must have shape {args.dims(want)}, got "
-                                          f"{args.dims(d.shape.as_list())} [Op:MatrixSetDiagV3]")
+        raise fail(f"diagonal must have shape {args.dims(want)}, got {args.dims(d.shape.as_list())}")
     return dispatch.execute(SET_DIAG, (x, d), {"k": kk, "align": al})
 
 
@@ -288,8 +291,10 @@ def tensor_diag(diagonal: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.tensor_diag`: out[i1..ik, i1..ik] = diagonal[i1..ik], zeros elsewhere (rank 2k)."""
     d = _t(diagonal)
     TENSOR_DIAG.dtype((d.dtype,), None)
-    if d.ndim < 1:
-        raise errors.InvalidArgumentError(None, None, "Input must be at least rank 1, got 0 [Op:Diag]")
+    if d.ndim < 1:   # (traced: Diag's shape function, WithRankAtLeast(diagonal, 1))
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, "Input must be at least rank 1, got 0 [Op:Diag]"), array_shape_fns.rank_at_least(d, 1),
+            "Diag", [d])
     return dispatch.execute(TENSOR_DIAG, (d,))
 
 
@@ -300,13 +305,19 @@ def tensor_diag_part(input: Any, name: str | None = None) -> Tensor:  # noqa: A0
     TENSOR_DIAG_PART.dtype((x.dtype,), None)
     shp = x.shape.as_list()
     k = len(shp) // 2
-    if not shp or len(shp) % 2:
-        raise errors.InvalidArgumentError(None, None, f"The rank of the tensor should be even and positive, got shape "
-                                          f"{args.dims(shp)} [Op:DiagPart]")
+    # traced, DiagPart's shape function sees a known rank that is odd or 0, or two known dimensions
+    # that differ (array_shape_fns.diag_part); eagerly the kernel returns a scalar as it is (fz14
+    # seed 14 #439) and refuses an odd rank
+    text = array_shape_fns.diag_part(x) if context.in_function() else None
+    if len(shp) % 2 or (text is not None and not shp):
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, f"The rank of the tensor should be even and positive, got shape {args.dims(shp)} "
+            "[Op:DiagPart]"), text, "DiagPart", [x])
     for i in range(k):
         if shp[i] != shp[i + k]:
-            raise errors.InvalidArgumentError(None, None, f"Invalid shape {args.dims(shp)}: dimensions {i} and {i + k} "
-                                              "do not match. [Op:DiagPart]")
+            raise array_shape_fns.marked(errors.InvalidArgumentError(
+                None, None, f"Invalid shape {args.dims(shp)}: dimensions {i} and {i + k} do not match. "
+                "[Op:DiagPart]"), text, "DiagPart", [x])
     return dispatch.execute(TENSOR_DIAG_PART, (x,))
 
 
@@ -540,14 +551,11 @@ def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tupl
     """`tf.linalg.qr`: (q, r) of each innermost matrix, reduced unless full_matrices."""
     x = _t(input)
     QR.dtype((x.dtype,), None)
-    if x.ndim < 2:   # (traced: QrShapeFn's WithRankAtLeast(2), when the graph knows the rank)
-        from simdist.runtime.ops import static_shapes, trace_errors
-        err = trace_errors.shape_error(f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Qr]",
-                                       f"Shape must be at least rank 2 but is rank {x.ndim}", "Qr",
-                                       [x.shape.as_list()])
-        if static_shapes.rank_unknown(x):
-            trace_errors.unmark(err)
-        raise err
+    if x.ndim < 2:
+        # (traced: Qr's shape function, WithRankAtLeast(input, 2), where the graph knows the rank)
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Qr]"),
+            array_shape_fns.rank_at_least(x, 2), "Qr", [x])
     return named_outputs("Qr", dispatch.execute(QR, (x,), {"full_matrices": bool(full_matrices)}))   # type: ignore[no-any-return]
 
 

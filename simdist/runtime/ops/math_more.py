@@ -187,9 +187,12 @@ def invert_permutation(x: Any, name: str | None = None) -> Tensor:
     a value out of range or repeated is InvalidArgumentError."""
     xt = _t(x)
     INVERT_PERMUTATION.dtype((xt.dtype,), None)
-    if xt.shape.ndims != 1:
-        raise errors.InvalidArgumentError(None, None, f"invert_permutation expects a 1D vector. "
-                                          f"[Op:InvertPermutation]")
+    if xt.shape.ndims != 1:   # (traced: InvertPermutation's shape function, WithRank(x, 1); fz16d)
+        from simdist.runtime.ops import array_shape_fns, static_shapes
+        known = static_shapes.known_shape(xt)
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, "invert_permutation expects a 1D vector. [Op:InvertPermutation]"),
+            None if known is None else f"Shape must be rank 1 but is rank {len(known)}", "InvertPermutation", [xt])
     p = dispatch.static_value(xt)
     n = p.size
     seen = np.zeros(n, bool)

@@ -15,7 +15,7 @@ from simdist.runtime import context, dtypes
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import array
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, TensorShape
 
 __all__ = ["required_space_to_batch_paddings", "with_space_to_batch", "pool", "atrous_conv2d_transpose",
            "collapse_repeated"]
@@ -25,7 +25,7 @@ def _ints(value: Any, what: str) -> np.ndarray:
     if isinstance(value, Tensor):
         value = value._v
     arr = np.asarray(value)
-    if arr.dtype.kind == "f":
+    if arr.dtype.kind == "f" and arr.size:   # (an empty list converts to int32: fz14 seed 1420261202 #265)
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32 ({what})")
     return arr.astype(np.int64)
 
@@ -39,23 +39,27 @@ def required_space_to_batch_paddings(input_shape: Any, block_shape: Any, base_pa
     """`tf.required_space_to_batch_paddings`: (paddings, crops), int32 [N, 2]: base_paddings with
     each end padding grown by the least amount that makes block_shape divide the padded size;
     crops [0, that amount]."""
+    shape = _ints(input_shape, "input_shape")   # (converted first, as array_ops does)
     block = _ints(block_shape, "block_shape")
     if block.ndim != 1:
         raise ValueError(f"Shape {list(block.shape)} must have rank 1")
     n = block.shape[0]
     if n == 0:
         return _int32(np.zeros([0, 2])), _int32(np.zeros([0, 2]))
-    shape = _ints(input_shape, "input_shape")
     if shape.shape != (n,):
-        raise ValueError(f"Shapes {list(shape.shape)} and [{n}] are incompatible")
+        raise ValueError(f"Shapes {TensorShape(list(shape.shape))} and [{n}] are incompatible")
     base = np.zeros([n, 2], np.int64) if base_paddings is None else _ints(base_paddings, "base_paddings")
     if base.shape != (n, 2):
-        raise ValueError(f"Shapes {list(base.shape)} and [{n}, 2] are incompatible")
-    if np.any(block == 0):
+        raise ValueError(f"Shapes {TensorShape(list(base.shape))} and [{n}, 2] are incompatible")
+    from simdist.runtime.ops import graph_constants
+    if np.any(block == 0) and not graph_constants.python_constant(input_shape, block_shape, base_paddings):
+        # (array_ops computes in NumPy when tensor_util.constant_value knows all three, where a
+        # block of 0 gives 0 (NumPy's integer `% 0`); with ops, FloorMod's error: fz14 seed 14 #523)
         from simdist.runtime import errors
         raise errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorMod]")
     full = shape + base[:, 0] + base[:, 1]
-    extra = (block - np.mod(full, block)) % block
+    safe = np.where(block == 0, 1, block)
+    extra = np.where(block == 0, 0, (safe - np.mod(full, safe)) % safe)
     paddings = np.stack([base[:, 0], base[:, 1] + extra], axis=1)
     crops = np.stack([np.zeros(n, np.int64), extra], axis=1)
     return _int32(paddings), _int32(crops)

@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import alloc, args, dispatch, static_shapes, trace_errors
+from simdist.runtime.ops import alloc, args, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
@@ -72,7 +72,15 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None =
     leading dims of params); batch_dims leading dims are shared."""
     p = _t(params)
     idx = _indices(indices, "GatherNd")
-    if batch_dims:
+    if isinstance(batch_dims, Tensor) and graph_constants.python_constant(batch_dims):
+        batch_dims = int(batch_dims._v)   # (array_ops.gather_nd: tensor_util.constant_value, then int)
+    elif isinstance(batch_dims, np.integer):
+        batch_dims = int(batch_dims)
+    elif isinstance(batch_dims, Tensor):   # (its `batch_dims == 0` is a graph tensor's truth)
+        from simdist.runtime import symbolic
+        symbolic.check_truth_taken(batch_dims)
+    if isinstance(batch_dims, Tensor) or batch_dims:
+        _batch_gather_nd_checks(p, idx, batch_dims)
         return _batched_gather_nd(p, idx, int(batch_dims))
     if idx.ndim == 0 or idx.shape[-1] > p.ndim:
         eager = ("params must be at least a vector [Op:GatherNd]" if p.ndim == 0 else
@@ -87,6 +95,20 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None =
                    f"{trace_errors.shapes_text([idx.shape])} and params shape: {trace_errors.shapes_text([p.shape])}",
             "GatherNd", [p.shape, idx.shape])
     return dispatch.execute(GATHER_ND, (p, idx))
+
+
+def _batch_gather_nd_checks(p: Tensor, idx: Tensor, batch_dims: Any) -> None:
+    """array_ops.batch_gather_nd's Python checks, eagerly and traced alike: batch_dims a Python int
+    (TypeError; a tensor the graph does not know stays one), not negative, below the known ranks
+    of indices, then of params (ValueError; fz14 seed 14 #133)."""
+    if not isinstance(batch_dims, int):
+        raise TypeError(f"Argument `batch_dims` must be an int; got {batch_dims}")
+    if batch_dims < 0:
+        raise ValueError("tf.gather_nd does not allow negative batch_dims.")
+    for arg, t in (("indices", idx), ("params", p)):
+        shape = static_shapes.known_shape(t)
+        if shape is not None and batch_dims >= len(shape):
+            raise ValueError(f"Argument `batch_dims` = {batch_dims} must be less than rank(`{arg}`) = {len(shape)}")
 
 
 def _batched_gather_nd(p: Tensor, idx: Tensor, b: int) -> Tensor:
@@ -185,10 +207,11 @@ def tensor_scatter_shape_text(xs: Any, ids: Any, us: Any) -> str | None:
     for s in (xs, ids):
         if s is not None and len(s) < 1:
             return f"Shape must be at least rank 1 but is rank {len(s)}"
+    # (ScatterNdShapeHelper's first check, whatever the updates' rank: a scalar too; fz16d, fz14 seed 14 #448)
+    if _elements(xs) == 0 and ((_elements(ids) or 0) > 0 or (_elements(us) or 0) > 0):
+        return "Indices and updates specified for empty input"
     if ids is None or us is None or len(us) == 0 or ids[-1] is None:
         return None
-    if _elements(xs) == 0 and (_elements(ids) or 0) + (_elements(us) or 0) > 0:
-        return "Indices and updates specified for empty input"
     outer, ix = len(ids) - 1, ids[-1]
     pre_i, pre_u = list(ids[:outer]), list(us[:outer])
     if static_shapes.merge([pre_i, pre_u]) is False:
@@ -335,8 +358,12 @@ def sorted_segments(data: np.ndarray, ids: np.ndarray, opname: str) -> int:
     """The number of segments of sorted `ids` over data's rows (the last id + 1), or the error TF's
     sorted segment kernels (SegmentSum, SegmentMax, ...) raise."""
     if ids.ndim != 1 or ids.shape[0] != data.shape[0]:
-        raise errors.InvalidArgumentError(None, None, "segment_ids should be the same size as dimension 0 of input. "
+        err = errors.InvalidArgumentError(None, None, "segment_ids should be the same size as dimension 0 of input. "
                                           f"[Op:{opname}]")
+        if ids.ndim != 1:   # (traced: SegmentReductionShapeFn's WithRank(segment_ids, 1); fz16d)
+            raise trace_errors.mark_shape(err, f"Shape must be rank 1 but is rank {ids.ndim}", opname,
+                                          [list(data.shape), list(ids.shape)])
+        raise err
     n = int(ids[-1]) + 1 if ids.size else 0
     if ids.size:
         if np.any(np.diff(ids) < 0):
@@ -358,6 +385,15 @@ _SEGMENT_RULE = args.allowed("SegmentSum", *NUMERIC)
 SEGMENT_SUM = register("SegmentSum", _segment_sum, lambda dts, attrs: _SEGMENT_RULE(dts[:1], attrs),
                        lambda arrays, out, attrs: arrays[0].size, kind="gather/scatter",
                        fusion=_LANE_ROWS)
+
+
+def sorted_segment_shape_fn(shapes: list, attrs: Any) -> bool:
+    """Whether SegmentReductionShapeFn sees segment ids of a known rank other than 1 (the one
+    check `sorted_segments` marks; an unknown rank leaves it to the kernel)."""
+    return shapes[1] is not None and len(shapes[1]) != 1
+
+
+SEGMENT_SUM.shape_fn = sorted_segment_shape_fn
 
 
 

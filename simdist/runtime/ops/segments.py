@@ -13,13 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes
-from simdist.runtime.ops import args, dispatch, static_shapes
+from simdist.runtime import context, dtypes
+from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.array import segment_ids_below
 from simdist.runtime.ops.math import NUMERIC, REAL
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
-from simdist.runtime.ops.scatter import _indices, check_segment_rank, sorted_segments, unsorted_segment_args, unsorted_segment_sum
+from simdist.runtime.ops.scatter import (_indices, check_segment_rank, sorted_segment_shape_fn, sorted_segments,
+                                         unsorted_segment_args, unsorted_segment_sum)
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["segment_max", "segment_min", "segment_prod", "segment_mean", "unsorted_segment_max",
@@ -175,6 +176,8 @@ SEGMENT_PROD = register("SegmentProd", _sorted("prod", "SegmentProd"),
 SEGMENT_MEAN = register("SegmentMean", _sorted("mean", "SegmentMean"),
                         lambda dts, attrs: args.allowed("SegmentMean", *NUMERIC)(dts[:1], attrs), _rows_read,
                         kind="gather/scatter", fusion=_PER_LANE)
+for _op in (SEGMENT_MAX, SEGMENT_MIN, SEGMENT_PROD, SEGMENT_MEAN):   # (the segment ids' rank, at trace)
+    _op.shape_fn = sorted_segment_shape_fn
 UNSORTED_SEGMENT_MAX = register("UnsortedSegmentMax", _unsorted("max", "UnsortedSegmentMax"),
                                 lambda dts, attrs: args.allowed("UnsortedSegmentMax", *REAL)(dts[:1], attrs),
                                 _rows_read, kind="gather/scatter", fusion=_PER_LANE)
@@ -267,6 +270,12 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     """`tf.math.unsorted_segment_sqrt_n`: the segment sums over sqrt(count) (floats only: Sqrt's)."""
     from simdist.runtime.ops import math, unary
     d, ids = _t(data), _t(segment_ids)
+    ds, ss = static_shapes.known_shape(d), static_shapes.known_shape(ids)
+    if context.in_function() and ds is not None and ss is not None and len(ds) < len(ss):
+        # _unsorted_segment_N builds ones([rank(data) - rank(segment_ids)]) before the Sqrt: a graph's
+        # Fill shape function refuses the negative constant dimension first (fz14 seed 1420261202 #330)
+        raise trace_errors.shape_error(f"Dimension {len(ds) - len(ss)} must be >= 0 [Op:Fill]",
+                                       "Fill dimensions must be >= 0", "Fill", [[1], []])
     # Sqrt's op def first: a traced graph refuses an integer Sqrt (TypeError) before any id is checked at
     # run time; eagerly either error is an InvalidArgumentError
     unary.SQRT.dtype((d.dtype,), None)

@@ -10,7 +10,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, dispatch
-from simdist.runtime.ops import trace_errors
+from simdist.runtime.ops import static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -68,12 +68,21 @@ SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, 
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
     t = _t(input_)
-    b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", False)
+    # (begin and size share Index: an empty `size` converts with begin's integer dtype; fz14 seed 14 #574)
+    b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", True)
     shp = t.shape.as_list()
     if len(b) != len(shp) or len(s) != len(shp):
-        raise errors.InvalidArgumentError(
+        err = errors.InvalidArgumentError(
             None, None, f"Expected begin and size arguments to be 1-D tensors of size {len(shp)}, but got shapes "
             f"[{len(b)}] and [{len(s)}] instead. [Op:Slice]")
+        # traced: SliceShape merges begin's and size's lengths, then asks the input for that rank
+        known = static_shapes.known_shape(t)
+        text = trace_errors.merge_text([len(b)], [len(s)]) if len(b) != len(s) else \
+            None if known is None else f"Shape must be rank {len(b)} but is rank {len(known)}"
+        if text is not None and all(not isinstance(v, Tensor) or static_shapes.known_shape(v) is not None
+                                    for v in (begin, size)):
+            raise trace_errors.mark_shape(err, text, "Slice", [known or [], [len(b)], [len(s)]])
+        raise err
     sizes = []
     for i, (bi, si, d) in enumerate(zip(b, s, shp)):
         if si == -1:
@@ -281,11 +290,12 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
         return dispatch.execute(REVERSE, (t,), {"axis": ()})
     dims = dispatch.static_value(ax)
     from simdist.runtime.ops import static_shapes
-    if t.ndim == 0 and dims.ndim == 1 and dims.size and (not context.in_function() or static_shapes.rank_unknown(t)):
+    if t.ndim == 0 and (not context.in_function() or (dims.ndim == 1 and static_shapes.rank_unknown(t))):
         # (a graph input of unknown rank: the shape function cannot see the rank, so the kernel
         # decides when the graph runs; fz10 seed 91 #147)
-        # ReverseV2's kernel returns a scalar input as it is before it checks the axes (TF 2.21; traced,
-        # the shape function checks them: ValueError below, ops.reverse-norm-scan)
+        # ReverseV2's kernel returns a scalar input as it is before it checks the axes, even an axis
+        # that is no vector (TF 2.21, fz16d: fz14 seed 1420261202 #990; traced, the shape function
+        # checks them: ValueError below, ops.reverse-norm-scan)
         return dispatch.execute(REVERSE, (t,), {"axis": ()})
     if dims.ndim != 1:   # (traced: ReverseV2's shape function)
         raise trace_errors.shape_error(f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]",

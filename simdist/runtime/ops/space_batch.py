@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import context, errors
 from simdist.runtime.ops import args, cpu_kernels, dispatch, shape_checks, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -71,6 +71,9 @@ BATCH_TO_SPACE_ND = register("BatchToSpaceND", _b2s, _numeric_kernels("BatchToSp
 
 
 def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int) -> tuple[tuple[int, ...], tuple]:
+    from simdist.runtime.tensor import TensorShape
+    if isinstance(block_shape, TensorShape):   # (converted as an int32 vector: TensorShape([]) is [])
+        block_shape = np.asarray(block_shape.as_list(), np.int32)
     bs = np.asarray(dispatch.static_value(_t(block_shape)) if isinstance(block_shape, Tensor) else block_shape)
     pr = np.asarray(dispatch.static_value(_t(pairs)) if isinstance(pairs, Tensor) else pairs)
     if bs.dtype.kind not in "iu" or (pr.size and pr.dtype.kind not in "iu"):
@@ -122,6 +125,8 @@ def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: str | N
     # (inside a tf.function the shape function runs when the op is built, before a kernel is looked up)
     shape_checks.check("SpaceToBatchND", _S2B_SHAPE,
                        [static_shapes.known_shape(t), _static(block_shape), _static(paddings)])
+    if context.in_function():   # (the divisibility the shape function checks on constant block_shape/paddings)
+        _s2b_shape_fn(t, block_shape, paddings)
     cpu_kernels.lookup("SpaceToBatchND", t.dtype, eager_only=False)    # (before the kernel's checks)
     block, pads = _block_and_pairs(block_shape, paddings, "paddings", "SpaceToBatchND", t.ndim)
     shp = t.shape.as_list()
@@ -130,6 +135,33 @@ def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: str | N
             raise errors.InvalidArgumentError(None, None, f"padded_shape[{i}]={shp[1 + i] + p0 + p1} is not divisible "
                                               f"by block_shape[{i}]={k} [Op:SpaceToBatchND]")
     return dispatch.execute(SPACE_TO_BATCH_ND, (t,), {"block": block, "pads": pads})
+
+
+def _s2b_shape_fn(t: Tensor, block_shape: Any, paddings: Any) -> None:
+    """SpaceToBatchND's shape function on what the graph knows (fz16d; fz14 seed 14 #537, #674,
+    seed 1420261202 #435): the input of rank above block_shape's length, then, with block_shape
+    and paddings known, each padded spatial dimension the graph knows divisible by its block
+    ("Dimension size must be evenly divisible by 2 but is 5"). Its ValueError, or nothing."""
+    from simdist.runtime.ops import array_shape_fns, graph_constants
+    from simdist.runtime.tensor import TensorShape
+    try:
+        bs = np.asarray(block_shape.as_list() if isinstance(block_shape, TensorShape) else
+                        _t(block_shape)._v).reshape(-1)
+        pr = np.asarray(_t(paddings)._v)
+    except (TypeError, ValueError):
+        return
+    text = array_shape_fns.rank_at_least(t, bs.size + 1)
+    known = static_shapes.known_shape(t)
+    if text is None and known is not None and graph_constants.known(block_shape, paddings) and \
+            bs.dtype.kind in "iu" and pr.shape == (bs.size, 2) and pr.dtype.kind in "iu":
+        for i, k in enumerate(bs.tolist()):
+            d = known[1 + i]
+            if d is not None and k > 0 and (d + int(pr[i].sum())) % k:
+                text = f"Dimension size must be evenly divisible by {k} but is {d + int(pr[i].sum())}"
+                break
+    if text is not None:
+        raise array_shape_fns.marked(errors.InvalidArgumentError(None, None, f"{text} [Op:SpaceToBatchND]"), text,
+                                     "SpaceToBatchND", [t, block_shape, paddings])
 
 
 def space_to_batch(input: Any, block_shape: Any, paddings: Any, name: str | None = None) -> Tensor:  # noqa: A002

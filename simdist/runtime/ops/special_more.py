@@ -234,8 +234,10 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
     very first call in a process takes the slow path, which keeps float64: not modelled). A
     tf.function's graph converts NumPy values with their own dtype."""
     from simdist.runtime.ops import math
-    if not math._tensorlike(x1) and not math._tensorlike(x2) and not context.in_function():
-        x1, x2 = (_as_float32(v) for v in (x1, x2))
+    if not math._tensorlike(x1) and not math._tensorlike(x2):
+        # (a graph converts Python values with T's default too, NumPy values with their own dtype)
+        traced = context.in_function()
+        x1, x2 = (v if traced and isinstance(v, (np.ndarray, np.generic)) else _as_float32(v) for v in (x1, x2))
     return _binary(NEXTAFTER, x1, x2)
 
 
@@ -244,6 +246,9 @@ def _as_float32(v: Any) -> Any:
     if isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind in "fiu":
         with np.errstate(over="ignore"):
             return convert_to_tensor(np.asarray(v).astype(np.float32), dtype=dtypes.float32)
+    if isinstance(v, (int, float, list, tuple)) and not isinstance(v, bool):
+        # (Python numbers and lists of them too: [1, 3] is float32, not int32; fz14 seed 14 #659)
+        return convert_to_tensor(v, dtype=dtypes.float32)
     return v
 
 
@@ -256,6 +261,16 @@ def _matching_operands(values: tuple) -> list[Tensor]:
     known = next((v for v in values if math._tensorlike(v)), None)
     if known is None or context.in_function():
         return [_t(v) for v in values]
+    first = values[0]
+    if type(known) is not Tensor and not any(type(v) is Tensor for v in values) and \
+            isinstance(first, (np.generic, list, tuple)):
+        # no eager tensor, and a NumPy scalar or a list first: the eager fallback converts it on its
+        # own and a variable to its dtype (math._check_beside_variable's rule: another dtype is
+        # ValueError; `betainc(np.uint16(0), -1, float64 variable)`, fz14 seed 14 #723)
+        dt0 = _t(first).dtype
+        for v in values:
+            if math._tensorlike(v) and type(v) is not Tensor:
+                math.distributed_variable_conversion(v, dt0)
     dt = _t(known).dtype
     return [_t(v) if math._tensorlike(v) else math._operand(v, dt) for v in values]
 
@@ -266,11 +281,14 @@ def betainc(a: Any, b: Any, x: Any, name: str | None = None) -> Tensor:
     ts = _matching_operands((a, b, x))
     BETAINC.dtype(tuple(t.dtype for t in ts), None)
     shapes = [tuple(t.shape.as_list()) for t in ts]
-    full = [s for s in shapes if s != ()]
-    if any(s != full[0] for s in full):
-        raise errors.InvalidArgumentError(None, None, "Shapes of a, b, and x are inconsistent: "
-                                          f"{args.dims(shapes[0])} vs. {args.dims(shapes[1])} vs. "
-                                          f"{args.dims(shapes[2])} [Op:Betainc]")
+    for (i, si), (j, sj) in (((0, "a"), (1, "b")), ((0, "a"), (2, "x")), ((1, "b"), (2, "x"))):
+        # the kernel compares each pair of non-scalar shapes (betainc_op.cc); traced, the shape
+        # function merges the non-scalar shapes the graph knows (array_shape_fns.betainc; fz16d)
+        if shapes[i] and shapes[j] and shapes[i] != shapes[j]:
+            from simdist.runtime.ops import array_shape_fns
+            raise array_shape_fns.marked(errors.InvalidArgumentError(
+                None, None, f"Shapes of {si} and {sj} are inconsistent: {args.dims(shapes[i])} vs. "
+                f"{args.dims(shapes[j])} [Op:Betainc]"), array_shape_fns.betainc(ts), "Betainc", ts)
     return dispatch.execute(BETAINC, tuple(ts))
 
 

@@ -121,6 +121,7 @@ def truncatemod(x: Any, y: Any, name: str | None = None) -> Tensor:
 def realdiv(x: Any, y: Any, name: str | None = None) -> Tensor:
     """`tf.realdiv`: x / y of one float dtype (integers: TF's NotFoundError)."""
     from simdist.runtime.ops import math
+    math.check_distributed_variables((x, y))   # (a generated op: its eager fallback; fz14 seed 14 #555)
     xt, yt = math.gen_operands(math.REALDIV, x, y)
     _realdiv_rule((xt.dtype, yt.dtype), None)
     return math.binary(math.REALDIV, xt, yt)
