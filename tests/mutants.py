@@ -1045,10 +1045,13 @@ TRAINING_BATCH5: list[Mutant] = [
        "top_k's gradient scatters every row's values into the first row (the per-row offsets forgotten)"),
     # tf.nn
     _t("nn-batch-norm-shift-unscaled", "formula", "simdist/runtime/ops/normalization.py",
-       "    if scale is not None:\n        inv = inv * scale\n"
-       "    shift = (offset - mean * inv) if offset is not None else -mean * inv\n",
-       "    shift = (offset - mean * inv) if offset is not None else -mean * inv\n"
-       "    if scale is not None:\n        inv = inv * scale\n",
+       "    inv = unary.rsqrt(variance + variance_epsilon)\n    if scale is not None:\n        inv = inv * scale\n"
+       "    a = math.cast(inv, raw_attribute(x, \"dtype\"))\n    xa = x * a\n"
+       "    b = math.cast((offset - mean * inv) if offset is not None else -mean * inv, raw_attribute(x, \"dtype\"))\n",
+       "    inv = unary.rsqrt(variance + variance_epsilon)\n    unscaled = inv\n    if scale is not None:\n"
+       "        inv = inv * scale\n    a = math.cast(inv, raw_attribute(x, \"dtype\"))\n    xa = x * a\n"
+       "    b = math.cast((offset - mean * unscaled) if offset is not None else -mean * unscaled, "
+       "raw_attribute(x, \"dtype\"))\n",
        "tf.nn.batch_normalization subtracts mean / sqrt(var + eps) without the scale (shift computed before scaling)"),
     _t("nn-embedding-max-norm-squared", "formula", "simdist/runtime/ops/nn.py",
        "    return array.identity(values * clip / math.maximum(l2norm, clip))\n",
@@ -3169,3 +3172,156 @@ TRAINING_BATCH15: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH15
 CATALOGUE += TRAINING_BATCH15
+
+
+# -- Seventeenth session: a sixteenth blind batch (TRAINING_BATCH16), written from the source alone, before reading
+#    any suite test (docs/conformance.md, "Seventeenth session: a sixteenth blind batch"). 17 on the mainstream
+#    training path, 13 in the API around training.
+TRAINING_BATCH16: list[Mutant] = [
+    # -- mainstream training: layers
+    _t("rms-normalization-layer-epsilon-of-op", "formula", "simdist/keras/layers/rms_normalization.py",
+       "    def __init__(self, axis: Any = -1, epsilon: float = 1e-6, **kwargs: Any) -> None:\n",
+       "    def __init__(self, axis: Any = -1, epsilon: float = 1e-7, **kwargs: Any) -> None:\n",
+       "RMSNormalization's layer takes the op's default epsilon 1e-7 instead of its own 1e-6"),
+    _t("prelu-shared-axes-off-by-one", "axis", "simdist/keras/layers/prelu.py",
+       "                param_shape[i - 1] = 1\n",
+       "                param_shape[i] = 1\n",
+       "PReLU(shared_axes) indexes the parameter shape (batch axis dropped) with the input's axis numbers: "
+       "the wrong axes are shared"),
+    _t("cropping-zero-end-crops-everything", "boundary", "simdist/keras/layers/cropping.py",
+       "            index[axis] = slice(start, -end if end else None)\n",
+       "            index[axis] = slice(start, -end)\n",
+       "Cropping2D/3D slice `start:-end` even when end is 0: an axis cropped only at its start comes out empty"),
+    _t("convlstm-forget-bias-on-input-gate", "order", "simdist/keras/layers/conv_lstm.py",
+       "                    return _ops().concatenate([self.bias_initializer((self.filters,), *args, **kwargs),\n"
+       "                                               initializers.get(\"ones\")((self.filters,), *args, **kwargs),\n",
+       "                    return _ops().concatenate([initializers.get(\"ones\")((self.filters,), *args, **kwargs),\n"
+       "                                               self.bias_initializer((self.filters,), *args, **kwargs),\n",
+       "ConvLSTM's unit_forget_bias puts the ones on the input gate's slice of the bias (i, f, c, o order "
+       "misread)"),
+    _t("gqa-key-value-heads-tiled", "order", "simdist/keras/layers/grouped_query_attention.py",
+       "        key = ops.repeat(key, self.num_repeats, axis=2)\n"
+       "        value = ops.repeat(value, self.num_repeats, axis=2)\n",
+       "        key = ops.tile(key, [1, 1, self.num_repeats, 1])\n"
+       "        value = ops.tile(value, [1, 1, self.num_repeats, 1])\n",
+       "GroupQueryAttention tiles the key/value heads (0,1,0,1) instead of repeating each (0,0,1,1): query heads "
+       "attend with another group's keys"),
+    _t("he-uniform-fan-avg", "formula", "simdist/keras/initializers.py",
+       "    _preset = (2.0, \"fan_in\", \"uniform\")\n",
+       "    _preset = (2.0, \"fan_avg\", \"uniform\")\n",
+       "HeUniform scales by the mean of fan_in and fan_out (Glorot's mode) instead of fan_in"),
+    _t("minmaxnorm-rate-on-raw-norm", "formula", "simdist/keras/constraints.py",
+       "        desired = self.rate * clipped + (1 - self.rate) * norms\n",
+       "        desired = self.rate * norms + (1 - self.rate) * clipped\n",
+       "MinMaxNorm weighs the raw norm by `rate` and the clipped one by 1 - rate (equal only for rate 0.5)"),
+    # -- mainstream training: optimizers
+    _t("adafactor-alpha-from-gradient-rms", "formula", "simdist/keras/optimizers/adafactor.py",
+       "        alpha_t = ops.maximum(epsilon_2, self._rms(variable)) * rho_t\n",
+       "        alpha_t = ops.maximum(epsilon_2, self._rms(gradient)) * rho_t\n",
+       "Adafactor's relative step size scales by the gradient's RMS instead of the variable's"),
+    _t("schedule-free-warmup-off-by-one", "boundary", "simdist/keras/optimizers/schedule_free_adamw.py",
+       "            lr = lr * ops.minimum(local_step / warmup_steps, 1.0)\n",
+       "            lr = lr * ops.minimum((local_step - 1) / warmup_steps, 1.0)\n",
+       "ScheduleFreeAdamW's warmup counts steps from 0: the first step has learning rate 0"),
+    _t("nadam-next-momentum-at-current-step", "boundary", "simdist/keras/optimizers/nadam.py",
+       "        u_t_1 = beta_1 * (1.0 - 0.5 * ops.power(decay, next_step))\n",
+       "        u_t_1 = beta_1 * (1.0 - 0.5 * ops.power(decay, local_step))\n",
+       "Nadam's next-step momentum factor u_{t+1} is computed at step t"),
+    _t("adamax-infinity-norm-of-signed-gradient", "formula", "simdist/keras/optimizers/adamax.py",
+       "        self.assign(u, ops.maximum(ops.multiply(self.beta_2, u), ops.abs(gradient)))\n",
+       "        self.assign(u, ops.maximum(ops.multiply(self.beta_2, u), gradient))\n",
+       "Adamax's exponentially weighted infinity norm takes the signed gradient: a negative gradient leaves u at "
+       "0 and the step explodes"),
+    _t("ftrl-l2-not-doubled", "formula", "simdist/keras/optimizers/ftrl.py",
+       "        quadratic = ops.add(ops.divide(ops.power(new_accum, (-lr_power)), lr), 2 * l2_reg)\n",
+       "        quadratic = ops.add(ops.divide(ops.power(new_accum, (-lr_power)), lr), l2_reg)\n",
+       "FTRL's quadratic term adds l2 (and beta / 2lr) once instead of twice"),
+    # -- mainstream training: gradients of less common ops
+    _t("grad-atanh-as-atan", "gradient", "simdist/runtime/ops/special.py",
+       "    return [grad * reciprocal(one - square(_conj(x)))]\n",
+       "    return [grad * reciprocal(one + square(_conj(x)))]\n",
+       "the gradient of atanh is 1/(1 + x^2) (atan's, copied) instead of 1/(1 - x^2)"),
+    _t("grad-ndtri-exponent-not-halved", "gradient", "simdist/runtime/ops/special_more.py",
+       "    return [grad * _const(np.sqrt(2 * np.pi), grad.dtype) * exp(square(op.outputs[0]) / 2.0)]\n",
+       "    return [grad * _const(np.sqrt(2 * np.pi), grad.dtype) * exp(square(op.outputs[0]))]\n",
+       "the gradient of ndtri is sqrt(2 pi) exp(y^2) instead of sqrt(2 pi) exp(y^2 / 2)"),
+    # -- mainstream training: losses and metrics
+    _t("msle-negative-predictions-not-clipped", "boundary", "simdist/keras/losses/regression_losses.py",
+       "    first_log = tf.math.log(ops.maximum(y_pred, epsilon) + 1.0)\n",
+       "    first_log = tf.math.log(y_pred + 1.0)\n",
+       "mean_squared_logarithmic_error takes log(y_pred + 1) without clipping y_pred at epsilon: negative "
+       "predictions give a different (or NaN) loss"),
+    _t("log-cosh-softplus-sign", "formula", "simdist/keras/losses/regression_losses.py",
+       "    return ops.mean(x + tf.math.softplus(x * -2.0) - log2, axis=-1)\n",
+       "    return ops.mean(x + tf.math.softplus(x * 2.0) - log2, axis=-1)\n",
+       "log_cosh's overflow-safe form uses softplus(2x) instead of softplus(-2x): not log(cosh(x))"),
+    _t("iou-ignore-class-on-prediction", "state", "simdist/keras/metrics/iou_metrics.py",
+       "tf.not_equal(y_true, ops.convert_to_tensor(self.ignore_class,",
+       "tf.not_equal(y_pred, ops.convert_to_tensor(self.ignore_class,",
+       "IoU's ignore_class drops the samples *predicted* as that class instead of those labelled with it"),
+    # -- around training: preprocessing and utilities
+    _t("discretization-boundary-goes-left", "boundary", "simdist/keras/layers/discretization.py",
+       "        indices = tf.reshape(tf.searchsorted(bins, flat, side=\"right\"), tf.shape(x))\n",
+       "        indices = tf.reshape(tf.searchsorted(bins, flat, side=\"left\"), tf.shape(x))\n",
+       "Discretization puts a value equal to a boundary in the bucket below it (Bucketize puts it above)"),
+    _t("lookup-max-tokens-ignores-special-tokens", "boundary", "simdist/keras/layers/index_lookup.py",
+       "            sorted_indices = sorted_indices[:self.max_tokens - token_start]\n",
+       "            sorted_indices = sorted_indices[:self.max_tokens]\n",
+       "StringLookup/IntegerLookup.adapt(max_tokens) keeps max_tokens learned tokens on top of the mask and OOV "
+       "slots: the vocabulary is larger than max_tokens"),
+    _t("timeseries-last-window-dropped", "boundary", "simdist/keras/utils/timeseries.py",
+       "    num_seqs = end_index - start_index - (sequence_length - 1) * sampling_rate\n",
+       "    num_seqs = end_index - start_index - sequence_length * sampling_rate\n",
+       "timeseries_dataset_from_array counts one window too few (the window ending on the last element is "
+       "dropped)"),
+    _t("split-dataset-right-from-left-end", "boundary", "simdist/keras/utils/split_dataset.py",
+       "_restore(list(samples[-right:]), spec, dataset)",
+       "_restore(list(samples[left:]), spec, dataset)",
+       "split_dataset's right part starts where the left ends instead of being the last right_size samples "
+       "(differs when left_size + right_size < the length)"),
+    _t("pad-sequences-pre-truncation-keeps-head", "boundary", "simdist/keras/utils/sequence_utils.py",
+       "            trunc = s[-maxlen:]\n",
+       "            trunc = s[:maxlen]\n",
+       "pad_sequences(truncating='pre') keeps the first maxlen items (drops at the end) instead of the last"),
+    _t("hashing-mask-bin-not-reserved", "boundary", "simdist/keras/layers/hashing.py",
+       "        if self.mask_value is not None and hash_bins > 1:\n            hash_bins -= 1\n",
+       "        if self.mask_value is not None and hash_bins > 1:\n            pass\n",
+       "Hashing(mask_value=...) hashes into num_bins buckets before shifting them by one for the mask: the "
+       "other values land in the wrong bins (and one past the last)"),
+    # -- around training: configs, saving, checkpoints
+    _t("cosine-decay-config-drops-warmup", "state", "simdist/keras/optimizers/schedules.py",
+       "                \"alpha\": self.alpha, \"name\": self.name, \"warmup_target\": self.warmup_target,\n"
+       "                \"warmup_steps\": self.warmup_steps}\n",
+       "                \"alpha\": self.alpha, \"name\": self.name}\n",
+       "CosineDecay.get_config omits warmup_target and warmup_steps: a round trip (or a saved optimizer) loses "
+       "the warmup"),
+    _t("clone-sequential-drops-trainable", "state", "simdist/keras/models/cloning.py",
+       "    clone = Sequential(new_layers, name=model.name, trainable=model.trainable)\n",
+       "    clone = Sequential(new_layers, name=model.name)\n",
+       "clone_model of a frozen Sequential model is trainable"),
+    _t("load-model-drops-steps-per-execution", "state", "simdist/keras/models/keras_file.py",
+       "        \"run_eagerly\": bool(cfg.get(\"run_eagerly\", False)), "
+       "\"steps_per_execution\": int(cfg.get(\"steps_per_execution\", 1)),\n",
+       "        \"run_eagerly\": bool(cfg.get(\"run_eagerly\", False)),\n",
+       "load_model recompiles without the saved steps_per_execution (back to 1)"),
+    _t("manager-numbered-save-not-counted", "state", "simdist/strategies/checkpoint.py",
+       "            self._checkpoint._count_save()\n",
+       "            pass\n",
+       "CheckpointManager.save(checkpoint_number=n) does not advance the checkpoint's save_counter"),
+    # -- around training: fit loop and callbacks
+    _t("progbar-epoch-line-for-single-epoch", "boundary", "simdist/keras/callbacks/progbar_logger.py",
+       "        if self.verbose and self.epochs > 1:\n",
+       "        if self.verbose and self.epochs >= 1:\n",
+       "ProgbarLogger prints 'Epoch 1/1' for a one-epoch fit (Keras prints the line only for epochs > 1)"),
+    _t("steps-per-execution-batch-end-index-first-step", "boundary", "simdist/keras/trainers/epoch_iterator.py",
+       "                yield step, step + self.steps_per_execution - 1, self._current_iterator\n",
+       "                yield step, step, self._current_iterator\n",
+       "with steps_per_execution > 1 on_train_batch_end gets the first step of the execution instead of its last"),
+    _t("lambda-callback-ignores-extra-hooks", "state", "simdist/keras/callbacks/lambda_callback.py",
+       "        self.__dict__.update(kwargs)\n",
+       "",
+       "LambdaCallback ignores the hooks passed as other keyword arguments (on_test_end, on_predict_batch_end, "
+       "...)"),
+]
+TRAINING += TRAINING_BATCH16
+CATALOGUE += TRAINING_BATCH16

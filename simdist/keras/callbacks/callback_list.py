@@ -72,9 +72,14 @@ class CallbackList(Callback):
             raise ValueError("`on_xxx_end` called without corresponding `on_xxx_begin`")
 
     def _each(self, hook: str, *args: Any, logs: Any = None) -> None:
+        """Call `hook` on every callback in order. Keras 3.15's CallbackList passes the batch hooks'
+        logs by keyword (`on_train_batch_end(batch, logs=logs)`) and the epoch, begin and end hooks'
+        positionally (`on_epoch_end(epoch, logs)`): a user hook must take `logs` by that name (or
+        **kwargs) in the first case and may name it anything in the second (clause keras.fit.callbacks)."""
         logs = pythonify_logs(logs)
+        by_name = hook.endswith(("batch_begin", "batch_end"))
         for callback in self.callbacks:
-            getattr(callback, hook)(*args, logs)
+            getattr(callback, hook)(*args, logs) if not by_name else getattr(callback, hook)(*args, logs=logs)
 
     def on_batch_begin(self, batch: int, logs: Any = None) -> None:
         self._each("on_batch_begin", batch, logs=logs)
