@@ -28,7 +28,8 @@ Deviations from TF, by design:
 Layout (one module per kind of dataset, as TF's data/ops are laid out): `dataset` (the base node
 and its methods), `iterators`, `options`, `elements` (conversion, argument checks, cardinality
 constants), `functions` (tf.data functions traced once), `sources`, `batching`, `shard`,
-`map_filter`, `counting` (repeat/take/skip),
+`map_filter`, `counting` (repeat/take/skip), `scan` (scan, counter), `take_while`, `unique`,
+`single_element` (get_single_element),
 `buffering` (prefetch/cache), `shuffle`, `combine` (zip/concatenate), `rebatch` (tf.distribute's
 rebatching, with its kernels' rules) and `pipeline` (utilities of tf.distribute's input pipeline).
 """
@@ -52,7 +53,11 @@ from simdist.runtime.data.options import (AutoShardPolicy, AutotuneOptions, Dist
 from simdist.runtime.data.pipeline import cardinality, component_shapes, replicate
 from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
 from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
+from simdist.runtime.data.scan import _ScanDataset
 from simdist.runtime.data.shuffle import _ShuffleDataset
+from simdist.runtime.data.single_element import experimental_get_single_element
+from simdist.runtime.data.take_while import _TakeWhileDataset
+from simdist.runtime.data.unique import _UniqueDataset
 from simdist.runtime.data.sources import _FlatMapDataset, _RangeDataset, _TensorDataset, _TensorSliceDataset
 from simdist.runtime.spec import TensorSpec
 
@@ -72,4 +77,5 @@ experimental = types.SimpleNamespace(
     ThreadingOptions=ThreadingOptions,
     Optional=Optional,
     cardinality=cardinality,
+    get_single_element=experimental_get_single_element,
 )

@@ -225,6 +225,27 @@ class DatasetV2:
         """The datasets `map_func` returns, `block_length` elements from each of `cycle_length` in turn."""
         return _interleave(self, map_func, cycle_length, block_length, num_parallel_calls, deterministic)
 
+    def scan(self, initial_state: Any, scan_func: Callable[[Any, Any], Any], name: str | None = None) -> "DatasetV2":
+        """`scan_func(state, element) -> (new_state, output)` over the elements, from `initial_state`."""
+        return _ScanDataset(self, initial_state, scan_func)
+
+    def take_while(self, predicate: Callable[..., Any], name: str | None = None) -> "DatasetV2":
+        """The elements up to (not including) the first one `predicate` refuses."""
+        return _TakeWhileDataset(self, predicate)
+
+    def unique(self, name: str | None = None) -> "DatasetV2":
+        """The elements without repeats, in first-seen order (int32, int64 or string; one component)."""
+        return _UniqueDataset(self)
+
+    @staticmethod
+    def counter(start: Any = 0, step: Any = 1, dtype: Any = dtypes.int64, name: str | None = None) -> "DatasetV2":
+        """`start`, `start + step`, ... forever (TF builds it as a scan over `from_tensors(0).repeat()`)."""
+        return _counter(start, step, dtype)
+
+    def get_single_element(self, name: str | None = None) -> Any:
+        """The dataset's only element (InvalidArgumentError when it has none or more than one)."""
+        return _get_single_element(self)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 
@@ -317,6 +338,10 @@ from simdist.runtime.data.counting import _RepeatDataset, _SkipDataset, _TakeDat
 from simdist.runtime.data.map_filter import _FilterDataset, _FlatMapFnDataset, _MapDataset, _ParallelMapDataset  # noqa: E402,E501
 from simdist.runtime.data.interleave import interleave as _interleave  # noqa: E402
 from simdist.runtime.data.rebatch import _RebatchDataset  # noqa: E402
+from simdist.runtime.data.scan import _ScanDataset, counter as _counter  # noqa: E402
+from simdist.runtime.data.single_element import get_single_element as _get_single_element  # noqa: E402
+from simdist.runtime.data.take_while import _TakeWhileDataset  # noqa: E402
+from simdist.runtime.data.unique import _UniqueDataset  # noqa: E402
 from simdist.runtime.data.shard import _ShardDataset  # noqa: E402
 from simdist.runtime.data.shuffle import _ShuffleDataset  # noqa: E402
 from simdist.runtime.data.sources import (_FlatMapDataset, _RangeDataset, _TensorDataset,  # noqa: E402
