@@ -11,7 +11,8 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.data.elements import (_bool_arg, host_device, INFINITE_CARDINALITY, _INT64_MAX, _int_arg,
-                                           _normalize_fn_output, _to_tensor, UNKNOWN_CARDINALITY)
+                                           _normalize_fn_output, probe_arrays, _to_tensor,
+                                           UNKNOWN_CARDINALITY)
 from simdist.runtime.data.iterators import _NumpyIterator, OwnedIterator
 from simdist.runtime.data.options import Options
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
@@ -70,6 +71,10 @@ class DatasetV2:
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         """Yield each element as the flat list of its component arrays (flatten order)."""
         raise NotImplementedError
+
+    def _probe_flat(self, size: int, fill: int) -> list[Any]:
+        """A probe element of this dataset, flat (a function's spec probe: map_filter.py)."""
+        return probe_arrays(self._flat_specs, size, fill)
 
     def _check_iterable(self) -> None:
         """Errors TF raises when an iterator is created (not at the first element)."""
@@ -246,6 +251,11 @@ class DatasetV2:
         """The dataset's only element (InvalidArgumentError when it has none or more than one)."""
         return _get_single_element(self)
 
+    def window(self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: Any = False,
+               name: str | None = None) -> "DatasetV2":
+        """Windows of `size` elements every `shift`, `stride` apart, each component a dataset."""
+        return _window(self, size, shift, stride, drop_remainder)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 
@@ -342,6 +352,7 @@ from simdist.runtime.data.scan import _ScanDataset, counter as _counter  # noqa:
 from simdist.runtime.data.single_element import get_single_element as _get_single_element  # noqa: E402
 from simdist.runtime.data.take_while import _TakeWhileDataset  # noqa: E402
 from simdist.runtime.data.unique import _UniqueDataset  # noqa: E402
+from simdist.runtime.data.window import window as _window  # noqa: E402
 from simdist.runtime.data.shard import _ShardDataset  # noqa: E402
 from simdist.runtime.data.shuffle import _ShuffleDataset  # noqa: E402
 from simdist.runtime.data.sources import (_FlatMapDataset, _RangeDataset, _TensorDataset,  # noqa: E402
