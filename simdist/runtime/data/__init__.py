@@ -53,6 +53,7 @@ from simdist.runtime.data.options import (AutoShardPolicy, AutotuneOptions, Dist
 from simdist.runtime.data.pipeline import cardinality, component_shapes, replicate
 from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
 from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
+from simdist.runtime.data import sampling
 from simdist.runtime.data.scan import _ScanDataset
 from simdist.runtime.data.shuffle import _ShuffleDataset
 from simdist.runtime.data.single_element import experimental_get_single_element
@@ -78,4 +79,6 @@ experimental = types.SimpleNamespace(
     Optional=Optional,
     cardinality=cardinality,
     get_single_element=experimental_get_single_element,
+    sample_from_datasets=sampling.sample_from_datasets,
+    choose_from_datasets=sampling.choose_from_datasets,
 )

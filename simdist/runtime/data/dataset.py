@@ -247,6 +247,23 @@ class DatasetV2:
         """`start`, `start + step`, ... forever (TF builds it as a scan over `from_tensors(0).repeat()`)."""
         return _counter(start, step, dtype)
 
+    @staticmethod
+    def random(seed: Any = None, rerandomize_each_iteration: Any = None, name: str | None = None) -> "DatasetV2":
+        """PhiloxRandom's uint32 outputs for `seed` (random_seed.get_seed's pair), as int64, forever."""
+        return _sampling.random(seed, rerandomize_each_iteration)
+
+    @staticmethod
+    def sample_from_datasets(datasets: Any, weights: Any = None, seed: Any = None, stop_on_empty_dataset: bool = False,
+                             rerandomize_each_iteration: Any = None) -> "DatasetV2":
+        """Elements of `datasets` drawn at random with `weights` (TF's seeded selector: the same order)."""
+        return _sampling.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
+                                              rerandomize_each_iteration)
+
+    @staticmethod
+    def choose_from_datasets(datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool = True) -> "DatasetV2":
+        """Elements of `datasets` in the order `choice_dataset`'s int64 indices name."""
+        return _sampling.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
     def get_single_element(self, name: str | None = None) -> Any:
         """The dataset's only element (InvalidArgumentError when it has none or more than one)."""
         return _get_single_element(self)
@@ -348,6 +365,7 @@ from simdist.runtime.data.counting import _RepeatDataset, _SkipDataset, _TakeDat
 from simdist.runtime.data.map_filter import _FilterDataset, _FlatMapFnDataset, _MapDataset, _ParallelMapDataset  # noqa: E402,E501
 from simdist.runtime.data.interleave import interleave as _interleave  # noqa: E402
 from simdist.runtime.data.rebatch import _RebatchDataset  # noqa: E402
+from simdist.runtime.data import sampling as _sampling  # noqa: E402
 from simdist.runtime.data.scan import _ScanDataset, counter as _counter  # noqa: E402
 from simdist.runtime.data.single_element import get_single_element as _get_single_element  # noqa: E402
 from simdist.runtime.data.take_while import _TakeWhileDataset  # noqa: E402
