@@ -29,7 +29,8 @@ Layout (one module per kind of dataset, as TF's data/ops are laid out): `dataset
 and its methods), `iterators`, `options`, `elements` (conversion, argument checks, cardinality
 constants), `functions` (tf.data functions traced once), `sources`, `batching`, `shard`,
 `map_filter`, `counting` (repeat/take/skip), `scan` (scan, counter), `take_while`, `unique`,
-`single_element` (get_single_element),
+`single_element` (get_single_element), `window`, `sampling` (random, sample/choose_from_datasets),
+`readers` (TFRecordDataset, TextLineDataset, list_files, TFRecordWriter),
 `buffering` (prefetch/cache), `shuffle`, `combine` (zip/concatenate), `rebatch` (tf.distribute's
 rebatching, with its kernels' rules) and `pipeline` (utilities of tf.distribute's input pipeline).
 """
@@ -54,6 +55,7 @@ from simdist.runtime.data.pipeline import cardinality, component_shapes, replica
 from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
 from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
 from simdist.runtime.data import sampling
+from simdist.runtime.data.readers import TextLineDataset, TFRecordDataset
 from simdist.runtime.data.scan import _ScanDataset
 from simdist.runtime.data.shuffle import _ShuffleDataset
 from simdist.runtime.data.single_element import experimental_get_single_element
@@ -62,7 +64,7 @@ from simdist.runtime.data.unique import _UniqueDataset
 from simdist.runtime.data.sources import _FlatMapDataset, _RangeDataset, _TensorDataset, _TensorSliceDataset
 from simdist.runtime.spec import TensorSpec
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV2", "Options",
+__all__ = ["TFRecordDataset", "TextLineDataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV2", "Options",
            "Iterator", "OwnedIterator", "Optional", "TensorSpec", "ThreadingOptions", "experimental"]
 
 experimental = types.SimpleNamespace(

@@ -248,6 +248,12 @@ class DatasetV2:
         return _counter(start, step, dtype)
 
     @staticmethod
+    def list_files(file_pattern: Any, shuffle: Any = None, seed: Any = None, name: str | None = None) -> "DatasetV2":
+        """The files matching `file_pattern`, sorted; shuffled unless `shuffle=False`."""
+        from simdist.runtime.data.readers import list_files
+        return list_files(file_pattern, shuffle, seed)
+
+    @staticmethod
     def random(seed: Any = None, rerandomize_each_iteration: Any = None, name: str | None = None) -> "DatasetV2":
         """PhiloxRandom's uint32 outputs for `seed` (random_seed.get_seed's pair), as int64, forever."""
         return _sampling.random(seed, rerandomize_each_iteration)
