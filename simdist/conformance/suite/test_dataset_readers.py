@@ -1,0 +1,68 @@
+"""tf.data.TFRecordDataset / TextLineDataset / Dataset.list_files and tf.io.TFRecordWriter — clause
+dataset.readers (TF 2.21). Values and errors observed with TF 2.21 on the same files; that files
+cross between TF and simdist byte for byte is tests/runtime/test_data_readers_tf.py."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pytest
+
+from simdist.conformance.assertions import fail, raises
+
+clause = pytest.mark.clause
+
+RECORDS = [b"", b"a", b"hello world", bytes(range(256)) * 3]
+
+
+def assert_equal(got, expected, *, call: str) -> None:
+    if got != expected:
+        fail(f"out={got!r}, but should be {expected!r}", call)
+
+
+@clause("dataset.readers", ref="tf221")
+def test_tfrecords_round_trip_with_each_compression(tf):
+    with tempfile.TemporaryDirectory() as d:
+        for comp in ("", "GZIP", "ZLIB"):
+            path = os.path.join(d, f"r_{comp or 'none'}.tfr")
+            with tf.io.TFRecordWriter(path, options=comp) as w:
+                for r in RECORDS:
+                    w.write(r)
+            ds = tf.data.TFRecordDataset(path, compression_type=comp)
+            assert_equal([x.numpy() for x in ds], RECORDS, call=f"TFRecordDataset(compression_type={comp!r})")
+            assert_equal((ds.element_spec.dtype.name, ds.element_spec.shape.as_list(), int(ds.cardinality())),
+                         ("string", [], -2), call="TFRecordDataset: string scalars, UNKNOWN cardinality")
+        path = os.path.join(d, "r_none.tfr")
+        assert_equal(os.path.getsize(path), sum(16 + len(r) for r in RECORDS),
+                     call="a record's framing is 16 bytes (length, its CRC, the data's CRC)")
+        ds = tf.data.TFRecordDataset([path, path])
+        assert_equal(len([x for x in ds]), 2 * len(RECORDS), call="TFRecordDataset of two files: read in order")
+        data = open(path, "rb").read()
+        bad = os.path.join(d, "bad.tfr")
+        open(bad, "wb").write(data[:14] + bytes([data[14] ^ 1]) + data[15:])
+        with raises(tf.errors.DataLossError, call="TFRecordDataset of a corrupted record", match="corrupted record at 12"):
+            list(tf.data.TFRecordDataset(bad))
+        open(bad, "wb").write(data[:-70])
+        with raises(tf.errors.DataLossError, call="TFRecordDataset of a file cut in a record's data",
+                    match="truncated record at 60"):
+            list(tf.data.TFRecordDataset(bad))
+        open(bad, "wb").write(data[:5])
+        assert_equal(len(list(tf.data.TFRecordDataset(bad))), 0, call="a file cut in its first header: no records")
+
+
+@clause("dataset.readers", ref="tf221")
+def test_text_lines_and_list_files(tf):
+    with tempfile.TemporaryDirectory() as d:
+        for name, body in (("b.txt", b"line1\nline2\r\n\nlast"), ("a.txt", b"x\n")):
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(body)
+        files = tf.data.Dataset.list_files(os.path.join(d, "*.txt"), shuffle=False)
+        names = [os.path.basename(x.numpy().decode()) for x in files]
+        assert_equal(names, ["a.txt", "b.txt"], call="list_files(*.txt, shuffle=False): sorted")
+        ds = tf.data.TextLineDataset(files)
+        assert_equal([x.numpy() for x in ds], [b"x", b"line1", b"line2", b"", b"last"],
+                     call="TextLineDataset over list_files: lines without \\n or \\r\\n, the last kept")
+        with raises(tf.errors.InvalidArgumentError, call="list_files of a pattern matching nothing",
+                    match="No files matched pattern"):
+            tf.data.Dataset.list_files(os.path.join(d, "*.nothing"), shuffle=False)
