@@ -247,6 +247,22 @@ class DatasetV2:
         """`start`, `start + step`, ... forever (TF builds it as a scan over `from_tensors(0).repeat()`)."""
         return _counter(start, step, dtype)
 
+    def group_by_window(self, key_func: Callable[..., Any], reduce_func: Callable[..., Any], window_size: Any = None,
+                        window_size_func: Callable[..., Any] | None = None, name: str | None = None) -> "DatasetV2":
+        """Group elements by `key_func`; each full (or, at the end, partial) group goes to `reduce_func`."""
+        from simdist.runtime.data.group_by_window import group_by_window
+        return group_by_window(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func: Callable[..., Any], bucket_boundaries: Any,
+                                  bucket_batch_sizes: Any, padded_shapes: Any = None, padding_values: Any = None,
+                                  pad_to_bucket_boundary: bool = False, no_padding: bool = False,
+                                  drop_remainder: bool = False, name: str | None = None) -> "DatasetV2":
+        """Batch elements by length bucket (group_by_window over the bucket id, padded_batch per window)."""
+        from simdist.runtime.data.group_by_window import bucket_by_sequence_length
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                         padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
+                                         drop_remainder)
+
     @staticmethod
     def list_files(file_pattern: Any, shuffle: Any = None, seed: Any = None, name: str | None = None) -> "DatasetV2":
         """The files matching `file_pattern`, sorted; shuffled unless `shuffle=False`."""

@@ -52,20 +52,20 @@ class DatasetSpec:
 
 
 class _VariantDataset(DatasetV2):
-    """One component of one window: its arrays as a dataset (TF's _VariantDataset)."""
+    """A dataset-valued element: its elements (flat lists of arrays) as a dataset (TF's
+    _VariantDataset): one component of a window, or group_by_window's window."""
 
     _KIND = "VariantDataset"
 
-    def __init__(self, arrays: list[np.ndarray], spec: TensorSpec) -> None:
+    def __init__(self, elements: list[list[np.ndarray]], spec: Any) -> None:
         super().__init__((), {}, spec)
-        self._arrays = arrays
+        self._elements = elements
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
-        for a in self._arrays:
-            yield [a]
+        yield from self._elements
 
     def _card(self) -> int:
-        return len(self._arrays)
+        return len(self._elements)
 
 
 def _int64(value: Any) -> int:
@@ -120,7 +120,7 @@ class _WindowDataset(_UnaryDataset):
 
     def _pack(self, flat: list[Any], device: str | None = None) -> Any:
         return pack_as(self._input.element_spec,
-                       [_VariantDataset(list(arrays), s) for arrays, s in zip(flat, self._component_specs)])
+                       [_VariantDataset([[a] for a in arrays], s) for arrays, s in zip(flat, self._component_specs)])
 
     def _probe_flat(self, size: int, fill: int) -> list[Any]:
         """A window of `size` probe elements (the input's `_probe_flat` repeated)."""
