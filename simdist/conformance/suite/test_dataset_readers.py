@@ -66,3 +66,22 @@ def test_text_lines_and_list_files(tf):
         with raises(tf.errors.InvalidArgumentError, call="list_files of a pattern matching nothing",
                     match="No files matched pattern"):
             tf.data.Dataset.list_files(os.path.join(d, "*.nothing"), shuffle=False)
+
+
+@clause("dataset.readers", ref="tf221")
+def test_fixed_length_records(tf):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "a.bin")
+        open(path, "wb").write(bytes(range(23)))
+        ds = tf.data.FixedLengthRecordDataset(path, 5, header_bytes=2, footer_bytes=1)
+        assert_equal([x.numpy() for x in ds], [bytes(range(i, i + 5)) for i in (2, 7, 12, 17)],
+                     call="FixedLengthRecordDataset(record_bytes=5, header_bytes=2, footer_bytes=1)")
+        ds = tf.data.FixedLengthRecordDataset(path, 4, header_bytes=3)
+        assert_equal([x.numpy() for x in ds], [bytes(range(i, i + 4)) for i in (3, 7, 11, 15, 19)],
+                     call="FixedLengthRecordDataset(record_bytes=4, header_bytes=3)")
+        with raises(tf.errors.InvalidArgumentError, call="FixedLengthRecordDataset(record_bytes=5) of 23 bytes",
+                    match="has body length 23 bytes, which is not an exact multiple of the record length"):
+            list(tf.data.FixedLengthRecordDataset(path, 5))
+        with raises(tf.errors.InvalidArgumentError, call="FixedLengthRecordDataset(record_bytes=0)",
+                    match="`record_bytes` must be > 0"):
+            list(tf.data.FixedLengthRecordDataset(path, 0))

@@ -55,7 +55,8 @@ from simdist.runtime.data.pipeline import cardinality, component_shapes, replica
 from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
 from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
 from simdist.runtime.data import sampling
-from simdist.runtime.data.readers import TextLineDataset, TFRecordDataset
+from simdist.runtime.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
+from simdist.runtime.data.window import DatasetSpec
 from simdist.runtime.data.scan import _ScanDataset
 from simdist.runtime.data.shuffle import _ShuffleDataset
 from simdist.runtime.data.single_element import experimental_get_single_element
@@ -64,7 +65,7 @@ from simdist.runtime.data.unique import _UniqueDataset
 from simdist.runtime.data.sources import _FlatMapDataset, _RangeDataset, _TensorDataset, _TensorSliceDataset
 from simdist.runtime.spec import TensorSpec
 
-__all__ = ["TFRecordDataset", "TextLineDataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV2", "Options",
+__all__ = ["DatasetSpec", "FixedLengthRecordDataset", "TFRecordDataset", "TextLineDataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV2", "Options",
            "Iterator", "OwnedIterator", "Optional", "TensorSpec", "ThreadingOptions", "experimental"]
 
 experimental = types.SimpleNamespace(

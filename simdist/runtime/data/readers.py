@@ -249,3 +249,39 @@ def list_files(file_pattern: Any, shuffle: Any = None, seed: Any = None) -> Data
     if shuffle is None or shuffle:
         ds = ds.shuffle(len(names), seed=seed)
     return ds
+
+
+class FixedLengthRecordDataset(_FileDataset):
+    """`tf.data.FixedLengthRecordDataset(filenames, record_bytes, header_bytes=None, footer_bytes=None,
+    buffer_size=None, compression_type=None, num_parallel_reads=None)`: each file's body (after
+    `header_bytes`, before `footer_bytes`) cut into records of `record_bytes`. Checked when read, as
+    TF's kernel does: record_bytes > 0 and header/footer >= 0 (InvalidArgumentError); an
+    uncompressed body that is not a multiple of record_bytes is InvalidArgumentError."""
+
+    _KIND = "FixedLengthRecordDataset"
+
+    def __init__(self, filenames: Any, record_bytes: Any, header_bytes: Any = None, footer_bytes: Any = None,
+                 buffer_size: Any = None, compression_type: Any = None, num_parallel_reads: Any = None,
+                 name: str | None = None) -> None:
+        super().__init__(filenames, compression_type)
+        self._sizes = (int(record_bytes), int(header_bytes or 0), int(footer_bytes or 0))
+
+    def _items(self, data: bytes, path: str) -> Iterator[bytes]:
+        record, header, footer = self._sizes
+        if record <= 0:
+            raise errors.InvalidArgumentError(None, None, "`record_bytes` must be > 0")
+        if header < 0:
+            raise errors.InvalidArgumentError(None, None, "`header_bytes` must be >= 0")
+        if footer < 0:
+            raise errors.InvalidArgumentError(None, None, "`footer_bytes` must be >= 0")
+        body = data[header:max(header, len(data) - footer)]
+        if len(body) % record and not self._params["compression_type"]:
+            raise errors.InvalidArgumentError(
+                None, None, f"Excluding the header ({header} bytes) and footer ({footer} bytes), input file \"{path}\" "
+                f"has body length {len(body)} bytes, which is not an exact multiple of the record length "
+                f"({record} bytes).")
+        for i in range(0, len(body) - record + 1, record):
+            yield body[i:i + record]
+
+
+__all__ += ["FixedLengthRecordDataset"]
