@@ -85,3 +85,20 @@ def test_fixed_length_records(tf):
         with raises(tf.errors.InvalidArgumentError, call="FixedLengthRecordDataset(record_bytes=0)",
                     match="`record_bytes` must be > 0"):
             list(tf.data.FixedLengthRecordDataset(path, 0))
+
+
+@clause("dataset.readers", ref="tf221")
+def test_num_parallel_reads_interleaves_the_files(tf):
+    with tempfile.TemporaryDirectory() as d:
+        files = []
+        for i in range(3):
+            files.append(os.path.join(d, f"f{i}.tfr"))
+            with tf.io.TFRecordWriter(files[-1]) as w:
+                for j in range(i + 2):
+                    w.write(f"{i}-{j}".encode())
+        seq = ["0-0", "0-1", "1-0", "1-1", "1-2", "2-0", "2-1", "2-2", "2-3"]
+        for reads, want in ((None, seq), (1, seq), (2, ["0-0", "1-0", "0-1", "1-1", "1-2", "2-0", "2-1", "2-2", "2-3"]),
+                            (3, ["0-0", "1-0", "2-0", "0-1", "1-1", "2-1", "1-2", "2-2", "2-3"]),
+                            (tf.data.AUTOTUNE, seq)):
+            got = [x.numpy().decode() for x in tf.data.TFRecordDataset(files, num_parallel_reads=reads)]
+            assert_equal(got, want, call=f"TFRecordDataset(3 files, num_parallel_reads={reads})")

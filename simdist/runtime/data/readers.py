@@ -15,6 +15,7 @@ cardinality UNKNOWN.
 
 from __future__ import annotations
 
+import copy
 import glob as _glob
 import gzip
 import os
@@ -28,7 +29,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.data.dataset import DatasetV2
 from simdist.runtime.data.elements import UNKNOWN_CARDINALITY
 from simdist.runtime.spec import TensorSpec
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["TFRecordDataset", "TextLineDataset", "TFRecordWriter", "TFRecordOptions", "list_files", "masked_crc32c"]
 
@@ -175,11 +176,21 @@ def _filenames(filenames: Any) -> Any:
 class _FileDataset(DatasetV2):
     """Records or lines of each file, in the files' order."""
 
-    def __init__(self, filenames: Any, compression_type: Any) -> None:
+    def __init__(self, filenames: Any, compression_type: Any, num_parallel_reads: Any = None) -> None:
         names = _filenames(filenames)
         inputs = (names,) if isinstance(names, DatasetV2) else ()
+        reads = None if num_parallel_reads is None else int(convert_to_tensor(num_parallel_reads,
+                                                                              dtype=dtypes.int64).numpy())
         super().__init__(inputs, {"filenames": None if inputs else names,
-                                  "compression_type": _compression(compression_type)}, TensorSpec([], dtypes.string))
+                                  "compression_type": _compression(compression_type),
+                                  "num_parallel_reads": reads}, TensorSpec([], dtypes.string))
+
+    def _one_file(self, name: Any) -> "_FileDataset":
+        """This reader over one file (what TF's readers.py interleaves)."""
+        node = copy.copy(self)
+        node._inputs = ()
+        node._params = dict(self._params, filenames=_filenames(name), num_parallel_reads=None)
+        return node
 
     def _names(self) -> Iterator[bytes]:
         if self._inputs:
@@ -189,6 +200,12 @@ class _FileDataset(DatasetV2):
             yield from self._params["filenames"]
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        reads = self._params["num_parallel_reads"]
+        if reads is not None and reads != -1:   # (readers.py: an interleave of the files, block_length 1)
+            from simdist.runtime.data.sources import _TensorSliceDataset
+            names = _TensorSliceDataset(np.asarray(list(self._names()), dtype=object))
+            yield from names.interleave(self._one_file, cycle_length=reads, block_length=1)._iter_flat()
+            return
         for name in self._names():
             path = name.decode()
             for item in self._items(_open_read(path, self._params["compression_type"]), path):
@@ -210,7 +227,7 @@ class TFRecordDataset(_FileDataset):
 
     def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
                  num_parallel_reads: Any = None, name: str | None = None) -> None:
-        super().__init__(filenames, compression_type)
+        super().__init__(filenames, compression_type, num_parallel_reads)
 
     def _items(self, data: bytes, path: str) -> Iterator[bytes]:
         return _records(data, path)
@@ -223,7 +240,7 @@ class TextLineDataset(_FileDataset):
 
     def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
                  num_parallel_reads: Any = None, name: str | None = None) -> None:
-        super().__init__(filenames, compression_type)
+        super().__init__(filenames, compression_type, num_parallel_reads)
 
     def _items(self, data: bytes, path: str) -> Iterator[bytes]:
         lines = data.split(b"\n")
@@ -263,7 +280,7 @@ class FixedLengthRecordDataset(_FileDataset):
     def __init__(self, filenames: Any, record_bytes: Any, header_bytes: Any = None, footer_bytes: Any = None,
                  buffer_size: Any = None, compression_type: Any = None, num_parallel_reads: Any = None,
                  name: str | None = None) -> None:
-        super().__init__(filenames, compression_type)
+        super().__init__(filenames, compression_type, num_parallel_reads)
         self._sizes = (int(record_bytes), int(header_bytes or 0), int(footer_bytes or 0))
 
     def _items(self, data: bytes, path: str) -> Iterator[bytes]:
