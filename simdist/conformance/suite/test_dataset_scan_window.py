@@ -169,3 +169,20 @@ def test_window_argument_errors(tf):
             R(7).window(*args)
     with raises(TypeError, call="range(7).window(2.5)", match="Cannot convert 2.5 to EagerTensor of dtype int64"):
         R(7).window(2.5)
+
+
+@clause("dataset.scan-take-while-unique", ref="tf221")
+def test_experimental_forms_are_the_methods(tf):
+    E, R = tf.data.experimental, tf.data.Dataset.range
+    assert_equal(_values(R(5).apply(E.scan(tf.constant(0, tf.int64), lambda s, x: (s + x, s)))), [0, 0, 1, 3, 6],
+                 call="range(5).apply(tf.data.experimental.scan(0, (s + x, s)))")
+    assert_equal(_values(R(5).apply(E.take_while(lambda x: x < 2))), [0, 1], call="apply(experimental.take_while)")
+    assert_equal(_values(tf.data.Dataset.from_tensor_slices([1, 1, 2]).apply(E.unique())), [1, 2],
+                 call="apply(experimental.unique())")
+    assert_equal(_values(R(6).apply(E.group_by_window(lambda x: x % 2, lambda k, w: w.batch(3), window_size=3))),
+                 [[0, 2, 4], [1, 3, 5]], call="apply(experimental.group_by_window)")
+    assert_equal(_values(E.Counter(3).take(2)), [3, 4], call="experimental.Counter(3).take(2)")
+    assert_equal(_values(E.RandomDataset(42).take(2)), [2985944072, 4132877644], call="experimental.RandomDataset(42)")
+    assert_equal(_values(R(3).apply(E.enumerate_dataset(5))), [(5, 0), (6, 1), (7, 2)],
+                 call="apply(experimental.enumerate_dataset(5))")
+    assert_equal(_values(R(4).batch(2).apply(E.unbatch())), [0, 1, 2, 3], call="apply(experimental.unbatch())")

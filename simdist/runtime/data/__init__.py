@@ -54,8 +54,8 @@ from simdist.runtime.data.options import (AutoShardPolicy, AutotuneOptions, Dist
 from simdist.runtime.data.pipeline import cardinality, component_shapes, replicate
 from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
 from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
-from simdist.runtime.data import sampling
-from simdist.runtime.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
+from simdist.runtime.data import experimental_forms, sampling
+from simdist.runtime.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset, TFRecordWriter
 from simdist.runtime.data.window import DatasetSpec
 from simdist.runtime.data.scan import _ScanDataset
 from simdist.runtime.data.shuffle import _ShuffleDataset
@@ -83,5 +83,15 @@ experimental = types.SimpleNamespace(
     cardinality=cardinality,
     get_single_element=experimental_get_single_element,
     sample_from_datasets=sampling.sample_from_datasets,
+    scan=experimental_forms.scan,
+    take_while=experimental_forms.take_while,
+    unique=experimental_forms.unique,
+    unbatch=experimental_forms.unbatch,
+    enumerate_dataset=experimental_forms.enumerate_dataset,
+    group_by_window=experimental_forms.group_by_window,
+    bucket_by_sequence_length=experimental_forms.bucket_by_sequence_length,
+    Counter=experimental_forms.Counter,
+    RandomDataset=experimental_forms.RandomDataset,
+    TFRecordWriter=TFRecordWriter,
     choose_from_datasets=sampling.choose_from_datasets,
 )
