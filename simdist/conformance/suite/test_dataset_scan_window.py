@@ -187,3 +187,5 @@ def test_experimental_forms_are_the_methods(tf):
     assert_equal(_values(R(3).apply(E.enumerate_dataset(5))), [(5, 0), (6, 1), (7, 2)],
                  call="apply(experimental.enumerate_dataset(5))")
     assert_equal(_values(R(4).batch(2).apply(E.unbatch())), [0, 1, 2, 3], call="apply(experimental.unbatch())")
+    assert_equal(isinstance(R(2).as_numpy_iterator(), tf.data.NumpyIterator), True,
+                 call="as_numpy_iterator() is a tf.data.NumpyIterator")

@@ -48,6 +48,7 @@ from simdist.runtime.data.counting import _RepeatDataset, _SkipDataset, _TakeDat
 from simdist.runtime.data.elements import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, _zeros,
                                            host_device)
 from simdist.runtime.data.iterators import Iterator, Optional, OwnedIterator
+from simdist.runtime.data.iterators import _NumpyIterator as NumpyIterator
 from simdist.runtime.data.map_filter import _FilterDataset, _MapDataset, _ParallelMapDataset
 from simdist.runtime.data.options import (AutoShardPolicy, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
                                           OptimizationOptions, Options, ThreadingOptions)
@@ -65,7 +66,7 @@ from simdist.runtime.data.unique import _UniqueDataset
 from simdist.runtime.data.sources import _FlatMapDataset, _RangeDataset, _TensorDataset, _TensorSliceDataset
 from simdist.runtime.spec import TensorSpec
 
-__all__ = ["DatasetSpec", "FixedLengthRecordDataset", "TFRecordDataset", "TextLineDataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV2", "Options",
+__all__ = ["DatasetSpec", "NumpyIterator", "FixedLengthRecordDataset", "TFRecordDataset", "TextLineDataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV2", "Options",
            "Iterator", "OwnedIterator", "Optional", "TensorSpec", "ThreadingOptions", "experimental"]
 
 experimental = types.SimpleNamespace(
