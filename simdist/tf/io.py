@@ -13,6 +13,7 @@ import shutil
 from types import SimpleNamespace as _NS
 
 from simdist.runtime import errors as _errors
+from simdist.runtime.data.readers import TFRecordOptions, TFRecordWriter  # noqa: F401
 
 
 def _missing(path: str) -> _errors.NotFoundError:

@@ -43,6 +43,17 @@ def _pipelines(tf):
          lambda: tf.data.Dataset.zip((tf.data.Dataset.range(5), tf.data.Dataset.range(5).skip(1))).take(3), 1),
         ("range(1, 6).interleave(range, cycle_length=2, block_length=2)",
          lambda: tf.data.Dataset.range(1, 6).interleave(tf.data.Dataset.range, cycle_length=2, block_length=2), 4),
+        ("range(6).scan(0, (s + x, s))",
+         lambda: tf.data.Dataset.range(6).scan(tf.constant(0, tf.int64), lambda s, x: (s + x, s)), 3),
+        ("range(9).window(3, 2).flat_map(batch(3))",
+         lambda: tf.data.Dataset.range(9).window(3, 2).flat_map(lambda w: w.batch(3)), 2),
+        ("range(9).take_while(x < 6).unique()", lambda: tf.data.Dataset.range(9).take_while(lambda x: x < 6).unique(),
+         2),
+        ("sample_from_datasets([range(5), range(10, 14)], seed=7)",
+         lambda: tf.data.Dataset.sample_from_datasets([tf.data.Dataset.range(5), tf.data.Dataset.range(10, 14)],
+                                                      seed=7), 3),
+        ("range(9).group_by_window(x % 3, batch(5), window_size=2)",
+         lambda: tf.data.Dataset.range(9).group_by_window(lambda x: x % 3, lambda k, w: w.batch(5), window_size=2), 2),
         ("range(3) exhausted", lambda: tf.data.Dataset.range(3), 3),
     ]
 

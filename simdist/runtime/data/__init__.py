@@ -28,7 +28,9 @@ Deviations from TF, by design:
 Layout (one module per kind of dataset, as TF's data/ops are laid out): `dataset` (the base node
 and its methods), `iterators`, `options`, `elements` (conversion, argument checks, cardinality
 constants), `functions` (tf.data functions traced once), `sources`, `batching`, `shard`,
-`map_filter`, `counting` (repeat/take/skip),
+`map_filter`, `counting` (repeat/take/skip), `scan` (scan, counter), `take_while`, `unique`,
+`single_element` (get_single_element), `window`, `sampling` (random, sample/choose_from_datasets),
+`readers` (TFRecordDataset, TextLineDataset, list_files, TFRecordWriter),
 `buffering` (prefetch/cache), `shuffle`, `combine` (zip/concatenate), `rebatch` (tf.distribute's
 rebatching, with its kernels' rules) and `pipeline` (utilities of tf.distribute's input pipeline).
 """
@@ -46,17 +48,25 @@ from simdist.runtime.data.counting import _RepeatDataset, _SkipDataset, _TakeDat
 from simdist.runtime.data.elements import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, _zeros,
                                            host_device)
 from simdist.runtime.data.iterators import Iterator, Optional, OwnedIterator
+from simdist.runtime.data.iterators import _NumpyIterator as NumpyIterator
 from simdist.runtime.data.map_filter import _FilterDataset, _MapDataset, _ParallelMapDataset
 from simdist.runtime.data.options import (AutoShardPolicy, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
                                           OptimizationOptions, Options, ThreadingOptions)
 from simdist.runtime.data.pipeline import cardinality, component_shapes, replicate
 from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
 from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
+from simdist.runtime.data import experimental_forms, sampling
+from simdist.runtime.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset, TFRecordWriter
+from simdist.runtime.data.window import DatasetSpec
+from simdist.runtime.data.scan import _ScanDataset
 from simdist.runtime.data.shuffle import _ShuffleDataset
+from simdist.runtime.data.single_element import experimental_get_single_element
+from simdist.runtime.data.take_while import _TakeWhileDataset
+from simdist.runtime.data.unique import _UniqueDataset
 from simdist.runtime.data.sources import _FlatMapDataset, _RangeDataset, _TensorDataset, _TensorSliceDataset
 from simdist.runtime.spec import TensorSpec
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV2", "Options",
+__all__ = ["DatasetSpec", "NumpyIterator", "FixedLengthRecordDataset", "TFRecordDataset", "TextLineDataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV2", "Options",
            "Iterator", "OwnedIterator", "Optional", "TensorSpec", "ThreadingOptions", "experimental"]
 
 experimental = types.SimpleNamespace(
@@ -72,4 +82,17 @@ experimental = types.SimpleNamespace(
     ThreadingOptions=ThreadingOptions,
     Optional=Optional,
     cardinality=cardinality,
+    get_single_element=experimental_get_single_element,
+    sample_from_datasets=sampling.sample_from_datasets,
+    scan=experimental_forms.scan,
+    take_while=experimental_forms.take_while,
+    unique=experimental_forms.unique,
+    unbatch=experimental_forms.unbatch,
+    enumerate_dataset=experimental_forms.enumerate_dataset,
+    group_by_window=experimental_forms.group_by_window,
+    bucket_by_sequence_length=experimental_forms.bucket_by_sequence_length,
+    Counter=experimental_forms.Counter,
+    RandomDataset=experimental_forms.RandomDataset,
+    TFRecordWriter=TFRecordWriter,
+    choose_from_datasets=sampling.choose_from_datasets,
 )

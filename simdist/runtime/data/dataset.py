@@ -11,7 +11,8 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.data.elements import (_bool_arg, host_device, INFINITE_CARDINALITY, _INT64_MAX, _int_arg,
-                                           _normalize_fn_output, _to_tensor, UNKNOWN_CARDINALITY)
+                                           _normalize_fn_output, probe_arrays, _to_tensor,
+                                           UNKNOWN_CARDINALITY)
 from simdist.runtime.data.iterators import _NumpyIterator, OwnedIterator
 from simdist.runtime.data.options import Options
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
@@ -70,6 +71,10 @@ class DatasetV2:
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         """Yield each element as the flat list of its component arrays (flatten order)."""
         raise NotImplementedError
+
+    def _probe_flat(self, size: int, fill: int) -> list[Any]:
+        """A probe element of this dataset, flat (a function's spec probe: map_filter.py)."""
+        return probe_arrays(self._flat_specs, size, fill)
 
     def _check_iterable(self) -> None:
         """Errors TF raises when an iterator is created (not at the first element)."""
@@ -225,6 +230,71 @@ class DatasetV2:
         """The datasets `map_func` returns, `block_length` elements from each of `cycle_length` in turn."""
         return _interleave(self, map_func, cycle_length, block_length, num_parallel_calls, deterministic)
 
+    def scan(self, initial_state: Any, scan_func: Callable[[Any, Any], Any], name: str | None = None) -> "DatasetV2":
+        """`scan_func(state, element) -> (new_state, output)` over the elements, from `initial_state`."""
+        return _ScanDataset(self, initial_state, scan_func)
+
+    def take_while(self, predicate: Callable[..., Any], name: str | None = None) -> "DatasetV2":
+        """The elements up to (not including) the first one `predicate` refuses."""
+        return _TakeWhileDataset(self, predicate)
+
+    def unique(self, name: str | None = None) -> "DatasetV2":
+        """The elements without repeats, in first-seen order (int32, int64 or string; one component)."""
+        return _UniqueDataset(self)
+
+    @staticmethod
+    def counter(start: Any = 0, step: Any = 1, dtype: Any = dtypes.int64, name: str | None = None) -> "DatasetV2":
+        """`start`, `start + step`, ... forever (TF builds it as a scan over `from_tensors(0).repeat()`)."""
+        return _counter(start, step, dtype)
+
+    def group_by_window(self, key_func: Callable[..., Any], reduce_func: Callable[..., Any], window_size: Any = None,
+                        window_size_func: Callable[..., Any] | None = None, name: str | None = None) -> "DatasetV2":
+        """Group elements by `key_func`; each full (or, at the end, partial) group goes to `reduce_func`."""
+        from simdist.runtime.data.group_by_window import group_by_window
+        return group_by_window(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func: Callable[..., Any], bucket_boundaries: Any,
+                                  bucket_batch_sizes: Any, padded_shapes: Any = None, padding_values: Any = None,
+                                  pad_to_bucket_boundary: bool = False, no_padding: bool = False,
+                                  drop_remainder: bool = False, name: str | None = None) -> "DatasetV2":
+        """Batch elements by length bucket (group_by_window over the bucket id, padded_batch per window)."""
+        from simdist.runtime.data.group_by_window import bucket_by_sequence_length
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                         padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
+                                         drop_remainder)
+
+    @staticmethod
+    def list_files(file_pattern: Any, shuffle: Any = None, seed: Any = None, name: str | None = None) -> "DatasetV2":
+        """The files matching `file_pattern`, sorted; shuffled unless `shuffle=False`."""
+        from simdist.runtime.data.readers import list_files
+        return list_files(file_pattern, shuffle, seed)
+
+    @staticmethod
+    def random(seed: Any = None, rerandomize_each_iteration: Any = None, name: str | None = None) -> "DatasetV2":
+        """PhiloxRandom's uint32 outputs for `seed` (random_seed.get_seed's pair), as int64, forever."""
+        return _sampling.random(seed, rerandomize_each_iteration)
+
+    @staticmethod
+    def sample_from_datasets(datasets: Any, weights: Any = None, seed: Any = None, stop_on_empty_dataset: bool = False,
+                             rerandomize_each_iteration: Any = None) -> "DatasetV2":
+        """Elements of `datasets` drawn at random with `weights` (TF's seeded selector: the same order)."""
+        return _sampling.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
+                                              rerandomize_each_iteration)
+
+    @staticmethod
+    def choose_from_datasets(datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool = True) -> "DatasetV2":
+        """Elements of `datasets` in the order `choice_dataset`'s int64 indices name."""
+        return _sampling.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    def get_single_element(self, name: str | None = None) -> Any:
+        """The dataset's only element (InvalidArgumentError when it has none or more than one)."""
+        return _get_single_element(self)
+
+    def window(self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: Any = False,
+               name: str | None = None) -> "DatasetV2":
+        """Windows of `size` elements every `shift`, `stride` apart, each component a dataset."""
+        return _window(self, size, shift, stride, drop_remainder)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 
@@ -317,6 +387,12 @@ from simdist.runtime.data.counting import _RepeatDataset, _SkipDataset, _TakeDat
 from simdist.runtime.data.map_filter import _FilterDataset, _FlatMapFnDataset, _MapDataset, _ParallelMapDataset  # noqa: E402,E501
 from simdist.runtime.data.interleave import interleave as _interleave  # noqa: E402
 from simdist.runtime.data.rebatch import _RebatchDataset  # noqa: E402
+from simdist.runtime.data import sampling as _sampling  # noqa: E402
+from simdist.runtime.data.scan import _ScanDataset, counter as _counter  # noqa: E402
+from simdist.runtime.data.single_element import get_single_element as _get_single_element  # noqa: E402
+from simdist.runtime.data.take_while import _TakeWhileDataset  # noqa: E402
+from simdist.runtime.data.unique import _UniqueDataset  # noqa: E402
+from simdist.runtime.data.window import window as _window  # noqa: E402
 from simdist.runtime.data.shard import _ShardDataset  # noqa: E402
 from simdist.runtime.data.shuffle import _ShuffleDataset  # noqa: E402
 from simdist.runtime.data.sources import (_FlatMapDataset, _RangeDataset, _TensorDataset,  # noqa: E402

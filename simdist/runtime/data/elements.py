@@ -50,6 +50,19 @@ def _zeros(shape: tuple[int, ...], dtype: dtypes.DType) -> np.ndarray:
     return np.zeros(shape, dtype=dtype.np)
 
 
+def probe_arrays(specs: list[TensorSpec], size: int, fill: int) -> list[np.ndarray]:
+    """The arrays of a spec probe (map_filter.py): unknown dims `size`, every value `fill`
+    (strings b"a" when `fill` is not 0)."""
+    arrays = []
+    for s in specs:
+        dims = (size,) if s.shape.rank is None else tuple(size if d is None else d for d in s.shape.as_list())
+        arr = _zeros(dims, s.dtype)
+        if fill:
+            arr[...] = b"a" if s.dtype is dtypes.string else fill
+        arrays.append(arr)
+    return arrays
+
+
 def _as_array(value: Any, dtype: dtypes.DType) -> np.ndarray:
     arr = np.asarray(value._v if isinstance(value, Tensor) else value)
     if dtype is dtypes.string:

@@ -55,6 +55,10 @@ class DatasetFunction:
     __slots__ = ("invoke", "structure", "dtypes", "trace", "graphs")
 
     def __init__(self, invoke: Callable[[Any], Any], structure: Any, trace: random_graphs.Trace) -> None:
+        if not all(hasattr(s, "dtype") for s in flatten(structure)):
+            raise NotImplementedError("simdist's traced tf.data functions take tensors only: a map/filter/scan/"
+                                      "take_while/reduce function of dataset-valued elements (window's) is not "
+                                      "supported; read windows with flat_map or interleave")
         self.invoke = invoke              # the packed input -> the Python function's raw result
         self.structure = structure        # the input's structure (its leaves: TensorSpecs)
         self.dtypes = [s.dtype for s in flatten(structure)]

@@ -15,8 +15,8 @@ from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.data import resources
 from simdist.runtime.data.dataset import _UnaryDataset
-from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, UNKNOWN_CARDINALITY,
-                                           _zeros, host_device)
+from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, probe_arrays,
+                                           UNKNOWN_CARDINALITY, host_device)
 from simdist.runtime.data.functions import DatasetFunction
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
@@ -62,14 +62,7 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
     device = host_device()
 
     def probe(size: int, fill: int) -> Any:
-        arrays = []
-        for s in in_specs:
-            dims = (size,) if s.shape.rank is None else tuple(size if d is None else d for d in s.shape.as_list())
-            arr = _zeros(dims, s.dtype)
-            if fill:
-                arr[...] = b"a" if s.dtype is dtypes.string else fill
-            arrays.append(arr)
-        return _normalize_fn_output(dfn.probe(arrays, device))
+        return _normalize_fn_output(dfn.probe(probe_arrays(in_specs, size, fill), device))
 
     try:
         with warnings.catch_warnings():
@@ -217,15 +210,8 @@ def _probe_dataset_spec(fn: Callable[..., Any], input_dataset: DatasetV2, trace:
     on the returned datasets' specs."""
     from simdist.runtime.data.dataset import DatasetV2
     specs = []
-    in_specs = flatten(input_dataset.element_spec)
     for size, fill in ((2, 0), (3, 1)):
-        arrays = []
-        for s in in_specs:
-            dims = (size,) if s.shape.rank is None else tuple(size if d is None else d for d in s.shape.as_list())
-            arr = _zeros(dims, s.dtype)
-            if fill:
-                arr[...] = b"a" if s.dtype is dtypes.string else fill
-            arrays.append(arr)
+        arrays = input_dataset._probe_flat(size, fill)
         with _tracing(trace), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:

@@ -1,0 +1,304 @@
+"""File readers: `tf.data.TFRecordDataset`, `tf.data.TextLineDataset`, `Dataset.list_files` and
+`tf.io.TFRecordWriter` (TF 2.21's data/ops/readers.py, lib/io/record_writer.cc, record_reader.cc,
+inputbuffer.cc; clause dataset.readers).
+
+A TFRecord file is a sequence of records: the data's length as a little-endian uint64, the masked
+CRC-32C of those 8 bytes (uint32), the data, the masked CRC-32C of the data; masked(crc) =
+((crc >> 15) | (crc << 17)) + 0xa282ead8 (mod 2**32). compression_type "GZIP" / "ZLIB" compress the
+whole stream (zlib's gzip or zlib wrapper); None / "" none. A record whose checksum does not match
+is DataLossError "corrupted record at <offset>" (the header's offset, or the data's for the data's
+checksum); a file cut inside a record's data is DataLossError "truncated record at <record offset>'
+failed with Read less bytes than requested", one cut inside a header ends the records silently. TextLineDataset yields each line without its "\\n" (and a "\\r"
+before it); a last line without a newline is kept. Both are string scalars, files read in order,
+cardinality UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import copy
+import glob as _glob
+import gzip
+import os
+import struct
+import zlib
+from typing import Any, Iterator
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.data.dataset import DatasetV2
+from simdist.runtime.data.elements import UNKNOWN_CARDINALITY
+from simdist.runtime.spec import TensorSpec
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["TFRecordDataset", "TextLineDataset", "TFRecordWriter", "TFRecordOptions", "list_files", "masked_crc32c"]
+
+
+def _crc_table() -> list[int]:
+    table = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+_TABLE = _crc_table()
+
+
+def crc32c(data: bytes) -> int:
+    """CRC-32C (Castagnoli), as TF's crc32c::Value."""
+    c = 0xFFFFFFFF
+    table = _TABLE
+    for b in data:
+        c = table[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def masked_crc32c(data: bytes) -> int:
+    """crc32c::Mask of the data's CRC-32C."""
+    crc = crc32c(data)
+    return ((((crc >> 15) | (crc << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+class TFRecordOptions:
+    """`tf.io.TFRecordOptions(compression_type)`: "" (none), "GZIP" or "ZLIB"."""
+
+    def __init__(self, compression_type: Any = None) -> None:
+        self.compression_type = _compression(compression_type)
+
+
+def _compression(value: Any) -> str:
+    if isinstance(value, TFRecordOptions):
+        return value.compression_type
+    if value is None:
+        return ""
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    if isinstance(value, bytes):
+        value = value.decode()
+    if value not in ("", "GZIP", "ZLIB"):
+        raise errors.InvalidArgumentError(None, None, f"Unsupported compression_type: {value}.")
+    return value
+
+
+def _open_read(path: str, compression: str) -> bytes:
+    if not os.path.exists(path):
+        raise errors.NotFoundError(None, None, f"{path}; No such file or directory")
+    with open(path, "rb") as f:
+        raw = f.read()
+    if compression == "GZIP":
+        return gzip.decompress(raw)
+    if compression == "ZLIB":
+        return zlib.decompress(raw)
+    return raw
+
+
+class TFRecordWriter:
+    """`tf.io.TFRecordWriter(path, options=None)`: writes records in TF's framing."""
+
+    def __init__(self, path: Any, options: Any = None) -> None:
+        self._path = os.fspath(path)
+        self._compression = _compression(options)
+        self._chunks: list[bytes] = []
+        self._closed = False
+        open(self._path, "wb").close()
+
+    def write(self, record: Any) -> None:
+        if isinstance(record, Tensor):
+            record = record.numpy()
+        if isinstance(record, str):
+            record = record.encode()
+        data = bytes(record)
+        header = struct.pack("<Q", len(data))
+        self._chunks.append(header + struct.pack("<I", masked_crc32c(header)) + data
+                            + struct.pack("<I", masked_crc32c(data)))
+
+    def flush(self) -> None:
+        raw = b"".join(self._chunks)
+        if self._compression == "GZIP":
+            raw = gzip.compress(raw)
+        elif self._compression == "ZLIB":
+            raw = zlib.compress(raw)
+        with open(self._path, "wb") as f:
+            f.write(raw)
+
+    def close(self) -> None:
+        if not self._closed:
+            self.flush()
+            self._closed = True
+
+    def __enter__(self) -> "TFRecordWriter":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def _records(data: bytes, path: str) -> Iterator[bytes]:
+    pos, n = 0, len(data)
+    while pos < n:
+        if pos + 12 > n:   # (a partial header reads as the file's end, as TF's reader gives)
+            return
+        header = data[pos:pos + 8]
+        (length,) = struct.unpack("<Q", header)
+        (crc,) = struct.unpack("<I", data[pos + 8:pos + 12])
+        if crc != masked_crc32c(header):
+            raise errors.DataLossError(None, None, f"corrupted record at {pos}")
+        end = pos + 12 + length
+        if end + 4 > n:
+            raise errors.DataLossError(None, None, f"truncated record at {pos}' failed with Read less bytes than "
+                                       "requested")
+        body = data[pos + 12:end]
+        (crc,) = struct.unpack("<I", data[end:end + 4])
+        if crc != masked_crc32c(body):
+            raise errors.DataLossError(None, None, f"corrupted record at {pos + 12}")
+        yield body
+        pos = end + 4
+
+
+def _filenames(filenames: Any) -> Any:
+    """A filename, a list of them, a string tensor or a dataset of string scalars."""
+    if isinstance(filenames, DatasetV2):
+        spec = filenames.element_spec
+        if not (isinstance(spec, TensorSpec) and spec.dtype == dtypes.string and spec.shape.rank == 0):
+            raise TypeError("The `filenames` argument must contain `tf.string` elements. Got a dataset of "
+                            f"`{spec!r}` elements.")
+        return filenames
+    if isinstance(filenames, Tensor):
+        filenames = filenames.numpy()
+    arr = np.asarray(filenames, dtype=object).reshape(-1)
+    names = [os.fspath(x).encode() if not isinstance(x, bytes) else x for x in arr.tolist()]
+    return names
+
+
+class _FileDataset(DatasetV2):
+    """Records or lines of each file, in the files' order."""
+
+    def __init__(self, filenames: Any, compression_type: Any, num_parallel_reads: Any = None) -> None:
+        names = _filenames(filenames)
+        inputs = (names,) if isinstance(names, DatasetV2) else ()
+        reads = None if num_parallel_reads is None else int(convert_to_tensor(num_parallel_reads,
+                                                                              dtype=dtypes.int64).numpy())
+        super().__init__(inputs, {"filenames": None if inputs else names,
+                                  "compression_type": _compression(compression_type),
+                                  "num_parallel_reads": reads}, TensorSpec([], dtypes.string))
+
+    def _one_file(self, name: Any) -> "_FileDataset":
+        """This reader over one file (what TF's readers.py interleaves)."""
+        node = copy.copy(self)
+        node._inputs = ()
+        node._params = dict(self._params, filenames=_filenames(name), num_parallel_reads=None)
+        return node
+
+    def _names(self) -> Iterator[bytes]:
+        if self._inputs:
+            for flat in self._inputs[0]._iter_flat():
+                yield bytes(flat[0][()] if isinstance(flat[0], np.ndarray) else flat[0])
+        else:
+            yield from self._params["filenames"]
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        reads = self._params["num_parallel_reads"]
+        if reads is not None and reads != -1:   # (readers.py: an interleave of the files, block_length 1)
+            from simdist.runtime.data.sources import _TensorSliceDataset
+            names = _TensorSliceDataset(np.asarray(list(self._names()), dtype=object))
+            yield from names.interleave(self._one_file, cycle_length=reads, block_length=1)._iter_flat()
+            return
+        for name in self._names():
+            path = name.decode()
+            for item in self._items(_open_read(path, self._params["compression_type"]), path):
+                out = np.empty((), dtype=object)
+                out[()] = item
+                yield [out]
+
+    def _items(self, data: bytes, path: str) -> Iterator[bytes]:
+        raise NotImplementedError
+
+    def _card(self) -> int:
+        return UNKNOWN_CARDINALITY
+
+
+class TFRecordDataset(_FileDataset):
+    """`tf.data.TFRecordDataset(filenames, compression_type=None, buffer_size=None, num_parallel_reads=None)`."""
+
+    _KIND = "TFRecordDataset"
+
+    def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
+                 num_parallel_reads: Any = None, name: str | None = None) -> None:
+        super().__init__(filenames, compression_type, num_parallel_reads)
+
+    def _items(self, data: bytes, path: str) -> Iterator[bytes]:
+        return _records(data, path)
+
+
+class TextLineDataset(_FileDataset):
+    """`tf.data.TextLineDataset(filenames, compression_type=None, buffer_size=None, num_parallel_reads=None)`."""
+
+    _KIND = "TextLineDataset"
+
+    def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
+                 num_parallel_reads: Any = None, name: str | None = None) -> None:
+        super().__init__(filenames, compression_type, num_parallel_reads)
+
+    def _items(self, data: bytes, path: str) -> Iterator[bytes]:
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        for line in lines:
+            yield line[:-1] if line.endswith(b"\r") else line
+
+
+def list_files(file_pattern: Any, shuffle: Any = None, seed: Any = None) -> DatasetV2:
+    """`Dataset.list_files`: the files matching the pattern(s), sorted (matching_files), shuffled with
+    the whole list as buffer unless `shuffle=False` (simdist's shuffle order: clause dataset.shuffle)."""
+    from simdist.runtime.data.sources import _TensorSliceDataset
+    patterns = _filenames(file_pattern)
+    if isinstance(patterns, DatasetV2):
+        raise TypeError("simdist's list_files takes a pattern or a list of patterns (not a dataset)")
+    names = sorted(m.encode() for p in patterns for m in _glob.glob(p.decode()))
+    if not names:
+        raise errors.InvalidArgumentError(None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                                          f"Summarized data: b'No files matched pattern: "
+                                          f"{', '.join(p.decode() for p in patterns)}'")
+    ds = _TensorSliceDataset(np.asarray(names, dtype=object))
+    if shuffle is None or shuffle:
+        ds = ds.shuffle(len(names), seed=seed)
+    return ds
+
+
+class FixedLengthRecordDataset(_FileDataset):
+    """`tf.data.FixedLengthRecordDataset(filenames, record_bytes, header_bytes=None, footer_bytes=None,
+    buffer_size=None, compression_type=None, num_parallel_reads=None)`: each file's body (after
+    `header_bytes`, before `footer_bytes`) cut into records of `record_bytes`. Checked when read, as
+    TF's kernel does: record_bytes > 0 and header/footer >= 0 (InvalidArgumentError); an
+    uncompressed body that is not a multiple of record_bytes is InvalidArgumentError."""
+
+    _KIND = "FixedLengthRecordDataset"
+
+    def __init__(self, filenames: Any, record_bytes: Any, header_bytes: Any = None, footer_bytes: Any = None,
+                 buffer_size: Any = None, compression_type: Any = None, num_parallel_reads: Any = None,
+                 name: str | None = None) -> None:
+        super().__init__(filenames, compression_type, num_parallel_reads)
+        self._sizes = (int(record_bytes), int(header_bytes or 0), int(footer_bytes or 0))
+
+    def _items(self, data: bytes, path: str) -> Iterator[bytes]:
+        record, header, footer = self._sizes
+        if record <= 0:
+            raise errors.InvalidArgumentError(None, None, "`record_bytes` must be > 0")
+        if header < 0:
+            raise errors.InvalidArgumentError(None, None, "`header_bytes` must be >= 0")
+        if footer < 0:
+            raise errors.InvalidArgumentError(None, None, "`footer_bytes` must be >= 0")
+        body = data[header:max(header, len(data) - footer)]
+        if len(body) % record and not self._params["compression_type"]:
+            raise errors.InvalidArgumentError(
+                None, None, f"Excluding the header ({header} bytes) and footer ({footer} bytes), input file \"{path}\" "
+                f"has body length {len(body)} bytes, which is not an exact multiple of the record length "
+                f"({record} bytes).")
+        for i in range(0, len(body) - record + 1, record):
+            yield body[i:i + record]
+
+
+__all__ += ["FixedLengthRecordDataset"]

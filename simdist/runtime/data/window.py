@@ -1,0 +1,141 @@
+"""`Dataset.window`: windows of the input's elements as datasets (TF 2.21's data/ops/window_op.py
+and WindowDatasetOp; clause dataset.window).
+
+Window i starts at input element i * shift and holds the elements start, start + stride, ...,
+`size` of them at most; a window cut short by the input's end is kept unless `drop_remainder`
+(then the iteration ends there). Each element is the input's structure with a dataset in place of
+each component (TF's DatasetSpec), meant to be read by `flat_map` / `interleave`
+(`ds.window(n).flat_map(lambda w: w.batch(n))`) or iterated. Cardinality (CardinalityInternal):
+the input's when infinite or unknown; with drop_remainder max(0, (n - ((size - 1) * stride + 1))
+// shift + 1), else ceil(n / shift). Non-positive size, shift or stride is InvalidArgumentError
+at build; the arguments convert as int64 tensors.
+
+Not supported in simdist: a `map` / `filter` / `scan` function over windows (TF passes it the
+datasets; simdist's traced functions take tensors only): NotImplementedError at build.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.data.dataset import DatasetV2, _UnaryDataset
+from simdist.runtime.data.elements import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
+from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
+from simdist.runtime.tensor import convert_to_tensor
+
+__all__ = ["DatasetSpec", "_WindowDataset", "window"]
+
+
+class DatasetSpec:
+    """`tf.data.DatasetSpec`: the type of a dataset-valued element (its element spec)."""
+
+    __slots__ = ("_element_spec",)
+
+    def __init__(self, element_spec: Any) -> None:
+        self._element_spec = element_spec
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is DatasetSpec and other._element_spec == self._element_spec
+
+    def __hash__(self) -> int:
+        return hash(repr(self._element_spec))
+
+    def __repr__(self) -> str:
+        return f"DatasetSpec({self._element_spec!r}, TensorShape([]))"
+
+
+class _VariantDataset(DatasetV2):
+    """A dataset-valued element: its elements (flat lists of arrays) as a dataset (TF's
+    _VariantDataset): one component of a window, or group_by_window's window."""
+
+    _KIND = "VariantDataset"
+
+    def __init__(self, elements: list[list[np.ndarray]], spec: Any) -> None:
+        super().__init__((), {}, spec)
+        self._elements = elements
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        yield from self._elements
+
+    def _card(self) -> int:
+        return len(self._elements)
+
+
+def _int64(value: Any) -> int:
+    return int(convert_to_tensor(value, dtype=dtypes.int64).numpy())
+
+
+def window(dataset: DatasetV2, size: Any, shift: Any = None, stride: Any = 1,
+           drop_remainder: Any = False) -> "_WindowDataset":
+    """window_op._window: `shift` defaults to `size`."""
+    return _WindowDataset(dataset, _int64(size), _int64(size if shift is None else shift), _int64(stride),
+                          bool(convert_to_tensor(drop_remainder, dtype=dtypes.bool_).numpy()))
+
+
+class _WindowDataset(_UnaryDataset):
+    _KIND = "WindowDataset"
+
+    def __init__(self, input_dataset: DatasetV2, size: int, shift: int, stride: int, drop_remainder: bool) -> None:
+        for what, v in (("size", size), ("shift", shift), ("stride", stride)):
+            if v <= 0:
+                raise errors.InvalidArgumentError(None, None, f"Window {what} must be greater than zero. "
+                                                  "[Op:WindowDataset]")
+        self._component_specs = flatten(input_dataset.element_spec)
+        spec = map_structure(DatasetSpec, input_dataset.element_spec)
+        super().__init__((input_dataset,), {"size": size, "shift": shift, "stride": stride,
+                                            "drop_remainder": drop_remainder}, spec)
+
+    def _iter_flat(self) -> Iterator[list[Any]]:
+        p = self._params
+        size, shift, stride, drop = p["size"], p["shift"], p["stride"], p["drop_remainder"]
+        source = self._input._iter_flat()
+        buffer: list[list[np.ndarray]] = []   # elements base, base + 1, ... read so far
+        base, ended, start = 0, False, 0
+        while True:
+            last = start + (size - 1) * stride
+            while not ended and base + len(buffer) <= last:
+                flat = next(source, None)
+                if flat is None:
+                    ended = True
+                else:
+                    buffer.append(flat)
+            n_read = base + len(buffer)
+            if start >= n_read:
+                return
+            rows = [buffer[i - base] for i in range(start, min(last + 1, n_read), stride)]
+            if len(rows) < size and drop:
+                return
+            yield [[r[c] for r in rows] for c in range(len(self._component_specs))]
+            start += shift
+            drop_n = min(start - base, len(buffer))
+            del buffer[:drop_n]
+            base += drop_n
+
+    def _pack(self, flat: list[Any], device: str | None = None) -> Any:
+        return pack_as(self._input.element_spec,
+                       [_VariantDataset([[a] for a in arrays], s) for arrays, s in zip(flat, self._component_specs)])
+
+    def _probe_flat(self, size: int, fill: int) -> list[Any]:
+        """A window of `size` probe elements (the input's `_probe_flat` repeated)."""
+        rows = [self._input._probe_flat(size, fill) for _ in range(size)]
+        return [[r[c] for r in rows] for c in range(len(self._component_specs))]
+
+    def _card(self) -> int:
+        n = self._input._card()
+        if n in (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY):
+            return n
+        p = self._params
+        if p["drop_remainder"]:
+            rest = n - ((p["size"] - 1) * p["stride"] + 1)
+            return 0 if rest < 0 else rest // p["shift"] + 1
+        return n // p["shift"] + (0 if n % p["shift"] == 0 else 1)
+
+
+
