@@ -45,7 +45,9 @@ def budget(request: pytest.FixtureRequest) -> Any:
 def onednn_float32(tf: Any) -> None:
     """Skips a test of oneDNN's float32 kernels where the backend's CPU runs TF's own instead: TF 2.21
     turns oneDNN on by default only on CPUs with AVX512_VNNI, AVX512_BF16, AVX_VNNI or AMX (clause
-    ops.host-cpu; on an AVX2-only CPU real TF fails such a test as simdist's host model does)."""
+    ops.host-cpu; on an AVX2-only CPU real TF fails such a test as simdist's host model does): one
+    that runs an op only oneDNN has (NCHW or dilated-backprop convolutions) or compares values in
+    oneDNN's summation order."""
     from simdist.runtime import host_cpu
     cpu = host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
     if not cpu.onednn("float32", ("float32",)):

@@ -385,7 +385,7 @@ def _causal_conv1d(keras, tf, data_format, dilation):
 
 
 @clause("keras.layer.conv1d", ref="tf221")
-def test_blind10_causal_conv1d_pads_the_steps_in_both_formats(keras, tf, budget):
+def test_blind10_causal_conv1d_pads_the_steps_in_both_formats(keras, tf, budget, onednn_float32):
     for case in budget(_grid(("data_format", ["channels_first", "channels_last"]), ("dilation", [1, 2]))):
         _causal_conv1d(keras, tf, **case)
 

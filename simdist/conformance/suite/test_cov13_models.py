@@ -29,7 +29,7 @@ def _shapes(weights):
 
 # -- Sequential: add, pop, build ------------------------------------------------------------------------------
 @clause("keras.model.weights-order", ref="tf221")
-def test_cov13_sequential_pop_add_and_deferred_build(keras):
+def test_cov13_sequential_pop_add_and_deferred_build(keras, tf, onednn_float32):
     """A Sequential without an Input is unbuilt (no weights, no input_shape) until build(shape);
     build puts an InputLayer first (not in `layers`); pop removes the last layer and rebuilds;
     compute_output_shape follows the layers; assigning `layers` is refused."""
@@ -148,7 +148,7 @@ def test_cov13_functional_layers_shapes_and_specs(keras):
 
 
 @clause("keras.model.call", ref="tf221")
-def test_cov13_functional_inputs_as_dict_and_list_give_the_same_outputs(keras):
+def test_cov13_functional_inputs_as_dict_and_list_give_the_same_outputs(keras, tf, onednn_float32):
     """A model built on a list of Inputs takes its inputs as that list or as a dict keyed by the
     Inputs' names; its outputs are the graph's (checked against NumPy)."""
     model = _two_input_model(keras)

@@ -31,7 +31,7 @@ def test_constants_of_a_sum_are_added_first_inside_tf_function(tf):
 
 
 @clause("ops.packet-paths", ref="tf221")
-def test_one_row_matmul_accumulates_in_order_with_fused_multiply_adds(tf):
+def test_one_row_matmul_accumulates_in_order_with_fused_multiply_adds(tf, onednn_float32):
     a = np.array([[-3.0, 2.5, -1.5]], np.float32)
     w = np.array([0.2989, 0.5870, 0.1140], np.float32)
     acc = np.float32(0.0)

@@ -494,7 +494,7 @@ HIGHER = {
 
 
 @clause("autodiff.op-gradients", ref="tf221")
-def test_gradient_table_higher_orders(backend, tf):
+def test_gradient_table_higher_orders(backend, tf, onednn_float32):
     """Second and third derivatives through the *Grad kernels: the outer tape's gradient of the
     nested level against central differences of that level."""
     def run(name):

@@ -386,7 +386,7 @@ def _zero_stuffed(f: np.ndarray, rate: tuple[int, int]) -> np.ndarray:
 
 @clause("autodiff.op-gradients", ref="tf221")
 @pytest.mark.parametrize("padding", ["SAME", "VALID"])
-def test_dilated_convolution_gradients_match_the_zero_stuffed_kernel(backend, tf, padding):
+def test_dilated_convolution_gradients_match_the_zero_stuffed_kernel(backend, tf, padding, onednn_float32):
     """conv2d(x, f, dilations=(2, 3)) is conv2d(x, f') with f' the zero-stuffed kernel: the input
     gradients are equal, and f's gradient is f''s at the taps (float32; TF's CPU kernels refuse
     dilated backprop in float64)."""

@@ -210,7 +210,7 @@ def _functional(keras):
 
 
 @clause("keras.model.call", ref="tf221")
-def test_functional_model_computes_its_graph(keras):
+def test_functional_model_computes_its_graph(keras, tf, onednn_float32):
     model = _functional(keras)
     k2, b2, k1, b1 = _set(model, 3)   # weights order: dense_1 (the deeper Dense(5)), then the shared dense
     rng = np.random.default_rng(4)

@@ -179,7 +179,7 @@ def _conv_transpose_valid(x: np.ndarray, k: np.ndarray, stride: int, out_sizes: 
 
 
 @clause("keras.layer.forward-and-gradients", ref="tf221")
-def test_layers_more2_conv3d_and_transposed_convs_match_numpy(tf, keras):
+def test_layers_more2_conv3d_and_transposed_convs_match_numpy(tf, keras, onednn_float32):
     rng = np.random.default_rng(9)
     x5 = rng.standard_normal((2, 4, 5, 3, 2)).astype(np.float32)
     conv = keras.layers.Conv3D(3, 2, use_bias=False)

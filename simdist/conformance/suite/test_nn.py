@@ -163,7 +163,7 @@ def test_max_pool_skips_nan(tf):
 
 # -- nn.conv-dilation ------------------------------------------------------------------------------
 @clause("nn.conv-dilation", ref="tf221")
-def test_dilated_conv_gradient_per_dtype(tf):
+def test_dilated_conv_gradient_per_dtype(tf, onednn_float32):
     for dt in ("float32", "float64"):
         x = tf.Variable(np.arange(2 * 6 * 6 * 2, dtype=dt).reshape(2, 6, 6, 2) / 10)
         w = tf.Variable(np.ones((3, 3, 2, 3), dt))

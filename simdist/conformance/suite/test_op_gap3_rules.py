@@ -36,7 +36,7 @@ def _conv3d_valid(x, f):
 
 
 @clause("ops.nn-3d", ref="tf221")
-def test_3d_convolution_and_pooling(tf):
+def test_3d_convolution_and_pooling(tf, onednn_float32):
     rng = np.random.default_rng(3)
     x = rng.normal(size=(1, 3, 4, 3, 2))
     f = rng.normal(size=(2, 2, 2, 2, 3))

@@ -387,7 +387,7 @@ def test_options_nn_and_math_axes_keepdims_and_scans(tf):
 
 
 @clause("autodiff.op-gradients", ref="tf221")
-def test_options_convolutions_with_dilations_strides_and_paddings(tf):
+def test_options_convolutions_with_dilations_strides_and_paddings(tf, onednn_float32):
     """conv1d(dilations=d), convolution(strides, padding, dilations) and conv2d_transpose(padding=
     "VALID", strides=2) against NumPy, with the gradient of conv1d's input (the transposed map). In
     float32: TF 2.21's CPU kernels refuse the float64 input gradient of a dilated convolution."""
