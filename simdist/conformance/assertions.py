@@ -87,6 +87,13 @@ def assert_equal(got: Any, expected: Any, *, call: str | None = None, what: str 
         fail(f"{what}={_fmt(g)}, but should be {_fmt(e)}", call)
 
 
+def assert_same(got: Any, expected: Any, *, call: str | None = None, what: str = "out") -> None:
+    """Python equality of nested lists, tuples and dicts of plain values (structures NumPy cannot
+    hold as one array: a dataset's ragged elements, (spec, values) pairs)."""
+    if got != expected:
+        fail(f"{what}={got!r}, but should be {expected!r}", call)
+
+
 def _to_py(x: Any) -> Any:
     """Nested lists/dicts of plain Python values (tensors and arrays via .tolist())."""
     if isinstance(x, dict):

@@ -20,14 +20,9 @@ import warnings
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import fail, raises
+from simdist.conformance.assertions import assert_same, raises
 
 clause = pytest.mark.clause
-
-
-def assert_equal(got, expected, *, call: str) -> None:
-    if got != expected:
-        fail(f"out={got!r}, but should be {expected!r}", call)
 
 
 def _model(keras, lr: float = 0.5):
@@ -50,14 +45,14 @@ def test_cov13_callbacks_learning_rate_scheduler(keras, capsys):
     epoch's end (read back from the optimizer: float32); verbose prints one line per epoch."""
     f32 = lambda v: float(np.float32(v))   # noqa: E731 - the optimizer's learning_rate variable is float32
     h = _fit(_model(keras), [keras.callbacks.LearningRateScheduler(lambda epoch: 0.1 / (epoch + 1))])
-    assert_equal(h.history["learning_rate"], [f32(0.1), f32(0.05), f32(0.1 / 3)],
+    assert_same(h.history["learning_rate"], [f32(0.1), f32(0.05), f32(0.1 / 3)],
                  call="LearningRateScheduler(lambda epoch: 0.1 / (epoch + 1)) history")
     model = _model(keras, lr=0.5)
     h = _fit(model, [keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5, verbose=1)])
     out = capsys.readouterr().out
-    assert_equal(h.history["learning_rate"], [0.25, 0.125, 0.0625],
+    assert_same(h.history["learning_rate"], [0.25, 0.125, 0.0625],
                  call="LearningRateScheduler(lambda epoch, lr: lr * 0.5) from 0.5")
-    assert_equal([line for line in out.splitlines() if "LearningRateScheduler" in line],
+    assert_same([line for line in out.splitlines() if "LearningRateScheduler" in line],
                  [f"Epoch {e}: LearningRateScheduler setting learning rate to {lr}." for e, lr in
                   ((1, 0.25), (2, 0.125), (3, 0.0625))], call="LearningRateScheduler(verbose=1) messages")
     with raises(ValueError, match="should be a float", call="schedule returning the int 1"):
@@ -83,7 +78,7 @@ def test_cov13_callbacks_model_checkpoint_arguments_and_batch_saves(keras):
     pattern = os.path.join(d, "w.{epoch:02d}-{batch:02d}.weights.h5")
     _model(keras).fit(x, y, batch_size=2, epochs=2, verbose=0, shuffle=False,
                       callbacks=[MC(pattern, save_weights_only=True, save_freq=2)])
-    assert_equal(sorted(f for f in os.listdir(d) if f.startswith("w.")),
+    assert_same(sorted(f for f in os.listdir(d) if f.startswith("w.")),
                  ["w.01-02.weights.h5", "w.02-01.weights.h5", "w.02-03.weights.h5"],
                  call="ModelCheckpoint(save_freq=2), 2 epochs of 3 batches: files")
     with raises(KeyError, match="Failed to format this callback filepath", call="filepath '{nope}.weights.h5'"):
@@ -105,7 +100,7 @@ def test_cov13_callbacks_model_checkpoint_best_only_messages(keras, capsys):
         for epoch in range(2):
             cb.on_epoch_begin(epoch)
             cb.on_epoch_end(epoch, {"loss": 1.0})
-    assert_equal([sorted(f for f in os.listdir(d)), any("val_loss available" in str(w.message) for w in caught)],
+    assert_same([sorted(f for f in os.listdir(d)), any("val_loss available" in str(w.message) for w in caught)],
                  [["b1.weights.h5", "b2.weights.h5"], True], call="save_best_only without val_loss in the logs")
     capsys.readouterr()
     cb = keras.callbacks.ModelCheckpoint(os.path.join(d, "v.weights.h5"), monitor="loss", save_best_only=True,
@@ -116,7 +111,7 @@ def test_cov13_callbacks_model_checkpoint_best_only_messages(keras, capsys):
         cb.on_epoch_end(epoch, {"loss": loss})
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.strip()]
     target = os.path.join(d, "v.weights.h5")
-    assert_equal(lines, [f"Epoch 1: loss improved from None to 0.50000, saving model to {target}",
+    assert_same(lines, [f"Epoch 1: loss improved from None to 0.50000, saving model to {target}",
                          f"Epoch 1: finished saving model to {target}",
                          "Epoch 2: loss did not improve from 0.50000",
                          f"Epoch 3: loss improved from 0.50000 to 0.25000, saving model to {target}",
@@ -148,7 +143,7 @@ def test_cov13_callbacks_backup_and_restore_bookkeeping(keras):
     cb.on_epoch_end(0)
     model.set_weights([np.full((2, 1), 3.0, np.float32)])
     cb.on_epoch_end(1)
-    assert_equal(sorted(os.listdir(d)), ["latest.weights.h5", "latest.weights.h5.bkp", "training_metadata.json",
+    assert_same(sorted(os.listdir(d)), ["latest.weights.h5", "latest.weights.h5.bkp", "training_metadata.json",
                                          "training_metadata.json.bkp"], call="double_checkpoint after two epochs")
     with open(os.path.join(d, "latest.weights.h5"), "wb") as f:
         f.write(b"not a weights file")
@@ -156,12 +151,12 @@ def test_cov13_callbacks_backup_and_restore_bookkeeping(keras):
     again = BR(d, double_checkpoint=True, delete_checkpoint=False)
     again.set_model(model)
     again.on_train_begin()
-    assert_equal(model.get_weights()[0].ravel().tolist(), [2.0, 2.0],
+    assert_same(model.get_weights()[0].ravel().tolist(), [2.0, 2.0],
                  call="on_train_begin with a damaged latest backup: the .bkp weights")
     again.on_train_end()
-    assert_equal(os.path.isdir(d), True, call="delete_checkpoint=False: backup_dir after on_train_end")
+    assert_same(os.path.isdir(d), True, call="delete_checkpoint=False: backup_dir after on_train_end")
     BR(d).on_train_end()
-    assert_equal(os.path.exists(d), False, call="delete_checkpoint=True: backup_dir after on_train_end")
+    assert_same(os.path.exists(d), False, call="delete_checkpoint=True: backup_dir after on_train_end")
 
 
 @clause("keras.callback.option-coverage", ref="tf221")
@@ -187,15 +182,15 @@ def test_cov13_callbacks_callback_list(keras):
     progbar = keras.callbacks.ProgbarLogger()
     cbs = keras.callbacks.CallbackList([Rec("a"), [Rec("b"), history], progbar], add_history=True,
                                        add_progbar=True, model=model)
-    assert_equal([type(c).__name__ for c in cbs.callbacks], ["Rec", "Rec", "History", "ProgbarLogger"],
+    assert_same([type(c).__name__ for c in cbs.callbacks], ["Rec", "Rec", "History", "ProgbarLogger"],
                  call="CallbackList([a, [b, History], ProgbarLogger], add_history, add_progbar).callbacks")
-    assert_equal(model.history is history, True, call="model.history is the given History")
+    assert_same(model.history is history, True, call="model.history is the given History")
     cbs.on_batch_begin(0)
     cbs.on_batch_end(0, {"loss": np.float32(0.5)})
-    assert_equal(seen, [("a", "begin", 0), ("b", "begin", 0), ("a", "end", 0, [("loss", 0.5)]),
+    assert_same(seen, [("a", "begin", 0), ("b", "begin", 0), ("a", "end", 0, [("loss", 0.5)]),
                         ("b", "end", 0, [("loss", 0.5)])], call="on_batch_begin/on_batch_end(logs)")
     bare = keras.callbacks.CallbackList([Rec("c")])
-    assert_equal(len(bare.callbacks), 1, call="CallbackList([c]) without defaults")
+    assert_same(len(bare.callbacks), 1, call="CallbackList([c]) without defaults")
     with raises(ValueError, match="without corresponding", call="CallbackList.on_test_end() without on_test_begin"):
         bare.on_test_end()
 
@@ -210,7 +205,7 @@ def test_cov13_callbacks_monitor_fallbacks(keras, capsys):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         es = keras.callbacks.EarlyStopping(monitor="loss", mode="sideways")
-    assert_equal([es.mode, any("unknown" in str(w.message) for w in caught)], ["auto", True],
+    assert_same([es.mode, any("unknown" in str(w.message) for w in caught)], ["auto", True],
                  call="EarlyStopping(mode='sideways')")
     odd = keras.callbacks.EarlyStopping(monitor="my_score")
     odd.set_model(model)
@@ -224,7 +219,7 @@ def test_cov13_callbacks_monitor_fallbacks(keras, capsys):
         warnings.simplefilter("always")
         es.on_epoch_end(0, {"loss": 1.0})
         es.on_epoch_end(1, {"loss": 1.0})
-    assert_equal([bool(getattr(model, "stop_training", False)), any("val_loss" in str(w.message) for w in caught)],
+    assert_same([bool(getattr(model, "stop_training", False)), any("val_loss" in str(w.message) for w in caught)],
                  [False, True], call="EarlyStopping(monitor='val_loss') without val_loss")
     rl = keras.callbacks.ReduceLROnPlateau(monitor="val_loss", patience=0)
     rl.set_model(model)
@@ -232,7 +227,7 @@ def test_cov13_callbacks_monitor_fallbacks(keras, capsys):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         rl.on_epoch_end(0, {"loss": 1.0})
-    assert_equal([float(np.asarray(model.optimizer.learning_rate)), any("val_loss" in str(w.message) for w in caught)],
+    assert_same([float(np.asarray(model.optimizer.learning_rate)), any("val_loss" in str(w.message) for w in caught)],
                  [0.5, True], call="ReduceLROnPlateau(monitor='val_loss') without val_loss")
     capsys.readouterr()
     es = keras.callbacks.EarlyStopping(monitor="loss", patience=1, verbose=1)
@@ -247,6 +242,6 @@ def test_cov13_callbacks_monitor_fallbacks(keras, capsys):
     for epoch, loss in enumerate((1.0, 2.0)):
         rl.on_epoch_end(epoch, {"loss": loss})
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.strip()]
-    assert_equal(lines, ["Epoch 2: early stopping", "Epoch 2: ReduceLROnPlateau reducing learning rate to 0.25."],
+    assert_same(lines, ["Epoch 2: early stopping", "Epoch 2: ReduceLROnPlateau reducing learning rate to 0.25."],
                  call="EarlyStopping(patience=1, verbose=1) on losses 1, 2; ReduceLROnPlateau(patience=1, "
                       "verbose=1) on losses 1, 2")

@@ -20,14 +20,9 @@ import warnings
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import fail, raises
+from simdist.conformance.assertions import assert_same, raises
 
 clause = pytest.mark.clause
-
-
-def assert_equal(got, expected, *, call: str) -> None:
-    if got != expected:
-        fail(f"out={got!r}, but should be {expected!r}", call)
 
 
 def _statuses(status) -> list[str]:
@@ -51,21 +46,21 @@ def test_cov13_checkpoint_save_counter_is_saved_and_restored(tf):
     v, w = tf.Variable([1.0, 2.0]), tf.Variable(3)
     ck = tf.train.Checkpoint(v=v, w=w)
     first = ck.save(os.path.join(d, "a"))
-    assert_equal([os.path.basename(first), int(ck.save_counter)], ["a-1", 1], call="first save(prefix)")
-    assert_equal([os.path.basename(ck.write(os.path.join(d, "b"))), int(ck.save_counter)], ["b", 1],
+    assert_same([os.path.basename(first), int(ck.save_counter)], ["a-1", 1], call="first save(prefix)")
+    assert_same([os.path.basename(ck.write(os.path.join(d, "b"))), int(ck.save_counter)], ["b", 1],
                  call="write(prefix) after one save")
     second = ck.save(os.path.join(d, "a"))
-    assert_equal([os.path.basename(second), os.path.basename(tf.train.latest_checkpoint(d))], ["a-2", "a-2"],
+    assert_same([os.path.basename(second), os.path.basename(tf.train.latest_checkpoint(d))], ["a-2", "a-2"],
                  call="second save, latest_checkpoint")
     v.assign([5.0, 6.0])
     w.assign(9)
     status = ck.restore(first)
-    assert_equal([v.numpy().tolist(), int(w.numpy()), int(ck.save_counter), _statuses(status)],
+    assert_same([v.numpy().tolist(), int(w.numpy()), int(ck.save_counter), _statuses(status)],
                  [[1.0, 2.0], 3, 1, ["ok", "ok"]], call="restore(a-1) after two saves: values, save_counter, status")
     fresh = tf.train.Checkpoint(v=tf.Variable([0.0, 0.0]), w=tf.Variable(0))
     fresh.restore(second)
     after = fresh.save(os.path.join(d, "c"))
-    assert_equal([int(fresh.save_counter), os.path.basename(after)], [3, "c-3"],
+    assert_same([int(fresh.save_counter), os.path.basename(after)], [3, "c-3"],
                  call="a new Checkpoint restoring a-2, then save(c)")
 
 
@@ -89,28 +84,28 @@ def test_cov13_checkpoint_restore_statuses_and_errors(tf):
             got.append("ok")
         except AssertionError:
             got.append("AssertionError")
-    assert_equal(got, ["AssertionError"] * 3, call="restore(None) status assertions")
+    assert_same(got, ["AssertionError"] * 3, call="restore(None) status assertions")
     with raises(tf.errors.NotFoundError, call="restore(missing path)"):
         ck.restore(os.path.join(d, "nope"))
     with raises(tf.errors.NotFoundError, call="read(missing path)"):
         ck.read(os.path.join(d, "nope"))
     extra = tf.train.Checkpoint(v=tf.Variable([0.0, 0.0]), z=tf.Variable(1.0))
     status = extra.read(path)
-    assert_equal([_statuses(status), extra.v.numpy().tolist(), float(extra.z.numpy())],
+    assert_same([_statuses(status), extra.v.numpy().tolist(), float(extra.z.numpy())],
                  [["AssertionError", "AssertionError"], [1.0, 2.0], 1.0], call="read(v, w) into (v, z)")
     fewer = tf.train.Checkpoint(v=tf.Variable([0.0, 0.0]))
     status = fewer.read(path)
-    assert_equal([_statuses(status), fewer.v.numpy().tolist()], [["AssertionError", "ok"], [1.0, 2.0]],
+    assert_same([_statuses(status), fewer.v.numpy().tolist()], [["AssertionError", "ok"], [1.0, 2.0]],
                  call="read(v, w) into (v)")
     exact = tf.train.Checkpoint(v=tf.Variable([0.0, 0.0]), w=tf.Variable(0))
-    assert_equal(_statuses(exact.read(path).expect_partial()), ["ok", "ok"], call="read(v, w) into (v, w)")
+    assert_same(_statuses(exact.read(path).expect_partial()), ["ok", "ok"], call="read(v, w) into (v, w)")
     unread = tf.train.Checkpoint(v=tf.Variable([0.0, 0.0]))
-    assert_equal(_statuses(unread.read(os.path.join(d, "counted-1"))), ["AssertionError", "ok"],
+    assert_same(_statuses(unread.read(os.path.join(d, "counted-1"))), ["AssertionError", "ok"],
                  call="read of a saved checkpoint (with its save_counter) into a fresh Checkpoint(v)")
     wrong = tf.train.Checkpoint(v=tf.Variable([0.0, 0.0, 0.0]), w=tf.Variable(0))
     with raises(ValueError, call="restore(v: [2]) into v: [3]"):
         wrong.restore(path)
-    assert_equal([wrong.v.numpy().tolist(), int(wrong.w.numpy())], [[0.0, 0.0, 0.0], 0],
+    assert_same([wrong.v.numpy().tolist(), int(wrong.w.numpy())], [[0.0, 0.0, 0.0], 0],
                  call="values after the refused restore")
 
 
@@ -126,13 +121,13 @@ def test_cov13_checkpoint_tracks_attributes_and_structures(tf):
     other = tf.train.Checkpoint(x=tf.Variable(1.0))
     status = other.read(path)
     ck.read(path)
-    assert_equal([float(ck.x.numpy()), float(other.x.numpy()), _statuses(status)], [4.0, 4.0, ["ok", "ok"]],
+    assert_same([float(ck.x.numpy()), float(other.x.numpy()), _statuses(status)], [4.0, 4.0, ["ok", "ok"]],
                  call="ckpt.x = Variable(4.0): write, read back by attribute and by keyword")
     nested = tf.train.Checkpoint(d={"a": tf.Variable(1.0), "b": [tf.Variable(2.0), tf.Variable(3.0)]})
     path = nested.write(os.path.join(d, "nested"))
     back = tf.train.Checkpoint(d={"a": tf.Variable(0.0), "b": [tf.Variable(0.0), tf.Variable(0.0)]})
     status = back.read(path)
-    assert_equal([float(back.d["a"].numpy()), [float(x.numpy()) for x in back.d["b"]], _statuses(status)],
+    assert_same([float(back.d["a"].numpy()), [float(x.numpy()) for x in back.d["b"]], _statuses(status)],
                  [1.0, [2.0, 3.0], ["ok", "ok"]], call="Checkpoint(d={'a': v, 'b': [v, v]}) round trip")
     with raises(AttributeError, call="Checkpoint().nope"):
         tf.train.Checkpoint().nope
@@ -153,35 +148,35 @@ def test_cov13_checkpoint_manager_numbers_and_restore_or_initialize(tf):
     md = os.path.join(d, "m")
     ck = tf.train.Checkpoint(v=tf.Variable(1.0))
     m = tf.train.CheckpointManager(ck, md, max_to_keep=2, checkpoint_name="model")
-    assert_equal([m.latest_checkpoint, m.checkpoints, m.checkpoint is ck, os.path.basename(m.directory)],
+    assert_same([m.latest_checkpoint, m.checkpoints, m.checkpoint is ck, os.path.basename(m.directory)],
                  [None, [], True, "m"], call="a new manager on an empty directory")
-    assert_equal(m.restore_or_initialize(), None, call="restore_or_initialize() with no checkpoint")
+    assert_same(m.restore_or_initialize(), None, call="restore_or_initialize() with no checkpoint")
     p10 = m.save(checkpoint_number=10)
-    assert_equal([os.path.basename(p10), int(ck.save_counter)], ["model-10", 1], call="save(checkpoint_number=10)")
+    assert_same([os.path.basename(p10), int(ck.save_counter)], ["model-10", 1], call="save(checkpoint_number=10)")
     ck.v.assign(2.0)
     p = m.save()
-    assert_equal([os.path.basename(p), int(ck.save_counter)], ["model-2", 2], call="save() after it")
+    assert_same([os.path.basename(p), int(ck.save_counter)], ["model-2", 2], call="save() after it")
     ck.v.assign(3.0)
     m.save(checkpoint_number=3)
-    assert_equal([os.path.basename(c) for c in m.checkpoints], ["model-2", "model-3"],
+    assert_same([os.path.basename(c) for c in m.checkpoints], ["model-2", "model-3"],
                  call="checkpoints after saves 10, 2, 3 with max_to_keep=2")
     ck.v.assign(7.0)
     again = tf.train.CheckpointManager(ck, md, max_to_keep=2, checkpoint_name="model")
-    assert_equal([os.path.basename(c) for c in again.checkpoints], ["model-2", "model-3"],
+    assert_same([os.path.basename(c) for c in again.checkpoints], ["model-2", "model-3"],
                  call="a second manager on the directory: checkpoints")
     restored = again.restore_or_initialize()
-    assert_equal([os.path.basename(restored), float(ck.v.numpy())], ["model-3", 3.0],
+    assert_same([os.path.basename(restored), float(ck.v.numpy())], ["model-3", 3.0],
                  call="restore_or_initialize() with checkpoints")
     calls = []
     init = tf.train.CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0)), os.path.join(d, "i"),
                                       max_to_keep=None, init_fn=lambda: calls.append(1))
-    assert_equal([init.restore_or_initialize(), calls], [None, [1]], call="restore_or_initialize() calls init_fn")
+    assert_same([init.restore_or_initialize(), calls], [None, [1]], call="restore_or_initialize() calls init_fn")
     keep = tf.train.CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0)), os.path.join(d, "k"), max_to_keep=None)
     for _ in range(4):
         keep.save()
-    assert_equal([os.path.basename(c) for c in keep.checkpoints], ["ckpt-1", "ckpt-2", "ckpt-3", "ckpt-4"],
+    assert_same([os.path.basename(c) for c in keep.checkpoints], ["ckpt-1", "ckpt-2", "ckpt-3", "ckpt-4"],
                  call="max_to_keep=None keeps every checkpoint")
-    assert_equal(tf.train.latest_checkpoint(os.path.join(d, "empty")), None, call="latest_checkpoint(empty dir)")
+    assert_same(tf.train.latest_checkpoint(os.path.join(d, "empty")), None, call="latest_checkpoint(empty dir)")
 
 
 def _weights_model(keras, units: int = 1):
@@ -227,7 +222,7 @@ def test_cov13_checkpoint_weight_file_errors_and_mismatches(keras):
         warnings.simplefilter("always")
         wide.load_weights(path, skip_mismatch=True)
     after = wide.get_weights()
-    assert_equal([[np.array_equal(a, b) for a, b in zip(after[:2], model.get_weights()[:2])],
+    assert_same([[np.array_equal(a, b) for a, b in zip(after[:2], model.get_weights()[:2])],
                   [np.array_equal(a, b) for a, b in zip(after[2:], before[2:])],
                   any("could not be loaded" in str(w.message) for w in caught)],
                  [[True, True], [True, True], True], call="load_weights(skip_mismatch=True) into Dense(3), Dense(2)")
@@ -240,14 +235,14 @@ def test_cov13_checkpoint_weight_file_errors_and_mismatches(keras):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         fresh.load_weights(tpath)
-    assert_equal([all(np.array_equal(a, b) for a, b in zip(fresh.get_weights(), trained.get_weights())),
+    assert_same([all(np.array_equal(a, b) for a, b in zip(fresh.get_weights(), trained.get_weights())),
                   bool(fresh.optimizer.built), any("Skipping variable loading for optimizer" in str(w.message)
                                                    for w in caught)],
                  [True, False, True], call="load_weights of a trained model into an unbuilt optimizer")
     built = _weights_model(keras)
     built.optimizer.build(built.trainable_variables)
     built.load_weights(tpath)
-    assert_equal([int(np.asarray(built.optimizer.iterations)),
+    assert_same([int(np.asarray(built.optimizer.iterations)),
                   all(np.array_equal(np.asarray(a), np.asarray(b))
                       for a, b in zip(built.optimizer.variables, trained.optimizer.variables))],
                  [4, True], call="load_weights of a trained model (2 epochs x 2 steps) into a built optimizer")
@@ -286,11 +281,11 @@ def test_cov13_checkpoint_keras_file_arguments_and_compile_state(keras):
     loaded = keras.models.load_model(path)
     got = loaded.evaluate(x, y, verbose=0, return_dict=True)
     want = model.evaluate(x, y, verbose=0, return_dict=True)
-    assert_equal([sorted(got), got == want, int(np.asarray(loaded.optimizer.iterations))],
+    assert_same([sorted(got), got == want, int(np.asarray(loaded.optimizer.iterations))],
                  [["loss", "mae", "ms"], True, 4], call="load_model of a model fitted 2 epochs x 2 steps")
     other = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
     other.load_weights(path)
-    assert_equal([np.array_equal(a, b) for a, b in zip(other.get_weights(), model.get_weights())], [True, True],
+    assert_same([np.array_equal(a, b) for a, b in zip(other.get_weights(), model.get_weights())], [True, True],
                  call="load_weights('m.keras')")
 
     class Custom(keras.Model):
@@ -312,7 +307,7 @@ def test_cov13_checkpoint_keras_file_arguments_and_compile_state(keras):
     with raises(TypeError, match="Could not locate class 'Custom'", call="load_model of an unregistered class"):
         keras.models.load_model(cpath)
     back = keras.models.load_model(cpath, custom_objects={"Custom": Custom})
-    assert_equal([np.array_equal(a, b) for a, b in zip(back.get_weights(), custom.get_weights())], [True, True],
+    assert_same([np.array_equal(a, b) for a, b in zip(back.get_weights(), custom.get_weights())], [True, True],
                  call="load_model(custom_objects={'Custom': Custom}) weights")
     cc = CustomCompile()
     cc(np.ones((1, 2), np.float32))
@@ -322,5 +317,5 @@ def test_cov13_checkpoint_keras_file_arguments_and_compile_state(keras):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         restored = keras.models.load_model(ccpath, custom_objects={"CustomCompile": CustomCompile})
-    assert_equal([bool(restored.compiled), any("compile()` was not called" in str(w.message) for w in caught)],
+    assert_same([bool(restored.compiled), any("compile()` was not called" in str(w.message) for w in caught)],
                  [True, True], call="load_model of a model with a custom compile(): compiled, warning")

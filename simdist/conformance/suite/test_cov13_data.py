@@ -15,15 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import fail, raises
+from simdist.conformance.assertions import assert_same, raises
 
 clause = pytest.mark.clause
-
-
-def assert_equal(got, expected, *, call: str) -> None:
-    """Python equality of nested lists/tuples/dicts (structures NumPy cannot hold as one array)."""
-    if got != expected:
-        fail(f"out={got!r}, but should be {expected!r}", call)
 
 
 def _items(ds) -> list:
@@ -140,8 +134,8 @@ def test_cov13_data_cardinality_arithmetic(tf):
         ("range(5, 0, -2)", lambda: D.range(5, 0, -2), 3),
     ]
     for call, build, expected in cases:
-        assert_equal(int(build().cardinality()), expected, call=f"{call}.cardinality()")
-    assert_equal(len(D.range(3).take(2)), 2, call="len(range(3).take(2))")
+        assert_same(int(build().cardinality()), expected, call=f"{call}.cardinality()")
+    assert_same(len(D.range(3).take(2)), 2, call="len(range(3).take(2))")
     with raises(TypeError, match="infinite", call="len(range(3).repeat())"):
         len(D.range(3).repeat())
     with raises(TypeError, match="unknown", call="len(range(3).filter(...))"):
@@ -171,13 +165,13 @@ def test_cov13_data_transformation_values(tf):
         ("range(2).concatenate(range(7, 9))", D.range(2).concatenate(D.range(7, 9)), [0, 1, 7, 8]),
     ]
     for call, ds, expected in cases:
-        assert_equal(_items(ds), expected, call=call)
+        assert_same(_items(ds), expected, call=call)
     spec = D.range(5, 8).enumerate().element_spec
-    assert_equal([(s.dtype.name, s.shape.as_list()) for s in spec], [("int64", []), ("int64", [])],
+    assert_same([(s.dtype.name, s.shape.as_list()) for s in spec], [("int64", []), ("int64", [])],
                  call="range(5, 8).enumerate().element_spec")
     merged = D.from_tensor_slices(np.zeros((2, 3), np.float32)).concatenate(
         D.from_tensor_slices(np.zeros((2, 4), np.float32))).element_spec
-    assert_equal(merged.shape.as_list(), [None], call="concatenate([3] rows, [4] rows).element_spec.shape")
+    assert_same(merged.shape.as_list(), [None], call="concatenate([3] rows, [4] rows).element_spec.shape")
 
 
 @clause("dataset.api-surface", ref="tf221")
@@ -190,15 +184,15 @@ def test_cov13_data_padded_batch(tf):
     ragged = D.range(1, 4).map(lambda n: tf.fill([n], n))
     pairs = D.zip((ragged, D.range(3))).padded_batch(
         2, padding_values=(tf.constant(-1, tf.int64), tf.constant(0, tf.int64)))
-    assert_equal(_items(pairs), [([[1, -1], [2, 2]], [0, 1]), ([[3, 3, 3]], [2])],
+    assert_same(_items(pairs), [([[1, -1], [2, 2]], [0, 1]), ([[3, 3, 3]], [2])],
                  call="zip(fill(n), range).padded_batch(2, padding_values=(-1, 0))")
     given = ragged.padded_batch(2, padded_shapes=[5], padding_values=tf.constant(9, tf.int64))
-    assert_equal(_items(given), [[[1, 9, 9, 9, 9], [2, 2, 9, 9, 9]], [[3, 3, 3, 9, 9]]],
+    assert_same(_items(given), [[[1, 9, 9, 9, 9], [2, 2, 9, 9, 9]], [[3, 3, 3, 9, 9]]],
                  call="fill(n).padded_batch(2, padded_shapes=[5], padding_values=9)")
     spec = ragged.padded_batch(2, padded_shapes=[5], drop_remainder=True).element_spec
-    assert_equal(spec.shape.as_list(), [2, 5], call="padded_batch(2, [5], drop_remainder=True).element_spec.shape")
+    assert_same(spec.shape.as_list(), [2, 5], call="padded_batch(2, [5], drop_remainder=True).element_spec.shape")
     strings = D.from_tensor_slices([["a", "b"], ["c", "d"]]).padded_batch(2, padded_shapes=[3])
-    assert_equal(_items(strings), [[[b"a", b"b", b""], [b"c", b"d", b""]]],
+    assert_same(_items(strings), [[[b"a", b"b", b""], [b"c", b"d", b""]]],
                  call="from_tensor_slices(str[2, 2]).padded_batch(2, padded_shapes=[3])")
     long = D.from_generator(lambda: iter([[1, 2, 3]]), output_types=tf.int32, output_shapes=[None])
     with raises(tf.errors.DataLossError, match="pad to a smaller size", call="[1, 2, 3] padded_batch to [2]"):
@@ -212,12 +206,12 @@ def test_cov13_data_iterators_and_optional(tf):
     InvalidArgumentError; Optional.from_value/empty; as_numpy_iterator keeps the structure."""
     D = tf.data.Dataset
     it = iter(D.range(2))
-    assert_equal((it.element_spec.dtype.name, it.element_spec.shape.as_list()), ("int64", []),
+    assert_same((it.element_spec.dtype.name, it.element_spec.shape.as_list()), ("int64", []),
                  call="iter(range(2)).element_spec")
-    assert_equal([int(next(it)), int(it.get_next())], [0, 1], call="next(it), it.get_next()")
+    assert_same([int(next(it)), int(it.get_next())], [0, 1], call="next(it), it.get_next()")
     end = it.get_next_as_optional()
-    assert_equal(bool(end.has_value()), False, call="get_next_as_optional() at the end .has_value()")
-    assert_equal(end.element_spec.dtype.name, "int64", call="get_next_as_optional() at the end .element_spec")
+    assert_same(bool(end.has_value()), False, call="get_next_as_optional() at the end .has_value()")
+    assert_same(end.element_spec.dtype.name, "int64", call="get_next_as_optional() at the end .element_spec")
     with raises(tf.errors.OutOfRangeError, call="it.get_next() at the end"):
         it.get_next()
     with raises(StopIteration, call="next(it) at the end"):
@@ -226,20 +220,20 @@ def test_cov13_data_iterators_and_optional(tf):
         end.get_value()
     it2 = iter(D.range(3, 5))
     got = it2.get_next_as_optional()
-    assert_equal([bool(got.has_value()), int(got.get_value())], [True, 3], call="get_next_as_optional() of range(3, 5)")
-    assert_equal(int(next(it2)), 4, call="next after get_next_as_optional")
+    assert_same([bool(got.has_value()), int(got.get_value())], [True, 3], call="get_next_as_optional() of range(3, 5)")
+    assert_same(int(next(it2)), 4, call="next after get_next_as_optional")
     opt = tf.experimental.Optional.from_value((1, tf.constant([1.5, 2.0])))
-    assert_equal([bool(opt.has_value()), [(s.dtype.name, s.shape.as_list()) for s in opt.element_spec],
+    assert_same([bool(opt.has_value()), [(s.dtype.name, s.shape.as_list()) for s in opt.element_spec],
                   [np.asarray(v).tolist() for v in opt.get_value()]],
                  [True, [("int32", []), ("float32", [2])], [1, [1.5, 2.0]]], call="Optional.from_value((1, [1.5, 2]))")
     empty = tf.experimental.Optional.empty(tf.TensorSpec([2], tf.int32))
-    assert_equal([bool(empty.has_value()), empty.element_spec.shape.as_list()], [False, [2]],
+    assert_same([bool(empty.has_value()), empty.element_spec.shape.as_list()], [False, [2]],
                  call="Optional.empty(TensorSpec([2], int32))")
     rows = list(D.from_tensor_slices({"a": [1, 2], "b": [[1.0], [2.0]]}).as_numpy_iterator())
-    assert_equal([(type(r["a"]).__name__, r["a"].tolist(), type(r["b"]).__name__, r["b"].tolist()) for r in rows],
+    assert_same([(type(r["a"]).__name__, r["a"].tolist(), type(r["b"]).__name__, r["b"].tolist()) for r in rows],
                  [("int32", 1, "ndarray", [1.0]), ("int32", 2, "ndarray", [2.0])],
                  call="as_numpy_iterator of {'a': int scalars, 'b': float rows}")
-    assert_equal(list(D.from_tensor_slices(["x", "yz"]).as_numpy_iterator()), [b"x", b"yz"],
+    assert_same(list(D.from_tensor_slices(["x", "yz"]).as_numpy_iterator()), [b"x", b"yz"],
                  call="as_numpy_iterator of strings")
 
 
@@ -259,7 +253,7 @@ def test_cov13_data_cache_replays_a_finished_pass(tf):
         first = _items(ds.take(2) if stop_early else ds)
         second = _items(ds)
         call = f"cache(), first pass {'take(2)' if stop_early else 'whole'}, then whole"
-        assert_equal([first, second, len(calls)], [[0, 1] if stop_early else [0, 1, 2], [0, 1, 2], expected_calls],
+        assert_same([first, second, len(calls)], [[0, 1] if stop_early else [0, 1, 2], [0, 1, 2], expected_calls],
                      call=call)
 
 
@@ -269,7 +263,7 @@ def test_cov13_data_options(tf):
     name), defaults read as None/AUTO, `merge` and `ds.options()` taking later settings over
     earlier ones, nested groups merged field by field."""
     o = tf.data.Options()
-    assert_equal([o.deterministic, o.experimental_distribute.auto_shard_policy == tf.data.experimental.AutoShardPolicy.AUTO,
+    assert_same([o.deterministic, o.experimental_distribute.auto_shard_policy == tf.data.experimental.AutoShardPolicy.AUTO,
                   o.threading.private_threadpool_size], [None, True, None], call="Options() defaults")
     with raises(TypeError, call="Options().deterministic = 1"):
         o.deterministic = 1
@@ -281,16 +275,16 @@ def test_cov13_data_options(tf):
     b.threading.max_intra_op_parallelism = 1
     b.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
     m = a.merge(b)
-    assert_equal([m.deterministic, m.threading.private_threadpool_size, m.threading.max_intra_op_parallelism,
+    assert_same([m.deterministic, m.threading.private_threadpool_size, m.threading.max_intra_op_parallelism,
                   m.experimental_distribute.auto_shard_policy == tf.data.experimental.AutoShardPolicy.DATA],
                  [False, 2, 1, True], call="a.merge(b) (disjoint settings)")
     c = tf.data.Options()
     c.deterministic = True
     ds = tf.data.Dataset.range(3).with_options(a).map(lambda x: x).with_options(c)
     got = ds.options()
-    assert_equal([got.deterministic, got.threading.private_threadpool_size], [True, 2],
+    assert_same([got.deterministic, got.threading.private_threadpool_size], [True, 2],
                  call="range.with_options(a).map.with_options(c).options()")
-    assert_equal([tf.data.Options() == tf.data.Options(), a == tf.data.Options()], [True, False],
+    assert_same([tf.data.Options() == tf.data.Options(), a == tf.data.Options()], [True, False],
                  call="Options equality")
 
 
@@ -302,13 +296,13 @@ def test_cov13_data_from_generator_conversions(tf):
     the iterator; an exception of the generator call itself is the PyFunc status (UnknownError)."""
     D = tf.data.Dataset
     spec = D.from_generator(lambda: iter([(1, [2.0])]), output_types=(tf.int32, tf.float32)).element_spec
-    assert_equal([s.shape.rank for s in spec], [None, None], call="from_generator(output_types=(int32, float32)) ranks")
+    assert_same([s.shape.rank for s in spec], [None, None], call="from_generator(output_types=(int32, float32)) ranks")
     spec = D.from_generator(lambda: iter([{"a": 1, "b": [2.0]}]), output_types={"a": tf.int32, "b": tf.float32},
                             output_shapes={"a": [], "b": [None]}).element_spec
-    assert_equal({k: (s.dtype.name, s.shape.as_list()) for k, s in spec.items()},
+    assert_same({k: (s.dtype.name, s.shape.as_list()) for k, s in spec.items()},
                  {"a": ("int32", []), "b": ("float32", [None])}, call="from_generator(dict types, dict shapes)")
     ds = D.from_generator(lambda a, b: iter(range(int(a), int(b))), output_types=tf.int64, args=(2, 5))
-    assert_equal(_items(ds), [2, 3, 4], call="from_generator(range(a, b), args=(2, 5))")
+    assert_same(_items(ds), [2, 3, 4], call="from_generator(range(a, b), args=(2, 5))")
     IAE = tf.errors.InvalidArgumentError
     bad = [
         ("yields (1, 2, 3) for (int32, int32)", lambda: iter([(1, 2, 3)]), (tf.int32, tf.int32), None),

@@ -17,14 +17,9 @@ import tempfile
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import fail, raises
+from simdist.conformance.assertions import assert_same, raises
 
 clause = pytest.mark.clause
-
-
-def assert_equal(got, expected, *, call: str) -> None:
-    if got != expected:
-        fail(f"out={got!r}, but should be {expected!r}", call)
 
 
 def _values(it) -> list:
@@ -70,13 +65,13 @@ def test_a_restored_iterator_continues_from_its_saved_position(tf):
             path = ckpt.save(os.path.join(d, f"p{i}", "c"))
             rest = _values(it)
             ckpt.restore(path).assert_consumed()
-            assert_equal(_values(it), rest, call=f"{call}: the same iterator restored after running to the end")
+            assert_same(_values(it), rest, call=f"{call}: the same iterator restored after running to the end")
             it2 = iter(make())
             tf.train.Checkpoint(it=it2).restore(path).assert_consumed()
-            assert_equal(_values(it2), rest, call=f"{call}: a new iterator over a new copy of the pipeline, restored")
+            assert_same(_values(it2), rest, call=f"{call}: a new iterator over a new copy of the pipeline, restored")
             it3 = iter(ds)
             tf.train.Checkpoint(it=it3).restore(path)
-            assert_equal(_values(it3), rest, call=f"{call}: another iterator of the same dataset, restored")
+            assert_same(_values(it3), rest, call=f"{call}: another iterator of the same dataset, restored")
 
 
 @clause("dataset.iterator-checkpoint", ref="tf221")
@@ -89,7 +84,7 @@ def test_a_deterministic_pipeline_resumes_with_its_next_elements(tf):
         it2 = iter(tf.data.Dataset.range(10).map(lambda x: x * 2).batch(3))
         step2 = tf.Variable(0, dtype=tf.int64)
         tf.train.Checkpoint(step=step2, iterator=it2).restore(path).assert_consumed()
-        assert_equal((first, int(step2.numpy()), _values(it2)), ([[0, 2, 4], [6, 8, 10]], 2, [[12, 14, 16], [18]]),
+        assert_same((first, int(step2.numpy()), _values(it2)), ([[0, 2, 4], [6, 8, 10]], 2, [[12, 14, 16], [18]]),
                      call="two batches, save, restore into a new iterator: (first, step, rest)")
 
 
