@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 import tf_cases
+import portable_inputs
 import tf_workers
 from test_layers_conv_norm_tf import _first_line
 
@@ -56,7 +57,7 @@ def _metric_data(kind: str, rng: np.random.Generator) -> list[tuple[np.ndarray, 
             out.append((rng.integers(0, 4, n).astype("int32"), rng.integers(0, 4, n).astype("int32")))
         else:
             logits = rng.standard_normal((n, 4))
-            probs = (np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)).astype("float32")
+            probs = (portable_inputs.exp(logits) / portable_inputs.exp(logits).sum(-1, keepdims=True)).astype("float32")
             labels = rng.integers(0, 4, n)
             y = np.eye(4, dtype="float32")[labels] if kind == "categorical" else labels.astype("int32")
             out.append((y, probs))

@@ -31,6 +31,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -361,9 +362,9 @@ def _crossing(c: dict[str, Callable[[Any], Any]]) -> None:
 
 
 def _adaptive_pooling(c: dict[str, Callable[[Any], Any]]) -> None:
-    x1 = np.arange(2 * 7 * 3, dtype="float32").reshape(2, 7, 3) ** 1.3 % 5
-    x2 = np.arange(2 * 7 * 5 * 3, dtype="float32").reshape(2, 7, 5, 3) ** 1.1 % 7
-    x3 = np.arange(5 * 6 * 7 * 2, dtype="float32").reshape(1, 5, 6, 7, 2) ** 1.2 % 9
+    x1 = portable_inputs.power(np.arange(2 * 7 * 3, dtype="float32").reshape(2, 7, 3), np.float32(1.3)) % 5
+    x2 = portable_inputs.power(np.arange(2 * 7 * 5 * 3, dtype="float32").reshape(2, 7, 5, 3), np.float32(1.1)) % 7
+    x3 = portable_inputs.power(np.arange(5 * 6 * 7 * 2, dtype="float32").reshape(1, 5, 6, 7, 2), np.float32(1.2)) % 9
     P = "ap/"
     for kind in ("Average", "Max"):
         for rank, x, sizes in ((1, x1, (3, 2, 7, 9)), (2, x2, ((3, 2), 3, (7, 5), (9, 6), (1, 1))),

@@ -26,6 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -85,7 +86,7 @@ def make_inputs(case: Case) -> dict[str, Any]:
         if case.logits:
             y_pred = raw
         else:
-            e = np.exp(raw - raw.max(axis=1, keepdims=True))
+            e = portable_inputs.exp(raw - raw.max(axis=1, keepdims=True))
             y_pred = e / e.sum(axis=1, keepdims=True)
             if case.extreme:
                 y_pred[0] = 0.0
@@ -93,7 +94,7 @@ def make_inputs(case: Case) -> dict[str, Any]:
                 if b > 1:
                     y_pred[1, :] = 1.0 / c
     elif kind == "binary":
-        y_pred = raw if case.logits else 1.0 / (1.0 + np.exp(-raw))
+        y_pred = raw if case.logits else 1.0 / (1.0 + portable_inputs.exp(-raw))
         if case.extreme and not case.logits:
             y_pred[0, 0] = 0.0
             y_pred[-1, -1] = 1.0

@@ -25,6 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -83,17 +84,17 @@ def make_batches(case: Case) -> list[dict[str, Any]]:
             yt = rng.integers(0, c, b).astype(np.int32)
             if case.label_rank == "keepdim":
                 yt = yt.reshape(b, 1)
-            e = np.exp(raw)
+            e = portable_inputs.exp(raw)
             yp = raw if case.logits else (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
             if b:
                 yp[0] = yp[0, ::-1]   # (argmax ties do not occur; a reversed row moves the max)
         elif kind == "categorical":
             yt = np.eye(c, dtype=np.float32)[rng.integers(0, c, b)]
-            e = np.exp(raw)
+            e = portable_inputs.exp(raw)
             yp = raw if case.logits else (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
         elif kind == "binary":
             yt = rng.integers(0, 2, (b, c)).astype(np.float32)
-            yp = raw if case.logits else (1 / (1 + np.exp(-2 * raw))).astype(np.float32)
+            yp = raw if case.logits else (1 / (1 + portable_inputs.exp(-2 * raw))).astype(np.float32)
             if case.label_rank == "keepdim":
                 yt, yp = yt[:, :1], yp[:, :1]
             if b and not case.logits:

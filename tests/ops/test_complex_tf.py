@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import edge_compare
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -265,8 +266,8 @@ for _dt in CDT:
 # -- complex division's bits (Eigen's pdiv_complex in packets, the C division in the scalar tail)
 def _division(dt: str, n: int) -> Callable[[Any], Any]:
     rng = np.random.default_rng(1000 + n)
-    x = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 3, n) + 1j * rng.standard_normal(n)).astype(dt)
-    y = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 3, n) + 1j * rng.standard_normal(n)).astype(dt)
+    x = (rng.standard_normal(n) * portable_inputs.pow10(rng.integers(-3, 3, n)) + 1j * rng.standard_normal(n)).astype(dt)
+    y = (rng.standard_normal(n) * portable_inputs.pow10(rng.integers(-3, 3, n)) + 1j * rng.standard_normal(n)).astype(dt)
     y[::5] = 0
     y[1::7] = 1e-30 + 0j
     return lambda tf: tf.constant(x) / tf.constant(y)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import edge_compare
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -27,7 +28,7 @@ _LAYOUTS: list[tuple[tuple[int, ...], Any]] = [
     ((16,), None), ((37,), None), ((5, 34), [-1]), ((5, 34), [0]), ((7, 3, 29), [0, 2]), ((7, 3, 29), None),
     ((32, 1, 32), [-1]), ((4, 40, 9), [1]), ((3, 300), [1]), ((2000,), None),
 ]
-_DATA = [(shape, axis, (_RNG.standard_normal(shape) * 10 ** _RNG.uniform(-3, 3, shape)))
+_DATA = [(shape, axis, (_RNG.standard_normal(shape) * portable_inputs.log_uniform(_RNG, -3, 3, shape)))
          for shape, axis in _LAYOUTS]
 # Eigen's tree (slices over P·1024), unaligned rows, the largest one-thread full reductions, training layouts
 _TREE_LAYOUTS: list[tuple[str, tuple[int, ...], Any]] = [
@@ -38,7 +39,7 @@ _TREE_LAYOUTS: list[tuple[str, tuple[int, ...], Any]] = [
     ("float64", (4097,), None), ("float64", (20002,), None), ("float64", (54186,), None),
     ("float64", (3, 5003), [1]), ("float64", (2, 40000), [1]), ("float64", (128, 784), [0]),
 ]
-_TREE_DATA = [(dtype, shape, axis, (_RNG.standard_normal(shape) * 10 ** _RNG.uniform(-3, 3, shape)))
+_TREE_DATA = [(dtype, shape, axis, (_RNG.standard_normal(shape) * portable_inputs.log_uniform(_RNG, -3, 3, shape)))
               for dtype, shape, axis in _TREE_LAYOUTS]
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import edge_compare
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -35,7 +36,7 @@ def _rows(dtype: str, n: int, seed: int, k: int = 2, subnormals: bool = True) ->
         z = np.empty(n, dtype)
         with np.errstate(all="ignore"):
             parts = [np.where(rng.random(n) < 0.6, pool[rng.integers(0, len(pool), n)],
-                              rng.standard_normal(n) * 2.0 ** rng.integers(-20, 20, n)) for _ in range(2)]
+                              rng.standard_normal(n) * portable_inputs.pow2(rng.integers(-20, 20, n))) for _ in range(2)]
             z.real, z.imag = parts
         rows.append(z)
     return rows

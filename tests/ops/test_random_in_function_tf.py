@@ -15,12 +15,13 @@ import numpy as np
 import pytest
 
 import edge_compare
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
 
-_LOGITS = np.log(np.array([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]], np.float32))
+_LOGITS = portable_inputs.log(np.array([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]], np.float32))
 _STRATEGIES: dict[str, Any] = {}
 
 

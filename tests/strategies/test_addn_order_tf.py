@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -42,7 +43,7 @@ def inputs(index: int) -> list[np.ndarray]:
     _, _, k, dt, n = CASES[index]
     rng = np.random.default_rng([2025, index])
     top = 3 if dt != "float16" else 2
-    return [(rng.standard_normal(n) * 10.0 ** rng.integers(-top, top + 1, n)).astype(dt) for _ in range(k)]
+    return [(rng.standard_normal(n) * portable_inputs.pow10(rng.integers(-top, top + 1, n))).astype(dt) for _ in range(k)]
 
 
 def compute(tf: Any, index: int) -> np.ndarray:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -39,7 +40,7 @@ def inputs(index: int) -> list[np.ndarray]:
     r, dt, shape, _ = CASES[index]
     rng = np.random.default_rng([11, index])
     top = 2 if dt == "float16" else 4
-    return [(rng.standard_normal(shape) * 10.0 ** rng.integers(-top, top + 1, shape)).astype(dt) for _ in range(r)]
+    return [(rng.standard_normal(shape) * portable_inputs.pow10(rng.integers(-top, top + 1, shape))).astype(dt) for _ in range(r)]
 
 
 def compute(tf: Any, index: int, strategies: dict[int, Any] | None = None) -> np.ndarray:
