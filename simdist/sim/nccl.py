@@ -4,7 +4,8 @@ takes, following NCCL's own tuner (src/graph/tuning.cc, `ncclTopoTuneModel` and
 (2026-06-11).
 
 For each (algorithm, protocol) NCCL computes a latency (a base per algorithm/protocol plus a
-per-hop latency of the hop's hardware: NVLink, PCI or network) and a bus bandwidth (channels x
+per-hop latency of the hop's hardware: NVLink, PCI or network, a network hop also the latency its
+network plugin declares, `nccl_net`) and a bus bandwidth (channels x
 per-channel bandwidth, then each protocol's refinements: LL moves 8 bytes per 4 of data and is
 capped by ``llMaxBw``, LL128 moves 128 per 120 and is capped per channel, Tree all-reduce is
 capped per channel; NVLS reduces inside the NVSwitch), converts the bus bandwidth to an
