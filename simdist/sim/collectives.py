@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from simpy.events import Event
 
-from . import analytic, chunked, nccl, plans
+from . import analytic, chunked, nccl, nccl_net, plans
 from .hardware import LINK_EFFICIENCY
 from .topology import Device
 from .trace import args_json
@@ -189,9 +189,10 @@ def nccl_system(devs: list[Device]) -> nccl.System:
         intra, bw = "pci", min(ln.bandwidth for ln in h0.pcie)
     net = h0.nic.bandwidth if (nodes > 1 and h0.nic is not None) else 0.0
     pci = min(ln.bandwidth for ln in h0.pcie) / LINK_EFFICIENCY if h0.pcie else 0.0
+    plugin = nccl_net.plugin(fabric.net)
     return nccl.System(nranks=len(devs), nodes=nodes, intra_bw=bw, net_bw=net, intra=intra, arch=fabric.arch,
                        nvls=fabric.nvls, nic_affinity=fabric.nic_affinity, release=fabric.release,
-                       nics=fabric.nics, pci_bw=pci)
+                       nics=fabric.nics, pci_bw=pci, net_latency=plugin.latency, protocols=plugin.protocols)
 
 
 def nccl_choice(sim: "Simulator", kind: str, devices: Iterable[str | Device], nbytes: float,

@@ -4,7 +4,8 @@ takes, following NCCL's own tuner (src/graph/tuning.cc, `ncclTopoTuneModel` and
 (2026-06-11).
 
 For each (algorithm, protocol) NCCL computes a latency (a base per algorithm/protocol plus a
-per-hop latency of the hop's hardware: NVLink, PCI or network) and a bus bandwidth (channels x
+per-hop latency of the hop's hardware: NVLink, PCI or network, a network hop also the latency its
+network plugin declares, `nccl_net`) and a bus bandwidth (channels x
 per-channel bandwidth, then each protocol's refinements: LL moves 8 bytes per 4 of data and is
 capped by ``llMaxBw``, LL128 moves 128 per 120 and is capped per channel, Tree all-reduce is
 capped per channel; NVLS reduces inside the NVSwitch), converts the bus bandwidth to an
@@ -28,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
-from . import nccl_release
+from . import nccl_net, nccl_release
 from .hardware import LINK_EFFICIENCY
 
 __all__ = ["ALGORITHMS", "PROTOCOLS", "ARCHS", "System", "Fabric", "Factors", "FACTORS", "Choice", "choose",
@@ -134,17 +135,20 @@ class Fabric:
     """A host's collective fabric beyond its links: GPU generation (``arch``), whether its
     NVSwitch does NVLink SHARP (``nvls``; NCCL uses it on Hopper NVSwitch systems), its NICs
     (``nics``; their bandwidth together is the host's NIC link, rail-optimised), whether each
-    GPU shares a PCIe switch with a NIC (``nic_affinity``) and the NCCL release installed
-    (``release``, "major.minor.patch"; default `nccl_release.DEFAULT`)."""
+    GPU shares a PCIe switch with a NIC (``nic_affinity``), the NCCL release installed
+    (``release``, "major.minor.patch"; default `nccl_release.DEFAULT`) and the network plugin NCCL
+    loads (``net``, a name of `nccl_net.PLUGINS`: the latency it declares, the protocols it leaves)."""
 
     arch: str = "ampere"
     nvls: bool = False
     nics: int = 1
     nic_affinity: bool = True
     release: str = nccl_release.DEFAULT
+    net: str = nccl_net.DEFAULT
 
     def __post_init__(self) -> None:
         nccl_release.tuner(self.release)   # (a clear error for a release simdist does not model)
+        nccl_net.plugin(self.net)
         if self.arch not in _ARCH:
             raise ValueError(f"nccl.Fabric.arch: unknown GPU generation {self.arch!r}; known: {', '.join(ARCHS)}")
         if isinstance(self.nics, bool) or not isinstance(self.nics, int) or self.nics < 1:
@@ -166,7 +170,9 @@ class System:
     LL128 across nodes); ``release`` the NCCL release it runs (`nccl_release`: its tuner's
     constants choose the algorithm and protocol); ``nics`` the node's NICs (``net_bw`` is their sum) and
     ``pci_bw`` a GPU's PCIe rate per direction (bytes/s, the x16 slot's raw rate; 0: not known), which
-    set the channels of NCCL's multi-node ring and tree graphs (`net_graph`)."""
+    set the channels of NCCL's multi-node ring and tree graphs (`net_graph`); ``net_latency`` the
+    microseconds the network plugin declares (`nccl_net`: added to every network hop, twice with
+    Simple) and ``protocols`` those it leaves NCCL to choose from (NCCL_PROTO)."""
 
     nranks: int
     nodes: int
@@ -179,9 +185,14 @@ class System:
     release: str = nccl_release.DEFAULT
     nics: int = 1
     pci_bw: float = 0.0
+    net_latency: float = 0.0
+    protocols: tuple[str, ...] = PROTOCOLS
 
     def __post_init__(self) -> None:
         nccl_release.tuner(self.release)
+        if not self.net_latency >= 0 or not self.protocols or any(p not in PROTOCOLS for p in self.protocols):
+            raise ValueError(f"nccl.System: expected net_latency >= 0 and protocols among {PROTOCOLS}, got "
+                             f"net_latency={self.net_latency!r} protocols={self.protocols!r}")
         if isinstance(self.nics, bool) or not isinstance(self.nics, int) or self.nics < 1:
             raise ValueError(f"nccl.System.nics: expected an int >= 1, got {self.nics!r}")
         if self.nranks < 1 or self.nodes < 1 or self.nranks % self.nodes:
@@ -435,6 +446,10 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
     if nodes > 1 and p == "LL":
         intra_lat *= tuner.ll_net_intra
     inter_lat = tuner.hw_lat["net"]["tree" if ppn == 1 else a][pi]
+    if nodes > 1:
+        # The network plugin's declared latency, once more with Simple ("the flush extra latency"):
+        # tuning.cc interLat, `nccl_net`.
+        inter_lat += system.net_latency * (2 if p == "Simple" else 1)
     lat = tuner.base_lat[a][pi]
     if a == "ring":
         net_overhead = 0.0
@@ -565,7 +580,8 @@ def choose(collective: str, nbytes: float, system: System, algorithm: str | None
            protocol: str | None = None, factors: Factors | None = None) -> Choice:
     """NCCL's choice for ``collective`` of ``nbytes`` on ``system``: the (algorithm, protocol)
     with the least NCCL model time, or the least within an explicit ``algorithm`` and/or
-    ``protocol`` (NCCL_ALGO / NCCL_PROTO); ties go to NCCL's order (ring, tree, nvls, nvls_tree;
+    ``protocol`` (NCCL_ALGO / NCCL_PROTO; without one, within the protocols the network plugin
+    leaves, ``system.protocols``); ties go to NCCL's order (ring, tree, nvls, nvls_tree;
     LL, LL128, Simple). Its ``time`` is simdist's prediction for what was chosen."""
     if algorithm is not None and algorithm not in ALGORITHMS:
         raise ValueError(f"nccl: unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
@@ -574,6 +590,8 @@ def choose(collective: str, nbytes: float, system: System, algorithm: str | None
     best: Choice | None = None
     for c in options(collective, nbytes, system, factors):
         if (algorithm is not None and c.algorithm != algorithm) or (protocol is not None and c.protocol != protocol):
+            continue
+        if protocol is None and c.protocol not in system.protocols:
             continue
         if best is None or c.model_time < best.model_time:
             best = c

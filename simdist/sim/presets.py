@@ -43,15 +43,17 @@ def make_cpu_host(cpus: int = 1, job: str = "localhost", task: int = 0) -> Host:
 
 
 def gpu_fabric(gpu: str = "A100", nvls: bool | None = None, nics: int = 1, nic_affinity: bool = True,
-               nccl_release: str | None = None) -> nccl.Fabric:
+               nccl_release: str | None = None, net_plugin: str | None = None) -> nccl.Fabric:
     """The collective fabric of a preset host of ``gpu``s (`nccl.Fabric`): its generation, NVLink
     SHARP (default: on for Hopper, whose NVSwitch has it, as NCCL uses it; off before), ``nics``
-    NICs, GPU-NIC affinity and the NCCL release it runs (default: `nccl_release.DEFAULT`)."""
+    NICs, GPU-NIC affinity, the NCCL release it runs (default: `nccl_release.DEFAULT`) and the
+    network plugin NCCL loads (default: NCCL's own transports; `nccl_net`)."""
     _gpu_spec(gpu)
     arch = nccl.GPU_ARCH[gpu]
     return nccl.Fabric(arch=arch, nvls=(arch == "hopper") if nvls is None else bool(nvls), nics=nics,
                        nic_affinity=nic_affinity,
-                       **({} if nccl_release is None else {"release": nccl_release}))
+                       **({} if nccl_release is None else {"release": nccl_release}),
+                       **({} if net_plugin is None else {"net": net_plugin}))
 
 
 def make_gpu_host(gpus: int = 8, gpu: str = "A100", job: str = "localhost", task: int = 0, cpus: int = 1,
@@ -86,7 +88,8 @@ def gpu_host(gpus: int = 8, gpu: str = "A100", job: str = "localhost", task: int
 def gpu_cluster(hosts: int = 1, gpus_per_host: int = 8, gpu: str = "A100", network: str | float = "100Gbps",
                 latency: str | float | None = None, job: str | None = None, pod_size: int | None = None,
                 oversubscription: float = 1.0, spine_latency: str | float = "1us", nics: int = 1,
-                nvls: bool | None = None, nic_affinity: bool = True, nccl_release: str | None = None) -> Cluster:
+                nvls: bool | None = None, nic_affinity: bool = True, nccl_release: str | None = None,
+                net_plugin: str | None = None) -> Cluster:
     """``hosts`` identical `gpu_host`s (``gpus_per_host`` GPUs on NVLink each) joined by a switch:
     ``network`` per NIC per direction (a bandwidth, or a name from `hardware.NETWORKS`:
     "infiniband_hdr", "infiniband_ndr", "roce_100g", "ethernet_100g", ...) with ``latency``
@@ -98,11 +101,11 @@ def gpu_cluster(hosts: int = 1, gpus_per_host: int = 8, gpu: str = "A100", netwo
 
     ``nics`` NICs of ``network`` each per host (DGX A100/H100: 8, one per GPU; one per GPU pair:
     4): the host's network link carries their sum, as a rail-optimised fabric gives every GPU its
-    own NIC's rail. ``nvls``, ``nic_affinity`` and ``nccl_release``: see `gpu_fabric` (they matter
+    own NIC's rail. ``nvls``, ``nic_affinity``, ``nccl_release`` and ``net_plugin``: see `gpu_fabric` (they matter
     to ``algorithm="nccl"`` collectives only)."""
     if isinstance(hosts, bool) or not isinstance(hosts, int) or hosts < 1:
         raise ValueError(f"gpu_cluster.hosts: expected an int >= 1, got {hosts!r}")
-    fabric = gpu_fabric(gpu, nvls, nics, nic_affinity, nccl_release)
+    fabric = gpu_fabric(gpu, nvls, nics, nic_affinity, nccl_release, net_plugin)
     jb = job if job is not None else ("localhost" if hosts == 1 else "worker")
     if isinstance(network, str) and network in hardware.NETWORKS:
         network, named_latency = hardware.NETWORKS[network]

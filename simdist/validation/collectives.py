@@ -34,7 +34,8 @@ class Setup:
     nccl-tests with one thread launching several GPUs (its header: "nGpus" > 1). True: calls
     queued back to back with one launching thread per GPU (nccl-tests' header "nGpus 1", MPI
     ranks or `-t` threads; CUDA graphs; a page that says its timer hides the host side): the
-    prediction is the kernels' time alone."""
+    prediction is the kernels' time alone. ``net``: the network plugin NCCL loaded, where the source
+    names it (`nccl_net.PLUGINS`; None: NCCL's own transports)."""
 
     gpu: str
     gpus: int = 8
@@ -44,6 +45,7 @@ class Setup:
     nvls: bool | None = None
     pipelined: bool = False
     release: str | None = None
+    net: str | None = None
 
     def describe(self) -> str:
         s = f"{self.hosts}x{self.gpus} {self.gpu}"
@@ -55,6 +57,8 @@ class Setup:
             s += ", back-to-back timing"
         if self.release is not None:
             s += f", NCCL {self.release}"
+        if self.net is not None:
+            s += f", {self.net}"
         return s
 
 
@@ -63,7 +67,7 @@ def simulate_busbw(setup: Setup, collective: str, nbytes: int, algorithm: str = 
     bus bandwidth nccl-tests would print (GB/s: bytes / time x busbw factor / 1e9)."""
     cluster = presets.gpu_cluster(hosts=setup.hosts, gpus_per_host=setup.gpus, gpu=setup.gpu,
                                   network=setup.network, nics=setup.nics, nvls=setup.nvls,
-                                  nccl_release=setup.release)
+                                  nccl_release=setup.release, net_plugin=setup.net)
     sim = Simulator(cluster)
     devs = [d for d in cluster.devices() if d.kind == "GPU"]
     factors = replace(nccl.FACTORS, overhead=0.0) if setup.pipelined else nccl.FACTORS
@@ -79,7 +83,7 @@ def simulate_busbw(setup: Setup, collective: str, nbytes: int, algorithm: str = 
 def _choice(setup: Setup, collective: str, nbytes: int, algorithm: str) -> str:
     cluster = presets.gpu_cluster(hosts=setup.hosts, gpus_per_host=setup.gpus, gpu=setup.gpu,
                                   network=setup.network, nics=setup.nics, nvls=setup.nvls,
-                                  nccl_release=setup.release)
+                                  nccl_release=setup.release, net_plugin=setup.net)
     devs = [d for d in cluster.devices() if d.kind == "GPU"]
     c = collectives.nccl_choice(Simulator(cluster), collective, devs, nbytes, algorithm)
     return f"{c.algorithm}/{c.protocol}, {c.channels} channels"
@@ -303,8 +307,8 @@ A100_ROCE = Setup("A100", hosts=2, network="100Gbps", nics=16)
 H100_ROCE = Setup("H100", hosts=2, network="200Gbps", nics=16, pipelined=True)
 NDMV4_1 = Setup("A100-80GB", pipelined=True)
 NDMV4_2 = Setup("A100-80GB", hosts=2, network="infiniband_hdr", nics=8, pipelined=True)
-P4DE_EFA = Setup("A100-80GB", hosts=2, network="100Gbps", nics=4, pipelined=True)
-P5_EFA = Setup("H100", hosts=2, network="100Gbps", nics=32, pipelined=True)
+P4DE_EFA = Setup("A100-80GB", hosts=2, network="100Gbps", nics=4, pipelined=True, net="aws-ofi-nccl-1.8.1/p4de")
+P5_EFA = Setup("H100", hosts=2, network="100Gbps", nics=32, pipelined=True, net="aws-ofi-nccl-1.8.1/p5")
 OKE_ROCE = Setup("A100", hosts=2, network="100Gbps", nics=16, pipelined=True)
 
 # (citation, setup, collective, bytes, published busbw GB/s, algorithm)

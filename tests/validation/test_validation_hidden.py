@@ -89,3 +89,17 @@ def test_cli_hidden_runs_the_proxy_not_the_table(capsys):
     out = capsys.readouterr().out
     assert "nccl-allreduce-h100-1x8-32KiB-nvls" in out and "nccl-allreduce-a100-1x8-1MiB " not in out, out
     assert "collective n=25" in out, out
+
+
+def test_aws_rows_run_their_plugin_and_nccl_proto():
+    # The AWS README's Dockerfile builds aws-ofi-nccl 1.8.1, which sets NCCL_PROTO=simple on p4de (its SENDRECV
+    # endpoint lacks 128-byte in-order delivery) and not on p5 (RDMA): docs/validation.md "Eighteenth session".
+    rows = {m.citation: [] for m in hidden.measurements()}
+    for m in hidden.measurements():
+        rows[m.citation].append(m)
+    for m in rows[collectives.AWS_P4DE]:
+        assert "aws-ofi-nccl-1.8.1/p4de" in m.description and "/Simple," in m.derivation, (m.id, m.derivation)
+    p5 = [m.derivation.split("picks ")[1].split(",")[0] for m in rows[collectives.AWS_P5]]
+    assert any(not c.endswith("/Simple") for c in p5), f"p5 keeps LL/LL128 under aws-ofi-nccl 1.8.1, got {p5}"
+    for m in rows[collectives.OKE_A100]:
+        assert "aws-ofi-nccl" not in m.description, f"{m.id}: OKE runs NCCL's own RoCE transport"
