@@ -28,3 +28,17 @@ def test_every_golden_is_current() -> None:
              if (why := tf_workers.golden_state(str(p))) is not None]
     assert not stale, "stale TF goldens (each costs a full live TF run of its module on every test run): " \
         "re-record with `python -m pytest <module> --tf-live all` and commit tests/goldens/:\n  " + "\n  ".join(stale)
+
+
+@pytest.mark.skipif(not tf_workers.HAS_TF, reason="the record is checked where TensorFlow is installed")
+def test_conformance_tf_record_is_current() -> None:
+    """tests/goldens/conformance-tensorflow.json holds every conformance-suite module at its current
+    stamp, so CI runs only a slice of the suite against TF (tests/conformance/tf_suite_record.py)."""
+    import sys
+    sys.path.insert(0, str(HERE / "conformance"))
+    import tf_suite_record
+    stale = tf_suite_record.stale(tf_suite_record.load(), tf_suite_record.stamps())
+    assert not stale, (f"{len(stale)} conformance-suite module(s) changed since their last run against TF "
+                       f"(each runs live against TF on every test run until recorded): record with `python -m "
+                       f"pytest tests/conformance/test_conformance_reports.py -k tensorflow --tf-live all` and commit "
+                       f"tests/goldens/conformance-tensorflow.json:\n  " + "\n  ".join(stale[:20]))

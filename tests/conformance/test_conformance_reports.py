@@ -12,15 +12,17 @@ from pathlib import Path
 
 import pytest
 
+import tf_suite_record
+
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
 
-def run_suite(backend: str, *extra: str) -> dict:
+def run_suite(backend: str, *extra: str, timeout: float = 1500) -> dict:
     REPORTS.mkdir(exist_ok=True)
     report = REPORTS / f"conformance-{backend}.json"
     cmd = [sys.executable, "-m", "simdist", "conformance", "--backend", backend, "--report", str(report),
            "--junit", str(REPORTS / f"conformance-{backend}.xml"), "-q", *extra]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1500)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     if proc.returncode < 0:
         # The process died of a signal: TF itself crashed (once in this project's runs, a segfault
         # near the in-process ParameterServer cluster tests of a loaded machine), which says
@@ -28,7 +30,7 @@ def run_suite(backend: str, *extra: str) -> dict:
         import warnings
         warnings.warn(f"`{' '.join(cmd[2:])}` died of signal {-proc.returncode}; running it again. "
                       f"Where:\n{_crash_site(proc.stderr)}", stacklevel=2)
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1500)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, (f"`{' '.join(cmd[2:])}` exited {proc.returncode}, but should pass every clause "
                                   f"or list it as a known deviation:\n{proc.stdout[-4000:]}\n"
                                   f"{_crash_site(proc.stderr) if proc.returncode < 0 else proc.stderr[-2000:]}")
@@ -49,9 +51,45 @@ def test_conformance_simdist_full_suite():
 
 @pytest.mark.tf
 @pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="real TensorFlow is not installed")
-def test_conformance_tensorflow_ci_profile():
-    data = run_suite("tensorflow", "--profile", "ci")
+def test_conformance_tensorflow_ci_profile(request: pytest.FixtureRequest) -> None:
+    """The suite's modules that changed since tests/goldens/conformance-tensorflow.json, and a
+    bounded slice of the others, against real TF (tf_suite_record.py; `--tf-live all`: every module,
+    `none`: none). A run of stale modules that passes brings the record up to date."""
+    mode = request.config.getoption("--tf-live")
+    record, current = tf_suite_record.load(), tf_suite_record.stamps()
+    live = tf_suite_record.live_selection(record, current, mode)
+    if not live:
+        pytest.skip("--tf-live none: no suite module runs against TF")
+    ignore = [f"--ignore={tf_suite_record.SUITE / m}" for m in sorted(current) if m not in live]
+    # (the whole suite against TF takes 13-25 min on the 2-core machine, a slice a few)
+    data = run_suite("tensorflow", "--profile", "ci", *(["--", *ignore] if ignore else []),
+                     timeout=3600 if len(live) > len(current) // 2 else 1500)
     assert data["backend"]["name"] == "tensorflow", data["backend"]
+    ran = sorted(tf_suite_record.outcomes(data))
+    assert ran == live, f"the TF run covered modules {sorted(set(ran) ^ set(live))} otherwise than selected"
+    if tf_suite_record.stale(record, current) or mode == "all":
+        tf_suite_record.save(tf_suite_record.update(record, current, live, data))
+
+
+def test_conformance_tf_record_names_the_suite() -> None:
+    """The record's selection logic over the real suite: a stale module is selected, the slice of
+    the unchanged ones is bounded, and a passing run's counts land in the record."""
+    current = tf_suite_record.stamps()
+    assert len(current) >= 100, f"found {len(current)} suite modules, expected the ~150 of the suite"
+    record = {m: {"stamp": s, "outcomes": {"passed": 1}} for m, s in current.items()}
+    first = sorted(current)[0]
+    record[first] = {"stamp": "0" * 64, "outcomes": {}}
+    live = tf_suite_record.live_selection(record, current, "slice")
+    assert first in live, f"{first} has a stale stamp but is not selected: {live[:5]}"
+    assert len(live) <= 1 + len(current) // tf_suite_record.SLICE_EVERY + 1, (
+        f"{len(live)} of {len(current)} modules selected with one stale: the slice should be about 1 in "
+        f"{tf_suite_record.SLICE_EVERY}")
+    assert tf_suite_record.live_selection(record, current, "all") == sorted(current)
+    report = {"tests": [{"nodeid": f"{first}::test_a", "outcome": "passed"},
+                        {"nodeid": f"{first}::test_b[x]", "outcome": "xfailed"}]}
+    new = tf_suite_record.update(record, current, [first], report)
+    assert new[first] == {"stamp": current[first], "outcomes": {"passed": 1, "xfailed": 1}}, new[first]
+    assert not tf_suite_record.stale(new, current), tf_suite_record.stale(new, current)
 
 
 def test_cli_doc_conformance_example_counts_every_clause():

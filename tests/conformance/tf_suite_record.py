@@ -1,0 +1,122 @@
+"""Which conformance-suite modules CI runs against real TensorFlow, from a record of the last full run.
+
+The suite's run against TF 2.21 checks the suite, not simdist: it shows that each test's expectation is
+what TF does. TF's answers do not change while a module and what it uses stay the same, so CI needs to
+run live only the modules that changed since the record (tests/goldens/conformance-tensorflow.json:
+each module's source stamp and its outcome counts from the last run that covered it), plus a bounded
+slice of the unchanged ones, as the differential goldens do (docs/architecture.md, "Where the tests
+live"). `python -m pytest tests/conformance/test_conformance_reports.py --tf-live all` runs every
+module and rewrites the record; a stale record fails tests/test_goldens_current.py's companion check
+(test_conformance_tf_record_is_current) so the record is kept with the suite.
+
+A module's stamp covers its source, the suite modules it imports, every other file of
+simdist/conformance (the suite's conftest and helpers, the plugin, the assertions and tolerances,
+the TF backend adapter, the clause table, TF's known-deviation file: a change there re-runs
+everything) and the installed TF and Keras releases.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFORMANCE = ROOT / "simdist" / "conformance"
+SUITE = CONFORMANCE / "suite"
+RECORD = ROOT / "tests" / "goldens" / "conformance-tensorflow.json"
+_SOURCES = (".py", ".txt", ".gz", ".json", ".toml")   # (not caches, not build products)
+SLICE_EVERY = 8   # of the unchanged modules (sorted), every 8th runs live anyway
+_IMPORT = re.compile(r"^\s*(?:from\s+(?:simdist\.conformance\.suite\.|\.)?(test_\w+)\s+import|import\s+(test_\w+))", re.M)
+
+
+def modules() -> list[str]:
+    """The suite's test modules, by file name, sorted."""
+    return sorted(p.name for p in SUITE.glob("test_*.py"))
+
+
+def _releases() -> str:
+    import importlib.metadata as md
+    out = []
+    for dist in ("tensorflow-cpu", "tensorflow", "keras"):
+        try:
+            out.append(f"{dist}=={md.version(dist)}")
+        except md.PackageNotFoundError:
+            pass
+    return ",".join(out)
+
+
+def _shared_digest() -> bytes:
+    digest = hashlib.sha256(_releases().encode())
+    for path in sorted(p for p in CONFORMANCE.rglob("*") if p.is_file() and p.suffix in _SOURCES
+                       and not any(part == "__pycache__" or part.startswith(".") for part in p.parts)
+                       and not (p.parent == SUITE and p.name.startswith("test_"))):
+        digest.update(path.relative_to(CONFORMANCE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.digest()
+
+
+def stamps() -> dict[str, str]:
+    """Each suite module's stamp (see the module docstring)."""
+    shared = _shared_digest()
+    sources = {name: (SUITE / name).read_bytes() for name in modules()}
+    out = {}
+    for name in sources:
+        digest = hashlib.sha256(shared)
+        seen, todo = set(), [name]
+        while todo:
+            cur = todo.pop(0)
+            if cur in seen or cur not in sources:
+                continue
+            seen.add(cur)
+            digest.update(cur.encode() + b"\0" + sources[cur] + b"\0")
+            text = sources[cur].decode()
+            todo.extend(sorted(f"{a or b}.py" for a, b in _IMPORT.findall(text)))
+        out[name] = digest.hexdigest()
+    return out
+
+
+def load() -> dict[str, Any]:
+    return json.loads(RECORD.read_text()) if RECORD.exists() else {}
+
+
+def stale(record: dict[str, Any], current: dict[str, str]) -> list[str]:
+    """The modules the record does not hold at their current stamp."""
+    return [m for m in sorted(current) if record.get(m, {}).get("stamp") != current[m]]
+
+
+def live_selection(record: dict[str, Any], current: dict[str, str], mode: str) -> list[str]:
+    """The modules to run against TF: every one (mode "all"), none ("none"), or the stale ones and
+    every SLICE_EVERY-th unchanged one ("slice")."""
+    if mode == "all":
+        return sorted(current)
+    if mode == "none":
+        return []
+    old = stale(record, current)
+    fresh = [m for m in sorted(current) if m not in old]
+    return sorted(old + fresh[::SLICE_EVERY])
+
+
+def outcomes(report: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """Outcome counts per module of a suite report."""
+    out: dict[str, dict[str, int]] = {}
+    for test in report["tests"]:
+        counts = out.setdefault(test["nodeid"].split("::")[0].rsplit("/", 1)[-1], {})
+        counts[test["outcome"]] = counts.get(test["outcome"], 0) + 1
+    return out
+
+
+def update(record: dict[str, Any], current: dict[str, str], ran: list[str], report: dict[str, Any]) -> dict[str, Any]:
+    """The record with the modules of a passing run at their current stamps (and modules that no
+    longer exist dropped)."""
+    counts = outcomes(report)
+    new = {m: v for m, v in record.items() if m in current}
+    for m in ran:
+        new[m] = {"stamp": current[m], "outcomes": dict(sorted(counts.get(m, {}).items()))}
+    return dict(sorted(new.items()))
+
+
+def save(record: dict[str, Any]) -> None:
+    RECORD.parent.mkdir(exist_ok=True)
+    RECORD.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
