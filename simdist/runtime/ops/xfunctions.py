@@ -53,7 +53,28 @@ def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":   # x * log(y): Log's complex kernel (complex_unary.py), the product
         from simdist.runtime.ops.complex_unary import KERNELS
         return _complex_times(x, KERNELS["Log"](np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
-    return x * np.log(y)
+    return x * _over_output(_log_kernel, x, y)
+
+
+def _over_output(fn: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """fn (a whole-tensor kernel) of y broadcast to the output's shape: the functor's packets and
+    scalar tail split the output's flat order (ops.eigen-kernels)."""
+    return fn(np.ascontiguousarray(np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
+
+
+def _log_kernel(y: np.ndarray) -> np.ndarray:
+    """xlogy_op's log: scalar_log_op's packets (plog) and numext::log on the tail, as the Log
+    kernel (packet_math.log; not NumPy's log, which is dispatched per CPU: ops.host-cpu)."""
+    from simdist.runtime.ops import packet_math
+    return packet_math.log(y)
+
+
+def _log1p_kernel(y: np.ndarray) -> np.ndarray:
+    """xlog1py_op's log1p: scalar_log1p_op's packets (generic_log1p) and std::log1p on the tail,
+    as the Log1p kernel (packet_math.log1p); NumPy's for a dtype it does not model."""
+    from simdist.runtime.ops import packet_math
+    out = packet_math.log1p(y)
+    return np.log1p(y) if out is None else out
 
 
 def _xdivy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -68,7 +89,7 @@ def _xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         from simdist.runtime.ops.complex_unary import KERNELS, _scalar_mul
         xb, fb = np.broadcast_arrays(x, KERNELS["Log1p"](np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
         return _scalar_mul(xb, fb)
-    return x * np.log1p(y)
+    return x * _over_output(_log1p_kernel, x, y)
 
 
 def _mul_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
