@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["needs_order", "ordered_matmul", "row_in_order"]
+__all__ = ["matmul", "needs_order", "ordered_matmul", "row_in_order"]
 
 
 def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
@@ -68,3 +68,29 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarr
         for j in range(x.shape[-1]):
             acc = acc + x[..., :, j, None] * y[..., None, j, :]
         return acc
+
+
+_NO_BLAS = ("float32", "float64", "complex64", "complex128")
+
+
+def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] (NumPy broadcasting) without BLAS: OpenBLAS picks its kernels,
+    and so a product's summation order, by CPU at load time (Haswell, SkylakeX, ...), so np.matmul's
+    last bits depend on the machine (ops.host-cpu). Float entries are summed over k in order, each
+    product and sum rounded: NumPy's einsum (optimize=False) runs its own loop, compiled for the
+    x86-64 wheels' baseline (no run-time dispatch, no FMA), which accumulates out[i, :] +=
+    x[i, j] * y[j, :] for j in order (tests/ops/test_contraction_order.py checks that against
+    ordered_matmul); a one-column product is computed as its transpose (y^T x^T: the same products
+    and sums), a dot of one row and one column by ordered_matmul. That order is TF 2.21's float64
+    Eigen contraction (no FMA in the wheel) and float32's without oneDNN; oneDNN's float32 kernels
+    fuse the multiply-adds (ordered_matmul(fused=True), which callers choose where the order
+    shows). Complex products go through the same einsum loop (deterministic, not TF's order);
+    other dtypes are exact (integers) or not BLAS's (float16): np.matmul. Cost: einsum's loop is
+    about 10x slower than single-threaded BLAS on large products (256x256x256: ~10 ms)."""
+    if x.dtype.name not in _NO_BLAS or x.dtype != y.dtype or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return np.matmul(x, y)
+    if y.shape[-1] == 1 and x.dtype.kind == "f":
+        if x.shape[-2] == 1:
+            return ordered_matmul(x, y, fused=False)
+        return np.swapaxes(matmul(np.swapaxes(y, -1, -2), np.swapaxes(x, -1, -2)), -1, -2)
+    return np.einsum("...ij,...jk->...ik", np.ascontiguousarray(x), np.ascontiguousarray(y), optimize=False)

@@ -151,6 +151,9 @@ def _tan(a: np.ndarray) -> np.ndarray:
         from simdist.runtime.ops import libm
         flat = np.ascontiguousarray(a).ravel()
         return libm.scalar_map("tanf" if a.dtype == np.float32 else "tan", flat).reshape(a.shape)
+    if a.dtype == np.float16:   # tanf of each element, rounded (NumPy's float16 tan is dispatched per CPU)
+        from simdist.runtime.ops import libm
+        return libm.elementwise("tanf", a.astype(np.float32)).astype(np.float16)
     return np.tan(a)
 
 
@@ -158,17 +161,20 @@ TAN = unary("Tan", complex_unary.kernel("Tan", _quiet(_tan)), _rule("Tan", _FLOA
 ATAN = unary("Atan", complex_unary.kernel("Atan", _eigen("atan", np.arctan)), _rule("Atan", _FLOAT_C))
 def _c_each(c_name: str, fallback: Any) -> Any:
     """The C library's `c_name` (float32: its "f" version) on every float32/float64 element
-    (libm.py), NumPy's `fallback` for other dtypes (float16/bfloat16: NumPy's half loops call the
-    same float function and round). TF 2.21's x86-64 kernel calls std::sinh, std::cosh,
+    (libm.py), float16 through the float function, rounded; NumPy's `fallback` for other dtypes
+    (bfloat16: ml_dtypes' own loops). TF 2.21's x86-64 kernel calls std::sinh, std::cosh,
     std::asinh and std::acosh (no Eigen packet function), std::asin and std::acos for double, on
     each element. Eigen's float32 pasin/pacos/patanh and double patanh (their packets) are not
     transcribed: there, too, every element is the C library's (exactly TF's scalar tail). Not
     NumPy's float32/float64 loops: on a CPU with AVX-512 they are SVML's (ops.host-cpu). A ctypes
     call an element: about 1.5 µs each."""
     def kernel(a: np.ndarray) -> np.ndarray:
+        from simdist.runtime.ops import libm
         if a.dtype in (np.float32, np.float64):
-            from simdist.runtime.ops import libm
             return libm.elementwise(c_name + "f" if a.dtype == np.float32 else c_name, a)
+        if a.dtype == np.float16:   # the float function, rounded (NumPy's float16 loops are SVML's or
+            # AVX512-FP16's on such CPUs)
+            return libm.elementwise(c_name + "f", a.astype(np.float32)).astype(np.float16)
         return fallback(a)
     kernel.__name__ = c_name
     return kernel
