@@ -137,6 +137,11 @@ def _eigen(name: str, fallback: Any) -> Any:
             from simdist.runtime.ops import libm
             return libm.elementwise("atanf", a.astype(np.float32)).astype(np.float16)
         out = fn(a)
+        if out is None and a.dtype == np.float64 and name in ("sin", "cos"):
+            # glibc's sin/cos on every element (TF: Eigen's double packets need AVX2); NumPy's float64
+            # loop equals it here but is SVML's on a CPU with AVX-512 (ops.host-cpu)
+            from simdist.runtime.ops import libm
+            return libm.elementwise(name, a)
         return fallback(a) if out is None else out
     kernel.__name__ = name
     return kernel
