@@ -112,7 +112,8 @@ def matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
 def _in_order(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The einsum loop's in-order sums (a one-column product as its transpose)."""
     if y.shape[-1] == 1 and x.dtype.kind == "f":
-        if x.shape[-2] == 1:
-            return ordered_matmul(x, y, fused=False)
+        if x.shape[-2] == 1:   # a dot: np.add.accumulate adds in order, one rounding a step (+ 0: from +0)
+            prods = x[..., 0, :] * y[..., :, 0]
+            return (np.add.accumulate(prods, axis=-1)[..., -1:] + x.dtype.type(0))[..., None]
         return np.swapaxes(_in_order(np.swapaxes(y, -1, -2), np.swapaxes(x, -1, -2)), -1, -2)
     return np.einsum("...ij,...jk->...ik", np.ascontiguousarray(x), np.ascontiguousarray(y), optimize=False)

@@ -40,8 +40,9 @@ def partial_piv_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def lu_solve(a: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(X with a @ X = rhs, whether every LU pivot is nonzero) for batches a [b, n, n], rhs [b, n, m]
     in a's dtype: PartialPivLU as above, the rows of rhs permuted, then the unit-lower and upper
-    triangular solves, each row's sum over k in order without BLAS (contraction_order.matmul: BLAS's
-    order depends on the CPU, ops.host-cpu). TF's MatrixSolve and MatrixInverse (the solve of the
+    triangular solves, each row's sum over k in order without BLAS (contraction_order.matmul, its
+    products rounded as Eigen's own code in the wheel, without FMA: BLAS's order depends on the
+    CPU, ops.host-cpu). TF's MatrixSolve and MatrixInverse (the solve of the
     identity) run Eigen's PartialPivLU too; Eigen's blocked triangular solves are not modelled."""
     from simdist.runtime.ops.contraction_order import matmul
     lu, _, _, perm = _lu(a)
@@ -49,10 +50,10 @@ def lu_solve(a: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     x = np.array(rhs[np.arange(b)[:, None], perm], dtype=lu.dtype)
     with np.errstate(all="ignore"):
         for i in range(1, n):
-            x[:, i] -= matmul(lu[:, i:i + 1, :i], x[:, :i])[:, 0]
+            x[:, i] -= matmul(lu[:, i:i + 1, :i], x[:, :i], fused=False)[:, 0]
         for i in range(n - 1, -1, -1):
             if i < n - 1:
-                x[:, i] -= matmul(lu[:, i:i + 1, i + 1:], x[:, i + 1:])[:, 0]
+                x[:, i] -= matmul(lu[:, i:i + 1, i + 1:], x[:, i + 1:], fused=False)[:, 0]
             x[:, i] = _divide(x[:, i], lu[:, i, i][:, None])
     ok = np.all(np.abs(np.diagonal(lu, axis1=1, axis2=2)) > 0, axis=1)
     return x, ok
@@ -69,11 +70,10 @@ def _lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     with np.errstate(all="ignore"):
         for k in range(n):
             col = np.abs(m[:, k:, k])
-            best, idx = col[:, 0].copy(), np.zeros(b, np.intp)
-            for i in range(1, n - k):
-                take = col[:, i] > best
-                best = np.where(take, col[:, i], best)
-                idx = np.where(take, i, idx)
+            # the first row greater than every one before it: the first maximum, a NaN never taken
+            # below the top and kept at the top (the scan's `>` is false on NaN)
+            idx = np.where(np.isnan(col[:, 0]), 0, np.argmax(np.where(np.isnan(col), -np.inf, col), axis=1))
+            best = col[rows, idx]
             p = k + idx
             swap = (best != 0) & (p != k)
             if swap.any():
