@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["matmul", "needs_order", "ordered_matmul", "row_in_order"]
+__all__ = ["dot", "matmul", "needs_order", "ordered_matmul", "row_in_order"]
 
 
 def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
@@ -117,3 +117,16 @@ def _in_order(x: np.ndarray, y: np.ndarray) -> np.ndarray:
             return (np.add.accumulate(prods, axis=-1)[..., -1:] + x.dtype.type(0))[..., None]
         return np.swapaxes(_in_order(np.swapaxes(y, -1, -2), np.swapaxes(x, -1, -2)), -1, -2)
     return np.einsum("...ij,...jk->...ik", np.ascontiguousarray(x), np.ascontiguousarray(y), optimize=False)
+
+
+def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` of 1-d or 2-d operands (NumPy's rules) by matmul(fused=False): in order, products
+    rounded (Eigen's own vector code in the wheel has no FMA), without BLAS's gemv/dot."""
+    a2 = a[None, :] if a.ndim == 1 else a
+    b2 = b[:, None] if b.ndim == 1 else b
+    out = matmul(a2, b2, fused=False)
+    if b.ndim == 1:
+        out = out[..., 0]
+    if a.ndim == 1:
+        out = out[0] if out.ndim else out
+    return out
