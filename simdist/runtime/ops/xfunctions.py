@@ -5,8 +5,8 @@ math_grad.py registers it, and its facade function.
 The guards follow TF's Eigen functors: xlogy/xdivy/xlog1py give 0 where x == 0 (even for
 y = 0, inf or NaN), multiply_no_nan gives +0 where y == 0 (even for x = inf or NaN). A zero x
 gives +0.0 in TF's scalar path and x itself in its SIMD packets, so -0.0 stays -0.0 for the
-elements of full packets (simd.py; modelled when no operand is broadcast; docs/spec.md
-`ops.xfunctions`).
+elements of full packets of the output's flat order (simd.py), broadcast operands included
+(docs/spec.md `ops.xfunctions`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ def _zero_where_x_zero(fn: Any, lanes: dict[str, int] = XFUNC_LANES) -> Any:
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             r = np.asarray(fn(x, y))
             zero = np.zeros((), r.dtype)
-            if x.shape == r.shape and y.shape == r.shape:   # no broadcast: Eigen's packets return x itself
-                packet = packet_mask(r.shape, r.dtype, lanes)
-                if packet is not None:
-                    zero = np.where(packet, x, zero)
+            # Eigen's packets return x itself (its register: broadcast too, x a scalar included)
+            packet = packet_mask(r.shape, r.dtype, lanes)
+            if packet is not None:
+                zero = np.where(packet, np.broadcast_to(x, r.shape), zero)
             if x.dtype.kind == "c":   # x == 0 reads the parts under DAZ (measured: a packet returns x = -1e-40j)
                 tiny = np.finfo(x.real.dtype).tiny
                 return np.where((np.abs(x.real) < tiny) & (np.abs(x.imag) < tiny), zero, r).astype(r.dtype, copy=False)
@@ -59,7 +59,7 @@ def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def _over_output(fn: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """fn (a whole-tensor kernel) of y broadcast to the output's shape: the functor's packets and
     scalar tail split the output's flat order (ops.eigen-kernels)."""
-    return fn(np.ascontiguousarray(np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
+    return fn(np.array(np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape)), order="C"))   # (0-d stays 0-d)
 
 
 def _log_kernel(y: np.ndarray) -> np.ndarray:
