@@ -16,7 +16,7 @@ tests/ops/op_specs.py in each of its float dtypes (forward and tape gradients, a
 op_check.run computes them), every registered elementwise and nn op on 1,031 wide-ranged
 float32, float64 and float16 values (one to three operands: a packet's body and its tail,
 subnormals, infinities, NaN), and matrix products, convolutions and linear algebra of a few
-sizes: 2,240 cases in 585 groups, about 10 s of CPU per child. On this X86_V3 host it
+sizes: 2,240 cases in 585 groups, about 9 s of CPU for both children. On this X86_V3 host it
 catches AVX2/FMA3-dependent loops and OpenBLAS's Haswell kernels; on an AVX-512 host it also
 catches the SVML loops (the default child then runs them). The decompositions still LAPACK's on
 OpenBLAS (SVD, QR, eigh, lstsq, sqrtm, logm, pinv) are listed in KNOWN_OPEN (an expected failure
