@@ -1,6 +1,8 @@
 """Values that no longer follow NumPy's CPU-dispatched loops or OpenBLAS (clause ops.host-cpu,
 "Dispatch independence"), against real TensorFlow 2.21 bit for bit: Elu and Selu (the Exp kernel's
-packets and tail; Selu's scale_alpha constant) and their gradients, Xlogy/Xlog1py/Xdivy with
+packets and tail; Selu's scale_alpha constant) and their gradients, Asin/Acos (float32) and Atanh
+(Eigen's pasin/pacos/patanh packets, the C library's tail; float64 Asin/Acos the C library's on
+every element), Xlogy/Xlog1py/Xdivy with
 signed zeros under broadcasting (ops.xfunctions), cumulative_logsumexp (the C library's exp and
 log1p on every element), Angle (atan2f/atan2), and float64 MatMul summed over k in order (Eigen's
 contraction without FMA, on shapes whose entries its GEBP kernel computes that way: M + N + K
@@ -102,6 +104,22 @@ for _dt in (np.float32, np.float64):
                               "cls", _cls(_dt, _axis, _ex, _rev)))
 for _ct in (np.complex64, np.complex128):
     CASES.append((f"angle-{np.dtype(_ct).name}", "angle", lambda tf, ct=_ct: tf.math.angle(tf.constant(_Z.astype(ct)))))
+_SP = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 0.49999997, 0.50000006, 1.0000001, -1.0000001, 2.0, np.inf, -np.inf, np.nan,
+       1e-40, -1e-40, 1e-30, 0.99999994, -0.99999994, 1e-8]
+_U = np.concatenate([_R.uniform(-1, 1, 4000), _R.uniform(-1.2, 1.2, 500), np.exp(_R.uniform(-30, 0, 500)) *
+                     _R.choice([-1, 1], 500), _SP * 3])
+
+
+def _inv_trig(name: str, dt: Any, n: int | None = None) -> Callable[[Any], Any]:
+    values = _U if n is None else np.array(_SP[:n])
+    return lambda tf: getattr(tf.math, name)(tf.constant(values.astype(dt)))
+
+
+for _dt in (np.float32, np.float64):
+    for _name in ("asin", "acos", "atanh"):
+        CASES.append((f"{_name}-{np.dtype(_dt).name}", "inverse-trig", _inv_trig(_name, _dt)))
+        for _n in (1, 3, 5, 8, 9, 13, 17):
+            CASES.append((f"{_name}-{np.dtype(_dt).name}-n{_n}", "inverse-trig", _inv_trig(_name, _dt, _n)))
 for _shape in ((9, 7, 6), (64, 128, 64), (16, 300, 8), (3, 15, 40)):
     CASES.append((f"matmul-float64-{'x'.join(map(str, _shape))}", "matmul", _mm(*_shape)))
 
@@ -128,6 +146,12 @@ def test_xfunctions_keep_a_negative_zero_x_in_packets_under_broadcasting(k: int,
 @clause("ops.host-cpu")
 @EDGES.parametrize("cls")
 def test_cumulative_logsumexp_calls_the_c_library_on_every_element(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.host-cpu")
+@EDGES.parametrize("inverse-trig")
+def test_asin_acos_atanh_take_eigens_packets_and_the_c_librarys_tail(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

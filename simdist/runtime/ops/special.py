@@ -169,8 +169,7 @@ def _c_each(c_name: str, fallback: Any) -> Any:
     (libm.py), float16 through the float function, rounded; NumPy's `fallback` for other dtypes
     (bfloat16: ml_dtypes' own loops). TF 2.21's x86-64 kernel calls std::sinh, std::cosh,
     std::asinh and std::acosh (no Eigen packet function), std::asin and std::acos for double, on
-    each element. Eigen's float32 pasin/pacos/patanh and double patanh (their packets) are not
-    transcribed: there, too, every element is the C library's (exactly TF's scalar tail). Not
+    each element (float32 Asin/Acos and Atanh take Eigen's packets: packet_asin.py). Not
     NumPy's float32/float64 loops: on a CPU with AVX-512 they are SVML's (ops.host-cpu). A ctypes
     call an element: about 1.5 µs each."""
     def kernel(a: np.ndarray) -> np.ndarray:
@@ -200,10 +199,23 @@ ERF = unary("Erf", _erf, _rule("Erf", _FLOAT))
 LGAMMA = unary("Lgamma", _quiet(_lgamma), _no_bfloat16_kernel("Lgamma"))
 DIGAMMA = unary("Digamma", _digamma, _no_bfloat16_kernel("Digamma"))
 POLYGAMMA = binary("Polygamma", _polygamma, _polygamma_rule)
-ASIN = unary("Asin", complex_unary.kernel("Asin", _quiet(_c_each("asin", np.arcsin))), _rule("Asin", _FLOAT_C))
-ACOS = unary("Acos", complex_unary.kernel("Acos", _quiet(_c_each("acos", np.arccos))), _rule("Acos", _FLOAT_C))
+def _packets_or_c(name: str, fallback: Any) -> Any:
+    """packet_asin's kernel `name` (float32 Asin/Acos, float32/float64 Atanh: Eigen's packets, the C
+    library's tail), else _c_each's (the C library's function on every element)."""
+    each = _c_each(name, fallback)
+
+    def kernel(a: np.ndarray) -> np.ndarray:
+        from simdist.runtime.ops import packet_asin
+        out = getattr(packet_asin, name)(a)
+        return each(a) if out is None else out
+    kernel.__name__ = name
+    return kernel
+
+
+ASIN = unary("Asin", complex_unary.kernel("Asin", _quiet(_packets_or_c("asin", np.arcsin))), _rule("Asin", _FLOAT_C))
+ACOS = unary("Acos", complex_unary.kernel("Acos", _quiet(_packets_or_c("acos", np.arccos))), _rule("Acos", _FLOAT_C))
 ACOSH = unary("Acosh", complex_unary.kernel("Acosh", _quiet(_c_each("acosh", np.arccosh))), _rule("Acosh", _FLOAT_C))
-ATANH = unary("Atanh", complex_unary.kernel("Atanh", _quiet(_c_each("atanh", np.arctanh))), _rule("Atanh", _FLOAT_C))
+ATANH = unary("Atanh", complex_unary.kernel("Atanh", _quiet(_packets_or_c("atanh", np.arctanh))), _rule("Atanh", _FLOAT_C))
 
 
 def _rint_rule(dts: Any, attrs: Any) -> dtypes.DType:
