@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, host_cpu
-from simdist.runtime.ops import array, complex_unary, dispatch, math, packet_tanh, softmax_eigen, trace_errors, unary
+from simdist.runtime.ops import (array, complex_unary, dispatch, math, packet_math, packet_tanh, softmax_eigen,
+                                 trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
@@ -30,6 +31,8 @@ __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "sigmoid", "tanh", "sof
 
 SELU_SCALE = 1.0507009873554804934193349852946
 SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE_ALPHA = 1.7580993408473768599402175208123   # relu_op_functor.h's scale_alpha (SELU_SCALE * SELU_ALPHA
+                                                         # in float64 is 1.7580993408473766)
 
 _special: Any = None
 
@@ -82,15 +85,19 @@ def _relu6(a: np.ndarray) -> np.ndarray:
 
 
 def _elu(a: np.ndarray) -> np.ndarray:
-    """TF's kernel (relu_op_functor.h) computes exp(x) - 1, not expm1: a tiny negative x gives 0."""
+    """TF's kernel (relu_op_functor.h): (x < 0).select(x.exp() - 1, x), exp(x) - 1 and not expm1
+    (a tiny negative x gives 0), the exp Eigen's over the whole tensor: the Exp kernel's
+    (unary.eigen_exp; NumPy's exp is dispatched per CPU: ops.host-cpu)."""
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        return np.where(a < 0, np.exp(a) - a.dtype.type(1), a)
+        return np.where(a < 0, unary.eigen_exp(a) - a.dtype.type(1), a)
 
 
 def _selu(a: np.ndarray) -> np.ndarray:
+    """(x < 0).select(scale_alpha * (x.exp() - 1), scale * x), scale_alpha TF's own constant
+    rounded to the dtype (not scale · alpha: in float64 that is an ulp lower)."""
     s = a.dtype.type(SELU_SCALE)
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):   # exp(x) - 1 as TF's kernel, not expm1
-        return np.where(a < 0, (s * a.dtype.type(SELU_ALPHA)) * (np.exp(a) - a.dtype.type(1)), s * a)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        return np.where(a < 0, a.dtype.type(SELU_SCALE_ALPHA) * (unary.eigen_exp(a) - a.dtype.type(1)), s * a)
 
 
 def _leaky_relu(a: np.ndarray, alpha: float) -> np.ndarray:
@@ -168,11 +175,26 @@ def _softmax(a: np.ndarray, lanes: int = 1) -> np.ndarray:
         return _softmax(a.astype(np.float32)).astype(a.dtype)   # oneDNN: computes in float32, rounds once
     if not onednn and a.dtype.name in softmax_eigen.DTYPES:   # Eigen's kernel: bit for bit (nn.softmax-eigen)
         return softmax_eigen.softmax(a.reshape(-1, a.shape[-1]), lanes).reshape(a.shape)
-    e = np.exp(a - np.max(a, axis=-1, keepdims=True))
+    e = _onednn_exp(a - np.max(a, axis=-1, keepdims=True))
     out = e / np.sum(e, axis=-1, keepdims=True)
     if onednn:
         out = _onednn_nonfinite_rows(a, out)
     return out
+
+
+def _onednn_exp(shifted: np.ndarray) -> np.ndarray:
+    """The exp of oneDNN's float32 softmax, whose own jit polynomial is not modelled: Eigen's
+    pexp_float on every element (a vector kernel without a scalar tail), fixed so that the value
+    does not follow NumPy's exp, which is dispatched per CPU (ops.host-cpu); float64 (no oneDNN
+    kernel; reached only for a dtype softmax_eigen does not take) the C library's exp."""
+    from simdist.runtime.ops import libm
+    from simdist.runtime.ops.packet_pow import pexp_float
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        if shifted.dtype == np.float32:
+            return pexp_float(shifted)
+        if shifted.dtype == np.float64:
+            return libm.elementwise("exp", shifted)
+        return np.exp(shifted)
 
 
 def _bfloat16_reducer_sum(e: np.ndarray) -> np.ndarray:
@@ -194,13 +216,18 @@ def _eigen_half_softmax(a: np.ndarray, log: bool) -> np.ndarray:
     dt, f32 = a.dtype, np.float32
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         shifted = (a.astype(f32) - np.max(a, axis=-1, keepdims=True).astype(f32)).astype(dt)
-        e = np.exp(shifted.astype(f32)).astype(dt)
+        # Eigen's half exp: float32's pexp on packets of 8 and expf on the tail, rounded; over the
+        # whole tensor (Softmax) or inside the row reduction (LogSoftmax's exp().sum(), per row)
+        rows, flat = softmax_eigen.exps(shifted.astype(f32).reshape(-1, a.shape[-1]), flat=not log)
+        e = (rows if log else flat).reshape(a.shape).astype(dt)
         if dt == np.float16:
             total = math._sum(e, (a.ndim - 1,), True).astype(f32)
         else:   # bfloat16: Eigen's own tensor sum, SumReducer<bfloat16> (not the Sum op's float32 cast)
             total = _bfloat16_reducer_sum(e).astype(f32)
         if log:
-            return (shifted.astype(f32) - np.log(total).astype(dt).astype(f32)).astype(dt)
+            # the sums' log over the [batch] vector: Eigen's half log (plog_float / logf, rounded)
+            log_total = packet_math.log(total.astype(dt)).astype(f32)
+            return (shifted.astype(f32) - log_total).astype(dt)
         return (e.astype(f32) * (f32(1) / total).astype(dt).astype(f32)).astype(dt)
 
 
@@ -276,7 +303,7 @@ LOG_SOFTMAX.lane_forward = _log_softmax
 RELU_GRAD = binary_op("ReluGrad", lambda g, y: g * (y > 0), typed("ReluGrad", REAL_NUMBERS))
 RELU6_GRAD = binary_op("Relu6Grad", lambda g, y: g * ((y > 0) & (y < 6)), typed("Relu6Grad", REAL_NUMBERS))
 ELU_GRAD = binary_op("EluGrad", lambda g, y: np.where(y < 0, g * (y + 1), g), typed("EluGrad", FLOATS))
-SELU_GRAD = binary_op("SeluGrad", lambda g, y: np.where(y < 0, g * (y + y.dtype.type(SELU_SCALE * SELU_ALPHA)),
+SELU_GRAD = binary_op("SeluGrad", lambda g, y: np.where(y < 0, g * (y + y.dtype.type(SELU_SCALE_ALPHA)),
                                                        g * y.dtype.type(SELU_SCALE)), typed("SeluGrad", FLOATS))
 LEAKY_RELU_GRAD = binary_op("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * x.dtype.type(alpha)),
                            typed("LeakyReluGrad", FLOATS))

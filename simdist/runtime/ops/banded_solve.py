@@ -22,6 +22,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule
 from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor
+from simdist.runtime.ops.contraction_order import dot   # (in order, not BLAS: ops.host-cpu)
 
 __all__ = ["banded_triangular_solve"]
 
@@ -34,7 +35,7 @@ def _solve_one(band: np.ndarray, rhs: np.ndarray, lower: bool, adjoint: bool) ->
         for i in range(1, m):
             d = min(i, k - 1)
             coeffs = band[1:d + 1, i][::-1]                     # band[d, i] .. band[1, i]
-            out[i] = (rhs[i] - coeffs @ out[i - d:i]) / band[0, i]
+            out[i] = (rhs[i] - dot(coeffs, out[i - d:i])) / band[0, i]
     elif lower:
         for i in range(m - 1, -1, -1):
             row = rhs[i].copy()
@@ -47,7 +48,7 @@ def _solve_one(band: np.ndarray, rhs: np.ndarray, lower: bool, adjoint: bool) ->
             r = m - 1 - i
             d = min(i, k - 1)
             coeffs = band[k - 1 - d:k - 1, r][::-1]             # band[k - 2, r] .. band[k - 1 - d, r]
-            out[r] = (rhs[r] - coeffs @ out[r + 1:r + 1 + d]) / band[k - 1, r]
+            out[r] = (rhs[r] - dot(coeffs, out[r + 1:r + 1 + d])) / band[k - 1, r]
     else:
         out[0] = rhs[0] / band[k - 1, 0]
         for i in range(1, m):

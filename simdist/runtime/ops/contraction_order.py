@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["needs_order", "ordered_matmul", "row_in_order"]
+__all__ = ["dot", "matmul", "needs_order", "ordered_matmul", "row_in_order"]
 
 
 def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
@@ -68,3 +68,65 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarr
         for j in range(x.shape[-1]):
             acc = acc + x[..., :, j, None] * y[..., None, j, :]
         return acc
+
+
+_NO_BLAS = ("float32", "float64", "complex64", "complex128")
+_FUSED_WORK = 1 << 16   # float32 products of up to this many multiply-adds emulate the fused order,
+_FUSED_K = 256          # and of up to this depth (a step of the loop over k each: ~5-10 µs)
+
+
+def matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] (NumPy broadcasting) without BLAS: OpenBLAS picks its kernels,
+    and so a product's summation order, by CPU at load time (Haswell, SkylakeX, ...), so np.matmul's
+    last bits depend on the machine (ops.host-cpu).
+
+    float64: each entry summed over k in order, each product and sum rounded, as TF 2.21's Eigen
+    contraction (no FMA in the wheel): NumPy's einsum (optimize=False) runs its own loop, compiled
+    for the x86-64 wheels' baseline (no run-time dispatch, no FMA), which accumulates out[i, :] +=
+    x[i, j] * y[j, :] for j in order (tests/ops/test_contraction_order.py checks it against the
+    order written out); a one-column product is computed as its transpose (y^T x^T: the same
+    products and sums), a one-by-one product by ordered_matmul.
+    float32: TF's kernels fuse the multiply-adds with k in order (`fused`; False for a MatMul with
+    transpose_b, whose kernel rounds its products: the same einsum loop in float32): emulated by
+    ordered_matmul up to _FUSED_WORK multiply-adds and k <= _FUSED_K; a larger product, where that Python loop over k
+    costs 30-50x the einsum loop, is summed in float64 (exact products) and rounded once, within
+    TF's own rounding of the exact result. Complex products by the same loop in their dtype (each
+    complex product and sum rounded, as Eigen's unfused complex arithmetic). Other dtypes are exact (integers) or not BLAS's
+    (float16): np.matmul. Cost: einsum's loop is about 10x single-threaded BLAS on large products
+    (256x256x256: ~10-20 ms)."""
+    if x.dtype.name not in _NO_BLAS or x.dtype != y.dtype or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return np.matmul(x, y)
+    if x.dtype == np.float32:
+        if y.shape[-1] == 1 and x.shape[-2] > 1:   # oneDNN's matrix-vector kernel: its products rounded
+            fused = False   # (k in order matches TF on the rgb_to_grayscale cases; its blocking unknown)
+        work = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64)) \
+            * x.shape[-2] * x.shape[-1] * y.shape[-1]
+        if fused and work <= _FUSED_WORK and x.shape[-1] <= _FUSED_K:
+            return ordered_matmul(x, y, fused=True)
+        if fused:   # exact products, summed in double, rounded once
+            return _in_order(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
+        return _in_order(x, y)
+    return _in_order(x, y)
+
+
+def _in_order(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The einsum loop's in-order sums (a one-column product as its transpose)."""
+    if y.shape[-1] == 1 and x.dtype.kind == "f":
+        if x.shape[-2] == 1:   # a dot: np.add.accumulate adds in order, one rounding a step (+ 0: from +0)
+            prods = x[..., 0, :] * y[..., :, 0]
+            return (np.add.accumulate(prods, axis=-1)[..., -1:] + x.dtype.type(0))[..., None]
+        return np.swapaxes(_in_order(np.swapaxes(y, -1, -2), np.swapaxes(x, -1, -2)), -1, -2)
+    return np.einsum("...ij,...jk->...ik", np.ascontiguousarray(x), np.ascontiguousarray(y), optimize=False)
+
+
+def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` of 1-d or 2-d operands (NumPy's rules) by matmul(fused=False): in order, products
+    rounded (Eigen's own vector code in the wheel has no FMA), without BLAS's gemv/dot."""
+    a2 = a[None, :] if a.ndim == 1 else a
+    b2 = b[:, None] if b.ndim == 1 else b
+    out = matmul(a2, b2, fused=False)
+    if b.ndim == 1:
+        out = out[..., 0]
+    if a.ndim == 1:
+        out = out[0] if out.ndim else out
+    return out

@@ -26,6 +26,7 @@ from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
 from simdist.runtime.ops.registry import CONV_INPUT_ROWS, RegisterGradient, lanes, register, rows
+from simdist.runtime.ops.contraction_order import matmul   # (not BLAS: its order depends on the CPU)
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "separable_conv2d", "convolution", "window_geometry", "normalize_padding", "spatial_sequence",
@@ -213,9 +214,9 @@ def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
         return x.copy()
     kh, kw, fin, cout = f.shape
     if groups == 1:
-        out = cols @ f.reshape(kh * kw * fin, cout)
+        out = matmul(cols, f.reshape(kh * kw * fin, cout))
     else:
-        out = np.matmul(_grouped(cols, kh * kw, groups), _filter_grouped(f, groups)).transpose(1, 0, 2)
+        out = matmul(_grouped(cols, kh * kw, groups), _filter_grouped(f, groups)).transpose(1, 0, 2)
     return out.reshape(x.shape[0], oh, ow, cout)
 
 
@@ -243,10 +244,10 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
     n = input_sizes[0]
     dy2 = dy.reshape(n * oh * ow, cout)
     if groups == 1:
-        dcols = dy2 @ f.reshape(kh * kw * fin, cout).T
+        dcols = matmul(dy2, f.reshape(kh * kw * fin, cout).T)
     else:
         dyg = dy2.reshape(-1, groups, cout // groups).transpose(1, 0, 2)
-        dcols = np.matmul(dyg, _filter_grouped(f, groups).transpose(0, 2, 1))   # [G, P, k*fin]
+        dcols = matmul(dyg, _filter_grouped(f, groups).transpose(0, 2, 1))   # [G, P, k*fin]
         dcols = dcols.reshape(groups, -1, kh * kw, fin).transpose(1, 2, 0, 3)
     dwin = dcols.reshape(n, oh, ow, kh, kw, input_sizes[3])
     return scatter_windows(dwin, input_sizes, pads, strides[1:3], dilations[1:3])
@@ -264,9 +265,9 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
     _check_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter")
     dy2 = dy.reshape(-1, cout)
     if groups == 1:
-        return (cols.T @ dy2).reshape(filter_sizes)
+        return matmul(cols.T, dy2).reshape(filter_sizes)
     dyg = dy2.reshape(-1, groups, cout // groups).transpose(1, 0, 2)
-    dfg = np.matmul(_grouped(cols, kh * kw, groups).transpose(0, 2, 1), dyg)   # [G, k*fin, cout/G]
+    dfg = matmul(_grouped(cols, kh * kw, groups).transpose(0, 2, 1), dyg)   # [G, k*fin, cout/G]
     return dfg.transpose(1, 0, 2).reshape(filter_sizes)
 
 
@@ -320,7 +321,7 @@ def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, expli
     if _onednn_empty(x, traced):
         return x.copy()
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 0, 1)            # [C, P, K]
-    out = np.matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
+    out = matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
     return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)
 
 
@@ -335,7 +336,7 @@ def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple,
                                      explicit_paddings, op)
     _check_out_backprop(dy, (input_sizes[0], oh, ow, c * m), op)
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
-    dcols = np.matmul(dyc, f.reshape(kh * kw, c, m).transpose(1, 2, 0))       # [C, P, K]
+    dcols = matmul(dyc, f.reshape(kh * kw, c, m).transpose(1, 2, 0))       # [C, P, K]
     dwin = dcols.transpose(1, 2, 0).reshape(input_sizes[0], oh, ow, kh, kw, c)
     return scatter_windows(dwin, input_sizes, pads, strides[1:3], dilations[1:3])
 
@@ -351,7 +352,7 @@ def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tupl
     _check_out_backprop(dy, (x.shape[0], oh, ow, c * m), op)
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 1, 0)              # [C, K, P]
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
-    return np.matmul(by_channel, dyc).transpose(1, 0, 2).reshape(filter_sizes)
+    return matmul(by_channel, dyc).transpose(1, 0, 2).reshape(filter_sizes)
 
 
 def _dw_flops(f_shape: Sequence[int], out_pixels: int) -> float:

@@ -26,6 +26,7 @@ from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
 from simdist.runtime.ops.nn_rules import FLOATS, attr_error, typed
 from simdist.runtime.ops.registry import lanes, register, rows
+from simdist.runtime.ops.contraction_order import matmul   # (not BLAS: its order depends on the CPU)
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["conv3d", "conv3d_transpose", "geometry3d", "windows3d", "scatter_windows3d"]
@@ -124,7 +125,7 @@ def _conv3d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
     _check(x.shape, f.shape, strides, dilations, _dtname(x), "Conv3D")
     xw, fw = _wide(x, f)
     cols, out, _ = _cols(xw, f.shape[:3], strides, padding, dilations, "Conv3D")
-    y = cols @ fw.reshape(-1, f.shape[4])
+    y = matmul(cols, fw.reshape(-1, f.shape[4]))
     return y.reshape(x.shape[0], out[0], out[1], out[2], f.shape[4]).astype(x.dtype)
 
 
@@ -142,7 +143,7 @@ def _backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: 
     cout = f.shape[4]
     _check_dy(dy, (input_sizes[0],) + out + (cout,), op)
     fw, dyw = _wide(f, dy)
-    dcols = dyw.reshape(-1, cout) @ fw.reshape(-1, cout).T
+    dcols = matmul(dyw.reshape(-1, cout), fw.reshape(-1, cout).T)
     dwin = dcols.reshape((input_sizes[0],) + out + tuple(f.shape[:3]) + (input_sizes[4],))
     return scatter_windows3d(dwin, input_sizes, pads, strides[1:4], dilations[1:4]).astype(dy.dtype)
 
@@ -154,7 +155,7 @@ def _backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides
     xw, dyw = _wide(x, dy)
     cols, out, _ = _cols(xw, filter_sizes[:3], strides, padding, dilations, op)
     _check_dy(dy, (x.shape[0],) + out + (filter_sizes[4],), op)
-    return (cols.T @ dyw.reshape(-1, filter_sizes[4])).reshape(filter_sizes).astype(x.dtype)
+    return matmul(cols.T, dyw.reshape(-1, filter_sizes[4])).reshape(filter_sizes).astype(x.dtype)
 
 
 def _flops(f_shape: Sequence[int], out_pixels: int) -> float:

@@ -17,6 +17,7 @@ The casts, transposes and blank_index shuffles around it are the public ops TF u
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -30,14 +31,27 @@ from simdist.runtime.tensor import Tensor, convert_to_tensor
 __all__ = ["ctc_loss"]
 
 _F = np.float32
-_LOG_0 = _F(np.log(1e-307))
+_LOG_0 = _F(math.log(1e-307))   # TF: Log of a float64 scalar (its kernel's scalar tail, the C library's log)
+
+
+def _exp(x: np.ndarray) -> np.ndarray:
+    """TF's Exp kernel (unary.eigen_exp: Eigen's packets, the C library's tail); not NumPy's exp,
+    which is dispatched per CPU (ops.host-cpu)."""
+    from simdist.runtime.ops.unary import eigen_exp
+    return eigen_exp(x)
+
+
+def _log(x: np.ndarray) -> np.ndarray:
+    """TF's Log kernel (packet_math.log)."""
+    from simdist.runtime.ops import packet_math
+    return packet_math.log(x)
 
 
 def _lse(x: np.ndarray, axis: int, keepdims: bool = False) -> np.ndarray:
     """TF's reduce_logsumexp: log(sum(exp(x − m))) + m, m the max (0 where it is not finite)."""
     raw = np.max(x, axis=axis, keepdims=True)
     m = np.where(np.isfinite(raw), raw, _F(0))
-    r = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    r = _log(np.sum(_exp(x - m), axis=axis, keepdims=True)) + m
     return r if keepdims else np.squeeze(r, axis=axis)
 
 
@@ -51,8 +65,9 @@ def _one_hot(idx: np.ndarray, depth: int, on: Any, off: Any) -> np.ndarray:
 
 
 def _log_softmax(a: np.ndarray) -> np.ndarray:
-    shifted = a - np.max(a, axis=-1, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+    """nn_ops.log_softmax: TF's Eigen LogSoftmax kernel on the rows (softmax_eigen.py)."""
+    from simdist.runtime.ops import softmax_eigen
+    return softmax_eigen.log_softmax(a.reshape(-1, a.shape[-1])).reshape(a.shape)
 
 
 def _state_trans(labels: np.ndarray) -> np.ndarray:
@@ -86,7 +101,7 @@ def _ctc(logits: np.ndarray, labels: np.ndarray, label_length: np.ndarray,
         oh = _one_hot(labels, c, _F(1), _F(0))[None]                           # [1, B, L, C]
         state = np.sum(ilp[:, :, None, :] * oh, axis=3)                        # [T, B, L]
         obs = np.concatenate([np.full((t_len, b, 1), -np.inf, _F), state, blank], axis=2)
-        log_trans = np.log(_state_trans(labels))
+        log_trans = np.log(_state_trans(labels))   # (of 0s and 1s: -inf and 0 on any CPU)
         bwd_trans = np.swapaxes(log_trans, 1, 2)
         init = np.full((b, s), _LOG_0, _F)
         init[:, 0] = 0
@@ -114,7 +129,7 @@ def _ctc(logits: np.ndarray, labels: np.ndarray, label_length: np.ndarray,
             bwd[i], cum[i] = cur, acc
         fb = fwd[1:] + bwd[1:]
         fb = fb - _lse(fb, 2, keepdims=True)
-        fb = fb + np.log(mask[:, :, None])
+        fb = fb + np.log(mask[:, :, None])   # (of 0s and 1s)
         loglik = bwd[0, :, 0] + cum[0]
         label_states = fb[:, :, 1:n + 1]
         blank_states = fb[:, :, n + 1:]
@@ -122,7 +137,7 @@ def _ctc(logits: np.ndarray, labels: np.ndarray, label_length: np.ndarray,
         label_ol = _lse(label_states[:, :, :, None] + oh2, 2)
         blank_ol = _lse(blank_states, 2, keepdims=True)
         olabel = np.concatenate([blank_ol, label_ol], axis=-1)
-        grad = (np.exp(ilp) - np.exp(olabel)) * mask[:, :, None]
+        grad = (_exp(ilp) - _exp(olabel)) * mask[:, :, None]
     return (-loglik).astype(_F), grad.astype(_F)
 
 

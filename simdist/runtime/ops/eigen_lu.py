@@ -16,7 +16,7 @@ import numpy as np
 
 from simdist.runtime.ops import complex_div
 
-__all__ = ["partial_piv_lu", "invertible", "slogdet"]
+__all__ = ["partial_piv_lu", "invertible", "slogdet", "lu_solve"]
 
 
 def _divide(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -33,25 +33,56 @@ def _divide(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def partial_piv_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(LU, number of row transpositions, the row column 0's pivot came from) of a batch [b, n, n]
     in its own dtype."""
+    m, swaps, first, _ = _lu(a)
+    return m, swaps, first
+
+
+def lu_solve(a: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(X with a @ X = rhs, whether every LU pivot is nonzero) for batches a [b, n, n], rhs [b, n, m]
+    in a's dtype: PartialPivLU as above, the rows of rhs permuted, then the unit-lower and upper
+    triangular solves, each row's sum over k in order without BLAS (contraction_order.matmul, its
+    products rounded as Eigen's own code in the wheel, without FMA: BLAS's order depends on the
+    CPU, ops.host-cpu). TF's MatrixSolve and MatrixInverse (the solve of the
+    identity) run Eigen's PartialPivLU too; Eigen's blocked triangular solves are not modelled."""
+    from simdist.runtime.ops.contraction_order import matmul
+    lu, _, _, perm = _lu(a)
+    b, n = lu.shape[0], lu.shape[-1]
+    x = np.array(rhs[np.arange(b)[:, None], perm], dtype=lu.dtype)
+    with np.errstate(all="ignore"):
+        for i in range(1, n):
+            x[:, i] -= matmul(lu[:, i:i + 1, :i], x[:, :i], fused=False)[:, 0]
+        for i in range(n - 1, -1, -1):
+            if i < n - 1:
+                x[:, i] -= matmul(lu[:, i:i + 1, i + 1:], x[:, i + 1:], fused=False)[:, 0]
+            x[:, i] = _divide(x[:, i], lu[:, i, i][:, None])
+    ok = np.all(np.abs(np.diagonal(lu, axis1=1, axis2=2)) > 0, axis=1)
+    return x, ok
+
+
+def _lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """partial_piv_lu's loop, with the row permutation (perm[i]: the input row now at row i)."""
     m = np.array(a, copy=True)
     b, n = m.shape[0], m.shape[-1]
     rows = np.arange(b)
     swaps = np.zeros(b, np.int64)
     first = np.zeros(b, np.intp)
+    perm = np.tile(np.arange(n), (b, 1))
     with np.errstate(all="ignore"):
         for k in range(n):
             col = np.abs(m[:, k:, k])
-            best, idx = col[:, 0].copy(), np.zeros(b, np.intp)
-            for i in range(1, n - k):
-                take = col[:, i] > best
-                best = np.where(take, col[:, i], best)
-                idx = np.where(take, i, idx)
+            # the first row greater than every one before it: the first maximum, a NaN never taken
+            # below the top and kept at the top (the scan's `>` is false on NaN)
+            idx = np.where(np.isnan(col[:, 0]), 0, np.argmax(np.where(np.isnan(col), -np.inf, col), axis=1))
+            best = col[rows, idx]
             p = k + idx
             swap = (best != 0) & (p != k)
             if swap.any():
                 top = m[rows[swap], k].copy()
                 m[rows[swap], k] = m[rows[swap], p[swap]]
                 m[rows[swap], p[swap]] = top
+                ptop = perm[rows[swap], k].copy()
+                perm[rows[swap], k] = perm[rows[swap], p[swap]]
+                perm[rows[swap], p[swap]] = ptop
                 swaps += swap
                 if k == 0:
                     first = np.where(swap, p, 0)
@@ -59,7 +90,7 @@ def partial_piv_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             m[:, k + 1:, k] = np.where((best != 0)[:, None], _divide(m[:, k + 1:, k], piv), m[:, k + 1:, k])
             if k < n - 1:
                 m[:, k + 1:, k + 1:] -= m[:, k + 1:, k][:, :, None] * m[:, k, k + 1:][:, None, :]
-    return m, swaps, first
+    return m, swaps, first, perm
 
 
 def invertible(a: np.ndarray) -> bool:

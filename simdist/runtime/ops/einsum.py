@@ -27,7 +27,6 @@ from simdist.runtime.tensor import Tensor
 __all__ = ["einsum"]
 
 _EINSUM_TYPES = ("fic", "bfloat16, half, float, double, int32, int64, complex64, complex128")
-_BIG = 1 << 16   # contractions with more multiply-adds than this go through BLAS (np.einsum optimize)
 
 
 def _sizes(ins: Sequence[str], arrays: Sequence[np.ndarray]) -> dict[str, int]:
@@ -42,7 +41,6 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
     lhs, out = equation.split("->")
     ins = lhs.split(",")
     sizes = _sizes(ins, arrays)
-    work = int(np.prod([sizes[c] for c in sizes], dtype=np.int64)) if sizes else 1
     uniq = "".join(dict.fromkeys(out))
     if arrays and arrays[0].dtype.name in ("bfloat16", "float16"):
         # float16 contractions on CPUs without oneDNN's float16 (ops.host-cpu): Eigen's
@@ -62,7 +60,12 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
         return res
     r = _ordered(ins, uniq, arrays) if len(arrays) == 2 else _ordered_total(ins[0], uniq, arrays[0])
     if r is None:
-        r = np.einsum(f"{lhs}->{uniq}", *arrays, optimize=len(arrays) > 1 and work > _BIG)
+        # without BLAS (np.einsum's optimize=True contracts through it, whose order depends on the
+        # CPU: ops.host-cpu): a two-operand contraction as the BatchMatMulV2 TF runs, in order
+        # (contraction_order.matmul), anything else NumPy's own einsum loop
+        r = _in_order(ins, uniq, arrays) if len(arrays) == 2 else None
+        if r is None:
+            r = np.einsum(f"{lhs}->{uniq}", *arrays, optimize=False)
     if uniq == out:
         return r
     res = np.zeros([sizes[c] for c in out], dtype=r.dtype)   # a repeated output label: its diagonal
@@ -127,6 +130,20 @@ def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.n
     if not needs_order(x, y):
         return None
     return np.transpose(ordered_matmul(x, y).reshape(shape), perm)
+
+
+def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.ndarray | None:
+    """A two-operand float or complex einsum as the BatchMatMulV2 of [batch, free0, contracted]
+    by [batch, contracted, free1] TF runs, by contraction_order.matmul; None when the equation is
+    not such a contraction (repeated or one-sided summed labels)."""
+    from simdist.runtime.ops.contraction_order import matmul
+    if arrays[0].dtype.name not in ("float32", "float64", "complex64", "complex128"):
+        return None
+    view = _contraction(ins, out, arrays)
+    if view is None:
+        return None
+    x, y, shape, perm = view
+    return np.transpose(matmul(x, y).reshape(shape), perm)
 
 
 def _ordered_total(s0: str, out: str, a: np.ndarray) -> np.ndarray | None:

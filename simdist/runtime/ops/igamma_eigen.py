@@ -51,7 +51,7 @@ def _main_term(a: np.ndarray, x: np.ndarray, log_x: np.ndarray) -> np.ndarray:
     if not a.size:
         return a.copy()
     logax = a * log_x - x - libm.scalar_map(_c("lgamma", dt), a)
-    low = -np.log(np.finfo(dt).max).astype(dt)
+    low = -libm.scalar_map(_c("log", dt), np.array([np.finfo(dt).max], dt))[0]   # -numext::log(highest())
     out = libm.scalar_map(_c("exp", dt), np.where(np.isnan(logax), dt.type(0), logax))
     return _ftz(np.where((logax < low) | np.isnan(logax), dt.type(0), out))   # (exp's subnormal result: FTZ)
 

@@ -25,14 +25,17 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
         # bit-exact); NumPy has no BLAS for them (its float16 loop is ~100x slower), so float32 BLAS.
         if x.dtype == np.float16 and x.ndim >= 2 and y.ndim >= 2:
             return _half_matmul_f32(x, y)
-        return np.matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
+        from simdist.runtime.ops.contraction_order import matmul
+        return matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
+    from simdist.runtime.ops.contraction_order import matmul, needs_order, ordered_matmul, row_in_order
     if x.ndim >= 2 and y.ndim >= 2:
-        from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul, row_in_order
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
         if not transpose_b and row_in_order(x, y):   # one row: TF's order, to the last bit
             return ordered_matmul(x, y)
-    return np.matmul(x, y)
+    # in order, without BLAS (whose order depends on the CPU: ops.host-cpu); a float32 product with
+    # transpose_b (and not transpose_a) rounds its products (contraction_order.py's docstring)
+    return matmul(x, y, fused=not (transpose_b and not transpose_a))
 
 
 def _half_matmul_f32(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -82,11 +85,10 @@ def _matmul_rule(name: str, ints: tuple[str, ...]) -> Any:
 def _bare_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """MatMul without attributes as a replay runs it (OpDef.bare): NumPy's, except a one-row
     float product, which TF accumulates in order (contraction_order.row_in_order)."""
-    if x.shape[-2] == 1:
-        from simdist.runtime.ops.contraction_order import ordered_matmul, row_in_order
-        if row_in_order(x, y):
-            return ordered_matmul(x, y)
-    return np.matmul(x, y)
+    from simdist.runtime.ops.contraction_order import matmul, ordered_matmul, row_in_order
+    if x.shape[-2] == 1 and row_in_order(x, y):
+        return ordered_matmul(x, y)
+    return matmul(x, y)
 
 
 MATMUL = register("MatMul", _matmul, _matmul_rule("MatMul", ("int32", "int64")), _matmul_flops, kind="contraction",

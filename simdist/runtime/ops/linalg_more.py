@@ -380,6 +380,9 @@ def _singular(a: np.ndarray) -> bool:
     return False
 
 
+_LU_DTYPES = ("float32", "float64", "complex64", "complex128")
+
+
 def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     if not a.size:
         return a.copy()
@@ -388,6 +391,13 @@ def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     finite = bool(np.isfinite(a).all())
     if not finite and a.dtype.kind != "c" and not eigen_lu.invertible(a):   # (complex: not measured)
         raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
+    if finite and a.dtype.name in _LU_DTYPES:   # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu)
+        n = a.shape[-1]
+        flat = a.reshape(-1, n, n)
+        x, ok = eigen_lu.lu_solve(flat, np.broadcast_to(np.eye(n, dtype=a.dtype), flat.shape))
+        if not ok.all():
+            raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
+        return x.reshape(a.shape)
     try:
         return np.linalg.inv(a)
     except np.linalg.LinAlgError:
@@ -402,6 +412,13 @@ def _solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.ndarray:
         return np.zeros(b.shape, b.dtype)
     if adjoint:
         a = _adj(a)
+    if a.dtype.name in _LU_DTYPES and a.dtype == b.dtype and bool(np.isfinite(a).all()) \
+            and a.shape[:-2] == b.shape[:-2]:   # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu)
+        n = a.shape[-1]
+        x, ok = eigen_lu.lu_solve(a.reshape(-1, n, n), b.reshape((-1,) + b.shape[-2:]))
+        if not ok.all():
+            raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:MatrixSolve]")
+        return x.reshape(b.shape)
     try:
         return np.linalg.solve(a, b)
     except np.linalg.LinAlgError:
@@ -417,12 +434,47 @@ def _cholesky(a: np.ndarray) -> np.ndarray:
     flat = sym.reshape((-1,) + sym.shape[-2:])
     out = np.empty_like(flat)
     failed = np.where(np.tri(flat.shape[-1], dtype=bool), np.nan, 0.0).astype(a.dtype)
+    if a.dtype.name in _LU_DTYPES:   # the left-looking factorization in order, not LAPACK (ops.host-cpu)
+        lower, ok = _llt(flat)
+        return np.where(ok[:, None, None], lower, failed).reshape(a.shape)
     for i, m in enumerate(flat):
         try:
             out[i] = np.linalg.cholesky(m)
         except np.linalg.LinAlgError:
             out[i] = failed
     return out.reshape(a.shape)
+
+
+def _llt(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(L, positive definite?) of a batch [b, n, n] of Hermitian matrices, column by column as
+    Eigen's unblocked LLT (llt_inplace::unblocked: x = a_kk − |L_k,<k|², L_kk = sqrt(x), then the
+    column below: (a_>k,k − L_>k,<k · conj(L_k,<k)) / L_kk), each sum over the earlier columns in
+    order without BLAS (contraction_order.matmul, products rounded: Eigen's own code in the wheel has
+    no FMA; Eigen's reductions, gemv and blocking from n = 32 are not modelled). A matrix whose x is not positive at some column is not."""
+    from simdist.runtime.ops.contraction_order import matmul
+    b, n = a.shape[0], a.shape[-1]
+    low = np.zeros_like(a)
+    ok = np.ones(b, bool)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            row = low[:, k:k + 1, :k]
+            x = a[:, k, k].real - (matmul(row, np.conjugate(np.swapaxes(row, -1, -2)), fused=False)[:, 0, 0].real if k else 0)
+            ok &= x > 0
+            d = np.sqrt(np.where(x > 0, x, 1)).astype(a.dtype)
+            low[:, k, k] = d
+            if k < n - 1:
+                col = a[:, k + 1:, k]
+                if k:
+                    col = col - matmul(low[:, k + 1:, :k], np.conjugate(np.swapaxes(row, -1, -2)), fused=False)[:, :, 0]
+                low[:, k + 1:, k] = col / d[:, None]
+    return low, ok
+
+
+def _row_times(row: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """row [k] @ m [k, n] summed over k in order (contraction_order.matmul; not BLAS's gemv, whose
+    order depends on the CPU: ops.host-cpu)."""
+    from simdist.runtime.ops.contraction_order import matmul
+    return matmul(row[None, :], m, fused=False)[0]
 
 
 def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint: bool = False) -> np.ndarray:
@@ -445,7 +497,7 @@ def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint:
         for k in range(flat_t.shape[0]):
             t, r, o = flat_t[k], flat_b[k], flat_o[k]
             for i in rows:
-                s = r[i] - (t[i, :i] @ o[:i] if lower_eff else t[i, i + 1:] @ o[i + 1:])
+                s = r[i] - (_row_times(t[i, :i], o[:i]) if lower_eff else _row_times(t[i, i + 1:], o[i + 1:]))
                 o[i] = s / t[i, i]
     return out
 

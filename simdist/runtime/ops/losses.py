@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import (activations, array, dispatch, graph_constants, math, softmax_eigen, static_shapes,
-                                 trace_errors, unary)
+from simdist.runtime.ops import (activations, array, dispatch, graph_constants, math, packet_math, softmax_eigen,
+                                 static_shapes, trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
@@ -46,9 +46,9 @@ def _xent(features: np.ndarray, labels: np.ndarray, lanes: int = 1) -> tuple[np.
     if features.dtype.name in softmax_eigen.DTYPES:   # Eigen's kernel, bit for bit (nn.softmax-eigen)
         return softmax_eigen.xent(np.broadcast_to(features, shape), np.broadcast_to(labels, shape), lanes)
     shifted = features - np.max(features, axis=1, keepdims=True)
-    e = np.exp(shifted)
+    e = packet_math.exp(shifted)   # (half types: Eigen's half exp and log, not NumPy's CPU-dispatched loops)
     s = np.sum(e, axis=1, keepdims=True)
-    loss = np.sum(labels * (np.log(s) - shifted), axis=1)
+    loss = np.sum(labels * (packet_math.log(s) - shifted), axis=1)
     return loss, e / s - labels
 
 
@@ -80,10 +80,10 @@ def _sparse_xent(features: np.ndarray, labels: np.ndarray, lanes: int = 1) -> tu
     if features.dtype.name in softmax_eigen.DTYPES:   # Eigen's kernel, bit for bit (nn.softmax-eigen)
         return softmax_eigen.sparse_xent(features, labels, lanes)
     shifted = features - np.max(features, axis=1, keepdims=True)
-    e = np.exp(shifted)
+    e = packet_math.exp(shifted)
     s = np.sum(e, axis=1, keepdims=True)
     rows = np.arange(n)
-    loss = np.log(s[:, 0]) - shifted[rows, labels]
+    loss = packet_math.log(np.ascontiguousarray(s[:, 0])) - shifted[rows, labels]
     backprop = e / s
     backprop[rows, labels] -= 1
     return loss, backprop

@@ -160,10 +160,19 @@ def _window_sum(sq: np.ndarray, r: int) -> np.ndarray:
     return c[..., hi] - c[..., lo]
 
 
+def _pow32(norm: np.ndarray, e: float) -> np.ndarray:
+    """norm ** e in float32 by the C library's powf on each element: the value NumPy's power gives
+    on a CPU without AVX-512, where its loop is glibc's (with AVX-512 it is SVML's: ops.host-cpu).
+    (TF's own LRN computes exp(log(norm) · -beta), or 1/norm, rsqrt(norm): not modelled.)"""
+    from simdist.runtime.ops import libm
+    with np.errstate(all="ignore"):
+        return libm.elementwise("powf", norm.astype(np.float32), np.full(np.shape(norm), e, np.float32))
+
+
 def _lrn(x: np.ndarray, depth_radius: int, bias: float, alpha: float, beta: float) -> np.ndarray:
     x32 = x.astype(np.float32) if x.dtype != np.float32 else x
     norm = bias + alpha * _window_sum(x32 * x32, depth_radius)
-    return (x32 * norm ** (-beta)).astype(x.dtype)
+    return (x32 * _pow32(norm, -beta)).astype(x.dtype)
 
 
 def _lrn_grad(g: np.ndarray, x: np.ndarray, y: np.ndarray, depth_radius: int, bias: float, alpha: float,
@@ -171,8 +180,8 @@ def _lrn_grad(g: np.ndarray, x: np.ndarray, y: np.ndarray, depth_radius: int, bi
     """d/dx_k: g_k N_k^-b - 2 a b x_k sum over i with |i - k| <= r of g_i x_i N_i^(-b-1)."""
     g32, x32 = g.astype(np.float32), x.astype(np.float32)
     norm = bias + alpha * _window_sum(x32 * x32, depth_radius)
-    inner = g32 * x32 * norm ** (-beta - 1)
-    out = g32 * norm ** (-beta) - 2 * alpha * beta * x32 * _window_sum(inner, depth_radius)
+    inner = g32 * x32 * _pow32(norm, -beta - 1)
+    out = g32 * _pow32(norm, -beta) - 2 * alpha * beta * x32 * _window_sum(inner, depth_radius)
     return out.astype(x.dtype)
 
 

@@ -108,11 +108,14 @@ def tanh_float64(a: np.ndarray) -> np.ndarray:
 
 def tanh(a: np.ndarray) -> np.ndarray:
     """TF's Tanh kernel: ptanh_float for float32, ptanh_double's packets and libm's tail for
-    float64, np.tanh otherwise."""
+    float64, tanhf rounded for float16, np.tanh otherwise."""
     if a.dtype == np.float32:
         with np.errstate(invalid="ignore", over="ignore", under="ignore"):
             return ptanh_float(a)
     if a.dtype == np.float64:
         with np.errstate(invalid="ignore", over="ignore", under="ignore"):
             return tanh_float64(a)
+    if a.dtype == np.float16:   # tanhf of each element, rounded (NumPy's float16 tanh is SVML's or
+        # AVX512-FP16's on such CPUs: ops.host-cpu)
+        return libm.elementwise("tanhf", a.astype(np.float32)).astype(np.float16)
     return np.tanh(a)

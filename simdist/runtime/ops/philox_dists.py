@@ -246,13 +246,12 @@ def _categorical_row(row: np.ndarray, classes: int, w: np.ndarray, out: np.ndarr
         mx = row[fin].max()
     else:
         mx = np.finfo(row.dtype).min if row.dtype.kind == "f" else np.iinfo(row.dtype).min
-    with np.errstate(all="ignore"):
-        e = np.exp(row.astype(np.float64) - float(mx))
+    vals = row.astype(np.float64).tolist()
     cdf = np.empty(classes)
     total = 0.0
     for j in range(classes):
-        if fin[j]:
-            total += float(e[j])
+        if fin[j]:   # std::exp(double): the C library's exp (math.exp; NumPy's is dispatched per CPU)
+            total += math.exp(vals[j] - float(mx))
         cdf[j] = total
     u = _uint64_to_double(w[0::2], w[1::2]) * total
     out[:] = np.searchsorted(cdf, u, side="right")

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.runtime.ops import libm
+
 __all__ = ["tail_fix", "subnormal"]
 
 _TINY = {np.dtype(np.float32): np.finfo(np.float32).tiny, np.dtype(np.float64): np.finfo(np.float64).tiny}
@@ -47,7 +49,10 @@ def tail_fix(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
     xs, ys = x[sx], y[sx].astype(wide)
     integer = np.floor(ys) == ys
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        mag = np.exp2(ys * wide(_LOG2_SUB[x.dtype]))
+        t = ys * wide(_LOG2_SUB[x.dtype])
+        # (float64: the C library's exp2, not NumPy's, which is SVML's on a CPU with AVX-512;
+        # long double: NumPy's generic loop)
+        mag = np.exp2(t) if wide is np.longdouble else libm.elementwise("exp2", t)
         odd = integer & (np.fmod(ys, 2.0) != 0)
         val = np.where(np.signbit(xs) & odd, -mag, mag)
         val = np.where(np.signbit(xs) & ~integer, np.nan, val).astype(x.dtype)

@@ -166,11 +166,13 @@ def _grad_rule(dts: Any, attrs: Any) -> dtypes.DType:
 def _gamma_grad_values(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
     """d sample / d alpha of a Gamma(alpha, 1) draw, implicitly: -(d igamma / d alpha) / (d igamma / d x),
     in float64 (igamma's alpha derivative as `ops.special-more`'s IgammaGradA computes it)."""
+    from simdist.runtime.ops import libm
     from simdist.runtime.ops.special_more import _igamma_grad_a
     import scipy.special as sp
     a, x = np.broadcast_arrays(np.asarray(alpha, np.float64), np.asarray(sample, np.float64))
     with np.errstate(all="ignore"):
-        dens = np.exp(-x + (a - 1) * np.log(x) - sp.gammaln(a))
+        # (the C library's exp and log: NumPy's float64 ones are dispatched per CPU, ops.host-cpu)
+        dens = libm.elementwise("exp", -x + (a - 1) * libm.elementwise("log", x) - sp.gammaln(a))
         r = -_igamma_grad_a(a, x) / dens
     return r.astype(np.result_type(alpha, sample))
 

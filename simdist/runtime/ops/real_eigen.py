@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime.ops.complex_eigen import _hessenberg, _householder
+from simdist.runtime.ops.contraction_order import dot   # (in order, not BLAS: ops.host-cpu)
 
 __all__ = ["real_eigvals"]
 
@@ -45,7 +46,7 @@ def _house_left(m: np.ndarray, r0: int, c0: int, nr: int, ess: np.ndarray, tau: 
         return
     v = np.concatenate([[1.0], ess]).astype(m.dtype)
     blk = m[r0:r0 + nr, c0:]
-    tmp = v @ blk
+    tmp = dot(v, blk)
     blk -= tau * np.outer(v, tmp)
 
 
@@ -54,7 +55,7 @@ def _house_right(m: np.ndarray, r_end: int, c0: int, nc: int, ess: np.ndarray, t
         return
     v = np.concatenate([[1.0], ess]).astype(m.dtype)
     blk = m[:r_end, c0:c0 + nc]
-    tmp = blk @ v
+    tmp = dot(blk, v)
     blk -= tau * np.outer(tmp, v)
 
 

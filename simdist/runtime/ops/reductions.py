@@ -422,6 +422,19 @@ def _lowest(dt: np.dtype) -> Any:
     return ml_dtypes.finfo(dt).min
 
 
+def _log1p_exp(d: np.ndarray) -> np.ndarray:
+    """log1p(exp(d)) as LogSumExp's scalar operator() computes it: numext::exp, then numext::log1p,
+    the C library's expf/log1pf (exp/log1p for double) on each element. TF's scan runs it scalar
+    on every element (LogSumExpReducer has no reducer_traits, so TensorScan's Vectorize is false);
+    float16/bfloat16 through float's, rounded each step, as NumPy's half loops do. (Not NumPy's
+    float32/float64 exp and log1p: they are dispatched per CPU, ops.host-cpu.)"""
+    if d.dtype in (np.float32, np.float64):
+        from simdist.runtime.ops import libm
+        single = d.dtype == np.float32
+        return libm.elementwise("log1pf" if single else "log1p", libm.elementwise("expf" if single else "exp", d))
+    return np.log1p(np.exp(d))
+
+
 def _cumulative_logsumexp(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
     """log(cumsum(exp(x))) as TF's LogSumExp reducer folds it (tensorflow/core/kernels/scan_ops.h),
     from -inf: acc = ma + log1p(exp(mi - ma)) with mi = min(acc, x), ma = max(acc, x) as C++'s
@@ -434,7 +447,7 @@ def _cumulative_logsumexp(x: np.ndarray, axis: int, exclusive: bool, reverse: bo
         for i in range(v.shape[0]):
             mi = np.where(v[i] < acc, v[i], acc)
             ma = np.where(acc < v[i], v[i], acc)
-            acc = np.where(ma < dtypes.finfo(v.dtype).min, ma, np.log1p(np.exp(mi - ma)) + ma).astype(v.dtype)
+            acc = np.where(ma < dtypes.finfo(v.dtype).min, ma, _log1p_exp(mi - ma) + ma).astype(v.dtype)
             out[i] = acc
     out = np.moveaxis(out, 0, axis)
     if exclusive:

@@ -237,7 +237,7 @@ def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> Te
 # --- short-time Fourier transforms -----------------------------------------------------------------
 def _enclosing_power_of_two(value: Tensor) -> Tensor:
     v = _int(value)
-    return convert_to_tensor(int(2 ** np.ceil(np.log(v) / np.log(2.0))), dtype=value.dtype)
+    return convert_to_tensor(int(2 ** _pymath.ceil(_pymath.log(v) / _pymath.log(2.0))), dtype=value.dtype)
 
 
 def stft(signals: Any, frame_length: Any, frame_step: Any, fft_length: Any = None,

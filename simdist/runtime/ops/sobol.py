@@ -11,6 +11,7 @@ differentiable. Clause ops.sobol.
 
 from __future__ import annotations
 
+import math
 import os
 from functools import lru_cache
 from typing import Any
@@ -70,7 +71,7 @@ def _forward(dim: np.ndarray, num_results: np.ndarray, skip: np.ndarray, dtype: 
         raise errors.InvalidArgumentError(None, None, "skip must be non-negative")
     if n >= 2**31 - 1 - sk:
         raise errors.InvalidArgumentError(None, None, f"num_results+skip must be less than {2**31 - 1}")
-    digits = int(np.log2(sk + n + 1) + 1)
+    digits = int(math.log2(sk + n + 1) + 1)   # (the C library's log2, not NumPy's CPU-dispatched one)
     m = direction_numbers(d)[:, :digits]
     v = m << (digits - 1 - np.arange(digits))[None, :]                    # [dim, digits]
     idx = np.arange(sk + 1, sk + n + 1, dtype=np.int64)

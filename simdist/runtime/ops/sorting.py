@@ -8,6 +8,7 @@ directions. Rows holding NaN, whose order TF's C++ comparisons leave to the algo
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -52,7 +53,7 @@ def _top_k32(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarra
 
 TOPK = register("TopKV2", _top_k, lambda dts, attrs: (args.allowed("TopKV2", *_TOPK_TYPES)(dts, attrs),
                                                        attrs.get("index_type") or dtypes.int32),
-                lambda arrays, out, attrs: arrays[0].size * max(1, int(np.log2(max(arrays[0].shape[-1], 2)))),
+                lambda arrays, out, attrs: arrays[0].size * max(1, int(math.log2(max(arrays[0].shape[-1], 2)))),
                 num_outputs=2, kind="sort",
                 fusion=lanes("no stacked form written (k and the last axis are one lane's)"))
 

@@ -132,9 +132,16 @@ def _eigen(name: str, fallback: Any) -> Any:
         fn = getattr(packet_trig, name)
         if name != "atan" and a.dtype.itemsize == 2 and a.dtype.kind in "fV":
             return fn(a.astype(np.float32)).astype(a.dtype)
-        if a.dtype == np.float16:   # glibc's atanf on every element, rounded: the same on all finite halves
-            return np.arctan(a.astype(np.float64)).astype(np.float32).astype(np.float16)
+        if a.dtype == np.float16:   # glibc's atanf on every element, rounded (libm.py; NumPy's float64
+            # arctan is SVML's on a CPU with AVX-512: ops.host-cpu)
+            from simdist.runtime.ops import libm
+            return libm.elementwise("atanf", a.astype(np.float32)).astype(np.float16)
         out = fn(a)
+        if out is None and a.dtype == np.float64 and name in ("sin", "cos"):
+            # glibc's sin/cos on every element (TF: Eigen's double packets need AVX2); NumPy's float64
+            # loop equals it here but is SVML's on a CPU with AVX-512 (ops.host-cpu)
+            from simdist.runtime.ops import libm
+            return libm.elementwise(name, a)
         return fallback(a) if out is None else out
     kernel.__name__ = name
     return kernel
@@ -149,14 +156,37 @@ def _tan(a: np.ndarray) -> np.ndarray:
         from simdist.runtime.ops import libm
         flat = np.ascontiguousarray(a).ravel()
         return libm.scalar_map("tanf" if a.dtype == np.float32 else "tan", flat).reshape(a.shape)
+    if a.dtype == np.float16:   # tanf of each element, rounded (NumPy's float16 tan is dispatched per CPU)
+        from simdist.runtime.ops import libm
+        return libm.elementwise("tanf", a.astype(np.float32)).astype(np.float16)
     return np.tan(a)
 
 
 TAN = unary("Tan", complex_unary.kernel("Tan", _quiet(_tan)), _rule("Tan", _FLOAT_C))
 ATAN = unary("Atan", complex_unary.kernel("Atan", _eigen("atan", np.arctan)), _rule("Atan", _FLOAT_C))
-SINH = unary("Sinh", complex_unary.kernel("Sinh", _quiet(np.sinh)), _rule("Sinh", _FLOAT_C))
-COSH = unary("Cosh", complex_unary.kernel("Cosh", _quiet(np.cosh)), _rule("Cosh", _FLOAT_C))
-ASINH = unary("Asinh", complex_unary.kernel("Asinh", np.arcsinh), _rule("Asinh", _FLOAT_C))
+def _c_each(c_name: str, fallback: Any) -> Any:
+    """The C library's `c_name` (float32: its "f" version) on every float32/float64 element
+    (libm.py), float16 through the float function, rounded; NumPy's `fallback` for other dtypes
+    (bfloat16: ml_dtypes' own loops). TF 2.21's x86-64 kernel calls std::sinh, std::cosh,
+    std::asinh and std::acosh (no Eigen packet function), std::asin and std::acos for double, on
+    each element (float32 Asin/Acos and Atanh take Eigen's packets: packet_asin.py). Not
+    NumPy's float32/float64 loops: on a CPU with AVX-512 they are SVML's (ops.host-cpu). A ctypes
+    call an element: about 1.5 µs each."""
+    def kernel(a: np.ndarray) -> np.ndarray:
+        from simdist.runtime.ops import libm
+        if a.dtype in (np.float32, np.float64):
+            return libm.elementwise(c_name + "f" if a.dtype == np.float32 else c_name, a)
+        if a.dtype == np.float16:   # the float function, rounded (NumPy's float16 loops are SVML's or
+            # AVX512-FP16's on such CPUs)
+            return libm.elementwise(c_name + "f", a.astype(np.float32)).astype(np.float16)
+        return fallback(a)
+    kernel.__name__ = c_name
+    return kernel
+
+
+SINH = unary("Sinh", complex_unary.kernel("Sinh", _quiet(_c_each("sinh", np.sinh))), _rule("Sinh", _FLOAT_C))
+COSH = unary("Cosh", complex_unary.kernel("Cosh", _quiet(_c_each("cosh", np.cosh))), _rule("Cosh", _FLOAT_C))
+ASINH = unary("Asinh", complex_unary.kernel("Asinh", _c_each("asinh", np.arcsinh)), _rule("Asinh", _FLOAT_C))
 def _expm1(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen's generic_expm1 in packets, the C library's in the tail (ops.eigen-kernels)."""
     from simdist.runtime.ops import packet_math
@@ -169,10 +199,23 @@ ERF = unary("Erf", _erf, _rule("Erf", _FLOAT))
 LGAMMA = unary("Lgamma", _quiet(_lgamma), _no_bfloat16_kernel("Lgamma"))
 DIGAMMA = unary("Digamma", _digamma, _no_bfloat16_kernel("Digamma"))
 POLYGAMMA = binary("Polygamma", _polygamma, _polygamma_rule)
-ASIN = unary("Asin", complex_unary.kernel("Asin", _quiet(np.arcsin)), _rule("Asin", _FLOAT_C))
-ACOS = unary("Acos", complex_unary.kernel("Acos", _quiet(np.arccos)), _rule("Acos", _FLOAT_C))
-ACOSH = unary("Acosh", complex_unary.kernel("Acosh", _quiet(np.arccosh)), _rule("Acosh", _FLOAT_C))
-ATANH = unary("Atanh", complex_unary.kernel("Atanh", _quiet(np.arctanh)), _rule("Atanh", _FLOAT_C))
+def _packets_or_c(name: str, fallback: Any) -> Any:
+    """packet_asin's kernel `name` (float32 Asin/Acos, float32/float64 Atanh: Eigen's packets, the C
+    library's tail), else _c_each's (the C library's function on every element)."""
+    each = _c_each(name, fallback)
+
+    def kernel(a: np.ndarray) -> np.ndarray:
+        from simdist.runtime.ops import packet_asin
+        out = getattr(packet_asin, name)(a)
+        return each(a) if out is None else out
+    kernel.__name__ = name
+    return kernel
+
+
+ASIN = unary("Asin", complex_unary.kernel("Asin", _quiet(_packets_or_c("asin", np.arcsin))), _rule("Asin", _FLOAT_C))
+ACOS = unary("Acos", complex_unary.kernel("Acos", _quiet(_packets_or_c("acos", np.arccos))), _rule("Acos", _FLOAT_C))
+ACOSH = unary("Acosh", complex_unary.kernel("Acosh", _quiet(_c_each("acosh", np.arccosh))), _rule("Acosh", _FLOAT_C))
+ATANH = unary("Atanh", complex_unary.kernel("Atanh", _quiet(_packets_or_c("atanh", np.arctanh))), _rule("Atanh", _FLOAT_C))
 
 
 def _rint_rule(dts: Any, attrs: Any) -> dtypes.DType:

@@ -118,6 +118,8 @@ def _complex_sign(a: np.ndarray) -> np.ndarray:
 SIGN = unary("Sign", _sign, _rule("Sign", _SIGNED))
 SQRT = unary("Sqrt", complex_unary.kernel("Sqrt", _quiet(np.sqrt)), _rule("Sqrt", _FLOAT_C))
 def _exp(a: np.ndarray) -> np.ndarray:
+    """TF's Exp kernel on a float array (Eigen's packet exp and the C library's tail): the one exp
+    every kernel that evaluates `x.exp()` over a whole tensor shares (Elu, Selu: ops.host-cpu)."""
     if a.dtype == np.float32 or (a.dtype.itemsize == 2 and a.dtype.kind in "fV"):   # Eigen's pexp_float in
         # packets, expf in the tail; float16/bfloat16 through them (ops.eigen-kernels)
         from simdist.runtime.ops import packet_math
@@ -132,6 +134,7 @@ def _log(a: np.ndarray) -> np.ndarray:
     return packet_math.log(a)
 
 
+eigen_exp = _exp
 EXP = unary("Exp", complex_unary.kernel("Exp", _exp), _rule("Exp", _FLOAT_C))
 LOG = unary("Log", complex_unary.kernel("Log", _quiet(_log)), _rule("Log", _FLOAT_C))
 def _square(a: np.ndarray) -> np.ndarray:

@@ -5,8 +5,8 @@ math_grad.py registers it, and its facade function.
 The guards follow TF's Eigen functors: xlogy/xdivy/xlog1py give 0 where x == 0 (even for
 y = 0, inf or NaN), multiply_no_nan gives +0 where y == 0 (even for x = inf or NaN). A zero x
 gives +0.0 in TF's scalar path and x itself in its SIMD packets, so -0.0 stays -0.0 for the
-elements of full packets (simd.py; modelled when no operand is broadcast; docs/spec.md
-`ops.xfunctions`).
+elements of full packets of the output's flat order (simd.py), broadcast operands included
+(docs/spec.md `ops.xfunctions`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ def _zero_where_x_zero(fn: Any, lanes: dict[str, int] = XFUNC_LANES) -> Any:
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             r = np.asarray(fn(x, y))
             zero = np.zeros((), r.dtype)
-            if x.shape == r.shape and y.shape == r.shape:   # no broadcast: Eigen's packets return x itself
-                packet = packet_mask(r.shape, r.dtype, lanes)
-                if packet is not None:
-                    zero = np.where(packet, x, zero)
+            # Eigen's packets return x itself (its register: broadcast too, x a scalar included)
+            packet = packet_mask(r.shape, r.dtype, lanes)
+            if packet is not None:
+                zero = np.where(packet, np.broadcast_to(x, r.shape), zero)
             if x.dtype.kind == "c":   # x == 0 reads the parts under DAZ (measured: a packet returns x = -1e-40j)
                 tiny = np.finfo(x.real.dtype).tiny
                 return np.where((np.abs(x.real) < tiny) & (np.abs(x.imag) < tiny), zero, r).astype(r.dtype, copy=False)
@@ -53,7 +53,28 @@ def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":   # x * log(y): Log's complex kernel (complex_unary.py), the product
         from simdist.runtime.ops.complex_unary import KERNELS
         return _complex_times(x, KERNELS["Log"](np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
-    return x * np.log(y)
+    return x * _over_output(_log_kernel, x, y)
+
+
+def _over_output(fn: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """fn (a whole-tensor kernel) of y broadcast to the output's shape: the functor's packets and
+    scalar tail split the output's flat order (ops.eigen-kernels)."""
+    return fn(np.array(np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape)), order="C"))   # (0-d stays 0-d)
+
+
+def _log_kernel(y: np.ndarray) -> np.ndarray:
+    """xlogy_op's log: scalar_log_op's packets (plog) and numext::log on the tail, as the Log
+    kernel (packet_math.log; not NumPy's log, which is dispatched per CPU: ops.host-cpu)."""
+    from simdist.runtime.ops import packet_math
+    return packet_math.log(y)
+
+
+def _log1p_kernel(y: np.ndarray) -> np.ndarray:
+    """xlog1py_op's log1p: scalar_log1p_op's packets (generic_log1p) and std::log1p on the tail,
+    as the Log1p kernel (packet_math.log1p); NumPy's for a dtype it does not model."""
+    from simdist.runtime.ops import packet_math
+    out = packet_math.log1p(y)
+    return np.log1p(y) if out is None else out
 
 
 def _xdivy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -68,7 +89,7 @@ def _xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         from simdist.runtime.ops.complex_unary import KERNELS, _scalar_mul
         xb, fb = np.broadcast_arrays(x, KERNELS["Log1p"](np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
         return _scalar_mul(xb, fb)
-    return x * np.log1p(y)
+    return x * _over_output(_log1p_kernel, x, y)
 
 
 def _mul_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
