@@ -1,9 +1,10 @@
-"""contraction_order.matmul, the matrix product without BLAS (whose kernels, and so summation
-order, OpenBLAS picks by CPU; clause ops.host-cpu): float64 entries summed over k in order, each
-product and sum rounded; float32 with fused multiply-adds in order (a product of up to 2^16
-multiply-adds and k up to 256), in float32 with rounded products (fused=False, and one-column
-products), or, for larger products, in float64 rounded once. Each order is written out here element by element in Python (NumPy
-scalars), independently of the einsum loop and the vector code the module uses."""
+"""contraction_order's matrix products without BLAS (whose kernels, and so summation order,
+OpenBLAS picks by CPU; clause ops.host-cpu): matmul's float64 entries summed over k in order, each
+product and sum rounded; ordered_matmul's float32 with fused multiply-adds in order, or with rounded
+products (fused=False), and dot's float32 in order with rounded products (the solvers' products).
+matmul's float32 stays on BLAS for speed (contraction_order.py). Each order is written out here
+element by element in Python (NumPy scalars), independently of the einsum loop and the vector code
+the module uses."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Callable
 import numpy as np
 import pytest
 
-from simdist.runtime.ops.contraction_order import matmul
+from simdist.runtime.ops.contraction_order import dot, matmul, ordered_matmul
 
 pytestmark = pytest.mark.clause("ops.host-cpu")
 
@@ -67,14 +68,24 @@ def test_products_are_summed_in_order(shapes: tuple, mode: str) -> None:
                   "float32 unfused": (_unfused32, F32(0))}[mode]
     if mode == "float32 fused" and y.shape[-1] == 1 and x.shape[-2] > 1:   # a matrix-vector product:
         step = _unfused32                                                   # its products rounded
-    got = matmul(x, y, fused=mode != "float32 unfused")
+    if mode == "float64":
+        got = matmul(x, y)
+    else:
+        got = ordered_matmul(x, y, fused=mode == "float32 fused" and step is _fused32)
     _check(got, _in_order(x, y, step, acc0), f"{shapes} {mode}")
 
 
-def test_a_large_float32_product_is_summed_in_float64_and_rounded_once() -> None:
+def test_float32_dot_is_summed_in_order_with_rounded_products() -> None:
     rng = np.random.default_rng(5)
-    x, y = rng.standard_normal((20, 200)).astype(F32), rng.standard_normal((200, 20)).astype(F32)   # 80,000 > 2^16
-    _check(matmul(x, y), _in_order(x, y, _unfused64, F64(0)).astype(F32), "(20, 200)x(200, 20) float32")
+    x, y = rng.standard_normal((20, 200)).astype(F32), rng.standard_normal((200, 20)).astype(F32)
+    _check(dot(x, y), _in_order(x, y, _unfused32, F32(0)), "dot (20, 200)x(200, 20) float32")
+
+
+def test_float32_matmul_is_blas() -> None:
+    rng = np.random.default_rng(5)
+    x, y = rng.standard_normal((20, 200)).astype(F32), rng.standard_normal((200, 20)).astype(F32)
+    got, want = matmul(x, y), np.matmul(x, y)
+    assert np.array_equal(got, want), f"float32 matmul gave {got.ravel()[:3]}, but should be BLAS's {want.ravel()[:3]} (speed)"
 
 
 def test_transposed_operands_are_summed_in_order_too() -> None:

@@ -265,6 +265,13 @@ KNOWN_OPEN = {f"{kind}:{name}": _LAPACK for kind, names in (
               "linalg.lstsq[overdetermined]", "linalg.lstsq[underdetermined,l2]"])) for name in names}
 
 
+# Open too: float32 matrix products (MatMul, BatchMatMul, einsum, the convolutions' im2col products and
+# what is built on them) stay on BLAS for speed; the in-order alternatives made a Keras MLP's training
+# step 5.4x slower (contraction_order.matmul). A group whose only differences are float32 entries is
+# an expected failure naming this; a float64 or complex difference still fails.
+FLOAT32_BLAS = "float32 products on OpenBLAS for speed (contraction_order.matmul)"
+
+
 def _child_env(turned_down: bool) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES",
                                                             "OPENBLAS_CORETYPE")}
@@ -315,6 +322,8 @@ def test_values_do_not_depend_on_numpys_or_openblass_dispatch(group: str, both: 
                 bad.append(f"{cid}{d}")
     if bad and group in KNOWN_OPEN:
         pytest.xfail(f"open: {KNOWN_OPEN[group]}: " + "; ".join(bad)[:500])
+    if bad and all("[float32]" in entry for entry in bad):
+        pytest.xfail(f"open: {FLOAT32_BLAS}: " + "; ".join(bad)[:500])
     assert not bad, "values depend on the CPU's dispatch: " + "; ".join(bad)
 
 

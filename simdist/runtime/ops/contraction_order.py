@@ -71,8 +71,6 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarr
 
 
 _NO_BLAS = ("float32", "float64", "complex64", "complex128")
-_FUSED_WORK = 1 << 16   # float32 products of up to this many multiply-adds emulate the fused order,
-_FUSED_K = 256          # and of up to this depth (a step of the loop over k each: ~5-10 µs)
 
 
 def matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
@@ -86,26 +84,20 @@ def matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
     x[i, j] * y[j, :] for j in order (tests/ops/test_contraction_order.py checks it against the
     order written out); a one-column product is computed as its transpose (y^T x^T: the same
     products and sums), a one-by-one product by ordered_matmul.
-    float32: TF's kernels fuse the multiply-adds with k in order (`fused`; False for a MatMul with
-    transpose_b, whose kernel rounds its products: the same einsum loop in float32): emulated by
-    ordered_matmul up to _FUSED_WORK multiply-adds and k <= _FUSED_K; a larger product, where that Python loop over k
-    costs 30-50x the einsum loop, is summed in float64 (exact products) and rounded once, within
-    TF's own rounding of the exact result. Complex products by the same loop in their dtype (each
+    float32: BLAS (np.matmul) for speed, so its last bits depend on the CPU family (the one such
+    product left; docs/spec.md ops.host-cpu); `fused` is for callers' ordered_matmul. Complex products by the same loop in their dtype (each
     complex product and sum rounded, as Eigen's unfused complex arithmetic). Other dtypes are exact (integers) or not BLAS's
     (float16): np.matmul. Cost: einsum's loop is about 10x single-threaded BLAS on large products
     (256x256x256: ~10-20 ms)."""
     if x.dtype.name not in _NO_BLAS or x.dtype != y.dtype or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
         return np.matmul(x, y)
     if x.dtype == np.float32:
-        if y.shape[-1] == 1 and x.shape[-2] > 1:   # oneDNN's matrix-vector kernel: its products rounded
-            fused = False   # (k in order matches TF on the rgb_to_grayscale cases; its blocking unknown)
-        work = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64)) \
-            * x.shape[-2] * x.shape[-1] * y.shape[-1]
-        if fused and work <= _FUSED_WORK and x.shape[-1] <= _FUSED_K:
-            return ordered_matmul(x, y, fused=True)
-        if fused:   # exact products, summed in double, rounded once
-            return _in_order(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
-        return _in_order(x, y)
+        # float32 stays on BLAS, its last bits following OpenBLAS's kernel (so the CPU family): the
+        # in-order alternatives (fused k-loop, float64 einsum rounded once) made a Keras MLP's training
+        # step 5.4x slower (benchmarks/bench_train.py: 167.6 -> 31.0 steps/s, 2026-12-01) and conv fits
+        # ~3x. Callers put TF's order where it shows (needs_order) or costs nothing (row_in_order).
+        # Open: a fast CPU-independent float32 product.
+        return np.matmul(x, y)
     return _in_order(x, y)
 
 
@@ -124,7 +116,10 @@ def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     rounded (Eigen's own vector code in the wheel has no FMA), without BLAS's gemv/dot."""
     a2 = a[None, :] if a.ndim == 1 else a
     b2 = b[:, None] if b.ndim == 1 else b
-    out = matmul(a2, b2, fused=False)
+    if a2.dtype == np.float32 and b2.dtype == np.float32 and a2.size and b2.size:
+        out = _in_order(a2, b2)   # (the solvers' small products: in order, where matmul's float32 is BLAS)
+    else:
+        out = matmul(a2, b2, fused=False)
     if b.ndim == 1:
         out = out[..., 0]
     if a.ndim == 1:
