@@ -398,7 +398,12 @@ def _identity_n_grad(op: Any, *grads: Any) -> list:
 
 
 def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:  # noqa: A002
-    """`tf.identity_n`: each tensor of the list passed through (IdentityN; gradients pass through)."""
+    """`tf.identity_n`: each tensor of the list passed through (IdentityN; gradients pass through).
+    Inside a tf.function a value that is not a list or tuple (an array, a tensor, a string) is
+    op_def_library's TypeError for a list input (clause ops.attr-types; fz14 seed 1420261217 #92)."""
+    from simdist.runtime import context
+    if context.in_function() and not isinstance(input, (list, tuple)):
+        raise TypeError(f"Expected list for 'input' argument to 'IdentityN' Op, not {input}.")
     ts = tuple(_t(x) for x in input)
     if not ts:
         raise ValueError("Attr 'T' of 'IdentityN' Op passed list of length 0 less than minimum 1.")
