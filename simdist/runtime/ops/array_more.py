@@ -441,8 +441,21 @@ def _shape_operands(shape_x: Any, shape_y: Any) -> tuple[Tensor, Tensor]:
     inside a tf.function each keeps its own dtype (op_def_library). A TensorShape converts as
     TF's registered conversion does (ValueError when partially known or beyond int32)."""
     from simdist.runtime.ops import array
-    vals = [_shape_tensor(v) if isinstance(v, TensorShape) else v for v in (shape_x, shape_y)]
+    orig = (shape_x, shape_y)
+    vals = [_shape_tensor(v) if isinstance(v, TensorShape) else v for v in orig]
     known = next((v.dtype for v in vals if isinstance(v, Tensor)), None)
+    if not any(isinstance(v, Tensor) for v in orig) and dispatch.recorder() is None and \
+            not all(_fast_path_element(v) for v in orig):
+        # a list, tuple or TensorShape sends the call to the eager fallback (CheckOneInput):
+        # args_to_matching_eager converts the first value on its own (a dtype outside T's list:
+        # again with T's default int32 preferred) and the other to its dtype (`(int64 array,
+        # (1, 2))` is int64; fz14 seed 1420261202 #591)
+        first = _t(vals[0])
+        if first.dtype not in (dtypes.int32, dtypes.int64) and isinstance(vals[0], np.ndarray):
+            first = convert_to_tensor(vals[0], dtype=dtypes.int32)
+        second = orig[1].as_list() if isinstance(orig[1], TensorShape) else orig[1]
+        from simdist.runtime.ops import array
+        return first, array.constant(second, dtype=first.dtype)
     if known is None and dispatch.recorder() is None:
         first = _t(vals[0])
         if first.dtype is not dtypes.int32:
@@ -454,6 +467,12 @@ def _shape_operands(shape_x: Any, shape_y: Any) -> tuple[Tensor, Tensor]:
     if known is None:
         return _t(vals[0]), _t(vals[1])
     return tuple(v if isinstance(v, Tensor) else array.constant(v, dtype=known) for v in vals)  # type: ignore[return-value]
+
+
+def _fast_path_element(v: Any) -> bool:
+    """pywrap_tfe_src.cc CheckOneInput: an EagerTensor, a variable, an ndarray or a Python int or
+    float takes the generated op's fast path; anything else (a list, a TensorShape) its fallback."""
+    return isinstance(v, (Tensor, np.ndarray, int, float)) or (hasattr(v, "_as_tensor") and hasattr(v, "dtype"))
 
 
 def _shape_tensor(shape: TensorShape) -> Tensor:
