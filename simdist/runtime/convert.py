@@ -293,4 +293,7 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
             return np.asarray(value, dtype=dt.np), dt
     if tp is int and dt is None and -(2**31) <= value < 2**31:
         return np.asarray(value, dtype=np.int32), dtypes.int32
-    return _python_to(value, dt)
+    out = _python_to(value, dt)
+    if (tp is list or tp is tuple) and context.in_function():
+        tensor_proto.assert_dense(value, out[0].shape)   # (a graph's make_tensor_proto)
+    return out
