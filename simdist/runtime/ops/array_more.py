@@ -404,6 +404,11 @@ def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:  
     from simdist.runtime import context
     if context.in_function() and not isinstance(input, (list, tuple)):
         raise TypeError(f"Expected list for 'input' argument to 'IdentityN' Op, not {input}.")
+    if isinstance(input, np.ndarray) and input.ndim > 1:
+        # (eagerly the fast path's sequence check of the list(type) attr T refuses an array of
+        # rank > 1; TF's first IdentityN call of a process takes another path and iterates it:
+        # not modelled)
+        raise ValueError(f"expected a sequence for attr T, got an ndarray with rank {input.ndim} instead")
     ts = tuple(_t(x) for x in input)
     if not ts:
         raise ValueError("Attr 'T' of 'IdentityN' Op passed list of length 0 less than minimum 1.")
