@@ -15,10 +15,9 @@ from typing import Any
 
 from fz14_seen import SEEN
 
-# tf.strings.unicode_script returns ICU's UScriptCode of each code point (ICU 69's script table and
-# enum numbering inside TF's binary); Python ships no script property (unicodedata has categories
-# and names only), so simdist cannot compute it exactly without vendoring ICU's data (fz16c).
-_MISSING = ("strings.unicode_script",)
+# functions of TF 2.21's public API the facade lacks (the last, tf.strings.unicode_script, was added
+# by fz17: simdist/runtime/ops/unicode_script.py)
+_MISSING: tuple[str, ...] = ()
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     **{(f"call:{op}", "missing", ""): f"tf.{op} exists in TF 2.21, not in simdist's facade (simdist: AttributeError)"
