@@ -1,0 +1,214 @@
+"""Rules behind the last unanalysed classes of issue 29's fourteenth generator (tests/fuzz14, fz17's
+share) and tf.strings.unicode_script, each against real TensorFlow 2.21: the same call on both
+backends gives the same dtype and values, or raises the same exception class. Eagerly, in a
+tf.function (`traced`), with an input_signature (`sig`: get_concrete_function on placeholders, then
+a call) and in a replica of a one-device MirroredStrategy (`dist`). Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _eager(expr: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        return eval(expr, {"tf": tf, "np": np})  # noqa: S307 - our own text
+    return run
+
+
+def _traced(expr: str) -> Callable[[Any], Any]:
+    """The expression inside a tf.function (AutoGraph off), called once."""
+    def run(tf: Any) -> Any:
+        return tf.function(lambda: eval(expr, {"tf": tf, "np": np}), autograph=False)()  # noqa: S307
+    return run
+
+
+def _sig(expr: str, spec: tuple[list[int | None] | None, str], arg: str) -> Callable[[Any], Any]:
+    """get_concrete_function of `lambda x: expr` with a one-spec input_signature (its trace-time
+    error, if any), then a call with `arg` (its error class, or its result)."""
+    def run(tf: Any) -> Any:
+        fn = eval(f"lambda x: {expr}", {"tf": tf, "np": np})  # noqa: S307 - our own text
+        g = tf.function(fn, input_signature=[tf.TensorSpec(spec[0], getattr(tf, spec[1]))], autograph=False)
+        g.get_concrete_function()
+        return g(eval(arg, {"tf": tf, "np": np}))  # noqa: S307 - our own text
+    return run
+
+
+def _dist(expr: str, var: str) -> Callable[[Any], Any]:
+    """`lambda v: expr` in strategy.run of a one-device MirroredStrategy, v a MirroredVariable made
+    from `var` in its scope; the replica's result."""
+    def run(tf: Any) -> Any:
+        s = tf.distribute.MirroredStrategy(["/cpu:0"])
+        with s.scope():
+            v = tf.Variable(eval(var, {"tf": tf, "np": np}))  # noqa: S307 - our own text
+        fn = eval(f"lambda v: {expr}", {"tf": tf, "np": np})  # noqa: S307 - our own text
+        return s.experimental_local_results(s.run(fn, args=(v,)))[0]
+    return run
+
+
+def _script_runs(tf: Any) -> Any:
+    """unicode_script of every code point 0..0x10FFFF and a few outside, as runs: the start of
+    each run of one value and that value."""
+    r = np.asarray(tf.strings.unicode_script(tf.range(0x110000)).numpy())
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(r)) + 1])
+    return [tf.constant(starts.astype(np.int32)), tf.constant(r[starts]), tf.strings.unicode_script(
+        tf.constant([-1, -(2 ** 31), 0x110000, 2 ** 31 - 1, 0xD800, 0xDFFF, 0xFFFE, 0xE000, 0xF0000]))]
+
+
+_O = "function.operation-results"
+_C = "ops.conversion"
+_U = "ops.strings-unicode-script"
+_T = "function.trace-time-errors"
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # a traced assertion, NoOp or group is an Operation: returning one is TypeError, converting one too
+    # (fz14 seed 1420261217 #78)
+    ("assert_less returned, sig", _O, _sig("tf.debugging.assert_less(x, tf.constant([4]))", ([1], "int32"),
+                                            "tf.constant([-1])")),
+    ("assert_less of constants returned, traced", _O, _traced("tf.debugging.assert_less(tf.constant(1), 5)")),
+    ("assert_equal returned, traced", _O, _traced("tf.debugging.assert_equal(tf.constant([1]), 1)")),
+    ("assert_positive returned, traced", _O, _traced("tf.debugging.assert_positive(tf.constant([1.0]))")),
+    ("assert_none_equal returned, traced", _O, _traced("tf.debugging.assert_none_equal(tf.constant([1]), 2)")),
+    ("assert_near returned, traced", _O, _traced("tf.debugging.assert_near(tf.constant([1.0]), 1.0)")),
+    ("assert_rank returned, traced", _O, _traced("tf.debugging.assert_rank(tf.constant([1]), 1)")),
+    ("assert_rank_at_least returned, traced", _O, _traced("tf.debugging.assert_rank_at_least(tf.constant([1]), 1)")),
+    ("tf.Assert returned, traced", _O, _traced("tf.debugging.Assert(tf.constant(True), [1])")),
+    ("no_op returned, traced", _O, _traced("tf.no_op()")),
+    ("group returned, traced", _O, _traced("tf.group(tf.constant(1))")),
+    ("assertion in a returned list, traced", _O, _traced("[tf.constant(1), tf.debugging.assert_less(1, 2)]")),
+    ("identity of an assertion, traced", _O, _traced("tf.identity(tf.debugging.assert_less(tf.constant(1), 2))")),
+    ("assert_type returns None, traced", _O, _traced("[tf.constant(1), tf.debugging.assert_type(tf.constant(1), "
+                                                     "tf.int32)][0]")),
+    ("assertion as a control dependency, traced", _O, _traced(
+        "(lambda op: tf.constant([2]))(tf.debugging.assert_less(tf.constant(1), 2))")),
+    ("assert_less eager returns None", _O, _eager("[tf.constant(1), tf.debugging.assert_less(1, 2)][0]")),
+    # betainc's operands: the fast path with no tensor, the fallback with a MirroredVariable
+    # (fz14 seed 1420261217 #107, #89)
+    ("betainc Python a, float32 b, uint16 x arrays", _C, _eager(
+        "tf.math.betainc(a=1e-40, b=np.array([65504.0, 0.5, 7.0], np.float32), x=np.array([0, 3, 0], np.uint16))")),
+    ("betainc Python a, float32 b, int64 x arrays", _C, _eager(
+        "tf.math.betainc(0.5, np.array([1.0, 0.5], np.float32), np.array([0, 1], np.int64))")),
+    ("betainc float64 a array, Python b, np.float32 x", _C, _eager(
+        "tf.math.betainc(np.array([0.5], np.float64), 1.0, np.float32(0.5))")),
+    ("betainc Python int a, float b", _C, _eager("tf.math.betainc(1, 1.5, 0.5)")),
+    ("betainc float32 array a, float64 variable x", _C, _eager(
+        "tf.math.betainc(np.array([1.0], np.float32), 1.0, tf.Variable([0.5], dtype=tf.float64))")),
+    ("betainc complex64 a beside a float32 MirroredVariable", _C, _dist(
+        "tf.math.betainc(np.array([0.5 + 0j], np.complex64), np.array(2.5, np.float32), v)", "[0.25]")),
+    ("betainc float32 a beside a float32 MirroredVariable", _C, _dist(
+        "tf.math.betainc(np.array([0.5], np.float32), np.array(2.5, np.float32), v)", "[0.25]")),
+    # identity_n of an array (fz14 seed 1420261217 #92)
+    ("identity_n of a rank-2 array, traced", _C, _traced("tf.identity_n(np.array([[2.5], [0.5]], np.float32))")),
+    ("identity_n of a tensor, traced", _C, _traced("tf.identity_n(tf.constant([1.0, 2.0]))")),
+    ("identity_n of a tuple, traced", _C, _traced("tf.identity_n((1.0, 2))")),
+    ("identity_n of a rank-1 array", _C, _eager("tf.identity_n(np.array([2.5, 0.5], np.float32))")),
+    # BroadcastArgs's fallback for a list, tuple or TensorShape operand (fz14 seed 1420261202 #591)
+    ("broadcast_dynamic_shape int64 array, tuple", _C, _eager(
+        "tf.broadcast_dynamic_shape(np.array([1, 2], np.int64), (1, 2))")),
+    ("broadcast_dynamic_shape int64 array, list", _C, _eager(
+        "tf.broadcast_dynamic_shape(np.array([1, 2], np.int64), [1, 2])")),
+    ("broadcast_dynamic_shape int64 arrays", _C, _eager(
+        "tf.broadcast_dynamic_shape(np.array([1, 2], np.int64), np.array([1, 2], np.int64))")),
+    ("broadcast_dynamic_shape float64 array, tuple", _C, _eager(
+        "tf.broadcast_dynamic_shape(np.array([1.0, 2.0]), (1, 2))")),
+    ("broadcast_dynamic_shape int64 array, TensorShape", _C, _eager(
+        "tf.broadcast_dynamic_shape(np.array([1, 2], np.int64), tf.TensorShape([1, 2]))")),
+    ("broadcast_dynamic_shape tuple, int64 array", _C, _eager(
+        "tf.broadcast_dynamic_shape((1, 2), np.array([1, 2], np.int64))")),
+    ("broadcast_dynamic_shape int64 array, tuple of floats", _C, _eager(
+        "tf.broadcast_dynamic_shape(np.array([1, 2], np.int64), (1.0, 2))")),
+    # make_tensor_proto's dense dimensions in a graph (fz14 seed 1420261202 #399)
+    ("list of rank-1 arrays, traced", _C, _traced("tf.constant([np.array([1, 2]), np.array([3, 4])])")),
+    ("list of rank-1 arrays", _C, _eager("tf.constant([np.array([1, 2]), np.array([3, 4])])")),
+    ("list of 0-d arrays, traced", _C, _traced("tf.constant([np.array(1), np.array(2)])")),
+    ("list with a later array, traced", _C, _traced("tf.constant([[1, 2], np.array([3, 4])])")),
+    ("nested list with an inner array, traced", _C, _traced("tf.add([[np.array([1, 2])]], 1)")),
+    ("reduce_join of a tuple holding an array, traced", _C, _traced(
+        "tf.strings.reduce_join((np.array([[1, 2]], np.uint32), [[1, 2]]))")),
+    ("list of empty arrays, traced", _C, _traced("tf.constant([np.array([]), np.array([])])")),
+    # Conv2DBackpropInputV2's inputs share T (fz14 seed 1420261217 #21)
+    ("conv2d_backprop_input_v2 float list beside uint64", _C, _eager(
+        "tf.conv2d_backprop_input_v2(tf.ones([4, 3, 2], tf.uint64), filter=tf.ones([3, 2], tf.uint64), "
+        "out_backprop=[[0.5, 2.5]], strides=[3, 2], padding='SAME')")),
+    ("conv2d_backprop_input_v2 int list beside uint64", _C, _eager(
+        "tf.conv2d_backprop_input_v2(tf.ones([4, 3, 2], tf.uint64), filter=tf.ones([3, 2], tf.uint64), "
+        "out_backprop=[[1, 2]], strides=[3, 2], padding='SAME')")),
+    ("conv2d_backprop_filter_v2 float list beside int32", _C, _eager(
+        "tf.conv2d_backprop_filter_v2(tf.ones([4, 3, 2], tf.int32), filter=tf.ones([3, 2], tf.int32), "
+        "out_backprop=[[0.5, 2.5]], strides=[3, 2], padding='SAME')")),
+    # pad_to_bounding_box of an image of unknown rank (fz14 seed 1420261217 #66)
+    ("pad_to_bounding_box unknown rank, rank-1 value", _T, _sig(
+        "tf.image.pad_to_bounding_box(x, 1, 2, 2, 1)", (None, "float32"), "tf.constant([1.0])")),
+    ("pad_to_bounding_box unknown rank, one image", _T, _sig(
+        "tf.image.pad_to_bounding_box(x, 1, 1, 4, 4)", (None, "float32"), "tf.ones([2, 2, 1])")),
+    ("pad_to_bounding_box unknown rank, a batch", _T, _sig(
+        "tf.image.pad_to_bounding_box(x, 1, 1, 4, 4)", (None, "float32"), "tf.ones([1, 2, 2, 1])")),
+    ("pad_to_bounding_box unknown rank, too small a target", _T, _sig(
+        "tf.image.pad_to_bounding_box(x, 1, 1, 2, 2)", (None, "float32"), "tf.ones([2, 2, 1])")),
+    ("pad_to_bounding_box unknown rank, negative offset", _T, _sig(
+        "tf.image.pad_to_bounding_box(x, -1, 1, 4, 4)", (None, "float32"), "tf.ones([2, 2, 1])")),
+    ("pad_to_bounding_box rank 1", _T, _sig(
+        "tf.image.pad_to_bounding_box(x, 1, 1, 4, 4)", ([None], "float32"), "tf.ones([2])")),
+    # tf.strings.unicode_script
+    ("unicode_script every code point", _U, _script_runs),
+    ("unicode_script list", _U, _eager("tf.strings.unicode_script([65, 0x3042, -5, 0x110000, 0x10FFFF, 0xD800])")),
+    ("unicode_script scalar", _U, _eager("tf.strings.unicode_script(0x0E01)")),
+    ("unicode_script rank 2", _U, _eager("tf.strings.unicode_script([[65, 0x0400], [0x05D0, 0x0627]])")),
+    ("unicode_script int64 array", _U, _eager("tf.strings.unicode_script(np.array([65, 66], np.int64))")),
+    ("unicode_script float64 array", _U, _eager("tf.strings.unicode_script(np.array([65.5], np.float64))")),
+    ("unicode_script Python float", _U, _eager("tf.strings.unicode_script(2.5)")),
+    ("unicode_script int64 tensor", _U, _eager("tf.strings.unicode_script(tf.constant([65], tf.int64))")),
+    ("unicode_script float tensor, traced", _U, _traced("tf.strings.unicode_script(tf.constant([65.0]))")),
+    ("unicode_script ragged", _U, _eager(
+        "tf.strings.unicode_script(tf.ragged.constant([[65, 66], [0x3042]])).flat_values")),
+    ("unicode_script traced", _U, _traced("tf.strings.unicode_script(tf.constant([0x1F600, 0x10400]))")),
+]
+
+EDGES = edge_compare.EdgeModule(__file__, CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("function.operation-results")
+@EDGES.parametrize("function.operation-results")
+def test_traced_operations(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_conversions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_unknown_rank_image(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.strings-unicode-script")
+@EDGES.parametrize("ops.strings-unicode-script")
+def test_unicode_script(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fz17_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
