@@ -197,6 +197,27 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "rank-0 result (ValueError at trace, no trace counted); simdist runs the traced Python eagerly, so ArgMax's "
         "kernel error stops the trace before trace's op exists (InvalidArgumentError). Open: simdist cannot go on "
         "tracing past an op whose kernel fails without an output to hand the next op; seed 14 #14",
+    # (fz17) the same root as argmax>linalg.trace: a run-time error stops simdist's trace, where TF builds on
+    ("call:nn.normalize_moments", "accepts", "'err', 'TypeError'"):
+        "tf.nn.normalize_moments(np.array(2, np.int64), 1.0, np.array(1, np.int64), 1) in a tf.function with an "
+        "input_signature: TF 2.21 builds Reciprocal of the int64 counts (no CPU kernel: an error only when the graph "
+        "runs), then Mul(1.0, divisor) converts 1.0 alone to float32 and refuses the int64 divisor (op_def_library's "
+        "TypeError at trace, every call); simdist's trace runs Reciprocal, whose missing kernel stops it "
+        "(get_concrete_function succeeds, each call InvalidArgumentError). Open: simdist cannot go on tracing past an "
+        "op whose kernel fails without an output to hand the next op; seed 1420261203 #16",
+    ("call:strings.unsorted_segment_join", "accepts", "'err', 'TypeError'"):
+        "tf.strings.unsorted_segment_join((complex64 tensor, float16 array, 0.5), [0], 3) in a tf.function: TF 2.21's "
+        "autopacking casts the complex64 tensor to string (a Cast node whose kernel fails only at run) and then "
+        "converts 0.5 with dtype string (TypeError \"Expected string passed to parameter 'inputs'\" at trace); simdist "
+        "runs the Cast, whose UnimplementedError stops the trace (get_concrete_function succeeds, each call "
+        "UnimplementedError). Open for the same reason as normalize_moments; seed 1420261202 #514",
+    ("call:image.pad_to_bounding_box>call:nn.softmax", "accepts", "'err', 'TypeError'"):
+        "pad_to_bounding_box of an unknown-rank image (a rank-1 value) then tf.nn.softmax(True) in a tf.function with "
+        "an input_signature: TF 2.21's pad checks the rank and the target with assert ops that fail only when the "
+        "graph runs, so the trace reaches Softmax's bool TypeError (every call); simdist (fz17: the same run-time "
+        "checks, ops.conversion/function.trace-time-errors) raises the pad's InvalidArgumentError while it runs the "
+        "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open for the same "
+        "reason as normalize_moments; seed 1420261217 #66",
     ("program", "crashed", "Caching devices is not yet supported"):
         "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
         "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "
