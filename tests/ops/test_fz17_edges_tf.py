@@ -155,6 +155,45 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("conv2d_backprop_filter_v2 float list beside int32", _C, _eager(
         "tf.conv2d_backprop_filter_v2(tf.ones([4, 3, 2], tf.int32), filter=tf.ones([3, 2], tf.int32), "
         "out_backprop=[[0.5, 2.5]], strides=[3, 2], padding='SAME')")),
+    # the fresh campaign's classes (fz14 seed 1420261218 #29, #38, #5, #15, #30, #32)
+    ("band_part np.int64 num_lower, int num_upper", _C, _eager(
+        "tf.linalg.band_part(np.ones([1, 3, 4], np.float32), np.int64(2), num_upper=0)")),
+    ("band_part int num_lower, np.int64 num_upper", _C, _eager(
+        "tf.linalg.band_part(np.ones([3, 4], np.float32), 2, np.int64(0))")),
+    ("band_part int64 tensor, int", _C, _eager("tf.linalg.band_part(np.ones([3, 4], np.float32), "
+                                               "tf.constant(1, tf.int64), 0)")),
+    ("linspace int start, float32 tensor stop", _C, _eager("tf.linspace(2, tf.constant(0.5), 3, axis=0)")),
+    ("linspace int start, float32 tensor stop, traced", _C, _traced("tf.linspace(2, tf.constant(0.5), 3)")),
+    ("linspace float start, Python int stop", _C, _eager("tf.linspace(tf.constant(0.5), 2, 3)")),
+    ("ensure_shape with a tensor shape, traced", _T, _traced(
+        "tf.ensure_shape(tf.zeros([2, 3], tf.float64), tf.constant([], tf.int32))")),
+    ("ensure_shape with a tensor shape, sig", _T, _sig("tf.ensure_shape(x, tf.constant([2, 3], tf.int32))",
+                                                       ([2, 3], "float64"), "tf.zeros([2, 3], tf.float64)")),
+    ("ensure_shape with a tensor shape", _T, _eager("tf.ensure_shape(tf.zeros([2, 3]), tf.constant([2, 3]))")),
+    ("set_diag uint16 diagonal of the wrong shape", _T, _eager(
+        "tf.linalg.set_diag(tf.zeros([4, 3], tf.float64), tf.ones([4, 3], tf.uint16))")),
+    ("set_diag uint16 diagonal of the wrong shape, sig", _T, _sig(
+        "tf.linalg.set_diag(x, tf.ones([4, 3], tf.uint16))", ([None, 3], "float64"), "tf.zeros([4, 3], tf.float64)")),
+    ("conv2d_transpose batch stride, scalar filter", _T, _eager(
+        "tf.nn.conv2d_transpose(3, 1, output_shape=tf.constant([4, 2, 2, 2]), strides=tf.constant([4, 2, 2, 2]), "
+        "dilations=tf.TensorShape([4, 2, 2, 2]))")),
+    ("conv2d batch stride, rank-3 input", _T, _eager(
+        "tf.nn.conv2d(tf.ones([2, 2, 1]), tf.ones([1, 1, 1, 1]), strides=[2, 1, 1, 1], padding='SAME')")),
+    ("conv2d batch dilation, rank-3 filter", _T, _eager(
+        "tf.nn.conv2d(tf.ones([2, 2, 1]), tf.ones([1, 1, 1]), strides=1, padding='SAME', dilations=[2, 1, 1, 1])")),
+    ("range of a tuple", _T, _eager("tf.range((0, 1))")),
+    ("range of a tuple, traced", _T, _traced("tf.range((0, 1))")),
+    ("range of a 1-element list", _T, _eager("tf.range([3])")),
+    ("range of a 1-element tensor delta", _T, _eager("tf.range(0, 5, tf.constant([2]))")),
+    ("softmax_cross_entropy_with_logits tuple axis", _T, _eager(
+        "tf.nn.softmax_cross_entropy_with_logits(np.ones([2, 3], np.float32), logits=np.ones([2, 3], np.float32), "
+        "axis=(0, 1))")),
+    ("softmax_cross_entropy_with_logits tuple axis, traced", _T, _traced(
+        "tf.nn.softmax_cross_entropy_with_logits(np.ones([2, 3], np.float32), logits=np.ones([2, 3], np.float32), "
+        "axis=(0, 1))")),
+    ("softmax_cross_entropy_with_logits 1-element list axis", _T, _eager(
+        "tf.nn.softmax_cross_entropy_with_logits(np.ones([2, 3], np.float32), logits=np.ones([2, 3], np.float32), "
+        "axis=[0])")),
     # pad_to_bounding_box of an image of unknown rank (fz14 seed 1420261217 #66)
     ("pad_to_bounding_box unknown rank, rank-1 value", _T, _sig(
         "tf.image.pad_to_bounding_box(x, 1, 2, 2, 1)", (None, "float32"), "tf.constant([1.0])")),

@@ -143,6 +143,7 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         if not (context.in_function() and graph_constants.known(*vals)):   # first (fz6: range(100, 2,
             raise                                                          # dtype=uint32) is ValueError)
         no_kernel = e
+    vals = _range_scalars(vals)
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if dt.name.startswith("uint"):   # (the constants as the dtype holds them: -1 as uint64 is 2**64 - 1)
         s, lim, d = (x % (1 << (8 * dt.np.itemsize)) for x in (s, lim, d))
@@ -174,6 +175,27 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
 
 _RANGE_T = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"
 _RANGE_KERNELS = ("bfloat16", "float16", "float32", "float64", "int32", "int64")
+
+
+def _range_scalars(vals: list) -> list:
+    """Range's start, limit and delta as scalars: the kernel takes a scalar or a 1-element vector
+    (else InvalidArgumentError "limit must be a scalar, not shape [2]", start before limit before
+    delta); a graph's shape function wants rank 0 (ValueError "Shape must be rank 0 but is rank 1";
+    `tf.range((0, 1))`, and nn_ops._move_dim_to_end's range of a tuple axis: fz14 seed 1420261218 #32)."""
+    shapes = [v.shape.as_list() if isinstance(v, Tensor) else list(np.shape(v)) for v in vals]
+    if all(not shp for shp in shapes):
+        return vals
+    for nm, shp in zip(("start", "limit", "delta"), shapes):
+        if shp and shp != [1]:
+            err = errors.InvalidArgumentError(None, None, f"{nm} must be a scalar, not shape {args.dims(shp)} "
+                                                          "[Op:Range]")
+            raise trace_errors.mark_shape(err, f"Shape must be rank 0 but is rank {len(shp)}", "Range", shapes)
+    if context.in_function():
+        rank = next(len(shp) for shp in shapes if shp)
+        raise trace_errors.mark_shape(errors.InvalidArgumentError(None, None, "Range of a 1-element vector"),
+                                      f"Shape must be rank 0 but is rank {rank}", "Range", shapes)
+    return [v if not shp else np.asarray(v.numpy() if isinstance(v, Tensor) else v).reshape(-1)[0]
+            for v, shp in zip(vals, shapes)]
 
 
 def range_kernel(dt: dtypes.DType) -> None:

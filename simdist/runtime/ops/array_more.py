@@ -538,8 +538,14 @@ def _ensure_shape_grad(op: Any, grad: Any) -> list:
 def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Tensor:
     """`tf.ensure_shape`: x itself when its shape is compatible with `shape` (None dims match any),
     else InvalidArgumentError."""
+    from simdist.runtime import symbolic
     from simdist.runtime.ops import array_shape_fns
     t = _t(x)
+    if isinstance(shape, Tensor) and context.in_function() and symbolic.is_graph(shape):
+        # (array_ops.ensure_shape: TensorShape(shape), whose iter() of a graph tensor fails, so it is
+        # taken as one dimension: as_dimension's TypeError; fz14 seed 1420261218 #5)
+        raise TypeError(f"Dimension value must be integer or None or have an __index__ method, got value "
+                        f"'{shape!r}' with type '{type(shape)!r}'")
     want = shape if isinstance(shape, TensorShape) else TensorShape(shape)
     # (traced: EnsureShape's shape function on the shape the graph knows, which also refuses an
     # attr of unknown rank for an input of known rank, and the kernel's check when the graph runs)
