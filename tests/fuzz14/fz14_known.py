@@ -218,6 +218,16 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "checks, ops.conversion/function.trace-time-errors) raises the pad's InvalidArgumentError while it runs the "
         "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open for the same "
         "reason as normalize_moments; seed 1420261217 #66",
+    # (fz17) TF's answers depend on the worker's history: each call of seed 1420261218 #28 (dist: strategy.run of
+    # a bool PerReplica input) is NotImplementedError when programs 20-27 ran before it in TF's worker, while TF
+    # asked for #28 alone (`fz14_campaign.py 1420261218 28 1 --no-keep`) gives simdist's classes (TypeError
+    # "Cannot convert 1 to EagerTensor of dtype bool", StringToNumber's InvalidArgumentError, dynamic_stitch's
+    # "Expected list for 'indices'"); presumably the state of the "Caching devices" entry below; not analysed further
+    **{(label, "error-class", "'err', 'NotImplementedError'"):
+       "seed 1420261218 #28 (dist): TF 2.21 NotImplementedError after earlier programs of its worker, simdist the "
+       "class TF gives for the program alone (see the comment above)"
+       for label in ("call:math.reciprocal_no_nan", "call:tensor_scatter_nd_add>call:identity_n",
+                     "call:strings.to_number", "call:dynamic_stitch")},
     ("program", "crashed", "Caching devices is not yet supported"):
         "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
         "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "

@@ -2,43 +2,4 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:dynamic_stitch', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261218 #28 (dist): TF 2.21 '
-                                                                         "('err', 'NotImplementedError'); simdist "
-                                                                         "('err', 'TypeError')",
- ('call:ensure_shape', 'error-class', "'err', 'TypeError'"): "seed 1420261218 #5 (sig): TF 2.21 ('calls', (('err', "
-                                                             "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                             "'TypeError'))); simdist ('calls', (('err', "
-                                                             "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                             "'ValueError')))",
- ('call:linalg.band_part', 'rejects', "'ok'"): "seed 1420261218 #29 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', "
-                                               '(4, 1, 3, 4), array([[[[-0.0e+00,  0.0e+00,  0.0e+00,  0.; simdist '
-                                               "('err', 'InvalidArgumentError')",
- ('call:linalg.set_diag', 'error-class', "'err', 'TypeError'"): "seed 1420261218 #15 (sig): TF 2.21 ('calls', "
-                                                                "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                "('err', 'TypeError'))); simdist ('calls', (('err', "
-                                                                "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                "'ValueError')))",
- ('call:linspace', 'error-class', "'err', 'ValueError'"): "seed 1420261218 #38 (tape): TF 2.21 ('err', "
-                                                          "'ValueError'); simdist ('err', 'InvalidArgumentError')",
- ('call:math.reciprocal_no_nan', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261218 #28 (dist): TF '
-                                                                                 "2.21 ('err', "
-                                                                                 "'NotImplementedError'); simdist "
-                                                                                 "('err', 'TypeError')",
- ('call:nn.conv2d_transpose', 'error-class', "'err', 'UnimplementedError'"): 'seed 1420261218 #30 (tape): TF 2.21 '
-                                                                             "('err', 'UnimplementedError'); simdist "
-                                                                             "('err', 'InvalidArgumentError')",
- ('call:nn.softmax_cross_entropy_with_logits', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261218 #32 '
-                                                                                                '(tape): TF 2.21 '
-                                                                                                "('err', "
-                                                                                                "'InvalidArgumentError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'TypeError')",
- ('call:strings.to_number', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261218 #28 (dist): TF 2.21 '
-                                                                            "('err', 'NotImplementedError'); simdist "
-                                                                            "('err', 'InvalidArgumentError')",
- ('call:tensor_scatter_nd_add>call:identity_n', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261218 #28 '
-                                                                                                '(dist): TF 2.21 '
-                                                                                                "('err', "
-                                                                                                "'NotImplementedError'); "
-                                                                                                "simdist ('err', "
-                                                                                                "'TypeError')"}
+SEEN: dict[tuple[str, str, str], str] = {}
