@@ -194,6 +194,35 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("softmax_cross_entropy_with_logits 1-element list axis", _T, _eager(
         "tf.nn.softmax_cross_entropy_with_logits(np.ones([2, 3], np.float32), logits=np.ones([2, 3], np.float32), "
         "axis=[0])")),
+    # the second fresh campaign's classes (fz14 seed 1420261218 #42, #43, #46, #70, #83, #86, #106, #111)
+    ("batch_to_space rank-1 input, sig", _T, _sig("tf.batch_to_space(x, tf.constant([1, 2, 2]), tf.constant([[1, 0]]))",
+                                                  ([2], "float32"), "tf.constant([-1.5, 0.5])")),
+    ("batch_to_space rank-1 input, bad crops", _T, _eager(
+        "tf.batch_to_space(tf.ones([2]), [2, 2, 2], [[0, 0]])")),
+    ("space_to_batch_nd rank-1 input, bad paddings", _T, _eager(
+        "tf.space_to_batch_nd(tf.ones([2]), [2, 2, 2], [[0, 0]])")),
+    ("det of a float16 vector, traced", _T, _traced("tf.linalg.det(tf.constant([0.25], tf.float16))")),
+    ("det of a float16 vector", _T, _eager("tf.linalg.det(tf.constant([0.25], tf.float16))")),
+    ("histogram_fixed_width_bins nbins -1 of int values, sig", _T, _sig(
+        "tf.histogram_fixed_width_bins(values=x, value_range=[0.0, 1.0], nbins=-1)", ([], "int32"), "tf.constant(5)")),
+    ("histogram_fixed_width_bins nbins -1", _T, _eager(
+        "tf.histogram_fixed_width_bins(tf.constant([0.5]), [0.0, 1.0], nbins=-1)")),
+    ("diag k=2 with too few columns", _T, _eager("tf.linalg.diag([[2.5], [-1.5]], k=2, num_cols=1)")),
+    ("diag with too few rows", _T, _eager("tf.linalg.diag([1.0, 2.0], k=-1, num_rows=2)")),
+    ("conv3d bool input, huge int filter", _C, _eager(
+        "tf.nn.conv3d(input=tf.constant([False, True]), filters=-(2 ** 63), strides=(3,), padding='VALID')")),
+    ("reduce_join of floats with a NumPy axis", _C, _eager(
+        "tf.strings.reduce_join([[0.5, 1.0]], axis=np.int64(0), keepdims=True)")),
+    ("reduce_join of floats with a list axis", _C, _eager("tf.strings.reduce_join([[0.5, 1.0]], axis=[0])")),
+    ("reduce_join of floats with an int axis", _C, _eager("tf.strings.reduce_join([[0.5, 1.0]], axis=0)")),
+    ("tensor_scatter_nd_min int8 array, uint8 variable updates", _C, _eager(
+        "tf.tensor_scatter_nd_min(np.array([-4, 1], np.int8), tf.constant([[0], [1]]), "
+        "tf.Variable(np.array([5, 2], np.uint8)))")),
+    ("ints beyond int64 to float64", _C, _eager("tf.constant([2 ** 64 - 1, 3], tf.float64)")),
+    ("ints beyond int64 to float32, traced", _C, _traced("tf.constant([[2 ** 64 - 1], [-(2 ** 63) - 1]], tf.float32)")),
+    ("float tensor minus a list with an int beyond int64", _C, _eager("tf.constant([1.0, 2.0]) - [2 ** 64, 3]")),
+    ("inferred list, int beyond int64 first", _C, _eager("tf.constant([2 ** 64, 1.5])")),
+    ("inferred list, int beyond int64 after a float", _C, _eager("tf.constant([1.5, 2 ** 64])")),
     # pad_to_bounding_box of an image of unknown rank (fz14 seed 1420261217 #66)
     ("pad_to_bounding_box unknown rank, rank-1 value", _T, _sig(
         "tf.image.pad_to_bounding_box(x, 1, 2, 2, 1)", (None, "float32"), "tf.constant([1.0])")),

@@ -488,7 +488,14 @@ QR = register("Qr", _wide(_qr), _linalg_rule("Qr", half_kernel=True), _cube_flop
 def det(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.linalg.det`: the determinant of each innermost square matrix."""
     x = _t(input)
-    DET.dtype((x.dtype,), None)
+    try:
+        DET.dtype((x.dtype,), None)
+    except errors.OpError as e:
+        # (a dtype the op def lists without a CPU kernel, half: eagerly NotFoundError first; a graph
+        # builds the op, its shape function's ValueError comes at trace; fz14 seed 1420261218 #43)
+        if context.in_function() and not getattr(e, "_simdist_trace_error", None):
+            _square(x, "MatrixDeterminant")
+        raise
     _square(x, "MatrixDeterminant")
     return dispatch.execute(DET, (x,))
 

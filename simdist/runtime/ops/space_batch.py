@@ -82,12 +82,12 @@ def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int
         raise errors.InvalidArgumentError(None, None, f"block_shape must be one-dimensional, got shape "
                                           f"{args.dims(bs.shape)} [Op:{op}]")
     m = bs.shape[0]
+    if rank < 1 + m:   # (the kernels check the input's rank before the crops'/paddings' shape)
+        raise errors.InvalidArgumentError(None, None, f"input rank should be >= {1 + m} instead of {rank} [Op:{op}]")
     pr = pr.reshape(-1, 2) if pr.size else np.zeros((0, 2), np.int64)
     if pr.shape != (m, 2):
         raise errors.InvalidArgumentError(None, None, f"{what} should have shape [{m}, 2] instead of "
                                           f"{args.dims(pr.shape)} [Op:{op}]")
-    if rank < 1 + m:
-        raise errors.InvalidArgumentError(None, None, f"input rank should be >= {1 + m} instead of {rank} [Op:{op}]")
     if (bs < 1).any():
         raise errors.InvalidArgumentError(None, None, f"All values in block_shape must be positive, got value, "
                                           f"{int(bs.min())} [Op:{op}]")
@@ -175,6 +175,11 @@ def batch_to_space(input: Any, block_shape: Any, crops: Any, name: str | None = 
     if isinstance(block_shape, int):
         block_shape = np.array([block_shape, block_shape], dtype=np.int64)
     t = _t(input)
+    # (inside a tf.function BatchToSpaceND's shape function (BatchToSpaceShapeHelper, the checks of
+    # SpaceToBatchND's on crops) runs when the op is built: an input of rank 1 for a block of 3 is
+    # ValueError "Shape must be at least rank 4 but is rank 1"; fz14 seed 1420261218 #42)
+    shape_checks.check("BatchToSpaceND", _S2B_SHAPE, [static_shapes.known_shape(t), _static(block_shape),
+                                                      _static(crops)])
     cpu_kernels.lookup("BatchToSpaceND", t.dtype, eager_only=False)
     block, crop = _block_and_pairs(block_shape, crops, "crops", "BatchToSpaceND", t.ndim)
     shp = t.shape.as_list()
