@@ -223,6 +223,34 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("float tensor minus a list with an int beyond int64", _C, _eager("tf.constant([1.0, 2.0]) - [2 ** 64, 3]")),
     ("inferred list, int beyond int64 first", _C, _eager("tf.constant([2 ** 64, 1.5])")),
     ("inferred list, int beyond int64 after a float", _C, _eager("tf.constant([1.5, 2 ** 64])")),
+    # the third fresh range (fz14 seed 1420261218 #123, #130, #146, #172, #199, #206)
+    ("in_top_k NumPy float16 targets, int predictions", _C, _eager("tf.math.in_top_k(np.float16(-1.5), 0, 2)")),
+    ("in_top_k int64 tensor predictions", _C, _eager("tf.math.in_top_k([0], tf.constant([[1]], tf.int64), 1)")),
+    ("space_to_batch_nd float32 paddings, traced", _T, _traced(
+        "tf.space_to_batch_nd(tf.ones([2, 2]), tf.constant([], tf.int32), tf.constant([]))")),
+    ("batch_to_space float32 crops, traced", _T, _traced(
+        "tf.batch_to_space(tf.ones([4, 1, 1, 1]), [2, 2], tf.constant([[0.0, 0.0], [0.0, 0.0]]))")),
+    ("conv2d_transpose empty strides, NCHW", _T, _eager(
+        "tf.nn.conv2d_transpose(np.array(True), 2, output_shape=np.array([], np.int64), strides=(), "
+        "data_format='NCHW')")),
+    ("conv2d_transpose empty strides, NCHW, traced", _T, _traced(
+        "tf.nn.conv2d_transpose(np.array(True), 2, output_shape=np.array([], np.int64), strides=(), "
+        "data_format='NCHW')")),
+    ("unsorted_segment_join of a NumPy float and a bfloat16 tensor", _C, _eager(
+        "tf.strings.unsorted_segment_join([np.float32(1.5), tf.constant(7.0, tf.bfloat16)], [0], 1)")),
+    ("convert a float and a float64 tensor to int8", _C, _eager(
+        "tf.convert_to_tensor([2.5, tf.constant(1.0, tf.float64)], dtype=tf.int8)")),
+    ("tensordot scalar tensor axes", _C, _eager(
+        "tf.linalg.tensordot(np.array([-0.0, -3.0], np.float32), tf.ones([2, 2]), tf.constant(-1))")),
+    ("tensordot 1-element tensor axes", _C, _eager(
+        "tf.linalg.tensordot(tf.ones([2]), tf.ones([2, 2]), tf.constant([1]))")),
+    ("squeeze with a tensor axis", _C, _eager("tf.squeeze(tf.ones([2, 1]), axis=tf.constant(-1))")),
+    ("squeeze with a 0-d array axis", _C, _eager("tf.squeeze(tf.ones([2, 1]), axis=np.array(-1))")),
+    ("squeeze with a NumPy int axis", _C, _eager("tf.squeeze(tf.ones([2, 1]), axis=np.int64(-1))")),
+    ("squeeze of a list with a tensor axis", _C, _eager("tf.squeeze([[1.0], [2.0]], axis=tf.constant(-1))")),
+    ("squeeze with a 1-element tensor axis", _C, _eager("tf.squeeze(tf.ones([2, 1]), axis=tf.constant([-1]))")),
+    ("squeeze with a tensor axis, traced", _C, _traced("tf.squeeze(tf.ones([2, 1]), axis=tf.constant(-1))")),
+    ("ctc_greedy_decoder of a list mixing bools and floats", _C, _eager("tf.nn.ctc_greedy_decoder([True, -2.5], [0])")),
     # pad_to_bounding_box of an image of unknown rank (fz14 seed 1420261217 #66)
     ("pad_to_bounding_box unknown rank, rank-1 value", _T, _sig(
         "tf.image.pad_to_bounding_box(x, 1, 2, 2, 1)", (None, "float32"), "tf.constant([1.0])")),

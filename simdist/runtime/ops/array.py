@@ -402,6 +402,15 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
 
 
 def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    if axis is not None and not isinstance(axis, (list, tuple)) and not np.isscalar(axis):
+        # (array_ops.squeeze wraps only np.isscalar values in a list; a tensor or an array reaches
+        # the generated op's list attr squeeze_dims: the fallback's TypeError; fz14 seed 1420261218
+        # #199. Observed: eagerly, with an input the fast path takes, a 0-d tensor or array there
+        # makes the fast path's list reading fail with std::bad_alloc, MemoryError)
+        if not context.in_function() and np.ndim(axis._v if isinstance(axis, Tensor) else axis) == 0 and \
+                isinstance(input, (Tensor, np.ndarray, int, float)):
+            raise MemoryError("std::bad_alloc")
+        raise TypeError(f"Expected list for 'axis' argument to 'squeeze' Op, not {axis!r}.")
     t = _t(input)
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
     if ax == ():   # (TF's Squeeze: an empty squeeze_dims squeezes every dimension of size 1, as None does)

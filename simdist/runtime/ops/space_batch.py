@@ -97,6 +97,25 @@ def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int
     return tuple(int(v) for v in bs), tuple((int(p), int(q)) for p, q in pr)
 
 
+def _index_attrs(op: str, block_shape: Any, pairs: Any, what: str) -> None:
+    """Inside a tf.function, op_def_library's check of Tblock_shape and Tpaddings/Tcrops (int32 or
+    int64) when the op is built, before its shape function: a float32 paddings tensor is TypeError
+    (fz14 seed 1420261218 #130)."""
+    from simdist.runtime.tensor import TensorShape
+    if not context.in_function():
+        return
+    for name, v in (("block_shape", block_shape), (what, pairs)):
+        if isinstance(v, TensorShape):
+            continue
+        try:
+            dt = _t(v).dtype
+        except (TypeError, ValueError):
+            continue
+        if dt.name not in ("int32", "int64"):
+            raise TypeError(f"Value passed to parameter '{name}' has DataType {dt.name} not in list of allowed "
+                            "values: int32, int64")
+
+
 def _static(v: Any) -> list | None:
     return static_shapes.known_shape(v) if isinstance(v, Tensor) else list(np.shape(v))
 
@@ -122,6 +141,7 @@ def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: str | N
     """`tf.space_to_batch_nd` (and `tf.space_to_batch`, `tf.nn.space_to_batch`): the spatial axes
     zero-padded, cut into blocks of block_shape, the blocks moved into the batch axis."""
     t = _t(input)
+    _index_attrs("SpaceToBatchND", block_shape, paddings, "paddings")
     # (inside a tf.function the shape function runs when the op is built, before a kernel is looked up)
     shape_checks.check("SpaceToBatchND", _S2B_SHAPE,
                        [static_shapes.known_shape(t), _static(block_shape), _static(paddings)])
@@ -178,6 +198,7 @@ def batch_to_space(input: Any, block_shape: Any, crops: Any, name: str | None = 
     # (inside a tf.function BatchToSpaceND's shape function (BatchToSpaceShapeHelper, the checks of
     # SpaceToBatchND's on crops) runs when the op is built: an input of rank 1 for a block of 3 is
     # ValueError "Shape must be at least rank 4 but is rank 1"; fz14 seed 1420261218 #42)
+    _index_attrs("BatchToSpaceND", block_shape, crops, "crops")
     shape_checks.check("BatchToSpaceND", _S2B_SHAPE, [static_shapes.known_shape(t), _static(block_shape),
                                                       _static(crops)])
     cpu_kernels.lookup("BatchToSpaceND", t.dtype, eager_only=False)
