@@ -205,6 +205,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "TypeError at trace, every call); simdist's trace runs Reciprocal, whose missing kernel stops it "
         "(get_concrete_function succeeds, each call InvalidArgumentError). Open: simdist cannot go on tracing past an "
         "op whose kernel fails without an output to hand the next op; seed 1420261203 #16",
+    ("call:nn.normalize_moments>call:random.uniform_candidate_sampler", "error-class", "'err', 'TypeError'"):
+        "normalize_moments of int32 counts and mean_ss with a uint8 variance_ss in a tf.function: TF 2.21 builds "
+        "Reciprocal of the int32 counts (no CPU kernel, an error only when the graph runs), then Mul of the uint8 "
+        "variance_ss and the int32 divisor is op_def_library's TypeError at trace; simdist's trace stops at "
+        "Reciprocal's missing kernel (InvalidArgumentError at each call). Open for the same reason as the "
+        "normalize_moments entry above; seed 1420261218 #178",
     ("call:strings.unsorted_segment_join", "accepts", "'err', 'TypeError'"):
         "tf.strings.unsorted_segment_join((complex64 tensor, float16 array, 0.5), [0], 3) in a tf.function: TF 2.21's "
         "autopacking casts the complex64 tensor to string (a Cast node whose kernel fails only at run) and then "

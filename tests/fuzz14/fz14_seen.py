@@ -2,4 +2,6 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {}
+SEEN: dict[tuple[str, str, str], str] = {('call:math.pow', 'value', "'ok'"): "seed 1420261218 #120 (tape): TF 2.21 ('ok', ('T', 'complex64', (2, 4, 3), "
+                                     "array([[[            inf          +nanj,  3.74997616e; simdist ('ok', ('T', "
+                                     "'complex64', (2, 4, 3), array([[[            inf          +nanj,  3.74997616e"}
