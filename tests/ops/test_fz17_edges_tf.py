@@ -251,6 +251,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("squeeze with a 1-element tensor axis", _C, _eager("tf.squeeze(tf.ones([2, 1]), axis=tf.constant([-1]))")),
     ("squeeze with a tensor axis, traced", _C, _traced("tf.squeeze(tf.ones([2, 1]), axis=tf.constant(-1))")),
     ("ctc_greedy_decoder of a list mixing bools and floats", _C, _eager("tf.nn.ctc_greedy_decoder([True, -2.5], [0])")),
+    # seed 1420261218 programs 220-319 (#251, #279, #305)
+    ("to_hash_bucket float array, num_buckets -1", _C, _eager(
+        "tf.strings.to_hash_bucket(np.array([0.0], np.float32), -1)")),
+    ("to_hash_bucket_fast float array, num_buckets -1", _C, _eager(
+        "tf.strings.to_hash_bucket_fast(np.array([0.0], np.float32), -1)")),
+    ("to_hash_bucket float tensor, num_buckets -1", _C, _eager("tf.strings.to_hash_bucket(tf.constant([1.0]), -1)")),
+    ("to_hash_bucket of an int MirroredVariable", _C, _dist("tf.strings.to_hash_bucket(input=v, num_buckets=2)",
+                                                            "[1, 2]")),
+    ("upper of an int MirroredVariable", _C, _dist("tf.strings.upper(v)", "[1, 2]")),
+    ("det of a uint16 scalar, traced", _T, _traced("tf.linalg.det(np.array(5, np.uint16))")),
     # pad_to_bounding_box of an image of unknown rank (fz14 seed 1420261217 #66)
     ("pad_to_bounding_box unknown rank, rank-1 value", _T, _sig(
         "tf.image.pad_to_bounding_box(x, 1, 2, 2, 1)", (None, "float32"), "tf.constant([1.0])")),

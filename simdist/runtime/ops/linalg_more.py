@@ -493,8 +493,9 @@ def det(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     except errors.OpError as e:
         # (a dtype the op def lists without a CPU kernel, half: eagerly NotFoundError first; a graph
         # builds the op, its shape function's ValueError comes at trace; fz14 seed 1420261218 #43)
-        if context.in_function() and not getattr(e, "_simdist_trace_error", None):
-            _square(x, "MatrixDeterminant")
+        if context.in_function() and not getattr(e, "_simdist_trace_error", None) and \
+                (isinstance(e, errors.NotFoundError) or "No OpKernel" in str(e)):
+            _square(x, "MatrixDeterminant")   # (a dtype outside the op def's list stays op_def_library's TypeError)
         raise
     _square(x, "MatrixDeterminant")
     return dispatch.execute(DET, (x,))
