@@ -261,6 +261,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                             "[1, 2]")),
     ("upper of an int MirroredVariable", _C, _dist("tf.strings.upper(v)", "[1, 2]")),
     ("det of a uint16 scalar, traced", _T, _traced("tf.linalg.det(np.array(5, np.uint16))")),
+    ("strided_slice begin and end of two lengths, traced", _T, _traced("tf.strided_slice(2.5, [2, 3, 3, 3], [-1])")),
+    ("strided_slice strides of another length, traced", _T, _traced(
+        "tf.strided_slice(tf.ones([5]), [1], [3], [1, 1])")),
+    ("strided_slice begin and end of two lengths", _T, _eager("tf.strided_slice(tf.ones([5]), [2, 3], [-1])")),
     # pad_to_bounding_box of an image of unknown rank (fz14 seed 1420261217 #66)
     ("pad_to_bounding_box unknown rank, rank-1 value", _T, _sig(
         "tf.image.pad_to_bounding_box(x, 1, 2, 2, 1)", (None, "float32"), "tf.constant([1.0])")),
