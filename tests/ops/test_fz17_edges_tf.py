@@ -261,6 +261,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                             "[1, 2]")),
     ("upper of an int MirroredVariable", _C, _dist("tf.strings.upper(v)", "[1, 2]")),
     ("det of a uint16 scalar, traced", _T, _traced("tf.linalg.det(np.array(5, np.uint16))")),
+    ("as_dtype(True)", _C, _eager("tf.zeros([1], dtype=tf.dtypes.as_dtype(True))")),
+    ("as_dtype(np.True_)", _C, _eager("tf.zeros([1], dtype=tf.dtypes.as_dtype(np.True_))")),
+    ("as_dtype(1.0)", _C, _eager("tf.zeros([1], dtype=tf.dtypes.as_dtype(1.0))")),
+    ("as_dtype(np.float32(3.0))", _C, _eager("tf.zeros([1], dtype=tf.dtypes.as_dtype(np.float32(3.0)))")),
+    ("as_dtype(False)", _C, _eager("tf.zeros([1], dtype=tf.dtypes.as_dtype(False))")),
     ("strided_slice begin and end of two lengths, traced", _T, _traced("tf.strided_slice(2.5, [2, 3, 3, 3], [-1])")),
     ("strided_slice strides of another length, traced", _T, _traced(
         "tf.strided_slice(tf.ones([5]), [1], [3], [1, 1])")),
