@@ -6,12 +6,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:abs>call:linalg.lu_reconstruct',
                                                                             "('err', 'ValueError'); simdist ('ok', "
                                                                             "('T', 'complex128', (1, 2), array([[ "
                                                                             '1.+4.j, -3.+4.j]])))',
- ('call:dtypes.as_dtype>call:nn.atrous_conv2d_transpose', 'error-class', "'err', 'IndexError'"): 'seed 1420261218 #301 '
-                                                                                                 '(tape): TF 2.21 '
-                                                                                                 "('err', "
-                                                                                                 "'IndexError'); "
-                                                                                                 "simdist ('err', "
-                                                                                                 "'TypeError')",
  ('call:image.random_flip_left_right', 'value', "'ok'"): "seed 1420261218 #249 (dist): TF 2.21 ('dist', (('local', "
                                                          "('tuple', (('T', 'int32', (3, 3, 4), array([[[5, 1, 1, 2],; "
                                                          "simdist ('dist', (('local', ('tuple', (('T', 'int32', (3, 3, "
