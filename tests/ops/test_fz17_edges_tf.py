@@ -261,6 +261,15 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                             "[1, 2]")),
     ("upper of an int MirroredVariable", _C, _dist("tf.strings.upper(v)", "[1, 2]")),
     ("det of a uint16 scalar, traced", _T, _traced("tf.linalg.det(np.array(5, np.uint16))")),
+    ("irfftnd of an int32 scalar, traced", _T, _traced("tf.irfftnd(tf.saturate_cast(2, tf.int32), fft_length=(2, 0), "
+                                                        "axes=[])")),
+    ("rfftnd of an int32 vector, traced", _T, _traced("tf.rfftnd(tf.constant([1]), fft_length=[1], axes=[0])")),
+    ("generate_bounding_box_proposals uint64 scores beside a list", _C, _eager(
+        "tf.image.generate_bounding_box_proposals(tf.constant([2, 2], tf.uint64), bbox_deltas=[2, 2], "
+        "image_info=np.array([3, 127], np.int8), anchors=tf.constant([0, -1], tf.int64))")),
+    ("generate_bounding_box_proposals uint64 scores beside arrays", _C, _eager(
+        "tf.image.generate_bounding_box_proposals(tf.constant([2, 2], tf.uint64), bbox_deltas=np.array([2.0, 2.0]), "
+        "image_info=np.array([3, 127], np.int8), anchors=tf.constant([0, -1], tf.int64))")),
     ("as_dtype(True)", _C, _eager("tf.zeros([1], dtype=tf.dtypes.as_dtype(True))")),
     ("as_dtype(np.True_)", _C, _eager("tf.zeros([1], dtype=tf.dtypes.as_dtype(np.True_))")),
     ("as_dtype(1.0)", _C, _eager("tf.zeros([1], dtype=tf.dtypes.as_dtype(1.0))")),
