@@ -133,6 +133,26 @@ def in_function() -> bool:
     return _function_depth > 0
 
 
+_placeholder_depth = [0]
+
+
+class placeholder_run:
+    """Context manager marking a dry run of a tf.function's Python on placeholder values (zeros,
+    simdist/tf/_concrete.py): the values are simdist's stand-ins for a graph's unknown inputs, so a
+    check TF makes only when the graph runs (a failed assertion on them) says nothing of the trace."""
+
+    def __enter__(self) -> None:
+        _placeholder_depth[0] += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _placeholder_depth[0] -= 1
+
+
+def in_placeholder_run() -> bool:
+    """Whether a dry run on placeholder values is running (`placeholder_run`)."""
+    return _placeholder_depth[0] > 0
+
+
 _data_function_depth = 0
 _lifted: list[tuple[int, int]] = []   # (function depth, tf.data function depth) at each open tf.init_scope
 

@@ -187,8 +187,14 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         if "f" in kinds or "c" in kinds:
             raise _cannot(value, dt)
         return _wrap_ints(obj, dt) if "i" in kinds else obj.astype(dt.np)
-    if "i" in kinds and sequence and not dt.is_complex:   # (a complex dtype takes any Python int, as a double)
+    if "i" in kinds and sequence and inferred and not dt.is_complex:
+        # (inferring the dtype, py_seq_tensor reads the leaves in order as int64 until the first float:
+        # an int beyond int64 before it is ValueError, `[2**64, 1.5]`; after it, or with a float dtype
+        # asked for, the int converts as a double, `[1.5, 2**64]`, `tf.constant([2**64], tf.float64)`,
+        # `float_tensor - [2**64 - 1, 3]`: fz14 seed 1420261218 #70; a complex dtype takes any int)
         for x in obj.flat:
+            if isinstance(x, float):
+                break
             if isinstance(x, int) and not isinstance(x, bool) and not -(2**63) <= x < 2**63:
                 raise ValueError(_INT_RANGE)
     if dt.is_floating and "c" in kinds:
@@ -293,4 +299,7 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
             return np.asarray(value, dtype=dt.np), dt
     if tp is int and dt is None and -(2**31) <= value < 2**31:
         return np.asarray(value, dtype=np.int32), dtypes.int32
-    return _python_to(value, dt)
+    out = _python_to(value, dt)
+    if (tp is list or tp is tuple) and context.in_function():
+        tensor_proto.assert_dense(value, out[0].shape)   # (a graph's make_tensor_proto)
+    return out

@@ -151,8 +151,16 @@ def as_dtype(type_value: Any) -> DType:
         return int32
     if value is bool:
         return bool_
-    if type(value) is int and value in _BY_ENUM:   # a DataType enum value (TF's as_dtype takes those)
-        return _BY_ENUM[value]
+    if not isinstance(value, (np.dtype, type)):
+        # (a DataType enum value: TF's as_dtype looks the value up in a dict keyed by the enum ints
+        # among others, so anything equal to one with its hash is found too, True, 1.0 and np.True_
+        # being DT_FLOAT; fz14 seed 1420261218 #301)
+        try:
+            found_enum = _BY_ENUM.get(value)
+        except TypeError:   # (unhashable: an array, a list)
+            found_enum = None
+        if found_enum is not None:
+            return found_enum
     refused = TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
     if value is complex:   # (TF maps no Python type to a complex dtype)
         raise refused

@@ -556,14 +556,27 @@ def _autopack_cast(value: Any, dtype: Any) -> Tensor:
     variable) in the nested lists is cast to it (_cast_nested_seqs_to_dtype: `convert_to_tensor([x,
     x], dtype=tf.int16)` of float32 tensors is int16), Python values converted to it, then packed."""
     from simdist.runtime.ops import array, math
+    cast: dict[int, Any] = {}
+
+    def cast_all(v: Any) -> None:
+        # (nest.map_structure(_cast_nested_seqs_to_dtype): every tensor of the nested lists is cast,
+        # in order, before _autopacking_helper converts the Python values: a Cast's error comes
+        # first, `[np.float32(1e300), bfloat16 tensor]` to string is Cast's UnimplementedError;
+        # fz14 seed 1420261218 #146)
+        for u in v:
+            if isinstance(u, Tensor) or (hasattr(u, "_as_tensor") and hasattr(u, "dtype")):
+                t = u if isinstance(u, Tensor) else u._as_tensor()
+                cast[id(u)] = t if t.dtype == dtype else math.cast(t, dtype)
+            elif isinstance(u, (list, tuple)):
+                cast_all(u)
 
     def leaf(v: Any) -> Any:
-        if isinstance(v, Tensor) or (hasattr(v, "_as_tensor") and hasattr(v, "dtype")):
-            t = v if isinstance(v, Tensor) else v._as_tensor()
-            return t if t.dtype == dtype else math.cast(t, dtype)
+        if id(v) in cast:
+            return cast[id(v)]
         if isinstance(v, (list, tuple)) and _first_tensor_dtype(v) is not None:
             return array.stack([leaf(u) for u in v])
         return convert_to_tensor(v, dtype=dtype)
+    cast_all(value)
     return array.stack([leaf(v) for v in value])
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["assert_compatible"]
+__all__ = ["assert_compatible", "dense_dimensions", "assert_dense"]
 
 
 def _expected(dt: dtypes.DType) -> tuple[type, ...] | None:
@@ -47,3 +47,23 @@ def assert_compatible(value: Any, dt: dtypes.DType) -> None:
         ok = isinstance(v, kinds) or (isinstance(v, np.ndarray) and issubclass(v.dtype.type, kinds))
         if not ok and not hasattr(v, "_as_tensor") and type(v).__name__ not in ("Tensor", "SymbolicTensor"):
             raise TypeError(f"Expected {dt.name}, but got {v} of type '{type(v).__name__}'.")
+
+
+def dense_dimensions(value: Any) -> list[int]:
+    """tensor_util._GetDenseDimensions: the lengths along the first elements of nested lists and
+    tuples (an ndarray element ends the walk, as any non-list does)."""
+    if not isinstance(value, (list, tuple)):
+        return []
+    if not value:
+        return [0]
+    return [len(value)] + dense_dimensions(value[0])
+
+
+def assert_dense(value: Any, shape: tuple[int, ...]) -> None:
+    """make_tensor_proto's check after np.array(values): a list or tuple whose NumPy shape differs
+    from its dense dimensions (a list holding arrays of rank >= 1: `[np.array([1, 2])]` in a
+    tf.function) is ValueError. Eagerly the C++ conversion takes such lists. Clause ops.conversion."""
+    dense = dense_dimensions(value)
+    if list(shape) != dense:
+        raise ValueError(f"Expected values {value} to be a dense tensor with shape {dense}, but got shape "
+                         f"{list(shape)}.")

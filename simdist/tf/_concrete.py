@@ -419,7 +419,8 @@ def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
     run_flops = timing.run_flops_accum[0]
     c.tapes, c.observers = [], []
     try:
-        with context.in_function_call(), variables.transaction(), timing.collect(execution.Discarded()):
+        with context.in_function_call(), context.placeholder_run(), variables.transaction(), \
+                timing.collect(execution.Discarded()):
             return _outputs_to_tensors(fn(*args))
     finally:
         c.tapes, c.observers = tapes, observers

@@ -577,6 +577,10 @@ def _outputs_to_tensors(out: Any) -> Any:
     if isinstance(out, (bool, int, float, str, np.ndarray, np.generic)):
         return convert_to_tensor(out)
     name = type(out).__name__
+    if name == "GraphOperation":   # (an Assert, NoOp or group: func_graph's convert; function.operation-results)
+        raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                        "ExtensionTypes or None values; found return value of type Operation, which is not a Tensor "
+                        "or ExtensionType.")
     if name == "TensorShape" or name == "DType":
         # a fully known shape converts (int32, as convert_to_tensor of a TensorShape); a dtype or
         # a partly known shape is trace-time TypeError (function.symbolic-tensors)

@@ -4,7 +4,8 @@ length (string_case.py); join, reduce_join, unsorted_segment_join (string_join.p
 (string_to_number.py); substr (string_substr.py); regex_full_match, regex_replace
 (string_regex.py); unicode_encode, unicode_transcode (unicode_ops.py); split, bytes_split,
 unicode_decode(_with_offsets), unicode_split(_with_offsets), ngrams (string_ragged.py:
-RaggedTensor results). Not shipped: unicode_script (ICU's script table)."""
+RaggedTensor results); unicode_script (unicode_script.py: ICU 69's script codes from Unicode 13.0's
+Scripts.txt)."""
 
 from simdist.runtime.ops.as_string import as_string  # noqa: F401
 from simdist.runtime.ops.string_case import length, lower, strip, upper  # noqa: F401
@@ -18,3 +19,4 @@ from simdist.runtime.ops.string_regex import regex_full_match, regex_replace  # 
 from simdist.runtime.ops.string_substr import substr  # noqa: F401
 from simdist.runtime.ops.string_to_number import to_number  # noqa: F401
 from simdist.runtime.ops.unicode_ops import unicode_encode, unicode_transcode  # noqa: F401
+from simdist.runtime.ops.unicode_script import unicode_script  # noqa: F401

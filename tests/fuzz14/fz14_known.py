@@ -15,10 +15,9 @@ from typing import Any
 
 from fz14_seen import SEEN
 
-# tf.strings.unicode_script returns ICU's UScriptCode of each code point (ICU 69's script table and
-# enum numbering inside TF's binary); Python ships no script property (unicodedata has categories
-# and names only), so simdist cannot compute it exactly without vendoring ICU's data (fz16c).
-_MISSING = ("strings.unicode_script",)
+# functions of TF 2.21's public API the facade lacks (the last, tf.strings.unicode_script, was added
+# by fz17: simdist/runtime/ops/unicode_script.py)
+_MISSING: tuple[str, ...] = ()
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     **{(f"call:{op}", "missing", ""): f"tf.{op} exists in TF 2.21, not in simdist's facade (simdist: AttributeError)"
@@ -198,6 +197,43 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "rank-0 result (ValueError at trace, no trace counted); simdist runs the traced Python eagerly, so ArgMax's "
         "kernel error stops the trace before trace's op exists (InvalidArgumentError). Open: simdist cannot go on "
         "tracing past an op whose kernel fails without an output to hand the next op; seed 14 #14",
+    # (fz17) the same root as argmax>linalg.trace: a run-time error stops simdist's trace, where TF builds on
+    ("call:nn.normalize_moments", "accepts", "'err', 'TypeError'"):
+        "tf.nn.normalize_moments(np.array(2, np.int64), 1.0, np.array(1, np.int64), 1) in a tf.function with an "
+        "input_signature: TF 2.21 builds Reciprocal of the int64 counts (no CPU kernel: an error only when the graph "
+        "runs), then Mul(1.0, divisor) converts 1.0 alone to float32 and refuses the int64 divisor (op_def_library's "
+        "TypeError at trace, every call); simdist's trace runs Reciprocal, whose missing kernel stops it "
+        "(get_concrete_function succeeds, each call InvalidArgumentError). Open: simdist cannot go on tracing past an "
+        "op whose kernel fails without an output to hand the next op; seed 1420261203 #16",
+    ("call:nn.normalize_moments>call:random.uniform_candidate_sampler", "error-class", "'err', 'TypeError'"):
+        "normalize_moments of int32 counts and mean_ss with a uint8 variance_ss in a tf.function: TF 2.21 builds "
+        "Reciprocal of the int32 counts (no CPU kernel, an error only when the graph runs), then Mul of the uint8 "
+        "variance_ss and the int32 divisor is op_def_library's TypeError at trace; simdist's trace stops at "
+        "Reciprocal's missing kernel (InvalidArgumentError at each call). Open for the same reason as the "
+        "normalize_moments entry above; seed 1420261218 #178",
+    ("call:strings.unsorted_segment_join", "accepts", "'err', 'TypeError'"):
+        "tf.strings.unsorted_segment_join((complex64 tensor, float16 array, 0.5), [0], 3) in a tf.function: TF 2.21's "
+        "autopacking casts the complex64 tensor to string (a Cast node whose kernel fails only at run) and then "
+        "converts 0.5 with dtype string (TypeError \"Expected string passed to parameter 'inputs'\" at trace); simdist "
+        "runs the Cast, whose UnimplementedError stops the trace (get_concrete_function succeeds, each call "
+        "UnimplementedError). Open for the same reason as normalize_moments; seed 1420261202 #514",
+    ("call:image.pad_to_bounding_box>call:nn.softmax", "accepts", "'err', 'TypeError'"):
+        "pad_to_bounding_box of an unknown-rank image (a rank-1 value) then tf.nn.softmax(True) in a tf.function with "
+        "an input_signature: TF 2.21's pad checks the rank and the target with assert ops that fail only when the "
+        "graph runs, so the trace reaches Softmax's bool TypeError (every call); simdist (fz17: the same run-time "
+        "checks, ops.conversion/function.trace-time-errors) raises the pad's InvalidArgumentError while it runs the "
+        "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open for the same "
+        "reason as normalize_moments; seed 1420261217 #66",
+    # (fz17) TF's answers depend on the worker's history: each call of seed 1420261218 #28 (dist: strategy.run of
+    # a bool PerReplica input) is NotImplementedError when programs 20-27 ran before it in TF's worker, while TF
+    # asked for #28 alone (`fz14_campaign.py 1420261218 28 1 --no-keep`) gives simdist's classes (TypeError
+    # "Cannot convert 1 to EagerTensor of dtype bool", StringToNumber's InvalidArgumentError, dynamic_stitch's
+    # "Expected list for 'indices'"); presumably the state of the "Caching devices" entry below; not analysed further
+    **{(label, "error-class", "'err', 'NotImplementedError'"):
+       "seed 1420261218 #28 (dist): TF 2.21 NotImplementedError after earlier programs of its worker, simdist the "
+       "class TF gives for the program alone (see the comment above)"
+       for label in ("call:math.reciprocal_no_nan", "call:tensor_scatter_nd_add>call:identity_n",
+                     "call:strings.to_number", "call:dynamic_stitch")},
     ("program", "crashed", "Caching devices is not yet supported"):
         "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
         "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "

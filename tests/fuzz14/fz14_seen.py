@@ -2,93 +2,37 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:assert_less', 'accepts', "'err', 'TypeError'"): "seed 1420261217 #78 (sig): TF 2.21 ('calls', (('err', "
-                                                        "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
-                                                        "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                        "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('call:broadcast_dynamic_shape', 'value', "'ok'"): "seed 1420261202 #591 (eager): TF 2.21 ('ok', ('T', 'int64', "
-                                                    "(2,), array([1, 2]))); simdist ('ok', ('T', 'int32', (2,), "
-                                                    'array([1, 2], dtype=int32)))',
- ('call:conv2d_backprop_input_v2>call:math.real', 'error-class', "'err', 'TypeError'"): 'seed 1420261217 #21 (dist): '
-                                                                                        "TF 2.21 ('err', "
-                                                                                        "'TypeError'); simdist "
-                                                                                        "('err', "
-                                                                                        "'InvalidArgumentError')",
- ('call:identity_n', 'accepts', "'err', 'ValueError'"): "seed 1420261217 #92 (dist): TF 2.21 ('err', 'ValueError'); "
-                                                        "simdist ('dist', (('local', ('tuple', (('list', (('T', "
-                                                        "'float32', (1,), array([2.5], dtype=float32",
- ('call:image.generate_bounding_box_proposals>call:sinh', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 '
-                                                                                                 '#59 (eager): TF '
-                                                                                                 "2.21 ('err', "
-                                                                                                 "'ValueError'); "
-                                                                                                 "simdist ('err', "
-                                                                                                 "'NotFoundError')",
- ('call:image.pad_to_bounding_box>call:nn.softmax', 'error-class', "'err', 'TypeError'"): 'seed 1420261217 #66 '
-                                                                                          "(sig): TF 2.21 ('calls', "
-                                                                                          "(('err', 'TypeError'), "
-                                                                                          "('err', 'TypeError'), "
-                                                                                          "('err', 'TypeError'))); "
-                                                                                          "simdist ('calls', "
-                                                                                          "(('err', 'ValueError'), "
-                                                                                          "('err', 'ValueError'), "
-                                                                                          "('err', 'ValueError')))",
- ('call:math.betainc', 'accepts', "'err', 'ValueError'"): "seed 1420261217 #89 (dist): TF 2.21 ('err', "
-                                                          "'ValueError'); simdist ('dist', (('local', ('tuple', "
-                                                          "(('T', 'float32', (3,), array([0.       , "
-                                                          '0.8756116,       n',
- ('call:math.betainc>call:ones', 'rejects', "'ok'"): "seed 1420261217 #107 (eager): TF 2.21 ('ok', ('T', 'uint32', "
-                                                     "(1, 2, 2), array([[[1, 1],; simdist ('err', "
-                                                     "'InvalidArgumentError')",
- ('call:math.softmax', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261217 #39 (eager): TF 2.21 '
-                                                                        "('err', 'InvalidArgumentError'); simdist "
-                                                                        "('err', 'AbortedError')",
- ('call:nn.batch_normalization', 'error-class', "'err', 'TypeError'"): "seed 1420261217 #65 (eager): TF 2.21 ('err', "
-                                                                       "'TypeError'); simdist ('err', "
-                                                                       "'InvalidArgumentError')",
- ('call:nn.convolution>operator:|', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 #27 (tape): TF 2.21 '
-                                                                           "('err', 'ValueError'); simdist ('err', "
-                                                                           "'UnimplementedError')",
- ('call:nn.depthwise_conv2d>operator:+', 'error-class', "'err', 'ValueError'"): 'seed 1420261217 #28 (eager): TF '
-                                                                                "2.21 ('err', 'ValueError'); simdist "
-                                                                                "('err', 'InvalidArgumentError')",
- ('call:nn.max_pool', 'accepts', "'err', 'ValueError'"): "seed 1420261203 #36 (sig): TF 2.21 ('calls', (('err', "
-                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                         "('err', 'InvalidArgumentError'), ('err', "
-                                                         "'InvalidArgumentErro",
- ('call:nn.nce_loss', 'accepts', "'err', 'TypeError'"): "seed 1420261217 #4 (sig): TF 2.21 ('calls', (('err', "
-                                                        "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'))); "
-                                                        "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                        "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('call:nn.normalize_moments', 'accepts', "'err', 'TypeError'"): "seed 1420261203 #16 (sig): TF 2.21 ('calls', "
-                                                                 "(('err', 'TypeError'), ('err', 'TypeError'), "
-                                                                 "('err', 'TypeError'))); simdist ('calls', (('ok', "
-                                                                 "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                 "('err', 'InvalidArgumentErro",
- ('call:strings.reduce_join>call:linalg.band_part', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #399 '
-                                                                                           "(sig): TF 2.21 ('calls', "
-                                                                                           "(('err', 'ValueError'), "
-                                                                                           "('err', 'ValueError'), "
-                                                                                           "('err', 'ValueError'))); "
-                                                                                           "simdist ('calls', "
-                                                                                           "(('err', "
-                                                                                           "'AttributeError'), "
-                                                                                           "('err', "
-                                                                                           "'AttributeError'), "
-                                                                                           "('err', "
-                                                                                           "'AttributeError')",
- ('call:strings.unicode_decode_with_offsets', 'error-class', "'err', 'ValueError'"): 'seed 14 #278 (sig): TF 2.21 '
-                                                                                     "('calls', (('err', "
-                                                                                     "'ValueError'), ('err', "
-                                                                                     "'ValueError'), ('err', "
-                                                                                     "'ValueError'))); simdist "
-                                                                                     "('calls', (('err', "
-                                                                                     "'TypeError'), ('err', "
-                                                                                     "'TypeError'), ('err', "
-                                                                                     "'TypeError')))",
- ('call:strings.unsorted_segment_join', 'accepts', "'err', 'TypeError'"): 'seed 1420261202 #514 (sig): TF 2.21 '
-                                                                          "('calls', (('err', 'TypeError'), ('err', "
-                                                                          "'TypeError'), ('err', 'TypeError'))); "
-                                                                          "simdist ('calls', (('ok', 'traced'), "
-                                                                          "('err', 'UnimplementedError'), ('err', "
-                                                                          "'UnimplementedError'))"}
+SEEN: dict[tuple[str, str, str], str] = {('call:abs>call:linalg.lu_reconstruct', 'accepts', "'err', 'ValueError'"): 'seed 1420261218 #233 (tape): TF 2.21 '
+                                                                            "('err', 'ValueError'); simdist ('ok', "
+                                                                            "('T', 'complex128', (1, 2), array([[ "
+                                                                            '1.+4.j, -3.+4.j]])))',
+ ('call:image.random_flip_left_right', 'value', "'ok'"): "seed 1420261218 #249 (dist): TF 2.21 ('dist', (('local', "
+                                                         "('tuple', (('T', 'int32', (3, 3, 4), array([[[5, 1, 1, 2],; "
+                                                         "simdist ('dist', (('local', ('tuple', (('T', 'int32', (3, 3, "
+                                                         '4), array([[[0, 0, 2, 3],',
+ ('call:make_tensor_proto', 'trace-time', "'err', 'TypeError'"): "seed 1420261218 #312 (sig): TF 2.21 ('calls', "
+                                                                 "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
+                                                                 "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
+                                                                 "('err', 'TypeError'), ('err', 'TypeError')))",
+ ('call:math.polygamma>operator:>=', 'value', "'ok'"): "seed 1420261218 #298 (eager): TF 2.21 ('ok', ('T', 'bool', (4, "
+                                                       "4, 3), array([[[False,  True, False],; simdist ('ok', ('T', "
+                                                       "'bool', (4, 4, 3), array([[[False,  True, False],",
+ ('call:math.pow', 'value', "'ok'"): "seed 1420261218 #120 (tape): TF 2.21 ('ok', ('T', 'complex64', (2, 4, 3), "
+                                     "array([[[            inf          +nanj,  3.74997616e; simdist ('ok', ('T', "
+                                     "'complex64', (2, 4, 3), array([[[            inf          +nanj,  3.74997616e",
+ ('call:tensor_scatter_nd_min>call:image.stateless_random_crop', 'accepts', "'err', 'ValueError'"): 'seed 1420261218 '
+                                                                                                    '#312 (sig): TF '
+                                                                                                    "2.21 ('calls', "
+                                                                                                    "(('err', "
+                                                                                                    "'ValueError'), "
+                                                                                                    "('err', "
+                                                                                                    "'ValueError'), "
+                                                                                                    "('err', "
+                                                                                                    "'ValueError'))); "
+                                                                                                    "simdist ('calls', "
+                                                                                                    "(('ok', "
+                                                                                                    "'traced'), "
+                                                                                                    "('err', "
+                                                                                                    "'InvalidArgumentError'), "
+                                                                                                    "('err', "
+                                                                                                    "'InvalidArgumentErro"}

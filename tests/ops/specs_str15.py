@@ -18,4 +18,8 @@ UNTESTED_OPS: dict[str, str] = {
     **{op: _WHY.format("ops.strings-unicode") for op in ("UnicodeEncode", "UnicodeTranscode")},
     **{op: _WHY.format("ops.strings-ragged") for op in ("StringSplitV2", "StringSplit", "UnicodeDecode",
                                                          "UnicodeDecodeWithOffsets", "StringNGrams")},
+    # (fz17, eighteenth session)
+    "UnicodeScript": ("int32 code points in, int32 script codes out (no gradient registered): values over every "
+                      "code point, conversions and errors are compared with TF 2.21's in "
+                      "tests/ops/test_fz17_edges_tf.py (ops.strings-unicode-script)"),
 }

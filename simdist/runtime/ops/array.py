@@ -143,6 +143,7 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         if not (context.in_function() and graph_constants.known(*vals)):   # first (fz6: range(100, 2,
             raise                                                          # dtype=uint32) is ValueError)
         no_kernel = e
+    vals = _range_scalars(vals)
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if dt.name.startswith("uint"):   # (the constants as the dtype holds them: -1 as uint64 is 2**64 - 1)
         s, lim, d = (x % (1 << (8 * dt.np.itemsize)) for x in (s, lim, d))
@@ -174,6 +175,27 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
 
 _RANGE_T = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"
 _RANGE_KERNELS = ("bfloat16", "float16", "float32", "float64", "int32", "int64")
+
+
+def _range_scalars(vals: list) -> list:
+    """Range's start, limit and delta as scalars: the kernel takes a scalar or a 1-element vector
+    (else InvalidArgumentError "limit must be a scalar, not shape [2]", start before limit before
+    delta); a graph's shape function wants rank 0 (ValueError "Shape must be rank 0 but is rank 1";
+    `tf.range((0, 1))`, and nn_ops._move_dim_to_end's range of a tuple axis: fz14 seed 1420261218 #32)."""
+    shapes = [v.shape.as_list() if isinstance(v, Tensor) else list(np.shape(v)) for v in vals]
+    if all(not shp for shp in shapes):
+        return vals
+    for nm, shp in zip(("start", "limit", "delta"), shapes):
+        if shp and shp != [1]:
+            err = errors.InvalidArgumentError(None, None, f"{nm} must be a scalar, not shape {args.dims(shp)} "
+                                                          "[Op:Range]")
+            raise trace_errors.mark_shape(err, f"Shape must be rank 0 but is rank {len(shp)}", "Range", shapes)
+    if context.in_function():
+        rank = next(len(shp) for shp in shapes if shp)
+        raise trace_errors.mark_shape(errors.InvalidArgumentError(None, None, "Range of a 1-element vector"),
+                                      f"Shape must be rank 0 but is rank {rank}", "Range", shapes)
+    return [v if not shp else np.asarray(v.numpy() if isinstance(v, Tensor) else v).reshape(-1)[0]
+            for v, shp in zip(vals, shapes)]
 
 
 def range_kernel(dt: dtypes.DType) -> None:
@@ -380,6 +402,15 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
 
 
 def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    if axis is not None and not isinstance(axis, (list, tuple)) and not np.isscalar(axis):
+        # (array_ops.squeeze wraps only np.isscalar values in a list; a tensor or an array reaches
+        # the generated op's list attr squeeze_dims: the fallback's TypeError; fz14 seed 1420261218
+        # #199. Observed: eagerly, with an input the fast path takes, a 0-d tensor or array there
+        # makes the fast path's list reading fail with std::bad_alloc, MemoryError)
+        if not context.in_function() and np.ndim(axis._v if isinstance(axis, Tensor) else axis) == 0 and \
+                isinstance(input, (Tensor, np.ndarray, int, float)):
+            raise MemoryError("std::bad_alloc")
+        raise TypeError(f"Expected list for 'axis' argument to 'squeeze' Op, not {axis!r}.")
     t = _t(input)
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
     if ax == ():   # (TF's Squeeze: an empty squeeze_dims squeezes every dimension of size 1, as None does)

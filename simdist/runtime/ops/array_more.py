@@ -398,7 +398,17 @@ def _identity_n_grad(op: Any, *grads: Any) -> list:
 
 
 def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:  # noqa: A002
-    """`tf.identity_n`: each tensor of the list passed through (IdentityN; gradients pass through)."""
+    """`tf.identity_n`: each tensor of the list passed through (IdentityN; gradients pass through).
+    Inside a tf.function a value that is not a list or tuple (an array, a tensor, a string) is
+    op_def_library's TypeError for a list input (clause ops.attr-types; fz14 seed 1420261217 #92)."""
+    from simdist.runtime import context
+    if context.in_function() and not isinstance(input, (list, tuple)):
+        raise TypeError(f"Expected list for 'input' argument to 'IdentityN' Op, not {input}.")
+    if isinstance(input, np.ndarray) and input.ndim > 1:
+        # (eagerly the fast path's sequence check of the list(type) attr T refuses an array of
+        # rank > 1; TF's first IdentityN call of a process takes another path and iterates it:
+        # not modelled)
+        raise ValueError(f"expected a sequence for attr T, got an ndarray with rank {input.ndim} instead")
     ts = tuple(_t(x) for x in input)
     if not ts:
         raise ValueError("Attr 'T' of 'IdentityN' Op passed list of length 0 less than minimum 1.")
@@ -436,8 +446,21 @@ def _shape_operands(shape_x: Any, shape_y: Any) -> tuple[Tensor, Tensor]:
     inside a tf.function each keeps its own dtype (op_def_library). A TensorShape converts as
     TF's registered conversion does (ValueError when partially known or beyond int32)."""
     from simdist.runtime.ops import array
-    vals = [_shape_tensor(v) if isinstance(v, TensorShape) else v for v in (shape_x, shape_y)]
+    orig = (shape_x, shape_y)
+    vals = [_shape_tensor(v) if isinstance(v, TensorShape) else v for v in orig]
     known = next((v.dtype for v in vals if isinstance(v, Tensor)), None)
+    if not any(isinstance(v, Tensor) for v in orig) and dispatch.recorder() is None and \
+            not all(_fast_path_element(v) for v in orig):
+        # a list, tuple or TensorShape sends the call to the eager fallback (CheckOneInput):
+        # args_to_matching_eager converts the first value on its own (a dtype outside T's list:
+        # again with T's default int32 preferred) and the other to its dtype (`(int64 array,
+        # (1, 2))` is int64; fz14 seed 1420261202 #591)
+        first = _t(vals[0])
+        if first.dtype not in (dtypes.int32, dtypes.int64) and isinstance(vals[0], np.ndarray):
+            first = convert_to_tensor(vals[0], dtype=dtypes.int32)
+        second = orig[1].as_list() if isinstance(orig[1], TensorShape) else orig[1]
+        from simdist.runtime.ops import array
+        return first, array.constant(second, dtype=first.dtype)
     if known is None and dispatch.recorder() is None:
         first = _t(vals[0])
         if first.dtype is not dtypes.int32:
@@ -449,6 +472,12 @@ def _shape_operands(shape_x: Any, shape_y: Any) -> tuple[Tensor, Tensor]:
     if known is None:
         return _t(vals[0]), _t(vals[1])
     return tuple(v if isinstance(v, Tensor) else array.constant(v, dtype=known) for v in vals)  # type: ignore[return-value]
+
+
+def _fast_path_element(v: Any) -> bool:
+    """pywrap_tfe_src.cc CheckOneInput: an EagerTensor, a variable, an ndarray or a Python int or
+    float takes the generated op's fast path; anything else (a list, a TensorShape) its fallback."""
+    return isinstance(v, (Tensor, np.ndarray, int, float)) or (hasattr(v, "_as_tensor") and hasattr(v, "dtype"))
 
 
 def _shape_tensor(shape: TensorShape) -> Tensor:
@@ -509,8 +538,14 @@ def _ensure_shape_grad(op: Any, grad: Any) -> list:
 def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Tensor:
     """`tf.ensure_shape`: x itself when its shape is compatible with `shape` (None dims match any),
     else InvalidArgumentError."""
+    from simdist.runtime import symbolic
     from simdist.runtime.ops import array_shape_fns
     t = _t(x)
+    if isinstance(shape, Tensor) and context.in_function() and symbolic.is_graph(shape):
+        # (array_ops.ensure_shape: TensorShape(shape), whose iter() of a graph tensor fails, so it is
+        # taken as one dimension: as_dimension's TypeError; fz14 seed 1420261218 #5)
+        raise TypeError(f"Dimension value must be integer or None or have an __index__ method, got value "
+                        f"'{shape!r}' with type '{type(shape)!r}'")
     want = shape if isinstance(shape, TensorShape) else TensorShape(shape)
     # (traced: EnsureShape's shape function on the shape the graph knows, which also refuses an
     # attr of unknown rank for an input of known rank, and the kernel's check when the graph runs)

@@ -16,6 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import dtypes, errors, nest
+from simdist.runtime.graph_op import op_result
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -294,12 +295,13 @@ def _t0(v: Any) -> Tensor:
     return v if isinstance(v, Tensor) else convert_to_tensor(v)
 
 
-def Assert(condition: Any, data: Any, summarize: Any = None, name: str | None = None) -> None:  # noqa: N802
+def Assert(condition: Any, data: Any, summarize: Any = None, name: str | None = None) -> Any:  # noqa: N802
     """`tf.Assert`: InvalidArgumentError when condition is false (NumPy's truth of its value:
-    a multi-element condition is ValueError); None otherwise, as TF's eager Assert returns.
-    Inside a tf.function the message is the Assert kernel's (simdist/runtime/ops/assert_summary.py)."""
-    if not _truth(condition):
-        from simdist.runtime import context
+    a multi-element condition is ValueError); None otherwise, as TF's eager Assert returns (in a
+    tf.function the Assert op: graph_op.py). Inside a tf.function the message is the Assert
+    kernel's (simdist/runtime/ops/assert_summary.py)."""
+    from simdist.runtime import context
+    if not _truth(condition) and not context.in_placeholder_run():   # (a dry run: the op fails only when run)
         if context.in_function():   # (the Assert kernel's message, when the graph runs)
             from simdist.runtime.ops import assert_summary
             raise errors.InvalidArgumentError(None, None, assert_summary.message(data, summarize))
@@ -311,17 +313,18 @@ def Assert(condition: Any, data: Any, summarize: Any = None, name: str | None = 
                 shown.append(str(d.encode() if isinstance(d, str) else d))
         raise errors.InvalidArgumentError(None, None, f"Expected '{condition!s}' to be true. Summarized data: "
                                           + "\n".join(shown))
-    return None
+    return op_result(f"{name or 'Assert'}/Assert", "Assert")
 
 
-def no_op(name: str | None = None) -> None:
-    """`tf.no_op`: nothing, executing eagerly (None)."""
-    return None
+def no_op(name: str | None = None) -> Any:
+    """`tf.no_op`: nothing, executing eagerly (None); in a tf.function the NoOp (graph_op.py)."""
+    return op_result(name or "NoOp", "NoOp")
 
 
-def group(*inputs: Any, name: str | None = None) -> None:
-    """`tf.group`: executing eagerly the inputs have already run: None."""
-    return None
+def group(*inputs: Any, name: str | None = None) -> Any:
+    """`tf.group`: executing eagerly the inputs have already run: None; in a tf.function the
+    NoOp that groups them (graph_op.py)."""
+    return op_result(name or "group_deps", "NoOp")
 
 
 def tuple_(tensors: Any, control_inputs: Any = None, name: str | None = None) -> list:

@@ -126,17 +126,20 @@ def scatter_windows(dwin: np.ndarray, in_shape: Sequence[int], pads: Sequence[in
 # --- Conv2D -----------------------------------------------------------------------------------------------
 def _check_conv(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
                 op: str) -> int:
-    """TF's Conv2D argument checks; returns the number of groups."""
-    if len(x_shape) != 4:
-        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x_shape)} [Op:{op}]")
-    if len(f_shape) != 4:
-        raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {_dims(f_shape)} [Op:{op}]")
+    """TF's Conv2D argument checks; returns the number of groups. The strides' and dilations'
+    batch and depth come first: the kernel's constructor checks them (InitConv2DParameters), its
+    Compute the inputs' ranks (fz14 seed 1420261218 #30: a scalar filter with strides [4, 2, 2, 2]
+    is UnimplementedError)."""
     if strides[0] != 1 or strides[3] != 1:
         raise errors.UnimplementedError(None, None, "Current implementation does not yet support strides in the "
                                         f"batch and depth dimensions. [Op:{op}]")
     if dilations[0] != 1 or dilations[3] != 1:
         raise errors.UnimplementedError(None, None, "Current implementation does not yet support dilations in the "
                                         f"batch and depth dimensions. [Op:{op}]")
+    if len(x_shape) != 4:
+        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x_shape)} [Op:{op}]")
+    if len(f_shape) != 4:
+        raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {_dims(f_shape)} [Op:{op}]")
     cin, fin, cout = x_shape[3], f_shape[2], f_shape[3]
     if fin == 0 or cin % fin:
         raise errors.InvalidArgumentError(None, None, f"input depth must be evenly divisible by filter depth: {cin} vs "

@@ -242,12 +242,16 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     # data_format, dilations (fz15c)
     st = args.list_attr(strides, "strides", "conv3d")
     dl = args.list_attr(dilations, "dilations", "conv3d") if dilations is not None else [1, 1, 1, 1, 1]
-    check_format(None, "Conv3D", _t(input))
+    # (input and filter share T: a Python filter beside a tensor input is converted to its dtype
+    # before T's list is checked, `conv3d(bool_tensor, -(2**63), ...)` is TypeError; fz14 seed
+    # 1420261218 #106)
+    x, f = args.matching((input, filters))
+    check_format(None, "Conv3D", x)
     st5 = _list5(st, "strides")
     pad = _padding(padding)
     check_format(data_format, "Conv3D")
     attrs = {"strides": st5, "padding": pad, "explicit_paddings": (), "dilations": _list5(dl, "dilations")}
-    return dispatch.execute(CONV3D, (_t(input), _t(filters)), attrs)
+    return dispatch.execute(CONV3D, (x, f), attrs)
 
 
 def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002

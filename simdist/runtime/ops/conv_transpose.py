@@ -28,13 +28,15 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     refuses it (InvalidArgumentError "Conv2DCustomBackpropInputOp only supports NHWC.")."""
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
+        # (nn_ops.conv2d_transpose_v2 checks strides and dilations (_get_sequence: ValueError) before
+        # the op runs; fz14 seed 1420261218 #130)
+        st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
+        dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
         x = _t(input)
         if not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
             raise errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropInputOp only supports NHWC. "
                                               "[Op:Conv2DBackpropInput]")
         shape = output_shape._v.tolist() if isinstance(output_shape, Tensor) else list(output_shape)
-        st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
-        dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
         if isinstance(padding, (list, tuple)) and len(padding) == 4:
             padding = list(nchw_to_nhwc(padding))
         return to_channels_first(conv2d_transpose(to_channels_last(x), filters, list(nchw_to_nhwc(shape)), st,

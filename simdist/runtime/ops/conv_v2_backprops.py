@@ -17,7 +17,7 @@ from typing import Any
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
-from simdist.runtime.ops.args import no_kernel, t as _t, zero_flops
+from simdist.runtime.ops.args import matching, no_kernel, zero_flops
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.nn_rules import CONV, FLOATS
 from simdist.runtime.ops.registry import lanes, register
@@ -87,9 +87,10 @@ def _attrs(op: str, strides: Any, padding: Any, use_cudnn_on_gpu: Any, explicit_
 def _call(opdef: Any, pyname: str, input: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
           padding: Any, use_cudnn_on_gpu: Any, explicit_paddings: Any, data_format: Any, dilations: Any) -> Tensor:
     attrs = _attrs(pyname, strides, padding, use_cudnn_on_gpu, explicit_paddings, data_format, dilations)
-    x = _t(input)
-    f = filter if isinstance(filter, Tensor) else _t(filter)
-    dy = out_backprop if isinstance(out_backprop, Tensor) else _t(out_backprop)
+    # (input, filter and out_backprop share the attr T: a Python value beside a tensor is converted
+    # to its dtype before T's list is checked, `out_backprop=[[0.5]]` beside uint64 tensors is
+    # TypeError "Cannot convert ... to EagerTensor of dtype uint64"; fz14 seed 1420261217 #21)
+    x, f, dy = matching((input, filter, out_backprop))
     return dispatch.execute(opdef, (x, f, dy), attrs)
 
 

@@ -289,7 +289,10 @@ no_tf_gradient("InTopKV2")
 def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) -> Tensor:
     """`tf.math.in_top_k` / `tf.nn.in_top_k`: whether each target is among its row's k largest
     predictions (ties count for the target; a non-finite row or an out-of-range target: False)."""
-    p = convert_to_tensor(predictions)
+    # (predictions is typed float32: a value that is not a tensor converts with it on either path,
+    # `in_top_k(np.float16(-1.5), 0, 2)` has predictions 0.0; fz14 seed 1420261218 #123)
+    p = convert_to_tensor(predictions) if isinstance(predictions, Tensor) or hasattr(predictions, "_as_tensor") \
+        else convert_to_tensor(predictions, dtype=dtypes.float32)
     if not isinstance(targets, (Tensor, np.ndarray)) and not isinstance(k, Tensor) and p.dtype is not dtypes.float32:
         # no tensor fixes T: TF's eager fallback converts every input to its op-def type first (a
         # NumPy targets array stays on the fast path: the kernel's input check, fz15c)

@@ -296,6 +296,10 @@ def _inputs(inputs: Any, sequence_length: Any) -> tuple[Tensor, Tensor]:
     elif isinstance(inputs, np.ndarray) and inputs.dtype == np.float64:
         x = convert_to_tensor(inputs)
     else:
+        if isinstance(inputs, (list, tuple)):
+            # (a list is no fast-path input: the eager fallback converts it on its own first, so a
+            # list mixing bools and numbers is ValueError "mixed types"; fz14 seed 1420261218 #206)
+            convert_to_tensor(inputs)
         x = convert_to_tensor(np.asarray(inputs, np.float32))
     s = sequence_length if isinstance(sequence_length, Tensor) else convert_to_tensor(sequence_length,
                                                                                           dtype=dtypes.int32)

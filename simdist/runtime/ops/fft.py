@@ -372,6 +372,12 @@ def _raw_nd(opname: str) -> Any:
                     None, None, f"Value for attr '{attr}' of {tf_name(d)} is not in the list of allowed values: "
                     f"{', '.join(tf_name(dtypes.as_dtype(a)) for a in allowed)} [Op:{opname}]")
         from simdist.runtime import context
+        ins = ("float32", "float64") if opname == "RFFTND" else ("complex64", "complex128")
+        if context.in_function() and x.dtype.name not in ins:
+            # (op_def_library's check of the input's type attr comes before the shape function;
+            # fz14 seed 1420261217 #128: an int32 input of IRFFTND)
+            raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not in list of allowed "
+                            f"values: {', '.join(ins)}")
         if context.in_function():   # (the graph's shape function runs before the kernel is sought: a
             from simdist.runtime.ops import array_shape_fns   # known scalar is its ValueError; fz16d)
             text = array_shape_fns.rank_at_least(x, 1)

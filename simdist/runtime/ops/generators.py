@@ -113,7 +113,10 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
     """`tf.linspace` (TF 2's linspace_nd): num evenly spaced values from start to stop inclusive,
     along a new `axis`; start and stop broadcast; integer inputs give float64, as TF."""
     st = _t(start)
-    sp = stop if isinstance(stop, Tensor) else convert_to_tensor(stop, dtype=st.dtype)
+    # (math_ops.linspace_nd: stop converted with start's dtype, a tensor of another dtype too:
+    # ValueError "Tensor conversion requested dtype int32 for Tensor with dtype float32"; fz14 seed
+    # 1420261218 #38)
+    sp = convert_to_tensor(stop, dtype=st.dtype)
     n = int(dispatch.static_value(num) if isinstance(num, Tensor) else num)
     shape = list(np.broadcast_shapes(tuple(st.shape.as_list()), tuple(sp.shape.as_list())))
     st, sp = array.broadcast_to(st, shape), array.broadcast_to(sp, shape)

@@ -201,18 +201,33 @@ def crop_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targ
 
 def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, target_height: Any,
                         target_width: Any) -> Tensor:
-    """`tf.image.pad_to_bounding_box`: zeros around the image (Pad) to [target_height, target_width]."""
+    """`tf.image.pad_to_bounding_box`: zeros around the image (Pad) to [target_height, target_width].
+    An image of a rank the graph does not know (an unknown-rank TensorSpec) is taken as one image
+    (image_ops_impl: expand_dims, then set_shape([None] * 4)): its rank and the height and width
+    checks run with the graph (InvalidArgumentError at the call), only the offsets' at trace
+    (fz14 seed 1420261217 #66)."""
+    from simdist.runtime.ops import static_shapes
     ops = _ops()
-    img, is_batch = _batched(image)
-    _, height, width, _ = img.shape.as_list()
+    unknown_rank = static_shapes.rank_unknown(image)
+    if unknown_rank:
+        img, is_batch = ops.expand_dims(_image(image), 0), False
+    else:
+        img, is_batch = _batched(image)
     oh, ow, th, tw = _int(offset_height), _int(offset_width), _int(target_height), _int(target_width)
+    if unknown_rank:
+        for ok, msg in ((oh >= 0, "offset_height must be >= 0"), (ow >= 0, "offset_width must be >= 0")):
+            if not ok:
+                raise ValueError(msg)
+        if img.ndim != 4:
+            raise errors.InvalidArgumentError(None, None, "'image' must be at least three-dimensional.")
+    _, height, width, _ = img.shape.as_list()
     after_w, after_h = tw - ow - width, th - oh - height
     _check_at_least_3d(img)
     for ok, msg in ((oh >= 0, "offset_height must be >= 0"), (ow >= 0, "offset_width must be >= 0"),
                     (after_w >= 0, "width must be <= target - offset"),
                     (after_h >= 0, "height must be <= target - offset")):
         if not ok:
-            raise ValueError(msg)
+            raise (errors.InvalidArgumentError(None, None, msg) if unknown_rank else ValueError(msg))
     out = ops.pad(img, [[0, 0], [oh, after_h], [ow, after_w], [0, 0]])
     return out if is_batch else ops.squeeze(out, axis=[0])
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.args import zero_flops
@@ -83,6 +85,18 @@ def generate_bounding_box_proposals(scores: Any, bbox_deltas: Any, image_info: A
     attrs = {"post_nms_topn": int(post_nms_topn)}
     values = {"scores": scores, "bbox_deltas": bbox_deltas, "image_info": image_info, "anchors": anchors,
               "nms_threshold": nms_threshold, "pre_nms_topn": pre_nms_topn, "min_size": min_size}
+    from simdist.runtime import context
+    if not context.in_function() and not all(isinstance(v, (Tensor, np.ndarray, int, float)) for v in values.values()):
+        # (an input that is no fast-path value, a list, sends the call to the eager fallback, which
+        # converts every input with its op-def dtype in order: a tensor of another dtype is
+        # ValueError before any kernel lookup; fz14 seed 1420261217 #59)
+        for k, v in values.items():
+            want = dtypes.int32 if k == "pre_nms_topn" else dtypes.float32
+            if isinstance(v, Tensor) and v.dtype != want:
+                raise ValueError(f"Tensor conversion requested dtype {want.name} for Tensor with dtype "
+                                 f"{v.dtype.name}: {v!r}")
+            if not isinstance(v, Tensor):
+                convert_to_tensor(v, dtype=want)
     ts = {k: _operand(v, k, dtypes.int32 if k == "pre_nms_topn" else dtypes.float32, attrs)
           for k, v in values.items()}
     _static_checks(ts, attrs)

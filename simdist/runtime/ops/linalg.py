@@ -367,7 +367,15 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     else:
         if not isinstance(axes, (list, tuple)):   # (math_ops._tensordot_axes: convert_to_tensor(axes, int32),
             # None is its ValueError; fz16d: fz14 seed 14202612013 #6)
-            axes = (axes if isinstance(axes, Tensor) else convert_to_tensor(axes, dtype=dtypes.int32))._v.tolist()
+            at = axes if isinstance(axes, Tensor) else convert_to_tensor(axes, dtype=dtypes.int32)
+            # (then `axes[0], axes[1]`: StridedSlice of a scalar or of a vector shorter than 2;
+            # fz14 seed 1420261218 #172)
+            if at.ndim == 0:
+                raise errors.InvalidArgumentError(None, None, "Attempting to slice scalar input. [Op:StridedSlice]")
+            if at.shape.as_list()[0] < 2:
+                raise errors.InvalidArgumentError(None, None, "slice index 1 of dimension 0 out of bounds. "
+                                                              "[Op:StridedSlice]")
+            axes = at._v.tolist()
         xa, xb = axes
         xa = [int(xa)] if isinstance(xa, (int, np.integer)) else [int(i) for i in xa]
         xb = [int(xb)] if isinstance(xb, (int, np.integer)) else [int(i) for i in xb]
@@ -379,7 +387,6 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
                 any(not -rb <= (i + rb if i < 0 else i) < rb for i in xb):
             raise IndexError("list index out of range")
         if any(i < -ra for i in xa) or any(i < -rb for i in xb):
-            from simdist.runtime import errors
             raise errors.InvalidArgumentError(None, None, "transpose expects a vector of size "
                                               f"{max(ra, rb)}. But input(1) is a vector of size {max(ra, rb)} "
                                               "[Op:Transpose]")

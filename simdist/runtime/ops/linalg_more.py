@@ -98,7 +98,9 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = Non
     """`tf.linalg.band_part`: the entries with i - j <= num_lower and j - i <= num_upper kept (a
     negative bound keeps that whole triangle), the others zero."""
     x = _t(input)
-    lo, up = _t(num_lower), _t(num_upper)
+    # (num_lower and num_upper share MatrixBandPart's Tindex: with no tensor among them the first
+    # one's own dtype is the other's, `band_part(x, np.int64(2), 0)` is int64; fz14 seed 1420261218 #29)
+    lo, up = args.matching((num_lower, num_upper), (dtypes.int32, dtypes.int64), dtypes.int64)
     for v in (lo, up):
         if v.dtype.name not in ("int32", "int64"):
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tindex' of {args.tf_name(v.dtype)} is not in "
@@ -153,6 +155,10 @@ def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, alig
     x, d = args.matching([input, diagonal])   # (ops.attr-types)
     kk = _band(_k(k), "MatrixSetDiagV3")
     al = _align(align, "MatrixSetDiagV3")
+    # (input and diagonal share T: a diagonal of another dtype is the op's dtype error before its
+    # shape checks, eagerly the kernel's InvalidArgumentError, traced op_def_library's TypeError;
+    # fz14 seed 1420261218 #15)
+    SET_DIAG.dtype((x.dtype, d.dtype), {"k": kk, "align": al})
     # (traced: MatrixSetDiagV3's shape function marks the kernel's error where it sees it; fz16d)
     from simdist.runtime.ops import graph_constants
     band = kk if not isinstance(k, Tensor) or graph_constants.known(k) else None
@@ -534,7 +540,15 @@ QR = register("Qr", _wide(_qr), _linalg_rule("Qr", half_kernel=True), _cube_flop
 def det(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.linalg.det`: the determinant of each innermost square matrix."""
     x = _t(input)
-    DET.dtype((x.dtype,), None)
+    try:
+        DET.dtype((x.dtype,), None)
+    except errors.OpError as e:
+        # (a dtype the op def lists without a CPU kernel, half: eagerly NotFoundError first; a graph
+        # builds the op, its shape function's ValueError comes at trace; fz14 seed 1420261218 #43)
+        if context.in_function() and not getattr(e, "_simdist_trace_error", None) and \
+                (isinstance(e, errors.NotFoundError) or "No OpKernel" in str(e)):
+            _square(x, "MatrixDeterminant")   # (a dtype outside the op def's list stays op_def_library's TypeError)
+        raise
     _square(x, "MatrixDeterminant")
     return dispatch.execute(DET, (x,))
 

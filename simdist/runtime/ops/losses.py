@@ -165,6 +165,10 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
         # is static, so a traced graph's shape functions see the Range and Transpose errors
         # (ValueError); fz5 seed 63 #3
         known = not static_shapes.rank_unknown(logits_t)
+        if isinstance(axis, (list, tuple, np.ndarray, Tensor)):
+            # (range(dim_index) comes first: Range's check of a non-scalar limit, then Python's
+            # `dim_index + 1` TypeError for a list or tuple; fz14 seed 1420261218 #32)
+            array.range_(axis)
         for start, limit in ((0, axis), (axis + 1, rank)):
             if start > limit:
                 err = _range_error(start, limit)

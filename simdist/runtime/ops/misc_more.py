@@ -113,8 +113,11 @@ def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100, 
     v = reshape(v, [-1])
     rng = _t(value_range)
     nb = convert_to_tensor(nbins, dtype=dtypes.int32)
-    if not int(dispatch.static_value(nb)) > 0:
-        raise errors.InvalidArgumentError(None, None, f"assertion failed: [nbins {nb!r} must > 0]")
+    # (histogram_ops.py: control_flow_assert.Assert(nbins > 0, ...), an op that fails only when a
+    # graph runs, so a traced `values - value_range[0]` of two dtypes is the trace's TypeError
+    # first; fz14 seed 1420261218 #86)
+    from simdist.runtime.ops.control_flow import Assert
+    Assert(math.greater(nb, 0), [f"nbins {nb!r} must > 0"])
     nb_f = math.cast(nb, v.dtype)
     scaled = math.truediv(v - rng[0], rng[1] - rng[0])
     idx = floor(nb_f * scaled)

@@ -296,13 +296,19 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
 
 
 def _tensor_scatter_call(op: Any, tensor: Any, indices: Any, updates: Any) -> Tensor:
-    if not isinstance(tensor, Tensor) and getattr(tensor, "_as_tensor", None) is None and isinstance(updates, Tensor):
+    from simdist.runtime.ops import math
+    # (a plain variable counts as a tensor: the fast path takes T from a resource variable too;
+    # fz14 seed 1420261218 #111: an int8 ndarray tensor beside uint8 variable updates is uint8)
+    upd_tensor = isinstance(updates, Tensor) or (hasattr(updates, "_as_tensor") and hasattr(updates, "dtype")
+                                                 and not math._distributed_variable(updates))
+    if not isinstance(tensor, Tensor) and getattr(tensor, "_as_tensor", None) is None and upd_tensor:
         # T comes from the first tensor argument (TF's fast path): the updates' (fz15c)
         x = convert_to_tensor(tensor, dtype=updates.dtype)
     else:
         x = _t(tensor)
     idx = _indices(indices, op.name)
-    upd = updates if isinstance(updates, Tensor) else convert_to_tensor(updates, dtype=x.dtype)
+    upd = updates if isinstance(updates, Tensor) else _t(updates) if upd_tensor else \
+        convert_to_tensor(updates, dtype=x.dtype)
     try:
         return dispatch.execute(op, (x, idx, upd))
     except errors.InvalidArgumentError as e:   # (traced: the shape function's ValueError, where it sees one)

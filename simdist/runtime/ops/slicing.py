@@ -112,9 +112,17 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
     b, e = _ints(begin, "Index", "StridedSlice"), _ints(end, "Index", "StridedSlice")
     st = (1,) * len(b) if strides is None else _ints(strides, "Index", "StridedSlice")
     if not len(b) == len(e) == len(st):
-        raise errors.InvalidArgumentError(None, None, "Expected begin, end, and strides to be 1D equal size tensors, "
+        err = errors.InvalidArgumentError(None, None, "Expected begin, end, and strides to be 1D equal size tensors, "
                                           f"but got shapes [{len(b)}], [{len(e)}], and [{len(st)}] instead. "
                                           "[Op:StridedSlice]")
+        from simdist.runtime.ops import static_shapes
+        if any(isinstance(v, Tensor) and static_shapes.known_shape(v) in (None, [None]) for v in (begin, end, strides)):
+            raise err
+        # (traced: StridedSliceShape merges begin's shape with end's, then with strides': ValueError
+        # "Dimension 0 in both shapes must be equal"; fz14 seed 1420261218 #239)
+        other = len(e) if len(e) != len(b) else len(st)
+        raise trace_errors.mark_shape(err, trace_errors.merge_text([len(b)], [other]), "StridedSlice",
+                                      ([], [len(b)], [len(e)], [len(st)]))
     key: list[Any] = []
     for i in range(len(b)):
         bit = 1 << i

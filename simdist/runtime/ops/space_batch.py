@@ -82,12 +82,12 @@ def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int
         raise errors.InvalidArgumentError(None, None, f"block_shape must be one-dimensional, got shape "
                                           f"{args.dims(bs.shape)} [Op:{op}]")
     m = bs.shape[0]
+    if rank < 1 + m:   # (the kernels check the input's rank before the crops'/paddings' shape)
+        raise errors.InvalidArgumentError(None, None, f"input rank should be >= {1 + m} instead of {rank} [Op:{op}]")
     pr = pr.reshape(-1, 2) if pr.size else np.zeros((0, 2), np.int64)
     if pr.shape != (m, 2):
         raise errors.InvalidArgumentError(None, None, f"{what} should have shape [{m}, 2] instead of "
                                           f"{args.dims(pr.shape)} [Op:{op}]")
-    if rank < 1 + m:
-        raise errors.InvalidArgumentError(None, None, f"input rank should be >= {1 + m} instead of {rank} [Op:{op}]")
     if (bs < 1).any():
         raise errors.InvalidArgumentError(None, None, f"All values in block_shape must be positive, got value, "
                                           f"{int(bs.min())} [Op:{op}]")
@@ -95,6 +95,25 @@ def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int
         raise errors.InvalidArgumentError(None, None, f"All values in {what} must be non-negative, got "
                                           f"{args.dims(pr.reshape(-1))} [Op:{op}]")
     return tuple(int(v) for v in bs), tuple((int(p), int(q)) for p, q in pr)
+
+
+def _index_attrs(op: str, block_shape: Any, pairs: Any, what: str) -> None:
+    """Inside a tf.function, op_def_library's check of Tblock_shape and Tpaddings/Tcrops (int32 or
+    int64) when the op is built, before its shape function: a float32 paddings tensor is TypeError
+    (fz14 seed 1420261218 #130)."""
+    from simdist.runtime.tensor import TensorShape
+    if not context.in_function():
+        return
+    for name, v in (("block_shape", block_shape), (what, pairs)):
+        if isinstance(v, TensorShape):
+            continue
+        try:
+            dt = _t(v).dtype
+        except (TypeError, ValueError):
+            continue
+        if dt.name not in ("int32", "int64"):
+            raise TypeError(f"Value passed to parameter '{name}' has DataType {dt.name} not in list of allowed "
+                            "values: int32, int64")
 
 
 def _static(v: Any) -> list | None:
@@ -122,6 +141,7 @@ def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: str | N
     """`tf.space_to_batch_nd` (and `tf.space_to_batch`, `tf.nn.space_to_batch`): the spatial axes
     zero-padded, cut into blocks of block_shape, the blocks moved into the batch axis."""
     t = _t(input)
+    _index_attrs("SpaceToBatchND", block_shape, paddings, "paddings")
     # (inside a tf.function the shape function runs when the op is built, before a kernel is looked up)
     shape_checks.check("SpaceToBatchND", _S2B_SHAPE,
                        [static_shapes.known_shape(t), _static(block_shape), _static(paddings)])
@@ -175,6 +195,12 @@ def batch_to_space(input: Any, block_shape: Any, crops: Any, name: str | None = 
     if isinstance(block_shape, int):
         block_shape = np.array([block_shape, block_shape], dtype=np.int64)
     t = _t(input)
+    # (inside a tf.function BatchToSpaceND's shape function (BatchToSpaceShapeHelper, the checks of
+    # SpaceToBatchND's on crops) runs when the op is built: an input of rank 1 for a block of 3 is
+    # ValueError "Shape must be at least rank 4 but is rank 1"; fz14 seed 1420261218 #42)
+    _index_attrs("BatchToSpaceND", block_shape, crops, "crops")
+    shape_checks.check("BatchToSpaceND", _S2B_SHAPE, [static_shapes.known_shape(t), _static(block_shape),
+                                                      _static(crops)])
     cpu_kernels.lookup("BatchToSpaceND", t.dtype, eager_only=False)
     block, crop = _block_and_pairs(block_shape, crops, "crops", "BatchToSpaceND", t.ndim)
     shp = t.shape.as_list()

@@ -258,9 +258,16 @@ def _matching_operands(values: tuple) -> list[Tensor]:
     NumPy value converted to it (`betainc(255, np.float16(0.001), float64 x)` is float64; fuzz14
     seed 1420261202 #500, #442). Inside a tf.function each is converted on its own, as before."""
     from simdist.runtime.ops import math
-    known = next((v for v in values if math._tensorlike(v)), None)
-    if known is None or context.in_function():
+    if context.in_function():
         return [_t(v) for v in values]
+    math.check_distributed_variables(values)   # (a MirroredVariable takes the eager fallback; fz14 seed 1420261217 #89)
+    known = next((v for v in values if math._tensorlike(v)), None)
+    if known is None:
+        # no tensor: the first value's own conversion fixes the attr's dtype, which the fast path
+        # converts the others to (a NumPy array of another dtype is cast; `betainc(1e-40, float32
+        # array, uint16 array)` is float32; fz14 seed 1420261217 #107)
+        t0 = _t(values[0])
+        return [t0] + [math._operand(v, t0.dtype) for v in values[1:]]
     first = values[0]
     if type(known) is not Tensor and not any(type(v) is Tensor for v in values) and \
             isinstance(first, (np.generic, list, tuple)):

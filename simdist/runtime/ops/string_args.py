@@ -39,7 +39,12 @@ def string_tensor(x: Any, op: str = "", arg: str = "input") -> Tensor:
     if isinstance(x, Tensor):
         return x
     from simdist.runtime import context
+    from simdist.runtime.ops import math
     from simdist.runtime.variables import Variable
+    if math._distributed_variable(x):
+        # (a MirroredVariable is no eager tensor: the generated op's fallback converts it with dtype
+        # string, ValueError for another dtype; fz14 seed 1420261218 #251)
+        math.distributed_variable_conversion(x, dtypes.string)
     if isinstance(x, Variable):
         return x.read_value()
     try:

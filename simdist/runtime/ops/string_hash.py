@@ -71,14 +71,16 @@ def _num_buckets(op: str, num_buckets: Any) -> int:
 
 def to_hash_bucket_fast(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.to_hash_bucket_fast(input, num_buckets)`: Fingerprint64(s) % num_buckets, int64."""
+    x = string_tensor(input, "StringToHashBucketFast")   # (the input's conversion before the attr's minimum; fz14 seed 1420261218 #279)
     n = _num_buckets("StringToHashBucketFast", num_buckets)
-    return dispatch.execute(HASH_BUCKET_FAST, (string_tensor(input, "StringToHashBucketFast"),), {"num_buckets": n})
+    return dispatch.execute(HASH_BUCKET_FAST, (x,), {"num_buckets": n})
 
 
 def to_hash_bucket(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.to_hash_bucket(input, num_buckets)`: tsl::Hash64(s) % num_buckets, int64."""
+    x = string_tensor(input, "StringToHashBucket", "string_tensor")   # (the input's conversion before the attr's minimum; fz14 seed 1420261218 #279)
     n = _num_buckets("StringToHashBucket", num_buckets)
-    return dispatch.execute(HASH_BUCKET, (string_tensor(input, "StringToHashBucket", "string_tensor"),), {"num_buckets": n})
+    return dispatch.execute(HASH_BUCKET, (x,), {"num_buckets": n})
 
 
 def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | None = None) -> Tensor:  # noqa: A002

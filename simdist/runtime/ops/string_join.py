@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.args import dims, dtype_error
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -166,6 +166,14 @@ def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator
                 name: str | None = None) -> Tensor:
     """`tf.strings.reduce_join`: the strings joined along `axis` (None: all, a scalar)."""
     x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
+    fast = axis is None or isinstance(axis, (Tensor, np.ndarray, int, float)) or \
+        (hasattr(axis, "_as_tensor") and hasattr(axis, "dtype"))
+    if not fast and x.dtype != dtypes.string and not context.in_function():
+        # (an axis that is no fast-path input, a NumPy scalar or a list, sends the call to
+        # gen_string_ops' eager fallback, which converts the inputs with dtype string: a tensor of
+        # another dtype is ValueError, where the fast path leaves it to the kernel; fz14 seed
+        # 1420261218 #46)
+        raise ValueError(f"Tensor conversion requested dtype string for Tensor with dtype {x.dtype.name}: {x!r}")
     if axis is None:
         axis = np.arange(x.shape.rank - 1, -1, -1, dtype=np.int32)
     ax = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype=dtypes.int32)
