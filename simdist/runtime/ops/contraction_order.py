@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "matmul", "needs_order", "ordered_matmul", "row_in_order"]
+__all__ = ["dot", "in_order", "matmul", "needs_order", "ordered_matmul", "row_in_order"]
 
 
 def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
@@ -73,7 +73,7 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarr
 _NO_BLAS = ("float32", "float64", "complex64", "complex128")
 
 
-def matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
+def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """x [..., m, k] @ y [..., k, n] (NumPy broadcasting) without BLAS: OpenBLAS picks its kernels,
     and so a product's summation order, by CPU at load time (Haswell, SkylakeX, ...), so np.matmul's
     last bits depend on the machine (ops.host-cpu).
@@ -85,11 +85,11 @@ def matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
     order written out); a one-column product is computed as its transpose (y^T x^T: the same
     products and sums), a one-by-one product by ordered_matmul.
     float32: BLAS (np.matmul) for speed, so its last bits depend on the CPU family (the one such
-    product left; docs/spec.md ops.host-cpu); `fused` is for callers' ordered_matmul. Complex products by the same loop in their dtype (each
+    product left; docs/spec.md ops.host-cpu; `in_order` for the solvers' small products). Complex products by the same loop in their dtype (each
     complex product and sum rounded, as Eigen's unfused complex arithmetic). Other dtypes are exact (integers) or not BLAS's
     (float16): np.matmul. Cost: einsum's loop is about 10x single-threaded BLAS on large products
     (256x256x256: ~10-20 ms)."""
-    if x.dtype.name not in _NO_BLAS or x.dtype != y.dtype or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+    if not _no_blas(x, y):
         return np.matmul(x, y)
     if x.dtype == np.float32:
         # float32 stays on BLAS, its last bits following OpenBLAS's kernel (so the CPU family): the
@@ -99,6 +99,18 @@ def matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
         # Open: a fast CPU-independent float32 product.
         return np.matmul(x, y)
     return _in_order(x, y)
+
+
+def in_order(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] summed over k in order, each product and sum rounded, in every
+    float and complex dtype, float32 too (Eigen's own unfused code in the wheel): the solvers' small
+    products (eigen_lu, the LLT, dot), where matmul's float32 is BLAS's."""
+    return _in_order(x, y) if _no_blas(x, y) else np.matmul(x, y)
+
+
+def _no_blas(x: np.ndarray, y: np.ndarray) -> bool:
+    return (x.dtype.name in _NO_BLAS and x.dtype == y.dtype and x.ndim >= 2 and y.ndim >= 2
+            and bool(x.size) and bool(y.size))
 
 
 def _in_order(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -112,14 +124,11 @@ def _in_order(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """`a @ b` of 1-d or 2-d operands (NumPy's rules) by matmul(fused=False): in order, products
-    rounded (Eigen's own vector code in the wheel has no FMA), without BLAS's gemv/dot."""
+    """`a @ b` of 1-d or 2-d operands (NumPy's rules) by in_order: in order, products rounded
+    (Eigen's own vector code in the wheel has no FMA), without BLAS's gemv/dot."""
     a2 = a[None, :] if a.ndim == 1 else a
     b2 = b[:, None] if b.ndim == 1 else b
-    if a2.dtype == np.float32 and b2.dtype == np.float32 and a2.size and b2.size:
-        out = _in_order(a2, b2)   # (the solvers' small products: in order, where matmul's float32 is BLAS)
-    else:
-        out = matmul(a2, b2, fused=False)
+    out = in_order(a2, b2)
     if b.ndim == 1:
         out = out[..., 0]
     if a.ndim == 1:

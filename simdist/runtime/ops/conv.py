@@ -26,7 +26,7 @@ from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
 from simdist.runtime.ops.registry import CONV_INPUT_ROWS, RegisterGradient, lanes, register, rows
-from simdist.runtime.ops.contraction_order import matmul   # (not BLAS: its order depends on the CPU)
+from simdist.runtime.ops.contraction_order import matmul   # (float64/complex in order; float32 BLAS's)
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["conv1d", "conv2d", "depthwise_conv2d", "separable_conv2d", "convolution", "window_geometry", "normalize_padding", "spatial_sequence",

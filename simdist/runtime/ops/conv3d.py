@@ -26,7 +26,7 @@ from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
 from simdist.runtime.ops.nn_rules import FLOATS, attr_error, typed
 from simdist.runtime.ops.registry import lanes, register, rows
-from simdist.runtime.ops.contraction_order import matmul   # (not BLAS: its order depends on the CPU)
+from simdist.runtime.ops.contraction_order import matmul   # (float64/complex in order; float32 BLAS's)
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["conv3d", "conv3d_transpose", "geometry3d", "windows3d", "scatter_windows3d"]

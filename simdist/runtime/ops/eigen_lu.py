@@ -40,20 +40,20 @@ def partial_piv_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def lu_solve(a: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(X with a @ X = rhs, whether every LU pivot is nonzero) for batches a [b, n, n], rhs [b, n, m]
     in a's dtype: PartialPivLU as above, the rows of rhs permuted, then the unit-lower and upper
-    triangular solves, each row's sum over k in order without BLAS (contraction_order.matmul, its
+    triangular solves, each row's sum over k in order without BLAS (contraction_order.in_order, its
     products rounded as Eigen's own code in the wheel, without FMA: BLAS's order depends on the
     CPU, ops.host-cpu). TF's MatrixSolve and MatrixInverse (the solve of the
     identity) run Eigen's PartialPivLU too; Eigen's blocked triangular solves are not modelled."""
-    from simdist.runtime.ops.contraction_order import matmul
+    from simdist.runtime.ops.contraction_order import in_order
     lu, _, _, perm = _lu(a)
     b, n = lu.shape[0], lu.shape[-1]
     x = np.array(rhs[np.arange(b)[:, None], perm], dtype=lu.dtype)
     with np.errstate(all="ignore"):
         for i in range(1, n):
-            x[:, i] -= matmul(lu[:, i:i + 1, :i], x[:, :i], fused=False)[:, 0]
+            x[:, i] -= in_order(lu[:, i:i + 1, :i], x[:, :i])[:, 0]
         for i in range(n - 1, -1, -1):
             if i < n - 1:
-                x[:, i] -= matmul(lu[:, i:i + 1, i + 1:], x[:, i + 1:], fused=False)[:, 0]
+                x[:, i] -= in_order(lu[:, i:i + 1, i + 1:], x[:, i + 1:])[:, 0]
             x[:, i] = _divide(x[:, i], lu[:, i, i][:, None])
     ok = np.all(np.abs(np.diagonal(lu, axis1=1, axis2=2)) > 0, axis=1)
     return x, ok

@@ -33,9 +33,9 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
         if not transpose_b and row_in_order(x, y):   # one row: TF's order, to the last bit
             return ordered_matmul(x, y)
-    # in order, without BLAS (whose order depends on the CPU: ops.host-cpu); a float32 product with
-    # transpose_b (and not transpose_a) rounds its products (contraction_order.py's docstring)
-    return matmul(x, y, fused=not (transpose_b and not transpose_a))
+    # float64 and complex in order, without BLAS (whose order depends on the CPU: ops.host-cpu);
+    # float32 on BLAS for speed (contraction_order.matmul)
+    return matmul(x, y)
 
 
 def _half_matmul_f32(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -455,32 +455,32 @@ def _llt(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(L, positive definite?) of a batch [b, n, n] of Hermitian matrices, column by column as
     Eigen's unblocked LLT (llt_inplace::unblocked: x = a_kk − |L_k,<k|², L_kk = sqrt(x), then the
     column below: (a_>k,k − L_>k,<k · conj(L_k,<k)) / L_kk), each sum over the earlier columns in
-    order without BLAS (contraction_order.matmul, products rounded: Eigen's own code in the wheel has
+    order without BLAS (contraction_order.in_order, products rounded: Eigen's own code in the wheel has
     no FMA; Eigen's reductions, gemv and blocking from n = 32 are not modelled). A matrix whose x is not positive at some column is not."""
-    from simdist.runtime.ops.contraction_order import matmul
+    from simdist.runtime.ops.contraction_order import in_order
     b, n = a.shape[0], a.shape[-1]
     low = np.zeros_like(a)
     ok = np.ones(b, bool)
     with np.errstate(all="ignore"):
         for k in range(n):
             row = low[:, k:k + 1, :k]
-            x = a[:, k, k].real - (matmul(row, np.conjugate(np.swapaxes(row, -1, -2)), fused=False)[:, 0, 0].real if k else 0)
+            x = a[:, k, k].real - (in_order(row, np.conjugate(np.swapaxes(row, -1, -2)))[:, 0, 0].real if k else 0)
             ok &= x > 0
             d = np.sqrt(np.where(x > 0, x, 1)).astype(a.dtype)
             low[:, k, k] = d
             if k < n - 1:
                 col = a[:, k + 1:, k]
                 if k:
-                    col = col - matmul(low[:, k + 1:, :k], np.conjugate(np.swapaxes(row, -1, -2)), fused=False)[:, :, 0]
+                    col = col - in_order(low[:, k + 1:, :k], np.conjugate(np.swapaxes(row, -1, -2)))[:, :, 0]
                 low[:, k + 1:, k] = col / d[:, None]
     return low, ok
 
 
 def _row_times(row: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """row [k] @ m [k, n] summed over k in order (contraction_order.matmul; not BLAS's gemv, whose
+    """row [k] @ m [k, n] summed over k in order (contraction_order.in_order; not BLAS's gemv, whose
     order depends on the CPU: ops.host-cpu)."""
-    from simdist.runtime.ops.contraction_order import matmul
-    return matmul(row[None, :], m, fused=False)[0]
+    from simdist.runtime.ops.contraction_order import in_order
+    return in_order(row[None, :], m)[0]
 
 
 def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint: bool = False) -> np.ndarray:
