@@ -42,7 +42,7 @@ def _numpy_built(node: ast.AST) -> bool:
     return False
 
 
-def dispatched_calls(path: Path) -> list[str]:
+def dispatched_calls(path: Path, root: Path = HERE) -> list[str]:
     """`file:line: what` for each call of a dispatched NumPy function, and each `**` of a NumPy-built
     operand by a non-integer power, in path's source."""
     found = []
@@ -57,21 +57,13 @@ def dispatched_calls(path: Path) -> list[str]:
             if not integer and (_numpy_built(node.left) or _numpy_built(node.right)):
                 what = f"{ast.unparse(node)[:60]}"
         if what:
-            found.append(f"{path.relative_to(HERE)}:{node.lineno}: {what}")
+            found.append(f"{path.relative_to(root)}:{node.lineno}: {what}")
     return found
 
 
 def _golden_modules() -> list[Path]:
     opted = [p for p in sorted(HERE.rglob("test_*.py")) if "tf_or_golden(" in p.read_text()]
-    closure: list[Path] = []
-    todo = list(opted)
-    while todo:
-        path = todo.pop(0)
-        if path in closure:
-            continue
-        closure.append(path)
-        todo.extend(sorted(tf_workers._test_imports(path)))
-    return sorted(closure)
+    return sorted({path for module in opted for path in tf_workers.import_closure(module)})
 
 
 def test_golden_modules_use_portable_inputs() -> None:
@@ -89,13 +81,10 @@ def test_golden_modules_use_portable_inputs() -> None:
 
 
 def test_the_check_sees_dispatched_inputs(tmp_path: Path) -> None:
-    probe = HERE / "_probe_portable.py"
+    probe = tmp_path / "probe.py"
     probe.write_text("import numpy as np\nrng = np.random.default_rng(0)\nx = 10 ** rng.uniform(0, 1, 3)\n"
                      "y = np.arange(3.0) ** 1.5\nz = np.exp(x)\nw = np.arange(3.0) ** 2\nt = lambda tf, a: a ** 0.5\n")
-    try:
-        hits = dispatched_calls(probe)
-    finally:
-        probe.unlink()
+    hits = dispatched_calls(probe, root=tmp_path)
     assert [h.split(": ", 1)[0].rsplit(":", 1)[1] for h in hits] == ["3", "4", "5"], (
         f"the check found {hits}, but should flag lines 3 (10 ** uniform), 4 (arange ** 1.5) and 5 (np.exp), "
         f"not 6 (an integer power) or 7 (a tensor's power)")

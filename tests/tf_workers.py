@@ -105,16 +105,23 @@ def source_stamp(module_file: str) -> str:
     transitively (its cases often live there: tests/ops/op_specs.py …), so a golden goes stale when
     any of them changes."""
     digest = hashlib.sha256()
-    seen: set[Path] = set()
+    for path in import_closure(module_file):
+        digest.update(path.relative_to(HERE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def import_closure(module_file: str | Path) -> list[Path]:
+    """The module and the tests/ modules it imports, transitively, in the order a golden's stamp
+    reads them (breadth first, each once)."""
+    seen: list[Path] = []
     todo = [Path(module_file).resolve()]
     while todo:
         path = todo.pop(0)
         if path in seen:
             continue
-        seen.add(path)
-        digest.update(path.relative_to(HERE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        seen.append(path)
         todo.extend(sorted(_test_imports(path)))
-    return digest.hexdigest()
+    return seen
 
 
 def _load(module_file: str) -> dict[str, Any] | None:
