@@ -38,21 +38,27 @@ HERE = Path(__file__).resolve().parents[1]   # tests/
 
 
 # -- the catalog and the markers ---------------------------------------------------------------------
-def _marked_clauses() -> dict[str, set[str]]:
-    """clause id -> refs used, from the @clause(...) markers in the suite's source."""
-    out: dict[str, set[str]] = {}
+def _clause_markers() -> list[tuple[str, str, str]]:
+    """(suite module, clause id, ref) of every @clause(...) marker in the suite's source."""
+    out = []
     for path in sorted(SUITE.glob("test_*.py")):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
+        for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call):
                 f = node.func
                 name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
                 if name != "clause":
                     continue
                 ref = next((k.value.value for k in node.keywords if k.arg == "ref"), "both")
-                for a in node.args:
-                    if isinstance(a, ast.Constant) and isinstance(a.value, str):
-                        out.setdefault(a.value, set()).add(ref)
+                out.extend((path.name, a.value, ref) for a in node.args
+                           if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    return out
+
+
+def _marked_clauses() -> dict[str, set[str]]:
+    """clause id -> refs used, from the @clause(...) markers in the suite's source."""
+    out: dict[str, set[str]] = {}
+    for _, cid, ref in _clause_markers():
+        out.setdefault(cid, set()).add(ref)
     return out
 
 
@@ -287,15 +293,10 @@ def _bounded_ignore(breaks: set[tuple[str, str]]) -> tuple[str, ...]:
 
 
 def _clauses_by_module() -> dict[str, set[str]]:
-    """suite module -> the clause ids its @clause markers name."""
-    out: dict[str, set[str]] = {}
-    for path in sorted(SUITE.glob("test_*.py")):
-        ids = out.setdefault(path.name, set())
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call):
-                f = node.func
-                if (f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None) == "clause":
-                    ids.update(a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    """suite module -> the clause ids its @clause markers name (every test module, marked or not)."""
+    out: dict[str, set[str]] = {path.name: set() for path in sorted(SUITE.glob("test_*.py"))}
+    for module, cid, _ in _clause_markers():
+        out[module].add(cid)
     return out
 
 
