@@ -20,7 +20,7 @@ Each job times its 200 steps (dataset iteration included) in wall seconds and in
 of the process (`time.process_time`; TF's counts all its threads). Reports steps/s of each, the
 ratios the issue tracks (simdist/TF >= 2.5x, simdist/NumPy <= 1.5x; medians of the runs, and
 per round, whose jobs ran minutes apart at most) by wall and by CPU time, and whether the final
-weights agree (simdist vs TF, rtol 1e-4).
+weights agree (simdist vs TF, rtol 1e-4) and their largest difference.
 """
 
 from __future__ import annotations
@@ -171,7 +171,12 @@ def main() -> None:
         import numpy as np
         close = np.allclose(sd["w2_arr"], tfr["w2_arr"], rtol=1e-4, atol=1e-6) and \
             np.allclose(sd["w1_arr"], tfr["w1_arr"], rtol=1e-4, atol=1e-6)
-        print(f"final weights equal to TF's (rtol 1e-4): {close}")
+        worst = max(float(np.max(np.abs(np.subtract(sd[k], tfr[k])))) for k in ("w1_arr", "w2_arr"))
+        # Not bit-exact by design: float32 matmuls run on this host's BLAS in simdist and on Eigen in TF, so
+        # the last bits differ; a ReLU whose pre-activation is within those bits of 0 then takes the other
+        # gradient branch, and that step's difference is of the size of a gradient entry (measured
+        # 2026-12-01 on the AMD EPYC host: 1e-8 after 1 and 120 steps, 7e-4 after 200; README, determinism).
+        print(f"final weights equal to TF's (rtol 1e-4): {close} (max |simdist - TF| = {worst:.2e})")
     print(f"simulated time of the simdist run: {runs['simdist'][-1]['simulated_s']:.6f} s")
 
 
