@@ -172,10 +172,9 @@ def main() -> None:
         close = np.allclose(sd["w2_arr"], tfr["w2_arr"], rtol=1e-4, atol=1e-6) and \
             np.allclose(sd["w1_arr"], tfr["w1_arr"], rtol=1e-4, atol=1e-6)
         worst = max(float(np.max(np.abs(np.subtract(sd[k], tfr[k])))) for k in ("w1_arr", "w2_arr"))
-        # Not bit-exact by design: float32 matmuls run on this host's BLAS in simdist and on Eigen in TF, so
-        # the last bits differ; a ReLU whose pre-activation is within those bits of 0 then takes the other
-        # gradient branch, and that step's difference is of the size of a gradient entry (measured
-        # 2026-12-01 on the AMD EPYC host: 1e-8 after 1 and 120 steps, 7e-4 after 200; README, determinism).
+        # Not bit-exact: float32 products run on the host's BLAS here and on Eigen in TF, and a replayed (fused)
+        # step rounds differently from the traced one; a ReLU within those last bits of 0 then flips its gradient
+        # branch (docs/benchmarks.md, "Training step": traced to one unit at step 68 on the AMD EPYC host).
         print(f"final weights equal to TF's (rtol 1e-4): {close} (max |simdist - TF| = {worst:.2e})")
     print(f"simulated time of the simdist run: {runs['simdist'][-1]['simulated_s']:.6f} s")
 
