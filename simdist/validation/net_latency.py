@@ -17,7 +17,7 @@ only the latency simdist's time charges on each crossing:
 - ``measured``: the platform's published EFA small-message latency where one exists: p5.48xlarge, 21.85 us
   (`MEASURED`); no p4d or p4de figure is published, so p4de keeps the declared one;
 - ``measured_nearest``: as ``measured``, and p4de takes the nearest published EFA measurement, c5n.18xlarge's
-  18.27 us (`NEAREST`: another instance type, the same EFA generation and libfabric send/recv path).
+  18.27 us (`NEAREST`: another instance type, a 100 Gb/s EFA device and libfabric's send/recv path as p4de's).
 
 `evaluate` times the table and the whole hidden set under a candidate through the table's own path
 (`harness.evaluate`); `sweep_report` sets the two AWS sweeps, size by size, against simdist under each
@@ -45,13 +45,14 @@ CANDIDATES = ("declared", "choice_only", "measured", "measured_nearest")
 
 # Published EFA small-message latencies, microseconds at 8 B: AWS ParallelCluster's recorded OSU references
 # (aws/aws-parallelcluster, tests/integration-tests/tests/efa/test_efa/test_efa/osu_benchmarks/results/...,
-# osu_latency v5.7.1, one rank on each of two instances, Open MPI over libfabric's EFA provider, host memory).
+# osu_latency v5.7.1, one rank on each of two instances (`mpirun -np 2 --map-by ppr:1:node`, tests/integration-tests/
+# tests/common/data/osu/osu_pt2pt_submit_openmpi.sh), Open MPI over libfabric's EFA provider, host memory).
 # p5.48xlarge/openmpi/osu_latency at 3ac30076 (2023-08-29): 21.85 us (0 B: 20.42). (Its intelmpi file, 2.75 us
 # and 18.5 GB/s at 4 MiB, beyond one 100 Gb/s EFA device, is not an inter-node run.) No p4d or p4de file exists.
 MEASURED: dict[str, float] = {"aws-ofi-nccl-1.8.1/p5": 21.85}
-# ubuntu2204/c5n.18xlarge/openmpi/osu_latency at dde8088a (2023-10-05): 18.27 us. c5n's EFA is the first
-# generation p4d/p4de have; aws-ofi-nccl runs p4de's 4 EFA devices with its SENDRECV protocol, the tagged
-# send/recv path Open MPI takes.
+# ubuntu2204/c5n.18xlarge/openmpi/osu_latency at dde8088a (2023-10-05): 18.27 us. c5n is another instance type,
+# with one 100 Gb/s EFA device as each of p4de's four is; aws-ofi-nccl runs p4de's 4 EFA devices with its SENDRECV
+# protocol, libfabric's send/recv as Open MPI's.
 NEAREST: dict[str, float] = {"aws-ofi-nccl-1.8.1/p4de": 18.27}
 
 
