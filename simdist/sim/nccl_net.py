@@ -20,6 +20,11 @@ there are more EFA devices than GPUs (p5: 32 for 8), else SENDRECV (p4d/p4de: 4 
 SENDRECV endpoint does not accept the ordering option (aws/aws-ofi-nccl#889's p4d.24xlarge log:
 "Setting FI_OPT_EFA_SENDRECV_IN_ORDER_ALIGNED_128_BYTES not supported", "Setting NCCL_PROTO to
 "simple""). A user's own NCCL_PROTO wins (``setenv(..., 0)``); simdist's explicit protocol does too.
+
+Not modelled, on purpose: the plugin's per-message rendezvous (with its RDMA protocol the receiver's "ctrl" message
+crosses the network before each RDMA write over 8 KiB). NCCL keeps 8 steps in flight a connection, and at every size
+of the AWS EFA sweeps that pipeline hides the ctrl (simdist.validation.net_steps; docs/validation.md "Nineteenth
+session (2): the EFA step cost").
 """
 
 from __future__ import annotations
