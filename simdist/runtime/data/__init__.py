@@ -30,6 +30,8 @@ and its methods), `iterators`, `options`, `elements` (conversion, argument check
 constants), `functions` (tf.data functions traced once), `sources`, `batching`, `shard`,
 `map_filter`, `counting` (repeat/take/skip), `scan` (scan, counter), `take_while`, `unique`,
 `single_element` (get_single_element), `window`, `sampling` (random, sample/choose_from_datasets),
+`ignore_errors`, `assert_cardinality`, `from_list`, `random_access` (experimental.at),
+`group_by_reducer` (with Reducer), `resumable` (iterators that continue after an element's error),
 `readers` (TFRecordDataset, TextLineDataset, list_files, TFRecordWriter),
 `buffering` (prefetch/cache), `shuffle`, `combine` (zip/concatenate), `rebatch` (tf.distribute's
 rebatching, with its kernels' rules) and `pipeline` (utilities of tf.distribute's input pipeline).
@@ -55,7 +57,11 @@ from simdist.runtime.data.options import (AutoShardPolicy, AutotuneOptions, Dist
 from simdist.runtime.data.pipeline import cardinality, component_shapes, replicate
 from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
 from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
-from simdist.runtime.data import experimental_forms, sampling
+from simdist.runtime.data import experimental_forms, random_access, sampling
+from simdist.runtime.data.assert_cardinality import _AssertCardinalityDataset, assert_cardinality
+from simdist.runtime.data.from_list import _ListDataset, from_list
+from simdist.runtime.data.group_by_reducer import _GroupByReducerDataset, Reducer, group_by_reducer
+from simdist.runtime.data.ignore_errors import _IgnoreErrorsDataset, ignore_errors
 from simdist.runtime.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset, TFRecordWriter
 from simdist.runtime.data.window import DatasetSpec
 from simdist.runtime.data.scan import _ScanDataset
@@ -95,4 +101,15 @@ experimental = types.SimpleNamespace(
     RandomDataset=experimental_forms.RandomDataset,
     TFRecordWriter=TFRecordWriter,
     choose_from_datasets=sampling.choose_from_datasets,
+    ignore_errors=ignore_errors,
+    assert_cardinality=assert_cardinality,
+    from_list=from_list,
+    at=random_access.at,
+    get_structure=experimental_forms.get_structure,
+    get_next_as_optional=experimental_forms.get_next_as_optional,
+    pad_to_cardinality=experimental_forms.pad_to_cardinality,
+    shuffle_and_repeat=experimental_forms.shuffle_and_repeat,
+    map_and_batch=experimental_forms.map_and_batch,
+    group_by_reducer=group_by_reducer,
+    Reducer=Reducer,
 )

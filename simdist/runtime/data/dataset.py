@@ -295,6 +295,11 @@ class DatasetV2:
         """Windows of `size` elements every `shift`, `stride` apart, each component a dataset."""
         return _window(self, size, shift, stride, drop_remainder)
 
+    def ignore_errors(self, log_warning: Any = False, name: str | None = None) -> "DatasetV2":
+        """The elements without those whose computation raised an error (logged with `log_warning`)."""
+        from simdist.runtime.data.ignore_errors import _IgnoreErrorsDataset
+        return _IgnoreErrorsDataset(self, log_warning)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 
