@@ -80,7 +80,15 @@ def map_and_batch(map_func: Callable[..., Any], batch_size: Any, num_parallel_ba
         raise ValueError("`map_and_batch` allows only one of `num_parallel_batches` and `num_parallel_calls` to be "
                          f"set, but `num_parallel_batches` was set to {num_parallel_batches} and "
                          f"`num_parallel_calls` as set to {num_parallel_calls}.")
-    return lambda dataset: dataset.map(map_func).batch(batch_size, drop_remainder=drop_remainder)
+    def apply(dataset: Any) -> Any:
+        from simdist.runtime import errors
+        from simdist.runtime.tensor import convert_to_tensor
+        mapped = dataset.map(map_func)
+        if int(convert_to_tensor(batch_size, dtype=dtypes.int64).numpy()) <= 0:
+            raise errors.InvalidArgumentError(None, None, "batch_size must be greater than zero. "
+                                                          "[Op:MapAndBatchDataset]")
+        return mapped.batch(batch_size, drop_remainder=drop_remainder)
+    return apply
 
 
 def pad_to_cardinality(cardinality: int, mask_key: str = "valid") -> Transformation:
@@ -103,8 +111,7 @@ def pad_to_cardinality(cardinality: int, mask_key: str = "valid") -> Transformat
         filler = {}
         for key, s in spec.items():
             if not s.shape.is_fully_defined():
-                raise ValueError(f"Cannot pad component {key!r} of shape {s.shape}: `tf.zeros` needs a fully "
-                                 "defined shape")
+                raise ValueError(f"Cannot convert a partially known TensorShape {s.shape} to a Tensor.")
             filler[key] = _zeros(tuple(s.shape.as_list()), s.dtype)
         filler[mask_key] = False
 

@@ -7,8 +7,10 @@ InvalidArgumentError). TF's kernel asks each node for the element (`Get(index)`)
 dataset up its inputs: a node without random access is UnimplementedError "Random access is not
 implemented for dataset <Kind>Op::Dataset"; a node with it checks its own cardinality first
 (infinite or unknown: FailedPreconditionError "Dataset of type <Kind>Op::Dataset has infinite
-cardinality, which does not support random access."), except map, prefetch, options and
-assert_cardinality, which pass the request on; an index outside [0, n) is OutOfRangeError
+cardinality, which does not support random access."), except map (not the parallel one),
+prefetch, options and assert_cardinality, which pass the request on (observed: filter.map is
+Unimplemented for the filter, filter.take FailedPrecondition for the take; TF's own rewrites may
+make a map parallel, which then answers for its unknown cardinality); an index outside [0, n) is OutOfRangeError
 "Index out of range [0, n):index". With every node passing, the element is the index-th one the
 iteration yields (these nodes keep their input's order), which simdist computes by iterating.
 Difference: TF's shuffle gives random access through a global permutation; simdist refuses it
@@ -29,9 +31,9 @@ __all__ = ["at"]
 # The kinds whose Get(index) checks the node's cardinality, then reads its inputs.
 _INDEXED = frozenset({"RangeDataset", "TensorSliceDataset", "TensorDataset", "ListDataset", "BatchDatasetV2",
                       "TakeDataset", "SkipDataset", "RepeatDataset", "ConcatenateDataset", "ZipDataset",
-                      "CacheDatasetV2", "ShardDataset"})
+                      "CacheDatasetV2", "ShardDataset", "ParallelMapDatasetV2"})
 # The kinds whose Get(index) is their input's (element-wise).
-_PASSING = frozenset({"MapDataset", "ParallelMapDatasetV2", "PrefetchDataset", "OptionsDataset",
+_PASSING = frozenset({"MapDataset", "PrefetchDataset", "OptionsDataset",
                       "AssertCardinalityDataset"})
 
 
