@@ -300,6 +300,19 @@ class DatasetV2:
         from simdist.runtime.data.ignore_errors import _IgnoreErrorsDataset
         return _IgnoreErrorsDataset(self, log_warning)
 
+    def save(self, path: Any, compression: Any = None, shard_func: Callable[..., Any] | None = None,
+             checkpoint_args: Any = None) -> None:
+        """Write the dataset to the directory `path` in TF's format (save_load.py)."""
+        from simdist.runtime.data.save_load import save
+        save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path: Any, element_spec: Any = None, compression: Any = None,
+             reader_func: Callable[["DatasetV2"], "DatasetV2"] | None = None, wait: bool = False) -> "DatasetV2":
+        """The dataset a `save` (simdist's or TF's) wrote to `path`."""
+        from simdist.runtime.data.save_load import load
+        return load(path, element_spec, compression, reader_func, wait)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 
