@@ -313,6 +313,12 @@ class DatasetV2:
         from simdist.runtime.data.save_load import load
         return load(path, element_spec, compression, reader_func, wait)
 
+    def rejection_resample(self, class_func: Callable[..., Any], target_dist: Any, initial_dist: Any = None,
+                           seed: Any = None, name: str | None = None) -> "DatasetV2":
+        """(class, element) pairs resampled to `target_dist` (TF's composition: rejection_resample.py)."""
+        from simdist.runtime.data.rejection_resample import rejection_resample
+        return rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 
