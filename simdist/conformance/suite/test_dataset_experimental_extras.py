@@ -295,3 +295,21 @@ def test_pad_shuffle_and_repeat_map_and_batch_compositions(tf):
     with raises(tf.errors.InvalidArgumentError, call="map_and_batch(batch_size=0)",
                 match="batch_size must be greater than zero"):
         D.range(7).apply(E.map_and_batch(lambda x: x, 0))
+
+
+@clause("dataset.experimental-extras", ref="tf221")
+def test_parallel_interleave_is_interleaves_order(tf):
+    R, E = tf.data.Dataset.range, tf.data.experimental
+
+    def mk(x):   # x elements: x, 10 + x, 20 + x, ...
+        return R(x).map(lambda y: y * 10 + x)
+    for cyc, blk, start, stop in [(2, 1, 1, 5), (2, 2, 1, 5), (3, 2, 0, 7), (1, 1, 1, 4), (3, 1, 0, 7)]:
+        call = f"range({start}, {stop}).apply(parallel_interleave(mk, cycle_length={cyc}, block_length={blk}))"
+        got = [int(v) for v in R(start, stop).apply(E.parallel_interleave(mk, cycle_length=cyc, block_length=blk))]
+        want = [int(v) for v in R(start, stop).interleave(mk, cycle_length=cyc, block_length=blk)]
+        assert_same(got, want, call=f"{call} against interleave's order")
+    assert_same(int(R(1, 5).apply(E.parallel_interleave(mk, cycle_length=2)).cardinality()), -2,
+                call="parallel_interleave(...).cardinality() (UNKNOWN)")
+    with raises(tf.errors.InvalidArgumentError, call="parallel_interleave(cycle_length=0)",
+                match="`cycle_length` must be > 0"):
+        R(3).apply(E.parallel_interleave(mk, cycle_length=0))

@@ -111,6 +111,7 @@ experimental = types.SimpleNamespace(
     pad_to_cardinality=experimental_forms.pad_to_cardinality,
     shuffle_and_repeat=experimental_forms.shuffle_and_repeat,
     map_and_batch=experimental_forms.map_and_batch,
+    parallel_interleave=experimental_forms.parallel_interleave,
     group_by_reducer=group_by_reducer,
     Reducer=Reducer,
     rejection_resample=experimental_rejection_resample,
