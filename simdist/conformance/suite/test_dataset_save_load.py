@@ -108,3 +108,29 @@ def test_save_load_errors(tf):
         os.remove(os.path.join(d, "b", "snapshot.metadata"))
         with raises(tf.errors.NotFoundError, call="load() without snapshot.metadata", match="Could not find metadata file"):
             _values(D.load(os.path.join(d, "b")))
+
+
+@clause("dataset.save-load", ref="tf221")
+def test_snapshot_writes_a_first_pass_and_reads_it_after(tf):
+    D = tf.data.Dataset
+    with tempfile.TemporaryDirectory() as d:
+        ds = D.range(6).snapshot(os.path.join(d, "a"))
+        assert_same((_values(ds), _values(ds), int(ds.cardinality())), ([0, 1, 2, 3, 4, 5],) * 2 + (6,),
+                    call="range(6).snapshot(path): two passes (shard i % CPUs: the re-read keeps the order)")
+        keys = os.listdir(os.path.join(d, "a"))
+        assert_same((len(keys), "snapshot.metadata" in os.listdir(os.path.join(d, "a", keys[0]))), (1, True),
+                    call="snapshot(path): one fingerprint directory holding snapshot.metadata")
+        ds = D.range(6).snapshot(os.path.join(d, "c"), reader_func=lambda shards: shards.flat_map(lambda x: x))
+        assert_same((_values(ds), _values(ds)), ([0, 1, 2, 3, 4, 5], [0, 2, 4, 1, 3, 5]),
+                    call="range(6).snapshot(path, reader_func=flat_map): the second pass reads the 2 shards in turn")
+        ds = D.range(6).snapshot(os.path.join(d, "b"), shard_func=lambda x: x % 3,
+                                 reader_func=lambda shards: shards.flat_map(lambda x: x))
+        assert_same((_values(ds), _values(ds)), ([0, 1, 2, 3, 4, 5], [0, 3, 1, 4, 2, 5]),
+                    call="range(6).snapshot(shard_func=x % 3, reader_func=flat_map): shard after shard on re-read")
+        it = iter(D.range(4).snapshot(os.path.join(d, "p"), reader_func=lambda s: s.flat_map(lambda x: x)))
+        next(it)
+        del it
+        assert_same(_values(D.range(4).snapshot(os.path.join(d, "p"))), [0, 1, 2, 3],
+                    call="snapshot after an iteration stopped early: the input again (nothing was finalized)")
+        gz = D.range(4).apply(tf.data.experimental.snapshot(os.path.join(d, "g"), compression="GZIP"))
+        assert_same((_values(gz), _values(gz)), ([0, 1, 2, 3],) * 2, call="experimental.snapshot(compression='GZIP')")

@@ -319,6 +319,12 @@ class DatasetV2:
         from simdist.runtime.data.rejection_resample import rejection_resample
         return rejection_resample(self, class_func, target_dist, initial_dist, seed)
 
+    def snapshot(self, path: Any, compression: Any = "AUTO", reader_func: Any = None,
+                 shard_func: Callable[..., Any] | None = None, name: str | None = None) -> "DatasetV2":
+        """The elements, written to `path` on a first complete pass and read from there after (snapshot.py)."""
+        from simdist.runtime.data.snapshot import snapshot
+        return snapshot(self, path, compression, reader_func, shard_func)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 

@@ -90,6 +90,13 @@ def save(dataset: DatasetV2, path: Any, compression: Any = None, shard_func: Cal
             shard = int(np.asarray(leaves[0]._v).reshape(()))
         records = shards.setdefault(shard, [])
         records.extend(snapshot_format.encode_tensor(a, s.dtype) for a, s in zip(flat, specs))
+    write_directory(path, dataset.element_spec, shards, comp)
+
+
+def write_directory(path: str, element_spec: Any, shards: dict[int, list[bytes]], comp: str) -> None:
+    """Write the run's shard files (`shards`: shard -> TensorProto records) and a finalized
+    snapshot.metadata under `path` (dataset_spec.pb is save's)."""
+    specs = flatten(element_spec)
     run_id = _run_id(path)
     run_dir = os.path.join(path, run_id)
     shutil.rmtree(run_dir, ignore_errors=True)
@@ -194,7 +201,14 @@ def load(path: Any, element_spec: Any = None, compression: Any = None,
     meta_file = os.path.join(path, METADATA_FILE)
     if not os.path.exists(meta_file):
         raise errors.NotFoundError(None, None, f"Could not find metadata file [{path}] [Op:LoadDataset]")
-    with open(meta_file, "rb") as f:
+    reader, meta = read_directory(path, element_spec, comp, reader_func)
+    return _LoadDataset(path, element_spec, comp, reader, meta["num_elements"])
+
+
+def read_directory(path: str, element_spec: Any, comp: str,
+                   reader_func: Callable[[DatasetV2], DatasetV2] | None) -> tuple[DatasetV2, dict[str, Any]]:
+    """The dataset `reader_func` makes of the run's shard datasets, and the metadata."""
+    with open(os.path.join(path, METADATA_FILE), "rb") as f:
         meta = snapshot_format.decode_metadata(f.read())
     run_dir = os.path.join(path, meta["run_id"])
     shard_dirs = sorted(glob.glob(os.path.join(glob.escape(run_dir), "*.shard")))
@@ -203,4 +217,4 @@ def load(path: Any, element_spec: Any = None, compression: Any = None,
     reader = (reader_func or _default_reader)(_ShardsDataset(shards, element_spec))
     if not isinstance(reader, DatasetV2):
         raise TypeError(f"`reader_func` must return a `tf.data.Dataset`, got {type(reader).__name__}")
-    return _LoadDataset(path, element_spec, comp, reader, meta["num_elements"])
+    return reader, meta
