@@ -114,3 +114,6 @@ def test_csv_dataset_errors(tf):
                 make()
         with raises(ValueError, call="CsvDataset with a tf.bool default", match="with an unsupported type"):
             C(a, [tf.bool, 0.0, ""])
+        mid = w("mid.csv", b"1,2\n3,x\n5,6\n")
+        assert_same(_rows(C(mid, [0, 0]).ignore_errors()), [(1, 2), (5, 6)],
+                    call="CsvDataset(a bad record in the middle).ignore_errors(): the next record follows")

@@ -16,7 +16,7 @@ in record"; an open quote at the end "Reached end of file without closing quoted
 At build: both select_cols and exclude_cols "Either select_cols or exclude_cols should be empty",
 unsorted select_cols "select_cols should be strictly increasing indices", a length other than
 record_defaults' "select_cols should match output size". Errors are raised while iterating, as the
-kernel's; the iteration ends there (a generator). Cardinality is UNKNOWN.
+kernel's, and the next record follows (ignore_errors drops the bad records). Cardinality is UNKNOWN.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.data.dataset import DatasetV2
 from simdist.runtime.data.elements import UNKNOWN_CARDINALITY, _bool_arg
 from simdist.runtime.data.readers import _compression, _filenames, _open_read
+from simdist.runtime.data.resumable import Steps
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -174,31 +175,39 @@ class CsvDataset(DatasetV2):
         skip = set(p["exclude_cols"])
         return [(c, f) for c, f in enumerate(fields) if c not in skip]
 
-    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+    def _all_records(self) -> Iterator[list[bytes]]:
         p = self._params
         for name in p["filenames"]:
             path = name.decode()
             records = _records(_open_read(path, p["compression_type"]), p["field_delim"], p["use_quote_delim"])
             if p["header"]:
                 next(records, None)
-            for fields in records:
-                row = []
-                for i, ((col, field), (dt, default)) in enumerate(zip(self._columns(fields), self._defaults)):
-                    if field == b"" or field == p["na_value"]:
-                        if default is None:
-                            raise errors.InvalidArgumentError(None, None, f"Field {i} is required but missing in "
-                                                                          "record!")
-                        value = default
-                    else:
-                        value = _parse(field, i, dt)
-                    if dt is dtypes.string:
-                        arr = np.empty((), dtype=object)
-                        arr[()] = value if isinstance(value, bytes) else bytes(value)
-                    else:
-                        with np.errstate(over="ignore"):
-                            arr = np.asarray(value, dtype=dt.np)
-                    row.append(arr)
-                yield row
+            yield from records
+
+    def _row(self, fields: list[bytes]) -> list[np.ndarray]:
+        na = self._params["na_value"]
+        row = []
+        for i, ((col, field), (dt, default)) in enumerate(zip(self._columns(fields), self._defaults)):
+            if field == b"" or field == na:
+                if default is None:
+                    raise errors.InvalidArgumentError(None, None, f"Field {i} is required but missing in record!")
+                value = default
+            else:
+                value = _parse(field, i, dt)
+            if dt is dtypes.string:
+                arr = np.empty((), dtype=object)
+                arr[()] = value if isinstance(value, bytes) else bytes(value)
+            else:
+                with np.errstate(over="ignore"):
+                    arr = np.asarray(value, dtype=dt.np)
+            row.append(arr)
+        return row
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """A resumable iterator (resumable.Steps): a record's error is raised and the next call reads the
+        next record, as the kernel does (a quoting error ends the file's records)."""
+        records = self._all_records()
+        return Steps(lambda: self._row(next(records)))
 
     def _card(self) -> int:
         return UNKNOWN_CARDINALITY
