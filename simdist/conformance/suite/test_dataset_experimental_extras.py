@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 
 import numpy as np
 import pytest
@@ -91,6 +92,34 @@ def test_an_iterator_goes_on_after_an_elements_error(tf):
             got.append("InvalidArgumentError")
     assert_same(got, [-0.5, -1.0, "InvalidArgumentError", 1.0, 0.5, "stop"],
                 call="next() over range(5).map(check_numerics(1/(x-2))) past the failed element")
+
+
+@clause("dataset.ignore-errors", ref="tf221")
+def test_a_corrupted_tfrecord_file_is_left_for_the_next(tf):
+    with tempfile.TemporaryDirectory() as d:
+        p1, p2 = os.path.join(d, "r1.tfr"), os.path.join(d, "r2.tfr")
+        for p, recs in ((p1, [b"a", b"bb", b"ccc"]), (p2, [b"x", b"y"])):
+            with tf.io.TFRecordWriter(p) as w:
+                for r in recs:
+                    w.write(r)
+        data = bytearray(open(p1, "rb").read())
+        data[29] ^= 0xFF   # (the second record's data: its checksum fails)
+        with open(p1, "wb") as f:
+            f.write(bytes(data))
+        got = [x.numpy() for x in tf.data.TFRecordDataset([p1, p2]).ignore_errors()]
+        assert_same(got, [b"a", b"x", b"y"], call="TFRecordDataset([corrupted at record 2, ok]).ignore_errors()")
+        it = iter(tf.data.TFRecordDataset([p1, p2]))
+        seen = []
+        for _ in range(6):
+            try:
+                seen.append(next(it).numpy())
+            except StopIteration:
+                seen.append("stop")
+                break
+            except tf.errors.DataLossError:
+                seen.append("DataLossError")
+        assert_same(seen, [b"a", "DataLossError", b"x", b"y", "stop"],
+                    call="next() over TFRecordDataset([corrupted, ok]): the error, then the next file")
 
 
 @clause("dataset.ignore-errors", ref="tf221")
