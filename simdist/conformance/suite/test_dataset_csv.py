@@ -117,3 +117,52 @@ def test_csv_dataset_errors(tf):
         mid = w("mid.csv", b"1,2\n3,x\n5,6\n")
         assert_same(_rows(C(mid, [0, 0]).ignore_errors()), [(1, 2), (5, 6)],
                     call="CsvDataset(a bad record in the middle).ignore_errors(): the next record follows")
+
+
+def _batches(ds) -> list:
+    out = []
+    for x in ds:
+        if isinstance(x, tuple):
+            f, label = x
+            out.append(({k: np.asarray(v).tolist() for k, v in sorted(f.items())}, np.asarray(label).tolist()))
+        else:
+            out.append({k: np.asarray(v).tolist() for k, v in sorted(x.items())})
+    return out
+
+
+@clause("dataset.csv", ref="tf221")
+def test_make_csv_dataset_infers_columns_and_batches(tf):
+    E = tf.data.experimental
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "a.csv"), "w") as f:
+            f.write('survived,sex,age,fare,town\n0,male,22,7.25,Southampton\n1,female,38,71.2833,Cherbourg\n'
+                    '1,female,,7.925,"Queens, town"\n0,male,35,3000000000,x\n')
+        with open(os.path.join(d, "b.csv"), "w") as f:
+            f.write("survived,sex,age,fare,town\n1,male,2,1.5,y\n")
+        ds = E.make_csv_dataset(os.path.join(d, "*.csv"), batch_size=2, label_name="survived", shuffle=False,
+                                num_epochs=1)
+        spec = ({k: (v.dtype.name, v.shape.as_list()) for k, v in sorted(ds.element_spec[0].items())},
+                (ds.element_spec[1].dtype.name, ds.element_spec[1].shape.as_list()))
+        assert_same(spec, ({"age": ("int32", [None]), "fare": ("float32", [None]), "sex": ("string", [None]),
+                            "town": ("string", [None])}, ("int32", [None])),
+                    call="make_csv_dataset(label_name='survived'): inferred column types")
+        assert_same(_batches(ds), [
+            ({"age": [22, 38], "fare": [7.25, 71.2833023071289], "sex": [b"male", b"female"],
+              "town": [b"Southampton", b"Cherbourg"]}, [0, 1]),
+            ({"age": [0, 35], "fare": [7.925000190734863, 3000000000.0], "sex": [b"female", b"male"],
+              "town": [b"Queens, town", b"x"]}, [1, 0]),
+            ({"age": [2], "fare": [1.5], "sex": [b"male"], "town": [b"y"]}, [1])],
+            call="make_csv_dataset(*.csv, batch_size=2, label_name='survived', shuffle=False, num_epochs=1)")
+        ds = E.make_csv_dataset(os.path.join(d, "a.csv"), batch_size=3, shuffle=False).take(2)
+        assert_same([b["age"] for b in _batches(ds)], [[22, 38, 0], [35, 22, 38]],
+                    call="make_csv_dataset(num_epochs=None): repeated, full batches only")
+        ds = E.make_csv_dataset(os.path.join(d, "a.csv"), batch_size=4, shuffle=False, num_epochs=1,
+                                select_columns=["age", "sex"])
+        assert_same(_batches(ds), [{"age": [22, 38, 0, 35], "sex": [b"male", b"female", b"female", b"male"]}],
+                    call="make_csv_dataset(select_columns=['age', 'sex'])")
+        shuffled = _batches(E.make_csv_dataset(os.path.join(d, "a.csv"), batch_size=4, num_epochs=1, shuffle_seed=3))
+        assert_same(sorted(shuffled[0]["age"]), [0, 22, 35, 38], call="make_csv_dataset(shuffle=True): the same rows")
+        with raises(ValueError, call="make_csv_dataset(label_name='zz')", match="`label_name` provided must be one of"):
+            E.make_csv_dataset(os.path.join(d, "a.csv"), batch_size=4, label_name="zz")
+        with raises(ValueError, call="make_csv_dataset(no matching file)", match="No files match `file_pattern`"):
+            E.make_csv_dataset(os.path.join(d, "*.nope"), batch_size=4)
