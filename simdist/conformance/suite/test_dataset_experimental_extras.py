@@ -342,3 +342,39 @@ def test_parallel_interleave_is_interleaves_order(tf):
     with raises(tf.errors.InvalidArgumentError, call="parallel_interleave(cycle_length=0)",
                 match="`cycle_length` must be > 0"):
         R(3).apply(E.parallel_interleave(mk, cycle_length=0))
+
+
+@clause("dataset.experimental-extras", ref="tf221")
+def test_lookup_tables_from_datasets(tf):
+    D, E = tf.data.Dataset, tf.data.experimental
+    pairs = D.zip(D.from_tensor_slices(["a", "b", "c"]), D.range(3))
+    table = E.table_from_dataset(pairs, key_dtype=tf.string)
+    assert_same((table.lookup(tf.constant(["b", "z", "a"])).numpy().tolist(), int(table.size())), ([1, -1, 0], 3),
+                call="table_from_dataset(zip(['a', 'b', 'c'], range(3))): lookups of b, z, a and its size")
+    index = E.index_table_from_dataset(D.from_tensor_slices(["x", "y", "w"]))
+    assert_same(index.lookup(tf.constant(["y", "x", "q"])).numpy().tolist(), [1, 0, -1],
+                call="index_table_from_dataset(['x', 'y', 'w']): lookups of y, x, q")
+    small = E.table_from_dataset(D.zip(D.range(3), D.range(10, 13)), vocab_size=2, key_dtype=tf.int64)
+    assert_same(small.lookup(tf.constant([0, 1, 2], tf.int64)).numpy().tolist(), [10, 11, -1],
+                call="table_from_dataset(vocab_size=2): the first two pairs")
+    init = tf.lookup.StaticHashTable(E.DatasetInitializer(pairs), -7)
+    assert_same(init.lookup(tf.constant(["c", "q"])).numpy().tolist(), [2, -7],
+                call="StaticHashTable(DatasetInitializer(pairs), -7)")
+    for call, cls, match, fn in [
+        ("table_from_dataset(vocab_size=5) of 3 pairs", tf.errors.FailedPreconditionError,
+         "expected to contain 5 elements but contained only 3 elements",
+         lambda: E.table_from_dataset(D.zip(D.range(3), D.range(10, 13)), vocab_size=5, key_dtype=tf.int64)),
+        ("table_from_dataset of 3-component elements", ValueError, "must produce elements in the form \\(key, value\\)",
+         lambda: E.table_from_dataset(D.zip(D.range(3), D.range(3), D.range(3)))),
+        ("table_from_dataset of string values without default_value", ValueError, "`default_value` must be specified",
+         lambda: E.table_from_dataset(D.zip(D.range(3), D.from_tensor_slices(["a", "b", "c"])), key_dtype=tf.int64)),
+        ("table_from_dataset(num_oov_buckets=-1)", ValueError, "`num_oov_buckets` must be greater than or equal to 0",
+         lambda: E.table_from_dataset(pairs, num_oov_buckets=-1)),
+        ("table_from_dataset(key_dtype=float32)", TypeError, "`key_dtype` must be either an integer or string type",
+         lambda: E.table_from_dataset(pairs, key_dtype=tf.float32)),
+        ("index_table_from_dataset(['x', 'y', 'x'])", tf.errors.FailedPreconditionError,
+         "HashTable has different value for same key. Key x has 0 and trying to add value 2",
+         lambda: E.index_table_from_dataset(D.from_tensor_slices(["x", "y", "x"]))),
+    ]:
+        with raises(cls, call=call, match=match):
+            fn()

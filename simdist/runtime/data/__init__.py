@@ -31,7 +31,7 @@ constants), `functions` (tf.data functions traced once), `sources`, `batching`, 
 `map_filter`, `counting` (repeat/take/skip), `scan` (scan, counter), `take_while`, `unique`,
 `single_element` (get_single_element), `window`, `sampling` (random, sample/choose_from_datasets),
 `ignore_errors`, `assert_cardinality`, `from_list`, `random_access` (experimental.at),
-`group_by_reducer` (with Reducer), `rejection_resample`, `save_load`, `snapshot` and `snapshot_format`, `csv_reader` (experimental.CsvDataset), `make_csv` (make_csv_dataset), (Dataset.save/load in TF's format), `resumable` (iterators that continue after an element's error),
+`group_by_reducer` (with Reducer), `rejection_resample`, `save_load`, `snapshot` and `snapshot_format`, `csv_reader` (experimental.CsvDataset), `make_csv` (make_csv_dataset), `lookup_init` (tables from datasets), (Dataset.save/load in TF's format), `resumable` (iterators that continue after an element's error),
 `readers` (TFRecordDataset, TextLineDataset, list_files, TFRecordWriter),
 `buffering` (prefetch/cache), `shuffle`, `combine` (zip/concatenate), `rebatch` (tf.distribute's
 rebatching, with its kernels' rules) and `pipeline` (utilities of tf.distribute's input pipeline).
@@ -57,7 +57,7 @@ from simdist.runtime.data.options import (AutoShardPolicy, AutotuneOptions, Dist
 from simdist.runtime.data.pipeline import cardinality, component_shapes, replicate
 from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
 from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
-from simdist.runtime.data import experimental_forms, random_access, sampling, save_load
+from simdist.runtime.data import experimental_forms, lookup_init, random_access, sampling, save_load
 from simdist.runtime.data.assert_cardinality import _AssertCardinalityDataset, assert_cardinality
 from simdist.runtime.data.from_list import _ListDataset, from_list
 from simdist.runtime.data.group_by_reducer import _GroupByReducerDataset, Reducer, group_by_reducer
@@ -121,6 +121,9 @@ experimental = types.SimpleNamespace(
     snapshot=experimental_snapshot,
     CsvDataset=CsvDataset,
     make_csv_dataset=make_csv_dataset,
+    DatasetInitializer=lookup_init.DatasetInitializer,
+    table_from_dataset=lookup_init.table_from_dataset,
+    index_table_from_dataset=lookup_init.index_table_from_dataset,
     save=save_load.save,
     load=lambda path, element_spec=None, compression=None, reader_func=None: save_load.load(
         path, element_spec, compression, reader_func),
