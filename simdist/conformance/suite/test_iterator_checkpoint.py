@@ -49,6 +49,14 @@ def _pipelines(tf):
                                                       seed=7), 3),
         ("range(9).group_by_window(x % 3, batch(5), window_size=2)",
          lambda: tf.data.Dataset.range(9).group_by_window(lambda x: x % 3, lambda k, w: w.batch(5), window_size=2), 2),
+        ("range(6).map(gather(5 values, x*3 % 7)).ignore_errors() (x=2 and x=4 fail)",
+         lambda: tf.data.Dataset.range(6).map(
+             lambda x: tf.gather(tf.constant([10, 11, 12, 13, 14], tf.int64), x * 3 % 7)).ignore_errors(), 2),
+        ("from_list([...]).apply(assert_cardinality(4))",
+         lambda: tf.data.experimental.from_list([3, 1, 4, 1]).apply(tf.data.experimental.assert_cardinality(4)), 2),
+        ("range(7).apply(group_by_reducer(x % 3, sum))",
+         lambda: tf.data.Dataset.range(7).apply(tf.data.experimental.group_by_reducer(
+             lambda x: x % 3, tf.data.experimental.Reducer(lambda k: k, lambda s, x: s + x, lambda s: s))), 1),
         ("range(3) exhausted", lambda: tf.data.Dataset.range(3), 3),
     ]
 

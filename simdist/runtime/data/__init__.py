@@ -30,6 +30,8 @@ and its methods), `iterators`, `options`, `elements` (conversion, argument check
 constants), `functions` (tf.data functions traced once), `sources`, `batching`, `shard`,
 `map_filter`, `counting` (repeat/take/skip), `scan` (scan, counter), `take_while`, `unique`,
 `single_element` (get_single_element), `window`, `sampling` (random, sample/choose_from_datasets),
+`ignore_errors`, `assert_cardinality`, `from_list`, `random_access` (experimental.at),
+`group_by_reducer` (with Reducer), `rejection_resample`, `save_load`, `snapshot` and `snapshot_format`, `csv_reader` (experimental.CsvDataset), `make_csv` (make_csv_dataset), `lookup_init` (tables from datasets), (Dataset.save/load in TF's format), `resumable` (iterators that continue after an element's error),
 `readers` (TFRecordDataset, TextLineDataset, list_files, TFRecordWriter),
 `buffering` (prefetch/cache), `shuffle`, `combine` (zip/concatenate), `rebatch` (tf.distribute's
 rebatching, with its kernels' rules) and `pipeline` (utilities of tf.distribute's input pipeline).
@@ -55,7 +57,15 @@ from simdist.runtime.data.options import (AutoShardPolicy, AutotuneOptions, Dist
 from simdist.runtime.data.pipeline import cardinality, component_shapes, replicate
 from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
 from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
-from simdist.runtime.data import experimental_forms, sampling
+from simdist.runtime.data import experimental_forms, lookup_init, random_access, sampling, save_load
+from simdist.runtime.data.assert_cardinality import _AssertCardinalityDataset, assert_cardinality
+from simdist.runtime.data.from_list import _ListDataset, from_list
+from simdist.runtime.data.group_by_reducer import _GroupByReducerDataset, Reducer, group_by_reducer
+from simdist.runtime.data.ignore_errors import _IgnoreErrorsDataset, ignore_errors
+from simdist.runtime.data.rejection_resample import experimental_rejection_resample
+from simdist.runtime.data.snapshot import experimental_snapshot
+from simdist.runtime.data.csv_reader import CsvDataset
+from simdist.runtime.data.make_csv import make_csv_dataset
 from simdist.runtime.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset, TFRecordWriter
 from simdist.runtime.data.window import DatasetSpec
 from simdist.runtime.data.scan import _ScanDataset
@@ -95,4 +105,26 @@ experimental = types.SimpleNamespace(
     RandomDataset=experimental_forms.RandomDataset,
     TFRecordWriter=TFRecordWriter,
     choose_from_datasets=sampling.choose_from_datasets,
+    ignore_errors=ignore_errors,
+    assert_cardinality=assert_cardinality,
+    from_list=from_list,
+    at=random_access.at,
+    get_structure=experimental_forms.get_structure,
+    get_next_as_optional=experimental_forms.get_next_as_optional,
+    pad_to_cardinality=experimental_forms.pad_to_cardinality,
+    shuffle_and_repeat=experimental_forms.shuffle_and_repeat,
+    map_and_batch=experimental_forms.map_and_batch,
+    parallel_interleave=experimental_forms.parallel_interleave,
+    group_by_reducer=group_by_reducer,
+    Reducer=Reducer,
+    rejection_resample=experimental_rejection_resample,
+    snapshot=experimental_snapshot,
+    CsvDataset=CsvDataset,
+    make_csv_dataset=make_csv_dataset,
+    DatasetInitializer=lookup_init.DatasetInitializer,
+    table_from_dataset=lookup_init.table_from_dataset,
+    index_table_from_dataset=lookup_init.index_table_from_dataset,
+    save=save_load.save,
+    load=lambda path, element_spec=None, compression=None, reader_func=None: save_load.load(
+        path, element_spec, compression, reader_func),
 )

@@ -10,6 +10,7 @@ import numpy as np
 from simdist.runtime import errors
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import AUTOTUNE
+from simdist.runtime.data.resumable import Steps
 
 if TYPE_CHECKING:
     from simdist.runtime.data.dataset import DatasetV2
@@ -39,21 +40,30 @@ class _PrefetchDataset(_UnaryDataset):
 
 
 def _read_ahead(it: Iterator[Any], ahead: int) -> Iterator[Any]:
-    """Yield from `it`, keeping `ahead` more elements pulled than handed out."""
+    """Yield from `it`, keeping `ahead` more elements pulled than handed out. An element's error is
+    buffered in its place and raised when that element is handed out (PrefetchDataset's buffer holds
+    each element's status); the iteration goes on after it (resumable.Steps)."""
     if ahead <= 0:
-        yield from it
-        return
+        return it
     buf: collections.deque = collections.deque()
     done = False
-    while True:
+
+    def step() -> Any:
+        nonlocal done
         while not done and len(buf) < ahead + 1:
             try:
-                buf.append(next(it))
+                buf.append((next(it), None))
             except StopIteration:
                 done = True
+            except Exception as e:  # noqa: BLE001 - the element's status, raised in its turn
+                buf.append((None, e))
         if not buf:
-            return
-        yield buf.popleft()
+            raise StopIteration
+        item, error = buf.popleft()
+        if error is not None:
+            raise error
+        return item
+    return Steps(step)
 
 
 class _CacheDataset(_UnaryDataset):

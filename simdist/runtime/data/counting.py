@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Iterator
 
 import numpy as np
 
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, _unknown_or_infinite
+from simdist.runtime.data.resumable import Steps
 
 
 class _RepeatDataset(_UnaryDataset):
@@ -47,9 +47,22 @@ class _TakeDataset(_UnaryDataset):
         super().__init__((input_dataset,), {"count": count}, input_dataset.element_spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """The first `count` elements; an input's error is passed on and not counted (TakeDataset's
+        kernel), the iteration going on after it (resumable.Steps)."""
         count = self._params["count"]
         it = self._input._iter_flat()
-        return it if count < 0 else itertools.islice(it, count)
+        if count < 0:
+            return it
+        taken = 0
+
+        def step() -> list[np.ndarray]:
+            nonlocal taken
+            if taken >= count:
+                raise StopIteration
+            flat = next(it)
+            taken += 1
+            return flat
+        return Steps(step)
 
     def _card(self) -> int:
         n, count = self._input._card(), self._params["count"]
@@ -69,13 +82,23 @@ class _SkipDataset(_UnaryDataset):
         super().__init__((input_dataset,), {"count": count}, input_dataset.element_spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """The elements after the first `count` (all of them: none); an input's error while skipping is
+        passed on and not counted (SkipDataset's kernel), the iteration going on after it."""
         count = self._params["count"]
         it = self._input._iter_flat()
+        skipped = 0
+
+        def step() -> list[np.ndarray]:
+            nonlocal skipped
+            while skipped < count:
+                next(it)
+                skipped += 1
+            return next(it)
         if count < 0:
             for _ in it:
                 pass
             return iter(())
-        return itertools.islice(it, count, None)
+        return Steps(step)
 
     def _card(self) -> int:
         n, count = self._input._card(), self._params["count"]

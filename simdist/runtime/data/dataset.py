@@ -295,6 +295,36 @@ class DatasetV2:
         """Windows of `size` elements every `shift`, `stride` apart, each component a dataset."""
         return _window(self, size, shift, stride, drop_remainder)
 
+    def ignore_errors(self, log_warning: Any = False, name: str | None = None) -> "DatasetV2":
+        """The elements without those whose computation raised an error (logged with `log_warning`)."""
+        from simdist.runtime.data.ignore_errors import _IgnoreErrorsDataset
+        return _IgnoreErrorsDataset(self, log_warning)
+
+    def save(self, path: Any, compression: Any = None, shard_func: Callable[..., Any] | None = None,
+             checkpoint_args: Any = None) -> None:
+        """Write the dataset to the directory `path` in TF's format (save_load.py)."""
+        from simdist.runtime.data.save_load import save
+        save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path: Any, element_spec: Any = None, compression: Any = None,
+             reader_func: Callable[["DatasetV2"], "DatasetV2"] | None = None, wait: bool = False) -> "DatasetV2":
+        """The dataset a `save` (simdist's or TF's) wrote to `path`."""
+        from simdist.runtime.data.save_load import load
+        return load(path, element_spec, compression, reader_func, wait)
+
+    def rejection_resample(self, class_func: Callable[..., Any], target_dist: Any, initial_dist: Any = None,
+                           seed: Any = None, name: str | None = None) -> "DatasetV2":
+        """(class, element) pairs resampled to `target_dist` (TF's composition: rejection_resample.py)."""
+        from simdist.runtime.data.rejection_resample import rejection_resample
+        return rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
+    def snapshot(self, path: Any, compression: Any = "AUTO", reader_func: Any = None,
+                 shard_func: Callable[..., Any] | None = None, name: str | None = None) -> "DatasetV2":
+        """The elements, written to `path` on a first complete pass and read from there after (snapshot.py)."""
+        from simdist.runtime.data.snapshot import snapshot
+        return snapshot(self, path, compression, reader_func, shard_func)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 

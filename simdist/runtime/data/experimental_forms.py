@@ -10,7 +10,8 @@ from typing import Any, Callable
 from simdist.runtime import dtypes
 
 __all__ = ["scan", "take_while", "unique", "group_by_window", "bucket_by_sequence_length", "Counter",
-           "RandomDataset", "enumerate_dataset", "unbatch"]
+           "RandomDataset", "enumerate_dataset", "unbatch", "shuffle_and_repeat", "map_and_batch", "pad_to_cardinality",
+           "get_structure", "get_next_as_optional", "parallel_interleave"]
 
 Transformation = Callable[[Any], Any]
 
@@ -61,3 +62,94 @@ def RandomDataset(seed: Any = None) -> Any:  # noqa: N802 - TF's name
     """tf.data.experimental.RandomDataset: Dataset.random."""
     from simdist.runtime.data.dataset import DatasetV2
     return DatasetV2.random(seed)
+
+
+def shuffle_and_repeat(buffer_size: Any, count: Any = None, seed: Any = None) -> Transformation:
+    """tf.data.experimental.shuffle_and_repeat: TF's fused ShuffleAndRepeatDataset, which its docstring
+    gives as `shuffle(buffer_size, seed, reshuffle_each_iteration=True).repeat(count)` (simdist builds
+    that; the shuffle orders are simdist's, clause dataset.shuffle)."""
+    return lambda dataset: dataset.shuffle(buffer_size, seed=seed, reshuffle_each_iteration=True).repeat(count)
+
+
+def map_and_batch(map_func: Callable[..., Any], batch_size: Any, num_parallel_batches: Any = None,
+                  drop_remainder: Any = False, num_parallel_calls: Any = None) -> Transformation:
+    """tf.data.experimental.map_and_batch: TF's fused MapAndBatchDataset, `map(map_func).batch(batch_size,
+    drop_remainder)` (its element spec, cardinality and values). Both `num_parallel_batches` and
+    `num_parallel_calls` is ValueError, as in batching.py."""
+    if num_parallel_batches is not None and num_parallel_calls is not None:
+        raise ValueError("`map_and_batch` allows only one of `num_parallel_batches` and `num_parallel_calls` to be "
+                         f"set, but `num_parallel_batches` was set to {num_parallel_batches} and "
+                         f"`num_parallel_calls` as set to {num_parallel_calls}.")
+    def apply(dataset: Any) -> Any:
+        from simdist.runtime import errors
+        from simdist.runtime.tensor import convert_to_tensor
+        mapped = dataset.map(map_func)
+        if int(convert_to_tensor(batch_size, dtype=dtypes.int64).numpy()) <= 0:
+            raise errors.InvalidArgumentError(None, None, "batch_size must be greater than zero. "
+                                                          "[Op:MapAndBatchDataset]")
+        return mapped.batch(batch_size, drop_remainder=drop_remainder)
+    return apply
+
+
+def pad_to_cardinality(cardinality: int, mask_key: str = "valid") -> Transformation:
+    """tf.data.experimental.pad_to_cardinality: pad_to_cardinality.py's composition, `map` adding
+    `mask_key: True` to each (dict) element, then `from_tensors(zeros, mask_key: False).repeat(padding)`
+    concatenated; ValueError for an unknown/infinite or larger cardinality, then for a non-dict element."""
+    def apply(dataset: Any) -> Any:
+        from simdist.runtime.data.dataset import DatasetV2
+        from simdist.runtime.data.elements import _zeros
+        card = dataset._card()
+        if card < 0:
+            raise ValueError("The dataset passed into `pad_to_cardinality` must have a known cardinalty, but has "
+                             f"cardinality {dataset.cardinality()}")
+        if card > cardinality:
+            raise ValueError("The dataset passed into `pad_to_cardinality` must have a cardinalty less than the "
+                             f"target cardinality ({cardinality}), but has cardinality {dataset.cardinality()}")
+        spec = dataset.element_spec
+        if not isinstance(spec, dict):
+            raise ValueError("`pad_to_cardinality` requires its input dataset to be a dictionary.")
+        filler = {}
+        for key, s in spec.items():
+            if not s.shape.is_fully_defined():
+                raise ValueError(f"Cannot convert a partially known TensorShape {s.shape} to a Tensor.")
+            filler[key] = _zeros(tuple(s.shape.as_list()), s.dtype)
+        filler[mask_key] = False
+
+        def valid(x: dict) -> dict:
+            x = dict(x)
+            x[mask_key] = True
+            return x
+        return dataset.map(valid).concatenate(DatasetV2.from_tensors(filler).repeat(cardinality - card))
+    return apply
+
+
+def get_structure(dataset_or_iterator: Any) -> Any:
+    """tf.data.experimental.get_structure: the element spec of a dataset or an iterator."""
+    from simdist.runtime.data.dataset import DatasetV2
+    from simdist.runtime.data.iterators import OwnedIterator
+    if isinstance(dataset_or_iterator, (DatasetV2, OwnedIterator)):
+        return dataset_or_iterator.element_spec
+    raise TypeError("Invalid `dataset_or_iterator`. `dataset_or_iterator` must be a `tf.data.Dataset` or "
+                    f"tf.data.Iterator object, but got {type(dataset_or_iterator)}.")
+
+
+def get_next_as_optional(iterator: Any) -> Any:
+    """tf.data.experimental.get_next_as_optional: `iterator.get_next_as_optional()`."""
+    return iterator.get_next_as_optional()
+
+
+def parallel_interleave(map_func: Callable[..., Any], cycle_length: Any, block_length: Any = 1, sloppy: Any = False,
+                        buffer_output_elements: Any = None, prefetch_input_elements: Any = None) -> Transformation:
+    """tf.data.experimental.parallel_interleave: TF's LegacyParallelInterleaveDatasetV2, whose order
+    (sloppy=False) is interleave's (observed with TF 2.21 for empty and uneven inputs); non-positive
+    lengths are its InvalidArgumentError. `sloppy=True` allows any order: simdist gives interleave's.
+    The buffering arguments change no values and are accepted."""
+    def apply(dataset: Any) -> Any:
+        from simdist.runtime import errors
+        from simdist.runtime.tensor import convert_to_tensor
+        for what, value in (("cycle_length", cycle_length), ("block_length", block_length)):
+            if int(convert_to_tensor(value, dtype=dtypes.int64).numpy()) <= 0:
+                raise errors.InvalidArgumentError(None, None, f"`{what}` must be > 0 "
+                                                              "[Op:LegacyParallelInterleaveDatasetV2]")
+        return dataset.interleave(map_func, cycle_length=cycle_length, block_length=block_length)
+    return apply

@@ -18,6 +18,7 @@ from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, probe_arrays,
                                            UNKNOWN_CARDINALITY, host_device)
 from simdist.runtime.data.functions import DatasetFunction
+from simdist.runtime.data.resumable import Steps
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
                                   most_specific_compatible_shape, pack_as)
@@ -104,36 +105,46 @@ class _MapDataset(_FunctionDataset):
                          spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """A resumable iterator (resumable.Steps): an element whose function fails raises, and the
+        next call maps the next element, as MapDataset's kernel does."""
         call = self._fn.call
-        instance = self._instance()
         spec = self._element_spec
         # the common outputs checked without the general structure walk: one tensor, or a flat
         # tuple of tensors, of the spec's dtypes
         single = type(spec) is TensorSpec
         flat_tuple = type(spec) is tuple and all(type(s) is TensorSpec for s in spec)
         dts = [s.dtype for s in self._flat_specs]
-        for flat in self._input._iter_flat():
-            out = call(flat, instance, host_device())
+        source = self._input._iter_flat()
+        instance: list[random_graphs.Trace] = []   # (made at the first element: inside the iterator resource)
+
+        def step() -> list[np.ndarray]:
+            flat = next(source)
+            if not instance:
+                instance.append(self._instance())
+            out = call(flat, instance[0], host_device())
             if single and type(out) is Tensor and out.dtype is dts[0]:
-                yield [np.asarray(out._v)]
-                continue
+                return [np.asarray(out._v)]
             if flat_tuple and type(out) is tuple and len(out) == len(dts) and \
                     all(type(t) is Tensor and t.dtype is d for t, d in zip(out, dts)):
-                yield [np.asarray(t._v) for t in out]
-                continue
-            out = _normalize_fn_output(out)
-            try:
-                assert_same_structure(self._element_spec, out)
-            except ValueError as e:
-                raise errors.InvalidArgumentError(None, None, f"map function returned a different structure "
-                                                              f"than when traced: {e}") from None
-            leaves = flatten(out)
-            for t, s in zip(leaves, self._flat_specs):
-                if t.dtype != s.dtype:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"map function returned a {t.dtype.name} tensor where its traced output "
-                        f"spec is {s!r}")
-            yield [np.asarray(t._v) for t in leaves]
+                return [np.asarray(t._v) for t in out]
+            return self._checked(out)
+        return Steps(step)
+
+    def _checked(self, out: Any) -> list[np.ndarray]:
+        """A function output in the general case: its structure and dtypes checked against the spec."""
+        out = _normalize_fn_output(out)
+        try:
+            assert_same_structure(self._element_spec, out)
+        except ValueError as e:
+            raise errors.InvalidArgumentError(None, None, f"map function returned a different structure "
+                                                          f"than when traced: {e}") from None
+        leaves = flatten(out)
+        for t, s in zip(leaves, self._flat_specs):
+            if t.dtype != s.dtype:
+                raise errors.InvalidArgumentError(
+                    None, None, f"map function returned a {t.dtype.name} tensor where its traced output "
+                    f"spec is {s!r}")
+        return [np.asarray(t._v) for t in leaves]
 
     def _card(self) -> int:
         return self._input._card()
@@ -156,14 +167,22 @@ class _FilterDataset(_FunctionDataset):
         super().__init__((input_dataset,), {"predicate": predicate}, input_dataset.element_spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """A resumable iterator (resumable.Steps), as `_MapDataset`'s."""
         call = self._fn.call
-        instance = self._instance()
-        for flat in self._input._iter_flat():
-            keep = call(flat, instance, host_device())
-            if type(keep) is not Tensor:
-                keep = _normalize_fn_output(keep)
-            if bool(np.asarray(keep._v)):
-                yield flat
+        source = self._input._iter_flat()
+        instance: list[random_graphs.Trace] = []
+
+        def step() -> list[np.ndarray]:
+            while True:
+                flat = next(source)
+                if not instance:
+                    instance.append(self._instance())
+                keep = call(flat, instance[0], host_device())
+                if type(keep) is not Tensor:
+                    keep = _normalize_fn_output(keep)
+                if bool(np.asarray(keep._v)):
+                    return flat
+        return Steps(step)
 
     def _card(self) -> int:
         return UNKNOWN_CARDINALITY

@@ -28,6 +28,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.data.dataset import DatasetV2
 from simdist.runtime.data.elements import UNKNOWN_CARDINALITY
+from simdist.runtime.data.resumable import Steps
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -202,16 +203,38 @@ class _FileDataset(DatasetV2):
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         reads = self._params["num_parallel_reads"]
         if reads is not None and reads != -1:   # (readers.py: an interleave of the files, block_length 1)
-            from simdist.runtime.data.sources import _TensorSliceDataset
-            names = _TensorSliceDataset(np.asarray(list(self._names()), dtype=object))
-            yield from names.interleave(self._one_file, cycle_length=reads, block_length=1)._iter_flat()
-            return
-        for name in self._names():
-            path = name.decode()
-            for item in self._items(_open_read(path, self._params["compression_type"]), path):
+            return self._interleaved(reads)
+        return self._read_files()
+
+    def _interleaved(self, reads: int) -> Iterator[list[np.ndarray]]:
+        from simdist.runtime.data.sources import _TensorSliceDataset
+        names = _TensorSliceDataset(np.asarray(list(self._names()), dtype=object))
+        yield from names.interleave(self._one_file, cycle_length=reads, block_length=1)._iter_flat()
+
+    def _read_files(self) -> Iterator[list[np.ndarray]]:
+        """The files' items, resumable (resumable.Steps): an error (a corrupted record's DataLossError)
+        is raised and the next call reads the next file, as TF's TFRecordDataset moves on after it
+        (observed: ignore_errors keeps the records before the corruption and the later files')."""
+        names = self._names()
+        current: list[Iterator[bytes]] = []
+
+        def step() -> list[np.ndarray]:
+            while True:
+                if not current:
+                    path = next(names).decode()
+                    current.append(self._items(_open_read(path, self._params["compression_type"]), path))
+                try:
+                    item = next(current[0])
+                except StopIteration:
+                    current.clear()
+                    continue
+                except Exception:
+                    current.clear()
+                    raise
                 out = np.empty((), dtype=object)
                 out[()] = item
-                yield [out]
+                return [out]
+        return Steps(step)
 
     def _items(self, data: bytes, path: str) -> Iterator[bytes]:
         raise NotImplementedError

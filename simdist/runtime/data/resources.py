@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
+from simdist.runtime.data.resumable import Steps
+
 __all__ = ["owned", "instance"]
 
 # The resources whose `next` is running, innermost last (an iteration is synchronous: the nested
@@ -20,17 +22,17 @@ _ACTIVE: list[dict[Any, Any]] = []
 
 
 def owned(gen: Iterator[Any]) -> Iterator[Any]:
-    """`gen` (a dataset's `_iter_flat()`) as the iteration of one iterator resource."""
+    """`gen` (a dataset's `_iter_flat()`) as the iteration of one iterator resource. An element's
+    error leaves it usable when `gen` is (resumable.Steps): the next call reads the next element."""
     res: dict[Any, Any] = {}
-    while True:
+
+    def step() -> Any:
         _ACTIVE.append(res)
         try:
-            item = next(gen)
-        except StopIteration:
-            return
+            return next(gen)
         finally:
             _ACTIVE.pop()
-        yield item
+    return Steps(step)
 
 
 def instance(key: Any, make: Callable[[], Any]) -> Any:

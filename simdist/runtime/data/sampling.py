@@ -123,7 +123,7 @@ def sample_from_datasets(datasets: Any, weights: Any = None, seed: Any = None, s
     from simdist.runtime.ops import array, random as random_ops, unary
     datasets = _check_datasets(datasets)
     if isinstance(weights, DatasetV2):
-        logits_ds = weights.map(lambda *p: unary.log(p[0] if len(p) == 1 else p))
+        logits_ds = weights.map(lambda *p: unary.log(p))   # (TF: log of the argument tuple, [1, n] for one vector)
 
         def varying(logits: Tensor, pair: Tensor) -> Tensor:
             return array.squeeze(random_ops.stateless_categorical(logits, 1, seed=pair), axis=[0, 1])
