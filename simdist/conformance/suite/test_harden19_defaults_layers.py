@@ -64,3 +64,14 @@ def test_harden19_defaults_layer_values_and_gradients(tf, family, budget):
         problems += [f"{call}: {d}" for d in reference.layer_differences(got, recorded[name])[:4]]
     assert_true(not problems, f"{len(problems)} differences from TF 2.21 (got, but should be):\n  "
                 + "\n  ".join(problems[:25]), call=f"the {family} layers at their defaults")
+
+
+@clause("ops.nn-3d", ref="tf221")
+def test_harden19_max_pool3d_gradient_reaches_every_element_near_the_maximum(tf):
+    """MaxPooling3D and AdaptiveMaxPooling3D (MaxPool3D windows) at inputs ~1e-3: TF's MaxPool3DGrad
+    gives a window's gradient to every element within 1e-5 of its maximum, so near-ties both get it."""
+    recorded = reference.load()["layers"]
+    problems = [f"tf.keras.layers.{name}(): {d}" for name in ("MaxPooling3D", "AdaptiveMaxPooling3D")
+                for d in reference.layer_differences(layers.observe_layer(tf, name), recorded[name])[:4]]
+    assert_true(not problems, f"{len(problems)} differences from TF 2.21 (got, but should be):\n  "
+                + "\n  ".join(problems), call="MaxPool3D's gradient on near-tied inputs ~1e-3")
