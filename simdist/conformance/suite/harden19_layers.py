@@ -19,6 +19,9 @@ import numpy as np
 
 from simdist.conformance.suite import harden16_configs
 
+#: keras.utils.set_random_seed's seed before each layer is built: its default initializers' draws are TF's.
+INIT_SEED = 1919
+
 #: The two input scales: typical, and tiny (1e-3: a variance ~1e-6 is where epsilons 1e-3..1e-7 show).
 SCALES = {"typical": 1.0, "tiny": 1e-3}
 
@@ -247,10 +250,12 @@ def observe_layer(tf: Any, name: str) -> dict[str, Any]:
     moving statistics after the training calls)."""
     case = LAYER_CASES[name]
     tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(INIT_SEED)
     layer = build_layer(tf.keras, case)
     first = [make_input(s, k, 1.0, _seed(name, i)) for i, (s, k) in enumerate(case["inputs"])]
     _call(layer, case, [tf.constant(a) for a in first], False)   # builds it
-    out: dict[str, Any] = {"weights": seed_weights(layer, _seed(name, 50))}
+    initial = [a.tolist() if a.dtype.kind == "f" else None for a in map(_array, layer.weights)]
+    out: dict[str, Any] = {"weights": seed_weights(layer, _seed(name, 50)), "initial_weights": initial}
     scales = ["typical"] if all(k.startswith("index:") for _, k in case["inputs"]) else case.get("scales", list(SCALES))
     for scale in scales:
         arrays = [make_input(s, k, SCALES[scale], _seed(name, i)) for i, (s, k) in enumerate(case["inputs"])]

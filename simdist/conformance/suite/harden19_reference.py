@@ -23,6 +23,9 @@ PATH = os.path.join(os.path.dirname(__file__), "harden19_reference.json.gz")
 RECORD_COMMAND = "nice -n 10 python -m simdist.conformance.suite.harden19_record"
 RTOL = 1e-5
 ATOL_FRAC = 1e-6
+#: Weights Keras initializes with Orthogonal by default (a QR: LAPACK's rounding, within RTOL); every
+#: other default initial weight is TF's stateless draw, compared bit for bit.
+ORTHOGONAL_WEIGHTS = ("recurrent_kernel",)
 _CACHE: dict[str, Any] = {}
 
 
@@ -81,13 +84,19 @@ def call_differences(got: dict[str, Any], want: dict[str, Any], path: str = "") 
 
 
 def layer_differences(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
-    """A layer's observation (harden19_layers.observe_layer) compared, call by call."""
+    """A layer's observation (harden19_layers.observe_layer) compared, call by call; its default
+    initial weights (after keras.utils.set_random_seed) exactly but for ORTHOGONAL_WEIGHTS."""
     if sorted(got) != sorted(want):
         return [f"/: keys {sorted(got)}, but should be {sorted(want)}"]
     out = []
     for key in sorted(want):
         if "/" in key and isinstance(want[key], dict) and isinstance(got[key], dict):
             out += call_differences(got[key], want[key], f"/{key}")
+        elif key == "initial_weights" and isinstance(got[key], list) and len(got[key]) == len(want[key]):
+            names = [w[0] for w in want.get("weights", [])] + [""] * len(want[key])
+            for i, (g, w) in enumerate(zip(got[key], want[key])):
+                exact = {} if names[i] in ORTHOGONAL_WEIGHTS else {"rtol": 0.0, "atol_frac": 0.0}
+                out += differences(g, w, f"/{key}[{i}] ({names[i]})", **exact)
         else:
             out += differences(got[key], want[key], f"/{key}")
     return out

@@ -2,7 +2,9 @@
 
 Each layer of harden19_layers.LAYER_CASES (every layer class of tf.keras that computes values; the
 structural ones and StringLookup are listed in harden19_layers.STRUCTURAL) is built with only its
-required arguments, its weights set from a seeded NumPy generator, and called on seeded inputs at
+required arguments after ``keras.utils.set_random_seed(1919)``: its default initial weights must be
+TF's bit for bit (stateless seeded draws; the Orthogonal recurrent kernels within 1e-5). Then its
+weights are set from a seeded NumPy generator, and it is called on seeded inputs at
 two scales — typical (~1) and tiny (~1e-3, where an epsilon 1e-6 vs 1e-7 or a threshold shows;
 index layers on indices) — with training=False and, where it differs deterministically
 (BatchNormalization, SpectralNormalization), training=True: the weights' names and shapes, the
@@ -46,6 +48,7 @@ def family_of(name: str) -> str:
 
 
 @clause("keras.layer.forward-and-gradients", ref="tf221")
+@clause("keras.init.layer-defaults", ref="tf221")
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_harden19_defaults_layer_values_and_gradients(tf, family, budget):
     """Every layer of one family at its defaults, on inputs ~1 and ~1e-3: outputs and gradients as TF's."""
