@@ -107,7 +107,8 @@ def run(m: mutants.Mutant | None) -> str:
         if p.returncode == 0:
             return "survived"
         names = sorted({ln.split("::", 1)[-1].split(" ")[0] for ln in failed})
-        return f"killed by {len(names)} tests ({', '.join(names) if names else 'exit ' + str(p.returncode) + ': ' + out[-300:]})"
+        detail = ", ".join(names) if names else f"exit {p.returncode}: {out[-300:]}"
+        return f"killed by {len(names)} tests ({detail})"
 
 
 if __name__ == "__main__":
