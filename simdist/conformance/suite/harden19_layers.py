@@ -48,6 +48,11 @@ def _c(cls: str, kwargs: dict[str, Any] | None = None, inputs: list | None = Non
 _TYPICAL = ("typical",)
 
 
+#: Every keras.activations function by name, each at its defaults (threshold has required arguments).
+ACTIVATIONS = ("celu", "elu", "exponential", "gelu", "glu", "hard_shrink", "hard_sigmoid", "hard_silu", "hard_swish",
+               "hard_tanh", "leaky_relu", "linear", "log_sigmoid", "log_softmax", "mish", "relu", "relu6", "selu",
+               "sigmoid", "silu", "soft_shrink", "softmax", "softplus", "softsign", "sparse_plus", "sparse_sigmoid",
+               "sparsemax", "squareplus", "swish", "tanh", "tanh_shrink")
 _IMG = [([2, 4, 4, 3], "unit")]
 _SEQ = [([2, 4, 3], "float")]
 #: name -> case. Input kinds: float (uniform(-1, 1) x scale), unit (uniform(0, 1) x scale, images),
@@ -55,6 +60,7 @@ _SEQ = [([2, 4, 3], "float")]
 LAYER_CASES: dict[str, dict[str, Any]] = {
     # activations and elementwise
     "Activation": _c("Activation", {"activation": "tanh"}),
+    **{f"Activation[{a}]": _c("Activation", {"activation": a}, [([2, 6], "float2")]) for a in ACTIVATIONS},
     "ReLU": _c("ReLU"), "LeakyReLU": _c("LeakyReLU"), "ELU": _c("ELU"), "PReLU": _c("PReLU"),
     "Softmax": _c("Softmax"), "ThresholdedReLU": _c("ThresholdedReLU", {}, [([2, 5], "float2")]),
     # core

@@ -42,6 +42,7 @@ def record(tf: Any) -> dict[str, Any]:
     data["initializers"] = {n: training.observe_initializer(keras, n) for n in sorted(training.INITIALIZERS)}
     data["regularizers"] = {n: training.observe_regularizer(tf, n) for n in training.REGULARIZERS}
     data["constraints"] = {n: training.observe_constraint(tf, n) for n in training.CONSTRAINTS}
+    data["fit"] = training.observe_fit_defaults(tf)
     return data
 
 

@@ -54,7 +54,8 @@ def tables_hash() -> str:
     text = repr((sorted(layers.LAYER_CASES.items()), layers.SCALES, sorted(training.LOSS_CASES.items()),
                  sorted(training.METRIC_CASES.items()), training.OPTIMIZERS, sorted(training.SCHEDULES.items()),
                  training.SCHEDULE_STEPS, sorted(training.INITIALIZERS.items()), training.INIT_SEED,
-                 training.INIT_SHAPES, training.REGULARIZERS, training.CONSTRAINTS, training.EDGE_PROBS.tolist()))
+                 training.INIT_SHAPES, training.REGULARIZERS, training.CONSTRAINTS, training.EDGE_PROBS.tolist(),
+                 training.FIT_ROWS, layers.INIT_SEED))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -265,3 +265,44 @@ def observe_constraint(tf: Any, name: str) -> dict[str, Any]:
         w[:, 0] *= 2.0
         out[scale] = _value(con(tf.constant(w)))
     return out
+
+
+FIT_ROWS = 70   # two full default batches of 32 and a partial one of 6
+
+
+def observe_fit_defaults(tf: Any) -> dict[str, Any]:
+    """compile(loss="mse") and fit/evaluate/predict with no other argument, after
+    keras.utils.set_random_seed: the default optimizer (rmsprop) and its config, fit's defaults
+    (batch_size 32, epochs 1, shuffle True) through History, its params and the batches a callback
+    sees, the trained weights, evaluate's and predict's defaults (batch_size 32, no shuffling)."""
+    keras = tf.keras
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(INIT_SEED)
+    rng = _rng("fit")
+    x = rng.uniform(-1, 1, (FIT_ROWS, 3)).astype(np.float32)
+    y = rng.uniform(-1, 1, (FIT_ROWS, 1)).astype(np.float32)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, activation="relu"), keras.layers.Dense(1)])
+    model.compile(loss="mse")
+    batches: list = []
+
+    class Count(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
+            batches.append(["train", batch])
+
+        def on_test_batch_end(self, batch: int, logs: Any = None) -> None:
+            batches.append(["test", batch])
+
+        def on_predict_batch_end(self, batch: int, logs: Any = None) -> None:
+            batches.append(["predict", batch, list(np.shape((logs or {}).get("outputs")))])
+
+    hist = model.fit(x, y, verbose=0, callbacks=[Count()])
+    out: dict[str, Any] = {"optimizer": type(model.optimizer).__name__,
+                           "optimizer_config": {k: v for k, v in model.optimizer.get_config().items()
+                                                if isinstance(v, (int, float, str, bool)) or v is None},
+                           "history": {k: _value(v) for k, v in sorted(hist.history.items())},
+                           "params": {k: v for k, v in sorted(hist.params.items())},
+                           "weights": [_value(w) for w in model.get_weights()]}
+    out["evaluate"] = _value(model.evaluate(x, y, verbose=0, callbacks=[Count()]))
+    out["predict"] = _value(model.predict(x, verbose=0, callbacks=[Count()]))
+    out["batches"] = batches
+    return out
