@@ -148,7 +148,8 @@ def log_sigmoid(x: Any) -> Any:
 
 def celu(x: Any, alpha: float = 1.0) -> Any:
     x = _t(x)
-    return tf.maximum(x, 0.0) + alpha * (tf.exp(tf.minimum(x, 0.0) / alpha) - 1.0)
+    # expm1, as Keras's TF backend (nn.celu): exp(...) - 1 loses ~4e-5 of a value ~1e-3 in float32
+    return tf.maximum(x, 0.0) + alpha * tf.math.expm1(tf.minimum(x, 0.0) / alpha)
 
 
 hard_swish = hard_silu

@@ -4,7 +4,9 @@ tf.nn.max_pool3d / avg_pool3d as TF 2.21's nn_ops.py calls them.
 Values as the 2-D ops (pooling.py), observed on TF 2.21: MaxPool3D starts each window at the
 dtype's lowest finite value and keeps a strictly greater one (NaNs skipped; a window of NaN and
 -inf gives -FLT_MAX), but its gradient, unlike MaxPool's, goes to every element equal to the
-window's maximum (MaxPool3DGradGrad reads the first of them); AvgPool3D divides
+window's maximum, and to every element within 1e-5 of it (TF's CPU kernel selects
+|x - max| < 1e-5, an absolute tolerance in the input's dtype: on inputs ~1e-3 two elements of a
+window can both receive it), where MaxPool3DGradGrad reads the first element exactly equal to it; AvgPool3D divides
 by the in-bounds elements of each window (SAME padding is not counted). Dtypes: TF 2.21's CPU
 build registers MaxPool3D for float and bfloat16 (half: NotFoundError, double and integers: not
 in the op's list) and AvgPool3D for float and bfloat16 (half, double: NotFoundError).
@@ -78,11 +80,28 @@ def _equal_to_max(x: np.ndarray, y: np.ndarray, ksize: tuple, strides: tuple, pa
     return flat == y[:, :, :, :, None, :], pads, out
 
 
+#: MaxPool3DGrad's selection tolerance (pooling_ops_3d.cc, LaunchMaxPooling3dGradOp<CPUDevice>:
+#: ``((tensor_in_slice - tensor_out_slice.broadcast(bcast)).abs() < tensor_in_slice.constant(1e-5))``).
+GRAD_SELECT_ATOL = 1e-5
+
+
+def _near_max(x: np.ndarray, y: np.ndarray, ksize: tuple, strides: tuple, padding: str, op: str) -> tuple:
+    """[N, OD, OH, OW, k, C]: which window elements MaxPool3DGrad routes the window's gradient to:
+    |x - max| < 1e-5 in the input's dtype (TF's CPU kernel), so ties and near-ties all receive it;
+    a NaN never does, nor a padding position (-inf here, outside the slice in TF), nor anything
+    in a window of only NaN and -inf (pooled to -FLT_MAX)."""
+    out, pads = _geometry(x.shape, ksize, strides, padding, op)
+    flat = _flat(x, ksize, strides, out, pads, x.dtype.type(-np.inf))
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(flat - y[:, :, :, :, None, :])
+    return diff < x.dtype.type(GRAD_SELECT_ATOL), pads, out
+
+
 def _max_pool3d_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple,
                      padding: str) -> np.ndarray:
-    """Each window's gradient added to every element equal to its maximum (observed on TF 2.21:
-    ties all receive it, unlike MaxPool's first maximum)."""
-    mask, pads, _ = _equal_to_max(x, y, ksize, strides, padding, "MaxPool3DGrad")
+    """Each window's gradient added to every element within 1e-5 of its maximum (TF 2.21's CPU
+    kernel, read and observed: ties and near-ties all receive it, unlike MaxPool's first maximum)."""
+    mask, pads, _ = _near_max(x, y, ksize, strides, padding, "MaxPool3DGrad")
     gw = g.astype(np.float32) if g.dtype.itemsize == 2 else g
     dwin = np.where(mask, gw[:, :, :, :, None, :], gw.dtype.type(0))
     n, od, oh, ow, _, c = dwin.shape
