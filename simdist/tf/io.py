@@ -1,4 +1,6 @@
-"""`tf.io.gfile`: the file operations TF programs use around checkpoints, on the local disk.
+"""`tf.io`: gfile (the file operations TF programs use around checkpoints, on the local disk), the
+TFRecord writer, and the Example parsers (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature,
+SparseFeature, parse_example, parse_single_example: simdist/runtime/ops/example_parsing.py).
 
 TF's gfile reaches many filesystems; a simulated job has only this machine's, so these are
 the os/shutil calls TF's local filesystem makes (makedirs creates parents and accepts an
@@ -14,6 +16,9 @@ from types import SimpleNamespace as _NS
 
 from simdist.runtime import errors as _errors
 from simdist.runtime.data.readers import TFRecordOptions, TFRecordWriter  # noqa: F401
+from simdist.runtime.ops.example_parsing import parse_example, parse_single_example  # noqa: F401
+from simdist.runtime.ops.parsing_config import (  # noqa: F401
+    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature)
 
 
 def _missing(path: str) -> _errors.NotFoundError:
