@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime import dtypes, errors, symbolic
+from simdist.runtime.ops import dispatch, static_shapes
 from simdist.runtime.ops.parsing_config import (FixedLenFeature, FixedLenSequenceFeature, ParseParams, SparseFeature,
                                                 VarLenFeature)
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -218,12 +218,23 @@ def _parse_raw(serialized: Tensor, names: Any, params: ParseParams) -> dict:
                         f"_ragged_value_types_0_sparse_types_{ns}_device_/job:localhost/replica:0/task:0/device:CPU:0}}}} ")}
     outs = dispatch.execute(PARSE_EXAMPLE, (serialized, names_t, *defaults), attrs)
     outs = outs if isinstance(outs, tuple) else (outs,)
+    batch = [] if serialized.shape.rank == 0 else [_graph_dim0(serialized)]
     result: dict = {}
     for s, key in enumerate(params.sparse_keys):
-        result[key] = SparseTensor(outs[s], outs[ns + s], outs[2 * ns + s])
-    for d, key in enumerate(params.dense_keys):
-        result[key] = outs[3 * ns + d]
+        indices = static_shapes.declare(outs[s], [None, len(batch) + 1])
+        values = static_shapes.declare(outs[ns + s], [None])
+        result[key] = SparseTensor(indices, values, static_shapes.declare(outs[2 * ns + s], [len(batch) + 1]))
+    for d, key in enumerate(params.dense_keys):   # (the op's shape function: batch + the feature's shape)
+        result[key] = static_shapes.declare(outs[3 * ns + d], batch + params.dense_shapes[d].as_list())
     return result
+
+
+def _graph_dim0(t: Tensor) -> int | None:
+    """The first dimension of t as TF's graph knows it (a tf.data function's argument: its element spec's)."""
+    noted = symbolic.noted_shape(t)
+    if noted is not None and noted.rank:
+        return noted.as_list()[0]
+    return static_shapes.known_dim(t, 0)
 
 
 def _merge(features: dict, parsed: dict) -> dict:
@@ -287,11 +298,3 @@ def _prepend_none_dimension(features: dict) -> dict:
                                                feature.default_value)
     return out
 
-
-def static_shape(feature: Any, batched: bool) -> TensorShape | None:
-    """The static shape TF's graph gives a parsed dense feature (None: not a dense one)."""
-    if isinstance(feature, FixedLenFeature):
-        return TensorShape(([None] if batched else []) + list(feature.shape))
-    if isinstance(feature, FixedLenSequenceFeature):
-        return TensorShape(([None] if batched else []) + [None] + list(feature.shape))
-    return None

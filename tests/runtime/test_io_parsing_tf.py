@@ -1,0 +1,283 @@
+"""tf.train.Example & co. and tf.io's Example parsers against real TF 2.21 (clauses io.example-proto,
+io.parse-example): the same Examples serialize to the same bytes and parse back the same, each
+parse case (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature, SparseFeature, defaults,
+batches, the kernel's and the Python's errors) gives TF's values or TF's error class and message,
+a TFRecord pipeline's element spec is TF's, and the tutorial pipeline (Example -> TFRecordWriter
+-> TFRecordDataset -> map(parse_single_example) -> batch -> model.fit) trains to TF's losses.
+Each program runs on simdist and on TF (a subprocess: tf_workers.spawn; this module is its
+worker). Live only (no golden): Dense's matmul is a oneDNN kernel on the goldens' host."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tf_workers
+
+pytestmark = [pytest.mark.tf, pytest.mark.skipif(not tf_workers.HAS_TF, reason="needs real TensorFlow (live only)")]
+
+
+
+def _fix_hand() -> bytes:
+    """An Example's wire bytes written by hand: key "k" twice (int64 [1], then int64 [2, 3]: the last
+    entry wins), a Feature with no list ("e"), an unknown field 5 of the Example."""
+    feats = bytes.fromhex("0a090a016b12041a0208010a0b0a016b12061a0408020803") + bytes.fromhex("0a050a01651200")
+    return b"\x0a" + bytes([len(feats)]) + feats + bytes.fromhex("2801")
+
+
+def _example(tf: Any, **kw: Any) -> Any:
+    f = {}
+    for k, v in kw.items():
+        if isinstance(v[0], bytes):
+            f[k] = tf.train.Feature(bytes_list=tf.train.BytesList(value=v))
+        elif isinstance(v[0], float):
+            f[k] = tf.train.Feature(float_list=tf.train.FloatList(value=v))
+        else:
+            f[k] = tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+    return tf.train.Example(features=tf.train.Features(feature=f))
+
+
+def _ser(tf: Any, **kw: Any) -> bytes:
+    return _example(tf, **kw).SerializeToString()
+
+
+def _messages(tf: Any) -> Any:
+    ex = _example(tf, x=[1.0, 2.5, -3.0, 1e-40], y=[7, -1, 2 ** 40, -2 ** 63], s=[b"ab", b"", b"\xff"])
+    seq = tf.train.SequenceExample(
+        context=tf.train.Features(feature={"c": tf.train.Feature(float_list=tf.train.FloatList(value=[0.5]))}),
+        feature_lists=tf.train.FeatureLists(feature_list={"f": tf.train.FeatureList(feature=[
+            tf.train.Feature(int64_list=tf.train.Int64List(value=[1, 2])),
+            tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"q"]))])}))
+    single = _example(tf, only=[3.0])
+    hand = tf.train.Example.FromString(_fix_hand())
+    return {"example": ex.SerializeToString(deterministic=True).hex(),
+            "example_default": _example(tf, a=[1.0], b=[2]).SerializeToString().hex(),
+            "single": single.SerializeToString().hex(), "sequence": seq.SerializeToString(deterministic=True).hex(),
+            "text": str(ex), "hand_text": str(hand), "hand_k": list(hand.features.feature["k"].int64_list.value),
+            "hand_e_kind": hand.features.feature["e"].WhichOneof("kind"),
+            "empty": tf.train.Example().SerializeToString().hex(), "byte_size": ex.ByteSize(),
+            "feature_kind": tf.train.Feature(float_list=tf.train.FloatList(value=[])).WhichOneof("kind")}
+
+
+def _show(r: Any) -> Any:
+    out = {}
+    for k, v in sorted(r.items()):
+        if hasattr(v, "indices"):
+            out[k] = ["sparse", v.indices.numpy().tolist(), v.values.numpy().tolist(), v.dense_shape.numpy().tolist()]
+        else:
+            out[k] = [v.dtype.name, v.shape.as_list(), v.numpy().tolist()]
+    return out
+
+
+def _outcome(call: Any) -> Any:
+    try:
+        return ["ok", _show(call())]
+    except Exception as e:  # noqa: BLE001 - the observation is the error's class and message
+        msg = str(e).split("}} ", 1)[-1]
+        return [type(e).__name__, msg]
+
+
+def _parse_cases(tf: Any) -> Any:
+    e1 = _ser(tf, x=[1.0, 2.0, 3.0], y=[7], s=[b"ab", b"c"])
+    spec = {"x": tf.io.FixedLenFeature([3], tf.float32), "y": tf.io.FixedLenFeature([], tf.int64),
+            "s": tf.io.VarLenFeature(tf.string)}
+    F, V, S, Q = tf.io.FixedLenFeature, tf.io.VarLenFeature, tf.io.SparseFeature, tf.io.FixedLenSequenceFeature
+    pse, pe = tf.io.parse_single_example, tf.io.parse_example
+    cases = {
+        "single": lambda: pse(e1, spec),
+        "missing": lambda: pse(_ser(tf, y=[1]), spec),
+        "too-short": lambda: pse(_ser(tf, x=[1.0, 2.0], y=[1]), spec),
+        "too-long": lambda: pse(_ser(tf, x=[1.0, 2.0, 3.0, 4.0], y=[1]), spec),
+        "wrong-type": lambda: pse(_ser(tf, x=[1, 2, 3], y=[1]), spec),
+        "wrong-type-varlen": lambda: pse(_ser(tf, x=[1.0, 2.0, 3.0], y=[1], s=[1]), spec),
+        "not-an-example": lambda: pse(b"abc", spec),
+        "default": lambda: pse(b"", {"y": F([], tf.int64, default_value=5)}),
+        "default-2": lambda: pse(b"", {"y": F([2], tf.float32, default_value=[1.0, 2.0])}),
+        "default-wrong-size": lambda: pse(b"", {"y": F([2], tf.float32, default_value=1.0)}),
+        "int32-config": lambda: pse(e1, {"y": F([], tf.int32)}),
+        "batch": lambda: pe([e1, _ser(tf, x=[4.0, 5.0, 6.0], y=[8])], spec),
+        "batch-names": lambda: pe([e1, _ser(tf, y=[8])], spec, example_names=["a", "b"]),
+        "batch-missing": lambda: pe([e1, _ser(tf, y=[8])], spec),
+        "batch-too-short": lambda: pe([e1, _ser(tf, x=[1.0], y=[8])], spec),
+        "batch-wrong-type": lambda: pe([e1, _ser(tf, x=[1, 2, 3], y=[8])], spec),
+        "batch-wrong-type-varlen": lambda: pe([e1, _ser(tf, x=[1.0, 2.0, 3.0], y=[8], s=[3])], spec),
+        "sequence": lambda: pe([e1, _ser(tf, x=[4.0, 5.0], y=[8])], {"x": Q([], tf.float32, allow_missing=True)}),
+        "sequence-default": lambda: pe([e1, _ser(tf, y=[8])], {"x": Q([], tf.float32, True, default_value=-1.0)}),
+        "sequence-2": lambda: pe([_ser(tf, x=[1.0, 2.0, 3.0, 4.0]), _ser(tf, x=[4.0, 5.0])],
+                                 {"x": Q([2], tf.float32, allow_missing=True)}),
+        "sequence-stride": lambda: pe([_ser(tf, x=[1.0, 2.0, 3.0])], {"x": Q([2], tf.float32, allow_missing=True)}),
+        "sequence-stride-single": lambda: pse(_ser(tf, x=[1.0, 2.0, 3.0]), {"x": Q([2], tf.float32, allow_missing=True)}),
+        "sequence-strings": lambda: pe([e1, _ser(tf, y=[3])], {"s": Q([], tf.string, allow_missing=True)}),
+        "sequence-not-allow-missing": lambda: pe([e1], {"x": Q([], tf.float32)}),
+        "sequence-single": lambda: pse(e1, {"x": Q([], tf.float32, allow_missing=True)}),
+        "rank-2": lambda: pse(_ser(tf, x=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), {"x": F([2, 3], tf.float32)}),
+        "rank-2-batch-short": lambda: pe([_ser(tf, x=[1.0, 2.0, 3.0, 4.0, 5.0])], {"x": F([2, 3], tf.float32)}),
+        "sparse-feature": lambda: pse(_ser(tf, ix=[3, 1], v=[0.5, -1.0]), {"sp": S("ix", "v", tf.float32, 10)}),
+        "sparse-feature-sorted": lambda: pse(_ser(tf, ix=[3, 1], v=[0.5, -1.0]), {"sp": S("ix", "v", tf.float32, 10, True)}),
+        "sparse-feature-batch": lambda: pe([_ser(tf, ix=[3, 1], v=[0.5, -1.0]), _ser(tf, ix=[2], v=[9.0])],
+                                           {"sp": S("ix", "v", tf.float32, 10)}),
+        "sparse-feature-2d": lambda: pe([_ser(tf, i0=[3, 1], i1=[0, 2], v=[0.5, -1.0])],
+                                        {"sp": S(["i0", "i1"], "v", tf.float32, [5, 4])}),
+        "varlen-batch": lambda: pe([e1, _ser(tf, x=[4.0, 5.0, 6.0], y=[8]), _ser(tf, s=[b"q"])], {"s": V(tf.string)}),
+        "varlen-missing": lambda: pse(e1, {"q": V(tf.int64)}),
+        "empty-batch": lambda: pe(tf.constant([], tf.string), {"q": V(tf.int64), "x": F([2], tf.float32)}),
+        "no-features": lambda: pse(e1, {}),
+        "features-none": lambda: pe([e1], None),
+        "unsupported": lambda: pse(e1, {"x": 3}),
+        "unknown-first-dim": lambda: pse(e1, {"x": F([None], tf.float32)}),
+        "unknown-second-dim": lambda: pse(e1, {"x": F([3, None], tf.float32)}),
+        "strings": lambda: pse(e1, {"s": F([2], tf.string)}),
+        "not-a-scalar": lambda: pse([e1], spec),
+        "dense-and-sparse": lambda: pse(e1, {"x": F([3], tf.float32), "sp": S("x", "y", tf.int64, 3)}),
+        "no-list": lambda: pse(_fix_hand(), {"e": F([], tf.int64, default_value=3), "k": V(tf.int64)}),
+        "empty-list": lambda: pse(tf.train.Example(features=tf.train.Features(feature={"y": tf.train.Feature(
+            int64_list=tf.train.Int64List())})).SerializeToString(), {"y": F([], tf.int64, default_value=3)}),
+        "unicode-key": lambda: pse(_ser(tf, **{"\u00e9": [1.5]}), {"\u00e9": F([], tf.float32)}),
+    }
+    return {name: _outcome(call) for name, call in cases.items()}
+
+
+def _records(tf: Any, path: str, n: int) -> None:
+    with tf.io.TFRecordWriter(path) as w:
+        for i in range(n):
+            w.write(_ser(tf, x=[i * 0.5, -i * 0.25, 1.0 + i], y=[float(i % 3) - 0.5], s=[b"w"] * (i % 3 + 1)))
+
+
+def _spec(s: Any) -> Any:
+    if isinstance(s, dict):
+        return {k: _spec(v) for k, v in s.items()}
+    if isinstance(s, tuple):
+        return [_spec(v) for v in s]
+    return [type(s).__name__, s.shape.as_list(), s.dtype.name]
+
+
+def _pipelines(tf: Any) -> Any:
+    spec = {"x": tf.io.FixedLenFeature([3], tf.float32), "y": tf.io.FixedLenFeature([], tf.float32)}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "a.tfr")
+        _records(tf, path, 6)
+        single = tf.data.TFRecordDataset(path).map(lambda r: tf.io.parse_single_example(r, spec))
+        batched = tf.data.TFRecordDataset(path).batch(4).map(lambda r: tf.io.parse_example(r, spec))
+        seq = tf.data.TFRecordDataset(path).batch(4).map(
+            lambda r: tf.io.parse_example(r, {"s": tf.io.FixedLenSequenceFeature([], tf.string, allow_missing=True)}))
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def shapes(r: Any) -> Any:
+            p = tf.io.parse_example(r, {"x": tf.io.FixedLenFeature([3], tf.float32),
+                                        "s": tf.io.FixedLenSequenceFeature([], tf.string, allow_missing=True)})
+            seen.append([p["x"].shape.as_list(), p["s"].shape.as_list()])
+            return p["x"] * 2.0
+        seen: list = []
+        recs = [r.numpy() for r in tf.data.TFRecordDataset(path)]
+        doubled = shapes(tf.constant(recs[:2])).numpy().tolist()
+        try:
+            list(tf.data.TFRecordDataset(path).map(
+                lambda r: tf.io.parse_single_example(r, {"q": tf.io.FixedLenFeature([], tf.float32)})))
+            missing = "none"
+        except tf.errors.InvalidArgumentError as e:
+            missing = "Feature: q (data type: float) is required but could not be found." in str(e)
+        return {"single_spec": _spec(single.element_spec), "batched_spec": _spec(batched.element_spec),
+                "seq_spec": _spec(seq.element_spec),
+                "single_values": [{k: v.numpy().tolist() for k, v in e.items()} for e in single],
+                "seq_values": [e["s"].numpy().tolist() for e in seq], "traced_shapes": seen, "doubled": doubled,
+                "missing_in_map": missing}
+
+
+def _tutorial_fit(tf: Any) -> Any:
+    """The canonical pipeline: Examples written to a TFRecord file, read, parsed, batched, fit."""
+    keras = tf.keras
+    keras.backend.clear_session()
+    spec = {"x": tf.io.FixedLenFeature([3], tf.float32), "y": tf.io.FixedLenFeature([], tf.float32)}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "train.tfr")
+        _records(tf, path, 10)
+
+        def parse(r: Any) -> Any:
+            p = tf.io.parse_single_example(r, spec)
+            return p["x"], p["y"]
+        ds = tf.data.TFRecordDataset(path).map(parse).batch(4)
+        model = keras.Sequential([keras.Input((3,)),
+                                  keras.layers.Dense(2, kernel_initializer=keras.initializers.Constant(0.1),
+                                                     bias_initializer="zeros", activation="tanh"),
+                                  keras.layers.Dense(1, kernel_initializer=keras.initializers.Constant(-0.2))])
+        model.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse")
+        hist = model.fit(ds, epochs=2, verbose=0)
+        return {"loss": [float(v) for v in hist.history["loss"]], "spec": _spec(ds.element_spec)}
+
+
+PROGRAMS = [("messages", _messages), ("parse-cases", _parse_cases), ("pipelines", _pipelines),
+            ("tutorial-fit", _tutorial_fit)]
+
+
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import warnings
+
+    import tensorflow as tf
+    warnings.simplefilter("ignore")
+    return {k: PROGRAMS[k][1](tf) for k in indices}
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return tf_workers.spawn(__file__, list(range(len(PROGRAMS))))
+
+
+def _same(got: Any, want: Any, where: str) -> None:
+    if isinstance(want, dict):
+        assert sorted(got) == sorted(want), f"{where}: keys {sorted(got)}, but TF 2.21 has {sorted(want)}"
+        for key in want:
+            _same(got[key], want[key], f"{where}.{key}")
+    elif isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), \
+            f"{where}: {got!r}, but TF 2.21 gives {len(want)} items: {want!r}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            _same(g, w, f"{where}[{i}]")
+    else:
+        assert type(got) is type(want) and got == want, f"{where}: {got!r}, but TF 2.21 gives {want!r}"
+
+
+@pytest.mark.clause("io.example-proto")
+def test_example_messages_bytes_equal_tfs(tf_results: dict[int, Any]) -> None:
+    from simdist import tf
+    want = tf_results[0]
+    _same(_messages(tf), want, "messages")
+    for key in ("example", "sequence"):   # simdist parses TF's bytes back to the same bytes
+        cls = tf.train.Example if key == "example" else tf.train.SequenceExample
+        again = cls.FromString(bytes.fromhex(want[key])).SerializeToString(deterministic=True).hex()
+        assert again == want[key], f"{key}: reserialized {again}, but should be TF's {want[key]}"
+
+
+@pytest.mark.clause("io.parse-example")
+def test_parse_cases_as_tf(tf_results: dict[int, Any]) -> None:
+    import simdist
+    from simdist import tf
+    simdist.reset()
+    _same(_parse_cases(tf), tf_results[1], "parse")
+
+
+@pytest.mark.clause("io.parse-example")
+def test_tfrecord_pipelines_as_tf(tf_results: dict[int, Any]) -> None:
+    import simdist
+    from simdist import tf
+    simdist.reset()
+    _same(_pipelines(tf), tf_results[2], "pipelines")
+
+
+@pytest.mark.clause("io.parse-example")
+def test_tutorial_pipeline_fits_to_tfs_losses(tf_results: dict[int, Any]) -> None:
+    import simdist
+    from simdist import tf
+    simdist.reset()
+    got, want = _tutorial_fit(tf), tf_results[3]
+    _same(got["spec"], want["spec"], "tutorial.element_spec")
+    np.testing.assert_allclose(got["loss"], want["loss"], rtol=1e-6, atol=1e-7,
+                               err_msg=f"history['loss']={got['loss']}, but TF 2.21 gives {want['loss']} [tutorial fit]")
+
+
+if __name__ == "__main__":  # TF worker
+    tf_workers.serve(_tf_worker)
+    os._exit(0)
