@@ -1,0 +1,155 @@
+"""tf.train.Example & co. and tf.io's Example parsers — clauses io.example-proto, io.parse-example
+(TF 2.21). The bytes, values and error messages below were observed with TF 2.21 (its
+example_pb2 messages and the ParseExampleV2 kernel); tests/runtime/test_io_parsing_tf.py runs
+simdist beside live TF on many more cases."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_same, raises
+
+clause = pytest.mark.clause
+
+
+def _feature(tf, v):
+    if isinstance(v[0], bytes):
+        return tf.train.Feature(bytes_list=tf.train.BytesList(value=v))
+    if isinstance(v[0], float):
+        return tf.train.Feature(float_list=tf.train.FloatList(value=v))
+    return tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+
+
+def _ser(tf, **kw) -> bytes:
+    return tf.train.Example(features=tf.train.Features(
+        feature={k: _feature(tf, v) for k, v in kw.items()})).SerializeToString()
+
+
+@clause("io.example-proto", ref="tf221")
+def test_example_messages_serialize_to_tfs_bytes(tf):
+    ex = tf.train.Example(features=tf.train.Features(feature={
+        "a": _feature(tf, [1.0, -2.5]), "b": _feature(tf, [3, -1]), "c": _feature(tf, [b"hi"])}))
+    want = ("0a360a110a0161120c120a0a080000803f000020c00a140a0162120f1a0d0a0b03ffffffffffffffffff010a0b0a016312060a04"
+            "0a026869")
+    assert_same(ex.SerializeToString(deterministic=True).hex(), want, call="Example.SerializeToString(deterministic)")
+    back = tf.train.Example.FromString(bytes.fromhex(want))
+    assert_same((list(back.features.feature["a"].float_list.value), list(back.features.feature["b"].int64_list.value),
+                 list(back.features.feature["c"].bytes_list.value), back.features.feature["a"].WhichOneof("kind")),
+                ([1.0, -2.5], [3, -1], [b"hi"], "float_list"), call="Example.FromString(TF's bytes)")
+    seq = tf.train.SequenceExample(
+        context=tf.train.Features(feature={"c": _feature(tf, [1])}),
+        feature_lists=tf.train.FeatureLists(feature_list={"f": tf.train.FeatureList(feature=[
+            _feature(tf, [0.5]), tf.train.Feature(float_list=tf.train.FloatList(value=[]))])}))
+    assert_same(seq.SerializeToString(deterministic=True).hex(),
+                "0a0c0a0a0a016312051a030a010112150a130a0166120e0a0812060a040000003f0a021200",
+                call="SequenceExample.SerializeToString(deterministic)")
+    assert_same(tf.train.Example().SerializeToString(), b"", call="an empty Example serializes to no bytes")
+
+
+@clause("io.parse-example", ref="tf221")
+def test_parse_single_example_values_and_kernel_errors(tf):
+    e1 = _ser(tf, x=[1.0, 2.0, 3.0], y=[7], s=[b"ab", b"c"])
+    spec = {"x": tf.io.FixedLenFeature([3], tf.float32), "y": tf.io.FixedLenFeature([], tf.int64),
+            "s": tf.io.VarLenFeature(tf.string)}
+    got = tf.io.parse_single_example(e1, spec)
+    assert_same((got["x"].numpy().tolist(), got["x"].dtype.name, int(got["y"].numpy()), got["y"].shape.as_list()),
+                ([1.0, 2.0, 3.0], "float32", 7, []), call="parse_single_example: FixedLenFeature([3]), ([])")
+    assert_same((got["s"].indices.numpy().tolist(), got["s"].values.numpy().tolist(),
+                 got["s"].dense_shape.numpy().tolist()), ([[0], [1]], [b"ab", b"c"], [2]),
+                call="parse_single_example: VarLenFeature(string) is a SparseTensor")
+    got = tf.io.parse_single_example(b"", {"y": tf.io.FixedLenFeature([2], tf.float32, default_value=[1.0, 2.0])})
+    assert_same(got["y"].numpy().tolist(), [1.0, 2.0], call="a missing feature takes its default_value")
+    IAE = tf.errors.InvalidArgumentError
+    for call, example, match in (
+            ("a missing required feature", _ser(tf, y=[1]),
+             "Feature: x (data type: float) is required but could not be found."),
+            ("2 values for FixedLenFeature([3])", _ser(tf, x=[1.0, 2.0], y=[1]),
+             "Key: x.  Can't parse serialized Example: Some float_list slice was not parsed."),
+            ("an int64_list for a float32 feature", _ser(tf, x=[1, 2, 3], y=[1]),
+             "Key: x.  Data types don't match. Data type: int64 but expected type: float"),
+            ("an int64_list for VarLenFeature(string)", _ser(tf, x=[1.0, 2.0, 3.0], y=[1], s=[1]),
+             "Key: s.  Data types don't match. Expected type: string, Actual type: int64"),
+            ("bytes that are no Example", b"abc", "Could not parse example input, value: 'abc'")):
+        with raises(IAE, match=re.escape(match), call=f"parse_single_example of {call}"):
+            tf.io.parse_single_example(example, spec)
+    with raises(IAE, match=re.escape("Value for attr 'Tdense' of int32 is not in the list of allowed values: float, int64, "
+                                          "string"), call="FixedLenFeature(dtype=int32)"):
+        tf.io.parse_single_example(e1, {"y": tf.io.FixedLenFeature([], tf.int32)})
+    for call, features, match in (
+            ("{}", {}, "Invalid argument: features cannot be empty."),
+            ("{'x': 3}", {"x": 3}, "Unsupported int 3 for key 'x'"),
+            ("FixedLenFeature([None])", {"x": tf.io.FixedLenFeature([None], tf.float32)},
+             "First dimension of shape for feature x unknown. Consider using FixedLenSequenceFeature."),
+            ("FixedLenSequenceFeature without allow_missing", {"x": tf.io.FixedLenSequenceFeature([], tf.float32)},
+             "Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")):
+        with raises(ValueError, match=re.escape(match), call=f"parse_single_example(features={call})"):
+            tf.io.parse_single_example(e1, features)
+    with raises(ValueError, match="Input serialized must be a scalar", call="parse_single_example([e])"):
+        tf.io.parse_single_example([e1], spec)
+
+
+@clause("io.parse-example", ref="tf221")
+def test_parse_example_batches_pads_and_names_the_example(tf):
+    e1 = _ser(tf, x=[1.0, 2.0, 3.0], y=[7], s=[b"ab", b"c"])
+    e2 = _ser(tf, x=[4.0, 5.0], y=[8])
+    got = tf.io.parse_example([e1, e2, _ser(tf, s=[b"q"])], {
+        "x": tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True), "s": tf.io.VarLenFeature(tf.string)})
+    assert_same(got["x"].numpy().tolist(), [[1.0, 2.0, 3.0], [4.0, 5.0, 0.0], [0.0, 0.0, 0.0]],
+                call="parse_example: FixedLenSequenceFeature padded with 0 to the longest")
+    assert_same((got["s"].indices.numpy().tolist(), got["s"].values.numpy().tolist(),
+                 got["s"].dense_shape.numpy().tolist()), ([[0, 0], [0, 1], [2, 0]], [b"ab", b"c", b"q"], [3, 2]),
+                call="parse_example: VarLenFeature's indices [example, position], dense_shape [batch, longest]")
+    got = tf.io.parse_example([_ser(tf, ix=[3, 1], v=[0.5, -1.0]), _ser(tf, ix=[2], v=[9.0])],
+                              {"sp": tf.io.SparseFeature("ix", "v", tf.float32, 10)})
+    assert_same((got["sp"].indices.numpy().tolist(), got["sp"].values.numpy().tolist(),
+                 got["sp"].dense_shape.numpy().tolist()), ([[0, 1], [0, 3], [1, 2]], [-1.0, 0.5, 9.0], [2, 10]),
+                call="parse_example: SparseFeature(index_key, value_key, size=10), reordered")
+    spec = {"x": tf.io.FixedLenFeature([3], tf.float32)}
+    with raises(tf.errors.InvalidArgumentError, call="parse_example: 2 values for FixedLenFeature([3]) in example 1",
+                match=re.escape("Name: <unknown>, Key: x, Index: 1.  Number of float values != expected.  Values size: 2 "
+                                "but output shape: [3]")):
+        tf.io.parse_example([e1, e2], spec)
+    with raises(tf.errors.InvalidArgumentError, call="parse_example(example_names=...): a missing feature",
+                match=re.escape("Name: b, Feature: x (data type: float) is required but could not be found.")):
+        tf.io.parse_example([e1, _ser(tf, y=[1])], spec, example_names=["a", "b"])
+
+
+def _write(tf, path, n):
+    with tf.io.TFRecordWriter(path) as w:
+        for i in range(n):
+            w.write(_ser(tf, x=[i * 0.5, -i * 0.25, 1.0 + i], y=[float(i % 3) - 0.5]))
+
+
+@clause("io.parse-example", ref="tf221")
+def test_tfrecord_pipeline_specs_and_fit(tf, keras):
+    """The tutorial pipeline: Examples -> TFRecordWriter -> TFRecordDataset -> map(parse) -> batch ->
+    model.fit; it trains exactly as the same values from memory do."""
+    spec = {"x": tf.io.FixedLenFeature([3], tf.float32), "y": tf.io.FixedLenFeature([], tf.float32)}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "train.tfr")
+        _write(tf, path, 10)
+        single = tf.data.TFRecordDataset(path).map(lambda r: tf.io.parse_single_example(r, spec))
+        assert_same({k: s.shape.as_list() for k, s in single.element_spec.items()}, {"x": [3], "y": []},
+                    call="TFRecordDataset.map(parse_single_example).element_spec: the features' shapes")
+        batched = tf.data.TFRecordDataset(path).batch(4).map(lambda r: tf.io.parse_example(r, spec))
+        assert_same({k: s.shape.as_list() for k, s in batched.element_spec.items()}, {"x": [None, 3], "y": [None]},
+                    call="TFRecordDataset.batch(4).map(parse_example).element_spec")
+        x = np.stack([np.asarray([i * 0.5, -i * 0.25, 1.0 + i], np.float32) for i in range(10)])
+        y = np.asarray([float(i % 3) - 0.5 for i in range(10)], np.float32)
+
+        def fit(ds):
+            keras.backend.clear_session()
+            model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(
+                2, kernel_initializer=keras.initializers.Constant(0.1), activation="tanh"),
+                keras.layers.Dense(1, kernel_initializer=keras.initializers.Constant(-0.2))])
+            model.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse")
+            return model.fit(ds, epochs=2, verbose=0).history["loss"]
+        parsed = tf.data.TFRecordDataset(path).map(lambda r: tf.io.parse_single_example(r, spec))
+        from_records = fit(parsed.map(lambda p: (p["x"], p["y"])).batch(4))
+        from_memory = fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(4))
+        assert_close(from_records, from_memory, call="model.fit(2 epochs) on the TFRecord pipeline vs the same arrays")
