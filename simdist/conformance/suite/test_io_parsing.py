@@ -153,3 +153,70 @@ def test_tfrecord_pipeline_specs_and_fit(tf, keras):
         from_records = fit(parsed.map(lambda p: (p["x"], p["y"])).batch(4))
         from_memory = fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(4))
         assert_close(from_records, from_memory, call="model.fit(2 epochs) on the TFRecord pipeline vs the same arrays")
+
+
+@clause("io.tensor-codec", ref="tf221")
+def test_serialize_tensor_gives_tfs_tensorproto_bytes(tf):
+    for value, dtype, want in (([1.0, 2.0], "float32", "080112041202080222080000803f00000040"),
+                               (3, "int32", "08031200220403000000"),
+                               ([b"ab", b"c"], "string", "080712041202080242026162420163"),
+                               (True, "bool", "080a1200220101"),
+                               ([1.5, -0.0], "float16", "08131204120208022204003e0080")):
+        t = tf.constant(value, dtype=getattr(tf, dtype))
+        got = tf.io.serialize_tensor(t)
+        assert_same(got.numpy().hex(), want, call=f"serialize_tensor({value!r}, {dtype})")
+        back = tf.io.parse_tensor(got, getattr(tf, dtype))
+        assert_same((back.numpy().tolist(), back.shape.as_list()), (t.numpy().tolist(), t.shape.as_list()),
+                    call=f"parse_tensor(serialize_tensor({value!r}), {dtype})")
+    got = tf.io.parse_tensor(bytes.fromhex("08011204120208052a0c0000803f0000004000004040"), tf.float32)
+    assert_same(got.numpy().tolist(), [1.0, 2.0, 3.0, 3.0, 3.0],
+                call="parse_tensor of a float_val [1, 2, 3] for shape [5]: padded with the last value")
+    with raises(tf.errors.InvalidArgumentError, call="parse_tensor(float32 bytes, tf.int32)",
+                match=re.escape("Type mismatch between parsed tensor (float) and dtype (int32)")):
+        tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([1.0, 2.0])), tf.int32)
+    with raises(tf.errors.InvalidArgumentError, call="parse_tensor(b'\\xff\\xff')",
+                match=re.escape("Could not parse `serialized` as TensorProto, base64: //8=")):
+        tf.io.parse_tensor(b"\xff\xff", tf.float32)
+
+
+@clause("io.tensor-codec", ref="tf221")
+def test_decode_raw_and_base64(tf):
+    got = tf.io.decode_raw([b"\x01\x00\x02\x00", b"\x03\x00\x04\x00"], tf.int16)
+    assert_same((got.numpy().tolist(), got.dtype.name), ([[1, 2], [3, 4]], "int16"), call="decode_raw(int16)")
+    got = tf.io.decode_raw([b"\x01\x00\x02\x00"], tf.int16, little_endian=False)
+    assert_same(got.numpy().tolist(), [[256, 512]], call="decode_raw(int16, little_endian=False)")
+    got = tf.io.decode_raw([b"\x01\x00\x02", b"\x01\x00\x02\x00\x03\x00"], tf.int16, fixed_length=4)
+    assert_same(got.numpy().tolist(), [[1, 2], [1, 2]], call="decode_raw(int16, fixed_length=4): cut or padded")
+    with raises(tf.errors.InvalidArgumentError, call="decode_raw of strings of two lengths",
+                match="DecodeRaw requires input strings to all be the same size, but element 1 has size 2 != 4"):
+        tf.io.decode_raw([b"\x01\x00", b"\x01\x00\x02\x00"], tf.int16)
+    with raises(tf.errors.InvalidArgumentError, call="decode_raw of 3 bytes as int16",
+                match="Input to DecodeRaw has length 3 that is not a multiple of 2, the size of int16"):
+        tf.io.decode_raw([b"\x01\x00\x02"], tf.int16)
+    got = tf.io.encode_base64([b"\xfb\xff", b"hello", b""])
+    assert_same(got.numpy().tolist(), [b"-_8", b"aGVsbG8", b""], call="encode_base64: web-safe, unpadded")
+    got = tf.io.encode_base64([b"\xfb\xff", b"ab"], pad=True)
+    assert_same(got.numpy().tolist(), [b"-_8=", b"YWI="], call="encode_base64(pad=True)")
+    got = tf.io.decode_base64([b"-_8", b"aGVsbG8=", b"YQ", b""])
+    assert_same(got.numpy().tolist(), [b"\xfb\xff", b"hello", b"a", b""], call="decode_base64, padded or not")
+    for text, match in ((b"a+b", "Invalid character found in base64."), (b"YQ=", "Invalid character found in base64."),
+                        (b"abcde", "Base64 string length cannot be 1 modulo 4.")):
+        with raises(tf.errors.InvalidArgumentError, match=re.escape(match), call=f"decode_base64({text!r})"):
+            tf.io.decode_base64([text])
+
+
+@clause("io.tensor-codec", ref="tf221")
+def test_read_write_and_matching_files(tf):
+    with tempfile.TemporaryDirectory() as d:
+        tf.io.write_file(os.path.join(d, "sub", "b.txt"), b"abc")
+        tf.io.write_file(os.path.join(d, "a.txt"), "z")
+        got = tf.io.read_file(os.path.join(d, "sub", "b.txt"))
+        assert_same((got.numpy(), got.shape.as_list()), (b"abc", []),
+                    call="read_file of what write_file wrote (its directory created)")
+        got = tf.io.matching_files([os.path.join(d, "*", "*.txt"), os.path.join(d, "?.txt")])
+        assert_same([os.path.relpath(p.decode(), d) for p in got.numpy().tolist()], ["a.txt", os.path.join("sub", "b.txt")],
+                    call="matching_files of two patterns: every match, sorted")
+        assert_same(tf.io.matching_files(os.path.join(d, "*.none")).shape.as_list(), [0],
+                    call="matching_files without a match: an empty vector")
+        with raises(tf.errors.NotFoundError, call="read_file of a missing file", match="No such file or directory"):
+            tf.io.read_file(os.path.join(d, "missing.txt"))
