@@ -1,7 +1,7 @@
 """`tf.io`: gfile (the file operations TF programs use around checkpoints, on the local disk), the
 TFRecord writer, and the Example parsers (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature,
 SparseFeature, parse_example, parse_single_example: simdist/runtime/ops/example_parsing.py),
-serialize_tensor / parse_tensor (tensor_codec.py), decode_raw / encode_base64 / decode_base64
+serialize_tensor / parse_tensor (tensor_codec.py), decode_csv (decode_csv.py), decode_raw / encode_base64 / decode_base64
 (raw_codecs.py) and read_file / write_file / matching_files (file_io.py).
 
 TF's gfile reaches many filesystems; a simulated job has only this machine's, so these are
@@ -18,6 +18,7 @@ from types import SimpleNamespace as _NS
 
 from simdist.runtime import errors as _errors
 from simdist.runtime.data.readers import TFRecordOptions, TFRecordWriter  # noqa: F401
+from simdist.runtime.ops.decode_csv import decode_csv  # noqa: F401
 from simdist.runtime.ops.example_parsing import parse_example, parse_single_example  # noqa: F401
 from simdist.runtime.ops.file_io import matching_files, read_file, write_file  # noqa: F401
 from simdist.runtime.ops.raw_codecs import decode_base64, decode_raw, encode_base64  # noqa: F401

@@ -2,7 +2,7 @@
 io.parse-example): the same Examples serialize to the same bytes and parse back the same, each
 parse case (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature, SparseFeature, defaults,
 batches, the kernel's and the Python's errors) gives TF's values or TF's error class and message, so do
-serialize_tensor / parse_tensor (bytes equal), decode_raw, encode/decode_base64, read_file,
+serialize_tensor / parse_tensor (bytes equal), decode_raw, encode/decode_base64, decode_csv, read_file,
 write_file and matching_files,
 a TFRecord pipeline's element spec is TF's, and the tutorial pipeline (Example -> TFRecordWriter
 -> TFRecordDataset -> map(parse_single_example) -> batch -> model.fit) trains to TF's losses.
@@ -317,8 +317,67 @@ def _codecs(tf: Any) -> Any:
     return out
 
 
+def _csv_outcome(call: Any) -> Any:
+    try:
+        r = call()
+        out = []
+        for x in r:
+            v = x.numpy()
+            v = v.tolist() if hasattr(v, "tolist") else v
+            out.append([x.dtype.name, x.shape.as_list(), repr(v)])   # (repr: nan compares as text)
+        return ["ok", out]
+    except Exception as e:  # noqa: BLE001 - the observation is the error's class and message
+        return [type(e).__name__, str(e).split("}} ", 1)[-1]]
+
+
+def _csv(tf: Any) -> Any:
+    dc = tf.io.decode_csv
+    i64, f64 = tf.constant(0, tf.int64), tf.constant(0.0, tf.float64)
+    cases = {
+        "basic": lambda: dc(["1,2.5,a", "3,4,b"], [[0], [0.0], [""]]),
+        "scalar": lambda: dc("1,2.5,a", [[0], [0.0], ["x"]]),
+        "defaults": lambda: dc([",,", "3,4,b"], [[7], [1.5], ["d"]]),
+        "required": lambda: dc([",2,a"], [tf.constant([], tf.int32), [0.0], [""]]),
+        "types": lambda: dc(["1,2,3,4,5"], [[0], [i64], [0.0], [f64], [""]]),
+        "too-few": lambda: dc(["1,2"], [[0], [0], [0]]),
+        "too-many": lambda: dc(["1,2,3,4"], [[0], [0], [0]]),
+        "bad-int": lambda: dc(["x,2"], [[0], [0]]),
+        "bad-float": lambda: dc(["1,y"], [[0], [0.0]]),
+        "bad-double": lambda: dc(["1,y"], [[0], [f64]]),
+        "bad-int64": lambda: dc(["1,99999999999999999999"], [[0], [i64]]),
+        "int32-overflow": lambda: dc(["3000000000"], [[0]]),
+        "quoted": lambda: dc(['"a,b",2', '"x""y",3'], [[""], [0]]),
+        "quotes-off": lambda: dc(['"a,b",2'], [[""], [0], [0]], use_quote_delim=False),
+        "lone-quote": lambda: dc(['"a"b,2'], [[""], [0]]),
+        "unterminated": lambda: dc(['"ab,2'], [[""], [0]]),
+        "quote-inside": lambda: dc(['a"b,2'], [[""], [0]]),
+        "delim": lambda: dc(["1;2"], [[0], [0]], field_delim=";"),
+        "delim-two-chars": lambda: dc(["1;2"], [[0], [0]], field_delim=";;"),
+        "na": lambda: dc(["NA,2", "1,NA"], [[5], [6]], na_value="NA"),
+        "select": lambda: dc(["1,2,3,4"], [[0], [0.0]], select_cols=[1, 3]),
+        "select-order": lambda: dc(["1,2,3,4"], [[0], [0.0]], select_cols=[3, 1]),
+        "select-length": lambda: dc(["1,2,3,4"], [[0], [0.0]], select_cols=[1]),
+        "select-beyond": lambda: dc(["1,2"], [[0], [0.0]], select_cols=[1, 5]),
+        "select-last-empty": lambda: dc(["1,2,"], [[0], [9]], select_cols=[1, 2]),
+        "spaces": lambda: dc([" 1, 2.5 , a "], [[0], [0.0], [""]]),
+        "float-forms": lambda: dc(["1e3,inf,-nan,0x10,1.,.5"], [[0.0]] * 6),
+        "int-forms": lambda: dc(["+3,-4,010"], [[0]] * 3),
+        "empty-record": lambda: dc([""], [[0]]),
+        "rank-2": lambda: dc([["1,2"], ["3,4"]], [[0], [0]]),
+        "two-defaults": lambda: dc(["1"], [[0, 1]]),
+        "bool-default": lambda: dc(["1"], [[True]]),
+        "int-with-dot": lambda: dc(["1.0"], [[0]]),
+        "tab": lambda: dc(["1\t2"], [[0], [0]], field_delim="\t"),
+        "empty-quoted": lambda: dc(['"",1'], [["d"], [0]]),
+        "crlf": lambda: dc(["1,2\r\n"], [[0], [0]]),
+        "trailing-delim": lambda: dc(["1,2,"], [[0], [0], [9]]),
+        "in-function": lambda: tf.function(lambda x: dc(x, [[0], [0.0]]))(tf.constant(["1,2"])),
+    }
+    return {name: _csv_outcome(call) for name, call in cases.items()}
+
+
 PROGRAMS = [("messages", _messages), ("parse-cases", _parse_cases), ("pipelines", _pipelines),
-            ("tutorial-fit", _tutorial_fit), ("codecs", _codecs)]
+            ("tutorial-fit", _tutorial_fit), ("codecs", _codecs), ("csv", _csv)]
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
@@ -392,6 +451,14 @@ def test_tensor_codecs_and_file_ops_as_tf(tf_results: dict[int, Any]) -> None:
     from simdist import tf
     simdist.reset()
     _same(_codecs(tf), tf_results[4], "codecs")
+
+
+@pytest.mark.clause("io.tensor-codec")
+def test_decode_csv_as_tf(tf_results: dict[int, Any]) -> None:
+    import simdist
+    from simdist import tf
+    simdist.reset()
+    _same(_csv(tf), tf_results[5], "decode_csv")
 
 
 if __name__ == "__main__":  # TF worker
