@@ -220,3 +220,28 @@ def test_read_write_and_matching_files(tf):
                     call="matching_files without a match: an empty vector")
         with raises(tf.errors.NotFoundError, call="read_file of a missing file", match="No such file or directory"):
             tf.io.read_file(os.path.join(d, "missing.txt"))
+
+
+@clause("io.tensor-codec", ref="tf221")
+def test_decode_csv_columns_defaults_and_errors(tf):
+    a, b, c = tf.io.decode_csv(["1,2.5,a", ",,", '3,4,"x,""y"'], [[7], [1.5], ["d"]])
+    assert_same((a.numpy().tolist(), b.numpy().tolist(), c.numpy().tolist(), a.dtype.name, b.dtype.name),
+                ([1, 7, 3], [2.5, 1.5, 4.0], [b"a", b"d", b'x,"y'], "int32", "float32"),
+                call="decode_csv: empty fields take the defaults, a quoted field keeps its delimiter and '\"\"'")
+    got = tf.io.decode_csv(["1,2,3,4"], [[0], [0.0]], select_cols=[1, 3])
+    assert_same([x.numpy().tolist() for x in got], [[2], [4.0]], call="decode_csv(select_cols=[1, 3])")
+    got = tf.io.decode_csv(["NA;2"], [[5], [6]], field_delim=";", na_value="NA")
+    assert_same([x.numpy().tolist() for x in got], [[5], [2]], call="decode_csv(field_delim=';', na_value='NA')")
+    IAE = tf.errors.InvalidArgumentError
+    for call, records, defaults, match in (
+            ("2 fields for 3 columns", ["1,2"], [[0], [0], [0]], "Expect 3 fields but have 2 in record 0"),
+            ("an empty field without a default", [",2"], [tf.constant([], tf.int32), [0]],
+             "Field 0 is required but missing in record 0!"),
+            ("'x' as int32", ["x,2"], [[0], [0]], "Field 0 in record 0 is not a valid int32: x"),
+            ("'1.0' as int32", ["1.0"], [[0]], "Field 0 in record 0 is not a valid int32: 1.0"),
+            ("a lone quote in a quoted field", ['"a"b,2'], [[""], [0]],
+             "Quote inside a string has to be escaped by another quote")):
+        with raises(IAE, match=re.escape(match), call=f"decode_csv of {call}"):
+            tf.io.decode_csv(records, defaults)
+    with raises(ValueError, match="select_cols is not strictly increasing", call="decode_csv(select_cols=[3, 1])"):
+        tf.io.decode_csv(["1,2,3,4"], [[0], [0.0]], select_cols=[3, 1])
