@@ -1,6 +1,7 @@
 """`tf.io`: gfile (the file operations TF programs use around checkpoints, on the local disk), the
 TFRecord writer, and the Example parsers (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature,
-SparseFeature, parse_example, parse_single_example: simdist/runtime/ops/example_parsing.py),
+SparseFeature, parse_example, parse_single_example: simdist/runtime/ops/example_parsing.py;
+parse_sequence_example, parse_single_sequence_example: sequence_parsing.py),
 serialize_tensor / parse_tensor (tensor_codec.py), decode_csv (decode_csv.py), decode_raw / encode_base64 / decode_base64
 (raw_codecs.py) and read_file / write_file / matching_files (file_io.py).
 
@@ -22,6 +23,7 @@ from simdist.runtime.ops.decode_csv import decode_csv  # noqa: F401
 from simdist.runtime.ops.example_parsing import parse_example, parse_single_example  # noqa: F401
 from simdist.runtime.ops.file_io import matching_files, read_file, write_file  # noqa: F401
 from simdist.runtime.ops.raw_codecs import decode_base64, decode_raw, encode_base64  # noqa: F401
+from simdist.runtime.ops.sequence_parsing import parse_sequence_example, parse_single_sequence_example  # noqa: F401
 from simdist.runtime.ops.tensor_codec import parse_tensor, serialize_tensor  # noqa: F401
 from simdist.runtime.ops.parsing_config import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature)

@@ -8,6 +8,7 @@ _WHY = ("string inputs (not differentiable): values, bytes and errors are compar
 
 UNTESTED_OPS: dict[str, str] = {
     "ParseExampleV2": _WHY.format("io.parse-example"),
+    "ParseSequenceExampleV2": _WHY.format("io.parse-example"),
     **{op: _WHY.format("io.tensor-codec") for op in ("SerializeTensor", "ParseTensor", "DecodeRaw", "DecodePaddedRaw",
                                                       "EncodeBase64", "DecodeBase64", "ReadFile", "WriteFile",
                                                       "MatchingFiles", "DecodeCSV")},

@@ -1,7 +1,7 @@
 """tf.train.Example & co. and tf.io's Example parsers against real TF 2.21 (clauses io.example-proto,
 io.parse-example): the same Examples serialize to the same bytes and parse back the same, each
 parse case (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature, SparseFeature, defaults,
-batches, the kernel's and the Python's errors) gives TF's values or TF's error class and message, so do
+batches, SequenceExamples' context and feature lists, the kernel's and the Python's errors) gives TF's values or TF's error class and message, so do
 serialize_tensor / parse_tensor (bytes equal), decode_raw, encode/decode_base64, decode_csv, read_file,
 write_file and matching_files,
 a TFRecord pipeline's element spec is TF's, and the tutorial pipeline (Example -> TFRecordWriter
@@ -376,8 +376,75 @@ def _csv(tf: Any) -> Any:
     return {name: _csv_outcome(call) for name, call in cases.items()}
 
 
+def _sequences(tf: Any) -> Any:
+    """parse_single_sequence_example / parse_sequence_example: context and feature-list features."""
+    def feat(v: list) -> Any:
+        return _feature_of(tf, v) if v else tf.train.Feature()
+
+    def seq(ctx: dict, fl: dict) -> bytes:
+        return tf.train.SequenceExample(
+            context=tf.train.Features(feature={k: feat(v) for k, v in ctx.items()}),
+            feature_lists=tf.train.FeatureLists(feature_list={
+                k: tf.train.FeatureList(feature=[feat(f) for f in frames]) for k, frames in fl.items()})
+        ).SerializeToString()
+
+    def outcome(call: Any) -> Any:
+        try:
+            return ["ok", [_show(x) for x in call()]]
+        except Exception as e:  # noqa: BLE001 - the observation is the error's class and message
+            return [type(e).__name__, str(e).split("}} ", 1)[-1]]
+    s1 = seq({"c": [1.5], "n": [3]}, {"f": [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], "w": [[b"a"], [b"b", b"c"]]})
+    s2 = seq({"c": [2.5]}, {"f": [[7.0, 8.0]], "w": [[b"z"]]})
+    only_a, two_n, one_n = seq({"a": [1]}, {}), seq({"n": [1, 2]}, {}), seq({"n": [1]}, {})
+    pss, ps = tf.io.parse_single_sequence_example, tf.io.parse_sequence_example
+    F, V, Q = tf.io.FixedLenFeature, tf.io.VarLenFeature, tf.io.FixedLenSequenceFeature
+    ctx = {"c": F([], tf.float32), "n": F([], tf.int64, default_value=0)}
+    sq = {"f": Q([2], tf.float32), "w": V(tf.string)}
+    cases = {
+        "single": lambda: pss(s1, ctx, sq),
+        "context-only": lambda: pss(s1, ctx),
+        "sequence-only": lambda: pss(s1, sequence_features=sq),
+        "context-varlen": lambda: pss(s1, {"n": V(tf.int64)}, {"f": Q([2], tf.float32)}),
+        "context-missing": lambda: pss(s2, {"n": F([], tf.int64)}, sq),
+        "list-missing": lambda: pss(s1, ctx, {"q": Q([], tf.float32)}),
+        "list-missing-allowed": lambda: pss(s1, ctx, {"q": Q([], tf.float32, allow_missing=True)}),
+        "list-missing-varlen": lambda: pss(s1, ctx, {"q": V(tf.float32)}),
+        "frame-length": lambda: pss(s1, ctx, {"f": Q([3], tf.float32)}),
+        "frame-type": lambda: pss(s1, ctx, {"f": Q([2], tf.int64)}),
+        "context-type": lambda: pss(s1, {"c": F([], tf.int64)}, sq),
+        "context-length": lambda: pss(s1, {"c": F([2], tf.float32)}, sq),
+        "scalar-frames": lambda: pss(seq({}, {"f": [[1.0], [2.0]]}), None, {"f": Q([], tf.float32)}),
+        "empty-frame": lambda: pss(seq({}, {"f": [[1.0], []]}), None, {"f": Q([], tf.float32)}),
+        "empty-frame-varlen": lambda: pss(seq({}, {"w": [[b"a"], [], [b"b"]]}), None, {"w": V(tf.string)}),
+        "no-features": lambda: pss(s1, None, None),
+        "fixedlen-in-sequence": lambda: pss(s1, ctx, {"f": F([2], tf.float32)}),
+        "sequence-in-context": lambda: pss(s1, {"c": Q([], tf.float32)}, sq),
+        "string-frames": lambda: pss(seq({}, {"w": [[b"a"], [b"b"]]}), None, {"w": Q([], tf.string)}),
+        "batch": lambda: ps([s1, s2], ctx, sq),
+        "batch-list-missing-allowed": lambda: ps([s1, s2], ctx, {"q": Q([], tf.float32, allow_missing=True)}),
+        "batch-list-missing": lambda: ps([s1, s2], ctx, {"q": Q([], tf.float32)}),
+        "batch-frame-length": lambda: ps([s1, s2], ctx, {"f": Q([3], tf.float32)}),
+        "batch-context-missing": lambda: ps([s1, s2], {"n": F([], tf.int64)}, sq),
+        "batch-sequence-default": lambda: ps([s1, s2], None, {"f": Q([2], tf.float32, default_value=-1.0)}),
+        "not-a-sequence-example": lambda: pss(b"abc", ctx, sq),
+        "all-missing-default": lambda: pss(only_a, {"n": F([], tf.int64, default_value=4)}),
+        "batch-all-missing-default": lambda: ps([only_a, only_a], {"n": F([], tf.int64, default_value=4)}),
+        "batch-unexpected-count": lambda: ps([two_n, one_n], {"n": F([2], tf.int64)}),
+        "batch-default-mixed": lambda: ps([one_n, only_a], {"n": F([], tf.int64, default_value=4)}),
+    }
+    return {name: outcome(call) for name, call in cases.items()}
+
+
+def _feature_of(tf: Any, v: list) -> Any:
+    if isinstance(v[0], bytes):
+        return tf.train.Feature(bytes_list=tf.train.BytesList(value=v))
+    if isinstance(v[0], float):
+        return tf.train.Feature(float_list=tf.train.FloatList(value=v))
+    return tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+
+
 PROGRAMS = [("messages", _messages), ("parse-cases", _parse_cases), ("pipelines", _pipelines),
-            ("tutorial-fit", _tutorial_fit), ("codecs", _codecs), ("csv", _csv)]
+            ("tutorial-fit", _tutorial_fit), ("codecs", _codecs), ("csv", _csv), ("sequences", _sequences)]
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
@@ -459,6 +526,14 @@ def test_decode_csv_as_tf(tf_results: dict[int, Any]) -> None:
     from simdist import tf
     simdist.reset()
     _same(_csv(tf), tf_results[5], "decode_csv")
+
+
+@pytest.mark.clause("io.parse-example")
+def test_sequence_examples_as_tf(tf_results: dict[int, Any]) -> None:
+    import simdist
+    from simdist import tf
+    simdist.reset()
+    _same(_sequences(tf), tf_results[6], "sequences")
 
 
 if __name__ == "__main__":  # TF worker
