@@ -245,3 +245,34 @@ def test_decode_csv_columns_defaults_and_errors(tf):
             tf.io.decode_csv(records, defaults)
     with raises(ValueError, match="select_cols is not strictly increasing", call="decode_csv(select_cols=[3, 1])"):
         tf.io.decode_csv(["1,2,3,4"], [[0], [0.0]], select_cols=[3, 1])
+
+
+@clause("io.parse-example", ref="tf221")
+def test_sequence_examples_context_and_feature_lists(tf):
+    def seq(ctx, fl):
+        return tf.train.SequenceExample(
+            context=tf.train.Features(feature={k: _feature(tf, v) for k, v in ctx.items()}),
+            feature_lists=tf.train.FeatureLists(feature_list={
+                k: tf.train.FeatureList(feature=[_feature(tf, f) for f in frames]) for k, frames in fl.items()})
+        ).SerializeToString()
+    s1 = seq({"c": [1.5]}, {"f": [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], "w": [[b"a"], [b"b", b"c"]]})
+    s2 = seq({"c": [2.5]}, {"f": [[7.0, 8.0]], "w": [[b"z"]]})
+    ctx = {"c": tf.io.FixedLenFeature([], tf.float32)}
+    sq = {"f": tf.io.FixedLenSequenceFeature([2], tf.float32), "w": tf.io.VarLenFeature(tf.string)}
+    c, fl = tf.io.parse_single_sequence_example(s1, ctx, sq)
+    assert_same((float(c["c"].numpy()), fl["f"].numpy().tolist(), fl["w"].indices.numpy().tolist(),
+                 fl["w"].dense_shape.numpy().tolist()),
+                (1.5, [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[0, 0], [1, 0], [1, 1]], [2, 2]),
+                call="parse_single_sequence_example: context scalar, frames [3, 2], VarLen indexed [frame, j]")
+    c, fl, lengths = tf.io.parse_sequence_example([s1, s2], ctx, sq)
+    assert_same((c["c"].numpy().tolist(), fl["f"].shape.as_list(), fl["f"].numpy()[1].tolist(),
+                 lengths["f"].numpy().tolist(), fl["w"].dense_shape.numpy().tolist()),
+                ([1.5, 2.5], [2, 3, 2], [[7.0, 8.0], [0.0, 0.0], [0.0, 0.0]], [3, 1], [2, 2, 2]),
+                call="parse_sequence_example: frames zero-padded to the most, their counts in lengths")
+    with raises(tf.errors.InvalidArgumentError, call="a missing feature list without allow_missing",
+                match=re.escape("Name: <unknown>, Feature list 'q' is required but could not be found.")):
+        tf.io.parse_single_sequence_example(s1, ctx, {"q": tf.io.FixedLenSequenceFeature([], tf.float32)})
+    with raises(tf.errors.InvalidArgumentError, call="frames of 2 values for FixedLenSequenceFeature([3])",
+                match=re.escape("Name: <unknown>, Key: f, Index: 0.  Number of values != expected.  values size: 2 "
+                                "but output shape: [3]")):
+        tf.io.parse_single_sequence_example(s1, ctx, {"f": tf.io.FixedLenSequenceFeature([3], tf.float32)})
