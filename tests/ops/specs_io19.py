@@ -10,6 +10,6 @@ UNTESTED_OPS: dict[str, str] = {
     "ParseExampleV2": _WHY.format("io.parse-example"),
     "ParseSequenceExampleV2": _WHY.format("io.parse-example"),
     **{op: _WHY.format("io.tensor-codec") for op in ("SerializeTensor", "ParseTensor", "DecodeRaw", "DecodePaddedRaw",
-                                                      "EncodeBase64", "DecodeBase64", "ReadFile", "WriteFile",
+                                                      "EncodeBase64", "DecodeBase64", "DecodeCompressed", "ReadFile", "WriteFile",
                                                       "MatchingFiles", "DecodeCSV")},
 }

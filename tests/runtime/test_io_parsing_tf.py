@@ -2,7 +2,8 @@
 io.parse-example): the same Examples serialize to the same bytes and parse back the same, each
 parse case (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature, SparseFeature, defaults,
 batches, SequenceExamples' context and feature lists, the kernel's and the Python's errors) gives TF's values or TF's error class and message, so do
-serialize_tensor / parse_tensor (bytes equal), decode_raw, encode/decode_base64, decode_csv, read_file,
+serialize_tensor / parse_tensor (bytes equal), decode_raw, encode/decode_base64, decode_compressed,
+decode_csv, read_file,
 write_file and matching_files,
 a TFRecord pipeline's element spec is TF's, and the tutorial pipeline (Example -> TFRecordWriter
 -> TFRecordDataset -> map(parse_single_example) -> batch -> model.fit) trains to TF's losses.
@@ -11,8 +12,10 @@ worker). Live only (no golden): Dense's matmul is a oneDNN kernel on the goldens
 
 from __future__ import annotations
 
+import gzip
 import os
 import tempfile
+import zlib
 from typing import Any
 
 import numpy as np
@@ -250,6 +253,7 @@ def _codecs(tf: Any) -> Any:
             open("a.txt", "wb").write(b"z")
             os.makedirs(os.path.join("sub", "dir"))
             raw, b64 = tf.io.decode_raw, tf.io.decode_base64
+            gz = gzip.compress(b"hello", mtime=0)
             cases = {
                 "parse-mismatch": lambda: tf.io.parse_tensor(s, tf.int32),
                 "parse-garbage": lambda: tf.io.parse_tensor(b"\xff\xff", tf.float32),
@@ -295,6 +299,20 @@ def _codecs(tf: Any) -> Any:
                 "d64-long-pad": lambda: b64([b"YQ==="]),
                 "d64-five": lambda: b64([b"abcde"]),
                 "d64-space": lambda: b64([b"aGVs bG8"]),
+                "inflate-zlib": lambda: tf.io.decode_compressed([zlib.compress(b"hello world" * 3), zlib.compress(b"")],
+                                                                "ZLIB"),
+                "inflate-gzip": lambda: tf.io.decode_compressed([gz], "GZIP"),
+                "inflate-none": lambda: tf.io.decode_compressed([b"plain", b""], ""),
+                "inflate-2d": lambda: tf.io.decode_compressed([[zlib.compress(b"a")], [zlib.compress(b"b")]], "ZLIB"),
+                "inflate-bad-header": lambda: tf.io.decode_compressed([b"plain"], "ZLIB"),
+                "inflate-gzip-as-zlib": lambda: tf.io.decode_compressed([gz], "ZLIB"),
+                "inflate-truncated": lambda: tf.io.decode_compressed([zlib.compress(b"hello world" * 3)[:-3]], "ZLIB"),
+                "inflate-truncated-gzip": lambda: tf.io.decode_compressed([gz[:-4]], "GZIP"),
+                "inflate-empty": lambda: tf.io.decode_compressed([b""], "ZLIB"),
+                "inflate-trailing": lambda: tf.io.decode_compressed([zlib.compress(b"abc") + b"xyz"], "ZLIB"),
+                "inflate-two-members": lambda: tf.io.decode_compressed([gz + gz], "GZIP"),
+                "inflate-bz2": lambda: tf.io.decode_compressed([b"plain"], "BZ2"),
+                "inflate-lower-case": lambda: tf.io.decode_compressed([b"plain"], "zlib"),
                 "read": lambda: tf.io.read_file("b.txt"),
                 "read-missing": lambda: tf.io.read_file("nope.txt"),
                 "read-directory": lambda: tf.io.read_file("sub"),

@@ -1,5 +1,6 @@
-"""`tf.io.decode_raw`, `tf.io.encode_base64`, `tf.io.decode_base64` (TF 2.21's DecodeRaw,
-DecodePaddedRaw, EncodeBase64, DecodeBase64 kernels; python/ops/parsing_ops.py decode_raw).
+"""`tf.io.decode_raw`, `tf.io.encode_base64`, `tf.io.decode_base64`, `tf.io.decode_compressed` (TF
+2.21's DecodeRaw, DecodePaddedRaw, EncodeBase64, DecodeBase64, DecodeCompressed kernels;
+python/ops/parsing_ops.py decode_raw).
 
 - decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None): each string read as
   an array of out_type (output shape input.shape + [n]); without fixed_length every string must
@@ -14,6 +15,12 @@ DecodePaddedRaw, EncodeBase64, DecodeBase64 kernels; python/ops/parsing_ops.py d
 - decode_base64(input): web-safe base64 with or without padding; another character (a "+", "/",
   whitespace, "=" inside) is "Invalid character found in base64.", a length of 1 modulo 4 "Base64
   string length cannot be 1 modulo 4.".
+- decode_compressed(bytes, compression_type=""): each string inflated as DecodeCompressed's
+  ZlibInputStream reads it ("ZLIB", "GZIP": what inflates before the stream ends or the input runs
+  out, trailing bytes and a missing checksum ignored, gzip members one after another; a bad stream
+  is DataLossError "inflate() failed with error -3: incorrect header check"), "" kept; another
+  name (lower case too) InvalidArgumentError "Only ZLIB, ZSTD, GZIP or NONE are supported
+  compressions"; "ZSTD" is NotImplementedError (no zstd decoder in simdist).
 Not differentiable (TF: NotDifferentiable). Clause io.tensor-codec.
 """
 
@@ -32,7 +39,7 @@ from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array, string_tensor, want_string
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["decode_raw", "encode_base64", "decode_base64"]
+__all__ = ["decode_raw", "encode_base64", "decode_base64", "decode_compressed"]
 
 _WHY = lanes("decodes each string's bytes in Python: no stacked form written")
 _RAW = ("float16", "float32", "float64", "int32", "uint16", "uint8", "int16", "int8", "int64", "complex64",
@@ -177,3 +184,48 @@ def encode_base64(input: Any, pad: bool = False, name: str | None = None) -> Ten
 def decode_base64(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.io.decode_base64`: each web-safe base64 string decoded (padding optional)."""
     return dispatch.execute(DECODE_BASE64, (string_tensor(input, "DecodeBase64"),))
+
+
+_COMPRESSIONS = ("", "ZLIB", "GZIP", "ZSTD")
+
+
+def _inflate(data: bytes, wbits: int) -> bytes:
+    """ZlibInputStream's read of a whole string: what inflates before the stream ends or the input
+    runs out (a missing checksum or trailing bytes are not errors; gzip members follow each other)."""
+    import zlib
+    out = []
+    while True:
+        d = zlib.decompressobj(wbits)
+        try:
+            out.append(d.decompress(data))
+        except zlib.error as e:   # "Error -3 while decompressing data: incorrect header check"
+            code, _, why = str(e).removeprefix("Error ").partition(" while decompressing data: ")
+            raise errors.DataLossError(None, None, f"inflate() failed with error {code}: {why} "
+                                       "[Op:DecodeCompressed]") from None
+        data = d.unused_data
+        if not (d.eof and wbits > 16 and data[:2] == b"\x1f\x8b"):
+            return b"".join(out)
+
+
+def _decompress(x: np.ndarray, compression_type: str = "") -> np.ndarray:
+    if compression_type == "ZSTD":
+        raise NotImplementedError("decode_compressed(compression_type='ZSTD'): simdist has no zstd decoder")
+    if compression_type == "":
+        return x.copy()
+    wbits = 15 if compression_type == "ZLIB" else 31
+    return bytes_array(x.shape, [_inflate(as_bytes(v), wbits) for v in x.reshape(-1)])
+
+
+DECODE_COMPRESSED = register("DecodeCompressed", _decompress, _string_rule("DecodeCompressed"), kind="elementwise",
+                             fusion=_WHY, **STRING_COST)
+NotDifferentiable("DecodeCompressed")
+
+
+def decode_compressed(bytes: Any, compression_type: str = "", name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.io.decode_compressed`: each string inflated ("ZLIB", "GZIP") or kept ("")."""
+    kind = compression_type.decode() if hasattr(compression_type, "decode") else compression_type
+    if kind not in _COMPRESSIONS:
+        raise errors.InvalidArgumentError(None, None, "Only ZLIB, ZSTD, GZIP or NONE are supported compressions "
+                                          "[Op:DecodeCompressed]")
+    return dispatch.execute(DECODE_COMPRESSED, (string_tensor(bytes, "DecodeCompressed", "bytes"),),
+                            {"compression_type": kind})
