@@ -1,14 +1,13 @@
 """tf.train.Example & co. and tf.io's Example parsers against real TF 2.21 (clauses io.example-proto,
-io.parse-example): the same Examples serialize to the same bytes and parse back the same, each
-parse case (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature, SparseFeature, defaults,
-batches, SequenceExamples' context and feature lists, the kernel's and the Python's errors) gives TF's values or TF's error class and message, so do
-serialize_tensor / parse_tensor (bytes equal), decode_raw, encode/decode_base64, decode_compressed,
-decode_csv, read_file,
-write_file and matching_files,
-a TFRecord pipeline's element spec is TF's, and the tutorial pipeline (Example -> TFRecordWriter
--> TFRecordDataset -> map(parse_single_example) -> batch -> model.fit) trains to TF's losses.
-Each program runs on simdist and on TF (a subprocess: tf_workers.spawn; this module is its
-worker). Live only (no golden): Dense's matmul is a oneDNN kernel on the goldens' host."""
+io.parse-example): the same Examples serialize to the same bytes and parse back the same, each parse
+case (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature, SparseFeature, defaults, batches,
+SequenceExamples' context and feature lists, the kernel's and the Python's errors) gives TF's values
+or TF's error class and message, so do serialize_tensor / parse_tensor (bytes equal), decode_raw,
+encode/decode_base64, decode_compressed, decode_csv, read_file, write_file and matching_files, a
+TFRecord pipeline's element spec is TF's, and the tutorial pipeline (Example -> TFRecordWriter ->
+TFRecordDataset -> map(parse_single_example) -> batch -> model.fit) trains to TF's losses. Each
+program runs on simdist and on TF (a subprocess: tf_workers.spawn; this module is its worker). Live
+only (no golden): Dense's matmul is a oneDNN kernel on the goldens' host."""
 
 from __future__ import annotations
 

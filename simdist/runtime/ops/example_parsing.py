@@ -32,7 +32,7 @@ from simdist.runtime.ops.parsing_config import (FixedLenFeature, FixedLenSequenc
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, bytes_array, string_tensor
 from simdist.runtime.sparse_tensor import SparseTensor
-from simdist.runtime.tensor import Tensor, TensorShape
+from simdist.runtime.tensor import Tensor
 
 __all__ = ["parse_example", "parse_single_example", "PARSE_EXAMPLE"]
 

@@ -2,15 +2,15 @@
 2.21's DecodeRaw, DecodePaddedRaw, EncodeBase64, DecodeBase64, DecodeCompressed kernels;
 python/ops/parsing_ops.py decode_raw).
 
-- decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None): each string read as
-  an array of out_type (output shape input.shape + [n]); without fixed_length every string must
-  have the first one's length ("DecodeRaw requires input strings to all be the same size, but
-  element 1 has size 2 != 4": the first's size, then this one's), a multiple of the type's size ("Input to DecodeRaw has length 3 that is not
-  a multiple of 2, the size of int16"); with fixed_length (DecodePaddedRaw) each string is cut or
-  zero-padded to fixed_length bytes, which must be a multiple of the type's size; big-endian
-  values byte-swapped. out_type: half, float, double, int32, uint16, uint8, int16, int8, int64,
-  complex64, complex128, bool, bfloat16 (DecodePaddedRaw: no complex, no bool), else the attr
-  InvalidArgumentError.
+- decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None): each string read as an
+  array of out_type (output shape input.shape + [n]); without fixed_length every string must have
+  the first one's length ("DecodeRaw requires input strings to all be the same size, but element 1
+  has size 2 != 4": the first's size, then this one's), a multiple of the type's size ("Input to
+  DecodeRaw has length 3 that is not a multiple of 2, the size of int16"); with fixed_length
+  (DecodePaddedRaw) each string is cut or zero-padded to fixed_length bytes, which must be a
+  multiple of the type's size; big-endian values byte-swapped. out_type: half, float, double, int32,
+  uint16, uint8, int16, int8, int64, complex64, complex128, bool, bfloat16 (DecodePaddedRaw: no
+  complex, no bool), else the attr InvalidArgumentError.
 - encode_base64(input, pad=False): web-safe base64 ("-" and "_"), "=" padding only with pad.
 - decode_base64(input): web-safe base64 with or without padding; another character (a "+", "/",
   whitespace, "=" inside) is "Invalid character found in base64.", a length of 1 modulo 4 "Base64
