@@ -26,7 +26,7 @@ from simdist.runtime.ops.raw_codecs import decode_base64, decode_compressed, dec
 from simdist.runtime.ops.sequence_parsing import parse_sequence_example, parse_single_sequence_example  # noqa: F401
 from simdist.runtime.ops.tensor_codec import parse_tensor, serialize_tensor  # noqa: F401
 from simdist.runtime.ops.parsing_config import (  # noqa: F401
-    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature)
+    FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature)
 
 
 def _missing(path: str) -> _errors.NotFoundError:

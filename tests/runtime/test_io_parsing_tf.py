@@ -460,8 +460,48 @@ def _feature_of(tf: Any, v: list) -> Any:
     return tf.train.Feature(int64_list=tf.train.Int64List(value=v))
 
 
+def _ragged(tf: Any) -> Any:
+    """RaggedFeature without partitions: one Example's values, a batch's RaggedTensor."""
+    R = tf.io.RaggedFeature
+
+    def show(r: dict) -> Any:
+        out = {}
+        for k, v in sorted(r.items()):
+            if hasattr(v, "row_splits"):
+                out[k] = ["ragged", v.values.numpy().tolist(), v.row_splits.numpy().tolist(), v.row_splits.dtype.name]
+            else:
+                out[k] = [v.dtype.name, v.shape.as_list(), v.numpy().tolist()]
+        return out
+
+    def outcome(call: Any) -> Any:
+        try:
+            return ["ok", show(call())]
+        except Exception as e:  # noqa: BLE001 - the observation is the error's class and message
+            return [type(e).__name__, str(e).split("}} ", 1)[-1]]
+    pe, pse = tf.io.parse_example, tf.io.parse_single_example
+    cases = {
+        "single": lambda: pse(_ser(tf, r=[1, 2, 3]), {"r": R(tf.int64)}),
+        "single-missing": lambda: pse(_ser(tf, q=[1]), {"r": R(tf.int64)}),
+        "batch": lambda: pe([_ser(tf, r=[1, 2, 3]), _ser(tf, q=[1]), _ser(tf, r=[4])], {"r": R(tf.int64)}),
+        "value-key-int64-splits": lambda: pe([_ser(tf, r=[1, 2, 3]), _ser(tf, r=[4])],
+                                             {"x": R(tf.int64, value_key="r", row_splits_dtype=tf.int64)}),
+        "with-dense": lambda: pe([_ser(tf, r=[1, 2, 3], y=[5]), _ser(tf, r=[4], y=[6])],
+                                 {"r": R(tf.int64), "y": tf.io.FixedLenFeature([], tf.int64)}),
+        "strings": lambda: pe([_ser(tf, s=[b"a", b"b"]), _ser(tf, s=[b"c"])], {"s": R(tf.string)}),
+        "wrong-type": lambda: pe([_ser(tf, r=[1])], {"r": R(tf.float32)}),
+        "wrong-type-single": lambda: pse(_ser(tf, r=[1]), {"r": R(tf.float32)}),
+        "ragged-and-sparse": lambda: pe([_ser(tf, r=[1])], {"r": R(tf.int64), "s": tf.io.VarLenFeature(tf.int64),
+                                                            "x": R(tf.int64, value_key="s")}),
+        "int32-dtype": lambda: {"x": R(tf.int32)},
+        "float-splits": lambda: {"x": R(tf.int64, row_splits_dtype=tf.float32)},
+        "empty-value-key": lambda: {"x": R(tf.int64, value_key="")},
+    }
+    return {name: outcome(call) for name, call in cases.items()}
+
+
 PROGRAMS = [("messages", _messages), ("parse-cases", _parse_cases), ("pipelines", _pipelines),
-            ("tutorial-fit", _tutorial_fit), ("codecs", _codecs), ("csv", _csv), ("sequences", _sequences)]
+            ("tutorial-fit", _tutorial_fit), ("codecs", _codecs), ("csv", _csv), ("sequences", _sequences),
+            ("ragged", _ragged)]
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
@@ -551,6 +591,14 @@ def test_sequence_examples_as_tf(tf_results: dict[int, Any]) -> None:
     from simdist import tf
     simdist.reset()
     _same(_sequences(tf), tf_results[6], "sequences")
+
+
+@pytest.mark.clause("io.parse-example")
+def test_ragged_features_as_tf(tf_results: dict[int, Any]) -> None:
+    import simdist
+    from simdist import tf
+    simdist.reset()
+    _same(_ragged(tf), tf_results[7], "ragged")
 
 
 if __name__ == "__main__":  # TF worker

@@ -12,6 +12,8 @@ and string (BytesList) features; a feature's list type must be the configured on
   [B, max n] + shape padded with default_value, "" or 0); parse_example needs allow_missing=True;
 - VarLenFeature: a SparseTensor of the values (indices [[j]], dense_shape [n]; batched [[b, j]],
   dense_shape [B, max n]);
+- RaggedFeature (no partitions): the values as a 1-D tensor (batched: a RaggedTensor, row_splits of
+  row_splits_dtype); parsed as the kernel's ragged keys, with the sparse keys' checks;
 - SparseFeature: the VarLen value and index features merged (sparse_merge: the index values are
   the last index column, dense_shape size, reordered unless already_sorted).
 The errors are TF's InvalidArgumentErrors word for word (a scalar input's and a batch's differ:
@@ -27,12 +29,12 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors, symbolic
 from simdist.runtime.ops import dispatch, static_shapes
-from simdist.runtime.ops.parsing_config import (FixedLenFeature, FixedLenSequenceFeature, ParseParams, SparseFeature,
-                                                VarLenFeature)
+from simdist.runtime.ops.parsing_config import (FixedLenFeature, FixedLenSequenceFeature, ParseParams, RaggedFeature,
+                                                SparseFeature, VarLenFeature)
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, bytes_array, string_tensor
 from simdist.runtime.sparse_tensor import SparseTensor
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["parse_example", "parse_single_example", "PARSE_EXAMPLE"]
 
@@ -210,8 +212,10 @@ def _parse_raw(serialized: Tensor, names: Any, params: ParseParams) -> dict:
     _check_types(params)
     names_t = string_tensor([] if names is None else names, "ParseExampleV2", "names")
     defaults = [params.dense_default(i) for i in range(len(params.dense_keys))]
+    ragged = params.ragged_keys
+    sparse_keys, sparse_types = params.sparse_keys + ragged, params.sparse_types + params.ragged_types
     ns, nd = len(params.sparse_keys), len(params.dense_keys)
-    attrs = {"sparse_keys": tuple(params.sparse_keys), "sparse_types": tuple(t.name for t in params.sparse_types),
+    attrs = {"sparse_keys": tuple(sparse_keys), "sparse_types": tuple(t.name for t in sparse_types),
              "dense_keys": tuple(params.dense_keys), "dense_types": tuple(t.name for t in params.dense_types),
              "dense_shapes": tuple(tuple(s.as_list()) for s in params.dense_shapes),
              "prefix": (f"{{{{function_node __wrapped__ParseExampleV2_Tdense_{nd}_num_sparse_{ns}_ragged_split_types_0"
@@ -220,12 +224,14 @@ def _parse_raw(serialized: Tensor, names: Any, params: ParseParams) -> dict:
     outs = outs if isinstance(outs, tuple) else (outs,)
     batch = [] if serialized.shape.rank == 0 else [_graph_dim0(serialized)]
     result: dict = {}
-    for s, key in enumerate(params.sparse_keys):
+    nall = ns + len(ragged)
+    for s, key in enumerate(sparse_keys):
         indices = static_shapes.declare(outs[s], [None, len(batch) + 1])
-        values = static_shapes.declare(outs[ns + s], [None])
-        result[key] = SparseTensor(indices, values, static_shapes.declare(outs[2 * ns + s], [len(batch) + 1]))
+        values = static_shapes.declare(outs[nall + s], [None])
+        parts = SparseTensor(indices, values, static_shapes.declare(outs[2 * nall + s], [len(batch) + 1]))
+        result[key] = parts if s < ns else _ragged(parts, params.ragged_split_types[s - ns], not batch)
     for d, key in enumerate(params.dense_keys):   # (the op's shape function: batch + the feature's shape)
-        result[key] = static_shapes.declare(outs[3 * ns + d], batch + params.dense_shapes[d].as_list())
+        result[key] = static_shapes.declare(outs[3 * nall + d], batch + params.dense_shapes[d].as_list())
     return result
 
 
@@ -238,8 +244,9 @@ def _graph_dim0(t: Tensor) -> int | None:
 
 
 def _merge(features: dict, parsed: dict) -> dict:
-    """parsing_config._construct_tensors_for_composite_features for SparseFeatures: each one's
-    index and value SparseTensors merged (sparse_ops.sparse_merge), the parts dropped."""
+    """parsing_config._construct_tensors_for_composite_features: each SparseFeature's index and
+    value SparseTensors merged (sparse_ops.sparse_merge), each RaggedFeature its value key's
+    result, the parts dropped."""
     out = dict(parsed)
     updates = {}
     for key in sorted(features.keys()):
@@ -249,6 +256,8 @@ def _merge(features: dict, parsed: dict) -> dict:
             sizes = [feature.size] if isinstance(feature.index_key, str) else list(feature.size)
             updates[key] = _sparse_merge([parsed[k] for k in index_keys], parsed[feature.value_key], sizes,
                                          feature.already_sorted)
+        elif isinstance(feature, RaggedFeature):
+            updates[key] = parsed[key if feature.value_key is None else feature.value_key]
     out.update(updates)
     for key in [k for k in out if k not in features]:
         del out[key]
@@ -270,9 +279,21 @@ def parse_example(serialized: Any, features: dict, example_names: Any = None, na
         raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
     features = _prepend_none_dimension(features)
     params = ParseParams.from_features(features, (VarLenFeature, SparseFeature, FixedLenFeature,
-                                                  FixedLenSequenceFeature))
+                                                  FixedLenSequenceFeature, RaggedFeature))
     parsed = _parse_raw(string_tensor(serialized, "ParseExampleV2", "serialized"), example_names, params)
     return _merge(features, parsed)
+
+
+def _ragged(parts: SparseTensor, split_dtype: dtypes.DType, scalar: bool) -> Any:
+    """A ragged key's result (parsing_config._build_ragged_tensors): one Example's values as a 1-D
+    tensor; a batch's as a RaggedTensor whose row_splits (split_dtype) count each Example's values."""
+    if scalar:
+        return parts.values
+    from simdist.runtime.ragged_tensor import RaggedTensor
+    rows = parts.indices.numpy()[:, 0]
+    batch = int(parts.dense_shape.numpy()[0])
+    splits = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=batch))]).astype(split_dtype.np)
+    return RaggedTensor.from_row_splits(parts.values, convert_to_tensor(splits, dtype=split_dtype))
 
 
 def parse_single_example(serialized: Any, features: dict, example_names: Any = None,

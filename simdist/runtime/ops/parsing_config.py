@@ -18,7 +18,8 @@ from typing import Any
 from simdist.runtime import dtypes
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
-__all__ = ["FixedLenFeature", "VarLenFeature", "FixedLenSequenceFeature", "SparseFeature", "ParseParams"]
+__all__ = ["FixedLenFeature", "VarLenFeature", "FixedLenSequenceFeature", "SparseFeature", "RaggedFeature",
+           "ParseParams"]
 
 
 class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
@@ -48,6 +49,39 @@ class FixedLenSequenceFeature(collections.namedtuple("FixedLenSequenceFeature",
         return super().__new__(cls, shape, dtype, allow_missing, default_value)
 
 
+class RaggedFeature(collections.namedtuple("RaggedFeature",
+                                           ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
+    """Configuration for parsing a feature into a RaggedTensor (a 1-D tensor for one Example).
+    simdist parses the value feature only: partitions are NotImplementedError when parsed."""
+
+    RowSplits = collections.namedtuple("RowSplits", ["key"])
+    RowLengths = collections.namedtuple("RowLengths", ["key"])
+    RowStarts = collections.namedtuple("RowStarts", ["key"])
+    RowLimits = collections.namedtuple("RowLimits", ["key"])
+    ValueRowIds = collections.namedtuple("ValueRowIds", ["key"])
+    UniformRowLength = collections.namedtuple("UniformRowLength", ["length"])
+
+    def __new__(cls, dtype: Any, value_key: Any = None, partitions: Any = (), row_splits_dtype: Any = dtypes.int32,
+                validate: bool = False) -> Any:
+        if value_key is not None:
+            if not isinstance(value_key, str):
+                raise ValueError(f"Argument `value_key` must be a string; got {value_key}")
+            if not value_key:
+                raise ValueError("Argument `value_key` must not be empty")
+        dtype = dtypes.as_dtype(dtype)
+        if dtype not in (dtypes.int64, dtypes.float32, dtypes.string):
+            raise ValueError(f"Argument `dtype` must be int64, float32, or bytes; got {dtype!r}")
+        row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        if row_splits_dtype not in (dtypes.int32, dtypes.int64):
+            raise ValueError(f"Argument `row_splits_dtype` must be int32 or int64; got{row_splits_dtype!r}")  # (TF's text)
+        if not isinstance(partitions, (list, tuple)):
+            raise TypeError(f"Argument `partitions` must be a list or tuple. Received partitions={partitions} of "
+                            f"type {type(partitions).__name__}.")
+        if not isinstance(validate, bool):
+            raise TypeError(f"Argument `validate` must be a bool; got {validate!r}")
+        return super().__new__(cls, dtype, value_key, tuple(partitions), row_splits_dtype, validate)
+
+
 class ParseParams:
     """The op's parameters: sparse keys and types, dense keys, types, shapes (a TensorShape, its
     first dimension None for a sequence feature) and defaults (key -> value)."""
@@ -59,6 +93,9 @@ class ParseParams:
         self.dense_types: list[dtypes.DType] = []
         self.dense_shapes: list[TensorShape] = []
         self.dense_defaults: dict[str, Any] = {}
+        self.ragged_keys: list[str] = []
+        self.ragged_types: list[dtypes.DType] = []
+        self.ragged_split_types: list[dtypes.DType] = []
 
     @classmethod
     def from_features(cls, features: dict, types: tuple) -> "ParseParams":
@@ -73,7 +110,7 @@ class ParseParams:
 
     @property
     def num_features(self) -> int:
-        return len(self.dense_keys) + len(self.sparse_keys)
+        return len(self.dense_keys) + len(self.sparse_keys) + len(self.ragged_keys)
 
     def _add(self, key: str, feature: Any) -> None:
         if isinstance(feature, VarLenFeature):
@@ -93,6 +130,23 @@ class ParseParams:
             self._add_sparse_key(feature.value_key, dtypes.as_dtype(feature.dtype))
         elif isinstance(feature, FixedLenFeature):
             self._add_fixed(key, feature)
+        elif isinstance(feature, RaggedFeature):
+            if feature.partitions:
+                raise NotImplementedError("RaggedFeature partitions are not supported by simdist (only the value "
+                                          "feature is parsed)")
+            value_key = key if feature.value_key is None else feature.value_key
+            if value_key in self.ragged_keys:
+                i = self.ragged_keys.index(value_key)
+                if self.ragged_types[i] != feature.dtype:
+                    raise ValueError(f"Conflicting type {self.ragged_types[i]} vs {feature.dtype} for feature "
+                                     f"{value_key}.")
+                if self.ragged_split_types[i] != feature.row_splits_dtype:
+                    raise ValueError(f"Conflicting partition type {self.ragged_split_types[i]} vs "
+                                     f"{feature.row_splits_dtype} for feature {value_key}.")
+            else:
+                self.ragged_keys.append(value_key)
+                self.ragged_types.append(feature.dtype)
+                self.ragged_split_types.append(feature.row_splits_dtype)
         elif isinstance(feature, FixedLenSequenceFeature):
             if not feature.dtype:
                 raise ValueError(f"Missing type for feature {key}. Received feature={feature}.")
@@ -139,6 +193,14 @@ class ParseParams:
         both = [k for k in self.dense_keys if k in self.sparse_keys]
         if both:
             raise ValueError(f"Dense and sparse keys must not intersect; dense_keys: {self.dense_keys}, sparse_keys: "
+                             f"{self.sparse_keys}, intersection: {set(both)}")
+        both = [k for k in self.dense_keys if k in self.ragged_keys]
+        if both:   # (TF 2.21 passes this message's parts as a tuple: ValueError's args)
+            raise ValueError("Dense and ragged keys must not intersect; dense_keys: ",
+                             f"{self.dense_keys}, ragged_keys: {self.ragged_keys}, intersection: {set(both)}")
+        both = [k for k in self.ragged_keys if k in self.sparse_keys]
+        if both:
+            raise ValueError(f"Ragged and sparse keys must not intersect; ragged_keys: {self.ragged_keys}, sparse_keys: "
                              f"{self.sparse_keys}, intersection: {set(both)}")
 
     def dense_default(self, i: int) -> Tensor:
