@@ -1,5 +1,5 @@
 """List the public functions of TF 2.21's `tf`, `tf.math`, `tf.nn`, `tf.linalg`, `tf.signal`,
-`tf.debugging` and `tf.image` namespaces
+`tf.debugging`, `tf.image` and `tf.io` namespaces
 that simdist's facade (`from simdist import tf`) does not have, and every public name of its tf.keras
 namespaces (classes included) that simdist's tf.keras does not have, as docs/ops-coverage.md shows:
 
@@ -25,7 +25,7 @@ def missing() -> list[tuple[str, int, list[str]]]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from simdist import tf as ours
     out = []
-    for ns in ("", "math", "nn", "linalg", "signal", "debugging", "image"):
+    for ns in ("", "math", "nn", "linalg", "signal", "debugging", "image", "io"):
         t = getattr(real, ns) if ns else real
         s = getattr(ours, ns, None) if ns else ours
         names = sorted(n for n in dir(t) if not n.startswith("_") and callable(getattr(t, n))

@@ -60,6 +60,14 @@ def inherit_name(src: Any, dst: Any) -> None:
         note(dst, mark.name, mark.shape)
 
 
+def noted_shape(t: Any) -> Any:
+    """The shape noted for a graph tensor argument (a tf.data function's element spec shape), or None."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    if mark is None or mark() is not t:
+        return None
+    return getattr(mark, "shape", None)
+
+
 def graph_text(t: Any, as_repr: bool) -> str | None:
     """TF's text of a graph tensor that is an argument of the running tf.function (`str`:
     'Tensor("x:0", shape=(2,), dtype=float32)', `repr`: "<tf.Tensor 'x:0' shape=(2,)

@@ -49,8 +49,7 @@ def file_shard_error(node: Any) -> str | None:
     """Why FILE sharding cannot apply, walking sink -> sources like TF's `RecursivelyHandleOp`.
 
     Returns the NotFound message (first unshardable source, or first node that is neither
-    pass-through nor a dataset function), or None if a reader source was reached (never in
-    simdist). Clause dataset.autoshard.
+    pass-through nor a dataset function), or None if a reader source was reached. Clause dataset.autoshard.
     """
     kind = node.kind
     if _of_type(kind, _UNSHARDABLE_SOURCES) or (_of_type(kind, _FUNC_OPS) and not node.inputs):
@@ -96,7 +95,8 @@ def plan_autoshard(policy: int, num_workers: int, index: int, file_error: str | 
 
     OFF: nothing. FILE with one worker (index 0): skipped entirely. FILE otherwise: needs a
     reader source; `file_error` (from `file_shard_error`) is raised as NotFoundError. AUTO: FILE,
-    falling back to DATA on NotFound (always, in simdist). DATA: shard(W, i) at the end of the
+    falling back to DATA on NotFound; a reader source (TFRecordDataset ...) on one worker is FILE
+    sharded by (1, 0), which keeps every file: nothing changes (several workers: not simulated). DATA: shard(W, i) at the end of the
     pipeline, rewriting RebatchV2 to legacy (clause dataset.partial-batch-split: legacy split for
     in-memory data under AUTO/DATA, even on one worker). HINT: replace shard(SHARD_HINT) nodes.
     """
@@ -115,7 +115,9 @@ def plan_autoshard(policy: int, num_workers: int, index: int, file_error: str | 
     if policy == AutoShardPolicy.DATA:
         return ShardPlan(policy, insert_shard=True, rewrite_rebatch_v2=True)
     if file_error is None:
-        raise NotImplementedError("FILE sharding of reader datasets is not simulated by simdist")
+        if num_workers == 1:   # (ShardByFile: shard(1, 0) of the reader's file list keeps every file)
+            return ShardPlan(AutoShardPolicy.FILE)
+        raise NotImplementedError("FILE sharding of reader datasets over several workers is not simulated by simdist")
     if policy == AutoShardPolicy.FILE:
         raise errors.NotFoundError(None, None, file_error)
     log = ("AUTO sharding policy will apply DATA sharding policy as it failed to apply FILE sharding policy "

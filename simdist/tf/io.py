@@ -1,4 +1,9 @@
-"""`tf.io.gfile`: the file operations TF programs use around checkpoints, on the local disk.
+"""`tf.io`: gfile (the file operations TF programs use around checkpoints, on the local disk), the
+TFRecord writer, and the Example parsers (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature,
+SparseFeature, parse_example, parse_single_example: simdist/runtime/ops/example_parsing.py;
+parse_sequence_example, parse_single_sequence_example: sequence_parsing.py),
+serialize_tensor / parse_tensor (tensor_codec.py), decode_csv (decode_csv.py), decode_raw / encode_base64 / decode_base64
+(raw_codecs.py) and read_file / write_file / matching_files (file_io.py).
 
 TF's gfile reaches many filesystems; a simulated job has only this machine's, so these are
 the os/shutil calls TF's local filesystem makes (makedirs creates parents and accepts an
@@ -14,6 +19,14 @@ from types import SimpleNamespace as _NS
 
 from simdist.runtime import errors as _errors
 from simdist.runtime.data.readers import TFRecordOptions, TFRecordWriter  # noqa: F401
+from simdist.runtime.ops.decode_csv import decode_csv  # noqa: F401
+from simdist.runtime.ops.example_parsing import parse_example, parse_single_example  # noqa: F401
+from simdist.runtime.ops.file_io import matching_files, read_file, write_file  # noqa: F401
+from simdist.runtime.ops.raw_codecs import decode_base64, decode_compressed, decode_raw, encode_base64  # noqa: F401
+from simdist.runtime.ops.sequence_parsing import parse_sequence_example, parse_single_sequence_example  # noqa: F401
+from simdist.runtime.ops.tensor_codec import parse_tensor, serialize_tensor  # noqa: F401
+from simdist.runtime.ops.parsing_config import (  # noqa: F401
+    FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature)
 
 
 def _missing(path: str) -> _errors.NotFoundError:

@@ -13,6 +13,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import random_graphs
+from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.data import resources
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, probe_arrays,
@@ -55,7 +56,8 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
     differ become None (so shapes that depend on input sizes or values come out unknown). The
     first probe is the function's trace (its Python runs, recorded: runtime/data/functions.py);
     the second, of the same shapes when the input spec is fully known, replays it. If a probe
-    raises, the first real element is used instead and every output dim is left unknown. The
+    raises, the first real element is used instead and every output dim is left unknown (but those
+    of an output whose op declared its shape function's shape: static_shapes.declare). The
     probes run as the function's trace (TF's tracing: its random ops draw from kernels no
     iterator uses, and the eager op-seed sequence is left alone).
     """
@@ -77,7 +79,7 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
         except StopIteration:
             raise probe_error from None
         out = _normalize_fn_output(dfn.probe(first, device))
-        return map_structure(lambda t: TensorSpec([None] * t.ndim, t.dtype), out)
+        return map_structure(lambda t: TensorSpec(_static_shapes.declared(t) or [None] * t.ndim, t.dtype), out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
     specs = [TensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype) for a, b in zip(leaves1, leaves2)]
     return pack_as(out1, specs)

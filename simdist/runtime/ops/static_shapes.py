@@ -28,6 +28,7 @@ from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor
 
 __all__ = ["UNKNOWN", "mark", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
+           "declare", "declared",
            "propagate",
            "broadcast_fails"]
 
@@ -41,6 +42,36 @@ def _drop(key: int, ref: Any) -> None:
     entry = UNKNOWN.get(key)
     if entry is not None and entry[0] is ref:
         del UNKNOWN[key]
+
+
+# id(tensor) -> (weak reference to it, its shape as its op's shape function gives it: None where the
+# graph does not know a dimension): outputs whose static shape follows from the op's attributes,
+# not from input values (ParseExampleV2's dense outputs). A tf.data function probed on a real
+# element (runtime/data/map_filter.py: its zero-filled probes raised) takes these shapes for its
+# element spec instead of leaving every dimension unknown.
+DECLARED: dict[int, tuple[Any, tuple]] = {}
+
+
+def _drop_declared(key: int, ref: Any) -> None:
+    entry = DECLARED.get(key)
+    if entry is not None and entry[0] is ref:
+        del DECLARED[key]
+
+
+def declare(t: Tensor, shape: Sequence[int | None]) -> Tensor:
+    """t, with `shape` (None: unknown) recorded as its op's shape-function shape; the dimensions
+    None are also marked unknown to a tf.function graph being built (`mark`)."""
+    key = id(t)
+    DECLARED[key] = (weakref.ref(t, functools.partial(_drop_declared, key)), tuple(shape))
+    return mark(t, [d is None for d in shape])
+
+
+def declared(t: Any) -> list[int | None] | None:
+    """t's declared shape-function shape, or None if its op declared none."""
+    entry = DECLARED.get(id(t))
+    if entry is None or entry[0]() is not t:
+        return None
+    return list(entry[1])
 
 
 def mark(t: Tensor, flags: Sequence[bool]) -> Tensor:
