@@ -70,6 +70,26 @@ CATEGORICAL_CASES: dict[str, tuple[Any, Any]] = {
 NORMALIZE_CASES: tuple[tuple[int, Any], ...] = ((-1, 2), (0, 2), (1, 1), (-1, 1), (0, 1), (-1, 3))
 
 
+#: The public functions and classes of tf.keras.utils these programs call (observe_*).
+ENUMERATED = ("split_dataset", "timeseries_dataset_from_array", "pad_sequences", "to_categorical", "normalize",
+              "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "standardize_dtype", "get_registered_name",
+              "serialize_keras_object", "deserialize_keras_object", "is_keras_tensor", "get_source_inputs")
+#: The others, each with where it is checked instead (tests/conformance/test_harden19b_coverage.py
+#: fails on a name in neither list).
+NOT_ENUMERATED = {
+    "register_keras_serializable": "harden19b_roundtrip (the subclassed model's registration), keras.saving.keras-file",
+    "get_registered_object": "harden19b_roundtrip (finds the registered model class)",
+    "CustomObjectScope": "test_keras_utils_data.py::test_custom_object_scope_resolves_names_while_deserializing",
+    "custom_object_scope": "test_keras_utils_data.py::test_custom_object_scope_resolves_names_while_deserializing",
+    "get_custom_objects": "test_keras_utils_data.py (the scope's lookup order)",
+    "Progbar": "harden19b_callbacks' progbar cases (ProgbarLogger's text) and test_harden16_hooks",
+    "PyDataset": "a data source for fit, not a data transformation: the fit/data-adapter clauses",
+    "Sequence": "PyDataset's alias",
+    "clear_session": "every suite test's keras fixture",
+    "set_random_seed": "seeds, not outputs: the random-seed clauses",
+}
+
+
 def case_tables_hash() -> str:
     """The SHA-256 of the tables (a recording made from other tables is stale)."""
     import hashlib  # noqa: PLC0415
