@@ -215,6 +215,7 @@ def deserialize_model(config: dict[str, Any], custom_objects: dict | None = None
     build_config = config.get("build_config")
     if build_config and not model.built:
         _build_from_config(model, build_config)
+        model.built = True   # (serialization_lib sets it after build_from_config, whether that built or not)
     compile_config = config.get("compile_config")
     if compile and compile_config:
         _compile_from_config(model, compile_config, custom_objects)
@@ -223,9 +224,13 @@ def deserialize_model(config: dict[str, Any], custom_objects: dict | None = None
 
 
 def _build_from_config(model: Any, build_config: dict[str, Any]) -> None:
-    """Keras's Model.build_from_config: a model without its own build() is built by a symbolic
-    call on its input shape."""
-    from simdist.keras.keras_tensor import KerasTensor
+    """Keras's Model.build_from_config: a model without its own build() is built by running its
+    `call` (not `__call__`) on KerasTensors of its input shape, as backend.compute_output_spec
+    does (_build_by_run_for_single_pos_arg) -- outside the model's name scope, so the sublayers'
+    variables are "d1/kernel", not "model/d1/kernel"; a run that fails leaves the model unbuilt,
+    with Keras's warning."""
+    import warnings
+    from simdist.keras.keras_tensor import KerasTensor, compute_output_spec
     from simdist.keras.layers.layer import Layer
     from simdist.keras.models.model import Model
     shape = build_config.get("input_shape")
@@ -234,8 +239,18 @@ def _build_from_config(model: Any, build_config: dict[str, Any]) -> None:
     own_build = type(model).build not in (Layer.build, Model.build)
     if own_build:
         model.build(shape)
+        model._build_shapes_dict = build_config   # (Keras keeps the config it was given: get_build_config)
         return
-    model(KerasTensor(tuple(shape)))
+    try:
+        compute_output_spec(model.call, KerasTensor(tuple(shape)))
+        model._build_shapes_dict = build_config
+    except Exception:  # noqa: BLE001 - Keras's bare except: the model stays unbuilt, with a warning
+        model._build_shapes_dict = build_config
+        warnings.warn(f"Model '{model.name}' had a build config, but the model cannot be built automatically in "
+                      "`build_from_config(config)`. You should implement `def build_from_config(self, config)`, "
+                      "and you might also want to implement the method  that generates the config at saving time, "
+                      "`def get_build_config(self)`. The method `build_from_config()` is meant to create the state "
+                      "of the model (i.e. its variables) upon deserialization.", stacklevel=3)
 
 
 def _compile_from_config(model: Any, compile_config: dict[str, Any], custom_objects: dict | None) -> None:
