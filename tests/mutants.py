@@ -3325,3 +3325,158 @@ TRAINING_BATCH16: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH16
 CATALOGUE += TRAINING_BATCH16
+
+
+# -- Nineteenth session: a seventeenth blind batch (TRAINING_BATCH17), written from the source alone, before reading
+#    any suite test (docs/conformance.md, "Nineteenth session: a seventeenth blind batch"). 15 on the mainstream
+#    training path, 15 in the API around training, in files no earlier mutant touched where possible.
+TRAINING_BATCH17: list[Mutant] = [
+    # -- mainstream training: layers
+    _t("dot-normalize-second-input-on-first-axis", "axis", "simdist/keras/layers/dot.py",
+       "            x2 = l2_normalize(x2, axes[1])\n",
+       "            x2 = l2_normalize(x2, axes[0])\n",
+       "Dot(normalize=True) normalizes the second input along the first input's axis (equal only when both "
+       "axes are the same)"),
+    _t("attention-concat-scale-outside-tanh", "formula", "simdist/keras/layers/dot_attention.py",
+       "        inner = tf.cast(self.scale, q.dtype) * (q + k) if self.scale is not None else q + k\n"
+       "        return tf.cast(self.concat_score_weight, q.dtype) * tf.reduce_sum(tf.tanh(inner), axis=-1)\n",
+       "        inner = q + k\n"
+       "        scores = tf.cast(self.concat_score_weight, q.dtype) * tf.reduce_sum(tf.tanh(inner), axis=-1)\n"
+       "        return scores * tf.cast(self.scale, q.dtype) if self.scale is not None else scores\n",
+       "Attention(score_mode='concat', use_scale=True) multiplies the scores by `scale` instead of scaling q + k "
+       "inside the tanh"),
+    _t("rescaling-offset-before-scale", "order", "simdist/keras/layers/rescaling.py",
+       "        return tf.cast(inputs, dtype) * scale + offset\n",
+       "        return (tf.cast(inputs, dtype) + offset) * scale\n",
+       "Rescaling adds the offset before scaling (x + offset) * scale instead of x * scale + offset"),
+    _t("unit-normalization-epsilon-of-dot", "formula", "simdist/keras/layers/unit_normalization.py",
+       "        return l2_normalize(tf.convert_to_tensor(inputs), self.axis, epsilon=1e-12)\n",
+       "        return l2_normalize(tf.convert_to_tensor(inputs), self.axis)\n",
+       "UnitNormalization takes l2_normalize's default epsilon (1e-7, keras.config.epsilon) instead of its own "
+       "1e-12: vectors of norm below 1e-7 are not brought to unit norm"),
+    _t("spectral-norm-vector-u-not-updated", "state", "simdist/keras/layers/spectral_normalization.py",
+       "            self.vector_u.assign(new_vector_u)\n",
+       "",
+       "SpectralNormalization normalizes the kernel in training but never stores the power iteration's new "
+       "vector_u: every call restarts from the initial vector"),
+    _t("stacked-cells-built-on-first-input", "state", "simdist/keras/layers/stacked_rnn_cells.py",
+       "            batch_size = tf.nest.flatten(input_shape)[0]\n"
+       "            input_shape = (batch_size, output_dim)\n",
+       "            batch_size = tf.nest.flatten(input_shape)[0]\n",
+       "StackedRNNCells builds every cell on the RNN's input shape instead of the previous cell's output size"),
+    _t("reversible-embedding-soft-cap-not-divided", "formula", "simdist/keras/layers/reversible_embedding.py",
+       "            logits = ops.multiply(ops.tanh(ops.divide(logits, soft_cap)), soft_cap)\n",
+       "            logits = ops.multiply(ops.tanh(logits), soft_cap)\n",
+       "ReversibleEmbedding's logit_soft_cap takes tanh(logits) * cap instead of tanh(logits / cap) * cap"),
+    _t("cropping1d-ends-swapped", "order", "simdist/keras/layers/cropping1d.py",
+       "        return inputs[:, self.cropping[0]:-self.cropping[1], :]\n",
+       "        return inputs[:, self.cropping[1]:-self.cropping[0], :]\n",
+       "Cropping1D((a, b)) with both ends non-zero crops b steps at the start and a at the end"),
+    _t("thresholded-relu-keeps-theta", "boundary", "simdist/keras/layers/activation_layers.py",
+       "        return inputs * tf.cast(tf.greater(inputs, self.theta), self.compute_dtype)\n",
+       "        return inputs * tf.cast(tf.greater_equal(inputs, self.theta), self.compute_dtype)\n",
+       "ThresholdedReLU keeps an input equal to theta (TF/Keras keep only x > theta)"),
+    _t("category-encoding-count-weights-dropped", "state", "simdist/keras/layers/category_encoding.py",
+       "    result = tf.math.bincount(inputs, weights=count_weights, minlength=depth,",
+       "    result = tf.math.bincount(inputs, weights=None, minlength=depth,",
+       "CategoryEncoding(output_mode='count') ignores count_weights on rank-1/2 inputs: plain counts"),
+    # -- mainstream training: tf.nn, gradients, optimizers, losses
+    _t("nn-normalize-moments-variance-of-shifted-mean", "formula", "simdist/runtime/ops/nn_more.py",
+       "    variance = math.subtract(math.multiply(variance_ss, divisor), square(shifted_mean))\n",
+       "    variance = math.subtract(math.multiply(variance_ss, divisor), square(mean))\n",
+       "tf.nn.normalize_moments subtracts the square of the (shift-added) mean instead of the shifted mean's: "
+       "wrong variance whenever shift is not 0"),
+    _t("nn-log-poisson-stirling-at-one", "boundary", "simdist/runtime/ops/nn_more.py",
+       "        cond = math.logical_and(tg >= zeros, tg <= ones)\n",
+       "        cond = math.logical_and(tg >= zeros, tg < ones)\n",
+       "tf.nn.log_poisson_loss(compute_full_loss=True) adds Stirling's term at targets == 1 (TF leaves 0 <= z <= 1 "
+       "out)"),
+    _t("grad-rgb-to-hsv-value-channels-swapped", "gradient", "simdist/runtime/ops/image_color.py",
+       "    dv = ops.stack([grad[..., 2] * rb, grad[..., 2] * gb, grad[..., 2] * bb], axis=-1)\n",
+       "    dv = ops.stack([grad[..., 2] * rb, grad[..., 2] * bb, grad[..., 2] * gb], axis=-1)\n",
+       "the gradient of rgb_to_hsv's value (the max channel) goes to blue when green is the max and the reverse"),
+    _t("lamb-bias-correction-step-from-zero", "boundary", "simdist/keras/optimizers/lamb.py",
+       "        local_step = ops.cast(self.iterations + 1, variable.dtype)\n",
+       "        local_step = ops.cast(self.iterations, variable.dtype)\n",
+       "Lamb's bias correction counts steps from 0: 1 - beta^0 = 0 at the first step"),
+    _t("circle-negative-optimum-one-minus-margin", "formula", "simdist/keras/losses/similarity_losses.py",
+       "    optim_pos, optim_neg = margin, 1 + margin\n",
+       "    optim_pos, optim_neg = margin, 1 - margin\n",
+       "circle loss's negative optimum O_n is 1 - m (the negative decision margin's value) instead of 1 + m"),
+    # -- around training: tf.data
+    _t("window-cardinality-floor", "boundary", "simdist/runtime/data/window.py",
+       "        return n // p[\"shift\"] + (0 if n % p[\"shift\"] == 0 else 1)\n",
+       "        return n // p[\"shift\"]\n",
+       "window(drop_remainder=False).cardinality() floors n / shift: the last, partial window is not counted"),
+    _t("group-by-window-flush-first-seen-order", "order", "simdist/runtime/data/group_by_window.py",
+       "        for key in sorted(groups):\n",
+       "        for key in groups:\n",
+       "group_by_window flushes the unfinished windows at the end in first-seen order instead of by key (TF's "
+       "std::map)"),
+    _t("bucket-boundary-length-goes-below", "boundary", "simdist/runtime/data/group_by_window.py",
+       "math.logical_and(math.less_equal(lows, seq_length), math.less(seq_length, highs))",
+       "math.logical_and(math.less(lows, seq_length), math.less_equal(seq_length, highs))",
+       "bucket_by_sequence_length puts a length equal to a boundary in the bucket below it ((low, high] instead "
+       "of [low, high))"),
+    _t("take-while-filters-instead-of-stopping", "state", "simdist/runtime/data/take_while.py",
+       "            if not bool(np.asarray(keep._v)):\n                return\n",
+       "            if not bool(np.asarray(keep._v)):\n                continue\n",
+       "Dataset.take_while skips the refused elements and goes on (a filter) instead of ending at the first"),
+    # -- around training: fit's data, callbacks, utilities
+    _t("py-dataset-class-weight-dropped", "state", "simdist/keras/trainers/py_dataset.py",
+       "            if len(batch) == 2:\n"
+       "                batch = batch + (class_weight_to_sample_weights(batch[1], self.class_weight),)\n",
+       "            if len(batch) == 2:\n"
+       "                pass\n",
+       "fit(PyDataset, class_weight=...) ignores the class weights (no sample weights added to the batches)"),
+    _t("generator-peeked-batches-lost", "state", "simdist/keras/trainers/generator_adapter.py",
+       "    return batches, lambda: itertools.chain(batches, generator)\n",
+       "    return batches, lambda: generator\n",
+       "a Python generator passed to fit loses the batches read to infer its signature: the first two batches "
+       "are never trained on"),
+    _t("progbar-stateless-average-unweighted", "denominator", "simdist/keras/utils/progbar.py",
+       "                    base = max(current - self._seen_so_far, 1)\n",
+       "                    base = 1\n",
+       "keras.utils.Progbar averages a stateless metric per update instead of per unit (each update weighted "
+       "by the units it covers)"),
+    _t("optimizer-map-pattern-prefix-match", "boundary", "simdist/keras/optimizers/multi_optimizer.py",
+       "if re.fullmatch(pattern, key)]",
+       "if re.match(pattern, key)]",
+       "OptimizerMap matches a pattern against a prefix of the variable path (re.match) instead of the whole "
+       "path"),
+    _t("custom-object-scope-exit-clears-outer", "state", "simdist/keras/object_registration.py",
+       "        _SCOPE.objects = dict(self.backup or {})\n",
+       "        _SCOPE.objects = {}\n",
+       "leaving a nested custom_object_scope clears the objects of the enclosing one instead of restoring them"),
+    _t("register-serializable-ignores-name", "state", "simdist/keras/object_registration.py",
+       "        class_name = name if name is not None else arg.__name__\n",
+       "        class_name = arg.__name__\n",
+       "register_keras_serializable(package, name) registers the class under its Python name, ignoring `name`"),
+    _t("lambda-output-shape-without-batch", "boundary", "simdist/keras/layers/lambda_layer.py",
+       "        return _map_shapes(lambda s: (batch_size,) + s, self._output_shape)\n",
+       "        return _map_shapes(lambda s: s, self._output_shape)\n",
+       "Lambda(output_shape=tuple) takes the tuple as the whole output shape instead of prepending the batch "
+       "axis"),
+    _t("smart-resize-crop-ratio-inverted", "formula", "simdist/keras/utils/image_utils.py",
+       "    crop_height = max(min(height, int(float(width * target_height) / target_width)), 1)\n"
+       "    crop_width = max(min(width, int(float(height * target_width) / target_height)), 1)\n",
+       "    crop_height = max(min(height, int(float(width * target_width) / target_height)), 1)\n"
+       "    crop_width = max(min(width, int(float(height * target_height) / target_width)), 1)\n",
+       "smart_resize crops to the inverse of the target aspect ratio (target_width / target_height for the "
+       "height)"),
+    _t("split-dataset-fraction-floored", "boundary", "simdist/keras/utils/split_dataset.py",
+       "    left = round(left_size * total) if lt is float else (float(left_size) if lt is int else None)\n",
+       "    left = int(left_size * total) if lt is float else (float(left_size) if lt is int else None)\n",
+       "split_dataset(left_size=float) floors left_size * n instead of rounding it"),
+    _t("normalize-lp-norm-root-missing", "formula", "simdist/keras/utils/numerical_utils.py",
+       "                  tf.cast(1.0 / order, x.dtype))\n",
+       "                  tf.cast(1.0, x.dtype))\n",
+       "keras.utils.normalize of a tensor with order != 2 divides by sum(|x|^p) instead of its p-th root"),
+    _t("manager-forgets-existing-checkpoints", "state", "simdist/strategies/checkpoint.py",
+       "        if latest is not None:\n            self._checkpoints = _read_state(self._directory)[1]\n",
+       "        if latest is not None:\n            pass\n",
+       "a CheckpointManager opened on a directory that holds checkpoints does not read them: checkpoints is "
+       "empty, latest_checkpoint None and restore_or_initialize initializes"),
+]
+TRAINING += TRAINING_BATCH17
+CATALOGUE += TRAINING_BATCH17
