@@ -92,6 +92,57 @@ def test_conformance_tf_record_names_the_suite() -> None:
     assert not tf_suite_record.stale(new, current), tf_suite_record.stale(new, current)
 
 
+def test_conformance_tf_record_stamps_follow_what_a_module_uses(tmp_path, monkeypatch) -> None:
+    """A suite helper or its recording stales only the modules that use it; a file outside the suite
+    stales every module; a recorder script stales none; and every helper of the real suite is reached
+    by some module's imports (else it would count for every module)."""
+    conf = tmp_path / "simdist" / "conformance"
+    suite = conf / "suite"
+    suite.mkdir(parents=True)
+    files = {
+        conf / "plugin.py": "X = 1\n",
+        conf / "clauses.py": "CLAUSES = {}\n",
+        suite / "conftest.py": "",
+        suite / "test_a.py": "from simdist.conformance.suite import (helper_x as hx,\n    values)\n",
+        suite / "test_b.py": "from simdist.conformance.suite.values import grid\n",
+        suite / "test_c.py": "import os\n",
+        suite / "helper_x.py": 'PATH = "helper_x_reference.json.gz"\n',
+        suite / "helper_x_reference.json.gz": "v1",
+        suite / "values.py": "grid = 1\n",
+        suite / "helper_x_record.py": "print(1)\n",
+    }
+    for path, text in files.items():
+        path.write_text(text)
+    monkeypatch.setattr(tf_suite_record, "CONFORMANCE", conf)
+    monkeypatch.setattr(tf_suite_record, "SUITE", suite)
+
+    def changed(path, text):
+        before = tf_suite_record.stamps()
+        path.write_text(text)
+        after = tf_suite_record.stamps()
+        return sorted(m for m in after if after[m] != before[m])
+
+    checks = [(suite / "helper_x_reference.json.gz", "v2", ["test_a.py"]),
+              (suite / "values.py", "grid = 2\n", ["test_a.py", "test_b.py"]),
+              (suite / "helper_x_record.py", "print(2)\n", []),
+              (conf / "clauses.py", "CLAUSES = {1: 2}\n", []),
+              (conf / "plugin.py", "X = 2\n", ["test_a.py", "test_b.py", "test_c.py"]),
+              (suite / "conftest.py", "# c\n", ["test_a.py", "test_b.py", "test_c.py"])]
+    for path, text, want in checks:
+        got = changed(path, text)
+        assert got == want, f"changing {path.name} staled {got}, but should stale {want}"
+    monkeypatch.undo()
+    real = {p.name: p.read_bytes() for p in tf_suite_record.SUITE.iterdir()
+            if p.is_file() and p.suffix in (".py", ".gz", ".json") and not p.name.startswith("test_")
+            and p.name not in ("conftest.py", "__init__.py") and not p.name.endswith("_record.py")}
+    sources = {**real, **{m: (tf_suite_record.SUITE / m).read_bytes() for m in tf_suite_record.modules()}}
+    reached = {f for m in tf_suite_record.modules() for f in tf_suite_record._closure(m, sources)}
+    unreached = sorted(set(real) - reached)
+    assert not unreached, (f"suite helpers {unreached} are imported by no test module in a form tf_suite_record._uses "
+                           "reads, so they count for every module: import them as `from simdist.conformance.suite "
+                           "import name` or extend _uses")
+
+
 def test_cli_doc_conformance_example_counts_every_clause():
     """docs/cli.md's example output of `simdist conformance` counts as many clauses as the suite
     has (issue 28: it showed 69 of 192), in both columns."""

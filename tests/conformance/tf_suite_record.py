@@ -9,10 +9,13 @@ live"). `python -m pytest tests/conformance/test_conformance_reports.py --tf-liv
 module and rewrites the record; a stale record fails tests/test_goldens_current.py's companion check
 (test_conformance_tf_record_is_current) so the record is kept with the suite.
 
-A module's stamp covers its source, the suite modules it imports, every other file of
-simdist/conformance (the suite's conftest and helpers, the plugin, the assertions and tolerances,
-the TF backend adapter, TF's known-deviation file: a change there re-runs everything) but the
-clause table and the report's formatting, and the installed TF and Keras releases.
+A module's stamp covers its source, the suite modules it imports (test modules and the suite's
+helper modules, such as a recorded reference's reader, followed transitively) and the suite's data files a
+helper names (its `.json.gz` recording), every file of simdist/conformance outside the suite directory and
+the suite's conftest and `__init__` (the plugin, the assertions and tolerances, the TF backend adapter, TF's
+known-deviation file, the training grid: a change there re-runs everything) but the clause table and the
+report's and matrix's formatting, and the installed TF and Keras releases. (Until 2026-12-01 every suite
+helper was in the shared part, so a new helper family made every module stale.)
 """
 
 from __future__ import annotations
@@ -34,6 +37,10 @@ _SOURCES = (".py", ".txt", ".gz", ".json", ".toml")   # (not caches, not build p
 _NOT_OUTCOMES = ("clauses.py", "report.py", "matrix.py")
 SLICE_EVERY = 8   # of the unchanged modules (sorted), every 8th runs live anyway
 _IMPORT = re.compile(r"^\s*(?:from\s+(?:simdist\.conformance\.suite\.|\.)?(test_\w+)\s+import|import\s+(test_\w+))", re.M)
+# `from simdist.conformance.suite import a as x, b` and `from simdist.conformance.suite.a import f`
+_FROM_SUITE = re.compile(r"^[ \t]*from[ \t]+simdist\.conformance\.suite(?:\.(\w+))?[ \t]+import[ \t]+(\([^)]*\)|[\w \t,]+)", re.M)
+_DATA_NAME = re.compile(r"[\"']([\w.-]+\.(?:json\.gz|json|txt|gz))[\"']")
+_SHARED_SUITE = ("conftest.py", "__init__.py")
 
 
 def modules() -> list[str]:
@@ -56,30 +63,62 @@ def _shared_digest() -> bytes:
     digest = hashlib.sha256(_releases().encode())
     for path in sorted(p for p in CONFORMANCE.rglob("*") if p.is_file() and p.suffix in _SOURCES
                        and not any(part == "__pycache__" or part.startswith(".") for part in p.parts)
-                       and not (p.parent == SUITE and p.name.startswith("test_"))
+                       and not (p.parent == SUITE and p.name not in _SHARED_SUITE)
                        and not (p.parent == CONFORMANCE and p.name in _NOT_OUTCOMES)):
         digest.update(path.relative_to(CONFORMANCE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.digest()
 
 
+def _closure(name: str, sources: dict[str, bytes]) -> list[str]:
+    """The suite files module `name` uses, itself first, in the order they are found."""
+    seen: list[str] = []
+    todo = [name]
+    while todo:
+        cur = todo.pop(0)
+        if cur in seen or cur not in sources:
+            continue
+        seen.append(cur)
+        if cur.endswith(".py"):
+            todo.extend(_uses(sources[cur].decode()))
+    return seen
+
+
 def stamps() -> dict[str, str]:
     """Each suite module's stamp (see the module docstring)."""
-    shared = _shared_digest()
-    sources = {name: (SUITE / name).read_bytes() for name in modules()}
+    # (a recorder, `*_record.py`, is a script a person runs to write a recording; no test runs it, and the
+    # recording it writes is in the stamp of every module that reads it)
+    sources = {p.name: p.read_bytes() for p in sorted(SUITE.iterdir())
+               if p.is_file() and p.suffix in _SOURCES and p.name not in _SHARED_SUITE
+               and not p.name.endswith("_record.py")}
+    closures = {name: _closure(name, sources) for name in modules()}
+    reached = {f for files in closures.values() for f in files}
+    # a suite file no test module is seen to use (imported some way _uses does not read, or used by
+    # name at run time) may still change what a test does: it counts for every module
+    unreached = sorted(f for f in sources if f not in reached)
+    shared_digest = hashlib.sha256(_shared_digest())
+    for f in unreached:
+        shared_digest.update(f.encode() + b"\0" + sources[f] + b"\0")
+    shared = shared_digest.digest()
     out = {}
-    for name in sources:
+    for name, files in closures.items():
         digest = hashlib.sha256(shared)
-        seen, todo = set(), [name]
-        while todo:
-            cur = todo.pop(0)
-            if cur in seen or cur not in sources:
-                continue
-            seen.add(cur)
+        for cur in files:
             digest.update(cur.encode() + b"\0" + sources[cur] + b"\0")
-            text = sources[cur].decode()
-            todo.extend(sorted(f"{a or b}.py" for a, b in _IMPORT.findall(text)))
         out[name] = digest.hexdigest()
     return out
+
+
+def _uses(text: str) -> list[str]:
+    """The suite files a suite module's source uses: the modules it imports from the suite, and the
+    data files it names."""
+    used = {f"{a or b}.py" for a, b in _IMPORT.findall(text)}
+    for sub, names in _FROM_SUITE.findall(text):
+        if sub:
+            used.add(f"{sub}.py")
+        else:
+            used.update(f"{n.split()[0]}.py" for n in names.strip("()").replace("\n", " ").split(",") if n.strip())
+    used.update(_DATA_NAME.findall(text))
+    return sorted(used)
 
 
 def load() -> dict[str, Any]:
