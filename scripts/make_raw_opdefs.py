@@ -6,8 +6,8 @@ quote), each parameter's OpDef argument (an input, or an attr with its type and 
 which type attrs TF infers from the inputs, and the output names. Also the names of all raw ops,
 so that simdist's namespace can tell "not implemented by simdist" from "not a raw op".
 
-Run with real TensorFlow installed: `python scripts/make_raw_opdefs.py` (tests/ops/test_raw_opdefs.py
-checks the file is current).
+Run with real TensorFlow installed: `python scripts/make_raw_opdefs.py` (`--check`: exit 1 when the
+file is stale; tests/ops/test_raw_opdefs.py runs that).
 """
 
 from __future__ import annotations
@@ -123,7 +123,13 @@ def main() -> None:
     from simdist.runtime.ops import registry
     import simdist.tf  # noqa: F401 - registers every op
     data = record([op.name for op in registry.registered_ops()])
-    OUT.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+    text = json.dumps(data, indent=0, sort_keys=True) + "\n"
+    if "--check" in sys.argv:   # (tests/ops/test_raw_opdefs.py: exit 1 when the file is stale)
+        if OUT.read_text() != text:
+            print(f"{OUT} is stale: run python scripts/make_raw_opdefs.py", file=sys.stderr)
+            raise SystemExit(1)
+        return
+    OUT.write_text(text)
     print(f"{OUT}: {len(data['ops'])} of {data['count']} raw ops", file=sys.stderr)
 
 

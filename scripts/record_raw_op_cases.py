@@ -47,7 +47,13 @@ def encode(v: Any) -> Any:
         return {"dtype": dt, "shape": list(a.shape), "values": flat}
     if isinstance(v, bytes):
         return v.decode("latin-1")
-    return v
+    if isinstance(v, tf.TensorShape):
+        return None if v.rank is None else v.as_list()
+    if isinstance(v, (np.generic,)):
+        return v.item()
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    raise TypeError(f"cannot record {type(v).__name__}")
 
 
 def _specs() -> list[Any]:
@@ -168,7 +174,10 @@ def part(source: str, ops: list[str]) -> None:
                 getattr(tf.raw_ops, op_name)(**kw)
             except Exception:   # noqa: BLE001 - not reproducible as a raw call: the next one
                 continue
-            cases[op_name] = {k: encode(v) for k, v in kw.items()}
+            try:
+                cases[op_name] = {k: encode(v) for k, v in kw.items()}
+            except TypeError:
+                continue
             break
     print(json.dumps(cases))
 

@@ -103,6 +103,34 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("Equal", RawArgs(via=equality(math.equal, False)))
     _set("NotEqual", RawArgs(via=equality(math.not_equal, True)))
 
+    # TF inputs that simdist's op holds as attrs (read as Python values: RawArgs names an input)
+    pool_grad = {"ksize": "ksize", "strides": "strides", "padding": "padding", "orig_input_shape": "orig_input_shape"}
+    _set("AvgPoolGrad", RawArgs(inputs=("grad",), attrs=pool_grad))
+    _set("AvgPool3DGrad", RawArgs(inputs=("grad",), attrs=pool_grad))
+    conv = {"strides": "strides", "padding": "padding", "explicit_paddings": "explicit_paddings",
+            "dilations": "dilations"}
+    for op in ("Conv2DBackpropFilter", "DepthwiseConv2dNativeBackpropFilter"):
+        _set(op, RawArgs(inputs=("input", "out_backprop"), attrs={**conv, "filter_sizes": "filter_sizes"}))
+    for op in ("Conv2DBackpropInput", "DepthwiseConv2dNativeBackpropInput"):
+        _set(op, RawArgs(inputs=("filter", "out_backprop"), attrs={**conv, "input_sizes": "input_sizes"}))
+    _set("DenseBincount", RawArgs(inputs=("input", "weights"), attrs={"size": "size",
+                                                                     "binary_output": "binary_output"}))
+    _set("MaxPoolGradGrad", RawArgs(attrs={"ksize": "ksize", "strides": "strides", "padding": "padding",
+                                           "explicit_paddings": lambda a: ()}))
+    _set("MirrorPadGrad", RawArgs(inputs=("input",), attrs={"paddings": "paddings", "mode": "mode"}))
+    _set("ResizeBilinear", RawArgs(inputs=("images",), attrs={"size": "size", "align_corners": "align_corners",
+                                                              "half_pixel_centers": "half_pixel_centers"}))
+    from simdist.runtime.ops import diag, generators, linalg_more
+    _set("MatrixDiagPartV3", RawArgs(via=lambda input, k, padding_value, align:
+                                     diag.diag_part(input, k=k, padding_value=padding_value, align=align)))
+    _set("MatrixDiagV3", RawArgs(via=lambda diagonal, k, num_rows, num_cols, padding_value, align:
+                                 diag.diag(diagonal, k=k, num_rows=num_rows, num_cols=num_cols,
+                                           padding_value=padding_value, align=align)))
+    _set("MatrixSetDiagV3", RawArgs(via=lambda input, diagonal, k, align:
+                                    linalg_more.set_diag(input, diagonal, k=k, align=align)))
+    _set("OneHot", RawArgs(via=lambda indices, depth, on_value, off_value, axis:
+                           generators.one_hot(indices, depth, on_value, off_value, axis)))
+
     def policy(op: str, fn: Any) -> Any:
         def run(bad_indices_policy: str, **kw: Any) -> Any:
             _only(op, "bad_indices_policy", bad_indices_policy, ("", "DEFAULT"))

@@ -123,7 +123,7 @@ def binding(name: str) -> RawArgs | str:
     for at in sorted(attrs):
         if at not in rest and not kwvar:
             return f"its attr {at!r} is not an argument of the forward (no RawArgs declared)"
-    return RawArgs()
+    return RawArgs(attrs={at: at for at in sorted(attrs)})
 
 
 def _positional_names(op: registry.OpDef) -> list[str]:
@@ -329,10 +329,16 @@ def _check_dtypes(name: str, spec: dict[str, Any], inputs: dict[str, Any], vals:
 
 
 def _static(v: Any) -> Any:
-    """An input's value as Python (an attr of simdist's op that is an input of TF's)."""
+    """An input's value as Python, as simdist's ops hold such attrs: a scalar as a number, an
+    array as nested tuples (an attr of simdist's op that is an input of TF's)."""
     if isinstance(v, list):
-        return [_static(x) for x in v]
-    return dispatch.static_value(v).tolist()
+        return tuple(_static(x) for x in v)
+    a = dispatch.static_value(v).tolist()
+    return _tuples(a)
+
+
+def _tuples(a: Any) -> Any:
+    return tuple(_tuples(x) for x in a) if isinstance(a, list) else a
 
 
 def call(name: str, kw: dict[str, Any]) -> Any:
@@ -351,7 +357,8 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     if b.check is not None:
         b.check(every)
     for a in spec["args"]:
-        if a.get("attr") in LAYOUT and vals[a["attr"]] != a.get("default"):
+        taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
+        if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):
             raise errors.UnimplementedError(None, None, f"simdist computes {name} in the {a.get('default')} layout "
                                             f"only, not data_format={vals[a['attr']]!r} [Op:{name}]")
     if b.via is not None:
@@ -362,11 +369,11 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     for n in order:
         v = inputs[n]
         tensors.extend(v if isinstance(v, list) else [v])
+    attrs = {}
     if b.attrs is None:
         attrs = {a["attr"]: vals[a["attr"]] for a in spec["args"]
                  if "attr" in a and a["attr"] not in NO_EFFECT and a["attr"] not in LAYOUT}
     else:
-        attrs = {}
         for k, src in b.attrs.items():
             if callable(src):
                 attrs[k] = src(every)
