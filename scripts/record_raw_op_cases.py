@@ -84,7 +84,9 @@ def main() -> None:
     from simdist.runtime.ops import raw_ops
     import simdist.tf  # noqa: F401
     wanted = set(raw_ops.bound_names())
-    cases: dict[str, Any] = {}
+    # (incremental: the calls already recorded for raw ops still in the namespace are kept; --fresh drops them)
+    old = {} if "--fresh" in sys.argv or not OUT.exists() else json.loads(OUT.read_text())
+    cases: dict[str, Any] = {k: v for k, v in old.items() if k in wanted}
     parts = ["specs"] + [p.stem for p in sorted((ROOT / "tests" / "ops").glob("test_*_tf.py"))
                          if p.stem != "test_raw_ops_tf"]
     for part in parts:
@@ -183,7 +185,7 @@ def part(source: str, ops: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2:
+    if len(sys.argv) > 2 and sys.argv[2] != "--fresh":
         part(sys.argv[1], sys.argv[2].split(","))
     else:
         main()

@@ -117,6 +117,11 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                                                                      "binary_output": "binary_output"}))
     _set("MaxPoolGradGrad", RawArgs(attrs={"ksize": "ksize", "strides": "strides", "padding": "padding",
                                            "explicit_paddings": lambda a: ()}))
+    conv3d = {"strides": "strides", "padding": "padding", "dilations": "dilations", "explicit_paddings": lambda a: ()}
+    _set("Conv3DBackpropInputV2", RawArgs(inputs=("filter", "out_backprop"),
+                                          attrs={**conv3d, "input_sizes": "input_sizes"}))
+    _set("Conv3DBackpropFilterV2", RawArgs(inputs=("input", "out_backprop"),
+                                           attrs={**conv3d, "filter_sizes": "filter_sizes"}))
     _set("MirrorPadGrad", RawArgs(inputs=("input",), attrs={"paddings": "paddings", "mode": "mode"}))
     _set("ResizeBilinear", RawArgs(inputs=("images",), attrs={"size": "size", "align_corners": "align_corners",
                                                               "half_pixel_centers": "half_pixel_centers"}))
@@ -130,6 +135,16 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                                     linalg_more.set_diag(input, diagonal, k=k, align=align)))
     _set("OneHot", RawArgs(via=lambda indices, depth, on_value, off_value, axis:
                            generators.one_hot(indices, depth, on_value, off_value, axis)))
+
+    _set("StridedSlice", RawArgs(via=lambda input, begin, end, strides, begin_mask, end_mask, ellipsis_mask,
+                                 new_axis_mask, shrink_axis_mask:
+                                 slicing.strided_slice_fn(input, begin, end, strides, begin_mask, end_mask,
+                                                          ellipsis_mask, new_axis_mask, shrink_axis_mask)))
+    # SplitV's num_split is the number of size_splits (the wrapper's check gives TF's error first)
+    _set("SplitV", RawArgs(via=lambda value, size_splits, split_dim, num_split:
+                           array.split(value, size_splits, split_dim, num=num_split)))
+    _set("Conv3D", RawArgs(attrs={"strides": "strides", "padding": "padding", "dilations": "dilations",
+                                  "explicit_paddings": lambda a: ()}))
 
     def policy(op: str, fn: Any) -> Any:
         def run(bad_indices_policy: str, **kw: Any) -> Any:

@@ -259,9 +259,7 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
         v = kw[a["py"]]
         listed = "number_attr" in a or "type_list_attr" in a
         if listed:
-            if not isinstance(v, (list, tuple)):
-                raise TypeError(f"Expected list for '{a['py']}' argument to '{fname}' Op, not {v!r}.")
-            v = list(v)
+            v = _as_list(v, a["py"], fname)
             if "number_attr" in a:
                 n = a["number_attr"]
                 if n in vals and vals[n] != len(v):
@@ -300,6 +298,17 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
             else:
                 out[name][i] = t
     return out
+
+
+def _as_list(v: Any, arg: str, fname: str) -> list[Any]:
+    """A list input's values: TF's fast path takes any sequence (a tensor or an array of rank >= 1
+    as its rows); anything else is the wrapper's TypeError."""
+    if isinstance(v, (list, tuple)):
+        return list(v)
+    shape = getattr(v, "shape", None)
+    if shape is not None and len(shape) >= 1:
+        return list(v)
+    raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
 
 
 def _number_source(spec: dict[str, Any], n: str) -> str:
