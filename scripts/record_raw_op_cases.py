@@ -89,15 +89,24 @@ def main() -> None:
     cases: dict[str, Any] = {k: v for k, v in old.items() if k in wanted}
     parts = ["specs"] + [p.stem for p in sorted((ROOT / "tests" / "ops").glob("test_*_tf.py"))
                          if p.stem != "test_raw_ops_tf"]
+    if "--parts" in sys.argv:   # (a chosen order of sources; the rest after them)
+        first = sys.argv[sys.argv.index("--parts") + 1].split(",")
+        parts = first + [p for p in parts if p not in first]
     for part in parts:
         if wanted <= set(cases):
             break
-        r = subprocess.run([sys.executable, __file__, part, ",".join(sorted(wanted - set(cases)))],
-                           capture_output=True, text=True, timeout=600, cwd=ROOT)
-        got = json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else {}
+        try:
+            r = subprocess.run([sys.executable, __file__, part, ",".join(sorted(wanted - set(cases)))],
+                               capture_output=True, text=True, timeout=300, cwd=ROOT)
+        except subprocess.TimeoutExpired:
+            print(f"{part}: timed out", file=sys.stderr)
+            continue
+        lines = r.stdout.strip().splitlines()
+        got = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
         for k, v in got.items():
             cases.setdefault(k, v)
-        print(f"{part}: {len(got)} ops (exit {r.returncode})", file=sys.stderr)
+        print(f"{part}: {len(got)} ops (exit {r.returncode})", file=sys.stderr, flush=True)
+        OUT.write_text(json.dumps(dict(sorted(cases.items())), indent=0, sort_keys=True) + "\n")
     OUT.write_text(json.dumps(dict(sorted(cases.items())), indent=0, sort_keys=True) + "\n")
     missing = sorted(wanted - set(cases))
     print(f"{OUT}: {len(cases)} of {len(wanted)} raw ops; none recorded for {len(missing)}: {missing}", file=sys.stderr)
@@ -185,7 +194,7 @@ def part(source: str, ops: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[2] != "--fresh":
+    if len(sys.argv) > 2 and not sys.argv[1].startswith("--"):
         part(sys.argv[1], sys.argv[2].split(","))
     else:
         main()

@@ -98,6 +98,9 @@ def binding(name: str) -> RawArgs | str:
         return op.raw_args
     if op.raw_args is not None:
         return op.raw_args
+    handles = [a["py"] for a in spec["args"] if a.get("dtype") in ("resource", "variant")]
+    if handles:   # (a variable's or a table's handle: simdist's ops take the state itself, not a handle tensor)
+        return f"its input {handles[0]!r} is a resource handle, which simdist's op does not take"
     if op.bound:
         return f"its outputs are computed outside an op's forward ({op.bound})"
     params = _forward_params(op)
