@@ -4,7 +4,7 @@ The calls are TF's own: every spec of the per-op test matrix (tests/ops/specs_*.
 TF eagerly, forward and gradient, with TF's eager fast path (pywrap_tfe.TFE_Py_FastPathExecute)
 wrapped so that each op TF executes is noted with its inputs and attrs. For each raw op in
 simdist's namespace the first noted call whose inputs are small and that `tf.raw_ops.<Op>(**kwargs)`
-reproduces is kept, as keyword arguments by TF's Python names, in tests/ops/raw_op_cases.json
+reproduces is kept (for an op no program called, plain synthesized inputs TF accepts: `synthesized`), as keyword arguments by TF's Python names, in tests/ops/raw_op_cases.json
 (arrays as dtype, shape and values; exact for every dtype). tests/ops/test_raw_ops_tf.py runs
 them on both backends.
 
@@ -77,6 +77,32 @@ def _edge_cases(module: str) -> list[Any]:
     return [case[-1] for case in getattr(m, "CASES", []) if isinstance(case, tuple) and case and callable(case[-1])]
 
 
+def synthesized(ops: list[str]) -> dict[str, Any]:
+    """For raw ops no program called: the first of a few plain inputs (every input the same 2x2
+    float32, int32, bool, string or complex64 tensor; required attrs none) that TF's raw op accepts."""
+    import tensorflow as tf
+    from simdist.runtime.ops import raw_ops
+    data = raw_ops.opdefs()["ops"]
+    kinds = [np.array([[0.5, 1.5], [2.5, 0.25]], np.float32), np.array([[1, 2], [3, 0]], np.int32),
+             np.array([[True, False], [False, True]]), np.array([[b"Ab c", b"xY"], [b"", b"12"]], object),
+             np.array([[0.5 + 1j, -1.5], [2j, 0.25 - 0.5j]], np.complex64)]
+    out: dict[str, Any] = {}
+    for op in ops:
+        args = data[op]["args"]
+        if any(a.get("required") and "attr" in a for a in args):
+            continue
+        for k in kinds:
+            kw = {a["py"]: ([tf.constant(k), tf.constant(k)] if "number_attr" in a or "type_list_attr" in a
+                            else tf.constant(k)) for a in args if "input" in a}
+            try:
+                getattr(tf.raw_ops, op)(**kw)
+            except Exception:   # noqa: BLE001, S112 - TF refuses these inputs: the next kind
+                continue
+            out[op] = {n: encode(v) for n, v in kw.items()}
+            break
+    return out
+
+
 def main() -> None:
     """Each source of calls in its own TF process (an edge case may abort TF), then merged:
     the specs first, then each differential module while some op lacks a call."""
@@ -88,7 +114,7 @@ def main() -> None:
     old = {} if "--fresh" in sys.argv or not OUT.exists() else json.loads(OUT.read_text())
     cases: dict[str, Any] = {k: v for k, v in old.items() if k in wanted}
     parts = ["specs"] + [p.stem for p in sorted((ROOT / "tests" / "ops").glob("test_*_tf.py"))
-                         if p.stem != "test_raw_ops_tf"]
+                         if p.stem != "test_raw_ops_tf"] + ["synth"]
     if "--parts" in sys.argv:   # (a chosen order of sources; the rest after them)
         first = sys.argv[sys.argv.index("--parts") + 1].split(",")
         parts = first + [p for p in parts if p not in first]
@@ -97,7 +123,7 @@ def main() -> None:
             break
         try:
             r = subprocess.run([sys.executable, __file__, part, ",".join(sorted(wanted - set(cases)))],
-                               capture_output=True, text=True, timeout=300, cwd=ROOT)
+                               capture_output=True, text=True, errors="replace", timeout=240, cwd=ROOT)
         except subprocess.TimeoutExpired:
             print(f"{part}: timed out", file=sys.stderr)
             continue
@@ -113,6 +139,9 @@ def main() -> None:
 
 
 def part(source: str, ops: list[str]) -> None:
+    if source == "synth":
+        print(json.dumps(synthesized(ops)))
+        return
     import tensorflow as tf
     from tensorflow.python import pywrap_tfe
     from tensorflow.python.framework import op_def_registry

@@ -1,6 +1,7 @@
 """`tf.raw_ops` against real TensorFlow 2.21 (clause ops.raw-ops): every raw op in simdist's
 namespace called with valid inputs (TF's own calls, recorded from the per-op test matrix and the
-differential modules into raw_op_cases.json by scripts/record_raw_op_cases.py), eagerly; a sample
+differential modules into raw_op_cases.json by scripts/record_raw_op_cases.py; for ops no program
+called, plain 2x2 inputs TF's raw op accepts), eagerly; a sample
 inside tf.function and under a GradientTape (the op's registered gradient); and the argument
 errors (positional arguments, a missing or unknown keyword, a wrong attr type, a list attr given a
 scalar, an op simdist does not implement) with their classes and TypeError texts. Needs the `tf`

@@ -27,7 +27,7 @@ def _only(op: str, attr: str, value: Any, allowed: tuple) -> None:
                                         f"not {value!r} [Op:{op}]")
 
 
-def _set(name: str, args: RawArgs) -> None:
+def _set(name: str, args: RawArgs | str) -> None:
     registry.get(name).raw_args = args
 
 
@@ -159,3 +159,25 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                    ("TensorScatterMax", array_more.tensor_scatter_nd_max),
                    ("TensorScatterMin", array_more.tensor_scatter_nd_min)):
         _set(op, RawArgs(via=policy(op, (lambda fn: lambda tensor, indices, updates: fn(tensor, indices, updates))(fn))))
+
+    # Ops whose default binding TF's own calls showed wrong (tests/ops/test_raw_ops_tf.py, session 19):
+    # their forwards take the raw arguments otherwise; no raw form until a RawArgs is written for each
+    for op in ("AllCandidateSampler", "FixedUnigramCandidateSampler", "Eig", "FFT", "FFT2D", "IFFT", "IFFT2D",
+               "MatrixLogarithm", "RandomShuffle", "SparseReduceMaxSparse", "StatelessParameterizedTruncatedNormal",
+               "StatelessRandomBinomial", "StringJoin", "StringNGrams", "UnicodeDecode"):
+        _set(op, "its forward takes the raw op's arguments otherwise (a TF call disagreed; no RawArgs yet)")
+    # Ops with a default binding that no recorded TF call has checked yet (scripts/record_raw_op_cases.py
+    # found none): absent until one does
+    for op in UNCHECKED:
+        _set(op, "no recorded TF call checks its binding yet (scripts/record_raw_op_cases.py)")
+
+
+UNCHECKED = ("AdjustContrastv2", "AdjustHue", "AdjustSaturation", "Conv2DBackpropFilterV2", "Conv2DBackpropInputV2",
+             "FFT3D", "Fingerprint", "FractionalAvgPoolGrad", "GenerateBoundingBoxProposals", "IFFT3D",
+             "MatrixSolveLs", "PrintV2", "RandomPoissonV2", "ReduceJoin", "RegexFullMatch", "RegexReplace",
+             "SparseAddGrad", "SparseDenseCwiseAdd", "SparseFillEmptyRowsGrad", "SparseSegmentMeanGradV2",
+             "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNGradV2", "SparseSegmentSqrtNWithNumSegments",
+             "SparseSegmentSumGradV2", "SparseSliceGrad", "StatelessRandomPoisson", "StaticRegexFullMatch",
+             "StaticRegexReplace", "StringFormat", "StringSplitV2", "StringToHashBucket", "StringToHashBucketFast",
+             "StringToHashBucketStrong", "StringToNumber", "Substr", "UnicodeTranscode", "UnsortedSegmentJoin")
+
