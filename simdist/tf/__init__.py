@@ -69,6 +69,7 @@ from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
 from simdist.tf import signal  # noqa: E402
+from simdist.tf import raw_ops  # noqa: E402,F401  (functions made on first use: clause ops.raw-ops)
 from simdist.tf._initializers import (Constant as constant_initializer, Ones as ones_initializer,  # noqa: E402
                                      RandomNormal as random_normal_initializer,
                                      RandomUniform as random_uniform_initializer, Zeros as zeros_initializer)
@@ -97,18 +98,7 @@ dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_c
              int32=int32, int64=int64, string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64,
              complex64=complex64, complex128=complex128)
 autodiff = _NS(GradientTape=GradientTape)
-from simdist.runtime.ops.image_projective import image_projective_transform_v3 as _ipt_v3  # noqa: E402
-
-
-def _raw_op(fn):  # noqa: ANN001, ANN202 - TF's raw ops take keyword arguments only
-    def raw(**kwargs):  # noqa: ANN003, ANN202
-        return fn(**kwargs)
-    raw.__name__ = fn.__name__
-    return raw
-
-
-# tf.raw_ops: the raw ops simdist implements (keyword arguments only, as TF's)
-raw_ops = _NS(ImageProjectiveTransformV3=_raw_op(_ipt_v3))
+from simdist.runtime.ops import image_projective as _image_projective  # noqa: E402,F401 (tf.raw_ops.ImageProjectiveTransformV3)
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,
              _simdist_python_seeded=_random_ops.python_seeded,   # (keras.utils.set_random_seed: keras/random.py)
              _simdist_default_seed=_random_ops.default_seed,   # (not TF's: Keras's unseeded objects, keras/random.py)

@@ -25,7 +25,8 @@ from simdist.runtime import errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import typed
-from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.ops.raw_args import RawArgs
+from simdist.runtime.ops.registry import RegisterGradient, get, lanes, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["image_projective_transform_v3"]
@@ -163,3 +164,8 @@ def image_projective_transform_v3(images: Any, transforms: Any, output_shape: An
     IMAGE_PROJECTIVE_TRANSFORM_V3.dtype((x.dtype, tr.dtype, shp.dtype, fv.dtype), None)
     return dispatch.execute(IMAGE_PROJECTIVE_TRANSFORM_V3, (x, tr, shp, fv),
                             {"interpolation": interpolation, "fill_mode": fill_mode})
+
+
+# tf.raw_ops.ImageProjectiveTransformV3 is the function above, which checks its attrs itself (clause ops.raw-ops)
+IPT_V3_OP = get("ImageProjectiveTransformV3")
+IPT_V3_OP.raw_args = RawArgs(via=image_projective_transform_v3)

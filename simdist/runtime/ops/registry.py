@@ -159,7 +159,7 @@ class OpDef:
 
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
                  "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule",
-                 "shape_fn", "trace_shape", "lane_forward")
+                 "shape_fn", "trace_shape", "lane_forward", "raw_args")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -212,6 +212,11 @@ class OpDef:
         # forward(*arrays, lanes=R, **attrs) on the lanes' rows stacked as R equal blocks, each
         # computed as its own tensor; None: `forward` serves
         self.lane_forward: Callable[..., Any] | None = None
+        # raw_args: how `tf.raw_ops.<name>`'s arguments (TF's OpDef inputs and attrs) become this op's
+        # tensors and attrs (a RawArgs, runtime/ops/raw_args.py), where they differ from TF's by more
+        # than the default (the OpDef's inputs in order, its non-type attrs by their own names); or
+        # a str: why the op has no raw form (clause ops.raw-ops). None: the default.
+        self.raw_args: Any = None
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
         """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a

@@ -1,0 +1,229 @@
+"""Record one valid `tf.raw_ops` call per raw op simdist implements, from real TF 2.21 (clause ops.raw-ops).
+
+The calls are TF's own: every spec of the per-op test matrix (tests/ops/specs_*.py) runs under real
+TF eagerly, forward and gradient, with TF's eager fast path (pywrap_tfe.TFE_Py_FastPathExecute)
+wrapped so that each op TF executes is noted with its inputs and attrs. For each raw op in
+simdist's namespace the first noted call whose inputs are small and that `tf.raw_ops.<Op>(**kwargs)`
+reproduces is kept (for an op no program called, plain synthesized inputs TF accepts: `synthesized`), as keyword arguments by TF's Python names, in tests/ops/raw_op_cases.json
+(arrays as dtype, shape and values; exact for every dtype). tests/ops/test_raw_ops_tf.py runs
+them on both backends.
+
+Run with real TensorFlow installed: `PYTHONPATH=. python scripts/record_raw_op_cases.py`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "tests" / "ops" / "raw_op_cases.json"
+MAX_ELEMENTS = 4096
+
+
+def encode(v: Any) -> Any:
+    """A value as JSON: an array as {"dtype", "shape", "values"} (complex as [re, im] pairs, bytes
+    as latin-1 text), a DType as {"dtype_name"}, lists element-wise, Python scalars as they are."""
+    import tensorflow as tf
+    if isinstance(v, tf.DType):
+        return {"dtype_name": v.name}
+    if isinstance(v, (list, tuple)):
+        return [encode(x) for x in v]
+    if isinstance(v, (tf.Tensor, np.ndarray)):
+        a = v.numpy() if isinstance(v, tf.Tensor) else v
+        dt = v.dtype.name if isinstance(v, tf.Tensor) else a.dtype.name
+        flat = a.ravel().tolist()
+        if a.dtype.kind == "c":
+            flat = [[z.real, z.imag] for z in flat]
+        elif a.dtype.kind in "SO":
+            flat = [x.decode("latin-1") if isinstance(x, bytes) else x for x in flat]
+        elif dt == "bfloat16":
+            flat = [float(x) for x in a.astype(np.float32).ravel()]
+        return {"dtype": dt, "shape": list(a.shape), "values": flat}
+    if isinstance(v, bytes):
+        return v.decode("latin-1")
+    if isinstance(v, tf.TensorShape):
+        return None if v.rank is None else v.as_list()
+    if isinstance(v, (np.generic,)):
+        return v.item()
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    raise TypeError(f"cannot record {type(v).__name__}")
+
+
+def _specs() -> list[Any]:
+    sys.path.insert(0, str(ROOT / "tests" / "ops"))
+    sys.path.insert(0, str(ROOT / "tests"))
+    out = []
+    for p in sorted((ROOT / "tests" / "ops").glob("specs_*.py")):
+        m = importlib.import_module(p.stem)
+        out += getattr(m, "SPECS", [])
+    return out
+
+
+def _edge_cases(module: str) -> list[Any]:
+    """The `fn(tf)` of every case of a tests/ops/test_*_tf.py module that lists CASES (name, clause, fn)."""
+    sys.path.insert(0, str(ROOT / "tests" / "ops"))
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        m = importlib.import_module(module)
+    except Exception:   # noqa: BLE001 - a module that needs what this process lacks
+        return []
+    return [case[-1] for case in getattr(m, "CASES", []) if isinstance(case, tuple) and case and callable(case[-1])]
+
+
+def synthesized(ops: list[str]) -> dict[str, Any]:
+    """For raw ops no program called: the first of a few plain inputs (every input the same 2x2
+    float32, int32, bool, string or complex64 tensor; required attrs none) that TF's raw op accepts."""
+    import tensorflow as tf
+    from simdist.runtime.ops import raw_ops
+    data = raw_ops.opdefs()["ops"]
+    kinds = [np.array([[0.5, 1.5], [2.5, 0.25]], np.float32), np.array([[1, 2], [3, 0]], np.int32),
+             np.array([[True, False], [False, True]]), np.array([[b"Ab c", b"xY"], [b"", b"12"]], object),
+             np.array([[0.5 + 1j, -1.5], [2j, 0.25 - 0.5j]], np.complex64)]
+    out: dict[str, Any] = {}
+    for op in ops:
+        args = data[op]["args"]
+        if any(a.get("required") and "attr" in a for a in args):
+            continue
+        for k in kinds:
+            kw = {a["py"]: ([tf.constant(k), tf.constant(k)] if "number_attr" in a or "type_list_attr" in a
+                            else tf.constant(k)) for a in args if "input" in a}
+            try:
+                getattr(tf.raw_ops, op)(**kw)
+            except Exception:   # noqa: BLE001, S112 - TF refuses these inputs: the next kind
+                continue
+            out[op] = {n: encode(v) for n, v in kw.items()}
+            break
+    return out
+
+
+def main() -> None:
+    """Each source of calls in its own TF process (an edge case may abort TF), then merged:
+    the specs first, then each differential module while some op lacks a call."""
+    import subprocess
+    from simdist.runtime.ops import raw_ops
+    import simdist.tf  # noqa: F401
+    wanted = set(raw_ops.bound_names())
+    # (incremental: the calls already recorded for raw ops still in the namespace are kept; --fresh drops them)
+    old = {} if "--fresh" in sys.argv or not OUT.exists() else json.loads(OUT.read_text())
+    cases: dict[str, Any] = {k: v for k, v in old.items() if k in wanted}
+    parts = ["specs"] + [p.stem for p in sorted((ROOT / "tests" / "ops").glob("test_*_tf.py"))
+                         if p.stem != "test_raw_ops_tf"] + ["synth"]
+    if "--parts" in sys.argv:   # (a chosen order of sources; the rest after them)
+        first = sys.argv[sys.argv.index("--parts") + 1].split(",")
+        parts = first + [p for p in parts if p not in first]
+    for part in parts:
+        if wanted <= set(cases):
+            break
+        try:
+            r = subprocess.run([sys.executable, __file__, part, ",".join(sorted(wanted - set(cases)))],
+                               capture_output=True, text=True, errors="replace", timeout=240, cwd=ROOT)
+        except subprocess.TimeoutExpired:
+            print(f"{part}: timed out", file=sys.stderr)
+            continue
+        lines = r.stdout.strip().splitlines()
+        got = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
+        for k, v in got.items():
+            cases.setdefault(k, v)
+        print(f"{part}: {len(got)} ops (exit {r.returncode})", file=sys.stderr, flush=True)
+        OUT.write_text(json.dumps(dict(sorted(cases.items())), indent=0, sort_keys=True) + "\n")
+    OUT.write_text(json.dumps(dict(sorted(cases.items())), indent=0, sort_keys=True) + "\n")
+    missing = sorted(wanted - set(cases))
+    print(f"{OUT}: {len(cases)} of {len(wanted)} raw ops; none recorded for {len(missing)}: {missing}", file=sys.stderr)
+
+
+def part(source: str, ops: list[str]) -> None:
+    if source == "synth":
+        print(json.dumps(synthesized(ops)))
+        return
+    import tensorflow as tf
+    from tensorflow.python import pywrap_tfe
+    from tensorflow.python.framework import op_def_registry
+
+    from simdist.runtime.ops import raw_ops
+    wanted = set(ops)
+    data = raw_ops.opdefs()["ops"]
+    seen: dict[str, list[dict[str, Any]]] = {}
+    original = pywrap_tfe.TFE_Py_FastPathExecute
+
+    def noted(ctx: Any, op_name: str, name: Any, *flat: Any) -> Any:
+        if op_name in wanted and len(seen.get(op_name, ())) < 4:
+            try:
+                seen.setdefault(op_name, []).append(_kwargs(op_name, flat))
+            except Exception:   # noqa: BLE001 - a call the note cannot read is skipped
+                pass
+        return original(ctx, op_name, name, *flat)
+
+    def _kwargs(op_name: str, flat: tuple) -> dict[str, Any]:
+        od = op_def_registry.get(op_name)
+        n = len(od.input_arg)
+        by_op = {a.get("input", a.get("attr")): a["py"] for a in data[op_name]["args"]}
+        kw: dict[str, Any] = {}
+        for arg, v in zip(od.input_arg, flat[:n]):
+            vals = [tf.convert_to_tensor(x) for x in v] if isinstance(v, (list, tuple)) else tf.convert_to_tensor(v)
+            size = sum(int(np.prod(x.shape)) for x in (vals if isinstance(vals, list) else [vals]))
+            if size > MAX_ELEMENTS:
+                raise ValueError("too large")
+            kw[by_op[arg.name]] = vals
+        rest = flat[n:]
+        for k in range(0, len(rest), 2):
+            attr, v = rest[k], rest[k + 1]
+            if attr in by_op:
+                kw[by_op[attr]] = tf.as_dtype(v) if any(a.get("attr") == attr and a["type"] == "type"
+                                                        for a in data[op_name]["args"]) else v
+        return kw
+
+    pywrap_tfe.TFE_Py_FastPathExecute = noted
+    rng_seed = 0
+    try:
+        for spec in (_specs() if source == "specs" else []):
+            rng = np.random.default_rng(rng_seed)
+            dt = spec.dtypes[0] if spec.dtypes else np.float32
+            try:
+                inputs = spec.make(rng, dt)
+                args = [tf.constant(x) for x in inputs]
+                with tf.GradientTape(persistent=True) as tape:
+                    for i in spec.diff:
+                        if i < len(args) and args[i].dtype.is_floating:
+                            tape.watch(args[i])
+                    out = spec.fn(tf, *args)
+                if spec.grad and spec.diff:
+                    srcs = [args[i] for i in spec.diff if i < len(args)]
+                    tape.gradient(out, srcs)
+            except Exception:   # noqa: BLE001 - a spec TF refuses notes nothing more
+                pass
+        for fn in ([] if source == "specs" else _edge_cases(source)):
+            if wanted <= set(seen):
+                break
+            try:
+                fn(tf)
+            except Exception:   # noqa: BLE001 - an error case notes its ops all the same
+                pass
+    finally:
+        pywrap_tfe.TFE_Py_FastPathExecute = original
+    cases: dict[str, Any] = {}
+    for op_name in sorted(seen):
+        for kw in seen[op_name]:
+            try:
+                getattr(tf.raw_ops, op_name)(**kw)
+            except Exception:   # noqa: BLE001 - not reproducible as a raw call: the next one
+                continue
+            try:
+                cases[op_name] = {k: encode(v) for k, v in kw.items()}
+            except TypeError:
+                continue
+            break
+    print(json.dumps(cases))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and not sys.argv[1].startswith("--"):
+        part(sys.argv[1], sys.argv[2].split(","))
+    else:
+        main()

@@ -1,0 +1,469 @@
+"""`tf.raw_ops`: one function per registered op that is a TF raw op (clause ops.raw-ops).
+
+Each function has TF 2.21's signature for the raw op, recorded from the installed TF into
+raw_opdefs.json (scripts/make_raw_opdefs.py): keyword-only (a positional argument is TF's
+TypeError), its inputs and non-inferred attrs by the Python names TF gives them, their defaults,
+`name=`; the function's own name is TF's (`mat_mul`), so Python's own argument errors (a missing
+or unknown keyword) read as TF's. A call checks each attr as TF's eager execute does (make_bool,
+make_int, ... and their TypeError texts), converts the inputs as args_to_matching_eager does (the
+inputs sharing a type attr take the first tensor's dtype, Python values that dtype or the attr's
+default), and runs the op through dispatch.execute with its tensors and attrs as the op's
+`raw_args` maps them (runtime/ops/raw_args.py): tapes, tf.function recording and the op's
+registered gradient see it as they see the public function's call.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch, registry
+from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["opdefs", "function", "binding", "bound_names", "unbound"]
+
+_FILE = Path(__file__).with_name("raw_opdefs.json")
+
+
+@lru_cache(maxsize=1)
+def opdefs() -> dict[str, Any]:
+    """The recorded signatures: {"count", "names", "ops": {name: {function, args, inferred, outputs}}}."""
+    with open(_FILE, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _forward_params(op: registry.OpDef) -> tuple[int, int, bool, set[str], set[str], bool] | None:
+    """(required positional, positional capacity, *args, names taking a keyword, required
+    keyword-able names, **kwargs) of the op's forward; None when it has no signature."""
+    fwd = op.forward
+    nin = getattr(fwd, "nin", None)
+    if nin is not None and callable(fwd) and type(fwd).__name__ == "ufunc":
+        return nin, nin, False, set(), set(), False
+    try:
+        sig = inspect.signature(fwd)
+    except (TypeError, ValueError):
+        return None
+    req = cap = 0
+    star = kwvar = False
+    names: set[str] = set()
+    required: set[str] = set()
+    for p in sig.parameters.values():
+        if p.kind is p.VAR_POSITIONAL:
+            star = True
+        elif p.kind is p.VAR_KEYWORD:
+            kwvar = True
+        elif p.kind is p.KEYWORD_ONLY:
+            names.add(p.name)
+            if p.default is p.empty:
+                required.add(p.name)
+        else:
+            cap += 1
+            names.add(p.name)
+            if p.default is p.empty:
+                req += 1
+                required.add(p.name)
+    return req, cap, star, names, required, kwvar
+
+
+@lru_cache(maxsize=1)
+def _declared() -> bool:
+    from simdist.runtime.ops import raw_forms
+    raw_forms.declare()
+    return True
+
+
+# Layout attrs: simdist's ops compute TF's default layout (channels last) only; a raw call accepts
+# the default and refuses another value with UnimplementedError (TF's own CPU kernels refuse most
+# channels-first layouts too)
+LAYOUT = ("data_format",)
+
+
+def binding(name: str) -> RawArgs | str:
+    """The op's raw-call mapping, or why simdist has no raw form of `name`."""
+    _declared()
+    spec = opdefs()["ops"].get(name)
+    if spec is None:
+        return "it is not a TF raw op" if name not in opdefs()["names"] else "simdist does not implement the op"
+    try:
+        op = registry.get(name)
+    except LookupError:
+        return "simdist does not implement the op"
+    if isinstance(op.raw_args, str):
+        return op.raw_args
+    if op.raw_args is not None:
+        return op.raw_args
+    handles = [a["py"] for a in spec["args"] if a.get("dtype") in ("resource", "variant")]
+    if handles:   # (a variable's or a table's handle: simdist's ops take the state itself, not a handle tensor)
+        return f"its input {handles[0]!r} is a resource handle, which simdist's op does not take"
+    if op.bound:
+        return f"its outputs are computed outside an op's forward ({op.bound})"
+    params = _forward_params(op)
+    if params is None:
+        return "its forward has no signature to bind the raw arguments to"
+    req, cap, star, names, required, kwvar = params
+    inputs = [a for a in spec["args"] if "input" in a]
+    attrs = {a["attr"] for a in spec["args"] if "attr" in a and a["attr"] not in NO_EFFECT}
+    attrs -= {a for a in LAYOUT if a not in names}
+    positional = _positional_names(op)
+    if any("number_attr" in a or "type_list_attr" in a for a in inputs):
+        # a list input fills the forward's *arrays: only as the op's one input
+        if not star or len(inputs) != 1 or positional:
+            return "its list input does not map onto the forward's arguments (no RawArgs declared)"
+        rest = names
+    else:
+        if len(inputs) > cap and not star:
+            return "its inputs do not map onto the forward's arguments (no RawArgs declared)"
+        rest = names - set(positional[:len(inputs)])
+    missing = (required - set(positional[:len(inputs)])) - attrs
+    if missing:
+        return f"its forward needs {sorted(missing)}, which the raw op's attrs do not give (no RawArgs declared)"
+    for at in sorted(attrs):
+        if at not in rest and not kwvar:
+            return f"its attr {at!r} is not an argument of the forward (no RawArgs declared)"
+    return RawArgs(attrs={at: at for at in sorted(attrs)})
+
+
+def _positional_names(op: registry.OpDef) -> list[str]:
+    try:
+        return [p.name for p in inspect.signature(op.forward).parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return []
+
+
+@lru_cache(maxsize=None)
+def bound_names() -> tuple[str, ...]:
+    """The raw ops simdist implements (sorted)."""
+    return tuple(sorted(n for n in opdefs()["ops"] if isinstance(binding(n), RawArgs)))
+
+
+def unbound() -> dict[str, str]:
+    """Registered ops that are TF raw ops without a raw form: name -> why."""
+    out = {}
+    for n in sorted(opdefs()["ops"]):
+        b = binding(n)
+        if isinstance(b, str):
+            out[n] = b
+    return out
+
+
+# --- attr checks (TF's tensorflow/python/eager/execute.py make_*) ------------------------------------
+
+def _make_bool(v: Any, arg: str) -> bool:
+    if not isinstance(v, bool):
+        raise TypeError(f"Expected bool for argument '{arg}' not {v!r}.")
+    return v
+
+
+def _make_int(v: Any, arg: str) -> int:
+    if isinstance(v, str):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.")
+    try:
+        return int(v)
+    except (ValueError, TypeError):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.") from None
+
+
+def _make_float(v: Any, arg: str) -> float:
+    import numbers   # (TF's compat.real_types: numbers.Real, NumPy's integers and floats; a bool is Real)
+    if not isinstance(v, numbers.Real):
+        raise TypeError(f"Expected float for argument '{arg}' not {v!r}.")
+    return float(v)
+
+
+def _make_str(v: Any, arg: str) -> str:
+    if not isinstance(v, (str, bytes)):
+        raise TypeError(f"Expected string for argument '{arg}' not {v!r}.")
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def _make_type(v: Any, arg: str) -> dtypes.DType:
+    try:
+        return dtypes.as_dtype(v)
+    except (TypeError, ValueError, KeyError):
+        raise TypeError(f"Expected DataType for argument '{arg}' not {v!r}.") from None
+
+
+def _make_shape(v: Any, arg: str) -> tuple | None:
+    from simdist.runtime.tensor import TensorShape
+    try:
+        s = TensorShape(v)
+    except TypeError as e:
+        raise TypeError(f"Error converting {arg} to a TensorShape: {e}.") from None
+    except ValueError as e:
+        raise ValueError(f"Error converting {arg} to a TensorShape: {e}.") from None
+    return None if s.rank is None else tuple(s.as_list())
+
+
+_SCALAR = {"bool": _make_bool, "int": _make_int, "float": _make_float, "string": _make_str, "type": _make_type,
+           "shape": _make_shape}
+
+
+def _attr_value(v: Any, a: dict[str, Any], fname: str) -> Any:
+    """The attr's value checked and converted as TF's raw-op wrapper does (None: the attr's
+    default, as the generated wrappers read it)."""
+    if v is None and not a.get("required"):
+        v = _default_value(a)
+    kind = a["type"]
+    arg = a["py"]
+    if kind.startswith("list("):
+        if not isinstance(v, (list, tuple)):
+            raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
+        make = _SCALAR[kind[5:-1]]
+        return tuple(make(x, arg) for x in v)
+    out = _SCALAR[kind](v, arg)
+    allowed = a.get("allowed")
+    if kind == "string" and allowed and out not in allowed:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr '{a['attr']}' of \"{out}\" is not in the list "
+                                          f"of allowed values: " + ", ".join(f'"{x}"' for x in allowed))
+    return out
+
+
+# --- inputs (TF's args_to_matching_eager) ------------------------------------------------------------
+
+def _convert_group(values: list[Any], allowed: list[str] | None, default: str | None) -> list[Tensor]:
+    """Values sharing one type attr: the first tensor's dtype for all; without a tensor, the first
+    value's own conversion (if its dtype is allowed) or the attr's default, then that dtype."""
+    dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    out = []
+    for v in values:
+        if isinstance(v, Tensor):
+            out.append(v)
+            continue
+        if dtype is None:
+            t = None
+            if allowed:
+                t = convert_to_tensor(v)
+                if t.dtype.name not in allowed:
+                    t = None
+            if t is None:
+                t = convert_to_tensor(v, dtype_hint=default)
+            dtype = t.dtype
+            out.append(t)
+        else:
+            out.append(convert_to_tensor(v, dtype=dtype))
+    return out
+
+
+def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str) -> dict[str, Any]:
+    """Each OpDef input converted (a list input as a list of Tensors), by OpDef name."""
+    inferred = spec["inferred"]
+    groups: dict[str, list[tuple[str, int | None, Any]]] = {}
+    out: dict[str, Any] = {}
+    for a in spec["args"]:
+        if "input" not in a:
+            continue
+        v = kw[a["py"]]
+        listed = "number_attr" in a or "type_list_attr" in a
+        if listed:
+            v = _as_list(v, a["py"], fname)
+            if "number_attr" in a:
+                n = a["number_attr"]
+                if n in vals and vals[n] != len(v):
+                    raise ValueError(f"List argument '{a['py']}' to '{fname}' Op with length {len(v)} must match "
+                                     f"length {vals[n]} of argument '{_number_source(spec, n)}'.")
+                vals[n] = len(v)
+                minimum = inferred.get(n, {}).get("minimum", 0)
+                if len(v) < minimum:
+                    raise ValueError(f"List argument '{a['py']}' to '{fname}' Op with length {len(v)} shorter than "
+                                     f"minimum length {minimum}.")
+        if "type_attr" in a:
+            items = v if listed else [v]
+            groups.setdefault(a["type_attr"], []).extend((a["input"], i if listed else None, x)
+                                                          for i, x in enumerate(items))
+            out[a["input"]] = [None] * len(v) if listed else None
+        elif "type_list_attr" in a:
+            out[a["input"]] = [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in v]
+            vals[a["type_list_attr"]] = tuple(t.dtype for t in out[a["input"]])
+        else:
+            want = dtypes.as_dtype(a["dtype"])
+            items = v if listed else [v]
+            ts = [x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=want) for x in items]
+            out[a["input"]] = ts if listed else ts[0]
+    for attr, members in groups.items():
+        info = inferred.get(attr, {})
+        given = vals.get(attr)   # (a type attr TF lets the caller give: the inputs take it)
+        if given is not None:
+            ts = [x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=given) for _, _, x in members]
+        else:
+            ts = _convert_group([x for _, _, x in members], info.get("allowed"), info.get("default"))
+            if ts:
+                vals[attr] = ts[0].dtype
+        for (name, i, _), t in zip(members, ts):
+            if i is None:
+                out[name] = t
+            else:
+                out[name][i] = t
+    return out
+
+
+def _as_list(v: Any, arg: str, fname: str) -> list[Any]:
+    """A list input's values: TF's fast path takes any sequence (a tensor or an array of rank >= 1
+    as its rows); anything else is the wrapper's TypeError."""
+    if isinstance(v, (list, tuple)):
+        return list(v)
+    shape = getattr(v, "shape", None)
+    if shape is not None and len(shape) >= 1:
+        return list(v)
+    raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
+
+
+def _number_source(spec: dict[str, Any], n: str) -> str:
+    return next(a["py"] for a in spec["args"] if a.get("number_attr") == n)
+
+
+def _check_dtypes(name: str, spec: dict[str, Any], inputs: dict[str, Any], vals: dict[str, Any]) -> None:
+    """A tensor input whose dtype is not its argument's: TF's "cannot compute Op as input #i"."""
+    from simdist.runtime.ops import args as _args
+    k = 0
+    for a in spec["args"]:
+        if "input" not in a:
+            continue
+        v = inputs[a["input"]]
+        items = v if isinstance(v, list) else [v]
+        want = None
+        if "type_attr" in a:
+            want = vals.get(a["type_attr"])
+        elif "dtype" in a:
+            want = dtypes.as_dtype(a["dtype"])
+        for t in items:
+            if want is not None and t.dtype != want:
+                raise errors.InvalidArgumentError(
+                    None, None, f"cannot compute {name} as input #{k}(zero-based) was expected to be a "
+                    f"{_args.tf_name(want)} tensor but is a {_args.tf_name(t.dtype)} tensor [Op:{name}] name: ")
+            k += 1
+
+
+def _static(v: Any) -> Any:
+    """An input's value as Python, as simdist's ops hold such attrs: a scalar as a number, an
+    array as nested tuples (an attr of simdist's op that is an input of TF's)."""
+    if isinstance(v, list):
+        return tuple(_static(x) for x in v)
+    a = dispatch.static_value(v).tolist()
+    return _tuples(a)
+
+
+def _tuples(a: Any) -> Any:
+    return tuple(_tuples(x) for x in a) if isinstance(a, list) else a
+
+
+def call(name: str, kw: dict[str, Any]) -> Any:
+    """Run raw op `name` on the keyword arguments of its TF signature."""
+    spec = opdefs()["ops"][name]
+    b = binding(name)
+    assert isinstance(b, RawArgs), b
+    fname = spec["function"]
+    vals: dict[str, Any] = {}
+    for a in spec["args"]:
+        if "attr" in a:
+            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname)
+    inputs = _inputs(spec, kw, vals, fname)
+    _check_dtypes(name, spec, inputs, vals)
+    every = {**inputs, **vals}
+    if b.check is not None:
+        b.check(every)
+    for a in spec["args"]:
+        taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
+        if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):
+            raise errors.UnimplementedError(None, None, f"simdist computes {name} in the {a.get('default')} layout "
+                                            f"only, not data_format={vals[a['attr']]!r} [Op:{name}]")
+    if b.via is not None:
+        out = b.via(**{a.get("input", a.get("attr")): every[a.get("input", a.get("attr"))] for a in spec["args"]})
+        return _outputs(name, spec, out, vals)
+    order = b.inputs if b.inputs is not None else [a["input"] for a in spec["args"] if "input" in a]
+    tensors: list[Tensor] = []
+    for n in order:
+        v = inputs[n]
+        tensors.extend(v if isinstance(v, list) else [v])
+    attrs = {}
+    if b.attrs is None:
+        attrs = {a["attr"]: vals[a["attr"]] for a in spec["args"]
+                 if "attr" in a and a["attr"] not in NO_EFFECT and a["attr"] not in LAYOUT}
+    else:
+        for k, src in b.attrs.items():
+            if callable(src):
+                attrs[k] = src(every)
+            elif src in inputs:
+                attrs[k] = _static(inputs[src])
+            else:
+                attrs[k] = vals[src]
+    op = registry.get(name)
+    out = dispatch.execute(op, tensors, attrs or None)
+    return _outputs(name, spec, out, vals)
+
+
+def _outputs(name: str, spec: dict[str, Any], out: Any, vals: dict[str, Any]) -> Any:
+    """The op's results as TF's raw op returns them: one tensor, a list (a list output), or a
+    namedtuple named after the op with the OpDef's output names."""
+    outs = spec["outputs"]
+    flat = list(out) if isinstance(out, (tuple, list)) else [out]
+    if len(outs) == 1 and "number_attr" not in outs[0] and "type_list_attr" not in outs[0]:
+        return flat[0] if len(flat) == 1 else out
+    grouped: list[Any] = []
+    k = 0
+    for o in outs:
+        if "number_attr" in o or "type_list_attr" in o:
+            n = vals[o["number_attr"]] if "number_attr" in o else len(vals[o["type_list_attr"]])
+            grouped.append(flat[k:k + n])
+            k += n
+        else:
+            grouped.append(flat[k])
+            k += 1
+    if len(outs) == 1:
+        return grouped[0]
+    return _tuple_type(name, tuple(o["name"] for o in outs))(*grouped)
+
+
+@lru_cache(maxsize=None)
+def _tuple_type(name: str, fields: tuple[str, ...]) -> Any:
+    return collections.namedtuple(name, fields)
+
+
+def _default_value(a: dict[str, Any]) -> Any:
+    if "default_dtype" in a:
+        return dtypes.as_dtype(a["default_dtype"])
+    d = a.get("default")
+    return list(d) if isinstance(d, list) else d
+
+
+@lru_cache(maxsize=None)
+def function(name: str) -> Callable[..., Any]:
+    """`tf.raw_ops.<name>`: AttributeError when simdist has no raw form of it."""
+    b = binding(name)
+    if not isinstance(b, RawArgs):
+        if name not in opdefs()["names"]:
+            raise AttributeError(f"module 'tf.raw_ops' has no attribute '{name}'")
+        raise AttributeError(f"tf.raw_ops.{name}: simdist does not implement the raw op {name} ({b})")
+    spec = opdefs()["ops"][name]
+    fname = spec["function"]
+    defaults: dict[str, Any] = {}
+    params = []
+    for i, a in enumerate(spec["args"]):
+        if a.get("required"):
+            params.append(a["py"])
+        else:
+            defaults[f"_d{i}"] = _default_value(a)
+            params.append(f"{a['py']}=_d{i}")
+    keys = [a["py"] for a in spec["args"]] + ["name"]
+    src = (f"def {fname}({', '.join(params + ['name=None'])}):\n"
+           f"    return _call(_name, {{{', '.join(repr(k) + ': ' + k for k in keys[:-1])}}})\n")
+    scope: dict[str, Any] = {"_call": call, "_name": name, **defaults}
+    exec(src, scope)  # noqa: S102 - a function with TF's exact signature, so Python's argument errors are TF's
+    inner = scope[fname]
+
+    def raw_op(*args: Any, **kwargs: Any) -> Any:
+        if args:
+            raise TypeError(f"{fname} only takes keyword args (possible keys: {keys}). Please pass these args as "
+                            "kwargs instead.")
+        return inner(**kwargs)
+
+    raw_op.__name__ = raw_op.__qualname__ = fname
+    raw_op.__signature__ = inspect.signature(inner)  # type: ignore[attr-defined]
+    raw_op.__doc__ = f"TF's raw op {name}, computed by simdist's op {name} (clause ops.raw-ops)."
+    return raw_op

@@ -1,0 +1,190 @@
+"""`tf.raw_ops` against real TensorFlow 2.21 (clause ops.raw-ops): every raw op in simdist's
+namespace called with valid inputs (TF's own calls, recorded from the per-op test matrix and the
+differential modules into raw_op_cases.json by scripts/record_raw_op_cases.py; for ops no program
+called, plain 2x2 inputs TF's raw op accepts), eagerly; a sample
+inside tf.function and under a GradientTape (the op's registered gradient); and the argument
+errors (positional arguments, a missing or unknown keyword, a wrong attr type, a list attr given a
+scalar, an op simdist does not implement) with their classes and TypeError texts. Needs the `tf`
+extra; live only (the values of oneDNN kernels differ on hosts without it: tolerance below).
+
+The comparison is within 1e-5 relative (float16 1e-3, bfloat16 1e-2): this module checks that a
+raw call reaches the op with TF's arguments; the kernels' bits are the per-op modules' business.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, pytest.mark.skipif(not tf_workers.HAS_TF, reason="needs real TensorFlow 2.21")]
+clause = pytest.mark.clause
+
+RECORDED: dict[str, dict[str, Any]] = json.loads((Path(__file__).with_name("raw_op_cases.json")).read_text())
+
+
+def decode(tf: Any, v: Any) -> Any:
+    """A recorded argument as `tf`'s value: arrays as tensors of their dtype, dtypes as DTypes."""
+    if isinstance(v, list):
+        return [decode(tf, x) for x in v]
+    if isinstance(v, dict) and "dtype_name" in v:
+        return tf.as_dtype(v["dtype_name"])
+    if isinstance(v, dict) and "values" in v:
+        dt, shape, values = v["dtype"], v["shape"], v["values"]
+        if dt == "string":
+            return tf.constant(np.array([s.encode("latin-1") for s in values], dtype=object).reshape(shape))
+        if dt.startswith("complex"):
+            a = np.array([complex(re, im) for re, im in values], dtype=dt).reshape(shape)
+            return tf.constant(a, dtype=tf.as_dtype(dt))
+        if dt == "bfloat16":
+            return tf.cast(tf.constant(np.array(values, np.float32).reshape(shape)), tf.bfloat16)
+        return tf.constant(np.array(values, dtype=dt).reshape(shape), dtype=tf.as_dtype(dt))
+    return v
+
+
+# outputs whose vectors' signs are the solver's choice (LAPACK's in simdist, Eigen's in TF): compared as |v|
+_SIGN_FREE = {"SelfAdjointEigV2": (1,), "Svd": (1, 2), "Qr": (0, 1), "Eig": (1,)}
+# kernels simdist computes another way than TF (clause ops.linalg-sqrtm and its neighbours): this relative tolerance
+_LOOSE = {"MatrixSquareRoot": 1e-4, "MatrixLogarithm": 1e-4, "MatrixExponential": 1e-4}
+
+
+def _call(op: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        out = getattr(tf.raw_ops, op)(**{k: decode(tf, v) for k, v in RECORDED[op].items()})
+        if op in _SIGN_FREE:
+            out = [tf.abs(o) if i in _SIGN_FREE[op] else o for i, o in enumerate(out)]
+        return out
+    return run
+
+
+def _in_function(op: str) -> Callable[[Any], Any]:
+    """The call inside a tf.function (traced once, its inputs made outside)."""
+    def run(tf: Any) -> Any:
+        kw = {k: decode(tf, v) for k, v in RECORDED[op].items()}
+        return tf.function(lambda: getattr(tf.raw_ops, op)(**kw), autograph=False)()
+    return run
+
+
+def _gradient(op: str, wrt: str) -> Callable[[Any], Any]:
+    """d sum(output 0) / d input `wrt`, through the op's registered gradient."""
+    def run(tf: Any) -> Any:
+        kw = {k: decode(tf, v) for k, v in RECORDED[op].items()}
+        with tf.GradientTape() as tape:
+            tape.watch(kw[wrt])
+            out = getattr(tf.raw_ops, op)(**kw)
+            first = out[0] if isinstance(out, (list, tuple)) else out
+            y = tf.reduce_sum(first)
+        return tape.gradient(y, kw[wrt])
+    return run
+
+
+def _message(program: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The error's class and text as a string tensor (for TypeErrors, whose texts are Python's)."""
+    def run(tf: Any) -> Any:
+        try:
+            program(tf)
+        except TypeError as e:
+            return tf.constant(f"TypeError: {e}")
+        return tf.constant("no error")
+    return run
+
+
+_M = lambda tf: tf.constant([[1.0, 2.0], [3.0, 4.0]])  # noqa: E731
+
+_TRACED = ("MatMul", "Cumsum", "Sum", "ConcatV2", "Transpose", "Relu", "Softmax", "TopKV2", "Unique", "Cast",
+           "Pack", "Reshape", "StridedSlice", "GatherV2", "Conv2D", "MaxPool", "OneHot", "Tile")
+_GRADIENTS = (("MatMul", "a"), ("Cumsum", "x"), ("Sum", "input"), ("Mul", "x"), ("Exp", "x"), ("Tanh", "x"),
+              ("Softmax", "logits"), ("Relu", "features"), ("Conv2D", "input"), ("Transpose", "x"),
+              ("Mean", "input"), ("Sigmoid", "x"), ("Log1p", "x"), ("Square", "x"), ("Max", "input"))
+
+_ERRORS: list[tuple[str, Callable[[Any], Any]]] = [
+    ("positional", _message(lambda tf: tf.raw_ops.MatMul(_M(tf), _M(tf)))),
+    ("missing-required", _message(lambda tf: tf.raw_ops.MatMul(a=_M(tf)))),
+    ("unknown-keyword", _message(lambda tf: tf.raw_ops.MatMul(a=_M(tf), b=_M(tf), foo=1))),
+    ("bool-attr-str", _message(lambda tf: tf.raw_ops.MatMul(a=_M(tf), b=_M(tf), transpose_a="x"))),
+    ("bool-attr-int", _message(lambda tf: tf.raw_ops.MatMul(a=_M(tf), b=_M(tf), transpose_a=1))),
+    ("type-attr", _message(lambda tf: tf.raw_ops.Cast(x=_M(tf), DstT="int3"))),
+    ("float-attr", _message(lambda tf: tf.raw_ops.LeakyRelu(features=_M(tf), alpha="a"))),
+    ("int-attr", _message(lambda tf: tf.raw_ops.Unpack(value=_M(tf), num="2"))),
+    ("list-attr-scalar", _message(lambda tf: tf.raw_ops.MaxPool(input=tf.ones([1, 2, 2, 1]), ksize=1,
+                                                                strides=[1, 1, 1, 1], padding="SAME"))),
+    ("list-input-scalar", _message(lambda tf: tf.raw_ops.ConcatV2(values=_M(tf), axis=0))),
+    ("string-attr-int", _message(lambda tf: tf.raw_ops.MaxPool(input=tf.ones([1, 2, 2, 1]), ksize=[1, 1, 1, 1],
+                                                               strides=[1, 1, 1, 1], padding=1))),
+    ("string-attr-unknown", lambda tf: tf.raw_ops.MaxPool(input=tf.ones([1, 2, 2, 1]), ksize=[1, 1, 1, 1],
+                                                          strides=[1, 1, 1, 1], padding="SAM")),
+    ("input-dtype-mismatch", lambda tf: tf.raw_ops.AddV2(x=tf.constant(1.0), y=tf.constant(1))),
+    ("python-inputs", lambda tf: tf.raw_ops.AddV2(x=[1.0, 2.0], y=3.0)),
+    ("python-int-inputs", lambda tf: tf.raw_ops.Sum(input=[[1, 2], [3, 4]], axis=1, keep_dims=True)),
+    ("type-attr-given", lambda tf: tf.raw_ops.Cast(x=_M(tf), DstT=tf.int32, Truncate=False)),
+    ("multi-output-fields", lambda tf: [tf.constant(list(type(tf.raw_ops.Unique(x=[3, 1, 3]))._fields))]),
+    ("list-output", lambda tf: tf.raw_ops.Unpack(value=_M(tf), num=2, axis=1)),
+    ("not-a-raw-op", lambda tf: tf.raw_ops.NoSuchOp),
+]
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = (
+    [(f"eager[{op}]", "eager", _call(op)) for op in sorted(RECORDED)]
+    + [(f"function[{op}]", "function", _in_function(op)) for op in _TRACED if op in RECORDED]
+    + [(f"gradient[{op}:{w}]", "gradient", _gradient(op, w)) for op, w in _GRADIENTS if op in RECORDED]
+    + [(n, "errors", f) for n, f in _ERRORS])
+
+
+def _agree(case: tuple) -> Any:
+    op = case[0].partition("[")[2].rstrip("]").partition(":")[0]
+    return edge_compare.within(_LOOSE.get(op, 1e-5), floors={"float16": 1e-3, "bfloat16": 1e-2})
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.raw-ops")
+@EDGES.parametrize("eager")
+def test_raw_op_eager(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.raw-ops")
+@EDGES.parametrize("function")
+def test_raw_op_in_function(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.raw-ops")
+@EDGES.parametrize("gradient")
+def test_raw_op_gradient(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.raw-ops")
+@EDGES.parametrize("errors")
+def test_raw_op_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.raw-ops")
+def test_every_raw_op_has_a_case() -> None:
+    """Every raw op in simdist's namespace is called by some eager case."""
+    from simdist.runtime.ops import raw_ops
+    missing = sorted(set(raw_ops.bound_names()) - set(RECORDED))
+    assert not missing, f"raw ops with no recorded call: {missing}; run scripts/record_raw_op_cases.py"
+    stale = sorted(set(RECORDED) - set(raw_ops.bound_names()))
+    assert not stale, f"recorded calls of raw ops simdist's namespace lacks: {stale}"
+
+
+def test_every_group_is_tested() -> None:
+    assert EDGES.untested() == [], f"groups with no test function: {EDGES.untested()}"
+
+
+if __name__ == "__main__":  # TF worker: python test_raw_ops_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
