@@ -2,37 +2,4 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:abs>call:linalg.lu_reconstruct', 'accepts', "'err', 'ValueError'"): 'seed 1420261218 #233 (tape): TF 2.21 '
-                                                                            "('err', 'ValueError'); simdist ('ok', "
-                                                                            "('T', 'complex128', (1, 2), array([[ "
-                                                                            '1.+4.j, -3.+4.j]])))',
- ('call:image.random_flip_left_right', 'value', "'ok'"): "seed 1420261218 #249 (dist): TF 2.21 ('dist', (('local', "
-                                                         "('tuple', (('T', 'int32', (3, 3, 4), array([[[5, 1, 1, 2],; "
-                                                         "simdist ('dist', (('local', ('tuple', (('T', 'int32', (3, 3, "
-                                                         '4), array([[[0, 0, 2, 3],',
- ('call:make_tensor_proto', 'trace-time', "'err', 'TypeError'"): "seed 1420261218 #312 (sig): TF 2.21 ('calls', "
-                                                                 "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                 "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                                 "('err', 'TypeError'), ('err', 'TypeError')))",
- ('call:math.polygamma>operator:>=', 'value', "'ok'"): "seed 1420261218 #298 (eager): TF 2.21 ('ok', ('T', 'bool', (4, "
-                                                       "4, 3), array([[[False,  True, False],; simdist ('ok', ('T', "
-                                                       "'bool', (4, 4, 3), array([[[False,  True, False],",
- ('call:math.pow', 'value', "'ok'"): "seed 1420261218 #120 (tape): TF 2.21 ('ok', ('T', 'complex64', (2, 4, 3), "
-                                     "array([[[            inf          +nanj,  3.74997616e; simdist ('ok', ('T', "
-                                     "'complex64', (2, 4, 3), array([[[            inf          +nanj,  3.74997616e",
- ('call:tensor_scatter_nd_min>call:image.stateless_random_crop', 'accepts', "'err', 'ValueError'"): 'seed 1420261218 '
-                                                                                                    '#312 (sig): TF '
-                                                                                                    "2.21 ('calls', "
-                                                                                                    "(('err', "
-                                                                                                    "'ValueError'), "
-                                                                                                    "('err', "
-                                                                                                    "'ValueError'), "
-                                                                                                    "('err', "
-                                                                                                    "'ValueError'))); "
-                                                                                                    "simdist ('calls', "
-                                                                                                    "(('ok', "
-                                                                                                    "'traced'), "
-                                                                                                    "('err', "
-                                                                                                    "'InvalidArgumentError'), "
-                                                                                                    "('err', "
-                                                                                                    "'InvalidArgumentErro"}
+SEEN: dict[tuple[str, str, str], str] = {}

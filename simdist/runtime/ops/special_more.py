@@ -93,8 +93,9 @@ def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
     x, q = np.broadcast_arrays(x, q)
     r = _sp().zeta(x, q)
     # SciPy's NaN for a huge x (zeta(1e30, 3.0)): the sum is its first term's limit, as TF 2.21
-    # gives it: 0 for q > 1, 1 for q = 1, inf for 0 < q < 1 (third fuzzer, seed 53 #123)
-    huge = np.isnan(r) & (x > 1) & np.isfinite(x) & (q > 0) & np.isfinite(q)
+    # gives it: 0 for q > 1, 1 for q = 1, inf for 0 < q < 1 (third fuzzer, seed 53 #123); x = inf too
+    # (zeta(inf, 2.0) is 0: fz14 seed 1420261218 #298's polygamma(inf, x))
+    huge = np.isnan(r) & (x > 1) & (q > 0) & np.isfinite(q)
     if huge.any():
         r = np.where(huge, np.where(q > 1, 0.0, np.where(q == 1, 1.0, np.inf)), r)
     q_int = (q <= 0) & (q == np.floor(q))
