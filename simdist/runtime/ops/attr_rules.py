@@ -94,13 +94,21 @@ def attr_type(op_type: str, attr: str) -> tuple[str, bool]:
     raise KeyError(f"op type {op_type!r} has no attribute {attr!r} of a converted type in TF 2.21's registry")
 
 
-def list_input(op_type: str, arg: str, value: Any) -> None:
+def list_input(op_type: str, arg: str, value: Any, number_attr: str = "N") -> None:
     """A list input of the op def (N tensors: ShapeN's input, DynamicStitch's indices and data)
-    given something else than a list or tuple inside a tf.function: op_def_library's TypeError (a
-    tensor is not a list). Eagerly TF's fast path iterates a tensor (`shape_n(t)` computes) and
-    its fallback raises this TypeError only after another failure: not modelled there."""
+    given something else than a list or tuple. Inside a tf.function op_def_library's TypeError (a
+    tensor is not a list). Eagerly TF's fast path iterates a tensor (`shape_n(t)` computes), refuses
+    an ndarray of rank 2 or more itself (ValueError "expected a sequence for attr N, got an ndarray
+    with rank 2 instead") and hands a NumPy scalar or vector to the fallback, whose list check is the
+    TypeError (fz14 seed 1420261219 #159, #171); other values are not modelled there."""
     from simdist.runtime import context
-    if context.in_function() and not isinstance(value, (list, tuple)):
+    if context.in_function():
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
+        return
+    if isinstance(value, np.ndarray) and value.ndim >= 2:
+        raise ValueError(f"expected a sequence for attr {number_attr}, got an ndarray with rank {value.ndim} instead")
+    if isinstance(value, (np.ndarray, np.generic)):
         raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
 
 
