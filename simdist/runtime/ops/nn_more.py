@@ -213,11 +213,13 @@ no_tf_gradient("LRNGrad")
 
 def _default_float(value: Any) -> Tensor:
     """LRN's input as TF converts it: a tensor or variable as it is; anything else (a Python
-    number or list, a NumPy array or scalar of any dtype, complex and bool too) with the type
-    attr's default dtype, float32, NumPy values cast to it (observed eagerly and in a tf.function:
+    number or list, a NumPy array or scalar of any dtype outside T's list, complex and bool too) with
+    the type attr's default dtype, float32, NumPy values cast to it (a float16/bfloat16 one keeps its dtype) (observed eagerly and in a tf.function:
     tf.nn.lrn(np.ones([1, 1, 1, 2], np.int64)) computes in float32)."""
     if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
         return _t(value)
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.name in ("float16", "bfloat16"):
+        return convert_to_tensor(value)   # (a NumPy dtype in T's list keeps it: fz14 seed 1420261219 #209)
     t = convert_to_tensor(value, dtype_hint=dtypes.float32)
     if t.dtype != dtypes.float32 and t.dtype != dtypes.string:
         with np.errstate(all="ignore"):
