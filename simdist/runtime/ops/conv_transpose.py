@@ -183,7 +183,10 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     # (the wrapper's make_*: ops.attr-types)
     attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
     f, g = _t(filter), _t(out_backprop)
-    input_sizes = args.fixed_input(input_sizes, dtypes.int32)   # (an int32 input: 2.5 is TypeError)
+    # (an int32 input: 2.5 is TypeError; a float64 tensor convert_to_tensor's ValueError before the kernel's
+    # checks, traced op_def_library's TypeError: fz14 seed 1420261219 #279)
+    input_sizes = trace_errors.fixed_operand(input_sizes, dtypes.int32, op, "input_sizes") \
+        if isinstance(input_sizes, Tensor) else args.fixed_input(input_sizes, dtypes.int32)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
         _nchw_backprop_dtype(g, op)
