@@ -196,6 +196,9 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     if not a.dtype.is_integer:
         a = math.cast(a, dtypes.int32)
     axis = 0 if axis is None else axis
+    if isinstance(axis, Tensor):   # (bincount_ops' `axis not in [0, -1]` takes a comparison's truth:
+        from simdist.runtime import symbolic   # in a tf.function OperatorNotAllowedInGraphError; fz14 seed
+        symbolic.check_truth_taken(axis)       # 1420261219 #101)
     if axis not in (0, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
     v = dispatch.static_value(a)
