@@ -132,6 +132,8 @@ def _fast_path_value(kind: str, v: Any) -> bool:
     """Whether pywrap_tfe_src.cc's SetOpAttrs reads `v` for an attribute of `kind` (ParseIntValue:
     PyLong_Check, so a bool too but no NumPy integer or tensor; ParseFloatValue: a Python int or
     float, np.float64 being a float; ParseBoolValue: PyBool; strings: str/bytes)."""
+    if kind == "list(int)" and not isinstance(v, (list, tuple)):
+        return _fast_path_ints(v)   # (a TensorShape, a range, an empty ndarray: PySequence_Check)
     if kind.startswith("list("):
         return isinstance(v, (list, tuple)) and all(_fast_path_value(kind[5:-1], x) for x in v)
     if kind == "int":

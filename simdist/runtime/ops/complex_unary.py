@@ -346,12 +346,13 @@ def power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     xr, xi = _parts(xb)
     raw_r = np.ascontiguousarray(xb.real).ravel()
     raw_i = np.ascontiguousarray(xb.imag).ravel()
-    log_re = _c_map("clog", _join(xr, xi, xb.dtype)).real
-    log_im = atan2_tail(raw_i, raw_r).reshape(xb.shape)
-    w = _scalar_mul(np.ascontiguousarray(yb), _join(log_re, log_im, xb.dtype))
-    wr, wi = _parts(w)
-    out = _c_map("cexp", _join(wr, wi, xb.dtype))
-    return _join(out.real, out.imag, xb.dtype)
+    with np.errstate(all="ignore"):
+        log_re = _c_map("clog", _join(xr, xi, xb.dtype)).real
+        log_im = atan2_tail(raw_i, raw_r).reshape(xb.shape)
+        w = _scalar_mul(np.ascontiguousarray(yb), _join(log_re, log_im, xb.dtype))
+        wr, wi = _parts(w)
+        out = _c_map("cexp", _join(wr, wi, xb.dtype))
+        return _join(out.real, out.imag, xb.dtype)
 
 
 def kernel(op: str, fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:

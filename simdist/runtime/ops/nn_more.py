@@ -169,7 +169,35 @@ def _pow32(norm: np.ndarray, e: float) -> np.ndarray:
         return libm.elementwise("powf", norm.astype(np.float32), np.full(np.shape(norm), e, np.float32))
 
 
+def _lrn_half(x: np.ndarray, r: int, bias: float, alpha: float, beta: float) -> np.ndarray:
+    """TF's float16 LRN (LaunchLRN on Eigen tensors of half, every operation rounded to half): the
+    squares (65504**2 is inf, so every output of that window is 0: fz14 seed 1420261219 #209), their
+    sum over the window in order, times alpha plus bias (both half), then x times its inverse, rsqrt
+    or exp(log(.) * -beta), each rounded."""
+    h, f = np.float16, np.float32
+    with np.errstate(all="ignore"):
+        x32 = x.astype(f)
+        sq = (x32 * x32).astype(h)
+        n = x.shape[-1]
+        acc = np.zeros(x.shape, h)
+        for d in range(n):
+            part = np.zeros(x.shape[:-1], h)
+            for i in range(max(d - r, 0), min(d + r + 1, n)):
+                part = (part.astype(f) + sq[..., i].astype(f)).astype(h)
+            acc[..., d] = part
+        tmp = ((acc.astype(f) * f(h(alpha))).astype(h).astype(f) + f(h(bias))).astype(h).astype(f)
+        if h(beta) == h(1):
+            scale = (f(1) / tmp).astype(h)
+        elif h(beta) == h(0.5):
+            scale = (f(1) / np.sqrt(tmp)).astype(h)
+        else:
+            scale = np.exp((np.log(tmp).astype(h).astype(f) * -f(h(beta))).astype(h).astype(f)).astype(h)
+        return (x32 * scale.astype(f)).astype(h)
+
+
 def _lrn(x: np.ndarray, depth_radius: int, bias: float, alpha: float, beta: float) -> np.ndarray:
+    if x.dtype == np.float16:
+        return _lrn_half(x, depth_radius, bias, alpha, beta)
     x32 = x.astype(np.float32) if x.dtype != np.float32 else x
     norm = bias + alpha * _window_sum(x32 * x32, depth_radius)
     return (x32 * _pow32(norm, -beta)).astype(x.dtype)
