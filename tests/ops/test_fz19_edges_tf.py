@@ -88,6 +88,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "complex(1e-40, 2), complex(2, -1e-40), complex(-1.5, 0.5), complex(-2147483648, 0), complex(1, 0), "
         "complex(2, 0), complex(0, 0), complex(0.5, 0), complex(3, 0)], np.complex64)))")),
     ("complex128 pow", _CPLX, _eager(f"tf.math.pow(tf.constant({_CX128}), np.array([2, 2, 5, 2, 1, 3], np.int32))")),
+    ("complex64 pow of scalars", _CPLX, _eager(
+        "tf.math.pow(tf.constant(np.complex64(3)), tf.constant(np.complex64(complex(1e-40, np.inf))))")),
+    ("complex64 pow broadcast", _CPLX, _eager(
+        "tf.math.pow(tf.constant(np.array([[1+1j], [2]], np.complex64)), tf.constant(np.array([2, 3+1j], "
+        "np.complex64)))")),
     ("complex64 pow, tape", _CPLX, _tape(f"tf.math.pow(x, {_EXP})", f"tf.constant({_CX})")),
     ("complex64 pow, traced", _CPLX, _traced(f"tf.math.pow(tf.constant({_CX}), {_EXP})")),
     ("complex64 equal of subnormal parts", _CPLX, _eager(

@@ -349,7 +349,7 @@ def power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         log_re = _c_map("clog", _join(xr, xi, xb.dtype)).real
         log_im = atan2_tail(raw_i, raw_r).reshape(xb.shape)
-        w = _scalar_mul(np.ascontiguousarray(yb), _join(log_re, log_im, xb.dtype))
+        w = _scalar_mul(np.asarray(yb), _join(log_re, log_im, xb.dtype))   # (0-d stays 0-d)
         wr, wi = _parts(w)
         out = _c_map("cexp", _join(wr, wi, xb.dtype))
         return _join(out.real, out.imag, xb.dtype)
