@@ -225,6 +225,13 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "Philox state, so a second call with the same seed draws on: whether TF flips depends on which earlier "
         "programs of its long-lived worker drew from the same op and seed (TF did not flip, simdist flipped); asked "
         "alone TF agrees with simdist (fz19), so the class is the worker's history, not the op",
+    ("call:matmul", "error-class", "'err', 'ValueError'"):
+        "tf.matmul(a=np.int16(2), b=int32 scalar, output_type=np.int32) in a tf.function with an input_signature "
+        "(seed 1420261219 #277): math_ops.matmul builds BatchMatMulV3 (Ta, Tb, Tout) when output_type differs from an "
+        "operand's dtype, whose shape function refuses the rank-0 operands (ValueError at trace; eagerly TF 2.21 has "
+        "CPU kernels only for int8/uint8 operands with int32, float32 with bfloat16 and same-type ones: NotFoundError "
+        "else); simdist ignores output_type and compares the operands' dtypes first (op_def_library's TypeError). "
+        "Open: BatchMatMulV3 (mixed operand types, its kernels and gradient) is not modelled (fz19)",
     ("call:strings.unsorted_segment_join", "accepts", "'err', 'TypeError'"):
         "tf.strings.unsorted_segment_join((complex64 tensor, float16 array, 0.5), [0], 3) in a tf.function: TF 2.21's "
         "autopacking casts the complex64 tensor to string (a Cast node whose kernel fails only at run) and then "
