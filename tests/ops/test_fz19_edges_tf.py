@@ -161,6 +161,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.strings.to_hash_bucket_fast(tf.constant([1.0]), num_buckets=tf.constant(3))")),
     ("to_hash_bucket strings tensor num_buckets", _ATTR, _eager(
         "tf.strings.to_hash_bucket(tf.constant(['a', 'b']), num_buckets=tf.constant(5))")),
+    ("reduce_join keepdims=1", _ATTR, _eager("tf.strings.reduce_join(inputs=[255, 255, -1.0], axis=-1, keepdims=1)")),
+    ("reduce_join keepdims=np.True_", _ATTR, _eager(
+        "tf.strings.reduce_join(inputs=['a', 'b'], axis=-1, keepdims=np.bool_(True))")),
+    ("reduce_join keepdims=True", _ATTR, _eager("tf.strings.reduce_join(inputs=['a', 'b'], axis=-1, keepdims=True)")),
+    ("repeat of a NumPy axis", _ATTR, _eager("tf.repeat(tf.constant([1.0, 2.0]), repeats=-1, axis=np.int64(-1))")),
+    ("repeat of an int axis", _ATTR, _eager("tf.repeat(tf.constant([1.0, 2.0]), repeats=2, axis=-1)")),
     ("in_top_k float targets", _ATTR, _eager(
         "tf.nn.in_top_k(targets=[0.5, 4.0, -np.inf, -3.0], predictions=np.array([0.0, -0.0, 7.0, 0.25], np.float32), "
         "k=3)")),
