@@ -2,4 +2,69 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {}
+SEEN: dict[tuple[str, str, str], str] = {('augmented:/=', 'error-class', "'err', 'NotImplementedError'"): "seed 1420261219 #335 (dist): TF 2.21 ('err', "
+                                                                  "'NotImplementedError'); simdist ('err', "
+                                                                  "'TypeError')",
+ ('augmented:/=', 'gradient', "'ok'"): "seed 1420261219 #414 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (1, 3, "
+                                       "4, 1), array([[[[-1.6666666 ],; simdist ('grad', ('ok', ('T', 'float32', (1, "
+                                       '3, 4, 1), array([[[[-1.6666666e+00],',
+ ('call:image.combined_non_max_suppression>unary:-', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #360 '
+                                                                                            "(eager): TF 2.21 ('err', "
+                                                                                            "'ValueError'); simdist "
+                                                                                            "('err', "
+                                                                                            "'InvalidArgumentError')",
+ ('call:image.non_max_suppression_overlaps', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #400 (dist): TF '
+                                                                                    "2.21 ('err', 'ValueError'); "
+                                                                                    "simdist ('err', "
+                                                                                    "'InvalidArgumentError')",
+ ('call:linalg.tensordot', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #335 (dist): TF 2.21 '
+                                                                           "('err', 'NotImplementedError'); simdist "
+                                                                           "('err', 'ValueError')",
+ ('call:nn.atrous_conv2d', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #373 (sig): TF 2.21 '
+                                                                           "('calls', (('err', 'NotImplementedError'), "
+                                                                           "('err', 'NotImplementedError'), ('err', "
+                                                                           "'NotImp; simdist ('calls', (('err', "
+                                                                           "'ValueError'), ('err', 'ValueError'), "
+                                                                           "('err', 'ValueError')))",
+ ('call:nn.atrous_conv2d_transpose', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #426 (dist): TF '
+                                                                                     "2.21 ('err', "
+                                                                                     "'NotImplementedError'); simdist "
+                                                                                     "('err', 'IndexError')",
+ ('call:nn.conv1d', 'error-class', "'err', 'TypeError'"): "seed 1420261219 #383 (eager): TF 2.21 ('err', 'TypeError'); "
+                                                          "simdist ('err', 'InvalidArgumentError')",
+ ('call:nn.ctc_unique_labels', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #405 (function): TF 2.21 '
+                                                                      "('calls', (('err', 'ValueError'), ('err', "
+                                                                      "'ValueError'), ('err', 'ValueError'), ('ok', "
+                                                                      "('p; simdist ('calls', (('err', "
+                                                                      "'InvalidArgumentError'), ('err', "
+                                                                      "'InvalidArgumentError'), ('err', 'Inva",
+ ('call:nn.dropout', 'accepts', "'err', 'ValueError'"): "seed 1420261219 #474 (tape): TF 2.21 ('err', 'ValueError'); "
+                                                        "simdist ('grad', ('ok', ('T', 'float64', (), array(0.))), "
+                                                        "('ok', (('first', ('ok', ('list', (('T',",
+ ('call:nn.pool>operator:*', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #426 (dist): TF 2.21 '
+                                                                             "('err', 'NotImplementedError'); simdist "
+                                                                             "('err', 'ValueError')",
+ ('call:nn.sigmoid_cross_entropy_with_logits', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #335 '
+                                                                                               '(dist): TF 2.21 '
+                                                                                               "('err', "
+                                                                                               "'NotImplementedError'); "
+                                                                                               "simdist ('err', "
+                                                                                               "'ValueError')",
+ ('operator:!=', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261219 #426 (dist): TF 2.21 ('err', "
+                                                             "'NotImplementedError'); simdist ('dist', (('local', "
+                                                             "('tuple', (('T', 'bool', (3,), array([False, False, "
+                                                             "False])), ('T', 'b",
+ ('operator:==', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261219 #426 (dist): TF 2.21 ('err', "
+                                                             "'NotImplementedError'); simdist ('dist', (('local', "
+                                                             "('tuple', (('T', 'bool', (3,), array([False, False,  "
+                                                             "True])), ('T', 'b",
+ ('random:normal', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261219 #335 (dist): TF 2.21 ('err', "
+                                                               "'NotImplementedError'); simdist ('dist', (('local', "
+                                                               "('tuple', (('list', (('T', 'float64', (3,), "
+                                                               'array([0.25945435, 1.18560',
+ ('random:stateless_truncated_normal', 'accepts', "'err', 'NotImplementedError'"): 'seed 1420261219 #335 (dist): TF '
+                                                                                   "2.21 ('err', "
+                                                                                   "'NotImplementedError'); simdist "
+                                                                                   "('dist', (('local', ('tuple', "
+                                                                                   "(('T', 'float16', (4, 3), array([[ "
+                                                                                   '0.544   ,  0.2074  ,  0.0'}
