@@ -30,8 +30,6 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:/=', 'error-class', "'err',
                                                                                      "2.21 ('err', "
                                                                                      "'NotImplementedError'); simdist "
                                                                                      "('err', 'IndexError')",
- ('call:nn.conv1d', 'error-class', "'err', 'TypeError'"): "seed 1420261219 #383 (eager): TF 2.21 ('err', 'TypeError'); "
-                                                          "simdist ('err', 'InvalidArgumentError')",
  ('call:nn.ctc_unique_labels', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #405 (function): TF 2.21 '
                                                                       "('calls', (('err', 'ValueError'), ('err', "
                                                                       "'ValueError'), ('err', 'ValueError'), ('ok', "

@@ -167,6 +167,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("reduce_join keepdims=True", _ATTR, _eager("tf.strings.reduce_join(inputs=['a', 'b'], axis=-1, keepdims=True)")),
     ("repeat of a NumPy axis", _ATTR, _eager("tf.repeat(tf.constant([1.0, 2.0]), repeats=-1, axis=np.int64(-1))")),
     ("repeat of an int axis", _ATTR, _eager("tf.repeat(tf.constant([1.0, 2.0]), repeats=2, axis=-1)")),
+    ("conv1d nested stride", _ATTR, _eager("tf.nn.conv1d(np.ones((1, 3, 1)), filters=-1, stride=[[0]], padding='SAME')")),
+    ("conv1d list stride", _ATTR, _eager(   # (its shape only: a float32 Conv2D's values are oneDNN's)
+        "tf.shape(tf.nn.conv1d(np.ones((1, 3, 1), np.float32), filters=np.ones((1, 1, 1), np.float32), stride=[1], "
+        "padding='SAME'))")),
     ("in_top_k float targets", _ATTR, _eager(
         "tf.nn.in_top_k(targets=[0.5, 4.0, -np.inf, -3.0], predictions=np.array([0.0, -0.0, 7.0, 0.25], np.float32), "
         "k=3)")),
