@@ -46,7 +46,8 @@ from simdist.runtime import context, dtypes, scalar_cache, tensor_proto
 
 __all__ = ["UINT64_PENDING", "to_array"]
 
-_F32_MAX = float(np.finfo(np.float32).max)
+# the smallest double that rounds to float32 infinity: FLT_MAX plus half its ulp (2**128 - 2**103)
+_F32_HALF_PAST = 2.0 ** 128 - 2.0 ** 103
 # dtypes a Python bool does not convert to (TF's py_seq_tensor.cc has bool converters only for bool,
 # the floats, int32 and int64): TypeError "Cannot convert True to EagerTensor of dtype int8"
 # and uint64, whose converter takes any Python int, bools included: `uint64 | True` computes;
@@ -206,8 +207,8 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
     with np.errstate(over="ignore"):   # 1e5 as float16 is inf, silently as in TF
         arr = obj.astype(dt.np)
     if inferred and dt.np == np.float32 and "f" in kinds and not context.in_function():   # (a graph gives inf)
-        wide = obj.astype(np.float64)
-        if np.any(np.isfinite(wide) & (np.abs(wide) > _F32_MAX)):
+        wide = obj.astype(np.float64)   # (a finite value whose float32 rounding overflows: 3.4028235e38
+        if np.any(np.isfinite(wide) & np.isinf(arr)):   # rounds to FLT_MAX and converts; fz19)
             raise ValueError(_FLOAT_RANGE)
     return arr
 
@@ -290,7 +291,8 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
     tp = type(value)
     if tp is float and (dt is None or dt.is_floating):       # the common scalars, without the walk
         if dt is None:
-            if value - value == 0 and abs(value) > _F32_MAX and not context.in_function():   # finite, beyond float32
+            if value - value == 0 and abs(value) >= _F32_HALF_PAST and not context.in_function():   # finite,
+                # rounding beyond float32 (3.4028235e38 rounds to its largest: converts)
                 raise ValueError(_FLOAT_RANGE)
             dt = dtypes.float32
         if dt is dtypes.bfloat16 and not context.in_function():

@@ -191,6 +191,14 @@ def _convert(values: Any, dt: dtypes.DType | None, shape: Any) -> np.ndarray:
     return arr
 
 
+def _graph_tensor(values: Any) -> bool:
+    """Whether `values` is a graph tensor of the tf.function being traced (tf.constant made inside it
+    included: fz14 seed 1420261218 #312), which make_tensor_proto refuses as TF's symbolic tensors."""
+    from simdist.runtime import context, symbolic
+    from simdist.runtime.tensor import Tensor
+    return isinstance(values, Tensor) and context.in_function() and symbolic.is_graph(values)
+
+
 def make_tensor_proto(values: Any, dtype: Any = None, shape: Any = None, verify_shape: bool = False,
                       allow_broadcast: bool = False) -> TensorProto:
     """`tf.make_tensor_proto` (see the module)."""
@@ -199,8 +207,8 @@ def make_tensor_proto(values: Any, dtype: Any = None, shape: Any = None, verify_
         raise ValueError("allow_broadcast and verify_shape are not both allowed.")
     if isinstance(values, TensorProto):
         return values
-    if isinstance(values, _Traced):   # a tf.function's graph tensor has no value to store
-        raise TypeError("Expected any non-tensor type, but got a tensor instead.")
+    if isinstance(values, _Traced) or _graph_tensor(values):   # a tf.function's graph tensor has no value to
+        raise TypeError("Expected any non-tensor type, but got a tensor instead.")   # store (at trace too)
     dt = dtypes.as_dtype(dtype) if dtype else None
     arr = _convert(values, dt, shape)
     try:

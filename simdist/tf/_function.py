@@ -577,6 +577,9 @@ def _outputs_to_tensors(out: Any) -> Any:
     if isinstance(out, (bool, int, float, str, np.ndarray, np.generic)):
         return convert_to_tensor(out)
     name = type(out).__name__
+    if name == "TensorProto":   # (func_graph converts it as tf.constant does: its value; fz14 seed 1420261219 #90)
+        from simdist.runtime.tensor_proto_message import make_ndarray
+        return convert_to_tensor(make_ndarray(out))
     if name == "GraphOperation":   # (an Assert, NoOp or group: func_graph's convert; function.operation-results)
         raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
                         "ExtensionTypes or None values; found return value of type Operation, which is not a Tensor "

@@ -211,6 +211,27 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "variance_ss and the int32 divisor is op_def_library's TypeError at trace; simdist's trace stops at "
         "Reciprocal's missing kernel (InvalidArgumentError at each call). Open for the same reason as the "
         "normalize_moments entry above; seed 1420261218 #178",
+    ("call:tensor_scatter_nd_min>call:image.stateless_random_crop", "accepts", "'err', 'ValueError'"):
+        "`y = tf.tensor_scatter_nd_min(list, int64 indices [1, 1, 2], np.float64(7.0))` then tf.image.stateless_"
+        "random_crop of a complex64 scalar with size [1, 2, 2] in a tf.function with an input_signature: TF 2.21 "
+        "builds TensorScatterMin (its rank-0 updates are a kernel error, when the graph runs), then the crop's "
+        "GreaterEqual(shape [0], size [3]) fails the shape function (ValueError at trace, every call); simdist's "
+        "trace runs TensorScatterMin, whose kernel error stops it (get_concrete_function succeeds, each call "
+        "InvalidArgumentError). Each alone agrees (fz19). Open for the same reason as the normalize_moments entry "
+        "above; seed 1420261218 #312",
+    ("call:image.random_flip_left_right", "value", "'ok'"):
+        "tf.image.random_flip_left_right(int list image, seed=1) in MirroredStrategy.run (dist mode, seed 1420261218 "
+        "#249): with an op seed and no global seed TF 2.21's eager stateful kernel is cached per process with its "
+        "Philox state, so a second call with the same seed draws on: whether TF flips depends on which earlier "
+        "programs of its long-lived worker drew from the same op and seed (TF did not flip, simdist flipped); asked "
+        "alone TF agrees with simdist (fz19), so the class is the worker's history, not the op",
+    ("call:matmul", "error-class", "'err', 'ValueError'"):
+        "tf.matmul(a=np.int16(2), b=int32 scalar, output_type=np.int32) in a tf.function with an input_signature "
+        "(seed 1420261219 #277): math_ops.matmul builds BatchMatMulV3 (Ta, Tb, Tout) when output_type differs from an "
+        "operand's dtype, whose shape function refuses the rank-0 operands (ValueError at trace; eagerly TF 2.21 has "
+        "CPU kernels only for int8/uint8 operands with int32, float32 with bfloat16 and same-type ones: NotFoundError "
+        "else); simdist ignores output_type and compares the operands' dtypes first (op_def_library's TypeError). "
+        "Open: BatchMatMulV3 (mixed operand types, its kernels and gradient) is not modelled (fz19)",
     ("call:strings.unsorted_segment_join", "accepts", "'err', 'TypeError'"):
         "tf.strings.unsorted_segment_join((complex64 tensor, float16 array, 0.5), [0], 3) in a tf.function: TF 2.21's "
         "autopacking casts the complex64 tensor to string (a Cast node whose kernel fails only at run) and then "

@@ -2,37 +2,67 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:abs>call:linalg.lu_reconstruct', 'accepts', "'err', 'ValueError'"): 'seed 1420261218 #233 (tape): TF 2.21 '
-                                                                            "('err', 'ValueError'); simdist ('ok', "
-                                                                            "('T', 'complex128', (1, 2), array([[ "
-                                                                            '1.+4.j, -3.+4.j]])))',
- ('call:image.random_flip_left_right', 'value', "'ok'"): "seed 1420261218 #249 (dist): TF 2.21 ('dist', (('local', "
-                                                         "('tuple', (('T', 'int32', (3, 3, 4), array([[[5, 1, 1, 2],; "
-                                                         "simdist ('dist', (('local', ('tuple', (('T', 'int32', (3, 3, "
-                                                         '4), array([[[0, 0, 2, 3],',
- ('call:make_tensor_proto', 'trace-time', "'err', 'TypeError'"): "seed 1420261218 #312 (sig): TF 2.21 ('calls', "
-                                                                 "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                                 "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
-                                                                 "('err', 'TypeError'), ('err', 'TypeError')))",
- ('call:math.polygamma>operator:>=', 'value', "'ok'"): "seed 1420261218 #298 (eager): TF 2.21 ('ok', ('T', 'bool', (4, "
-                                                       "4, 3), array([[[False,  True, False],; simdist ('ok', ('T', "
-                                                       "'bool', (4, 4, 3), array([[[False,  True, False],",
- ('call:math.pow', 'value', "'ok'"): "seed 1420261218 #120 (tape): TF 2.21 ('ok', ('T', 'complex64', (2, 4, 3), "
-                                     "array([[[            inf          +nanj,  3.74997616e; simdist ('ok', ('T', "
-                                     "'complex64', (2, 4, 3), array([[[            inf          +nanj,  3.74997616e",
- ('call:tensor_scatter_nd_min>call:image.stateless_random_crop', 'accepts', "'err', 'ValueError'"): 'seed 1420261218 '
-                                                                                                    '#312 (sig): TF '
-                                                                                                    "2.21 ('calls', "
-                                                                                                    "(('err', "
-                                                                                                    "'ValueError'), "
-                                                                                                    "('err', "
-                                                                                                    "'ValueError'), "
-                                                                                                    "('err', "
-                                                                                                    "'ValueError'))); "
-                                                                                                    "simdist ('calls', "
-                                                                                                    "(('ok', "
-                                                                                                    "'traced'), "
-                                                                                                    "('err', "
-                                                                                                    "'InvalidArgumentError'), "
-                                                                                                    "('err', "
-                                                                                                    "'InvalidArgumentErro"}
+SEEN: dict[tuple[str, str, str], str] = {('augmented:/=', 'error-class', "'err', 'NotImplementedError'"): "seed 1420261219 #335 (dist): TF 2.21 ('err', "
+                                                                  "'NotImplementedError'); simdist ('err', "
+                                                                  "'TypeError')",
+ ('augmented:/=', 'gradient', "'ok'"): "seed 1420261219 #414 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (1, 3, "
+                                       "4, 1), array([[[[-1.6666666 ],; simdist ('grad', ('ok', ('T', 'float32', (1, "
+                                       '3, 4, 1), array([[[[-1.6666666e+00],',
+ ('call:image.combined_non_max_suppression>unary:-', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #360 '
+                                                                                            "(eager): TF 2.21 ('err', "
+                                                                                            "'ValueError'); simdist "
+                                                                                            "('err', "
+                                                                                            "'InvalidArgumentError')",
+ ('call:image.non_max_suppression_overlaps', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #400 (dist): TF '
+                                                                                    "2.21 ('err', 'ValueError'); "
+                                                                                    "simdist ('err', "
+                                                                                    "'InvalidArgumentError')",
+ ('call:linalg.tensordot', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #335 (dist): TF 2.21 '
+                                                                           "('err', 'NotImplementedError'); simdist "
+                                                                           "('err', 'ValueError')",
+ ('call:nn.atrous_conv2d', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #373 (sig): TF 2.21 '
+                                                                           "('calls', (('err', 'NotImplementedError'), "
+                                                                           "('err', 'NotImplementedError'), ('err', "
+                                                                           "'NotImp; simdist ('calls', (('err', "
+                                                                           "'ValueError'), ('err', 'ValueError'), "
+                                                                           "('err', 'ValueError')))",
+ ('call:nn.atrous_conv2d_transpose', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #426 (dist): TF '
+                                                                                     "2.21 ('err', "
+                                                                                     "'NotImplementedError'); simdist "
+                                                                                     "('err', 'IndexError')",
+ ('call:nn.ctc_unique_labels', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #405 (function): TF 2.21 '
+                                                                      "('calls', (('err', 'ValueError'), ('err', "
+                                                                      "'ValueError'), ('err', 'ValueError'), ('ok', "
+                                                                      "('p; simdist ('calls', (('err', "
+                                                                      "'InvalidArgumentError'), ('err', "
+                                                                      "'InvalidArgumentError'), ('err', 'Inva",
+ ('call:nn.dropout', 'accepts', "'err', 'ValueError'"): "seed 1420261219 #474 (tape): TF 2.21 ('err', 'ValueError'); "
+                                                        "simdist ('grad', ('ok', ('T', 'float64', (), array(0.))), "
+                                                        "('ok', (('first', ('ok', ('list', (('T',",
+ ('call:nn.pool>operator:*', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #426 (dist): TF 2.21 '
+                                                                             "('err', 'NotImplementedError'); simdist "
+                                                                             "('err', 'ValueError')",
+ ('call:nn.sigmoid_cross_entropy_with_logits', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #335 '
+                                                                                               '(dist): TF 2.21 '
+                                                                                               "('err', "
+                                                                                               "'NotImplementedError'); "
+                                                                                               "simdist ('err', "
+                                                                                               "'ValueError')",
+ ('operator:!=', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261219 #426 (dist): TF 2.21 ('err', "
+                                                             "'NotImplementedError'); simdist ('dist', (('local', "
+                                                             "('tuple', (('T', 'bool', (3,), array([False, False, "
+                                                             "False])), ('T', 'b",
+ ('operator:==', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261219 #426 (dist): TF 2.21 ('err', "
+                                                             "'NotImplementedError'); simdist ('dist', (('local', "
+                                                             "('tuple', (('T', 'bool', (3,), array([False, False,  "
+                                                             "True])), ('T', 'b",
+ ('random:normal', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261219 #335 (dist): TF 2.21 ('err', "
+                                                               "'NotImplementedError'); simdist ('dist', (('local', "
+                                                               "('tuple', (('list', (('T', 'float64', (3,), "
+                                                               'array([0.25945435, 1.18560',
+ ('random:stateless_truncated_normal', 'accepts', "'err', 'NotImplementedError'"): 'seed 1420261219 #335 (dist): TF '
+                                                                                   "2.21 ('err', "
+                                                                                   "'NotImplementedError'); simdist "
+                                                                                   "('dist', (('local', ('tuple', "
+                                                                                   "(('T', 'float16', (4, 3), array([[ "
+                                                                                   '0.544   ,  0.2074  ,  0.0'}

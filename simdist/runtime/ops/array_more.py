@@ -456,8 +456,11 @@ def _shape_operands(shape_x: Any, shape_y: Any) -> tuple[Tensor, Tensor]:
         # again with T's default int32 preferred) and the other to its dtype (`(int64 array,
         # (1, 2))` is int64; fz14 seed 1420261202 #591)
         first = _t(vals[0])
-        if first.dtype not in (dtypes.int32, dtypes.int64) and isinstance(vals[0], np.ndarray):
-            first = convert_to_tensor(vals[0], dtype=dtypes.int32)
+        if first.dtype not in (dtypes.int32, dtypes.int64):
+            # (preferred_dtype: an ndarray casts; a list tries int32 and keeps its own dtype where that
+            # fails: `[]` is int32, `broadcast_dynamic_shape([], (2, 0))` is [2, 0]; fz14 seed 1420261219 #22)
+            first = convert_to_tensor(vals[0], dtype=dtypes.int32) if isinstance(vals[0], np.ndarray) else \
+                convert_to_tensor(vals[0], dtype_hint=dtypes.int32)
         second = orig[1].as_list() if isinstance(orig[1], TensorShape) else orig[1]
         from simdist.runtime.ops import array
         return first, array.constant(second, dtype=first.dtype)

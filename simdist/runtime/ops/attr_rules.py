@@ -94,13 +94,21 @@ def attr_type(op_type: str, attr: str) -> tuple[str, bool]:
     raise KeyError(f"op type {op_type!r} has no attribute {attr!r} of a converted type in TF 2.21's registry")
 
 
-def list_input(op_type: str, arg: str, value: Any) -> None:
+def list_input(op_type: str, arg: str, value: Any, number_attr: str = "N") -> None:
     """A list input of the op def (N tensors: ShapeN's input, DynamicStitch's indices and data)
-    given something else than a list or tuple inside a tf.function: op_def_library's TypeError (a
-    tensor is not a list). Eagerly TF's fast path iterates a tensor (`shape_n(t)` computes) and
-    its fallback raises this TypeError only after another failure: not modelled there."""
+    given something else than a list or tuple. Inside a tf.function op_def_library's TypeError (a
+    tensor is not a list). Eagerly TF's fast path iterates a tensor (`shape_n(t)` computes), refuses
+    an ndarray of rank 2 or more itself (ValueError "expected a sequence for attr N, got an ndarray
+    with rank 2 instead") and hands a NumPy scalar or vector to the fallback, whose list check is the
+    TypeError (fz14 seed 1420261219 #159, #171); other values are not modelled there."""
     from simdist.runtime import context
-    if context.in_function() and not isinstance(value, (list, tuple)):
+    if context.in_function():
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
+        return
+    if isinstance(value, np.ndarray) and value.ndim >= 2:
+        raise ValueError(f"expected a sequence for attr {number_attr}, got an ndarray with rank {value.ndim} instead")
+    if isinstance(value, (np.ndarray, np.generic)):
         raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
 
 
@@ -124,6 +132,8 @@ def _fast_path_value(kind: str, v: Any) -> bool:
     """Whether pywrap_tfe_src.cc's SetOpAttrs reads `v` for an attribute of `kind` (ParseIntValue:
     PyLong_Check, so a bool too but no NumPy integer or tensor; ParseFloatValue: a Python int or
     float, np.float64 being a float; ParseBoolValue: PyBool; strings: str/bytes)."""
+    if kind == "list(int)" and not isinstance(v, (list, tuple)):
+        return _fast_path_ints(v)   # (a TensorShape, a range, an empty ndarray: PySequence_Check)
     if kind.startswith("list("):
         return isinstance(v, (list, tuple)) and all(_fast_path_value(kind[5:-1], x) for x in v)
     if kind == "int":

@@ -88,7 +88,12 @@ def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true
     fallback = not attr_rules.fast_path_takes("ComputeAccidentalHits", (true_classes, sampled_candidates),
                                               num_true=num_true)
     tcs = []
-    for v in (true_classes, sampled_candidates):
+    for v, arg in ((true_classes, "true_classes"), (sampled_candidates, "sampled_candidates")):
+        if context.in_function() and not isinstance(v, Tensor) and hasattr(v, "_as_tensor"):
+            # (a variable is read into the graph: a uint64 one is op_def_library's TypeError, not
+            # convert_to_tensor's ValueError; fz14 seed 1420261219 #233)
+            tcs.append(trace_errors.fixed_operand(v.read_value(), dtypes.int64, "ComputeAccidentalHits", arg))
+            continue
         tcs.append(v if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dtypes.int64))
         if fallback and isinstance(v, Tensor) and not context.in_function():
             attr_rules.fallback_conversion(v, dtypes.int64)

@@ -300,9 +300,10 @@ KERNELS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
-def _cpow_function(single: bool) -> Callable | None:
-    """glibc's cpowf/cpow through ctypes (a complex is passed and returned as a struct of two parts,
-    as the x86-64 ABI does), or None without the C library."""
+def _cfunction(name: str, single: bool) -> Callable | None:
+    """glibc's complex function `name` ("clog", "cexp"; its "f" variant for complex64) through ctypes
+    (a complex is passed and returned as a struct of two parts, as the x86-64 ABI does), or None
+    without the C library."""
     import ctypes
 
     from simdist.runtime.ops import libm
@@ -313,28 +314,45 @@ def _cpow_function(single: bool) -> Callable | None:
 
     class Parts(ctypes.Structure):
         _fields_ = [("re", part), ("im", part)]
-    fn = getattr(lib, "cpowf" if single else "cpow", None)
+    fn = getattr(lib, name + "f" if single else name, None)
     if fn is None:
         return None
-    fn.restype, fn.argtypes = Parts, [Parts, Parts]
-    return lambda a, b: (lambda r: complex(r.re, r.im))(fn(Parts(a.real, a.imag), Parts(b.real, b.imag)))
+    fn.restype, fn.argtypes = Parts, [Parts]
+    return lambda a: (lambda r: complex(r.re, r.im))(fn(Parts(a.real, a.imag)))
+
+
+def _c_map(name: str, z: np.ndarray) -> np.ndarray:
+    """glibc's complex function `name` on every element of z (its parts as they are), or NumPy's
+    without the C library."""
+    fn = _cfunction(name, z.dtype == np.complex64)
+    if fn is None:
+        with np.errstate(all="ignore"):
+            return {"clog": np.log, "cexp": np.exp}[name](z)
+    return np.array([fn(u) for u in z.ravel().tolist()], z.dtype).reshape(z.shape)
 
 
 def power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Complex Pow as TF's kernel: std::pow of std::complex, glibc's cpow (cexp(y * clog(x))) on every
-    element (no packets), the parts read under DAZ and written flushed; NumPy's power differs (it
-    multiplies out integer exponents)."""
+    """Complex Pow as TF's kernel: std::pow of std::complex is glibc's cpow, cexp(y * clog(x)) on
+    every element (no packets), run here in its three steps under DAZ/FTZ (TF's kernel threads set
+    the MXCSR bits; a ctypes call of cpowf here runs without them): clog's real part from the parts
+    read under DAZ, its imaginary part glibc's atan2 of the raw parts (a bit test sees a subnormal
+    real part: (-1e-40 + 0.5j) ** 2 is -0.25 + 3.8e-08j), the product libgcc's (`_scalar_mul`),
+    cexp of the flushed product (atan2(-1.5, 3e38) flushes to -0, so (3e38 - 1.5j) ** 5 is inf + 0j).
+    NumPy's power differs (it multiplies out integer exponents)."""
+    from simdist.runtime.ops.packet_atan2 import _tail as atan2_tail
     xb, yb = np.broadcast_arrays(x, y)
+    if not xb.size:
+        return np.empty(xb.shape, xb.dtype)
     xr, xi = _parts(xb)
-    yr, yi = _parts(yb)
-    fn = _cpow_function(xb.dtype == np.complex64)
-    a, b = _join(xr, xi, xb.dtype), _join(yr, yi, xb.dtype)
-    if fn is None:
-        with np.errstate(all="ignore"):
-            w = np.power(a, b)
-    else:
-        w = np.array([fn(u, v) for u, v in zip(a.ravel().tolist(), b.ravel().tolist())], xb.dtype).reshape(xb.shape)
-    return _join(w.real, w.imag, xb.dtype)
+    raw_r = np.ascontiguousarray(xb.real).ravel()
+    raw_i = np.ascontiguousarray(xb.imag).ravel()
+    with np.errstate(all="ignore"):
+        log_re = _c_map("clog", _join(xr, xi, xb.dtype)).real
+        log_im = atan2_tail(raw_i, raw_r).reshape(xb.shape)
+        w = _scalar_mul(np.asarray(yb), _join(log_re, log_im, xb.dtype))   # (0-d stays 0-d)
+        wr, wi = _parts(w)
+        out = _c_map("cexp", _join(wr, wi, xb.dtype))
+        return _join(out.real, out.imag, xb.dtype)
 
 
 def kernel(op: str, fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:

@@ -663,6 +663,11 @@ def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str
     dl = [1] + list(spatial_sequence(dilations, 1, "dilations", nc))
     x = array.expand_dims(input, start)
     f = array.expand_dims(filters, 0)
+    # (Conv2D's wrapper converts its list(int) attrs with make_int before the op compares its inputs: a
+    # nested stride `[[0]]` is TypeError "Expected int for argument 'strides' not [0]."; fz14 seed
+    # 1420261219 #383)
+    from simdist.runtime.ops import attr_rules
+    attr_rules.check("Conv2D", strides=st, dilations=dl)
     return array.squeeze(conv2d(x, f, st, padding, fmt, dl), [start])
 
 

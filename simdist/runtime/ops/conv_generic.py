@@ -155,7 +155,10 @@ def _shape_errors(x: Tensor, f: Tensor, batch_dims: int, groups: int, strides: t
 
 
 def _ints(value: Any, name: str) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)):
+    """A list(int) attr as the generated wrapper takes it: a list or tuple; eagerly also what TF's
+    fast path reads as one (an empty ndarray, a range: attr_rules; fz14 seed 1420261219 #115)."""
+    from simdist.runtime.ops import attr_rules
+    if not isinstance(value, (list, tuple)) and not attr_rules._fast_path_ints(value):
         raise TypeError(f"Expected list for '{name}' argument to 'conv' Op, not {value!r}.")
     return tuple(int(v) for v in value)
 

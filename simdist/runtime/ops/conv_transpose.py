@@ -183,7 +183,17 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     # (the wrapper's make_*: ops.attr-types)
     attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
     f, g = _t(filter), _t(out_backprop)
-    input_sizes = args.fixed_input(input_sizes, dtypes.int32)   # (an int32 input: 2.5 is TypeError)
+    # (an int32 input: 2.5 is TypeError. A tensor of another dtype: traced op_def_library's TypeError;
+    # eagerly, when the call leaves the fast path (a list filter: fz14 seed 1420261219 #279), the
+    # fallback's convert_to_tensor ValueError before the kernel's checks, else the kernel's error (#134))
+    if isinstance(input_sizes, Tensor) and context.in_function():
+        input_sizes = trace_errors.fixed_operand(input_sizes, dtypes.int32, op, "input_sizes")
+    elif isinstance(input_sizes, Tensor) and not attr_rules.fast_path_takes(
+            op, (input_sizes, filter, out_backprop), strides=strides, padding=padding, data_format=data_format,
+            dilations=dilations):
+        attr_rules.fallback_conversion(input_sizes, dtypes.int32)
+    else:
+        input_sizes = args.fixed_input(input_sizes, dtypes.int32)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
         _nchw_backprop_dtype(g, op)

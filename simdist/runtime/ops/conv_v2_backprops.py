@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.ops import attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import matching, no_kernel, zero_flops
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.nn_rules import CONV, FLOATS
@@ -77,7 +77,8 @@ no_tf_gradient("Conv2DBackpropInputV2")
 def _attrs(op: str, strides: Any, padding: Any, use_cudnn_on_gpu: Any, explicit_paddings: Any, data_format: Any,
            dilations: Any) -> dict:
     for arg, v in (("strides", strides), ("explicit_paddings", explicit_paddings), ("dilations", dilations)):
-        if not isinstance(v, (list, tuple)):
+        if not isinstance(v, (list, tuple)) and not attr_rules._fast_path_ints(v):   # (an empty ndarray
+            # eagerly: the fast path's list, fz14 seed 1420261219 #268)
             raise TypeError(f"Expected list for '{arg}' argument to '{op}' Op, not {v!r}.")
     return {"strides": [int(v) for v in strides], "padding": padding, "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
             "explicit_paddings": [int(v) for v in explicit_paddings], "data_format": data_format,

@@ -196,6 +196,9 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     if not a.dtype.is_integer:
         a = math.cast(a, dtypes.int32)
     axis = 0 if axis is None else axis
+    if isinstance(axis, Tensor):   # (bincount_ops' `axis not in [0, -1]` takes a comparison's truth:
+        from simdist.runtime import symbolic   # in a tf.function OperatorNotAllowedInGraphError; fz14 seed
+        symbolic.check_truth_taken(axis)       # 1420261219 #101)
     if axis not in (0, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
     v = dispatch.static_value(a)
@@ -299,8 +302,13 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) ->
         raise ValueError(f"Tensor conversion requested dtype float32 for Tensor with dtype {p.dtype.name}: {p!r}")
     if isinstance(targets, Tensor):
         t = targets
-    else:   # T comes from k when it is a tensor, else int32 (a Python [] is not float32 here)
-        t = convert_to_tensor(targets, dtype=k.dtype if isinstance(k, Tensor) else dtypes.int32)
+    elif isinstance(k, Tensor):   # T comes from k when it is a tensor
+        t = convert_to_tensor(targets, dtype=k.dtype)
+    else:   # else the fast path tries T's default int32, and infers the dtype where that fails (a Python []
+        try:  # is int32; floats are float32, the attr check's error; 2**40 int64: fz14 seed 1420261219 #130)
+            t = convert_to_tensor(targets, dtype=dtypes.int32)
+        except (TypeError, ValueError):
+            t = convert_to_tensor(targets)
     if t.dtype not in (dtypes.int32, dtypes.int64):   # attr T (from targets) is checked before k is converted
         _in_top_k_rule((dtypes.float32, t.dtype, t.dtype), None)
     kt = convert_to_tensor(k, dtype=t.dtype)

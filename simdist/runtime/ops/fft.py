@@ -334,12 +334,27 @@ def _raw(name: str, x: Tensor) -> Tensor:
     d = x.dtype
     if name in ("FFTND", "IFFTND"):
         _complex_rule(name)((d,), None)
+        _rank_at_least_1(name, x)
         raise _no_kernel(name, f"Tcomplex=DT_{d.name.upper()}")
     if name == "RFFTND":
         c = _real_rule("RFFT")((d,), None)
+        _rank_at_least_1(name, x)
         raise _no_kernel(name, f"Tcomplex=DT_{c.name.upper()}, Treal=DT_{_CPP[d.name].upper()}")
     r = _real_rule("IRFFT")((d,), None)
+    _rank_at_least_1(name, x)
     raise _no_kernel(name, f"Tcomplex=DT_{d.name.upper()}, Treal=DT_{_CPP[r.name].upper()}")
+
+
+def _rank_at_least_1(name: str, x: Tensor) -> None:
+    """Traced, the FFTND family's shape function wants an input of rank 1 or more (ValueError at
+    trace; eagerly there is only the missing kernel): `fftnd(np.int32(5))` in a tf.function, fz14
+    seed 1420261219 #217."""
+    from simdist.runtime import context
+    from simdist.runtime.ops import static_shapes
+    known = static_shapes.known_shape(x)
+    if context.in_function() and known is not None and len(known) == 0:
+        raise ValueError(f"Shape must be at least rank 1 but is rank 0 for '{{{{node {name}}}}}' with input shapes: "
+                         "[], [0], [0].")
 
 
 fftnd, ifftnd = _nd("FFTND", False), _nd("IFFTND", False)

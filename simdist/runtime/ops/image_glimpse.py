@@ -164,6 +164,12 @@ def extract_glimpse(input: Any, size: Any, offsets: Any, centered: bool = True, 
     """`tf.image.extract_glimpse`: float32 glimpses [batch, size[0], size[1], depth] (see the module)."""
     def operand(value: Any, dt: dtypes.DType, arg: str) -> Tensor:
         return trace_errors.fixed_operand(value, dt, _OP, arg)
+    from simdist.runtime.ops import attr_rules
+    # (the wrapper's make_bool/make_str before any input converts: `normalized=np.True_` is TypeError;
+    # ops.attr-types, fz14 seed 1420261219 #281)
+    attr_rules.make_bool(centered, "centered")
+    attr_rules.make_bool(normalized, "normalized")
+    attr_rules.make_str(noise, "noise")
     x = operand(input, dtypes.float32, "input")
     s = operand(size, dtypes.int32, "size")
     o = operand(offsets, dtypes.float32, "offsets")

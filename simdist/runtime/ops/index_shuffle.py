@@ -110,6 +110,10 @@ def _forward(index: np.ndarray, seed: np.ndarray, max_index: np.ndarray, rounds:
     if max_index.ndim not in (0, 1) or (max_index.ndim == 1 and max_index.shape[0] != n):
         raise errors.InvalidArgumentError(None, None, "Maxval must be a scalar or a vector of the same size as index but "
                                           f"got [{','.join(str(d) for d in max_index.shape)}] [Op:RandomIndexShuffle]")
+    if rounds < 4 or rounds % 2:   # (after the shapes: a [2] seed with rounds=0 is the seed's error, and
+        # traced the shape function's ValueError; fz14 seed 1420261219 #197)
+        raise errors.InvalidArgumentError(None, None, f"rounds must be an even integer >= 4, got {rounds} "
+                                          "[Op:RandomIndexShuffle]")
     seeds = seed.reshape(-1, 3)
     idx, mx = index.reshape(-1), max_index.reshape(-1)
     u64 = (1 << 64) - 1
@@ -209,10 +213,7 @@ def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
 def random_index_shuffle(index: Any, seed: Any, max_index: Any, rounds: int = 4, name: str | None = None) -> Tensor:
     """`tf.random_index_shuffle`: the raw op (seed of shape [3] or [n, 3]; rounds even, at least 4)."""
     from simdist.runtime.ops import convert_to_tensor
-    r = int(rounds)
-    if r < 4 or r % 2:
-        raise errors.InvalidArgumentError(None, None, f"rounds must be an even integer >= 4, got {r} "
-                                          "[Op:RandomIndexShuffle]")
+    r = int(rounds)   # (its minimum is the kernel's check after the inputs': `_forward`)
     i = _t(index)
     s = seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
     mx = max_index if isinstance(max_index, Tensor) else convert_to_tensor(max_index, dtype=i.dtype)

@@ -176,4 +176,6 @@ def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False, nam
         inv = array.stack([invert_permutation(flat_p[i]) for i in range(flat_p.shape[0])]) if flat_p.shape[0] \
             else flat_p
         return array.reshape(array.gather(x, inv, axis=1, batch_dims=1), shp)
-    return array.gather(x, invert_permutation(p))
+    x = array.gather(x, invert_permutation(p))
+    x.set_shape(lu_t.shape)   # (linalg_impl's last step: a perm of another length is its ValueError,
+    return x                  # "Tensor's shape (1, 2) is not compatible with supplied shape (2, 2)."; fz14 seed 1420261218 #233)

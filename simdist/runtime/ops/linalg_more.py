@@ -54,14 +54,25 @@ def _linalg_rule(name: str, half_kernel: bool = False, bfloat16_listed: bool = F
 
 
 def _square(t: Tensor, op: str) -> None:
+    """The square-matrix checks: eagerly the kernel's InvalidArgumentError; traced the shape
+    function's ValueError where the graph knows the rank and the two dimensions, else the kernel's
+    error when the graph runs (an input_signature [4, 3, None]: fz14 seed 1420261219 #67, #264)."""
+    from simdist.runtime.ops import static_shapes
     shp = t.shape.as_list()
+    known = static_shapes.known_shape(t)
     # (traced: the square-matrix shape function's ValueError, function.trace-time-errors)
     if len(shp) < 2:
-        raise trace_errors.shape_error(f"Input tensor 0 must have rank >= 2, got {len(shp)} [Op:{op}]",
+        err = trace_errors.shape_error(f"Input tensor 0 must have rank >= 2, got {len(shp)} [Op:{op}]",
                                        f"Shape must be at least rank 2 but is rank {len(shp)}", op, (shp,))
+        if known is None:
+            trace_errors.unmark(err)
+        raise err
     if shp[-1] != shp[-2]:
-        raise trace_errors.shape_error(f"Input matrix must be square. [Op:{op}]",
+        err = trace_errors.shape_error(f"Input matrix must be square. [Op:{op}]",
                                        f"Dimensions must be equal, but are {shp[-1]} and {shp[-2]}", op, (shp,))
+        if known is None or known[-1] is None or known[-2] is None:
+            trace_errors.unmark(err)
+        raise err
 
 
 def _wide(fn: Any) -> Any:

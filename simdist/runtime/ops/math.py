@@ -234,8 +234,27 @@ LESS = binary_op("Less", np.less, _ordered("Less"), _CMP_FLOPS)
 LESS_EQUAL = binary_op("LessEqual", np.less_equal, _ordered("LessEqual"), _CMP_FLOPS)
 GREATER = binary_op("Greater", np.greater, _ordered("Greater"), _CMP_FLOPS)
 GREATER_EQUAL = binary_op("GreaterEqual", np.greater_equal, _ordered("GreaterEqual"), _CMP_FLOPS)
-EQUAL = binary_op("Equal", np.equal, args.bool_out("Equal"), _CMP_FLOPS)
-NOT_EQUAL = binary_op("NotEqual", np.not_equal, args.bool_out("NotEqual"), _CMP_FLOPS)
+
+
+def _equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.equal; complex operands part by part under DAZ (std::complex's ==: a subnormal part is
+    a zero, so 0j == 1e-40 + 0j in complex64 and complex128, as float32/float64 operands already
+    are through their tensors' subnormal mark)."""
+    if a.dtype.kind == "c" or b.dtype.kind == "c":
+        from simdist.runtime.ops.complex_unary import _eq
+        return _eq(np.asarray(a), np.asarray(b))
+    return np.equal(a, b)
+
+
+def _not_equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.not_equal; complex operands as `_equal`, negated (std::complex's !=)."""
+    if a.dtype.kind == "c" or b.dtype.kind == "c":
+        return ~_equal(a, b)
+    return np.not_equal(a, b)
+
+
+EQUAL = binary_op("Equal", _equal, args.bool_out("Equal"), _CMP_FLOPS)
+NOT_EQUAL = binary_op("NotEqual", _not_equal, args.bool_out("NotEqual"), _CMP_FLOPS)
 for _name in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "FloorDiv"):
     NotDifferentiable(_name)
 

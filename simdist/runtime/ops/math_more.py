@@ -211,10 +211,10 @@ def _approx_top_k(operand: Any, k: Any, reduction_dimension: int, is_max_k: bool
     for is_max_k and reduction_dimension == -1 (else NotFoundError), where it gives top_k's values and
     indices exactly (ties and NaN included: checked against TF on random rows)."""
     from simdist.runtime.ops.sorting import top_k
-    x = _t(operand)
     attr_rules.check("ApproxTopK", k=k, reduction_dimension=reduction_dimension, recall_target=recall_target,
                      is_max_k=is_max_k, reduction_input_size_override=reduction_input_size_override,
-                     aggregate_to_topk=aggregate_to_topk)   # (the wrapper's make_*: ops.attr-types)
+                     aggregate_to_topk=aggregate_to_topk)   # (the wrapper's make_*: ops.attr-types; before the
+    x = _t(operand)                                          # operand converts, fz14 seed 1420261219 #102)
     if x.dtype.name not in ("float16", "bfloat16", "float32"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(x.dtype)} is not in the list "
                                           "of allowed values: half, bfloat16, float [Op:ApproxTopK]")

@@ -169,7 +169,35 @@ def _pow32(norm: np.ndarray, e: float) -> np.ndarray:
         return libm.elementwise("powf", norm.astype(np.float32), np.full(np.shape(norm), e, np.float32))
 
 
+def _lrn_half(x: np.ndarray, r: int, bias: float, alpha: float, beta: float) -> np.ndarray:
+    """TF's float16 LRN (LaunchLRN on Eigen tensors of half, every operation rounded to half): the
+    squares (65504**2 is inf, so every output of that window is 0: fz14 seed 1420261219 #209), their
+    sum over the window in order, times alpha plus bias (both half), then x times its inverse, rsqrt
+    or exp(log(.) * -beta), each rounded."""
+    h, f = np.float16, np.float32
+    with np.errstate(all="ignore"):
+        x32 = x.astype(f)
+        sq = (x32 * x32).astype(h)
+        n = x.shape[-1]
+        acc = np.zeros(x.shape, h)
+        for d in range(n):
+            part = np.zeros(x.shape[:-1], h)
+            for i in range(max(d - r, 0), min(d + r + 1, n)):
+                part = (part.astype(f) + sq[..., i].astype(f)).astype(h)
+            acc[..., d] = part
+        tmp = ((acc.astype(f) * f(h(alpha))).astype(h).astype(f) + f(h(bias))).astype(h).astype(f)
+        if h(beta) == h(1):
+            scale = (f(1) / tmp).astype(h)
+        elif h(beta) == h(0.5):
+            scale = (f(1) / np.sqrt(tmp)).astype(h)
+        else:
+            scale = np.exp((np.log(tmp).astype(h).astype(f) * -f(h(beta))).astype(h).astype(f)).astype(h)
+        return (x32 * scale.astype(f)).astype(h)
+
+
 def _lrn(x: np.ndarray, depth_radius: int, bias: float, alpha: float, beta: float) -> np.ndarray:
+    if x.dtype == np.float16:
+        return _lrn_half(x, depth_radius, bias, alpha, beta)
     x32 = x.astype(np.float32) if x.dtype != np.float32 else x
     norm = bias + alpha * _window_sum(x32 * x32, depth_radius)
     return (x32 * _pow32(norm, -beta)).astype(x.dtype)
@@ -213,11 +241,13 @@ no_tf_gradient("LRNGrad")
 
 def _default_float(value: Any) -> Tensor:
     """LRN's input as TF converts it: a tensor or variable as it is; anything else (a Python
-    number or list, a NumPy array or scalar of any dtype, complex and bool too) with the type
-    attr's default dtype, float32, NumPy values cast to it (observed eagerly and in a tf.function:
+    number or list, a NumPy array or scalar of any dtype outside T's list, complex and bool too) with
+    the type attr's default dtype, float32, NumPy values cast to it (a float16/bfloat16 one keeps its dtype) (observed eagerly and in a tf.function:
     tf.nn.lrn(np.ones([1, 1, 1, 2], np.int64)) computes in float32)."""
     if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
         return _t(value)
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.name in ("float16", "bfloat16"):
+        return convert_to_tensor(value)   # (a NumPy dtype in T's list keeps it: fz14 seed 1420261219 #209)
     t = convert_to_tensor(value, dtype_hint=dtypes.float32)
     if t.dtype != dtypes.float32 and t.dtype != dtypes.string:
         with np.errstate(all="ignore"):

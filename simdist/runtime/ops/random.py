@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import dispatch, philox, philox_dists, random_graphs, rng_alg, trace_errors
+from simdist.runtime.ops import args, dispatch, philox, philox_dists, random_graphs, rng_alg, trace_errors
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -491,10 +491,13 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
     ops (so gradients reach them, as in TF) when the mean/stddev are tensors."""
     from simdist.runtime.ops import math
     dt = dtypes.as_dtype(dtype)
-    if not dt.is_floating:   # TF converts the mean to that dtype first
-        raise TypeError(f"Cannot convert {float(a) if not isinstance(a, Tensor) else a!r} to EagerTensor of dtype "
-                        f"{dt.name}")
     from simdist.runtime.tensor import convert_to_tensor
+    if not dt.is_floating:   # TF converts the mean and stddev to that dtype first (their errors as they are:
+        # a float tensor's ValueError, fz14 seed 1420261219 #222), then the op refuses the dtype attr
+        for v in (a, b):
+            convert_to_tensor(float(v) if isinstance(v, float) else v, dtype=dt)
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {args.tf_name(dt)} is not in the list "
+                                          f"of allowed values: half, bfloat16, float, double [Op:{opname}]")
     shp = shape_arg(shape)
     for v in (a, b):   # (TF converts mean and stddev to the dtype, then reads alg and the seed)
         if not isinstance(v, Tensor):

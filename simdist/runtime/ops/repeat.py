@@ -20,6 +20,9 @@ __all__ = ["repeat"]
 def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.repeat(input, repeats, axis=None)`: each element along `axis` repeated `repeats`
     times (axis None: the flattened input). A per-element repeats vector is not implemented."""
+    if axis is not None and not isinstance(axis, int):   # (array_ops.repeat_with_axis, before any conversion:
+        # a NumPy integer is refused; fz14 seed 1420261219 #381)
+        raise TypeError(f"Argument `axis` must be an int. Received `axis` = {axis} of type {type(axis).__name__}")
     x = _t(input)
     counts = np.asarray(repeats._v if isinstance(repeats, Tensor) else repeats)
     if counts.size != 1:

@@ -253,7 +253,28 @@ def stft(signals: Any, frame_length: Any, frame_step: Any, fft_length: Any = Non
     framed = frame(sig, fl, fs, pad_end=pad_end)
     if window_fn is not None:
         framed = framed * window_fn(fl, dtype=framed.dtype)
-    return _fft.rfft(framed, [_int(n)] if n.ndim == 0 else n)
+    if n.ndim != 0:
+        _nonscalar_fft_length(n)
+    return _fft.rfft(framed, [_int(n)])
+
+
+def _nonscalar_fft_length(n: Tensor) -> None:
+    """stft's `rfft(framed, [fft_length])` of a non-scalar fft_length (fz14 seed 1420261219 #108):
+    the wrapper reads the packed [1, n] value where it wants a scalar, eagerly NumPy's errors (one
+    element: TypeError "only integer scalar arrays can be converted to a scalar index"; more or
+    none: the truth-value ValueError), in a graph the shape check's ValueError "Shape (1, n) must
+    have rank 1"."""
+    from simdist.runtime import context
+    shape = (1,) + tuple(n.shape.as_list())
+    if context.in_function():
+        raise ValueError(f"Shape {shape} must have rank 1")
+    size = int(np.prod(shape))
+    if size == 1:
+        raise TypeError("only integer scalar arrays can be converted to a scalar index")
+    if size == 0:
+        raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an "
+                         "array is not empty.")
+    raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
 
 
 def inverse_stft_window_fn(frame_step: Any, forward_window_fn: Callable[..., Any] = hann_window,

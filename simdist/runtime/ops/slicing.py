@@ -104,11 +104,52 @@ def _slice_grad(op: Any, grad: Any) -> list:
     return [pad(grad, [[b, d - s - b] for b, s, d in zip(begin, size, shp)])]
 
 
+def _index_dtype(v: Any) -> dtypes.DType | None:
+    """The dtype `v` converts to for StridedSlice's attr Index: a tensor's or a NumPy integer
+    array's own, a Python list of ints int32 (None where it is no integer value: `_ints` refuses it)."""
+    if isinstance(v, Tensor):
+        return v.dtype
+    arr = np.asarray(v)
+    if arr.dtype.kind not in "iu":
+        return None
+    return dtypes.as_dtype(arr.dtype) if isinstance(v, (np.ndarray, np.generic)) else dtypes.int32
+
+
+def _index_match(begin: Any, end: Any, strides: Any) -> None:
+    """begin, end and strides share StridedSlice's attr Index, checked before any shape (fz14 seed
+    1420261219 #120). strides=None is array_ops' ones_like(begin): a tensor of begin's dtype. Eagerly
+    (the fallback's args_to_matching_eager) the first tensor fixes Index and another tensor of
+    another dtype is convert_to_tensor's ValueError; in a graph (op_def_library) the first input
+    fixes it and a later tensor of another dtype is the TypeError "Input 'end' of 'StridedSlice' Op
+    has type int32 that does not match type int64 of argument 'begin'"."""
+    named = [("begin", begin), ("end", end), ("strides", strides)]
+    dts = [_index_dtype(v) for _, v in named]
+    if dts[2] is None and strides is None:
+        dts[2] = dts[0]
+    if any(d is None for d in dts):
+        return
+    tensor = [isinstance(v, Tensor) or (i == 2 and strides is None) for i, (_, v) in enumerate(named)]
+    if context.executing_eagerly():
+        first = next((d for d, t in zip(dts, tensor) if t), None)
+        for i, (d, t) in enumerate(zip(dts, tensor)):
+            if t and first is not None and d != first:
+                v = named[i][1] if strides is not None or i != 2 else convert_to_tensor(np.ones(len(np.asarray(
+                    dispatch.static_value(begin) if isinstance(begin, Tensor) else begin).reshape(-1)),
+                    d.as_numpy_dtype))
+                raise ValueError(f"Tensor conversion requested dtype {first.name} for Tensor with dtype {d.name}: {v!r}")
+        return
+    for i in (1, 2):
+        if tensor[i] and dts[i] != dts[0]:
+            raise TypeError(f"Input '{named[i][0]}' of 'StridedSlice' Op has type {dts[i].name} that does not match "
+                            f"type {dts[0].name} of argument 'begin'.")
+
+
 def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0, end_mask: int = 0,
                      ellipsis_mask: int = 0, new_axis_mask: int = 0, shrink_axis_mask: int = 0, var: Any = None,
                      name: str | None = None) -> Tensor:
     """`tf.strided_slice` with TF's bit masks, as the same StridedSlice op `t[...]` makes."""
     from simdist.runtime.ops import array
+    _index_match(begin, end, strides)
     b, e = _ints(begin, "Index", "StridedSlice"), _ints(end, "Index", "StridedSlice")
     st = (1,) * len(b) if strides is None else _ints(strides, "Index", "StridedSlice")
     if not len(b) == len(e) == len(st):

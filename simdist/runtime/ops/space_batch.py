@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, cpu_kernels, dispatch, shape_checks, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["space_to_batch_nd", "space_to_batch", "batch_to_space", "space_to_depth", "depth_to_space"]
 
@@ -107,8 +107,9 @@ def _index_attrs(op: str, block_shape: Any, pairs: Any, what: str) -> None:
     for name, v in (("block_shape", block_shape), (what, pairs)):
         if isinstance(v, TensorShape):
             continue
-        try:
-            dt = _t(v).dtype
+        try:   # (a value converts with the attr's default int32 preferred: `paddings=[]` is int32, fz14 seed
+            # 1420261219 #217; a float list stays float32, refused)
+            dt = v.dtype if isinstance(v, Tensor) else convert_to_tensor(v, dtype_hint=dtypes.int32).dtype
         except (TypeError, ValueError):
             continue
         if dt.name not in ("int32", "int64"):

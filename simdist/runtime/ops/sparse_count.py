@@ -126,6 +126,9 @@ def bincount(values: Any, weights: Any = None, axis: Any = 0, minlength: Any = N
     if weights is not None and binary_output:
         raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify only one.")
     axis = 0 if axis is None else axis
+    if isinstance(axis, Tensor):   # (bincount_ops' `axis not in [0, -1]` takes a comparison's truth:
+        from simdist.runtime import symbolic   # in a tf.function OperatorNotAllowedInGraphError; fz14 seed
+        symbolic.check_truth_taken(axis)       # 1420261219 #101)
     if axis not in (0, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
     attrs = {"minlength": -1 if minlength is None else int(minlength),

@@ -80,9 +80,24 @@ def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
         r = np.where(n == 0, _digamma(np.broadcast_to(x, r.shape).astype(r.dtype)), r)
         # at x = 0, -1, -2, ... Eigen's (-1)^(n+1)·n!·zeta(n + 1, x) has zeta's pole rule: inf for an
         # even n + 1 (so +inf), NaN for an odd one (SciPy: -inf for an even n; fuzz14 seed 1420261202 #215)
-        pole = (n > 0) & (np.floor(n) == n) & (x <= 0) & (np.floor(x) == x)
-        r = np.where(pole, np.where(np.fmod(np.where(pole, n, 0), 2) == 1, np.inf, np.nan), r)
+        # (zeta_impl's `long(x) % 2 == 0` on x = n + 1: an order of 2**63 or more, inf included, converts
+        # to LONG_MIN, even: polygamma(inf, 0) and polygamma(1e30, 0) are inf; fz14 seed 1420261218 #298)
+        xd = _daz(np.asarray(x))
+        pole = (n > 0) & (np.floor(n) == n) & (xd <= 0) & (np.floor(xd) == xd)
+        n1 = np.where(pole, n, 0) + 1
+        even = (np.abs(n1) >= 2.0 ** 63) | (np.fmod(np.where(np.isinf(n1), 0, n1), 2) == 0)
+        r = np.where(pole, np.where(even, np.inf, np.nan), r)
+        # an infinite order: n! is inf and zeta(inf, x) is inf below 1 (a term pow(a, -inf) with |a| < 1),
+        # 1 at 1, 0 above (inf * 0: NaN); SciPy's is NaN throughout
+        r = np.where(np.isposinf(n) & ~pole, np.where(xd <= 1, np.inf, np.nan), r)
         return np.where((np.floor(n) != n) | (n < 0), np.nan, r).astype(r.dtype)
+
+
+def _daz(x: np.ndarray) -> np.ndarray:
+    """x with its float32/float64 subnormals read as zeros of their sign (the kernel's DAZ)."""
+    if x.dtype not in (np.float32, np.float64):
+        return x
+    return np.where(np.abs(x) < np.finfo(x.dtype).tiny, x * x.dtype.type(0), x)
 
 
 def _erf(a: np.ndarray) -> np.ndarray:

@@ -93,8 +93,9 @@ def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
     x, q = np.broadcast_arrays(x, q)
     r = _sp().zeta(x, q)
     # SciPy's NaN for a huge x (zeta(1e30, 3.0)): the sum is its first term's limit, as TF 2.21
-    # gives it: 0 for q > 1, 1 for q = 1, inf for 0 < q < 1 (third fuzzer, seed 53 #123)
-    huge = np.isnan(r) & (x > 1) & np.isfinite(x) & (q > 0) & np.isfinite(q)
+    # gives it: 0 for q > 1, 1 for q = 1, inf for 0 < q < 1 (third fuzzer, seed 53 #123); x = inf too
+    # (zeta(inf, 2.0) is 0: fz14 seed 1420261218 #298's polygamma(inf, x))
+    huge = np.isnan(r) & (x > 1) & (q > 0) & np.isfinite(q)
     if huge.any():
         r = np.where(huge, np.where(q > 1, 0.0, np.where(q == 1, 1.0, np.inf)), r)
     q_int = (q <= 0) & (q == np.floor(q))
@@ -232,13 +233,21 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
     with no tensor operand, TF's fast path converts both to NextAfter's default T, float32: a
     NumPy float64 array is cast (1e300 to inf), so the result is float32 (ops.conversion; TF's
     very first call in a process takes the slow path, which keeps float64: not modelled). A
-    tf.function's graph converts NumPy values with their own dtype."""
+    tf.function's graph keeps a float32/float64 NumPy x1's dtype, casts another NumPy x1 to float32,
+    and converts x2 to x1's dtype."""
     from simdist.runtime.ops import math
     if not math._tensorlike(x1) and not math._tensorlike(x2):
         # (a graph converts Python values with T's default too, NumPy values with their own dtype)
         traced = context.in_function()
-        x1, x2 = (v if traced and isinstance(v, (np.ndarray, np.generic)) else _as_float32(v) for v in (x1, x2))
+        x1, x2 = (v if traced and isinstance(v, (np.ndarray, np.generic)) and (k == 1 or v.dtype in _OWN)
+                  else _as_float32(v) for k, v in enumerate((x1, x2)))
     return _binary(NEXTAFTER, x1, x2)
+
+
+# NumPy dtypes a graph's first NextAfter operand keeps (op_def_library's preferred float32 cast of an
+# integer or float16 array succeeds, of a float64 one fails: `nextafter(int32 array, float32 array)` in a
+# tf.function is float32; fz14 seed 1420261219 #113)
+_OWN = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _as_float32(v: Any) -> Any:

@@ -69,8 +69,19 @@ def _num_buckets(op: str, num_buckets: Any) -> int:
     return n
 
 
+def _fallback_input(x: Any, num_buckets: Any) -> None:
+    """Eagerly a num_buckets that is no Python int (a tensor, a NumPy integer) sends the call to the
+    op's eager fallback, whose convert_to_tensor(input, string) refuses a tensor of another dtype
+    (ValueError), where the fast path leaves it to the kernel (InvalidArgumentError); fz14 seed
+    1420261219 #111 (attr_rules.fallback_conversion)."""
+    from simdist.runtime import context
+    if not context.in_function() and isinstance(x, Tensor) and not isinstance(num_buckets, int):
+        attr_rules.fallback_conversion(x, dtypes.string)
+
+
 def to_hash_bucket_fast(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.to_hash_bucket_fast(input, num_buckets)`: Fingerprint64(s) % num_buckets, int64."""
+    _fallback_input(input, num_buckets)
     x = string_tensor(input, "StringToHashBucketFast")   # (the input's conversion before the attr's minimum; fz14 seed 1420261218 #279)
     n = _num_buckets("StringToHashBucketFast", num_buckets)
     return dispatch.execute(HASH_BUCKET_FAST, (x,), {"num_buckets": n})
@@ -78,6 +89,7 @@ def to_hash_bucket_fast(input: Any, num_buckets: Any, name: str | None = None) -
 
 def to_hash_bucket(input: Any, num_buckets: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.to_hash_bucket(input, num_buckets)`: tsl::Hash64(s) % num_buckets, int64."""
+    _fallback_input(input, num_buckets)
     x = string_tensor(input, "StringToHashBucket", "string_tensor")   # (the input's conversion before the attr's minimum; fz14 seed 1420261218 #279)
     n = _num_buckets("StringToHashBucket", num_buckets)
     return dispatch.execute(HASH_BUCKET, (x,), {"num_buckets": n})
@@ -90,6 +102,7 @@ def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | No
     words = [attr_rules.make_int(k, "key") for k in key]
     if any(not -2 ** 63 <= k < 2 ** 63 for k in words):
         raise OverflowError("int too big to convert")
+    _fallback_input(input, num_buckets)
     n = _num_buckets("StringToHashBucketStrong", num_buckets)
     if len(words) != 2:
         raise errors.InvalidArgumentError(None, None, "Key must have 2 elements [Op:StringToHashBucketStrong]")

@@ -165,6 +165,9 @@ def join(inputs: Any, separator: Any = "", name: str | None = None) -> Tensor:
 def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator: Any = "",
                 name: str | None = None) -> Tensor:
     """`tf.strings.reduce_join`: the strings joined along `axis` (None: all, a scalar)."""
+    from simdist.runtime.ops import attr_rules
+    if keepdims is not None:   # (the wrapper's make_bool before any input; seed 1420261219 #466)
+        attr_rules.make_bool(keepdims, "keep_dims")
     x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
     fast = axis is None or isinstance(axis, (Tensor, np.ndarray, int, float)) or \
         (hasattr(axis, "_as_tensor") and hasattr(axis, "dtype"))

@@ -200,7 +200,11 @@ def regex_full_match(input: Any, pattern: Any, name: str | None = None) -> Tenso
 def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool = True,  # noqa: A002
                   name: str | None = None) -> Tensor:
     """`tf.strings.regex_replace`: RE2 `pattern`'s matches in each string replaced by `rewrite`."""
+    from simdist.runtime.ops import attr_rules
     static = _static(pattern) and _static(rewrite)
+    # (the wrapper's make_bool before any input converts: `replace_global=1` is TypeError; ops.attr-types,
+    # fz14 seed 1420261219 #110)
+    attr_rules.make_bool(replace_global, "replace_global")
     x = string_tensor(input, "StaticRegexReplace" if static else "RegexReplace")
     if static:
         return dispatch.execute(STATIC_REPLACE, (x,), {"pattern": _attr_bytes(pattern),
