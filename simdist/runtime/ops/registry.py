@@ -272,6 +272,8 @@ class OpCall:
 
 _OPS: dict[str, OpDef] = {}
 _PENDING_GRADS: dict[str, Any] = {}
+# raw-op forms declared (raw_forms.declare) before the module registering their op was imported
+_PENDING_RAW: dict[str, Any] = {}
 
 
 # The stacking an op of a kind has unless it states another.
@@ -291,6 +293,8 @@ def register(name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
     op = OpDef(name, forward, dtype, flops, **kw)
     if name in _PENDING_GRADS:
         op.grad = _PENDING_GRADS.pop(name)
+    if name in _PENDING_RAW:
+        op.raw_args = _PENDING_RAW.pop(name)
     _OPS[name] = op
     return op
 
@@ -321,6 +325,15 @@ def get(name: str) -> OpDef:
         return _OPS[name]
     except KeyError:
         raise LookupError(f"simdist has no op type {name!r}") from None
+
+
+def set_raw_args(name: str, args: Any) -> None:
+    """Op type `name`'s raw-op form (tf.raw_ops), kept until the op is registered if it is not yet."""
+    op = _OPS.get(name)
+    if op is None:
+        _PENDING_RAW[name] = args
+    else:
+        op.raw_args = args
 
 
 def registered_ops() -> list[OpDef]:
