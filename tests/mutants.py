@@ -2208,8 +2208,8 @@ TRAINING_BATCH12: list[Mutant] = [
        "reversed order; Bidirectional flips them itself)"),
     # -- mainstream: tf.data
     _t("prefetch-drops-buffered-tail", "boundary", "simdist/runtime/data/buffering.py",
-       "        if not buf:\n            return\n        yield buf.popleft()\n",
-       "        if done:\n            return\n        yield buf.popleft()\n",
+       "        if not buf:\n            raise StopIteration\n        item, error = buf.popleft()\n",
+       "        if done:\n            raise StopIteration\n        item, error = buf.popleft()\n",
        "prefetch stops as soon as its input is exhausted, dropping the elements still in its buffer"),
     # -- files with few mutants
     _t("keras-variable-rtruediv-operands-swapped", "order", "simdist/keras/variables.py",
