@@ -9,20 +9,9 @@ Prints one line per mutant: killed (with the first failing test) or survived.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-spec = importlib.util.spec_from_file_location("simdist_mutants", ROOT / "tests" / "mutants.py")
-mutants = importlib.util.module_from_spec(spec)
-sys.modules["simdist_mutants"] = mutants
-spec.loader.exec_module(mutants)   # type: ignore[union-attr]
+from suite_kills import find as _find, mutants, run as _run
 
 _K = "simdist/keras/"
 #: Five bugs written for this check (kinds the harden16 family enumerates), not in the catalogue.
@@ -54,41 +43,12 @@ OWN = {
 
 
 def find(mid: str) -> mutants.Mutant:
-    if mid.startswith("own:"):
-        return OWN[mid[4:]]
-    for m in mutants.CATALOGUE:
-        if m.id == mid:
-            return m
-    raise SystemExit(f"no mutant {mid}")
+    return _find(mid, OWN)
 
 
 def run(m: mutants.Mutant | None) -> str:
-    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run -k harden16."""
-    with tempfile.TemporaryDirectory(prefix="h16mut") as d:
-        work = Path(d)
-        # the committed package (git archive HEAD), so edits to the working tree during a run do not leak in;
-        # the compiled modules (not in git) from the working tree
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD", "simdist"], check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
-        for so in list((ROOT / "simdist" / "sim").glob("*.so")) + [ROOT / "simdist" / "sim" / "_native.json"]:
-            if so.exists():
-                shutil.copy(so, work / "simdist" / "sim" / so.name)
-        for so in ROOT.glob("simdist_sim__mypyc*.so"):
-            shutil.copy(so, work / so.name)
-        if m is not None:
-            target = work / m.path
-            target.write_text(mutants.apply(target.read_text(), m))
-        env = dict(os.environ, PYTHONPATH=str(work))
-        env.pop("SIMDIST_CONFORMANCE_BACKEND", None)
-        p = subprocess.run([sys.executable, "-m", "simdist.conformance", "--backend", "simdist", "-q", "-k", "harden16",
-                            "--", "-x", "-p", "no:cacheprovider", "-W", "ignore"], cwd=work, env=env,
-                           capture_output=True, text=True, timeout=1800)
-        out = p.stdout + p.stderr
-        failed = [ln for ln in out.splitlines() if ln.startswith(("FAILED", "ERROR"))]
-        if p.returncode == 0:
-            return "survived"
-        return f"killed ({failed[0][:160] if failed else 'exit ' + str(p.returncode) + ': ' + out[-300:]})"
+    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the family."""
+    return _run(m, "harden16")
 
 
 if __name__ == "__main__":
