@@ -132,12 +132,9 @@ def test_conformance_tf_record_stamps_follow_what_a_module_uses(tmp_path, monkey
         got = changed(path, text)
         assert got == want, f"changing {path.name} staled {got}, but should stale {want}"
     monkeypatch.undo()
-    real = {p.name: p.read_bytes() for p in tf_suite_record.SUITE.iterdir()
-            if p.is_file() and p.suffix in (".py", ".gz", ".json") and not p.name.startswith("test_")
-            and p.name not in ("conftest.py", "__init__.py") and not p.name.endswith("_record.py")}
-    sources = {**real, **{m: (tf_suite_record.SUITE / m).read_bytes() for m in tf_suite_record.modules()}}
+    sources = tf_suite_record.suite_sources()
     reached = {f for m in tf_suite_record.modules() for f in tf_suite_record._closure(m, sources)}
-    unreached = sorted(set(real) - reached)
+    unreached = sorted(f for f in sources if f not in reached)
     assert not unreached, (f"suite helpers {unreached} are imported by no test module in a form tf_suite_record._uses "
                            "reads, so they count for every module: import them as `from simdist.conformance.suite "
                            "import name` or extend _uses")

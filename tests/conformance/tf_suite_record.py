@@ -83,13 +83,18 @@ def _closure(name: str, sources: dict[str, bytes]) -> list[str]:
     return seen
 
 
-def stamps() -> dict[str, str]:
-    """Each suite module's stamp (see the module docstring)."""
+def suite_sources() -> dict[str, bytes]:
+    """The suite directory's files a module's stamp may take: test modules, helpers and recordings."""
     # (a recorder, `*_record.py`, is a script a person runs to write a recording; no test runs it, and the
     # recording it writes is in the stamp of every module that reads it)
-    sources = {p.name: p.read_bytes() for p in sorted(SUITE.iterdir())
-               if p.is_file() and p.suffix in _SOURCES and p.name not in _SHARED_SUITE
-               and not p.name.endswith("_record.py")}
+    return {p.name: p.read_bytes() for p in sorted(SUITE.iterdir())
+            if p.is_file() and p.suffix in _SOURCES and p.name not in _SHARED_SUITE
+            and not p.name.endswith("_record.py")}
+
+
+def stamps() -> dict[str, str]:
+    """Each suite module's stamp (see the module docstring)."""
+    sources = suite_sources()
     closures = {name: _closure(name, sources) for name in modules()}
     reached = {f for files in closures.values() for f in files}
     # a suite file no test module is seen to use (imported some way _uses does not read, or used by
