@@ -868,6 +868,15 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
         op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
         raise errors.InvalidArgumentError(None, None, f"-input rank(-0) <= split_dim < input rank (0), but got "
                                           f"{int(axis)} [Op:{op}]")
+    op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
+    if not -t.ndim <= int(axis) < t.ndim:   # (Split/SplitV's kernel; traced, the shape function's ValueError)
+        err = errors.InvalidArgumentError(None, None, f"-input rank(-{t.ndim}) <= split_dim < input rank ({t.ndim}), "
+                                          f"but got {int(axis)} [Op:{op}]")
+        if graph_constants.known(axis):
+            text = f"Dimension size, given by scalar input {int(axis)} must be in range [-{t.ndim}, {t.ndim})"
+            shapes = ([], t.shape.as_list()) if op == "Split" else (t.shape.as_list(), [None], [])
+            raise trace_errors.mark_shape(err, text, op, shapes)
+        raise err
     ax = int(axis) % max(t.ndim, 1)
     n = int(t.shape[ax])
     if isinstance(num_or_size_splits, (int, np.integer)):

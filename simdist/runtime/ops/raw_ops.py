@@ -73,8 +73,9 @@ def _forward_params(op: registry.OpDef) -> tuple[int, int, bool, set[str], set[s
 
 @lru_cache(maxsize=1)
 def _declared() -> bool:
-    from simdist.runtime.ops import raw_forms
+    from simdist.runtime.ops import raw_forms, raw_forms_more
     raw_forms.declare()
+    raw_forms_more.declare()   # (session 20's forms: after raw_forms, whose reasons they replace)
     return True
 
 
@@ -93,7 +94,10 @@ def binding(name: str) -> RawArgs | str:
     try:
         op = registry.get(name)
     except LookupError:
-        return "simdist does not implement the op"
+        # (a raw op simdist computes as a composition of its ops: runtime/ops/raw_compositions.py)
+        from simdist.runtime.ops import raw_compositions
+        composed = raw_compositions.forms().get(name) if name in raw_compositions.NAMES else None
+        return composed if composed is not None else "simdist does not implement the op"
     if isinstance(op.raw_args, str):
         return op.raw_args
     if op.raw_args is not None:
@@ -340,6 +344,21 @@ def _check_dtypes(name: str, spec: dict[str, Any], inputs: dict[str, Any], vals:
             k += 1
 
 
+def _check_allowed(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
+    """A type attr (inferred from the inputs, or given), of a dtype the OpDef does not allow: the eager
+    InvalidArgumentError of TF's attr check ("Value for attr 'Tidx' of float is not in the list of
+    allowed values: int32, int64"), before any kernel looks at the values."""
+    from simdist.runtime.ops import args as _args
+    given = {a["attr"]: a for a in spec["args"] if a.get("type") == "type"}   # (a type attr the caller gives)
+    for attr, info in list(spec["inferred"].items()) + list(given.items()):
+        allowed = info.get("allowed")
+        got = vals.get(attr)
+        if allowed and isinstance(got, dtypes.DType) and got.name not in allowed:
+            names = ", ".join(_args.tf_name(dtypes.as_dtype(a)) for a in allowed)
+            raise errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {_args.tf_name(got)} is not in "
+                                              f"the list of allowed values: {names} [Op:{name}]")
+
+
 def _static(v: Any) -> Any:
     """An input's value as Python, as simdist's ops hold such attrs: a scalar as a number, an
     array as nested tuples (an attr of simdist's op that is an input of TF's)."""
@@ -365,6 +384,7 @@ def call(name: str, kw: dict[str, Any]) -> Any:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname)
     inputs = _inputs(spec, kw, vals, fname)
     _check_dtypes(name, spec, inputs, vals)
+    _check_allowed(name, spec, vals)
     every = {**inputs, **vals}
     if b.check is not None:
         b.check(every)
@@ -402,6 +422,8 @@ def _outputs(name: str, spec: dict[str, Any], out: Any, vals: dict[str, Any]) ->
     """The op's results as TF's raw op returns them: one tensor, a list (a list output), or a
     namedtuple named after the op with the OpDef's output names."""
     outs = spec["outputs"]
+    if not outs:   # (an op without outputs, NoOp: the eager call returns None)
+        return None
     flat = list(out) if isinstance(out, (tuple, list)) else [out]
     if len(outs) == 1 and "number_attr" not in outs[0] and "type_list_attr" not in outs[0]:
         return flat[0] if len(flat) == 1 else out
@@ -465,5 +487,6 @@ def function(name: str) -> Callable[..., Any]:
 
     raw_op.__name__ = raw_op.__qualname__ = fname
     raw_op.__signature__ = inspect.signature(inner)  # type: ignore[attr-defined]
-    raw_op.__doc__ = f"TF's raw op {name}, computed by simdist's op {name} (clause ops.raw-ops)."
+    how = f"simdist's op {name}" if name in registry._OPS else "a composition of simdist's ops"
+    raw_op.__doc__ = f"TF's raw op {name}, computed by {how} (clause ops.raw-ops)."
     return raw_op
