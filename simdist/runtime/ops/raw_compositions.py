@@ -124,12 +124,8 @@ def _select(condition: Any, t: Any, e: Any) -> Any:
 
 def _cwise_grad(op: str, kernel: Any) -> Any:
     def run(y: Any, dy: Any) -> Any:
-        from simdist.runtime.ops import array
-        n, m = y.shape.num_elements(), dy.shape.num_elements()
-        if n != m:   # (SimpleBinaryOp: elementwise on the flat tensors, y's shape)
-            raise _invalid(op, f"The two arguments to a cwise op must have same number of elements, got {n} and {m}")
-        if dy.shape.as_list() != y.shape.as_list():
-            dy = array.reshape(dy, y.shape.as_list())
+        from simdist.runtime.ops import raw_shapes
+        y, dy = raw_shapes.check(op, [y, dy])   # (SimpleBinaryOp: elementwise on the flat tensors, y's shape)
         return kernel(y, dy)
     return run
 

@@ -62,10 +62,10 @@ def _complex_abs(x: Any, Tout: dtypes.DType) -> Any:  # noqa: N803 - TF's name
 
 
 def _complex(real: Any, imag: Any, Tout: dtypes.DType) -> Any:  # noqa: N803 - TF's name
-    from simdist.runtime.ops import complex_math, dispatch
+    from simdist.runtime.ops import complex_math
     if _WHOLE.get(real.dtype.name) != Tout:
         raise _no_kernel("Complex", {"T": real.dtype, "Tout": Tout})
-    return dispatch.execute(complex_math.COMPLEX, (real, imag))
+    return complex_math.complex_(real, imag)
 
 
 def _c2c(op: str) -> Any:

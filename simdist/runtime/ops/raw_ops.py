@@ -414,6 +414,9 @@ def call(name: str, kw: dict[str, Any]) -> Any:
             else:
                 attrs[k] = vals[src]
     op = registry.get(name)
+    if op.kind == "elementwise":   # (TF's kernels' shape checks: NumPy's broadcasting is not theirs)
+        from simdist.runtime.ops import raw_shapes
+        tensors = raw_shapes.check(name, tensors)
     out = dispatch.execute(op, tensors, attrs or None)
     return _outputs(name, spec, out, vals)
 
