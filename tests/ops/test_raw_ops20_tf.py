@@ -2,7 +2,8 @@
 raw ops simdist computes as compositions (runtime/ops/raw_compositions.py: BroadcastGradientArgs,
 Range, Select, ShapeN, Split, SqrtGrad, RsqrtGrad, ReciprocalGrad, ParallelDynamicStitch, NoOp)
 and the registered ops bound in runtime/ops/raw_forms_more.py (StridedSliceGrad, Real, Imag,
-Angle, ComplexAbs, Complex, the FFT family, Eig, MatrixLogarithm): values of the kernel's forms
+Angle, ComplexAbs, Complex, the FFT family, Eig, MatrixLogarithm, UnicodeDecode(WithOffsets),
+UnicodeEncode, StringJoin, ExtractGlimpseV2): values of the kernel's forms
 (Select's scalar, batch and elementwise conditions, BCast's all-ones axes), the kernels' argument
 checks and the type attrs a caller gives (error classes), the wrappers' argument errors (their
 TypeError texts), and a sample traced and differentiated. Also the generic check of an OpDef's
@@ -153,6 +154,20 @@ VALUES = [
     # Eig, MatrixLogarithm
     f"R.Eig(input={SQ}, Tout=tf.complex64)[0]",
     "R.Eig(input=[[2.0, 1.0], [0.0, 3.0]], Tout=tf.complex64)",
+    # UnicodeDecode(WithOffsets) (splits of type Tsplits), UnicodeEncode, StringJoin, ExtractGlimpseV2
+    "R.UnicodeDecode(input=['h\\u00e9llo', 'ab', ''], input_encoding='UTF-8')",
+    "R.UnicodeDecode(input=[['h\\u00e9llo'], ['ab']], input_encoding='UTF-8', Tsplits=tf.int32)",
+    "R.UnicodeDecodeWithOffsets(input=['h\\u00e9llo', 'ab'], input_encoding='UTF-8', errors='ignore')",
+    "R.UnicodeEncode(input_values=[104, 233, 108, 97], input_splits=tf.constant([0, 3, 4], tf.int64), "
+    "output_encoding='UTF-8')",
+    "R.UnicodeEncode(input_values=[104, 233], input_splits=tf.constant([0, 1, 2], tf.int64), "
+    "output_encoding='UTF-16-BE')",
+    "R.StringJoin(inputs=['a', ['b', 'c']], separator='-')",
+    "R.StringJoin(inputs=[['a', 'x'], ['b', 'c']])",
+    "R.ExtractGlimpseV2(input=tf.reshape(tf.range(16.0), [1, 4, 4, 1]), size=[2, 2], offsets=[[1.0, 1.0]], "
+    "centered=False, normalized=False)",
+    "R.ExtractGlimpseV2(input=tf.reshape(tf.range(16.0), [1, 4, 4, 1]), size=[2, 2], offsets=[[3.0, 3.0]], "
+    "centered=False, normalized=False, uniform_noise=False, noise='zero')",
     # (elementwise ops the shape checks let through: broadcasting, scalars, one element count)
     "R.Mul(x=[[1.0], [2.0]], y=[3.0, 4.0, 5.0])",
     "R.TanhGrad(y=[[0.5, 0.25]], dy=[3.0, 4.0])",
@@ -225,6 +240,13 @@ ERRORS = [
     f"R.Eig(input={SQ}, Tout=tf.complex128)",
     f"R.Eig(input={SQ}, Tout=tf.float32)",
     # (the generic check of an OpDef's allowed types, before any kernel reads the values)
+    "R.UnicodeDecode(input=['ab'], input_encoding='UTF-8', errors='x')",
+    "R.UnicodeDecode(input=['ab'], input_encoding='UTF-8', Tsplits=tf.float32)",
+    "R.UnicodeEncode(input_values=[104], input_splits=tf.constant([0, 1], tf.int64), output_encoding='UTF-9')",
+    "R.StringJoin(inputs=[['a', 'x'], ['b', 'c', 'd']])",
+    "R.ExtractGlimpseV2(input=tf.ones([1, 4, 4, 1]), size=[2, 2], offsets=[[3.0, 3.0]], noise='zero')",
+    "R.ExtractGlimpseV2(input=tf.ones([1, 4, 4, 1]), size=[2, 2], offsets=[[1.0, 1.0]], uniform_noise=False, "
+    "noise='x')",
     # (the shape checks of TF's elementwise kernels, which NumPy's broadcasting is not: raw_shapes.py)
     "R.Mul(x=[1.0, 2.0], y=[3.0, 4.0, 5.0])",
     "R.Atan2(y=[1.0, 2.0], x=[3.0, 4.0, 5.0])",

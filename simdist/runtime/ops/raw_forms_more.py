@@ -21,8 +21,9 @@ from simdist.runtime.ops.raw_args import RawArgs
 __all__ = ["declare", "FIXED"]
 
 # (the raw ops session 19 listed as bound wrongly or not at all, bound here)
-FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D", "IFFT3D", "IRFFT",
-         "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "RFFT", "RFFT2D", "RFFT3D", "Real", "StridedSliceGrad")
+FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "ExtractGlimpseV2", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D", "IFFT3D", "IRFFT",
+         "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "RFFT", "RFFT2D", "RFFT3D", "Real", "StridedSliceGrad",
+         "StringJoin", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode")
 
 _PART = {"complex64": dtypes.float32, "complex128": dtypes.float64}
 _WHOLE = {"float32": dtypes.complex64, "float64": dtypes.complex128}
@@ -109,6 +110,51 @@ def _logm(input: Any) -> Any:  # noqa: A002 - TF's name
     return logm.logm(input)
 
 
+def _unicode_decode(op: str) -> Any:
+    """UnicodeDecode(WithOffsets): the op on the flat strings; the row splits of type Tsplits."""
+    def run(input: Any, input_encoding: str, errors: str, replacement_char: int,  # noqa: A002 - TF's names
+            replace_control_characters: bool, Tsplits: dtypes.DType) -> Any:  # noqa: N803
+        from simdist.runtime.ops import dispatch, math, string_ragged, unicode_codec
+        err, rc, _ = unicode_codec.check_attrs(op, errors, replacement_char)
+        unicode_codec.codec_name(input_encoding)
+        attrs = {"input_encoding": input_encoding, "errors": err, "replacement_char": rc,
+                 "replace_control_characters": replace_control_characters}
+        outs = list(dispatch.execute(string_ragged.DECODE if op == "UnicodeDecode" else string_ragged.DECODE_OFFSETS,
+                                     (input,), attrs))
+        if Tsplits != outs[0].dtype:
+            outs[0] = math.cast(outs[0], Tsplits)
+        return tuple(outs)
+    return run
+
+
+def _unicode_encode(input_values: Any, input_splits: Any, output_encoding: str, errors: str,
+                    replacement_char: int) -> Any:
+    """UnicodeEncode: each row of the ragged code points (values, row splits) as one string."""
+    from simdist.runtime.ops import unicode_ops
+    from simdist.runtime.ragged_tensor import RaggedTensor
+    rt = RaggedTensor.from_row_splits(input_values, input_splits, validate=False)
+    return unicode_ops.unicode_encode(rt, output_encoding, errors, replacement_char)
+
+
+def _string_join(inputs: list, separator: str) -> Any:
+    from simdist.runtime.ops import string_join
+    return string_join.join(inputs, separator)
+
+
+def _extract_glimpse(input: Any, size: Any, offsets: Any, centered: bool, normalized: bool,  # noqa: A002
+                     uniform_noise: bool, noise: str) -> Any:
+    """ExtractGlimpseV2: `uniform_noise` (the raw op's default True; tf.image.extract_glimpse passes
+    False) is uniform noise, and refuses a `noise` other than "" or "uniform" (attention_ops.cc)."""
+    from simdist.runtime.ops import dispatch, image_glimpse
+    if uniform_noise and noise not in ("", "uniform"):
+        raise errors.InvalidArgumentError(None, None, "The uniform_noise and noise could not be specified at the same "
+                                          "time [Op:ExtractGlimpseV2]")
+    image_glimpse._static_checks(input, size, offsets)
+    return dispatch.execute(image_glimpse.EXTRACT_GLIMPSE, (input, size, offsets),
+                            {"centered": centered, "normalized": normalized,
+                             "noise": "uniform" if uniform_noise else noise})
+
+
 def declare() -> None:
     """Set the raw forms of FIXED (idempotent)."""
     from simdist.runtime.ops import raw_compositions
@@ -123,3 +169,8 @@ def declare() -> None:
     registry.set_raw_args("Eig", RawArgs(via=_eig))
     registry.set_raw_args("MatrixLogarithm", RawArgs(via=_logm))
     registry.set_raw_args("StridedSliceGrad", RawArgs(via=raw_compositions.strided_slice_grad))
+    for op in ("UnicodeDecode", "UnicodeDecodeWithOffsets"):
+        registry.set_raw_args(op, RawArgs(via=_unicode_decode(op)))
+    registry.set_raw_args("UnicodeEncode", RawArgs(via=_unicode_encode))
+    registry.set_raw_args("StringJoin", RawArgs(via=_string_join))
+    registry.set_raw_args("ExtractGlimpseV2", RawArgs(via=_extract_glimpse))
