@@ -3,7 +3,7 @@ raw ops simdist computes as compositions (runtime/ops/raw_compositions.py: Broad
 Range, Select, ShapeN, Split, SqrtGrad, RsqrtGrad, ReciprocalGrad, ParallelDynamicStitch, NoOp)
 and the registered ops bound in runtime/ops/raw_forms_more.py (StridedSliceGrad, Real, Imag,
 Angle, ComplexAbs, Complex, the FFT family, Eig, MatrixLogarithm, UnicodeDecode(WithOffsets),
-UnicodeEncode, StringJoin, ExtractGlimpseV2): values of the kernel's forms
+UnicodeEncode, StringJoin, ExtractGlimpseV2, RandomStandardNormal, RandomUniform, TruncatedNormal): values of the kernel's forms
 (Select's scalar, batch and elementwise conditions, BCast's all-ones axes), the kernels' argument
 checks and the type attrs a caller gives (error classes), the wrappers' argument errors (their
 TypeError texts), and a sample traced and differentiated. Also the generic check of an OpDef's
@@ -168,6 +168,12 @@ VALUES = [
     "centered=False, normalized=False)",
     "R.ExtractGlimpseV2(input=tf.reshape(tf.range(16.0), [1, 4, 4, 1]), size=[2, 2], offsets=[[3.0, 3.0]], "
     "centered=False, normalized=False, uniform_noise=False, noise='zero')",
+    # the stateful random ops: one kernel per (op, seed, seed2, dtype), whose stream continues across calls
+    "[R.RandomStandardNormal(shape=[3], dtype=tf.float32, seed=2011, seed2=3) for _ in range(2)]",
+    "[R.RandomUniform(shape=[2, 2], dtype=tf.float64, seed=2012, seed2=2) for _ in range(2)]",
+    "R.RandomUniform(shape=tf.constant([3], tf.int64), dtype=tf.bfloat16, seed=2013, seed2=5)",
+    "[R.TruncatedNormal(shape=[5], dtype=tf.float32, seed=2014, seed2=9) for _ in range(2)]",
+    "R.TruncatedNormal(shape=[2, 3], dtype=tf.float64, seed=2015, seed2=1)",
     # (elementwise ops the shape checks let through: broadcasting, scalars, one element count)
     "R.Mul(x=[[1.0], [2.0]], y=[3.0, 4.0, 5.0])",
     "R.TanhGrad(y=[[0.5, 0.25]], dy=[3.0, 4.0])",
@@ -247,6 +253,11 @@ ERRORS = [
     "R.ExtractGlimpseV2(input=tf.ones([1, 4, 4, 1]), size=[2, 2], offsets=[[3.0, 3.0]], noise='zero')",
     "R.ExtractGlimpseV2(input=tf.ones([1, 4, 4, 1]), size=[2, 2], offsets=[[1.0, 1.0]], uniform_noise=False, "
     "noise='x')",
+    "R.RandomStandardNormal(shape=[3], dtype=tf.int32, seed=2016, seed2=3)",
+    "R.RandomStandardNormal(shape=[-1], dtype=tf.float32, seed=2017, seed2=3)",
+    "R.RandomUniform(shape=[[2]], dtype=tf.float32, seed=2018, seed2=3)",
+    "R.RandomUniform(shape=3, dtype=tf.float32, seed=2019, seed2=3)",
+    "R.TruncatedNormal(shape=[2.0], dtype=tf.float32, seed=2020, seed2=3)",
     # (the shape checks of TF's elementwise kernels, which NumPy's broadcasting is not: raw_shapes.py)
     "R.Mul(x=[1.0, 2.0], y=[3.0, 4.0, 5.0])",
     "R.Atan2(y=[1.0, 2.0], x=[3.0, 4.0, 5.0])",
@@ -283,6 +294,8 @@ MESSAGES = [
     "R.StridedSliceGrad(shape=[4], begin=[1], end=[3], strides=[1], dy=[5.0, 6.0], begin_mask='1')",
     "R.Eig(input=[[1.0]], Tout=tf.complex64, compute_v=1)",
     "R.NoOp(x=1)",
+    "R.RandomUniform(shape=[2], dtype=tf.float32, seed=1.5, seed2=3)",
+    "R.RandomUniform(shape=[2], seed=1, seed2=3)",
 ]
 
 TRACED = [

@@ -22,8 +22,9 @@ __all__ = ["declare", "FIXED"]
 
 # (the raw ops session 19 listed as bound wrongly or not at all, bound here)
 FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "ExtractGlimpseV2", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D", "IFFT3D", "IRFFT",
-         "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "RFFT", "RFFT2D", "RFFT3D", "Real", "StridedSliceGrad",
-         "StringJoin", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode")
+         "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "RFFT", "RFFT2D", "RFFT3D", "RandomStandardNormal", "RandomUniform",
+         "Real", "StridedSliceGrad",
+         "StringJoin", "TruncatedNormal", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode")
 
 _PART = {"complex64": dtypes.float32, "complex128": dtypes.float64}
 _WHOLE = {"float32": dtypes.complex64, "float64": dtypes.complex128}
@@ -155,6 +156,27 @@ def _extract_glimpse(input: Any, size: Any, offsets: Any, centered: bool, normal
                              "noise": "uniform" if uniform_noise else noise})
 
 
+def _stateful(op: str) -> Any:
+    """RandomStandardNormal, RandomUniform, TruncatedNormal: the op's standard draw from the kernel
+    cached for (op, seed, seed2, dtype), whose stream a tf.random.* call of the same seeds shares
+    (seed = seed2 = 0: TF seeds the kernel at random; simdist's stream of (0, 0))."""
+    def run(shape: Any, dtype: dtypes.DType, seed: int, seed2: int) -> Any:
+        from simdist.runtime.ops import dispatch, random, random_graphs
+        from simdist.runtime.ops.args import dims, shape_arg
+        if shape.ndim != 1:   # (MakeShape: the shape input is a vector)
+            raise errors.InvalidArgumentError(None, None, "shape must be a vector of {int32,int64}, got shape "
+                                              f"{dims(shape.shape.as_list())} [Op:{op}]")
+        shp = random._check_shape(shape_arg(shape), op)
+        attrs = {"shape": shp, "dtype": dtype, "seed": seed, "seed2": seed2, "kernel": random_graphs.instance()}
+        if op == "RandomUniform":
+            attrs.update(minval=None, maxval=None)
+        else:
+            attrs.update(mean=0.0, stddev=1.0)
+        return dispatch.execute({"RandomStandardNormal": random.NORMAL, "RandomUniform": random.UNIFORM,
+                                 "TruncatedNormal": random.TRUNCATED}[op], (), attrs)
+    return run
+
+
 def declare() -> None:
     """Set the raw forms of FIXED (idempotent)."""
     from simdist.runtime.ops import raw_compositions
@@ -174,3 +196,5 @@ def declare() -> None:
     registry.set_raw_args("UnicodeEncode", RawArgs(via=_unicode_encode))
     registry.set_raw_args("StringJoin", RawArgs(via=_string_join))
     registry.set_raw_args("ExtractGlimpseV2", RawArgs(via=_extract_glimpse))
+    for op in ("RandomStandardNormal", "RandomUniform", "TruncatedNormal"):
+        registry.set_raw_args(op, RawArgs(via=_stateful(op)))
