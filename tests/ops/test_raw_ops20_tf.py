@@ -3,7 +3,8 @@ raw ops simdist computes as compositions (runtime/ops/raw_compositions.py: Broad
 Range, Select, ShapeN, Split, SqrtGrad, RsqrtGrad, ReciprocalGrad, ParallelDynamicStitch, NoOp)
 and the registered ops bound in runtime/ops/raw_forms_more.py (StridedSliceGrad, Real, Imag,
 Angle, ComplexAbs, Complex, the FFT family, Eig, MatrixLogarithm, UnicodeDecode(WithOffsets),
-UnicodeEncode, StringJoin, ExtractGlimpseV2, RandomStandardNormal, RandomUniform, TruncatedNormal): values of the kernel's forms
+UnicodeEncode, StringJoin, ExtractGlimpseV2, RandomStandardNormal, RandomUniform, TruncatedNormal, Multinomial,
+StatelessMultinomial): values of the kernel's forms
 (Select's scalar, batch and elementwise conditions, BCast's all-ones axes), the kernels' argument
 checks and the type attrs a caller gives (error classes), the wrappers' argument errors (their
 TypeError texts), and a sample traced and differentiated. Also the generic check of an OpDef's
@@ -174,6 +175,10 @@ VALUES = [
     "R.RandomUniform(shape=tf.constant([3], tf.int64), dtype=tf.bfloat16, seed=2013, seed2=5)",
     "[R.TruncatedNormal(shape=[5], dtype=tf.float32, seed=2014, seed2=9) for _ in range(2)]",
     "R.TruncatedNormal(shape=[2, 3], dtype=tf.float64, seed=2015, seed2=1)",
+    "[R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=5, seed=2021, seed2=4) for _ in range(2)]",
+    "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=3, seed=2022, seed2=4, output_dtype=tf.int32)",
+    "R.StatelessMultinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=4, seed=[1, 2])",
+    "R.StatelessMultinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=4, seed=tf.constant([1, 2], tf.int64), output_dtype=tf.int32)",
     # (elementwise ops the shape checks let through: broadcasting, scalars, one element count)
     "R.Mul(x=[[1.0], [2.0]], y=[3.0, 4.0, 5.0])",
     "R.TanhGrad(y=[[0.5, 0.25]], dy=[3.0, 4.0])",
@@ -258,6 +263,11 @@ ERRORS = [
     "R.RandomUniform(shape=[[2]], dtype=tf.float32, seed=2018, seed2=3)",
     "R.RandomUniform(shape=3, dtype=tf.float32, seed=2019, seed2=3)",
     "R.TruncatedNormal(shape=[2.0], dtype=tf.float32, seed=2020, seed2=3)",
+    "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=[3], seed=2023, seed2=4)",
+    "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=-1, seed=2024, seed2=4)",
+    "R.Multinomial(logits=[1.0, 2.0], num_samples=2, seed=2025, seed2=4)",
+    "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=2, seed=2026, seed2=4, output_dtype=tf.float32)",
+    "R.StatelessMultinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=4, seed=[1, 2, 3])",
     # (the shape checks of TF's elementwise kernels, which NumPy's broadcasting is not: raw_shapes.py)
     "R.Mul(x=[1.0, 2.0], y=[3.0, 4.0, 5.0])",
     "R.Atan2(y=[1.0, 2.0], x=[3.0, 4.0, 5.0])",

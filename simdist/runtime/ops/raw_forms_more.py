@@ -22,8 +22,8 @@ __all__ = ["declare", "FIXED"]
 
 # (the raw ops session 19 listed as bound wrongly or not at all, bound here)
 FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "ExtractGlimpseV2", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D", "IFFT3D", "IRFFT",
-         "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "RFFT", "RFFT2D", "RFFT3D", "RandomStandardNormal", "RandomUniform",
-         "Real", "StridedSliceGrad",
+         "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "Multinomial", "RFFT", "RFFT2D", "RFFT3D", "RandomStandardNormal", "RandomUniform",
+         "Real", "StatelessMultinomial", "StridedSliceGrad",
          "StringJoin", "TruncatedNormal", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode")
 
 _PART = {"complex64": dtypes.float32, "complex128": dtypes.float64}
@@ -177,6 +177,34 @@ def _stateful(op: str) -> Any:
     return run
 
 
+def _samples(num_samples: Any, op: str) -> int:
+    """The num_samples input: a scalar (MultinomialOp's "num_samples should be a scalar")."""
+    from simdist.runtime.ops import dispatch
+    if num_samples.ndim != 0:
+        from simdist.runtime.ops.args import dims
+        raise errors.InvalidArgumentError(None, None, f"num_samples should be a scalar, got shape "
+                                          f"{dims(num_samples.shape.as_list())} [Op:{op}]")
+    return int(dispatch.static_value(num_samples))
+
+
+def _multinomial(logits: Any, num_samples: Any, seed: int, seed2: int, output_dtype: dtypes.DType) -> Any:
+    """Multinomial: tf.random.categorical's op, its kernel cached per (seed, seed2, dtypes)."""
+    from simdist.runtime.ops import dispatch, random, random_graphs
+    n = _samples(num_samples, "Multinomial")
+    random._check_logits(logits, "Multinomial", n)
+    return dispatch.execute(random.MULTINOMIAL, (logits,), {"num_samples": n, "dtype": output_dtype, "seed": seed,
+                                                            "seed2": seed2, "kernel": random_graphs.instance()})
+
+
+def _stateless_multinomial(logits: Any, num_samples: Any, seed: Any, output_dtype: dtypes.DType) -> Any:
+    """StatelessMultinomial: tf.random.stateless_categorical's op on the seed pair."""
+    from simdist.runtime.ops import dispatch, random
+    n = _samples(num_samples, "StatelessMultinomial")
+    random._check_logits(logits, "StatelessMultinomial", n)
+    s = random._seed(seed, "StatelessMultinomial")
+    return dispatch.execute(random.STATELESS_CATEGORICAL, (logits, s), {"num_samples": n, "dtype": output_dtype})
+
+
 def declare() -> None:
     """Set the raw forms of FIXED (idempotent)."""
     from simdist.runtime.ops import raw_compositions
@@ -198,3 +226,5 @@ def declare() -> None:
     registry.set_raw_args("ExtractGlimpseV2", RawArgs(via=_extract_glimpse))
     for op in ("RandomStandardNormal", "RandomUniform", "TruncatedNormal"):
         registry.set_raw_args(op, RawArgs(via=_stateful(op)))
+    registry.set_raw_args("Multinomial", RawArgs(via=_multinomial))
+    registry.set_raw_args("StatelessMultinomial", RawArgs(via=_stateless_multinomial))
