@@ -4,7 +4,8 @@ Range, Select, ShapeN, Split, SqrtGrad, RsqrtGrad, ReciprocalGrad, ParallelDynam
 and the registered ops bound in runtime/ops/raw_forms_more.py (StridedSliceGrad, Real, Imag,
 Angle, ComplexAbs, Complex, the FFT family, Eig, MatrixLogarithm, UnicodeDecode(WithOffsets),
 UnicodeEncode, StringJoin, ExtractGlimpseV2, RandomStandardNormal, RandomUniform, TruncatedNormal, Multinomial,
-StatelessMultinomial): values of the kernel's forms
+StatelessMultinomial, StringSplitV2, ReduceJoin, StaticRegexFullMatch, StaticRegexReplace, StringToNumber,
+UnsortedSegmentJoin): values of the kernel's forms
 (Select's scalar, batch and elementwise conditions, BCast's all-ones axes), the kernels' argument
 checks and the type attrs a caller gives (error classes), the wrappers' argument errors (their
 TypeError texts), and a sample traced and differentiated. Also the generic check of an OpDef's
@@ -179,6 +180,16 @@ VALUES = [
     "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=3, seed=2022, seed2=4, output_dtype=tf.int32)",
     "R.StatelessMultinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=4, seed=[1, 2])",
     "R.StatelessMultinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=4, seed=tf.constant([1, 2], tf.int64), output_dtype=tf.int32)",
+    # the string ops whose string attrs the public functions read (StringSplitV2: a sparse matrix of pieces)
+    "R.StringSplitV2(input=['a b  c ', '', 'x,y'], sep='')",
+    "R.StringSplitV2(input=['a,b,,c', '', 'x,y'], sep=',', maxsplit=1)",
+    "R.StringSplitV2(input=tf.constant([], tf.string), sep=',')",
+    "R.ReduceJoin(inputs=[['a', 'b'], ['c', 'd']], reduction_indices=[0, 1], separator='|')",
+    "R.ReduceJoin(inputs=[['a', 'b'], ['c', 'd']], reduction_indices=-1, keep_dims=True)",
+    "R.StaticRegexFullMatch(input=['abc', 'ab'], pattern='a.c')",
+    "R.StaticRegexReplace(input=['abcabc'], pattern='b', rewrite='X', replace_global=False)",
+    "R.StringToNumber(string_tensor=['1.5', '-2'], out_type=tf.float64)",
+    "R.UnsortedSegmentJoin(inputs=['a', 'b', 'c'], segment_ids=[1, 0, 1], num_segments=3, separator=':')",
     # (elementwise ops the shape checks let through: broadcasting, scalars, one element count)
     "R.Mul(x=[[1.0], [2.0]], y=[3.0, 4.0, 5.0])",
     "R.TanhGrad(y=[[0.5, 0.25]], dy=[3.0, 4.0])",
@@ -268,6 +279,10 @@ ERRORS = [
     "R.Multinomial(logits=[1.0, 2.0], num_samples=2, seed=2025, seed2=4)",
     "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=2, seed=2026, seed2=4, output_dtype=tf.float32)",
     "R.StatelessMultinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=4, seed=[1, 2, 3])",
+    "R.StringSplitV2(input=[['a']], sep=',')",
+    "R.StringSplitV2(input=['a'], sep=[',', ';'])",
+    "R.StringToNumber(string_tensor=['x'])",
+    "R.StringToNumber(string_tensor=['1'], out_type=tf.bool)",
     # (the shape checks of TF's elementwise kernels, which NumPy's broadcasting is not: raw_shapes.py)
     "R.Mul(x=[1.0, 2.0], y=[3.0, 4.0, 5.0])",
     "R.Atan2(y=[1.0, 2.0], x=[3.0, 4.0, 5.0])",
@@ -340,15 +355,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = (
 
 
 def _agree(case: tuple) -> Any:
-    """Within 1e-5 relative (1e-4 for Eig and MatrixLogarithm), a complex value part by part."""
+    """Within 1e-5 relative (1e-4 for Eig and MatrixLogarithm; a complex value part by part)."""
     loose = "Eig(" in case[0] or "MatrixLogarithm(" in case[0]
-    real = edge_compare.within(1e-4 if loose else 1e-5, floors={"float16": 1e-3})
-
-    def agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
-        if got.dtype.kind == "c":
-            return real(got.real.copy(), want.real.copy()) & real(got.imag.copy(), want.imag.copy())
-        return real(got, want)
-    return agree
+    return edge_compare.within(1e-4 if loose else 1e-5, floors={"float16": 1e-3})
 
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=_agree)

@@ -23,8 +23,9 @@ __all__ = ["declare", "FIXED"]
 # (the raw ops session 19 listed as bound wrongly or not at all, bound here)
 FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "ExtractGlimpseV2", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D", "IFFT3D", "IRFFT",
          "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "Multinomial", "RFFT", "RFFT2D", "RFFT3D", "RandomStandardNormal", "RandomUniform",
-         "Real", "StatelessMultinomial", "StridedSliceGrad",
-         "StringJoin", "TruncatedNormal", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode")
+         "ReduceJoin", "Real", "StatelessMultinomial", "StaticRegexFullMatch", "StaticRegexReplace",
+         "StridedSliceGrad", "StringJoin", "StringSplitV2", "StringToNumber", "TruncatedNormal", "UnicodeDecode",
+         "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnsortedSegmentJoin")
 
 _PART = {"complex64": dtypes.float32, "complex128": dtypes.float64}
 _WHOLE = {"float32": dtypes.complex64, "float64": dtypes.complex128}
@@ -205,6 +206,49 @@ def _stateless_multinomial(logits: Any, num_samples: Any, seed: Any, output_dtyp
     return dispatch.execute(random.STATELESS_CATEGORICAL, (logits, s), {"num_samples": n, "dtype": output_dtype})
 
 
+def _string_split_v2(input: Any, sep: Any, maxsplit: int) -> Any:  # noqa: A002 - TF's name
+    """StringSplitV2: the pieces of each string of a vector as a sparse [rows, longest] matrix
+    (indices, values, dense shape), from the op's (pieces, row splits)."""
+    from simdist.runtime.ops import dispatch, string_ragged
+    from simdist.runtime.ops.array import constant
+    import numpy as np
+    if input.ndim != 1:
+        from simdist.runtime.ops.args import dims
+        raise errors.InvalidArgumentError(None, None, f"input must be a vector, got shape: "
+                                          f"{dims(input.shape.as_list())} [Op:StringSplitV2]")
+    if sep.ndim != 0:
+        from simdist.runtime.ops.args import dims
+        raise errors.InvalidArgumentError(None, None, f"sep must be a scalar, got shape: {dims(sep.shape.as_list())} "
+                                          "[Op:StringSplitV2]")
+    from simdist.runtime.ops.string_args import as_bytes
+    values, splits = dispatch.execute(string_ragged.SPLIT, (input,),
+                                      {"sep": as_bytes(dispatch.static_value(sep).item()), "maxsplit": maxsplit})
+    bounds = np.asarray(dispatch.static_value(splits), np.int64)
+    lengths = np.diff(bounds)
+    rows = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    cols = np.arange(int(bounds[-1]), dtype=np.int64) - np.repeat(bounds[:-1], lengths)
+    indices = np.stack([rows, cols], axis=1).reshape(-1, 2)
+    shape = np.array([len(lengths), int(lengths.max(initial=0))], np.int64)
+    return constant(indices), values, constant(shape)
+
+
+def _string_forms() -> dict[str, Any]:
+    """The string ops whose string attrs TF's wrapper gives as bytes (execute.make_str) and
+    simdist's public functions read: the raw form is the public function."""
+    from simdist.runtime.ops import string_join, string_regex, string_to_number
+    return {
+        "StaticRegexFullMatch": lambda input, pattern: string_regex.regex_full_match(input, pattern),  # noqa: A006
+        "StaticRegexReplace": lambda input, pattern, rewrite, replace_global:  # noqa: A006
+        string_regex.regex_replace(input, pattern, rewrite, replace_global),
+        "ReduceJoin": lambda inputs, reduction_indices, keep_dims, separator:
+        string_join.reduce_join(inputs, reduction_indices, keep_dims, separator),
+        "StringToNumber": lambda string_tensor, out_type: string_to_number.to_number(string_tensor, out_type),
+        "UnsortedSegmentJoin": lambda inputs, segment_ids, num_segments, separator:
+        string_join.unsorted_segment_join(inputs, segment_ids, num_segments, separator),
+        "StringSplitV2": _string_split_v2,
+    }
+
+
 def declare() -> None:
     """Set the raw forms of FIXED (idempotent)."""
     from simdist.runtime.ops import raw_compositions
@@ -226,5 +270,7 @@ def declare() -> None:
     registry.set_raw_args("ExtractGlimpseV2", RawArgs(via=_extract_glimpse))
     for op in ("RandomStandardNormal", "RandomUniform", "TruncatedNormal"):
         registry.set_raw_args(op, RawArgs(via=_stateful(op)))
+    for op, fn in _string_forms().items():
+        registry.set_raw_args(op, RawArgs(via=fn))
     registry.set_raw_args("Multinomial", RawArgs(via=_multinomial))
     registry.set_raw_args("StatelessMultinomial", RawArgs(via=_stateless_multinomial))
