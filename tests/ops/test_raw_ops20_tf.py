@@ -5,7 +5,7 @@ and the registered ops bound in runtime/ops/raw_forms_more.py (StridedSliceGrad,
 Angle, ComplexAbs, Complex, the FFT family, Eig, MatrixLogarithm, UnicodeDecode(WithOffsets),
 UnicodeEncode, StringJoin, ExtractGlimpseV2, RandomStandardNormal, RandomUniform, TruncatedNormal, Multinomial,
 StatelessMultinomial, StringSplitV2, ReduceJoin, StaticRegexFullMatch, StaticRegexReplace, StringToNumber,
-UnsortedSegmentJoin): values of the kernel's forms
+UnsortedSegmentJoin, and the key-and-counter stateless random ops of runtime/ops/raw_stateless.py): values of the kernel's forms
 (Select's scalar, batch and elementwise conditions, BCast's all-ones axes), the kernels' argument
 checks and the type attrs a caller gives (error classes), the wrappers' argument errors (their
 TypeError texts), and a sample traced and differentiated. Also the generic check of an OpDef's
@@ -190,6 +190,23 @@ VALUES = [
     "R.StaticRegexReplace(input=['abcabc'], pattern='b', rewrite='X', replace_global=False)",
     "R.StringToNumber(string_tensor=['1.5', '-2'], out_type=tf.float64)",
     "R.UnsortedSegmentJoin(inputs=['a', 'b', 'c'], segment_ids=[1, 0, 1], num_segments=3, separator=':')",
+    # the stateless random ops of a (key, counter) pair (runtime/ops/raw_stateless.py)
+    "R.StatelessRandomGetKeyCounter(seed=[1, 2])",
+    "R.StatelessRandomGetKeyCounter(seed=tf.constant([-7, 2 ** 40], tf.int64))",
+    "R.StatelessRandomGetKeyCounterAlg(seed=[3, 4])",
+    "(lambda k, c: R.StatelessRandomUniformV2(shape=[5], key=k, counter=c, alg=1))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomUniformV2(shape=[2, 2], key=k, counter=c, alg=3, dtype=tf.float64))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomUniformV2(shape=[3], key=k, counter=c, alg=1, dtype=tf.float16))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomNormalV2(shape=[5], key=k, counter=c, alg=1))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomNormalV2(shape=[3], key=k, counter=c, alg=1, dtype=tf.float64))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessTruncatedNormalV2(shape=[5], key=k, counter=c, alg=1))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomUniformIntV2(shape=[6], key=k, counter=c, alg=1, minval=-3, maxval=10))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomUniformIntV2(shape=[3], key=k, counter=c, alg=1, minval=tf.constant(0, tf.int64), "
+    "maxval=tf.constant(2 ** 40, tf.int64)))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomUniformFullIntV2(shape=[3], key=k, counter=c, alg=1, dtype=tf.int64))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomUniformFullIntV2(shape=[3], key=k, counter=c, alg=1, dtype=tf.uint32))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "R.StatelessRandomUniformV2(shape=[3], key=tf.constant([5], tf.uint64), counter=tf.constant([1, 2, 3], tf.uint64), "
+    "alg=1)",
     # (elementwise ops the shape checks let through: broadcasting, scalars, one element count)
     "R.Mul(x=[[1.0], [2.0]], y=[3.0, 4.0, 5.0])",
     "R.TanhGrad(y=[[0.5, 0.25]], dy=[3.0, 4.0])",
@@ -283,6 +300,13 @@ ERRORS = [
     "R.StringSplitV2(input=['a'], sep=[',', ';'])",
     "R.StringToNumber(string_tensor=['x'])",
     "R.StringToNumber(string_tensor=['1'], out_type=tf.bool)",
+    "R.StatelessRandomGetKeyCounter(seed=[1, 2, 3])",
+    "R.StatelessRandomGetKeyCounter(seed=[1.0, 2.0])",
+    "(lambda k, c: R.StatelessRandomUniformV2(shape=[3], key=k, counter=c, alg=2))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomUniformIntV2(shape=[3], key=k, counter=c, alg=1, minval=5, maxval=5))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "(lambda k, c: R.StatelessRandomNormalV2(shape=[-1], key=k, counter=c, alg=1))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "R.StatelessRandomUniformV2(shape=[3], key=tf.constant([1, 2], tf.uint64), counter=tf.constant([1, 2], tf.uint64), "
+    "alg=1)",
     # (the shape checks of TF's elementwise kernels, which NumPy's broadcasting is not: raw_shapes.py)
     "R.Mul(x=[1.0, 2.0], y=[3.0, 4.0, 5.0])",
     "R.Atan2(y=[1.0, 2.0], x=[3.0, 4.0, 5.0])",

@@ -28,7 +28,8 @@ __all__ = ["NAMES", "forms", "broadcast_gradient_args", "strided_slice_grad"]
 
 # TF raw ops that no registered op computes, computed here (their OpDefs are in raw_opdefs.json)
 NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "Range", "ReciprocalGrad", "RsqrtGrad",
-         "Select", "ShapeN", "Split", "SqrtGrad")
+         "Select", "ShapeN", "Split", "SqrtGrad", "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg",
+         "StatelessRandomUniformFullIntV2", "StatelessRandomUniformIntV2")
 
 
 def _dims(shape: Any) -> str:
@@ -154,7 +155,7 @@ def _parallel_dynamic_stitch(indices: list, data: list) -> Any:
 @lru_cache(maxsize=1)
 def forms() -> dict[str, RawArgs]:
     """The raw form of each op of NAMES."""
-    from simdist.runtime.ops import unary
+    from simdist.runtime.ops import raw_stateless, unary
     out = {
         "BroadcastGradientArgs": RawArgs(via=_bcast_grad_args),
         "NoOp": RawArgs(via=lambda: None),
@@ -166,6 +167,11 @@ def forms() -> dict[str, RawArgs]:
         "ShapeN": RawArgs(via=_shape_n),
         "Split": RawArgs(via=_split),
         "SqrtGrad": RawArgs(via=_cwise_grad("SqrtGrad", unary.sqrt_grad)),
+        # (the key-and-counter random ops: runtime/ops/raw_stateless.py)
+        "StatelessRandomGetKeyCounter": RawArgs(via=raw_stateless.get_key_counter),
+        "StatelessRandomGetKeyCounterAlg": RawArgs(via=raw_stateless.get_key_counter_alg),
+        "StatelessRandomUniformFullIntV2": RawArgs(via=raw_stateless.uniform_full_int),
+        "StatelessRandomUniformIntV2": RawArgs(via=raw_stateless.uniform_int),
     }
     assert tuple(sorted(out)) == NAMES, sorted(out)
     return out

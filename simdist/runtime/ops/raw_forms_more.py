@@ -23,7 +23,8 @@ __all__ = ["declare", "FIXED"]
 # (the raw ops session 19 listed as bound wrongly or not at all, bound here)
 FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "ExtractGlimpseV2", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D", "IFFT3D", "IRFFT",
          "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "Multinomial", "RFFT", "RFFT2D", "RFFT3D", "RandomStandardNormal", "RandomUniform",
-         "ReduceJoin", "Real", "StatelessMultinomial", "StaticRegexFullMatch", "StaticRegexReplace",
+         "ReduceJoin", "Real", "StatelessMultinomial", "StatelessRandomNormalV2", "StatelessRandomUniformV2",
+         "StatelessTruncatedNormalV2", "StaticRegexFullMatch", "StaticRegexReplace",
          "StridedSliceGrad", "StringJoin", "StringSplitV2", "StringToNumber", "TruncatedNormal", "UnicodeDecode",
          "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnsortedSegmentJoin")
 
@@ -272,5 +273,9 @@ def declare() -> None:
         registry.set_raw_args(op, RawArgs(via=_stateful(op)))
     for op, fn in _string_forms().items():
         registry.set_raw_args(op, RawArgs(via=fn))
+    from simdist.runtime.ops import raw_stateless
+    registry.set_raw_args("StatelessRandomUniformV2", RawArgs(via=raw_stateless.uniform))
+    registry.set_raw_args("StatelessRandomNormalV2", RawArgs(via=raw_stateless.normal))
+    registry.set_raw_args("StatelessTruncatedNormalV2", RawArgs(via=raw_stateless.truncated_normal))
     registry.set_raw_args("Multinomial", RawArgs(via=_multinomial))
     registry.set_raw_args("StatelessMultinomial", RawArgs(via=_stateless_multinomial))
