@@ -1,12 +1,11 @@
 """The raw ops session 20 added to `tf.raw_ops` (clause ops.raw-ops) against real TensorFlow 2.21: the
 raw ops simdist computes as compositions (runtime/ops/raw_compositions.py: BroadcastGradientArgs,
-Range, Select, ShapeN, Split, SqrtGrad, RsqrtGrad, ReciprocalGrad, ParallelDynamicStitch, NoOp)
-and the registered ops bound in runtime/ops/raw_forms_more.py (StridedSliceGrad, Real, Imag,
-Angle, ComplexAbs, Complex, the FFT family, Eig, MatrixLogarithm, UnicodeDecode(WithOffsets),
-UnicodeEncode, StringJoin, ExtractGlimpseV2, RandomStandardNormal, RandomUniform, TruncatedNormal, Multinomial,
-StatelessMultinomial, StringSplitV2, ReduceJoin, StaticRegexFullMatch, StaticRegexReplace, StringToNumber,
-UnsortedSegmentJoin, and the key-and-counter stateless random ops of runtime/ops/raw_stateless.py): values of the kernel's forms
-(Select's scalar, batch and elementwise conditions, BCast's all-ones axes), the kernels' argument
+Range, Select, ShapeN, Split, SqrtGrad, RsqrtGrad, ReciprocalGrad, ParallelDynamicStitch, NoOp,
+the key-and-counter stateless random ops of raw_stateless.py) and the registered ops bound in
+runtime/ops/raw_forms_more.py (StridedSliceGrad, Real, Imag, Angle, ComplexAbs, Complex, the FFT
+family, Eig, MatrixLogarithm, the Unicode and string ops, ExtractGlimpseV2, the stateful and
+stateless random ops): values of the kernels' forms (Select's scalar, batch and elementwise
+conditions, BCast's all-ones axes, a random kernel's stream across calls), the kernels' argument
 checks and the type attrs a caller gives (error classes), the wrappers' argument errors (their
 TypeError texts), and a sample traced and differentiated. Also the generic check of an OpDef's
 allowed types (Sum's and Cumsum's float axis), the shape checks of TF's elementwise kernels
@@ -32,10 +31,14 @@ clause = pytest.mark.clause
 
 
 def _eager(expr: str) -> Callable[[Any], Any]:
-    """`expr` of `tf` and `R` (tf.raw_ops) and `C` (a complex64 vector), eagerly."""
+    """`expr` of `tf`, `R` (tf.raw_ops), `C` (a complex64 vector), `LG` (2x3 logits) and `KC` (the
+    keyword arguments key and counter of StatelessRandomGetKeyCounter(seed=[1, 2])), eagerly."""
     def run(tf: Any) -> Any:
         tf.constant(1.0) + 1.0   # (a first op: TF's very first call in a process takes the slow path)
         scope = {"tf": tf, "np": np, "R": tf.raw_ops, "C": tf.constant([1 + 2j, -3 - 0.5j], tf.complex64)}
+        scope["LG"] = tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]])   # (logits)
+        if "KC" in expr:   # (the key and counter of the seed pair [1, 2])
+            scope["KC"] = dict(zip(("key", "counter"), tf.raw_ops.StatelessRandomGetKeyCounter(seed=[1, 2])))
         return eval(expr, scope)  # noqa: S307 - our own text
     return run
 
@@ -176,10 +179,10 @@ VALUES = [
     "R.RandomUniform(shape=tf.constant([3], tf.int64), dtype=tf.bfloat16, seed=2013, seed2=5)",
     "[R.TruncatedNormal(shape=[5], dtype=tf.float32, seed=2014, seed2=9) for _ in range(2)]",
     "R.TruncatedNormal(shape=[2, 3], dtype=tf.float64, seed=2015, seed2=1)",
-    "[R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=5, seed=2021, seed2=4) for _ in range(2)]",
-    "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=3, seed=2022, seed2=4, output_dtype=tf.int32)",
-    "R.StatelessMultinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=4, seed=[1, 2])",
-    "R.StatelessMultinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=4, seed=tf.constant([1, 2], tf.int64), output_dtype=tf.int32)",
+    "[R.Multinomial(logits=LG, num_samples=5, seed=2021, seed2=4) for _ in range(2)]",
+    "R.Multinomial(logits=LG, num_samples=3, seed=2022, seed2=4, output_dtype=tf.int32)",
+    "R.StatelessMultinomial(logits=LG, num_samples=4, seed=[1, 2])",
+    "R.StatelessMultinomial(logits=LG, num_samples=4, seed=tf.constant([1, 2], tf.int64), output_dtype=tf.int32)",
     # the string ops whose string attrs the public functions read (StringSplitV2: a sparse matrix of pieces)
     "R.StringSplitV2(input=['a b  c ', '', 'x,y'], sep='')",
     "R.StringSplitV2(input=['a,b,,c', '', 'x,y'], sep=',', maxsplit=1)",
@@ -194,17 +197,17 @@ VALUES = [
     "R.StatelessRandomGetKeyCounter(seed=[1, 2])",
     "R.StatelessRandomGetKeyCounter(seed=tf.constant([-7, 2 ** 40], tf.int64))",
     "R.StatelessRandomGetKeyCounterAlg(seed=[3, 4])",
-    "(lambda k, c: R.StatelessRandomUniformV2(shape=[5], key=k, counter=c, alg=1))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomUniformV2(shape=[2, 2], key=k, counter=c, alg=3, dtype=tf.float64))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomUniformV2(shape=[3], key=k, counter=c, alg=1, dtype=tf.float16))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomNormalV2(shape=[5], key=k, counter=c, alg=1))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomNormalV2(shape=[3], key=k, counter=c, alg=1, dtype=tf.float64))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessTruncatedNormalV2(shape=[5], key=k, counter=c, alg=1))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomUniformIntV2(shape=[6], key=k, counter=c, alg=1, minval=-3, maxval=10))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomUniformIntV2(shape=[3], key=k, counter=c, alg=1, minval=tf.constant(0, tf.int64), "
-    "maxval=tf.constant(2 ** 40, tf.int64)))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomUniformFullIntV2(shape=[3], key=k, counter=c, alg=1, dtype=tf.int64))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomUniformFullIntV2(shape=[3], key=k, counter=c, alg=1, dtype=tf.uint32))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "R.StatelessRandomUniformV2(shape=[5], **KC, alg=1)",
+    "R.StatelessRandomUniformV2(shape=[2, 2], **KC, alg=3, dtype=tf.float64)",
+    "R.StatelessRandomUniformV2(shape=[3], **KC, alg=1, dtype=tf.float16)",
+    "R.StatelessRandomNormalV2(shape=[5], **KC, alg=1)",
+    "R.StatelessRandomNormalV2(shape=[3], **KC, alg=1, dtype=tf.float64)",
+    "R.StatelessTruncatedNormalV2(shape=[5], **KC, alg=1)",
+    "R.StatelessRandomUniformIntV2(shape=[6], **KC, alg=1, minval=-3, maxval=10)",
+    "R.StatelessRandomUniformIntV2(shape=[3], **KC, alg=1, minval=tf.constant(0, tf.int64), "
+    "maxval=tf.constant(2 ** 40, tf.int64))",
+    "R.StatelessRandomUniformFullIntV2(shape=[3], **KC, alg=1, dtype=tf.int64)",
+    "R.StatelessRandomUniformFullIntV2(shape=[3], **KC, alg=1, dtype=tf.uint32)",
     "R.StatelessRandomUniformV2(shape=[3], key=tf.constant([5], tf.uint64), counter=tf.constant([1, 2, 3], tf.uint64), "
     "alg=1)",
     # (elementwise ops the shape checks let through: broadcasting, scalars, one element count)
@@ -291,20 +294,20 @@ ERRORS = [
     "R.RandomUniform(shape=[[2]], dtype=tf.float32, seed=2018, seed2=3)",
     "R.RandomUniform(shape=3, dtype=tf.float32, seed=2019, seed2=3)",
     "R.TruncatedNormal(shape=[2.0], dtype=tf.float32, seed=2020, seed2=3)",
-    "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=[3], seed=2023, seed2=4)",
-    "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=-1, seed=2024, seed2=4)",
+    "R.Multinomial(logits=LG, num_samples=[3], seed=2023, seed2=4)",
+    "R.Multinomial(logits=LG, num_samples=-1, seed=2024, seed2=4)",
     "R.Multinomial(logits=[1.0, 2.0], num_samples=2, seed=2025, seed2=4)",
-    "R.Multinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=2, seed=2026, seed2=4, output_dtype=tf.float32)",
-    "R.StatelessMultinomial(logits=tf.constant([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]]), num_samples=4, seed=[1, 2, 3])",
+    "R.Multinomial(logits=LG, num_samples=2, seed=2026, seed2=4, output_dtype=tf.float32)",
+    "R.StatelessMultinomial(logits=LG, num_samples=4, seed=[1, 2, 3])",
     "R.StringSplitV2(input=[['a']], sep=',')",
     "R.StringSplitV2(input=['a'], sep=[',', ';'])",
     "R.StringToNumber(string_tensor=['x'])",
     "R.StringToNumber(string_tensor=['1'], out_type=tf.bool)",
     "R.StatelessRandomGetKeyCounter(seed=[1, 2, 3])",
     "R.StatelessRandomGetKeyCounter(seed=[1.0, 2.0])",
-    "(lambda k, c: R.StatelessRandomUniformV2(shape=[3], key=k, counter=c, alg=2))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomUniformIntV2(shape=[3], key=k, counter=c, alg=1, minval=5, maxval=5))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
-    "(lambda k, c: R.StatelessRandomNormalV2(shape=[-1], key=k, counter=c, alg=1))(*R.StatelessRandomGetKeyCounter(seed=[1, 2]))",
+    "R.StatelessRandomUniformV2(shape=[3], **KC, alg=2)",
+    "R.StatelessRandomUniformIntV2(shape=[3], **KC, alg=1, minval=5, maxval=5)",
+    "R.StatelessRandomNormalV2(shape=[-1], **KC, alg=1)",
     "R.StatelessRandomUniformV2(shape=[3], key=tf.constant([1, 2], tf.uint64), counter=tf.constant([1, 2], tf.uint64), "
     "alg=1)",
     # (the shape checks of TF's elementwise kernels, which NumPy's broadcasting is not: raw_shapes.py)

@@ -21,12 +21,13 @@ from simdist.runtime.ops.raw_args import RawArgs
 __all__ = ["declare", "FIXED"]
 
 # (the raw ops session 19 listed as bound wrongly or not at all, bound here)
-FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "ExtractGlimpseV2", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D", "IFFT3D", "IRFFT",
-         "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "Multinomial", "RFFT", "RFFT2D", "RFFT3D", "RandomStandardNormal", "RandomUniform",
-         "ReduceJoin", "Real", "StatelessMultinomial", "StatelessRandomNormalV2", "StatelessRandomUniformV2",
-         "StatelessTruncatedNormalV2", "StaticRegexFullMatch", "StaticRegexReplace",
-         "StridedSliceGrad", "StringJoin", "StringSplitV2", "StringToNumber", "TruncatedNormal", "UnicodeDecode",
-         "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnsortedSegmentJoin")
+FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "ExtractGlimpseV2", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D",
+         "IFFT3D", "IRFFT", "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "Multinomial", "RFFT", "RFFT2D",
+         "RFFT3D", "RandomStandardNormal", "RandomUniform", "Real", "ReduceJoin", "StatelessMultinomial",
+         "StatelessRandomNormalV2", "StatelessRandomUniformV2", "StatelessTruncatedNormalV2",
+         "StaticRegexFullMatch", "StaticRegexReplace", "StridedSliceGrad", "StringJoin", "StringSplitV2",
+         "StringToNumber", "TruncatedNormal", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode",
+         "UnsortedSegmentJoin")
 
 _PART = {"complex64": dtypes.float32, "complex128": dtypes.float64}
 _WHOLE = {"float32": dtypes.complex64, "float64": dtypes.complex128}
