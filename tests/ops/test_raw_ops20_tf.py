@@ -192,6 +192,8 @@ VALUES = [
     "R.StaticRegexFullMatch(input=['abc', 'ab'], pattern='a.c')",
     "R.StaticRegexReplace(input=['abcabc'], pattern='b', rewrite='X', replace_global=False)",
     "R.StringToNumber(string_tensor=['1.5', '-2'], out_type=tf.float64)",
+    "R.SerializeTensor(tensor=[[0.5, 1.5], [2.5, 0.25]])",
+    "R.SerializeTensor(tensor=tf.constant([1, 2], tf.int64))",
     "R.UnsortedSegmentJoin(inputs=['a', 'b', 'c'], segment_ids=[1, 0, 1], num_segments=3, separator=':')",
     # the stateless random ops of a (key, counter) pair (runtime/ops/raw_stateless.py)
     "R.StatelessRandomGetKeyCounter(seed=[1, 2])",

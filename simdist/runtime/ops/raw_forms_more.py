@@ -23,11 +23,11 @@ __all__ = ["declare", "FIXED"]
 # (the raw ops session 19 listed as bound wrongly or not at all, bound here)
 FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "ExtractGlimpseV2", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D",
          "IFFT3D", "IRFFT", "IRFFT2D", "IRFFT3D", "Imag", "MatrixLogarithm", "Multinomial", "RFFT", "RFFT2D",
-         "RFFT3D", "RandomStandardNormal", "RandomUniform", "Real", "ReduceJoin", "StatelessMultinomial",
-         "StatelessRandomNormalV2", "StatelessRandomUniformV2", "StatelessTruncatedNormalV2",
-         "StaticRegexFullMatch", "StaticRegexReplace", "StridedSliceGrad", "StringJoin", "StringSplitV2",
-         "StringToNumber", "TruncatedNormal", "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode",
-         "UnsortedSegmentJoin")
+         "RFFT3D", "RandomStandardNormal", "RandomUniform", "Real", "ReduceJoin", "SerializeTensor",
+         "StatelessMultinomial", "StatelessRandomNormalV2", "StatelessRandomUniformV2",
+         "StatelessTruncatedNormalV2", "StaticRegexFullMatch", "StaticRegexReplace", "StridedSliceGrad",
+         "StringJoin", "StringSplitV2", "StringToNumber", "TruncatedNormal", "UnicodeDecode",
+         "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnsortedSegmentJoin")
 
 _PART = {"complex64": dtypes.float32, "complex128": dtypes.float64}
 _WHOLE = {"float32": dtypes.complex64, "float64": dtypes.complex128}
@@ -237,8 +237,10 @@ def _string_split_v2(input: Any, sep: Any, maxsplit: int) -> Any:  # noqa: A002 
 def _string_forms() -> dict[str, Any]:
     """The string ops whose string attrs TF's wrapper gives as bytes (execute.make_str) and
     simdist's public functions read: the raw form is the public function."""
-    from simdist.runtime.ops import string_join, string_regex, string_to_number
+    from simdist.runtime.ops import string_join, string_regex, string_to_number, tensor_codec
     return {
+        # (the op's `enum` attr, the serialized dtype, is the input's: tf.io.serialize_tensor sets it)
+        "SerializeTensor": lambda tensor: tensor_codec.serialize_tensor(tensor),
         "StaticRegexFullMatch": lambda input, pattern: string_regex.regex_full_match(input, pattern),  # noqa: A006
         "StaticRegexReplace": lambda input, pattern, rewrite, replace_global:  # noqa: A006
         string_regex.regex_replace(input, pattern, rewrite, replace_global),
