@@ -46,15 +46,12 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
 def within(rtol: float, floors: Mapping[str, float] | None = None, atol_ratio: float = 1e-3) -> Agree:
     """Elementwise agreement within `rtol` (|got - want| <= rtol*|want| + rtol*atol_ratio) for
     kernels TF and simdist compute differently (Eigen's against SciPy's or LAPACK's), NaN with NaN
-    and infinities with infinities of the same sign, a complex value's real and imaginary parts each;
-    a dtype named in `floors` gets at least that tolerance (float16's and bfloat16's own rounding).
-    rtol 0: bit for bit (`bits_agree`)."""
+    and infinities with infinities of the same sign; a dtype named in `floors` gets at least that
+    tolerance (float16's and bfloat16's own rounding). rtol 0: bit for bit (`bits_agree`)."""
     if rtol == 0:
         return bits_agree
 
     def agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
-        if got.dtype.kind == "c" and want.dtype.kind == "c":   # (complex: each part within the tolerance)
-            return agree(got.real.copy(), want.real.copy()) & agree(got.imag.copy(), want.imag.copy())
         if not _float_like(got):
             return np.asarray(got == want)
         x, y = got.astype(np.float64), want.astype(np.float64)
