@@ -21,8 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, registry
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import dispatch, raw_rules, registry
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -184,6 +184,8 @@ def _make_str(v: Any, arg: str) -> str:
 
 
 def _make_type(v: Any, arg: str) -> dtypes.DType:
+    if v is None:   # (TF's make_type: dtypes.as_dtype(None) is a TypeError; simdist's as_dtype reads it as a default)
+        raise TypeError(f"Expected DataType for argument '{arg}' not None.")
     try:
         return dtypes.as_dtype(v)
     except (TypeError, ValueError, KeyError):
@@ -212,6 +214,8 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str) -> Any:
         v = _default_value(a)
     kind = a["type"]
     arg = a["py"]
+    if v is None and kind.startswith("list(") and not context.in_function():
+        v = ()   # (TF's eager fast path reads None as an empty list: then the attr's minimum, if any, refuses it)
     if kind.startswith("list("):
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
@@ -365,6 +369,19 @@ def call(name: str, kw: dict[str, Any]) -> Any:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname)
     inputs = _inputs(spec, kw, vals, fname)
     _check_dtypes(name, spec, inputs, vals)
+    raw_rules.check_attrs(name, spec, vals)
+    raw_rules.check_kernel(name, vals)
+    try:
+        return _run(name, spec, b, inputs, vals)
+    except Exception as e:
+        tf_err = raw_rules.kernel_error(name, e)
+        if tf_err is None:
+            raise
+        raise tf_err from e
+
+
+def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
+    """The raw call's op run on its checked inputs and attrs."""
     every = {**inputs, **vals}
     if b.check is not None:
         b.check(every)
