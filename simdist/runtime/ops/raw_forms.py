@@ -148,6 +148,9 @@ def declare() -> None:  # noqa: C901 - one declaration per op
 
     def policy(op: str, fn: Any) -> Any:
         def run(bad_indices_policy: str, **kw: Any) -> Any:
+            if bad_indices_policy not in ("", "DEFAULT", "ERROR", "IGNORE"):   # (TF's kernels' GetBadIndicesPolicy)
+                raise errors.InvalidArgumentError(None, None, "Unknown bad indices handling attribute: "
+                                                              f"{bad_indices_policy} [Op:{op}]")
             _only(op, "bad_indices_policy", bad_indices_policy, ("", "DEFAULT"))
             return fn(**kw)
         return run

@@ -374,7 +374,7 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     try:
         return _run(name, spec, b, inputs, vals)
     except Exception as e:
-        tf_err = raw_rules.kernel_error(name, e)
+        tf_err = raw_rules.kernel_error(name, e, inputs)
         if tf_err is None:
             raise
         raise tf_err from e
@@ -388,8 +388,7 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
     for a in spec["args"]:
         taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
         if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):
-            raise errors.UnimplementedError(None, None, f"simdist computes {name} in the {a.get('default')} layout "
-                                            f"only, not data_format={vals[a['attr']]!r} [Op:{name}]")
+            raise raw_rules.layout_error(name, vals[a["attr"]], a.get("default"))
     if b.via is not None:
         out = b.via(**{a.get("input", a.get("attr")): every[a.get("input", a.get("attr"))] for a in spec["args"]})
         return _outputs(name, spec, out, vals)

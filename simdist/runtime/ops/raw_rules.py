@@ -1,7 +1,7 @@
 """TF's OpDef-level checks of a raw-op call, and the error class of a kernel's failure (clause ops.fuzz-raw).
 
 A `tf.raw_ops` call reaches TF's C++ op directly: no Python wrapper checks its arguments first.
-Two things decide its errors before and while the kernel runs, and they are the same for every op,
+Four things decide its errors before and while the kernel runs, and they are the same for every op,
 so they live here once rather than on each op:
 
 - the OpDef's attr constraints (`check_attrs`): a type attr's value outside its allowed_values
@@ -16,13 +16,17 @@ so they live here once rather than on each op:
   takes (MatrixSetDiagV3 of strings, GatherNd with bad_indices_policy "x"). Eagerly TF's kernel
   lookup raises NotFoundError ("Could not find device for node"); in a tf.function the graph is
   built and its run raises InvalidArgumentError ("No OpKernel was registered to support Op").
+- a channels-first layout (`layout_error`): simdist computes the default layout only; TF 2.21's
+  CPU kernels of the pooling and convolution ops refuse the other one too, with their own class
+  and text (CPU_LAYOUT, observed), which a raw call raises.
 - a kernel's failure (`kernel_error`): TF's kernels fail through OpKernelContext with a Status, so
   eagerly a raw op raises an OpError, never a Python ValueError or IndexError. simdist's NumPy
   kernels assume the checks of the public function that calls them; on arguments only a raw call
   can pass, NumPy's own ValueError/IndexError/... surfaces instead. Eagerly it is TF's class,
   InvalidArgumentError (the kernel's OP_REQUIRES on its inputs), with NumPy's text. Inside a
-  tf.function a ValueError stays: TF's shape function raises the trace-time ValueError for a
-  shape mismatch the graph knows (DiagPart of [2,3], AddN of [2] and [3]); other classes are the
+  tf.function whose graph knows every input's dimensions a ValueError stays: TF's shape function
+  raises the trace-time ValueError for such a shape mismatch (DiagPart of [2,3], AddN of [2] and
+  [3]); with an unknown dimension (an input_signature's None) and for other classes it is the
   kernel's InvalidArgumentError when the graph runs. NumPy's IndexError for more indices than a
   rank, and Python's TypeError for an array where the kernel reads a scalar (SobolSample's dim
   given [-3]), are shape errors too: ValueError inside a tf.function (a shape function's
@@ -39,7 +43,7 @@ from typing import Any
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import trace_errors
 
-__all__ = ["check_attrs", "check_kernel", "kernel_error"]
+__all__ = ["check_attrs", "check_kernel", "kernel_error", "layout_error", "CPU_LAYOUT"]
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 _KERNEL_ERRORS = (ValueError, IndexError, KeyError, ZeroDivisionError, OverflowError, TypeError)
@@ -119,14 +123,67 @@ def check_kernel(name: str, vals: dict[str, Any]) -> None:
                                            f"All kernels registered for op {name}: ... [Op:{name}]")
 
 
-def kernel_error(name: str, e: BaseException) -> BaseException | None:
-    """The error TF's kernel raises where simdist's raised `e` (the module's docstring), or None
-    when `e` stands (a TF error already, or a trace-time ValueError inside a tf.function)."""
+# TF 2.21's CPU kernels that refuse a channels-first data_format when they are built (before any
+# shape check of the kernel), with their class and text (observed eagerly and in a tf.function).
+_POOL = "Default {}Op only supports NHWC on device type CPU"
+CPU_LAYOUT: dict[str, tuple[type, str]] = {
+    "AvgPool": (errors.InvalidArgumentError, _POOL.format("AvgPooling")),
+    "MaxPool": (errors.InvalidArgumentError, _POOL.format("MaxPooling")),
+    "AvgPoolGrad": (errors.InvalidArgumentError, _POOL.format("AvgPoolingGrad")),
+    "MaxPoolGrad": (errors.InvalidArgumentError, _POOL.format("MaxPoolingGrad")),
+    "MaxPoolGradGrad": (errors.InvalidArgumentError, _POOL.format("MaxPoolingGradGrad")),
+    "AvgPool3D": (errors.InvalidArgumentError, "Default Pooling3DOp only supports NDHWC on device type CPU"),
+    "MaxPool3D": (errors.InvalidArgumentError, "Default Pooling3DOp only supports NDHWC on device type CPU"),
+    "AvgPool3DGrad": (errors.InvalidArgumentError, "Default AvgPooling3dGradOp only supports NDHWC on device type CPU"),
+    "MaxPool3DGrad": (errors.InvalidArgumentError, "Default MaxPooling3dGradOp only supports NDHWC on device type CPU"),
+    "MaxPool3DGradGrad": (errors.InvalidArgumentError,
+                          "Default MaxPooling3dGradGradOp only supportsNDHWC on CPU device type"),
+    "Conv2D": (errors.UnimplementedError, "The Conv2D op currently only supports the NHWC tensor format on the CPU. "
+                                          "The op was given the format: NCHW"),
+    "Conv2DBackpropInput": (errors.InvalidArgumentError, "Conv2DCustomBackpropInputOp only supports NHWC."),
+    "Conv2DBackpropFilter": (errors.InvalidArgumentError, "Conv2DCustomBackpropFilterOp only supports NHWC."),
+    "Conv3D": (errors.InvalidArgumentError, "CPU implementation of Conv3D currently only supports the NHWC tensor "
+                                            "format."),
+    "Conv3DBackpropInputV2": (errors.InvalidArgumentError, "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU."),
+    "Conv3DBackpropFilterV2": (errors.InvalidArgumentError, "Conv3DBackpropFilterOpV2 only supports NDHWC on the CPU."),
+    **{op: (errors.UnimplementedError, "Depthwise convolution on CPU is only supported for NHWC format")
+       for op in ("DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
+                  "DepthwiseConv2dNativeBackpropFilter")},
+}
+
+
+def layout_error(name: str, given: str, default: str) -> errors.OpError:
+    """The error of raw op `name` called with data_format `given` other than its default (simdist
+    computes the default layout only): TF's own CPU kernel's refusal where it has one (CPU_LAYOUT),
+    else simdist's UnimplementedError."""
+    cls, text = CPU_LAYOUT.get(name, (None, None))
+    if cls is None:
+        return errors.UnimplementedError(None, None, f"simdist computes {name} in the {default} layout only, not "
+                                                     f"data_format={given!r} [Op:{name}]")
+    return cls(None, None, f"{text} [Op:{name}]")
+
+
+def kernel_error(name: str, e: BaseException, inputs: dict[str, Any]) -> BaseException | None:
+    """The error TF's kernel raises where simdist's raised `e` on `inputs` (the module's
+    docstring), or None when `e` stands (a TF error already, or a trace-time ValueError inside a
+    tf.function)."""
     if isinstance(e, errors.OpError) or not isinstance(e, _KERNEL_ERRORS) or getattr(e, trace_errors.MARK, None):
         return None
-    if context.in_function() and _shape_error(e):
+    if context.in_function() and _shape_error(e) and _all_known(inputs):
         return None if isinstance(e, ValueError) else ValueError(str(e))
     return errors.InvalidArgumentError(None, None, f"{e} [Op:{name}]")
+
+
+def _all_known(inputs: dict[str, Any]) -> bool:
+    """Whether the traced graph knows every dimension of every input (a shape function can only
+    find a mismatch among known dimensions: with an unknown one the kernel finds it at run time)."""
+    from simdist.runtime.ops import static_shapes
+    for v in inputs.values():
+        for t in v if isinstance(v, list) else [v]:
+            shape = static_shapes.known_shape(t)
+            if shape is None or None in shape:
+                return False
+    return True
 
 
 def _shape_error(e: BaseException) -> bool:
