@@ -371,6 +371,7 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
     raw_rules.check_kernel(name, vals)
+    raw_rules.check_shapes(name, spec, inputs)
     try:
         return _run(name, spec, b, inputs, vals)
     except Exception as e:

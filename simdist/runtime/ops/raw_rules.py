@@ -1,7 +1,7 @@
 """TF's OpDef-level checks of a raw-op call, and the error class of a kernel's failure (clause ops.fuzz-raw).
 
 A `tf.raw_ops` call reaches TF's C++ op directly: no Python wrapper checks its arguments first.
-Four things decide its errors before and while the kernel runs, and they are the same for every op,
+Five things decide its errors before and while the kernel runs, and they are the same for every op,
 so they live here once rather than on each op:
 
 - the OpDef's attr constraints (`check_attrs`): a type attr's value outside its allowed_values
@@ -16,6 +16,8 @@ so they live here once rather than on each op:
   takes (MatrixSetDiagV3 of strings, GatherNd with bad_indices_policy "x"). Eagerly TF's kernel
   lookup raises NotFoundError ("Could not find device for node"); in a tf.function the graph is
   built and its run raises InvalidArgumentError ("No OpKernel was registered to support Op").
+- inputs of one shape (`check_shapes`): the element-wise gradient ops and AddN require equal
+  shapes (SAME_SHAPE) or element counts (SAME_SIZE), where simdist's NumPy kernels broadcast.
 - a channels-first layout (`layout_error`): simdist computes the default layout only; TF 2.21's
   CPU kernels of the pooling and convolution ops refuse the other one too, with their own class
   and text (CPU_LAYOUT, observed), which a raw call raises.
@@ -40,10 +42,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import trace_errors
 
-__all__ = ["check_attrs", "check_kernel", "kernel_error", "layout_error", "CPU_LAYOUT"]
+__all__ = ["check_attrs", "check_kernel", "check_shapes", "kernel_error", "layout_error", "CPU_LAYOUT", "SAME_SHAPE",
+           "SAME_SIZE"]
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 _KERNEL_ERRORS = (ValueError, IndexError, KeyError, ZeroDivisionError, OverflowError, TypeError)
@@ -150,6 +155,62 @@ CPU_LAYOUT: dict[str, tuple[type, str]] = {
        for op in ("DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
                   "DepthwiseConv2dNativeBackpropFilter")},
 }
+
+
+# Ops whose kernel requires its inputs of type T to have one shape (TF's BinaryElementWiseOp and AddN:
+# "Inputs to operation X of type X must have the same size and shape"), where simdist's NumPy kernel
+# would broadcast; their shape function merges the shapes (a trace-time ValueError for known ones).
+SAME_SHAPE = frozenset({"AddN", "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftsignGrad", "LeakyReluGrad"})
+# Ops whose kernel requires its two inputs to hold as many elements (the cwise gradient ops: "The two
+# arguments to a cwise op must have same number of elements"); their shape function takes the first
+# input's shape, so a graph finds it only when it runs.
+SAME_SIZE = frozenset({"SigmoidGrad", "TanhGrad"})
+
+
+def _dims(shape: Any) -> str:
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+def _merge_text(a: Any, b: Any) -> str | None:
+    """InferenceContext::Merge's error for two shapes as a graph knows them (None: they merge)."""
+    if a is None or b is None:
+        return None
+    if len(a) != len(b):
+        return f"Shapes must be equal rank, but are {len(a)} and {len(b)}"
+    for d, (x, y) in enumerate(zip(a, b)):
+        if x is not None and y is not None and x != y:
+            return (f"Dimension {d} in both shapes must be equal, but are {x} and {y}. Shapes are "
+                    f"{trace_errors.shapes_text([a])} and {trace_errors.shapes_text([b])}.")
+    return None
+
+
+def check_shapes(name: str, spec: dict[str, Any], inputs: dict[str, Any]) -> None:
+    """Raise the kernel's error (marked with the shape function's trace-time ValueError where it
+    finds it) for inputs of a SAME_SHAPE or SAME_SIZE op that TF refuses and simdist's kernel
+    would broadcast."""
+    if name not in SAME_SHAPE and name not in SAME_SIZE:
+        return
+    ts: list[Any] = []
+    for a in spec["args"]:
+        if "input" in a and a.get("type_attr") == "T":
+            v = inputs[a["input"]]
+            ts.extend(v if isinstance(v, list) else [v])
+    from simdist.runtime.ops import static_shapes
+    for i, t in enumerate(ts[1:], 1):
+        a, b = tuple(ts[0].shape), tuple(t.shape)
+        if name in SAME_SIZE:
+            na, nb = int(np.prod(a, dtype=np.int64)), int(np.prod(b, dtype=np.int64))
+            if na != nb:
+                raise errors.InvalidArgumentError(None, None, "The two arguments to a cwise op must have same number "
+                                                              f"of elements, got {na} and {nb} [Op:{name}]")
+            continue
+        if a != b:
+            err = errors.InvalidArgumentError(None, None, f"Inputs to operation {name} of type {name} must have the "
+                                                          f"same size and shape.  Input 0: {_dims(a)} != input {i}: "
+                                                          f"{_dims(b)} [Op:{name}]")
+            known = [static_shapes.known_shape(x) for x in ts]
+            text = _merge_text(known[0], known[i])
+            raise trace_errors.mark_shape(err, text, name, known) if text is not None else err
 
 
 def layout_error(name: str, given: str, default: str) -> errors.OpError:
