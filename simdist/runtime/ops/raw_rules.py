@@ -20,7 +20,7 @@ so they live here once rather than on each op:
   shapes (SAME_SHAPE) or element counts (SAME_SIZE), where simdist's NumPy kernels broadcast.
 - a channels-first layout (`layout_error`): simdist computes the default layout only; TF 2.21's
   CPU kernels of the pooling and convolution ops refuse the other one too, with their own class
-  and text (CPU_LAYOUT, observed), which a raw call raises.
+  and text (CPU_LAYOUT, observed), which a raw call raises (not where oneDNN's kernel would run).
 - a kernel's failure (`kernel_error`): TF's kernels fail through OpKernelContext with a Status, so
   eagerly a raw op raises an OpError, never a Python ValueError or IndexError. simdist's NumPy
   kernels assume the checks of the public function that calls them; on arguments only a raw call
@@ -213,12 +213,16 @@ def check_shapes(name: str, spec: dict[str, Any], inputs: dict[str, Any]) -> Non
             raise trace_errors.mark_shape(err, text, name, known) if text is not None else err
 
 
-def layout_error(name: str, given: str, default: str) -> errors.OpError:
+def layout_error(name: str, given: str, default: str, dtype: Any = None) -> errors.OpError:
     """The error of raw op `name` called with data_format `given` other than its default (simdist
     computes the default layout only): TF's own CPU kernel's refusal where it has one (CPU_LAYOUT),
-    else simdist's UnimplementedError."""
+    else simdist's UnimplementedError. Where TF would run oneDNN's kernel for the dtype (the modelled
+    CPU's onednn_supports: float32 on the reference Xeon), which may take the layout, simdist's
+    UnimplementedError stands: CPU_LAYOUT was observed with TF's own kernels only."""
+    from simdist.runtime import host_cpu
     cls, text = CPU_LAYOUT.get(name, (None, None))
-    if cls is None:
+    onednn = isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)
+    if cls is None or onednn:
         return errors.UnimplementedError(None, None, f"simdist computes {name} in the {default} layout only, not "
                                                      f"data_format={given!r} [Op:{name}]")
     return cls(None, None, f"{text} [Op:{name}]")
