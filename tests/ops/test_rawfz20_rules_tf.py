@@ -120,6 +120,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_both("ReluGrad of [2,3] and [3]", _A, "tf.raw_ops.ReluGrad(gradients=tf.ones([2, 3]), features=tf.ones([3]))"),
     *_both("EluGrad of [3] and [2,3]", _A, "tf.raw_ops.EluGrad(gradients=tf.ones([3]), outputs=tf.ones([2, 3]))"),
     *_both("SigmoidGrad of 6 and 3 elements", _A, "tf.raw_ops.SigmoidGrad(y=tf.ones([2, 3]), dy=tf.ones([3]))"),
+    # kernel checks simdist's public functions make, reached by the raw call too (seed 2020261201 #62, #157,
+    # #176; seed 2020261202 #37, #96)
+    *_both("SplitV num_split 1 of two sizes", _A,
+           "tf.raw_ops.SplitV(value=tf.constant([1., 2., 3.]), size_splits=[2, 1], axis=0, num_split=1)"),
+    ("SplitV num_split 2 of two sizes", _A, _eager(
+        "tf.raw_ops.SplitV(value=tf.constant([1., 2., 3.]), size_splits=[2, 1], axis=0, num_split=2)")),
+    *_both("StringUpper UTF-16-BE", _A, "tf.raw_ops.StringUpper(input=tf.constant(['ab']), encoding='UTF-16-BE')"),
+    ("StringLower utf-8", _A, _eager("tf.raw_ops.StringLower(input=tf.constant(['AB', 'Ét']), encoding='utf-8')")),
+    *_both("MatrixBandPart num_lower 5 of 3 rows", _A,
+           "tf.raw_ops.MatrixBandPart(input=tf.ones([3, 4]), num_lower=5, num_upper=1)"),
+    *_both("LRN of rank 2", _A, "tf.raw_ops.LRN(input=tf.ones([2, 1]))"),
     ("TanhGrad of [2,3] and [2]", _A, _eager("tf.raw_ops.TanhGrad(y=tf.ones([2, 3]), dy=tf.ones([2]))")),
 ]
 
