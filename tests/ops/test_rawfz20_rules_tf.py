@@ -131,6 +131,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_both("MatrixBandPart num_lower 5 of 3 rows", _A,
            "tf.raw_ops.MatrixBandPart(input=tf.ones([3, 4]), num_lower=5, num_upper=1)"),
     *_both("LRN of rank 2", _A, "tf.raw_ops.LRN(input=tf.ones([2, 1]))"),
+    # a string tensor's zeros are empty strings (seed 2020261202 #275)
+    *_both("ZerosLike of strings", _A, "tf.raw_ops.ZerosLike(x=tf.constant([['a', 'b'], ['c', '']]))"),
+    ("tf.zeros_like of strings", _A, _eager("tf.zeros_like(tf.constant(['a']))")),
     ("TanhGrad of [2,3] and [2]", _A, _eager("tf.raw_ops.TanhGrad(y=tf.ones([2, 3]), dy=tf.ones([2]))")),
 ]
 
