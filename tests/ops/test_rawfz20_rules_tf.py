@@ -131,6 +131,26 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_both("MatrixBandPart num_lower 5 of 3 rows", _A,
            "tf.raw_ops.MatrixBandPart(input=tf.ones([3, 4]), num_lower=5, num_upper=1)"),
     *_both("LRN of rank 2", _A, "tf.raw_ops.LRN(input=tf.ones([2, 1]))"),
+    # shape functions of ListDiff and SparseToSparseSetOperation (the slice's seed 20202612012 #7, #10)
+    *_both("ListDiff of a matrix", _A, "tf.raw_ops.ListDiff(x=tf.ones([2, 2]), y=tf.ones([2]))"),
+    *_both("SparseToSparseSetOperation of rank-1 indices", _A,
+           "tf.raw_ops.SparseToSparseSetOperation(set1_indices=tf.constant([0, 0, 1], tf.int64), set1_values="
+           "tf.constant([1, 2, 3]), set1_shape=tf.constant([3, 3], tf.int64), set2_indices=tf.constant([[0, 0]], "
+           "tf.int64), set2_values=tf.constant([1]), set2_shape=tf.constant([3, 3], tf.int64), set_operation='union')"),
+    *_both("SparseToSparseSetOperation of rank-1 sets", _A,
+           "tf.raw_ops.SparseToSparseSetOperation(set1_indices=tf.constant([[0]], tf.int64), set1_values=tf.constant("
+           "[1]), set1_shape=tf.constant([3], tf.int64), set2_indices=tf.constant([[0]], tf.int64), set2_values="
+           "tf.constant([1]), set2_shape=tf.constant([3], tf.int64), set_operation='union')"),
+    *_both("SparseToSparseSetOperation of ranks 2 and 3", _A,
+           "tf.raw_ops.SparseToSparseSetOperation(set1_indices=tf.constant([[0, 0]], tf.int64), set1_values="
+           "tf.constant([1]), set1_shape=tf.constant([3, 3], tf.int64), set2_indices=tf.constant([[0, 0, 0]], "
+           "tf.int64), set2_values=tf.constant([1]), set2_shape=tf.constant([3, 3, 3], tf.int64), "
+           "set_operation='union')"),
+    *_both("SparseToSparseSetOperation union", _A,
+           "tf.raw_ops.SparseToSparseSetOperation(set1_indices=tf.constant([[0, 0]], tf.int64), set1_values="
+           "tf.constant([1]), set1_shape=tf.constant([3, 3], tf.int64), set2_indices=tf.constant([[0, 1]], "
+           "tf.int64), set2_values=tf.constant([2]), set2_shape=tf.constant([3, 3], tf.int64), "
+           "set_operation='union')"),
     # a string tensor's zeros are empty strings (seed 2020261202 #275)
     *_both("ZerosLike of strings", _A, "tf.raw_ops.ZerosLike(x=tf.constant([['a', 'b'], ['c', '']]))"),
     ("tf.zeros_like of strings", _A, _eager("tf.zeros_like(tf.constant(['a']))")),
