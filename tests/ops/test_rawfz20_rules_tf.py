@@ -151,6 +151,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
            "tf.constant([1]), set1_shape=tf.constant([3, 3], tf.int64), set2_indices=tf.constant([[0, 1]], "
            "tf.int64), set2_values=tf.constant([2]), set2_shape=tf.constant([3, 3], tf.int64), "
            "set_operation='union')"),
+    # the square-matrix ops' check (seed 2020261201 #195, 2020261202 #274)
+    *_both("MatrixSquareRoot of [2,3]", _A, "tf.raw_ops.MatrixSquareRoot(input=tf.ones([2, 3]))"),
+    *_both("SelfAdjointEigV2 of [3]", _A, "tf.raw_ops.SelfAdjointEigV2(input=tf.ones([3]), compute_v=False)"),
+    ("MatrixInverse of [None,3], sig", _A, _sig("tf.raw_ops.MatrixInverse(input=x)", ([None, 3], "float32"),
+                                                "tf.ones([2, 3])")),
     # a string tensor's zeros are empty strings (seed 2020261202 #275)
     *_both("ZerosLike of strings", _A, "tf.raw_ops.ZerosLike(x=tf.constant([['a', 'b'], ['c', '']]))"),
     ("tf.zeros_like of strings", _A, _eager("tf.zeros_like(tf.constant(['a']))")),

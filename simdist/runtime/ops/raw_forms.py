@@ -161,6 +161,12 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("StringLower", RawArgs(via=lambda input, encoding: string_case.lower(input, encoding)))
     _set("MatrixBandPart", RawArgs(via=lambda input, num_lower, num_upper:
                                    linalg_more.band_part(input, num_lower, num_upper)))
+    # the square-matrix ops: their public functions' check (the kernel's error eagerly, the shape
+    # function's ValueError where a graph knows the dimensions) before the default binding (rawfz20)
+    for op, attrs in (("Cholesky", {}), ("LogMatrixDeterminant", {}), ("MatrixDeterminant", {}),
+                      ("MatrixInverse", {"adjoint": "adjoint"}), ("MatrixSquareRoot", {}),
+                      ("SelfAdjointEigV2", {"compute_v": "compute_v"})):
+        _set(op, RawArgs(attrs=attrs, check=(lambda op: lambda a: linalg_more._square(a["input"], op))(op)))
     _set("Conv3D", RawArgs(attrs={"strides": "strides", "padding": "padding", "dilations": "dilations",
                                   "explicit_paddings": lambda a: ()}))
 
