@@ -156,6 +156,19 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_both("SelfAdjointEigV2 of [3]", _A, "tf.raw_ops.SelfAdjointEigV2(input=tf.ones([3]), compute_v=False)"),
     ("MatrixInverse of [None,3], sig", _A, _sig("tf.raw_ops.MatrixInverse(input=x)", ([None, 3], "float32"),
                                                 "tf.ones([2, 3])")),
+    # ReverseSequence's and the resize ops' kernel checks (seed 2020261201 #6, #38; 2020261202 #158)
+    *_both("ResizeBicubic size [-2,0]", _A,
+           "tf.raw_ops.ResizeBicubic(images=tf.reshape(tf.range(16.), [1, 4, 4, 1]), size=[-2, 0])"),
+    *_both("ResizeNearestNeighbor size of three", _A,
+           "tf.raw_ops.ResizeNearestNeighbor(images=tf.reshape(tf.range(16.), [1, 4, 4, 1]), size=[2, 3, 1])"),
+    *_both("ResizeArea of rank 3", _A, "tf.raw_ops.ResizeArea(images=tf.ones([4, 4, 1]), size=[2, 2])"),
+    ("ResizeNearestNeighbor values", _A, _eager(
+        "tf.raw_ops.ResizeNearestNeighbor(images=tf.reshape(tf.range(16.), [1, 4, 4, 1]), size=[3, 3], "
+        "half_pixel_centers=True)")),
+    *_both("ReverseSequence of a scalar", _A, "tf.raw_ops.ReverseSequence(input=tf.constant(1), seq_lengths="
+                                              "tf.constant([0], tf.int64), batch_dim=1, seq_dim=0)"),
+    ("ReverseSequence values", _A, _eager("tf.raw_ops.ReverseSequence(input=tf.reshape(tf.range(6), [2, 3]), "
+                                          "seq_lengths=[2, 3], seq_dim=1, batch_dim=0)")),
     # a string tensor's zeros are empty strings (seed 2020261202 #275)
     *_both("ZerosLike of strings", _A, "tf.raw_ops.ZerosLike(x=tf.constant([['a', 'b'], ['c', '']]))"),
     ("tf.zeros_like of strings", _A, _eager("tf.zeros_like(tf.constant(['a']))")),

@@ -161,6 +161,33 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("StringLower", RawArgs(via=lambda input, encoding: string_case.lower(input, encoding)))
     _set("MatrixBandPart", RawArgs(via=lambda input, num_lower, num_upper:
                                    linalg_more.band_part(input, num_lower, num_upper)))
+    # ReverseSequence's and the resize ops' kernel checks live in their functions (rawfz20): the raw form
+    from simdist.runtime.ops import array_more, resize_area, resize_bicubic, resize_nearest
+    _set("ReverseSequence", RawArgs(via=lambda input, seq_lengths, seq_dim, batch_dim:
+                                    array_more.reverse_sequence(input, seq_lengths, seq_dim, batch_dim)))
+
+    def resize(op: str, fn: Any) -> Any:
+        def run(images: Any, size: Any, **attrs: Any) -> Any:
+            from simdist.runtime import context
+            from simdist.runtime.ops import dispatch, static_shapes, trace_errors
+            s = dispatch.static_value(size)
+            shape = static_shapes.known_shape(images)
+            # (a graph: image_ops.cc's ResizeShapeFn, images rank 4, then the size a 2-vector of values >= 0)
+            text = "Shape must be rank 4" if shape is not None and len(shape) != 4 else \
+                "Shape must be rank 1" if s.ndim != 1 else "Dimension must be 2" if s.size != 2 else \
+                "Dimension must be non-negative" if (s < 0).any() else None
+            try:
+                if s.ndim != 1:   # (ImageResizerState: the size tensor first)
+                    raise errors.InvalidArgumentError(None, None, f"shape_t must be 1-D{list(s.shape)} [Op:{op}]")
+                return fn(images, tuple(int(v) for v in s), **attrs)
+            except errors.InvalidArgumentError as e:
+                if text is not None and context.in_function():
+                    raise trace_errors.static(e, ValueError, f"{text} for '{{{{node {op}}}}}'") from None
+                raise
+        return run
+    _set("ResizeBicubic", RawArgs(via=resize("ResizeBicubic", resize_bicubic.resize_bicubic)))
+    _set("ResizeNearestNeighbor", RawArgs(via=resize("ResizeNearestNeighbor", resize_nearest.resize_nearest_neighbor)))
+    _set("ResizeArea", RawArgs(via=resize("ResizeArea", resize_area.resize_area)))
     # the square-matrix ops: their public functions' check (the kernel's error eagerly, the shape
     # function's ValueError where a graph knows the dimensions) before the default binding (rawfz20)
     for op, attrs in (("Cholesky", {}), ("LogMatrixDeterminant", {}), ("MatrixDeterminant", {}),
