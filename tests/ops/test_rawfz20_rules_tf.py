@@ -167,8 +167,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "half_pixel_centers=True)")),
     *_both("ReverseSequence of a scalar", _A, "tf.raw_ops.ReverseSequence(input=tf.constant(1), seq_lengths="
                                               "tf.constant([0], tf.int64), batch_dim=1, seq_dim=0)"),
+    *_both("ReverseSequence seq_dim -1", _A, "tf.raw_ops.ReverseSequence(input=tf.reshape(tf.range(6), [3, 2]), "
+                                             "seq_lengths=[1, 1, 1], seq_dim=-1)"),
+    *_both("ReverseSequence batch_dim -1", _A, "tf.raw_ops.ReverseSequence(input=tf.reshape(tf.range(6), [3, 2]), "
+                                               "seq_lengths=[1, 2], seq_dim=0, batch_dim=-1)"),
+    *_both("tf.reverse_sequence seq_axis -1", _A,
+           "tf.reverse_sequence(tf.reshape(tf.range(6), [3, 2]), [0, 0, 2], seq_axis=-1, batch_axis=0)"),
     ("ReverseSequence values", _A, _eager("tf.raw_ops.ReverseSequence(input=tf.reshape(tf.range(6), [2, 3]), "
                                           "seq_lengths=[2, 3], seq_dim=1, batch_dim=0)")),
+    # a graph's shape function before a missing kernel (seed 2020261201 #195: float16 MatrixSquareRoot)
+    *_both("float16 MatrixSquareRoot of [2,3]", _A, "tf.raw_ops.MatrixSquareRoot(input=tf.ones([2, 3], tf.float16))"),
+    *_both("float16 MatrixSquareRoot of [3,3]", _A, "tf.raw_ops.MatrixSquareRoot(input=tf.ones([3, 3], tf.float16))"),
     # a string tensor's zeros are empty strings (seed 2020261202 #275)
     *_both("ZerosLike of strings", _A, "tf.raw_ops.ZerosLike(x=tf.constant([['a', 'b'], ['c', '']]))"),
     ("tf.zeros_like of strings", _A, _eager("tf.zeros_like(tf.constant(['a']))")),

@@ -370,7 +370,11 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     inputs = _inputs(spec, kw, vals, fname)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
-    raw_rules.check_kernel(name, vals)
+    try:
+        raw_rules.check_kernel(name, vals)
+    except errors.InvalidArgumentError:   # (a graph: its shape checks at trace come before the missing kernel)
+        _trace_checks(name, b, inputs, vals)
+        raise
     raw_rules.check_shapes(name, spec, inputs)
     try:
         return _run(name, spec, b, inputs, vals)
@@ -379,6 +383,22 @@ def call(name: str, kw: dict[str, Any]) -> Any:
         if tf_err is None:
             raise
         raise tf_err from e
+
+
+def _trace_checks(name: str, b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any]) -> None:
+    """Inside a tf.function, the raw call's checks a graph makes when it adds the op (its RawArgs
+    check, the op's trace_shape), whose marked errors TF raises at trace time, before a run finds the
+    kernel missing (raw_rules.check_kernel)."""
+    if b.via is not None:
+        return
+    if b.check is not None:
+        b.check({**inputs, **vals})
+    op = registry.get(name)
+    if op.trace_shape is not None:
+        from simdist.runtime.ops import shape_checks, static_shapes
+        order = b.inputs if b.inputs is not None else list(inputs)
+        ts = [t for n in order for t in (inputs[n] if isinstance(inputs[n], list) else [inputs[n]])]
+        shape_checks.check(name, op.trace_shape, [static_shapes.known_shape(t) for t in ts], vals)
 
 
 def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
