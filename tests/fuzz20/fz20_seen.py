@@ -18,6 +18,9 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                         "'ValueError'), ('err', 'ValueError'), ('ok', ('p; simdist "
                                                         "('calls', (('err', 'InvalidArgumentError'), ('err', "
                                                         "'InvalidArgumentError'), ('err', 'Inva",
+ ('raw:BandedTriangularSolve', 'value', "'ok'"): "seed 20202612010 #35 (eager): TF 2.21 ('ok', ('T', 'complex64', "
+                                                 "(1, 4, 1, 1), array([[[[ 2.+0.5j]],; simdist ('ok', ('T', "
+                                                 "'complex64', (1, 4, 1, 1), array([[[[  2.+0.5j]],",
  ('raw:BatchMatMulV2', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
                                                           'kernel error when the graph runs: seed 2020261202 #15 '
                                                           "(sig): TF 2.21 ('calls', (('err', 'ValueError'), ('err', "
@@ -104,6 +107,10 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                          "'ValueError'), ('err', 'ValueError'))); simdist ('calls', "
                                                          "(('ok', 'traced'), ('err', 'InvalidArgumentError'), "
                                                          "('err', 'InvalidArgumentErro",
+ ('raw:DepthwiseConv2dNative', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 20202612010 #36 (eager): TF '
+                                                                                "2.21 ('err', "
+                                                                                "'InvalidArgumentError'); simdist "
+                                                                                "('err', 'UnimplementedError')",
  ('raw:DepthwiseConv2dNativeBackpropInput', 'error-class', "'err', 'ValueError'"): 'seed 2020261202 #206 (function): '
                                                                                    "TF 2.21 ('calls', (('err', "
                                                                                    "'ValueError'), ('err', "
@@ -162,6 +169,10 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                                            "simdist ('calls', (('err', "
                                                                            "'InvalidArgumentError'), ('err', "
                                                                            "'InvalidArgumentError'), ('err', 'Inva",
+ ('raw:LRN', 'accepts', "'err', 'InvalidArgumentError'"): "seed 20202612011 #18 (tape): TF 2.21 ('err', "
+                                                          "'InvalidArgumentError'); simdist ('grad', ('ok', ('T', "
+                                                          "'float32', (1, 1, 0, 2), array([], shape=(1, 1, 0, 2), "
+                                                          'dtype=float32',
  ('raw:LearnedUnigramCandidateSampler', 'value', "'ok'"): "seed 2020261202 #202 (eager): TF 2.21 ('ok', "
                                                           "('LearnedUnigramCandidateSampler', (('T', 'int64', (2,), "
                                                           "array([0, 2])), ('T', 'flo; simdist ('ok', "
@@ -185,13 +196,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
  ('raw:Lu', 'rejects', "'ok'"): "seed 2020261202 #150 (tape): TF 2.21 ('grad', ('ok', ('list', (('T', 'complex128', "
                                 "(3, 4, 4), array([[[-3.00000000e+000-3.40000; simdist ('err', "
                                 "'InvalidArgumentError')",
- ('raw:MatrixSquareRoot', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                 "simdist's kernel error when the graph runs: seed "
-                                                                 "2020261201 #195 (function): TF 2.21 ('calls', "
-                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                 "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                 "('calls', (('err', 'InvalidArgumentError'), "
-                                                                 "('err', 'InvalidArgumentError'), ('err', 'Inva",
  ('raw:MatrixSquareRoot', 'value', "'ok'"): "seed 2020261201 #195 (function): TF 2.21 ('calls', (('ok', ('T', "
                                             "'complex64', (1, 4, 3, 3), array([[[[nan+nanj, nan+nanj, nan+nanj]; "
                                             "simdist ('calls', (('ok', ('T', 'complex64', (1, 4, 3, 3), "
