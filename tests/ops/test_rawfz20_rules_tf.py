@@ -178,6 +178,15 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # a graph's shape function before a missing kernel (seed 2020261201 #195: float16 MatrixSquareRoot)
     *_both("float16 MatrixSquareRoot of [2,3]", _A, "tf.raw_ops.MatrixSquareRoot(input=tf.ones([2, 3], tf.float16))"),
     *_both("float16 MatrixSquareRoot of [3,3]", _A, "tf.raw_ops.MatrixSquareRoot(input=tf.ones([3, 3], tf.float16))"),
+    # GatherV2's batch_dims range (seed 2020261202 #162)
+    *_both("GatherV2 batch_dims -2 of rank-1 indices", _A, "tf.raw_ops.GatherV2(params=tf.constant([1, 2, 3], "
+                                                           "tf.uint8), axis=0, indices=[0], batch_dims=-2)"),
+    *_both("GatherV2 batch_dims 1 of rank-1 params", _A, "tf.raw_ops.GatherV2(params=tf.constant([1, 2, 3], "
+                                                         "tf.uint8), axis=0, indices=[0], batch_dims=1)"),
+    ("GatherV2 batch_dims 1", _A, _eager("tf.raw_ops.GatherV2(params=tf.reshape(tf.range(6), [2, 3]), axis=1, "
+                                         "indices=[[0, 2], [1, 1]], batch_dims=1)")),
+    ("tf.gather batch_dims -2", _A, _eager("tf.gather(tf.constant([1, 2, 3], tf.uint8), [0], axis=0, "
+                                           "batch_dims=-2)")),
     # a string tensor's zeros are empty strings (seed 2020261202 #275)
     *_both("ZerosLike of strings", _A, "tf.raw_ops.ZerosLike(x=tf.constant([['a', 'b'], ['c', '']]))"),
     ("tf.zeros_like of strings", _A, _eager("tf.zeros_like(tf.constant(['a']))")),

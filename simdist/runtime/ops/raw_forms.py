@@ -60,8 +60,24 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("Slice", RawArgs(via=lambda input, begin, size: slicing.slice_(input, begin, size)))
     _set("ReverseV2", RawArgs(via=lambda tensor, axis: slicing.reverse(tensor, axis)))
     _set("Roll", RawArgs(via=lambda input, shift, axis: array_more.roll(input, shift, axis)))
-    _set("GatherV2", RawArgs(via=lambda params, indices, axis, batch_dims:
-                             array.gather(params, indices, axis=axis, batch_dims=batch_dims)))
+    def gather_v2(params: Any, indices: Any, axis: Any, batch_dims: int) -> Any:
+        """GatherV2's kernel checks of batch_dims (gather_op.cc), which tf.gather's wrapper makes
+        otherwise: its range over the indices' rank, then below the params' rank (rawfz20)."""
+        if batch_dims != 0:
+            from simdist.runtime.ops import trace_errors
+            r = indices.ndim
+            text = f"Expected batch_dims in the range [{-r}, {r}], but got {batch_dims}" \
+                if not -r <= batch_dims <= r else None
+            b = batch_dims + r if batch_dims < 0 else batch_dims
+            if text is None and b >= params.ndim:
+                text = f"batch_dims ({b}) must be less than rank(params) ({params.ndim})."
+            if text is not None:   # (the shape function's ValueError in a graph that knows both ranks)
+                from simdist.runtime.ops import static_shapes
+                err = errors.InvalidArgumentError(None, None, f"{text} [Op:GatherV2]")
+                known = static_shapes.known_shape(params) is not None and static_shapes.known_shape(indices) is not None
+                raise trace_errors.static(err, ValueError, text) if known else err
+        return array.gather(params, indices, axis=axis, batch_dims=batch_dims)
+    _set("GatherV2", RawArgs(via=gather_v2))
     _set("TopKV2", RawArgs(via=lambda input, k, sorted, index_type: sorting.top_k(input, k, sorted, index_type)))
     for op, fn in (("UnsortedSegmentSum", scatter.unsorted_segment_sum),
                    ("UnsortedSegmentMax", segments.unsorted_segment_max),
