@@ -153,9 +153,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                      "('calls', (('err', 'ValueError'), ('err', 'ValueError'), "
                                                      "('err', 'ValueError'))); simdist ('calls', (('ok', 'traced'), "
                                                      "('err', 'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('raw:GatherV2', 'accepts', "'err', 'InvalidArgumentError'"): "seed 2020261202 #162 (eager): TF 2.21 ('err', "
-                                                               "'InvalidArgumentError'); simdist ('ok', ('T', "
-                                                               "'uint8', (1,), array([2], dtype=uint8)))",
  ('raw:HistogramFixedWidth', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 2020261201 #90 (eager): TF 2.21 '
                                                                           "('err', 'InvalidArgumentError'); simdist "
                                                                           "('ok', ('T', 'int32', (2,), array([2, 0], "
