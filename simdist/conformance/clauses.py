@@ -413,6 +413,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: tf.fingerprint is FarmHash64 (farmhashna::Hash64) of each row data[i, ...] of the raw buffer, 8 bytes little-endian (uint8 [batch, 8]); a string row of several strings hashes their fingerprints laid end to end; method must be farmhash64; rank 0 is InvalidArgumentError.'),
     Clause('ops.raw-ops', 'ops', False, (),
            'TF 2.21: tf.raw_ops.<Op> takes the OpDef\'s inputs and non-inferred attrs by keyword only (positional arguments, a missing or unknown keyword, an attr of the wrong type: TypeError), infers type attrs from the inputs, and runs the op as the public function that builds it does: same values, dtypes, registered gradient, inside tf.function; multi-output ops return a namedtuple of the output names, list outputs lists; a raw op not implemented is absent (AttributeError).'),
+    Clause('ops.fuzz-raw', 'ops', False, (),
+           'TF 2.21: a tf.raw_ops call checks its attrs against the OpDef (a type outside allowed_values, an int or list below its minimum: InvalidArgumentError eagerly, TypeError/ValueError while tracing), finds a registered CPU kernel (NotFoundError eagerly, InvalidArgumentError when a graph runs), and a kernel failure is an OpError (InvalidArgumentError), never a Python ValueError or IndexError; a shape mismatch the graph knows is the shape function\'s ValueError at trace time.'),
     Clause('ops.string-hash-bucket', 'ops', False, (),
            'TF 2.21: tf.strings.to_hash_bucket_fast(input, num_buckets) is FarmHash Fingerprint64 of each string modulo num_buckets, int64 of the input shape; num_buckets < 1 is InvalidArgumentError; not differentiable.'),
     Clause('ops.lookup', 'ops', False, (),

@@ -33,13 +33,14 @@ from typing import Iterator
 
 from simdist.sim import hardware, presets
 from simdist.sim.engine import Simulator
+from simdist.sim.topology import Cluster
 from simdist.sim.roofline import Kernel
 
 from .table import Citation, Measurement
 from .workloads import Step, bert_large, gpt2, resnet50, resnext101
 
 __all__ = ["measurements", "hidden_measurements", "HIDDEN_EXPERIMENTS", "Experiment", "EXPERIMENTS", "simulate", "phases",
-           "fit",
+           "fit", "cluster_of", "step_of",
            "STACK_TENSOR_EFFICIENCY"]
 
 # Tensor-core efficiency of the software stacks other than TensorFlow's (which is
@@ -510,11 +511,19 @@ def phases(e: Experiment, cost_model: str = "roofline") -> tuple[float, float, f
     return micro, reduced - micro, end - reduced
 
 
+def cluster_of(e: Experiment) -> Cluster:
+    """The simulated machine of experiment ``e``: one DGX-like host of ``gpus`` GPUs, or ``hosts``
+    of them joined by ``nics`` NICs of ``network`` each."""
+    if e.hosts == 1:
+        return presets.gpu_host(e.gpus, e.gpu)
+    return presets.gpu_cluster(hosts=e.hosts, gpus_per_host=e.gpus // e.hosts, gpu=e.gpu, network=e.network,
+                               nics=e.nics)
+
+
 def _timeline(e: Experiment, cost_model: str) -> tuple[float, float, float]:
     """When (simulated seconds) the micro-batch, the all-reduce and the update end."""
     s = step_of(e)
-    cluster = presets.gpu_host(e.gpus, e.gpu) if e.hosts == 1 else presets.gpu_cluster(
-        hosts=e.hosts, gpus_per_host=e.gpus // e.hosts, gpu=e.gpu, network=e.network, nics=e.nics)
+    cluster = cluster_of(e)
     sim = Simulator(cluster, cost_model=cost_model)
     devs = [d.name for d in cluster.devices() if d.kind == "GPU"]
     if e.model == "bert":   # (its last kernel is the per-micro-batch gradient accumulation)

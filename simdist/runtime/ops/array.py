@@ -244,8 +244,15 @@ FILL = register("Fill", lambda value, shape: np.full(shape, value, dtype=value.d
                 kind="generator", fusion=lanes("its shape attribute is one lane's: no stacked form written"))
 ONES_LIKE = register("OnesLike", lambda x, dtype: np.ones(x.shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
                      kind="generator", fusion=BROADCAST)
-ZEROS_LIKE = register("ZerosLike", lambda x, dtype: np.zeros(x.shape, dtype=dtype._np), lambda dts, a: a["dtype"],
-                      _ZERO, kind="generator", fusion=BROADCAST)
+def _zeros_like(x: np.ndarray, dtype: Any) -> np.ndarray:
+    """ZerosLike: zeros of x's shape; a string tensor's zero is the empty string (TF's
+    SetZeroFunctor<tstring>: b"" entries, not NumPy's 0 objects; rawfz20 seed 2020261202 #275)."""
+    if dtype._np == np.object_:
+        return np.full(x.shape, b"", dtype=object)
+    return np.zeros(x.shape, dtype=dtype._np)
+
+
+ZEROS_LIKE = register("ZerosLike", _zeros_like, lambda dts, a: a["dtype"], _ZERO, kind="generator", fusion=BROADCAST)
 for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
     NotDifferentiable(_n)
 

@@ -21,8 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, registry
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import dispatch, raw_rules, registry
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -188,6 +188,8 @@ def _make_str(v: Any, arg: str) -> str:
 
 
 def _make_type(v: Any, arg: str) -> dtypes.DType:
+    if v is None:   # (TF's make_type: dtypes.as_dtype(None) is a TypeError; simdist's as_dtype reads it as a default)
+        raise TypeError(f"Expected DataType for argument '{arg}' not None.")
     try:
         return dtypes.as_dtype(v)
     except (TypeError, ValueError, KeyError):
@@ -216,6 +218,8 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str) -> Any:
         v = _default_value(a)
     kind = a["type"]
     arg = a["py"]
+    if v is None and kind.startswith("list(") and not context.in_function():
+        v = ()   # (TF's eager fast path reads None as an empty list: then the attr's minimum, if any, refuses it)
     if kind.startswith("list("):
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
@@ -344,21 +348,6 @@ def _check_dtypes(name: str, spec: dict[str, Any], inputs: dict[str, Any], vals:
             k += 1
 
 
-def _check_allowed(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
-    """A type attr (inferred from the inputs, or given), of a dtype the OpDef does not allow: the eager
-    InvalidArgumentError of TF's attr check ("Value for attr 'Tidx' of float is not in the list of
-    allowed values: int32, int64"), before any kernel looks at the values."""
-    from simdist.runtime.ops import args as _args
-    given = {a["attr"]: a for a in spec["args"] if a.get("type") == "type"}   # (a type attr the caller gives)
-    for attr, info in list(spec["inferred"].items()) + list(given.items()):
-        allowed = info.get("allowed")
-        got = vals.get(attr)
-        if allowed and isinstance(got, dtypes.DType) and got.name not in allowed:
-            names = ", ".join(_args.tf_name(dtypes.as_dtype(a)) for a in allowed)
-            raise errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {_args.tf_name(got)} is not in "
-                                              f"the list of allowed values: {names} [Op:{name}]")
-
-
 def _static(v: Any) -> Any:
     """An input's value as Python, as simdist's ops hold such attrs: a scalar as a number, an
     array as nested tuples (an attr of simdist's op that is an input of TF's)."""
@@ -384,15 +373,47 @@ def call(name: str, kw: dict[str, Any]) -> Any:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname)
     inputs = _inputs(spec, kw, vals, fname)
     _check_dtypes(name, spec, inputs, vals)
-    _check_allowed(name, spec, vals)
+    raw_rules.check_attrs(name, spec, vals)
+    try:
+        raw_rules.check_kernel(name, vals)
+    except errors.InvalidArgumentError:   # (a graph: its shape checks at trace come before the missing kernel)
+        _trace_checks(name, b, inputs, vals)
+        raise
+    raw_rules.check_shapes(name, spec, inputs)
+    try:
+        return _run(name, spec, b, inputs, vals)
+    except Exception as e:
+        tf_err = raw_rules.kernel_error(name, e, inputs)
+        if tf_err is None:
+            raise
+        raise tf_err from e
+
+
+def _trace_checks(name: str, b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any]) -> None:
+    """Inside a tf.function, the raw call's checks a graph makes when it adds the op (its RawArgs
+    check, the op's trace_shape), whose marked errors TF raises at trace time, before a run finds the
+    kernel missing (raw_rules.check_kernel)."""
+    if b.via is not None:
+        return
+    if b.check is not None:
+        b.check({**inputs, **vals})
+    op = registry.get(name)
+    if op.trace_shape is not None:
+        from simdist.runtime.ops import shape_checks, static_shapes
+        order = b.inputs if b.inputs is not None else list(inputs)
+        ts = [t for n in order for t in (inputs[n] if isinstance(inputs[n], list) else [inputs[n]])]
+        shape_checks.check(name, op.trace_shape, [static_shapes.known_shape(t) for t in ts], vals)
+
+
+def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
+    """The raw call's op run on its checked inputs and attrs."""
     every = {**inputs, **vals}
     if b.check is not None:
         b.check(every)
     for a in spec["args"]:
         taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
         if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):
-            raise errors.UnimplementedError(None, None, f"simdist computes {name} in the {a.get('default')} layout "
-                                            f"only, not data_format={vals[a['attr']]!r} [Op:{name}]")
+            raise raw_rules.layout_error(name, vals[a["attr"]], a.get("default"), vals.get("T"))
     if b.via is not None:
         out = b.via(**{a.get("input", a.get("attr")): every[a.get("input", a.get("attr"))] for a in spec["args"]})
         return _outputs(name, spec, out, vals)
