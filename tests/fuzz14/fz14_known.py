@@ -146,21 +146,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "unique_with_counts of a [2, 1] tensor in a tf.function: TF 2.21's UniqueWithCounts shape function "
         "does not check the rank (the trace goes on to extract_volume_patches' TypeError for a tensor "
         "ksizes), simdist raises Unique's rank error as a trace-time ValueError; seed 1420261202 #951",
-    **{key: "a MirroredStrategy program whose kept TF 2.21 answer is NotImplementedError for every snippet (TF's "
-            "worker state after earlier programs, as the program crash below: analysed in fz15c); a fresh TF worker "
-            "(`fz14_campaign.py SEED INDEX 1 --no-keep`) gives no disagreement for the program: simdist's outcomes are "
-            "the fresh worker's; seed 14 #645, "
-            "seed 1420261202 #953, seed 14 #678 (fz16a: --no-keep gives 0 disagreements)"
-       for key in (("unary:not", "error-class", "'err', 'NotImplementedError'"),
-                   ("operator:&", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:nn.weighted_cross_entropy_with_logits", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:linalg.matmul", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:linalg.matvec", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:nn.batch_normalization", "accepts", "'err', 'NotImplementedError'"),   # (seed 14 #678)
-                   ("call:subtract", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:math.cumprod>unary:-", "error-class", "'err', 'NotImplementedError'"),
-                   ("operator:>", "accepts", "'err', 'NotImplementedError'"),
-                   ("call:image.rot90", "error-class", "'err', 'NotImplementedError'"))},
     ("call:linalg.matmul", "error-class", "'err', 'NotFoundError'"):
         "tf.linalg.matmul(a, b, output_type=T) with T unlike a's or b's dtype: TF 2.21 runs BatchMatMulV3 (Ta, Tb, "
         "Tout), whose CPU kernels exist for a few type triples only (int32 x float32 -> int32: NotFoundError); "
@@ -245,21 +230,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "checks, ops.conversion/function.trace-time-errors) raises the pad's InvalidArgumentError while it runs the "
         "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open for the same "
         "reason as normalize_moments; seed 1420261217 #66",
-    # (fz17) TF's answers depend on the worker's history: each call of seed 1420261218 #28 (dist: strategy.run of
-    # a bool PerReplica input) is NotImplementedError when programs 20-27 ran before it in TF's worker, while TF
-    # asked for #28 alone (`fz14_campaign.py 1420261218 28 1 --no-keep`) gives simdist's classes (TypeError
-    # "Cannot convert 1 to EagerTensor of dtype bool", StringToNumber's InvalidArgumentError, dynamic_stitch's
-    # "Expected list for 'indices'"); presumably the state of the "Caching devices" entry below; not analysed further
-    **{(label, "error-class", "'err', 'NotImplementedError'"):
-       "seed 1420261218 #28 (dist): TF 2.21 NotImplementedError after earlier programs of its worker, simdist the "
-       "class TF gives for the program alone (see the comment above)"
-       for label in ("call:math.reciprocal_no_nan", "call:tensor_scatter_nd_add>call:identity_n",
-                     "call:strings.to_number", "call:dynamic_stitch")},
-    ("program", "crashed", "Caching devices is not yet supported"):
-        "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
-        "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "
-        "programs of the same worker; not analysed: some earlier call leaves a caching device in force), while "
-        "simdist runs it; seed 14 #639, seed 1420261202 #678",
+    # (fz20) the MirroredStrategy programs whose every snippet TF's worker answered NotImplementedError ("Caching
+    # devices is not yet supported ...": seed 14 #639, #645, #678, seed 1420261202 #678, #953, seed 1420261218
+    # #28, seed 1420261219 #335, #426) were a leaked variable scope of TF's worker process (a map_fn that raised
+    # while tracing); the worker now starts every program on a fresh scope (tests/fuzz/differ.py
+    # _fresh_variable_scope, spec ops.fuzz4), and those entries are gone
 }
 
 

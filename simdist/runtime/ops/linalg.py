@@ -353,6 +353,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     TF transposes, reshapes and calls MatMul; simdist computes one Einsum where that gives the
     same values, and TF's composition for float16, whose Einsum kernel rounds differently from its
     MatMul (half_matmul.py)."""
+    from simdist.runtime.ops import static_shapes
     from simdist.runtime.ops.einsum import einsum
     ta, tb = _t(a), _t(b)
     ra, rb = ta.ndim, tb.ndim
@@ -360,9 +361,13 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         n = int(axes)
         if n < 0:
             raise ValueError(f"`axes` must be at least 0. Received: {axes}.")
-        if n > ra or n > rb:
+        if n > ra:   # (math_ops._tensordot_axes checks a's rank only)
             raise ValueError(f"`axes` must not be larger than the number of dimensions of tensor {a}.  Received "
-                             f"{n}, vs tensor dimensions {max(ra, rb)}.")
+                             f"{n}, vs tensor dimensions {ra}.")
+        if n > rb and not static_shapes.rank_unknown(tb):
+            # (b's axes range(n) index its static shape in _tensordot_reshape: Python's IndexError;
+            # fz20: fz14 seed 1420261219 #335)
+            raise IndexError("list index out of range")
         xa, xb = list(range(ra - n, ra)), list(range(n))
     else:
         if not isinstance(axes, (list, tuple)):   # (math_ops._tensordot_axes: convert_to_tensor(axes, int32),
@@ -405,7 +410,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         # equal products compute, others are MatMul's error, its shape function's ValueError where
         # the graph knows the dimensions; fz2 seed 63 #18)
         from simdist.runtime import errors as op_errors
-        from simdist.runtime.ops import array, static_shapes
+        from simdist.runtime.ops import array
         fa, fb = [k for k in range(ra) if k not in xa], [k for k in range(rb) if k not in xb]
         m, ka = int(np.prod([da[k] for k in fa])), int(np.prod([da[i] for i in xa]))
         kb, n = int(np.prod([db[j] for j in xb])), int(np.prod([db[k] for k in fb]))

@@ -1,0 +1,216 @@
+"""Rules behind issue 29's fourteenth-generator classes fz20 analysed (seed 1420261219 programs
+320-479, seed 1420262001) and the op gaps it closed, each against real TensorFlow 2.21: the same
+call on both backends gives the same dtype and values, or raises the same exception class. Eagerly, in a
+tf.function (`traced`), with an input_signature (`sig`: get_concrete_function on placeholders, then
+a call) and under a GradientTape (`tape`). Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _eager(expr: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        tf.constant(1.0) + 1.0   # (a first op: TF's very first call in a process takes the slow path)
+        return eval(expr, {"tf": tf, "np": np})  # noqa: S307 - our own text
+    return run
+
+
+def _traced(expr: str) -> Callable[[Any], Any]:
+    """The expression inside a tf.function (AutoGraph off), called once."""
+    def run(tf: Any) -> Any:
+        return tf.function(lambda: eval(expr, {"tf": tf, "np": np}), autograph=False)()  # noqa: S307
+    return run
+
+
+def _sig(expr: str, spec: tuple[list[int | None] | None, str], arg: str) -> Callable[[Any], Any]:
+    """get_concrete_function of `lambda x: expr` with a one-spec input_signature (its trace-time
+    error, if any), then a call with `arg` (its error class, or its result)."""
+    def run(tf: Any) -> Any:
+        fn = eval(f"lambda x: {expr}", {"tf": tf, "np": np})  # noqa: S307 - our own text
+        g = tf.function(fn, input_signature=[tf.TensorSpec(spec[0], getattr(tf, spec[1]))], autograph=False)
+        g.get_concrete_function()
+        return g(eval(arg, {"tf": tf, "np": np}))  # noqa: S307 - our own text
+    return run
+
+
+def _var_traced(expr: str, var: str) -> Callable[[Any], Any]:
+    """`lambda: expr` of a variable `v` (made by `var` outside) inside a tf.function, called once."""
+    def run(tf: Any) -> Any:
+        v = eval(var, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        return tf.function(lambda: eval(expr, {"tf": tf, "np": np, "v": v}), autograph=False)()  # noqa: S307
+    return run
+
+
+def _tape(expr: str, source: str) -> Callable[[Any], Any]:
+    """The expression of a watched `x` (made by `source`) under a GradientTape, and its gradient."""
+    def run(tf: Any) -> Any:
+        x = eval(source, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = eval(expr, {"tf": tf, "np": np, "x": x})  # noqa: S307 - our own text
+        return [y, tape.gradient(y, x)]
+    return run
+
+
+_ATTR = "ops.attr-types"
+_SYM = "function.symbolic-tensors"
+_NMS = "ops.image-boxes"
+_NN = "ops.nn-ctc"
+_DROP = "nn.dropout-seeding"
+
+_B3 = "tf.ones((2, 2, 2))"
+_B4 = "tf.ones((2, 3, 1, 4))"
+_S3 = "tf.ones((2, 3, 2))"
+_CNMS = "tf.image.combined_non_max_suppression"
+_NMSO = "tf.image.non_max_suppression_overlaps"
+_O = "np.array([[0.0, 0.7, 0.2], [0.7, 0.0, 0.1], [0.2, 0.1, 0.0]], np.float32)"
+_OU = "np.zeros((3, 3), np.uint32)"
+_SC = "tf.constant([1.0, 2.0, 3.0])"
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # tensordot's int axes: a's rank checked, b's indexed (fz14 seed 1420261219 #335)
+    ("tensordot axes beyond b's rank", _ATTR, _eager(
+        "tf.linalg.tensordot(a=tf.constant([[7, 7, 7]], tf.uint64), b=np.complex64(complex(7.0, 4.0)), "
+        "axes=np.int64(1))")),
+    ("tensordot axes beyond a's rank", _ATTR, _eager("tf.linalg.tensordot(a=tf.constant(2.0), b=tf.ones([3]), axes=1)")),
+    ("tensordot axes beyond b's rank, traced", _ATTR, _traced(
+        "tf.linalg.tensordot(tf.ones([2, 3], tf.float64), tf.constant(2.0, tf.float64), axes=1)")),
+    ("tensordot axes 0 of a scalar b", _ATTR, _eager(
+        "tf.linalg.tensordot(tf.constant([1.0, 2.0], tf.float64), tf.constant(2.0, tf.float64), axes=0)")),
+    # atrous_conv2d's np.broadcast_to(rate) in TF's Python (fz14 seed 1420261219 #373)
+    ("atrous_conv2d graph-tensor rate, sig", _SYM, _sig(
+        "tf.nn.atrous_conv2d(False, np.uint64(1), tf.constant(0.5), padding='SAME')", ([3], "uint64"),
+        "tf.constant([2, 1, 7], tf.uint64)")),
+    ("atrous_conv2d argument rate, sig", _SYM, _sig(
+        "tf.nn.atrous_conv2d(tf.ones([1, 5, 5, 1], tf.float64), tf.ones([2, 2, 1, 1], tf.float64), x, "
+        "padding='SAME')", ([], "int32"), "tf.constant(2)")),
+    ("atrous_conv2d variable rate, traced", _SYM, _var_traced(
+        "tf.nn.atrous_conv2d(tf.ones([1, 5, 5, 1], tf.float64), tf.ones([2, 2, 1, 1], tf.float64), v, "
+        "padding='SAME')", "tf.Variable(2)")),
+    ("atrous_conv2d eager tensor rate", _SYM, _eager(
+        "tf.nn.atrous_conv2d(tf.ones([1, 5, 5, 1], tf.float64), tf.ones([2, 2, 1, 1], tf.float64), tf.constant(2), "
+        "padding='SAME')")),
+    ("atrous_conv2d int rate, traced", _SYM, _traced(
+        "tf.nn.atrous_conv2d(tf.ones([1, 5, 5, 1], tf.float64), tf.ones([2, 2, 1, 1], tf.float64), 2, "
+        "padding='VALID')")),
+    # ctc_unique_labels: map_fn's list, Unique's shape function on zero rows (fz14 seed 1420261219 #405)
+    ("ctc_unique_labels returns a list", _NN, _eager(
+        "tf.constant(isinstance(tf.nn.ctc_unique_labels(tf.constant([[1, 2, 2]])), list))")),
+    ("ctc_unique_labels of zero 4-d rows", _NN, _eager("tf.nn.ctc_unique_labels(tf.zeros([0, 4, 1, 3], tf.bool))")),
+    ("ctc_unique_labels of zero 4-d rows, traced", _NN, _traced(
+        "tf.nn.ctc_unique_labels(tf.zeros([0, 4, 1, 3], tf.bool))")),
+    ("ctc_unique_labels of zero scalar rows, traced", _NN, _traced("tf.nn.ctc_unique_labels(tf.zeros([0], tf.int32))")),
+    ("ctc_unique_labels of zero vector rows, traced", _NN, _traced(
+        "tf.nn.ctc_unique_labels(tf.zeros([0, 3], tf.int32))")),
+    ("ctc_unique_labels of a matrix, traced", _NN, _traced(
+        "tf.nn.ctc_unique_labels(tf.constant([[3, 1, 3], [2, 2, 0]]))")),
+    # CombinedNonMaxSuppression: the eager fallback's conversions, the kernel's order (fz14 seed 1420261219 #360)
+    ("combined_nms fallback of complex scores", _NMS, _eager(
+        f"{_CNMS}(tf.ones((2, 2, 2)), tf.constant([[1, 2], [3, 4]], tf.complex64), [[[False, False], [False, False]], "
+        "[[True, True], [True, True]]], [[True]], iou_threshold=0, clip_boxes=True)")),
+    ("combined_nms fast path of complex scores", _NMS, _eager(
+        f"{_CNMS}(tf.ones((2, 2, 2)), tf.constant([[1, 2], [3, 4]], tf.complex64), 2, 3)")),
+    ("combined_nms fallback of a bool max_total_size", _NMS, _eager(f"{_CNMS}({_B4}, {_S3}, [1], [True])")),
+    ("combined_nms rank-3 boxes, per class 0", _NMS, _eager(f"{_CNMS}({_B3}, {_S3}, 0, 3)")),
+    ("combined_nms rank-3 boxes, total 0", _NMS, _eager(f"{_CNMS}({_B3}, {_S3}, 1, 0)")),
+    ("combined_nms rank-3 boxes, iou 2", _NMS, _eager(f"{_CNMS}({_B3}, {_S3}, 1, 1, iou_threshold=2.0)")),
+    ("combined_nms rank-3 boxes", _NMS, _eager(f"{_CNMS}({_B3}, {_S3}, 1, 1)")),
+    ("combined_nms rank-3 boxes, vector per class", _NMS, _eager(f"{_CNMS}({_B3}, {_S3}, [1, 2], 1)")),
+    ("combined_nms batch mismatch", _NMS, _eager(f"{_CNMS}({_B4}, tf.ones((3, 3, 2)), [1], 1)")),
+    ("combined_nms rank-4 scores", _NMS, _eager(f"{_CNMS}({_B4}, tf.ones((2, 3, 1, 1)), 1, 1)")),
+    ("combined_nms rank-4 scores, rank-3 boxes", _NMS, _eager(f"{_CNMS}({_B3}, tf.ones((2, 3, 2, 1)), 1, 1)")),
+    ("combined_nms boxes of 3 columns", _NMS, _eager(f"{_CNMS}(tf.ones((2, 3, 1, 3)), {_S3}, 1, 1)")),
+    ("combined_nms computes", _NMS, _eager(
+        f"{_CNMS}(tf.constant([[[[0.0, 0.0, 1.0, 1.0]], [[0.0, 0.1, 1.0, 1.1]], [[0.5, 0.5, 2.0, 2.0]]]]), "
+        "tf.constant([[[0.9, 0.1], [0.8, 0.7], [0.3, 0.6]]]), 2, 3, iou_threshold=0.5)")),
+    # NonMaxSuppressionWithOverlaps: the wrapper's threshold, the eager fallback (fz14 seed 1420261219 #400)
+    ("nms_overlaps fallback of int64 scores", _NMS, _eager(
+        f"{_NMSO}(np.zeros((3, 1, 4, 4), np.uint32), tf.constant(np.zeros((1, 4, 4), np.int64)), np.int64(2))")),
+    ("nms_overlaps fast path of int64 scores", _NMS, _eager(f"{_NMSO}({_OU}, tf.constant([1, 2, 3], tf.int64), 2)")),
+    ("nms_overlaps uint32 overlaps, NumPy size", _NMS, _eager(f"{_NMSO}({_OU}, {_SC}, np.int64(2))")),
+    ("nms_overlaps NumPy size", _NMS, _eager(f"{_NMSO}({_O}, {_SC}, np.int64(2), overlap_threshold=0.5)")),
+    ("nms_overlaps int threshold", _NMS, _eager(f"{_NMSO}({_O}, {_SC}, 2, overlap_threshold=0)")),
+    ("nms_overlaps int threshold, NumPy size", _NMS, _eager(f"{_NMSO}({_O}, {_SC}, np.int64(2), overlap_threshold=1)")),
+    ("nms_overlaps list overlaps", _NMS, _eager(f"{_NMSO}({_O}.tolist(), {_SC}, 2)")),
+    ("nms_overlaps list overlaps, int64 scores", _NMS, _eager(
+        f"{_NMSO}({_O}.tolist(), tf.constant([1, 2, 3], tf.int64), 2)")),
+    ("nms_overlaps float64 overlaps, NumPy size", _NMS, _eager(
+        f"{_NMSO}(tf.constant({_O}, tf.float64), {_SC}, np.int32(2))")),
+    ("nms_overlaps list size", _NMS, _eager(f"{_NMSO}({_OU}, {_SC}, [2])")),
+    ("nms_overlaps int threshold, traced", _NMS, _traced(f"{_NMSO}({_O}, {_SC}, 2, overlap_threshold=0)")),
+    # dropout's rate dtype (fz14 seed 1420261219 #474)
+    ("dropout float32 rate of float64 x", _DROP, _eager("tf.nn.dropout(tf.constant(4.0, tf.float64), tf.constant(0.5))")),
+    ("dropout float32 rate of float16 x", _DROP, _eager(
+        "tf.nn.dropout(tf.constant([4.0], tf.float16), tf.constant(0.5))")),
+    ("dropout int32 rate", _DROP, _eager("tf.nn.dropout(tf.constant([4.0]), tf.constant(0))")),
+    ("dropout float64 rate, traced", _DROP, _traced(
+        "tf.nn.dropout(tf.constant([4.0]), tf.constant(0.5, tf.float64))")),
+    ("dropout float32 rate, tape", _DROP, _tape("tf.nn.dropout(x, tf.constant(0.5, tf.float64), seed=3)",
+                                                "tf.constant(4.0, tf.float64)")),
+]
+
+
+def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """edge_compare.bits_agree, complex part by part (a NaN part matching any NaN part)."""
+    if got.dtype.kind == "c":
+        return edge_compare.bits_agree(np.array(got.real), np.array(want.real)) & \
+            edge_compare.bits_agree(np.array(got.imag), np.array(want.imag))
+    return edge_compare.bits_agree(got, want)
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: _parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.attr-types")
+@EDGES.parametrize("ops.attr-types")
+def test_wrapper_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.symbolic-tensors")
+@EDGES.parametrize("function.symbolic-tensors")
+def test_numpy_of_graph_values(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.nn-ctc")
+@EDGES.parametrize("ops.nn-ctc")
+def test_ctc_unique_labels(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image-boxes")
+@EDGES.parametrize("ops.image-boxes")
+def test_nms_conversions_and_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("nn.dropout-seeding")
+@EDGES.parametrize("nn.dropout-seeding")
+def test_dropout_rate_dtype(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fz20_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
