@@ -68,6 +68,9 @@ _SYM = "function.symbolic-tensors"
 _NMS = "ops.image-boxes"
 _NN = "ops.nn-ctc"
 _DROP = "nn.dropout-seeding"
+_REP = "keras.layer.upsampling-padding"
+_X1 = "tf.reshape(tf.range(10, dtype=tf.float64), [1, 5, 2])"
+_K1 = "tf.ones([2, 2, 3], tf.float64)"
 
 _B3 = "tf.ones((2, 2, 2))"
 _B4 = "tf.ones((2, 3, 1, 4))"
@@ -149,6 +152,43 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         f"{_NMSO}(tf.constant({_O}, tf.float64), {_SC}, np.int32(2))")),
     ("nms_overlaps list size", _NMS, _eager(f"{_NMSO}({_OU}, {_SC}, [2])")),
     ("nms_overlaps int threshold, traced", _NMS, _traced(f"{_NMSO}({_O}, {_SC}, 2, overlap_threshold=0)")),
+    # tf.repeat with a vector of counts (repeat_with_axis's sequence-mask branch; the op gap fz19 left)
+    ("repeat strings by counts", _REP, _eager("tf.repeat(['a', 'b', 'c'], repeats=[3, 0, 2], axis=0)")),
+    ("repeat rows by counts", _REP, _eager("tf.repeat([[1, 2], [3, 4]], repeats=[2, 3], axis=0)")),
+    ("repeat columns by counts", _REP, _eager("tf.repeat([[1, 2], [3, 4]], repeats=[2, 3], axis=1)")),
+    ("repeat flattened by counts", _REP, _eager("tf.repeat([[1, 2], [3, 4]], repeats=[1, 0, 2, 3])")),
+    ("repeat flattened, counts too short", _REP, _eager("tf.repeat([[1, 2], [3, 4]], repeats=[1, 2])")),
+    ("repeat last axis of 3-d", _REP, _eager(
+        "tf.repeat(tf.reshape(tf.range(12.0), [2, 3, 2]), repeats=[2, 1], axis=-1)")),
+    ("repeat middle axis of 3-d", _REP, _eager(
+        "tf.repeat(tf.reshape(tf.range(12.0, dtype=tf.float64), [2, 3, 2]), repeats=[0, 1, 3], axis=1)")),
+    ("repeat negative count, axis 0", _REP, _eager("tf.repeat([1, 2, 3], repeats=[-1, 2, 1], axis=0)")),
+    ("repeat negative count, axis 1", _REP, _eager("tf.repeat([[1, 2], [3, 4]], repeats=[-1, 2], axis=1)")),
+    ("repeat all-zero counts", _REP, _eager("tf.repeat([1.0, 2.0], repeats=[0, 0], axis=0)")),
+    ("repeat int64 counts", _REP, _eager("tf.repeat([1.0, 2.0], repeats=tf.constant([2, 1], tf.int64), axis=0)")),
+    ("repeat float counts", _REP, _eager("tf.repeat([1.0, 2.0], repeats=[2.0, 1.0], axis=0)")),
+    ("repeat matrix of counts", _REP, _eager("tf.repeat([1.0, 2.0], repeats=[[2, 1]], axis=0)")),
+    ("repeat empty counts", _REP, _eager("tf.repeat([1.0, 2.0], repeats=[], axis=0)")),
+    ("repeat scalar input by counts", _REP, _eager("tf.repeat(3.0, repeats=[2, 1], axis=0)")),
+    ("repeat by counts, traced", _REP, _traced(
+        "tf.repeat(tf.constant([[1.0, 2.0], [3.0, 4.0]], tf.float64), [1, 2], axis=1)")),
+    ("repeat by counts, tape", _REP, _tape("tf.repeat(x, [3, 1], axis=1) * tf.constant([1.0, 2.0, 3.0, 4.0], "
+                                           "tf.float64)", "tf.constant([[1.0, 2.0], [3.0, 4.0]], tf.float64)")),
+    ("repeat rows by counts, tape", _REP, _tape("tf.repeat(x, [2, 0, 1], axis=0)",
+                                                "tf.constant([[1.0], [2.0], [3.0]], tf.float64)")),
+    # conv1d's stride through _get_sequence: a float is one element, make_int truncates it (the op gap fz19 left)
+    ("conv1d float stride", _ATTR, _eager(f"tf.nn.conv1d({_X1}, {_K1}, stride=2.5, padding='SAME')")),
+    ("conv1d float stride 2.0", _ATTR, _eager(f"tf.nn.conv1d({_X1}, {_K1}, stride=2.0, padding='VALID')")),
+    ("conv1d float stride below 1", _ATTR, _eager(f"tf.nn.conv1d({_X1}, {_K1}, stride=0.5, padding='VALID')")),
+    ("conv1d NumPy float stride", _ATTR, _eager(f"tf.nn.conv1d({_X1}, {_K1}, stride=np.float32(2), padding='VALID')")),
+    ("conv1d list float stride", _ATTR, _eager(f"tf.nn.conv1d({_X1}, {_K1}, stride=[1.5], padding='VALID')")),
+    ("conv1d full float strides", _ATTR, _eager(f"tf.nn.conv1d({_X1}, {_K1}, stride=[1, 2.0, 1], padding='VALID')")),
+    ("conv1d string stride", _ATTR, _eager(f"tf.nn.conv1d({_X1}, {_K1}, stride='2', padding='VALID')")),
+    ("conv1d float dilations", _ATTR, _eager(f"tf.nn.conv1d({_X1}, {_K1}, stride=1, padding='VALID', dilations=2.0)")),
+    ("conv1d float stride, traced", _ATTR, _traced(f"tf.nn.conv1d({_X1}, {_K1}, stride=2.5, padding='SAME')")),
+    ("conv2d float strides", _ATTR, _eager(
+        "tf.nn.conv2d(tf.ones([1, 4, 4, 1], tf.float64), tf.ones([2, 2, 1, 1], tf.float64), strides=2.0, "
+        "padding='VALID')")),
     # dropout's rate dtype (fz14 seed 1420261219 #474)
     ("dropout float32 rate of float64 x", _DROP, _eager("tf.nn.dropout(tf.constant(4.0, tf.float64), tf.constant(0.5))")),
     ("dropout float32 rate of float16 x", _DROP, _eager(
@@ -198,6 +238,12 @@ def test_ctc_unique_labels(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.image-boxes")
 @EDGES.parametrize("ops.image-boxes")
 def test_nms_conversions_and_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("keras.layer.upsampling-padding")
+@EDGES.parametrize("keras.layer.upsampling-padding")
+def test_repeat_by_counts(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
