@@ -2,4 +2,65 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {}
+SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_box', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420262001 #79 '
+                                                                                               '(function): TF 2.21 '
+                                                                                               "('calls', (('err', "
+                                                                                               "'InvalidArgumentError'), "
+                                                                                               "('err', "
+                                                                                               "'InvalidArgumentError'), "
+                                                                                               "('err', 'Inva; simdist "
+                                                                                               "('calls', (('err', "
+                                                                                               "'ValueError'), ('err', "
+                                                                                               "'ValueError'), ('err', "
+                                                                                               "'ValueError'), ('ok', "
+                                                                                               "('p",
+ ('call:argmax>augmented:|=', 'error-class', "'err', 'TypeError'"): 'seed 1420262001 #173 (function): TF 2.21 '
+                                                                    "('calls', (('err', 'TypeError'), ('err', "
+                                                                    "'TypeError'), ('err', 'TypeError'), ('ok', "
+                                                                    "('py',; simdist ('calls', (('err', "
+                                                                    "'InvalidArgumentError'), ('err', "
+                                                                    "'InvalidArgumentError'), ('err', 'Inva",
+ ('call:get_static_value>call:math.multiply_no_nan', 'trace-time', "'err', 'ValueError'"): 'seed 1420262001 #113 '
+                                                                                           "(sig): TF 2.21 ('calls', "
+                                                                                           "(('err', 'ValueError'), "
+                                                                                           "('err', 'ValueError'), "
+                                                                                           "('err', 'ValueError'))); "
+                                                                                           "simdist ('calls', (('ok', "
+                                                                                           "'traced'), ('err', "
+                                                                                           "'ValueError'), ('err', "
+                                                                                           "'ValueError')))",
+ ('call:image.transpose', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420262001 #186 (sig): TF 2.21 '
+                                                                           "('calls', (('ok', 'traced'), ('err', "
+                                                                           "'InvalidArgumentError'), ('err', "
+                                                                           "'InvalidArgumentErro; simdist ('calls', "
+                                                                           "(('ok', 'traced'), ('err', 'ValueError'), "
+                                                                           "('err', 'ValueError')))",
+ ('call:math.in_top_k', 'error-class', "'err', 'TypeError'"): "seed 1420262001 #132 (eager): TF 2.21 ('err', "
+                                                              "'TypeError'); simdist ('err', 'InvalidArgumentError')",
+ ('call:math.nextafter>augmented://=', 'value', "'ok'"): "seed 1420262001 #201 (eager): TF 2.21 ('ok', ('T', "
+                                                         "'float32', (1, 2, 1), array([[[nan],; simdist ('ok', ('T', "
+                                                         "'float32', (1, 2, 1), array([[[-inf],",
+ ('call:math.truediv>call:math.angle', 'value', "'ok'"): "seed 1420262001 #5 (sig): TF 2.21 ('calls', (('ok', "
+                                                         "'traced'), ('ok', ('T', 'float32', (2, 2, 3, 2), "
+                                                         "array([[[[-1.1071488 , ; simdist ('calls', (('ok', "
+                                                         "'traced'), ('ok', ('T', 'float32', (2, 2, 3, 2), "
+                                                         'array([[[[-1.1071488 , ',
+ ('call:nn.in_top_k', 'error-class', "'err', 'TypeError'"): "seed 1420262001 #42 (sig): TF 2.21 ('calls', (('err', "
+                                                            "'TypeError'), ('err', 'TypeError'), ('err', "
+                                                            "'TypeError'))); simdist ('calls', (('err', 'ValueError'), "
+                                                            "('err', 'ValueError'), ('err', 'ValueError')))",
+ ('call:roll>call:nn.conv1d_transpose', 'error-class', "'err', 'TypeError'"): 'seed 1420262001 #87 (function): TF 2.21 '
+                                                                              "('calls', (('err', 'TypeError'), "
+                                                                              "('err', 'TypeError'), ('err', "
+                                                                              "'TypeError'), ('ok', ('py',; simdist "
+                                                                              "('calls', (('err', 'ValueError'), "
+                                                                              "('err', 'ValueError'), ('err', "
+                                                                              "'ValueError'), ('ok', ('p",
+ ('call:strings.bytes_split>call:nn.moments', 'error-class', "'err', 'ValueError'"): 'seed 1420262001 #199 (sig): TF '
+                                                                                     "2.21 ('calls', (('err', "
+                                                                                     "'ValueError'), ('err', "
+                                                                                     "'ValueError'), ('err', "
+                                                                                     "'ValueError'))); simdist "
+                                                                                     "('calls', (('err', 'TypeError'), "
+                                                                                     "('err', 'TypeError'), ('err', "
+                                                                                     "'TypeError')))"}

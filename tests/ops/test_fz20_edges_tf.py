@@ -80,6 +80,7 @@ _NMSO = "tf.image.non_max_suppression_overlaps"
 _O = "np.array([[0.0, 0.7, 0.2], [0.7, 0.0, 0.1], [0.2, 0.1, 0.0]], np.float32)"
 _OU = "np.zeros((3, 3), np.uint32)"
 _SC = "tf.constant([1.0, 2.0, 3.0])"
+_BX = "tf.constant([[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1]])"
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # tensordot's int axes: a's rank checked, b's indexed (fz14 seed 1420261219 #335)
@@ -189,6 +190,43 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("conv2d float strides", _ATTR, _eager(
         "tf.nn.conv2d(tf.ones([1, 4, 4, 1], tf.float64), tf.ones([2, 2, 1, 1], tf.float64), strides=2.0, "
         "padding='VALID')")),
+    # the eager fallback refuses a sequence list(int) attr and converts T's inputs to the first tensor's
+    # dtype (fz14 seed 1420262001 #51, #131, #166, #225)
+    ("conv NumPy-scalar filter, TensorShape strides", _ATTR, _eager(
+        "tf.conv(tf.ones((3, 3, 3)), np.float32(0.001), tf.TensorShape([2, 3]), 'same')")),
+    ("conv np.float64 filter, TensorShape strides", _ATTR, _eager(
+        "tf.conv(tf.ones((3, 3, 3)), np.float64(0.001), tf.TensorShape([2, 3]), 'same')")),
+    ("conv list filter, TensorShape strides", _ATTR, _eager(
+        "tf.conv(tf.ones((3, 3, 3)), [1.0], tf.TensorShape([2, 3]), 'same')")),
+    ("conv tensor filter, TensorShape strides", _ATTR, _eager(
+        "tf.conv(tf.ones((3, 3, 3)), tf.ones([1, 1, 3, 1]), tf.TensorShape([1, 1, 1]), 'SAME')")),
+    ("conv2d_backprop_filter_v2 NumPy out_backprop, TensorShape strides", _ATTR, _eager(
+        "tf.conv2d_backprop_filter_v2(input=tf.ones(3), filter=np.array([1+1j, 2, 3], np.complex128), "
+        "out_backprop=np.float32(0.001), strides=tf.TensorShape([3]), padding='same', data_format='NHWC')")),
+    ("nms_with_scores fallback of int8 boxes", _NMS, _eager(
+        "tf.image.non_max_suppression_with_scores(tf.constant(3, dtype='int8'), scores=1, max_output_size=np.int64(2), "
+        "soft_nms_sigma=3.0)")),
+    ("nms_with_scores int8 boxes on the fast path", _NMS, _eager(
+        "tf.image.non_max_suppression_with_scores(tf.constant(3, dtype='int8'), scores=1, max_output_size=2)")),
+    ("nms_with_scores all-tensor fallback", _NMS, _eager(
+        f"tf.image.non_max_suppression_with_scores({_BX}, tf.constant([0.9, 0.8], tf.float64), np.int64(2))")),
+    ("nms_with_scores float16 boxes, list scores", _NMS, _eager(
+        f"tf.image.non_max_suppression_with_scores(tf.cast({_BX}, tf.float16), [0.9, 0.8], np.int64(2))")),
+    ("nms_with_scores NumPy size computes", _NMS, _eager(
+        f"tf.image.non_max_suppression_with_scores({_BX}, [0.9, 0.8], np.int64(2))")),
+    ("nms int8 boxes, float scores, NumPy size", _NMS, _eager(
+        "tf.image.non_max_suppression(tf.constant(3, dtype='int8'), scores=0.5, max_output_size=np.int64(2))")),
+    ("nms list boxes, float64 scores, NumPy size", _NMS, _eager(
+        f"tf.image.non_max_suppression({_BX}.numpy().tolist(), tf.constant([0.9, 0.8], tf.float64), np.int64(2))")),
+    ("nms float64 scores, NumPy size", _NMS, _eager(
+        f"tf.image.non_max_suppression({_BX}, tf.constant([0.9, 0.8], tf.float64), np.int64(2))")),
+    ("with_space_to_batch float32 rate", _ATTR, _eager(
+        "tf.nn.with_space_to_batch(tf.Variable([-1.0]), tf.constant([4.0], dtype=np.float32), 'same', op='sum', "
+        "data_format='NCHW')")),
+    ("with_space_to_batch int64 rate", _ATTR, _eager(
+        "tf.nn.with_space_to_batch(tf.ones([1, 4, 1]), tf.constant([2], tf.int64), 'VALID', op=lambda i, n, p: i * 2.0)")),
+    ("with_space_to_batch int32 rate", _ATTR, _eager(
+        "tf.nn.with_space_to_batch(tf.ones([1, 4, 1]), tf.constant([2]), 'VALID', op=lambda i, n, p: i * 2.0)")),
     # dropout's rate dtype (fz14 seed 1420261219 #474)
     ("dropout float32 rate of float64 x", _DROP, _eager("tf.nn.dropout(tf.constant(4.0, tf.float64), tf.constant(0.5))")),
     ("dropout float32 rate of float16 x", _DROP, _eager(

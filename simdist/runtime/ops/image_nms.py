@@ -265,6 +265,10 @@ def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any, iou_thres
                         score_threshold: Any = float("-inf"), name: str | None = None) -> Tensor:
     """`tf.image.non_max_suppression`: the indices (int32) of the boxes greedy NMS keeps, best first."""
     it, st = _own(iou_threshold), _own(score_threshold)
+    if not context.in_function() and not attr_rules.fast_path_takes("NonMaxSuppressionV3",
+                                                                    (boxes, scores, max_output_size, it, st)):
+        attr_rules.fallback_matching([boxes, scores])   # (the eager fallback's T inputs, then T_threshold's)
+        attr_rules.fallback_matching([it, st])
     b, s = _boxes_scores(boxes, scores)
     return dispatch.execute(NMS_V3, (b, s, _size(max_output_size), it, st))
 
@@ -274,6 +278,9 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
                                     name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.image.non_max_suppression_with_scores`: (indices, their scores after soft-NMS) of NonMaxSuppressionV5."""
     it, st, sg = _own(iou_threshold), _own(score_threshold), _own(soft_nms_sigma)
+    if not context.in_function() and not attr_rules.fast_path_takes(
+            "NonMaxSuppressionV5", (boxes, scores, max_output_size, it, st, sg)):
+        attr_rules.fallback_matching([boxes, scores, it, st, sg])   # (the eager fallback's T inputs)
     b, s, it, st, sg = _t_inputs([boxes, scores, it, st, sg])   # (V5's thresholds are T too)
     idx, sc, _ = dispatch.execute(NMS_V5, (b, s, _size(max_output_size), it, st, sg),
                                   {"pad_to_max_output_size": False})
