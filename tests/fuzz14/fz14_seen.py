@@ -29,6 +29,27 @@ SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_
                                                                                            "'traced'), ('err', "
                                                                                            "'ValueError'), ('err', "
                                                                                            "'ValueError')))",
+ ('call:image.draw_bounding_boxes>call:image.stateless_random_flip_left_right', 'error-class', "'err', 'TypeError'"): 'seed '
+                                                                                                                      '1420261202 '
+                                                                                                                      '#935 '
+                                                                                                                      '(sig): '
+                                                                                                                      'TF '
+                                                                                                                      '2.21 '
+                                                                                                                      "('calls', "
+                                                                                                                      "(('err', "
+                                                                                                                      "'TypeError'), "
+                                                                                                                      "('err', "
+                                                                                                                      "'TypeError'), "
+                                                                                                                      "('err', "
+                                                                                                                      "'TypeError'))); "
+                                                                                                                      'simdist '
+                                                                                                                      "('calls', "
+                                                                                                                      "(('err', "
+                                                                                                                      "'ValueError'), "
+                                                                                                                      "('err', "
+                                                                                                                      "'ValueError'), "
+                                                                                                                      "('err', "
+                                                                                                                      "'ValueError')))",
  ('call:image.transpose', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420262001 #186 (sig): TF 2.21 '
                                                                            "('calls', (('ok', 'traced'), ('err', "
                                                                            "'InvalidArgumentError'), ('err', "
@@ -63,4 +84,22 @@ SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_
                                                                                      "'ValueError'))); simdist "
                                                                                      "('calls', (('err', 'TypeError'), "
                                                                                      "('err', 'TypeError'), ('err', "
-                                                                                     "'TypeError')))"}
+                                                                                     "'TypeError')))",
+ ('call:strings.ngrams', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #663 (sig): TF 2.21 ('calls', (('err', "
+                                                               "'TypeError'), ('err', 'TypeError'), ('err', "
+                                                               "'TypeError'))); simdist ('calls', (('err', "
+                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
+                                                               "'ValueError')))",
+ ('call:strings.split', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #952 (function): TF 2.21 ('calls', "
+                                                              "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
+                                                              "'TypeError'), ('ok', ('py',; simdist ('calls', (('err', "
+                                                              "'ValueError'), ('err', 'ValueError'), ('err', "
+                                                              "'ValueError'), ('ok', ('p",
+ ('call:strings.unsorted_segment_join', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #957 (function): TF '
+                                                                              "2.21 ('calls', (('err', 'TypeError'), "
+                                                                              "('err', 'TypeError'), ('err', "
+                                                                              "'TypeError'), ('ok', ('py',; simdist "
+                                                                              "('calls', (('err', "
+                                                                              "'UnimplementedError'), ('err', "
+                                                                              "'UnimplementedError'), ('err', "
+                                                                              "'Unimplem"}
