@@ -50,12 +50,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_
                                                                                                                       "'ValueError'), "
                                                                                                                       "('err', "
                                                                                                                       "'ValueError')))",
- ('call:image.transpose', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420262001 #186 (sig): TF 2.21 '
-                                                                           "('calls', (('ok', 'traced'), ('err', "
-                                                                           "'InvalidArgumentError'), ('err', "
-                                                                           "'InvalidArgumentErro; simdist ('calls', "
-                                                                           "(('ok', 'traced'), ('err', 'ValueError'), "
-                                                                           "('err', 'ValueError')))",
  ('call:math.in_top_k', 'error-class', "'err', 'TypeError'"): "seed 1420262001 #132 (eager): TF 2.21 ('err', "
                                                               "'TypeError'); simdist ('err', 'InvalidArgumentError')",
  ('call:math.nextafter>augmented://=', 'value', "'ok'"): "seed 1420262001 #201 (eager): TF 2.21 ('ok', ('T', "
@@ -76,30 +70,4 @@ SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_
                                                                               "'TypeError'), ('ok', ('py',; simdist "
                                                                               "('calls', (('err', 'ValueError'), "
                                                                               "('err', 'ValueError'), ('err', "
-                                                                              "'ValueError'), ('ok', ('p",
- ('call:strings.bytes_split>call:nn.moments', 'error-class', "'err', 'ValueError'"): 'seed 1420262001 #199 (sig): TF '
-                                                                                     "2.21 ('calls', (('err', "
-                                                                                     "'ValueError'), ('err', "
-                                                                                     "'ValueError'), ('err', "
-                                                                                     "'ValueError'))); simdist "
-                                                                                     "('calls', (('err', 'TypeError'), "
-                                                                                     "('err', 'TypeError'), ('err', "
-                                                                                     "'TypeError')))",
- ('call:strings.ngrams', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #663 (sig): TF 2.21 ('calls', (('err', "
-                                                               "'TypeError'), ('err', 'TypeError'), ('err', "
-                                                               "'TypeError'))); simdist ('calls', (('err', "
-                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                               "'ValueError')))",
- ('call:strings.split', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #952 (function): TF 2.21 ('calls', "
-                                                              "(('err', 'TypeError'), ('err', 'TypeError'), ('err', "
-                                                              "'TypeError'), ('ok', ('py',; simdist ('calls', (('err', "
-                                                              "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                              "'ValueError'), ('ok', ('p",
- ('call:strings.unsorted_segment_join', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #957 (function): TF '
-                                                                              "2.21 ('calls', (('err', 'TypeError'), "
-                                                                              "('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'), ('ok', ('py',; simdist "
-                                                                              "('calls', (('err', "
-                                                                              "'UnimplementedError'), ('err', "
-                                                                              "'UnimplementedError'), ('err', "
-                                                                              "'Unimplem"}
+                                                                              "'ValueError'), ('ok', ('p"}

@@ -64,6 +64,7 @@ def _tape(expr: str, source: str) -> Callable[[Any], Any]:
 
 
 _ATTR = "ops.attr-types"
+_T = "function.trace-time-errors"
 _SYM = "function.symbolic-tensors"
 _NMS = "ops.image-boxes"
 _NN = "ops.nn-ctc"
@@ -227,6 +228,30 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.nn.with_space_to_batch(tf.ones([1, 4, 1]), tf.constant([2], tf.int64), 'VALID', op=lambda i, n, p: i * 2.0)")),
     ("with_space_to_batch int32 rate", _ATTR, _eager(
         "tf.nn.with_space_to_batch(tf.ones([1, 4, 1]), tf.constant([2]), 'VALID', op=lambda i, n, p: i * 2.0)")),
+    # a string wrapper's own conversion in a graph, op_def_library's of a list with a tensor, unknown ranks
+    # (fz14 seed 1420261202 #663, #952, #957; seed 1420262001 #186, #199)
+    ("strings.split of a float ndarray, traced", _T, _traced("tf.strings.split(np.array([-1.5, 0.25], np.float32))")),
+    ("strings.split of a float ndarray", _T, _eager("tf.strings.split(np.array([-1.5, 0.25], np.float32))")),
+    ("strings.ngrams of a float ndarray, traced", _T, _traced("tf.strings.ngrams(np.array([[-1.5], [0.25]]), 2)")),
+    ("strings.split of an int list, traced", _T, _traced("tf.strings.split([1, 2])")),
+    ("strings.length of a float ndarray, traced", _T, _traced("tf.strings.length(np.array([1.0], np.float32))")),
+    ("unsorted_segment_join of a tuple with a tensor, traced", _T, _traced(
+        "tf.strings.unsorted_segment_join(inputs=(tf.constant(2.5), np.int16(2)), segment_ids=[1], num_segments=-1)")),
+    ("unsorted_segment_join of a tuple with a tensor", _T, _eager(
+        "tf.strings.unsorted_segment_join(inputs=(tf.constant(2.5), np.int16(2)), segment_ids=[1], num_segments=-1)")),
+    ("unsorted_segment_join of a list of strings and a tensor, traced", _T, _traced(
+        "tf.strings.unsorted_segment_join(inputs=[tf.constant('a'), 'b'], segment_ids=[0, 1], num_segments=2)")),
+    ("bytes_split of an unknown rank, sig", _T, _sig("tf.strings.bytes_split(x)", (None, "uint32"),
+                                                     "tf.constant([1], tf.uint32)")),
+    ("bytes_split of a known rank, sig", _T, _sig("tf.strings.bytes_split(x)", ([1], "uint32"),
+                                                  "tf.constant([1], tf.uint32)")),
+    ("image.transpose of an unknown rank, sig", _T, _sig("tf.image.transpose(x)", (None, "uint32"),
+                                                         "tf.constant(2, tf.uint32)")),
+    ("image.transpose of an unknown rank 3-d, sig", _T, _sig("tf.image.transpose(x)", (None, "uint32"),
+                                                             "tf.ones([2, 3, 1], tf.uint32)")),
+    ("image.flip_left_right of an unknown rank, sig", _T, _sig("tf.image.flip_left_right(x)", (None, "float32"),
+                                                               "tf.ones([2, 3], tf.float32)")),
+    ("image.transpose of a scalar", _T, _eager("tf.image.transpose(tf.constant(2.0))")),
     # dropout's rate dtype (fz14 seed 1420261219 #474)
     ("dropout float32 rate of float64 x", _DROP, _eager("tf.nn.dropout(tf.constant(4.0, tf.float64), tf.constant(0.5))")),
     ("dropout float32 rate of float16 x", _DROP, _eager(
@@ -258,6 +283,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.attr-types")
 @EDGES.parametrize("ops.attr-types")
 def test_wrapper_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
