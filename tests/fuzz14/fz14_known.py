@@ -146,10 +146,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "unique_with_counts of a [2, 1] tensor in a tf.function: TF 2.21's UniqueWithCounts shape function "
         "does not check the rank (the trace goes on to extract_volume_patches' TypeError for a tensor "
         "ksizes), simdist raises Unique's rank error as a trace-time ValueError; seed 1420261202 #951",
-    ("call:linalg.matmul", "error-class", "'err', 'NotFoundError'"):
-        "tf.linalg.matmul(a, b, output_type=T) with T unlike a's or b's dtype: TF 2.21 runs BatchMatMulV3 (Ta, Tb, "
-        "Tout), whose CPU kernels exist for a few type triples only (int32 x float32 -> int32: NotFoundError); "
-        "simdist ignores output_type and raises MatMul's input mismatch (InvalidArgumentError); seed 14 #78",
     ("call:nn.fractional_avg_pool", "error-class", "'err', 'MemoryError'"):
         "a 0-d NumPy array as a list attr (fractional_avg_pool's pooling_ratio=np.array(0.5)): TF 2.21's eager fast "
         "path takes it as a sequence and fails inside (MemoryError std::bad_alloc, as conv3d's strides=np.array(1)); "
@@ -210,13 +206,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "Philox state, so a second call with the same seed draws on: whether TF flips depends on which earlier "
         "programs of its long-lived worker drew from the same op and seed (TF did not flip, simdist flipped); asked "
         "alone TF agrees with simdist (fz19), so the class is the worker's history, not the op",
-    ("call:matmul", "error-class", "'err', 'ValueError'"):
-        "tf.matmul(a=np.int16(2), b=int32 scalar, output_type=np.int32) in a tf.function with an input_signature "
-        "(seed 1420261219 #277): math_ops.matmul builds BatchMatMulV3 (Ta, Tb, Tout) when output_type differs from an "
-        "operand's dtype, whose shape function refuses the rank-0 operands (ValueError at trace; eagerly TF 2.21 has "
-        "CPU kernels only for int8/uint8 operands with int32, float32 with bfloat16 and same-type ones: NotFoundError "
-        "else); simdist ignores output_type and compares the operands' dtypes first (op_def_library's TypeError). "
-        "Open: BatchMatMulV3 (mixed operand types, its kernels and gradient) is not modelled (fz19)",
     ("call:strings.unsorted_segment_join", "accepts", "'err', 'TypeError'"):
         "tf.strings.unsorted_segment_join((complex64 tensor, float16 array, 0.5), [0], 3) in a tf.function: TF 2.21's "
         "autopacking casts the complex64 tensor to string (a Cast node whose kernel fails only at run) and then "

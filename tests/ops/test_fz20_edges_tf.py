@@ -81,6 +81,8 @@ _NMSO = "tf.image.non_max_suppression_overlaps"
 _O = "np.array([[0.0, 0.7, 0.2], [0.7, 0.0, 0.1], [0.2, 0.1, 0.0]], np.float32)"
 _OU = "np.zeros((3, 3), np.uint32)"
 _SC = "tf.constant([1.0, 2.0, 3.0])"
+_I8 = "tf.constant([[100, -100, 7], [1, 2, 3]], tf.int8)"
+_U8 = "tf.constant([[200, 1], [3, 255], [9, 9]], tf.uint8)"
 _BX = "tf.constant([[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1]])"
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
@@ -252,6 +254,34 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("image.flip_left_right of an unknown rank, sig", _T, _sig("tf.image.flip_left_right(x)", (None, "float32"),
                                                                "tf.ones([2, 3], tf.float32)")),
     ("image.transpose of a scalar", _T, _eager("tf.image.transpose(tf.constant(2.0))")),
+    # tf.matmul(..., output_type=T): BatchMatMulV3's kernels (the op gap fz19 left; fz14 seed 14 #78, 1420261219 #277)
+    ("matmul int8 x uint8 to int32", _ATTR, _eager(f"tf.matmul({_I8}, {_U8}, output_type=tf.int32)")),
+    ("matmul int8 x int8 transposed to int32", _ATTR, _eager(
+        f"tf.matmul({_I8}, {_I8}, transpose_b=True, output_type=tf.int32)")),
+    ("matmul uint8 adjoint to int32", _ATTR, _eager(f"tf.matmul({_U8}, {_U8}, adjoint_a=True, output_type=tf.int32)")),
+    ("matmul int8 to float32: no kernel", _ATTR, _eager(
+        f"tf.matmul({_I8}, {_I8}, transpose_b=True, output_type=tf.float32)")),
+    ("matmul int32 x float32 to int32: no kernel", _ATTR, _eager(
+        "tf.matmul(tf.constant([[1]]), tf.constant([[1.0]]), output_type=tf.int32)")),
+    ("matmul int32 to int64: no kernel", _ATTR, _eager(
+        "tf.matmul(tf.constant([[1]]), tf.constant([[1]]), output_type=tf.int64)")),
+    ("matmul int32 to int32", _ATTR, _eager("tf.matmul(tf.constant([[1]]), tf.constant([[2]]), output_type=tf.int32)")),
+    ("matmul batched int8 to int32", _ATTR, _eager(
+        "tf.matmul(tf.ones([2, 2, 3], tf.int8), tf.ones([3, 4], tf.int8), output_type=tf.int32)")),
+    ("matmul int8 x bfloat16 to bfloat16 (shape)", _ATTR, _eager(
+        f"tf.shape(tf.matmul({_I8}, tf.constant([[0.5], [0.25], [2.0]], tf.bfloat16), output_type=tf.bfloat16))")),
+    ("matmul int8 vector to int32", _ATTR, _eager(
+        "tf.matmul(tf.constant([1, 2], tf.int8), tf.constant([[1], [2]], tf.int8), output_type=tf.int32)")),
+    ("matmul int8 mismatched to int32", _ATTR, _eager(f"tf.matmul({_I8}, {_I8}, output_type=tf.int32)")),
+    ("matmul int8 x uint8 to int32, traced", _ATTR, _traced(f"tf.matmul({_I8}, {_U8}, output_type=tf.int32)")),
+    ("matmul of scalars to int32, sig", _ATTR, _sig(
+        "tf.matmul(a=np.int16(2), b=x, a_is_sparse=np.bool_(True), output_type=np.int32)", ([], "int32"),
+        "tf.constant(3)")),
+    ("matmul int16 x int32 to int32: no kernel, traced", _ATTR, _traced(
+        "tf.matmul(tf.ones([2, 2], tf.int16), tf.ones([2, 2], tf.int32), output_type=tf.int32)")),
+    ("matmul int8 to int32 wraps", _ATTR, _eager(
+        "tf.matmul(tf.fill([1, 300000], tf.constant(127, tf.int8)), tf.fill([300000, 1], tf.constant(127, tf.int8)), "
+        "output_type=tf.int32)")),
     # dropout's rate dtype (fz14 seed 1420261219 #474)
     ("dropout float32 rate of float64 x", _DROP, _eager("tf.nn.dropout(tf.constant(4.0, tf.float64), tf.constant(0.5))")),
     ("dropout float32 rate of float16 x", _DROP, _eager(
