@@ -81,6 +81,8 @@ _NMSO = "tf.image.non_max_suppression_overlaps"
 _O = "np.array([[0.0, 0.7, 0.2], [0.7, 0.0, 0.1], [0.2, 0.1, 0.0]], np.float32)"
 _OU = "np.zeros((3, 3), np.uint32)"
 _SC = "tf.constant([1.0, 2.0, 3.0])"
+_H = "np.array([[[[0.5, -1.25, 3.0, 7.5, -0.125, 2.0, 100.0, -3.5]]]], np.float16)"
+_LRN = "ops.nn-more"
 _I8 = "tf.constant([[100, -100, 7], [1, 2, 3]], tf.int8)"
 _U8 = "tf.constant([[200, 1], [3, 255], [9, 9]], tf.uint8)"
 _BX = "tf.constant([[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1]])"
@@ -282,6 +284,23 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("matmul int8 to int32 wraps", _ATTR, _eager(
         "tf.matmul(tf.fill([1, 300000], tf.constant(127, tf.int8)), tf.fill([300000, 1], tf.constant(127, tf.int8)), "
         "output_type=tf.int32)")),
+    # float16 LRN with its attributes (the op gap fz19 left), of a float16 tensor; beta 1 and 0.5 take
+    # Eigen's reciprocal/rsqrt (dtype and shape only), others exp(log)
+    ("lrn float16 r0 beta 0.75", _LRN, _eager(
+        f"tf.nn.local_response_normalization(tf.constant({_H}), depth_radius=0, bias=1.0, alpha=1.0, beta=0.75)")),
+    ("lrn float16 r1 beta 0.3", _LRN, _eager(
+        f"tf.nn.local_response_normalization(tf.constant({_H}), depth_radius=1, bias=0.5, alpha=0.3, beta=0.3)")),
+    ("lrn float16 r3 beta 2", _LRN, _eager(
+        f"tf.nn.local_response_normalization(tf.constant({_H}), depth_radius=3, bias=2.0, alpha=1e-4, beta=2.0)")),
+    ("lrn float16 beta 0.5 (dtype)", _LRN, _eager(
+        f"tf.zeros_like(tf.nn.local_response_normalization(tf.constant({_H}), depth_radius=2, bias=1.0, alpha=0.3, "
+        "beta=0.5))")),
+    ("lrn float16 r0 beta 0.75, tape", _LRN, _tape(
+        "tf.nn.local_response_normalization(x, depth_radius=0, bias=1.0, alpha=1.0, beta=0.75)", f"tf.constant({_H})")),
+    ("lrn float16 r3 alpha 1 beta 0.75, tape", _LRN, _tape(
+        "tf.nn.local_response_normalization(x, depth_radius=3, bias=1.0, alpha=1.0, beta=0.75)", f"tf.constant({_H})")),
+    ("lrn float16 r1 traced", _LRN, _traced(
+        f"tf.nn.local_response_normalization(tf.constant({_H}), depth_radius=1, bias=1.0, alpha=0.3, beta=0.3)")),
     # dropout's rate dtype (fz14 seed 1420261219 #474)
     ("dropout float32 rate of float64 x", _DROP, _eager("tf.nn.dropout(tf.constant(4.0, tf.float64), tf.constant(0.5))")),
     ("dropout float32 rate of float16 x", _DROP, _eager(
@@ -343,6 +362,12 @@ def test_nms_conversions_and_checks(k: int, tf_results: dict[int, Any]) -> None:
 @clause("keras.layer.upsampling-padding")
 @EDGES.parametrize("keras.layer.upsampling-padding")
 def test_repeat_by_counts(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.nn-more")
+@EDGES.parametrize("ops.nn-more")
+def test_lrn_float16(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
