@@ -188,11 +188,23 @@ TARGETS: list[Target] = [
        initial_learning_rate=0.1, decay_steps=10, alpha=0.1, warmup_target=0.2, warmup_steps=5),
     _t("schedules.CosineDecayRestarts", "tf.keras.optimizers.schedules.CosineDecayRestarts", "schedule",
        initial_learning_rate=0.1, first_decay_steps=10, t_mul=2.0, m_mul=0.5, alpha=0.1),
+    # -- callbacks and the progress bar: monitored values at their deltas, units at Progbar's max(steps, 1) ----
+    _t("callbacks.EarlyStopping", "tf.keras.callbacks.EarlyStopping", "callback", patience=1),
+    _t("callbacks.EarlyStopping(min_delta)", "tf.keras.callbacks.EarlyStopping", "callback", min_delta=0.0625,
+       patience=2),
+    _t("callbacks.EarlyStopping(max, baseline)", "tf.keras.callbacks.EarlyStopping", "callback", min_delta=0.0625,
+       patience=1, mode="max", baseline=-0.875, monitor="val_acc"),
+    _t("callbacks.ReduceLROnPlateau(options)", "tf.keras.callbacks.ReduceLROnPlateau", "callback", factor=0.5,
+       patience=1, min_delta=0.0625, cooldown=1, min_lr=0.25),
+    _t("callbacks.ReduceLROnPlateau(max)", "tf.keras.callbacks.ReduceLROnPlateau", "callback", factor=0.25,
+       patience=0, min_delta=0.0625, min_lr=0.0625, mode="max", monitor="val_acc"),
+    _t("utils.Progbar", "tf.keras.utils.Progbar", "progbar", target=12),
     # -- rounding of sizes -------------------------------------------------------------------------------------
     _t("utils.split_dataset(left_size)", "tf.keras.utils.split_dataset", "split", side="left_size"),
     _t("utils.split_dataset(right_size)", "tf.keras.utils.split_dataset", "split", side="right_size"),
 ]
-KINDS = ("elementwise", "normalize", "axis", "dot", "loss", "metric", "optimizer", "schedule", "split")
+KINDS = ("elementwise", "normalize", "axis", "dot", "loss", "metric", "optimizer", "schedule", "split", "callback",
+         "progbar")
 BY_NAME = {t.name: t for t in TARGETS}
 #: Rows split_dataset is given (fractions of it are rounded).
 SPLIT_ROWS = 10
@@ -230,6 +242,11 @@ def derive_edges(root: Any, target: Target) -> dict[str, Any]:
     elif target.kind == "schedule":
         ints = sorted({int(v) for v in c.numbers if v == int(v) and 2 <= v < 100})
         out["steps"] = sorted({s for n in ints for m in (1, 2, 3, 7) for s in (m * n - 1, m * n, m * n + 1)} | {0})
+    elif target.kind == "callback":
+        out["deltas"] = sorted({v for v in c.numbers if 0 <= v < 1})
+    elif target.kind == "progbar":
+        ones = [int(v) for v in c.numbers if v == int(v) and 0 < v < 4]
+        out["units"] = sorted({n + d for n in ones for d in (-1, 0, 1)} | {2})
     elif target.kind == "split":
         out["fractions"] = edges.rounding_fractions(SPLIT_ROWS) if c.rounding else []
     return out
@@ -514,9 +531,68 @@ def observe_split(tf: Any, t: Target, e: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def monitored_sequence(d: float, mode: str = "min") -> list[float]:
+    """A monitored value that improves by exactly `d`, one float64 ulp more and less than `d`, not at
+    all, by 2d, then worsens: each comparison of a callback's `min_delta` at its edge."""
+    up = float(np.nextafter(d, np.inf))
+    down = float(np.nextafter(d, -np.inf)) if d > 0 else 0.0
+    seq = [1.0]
+    for step in (d, up, down, 0.0, 2 * d, -d, d, 0.0, 0.0):
+        seq.append(seq[-1] - step)
+    return seq if mode == "min" else [-v for v in seq]
+
+
+def observe_callback(tf: Any, t: Target, e: dict[str, Any]) -> dict[str, Any]:
+    """The callback driven through on_train_begin / on_epoch_end over each monitored sequence built from
+    its deltas (the option's min_delta, Keras's 0): per epoch its wait, best, stop flag and learning rate."""
+    keras = tf.keras
+    opts = t.options()
+    monitor = opts.get("monitor", "val_loss")
+    out = {}
+    for d in e["deltas"]:
+        model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+        model.compile(optimizer=keras.optimizers.SGD(1.0), loss="mse")
+        cb = edges.resolve(tf, t.path)(**opts)
+        cb.set_model(model)
+        model.stop_training = False
+        cb.on_train_begin()
+        rows = []
+        for epoch, v in enumerate(monitored_sequence(d, opts.get("mode", "min"))):
+            cb.on_epoch_begin(epoch)
+            cb.on_epoch_end(epoch, {monitor: v, "loss": v})
+            rows.append([int(cb.wait), float(cb.best), bool(model.stop_training),
+                         float(np.asarray(model.optimizer.learning_rate)), int(getattr(cb, "cooldown_counter", -1)),
+                         int(getattr(cb, "stopped_epoch", -1))])
+        out[repr(d)] = rows
+    return out
+
+
+def observe_progbar(tf: Any, t: Target, e: dict[str, Any]) -> list[list[list[str]]]:
+    """Progbar(verbose=1, interval=0) fed updates that advance by each unit count (0, 1, 2, ...), a
+    stateless value and a stateful one: the values each printed line shows (timings left out)."""
+    import contextlib  # noqa: PLC0415
+    import io  # noqa: PLC0415
+    import re  # noqa: PLC0415
+
+    bar = edges.resolve(tf, t.path)(verbose=1, interval=0.0, stateful_metrics=["s"], **t.options())
+    current, shown = 0, []
+    for i, step in enumerate(e["units"] * 2):
+        current = min(current + step, t.options()["target"] - 1)
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            bar.update(current, values=[("v", float(1 + 3 * i)), ("s", float(i))])
+        shown.append([list(p) for p in re.findall(r" - (\w+): ([-+0-9.e]+)", buf.getvalue())])
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        bar.add(1, values=[("v", 100.0), ("s", 7.0)])
+    shown.append([list(p) for p in re.findall(r" - (\w+): ([-+0-9.e]+)", buf.getvalue())])
+    return shown
+
+
 OBSERVERS = {"elementwise": observe_elementwise, "normalize": observe_normalize, "axis": observe_axis,
              "dot": observe_dot, "loss": observe_loss, "metric": observe_metric, "optimizer": observe_optimizer,
-             "schedule": observe_schedule, "split": observe_split}
+             "schedule": observe_schedule, "split": observe_split, "callback": observe_callback,
+             "progbar": observe_progbar}
 
 
 def observe(tf: Any, t: Target, e: dict[str, Any]) -> Any:

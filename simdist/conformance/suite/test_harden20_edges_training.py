@@ -56,6 +56,25 @@ def test_harden20_edges_split_dataset_rounding(tf, budget):
     assert_true(not found, compare.message(n, found, "split settings"), call="split rounding")
 
 
+@clause("keras.callback.early-stopping", ref="tf221")
+@clause("keras.callback.reduce-lr-on-plateau", ref="tf221")
+def test_harden20_edges_callbacks_at_their_deltas(tf, budget):
+    """EarlyStopping and ReduceLROnPlateau (defaults and option combinations: min_delta, patience, mode max
+    with a baseline, cooldown, min_lr reached exactly) driven epoch by epoch over a monitored value that
+    improves by exactly each delta of their source, one float64 ulp more and less, not at all, twice, and
+    worsens: wait, best, stop flag, learning rate, cooldown counter and stopped epoch after each epoch."""
+    n, found = compare.problems(tf, "callback", budget)
+    assert_true(not found, compare.message(n, found, "callback settings"), call="callback deltas")
+
+
+@clause("keras.fit.progress-bar", ref="tf221")
+def test_harden20_edges_progbar_unit_steps(tf, budget):
+    """keras.utils.Progbar fed updates advancing by 0, 1, 2 and 3 units (its max(current - seen, 1) edge),
+    a stateless and a stateful value, then add(): the values each printed line shows."""
+    n, found = compare.problems(tf, "progbar", budget)
+    assert_true(not found, compare.message(n, found, "progress bars"), call="Progbar units")
+
+
 @clause("keras.layer.forward-and-gradients", ref="tf221")
 def test_harden20_edges_recording_is_current(tf):
     """The recording was made from these targets (else: stale, re-run the recorder); on the tensorflow
