@@ -124,7 +124,7 @@ TARGETS: list[Target] = [
     _t("regularizers.OrthogonalRegularizer", "tf.keras.regularizers.OrthogonalRegularizer", "normalize",
        factor=0.5),
     # -- axes: default axes on a (2, 3, 4) input, Dot over every axis pair ------------------------------------
-    *[_t(f"axis.{p.split('.')[-1]}", p, "axis") for p in (
+    *[_t("axis." + p.removeprefix("tf.").removeprefix("keras."), p, "axis") for p in (
         _A + "softmax", _A + "log_softmax", _N + "softmax", _N + "log_softmax", _O + "logsumexp",
         _O + "softmax", "tf.keras.layers.Softmax", "tf.keras.ops.normalize", "tf.keras.layers.UnitNormalization",
         "tf.keras.activations.sparsemax", "tf.keras.activations.glu")],
@@ -206,6 +206,7 @@ TARGETS: list[Target] = [
 KINDS = ("elementwise", "normalize", "axis", "dot", "loss", "metric", "optimizer", "schedule", "split", "callback",
          "progbar")
 BY_NAME = {t.name: t for t in TARGETS}
+assert len(BY_NAME) == len(TARGETS), "two targets share a name"
 #: Rows split_dataset is given (fractions of it are rounded).
 SPLIT_ROWS = 10
 #: The direction every normalize row is a multiple of (mean not 0, entries distinct: a variance and a norm).

@@ -44,7 +44,8 @@ EPSILON_BELOW = 1e-2
 #: Numbers of this size or more are not thresholds an input is put at (sizes, seeds, 1e6 caps).
 THRESHOLD_BELOW = 1e3
 _ROUNDING = ("floor", "ceil", "round", "int", "rint", "trunc")
-#: Packages whose functions a source's rules are followed into (Keras's backend calls TF's Python ops).
+#: Packages whose functions a source's rules are followed into (Keras's backend calls TF's Python ops), besides
+#: the target's own (simdist's, when the tool reads simdist's source for comparison).
 FOLLOWED_PACKAGES = ("keras", "tensorflow")
 #: At most this many functions' sources are read per target (the follow stays near the target).
 MAX_FOLLOWED = 40
@@ -122,10 +123,28 @@ def _referenced_names(tree: ast.AST) -> list[tuple[str, ...]]:
     return out
 
 
-def _resolve(obj: Any, dotted: tuple[str, ...]) -> Any:
-    """A name called in `obj`'s source, looked up in its module's globals (None if not found)."""
+def _local_imports(tree: ast.AST) -> dict[str, Any]:
+    """Names a source imports inside itself (`from keras.src import ops` in a function body), already loaded."""
+    out: dict[str, Any] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            mod = sys.modules.get(node.module)
+            for alias in node.names:
+                value = getattr(mod, alias.name, None) if mod is not None else None
+                if value is None:
+                    value = sys.modules.get(f"{node.module}.{alias.name}")
+                if value is not None:
+                    out[alias.asname or alias.name] = value
+    return out
+
+
+def _resolve(obj: Any, dotted: tuple[str, ...], local: dict[str, Any] | None = None) -> Any:
+    """A name called in `obj`'s source, looked up among its own imports, then its module's globals (None if
+    not found)."""
     mod = sys.modules.get(getattr(obj, "__module__", "") or "")
-    value: Any = getattr(mod, dotted[0], None) if mod is not None else None
+    value: Any = (local or {}).get(dotted[0])
+    if value is None:
+        value = getattr(mod, dotted[0], None) if mod is not None else None
     for part in dotted[1:]:
         value = getattr(value, part, None)
     return value
@@ -153,13 +172,14 @@ def _origin(obj: Any) -> str:
     return getattr(obj, "__module__", "") or ""
 
 
-def source_constants(obj: Any, follow: int = 3, extra: tuple[float, ...] = ()) -> Constants:
+def source_constants(obj: Any, follow: int = 5, extra: tuple[float, ...] = ()) -> Constants:
     """The constants `obj`'s source states (a class: its whole body; a function: its body), plus those of
     the functions it calls from its own package, `follow` levels deep, plus `extra` (a case's own
     non-default arguments, which are thresholds too)."""
     c = Constants()
     numbers: set[float] = set(_signature_numbers(obj)) | {float(x) for x in extra}
     seen: set[int] = set()
+    packages = FOLLOWED_PACKAGES + (_origin(obj).split(".")[0],)
     frontier = [obj]
     for level in range(follow + 1):
         nxt = []
@@ -173,9 +193,10 @@ def source_constants(obj: Any, follow: int = 3, extra: tuple[float, ...] = ()) -
             numbers |= set(_signature_numbers(o)) if level else set()
             tree = _scan(src, c, numbers)
             if level < follow:
+                local = _local_imports(tree)
                 for name in _referenced_names(tree):
-                    target = _resolve(o, name)
-                    if (inspect.isfunction(target) and _origin(target).split(".")[0] in FOLLOWED_PACKAGES
+                    target = _resolve(o, name, local)
+                    if (inspect.isfunction(target) and _origin(target).split(".")[0] in packages
                             and name[-1] not in _NOT_FOLLOWED and len(seen) + len(nxt) < MAX_FOLLOWED):
                         nxt.append(target)
         frontier = nxt
@@ -193,14 +214,19 @@ def ulps(c: float, dtype: Any = np.float32) -> list[float]:
     return [float(np.nextafter(x, dtype(-np.inf))), float(x), float(np.nextafter(x, dtype(np.inf)))]
 
 
-def threshold_edges(numbers: list[float], symmetric: bool = True) -> list[list[float]]:
+def threshold_groups(numbers: list[float], symmetric: bool = True) -> dict[float, list[float]]:
     """One group per threshold c (|c| below THRESHOLD_BELOW): c and one ulp either side, and the same
-    for -c when `symmetric`; each group its own list (compared on its own magnitude)."""
-    groups = []
+    for -c when `symmetric` (then keyed by |c|); each group compared on its own magnitude."""
+    groups = {}
     for c in sorted({abs(v) if symmetric else v for v in numbers if abs(v) < THRESHOLD_BELOW}):
         g = ulps(c) + (ulps(-c) if symmetric and c != 0 else [])
-        groups.append(sorted(set(g)))
+        groups[c] = sorted(set(g))
     return groups
+
+
+def threshold_edges(numbers: list[float], symmetric: bool = True) -> list[list[float]]:
+    """threshold_groups' groups, in the order of their thresholds."""
+    return list(threshold_groups(numbers, symmetric).values())
 
 
 def epsilon_magnitudes(epsilons: list[float]) -> list[float]:
@@ -226,7 +252,7 @@ def rounding_fractions(n: int) -> list[float]:
 def elementwise_edges(c: Constants) -> dict[str, list[float]]:
     """Input groups for an elementwise rule: each threshold with its ulps, and the epsilon magnitudes
     (both signs); named by the constant they come from."""
-    groups = {f"at {g[len(g) // 2]!r}": g for g in threshold_edges(c.numbers)}
+    groups = {f"at ±{k!r}": g for k, g in threshold_groups(c.numbers).items()}
     mags = epsilon_magnitudes(c.epsilons)
     if mags:
         groups["epsilon magnitudes"] = sorted(set(mags) | {-m for m in mags})
