@@ -11,6 +11,8 @@ inputs (:func:`derive_edges`) and what is observed (:func:`observe`):
   weights after three training calls;
 - ``axis``: a (2, 3, 4) input with two axes of equal length, so that a wrong default axis or an axis
   per input shows; Dot over every valid axis pair of inputs of ranks 3 and 2, normalized or not;
+- ``trained``: a layer whose weights start at a constant (ones, zeros) that hides where they act, built with
+  the options that make those weights, every weight moved to seeded values off it: output and gradients;
 - ``loss``: y_pred at the edges of its kind (probabilities at eps and 1 - eps with their ulps,
   regression errors at each threshold): per-sample values (reduction=None) and d loss / d y_pred;
 - ``metric``: y_pred at each threshold and one ulp either side: result() after each of three
@@ -129,6 +131,16 @@ TARGETS: list[Target] = [
         _O + "softmax", "tf.keras.layers.Softmax", "tf.keras.ops.normalize", "tf.keras.layers.UnitNormalization",
         "tf.keras.activations.sparsemax", "tf.keras.activations.glu")],
     _t("layers.Dot", _L + "Dot", "dot"),
+    # -- trained state: weights whose constant initial value (ones, zeros) hides where they act, moved off it --
+    _t("trained.Attention(concat, scale)", _L + "Attention", "trained", use_scale=True, score_mode="concat"),
+    _t("trained.Attention(scale)", _L + "Attention", "trained", use_scale=True),
+    _t("trained.AdditiveAttention", _L + "AdditiveAttention", "trained"),
+    _t("trained.PReLU(shared_axes)", _L + "PReLU", "trained", shared_axes=[1]),
+    _t("trained.LayerNormalization(axes)", _L + "LayerNormalization", "trained", axis=[1, 2]),
+    _t("trained.GroupNormalization", _L + "GroupNormalization", "trained", groups=2),
+    _t("trained.RMSNormalization", _L + "RMSNormalization", "trained"),
+    _t("trained.BatchNormalization(options)", _L + "BatchNormalization", "trained", momentum=0.5, center=False,
+       epsilon=1e-5),
     # -- losses ------------------------------------------------------------------------------------------------
     *[_t(f"losses.{n}", "tf.keras.losses." + n, "loss") for n in (
         "BinaryCrossentropy", "BinaryFocalCrossentropy", "CategoricalCrossentropy", "CategoricalFocalCrossentropy",
@@ -203,7 +215,7 @@ TARGETS: list[Target] = [
     _t("utils.split_dataset(left_size)", "tf.keras.utils.split_dataset", "split", side="left_size"),
     _t("utils.split_dataset(right_size)", "tf.keras.utils.split_dataset", "split", side="right_size"),
 ]
-KINDS = ("elementwise", "normalize", "axis", "dot", "loss", "metric", "optimizer", "schedule", "split", "callback",
+KINDS = ("elementwise", "normalize", "axis", "dot", "trained", "loss", "metric", "optimizer", "schedule", "split", "callback",
          "progbar")
 BY_NAME = {t.name: t for t in TARGETS}
 assert len(BY_NAME) == len(TARGETS), "two targets share a name"
@@ -243,6 +255,8 @@ def derive_edges(root: Any, target: Target) -> dict[str, Any]:
     elif target.kind == "schedule":
         ints = sorted({int(v) for v in c.numbers if v == int(v) and 2 <= v < 100})
         out["steps"] = sorted({s for n in ints for m in (1, 2, 3, 7) for s in (m * n - 1, m * n, m * n + 1)} | {0})
+    elif target.kind == "trained":
+        out["initial"] = sorted({v for v in c.numbers if v in (0.0, 1.0)})
     elif target.kind == "callback":
         out["deltas"] = sorted({v for v in c.numbers if 0 <= v < 1})
     elif target.kind == "progbar":
@@ -415,6 +429,37 @@ def observe_dot(tf: Any, t: Target, e: dict[str, Any]) -> dict[str, Any]:
                     z, grads = _grad(tf, lambda p, q: layer([p, q]), x, y)
                     out[f"{sx}x{sy} axes=({a},{b}) normalize={normalize}"] = {"shape": list(z.shape), "out": _l(z),
                                                                               "grad": grads}
+    return out
+
+
+#: Query, value, key of the attention targets; the input of the others.
+TRAINED_SHAPES = ((2, 3, 4), (2, 5, 4), (2, 5, 4))
+
+
+def observe_trained(tf: Any, t: Target, e: dict[str, Any]) -> dict[str, Any]:
+    """The layer built with its options, every weight set to seeded values away from its constant initial
+    value (0 or 1; variances positive), then called on seeded inputs: output, the gradient w.r.t. each
+    input and each trainable weight; for BatchNormalization a training call, then inference."""
+    rng = np.random.default_rng(2022)
+    attention = "Attention" in t.path
+    inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in (TRAINED_SHAPES if attention else TRAINED_SHAPES[:1])]
+    layer = edges.resolve(tf, t.path)(**t.options())
+    layer(inputs if attention else inputs[0])
+    for w in layer.weights:
+        shape = tuple(w.shape)
+        v = rng.uniform(0.5, 1.5, shape) * np.where(rng.uniform(0, 1, shape) < 0.3, -1.0, 1.0)
+        w.assign((np.abs(v) if "variance" in w.name else v).astype(np.float32))
+    out = {}
+    for training in ((True, False) if "BatchNormalization" in t.path else (False,)):
+        xs = [tf.constant(x) for x in inputs]
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            y = layer(xs if attention else xs[0], training=training)
+            s = tf.reduce_sum(y * _weights(int(np.prod(y.shape))).reshape(y.shape))
+        grads = tape.gradient(s, xs + list(layer.trainable_weights))
+        out[f"training={training}"] = {"out": _l(y), "grad_inputs": [_l(g) for g in grads[:len(xs)]],
+                                       "grad_weights": [_l(g) for g in grads[len(xs):]],
+                                       "weights": [[w.name, _l(w)] for w in layer.weights]}
     return out
 
 
@@ -591,7 +636,7 @@ def observe_progbar(tf: Any, t: Target, e: dict[str, Any]) -> list[list[list[str
 
 
 OBSERVERS = {"elementwise": observe_elementwise, "normalize": observe_normalize, "axis": observe_axis,
-             "dot": observe_dot, "loss": observe_loss, "metric": observe_metric, "optimizer": observe_optimizer,
+             "dot": observe_dot, "trained": observe_trained, "loss": observe_loss, "metric": observe_metric, "optimizer": observe_optimizer,
              "schedule": observe_schedule, "split": observe_split, "callback": observe_callback,
              "progbar": observe_progbar}
 

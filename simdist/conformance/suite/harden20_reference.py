@@ -37,5 +37,5 @@ def tables_hash() -> str:
     """The SHA-256 of the targets and the programs' fixed inputs (a recording made from others is stale)."""
     from simdist.conformance.suite import harden20_cases as cases  # noqa: PLC0415
 
-    text = repr((cases.TARGETS, cases.SPLIT_ROWS, cases.DIRECTION, cases.DOT_SHAPES))
+    text = repr((cases.TARGETS, cases.SPLIT_ROWS, cases.DIRECTION, cases.DOT_SHAPES, cases.TRAINED_SHAPES))
     return hashlib.sha256(text.encode()).hexdigest()

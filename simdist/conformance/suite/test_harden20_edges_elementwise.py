@@ -41,3 +41,13 @@ def test_harden20_edges_dot_axes_per_input(tf, budget):
     3 and 2, 2 and 3, one sample at norm ~1e-6 (l2_normalize's epsilon): shape, values, gradients."""
     n, found = compare.problems(tf, "dot", budget)
     assert_true(not found, compare.message(n, found, "Dot settings"), call="Dot axes per input")
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_harden20_edges_weights_moved_off_their_initial_constant(tf, budget):
+    """Layers whose weights start at ones or zeros (Attention's scale and concat_score_weight, the
+    normalizations' gamma and beta, PReLU's alpha), built with the options that make them and every weight
+    set to seeded values off its constant: output and the gradients w.r.t. inputs and weights as TF's (at
+    the initial 1 a scale applied in the wrong place gives the same value)."""
+    n, found = compare.problems(tf, "trained", budget)
+    assert_true(not found, compare.message(n, found, "trained layers"), call="weights off their initial value")
