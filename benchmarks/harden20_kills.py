@@ -1,6 +1,6 @@
 """Show that the harden20 suite family (edges from source constants) kills mutants of the edge kind:
 plant each (a catalogue id, or one of OWN below, which are not in the catalogue) in a private copy of
-the committed package and run only ``-k harden20`` of the conformance suite against it (simdist
+the committed package and run only ``-k harden20_edges`` of the conformance suite against it (simdist
 backend), every failing test listed (suite_kills.py's plant-and-run).
 
     python benchmarks/harden20_kills.py ID [ID ...]     # catalogue ids, own:NAME, own (all OWN),
@@ -89,7 +89,7 @@ def find(mid: str) -> mutants.Mutant:
 
 def run(m: mutants.Mutant | None) -> str:
     """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the family."""
-    return _run(m, "harden20", every_failure=True)
+    return _run(m, "harden20_edges", every_failure=True)
 
 
 def expand(ids: list[str]) -> list[str]:
