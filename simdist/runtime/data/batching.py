@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.data import components
 from simdist.runtime.data.dataset import _flatten_shapes, _UnaryDataset
 from simdist.runtime.data.elements import _as_array, _cdiv, _cmod, _fmt_shape, UNKNOWN_CARDINALITY, _unknown_or_infinite
 from simdist.runtime.data.sources import _TensorSliceDataset
+from simdist.runtime.sparse_tensor import SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
 from simdist.runtime.tensor import Tensor, TensorShape
 
@@ -55,29 +58,47 @@ class _BatchDataset(_UnaryDataset):
             for start in range(0, stop, size):
                 yield [a[start:start + size].copy() for a in src._arrays]
             return
+        stack = _stack if not src._composite else functools.partial(_stack_composite, specs=flatten(src.element_spec))
         buf: list[list[np.ndarray]] = []
         for flat in self._input._iter_flat():
             buf.append(flat)
             if len(buf) == size:
-                yield _stack(buf)
+                yield stack(buf)
                 buf = []
         if buf and not drop:
-            yield _stack(buf)
+            yield stack(buf)
 
     def _card(self) -> int:
         return _batch_card(self._input._card(), self._params["batch_size"], self._params["drop_remainder"])
 
 
-def _stack(rows: list[list[np.ndarray]]) -> list[np.ndarray]:
+def _stack(rows: list[list[np.ndarray]], offset: int = 0) -> list[np.ndarray]:
+    """Each component of the rows stacked (`offset`: the number of the first component in messages)."""
     out = []
     for i in range(len(rows[0])):
         first = rows[0][i].shape
         for k, r in enumerate(rows[1:], start=1):
             if r[i].shape != first:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Cannot batch tensors with different shapes in component {i}. First element "
+                    None, None, f"Cannot batch tensors with different shapes in component {i + offset}. First element "
                     f"had shape {_fmt_shape(first)} and element {k} had shape {_fmt_shape(r[i].shape)}.")
         out.append(np.stack([r[i] for r in rows]))
+    return out
+
+
+def _stack_composite(rows: list[list[np.ndarray]], specs: list[Any]) -> list[np.ndarray]:
+    """A batch of elements with SparseTensor leaves: each sparse leaf's three components combined as
+    DeserializeSparse does (components.batch_sparse), the dense components stacked (`_stack`; its
+    component numbers those of the flat list)."""
+    out: list[np.ndarray] = []
+    i = 0
+    for spec in specs:
+        if isinstance(spec, SparseTensorSpec):
+            out.extend(components.batch_sparse([r[i:i + 3] for r in rows], spec.dtype))
+            i += 3
+        else:
+            out.extend(_stack([[r[i]] for r in rows], i))
+            i += 1
     return out
 
 
@@ -100,6 +121,11 @@ class _PaddedBatchDataset(_UnaryDataset):
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         in_spec = input_dataset.element_spec
         in_specs = flatten(in_spec)
+        for s in in_specs:
+            if not isinstance(s, TensorSpec):
+                raise TypeError("`padded_batch` is only supported for datasets that produce tensor elements but "
+                                "type spec of elements in the input dataset is not a subclass of TensorSpec: "
+                                f"`{s!r}`.")
         if padded_shapes is None:
             for s in in_specs:
                 if s.shape.rank is None:
@@ -181,8 +207,13 @@ class _UnbatchDataset(_UnaryDataset):
 
     def __init__(self, input_dataset: DatasetV2) -> None:
         specs = flatten(input_dataset.element_spec)
+        for s in specs:
+            if isinstance(s, SparseTensorSpec) and s.shape.rank == 0:
+                raise ValueError("Unbatching a sparse tensor is only supported for rank >= 1. Obtained input: "
+                                 f"a SparseTensor of spec {s!r}.")
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Cannot unbatch an input with scalar components.")
+        self._leaf_specs = specs
         known = None   # TF's unbatch_op merges the components' static leading dims when it is built
         for s in specs:
             dim = s.shape[0] if s.shape.rank else None
@@ -190,11 +221,15 @@ class _UnbatchDataset(_UnaryDataset):
                 raise ValueError("`unbatch()` is only supported for datasets of elements whose components have a "
                                  f"matching leading dimension. Encountered both {known} and {dim}.")
             known = dim if dim is not None else known
-        spec = map_structure(lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype),
+        spec = map_structure(lambda s: s._unbatch() if isinstance(s, SparseTensorSpec) else
+                             TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype),
                              input_dataset.element_spec)
         super().__init__((input_dataset,), {}, spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        if self._input._composite:
+            yield from self._iter_composite()
+            return
         for flat in self._input._iter_flat():
             for i, c in enumerate(flat):
                 if c.ndim == 0:
@@ -215,3 +250,37 @@ class _UnbatchDataset(_UnaryDataset):
         if dims and all(d is not None and d == dims[0] for d in dims):
             return n * dims[0]
         return UNKNOWN_CARDINALITY
+
+    def _iter_composite(self) -> Iterator[list[np.ndarray]]:
+        """Rows of elements with SparseTensor leaves: a sparse leaf split along its dense_shape[0]
+        (components.unbatch_sparse), a dense one by its rows; every leaf's batch size must agree."""
+        for flat in self._input._iter_flat():
+            parts: list[Any] = []
+            sizes: list[int] = []
+            i = 0
+            for spec in self._leaf_specs:
+                if isinstance(spec, SparseTensorSpec):
+                    parts.append(components.unbatch_sparse(*flat[i:i + 3]))
+                    sizes.append(int(flat[i + 2][0]))
+                    i += 3
+                else:
+                    c = flat[i]
+                    if c.ndim == 0:
+                        raise errors.InvalidArgumentError(
+                            None, None, "Input element must have a non-scalar value in each component.")
+                    parts.append(c)
+                    sizes.append(c.shape[0])
+                    i += 1
+            for k, n in enumerate(sizes):
+                if n != sizes[0]:
+                    raise errors.InvalidArgumentError(
+                        None, None, "Input element must have the same batch size in each component. Component "
+                        f"0 had size {sizes[0]} but component {k} had size, {n}.")
+            for j in range(sizes[0] if sizes else 0):
+                row: list[np.ndarray] = []
+                for spec, p in zip(self._leaf_specs, parts):
+                    if isinstance(spec, SparseTensorSpec):
+                        row.extend(p[j])
+                    else:
+                        row.append(p[j, ...])
+                yield row

@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes
+from simdist.runtime.data import components
 from simdist.runtime.data.elements import (_bool_arg, host_device, INFINITE_CARDINALITY, _INT64_MAX, _int_arg,
                                            _normalize_fn_output, probe_arrays, _to_tensor,
                                            UNKNOWN_CARDINALITY)
@@ -32,7 +33,9 @@ class DatasetV2:
         self._inputs = tuple(inputs)
         self._params = dict(params)
         self._element_spec = element_spec
-        self._flat_specs: list[TensorSpec] = flatten(element_spec)
+        # the specs of the flat components (a SparseTensor leaf has three: components.py)
+        self._flat_specs: list[TensorSpec] = components.flat_component_specs(element_spec)
+        self._composite = components.has_composite(element_spec)
 
     # --- pipeline introspection ---------------------------------------------------------------------
     @property
@@ -74,7 +77,9 @@ class DatasetV2:
 
     def _probe_flat(self, size: int, fill: int) -> list[Any]:
         """A probe element of this dataset, flat (a function's spec probe: map_filter.py)."""
-        return probe_arrays(self._flat_specs, size, fill)
+        if not self._composite:
+            return probe_arrays(self._flat_specs, size, fill)
+        return components.probe_flat(self._element_spec, size, fill, probe_arrays)
 
     def _check_iterable(self) -> None:
         """Errors TF raises when an iterator is created (not at the first element)."""
@@ -84,6 +89,8 @@ class DatasetV2:
     def _pack(self, flat: list[np.ndarray], device: str | None = None) -> Any:
         device = host_device() if device is None else device
         leaves = [Tensor(a, s.dtype, device) for a, s in zip(flat, self._flat_specs)]
+        if self._composite:
+            return components.pack(self._element_spec, leaves)
         return pack_as(self._element_spec, leaves)
 
     def __iter__(self) -> "OwnedIterator":

@@ -113,7 +113,7 @@ class _InterleaveDataset(_FunctionDataset):
                     continue
                 with random_graphs.running(instance):
                     inner = _returned_dataset(_call_with_element(fn, inp._pack(element), self._trace))
-                got = [s.dtype for s in flatten(inner.element_spec)]
+                got = [s.dtype for s in inner._flat_specs]
                 if got != want:
                     raise errors.InvalidArgumentError(None, None, f"interleave function returned a dataset of {got} "
                                                       f"elements where its traced spec is {self._element_spec!r}")

@@ -9,7 +9,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.cost import tally
-from simdist.runtime.data import checkpoint_state, resources
+from simdist.runtime.data import checkpoint_state, components, resources
 from simdist.runtime.data.elements import _to_tensor
 from simdist.runtime.spec import TensorSpec, map_structure, pack_as
 from simdist.runtime.tensor import Tensor
@@ -156,6 +156,9 @@ class _NumpyIterator:
 
     def __next__(self) -> Any:
         flat = next(self._it)
+        if self._dataset._composite:
+            spec = self._dataset.element_spec
+            return pack_as(spec, components.numpy_leaves(spec, flat))
         return pack_as(self._dataset.element_spec, [a[()] if a.ndim == 0 else a for a in flat])
 
     next = __next__

@@ -14,7 +14,8 @@ import numpy as np
 from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.ops import static_shapes as _static_shapes
-from simdist.runtime.data import resources
+from simdist.runtime.data import components, resources
+from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, probe_arrays,
                                            UNKNOWN_CARDINALITY, host_device)
@@ -61,11 +62,10 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
     probes run as the function's trace (TF's tracing: its random ops draw from kernels no
     iterator uses, and the eager op-seed sequence is left alone).
     """
-    in_specs = flatten(input_dataset.element_spec)
     device = host_device()
 
     def probe(size: int, fill: int) -> Any:
-        return _normalize_fn_output(dfn.probe(probe_arrays(in_specs, size, fill), device))
+        return _normalize_fn_output(dfn.probe(input_dataset._probe_flat(size, fill), device))
 
     try:
         with warnings.catch_warnings():
@@ -79,10 +79,26 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
         except StopIteration:
             raise probe_error from None
         out = _normalize_fn_output(dfn.probe(first, device))
-        return map_structure(lambda t: TensorSpec(_static_shapes.declared(t) or [None] * t.ndim, t.dtype), out)
+        return map_structure(_unknown_dims_spec, out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
-    specs = [TensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype) for a, b in zip(leaves1, leaves2)]
+    specs = [_common_spec(a, b) for a, b in zip(leaves1, leaves2)]
     return pack_as(out1, specs)
+
+
+def _unknown_dims_spec(t: Any) -> Any:
+    """An output's spec from a real element: its dims unknown (but a declared shape's)."""
+    if isinstance(t, SparseTensor):
+        return SparseTensorSpec([None] * t.shape.rank, t.dtype)
+    return TensorSpec(_static_shapes.declared(t) or [None] * t.ndim, t.dtype)
+
+
+def _common_spec(a: Any, b: Any) -> Any:
+    """The spec of an output leaf from its two probes (dims that differ unknown)."""
+    if isinstance(a, SparseTensor) or isinstance(b, SparseTensor):
+        if not (isinstance(a, SparseTensor) and isinstance(b, SparseTensor)):
+            raise TypeError("The tf.data function returned a SparseTensor on one trace and a Tensor on another")
+        return SparseTensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype)
+    return TensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype)
 
 
 class _FunctionDataset(_UnaryDataset):
@@ -141,12 +157,12 @@ class _MapDataset(_FunctionDataset):
             raise errors.InvalidArgumentError(None, None, f"map function returned a different structure "
                                                           f"than when traced: {e}") from None
         leaves = flatten(out)
-        for t, s in zip(leaves, self._flat_specs):
-            if t.dtype != s.dtype:
+        for t, s in zip(leaves, flatten(self._element_spec)):
+            if t.dtype != s.dtype or isinstance(t, SparseTensor) != isinstance(s, SparseTensorSpec):
                 raise errors.InvalidArgumentError(
-                    None, None, f"map function returned a {t.dtype.name} tensor where its traced output "
-                    f"spec is {s!r}")
-        return [np.asarray(t._v) for t in leaves]
+                    None, None, f"map function returned a {t.dtype.name} {type(t).__name__} where its traced "
+                    f"output spec is {s!r}")
+        return [a for t in leaves for a in components.leaf_arrays(t)]
 
     def _card(self) -> int:
         return self._input._card()
@@ -209,7 +225,7 @@ class _FlatMapFnDataset(_FunctionDataset):
         for flat in inp._iter_flat():
             with random_graphs.running(instance):
                 inner = _returned_dataset(_call_with_element(fn, inp._pack(flat), self._trace))
-            got = [s.dtype for s in flatten(inner.element_spec)]
+            got = [s.dtype for s in inner._flat_specs]
             if got != [s.dtype for s in self._flat_specs]:
                 raise errors.InvalidArgumentError(None, None, f"flat_map function returned a dataset of {got} "
                                                   f"elements where its traced spec is {self._element_spec!r}")
