@@ -50,12 +50,13 @@ class _ConcatenateDataset(DatasetV2):
         a, b = first.element_spec, second.element_spec
         try:
             assert_same_structure(a, b)
-            ok = all(x.dtype == y.dtype for x, y in zip(flatten(a), flatten(b)))
+            ok = all(x.dtype == y.dtype and type(x) is type(y) for x, y in zip(flatten(a), flatten(b)))
         except ValueError:
             ok = False
         if not ok:
             raise TypeError(f"Incompatible dataset elements:\n  {a!r} vs.   {b!r}")
-        spec = pack_as(a, [TensorSpec(most_specific_compatible_shape(x.shape, y.shape), x.dtype)
+        # each leaf the common supertype of its two specs (a SparseTensorSpec stays one)
+        spec = pack_as(a, [type(x)(most_specific_compatible_shape(x.shape, y.shape), x.dtype)
                            for x, y in zip(flatten(a), flatten(b))])
         super().__init__((first, second), {}, spec)
 

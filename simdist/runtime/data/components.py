@@ -16,7 +16,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, flatten, pack_as
-from simdist.runtime.tensor import Tensor, TensorShape
+from simdist.runtime.tensor import TensorShape
 
 __all__ = ["batch_sparse", "component_specs", "flat_component_specs", "has_composite", "leaf_arrays", "pack",
            "probe_sparse", "slice_sparse", "spec_of", "unbatch_sparse"]
@@ -108,8 +108,7 @@ def slice_sparse(ind: np.ndarray, val: np.ndarray, shp: np.ndarray) -> list[list
     its indices must be ordered)."""
     if shp.shape[0] == 0:
         raise ValueError("Unbatching a sparse tensor is only supported for rank >= 1. Obtained input: "
-                         f"SparseTensor(indices={Tensor(ind, dtypes.int64)}, values={Tensor(val)}, "
-                         f"dense_shape={Tensor(shp, dtypes.int64)}).")
+                         f"a SparseTensor of indices shape {list(ind.shape)} and dense_shape {shp.tolist()}.")
     _check_ordered(ind)
     return _split_rows(ind, val, shp, int(shp[0]))
 

@@ -204,6 +204,11 @@ class DatasetV2:
         return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,
                                    _bool_arg(drop_remainder))
 
+    def sparse_batch(self, batch_size: Any, row_shape: Any, name: str | None = None) -> "DatasetV2":
+        """Up to `batch_size` dense elements as one SparseTensor of dense shape [n] + `row_shape`."""
+        from simdist.runtime.data.sparse_batch import sparse_batch
+        return sparse_batch(self, batch_size, row_shape)
+
     def unbatch(self, name: str | None = None) -> "DatasetV2":
         return _UnbatchDataset(self)
 
