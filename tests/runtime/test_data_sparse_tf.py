@@ -93,3 +93,30 @@ def test_sparse_numpy_iterator_matches_tf(name: str) -> None:
     want = [np.asarray(e).tolist() for e in PROGRAMS[name](real_tf).as_numpy_iterator()]
     got = [np.asarray(e).tolist() for e in PROGRAMS[name](sim_tf).as_numpy_iterator()]
     assert got == want, f"as_numpy_iterator()={got}, but should be {want} [{name}]"
+
+
+def _parsed_records(tf: Any, path: str) -> list[Any]:
+    """A TFRecord file of Examples parsed with a VarLenFeature (SparseTensor) per record and per batch."""
+    spec = {"ids": tf.io.VarLenFeature(tf.int64), "y": tf.io.FixedLenFeature([], tf.float32)}
+    per_record = tf.data.TFRecordDataset(path).map(lambda r: tf.io.parse_single_example(r, spec))
+    per_batch = tf.data.TFRecordDataset(path).batch(3).map(lambda r: tf.io.parse_example(r, spec))
+    out = []
+    for ds in (per_record.batch(2), per_batch, per_batch.unbatch(),
+               per_record.map(lambda d: (tf.sparse.to_dense(d["ids"]), d["y"])).padded_batch(2)):
+        out.append((_spec(ds.element_spec), [_norm(e) for e in ds]))
+    return out
+
+
+def test_parsed_varlen_features_in_a_pipeline_match_tf(tmp_path) -> None:
+    path = str(tmp_path / "examples.tfr")
+    with real_tf.io.TFRecordWriter(path) as w:
+        for i in range(5):
+            ex = real_tf.train.Example(features=real_tf.train.Features(feature={
+                "ids": real_tf.train.Feature(int64_list=real_tf.train.Int64List(value=list(range(i)))),
+                "y": real_tf.train.Feature(float_list=real_tf.train.FloatList(value=[i * 0.5]))}))
+            w.write(ex.SerializeToString())
+    want, got = _parsed_records(real_tf, path), _parsed_records(sim_tf, path)
+    names = ["map(parse_single_example).batch(2)", "batch(3).map(parse_example)", "batch(3).map(parse_example)"
+             ".unbatch()", "map(to_dense).padded_batch(2)"]
+    for name, g, w_ in zip(names, got, want):
+        assert g == w_, f"(spec, elements)={g}, but should be {w_} [TFRecordDataset.{name}]"
