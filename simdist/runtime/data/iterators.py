@@ -59,7 +59,7 @@ class OwnedIterator:
     def __init__(self, dataset: DatasetV2) -> None:
         dataset._check_iterable()
         self._dataset = dataset
-        self._it = resources.owned(dataset._iter_flat())
+        self._it = resources.owned(dataset._iter_flat(), dataset.options())
         self._produced = 0                       # elements returned (the position a checkpoint saves)
         self._epochs: list[int] | None = None    # the shuffle epochs its iteration started from
 
@@ -87,7 +87,7 @@ class OwnedIterator:
                                                    f"{checkpoint_state.kinds(self._dataset)}")
         epochs = [int(e) for e in state["epochs"].tolist()]
         checkpoint_state.set_epochs(self._dataset, epochs)
-        it = resources.owned(self._dataset._iter_flat())
+        it = resources.owned(self._dataset._iter_flat(), self._dataset.options())
         produced = int(state["produced"])
         flops = tally.flops
         try:
@@ -149,7 +149,7 @@ class _NumpyIterator:
     def __init__(self, dataset: DatasetV2) -> None:
         dataset._check_iterable()
         self._dataset = dataset
-        self._it = resources.owned(dataset._iter_flat())
+        self._it = resources.owned(dataset._iter_flat(), dataset.options())
 
     def __iter__(self) -> "_NumpyIterator":
         return self

@@ -20,7 +20,7 @@ from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, probe_arrays,
                                            UNKNOWN_CARDINALITY, host_device)
 from simdist.runtime.data.functions import DatasetFunction
-from simdist.runtime.data.resumable import Steps
+from simdist.runtime.data.resumable import Steps, expand
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
                                   most_specific_compatible_shape, pack_as)
@@ -63,9 +63,12 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
     iterator uses, and the eager op-seed sequence is left alone).
     """
     device = host_device()
+    # (a dataset's probe element, its SparseTensors valid ones; a scan's or reducer's state input: zeros)
+    probe_flat = getattr(input_dataset, "_probe_flat", None) or \
+        (lambda size, fill: probe_arrays(flatten(input_dataset.element_spec), size, fill))
 
     def probe(size: int, fill: int) -> Any:
-        return _normalize_fn_output(dfn.probe(input_dataset._probe_flat(size, fill), device))
+        return _normalize_fn_output(dfn.probe(probe_flat(size, fill), device))
 
     try:
         with warnings.catch_warnings():
@@ -219,17 +222,23 @@ class _FlatMapFnDataset(_FunctionDataset):
         super().__init__((input_dataset,), {"map_func": map_func}, spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """The returned datasets' elements in turn; an error (the input's, the function's or an inner
+        dataset's) is passed on and the next call goes on where it was (FlatMapDataset's kernel)."""
         fn = self._params["map_func"]
         inp = self._input
-        instance = self._instance()
-        for flat in inp._iter_flat():
-            with random_graphs.running(instance):
+        instance: list[Any] = []
+
+        def handle(flat: list[np.ndarray]) -> Iterator[list[np.ndarray]]:
+            if not instance:
+                instance.append(self._instance())
+            with random_graphs.running(instance[0]):
                 inner = _returned_dataset(_call_with_element(fn, inp._pack(flat), self._trace))
             got = [s.dtype for s in inner._flat_specs]
             if got != [s.dtype for s in self._flat_specs]:
                 raise errors.InvalidArgumentError(None, None, f"flat_map function returned a dataset of {got} "
                                                   f"elements where its traced spec is {self._element_spec!r}")
-            yield from inner._iter_flat()
+            return inner._iter_flat()
+        return expand(inp._iter_flat, handle)
 
     def _card(self) -> int:
         return UNKNOWN_CARDINALITY

@@ -9,6 +9,7 @@ from typing import Iterator
 import numpy as np
 
 from simdist.runtime import errors
+from simdist.runtime.data.resumable import expand
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import _cdiv, _cmod, _unknown_or_infinite
 
@@ -71,6 +72,27 @@ class _ShardDataset(_UnaryDataset):
         super()._check_iterable()
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        if not self._params["require_non_empty"]:
+            return self._resumable()
+        return self._checked_first()
+
+    def _resumable(self) -> Iterator[list[np.ndarray]]:
+        """Every `num_shards`-th element from `index`; an input's error is passed on and not counted
+        (ShardDataset's kernel, observed: the positions after it shift by one), the next call going on."""
+        n, index = self._params["num_shards"], self._params["index"]
+        pos = [0]
+
+        def open_input() -> Iterator[list[np.ndarray]]:
+            self._check_iterable()
+            return self._input._iter_flat()
+
+        def handle(flat: list[np.ndarray]) -> list[list[np.ndarray]]:
+            keep = shard_keeps(pos[0], n, index)
+            pos[0] += 1
+            return [flat] if keep else []
+        return expand(open_input, handle)
+
+    def _checked_first(self) -> Iterator[list[np.ndarray]]:
         n, index = self._params["num_shards"], self._params["index"]
         self._check_iterable()
         check_first = self._params["require_non_empty"]
