@@ -77,15 +77,34 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
             out2 = probe(3, 1)
         assert_same_structure(out1, out2)
     except Exception as probe_error:  # noqa: BLE001 - fall back to a real element, re-raise if that fails too
-        try:
-            first = next(input_dataset._iter_flat())
-        except StopIteration:
-            raise probe_error from None
-        out = _normalize_fn_output(dfn.probe(first, device))
-        return map_structure(_unknown_dims_spec, out)
+        return map_structure(_unknown_dims_spec, _first_real_output(dfn, input_dataset, device, probe_error))
     leaves1, leaves2 = flatten(out1), flatten(out2)
     specs = [_common_spec(a, b) for a, b in zip(leaves1, leaves2)]
     return pack_as(out1, specs)
+
+
+# Real elements a spec probe tries, at most, when the function (or the input) fails on the first ones.
+_REAL_PROBES = 8
+
+
+def _first_real_output(dfn: DatasetFunction, input_dataset: Any, device: str, probe_error: Exception) -> Any:
+    """The function's output on the first real element it does not fail on (an element whose own
+    computation fails, or on which the function fails, is TF's error at iteration, not at build:
+    `range(n).map(check_numerics failing at 0).ignore_errors()` builds); the probe's error when none
+    of the first `_REAL_PROBES` elements does, or the input is empty."""
+    it = input_dataset._iter_flat()
+    for _ in range(_REAL_PROBES):
+        try:
+            flat = next(it)
+        except StopIteration:
+            break
+        except errors.OpError:
+            continue
+        try:
+            return _normalize_fn_output(dfn.probe(flat, device))
+        except errors.OpError:
+            continue
+    raise probe_error
 
 
 def _unknown_dims_spec(t: Any) -> Any:
