@@ -31,6 +31,9 @@ class _PrefetchDataset(_UnaryDataset):
                 None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning")
         super().__init__((input_dataset,), {"buffer_size": buffer_size}, input_dataset.element_spec)
 
+    def _elements_device(self) -> str | None:
+        return self._input._elements_device()   # (prefetch_to_device: the copy's device)
+
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         size = self._params["buffer_size"]
         return _read_ahead(self._input._iter_flat(), 1 if size == AUTOTUNE else size)

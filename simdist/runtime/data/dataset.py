@@ -86,8 +86,14 @@ class DatasetV2:
         for inp in self._inputs:
             inp._check_iterable()
 
+    def _elements_device(self) -> str | None:
+        """The device the elements live on when it is not the host CPU (copy_to_device's target,
+        kept by the nodes that pass elements through unchanged), else None."""
+        return None
+
     def _pack(self, flat: list[np.ndarray], device: str | None = None) -> Any:
-        device = host_device() if device is None else device
+        if device is None:
+            device = self._elements_device() or host_device()
         leaves = [Tensor(a, s.dtype, device) for a, s in zip(flat, self._flat_specs)]
         if self._composite:
             return components.pack(self._element_spec, leaves)
@@ -416,6 +422,9 @@ class _OptionsDataset(_UnaryDataset):
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         return self._input._iter_flat()
+
+    def _elements_device(self) -> str | None:
+        return self._input._elements_device()
 
     def _card(self) -> int:
         return self._input._card()
