@@ -161,6 +161,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21: Dataset.sparse_batch(batch_size, row_shape) (and experimental.dense_to_sparse_batch) makes one SparseTensor of every entry (zeros included) of up to batch_size single-component dense elements, in row-major order, dense shape [n] + row_shape with its unknown dims the batch's largest; an element of another rank is InvalidArgumentError 'incompatible with the row shape', a larger one DataLossError 'larger than the row shape'; cardinality as batch's without drop_remainder."),
     Clause('dataset.copy-to-device', 'input', False, (),
            "TF 2.21: tf.data.experimental.copy_to_device(target_device) gives the input's elements on target_device, cardinality UNKNOWN; prefetch_to_device(device, buffer_size=None) is copy_to_device then prefetch(buffer_size)."),
+    Clause('dataset.ragged-batch', 'input', False, (),
+           "TF 2.21: Dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype) (and experimental.dense_to_ragged_batch) batches dense elements as RaggedTensors: a component of known rank and not fully known shape is typed RaggedTensorSpec with ragged_rank its last unknown axis, then batched one ragged level up (row_splits of row_splits_dtype); fully known components batch as tensors; unbatch takes the level off."),
     Clause('dataset-fn.no-batching', 'input', True, ('CSS24', 'PSS'),
            '`distribute_datasets_from_function` neither batches nor shards; dataset_fn is called once per worker, on its CPU; each replica of a worker dequeues one batch per step.'),
     Clause('dataset-fn.input-context', 'input', True, ('CSS20', 'CSS24', 'ODS', 'PSS'),

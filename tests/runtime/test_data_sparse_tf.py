@@ -120,3 +120,46 @@ def test_parsed_varlen_features_in_a_pipeline_match_tf(tmp_path) -> None:
              ".unbatch()", "map(to_dense).padded_batch(2)"]
     for name, g, w_ in zip(names, got, want):
         assert g == w_, f"(spec, elements)={g}, but should be {w_} [TFRecordDataset.{name}]"
+
+
+def _rt(r: Any) -> Any:
+    if hasattr(r, "nested_row_splits"):
+        return ("ragged", r.to_list(), [s.numpy().tolist() for s in r.nested_row_splits], r.dtype.name,
+                r.row_splits.dtype.name)
+    return _norm(r)
+
+
+def _rspec(s: Any) -> Any:
+    if isinstance(s, tuple):
+        return tuple(_rspec(v) for v in s)
+    return repr(s)
+
+
+RAGGED: dict[str, Callable[[Any], Any]] = {
+    "vectors": lambda tf: tf.data.Dataset.range(7).map(lambda i: tf.range(i % 4)).ragged_batch(3),
+    "vectors.int32.drop": lambda tf: tf.data.Dataset.range(7).map(lambda i: tf.range(i % 4))
+    .ragged_batch(2, True, tf.int32),
+    "rows_of_2": lambda tf: tf.data.Dataset.range(5).map(lambda i: tf.reshape(tf.range(2 * i), [i, 2])).ragged_batch(2),
+    "squares": lambda tf: tf.data.Dataset.range(4).map(lambda i: tf.fill([i, i + 1], tf.cast(i, tf.float32)))
+    .ragged_batch(3),
+    "mixed": lambda tf: tf.data.Dataset.range(5).map(lambda i: (tf.range(i), tf.fill([3], i), i)).ragged_batch(2),
+    "unbatch": lambda tf: tf.data.Dataset.range(5).map(lambda i: tf.range(i)).ragged_batch(2).unbatch(),
+    "two_levels.unbatch": lambda tf: tf.data.Dataset.range(4).map(lambda i: tf.fill([i, i], i)).ragged_batch(3)
+    .unbatch(),
+    "take.skip.zip": lambda tf: tf.data.Dataset.zip((tf.data.Dataset.range(6).map(lambda i: tf.range(i))
+                                                     .ragged_batch(2).skip(1), tf.data.Dataset.range(3))),
+    "to_tensor": lambda tf: tf.data.Dataset.range(5).map(lambda i: tf.range(i)).ragged_batch(3)
+    .map(lambda r: r.to_tensor(-1)),
+    "experimental": lambda tf: tf.data.Dataset.range(5).map(lambda i: tf.range(i))
+    .apply(tf.data.experimental.dense_to_ragged_batch(4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RAGGED))
+def test_ragged_batch_pipelines_match_tf(name: str) -> None:
+    runs = []
+    for tf in (real_tf, sim_tf):
+        ds = RAGGED[name](tf)
+        runs.append((_rspec(ds.element_spec), [real_tf.nest.map_structure(_rt, e) if tf is real_tf else
+                                               sim_tf.nest.map_structure(_rt, e) for e in ds]))
+    assert runs[1] == runs[0], f"(spec, elements)={runs[1]}, but should be {runs[0]} [{name}]"

@@ -13,6 +13,7 @@ from simdist.runtime.data.resumable import Steps, expand
 from simdist.runtime.data.dataset import _flatten_shapes, _UnaryDataset
 from simdist.runtime.data.elements import _as_array, _cdiv, _cmod, _fmt_shape, UNKNOWN_CARDINALITY, _unknown_or_infinite
 from simdist.runtime.data.sources import _TensorSliceDataset
+from simdist.runtime.ragged_tensor import RaggedTensorSpec
 from simdist.runtime.sparse_tensor import SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
 from simdist.runtime.tensor import Tensor, TensorShape
@@ -145,6 +146,10 @@ def _stack_composite(rows: list[list[np.ndarray]], specs: list[Any]) -> list[np.
         if isinstance(spec, SparseTensorSpec):
             out.extend(components.batch_sparse([r[i:i + 3] for r in rows], spec.dtype))
             i += 3
+        elif isinstance(spec, RaggedTensorSpec):
+            w = components.width(spec)
+            out.extend(components.batch_ragged([r[i:i + w] for r in rows], spec))
+            i += w
         else:
             out.extend(_stack([[r[i]] for r in rows], i))
             i += 1
@@ -259,7 +264,7 @@ class _UnbatchDataset(_UnaryDataset):
                 raise ValueError("`unbatch()` is only supported for datasets of elements whose components have a "
                                  f"matching leading dimension. Encountered both {known} and {dim}.")
             known = dim if dim is not None else known
-        spec = map_structure(lambda s: s._unbatch() if isinstance(s, SparseTensorSpec) else
+        spec = map_structure(lambda s: s._unbatch() if isinstance(s, (SparseTensorSpec, RaggedTensorSpec)) else
                              TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype),
                              input_dataset.element_spec)
         super().__init__((input_dataset,), {}, spec)
@@ -300,6 +305,11 @@ class _UnbatchDataset(_UnaryDataset):
                 parts.append(components.unbatch_sparse(*flat[i:i + 3]))
                 sizes.append(int(flat[i + 2][0]))
                 i += 3
+            elif isinstance(spec, RaggedTensorSpec) and spec.ragged_rank:
+                w = components.width(spec)
+                parts.append(components.unbatch_ragged(flat[i:i + w], spec))
+                sizes.append(len(parts[-1]))
+                i += w
             else:
                 c = flat[i]
                 if c.ndim == 0:
@@ -317,7 +327,7 @@ class _UnbatchDataset(_UnaryDataset):
         for j in range(sizes[0] if sizes else 0):
             row: list[np.ndarray] = []
             for spec, p in zip(self._leaf_specs, parts):
-                if isinstance(spec, SparseTensorSpec):
+                if isinstance(spec, SparseTensorSpec) or (isinstance(spec, RaggedTensorSpec) and spec.ragged_rank):
                     row.extend(p[j])
                 else:
                     row.append(p[j, ...])

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, flatten, pack_as
 from simdist.runtime.tensor import TensorShape
@@ -23,7 +24,15 @@ __all__ = ["batch_sparse", "component_specs", "flat_component_specs", "has_compo
 
 
 def component_specs(spec: Any) -> list[TensorSpec]:
-    """The TensorSpecs of one leaf's components (TF's SparseTensorSpec._component_specs)."""
+    """The TensorSpecs of one leaf's components (TF's SparseTensorSpec._component_specs; a
+    RaggedTensor's flat_values and nested row_splits, a ragged_rank 0 one its dense tensor)."""
+    if isinstance(spec, RaggedTensorSpec):
+        k = spec.ragged_rank
+        if k == 0:
+            return [TensorSpec(spec.shape, spec.dtype)]
+        inner = spec.shape[k + 1:] if spec.shape.rank is not None else None
+        flat = TensorSpec(None if inner is None else TensorShape([None]).concatenate(inner), spec.dtype)
+        return [flat] + [TensorSpec([None], spec.row_splits_dtype) for _ in range(k)]
     if isinstance(spec, SparseTensorSpec):
         rank = spec.shape.rank
         return [TensorSpec([None, rank], dtypes.int64), TensorSpec([None], spec.dtype),
@@ -37,13 +46,24 @@ def flat_component_specs(structure: Any) -> list[TensorSpec]:
 
 
 def has_composite(structure: Any) -> bool:
-    return any(isinstance(s, SparseTensorSpec) for s in flatten(structure))
+    return any(isinstance(s, (SparseTensorSpec, RaggedTensorSpec)) for s in flatten(structure))
+
+
+def width(spec: Any) -> int:
+    """How many components one leaf of this spec has."""
+    if isinstance(spec, SparseTensorSpec):
+        return 3
+    if isinstance(spec, RaggedTensorSpec):
+        return 1 + spec.ragged_rank
+    return 1
 
 
 def spec_of(value: Any) -> Any:
     """The spec of one element leaf (a Tensor or a SparseTensor)."""
     if isinstance(value, SparseTensor):
         return SparseTensorSpec(_static_shape(value), value.dtype)
+    if isinstance(value, RaggedTensor):
+        return RaggedTensorSpec(value.shape, value.dtype, value.ragged_rank, value.row_splits_dtype)
     return TensorSpec(value.shape, value.dtype)
 
 
@@ -56,6 +76,8 @@ def leaf_arrays(value: Any) -> list[np.ndarray]:
     """The component arrays of one element leaf."""
     if isinstance(value, SparseTensor):
         return [np.asarray(value.indices._v), np.asarray(value.values._v), np.asarray(value.dense_shape._v)]
+    if isinstance(value, RaggedTensor):
+        return [np.asarray(value.flat_values._v)] + [np.asarray(sp._v) for sp in value.nested_row_splits]
     return [np.asarray(value._v)]
 
 
@@ -67,6 +89,11 @@ def pack(structure: Any, components: list[Any]) -> Any:
             ind, val, shp = components[i:i + 3]
             leaves.append(SparseTensor(ind, val, shp))
             i += 3
+        elif isinstance(spec, RaggedTensorSpec) and spec.ragged_rank:
+            k = spec.ragged_rank
+            leaves.append(RaggedTensor.from_nested_row_splits(components[i], components[i + 1:i + 1 + k],
+                                                              validate=False))
+            i += 1 + k
         else:
             leaves.append(components[i])
             i += 1
@@ -85,6 +112,14 @@ def numpy_leaves(structure: Any, flat: list[np.ndarray]) -> list[Any]:
                 dense[tuple(idx)] = v
             out.append(dense)
             i += 3
+        elif isinstance(spec, RaggedTensorSpec) and spec.ragged_rank:
+            k = spec.ragged_rank
+            from simdist.runtime.tensor import Tensor
+            rt = RaggedTensor.from_nested_row_splits(Tensor(flat[i], spec.dtype),
+                                                     [Tensor(a, spec.row_splits_dtype) for a in flat[i + 1:i + 1 + k]],
+                                                     validate=False)
+            out.append(rt.numpy())
+            i += 1 + k
         else:
             a = flat[i]
             out.append(a[()] if a.ndim == 0 else a)
@@ -165,6 +200,58 @@ def probe_flat(structure: Any, size: int, fill: int, dense_probe: Any) -> list[n
     SparseTensor (`probe_sparse`) for a sparse one."""
     out: list[np.ndarray] = []
     for spec in flatten(structure):
-        out.extend(probe_sparse(spec, size, fill) if isinstance(spec, SparseTensorSpec)
-                   else dense_probe([spec], size, fill))
+        if isinstance(spec, SparseTensorSpec):
+            out.extend(probe_sparse(spec, size, fill))
+        elif isinstance(spec, RaggedTensorSpec) and spec.ragged_rank:
+            out.extend(probe_ragged(spec, size, fill, dense_probe))
+        else:
+            out.extend(dense_probe([spec], size, fill))
+    return out
+
+
+def probe_ragged(spec: RaggedTensorSpec, size: int, fill: int, dense_probe: Any) -> list[np.ndarray]:
+    """A RaggedTensor for a function's spec probe: `size` rows of `size` values at every ragged level
+    (uniform splits), flat values from `dense_probe`."""
+    k = spec.ragged_rank
+    inner = spec.shape[k + 1:] if spec.shape.rank is not None else TensorShape([])
+    flat = dense_probe([TensorSpec(TensorShape([size ** (k + 1)]).concatenate(inner), spec.dtype)], size, fill)
+    np_dt = spec.row_splits_dtype.np
+    splits = [np.arange(size ** j + 1, dtype=np_dt) * size for j in range(1, k + 1)]
+    return flat + splits
+
+
+def batch_ragged(parts: list[list[np.ndarray]], spec: RaggedTensorSpec) -> list[np.ndarray]:
+    """One RaggedTensor of ragged_rank k + 1 from a batch of ragged_rank k ones (k = 0: dense tensors of
+    different leading sizes): flat values concatenated, each level's splits joined (offset by the
+    values before them), the new outer splits the elements' row counts accumulated."""
+    k = spec.ragged_rank
+    np_dt = spec.row_splits_dtype.np
+    flat = np.concatenate([p[0] for p in parts], axis=0) if parts else np.zeros((0,), spec.dtype.np)
+    rows = [(p[1].shape[0] - 1) if k else p[0].shape[0] for p in parts]
+    outer = np.concatenate([[0], np.cumsum(rows)]).astype(np_dt)
+    levels = []
+    for j in range(1, k + 1):
+        pieces, offset = [np.zeros(1, np_dt)], 0
+        for p in parts:
+            sp = p[j].astype(np_dt)
+            pieces.append(sp[1:] + offset)
+            offset += int(sp[-1])
+        levels.append(np.concatenate(pieces).astype(np_dt))
+    return [flat, outer] + levels
+
+
+def unbatch_ragged(flat: list[np.ndarray], spec: RaggedTensorSpec) -> list[list[np.ndarray]]:
+    """The rows of a RaggedTensor of ragged_rank k >= 1, each of ragged_rank k - 1 (TF's
+    RaggedTensorSpec._unbatch), as component lists."""
+    k = spec.ragged_rank
+    values, splits = flat[0], flat[1:]
+    out = []
+    for r in range(splits[0].shape[0] - 1):
+        lo, hi = int(splits[0][r]), int(splits[0][r + 1])
+        inner = []
+        for sp in splits[1:]:
+            piece = sp[lo:hi + 1]
+            inner.append(piece - piece[0])
+            lo, hi = int(piece[0]), int(piece[-1])
+        out.append([values[lo:hi]] + inner)
     return out

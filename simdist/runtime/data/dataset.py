@@ -210,6 +210,12 @@ class DatasetV2:
         return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,
                                    _bool_arg(drop_remainder))
 
+    def ragged_batch(self, batch_size: Any, drop_remainder: Any = False, row_splits_dtype: Any = dtypes.int64,
+                     name: str | None = None) -> "DatasetV2":
+        """Batches whose components of unknown dims are RaggedTensors (ragged_batch.py)."""
+        from simdist.runtime.data.ragged_batch import ragged_batch
+        return ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
+
     def sparse_batch(self, batch_size: Any, row_shape: Any, name: str | None = None) -> "DatasetV2":
         """Up to `batch_size` dense elements as one SparseTensor of dense shape [n] + `row_shape`."""
         from simdist.runtime.data.sparse_batch import sparse_batch

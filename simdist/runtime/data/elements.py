@@ -11,6 +11,7 @@ import numpy as np
 
 from simdist.runtime import context, devices, dtypes, errors
 from simdist.runtime.data import components
+from simdist.runtime.ragged_tensor import RaggedTensor
 from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.spec import TensorSpec, flatten, map_structure
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
@@ -27,9 +28,10 @@ def host_device() -> str:
 
 
 def _to_tensor(value: Any) -> Tensor | SparseTensor:
-    """An element leaf as a Tensor (a SparseTensor stays one: dataset.sparse-elements)."""
+    """An element leaf as a Tensor (a SparseTensor or RaggedTensor stays one: dataset.sparse-elements,
+    dataset.ragged-batch)."""
     from simdist.runtime.data.dataset import DatasetV2   # (the dataset module imports this one)
-    if isinstance(value, SparseTensor):
+    if isinstance(value, (SparseTensor, RaggedTensor)):
         return value
     if isinstance(value, DatasetV2):
         raise TypeError("tf.data datasets cannot be elements of another dataset in simdist "

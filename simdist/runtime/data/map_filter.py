@@ -15,6 +15,7 @@ from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.data import components, resources
+from simdist.runtime.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, probe_arrays,
@@ -111,16 +112,24 @@ def _unknown_dims_spec(t: Any) -> Any:
     """An output's spec from a real element: its dims unknown (but a declared shape's)."""
     if isinstance(t, SparseTensor):
         return SparseTensorSpec([None] * t.shape.rank, t.dtype)
+    if isinstance(t, RaggedTensor):
+        return RaggedTensorSpec([None] * t.shape.rank, t.dtype, t.ragged_rank, t.row_splits_dtype)
     return TensorSpec(_static_shapes.declared(t) or [None] * t.ndim, t.dtype)
 
 
 def _common_spec(a: Any, b: Any) -> Any:
     """The spec of an output leaf from its two probes (dims that differ unknown)."""
-    if isinstance(a, SparseTensor) or isinstance(b, SparseTensor):
-        if not (isinstance(a, SparseTensor) and isinstance(b, SparseTensor)):
-            raise TypeError("The tf.data function returned a SparseTensor on one trace and a Tensor on another")
-        return SparseTensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype)
-    return TensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype)
+    def kind(t: Any) -> str:
+        return "SparseTensor" if isinstance(t, SparseTensor) else "RaggedTensor" if isinstance(t, RaggedTensor) \
+            else "Tensor"
+    if kind(a) != kind(b):
+        raise TypeError(f"The tf.data function returned a {kind(a)} on one trace and a {kind(b)} on another")
+    shape = most_specific_compatible_shape(a.shape, b.shape)
+    if isinstance(a, SparseTensor):
+        return SparseTensorSpec(shape, a.dtype)
+    if isinstance(a, RaggedTensor):
+        return RaggedTensorSpec(shape, a.dtype, a.ragged_rank, a.row_splits_dtype)
+    return TensorSpec(shape, a.dtype)
 
 
 class _FunctionDataset(_UnaryDataset):
@@ -180,7 +189,8 @@ class _MapDataset(_FunctionDataset):
                                                           f"than when traced: {e}") from None
         leaves = flatten(out)
         for t, s in zip(leaves, flatten(self._element_spec)):
-            if t.dtype != s.dtype or isinstance(t, SparseTensor) != isinstance(s, SparseTensorSpec):
+            if t.dtype != s.dtype or isinstance(t, SparseTensor) != isinstance(s, SparseTensorSpec) or \
+                    isinstance(t, RaggedTensor) != isinstance(s, RaggedTensorSpec):
                 raise errors.InvalidArgumentError(
                     None, None, f"map function returned a {t.dtype.name} {type(t).__name__} where its traced "
                     f"output spec is {s!r}")

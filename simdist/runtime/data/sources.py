@@ -12,6 +12,7 @@ from simdist.runtime.data import components
 from simdist.runtime.data.dataset import DatasetV2
 from simdist.runtime.data.elements import (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, _INT64_MAX, _as_array, _cdiv,
                                            _normalize, _to_tensor)
+from simdist.runtime.ragged_tensor import RaggedTensorSpec
 from simdist.runtime.sparse_tensor import SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, assert_same_structure, flatten, map_structure
 from simdist.runtime.tensor import TensorShape
@@ -63,6 +64,9 @@ class _TensorSliceDataset(DatasetV2):
     def __init__(self, tensors: Any) -> None:
         spec, arrays = _normalize(tensors)
         leaves = flatten(spec)
+        if any(isinstance(leaf, RaggedTensorSpec) for leaf in leaves):
+            raise NotImplementedError("simdist's from_tensor_slices does not slice a RaggedTensor yet (from_tensors "
+                                      "and ragged_batch make RaggedTensor elements)")
         if components.has_composite(spec):
             # each leaf's rows: a SparseTensor's sliced along its dim 0 (SerializeManySparse), a dense
             # one's as its own rows (components.py)
