@@ -26,7 +26,8 @@ def _observe(tf: Any, how: str, device: str) -> tuple[Any, ...]:
 
 
 @pytest.mark.parametrize("how", ["copy", "prefetch"])
-@pytest.mark.parametrize("device", ["/cpu:0", "/device:CPU:0", "/gpu:0", "/cpu:1"])
+@pytest.mark.parametrize("device", ["/cpu:0", "/device:CPU:0", "/gpu:0", "/cpu:63"])   # (cpu:63: absent even where
+# another module of the run split TF's CPU into logical ones)
 def test_copy_to_device_matches_tf(how: str, device: str) -> None:
     want, got = _observe(real_tf, how, device), _observe(sim_tf, how, device)
     assert got == want, f"(cardinality, spec, elements)={got}, but should be {want} [{how}_to_device({device!r})]"
