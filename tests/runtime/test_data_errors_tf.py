@@ -1,6 +1,6 @@
 """Iterators after an element's error, simdist against TF 2.21 (clause dataset.ignore-errors): pipelines of
 batch (fused after a map, or not), padded_batch, unbatch, zip, repeat, interleave, flat_map, shard,
-scan, take_while, cache over an input failing at chosen positions, walked element by element (an error
+scan, take_while, cache, window over an input failing at chosen positions, walked element by element (an error
 recorded by class, the walk going on) and with ignore_errors. Needs the `tf` extra."""
 
 from __future__ import annotations
@@ -47,6 +47,9 @@ NODES: dict[str, Callable[[Any, Any], Any]] = {
     "take_while": lambda tf, d: d.take_while(lambda x: x < 6.),
     "cache.repeat": lambda tf, d: d.cache().repeat(2),
     "filter.batch2": lambda tf, d: d.filter(lambda x: x > 0).batch(2),
+    "window2": lambda tf, d: d.window(2).flat_map(lambda w: w.batch(2)),
+    "window3.shift2": lambda tf, d: d.window(3, 2).flat_map(lambda w: w.batch(3)),
+    "window2.shift1.stride2.drop": lambda tf, d: d.window(2, 1, 2, drop_remainder=True).flat_map(lambda w: w.batch(2)),
 }
 ERRORS = [(0,), (2,), (3, 4), (6,)]
 CASES = [(n, e) for n, e in itertools.product(sorted(NODES), ERRORS)]

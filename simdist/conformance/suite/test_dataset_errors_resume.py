@@ -7,7 +7,8 @@ kernels (observed): BatchDataset loses the elements it took for a batch before t
 the next batch after it; a map followed by a batch runs as one MapAndBatchDataset (a default static
 optimization) that loses the whole batch holding the error, unless the pipeline's options turn
 map_and_batch_fusion off; zip takes an element of every input before raising (they stay aligned);
-interleave raises without moving its cursor or counting the block; repeat, flat_map, unbatch, cache,
+interleave raises without moving its cursor or counting the block; a window holding an error raises it;
+repeat, flat_map, unbatch, cache,
 shard (the error not counted), scan and take_while go on. Expected values observed with TF 2.21.
 """
 
@@ -109,6 +110,8 @@ def test_other_nodes_after_an_element_error(tf):
         ("range(2).flat_map(map(bad@1))", lambda: D.range(2).flat_map(lambda i: b(3, [1])),
          [0.0, ERR, 2.0, 0.0, ERR, 2.0, "END"]),
         ("map(bad@1).cache()", lambda: b(4, [1]).cache(), [0.0, ERR, 2.0, 3.0, "END"]),
+        ("map(bad@2).window(2) (the window holding the error is lost)",
+         lambda: b(6, [2]).window(2).flat_map(lambda w: w.batch(2)), [[0.0, 1.0], ERR, [4.0, 5.0], "END"]),
         ("map(bad@1).enumerate()", lambda: b(4, [1]).enumerate(), [(0, 0.0), ERR, (2, 2.0), (3, 3.0), "END"]),
         ("map(bad@2).shard(2, 0) (the error not counted)", lambda: b(6, [2]).shard(2, 0), [0.0, ERR, 3.0, 5.0, "END"]),
         ("map(bad@1).scan(0, s + x)", lambda: b(4, [1]).scan(0., lambda s, x: (s + x, s + x)),
