@@ -53,6 +53,8 @@ NODES: dict[str, Callable[[Any, Any], Any]] = {
 }
 ERRORS = [(0,), (2,), (3, 4), (6,)]
 CASES = [(n, e) for n, e in itertools.product(sorted(NODES), ERRORS)]
+# The default run keeps the two-error set for every node (the module under ~10 s of tests); `-m slow` runs all.
+DEFAULT_ERRORS = (3, 4)
 
 
 def _walk(tf: Any, ds: Any, limit: int = 40) -> list[Any]:
@@ -71,7 +73,9 @@ def _walk(tf: Any, ds: Any, limit: int = 40) -> list[Any]:
     return out
 
 
-@pytest.mark.parametrize("node,at", CASES, ids=[f"{n}-err{'_'.join(map(str, e))}" for n, e in CASES])
+@pytest.mark.parametrize("node,at", [pytest.param(n, e, id=f"{n}-err{'_'.join(map(str, e))}",
+                                                  marks=() if e == DEFAULT_ERRORS else pytest.mark.slow)
+                                     for n, e in CASES])
 def test_walk_after_errors_matches_tf(node: str, at: tuple[int, ...]) -> None:
     want = _walk(real_tf, NODES[node](real_tf, _bad(real_tf, 7, at)))
     got = _walk(sim_tf, NODES[node](sim_tf, _bad(sim_tf, 7, at)))

@@ -80,7 +80,12 @@ def _run(tf: Any, name: str) -> tuple[Any, list[Any]]:
     return _spec(ds.element_spec), [_norm(e) for e in ds]
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def _sliced(names: list[str]) -> list[Any]:
+    """Every other program in the default run (the module's tests near 10 s); `-m slow` runs them all."""
+    return [pytest.param(n, marks=() if i % 2 == 0 else pytest.mark.slow) for i, n in enumerate(names)]
+
+
+@pytest.mark.parametrize("name", _sliced(sorted(PROGRAMS)))
 def test_sparse_pipelines_match_tf(name: str) -> None:
     want_spec, want = _run(real_tf, name)
     got_spec, got = _run(sim_tf, name)
@@ -155,7 +160,7 @@ RAGGED: dict[str, Callable[[Any], Any]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(RAGGED))
+@pytest.mark.parametrize("name", _sliced(sorted(RAGGED)))
 def test_ragged_batch_pipelines_match_tf(name: str) -> None:
     runs = []
     for tf in (real_tf, sim_tf):
