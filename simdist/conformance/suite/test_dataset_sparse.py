@@ -164,3 +164,26 @@ def test_sparse_batch_errors(tf):
         ds.sparse_batch(0, [4])
     with raises(ValueError, match="Dimension -1 must be >= 0"):
         ds.sparse_batch(2, tf.constant([-1], tf.int64))
+
+
+@clause("dataset.sparse-elements", ref="tf221")
+def test_parse_example_dataset_gives_sparse_features(tf):
+    recs = []
+    for i in range(5):
+        ex = tf.train.Example(features=tf.train.Features(feature={
+            "ids": tf.train.Feature(int64_list=tf.train.Int64List(value=list(range(i)))),
+            "y": tf.train.Feature(float_list=tf.train.FloatList(value=[i * 0.5]))}))
+        recs.append(ex.SerializeToString())
+    spec = {"ids": tf.io.VarLenFeature(tf.int64), "y": tf.io.FixedLenFeature([], tf.float32)}
+    ds = tf.data.Dataset.from_tensor_slices(recs).batch(2).apply(tf.data.experimental.parse_example_dataset(spec))
+    want_spec = {"ids": tf.SparseTensorSpec([None, None], tf.int64), "y": tf.TensorSpec([None], tf.float32)}
+    assert ds.element_spec == want_spec, f"element_spec={ds.element_spec!r}, but should be {want_spec!r}"
+    got = [(_sp(e["ids"]), e["y"].numpy().tolist()) for e in ds]
+    want = [(([[1, 0]], [0], [2, 1]), [0.0, 0.5]),
+            (([[0, 0], [0, 1], [1, 0], [1, 1], [1, 2]], [0, 1, 0, 1, 2], [2, 3]), [1.0, 1.5]),
+            (([[0, 0], [0, 1], [0, 2], [0, 3]], [0, 1, 2, 3], [1, 4]), [2.0])]
+    assert got == want, f"elements={got}, but should be {want} [batch(2).apply(parse_example_dataset)]"
+    with raises(TypeError, match="Input dataset should be a dataset of vectors of strings"):
+        tf.data.Dataset.from_tensor_slices(recs).apply(tf.data.experimental.parse_example_dataset(spec))
+    with raises(ValueError, match="Argument `features` is required"):
+        tf.data.experimental.parse_example_dataset(None)
