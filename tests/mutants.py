@@ -597,7 +597,7 @@ TRAINING: list[Mutant] = [
        "    np.add.at(moved, idx, gm)", "    moved[idx] = gm",
        "gathering the same index twice (on an axis other than 0) keeps one gradient instead of their sum"),
     _t("grad-sqrt-of-input", "gradient", UN,
-       "grad * 0.5 / _conj(op.outputs[0])", "grad * 0.5 / _conj(op.inputs[0])",
+       "    return [sqrt_grad(op.outputs[0], grad)]", "    return [sqrt_grad(op.inputs[0], grad)]",
        "sqrt's gradient divides by x instead of sqrt(x)"),
     _t("grad-cumsum-same-direction", "gradient", "simdist/runtime/ops/reductions.py",
        "exclusive=op.get_attr(\"exclusive\"), reverse=not op.get_attr(\"reverse\"))]",
@@ -3092,8 +3092,8 @@ TRAINING_BATCH15: list[Mutant] = [
        "log1p's gradient is 1/x (log's, copied) instead of 1/(1 + x): the gradient of "
        "sigmoid_cross_entropy_with_logits (BCE from logits) goes wrong"),
     _t("grad-rsqrt-sign-dropped", "gradient", "simdist/runtime/ops/unary.py",
-       "    return [_safe(grad, (y * y) * (y * grad) * -0.5)]",
-       "    return [_safe(grad, (y * y) * (y * grad) * 0.5)]",
+       "    return _safe(dy, (c * c) * (c * dy) * -0.5)",
+       "    return _safe(dy, (c * c) * (c * dy) * 0.5)",
        "rsqrt's gradient loses its minus sign (+0.5 y^3 instead of -0.5 y^3): LayerNormalization's and "
        "BatchNormalization's gradients through the variance go wrong"),
     # -- around training: schedules, configs, bookkeeping
