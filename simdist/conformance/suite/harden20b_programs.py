@@ -8,7 +8,7 @@ trained for STEPS steps on fixed seeded data, observed after each step as plain 
   training (and a mask, a causal mask where the case says) on inputs that are themselves trained,
   loss sum(output * fixed weights) + sum(layer.losses), SGD(0.1) over the layer's trainable weights
   and the inputs: outputs, loss, gradients, every weight after the step (moving statistics, RNN
-  states, seed-generator states);
+  states, seed-generator states; the inputs' new values follow from their gradients);
 - metric: three update_state calls (with sample_weight where the case says): result and every
   metric variable after each;
 - loss: y_pred a variable trained STEPS plain gradient steps (y_pred -= 0.1 grad) on the loss:
@@ -217,8 +217,7 @@ def observe_layer(tf: Any, name: str, case: dict[str, Any]) -> dict[str, Any]:
         out["steps"].append({"outputs": [_value(y) for y in ys], "loss": _value(total),
                              "losses": [_value(v) for v in losses],
                              "grads": [None if g is None else _value(tf.convert_to_tensor(g)) for g in grads],
-                             "weights": [w[2] for lay in layers for w in _weights(lay)],
-                             "inputs": [_value(x) for x in inputs]})
+                             "weights": [w[2] for lay in layers for w in _weights(lay)]})
     return out
 
 
@@ -294,7 +293,10 @@ def observe_loss(tf: Any, name: str, case: dict[str, Any]) -> Any:
     for _ in range(tables.STEPS):
         try:
             with tf.GradientTape() as tape:
-                value = loss(tf.constant(y_true), y_pred, **extra)
+                # Circle expects unit-norm embeddings (Keras's doc); unnormalized ones trained at
+                # gamma 80 overflow a float32 product, whose inf/NaN depends on the host's MatMul kernel
+                pred = tf.math.l2_normalize(y_pred, axis=-1) if kind == "circle" else y_pred
+                value = loss(tf.constant(y_true), pred, **extra)
                 total = tf.reduce_sum(value)
             grad = tape.gradient(total, y_pred)
             if grad is not None:

@@ -19,6 +19,7 @@ from simdist.conformance.suite import harden20b_programs as programs
 from simdist.conformance.suite import harden20b_reference as reference
 from simdist.conformance.suite import harden20b_tables as tables
 
+KINDS = ("optimizers", "layers", "metrics", "losses")
 NAMESPACES = {"optimizers": "optimizers", "layers": "layers", "metrics": "metrics", "losses": "losses"}
 
 
@@ -28,12 +29,15 @@ def signature(cls: Any) -> list[str]:
             if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
 
 
-def record(tf: Any) -> dict[str, Any]:
+def record(tf: Any, kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
+    """The observations of every case of the given kinds' grids, and their classes' signatures."""
     keras = tf.keras
     runners = {"optimizers": programs.observe_optimizer, "layers": programs.observe_layer,
                "metrics": lambda tf_, n, c: programs.observe_metric(tf_.keras, n, c), "losses": programs.observe_loss}
     data: dict[str, Any] = {"signatures": {}}
     for kind, grids in tables.all_cases().items():
+        if kind not in kinds:
+            continue
         data[kind] = {}
         for name, cases in grids.items():
             print(f"{kind}.{name}: {len(cases)} cases", file=sys.stderr, flush=True)
@@ -45,6 +49,8 @@ def record(tf: Any) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=reference.PATH)
+    ap.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS),
+                    help="re-record only these kinds into the existing recording (the others kept)")
     args = ap.parse_args(argv)
     from simdist.conformance.backends.tf_backend import TensorFlowBackend  # noqa: PLC0415
 
@@ -53,8 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     tf = backend.tf
     import keras  # noqa: PLC0415
 
-    data = {"meta": {"tensorflow": tf.__version__, "keras": keras.__version__, "tables": reference.tables_hash()},
-            **record(tf)}
+    data = reference.load(args.out) if set(args.kinds) != set(KINDS) else {"signatures": {}}
+    fresh = record(tf, tuple(args.kinds))
+    data.update({k: v for k, v in fresh.items() if k != "signatures"})
+    data["signatures"].update(fresh["signatures"])
+    data["meta"] = {"tensorflow": tf.__version__, "keras": keras.__version__, "tables": reference.tables_hash()}
     reference.save(data, args.out)
     print(f"wrote {args.out}: " + ", ".join(f"{sum(len(v) for v in data[k].values())} {k} cases"
                                            for k in ("optimizers", "layers", "metrics", "losses")), file=sys.stderr)
