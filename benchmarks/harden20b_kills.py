@@ -5,6 +5,11 @@ committed package and run only ``-k harden20b`` of the conformance suite against
     python benchmarks/harden20b_kills.py ID [ID ...]     # catalogue ids, own:NAME, or baseline
     python benchmarks/harden20b_kills.py own             # the ten OWN mutants
     python benchmarks/harden20b_kills.py blind17         # the seven blind-17 survivors
+    python benchmarks/harden20b_kills.py --whole ID ...  # the whole family, not the mutant's module
+
+A mutant in keras/optimizers, keras/layers, keras/metrics or keras/losses runs the family's module
+for that area (MODULES) unless --whole; any other (the blind-17 survivors in the runtime and
+utils) runs the whole family.
 
 Prints one line per mutant: killed (with every failing test) or survived.
 """
@@ -77,14 +82,27 @@ def find(mid: str) -> mutants.Mutant:
     return _find(mid, OWN)
 
 
-def run(m: mutants.Mutant | None) -> str:
-    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the family."""
-    return _run(m, "harden20b", every_failure=True)
+#: The family's module for a mutant's area (by its file): a kill there is a kill by the family; a
+#: mutant elsewhere (and the baseline) runs the whole family.
+MODULES = {_K + "optimizers/": "harden20b_trained_optimizer",
+           _K + "layers/": "harden20b_trained_layer",
+           _K + "metrics/": "harden20b_trained_metric",
+           _K + "losses/": "harden20b_trained_loss"}
+
+
+def run(m: mutants.Mutant | None, whole: bool = False) -> str:
+    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the family (the
+    module of its area unless `whole`)."""
+    k = "harden20b"
+    if m is not None and not whole:
+        k = next((v for prefix, v in MODULES.items() if m.path.startswith(prefix)), k)
+    return _run(m, k, every_failure=True)
 
 
 if __name__ == "__main__":
     ids = []
-    for arg in sys.argv[1:]:
+    whole = "--whole" in sys.argv
+    for arg in [a for a in sys.argv[1:] if a != "--whole"]:
         ids += ([f"own:{k}" for k in OWN] if arg == "own" else list(BLIND17) if arg == "blind17" else [arg])
     for mid in ids:
-        print(f"{mid}: {run(None if mid == 'baseline' else find(mid))}", flush=True)
+        print(f"{mid}: {run(None if mid == 'baseline' else find(mid), whole)}", flush=True)
