@@ -190,15 +190,14 @@ def print(*inputs: object, **kwargs: object) -> None:  # noqa: A001
 
 # TF 2.21's Keras namespaces at tf's top level (KerasLazyLoaders of keras._tf_keras.keras and its losses,
 # metrics, optimizers and initializers modules: the same modules as tf.keras.X), imported on first use
-_LAZY = {"keras": "simdist.keras", "initializers": "simdist.keras.initializers", "losses": "simdist.keras.losses",
-         "metrics": "simdist.keras.metrics", "optimizers": "simdist.keras.optimizers"}
+_LAZY = ("keras", "initializers", "losses", "metrics", "optimizers")
 
 
 def __getattr__(name: str) -> object:
     """`tf.keras` (simdist/keras) and its aliases, imported on first use: Keras is written against this facade."""
     if name in _LAZY:
-        import importlib
-        return importlib.import_module(_LAZY[name])
+        import simdist.keras
+        return simdist.keras if name == "keras" else getattr(simdist.keras, name)
     raise AttributeError(f"module 'simdist.tf' has no attribute {name!r}")
 
 
