@@ -411,6 +411,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: fractional_max_pool and fractional_avg_pool pool windows given by row and column sequences from 0 to the input size in floor(in / ratio) steps of k or k + 1, drawn from a Philox generator of the op seed (one seed, one sequence); max or mean over each window (overlapping: the next start included); the max gradient goes to each window\'s first maximum, the mean gradient is spread evenly.'),
     Clause('ops.fingerprint', 'ops', False, (),
            'TF 2.21: tf.fingerprint is FarmHash64 (farmhashna::Hash64) of each row data[i, ...] of the raw buffer, 8 bytes little-endian (uint8 [batch, 8]); a string row of several strings hashes their fingerprints laid end to end; method must be farmhash64; rank 0 is InvalidArgumentError.'),
+    Clause('api.namespaces', 'ops', False, (),
+           "TF 2.21: each API namespace's dir() lists only its exported names (no implementation modules or helpers); tf.losses, tf.metrics, tf.optimizers and tf.initializers are tf.keras's modules."),
     Clause('ops.raw-ops', 'ops', False, (),
            'TF 2.21: tf.raw_ops.<Op> takes the OpDef\'s inputs and non-inferred attrs by keyword only (positional arguments, a missing or unknown keyword, an attr of the wrong type: TypeError), infers type attrs from the inputs, and runs the op as the public function that builds it does: same values, dtypes, registered gradient, inside tf.function; multi-output ops return a namedtuple of the output names, list outputs lists; a raw op not implemented is absent (AttributeError).'),
     Clause('ops.string-hash-bucket', 'ops', False, (),
