@@ -67,6 +67,7 @@ from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed
 from simdist.tf import nest  # noqa: E402
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
 from simdist.tf import signal  # noqa: E402
+from simdist.tf import quantization  # noqa: E402,F401  (clause ops.fake-quant)
 from simdist.tf import raw_ops  # noqa: E402,F401  (functions made on first use: clause ops.raw-ops)
 from simdist.tf._initializers import (Constant as constant_initializer, Ones as ones_initializer,  # noqa: E402
                                      RandomNormal as random_normal_initializer,
