@@ -413,6 +413,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: tf.fingerprint is FarmHash64 (farmhashna::Hash64) of each row data[i, ...] of the raw buffer, 8 bytes little-endian (uint8 [batch, 8]); a string row of several strings hashes their fingerprints laid end to end; method must be farmhash64; rank 0 is InvalidArgumentError.'),
     Clause('api.namespaces', 'ops', False, (),
            "TF 2.21: each API namespace's dir() lists only its exported names (no implementation modules or helpers); tf.losses, tf.metrics, tf.optimizers and tf.initializers are tf.keras's modules."),
+    Clause('api.version', 'ops', False, (),
+           "TF 2.21: tf.version.VERSION is tf.__version__ (2.21.x); GRAPH_DEF_VERSION is 2474, its minimum consumer and producer 0."),
     Clause('ops.raw-ops', 'ops', False, (),
            'TF 2.21: tf.raw_ops.<Op> takes the OpDef\'s inputs and non-inferred attrs by keyword only (positional arguments, a missing or unknown keyword, an attr of the wrong type: TypeError), infers type attrs from the inputs, and runs the op as the public function that builds it does: same values, dtypes, registered gradient, inside tf.function; multi-output ops return a namedtuple of the output names, list outputs lists; a raw op not implemented is absent (AttributeError).'),
     Clause('ops.string-hash-bucket', 'ops', False, (),

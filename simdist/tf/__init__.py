@@ -143,7 +143,8 @@ dtypes.cast = cast
 dtypes.complex = complex   # (tf.dtypes.complex is tf.complex)
 from simdist.runtime.ops.sparse_count import edit_distance  # noqa: E402,F401
 
-__version__ = "2.21.0-simdist"
+from simdist.tf import version  # noqa: E402  (clause api.version)
+__version__ = version.VERSION
 newaxis = None
 
 def device(device_name: str) -> _device_scope:

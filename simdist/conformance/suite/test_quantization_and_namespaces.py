@@ -1,5 +1,5 @@
 """tf.quantization's fake quantization (clause ops.fake-quant) and the API namespaces' names
-(clause api.namespaces), TF 2.21 only.
+(clause api.namespaces) and tf.version (clause api.version), TF 2.21 only.
 
 Expected values were observed from TF 2.21 (tensorflow-cpu); tests/ops/test_fake_quant_tf.py
 compares every case bit for bit.
@@ -59,3 +59,15 @@ def test_namespaces_list_only_api_names(tf):
                 "tf.io.gfile.exists and tf.lookup.experimental.MutableHashTable exist", call="tf.io.gfile")
     assert_true(not any(n in dir(tf.keras.layers) for n in ("core", "layer", "annotations")),
                 "dir(tf.keras.layers) lists no implementation module", call="dir(tf.keras.layers)")
+
+
+@clause("api.version", ref="tf221")
+def test_version_module(tf):
+    v = tf.version
+    assert_equal(v.VERSION, tf.__version__, call="tf.version.VERSION")
+    assert_true(v.VERSION.startswith("2.21."), f"tf.version.VERSION={v.VERSION!r}, but should start with '2.21.'",
+                call="tf.version.VERSION")
+    assert_equal((v.GRAPH_DEF_VERSION, v.GRAPH_DEF_VERSION_MIN_CONSUMER, v.GRAPH_DEF_VERSION_MIN_PRODUCER),
+                 (2474, 0, 0), call="tf.version.GRAPH_DEF_VERSION*")
+    assert_true(isinstance(v.GIT_VERSION, str) and isinstance(v.COMPILER_VERSION, str),
+                "GIT_VERSION and COMPILER_VERSION are strings", call="tf.version")
