@@ -2,7 +2,8 @@
 
 The calls are TF's own: every spec of the per-op test matrix (tests/ops/specs_*.py) runs under real
 TF eagerly, forward and gradient, with TF's eager fast path (pywrap_tfe.TFE_Py_FastPathExecute)
-wrapped so that each op TF executes is noted with its inputs and attrs. For each raw op in
+and the wrappers' fallback (execute.execute, which the ops whose fast path declines take) wrapped
+so that each op TF executes is noted with its inputs and attrs. For each raw op in
 simdist's namespace the first noted call whose inputs are small and that `tf.raw_ops.<Op>(**kwargs)`
 reproduces is kept (for an op no program called, plain synthesized inputs TF accepts: `synthesized`), as keyword arguments by TF's Python names, in tests/ops/raw_op_cases.json
 (arrays as dtype, shape and values; exact for every dtype). tests/ops/test_raw_ops_tf.py runs
@@ -35,7 +36,7 @@ def encode(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return [encode(x) for x in v]
     if isinstance(v, (tf.Tensor, np.ndarray)):
-        a = v.numpy() if isinstance(v, tf.Tensor) else v
+        a = np.asarray(v.numpy()) if isinstance(v, tf.Tensor) else v   # (a string scalar's numpy() is bytes)
         dt = v.dtype.name if isinstance(v, tf.Tensor) else a.dtype.name
         flat = a.ravel().tolist()
         if a.dtype.kind == "c":
@@ -179,7 +180,35 @@ def part(source: str, ops: list[str]) -> None:
                                                         for a in data[op_name]["args"]) else v
         return kw
 
+    def _kwargs_slow(op_name: str, inputs: list, attrs: tuple) -> dict[str, Any]:
+        """The keyword arguments of a call through the wrappers' fallback (execute.execute: its
+        inputs flat, a list input's tensors one after another; its attrs (name, value, ...) pairs)."""
+        od = op_def_registry.get(op_name)
+        given = dict(zip(attrs[0::2], attrs[1::2]))
+        flat: list[Any] = []
+        k = 0
+        for arg in od.input_arg:
+            n = given[arg.number_attr] if arg.number_attr else len(given[arg.type_list_attr]) \
+                if arg.type_list_attr else None
+            flat.append(list(inputs[k:k + n]) if n is not None else inputs[k])
+            k += 1 if n is None else n
+        return _kwargs(op_name, tuple(flat) + tuple(x for kv in given.items() for x in kv))
+
+    from tensorflow.python.eager import execute as _execute
+    slow = _execute.execute
+
+    def noted_slow(op_name: Any, num_outputs: int, inputs: Any, attrs: Any, ctx: Any, name: Any = None) -> Any:
+        op = op_name.decode() if isinstance(op_name, bytes) else op_name
+        if op in wanted and len(seen.get(op, ())) < 4:
+            try:
+                seen.setdefault(op, []).append(_kwargs_slow(op, list(inputs), tuple(
+                    a.decode() if isinstance(a, bytes) and i % 2 == 0 else a for i, a in enumerate(attrs or ()))))
+            except Exception:   # noqa: BLE001 - a call the note cannot read is skipped
+                pass
+        return slow(op_name, num_outputs, inputs, attrs, ctx, name)
+
     pywrap_tfe.TFE_Py_FastPathExecute = noted
+    _execute.execute = noted_slow
     rng_seed = 0
     try:
         for spec in (_specs() if source == "specs" else []):
@@ -207,6 +236,7 @@ def part(source: str, ops: list[str]) -> None:
                 pass
     finally:
         pywrap_tfe.TFE_Py_FastPathExecute = original
+        _execute.execute = slow
     cases: dict[str, Any] = {}
     for op_name in sorted(seen):
         for kw in seen[op_name]:

@@ -370,8 +370,8 @@ CATALOGUE: list[Mutant] = [
            "return (position // 2) % num_shards == index",
            "Dataset.shard keeps pairs of elements instead of every num_shards-th"),
     Mutant("batch-drops-remainder-always", "boundary", DBA,
-           "        if buf and not drop:\n            yield _stack(buf)\n",
-           "        if buf and drop:\n            yield _stack(buf)\n",
+           "        if not buf or (drop and len(buf) < size):\n",
+           "        if not buf or (not drop and len(buf) < size):\n",
            "Dataset.batch drops the final short batch unless drop_remainder=True (inverted)"),
     Mutant("central-storage-pads-partial-steps", "boundary", CS,
            "        \"\"\"False in TF 2.21: a partial last step is dropped, not padded with empty batches.\"\"\"\n"
@@ -2014,12 +2014,12 @@ TRAINING_BATCH11: list[Mutant] = [
        "once passed on)"),
     # -- mainstream: tf.data, checkpoints
     _t("dataset-shuffle-buffer-one-too-many", "boundary", "simdist/runtime/data/shuffle.py",
-       "            if size is not None and len(buf) >= size:\n",
-       "            if size is not None and len(buf) > size:\n",
+       "            while not ended[0] and (size is None or len(buf) < size):\n",
+       "            while not ended[0] and (size is None or len(buf) <= size):\n",
        "Dataset.shuffle fills buffer_size + 1 elements (shuffle(1) is no longer the identity)"),
     _t("batch-after-map-keeps-remainder", "boundary", "simdist/runtime/data/batching.py",
-       "        if buf and not drop:\n            yield _stack(buf)\n",
-       "        if buf:\n            yield _stack(buf)\n",
+       "        if not buf or (drop and len(buf) < size):\n",
+       "        if not buf:\n",
        "Dataset.batch(drop_remainder=True) keeps the short last batch when its input is not plain slices "
        "(after map, shuffle, repeat)"),
     _t("checkpoint-manager-keeps-one-fewer", "boundary", "simdist/strategies/checkpoint.py",
@@ -2067,8 +2067,8 @@ TRAINING_BATCH11: list[Mutant] = [
        "max(c.shape[k] for c in comps)", "comps[0].shape[k]",
        "padded_batch pads each batch to its first element's size, not the longest (a longer later element fails)"),
     _t("from-tensor-slices-length-mismatch-accepted", "missing-error", "simdist/runtime/data/sources.py",
-       "            if a.shape[0] != arrays[0].shape[0]:\n",
-       "            if a.shape[0] > arrays[0].shape[0]:\n",
+       "            if d != dims[0]:\n",
+       "            if d > dims[0]:\n",
        "Dataset.from_tensor_slices accepts components whose first dimension is shorter than the first "
        "component's (zipped to the shortest) instead of raising ValueError"),
     _t("get-layer-index-bound-off-by-one", "missing-error", "simdist/keras/models/model.py",
@@ -2086,8 +2086,8 @@ TRAINING_BATCH11: list[Mutant] = [
        "        root = _SHUFFLE_ROOT\n",
        "Dataset.shuffle(seed=s) ignores its seed: every seed gives the same order"),
     _t("dataset-repeat-one-extra-epoch", "boundary", "simdist/runtime/data/counting.py",
-       "        while count < 0 or epoch < count:\n",
-       "        while count < 0 or epoch <= count:\n",
+       "            while count < 0 or state[\"epoch\"] < count:\n",
+       "            while count < 0 or state[\"epoch\"] <= count:\n",
        "Dataset.repeat(n) yields n + 1 passes (its cardinality still says n)"),
     _t("loss-sum-reduction-mask-rescaled", "denominator", "simdist/keras/losses/loss.py",
        "    if reduction in (\"mean\", \"sum_over_batch_size\"):\n",
@@ -2218,10 +2218,9 @@ TRAINING_BATCH12: list[Mutant] = [
        "`number / keras_variable` computes variable / number (the reflected operator's operands copied from "
        "__truediv__)"),
     _t("cache-commits-partial-pass", "state", "simdist/runtime/data/buffering.py",
-       "        seen = []\n        for flat in self._input._iter_flat():\n            seen.append(flat)\n"
-       "            yield flat\n        self._cache = seen\n",
-       "        seen: list = []\n        self._cache = seen\n        for flat in self._input._iter_flat():\n"
-       "            seen.append(flat)\n            yield flat\n",
+       "        seen: list[list[np.ndarray]] = []\n        it: list[Iterator[list[np.ndarray]]] = []\n",
+       "        seen: list[list[np.ndarray]] = []\n        self._cache = seen\n"
+       "        it: list[Iterator[list[np.ndarray]]] = []\n",
        "Dataset.cache() records the pass as it goes, so an iteration stopped early (take, a break) leaves a "
        "truncated cache that later passes replay"),
     _t("zip-cardinality-longest", "boundary", "simdist/runtime/data/combine.py",
@@ -2229,8 +2228,8 @@ TRAINING_BATCH12: list[Mutant] = [
        "            if n != INFINITE_CARDINALITY and (result == INFINITE_CARDINALITY or n > result):\n",
        "Dataset.zip's cardinality is the longest input's, though the zip stops at the shortest"),
     _t("concatenate-spec-first-shape", "axis", "simdist/runtime/data/combine.py",
-       "        spec = pack_as(a, [TensorSpec(most_specific_compatible_shape(x.shape, y.shape), x.dtype)\n",
-       "        spec = pack_as(a, [TensorSpec(x.shape, x.dtype)\n",
+       "        spec = pack_as(a, [type(x)(most_specific_compatible_shape(x.shape, y.shape), x.dtype)\n",
+       "        spec = pack_as(a, [type(x)(x.shape, x.dtype)\n",
        "Dataset.concatenate takes the first dataset's element shapes instead of the most specific shape "
        "compatible with both (a dimension that differs stays fixed instead of None)"),
     _t("dataset-take-of-infinite-stays-infinite", "boundary", "simdist/runtime/data/counting.py",
@@ -2308,8 +2307,8 @@ TRAINING_COV13A: list[Mutant] = [
        "            if n == UNKNOWN_CARDINALITY:\n                continue\n",
        "zip of a dataset of unknown cardinality (a filter) reports the other inputs' minimum instead of unknown"),
     _t("cache-keeps-a-partial-pass", "state", "simdist/runtime/data/buffering.py",
-       "            seen.append(flat)\n            yield flat\n        self._cache = seen\n",
-       "            seen.append(flat)\n            self._cache = seen\n            yield flat\n",
+       "            seen.append(flat)\n            return flat\n",
+       "            seen.append(flat)\n            self._cache = seen\n            return flat\n",
        "cache() keeps what a pass stopped early (take) read, so later passes replay a truncated dataset"),
     _t("options-merge-earlier-wins", "order", "simdist/runtime/data/options.py",
        "            elif name in other._values:\n                out._values[name] = theirs\n"
@@ -3419,8 +3418,8 @@ TRAINING_BATCH17: list[Mutant] = [
        "bucket_by_sequence_length puts a length equal to a boundary in the bucket below it ((low, high] instead "
        "of [low, high))"),
     _t("take-while-filters-instead-of-stopping", "state", "simdist/runtime/data/take_while.py",
-       "            if not bool(np.asarray(keep._v)):\n                return\n",
-       "            if not bool(np.asarray(keep._v)):\n                continue\n",
+       "            if not bool(np.asarray(keep._v)):\n                raise Ended\n",
+       "            if not bool(np.asarray(keep._v)):\n                return []\n",
        "Dataset.take_while skips the refused elements and goes on (a filter) instead of ending at the first"),
     # -- around training: fit's data, callbacks, utilities
     _t("py-dataset-class-weight-dropped", "state", "simdist/keras/trainers/py_dataset.py",

@@ -1,80 +1,46 @@
 """The raw-op coverage of docs/ops-coverage.md (clause ops.raw-ops): how many of TF 2.21's raw ops
-`tf.raw_ops` of simdist's facade has, and the raw ops TF executes most often while the per-op test
-matrix (tests/ops/specs_*.py) runs its public functions that simdist's namespace lacks (TF builds
-those functions from these raw ops; simdist computes them as compositions or with ops of its own
-names), each with the number of calls:
+`tf.raw_ops` of simdist's facade has, and how many of the target list (the raw ops TF executes for
+the public functions simdist implements, recorded by docs/tools/raw_op_targets.py into
+raw_op_targets.json), with the target ops it lacks, most executed first, each with its number of
+calls and why simdist has no raw form of it:
 
     python docs/tools/raw_op_coverage.py            # print the Markdown section
     python docs/tools/raw_op_coverage.py --write    # rewrite it in docs/ops-coverage.md
 
-Needs real TensorFlow (the `tf` extra).
+Reads the recorded JSON: no TensorFlow needed (raw_op_targets.py --record needs it).
 """
 
 from __future__ import annotations
 
-import collections
-import importlib
-import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "ops-coverage.md"
 BEGIN, END = "<!-- raw-ops -->", "<!-- /raw-ops -->"
-TOP = 40
-
-
-def executed() -> collections.Counter:
-    """Raw ops TF executes (eager fast path) for the spec matrix's forward and gradient runs."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    import numpy as np
-    import tensorflow as tf
-    from tensorflow.python import pywrap_tfe
-    sys.path[:0] = [str(ROOT / "tests" / "ops"), str(ROOT / "tests")]
-    counts: collections.Counter = collections.Counter()
-    original = pywrap_tfe.TFE_Py_FastPathExecute
-
-    def noted(ctx, op_name, *rest):  # noqa: ANN001, ANN002, ANN202
-        counts[op_name] += 1
-        return original(ctx, op_name, *rest)
-
-    pywrap_tfe.TFE_Py_FastPathExecute = noted
-    try:
-        for p in sorted((ROOT / "tests" / "ops").glob("specs_*.py")):
-            for spec in getattr(importlib.import_module(p.stem), "SPECS", []):
-                try:
-                    args = [tf.constant(x) for x in spec.make(np.random.default_rng(0),
-                                                              spec.dtypes[0] if spec.dtypes else np.float32)]
-                    with tf.GradientTape(persistent=True) as tape:
-                        for i in spec.diff:
-                            if i < len(args) and args[i].dtype.is_floating:
-                                tape.watch(args[i])
-                        out = spec.fn(tf, *args)
-                    if spec.grad and spec.diff:
-                        tape.gradient(out, [args[i] for i in spec.diff if i < len(args)])
-                except Exception:  # noqa: BLE001, S112 - a spec TF refuses counts what it ran
-                    continue
-    finally:
-        pywrap_tfe.TFE_Py_FastPathExecute = original
-    return counts
+TOP = 100   # (every lacking op of the target list, while it is this short)
 
 
 def section() -> str:
     sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "docs" / "tools"))
     from simdist.runtime.ops import raw_ops
     import simdist.tf  # noqa: F401
+    import raw_op_targets
     data = raw_ops.opdefs()
     bound = set(raw_ops.bound_names())
-    counts = executed()
-    lacking = [(n, c) for n, c in counts.most_common() if n not in bound and n in set(data["names"])]
+    done, lacking = raw_op_targets.targets()
     unbound = raw_ops.unbound()
+    n = len(done) + len(lacking)
     lines = [BEGIN, "", f"`tf.raw_ops` has **{len(bound)} of {data['count']:,}** raw ops of TF {data['tensorflow']}. "
              f"Registered ops without a raw form: {len(unbound)} (`raw_ops.unbound()` says why).", "",
-             f"The raw ops TF executes most while the per-op test matrix runs (calls), that simdist's "
-             f"namespace lacks (top {TOP}):", "", "| Raw op | Calls | simdist |", "|---|---|---|"]
-    for n, c in lacking[:TOP]:
-        why = unbound.get(n, "not registered (a composition of other ops, or not implemented)")
-        lines.append(f"| `{n}` | {c} | {why} |")
+             f"Target list (`docs/tools/raw_op_targets.py`: the raw ops TF executes while the per-op test matrix and "
+             f"the differential modules run the public functions simdist implements): **{len(done)} of {n}** bound; "
+             f"the ones lacking, most executed first (calls):", "",
+             "| Raw op | Calls | simdist |", "|---|---|---|"]
+    for name, c in lacking[:TOP]:
+        why = unbound.get(name, "not registered (a composition of other ops, or not implemented)")
+        lines.append(f"| `{name}` | {c} | {why} |")
     lines += ["", END]
     return "\n".join(lines)
 

@@ -164,6 +164,13 @@ def as_dtype(type_value: Any) -> DType:
     refused = TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
     if value is complex:   # (TF maps no Python type to a complex dtype)
         raise refused
+    if isinstance(value, str):
+        # (TF reads a string by its own names only, C's among them: "float" is float32, not NumPy's
+        # float64; "complex", "int", "f4", which NumPy reads, are refused)
+        alias = {"float": "float32", "double": "float64", "half": "float16"}.get(value)
+        if alias is None:
+            raise refused
+        return _BY_NAME[alias]
     if isinstance(value, (np.dtype, type)):
         try:
             npd = np.dtype(value)

@@ -20,7 +20,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
-__all__ = ["RaggedTensor", "constant", "is_ragged"]
+__all__ = ["RaggedTensor", "RaggedTensorSpec", "constant", "is_ragged"]
 
 
 def is_ragged(x: Any) -> bool:
@@ -291,3 +291,56 @@ def constant(pylist: Any, dtype: Any = None, ragged_rank: int | None = None, inn
     _leaves_and_splits([pylist], rank + 1, [[0]] + splits, leaves)
     flat = convert_to_tensor(leaves if leaves else np.zeros((0,) + (), np.float32), dtype=dtype)
     return RaggedTensor.from_nested_row_splits(flat, [np.asarray(s, np.int64) for s in splits], validate=False)
+
+
+class RaggedTensorSpec:
+    """`tf.RaggedTensorSpec(shape, dtype, ragged_rank, row_splits_dtype)`: the type of a RaggedTensor
+    (a ragged_rank of 0 types a dense tensor, as TF's does), for tf.data elements (clause
+    dataset.ragged-batch)."""
+
+    __slots__ = ("shape", "dtype", "ragged_rank", "row_splits_dtype")
+
+    def __init__(self, shape: Any = None, dtype: Any = dtypes.float32, ragged_rank: int | None = None,
+                 row_splits_dtype: Any = dtypes.int64) -> None:
+        self.shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        rank = self.shape.rank
+        if ragged_rank is None:
+            if rank is None:
+                raise ValueError("Must specify ragged_rank or a shape with a known rank.")
+            ragged_rank = rank - 1
+        if rank is not None and not 0 <= ragged_rank < max(rank, 1):
+            raise ValueError(f"ragged_rank must be less than rank ({rank}), got {ragged_rank}")
+        self.ragged_rank = int(ragged_rank)
+
+    @classmethod
+    def from_value(cls, value: Any) -> "RaggedTensorSpec":
+        return cls(value.shape, value.dtype, value.ragged_rank, value.row_splits_dtype)
+
+    @property
+    def value_type(self) -> type:
+        return RaggedTensor
+
+    def _batch(self, batch_size: int | None) -> "RaggedTensorSpec":
+        return RaggedTensorSpec(TensorShape([batch_size]).concatenate(self.shape), self.dtype, self.ragged_rank + 1,
+                                self.row_splits_dtype)
+
+    def _unbatch(self) -> "RaggedTensorSpec":
+        if self.shape.rank == 0:
+            raise ValueError("Slicing dataset elements is not supported for rank 0.")
+        return RaggedTensorSpec(self.shape[1:] if self.shape.rank is not None else None, self.dtype,
+                                max(self.ragged_rank - 1, 0), self.row_splits_dtype)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, RaggedTensorSpec) and (other.shape, other.dtype, other.ragged_rank,
+                                                        other.row_splits_dtype) == \
+            (self.shape, self.dtype, self.ragged_rank, self.row_splits_dtype)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.ragged_rank, self.row_splits_dtype))
+
+    def __repr__(self) -> str:
+        dims = self.shape.as_list() if self.shape.rank is not None else None
+        return f"RaggedTensorSpec(TensorShape({dims}), tf.{self.dtype.name}, {self.ragged_rank}, " \
+               f"tf.{self.row_splits_dtype.name})"

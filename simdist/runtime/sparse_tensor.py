@@ -117,6 +117,19 @@ class SparseTensorSpec:
     def from_value(cls, value: Any) -> "SparseTensorSpec":
         return cls(value.shape, value.dtype)
 
+    @property
+    def value_type(self) -> type:
+        return SparseTensor
+
+    # TF's private batching helpers (tf.data's batch and unbatch of SparseTensor elements)
+    def _batch(self, batch_size: int | None) -> "SparseTensorSpec":
+        return SparseTensorSpec(TensorShape([batch_size]).concatenate(self.shape), self.dtype)
+
+    def _unbatch(self) -> "SparseTensorSpec":
+        if self.shape.rank == 0:
+            raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+        return SparseTensorSpec(self.shape[1:] if self.shape.rank is not None else None, self.dtype)
+
     def is_compatible_with(self, other: Any) -> bool:
         spec = other._type_spec if isinstance(other, SparseTensor) else other
         return isinstance(spec, SparseTensorSpec) and spec.dtype == self.dtype \

@@ -171,6 +171,18 @@ def array_error() -> BaseException:
     return _error("array", "SymbolicTensor")
 
 
+def check_numpy_read(x: Any) -> None:
+    """TF's own Python handing a user's value to NumPy (`np.broadcast_to(rate, (2,))` in
+    atrous_conv2d): a graph tensor's `__array__` refuses (NotImplementedError "Cannot convert a
+    symbolic tf.Tensor ..."), and so does a Variable read inside a running tf.function ("numpy()
+    is only available when eager execution is enabled.")."""
+    if is_graph(x):
+        raise array_error()
+    from simdist.runtime.variables import Variable
+    if DEPTH[0] and isinstance(x, Variable):
+        raise _error("array", "ResourceVariable", variable=True)
+
+
 def iter_error() -> BaseException:
     """TF's error for iterating over a graph tensor in TF's own Python (`list(ksize)`)."""
     return _error("iter", "SymbolicTensor")

@@ -130,7 +130,7 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
 # tf.sparse, tf.sets and SparseTensor (clauses ops.sparse, ops.sparse-segments, ops.sets); TF's math
 # functions that take a SparseTensor map its values (math_ops.py), tf.shape/size/rank read its dense_shape
 from simdist.tf import lookup, ragged, sets, sparse, strings  # noqa: E402
-from simdist.runtime.ragged_tensor import RaggedTensor  # noqa: E402
+from simdist.runtime.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: E402
 from simdist.runtime.ops.printing import print_v2 as _print_v2  # noqa: E402
 from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
 from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402

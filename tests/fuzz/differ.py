@@ -163,6 +163,19 @@ def _two_cpus(tf: Any) -> Any:
     return tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
 
 
+def _fresh_variable_scope(tf: Any) -> None:
+    """Each program on the variable scope a fresh TF process has. TF 2.21's map_fn, traced in a
+    tf.function (graph mode), sets the root variable scope's caching device (`varscope.set_caching_device(
+    lambda op: op.device)`, map_fn_ops.py) and resets it only when it returns: its own ValueError
+    ("Elements in elems must be 1+ dimensional Tensors, not scalars", e.g. tf.nn.ctc_unique_labels(2))
+    leaves it set in the eager default graph's collection, and from then on every MirroredStrategy.run
+    of the process raises NotImplementedError "Caching devices is not yet supported when eager execution
+    is enabled." (mirrored_run enters variable_scope(captured scope)). simdist runs each program on a
+    fresh state, so the worker drops the leaked scope store (spec: ops.fuzz4)."""
+    from tensorflow.python.ops import variable_scope
+    tf.compat.v1.get_default_graph().clear_collection(variable_scope._VARSCOPESTORE_KEY)
+
+
 def serve_on_two_cpus(run_all: Any) -> None:
     """The TF worker loop of the fuzzers whose programs may run under MirroredStrategy on two CPUs
     (fuzz2-fuzz4): `run_all(tf, program, strategy)` per program, each result sent with whether
@@ -178,6 +191,7 @@ def serve_on_two_cpus(run_all: Any) -> None:
             return
         for p in programs:
             pywrap_tfe.TFE_ClearScalarCache()   # each program on an empty scalar cache (ops.scalar-cache)
+            _fresh_variable_scope(tf)
             result = run_all(tf, p, strategy)
             healthy = p.mode != "dist" or _collectives_healthy(tf, strategy)
             _send(sys.stdout.buffer, (result, healthy))

@@ -146,25 +146,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "unique_with_counts of a [2, 1] tensor in a tf.function: TF 2.21's UniqueWithCounts shape function "
         "does not check the rank (the trace goes on to extract_volume_patches' TypeError for a tensor "
         "ksizes), simdist raises Unique's rank error as a trace-time ValueError; seed 1420261202 #951",
-    **{key: "a MirroredStrategy program whose kept TF 2.21 answer is NotImplementedError for every snippet (TF's "
-            "worker state after earlier programs, as the program crash below: analysed in fz15c); a fresh TF worker "
-            "(`fz14_campaign.py SEED INDEX 1 --no-keep`) gives no disagreement for the program: simdist's outcomes are "
-            "the fresh worker's; seed 14 #645, "
-            "seed 1420261202 #953, seed 14 #678 (fz16a: --no-keep gives 0 disagreements)"
-       for key in (("unary:not", "error-class", "'err', 'NotImplementedError'"),
-                   ("operator:&", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:nn.weighted_cross_entropy_with_logits", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:linalg.matmul", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:linalg.matvec", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:nn.batch_normalization", "accepts", "'err', 'NotImplementedError'"),   # (seed 14 #678)
-                   ("call:subtract", "error-class", "'err', 'NotImplementedError'"),
-                   ("call:math.cumprod>unary:-", "error-class", "'err', 'NotImplementedError'"),
-                   ("operator:>", "accepts", "'err', 'NotImplementedError'"),
-                   ("call:image.rot90", "error-class", "'err', 'NotImplementedError'"))},
-    ("call:linalg.matmul", "error-class", "'err', 'NotFoundError'"):
-        "tf.linalg.matmul(a, b, output_type=T) with T unlike a's or b's dtype: TF 2.21 runs BatchMatMulV3 (Ta, Tb, "
-        "Tout), whose CPU kernels exist for a few type triples only (int32 x float32 -> int32: NotFoundError); "
-        "simdist ignores output_type and raises MatMul's input mismatch (InvalidArgumentError); seed 14 #78",
     ("call:nn.fractional_avg_pool", "error-class", "'err', 'MemoryError'"):
         "a 0-d NumPy array as a list attr (fractional_avg_pool's pooling_ratio=np.array(0.5)): TF 2.21's eager fast "
         "path takes it as a sequence and fails inside (MemoryError std::bad_alloc, as conv3d's strides=np.array(1)); "
@@ -225,13 +206,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "Philox state, so a second call with the same seed draws on: whether TF flips depends on which earlier "
         "programs of its long-lived worker drew from the same op and seed (TF did not flip, simdist flipped); asked "
         "alone TF agrees with simdist (fz19), so the class is the worker's history, not the op",
-    ("call:matmul", "error-class", "'err', 'ValueError'"):
-        "tf.matmul(a=np.int16(2), b=int32 scalar, output_type=np.int32) in a tf.function with an input_signature "
-        "(seed 1420261219 #277): math_ops.matmul builds BatchMatMulV3 (Ta, Tb, Tout) when output_type differs from an "
-        "operand's dtype, whose shape function refuses the rank-0 operands (ValueError at trace; eagerly TF 2.21 has "
-        "CPU kernels only for int8/uint8 operands with int32, float32 with bfloat16 and same-type ones: NotFoundError "
-        "else); simdist ignores output_type and compares the operands' dtypes first (op_def_library's TypeError). "
-        "Open: BatchMatMulV3 (mixed operand types, its kernels and gradient) is not modelled (fz19)",
     ("call:strings.unsorted_segment_join", "accepts", "'err', 'TypeError'"):
         "tf.strings.unsorted_segment_join((complex64 tensor, float16 array, 0.5), [0], 3) in a tf.function: TF 2.21's "
         "autopacking casts the complex64 tensor to string (a Cast node whose kernel fails only at run) and then "
@@ -245,21 +219,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "checks, ops.conversion/function.trace-time-errors) raises the pad's InvalidArgumentError while it runs the "
         "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open for the same "
         "reason as normalize_moments; seed 1420261217 #66",
-    # (fz17) TF's answers depend on the worker's history: each call of seed 1420261218 #28 (dist: strategy.run of
-    # a bool PerReplica input) is NotImplementedError when programs 20-27 ran before it in TF's worker, while TF
-    # asked for #28 alone (`fz14_campaign.py 1420261218 28 1 --no-keep`) gives simdist's classes (TypeError
-    # "Cannot convert 1 to EagerTensor of dtype bool", StringToNumber's InvalidArgumentError, dynamic_stitch's
-    # "Expected list for 'indices'"); presumably the state of the "Caching devices" entry below; not analysed further
-    **{(label, "error-class", "'err', 'NotImplementedError'"):
-       "seed 1420261218 #28 (dist): TF 2.21 NotImplementedError after earlier programs of its worker, simdist the "
-       "class TF gives for the program alone (see the comment above)"
-       for label in ("call:math.reciprocal_no_nan", "call:tensor_scatter_nd_add>call:identity_n",
-                     "call:strings.to_number", "call:dynamic_stitch")},
-    ("program", "crashed", "Caching devices is not yet supported"):
-        "a MirroredStrategy program whose inputs TF 2.21's worker cannot make (NotImplementedError \"Caching devices "
-        "is not yet supported when eager execution is enabled.\" from tf.Variable in strategy.scope(), after earlier "
-        "programs of the same worker; not analysed: some earlier call leaves a caching device in force), while "
-        "simdist runs it; seed 14 #639, seed 1420261202 #678",
+    # (fz20) the MirroredStrategy programs whose every snippet TF's worker answered NotImplementedError ("Caching
+    # devices is not yet supported ...": seed 14 #639, #645, #678, seed 1420261202 #678, #953, seed 1420261218
+    # #28, seed 1420261219 #335, #426) were a leaked variable scope of TF's worker process (a map_fn that raised
+    # while tracing); the worker now starts every program on a fresh scope (tests/fuzz/differ.py
+    # _fresh_variable_scope, spec ops.fuzz4), and those entries are gone
 }
 
 

@@ -2,67 +2,72 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('augmented:/=', 'error-class', "'err', 'NotImplementedError'"): "seed 1420261219 #335 (dist): TF 2.21 ('err', "
-                                                                  "'NotImplementedError'); simdist ('err', "
-                                                                  "'TypeError')",
- ('augmented:/=', 'gradient', "'ok'"): "seed 1420261219 #414 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (1, 3, "
-                                       "4, 1), array([[[[-1.6666666 ],; simdist ('grad', ('ok', ('T', 'float32', (1, "
-                                       '3, 4, 1), array([[[[-1.6666666e+00],',
- ('call:image.combined_non_max_suppression>unary:-', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #360 '
-                                                                                            "(eager): TF 2.21 ('err', "
-                                                                                            "'ValueError'); simdist "
-                                                                                            "('err', "
-                                                                                            "'InvalidArgumentError')",
- ('call:image.non_max_suppression_overlaps', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #400 (dist): TF '
-                                                                                    "2.21 ('err', 'ValueError'); "
-                                                                                    "simdist ('err', "
-                                                                                    "'InvalidArgumentError')",
- ('call:linalg.tensordot', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #335 (dist): TF 2.21 '
-                                                                           "('err', 'NotImplementedError'); simdist "
-                                                                           "('err', 'ValueError')",
- ('call:nn.atrous_conv2d', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #373 (sig): TF 2.21 '
-                                                                           "('calls', (('err', 'NotImplementedError'), "
-                                                                           "('err', 'NotImplementedError'), ('err', "
-                                                                           "'NotImp; simdist ('calls', (('err', "
-                                                                           "'ValueError'), ('err', 'ValueError'), "
-                                                                           "('err', 'ValueError')))",
- ('call:nn.atrous_conv2d_transpose', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #426 (dist): TF '
-                                                                                     "2.21 ('err', "
-                                                                                     "'NotImplementedError'); simdist "
-                                                                                     "('err', 'IndexError')",
- ('call:nn.ctc_unique_labels', 'error-class', "'err', 'ValueError'"): 'seed 1420261219 #405 (function): TF 2.21 '
-                                                                      "('calls', (('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                      "('p; simdist ('calls', (('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', 'Inva",
- ('call:nn.dropout', 'accepts', "'err', 'ValueError'"): "seed 1420261219 #474 (tape): TF 2.21 ('err', 'ValueError'); "
-                                                        "simdist ('grad', ('ok', ('T', 'float64', (), array(0.))), "
-                                                        "('ok', (('first', ('ok', ('list', (('T',",
- ('call:nn.pool>operator:*', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #426 (dist): TF 2.21 '
-                                                                             "('err', 'NotImplementedError'); simdist "
-                                                                             "('err', 'ValueError')",
- ('call:nn.sigmoid_cross_entropy_with_logits', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261219 #335 '
-                                                                                               '(dist): TF 2.21 '
+SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_box', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420262001 #79 '
+                                                                                               '(function): TF 2.21 '
+                                                                                               "('calls', (('err', "
+                                                                                               "'InvalidArgumentError'), "
                                                                                                "('err', "
-                                                                                               "'NotImplementedError'); "
-                                                                                               "simdist ('err', "
-                                                                                               "'ValueError')",
- ('operator:!=', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261219 #426 (dist): TF 2.21 ('err', "
-                                                             "'NotImplementedError'); simdist ('dist', (('local', "
-                                                             "('tuple', (('T', 'bool', (3,), array([False, False, "
-                                                             "False])), ('T', 'b",
- ('operator:==', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261219 #426 (dist): TF 2.21 ('err', "
-                                                             "'NotImplementedError'); simdist ('dist', (('local', "
-                                                             "('tuple', (('T', 'bool', (3,), array([False, False,  "
-                                                             "True])), ('T', 'b",
- ('random:normal', 'accepts', "'err', 'NotImplementedError'"): "seed 1420261219 #335 (dist): TF 2.21 ('err', "
-                                                               "'NotImplementedError'); simdist ('dist', (('local', "
-                                                               "('tuple', (('list', (('T', 'float64', (3,), "
-                                                               'array([0.25945435, 1.18560',
- ('random:stateless_truncated_normal', 'accepts', "'err', 'NotImplementedError'"): 'seed 1420261219 #335 (dist): TF '
-                                                                                   "2.21 ('err', "
-                                                                                   "'NotImplementedError'); simdist "
-                                                                                   "('dist', (('local', ('tuple', "
-                                                                                   "(('T', 'float16', (4, 3), array([[ "
-                                                                                   '0.544   ,  0.2074  ,  0.0'}
+                                                                                               "'InvalidArgumentError'), "
+                                                                                               "('err', 'Inva; simdist "
+                                                                                               "('calls', (('err', "
+                                                                                               "'ValueError'), ('err', "
+                                                                                               "'ValueError'), ('err', "
+                                                                                               "'ValueError'), ('ok', "
+                                                                                               "('p",
+ ('call:argmax>augmented:|=', 'error-class', "'err', 'TypeError'"): 'seed 1420262001 #173 (function): TF 2.21 '
+                                                                    "('calls', (('err', 'TypeError'), ('err', "
+                                                                    "'TypeError'), ('err', 'TypeError'), ('ok', "
+                                                                    "('py',; simdist ('calls', (('err', "
+                                                                    "'InvalidArgumentError'), ('err', "
+                                                                    "'InvalidArgumentError'), ('err', 'Inva",
+ ('call:get_static_value>call:math.multiply_no_nan', 'trace-time', "'err', 'ValueError'"): 'seed 1420262001 #113 '
+                                                                                           "(sig): TF 2.21 ('calls', "
+                                                                                           "(('err', 'ValueError'), "
+                                                                                           "('err', 'ValueError'), "
+                                                                                           "('err', 'ValueError'))); "
+                                                                                           "simdist ('calls', (('ok', "
+                                                                                           "'traced'), ('err', "
+                                                                                           "'ValueError'), ('err', "
+                                                                                           "'ValueError')))",
+ ('call:image.draw_bounding_boxes>call:image.stateless_random_flip_left_right', 'error-class', "'err', 'TypeError'"): 'seed '
+                                                                                                                      '1420261202 '
+                                                                                                                      '#935 '
+                                                                                                                      '(sig): '
+                                                                                                                      'TF '
+                                                                                                                      '2.21 '
+                                                                                                                      "('calls', "
+                                                                                                                      "(('err', "
+                                                                                                                      "'TypeError'), "
+                                                                                                                      "('err', "
+                                                                                                                      "'TypeError'), "
+                                                                                                                      "('err', "
+                                                                                                                      "'TypeError'))); "
+                                                                                                                      'simdist '
+                                                                                                                      "('calls', "
+                                                                                                                      "(('err', "
+                                                                                                                      "'ValueError'), "
+                                                                                                                      "('err', "
+                                                                                                                      "'ValueError'), "
+                                                                                                                      "('err', "
+                                                                                                                      "'ValueError')))",
+ ('call:math.in_top_k', 'error-class', "'err', 'TypeError'"): "seed 1420262001 #132 (eager): TF 2.21 ('err', "
+                                                              "'TypeError'); simdist ('err', 'InvalidArgumentError')",
+ ('call:math.nextafter>augmented://=', 'value', "'ok'"): "seed 1420262001 #201 (eager): TF 2.21 ('ok', ('T', "
+                                                         "'float32', (1, 2, 1), array([[[nan],; simdist ('ok', ('T', "
+                                                         "'float32', (1, 2, 1), array([[[-inf],",
+ ('call:math.truediv>call:math.angle', 'value', "'ok'"): "seed 1420262001 #5 (sig): TF 2.21 ('calls', (('ok', "
+                                                         "'traced'), ('ok', ('T', 'float32', (2, 2, 3, 2), "
+                                                         "array([[[[-1.1071488 , ; simdist ('calls', (('ok', "
+                                                         "'traced'), ('ok', ('T', 'float32', (2, 2, 3, 2), "
+                                                         'array([[[[-1.1071488 , ',
+ ('call:nn.in_top_k', 'error-class', "'err', 'TypeError'"): "seed 1420262001 #42 (sig): TF 2.21 ('calls', (('err', "
+                                                            "'TypeError'), ('err', 'TypeError'), ('err', "
+                                                            "'TypeError'))); simdist ('calls', (('err', 'ValueError'), "
+                                                            "('err', 'ValueError'), ('err', 'ValueError')))",
+ ('call:roll>call:nn.conv1d_transpose', 'error-class', "'err', 'TypeError'"): 'seed 1420262001 #87 (function): TF 2.21 '
+                                                                              "('calls', (('err', 'TypeError'), "
+                                                                              "('err', 'TypeError'), ('err', "
+                                                                              "'TypeError'), ('ok', ('py',; simdist "
+                                                                              "('calls', (('err', 'ValueError'), "
+                                                                              "('err', 'ValueError'), ('err', "
+                                                                              "'ValueError'), ('ok', ('p"}

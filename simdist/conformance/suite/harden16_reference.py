@@ -3,28 +3,20 @@ written by ``python -m simdist.conformance.suite.harden16_record``. Nothing here
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 from typing import Any
 
+from simdist.conformance.suite import reference_store
+
 PATH = os.path.join(os.path.dirname(__file__), "harden16_reference.json.gz")
 RECORD_COMMAND = "nice -n 10 python -m simdist.conformance.suite.harden16_record"
-_CACHE: dict[str, Any] = {}
 
 
 def save(data: dict[str, Any], path: str = PATH) -> None:
-    tmp = path + ".part"
-    with gzip.GzipFile(tmp, "wb", mtime=0) as raw:   # mtime 0: the same data gives the same bytes
-        raw.write(json.dumps(data, sort_keys=True, separators=(",", ":")).encode())
-    os.replace(tmp, path)
+    """Write `data` (reference_store.save: the same data gives the same bytes)."""
+    reference_store.save(data, path)
 
 
 def load(path: str = PATH) -> dict[str, Any]:
     """The recording (cached); raises FileNotFoundError naming the command that writes it."""
-    if path not in _CACHE:
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"no harden16 reference at {path}: record it with `{RECORD_COMMAND}`")
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            _CACHE[path] = json.load(f)
-    return _CACHE[path]
+    return reference_store.load(path, "harden16", RECORD_COMMAND)

@@ -11,13 +11,13 @@ A default that moves (an epsilon 1e-6 -> 1e-7 on inputs ~1e-3, a fan_in -> fan_a
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import json
 import os
 from typing import Any
 
 import numpy as np
+
+from simdist.conformance.suite import reference_store
 
 PATH = os.path.join(os.path.dirname(__file__), "harden19_reference.json.gz")
 RECORD_COMMAND = "nice -n 10 python -m simdist.conformance.suite.harden19_record"
@@ -26,24 +26,16 @@ ATOL_FRAC = 1e-6
 #: Weights Keras initializes with Orthogonal by default (a QR: LAPACK's rounding, within RTOL); every
 #: other default initial weight is TF's stateless draw, compared bit for bit.
 ORTHOGONAL_WEIGHTS = ("recurrent_kernel",)
-_CACHE: dict[str, Any] = {}
 
 
 def save(data: dict[str, Any], path: str = PATH) -> None:
-    tmp = path + ".part"
-    with gzip.GzipFile(tmp, "wb", mtime=0) as raw:   # mtime 0: the same data gives the same bytes
-        raw.write(json.dumps(data, sort_keys=True, separators=(",", ":")).encode())
-    os.replace(tmp, path)
+    """Write `data` (reference_store.save: the same data gives the same bytes)."""
+    reference_store.save(data, path)
 
 
 def load(path: str = PATH) -> dict[str, Any]:
     """The recording (cached); raises FileNotFoundError naming the command that writes it."""
-    if path not in _CACHE:
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"no harden19 reference at {path}: record it with `{RECORD_COMMAND}`")
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            _CACHE[path] = json.load(f)
-    return _CACHE[path]
+    return reference_store.load(path, "harden19", RECORD_COMMAND)
 
 
 def tables_hash() -> str:

@@ -4,32 +4,23 @@ here imports TensorFlow."""
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 from typing import Any
 
+from simdist.conformance.suite import reference_store
+
 PATH = os.path.join(os.path.dirname(__file__), "harden19b_reference.json.gz")
 RECORD_COMMAND = "nice -n 10 python -m simdist.conformance.suite.harden19b_record"
-_CACHE: dict[str, Any] = {}
 
 
 def save(data: dict[str, Any], path: str = PATH) -> None:
-    """Write `data` (sorted keys, mtime 0: the same data gives the same bytes)."""
-    tmp = path + ".part"
-    with gzip.GzipFile(tmp, "wb", mtime=0) as raw:
-        raw.write(json.dumps(data, sort_keys=True, separators=(",", ":")).encode())
-    os.replace(tmp, path)
+    """Write `data` (reference_store.save: the same data gives the same bytes)."""
+    reference_store.save(data, path)
 
 
 def load(path: str = PATH) -> dict[str, Any]:
     """The recording (cached); raises FileNotFoundError naming the command that writes it."""
-    if path not in _CACHE:
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"no harden19b reference at {path}: record it with `{RECORD_COMMAND}`")
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            _CACHE[path] = json.load(f)
-    return _CACHE[path]
+    return reference_store.load(path, "harden19b", RECORD_COMMAND)
 
 
 def tables_hash() -> str:

@@ -31,7 +31,7 @@ constants), `functions` (tf.data functions traced once), `sources`, `batching`, 
 `map_filter`, `counting` (repeat/take/skip), `scan` (scan, counter), `take_while`, `unique`,
 `single_element` (get_single_element), `window`, `sampling` (random, sample/choose_from_datasets),
 `ignore_errors`, `assert_cardinality`, `from_list`, `random_access` (experimental.at),
-`group_by_reducer` (with Reducer), `rejection_resample`, `save_load`, `snapshot` and `snapshot_format`, `csv_reader` (experimental.CsvDataset), `make_csv` (make_csv_dataset), `lookup_init` (tables from datasets), (Dataset.save/load in TF's format), `resumable` (iterators that continue after an element's error),
+`group_by_reducer` (with Reducer), `rejection_resample`, `save_load`, `snapshot` and `snapshot_format`, `csv_reader` (experimental.CsvDataset), `make_csv` (make_csv_dataset), `lookup_init` (tables from datasets), `components` (SparseTensor elements as their three components), `sparse_batch`, `ragged_batch`, `parse_example_dataset`, `copy_to_device` (with prefetch_to_device), (Dataset.save/load in TF's format), `resumable` (iterators that continue after an element's error),
 `readers` (TFRecordDataset, TextLineDataset, list_files, TFRecordWriter),
 `buffering` (prefetch/cache), `shuffle`, `combine` (zip/concatenate), `rebatch` (tf.distribute's
 rebatching, with its kernels' rules) and `pipeline` (utilities of tf.distribute's input pipeline).
@@ -64,6 +64,10 @@ from simdist.runtime.data.group_by_reducer import _GroupByReducerDataset, Reduce
 from simdist.runtime.data.ignore_errors import _IgnoreErrorsDataset, ignore_errors
 from simdist.runtime.data.rejection_resample import experimental_rejection_resample
 from simdist.runtime.data.snapshot import experimental_snapshot
+from simdist.runtime.data.sparse_batch import _DenseToSparseBatchDataset, dense_to_sparse_batch
+from simdist.runtime.data.ragged_batch import _DenseToRaggedDataset, dense_to_ragged_batch
+from simdist.runtime.data.parse_example_dataset import parse_example_dataset
+from simdist.runtime.data.copy_to_device import _CopyToDeviceDataset, copy_to_device, prefetch_to_device
 from simdist.runtime.data.csv_reader import CsvDataset
 from simdist.runtime.data.make_csv import make_csv_dataset
 from simdist.runtime.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset, TFRecordWriter
@@ -121,6 +125,11 @@ experimental = types.SimpleNamespace(
     snapshot=experimental_snapshot,
     CsvDataset=CsvDataset,
     make_csv_dataset=make_csv_dataset,
+    dense_to_sparse_batch=dense_to_sparse_batch,
+    dense_to_ragged_batch=dense_to_ragged_batch,
+    parse_example_dataset=parse_example_dataset,
+    copy_to_device=copy_to_device,
+    prefetch_to_device=prefetch_to_device,
     DatasetInitializer=lookup_init.DatasetInitializer,
     table_from_dataset=lookup_init.table_from_dataset,
     index_table_from_dataset=lookup_init.index_table_from_dataset,

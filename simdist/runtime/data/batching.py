@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+import functools
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.data import components, resources
+from simdist.runtime.data.resumable import Steps, expand
 from simdist.runtime.data.dataset import _flatten_shapes, _UnaryDataset
 from simdist.runtime.data.elements import _as_array, _cdiv, _cmod, _fmt_shape, UNKNOWN_CARDINALITY, _unknown_or_infinite
 from simdist.runtime.data.sources import _TensorSliceDataset
+from simdist.runtime.ragged_tensor import RaggedTensorSpec
+from simdist.runtime.sparse_tensor import SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
 from simdist.runtime.tensor import Tensor, TensorShape
 
@@ -50,34 +55,104 @@ class _BatchDataset(_UnaryDataset):
             # Batches of slices are copies of consecutive rows: the arrays np.stack would build
             # from the rows one by one (the same values, dtype and layout), without a Python
             # step per row.
-            n = src._arrays[0].shape[0]
-            stop = n - n % size if drop else n
-            for start in range(0, stop, size):
-                yield [a[start:start + size].copy() for a in src._arrays]
-            return
-        buf: list[list[np.ndarray]] = []
-        for flat in self._input._iter_flat():
-            buf.append(flat)
-            if len(buf) == size:
-                yield _stack(buf)
-                buf = []
-        if buf and not drop:
-            yield _stack(buf)
+            return _slice_batches(src._arrays, size, drop)
+        stack = _stack if not src._composite else functools.partial(_stack_composite, specs=flatten(src.element_spec))
+        return _batches(src, size, drop, stack, fusable=True)
 
     def _card(self) -> int:
         return _batch_card(self._input._card(), self._params["batch_size"], self._params["drop_remainder"])
 
 
-def _stack(rows: list[list[np.ndarray]]) -> list[np.ndarray]:
+def _slice_batches(arrays: list[np.ndarray], size: int, drop: bool) -> Iterator[list[np.ndarray]]:
+    n = arrays[0].shape[0]
+    stop = n - n % size if drop else n
+    for start in range(0, stop, size):
+        yield [a[start:start + size].copy() for a in arrays]
+
+
+def _fused(src: DatasetV2) -> bool:
+    """Whether TF runs `src.batch(...)` as one MapAndBatchDataset: `src` a map (sequential or parallel)
+    and the pipeline's map_and_batch_fusion option not False (a default static optimization)."""
+    from simdist.runtime.data.map_filter import _MapDataset
+    if not isinstance(src, _MapDataset):
+        return False
+    opts = resources.options()
+    return opts is None or opts.experimental_optimization.map_and_batch_fusion is not False
+
+
+def _batches(src: DatasetV2, size: int, drop: bool, make: Callable[[list[list[np.ndarray]]], list[np.ndarray]],
+             fusable: bool) -> Iterator[list[np.ndarray]]:
+    """The batches of `src`'s elements, resumable after an element's error as TF's kernels are
+    (clause dataset.ignore-errors). BatchDataset: an input error is raised at once and the elements
+    already taken for that batch are lost, the next batch starting after the failed element.
+    MapAndBatchDataset (a map then a batch, fused: `_fused`): a failed element takes its place in the
+    batch, the batch's first error is raised once the batch is complete (or the input ends), so the
+    whole batch is lost. After the input's end: no more batches."""
+    state: dict[str, Any] = {"done": False, "fused": None, "it": None}
+
+    def step() -> list[np.ndarray]:
+        if state["done"]:
+            raise StopIteration
+        if state["fused"] is None:   # (at the first call: inside the iterator resource, its input opened then)
+            state["fused"] = fusable and _fused(src)
+            state["it"] = src._iter_flat()
+        it = state["it"]
+        buf: list[list[np.ndarray]] = []
+        taken, first_error = 0, None
+        while taken < size:
+            try:
+                flat = next(it)
+            except StopIteration:
+                state["done"] = True
+                break
+            except errors.OpError as e:
+                if not state["fused"]:
+                    raise
+                first_error = first_error or e
+                taken += 1
+                continue
+            buf.append(flat)
+            taken += 1
+        if first_error is not None:
+            raise first_error
+        if not buf or (drop and len(buf) < size):
+            state["done"] = True
+            raise StopIteration
+        return make(buf)
+    return Steps(step)
+
+
+def _stack(rows: list[list[np.ndarray]], offset: int = 0) -> list[np.ndarray]:
+    """Each component of the rows stacked (`offset`: the number of the first component in messages)."""
     out = []
     for i in range(len(rows[0])):
         first = rows[0][i].shape
         for k, r in enumerate(rows[1:], start=1):
             if r[i].shape != first:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Cannot batch tensors with different shapes in component {i}. First element "
+                    None, None, f"Cannot batch tensors with different shapes in component {i + offset}. First element "
                     f"had shape {_fmt_shape(first)} and element {k} had shape {_fmt_shape(r[i].shape)}.")
         out.append(np.stack([r[i] for r in rows]))
+    return out
+
+
+def _stack_composite(rows: list[list[np.ndarray]], specs: list[Any]) -> list[np.ndarray]:
+    """A batch of elements with SparseTensor leaves: each sparse leaf's three components combined as
+    DeserializeSparse does (components.batch_sparse), the dense components stacked (`_stack`; its
+    component numbers those of the flat list)."""
+    out: list[np.ndarray] = []
+    i = 0
+    for spec in specs:
+        if isinstance(spec, SparseTensorSpec):
+            out.extend(components.batch_sparse([r[i:i + 3] for r in rows], spec.dtype))
+            i += 3
+        elif isinstance(spec, RaggedTensorSpec):
+            w = components.width(spec)
+            out.extend(components.batch_ragged([r[i:i + w] for r in rows], spec))
+            i += w
+        else:
+            out.extend(_stack([[r[i]] for r in rows], i))
+            i += 1
     return out
 
 
@@ -100,6 +175,11 @@ class _PaddedBatchDataset(_UnaryDataset):
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         in_spec = input_dataset.element_spec
         in_specs = flatten(in_spec)
+        for s in in_specs:
+            if not isinstance(s, TensorSpec):
+                raise TypeError("`padded_batch` is only supported for datasets that produce tensor elements but "
+                                "type spec of elements in the input dataset is not a subclass of TensorSpec: "
+                                f"`{s!r}`.")
         if padded_shapes is None:
             for s in in_specs:
                 if s.shape.rank is None:
@@ -134,19 +214,8 @@ class _PaddedBatchDataset(_UnaryDataset):
         src = self._input
         if type(src) is _TensorSliceDataset and src._arrays and self._pads_nothing(src._arrays):
             # Batches of slices that need no padding are copies of consecutive rows (as batch's).
-            n = src._arrays[0].shape[0]
-            stop = n - n % size if drop else n
-            for start in range(0, stop, size):
-                yield [a[start:start + size].copy() for a in src._arrays]
-            return
-        buf: list[list[np.ndarray]] = []
-        for flat in self._input._iter_flat():
-            buf.append(flat)
-            if len(buf) == size:
-                yield self._pad(buf)
-                buf = []
-        if buf and not drop:
-            yield self._pad(buf)
+            return _slice_batches(src._arrays, size, drop)
+        return _batches(src, size, drop, self._pad, fusable=False)
 
     def _pads_nothing(self, arrays: list[np.ndarray]) -> bool:
         """Whether rows of `arrays` (all of one shape) come out of `_pad` unchanged: every padded
@@ -181,8 +250,13 @@ class _UnbatchDataset(_UnaryDataset):
 
     def __init__(self, input_dataset: DatasetV2) -> None:
         specs = flatten(input_dataset.element_spec)
+        for s in specs:
+            if isinstance(s, SparseTensorSpec) and s.shape.rank == 0:
+                raise ValueError("Unbatching a sparse tensor is only supported for rank >= 1. Obtained input: "
+                                 f"a SparseTensor of spec {s!r}.")
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Cannot unbatch an input with scalar components.")
+        self._leaf_specs = specs
         known = None   # TF's unbatch_op merges the components' static leading dims when it is built
         for s in specs:
             dim = s.shape[0] if s.shape.rank else None
@@ -190,22 +264,26 @@ class _UnbatchDataset(_UnaryDataset):
                 raise ValueError("`unbatch()` is only supported for datasets of elements whose components have a "
                                  f"matching leading dimension. Encountered both {known} and {dim}.")
             known = dim if dim is not None else known
-        spec = map_structure(lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype),
+        spec = map_structure(lambda s: s._unbatch() if isinstance(s, (SparseTensorSpec, RaggedTensorSpec)) else
+                             TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype),
                              input_dataset.element_spec)
         super().__init__((input_dataset,), {}, spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
-        for flat in self._input._iter_flat():
-            for i, c in enumerate(flat):
-                if c.ndim == 0:
-                    raise errors.InvalidArgumentError(
-                        None, None, "Input element must have a non-scalar value in each component.")
-                if c.shape[0] != flat[0].shape[0]:
-                    raise errors.InvalidArgumentError(
-                        None, None, "Input element must have the same batch size in each component. Component "
-                        f"0 had size {flat[0].shape[0]} but component {i} had size, {c.shape[0]}.")
-            for j in range(flat[0].shape[0] if flat else 0):
-                yield [c[j, ...] for c in flat]
+        """Each input element's rows; an input's error is passed on and the next call goes on
+        (UnbatchDataset's kernel)."""
+        return expand(self._input._iter_flat, self._rows_composite if self._input._composite else self._rows)
+
+    def _rows(self, flat: list[np.ndarray]) -> list[list[np.ndarray]]:
+        for i, c in enumerate(flat):
+            if c.ndim == 0:
+                raise errors.InvalidArgumentError(
+                    None, None, "Input element must have a non-scalar value in each component.")
+            if c.shape[0] != flat[0].shape[0]:
+                raise errors.InvalidArgumentError(
+                    None, None, "Input element must have the same batch size in each component. Component "
+                    f"0 had size {flat[0].shape[0]} but component {i} had size, {c.shape[0]}.")
+        return [[c[j, ...] for c in flat] for j in range(flat[0].shape[0] if flat else 0)]
 
     def _card(self) -> int:
         n = self._input._card()
@@ -215,3 +293,43 @@ class _UnbatchDataset(_UnaryDataset):
         if dims and all(d is not None and d == dims[0] for d in dims):
             return n * dims[0]
         return UNKNOWN_CARDINALITY
+
+    def _rows_composite(self, flat: list[np.ndarray]) -> list[list[np.ndarray]]:
+        """Rows of an element with SparseTensor leaves: a sparse leaf split along its dense_shape[0]
+        (components.unbatch_sparse), a dense one by its rows; every leaf's batch size must agree."""
+        parts: list[Any] = []
+        sizes: list[int] = []
+        i = 0
+        for spec in self._leaf_specs:
+            if isinstance(spec, SparseTensorSpec):
+                parts.append(components.unbatch_sparse(*flat[i:i + 3]))
+                sizes.append(int(flat[i + 2][0]))
+                i += 3
+            elif isinstance(spec, RaggedTensorSpec) and spec.ragged_rank:
+                w = components.width(spec)
+                parts.append(components.unbatch_ragged(flat[i:i + w], spec))
+                sizes.append(len(parts[-1]))
+                i += w
+            else:
+                c = flat[i]
+                if c.ndim == 0:
+                    raise errors.InvalidArgumentError(
+                        None, None, "Input element must have a non-scalar value in each component.")
+                parts.append(c)
+                sizes.append(c.shape[0])
+                i += 1
+        for k, n in enumerate(sizes):
+            if n != sizes[0]:
+                raise errors.InvalidArgumentError(
+                    None, None, "Input element must have the same batch size in each component. Component "
+                    f"0 had size {sizes[0]} but component {k} had size, {n}.")
+        rows = []
+        for j in range(sizes[0] if sizes else 0):
+            row: list[np.ndarray] = []
+            for spec, p in zip(self._leaf_specs, parts):
+                if isinstance(spec, SparseTensorSpec) or (isinstance(spec, RaggedTensorSpec) and spec.ragged_rank):
+                    row.extend(p[j])
+                else:
+                    row.append(p[j, ...])
+            rows.append(row)
+        return rows

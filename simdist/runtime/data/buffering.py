@@ -31,6 +31,9 @@ class _PrefetchDataset(_UnaryDataset):
                 None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning")
         super().__init__((input_dataset,), {"buffer_size": buffer_size}, input_dataset.element_spec)
 
+    def _elements_device(self) -> str | None:
+        return self._input._elements_device()   # (prefetch_to_device: the copy's device)
+
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         size = self._params["buffer_size"]
         return _read_ahead(self._input._iter_flat(), 1 if size == AUTOTUNE else size)
@@ -79,14 +82,24 @@ class _CacheDataset(_UnaryDataset):
         self._cache = None
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """A first pass reads (and records) the input, errors passed on and the pass going on (the
+        failed elements not recorded); a complete pass is replayed by later iterations."""
         if self._cache is not None:
-            yield from self._cache
-            return
-        seen = []
-        for flat in self._input._iter_flat():
+            return iter(self._cache)
+        seen: list[list[np.ndarray]] = []
+        it: list[Iterator[list[np.ndarray]]] = []
+
+        def step() -> list[np.ndarray]:
+            if not it:
+                it.append(self._input._iter_flat())
+            try:
+                flat = next(it[0])
+            except StopIteration:
+                self._cache = seen
+                raise
             seen.append(flat)
-            yield flat
-        self._cache = seen
+            return flat
+        return Steps(step)
 
     def _card(self) -> int:
         return self._input._card()

@@ -18,16 +18,30 @@ class _RepeatDataset(_UnaryDataset):
         super().__init__((input_dataset,), {"count": count}, input_dataset.element_spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """`count` passes over the input (forever when negative; an empty pass ends it). An element's
+        error is passed on and its pass goes on after it (RepeatDataset's kernel: resumable.Steps)."""
         count = self._params["count"]
-        epoch = 0
-        while count < 0 or epoch < count:
-            produced = False
-            for flat in self._input._iter_flat():
-                produced = True
-                yield flat
-            epoch += 1
-            if not produced:
-                return
+        state = {"epoch": 0, "it": None, "produced": False}
+
+        def step() -> list[np.ndarray]:
+            while count < 0 or state["epoch"] < count:
+                if state["it"] is None:
+                    state["it"], state["produced"] = self._input._iter_flat(), False
+                try:
+                    flat = next(state["it"])
+                except StopIteration:
+                    state["it"] = None
+                    state["epoch"] += 1
+                    if not state["produced"]:
+                        break
+                    continue
+                state["produced"] = True
+                return flat
+            state["epoch"] = count if count >= 0 else state["epoch"]
+            raise StopIteration
+        if count == 0:
+            return iter(())
+        return Steps(step)
 
     def _card(self) -> int:
         n, count = self._input._card(), self._params["count"]

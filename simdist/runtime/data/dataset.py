@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes
+from simdist.runtime.data import components
 from simdist.runtime.data.elements import (_bool_arg, host_device, INFINITE_CARDINALITY, _INT64_MAX, _int_arg,
                                            _normalize_fn_output, probe_arrays, _to_tensor,
                                            UNKNOWN_CARDINALITY)
@@ -32,7 +33,9 @@ class DatasetV2:
         self._inputs = tuple(inputs)
         self._params = dict(params)
         self._element_spec = element_spec
-        self._flat_specs: list[TensorSpec] = flatten(element_spec)
+        # the specs of the flat components (a SparseTensor leaf has three: components.py)
+        self._flat_specs: list[TensorSpec] = components.flat_component_specs(element_spec)
+        self._composite = components.has_composite(element_spec)
 
     # --- pipeline introspection ---------------------------------------------------------------------
     @property
@@ -74,16 +77,26 @@ class DatasetV2:
 
     def _probe_flat(self, size: int, fill: int) -> list[Any]:
         """A probe element of this dataset, flat (a function's spec probe: map_filter.py)."""
-        return probe_arrays(self._flat_specs, size, fill)
+        if not self._composite:
+            return probe_arrays(self._flat_specs, size, fill)
+        return components.probe_flat(self._element_spec, size, fill, probe_arrays)
 
     def _check_iterable(self) -> None:
         """Errors TF raises when an iterator is created (not at the first element)."""
         for inp in self._inputs:
             inp._check_iterable()
 
+    def _elements_device(self) -> str | None:
+        """The device the elements live on when it is not the host CPU (copy_to_device's target,
+        kept by the nodes that pass elements through unchanged), else None."""
+        return None
+
     def _pack(self, flat: list[np.ndarray], device: str | None = None) -> Any:
-        device = host_device() if device is None else device
+        if device is None:
+            device = self._elements_device() or host_device()
         leaves = [Tensor(a, s.dtype, device) for a, s in zip(flat, self._flat_specs)]
+        if self._composite:
+            return components.pack(self._element_spec, leaves)
         return pack_as(self._element_spec, leaves)
 
     def __iter__(self) -> "OwnedIterator":
@@ -196,6 +209,17 @@ class DatasetV2:
         """Batch, padding each component to `padded_shapes` (unknown dims: the longest in the batch)."""
         return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,
                                    _bool_arg(drop_remainder))
+
+    def ragged_batch(self, batch_size: Any, drop_remainder: Any = False, row_splits_dtype: Any = dtypes.int64,
+                     name: str | None = None) -> "DatasetV2":
+        """Batches whose components of unknown dims are RaggedTensors (ragged_batch.py)."""
+        from simdist.runtime.data.ragged_batch import ragged_batch
+        return ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
+
+    def sparse_batch(self, batch_size: Any, row_shape: Any, name: str | None = None) -> "DatasetV2":
+        """Up to `batch_size` dense elements as one SparseTensor of dense shape [n] + `row_shape`."""
+        from simdist.runtime.data.sparse_batch import sparse_batch
+        return sparse_batch(self, batch_size, row_shape)
 
     def unbatch(self, name: str | None = None) -> "DatasetV2":
         return _UnbatchDataset(self)
@@ -404,6 +428,9 @@ class _OptionsDataset(_UnaryDataset):
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         return self._input._iter_flat()
+
+    def _elements_device(self) -> str | None:
+        return self._input._elements_device()
 
     def _card(self) -> int:
         return self._input._card()

@@ -10,6 +10,9 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, devices, dtypes, errors
+from simdist.runtime.data import components
+from simdist.runtime.ragged_tensor import RaggedTensor
+from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.spec import TensorSpec, flatten, map_structure
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
@@ -24,8 +27,12 @@ def host_device() -> str:
     return devices.host_cpu(context.current_device())
 
 
-def _to_tensor(value: Any) -> Tensor:
+def _to_tensor(value: Any) -> Tensor | SparseTensor:
+    """An element leaf as a Tensor (a SparseTensor or RaggedTensor stays one: dataset.sparse-elements,
+    dataset.ragged-batch)."""
     from simdist.runtime.data.dataset import DatasetV2   # (the dataset module imports this one)
+    if isinstance(value, (SparseTensor, RaggedTensor)):
+        return value
     if isinstance(value, DatasetV2):
         raise TypeError("tf.data datasets cannot be elements of another dataset in simdist "
                         f"(got {type(value).__name__})")
@@ -38,10 +45,11 @@ def _to_tensor(value: Any) -> Tensor:
 
 
 def _normalize(value: Any) -> tuple[Any, list[np.ndarray]]:
-    """A structure of values -> (structure of TensorSpec, flat list of arrays). Lists become tensors."""
+    """A structure of values -> (structure of specs, flat list of component arrays). Lists become
+    tensors; a SparseTensor is a SparseTensorSpec leaf of three components (components.py)."""
     tensors = map_structure(_to_tensor, value)
-    spec = map_structure(lambda t: TensorSpec(t.shape, t.dtype), tensors)
-    return spec, [np.asarray(t._v) for t in flatten(tensors)]
+    spec = map_structure(components.spec_of, tensors)
+    return spec, [a for t in flatten(tensors) for a in components.leaf_arrays(t)]
 
 
 def _zeros(shape: tuple[int, ...], dtype: dtypes.DType) -> np.ndarray:

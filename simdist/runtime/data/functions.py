@@ -37,8 +37,8 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, execution, symbolic, variables
+from simdist.runtime.data import components
 from simdist.runtime.ops import random_graphs
-from simdist.runtime.spec import flatten, pack_as
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["DatasetFunction", "MAX_SIGNATURES"]
@@ -52,16 +52,17 @@ class DatasetFunction:
     the order of `structure`'s leaves) as `instance` (random_graphs: the function's kernels),
     replaying the graph recorded for the input's signature, else running `invoke`."""
 
-    __slots__ = ("invoke", "structure", "dtypes", "trace", "graphs")
+    __slots__ = ("invoke", "structure", "specs", "dtypes", "trace", "graphs")
 
     def __init__(self, invoke: Callable[[Any], Any], structure: Any, trace: random_graphs.Trace) -> None:
-        if not all(hasattr(s, "dtype") for s in flatten(structure)):
+        self.specs = components.flat_component_specs(structure)   # (a SparseTensor leaf: three components)
+        if not all(hasattr(s, "dtype") for s in self.specs):
             raise NotImplementedError("simdist's traced tf.data functions take tensors only: a map/filter/scan/"
                                       "take_while/reduce function of dataset-valued elements (window's) is not "
                                       "supported; read windows with flat_map or interleave")
         self.invoke = invoke              # the packed input -> the Python function's raw result
-        self.structure = structure        # the input's structure (its leaves: TensorSpecs)
-        self.dtypes = [s.dtype for s in flatten(structure)]
+        self.structure = structure        # the input's structure (its leaves: TensorSpecs, SparseTensorSpecs)
+        self.dtypes = [s.dtype for s in self.specs]
         self.trace = trace
         # input signature -> (Graph, the trace it was recorded as) or None (not recordable: Python)
         self.graphs: dict[tuple, Any] = {}
@@ -112,7 +113,7 @@ class DatasetFunction:
     def _note(self, leaves: list[Tensor]) -> None:
         """Mark the arguments graph tensors named as TF's placeholders (`args_0`, `args_1` ... in
         the element's flattened order) with the element spec's shapes (function.symbolic-tensors)."""
-        for i, (t, spec) in enumerate(zip(leaves, flatten(self.structure))):
+        for i, (t, spec) in enumerate(zip(leaves, self.specs)):
             symbolic.note(t, f"args_{i}", spec.shape)
 
     def _python(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> Any:
@@ -120,7 +121,7 @@ class DatasetFunction:
         leaves = self._leaves(arrays, device)
         with random_graphs.running(instance), context.in_dataset_function(self.trace), symbolic.strictness(False):
             self._note(leaves)
-            return self.invoke(pack_as(self.structure, leaves))
+            return self.invoke(components.pack(self.structure, leaves))
 
     def _record(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> tuple[Any, Any]:
         """Run the Python on `arrays` while recording it: ((graph, instance) or None, its result)."""
@@ -129,7 +130,7 @@ class DatasetFunction:
         structure, invoke = self.structure, self.invoke
 
         def body(*twins: Tensor) -> Any:
-            return invoke(pack_as(structure, list(twins)))
+            return invoke(components.pack(structure, list(twins)))
         with random_graphs.running(instance), context.in_dataset_function(self.trace), symbolic.strictness(False):
             self._note(leaves)
             g, out = graph.record_call(body, tuple(leaves), {}, leaves, _same, rewrites=False)

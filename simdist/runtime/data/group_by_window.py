@@ -91,7 +91,7 @@ class _GroupByWindowDataset(_FunctionDataset):
         with random_graphs.running(instance):
             out = _returned_dataset(self._params["reduce_func"](Tensor(np.asarray(key, np.int64), dtypes.int64),
                                                                 window))
-        got = [s.dtype for s in flatten(out.element_spec)]
+        got = [s.dtype for s in out._flat_specs]
         if got != [s.dtype for s in self._flat_specs]:
             raise errors.InvalidArgumentError(None, None, f"reduce_func returned a dataset of {got} elements where "
                                               f"its traced spec is {self._element_spec!r}")

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes, errors, host_cpu
+from simdist.runtime.data.resumable import lazy
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import AUTOTUNE, UNKNOWN_CARDINALITY, _call_with_element
 from simdist.runtime.data.map_filter import _FunctionDataset, _probe_dataset_spec, _returned_dataset
@@ -83,6 +84,13 @@ class _InterleaveDataset(_FunctionDataset):
                                             "num_parallel_calls": num_parallel_calls}, spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """`block_length` elements from each of `cycle_length` open inner datasets in turn. An error is
+        passed on without moving the cursor or counting in the block (InterleaveDataset's kernel: the
+        next call asks the same inner iterator again, observed); the input's or the function's error
+        leaves its slot to be opened again."""
+        return lazy(self._steps)
+
+    def _steps(self) -> Callable[[], list[np.ndarray]]:
         p = self._params
         fn, inp = p["map_func"], self._input
         cycle = p["cycle_length"] if p["cycle_length"] != AUTOTUNE else host_cpu.current().parallelism
@@ -91,36 +99,46 @@ class _InterleaveDataset(_FunctionDataset):
         want = [s.dtype for s in self._flat_specs]
         source = inp._iter_flat()
         slots: list[Iterator[list[np.ndarray]] | None] = [None] * cycle
-        cursor = taken = open_slots = 0
-        spent = False
-        while not spent or open_slots:
-            current = slots[cursor]
-            if current is not None:
-                flat = next(current, None)
-                if flat is not None:
-                    yield flat
-                    taken += 1
-                    if taken == block:
-                        taken, cursor = 0, (cursor + 1) % cycle
-                    continue
-                slots[cursor] = None
-                open_slots -= 1
-                taken, cursor = 0, (cursor + 1) % cycle
-            elif not spent:
-                element = next(source, None)
-                if element is None:
-                    spent = True
-                    continue
-                with random_graphs.running(instance):
-                    inner = _returned_dataset(_call_with_element(fn, inp._pack(element), self._trace))
-                got = [s.dtype for s in flatten(inner.element_spec)]
-                if got != want:
-                    raise errors.InvalidArgumentError(None, None, f"interleave function returned a dataset of {got} "
-                                                      f"elements where its traced spec is {self._element_spec!r}")
-                slots[cursor] = inner._iter_flat()
-                open_slots += 1
-            else:
-                taken, cursor = 0, (cursor + 1) % cycle
+        st = {"cursor": 0, "taken": 0, "open": 0, "spent": False}
+
+        def advance() -> None:
+            st["taken"], st["cursor"] = 0, (st["cursor"] + 1) % cycle
+
+        def step() -> list[np.ndarray]:
+            while not st["spent"] or st["open"]:
+                cursor = st["cursor"]
+                current = slots[cursor]
+                if current is not None:
+                    try:
+                        flat = next(current)
+                    except StopIteration:
+                        slots[cursor] = None
+                        st["open"] -= 1
+                        advance()
+                        continue
+                    st["taken"] += 1
+                    if st["taken"] == block:
+                        advance()
+                    return flat
+                if not st["spent"]:
+                    try:
+                        element = next(source)
+                    except StopIteration:
+                        st["spent"] = True
+                        continue
+                    with random_graphs.running(instance):
+                        inner = _returned_dataset(_call_with_element(fn, inp._pack(element), self._trace))
+                    got = [s.dtype for s in inner._flat_specs]
+                    if got != want:
+                        raise errors.InvalidArgumentError(
+                            None, None, f"interleave function returned a dataset of {got} elements where its "
+                            f"traced spec is {self._element_spec!r}")
+                    slots[cursor] = inner._iter_flat()
+                    st["open"] += 1
+                else:
+                    advance()
+            raise StopIteration
+        return step
 
     def _card(self) -> int:
         return UNKNOWN_CARDINALITY

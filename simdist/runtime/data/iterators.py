@@ -9,7 +9,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.cost import tally
-from simdist.runtime.data import checkpoint_state, resources
+from simdist.runtime.data import checkpoint_state, components, resources
 from simdist.runtime.data.elements import _to_tensor
 from simdist.runtime.spec import TensorSpec, map_structure, pack_as
 from simdist.runtime.tensor import Tensor
@@ -59,7 +59,7 @@ class OwnedIterator:
     def __init__(self, dataset: DatasetV2) -> None:
         dataset._check_iterable()
         self._dataset = dataset
-        self._it = resources.owned(dataset._iter_flat())
+        self._it = resources.owned(dataset._iter_flat(), dataset.options())
         self._produced = 0                       # elements returned (the position a checkpoint saves)
         self._epochs: list[int] | None = None    # the shuffle epochs its iteration started from
 
@@ -87,7 +87,7 @@ class OwnedIterator:
                                                    f"{checkpoint_state.kinds(self._dataset)}")
         epochs = [int(e) for e in state["epochs"].tolist()]
         checkpoint_state.set_epochs(self._dataset, epochs)
-        it = resources.owned(self._dataset._iter_flat())
+        it = resources.owned(self._dataset._iter_flat(), self._dataset.options())
         produced = int(state["produced"])
         flops = tally.flops
         try:
@@ -149,13 +149,16 @@ class _NumpyIterator:
     def __init__(self, dataset: DatasetV2) -> None:
         dataset._check_iterable()
         self._dataset = dataset
-        self._it = resources.owned(dataset._iter_flat())
+        self._it = resources.owned(dataset._iter_flat(), dataset.options())
 
     def __iter__(self) -> "_NumpyIterator":
         return self
 
     def __next__(self) -> Any:
         flat = next(self._it)
+        if self._dataset._composite:
+            spec = self._dataset.element_spec
+            return pack_as(spec, components.numpy_leaves(spec, flat))
         return pack_as(self._dataset.element_spec, [a[()] if a.ndim == 0 else a for a in flat])
 
     next = __next__

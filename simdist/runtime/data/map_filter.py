@@ -14,12 +14,14 @@ import numpy as np
 from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.ops import static_shapes as _static_shapes
-from simdist.runtime.data import resources
+from simdist.runtime.data import components, resources
+from simdist.runtime.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, probe_arrays,
                                            UNKNOWN_CARDINALITY, host_device)
 from simdist.runtime.data.functions import DatasetFunction
-from simdist.runtime.data.resumable import Steps
+from simdist.runtime.data.resumable import Steps, expand
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
                                   most_specific_compatible_shape, pack_as)
@@ -61,11 +63,13 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
     probes run as the function's trace (TF's tracing: its random ops draw from kernels no
     iterator uses, and the eager op-seed sequence is left alone).
     """
-    in_specs = flatten(input_dataset.element_spec)
     device = host_device()
+    # (a dataset's probe element, its SparseTensors valid ones; a scan's or reducer's state input: zeros)
+    probe_flat = getattr(input_dataset, "_probe_flat", None) or \
+        (lambda size, fill: probe_arrays(flatten(input_dataset.element_spec), size, fill))
 
     def probe(size: int, fill: int) -> Any:
-        return _normalize_fn_output(dfn.probe(probe_arrays(in_specs, size, fill), device))
+        return _normalize_fn_output(dfn.probe(probe_flat(size, fill), device))
 
     try:
         with warnings.catch_warnings():
@@ -74,15 +78,58 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
             out2 = probe(3, 1)
         assert_same_structure(out1, out2)
     except Exception as probe_error:  # noqa: BLE001 - fall back to a real element, re-raise if that fails too
-        try:
-            first = next(input_dataset._iter_flat())
-        except StopIteration:
-            raise probe_error from None
-        out = _normalize_fn_output(dfn.probe(first, device))
-        return map_structure(lambda t: TensorSpec(_static_shapes.declared(t) or [None] * t.ndim, t.dtype), out)
+        return map_structure(_unknown_dims_spec, _first_real_output(dfn, input_dataset, device, probe_error))
     leaves1, leaves2 = flatten(out1), flatten(out2)
-    specs = [TensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype) for a, b in zip(leaves1, leaves2)]
+    specs = [_common_spec(a, b) for a, b in zip(leaves1, leaves2)]
     return pack_as(out1, specs)
+
+
+# Real elements a spec probe tries, at most, when the function (or the input) fails on the first ones.
+_REAL_PROBES = 8
+
+
+def _first_real_output(dfn: DatasetFunction, input_dataset: Any, device: str, probe_error: Exception) -> Any:
+    """The function's output on the first real element it does not fail on (an element whose own
+    computation fails, or on which the function fails, is TF's error at iteration, not at build:
+    `range(n).map(check_numerics failing at 0).ignore_errors()` builds); the probe's error when none
+    of the first `_REAL_PROBES` elements does, or the input is empty."""
+    it = input_dataset._iter_flat()
+    for _ in range(_REAL_PROBES):
+        try:
+            flat = next(it)
+        except StopIteration:
+            break
+        except errors.OpError:
+            continue
+        try:
+            return _normalize_fn_output(dfn.probe(flat, device))
+        except errors.OpError:
+            continue
+    raise probe_error
+
+
+def _unknown_dims_spec(t: Any) -> Any:
+    """An output's spec from a real element: its dims unknown (but a declared shape's)."""
+    if isinstance(t, SparseTensor):
+        return SparseTensorSpec([None] * t.shape.rank, t.dtype)
+    if isinstance(t, RaggedTensor):
+        return RaggedTensorSpec([None] * t.shape.rank, t.dtype, t.ragged_rank, t.row_splits_dtype)
+    return TensorSpec(_static_shapes.declared(t) or [None] * t.ndim, t.dtype)
+
+
+def _common_spec(a: Any, b: Any) -> Any:
+    """The spec of an output leaf from its two probes (dims that differ unknown)."""
+    def kind(t: Any) -> str:
+        return "SparseTensor" if isinstance(t, SparseTensor) else "RaggedTensor" if isinstance(t, RaggedTensor) \
+            else "Tensor"
+    if kind(a) != kind(b):
+        raise TypeError(f"The tf.data function returned a {kind(a)} on one trace and a {kind(b)} on another")
+    shape = most_specific_compatible_shape(a.shape, b.shape)
+    if isinstance(a, SparseTensor):
+        return SparseTensorSpec(shape, a.dtype)
+    if isinstance(a, RaggedTensor):
+        return RaggedTensorSpec(shape, a.dtype, a.ragged_rank, a.row_splits_dtype)
+    return TensorSpec(shape, a.dtype)
 
 
 class _FunctionDataset(_UnaryDataset):
@@ -141,12 +188,13 @@ class _MapDataset(_FunctionDataset):
             raise errors.InvalidArgumentError(None, None, f"map function returned a different structure "
                                                           f"than when traced: {e}") from None
         leaves = flatten(out)
-        for t, s in zip(leaves, self._flat_specs):
-            if t.dtype != s.dtype:
+        for t, s in zip(leaves, flatten(self._element_spec)):
+            if t.dtype != s.dtype or isinstance(t, SparseTensor) != isinstance(s, SparseTensorSpec) or \
+                    isinstance(t, RaggedTensor) != isinstance(s, RaggedTensorSpec):
                 raise errors.InvalidArgumentError(
-                    None, None, f"map function returned a {t.dtype.name} tensor where its traced output "
-                    f"spec is {s!r}")
-        return [np.asarray(t._v) for t in leaves]
+                    None, None, f"map function returned a {t.dtype.name} {type(t).__name__} where its traced "
+                    f"output spec is {s!r}")
+        return [a for t in leaves for a in components.leaf_arrays(t)]
 
     def _card(self) -> int:
         return self._input._card()
@@ -203,17 +251,23 @@ class _FlatMapFnDataset(_FunctionDataset):
         super().__init__((input_dataset,), {"map_func": map_func}, spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """The returned datasets' elements in turn; an error (the input's, the function's or an inner
+        dataset's) is passed on and the next call goes on where it was (FlatMapDataset's kernel)."""
         fn = self._params["map_func"]
         inp = self._input
-        instance = self._instance()
-        for flat in inp._iter_flat():
-            with random_graphs.running(instance):
+        instance: list[Any] = []
+
+        def handle(flat: list[np.ndarray]) -> Iterator[list[np.ndarray]]:
+            if not instance:
+                instance.append(self._instance())
+            with random_graphs.running(instance[0]):
                 inner = _returned_dataset(_call_with_element(fn, inp._pack(flat), self._trace))
-            got = [s.dtype for s in flatten(inner.element_spec)]
+            got = [s.dtype for s in inner._flat_specs]
             if got != [s.dtype for s in self._flat_specs]:
                 raise errors.InvalidArgumentError(None, None, f"flat_map function returned a dataset of {got} "
                                                   f"elements where its traced spec is {self._element_spec!r}")
-            yield from inner._iter_flat()
+            return inner._iter_flat()
+        return expand(inp._iter_flat, handle)
 
     def _card(self) -> int:
         return UNKNOWN_CARDINALITY

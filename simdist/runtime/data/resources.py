@@ -14,17 +14,19 @@ from typing import Any, Callable, Iterator
 
 from simdist.runtime.data.resumable import Steps
 
-__all__ = ["owned", "instance"]
+__all__ = ["owned", "instance", "options"]
 
 # The resources whose `next` is running, innermost last (an iteration is synchronous: the nested
 # generators of a pipeline run inside their top-level iterator's next()).
 _ACTIVE: list[dict[Any, Any]] = []
+_OPTIONS = object()   # (the key of a resource's pipeline options)
 
 
-def owned(gen: Iterator[Any]) -> Iterator[Any]:
+def owned(gen: Iterator[Any], options: Any = None) -> Iterator[Any]:
     """`gen` (a dataset's `_iter_flat()`) as the iteration of one iterator resource. An element's
-    error leaves it usable when `gen` is (resumable.Steps): the next call reads the next element."""
-    res: dict[Any, Any] = {}
+    error leaves it usable when `gen` is (resumable.Steps): the next call reads the next element.
+    `options`: the iterated pipeline's tf.data.Options (what its nodes read with `options()`)."""
+    res: dict[Any, Any] = {_OPTIONS: options}
 
     def step() -> Any:
         _ACTIVE.append(res)
@@ -45,3 +47,9 @@ def instance(key: Any, make: Callable[[], Any]) -> Any:
     if got is None:
         got = res[key] = make()
     return got
+
+
+def options() -> Any:
+    """The tf.data.Options of the pipeline the running resource iterates (TF applies a pipeline's
+    options, wherever they were set, to the whole of it); None when not known."""
+    return _ACTIVE[-1].get(_OPTIONS) if _ACTIVE else None

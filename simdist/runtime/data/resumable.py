@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-__all__ = ["Steps"]
+__all__ = ["Steps", "expand", "lazy"]
 
 
 class Steps:
@@ -29,3 +29,45 @@ class Steps:
 
     def __next__(self) -> Any:
         return self._step()
+
+
+def lazy(make_step: Callable[[], Callable[[], Any]]) -> Steps:
+    """A `Steps` whose step function `make_step()` builds at the first call, as a generator's body
+    starts at its first `next` (the input iterators it opens, a shuffle's epoch, start then)."""
+    made: list[Callable[[], Any]] = []
+
+    def step() -> Any:
+        if not made:
+            made.append(make_step())
+        return made[0]()
+    return Steps(step)
+
+
+class Ended(Exception):
+    """Raised by an `expand` handler: the iteration ends here (take_while's refused element)."""
+
+
+def expand(open_input: Callable[[], Iterator[Any]], handle: Callable[[Any], Iterator[Any]]) -> Steps:
+    """The outputs of each input element in order, `handle(element)` giving an iterator of them (a
+    list, or a dataset's own resumable iterator, flat_map's); `handle` raising `Ended` ends it. An
+    error of the input, of `handle` or of an output iterator is passed on and the next call goes on
+    from where it was (the input opened by `open_input` at the first call)."""
+    state: dict[str, Any] = {"src": None, "out": iter(()), "ended": False}
+
+    def step() -> Any:
+        if state["ended"]:
+            raise StopIteration
+        if state["src"] is None:
+            state["src"] = open_input()
+        while True:
+            try:
+                return next(state["out"])
+            except StopIteration:
+                pass
+            flat = next(state["src"])
+            try:
+                state["out"] = iter(handle(flat))
+            except Ended:
+                state["ended"] = True
+                raise StopIteration from None
+    return Steps(step)

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.data.resumable import expand
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import _normalize_fn_output, _to_tensor, host_device
 from simdist.runtime.data.functions import DatasetFunction
@@ -80,19 +81,26 @@ class _ScanDataset(_FunctionDataset):
         super().__init__((input_dataset,), {"initial_state": arrays, "scan_func": scan_func}, spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """scan_func over the elements; an input's error is passed on, the state unchanged, and the next
+        call goes on (ScanDataset's kernel)."""
         call = self._fn.call
-        instance = self._instance()
+        instance: list[Any] = []
         state = list(self._state_arrays)
         state_specs = flatten(self._state_spec)
-        for flat in self._input._iter_flat():
-            new_state, out = _normalize_fn_output(call(state + flat, instance, host_device()))
+
+        def handle(flat: list[np.ndarray]) -> list[list[np.ndarray]]:
+            nonlocal state
+            if not instance:
+                instance.append(self._instance())
+            new_state, out = _normalize_fn_output(call(state + flat, instance[0], host_device()))
             leaves = flatten(new_state)
             for t, s in zip(leaves, state_specs):
                 if not s.shape.is_compatible_with(t.shape):
                     raise errors.InvalidArgumentError(None, None, f"The shape of the new state {t.shape} is not "
                                                       f"compatible with the state's shape {s.shape} [Op:ScanDataset]")
             state = [np.asarray(t._v) for t in leaves]
-            yield [np.asarray(t._v) for t in flatten(out)]
+            return [[np.asarray(t._v) for t in flatten(out)]]
+        return expand(self._input._iter_flat, handle)
 
     def _card(self) -> int:
         return self._input._card()

@@ -4,11 +4,12 @@ and the error a shard that auto-sharding added raises when it finds too few elem
 from __future__ import annotations
 
 import itertools
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
 from simdist.runtime import errors
+from simdist.runtime.data.resumable import Steps
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import _cdiv, _cmod, _unknown_or_infinite
 
@@ -71,6 +72,33 @@ class _ShardDataset(_UnaryDataset):
         super()._check_iterable()
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        if not self._params["require_non_empty"]:
+            return self._resumable()
+        return self._checked_first()
+
+    def _resumable(self) -> Iterator[list[np.ndarray]]:
+        """Every `num_shards`-th element from `index`, as ShardDataset's kernel reads them: each call
+        skips to the next position of the shard and takes that element; an error while skipping or
+        taking is passed on and the position does not move (the elements skipped in that call are
+        lost, the positions after an error shift: observed), the next call going on."""
+        n, index = self._params["num_shards"], self._params["index"]
+        st: dict[str, Any] = {"pos": 0, "it": None}
+
+        def step() -> list[np.ndarray]:
+            if st["it"] is None:
+                self._check_iterable()
+                st["it"] = self._input._iter_flat()
+            it = st["it"]
+            k = (index - st["pos"]) % n
+            for _ in range(k):
+                next(it)
+            st["pos"] += k
+            flat = next(it)
+            st["pos"] += 1
+            return flat
+        return Steps(step)
+
+    def _checked_first(self) -> Iterator[list[np.ndarray]]:
         n, index = self._params["num_shards"], self._params["index"]
         self._check_iterable()
         check_first = self._params["require_non_empty"]

@@ -8,9 +8,12 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.data import components
 from simdist.runtime.data.dataset import DatasetV2
 from simdist.runtime.data.elements import (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, _INT64_MAX, _as_array, _cdiv,
                                            _normalize, _to_tensor)
+from simdist.runtime.ragged_tensor import RaggedTensorSpec
+from simdist.runtime.sparse_tensor import SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, assert_same_structure, flatten, map_structure
 from simdist.runtime.tensor import TensorShape
 
@@ -60,23 +63,63 @@ class _TensorSliceDataset(DatasetV2):
 
     def __init__(self, tensors: Any) -> None:
         spec, arrays = _normalize(tensors)
-        for a in arrays:
-            if a.ndim == 0:
-                raise ValueError("Unbatching a tensor is only supported for rank >= 1")
-        for a in arrays[1:]:
-            if a.shape[0] != arrays[0].shape[0]:
-                raise ValueError(f"Dimensions {arrays[0].shape[0]} and {a.shape[0]} are not compatible")
-        row_spec = map_structure(lambda s: TensorSpec(s.shape[1:], s.dtype), spec)
+        leaves = flatten(spec)
+        if any(isinstance(leaf, RaggedTensorSpec) for leaf in leaves):
+            raise NotImplementedError("simdist's from_tensor_slices does not slice a RaggedTensor yet (from_tensors "
+                                      "and ragged_batch make RaggedTensor elements)")
+        if components.has_composite(spec):
+            # each leaf's rows: a SparseTensor's sliced along its dim 0 (SerializeManySparse), a dense
+            # one's as its own rows (components.py)
+            rows, dims, i = [], [], 0
+            for leaf in leaves:
+                if isinstance(leaf, SparseTensorSpec):
+                    rows.append(components.slice_sparse(*arrays[i:i + 3]))
+                    dims.append(int(arrays[i + 2][0]))
+                    i += 3
+                else:
+                    if arrays[i].ndim == 0:
+                        raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+                    rows.append(None)
+                    dims.append(arrays[i].shape[0])
+                    i += 1
+            self._sparse_rows: list[Any] | None = rows
+        else:
+            for a in arrays:
+                if a.ndim == 0:
+                    raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+            dims = [a.shape[0] for a in arrays]
+            self._sparse_rows = None
+        for d in dims[1:]:
+            if d != dims[0]:
+                raise ValueError(f"Dimensions {dims[0]} and {d} are not compatible")
+        self._n = dims[0] if dims else 0
+        row_spec = map_structure(lambda s: s._unbatch(), spec)
         super().__init__((), {"tensors": arrays}, row_spec)
-        self._arrays = arrays
+        self._arrays = arrays if self._sparse_rows is None else []   # (batch's row-copy fast path: dense only)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        if self._sparse_rows is not None:
+            yield from self._iter_composite()
+            return
         n = self._arrays[0].shape[0] if self._arrays else 0
         for i in range(n):
             yield [a[i, ...] for a in self._arrays]
 
+    def _iter_composite(self) -> Iterator[list[np.ndarray]]:
+        arrays = self._params["tensors"]
+        for r in range(self._n):
+            flat, i = [], 0
+            for rows in self._sparse_rows or []:
+                if rows is None:
+                    flat.append(arrays[i][r, ...])
+                    i += 1
+                else:
+                    flat.extend(rows[r])
+                    i += 3
+            yield flat
+
     def _card(self) -> int:
-        return int(self._arrays[0].shape[0]) if self._arrays else 0
+        return int(self._n)
 
 
 class _TensorDataset(DatasetV2):

@@ -14,6 +14,7 @@ import numpy as np
 from simdist.runtime import dtypes
 from simdist.runtime.data.elements import UNKNOWN_CARDINALITY, _normalize_fn_output, host_device
 from simdist.runtime.data.map_filter import _element_function, _FunctionDataset, _probe_spec
+from simdist.runtime.data.resumable import Ended, expand
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.tensor import Tensor
 
@@ -35,15 +36,21 @@ class _TakeWhileDataset(_FunctionDataset):
         super().__init__((input_dataset,), {"predicate": predicate}, input_dataset.element_spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """The elements until the predicate refuses one; an error is passed on and the next call goes on
+        (TakeWhileDataset's kernel)."""
         call = self._fn.call
-        instance = self._instance()
-        for flat in self._input._iter_flat():
-            keep = call(flat, instance, host_device())
+        instance: list[Any] = []
+
+        def handle(flat: list[np.ndarray]) -> list[list[np.ndarray]]:
+            if not instance:
+                instance.append(self._instance())
+            keep = call(flat, instance[0], host_device())
             if type(keep) is not Tensor:
                 keep = _normalize_fn_output(keep)
             if not bool(np.asarray(keep._v)):
-                return
-            yield flat
+                raise Ended
+            return [flat]
+        return expand(self._input._iter_flat, handle)
 
     def _card(self) -> int:
         return UNKNOWN_CARDINALITY

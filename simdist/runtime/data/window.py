@@ -21,6 +21,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.data.resumable import Steps
 from simdist.runtime.data.dataset import DatasetV2, _UnaryDataset
 from simdist.runtime.data.elements import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
@@ -93,30 +94,45 @@ class _WindowDataset(_UnaryDataset):
                                             "drop_remainder": drop_remainder}, spec)
 
     def _iter_flat(self) -> Iterator[list[Any]]:
+        """The windows; an input's error takes its element's place in the buffer and a window holding
+        it raises it (the window is lost, its elements read; the windows after it go on), as
+        WindowDataset's kernel keeps a status per buffered element (observed: window(2) of [0, 1,
+        error, 3, 4, 5] is [0, 1], error, [4, 5])."""
         p = self._params
         size, shift, stride, drop = p["size"], p["shift"], p["stride"], p["drop_remainder"]
-        source = self._input._iter_flat()
-        buffer: list[list[np.ndarray]] = []   # elements base, base + 1, ... read so far
-        base, ended, start = 0, False, 0
-        while True:
+        n_comp = len(self._component_specs)
+        st: dict[str, Any] = {"source": None, "base": 0, "ended": False, "start": 0, "done": False}
+        buffer: list[Any] = []   # elements base, base + 1, ... read so far (a failed one: its error)
+
+        def step() -> list[Any]:
+            if st["done"]:
+                raise StopIteration
+            if st["source"] is None:
+                st["source"] = self._input._iter_flat()
+            start = st["start"]
             last = start + (size - 1) * stride
-            while not ended and base + len(buffer) <= last:
-                flat = next(source, None)
-                if flat is None:
-                    ended = True
-                else:
-                    buffer.append(flat)
+            while not st["ended"] and st["base"] + len(buffer) <= last:
+                try:
+                    buffer.append(next(st["source"]))
+                except StopIteration:
+                    st["ended"] = True
+                except errors.OpError as e:
+                    buffer.append(e)
+            base = st["base"]
             n_read = base + len(buffer)
-            if start >= n_read:
-                return
             rows = [buffer[i - base] for i in range(start, min(last + 1, n_read), stride)]
-            if len(rows) < size and drop:
-                return
-            yield [[r[c] for r in rows] for c in range(len(self._component_specs))]
-            start += shift
-            drop_n = min(start - base, len(buffer))
+            if start >= n_read or (len(rows) < size and drop):
+                st["done"] = True
+                raise StopIteration
+            st["start"] = start + shift
+            drop_n = min(st["start"] - base, len(buffer))
             del buffer[:drop_n]
-            base += drop_n
+            st["base"] = base + drop_n
+            for r in rows:
+                if isinstance(r, Exception):
+                    raise r
+            return [[r[c] for r in rows] for c in range(n_comp)]
+        return Steps(step)
 
     def _pack(self, flat: list[Any], device: str | None = None) -> Any:
         return pack_as(self._input.element_spec,

@@ -244,8 +244,15 @@ FILL = register("Fill", lambda value, shape: np.full(shape, value, dtype=value.d
                 kind="generator", fusion=lanes("its shape attribute is one lane's: no stacked form written"))
 ONES_LIKE = register("OnesLike", lambda x, dtype: np.ones(x.shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
                      kind="generator", fusion=BROADCAST)
-ZEROS_LIKE = register("ZerosLike", lambda x, dtype: np.zeros(x.shape, dtype=dtype._np), lambda dts, a: a["dtype"],
-                      _ZERO, kind="generator", fusion=BROADCAST)
+def _zeros_like(x: np.ndarray, dtype: Any) -> np.ndarray:
+    """ZerosLike: zeros of x's shape; a string tensor's zero is the empty string (TF's
+    SetZeroFunctor<tstring>: b"" entries, not NumPy's 0 objects; rawfz20 seed 2020261202 #275)."""
+    if dtype._np == np.object_:
+        return np.full(x.shape, b"", dtype=object)
+    return np.zeros(x.shape, dtype=dtype._np)
+
+
+ZEROS_LIKE = register("ZerosLike", _zeros_like, lambda dts, a: a["dtype"], _ZERO, kind="generator", fusion=BROADCAST)
 for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
     NotDifferentiable(_n)
 
@@ -868,6 +875,15 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
         op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
         raise errors.InvalidArgumentError(None, None, f"-input rank(-0) <= split_dim < input rank (0), but got "
                                           f"{int(axis)} [Op:{op}]")
+    op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
+    if not -t.ndim <= int(axis) < t.ndim:   # (Split/SplitV's kernel; traced, the shape function's ValueError)
+        err = errors.InvalidArgumentError(None, None, f"-input rank(-{t.ndim}) <= split_dim < input rank ({t.ndim}), "
+                                          f"but got {int(axis)} [Op:{op}]")
+        if graph_constants.known(axis):
+            text = f"Dimension size, given by scalar input {int(axis)} must be in range [-{t.ndim}, {t.ndim})"
+            shapes = ([], t.shape.as_list()) if op == "Split" else (t.shape.as_list(), [None], [])
+            raise trace_errors.mark_shape(err, text, op, shapes)
+        raise err
     ax = int(axis) % max(t.ndim, 1)
     n = int(t.shape[ax])
     if isinstance(num_or_size_splits, (int, np.integer)):

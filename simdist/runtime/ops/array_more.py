@@ -122,10 +122,14 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_a
     nd = t.ndim
     seq_dim = int(seq_axis) if seq_axis is not None else 0
     batch_dim = int(batch_axis) if batch_axis is not None else 0
-    if seq_dim < 0:
-        seq_dim += nd
+    # (the kernel's constructor refuses negative dims, batch_dim first, and does not count them from the end;
+    # a graph's shape function refuses a negative batch_dim at trace: rawfz20 slice seed 20202612010 #25)
     if batch_dim < 0:
-        batch_dim += nd
+        raise trace_errors.static(errors.InvalidArgumentError(None, None, f"Invalid batch_dim {batch_dim} "
+                                                                          "[Op:ReverseSequence]"),
+                                  ValueError, f"Invalid batch_dim {batch_dim}")
+    if seq_dim < 0:
+        raise errors.InvalidArgumentError(None, None, f"Invalid seq_dim {seq_dim} [Op:ReverseSequence]")
     ln = dispatch.static_value(lens)
     try:   # (traced: ReverseSequence's shape function marks what it sees; fz16d)
         if batch_dim == seq_dim:

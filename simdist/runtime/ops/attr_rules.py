@@ -22,7 +22,8 @@ import numpy as np
 
 from simdist.runtime.ops.attr_types import ATTR_TYPES
 
-__all__ = ["check", "list_input", "fast_path_takes", "fallback_conversion",
+__all__ = ["check", "list_input", "fast_path_takes", "fallback_conversion", "fallback_matching",
+           "sequence_attr_taken",
            "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
 _REAL = (numbers.Real, np.integer, np.floating)
@@ -128,6 +129,19 @@ def _fast_path_ints(v: Any) -> bool:
     return all(type(x) is int for x in items)
 
 
+def sequence_attr_taken(v: Any, inputs: tuple = ()) -> bool:
+    """Whether an eager call reads `v`, a sequence that is not a list or tuple (a TensorShape, a
+    range, an empty ndarray), for a list(int) attribute: only TF's fast path does
+    (`_fast_path_ints`), and only when no input sends the call to the op's eager fallback (a list
+    or tuple, a NumPy scalar other than np.float64: `fast_path_takes`), whose make_int list check
+    refuses it ("Expected list for 'strides' argument to 'conv' Op, not TensorShape([2, 3]).";
+    fz20: fz14 seed 1420262001 #51, #131)."""
+    if not _fast_path_ints(v):
+        return False
+    return all(not (isinstance(x, (list, tuple)) or (isinstance(x, np.generic) and type(x) is not np.float64))
+               for x in inputs)
+
+
 def _fast_path_value(kind: str, v: Any) -> bool:
     """Whether pywrap_tfe_src.cc's SetOpAttrs reads `v` for an attribute of `kind` (ParseIntValue:
     PyLong_Check, so a bool too but no NumPy integer or tensor; ParseFloatValue: a Python int or
@@ -176,6 +190,25 @@ def fallback_conversion(x: Any, dtype: Any) -> None:
     if x.dtype != dtype:
         raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype {x.dtype.name}: "
                          f"{x!r}")
+
+
+def fallback_matching(values: list) -> None:
+    """The eager fallback's `args_to_matching_eager` over the inputs that share one type attr:
+    when every one is a tensor they pass as they are (the kernel judges them); else the first
+    tensor's dtype is T and each value converts to it in order, so a tensor of another dtype is
+    ValueError "Tensor conversion requested dtype int8 for Tensor with dtype float32" and a Python
+    value that does not fit is convert_to_tensor's TypeError (fz20: fz14 seed 1420262001 #166)."""
+    from simdist.runtime.tensor import Tensor, convert_to_tensor
+    if all(isinstance(v, Tensor) for v in values):
+        return
+    dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    if dt is None:
+        return
+    for v in values:
+        if isinstance(v, Tensor):
+            fallback_conversion(v, dt)
+        elif not isinstance(v, (np.ndarray, np.generic)):
+            convert_to_tensor(v, dtype=dt)
 
 
 def check(op_type: str, **values: Any) -> None:

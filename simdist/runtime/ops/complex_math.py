@@ -91,6 +91,8 @@ def complex_(real: Any, imag: Any, name: str | None = None) -> Tensor:  # noqa: 
     if re.dtype != im.dtype or re.dtype.name not in _PARTS:   # math_ops.complex's TypeError, before the op
         raise TypeError(f"The `real` and `imag` components have incorrect types: {re.dtype.name} {im.dtype.name}. "
                         "They must be consistent, and one of [tf.float32, tf.float64]")
+    from simdist.runtime.ops import raw_shapes
+    raw_shapes.check("Complex", [re, im])   # (BinaryOp's "Incompatible shapes", not NumPy's ValueError)
     return dispatch.execute(COMPLEX, (re, im))
 
 

@@ -14,6 +14,8 @@ matmul of that size); the depthwise kernels 2 * out_pixels * kh * kw * cin * mul
 
 from __future__ import annotations
 
+import collections.abc
+
 from typing import Any, Sequence
 
 import numpy as np
@@ -390,7 +392,10 @@ def spatial_sequence(value: Any, n: int, name: str, channels_first: bool = False
         if context.in_function():   # (`list(value)` of a tensor while a graph is built, captured ones too: fz15c)
             raise _symbolic.iter_error()
         value = value._v.tolist()
-    vals = [value] if isinstance(value, (int, np.integer)) else list(value)
+    # (a list as it is, a tuple listed, an int or anything not Sized, a float or a NumPy scalar, one
+    # element: `stride=2.5` is [2.5], which the op's make_int takes as 2; fz20)
+    vals = [value] if isinstance(value, (int, np.integer)) or not isinstance(value, collections.abc.Sized) \
+        else list(value)
     if len(vals) == n + 2:
         return tuple(_int_or_raw(v) for v in vals)
     if len(vals) == 1:
@@ -406,6 +411,8 @@ def spatial_sequence(value: Any, n: int, name: str, channels_first: bool = False
 def _int_or_raw(v: Any) -> Any:
     """An element of a _get_sequence list as an int where it is one; else as given (TF's wrapper
     passes it on, and the op's make_int refuses it later, after the wrapper's other steps)."""
+    if isinstance(v, (str, bytes)):   # (make_int refuses a string: "Expected int for argument 'strides' not '2'.")
+        return v
     try:
         return int(v)
     except (TypeError, ValueError):

@@ -154,11 +154,12 @@ def _shape_errors(x: Tensor, f: Tensor, batch_dims: int, groups: int, strides: t
             raise ValueError(f"Number of groups should divide output depth for 'Conv' Op: {out_depth} vs {groups}")
 
 
-def _ints(value: Any, name: str) -> tuple[int, ...]:
+def _ints(value: Any, name: str, inputs: tuple = ()) -> tuple[int, ...]:
     """A list(int) attr as the generated wrapper takes it: a list or tuple; eagerly also what TF's
-    fast path reads as one (an empty ndarray, a range: attr_rules; fz14 seed 1420261219 #115)."""
+    fast path reads as one (an empty ndarray, a range: attr_rules; fz14 seed 1420261219 #115) when
+    no input sends the call to the fallback (attr_rules.sequence_attr_taken)."""
     from simdist.runtime.ops import attr_rules
-    if not isinstance(value, (list, tuple)) and not attr_rules._fast_path_ints(value):
+    if not isinstance(value, (list, tuple)) and not attr_rules.sequence_attr_taken(value, inputs):
         raise TypeError(f"Expected list for '{name}' argument to 'conv' Op, not {value!r}.")
     return tuple(int(v) for v in value)
 
@@ -168,9 +169,9 @@ def conv(input: Any, filter: Any, strides: Any, padding: str, explicit_paddings:
          name: str | None = None) -> Tensor:
     """`tf.conv`: the raw Conv op (strides a list of spatial rank + 2; padding SAME, VALID or
     EXPLICIT with explicit_paddings; data_format CHANNELS_LAST or CHANNELS_FIRST)."""
-    st = _ints(strides, "strides")
-    ex = _ints(explicit_paddings, "explicit_paddings")
-    dl = _ints(dilations, "dilations")
+    st = _ints(strides, "strides", (input, filter))
+    ex = _ints(explicit_paddings, "explicit_paddings", (input, filter))
+    dl = _ints(dilations, "dilations", (input, filter))
     for attr, value, allowed in (("padding", padding, '"SAME", "VALID", "EXPLICIT"'),
                                  ("data_format", data_format, '"CHANNELS_FIRST", "CHANNELS_LAST"')):
         if value not in allowed.replace('"', "").split(", "):

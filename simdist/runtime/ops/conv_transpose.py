@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors, host_cpu
+from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import args, array, attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
@@ -127,7 +128,9 @@ def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, pa
 def atrous_conv2d(value: Any, filters: Any, rate: Any, padding: Any, name: str | None = None) -> Tensor:
     """`tf.nn.atrous_conv2d`: tf.nn.convolution with dilation_rate [rate, rate] (NHWC)."""
     from simdist.runtime.ops.conv import convolution
-    # (TF passes dilation_rate=np.broadcast_to(rate, (2,)) to convolution_internal as it is)
+    # (TF passes dilation_rate=np.broadcast_to(rate, (2,)) to convolution_internal as it is: a
+    # graph tensor or a Variable read in a tf.function refuses NumPy first; fz20: seed 1420261219 #373)
+    _symbolic.check_numpy_read(rate)
     return convolution(value, filters, padding=padding, dilations=list(np.broadcast_to(np.asarray(rate), (2,))))
 
 

@@ -75,9 +75,9 @@ no_tf_gradient("Conv2DBackpropInputV2")
 
 
 def _attrs(op: str, strides: Any, padding: Any, use_cudnn_on_gpu: Any, explicit_paddings: Any, data_format: Any,
-           dilations: Any) -> dict:
+           dilations: Any, inputs: tuple = ()) -> dict:
     for arg, v in (("strides", strides), ("explicit_paddings", explicit_paddings), ("dilations", dilations)):
-        if not isinstance(v, (list, tuple)) and not attr_rules._fast_path_ints(v):   # (an empty ndarray
+        if not isinstance(v, (list, tuple)) and not attr_rules.sequence_attr_taken(v, inputs):   # (an empty ndarray
             # eagerly: the fast path's list, fz14 seed 1420261219 #268)
             raise TypeError(f"Expected list for '{arg}' argument to '{op}' Op, not {v!r}.")
     return {"strides": [int(v) for v in strides], "padding": padding, "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
@@ -87,7 +87,8 @@ def _attrs(op: str, strides: Any, padding: Any, use_cudnn_on_gpu: Any, explicit_
 
 def _call(opdef: Any, pyname: str, input: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
           padding: Any, use_cudnn_on_gpu: Any, explicit_paddings: Any, data_format: Any, dilations: Any) -> Tensor:
-    attrs = _attrs(pyname, strides, padding, use_cudnn_on_gpu, explicit_paddings, data_format, dilations)
+    attrs = _attrs(pyname, strides, padding, use_cudnn_on_gpu, explicit_paddings, data_format, dilations,
+                   (input, filter, out_backprop))
     # (input, filter and out_backprop share the attr T: a Python value beside a tensor is converted
     # to its dtype before T's list is checked, `out_backprop=[[0.5]]` beside uint64 tensors is
     # TypeError "Cannot convert ... to EagerTensor of dtype uint64"; fz14 seed 1420261217 #21)

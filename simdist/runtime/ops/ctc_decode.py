@@ -344,7 +344,7 @@ def _dim(x: Tensor) -> Any:
     return shape(x)[0]
 
 
-def ctc_unique_labels(labels: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+def ctc_unique_labels(labels: Any, name: str | None = None) -> list[Tensor]:
     """`tf.nn.ctc_unique_labels`: TF's map_fn over rows of unique (values padded with 0, cast to
     int64) and its int32 indices."""
     from simdist.runtime.ops.slicing import pad
@@ -353,6 +353,10 @@ def ctc_unique_labels(labels: Any, name: str | None = None) -> tuple[Tensor, Ten
     from simdist.runtime.ops.math import cast
     lab = _t(labels)
     if context.in_function() and lab.ndim and int(lab.shape[0]) == 0:
+        # (the graph builds map_fn's body once, whatever the row count: Unique's shape function
+        # refuses a row that is not a vector at trace; fz20: fz14 seed 1420261219 #405)
+        from simdist.runtime.ops.array import zeros
+        unique(zeros(lab.shape.as_list()[1:], lab.dtype))
         # (a graph's map_fn stacks a TensorArray whose element shape is unique's, which a graph
         # never knows: zero rows cannot be stacked when the graph runs; fz7 ext seeds 81-83)
         raise errors.InvalidArgumentError(None, None, "Tried to stack elements of an empty list with "
@@ -363,4 +367,5 @@ def ctc_unique_labels(labels: Any, name: str | None = None) -> tuple[Tensor, Ten
         y = pad(y, [[0, _dim(idx) - _dim(y)]])
         return [cast(y, dtypes.int64), idx]
 
-    return tuple(map_fn(_unique, lab, dtype=[dtypes.int64, dtypes.int32]))
+    # (map_fn's result has the structure of its dtype: TF 2.21 returns a list)
+    return list(map_fn(_unique, lab, dtype=[dtypes.int64, dtypes.int32]))

@@ -255,6 +255,14 @@ def _maybe_pad(x: Tensor, lengths: tuple[int, ...], reverse: bool) -> Tensor:
     return x
 
 
+def real_kernel(opname: str, x: Tensor, lengths: tuple[int, ...]) -> Tensor:
+    """The RFFT*/IRFFT* op itself on x (no padding: the raw op's kernel checks each input dim
+    against fft_length; tf.signal's functions pad first)."""
+    _OPS[opname].dtype((x.dtype,), None)
+    _kernel_checks(opname, x, lengths)
+    return dispatch.execute(_OPS[opname], (x,), {"op": opname, "fft_length": lengths})
+
+
 def _real_op(opname: str) -> Any:
     rank, forward, _ = _kind_of(opname)
 
@@ -274,10 +282,7 @@ def _real_op(opname: str) -> Any:
                 lengths = lengths[:-1] + (max(0, 2 * (lengths[-1] - 1)),)
         else:
             lengths = _length_values(fft_length)
-        x = _maybe_pad(x, lengths, not forward)
-        _OPS[opname].dtype((x.dtype,), None)
-        _kernel_checks(opname, x, lengths)
-        return dispatch.execute(_OPS[opname], (x,), {"op": opname, "fft_length": lengths})
+        return real_kernel(opname, _maybe_pad(x, lengths, not forward), lengths)
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.signal.{opname.lower()}`: the {opname} op with TF's fft_length inference and zero padding."
     return op

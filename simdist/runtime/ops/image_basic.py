@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.ops import dispatch, static_shapes, trace_errors
 from simdist.runtime.symbolic import truth_taken
 from simdist.runtime.ops.args import dims as _dims, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -104,6 +104,14 @@ def _tensor_only(x: Any) -> Tensor:
 
 def _check_at_least_3d(image: Tensor) -> None:
     shape = image.shape.as_list()
+    if static_shapes.rank_unknown(image):
+        # (_CheckAtLeast3DImage of a graph tensor of unknown rank: `with_rank(3)` passes, and the
+        # checks are assert ops, InvalidArgumentError when the graph runs; fz20: fz14 seed 1420262001 #186)
+        if len(shape) < 3:
+            raise errors.InvalidArgumentError(None, None, "'image' must be at least three-dimensional.")
+        if any(d == 0 for d in shape[-3:]):
+            raise errors.InvalidArgumentError(None, None, "inner 3 dims of 'image.shape' must be > 0.")
+        return
     if len(shape) < 3:
         raise ValueError(f"'image' (shape {image.shape}) must be at least three-dimensional.")
     if any(d == 0 for d in shape[-3:]):

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.ops.shape_checks import shape_fn
@@ -265,6 +265,10 @@ def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any, iou_thres
                         score_threshold: Any = float("-inf"), name: str | None = None) -> Tensor:
     """`tf.image.non_max_suppression`: the indices (int32) of the boxes greedy NMS keeps, best first."""
     it, st = _own(iou_threshold), _own(score_threshold)
+    if not context.in_function() and not attr_rules.fast_path_takes("NonMaxSuppressionV3",
+                                                                    (boxes, scores, max_output_size, it, st)):
+        attr_rules.fallback_matching([boxes, scores])   # (the eager fallback's T inputs, then T_threshold's)
+        attr_rules.fallback_matching([it, st])
     b, s = _boxes_scores(boxes, scores)
     return dispatch.execute(NMS_V3, (b, s, _size(max_output_size), it, st))
 
@@ -274,6 +278,9 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
                                     name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.image.non_max_suppression_with_scores`: (indices, their scores after soft-NMS) of NonMaxSuppressionV5."""
     it, st, sg = _own(iou_threshold), _own(score_threshold), _own(soft_nms_sigma)
+    if not context.in_function() and not attr_rules.fast_path_takes(
+            "NonMaxSuppressionV5", (boxes, scores, max_output_size, it, st, sg)):
+        attr_rules.fallback_matching([boxes, scores, it, st, sg])   # (the eager fallback's T inputs)
     b, s, it, st, sg = _t_inputs([boxes, scores, it, st, sg])   # (V5's thresholds are T too)
     idx, sc, _ = dispatch.execute(NMS_V5, (b, s, _size(max_output_size), it, st, sg),
                                   {"pad_to_max_output_size": False})
@@ -283,7 +290,19 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
 def non_max_suppression_overlaps(overlaps: Any, scores: Any, max_output_size: Any, overlap_threshold: Any = 0.5,
                                  score_threshold: Any = float("-inf"), name: str | None = None) -> Tensor:
     """`tf.image.non_max_suppression_overlaps`: greedy NMS with a given [n, n] overlap matrix."""
-    o = _float_in(overlaps)
-    s = _float_in(scores)
-    return dispatch.execute(NMS_OVERLAPS, (o, s, _size(max_output_size), _float_in(overlap_threshold),
-                                           _float_in(score_threshold)))
+    # (image_ops converts overlap_threshold without a dtype, as _own. Eagerly an input the fast path
+    # does not take, a list or a NumPy scalar, sends the call to the eager fallback, which converts the
+    # inputs in order with their op-def dtypes: a tensor of another dtype is its ValueError there, where
+    # the fast path leaves it to the kernel; fz20: fz14 seed 1420261219 #400)
+    ot = _own(overlap_threshold)
+    f32, i32 = dtypes.float32, dtypes.int32
+    inputs = ((overlaps, _float_in, f32), (scores, _float_in, f32), (max_output_size, _size, i32), (ot, _own, f32),
+              (score_threshold, _float_in, f32))
+    fallback = not context.in_function() and not attr_rules.fast_path_takes(
+        "NonMaxSuppressionWithOverlaps", tuple(v for v, _, _ in inputs))
+    converted = []
+    for v, convert, dt in inputs:
+        if fallback and isinstance(v, Tensor):
+            attr_rules.fallback_conversion(v, dt)
+        converted.append(convert(v))
+    return dispatch.execute(NMS_OVERLAPS, tuple(converted))

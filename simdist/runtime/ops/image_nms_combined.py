@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import dtype_error
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -82,36 +82,43 @@ class _MaxHeap:
 def _forward(boxes: np.ndarray, scores: np.ndarray, max_per_class: np.ndarray, max_total: np.ndarray,
              iou: np.ndarray, score_th: np.ndarray, pad_per_class: bool = False,
              clip_boxes: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    # (TF 2.21's CombinedNonMaxSuppressionOp::Compute order: the batch sizes, the scalars and their
+    # ranges, then ParseAndCheckCombinedNMSBoxSizes and CheckCombinedNMSScoreSizes, whose messages
+    # run the shape on without a space; fz20: fz14 seed 1420261219 #360. A boxes or scores of rank 0
+    # there, or scores of rank < 3 at `scores.dim_size(2)`, fails TF's CHECK and aborts the process:
+    # simdist raises the rank error instead)
+    def shape_text(a: np.ndarray) -> str:
+        return "[" + ",".join(map(str, a.shape)) + "]"
+
+    if boxes.ndim and scores.ndim and boxes.shape[0] != scores.shape[0]:
+        raise errors.InvalidArgumentError(None, None, "boxes and scores must have same batch size")
+    for a, what in ((max_per_class, "max_size_per_class"), (max_total, "max_total_size"), (iou, "iou_threshold"),
+                    (score_th, "score_threshold")):
+        if a.ndim != 0:
+            raise errors.InvalidArgumentError(None, None, f"{what} must be 0-D, got shape {shape_text(a)}")
+        if what == "max_size_per_class" and int(a) <= 0:
+            raise errors.InvalidArgumentError(None, None, "max_size_per_class must be positive")
+        if what == "max_total_size" and int(a) <= 0:
+            raise errors.InvalidArgumentError(None, None, "max_total_size must be > 0")
+    per_class, total = int(max_per_class), int(max_total)
+    it, st = _F(iou), _F(score_th)
+    if not (it >= 0 and it <= 1):
+        raise errors.InvalidArgumentError(None, None, "iou_threshold must be in [0, 1]")
+    scores_rank = errors.InvalidArgumentError(None, None, f"scores must be 3-D{shape_text(scores)}")
+    if scores.ndim < 3:
+        raise scores_rank
     if boxes.ndim != 4:
-        raise errors.InvalidArgumentError(None, None, "boxes must be 4-D [batch, num_boxes, q, 4], got shape ["
-                                          + ",".join(map(str, boxes.shape)) + "]")
-    if scores.ndim != 3:
-        raise errors.InvalidArgumentError(None, None, "scores must be 3-D [batch, num_boxes, num_classes], got shape ["
-                                          + ",".join(map(str, scores.shape)) + "]")
+        raise errors.InvalidArgumentError(None, None, f"boxes must be 4-D{shape_text(boxes)}")
     batch, n, q, _ = boxes.shape
     classes = scores.shape[2]
     if q not in (1, classes):
         raise errors.InvalidArgumentError(None, None, "third dimension of boxes must be either 1 or num classes")
     if boxes.shape[3] != 4:
         raise errors.InvalidArgumentError(None, None, "boxes must have 4 columns")
+    if scores.ndim != 3:
+        raise scores_rank
     if scores.shape[1] != n:
         raise errors.InvalidArgumentError(None, None, "scores has incompatible shape")
-    if batch != scores.shape[0]:
-        raise errors.InvalidArgumentError(None, None, "boxes and scores must have same batch size")
-    for a, what in ((max_per_class, "max_size_per_class"), (max_total, "max_total_size"), (iou, "iou_threshold"),
-                    (score_th, "score_threshold")):
-        if a.ndim != 0:
-            raise errors.InvalidArgumentError(None, None, f"{what} must be 0-D, got shape [" +
-                                              ",".join(map(str, a.shape)) + "]")
-    per_class = int(max_per_class)
-    if per_class <= 0:
-        raise errors.InvalidArgumentError(None, None, "max_size_per_class must be positive")
-    total = int(max_total)
-    if total <= 0:
-        raise errors.InvalidArgumentError(None, None, "max_total_size must be > 0")
-    it, st = _F(iou), _F(score_th)
-    if not (it >= 0 and it <= 1):
-        raise errors.InvalidArgumentError(None, None, "iou_threshold must be in [0, 1]")
     size_per_class = min(per_class, n)
     max_total_size = min(2**31 - 1, per_class * classes)
     per_batch = min(total, max_total_size) if pad_per_class else total
@@ -200,7 +207,18 @@ def combined_non_max_suppression(boxes: Any, scores: Any, max_output_size_per_cl
           else convert_to_tensor(score_threshold, dtype=dtypes.float32))
     mt = max_total_size if isinstance(max_total_size, Tensor) else convert_to_tensor(max_total_size)
     attr_rules.check("CombinedNonMaxSuppression", pad_per_class=pad_per_class, clip_boxes=clip_boxes)
-    b, s, mpc = (_typed(v, dt) for v, dt in ((boxes, dtypes.float32), (scores, dtypes.float32),
-                                             (max_output_size_per_class, dtypes.int32)))
+    # (eagerly, an input the fast path does not take (a list, a NumPy scalar: attr_rules.fast_path_takes)
+    # sends the call to the op's eager fallback, which converts the inputs in order with their op-def
+    # dtypes: a tensor of another dtype is its ValueError before the kernel; fz14 seed 1420261219 #360)
+    fixed = ((boxes, dtypes.float32), (scores, dtypes.float32), (max_output_size_per_class, dtypes.int32),
+             (mt, dtypes.int32), (it, dtypes.float32), (st, dtypes.float32))
+    fallback = not context.in_function() and not attr_rules.fast_path_takes(
+        "CombinedNonMaxSuppression", tuple(v for v, _ in fixed), pad_per_class=pad_per_class, clip_boxes=clip_boxes)
+    converted = []
+    for v, dt in fixed:
+        if fallback and isinstance(v, Tensor):
+            attr_rules.fallback_conversion(v, dt)
+        converted.append(_typed(v, dt))
+    b, s, mpc = converted[:3]
     return named_outputs("CombinedNonMaxSuppression", dispatch.execute(
         COMBINED_NMS, (b, s, mpc, mt, it, st), {"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)}))

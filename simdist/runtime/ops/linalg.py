@@ -124,6 +124,9 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     # (TF converts b with a's dtype as its hint: a Python list or NumPy array beside a float16 a is float16)
     tb = _t(b) if isinstance(b, Tensor) or hasattr(b, "_as_tensor") else convert_to_tensor(b, dtype_hint=ta.dtype)
     _check_attrs(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, grad_a, grad_b)
+    if output_type and _batch_matmul_v3(ta, tb, output_type, a_is_sparse, b_is_sparse):
+        return _matmul_v3(ta, tb, dtypes.as_dtype(output_type), bool(transpose_a or adjoint_a),
+                          bool(transpose_b or adjoint_b), grad_a, grad_b)
     if (adjoint_a or adjoint_b) and ta.dtype.kind == "c" and tb.dtype == ta.dtype:   # the adjoint: conjugated too
         from simdist.runtime.ops.complex_math import conj
         ta, tb = (conj(ta) if adjoint_a else ta), (conj(tb) if adjoint_b else tb)
@@ -200,6 +203,57 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
 
 
 _SPARSE_TYPES = ("bfloat16", "float32")
+# BatchMatMulV3's CPU kernels of mixed types in TF 2.21 (batch_matmul_op_real.cc; listed by TF's
+# NotFoundError): (Ta, Tb) -> Tout
+_V3_MIXED = {("uint8", "uint8"): "int32", ("int8", "uint8"): "int32", ("uint8", "int8"): "int32",
+             ("int8", "int8"): "int32", ("uint8", "bfloat16"): "bfloat16", ("int8", "bfloat16"): "bfloat16",
+             ("bfloat16", "uint8"): "bfloat16", ("bfloat16", "int8"): "bfloat16"}
+
+
+def _batch_matmul_v3(ta: Tensor, tb: Tensor, output_type: Any, a_is_sparse: Any, b_is_sparse: Any) -> bool:
+    """Whether math_ops.matmul builds BatchMatMulV3 (Ta, Tb, Tout): an output_type unlike a's or b's
+    dtype, unless a rank-2 product takes SparseMatMul first (a sparse flag with both operands
+    bfloat16 or float32, or bfloat16 beside another dtype but int8/uint8)."""
+    tout = dtypes.as_dtype(output_type)
+    if tout == ta.dtype and tout == tb.dtype:
+        return False
+    if ta.ndim > 2 or tb.ndim > 2:
+        return not (a_is_sparse or b_is_sparse)
+    sparse = bool(a_is_sparse or b_is_sparse) and ta.dtype.name in _SPARSE_TYPES and tb.dtype.name in _SPARSE_TYPES
+    mixed_bf16 = ta.dtype != tb.dtype and (
+        (ta.dtype.name == "bfloat16" and tb.dtype.name not in ("int8", "uint8")) or
+        (tb.dtype.name == "bfloat16" and ta.dtype.name not in ("int8", "uint8")))
+    return not (sparse or mixed_bf16)
+
+
+def _matmul_v3(ta: Tensor, tb: Tensor, tout: Any, adj_a: bool, adj_b: bool, grad_a: Any, grad_b: Any) -> Tensor:
+    """`tf.matmul(..., output_type=T)` through BatchMatMulV3 (clause ops.attr-types, fz20): its
+    CPU kernel exists for (T, T, T) and the mixed types of _V3_MIXED only (else NotFoundError, before
+    any shape check); the kernel casts each operand to Tout and multiplies them in Tout, which
+    simdist does with Cast and MatMul/BatchMatMulV2 (the values and their cost are those ops'; int8
+    and uint8 products summed in int32 are exact, wrapping as int32 does)."""
+    from simdist.runtime import context
+    from simdist.runtime.ops.math import cast
+    shapes = (ta.shape.as_list(), tb.shape.as_list())
+    low = next((k for k, t in enumerate((ta, tb)) if t.ndim < 2), None)
+    if low is not None and context.in_function():
+        # (a graph builds the op first: BatchMatMulV3's shape function refuses a rank below 2 at trace;
+        # the kernel lookup waits for the run; fz14 seed 1420261219 #277)
+        raise trace_errors.shape_error(f"In[{low}] ndims must be >= 2: {len(shapes[low])} [Op:BatchMatMulV3]",
+                                       f"Shape must be at least rank 2 but is rank {len(shapes[low])}",
+                                       "BatchMatMulV3", shapes)
+    same = ta.dtype == tb.dtype == tout
+    if not same and _V3_MIXED.get((ta.dtype.name, tb.dtype.name)) != tout.name:
+        def enum(d: Any) -> str:
+            return "DT_" + {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}.get(d.name, d.name.upper())
+        raise errors.NotFoundError(
+            None, None, f"Could not find device for node: {{{{node BatchMatMulV3}}}} = BatchMatMulV3[Ta={enum(ta.dtype)}, "
+            f"Tb={enum(tb.dtype)}, Tout={enum(tout)}, adj_x={str(adj_a).lower()}, adj_y={str(adj_b).lower()}, "
+            f"grad_x={str(bool(grad_a)).lower()}, grad_y={str(bool(grad_b)).lower()}]")
+    for k, t in enumerate((ta, tb)):
+        if t.ndim < 2:
+            raise errors.InvalidArgumentError(None, None, f"In[{k}] ndims must be >= 2: {t.ndim} [Op:BatchMatMulV3]")
+    return matmul(cast(ta, tout), cast(tb, tout), adjoint_a=adj_a, adjoint_b=adj_b)
 
 
 def _check_attrs(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjoint_a: Any, adjoint_b: Any,
@@ -353,6 +407,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     TF transposes, reshapes and calls MatMul; simdist computes one Einsum where that gives the
     same values, and TF's composition for float16, whose Einsum kernel rounds differently from its
     MatMul (half_matmul.py)."""
+    from simdist.runtime.ops import static_shapes
     from simdist.runtime.ops.einsum import einsum
     ta, tb = _t(a), _t(b)
     ra, rb = ta.ndim, tb.ndim
@@ -360,9 +415,13 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         n = int(axes)
         if n < 0:
             raise ValueError(f"`axes` must be at least 0. Received: {axes}.")
-        if n > ra or n > rb:
+        if n > ra:   # (math_ops._tensordot_axes checks a's rank only)
             raise ValueError(f"`axes` must not be larger than the number of dimensions of tensor {a}.  Received "
-                             f"{n}, vs tensor dimensions {max(ra, rb)}.")
+                             f"{n}, vs tensor dimensions {ra}.")
+        if n > rb and not static_shapes.rank_unknown(tb):
+            # (b's axes range(n) index its static shape in _tensordot_reshape: Python's IndexError;
+            # fz20: fz14 seed 1420261219 #335)
+            raise IndexError("list index out of range")
         xa, xb = list(range(ra - n, ra)), list(range(n))
     else:
         if not isinstance(axes, (list, tuple)):   # (math_ops._tensordot_axes: convert_to_tensor(axes, int32),
@@ -405,7 +464,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         # equal products compute, others are MatMul's error, its shape function's ValueError where
         # the graph knows the dimensions; fz2 seed 63 #18)
         from simdist.runtime import errors as op_errors
-        from simdist.runtime.ops import array, static_shapes
+        from simdist.runtime.ops import array
         fa, fb = [k for k in range(ra) if k not in xa], [k for k in range(rb) if k not in xb]
         m, ka = int(np.prod([da[k] for k in fa])), int(np.prod([da[i] for i in xa]))
         kb, n = int(np.prod([db[j] for j in xb])), int(np.prod([db[k] for k in fb]))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, shape_checks
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
@@ -54,6 +54,8 @@ def _rule(dts: Any, attrs: Any) -> tuple:
 LIST_DIFF = register("ListDiff", _list_diff, _rule, lambda a, out, at: 0.0, num_outputs=2, kind="gather/scatter",
                      fusion=lanes("its output length depends on the values"))
 no_tf_gradient("ListDiff")
+# (array_ops.cc: x and y vectors, WithRank(c->input(0), 1) then input 1; a graph's trace-time ValueError, rawfz20)
+LIST_DIFF.trace_shape = shape_checks.shape_fn(("rank", 0, 1), ("rank", 1, 1))
 
 
 def setdiff1d(x: Any, y: Any, index_dtype: Any = dtypes.int32, name: str | None = None) -> Any:

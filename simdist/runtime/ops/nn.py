@@ -160,10 +160,11 @@ def _dropout(x: Any, rate: Any, noise_shape: Any, sample: Any) -> Tensor:
         if rate.ndim != 0:
             raise ValueError(f"Shape {rate.shape} must have rank 0")
         if rate.dtype != x.dtype:
-            if not rate.dtype.is_floating:
-                raise ValueError(f"`x.dtype` must be compatible with `rate.dtype`. Received: "
-                                 f"x.dtype={tf_repr(x.dtype)} and rate.dtype={tf_repr(rate.dtype)}")
-            rate = math.cast(rate, x.dtype)
+            # (TF's `rate_dtype.is_compatible_with(x_dtype)` holds only for the same base dtype, so its
+            # cast branch never runs for two value dtypes: a float32 rate with float64 x is refused;
+            # fz20: fz14 seed 1420261219 #474)
+            raise ValueError(f"`x.dtype` must be compatible with `rate.dtype`. Received: "
+                             f"x.dtype={tf_repr(x.dtype)} and rate.dtype={tf_repr(rate.dtype)}")
         ret = math.truediv(x, math.subtract(array.constant(1, dtype=x.dtype), rate))
     elif is_number:
         ret = math.multiply(x, convert_to_tensor(1 / (1 - rate), dtype=x.dtype))

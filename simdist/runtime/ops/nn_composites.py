@@ -79,6 +79,12 @@ def with_space_to_batch(input: Any, dilation_rate: Any, padding: Any, op: Callab
     else op on the SpaceToBatchND of the input (padded so the rate divides it; SAME adds the
     dilated filter's padding) with "VALID", then BatchToSpaceND with the crops."""
     x = _t(input)
+    if isinstance(dilation_rate, Tensor) and dilation_rate.dtype != dtypes.int32:
+        # (_WithSpaceToBatch: convert_to_tensor(dilation_rate, int32) of a tensor of another dtype;
+        # fz20: fz14 seed 1420262001 #225)
+        raise ValueError(f"dilation_rate: Tensor conversion requested dtype int32 for Tensor with dtype "
+                         f"{dilation_rate.dtype.name}: "
+                         f"{dilation_rate!r}")
     rate = _ints(dilation_rate, "dilation_rate")
     if rate.ndim != 1:
         raise ValueError(f"`dilation_rate.shape.rank` must be 1. Received: dilation_rate={rate} of rank {rate.ndim}")

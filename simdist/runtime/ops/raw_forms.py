@@ -60,8 +60,24 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("Slice", RawArgs(via=lambda input, begin, size: slicing.slice_(input, begin, size)))
     _set("ReverseV2", RawArgs(via=lambda tensor, axis: slicing.reverse(tensor, axis)))
     _set("Roll", RawArgs(via=lambda input, shift, axis: array_more.roll(input, shift, axis)))
-    _set("GatherV2", RawArgs(via=lambda params, indices, axis, batch_dims:
-                             array.gather(params, indices, axis=axis, batch_dims=batch_dims)))
+    def gather_v2(params: Any, indices: Any, axis: Any, batch_dims: int) -> Any:
+        """GatherV2's kernel checks of batch_dims (gather_op.cc), which tf.gather's wrapper makes
+        otherwise: its range over the indices' rank, then below the params' rank (rawfz20)."""
+        if batch_dims != 0:
+            from simdist.runtime.ops import trace_errors
+            r = indices.ndim
+            text = f"Expected batch_dims in the range [{-r}, {r}], but got {batch_dims}" \
+                if not -r <= batch_dims <= r else None
+            b = batch_dims + r if batch_dims < 0 else batch_dims
+            if text is None and b >= params.ndim:
+                text = f"batch_dims ({b}) must be less than rank(params) ({params.ndim})."
+            if text is not None:   # (the shape function's ValueError in a graph that knows both ranks)
+                from simdist.runtime.ops import static_shapes
+                err = errors.InvalidArgumentError(None, None, f"{text} [Op:GatherV2]")
+                known = static_shapes.known_shape(params) is not None and static_shapes.known_shape(indices) is not None
+                raise trace_errors.static(err, ValueError, text) if known else err
+        return array.gather(params, indices, axis=axis, batch_dims=batch_dims)
+    _set("GatherV2", RawArgs(via=gather_v2))
     _set("TopKV2", RawArgs(via=lambda input, k, sorted, index_type: sorting.top_k(input, k, sorted, index_type)))
     for op, fn in (("UnsortedSegmentSum", scatter.unsorted_segment_sum),
                    ("UnsortedSegmentMax", segments.unsorted_segment_max),
@@ -140,14 +156,68 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                                  new_axis_mask, shrink_axis_mask:
                                  slicing.strided_slice_fn(input, begin, end, strides, begin_mask, end_mask,
                                                           ellipsis_mask, new_axis_mask, shrink_axis_mask)))
-    # SplitV's num_split is the number of size_splits (the wrapper's check gives TF's error first)
-    _set("SplitV", RawArgs(via=lambda value, size_splits, split_dim, num_split:
-                           array.split(value, size_splits, split_dim, num=num_split)))
+    # SplitV's num_split is the number of size_splits (the wrapper's check gives TF's error first; a
+    # num_split other than that count is the kernel's error, the shape function's at trace: rawfz20)
+    def split_v(value: Any, size_splits: Any, split_dim: Any, num_split: int) -> Any:
+        sizes = size_splits.shape.as_list()
+        if len(sizes) == 1 and sizes[0] != num_split:
+            from simdist.runtime.ops import trace_errors
+            err = errors.InvalidArgumentError(None, None, "size of the split_tensor must be 1-D and have the same "
+                                                          f"elements as outputs got 1 -D and {sizes[0]} elements "
+                                                          "[Op:SplitV]")
+            raise trace_errors.static(err, ValueError, "Length of size_splits should be equal to num_outputs")
+        return array.split(value, size_splits, split_dim, num=num_split)
+    _set("SplitV", RawArgs(via=split_v))
+    # ops whose kernel checks simdist's public function makes (not the op's forward): their raw form
+    # is that function, so a raw call meets TF's kernel errors too (rawfz20; small binding fix)
+    from simdist.runtime.ops import nn_more, string_case
+    _set("LRN", RawArgs(via=lambda input, depth_radius, bias, alpha, beta:
+                        nn_more.local_response_normalization(input, depth_radius, bias, alpha, beta)))
+    _set("StringUpper", RawArgs(via=lambda input, encoding: string_case.upper(input, encoding)))
+    _set("StringLower", RawArgs(via=lambda input, encoding: string_case.lower(input, encoding)))
+    _set("MatrixBandPart", RawArgs(via=lambda input, num_lower, num_upper:
+                                   linalg_more.band_part(input, num_lower, num_upper)))
+    # ReverseSequence's and the resize ops' kernel checks live in their functions (rawfz20): the raw form
+    from simdist.runtime.ops import array_more, resize_area, resize_bicubic, resize_nearest
+    _set("ReverseSequence", RawArgs(via=lambda input, seq_lengths, seq_dim, batch_dim:
+                                    array_more.reverse_sequence(input, seq_lengths, seq_dim, batch_dim)))
+
+    def resize(op: str, fn: Any) -> Any:
+        def run(images: Any, size: Any, **attrs: Any) -> Any:
+            from simdist.runtime import context
+            from simdist.runtime.ops import dispatch, static_shapes, trace_errors
+            s = dispatch.static_value(size)
+            shape = static_shapes.known_shape(images)
+            # (a graph: image_ops.cc's ResizeShapeFn, images rank 4, then the size a 2-vector of values >= 0)
+            text = "Shape must be rank 4" if shape is not None and len(shape) != 4 else \
+                "Shape must be rank 1" if s.ndim != 1 else "Dimension must be 2" if s.size != 2 else \
+                "Dimension must be non-negative" if (s < 0).any() else None
+            try:
+                if s.ndim != 1:   # (ImageResizerState: the size tensor first)
+                    raise errors.InvalidArgumentError(None, None, f"shape_t must be 1-D{list(s.shape)} [Op:{op}]")
+                return fn(images, tuple(int(v) for v in s), **attrs)
+            except errors.InvalidArgumentError as e:
+                if text is not None and context.in_function():
+                    raise trace_errors.static(e, ValueError, f"{text} for '{{{{node {op}}}}}'") from None
+                raise
+        return run
+    _set("ResizeBicubic", RawArgs(via=resize("ResizeBicubic", resize_bicubic.resize_bicubic)))
+    _set("ResizeNearestNeighbor", RawArgs(via=resize("ResizeNearestNeighbor", resize_nearest.resize_nearest_neighbor)))
+    _set("ResizeArea", RawArgs(via=resize("ResizeArea", resize_area.resize_area)))
+    # the square-matrix ops: their public functions' check (the kernel's error eagerly, the shape
+    # function's ValueError where a graph knows the dimensions) before the default binding (rawfz20)
+    for op, attrs in (("Cholesky", {}), ("LogMatrixDeterminant", {}), ("MatrixDeterminant", {}),
+                      ("MatrixInverse", {"adjoint": "adjoint"}), ("MatrixSquareRoot", {}),
+                      ("SelfAdjointEigV2", {"compute_v": "compute_v"})):
+        _set(op, RawArgs(attrs=attrs, check=(lambda op: lambda a: linalg_more._square(a["input"], op))(op)))
     _set("Conv3D", RawArgs(attrs={"strides": "strides", "padding": "padding", "dilations": "dilations",
                                   "explicit_paddings": lambda a: ()}))
 
     def policy(op: str, fn: Any) -> Any:
         def run(bad_indices_policy: str, **kw: Any) -> Any:
+            if bad_indices_policy not in ("", "DEFAULT", "ERROR", "IGNORE"):   # (TF's kernels' GetBadIndicesPolicy)
+                raise errors.InvalidArgumentError(None, None, "Unknown bad indices handling attribute: "
+                                                              f"{bad_indices_policy} [Op:{op}]")
             _only(op, "bad_indices_policy", bad_indices_policy, ("", "DEFAULT"))
             return fn(**kw)
         return run
@@ -162,9 +232,9 @@ def declare() -> None:  # noqa: C901 - one declaration per op
 
     # Ops whose default binding TF's own calls showed wrong (tests/ops/test_raw_ops_tf.py, session 19):
     # their forwards take the raw arguments otherwise; no raw form until a RawArgs is written for each
-    for op in ("AllCandidateSampler", "FixedUnigramCandidateSampler", "Eig", "FFT", "FFT2D", "IFFT", "IFFT2D",
-               "MatrixLogarithm", "RandomShuffle", "SparseReduceMaxSparse", "StatelessParameterizedTruncatedNormal",
-               "StatelessRandomBinomial", "StringJoin", "StringNGrams", "UnicodeDecode"):
+    # (Eig, FFT, FFT2D, IFFT, IFFT2D, MatrixLogarithm, StringJoin, UnicodeDecode: raw_forms_more.py, session 20)
+    for op in ("AllCandidateSampler", "FixedUnigramCandidateSampler", "RandomShuffle", "SparseReduceMaxSparse",
+               "StatelessParameterizedTruncatedNormal", "StatelessRandomBinomial", "StringNGrams"):
         _set(op, "its forward takes the raw op's arguments otherwise (a TF call disagreed; no RawArgs yet)")
     # Ops with a default binding that no recorded TF call has checked yet (scripts/record_raw_op_cases.py
     # found none): absent until one does
@@ -172,14 +242,12 @@ def declare() -> None:  # noqa: C901 - one declaration per op
         _set(op, "no recorded TF call checks its binding yet (scripts/record_raw_op_cases.py)")
 
 
-UNCHECKED = ("DecodeBase64", "DecodeCompressed", "DecodePaddedRaw", "DecodeRaw", "EncodeBase64", "MatchingFiles",
-             "ParseTensor", "ReadFile", "SerializeTensor", "WriteFile",   # (io19's, merged after the recording)
-             "AdjustContrastv2", "AdjustHue", "AdjustSaturation", "Conv2DBackpropFilterV2", "Conv2DBackpropInputV2",
-             "FFT3D", "Fingerprint", "FractionalAvgPoolGrad", "GenerateBoundingBoxProposals", "IFFT3D",
-             "MatrixSolveLs", "PrintV2", "RandomPoissonV2", "ReduceJoin", "RegexFullMatch", "RegexReplace",
-             "SparseAddGrad", "SparseDenseCwiseAdd", "SparseFillEmptyRowsGrad", "SparseSegmentMeanGradV2",
-             "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNGradV2", "SparseSegmentSqrtNWithNumSegments",
-             "SparseSegmentSumGradV2", "SparseSliceGrad", "StatelessRandomPoisson", "StaticRegexFullMatch",
-             "StaticRegexReplace", "StringFormat", "StringSplitV2", "StringToHashBucket", "StringToHashBucketFast",
-             "StringToHashBucketStrong", "StringToNumber", "Substr", "UnicodeTranscode", "UnsortedSegmentJoin")
-
+# (session 20: the rest of session 19's list has recorded TF calls now: scripts/record_raw_op_cases.py
+# notes the wrappers' fallback path too)
+UNCHECKED = ("AdjustContrastv2", "AdjustHue", "AdjustSaturation", "Conv2DBackpropFilterV2",
+             "Conv2DBackpropInputV2", "DecodeBase64", "DecodePaddedRaw", "DecodeRaw", "FractionalAvgPoolGrad",
+             "GenerateBoundingBoxProposals", "MatchingFiles", "MatrixSolveLs", "ParseTensor", "RandomPoissonV2",
+             "ReadFile", "SparseAddGrad", "SparseDenseCwiseAdd", "SparseFillEmptyRowsGrad",
+             "SparseSegmentMeanGradV2", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNGradV2",
+             "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSumGradV2", "SparseSliceGrad",
+             "StatelessRandomPoisson", "WriteFile")

@@ -21,8 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, registry
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import dispatch, raw_rules, registry
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -73,8 +73,9 @@ def _forward_params(op: registry.OpDef) -> tuple[int, int, bool, set[str], set[s
 
 @lru_cache(maxsize=1)
 def _declared() -> bool:
-    from simdist.runtime.ops import raw_forms
+    from simdist.runtime.ops import raw_forms, raw_forms_more
     raw_forms.declare()
+    raw_forms_more.declare()   # (session 20's forms: after raw_forms, whose reasons they replace)
     return True
 
 
@@ -93,7 +94,10 @@ def binding(name: str) -> RawArgs | str:
     try:
         op = registry.get(name)
     except LookupError:
-        return "simdist does not implement the op"
+        # (a raw op simdist computes as a composition of its ops: runtime/ops/raw_compositions.py)
+        from simdist.runtime.ops import raw_compositions
+        composed = raw_compositions.forms().get(name) if name in raw_compositions.NAMES else None
+        return composed if composed is not None else "simdist does not implement the op"
     if isinstance(op.raw_args, str):
         return op.raw_args
     if op.raw_args is not None:
@@ -184,6 +188,8 @@ def _make_str(v: Any, arg: str) -> str:
 
 
 def _make_type(v: Any, arg: str) -> dtypes.DType:
+    if v is None:   # (TF's make_type: dtypes.as_dtype(None) is a TypeError; simdist's as_dtype reads it as a default)
+        raise TypeError(f"Expected DataType for argument '{arg}' not None.")
     try:
         return dtypes.as_dtype(v)
     except (TypeError, ValueError, KeyError):
@@ -212,6 +218,8 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str) -> Any:
         v = _default_value(a)
     kind = a["type"]
     arg = a["py"]
+    if v is None and kind.startswith("list(") and not context.in_function():
+        v = ()   # (TF's eager fast path reads None as an empty list: then the attr's minimum, if any, refuses it)
     if kind.startswith("list("):
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
@@ -365,14 +373,47 @@ def call(name: str, kw: dict[str, Any]) -> Any:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname)
     inputs = _inputs(spec, kw, vals, fname)
     _check_dtypes(name, spec, inputs, vals)
+    raw_rules.check_attrs(name, spec, vals)
+    try:
+        raw_rules.check_kernel(name, vals)
+    except errors.InvalidArgumentError:   # (a graph: its shape checks at trace come before the missing kernel)
+        _trace_checks(name, b, inputs, vals)
+        raise
+    raw_rules.check_shapes(name, spec, inputs)
+    try:
+        return _run(name, spec, b, inputs, vals)
+    except Exception as e:
+        tf_err = raw_rules.kernel_error(name, e, inputs)
+        if tf_err is None:
+            raise
+        raise tf_err from e
+
+
+def _trace_checks(name: str, b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any]) -> None:
+    """Inside a tf.function, the raw call's checks a graph makes when it adds the op (its RawArgs
+    check, the op's trace_shape), whose marked errors TF raises at trace time, before a run finds the
+    kernel missing (raw_rules.check_kernel)."""
+    if b.via is not None:
+        return
+    if b.check is not None:
+        b.check({**inputs, **vals})
+    op = registry.get(name)
+    if op.trace_shape is not None:
+        from simdist.runtime.ops import shape_checks, static_shapes
+        order = b.inputs if b.inputs is not None else list(inputs)
+        ts = [t for n in order for t in (inputs[n] if isinstance(inputs[n], list) else [inputs[n]])]
+        shape_checks.check(name, op.trace_shape, [static_shapes.known_shape(t) for t in ts], vals)
+
+
+def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
+    """The raw call's op run on its checked inputs and attrs."""
     every = {**inputs, **vals}
     if b.check is not None:
         b.check(every)
     for a in spec["args"]:
         taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
         if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):
-            raise errors.UnimplementedError(None, None, f"simdist computes {name} in the {a.get('default')} layout "
-                                            f"only, not data_format={vals[a['attr']]!r} [Op:{name}]")
+            raise raw_rules.layout_error(name, vals[a["attr"]], a.get("default"), vals.get("T"))
     if b.via is not None:
         out = b.via(**{a.get("input", a.get("attr")): every[a.get("input", a.get("attr"))] for a in spec["args"]})
         return _outputs(name, spec, out, vals)
@@ -394,6 +435,9 @@ def call(name: str, kw: dict[str, Any]) -> Any:
             else:
                 attrs[k] = vals[src]
     op = registry.get(name)
+    if op.kind == "elementwise":   # (TF's kernels' shape checks: NumPy's broadcasting is not theirs)
+        from simdist.runtime.ops import raw_shapes
+        tensors = raw_shapes.check(name, tensors)
     out = dispatch.execute(op, tensors, attrs or None)
     return _outputs(name, spec, out, vals)
 
@@ -402,6 +446,8 @@ def _outputs(name: str, spec: dict[str, Any], out: Any, vals: dict[str, Any]) ->
     """The op's results as TF's raw op returns them: one tensor, a list (a list output), or a
     namedtuple named after the op with the OpDef's output names."""
     outs = spec["outputs"]
+    if not outs:   # (an op without outputs, NoOp: the eager call returns None)
+        return None
     flat = list(out) if isinstance(out, (tuple, list)) else [out]
     if len(outs) == 1 and "number_attr" not in outs[0] and "type_list_attr" not in outs[0]:
         return flat[0] if len(flat) == 1 else out
@@ -465,5 +511,6 @@ def function(name: str) -> Callable[..., Any]:
 
     raw_op.__name__ = raw_op.__qualname__ = fname
     raw_op.__signature__ = inspect.signature(inner)  # type: ignore[attr-defined]
-    raw_op.__doc__ = f"TF's raw op {name}, computed by simdist's op {name} (clause ops.raw-ops)."
+    how = f"simdist's op {name}" if name in registry._OPS else "a composition of simdist's ops"
+    raw_op.__doc__ = f"TF's raw op {name}, computed by {how} (clause ops.raw-ops)."
     return raw_op

@@ -1,7 +1,9 @@
-"""`tf.repeat` (array_ops.repeat_with_axis) for a scalar count, as TF builds it: ExpandDims
-after the axis, Tile that new axis `repeats` times, Reshape to the repeated shape — so its
-values, gradient (Tile's: a sum over the copies) and cost are those ops'. Keras's
-UpSampling1D/2D (nearest) are this op."""
+"""`tf.repeat` (array_ops.repeat_with_axis) as TF builds it. A scalar count: ExpandDims after the
+axis, Tile that new axis `repeats` times, Reshape to the repeated shape. A vector of counts (fz20):
+the counts broadcast over the axis (and over the dimensions before it), a sequence mask of
+max(0, max count) columns, the input tiled that many times after the axis, BooleanMask, and a
+Reshape to the summed count unless the axis is 0 — so values, errors, gradient (Tile's and
+BooleanMask's) and cost are those ops'. Keras's UpSampling1D/2D (nearest) are this op."""
 
 from __future__ import annotations
 
@@ -26,8 +28,7 @@ def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None =
     x = _t(input)
     counts = np.asarray(repeats._v if isinstance(repeats, Tensor) else repeats)
     if counts.size != 1:
-        raise NotImplementedError(f"simdist: tf.repeat with a vector of repeats ({counts.tolist()}) is not "
-                                  "implemented; a scalar repeats is")
+        return _repeat_counts(x, repeats, axis)
     k = int(counts.reshape(()))
     if axis is None:
         x, axis = array.reshape(x, [-1]), 0
@@ -41,3 +42,43 @@ def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None =
     multiples[axis + 1] = k
     tiled = tile(array.expand_dims(x, axis + 1), multiples)
     return array.reshape(tiled, shape[:axis] + [shape[axis] * k] + shape[axis + 1:])
+
+
+def _repeat_counts(x: Tensor, repeats: Any, axis: int | None) -> Tensor:
+    """repeat_with_axis for repeats of other than one element (array_ops.py, TF 2.21): the
+    counts as an int tensor (convert_to_int_tensor: integers cast to int32, others TypeError), of
+    rank at most 1 and, as a vector, of the axis's length; then the sequence-mask composition."""
+    from simdist.runtime import dtypes
+    from simdist.runtime.ops.generators import sequence_mask
+    from simdist.runtime.ops.math import cast, maximum, reduce_max, reduce_sum
+    from simdist.runtime.tensor import convert_to_tensor
+    if axis is None:   # (repeat: the flattened input along axis 0)
+        x, axis = array.reshape(x, [-1]), 0
+    r = repeats if isinstance(repeats, Tensor) else convert_to_tensor(repeats, dtype_hint=dtypes.int32)
+    if not r.dtype.is_integer:
+        raise TypeError(f"Argument `tensor` (name: repeats) must be of type integer. Received `tensor` = {r._v} "
+                        f"of dtype: {r.dtype!r}")
+    r = cast(r, dtypes.int32)
+    if r.ndim > 1:
+        raise ValueError(f"Shape {r.shape} must have rank at most 1")
+    if x.ndim == 0:
+        x = array.stack([x])
+    nd = x.ndim
+    if not -nd <= axis < nd:
+        raise ValueError(f"axis={axis} out of bounds: expected {-nd}<=axis<{nd}")
+    axis %= nd
+    shape = x.shape.as_list()
+    if r.ndim == 1 and r.shape.as_list()[0] != shape[axis]:
+        raise ValueError(f"Dimensions {shape[axis]} and {r.shape.as_list()[0]} are not compatible")
+    r = array.broadcast_to(r, [shape[axis]])
+    original = r
+    if axis != 0:
+        r = array.broadcast_to(r, shape[:axis + 1])
+    top = maximum(array.constant(0, dtype=dtypes.int32), reduce_max(r))
+    mask = sequence_mask(r, top)
+    multiples = [1] * (nd + 1)
+    multiples[axis + 1] = int(top._v)
+    masked = array.boolean_mask(tile(array.expand_dims(x, axis + 1), multiples), mask)
+    if axis == 0:
+        return masked
+    return array.reshape(masked, shape[:axis] + [int(reduce_sum(original)._v)] + shape[axis + 1:])

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, shape_checks
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.sparse_core import invalid
 from simdist.runtime.sparse_tensor import SparseTensor
@@ -142,6 +142,24 @@ SPARSE_SPARSE = register("SparseToSparseSetOperation", _sparse_sparse, _rule(1, 
 SET_SIZE = register("SetSize", _set_size, lambda dts, at: dtypes.int32, _FLOPS, kind="sort", fusion=_VALUE_DEPENDENT)
 for _name in ("SetSize", "DenseToDenseSetOperation", "DenseToSparseSetOperation", "SparseToSparseSetOperation"):
     NotDifferentiable(_name)
+
+
+def _sparse_sparse_ranks(shapes: list, attrs: Any) -> str | None:
+    """set_ops.cc's SparseToSparseSetOperation after both ValidateSparseTensor: a known rank (the
+    length of a set's shape vector) below 2, or two known ranks that differ."""
+    r0, r1 = shape_checks.dim(shapes[2], 0), shape_checks.dim(shapes[5], 0)
+    if r0 is not None:
+        if r0 < 2:
+            return f"Input 0, expected rank >= 2, got {r0}."
+        return None if r1 is None or r1 == r0 else f"Dimension must be {r0} but is {r1}"
+    if r1 is not None and r1 < 2:
+        return f"Input 1, expected rank >= 2, got {r1}."
+    return None
+
+
+# (set_ops.cc's shape function, run when a graph adds the op: a trace-time ValueError, rawfz20)
+SPARSE_SPARSE.trace_shape = shape_checks.shape_fn(*shape_checks.sparse_tensor(0, 1, 2),
+                                                  *shape_checks.sparse_tensor(3, 4, 5), ("fn", _sparse_sparse_ranks))
 
 
 def _convert(x: Any) -> Any:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-__all__ = ["shape_fn", "dim", "check", "merge_matrix"]
+__all__ = ["shape_fn", "dim", "check", "merge_matrix", "sparse_tensor"]
 
 Shape = Sequence[Any] | None
 
@@ -85,6 +85,14 @@ def merge_matrix(shape: Shape, rows: int, cols: int) -> str | None:
             got = ",".join("?" if x is None else str(x) for x in shape)
             return f"Dimension {d} in both shapes must be equal, but are {a} and {b}. Shapes are [{got}] and [{rows},{cols}]."
     return None
+
+
+def sparse_tensor(indices: int, values: int, shape: int) -> tuple:
+    """shape_inference::ValidateSparseTensor (common_shape_fns.cc) as steps: indices a matrix,
+    values and shape vectors, as many values as indices rows, as many shape entries as index
+    columns."""
+    return (("rank", indices, 2), ("rank", values, 1), ("rank", shape, 1), ("merge", indices, 0, values, 0),
+            ("merge", indices, 1, shape, 0))
 
 
 def check(name: str, trace_shape: Callable[[list[Shape], dict | None], str | None], shapes: list[Shape],

@@ -164,6 +164,13 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
         other = len(e) if len(e) != len(b) else len(st)
         raise trace_errors.mark_shape(err, trace_errors.merge_text([len(b)], [other]), "StridedSlice",
                                       ([], [len(b)], [len(e)], [len(st)]))
+    key = _masked_key(b, e, st, begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, "StridedSlice")
+    return array.strided_slice(input_, key)
+
+
+def _masked_key(b: tuple, e: tuple, st: tuple, begin_mask: int, end_mask: int, ellipsis_mask: int,
+                new_axis_mask: int, shrink_axis_mask: int, op: str) -> tuple:
+    """The `t[...]` key of StridedSlice's begin, end, strides and bit masks."""
     key: list[Any] = []
     for i in range(len(b)):
         bit = 1 << i
@@ -174,12 +181,23 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
         elif shrink_axis_mask & bit:
             if st[i] < 0:   # ValidateStridedSliceOp (the kernel eagerly, the shape function when traced)
                 raise trace_errors.static(errors.InvalidArgumentError(
-                    None, None, "only stride 1 allowed on non-range indexing. [Op:StridedSlice]"), ValueError,
-                    "only stride 1 allowed on non-range indexing. for '{{node StridedSlice}}'")
+                    None, None, f"only stride 1 allowed on non-range indexing. [Op:{op}]"), ValueError,
+                    f"only stride 1 allowed on non-range indexing. for '{{{{node {op}}}}}'")
             key.append(b[i])
         else:
             key.append(slice(None if begin_mask & bit else b[i], None if end_mask & bit else e[i], st[i]))
-    return array.strided_slice(input_, tuple(key))
+    return tuple(key)
+
+
+def mask_key(begin: Any, end: Any, strides: Any, begin_mask: int, end_mask: int, ellipsis_mask: int,
+             new_axis_mask: int, shrink_axis_mask: int, op: str) -> tuple:
+    """The `t[...]` key of a StridedSlice-family op's index tensors and bit masks (StridedSliceGrad's
+    raw form), checked as StridedSlice checks them."""
+    b, e, st = (_ints(v, "Index", op) for v in (begin, end, strides))
+    if not len(b) == len(e) == len(st):
+        raise errors.InvalidArgumentError(None, None, "Expected begin, end, and strides to be 1D equal size tensors, "
+                                          f"but got shapes [{len(b)}], [{len(e)}], and [{len(st)}] instead. [Op:{op}]")
+    return _masked_key(b, e, st, begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, op)
 
 
 # --- Tile ------------------------------------------------------------------------------------------------------

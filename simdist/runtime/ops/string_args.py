@@ -47,6 +47,15 @@ def string_tensor(x: Any, op: str = "", arg: str = "input") -> Tensor:
         math.distributed_variable_conversion(x, dtypes.string)
     if isinstance(x, Variable):
         return x.read_value()
+    if context.in_function() and op and isinstance(x, (list, tuple)) and any(isinstance(v, Tensor) for v in x):
+        # (op_def_library's conversion of a list holding a tensor: an element that is no text is
+        # make_tensor_proto's TypeError, where eagerly the list packs and Cast refuses the tensor;
+        # fz20: fz14 seed 1420261202 #957)
+        bad = next((v for v in x if not isinstance(v, (Tensor, str, bytes))), None)
+        if bad is not None:
+            bad = bad.item() if isinstance(bad, np.generic) else bad
+            raise TypeError(f"Expected string passed to parameter '{arg}' of op '{op}', got {x!r} of type "
+                            f"'{type(x).__name__}' instead. Error: Expected binary or unicode string, got {bad!r}")
     try:
         return convert_to_tensor(x, dtype=dtypes.string)
     except (TypeError, ValueError) as e:
@@ -58,6 +67,10 @@ def string_tensor(x: Any, op: str = "", arg: str = "input") -> Tensor:
                    f"Expected string, but got {bad!r} of type '{type(bad).__name__}'.")
             raise TypeError(f"Expected string passed to parameter '{arg}' of op '{op}', got {x!r} of type "
                             f"'{type(x).__name__}' instead. Error: {why}") from None
+        if numpy_value and context.in_function():
+            # (a wrapper's own convert_to_tensor(x, dtype=string) in a graph: make_tensor_proto's
+            # TypeError; fz20: fz14 seed 1420261202 #663, #952)
+            raise TypeError(f"Expected binary or unicode string, got {bad!r}") from None
         if numpy_value:
             kind = type(np.asarray(x).reshape(-1)[0].item()).__name__ if np.asarray(x).size else "object"
             raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type {kind}).") \

@@ -213,6 +213,11 @@ def split(input: Any, sep: Any = None, maxsplit: int = -1, name: str | None = No
 
 def bytes_split(input: Any, name: str | None = None) -> Any:  # noqa: A002
     """`tf.strings.bytes_split`: each string's bytes as strings of one byte."""
+    from simdist.runtime.ops import static_shapes
+    if isinstance(input, Tensor) and static_shapes.rank_unknown(input):
+        # (ragged_string_ops.string_bytes_split converts without a dtype and checks the rank before any
+        # op sees the dtype; fz20: fz14 seed 1420262001 #199)
+        raise ValueError("input must have a statically-known rank.")
     return _on_strings(input, "StringSplit", lambda x: dispatch.execute(BYTES_SPLIT, (x,)), "bytes")
 
 

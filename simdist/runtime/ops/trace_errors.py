@@ -23,6 +23,7 @@ __all__ = ["static", "attr_minimum", "shape_error", "mark_shape", "dtype_mismatc
            "at_build", "unmark", "const_node_name", "list_minimum", "as_function"]
 
 _ATTR = "_simdist_trace_error"
+MARK = _ATTR   # (the attribute holding an error's trace-time mark, for raw_rules to leave marked errors be)
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
 # rule sees t and e, not the condition); other ops have TF's usual binary names x, y.
 _ARG_NAMES = {"MatMul": ("a", "b"), "SelectV2": ("t", "e"), "LowerBound": ("sorted_inputs", "values"),

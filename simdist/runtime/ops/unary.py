@@ -310,9 +310,15 @@ def _safe(grad: Any, value: Any) -> Any:
     return math.where(math.equal(grad, 0), array.zeros_like(value), value)
 
 
+def sqrt_grad(y: Any, dy: Any) -> Any:
+    """TF's SqrtGrad kernel (scalar_sqrt_gradient_op): dy * 0.5 / conj(y), +0 where dy is 0
+    (Sqrt's gradient and tf.raw_ops.SqrtGrad)."""
+    return _safe(dy, dy * 0.5 / _conj(y))
+
+
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op: Any, grad: Any) -> list:
-    return [_safe(grad, grad * 0.5 / _conj(op.outputs[0]))]   # TF's SqrtGrad: grad * 0.5 / conj(y)
+    return [sqrt_grad(op.outputs[0], grad)]
 
 
 @RegisterGradient("Exp")
@@ -330,18 +336,29 @@ def _log1p_grad(op: Any, grad: Any) -> list:
     return [grad * reciprocal(1.0 + _conj(op.inputs[0]))]   # TF: grad * reciprocal(1 + conj(x))
 
 
+def reciprocal_grad(y: Any, dy: Any) -> Any:
+    """TF's ReciprocalGrad kernel: -dy * conj(y)^2, +0 where dy is 0 (Reciprocal's gradient and
+    tf.raw_ops.ReciprocalGrad)."""
+    c = _conj(y)
+    return _safe(dy, -dy * (c * c))
+
+
 @RegisterGradient("Reciprocal")
 def _reciprocal_grad(op: Any, grad: Any) -> list:
-    y = _conj(op.outputs[0])
-    return [_safe(grad, -grad * (y * y))]   # TF's ReciprocalGrad: -grad * conj(y)^2
+    return [reciprocal_grad(op.outputs[0], grad)]
+
+
+def rsqrt_grad(y: Any, dy: Any) -> Any:
+    """TF's RsqrtGrad kernel (scalar_rsqrt_gradient_op, on conj(y) for complex): packets
+    (-0.5·(y·y))·(y·dy), the tail (-0.5·(dy·y))·(y·y): both fl(fl(y²)·fl(y·dy))·-0.5 (the halving
+    is exact); +0 where dy is 0 (Rsqrt's gradient and tf.raw_ops.RsqrtGrad)."""
+    c = _conj(y)
+    return _safe(dy, (c * c) * (c * dy) * -0.5)
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op: Any, grad: Any) -> list:
-    y = _conj(op.outputs[0])
-    # TF's RsqrtGrad (scalar_rsqrt_gradient_op, on conj(y) for complex): packets (-0.5·(y·y))·(y·grad),
-    # the tail (-0.5·(grad·y))·(y·y): both fl(fl(y²)·fl(y·grad))·-0.5 (the halving is exact)
-    return [_safe(grad, (y * y) * (y * grad) * -0.5)]
+    return [rsqrt_grad(op.outputs[0], grad)]
 
 
 @RegisterGradient("Sign")

@@ -1,0 +1,196 @@
+"""Raw forms of TF raw ops that simdist computes as compositions of its own ops (clause ops.raw-ops).
+
+TF's public functions run raw ops that simdist has no op of the same name for: `tf.range` is
+Range, the first derivative of `a + b` runs BroadcastGradientArgs, `tf.split` Split, `tf.sqrt`'s
+gradient SqrtGrad. simdist computes the same values with its own ops (its public functions, its
+gradient functions); each raw form here calls that computation with TF's raw arguments, checked
+as TF's kernel checks them (its error classes and texts), so `tf.raw_ops.Range(...)` equals TF's.
+A tape records the ops of the composition (the gradient is theirs, equal in value to TF's
+registered gradient of the raw op); a tf.function traces them, not one node of the raw op's type.
+
+NAMES lists them (scripts/make_raw_opdefs.py records their signatures); `forms()` gives each its
+RawArgs (RawArgs.via), read by runtime/ops/raw_ops.py for a raw op no registered op has.
+`strided_slice_grad` is StridedSliceGrad's (a registered op whose forward takes a `t[...]` key;
+raw_forms_more.py binds it). Imported on the first `tf.raw_ops` lookup, not by `import simdist`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops.raw_args import RawArgs
+
+__all__ = ["NAMES", "forms", "broadcast_gradient_args", "strided_slice_grad"]
+
+# TF raw ops that no registered op computes, computed here (their OpDefs are in raw_opdefs.json)
+NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "Range", "ReciprocalGrad", "RsqrtGrad",
+         "Select", "ShapeN", "Split", "SqrtGrad", "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg",
+         "StatelessRandomUniformFullIntV2", "StatelessRandomUniformIntV2")
+
+
+def _dims(shape: Any) -> str:
+    """TensorShape::DebugString: [2,3], [] for a scalar."""
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+def _invalid(op: str, text: str) -> errors.InvalidArgumentError:
+    return errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+
+
+# --- BroadcastGradientArgs (tensorflow/core/kernels/bcast_ops.cc, util/bcast.h BCastList) --------------
+
+def broadcast_gradient_args(s0: list[int], s1: list[int]) -> tuple[list[int], list[int]] | None:
+    """BCast's grad_x_reduce_idx and grad_y_reduce_idx of shapes s0 and s1 (None: incompatible):
+    equal shapes reduce nothing; otherwise, right-aligned and 1-padded, an axis where every shape
+    is 1 is reduced in both, an axis where some are 1 in those that are 1."""
+    if s0 == s1:
+        return [], []
+    rank = max(len(s0), len(s1))
+    x = [1] * (rank - len(s0)) + list(s0)
+    y = [1] * (rank - len(s1)) + list(s1)
+    rx: list[int] = []
+    ry: list[int] = []
+    for j in range(rank):
+        others = {d for d in (x[j], y[j]) if d != 1}
+        if len(others) > 1:
+            return None
+        if x[j] == 1:
+            rx.append(j)
+        if y[j] == 1:
+            ry.append(j)
+    return rx, ry
+
+
+def _bcast_grad_args(s0: Any, s1: Any) -> Any:
+    from simdist.runtime.ops import dispatch
+    from simdist.runtime.ops.array import constant
+    shapes = []
+    for i, s in enumerate((s0, s1)):
+        if s.ndim != 1:
+            raise _invalid("BroadcastGradientArgs", f"In[{i}] must be a vector.{_dims(s.shape.as_list())}")
+        shapes.append([int(v) for v in dispatch.static_value(s).tolist()])
+    got = broadcast_gradient_args(*shapes)
+    if got is None:
+        raise _invalid("BroadcastGradientArgs", f"Incompatible shapes: {_dims(shapes[0])} vs. {_dims(shapes[1])}")
+    return tuple(constant(np.array(r, dtype=s0.dtype.np)) for r in got)
+
+
+# --- Range (tensorflow/core/kernels/sequence_ops.cc) -------------------------------------------------
+
+def _range(start: Any, limit: Any, delta: Any) -> Any:
+    from simdist.runtime.ops import array
+    scalars = []
+    for name, v in (("start", start), ("limit", limit), ("delta", delta)):
+        # (RangeOp: a scalar, or a vector of one element)
+        if not (v.ndim == 0 or (v.ndim == 1 and v.shape.as_list()[0] == 1)):
+            raise _invalid("Range", f"{name} must be a scalar, not shape {_dims(v.shape.as_list())}")
+        scalars.append(v if v.ndim == 0 else array.reshape(v, []))
+    return array.range_(*scalars, dtype=start.dtype)
+
+
+# --- Select (tensorflow/core/kernels/cwise_op_select.cc, SelectOp) ----------------------------------
+
+def _select(condition: Any, t: Any, e: Any) -> Any:
+    """Select: a scalar condition picks x or y whole; a vector one picks rows of x and y of rank
+    >= 2; otherwise condition, x and y have one shape (no broadcasting, unlike SelectV2)."""
+    from simdist.runtime.ops import array, math
+    x, y = t, e
+    cs, xs, ys = (v.shape.as_list() for v in (condition, x, y))
+    same = f"'then' and 'else' must have the same size.  but received: {_dims(xs)} vs. {_dims(ys)}"
+    if not cs:
+        if xs != ys:
+            raise _invalid("Select", same)
+        return math.where(condition, x, y)
+    if len(cs) == 1 and len(xs) != 1:
+        if not xs:
+            raise _invalid("Select", f"'then' must be at least a vector, but saw shape: {_dims(xs)}")
+        if xs[0] != cs[0]:
+            raise _invalid("Select", f"Number of batches of 'then' must match size of 'cond', but saw: {xs[0]} vs. "
+                                     f"{cs[0]}")
+        if xs != ys:
+            raise _invalid("Select", same)
+        return math.where(array.reshape(condition, [cs[0]] + [1] * (len(xs) - 1)), x, y)
+    for i, s in ((1, xs), (2, ys)):   # (OpKernelContext::ValidateInputsAreSameShape)
+        if s != cs:
+            raise _invalid("Select", "Inputs to operation Select of type Select must have the same size and shape.  "
+                                     f"Input 0: {_dims(cs)} != input {i}: {_dims(s)}")
+    return math.where(condition, x, y)
+
+
+# --- SqrtGrad, RsqrtGrad, ReciprocalGrad (cwise_ops_gradients.h; the kernels of unary.py's gradients) -----
+
+def _cwise_grad(op: str, kernel: Any) -> Any:
+    def run(y: Any, dy: Any) -> Any:
+        from simdist.runtime.ops import raw_shapes
+        y, dy = raw_shapes.check(op, [y, dy])   # (SimpleBinaryOp: elementwise on the flat tensors, y's shape)
+        return kernel(y, dy)
+    return run
+
+
+# --- Split, ShapeN, ParallelDynamicStitch, NoOp --------------------------------------------------------
+
+def _split(split_dim: Any, value: Any, num_split: int) -> Any:
+    from simdist.runtime.ops import array, dispatch
+    if split_dim.ndim != 0:
+        raise _invalid("Split", f"split_dim must be a scalar but has rank {split_dim.ndim}")
+    return array.split(value, int(num_split), int(dispatch.static_value(split_dim)))
+
+
+def _shape_n(input: list, out_type: Any) -> Any:  # noqa: A002 - TF's name
+    from simdist.runtime.ops import array_more
+    return array_more.shape_n(input, out_type)
+
+
+def _parallel_dynamic_stitch(indices: list, data: list) -> Any:
+    """DynamicStitch's values (ParallelDynamicStitch differs only in which of repeated indices wins,
+    which TF leaves unspecified)."""
+    from simdist.runtime.ops import data_flow
+    return data_flow.dynamic_stitch(indices, data)
+
+
+@lru_cache(maxsize=1)
+def forms() -> dict[str, RawArgs]:
+    """The raw form of each op of NAMES."""
+    from simdist.runtime.ops import raw_stateless, unary
+    out = {
+        "BroadcastGradientArgs": RawArgs(via=_bcast_grad_args),
+        "NoOp": RawArgs(via=lambda: None),
+        "ParallelDynamicStitch": RawArgs(via=_parallel_dynamic_stitch),
+        "Range": RawArgs(via=_range),
+        "ReciprocalGrad": RawArgs(via=_cwise_grad("ReciprocalGrad", unary.reciprocal_grad)),
+        "RsqrtGrad": RawArgs(via=_cwise_grad("RsqrtGrad", unary.rsqrt_grad)),
+        "Select": RawArgs(via=_select),
+        "ShapeN": RawArgs(via=_shape_n),
+        "Split": RawArgs(via=_split),
+        "SqrtGrad": RawArgs(via=_cwise_grad("SqrtGrad", unary.sqrt_grad)),
+        # (the key-and-counter random ops: runtime/ops/raw_stateless.py)
+        "StatelessRandomGetKeyCounter": RawArgs(via=raw_stateless.get_key_counter),
+        "StatelessRandomGetKeyCounterAlg": RawArgs(via=raw_stateless.get_key_counter_alg),
+        "StatelessRandomUniformFullIntV2": RawArgs(via=raw_stateless.uniform_full_int),
+        "StatelessRandomUniformIntV2": RawArgs(via=raw_stateless.uniform_int),
+    }
+    assert tuple(sorted(out)) == NAMES, sorted(out)
+    return out
+
+
+# --- StridedSliceGrad: a registered op whose forward takes the key (raw_forms_more.py binds it) ----------
+
+def strided_slice_grad(shape: Any, begin: Any, end: Any, strides: Any, dy: Any, begin_mask: int, end_mask: int,
+                        ellipsis_mask: int, new_axis_mask: int, shrink_axis_mask: int) -> Any:
+    """StridedSliceGrad: dy placed where StridedSlice(zeros(shape), ...) reads, zeros elsewhere."""
+    from simdist.runtime.ops import array, dispatch, slicing
+    if shape.ndim != 1:
+        raise _invalid("StridedSliceGrad", f"shape must be 1-D, got shape.shape = {_dims(shape.shape.as_list())}")
+    dims = tuple(int(d) for d in dispatch.static_value(shape).tolist())
+    key = slicing.mask_key(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                           shrink_axis_mask, op="StridedSliceGrad")
+    norm = array._slice_key(key, dims)
+    want = list(np.zeros(dims, dtype=np.int8)[array._np_key(norm)].shape)
+    got = dy.shape.as_list()
+    if got != want:
+        raise _invalid("StridedSliceGrad", f"shape of dy was {_dims(got)} instead of {_dims(want)}")
+    return dispatch.execute(array.STRIDED_SLICE_GRAD, (dy,), {"shape": dims, "key": norm})

@@ -1,0 +1,259 @@
+"""TF's OpDef-level checks of a raw-op call, and the error class of a kernel's failure (clause ops.fuzz-raw).
+
+A `tf.raw_ops` call reaches TF's C++ op directly: no Python wrapper checks its arguments first.
+Five things decide its errors before and while the kernel runs, and they are the same for every op,
+so they live here once rather than on each op:
+
+- the OpDef's attr constraints (`check_attrs`): a type attr's value outside its allowed_values
+  (an inferred one, from the inputs' dtype, or one the caller gives) and an int attr below its
+  minimum, or a list attr shorter than its minimum. Eagerly TF's attr validation
+  (ValidateNodeDef / AttrValueHasType) raises InvalidArgumentError ("Value for attr 'T' of bool is
+  not in the list of allowed values: ...", "Value for attr 'num_split' of 0 must be at least
+  minimum 1", "Length for attr 'ksize' of 2 must be at least minimum 4"); a graph build raises
+  op_def_library's TypeError or ValueError instead (trace_errors marks them).
+- the CPU kernels TF registers (`check_kernel`, raw_kernels.json, recorded from TF 2.21's kernel
+  registry by scripts/make_raw_kernels.py): an OpDef allows dtypes and attr values no CPU kernel
+  takes (MatrixSetDiagV3 of strings, GatherNd with bad_indices_policy "x"). Eagerly TF's kernel
+  lookup raises NotFoundError ("Could not find device for node"); in a tf.function the graph is
+  built and its run raises InvalidArgumentError ("No OpKernel was registered to support Op").
+- inputs of one shape (`check_shapes`): the element-wise gradient ops and AddN require equal
+  shapes (SAME_SHAPE) or element counts (SAME_SIZE), where simdist's NumPy kernels broadcast.
+- a channels-first layout (`layout_error`): simdist computes the default layout only; TF 2.21's
+  CPU kernels of the pooling and convolution ops refuse the other one too, with their own class
+  and text (CPU_LAYOUT, observed), which a raw call raises (not where oneDNN's kernel would run).
+- a kernel's failure (`kernel_error`): TF's kernels fail through OpKernelContext with a Status, so
+  eagerly a raw op raises an OpError, never a Python ValueError or IndexError. simdist's NumPy
+  kernels assume the checks of the public function that calls them; on arguments only a raw call
+  can pass, NumPy's own ValueError/IndexError/... surfaces instead. Eagerly it is TF's class,
+  InvalidArgumentError (the kernel's OP_REQUIRES on its inputs), with NumPy's text. Inside a
+  tf.function whose graph knows every input's dimensions a ValueError stays: TF's shape function
+  raises the trace-time ValueError for such a shape mismatch (DiagPart of [2,3], AddN of [2] and
+  [3]); with an unknown dimension (an input_signature's None) and for other classes it is the
+  kernel's InvalidArgumentError when the graph runs. NumPy's IndexError for more indices than a
+  rank, and Python's TypeError for an array where the kernel reads a scalar (SobolSample's dim
+  given [-3]), are shape errors too: ValueError inside a tf.function (a shape function's
+  "Shape must be rank 0").
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import trace_errors
+
+__all__ = ["check_attrs", "check_kernel", "check_shapes", "kernel_error", "layout_error", "CPU_LAYOUT", "SAME_SHAPE",
+           "SAME_SIZE"]
+
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+_KERNEL_ERRORS = (ValueError, IndexError, KeyError, ZeroDivisionError, OverflowError, TypeError)
+
+
+def _type_param(spec: dict[str, Any], attr: str) -> str:
+    """The parameter op_def_library names for type attr `attr`: its first input's OpDef name (the
+    attr's own name when no input carries it)."""
+    return next((a["input"] for a in spec["args"] if "input" in a and a.get("type_attr") == attr), attr)
+
+
+def _allowed_type(name: str, spec: dict[str, Any], attr: str, got: Any, allowed: list[str]) -> None:
+    if not isinstance(got, dtypes.DType) or got.name in allowed:
+        return
+    c_list = ", ".join(_C_NAMES.get(n, n) for n in allowed)
+    err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {_C_NAMES.get(got.name, got.name)} is "
+                                                  f"not in the list of allowed values: {c_list} [Op:{name}]")
+    raise trace_errors.static(err, TypeError, f"Value passed to parameter '{_type_param(spec, attr)}' has DataType "
+                                              f"{got.name} not in list of allowed values: {', '.join(allowed)}")
+
+
+def check_attrs(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
+    """Raise TF's error for an attr value outside the OpDef's constraints (the module's docstring),
+    in the OpDef's order: the given attrs, then the attrs inferred from the inputs."""
+    for a in spec["args"]:
+        at = a.get("attr")
+        if at is None or at not in vals:
+            continue
+        v = vals[at]
+        if a["type"] == "type" and a.get("allowed"):
+            _allowed_type(name, spec, at, v, a["allowed"])
+        elif a["type"] == "int" and "minimum" in a and isinstance(v, int) and v < a["minimum"]:
+            raise trace_errors.attr_minimum(name, at, v, a["minimum"])
+        elif a["type"].startswith("list(") and "minimum" in a and isinstance(v, (list, tuple)) and \
+                len(v) < a["minimum"]:
+            raise trace_errors.list_minimum(name, at, len(v), a["minimum"])
+    for at, info in spec["inferred"].items():
+        if info.get("type") == "type" and info.get("allowed") and at in vals:
+            _allowed_type(name, spec, at, vals[at], info["allowed"])
+
+
+@lru_cache(maxsize=1)
+def _kernels() -> dict[str, list[dict[str, list[str]]]]:
+    with open(Path(__file__).with_name("raw_kernels.json"), encoding="utf-8") as f:
+        return json.load(f)["kernels"]
+
+
+def _value_name(v: Any) -> Any:
+    if isinstance(v, dtypes.DType):
+        return v.name
+    if isinstance(v, (list, tuple)):
+        return [_value_name(x) for x in v]
+    return v
+
+
+def _satisfies(kernel: dict[str, list[str]], vals: dict[str, Any]) -> bool:
+    for attr, allowed in kernel.items():
+        v = _value_name(vals.get(attr))
+        if v is None:
+            continue
+        if not all(x in allowed for x in (v if isinstance(v, list) else [v])):
+            return False
+    return True
+
+
+def check_kernel(name: str, vals: dict[str, Any]) -> None:
+    """Raise TF's error when no CPU kernel of `name` takes the call's attrs (the module's
+    docstring); an op the record does not hold passes."""
+    ks = _kernels().get(name)
+    if ks is None or any(_satisfies(k, vals) for k in ks):
+        return
+    shown = ", ".join(f"{k}={_value_name(v)}" for k, v in sorted(vals.items()) if not isinstance(v, (list, tuple)))
+    if context.in_function():
+        raise errors.InvalidArgumentError(None, None, f"No OpKernel was registered to support Op '{name}' used by "
+                                                      f"{{{{node {name}}}}} with these attrs: [{shown}]")
+    raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = {name}[{shown}]\n"
+                                           f"All kernels registered for op {name}: ... [Op:{name}]")
+
+
+# TF 2.21's CPU kernels that refuse a channels-first data_format when they are built (before any
+# shape check of the kernel), with their class and text (observed eagerly and in a tf.function).
+_POOL = "Default {}Op only supports NHWC on device type CPU"
+CPU_LAYOUT: dict[str, tuple[type, str]] = {
+    "AvgPool": (errors.InvalidArgumentError, _POOL.format("AvgPooling")),
+    "MaxPool": (errors.InvalidArgumentError, _POOL.format("MaxPooling")),
+    "AvgPoolGrad": (errors.InvalidArgumentError, _POOL.format("AvgPoolingGrad")),
+    "MaxPoolGrad": (errors.InvalidArgumentError, _POOL.format("MaxPoolingGrad")),
+    "MaxPoolGradGrad": (errors.InvalidArgumentError, _POOL.format("MaxPoolingGradGrad")),
+    "AvgPool3D": (errors.InvalidArgumentError, "Default Pooling3DOp only supports NDHWC on device type CPU"),
+    "MaxPool3D": (errors.InvalidArgumentError, "Default Pooling3DOp only supports NDHWC on device type CPU"),
+    "AvgPool3DGrad": (errors.InvalidArgumentError, "Default AvgPooling3dGradOp only supports NDHWC on device type CPU"),
+    "MaxPool3DGrad": (errors.InvalidArgumentError, "Default MaxPooling3dGradOp only supports NDHWC on device type CPU"),
+    "MaxPool3DGradGrad": (errors.InvalidArgumentError,
+                          "Default MaxPooling3dGradGradOp only supportsNDHWC on CPU device type"),
+    "Conv2D": (errors.UnimplementedError, "The Conv2D op currently only supports the NHWC tensor format on the CPU. "
+                                          "The op was given the format: NCHW"),
+    "Conv2DBackpropInput": (errors.InvalidArgumentError, "Conv2DCustomBackpropInputOp only supports NHWC."),
+    "Conv2DBackpropFilter": (errors.InvalidArgumentError, "Conv2DCustomBackpropFilterOp only supports NHWC."),
+    "Conv3D": (errors.InvalidArgumentError, "CPU implementation of Conv3D currently only supports the NHWC tensor "
+                                            "format."),
+    "Conv3DBackpropInputV2": (errors.InvalidArgumentError, "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU."),
+    "Conv3DBackpropFilterV2": (errors.InvalidArgumentError, "Conv3DBackpropFilterOpV2 only supports NDHWC on the CPU."),
+    **{op: (errors.UnimplementedError, "Depthwise convolution on CPU is only supported for NHWC format")
+       for op in ("DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
+                  "DepthwiseConv2dNativeBackpropFilter")},
+}
+
+
+# Ops whose kernel requires its inputs of type T to have one shape (TF's BinaryElementWiseOp and AddN:
+# "Inputs to operation X of type X must have the same size and shape"), where simdist's NumPy kernel
+# would broadcast; their shape function merges the shapes (a trace-time ValueError for known ones).
+SAME_SHAPE = frozenset({"AddN", "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftsignGrad", "LeakyReluGrad"})
+# Ops whose kernel requires its two inputs to hold as many elements (the cwise gradient ops: "The two
+# arguments to a cwise op must have same number of elements"); their shape function takes the first
+# input's shape, so a graph finds it only when it runs.
+SAME_SIZE = frozenset({"SigmoidGrad", "TanhGrad"})
+
+
+def _dims(shape: Any) -> str:
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+def _merge_text(a: Any, b: Any) -> str | None:
+    """InferenceContext::Merge's error for two shapes as a graph knows them (None: they merge)."""
+    if a is None or b is None:
+        return None
+    if len(a) != len(b):
+        return f"Shapes must be equal rank, but are {len(a)} and {len(b)}"
+    for d, (x, y) in enumerate(zip(a, b)):
+        if x is not None and y is not None and x != y:
+            return (f"Dimension {d} in both shapes must be equal, but are {x} and {y}. Shapes are "
+                    f"{trace_errors.shapes_text([a])} and {trace_errors.shapes_text([b])}.")
+    return None
+
+
+def check_shapes(name: str, spec: dict[str, Any], inputs: dict[str, Any]) -> None:
+    """Raise the kernel's error (marked with the shape function's trace-time ValueError where it
+    finds it) for inputs of a SAME_SHAPE or SAME_SIZE op that TF refuses and simdist's kernel
+    would broadcast."""
+    if name not in SAME_SHAPE and name not in SAME_SIZE:
+        return
+    ts: list[Any] = []
+    for a in spec["args"]:
+        if "input" in a and a.get("type_attr") == "T":
+            v = inputs[a["input"]]
+            ts.extend(v if isinstance(v, list) else [v])
+    from simdist.runtime.ops import static_shapes
+    for i, t in enumerate(ts[1:], 1):
+        a, b = tuple(ts[0].shape), tuple(t.shape)
+        if name in SAME_SIZE:
+            na, nb = int(np.prod(a, dtype=np.int64)), int(np.prod(b, dtype=np.int64))
+            if na != nb:
+                raise errors.InvalidArgumentError(None, None, "The two arguments to a cwise op must have same number "
+                                                              f"of elements, got {na} and {nb} [Op:{name}]")
+            continue
+        if a != b:
+            err = errors.InvalidArgumentError(None, None, f"Inputs to operation {name} of type {name} must have the "
+                                                          f"same size and shape.  Input 0: {_dims(a)} != input {i}: "
+                                                          f"{_dims(b)} [Op:{name}]")
+            known = [static_shapes.known_shape(x) for x in ts]
+            text = _merge_text(known[0], known[i])
+            raise trace_errors.mark_shape(err, text, name, known) if text is not None else err
+
+
+def layout_error(name: str, given: str, default: str, dtype: Any = None) -> errors.OpError:
+    """The error of raw op `name` called with data_format `given` other than its default (simdist
+    computes the default layout only): TF's own CPU kernel's refusal where it has one (CPU_LAYOUT),
+    else simdist's UnimplementedError. Where TF would run oneDNN's kernel for the dtype (the modelled
+    CPU's onednn_supports: float32 on the reference Xeon), which may take the layout, simdist's
+    UnimplementedError stands: CPU_LAYOUT was observed with TF's own kernels only."""
+    from simdist.runtime import host_cpu
+    cls, text = CPU_LAYOUT.get(name, (None, None))
+    onednn = isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)
+    if cls is None or onednn:
+        return errors.UnimplementedError(None, None, f"simdist computes {name} in the {default} layout only, not "
+                                                     f"data_format={given!r} [Op:{name}]")
+    return cls(None, None, f"{text} [Op:{name}]")
+
+
+def kernel_error(name: str, e: BaseException, inputs: dict[str, Any]) -> BaseException | None:
+    """The error TF's kernel raises where simdist's raised `e` on `inputs` (the module's
+    docstring), or None when `e` stands (a TF error already, or a trace-time ValueError inside a
+    tf.function)."""
+    if isinstance(e, errors.OpError) or not isinstance(e, _KERNEL_ERRORS) or getattr(e, trace_errors.MARK, None):
+        return None
+    if context.in_function() and _shape_error(e) and _all_known(inputs):
+        return None if isinstance(e, ValueError) else ValueError(str(e))
+    return errors.InvalidArgumentError(None, None, f"{e} [Op:{name}]")
+
+
+def _all_known(inputs: dict[str, Any]) -> bool:
+    """Whether the traced graph knows every dimension of every input (a shape function can only
+    find a mismatch among known dimensions: with an unknown one the kernel finds it at run time)."""
+    from simdist.runtime.ops import static_shapes
+    for v in inputs.values():
+        for t in v if isinstance(v, list) else [v]:
+            shape = static_shapes.known_shape(t)
+            if shape is None or None in shape:
+                return False
+    return True
+
+
+def _shape_error(e: BaseException) -> bool:
+    """Whether NumPy's error is about the inputs' shapes (what a shape function checks): a
+    ValueError (broadcasting, reshape, matmul dimensions), or indexing with more indices than
+    the array's rank."""
+    return isinstance(e, (ValueError, TypeError)) or \
+        (isinstance(e, IndexError) and str(e).startswith("too many indices"))
