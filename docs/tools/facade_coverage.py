@@ -1,5 +1,6 @@
 """List the public functions of TF 2.21's `tf`, `tf.math`, `tf.nn`, `tf.linalg`, `tf.signal`,
-`tf.debugging`, `tf.image` and `tf.io` namespaces
+`tf.debugging`, `tf.image` and `tf.io` namespaces, and of the top-level namespaces simdist lacks in
+part or in full (`tf.quantization`, `tf.audio`, `tf.summary`, ... : NAMESPACES)
 that simdist's facade (`from simdist import tf`) does not have, and every public name of its tf.keras
 namespaces (classes included) that simdist's tf.keras does not have, as docs/ops-coverage.md shows:
 
@@ -19,15 +20,22 @@ DOC = Path(__file__).resolve().parents[1] / "ops-coverage.md"
 BEGIN, END = "<!-- coverage -->", "<!-- /coverage -->"
 
 
+NAMESPACES = ("", "math", "nn", "linalg", "signal", "debugging", "image", "io", "quantization", "audio", "summary",
+              "saved_model", "autograph", "autograph.experimental", "test", "version", "types.experimental",
+              "sysconfig", "queue", "graph_util", "xla", "tpu", "lite", "profiler.experimental", "feature_column")
+
+
 def missing() -> list[tuple[str, int, list[str]]]:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as real
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from simdist import tf as ours
     out = []
-    for ns in ("", "math", "nn", "linalg", "signal", "debugging", "image", "io"):
-        t = getattr(real, ns) if ns else real
-        s = getattr(ours, ns, None) if ns else ours
+    for ns in NAMESPACES:
+        t = real
+        s = ours
+        for part in [p for p in ns.split(".") if p]:
+            t, s = getattr(t, part), getattr(s, part, None)
         names = sorted(n for n in dir(t) if not n.startswith("_") and callable(getattr(t, n))
                        and not isinstance(getattr(t, n), type))
         out.append((f"tf.{ns}" if ns else "tf", len(names), [n for n in names if s is None or not hasattr(s, n)]))

@@ -38,3 +38,37 @@ def __getattr__(name: str):   # noqa: ANN202 - PEP 562
         import importlib
         return importlib.import_module("simdist.keras.ops")
     raise AttributeError(f"module 'simdist.keras' has no attribute {name!r}")
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras names simdist has (one a line; clause api.namespaces)
+    "DTypePolicy",
+    "Input",
+    "InputSpec",
+    "KerasTensor",
+    "Layer",
+    "Model",
+    "Regularizer",
+    "Sequential",
+    "Variable",
+    "activations",
+    "backend",
+    "callbacks",
+    "config",
+    "constraints",
+    "dtype_policies",
+    "initializers",
+    "layers",
+    "losses",
+    "metrics",
+    "mixed_precision",
+    "models",
+    "name_scope",
+    "ops",
+    "optimizers",
+    "random",
+    "regularizers",
+    "utils",
+]
+__dir__ = _api.dir_of(__name__)

@@ -12,11 +12,6 @@ from typing import Any, Callable
 from simdist import tf
 from simdist.keras.tensor_attributes import get_keras_logits, set_keras_logits
 
-__all__ = ["get", "serialize", "deserialize", "keras_logits", "relu", "relu6", "leaky_relu", "elu", "selu",
-           "gelu", "silu", "swish", "sigmoid", "hard_sigmoid", "softmax", "log_softmax", "softplus", "softsign",
-           "tanh", "exponential", "linear", "mish", "log_sigmoid", "celu", "hard_silu", "hard_swish", "glu",
-           "hard_shrink", "hard_tanh", "soft_shrink", "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus",
-           "tanh_shrink", "threshold"]
 
 def _set_logits(output: Any, logits: Any) -> Any:
     set_keras_logits(output, logits)
@@ -269,3 +264,45 @@ def get(identifier: Any) -> Callable[..., Any]:
     if callable(obj):
         return obj
     raise ValueError(f"Could not interpret activation function identifier: {identifier}")
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.activations names simdist has (one a line; clause api.namespaces)
+    "celu",
+    "deserialize",
+    "elu",
+    "exponential",
+    "gelu",
+    "get",
+    "glu",
+    "hard_shrink",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "hard_tanh",
+    "leaky_relu",
+    "linear",
+    "log_sigmoid",
+    "log_softmax",
+    "mish",
+    "relu",
+    "relu6",
+    "selu",
+    "serialize",
+    "sigmoid",
+    "silu",
+    "soft_shrink",
+    "softmax",
+    "softplus",
+    "softsign",
+    "sparse_plus",
+    "sparse_sigmoid",
+    "sparsemax",
+    "squareplus",
+    "swish",
+    "tanh",
+    "tanh_shrink",
+    "threshold",
+]
+__dir__ = _api.dir_of(__name__)

@@ -67,3 +67,19 @@ def set_dtype_policy(policy: object) -> None:
     """Set the global dtype policy: a DTypePolicy or its name ("mixed_float16", "float32", ...)."""
     from simdist.keras import dtype_policies
     dtype_policies.set_dtype_policy(policy)
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.config names simdist has (one a line; clause api.namespaces)
+    "backend",
+    "dtype_policy",
+    "epsilon",
+    "floatx",
+    "image_data_format",
+    "set_dtype_policy",
+    "set_epsilon",
+    "set_floatx",
+    "set_image_data_format",
+]
+__dir__ = _api.dir_of(__name__)

@@ -21,8 +21,6 @@ from simdist import tf
 from simdist.keras.naming import to_snake_case
 from simdist.keras.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 
-__all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "max_norm", "min_max_norm", "non_neg",
-           "unit_norm", "get", "serialize", "deserialize"]
 
 _EPSILON = 1e-7   # keras.config.epsilon()
 
@@ -142,3 +140,22 @@ def get(identifier: Any) -> Any:
     defaults; a config dict -> an instance; a callable -> itself (a class is instantiated);
     anything else -> ValueError "Could not interpret constraint identifier"."""
     return get_keras_object(identifier, ALL_OBJECTS_DICT, "constraint", deserialize)
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.constraints names simdist has (one a line; clause api.namespaces)
+    "Constraint",
+    "MaxNorm",
+    "MinMaxNorm",
+    "NonNeg",
+    "UnitNorm",
+    "deserialize",
+    "get",
+    "max_norm",
+    "min_max_norm",
+    "non_neg",
+    "serialize",
+    "unit_norm",
+]
+__dir__ = _api.dir_of(__name__)

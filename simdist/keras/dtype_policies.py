@@ -11,8 +11,6 @@ import numpy as np
 
 from simdist.keras.config import floatx, set_floatx  # noqa: F401 - (keras.config owns floatx)
 
-__all__ = ["standardize_dtype", "is_float_dtype", "is_int_dtype", "floatx", "set_floatx", "DTypePolicy", "get",
-           "dtype_policy", "set_dtype_policy", "AutocastScope", "get_autocast_scope"]
 
 ALLOWED_DTYPES = ("float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32",
                   "int64", "bfloat16", "bool", "string", "float8_e4m3fn", "float8_e5m2", "complex64", "complex128")
@@ -195,3 +193,13 @@ class AutocastScope:
 
     def __exit__(self, *exc: object) -> None:
         _config["autocast"] = self.original_scope
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.dtype_policies names simdist has (one a line; clause api.namespaces)
+    "DTypePolicy",
+    "get",
+    "serialize",
+]
+__dir__ = _api.dir_of(__name__)

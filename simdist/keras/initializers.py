@@ -22,9 +22,6 @@ from simdist.keras import dtype_policies as dtypes
 from simdist.keras import random
 from simdist.keras.naming import to_snake_case
 
-__all__ = ["Initializer", "Constant", "Zeros", "Ones", "Identity", "RandomNormal", "RandomUniform",
-           "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform",
-           "LecunNormal", "LecunUniform", "Orthogonal", "get", "serialize", "deserialize", "compute_fans"]
 
 
 class Initializer:
@@ -335,3 +332,46 @@ def get(identifier: Any) -> Any:
             obj = obj()
         return obj
     raise ValueError(f"Could not interpret initializer identifier: {identifier}")
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.initializers names simdist has (one a line; clause api.namespaces)
+    "Constant",
+    "GlorotNormal",
+    "GlorotUniform",
+    "HeNormal",
+    "HeUniform",
+    "Identity",
+    "IdentityInitializer",
+    "Initializer",
+    "LecunNormal",
+    "LecunUniform",
+    "Ones",
+    "Orthogonal",
+    "OrthogonalInitializer",
+    "RandomNormal",
+    "RandomUniform",
+    "TruncatedNormal",
+    "VarianceScaling",
+    "Zeros",
+    "constant",
+    "deserialize",
+    "get",
+    "glorot_normal",
+    "glorot_uniform",
+    "he_normal",
+    "he_uniform",
+    "identity",
+    "lecun_normal",
+    "lecun_uniform",
+    "ones",
+    "orthogonal",
+    "random_normal",
+    "random_uniform",
+    "serialize",
+    "truncated_normal",
+    "variance_scaling",
+    "zeros",
+]
+__dir__ = _api.dir_of(__name__)

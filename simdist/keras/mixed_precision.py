@@ -11,9 +11,21 @@ from simdist.keras.dtype_policies import dtype_policy
 from simdist.keras.dtype_policies import set_dtype_policy
 from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 
-__all__ = ["DTypePolicy", "Policy", "dtype_policy", "global_policy", "set_dtype_policy", "set_global_policy",
-           "LossScaleOptimizer"]
 
 Policy = DTypePolicy
 global_policy = dtype_policy
 set_global_policy = set_dtype_policy
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.mixed_precision names simdist has (one a line; clause api.namespaces)
+    "DTypePolicy",
+    "LossScaleOptimizer",
+    "Policy",
+    "dtype_policy",
+    "global_policy",
+    "set_dtype_policy",
+    "set_global_policy",
+]
+__dir__ = _api.dir_of(__name__)

@@ -26,8 +26,6 @@ from simdist import tf
 from simdist.keras import dtype_policies as dtypes
 from simdist.keras.naming import auto_name, name_scope
 
-__all__ = ["SeedGenerator", "make_default_seed", "draw_seed", "normal", "uniform", "truncated_normal", "dropout",
-           "categorical", "randint", "shuffle", "gamma", "binomial", "beta", "KERAS_OP_SEED"]
 
 KERAS_OP_SEED = 0x4B455241   # "KERA": the op seed of the stream unseeded Keras objects draw their seeds from
 _global: dict[str, Any] = {"generator": None}
@@ -201,3 +199,21 @@ def beta(shape: Any, alpha: Any, beta: Any, dtype: Any = None, seed: Any = None)
     gamma_a = tf.cast(tf.random.stateless_gamma(shape=shape, seed=seed_1, alpha=a, dtype=inner), name)
     gamma_b = tf.cast(tf.random.stateless_gamma(shape=shape, seed=seed_2, alpha=b, dtype=inner), name)
     return gamma_a / (gamma_a + gamma_b)
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.random names simdist has (one a line; clause api.namespaces)
+    "SeedGenerator",
+    "beta",
+    "binomial",
+    "categorical",
+    "dropout",
+    "gamma",
+    "normal",
+    "randint",
+    "shuffle",
+    "truncated_normal",
+    "uniform",
+]
+__dir__ = _api.dir_of(__name__)

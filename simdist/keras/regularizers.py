@@ -18,8 +18,6 @@ from simdist.keras.serialization import deserialize_keras_object, get_keras_obje
 from simdist import tf
 from simdist.keras.naming import to_snake_case
 
-__all__ = ["Regularizer", "L1", "L2", "L1L2", "OrthogonalRegularizer", "get", "serialize", "deserialize",
-           "l1", "l2", "l1_l2", "orthogonal_regularizer"]
 
 _EPSILON = 1e-7   # keras.config.epsilon()
 
@@ -174,3 +172,22 @@ def get(identifier: Any) -> Any:
     "l1l2"; not "l1_l2", which Keras 3.15 refuses too) -> an instance with the default factors; a config dict -> an instance; a callable -> itself (a class is
     instantiated); anything else -> ValueError."""
     return get_keras_object(identifier, ALL_OBJECTS_DICT, "regularizer", deserialize)
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.regularizers names simdist has (one a line; clause api.namespaces)
+    "L1",
+    "L1L2",
+    "L2",
+    "OrthogonalRegularizer",
+    "Regularizer",
+    "deserialize",
+    "get",
+    "l1",
+    "l1_l2",
+    "l2",
+    "orthogonal_regularizer",
+    "serialize",
+]
+__dir__ = _api.dir_of(__name__)

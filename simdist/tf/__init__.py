@@ -3,8 +3,6 @@
 The same program runs under `import tensorflow as tf` and `from simdist import tf`.
 """
 
-from __future__ import annotations
-
 from simdist.runtime.context import device_scope as _device_scope
 from simdist.runtime.dtypes import (DType, as_dtype, bfloat16, bool_ as bool, float16, float32, float64, half, double,  # noqa: A001
                                     int8, int16, int32, int64, string, uint8, uint16, uint32, uint64,
@@ -66,9 +64,10 @@ from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies
 from simdist.runtime.ops.complex_math import complex_ as complex  # noqa: F401,E402,A001
 from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (tf.eig = tf.linalg.eig: clause ops.complex)
 from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
-from simdist.runtime import nest
+from simdist.tf import nest  # noqa: E402
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
 from simdist.tf import signal  # noqa: E402
+from simdist.tf import quantization  # noqa: E402,F401  (clause ops.fake-quant)
 from simdist.tf import raw_ops  # noqa: E402,F401  (functions made on first use: clause ops.raw-ops)
 from simdist.tf._initializers import (Constant as constant_initializer, Ones as ones_initializer,  # noqa: E402
                                      RandomNormal as random_normal_initializer,
@@ -144,9 +143,9 @@ dtypes.cast = cast
 dtypes.complex = complex   # (tf.dtypes.complex is tf.complex)
 from simdist.runtime.ops.sparse_count import edit_distance  # noqa: E402,F401
 
-__version__ = "2.21.0-simdist"
+from simdist.tf import version  # noqa: E402  (clause api.version)
+__version__ = version.VERSION
 newaxis = None
-
 
 def device(device_name: str) -> _device_scope:
     """`tf.device(name)`: ops inside default to that device, or to the device TF's placer picks
@@ -157,12 +156,10 @@ def device(device_name: str) -> _device_scope:
         return _device_scope(None)
     return _device_scope(session.placed(session.canonical(device_name), execution.current().client.soft_placement))
 
-
 def get_logger() -> "logging.Logger":
     """`tf.get_logger`: Python's logger named "tensorflow" (the one TF's own logging writes to)."""
     import logging
     return logging.getLogger("tensorflow")
-
 
 def is_tensor(x: object) -> bool:
     """`tf.is_tensor`: a tensor or a composite tensor (SparseTensor, IndexedSlices, RaggedTensor), or
@@ -170,13 +167,11 @@ def is_tensor(x: object) -> bool:
     fz14 seed 1420261219 #1)."""
     return isinstance(x, (Tensor, SparseTensor, IndexedSlices, RaggedTensor, Variable))
 
-
 def is_symbolic_tensor(tensor: object) -> bool:
     """`tf.is_symbolic_tensor`: whether `tensor` is a graph tensor of a tf.function being traced
     (simdist: one its trace records), not an eager tensor, a Variable, a composite or a Python value."""
     from simdist.runtime.tensor import _Traced
     return isinstance(tensor, _Traced)
-
 
 def type_spec_from_value(value: object) -> object:
     """`tf.type_spec_from_value`: a SparseTensor's SparseTensorSpec, a tensor's TensorSpec (other
@@ -186,24 +181,28 @@ def type_spec_from_value(value: object) -> object:
     t = value if isinstance(value, Tensor) else convert_to_tensor(value)
     return TensorSpec(t.shape, t.dtype)
 
-
 def executing_eagerly() -> bool:
     """False while a tf.function's or tf.data function's Python runs (clause function.executing-eagerly)."""
     from simdist.runtime import context
     return context.executing_eagerly()
 
-
 def print(*inputs: object, **kwargs: object) -> None:  # noqa: A001
     """`tf.print`: TF's PrintV2 op at every run, eager or traced (simdist/runtime/ops/printing.py)."""
     return _print_v2(*inputs, **kwargs)
 
+# TF 2.21's Keras namespaces at tf's top level (KerasLazyLoaders of keras._tf_keras.keras and its losses,
+# metrics, optimizers and initializers modules: the same modules as tf.keras.X), imported on first use
+_LAZY = ("keras", "initializers", "losses", "metrics", "optimizers")
+
 
 def __getattr__(name: str) -> object:
-    """`tf.keras` (simdist/keras), imported on first use: it is written against this facade."""
-    if name == "keras":
+    """`tf.keras` (simdist/keras) and its aliases, imported on first use: Keras is written against this facade."""
+    if name in _LAZY:
         import simdist.keras
-        return simdist.keras
-    if name == "initializers":   # (TF 2.21's tf.initializers is Keras's, loaded lazily)
-        import simdist.keras
-        return simdist.keras.initializers
+        return simdist.keras if name == "keras" else getattr(simdist.keras, name)
     raise AttributeError(f"module 'simdist.tf' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The bound names and the lazy Keras ones (as dir(tf) lists keras)."""
+    return sorted(set(globals()) | set(_LAZY))

@@ -1,22 +1,20 @@
 """`tf.compat.v1`: the v1 names the seed documents use (their strategies are the v2 ones, which
 keep the v1 methods `make_input_fn_iterator`, `experimental_make_numpy_dataset`, `experimental_run`)."""
 
-from __future__ import annotations
+from types import SimpleNamespace as _NS
+from typing import Any as _Any
 
-from types import SimpleNamespace
-from typing import Any
-
-from simdist.strategies.central_storage import CentralStorageStrategy
-from simdist.strategies.mirrored import MirroredStrategy
-from simdist.strategies.one_device import OneDeviceStrategy
+from simdist.strategies.central_storage import CentralStorageStrategy as _CentralStorageStrategy
+from simdist.strategies.mirrored import MirroredStrategy as _MirroredStrategy
+from simdist.strategies.one_device import OneDeviceStrategy as _OneDeviceStrategy
 from simdist.runtime import context as _context
 
 
-class ConfigProto:
+class _ConfigProto:
     """`tf.compat.v1.ConfigProto`: session settings. Accepted and recorded; a simulated task has
     no session to configure, so nothing reads them."""
 
-    def __init__(self, **fields: Any) -> None:
+    def __init__(self, **fields: _Any) -> None:
         self.__dict__.update(fields)
 
     def __repr__(self) -> str:
@@ -24,25 +22,25 @@ class ConfigProto:
 
 
 class _V1Methods:
-    def experimental_make_numpy_dataset(self, numpy_input: Any, session: Any = None) -> Any:
+    def experimental_make_numpy_dataset(self, numpy_input: _Any, session: _Any = None) -> _Any:
         """(TF v1 API, absent from the v2 classes) a Dataset of the rows of `numpy_input`."""
         from simdist.runtime.data import Dataset
         return Dataset.from_tensor_slices(numpy_input)
 
 
-class OneDeviceStrategyV1(_V1Methods, OneDeviceStrategy):
+class _OneDeviceStrategyV1(_V1Methods, _OneDeviceStrategy):
     """`tf.compat.v1.distribute.OneDeviceStrategy`."""
 
 
-class MirroredStrategyV1(_V1Methods, MirroredStrategy):
+class _MirroredStrategyV1(_V1Methods, _MirroredStrategy):
     """`tf.compat.v1.distribute.MirroredStrategy`."""
 
 
-class CentralStorageStrategyV1(_V1Methods, CentralStorageStrategy):
+class _CentralStorageStrategyV1(_V1Methods, _CentralStorageStrategy):
     """`tf.compat.v1.distribute.experimental.CentralStorageStrategy`."""
 
 
-def enable_eager_execution(config: Any = None, device_policy: Any = None, execution_mode: Any = None) -> None:
+def _enable_eager_execution(config: _Any = None, device_policy: _Any = None, execution_mode: _Any = None) -> None:
     """simdist always executes eagerly (as TF 2 does), so this has nothing to do."""
 
 
@@ -52,27 +50,27 @@ from simdist.runtime.ops.ctc_sparse import ctc_loss_v1 as _ctc_loss_v1  # noqa: 
 from simdist.runtime.ops.fractional_pool import fractional_avg_pool_v1 as _fap_v1, fractional_max_pool_v1 as _fmp_v1  # noqa: E402,E501
 
 from simdist.runtime.dimension import Dimension as _Dimension, dimension_value as _dimension_value  # noqa: E402
-from simdist.tf import compat_v1_ops as _v1  # noqa: E402
+from simdist.tf import _compat_v1_ops as _v1  # noqa: E402
 
-v1 = SimpleNamespace(
-    ConfigProto=ConfigProto,
+v1 = _NS(
+    ConfigProto=_ConfigProto,
     Dimension=_Dimension,
     dimension_value=_dimension_value,
-    enable_eager_execution=enable_eager_execution,
+    enable_eager_execution=_enable_eager_execution,
     executing_eagerly=_context.executing_eagerly,
     setdiff1d=_setdiff1d,
-    nn=SimpleNamespace(ctc_beam_search_decoder=_ctc_beam_v1, ctc_loss=_ctc_loss_v1, fractional_max_pool=_fmp_v1,
+    nn=_NS(ctc_beam_search_decoder=_ctc_beam_v1, ctc_loss=_ctc_loss_v1, fractional_max_pool=_fmp_v1,
                        fractional_avg_pool=_fap_v1, convolution=_v1.convolution, max_pool=_v1.max_pool,
                        avg_pool=_v1.avg_pool, conv2d_transpose=_v1.conv2d_transpose),
-    math=SimpleNamespace(in_top_k=_v1.in_top_k),
+    math=_NS(in_top_k=_v1.in_top_k),
     where=_v1.where, cond=_v1.cond, while_loop=_v1.while_loop, gather=_v1.gather, gather_nd=_v1.gather_nd,
     boolean_mask=_v1.boolean_mask, pad=_v1.pad, map_fn=_v1.map_fn, foldl=_v1.foldl, foldr=_v1.foldr, scan=_v1.scan,
     gradients=_v1.gradients, sparse_concat=_v1.sparse_concat, assign=_v1.assign, assign_add=_v1.assign_add,
     assign_sub=_v1.assign_sub, random_normal_initializer=_v1.random_normal_initializer,
     random_uniform_initializer=_v1.random_uniform_initializer,
-    distribute=SimpleNamespace(
-        OneDeviceStrategy=OneDeviceStrategyV1,
-        MirroredStrategy=MirroredStrategyV1,
-        experimental=SimpleNamespace(CentralStorageStrategy=CentralStorageStrategyV1),
+    distribute=_NS(
+        OneDeviceStrategy=_OneDeviceStrategyV1,
+        MirroredStrategy=_MirroredStrategyV1,
+        experimental=_NS(CentralStorageStrategy=_CentralStorageStrategyV1),
     ),
 )

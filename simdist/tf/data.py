@@ -1,10 +1,13 @@
-"""`tf.data`: the simdist Dataset (values computed with NumPy)."""
+"""`tf.data`: the simdist Dataset (values computed with NumPy), TF 2.21's tf.data names only (the
+runtime module's other exports, DatasetV2, OwnedIterator, Optional, TensorSpec, live elsewhere in TF:
+tf.experimental.Optional, tf.TensorSpec; clause api.namespaces)."""
 
 import types as _types
 from typing import Any as _Any, Callable as _Callable
 
-from simdist.runtime.data import *  # noqa: F401,F403
-from simdist.runtime.data import AUTOTUNE, Dataset, Options  # noqa: F401
+from simdist.runtime.data import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset,  # noqa: F401
+                                  DatasetSpec, FixedLengthRecordDataset, Iterator, NumpyIterator, Options,
+                                  TextLineDataset, TFRecordDataset, ThreadingOptions)
 from simdist.runtime.data import experimental as _experimental
 from simdist.runtime.data.copy_to_device import copy_to_device as _copy_fn, prefetch_to_device as _prefetch_fn
 

@@ -2,18 +2,16 @@
 fails), check_ops.py's static assertions with TF's messages and check_numerics (CheckNumerics:
 runtime/ops/check_numerics.py); clause ops.debugging-checks."""
 
-from __future__ import annotations
+from typing import Any as _Any, Callable as _Callable
 
-from typing import Any, Callable
+import numpy as _np
 
-import numpy as np
-
-from simdist.runtime import errors
-from simdist.runtime.graph_op import op_result
-from simdist.runtime.tensor import convert_to_tensor
+from simdist.runtime import errors as _errors
+from simdist.runtime.graph_op import op_result as _op_result
+from simdist.runtime.tensor import convert_to_tensor as _convert_to_tensor
 
 
-def _check(ok: bool, message: str | None, condition: str, values: dict[str, Any], static: bool = False) -> None:
+def _check(ok: bool, message: str | None, condition: str, values: dict[str, _Any], static: bool = False) -> None:
     from simdist.runtime import context
     if ok or (context.in_placeholder_run() and not static):
         # (a dry run's placeholder zeros: the Assert op fails only when TF's graph runs, after the
@@ -22,15 +20,15 @@ def _check(ok: bool, message: str | None, condition: str, values: dict[str, Any]
     lines = [message] if message else []
     lines.append(f"Condition {condition} did not hold element-wise:")
     for k, v in values.items():
-        lines.append(f"{k} = {np.asarray(v).tolist()}")
-    raise errors.InvalidArgumentError(None, None, "\n".join(lines))
+        lines.append(f"{k} = {_np.asarray(v).tolist()}")
+    raise _errors.InvalidArgumentError(None, None, "\n".join(lines))
 
 
-def _unary(cond: Callable[[np.ndarray], np.ndarray], text: str) -> Callable[..., None]:
-    def assertion(x: Any, message: str | None = None, summarize: Any = None, name: Any = None) -> Any:
-        a = convert_to_tensor(x)._v
-        _check(bool(np.all(cond(a))), message, text, {"x": a})
-        return op_result("assert/Assert/Assert", "Assert")
+def _unary(cond: _Callable[[_np.ndarray], _np.ndarray], text: str) -> _Callable[..., None]:
+    def assertion(x: _Any, message: str | None = None, summarize: _Any = None, name: _Any = None) -> _Any:
+        a = _convert_to_tensor(x)._v
+        _check(bool(_np.all(cond(a))), message, text, {"x": a})
+        return _op_result("assert/Assert/Assert", "Assert")
     return assertion
 
 
@@ -40,27 +38,27 @@ assert_non_positive = _unary(lambda a: a <= 0, "x <= 0")
 assert_non_negative = _unary(lambda a: a >= 0, "x >= 0")
 
 
-def _binary(compare: str, text: str) -> Callable[..., None]:
+def _binary(compare: str, text: str) -> _Callable[..., None]:
     """check_ops._binary_assert: x and y converted each by itself, then compared by the op
     (math_ops.equal, less, ...), whose dtype rules apply: a bool x for Less, or x and y of two
     dtypes, is the op's error (eagerly InvalidArgumentError; in a tf.function TypeError at trace,
     clause ops.attr-types), not a failed condition."""
-    def assertion(x: Any, y: Any, message: str | None = None, summarize: Any = None, name: Any = None) -> Any:
+    def assertion(x: _Any, y: _Any, message: str | None = None, summarize: _Any = None, name: _Any = None) -> _Any:
         from simdist.runtime import context
         from simdist.runtime.ops import graph_constants, math, trace_errors
-        xt, yt = convert_to_tensor(x), convert_to_tensor(y)
+        xt, yt = _convert_to_tensor(x), _convert_to_tensor(y)
         test = getattr(math, compare)(xt, yt)
         static = context.in_function() and graph_constants.python_constant(xt, yt)
         try:
-            _check(bool(np.all(test._v)), message, text, {"x": xt._v, "y": yt._v}, static)
-        except errors.InvalidArgumentError as e:
+            _check(bool(_np.all(test._v)), message, text, {"x": xt._v, "y": yt._v}, static)
+        except _errors.InvalidArgumentError as e:
             # (in a graph, check_ops._binary_assert's _assert_static: x and y both known to
             # tensor_util.constant_value fail while the graph is built, get_concrete_function too;
             # fz14 seed 1420261202 #123)
             if static:
                 raise trace_errors.at_build(e) from None
             raise
-        return op_result(f"assert_{compare}/Assert/Assert", "Assert")   # (in a tf.function the Assert op)
+        return _op_result(f"assert_{compare}/Assert/Assert", "Assert")   # (in a tf.function the Assert op)
     return assertion
 
 
@@ -71,36 +69,36 @@ assert_less_equal = _binary("less_equal", "x <= y")
 assert_greater_equal = _binary("greater_equal", "x >= y")
 
 
-def assert_near(x: Any, y: Any, rtol: float | None = None, atol: float | None = None, message: str | None = None,
-                summarize: Any = None, name: Any = None) -> Any:
-    a, b = convert_to_tensor(x)._v, convert_to_tensor(y)._v
-    eps = float(np.finfo(a.dtype).eps) if a.dtype.kind == "f" else 0.0
+def assert_near(x: _Any, y: _Any, rtol: float | None = None, atol: float | None = None, message: str | None = None,
+                summarize: _Any = None, name: _Any = None) -> _Any:
+    a, b = _convert_to_tensor(x)._v, _convert_to_tensor(y)._v
+    eps = float(_np.finfo(a.dtype).eps) if a.dtype.kind == "f" else 0.0
     rt = 10 * eps if rtol is None else rtol
     at = 10 * eps if atol is None else atol
-    _check(bool(np.all(np.abs(a - b) <= at + rt * np.abs(b))), message, "x and y are close", {"x": a, "y": b})
-    return op_result("assert_near/Assert/Assert", "Assert")
+    _check(bool(_np.all(_np.abs(a - b) <= at + rt * _np.abs(b))), message, "x and y are close", {"x": a, "y": b})
+    return _op_result("assert_near/Assert/Assert", "Assert")
 
 from simdist.runtime.ops.control_flow import Assert  # noqa: E402,F401  (tf.debugging.Assert is tf.Assert)
 
 
-def assert_rank(x: Any, rank: Any, message: str | None = None, name: str | None = None) -> Any:
+def assert_rank(x: _Any, rank: _Any, message: str | None = None, name: str | None = None) -> _Any:
     """`tf.debugging.assert_rank` (= `tf.assert_rank`): x's rank is `rank`, else ValueError (TF 2.21
     checks the static rank at once, eagerly and while tracing); rank: a scalar int or int32 tensor
     (another dtype: TypeError; not a scalar: ValueError)."""
     from simdist.runtime.ops.args import t as _t
     from simdist.runtime.tensor import Tensor
     t = _t(x)
-    r = rank if isinstance(rank, Tensor) else convert_to_tensor(rank)
+    r = rank if isinstance(rank, Tensor) else _convert_to_tensor(rank)
     if r.dtype.name != "int32":
         raise TypeError(f"tensor must be of type tf.int32; got tf.{r.dtype.name}")
     if r.ndim != 0:
         raise ValueError("Rank must be a scalar.")
-    want = int(np.asarray(r._v))
+    want = int(_np.asarray(r._v))
     if t.ndim != want:
         shape = tuple(t.shape.as_list())
         raise ValueError(f"{message + '.  ' if message else ''}Tensor {name or ''} must have rank {want}.  "
                          f"Received rank {t.ndim}, shape {shape}")
-    return op_result("assert_rank/static_checks_determined_all_ok", "NoOp")
+    return _op_result("assert_rank/static_checks_determined_all_ok", "NoOp")
 
 
 # --- issue 29, ninth session: the rest of tf.debugging (check_ops.py's eager paths; clause ops.debugging-checks)
@@ -109,37 +107,37 @@ from simdist.runtime.numerics_callback import disable as disable_check_numerics 
 from simdist.runtime.numerics_callback import enable as enable_check_numerics  # noqa: E402,F401
 
 
-def _prefix(message: Any) -> str:
+def _prefix(message: _Any) -> str:
     return f"{message}.  " if message else ""
 
 
-def _dstr(d: Any) -> str:
+def _dstr(d: _Any) -> str:
     """A DType as TF's str() prints it: <dtype: 'float32'>."""
     return f"<dtype: '{d.name}'>"
 
 
-def _shape_str(t: Any) -> str:
+def _shape_str(t: _Any) -> str:
     """A TensorShape as TF prints it: (2, 3), (3,), ()."""
     return str(tuple(t.shape.as_list()))
 
 
-def _int32_ranks(ranks: Any) -> list[int]:
+def _int32_ranks(ranks: _Any) -> list[int]:
     """check_ops._assert_ranks_condition's checks of each rank: int32 (TypeError), a scalar (ValueError)."""
     from simdist.runtime.tensor import Tensor
     out = []
     for rank in ranks:
-        r = rank if isinstance(rank, Tensor) else convert_to_tensor(rank)
+        r = rank if isinstance(rank, Tensor) else _convert_to_tensor(rank)
         if r.dtype.name != "int32":
             raise TypeError(f"tensor must be of type tf.int32; got tf.{r.dtype.name}")
         out.append(r)
     for r in out:
         if r.ndim != 0:
             raise ValueError("Rank must be a scalar.")
-    return [int(np.asarray(r._v)) for r in out]
+    return [int(_np.asarray(r._v)) for r in out]
 
 
-def assert_rank_at_least(x: Any, rank: Any, data: Any = None, summarize: Any = None, message: Any = None,
-                         name: Any = None) -> Any:
+def assert_rank_at_least(x: _Any, rank: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
+                         name: _Any = None) -> _Any:
     """`tf.debugging.assert_rank_at_least`: x's static rank is >= rank, else ValueError."""
     from simdist.runtime.ops.args import t as _t
     t = _t(x)
@@ -147,11 +145,11 @@ def assert_rank_at_least(x: Any, rank: Any, data: Any = None, summarize: Any = N
     if t.ndim < want:
         raise ValueError(f"{_prefix(message)}Tensor  must have rank at least {want}.  Received rank {t.ndim}, "
                          f"shape {_shape_str(t)}")
-    return op_result("assert_rank_at_least/static_checks_determined_all_ok", "NoOp")
+    return _op_result("assert_rank_at_least/static_checks_determined_all_ok", "NoOp")
 
 
-def assert_rank_in(x: Any, ranks: Any, data: Any = None, summarize: Any = None, message: Any = None,
-                   name: Any = None) -> Any:
+def assert_rank_in(x: _Any, ranks: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
+                   name: _Any = None) -> _Any:
     """`tf.debugging.assert_rank_in`: x's static rank is one of `ranks`, else ValueError."""
     from simdist.runtime.ops.args import t as _t
     t = _t(x)
@@ -159,33 +157,33 @@ def assert_rank_in(x: Any, ranks: Any, data: Any = None, summarize: Any = None, 
     if t.ndim not in want:
         raise ValueError(f"{_prefix(message)}Tensor  must have rank in {tuple(want)}.  Received rank {t.ndim}, "
                          f"shape {_shape_str(t)}")
-    return op_result("assert_rank_in/static_checks_determined_all_ok", "NoOp")
+    return _op_result("assert_rank_in/static_checks_determined_all_ok", "NoOp")
 
 
-def assert_integer(x: Any, message: Any = None, name: Any = None) -> None:
+def assert_integer(x: _Any, message: _Any = None, name: _Any = None) -> None:
     """`tf.debugging.assert_integer`: TypeError unless x's dtype is an integer one."""
-    t = convert_to_tensor(x)
+    t = _convert_to_tensor(x)
     if not t.dtype.is_integer:
         raise TypeError(f'{_prefix(message)}Expected "x" to be integer type.  Found: tensor of dtype {_dstr(t.dtype)}')
 
 
-def assert_type(tensor: Any, tf_type: Any, message: Any = None, name: Any = None) -> None:
+def assert_type(tensor: _Any, tf_type: _Any, message: _Any = None, name: _Any = None) -> None:
     """`tf.debugging.assert_type`: TypeError unless tensor's dtype is tf_type."""
     from simdist.runtime import dtypes
     want = dtypes.as_dtype(tf_type)
-    t = convert_to_tensor(tensor)
+    t = _convert_to_tensor(tensor)
     if t.dtype != want:
         raise TypeError(f"{_prefix(message)}tensor must be of type {want!r}; got {t.dtype!r}")
 
 
-def assert_scalar(tensor: Any, message: Any = None, name: Any = None) -> None:
+def assert_scalar(tensor: _Any, message: _Any = None, name: _Any = None) -> None:
     """`tf.debugging.assert_scalar` (assert_scalar_v2): None, or ValueError unless the static shape is ()."""
-    t = convert_to_tensor(tensor)
+    t = _convert_to_tensor(tensor)
     if t.ndim != 0:
         raise ValueError(f"{_prefix(message)}Expected scalar shape, saw shape: {_shape_str(t)}.")
 
 
-def assert_same_float_dtype(tensors: Any = None, dtype: Any = None) -> Any:
+def assert_same_float_dtype(tensors: _Any = None, dtype: _Any = None) -> _Any:
     """`tf.debugging.assert_same_float_dtype`: the tensors' common floating dtype (float32 when
     none is given), else ValueError."""
     from simdist.runtime import dtypes
@@ -210,38 +208,38 @@ def assert_same_float_dtype(tensors: Any = None, dtype: Any = None) -> Any:
     return dtype
 
 
-def assert_proper_iterable(values: Any) -> None:
+def assert_proper_iterable(values: _Any) -> None:
     """`tf.debugging.assert_proper_iterable`: TypeError for tensors, arrays, strings and non-iterables."""
     from simdist.runtime.tensor import Tensor
-    if isinstance(values, (Tensor, np.ndarray, bytes, str)):
+    if isinstance(values, (Tensor, _np.ndarray, bytes, str)):
         raise TypeError(f'Expected argument "values" to be a "proper" iterable.  Found: {type(values)}')
     if not hasattr(values, "__iter__"):
         raise TypeError(f'Expected argument "values" to be iterable.  Found: {type(values)}')
 
 
-def is_numeric_tensor(tensor: Any) -> bool:
+def is_numeric_tensor(tensor: _Any) -> bool:
     """`tf.debugging.is_numeric_tensor`: a Tensor of a numeric dtype (not bool, not string; NumPy arrays: False)."""
     from simdist.runtime.tensor import Tensor
     return isinstance(tensor, Tensor) and tensor.dtype.kind in "fiucV" and tensor.dtype.name != "bool"
 
 
-def assert_none_equal(x: Any, y: Any, data: Any = None, summarize: Any = None, message: Any = None,
-                      name: Any = None) -> Any:
+def assert_none_equal(x: _Any, y: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
+                      name: _Any = None) -> _Any:
     """`tf.debugging.assert_none_equal`: x != y everywhere (NotEqual's broadcasting and dtype
     errors), else InvalidArgumentError with check_ops' eager message."""
     from simdist.runtime import ops
-    a, b = convert_to_tensor(x), convert_to_tensor(y)
+    a, b = _convert_to_tensor(x), _convert_to_tensor(y)
     test = ops.not_equal(a, b)
-    ok = np.asarray(test._v)
+    ok = _np.asarray(test._v)
     from simdist.runtime import context
-    if bool(np.all(ok)) or context.in_placeholder_run():   # (a dry run: the Assert op fails only when run)
-        return op_result("assert_none_equal/Assert/Assert", "Assert")
+    if bool(_np.all(ok)) or context.in_placeholder_run():   # (a dry run: the Assert op fails only when run)
+        return _op_result("assert_none_equal/Assert/Assert", "Assert")
     n = 3 if summarize is None else (10**9 if summarize < 0 else summarize)
-    xa, ya = np.asarray(a._v), np.asarray(b._v)
+    xa, ya = _np.asarray(a._v), _np.asarray(b._v)
     lines = ["Condition x != y did not hold."] if data is None else [str(d) for d in data]
     if data is None and n > 0:
         if xa.shape == ya.shape and xa.ndim:
-            idx = np.argwhere(~ok)
+            idx = _np.argwhere(~ok)
             k = min(n, idx.shape[0])
             lines += [f"Indices of first {k} different values:", str(idx[:k]), "Corresponding x values:",
                       str(xa[~ok].reshape(-1)[:k]), "Corresponding y values:", str(ya[~ok].reshape(-1)[:k])]
@@ -250,20 +248,20 @@ def assert_none_equal(x: Any, y: Any, data: Any = None, summarize: Any = None, m
                   str(ys[:n])]
     if message is not None:
         lines = [str(message)] + lines
-    raise errors.InvalidArgumentError(None, None, "\n".join(lines))
+    raise _errors.InvalidArgumentError(None, None, "\n".join(lines))
 
 
-def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None, message: Any = None,
-                  name: Any = None) -> None:
+def assert_shapes(shapes: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
+                  name: _Any = None) -> None:
     """`tf.debugging.assert_shapes`: every tensor's static shape matches its symbolic shape (ranks
     first, then sizes: integers explicitly, names consistently across tensors; None or '.' any
     size; a leading ... or '*' any number of outer dims), else ValueError with check_ops' message."""
     if isinstance(shapes, dict):
         shapes = shapes.items()
     prefix = _prefix(message)
-    pairs = [(convert_to_tensor(x), s) for x, s in shapes if s is not None]
+    pairs = [(_convert_to_tensor(x), s) for x, s in shapes if s is not None]
 
-    def tname(t: Any) -> str:
+    def tname(t: _Any) -> str:
         return f"shape={_shape_str(t)} dtype={t.dtype.name}"
     specs = []
     for t, sym in pairs:
@@ -291,7 +289,7 @@ def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None, message:
         else:
             assert_rank(t, r, message=message)
 
-    def known(v: Any) -> bool:
+    def known(v: _Any) -> bool:
         if v is None:
             return False
         try:
@@ -299,7 +297,7 @@ def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None, message:
             return True
         except (ValueError, TypeError):
             return False
-    seen: dict[Any, tuple[int, Any, int]] = {}
+    seen: dict[_Any, tuple[int, _Any, int]] = {}
     for t, inner, sizes, syms in specs:
         for i, s in enumerate(syms):
             if s is None or (isinstance(s, str) and s == "."):

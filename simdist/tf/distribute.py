@@ -5,7 +5,7 @@ from types import SimpleNamespace as _NS
 from simdist.runtime.values import DistributedValues  # noqa: F401
 from simdist.semantics.reduce import ReduceOp  # noqa: F401
 from simdist.strategies.base import (ReplicaContext, Strategy, StrategyExtended, experimental_set_strategy,  # noqa: F401
-                                     get_cross_replica_context, get_replica_context, get_strategy, has_strategy,
+                                     get_replica_context, get_strategy, has_strategy,
                                      in_cross_replica_context)
 from simdist.strategies.central_storage import CentralStorageStrategy as _CentralStorageStrategy
 from simdist.strategies.input import InputContext, InputOptions, InputReplicationMode  # noqa: F401

@@ -10,11 +10,9 @@ the os/shutil calls TF's local filesystem makes (makedirs creates parents and ac
 existing directory; rmtree and remove raise NotFoundError for a missing path, as TF does).
 """
 
-from __future__ import annotations
-
-import glob as _glob
-import os
-import shutil
+import glob as _globmod
+import os as _os
+import shutil as _shutil
 from types import SimpleNamespace as _NS
 
 from simdist.runtime import errors as _errors
@@ -33,41 +31,41 @@ def _missing(path: str) -> _errors.NotFoundError:
     return _errors.NotFoundError(None, None, f"{path}; No such file or directory")
 
 
-def makedirs(path: str) -> None:
+def _makedirs(path: str) -> None:
     """Create `path` and its missing parents (an existing directory is fine)."""
-    os.makedirs(os.fspath(path), exist_ok=True)
+    _os.makedirs(_os.fspath(path), exist_ok=True)
 
 
-def rmtree(path: str) -> None:
+def _rmtree(path: str) -> None:
     """Delete a directory and everything under it."""
-    if not os.path.exists(path):
-        raise _missing(os.fspath(path))
-    shutil.rmtree(path)
+    if not _os.path.exists(path):
+        raise _missing(_os.fspath(path))
+    _shutil.rmtree(path)
 
 
-def exists(path: str) -> bool:
-    return os.path.exists(path)
+def _exists(path: str) -> bool:
+    return _os.path.exists(path)
 
 
-def isdir(path: str) -> bool:
-    return os.path.isdir(path)
+def _isdir(path: str) -> bool:
+    return _os.path.isdir(path)
 
 
-def listdir(path: str) -> list[str]:
-    if not os.path.isdir(path):
-        raise _missing(os.fspath(path))
-    return sorted(os.listdir(path))
+def _listdir(path: str) -> list[str]:
+    if not _os.path.isdir(path):
+        raise _missing(_os.fspath(path))
+    return sorted(_os.listdir(path))
 
 
-def remove(path: str) -> None:
-    if not os.path.exists(path):
-        raise _missing(os.fspath(path))
-    os.remove(path)
+def _remove(path: str) -> None:
+    if not _os.path.exists(path):
+        raise _missing(_os.fspath(path))
+    _os.remove(path)
 
 
-def glob(pattern: str) -> list[str]:
-    return sorted(_glob.glob(pattern))
+def _glob(pattern: str) -> list[str]:
+    return sorted(_globmod.glob(pattern))
 
 
-gfile = _NS(makedirs=makedirs, rmtree=rmtree, exists=exists, isdir=isdir, listdir=listdir, remove=remove,
-            glob=glob)
+gfile = _NS(makedirs=_makedirs, rmtree=_rmtree, exists=_exists, isdir=_isdir, listdir=_listdir, remove=_remove,
+            glob=_glob)   # (TF has these at tf.io.gfile only)

@@ -2,7 +2,8 @@
 
 from types import SimpleNamespace as _NS
 
-from simdist.runtime.lookup_tables import (KeyValueTensorInitializer, MutableHashTable, StaticHashTable,  # noqa: F401
-                                           TextFileIndex, TextFileInitializer)
+from simdist.runtime.lookup_tables import (KeyValueTensorInitializer, StaticHashTable, TextFileIndex,  # noqa: F401
+                                           TextFileInitializer)
+from simdist.runtime.lookup_tables import MutableHashTable as _MutableHashTable
 
-experimental = _NS(MutableHashTable=MutableHashTable)
+experimental = _NS(MutableHashTable=_MutableHashTable)   # (TF 2.21: tf.lookup.experimental only)

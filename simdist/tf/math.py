@@ -31,7 +31,7 @@ from simdist.runtime.ops.math_more import (accumulate_n, erfcinv, invert_permuta
 from simdist.runtime.ops.misc_more import angle, confusion_matrix, conj, imag, real  # noqa: F401,E402
 # (no tf.math.complex: TF 2.21 has tf.complex only, AttributeError on tf.math; fz5 ext seed 61 #48)
 from simdist.runtime.ops.math_more import approx_max_k, approx_min_k  # noqa: F401,E402
-from simdist.tf import math_special as special  # noqa: F401,E402  (tf.math.special: runtime/ops/special_funcs.py)
+from simdist.tf import _math_special as special  # noqa: F401,E402  (tf.math.special: runtime/ops/special_funcs.py)
 from simdist.runtime.ops.sobol import sobol_sample  # noqa: F401,E402  (clause ops.sobol)
 from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402  (SparseTensor arguments map their values)
 (abs, asin, asinh, atan, atanh, bessel_i0e, bessel_i1e, erf, negative, sign, sin, sqrt, square, tan,  # noqa: A001

@@ -1,4 +1,4 @@
 """`tf.ragged`: constant (simdist/runtime/ragged_tensor.py: a minimal RaggedTensor; clause
 ops.strings-ragged)."""
 
-from simdist.runtime.ragged_tensor import RaggedTensor, constant  # noqa: F401
+from simdist.runtime.ragged_tensor import constant  # noqa: F401  (the class is tf.RaggedTensor)

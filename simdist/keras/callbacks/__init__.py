@@ -18,5 +18,22 @@ from simdist.keras.callbacks.reduce_lr_on_plateau import ReduceLROnPlateau
 from simdist.keras.callbacks.tensorboard import TensorBoard
 from simdist.keras.callbacks.terminate_on_nan import TerminateOnNaN
 
-__all__ = ["BackupAndRestore", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler",
-           "ModelCheckpoint", "ProgbarLogger", "ReduceLROnPlateau", "TensorBoard", "TerminateOnNaN"]
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.callbacks names simdist has (one a line; clause api.namespaces)
+    "BackupAndRestore",
+    "CSVLogger",
+    "Callback",
+    "CallbackList",
+    "EarlyStopping",
+    "History",
+    "LambdaCallback",
+    "LearningRateScheduler",
+    "ModelCheckpoint",
+    "ProgbarLogger",
+    "ReduceLROnPlateau",
+    "TensorBoard",
+    "TerminateOnNaN",
+]
+__dir__ = _api.dir_of(__name__)

@@ -34,7 +34,7 @@ __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU"]
 
 def _cell_names() -> dict[str, Any]:
     from simdist.keras import layers as layers_mod
-    return {n: getattr(layers_mod, n) for n in dir(layers_mod) if not n.startswith("_")}
+    return {n: v for n, v in vars(layers_mod).items() if not n.startswith("_")}   # (bindings, not the public dir)
 
 
 class RNN(Layer):

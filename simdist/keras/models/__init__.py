@@ -16,3 +16,16 @@ def model_from_json(json_string: str, custom_objects: dict | None = None) -> "Mo
     import json
     from simdist.keras.models.keras_file import deserialize_model
     return deserialize_model(json.loads(json_string), custom_objects=custom_objects)
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.models names simdist has (one a line; clause api.namespaces)
+    "Model",
+    "Sequential",
+    "clone_model",
+    "load_model",
+    "model_from_json",
+    "save_model",
+]
+__dir__ = _api.dir_of(__name__)

@@ -477,7 +477,7 @@ class Functional(Model):
         from simdist.keras import layers as layers_mod
         from simdist.keras.serialization import deserialize_keras_object
         from simdist.keras.models.sequential import Sequential
-        names = {n: getattr(layers_mod, n) for n in dir(layers_mod) if not n.startswith("_")}
+        names = {n: v for n, v in vars(layers_mod).items() if not n.startswith("_")}   # (bindings: GroupedQueryAttention too)
         names.update(Functional=Functional, Sequential=Sequential)   # models nested as layers
         made: dict[str, Any] = {}
         for lc in config["layers"]:

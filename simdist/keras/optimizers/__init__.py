@@ -25,9 +25,6 @@ from simdist.keras.optimizers.sgd import SGD
 from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 from simdist.keras.optimizers.multi_optimizer import MultiOptimizer, OptimizerMap
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Nadam", "Adamax", "Adadelta", "Ftrl", "Lion",
-           "Lamb", "Adafactor", "ScheduleFreeAdamW", "Muon", "LossScaleOptimizer", "MultiOptimizer", "OptimizerMap", "schedules", "get", "serialize",
-           "deserialize"]
 
 # keras.optimizers.get's names (Keras 3.15's ALL_OBJECTS_DICT: Lamb is not among them)
 _BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, Adagrad, RMSprop, Nadam, Adamax, Adadelta, Ftrl,
@@ -65,3 +62,32 @@ def get(identifier: Any) -> Optimizer:
     if isinstance(obj, Optimizer):
         return obj
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.optimizers names simdist has (one a line; clause api.namespaces)
+    "Adadelta",
+    "Adafactor",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "Ftrl",
+    "Lamb",
+    "Lion",
+    "LossScaleOptimizer",
+    "MultiOptimizer",
+    "Muon",
+    "Nadam",
+    "Optimizer",
+    "OptimizerMap",
+    "RMSprop",
+    "SGD",
+    "ScheduleFreeAdamW",
+    "deserialize",
+    "get",
+    "schedules",
+    "serialize",
+]
+__dir__ = _api.dir_of(__name__)

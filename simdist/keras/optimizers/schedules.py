@@ -13,8 +13,6 @@ from typing import Any
 from simdist import tf
 from simdist.keras.optimizers import _ops as ops
 
-__all__ = ["LearningRateSchedule", "ExponentialDecay", "PiecewiseConstantDecay", "PolynomialDecay", "InverseTimeDecay",
-           "CosineDecay", "CosineDecayRestarts", "serialize", "deserialize"]
 
 
 def _check_steps(arg: str, value: Any) -> None:
@@ -287,3 +285,19 @@ def deserialize(config: dict, custom_objects: dict | None = None) -> LearningRat
     if name not in classes:
         return name
     return classes[name].from_config(config.get("config", {}))
+
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.optimizers.schedules names simdist has (one a line; clause api.namespaces)
+    "CosineDecay",
+    "CosineDecayRestarts",
+    "ExponentialDecay",
+    "InverseTimeDecay",
+    "LearningRateSchedule",
+    "PiecewiseConstantDecay",
+    "PolynomialDecay",
+    "deserialize",
+    "serialize",
+]
+__dir__ = _api.dir_of(__name__)

@@ -21,8 +21,32 @@ from simdist.keras.utils.keras_object_serialization import deserialize_keras_obj
 
 Sequence = PyDataset   # Keras 3.15 exports PyDataset under both names
 
-__all__ = ["Progbar", "to_categorical", "normalize", "pad_sequences", "timeseries_dataset_from_array", "PyDataset",
-           "Sequence", "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "register_keras_serializable",
-           "get_registered_name", "get_registered_object", "get_custom_objects", "CustomObjectScope",
-           "custom_object_scope", "set_random_seed", "clear_session", "get_source_inputs", "is_keras_tensor",
-           "standardize_dtype", "split_dataset", "serialize_keras_object", "deserialize_keras_object"]
+
+from simdist.keras import _api  # noqa: E402
+
+__all__ = [   # TF 2.21's tf.keras.utils names simdist has (one a line; clause api.namespaces)
+    "CustomObjectScope",
+    "Progbar",
+    "PyDataset",
+    "Sequence",
+    "clear_session",
+    "custom_object_scope",
+    "deserialize_keras_object",
+    "get_custom_objects",
+    "get_registered_name",
+    "get_registered_object",
+    "get_source_inputs",
+    "is_keras_tensor",
+    "normalize",
+    "pack_x_y_sample_weight",
+    "pad_sequences",
+    "register_keras_serializable",
+    "serialize_keras_object",
+    "set_random_seed",
+    "split_dataset",
+    "standardize_dtype",
+    "timeseries_dataset_from_array",
+    "to_categorical",
+    "unpack_x_y_sample_weight",
+]
+__dir__ = _api.dir_of(__name__)
