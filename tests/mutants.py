@@ -3499,7 +3499,7 @@ TRAINING_BATCH18: list[Mutant] = [
        "    label_length = tf.cast(ops.sum(tf.not_equal(target, -1), axis=-1), tf.int32)\n",
        "keras.losses.CTC counts every position of y_true as a label (the 0 padding included) instead of the "
        "nonzero ones"),
-    _t("activity-regularization-l1-l2-swapped", "swap", "simdist/keras/layers/activity_regularization.py",
+    _t("activity-regularization-l1-l2-swapped", "order", "simdist/keras/layers/activity_regularization.py",
        "activity_regularizer=regularizers.L1L2(l1=l1, l2=l2)",
        "activity_regularizer=regularizers.L1L2(l1=l2, l2=l1)",
        "ActivityRegularization(l1, l2) builds its regularizer with l1 and l2 swapped"),
@@ -3507,7 +3507,7 @@ TRAINING_BATCH18: list[Mutant] = [
        "        thresholds = uniform(minval=self.threshold_factor[0], maxval=self.threshold_factor[1] * 255,\n",
        "        thresholds = uniform(minval=self.threshold_factor[0] * 255, maxval=self.threshold_factor[1] * 255,\n",
        "Solarization scales the threshold's lower bound by 255 as well (Keras scales only the upper one)"),
-    _t("mixup-labels-weight-swapped", "swap", "simdist/keras/layers/preprocessing/image/mix_up.py",
+    _t("mixup-labels-weight-swapped", "order", "simdist/keras/layers/preprocessing/image/mix_up.py",
        "        return weight * labels + (1.0 - weight) * others\n",
        "        return (1.0 - weight) * labels + weight * others\n",
        "MixUp mixes the labels with the weights swapped (w on the permuted labels) while the images take w on "
@@ -3529,7 +3529,7 @@ TRAINING_BATCH18: list[Mutant] = [
        "ops.divide(r, ops.sum(r, axis=-1, keepdims=True))",
        "Adafactor normalizes the factored row statistic by its sum instead of its mean (v too small by the "
        "number of rows)"),
-    _t("tf-random-normal-initializer-stddev-one", "default", "simdist/tf/_initializers.py",
+    _t("tf-random-normal-initializer-stddev-one", "state", "simdist/tf/_initializers.py",
        "    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: Any = None) -> None:\n",
        "    def __init__(self, mean: Any = 0.0, stddev: Any = 1.0, seed: Any = None) -> None:\n",
        "tf.random_normal_initializer's default stddev is 1.0 (TF: 0.05)"),
@@ -3559,7 +3559,7 @@ TRAINING_BATCH18: list[Mutant] = [
        "\"Error raised with error message %s\", e.message)\n                continue\n",
        "\"Error raised with error message %s\", e.message)\n                return\n",
        "Dataset.ignore_errors ends the dataset at the first failing element instead of skipping it"),
-    _t("rejection-resample-mixing-weights-swapped", "swap", "simdist/runtime/data/rejection_resample.py",
+    _t("rejection-resample-mixing-weights-swapped", "order", "simdist/runtime/data/rejection_resample.py",
        "prob_original_ds.map(lambda prob: ((prob, 1.0 - prob),))",
        "prob_original_ds.map(lambda prob: ((1.0 - prob, prob),))",
        "rejection_resample draws the input itself with probability 1 - m and the filtered stream with m"),
@@ -3595,13 +3595,13 @@ TRAINING_BATCH18: list[Mutant] = [
        "np.cumsum(np.bincount(rows, minlength=batch))",
        "np.cumsum(np.bincount(rows))",
        "parse_example's RaggedFeature row_splits miss the Examples after the last one with values"),
-    _t("parse-fixed-len-zero-default-dropped", "default", "simdist/runtime/ops/parsing_config.py",
+    _t("parse-fixed-len-zero-default-dropped", "state", "simdist/runtime/ops/parsing_config.py",
        "        if feature.default_value is not None:\n            self.dense_defaults[key] = feature.default_value\n"
        "\n    def _add_sparse_key",
        "        if feature.default_value:\n            self.dense_defaults[key] = feature.default_value\n"
        "\n    def _add_sparse_key",
        "a FixedLenFeature whose default_value is falsy (0, 0.0, \"\") is taken as required"),
-    _t("parse-example-sequence-feature-padded-with-zeros", "default", "simdist/runtime/ops/example_parsing.py",
+    _t("parse-example-sequence-feature-padded-with-zeros", "state", "simdist/runtime/ops/example_parsing.py",
        "            full = np.empty((batch, longest) + tuple(shape[1:]), dtype=object if dt == \"string\" else dt)\n"
        "            full[...] = defaults[d].reshape(())\n",
        "            full = np.zeros((batch, longest) + tuple(shape[1:]), dtype=object if dt == \"string\" else dt)\n",
