@@ -3479,3 +3479,149 @@ TRAINING_BATCH17: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH17
 CATALOGUE += TRAINING_BATCH17
+
+
+# -- Twentieth session: an eighteenth blind batch (TRAINING_BATCH18), written from the source alone, before reading
+#    any suite test (docs/conformance.md, "Twentieth session: an eighteenth blind batch"). 15 on the mainstream
+#    training path, 15 in the API around training, in files no earlier mutant touched where possible.
+TRAINING_BATCH18: list[Mutant] = [
+    # -- mainstream training: layers, losses, optimizers
+    _t("adaptive-pool-window-end-floored", "boundary", "simdist/keras/ops/tf_nn.py",
+       "        tf.math.ceil(\n"
+       "            tf.cast(tf.range(1, output_size + 1), tf.float32)\n",
+       "        tf.floor(\n"
+       "            tf.cast(tf.range(1, output_size + 1), tf.float32)\n",
+       "adaptive pooling's window ends are floor((i + 1) * in / out) instead of the ceiling: a window that should "
+       "be the big one is taken small (its last element dropped) when out does not divide in"),
+    _t("ctc-label-length-counts-padding", "denominator", "simdist/keras/losses/sequence_losses.py",
+       "    label_length = tf.cast(ops.sum(tf.not_equal(target, 0), axis=-1), tf.int32)\n",
+       "    label_length = tf.cast(ops.sum(tf.not_equal(target, -1), axis=-1), tf.int32)\n",
+       "keras.losses.CTC counts every position of y_true as a label (the 0 padding included) instead of the "
+       "nonzero ones"),
+    _t("activity-regularization-l1-l2-swapped", "order", "simdist/keras/layers/activity_regularization.py",
+       "activity_regularizer=regularizers.L1L2(l1=l1, l2=l2)",
+       "activity_regularizer=regularizers.L1L2(l1=l2, l2=l1)",
+       "ActivityRegularization(l1, l2) builds its regularizer with l1 and l2 swapped"),
+    _t("solarization-threshold-lower-scaled", "formula", "simdist/keras/layers/preprocessing/image/solarization.py",
+       "        thresholds = uniform(minval=self.threshold_factor[0], maxval=self.threshold_factor[1] * 255,\n",
+       "        thresholds = uniform(minval=self.threshold_factor[0] * 255, maxval=self.threshold_factor[1] * 255,\n",
+       "Solarization scales the threshold's lower bound by 255 as well (Keras scales only the upper one)"),
+    _t("mixup-labels-weight-swapped", "order", "simdist/keras/layers/preprocessing/image/mix_up.py",
+       "        return weight * labels + (1.0 - weight) * others\n",
+       "        return (1.0 - weight) * labels + weight * others\n",
+       "MixUp mixes the labels with the weights swapped (w on the permuted labels) while the images take w on "
+       "their own"),
+    _t("random-brightness-delta-not-scaled", "formula", "simdist/keras/layers/preprocessing/image/random_brightness.py",
+       "        return {\"rgb_delta\": rgb_delta * (self.value_range[1] - self.value_range[0])}\n",
+       "        return {\"rgb_delta\": rgb_delta}\n",
+       "RandomBrightness adds the factor draw itself instead of scaling it by the value range's width"),
+    _t("zero-padding3d-pairs-reversed", "order", "simdist/keras/layers/zero_padding3d.py",
+       "tf.constant([list(p) for p in pads], \"int32\")",
+       "tf.constant([list(p)[::-1] for p in pads], \"int32\")",
+       "ZeroPadding3D(((a, b), ...)) pads b before and a after each spatial axis"),
+    _t("random-invert-reflects-range", "formula", "simdist/keras/layers/preprocessing/image/random_invert.py",
+       "                                        self.value_range[1] - images, images)\n",
+       "                                        self.value_range[0] + self.value_range[1] - images, images)\n",
+       "RandomInvert reflects within the value range (lo + hi - x) instead of Keras's hi - x"),
+    _t("adafactor-row-factor-normalized-by-sum", "denominator", "simdist/keras/optimizers/adafactor.py",
+       "ops.divide(r, ops.mean(r, axis=-1, keepdims=True))",
+       "ops.divide(r, ops.sum(r, axis=-1, keepdims=True))",
+       "Adafactor normalizes the factored row statistic by its sum instead of its mean (v too small by the "
+       "number of rows)"),
+    _t("tf-random-normal-initializer-stddev-one", "state", "simdist/tf/_initializers.py",
+       "    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: Any = None) -> None:\n",
+       "    def __init__(self, mean: Any = 0.0, stddev: Any = 1.0, seed: Any = None) -> None:\n",
+       "tf.random_normal_initializer's default stddev is 1.0 (TF: 0.05)"),
+    # -- mainstream training: tf.nn and tf.math composites
+    _t("nn-collapse-repeated-ignores-seq-length", "boundary", "simdist/runtime/ops/nn_composites.py",
+       "    label_mask = math.logical_and(label_mask, sequence_mask(sl, maxlen=maxlen))\n",
+       "",
+       "tf.nn.collapse_repeated keeps the labels past each row's seq_length"),
+    _t("nn-nce-true-labels-not-divided", "denominator", "simdist/runtime/ops/sampled_losses.py",
+       "array.ones_like(true_logits) / num_true,",
+       "array.ones_like(true_logits),",
+       "nce_loss / sampled_softmax_loss give each true class the label 1 instead of 1 / num_true (num_true > 1)"),
+    _t("space-to-batch-paddings-full-block", "boundary", "simdist/runtime/ops/nn_composites.py",
+       "    extra = np.where(block == 0, 0, (safe - np.mod(full, safe)) % safe)\n",
+       "    extra = np.where(block == 0, 0, safe - np.mod(full, safe))\n",
+       "tf.required_space_to_batch_paddings pads a whole extra block when the size is already a multiple"),
+    _t("math-polyval-coefficients-reversed", "order", "simdist/runtime/ops/math_more.py",
+       "    p = cs[0]\n    for c in cs[1:]:\n",
+       "    p = cs[-1]\n    for c in cs[-2::-1]:\n",
+       "tf.math.polyval takes the coefficients lowest power first (TF: coeffs[0] is the highest power)"),
+    _t("math-strictly-increasing-allows-equal", "boundary", "simdist/runtime/ops/math_more.py",
+       "    return _monotonic(x, math.greater)\n",
+       "    return _monotonic(x, math.greater_equal)\n",
+       "tf.math.is_strictly_increasing accepts equal neighbours"),
+    # -- around training: tf.data
+    _t("ignore-errors-stops-at-first-error", "state", "simdist/runtime/data/ignore_errors.py",
+       "\"Error raised with error message %s\", e.message)\n                continue\n",
+       "\"Error raised with error message %s\", e.message)\n                return\n",
+       "Dataset.ignore_errors ends the dataset at the first failing element instead of skipping it"),
+    _t("rejection-resample-mixing-weights-swapped", "order", "simdist/runtime/data/rejection_resample.py",
+       "prob_original_ds.map(lambda prob: ((prob, 1.0 - prob),))",
+       "prob_original_ds.map(lambda prob: ((1.0 - prob, prob),))",
+       "rejection_resample draws the input itself with probability 1 - m and the filtered stream with m"),
+    _t("save-num-elements-counts-records", "denominator", "simdist/runtime/data/save_load.py",
+       "    count = sum(len(r) for r in shards.values()) // max(1, len(specs))\n",
+       "    count = sum(len(r) for r in shards.values())\n",
+       "Dataset.save records the number of records (one per component) as num_elements: a loaded dataset of "
+       "tuples reports a multiple of its cardinality"),
+    _t("csv-dataset-header-only-first-file", "state", "simdist/runtime/data/csv_reader.py",
+       "            if p[\"header\"]:\n                next(records, None)\n",
+       "            if p[\"header\"] and name == p[\"filenames\"][0]:\n                next(records, None)\n",
+       "CsvDataset(header=True) skips the header line of the first file only"),
+    _t("make-csv-infer-type-slice-off-by-one", "boundary", "simdist/runtime/data/make_csv.py",
+       "prev in allowed[:i + 1])",
+       "prev in allowed[:i])",
+       "make_csv_dataset's type inference refuses a column's previous type itself: a second int32 value "
+       "widens the column to int64"),
+    _t("interleave-ended-slot-keeps-cursor", "order", "simdist/runtime/data/interleave.py",
+       "                slots[cursor] = None\n                open_slots -= 1\n"
+       "                taken, cursor = 0, (cursor + 1) % cycle\n",
+       "                slots[cursor] = None\n                open_slots -= 1\n                taken = 0\n",
+       "interleave refills a slot whose dataset ended at once, before the cursor moves on"),
+    _t("assert-cardinality-fails-at-expected-count", "boundary", "simdist/runtime/data/assert_cardinality.py",
+       "count > expected:",
+       "count >= expected:",
+       "assert_cardinality(n) fails at the n-th element (>= instead of >)"),
+    # -- around training: tf.io parsing, tf.raw_ops
+    _t("decode-csv-trailing-empty-field-dropped", "boundary", "simdist/runtime/ops/decode_csv.py",
+       "    if include and record[-1] == delim:\n        out.append(b\"\")\n",
+       "",
+       "tf.io.decode_csv drops the empty last field of a record ending in the delimiter"),
+    _t("parse-example-ragged-trailing-empty-rows", "boundary", "simdist/runtime/ops/example_parsing.py",
+       "np.cumsum(np.bincount(rows, minlength=batch))",
+       "np.cumsum(np.bincount(rows))",
+       "parse_example's RaggedFeature row_splits miss the Examples after the last one with values"),
+    _t("parse-fixed-len-zero-default-dropped", "state", "simdist/runtime/ops/parsing_config.py",
+       "        if feature.default_value is not None:\n            self.dense_defaults[key] = feature.default_value\n"
+       "\n    def _add_sparse_key",
+       "        if feature.default_value:\n            self.dense_defaults[key] = feature.default_value\n"
+       "\n    def _add_sparse_key",
+       "a FixedLenFeature whose default_value is falsy (0, 0.0, \"\") is taken as required"),
+    _t("parse-example-sequence-feature-padded-with-zeros", "state", "simdist/runtime/ops/example_parsing.py",
+       "            full = np.empty((batch, longest) + tuple(shape[1:]), dtype=object if dt == \"string\" else dt)\n"
+       "            full[...] = defaults[d].reshape(())\n",
+       "            full = np.zeros((batch, longest) + tuple(shape[1:]), dtype=object if dt == \"string\" else dt)\n",
+       "parse_example pads a batch's FixedLenSequenceFeature with zeros instead of its default_value"),
+    _t("raw-ops-group-dtype-ignores-tensor", "state", "simdist/runtime/ops/raw_ops.py",
+       "    dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)\n",
+       "    dtype = None\n",
+       "tf.raw_ops converts a Python value sharing a type attr by itself instead of to the tensor's dtype"),
+    # -- around training: keras utils
+    _t("pythonify-logs-unsorted", "order", "simdist/keras/utils/python_utils.py",
+       "    for key, value in sorted((logs or {}).items()):\n",
+       "    for key, value in (logs or {}).items():\n",
+       "the logs given to callbacks and History keep the metrics' insertion order instead of Keras's sorted keys"),
+    _t("get-source-inputs-duplicates", "state", "simdist/keras/utils/graph_utils.py",
+       "            if all(s is not t for t in sources):\n                sources.append(s)\n",
+       "            sources.append(s)\n",
+       "keras.utils.get_source_inputs lists an Input once per path that reaches it"),
+    _t("serialize-tuple-becomes-list", "state", "simdist/keras/utils/keras_object_serialization.py",
+       "        return tuple(items) if isinstance(obj, tuple) else items   # (Keras keeps a tuple a tuple)\n",
+       "        return items\n",
+       "keras.utils.serialize_keras_object turns a tuple into a list"),
+]
+TRAINING += TRAINING_BATCH18
+CATALOGUE += TRAINING_BATCH18
