@@ -3577,9 +3577,10 @@ TRAINING_BATCH18: list[Mutant] = [
        "make_csv_dataset's type inference refuses a column's previous type itself: a second int32 value "
        "widens the column to int64"),
     _t("interleave-ended-slot-keeps-cursor", "order", "simdist/runtime/data/interleave.py",
-       "                slots[cursor] = None\n                open_slots -= 1\n"
-       "                taken, cursor = 0, (cursor + 1) % cycle\n",
-       "                slots[cursor] = None\n                open_slots -= 1\n                taken = 0\n",
+       "                        slots[cursor] = None\n                        st[\"open\"] -= 1\n"
+       "                        advance()\n",
+       "                        slots[cursor] = None\n                        st[\"open\"] -= 1\n"
+       "                        st[\"taken\"] = 0\n",
        "interleave refills a slot whose dataset ended at once, before the cursor moves on"),
     _t("assert-cardinality-fails-at-expected-count", "boundary", "simdist/runtime/data/assert_cardinality.py",
        "count > expected:",
