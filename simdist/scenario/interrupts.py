@@ -175,9 +175,34 @@ def ignore_in_worker() -> None:
     the pool and print a traceback per worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
     try:   # its own process group: ending the worker ends what it started (a fresh-process re-run)
         os.setpgid(0, 0)
     except (AttributeError, OSError):
+        pass
+
+
+def _die_with_parent() -> None:
+    """On Linux, have the kernel end this worker when the process that forked it ends.
+
+    The parent ends its workers itself on an interrupt (`end_process_tree`), but a signal that
+    lands while the pool is still starting, or a parent killed outright, left them alive (measured:
+    two sweep workers orphaned for 30 minutes under load 15). A forked worker holds the pool's
+    queue and the parent's stdout/stderr pipes, so an orphan waits forever and a caller reading the
+    sweep's output to EOF hangs with it. PR_SET_PDEATHSIG (prctl(2)) delivers SIGKILL at the
+    parent's exit; the getppid check covers a parent that died before the call."""
+    import sys
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        parent = os.getppid()
+        if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) != 0:   # PR_SET_PDEATHSIG = 1
+            return
+        if os.getppid() != parent or parent == 1:
+            os._exit(1)
+    except (OSError, AttributeError):
         pass
 
 

@@ -41,7 +41,17 @@ def _finish(p: subprocess.Popen, timeout: float) -> tuple[int, str, str, float]:
         out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
+        for c in _descendants(p.pid):   # pool workers lead their own process groups
+            try:
+                c.kill()
+            except psutil.NoSuchProcess:
+                pass
+        try:   # (an orphan that still holds the pipes must not turn a failure into a hang)
+            out, err = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.stdout.close()
+            p.stderr.close()
+            err = "(the pipes stayed open: a descendant outlived the process)"
         raise AssertionError(f"the process did not end within {timeout} s of the signal; stderr:\n{err[-2000:]}")
     return p.returncode, out, err, time.monotonic() - t0
 
@@ -290,3 +300,16 @@ def test_dropped_interrupt_still_owed_when_the_command_ends_is_raised_then(tmp_p
     _one_line(p.stderr, "run")
     if (out / "metrics.json").exists():
         json.loads((out / "metrics.json").read_text(encoding="utf-8"))   # a whole file, not a cut one
+
+
+def test_sweep_workers_end_when_the_sweep_is_killed(tmp_path: Path) -> None:
+    """SIGKILL leaves the sweep no chance to end its pool: the kernel must (PR_SET_PDEATHSIG on
+    Linux). Before, the two workers outlived it, holding its output pipes open for good."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    p, out, kids = _sweep_with_workers(tmp_path)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait(timeout=20)
+    _wait_for(lambda: _alive(kids) == [], 10, f"pool workers {_alive(kids)} to end after the sweep was killed")
+    p.stdout.close()
+    p.stderr.close()
