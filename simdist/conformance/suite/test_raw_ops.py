@@ -85,3 +85,18 @@ def test_raw_ops_differentiate_and_trace_as_their_ops(tf):
     traced = tf.function(lambda x: tf.raw_ops.Cumsum(x=x, axis=0, exclusive=True), autograph=False)
     assert_close(to_numpy(traced(a)), to_numpy(tf.math.cumsum(a, axis=0, exclusive=True)),
                  call="tf.function(Cumsum(exclusive=True))")
+
+
+@clause("ops.fuzz-raw", ref="tf221")
+def test_raw_ops_check_their_opdef_and_kernel_rules(tf):
+    """A raw op called outside its OpDef's rules fails as TF's kernel does, not by NumPy's
+    broadcasting or a Python error: AddN of two shapes, Abs of a bool (a type outside T's allowed
+    values) are InvalidArgumentError; ZerosLike of strings is empty strings (the twentieth
+    fuzzer's rules, simdist/runtime/ops/raw_rules.py)."""
+    with raises(tf.errors.InvalidArgumentError, call="tf.raw_ops.AddN(inputs=[ones([2]), ones([3])])"):
+        tf.raw_ops.AddN(inputs=[tf.ones([2]), tf.ones([3])])
+    with raises(tf.errors.InvalidArgumentError, call="tf.raw_ops.Abs(x=constant([True]))"):
+        tf.raw_ops.Abs(x=tf.constant([True]))
+    z = tf.raw_ops.ZerosLike(x=tf.constant(["a", "bc"]))
+    assert_equal(z.dtype.name, "string", call="ZerosLike(strings).dtype")
+    assert_equal(to_numpy(z).tolist(), [b"", b""], call="ZerosLike(x=[\"a\", \"bc\"])")
