@@ -111,3 +111,21 @@ def test_import_simdist_does_not_load_raw_ops() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300, cwd="/")
     assert r.stdout.split() == ["False", "False"], f"import simdist loaded the raw-op machinery: {r.stdout} {r.stderr[-300:]}"
+
+
+@clause("ops.raw-ops")
+def test_bound_names_do_not_depend_on_what_was_imported_first() -> None:
+    """`raw_ops.bound_names()` asked before `from simdist import tf` (a tool, a test) gave the ops of
+    the modules imported so far (200 of 399) and kept that answer for the process."""
+    code = ("from simdist.runtime.ops import raw_ops\n"
+            "early = raw_ops.bound_names(); early_unbound = sorted(raw_ops.unbound())\n"
+            "from simdist import tf\n"
+            "raw_ops.bound_names.cache_clear()\n"
+            "print(len(early), len(raw_ops.bound_names()), early == raw_ops.bound_names(),\n"
+            "      early_unbound == sorted(raw_ops.unbound()))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300, cwd="/")
+    got = r.stdout.split()
+    assert got[2:] == ["True", "True"], (
+        f"bound_names() before `from simdist import tf` had {got[:1]} ops, after {got[1:2]}; both should be the "
+        f"same list (and unbound() too): {r.stdout} {r.stderr[-300:]}")

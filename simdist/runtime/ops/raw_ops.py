@@ -141,14 +141,32 @@ def _positional_names(op: registry.OpDef) -> list[str]:
         return []
 
 
+@lru_cache(maxsize=1)
+def _registry_complete() -> bool:
+    """Import every op module, so that the answers below do not depend on what was imported before.
+
+    An op is registered when its module is imported; `from simdist import tf` imports them all, but
+    a caller of `bound_names` that had not (a tool, a test) got the ops of the modules it happened to
+    import (200 of 399), and the cache kept that answer for the process."""
+    import importlib
+    import pkgutil
+
+    from simdist.runtime import ops as package
+    for name in sorted(m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")):
+        importlib.import_module(name)
+    return True
+
+
 @lru_cache(maxsize=None)
 def bound_names() -> tuple[str, ...]:
-    """The raw ops simdist implements (sorted)."""
+    """The raw ops simdist implements (sorted), whichever op modules the caller imported."""
+    _registry_complete()
     return tuple(sorted(n for n in opdefs()["ops"] if isinstance(binding(n), RawArgs)))
 
 
 def unbound() -> dict[str, str]:
     """Registered ops that are TF raw ops without a raw form: name -> why."""
+    _registry_complete()
     out = {}
     for n in sorted(opdefs()["ops"]):
         b = binding(n)
