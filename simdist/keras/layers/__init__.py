@@ -140,6 +140,12 @@ from simdist.keras.layers.preprocessing.image.random_saturation import RandomSat
 from simdist.keras.layers.preprocessing.image.random_hue import RandomHue  # noqa: F401
 from simdist.keras.layers.preprocessing.image.mix_up import MixUp  # noqa: F401
 from simdist.keras.layers.preprocessing.image.cut_mix import CutMix  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_color_degeneration import RandomColorDegeneration  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_posterization import RandomPosterization  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_sharpness import RandomSharpness  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_erasing import RandomErasing  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_gaussian_blur import RandomGaussianBlur  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_color_jitter import RandomColorJitter  # noqa: F401
 from simdist.keras.layers.string_lookup import StringLookup  # noqa: F401
 from simdist.keras.layers.integer_lookup import IntegerLookup  # noqa: F401
 from simdist.keras.layers.hashed_crossing import HashedCrossing  # noqa: F401
@@ -267,15 +273,21 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "RMSNormalization",
     "RNN",
     "RandomBrightness",
+    "RandomColorDegeneration",
+    "RandomColorJitter",
     "RandomContrast",
     "RandomCrop",
+    "RandomErasing",
     "RandomFlip",
+    "RandomGaussianBlur",
     "RandomGrayscale",
     "RandomHeight",
     "RandomHue",
     "RandomInvert",
+    "RandomPosterization",
     "RandomRotation",
     "RandomSaturation",
+    "RandomSharpness",
     "RandomTranslation",
     "RandomWidth",
     "RandomZoom",
