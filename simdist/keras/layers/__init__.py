@@ -146,6 +146,15 @@ from simdist.keras.layers.preprocessing.image.random_sharpness import RandomShar
 from simdist.keras.layers.preprocessing.image.random_erasing import RandomErasing  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_gaussian_blur import RandomGaussianBlur  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_color_jitter import RandomColorJitter  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_shear import RandomShear  # noqa: F401
+from simdist.keras.layers.preprocessing.image.equalization import Equalization  # noqa: F401
+from simdist.keras.layers.preprocessing.image.rand_augment import RandAugment  # noqa: F401
+from simdist.keras.layers.preprocessing.image.aug_mix import AugMix  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_perspective import RandomPerspective  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_elastic_transform import RandomElasticTransform  # noqa: F401
+from simdist.keras.layers.preprocessing.audio.stft_spectrogram import STFTSpectrogram  # noqa: F401
+from simdist.keras.layers.preprocessing.audio.mel_spectrogram import MelSpectrogram  # noqa: F401
+from simdist.keras.layers.preprocessing.pipeline import Pipeline  # noqa: F401
 from simdist.keras.layers.string_lookup import StringLookup  # noqa: F401
 from simdist.keras.layers.integer_lookup import IntegerLookup  # noqa: F401
 from simdist.keras.layers.hashed_crossing import HashedCrossing  # noqa: F401
@@ -182,6 +191,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "AdditiveAttention",
     "AlphaDropout",
     "Attention",
+    "AugMix",
     "AutoContrast",
     "Average",
     "AveragePooling1D",
@@ -223,6 +233,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "ELU",
     "EinsumDense",
     "Embedding",
+    "Equalization",
     "Flatten",
     "GRU",
     "GRUCell",
@@ -263,6 +274,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "MaxPooling2D",
     "MaxPooling3D",
     "Maximum",
+    "MelSpectrogram",
     "Minimum",
     "MixUp",
     "MultiHeadAttention",
@@ -270,13 +282,16 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "Normalization",
     "PReLU",
     "Permute",
+    "Pipeline",
     "RMSNormalization",
     "RNN",
+    "RandAugment",
     "RandomBrightness",
     "RandomColorDegeneration",
     "RandomColorJitter",
     "RandomContrast",
     "RandomCrop",
+    "RandomElasticTransform",
     "RandomErasing",
     "RandomFlip",
     "RandomGaussianBlur",
@@ -284,10 +299,12 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "RandomHeight",
     "RandomHue",
     "RandomInvert",
+    "RandomPerspective",
     "RandomPosterization",
     "RandomRotation",
     "RandomSaturation",
     "RandomSharpness",
+    "RandomShear",
     "RandomTranslation",
     "RandomWidth",
     "RandomZoom",
@@ -297,6 +314,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "Reshape",
     "Resizing",
     "ReversibleEmbedding",
+    "STFTSpectrogram",
     "SeparableConv1D",
     "SeparableConv2D",
     "SeparableConvolution1D",
