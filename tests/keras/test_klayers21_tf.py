@@ -1,7 +1,8 @@
 """Keras 3.15's image augmentation layers added in session 21 on simdist vs TF 2.21 + Keras 3.15
 (simdist/keras/layers/preprocessing/image/): RandomColorDegeneration, RandomPosterization,
 RandomSharpness, RandomErasing, RandomGaussianBlur, RandomColorJitter, RandomShear, Equalization,
-RandAugment, AugMix, RandomPerspective, RandomElasticTransform. Per layer: seeded values on float32
+RandAugment, AugMix, RandomPerspective, RandomElasticTransform,
+ContrastLimitedAdaptiveHistogramEqualization. Per layer: seeded values on float32
 images, batched and unbatched, channels_last and channels_first, two training calls (the
 SeedGenerator advances) and an inference call; dict inputs with labels and segmentation masks; the
 layer as `ds.map(layer)` over a tf.data pipeline; the layers inside a Sequential model (augmented
@@ -67,6 +68,9 @@ LAYERS: dict[str, tuple[str, dict[str, Any]]] = {
                                                 "fill_value": 40.0, "interpolation": "nearest",
                                                 "value_range": (20, 200), "seed": 7}),
     "elastic_wrap": ("RandomElasticTransform", {"scale": 0.5, "fill_mode": "wrap", "seed": 5}),
+    "clahe": ("ContrastLimitedAdaptiveHistogramEqualization", {}),
+    "clahe_grid": ("ContrastLimitedAdaptiveHistogramEqualization", {"tile_grid_size": (2, 3), "clip_limit": 2.0,
+                                                                    "value_range": (10, 300)}),
 }
 CASES = tuple(LAYERS) + ("dict_inputs", "dataset_map", "model", "configs", "errors")
 

@@ -104,6 +104,26 @@ def test_klayers21_equalization(keras):
                  call="Equalization(value_range=(250, 10)).get_config()['value_range'] (sorted)")
 
 
+@clause("keras.layer.image-color-augment", ref="tf221")
+def test_klayers21_clahe(keras):
+    L = keras.layers
+    layer = L.ContrastLimitedAdaptiveHistogramEqualization(value_range=(10, 250), tile_grid_size=(2, 3), clip_limit=2.0)
+    out = to_numpy(layer(IMAGES))
+    assert_true(out.min() >= 10 - 1e-3 and out.max() <= 250 + 1e-3, f"values {out.min()}..{out.max()} outside (10, 250)",
+                call="ContrastLimitedAdaptiveHistogramEqualization(value_range=(10, 250))(images)")
+    assert_equal(layer(IMAGES, training=False), out, call="CLAHE(...)(images, training=False)  (not random: applied)")
+    assert_equal(layer(IMAGES[1]), out[1], call="CLAHE(...)(one image)  (per image)")
+    nchw = np.ascontiguousarray(IMAGES.transpose(0, 3, 1, 2))
+    first = L.ContrastLimitedAdaptiveHistogramEqualization(value_range=(10, 250), tile_grid_size=(2, 3), clip_limit=2.0,
+                                                           data_format="channels_first")
+    assert_equal(first(nchw), out.transpose(0, 3, 1, 2), call='CLAHE(data_format="channels_first")(images)')
+    # a constant image: Keras's cdf minimum is over all 256 bins (0 below the value), so every
+    # tile's table maps the value to (count - 0) * 255 / (count - 0) = 255
+    flat = np.full((1, 4, 4, 1), 100.0, np.float32)
+    assert_equal(L.ContrastLimitedAdaptiveHistogramEqualization(tile_grid_size=(2, 2), clip_limit=0.0)(flat),
+                 np.full_like(flat, 255.0), call="CLAHE(clip_limit=0)(constant image)")
+
+
 @clause("keras.layer.image-erase-blur", ref="tf221")
 def test_klayers21_erasing_and_blur(keras):
     L = keras.layers

@@ -152,6 +152,7 @@ from simdist.keras.layers.preprocessing.image.rand_augment import RandAugment  #
 from simdist.keras.layers.preprocessing.image.aug_mix import AugMix  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_perspective import RandomPerspective  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_elastic_transform import RandomElasticTransform  # noqa: F401
+from simdist.keras.layers.preprocessing.image.clahe import ContrastLimitedAdaptiveHistogramEqualization  # noqa: F401,E501
 from simdist.keras.layers.preprocessing.audio.stft_spectrogram import STFTSpectrogram  # noqa: F401
 from simdist.keras.layers.preprocessing.audio.mel_spectrogram import MelSpectrogram  # noqa: F401
 from simdist.keras.layers.preprocessing.pipeline import Pipeline  # noqa: F401
@@ -205,6 +206,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "CategoryEncoding",
     "CenterCrop",
     "Concatenate",
+    "ContrastLimitedAdaptiveHistogramEqualization",
     "Conv1D",
     "Conv1DTranspose",
     "Conv2D",
