@@ -4,7 +4,8 @@ MelSpectrogram (window, stride, mel range, power_to_db, mag_exp), STFTSpectrogra
 padding, frame_step, fft_length, scaling, periodic windows, expand_dims; channels_first is
 left out: its Conv1D is oneDNN's on the reference CPU and UnimplementedError without oneDNN), keras.initializers.STFT (both sides, scalings, periodic, its aliases), Pipeline (training
 on and off, dict inputs, a tf.data map, nested in a model) with get_config/from_config and
-compute_output_shape, keras.callbacks.SwapEMAWeights with an SGD optimizer's use_ema (fit with
+compute_output_shape (MelSpectrogram also under `ds.map`, STFTSpectrogram in a Sequential model),
+keras.callbacks.SwapEMAWeights with an SGD optimizer's use_ema (fit with
 validation, evaluate, predict; swap_on_epoch on and off; an optimizer without averages), and
 the errors Keras raises for bad arguments.
 
@@ -72,7 +73,9 @@ def _try(fn: Any) -> np.ndarray:
 def _mel(tf: Any, name: str) -> dict[str, Any]:
     sig = _signal()
     layer = tf.keras.layers.MelSpectrogram(**MEL[name])
+    ds = tf.data.Dataset.from_tensor_slices(np.concatenate([sig, sig[::-1]])).batch(3).map(layer)
     return {"batched": _np(layer(sig)), "unbatched": _np(layer(sig[1])),
+            "dataset": np.concatenate([_np(v) for v in ds]),
             "shape": np.asarray(repr(layer.compute_output_shape((2, 400))))}
 
 
@@ -83,6 +86,9 @@ def _stft(tf: Any, name: str) -> dict[str, Any]:
     layer = tf.keras.layers.STFTSpectrogram(**kwargs)
     out = {"out": _try(lambda: layer(x)), "shape": np.asarray(repr(layer.compute_output_shape(x.shape)))}
     out["weights"] = np.asarray(repr([(w.name, tuple(w.shape)) for w in layer.weights]))
+    model = tf.keras.Sequential([tf.keras.Input(x.shape[1:]), tf.keras.layers.STFTSpectrogram(**kwargs)])
+    out["model_predict"] = np.asarray(model.predict(x, verbose=0))
+    out["model_output_shape"] = np.asarray(repr(tuple(model.output_shape)))
     return out
 
 
