@@ -275,12 +275,71 @@ class HeUniform(_Preset):
     _preset = (2.0, "fan_in", "uniform")
 
 
+class STFT(Initializer):
+    """`keras.initializers.STFT(side="real", window="hann", scaling="density", periodic=False)`
+    (Keras 3.15's constant_initializers.py): a (frame_length, channels, bins) kernel of
+    cos (real) or sin (imag) of -2 pi t f / (2 (bins - 1)), times the window (SciPy's
+    `get_window(window, frame_length, periodic)` in the dtype) and divided by its scaling (density:
+    sqrt(sum w^2); spectrum: sum |w|); the STFTSpectrogram layer's kernels."""
+
+    def __init__(self, side: str = "real", window: Any = "hann", scaling: str | None = "density",
+                 periodic: bool = False) -> None:
+        if side not in ["real", "imag"]:
+            raise ValueError(f"side should be 'real' or 'imag', not {side}")
+        if isinstance(window, str):
+            _scipy_window(window, 1)   # raises for an unknown window, as Keras
+        if scaling is not None and scaling not in ["density", "spectrum"]:
+            raise ValueError("Scaling is invalid, it must be `None`, 'density' or 'spectrum'. "
+                             f"Received scaling={scaling}")
+        self.side = side
+        self.window = window
+        self.scaling = scaling
+        self.periodic = periodic
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Any:
+        from simdist.keras.ops import tf_numpy as knp
+        dtype = dtypes.standardize_dtype(dtype)
+        frame_length, _, fft_length = shape
+        win = None
+        scaling: Any = 1
+        if self.window is not None:
+            win = self.window
+            if isinstance(win, str):
+                win = _scipy_window(win, frame_length, self.periodic)
+            win = tf.convert_to_tensor(np.asarray(win) if not isinstance(win, tf.Tensor) else win, dtype=dtype)
+            if len(win.shape) != 1 or win.shape[-1] != frame_length:
+                raise ValueError("The shape of `window` must be equal to [frame_length]."
+                                 f"Received: window shape={win.shape}")
+            win = knp.reshape(win, [frame_length, 1, 1])
+            if self.scaling == "density":
+                scaling = knp.sqrt(knp.sum(knp.square(win)))
+            elif self.scaling == "spectrum":
+                scaling = knp.sum(knp.abs(win))
+        freq = knp.divide(knp.reshape(knp.arange(fft_length, dtype=dtype), (1, 1, fft_length)), (fft_length - 1) * 2)
+        time = knp.reshape(knp.arange(frame_length, dtype=dtype), (frame_length, 1, 1))
+        args = knp.multiply(knp.multiply(-2, time), freq) * knp.arccos(tf.cast(-1, dtype))
+        kernel = tf.cast(knp.cos(args) if self.side == "real" else knp.sin(args), dtype)
+        if win is not None:
+            kernel = knp.divide(knp.multiply(kernel, win), scaling)
+        return kernel
+
+    def get_config(self) -> dict[str, Any]:
+        return {"side": self.side, "window": self.window, "periodic": self.periodic, "scaling": self.scaling}
+
+
+def _scipy_window(window: Any, length: int, periodic: bool = True) -> np.ndarray:
+    """SciPy's `signal.get_window(window, length, fftbins=periodic)` (Keras's window source)."""
+    from scipy import signal
+    return signal.get_window(window, length, periodic)
+
+
 _CLASSES = [Initializer, Constant, Identity, Ones, Zeros, GlorotNormal, GlorotUniform, HeNormal, HeUniform,
-            LecunNormal, LecunUniform, Orthogonal, RandomNormal, RandomUniform, TruncatedNormal, VarianceScaling]
+            LecunNormal, LecunUniform, Orthogonal, RandomNormal, RandomUniform, STFT, TruncatedNormal, VarianceScaling]
 ALL_OBJECTS_DICT: dict[str, type] = {c.__name__: c for c in _CLASSES}
 ALL_OBJECTS_DICT.update({to_snake_case(c.__name__): c for c in _CLASSES})
 ALL_OBJECTS_DICT.update({"IdentityInitializer": Identity, "normal": RandomNormal, "one": Ones,
-                         "uniform": RandomUniform, "zero": Zeros, "OrthogonalInitializer": Orthogonal})
+                         "uniform": RandomUniform, "zero": Zeros, "OrthogonalInitializer": Orthogonal,
+                         "STFTInitializer": STFT})
 
 # Keras's lower-case aliases of the classes (keras.initializers.glorot_uniform, ...)
 constant, zeros, ones, identity = Constant, Zeros, Ones, Identity
@@ -288,6 +347,7 @@ glorot_normal, glorot_uniform, he_normal, he_uniform = GlorotNormal, GlorotUnifo
 lecun_normal, lecun_uniform, variance_scaling = LecunNormal, LecunUniform, VarianceScaling
 random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
 orthogonal = Orthogonal
+STFTInitializer = stft = STFT
 IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal   # (Keras's class names; the others alias them)
 
 
@@ -352,6 +412,8 @@ __all__ = [   # TF 2.21's tf.keras.initializers names simdist has (one a line; c
     "OrthogonalInitializer",
     "RandomNormal",
     "RandomUniform",
+    "STFT",
+    "STFTInitializer",
     "TruncatedNormal",
     "VarianceScaling",
     "Zeros",
@@ -370,6 +432,7 @@ __all__ = [   # TF 2.21's tf.keras.initializers names simdist has (one a line; c
     "random_normal",
     "random_uniform",
     "serialize",
+    "stft",
     "truncated_normal",
     "variance_scaling",
     "zeros",

@@ -9,7 +9,9 @@ the layer's `_inbound_nodes`; a functional model walks these nodes.
 Output specs: a layer with `compute_output_shape` gives them directly; otherwise simdist runs
 the layer's `call` on zero-valued tensors in which every unknown dimension is given two different
 sizes, one after the other, and an output dimension that changes between the two runs is unknown
-(Keras traces the call symbolically in a TF graph instead; simdist has no graph tracing).
+(Keras traces the call symbolically in a TF graph instead; simdist has no graph tracing). As in
+Keras's `backend.compute_output_spec`, the probes run in a StatelessScope: their variable writes
+(a SeedGenerator's counter, a layer's statistics) are dropped.
 """
 
 from __future__ import annotations
@@ -201,11 +203,13 @@ def _probe(x: Any, size: int) -> Any:
 def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """The KerasTensors `fn` returns for these symbolic arguments (by running it on zeros with
     each unknown dimension given two sizes in turn; see the module docstring)."""
+    from simdist.keras.variables import StatelessScope
     runs = []
     for size in _PROBE_SIZES:
         a = map_structure(lambda x: _probe(x, size), args)
         k = map_structure(lambda x: _probe(x, size), kwargs)
-        runs.append(fn(*a, **k))
+        with StatelessScope():   # (Keras traces in a StatelessScope: no variable write, a SeedGenerator's included, persists)
+            runs.append(fn(*a, **k))
     first, second = runs
 
     def spec(t1: Any, t2: Any) -> Any:

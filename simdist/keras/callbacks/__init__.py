@@ -1,6 +1,6 @@
 """`tf.keras.callbacks` (Keras 3.15): Callback, CallbackList, History, ProgbarLogger,
 BackupAndRestore, EarlyStopping, LearningRateScheduler, ModelCheckpoint, LambdaCallback, TerminateOnNaN, CSVLogger,
-ReduceLROnPlateau, TensorBoard."""
+ReduceLROnPlateau, SwapEMAWeights, TensorBoard."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from simdist.keras.callbacks.learning_rate_scheduler import LearningRateSchedule
 from simdist.keras.callbacks.model_checkpoint import ModelCheckpoint
 from simdist.keras.callbacks.progbar_logger import ProgbarLogger
 from simdist.keras.callbacks.reduce_lr_on_plateau import ReduceLROnPlateau
+from simdist.keras.callbacks.swap_ema_weights import SwapEMAWeights
 from simdist.keras.callbacks.tensorboard import TensorBoard
 from simdist.keras.callbacks.terminate_on_nan import TerminateOnNaN
 
@@ -33,6 +34,7 @@ __all__ = [   # TF 2.21's tf.keras.callbacks names simdist has (one a line; clau
     "ModelCheckpoint",
     "ProgbarLogger",
     "ReduceLROnPlateau",
+    "SwapEMAWeights",
     "TensorBoard",
     "TerminateOnNaN",
 ]

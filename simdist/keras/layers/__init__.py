@@ -140,6 +140,22 @@ from simdist.keras.layers.preprocessing.image.random_saturation import RandomSat
 from simdist.keras.layers.preprocessing.image.random_hue import RandomHue  # noqa: F401
 from simdist.keras.layers.preprocessing.image.mix_up import MixUp  # noqa: F401
 from simdist.keras.layers.preprocessing.image.cut_mix import CutMix  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_color_degeneration import RandomColorDegeneration  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_posterization import RandomPosterization  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_sharpness import RandomSharpness  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_erasing import RandomErasing  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_gaussian_blur import RandomGaussianBlur  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_color_jitter import RandomColorJitter  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_shear import RandomShear  # noqa: F401
+from simdist.keras.layers.preprocessing.image.equalization import Equalization  # noqa: F401
+from simdist.keras.layers.preprocessing.image.rand_augment import RandAugment  # noqa: F401
+from simdist.keras.layers.preprocessing.image.aug_mix import AugMix  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_perspective import RandomPerspective  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_elastic_transform import RandomElasticTransform  # noqa: F401
+from simdist.keras.layers.preprocessing.image.clahe import ContrastLimitedAdaptiveHistogramEqualization  # noqa: F401,E501
+from simdist.keras.layers.preprocessing.audio.stft_spectrogram import STFTSpectrogram  # noqa: F401
+from simdist.keras.layers.preprocessing.audio.mel_spectrogram import MelSpectrogram  # noqa: F401
+from simdist.keras.layers.preprocessing.pipeline import Pipeline  # noqa: F401
 from simdist.keras.layers.string_lookup import StringLookup  # noqa: F401
 from simdist.keras.layers.integer_lookup import IntegerLookup  # noqa: F401
 from simdist.keras.layers.hashed_crossing import HashedCrossing  # noqa: F401
@@ -176,6 +192,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "AdditiveAttention",
     "AlphaDropout",
     "Attention",
+    "AugMix",
     "AutoContrast",
     "Average",
     "AveragePooling1D",
@@ -189,6 +206,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "CategoryEncoding",
     "CenterCrop",
     "Concatenate",
+    "ContrastLimitedAdaptiveHistogramEqualization",
     "Conv1D",
     "Conv1DTranspose",
     "Conv2D",
@@ -217,6 +235,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "ELU",
     "EinsumDense",
     "Embedding",
+    "Equalization",
     "Flatten",
     "GRU",
     "GRUCell",
@@ -257,6 +276,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "MaxPooling2D",
     "MaxPooling3D",
     "Maximum",
+    "MelSpectrogram",
     "Minimum",
     "MixUp",
     "MultiHeadAttention",
@@ -264,18 +284,29 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "Normalization",
     "PReLU",
     "Permute",
+    "Pipeline",
     "RMSNormalization",
     "RNN",
+    "RandAugment",
     "RandomBrightness",
+    "RandomColorDegeneration",
+    "RandomColorJitter",
     "RandomContrast",
     "RandomCrop",
+    "RandomElasticTransform",
+    "RandomErasing",
     "RandomFlip",
+    "RandomGaussianBlur",
     "RandomGrayscale",
     "RandomHeight",
     "RandomHue",
     "RandomInvert",
+    "RandomPerspective",
+    "RandomPosterization",
     "RandomRotation",
     "RandomSaturation",
+    "RandomSharpness",
+    "RandomShear",
     "RandomTranslation",
     "RandomWidth",
     "RandomZoom",
@@ -285,6 +316,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "Reshape",
     "Resizing",
     "ReversibleEmbedding",
+    "STFTSpectrogram",
     "SeparableConv1D",
     "SeparableConv2D",
     "SeparableConvolution1D",

@@ -783,8 +783,14 @@ class Layer:
     def from_config(cls, config: dict[str, Any]) -> "Layer":
         config = dict(config)
         if isinstance(config.get("dtype"), dict):
-            config["dtype"] = dtype_policies.get(config["dtype"])
-        return cls(**config)
+            # Keras's Operation.from_config: a policy without quantization passes on as its name
+            policy = dtype_policies.get(config["dtype"])
+            config["dtype"] = policy.name if policy.quantization_mode is None else policy
+        try:
+            return cls(**config)
+        except Exception as e:  # noqa: BLE001 - Keras's Operation.from_config wraps every error
+            raise TypeError(f"Error when deserializing class '{cls.__name__}' using config={config}.\n\n"
+                            f"Exception encountered: {e}") from e
 
     def _obj_type(self) -> str:
         return "Layer"

@@ -156,7 +156,7 @@ class Model(Trainer, Layer):
             # (Keras: functional_from_config(cls, ...): a subclass comes back as itself, made functional)
             return Functional.from_config.__func__(Functional if cls is Model else cls, config, custom_objects)
         try:
-            return super().from_config(config)
+            return cls(**config)   # (Keras: not Operation.from_config's wrapper; a ValueError stays one)
         except TypeError as e:
             raise TypeError("Unable to revive model from config. When overriding the `get_config()` method, make sure "
                             "that the returned config contains all items used as arguments in the  constructor to "

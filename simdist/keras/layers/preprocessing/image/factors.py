@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["lower_upper"]
+__all__ = ["lower_upper", "named_factor"]
 
 
 def lower_upper(factor: Any, factor_name: str, error: str, in_range: Callable[[float], bool]) -> tuple[float, float]:
@@ -27,3 +27,22 @@ def lower_upper(factor: Any, factor_name: str, error: str, in_range: Callable[[f
         factor = abs(factor)
         return -factor, factor
     raise ValueError(error + f"Received: {factor_name}={factor}")
+
+
+def named_factor(factor: Any, name: str, bounds: tuple[float, float]) -> tuple[float, float]:
+    """Keras's `_set_factor_by_name` (RandomErasing's `scale`, RandomGaussianBlur's `sigma`): the
+    base factor rule within `bounds`, with the argument's name in the message."""
+    lo, hi = bounds
+    error_msg = (f"The `{name}` argument should be a number (or a list of two numbers) in the range "
+                 f"[{lo}, {hi}]. Received: factor={factor}")
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2 or factor[0] > hi or factor[1] < lo:
+            raise ValueError(error_msg)
+        lower, upper = sorted(factor)
+        return lower, upper
+    if isinstance(factor, (int, float)):
+        if factor < lo or factor > hi:
+            raise ValueError(error_msg)
+        factor = abs(factor)
+        return max(-factor, lo), factor
+    raise ValueError(error_msg)

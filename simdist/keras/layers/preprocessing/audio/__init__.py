@@ -1,0 +1,1 @@
+"""Keras 3.15's audio preprocessing layers (keras/src/layers/preprocessing/*_spectrogram.py)."""
