@@ -245,6 +245,13 @@ for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeImage", "Enco
     NotDifferentiable(_op)
 
 
+def _unknown_size(out: Tensor, channels: int, rank: int = 3) -> Tensor:
+    """A decoded image as a traced graph knows it: height and width unknown (TF's shape function:
+    [?, ?, channels], the channels unknown too when 0), so shapes read from it stay tensors."""
+    from simdist.runtime.ops import static_shapes
+    return static_shapes.mark(out, (True,) * (rank - 1) + (channels == 0,))
+
+
 def _jpeg_attrs(op: str, ratio: int, fancy_upscaling: bool, dct_method: Any) -> dict:
     dct = dct_method.decode() if isinstance(dct_method, bytes) else str(dct_method)
     if ratio not in (1, 2, 4, 8):
@@ -266,8 +273,9 @@ def decode_png(contents: Any, channels: int = 0, dtype: Any = dtypes.uint8, name
     if dt.name not in ("uint8", "uint16"):
         raise _bad("DecodePng", "Value for attr 'dtype' of " + dt.name + " is not in the list of allowed values: "
                    "uint8, uint16")
-    return dispatch.execute(DECODE_PNG, (string_tensor(contents, "DecodePng", "contents"),),
-                            {"channels": _channels("DecodePng", channels), "dtype": dt.name})
+    c = _channels("DecodePng", channels)
+    return _unknown_size(dispatch.execute(DECODE_PNG, (string_tensor(contents, "DecodePng", "contents"),),
+                                          {"channels": c, "dtype": dt.name}), c)
 
 
 def decode_jpeg(contents: Any, channels: int = 0, ratio: int = 1, fancy_upscaling: bool = True,
@@ -276,7 +284,8 @@ def decode_jpeg(contents: Any, channels: int = 0, ratio: int = 1, fancy_upscalin
     """`tf.io.decode_jpeg`: a JPEG (or PNG) as a (H, W, C) uint8 tensor (TF's IFAST default)."""
     attrs = {"channels": _channels("DecodeJpeg", channels), **_jpeg_attrs("DecodeJpeg", ratio, fancy_upscaling,
                                                                           dct_method)}
-    return dispatch.execute(DECODE_JPEG, (string_tensor(contents, "DecodeJpeg", "contents"),), attrs)
+    return _unknown_size(dispatch.execute(DECODE_JPEG, (string_tensor(contents, "DecodeJpeg", "contents"),), attrs),
+                         attrs["channels"])
 
 
 def decode_and_crop_jpeg(contents: Any, crop_window: Any, channels: int = 0, ratio: int = 1,
@@ -286,8 +295,9 @@ def decode_and_crop_jpeg(contents: Any, crop_window: Any, channels: int = 0, rat
     attrs = {"channels": _channels("DecodeAndCropJpeg", channels),
              **_jpeg_attrs("DecodeAndCropJpeg", ratio, fancy_upscaling, dct_method)}
     window = convert_to_tensor(crop_window, dtype=dtypes.int32)
-    return dispatch.execute(DECODE_AND_CROP_JPEG, (string_tensor(contents, "DecodeAndCropJpeg", "contents"),
-                                                   window), attrs)
+    return _unknown_size(dispatch.execute(DECODE_AND_CROP_JPEG, (string_tensor(contents, "DecodeAndCropJpeg",
+                                                                             "contents"), window), attrs),
+                         attrs["channels"])
 
 
 def decode_image(contents: Any, channels: int | None = None, dtype: Any = dtypes.uint8, name: str | None = None,
@@ -296,9 +306,10 @@ def decode_image(contents: Any, channels: int | None = None, dtype: Any = dtypes
     uint16 then convert_image_dtype, as image_ops_impl.decode_image does)."""
     want = dtypes.as_dtype(dtype)
     decode_dt = want if want.name in ("float32", "uint8", "uint16") else dtypes.uint16
-    out = dispatch.execute(DECODE_IMAGE, (string_tensor(contents, "DecodeImage", "contents"),),
-                           {"channels": _channels("DecodeImage", channels), "dtype": decode_dt.name,
-                            "expand_animations": bool(expand_animations)})
+    c = _channels("DecodeImage", channels)
+    out = _unknown_size(dispatch.execute(DECODE_IMAGE, (string_tensor(contents, "DecodeImage", "contents"),),
+                                         {"channels": c, "dtype": decode_dt.name,
+                                          "expand_animations": bool(expand_animations)}), c)
     if decode_dt != want:
         from simdist.runtime.ops.image_basic import convert_image_dtype
         out = convert_image_dtype(out, want)
