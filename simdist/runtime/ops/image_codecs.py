@@ -156,6 +156,9 @@ def _encode_png(image: np.ndarray, compression: int = -1) -> np.ndarray:
     if c not in (1, 2, 3, 4):
         raise _bad(op, f"image must have 1, 2, 3, or 4 channels, got {c}")
     lead = image.shape[:-3]
+    if image.size == 0:
+        raise errors.InternalError(None, None, f"PNG encoding failed at the following flattened batch indices: 0 "
+                                   f"[Op:{op}]")
     flat = image.reshape((-1,) + image.shape[-3:])
     outs = []
     for i, img in enumerate(flat):
@@ -247,8 +250,12 @@ for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeImage", "Enco
 
 def _unknown_size(out: Tensor, channels: int, rank: int = 3) -> Tensor:
     """A decoded image as a traced graph knows it: height and width unknown (TF's shape function:
-    [?, ?, channels], the channels unknown too when 0), so shapes read from it stay tensors."""
+    [?, ?, channels], the channels unknown too when 0), so a recorded Shape of it is computed again."""
     from simdist.runtime.ops import static_shapes
+    # (and the call being recorded stays eager: Python code after it reads the image's size with
+    # the concrete values of this call (resize_with_pad, central_crop ...), which a replay on other
+    # bytes would keep; TF's graph computes them from the image at run time)
+    dispatch.unrecordable("a decoded image's size follows from its bytes")
     return static_shapes.mark(out, (True,) * (rank - 1) + (channels == 0,))
 
 
