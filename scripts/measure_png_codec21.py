@@ -1,3 +1,4 @@
+"""Measure simdist's PNG codec against TF 2.21 on generated images (run from the checkout: python scripts/measure_png_codec21.py)."""
 import sys; sys.path.insert(0, ".")
 import io, numpy as np, tensorflow as tf
 from simdist.runtime.ops import png_codec

@@ -353,9 +353,9 @@ def extract_jpeg_shape(contents: Any, output_type: Any = dtypes.int32, name: str
 
 def is_jpeg(contents: Any, name: str | None = None) -> Tensor:
     """`tf.io.is_jpeg`: whether the first three bytes are JPEG's magic (substr + equal, as TF composes it)."""
+    from simdist.runtime.ops.math import equal
     from simdist.runtime.ops.string_substr import substr
-    from simdist.tf import math as tfmath
-    return tfmath.equal(substr(contents, 0, 3), _JPEG)
+    return equal(substr(contents, 0, 3), _JPEG)
 
 
 def adjust_jpeg_quality(image: Any, jpeg_quality: Any, dct_method: str = "", name: str | None = None) -> Tensor:
