@@ -118,6 +118,10 @@ def _jpeg(tf: Any) -> dict:
     a = _images((3,), np.uint8)[4][1]
     out["adjust"] = _try(lambda: tf.image.adjust_jpeg_quality(a, 40))
     out["adjust_f"] = _try(lambda: tf.image.adjust_jpeg_quality(a.astype(np.float32) / 255, 70))
+    out["stateless_quality"] = [_try(lambda: tf.image.stateless_random_jpeg_quality(a, 20, 90, seed=(s, 7)))
+                                for s in range(4)]
+    out["quality_range"] = _try(lambda: tf.image.stateless_random_jpeg_quality(a, 50, 50, seed=(1, 2)))
+    out["quality_range2"] = _try(lambda: tf.image.random_jpeg_quality(a, -1, 50))
     return out
 
 

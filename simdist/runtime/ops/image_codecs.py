@@ -1,7 +1,8 @@
 """`tf.io`/`tf.image` image codecs: decode_png, encode_png, decode_jpeg, encode_jpeg,
 decode_and_crop_jpeg, extract_jpeg_shape, is_jpeg, decode_image, adjust_jpeg_quality (TF 2.21's
 DecodeImageV2Op in core/kernels/image/decode_image_op.cc, encode_png_op.cc, encode_jpeg_op.cc,
-extract_jpeg_shape_op.cc; python/ops/image_ops_impl.py decode_image, is_jpeg, adjust_jpeg_quality).
+extract_jpeg_shape_op.cc; python/ops/image_ops_impl.py decode_image, is_jpeg, adjust_jpeg_quality,
+random_jpeg_quality, stateless_random_jpeg_quality).
 
 - Every decode op reads PNG and JPEG alike by the magic bytes (decode_png of a JPEG works, as the
   V2 kernel's does); `contents` must be a scalar ("`contents` must be scalar but got shape[2]"),
@@ -34,7 +35,7 @@ from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array, 
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg", "extract_jpeg_shape",
-           "is_jpeg", "decode_image", "adjust_jpeg_quality"]
+           "is_jpeg", "decode_image", "adjust_jpeg_quality", "random_jpeg_quality", "stateless_random_jpeg_quality"]
 
 _WHY = lanes("decodes or encodes each image's bytes in Python: no stacked form")
 _PNG = b"\x89PNG\r\n\x1a\n"
@@ -369,3 +370,26 @@ def adjust_jpeg_quality(image: Any, jpeg_quality: Any, dct_method: str = "", nam
     enc = encode_jpeg(u8, quality=q)
     dec = decode_jpeg(enc, channels=int(u8.shape[-1]), dct_method=dct_method)
     return convert_image_dtype(dec, orig, saturate=True)
+
+
+def _quality_range(lo: Any, hi: Any) -> None:
+    if lo < 0 or hi < 0 or lo > 100 or hi > 100:
+        raise ValueError("jpeg encoding range must be between 0 and 100.")
+    if lo >= hi:
+        raise ValueError("`min_jpeg_quality` must be less than `max_jpeg_quality`.")
+
+
+def random_jpeg_quality(image: Any, min_jpeg_quality: Any, max_jpeg_quality: Any, seed: Any = None) -> Tensor:
+    """`tf.image.random_jpeg_quality`: adjust_jpeg_quality at an int32 random_uniform quality in [min, max)."""
+    from simdist.runtime.ops.random import uniform
+    _quality_range(min_jpeg_quality, max_jpeg_quality)
+    q = uniform([], min_jpeg_quality, max_jpeg_quality, seed=seed, dtype=dtypes.int32)
+    return adjust_jpeg_quality(image, q)
+
+
+def stateless_random_jpeg_quality(image: Any, min_jpeg_quality: Any, max_jpeg_quality: Any, seed: Any) -> Tensor:
+    """`tf.image.stateless_random_jpeg_quality`: adjust_jpeg_quality at a stateless uniform int32 quality."""
+    from simdist.runtime.ops.random import stateless_uniform
+    _quality_range(min_jpeg_quality, max_jpeg_quality)
+    q = stateless_uniform([], seed=seed, minval=min_jpeg_quality, maxval=max_jpeg_quality, dtype=dtypes.int32)
+    return adjust_jpeg_quality(image, q)
