@@ -7,7 +7,7 @@ _WHY = ("encoded bytes in or out (not differentiable): bytes, pixels and errors 
         "tests/runtime/test_codecs21_tf.py ({})")
 
 UNTESTED_OPS: dict[str, str] = {
-    **{op: _WHY.format("io.image-codecs") for op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeImage",
-                                                      "EncodePng", "EncodeJpeg", "ExtractJpegShape")},
+    **{op: _WHY.format("io.image-codecs") for op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeBmp",
+                                                      "DecodeImage", "EncodePng", "EncodeJpeg", "ExtractJpegShape")},
     **{op: _WHY.format("io.audio-codecs") for op in ("EncodeWav", "DecodeWav")},
 }

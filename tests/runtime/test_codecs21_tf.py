@@ -5,7 +5,7 @@ compression level, decode_png TF's samples for every channels/dtype, encode_jpeg
 progressive, optimize_size, chroma_downsampling, grey, density, XMP), decode_jpeg TF's pixels for each
 ratio, fancy_upscaling and dct_method (TF's default JDCT_IFAST with fancy upsampling included) of TF's
 and Pillow's (4:2:2) JPEGs, decode_image its dtypes, decode_and_crop_jpeg, extract_jpeg_shape,
-is_jpeg, adjust_jpeg_quality, encode_wav / decode_wav, and the kernels' errors (class and message).
+is_jpeg, adjust_jpeg_quality, decode_bmp (8/24/32-bit, top-down), encode_wav / decode_wav, and the kernels' errors (class and message).
 Outputs are compared by SHA-1 of their bytes with shape and dtype. JDCT_ISLOW without fancy upsampling
 of a chroma-subsampled JPEG is NotImplementedError in simdist (checked as such). TF's answers come
 from a subprocess (this module is its worker) or the golden (the codecs are integer code: no oneDNN
@@ -175,7 +175,29 @@ def _wav(tf: Any) -> dict:
     return out
 
 
-PROGRAMS = [("png", _png), ("jpeg", _jpeg), ("misc", _misc), ("wav", _wav)]
+def _bmp(tf: Any) -> dict:
+    from PIL import Image
+    out: dict[str, Any] = {}
+    for name, a in _images((1, 3, 4), np.uint8):
+        buf = io.BytesIO()
+        Image.fromarray(a[..., 0] if a.shape[2] == 1 else a).save(buf, format="BMP")
+        data = buf.getvalue()
+        for ch in (0, 1, 3, 4):
+            out[f"bmp/{name}/{ch}"] = _try(lambda: tf.io.decode_bmp(data, channels=ch))
+        out[f"image/{name}"] = _try(lambda: tf.io.decode_image(data, dtype=tf.float32))
+        out[f"png_op/{name}"] = _try(lambda: tf.io.decode_png(data))
+        out[f"crop_op/{name}"] = _try(lambda: tf.io.decode_and_crop_jpeg(data, [0, 0, 1, 1]))
+        top_down = data[:22] + (-a.shape[0]).to_bytes(4, "little", signed=True) + data[26:]
+        out[f"top_down/{name}"] = _try(lambda: tf.io.decode_bmp(top_down))
+        out[f"short/{name}"] = _try(lambda: tf.io.decode_bmp(data[:-1]))
+    png = tf.io.encode_png(_images((3,), np.uint8)[2][1]).numpy()
+    out["bmp_of_png"] = _try(lambda: tf.io.decode_bmp(png))
+    out["crop_of_png"] = _try(lambda: tf.io.decode_and_crop_jpeg(png, [0, 0, 1, 1]))
+    out["tiny"] = _try(lambda: tf.io.decode_bmp(b"BM" + b"\0" * 10))
+    return out
+
+
+PROGRAMS = [("png", _png), ("jpeg", _jpeg), ("misc", _misc), ("wav", _wav), ("bmp", _bmp)]
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
@@ -205,7 +227,7 @@ def _compare(got: dict, want: dict, where: str) -> None:
 
 
 @pytest.mark.clause("io.image-codecs")
-@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize("index", [0, 1, 2, 4])
 def test_image_codecs_as_tf(tf_results: dict[int, Any], index: int) -> None:
     import simdist
     from simdist import tf

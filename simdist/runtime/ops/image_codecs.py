@@ -18,7 +18,11 @@ random_jpeg_quality, stateless_random_jpeg_quality).
   leading dimensions.
 - encode_jpeg: a 3-D uint8 image of 1 or 3 channels ("image must have 1 or 3 channels, got
   [2,3,4]"), quality in [0,100], format "", "grayscale", "rgb", density_unit "in"/"cm".
-GIF, BMP, WebP and JPEG XL content is NotImplementedError (simdist has no decoder for them yet).
+- decode_bmp (and decode_image of a BMP): TF's own reader of uncompressed 8-, 24- and 32-bit BMP
+  (BGR(A) to RGB(A), bottom-up rows unless the height is negative; channels 0, 3, 4: "`channels`
+  must be 0, 3 or 4 for BMP, but got 1"; the size checks and messages of DecodeBmpV2); another op
+  refuses a BMP ("Trying to decode BMP format using a wrong op. ...") and DecodeBmp a PNG or JPEG.
+GIF, WebP and JPEG XL content is NotImplementedError (simdist has no decoder for them yet).
 Not differentiable. Clause io.image-codecs.
 """
 
@@ -34,7 +38,7 @@ from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array, string_tensor, want_string
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg", "extract_jpeg_shape",
+__all__ = ["decode_bmp", "decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg", "extract_jpeg_shape",
            "is_jpeg", "decode_image", "adjust_jpeg_quality", "random_jpeg_quality", "stateless_random_jpeg_quality"]
 
 _WHY = lanes("decodes or encodes each image's bytes in Python: no stacked form")
@@ -112,13 +116,71 @@ def _decode_any(op: str, data: bytes, channels: int, dtype: str, jpeg: dict | No
             return img.astype(np.float32) * np.float32(1.0 / 255)
         return img
     if kind == "png":
+        if op == "DecodeAndCropJpeg":
+            raise _bad(op, "DecodeAndCropJpeg operation can run on JPEG only, but detected PNG.")
+        if op == "DecodeBmp":
+            raise _bad(op, "Trying to decode PNG format using DecodeBmp op. Use `decode_png` or `decode_image` instead.")
         img = png_codec.decode(data, channels, 8 if dtype == "uint8" else 16)
         if img is None:
             raise _bad(op, "Invalid PNG. Failed to initialize decoder.")
         if dtype == "float32":
             return img.astype(np.float32) * np.float32(1.0 / 65535)
         return img
-    raise NotImplementedError(f"{op}: decoding {kind.upper()} content (simdist decodes PNG and JPEG only)")
+    if kind == "bmp":
+        img = _decode_bmp_bytes(op, data, channels)
+        if dtype == "uint16":
+            return img.astype(np.uint16) * np.uint16(256)
+        if dtype == "float32":
+            return img.astype(np.float32) * np.float32(1.0 / 255)
+        return img
+    raise NotImplementedError(f"{op}: decoding {kind.upper()} content (simdist decodes PNG, JPEG and BMP)")
+
+
+def _decode_bmp_bytes(op: str, data: bytes, channels: int) -> np.ndarray:
+    """DecodeImageV2Op::DecodeBmpV2: TF's own reader of uncompressed 8/24/32-bit BMP pixels."""
+    if channels == 1:
+        raise _bad(op, f"`channels` must be 0, 3 or 4 for BMP, but got {channels}")
+    if op not in ("DecodeBmp", "DecodeImage"):
+        if op == "DecodeAndCropJpeg":
+            raise _bad(op, "DecodeAndCropJpeg operation can run on JPEG only, but detected BMP.")
+        raise _bad(op, "Trying to decode BMP format using a wrong op. Use `decode_bmp` or `decode_image` instead. "
+                   f"Op used: {op}")
+    if len(data) < 32:
+        raise _bad(op, "Incomplete bmp content, requires at least 32 bytes to find the header size, width, height, "
+                   f"and bpp, got {len(data)} bytes")
+    header = int.from_bytes(data[10:14], "little", signed=True)
+    width = int.from_bytes(data[18:22], "little", signed=True)
+    height = int.from_bytes(data[22:26], "little", signed=True)
+    bpp = int.from_bytes(data[28:30], "little", signed=True)
+    img_c = int(bpp / 8)
+    if img_c not in (1, 3, 4):
+        raise _bad(op, f"Number of channels inherent in the image must be 1, 3 or 4, was {img_c}")
+    out_c = channels or img_c
+    if width <= 0:
+        raise _bad(op, "Width must be positive")
+    if height == 0:
+        raise _bad(op, "Height must be nonzero")
+    if header < 0:
+        raise _bad(op, "header size must be nonnegative")
+    if width * abs(height) >= (2 ** 31 - 1) // 8:
+        raise _bad(op, "Total possible pixel bytes must be less than 2^30")
+    rows = abs(height)
+    row_size = (img_c * width + 3) // 4 * 4
+    diff = len(data) - header - row_size * rows
+    if diff != 0:
+        raise _bad(op, f"Input size should match (header_size + row_size * abs_height) but they differ by {diff}")
+    px = np.frombuffer(data, np.uint8, row_size * rows, header).reshape(rows, row_size)[:, :width * img_c]
+    px = px.reshape(rows, width, img_c)
+    if height > 0:   # (bottom-up rows)
+        px = px[::-1]
+    if img_c == 1:
+        out = np.repeat(px, 3, axis=2) if out_c in (3, 4) else px
+    else:
+        out = px[..., [2, 1, 0]]   # (BGR(A) -> RGB)
+    if out_c == 4:
+        alpha = px[..., 3:4] if img_c == 4 else np.full(px.shape[:2] + (1,), 255, np.uint8)
+        out = np.concatenate([out, alpha], axis=2)
+    return np.ascontiguousarray(out)
 
 
 def _decode_png(contents: np.ndarray, channels: int = 0, dtype: str = "uint8") -> np.ndarray:
@@ -141,6 +203,10 @@ def _decode_crop(contents: np.ndarray, window: np.ndarray, channels: int = 0, ra
         raise _bad(op, f"crop_size must have four elements [{window.shape[0]}]")
     flags = {"ratio": ratio, "fancy_upscaling": fancy_upscaling, "dct_method": dct_method}
     return _decode_any(op, data, channels, "uint8", flags, tuple(int(v) for v in window))
+
+
+def _decode_bmp(contents: np.ndarray, channels: int = 0) -> np.ndarray:
+    return _decode_any("DecodeBmp", _scalar_bytes("DecodeBmp", contents), channels, "uint8")
 
 
 def _decode_image(contents: np.ndarray, channels: int = 0, dtype: str = "uint8",
@@ -236,6 +302,8 @@ DECODE_JPEG = register("DecodeJpeg", _decode_jpeg, _fixed("DecodeJpeg", dtypes.u
                        **STRING_COST)
 DECODE_AND_CROP_JPEG = register("DecodeAndCropJpeg", _decode_crop, _fixed("DecodeAndCropJpeg", dtypes.uint8),
                                 kind="io", fusion=_WHY, **STRING_COST)
+DECODE_BMP = register("DecodeBmp", _decode_bmp, _fixed("DecodeBmp", dtypes.uint8), kind="io", fusion=_WHY,
+                      **STRING_COST)
 DECODE_IMAGE = register("DecodeImage", _decode_image, _out("dtype", "uint8", "DecodeImage"), kind="io",
                         fusion=_WHY, **STRING_COST)
 ENCODE_PNG = register("EncodePng", _encode_png, _encode_rule("EncodePng", ("uint8", "uint16")), kind="io",
@@ -244,7 +312,7 @@ ENCODE_JPEG = register("EncodeJpeg", _encode_jpeg, _encode_rule("EncodeJpeg", ("
                        **STRING_COST)
 EXTRACT_JPEG_SHAPE = register("ExtractJpegShape", _extract_shape, _out("output_type", "int32", "ExtractJpegShape"),
                               kind="io", fusion=_WHY, **STRING_COST)
-for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeImage", "EncodePng", "EncodeJpeg",
+for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeBmp", "DecodeImage", "EncodePng", "EncodeJpeg",
             "ExtractJpegShape"):
     NotDifferentiable(_op)
 
@@ -306,6 +374,13 @@ def decode_and_crop_jpeg(contents: Any, crop_window: Any, channels: int = 0, rat
     return _unknown_size(dispatch.execute(DECODE_AND_CROP_JPEG, (string_tensor(contents, "DecodeAndCropJpeg",
                                                                              "contents"), window), attrs),
                          attrs["channels"])
+
+
+def decode_bmp(contents: Any, channels: int = 0, name: str | None = None) -> Tensor:
+    """`tf.io.decode_bmp`: an uncompressed BMP as a (H, W, C) uint8 tensor (TF's own reader)."""
+    c = _channels("DecodeBmp", channels)
+    return _unknown_size(dispatch.execute(DECODE_BMP, (string_tensor(contents, "DecodeBmp", "contents"),),
+                                          {"channels": c}), c)
 
 
 def decode_image(contents: Any, channels: int | None = None, dtype: Any = dtypes.uint8, name: str | None = None,
