@@ -97,7 +97,8 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
                                  image_size: Any = (256, 256), shuffle: bool = True, seed: Any = None,
                                  validation_split: Any = None, subset: Any = None, interpolation: str = "bilinear",
                                  follow_links: bool = False, crop_to_aspect_ratio: bool = False,
-                                 pad_to_aspect_ratio: bool = False, data_format: Any = None, format: str = "tf",  # noqa: A002
+                                 pad_to_aspect_ratio: bool = False, data_format: Any = None,
+                                 format: str = "tf",  # noqa: A002 - Keras's name
                                  verbose: bool = True) -> Any:
     """A `tf.data.Dataset` of (image, label) batches from class subdirectories, as Keras 3 builds it."""
     from simdist import tf
@@ -112,7 +113,8 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
     if isinstance(image_size, int):
         image_size = (image_size, image_size)
     elif not isinstance(image_size, (list, tuple)) or not len(image_size) == 2:
-        raise ValueError(f"Invalid `image_size` value. Expected a tuple of 2 integers. Received: image_size={image_size}")
+        raise ValueError("Invalid `image_size` value. Expected a tuple of 2 integers. "
+                         f"Received: image_size={image_size}")
     interpolation = interpolation.lower()
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"Argument `interpolation` should be one of {_INTERPOLATIONS}. "

@@ -38,7 +38,8 @@ from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array, string_tensor, want_string
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["decode_bmp", "decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg", "extract_jpeg_shape",
+__all__ = ["decode_bmp", "decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg",
+           "extract_jpeg_shape",
            "is_jpeg", "decode_image", "adjust_jpeg_quality", "random_jpeg_quality", "stateless_random_jpeg_quality"]
 
 _WHY = lanes("decodes or encodes each image's bytes in Python: no stacked form")
@@ -119,7 +120,8 @@ def _decode_any(op: str, data: bytes, channels: int, dtype: str, jpeg: dict | No
         if op == "DecodeAndCropJpeg":
             raise _bad(op, "DecodeAndCropJpeg operation can run on JPEG only, but detected PNG.")
         if op == "DecodeBmp":
-            raise _bad(op, "Trying to decode PNG format using DecodeBmp op. Use `decode_png` or `decode_image` instead.")
+            raise _bad(op, "Trying to decode PNG format using DecodeBmp op. Use `decode_png` or `decode_image` "
+                       "instead.")
         img = png_codec.decode(data, channels, 8 if dtype == "uint8" else 16)
         if img is None:
             raise _bad(op, "Invalid PNG. Failed to initialize decoder.")
