@@ -65,7 +65,7 @@ from simdist.runtime.ops.complex_math import complex_ as complex  # noqa: F401,E
 from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (tf.eig = tf.linalg.eig: clause ops.complex)
 from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
 from simdist.tf import nest  # noqa: E402
-from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
+from simdist.tf import audio, bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
 from simdist.tf import signal  # noqa: E402
 from simdist.tf import quantization  # noqa: E402,F401  (clause ops.fake-quant)
 from simdist.tf import raw_ops  # noqa: E402,F401  (functions made on first use: clause ops.raw-ops)

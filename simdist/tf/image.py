@@ -3,7 +3,8 @@
 contrast, gamma, standardization, colour spaces, gradients, quality measures, stateless random
 augmentations; clause ops.image), the stateful random augmentations and YIQ (image_random.py,
 ops.image-random), ssim_multiscale (image_msssim.py) and the box ops (image_nms*.py,
-image_crop_resize.py, image_draw_boxes.py: ops.image-boxes)."""
+image_crop_resize.py, image_draw_boxes.py: ops.image-boxes), and the image codecs TF also
+exports here (image_codecs.py: io.image-codecs)."""
 
 from simdist.runtime.ops.resize_images import ResizeMethod, resize  # noqa: F401
 from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast, adjust_gamma,  # noqa: F401
@@ -31,3 +32,7 @@ from simdist.runtime.ops.image_draw_boxes import draw_bounding_boxes  # noqa: F4
 from simdist.runtime.ops.image_nms_padded import non_max_suppression_padded  # noqa: F401,E402
 from simdist.runtime.ops.image_nms_combined import combined_non_max_suppression  # noqa: F401,E402
 from simdist.runtime.ops.image_msssim import ssim_multiscale  # noqa: F401,E402
+from simdist.runtime.ops.image_codecs import (adjust_jpeg_quality, decode_and_crop_jpeg, decode_bmp,  # noqa: F401,E402
+                                              decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png,
+                                              extract_jpeg_shape,
+                                              is_jpeg, random_jpeg_quality, stateless_random_jpeg_quality)

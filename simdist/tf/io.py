@@ -3,7 +3,9 @@ TFRecord writer, and the Example parsers (FixedLenFeature, VarLenFeature, FixedL
 SparseFeature, parse_example, parse_single_example: simdist/runtime/ops/example_parsing.py;
 parse_sequence_example, parse_single_sequence_example: sequence_parsing.py),
 serialize_tensor / parse_tensor (tensor_codec.py), decode_csv (decode_csv.py), decode_raw / encode_base64 / decode_base64
-(raw_codecs.py) and read_file / write_file / matching_files (file_io.py).
+(raw_codecs.py), read_file / write_file / matching_files (file_io.py) and the image codecs
+(image_codecs.py: decode_png, encode_png, decode_jpeg, encode_jpeg, decode_and_crop_jpeg,
+extract_jpeg_shape, is_jpeg, decode_image).
 
 TF's gfile reaches many filesystems; a simulated job has only this machine's, so these are
 the os/shutil calls TF's local filesystem makes (makedirs creates parents and accepts an
@@ -20,6 +22,9 @@ from simdist.runtime.data.readers import TFRecordOptions, TFRecordWriter  # noqa
 from simdist.runtime.ops.decode_csv import decode_csv  # noqa: F401
 from simdist.runtime.ops.example_parsing import parse_example, parse_single_example  # noqa: F401
 from simdist.runtime.ops.file_io import matching_files, read_file, write_file  # noqa: F401
+from simdist.runtime.ops.image_codecs import (decode_and_crop_jpeg, decode_bmp, decode_image,  # noqa: F401
+                                              decode_jpeg, decode_png, encode_jpeg, encode_png,
+                                              extract_jpeg_shape, is_jpeg)
 from simdist.runtime.ops.raw_codecs import decode_base64, decode_compressed, decode_raw, encode_base64  # noqa: F401
 from simdist.runtime.ops.sequence_parsing import parse_sequence_example, parse_single_sequence_example  # noqa: F401
 from simdist.runtime.ops.tensor_codec import parse_tensor, serialize_tensor  # noqa: F401

@@ -17,6 +17,9 @@ from simdist.keras.utils.progbar import Progbar
 from simdist.keras.utils.sequence_utils import pad_sequences
 from simdist.keras.utils.split_dataset import split_dataset
 from simdist.keras.utils.timeseries import timeseries_dataset_from_array
+from simdist.keras.utils.image_dataset import image_dataset_from_directory
+from simdist.keras.utils.text_dataset import text_dataset_from_directory
+from simdist.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 from simdist.keras.utils.keras_object_serialization import deserialize_keras_object, serialize_keras_object  # noqa: E402
 
 Sequence = PyDataset   # Keras 3.15 exports PyDataset under both names
@@ -29,6 +32,7 @@ __all__ = [   # TF 2.21's tf.keras.utils names simdist has (one a line; clause a
     "Progbar",
     "PyDataset",
     "Sequence",
+    "array_to_img",
     "clear_session",
     "custom_object_scope",
     "deserialize_keras_object",
@@ -36,15 +40,20 @@ __all__ = [   # TF 2.21's tf.keras.utils names simdist has (one a line; clause a
     "get_registered_name",
     "get_registered_object",
     "get_source_inputs",
+    "image_dataset_from_directory",
+    "img_to_array",
     "is_keras_tensor",
+    "load_img",
     "normalize",
     "pack_x_y_sample_weight",
     "pad_sequences",
     "register_keras_serializable",
+    "save_img",
     "serialize_keras_object",
     "set_random_seed",
     "split_dataset",
     "standardize_dtype",
+    "text_dataset_from_directory",
     "timeseries_dataset_from_array",
     "to_categorical",
     "unpack_x_y_sample_weight",

@@ -14,7 +14,7 @@ from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import ARG, CHARGE, CONST, PURE, READ, WRITE, Node, NotRecordable, Untraceable
 from simdist.runtime.graph.replay import Graph
-from simdist.runtime.tensor import Tensor, _Traced
+from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
 from simdist.runtime.values import Mirrored, PerReplica
 
 __all__ = ["Recorder", "record", "record_call", "signature"]
@@ -92,8 +92,12 @@ class Recorder(execution.Interpreter):
             static.append(True)
         elif kind == PURE and not node.stateful:
             key = node.key
-            # (an op of kind shape-query depends on its input's shape only, fixed for a recording)
-            static.append(all(static[j] for j in node.ins) or (key[0] == "op" and node.op.kind == "shape-query"))
+            # (an op of kind shape-query depends on its input's shape only, fixed for a recording,
+            # unless an op whose output's shape follows from input values made the input: the
+            # graph does not know those dimensions (static_shapes marks them), so their shape is
+            # computed again on each run)
+            static.append(all(static[j] for j in node.ins) or (key[0] == "op" and node.op.kind == "shape-query"
+                                                              and not any(self._value_shaped(j) for j in node.ins)))
         else:
             static.append(False)
         self.nodes.append(node)
@@ -103,6 +107,13 @@ class Recorder(execution.Interpreter):
             self.keep.append(out)
             self.tensor_at[i] = out
         return i
+
+    def _value_shaped(self, i: int) -> bool:
+        """Whether node i's output has dimensions the graph does not know (a decoded image's
+        height and width, unique's length: static_shapes.mark)."""
+        t = self.tensor_at.get(i)
+        entry = STATIC_UNKNOWN.get(id(t)) if t is not None else None
+        return entry is not None and entry[0]() is t and any(entry[1])
 
     # --- what Grappler's rewrites ask (simdist.runtime.ops.grappler) ----------------------------
     def producer(self, t: Tensor) -> Node | None:

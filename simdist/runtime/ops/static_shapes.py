@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
-from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor
+from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
 
 __all__ = ["UNKNOWN", "mark", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "declare", "declared",
@@ -75,11 +75,12 @@ def declared(t: Any) -> list[int | None] | None:
 
 
 def mark(t: Tensor, flags: Sequence[bool]) -> Tensor:
-    """t, with the dimensions flagged True unknown to the graph being built (nothing outside a
-    tf.function, or when no dimension is unknown)."""
+    """t, with the dimensions flagged True unknown to the graph being built (a tf.function's, or
+    the recorded graph of a tf.data function, whose Shape ops then stay computed on each run:
+    graph/recording.py); nothing outside them, or when no dimension is unknown."""
     flags = tuple(bool(f) for f in flags)
-    if not any(flags) or not context.in_function() or len(flags) != t.ndim:
-        return t
+    if not any(flags) or not (context.in_function() or type(t) is _Traced) or len(flags) != t.ndim:
+        return t   # (a _Traced tensor: one a recorded graph holds, a tf.data function's too)
     key = id(t)
     UNKNOWN[key] = (weakref.ref(t, functools.partial(_drop, key)), flags, False)
     return t
