@@ -234,9 +234,16 @@ def kernel_error(name: str, e: BaseException, inputs: dict[str, Any]) -> BaseExc
     tf.function)."""
     if isinstance(e, errors.OpError) or not isinstance(e, _KERNEL_ERRORS) or getattr(e, trace_errors.MARK, None):
         return None
-    if context.in_function() and _shape_error(e) and _all_known(inputs):
+    if context.in_function() and _shape_error(e) and _all_known(inputs) and not _has_shape_fn(name):
         return None if isinstance(e, ValueError) else ValueError(str(e))
     return errors.InvalidArgumentError(None, None, f"{e} [Op:{name}]")
+
+
+def _has_shape_fn(name: str) -> bool:
+    """Whether the op carries its transcribed shape function (infer_ctx), which ran when the graph
+    added it: what it did not refuse, the kernel refuses when the graph runs."""
+    from simdist.runtime.ops import infer_ctx
+    return infer_ctx.has(name)
 
 
 def _all_known(inputs: dict[str, Any]) -> bool:
