@@ -132,3 +132,95 @@ def _projective(c: Ctx) -> None:
     _sized_image(c, "output_shape")
 
 
+
+
+def _validate_sparse(c: Ctx, ind: str, val: str, shp: str) -> None:
+    """shape_inference::ValidateSparseTensor: indices a matrix, values and shape vectors; the
+    known counts of index rows and values equal, of index columns and shape entries equal."""
+    i = c.with_rank(c.input(ind), 2)
+    v = c.with_rank(c.input(val), 1)
+    s = c.with_rank(c.input(shp), 1)
+    if i[0] is not None and v[0] is not None and i[0] != v[0]:
+        c.fail(f"Number of elements in index ({i[0]}) and values ({v[0]}) do not match.")
+    if i[1] is not None and s[0] is not None and i[1] != s[0]:
+        c.fail(f"Index rank ({i[1]}) and shape rank ({s[0]}) do not match.")
+
+
+@register("EditDistance")
+def _edit_distance(c: Ctx) -> None:
+    """Both sparse tensors validated; known shapes of as many elements."""
+    _validate_sparse(c, "hypothesis_indices", "hypothesis_values", "hypothesis_shape")
+    _validate_sparse(c, "truth_indices", "truth_values", "truth_shape")
+    h, t = c.value("hypothesis_shape"), c.value("truth_shape")
+    if h is not None and t is not None and np.size(h) != np.size(t):
+        c.fail(f"Num elements of hypothesis_shape does not match truth_shape: {np.size(h)} vs. {np.size(t)}")
+
+
+@register("SparseReorder")
+def _sparse_reorder(c: Ctx) -> None:
+    """input_indices a matrix, input_values and input_shape vectors (ranks only)."""
+    c.with_rank(c.input("input_indices"), 2)
+    c.with_rank(c.input("input_values"), 1)
+    c.with_rank(c.input("input_shape"), 1)
+
+
+@register("MatrixSolve")
+def _matrix_solve(c: Ctx) -> None:
+    """MatrixSolveShapeFn(square): matrix a batch of square matrices (MakeBatchSquareMatrix), rhs of
+    rank >= 2, the batch shapes merged, then the rows."""
+    a = c.with_rank_at_least(c.input("matrix"), 2)
+    c.merge_dim(c.dim(a, -2), c.dim(a, -1))
+    b = c.with_rank_at_least(c.input("rhs"), 2)
+    c.merge(c.subshape(a, 0, -2), c.subshape(b, 0, -2))
+    c.merge_dim(c.dim(a, -2), c.dim(b, -2))
+
+
+@register("LowerBound", "UpperBound")
+def _bounds(c: Ctx) -> None:
+    """sorted_inputs and values matrices (their leading dimensions are the kernel's check)."""
+    c.with_rank(c.input("sorted_inputs"), 2)
+    c.with_rank(c.input("values"), 2)
+
+
+@register("SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN")
+def _sparse_segment(c: Ctx) -> None:
+    """SparseSegmentReductionShapeFn: data of rank >= 1, indices and segment_ids vectors merged."""
+    c.with_rank_at_least(c.input("data"), 1)
+    i = c.with_rank(c.input("indices"), 1)
+    s = c.with_rank(c.input("segment_ids"), 1)
+    c.merge(i, s)
+
+
+@register("SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments")
+def _sparse_segment_num(c: Ctx) -> None:
+    """SparseSegmentReductionWithNumSegmentsShapeFn: data of rank >= 1, indices and segment_ids
+    vectors, num_segments a scalar, then indices and segment_ids merged."""
+    c.with_rank_at_least(c.input("data"), 1)
+    i = c.with_rank(c.input("indices"), 1)
+    s = c.with_rank(c.input("segment_ids"), 1)
+    c.with_rank(c.input("num_segments"), 0)
+    c.merge(i, s)
+
+
+@register("SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad", "SparseSegmentSumGrad")
+def _sparse_segment_grad(c: Ctx) -> None:
+    """SparseSegmentReductionGradShapeFn: grad of rank >= 1, indices a vector merged with
+    segment_ids, output_dim0 a scalar."""
+    c.with_rank_at_least(c.input("grad"), 1)
+    i = c.with_rank(c.input("indices"), 1)
+    c.merge(c.input("segment_ids"), i)
+    c.with_rank(c.input("output_dim0"), 0)
+
+
+@register("HistogramFixedWidth")
+def _histogram(c: Ctx) -> None:
+    r = c.with_rank(c.input("value_range"), 1)
+    c.with_value(r[0], 2)
+    c.with_rank(c.input("nbins"), 0)
+
+
+@register("ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic", "ResizeArea")
+def _resize(c: Ctx) -> None:
+    """ResizeShapeFn: images of rank 4, size a vector of 2 (SetOutputToSizedImage)."""
+    c.with_rank(c.input("images"), 4)
+    _sized_image(c, "size")

@@ -193,3 +193,61 @@ def _space_to_depth(c: Ctx) -> None:
     for d in hw:
         if d is not None and d % bs != 0:
             c.fail(f"Dimension size must be evenly divisible by {bs} but is {d}")
+
+
+def _unchanged_with_rank(c: Ctx, name: str, rank: int) -> None:
+    """UnchangedShapeWithRank: input `name` of rank `rank`."""
+    c.with_rank(c.input(name), rank)
+
+
+@register("MaxPool3DGrad")
+def _max_pool3d_grad(c: Ctx) -> None:
+    _unchanged_with_rank(c, "orig_input", 5)
+
+
+@register("MaxPoolGradWithArgmax")
+def _max_pool_grad_with_argmax(c: Ctx) -> None:
+    _unchanged_with_rank(c, "input", 4)
+
+
+@register("FractionalMaxPoolGrad")
+def _fractional_max_pool_grad(c: Ctx) -> None:
+    _unchanged_with_rank(c, "orig_input", 4)
+
+
+@register("MaxPoolWithArgmax")
+def _max_pool_with_argmax(c: Ctx) -> None:
+    """MaxPoolShape: input rank 4, the windowed output."""
+    _max_pool(c, c.with_rank(c.input("input"), 4), "MaxPoolWithArgmax")
+
+
+@register("AvgPool3DGrad")
+def _avg_pool3d_grad(c: Ctx) -> None:
+    _shape_input(c, "orig_input_shape", 5)
+
+
+@register("DepthwiseConv2dNativeBackpropFilter")
+def _depthwise_backprop_filter(c: Ctx) -> None:
+    _shape_input(c, "filter_sizes", 4)
+
+
+@register("DepthwiseConv2dNativeBackpropInput")
+def _depthwise_backprop_input(c: Ctx) -> None:
+    _shape_input(c, "input_sizes", 4)
+
+
+@register("CTCLoss")
+def _ctc_loss(c: Ctx) -> None:
+    """CTCLoss: inputs rank 3, labels_indices a matrix, labels_values and sequence_length vectors;
+    as many label values as indices rows, the batch of inputs and sequence_length merged."""
+    x = c.with_rank(c.input("inputs"), 3)
+    li = c.with_rank(c.input("labels_indices"), 2)
+    lv = c.with_rank(c.input("labels_values"), 1)
+    sl = c.with_rank(c.input("sequence_length"), 1)
+    c.merge_dim(li[0], lv[0])
+    c.merge_dim(x[1], sl[0])
+
+
+@register("BiasAddGrad")
+def _bias_add_grad(c: Ctx) -> None:
+    c.with_rank_at_least(c.input("out_backprop"), 2)
