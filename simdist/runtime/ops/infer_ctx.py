@@ -85,6 +85,10 @@ class Ctx:
         """c->input(i): the shape (a list of shapes for a list input)."""
         return self._shapes[name]
 
+    def nth(self, i: int) -> Any:
+        """c->input(i): the shape of the OpDef's i-th input."""
+        return list(self._shapes.values())[i]
+
     def value(self, name: str) -> np.ndarray | None:
         """c->input_tensor(i): the input's value where the graph knows it, else None."""
         return self._values.get(name)

@@ -112,8 +112,8 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                 try:
                     np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list()))
                 except ValueError:
-                    from simdist.runtime.tensor import constant
-                    return constant(differ)
+                    from simdist.runtime.tensor import convert_to_tensor
+                    return convert_to_tensor(differ)
             return fn(x, y)
         return run
     _set("Equal", RawArgs(via=equality(math.equal, False)))

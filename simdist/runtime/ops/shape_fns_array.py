@@ -22,6 +22,19 @@ def _batch_matmul_v2(c: Ctx) -> None:
     c.broadcast(c.subshape(a, 0, -2), c.subshape(b, 0, -2))
 
 
+@register("Add", "AddV2", "Sub", "Mul", "MulNoNan", "Div", "DivNoNan", "RealDiv", "FloorDiv", "FloorMod", "TruncateDiv",
+          "TruncateMod", "Mod", "Maximum", "Minimum", "Pow", "Igamma", "Igammac", "IgammaGradA", "Zeta", "Polygamma",
+          "Atan2", "SquaredDifference", "Xlogy", "Xlog1py", "Xdivy", "NextAfter", "Complex", "Less", "LessEqual",
+          "Greater", "GreaterEqual", "Equal", "NotEqual", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift",
+          "RightShift", "LogicalAnd", "LogicalOr")
+def _broadcast_binary(c: Ctx) -> None:
+    """BroadcastBinaryOpShapeFn (math_ops.cc's binary ops): two known dimensions, neither 1, must
+    be equal; Equal/NotEqual with incompatible_shape_error=False accept any shapes."""
+    if c.attr("incompatible_shape_error", True) is False:
+        return
+    c.broadcast(c.nth(0), c.nth(1))
+
+
 @register("MatMul")
 def _matmul(c: Ctx) -> None:
     """MatMulShape: both rank 2, the inner dimensions merged."""
