@@ -40,8 +40,8 @@ def _phrase(e: BaseException) -> str:
     """A shape function's message without the node and input shapes TF appends (and without the
     traceback lines a traced error carries)."""
     text = str(e)
-    if "in user code" in text:
-        text = text.rsplit("Error: ", 1)[-1]
+    if "in user code" in text:   # (simdist's traced error: its lines indented under the frame)
+        text = text.rsplit("Error: ", 1)[-1].replace("\n    ", "\n")
     return text.split(" for '{{node")[0].strip()
 
 
@@ -358,6 +358,80 @@ CALLS: list[tuple[str, str]] = [
     ('Equal', 'x=P([None,3],np.ones((2,3),np.float32)), y=np.ones((4,),np.float32), incompatible_shape_error=False'),
     ('Mul', 'x=P([3,None],np.ones((3,2),np.float32)), y=np.ones((4,1),np.float32)'),
     ('Mul', 'x=P([None],np.ones((3,),np.float32)), y=np.ones((4,),np.float32)'),
+    # the common ops' shape functions (conv, pool, gather, split, range, fill, select, pads, diag parts)
+    ('ExtractVolumePatches', "input=P([None,4],np.zeros((3,4),np.float32)), strides=[1,3,1,2,1], padding='SAME', ksizes=[1,2,1,2,1]"),
+    ('MatrixDiagPartV3', 'input=P([None,3],np.zeros((4,3),np.float32)), k=0, padding_value=np.zeros((2,),np.float32)'),
+    ('MatrixDiagPartV3', 'input=np.zeros((4,3),np.float32), k=np.array([[0]]), padding_value=np.float32(0)'),
+    ('MatrixDiagPartV3', 'input=np.zeros((3,),np.float32), k=0, padding_value=np.float32(0)'),
+    ('MatrixDiagPartV3', 'input=np.zeros((4,3),np.float32), k=np.array([1,0]), padding_value=np.float32(0)'),
+    ('MatrixDiagPartV3', 'input=np.zeros((4,3),np.float32), k=np.array([0,1,2]), padding_value=np.float32(0)'),
+    ('MatrixDiagPartV3', 'input=np.zeros((4,3),np.float32), k=5, padding_value=np.float32(0)'),
+    ('SparseDenseCwiseDiv', 'sp_indices=np.array([0],np.int64), sp_values=np.ones((1,),np.float32), sp_shape=np.array([1],np.int64), dense=np.ones((1,),np.float32)'),
+    ('SparseDenseCwiseDiv', 'sp_indices=np.array([[0]],np.int64), sp_values=np.ones((1,1),np.float32), sp_shape=np.array([1],np.int64), dense=np.ones((1,),np.float32)'),
+    ('SparseDenseCwiseMul', 'sp_indices=np.array([[0]],np.int64), sp_values=np.ones((1,),np.float32), sp_shape=np.array([[1]],np.int64), dense=np.ones((1,),np.float32)'),
+    ('MirrorPadGrad', "input=P([None,2],np.zeros((4,2),np.float32)), paddings=np.array([[1,1],[0,0],[2,1]],np.int32), mode='SYMMETRIC'"),
+    ('MirrorPadGrad', "input=np.zeros((4,2),np.float32), paddings=np.array([[1,1],[0,0]],np.int32), mode='SYMMETRIC'"),
+    ('MirrorPadGrad', "input=np.zeros((4,2),np.float32), paddings=np.array([[3,3],[0,0]],np.int32), mode='SYMMETRIC'"),
+    ('MirrorPadGrad', "input=np.zeros((4,2),np.float32), paddings=np.array([[1,1,1],[0,0,0]],np.int32), mode='SYMMETRIC'"),
+    ('Conv2D', "input=P([None,4,4,2],np.zeros((1,4,4,2),np.float32)), filter=np.zeros((2,2,3,1),np.float32), strides=[1,1,1,1], padding='VALID'"),
+    ('Conv2D', "input=np.zeros((1,4,4),np.float32), filter=np.zeros((2,2,2,1),np.float32), strides=[1,1,1,1], padding='VALID'"),
+    ('Conv2D', "input=np.zeros((1,4,4,2),np.float32), filter=np.zeros((5,2,2,1),np.float32), strides=[1,1,1,1], padding='VALID'"),
+    ('MaxPool', "input=P([None,4,3],np.zeros((1,4,3),np.float32)), ksize=[1,2,2,1], strides=[1,1,1,1], padding='VALID'"),
+    ('MaxPool', "input=np.zeros((1,4,3,1),np.float32), ksize=[1,5,2,1], strides=[1,1,1,1], padding='VALID'"),
+    ('Reshape', 'tensor=P([None,3],np.zeros((2,3),np.float32)), shape=np.array([4,-1])'),
+    ('GatherV2', 'params=P([None,3],np.zeros((2,3),np.float32)), indices=np.array([0]), axis=np.array([1])'),
+    ('GatherV2', 'params=np.zeros((2,3),np.float32), indices=np.array([0]), axis=2'),
+    ('Transpose', 'x=P([None,3],np.zeros((2,3),np.float32)), perm=np.array([0,1,2])'),
+    ('Tile', 'input=P([None,3],np.zeros((2,3),np.float32)), multiples=np.array([1,1,1])'),
+    ('Pad', 'input=P([None,3],np.zeros((2,3),np.float32)), paddings=np.array([[1,1]])'),
+    ('Split', 'split_dim=1, value=P([None,3],np.zeros((2,3),np.float32)), num_split=2'),
+    ('SplitV', 'value=P([None,3],np.zeros((2,3),np.float32)), size_splits=np.array([1,1]), axis=1, num_split=2'),
+    ('Squeeze', 'input=P([None,3],np.zeros((2,3),np.float32)), axis=[1]'),
+    ('ExpandDims', 'input=P([None,3],np.zeros((2,3),np.float32)), axis=5'),
+    ('Sum', 'input=P([None,3],np.zeros((2,3),np.float32)), axis=np.array([2])'),
+    ('ArgMax', 'input=P([None,3],np.zeros((2,3),np.float32)), dimension=np.array([0,1])'),
+    ('Conv2DBackpropInput', "input_sizes=np.array([1,4,4]), filter=np.zeros((2,2,2,1),np.float32), out_backprop=np.zeros((1,3,3,1),np.float32), strides=[1,1,1,1], padding='VALID'"),
+    ('MatrixSetDiagV3', 'input=P([None,3],np.zeros((2,3),np.float32)), diagonal=np.zeros((3,),np.float32), k=0'),
+    ('Cumsum', 'x=P([None,3],np.zeros((2,3),np.float32)), axis=np.array([1])'),
+    ('Range', 'start=np.array([0]), limit=5, delta=1'),
+    ('Fill', 'dims=np.array([[2]]), value=np.float32(1)'),
+    ('Select', 'condition=P([None],np.array([True,False])), t=np.zeros((3,),np.float32), e=np.zeros((3,),np.float32)'),
+    ('SelectV2', 'condition=P([None,2],np.ones((1,2),bool)), t=np.zeros((3,),np.float32), e=np.zeros((3,),np.float32)'),
+    ('BiasAdd', 'value=P([None,3],np.zeros((2,3),np.float32)), bias=np.zeros((4,),np.float32)'),
+    ('L2Loss', 't=P([None,3],np.zeros((2,3),np.float32))'),
+    ('TopKV2', 'input=P([None,3],np.zeros((2,3),np.float32)), k=5'),
+    ('InTopKV2', 'predictions=P([None,3],np.zeros((2,3),np.float32)), targets=np.array([0,1,1]), k=1'),
+    ('Conv2D', "input=np.zeros((1,4,4,2),np.float32), filter=np.zeros((2,2,2,3),np.float32), strides=[1,1,1,1], padding='VALID'"),
+    ('Conv2D', "input=np.zeros((1,4,4,4),np.float32), filter=np.zeros((2,2,2,3),np.float32), strides=[1,1,1,1], padding='VALID'"),
+    ('Conv2D', "input=np.zeros((1,4,4,2),np.float32), filter=np.zeros((2,2,2,1),np.float32), strides=[1,1,1,1], padding='VALID', dilations=[1,4,1,1]"),
+    ('Conv2D', "input=np.zeros((1,4,4,2),np.float32), filter=np.zeros((2,2,2,1),np.float32), strides=[1,1,1], padding='VALID'"),
+    ('Conv2D', "input=P([None,None,None,2],np.zeros((1,4,4,2),np.float32)), filter=np.zeros((5,2,2,1),np.float32), strides=[1,1,1,1], padding='SAME'"),
+    ('Conv2D', "input=np.zeros((1,4,4,2),np.float32), filter=np.zeros((2,2,2,1),np.float32), strides=[1,1,1,1], padding='EXPLICIT', explicit_paddings=[0,0,1,1,1,1,0,0]"),
+    ('MaxPool', "input=np.zeros((1,4,3,1),np.float32), ksize=[1,2,2,1], strides=[1,1,1,1], padding='SAME'"),
+    ('GatherV2', 'params=np.zeros((2,3),np.float32), indices=np.array([0]), axis=-1'),
+    ('GatherV2', 'params=np.zeros((2,3),np.float32), indices=np.array([0]), axis=-3'),
+    ('GatherV2', 'params=np.zeros((2,3),np.float32), indices=np.array([[0]]), axis=1, batch_dims=1'),
+    ('SplitV', 'value=np.zeros((2,3),np.float32), size_splits=np.array([1,-1]), split_dim=1, num_split=2'),
+    ('SplitV', 'value=np.zeros((2,3),np.float32), size_splits=np.array([1,2]), split_dim=-1, num_split=2'),
+    ('SplitV', 'value=np.zeros((2,3),np.float32), size_splits=np.array([2,2]), split_dim=0, num_split=2'),
+    ('SplitV', 'value=np.zeros((2,3),np.float32), size_splits=np.array([4,-1]), split_dim=1, num_split=2'),
+    ('Range', 'start=0, limit=np.array([5]), delta=1'),
+    ('Range', 'start=0, limit=5, delta=np.array([[1]])'),
+    ('Fill', 'dims=np.array([2,-1]), value=np.float32(1)'),
+    ('Fill', 'dims=np.array([2]), value=np.array([1.0],np.float32)'),
+    ('SelectV2', 'condition=np.ones((2,1),bool), t=np.zeros((3,),np.float32), e=np.zeros((2,3),np.float32)'),
+    ('SelectV2', 'condition=np.ones((2,),bool), t=np.zeros((3,),np.float32), e=np.zeros((3,),np.float32)'),
+    ('SelectV2', 'condition=np.ones((3,),bool), t=np.zeros((2,),np.float32), e=np.zeros((3,),np.float32)'),
+    ('MirrorPadGrad', "input=np.zeros((4,2),np.float32), paddings=np.array([[1,1],[0,0]],np.int32), mode='SYMMETRIC'"),
+    ('MirrorPadGrad', "input=P([None,2],np.zeros((4,2),np.float32)), paddings=np.array([[1,1],[0,0]],np.int32), mode='REFLECT'"),
+    ('MirrorPadGrad', "input=P(None,np.zeros((4,2),np.float32)), paddings=np.array([[1,1],[0,0],[1,1]],np.int32), mode='REFLECT'"),
+    ('MatrixDiagPartV3', 'input=np.zeros((4,3),np.float32), k=np.array([-3,2]), padding_value=np.float32(0)'),
+    ('MatrixDiagPartV3', 'input=np.zeros((4,3),np.float32), k=-4, padding_value=np.float32(0)'),
+    ('MatrixDiagPartV3', 'input=np.zeros((4,3),np.float32), k=np.array([0,3]), padding_value=np.float32(0)'),
+    ('MatrixDiagPartV3', 'input=P([None,3],np.zeros((4,3),np.float32)), k=5, padding_value=np.float32(0)'),
+    ('Conv2DBackpropInput', "input_sizes=np.array([[1,4,4,1]]), filter=np.zeros((2,2,1,1),np.float32), out_backprop=np.zeros((1,3,3,1),np.float32), strides=[1,1,1,1], padding='VALID'"),
+    ('ExtractVolumePatches', "input=np.zeros((1,4,4,4,1),np.float32), strides=[1,1,1,1,1], padding='VALID', ksizes=[1,2,2,2,1]"),
+    ('SparseDenseCwiseMul', 'sp_indices=np.array([[0]],np.int64), sp_values=np.ones((1,),np.float32), sp_shape=np.array([1],np.int64), dense=np.ones((1,),np.float32)'),
 ]
 
 
@@ -379,6 +453,7 @@ EAGER_OPEN = {
     ("UpperBound", "values=np.array([[1.0],[2.0]],np.float32)"): "Leading dim_size of both tensors must match.",
     ("HistogramFixedWidth", "value_range=np.array([0.0,1.0,2.0],np.float32)"): "value_range should be a vector of 2",
     ("ResizeBilinear", "size=np.array([-2,2],np.int32)"): "output dimensions must be positive",
+    ("MatrixDiagPartV3", "k=np.array([[0]])"): "diag_index must be a scalar or vector",
 }
 
 

@@ -281,3 +281,98 @@ def _unpack(c: Ctx) -> None:
     if axis < -r or axis >= r:
         c.fail(f"Invalid axis: {axis}; must be in [{-r},{r})")
     c.with_value(s[axis], int(c.attr("num")))
+
+
+@register("GatherV2")
+def _gather_v2(c: Ctx) -> None:
+    """GatherV2: axis a scalar; with batch_dims 0 and a known axis, params of rank at least
+    axis + 1 (-axis for a negative one)."""
+    c.with_rank(c.input("axis"), 0)
+    p, a = c.input("params"), c.value("axis")
+    if int(c.attr("batch_dims", 0)) != 0 or p is None or a is None:
+        return
+    a = int(a)
+    c.with_rank_at_least(p, -a if a < 0 else a + 1)
+
+
+@register("SplitV")
+def _split_v(c: Ctx) -> None:
+    """SplitV: known sizes without -1 must add up to the known split dimension."""
+    v, sizes, axis = c.input("value"), c.value("size_splits"), c.value("split_dim")
+    if v is None or sizes is None or axis is None or np.ndim(axis) != 0:
+        return
+    a = int(axis)
+    if not -len(v) <= a < len(v) or v[a] is None:
+        return
+    sizes = np.asarray(sizes).reshape(-1).tolist()
+    if -1 not in sizes and sum(sizes) != v[a]:
+        c.fail(f"can't split axis of size {v[a]} into pieces of size [{','.join(str(s) for s in sizes)}]")
+
+
+@register("Range")
+def _range(c: Ctx) -> None:
+    """start, limit and delta scalars (TF_RETURN_WITH_CONTEXT_IF_ERROR names the input)."""
+    for n in ("start", "limit", "delta"):
+        s = c.input(n)
+        if s is not None and len(s) != 0:
+            c.fail(f"Shape must be rank 0 but is rank {len(s)}\n\t for '{n}'")
+
+
+@register("Fill")
+def _fill(c: Ctx) -> None:
+    """dims a vector, value a scalar, known dims non-negative."""
+    c.with_rank(c.input("dims"), 1)
+    c.with_rank(c.input("value"), 0)
+    v = c.value("dims")
+    if v is not None and (np.asarray(v) < 0).any():
+        c.fail("Fill dimensions must be >= 0")
+
+
+@register("SelectV2")
+def _select_v2(c: Ctx) -> None:
+    """t and e broadcast, then the condition with the result."""
+    c.broadcast(c.input("condition"), c.broadcast(c.input("t"), c.input("e")))
+
+
+@register("MirrorPadGrad")
+def _mirror_pad_grad(c: Ctx) -> None:
+    """MirrorPadGrad: paddings a matrix whose known rows give the input's rank (WithRank), then
+    merged with [rank, 2]; known paddings subtracted from known dimensions."""
+    x = c.input("input")
+    p = c.with_rank(c.input("paddings"), 2)
+    if p[0] is None:
+        return
+    x = c.with_rank(x, p[0])
+    c.merge(p, [p[0], 2])
+    pv = c.value("paddings")
+    if pv is None or x is None:
+        return
+    pv = np.asarray(pv).reshape(-1, 2)
+    for d, (lo, hi) in zip(x, pv.tolist()):
+        if d is not None and d < lo + hi:
+            c.fail(f"Negative dimension size caused by subtracting {lo + hi} from {d}")
+
+
+@register("MatrixDiagPartV3")
+def _matrix_diag_part_v3(c: Ctx) -> None:
+    """MatrixDiagPartV3Shape: input of rank >= 2, k of rank <= 1, padding_value a scalar; a known
+    k of one or two elements, lower <= upper, each within the known matrix."""
+    x = c.with_rank_at_least(c.input("input"), 2)
+    c.with_rank_at_most(c.input("k"), 1)
+    c.with_rank(c.input("padding_value"), 0)
+    k = c.value("k")
+    if k is None:
+        return
+    k = np.asarray(k).reshape(-1).tolist()
+    if len(k) not in (1, 2):
+        c.fail(f"diag_index must be a vector with one or two elements. It has {len(k)} elements.")
+    lo, hi = k[0], k[-1]
+    if lo > hi:
+        c.fail("lower_diag_index is greater than upper_diag_index")
+    if x is None or x[-2] is None or x[-1] is None:
+        return
+    rows, cols = x[-2], x[-1]
+    if lo != 0 and (-rows >= lo or lo >= cols):
+        c.fail("lower_diag_index is out of bound.")
+    if hi != 0 and (-rows >= hi or hi >= cols):
+        c.fail("upper_diag_index is out of bound.")

@@ -224,3 +224,9 @@ def _resize(c: Ctx) -> None:
     """ResizeShapeFn: images of rank 4, size a vector of 2 (SetOutputToSizedImage)."""
     c.with_rank(c.input("images"), 4)
     _sized_image(c, "size")
+
+
+@register("SparseDenseCwiseDiv", "SparseDenseCwiseMul", "SparseDenseCwiseAdd")
+def _sparse_dense_cwise(c: Ctx) -> None:
+    """sp_indices a matrix (the other ranks are the kernel's check)."""
+    c.with_rank(c.input("sp_indices"), 2)

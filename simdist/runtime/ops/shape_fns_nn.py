@@ -58,6 +58,8 @@ def _max_pool(c: Ctx, x: list, op: str = "MaxPool") -> list:
     ksize = _attr_len(c, "ksize", "ksize", 4, op)
     n, h, w, ch = _nhwc(c.attr("data_format"))
     pad = c.attr("padding")
+    if pad == "EXPLICIT":   # (explicit paddings' sizes are not modelled)
+        return [None] * 4
     rows = _windowed(c, x[h], ksize[h], strides[h], pad)
     cols = _windowed(c, x[w], ksize[w], strides[w], pad)
     depth = _windowed(c, x[ch], ksize[ch], strides[ch], pad)
@@ -251,3 +253,46 @@ def _ctc_loss(c: Ctx) -> None:
 @register("BiasAddGrad")
 def _bias_add_grad(c: Ctx) -> None:
     c.with_rank_at_least(c.input("out_backprop"), 2)
+
+
+@register("Conv2D")
+def _conv2d(c: Ctx) -> None:
+    """Conv2DShapeImpl: input and filter rank 4, dilations then strides of 4 values, the input depth
+    a multiple of the filter's and the output depth of the groups, then rows and cols windowed
+    with their dilations (EXPLICIT padding's sizes are not modelled)."""
+    x = c.with_rank(c.input("input"), 4)
+    f = c.with_rank(c.input("filter"), 4)
+    dil = _attr_len(c, "dilations", "dilation", 4, "Conv2D")
+    strides = _attr_len(c, "strides", "stride", 4, f"Conv2D on data format {c.attr('data_format') or 'NHWC'}")
+    n, h, w, ch = _nhwc(c.attr("data_format"))
+    depth = x[ch]
+    if depth is not None and f[2] is not None and f[2] != 0:
+        if depth % f[2] != 0:
+            c.fail(f"Depth of input ({depth}) is not a multiple of input depth of filter ({f[2]})")
+        groups = depth // f[2]
+        if f[3] is not None and groups and f[3] % groups != 0:
+            c.fail(f"Depth of output ({f[3]}) is not a multiple of the number of groups ({groups})")
+    pad = c.attr("padding")
+    if pad == "EXPLICIT":
+        return
+    for i, k in ((h, f[0]), (w, f[1])):
+        if k is not None:
+            _windowed(c, x[i], k, strides[i], pad, dil[i])
+
+
+@register("MaxPool")
+def _max_pool_op(c: Ctx) -> None:
+    _max_pool(c, c.with_rank(c.input("input"), 4))
+
+
+@register("Conv2DBackpropInput")
+def _conv2d_backprop_input(c: Ctx) -> None:
+    """input_sizes a vector of 4 (or 2) values."""
+    s = c.with_rank(c.input("input_sizes"), 1)
+    if s[0] is not None and s[0] not in (2, 4):
+        c.fail(f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: {s[0]}")
+
+
+@register("ExtractVolumePatches")
+def _extract_volume_patches(c: Ctx) -> None:
+    c.with_rank(c.input("input"), 5)
