@@ -432,6 +432,9 @@ CALLS: list[tuple[str, str]] = [
     ('Conv2DBackpropInput', "input_sizes=np.array([[1,4,4,1]]), filter=np.zeros((2,2,1,1),np.float32), out_backprop=np.zeros((1,3,3,1),np.float32), strides=[1,1,1,1], padding='VALID'"),
     ('ExtractVolumePatches', "input=np.zeros((1,4,4,4,1),np.float32), strides=[1,1,1,1,1], padding='VALID', ksizes=[1,2,2,2,1]"),
     ('SparseDenseCwiseMul', 'sp_indices=np.array([[0]],np.int64), sp_values=np.ones((1,),np.float32), sp_shape=np.array([1],np.int64), dense=np.ones((1,),np.float32)'),
+    # a graph converts the inputs before it checks the given attrs (op_def_library: the dtype's TypeError first)
+    ("Conv3DBackpropInputV2", "padding='VALID', input_sizes=[2, 3], out_backprop=np.array([[False, True, False]]), "
+                              "strides=[2, 2, 1, 1], dilations=[1, 1, 1, 1, 1], filter=np.array(False)"),
 ]
 
 

@@ -72,7 +72,11 @@ def _allowed_type(name: str, spec: dict[str, Any], attr: str, got: Any, allowed:
 
 def check_attrs(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
     """Raise TF's error for an attr value outside the OpDef's constraints (the module's docstring),
-    in the OpDef's order: the given attrs, then the attrs inferred from the inputs."""
+    in the OpDef's order: the given attrs, then the attrs inferred from the inputs. A graph build
+    (inside a tf.function) converts the inputs first (op_def_library._apply_op_helper: the inferred
+    type attrs' TypeError before the given attrs' minimums; fuzz20 seed 2020261201 #74)."""
+    if context.in_function():
+        _inferred(name, spec, vals)
     for a in spec["args"]:
         at = a.get("attr")
         if at is None or at not in vals:
@@ -85,6 +89,10 @@ def check_attrs(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
         elif a["type"].startswith("list(") and "minimum" in a and isinstance(v, (list, tuple)) and \
                 len(v) < a["minimum"]:
             raise trace_errors.list_minimum(name, at, len(v), a["minimum"])
+    _inferred(name, spec, vals)
+
+
+def _inferred(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
     for at, info in spec["inferred"].items():
         if info.get("type") == "type" and info.get("allowed") and at in vals:
             _allowed_type(name, spec, at, vals[at], info["allowed"])
