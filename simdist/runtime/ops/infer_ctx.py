@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-__all__ = ["ShapeFnError", "Ctx", "register", "registered", "has", "check", "Shape"]
+__all__ = ["ShapeFnError", "Ctx", "register", "registered", "has", "check", "dims_text", "Shape"]
 
 Shape = list | None
 
@@ -66,7 +66,8 @@ def registered() -> list[str]:
     return sorted(_FNS)
 
 
-def _dims(s: Shape) -> str:
+def dims_text(s: Shape) -> str:
+    """InferenceContext::DebugString of a shape: [2,?,3], or ? for an unknown rank."""
     return "?" if s is None else "[" + ",".join("?" if d is None else str(d) for d in s) + "]"
 
 
@@ -152,7 +153,7 @@ class Ctx:
         for i, (a, b) in enumerate(zip(s0, s1)):
             if a is not None and b is not None and a != b:
                 self.fail(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. "
-                          f"Shapes are {_dims(s0)} and {_dims(s1)}.")
+                          f"Shapes are {dims_text(s0)} and {dims_text(s1)}.")
         return [a if a is not None else b for a, b in zip(s0, s1)]
 
     def merge_prefix(self, s: Shape, prefix: Shape) -> tuple[Shape, Shape]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.runtime.ops.infer_ctx import Ctx, ShapeFnError, _dims, register
+from simdist.runtime.ops.infer_ctx import Ctx, ShapeFnError, dims_text, register
 
 __all__: list[str] = []
 
@@ -159,8 +159,8 @@ def _gather_nd(c: Ctx) -> None:
     if p is None or r is None:
         return
     if r > len(p):
-        c.fail(f"indices.shape[-1] must be <= params.rank, but saw indices shape: {_dims(i)} and params shape: "
-               f"{_dims(p)}")
+        c.fail(f"indices.shape[-1] must be <= params.rank, but saw indices shape: {dims_text(i)} and params shape: "
+               f"{dims_text(p)}")
 
 
 def _scalar_dim(c: Ctx, name: str, idx: int) -> int | None:
@@ -225,15 +225,15 @@ def _scatter_nd_helper(c: Ctx, ind: object, upd: object, out: object) -> None:
     try:
         c.merge(pi, pu)
     except ShapeFnError as e:
-        c.fail(f"Dimensions [0,{outer}) of indices[shape={_dims(ind)}] = {_dims(pi)} must match dimensions "
-               f"[0,{outer}) of updates[shape={_dims(upd)}] = {_dims(pu)}: {e.text}")
+        c.fail(f"Dimensions [0,{outer}) of indices[shape={dims_text(ind)}] = {dims_text(pi)} must match dimensions "
+               f"[0,{outer}) of updates[shape={dims_text(upd)}] = {dims_text(pu)}: {e.text}")
     so, su = c.subshape(out, ix), c.subshape(upd, outer)   # type: ignore[arg-type]
     try:
         c.merge(so, su)
     except ShapeFnError as e:
         rank_out = "?" if out is None else len(out)   # type: ignore[arg-type]
-        c.fail(f"Dimensions [{ix},{rank_out}) of input[shape={_dims(out)}] = {_dims(so)} must match dimensions "
-               f"[{outer},{len(upd)}) of updates[shape={_dims(upd)}] = {_dims(su)}: {e.text}")   # type: ignore
+        c.fail(f"Dimensions [{ix},{rank_out}) of input[shape={dims_text(out)}] = {dims_text(so)} must match dimensions "
+               f"[{outer},{len(upd)}) of updates[shape={dims_text(upd)}] = {dims_text(su)}: {e.text}")   # type: ignore
 
 
 @register("ScatterNd")
