@@ -435,6 +435,17 @@ CALLS: list[tuple[str, str]] = [
     # a graph converts the inputs before it checks the given attrs (op_def_library: the dtype's TypeError first)
     ("Conv3DBackpropInputV2", "padding='VALID', input_sizes=[2, 3], out_backprop=np.array([[False, True, False]]), "
                               "strides=[2, 2, 1, 1], dilations=[1, 1, 1, 1, 1], filter=np.array(False)"),
+    # ConcatV2's scalar axis, EinsumShape
+    ('ConcatV2', 'values=[np.zeros((1,3,4),np.int16), np.zeros((1,3,4),np.int16)], axis=np.array([0],np.int64)'),
+    ('ConcatV2', 'values=[np.zeros((1,3,4),np.int16), np.zeros((1,3),np.int16)], axis=np.array([[0]],np.int64)'),
+    ('Einsum', "equation='ii->i', inputs=[np.zeros((3,1,1),np.int32), np.zeros((1,1,1),np.int32), np.zeros((3,1,1),np.int32)]"),
+    ('Einsum', "equation='ii->i', inputs=[np.zeros((2,2,4),np.int32)]"),
+    ('Einsum', "equation='ij,jk->ik', inputs=[np.zeros((2,3),np.float32), np.zeros((4,5),np.float32)]"),
+    ('Einsum', "equation='ij,jk->ik', inputs=[np.zeros((2,3),np.float32)]"),
+    ('Einsum', "equation='...ij,jk->...ik', inputs=[np.zeros((3,),np.float32), np.zeros((3,5),np.float32)]"),
+    ('Einsum', "equation='ij,jk', inputs=[np.zeros((2,3),np.float32), np.zeros((3,5),np.float32)]"),
+    ('Einsum', "equation='ii->i', inputs=[np.zeros((2,3),np.int32)]"),
+    ('Einsum', "equation='ij,jk->ik', inputs=[np.zeros((2,3),np.float32), np.zeros((3,5),np.float32)]"),
 ]
 
 

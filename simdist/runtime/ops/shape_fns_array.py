@@ -376,3 +376,64 @@ def _matrix_diag_part_v3(c: Ctx) -> None:
         c.fail("lower_diag_index is out of bound.")
     if hi != 0 and (-rows >= hi or hi >= cols):
         c.fail("upper_diag_index is out of bound.")
+
+
+@register("ConcatV2")
+def _concat_v2(c: Ctx) -> None:
+    """ConcatShapeHelper's first check: the axis a scalar (the rest: OpDef.shape_fn and concat's own checks)."""
+    c.with_rank(c.input("axis"), 0)
+
+
+@register("Einsum")
+def _einsum(c: Ctx) -> None:
+    """EinsumShape (common_shape_fns.cc): the equation parsed (one '->', one or two input
+    subscripts), one or two inputs, as many as subscripts; each input of known rank with as many
+    dimensions as named labels (at least, with an ellipsis), the dimensions of a repeated label
+    merged; without ellipses, every output label among the inputs'."""
+    eq = str(c.attr("equation"))
+    if eq.count("->") != 1:
+        c.fail(f"Expecting exactly one '->' in einsum equation: {eq}")
+    lhs, out = eq.split("->")
+    subs = lhs.split(",")
+    if len(subs) > 2:
+        c.fail(f"Expecting 1 or 2 input subscripts in equation '{eq}' but got: {len(subs)}")
+    shapes = c.input("inputs")
+    if len(shapes) == 0 or len(shapes) > 2:
+        c.fail(f"Expected either 1 or 2 inputs but got: {len(shapes)}")
+    if len(shapes) != len(subs):
+        c.fail(f"Expected {len(subs)} inputs for equation {eq} but got: {len(shapes)}")
+    if any(ch not in ".abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" for ch in lhs.replace(",", "") + out):
+        return   # (other characters: the kernel's parse, not modelled here)
+    dims: dict[str, int | None] = {}
+    for i, (labels, s) in enumerate(zip(subs, shapes)):
+        periods = labels.count(".")
+        if periods not in (0, 3) or (periods == 3 and "..." not in labels):
+            return
+        ell = periods == 3
+        if s is not None:
+            named = len(labels) - 3 if ell else len(labels)
+            try:
+                (c.with_rank_at_least if ell else c.with_rank)(s, named)
+            except ShapeFnError as e:
+                c.fail(f"{e.text}\n\t for {i}th input and equation: {eq}")
+        seen_ell = False
+        k = 0
+        while k < len(labels):
+            ch = labels[k]
+            if ch == ".":
+                seen_ell = True
+                k += 3
+                continue
+            if s is None:
+                d = None
+            else:
+                axis = k + len(s) - len(labels) if seen_ell else k
+                d = s[axis]
+            dims[ch] = c.merge_dim(dims[ch], d) if ch in dims else d
+            k += 1
+    if "." in lhs:
+        return
+    for ch in out:
+        if ch != "." and ch not in dims:
+            c.fail(f"Einsum output subscripts for equation '{eq}' has label '{ch}' which is not present in the "
+                   f"input subscripts")
