@@ -12,32 +12,13 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
  ('raw:AsString', 'value', "'ok'"): "seed 2020261201 #85 (eager): TF 2.21 ('ok', ('T', 'string', (2, 4, 2), "
                                     "array([[[b'5', b'5'],; simdist ('ok', ('T', 'string', (2, 4, 2), "
                                     "array([[[b'5.000000', b'5.000000'],",
- ('raw:AvgPool', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
-                                                        'error when the graph runs: seed 20202612012 #9 (function): '
-                                                        "TF 2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                        "'ValueError'), ('err', 'ValueError'), ('ok', ('p; simdist "
-                                                        "('calls', (('err', 'InvalidArgumentError'), ('err', "
-                                                        "'InvalidArgumentError'), ('err', 'Inva",
  ('raw:BandedTriangularSolve', 'value', "'ok'"): "seed 20202612010 #35 (eager): TF 2.21 ('ok', ('T', 'complex64', "
                                                  "(1, 4, 1, 1), array([[[[ 2.+0.5j]],; simdist ('ok', ('T', "
                                                  "'complex64', (1, 4, 1, 1), array([[[[  2.+0.5j]],",
- ('raw:BatchMatMulV2', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                          'kernel error when the graph runs: seed 2020261202 #15 '
-                                                          "(sig): TF 2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                          "'ValueError'), ('err', 'ValueError'))); simdist ('calls', "
-                                                          "(('ok', 'traced'), ('err', 'InvalidArgumentError'), "
-                                                          "('err', 'InvalidArgumentErro",
  ('raw:BatchMatMulV2', 'trace-time', "'ok'"): "seed 20202612013 #4 (sig): TF 2.21 ('calls', (('ok', 'traced'), "
                                               "('ok', ('T', 'complex128', (2, 4, 4, 4), array([[[[ 8.2500000; "
                                               "simdist ('calls', (('err', 'ValueError'), ('ok', ('T', 'complex128', "
                                               '(2, 4, 4, 4), array([[[[ 8.25',
- ('raw:BatchToSpaceND', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                               'kernel error when the graph runs: seed 2020261202 '
-                                                               "#57 (function): TF 2.21 ('calls', (('err', "
-                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                               "'ValueError'), ('ok', ('p; simdist ('calls', "
-                                                               "(('err', 'InvalidArgumentError'), ('err', "
-                                                               "'InvalidArgumentError'), ('err', 'Inva",
  ('raw:Betainc', 'accepts', "'err', 'ValueError'"): "seed 2020261201 #184 (sig): TF 2.21 ('calls', (('err', "
                                                     "'ValueError'), ('err', 'ValueError'), ('err', 'ValueError'))); "
                                                     "simdist ('calls', (('ok', 'traced'), ('ok', ('T', 'float32', "
@@ -55,13 +36,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
  ('raw:ClipByValue', 'value', "'ok'"): "seed 2020261202 #119 (function): TF 2.21 ('calls', (('ok', ('T', 'bfloat16', "
                                        "(2, 3), array([[-1.5, -0, 0.75],; simdist ('calls', (('ok', ('T', "
                                        "'bfloat16', (2, 3), array([[-1.5, 0, 0.75],",
- ('raw:ComputeAccidentalHits', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                  "simdist's kernel error when the graph runs: seed "
-                                                                  "2020261202 #199 (sig): TF 2.21 ('calls', (('err', "
-                                                                  "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                  "'ValueError'))); simdist ('calls', (('ok', "
-                                                                  "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                  "('err', 'InvalidArgumentErro",
  ('raw:ConcatV2', 'error-class', "'err', 'InvalidArgumentError'"): "seed 2020261201 #185 (eager): TF 2.21 ('err', "
                                                                    "'InvalidArgumentError'); simdist ('err', "
                                                                    "'ValueError')",
@@ -69,44 +43,9 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                              "'InvalidArgumentError'); simdist ('grad', ('ok', ('T', "
                                                              "'float32', (1, 2, 0, 2), array([], shape=(1, 2, 0, 2), "
                                                              'dtype=float32',
- ('raw:Conv2DBackpropFilter', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                 "simdist's kernel error when the graph runs: seed "
-                                                                 "20202612013 #15 (sig): TF 2.21 ('calls', (('err', "
-                                                                 "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                 "'ValueError'))); simdist ('calls', (('ok', "
-                                                                 "'traced'), ('err', 'InvalidArgumentError'), "
-                                                                 "('err', 'InvalidArgumentErro",
- ('raw:Conv2DBackpropFilter', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                     "simdist's kernel error when the graph runs: "
-                                                                     'seed 2020261201 #175 (function): TF 2.21 '
-                                                                     "('calls', (('err', 'ValueError'), ('err', "
-                                                                     "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                     "('p; simdist ('calls', (('err', "
-                                                                     "'InvalidArgumentError'), ('err', "
-                                                                     "'InvalidArgumentError'), ('err', 'Inva",
  ('raw:Conv2DBackpropInput', 'error-class', "'err', 'TypeError'"): "seed 2020261202 #277 (tape): TF 2.21 ('err', "
                                                                    "'TypeError'); simdist ('err', "
                                                                    "'InvalidArgumentError')",
- ('raw:Conv3D', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
-                                                       'error when the graph runs: seed 2020261201 #83 (function): '
-                                                       "TF 2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                       "'ValueError'), ('err', 'ValueError'), ('ok', ('p; simdist "
-                                                       "('calls', (('err', 'InvalidArgumentError'), ('err', "
-                                                       "'InvalidArgumentError'), ('err', 'Inva",
- ('raw:Conv3DBackpropInputV2', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                      "simdist's kernel error when the graph runs: "
-                                                                      'seed 2020261201 #74 (function): TF 2.21 '
-                                                                      "('calls', (('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                      "('p; simdist ('calls', (('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', 'Inva",
- ('raw:DepthToSpace', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                         'kernel error when the graph runs: seed 2020261202 #132 '
-                                                         "(sig): TF 2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                         "'ValueError'), ('err', 'ValueError'))); simdist ('calls', "
-                                                         "(('ok', 'traced'), ('err', 'InvalidArgumentError'), "
-                                                         "('err', 'InvalidArgumentErro",
  ('raw:DepthwiseConv2dNative', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 20202612010 #36 (eager): TF '
                                                                                 "2.21 ('err', "
                                                                                 "'InvalidArgumentError'); simdist "
@@ -120,52 +59,13 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                                                    "'UnimplementedError'), ('err', "
                                                                                    "'UnimplementedError'), ('err', "
                                                                                    "'Unimplem",
- ('raw:Dilation2D', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
-                                                       'error when the graph runs: seed 20202612013 #9 (sig): TF '
-                                                       "2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                       "'ValueError'), ('err', 'ValueError'))); simdist ('calls', "
-                                                       "(('ok', 'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                       "'InvalidArgumentErro",
  ('raw:Dilation2D', 'error-class', "'err', 'UnimplementedError'"): "seed 2020261202 #142 (tape): TF 2.21 ('err', "
                                                                    "'UnimplementedError'); simdist ('err', "
                                                                    "'InvalidArgumentError')",
- ('raw:DynamicPartition', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                             'kernel error when the graph runs: seed 2020261201 #18 '
-                                                             "(sig): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                             "('err', 'ValueError'), ('err', 'ValueError'))); "
-                                                             "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                             "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('raw:DynamicPartition', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                 "simdist's kernel error when the graph runs: seed "
-                                                                 "2020261202 #244 (function): TF 2.21 ('calls', "
-                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                 "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                 "('calls', (('err', 'InvalidArgumentError'), "
-                                                                 "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('raw:DynamicStitch', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                          'kernel error when the graph runs: seed 2020261202 #29 '
-                                                          "(sig): TF 2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                          "'ValueError'), ('err', 'ValueError'))); simdist ('calls', "
-                                                          "(('ok', 'traced'), ('err', 'InvalidArgumentError'), "
-                                                          "('err', 'InvalidArgumentErro",
- ('raw:GatherNd', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
-                                                     'error when the graph runs: seed 2020261201 #30 (sig): TF 2.21 '
-                                                     "('calls', (('err', 'ValueError'), ('err', 'ValueError'), "
-                                                     "('err', 'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                     "('err', 'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
  ('raw:HistogramFixedWidth', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 2020261201 #90 (eager): TF 2.21 '
                                                                           "('err', 'InvalidArgumentError'); simdist "
                                                                           "('ok', ('T', 'int32', (2,), array([2, 0], "
                                                                           'dtype=int32)))',
- ('raw:ImageProjectiveTransformV3', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at "
-                                                                           "trace), simdist's kernel error when the "
-                                                                           'graph runs: seed 2020261202 #72 '
-                                                                           "(function): TF 2.21 ('calls', (('err', "
-                                                                           "'ValueError'), ('err', 'ValueError'), "
-                                                                           "('err', 'ValueError'), ('ok', ('p; "
-                                                                           "simdist ('calls', (('err', "
-                                                                           "'InvalidArgumentError'), ('err', "
-                                                                           "'InvalidArgumentError'), ('err', 'Inva",
  ('raw:LRN', 'accepts', "'err', 'InvalidArgumentError'"): "seed 20202612011 #18 (tape): TF 2.21 ('err', "
                                                           "'InvalidArgumentError'); simdist ('grad', ('ok', ('T', "
                                                           "'float32', (1, 1, 0, 2), array([], shape=(1, 1, 0, 2), "
@@ -175,14 +75,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                           "array([0, 2])), ('T', 'flo; simdist ('ok', "
                                                           "('LearnedUnigramCandidateSampler', (('T', 'int64', (2,), "
                                                           "array([1, 0])), ('T', 'flo",
- ('raw:LogUniformCandidateSampler', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                       "simdist's kernel error when the graph runs: "
-                                                                       'seed 2020261202 #299 (sig): TF 2.21 '
-                                                                       "('calls', (('err', 'ValueError'), ('err', "
-                                                                       "'ValueError'), ('err', 'ValueError'))); "
-                                                                       "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                                       "'InvalidArgumentError'), ('err', "
-                                                                       "'InvalidArgumentErro",
  ('raw:LowerBound', 'accepts', "'err', 'InvalidArgumentError'"): "seed 2020261202 #187 (eager): TF 2.21 ('err', "
                                                                  "'InvalidArgumentError'); simdist ('ok', ('T', "
                                                                  "'int32', (2, 1), array([[1],",
@@ -197,26 +89,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                             "'complex64', (1, 4, 3, 3), array([[[[nan+nanj, nan+nanj, nan+nanj]; "
                                             "simdist ('calls', (('ok', ('T', 'complex64', (1, 4, 3, 3), "
                                             'array([[[[nan+0.j, nan+0.j, nan+0.j],',
- ('raw:MaxPool3DGradGrad', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                              'kernel error when the graph runs: seed 2020261202 '
-                                                              "#280 (sig): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                              "('err', 'ValueError'), ('err', 'ValueError'))); "
-                                                              "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                              "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('raw:MaxPool3DGradGrad', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                  "simdist's kernel error when the graph runs: seed "
-                                                                  "2020261201 #208 (function): TF 2.21 ('calls', "
-                                                                  "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                  "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                  "('calls', (('err', 'InvalidArgumentError'), "
-                                                                  "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('raw:MaxPoolGradGrad', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                "simdist's kernel error when the graph runs: seed "
-                                                                "2020261201 #100 (function): TF 2.21 ('calls', "
-                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                "('calls', (('err', 'InvalidArgumentError'), ('err', "
-                                                                "'InvalidArgumentError'), ('err', 'Inva",
  ('raw:MaxPoolGradWithArgmax', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 2020261201 #24 (tape): TF 2.21 '
                                                                             "('err', 'InvalidArgumentError'); "
                                                                             "simdist ('grad', ('ok', ('T', "
@@ -226,12 +98,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                                     "'InvalidArgumentError'); simdist ('grad', "
                                                                     "('ok', ('T', 'float16', (0, 0, 1), array([], "
                                                                     'shape=(0, 0, 1), dtype=float16))), (',
- ('raw:OneHot', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
-                                                       'error when the graph runs: seed 2020261201 #194 (function): '
-                                                       "TF 2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                       "'ValueError'), ('err', 'ValueError'), ('ok', ('p; simdist "
-                                                       "('calls', (('err', 'InvalidArgumentError'), ('err', "
-                                                       "'InvalidArgumentError'), ('err', 'Inva",
  ('raw:Qr', 'gradient', "'ok'"): "seed 2020261201 #110 (tape): TF 2.21 ('grad', ('ok', ('list', (('T', 'complex128', "
                                  "(3, 3), array([[-0.70436073+0.j        ,  0.; simdist ('grad', ('ok', ('list', "
                                  "(('T', 'complex128', (3, 3), array([[-0.70436073+0.j        ,  0.",
@@ -241,12 +107,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
  ('raw:RGBToHSV', 'error-class', "'err', 'FailedPreconditionError'"): "seed 2020261201 #41 (tape): TF 2.21 ('err', "
                                                                       "'FailedPreconditionError'); simdist ('err', "
                                                                       "'InvalidArgumentError')",
- ('raw:RandomGammaGrad', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                            'kernel error when the graph runs: seed 2020261202 #139 '
-                                                            "(sig): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                            "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
-                                                            "('calls', (('ok', 'traced'), ('err', "
-                                                            "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
  ('raw:RandomGammaGrad', 'value', "'ok'"): "seed 2020261202 #139 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', "
                                            "('T', 'float32', (1,), array([0.], dtype=float32))), (; simdist "
                                            "('calls', (('ok', 'traced'), ('ok', ('T', 'float32', (1,), array([nan], "
@@ -273,32 +133,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                                              "'Inva; simdist ('calls', (('err', "
                                                                              "'ValueError'), ('err', 'ValueError'), "
                                                                              "('err', 'ValueError'), ('ok', ('p",
- ('raw:ResizeNearestNeighborGrad', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                      "simdist's kernel error when the graph runs: "
-                                                                      "seed 20202612013 #16 (sig): TF 2.21 ('calls', "
-                                                                      "(('err', 'ValueError'), ('err', "
-                                                                      "'ValueError'), ('err', 'ValueError'))); "
-                                                                      "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentErro",
- ('raw:ReverseSequence', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                            'kernel error when the graph runs: seed 2020261202 #55 '
-                                                            "(sig): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                            "('err', 'ValueError'), ('err', 'ValueError'))); simdist "
-                                                            "('calls', (('ok', 'traced'), ('err', "
-                                                            "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('raw:ScatterNd', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                          'kernel error when the graph runs: seed 2020261201 #186 '
-                                                          "(function): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                          "('err', 'ValueError'), ('err', 'ValueError'), ('ok', ('p; "
-                                                          "simdist ('calls', (('err', 'InvalidArgumentError'), "
-                                                          "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('raw:SegmentMean', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
-                                                        'error when the graph runs: seed 2020261202 #26 (sig): TF '
-                                                        "2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                        "'ValueError'), ('err', 'ValueError'))); simdist ('calls', "
-                                                        "(('ok', 'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                        "'InvalidArgumentErro",
  ('raw:SigmoidGrad', 'gradient', "'ok'"): "seed 2020261202 #174 (tape): TF 2.21 ('grad', ('ok', ('T', 'complex64', "
                                           "(3,), array([ 12.    -5.25j   , -19.5   +0.j     ,  -0.; simdist ('grad', "
                                           "('ok', ('T', 'complex64', (3,), array([ 12.    -5.25j   , -19.5   "
@@ -307,107 +141,17 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Valu
                                                  "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'), ('ok', "
                                                  "('py',; simdist ('calls', (('ok', ('T', 'int8', (), array(3, "
                                                  "dtype=int8))), ('ok', ('T', 'int8', (), array",
- ('raw:Slice', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
-                                                      'error when the graph runs: seed 2020261201 #215 (function): '
-                                                      "TF 2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                      "'ValueError'), ('err', 'ValueError'), ('ok', ('p; simdist "
-                                                      "('calls', (('err', 'InvalidArgumentError'), ('err', "
-                                                      "'InvalidArgumentError'), ('err', 'Inva",
  ('raw:Slice', 'gradient', "'ok'"): "seed 2020261202 #228 (tape): TF 2.21 ('grad', ('ok', ('T', 'complex64', (), "
                                     "array(nan-infj, dtype=complex64))), ('ok', (('first; simdist ('grad', ('ok', "
                                     "('T', 'complex64', (), array(nan-infj, dtype=complex64))), ('err', 'Invali",
- ('raw:SobolSample', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                            'kernel error when the graph runs: seed 2020261202 #260 '
-                                                            "(function): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                            "('err', 'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                            "('p; simdist ('calls', (('err', "
-                                                            "'InvalidArgumentError'), ('err', "
-                                                            "'InvalidArgumentError'), ('err', 'Inva",
- ('raw:SoftmaxCrossEntropyWithLogits', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at "
-                                                                          "trace), simdist's kernel error when the "
-                                                                          'graph runs: seed 2020261201 #201 (sig): '
-                                                                          "TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                                          "('err', 'ValueError'), ('err', "
-                                                                          "'ValueError'))); simdist ('calls', "
-                                                                          "(('ok', 'traced'), ('err', "
-                                                                          "'InvalidArgumentError'), ('err', "
-                                                                          "'InvalidArgumentErro",
  ('raw:SoftmaxCrossEntropyWithLogits', 'rejects', "'ok'"): "seed 2020261201 #201 (sig): TF 2.21 ('calls', (('ok', "
                                                            "'traced'), ('ok', ('list', (('T', 'bfloat16', (4,), "
                                                            "array([12.125, 26.37; simdist ('calls', (('ok', "
                                                            "'traced'), ('err', 'InvalidArgumentError'), ('err', "
                                                            "'InvalidArgumentErro",
- ('raw:SpaceToBatchND', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                               'kernel error when the graph runs: seed 2020261202 '
-                                                               "#42 (function): TF 2.21 ('calls', (('err', "
-                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                               "'ValueError'), ('ok', ('p; simdist ('calls', "
-                                                               "(('err', 'InvalidArgumentError'), ('err', "
-                                                               "'InvalidArgumentError'), ('err', 'Inva",
- ('raw:SparseFillEmptyRows', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                "simdist's kernel error when the graph runs: seed "
-                                                                "20202612013 #13 (sig): TF 2.21 ('calls', (('err', "
-                                                                "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                                "'ValueError'))); simdist ('calls', (('ok', "
-                                                                "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                                "'InvalidArgumentErro",
- ('raw:SparseSparseMinimum', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                    "simdist's kernel error when the graph runs: "
-                                                                    'seed 2020261201 #198 (function): TF 2.21 '
-                                                                    "('calls', (('err', 'ValueError'), ('err', "
-                                                                    "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                    "('p; simdist ('calls', (('err', "
-                                                                    "'InvalidArgumentError'), ('err', "
-                                                                    "'InvalidArgumentError'), ('err', 'Inva",
- ('raw:SparseToDense', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                              'kernel error when the graph runs: seed 2020261202 #7 '
-                                                              "(function): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                              "('err', 'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                              "('p; simdist ('calls', (('err', "
-                                                              "'InvalidArgumentError'), ('err', "
-                                                              "'InvalidArgumentError'), ('err', 'Inva",
  ('raw:Svd', 'value', "'ok'"): "seed 2020261201 #27 (tape): TF 2.21 ('grad', ('ok', ('list', (('T', 'complex64', (1, "
                                "1), array([[1.5+0.j]], dtype=complex64)),; simdist ('grad', ('ok', ('list', (('T', "
                                "'float32', (1, 1), array([[1.5]], dtype=float32)), ('T', '",
- ('raw:TensorScatterMax', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                             'kernel error when the graph runs: seed 20202612013 #0 '
-                                                             "(sig): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                             "('err', 'ValueError'), ('err', 'ValueError'))); "
-                                                             "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                             "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('raw:TensorScatterUpdate', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                    "simdist's kernel error when the graph runs: "
-                                                                    'seed 2020261201 #123 (function): TF 2.21 '
-                                                                    "('calls', (('err', 'ValueError'), ('err', "
-                                                                    "'ValueError'), ('err', 'ValueError'), ('ok', "
-                                                                    "('p; simdist ('calls', (('err', "
-                                                                    "'InvalidArgumentError'), ('err', "
-                                                                    "'InvalidArgumentError'), ('err', 'Inva",
- ('raw:TridiagonalMatMul', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                              'kernel error when the graph runs: seed 2020261201 #54 '
-                                                              "(sig): TF 2.21 ('calls', (('err', 'ValueError'), "
-                                                              "('err', 'ValueError'), ('err', 'ValueError'))); "
-                                                              "simdist ('calls', (('ok', 'traced'), ('err', "
-                                                              "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('raw:TridiagonalSolve', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), "
-                                                                 "simdist's kernel error when the graph runs: seed "
-                                                                 "2020261201 #98 (function): TF 2.21 ('calls', "
-                                                                 "(('err', 'ValueError'), ('err', 'ValueError'), "
-                                                                 "('err', 'ValueError'), ('ok', ('p; simdist "
-                                                                 "('calls', (('err', 'InvalidArgumentError'), "
-                                                                 "('err', 'InvalidArgumentError'), ('err', 'Inva",
- ('raw:Unpack', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
-                                                   'error when the graph runs: seed 2020261201 #76 (sig): TF 2.21 '
-                                                   "('calls', (('err', 'ValueError'), ('err', 'ValueError'), ('err', "
-                                                   "'ValueError'))); simdist ('calls', (('ok', 'traced'), ('err', "
-                                                   "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
  ('raw:Unpack', 'rejects', "'ok'"): "seed 2020261201 #76 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', ('list', "
                                     "())), ('ok', ('list', ())))); simdist ('calls', (('ok', 'traced'), ('err', "
-                                    "'InvalidArgumentError'), ('err', 'InvalidArgumentErro",
- ('raw:UnsortedSegmentSum', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
-                                                               'kernel error when the graph runs: seed 2020261201 '
-                                                               "#197 (sig): TF 2.21 ('calls', (('err', "
-                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                               "'ValueError'))); simdist ('calls', (('ok', "
-                                                               "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                               "'InvalidArgumentErro"}
+                                    "'InvalidArgumentError'), ('err', 'InvalidArgumentErro"}

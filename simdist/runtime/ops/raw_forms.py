@@ -112,8 +112,8 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                 try:
                     np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list()))
                 except ValueError:
-                    from simdist.runtime.tensor import constant
-                    return constant(differ)
+                    from simdist.runtime.tensor import convert_to_tensor
+                    return convert_to_tensor(differ)
             return fn(x, y)
         return run
     _set("Equal", RawArgs(via=equality(math.equal, False)))
@@ -188,10 +188,11 @@ def declare() -> None:  # noqa: C901 - one declaration per op
             from simdist.runtime.ops import dispatch, static_shapes, trace_errors
             s = dispatch.static_value(size)
             shape = static_shapes.known_shape(images)
-            # (a graph: image_ops.cc's ResizeShapeFn, images rank 4, then the size a 2-vector of values >= 0)
+            # (a graph: image_ops.cc's ResizeShapeFn, images rank 4, then the size a 2-vector of values >= -1:
+            # -1 is an unknown dimension there, the kernel's error at run; infer_ctx runs it first, shapefn21)
             text = "Shape must be rank 4" if shape is not None and len(shape) != 4 else \
                 "Shape must be rank 1" if s.ndim != 1 else "Dimension must be 2" if s.size != 2 else \
-                "Dimension must be non-negative" if (s < 0).any() else None
+                "Dimension must be non-negative" if (s < -1).any() else None
             try:
                 if s.ndim != 1:   # (ImageResizerState: the size tensor first)
                     raise errors.InvalidArgumentError(None, None, f"shape_t must be 1-D{list(s.shape)} [Op:{op}]")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, raw_rules, registry
+from simdist.runtime.ops import dispatch, infer_ctx, raw_rules, registry
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -392,6 +392,7 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     inputs = _inputs(spec, kw, vals, fname)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
+    infer_ctx.check(name, inputs, vals)   # (in a tf.function: the op's shape function, as TF adds the op)
     try:
         raw_rules.check_kernel(name, vals)
     except errors.InvalidArgumentError:   # (a graph: its shape checks at trace come before the missing kernel)

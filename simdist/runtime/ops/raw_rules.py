@@ -72,7 +72,11 @@ def _allowed_type(name: str, spec: dict[str, Any], attr: str, got: Any, allowed:
 
 def check_attrs(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
     """Raise TF's error for an attr value outside the OpDef's constraints (the module's docstring),
-    in the OpDef's order: the given attrs, then the attrs inferred from the inputs."""
+    in the OpDef's order: the given attrs, then the attrs inferred from the inputs. A graph build
+    (inside a tf.function) converts the inputs first (op_def_library._apply_op_helper: the inferred
+    type attrs' TypeError before the given attrs' minimums; fuzz20 seed 2020261201 #74)."""
+    if context.in_function():
+        _inferred(name, spec, vals)
     for a in spec["args"]:
         at = a.get("attr")
         if at is None or at not in vals:
@@ -85,6 +89,10 @@ def check_attrs(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
         elif a["type"].startswith("list(") and "minimum" in a and isinstance(v, (list, tuple)) and \
                 len(v) < a["minimum"]:
             raise trace_errors.list_minimum(name, at, len(v), a["minimum"])
+    _inferred(name, spec, vals)
+
+
+def _inferred(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
     for at, info in spec["inferred"].items():
         if info.get("type") == "type" and info.get("allowed") and at in vals:
             _allowed_type(name, spec, at, vals[at], info["allowed"])
@@ -234,9 +242,16 @@ def kernel_error(name: str, e: BaseException, inputs: dict[str, Any]) -> BaseExc
     tf.function)."""
     if isinstance(e, errors.OpError) or not isinstance(e, _KERNEL_ERRORS) or getattr(e, trace_errors.MARK, None):
         return None
-    if context.in_function() and _shape_error(e) and _all_known(inputs):
+    if context.in_function() and _shape_error(e) and _all_known(inputs) and not _has_shape_fn(name):
         return None if isinstance(e, ValueError) else ValueError(str(e))
     return errors.InvalidArgumentError(None, None, f"{e} [Op:{name}]")
+
+
+def _has_shape_fn(name: str) -> bool:
+    """Whether the op carries its transcribed shape function (infer_ctx), which ran when the graph
+    added it: what it did not refuse, the kernel refuses when the graph runs."""
+    from simdist.runtime.ops import infer_ctx
+    return infer_ctx.has(name)
 
 
 def _all_known(inputs: dict[str, Any]) -> bool:

@@ -1,0 +1,298 @@
+"""Shape functions of pooling, convolution and loss raw ops (tensorflow/core/ops/nn_ops.cc and
+common_shape_fns.cc, TF 2.21), on infer_ctx's InferenceContext (clause function.trace-time-errors)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from simdist.runtime.ops.infer_ctx import Ctx, ShapeFnError, register
+
+__all__: list[str] = []
+
+
+def _windowed(c: Ctx, size: int | None, window: int, stride: int, padding: str, dilation: int = 1) -> int | None:
+    """GetWindowedOutputSizeFromDimsV2: the stride and dilation checks, then VALID's Subtract
+    ("Negative dimension size caused by subtracting W from N") or SAME's ceiling division."""
+    if stride <= 0:
+        c.fail(f"Stride must be > 0, but got {stride}")
+    if dilation < 1:
+        c.fail(f"Dilation rate must be >= 1, but got {dilation}")
+    if size is None:
+        return None
+    if padding == "VALID":
+        eff = (window - 1) * dilation + 1
+        if size < eff:
+            c.fail(f"Negative dimension size caused by subtracting {eff} from {size}")
+        return (size - eff + stride) // stride
+    return (size + stride - 1) // stride
+
+
+def _attr_len(c: Ctx, name: str, what: str, n: int, op: str) -> list[int]:
+    v = list(c.attr(name) or [])
+    if len(v) != n:
+        c.fail(f"{op} requires the {what} attribute to contain {n} values, but got: {len(v)}")
+    return v
+
+
+def _nhwc(fmt: str | None) -> tuple[int, int, int, int]:
+    """Indices of N, H, W, C in a 4-d layout."""
+    return (0, 2, 3, 1) if fmt == "NCHW" else (0, 1, 2, 3)
+
+
+@register("AvgPool")
+def _avg_pool(c: Ctx) -> None:
+    """AvgPoolShape: input rank 4, strides and ksize of 4 values, windowed rows then cols."""
+    x = c.with_rank(c.input("value"), 4)
+    strides = _attr_len(c, "strides", "stride", 4, "AvgPool")
+    ksize = _attr_len(c, "ksize", "ksize", 4, "AvgPool")
+    n, h, w, ch = _nhwc(c.attr("data_format"))
+    pad = c.attr("padding")
+    _windowed(c, x[h], ksize[h], strides[h], pad)
+    _windowed(c, x[w], ksize[w], strides[w], pad)
+
+
+def _max_pool(c: Ctx, x: list, op: str = "MaxPool") -> list:
+    """MaxPoolShape (MaxPoolShapeImpl without explicit padding): the output [batch, rows, cols,
+    depth], each windowed."""
+    strides = _attr_len(c, "strides", "stride", 4, op)
+    ksize = _attr_len(c, "ksize", "ksize", 4, op)
+    n, h, w, ch = _nhwc(c.attr("data_format"))
+    pad = c.attr("padding")
+    if pad == "EXPLICIT":   # (explicit paddings' sizes are not modelled)
+        return [None] * 4
+    rows = _windowed(c, x[h], ksize[h], strides[h], pad)
+    cols = _windowed(c, x[w], ksize[w], strides[w], pad)
+    depth = _windowed(c, x[ch], ksize[ch], strides[ch], pad)
+    out = [None] * 4
+    out[n], out[h], out[w], out[ch] = x[n], rows, cols, depth
+    return out
+
+
+@register("MaxPoolGradGrad")
+def _max_pool_grad_grad(c: Ctx) -> None:
+    """MaxPoolShape of orig_input, then Merge(orig_input, grad), Merge(orig_output, output)."""
+    out = _max_pool(c, c.with_rank(c.input("orig_input"), 4))
+    c.merge(c.input("orig_input"), c.input("grad"))
+    c.merge(c.input("orig_output"), out)
+
+
+def _pool3d(c: Ctx, x: list) -> list:
+    """Pool3DShape: strides and ksize of 5 values, planes/rows/cols windowed."""
+    strides = _attr_len(c, "strides", "stride", 5, "Pool3D ops")
+    ksize = _attr_len(c, "ksize", "ksize", 5, "Pool3D")
+    pad = c.attr("padding")
+    first = 2 if c.attr("data_format") == "NCDHW" else 1
+    dims = [_windowed(c, x[first + i], ksize[first + i], strides[first + i], pad) for i in range(3)]
+    if first == 1:
+        return [x[0], *dims, x[4]]
+    return [x[0], x[1], *dims]
+
+
+@register("MaxPool3DGradGrad")
+def _max_pool3d_grad_grad(c: Ctx) -> None:
+    """Pool3DShape of orig_input, then Merge(orig_input, grad), Merge(orig_output, output)."""
+    out = _pool3d(c, c.with_rank(c.input("orig_input"), 5))
+    c.merge(c.input("orig_input"), c.input("grad"))
+    c.merge(c.input("orig_output"), out)
+
+
+@register("Conv3D")
+def _conv3d(c: Ctx) -> None:
+    """Conv3DShape: input and filter rank 5, dilations and strides of 5 values, the input depth
+    a multiple of the filter's, then each spatial dimension windowed with its dilation."""
+    x = c.with_rank(c.input("input"), 5)
+    f = c.with_rank(c.input("filter"), 5)
+    dil = _attr_len(c, "dilations", "dilation", 5, "Conv3D")
+    strides = _attr_len(c, "strides", "stride", 5, "Conv3D")
+    first = 2 if c.attr("data_format") == "NCDHW" else 1
+    depth = x[1] if first == 2 else x[4]
+    if depth is not None and f[3] is not None and f[3] != 0 and depth % f[3] != 0:
+        c.fail(f"Depth of input ({depth}) is not a multiple of input depth of filter ({f[3]})")
+    if f[4] is not None and f[3] is not None and depth is not None and f[3] != 0:
+        groups = depth // f[3]
+        if groups and f[4] % groups != 0:
+            c.fail(f"Depth of output ({f[4]}) is not a multiple of the number of groups ({groups})")
+    pad = c.attr("padding")
+    for i in range(3):
+        if f[i] is not None:
+            _windowed(c, x[first + i], f[i], strides[first + i], pad, dil[first + i])
+
+
+def _shape_input(c: Ctx, name: str, rank: int) -> None:
+    """MakeShapeFromShapeTensor(input), then WithRank(that shape, rank)."""
+    c.with_rank(c.shape_from_tensor(name), rank)
+
+
+@register("Conv2DBackpropFilter")
+def _conv2d_backprop_filter(c: Ctx) -> None:
+    _shape_input(c, "filter_sizes", 4)
+
+
+@register("Conv3DBackpropInputV2")
+def _conv3d_backprop_input_v2(c: Ctx) -> None:
+    _shape_input(c, "input_sizes", 5)
+
+
+@register("Conv3DBackpropFilterV2")
+def _conv3d_backprop_filter_v2(c: Ctx) -> None:
+    _shape_input(c, "filter_sizes", 5)
+
+
+@register("Dilation2D")
+def _dilation2d(c: Ctx) -> None:
+    """Dilation2D's shape function: input rank 4, filter rank 3, strides and rates of 4 values,
+    the depths merged, then (known sizes only) the dilated filter windowed (the kernel's
+    GetWindowedOutputSizeVerbose text)."""
+    x = c.with_rank(c.input("input"), 4)
+    f = c.with_rank(c.input("filter"), 3)
+    strides = _attr_len(c, "strides", "stride", 4, "Dilation2D")
+    rates = _attr_len(c, "rates", "rates", 4, "Dilation2D")
+    c.merge_dim(x[3], f[2])
+    if None in (x[1], x[2], f[0], f[1]):
+        return
+    pad = c.attr("padding")
+    for size, k, s, r in ((x[1], f[0], strides[1], rates[1]), (x[2], f[1], strides[2], rates[2])):
+        eff = k + (k - 1) * (r - 1)
+        if s <= 0:
+            c.fail(f"Stride must be > 0, but got {s}")
+        if pad == "VALID":
+            out = (size - eff + s) // s
+            if out < 0:
+                c.fail(f"Computed output size would be negative: {out} [input_size: {size}, "
+                       f"effective_filter_size: {eff}, stride: {s}]")
+
+
+@register("SoftmaxCrossEntropyWithLogits")
+def _softmax_xent(c: Ctx) -> None:
+    """Rank 2 and equal shapes, or else the broadcast of the two, which must be of rank 2."""
+    a, b = c.input("features"), c.input("labels")
+    try:
+        c.merge(c.with_rank(a, 2), b)
+        return
+    except ShapeFnError:   # (TF tries the broadcast next)
+        pass
+    out = c.broadcast(a, b)
+    if out is not None and len(out) != 2:
+        c.fail(f"Shape must be broadcasted with rank 2, but is rank {len(out)}")
+
+
+@register("DepthToSpace")
+def _depth_to_space(c: Ctx) -> None:
+    """DepthToSpace: input rank 4, the depth evenly divisible by block_size squared."""
+    x = c.with_rank(c.input("input"), 4)
+    bs = int(c.attr("block_size"))
+    d = x[1] if c.attr("data_format") == "NCHW" else x[3]
+    if d is not None and d % (bs * bs) != 0:
+        c.fail(f"Dimension size must be evenly divisible by {bs * bs} but is {d}")
+
+
+@register("SpaceToDepth")
+def _space_to_depth(c: Ctx) -> None:
+    """SpaceToDepth: input rank 4, height and width evenly divisible by block_size."""
+    x = c.with_rank(c.input("input"), 4)
+    bs = int(c.attr("block_size"))
+    hw: Sequence = (x[2], x[3]) if c.attr("data_format") == "NCHW" else (x[1], x[2])
+    for d in hw:
+        if d is not None and d % bs != 0:
+            c.fail(f"Dimension size must be evenly divisible by {bs} but is {d}")
+
+
+def _unchanged_with_rank(c: Ctx, name: str, rank: int) -> None:
+    """UnchangedShapeWithRank: input `name` of rank `rank`."""
+    c.with_rank(c.input(name), rank)
+
+
+@register("MaxPool3DGrad")
+def _max_pool3d_grad(c: Ctx) -> None:
+    _unchanged_with_rank(c, "orig_input", 5)
+
+
+@register("MaxPoolGradWithArgmax")
+def _max_pool_grad_with_argmax(c: Ctx) -> None:
+    _unchanged_with_rank(c, "input", 4)
+
+
+@register("FractionalMaxPoolGrad")
+def _fractional_max_pool_grad(c: Ctx) -> None:
+    _unchanged_with_rank(c, "orig_input", 4)
+
+
+@register("MaxPoolWithArgmax")
+def _max_pool_with_argmax(c: Ctx) -> None:
+    """MaxPoolShape: input rank 4, the windowed output."""
+    _max_pool(c, c.with_rank(c.input("input"), 4), "MaxPoolWithArgmax")
+
+
+@register("AvgPool3DGrad")
+def _avg_pool3d_grad(c: Ctx) -> None:
+    _shape_input(c, "orig_input_shape", 5)
+
+
+@register("DepthwiseConv2dNativeBackpropFilter")
+def _depthwise_backprop_filter(c: Ctx) -> None:
+    _shape_input(c, "filter_sizes", 4)
+
+
+@register("DepthwiseConv2dNativeBackpropInput")
+def _depthwise_backprop_input(c: Ctx) -> None:
+    _shape_input(c, "input_sizes", 4)
+
+
+@register("CTCLoss")
+def _ctc_loss(c: Ctx) -> None:
+    """CTCLoss: inputs rank 3, labels_indices a matrix, labels_values and sequence_length vectors;
+    as many label values as indices rows, the batch of inputs and sequence_length merged."""
+    x = c.with_rank(c.input("inputs"), 3)
+    li = c.with_rank(c.input("labels_indices"), 2)
+    lv = c.with_rank(c.input("labels_values"), 1)
+    sl = c.with_rank(c.input("sequence_length"), 1)
+    c.merge_dim(li[0], lv[0])
+    c.merge_dim(x[1], sl[0])
+
+
+@register("BiasAddGrad")
+def _bias_add_grad(c: Ctx) -> None:
+    c.with_rank_at_least(c.input("out_backprop"), 2)
+
+
+@register("Conv2D")
+def _conv2d(c: Ctx) -> None:
+    """Conv2DShapeImpl: input and filter rank 4, dilations then strides of 4 values, the input depth
+    a multiple of the filter's and the output depth of the groups, then rows and cols windowed
+    with their dilations (EXPLICIT padding's sizes are not modelled)."""
+    x = c.with_rank(c.input("input"), 4)
+    f = c.with_rank(c.input("filter"), 4)
+    dil = _attr_len(c, "dilations", "dilation", 4, "Conv2D")
+    strides = _attr_len(c, "strides", "stride", 4, f"Conv2D on data format {c.attr('data_format') or 'NHWC'}")
+    n, h, w, ch = _nhwc(c.attr("data_format"))
+    depth = x[ch]
+    if depth is not None and f[2] is not None and f[2] != 0:
+        if depth % f[2] != 0:
+            c.fail(f"Depth of input ({depth}) is not a multiple of input depth of filter ({f[2]})")
+        groups = depth // f[2]
+        if f[3] is not None and groups and f[3] % groups != 0:
+            c.fail(f"Depth of output ({f[3]}) is not a multiple of the number of groups ({groups})")
+    pad = c.attr("padding")
+    if pad == "EXPLICIT":
+        return
+    for i, k in ((h, f[0]), (w, f[1])):
+        if k is not None:
+            _windowed(c, x[i], k, strides[i], pad, dil[i])
+
+
+@register("MaxPool")
+def _max_pool_op(c: Ctx) -> None:
+    _max_pool(c, c.with_rank(c.input("input"), 4))
+
+
+@register("Conv2DBackpropInput")
+def _conv2d_backprop_input(c: Ctx) -> None:
+    """input_sizes a vector of 4 (or 2) values."""
+    s = c.with_rank(c.input("input_sizes"), 1)
+    if s[0] is not None and s[0] not in (2, 4):
+        c.fail(f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: {s[0]}")
+
+
+@register("ExtractVolumePatches")
+def _extract_volume_patches(c: Ctx) -> None:
+    c.with_rank(c.input("input"), 5)
