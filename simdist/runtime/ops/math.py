@@ -892,6 +892,12 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
         yt = y                                                 # (TF's args_to_matching_eager)
         xt = _operand(x, yt.dtype)
+    elif isinstance(x, np.ndarray) and hasattr(y, "_as_tensor") and not context.in_function():
+        # (eagerly the fast path takes T from a variable y as from a tensor and converts a NumPy
+        # array x to it: `where(c, int32 array, float32 variable)` is float32; fz21, fourth
+        # generator seed 2101 #57)
+        yt = _t(y)
+        xt = _operand(x, yt.dtype)
     else:
         xt = _t(x)
         yt = _operand(y, xt.dtype)
