@@ -1,0 +1,177 @@
+"""Rules behind the classes of issue 29's fresh campaigns on the older generators that fz21 ran
+(fourth generator seed 2101, third generator seeds 2102 --ext8 and 2103, second generator seed 2104,
+fourteenth generator seed 1420262101, first generator seed 2105), each against real TensorFlow 2.21:
+the same call on both backends gives the same dtype and values, or raises the same exception class.
+Eagerly, in a tf.function (`traced`), with an input_signature (`sig`: get_concrete_function on
+placeholders, then a call) and under a GradientTape (`tape`). Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _eager(expr: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        tf.constant(1.0) + 1.0   # (a first op: TF's very first call in a process takes the slow path)
+        return eval(expr, {"tf": tf, "np": np})  # noqa: S307 - our own text
+    return run
+
+
+def _traced(expr: str) -> Callable[[Any], Any]:
+    """The expression inside a tf.function (AutoGraph off), called once."""
+    def run(tf: Any) -> Any:
+        return tf.function(lambda: eval(expr, {"tf": tf, "np": np}), autograph=False)()  # noqa: S307
+    return run
+
+
+def _sig(expr: str, spec: tuple[list[int | None] | None, str], arg: str) -> Callable[[Any], Any]:
+    """get_concrete_function of `lambda x: expr` with a one-spec input_signature (its trace-time
+    error, if any), then a call with `arg` (its error class, or its result)."""
+    def run(tf: Any) -> Any:
+        fn = eval(f"lambda x: {expr}", {"tf": tf, "np": np})  # noqa: S307 - our own text
+        g = tf.function(fn, input_signature=[tf.TensorSpec(spec[0], getattr(tf, spec[1]))], autograph=False)
+        g.get_concrete_function()
+        return g(eval(arg, {"tf": tf, "np": np}))  # noqa: S307 - our own text
+    return run
+
+
+def _var_traced(expr: str, var: str) -> Callable[[Any], Any]:
+    """`lambda: expr` of a variable `v` (made by `var` outside) inside a tf.function, called once."""
+    def run(tf: Any) -> Any:
+        v = eval(var, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        return tf.function(lambda: eval(expr, {"tf": tf, "np": np, "v": v}), autograph=False)()  # noqa: S307
+    return run
+
+
+def _tape(expr: str, source: str) -> Callable[[Any], Any]:
+    """The expression of a watched `x` (made by `source`) under a GradientTape, and its gradient."""
+    def run(tf: Any) -> Any:
+        x = eval(source, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = eval(expr, {"tf": tf, "np": np, "x": x})  # noqa: S307 - our own text
+        return [y, tape.gradient(y, x)]
+    return run
+
+
+def _raw_var(expr: str, var: str) -> Callable[[Any], Any]:
+    """`expr` of a variable `v` (made by `var`), eagerly."""
+    def run(tf: Any) -> Any:
+        tf.constant(1.0) + 1.0
+        v = eval(var, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        return eval(expr, {"tf": tf, "np": np, "v": v})  # noqa: S307 - our own text
+    return run
+
+
+_T = "function.trace-time-errors"
+_C = "ops.conversion"
+_C42 = "tf.ones((4, 2), tf.complex128)"
+_A = "np.array([[2, 0, 1], [2, 5, 0]], np.int32)"
+_V = "tf.Variable(np.array([[0.5, 4.0, 0.0], [1e10, 2.5, -1.0]], np.float32))"
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # ConcatV2's shape function with a known axis: min rank, the parts before/after the axis merged
+    # (third generator --ext8 seed 2102 #212)
+    ("concat of an unknown rank, axis -1", _T, _sig(f"tf.concat([x, {_C42}, {_C42}], -1)", (None, "complex128"),
+                                                   _C42)),
+    ("concat of an unknown rank, axis 1", _T, _sig(f"tf.concat([x, {_C42}], 1)", (None, "complex128"),
+                                                  "tf.ones((4, 3), tf.complex128)")),
+    ("concat of an unknown rank, axis 0, call of another rank", _T, _sig(
+        f"tf.concat([x, {_C42}], 0)", (None, "complex128"), "tf.ones((3,), tf.complex128)")),
+    ("concat of an unknown rank, axis -3", _T, _sig(f"tf.concat([{_C42}, x], -3)", (None, "complex128"), _C42)),
+    ("concat of an unknown rank, axis 2", _T, _sig(f"tf.concat([{_C42}, x], 2)", (None, "complex128"), _C42)),
+    ("concat [None, 3] with [4, 2], axis 0", _T, _sig(f"tf.concat([x, {_C42}], 0)", ([None, 3], "complex128"),
+                                                      "tf.ones((1, 3), tf.complex128)")),
+    ("concat [None, 2] with [4, 2], axis 0", _T, _sig(f"tf.concat([x, {_C42}], 0)", ([None, 2], "complex128"),
+                                                      "tf.ones((1, 2), tf.complex128)")),
+    ("concat [None, None] with [4, 2], axis 1", _T, _sig(f"tf.concat([x, {_C42}], 1)", ([None, None], "complex128"),
+                                                         "tf.ones((4, 5), tf.complex128)")),
+    ("concat ranks 2 and 3, traced", _T, _traced("tf.concat([tf.ones((4, 2)), tf.ones((4, 2, 1))], -1)")),
+    # the samplers' no-kernel error after the shape function in a graph (third generator --ext8 seed 2102 #17)
+    ("stateless_categorical uint16 vector logits", _T, _eager(
+        "tf.random.stateless_categorical(tf.constant([1, 3, 1], tf.uint16), 5, tf.constant([42, 13], tf.int64))")),
+    ("stateless_categorical uint16 vector logits, traced", _T, _traced(
+        "tf.random.stateless_categorical(tf.constant([1, 3, 1], tf.uint16), 5, tf.constant([42, 13], tf.int64))")),
+    ("stateless_categorical uint16 matrix logits, traced", _T, _traced(
+        "tf.random.stateless_categorical(tf.constant([[1, 3, 1]], tf.uint16), 5, [42, 13])")),
+    ("stateless_categorical int32 logits, sig", _T, _sig(
+        "tf.random.stateless_categorical(tf.constant([1, 3], tf.int32), 2, [1, 2])", (None, "float32"), "1.0")),
+    ("categorical int64 vector logits, traced", _T, _traced(
+        "tf.random.categorical(tf.constant([1, 3], tf.int64), 2, seed=1)")),
+    ("categorical int64 vector logits", _T, _eager("tf.random.categorical(tf.constant([1, 3], tf.int64), 2, seed=1)")),
+    # ReverseV2's shape function checks the axis before the kernel returns an empty input (third generator seed 2103 #52)
+    ("reverse of an empty vector, scalar axis", _T, _eager("tf.reverse(tf.zeros((0,), tf.float16), 0)")),
+    ("reverse of an empty vector, scalar axis, traced", _T, _traced("tf.reverse(tf.zeros((0,), tf.float16), 0)")),
+    ("reverse of an empty vector, axis out of range, traced", _T, _traced("tf.reverse(tf.zeros((0,)), [3])")),
+    ("reverse of an empty vector, axis out of range", _T, _eager("tf.reverse(tf.zeros((0,)), [3])")),
+    ("reverse of an unknown rank, scalar axis, empty call", _T, _sig("tf.reverse(x, 0)", (None, "float16"),
+                                                                     "tf.zeros((0,), tf.float16)")),
+    ("reverse of an unknown rank, empty call", _T, _sig("tf.reverse(x, [0])", (None, "float16"),
+                                                        "tf.zeros((0, 2), tf.float16)")),
+    ("reverse of [None], axis 2, empty call", _T, _sig("tf.reverse(x, [2])", ([None], "float16"),
+                                                       "tf.zeros((0,), tf.float16)")),
+    # the fast path takes T from a variable beside NumPy arrays (fourth generator seed 2101 #57)
+    ("where int32 array beside a float32 variable", _C, _raw_var(f"tf.where({_A} > 0, {_A}, v)", _V)),
+    ("where float64 array beside a float32 variable", _C, _raw_var(f"tf.where({_A} > 0, {_A} + 0.5, v)", _V)),
+    ("where bool array beside a float32 variable", _C, _raw_var(f"tf.where({_A} > 0, {_A} > 1, v)", _V)),
+    ("where variable beside an int32 array", _C, _raw_var(f"tf.where({_A} > 0, v, {_A})", _V)),
+    ("where list beside a float32 variable", _C, _raw_var(f"tf.where({_A} > 0, [[1, 2, 3], [4, 5, 6]], v)", _V)),
+    ("where int32 array beside a float32 variable, traced", _C, _var_traced(f"tf.where({_A} > 0, {_A}, v)", _V)),
+    ("raw SelectV2 int32 array beside a float32 variable", _C, _raw_var(
+        f"tf.raw_ops.SelectV2(condition={_A} > 0, t={_A}, e=v)", _V)),
+    ("raw SelectV2 list beside a float32 variable", _C, _raw_var(
+        f"tf.raw_ops.SelectV2(condition={_A} > 0, t=[[1, 2, 3], [4, 5, 6]], e=v)", _V)),
+    ("raw SelectV2 NumPy scalar beside a float32 variable", _C, _raw_var(
+        f"tf.raw_ops.SelectV2(condition={_A} > 0, t=np.int32(2), e=v)", _V)),
+    ("raw SelectV2 Python int beside a float32 variable", _C, _raw_var(
+        f"tf.raw_ops.SelectV2(condition={_A} > 0, t=2, e=v)", _V)),
+    ("raw Maximum float64 array beside a float32 variable", _C, _raw_var(f"tf.raw_ops.Maximum(x={_A} + 0.5, y=v)", _V)),
+    ("raw AddN int32 array beside a float32 variable", _C, _raw_var(f"tf.raw_ops.AddN(inputs=[{_A}, v])", _V)),
+]
+
+
+def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """edge_compare.bits_agree, complex part by part (a NaN part matching any NaN part)."""
+    if got.dtype.kind == "c":
+        return edge_compare.bits_agree(np.array(got.real), np.array(want.real)) & \
+            edge_compare.bits_agree(np.array(got.imag), np.array(want.imag))
+    return edge_compare.bits_agree(got, want)
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: _parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_conversions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fz21_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
