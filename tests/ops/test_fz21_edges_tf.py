@@ -137,6 +137,20 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         f"tf.raw_ops.SelectV2(condition={_A} > 0, t=2, e=v)", _V)),
     ("raw Maximum float64 array beside a float32 variable", _C, _raw_var(f"tf.raw_ops.Maximum(x={_A} + 0.5, y=v)", _V)),
     ("raw AddN int32 array beside a float32 variable", _C, _raw_var(f"tf.raw_ops.AddN(inputs=[{_A}, v])", _V)),
+    # NumPy text arrays cast with NumPy's astype to a numeric dtype (fz21, beside the where class)
+    ("where text array beside a float32 variable", _C, _raw_var(f"tf.where({_A} > 0, np.array([['a', 'b', 'c']] * 2), v)",
+                                                                _V)),
+    ("constant of a text array as float32", _C, _eager("tf.constant(np.array(['1.5', '-2']), tf.float32)")),
+    ("constant of a text array as int32", _C, _eager("tf.constant(np.array(['7']), tf.int32)")),
+    ("constant of a bytes array as float64", _C, _eager("tf.constant(np.array([b'1.5']), tf.float64)")),
+    ("constant of a text array as complex64", _C, _eager("tf.constant(np.array(['1+2j']), tf.complex64)")),
+    ("constant of a non-number text array as float32", _C, _eager("tf.constant(np.array(['a']), tf.float32)")),
+    ("constant of a text array as float32, traced", _C, _traced("tf.constant(np.array(['1.5']), tf.float32)")),
+    ("constant of a non-number text array, traced", _C, _traced("tf.constant(np.array(['a']), tf.float32)")),
+    ("maximum of a tensor and a text array", _C, _eager("tf.maximum(tf.constant([1.0]), np.array(['2.5']))")),
+    ("tensor + a text array", _C, _eager("tf.constant([1.0]) + np.array(['a'])")),
+    ("tensor - a text array", _C, _eager("tf.constant([1.0]) - np.array(['a'])")),
+    ("math.add of a tensor and a text array", _C, _eager("tf.math.add(tf.constant([1.0]), np.array(['2.5']))")),
 ]
 
 

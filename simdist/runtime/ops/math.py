@@ -311,6 +311,12 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     dt = x.dtype
     try:
         yt = _operand(y, dt, op is ADD or reflected if python_side is None else python_side)
+    except ValueError:
+        # (math_ops.add converts y with x's dtype as a hint only: a NumPy text array NumPy cannot
+        # cast is a string tensor, which AddV2 refuses; fz21)
+        if op is ADD and not reflected and isinstance(y, np.ndarray) and y.dtype.kind in "US":
+            raise args.mismatch_error("AddV2", 1, dt, dtypes.string) from None
+        raise
     except TypeError:
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
         if op is ADD and not reflected and (type(y) in (float, bool, complex) or type(y) is int and dt.kind == "b"):
