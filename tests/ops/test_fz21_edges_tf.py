@@ -75,6 +75,7 @@ def _raw_var(expr: str, var: str) -> Callable[[Any], Any]:
 
 _T = "function.trace-time-errors"
 _C = "ops.conversion"
+_LIN = "ops.linalg-more"
 _C42 = "tf.ones((4, 2), tf.complex128)"
 _A = "np.array([[2, 0, 1], [2, 5, 0]], np.int32)"
 _V = "tf.Variable(np.array([[0.5, 4.0, 0.0], [1e10, 2.5, -1.0]], np.float32))"
@@ -151,6 +152,22 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("tensor + a text array", _C, _eager("tf.constant([1.0]) + np.array(['a'])")),
     ("tensor - a text array", _C, _eager("tf.constant([1.0]) - np.array(['a'])")),
     ("math.add of a tensor and a text array", _C, _eager("tf.math.add(tf.constant([1.0]), np.array(['2.5']))")),
+    # MatrixInverse of matrices holding inf/NaN: Eigen's PartialPivLU and its solve of the identity
+    # (third generator --ext8 seed 2102 #24)
+    ("inv of a NaN inside", _LIN, _eager("tf.linalg.inv(tf.constant([[1.0, 2.0, 3.0], [4.0, np.nan, 6.0], "
+                                         "[7.0, 8.0, 10.0]], tf.float64))")),
+    ("inv of an inf corner", _LIN, _eager("tf.linalg.inv(tf.constant([[1.0, 2.0], [3.0, np.inf]], tf.float64))")),
+    ("inv of an inf first pivot, float32", _LIN, _eager("tf.linalg.inv(tf.constant([[np.inf, 2.0], [3.0, 4.0]]))")),
+    ("inv 3x3 with inf", _LIN, _eager("tf.linalg.inv(tf.constant([[-0.22, 1.13, -0.88], [1.03, -1.07, np.inf], "
+                                      "[1.52, 0.89, 1.03]], tf.float64))")),
+    ("inv 4x4 with inf, float32", _LIN, _eager(
+        "tf.linalg.inv(tf.constant([[-0.46, -1.22, -1.11, 1.01], [-0.18, -0.5, -0.77, -0.15], "
+        "[1.35, 1.73, 2.57, np.inf], [-1.11, 0.22, 0.43, 0.57]]))")),
+    ("inv 3x3 with -inf", _LIN, _eager("tf.linalg.inv(tf.constant([[-0.31, -0.8, -np.inf], [0.09, -0.15, 0.02], "
+                                       "[-0.54, 1.49, 2.86]], tf.float64))")),
+    ("inv adjoint of a batch with NaN and inf, tape", _LIN, _tape(
+        "tf.linalg.inv(x, True)", "tf.constant([[[2.5, 0.25, 2.5], [1e10, np.nan, 5e-324], [-1.0, -0.0, np.inf]], "
+        "[[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [1.0, 0.0, 1.0]]], tf.float64)")),
 ]
 
 
@@ -179,6 +196,12 @@ def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_conversions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.linalg-more")
+@EDGES.parametrize("ops.linalg-more")
+def test_inverse_of_nonfinite_matrices(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

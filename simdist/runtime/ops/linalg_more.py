@@ -408,11 +408,13 @@ def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     finite = bool(np.isfinite(a).all())
     if not finite and a.dtype.kind != "c" and not eigen_lu.invertible(a):   # (complex: not measured)
         raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
-    if finite and a.dtype.name in _LU_DTYPES:   # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu)
+    if a.dtype.name in _LU_DTYPES and (finite or a.dtype.kind != "c"):
+        # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu); a real matrix holding inf/NaN
+        # that passed the pivot check too (its NaN/zero patterns are the LU's: fz21, ops.linalg-more)
         n = a.shape[-1]
         flat = a.reshape(-1, n, n)
         x, ok = eigen_lu.lu_solve(flat, np.broadcast_to(np.eye(n, dtype=a.dtype), flat.shape))
-        if not ok.all():
+        if finite and not ok.all():
             raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
         return x.reshape(a.shape)
     try:
@@ -420,7 +422,7 @@ def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     except np.linalg.LinAlgError:
         if finite:
             raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]") from None
-        # (TF's LU accepts it and its solve gives inf/NaN patterns simdist does not model: NaN here)
+        # (a complex matrix holding inf/NaN: TF's LU accepts it, its patterns are not modelled: NaN here)
         return np.full(a.shape, np.nan, a.dtype)
 
 
