@@ -165,6 +165,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "[1.35, 1.73, 2.57, np.inf], [-1.11, 0.22, 0.43, 0.57]]))")),
     ("inv 3x3 with -inf", _LIN, _eager("tf.linalg.inv(tf.constant([[-0.31, -0.8, -np.inf], [0.09, -0.15, 0.02], "
                                        "[-0.54, 1.49, 2.86]], tf.float64))")),
+    ("solve with a NaN inside", _LIN, _eager("tf.linalg.solve(tf.constant([[1.0, 2.0, 3.0], [4.0, np.nan, 6.0], "
+                                             "[7.0, 8.0, 10.0]], tf.float64), tf.ones((3, 2), tf.float64))")),
+    ("solve with an inf corner", _LIN, _eager("tf.linalg.solve(tf.constant([[1.0, 2.0], [3.0, np.inf]], tf.float64), "
+                                              "tf.constant([[1.0], [-2.0]], tf.float64))")),
+    ("solve 3x3 with inf, float32", _LIN, _eager("tf.linalg.solve(tf.constant([[-0.22, 1.13, -0.88], [1.03, -1.07, "
+                                                 "np.inf], [1.52, 0.89, 1.03]]), tf.constant([[0.5], [1.0], [-2.0]]))")),
+    ("solve of an inf first pivot that is not invertible", _LIN, _eager(
+        "tf.linalg.solve(tf.constant([[np.inf, 2.0], [np.inf, 4.0]], tf.float64), tf.ones((2, 1), tf.float64))")),
+    ("solve adjoint with -inf", _LIN, _eager("tf.linalg.solve(tf.constant([[-0.31, -0.8, -np.inf], [0.09, -0.15, "
+                                             "0.02], [-0.54, 1.49, 2.86]], tf.float64), tf.ones((3, 1), tf.float64), "
+                                             "adjoint=True)")),
     ("inv adjoint of a batch with NaN and inf, tape", _LIN, _tape(
         "tf.linalg.inv(x, True)", "tf.constant([[[2.5, 0.25, 2.5], [1e10, np.nan, 5e-324], [-1.0, -0.0, np.inf]], "
         "[[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [1.0, 0.0, 1.0]]], tf.float64)")),
@@ -201,7 +212,7 @@ def test_conversions(k: int, tf_results: dict[int, Any]) -> None:
 
 @clause("ops.linalg-more")
 @EDGES.parametrize("ops.linalg-more")
-def test_inverse_of_nonfinite_matrices(k: int, tf_results: dict[int, Any]) -> None:
+def test_inverse_and_solve_of_nonfinite_matrices(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

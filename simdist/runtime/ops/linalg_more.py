@@ -431,11 +431,16 @@ def _solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.ndarray:
         return np.zeros(b.shape, b.dtype)
     if adjoint:
         a = _adj(a)
-    if a.dtype.name in _LU_DTYPES and a.dtype == b.dtype and bool(np.isfinite(a).all()) \
+    finite = bool(np.isfinite(a).all())
+    if a.dtype.name in _LU_DTYPES and a.dtype == b.dtype and (finite or a.dtype.kind != "c") \
             and a.shape[:-2] == b.shape[:-2]:   # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu)
+        # (matrix_solve_op.cc: the LU's min |pivot| > 0, then its solve; a real matrix holding inf/NaN
+        # as MatrixInverse's, eigen_lu.invertible: fz21, ops.linalg-more)
         n = a.shape[-1]
+        if not finite and not eigen_lu.invertible(a):
+            raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:MatrixSolve]")
         x, ok = eigen_lu.lu_solve(a.reshape(-1, n, n), b.reshape((-1,) + b.shape[-2:]))
-        if not ok.all():
+        if finite and not ok.all():
             raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:MatrixSolve]")
         return x.reshape(b.shape)
     try:
