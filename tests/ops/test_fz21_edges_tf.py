@@ -76,6 +76,7 @@ def _raw_var(expr: str, var: str) -> Callable[[Any], Any]:
 _T = "function.trace-time-errors"
 _C = "ops.conversion"
 _LIN = "ops.linalg-more"
+_ATTR = "ops.attr-types"
 _C42 = "tf.ones((4, 2), tf.complex128)"
 _A = "np.array([[2, 0, 1], [2, 5, 0]], np.int32)"
 _V = "tf.Variable(np.array([[0.5, 4.0, 0.0], [1e10, 2.5, -1.0]], np.float32))"
@@ -152,6 +153,28 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("tensor + a text array", _C, _eager("tf.constant([1.0]) + np.array(['a'])")),
     ("tensor - a text array", _C, _eager("tf.constant([1.0]) - np.array(['a'])")),
     ("math.add of a tensor and a text array", _C, _eager("tf.math.add(tf.constant([1.0]), np.array(['2.5']))")),
+    # bool attrs through the generated wrappers' make_bool: np.bool_ and 1 refused (fourteenth generator seed
+    # 1420262101 #147)
+    ('inv adjoint np.bool_', _ATTR, _eager('tf.linalg.inv(tf.constant([[2.0, 0.0], [1.0, 4.0]]), adjoint=np.bool_(True))')),
+    ('inv adjoint np.bool_ of a vector', _ATTR, _eager('tf.linalg.inv(tf.constant([0.5, 0.0, 1.0]), adjoint=np.bool_(True))')),
+    ('inv adjoint 1', _ATTR, _eager('tf.linalg.inv(tf.constant([[2.0, 0.0], [1.0, 4.0]]), adjoint=1)')),
+    ('qr full_matrices np.bool_', _ATTR, _eager('tf.linalg.qr(tf.constant([[2.0, 0.0], [1.0, 4.0]]), full_matrices=np.bool_(True))')),
+    ('tridiagonal_solve partial_pivoting np.bool_', _ATTR, _eager('tf.linalg.tridiagonal_solve(tf.ones((3, 2)), tf.ones((2, 1)), partial_pivoting=np.bool_(True))')),
+    ('tridiagonal_solve perturb_singular 1', _ATTR, _eager('tf.linalg.tridiagonal_solve(tf.ones((3, 2)), tf.ones((2, 1)), perturb_singular=1)')),
+    ('bincount binary_output np.bool_', _ATTR, _eager('tf.math.bincount(tf.constant([1, 2]), binary_output=np.bool_(True))')),
+    ('resize antialias np.bool_', _ATTR, _eager('tf.image.resize(tf.ones((1, 2, 2, 1)), [3, 3], antialias=np.bool_(True))')),
+    ('resize antialias 0', _ATTR, _eager('tf.image.resize(tf.ones((1, 2, 2, 1)), [3, 3], antialias=0)')),
+    ('resize lanczos3 antialias 1', _ATTR, _eager("tf.image.resize(tf.ones((1, 2, 2, 1)), [3, 3], method='lanczos3', antialias=1)")),
+    ('unicode_decode replace_control_characters np.bool_', _ATTR, _eager("tf.strings.unicode_decode(tf.constant(['ab']), 'UTF-8', replace_control_characters=np.bool_(True))")),
+    ('unicode_transcode replace_control_characters 1', _ATTR, _eager("tf.strings.unicode_transcode(tf.constant(['ab']), 'UTF-8', 'UTF-16-BE', replace_control_characters=1)")),
+    ('encode_base64 pad np.bool_', _ATTR, _eager("tf.io.encode_base64(tf.constant(['ab']), pad=np.bool_(True))")),
+    ('decode_raw little_endian np.bool_', _ATTR, _eager("tf.io.decode_raw(tf.constant(['abcd']), tf.int16, little_endian=np.bool_(True))")),
+    ('sparse_dense_matmul adjoint_a np.bool_', _ATTR, _eager('tf.sparse.sparse_dense_matmul(tf.sparse.from_dense(tf.constant([[2.0, 0.0], [1.0, 4.0]])), tf.ones((2, 2)), adjoint_a=np.bool_(True))')),
+    ('sparse.reduce_sum keepdims np.bool_', _ATTR, _eager('tf.sparse.reduce_sum(tf.sparse.from_dense(tf.constant([[2.0, 0.0], [1.0, 4.0]])), 0, keepdims=np.bool_(True))')),
+    ('fractional_max_pool pseudo_random np.bool_', _ATTR, _eager('tf.nn.fractional_max_pool(tf.ones((1, 4, 4, 1)), [1, 2, 2, 1], pseudo_random=np.bool_(True), seed=1)')),
+    ('fractional_avg_pool overlapping np.bool_', _ATTR, _eager('tf.nn.fractional_avg_pool(tf.ones((1, 4, 4, 1)), [1, 2, 2, 1], overlapping=np.bool_(True), seed=1)')),
+    ('ctc_greedy_decoder merge_repeated np.bool_', _ATTR, _eager('tf.nn.ctc_greedy_decoder(tf.ones((2, 1, 3)), tf.constant([2]), merge_repeated=np.bool_(True))')),
+    ('sparse.segment_sum sparse_gradient np.bool_', _ATTR, _eager('tf.sparse.segment_sum(tf.ones((2, 2)), [0, 1], [0, 1], sparse_gradient=np.bool_(True))')),
     # MatrixInverse of matrices holding inf/NaN: Eigen's PartialPivLU and its solve of the identity
     # (third generator --ext8 seed 2102 #24)
     ("inv of a NaN inside", _LIN, _eager("tf.linalg.inv(tf.constant([[1.0, 2.0, 3.0], [4.0, np.nan, 6.0], "
@@ -207,6 +230,12 @@ def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_conversions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.attr-types")
+@EDGES.parametrize("ops.attr-types")
+def test_bool_attrs_take_bools_only(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

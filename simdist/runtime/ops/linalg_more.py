@@ -581,6 +581,7 @@ def slogdet(input: Any, name: str | None = None) -> tuple[Tensor, Tensor]:  # no
 
 def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.linalg.inv`: the inverse of each innermost square matrix (InvalidArgumentError when singular)."""
+    attr_rules.check("MatrixInverse", adjoint=adjoint)   # (the wrapper's make_bool first: ops.attr-types)
     x = _t(input)
     INV.dtype((x.dtype,), None)
     _square(x, "MatrixInverse")
@@ -633,6 +634,7 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
 
 def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     """`tf.linalg.qr`: (q, r) of each innermost matrix, reduced unless full_matrices."""
+    attr_rules.check("Qr", full_matrices=full_matrices)   # (the wrapper's make_bool first: ops.attr-types)
     x = _t(input)
     QR.dtype((x.dtype,), None)
     if x.ndim < 2:
