@@ -175,6 +175,21 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ('fractional_avg_pool overlapping np.bool_', _ATTR, _eager('tf.nn.fractional_avg_pool(tf.ones((1, 4, 4, 1)), [1, 2, 2, 1], overlapping=np.bool_(True), seed=1)')),
     ('ctc_greedy_decoder merge_repeated np.bool_', _ATTR, _eager('tf.nn.ctc_greedy_decoder(tf.ones((2, 1, 3)), tf.constant([2]), merge_repeated=np.bool_(True))')),
     ('sparse.segment_sum sparse_gradient np.bool_', _ATTR, _eager('tf.sparse.segment_sum(tf.ones((2, 2)), [0, 1], [0, 1], sparse_gradient=np.bool_(True))')),
+    # fourteenth generator seed 1420262101: conversions and checks in TF's order (#171, #222, #233, #212, #178)
+    ('where of a float condition, NumPy uint32 x and a list y', _C, _eager('tf.where(condition=np.array([0.0]), x=np.uint32(3), y=[-3.0])')),
+    ('where of a float condition, Python x and a list y', _C, _eager('tf.where(np.array([0.0]), 3, [-3.0])')),
+    ('where of a float condition, convertible operands', _C, _eager('tf.where(np.array([0.0]), 3, [4])')),
+    ('stateless_normal int64 tensor mean', _C, _eager("tf.random.stateless_normal([], tf.constant([5, 6]), mean=tf.constant([[[]]], tf.int64), alg='threefry')")),
+    ('stateless_normal float64 tensor stddev', _C, _eager('tf.random.stateless_normal([2], [5, 6], stddev=tf.constant(2.0, tf.float64))')),
+    ('stateless_truncated_normal int64 mean, traced', _C, _traced("tf.random.stateless_truncated_normal([], tf.constant([5, 6]), mean=tf.constant([[[]]], tf.int64), alg='threefry')")),
+    ('unsorted_segment_sum of num_segments -1', _T, _eager('tf.math.unsorted_segment_sum(np.array([[2]], np.int64), segment_ids=[[0]], num_segments=-1)')),
+    ('unsorted_segment_sum of num_segments -1, traced', _T, _traced('tf.math.unsorted_segment_sum(np.array([[2]], np.int64), segment_ids=[[0]], num_segments=-1)')),
+    ('unsorted_segment_max of num_segments -2, traced', _T, _traced('tf.math.unsorted_segment_max(np.array([[2.0]]), segment_ids=[0], num_segments=-2)')),
+    ('unsorted_segment_sum of num_segments 0, traced', _T, _traced('tf.math.unsorted_segment_sum(np.array([[2]], np.int64), segment_ids=[[0]], num_segments=0)')),
+    ('unsorted_segment_sum of a negative num_segments and a bad prefix, traced', _T, _traced('tf.math.unsorted_segment_sum(np.ones((2, 3)), segment_ids=[0, 0, 1], num_segments=-1)')),
+    ('depthwise backprop filter of float filter_sizes, NCHW', _T, _eager("tf.nn.depthwise_conv2d_backprop_filter(tf.ones((1,)), filter_sizes=tf.constant([1.0]), out_backprop=np.array([-3.4e+38], np.float32), strides=np.array([], np.int64), padding='SAME', data_format='NCHW')")),
+    ('ctc_loss of a np.bool_ unique', _ATTR, _eager('tf.nn.ctc_loss(labels=tf.constant([True, False, True]), logits=0.5, label_length=[True, False, True], logit_length=[False, False, False], unique=np.bool_(True))')),
+    ('ctc_loss of a one-tensor unique', _ATTR, _eager('tf.nn.ctc_loss(labels=tf.constant([[1, 2]]), logits=tf.zeros((3, 1, 4)), label_length=[2], logit_length=[3], unique=(tf.constant([[1, 2]]),))')),
     # MatrixInverse of matrices holding inf/NaN: Eigen's PartialPivLU and its solve of the identity
     # (third generator --ext8 seed 2102 #24)
     ("inv of a NaN inside", _LIN, _eager("tf.linalg.inv(tf.constant([[1.0, 2.0, 3.0], [4.0, np.nan, 6.0], "

@@ -513,9 +513,13 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {args.tf_name(dt)} is not in the list "
                                           f"of allowed values: half, bfloat16, float, double [Op:{opname}]")
     shp = shape_arg(shape)
-    for v in (a, b):   # (TF converts mean and stddev to the dtype, then reads alg and the seed)
+    for v, what in ((a, "mean"), (b, "stddev")):   # (TF converts mean and stddev to the dtype, then reads
+        # alg and the seed: a tensor of another dtype is ValueError there; fz21, fz14 seed 1420262101 #222)
         if not isinstance(v, Tensor):
             convert_to_tensor(v, dtype=dt)
+        elif v.dtype != dt:
+            raise ValueError(f"{what}: Tensor conversion requested dtype {dt.name} for Tensor with dtype "
+                             f"{v.dtype.name}: {v!r}")
     s = rng_alg.seed_for(seed, alg, opname)
     _check_shape(shp, opname)   # (the kernel's check)
     if not (_number(a) and _number(b)):
