@@ -111,7 +111,7 @@ def _reduce(kind: str, sp_input: Any, axis: Any, keepdims: Any, output_is_sparse
     if axis is None:
         axis = list(range(int(sp.dense_shape.shape[0])))
     ax = axis if isinstance(axis, Tensor) else convert_to_tensor(np.asarray(axis, np.int32))
-    attrs = {"keep_dims": _make_bool(keepdims, "keep_dims"), "kind": kind}
+    attrs = {"keep_dims": False if keepdims is None else _make_bool(keepdims, "keep_dims"), "kind": kind}
     if output_is_sparse:
         ind, val, shape = dispatch.execute(sm.REDUCE_SPARSE[kind], (sp.indices, sp.values, sp.dense_shape, ax), attrs)
         return SparseTensor(ind, val, shape)
