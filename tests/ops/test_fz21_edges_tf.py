@@ -190,6 +190,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ('depthwise backprop filter of float filter_sizes, NCHW', _T, _eager("tf.nn.depthwise_conv2d_backprop_filter(tf.ones((1,)), filter_sizes=tf.constant([1.0]), out_backprop=np.array([-3.4e+38], np.float32), strides=np.array([], np.int64), padding='SAME', data_format='NCHW')")),
     ('ctc_loss of a np.bool_ unique', _ATTR, _eager('tf.nn.ctc_loss(labels=tf.constant([True, False, True]), logits=0.5, label_length=[True, False, True], logit_length=[False, False, False], unique=np.bool_(True))')),
     ('ctc_loss of a one-tensor unique', _ATTR, _eager('tf.nn.ctc_loss(labels=tf.constant([[1, 2]]), logits=tf.zeros((3, 1, 4)), label_length=[2], logit_length=[3], unique=(tf.constant([[1, 2]]),))')),
+    # the fast path reads a variable input as it is (fourteenth generator seed 1420262101 #172)
+    ('combined_nms of a float32 variable max_output_size_per_class', _C, _raw_var('tf.image.combined_non_max_suppression(tf.ones((1, 3, 1, 4)), tf.ones((1, 3, 2)), max_output_size_per_class=v, max_total_size=2)', 'tf.Variable(np.ones((2, 3, 3), np.float32))')),
+    ('combined_nms of an int32 variable max_output_size_per_class', _C, _raw_var('tf.image.combined_non_max_suppression(tf.ones((1, 3, 1, 4)), tf.ones((1, 3, 2)), max_output_size_per_class=v, max_total_size=2)', 'tf.Variable(2)')),
+    ('combined_nms of a float32 variable beside a list', _C, _raw_var('tf.image.combined_non_max_suppression([[[[0.0, 0.0, 1.0, 1.0]]]], tf.ones((1, 1, 2)), max_output_size_per_class=v, max_total_size=2)', 'tf.Variable(np.ones((2,), np.float32))')),
     # MatrixInverse of matrices holding inf/NaN: Eigen's PartialPivLU and its solve of the identity
     # (third generator --ext8 seed 2102 #24)
     ("inv of a NaN inside", _LIN, _eager("tf.linalg.inv(tf.constant([[1.0, 2.0, 3.0], [4.0, np.nan, 6.0], "
