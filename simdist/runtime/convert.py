@@ -281,6 +281,11 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
             first = np.asarray(value).reshape(-1)[0].item()
             raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
                              f"{type(first).__name__}).")
+        if value.dtype.kind in "US" and dt is not dtypes.string:
+            # (TF casts a NumPy text array to a numeric dtype with NumPy's astype, eagerly and in
+            # make_tensor_proto: '1.5' is 1.5, 'a' NumPy's ValueError "could not convert string to
+            # float"; fz21, `tf.where(c, str_array, float32_variable)`)
+            return np.asarray(value).astype(dt.np), dt
         if dt is dtypes.string or value.dtype.kind in "USO":
             return _python_to(value.tolist(), dt)
         with np.errstate(all="ignore"):

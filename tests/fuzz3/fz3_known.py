@@ -63,9 +63,11 @@ _CX_GRAD = ("gradients through complex ops (products and divisions of complex pa
             "from the complex value classes; ext seeds 61-63")
 
 KNOWN_OPEN: dict[object, str] = {
-    ("linalg.inv", "value"): "MatrixInverse of matrices holding inf/NaN that TF accepts (simdist decides acceptance as "
-                             "Eigen's PartialPivLU since issue 29's fz4): Eigen's solve order gives other "
-                             "NaN/inf/zero patterns than NumPy's LAPACK inverse (NaN where LAPACK refuses); seed 52 #232",
+    ("linalg.inv", "value"): "MatrixInverse's last bits where sums cancel (finite matrices with entries of very "
+                             "different sizes: 1e30 beside O(1)): TF 2.21's Eigen blocked triangular solves add in "
+                             "another order than simdist's row-by-row solve (eigen_lu.lu_solve); real matrices holding "
+                             "inf/NaN (seed 52 #232, fz21's ext8 seed 2102 #24) take that LU and solve since fz21 and "
+                             "agree (docs/spec.md ops.linalg-more)",
     ("math.bessel_i1e", "gradient"): "float16 bessel_i1e of the smallest subnormal (5.96e-8): Eigen's float32 Chebyshev "
                                      "kernel returns slightly more than x/2, which rounds up to 5.96e-8 in float16 (its "
                                      "gradient's y * (1/x) is then -inf); SciPy's value is x/2, a tie rounded to 0 "

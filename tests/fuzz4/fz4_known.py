@@ -10,6 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
+    ("protocol:np.ndim(x)", "value", "-1"):
+        "np.ndim of a tf.function argument of unknown rank (an input_signature TensorSpec(None)): np.ndim reads "
+        "`x.ndim`, which TF 2.21's graph tensor gives as TF_GraphGetTensorNumDims, -1 for an unknown rank, so the "
+        "function returns -1; simdist traces with the argument's values and its tensors' ndim is the value's rank "
+        "(2), which simdist's own kernels read everywhere, so it cannot answer -1 there without a graph tensor type; "
+        "seed 2101 #103 (fz21)",
     ("variable:assign_add", "error-class", "TypeError"):
         "a first call whose kernel error (a bool variable's assign_add) comes before a later op's graph-build error "
         "(`v + 0` of the bool variable, TypeError): TF 2.21 builds the whole graph first and raises the TypeError, "

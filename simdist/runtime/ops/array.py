@@ -667,20 +667,19 @@ CONCAT = register("ConcatV2", lambda *arrays, axis: concat_arrays(arrays, axis),
 
 
 def _concat_sees(shapes: list, attrs: dict | None) -> bool:
-    """ConcatV2's shape function (ConcatShapeHelper): it merges the known ranks and, outside the
-    axis, the known dimensions; an unknown dimension merges with any (fz7 ext seed 81 #108). An
-    unknown rank or axis error is left to the scalar/axis checks (seen)."""
-    known = [sh for sh in shapes if sh is not None]
-    if len(known) != len(shapes) or not known:
-        return True
-    if len({len(sh) for sh in known}) > 1 or len(known[0]) == 0:
-        return True
-    r = len(known[0])
+    """ConcatV2's shape function with a known axis (common_shape_fns.cc ConcatShapeHelper): every
+    input of rank at least -axis (axis < 0) or axis + 1, and the parts before the axis and after
+    it merge input by input (an unknown rank, an unknown dimension merges with any). The ranks are
+    not compared otherwise: `concat([x, c], -1)` of an unknown-rank x traces (fz21, third generator
+    --ext8 seed 2102 #212; fz7 ext seed 81 #108)."""
     axis = int((attrs or {}).get("axis", 0))
-    if not -r <= axis < r:
+    min_rank = -axis if axis < 0 else axis + 1
+    if any(sh is not None and len(sh) < min_rank for sh in shapes):
         return True
-    ax = axis % r
-    return any(static_shapes.merge([[sh[d]] for sh in known]) is False for d in range(r) if d != ax)
+    known = [sh for sh in shapes if sh is not None]
+    before = [list(sh[:axis]) for sh in known]
+    after = [list(sh[axis + 1:]) if axis != -1 else [] for sh in known]
+    return static_shapes.merge(before) is False or static_shapes.merge(after) is False
 
 
 CONCAT.shape_fn = _concat_sees

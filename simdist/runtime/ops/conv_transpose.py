@@ -221,6 +221,11 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
     x, g = _t(input), _t(out_backprop)
     filter_sizes = args.fixed_input(filter_sizes, dtypes.int32)   # (an int32 input: [[1.0]] is TypeError)
+    if isinstance(filter_sizes, Tensor) and filter_sizes.dtype != dtypes.int32:
+        # (the op's input types are checked before its kernel looks at the format: a float32
+        # filter_sizes is InvalidArgumentError before NCHW's UnimplementedError; fz21, fz14 seed 1420262101 #212)
+        raise trace_errors.fixed_type(args.dtype_error(op, 1, dtypes.int32, filter_sizes.dtype), op, 1,
+                                      filter_sizes.dtype, dtypes.int32)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_last
         _nchw_backprop_dtype(g, op)

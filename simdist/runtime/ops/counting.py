@@ -22,6 +22,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import alloc, args, dispatch, graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -229,7 +230,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
         raise errors.InvalidArgumentError(None, None, "`weights` must be the same shape as `arr` or a length-0 "
                                           "`Tensor`, in which case it acts as all weights equal to 1. Received "
                                           f"{dims} [Op:DenseBincount]")
-    return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": bool(binary_output)})
+    return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": _make_bool(binary_output, "binary_output")})
 
 
 def count_nonzero(input: Any, axis: Any = None, keepdims: Any = None, dtype: Any = dtypes.int64,  # noqa: A002

@@ -197,6 +197,9 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
             blank_index += x.shape.as_list()[2]
         x = concat([x[:, :, blank_index:blank_index + 1], x[:, :, :blank_index], x[:, :, blank_index + 1:]], axis=2)
         lab = math.where(lab < blank_index, lab + 1, lab)
+    if unique:   # (ctc_loss_dense unpacks the pair before the loss reads any shape: np.bool_(True) is
+        # Python's TypeError "cannot unpack non-iterable"; fz21, fz14 seed 1420262101 #178)
+        unique_y, unique_idx = unique   # noqa: F841 - only its unpacking matters here
     if x.ndim < 3 or lab.ndim < 2:
         # ctc_loss_and_grad reads `logits.shape[2]` and `labels.shape[1]` (_get_dim) before its
         # log_softmax: a lower rank is TensorShape's IndexError (fz15c)

@@ -29,6 +29,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import dispatch, libm, trace_errors
+from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.gtl_top_n import TopN
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -310,7 +311,8 @@ def ctc_greedy_decoder(inputs: Any, sequence_length: Any, merge_repeated: bool =
                        blank_index: Any = None) -> tuple[list[SparseTensor], Tensor]:
     """`tf.nn.ctc_greedy_decoder`: ([SparseTensor of the best path's classes], −sum of frame maxima [B, 1])."""
     x, s = _inputs(inputs, sequence_length)
-    attrs = {"merge_repeated": bool(merge_repeated), "blank_index": -1 if blank_index is None else int(blank_index)}
+    attrs = {"merge_repeated": _make_bool(merge_repeated, "merge_repeated"),
+             "blank_index": -1 if blank_index is None else int(blank_index)}
     ind, val, shp, lp = dispatch.execute(CTC_GREEDY_DECODER, (x, s), attrs)
     return [SparseTensor(ind, val, shp)], lp
 

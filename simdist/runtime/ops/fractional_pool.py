@@ -27,6 +27,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, philox, trace_errors
+from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.op_outputs import named_outputs
@@ -304,8 +305,9 @@ def _run(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlappi
                                                       "least minimum 4")
         raise trace_errors.static(err, ValueError, f"Attr 'pooling_ratio' of '{op.name}' Op passed list of length "
                                                    f"{len(ratio)} less than minimum 4.")
-    attrs = {"pooling_ratio": tuple(ratio), "pseudo_random": bool(pseudo_random), "overlapping": bool(overlapping),
-             "deterministic": bool(deterministic), "seed": int(seed), "seed2": int(seed2)}
+    attrs = {"pooling_ratio": tuple(ratio), "pseudo_random": _make_bool(pseudo_random, "pseudo_random"),
+             "overlapping": _make_bool(overlapping, "overlapping"),
+             "deterministic": _make_bool(deterministic, "deterministic"), "seed": int(seed), "seed2": int(seed2)}
     return named_outputs(op.name, dispatch.execute(op, (x,), attrs))
 
 

@@ -218,6 +218,11 @@ def combined_non_max_suppression(boxes: Any, scores: Any, max_output_size_per_cl
     for v, dt in fixed:
         if fallback and isinstance(v, Tensor):
             attr_rules.fallback_conversion(v, dt)
+        if not fallback and not context.in_function() and hasattr(v, "_as_tensor") and not isinstance(v, Tensor):
+            # (the fast path reads a variable as it is: another dtype is the kernel's InvalidArgumentError;
+            # fz21, fz14 seed 1420262101 #172)
+            converted.append(v._as_tensor())
+            continue
         converted.append(_typed(v, dt))
     b, s, mpc = converted[:3]
     return named_outputs("CombinedNonMaxSuppression", dispatch.execute(

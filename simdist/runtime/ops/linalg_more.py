@@ -408,11 +408,13 @@ def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     finite = bool(np.isfinite(a).all())
     if not finite and a.dtype.kind != "c" and not eigen_lu.invertible(a):   # (complex: not measured)
         raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
-    if finite and a.dtype.name in _LU_DTYPES:   # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu)
+    if a.dtype.name in _LU_DTYPES and (finite or a.dtype.kind != "c"):
+        # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu); a real matrix holding inf/NaN
+        # that passed the pivot check too (its NaN/zero patterns are the LU's: fz21, ops.linalg-more)
         n = a.shape[-1]
         flat = a.reshape(-1, n, n)
         x, ok = eigen_lu.lu_solve(flat, np.broadcast_to(np.eye(n, dtype=a.dtype), flat.shape))
-        if not ok.all():
+        if finite and not ok.all():
             raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
         return x.reshape(a.shape)
     try:
@@ -420,7 +422,7 @@ def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     except np.linalg.LinAlgError:
         if finite:
             raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]") from None
-        # (TF's LU accepts it and its solve gives inf/NaN patterns simdist does not model: NaN here)
+        # (a complex matrix holding inf/NaN: TF's LU accepts it, its patterns are not modelled: NaN here)
         return np.full(a.shape, np.nan, a.dtype)
 
 
@@ -429,11 +431,16 @@ def _solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.ndarray:
         return np.zeros(b.shape, b.dtype)
     if adjoint:
         a = _adj(a)
-    if a.dtype.name in _LU_DTYPES and a.dtype == b.dtype and bool(np.isfinite(a).all()) \
+    finite = bool(np.isfinite(a).all())
+    if a.dtype.name in _LU_DTYPES and a.dtype == b.dtype and (finite or a.dtype.kind != "c") \
             and a.shape[:-2] == b.shape[:-2]:   # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu)
+        # (matrix_solve_op.cc: the LU's min |pivot| > 0, then its solve; a real matrix holding inf/NaN
+        # as MatrixInverse's, eigen_lu.invertible: fz21, ops.linalg-more)
         n = a.shape[-1]
+        if not finite and not eigen_lu.invertible(a):
+            raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:MatrixSolve]")
         x, ok = eigen_lu.lu_solve(a.reshape(-1, n, n), b.reshape((-1,) + b.shape[-2:]))
-        if not ok.all():
+        if finite and not ok.all():
             raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:MatrixSolve]")
         return x.reshape(b.shape)
     try:
@@ -574,6 +581,7 @@ def slogdet(input: Any, name: str | None = None) -> tuple[Tensor, Tensor]:  # no
 
 def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.linalg.inv`: the inverse of each innermost square matrix (InvalidArgumentError when singular)."""
+    attr_rules.check("MatrixInverse", adjoint=adjoint)   # (the wrapper's make_bool first: ops.attr-types)
     x = _t(input)
     INV.dtype((x.dtype,), None)
     _square(x, "MatrixInverse")
@@ -626,6 +634,7 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
 
 def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     """`tf.linalg.qr`: (q, r) of each innermost matrix, reduced unless full_matrices."""
+    attr_rules.check("Qr", full_matrices=full_matrices)   # (the wrapper's make_bool first: ops.attr-types)
     x = _t(input)
     QR.dtype((x.dtype,), None)
     if x.ndim < 2:

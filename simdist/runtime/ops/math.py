@@ -311,6 +311,12 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     dt = x.dtype
     try:
         yt = _operand(y, dt, op is ADD or reflected if python_side is None else python_side)
+    except ValueError:
+        # (math_ops.add converts y with x's dtype as a hint only: a NumPy text array NumPy cannot
+        # cast is a string tensor, which AddV2 refuses; fz21)
+        if op is ADD and not reflected and isinstance(y, np.ndarray) and y.dtype.kind in "US":
+            raise args.mismatch_error("AddV2", 1, dt, dtypes.string) from None
+        raise
     except TypeError:
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
         if op is ADD and not reflected and (type(y) in (float, bool, complex) or type(y) is int and dt.kind == "b"):
@@ -858,10 +864,34 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     check_distributed_variables((x, y))
-    c = _t(condition)
-    if c.dtype is not dtypes.bool_:
-        raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected "
-                                          f"to be a bool tensor but is a {c.dtype.name} tensor [Op:SelectV2]")
+    # (SelectV2's condition is typed bool in its op def: a NumPy or Python value converts with dtype
+    # bool, a float ndarray by NumPy's cast (`where(np.array([0.0]), 3, [4])` is [4]); a tensor of
+    # another dtype is the kernel's InvalidArgumentError; fz21)
+    c = _t(condition) if _tensorlike(condition) else convert_to_tensor(condition, dtype=dtypes.bool_)
+
+    def condition_type() -> None:
+        if c.dtype is not dtypes.bool_:
+            raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was "
+                                              f"expected to be a bool tensor but is a {c.dtype.name} tensor "
+                                              "[Op:SelectV2]")
+    if context.in_function():
+        condition_type()
+    elif not (_tensorlike(x) or type(x) in (int, float, bool) or isinstance(x, (np.ndarray, np.generic))) or \
+            not (_tensorlike(y) or type(y) in (int, float, bool) or isinstance(y, (np.ndarray, np.generic))):
+        # (eagerly the fast path converts t and e to their matching dtype before the kernel checks the
+        # condition's: a list e that does not convert to t's dtype is that conversion's TypeError
+        # first, `where(float_array, np.uint32(3), [-3.0])`; fz21, fz14 seed 1420262101 #171)
+        try:
+            xt0 = _t(x) if _tensorlike(x) or not _tensorlike(y) else None
+            if xt0 is not None:
+                _operand(y, xt0.dtype)
+        except TypeError:
+            raise
+        except Exception:  # noqa: BLE001 - the other conversion errors keep simdist's order below
+            pass
+        condition_type()
+    else:
+        condition_type()
     if context.in_function() and (isinstance(y, Tensor) or hasattr(y, "_as_tensor")) and \
             not (isinstance(x, Tensor) or hasattr(x, "_as_tensor")):
         # (a graph build: op_def_library converts a non-tensor x alone, which fixes T, before the
@@ -891,6 +921,12 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
             raise ValueError(f"Tensor conversion requested dtype {xdt.name} for Tensor with dtype {ydt.name}")
     if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
         yt = y                                                 # (TF's args_to_matching_eager)
+        xt = _operand(x, yt.dtype)
+    elif isinstance(x, np.ndarray) and hasattr(y, "_as_tensor") and not context.in_function():
+        # (eagerly the fast path takes T from a variable y as from a tensor and converts a NumPy
+        # array x to it: `where(c, int32 array, float32 variable)` is float32; fz21, fourth
+        # generator seed 2101 #57)
+        yt = _t(y)
         xt = _operand(x, yt.dtype)
     else:
         xt = _t(x)

@@ -330,8 +330,14 @@ MULTINOMIAL = register("Multinomial", _categorical,
 NotDifferentiable("Multinomial")
 
 
-def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
+def _check_logits(lt: Tensor, opname: str, num_samples: int, kernel: Any = None) -> None:
+    """The samplers' logits and num_samples checks; `kernel` (the dtype's kernel check) runs first
+    eagerly and after the shape function's checks in a tf.function."""
+    from simdist.runtime import context
     from simdist.runtime.ops import static_shapes
+    traced = context.in_function()
+    if kernel is not None and not traced:
+        kernel()
     unknown_rank = lt.ndim != 2 and static_shapes.rank_unknown(lt)
     if lt.ndim != 2 and not unknown_rank:   # (traced: the shape function's WithRank(logits, 2); fz7 ext seeds 82 #129, 83 #248)
         raise trace_errors.static(
@@ -342,6 +348,8 @@ def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
             errors.InvalidArgumentError(None, None, f"num_samples should be non-negative, got {num_samples} "
                                         f"[Op:{opname}]"), ValueError,
             f"Dimension size, given by scalar input 1, must be non-negative but is {num_samples}")
+    if kernel is not None and traced:
+        kernel()
     if unknown_rank:   # (the graph does not know the rank: the shape function passes it, the kernel refuses;
         # fz10 ext seeds 92 #297, 91 #144: a negative constant num_samples is still the shape function's)
         raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
@@ -369,12 +377,18 @@ def _categorical_checks(lt: Tensor, dtype: Any, opname: str, seed_dtype: str | N
                           for n in _MULTINOMIAL_T.split(", "))
         raise trace_errors.static(err, TypeError, f"Value passed to parameter 'logits' has DataType {lt.dtype.name} "
                                                   f"not in list of allowed values: {names}")
+    return dt
+
+
+def _categorical_kernel(lt: Tensor, dt: dtypes.DType, opname: str, seed_dtype: str | None = None) -> None:
+    """The samplers' CPU kernels take half, bfloat16, float and double logits only: NotFoundError
+    otherwise. Eagerly before the kernel's own checks; in a tf.function after the shape function's
+    (TF builds the node, then fails to place it: fz21, third generator --ext8 seed 2102 #17)."""
     if lt.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
         attrs = f"T=DT_{lt.dtype.name.upper()}" + (f", Tseed=DT_{seed_dtype.upper()}" if seed_dtype else "") + \
             f", output_dtype=DT_{dt.name.upper()}"
         raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {opname}}}}} = "
                                                f"{opname}[{attrs}] [Op:{opname}]")
-    return dt
 
 
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | None = None,
@@ -384,7 +398,7 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | No
     lt = _t(logits)
     dt = _categorical_checks(lt, dtype, "Multinomial")
     n = int(num_samples)
-    _check_logits(lt, "Multinomial", n)
+    _check_logits(lt, "Multinomial", n, lambda: _categorical_kernel(lt, dt, "Multinomial"))
     return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, **_seed_attrs(seed)})
 
 
@@ -499,9 +513,13 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {args.tf_name(dt)} is not in the list "
                                           f"of allowed values: half, bfloat16, float, double [Op:{opname}]")
     shp = shape_arg(shape)
-    for v in (a, b):   # (TF converts mean and stddev to the dtype, then reads alg and the seed)
+    for v, what in ((a, "mean"), (b, "stddev")):   # (TF converts mean and stddev to the dtype, then reads
+        # alg and the seed: a tensor of another dtype is ValueError there; fz21, fz14 seed 1420262101 #222)
         if not isinstance(v, Tensor):
             convert_to_tensor(v, dtype=dt)
+        elif v.dtype != dt:
+            raise ValueError(f"{what}: Tensor conversion requested dtype {dt.name} for Tensor with dtype "
+                             f"{v.dtype.name}: {v!r}")
     s = rng_alg.seed_for(seed, alg, opname)
     _check_shape(shp, opname)   # (the kernel's check)
     if not (_number(a) and _number(b)):
@@ -571,8 +589,8 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
                           name: str | None = None) -> Tensor:
     from simdist.runtime.ops.args import t as _t
     lt = _t(logits)
-    dt = _categorical_checks(lt, dtype, "StatelessMultinomial", "int32")
+    dt = _categorical_checks(lt, dtype, "StatelessMultinomial")
     n = int(num_samples)
-    _check_logits(lt, "StatelessMultinomial", n)
+    _check_logits(lt, "StatelessMultinomial", n, lambda: _categorical_kernel(lt, dt, "StatelessMultinomial", "int32"))
     s = _seed(seed, "StatelessMultinomial")
     return dispatch.execute(STATELESS_CATEGORICAL, (lt, s), {"num_samples": n, "dtype": dt})

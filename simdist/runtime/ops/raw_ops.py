@@ -257,6 +257,8 @@ def _convert_group(values: list[Any], allowed: list[str] | None, default: str | 
     """Values sharing one type attr: the first tensor's dtype for all; without a tensor, the first
     value's own conversion (if its dtype is allowed) or the attr's default, then that dtype."""
     dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    if dtype is None and _fast_path_variable(values):
+        dtype = next(v.dtype for v in values if hasattr(v, "_as_tensor"))
     out = []
     for v in values:
         if isinstance(v, Tensor):
@@ -275,6 +277,19 @@ def _convert_group(values: list[Any], allowed: list[str] | None, default: str | 
         else:
             out.append(convert_to_tensor(v, dtype=dtype))
     return out
+
+
+def _fast_path_variable(values: list[Any]) -> bool:
+    """Eagerly, TF's fast path (TFE_Py_FastPathExecute) takes a type attr from a variable as from a
+    tensor and converts NumPy arrays and Python numbers beside it to that dtype (`SelectV2(t=int32 array, e=float32
+    variable)` is float32); a list or a NumPy scalar sends the call to the fallback, which converts
+    the first value on its own (fz21, fourth generator seed 2101 #57). Not in a tf.function."""
+    from simdist.runtime import context
+    if context.in_function() or not any(hasattr(v, "_as_tensor") and not isinstance(v, Tensor) for v in values):
+        return False
+    import numpy as np
+    return all(type(v) in (int, float) or isinstance(v, (Tensor, np.ndarray)) or hasattr(v, "_as_tensor")
+               for v in values)
 
 
 def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str) -> dict[str, Any]:

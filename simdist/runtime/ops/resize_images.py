@@ -97,5 +97,5 @@ def resize(images: Any, size: Any, method: str = "bilinear", preserve_aspect_rat
             f = np.minimum(np.float32(sz[0]) / np.float32(h), np.float32(sz[1]) / np.float32(w))
             sz = [int(np.int32(np.round(f * np.float32(h)))), int(np.int32(np.round(f * np.float32(w))))]
     method = str(getattr(method, "value", method))
-    out = _resize_fn(x, sz, method, bool(antialias))
+    out = _resize_fn(x, sz, method, antialias)
     return out if batch else array.squeeze(out, [0])

@@ -28,6 +28,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, libm
+from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.nn_rules import _allowed_set, attr_error
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register, rows
 from simdist.runtime.tensor import Tensor
@@ -239,4 +240,4 @@ def scale_and_translate(images: Tensor, size: tuple[int, int], scale: tuple[floa
     return dispatch.execute(SCALE_AND_TRANSLATE, (images,),
                             {"size": (int(size[0]), int(size[1])), "scale": (float(scale[0]), float(scale[1])),
                              "translation": (float(translation[0]), float(translation[1])),
-                             "kernel_type": kernel_type, "antialias": bool(antialias)})
+                             "kernel_type": kernel_type, "antialias": _make_bool(antialias, "antialias")})

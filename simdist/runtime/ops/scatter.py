@@ -446,6 +446,13 @@ def unsorted_segment_args(data: Any, segment_ids: Any, num_segments: Any, opname
                                           if len(kd) < len(ki) else "Dimensions must be equal", opname,
                                           [dshape, ishape, []])
         raise err
+    if n < 0:   # (the kernel after the prefix check; traced, the shape function's MakeDimForScalarInput of a
+        # constant num_segments, also after its MergePrefix: fz21, fz14 seed 1420262101 #233)
+        err = errors.InvalidArgumentError(None, None, f"Input num_segments == {n} must not be negative. [Op:{opname}]")
+        if not isinstance(num_segments, Tensor) or graph_constants.known(num_segments):
+            raise trace_errors.static(err, ValueError, "Dimension size, given by scalar input 2, must be "
+                                                       f"non-negative but is {n}")
+        raise err
     return d, ids, (n,) + tuple(dshape[len(ishape):])
 
 

@@ -350,13 +350,19 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
     if ax.dtype.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(ax.dtype)} is not in "
                                           "the list of allowed values: int32, int64 [Op:ReverseV2]")
-    if t.shape.num_elements() == 0:
+    from simdist.runtime.ops import static_shapes
+    empty = t.shape.num_elements() == 0
+    traced = context.in_function()
+    if empty and (not traced or static_shapes.rank_unknown(t)):
         # ReverseV2's kernel returns an empty input before it checks the axes (TF 2.21), as the
         # op's output (recorded: the gradient of an integer variable's reverse is None, not the
-        # read's ones: fuzz2 seed 5 #107)
+        # read's ones: fuzz2 seed 5 #107); traced, the shape function checks the axis first
+        # (below; fz21, third generator seed 2103 #52)
+        if traced and np.ndim(dispatch.static_value(ax)) != 1:
+            raise trace_errors.shape_error("", f"Shape must be rank 1 but is rank {np.ndim(dispatch.static_value(ax))}",
+                                           "ReverseV2", (t.shape.as_list(), list(ax.shape)))
         return dispatch.execute(REVERSE, (t,), {"axis": ()})
     dims = dispatch.static_value(ax)
-    from simdist.runtime.ops import static_shapes
     if t.ndim == 0 and (not context.in_function() or (dims.ndim == 1 and static_shapes.rank_unknown(t))):
         # (a graph input of unknown rank: the shape function cannot see the rank, so the kernel
         # decides when the graph runs; fz10 seed 91 #147)
@@ -381,6 +387,8 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
             raise trace_errors.shape_error(f"{text} [Op:ReverseV2]", text, "ReverseV2",
                                            (t.shape.as_list(), list(dims.shape)))
         seen.add(d % nd)
+    if empty:   # (traced, a known rank: the shape function's checks passed, the kernel returns it)
+        return dispatch.execute(REVERSE, (t,), {"axis": ()})
     return dispatch.execute(REVERSE, (t,), {"axis": tuple(int(v) % nd for v in dims)})
 
 

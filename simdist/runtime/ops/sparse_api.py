@@ -12,6 +12,7 @@ import numpy as np
 from simdist.runtime import dtypes
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import array, dispatch, linalg, math, reductions, scatter, slicing
+from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.list_diff import setdiff1d
 from simdist.runtime.ops import sparse_core as core
@@ -102,7 +103,7 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
     sp = _sp(sp_a)
     bt = _t(b)
     return dispatch.execute(sm.SPARSE_MATMUL, (sp.indices, sp.values, sp.dense_shape, bt),
-                            {"adjoint_a": bool(adjoint_a), "adjoint_b": bool(adjoint_b)})
+                            {"adjoint_a": _make_bool(adjoint_a, "adjoint_a"), "adjoint_b": _make_bool(adjoint_b, "adjoint_b")})
 
 
 def _reduce(kind: str, sp_input: Any, axis: Any, keepdims: Any, output_is_sparse: bool) -> Any:
@@ -110,7 +111,7 @@ def _reduce(kind: str, sp_input: Any, axis: Any, keepdims: Any, output_is_sparse
     if axis is None:
         axis = list(range(int(sp.dense_shape.shape[0])))
     ax = axis if isinstance(axis, Tensor) else convert_to_tensor(np.asarray(axis, np.int32))
-    attrs = {"keep_dims": bool(keepdims), "kind": kind}
+    attrs = {"keep_dims": False if keepdims is None else _make_bool(keepdims, "keep_dims"), "kind": kind}
     if output_is_sparse:
         ind, val, shape = dispatch.execute(sm.REDUCE_SPARSE[kind], (sp.indices, sp.values, sp.dense_shape, ax), attrs)
         return SparseTensor(ind, val, shape)

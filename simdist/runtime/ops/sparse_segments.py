@@ -19,6 +19,7 @@ import numpy as np
 from simdist.runtime import dtypes
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.ops.sparse_core import invalid
@@ -220,7 +221,7 @@ def _reduce(kind: str, data: Any, indices: Any, segment_ids: Any, num_segments: 
     if num_segments is not None:
         ins.append(num_segments if isinstance(num_segments, Tensor) else convert_to_tensor(num_segments))
     return dispatch.execute(SEGMENT_OPS[(kind, num_segments is not None)], tuple(ins),
-                            {"sparse_gradient": bool(sparse_gradient)})
+                            {"sparse_gradient": _make_bool(sparse_gradient, "sparse_gradient")})
 
 
 def segment_sum(data: Any, indices: Any, segment_ids: Any, num_segments: Any = None, name: str | None = None,

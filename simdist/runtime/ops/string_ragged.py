@@ -31,6 +31,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, string_tensor, want_string
@@ -234,7 +235,7 @@ def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any
         raise TypeError(f"Expected string for argument 'input_encoding' not {input_encoding!r}.")
     codec_name(enc)
     attrs = {"input_encoding": enc, "errors": err, "replacement_char": rc,
-             "replace_control_characters": bool(replace_control_characters)}
+             "replace_control_characters": _make_bool(replace_control_characters, "replace_control_characters")}
     ragged = isinstance(input, RaggedTensor)
     x = input.flat_values if ragged else _ragged_input(input, "decode", opname)
     if with_offsets:

@@ -20,6 +20,7 @@ import numpy as np
 
 from simdist.runtime import errors
 from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.nn_rules import typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -280,8 +281,8 @@ def _op(diags: Any, rhs: Any, pivoting: bool, perturb: bool) -> Tensor:
     d = diags if isinstance(diags, Tensor) else convert_to_tensor(diags)
     r = rhs if isinstance(rhs, Tensor) else convert_to_tensor(rhs)
     TRIDIAGONAL_SOLVE.dtype((d.dtype, r.dtype), None)
-    return dispatch.execute(TRIDIAGONAL_SOLVE, (d, r), {"partial_pivoting": bool(pivoting),
-                                                       "perturb_singular": bool(perturb)})
+    return dispatch.execute(TRIDIAGONAL_SOLVE, (d, r), {"partial_pivoting": _make_bool(pivoting, "partial_pivoting"),
+                                                       "perturb_singular": _make_bool(perturb, "perturb_singular")})
 
 
 def _compact(diagonals: Any, rhs: Any, transpose_rhs: bool, conjugate_rhs: bool, pivoting: bool,

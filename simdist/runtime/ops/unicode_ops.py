@@ -19,6 +19,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.args import dtype_error
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
@@ -111,4 +112,4 @@ def unicode_transcode(input: Any, input_encoding: Any, output_encoding: Any, err
     codec_name(src)
     return dispatch.execute(UNICODE_TRANSCODE, (string_tensor(input, "UnicodeTranscode"),),
                             {"input_encoding": src, "output_encoding": enc, "errors": err, "replacement_char": rc,
-                             "replace_control_characters": bool(replace_control_characters)})
+                             "replace_control_characters": _make_bool(replace_control_characters, "replace_control_characters")})
