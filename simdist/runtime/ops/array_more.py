@@ -420,7 +420,19 @@ def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:  
 
 
 def _broadcast_args(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return np.asarray(np.broadcast_shapes(tuple(x.tolist()), tuple(y.tolist())), dtype=x.dtype)
+    """bcast_ops.cc's BCast of two shape vectors, dimension by dimension from the right: equal,
+    or one of them 1 (the other is taken); any int64 value, a negative one too (BCast does not
+    check them: [-2,1,4] with [4] is [-2,1,4]); else "Incompatible shapes" (rawfz21)."""
+    a, b = [int(v) for v in x.tolist()], [int(v) for v in y.tolist()]
+    n = max(len(a), len(b))
+    pa, pb = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    out = []
+    for u, v in zip(pa, pb):
+        if u != v and u != 1 and v != 1:
+            raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: [{','.join(map(str, a))}] vs. "
+                                              f"[{','.join(map(str, b))}] [Op:BroadcastArgs]")
+        out.append(v if u == 1 else u)
+    return np.asarray(out, dtype=x.dtype)
 
 
 BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args, _int32_int64("BroadcastArgs"),

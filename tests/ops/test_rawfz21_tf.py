@@ -1,0 +1,127 @@
+"""Rules behind rawfz21's classes of issue 29's twentieth generator (tests/fuzz20: tf.raw_ops calls drawn from
+TF's OpDefs) and the last classes of the fourteenth (tests/fuzz14), each against real TensorFlow 2.21: the same
+call on both backends gives the same dtype and values, or raises the same exception class. Eagerly (after a first
+op: TF's eager fast path), in a tf.function (`traced`), with an input_signature (`sig`) and under a GradientTape
+(`tape`). Needs the `tf` extra (or the module's golden).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _eager(expr: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        tf.constant(1.0) + 1.0   # (a first op: TF's very first call in a process takes the slow path)
+        return eval(expr, {"tf": tf, "np": np})  # noqa: S307 - our own text
+    return run
+
+
+def _traced(expr: str) -> Callable[[Any], Any]:
+    """The expression inside a tf.function (AutoGraph off), called once."""
+    def run(tf: Any) -> Any:
+        return tf.function(lambda: eval(expr, {"tf": tf, "np": np}), autograph=False)()  # noqa: S307
+    return run
+
+
+def _sig(expr: str, spec: tuple[list[int | None] | None, str], arg: str) -> Callable[[Any], Any]:
+    """get_concrete_function of `lambda x: expr` with a one-spec input_signature (its trace-time
+    error, if any), then a call with `arg` (its error class, or its result)."""
+    def run(tf: Any) -> Any:
+        fn = eval(f"lambda x: {expr}", {"tf": tf, "np": np})  # noqa: S307 - our own text
+        g = tf.function(fn, input_signature=[tf.TensorSpec(spec[0], getattr(tf, spec[1]))], autograph=False)
+        g.get_concrete_function()
+        return g(eval(arg, {"tf": tf, "np": np}))  # noqa: S307 - our own text
+    return run
+
+
+def _tape(expr: str, source: str) -> Callable[[Any], Any]:
+    """The expression of a watched `x` (made by `source`) under a GradientTape, and its gradient."""
+    def run(tf: Any) -> Any:
+        x = eval(source, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = eval(expr, {"tf": tf, "np": np, "x": x})  # noqa: S307 - our own text
+        return [y, tape.gradient(y, x)]
+    return run
+
+
+def _both(label: str, group: str, expr: str) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """The case eagerly and traced."""
+    return [(label, group, _eager(expr)), (f"{label}, traced", group, _traced(expr))]
+
+
+
+_ATTR = "ops.attr-types"
+_A = "ops.fuzz-raw"
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # in_top_k: the eager fast path's int32 conversion of a Python float target (fz14 seed 1420262001 #132),
+    # op_def_library's TypeError for float64 predictions in a graph (#42)
+    ("in_top_k float target", _ATTR, _eager("tf.math.in_top_k(1.0, 2, 1)")),
+    ("in_top_k float target, tensor predictions", _ATTR, _eager("tf.math.in_top_k(1.0, tf.constant([[2.0]]), 1)")),
+    ("in_top_k float target, list predictions", _ATTR, _eager("tf.math.in_top_k(1.0, [2.0], 1)")),
+    ("in_top_k float target, list k", _ATTR, _eager("tf.math.in_top_k(1.0, 2, [1])")),
+    ("in_top_k float target, traced", _ATTR, _traced("tf.math.in_top_k(1.0, 2, 1)")),
+    *_both("in_top_k float64 predictions", _ATTR,
+           "tf.nn.in_top_k(1.0, tf.constant(-float('inf'), dtype='float64'), np.int64(2))"),
+    # BroadcastArgs: BCast of any int values, negative ones too (seed 2020261202 #49)
+    *_both("BroadcastArgs of a negative dimension", _A,
+           "tf.raw_ops.BroadcastArgs(s1=tf.constant([4], tf.int32), s0=tf.constant([-2, 1, 4], tf.int32))"),
+    ("BroadcastArgs -2 against 4", _A, _eager("tf.raw_ops.BroadcastArgs(s1=tf.constant([4, 3], tf.int32), "
+                                              "s0=tf.constant([-2, 1], tf.int32))")),
+    ("BroadcastArgs -1 against -1", _A, _eager("tf.raw_ops.BroadcastArgs(s1=tf.constant([-1, 3], tf.int64), "
+                                               "s0=tf.constant([-1, 1], tf.int64))")),
+    # HistogramFixedWidth: the kernel's checks in its order (seed 2020261201 #90)
+    *_both("HistogramFixedWidth value_range [7, 0.5]", _A,
+           "tf.raw_ops.HistogramFixedWidth(values=tf.constant([-0.0, 2.5]), dtype=tf.int32, "
+           "value_range=tf.constant([7.0, 0.5]), nbins=2)"),
+    ("HistogramFixedWidth empty range before nbins 0", _A, _eager(
+        "tf.raw_ops.HistogramFixedWidth(values=tf.constant([-0.0, 2.5]), dtype=tf.int32, "
+        "value_range=tf.constant([1.0, 1.0]), nbins=0)")),
+    ("histogram_fixed_width range [1, 0] before nbins 0", _A, _eager(
+        "tf.histogram_fixed_width(tf.constant([3, 5], tf.int64), tf.constant([1, 0], tf.int64), nbins=0)")),
+    ("HistogramFixedWidth nbins [1]", _A, _eager(
+        "tf.raw_ops.HistogramFixedWidth(values=tf.constant([3, 5], tf.int64), dtype=tf.int64, "
+        "value_range=tf.constant([0, 7], tf.int64), nbins=[1])")),
+    ("HistogramFixedWidth values", _A, _eager(
+        "tf.raw_ops.HistogramFixedWidth(values=tf.constant([-3.0, 0.5, 2.5, 9.0, 1.0]), dtype=tf.int64, "
+        "value_range=tf.constant([0.0, 3.0]), nbins=3)")),
+]
+
+EDGES = edge_compare.EdgeModule(__file__, CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.attr-types")
+@EDGES.parametrize("ops.attr-types")
+def test_conversion_rules(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.fuzz-raw")
+@EDGES.parametrize("ops.fuzz-raw")
+def test_raw_call_rules(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_rawfz21_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
