@@ -96,6 +96,39 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("HistogramFixedWidth values", _A, _eager(
         "tf.raw_ops.HistogramFixedWidth(values=tf.constant([-3.0, 0.5, 2.5, 9.0, 1.0]), dtype=tf.int64, "
         "value_range=tf.constant([0.0, 3.0]), nbins=3)")),
+    # AsString: the raw op is tf.strings.as_string itself, formatting by the input's dtype (seed 2020261201 #85)
+    *_both("AsString uint16 width 1", _A, "tf.raw_ops.AsString(input=tf.constant([[5, 3]], tf.uint16), width=1)"),
+    *_both("AsString of strings", _A, "tf.raw_ops.AsString(input=tf.constant([b'', b'a', b' x y ']), shortest=False)"),
+    ("AsString of strings, width 3 fill -", _A, _eager("tf.raw_ops.AsString(input=tf.constant(['ab', 'c']), width=3, "
+                                                       "fill='-')")),
+    ("AsString int32 precision 2", _A, _eager("tf.raw_ops.AsString(input=tf.constant([1, 2]), precision=2)")),
+    # ClipByValue: std::max(std::min(t, hi), lo), zeros' signs and NaN bounds (seed 2020261202 #119)
+    *_both("ClipByValue bfloat16 signed zeros", _A,
+           "tf.raw_ops.ClipByValue(t=tf.constant([[-1.5, -0.0, 0.25], [4.0, 0.25, 0.75]], tf.bfloat16), "
+           "clip_value_min=tf.constant([[-1.5, 0.0, 0.75], [0.0, -1.5, 0.25]], tf.bfloat16), "
+           "clip_value_max=tf.constant([[2.5, -0.0, 0.5], [-0.5, 4.0, 0.75]], tf.bfloat16))"),
+    ("ClipByValue NaN bounds", _A, _eager(
+        "tf.raw_ops.ClipByValue(t=tf.constant([np.nan, 1.0, -0.0, 0.0, 5.0]), clip_value_min=tf.constant([0.0, "
+        "np.nan, 0.0, -0.0, 6.0]), clip_value_max=tf.constant([1.0, 0.5, np.nan, -0.0, 2.0]))")),
+    ("ClipByValue scalar NaN minimum", _A, _eager(
+        "tf.raw_ops.ClipByValue(t=tf.constant([np.nan, 1.0, -0.0, 0.0]), clip_value_min=tf.constant(np.nan), "
+        "clip_value_max=0.0)")),
+    ("ClipByValue float16 scalar minimum", _A, _eager(
+        "tf.raw_ops.ClipByValue(t=tf.constant([-0.0, 0.0, 3.0], tf.float16), clip_value_min=tf.constant(0.0, "
+        "tf.float16), clip_value_max=tf.constant([-0.0, 0.0, -0.0], tf.float16))")),
+    # a list input below its number attr's minimum: eagerly the NodeDef check, traced op_def_library's
+    # ValueError (seed 2020261201 #185)
+    *_both("ConcatV2 of one value", _A,
+           "tf.raw_ops.ConcatV2(axis=tf.constant([-3, -2], tf.int32), values=[tf.constant([[1]])])"),
+    *_both("AddN of no input", _A, "tf.raw_ops.AddN(inputs=[])"),
+    # RGBToHSV/HSVToRGB: the kernel's channel check (seed 2020261201 #41)
+    ("RGBToHSV of 2 channels", _A, _eager("tf.raw_ops.RGBToHSV(images=tf.constant([[-1.0, 0.001], [-1.5, -3.0]], "
+                                          "tf.float64))")),
+    ("RGBToHSV of 2 channels, tape", _A, _tape("tf.raw_ops.RGBToHSV(images=x)",
+                                               "tf.constant([[-1.0, 0.001], [-1.5, -3.0]], tf.float64)")),
+    ("HSVToRGB of 2 channels", _A, _eager("tf.raw_ops.HSVToRGB(images=tf.constant([-1.0, 0.001]))")),
+    ("RGBToHSV values", _A, _eager("tf.raw_ops.RGBToHSV(images=tf.constant([[0.2, 0.5, 0.7], [1.0, 0.0, 0.25]], "
+                                   "tf.float64))")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, raw_rules, registry
+from simdist.runtime.ops import dispatch, raw_rules, registry, trace_errors
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -259,7 +259,7 @@ def _convert_group(values: list[Any], allowed: list[str] | None, default: str | 
     return out
 
 
-def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str) -> dict[str, Any]:
+def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str, op: str) -> dict[str, Any]:
     """Each OpDef input converted (a list input as a list of Tensors), by OpDef name."""
     inferred = spec["inferred"]
     groups: dict[str, list[tuple[str, int | None, Any]]] = {}
@@ -278,9 +278,14 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
                                      f"length {vals[n]} of argument '{_number_source(spec, n)}'.")
                 vals[n] = len(v)
                 minimum = inferred.get(n, {}).get("minimum", 0)
-                if len(v) < minimum:
-                    raise ValueError(f"List argument '{a['py']}' to '{fname}' Op with length {len(v)} shorter than "
-                                     f"minimum length {minimum}.")
+                if len(v) < minimum:   # eagerly the NodeDef's attr check (an empty list: no T for the
+                    # kernel lookup); a graph build op_def_library's ValueError (rawfz21, seed 2020261201 #185)
+                    t_attr = a.get("type_attr", "T")
+                    text = (f"Value for attr '{n}' of {len(v)} must be at least minimum {minimum}" if v else
+                            f"OpKernel '{op}' has constraint on attr '{t_attr}' not in NodeDef '[{n}=0]'")
+                    raise trace_errors.static(errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]"), ValueError,
+                                              f"List argument '{a['py']}' to '{op}' Op with length {len(v)} shorter "
+                                              f"than minimum length {minimum}.")
         if "type_attr" in a:
             items = v if listed else [v]
             groups.setdefault(a["type_attr"], []).extend((a["input"], i if listed else None, x)
@@ -371,7 +376,7 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     for a in spec["args"]:
         if "attr" in a:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname)
-    inputs = _inputs(spec, kw, vals, fname)
+    inputs = _inputs(spec, kw, vals, fname, name)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
     try:
