@@ -129,6 +129,79 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("HSVToRGB of 2 channels", _A, _eager("tf.raw_ops.HSVToRGB(images=tf.constant([-1.0, 0.001]))")),
     ("RGBToHSV values", _A, _eager("tf.raw_ops.RGBToHSV(images=tf.constant([[0.2, 0.5, 0.7], [1.0, 0.0, 0.25]], "
                                    "tf.float64))")),
+    # kernel checks a raw call reaches (the tape classes: the forward already fails in TF)
+    *_both("LRN depth_radius -1", _A, "tf.raw_ops.LRN(input=tf.zeros([1, 1, 0, 2]), bias=0.5, depth_radius=-1)"),
+    *_both("LRN depth_radius -1 of rank 3", _A, "tf.raw_ops.LRN(input=tf.ones([1, 2, 2]), bias=0.5, depth_radius=-1)"),
+    ("LRN depth_radius -1, tape", _A, _tape("tf.raw_ops.LRN(input=x, depth_radius=-1)", "tf.ones([1, 1, 2, 2])")),
+    ("lrn depth_radius INT_MAX", _A, _eager("tf.nn.lrn(tf.ones([1, 1, 2, 2]), depth_radius=2**31-1)")),
+    *_both("BiasAddGrad of a vector", _A, "tf.raw_ops.BiasAddGrad(out_backprop=tf.constant([7, 2, 1, 3], tf.uint64))"),
+    ("BiasAddGrad of a vector, tape", _A, _tape("tf.raw_ops.BiasAddGrad(out_backprop=x)",
+                                                "tf.constant([0.25, 0.75, -1.0, -1.5], tf.float64)")),
+    ("MirrorPadGrad total paddings", _A, _eager("tf.raw_ops.MirrorPadGrad(input=tf.zeros([1, 2, 3], tf.float16), "
+                                                "paddings=[[1, 1], [1, 1], [1, 1]], mode='SYMMETRIC')")),
+    ("MirrorPadGrad SYMMETRIC 2 of 1, traced", _A, _traced(
+        "tf.raw_ops.MirrorPadGrad(input=tf.zeros([4, 3]), paddings=[[2, 1], [0, 0]], mode='SYMMETRIC')")),
+    ("MirrorPadGrad SYMMETRIC 2 of 1", _A, _eager("tf.raw_ops.MirrorPadGrad(input=tf.reshape(tf.range(12.), [4, 3]), "
+                                                  "paddings=[[2, 1], [0, 0]], mode='SYMMETRIC')")),
+    ("MirrorPadGrad REFLECT 2 of 1", _A, _eager("tf.raw_ops.MirrorPadGrad(input=tf.reshape(tf.range(12.), [4, 3]), "
+                                                "paddings=[[1, 2], [0, 0]], mode='REFLECT')")),
+    ("MirrorPadGrad negative", _A, _eager("tf.raw_ops.MirrorPadGrad(input=tf.reshape(tf.range(12.), [4, 3]), "
+                                          "paddings=[[-1, 2], [0, 0]], mode='REFLECT')")),
+    ("MirrorPadGrad values", _A, _eager("tf.raw_ops.MirrorPadGrad(input=tf.reshape(tf.range(12.), [4, 3]), "
+                                        "paddings=[[1, 1], [0, 1]], mode='SYMMETRIC')")),
+    # Lu: the kernel's square check, then Eigen's PartialPivLU and the smallest pivot (seed 2020261202 #150)
+    *_both("Lu of [4,2]", _A, "tf.raw_ops.Lu(input=tf.constant([[4+7j, 0.75j], [0.25-1.5j, 1+0.001j], [2.5+0.5j, 1+4j], "
+                              "[0.25-3j, 0.25]], tf.complex64), output_idx_type=tf.int32)"),
+    ("Lu NaN first pivot", _A, _eager("tf.raw_ops.Lu(input=tf.constant([[np.nan, 1.], [1., 2.]]))")),
+    ("Lu NaN off the pivot", _A, _eager("tf.raw_ops.Lu(input=tf.constant([[1., np.nan], [1., 2.]]))")),
+    ("Lu NaN last pivot", _A, _eager("tf.raw_ops.Lu(input=tf.constant([[1., 2.], [3., np.nan]]))")),
+    ("Lu NaN 3x3", _A, _eager("tf.raw_ops.Lu(input=tf.constant([[1., 2., 1.], [3., np.nan, 4.], [1., 1., 1.]], "
+                              "tf.float64))")),
+    ("Lu zero column", _A, _eager("tf.raw_ops.Lu(input=tf.constant([[0., 2., 1.], [0., 1., 4.], [0., 1., 1.]]))")),
+    ("Lu int64 pivots", _A, _eager("tf.raw_ops.Lu(input=tf.constant([[1., 2., 1.], [3., 5., 4.], [1., 1., 7.]], "
+                                   "tf.float64), output_idx_type=tf.int64)")),
+    # the 2-D convolutions' CheckValidPadding, after the depthwise constructor's stride checks (seed 2020261202
+    # #146, 20202612010 #36)
+    *_both("Conv2D EXPLICIT without paddings", _A,
+           "tf.raw_ops.Conv2D(input=tf.ones([1, 3, 2, 2], tf.float64), padding='EXPLICIT', explicit_paddings=[], "
+           "filter=tf.ones([1, 3, 2, 2], tf.float64), strides=[1, 2, 3, 1], dilations=[1, 3, 1, 1])"),
+    ("Conv2D EXPLICIT without paddings, tape", _A, _tape(
+        "tf.raw_ops.Conv2D(input=x, padding='EXPLICIT', explicit_paddings=[], filter=tf.ones([1, 3, 2, 2], tf.float64), "
+        "strides=[1, 2, 3, 1], dilations=[1, 3, 1, 1])", "tf.ones([1, 3, 2, 2], tf.float64)")),
+    ("Conv2D VALID with paddings", _A, _eager(
+        "tf.raw_ops.Conv2D(input=tf.ones([1, 3, 2, 2], tf.float64), padding='VALID', explicit_paddings=[1] * 8, "
+        "filter=tf.ones([1, 3, 2, 2], tf.float64), strides=[1, 2, 3, 1])")),
+    ("Conv2D negative padding", _A, _eager(
+        "tf.raw_ops.Conv2D(input=tf.ones([1, 3, 2, 2], tf.float64), padding='EXPLICIT', explicit_paddings=[0, 0, -1, 1, "
+        "1, 1, 0, 0], filter=tf.ones([1, 3, 2, 2], tf.float64), strides=[1, 2, 3, 1])")),
+    ("Conv2D batch padding", _A, _eager(
+        "tf.raw_ops.Conv2D(input=tf.ones([1, 3, 2, 2], tf.float64), padding='EXPLICIT', explicit_paddings=[1, 0, 1, 1, "
+        "1, 1, 0, 0], filter=tf.ones([1, 3, 2, 2], tf.float64), strides=[1, 2, 3, 1])")),
+    ("DepthwiseConv2dNative NCHW depth stride", _A, _eager(
+        "tf.raw_ops.DepthwiseConv2dNative(padding='EXPLICIT', input=tf.ones([1, 2, 3, 3], tf.float64), "
+        "filter=tf.ones([1, 1, 2, 1], tf.float64), data_format='NCHW', explicit_paddings=[1, 1, 0, 1, 0, 1, 1, 1], "
+        "strides=[1, 2, 1, 1])")),
+    ("DepthwiseConv2dNative NCHW batch padding", _A, _eager(
+        "tf.raw_ops.DepthwiseConv2dNative(padding='EXPLICIT', input=tf.ones([1, 2, 3, 3], tf.float64), "
+        "filter=tf.ones([1, 1, 2, 1], tf.float64), data_format='NCHW', explicit_paddings=[1, 1, 0, 1, 0, 1, 1, 1], "
+        "strides=[1, 1, 1, 1])")),
+    ("DepthwiseConv2dNative NCHW", _A, _eager(
+        "tf.raw_ops.DepthwiseConv2dNative(padding='EXPLICIT', input=tf.ones([1, 2, 3, 3], tf.float64), "
+        "filter=tf.ones([1, 1, 2, 1], tf.float64), data_format='NCHW', explicit_paddings=[0, 0, 0, 0, 0, 1, 1, 1], "
+        "strides=[1, 1, 1, 1])")),
+    *_both("DepthwiseConv2dNative unequal strides", _A, "tf.raw_ops.DepthwiseConv2dNative(padding='VALID', "
+           "input=tf.ones([1, 3, 3, 2], tf.float64), filter=tf.ones([1, 1, 2, 1], tf.float64), strides=[1, 2, 1, 1])"),
+    *_both("DepthwiseConv2dNative depth padding", _A, "tf.raw_ops.DepthwiseConv2dNative(padding='EXPLICIT', "
+           "input=tf.ones([1, 3, 3, 2], tf.float64), filter=tf.ones([1, 1, 2, 1], tf.float64), "
+           "explicit_paddings=[1, 1, 0, 1, 0, 1, 1, 1], strides=[1, 1, 1, 1])"),
+    *_both("DepthwiseConv2dNativeBackpropInput VALID with paddings", _A,
+           "tf.raw_ops.DepthwiseConv2dNativeBackpropInput(strides=[1, 1, 1, 1], padding='VALID', explicit_paddings=[1, "
+           "0, 1, 0, 0, 0, 0, 0], input_sizes=[1, 1, 3, 1], filter=tf.ones([1, 1, 1, 1], tf.float64), "
+           "out_backprop=tf.ones([1, 1, 3, 1], tf.float64))"),
+    ("Conv2DBackpropFilter two paddings", _A, _eager(
+        "tf.raw_ops.Conv2DBackpropFilter(strides=[1, 1, 1, 1], padding='EXPLICIT', explicit_paddings=[1, 0], "
+        "filter_sizes=[1, 1, 1, 1], input=tf.ones([1, 1, 3, 1], tf.float64), out_backprop=tf.ones([1, 1, 3, 1], "
+        "tf.float64))")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

@@ -63,6 +63,11 @@ def declare() -> None:  # noqa: C901 - one declaration per op
         return run
     for op in ("RGBToHSV", "HSVToRGB"):
         _set(op, RawArgs(via=colour(op)))
+    def lu(input: Any, output_idx_type: Any) -> Any:  # noqa: A002 - TF's name
+        """tf.linalg.lu is the generated op: its kernel's rank and square checks (rawfz21)."""
+        from simdist.runtime.ops import linalg_lu
+        return linalg_lu.lu(input, output_idx_type)
+    _set("Lu", RawArgs(via=lu))
     _set("Transpose", RawArgs(via=lambda x, perm: array.transpose(x, perm)))
     _set("Reshape", RawArgs(via=lambda tensor, shape: array.reshape(tensor, shape)))
     _set("ExpandDims", RawArgs(via=lambda input, dim: array.expand_dims(input, dim)))

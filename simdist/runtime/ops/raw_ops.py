@@ -415,6 +415,7 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
     every = {**inputs, **vals}
     if b.check is not None:
         b.check(every)
+    raw_rules.check_padding(name, vals)
     for a in spec["args"]:
         taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
         if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):

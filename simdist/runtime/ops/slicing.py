@@ -246,8 +246,23 @@ def _mirror_pad(a: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
 
 
 def _mirror_pad_grad(g: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
-    """The gradient of a mirror pad: each padded border added back onto the entries it mirrors."""
+    """The gradient of a mirror pad: each padded border added back onto the entries it mirrors.
+    MirrorPadGradOp's checks per dimension first (a raw call's paddings; rawfz21, seed 2020261202
+    #78): non-negative, their total below the input's size (TF 2.21's text), then no greater (SYMMETRIC)
+    or less (REFLECT) than the output's size."""
     off = 1 if mode == "REFLECT" else 0
+    for d, (lo, hi) in enumerate(paddings):
+        def fail(text: str) -> None:
+            raise errors.InvalidArgumentError(None, None, f"{text} [Op:MirrorPadGrad]")
+        if lo < 0 or hi < 0:
+            fail(f"Paddings must be non-negative: {lo}, {hi}")
+        if not lo + hi < g.shape[d]:
+            fail(f"Total paddings must be less than the input dimension size: {lo + hi} was not less than {g.shape[d]}")
+        n = g.shape[d] - lo - hi
+        if off == 0 and not (lo <= n and hi <= n):
+            fail(f"paddings must be no greater than the output dimension size: {lo}, {hi} greater than {n}")
+        if off == 1 and not (lo < n and hi < n):
+            fail(f"paddings must be less than the output dimension size: {lo}, {hi} not less than {n}")
     out = g
     for ax, (lo, hi) in enumerate(paddings):
         v = np.moveaxis(out, ax, 0)
