@@ -202,6 +202,35 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.raw_ops.Conv2DBackpropFilter(strides=[1, 1, 1, 1], padding='EXPLICIT', explicit_paddings=[1, 0], "
         "filter_sizes=[1, 1, 1, 1], input=tf.ones([1, 1, 3, 1], tf.float64), out_backprop=tf.ones([1, 1, 3, 1], "
         "tf.float64))")),
+    # RandomGammaGrad: Eigen's zero sample first (seed 2020261202 #139)
+    *_both("RandomGammaGrad zero samples", _A,
+           "tf.raw_ops.RandomGammaGrad(sample=tf.constant([0., 1., 0., 2., -0.0, 0.0, -1.0]), "
+           "alpha=tf.constant([0.0, 0.0, 1.0, -1.0, 2.0, np.nan, 2.0]))"),
+    # LowerBound/UpperBound: the kernel's rank and leading-dimension checks (seed 2020261202 #187)
+    *_both("LowerBound of a scalar value", _A, "tf.raw_ops.LowerBound(sorted_inputs=tf.constant([[-4, 1, 2], [0, 1, 5]], "
+                                               "tf.int64), values=tf.constant(-1, tf.int64))"),
+    ("UpperBound leading dimensions", _A, _eager(
+        "tf.raw_ops.UpperBound(sorted_inputs=tf.constant([[-4, 1, 2], [0, 1, 5]], tf.int64), "
+        "values=tf.constant([[-1], [3], [2]], tf.int64))")),
+    ("LowerBound of a vector", _A, _eager("tf.raw_ops.LowerBound(sorted_inputs=tf.constant([-4, 1, 2], tf.int64), "
+                                          "values=tf.constant([1], tf.int64))")),
+    # Unpack of no outputs: eagerly none, without the kernel's check; traced the shape function (seed 2020261201 #76)
+    *_both("Unpack num 0 of [4,2]", _A, "tf.raw_ops.Unpack(value=tf.zeros([4, 2]), num=0)"),
+    *_both("unstack num 3 of [4,2]", _A, "tf.unstack(tf.zeros([4, 2]), num=3)"),
+    ("unstack num 0 of [4,2]", _A, _eager("tf.unstack(tf.zeros([4, 2]), num=0)")),
+    # SoftmaxCrossEntropyWithLogits: labels broadcast first, then the shape must be a matrix (seed 2020261201 #201)
+    *_both("SoftmaxCrossEntropyWithLogits scalar labels", _A,
+           "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.reshape(tf.range(12.0, dtype=tf.float64), [4, 3]), "
+           "labels=tf.constant(2, tf.float64))"),
+    ("SoftmaxCrossEntropyWithLogits vector logits", _A, _eager(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.reshape(tf.range(3.0, dtype=tf.float64), [3]), "
+        "labels=tf.constant([[0], [0], [1], [0]], tf.float64))")),
+    ("SoftmaxCrossEntropyWithLogits [4,3] and [2]", _A, _eager(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.reshape(tf.range(12.0, dtype=tf.float64), [4, 3]), "
+        "labels=tf.constant([0, 1], tf.float64))")),
+    ("SoftmaxCrossEntropyWithLogits vectors", _A, _eager(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.reshape(tf.range(3.0, dtype=tf.float64), [3]), "
+        "labels=tf.constant([0, 0, 1], tf.float64))")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

@@ -846,8 +846,14 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
         # (a traced graph: num comes from the static shape; fuzz2 seed 41 #163)
         raise ValueError(f"Cannot infer argument `num` from shape {static_shapes.static_shape(t)}")
     if num is not None and int(num) != t.shape[ax]:   # (Unpack's num attr against the dimension: fuzz4)
-        raise errors.InvalidArgumentError(None, None, f"Input shape axis {ax} must equal {int(num)}, got shape "
-                                          f"{args_dims(t.shape.as_list())} [Op:Unpack]")
+        if int(num) == 0 and not context.in_function():
+            return []   # (eagerly no outputs: TF returns none without the kernel's check; rawfz21)
+        text = f"Input shape axis {ax} must equal {int(num)}, got shape {args_dims(t.shape.as_list())} [Op:Unpack]"
+        if static_shapes.known_dim(t, ax) is None:
+            raise errors.InvalidArgumentError(None, None, text)
+        # (a graph that knows the dimension: the shape function's Merge, ValueError at trace)
+        raise trace_errors.shape_error(text, f"Dimension must be {int(num)} but is {t.shape[ax]}", "Unpack",
+                                       [static_shapes.static_shape(t)])
     return list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
 
 

@@ -171,6 +171,16 @@ def _bound(side: str) -> Any:
     """std::lower_bound (side left: the first element e with !(e < v)) or std::upper_bound (right:
     the first with v < e) per row, by the same binary search, so NaN compares as C++ compares it."""
     def forward(seq: np.ndarray, vals: np.ndarray, out_type: dtypes.DType) -> np.ndarray:
+        # searchsorted_op.cc's checks (a raw call's inputs; rawfz21, seed 2020261202 #187): both matrices
+        # (the shape function's WithRank(2) in a graph), then one leading dimension
+        name = "LowerBound" if side == "left" else "UpperBound"
+        for a, what in ((seq, "sorted_inputs"), (vals, "values")):
+            if a.ndim != 2:
+                raise trace_errors.mark_shape(errors.InvalidArgumentError(
+                    None, None, f"Shape must be rank 2 but is rank {a.ndim} for `{what}` argument [Op:{name}]"),
+                    f"Shape must be rank 2 but is rank {a.ndim}", name, [list(seq.shape), list(vals.shape)])
+        if seq.shape[0] != vals.shape[0]:
+            raise errors.InvalidArgumentError(None, None, f"Leading dim_size of both Tensors must match. [Op:{name}]")
         rows, n = seq.shape
         first = np.zeros(vals.shape, np.int64)
         count = np.full(vals.shape, n, np.int64)
