@@ -231,6 +231,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("SoftmaxCrossEntropyWithLogits vectors", _A, _eager(
         "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.reshape(tf.range(3.0, dtype=tf.float64), [3]), "
         "labels=tf.constant([0, 0, 1], tf.float64))")),
+    # MaxPoolGradWithArgmax: PoolParameters' rank check (seed 2020261201 #24)
+    *_both("MaxPoolGradWithArgmax of rank 2", _A,
+           "tf.raw_ops.MaxPoolGradWithArgmax(padding='VALID', strides=[1, 2, 2, 1], input=tf.ones([3, 4], tf.float64), "
+           "include_batch_in_index=False, grad=tf.ones([3, 4], tf.float64), ksize=[1, 1, 3, 1], "
+           "argmax=tf.constant([1, 1, 2], tf.int64))"),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

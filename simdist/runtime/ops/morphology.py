@@ -209,6 +209,12 @@ def _max_pool_argmax(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, 
 
 def _max_pool_grad_argmax(x: np.ndarray, g: np.ndarray, argmax: np.ndarray, ksize: tuple, strides: tuple,
                           padding: str, include_batch_in_index: bool = False) -> np.ndarray:
+    if x.ndim != 4:   # (PoolParameters first: a raw call's input; the shape function's rank 4 traced; rawfz21)
+        from simdist.runtime.ops import trace_errors
+        raise trace_errors.mark_shape(errors.InvalidArgumentError(
+            None, None, f"tensor_in_shape must have 2 spatial dimensions. {x.ndim} 0 [Op:MaxPoolGradWithArgmax]"),
+            f"Shape must be rank 4 but is rank {x.ndim}", "MaxPoolGradWithArgmax",
+            [list(x.shape), list(g.shape), list(argmax.shape)])
     out = np.zeros(x.size, g.dtype)
     a = argmax.astype(np.int64)
     if not include_batch_in_index:
