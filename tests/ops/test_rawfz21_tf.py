@@ -236,6 +236,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
            "tf.raw_ops.MaxPoolGradWithArgmax(padding='VALID', strides=[1, 2, 2, 1], input=tf.ones([3, 4], tf.float64), "
            "include_batch_in_index=False, grad=tf.ones([3, 4], tf.float64), ksize=[1, 1, 3, 1], "
            "argmax=tf.constant([1, 1, 2], tf.int64))"),
+    ("Unpack num 0 of [None,3], sig", _A, _sig("tf.raw_ops.Unpack(value=x, num=0)", ([None, 3], "float32"),
+                                               "tf.ones([2, 3])")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

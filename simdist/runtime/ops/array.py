@@ -846,10 +846,12 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
         # (a traced graph: num comes from the static shape; fuzz2 seed 41 #163)
         raise ValueError(f"Cannot infer argument `num` from shape {static_shapes.static_shape(t)}")
     if num is not None and int(num) != t.shape[ax]:   # (Unpack's num attr against the dimension: fuzz4)
-        if int(num) == 0 and not context.in_function():
-            return []   # (eagerly no outputs: TF returns none without the kernel's check; rawfz21)
+        known = static_shapes.known_dim(t, ax) is not None
+        if int(num) == 0 and (not context.in_function() or not known):
+            return []   # (no outputs: TF returns none without the kernel's check, eagerly and in a graph
+            #             whose shape function cannot see the dimension; rawfz21)
         text = f"Input shape axis {ax} must equal {int(num)}, got shape {args_dims(t.shape.as_list())} [Op:Unpack]"
-        if static_shapes.known_dim(t, ax) is None:
+        if not known:
             raise errors.InvalidArgumentError(None, None, text)
         # (a graph that knows the dimension: the shape function's Merge, ValueError at trace)
         raise trace_errors.shape_error(text, f"Dimension must be {int(num)} but is {t.shape[ax]}", "Unpack",
