@@ -238,6 +238,13 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
            "argmax=tf.constant([1, 1, 2], tf.int64))"),
     ("Unpack num 0 of [None,3], sig", _A, _sig("tf.raw_ops.Unpack(value=x, num=0)", ([None, 3], "float32"),
                                                "tf.ones([2, 3])")),
+    ("DepthwiseConv2dNative NCHW batch padding, traced", _A, _traced(
+        "tf.raw_ops.DepthwiseConv2dNative(padding='EXPLICIT', input=tf.ones([1, 2, 3, 3], tf.float64), "
+        "filter=tf.ones([1, 1, 2, 1], tf.float64), data_format='NCHW', explicit_paddings=[1, 1, 0, 1, 0, 1, 1, 1], "
+        "strides=[1, 2, 1, 1])")),
+    ("DepthwiseConv2dNative unequal strides, no paddings, traced", _A, _traced(
+        "tf.raw_ops.DepthwiseConv2dNative(explicit_paddings=[], strides=[1, 2, 1, 1], input=tf.ones([1, 3, 3, 2], "
+        "tf.float64), padding='EXPLICIT', filter=tf.ones([1, 1, 2, 1], tf.float64))")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

@@ -224,13 +224,17 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
     st = list(vals.get("strides") or ())
     if len(st) == 4:   # (the constructors' stride checks come first: those errors stay the op's)
         n, c, h, w = (st[0], st[1], st[2], st[3]) if first else (st[0], st[3], st[1], st[2])
-        if name.startswith("Depthwise"):   # (depthwise_conv_op.cc's constructor, before the NHWC refusal)
-            if h != w:
-                raise errors.InvalidArgumentError(None, None, "Current implementation only supports equal length "
-                                                  f"strides in the row and column dimensions. [Op:{name}]")
-            if n != 1 or c != 1:
-                raise errors.InvalidArgumentError(None, None, "Current implementation does not yet support strides "
-                                                  f"in the batch and depth dimensions. [Op:{name}]")
+        if name.startswith("Depthwise"):   # (depthwise_conv_op.cc's constructor, before the NHWC refusal;
+            # a graph's shape function checks the padding at trace first, the kernel the strides when it runs)
+            text = ("Current implementation only supports equal length strides in the row and column dimensions."
+                    if h != w else "Current implementation does not yet support strides in the batch and depth "
+                    "dimensions." if n != 1 or c != 1 else None)
+            if text is not None:
+                if context.in_function() and name == "DepthwiseConv2dNative":
+                    from simdist.runtime.ops import conv
+                    conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, name,
+                                             channels_first=first)
+                raise errors.InvalidArgumentError(None, None, f"{text} [Op:{name}]")
         if n != 1 or c != 1:
             return
     from simdist.runtime.ops import conv
