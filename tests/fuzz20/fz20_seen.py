@@ -57,9 +57,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:AvgPool', 'error-class', "'err', 
                                                                      "('p; simdist ('calls', (('err', "
                                                                      "'InvalidArgumentError'), ('err', "
                                                                      "'InvalidArgumentError'), ('err', 'Inva",
- ('raw:Conv2DBackpropInput', 'error-class', "'err', 'TypeError'"): "seed 2020261202 #277 (tape): TF 2.21 ('err', "
-                                                                   "'TypeError'); simdist ('err', "
-                                                                   "'InvalidArgumentError')",
  ('raw:Conv3D', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
                                                        'error when the graph runs: seed 2020261201 #83 (function): '
                                                        "TF 2.21 ('calls', (('err', 'ValueError'), ('err', "

@@ -245,6 +245,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("DepthwiseConv2dNative unequal strides, no paddings, traced", _A, _traced(
         "tf.raw_ops.DepthwiseConv2dNative(explicit_paddings=[], strides=[1, 2, 1, 1], input=tf.ones([1, 3, 3, 2], "
         "tf.float64), padding='EXPLICIT', filter=tf.ones([1, 1, 2, 1], tf.float64))")),
+    # a None list attr: the fast path's empty list, unless a list input sends the call to the fallback, whose
+    # make_int list check refuses None (seed 2020261202 #277)
+    ("Conv2DBackpropInput strides None, list input_sizes", _A, _eager(
+        "tf.raw_ops.Conv2DBackpropInput(input_sizes=[1, 4], out_backprop=tf.ones([1, 2, 2, 1]), strides=None, "
+        "padding='VALID', filter=tf.ones([1, 1, 1, 1]))")),
+    ("MaxPool ksize None, list input", _A, _eager(
+        "tf.raw_ops.MaxPool(input=[[[[1.0]]]], ksize=None, strides=[1, 1, 1, 1], padding='VALID')")),
+    ("Conv2DBackpropInput strides None, tensor input_sizes", _A, _eager(
+        "tf.raw_ops.Conv2DBackpropInput(input_sizes=tf.constant([1, 4]), out_backprop=tf.ones([1, 2, 2, 1]), "
+        "strides=None, padding='VALID', filter=tf.ones([1, 1, 1, 1]))")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

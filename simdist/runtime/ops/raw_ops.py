@@ -21,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
+
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import dispatch, raw_rules, registry, trace_errors
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
@@ -211,15 +213,18 @@ _SCALAR = {"bool": _make_bool, "int": _make_int, "float": _make_float, "string":
            "shape": _make_shape}
 
 
-def _attr_value(v: Any, a: dict[str, Any], fname: str) -> Any:
+def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True) -> Any:
     """The attr's value checked and converted as TF's raw-op wrapper does (None: the attr's
     default, as the generated wrappers read it)."""
     if v is None and not a.get("required"):
         v = _default_value(a)
     kind = a["type"]
     arg = a["py"]
-    if v is None and kind.startswith("list(") and not context.in_function():
-        v = ()   # (TF's eager fast path reads None as an empty list: then the attr's minimum, if any, refuses it)
+    if v is None and kind.startswith("list(") and not context.in_function() and fast:
+        # (TF's eager fast path reads None as an empty list: then the attr's minimum, if any, refuses it;
+        # an input the fast path does not take sends the call to the fallback, whose make_* list check
+        # refuses None: rawfz21, seed 2020261202 #277)
+        v = ()
     if kind.startswith("list("):
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
@@ -373,9 +378,12 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     assert isinstance(b, RawArgs), b
     fname = spec["function"]
     vals: dict[str, Any] = {}
+    fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
+                                                             type(kw[a["py"]]) is not np.float64)
+                   for a in spec["args"] if "input" in a)   # (pywrap_tfe_src.cc's CheckOneInput)
     for a in spec["args"]:
         if "attr" in a:
-            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname)
+            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast)
     inputs = _inputs(spec, kw, vals, fname, name)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
