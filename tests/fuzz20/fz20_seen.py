@@ -92,9 +92,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:AvgPool', 'error-class', "'err', 
                                                        "'ValueError'), ('err', 'ValueError'))); simdist ('calls', "
                                                        "(('ok', 'traced'), ('err', 'InvalidArgumentError'), ('err', "
                                                        "'InvalidArgumentErro",
- ('raw:Dilation2D', 'error-class', "'err', 'UnimplementedError'"): "seed 2020261202 #142 (tape): TF 2.21 ('err', "
-                                                                   "'UnimplementedError'); simdist ('err', "
-                                                                   "'InvalidArgumentError')",
  ('raw:DynamicPartition', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
                                                              'kernel error when the graph runs: seed 2020261201 #18 '
                                                              "(sig): TF 2.21 ('calls', (('err', 'ValueError'), "

@@ -255,6 +255,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("Conv2DBackpropInput strides None, tensor input_sizes", _A, _eager(
         "tf.raw_ops.Conv2DBackpropInput(input_sizes=tf.constant([1, 4]), out_backprop=tf.ones([1, 2, 2, 1]), "
         "strides=None, padding='VALID', filter=tf.ones([1, 1, 1, 1]))")),
+    # Dilation2D: the constructor's stride and rate checks before the inputs' (seed 2020261202 #142)
+    ("Dilation2D batch stride of a rank-3 input", _A, _eager(
+        "tf.raw_ops.Dilation2D(rates=[1, 3, 1, 1], padding='SAME', strides=[1, 2, 1, 2], input=tf.ones([3, 3, 2]), "
+        "filter=tf.ones([1, 1, 2]))")),
+    ("Dilation2D depth rate", _A, _eager(
+        "tf.raw_ops.Dilation2D(rates=[1, 1, 1, 2], padding='SAME', strides=[1, 1, 1, 1], input=tf.ones([1, 3, 3, 2]), "
+        "filter=tf.ones([1, 1, 2]))")),
+    ("Dilation2DBackpropInput batch stride", _A, _eager(
+        "tf.raw_ops.Dilation2DBackpropInput(rates=[1, 1, 1, 1], padding='SAME', strides=[2, 1, 1, 1], "
+        "input=tf.ones([1, 3, 3, 2]), filter=tf.ones([1, 1, 2]), out_backprop=tf.ones([1, 3, 3, 2]))")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
