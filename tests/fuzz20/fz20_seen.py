@@ -185,10 +185,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:AvgPool', 'error-class', "'err', 
                                                               "'TypeError'))); simdist ('calls', (('ok', 'traced'), "
                                                               "('err', 'InvalidArgumentError'), ('err', "
                                                               "'InvalidArgumentErro",
- ('raw:Reshape', 'accepts', "'err', 'ValueError'"): "seed 2020261201 #209 (function): TF 2.21 ('calls', (('err', "
-                                                    "'ValueError'), ('err', 'ValueError'), ('err', 'ValueError'), "
-                                                    "('ok', ('p; simdist ('calls', (('ok', ('T', 'int32', (3, 3, 2, "
-                                                    '4), array([[[[ 7,  1,  5,  2],',
  ('raw:ResizeBicubicGrad', 'rejects', "'err', 'InvalidArgumentError'"): 'seed 2020261201 #46 (sig): TF 2.21 '
                                                                         "('calls', (('ok', 'traced'), ('err', "
                                                                         "'InvalidArgumentError'), ('err', "

@@ -265,6 +265,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("Dilation2DBackpropInput batch stride", _A, _eager(
         "tf.raw_ops.Dilation2DBackpropInput(rates=[1, 1, 1, 1], padding='SAME', strides=[2, 1, 1, 1], "
         "input=tf.ones([1, 3, 3, 2]), filter=tf.ones([1, 1, 2]), out_backprop=tf.ones([1, 3, 3, 2]))")),
+    # Reshape: no negative size but one -1 (ValidateSizes; the shape function's ValueError traced; seed 2020261201 #209)
+    *_both("Reshape to [-2,3,2,4]", _A, "tf.raw_ops.Reshape(tensor=tf.range(72), shape=[-2, 3, 2, 4])"),
+    ("reshape to [3,-3,2,4]", _A, _eager("tf.reshape(tf.range(72), [3, -3, 2, 4])")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

@@ -330,6 +330,11 @@ def _zero_size_shape(dims: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int
 
 
 def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    for i, d in enumerate(shape):   # reshape_op.h ValidateSizes: -1 once, no other negative size (rawfz21)
+        if d < -1:   # (a graph's shape function reads the constant shape: ValueError at trace)
+            raise trace_errors.static(errors.InvalidArgumentError(
+                None, None, f"Size {i} must be non-negative, not {d} [Op:Reshape]"), ValueError,
+                f"Invalid value in tensor used for shape: {d}")
     if a.size == 0 and -1 in shape and 0 in shape:
         shape = _zero_size_shape(a.shape, shape)
     try:
