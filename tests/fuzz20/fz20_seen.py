@@ -228,10 +228,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:AvgPool', 'error-class', "'err', 
                                           "(3,), array([ 12.    -5.25j   , -19.5   +0.j     ,  -0.; simdist ('grad', "
                                           "('ok', ('T', 'complex64', (3,), array([ 12.    -5.25j   , -19.5   "
                                           '+0.j     ,  -0.',
- ('raw:Slice', 'accepts', "'err', 'TypeError'"): "seed 2020261201 #215 (function): TF 2.21 ('calls', (('err', "
-                                                 "'TypeError'), ('err', 'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                 "('py',; simdist ('calls', (('ok', ('T', 'int8', (), array(3, "
-                                                 "dtype=int8))), ('ok', ('T', 'int8', (), array",
  ('raw:Slice', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
                                                       'error when the graph runs: seed 2020261201 #215 (function): '
                                                       "TF 2.21 ('calls', (('err', 'ValueError'), ('err', "

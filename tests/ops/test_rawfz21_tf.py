@@ -268,6 +268,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # Reshape: no negative size but one -1 (ValidateSizes; the shape function's ValueError traced; seed 2020261201 #209)
     *_both("Reshape to [-2,3,2,4]", _A, "tf.raw_ops.Reshape(tensor=tf.range(72), shape=[-2, 3, 2, 4])"),
     ("reshape to [3,-3,2,4]", _A, _eager("tf.reshape(tf.range(72), [3, -3, 2, 4])")),
+    # op_def_library's type-attr inference in a graph: the first input fixes it (seed 2020261201 #215)
+    ("Slice begin [] size int64, traced", _A, _traced(
+        "tf.raw_ops.Slice(begin=[], input=tf.constant(3, tf.int8), size=tf.constant([], tf.int64))")),
+    *_both("Slice begin [0] size int64", _A,
+           "tf.raw_ops.Slice(begin=[0], input=tf.constant([3], tf.int8), size=tf.constant([1], tf.int64))"),
+    *_both("AddV2 of [1.5] and a float64 tensor", _A, "tf.raw_ops.AddV2(x=[1.5], y=tf.constant([2.0], tf.float64))"),
+    ("Slice begin tensor size [1], traced", _A, _traced(
+        "tf.raw_ops.Slice(begin=tf.constant([0]), input=tf.constant([3], tf.int8), size=[1])")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

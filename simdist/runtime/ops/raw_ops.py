@@ -264,6 +264,28 @@ def _convert_group(values: list[Any], allowed: list[str] | None, default: str | 
     return out
 
 
+def _graph_group(members: list[tuple[str, int | None, Any]], info: dict[str, Any], op: str) -> None:
+    """op_def_library's inference of a type attr while a graph is built, where the eager fast path
+    takes the first tensor's dtype: the first input fixes it, a Python value by its own conversion
+    (the attr's default preferred), checked against the allowed types; a later tensor of another
+    dtype is its TypeError (Slice(begin=[0], size=int64 tensor); rawfz21, seed 2020261201 #215)."""
+    if not members or isinstance(members[0][2], Tensor) or not any(isinstance(x, Tensor) for _, _, x in members):
+        return
+    first, _, v = members[0]
+    try:
+        t = convert_to_tensor(v, dtype_hint=info.get("default"))
+    except (TypeError, ValueError):
+        return
+    allowed = info.get("allowed")
+    if allowed and t.dtype.name not in allowed:
+        raise TypeError(f"Value passed to parameter '{first}' has DataType {t.dtype.name} not in list of allowed "
+                        f"values: {', '.join(allowed)}")
+    for name, _, x in members[1:]:
+        if isinstance(x, Tensor) and x.dtype != t.dtype:
+            raise TypeError(f"Input '{name}' of '{op}' Op has type {x.dtype.name} that does not match type "
+                            f"{t.dtype.name} of argument '{first}'.")
+
+
 def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str, op: str) -> dict[str, Any]:
     """Each OpDef input converted (a list input as a list of Tensors), by OpDef name."""
     inferred = spec["inferred"]
@@ -310,6 +332,8 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
         if given is not None:
             ts = [x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=given) for _, _, x in members]
         else:
+            if context.in_function():
+                _graph_group(members, info, op)
             ts = _convert_group([x for _, _, x in members], info.get("allowed"), info.get("default"))
             if ts:
                 vals[attr] = ts[0].dtype
