@@ -17,12 +17,6 @@ SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_
                                                                                                "('err', "
                                                                                                "'ValueError'), "
                                                                                                "('ok', ('p",
- ('call:argmax>augmented:|=', 'error-class', "'err', 'TypeError'"): 'seed 1420262001 #173 (function): TF 2.21 '
-                                                                    "('calls', (('err', 'TypeError'), ('err', "
-                                                                    "'TypeError'), ('err', 'TypeError'), ('ok', "
-                                                                    "('py',; simdist ('calls', (('err', "
-                                                                    "'InvalidArgumentError'), ('err', "
-                                                                    "'InvalidArgumentError'), ('err', 'Inva",
  ('call:get_static_value>call:math.multiply_no_nan', 'trace-time', "'err', 'ValueError'"): 'seed 1420262001 #113 '
                                                                                            "(sig): TF 2.21 ('calls', "
                                                                                            "(('err', 'ValueError'), "

@@ -276,6 +276,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_both("AddV2 of [1.5] and a float64 tensor", _A, "tf.raw_ops.AddV2(x=[1.5], y=tf.constant([2.0], tf.float64))"),
     ("Slice begin tensor size [1], traced", _A, _traced(
         "tf.raw_ops.Slice(begin=tf.constant([0]), input=tf.constant([3], tf.int8), size=[1])")),
+    # argmax of a complex scalar: the op def's T before the kernel's range (fz14 seed 1420262001 #173)
+    *_both("argmax of a complex128 scalar", _ATTR, "tf.argmax(np.array(complex(0.001, 1.0), dtype=np.complex128))"),
+    ("argmin of a complex64 scalar, traced", _ATTR, _traced("tf.math.argmin(np.array(1+1j, dtype=np.complex64))")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
