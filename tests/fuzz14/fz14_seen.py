@@ -54,11 +54,4 @@ SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_
                                                          "'traced'), ('ok', ('T', 'float32', (2, 2, 3, 2), "
                                                          "array([[[[-1.1071488 , ; simdist ('calls', (('ok', "
                                                          "'traced'), ('ok', ('T', 'float32', (2, 2, 3, 2), "
-                                                         'array([[[[-1.1071488 , ',
- ('call:roll>call:nn.conv1d_transpose', 'error-class', "'err', 'TypeError'"): 'seed 1420262001 #87 (function): TF '
-                                                                              "2.21 ('calls', (('err', 'TypeError'), "
-                                                                              "('err', 'TypeError'), ('err', "
-                                                                              "'TypeError'), ('ok', ('py',; simdist "
-                                                                              "('calls', (('err', 'ValueError'), "
-                                                                              "('err', 'ValueError'), ('err', "
-                                                                              "'ValueError'), ('ok', ('p"}
+                                                         'array([[[[-1.1071488 , '}

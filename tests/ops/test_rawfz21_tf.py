@@ -279,6 +279,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # argmax of a complex scalar: the op def's T before the kernel's range (fz14 seed 1420262001 #173)
     *_both("argmax of a complex128 scalar", _ATTR, "tf.argmax(np.array(complex(0.001, 1.0), dtype=np.complex128))"),
     ("argmin of a complex64 scalar, traced", _ATTR, _traced("tf.math.argmin(np.array(1+1j, dtype=np.complex64))")),
+    # conv transposes in a graph: op_def_library's type checks before the shape function (fz14 seed 1420262001 #87)
+    ("conv1d_transpose int8 filter, traced", _ATTR, _traced(
+        "tf.nn.conv1d_transpose(input=tf.ones([1, 3, 2]), filters=np.int8(2), output_shape=np.array([0, 3, 2], "
+        "dtype=np.int64), strides=tf.TensorShape([0, 3, 2]), padding='VALID')")),
+    ("conv2d_transpose float64 input float32 filter, traced", _ATTR, _traced(
+        "tf.nn.conv2d_transpose(tf.ones([1, 3, 3, 2], tf.float64), tf.ones([1, 1, 2, 2]), [1, 3, 3, 2], 1)")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
