@@ -285,6 +285,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "dtype=np.int64), strides=tf.TensorShape([0, 3, 2]), padding='VALID')")),
     ("conv2d_transpose float64 input float32 filter, traced", _ATTR, _traced(
         "tf.nn.conv2d_transpose(tf.ones([1, 3, 3, 2], tf.float64), tf.ones([1, 1, 2, 2]), [1, 3, 3, 2], 1)")),
+    ("RandomGammaGrad infinite alpha", _A, _eager(
+        "tf.raw_ops.RandomGammaGrad(sample=tf.constant([0, 1, 2, 1e30], tf.float64), alpha=tf.constant([[[np.inf]]], "
+        "tf.float64))")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
