@@ -234,9 +234,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:AvgPool', 'error-class', "'err', 
                                                       "'ValueError'), ('err', 'ValueError'), ('ok', ('p; simdist "
                                                       "('calls', (('err', 'InvalidArgumentError'), ('err', "
                                                       "'InvalidArgumentError'), ('err', 'Inva",
- ('raw:Slice', 'gradient', "'ok'"): "seed 2020261202 #228 (tape): TF 2.21 ('grad', ('ok', ('T', 'complex64', (), "
-                                    "array(nan-infj, dtype=complex64))), ('ok', (('first; simdist ('grad', ('ok', "
-                                    "('T', 'complex64', (), array(nan-infj, dtype=complex64))), ('err', 'Invali",
  ('raw:SobolSample', 'error-class', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's "
                                                             'kernel error when the graph runs: seed 2020261202 #260 '
                                                             "(function): TF 2.21 ('calls', (('err', 'ValueError'), "

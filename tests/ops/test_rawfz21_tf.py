@@ -288,6 +288,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("RandomGammaGrad infinite alpha", _A, _eager(
         "tf.raw_ops.RandomGammaGrad(sample=tf.constant([0, 1, 2, 1e30], tf.float64), alpha=tf.constant([[[np.inf]]], "
         "tf.float64))")),
+    # Slice's gradient of a scalar (seed 2020261202 #228)
+    ("Slice of a complex64 scalar, tape", _A, _tape(
+        "tf.raw_ops.Slice(size=tf.constant([], tf.int32), input=x, begin=tf.constant([], tf.int32))",
+        "tf.constant(np.complex64(1+2j))")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

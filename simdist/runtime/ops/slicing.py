@@ -101,6 +101,8 @@ def _slice_grad(op: Any, grad: Any) -> list:
     """TF's _SliceGrad: the gradient padded with zeros back to the input's shape."""
     shp = op.inputs[0].shape.as_list()
     begin, size = op.get_attr("begin"), op.get_attr("size")
+    if not shp:   # (a scalar: TF's paddings reshaped to [0, 2], a Pad that passes the gradient; rawfz21)
+        return [grad]
     return [pad(grad, [[b, d - s - b] for b, s, d in zip(begin, size, shp)])]
 
 
