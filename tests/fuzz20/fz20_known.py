@@ -14,6 +14,13 @@ from typing import Any
 from fz20_seen import SEEN
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
+    ("raw:ArgMax", "accepts", "'err', 'ValueError'"):
+        "ArgMax/ArgMin with an int16 dimension (the OpDef allows Tidx int16): TF 2.21's kernel reads the "
+        "2-byte scalar as int32 (argmax_op.cc, dimension.scalar<int32_t>()) and ArgOpShape as int64, so the "
+        "high bytes are whatever follows it in memory: observed eagerly 'Expected dimension in the range [-2, 2), "
+        "but got -1977679872' for 0, and for the same call both a result and a trace-time ValueError in a "
+        "graph (seed 2020261202 #218 and tf.math.argmax(x, tf.constant(1, tf.int16)) computing in another "
+        "process). simdist reads the value given; nondeterministic in TF, so not modelled (rawfz21).",
 }
 
 

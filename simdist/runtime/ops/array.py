@@ -330,6 +330,11 @@ def _zero_size_shape(dims: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int
 
 
 def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    for i, d in enumerate(shape):   # reshape_op.h ValidateSizes: -1 once, no other negative size (rawfz21)
+        if d < -1:   # (a graph's shape function reads the constant shape: ValueError at trace)
+            raise trace_errors.static(errors.InvalidArgumentError(
+                None, None, f"Size {i} must be non-negative, not {d} [Op:Reshape]"), ValueError,
+                f"Invalid value in tensor used for shape: {d}")
     if a.size == 0 and -1 in shape and 0 in shape:
         shape = _zero_size_shape(a.shape, shape)
     try:
@@ -845,8 +850,16 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
         # (a traced graph: num comes from the static shape; fuzz2 seed 41 #163)
         raise ValueError(f"Cannot infer argument `num` from shape {static_shapes.static_shape(t)}")
     if num is not None and int(num) != t.shape[ax]:   # (Unpack's num attr against the dimension: fuzz4)
-        raise errors.InvalidArgumentError(None, None, f"Input shape axis {ax} must equal {int(num)}, got shape "
-                                          f"{args_dims(t.shape.as_list())} [Op:Unpack]")
+        known = static_shapes.known_dim(t, ax) is not None
+        if int(num) == 0 and (not context.in_function() or not known):
+            return []   # (no outputs: TF returns none without the kernel's check, eagerly and in a graph
+            #             whose shape function cannot see the dimension; rawfz21)
+        text = f"Input shape axis {ax} must equal {int(num)}, got shape {args_dims(t.shape.as_list())} [Op:Unpack]"
+        if not known:
+            raise errors.InvalidArgumentError(None, None, text)
+        # (a graph that knows the dimension: the shape function's Merge, ValueError at trace)
+        raise trace_errors.shape_error(text, f"Dimension must be {int(num)} but is {t.shape[ax]}", "Unpack",
+                                       [static_shapes.static_shape(t)])
     return list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
 
 

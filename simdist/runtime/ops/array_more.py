@@ -171,6 +171,16 @@ def _bound(side: str) -> Any:
     """std::lower_bound (side left: the first element e with !(e < v)) or std::upper_bound (right:
     the first with v < e) per row, by the same binary search, so NaN compares as C++ compares it."""
     def forward(seq: np.ndarray, vals: np.ndarray, out_type: dtypes.DType) -> np.ndarray:
+        # searchsorted_op.cc's checks (a raw call's inputs; rawfz21, seed 2020261202 #187): both matrices
+        # (the shape function's WithRank(2) in a graph), then one leading dimension
+        name = "LowerBound" if side == "left" else "UpperBound"
+        for a, what in ((seq, "sorted_inputs"), (vals, "values")):
+            if a.ndim != 2:
+                raise trace_errors.mark_shape(errors.InvalidArgumentError(
+                    None, None, f"Shape must be rank 2 but is rank {a.ndim} for `{what}` argument [Op:{name}]"),
+                    f"Shape must be rank 2 but is rank {a.ndim}", name, [list(seq.shape), list(vals.shape)])
+        if seq.shape[0] != vals.shape[0]:
+            raise errors.InvalidArgumentError(None, None, f"Leading dim_size of both Tensors must match. [Op:{name}]")
         rows, n = seq.shape
         first = np.zeros(vals.shape, np.int64)
         count = np.full(vals.shape, n, np.int64)
@@ -420,7 +430,19 @@ def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:  
 
 
 def _broadcast_args(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return np.asarray(np.broadcast_shapes(tuple(x.tolist()), tuple(y.tolist())), dtype=x.dtype)
+    """bcast_ops.cc's BCast of two shape vectors, dimension by dimension from the right: equal,
+    or one of them 1 (the other is taken); any int64 value, a negative one too (BCast does not
+    check them: [-2,1,4] with [4] is [-2,1,4]); else "Incompatible shapes" (rawfz21)."""
+    a, b = [int(v) for v in x.tolist()], [int(v) for v in y.tolist()]
+    n = max(len(a), len(b))
+    pa, pb = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    out = []
+    for u, v in zip(pa, pb):
+        if u != v and u != 1 and v != 1:
+            raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: [{','.join(map(str, a))}] vs. "
+                                              f"[{','.join(map(str, b))}] [Op:BroadcastArgs]")
+        out.append(v if u == 1 else u)
+    return np.asarray(out, dtype=x.dtype)
 
 
 BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args, _int32_int64("BroadcastArgs"),

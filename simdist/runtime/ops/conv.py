@@ -126,18 +126,43 @@ def scatter_windows(dwin: np.ndarray, in_shape: Sequence[int], pads: Sequence[in
 
 
 # --- Conv2D -----------------------------------------------------------------------------------------------
+def check_valid_padding(padding: str, explicit: Sequence[int], num_dims: int, op: str,
+                        channels_first: bool = False) -> None:
+    """TF's CheckValidPadding (util/padding.cc), which the conv kernels' constructors
+    (InitConv2DParameters) and Conv2DShape run: EXPLICIT takes 2 * num_dims nonnegative values,
+    none for the batch or depth, any other padding none. A raw call reaches it (rawfz21, seed
+    2020261202 #146); eagerly InvalidArgumentError, in a graph the shape function's ValueError."""
+    text = None
+    if padding == "EXPLICIT":
+        if len(explicit) != 2 * num_dims:
+            text = f"explicit_paddings attribute must contain {2 * num_dims} values, but got: {len(explicit)}"
+        elif any(v < 0 for v in explicit):
+            text = "All elements of explicit_paddings must be nonnegative"
+        elif any(explicit[i] for i in ((0, 1, 2, 3) if channels_first else (0, 1, 2 * num_dims - 2, 2 * num_dims - 1))):
+            text = "Nonzero explicit padding in the batch or depth dimensions is not supported"
+    elif explicit:
+        text = "explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT"
+    if text is not None:
+        err = errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+        if op in ("Conv2D", "DepthwiseConv2dNative"):   # (the backprops' shape functions do not check it)
+            raise trace_errors.static(err, ValueError, text)
+        raise err
+
+
 def _check_conv(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
-                op: str) -> int:
+                op: str, padding: str = "", explicit: Sequence[int] = ()) -> int:
     """TF's Conv2D argument checks; returns the number of groups. The strides' and dilations'
-    batch and depth come first: the kernel's constructor checks them (InitConv2DParameters), its
-    Compute the inputs' ranks (fz14 seed 1420261218 #30: a scalar filter with strides [4, 2, 2, 2]
-    is UnimplementedError)."""
+    batch and depth come first: the kernel's constructor checks them (InitConv2DParameters), then
+    the padding (check_valid_padding), its Compute the inputs' ranks (fz14 seed 1420261218 #30: a
+    scalar filter with strides [4, 2, 2, 2] is UnimplementedError)."""
     if strides[0] != 1 or strides[3] != 1:
         raise errors.UnimplementedError(None, None, "Current implementation does not yet support strides in the "
                                         f"batch and depth dimensions. [Op:{op}]")
     if dilations[0] != 1 or dilations[3] != 1:
         raise errors.UnimplementedError(None, None, "Current implementation does not yet support dilations in the "
                                         f"batch and depth dimensions. [Op:{op}]")
+    if padding:
+        check_valid_padding(padding, explicit, 4, op)
     if len(x_shape) != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x_shape)} [Op:{op}]")
     if len(f_shape) != 4:
@@ -213,7 +238,7 @@ def _onednn_empty_sizes(input_sizes: Sequence[int], dtype: np.dtype) -> bool:
 
 def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
             dilations: tuple, traced: bool = False) -> np.ndarray:
-    groups = _check_conv(x.shape, f.shape, strides, dilations, "Conv2D")
+    groups = _check_conv(x.shape, f.shape, strides, dilations, "Conv2D", padding, explicit_paddings)
     cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "Conv2D")
     if _onednn_empty(x, traced):
         return x.copy()

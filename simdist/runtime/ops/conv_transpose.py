@@ -69,6 +69,15 @@ def _backprop_input_shape_fn(x: Tensor, f: Tensor, input_sizes: Any) -> None:
     if not context.in_function():
         return
     op = "Conv2DBackpropInput"
+    # (op_def_library's type checks come first: the filter, the first input of T, fixes it; fz14 seed
+    # 1420262001 #87, an int8 filter through conv1d_transpose; rawfz21)
+    allowed = ("float16", "bfloat16", "float32", "float64", "int32")
+    if f.dtype.name not in allowed:
+        raise TypeError(f"Value passed to parameter 'filter' has DataType {f.dtype.name} not in list of allowed "
+                        f"values: {', '.join(allowed)}")
+    if x.dtype != f.dtype:
+        raise TypeError(f"Input 'out_backprop' of '{op}' Op has type {x.dtype.name} that does not match type "
+                        f"{f.dtype.name} of argument 'filter'.")
     n = len(input_sizes)
     shapes = [[n], f.shape.as_list(), x.shape.as_list()]
     for t, what in ((x, "input"), (f, "filter")):

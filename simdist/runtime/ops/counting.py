@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import alloc, args, dispatch, graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
@@ -300,7 +300,15 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) ->
     if not isinstance(targets, (Tensor, np.ndarray)) and not isinstance(k, Tensor) and p.dtype is not dtypes.float32:
         # no tensor fixes T: TF's eager fallback converts every input to its op-def type first (a
         # NumPy targets array stays on the fast path: the kernel's input check, fz15c)
+        if context.in_function():   # (a graph: op_def_library's check of the fixed float32 input)
+            raise TypeError(f"Input 'predictions' of 'InTopKV2' Op has type {p.dtype.name} that does not match "
+                            "expected type of float32.")
         raise ValueError(f"Tensor conversion requested dtype float32 for Tensor with dtype {p.dtype.name}: {p!r}")
+    if type(targets) is float and not isinstance(k, Tensor) and \
+            attr_rules.fast_path_takes("InTopKV2", (predictions, targets, k)):
+        # the eager fast path converts a Python float with T's default int32 and lets its TypeError
+        # out; a list input sends the call to the fallback, which infers float32: the attr error
+        raise TypeError(f"Cannot convert {targets!r} to EagerTensor of dtype int32")
     if isinstance(targets, Tensor):
         t = targets
     elif isinstance(k, Tensor):   # T comes from k when it is a tensor

@@ -29,25 +29,43 @@ __all__ = ["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"]
 
 
 def _lu_one(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Doolittle with partial pivoting on one square matrix: (packed L\\U, permutation)."""
+    """Eigen's PartialPivLU (unblocked_lu) on one square matrix: (packed L\\U, permutation). The
+    pivot is maxCoeff(&row) of the column's absolute values, the first one any later value is
+    strictly greater than (a NaN first in the column is kept, a NaN below it never taken); a zero
+    pivot swaps and divides nothing, and the trailing update runs in every step."""
     n = a.shape[0]
     lu_ = a.copy()
     perm = np.arange(n)
     for k in range(n):
-        p = k + int(np.argmax(np.abs(lu_[k:, k])))
-        if lu_[p, k] == 0 or np.isnan(lu_[p, k]):
-            raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:Lu]")
-        if p != k:
-            lu_[[k, p]] = lu_[[p, k]]
-            perm[[k, p]] = perm[[p, k]]
-        lu_[k + 1:, k] /= lu_[k, k]
+        score = np.abs(lu_[k:, k])
+        p, best = k, score[0]
+        for i in range(1, score.shape[0]):
+            if score[i] > best:
+                p, best = k + i, score[i]
+        if best != 0:
+            if p != k:
+                lu_[[k, p]] = lu_[[p, k]]
+                perm[[k, p]] = perm[[p, k]]
+            lu_[k + 1:, k] /= lu_[k, k]
         lu_[k + 1:, k + 1:] -= np.outer(lu_[k + 1:, k], lu_[k, k + 1:])
     return lu_, perm
 
 
+def _min_abs_pivot_ok(packed: np.ndarray) -> bool:
+    """lu_op.cc: diagonal().cwiseAbs().minCoeff() > 0, Eigen's min folded left with std::min (a
+    NaN first stays, a NaN later is passed over)."""
+    d = np.abs(np.diagonal(packed))
+    m = d[0]
+    for v in d[1:]:
+        if v < m:
+            m = v
+    return bool(m > 0)
+
+
 def _lu(a: np.ndarray, output_idx_type: Any = None) -> tuple[np.ndarray, np.ndarray]:
-    if np.isnan(a).any():
-        raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:Lu]")
+    """lu_op.cc: every matrix factored, then each refused whose smallest absolute pivot is not
+    positive ("Input is not invertible."; a NaN entry only where it reaches that check: rawfz21,
+    seed 2020261202 #150)."""
     n = a.shape[-1]
     idx = np.int64 if output_idx_type == "int64" else np.int32
     if a.size == 0:
@@ -58,6 +76,8 @@ def _lu(a: np.ndarray, output_idx_type: Any = None) -> tuple[np.ndarray, np.ndar
     with np.errstate(all="ignore"):
         for i in range(flat.shape[0]):
             packed[i], perms[i] = _lu_one(flat[i])
+            if not _min_abs_pivot_ok(packed[i]):
+                raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:Lu]")
     return packed.reshape(a.shape), perms.reshape(a.shape[:-1]).astype(idx)
 
 
@@ -89,8 +109,13 @@ def lu(input: Any, output_idx_type: Any = dtypes.int32, name: str | None = None)
         raise array_shape_fns.marked(errors.InvalidArgumentError(
             None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Lu]"),
             array_shape_fns.rank_at_least(x, 2), "Lu", [x])
-    if x.shape[-1] != x.shape[-2]:
-        raise errors.InvalidArgumentError(None, None, "Input matrix must be square. [Op:Lu]")
+    if x.shape[-1] != x.shape[-2]:   # (traced: the shape function's Merge of the two known dimensions)
+        from simdist.runtime.ops import static_shapes
+        xs = static_shapes.known_shape(x)
+        text = f"Dimensions must be equal, but are {xs[-2]} and {xs[-1]}" \
+            if xs is not None and xs[-1] is not None and xs[-2] is not None else None
+        raise array_shape_fns.marked(errors.InvalidArgumentError(None, None, "Input matrix must be square. [Op:Lu]"),
+                                     text, "Lu", [x])
     packed, perm = dispatch.execute(LU, (x,), {"output_idx_type": idx.name})
     return named_outputs("Lu", (packed, perm))   # type: ignore[no-any-return]
 

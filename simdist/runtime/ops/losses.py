@@ -30,17 +30,19 @@ __all__ = ["softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_wi
 # --- the fused cross-entropy kernels -----------------------------------------------------------------
 def _xent(features: np.ndarray, labels: np.ndarray, lanes: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """TF's XentFunctor: loss = sum(labels * (log(sum(exp(shifted))) - shifted)), backprop =
-    softmax - labels, with shifted = logits - max; labels broadcast against the logits."""
-    if features.ndim != 2 or labels.ndim != 2:
-        raise errors.InvalidArgumentError(
-            None, None, "logits and labels must be either 2-dimensional, or broadcasted to be 2-dimensional "
-            "[Op:SoftmaxCrossEntropyWithLogits]")
+    softmax - labels, with shifted = logits - max. xent_op.cc's order: logits and labels of two
+    shapes broadcast (BCast) first, then the shape they make must be a matrix (a raw call's scalar or
+    vector labels against [4,3] logits, vector logits against [4,1] labels: rawfz21, seed 2020261201 #201)."""
     try:
         shape = np.broadcast_shapes(features.shape, labels.shape)
     except ValueError:
         raise errors.InvalidArgumentError(
             None, None, f"logits and labels must be broadcastable: logits_size={_dims(features.shape)} "
             f"labels_size={_dims(labels.shape)} [Op:SoftmaxCrossEntropyWithLogits]") from None
+    if len(shape) != 2:
+        raise errors.InvalidArgumentError(
+            None, None, "logits and labels must be either 2-dimensional, or broadcasted to be 2-dimensional "
+            "[Op:SoftmaxCrossEntropyWithLogits]")
     if 0 in shape:
         return np.zeros(shape[:1], features.dtype), np.zeros(shape, features.dtype)
     if features.dtype.name in softmax_eigen.DTYPES:   # Eigen's kernel, bit for bit (nn.softmax-eigen)

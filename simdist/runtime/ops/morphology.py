@@ -65,6 +65,13 @@ def _scan(x: np.ndarray, f: np.ndarray | None, k: tuple[int, int], strides: tupl
 
 
 def _dilation_attrs_check(x: np.ndarray, f: np.ndarray, strides: tuple, rates: tuple, op: str) -> None:
+    """dilation_ops.cc: the constructor's ParseAttributes (the strides', then the rates' batch and
+    depth, UnimplementedError with TF's texts; rawfz21, seed 2020261202 #142) before Compute's
+    checks of the inputs."""
+    if strides[0] != 1 or strides[3] != 1:
+        raise errors.UnimplementedError(None, None, f"Stride is only supported across spatial dimensions. [Op:{op}]")
+    if rates[0] != 1 or rates[3] != 1:
+        raise errors.UnimplementedError(None, None, f"Rate is only supported across spatial dimensions. [Op:{op}]")
     if x.ndim != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional [Op:{op}]")
     if f.ndim != 3:
@@ -72,9 +79,6 @@ def _dilation_attrs_check(x: np.ndarray, f: np.ndarray, strides: tuple, rates: t
     if x.shape[3] != f.shape[2]:
         raise errors.InvalidArgumentError(None, None, f"input and filter must have the same depth: {x.shape[3]} vs "
                                           f"{f.shape[2]} [Op:{op}]")
-    if strides[0] != 1 or strides[3] != 1 or rates[0] != 1 or rates[3] != 1:
-        raise errors.UnimplementedError(None, None, "Current implementation does not yet support strides or rates "
-                                        f"in the batch and depth dimensions. [Op:{op}]")
 
 
 def _dilation(x: np.ndarray, f: np.ndarray, strides: tuple, rates: tuple, padding: str) -> np.ndarray:
@@ -209,6 +213,12 @@ def _max_pool_argmax(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, 
 
 def _max_pool_grad_argmax(x: np.ndarray, g: np.ndarray, argmax: np.ndarray, ksize: tuple, strides: tuple,
                           padding: str, include_batch_in_index: bool = False) -> np.ndarray:
+    if x.ndim != 4:   # (PoolParameters first: a raw call's input; the shape function's rank 4 traced; rawfz21)
+        from simdist.runtime.ops import trace_errors
+        raise trace_errors.mark_shape(errors.InvalidArgumentError(
+            None, None, f"tensor_in_shape must have 2 spatial dimensions. {x.ndim} 0 [Op:MaxPoolGradWithArgmax]"),
+            f"Shape must be rank 4 but is rank {x.ndim}", "MaxPoolGradWithArgmax",
+            [list(x.shape), list(g.shape), list(argmax.shape)])
     out = np.zeros(x.size, g.dtype)
     a = argmax.astype(np.int64)
     if not include_batch_in_index:

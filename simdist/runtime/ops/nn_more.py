@@ -305,6 +305,14 @@ def local_response_normalization(input: Any, depth_radius: int = 5, bias: float 
     # (the wrapper's make_*: ops.attr-types)
     attr_rules.check("LRN", depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta)
     LRN.dtype((x.dtype,), None)
+    if not 0 <= int(depth_radius) < 2 ** 31 - 1:
+        # lrn_op.cc's constructor, before Compute's rank check: FastBoundsCheck(depth_radius, INT_MAX)
+        # (a graph's shape function still refuses a rank other than 4 at trace first; rawfz21)
+        err = errors.InvalidArgumentError(None, None, f"depth_radius = {int(depth_radius)} larger than int max "
+                                                      "[Op:LRN]")
+        if x.ndim != 4:
+            raise trace_errors.mark_shape(err, f"Shape must be rank 4 but is rank {x.ndim}", "LRN", [x.shape.as_list()])
+        raise err
     if x.ndim != 4:   # (the kernel; in a tf.function LRN's shape function, ValueError at trace)
         raise trace_errors.shape_error("in must be 4-dimensional [Op:LRN]",
                                        f"Shape must be rank 4 but is rank {x.ndim}", "LRN", [x.shape.as_list()])

@@ -174,6 +174,11 @@ def _gamma_grad_values(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
         # (the C library's exp and log: NumPy's float64 ones are dispatched per CPU, ops.host-cpu)
         dens = libm.elementwise("exp", -x + (a - 1) * libm.elementwise("log", x) - sp.gammaln(a))
         r = -_igamma_grad_a(a, x) / dens
+    # Eigen's igamma_generic_impl<SAMPLE_DERIVATIVE> first: a zero sample is 0 whatever alpha (NaN too),
+    # then a negative sample or alpha <= 0 NaN (rawfz21, seed 2020261202 #139)
+    r = np.where((x < 0) | (a <= 0), np.nan, r)
+    r = np.where((a == np.inf) & (x > 0) & (x < np.inf), 0.0, r)   # (igamma_series_impl's terms vanish: observed 0)
+    r = np.where(x == 0, 0.0, r)
     return r.astype(np.result_type(alpha, sample))
 
 

@@ -47,6 +47,27 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                    ("CumulativeLogsumexp", reductions.cumulative_logsumexp)):
         _set(op, RawArgs(via=(lambda fn: lambda x, axis, exclusive, reverse: fn(x, axis, exclusive, reverse))(fn)))
     _set("ConcatV2", RawArgs(via=lambda values, axis: array.concat(values, axis)))
+    def as_string(input: Any, precision: int, scientific: bool, shortest: bool, width: int,  # noqa: A002
+                  fill: str) -> Any:
+        """tf.strings.as_string is gen_string_ops.as_string, the raw op itself: its checks and the
+        input's dtype for the format (rawfz21: uint16 "%d", strings "%s")."""
+        from simdist.runtime.ops import as_string as _as
+        return _as.as_string(input, precision, scientific, shortest, width, fill)
+    _set("AsString", RawArgs(via=as_string))
+    def colour(op: str) -> Any:
+        """tf.image.rgb_to_hsv / hsv_to_rgb are the generated ops: their kernel checks (the channels'
+        FailedPreconditionError; rawfz21, seed 2020261201 #41)."""
+        def run(images: Any) -> Any:
+            from simdist.runtime.ops import image_color
+            return image_color.rgb_to_hsv(images) if op == "RGBToHSV" else image_color.hsv_to_rgb(images)
+        return run
+    for op in ("RGBToHSV", "HSVToRGB"):
+        _set(op, RawArgs(via=colour(op)))
+    def lu(input: Any, output_idx_type: Any) -> Any:  # noqa: A002 - TF's name
+        """tf.linalg.lu is the generated op: its kernel's rank and square checks (rawfz21)."""
+        from simdist.runtime.ops import linalg_lu
+        return linalg_lu.lu(input, output_idx_type)
+    _set("Lu", RawArgs(via=lu))
     _set("Transpose", RawArgs(via=lambda x, perm: array.transpose(x, perm)))
     _set("Reshape", RawArgs(via=lambda tensor, shape: array.reshape(tensor, shape)))
     _set("ExpandDims", RawArgs(via=lambda input, dim: array.expand_dims(input, dim)))

@@ -21,8 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
+
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, infer_ctx, raw_rules, registry
+from simdist.runtime.ops import dispatch, infer_ctx, raw_rules, registry, trace_errors
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -229,15 +231,18 @@ _SCALAR = {"bool": _make_bool, "int": _make_int, "float": _make_float, "string":
            "shape": _make_shape}
 
 
-def _attr_value(v: Any, a: dict[str, Any], fname: str) -> Any:
+def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True) -> Any:
     """The attr's value checked and converted as TF's raw-op wrapper does (None: the attr's
     default, as the generated wrappers read it)."""
     if v is None and not a.get("required"):
         v = _default_value(a)
     kind = a["type"]
     arg = a["py"]
-    if v is None and kind.startswith("list(") and not context.in_function():
-        v = ()   # (TF's eager fast path reads None as an empty list: then the attr's minimum, if any, refuses it)
+    if v is None and kind.startswith("list(") and not context.in_function() and fast:
+        # (TF's eager fast path reads None as an empty list: then the attr's minimum, if any, refuses it;
+        # an input the fast path does not take sends the call to the fallback, whose make_* list check
+        # refuses None: rawfz21, seed 2020261202 #277)
+        v = ()
     if kind.startswith("list("):
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
@@ -292,7 +297,29 @@ def _fast_path_variable(values: list[Any]) -> bool:
                for v in values)
 
 
-def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str) -> dict[str, Any]:
+def _graph_group(members: list[tuple[str, int | None, Any]], info: dict[str, Any], op: str) -> None:
+    """op_def_library's inference of a type attr while a graph is built, where the eager fast path
+    takes the first tensor's dtype: the first input fixes it, a Python value by its own conversion
+    (the attr's default preferred), checked against the allowed types; a later tensor of another
+    dtype is its TypeError (Slice(begin=[0], size=int64 tensor); rawfz21, seed 2020261201 #215)."""
+    if not members or isinstance(members[0][2], Tensor) or not any(isinstance(x, Tensor) for _, _, x in members):
+        return
+    first, _, v = members[0]
+    try:
+        t = convert_to_tensor(v, dtype_hint=info.get("default"))
+    except (TypeError, ValueError):
+        return
+    allowed = info.get("allowed")
+    if allowed and t.dtype.name not in allowed:
+        raise TypeError(f"Value passed to parameter '{first}' has DataType {t.dtype.name} not in list of allowed "
+                        f"values: {', '.join(allowed)}")
+    for name, _, x in members[1:]:
+        if isinstance(x, Tensor) and x.dtype != t.dtype:
+            raise TypeError(f"Input '{name}' of '{op}' Op has type {x.dtype.name} that does not match type "
+                            f"{t.dtype.name} of argument '{first}'.")
+
+
+def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str, op: str) -> dict[str, Any]:
     """Each OpDef input converted (a list input as a list of Tensors), by OpDef name."""
     inferred = spec["inferred"]
     groups: dict[str, list[tuple[str, int | None, Any]]] = {}
@@ -311,9 +338,14 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
                                      f"length {vals[n]} of argument '{_number_source(spec, n)}'.")
                 vals[n] = len(v)
                 minimum = inferred.get(n, {}).get("minimum", 0)
-                if len(v) < minimum:
-                    raise ValueError(f"List argument '{a['py']}' to '{fname}' Op with length {len(v)} shorter than "
-                                     f"minimum length {minimum}.")
+                if len(v) < minimum:   # eagerly the NodeDef's attr check (an empty list: no T for the
+                    # kernel lookup); a graph build op_def_library's ValueError (rawfz21, seed 2020261201 #185)
+                    t_attr = a.get("type_attr", "T")
+                    text = (f"Value for attr '{n}' of {len(v)} must be at least minimum {minimum}" if v else
+                            f"OpKernel '{op}' has constraint on attr '{t_attr}' not in NodeDef '[{n}=0]'")
+                    raise trace_errors.static(errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]"), ValueError,
+                                              f"List argument '{a['py']}' to '{op}' Op with length {len(v)} shorter "
+                                              f"than minimum length {minimum}.")
         if "type_attr" in a:
             items = v if listed else [v]
             groups.setdefault(a["type_attr"], []).extend((a["input"], i if listed else None, x)
@@ -333,6 +365,8 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
         if given is not None:
             ts = [x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=given) for _, _, x in members]
         else:
+            if context.in_function():
+                _graph_group(members, info, op)
             ts = _convert_group([x for _, _, x in members], info.get("allowed"), info.get("default"))
             if ts:
                 vals[attr] = ts[0].dtype
@@ -401,10 +435,13 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     assert isinstance(b, RawArgs), b
     fname = spec["function"]
     vals: dict[str, Any] = {}
+    fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
+                                                             type(kw[a["py"]]) is not np.float64)
+                   for a in spec["args"] if "input" in a)   # (pywrap_tfe_src.cc's CheckOneInput)
     for a in spec["args"]:
         if "attr" in a:
-            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname)
-    inputs = _inputs(spec, kw, vals, fname)
+            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast)
+    inputs = _inputs(spec, kw, vals, fname, name)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
     infer_ctx.check(name, inputs, vals)   # (in a tf.function: the op's shape function, as TF adds the op)
@@ -444,6 +481,7 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
     every = {**inputs, **vals}
     if b.check is not None:
         b.check(every)
+    raw_rules.check_padding(name, vals)
     for a in spec["args"]:
         taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
         if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):

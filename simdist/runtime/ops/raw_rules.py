@@ -47,7 +47,7 @@ import numpy as np
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import trace_errors
 
-__all__ = ["check_attrs", "check_kernel", "check_shapes", "kernel_error", "layout_error", "CPU_LAYOUT", "SAME_SHAPE",
+__all__ = ["check_attrs", "check_kernel", "check_padding", "check_shapes", "kernel_error", "layout_error", "CPU_LAYOUT", "SAME_SHAPE",
            "SAME_SIZE"]
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
@@ -219,6 +219,34 @@ def check_shapes(name: str, spec: dict[str, Any], inputs: dict[str, Any]) -> Non
             known = [static_shapes.known_shape(x) for x in ts]
             text = _merge_text(known[0], known[i])
             raise trace_errors.mark_shape(err, text, name, known) if text is not None else err
+
+
+def check_padding(name: str, vals: dict[str, Any]) -> None:
+    """The 2-D convolution kernels' CheckValidPadding (their constructors, before a channels-first
+    refusal; their shape functions in a graph): a raw call's explicit_paddings against its padding
+    and data_format (conv.check_valid_padding; rawfz21, seed 20202612010 #36, 2020261202 #146)."""
+    if "explicit_paddings" not in vals or "padding" not in vals or \
+            not name.startswith(("Conv2D", "DepthwiseConv2dNative")):
+        return
+    first = vals.get("data_format") == "NCHW"
+    st = list(vals.get("strides") or ())
+    if len(st) == 4:   # (the constructors' stride checks come first: those errors stay the op's)
+        n, c, h, w = (st[0], st[1], st[2], st[3]) if first else (st[0], st[3], st[1], st[2])
+        if name.startswith("Depthwise"):   # (depthwise_conv_op.cc's constructor, before the NHWC refusal;
+            # a graph's shape function checks the padding at trace first, the kernel the strides when it runs)
+            text = ("Current implementation only supports equal length strides in the row and column dimensions."
+                    if h != w else "Current implementation does not yet support strides in the batch and depth "
+                    "dimensions." if n != 1 or c != 1 else None)
+            if text is not None:
+                if context.in_function() and name == "DepthwiseConv2dNative":
+                    from simdist.runtime.ops import conv
+                    conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, name,
+                                             channels_first=first)
+                raise errors.InvalidArgumentError(None, None, f"{text} [Op:{name}]")
+        if n != 1 or c != 1:
+            return
+    from simdist.runtime.ops import conv
+    conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, name, channels_first=first)
 
 
 def layout_error(name: str, given: str, default: str, dtype: Any = None) -> errors.OpError:

@@ -152,8 +152,8 @@ def _arg_rule(name: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = dts[0]
         if d.kind not in "fiub":
-            allowed = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
-                       "qint16, quint16, uint16, complex128, half, uint32, uint64, bool")
+            allowed = ("float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, "
+                       "quint8, qint32, qint16, quint16, bool")
             raise trace_errors.not_allowed(errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of allowed values: "
                 f"{allowed} [Op:{name}]"), name, d, allowed)
@@ -227,6 +227,8 @@ def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa:
         _arg_out_check(op, out)
         raise
     _arg_out_check(op, out)
+    _arg_rule(op.name)((t.dtype,), {"output_type": out})   # (the op def's T before the kernel's range: fz14
+    # seed 1420262001 #173, a complex scalar; rawfz21)
     nd = t.ndim   # a scalar has no dimension to reduce: [0, 0) in TF's message
     if not -nd <= ax < nd and nd < 2:   # ArgOp's shape function: a vector gives a scalar, unchecked
         raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [{-nd}, {nd}), but got "

@@ -101,6 +101,8 @@ def _slice_grad(op: Any, grad: Any) -> list:
     """TF's _SliceGrad: the gradient padded with zeros back to the input's shape."""
     shp = op.inputs[0].shape.as_list()
     begin, size = op.get_attr("begin"), op.get_attr("size")
+    if not shp:   # (a scalar: TF's paddings reshaped to [0, 2], a Pad that passes the gradient; rawfz21)
+        return [grad]
     return [pad(grad, [[b, d - s - b] for b, s, d in zip(begin, size, shp)])]
 
 
@@ -246,8 +248,23 @@ def _mirror_pad(a: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
 
 
 def _mirror_pad_grad(g: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
-    """The gradient of a mirror pad: each padded border added back onto the entries it mirrors."""
+    """The gradient of a mirror pad: each padded border added back onto the entries it mirrors.
+    MirrorPadGradOp's checks per dimension first (a raw call's paddings; rawfz21, seed 2020261202
+    #78): non-negative, their total below the input's size (TF 2.21's text), then no greater (SYMMETRIC)
+    or less (REFLECT) than the output's size."""
     off = 1 if mode == "REFLECT" else 0
+    for d, (lo, hi) in enumerate(paddings):
+        def fail(text: str) -> None:
+            raise errors.InvalidArgumentError(None, None, f"{text} [Op:MirrorPadGrad]")
+        if lo < 0 or hi < 0:
+            fail(f"Paddings must be non-negative: {lo}, {hi}")
+        if not lo + hi < g.shape[d]:
+            fail(f"Total paddings must be less than the input dimension size: {lo + hi} was not less than {g.shape[d]}")
+        n = g.shape[d] - lo - hi
+        if off == 0 and not (lo <= n and hi <= n):
+            fail(f"paddings must be no greater than the output dimension size: {lo}, {hi} greater than {n}")
+        if off == 1 and not (lo < n and hi < n):
+            fail(f"paddings must be less than the output dimension size: {lo}, {hi} not less than {n}")
     out = g
     for ax, (lo, hi) in enumerate(paddings):
         v = np.moveaxis(out, ax, 0)

@@ -142,8 +142,12 @@ def _clip(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
         out = np.empty(np.broadcast_shapes(x.shape, lo.shape, hi.shape), x.dtype)
         out.real, out.imag = _clip(x.real, lo.real, hi.real), _clip(x.imag, lo.imag, hi.imag)
         return out
+    # cwise_op_clip.cc: std::max(std::min(x, hi), lo) (Eigen's cwiseMin/cwiseMax the same): min(a, b)
+    # is b only where b < a, max(a, b) b only where a < b, so a NaN x passes, a NaN bound is ignored and
+    # of two zeros the first one's sign stays (clip(-0, lo=0, hi=-0) is -0; rawfz21, seed 2020261202 #119)
     with np.errstate(invalid="ignore"):
-        return np.maximum(np.minimum(x, hi), lo).astype(x.dtype, copy=False)
+        m = np.where(hi < x, hi, x)
+        return np.where(m < lo, lo, m).astype(x.dtype, copy=False)
 
 
 # ClipByValue (gen_math_ops._clip_by_value, which saturate_cast uses): NaN passes through
