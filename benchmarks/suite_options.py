@@ -79,6 +79,8 @@ _HELPER = re.compile(r"^(get|serialize|deserialize|.*_keras_object|standardize_.
 
 
 _NOTHING = object()
+_UNDECIDED = {"timeout": "the re-run timed out", "lost": "the re-run was lost", "wrote": "writes files",
+              "object": "the output is an object on one side only"}
 
 
 def _is_tensor(v: Any) -> bool:
@@ -211,23 +213,26 @@ class Recorder:
             return _NOTHING
         mode = self.mode.get(key) or ("test" if api.endswith((".__init__", ".update_state")) else "value")
         if mode == "value":
+            if not self.sandbox.spend("value"):
+                self.no_rerun[key].add("the test's re-run budget was spent")
+                return _NOTHING
             a = self.sandbox.value_run(lambda: fn(*d_args, **d_kwargs))
             if a[0] == "object":
                 mode = "test"
-            elif a[0] in ("timeout", "lost"):
-                self.undecided[key] += 1
+            elif a[0] in ("timeout", "lost", "wrote"):
+                self._decide(key, _UNDECIDED[a[0]])
                 return _NOTHING
             else:
                 b = self.sandbox.value_run(lambda: fn(*args, **kwargs))
-                if b[0] in ("timeout", "lost", "object"):
-                    self.undecided[key] += 1
+                if b[0] in ("timeout", "lost", "wrote", "object"):
+                    self._decide(key, _UNDECIDED[b[0]])
                     return _NOTHING
                 self.mode[key] = "value"
                 self._decide(key, not same(a, b))
                 return _NOTHING
         self.mode[key] = "test"
-        if self.sandbox.writes_files:
-            self.no_rerun[key].add("the test writes files")
+        if not self.sandbox.spend("test"):
+            self.no_rerun[key].add("the test's re-run budget was spent")
             return _NOTHING
         in_child, got = self.sandbox.test_run(lambda: fn(*d_args, **d_kwargs))
         if in_child:
@@ -235,9 +240,10 @@ class Recorder:
         self.sandbox.pending.append((api, param, got[1] if got[0] == "test" else None))
         return _NOTHING
 
-    def _decide(self, key: tuple[str, str], effective: bool | None) -> None:
-        if effective is None:
+    def _decide(self, key: tuple[str, str], effective: bool | str) -> None:
+        if isinstance(effective, str):           # undecided, for this reason
             self.undecided[key] += 1
+            self.no_rerun[key].add(effective)
         elif effective:
             self.effective[key[0]].add(key[1])
         else:
@@ -258,7 +264,7 @@ class Recorder:
             return f"output-neutral ({self.neutral[key]} {self.mode.get(key, 'value')} re-runs)"
         if self.no_rerun.get(key):
             return "not re-run: " + ", ".join(sorted(self.no_rerun[key]))
-        return "undecided (the re-runs timed out)" if self.undecided.get(key) else "not re-run: no call in a test body"
+        return "not re-run: no call in a test body"
 
     # -- patching -------------------------------------------------------------------------------
     def _set(self, owner: Any, attr: str, value: Any) -> None:

@@ -14,11 +14,14 @@ streams, iterators and Python generators are untouched), and the two outputs are
   its end and reports its outcome; the option is effective when that outcome differs from the
   parent's (the suite's own run).
 
-No re-run (and the pair is reported as such, not counted as covered) when: the process has more
-than one thread (a fork would copy locks held by others), the test uses a temporary directory
-(test mode would write the parent's files), the API writes files or is in `NO_RERUN`, or the
-fork timed out. Re-runs stop for a pair once it is shown effective, and after `TRIES` calls that
-were all output-neutral.
+The fork is a sandbox for memory only, so a child may not write: `open` for writing, `os.open`
+with a write flag, mkdir, rename, replace and remove raise `SandboxWrite` there (a BaseException, so
+a test's `except Exception` does not swallow it), and a re-run that tries is reported as "writes
+files", not compared. No re-run either (the pair is reported with the reason, never counted as
+covered) when: the process has more than one thread (a fork would copy locks held by others), the
+API is in `NO_RERUN` (it writes files or global state), the test's re-run budget (`PER_TEST`) is
+spent, or the fork timed out. Re-runs stop for a pair once it is shown effective, and after
+`TRIES` calls that were all output-neutral.
 """
 
 from __future__ import annotations
@@ -33,10 +36,10 @@ from typing import Any, Callable
 import numpy as np
 
 #: re-runs per (API, parameter) before it is called output-neutral (value mode, test mode)
-TRIES = {"value": 4, "test": 2}
-TIMEOUT = {"value": 20.0, "test": 90.0}
-#: fixtures that make a test write files: a test-mode fork would write the parent's files too
-FILE_FIXTURES = frozenset({"tmp_path", "tmpdir", "tmp_path_factory", "tmpdir_factory"})
+TRIES = {"value": 3, "test": 2}
+TIMEOUT = {"value": 20.0, "test": 60.0}
+#: forks per test (value mode counts two per re-run): bounds the survey's time
+PER_TEST = {"value": 16, "test": 3}
 #: APIs whose call writes files or global state a fork cannot keep to itself
 NO_RERUN = ("keras.Model.save", "keras.Model.save_weights", "tf.train.Checkpoint.save",
             "tf.train.Checkpoint.write", "tf.train.CheckpointManager.save", "tf.io.TFRecordWriter",
@@ -48,6 +51,40 @@ _MAX_ELEMENTS = 2000
 
 class NotPlain(Exception):
     """The output is an object: compare the rest of the test instead."""
+
+
+class SandboxWrite(BaseException):
+    """A re-run tried to write a file: the fork shares the parent's disk."""
+
+
+def _guard_writes() -> None:
+    """In a child: every file write raises SandboxWrite."""
+    import builtins
+    import io
+    import shutil
+
+    real_open, real_os_open = builtins.open, os.open
+
+    def guarded_open(file: Any, mode: str = "r", *a: Any, **k: Any) -> Any:
+        if any(c in mode for c in "wax+"):
+            raise SandboxWrite(f"open({file!r}, {mode!r})")
+        return real_open(file, mode, *a, **k)
+
+    def guarded_os_open(path: Any, flags: int, *a: Any, **k: Any) -> Any:
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC):
+            raise SandboxWrite(f"os.open({path!r})")
+        return real_os_open(path, flags, *a, **k)
+
+    def refuse(name: str) -> Callable[..., Any]:
+        def f(*a: Any, **k: Any) -> Any:
+            raise SandboxWrite(f"{name}{a!r}")
+        return f
+    builtins.open = io.open = guarded_open
+    os.open = guarded_os_open
+    for n in ("mkdir", "makedirs", "rename", "replace", "remove", "unlink", "rmdir", "removedirs", "symlink", "link"):
+        setattr(os, n, refuse(f"os.{n}"))
+    for n in ("rmtree", "copy", "copy2", "copyfile", "copytree", "move"):
+        setattr(shutil, n, refuse(f"shutil.{n}"))
 
 
 def plain(x: Any, depth: int = 0) -> Any:
@@ -104,7 +141,7 @@ class Sandbox:
         self.in_child = False
         self.child_fd: int | None = None
         self.in_call = False          # inside a test's call phase (not setup or teardown)
-        self.writes_files = False
+        self.forks = {"value": 0, "test": 0}   # this test's forks so far
         self.pending: list[tuple[str, str, str | None]] = []   # test mode: (api, param, child's outcome)
 
     def why_not(self, api: str) -> str | None:
@@ -119,6 +156,13 @@ class Sandbox:
             return "writes files or global state"
         return None
 
+    def spend(self, mode: str) -> bool:
+        """May this test fork once more in `mode`?"""
+        if self.forks[mode] >= PER_TEST[mode]:
+            return False
+        self.forks[mode] += 2 if mode == "value" else 1
+        return True
+
     def _fork(self, body: Callable[[int], None], timeout: float) -> Any:
         """Run body(write_fd) in a child; what it sent, or ('timeout',) / ('lost',)."""
         r, w = os.pipe()
@@ -126,6 +170,7 @@ class Sandbox:
         if pid == 0:                                   # the child
             os.close(r)
             self.in_child = True
+            _guard_writes()
             try:
                 body(w)
             except BaseException:                      # noqa: BLE001 - the child must never return into pytest
@@ -172,13 +217,18 @@ class Sandbox:
         def body(w: int) -> None:
             try:
                 out = call()
+            except SandboxWrite:
+                self._send(w, ("wrote",))
+                os._exit(0)
             except BaseException as e:                 # noqa: BLE001 - the exception's class is the output
                 self._send(w, ("raised", type(e).__name__))
                 os._exit(0)
             try:
-                msg = ("value", plain(out))
+                msg = ("value", plain(out)) if out is not None else ("object",)
             except NotPlain:
                 msg = ("object",)
+            except SandboxWrite:
+                msg = ("wrote",)
             except BaseException as e:                 # noqa: BLE001 - reading the output failed: an output too
                 msg = ("value", ("unreadable", type(e).__name__))
             try:
@@ -206,12 +256,12 @@ class Sandbox:
         if self.in_child:            # a child must never run another test
             os._exit(4)
         self.in_call = True
-        self.writes_files = bool(FILE_FIXTURES & set(fixturenames))
+        self.forks = {"value": 0, "test": 0}
         self.pending = []
 
-    def end_test(self, excinfo: Any) -> list[tuple[str, str, bool | None]]:
+    def end_test(self, excinfo: Any) -> list[tuple[str, str, bool | str]]:
         """The child sends its outcome and exits; the parent resolves its test-mode re-runs:
-        [(api, param, effective or None when undecided)]."""
+        [(api, param, effective, or a reason when undecided)]."""
         outcome = "passed" if excinfo is None else excinfo[0].__name__
         if self.in_child:
             if self.child_fd is not None:
@@ -221,7 +271,9 @@ class Sandbox:
         done = []
         for api, param, child in self.pending:
             if child is None:
-                done.append((api, param, None))
+                done.append((api, param, "the re-run timed out or was lost"))
+            elif child == "SandboxWrite":
+                done.append((api, param, "writes files"))
             else:
                 done.append((api, param, child != outcome))
         self.pending = []
