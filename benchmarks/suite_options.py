@@ -94,6 +94,20 @@ def _is_python_value(v: Any) -> bool:
     return isinstance(v, (list, tuple)) and len(v) > 0 and all(_is_python_value(x) for x in v)
 
 
+@functools.lru_cache(maxsize=None)
+def _raw_opdefs() -> dict[str, Any]:
+    return json.loads((ROOT / "simdist" / "runtime" / "ops" / "raw_opdefs.json").read_text(encoding="utf-8"))["ops"]
+
+
+def _raw_shares_type_attr(op: str) -> bool:
+    """Can a Python value of this raw op be converted to another input's dtype: two inputs share a
+    type attr, or one is a list input of a type attr (args_to_matching_eager)? Only then does the
+    pseudo-parameter exist."""
+    args = [a for a in _raw_opdefs().get(op, {}).get("args", []) if "input" in a and a.get("type_attr")]
+    attrs = [a["type_attr"] for a in args]
+    return any(attrs.count(t) > 1 for t in attrs) or any(a.get("number_attr") for a in args)
+
+
 def _raw_python_beside_tensor(sig: inspect.Signature, arguments: dict) -> bool:
     """Does a raw op's call pass a Python value for one input and a tensor for another (or a
     list input mixing both)?"""
@@ -146,7 +160,7 @@ class Recorder:
             self.params[api] = [p.name for p in sig.parameters.values()
                                 if p.default is not inspect.Parameter.empty and p.name not in _SKIP_PARAMS
                                 and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-            if api.startswith("tf.raw_ops."):
+            if api.startswith("tf.raw_ops.") and _raw_shares_type_attr(api.rsplit(".", 1)[1]):
                 self.params[api].append(RAW_PYTHON)
 
     def record(self, api: str, sig: inspect.Signature, args: tuple, kwargs: dict) -> list[str]:
