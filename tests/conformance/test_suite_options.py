@@ -154,3 +154,11 @@ def test_outputs_are_compared_by_dtype_shape_and_value(so):
     assert not rr.same(rr.plain(ds), rr.plain(tf.data.Dataset.range(5).batch(2, drop_remainder=True)))
     with pytest.raises(rr.NotPlain):
         rr.plain(tf.keras.layers.Dense(2))
+
+
+def test_an_array_against_a_structure_differs(so):
+    """unpack_x_y_sample_weight's case: an array on one side, a tuple on the other."""
+    import suite_options_rerun as rr
+    a = np.ones((2, 1), np.float32)
+    assert not rr.same(a, ("tuple", [a, np.zeros(2, np.float32)]))
+    assert not rr.same(("tuple", [a]), a)
