@@ -180,7 +180,8 @@ def data_make_csv_dataset_options(tf: Any) -> Any:
 def io_decode_csv_options(tf: Any) -> Any:
     recs = ['1;"a;b";NA', '2;c;3.5']
     a = tf.io.decode_csv(recs, [tf.constant(0), tf.constant(""), tf.constant(-1.0)], field_delim=";", na_value="NA")
-    b = tf.io.decode_csv(["1,'x,y"], [tf.constant(0), tf.constant(""), tf.constant("")], use_quote_delim=False)
+    b = tf.io.decode_csv(['1,"x",y', '2,a"b,"c"'], [tf.constant(0), tf.constant(""), tf.constant("")],
+                         use_quote_delim=False)
     c = tf.io.decode_csv(["1,2,3,4"], [tf.constant(0), tf.constant(0)], select_cols=[1, 3])
     return [a, b, c]
 
@@ -290,6 +291,7 @@ def image_nms_options(tf: Any) -> Any:
     scores = tf.constant([0.9, 0.75, 0.6, 0.3])
     return [tf.image.non_max_suppression(boxes, scores, 4, iou_threshold=0.3),
             tf.image.non_max_suppression(boxes, scores, 4, score_threshold=0.5),
+            tf.image.non_max_suppression(boxes, scores, 4, score_threshold=0.6),   # a score at the threshold
             tf.image.non_max_suppression_with_scores(boxes, scores, 4, iou_threshold=0.9, soft_nms_sigma=0.5),
             tf.image.non_max_suppression_padded(boxes, scores, 3, iou_threshold=0.3, pad_to_max_output_size=True)]
 
