@@ -156,3 +156,156 @@ def test_blind19_image_layers_at_the_ends_of_their_ranges_and_on_integer_images(
         assert_equal(got.dtype.name, "uint8", call=f"Resizing{size}(uint8 image)", what="dtype")
         assert_equal(got, want, call=f"Resizing{size}, interpolation={interpolation!r})(uint8 image)",
                      what="pixels (the float result rounded)")
+
+
+# -- declared output shapes: compute_output_shape and a symbolic call against the eager call's shape ------------
+@clause("keras.layer.adaptive-pooling", ref="tf221")
+def test_blind19_adaptive_pooling_declared_shapes_in_both_data_formats(keras, budget):
+    """AdaptiveAverage/MaxPooling1D/2D/3D(n, data_format): the output is (batch, n..., channels) for
+    channels_last and (batch, channels, n...) for channels_first; compute_output_shape and a symbolic
+    call (keras.Input) declare the shape the eager call returns (the channels count differs from every
+    spatial size here, so a shape read from the wrong axis fails)."""
+    cases = [(c, r, f) for c, r in (("AdaptiveAveragePooling1D", 1), ("AdaptiveMaxPooling2D", 2),
+                                    ("AdaptiveAveragePooling3D", 3), ("AdaptiveMaxPooling1D", 1),
+                                    ("AdaptiveAveragePooling2D", 2), ("AdaptiveMaxPooling3D", 3))
+             for f in ("channels_first", "channels_last")]
+    for name, rank, fmt in budget(cases):
+        spatial = (7, 5, 6)[:rank]
+        shape = (2, 3) + spatial if fmt == "channels_first" else (2,) + spatial + (3,)
+        want = (2, 3) + (2,) * rank if fmt == "channels_first" else (2,) + (2,) * rank + (3,)
+        layer = getattr(keras.layers, name)(2, data_format=fmt)
+        call = f"{name}(2, data_format={fmt!r}) on {shape}"
+        assert_equal(tuple(_np(layer(np.ones(shape, np.float32))).shape), want, call=call, what="out.shape")
+        assert_equal(tuple(layer.compute_output_shape(shape)), want, call=call, what="compute_output_shape")
+        sym = getattr(keras.layers, name)(2, data_format=fmt)(keras.Input(shape[1:]))
+        assert_equal(tuple(sym.shape), (None,) + want[1:], call=call, what="symbolic shape")
+
+
+@clause("keras.layer.hashed-crossing", ref="tf221")
+def test_blind19_hashed_crossing_declared_shapes(keras, budget):
+    """HashedCrossing(num_bins, output_mode): inputs of shape (batch,) or (batch, 1) give (batch,) /
+    (batch, 1) in "int" mode and (batch, num_bins) in "one_hot" mode (the unit axis replaced, not kept);
+    compute_output_shape and a symbolic call declare what the eager call returns."""
+    for mode, shape in budget([("one_hot", (3, 1)), ("one_hot", (3,)), ("int", (3, 1)), ("int", (3,))]):
+        a = np.array([1, 2, 3]).reshape(shape)
+        b = np.array([4, 5, 6]).reshape(shape)
+        layer = keras.layers.HashedCrossing(5, output_mode=mode)
+        got = tuple(_np(layer((a, b))).shape)
+        want = (3, 5) if mode == "one_hot" else shape
+        call = f"HashedCrossing(5, output_mode={mode!r}) on two {shape} inputs"
+        assert_equal(got, want, call=call, what="out.shape")
+        assert_equal(tuple(layer.compute_output_shape((shape, shape))), want, call=call, what="compute_output_shape")
+        ins = (keras.Input(shape[1:], dtype="int64"), keras.Input(shape[1:], dtype="int64"))
+        sym = keras.layers.HashedCrossing(5, output_mode=mode)(ins)
+        assert_equal(tuple(sym.shape), (None,) + want[1:], call=call, what="symbolic shape")
+
+
+# -- Keras's argument checks at their boundaries ----------------------------------------------------------------
+@clause("keras.layer.arguments", ref="tf221")
+def test_blind19_input_spec_ndim_bounds_are_inclusive(keras, budget):
+    """A layer's InputSpec(ndim / min_ndim / max_ndim) accepts an input of exactly the bound's rank and
+    refuses one beyond it with ValueError, as Keras 3.15's assert_input_compatibility does.
+    keras.config.set_image_data_format lower-cases its argument ("Channels_First" is channels_first)
+    and refuses another value with ValueError."""
+    class Spec(keras.layers.Layer):
+        def __init__(self, **spec):
+            super().__init__()
+            self.input_spec = keras.layers.InputSpec(**spec)
+
+        def call(self, x):
+            return x
+
+    for spec, lo, hi in budget([({"max_ndim": 2}, 1, 2), ({"min_ndim": 2}, 2, 4), ({"ndim": 2}, 2, 2),
+                                ({"min_ndim": 2, "max_ndim": 3}, 2, 3)]):
+        for nd in range(1, 5):
+            try:
+                Spec(**spec)(np.ones((2,) * nd, np.float32))
+                got = "accepted"
+            except ValueError:
+                got = "ValueError"
+            want = "accepted" if lo <= nd <= hi else "ValueError"
+            assert_equal(got, want, call=f"a layer with InputSpec({spec}) called on a rank-{nd} input", what="result")
+    old = keras.config.image_data_format()
+    try:
+        for value, want in (("Channels_First", "channels_first"), ("CHANNELS_LAST", "channels_last"),
+                            ("channels_first", "channels_first")):
+            keras.config.set_image_data_format(value)
+            assert_equal(keras.config.image_data_format(), want, call=f"set_image_data_format({value!r})",
+                         what="image_data_format()")
+        with pytest.raises(ValueError):
+            keras.config.set_image_data_format("channels_middle")
+    finally:
+        keras.config.set_image_data_format(old)
+
+
+# -- tf.sets with a sparse operand on either side ---------------------------------------------------------------
+@clause("ops.sets", ref="tf221")
+def test_blind19_set_operations_with_a_sparse_operand_on_either_side(tf, budget):
+    """tf.sets.intersection / union / difference (aminusb both ways) of two [2, n] groups of sets, dense
+    or sparse on either side (TF swaps a sparse first operand with a dense second one and flips
+    aminusb back): each row of the result is the sorted Python set operation of the rows."""
+    rows_a, rows_b = [[1, 2, 3, 7], [4, 5, 9, 6]], [[2, 5, 7], [9, 8, 1]]
+    a_sets = [set(r) for r in rows_a]
+    b_sets = [set(r) for r in rows_b]
+    ops = {"intersection": (lambda a, b: tf.sets.intersection(a, b), lambda x, y: x & y),
+           "union": (lambda a, b: tf.sets.union(a, b), lambda x, y: x | y),
+           "difference": (lambda a, b: tf.sets.difference(a, b), lambda x, y: x - y),
+           "difference(aminusb=False)": (lambda a, b: tf.sets.difference(a, b, aminusb=False), lambda x, y: y - x)}
+    forms = [(fa, fb) for fa in ("dense", "sparse") for fb in ("dense", "sparse")]
+    cases = [(o, f) for f in forms[::-1] for o in ops.items()]
+    cases.sort(key=lambda c: (c[1] != ("sparse", "dense"), c[0][0] != "difference"))   # (the swapped form first)
+    for (name, (op, py)), (fa, fb) in budget(cases):
+        a = tf.constant(rows_a, tf.int64)
+        b = tf.constant(rows_b, tf.int64)
+        a = tf.sparse.from_dense(a) if fa == "sparse" else a
+        b = tf.sparse.from_dense(b) if fb == "sparse" else b
+        out = op(a, b)
+        idx, vals = _np(out.indices), _np(out.values)
+        got = [[int(v) for i, v in zip(idx, vals) if i[0] == r] for r in range(2)]
+        want = [sorted(py(x, y)) for x, y in zip(a_sets, b_sets)]
+        assert_equal(got, want, call=f"tf.sets.{name}({fa} a, {fb} b)", what="rows")
+
+
+# -- tf.signal: odd lengths -------------------------------------------------------------------------------------
+@clause("ops.signal-compositions", ref="tf221")
+def test_blind19_signal_shifts_and_windows_at_odd_lengths(tf, budget):
+    """fftshift rolls each axis by floor(n / 2) and ifftshift by -floor(n / 2) (they differ for odd n:
+    NumPy's np.fft.fftshift / ifftshift); hann_window / hamming_window(L, periodic) are
+    a - b cos(2 pi k / N) with N = L - 1 + (1 if periodic and L even else 0) (window_ops.py: periodic
+    only extends an even length), for odd and even L."""
+    for shape, axes in budget([((5,), None), ((4,), None), ((3, 5), None), ((3, 5), 1), ((3, 5), [0]), ((7, 2), (0, 1))]):
+        x = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+        for name, ref in (("fftshift", np.fft.fftshift), ("ifftshift", np.fft.ifftshift)):
+            got = _np(getattr(tf.signal, name)(tf.constant(x), axes=axes))
+            assert_equal(got, ref(x, axes=axes), call=f"tf.signal.{name}(x of shape {shape}, axes={axes})")
+    for length, periodic in budget([(5, True), (5, False), (4, True), (4, False), (7, True), (2, True), (3, True)]):
+        n = length - 1 + (1 if periodic and length % 2 == 0 else 0)
+        k = np.arange(length, dtype=np.float64)
+        for name, a, b in (("hann_window", 0.5, 0.5), ("hamming_window", 0.54, 0.46)):
+            got = _np(getattr(tf.signal, name)(length, periodic=periodic))
+            assert_close(got, a - b * np.cos(2 * np.pi * k / n), tolerance=Tolerance(rtol=1e-5, atol=1e-6),
+                         call=f"tf.signal.{name}({length}, periodic={periodic})")
+
+
+# -- tf.lookup: line-number columns with an offset --------------------------------------------------------------
+@clause("ops.lookup", ref="tf221")
+def test_blind19_text_file_initializer_line_numbers_with_an_offset(tf, tmp_path, budget):
+    """TextFileInitializer(..., value_index_offset=o): a LINE_NUMBER column is the 0-based line number
+    plus o, as the value (keyed by a field or by the whole line) and as the key."""
+    path = tmp_path / "vocab.txt"
+    path.write_text("a\tx\nb\ty\nc\tz\n")
+    line, whole = tf.lookup.TextFileIndex.LINE_NUMBER, tf.lookup.TextFileIndex.WHOLE_LINE
+    for off in budget([3, 0, 10]):
+        table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+            str(path), tf.string, 0, tf.int64, line, delimiter="\t", value_index_offset=off), -1)
+        assert_equal(_np(table.lookup(tf.constant(["a", "b", "c", "q"]))).tolist(), [off, off + 1, off + 2, -1],
+                     call=f"TextFileInitializer(key column 0, value LINE_NUMBER, value_index_offset={off})")
+        table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+            str(path), tf.string, whole, tf.int64, line, delimiter=" ", value_index_offset=off), -1)
+        assert_equal(_np(table.lookup(tf.constant(["a\tx", "c\tz"]))).tolist(), [off, off + 2],
+                     call=f"TextFileInitializer(WHOLE_LINE keys, LINE_NUMBER values, value_index_offset={off})")
+        table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+            str(path), tf.int64, line, tf.string, 1, delimiter="\t", value_index_offset=off), "?")
+        got = [v.decode() for v in _np(table.lookup(tf.constant([off, off + 1, off + 2, off + 3], tf.int64))).tolist()]
+        assert_equal(got, ["x", "y", "z", "?"],
+                     call=f"TextFileInitializer(LINE_NUMBER keys, value column 1, value_index_offset={off})")
