@@ -116,7 +116,7 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('dataset.css-example', 'input', True, ('CSS24', 'CSS20'),
            'CentralStorage with 1 CPU and 1 GPU: `range(10).batch(2)` prints PerReplica values.'),
     Clause('dataset.shuffle', 'input', False, (),
-           '`Dataset.shuffle` yields each element once per pass; reshuffle_each_iteration (default True) gives each pass a new order, False repeats the first pass\'s order.'),
+           '`Dataset.shuffle` yields each element once per pass; reshuffle_each_iteration (default True) gives each pass a new order, False repeats the first pass\'s order; for an op or global seed the order is TF\'s (Philox words of the seed generator\'s seeds, r % n over the oldest-first buffer).'),
     Clause('dataset.from-generator', 'input', False, (),
            "TF 2.21: an exception raised by from_generator's generator reaches the iterator as the PyFunc kernel's status (ValueError/TypeError InvalidArgumentError, NotImplementedError UnimplementedError, MemoryError ResourceExhaustedError, anything else UnknownError); an element that does not fit the signature is InvalidArgumentError."),
     Clause('dataset.batching', 'input', False, (),

@@ -5,9 +5,9 @@ sizes, grey and RGB, a .txt file, a hidden directory): the file order for a seed
 index_directory and its NumPy shuffle), class_names, the split (training / validation / both),
 labels (int, categorical, binary, None, a list), color modes, crop_to_aspect_ratio,
 pad_to_aspect_ratio, batch_size None, and every batch's images (SHA-1 of their float32 bytes) and
-labels. Where the pipeline shuffles with tf.data (shuffle=True), simdist's permutation is its own
-(clause dataset.shuffle), so each epoch is compared as the sorted list of its (image, label) pairs;
-with shuffle=False the batches are compared in order. Live only (a subprocess: this module is its
+labels. Where the pipeline shuffles with tf.data (shuffle=True, a seed), the order is TF's (clause
+dataset.shuffle), so two epochs of (image, label) pairs are compared in order, as the batches are
+with shuffle=False. Live only (a subprocess: this module is its
 worker)."""
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ def _program(tf: Any, keras: Any) -> dict:
                                        "classes": ds.class_names}
                 if shuffled:
                     batched = kw.get("batch_size", 32) is not None
-                    rec["epoch"] = sorted([_h(x), y.numpy().tolist()] for x, y in (ds.unbatch() if batched else ds))
+                    for e in ("epoch", "epoch2"):   # two passes: tf.data's shuffle reshuffles each iteration
+                        rec[e] = [[_h(x), y.numpy().tolist()] for x, y in (ds.unbatch() if batched else ds)]
                     rec["shapes"] = [list(x.shape) for x, _ in ds]
                 else:
                     rec["epoch"] = _epoch(ds)
@@ -97,7 +98,7 @@ def _program(tf: Any, keras: Any) -> dict:
                                                        verbose=False)
         out["text"] = [[x.numpy().tolist(), y.numpy().tolist()] for x, y in text]
         text = keras.utils.text_dataset_from_directory(tree, seed=2, labels=None, batch_size=None, verbose=False)
-        out["text_seeded"] = sorted(x.numpy().decode() for x in text)
+        out["text_seeded"] = [x.numpy().decode() for x in text]
         errors = {}
         for key, kw in (("bad_mode", dict(label_mode="x")), ("bad_color", dict(color_mode="cmyk")),
                         ("split_no_seed", dict(validation_split=0.2, subset="training")),

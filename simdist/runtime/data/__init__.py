@@ -19,11 +19,9 @@ Deviations from TF, by design:
   probe raises, the spec comes from the first real element with every dim unknown. A shape that
   depends on values in a way both probes miss comes out static where TF's tracing would say None.
   `flat_map` functions still run per element (their returned datasets are not recorded).
-- `shuffle` is deterministic: the permutation comes from NumPy's PCG64 seeded with
-  SeedSequence([seed or a fixed name-derived root, epoch]); an unseeded shuffle uses the root
-  derived from the name "simdist.data.shuffle" (so two unseeded shuffles of equally long inputs
-  give the same order). `reshuffle_each_iteration` advances the epoch per new iterator. The orders
-  differ from TF's Philox-based ones.
+- `shuffle` gives TF's order for a seed (TF's Philox words and seed generator: data/shuffle.py);
+  an unseeded shuffle without a global seed (nondeterministic in TF) takes simdist's root-derived
+  seed pair, the same for every such shuffle.
 
 Layout (one module per kind of dataset, as TF's data/ops are laid out): `dataset` (the base node
 and its methods), `iterators`, `options`, `elements` (conversion, argument checks, cardinality

@@ -11,9 +11,10 @@ first, in input order.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Iterator
 
-__all__ = ["pipeline", "kinds", "epochs", "set_epochs", "stateful_ops"]
+__all__ = ["pipeline", "kinds", "epochs", "set_epochs", "kept_epochs", "stateful_ops"]
 
 
 def pipeline(dataset: Any) -> Iterator[Any]:
@@ -38,6 +39,18 @@ def set_epochs(dataset: Any, values: list[int]) -> None:
     nodes = [node for node in pipeline(dataset) if hasattr(node, "_epoch")]
     for node, value in zip(nodes, values):
         node._epoch = value
+
+
+@contextlib.contextmanager
+def kept_epochs(dataset: Any) -> Iterator[None]:
+    """A build-time probe's iteration of `dataset` is no pass of it: its shuffles' epoch counters are
+    put back afterwards (TF builds without iterating, so the first real pass draws the first
+    iteration's seeds, clause dataset.shuffle)."""
+    saved = epochs(dataset)
+    try:
+        yield
+    finally:
+        set_epochs(dataset, saved)
 
 
 def stateful_ops(node: Any) -> list[str]:

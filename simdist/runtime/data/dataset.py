@@ -365,8 +365,13 @@ class DatasetV2:
 
     def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: Any = None,
                 name: str | None = None) -> "DatasetV2":
-        return _ShuffleDataset(self, _int_arg(buffer_size), None if seed is None else _int_arg(seed),
-                               True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration))
+        """A buffer shuffle with TF's order for its seeds (clause dataset.shuffle): the (seed, seed2)
+        pair is resolved now, as TF's get_seed at construction (a global seed alone draws an op seed)."""
+        from simdist.runtime.ops.random_gamma import tf_seeds
+        op_seed = None if seed is None else _int_arg(seed)
+        return _ShuffleDataset(self, _int_arg(buffer_size), op_seed,
+                               True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration),
+                               tf_seeds(op_seed))
 
     def enumerate(self, start: Any = 0, name: str | None = None) -> "DatasetV2":
         """(index, element) pairs, index int64 from `start` (TF builds it as zip(range, self))."""

@@ -67,7 +67,7 @@ def RandomDataset(seed: Any = None) -> Any:  # noqa: N802 - TF's name
 def shuffle_and_repeat(buffer_size: Any, count: Any = None, seed: Any = None) -> Transformation:
     """tf.data.experimental.shuffle_and_repeat: TF's fused ShuffleAndRepeatDataset, which its docstring
     gives as `shuffle(buffer_size, seed, reshuffle_each_iteration=True).repeat(count)` (simdist builds
-    that; the shuffle orders are simdist's, clause dataset.shuffle)."""
+    that; the order is TF's fused node's, observed: clause dataset.shuffle)."""
     return lambda dataset: dataset.shuffle(buffer_size, seed=seed, reshuffle_each_iteration=True).repeat(count)
 
 

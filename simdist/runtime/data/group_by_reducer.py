@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes
+from simdist.runtime.data import checkpoint_state
 from simdist.runtime.data.elements import UNKNOWN_CARDINALITY, _apply, _normalize_fn_output, host_device
 from simdist.runtime.data.functions import DatasetFunction
 from simdist.runtime.data.map_filter import _FunctionDataset, _probe_spec
@@ -84,8 +85,9 @@ class _GroupByReducerDataset(_FunctionDataset):
             reduce_fn = DatasetFunction(lambda both: reducer.reduce_func(both[0], both[1]),
                                         (state_spec, input_dataset.element_spec), trace)
             specs = flatten(state_spec)
-            new = _probe_spec(reduce_fn, _Input((state_spec, input_dataset.element_spec),
-                                                lambda: _zeros_of(specs) + next(input_dataset._iter_flat())))
+            with checkpoint_state.kept_epochs(input_dataset):   # a probe is no pass of the input
+                new = _probe_spec(reduce_fn, _Input((state_spec, input_dataset.element_spec),
+                                                    lambda: _zeros_of(specs) + next(input_dataset._iter_flat())))
             old, got = flatten(state_spec), flatten(new)
             if [s.dtype for s in old] != [s.dtype for s in got]:
                 raise TypeError(f"Invalid `reducer`. The element types for the new state "

@@ -10,7 +10,7 @@ na_value skipped; a column never seen string), as `[0]` / `[""]` (optional colum
 CsvDataset per file interleaved num_parallel_reads at a time (block 1), shuffle(shuffle_buffer_size,
 shuffle_seed) if shuffle, repeat(num_epochs) unless 1, batch(batch_size, drop_remainder=num_epochs is
 None), a map to an OrderedDict of columns (and `(features, label)` with label_name), prefetch.
-Differences: shuffled orders are simdist's (clause dataset.shuffle); `sloppy` is accepted (simdist's
+Shuffled orders are TF's for a seed (clause dataset.shuffle). Differences: `sloppy` is accepted (simdist's
 order is the deterministic one); `encoding` other than utf-8 is read as given by Python's codecs.
 """
 

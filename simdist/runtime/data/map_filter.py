@@ -14,7 +14,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.ops import static_shapes as _static_shapes
-from simdist.runtime.data import components, resources
+from simdist.runtime.data import checkpoint_state, components, resources
 from simdist.runtime.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
 from simdist.runtime.data.dataset import _UnaryDataset
@@ -92,7 +92,13 @@ def _first_real_output(dfn: DatasetFunction, input_dataset: Any, device: str, pr
     """The function's output on the first real element it does not fail on (an element whose own
     computation fails, or on which the function fails, is TF's error at iteration, not at build:
     `range(n).map(check_numerics failing at 0).ignore_errors()` builds); the probe's error when none
-    of the first `_REAL_PROBES` elements does, or the input is empty."""
+    of the first `_REAL_PROBES` elements does, or the input is empty (no pass of the input:
+    checkpoint_state.kept_epochs)."""
+    with checkpoint_state.kept_epochs(input_dataset):
+        return _first_real_output_of(dfn, input_dataset, device, probe_error)
+
+
+def _first_real_output_of(dfn: DatasetFunction, input_dataset: Any, device: str, probe_error: Exception) -> Any:
     it = input_dataset._iter_flat()
     for _ in range(_REAL_PROBES):
         try:
@@ -294,7 +300,8 @@ def _probe_dataset_spec(fn: Callable[..., Any], input_dataset: DatasetV2, trace:
             except AttributeError:
                 raise
             except Exception:  # noqa: BLE001 - a probe value the function refuses: the spec of a real element
-                first = next(input_dataset._iter_flat())
+                with checkpoint_state.kept_epochs(input_dataset):
+                    first = next(input_dataset._iter_flat())
                 ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(first), trace))
                 return map_structure(lambda s: TensorSpec([None] * (s.shape.rank or 0) if s.shape.rank is not None
                                                           else None, s.dtype), ds.element_spec)

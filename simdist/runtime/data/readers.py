@@ -275,7 +275,7 @@ class TextLineDataset(_FileDataset):
 
 def list_files(file_pattern: Any, shuffle: Any = None, seed: Any = None) -> DatasetV2:
     """`Dataset.list_files`: the files matching the pattern(s), sorted (matching_files), shuffled with
-    the whole list as buffer unless `shuffle=False` (simdist's shuffle order: clause dataset.shuffle)."""
+    the whole list as buffer unless `shuffle=False` (TF's shuffle order for a seed: clause dataset.shuffle)."""
     from simdist.runtime.data.sources import _TensorSliceDataset
     patterns = _filenames(file_pattern)
     if isinstance(patterns, DatasetV2):

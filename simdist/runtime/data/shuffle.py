@@ -1,8 +1,20 @@
-"""`shuffle`: a deterministic buffer shuffle (see the package docstring for how it differs from TF)."""
+"""`shuffle`: TF's buffer shuffle on TF's Philox streams, so a seeded shuffle gives TF 2.21's order
+(clause `dataset.shuffle`).
+
+The (seed, seed2) pair is resolved when the dataset is built, as TF's data `random_seed.get_seed`:
+the op-seed rule of every stateful random op (runtime/ops/random_gamma.py `tf_seeds`: a global seed
+alone draws the next op seed). Each new iteration (a new `iter`, or a `repeat` starting the shuffle
+over) takes its generator seeds from the dataset's seed generator (random_seed_ops.cc): with
+`reshuffle_each_iteration` a RandomSeedGenerator, PhiloxRandom(seed, seed2) read one uint32 at a
+time (SingleSampleAdapter), two words per iteration; otherwise the FixedSeedGenerator, (seed, seed2)
+itself. The iterator (shuffle_dataset_op.cc) fills its buffer up to `buffer_size` elements, then per
+element draws one uint32 `r` of PhiloxRandom(iteration seeds), takes the element at offset
+`r % n` of the n buffered ones (oldest first), moves the oldest into its place and drops the oldest.
+Without any seed TF's seeds are nondeterministic; simdist's come from its root seed (unseeded_pair).
+"""
 
 from __future__ import annotations
 
-import hashlib
 from typing import Callable, Iterator
 
 import numpy as np
@@ -11,22 +23,48 @@ from simdist.runtime import errors
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import UNKNOWN_CARDINALITY
 from simdist.runtime.data.resumable import lazy
+from simdist.runtime.ops import philox
 
 
-_SHUFFLE_ROOT = int.from_bytes(hashlib.sha256(b"simdist.data.shuffle").digest()[:8], "little")
+class _Words:
+    """random::SingleSampleAdapter<PhiloxRandom>: a Philox generator's uint32 words one at a time."""
+
+    def __init__(self, gen: philox.Philox) -> None:
+        self._gen = gen
+        self._block: tuple[int, ...] = ()
+        self._used = 4
+
+    def __call__(self) -> int:
+        if self._used == 4:
+            self._block, self._used = self._gen.next(), 0
+        self._used += 1
+        return int(self._block[self._used - 1])
+
+
+def iteration_seeds(seed: int, seed2: int, reshuffle: bool, epoch: int) -> tuple[int, int]:
+    """The seeds of the `epoch`-th iterator of a shuffle (0-based): words 2*epoch and 2*epoch+1 of
+    RandomSeedGenerator(seed, seed2) when reshuffling, else (seed, seed2) (FixedSeedGenerator)."""
+    if not reshuffle:
+        return seed, seed2
+    gen = philox.seeded(seed, seed2)
+    gen.skip((2 * epoch) // 4)
+    block = gen.next()
+    i = (2 * epoch) % 4
+    return int(block[i]), int(block[i + 1])
 
 
 class _ShuffleDataset(_UnaryDataset):
     _KIND = "ShuffleDatasetV3"
 
     def __init__(self, input_dataset: DatasetV2, buffer_size: int, seed: int | None,
-                 reshuffle_each_iteration: bool) -> None:
+                 reshuffle_each_iteration: bool, seeds: tuple[int, int]) -> None:
         if buffer_size <= 0 and buffer_size != UNKNOWN_CARDINALITY:
             raise errors.InvalidArgumentError(None, None,
                                               "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
         super().__init__((input_dataset,), {"buffer_size": buffer_size, "seed": seed,
                                             "reshuffle_each_iteration": reshuffle_each_iteration},
                          input_dataset.element_spec)
+        self._seeds = seeds
         self._epoch = 0
 
     def _reset_state(self) -> None:
@@ -37,39 +75,30 @@ class _ShuffleDataset(_UnaryDataset):
 
     def _steps(self) -> Callable[[], list[np.ndarray]]:
         p = self._params
-        root = _SHUFFLE_ROOT if p["seed"] is None else p["seed"] % (2 ** 64)
-        epoch = self._epoch if p["reshuffle_each_iteration"] else 0
+        s, s2 = iteration_seeds(*self._seeds, p["reshuffle_each_iteration"], self._epoch)
         self._epoch += 1
-        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([root, epoch])))
+        rand = _Words(philox.seeded(s, s2))
         size = p["buffer_size"] if p["buffer_size"] > 0 else None
-        buf: list[list[np.ndarray]] = []
+        buf: list[list[np.ndarray]] = []   # oldest first (the slice [start, end) of TF's ring buffer)
         it = self._input._iter_flat()
         ended = [False]
 
         def step() -> list[np.ndarray]:
-            # the buffer filled first (an input's error is passed on, the buffer kept: ShuffleDataset's
-            # FillBuffer), then each element out makes room for the next input element
+            # FillBuffer: up to buffer_size elements (an input's error is passed on, the buffer kept)
             while not ended[0] and (size is None or len(buf) < size):
                 try:
                     buf.append(next(it))
                 except StopIteration:
                     ended[0] = True
-            if not ended[0]:
-                try:
-                    flat = next(it)
-                except StopIteration:
-                    ended[0] = True
-                else:
-                    k = int(rng.integers(len(buf)))
-                    out = buf[k]
-                    buf[k] = flat
-                    return out
             if not buf:
                 raise StopIteration
-            k = int(rng.integers(len(buf)))
-            buf[k], buf[-1] = buf[-1], buf[k]
-            return buf.pop()
+            k = rand() % len(buf)
+            out = buf[k]
+            buf[k] = buf[0]   # std::swap(buffer[index], buffer[start]); start++
+            del buf[0]
+            return out
         return step
 
     def _card(self) -> int:
         return self._input._card()
+
