@@ -20,7 +20,8 @@ CALLBACK_KINDS = {"EarlyStopping": "early_stopping", "ReduceLROnPlateau": "reduc
 #: callback classes without cases here, with the reason.
 CALLBACK_ELSEWHERE = {"Callback": "the base class (every case's recorder subclasses it)",
                       "CallbackList": "the container fit builds (test_harden16_hooks, keras.fit.callback-hooks)",
-                      "TensorBoard": "event files, not fit decisions: keras.callback.tensorboard"}
+                      "TensorBoard": "event files, not fit decisions: keras.callback.tensorboard",
+                      "SwapEMAWeights": "test_klayers21.py::test_klayers21_swap_ema_weights (session 21)"}
 
 
 def _public(module):

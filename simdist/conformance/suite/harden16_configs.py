@@ -24,6 +24,7 @@ NAMESPACES = ("layers", "losses", "metrics", "optimizers", "optimizers.schedules
 SKIP: dict[str, str] = {
     "layers.Layer": "abstract base", "layers.InputSpec": "not a layer", "layers.Wrapper": "abstract base",
     "layers.Lambda": "config holds a Python function's bytecode",
+    "layers.Pipeline": "its config is its layers' serialized configs (test_klayers21.py::test_klayers21_pipeline)",
     "layers.InputLayer": "built by keras.Input; its config is the input's shape",
     "losses.Loss": "abstract base", "losses.LossFunctionWrapper": "wraps a function",
     "losses.Reduction": "an enum, not a loss",
@@ -64,6 +65,7 @@ REQUIRED_BY_CLASS: dict[str, dict[str, Any]] = {
     "layers.RandomWidth": {"factor": 0.3},
     "layers.RandomHue": {"factor": 0.3},
     "layers.RandomSaturation": {"factor": 0.3},
+    "layers.RandomPosterization": {"factor": 4},   # (bits kept, in [1, 8])
     "layers.Solarization": {},
     "layers.MixUp": {},
     "layers.CutMix": {},
