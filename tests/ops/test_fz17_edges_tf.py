@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import edge_compare
+from edge_programs import traced as _traced, sig as _sig
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -22,24 +23,6 @@ clause = pytest.mark.clause
 def _eager(expr: str) -> Callable[[Any], Any]:
     def run(tf: Any) -> Any:
         return eval(expr, {"tf": tf, "np": np})  # noqa: S307 - our own text
-    return run
-
-
-def _traced(expr: str) -> Callable[[Any], Any]:
-    """The expression inside a tf.function (AutoGraph off), called once."""
-    def run(tf: Any) -> Any:
-        return tf.function(lambda: eval(expr, {"tf": tf, "np": np}), autograph=False)()  # noqa: S307
-    return run
-
-
-def _sig(expr: str, spec: tuple[list[int | None] | None, str], arg: str) -> Callable[[Any], Any]:
-    """get_concrete_function of `lambda x: expr` with a one-spec input_signature (its trace-time
-    error, if any), then a call with `arg` (its error class, or its result)."""
-    def run(tf: Any) -> Any:
-        fn = eval(f"lambda x: {expr}", {"tf": tf, "np": np})  # noqa: S307 - our own text
-        g = tf.function(fn, input_signature=[tf.TensorSpec(spec[0], getattr(tf, spec[1]))], autograph=False)
-        g.get_concrete_function()
-        return g(eval(arg, {"tf": tf, "np": np}))  # noqa: S307 - our own text
     return run
 
 

@@ -14,54 +14,11 @@ import numpy as np
 import pytest
 
 import edge_compare
+from edge_programs import eager as _eager, traced as _traced, sig as _sig, var_traced as _var_traced, tape as _tape
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
-
-
-def _eager(expr: str) -> Callable[[Any], Any]:
-    def run(tf: Any) -> Any:
-        tf.constant(1.0) + 1.0   # (a first op: TF's very first call in a process takes the slow path)
-        return eval(expr, {"tf": tf, "np": np})  # noqa: S307 - our own text
-    return run
-
-
-def _traced(expr: str) -> Callable[[Any], Any]:
-    """The expression inside a tf.function (AutoGraph off), called once."""
-    def run(tf: Any) -> Any:
-        return tf.function(lambda: eval(expr, {"tf": tf, "np": np}), autograph=False)()  # noqa: S307
-    return run
-
-
-def _sig(expr: str, spec: tuple[list[int | None] | None, str], arg: str) -> Callable[[Any], Any]:
-    """get_concrete_function of `lambda x: expr` with a one-spec input_signature (its trace-time
-    error, if any), then a call with `arg` (its error class, or its result)."""
-    def run(tf: Any) -> Any:
-        fn = eval(f"lambda x: {expr}", {"tf": tf, "np": np})  # noqa: S307 - our own text
-        g = tf.function(fn, input_signature=[tf.TensorSpec(spec[0], getattr(tf, spec[1]))], autograph=False)
-        g.get_concrete_function()
-        return g(eval(arg, {"tf": tf, "np": np}))  # noqa: S307 - our own text
-    return run
-
-
-def _var_traced(expr: str, var: str) -> Callable[[Any], Any]:
-    """`lambda: expr` of a variable `v` (made by `var` outside) inside a tf.function, called once."""
-    def run(tf: Any) -> Any:
-        v = eval(var, {"tf": tf, "np": np})  # noqa: S307 - our own text
-        return tf.function(lambda: eval(expr, {"tf": tf, "np": np, "v": v}), autograph=False)()  # noqa: S307
-    return run
-
-
-def _tape(expr: str, source: str) -> Callable[[Any], Any]:
-    """The expression of a watched `x` (made by `source`) under a GradientTape, and its gradient."""
-    def run(tf: Any) -> Any:
-        x = eval(source, {"tf": tf, "np": np})  # noqa: S307 - our own text
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = eval(expr, {"tf": tf, "np": np, "x": x})  # noqa: S307 - our own text
-        return [y, tape.gradient(y, x)]
-    return run
 
 
 # complex64 values beside the exponents below: a subnormal real part, parts whose atan2 underflows,
