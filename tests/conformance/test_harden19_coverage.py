@@ -9,12 +9,22 @@ from __future__ import annotations
 from simdist.conformance.suite import harden16_reference, harden19_layers, harden19_reference
 from simdist.conformance.suite import harden19_training as training
 
+#: classes whose values another suite module runs on both backends (session 21's klayers21), by namespace
+ELSEWHERE = {
+    "layers": {n: "simdist/conformance/suite/test_klayers21.py" for n in (
+        "AugMix", "ContrastLimitedAdaptiveHistogramEqualization", "Equalization", "MelSpectrogram", "RandAugment",
+        "RandomColorDegeneration", "RandomColorJitter", "RandomElasticTransform", "RandomErasing",
+        "RandomGaussianBlur", "RandomPerspective", "RandomPosterization", "RandomSharpness", "STFTSpectrogram")},
+    "initializers": {"STFT": "test_klayers21.py::test_klayers21_stft_spectrogram_and_initializer"},
+}
+
 #: namespace -> the classes harden19 runs for values.
 RUN = {
-    "layers": set(harden19_layers.LAYER_CASES) | set(harden19_layers.STRUCTURAL),
+    "layers": set(harden19_layers.LAYER_CASES) | set(harden19_layers.STRUCTURAL) | set(ELSEWHERE["layers"]),
     "losses": set(training.LOSS_CASES), "metrics": set(training.METRIC_CASES),
     "optimizers": set(training.OPTIMIZERS), "optimizers.schedules": set(training.SCHEDULES),
-    "initializers": set(training.INITIALIZERS), "regularizers": set(training.REGULARIZERS),
+    "initializers": set(training.INITIALIZERS) | set(ELSEWHERE["initializers"]),
+    "regularizers": set(training.REGULARIZERS),
     "constraints": set(training.CONSTRAINTS),
 }
 
