@@ -86,7 +86,8 @@ def index_directory(directory: str, labels: Any, formats: tuple[str, ...], class
     file_paths = [os.path.join(directory, f) for f in filenames]
     if shuffle:
         if seed is None:
-            seed = np.random.randint(1e6)   # (Keras's draw from NumPy's global generator)
+            from simdist import tf   # (Keras draws np.random.randint(1e6) from NumPy's global stream; simdist's
+            seed = tf.random._simdist_numpy_seed(1e6)   # stream is that one once seeded, else the root seed's)
         np.random.RandomState(seed).shuffle(file_paths)
         if labels is not None:
             np.random.RandomState(seed).shuffle(labels)

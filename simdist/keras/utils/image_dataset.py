@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from simdist.keras.utils import dataset_utils
 
 __all__ = ["image_dataset_from_directory", "ALLOWLIST_FORMATS"]
@@ -125,7 +123,8 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
         raise ValueError(f'`format` should be either "tf" or "grain". Received: format={format}')
     dataset_utils.check_validation_split_arg(validation_split, subset, shuffle, seed)
     if seed is None:
-        seed = np.random.randint(1e6)
+        from simdist import tf   # (Keras draws np.random.randint(1e6) from NumPy's global stream; simdist's
+        seed = tf.random._simdist_numpy_seed(1e6)   # stream is that one once seeded, else the root seed's)
     paths, labels, class_names = dataset_utils.index_directory(
         directory, labels, formats=ALLOWLIST_FORMATS, class_names=class_names, shuffle=shuffle, seed=seed,
         follow_links=follow_links, verbose=verbose)

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from simdist.keras.utils import dataset_utils
 from simdist.keras.utils.image_dataset import _check_labels
 
@@ -49,7 +47,8 @@ def text_dataset_from_directory(directory: str, labels: Any = "inferred", label_
         labels = label_mode = None
     dataset_utils.check_validation_split_arg(validation_split, subset, shuffle, seed)
     if seed is None:
-        seed = np.random.randint(1e6)
+        from simdist import tf   # (Keras draws np.random.randint(1e6) from NumPy's global stream; simdist's
+        seed = tf.random._simdist_numpy_seed(1e6)   # stream is that one once seeded, else the root seed's)
     paths, labels, class_names = dataset_utils.index_directory(
         directory, labels, formats=(".txt",), class_names=class_names, shuffle=shuffle, seed=seed,
         follow_links=follow_links, verbose=verbose)
