@@ -68,14 +68,17 @@ def _specs() -> list[Any]:
 
 
 def _edge_cases(module: str) -> list[Any]:
-    """The `fn(tf)` of every case of a tests/ops/test_*_tf.py module that lists CASES (name, clause, fn)."""
-    sys.path.insert(0, str(ROOT / "tests" / "ops"))
+    """The `fn(tf)` of every case of a tests/ops or tests/runtime test_*_tf.py module that lists CASES
+    (name, clause, fn) or PROGRAMS (name, fn)."""
+    for sub in ("runtime", "ops"):
+        sys.path.insert(0, str(ROOT / "tests" / sub))
     sys.path.insert(0, str(ROOT / "tests"))
     try:
         m = importlib.import_module(module)
     except Exception:   # noqa: BLE001 - a module that needs what this process lacks
         return []
-    return [case[-1] for case in getattr(m, "CASES", []) if isinstance(case, tuple) and case and callable(case[-1])]
+    return [case[-1] for case in (*getattr(m, "CASES", []), *getattr(m, "PROGRAMS", []))
+            if isinstance(case, tuple) and case and callable(case[-1])]
 
 
 def synthesized(ops: list[str]) -> dict[str, Any]:
@@ -114,7 +117,8 @@ def main() -> None:
     # (incremental: the calls already recorded for raw ops still in the namespace are kept; --fresh drops them)
     old = {} if "--fresh" in sys.argv or not OUT.exists() else json.loads(OUT.read_text())
     cases: dict[str, Any] = {k: v for k, v in old.items() if k in wanted}
-    parts = ["specs"] + [p.stem for p in sorted((ROOT / "tests" / "ops").glob("test_*_tf.py"))
+    parts = ["specs"] + [p.stem for sub in ("ops", "runtime")
+                         for p in sorted((ROOT / "tests" / sub).glob("test_*_tf.py"))
                          if p.stem != "test_raw_ops_tf"] + ["synth"]
     if "--parts" in sys.argv:   # (a chosen order of sources; the rest after them)
         first = sys.argv[sys.argv.index("--parts") + 1].split(",")

@@ -272,8 +272,4 @@ UNCHECKED = ("AdjustContrastv2", "AdjustHue", "AdjustSaturation", "Conv2DBackpro
              "ReadFile", "SparseAddGrad", "SparseDenseCwiseAdd", "SparseFillEmptyRowsGrad",
              "SparseSegmentMeanGradV2", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNGradV2",
              "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSumGradV2", "SparseSliceGrad",
-             "StatelessRandomPoisson", "WriteFile",
-             # (session 21, codecs21: the image and audio codec ops, registered with their public functions;
-             # their raw forms wait for recorded TF calls)
-             "DecodeBmp", "DecodeImage", "DecodePng", "DecodeWav", "EncodeJpeg", "EncodePng", "EncodeWav",
-             "ExtractJpegShape")
+             "StatelessRandomPoisson", "WriteFile")
