@@ -6,8 +6,10 @@ a FarmHash bucket (strings, or `oov_method="farmhash"`), or raise when `num_oov_
 counts tokens in a `tf.lookup.experimental.MutableHashTable` and keeps them by count, ties broken
 by the token (both descending: NumPy's lexsort reversed), up to `max_tokens`. Output modes "int",
 "one_hot", "multi_hot", "count", "tf_idf" (encode_categorical_inputs; tf_idf weights the counts by
-the idf weights given or learned as log(1 + documents / (1 + document count))). Dense tensors and
-SparseTensors only (no RaggedTensor), sparse=False, unsalted hashing (no SipHash)."""
+the idf weights given or learned as log(1 + documents / (1 + document count))). Dense tensors,
+SparseTensors and RaggedTensors (looked up through tf.ragged.map_flat_values, adapted from their
+flat values, a row a document; TextVectorization's split tokens), sparse=False, unsalted hashing
+(no SipHash)."""
 
 from __future__ import annotations
 
@@ -36,8 +38,8 @@ def listify_tensors(x: Any) -> Any:
 
 
 def ensure_tensor(inputs: Any, dtype: Any = None) -> Any:
-    """Keras's tf_utils.ensure_tensor: a tensor (SparseTensor kept) of `dtype`, cast if it differs."""
-    if not isinstance(inputs, (tf.Tensor, tf.SparseTensor)):
+    """Keras's tf_utils.ensure_tensor: a tensor (SparseTensor, RaggedTensor kept) of `dtype`, cast if it differs."""
+    if not isinstance(inputs, (tf.Tensor, tf.SparseTensor, tf.RaggedTensor)):
         inputs = tf.convert_to_tensor(inputs, dtype)
     if dtype is not None and inputs.dtype != dtype:
         inputs = tf.cast(inputs, dtype)
@@ -338,10 +340,18 @@ class IndexLookup(Layer):
         tokens, counts = self._num_tokens(data)
         self.token_counts.insert(tokens, counts + self.token_counts.lookup(tokens))
         if self.output_mode == "tf_idf":
-            deduped_doc_data = tf.concat([tf.unique(x)[0] for x in data], axis=0)
+            if isinstance(data, tf.RaggedTensor):   # (Keras: tf.map_fn of tf.unique over the rows)
+                rows = data.to_list()
+                deduped_doc_data = tf.constant([t for row in rows for t in dict.fromkeys(row)],
+                                               dtype=self.vocabulary_dtype)
+            else:
+                deduped_doc_data = tf.concat([tf.unique(x)[0] for x in data], axis=0)
             tokens, counts = self._num_tokens(deduped_doc_data)
             self.token_document_counts.insert(tokens, counts + self.token_document_counts.lookup(tokens))
-            self.num_documents.assign_add(tf.shape(data, out_type="int64")[0])
+            if isinstance(data, tf.RaggedTensor):
+                self.num_documents.assign_add(data.nrows(out_type="int64"))
+            else:
+                self.num_documents.assign_add(tf.shape(data, out_type="int64")[0])
 
     def finalize_state(self) -> None:
         if self._has_input_vocabulary or int(self.token_counts.size().numpy()) == 0:
@@ -392,6 +402,8 @@ class IndexLookup(Layer):
             inputs = self._expand_dims(inputs, -1)
         if isinstance(inputs, tf.SparseTensor):
             lookups = tf.SparseTensor(inputs.indices, self._lookup_dense(inputs.values), inputs.dense_shape)
+        elif isinstance(inputs, tf.RaggedTensor):
+            lookups = tf.ragged.map_flat_values(self._lookup_dense, inputs)
         else:
             lookups = self._lookup_dense(inputs)
         if self.output_mode == "int":
@@ -497,7 +509,12 @@ class IndexLookup(Layer):
         return [item for item, count in counts.items() if count > 1]
 
     def _num_tokens(self, data: Any) -> tuple[Any, Any]:
-        flat_values = data.values if isinstance(data, tf.SparseTensor) else tf.reshape(data, [-1])
+        if isinstance(data, tf.SparseTensor):
+            flat_values = data.values
+        elif isinstance(data, tf.RaggedTensor):
+            flat_values = data.flat_values
+        else:
+            flat_values = tf.reshape(data, [-1])
         tokens, _, counts = tf.unique_with_counts(flat_values, out_idx="int64")
         return tokens, counts
 
