@@ -14,6 +14,7 @@ flat values, a row a document; TextVectorization's split tokens), sparse=False, 
 from __future__ import annotations
 
 import collections
+import os
 from typing import Any
 
 import numpy as np
@@ -392,6 +393,45 @@ class IndexLookup(Layer):
         if self.output_mode == "tf_idf":
             self.token_document_counts.remove(self.token_document_counts.export()[0])
             self.num_documents.assign(0)
+
+    # --- saving (Keras's saving_lib hooks) ----------------------------------------------------------------
+    def save_own_variables(self, store: Any) -> None:
+        """The idf weights (tf_idf) under the key "idf_weights" (no other variable is saved)."""
+        if self.output_mode == "tf_idf":
+            store["idf_weights"] = self.idf_weights_const.numpy()
+
+    def load_own_variables(self, store: Any) -> None:
+        if self.output_mode == "tf_idf":
+            idf_weights = store["idf_weights"]
+            if hasattr(self, "idf_weights"):
+                self.idf_weights.assign(idf_weights)
+            else:
+                self.idf_weights = tf.Variable(idf_weights, trainable=False)
+            self.idf_weights_const = self.idf_weights.value()
+
+    def save_assets(self, dir_path: str) -> None:
+        """An adapted (or set) vocabulary, special tokens included, as `dir_path`/vocabulary.txt, one
+        token a line (none for a vocabulary given to the constructor: the config holds it)."""
+        if self.input_vocabulary is not None:
+            return
+        vocabulary = self.get_vocabulary(include_special_tokens=True)
+        with open(os.path.join(dir_path, "vocabulary.txt"), "w") as f:
+            f.write("\n".join([str(w) for w in vocabulary]))
+
+    def load_assets(self, dir_path: str) -> None:
+        """The vocabulary save_assets wrote (trailing empty lines dropped), with the loaded idf weights."""
+        if self.input_vocabulary is not None:
+            return
+        with open(os.path.join(dir_path, "vocabulary.txt")) as f:
+            lines = f.read().splitlines()
+        while lines and lines[-1] == "":
+            lines.pop()
+        values: list = [str(line) for line in lines] if self.vocabulary_dtype == "string" \
+            else [int(line) for line in lines]
+        if self.output_mode == "tf_idf":
+            self.set_vocabulary(values, idf_weights=self.idf_weights_const.numpy())
+        else:
+            self.set_vocabulary(values)
 
     # --- call ------------------------------------------------------------------------------------------
     def call(self, inputs: Any) -> Any:
