@@ -4,8 +4,9 @@ row_splits[i+1]]), TF's encoding (ragged_tensor.py). What it has: from_row_split
 TF validates), from_row_lengths, from_nested_row_splits, from_tensor (uniform rows: their sizes
 kept in the shape, as TF's uniform_row_length keeps them), values,
 row_splits, flat_values, nested_row_splits, row_lengths, nrows, ragged_rank, dtype, shape (the
-ragged dimensions None), to_list, to_tensor (padded with default_value), numpy (TF's: an object
-array of row arrays when the rows differ in length), with_flat_values, and `tf.ragged.constant`.
+ragged dimensions None), to_list, to_tensor (padded with default_value; with `shape`, cut and
+padded to it), numpy (TF's: an object array of row arrays when the rows differ in length),
+with_flat_values, `tf.ragged.constant` and `tf.ragged.map_flat_values`.
 What it has not: indexing, arithmetic and the ragged dispatch of TF's ops (tf.add, tf.concat, ... on
 a RaggedTensor), row_starts/value_rowids, the uniform_row_length property, a TypeSpec: a tf.function or
 strategy.run cannot take or return one (return its flat_values and row_splits), no gradients.
