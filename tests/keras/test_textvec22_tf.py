@@ -5,7 +5,8 @@ max_tokens, pad_to_max_tokens, output_sequence_length (cutting and padding), rag
 list, a file, with idf weights), adapt (arrays, lists, a Dataset with steps, a generator) with its
 vocabulary order (by count, ties by the token, descending), get_vocabulary, set_vocabulary,
 vocabulary_size, get_config / from_config, a .keras file round trip (the vocabulary asset), a tf.data map,
-a model with a string Input, and the errors Keras raises; also the ops it adds to simdist
+a model with a string Input, the text-classification tutorial's patterns (a registered standardize
+function saved and loaded, an export Sequential, a tf.function), and the errors Keras raises; also the ops it adds to simdist
 (RaggedTensor.to_tensor(shape=), tf.ragged.map_flat_values, tf.math.bincount of a RaggedTensor). The
 corpus has punctuation, unicode, repeated tokens, ties and empty strings. Results are token indices,
 counts and few float operations: each must equal TF's answer (floats to 1e-6). Clauses
@@ -266,6 +267,42 @@ def _integration(c: dict[str, Callable[[Any], Any]]) -> None:
     c["tv/keras_file_vocab"] = keras_file(vocabulary=VOCAB)
 
 
+def _tutorial(c: dict[str, Callable[[Any], Any]]) -> None:
+    """The text-classification tutorial's patterns: a registered standardize function, a .keras
+    round trip of it, an export model (TextVectorization first in a Sequential), a tf.function."""
+    def registered(tf: Any) -> Any:
+        @tf.keras.utils.register_keras_serializable(package="textvec22")
+        def custom_standardization(x: Any) -> Any:
+            return tf.strings.regex_replace(tf.strings.lower(x), "<br />", " ")
+        layer = _tv(tf, standardize=custom_standardization, max_tokens=10, output_sequence_length=4)
+        layer.adapt(tf.data.Dataset.from_tensor_slices(["Good<br />movie", "bad movie<br />bad", "so-so"]).batch(2))
+        return layer
+
+    def registered_file(tf: Any) -> list:
+        import tempfile
+        layer = registered(tf)
+        inp = tf.keras.Input(shape=(1,), dtype="string")
+        m = tf.keras.Model(inp, layer(inp))
+        path = os.path.join(tempfile.mkdtemp(), "m.keras")
+        m.save(path)
+        back = tf.keras.models.load_model(path)
+        return [layer.get_vocabulary(), tf.keras.layers.serialize(layer)["config"]["standardize"],
+                back(tf.constant([["bad<br />good"]])), back.layers[-1].get_config()["standardize"] is not None]
+    c["tv/tutorial_registered_standardize"] = registered_file
+
+    def export_model(tf: Any) -> list:
+        layer = registered(tf)
+        core = tf.keras.Sequential([tf.keras.layers.Embedding(10, 2, embeddings_initializer="ones"),
+                                    tf.keras.layers.GlobalAveragePooling1D(),
+                                    tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        core(tf.constant([[1, 2, 3, 0]]))
+        export = tf.keras.Sequential([layer, core, tf.keras.layers.Activation("sigmoid")])
+        export.compile(loss="binary_crossentropy", optimizer="adam", metrics=["accuracy"])
+        return [export.predict(tf.constant(["good movie", "bad"]), verbose=0),
+                tf.function(lambda x: layer(x))(tf.constant(["good movie bad"]))]
+    c["tv/tutorial_export_model"] = export_model
+
+
 def _ragged_ops(c: dict[str, Callable[[Any], Any]]) -> None:
     def rt(tf: Any) -> Any:
         return tf.ragged.constant([[1, 2, 2], [], [5]])
@@ -290,6 +327,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     _adapt(c)
     _config(c)
     _integration(c)
+    _tutorial(c)
     _ragged_ops(c)
     return c
 
