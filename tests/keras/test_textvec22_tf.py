@@ -94,6 +94,9 @@ def _modes(c: dict[str, Callable[[Any], Any]]) -> None:
     c["tv/seq_len_cut"] = _adapted(output_sequence_length=2)
     c["tv/seq_len_split_none"] = _adapted(output_sequence_length=3, split=None)
     c["tv/seq_len_split_none_2d"] = _adapted(output_sequence_length=3, split=None, query=[[q] for q in QUERY])
+    c["tv/seq_len_scalar"] = lambda tf: _tv(tf, vocabulary=VOCAB, output_sequence_length=3)(tf.constant("a b"))
+    c["tv/err_seq_len_scalar_empty"] = lambda tf: _tv(tf, vocabulary=VOCAB, output_sequence_length=3)(
+        tf.constant(""))
     c["tv/err_mode"] = lambda tf: _tv(tf, output_mode="tfidf")
     c["tv/err_seq_len_mode"] = lambda tf: _tv(tf, output_mode="count", output_sequence_length=3)
     c["tv/err_seq_len_float"] = lambda tf: _tv(tf, output_sequence_length=3.0)

@@ -9,7 +9,9 @@
 4. a StringLookup (mask_token "", one OOV index "[UNK]") indexes the tokens; `adapt` counts them
    (by count, ties by the token, both descending; up to max_tokens);
 5. output_mode "int": a ragged result goes dense through to_tensor(0, shape=[..., output_sequence_length])
-   (unless ragged=True), a dense one is cut to output_sequence_length and zero-padded to it; the other
+   (unless ragged=True), a dense one (split=None, or a scalar's split) is cut to output_sequence_length
+   and zero-padded to it (required_space_to_batch_paddings: an empty row stays empty, and set_shape
+   refuses it); the other
    modes ("multi_hot", "count", "tf_idf", and "one_hot") are the lookup's encodings.
 Saving: the vocabulary learned by adapt goes to the .keras file's assets as vocabulary.txt, the idf
 weights as the layer's own variables (the lookup's save_assets / save_own_variables).
@@ -236,8 +238,14 @@ class TextVectorization(Layer):
                 return tf.RaggedTensor.from_row_lengths(
                     tf.constant([t for r in rows for t in r], dtype=lookup_data.dtype), [len(r) for r in rows])
             outputs = lookup_data[..., :self._output_sequence_length]
+            # padded "to a multiple" of output_sequence_length (an empty row stays empty), then the
+            # static shape set: an empty row is set_shape's ValueError, as in Keras
             shape = tf.shape(outputs)
             padded_shape = tf.concat((shape[:-1], [self._output_sequence_length]), 0)
             padding, _ = tf.required_space_to_batch_paddings(shape, padded_shape)
-            return tf.pad(outputs, padding)
+            outputs = tf.pad(outputs, padding)
+            static_padded_shape = lookup_data.shape.as_list()
+            static_padded_shape[-1] = self._output_sequence_length
+            outputs.set_shape(static_padded_shape)
+            return outputs
         return lookup_data
