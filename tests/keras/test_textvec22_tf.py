@@ -7,14 +7,17 @@ vocabulary order (by count, ties by the token, descending), get_vocabulary, set_
 vocabulary_size, get_config / from_config, a .keras file round trip (the vocabulary asset), a tf.data map,
 a model with a string Input, the text-classification tutorial's patterns (a registered standardize
 function saved and loaded, an export Sequential, a tf.function), and the errors Keras raises; also the ops it adds to simdist
-(RaggedTensor.to_tensor(shape=), tf.ragged.map_flat_values, tf.math.bincount of a RaggedTensor). The
+(RaggedTensor.to_tensor(shape=), tf.ragged.map_flat_values, tf.math.bincount of a RaggedTensor); and
+keras.utils.FeatureSpace (every feature kind, crosses, adapt, calls on batches and scalars, a Dataset map,
+dict and concat outputs, its inputs and encodings, a model fit and an inference model, configs, errors). The
 corpus has punctuation, unicode, repeated tokens, ties and empty strings. Results are token indices,
 counts and few float operations: each must equal TF's answer (floats to 1e-6). Clauses
-keras.layer.text-vectorization and ops.strings-ragged. Its golden (tests/goldens/) is stamped with this file.
+keras.layer.text-vectorization, keras.utils.feature-space and ops.strings-ragged. Its golden (tests/goldens/) is stamped with this file.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Any, Callable
@@ -306,6 +309,95 @@ def _tutorial(c: dict[str, Callable[[Any], Any]]) -> None:
     c["tv/tutorial_export_model"] = export_model
 
 
+FS_DATA = {"age": [31.0, 45.0, 22.0, 60.0, 45.0, 38.0], "sex": [1, 0, 1, 1, 0, 0],
+           "city": ["a", "b", "a", "c", "a", "b"], "thal": ["x", "y", "x", "x", "z", "y"],
+           "score": [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]}
+
+
+def _fs(tf: Any, output_mode: str = "concat", **kw: Any) -> Any:
+    """The structured-data tutorial's FeatureSpace, adapted on FS_DATA."""
+    FS = tf.keras.utils.FeatureSpace
+    fs = FS(features={"age": FS.float_discretized(num_bins=3), "sex": FS.integer_categorical(num_oov_indices=0),
+                      "city": "string_categorical", "thal": FS.string_hashed(num_bins=4), "score": "float_normalized"},
+            crosses=[FS.cross(feature_names=("sex", "city"), crossing_dim=8)], output_mode=output_mode, name="fs", **kw)
+    fs.adapt(tf.data.Dataset.from_tensor_slices(FS_DATA).batch(2))
+    return fs
+
+
+def _feature_space(c: dict[str, Callable[[Any], Any]]) -> None:
+    """keras.utils.FeatureSpace: every feature kind, crosses, adapt, calls, inputs and encodings, a model."""
+    FIRST3 = {k: v[:3] for k, v in FS_DATA.items()}
+    c["fs/concat_call"] = lambda tf: _fs(tf)(FIRST3)
+    c["fs/scalar_call"] = lambda tf: _fs(tf)({k: v[0] for k, v in FS_DATA.items()})
+    c["fs/encoded_and_inputs"] = lambda tf: (lambda fs: [
+        (tuple(fs.get_encoded_features().shape), fs.get_encoded_features().dtype),
+        sorted((k, tuple(v.shape), v.dtype) for k, v in fs.get_inputs().items())])(_fs(tf))
+    c["fs/dataset_map"] = lambda tf: (lambda fs: [b for b in tf.data.Dataset.from_tensor_slices(FS_DATA).batch(4).map(
+        lambda x: fs(x))])(_fs(tf))
+    c["fs/dict_mode"] = lambda tf: (lambda r: sorted(r.items()))(_fs(tf, output_mode="dict")(FIRST3))
+    c["fs/dict_scalar"] = lambda tf: (lambda r: sorted(r.items()))(
+        _fs(tf, output_mode="dict")({k: v[1] for k, v in FS_DATA.items()}))
+
+    def kinds(tf: Any) -> Any:
+        FS = tf.keras.utils.FeatureSpace
+        fs = FS(features={"f": "float", "r": FS.float_rescaled(scale=2.0, offset=1.0), "n": "float_normalized",
+                          "d": "float_discretized", "i": "integer_categorical", "s": "string_categorical",
+                          "ih": "integer_hashed", "sh": "string_hashed",
+                          "si": FS.string_categorical(output_mode="int", max_tokens=3)},
+                crosses=[FS.cross(("i", "s"), crossing_dim=5, output_mode="int")], output_mode="dict",
+                hashing_dim=6, num_discretization_bins=4)
+        data = {"f": [0.5, 1.0, 2.0, 4.0], "r": [1.0, 2.0, 3.0, 4.0], "n": [2.0, 4.0, 6.0, 8.0],
+                "d": [0.0, 1.0, 2.0, 3.0], "i": [7, 8, 7, 9], "s": ["u", "v", "u", "w"], "ih": [3, 4, 5, 3],
+                "sh": ["p", "q", "r", "p"], "si": ["m", "m", "n", "o"]}
+        fs.adapt(data)
+        return sorted(fs(data).items())
+    c["fs/every_kind_dict"] = kinds
+
+    def model(tf: Any) -> list:
+        # (the tutorial's Model(inputs=encoded_features, ...) takes intermediate tensors as inputs, which
+        # simdist's functional models do not: the training model here has its own Input)
+        tf.keras.utils.set_random_seed(4)
+        fs = _fs(tf)
+        dense = tf.keras.layers.Dense(1, kernel_initializer="ones")
+        inp = tf.keras.Input(shape=tuple(fs.get_encoded_features().shape[1:]))
+        training = tf.keras.Model(inp, dense(inp))
+        training.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+        ds = tf.data.Dataset.from_tensor_slices((FS_DATA, [1.0, 0, 1, 0, 1, 0])).batch(3)
+        training.fit(ds.map(lambda x, y: (fs(x), y)), epochs=2, verbose=0)
+        inference = tf.keras.Model(fs.get_inputs(), dense(fs.get_encoded_features()))
+        return [dense.kernel, inference({k: tf.constant(np.array(v)[:, None]) for k, v in FS_DATA.items()})]
+    c["fs/model_fit_and_inference"] = model
+
+    def config(tf: Any) -> list:
+        fs = _fs(tf)
+        cfg = fs.get_config()
+        again = tf.keras.utils.FeatureSpace.from_config(cfg)
+        # (as JSON: simdist's serialized build configs hold shapes as lists where Keras keeps the tuple)
+        return [json.dumps(cfg, sort_keys=True), json.dumps(again.get_config(), sort_keys=True) ==
+                json.dumps(cfg, sort_keys=True)]
+    c["fs/config"] = config
+    c["fs/feature_config"] = lambda tf: repr(tf.keras.utils.FeatureSpace.float_rescaled(scale=3.0, name="q")
+                                             .get_config())
+    c["fs/cross_config"] = lambda tf: [repr(tf.keras.utils.FeatureSpace.cross(["a", "b"], 7).get_config()),
+                                       tf.keras.utils.FeatureSpace.cross(["a", "b"], 7).name]
+    FS_ERR = {"a": "float"}
+    c["fs/err_feature_type"] = lambda tf: tf.keras.utils.FeatureSpace(features={"a": "foo"})
+    c["fs/err_output_mode"] = lambda tf: tf.keras.utils.FeatureSpace(features=FS_ERR, output_mode="x")
+    c["fs/err_empty"] = lambda tf: tf.keras.utils.FeatureSpace(features={})
+    c["fs/err_not_adapted"] = lambda tf: tf.keras.utils.FeatureSpace(features={"a": "string_categorical"}).get_inputs()
+    c["fs/err_cross_unknown"] = lambda tf: tf.keras.utils.FeatureSpace(features=FS_ERR, crosses=[("a", "b")])
+    c["fs/err_cross_no_dim"] = lambda tf: tf.keras.utils.FeatureSpace(features=FS_ERR, crosses=[("a",)],
+                                                                      crossing_dim=0)
+    c["fs/err_call_not_dict"] = lambda tf: tf.keras.utils.FeatureSpace(features=FS_ERR)([1.0])
+    c["fs/err_feature_mode"] = lambda tf: tf.keras.utils.FeatureSpace.string_categorical(output_mode="multi_hot")
+    c["fs/err_cross_mode"] = lambda tf: tf.keras.utils.FeatureSpace.cross(["a", "b"], 4, output_mode="float")
+    c["fs/err_one_hot_float"] = lambda tf: tf.keras.utils.FeatureSpace(features={"a": tf.keras.utils.FeatureSpace.feature(
+        "float32", tf.keras.layers.Rescaling(2.0), "one_hot")}).get_inputs()
+    c["fs/err_concat_int"] = lambda tf: tf.keras.utils.FeatureSpace(
+        features={"a": tf.keras.utils.FeatureSpace.integer_hashed(4, output_mode="int")}).get_inputs()
+    c["fs/err_adapt_list"] = lambda tf: tf.keras.utils.FeatureSpace(features=FS_ERR).adapt([1.0])
+
+
 def _ragged_ops(c: dict[str, Callable[[Any], Any]]) -> None:
     def rt(tf: Any) -> Any:
         return tf.ragged.constant([[1, 2, 2], [], [5]])
@@ -331,13 +423,17 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     _config(c)
     _integration(c)
     _tutorial(c)
+    _feature_space(c)
     _ragged_ops(c)
     return c
 
 
 CASES = _cases()
 LABELS = sorted(CASES)
-_AUTO_NAME = re.compile(r"\b(text_vectorization|string_lookup|input_layer|dense|functional|sgd)(_\d+)?\b")
+_AUTO_NAME = re.compile(r"\b(text_vectorization|string_lookup|input_layer|dense|functional|sgd|float|float_rescaled|"
+                        r"float_normalized|float_discretized|integer_categorical|string_categorical|string_hashed|"
+                        r"integer_hashed|integer_lookup|hashing|discretization|normalization|rescaling|"
+                        r"hashed_crossing|category_encoding|tfd_identity|tfd_concat)(_\d+)?\b")
 
 
 def _encode(v: Any) -> Any:
@@ -423,6 +519,11 @@ def _check(tf_results: dict[int, Any], prefixes: tuple[str, ...]) -> None:
 @pytest.mark.clause("keras.layer.text-vectorization")
 def test_text_vectorization_matches_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("tv/",))
+
+
+@pytest.mark.clause("keras.utils.feature-space")
+def test_feature_space_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("fs/",))
 
 
 @pytest.mark.clause("ops.strings-ragged")

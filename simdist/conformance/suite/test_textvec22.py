@@ -154,3 +154,31 @@ def test_textvec22_errors(tf, keras):
         L.TextVectorization(vocabulary=["a"])(tf.constant([["a b", "c"]]))
     with raises(ValueError, match="Cannot adapt layer"):
         L.TextVectorization(vocabulary=["a"]).adapt(["a b"])
+
+
+@clause("keras.utils.feature-space", ref="tf221")
+def test_textvec22_feature_space_concat_and_dict(tf, keras):
+    FS = keras.utils.FeatureSpace
+    data = {"size": [1.0, 2.0, 3.0, 4.0], "color": ["red", "blue", "red", "green"], "n": [5, 7, 5, 5]}
+    fs = FS(features={"size": FS.float_rescaled(scale=0.5, offset=1.0), "color": "string_categorical",
+                      "n": FS.integer_categorical(num_oov_indices=0)}, output_mode="concat")
+    fs.adapt(tf.data.Dataset.from_tensor_slices(data).batch(3))
+    # by name: color (OOV + tokens by count desc), n (tokens by count desc, no OOV), size
+    colors = ["[UNK]", "red", "green", "blue"]
+    ns = [5, 7]
+    want = np.array([[float(c == colors[i]) for i in range(4)] + [float(n == ns[j]) for j in range(2)] + [s * 0.5 + 1]
+                     for c, n, s in zip(data["color"], data["n"], data["size"])], np.float32)
+    assert_close(fs(data), want, tolerance=TOL32, call="FeatureSpace(...)(data): color, n one-hot, size rescaled")
+    assert_close(fs({k: v[2] for k, v in data.items()}), want[2], tolerance=TOL32,
+                 call="a scalar example: the batch axis squeezed back")
+    assert_equal(tuple(fs.get_encoded_features().shape), (None, 7), call="get_encoded_features().shape")
+    assert_equal(sorted(fs.get_inputs()), ["color", "n", "size"], call="get_inputs() names")
+    fsd = FS(features={"color": FS.string_categorical(output_mode="int"), "size": "float"}, output_mode="dict")
+    fsd.adapt(data)
+    out = fsd({"color": data["color"], "size": data["size"]})
+    assert_equal(np.asarray(out["color"]).ravel().tolist(), [colors.index(c) for c in data["color"]],
+                 call="dict mode: an int feature stays its lookup index")
+    with raises(ValueError, match="Invalid feature type"):
+        FS(features={"a": "foo"})
+    with raises(ValueError, match="You need to call `.adapt"):
+        FS(features={"a": "string_categorical"}).get_inputs()
