@@ -158,6 +158,13 @@ def _adapt(c: dict[str, Callable[[Any], Any]]) -> None:
     c["tv/adapt_ties"] = _adapted(corpus=ties, query=["a b c d e f g h"])
     c["tv/adapt_ties_max_tokens"] = _adapted(corpus=ties, query=["a b c d e f g h"], max_tokens=5)
     c["tv/adapt_list"] = _adapted(corpus=list(CORPUS))
+    c["tv/adapt_encoding_latin1"] = _adapted(encoding="latin-1")
+
+    def adapt_batch_size(tf: Any) -> list:
+        layer = _tv(tf)
+        layer.adapt(CORPUS, batch_size=2)
+        return layer.get_vocabulary()
+    c["tv/adapt_batch_size"] = adapt_batch_size
     c["tv/adapt_tensor"] = lambda tf: _adapted(corpus=tf.constant(CORPUS))(tf)
     c["tv/adapt_dataset"] = lambda tf: _adapted(corpus=tf.data.Dataset.from_tensor_slices(CORPUS).batch(2))(tf)
 
