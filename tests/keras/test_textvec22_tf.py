@@ -9,10 +9,12 @@ a model with a string Input, the text-classification tutorial's patterns (a regi
 function saved and loaded, an export Sequential, a tf.function), and the errors Keras raises; also the ops it adds to simdist
 (RaggedTensor.to_tensor(shape=), tf.ragged.map_flat_values, tf.math.bincount of a RaggedTensor); and
 keras.utils.FeatureSpace (every feature kind, crosses, adapt, calls on batches and scalars, a Dataset map,
-dict and concat outputs, its inputs and encodings, a model fit and an inference model, configs, errors). The
+dict and concat outputs, its inputs and encodings, a model fit and an inference model, configs, a .keras
+file, errors); an adapted Normalization's weights loaded back (a weights file, a .keras file). The
 corpus has punctuation, unicode, repeated tokens, ties and empty strings. Results are token indices,
 counts and few float operations: each must equal TF's answer (floats to 1e-6). Clauses
-keras.layer.text-vectorization, keras.utils.feature-space and ops.strings-ragged. Its golden (tests/goldens/) is stamped with this file.
+keras.layer.text-vectorization, keras.utils.feature-space, keras.layer.normalization-adapt and
+ops.strings-ragged. Its golden (tests/goldens/) is stamped with this file.
 """
 
 from __future__ import annotations
@@ -387,6 +389,19 @@ def _feature_space(c: dict[str, Callable[[Any], Any]]) -> None:
                                              .get_config())
     c["fs/cross_config"] = lambda tf: [repr(tf.keras.utils.FeatureSpace.cross(["a", "b"], 7).get_config()),
                                        tf.keras.utils.FeatureSpace.cross(["a", "b"], 7).name]
+    def save_load(tf: Any) -> list:
+        import tempfile
+        import zipfile
+        fs = _fs(tf)
+        path = os.path.join(tempfile.mkdtemp(), "fs.keras")
+        fs.save(path)
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+            top = {k: v for k, v in json.loads(zf.read("config.json")).items() if k != "config"}
+        back = tf.keras.models.load_model(path)
+        return [names, json.dumps(top, sort_keys=True), type(back).__name__, back(FIRST3),
+                back({k: v[4] for k, v in FS_DATA.items()})]
+    c["fs/save_and_load_model"] = save_load
     FS_ERR = {"a": "float"}
     c["fs/err_feature_type"] = lambda tf: tf.keras.utils.FeatureSpace(features={"a": "foo"})
     c["fs/err_output_mode"] = lambda tf: tf.keras.utils.FeatureSpace(features=FS_ERR, output_mode="x")
@@ -403,6 +418,33 @@ def _feature_space(c: dict[str, Callable[[Any], Any]]) -> None:
     c["fs/err_concat_int"] = lambda tf: tf.keras.utils.FeatureSpace(
         features={"a": tf.keras.utils.FeatureSpace.integer_hashed(4, output_mode="int")}).get_inputs()
     c["fs/err_adapt_list"] = lambda tf: tf.keras.utils.FeatureSpace(features=FS_ERR).adapt([1.0])
+
+
+def _normalization_loaded(c: dict[str, Callable[[Any], Any]]) -> None:
+    """An adapted Normalization's mean and variance come back with its variables (a weights file, a .keras file)."""
+    def model(tf: Any) -> Any:
+        norm = tf.keras.layers.Normalization(name="nz")
+        norm.adapt(np.array([[1.0, 10.0], [3.0, 30.0], [5.0, 20.0]], np.float32))
+        inp = tf.keras.Input(shape=(2,))
+        return tf.keras.Model(inp, norm(inp))
+
+    def weights(tf: Any) -> list:
+        import tempfile
+        path = os.path.join(tempfile.mkdtemp(), "m.weights.h5")
+        model(tf).save_weights(path)
+        fresh = model(tf)
+        fresh.layers[-1].adapt(np.array([[0.0, 0.0], [1.0, 1.0]], np.float32))
+        fresh.load_weights(path)
+        return fresh(tf.constant([[2.0, 15.0]]))
+    c["nz/weights_file"] = weights
+
+    def keras_file(tf: Any) -> list:
+        import tempfile
+        path = os.path.join(tempfile.mkdtemp(), "m.keras")
+        model(tf).save(path)
+        back = tf.keras.models.load_model(path)
+        return [back(tf.constant([[2.0, 15.0]])), back.layers[-1].mean, back.layers[-1].variance]
+    c["nz/keras_file"] = keras_file
 
 
 def _ragged_ops(c: dict[str, Callable[[Any], Any]]) -> None:
@@ -431,6 +473,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     _integration(c)
     _tutorial(c)
     _feature_space(c)
+    _normalization_loaded(c)
     _ragged_ops(c)
     return c
 
@@ -531,6 +574,11 @@ def test_text_vectorization_matches_tf(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("keras.utils.feature-space")
 def test_feature_space_matches_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("fs/",))
+
+
+@pytest.mark.clause("keras.layer.normalization-adapt")
+def test_loaded_normalization_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("nz/",))
 
 
 @pytest.mark.clause("ops.strings-ragged")

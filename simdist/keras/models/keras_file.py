@@ -97,6 +97,8 @@ def model_identity(cls: type) -> tuple[str | None, str | None]:
     registered = registered_name_or_none(cls)
     if registered:
         return None, registered
+    if getattr(cls, "_keras_public_module", None):   # (a public Keras class saved whole: FeatureSpace)
+        return cls._keras_public_module, None
     if cls is Sequential:
         return "keras", None
     if cls is Functional:
@@ -117,7 +119,9 @@ def serialize_model(model: Any) -> dict[str, Any]:
         build = {"input_shape": None}
     if build is not None:
         out["build_config"] = build
-    out["compile_config"] = _compile_config(model)
+    from simdist.keras.models.model import Model
+    if isinstance(model, Model):   # (a layer saved whole has no compile config: FeatureSpace.save)
+        out["compile_config"] = _compile_config(model)
     return _jsonable(out)
 
 
@@ -240,6 +244,10 @@ def _model_class(config: dict[str, Any], custom_objects: dict | None) -> type:
     name, registered = config["class_name"], config.get("registered_name")
     cls = get_registered_object(registered, custom_objects) if isinstance(registered, str) else None
     cls = cls or get_registered_object(name, custom_objects) or builtin.get(name)
+    module = config.get("module")
+    if cls is None and module == "keras.utils":   # (Keras's public classes saved whole: FeatureSpace)
+        from simdist.keras import utils
+        cls = getattr(utils, name, None)
     if cls is None:
         raise TypeError(f"Could not locate class '{name}'. Make sure custom classes are decorated with "
                         "`@keras.saving.register_keras_serializable()`. "
@@ -257,6 +265,10 @@ def deserialize_model(config: dict[str, Any], custom_objects: dict | None = None
     model = cls.from_config(inner, custom_objects=custom_objects) if "custom_objects" in params \
         else cls.from_config(inner)
     build_config = config.get("build_config")
+    from simdist.keras.layers.layer import Layer
+    if build_config and not model.built and type(model).build_from_config is not Layer.build_from_config:
+        model.build_from_config(build_config)   # (the class's own: FeatureSpace builds its preprocessors)
+        model.built = True
     if build_config and not model.built:
         _build_from_config(model, build_config)
         model.built = True   # (serialization_lib sets it after build_from_config, whether that built or not)

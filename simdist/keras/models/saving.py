@@ -9,7 +9,8 @@ name>", numbered "_1", "_2" ... within the list), then the attributes holding la
 optimizer, or lists/dicts of them, in sorted attribute order ("_x" after the rest); the model's
 own variables are in the root "vars". An object with its own `save_own_variables(store)` /
 `load_own_variables(store)` (Keras's hooks; the lookup layers' idf weights) writes and reads its
-"vars" group itself, by key. So files written by Keras 3.15 load into the same model
+"vars" group itself, by key; one with `_after_variables_loaded()` has it called once its variables
+are assigned (Normalization recomputes its mean and variance from them, as Keras's does). So files written by Keras 3.15 load into the same model
 built by simdist and the other way round (tests/keras/test_models_tf.py). Needs h5py.
 """
 
@@ -118,13 +119,15 @@ class _H5Writer:
 
 
 class _Deferred:
-    """A load_own_variables call queued with the variables (made once every object was checked)."""
+    """A call queued with the variables (made once every object was checked): an object's
+    load_own_variables(store), or its `_after_variables_loaded()` hook once its variables are in
+    (Keras's Normalization.load_own_variables calls finalize_state after loading)."""
 
-    def __init__(self, obj: Any) -> None:
-        self.obj = obj
+    def __init__(self, call: Any) -> None:
+        self.call = call
 
-    def assign(self, store: dict[str, np.ndarray]) -> None:
-        self.obj.load_own_variables(store)
+    def assign(self, value: Any) -> None:
+        self.call(value)
 
 
 def _save(obj: Any, h5: Any, path: str, visited: set[int], written: list[Any]) -> None:
@@ -260,7 +263,7 @@ def _load_own(obj: Any, store: _Store, pending: list[tuple[Any, np.ndarray]]) ->
     is assigned here: `load_weights` assigns once every object has been checked)."""
     from simdist.keras.optimizers import Optimizer
     if _has_own_store(obj):
-        pending.append((_Deferred(obj), {k: store[k] for k in store.keys()}))
+        pending.append((_Deferred(obj.load_own_variables), {k: store[k] for k in store.keys()}))
         return
     own = _own_variables(obj)
     if isinstance(obj, Optimizer):
@@ -287,6 +290,8 @@ def _load_own(obj: Any, store: _Store, pending: list[tuple[Any, np.ndarray]]) ->
                              f"`variable.assign(value)` must match. variable.shape={v.shape}, Received: "
                              f"value.shape={value.shape}. Target variable: {v}")
         mine.append((v, value))
+    if callable(getattr(obj, "_after_variables_loaded", None)):
+        mine.append((_Deferred(lambda _: obj._after_variables_loaded()), None))
     pending.extend(mine)   # all of this object's variables, or none
 
 

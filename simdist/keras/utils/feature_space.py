@@ -7,8 +7,9 @@ StringLookup, Hashing, or the identity for "float") with an output mode ("float"
 its feature of a Dataset (scalars batched by 32, rank 0/1 elements given a last axis of 1);
 `get_inputs` / `get_encoded_features` are the symbolic Inputs (shape (1,)) and their encodings, to
 build a Model; calling it on a dict of tensors preprocesses, crosses and merges them (a scalar
-feature is one example: the batch axis squeezed back). Not shipped: `FeatureSpace.save` and loading
-one from a .keras file."""
+feature is one example: the batch axis squeezed back). `save(path)` writes a .keras file (module
+keras.utils, the build config per feature, the preprocessors' variables and vocabularies) that
+`keras.models.load_model` reads back."""
 
 from __future__ import annotations
 
@@ -93,6 +94,8 @@ class TFDIdentity(DataLayer):
 class FeatureSpace(Layer):
     """`keras.utils.FeatureSpace(features, output_mode="concat", crosses=None, crossing_dim=32,
     hashing_dim=32, num_discretization_bins=32)`."""
+
+    _keras_public_module = "keras.utils"   # (its module in a .keras file's config.json)
 
     # --- feature constructors -----------------------------------------------------------------------------------
     @classmethod
@@ -413,9 +416,27 @@ class FeatureSpace(Layer):
         config["crosses"] = [_deserialize_saveable(c, Cross) for c in config.get("crosses") or []]
         return cls(**config)
 
+    def get_build_config(self) -> dict[str, Any]:
+        return {name: feature.preprocessor.get_build_config() for name, feature in self.features.items()}
+
+    def build_from_config(self, config: dict[str, Any]) -> None:
+        for name in config.keys():
+            preprocessor = self.features[name].preprocessor
+            if not preprocessor.built:
+                preprocessor.build_from_config(config[name])
+        self._is_adapted = True
+
     def save(self, filepath: Any) -> None:
-        raise NotImplementedError("FeatureSpace.save: saving a FeatureSpace to a .keras file is not implemented by "
-                                  "simdist")
+        """Write it to a `.keras` file (config, the preprocessors' variables and vocabulary assets);
+        `keras.models.load_model` reads it back."""
+        from simdist.keras.models.keras_file import save_model
+        save_model(self, filepath)
+
+    def save_own_variables(self, store: Any) -> None:
+        return
+
+    def load_own_variables(self, store: Any) -> None:
+        return
 
 
 def _serialize_saveable(obj: Any) -> dict[str, Any]:
