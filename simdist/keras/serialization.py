@@ -14,8 +14,8 @@ def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
     `register_keras_serializable` under its "package>name", module null, as Keras 3.15 writes it)."""
     from simdist.keras.object_registration import registered_name_or_none
     registered = registered_name_or_none(type(obj))
-    out = {"module": None if registered else module, "class_name": type(obj).__name__, "config": obj.get_config(),
-           "registered_name": registered}
+    out = {"module": None if registered else module, "class_name": type(obj).__name__,
+           "config": _functions_serialized(obj.get_config()), "registered_name": registered}
     # a built layer's build_config (Keras: get_build_and_compile_config), from which it is built again
     # when deserialized, before any model adds it
     from simdist.keras.layers.layer import Layer, is_metric
@@ -24,6 +24,16 @@ def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
         if build is not None:
             out["build_config"] = _plain(build)
     return out
+
+
+def _functions_serialized(x: Any) -> Any:
+    """Plain functions in a config (TextVectorization's standardize/split callables) as
+    serialize_function writes them, as Keras's serialize_dict does for every config value."""
+    if isinstance(x, dict):
+        return {k: _functions_serialized(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_functions_serialized(v) for v in x]
+    return serialize_function(x) if inspect.isfunction(x) else x
 
 
 def _plain(x: Any) -> Any:

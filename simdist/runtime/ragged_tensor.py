@@ -4,8 +4,9 @@ row_splits[i+1]]), TF's encoding (ragged_tensor.py). What it has: from_row_split
 TF validates), from_row_lengths, from_nested_row_splits, from_tensor (uniform rows: their sizes
 kept in the shape, as TF's uniform_row_length keeps them), values,
 row_splits, flat_values, nested_row_splits, row_lengths, nrows, ragged_rank, dtype, shape (the
-ragged dimensions None), to_list, to_tensor (padded with default_value), numpy (TF's: an object
-array of row arrays when the rows differ in length), with_flat_values, and `tf.ragged.constant`.
+ragged dimensions None), to_list, to_tensor (padded with default_value; with `shape`, cut and
+padded to it), numpy (TF's: an object array of row arrays when the rows differ in length),
+with_flat_values, `tf.ragged.constant` and `tf.ragged.map_flat_values`.
 What it has not: indexing, arithmetic and the ragged dispatch of TF's ops (tf.add, tf.concat, ... on
 a RaggedTensor), row_starts/value_rowids, the uniform_row_length property, a TypeSpec: a tf.function or
 strategy.run cannot take or return one (return its flat_values and row_splits), no gradients.
@@ -20,7 +21,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
-__all__ = ["RaggedTensor", "RaggedTensorSpec", "constant", "is_ragged"]
+__all__ = ["RaggedTensor", "RaggedTensorSpec", "constant", "is_ragged", "map_flat_values"]
 
 
 def is_ragged(x: Any) -> bool:
@@ -199,15 +200,27 @@ class RaggedTensor:
         return np.array(rows)
 
     def to_tensor(self, default_value: Any = None, name: str | None = None, shape: Any = None) -> Tensor:
-        """The rows padded with `default_value` (0, False or b"") to the longest, a dense tensor."""
-        if shape is not None:
-            raise NotImplementedError("simdist's RaggedTensor.to_tensor takes no shape")
+        """The rows padded with `default_value` (0, False or b"") to the longest, a dense tensor;
+        with `shape`, each dimension given (not None) is that size instead: rows longer are cut,
+        shorter ones padded (TF's RaggedTensorToTensor; Keras's TextVectorization pads and cuts to
+        output_sequence_length this way)."""
         flat = self.flat_values
         inner = tuple(flat.shape.as_list()[1:])
         fill = default_value if default_value is not None else (b"" if flat.dtype == dtypes.string else 0)
-        dims = _dense_dims(self.to_list(), self.ragged_rank + 1)
+        depth = self.ragged_rank + 1
+        dims = _dense_dims(self.to_list(), depth)
+        if shape is not None:
+            want = shape.as_list() if isinstance(shape, TensorShape) else list(shape)
+            if len(want) != depth + len(inner):
+                raise ValueError(f"Shapes {TensorShape(want)} and {self.shape} are incompatible")
+            dims = [d if w is None else int(w) for d, w in zip(dims, want)]
+            for w, have in zip(want[depth:], inner):
+                if w is not None and int(w) != have:
+                    raise errors.InvalidArgumentError(None, None, "The inner " + str(len(inner)) + " dimensions of "
+                                                      "output.shape=" + str(want) + " must match the inner "
+                                                      f"{len(inner)} dimensions of flat_values.shape={list(inner)}")
         out = np.full(tuple(dims) + inner, fill, dtype=flat._v.dtype)
-        _fill(out, self.to_list(), self.ragged_rank + 1)
+        _fill(out, self.to_list(), depth)
         return convert_to_tensor(out, dtype=flat.dtype)
 
     def __repr__(self) -> str:
@@ -248,10 +261,12 @@ def _dense_dims(rows: list, depth: int) -> list[int]:
 
 
 def _fill(out: np.ndarray, rows: list, depth: int) -> None:
-    for i, r in enumerate(rows):
+    """Rows into `out` (rows and values beyond its dimensions cut off)."""
+    for i, r in enumerate(rows[:out.shape[0]]):
         if depth > 2:
             _fill(out[i], r, depth - 1)
         elif len(r):
+            r = r[:out.shape[1]]
             out[i, :len(r)] = np.asarray(r, dtype=out.dtype).reshape((len(r),) + out.shape[2:])
 
 
@@ -344,3 +359,28 @@ class RaggedTensorSpec:
         dims = self.shape.as_list() if self.shape.rank is not None else None
         return f"RaggedTensorSpec(TensorShape({dims}), tf.{self.dtype.name}, {self.ragged_rank}, " \
                f"tf.{self.row_splits_dtype.name})"
+
+
+def map_flat_values(op: Any, *args: Any, **kwargs: Any) -> Any:
+    """`tf.ragged.map_flat_values(op, *args, **kwargs)`: `op` applied to the flat_values of the
+    RaggedTensor arguments (others passed as they are), the result given their row partitions
+    (TF's ragged_functional_ops: the ragged arguments must share them; the result must keep the
+    flat_values' row count)."""
+    ragged = [a for a in list(args) + list(kwargs.values()) if isinstance(a, RaggedTensor)]
+    if not ragged:
+        return op(*args, **kwargs)
+    splits = [[s._v.tolist() for s in r.nested_row_splits] for r in ragged]
+    if any(s != splits[0] for s in splits[1:]):
+        raise errors.InvalidArgumentError(None, None, "Input RaggedTensors have mismatched row partitions.")
+    nrows = {_nrows(r.flat_values) for r in ragged}
+    if len(nrows) != 1:
+        raise ValueError(f"Input RaggedTensors' flat_values must all have the same outer-dimension size.  Got sizes: "
+                         f"{nrows}")
+    flat = op(*[a.flat_values if isinstance(a, RaggedTensor) else a for a in args],
+              **{k: v.flat_values if isinstance(v, RaggedTensor) else v for k, v in kwargs.items()})
+    flat = flat if isinstance(flat, Tensor) else convert_to_tensor(flat)
+    if _nrows(flat) != nrows.pop():
+        raise ValueError("tf.ragged.map_flat_values requires that the output of `op` have the same outer-dimension "
+                         "size as flat_values of any ragged inputs. (output shape: "
+                         f"{flat.shape}; expected outer dimension size: {_nrows(ragged[0].flat_values)})")
+    return ragged[0].with_flat_values(flat)

@@ -157,6 +157,7 @@ from simdist.keras.layers.preprocessing.audio.stft_spectrogram import STFTSpectr
 from simdist.keras.layers.preprocessing.audio.mel_spectrogram import MelSpectrogram  # noqa: F401
 from simdist.keras.layers.preprocessing.pipeline import Pipeline  # noqa: F401
 from simdist.keras.layers.string_lookup import StringLookup  # noqa: F401
+from simdist.keras.layers.text_vectorization import TextVectorization  # noqa: F401
 from simdist.keras.layers.integer_lookup import IntegerLookup  # noqa: F401
 from simdist.keras.layers.hashed_crossing import HashedCrossing  # noqa: F401
 from simdist.keras.layers.adaptive_pooling import AdaptiveAveragePooling1D  # noqa: F401
@@ -332,6 +333,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "StackedRNNCells",
     "StringLookup",
     "Subtract",
+    "TextVectorization",
     "ThresholdedReLU",
     "TimeDistributed",
     "UnitNormalization",

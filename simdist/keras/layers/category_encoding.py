@@ -2,7 +2,10 @@
 `encode_categorical_inputs` (utils/numerical_utils.py) on TF: integer category indices to
 one-hot, multi-hot or count vectors of `num_tokens` slots. Inputs of rank <= 2 in "multi_hot" /
 "count" mode (and "one_hot", which Keras sends the same way) go through `tf.math.bincount(minlength =
-maxlength = depth, axis=-1)`, which ignores indices >= depth; larger ranks through one_hot."""
+maxlength = depth, axis=-1)`, which ignores indices >= depth; larger ranks through one_hot. A
+RaggedTensor of rank 2 (TextVectorization's split tokens) counts each row the same way (TF's
+RaggedBincount); in "one_hot" mode each of its values becomes a one-hot row (tf.one_hot's ragged
+dispatch: a ragged [batch, None, depth] result)."""
 
 from __future__ import annotations
 
@@ -35,6 +38,13 @@ def encode_categorical_inputs(inputs: Any, output_mode: str, depth: int, dtype: 
     """Keras's encode_categorical_inputs (dense outputs; TF backend)."""
     if output_mode == "int":
         return tf.cast(inputs, dtype)
+    if isinstance(inputs, tf.RaggedTensor):
+        if output_mode == "one_hot":
+            return tf.ragged.map_flat_values(tf.one_hot, inputs, depth, dtype=dtype)
+        if len(inputs.shape) <= 2 and output_mode in ("multi_hot", "count") and count_weights is None:
+            return _tf_encode(inputs, output_mode, depth, dtype, count_weights)
+        raise NotImplementedError(f"simdist's encode_categorical_inputs of a RaggedTensor of shape {inputs.shape} "
+                                  f"(output_mode={output_mode}): only rank 2 without count_weights")
     inputs = tf.convert_to_tensor(inputs)
     if len(inputs.shape) == 0:
         inputs = tf.expand_dims(inputs, -1)

@@ -126,6 +126,11 @@ class Discretization(Layer):
             return (input_shape[0],) + tuple(input_shape[2:]) + (depth,)
         return (depth,)
 
+    def compute_output_spec(self, inputs: Any) -> Any:
+        """Keras's: the output shape, in output_dtype (int32 bucket indices in "int" mode)."""
+        from simdist.keras.keras_tensor import KerasTensor
+        return KerasTensor(self.compute_output_shape(inputs.shape), dtype=self.output_dtype)
+
     def call(self, inputs: Any) -> Any:
         if self.bin_boundaries is None:
             raise ValueError("You need to either pass the `bin_boundaries` argument at construction time or call "

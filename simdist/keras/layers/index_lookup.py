@@ -6,12 +6,15 @@ a FarmHash bucket (strings, or `oov_method="farmhash"`), or raise when `num_oov_
 counts tokens in a `tf.lookup.experimental.MutableHashTable` and keeps them by count, ties broken
 by the token (both descending: NumPy's lexsort reversed), up to `max_tokens`. Output modes "int",
 "one_hot", "multi_hot", "count", "tf_idf" (encode_categorical_inputs; tf_idf weights the counts by
-the idf weights given or learned as log(1 + documents / (1 + document count))). Dense tensors and
-SparseTensors only (no RaggedTensor), sparse=False, unsalted hashing (no SipHash)."""
+the idf weights given or learned as log(1 + documents / (1 + document count))). Dense tensors,
+SparseTensors and RaggedTensors (looked up through tf.ragged.map_flat_values, adapted from their
+flat values, a row a document; TextVectorization's split tokens), sparse=False, unsalted hashing
+(no SipHash)."""
 
 from __future__ import annotations
 
 import collections
+import os
 from typing import Any
 
 import numpy as np
@@ -36,8 +39,8 @@ def listify_tensors(x: Any) -> Any:
 
 
 def ensure_tensor(inputs: Any, dtype: Any = None) -> Any:
-    """Keras's tf_utils.ensure_tensor: a tensor (SparseTensor kept) of `dtype`, cast if it differs."""
-    if not isinstance(inputs, (tf.Tensor, tf.SparseTensor)):
+    """Keras's tf_utils.ensure_tensor: a tensor (SparseTensor, RaggedTensor kept) of `dtype`, cast if it differs."""
+    if not isinstance(inputs, (tf.Tensor, tf.SparseTensor, tf.RaggedTensor)):
         inputs = tf.convert_to_tensor(inputs, dtype)
     if dtype is not None and inputs.dtype != dtype:
         inputs = tf.cast(inputs, dtype)
@@ -338,10 +341,18 @@ class IndexLookup(Layer):
         tokens, counts = self._num_tokens(data)
         self.token_counts.insert(tokens, counts + self.token_counts.lookup(tokens))
         if self.output_mode == "tf_idf":
-            deduped_doc_data = tf.concat([tf.unique(x)[0] for x in data], axis=0)
+            if isinstance(data, tf.RaggedTensor):   # (Keras: tf.map_fn of tf.unique over the rows)
+                rows = data.to_list()
+                deduped_doc_data = tf.constant([t for row in rows for t in dict.fromkeys(row)],
+                                               dtype=self.vocabulary_dtype)
+            else:
+                deduped_doc_data = tf.concat([tf.unique(x)[0] for x in data], axis=0)
             tokens, counts = self._num_tokens(deduped_doc_data)
             self.token_document_counts.insert(tokens, counts + self.token_document_counts.lookup(tokens))
-            self.num_documents.assign_add(tf.shape(data, out_type="int64")[0])
+            if isinstance(data, tf.RaggedTensor):
+                self.num_documents.assign_add(data.nrows(out_type="int64"))
+            else:
+                self.num_documents.assign_add(tf.shape(data, out_type="int64")[0])
 
     def finalize_state(self) -> None:
         if self._has_input_vocabulary or int(self.token_counts.size().numpy()) == 0:
@@ -383,6 +394,45 @@ class IndexLookup(Layer):
             self.token_document_counts.remove(self.token_document_counts.export()[0])
             self.num_documents.assign(0)
 
+    # --- saving (Keras's saving_lib hooks) ----------------------------------------------------------------
+    def save_own_variables(self, store: Any) -> None:
+        """The idf weights (tf_idf) under the key "idf_weights" (no other variable is saved)."""
+        if self.output_mode == "tf_idf":
+            store["idf_weights"] = self.idf_weights_const.numpy()
+
+    def load_own_variables(self, store: Any) -> None:
+        if self.output_mode == "tf_idf":
+            idf_weights = store["idf_weights"]
+            if hasattr(self, "idf_weights"):
+                self.idf_weights.assign(idf_weights)
+            else:
+                self.idf_weights = tf.Variable(idf_weights, trainable=False)
+            self.idf_weights_const = self.idf_weights.value()
+
+    def save_assets(self, dir_path: str) -> None:
+        """An adapted (or set) vocabulary, special tokens included, as `dir_path`/vocabulary.txt, one
+        token a line (none for a vocabulary given to the constructor: the config holds it)."""
+        if self.input_vocabulary is not None:
+            return
+        vocabulary = self.get_vocabulary(include_special_tokens=True)
+        with open(os.path.join(dir_path, "vocabulary.txt"), "w") as f:
+            f.write("\n".join([str(w) for w in vocabulary]))
+
+    def load_assets(self, dir_path: str) -> None:
+        """The vocabulary save_assets wrote (trailing empty lines dropped), with the loaded idf weights."""
+        if self.input_vocabulary is not None:
+            return
+        with open(os.path.join(dir_path, "vocabulary.txt")) as f:
+            lines = f.read().splitlines()
+        while lines and lines[-1] == "":
+            lines.pop()
+        values: list = [str(line) for line in lines] if self.vocabulary_dtype == "string" \
+            else [int(line) for line in lines]
+        if self.output_mode == "tf_idf":
+            self.set_vocabulary(values, idf_weights=self.idf_weights_const.numpy())
+        else:
+            self.set_vocabulary(values)
+
     # --- call ------------------------------------------------------------------------------------------
     def call(self, inputs: Any) -> Any:
         self._ensure_known_vocab_size()
@@ -392,6 +442,8 @@ class IndexLookup(Layer):
             inputs = self._expand_dims(inputs, -1)
         if isinstance(inputs, tf.SparseTensor):
             lookups = tf.SparseTensor(inputs.indices, self._lookup_dense(inputs.values), inputs.dense_shape)
+        elif isinstance(inputs, tf.RaggedTensor):
+            lookups = tf.ragged.map_flat_values(self._lookup_dense, inputs)
         else:
             lookups = self._lookup_dense(inputs)
         if self.output_mode == "int":
@@ -497,7 +549,12 @@ class IndexLookup(Layer):
         return [item for item, count in counts.items() if count > 1]
 
     def _num_tokens(self, data: Any) -> tuple[Any, Any]:
-        flat_values = data.values if isinstance(data, tf.SparseTensor) else tf.reshape(data, [-1])
+        if isinstance(data, tf.SparseTensor):
+            flat_values = data.values
+        elif isinstance(data, tf.RaggedTensor):
+            flat_values = data.flat_values
+        else:
+            flat_values = tf.reshape(data, [-1])
         tokens, _, counts = tf.unique_with_counts(flat_values, out_idx="int64")
         return tokens, counts
 

@@ -186,6 +186,10 @@ class Normalization(Layer):
         self.mean = tf.cast(tf.reshape(self.adapt_mean, self._broadcast_shape), self.compute_dtype)
         self.variance = tf.cast(tf.reshape(self.adapt_variance, self._broadcast_shape), self.compute_dtype)
 
+    def _after_variables_loaded(self) -> None:
+        """Keras's load_own_variables: the mean and variance used come from the loaded variables."""
+        self.finalize_state()
+
     def call(self, inputs: Any) -> Any:
         if self.mean is None:
             raise ValueError("You must call `.build(input_shape)` on the layer before using it.")

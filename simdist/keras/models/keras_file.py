@@ -5,7 +5,10 @@
 The file is a zip archive (entries stored, not compressed) of `metadata.json` (the Keras
 version and the date saved), `config.json` (the model serialized as Keras serializes it: module,
 class_name, config, registered_name, build_config, compile_config) and `model.weights.h5` (the
-weights in the `.weights.h5` layout of models/saving.py). simdist writes the date from the
+weights in the `.weights.h5` layout of models/saving.py), and under `assets/<object path>/` the
+files of every object with a `save_assets(dir)` (Keras's DiskIOStore: the lookup layers' and
+TextVectorization's vocabulary.txt; loading calls `load_assets(dir)` once the weights are in, so a
+tf_idf vocabulary finds its idf weights). simdist writes the date from the
 simulated clock (the wall clock would make the bytes depend on when the program ran), and every
 zip entry with the zip epoch's timestamp; Keras reads neither. Loading re-makes the model from the
 config (Sequential, functional, or a class registered with `register_keras_serializable` or
@@ -94,6 +97,8 @@ def model_identity(cls: type) -> tuple[str | None, str | None]:
     registered = registered_name_or_none(cls)
     if registered:
         return None, registered
+    if getattr(cls, "_keras_public_module", None):   # (a public Keras class saved whole: FeatureSpace)
+        return cls._keras_public_module, None
     if cls is Sequential:
         return "keras", None
     if cls is Functional:
@@ -114,7 +119,9 @@ def serialize_model(model: Any) -> dict[str, Any]:
         build = {"input_shape": None}
     if build is not None:
         out["build_config"] = build
-    out["compile_config"] = _compile_config(model)
+    from simdist.keras.models.model import Model
+    if isinstance(model, Model):   # (a layer saved whole has no compile config: FeatureSpace.save)
+        out["compile_config"] = _compile_config(model)
     return _jsonable(out)
 
 
@@ -150,11 +157,12 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: Any = 
     written: list[Any] = []
     with _h5py().File(weights, "w") as h5:
         _save(model, h5, "", set(), written)
+    assets = _saved_assets(model)
     tmp = os.path.join(directory, f".{os.path.basename(path)}.tmp")
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as zf:
             for name, data in ((_METADATA, metadata.encode()), (_CONFIG, config.encode()),
-                               (_WEIGHTS, weights.getvalue())):
+                               (_WEIGHTS, weights.getvalue()), *assets):
                 zf.writestr(zipfile.ZipInfo(name, date_time=_ZIP_EPOCH), data)
         os.replace(tmp, path)
     except OSError as e:
@@ -163,6 +171,46 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: Any = 
         if os.path.exists(tmp):
             os.unlink(tmp)
     tf.train._simdist_charge_storage_io(written, save=True)
+
+
+def _saved_assets(model: Any) -> list[tuple[str, bytes]]:
+    """("assets/<object path>/<file>", bytes) of every object's save_assets(dir), by name."""
+    import tempfile
+    from simdist.keras.models.saving import walk_saveables
+    out: list[tuple[str, bytes]] = []
+    with tempfile.TemporaryDirectory() as root:
+        for obj_path, obj in walk_saveables(model):
+            if callable(getattr(obj, "save_assets", None)):
+                where = os.path.join(root, obj_path)
+                os.makedirs(where, exist_ok=True)
+                obj.save_assets(where)
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            for fn in sorted(filenames):
+                full = os.path.join(dirpath, fn)
+                with open(full, "rb") as f:
+                    out.append(("assets/" + os.path.relpath(full, root).replace(os.sep, "/"), f.read()))
+    return out
+
+
+def _load_assets(model: Any, path: str) -> None:
+    """Each object's load_assets(dir) with its files from the archive's assets/ (None when it has none)."""
+    import tempfile
+    from simdist.keras.models.saving import walk_saveables
+    with zipfile.ZipFile(path, "r") as zf, tempfile.TemporaryDirectory() as root:
+        names = [n for n in zf.namelist() if n.startswith("assets/") and not n.endswith("/")]
+        for name in names:
+            rel = name[len("assets/"):]
+            if rel.startswith("/") or ".." in rel.split("/"):
+                raise ValueError(f"Invalid asset path: '{rel}' escapes the asset directory.")
+            target = os.path.join(root, *rel.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as f:
+                f.write(zf.read(name))
+        for obj_path, obj in walk_saveables(model):
+            if callable(getattr(obj, "load_assets", None)):
+                where = os.path.join(root, obj_path)
+                obj.load_assets(where if os.path.exists(where) else None)
 
 
 def _read_archive(path: str) -> tuple[dict[str, Any], bytes]:
@@ -196,6 +244,10 @@ def _model_class(config: dict[str, Any], custom_objects: dict | None) -> type:
     name, registered = config["class_name"], config.get("registered_name")
     cls = get_registered_object(registered, custom_objects) if isinstance(registered, str) else None
     cls = cls or get_registered_object(name, custom_objects) or builtin.get(name)
+    module = config.get("module")
+    if cls is None and module == "keras.utils":   # (Keras's public classes saved whole: FeatureSpace)
+        from simdist.keras import utils
+        cls = getattr(utils, name, None)
     if cls is None:
         raise TypeError(f"Could not locate class '{name}'. Make sure custom classes are decorated with "
                         "`@keras.saving.register_keras_serializable()`. "
@@ -213,6 +265,10 @@ def deserialize_model(config: dict[str, Any], custom_objects: dict | None = None
     model = cls.from_config(inner, custom_objects=custom_objects) if "custom_objects" in params \
         else cls.from_config(inner)
     build_config = config.get("build_config")
+    from simdist.keras.layers.layer import Layer
+    if build_config and not model.built and type(model).build_from_config is not Layer.build_from_config:
+        model.build_from_config(build_config)   # (the class's own: FeatureSpace builds its preprocessors)
+        model.built = True
     if build_config and not model.built:
         _build_from_config(model, build_config)
         model.built = True   # (serialization_lib sets it after build_from_config, whether that built or not)
@@ -320,6 +376,7 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
     config, weights = _read_archive(path)
     model = deserialize_model(config, custom_objects, compile=compile)
     _load_checked(model, weights, path)
+    _load_assets(model, path)
     return model
 
 

@@ -7,7 +7,10 @@ order) in a "vars" group whose `name` attribute is the object's name. Children a
 finds them: a Sequential or functional model's `layers` first (group "layers/<snake_case class
 name>", numbered "_1", "_2" ... within the list), then the attributes holding layers, the
 optimizer, or lists/dicts of them, in sorted attribute order ("_x" after the rest); the model's
-own variables are in the root "vars". So files written by Keras 3.15 load into the same model
+own variables are in the root "vars". An object with its own `save_own_variables(store)` /
+`load_own_variables(store)` (Keras's hooks; the lookup layers' idf weights) writes and reads its
+"vars" group itself, by key; one with `_after_variables_loaded()` has it called once its variables
+are assigned (Normalization recomputes its mean and variance from them, as Keras's does). So files written by Keras 3.15 load into the same model
 built by simdist and the other way round (tests/keras/test_models_tf.py). Needs h5py.
 """
 
@@ -23,7 +26,7 @@ from simdist import tf
 from simdist.keras.layers.layer import Layer, is_metric
 from simdist.keras.naming import to_snake_case
 
-__all__ = ["save_weights", "load_weights"]
+__all__ = ["save_weights", "load_weights", "walk_saveables"]
 
 # Attributes every layer has: not children (Keras skips dir(Layer()) the same way).
 _SKIP: set[str] | None = None
@@ -100,6 +103,33 @@ def _join(a: str, b: str) -> str:
     return f"{a}/{b}" if a else b
 
 
+def _has_own_store(obj: Any) -> bool:
+    """The object saves and loads its variables itself (Keras's save_own_variables hook)."""
+    return callable(getattr(type(obj), "save_own_variables", None))
+
+
+class _H5Writer:
+    """The store an object's save_own_variables writes to: key -> a dataset of its "vars" group."""
+
+    def __init__(self, group: Any) -> None:
+        self.group = group
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.group[key] = np.asarray(value)
+
+
+class _Deferred:
+    """A call queued with the variables (made once every object was checked): an object's
+    load_own_variables(store), or its `_after_variables_loaded()` hook once its variables are in
+    (Keras's Normalization.load_own_variables calls finalize_state after loading)."""
+
+    def __init__(self, call: Any) -> None:
+        self.call = call
+
+    def assign(self, value: Any) -> None:
+        self.call(value)
+
+
 def _save(obj: Any, h5: Any, path: str, visited: set[int], written: list[Any]) -> None:
     if id(obj) in visited:
         return
@@ -107,8 +137,11 @@ def _save(obj: Any, h5: Any, path: str, visited: set[int], written: list[Any]) -
         own = _own_variables(obj)
         group = h5.create_group(_join(path, "vars")) if path else h5.create_group("vars")
         group.attrs["name"] = obj.name
-        for i, v in enumerate(own):
-            group[str(i)] = np.asarray(v)   # Keras: backend.convert_to_numpy(variable) = np.array(variable)
+        if _has_own_store(obj):
+            obj.save_own_variables(_H5Writer(group))
+        else:
+            for i, v in enumerate(own):
+                group[str(i)] = np.asarray(v)   # Keras: backend.convert_to_numpy(variable) = np.array(variable)
         written.extend(own)
     visited.add(id(obj))
     for attr, child in _children(obj):
@@ -116,6 +149,35 @@ def _save(obj: Any, h5: Any, path: str, visited: set[int], written: list[Any]) -
             _save(child, h5, _join(path, attr), visited, written)
         elif isinstance(child, (list, tuple, dict)):
             _save_container(child, h5, _join(path, attr), visited, set(), written)
+
+
+def walk_saveables(obj: Any, path: str = "", visited: set[int] | None = None) -> Iterator[tuple[str, Any]]:
+    """(path, object) for `obj` and every saveable below it, in the order and under the paths the
+    weights file uses (Keras's _save_state walk: the paths of a .keras file's assets)."""
+    visited = set() if visited is None else visited
+    if id(obj) in visited:
+        return
+    if _is_saveable(obj):
+        yield path, obj
+    visited.add(id(obj))
+    for attr, child in _children(obj):
+        if _is_saveable(child):
+            yield from walk_saveables(child, _join(path, attr), visited)
+        elif isinstance(child, (list, tuple, dict)):
+            yield from _walk_container(child, _join(path, attr), visited, set())
+
+
+def _walk_container(container: Any, path: str, visited: set[int], seen: set[int]) -> Iterator[tuple[str, Any]]:
+    if id(container) in seen:
+        return
+    seen.add(id(container))
+    used: dict[str, int] = {}
+    items = list(container.values()) if isinstance(container, dict) else list(container)
+    for item in items:
+        if _is_saveable(item):
+            yield from walk_saveables(item, _join(path, _unique(to_snake_case(type(item).__name__), used)), visited)
+        elif isinstance(item, (list, tuple, dict)):
+            yield from _walk_container(item, _join(path, _unique("container", used)), visited, seen)
 
 
 def _unique(name: str, used: dict[str, int]) -> str:
@@ -200,6 +262,9 @@ def _load_own(obj: Any, store: _Store, pending: list[tuple[Any, np.ndarray]]) ->
     """Check ``obj``'s variables against the file and queue their values in ``pending`` (nothing
     is assigned here: `load_weights` assigns once every object has been checked)."""
     from simdist.keras.optimizers import Optimizer
+    if _has_own_store(obj):
+        pending.append((_Deferred(obj.load_own_variables), {k: store[k] for k in store.keys()}))
+        return
     own = _own_variables(obj)
     if isinstance(obj, Optimizer):
         if len(store.keys()) != len(own):
@@ -225,6 +290,8 @@ def _load_own(obj: Any, store: _Store, pending: list[tuple[Any, np.ndarray]]) ->
                              f"`variable.assign(value)` must match. variable.shape={v.shape}, Received: "
                              f"value.shape={value.shape}. Target variable: {v}")
         mine.append((v, value))
+    if callable(getattr(obj, "_after_variables_loaded", None)):
+        mine.append((_Deferred(lambda _: obj._after_variables_loaded()), None))
     pending.extend(mine)   # all of this object's variables, or none
 
 
@@ -309,4 +376,4 @@ def _apply_loaded(ctx: Any, path: Any, skip_mismatch: bool) -> None:
         warnings.warn(msg)
     for v, value in ctx.pending:
         v.assign(value)
-    tf.train._simdist_charge_storage_io([v for v, _ in ctx.pending], save=False)
+    tf.train._simdist_charge_storage_io([v for v, _ in ctx.pending if not isinstance(v, _Deferred)], save=False)

@@ -1,5 +1,5 @@
 """`tf.keras.utils`: Progbar, to_categorical, normalize, pad_sequences,
-timeseries_dataset_from_array, PyDataset/Sequence, pack/unpack_x_y_sample_weight, the
+timeseries_dataset_from_array, PyDataset/Sequence, FeatureSpace, pack/unpack_x_y_sample_weight, the
 custom-object registry and scope, set_random_seed and clear_session."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from simdist.keras.utils.image_dataset import image_dataset_from_directory
 from simdist.keras.utils.text_dataset import text_dataset_from_directory
 from simdist.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 from simdist.keras.utils.keras_object_serialization import deserialize_keras_object, serialize_keras_object  # noqa: E402
+from simdist.keras.utils.feature_space import FeatureSpace  # noqa: E402
 
 Sequence = PyDataset   # Keras 3.15 exports PyDataset under both names
 
@@ -29,6 +30,7 @@ from simdist.keras import _api  # noqa: E402
 
 __all__ = [   # TF 2.21's tf.keras.utils names simdist has (one a line; clause api.namespaces)
     "CustomObjectScope",
+    "FeatureSpace",
     "Progbar",
     "PyDataset",
     "Sequence",

@@ -69,8 +69,11 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
         return {k: deserialize_keras_object(v, custom_objects) for k, v in config.items()}
     module, class_name = config.get("module"), config["class_name"]
     if class_name == "function" and module == "builtins":
+        # (Keras's _retrieve_class_or_fn: custom objects and registered functions by name first)
         from simdist.keras import activations
-        return activations.get(config["config"])
+        from simdist.keras.object_registration import get_registered_object
+        fn = get_registered_object(config["config"], custom_objects) if isinstance(config["config"], str) else None
+        return fn if fn is not None else activations.get(config["config"])
     if "compile_config" in config or class_name in ("Sequential", "Functional", "Model"):
         from simdist.keras.models.keras_file import deserialize_model
         return deserialize_model(config, custom_objects=custom_objects)

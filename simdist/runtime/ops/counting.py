@@ -190,6 +190,9 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
              name: str | None = None, axis: Any = None, binary_output: bool = False) -> Tensor:
     """`tf.math.bincount`: how often each value 0..size-1 occurs in `arr` (or the sum of its weights)."""
     from simdist.runtime.ops import array, math
+    from simdist.runtime.ragged_tensor import RaggedTensor
+    if isinstance(arr, RaggedTensor):
+        return _ragged_bincount(arr, weights, minlength, maxlength, dtype, axis, binary_output)
     a = convert_to_tensor(arr)
     w = convert_to_tensor(weights) if weights is not None else None
     if w is not None and binary_output:
@@ -231,6 +234,41 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
                                           "`Tensor`, in which case it acts as all weights equal to 1. Received "
                                           f"{dims} [Op:DenseBincount]")
     return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": _make_bool(binary_output, "binary_output")})
+
+
+def _ragged_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dtype: Any, axis: Any,
+                     binary_output: bool) -> Tensor:
+    """ragged_bincount_ops.bincount: the size from the flat values as the dense op's; axis 0 counts
+    the flat values (DenseBincount), -1 each row of a ragged_rank-1 tensor (RaggedBincount: a dense
+    [nrows, size] result, values >= size dropped, a negative one InvalidArgumentError)."""
+    from simdist.runtime.ops import math
+    if weights is not None:
+        raise NotImplementedError("simdist's tf.math.bincount of a RaggedTensor takes no weights")
+    if arr.ragged_rank != 1 and axis not in (None, 0):
+        raise NotImplementedError("simdist's tf.math.bincount(axis=-1) of a RaggedTensor takes ragged_rank 1")
+    flat = arr.flat_values
+    if not flat.dtype.is_integer:
+        flat = math.cast(flat, dtypes.int32)
+    axis = 0 if axis is None else axis
+    if axis not in (0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
+    if axis == 0:
+        return bincount(flat, None, minlength, maxlength, dtype, binary_output=binary_output)
+    v = dispatch.static_value(flat)
+    size = int(v.max()) + 1 if v.size else 0
+    for bound, pick in ((minlength, max), (maxlength, min)):
+        if bound is not None:
+            size = pick(int(dispatch.static_value(convert_to_tensor(bound, dtype=flat.dtype))), size)
+    if (v < 0).any():
+        raise errors.InvalidArgumentError(None, None, "Input must be non-negative [Op:RaggedBincount]")
+    splits = arr.row_splits._v.tolist()
+    out_dtype = dtypes.as_dtype(dtype)
+    out = np.zeros((len(splits) - 1, max(size, 0)), out_dtype._np)
+    for i, (a, b) in enumerate(zip(splits, splits[1:])):
+        row = v[a:b].astype(np.int64)
+        counts = np.bincount(row[row < size], minlength=size)[:size] if size > 0 else np.zeros(0, np.int64)
+        out[i] = np.minimum(counts, 1) if binary_output else counts
+    return convert_to_tensor(out, dtype=out_dtype)
 
 
 def count_nonzero(input: Any, axis: Any = None, keepdims: Any = None, dtype: Any = dtypes.int64,  # noqa: A002
