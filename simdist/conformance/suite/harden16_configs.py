@@ -87,6 +87,7 @@ REQUIRED_BY_CLASS: dict[str, dict[str, Any]] = {
     "layers.Hashing": {"num_bins": 5},
     "layers.CategoryEncoding": {"num_tokens": 6},
     "layers.StringLookup": {"vocabulary": ["a", "b", "c"]},
+    "layers.TextVectorization": {"vocabulary": ["a", "b", "c"]},
     "layers.IntegerLookup": {"vocabulary": [4, 5, 6]},
     "layers.Normalization": {"mean": 0.5, "variance": 2.0},
     "layers.UpSampling1D": {"size": 3},

@@ -154,6 +154,7 @@ STRUCTURAL: dict[str, str] = {
         "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D", "UpSampling1D", "UpSampling2D", "UpSampling3D")},
     "StackedRNNCells": "a container of cells (run inside RNN)",
     "StringLookup": "string inputs (the backends' string tensors differ in kind, not value)",
+    "TextVectorization": "string inputs (the backends' string tensors differ in kind, not value)",
 }
 
 
