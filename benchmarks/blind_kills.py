@@ -1,0 +1,52 @@
+"""Run a blind batch's first-contact survivors against a slice of the suite (by default the modules
+written in the same session without seeing the batch), one mutant at a time in a private copy of the
+committed package (suite_kills.py's plant-and-run):
+
+    python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
+
+BATCH is 19 or 20. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+(with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
+default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
+... a twentieth blind batch".
+"""
+
+from __future__ import annotations
+
+import sys
+
+from suite_kills import find, run
+
+#: batch -> (its first-contact survivors, the default -k slice: that session's modules written blind).
+BATCHES: dict[str, tuple[list[str], str]] = {
+    "19": (["cutmix-box-y-drawn-before-x", "random-hue-shift-not-halved", "random-zoom-offsets-height-width-swapped",
+            "random-crop-equal-side-takes-random-offset", "random-saturation-factor-without-epsilon",
+            "resizing-int-images-truncated", "adaptive-pool-channels-first-shape-last-axis",
+            "hashed-crossing-one-hot-shape-keeps-unit-axis", "input-spec-max-ndim-inclusive",
+            "set-image-data-format-case-sensitive", "sets-difference-flip-ignored", "ifftshift-same-as-fftshift",
+            "window-periodic-odd-length-extended", "text-file-initializer-line-offset-ignored"],
+           "survey21 or klayers21 or codecs21"),
+    "20": (["dice-without-epsilon", "equalization-single-value-channel-equalized", "random-erasing-side-ratios-swapped",
+            "posterization-upper-bits-inclusive", "swap-ema-finalize-epoch-off-by-one", "isotonic-equal-blocks-pooled",
+            "ms-ssim-odd-size-padded-at-start", "draw-boxes-edge-scaled-by-size", "dct4-ortho-missing-sqrt-half",
+            "nms-padded-score-threshold-inclusive", "index-directory-hidden-subdir-is-class",
+            "text-dataset-shuffle-buffer-not-times-8"],
+           "degen22a or degen22b or degen22c or textvec22 or summary22"),
+}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in BATCHES:
+        print(f"usage: blind_kills.py BATCH [-k EXPRESSION]; BATCH one of {sorted(BATCHES)}, got {argv[:1]}",
+              file=sys.stderr)
+        return 2
+    survivors, k = BATCHES[argv[0]]
+    if len(argv) > 2 and argv[1] == "-k":
+        k = argv[2]
+    print("baseline", run(None, k), flush=True)
+    for mid in survivors:
+        print(mid, run(find(mid, {}), k), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
