@@ -1,0 +1,116 @@
+"""Does the suite kill bugs planted at the degenerate points of the API around training (tf.data,
+keras.utils, lookup layers, initializers, callbacks)? Plant each (one of OWN below, not in the
+catalogue; or a catalogue id) in a private copy of the committed package and run a slice of the
+conformance suite against it (simdist backend), every failing test listed (suite_kills.py's
+plant-and-run).
+
+    python benchmarks/degen22c_kills.py [--area|--new] ID [ID ...]   # own:NAME, own (all OWN), baseline
+
+`--area` (the default) runs the suite modules of this area as they were before the degen22c modules
+(AREA below, a `-k` expression of module and test names); `--new` runs only the degen22c modules.
+
+OWN was written (2026-12-02, session 22) before any degen22c test: each bug sits where the rule and
+the wrong one agree at a degenerate point the suite's programs were found on (stride == sampling
+rate, truncating == padding, shift == size, inputs of equal length, no value on a boundary, the
+default cooldown 0, square kernels, no mask token, min_delta 0, inputs of several elements), and
+each was checked observable off that point on TF 2.21 before the runs.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from suite_kills import find as _find, mutants, run as _run
+
+_K = "simdist/keras/"
+_D = "simdist/runtime/data/"
+
+#: The suite modules (and tests) of the area, by name: tf.data, tf.io, keras.utils, lookup and
+#: preprocessing layers' modules, initializers, random, callbacks, checkpoints.
+AREA = ("dataset or cov13_data or cov14_input or io_parsing or keras_utils or utils or callback or checkpoint "
+        "or initializer or lookup or discretization or preprocessing or survey21_data or survey21_io "
+        "or survey21_random or options_training or training_options or str15 or tensor_text or layers_more3")
+
+
+def _m(mid: str, kind: str, path: str, old: str, new: str, why: str) -> mutants.Mutant:
+    return mutants.Mutant(mid, kind, path, old, new, why, layer="training")
+
+
+#: Ten bugs, each invisible at a degenerate point (named last in `why`).
+OWN = {m.id: m for m in [
+    _m("timeseries-stride-uses-sampling-rate", "formula", _K + "utils/timeseries.py",
+       "start_positions = np.arange(0, num_seqs, sequence_stride, dtype=index_dtype)",
+       "start_positions = np.arange(0, num_seqs, sampling_rate, dtype=index_dtype)",
+       "timeseries_dataset_from_array steps its windows' starts by sampling_rate, not sequence_stride "
+       "(invisible when the two are equal, both 1 by default)"),
+    _m("pad-sequences-truncating-follows-padding", "formula", _K + "utils/sequence_utils.py",
+       '        if truncating == "pre":',
+       '        if padding == "pre":',
+       "pad_sequences cuts long sequences at the side given by `padding`, not `truncating` (invisible when "
+       "they are equal, both 'pre' by default)"),
+    _m("window-advances-by-size", "order", _D + "window.py",
+       'st["start"] = start + shift',
+       'st["start"] = start + size',
+       "Dataset.window starts each window `size` elements after the last, ignoring `shift` (invisible when "
+       "shift == size, the default)"),
+    _m("interleave-ended-slot-keeps-block-count", "state", _D + "interleave.py",
+       '                        slots[cursor] = None\n                        st["open"] -= 1\n'
+       '                        advance()\n',
+       '                        slots[cursor] = None\n                        st["open"] -= 1\n'
+       '                        st["cursor"] = (st["cursor"] + 1) % cycle\n',
+       "interleave moves on from a slot whose dataset ended without resetting the block count, so the next "
+       "slot's block is short (invisible when every input's length is a multiple of block_length)"),
+    _m("discretization-boundary-goes-left", "boundary", _K + "layers/discretization.py",
+       'tf.searchsorted(bins, flat, side="right")',
+       'tf.searchsorted(bins, flat, side="left")',
+       "Discretization puts a value equal to a bin boundary in the bin below it (invisible when no input "
+       "sits on a boundary)"),
+    _m("reduce-lr-cooldown-one-epoch-long", "boundary", _K + "callbacks/reduce_lr_on_plateau.py",
+       "                    self.cooldown_counter = self.cooldown\n",
+       "                    self.cooldown_counter = self.cooldown + 1\n",
+       "ReduceLROnPlateau's cooldown lasts one epoch longer than `cooldown` (invisible at the default "
+       "cooldown=0: the extra epoch only resets a wait that is 0 already)"),
+    _m("variance-scaling-dense-fans-swapped", "axis", _K + "initializers.py",
+       "return int(shape[0]), int(shape[1])",
+       "return int(shape[1]), int(shape[0])",
+       "compute_fans reads a 2-D kernel's fan_in from its last axis and fan_out from its first (invisible "
+       "for square kernels and for fan_avg: Glorot)"),
+    _m("string-lookup-oov-buckets-skip-mask-offset", "formula", _K + "layers/index_lookup.py",
+       "oov_indices = oov_indices + self._oov_start_index()",
+       "oov_indices = oov_indices + 0",
+       "lookup layers with num_oov_indices > 1 put an OOV input in bucket h, not mask offset + h (invisible "
+       "without a mask token, where the offset is 0)"),
+    _m("early-stopping-baseline-without-min-delta", "boundary", _K + "callbacks/early_stopping.py",
+       "            if self.baseline is None or self._is_improvement(current, self.baseline):\n",
+       "            if self.baseline is None or self.monitor_op(current, self.baseline):\n",
+       "EarlyStopping compares a value with its baseline without min_delta (invisible at min_delta=0, the "
+       "default)"),
+    _m("to-categorical-drops-axis-of-one-element", "axis", _K + "utils/numerical_utils.py",
+       "if input_shape and input_shape[-1] == 1 and len(input_shape) > 1:",
+       "if input_shape and input_shape[-1] == 1 and len(input_shape) >= 1:",
+       "to_categorical drops the trailing axis of size 1 of a rank-1 input too, so one label gives a rank-1 "
+       "array (invisible with several labels)"),
+]}
+
+
+def find(mid: str) -> mutants.Mutant:
+    return _find(mid, OWN)
+
+
+def run(m: mutants.Mutant | None, new: bool = False) -> str:
+    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the slice."""
+    return _run(m, "degen22c" if new else f"({AREA}) and not degen22c", every_failure=True)
+
+
+def expand(ids: list[str]) -> list[str]:
+    out: list[str] = []
+    for mid in ids:
+        out += [f"own:{k}" for k in OWN] if mid == "own" else [mid]
+    return out
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    new = "--new" in args
+    for mid in expand([a for a in args if not a.startswith("--")]):
+        print(f"{mid}: {run(None if mid == 'baseline' else find(mid), new)}", flush=True)
