@@ -11,7 +11,7 @@ plant-and-run).
 
 OWN was written (2026-12-02, session 22) before any degen22c test: each bug sits where the rule and
 the wrong one agree at a degenerate point the suite's programs were found on (stride == sampling
-rate, truncating == padding, shift == size, inputs of equal length, no value on a boundary, the
+rate, truncating == padding, shift == size, inputs of equal length, distinct tokens in a row, the
 default cooldown 0, square kernels, no mask token, min_delta 0, inputs of several elements), and
 each was checked observable off that point on TF 2.21 before the runs.
 """
@@ -60,11 +60,11 @@ OWN = {m.id: m for m in [
        '                        st["cursor"] = (st["cursor"] + 1) % cycle\n',
        "interleave moves on from a slot whose dataset ended without resetting the block count, so the next "
        "slot's block is short (invisible when every input's length is a multiple of block_length)"),
-    _m("discretization-boundary-goes-left", "boundary", _K + "layers/discretization.py",
-       'tf.searchsorted(bins, flat, side="right")',
-       'tf.searchsorted(bins, flat, side="left")',
-       "Discretization puts a value equal to a bin boundary in the bin below it (invisible when no input "
-       "sits on a boundary)"),
+    _m("category-encoding-count-as-multi-hot", "formula", _K + "layers/category_encoding.py",
+       'binary_output=output_mode in ("multi_hot", "one_hot"))',
+       'binary_output=output_mode in ("multi_hot", "one_hot", "count"))',
+       "CategoryEncoding(output_mode='count') (and the lookup layers' count mode) marks a token present "
+       "instead of counting it (invisible when a row's tokens are distinct)"),
     _m("reduce-lr-cooldown-one-epoch-long", "boundary", _K + "callbacks/reduce_lr_on_plateau.py",
        "                    self.cooldown_counter = self.cooldown\n",
        "                    self.cooldown_counter = self.cooldown + 1\n",
