@@ -101,6 +101,41 @@ def test_degen22c_lookup_oov_buckets_after_the_mask_index(keras, tf, budget):
                      call=f"{name}(vocabulary={vocab}, num_oov_indices={n}) of {x.tolist()}")
 
 
+@clause("keras.layer.lookup", ref="tf221")
+def test_degen22c_count_modes_with_repeated_tokens(keras, tf, budget):
+    """output_mode="count" counts each token's occurrences in a row (rows with repeats), "multi_hot" marks
+    them: CategoryEncoding (with and without count_weights: the weights of a repeated token add up),
+    IntegerLookup and StringLookup (index 0 the OOV slot, so an OOV token counts there)."""
+    rows = np.array([[1, 3, 1, 1], [0, 2, 2, 3], [3, 3, 3, 3]], dtype=np.int64)
+    weights = np.array([[0.5, 1.0, 2.0, 0.25], [1.0, 1.0, 3.0, 1.0], [1.0, 2.0, 3.0, 4.0]], dtype=np.float32)
+
+    def counts(r: np.ndarray, w: np.ndarray | None = None, depth: int = 4) -> np.ndarray:
+        out = np.zeros((len(r), depth))
+        for i, row in enumerate(r):
+            for j, t in enumerate(row):
+                out[i, t] += 1.0 if w is None else float(w[i, j])
+        return out
+    vocab_rows = np.array([["b", "x", "b", "a"], ["c", "c", "c", "a"]])
+    cases = ["CategoryEncoding count", "CategoryEncoding count_weights", "CategoryEncoding multi_hot",
+             "IntegerLookup count", "StringLookup count"]
+    for name in budget(cases):
+        if name.startswith("CategoryEncoding"):
+            mode = "multi_hot" if name.endswith("multi_hot") else "count"
+            layer = keras.layers.CategoryEncoding(num_tokens=4, output_mode=mode)
+            w = weights if name.endswith("weights") else None
+            got = _np(layer(rows) if w is None else layer(rows, count_weights=w))
+            want = counts(rows, w)
+            if mode == "multi_hot":
+                want = (want > 0).astype(np.float64)
+        elif name.startswith("Integer"):
+            got = _np(keras.layers.IntegerLookup(vocabulary=[3, 1, 2], output_mode="count")(rows))
+            want = counts(np.vectorize({3: 1, 1: 2, 2: 3, 0: 0}.get)(rows))
+        else:
+            got = _np(keras.layers.StringLookup(vocabulary=["a", "b", "c"], output_mode="count")(tf.constant(vocab_rows)))
+            want = counts(np.vectorize({"a": 1, "b": 2, "c": 3, "x": 0}.get)(vocab_rows))
+        assert_equal(got.tolist(), want.tolist(), what="encoded rows", call=f"{name} of rows with repeated tokens")
+
+
 _INITS = [("HeNormal", 2.0, "fan_in", "truncated_normal"), ("HeUniform", 2.0, "fan_in", "uniform"),
           ("LecunNormal", 1.0, "fan_in", "truncated_normal"), ("LecunUniform", 1.0, "fan_in", "uniform")]
 
