@@ -4,10 +4,11 @@ catalogue; or a catalogue id) in a private copy of the committed package and run
 conformance suite against it (simdist backend), every failing test listed (suite_kills.py's
 plant-and-run).
 
-    python benchmarks/degen22c_kills.py [--area|--new] ID [ID ...]   # own:NAME, own (all OWN), baseline
+    python benchmarks/degen22c_kills.py [--targeted|--area|--new] ID [ID ...]   # own:NAME, own (all OWN), baseline
 
-`--area` (the default) runs the suite modules of this area as they were before the degen22c modules
-(AREA below, a `-k` expression of module and test names); `--new` runs only the degen22c modules.
+`--targeted` (the default) runs the suite modules that call the mutant's API (TARGETS below, the blind
+batches' first-contact method); `--area` the area's modules (AREA, a `-k` expression of module and test
+names, ~340 tests: slow) without the degen22c modules; `--new` only the degen22c modules.
 
 OWN was written (2026-12-02, session 22) before any degen22c test: each bug sits where the rule and
 the wrong one agree at a degenerate point the suite's programs were found on (stride == sampling
@@ -93,13 +94,55 @@ OWN = {m.id: m for m in [
 ]}
 
 
+#: The targeted files per mutant (the first-contact method of the blind batches): the suite modules that
+#: call the mutant's API (grep of the suite for it, the case tables mapped to the modules reading them).
+TARGETS = {
+    "timeseries-stride-uses-sampling-rate": "test_keras_utils_data or test_harden19_utils or test_survey21_utils "
+                                            "or test_blind16_gaps",
+    "pad-sequences-truncating-follows-padding": "test_keras_utils_data or test_harden19_utils or "
+                                                "test_survey21_utils or test_blind16_gaps",
+    "window-advances-by-size": "test_survey21_data or test_dataset_errors_resume or test_dataset_scan_window "
+                               "or test_iterator_checkpoint",
+    "interleave-ended-slot-keeps-block-count": "test_survey21_data or test_dataset_errors_resume or "
+                                               "test_dataset_experimental_extras or test_dataset_interleave or "
+                                               "test_dataset_scan_window or test_iterator_checkpoint",
+    "category-encoding-count-as-multi-hot": "test_harden16_configs or test_harden19_defaults_layers or "
+                                            "test_harden19_defaults_configs or test_keras_layers_more2 or "
+                                            "test_keras_layers_more3 or test_survey21_layers",
+    "reduce-lr-cooldown-one-epoch-long": "test_harden19_callbacks or test_harden20_edges_training or "
+                                         "test_blind12_gaps or test_blind13_gaps or test_blind14_gaps or "
+                                         "test_blind15_gaps or test_blind7_gaps or test_blind9_gaps or "
+                                         "test_cov13_callbacks or test_keras_callback_options or "
+                                         "test_keras_metrics_callbacks or test_train_cov_callbacks",
+    "variance-scaling-dense-fans-swapped": "test_harden16_configs or test_harden19_defaults_initializers or "
+                                           "test_survey21_initializers or test_blind16_gaps or test_blind8_gaps "
+                                           "or test_blind9_gaps or test_cov14_layers or test_keras_core",
+    "string-lookup-oov-buckets-skip-mask-offset": "test_harden16_configs or test_blind16_gaps or "
+                                                  "test_keras_layers_more3 or test_survey21_layers",
+    "early-stopping-baseline-without-min-delta": "test_harden19_callbacks or test_harden20_edges_training or "
+                                                 "test_amut15_gaps or test_blind10_gaps or test_blind12_gaps or "
+                                                 "test_blind13_gaps or test_blind8_gaps or test_blind9_gaps or "
+                                                 "test_cov13_callbacks or test_keras_callback_options or "
+                                                 "test_train_cov_callbacks or test_keras.py",
+    "to-categorical-drops-axis-of-one-element": "test_harden19_utils or test_survey21_utils or test_blind9_gaps",
+}
+
+
 def find(mid: str) -> mutants.Mutant:
     return _find(mid, OWN)
 
 
-def run(m: mutants.Mutant | None, new: bool = False) -> str:
-    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the slice."""
-    return _run(m, "degen22c" if new else f"({AREA}) and not degen22c", every_failure=True)
+def run(m: mutants.Mutant | None, how: str = "--targeted") -> str:
+    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the slice `how` names:
+    --new the degen22c modules, --area the area's modules before them, --targeted (the default) the
+    modules that call `m`'s API (the baseline: all targeted modules together)."""
+    if how == "--new":
+        k = "degen22c"
+    elif how == "--area":
+        k = f"({AREA}) and not degen22c"
+    else:
+        k = TARGETS[m.id] if m is not None else " or ".join(sorted(set(" or ".join(TARGETS.values()).split(" or "))))
+    return _run(m, k, every_failure=True)
 
 
 def expand(ids: list[str]) -> list[str]:
@@ -111,6 +154,6 @@ def expand(ids: list[str]) -> list[str]:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    new = "--new" in args
+    how = next((a for a in args if a.startswith("--")), "--targeted")
     for mid in expand([a for a in args if not a.startswith("--")]):
-        print(f"{mid}: {run(None if mid == 'baseline' else find(mid), new)}", flush=True)
+        print(f"{mid}: {run(None if mid == 'baseline' else find(mid), how)}", flush=True)
