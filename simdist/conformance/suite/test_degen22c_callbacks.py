@@ -8,6 +8,9 @@ the expected states are computed in the test by a transcription of Keras 3.15's 
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import numpy as np
 import pytest
 
@@ -115,3 +118,50 @@ def test_degen22c_reduce_lr_cooldown_lengths(keras, budget):
             assert_equal(str(got), str(want[epoch]), what="(logged lr, lr, wait, cooldown_counter)",
                          call=f"ReduceLROnPlateau(factor=0.5, patience={patience}, cooldown={cooldown}, min_lr=0.06) "
                               f"after epoch {epoch} of {values}")
+
+
+def _saved(d: str) -> list[str]:
+    return sorted(f.split(".")[0] for f in os.listdir(d))
+
+
+@clause("keras.callback.model-checkpoint", ref="tf221")
+def test_degen22c_model_checkpoint_at_equal_values_and_every_n_batches(keras, budget):
+    """ModelCheckpoint(save_best_only=True) saves an epoch only when monitor_op(current, best) holds — a value
+    equal to the best (or to initial_value_threshold) is no improvement (modes min and max); save_freq=n saves
+    after every n-th batch, counted across epochs (a new epoch adds batch + 1), when the count reaches n
+    exactly (keras/src/callbacks/model_checkpoint.py, transcribed)."""
+    cases = [("min", None, [1.0, 1.0, 0.5, 0.5, 0.7, 0.4]), ("max", None, [0.5, 0.5, 0.75, 0.6, 0.75, 0.8]),
+             ("min", 1.0, [1.0, 0.9, 0.9, 1.0]), ("freq", 3, [8, 5]), ("freq", 4, [4, 4, 2])]
+    for mode, arg, values in budget(cases):
+        model = _model(keras)
+        d = tempfile.mkdtemp()
+        if mode == "freq":
+            cb = keras.callbacks.ModelCheckpoint(os.path.join(d, "w-{epoch:02d}-{batch:02d}.weights.h5"),
+                                                 save_weights_only=True, save_freq=arg)
+            cb.set_model(model)
+            cb.on_train_begin()
+            want, seen = [], 0
+            for epoch, steps in enumerate(values):
+                cb.on_epoch_begin(epoch)
+                for batch in range(steps):
+                    cb.on_train_batch_end(batch, {})
+                    seen += 1
+                    if seen >= arg:
+                        seen = 0
+                        want.append(f"w-{epoch + 1:02d}-{batch + 1:02d}")
+            call = f"ModelCheckpoint(save_freq={arg}) over epochs of {values} batches"
+        else:
+            cb = keras.callbacks.ModelCheckpoint(os.path.join(d, "w-{epoch:02d}.weights.h5"), monitor="val_loss",
+                                                 mode=mode, save_best_only=True, save_weights_only=True,
+                                                 initial_value_threshold=arg)
+            cb.set_model(model)
+            cb.on_train_begin()
+            want, best = [], arg
+            for epoch, v in enumerate(values):
+                cb.on_epoch_begin(epoch)
+                cb.on_epoch_end(epoch, {"val_loss": v})
+                if best is None or (v < best if mode == "min" else v > best):
+                    best = v
+                    want.append(f"w-{epoch + 1:02d}")
+            call = f"ModelCheckpoint(mode={mode!r}, save_best_only=True, initial_value_threshold={arg}) over {values}"
+        assert_equal(str(_saved(d)), str(sorted(want)), what="files saved", call=call)
