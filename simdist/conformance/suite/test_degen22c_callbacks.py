@@ -165,3 +165,46 @@ def test_degen22c_model_checkpoint_at_equal_values_and_every_n_batches(keras, bu
                     want.append(f"w-{epoch + 1:02d}")
             call = f"ModelCheckpoint(mode={mode!r}, save_best_only=True, initial_value_threshold={arg}) over {values}"
         assert_equal(str(_saved(d)), str(sorted(want)), what="files saved", call=call)
+
+
+def _csv_ref(runs: list[tuple[bool, list[tuple[int, dict]]]], sep: str) -> str:
+    """CSVLogger's file after each run (append, epochs): "a" mode writes the header only when the file was
+    missing or its first line empty, "w" mode always; keys sorted, val_ keys added (NA) when none is logged."""
+    text = ""
+    for append, epochs in runs:
+        header = not (append and text.split("\n", 1)[0])
+        if not append:
+            text = ""
+        keys = sorted(epochs[0][1])
+        if not any(k.startswith("val_") for k in keys):
+            keys += [f"val_{k}" for k in keys]
+        lines = [sep.join(["epoch"] + keys)] if header else []
+        lines += [sep.join([str(e)] + [str(logs.get(k, "NA")) for k in keys]) for e, logs in epochs]
+        text += "".join(line + "\r\n" for line in lines)
+    return text
+
+
+@clause("keras.callback.csv-logger", ref="tf221")
+def test_degen22c_csv_logger_append_over_several_runs(keras, budget):
+    """CSVLogger(append=True) over two or three trainings on one file writes the header once (again only after
+    a run with append=False, which overwrites, or into an empty existing file); rows keep the epochs
+    passed; keys are sorted, val_ keys added with NA when no val_ key is logged; a separator other than ','."""
+    a = [(0, {"loss": 0.5, "acc": 0.25}), (1, {"loss": 0.375, "acc": 0.5})]
+    b = [(2, {"loss": 0.25, "acc": 0.75})]
+    v = [(0, {"loss": 0.5, "val_loss": 0.625})]
+    cases = [("append, append", [(True, a), (True, b)], ";"), ("append, write, append", [(True, a), (False, b), (True, a)], ","),
+             ("empty file, append", [(True, v)], "\t"), ("append x3", [(True, v), (True, v), (True, b)], ",")]
+    for name, runs, sep in budget(cases):
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "log.csv")
+        if name.startswith("empty"):
+            open(path, "w").close()
+        for append, epochs in runs:
+            cb = keras.callbacks.CSVLogger(path, separator=sep, append=append)
+            cb.on_train_begin()
+            for epoch, logs in epochs:
+                cb.on_epoch_end(epoch, dict(logs))
+            cb.on_train_end()
+        with open(path, newline="") as f:
+            got = f.read()
+        assert_equal(got, _csv_ref(runs, sep), what="file text", call=f"CSVLogger runs {name} (separator {sep!r})")
