@@ -387,9 +387,14 @@ class CheckpointManager:
 
     def __init__(self, checkpoint: Checkpoint, directory: str, max_to_keep: int | None,
                  keep_checkpoint_every_n_hours: Any = None, checkpoint_name: str = "ckpt", step_counter: Any = None,
-                 checkpoint_interval: Any = None, init_fn: Any = None) -> None:
+                 checkpoint_interval: Any = None, init_fn: Any = None, last_checkpoint_step: Any = None) -> None:
         if max_to_keep is not None and max_to_keep <= 0:
             raise ValueError(f"Expected a positive integer or `None` for `max_to_keep`, got {max_to_keep}.")
+        if checkpoint_interval is not None and step_counter is None:
+            raise ValueError("`step_counter` should be passed if `checkpoint_interval` is not None.")
+        self._checkpoint_interval = checkpoint_interval
+        self._step_counter = step_counter
+        self._last_checkpoint_step = last_checkpoint_step
         self._checkpoint = checkpoint
         self._directory = str(directory)
         self._max_to_keep = max_to_keep
@@ -403,6 +408,10 @@ class CheckpointManager:
     @property
     def directory(self) -> str:
         return self._directory
+
+    @property
+    def checkpoint_interval(self) -> Any:
+        return self._checkpoint_interval
 
     @property
     def checkpoints(self) -> list[str]:
@@ -427,7 +436,20 @@ class CheckpointManager:
             self._init_fn()
         return None
 
-    def save(self, checkpoint_number: int | None = None, check_interval: bool = True, options: Any = None) -> str:
+    def save(self, checkpoint_number: int | None = None, check_interval: bool = True,
+             options: Any = None) -> str | None:
+        """A numbered save, the oldest beyond `max_to_keep` deleted. With `checkpoint_interval` (TF's
+        checkpoint_management.py): nothing (None) when the step counter still equals the last saved
+        step, or, with `check_interval`, is below it + checkpoint_interval; else the step is recorded."""
+        if self._checkpoint_interval is not None:
+            step = int(np.asarray(self._step_counter.numpy() if hasattr(self._step_counter, "numpy")
+                                  else self._step_counter))
+            if self._last_checkpoint_step is not None:
+                if step == self._last_checkpoint_step:
+                    return None
+                if check_interval and step < self._last_checkpoint_step + self._checkpoint_interval:
+                    return None
+            self._last_checkpoint_step = step
         if checkpoint_number is None:
             path = self._checkpoint.save(self._prefix)
         else:   # (the checkpoint's save_counter still counts the save, as TF's)

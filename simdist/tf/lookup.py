@@ -5,5 +5,6 @@ from types import SimpleNamespace as _NS
 from simdist.runtime.lookup_tables import (KeyValueTensorInitializer, StaticHashTable, TextFileIndex,  # noqa: F401
                                            TextFileInitializer)
 from simdist.runtime.lookup_tables import MutableHashTable as _MutableHashTable
+from simdist.runtime.vocabulary_table import StaticVocabularyTable  # noqa: F401
 
 experimental = _NS(MutableHashTable=_MutableHashTable)   # (TF 2.21: tf.lookup.experimental only)

@@ -12,6 +12,7 @@ import numpy as np
 from simdist import tf
 from simdist.keras.layers.category_encoding import encode_categorical_inputs
 from simdist.keras.layers.layer import Layer
+from simdist.keras.ops.shim import bucketize_operands
 
 __all__ = ["Discretization", "summarize", "merge_summaries", "compress_summary", "get_bin_boundaries"]
 
@@ -142,9 +143,9 @@ class Discretization(Layer):
             x = tf.cast(x, tf.int64)
         elif x.dtype.name in ("bfloat16", "float16"):
             x = tf.cast(x, tf.float32)
-        bins = tf.constant([float(b) for b in self.bin_boundaries], dtype=x.dtype)
-        # TF's Bucketize: the number of boundaries <= x, i.e. searchsorted(side="right")
-        flat = tf.reshape(x, [-1])
+        # TF's Bucketize: the number of boundaries <= x, i.e. searchsorted(side="right"), compared in
+        # Bucketize's types (float32 boundaries; an integer input converted to float: shim.bucketize_operands)
+        bins, flat = bucketize_operands(x, self.bin_boundaries)
         indices = tf.reshape(tf.searchsorted(bins, flat, side="right"), tf.shape(x))
         return encode_categorical_inputs(indices, self.output_mode, len(self.bin_boundaries) + 1,
                                          dtype=self.output_dtype)

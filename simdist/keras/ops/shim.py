@@ -55,11 +55,27 @@ def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
     return output
 
 
+def bucketize_operands(x: Any, boundaries: Any) -> tuple[Any, Any]:
+    """The two sides of TF's Bucketize comparison (bucketize_op.cc: `std::upper_bound` of each input
+    over a `std::vector<float>` of boundaries): the boundaries rounded to float32, and `x` flattened
+    in the type C++ compares in — float64 for a float64 input (the float boundaries widened), float32
+    otherwise (an int32/int64 input converted to float, as `int < float` does). Boundaries out of order
+    are InvalidArgumentError, as TF's."""
+    import numpy as np
+    wide = x.dtype == _simdist_tf.float64
+    edges = np.asarray([float(b) for b in boundaries], dtype=np.float32)
+    if np.any(edges[1:] < edges[:-1]):     # BucketizeOp's constructor: std::is_sorted
+        raise _simdist_tf.errors.InvalidArgumentError(None, None, "Expected sorted boundaries [Op:Bucketize]")
+    edges = edges.astype(np.float64 if wide else np.float32)
+    flat = _simdist_tf.reshape(_simdist_tf.cast(x, "float64" if wide else "float32"), [-1])
+    return _simdist_tf.constant(edges), flat
+
+
 def _bucketize(input: Any, boundaries: Any, name: str | None = None) -> Any:   # noqa: A002
-    """TF's Bucketize: for each x the number of boundaries <= x (int32)."""
+    """TF's Bucketize: for each x the number of boundaries <= x (int32), compared as
+    `bucketize_operands` says."""
     x = _simdist_tf.convert_to_tensor(input)
-    flat = _simdist_tf.reshape(_simdist_tf.cast(x, "float64"), [-1])
-    edges = _simdist_tf.constant([float(b) for b in boundaries], dtype="float64")
+    edges, flat = bucketize_operands(x, boundaries)
     out = _simdist_tf.searchsorted(edges, flat, side="right", out_type=_simdist_tf.int32)
     return _simdist_tf.reshape(out, _simdist_tf.shape(x))
 
