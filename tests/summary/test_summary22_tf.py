@@ -78,6 +78,10 @@ def plugins(tf: Any, root: str) -> dict[str, Any]:
         attempt(log, lambda: tf.summary.scalar("i", 7, step=2, description="an int"))
         attempt(log, lambda: tf.summary.scalar("d", tf.constant(1.0 / 3.0, tf.float64), step=3))
         attempt(log, lambda: tf.summary.scalar("b", tf.constant(True), step=3))
+        attempt(log, lambda: tf.summary.scalar("half", tf.constant(0.1, tf.float16), step=np.int64(3)))
+        attempt(log, lambda: tf.summary.histogram("h64", np.arange(-50, 77, dtype=np.int64) * 3, step=4, buckets=9))
+        attempt(log, lambda: tf.summary.histogram("hf64", np.arange(40, dtype=np.float64) / 9.0 - 1.7, step=4))
+        attempt(log, lambda: tf.summary.text("tb", tf.constant([b"x\x00y", b""]), step=7))
         data = np.arange(-7, 29, dtype=np.float32).reshape(4, 9) / 7.0
         attempt(log, lambda: tf.summary.histogram("h", data, step=4))
         attempt(log, lambda: tf.summary.histogram("h5", data, step=4, buckets=5))
@@ -90,6 +94,8 @@ def plugins(tf: Any, root: str) -> dict[str, Any]:
         attempt(log, lambda: tf.summary.image("im", images(), step=8))
         attempt(log, lambda: tf.summary.image("im1", images(), step=8, max_outputs=1))
         attempt(log, lambda: tf.summary.image("im0", images(), step=8, max_outputs=0))
+        for shape in ((0, 3, 5, 3), (2, 0, 3, 5, 3)):   # (io.image-codecs: a batch of no image encodes to no string)
+            log.append(("encode_png", shape, tuple(tf.io.encode_png(np.zeros(shape, np.uint8)).shape)))
         attempt(log, lambda: tf.summary.image("gray", (np.arange(24, dtype=np.uint8) * 10).reshape(2, 3, 4, 1), step=9))
         attempt(log, lambda: tf.summary.image("rgba", np.linspace(0.0, 1.0, 32).reshape(1, 2, 4, 4), step=9))
         clips = np.linspace(-1.0, 1.0, 3 * 11 * 2).reshape(3, 11, 2).astype(np.float32)
@@ -188,6 +194,18 @@ def in_function(tf: Any, root: str) -> dict[str, Any]:
         attempt(log, lambda: train_step(tf.constant(1.5)))
 
     @tf.function
+    def python_step(x: Any, i: int) -> Any:
+        with w.as_default():
+            with tf.summary.record_if(False):
+                tf.summary.scalar("never", x, step=i)
+            tf.summary.scalar("py", x, step=i)
+            tf.summary.flush()
+            return tf.summary.should_record_summaries()
+
+    for i in range(3):
+        attempt(log, lambda: python_step(tf.constant(float(i)), i))
+
+    @tf.function
     def no_writer(x: Any) -> Any:
         return tf.summary.scalar("none", x, step=1)
 
@@ -214,6 +232,14 @@ def mirrored(tf: Any, root: str) -> dict[str, Any]:
         out = strategy.run(tf.function(replica_fn), args=(tf.constant(3.0),))
         log.append([bool(np.asarray(t)) for t in strategy.experimental_local_results(out)])
         attempt(log, lambda: tf.summary.scalar("cross_replica", 1.0, step=8))
+
+        @tf.function
+        def dist_step(x: Any) -> Any:
+            return strategy.run(replica_fn, args=(x,))
+
+        for k in range(2):
+            out = dist_step(tf.constant(float(k + 5)))
+            log.append([bool(np.asarray(t)) for t in strategy.experimental_local_results(out)])
     w.close()
     return {"events": read_events(root), "log": log}
 
