@@ -244,9 +244,53 @@ def mirrored(tf: Any, root: str) -> dict[str, Any]:
     return {"events": read_events(root), "log": log}
 
 
+def custom_loop(tf: Any, root: str, kind: str) -> dict[str, Any]:
+    """docs/keras.md's custom training loop: a Keras model trained with GradientTape, the loss
+    logged every step and the kernel's histogram every 2nd (record_if on a variable step)."""
+    log: list = []
+    strategy = tf.distribute.get_strategy() if kind == "default" else tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    with strategy.scope():
+        # (float64 and dyadic values whose products and sums stay exact for the steps run: the same
+        # bits in any summation order, so the golden holds no host-dependent rounding: oneDNN, Eigen's packets)
+        model = tf.keras.Sequential([tf.keras.Input((4,), dtype="float64"),
+                                     tf.keras.layers.Dense(3, activation="relu", dtype="float64"),
+                                     tf.keras.layers.Dense(1, dtype="float64")])
+        model.set_weights([(np.arange(12, dtype=np.float64).reshape(4, 3) % 7 - 3) / 8, np.zeros(3, np.float64),
+                           (np.arange(3, dtype=np.float64).reshape(3, 1) % 3 - 1) / 4, np.zeros(1, np.float64)])
+        optimizer = tf.keras.optimizers.SGD(0.0625)
+    writer = tf.summary.create_file_writer(os.path.join(root, "custom"))
+    step = tf.Variable(0, dtype=tf.int64)
+
+    @tf.function
+    def train_step(x: Any, y: Any) -> Any:
+        def replica_step(x: Any, y: Any) -> Any:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+            return loss
+        loss = strategy.reduce("MEAN", strategy.run(replica_step, args=(x, y)), axis=None)
+        with writer.as_default(step=step):
+            tf.summary.scalar("loss", loss)
+            with tf.summary.record_if(lambda: step % 2 == 0):
+                # (MirroredStrategy: 16 buckets, an exact bucket width. simdist runs this function's Python at every
+                # call there (a dynamic tf.cond beside a multi-replica run: function.traced-branches), so its linspace
+                # is the eager one, which differs from TF's graph one in the last bit of some of 30 edges)
+                tf.summary.histogram("kernel", model.layers[0].kernel, buckets=None if kind == "default" else 16)
+        step.assign_add(1)
+        return loss
+
+    x = (np.arange(64, dtype=np.float64).reshape(16, 4) % 5 - 2) / 4
+    y = (np.arange(16, dtype=np.float64).reshape(16, 1) % 3) / 2
+    for _ in range(4):
+        attempt(log, lambda: train_step(x, y) is not None)
+    writer.close()
+    return {"events": read_events(root), "log": log}
+
+
 PROGRAMS = {"plugins": plugins, "steps-and-conditions": steps_and_conditions, "in-function": in_function,
-            "mirrored2": mirrored}
-CASES: dict[str, dict] = {name: {"strategy": "mirrored2" if name == "mirrored2" else "default", "program": name}
+            "mirrored2": mirrored, "custom-loop": lambda tf, root: custom_loop(tf, root, "default"),
+            "custom-loop-mirrored2": lambda tf, root: custom_loop(tf, root, "mirrored2")}
+CASES: dict[str, dict] = {name: {"strategy": "mirrored2" if name.endswith("mirrored2") else "default", "program": name}
                           for name in PROGRAMS}
 
 
