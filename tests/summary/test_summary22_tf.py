@@ -118,6 +118,14 @@ def plugins(tf: Any, root: str) -> dict[str, Any]:
             with tf.summary.experimental.summary_scope("custom", "Def") as (tag, _):
                 attempt(log, lambda: tf.summary.write(tag, 3.0, step=15))
                 log.append(tag)
+
+        class Probe(tf.keras.layers.Layer):
+            def call(self, x: Any) -> Any:   # (a summary in a layer: tagged below the model's and the layer's scopes)
+                tf.summary.scalar("mean_x", tf.reduce_mean(x), step=16)
+                return x * 2.0
+
+        model = tf.keras.Sequential([tf.keras.Input((2,)), Probe(name="probe")], name="net")
+        attempt(log, lambda: model(np.arange(4, dtype=np.float32).reshape(2, 2) / 4) is not None)
     return {"events": read_events(root), "log": log}
 
 
