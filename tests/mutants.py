@@ -2952,7 +2952,7 @@ CATALOGUE += TRAINING_BATCH14
 # amut15: survivors of the mechanical sweep with seed 2 (sixteenth session, docs/conformance.md "Sixteenth
 # session: automatic sweep, seed 2"), each killed by suite/test_amut15_gaps.py
 TRAINING_AMUT15: list[Mutant] = [
-    _t("amut15-event-dir-must-be-new", "state", "simdist/keras/callbacks/event_files.py",
+    _t("amut15-event-dir-must-be-new", "state", "simdist/tf/summary/_event_file.py",
        "        os.makedirs(logdir, exist_ok=True)\n", "        os.makedirs(logdir)\n",
        "TensorBoard's event writer fails (FileExistsError) on a log_dir that already exists: a second fit "
        "into the same log_dir crashes"),
@@ -3140,8 +3140,8 @@ TRAINING_BATCH15: list[Mutant] = [
        "fit's History runs before the user's callbacks: what they add to an epoch's logs (ReduceLROnPlateau's and "
        "LearningRateScheduler's learning_rate) never reaches history"),
     _t("tensorboard-val-tags-keep-prefix", "state", "simdist/keras/callbacks/tensorboard.py",
-       "            self._scalar(self._writer(\"val\"), f\"epoch_{name[4:]}\", value, epoch)\n",
-       "            self._scalar(self._writer(\"val\"), f\"epoch_{name}\", value, epoch)\n",
+       "                    tf.summary.scalar(f\"epoch_{name[4:]}\", value, step=epoch)\n",
+       "                    tf.summary.scalar(f\"epoch_{name}\", value, step=epoch)\n",
        "TensorBoard writes validation scalars as epoch_val_loss in the validation run instead of epoch_loss"),
     _t("checkpoint-filepath-batch-zero-based", "boundary", "simdist/keras/callbacks/model_checkpoint.py",
        "            return self.filepath.format(epoch=epoch + 1, batch=batch + 1, **logs)\n",

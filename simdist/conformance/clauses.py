@@ -813,6 +813,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: History, EarlyStopping (monitor, min_delta, patience, restore_best_weights), LearningRateScheduler (learning_rate logged) and ModelCheckpoint (.keras / .weights.h5, save_best_only, save_freq) as Keras."),
     Clause('keras.callback.tensorboard', 'keras', False, (),
            'TF 2.21 + Keras 3.15: TensorBoard writes epoch_<name> scalars (train/, plus epoch_learning_rate) and of the val_ logs (validation/) at step = epoch, evaluation_<name>_vs_iterations at optimizer.iterations, batch_<name> at global batches that are multiples of update_freq, weight histograms every histogram_freq epochs, all under record_if(last batch begun % update_freq == 0).'),
+    Clause('summary.event-files', 'keras', False, (),
+           'TF 2.21 + TensorBoard 2.21: tf.summary writes event files (the brain.Event:2 record first, then one event per summary, queued up to max_queue) of scalars (float32), histograms (float64 [left, right, count], 30 buckets), images (width, height, PNGs), text and audio (WAVs) at the given or default step, only with a default writer, under record_if, at every call of a tf.function, and in strategy.run only on replica 0.'),
     Clause('keras.callback.csv-logger', 'keras', False, (),
            'TF 2.21 + Keras 3.15: CSVLogger writes one row per epoch with the csv module\'s excel dialect (CRLF, minimal quoting) and the given separator; the header is "epoch" and the first epoch\'s sorted log keys (plus val_<key> for each when it had none); missing values "NA"; append=True appends and writes the header only to an empty file.'),
     Clause('keras.callback.reduce-lr-on-plateau', 'keras', False, (),

@@ -11,7 +11,8 @@ the layer's `call` on zero-valued tensors in which every unknown dimension is gi
 sizes, one after the other, and an output dimension that changes between the two runs is unknown
 (Keras traces the call symbolically in a TF graph instead; simdist has no graph tracing). As in
 Keras's `backend.compute_output_spec`, the probes run in a StatelessScope: their variable writes
-(a SeedGenerator's counter, a layer's statistics) are dropped.
+(a SeedGenerator's counter, a layer's statistics) are dropped, and they write no tf.summary
+(TF's scratch graph never runs).
 """
 
 from __future__ import annotations
@@ -208,7 +209,9 @@ def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> An
     for size in _PROBE_SIZES:
         a = map_structure(lambda x: _probe(x, size), args)
         k = map_structure(lambda x: _probe(x, size), kwargs)
-        with StatelessScope():   # (Keras traces in a StatelessScope: no variable write, a SeedGenerator's included, persists)
+        # (Keras traces in a StatelessScope: no variable write, a SeedGenerator's included, persists; and in a
+        # scratch graph that never runs, so a tf.summary in the call writes nothing: record_if(False) here)
+        with StatelessScope(), tf.summary.record_if(False):
             runs.append(fn(*a, **k))
     first, second = runs
 

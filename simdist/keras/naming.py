@@ -75,11 +75,20 @@ class name_scope:  # noqa: N801 - Keras's name
                 return self
         stack.append(self)
         self._pop_on_exit = True
+        # (Keras's TF backend name_scope also enters tf.name_scope(name): summaries written inside a
+        # layer's call are tagged "<model>/<layer>/<name>", as on TF; clause summary.event-files)
+        from simdist import tf
+        self._tf_name_scope = tf.name_scope(self.name)
+        self._tf_name_scope.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._pop_on_exit and name_scope._stack:
             name_scope._stack.pop()
+            scope = getattr(self, "_tf_name_scope", None)
+            if scope is not None:
+                self._tf_name_scope = None
+                scope.__exit__(*exc)
 
 
 def current_path() -> str:

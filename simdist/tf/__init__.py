@@ -193,16 +193,22 @@ def print(*inputs: object, **kwargs: object) -> None:  # noqa: A001
 # TF 2.21's Keras namespaces at tf's top level (KerasLazyLoaders of keras._tf_keras.keras and its losses,
 # metrics, optimizers and initializers modules: the same modules as tf.keras.X), imported on first use
 _LAZY = ("keras", "initializers", "losses", "metrics", "optimizers")
+# `tf.summary` (simdist/tf/summary, clause summary.event-files), imported on first use
+_LAZY_MODULES = ("summary",)
 
 
 def __getattr__(name: str) -> object:
-    """`tf.keras` (simdist/keras) and its aliases, imported on first use: Keras is written against this facade."""
+    """`tf.keras` (simdist/keras) and its aliases, imported on first use: Keras is written against this facade;
+    `tf.summary` likewise."""
     if name in _LAZY:
         import simdist.keras
         return simdist.keras if name == "keras" else getattr(simdist.keras, name)
+    if name in _LAZY_MODULES:
+        import importlib
+        return importlib.import_module(f"simdist.tf.{name}")
     raise AttributeError(f"module 'simdist.tf' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     """The bound names and the lazy Keras ones (as dir(tf) lists keras)."""
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_LAZY_MODULES))

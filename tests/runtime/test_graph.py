@@ -239,6 +239,26 @@ def test_python_body_runs_once_as_in_tf() -> None:
     assert float(out["vars"]["v"]) == N, f"v={out['vars']['v']}, but should be {N} [replayed assign_add]"
 
 
+@pytest.mark.clause("function.traced-branches")
+def test_cond_on_a_constant_predicate_replays() -> None:
+    """A tf.cond whose predicate is a constant of the call (the untaken branch making tensors) is
+    recorded: the Python body runs once, as in TF (it ran at every call until summary22)."""
+    calls: list[int] = []
+
+    def build() -> tuple[Any, dict[str, Any]]:
+        v = tf.Variable(0.0, name="v")
+
+        @tf.function
+        def step():
+            calls.append(1)
+            pred = tf.logical_and(True, tf.constant(False))   # (a LogicalAnd: no static value in a graph)
+            v.assign_add(tf.cond(pred, lambda: tf.constant(5.0), lambda: tf.constant(1.0)))
+        return step, {"v": v}
+    out = run(build, traced=True)
+    assert len(calls) == 1, f"the Python body ran {len(calls)} times, but should run once [{out['explain']}]"
+    assert float(out["vars"]["v"]) == N, f"v={out['vars']['v']}, but should be {N} [the false branch each call]"
+
+
 def _eager_every_time(make_step: Callable[[Any, list[int]], Any]) -> tuple[int, str, dict[str, Any]]:
     calls: list[int] = []
 

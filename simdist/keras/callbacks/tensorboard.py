@@ -10,7 +10,9 @@ logs with the prefix dropped (validation/), step = epoch; at the end of each eva
 across epochs) that are multiples of N; with `histogram_freq=k`, `<weight path>/histogram`
 (train/) every k-th epoch. Keras writes under `tf.summary.record_if(step % N == 0)` with the
 step of the last batch begun, which also gates the epoch and evaluation scalars when N is an
-int: simdist keeps the same stack of (writer, condition).
+int. As Keras, everything is written through `tf.summary` (simdist/tf/summary, clause
+summary.event-files): the same writers, `as_default`/`record_if` contexts, queues and flushes,
+and the histograms' buckets computed by tf.summary.histogram's ops.
 
 Differences (docs/keras.md): steps are simulated training steps and `wall_time` is simulated
 time, never the wall clock; no TF op graph is written (nor does Keras 3.15 on TF 2.21: its
@@ -22,14 +24,27 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from typing import Any
 
 import numpy as np
 
 from simdist import now as simulated_now
+from simdist import tf
 from simdist.keras.callbacks.callback import Callback
-from simdist.keras.callbacks.event_files import EventFileWriter, tensorboard_modules
 from simdist.keras.serialization import serialize_keras_object
+
+EXTRA_HINT = "pip install 'simdist[tensorboard]' (or pip install tensorboard)"
+
+
+def _check_tensorboard() -> None:
+    """A clear ImportError naming the extra, at construction rather than mid-fit."""
+    try:
+        from tensorboard.compat.proto import summary_pb2  # noqa: F401
+        from tensorboard.plugins.scalar import metadata  # noqa: F401
+    except ImportError as e:
+        raise ImportError(f"keras.callbacks.TensorBoard needs the `tensorboard` package, which is not installed "
+                          f"({e}): {EXTRA_HINT}") from None
 
 
 class TensorBoard(Callback):
@@ -48,7 +63,7 @@ class TensorBoard(Callback):
                 isinstance(update_freq, int) and not isinstance(update_freq, bool) and update_freq > 0):
             raise ValueError(f"keras.callbacks.TensorBoard(update_freq={update_freq!r}): must be 'epoch', "
                              f"'batch' or a positive int")
-        tensorboard_modules()   # (the clear error naming the extra, at construction rather than mid-fit)
+        _check_tensorboard()
         self.log_dir = str(log_dir)
         self.histogram_freq = histogram_freq
         self.write_graph = write_graph
@@ -58,8 +73,8 @@ class TensorBoard(Callback):
         self.embeddings_freq = embeddings_freq
         self._global_train_batch = 0
         self._global_test_batch = 0
-        self._writers: dict[str, EventFileWriter] = {}
-        self._stack: list[tuple[EventFileWriter, bool]] = []   # Keras's default writer + record_if contexts
+        self._writers: dict[str, Any] = {}
+        self._prev_summary_state: list[tuple[Any, Any]] = []   # Keras's (as_default, record_if) contexts
         self._batch_start_time = 0.0
         self._epoch_start_time = 0.0
         self._previous_epoch_iterations = 0.0
@@ -73,39 +88,43 @@ class TensorBoard(Callback):
         if self.write_graph:
             self._write_keras_model_summary()
 
-    def _writer(self, which: str) -> EventFileWriter:
+    def _writer(self, which: str) -> Any:
         if which not in self._writers:
-            self._writers[which] = EventFileWriter(self._train_dir if which == "train" else self._val_dir)
+            self._writers[which] = tf.summary.create_file_writer(self._train_dir if which == "train" else self._val_dir)
         return self._writers[which]
 
-    def _recording(self) -> bool:
-        return not self._stack or self._stack[-1][1]
-
-    def _scalar(self, writer: EventFileWriter | None, tag: str, value: Any, step: int) -> None:
-        """tf.summary.scalar: a no-op without a writer or when the record_if condition is false."""
-        if writer is not None and self._recording():
-            writer.scalar(tag, np.asarray(value, np.float32), step)
-
     def _push_writer(self, which: str, step: int) -> None:
+        """Keras's _push_writer: the writer the default with `step`, under record_if(step % update_freq == 0)."""
         if self.update_freq == "epoch":
             return
-        self._stack.append((self._writer(which), step % self.update_freq == 0))
+        freq = self.update_freq
+        context = (self._writer(which).as_default(step), tf.summary.record_if(lambda: step % freq == 0))
+        self._prev_summary_state.append(context)
+        context[0].__enter__()
+        context[1].__enter__()
 
     def _pop_writer(self) -> None:
         if self.update_freq == "epoch":
             return
-        self._stack.pop()
+        context = self._prev_summary_state.pop()
+        context[1].__exit__(*sys.exc_info())
+        context[0].__exit__(*sys.exc_info())
 
     def _close_writers(self) -> None:
         for writer in self._writers.values():
             writer.close()
 
     def _write_keras_model_summary(self) -> None:
-        if type(self.model).__name__ not in ("Functional", "Sequential"):
-            return
-        text = json.dumps(serialize_keras_object(self.model, "keras"), default=_json_default)
-        if self._recording():
-            self._writer("train").text_tensor("keras", text, 0, "graph_keras_model", b"1")
+        """Keras's keras_model_summary("keras", model, step=0): the model's JSON, plugin "graph_keras_model"."""
+        with self._writer("train").as_default():
+            if type(self.model).__name__ in ("Functional", "Sequential"):
+                from tensorboard.compat.proto import summary_pb2
+                metadata = summary_pb2.SummaryMetadata()
+                metadata.plugin_data.plugin_name = "graph_keras_model"
+                metadata.plugin_data.content = b"1"
+                text = json.dumps(serialize_keras_object(self.model, "keras"), default=_json_default)
+                with tf.summary.experimental.summary_scope("keras", "graph_keras_model", [self.model, 0]) as (tag, _):
+                    tf.summary.write(tag=tag, tensor=tf.constant(text), step=0, metadata=metadata)
 
     # --- hooks -----------------------------------------------------------------------------------
     def on_train_begin(self, logs: Any = None) -> None:
@@ -124,8 +143,9 @@ class TensorBoard(Callback):
         optimizer = getattr(self.model, "optimizer", None)
         if optimizer is not None and hasattr(optimizer, "iterations"):
             step = int(np.asarray(optimizer.iterations))
-            for name, value in (logs or {}).items():
-                self._scalar(self._writer("val"), f"evaluation_{name}_vs_iterations", value, step)
+            with self._writer("val").as_default():
+                for name, value in (logs or {}).items():
+                    tf.summary.scalar(f"evaluation_{name}_vs_iterations", value, step=step)
         self._pop_writer()
 
     def on_train_batch_begin(self, batch: int, logs: Any = None) -> None:
@@ -137,14 +157,13 @@ class TensorBoard(Callback):
             self._batch_start_time = simulated_now()
 
     def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
-        default = self._stack[-1][0] if self._stack else None
         if self.write_steps_per_second:
             run_time = simulated_now() - self._batch_start_time
-            self._scalar(default, "batch_steps_per_second", 1.0 / run_time if run_time > 0 else np.inf,
-                         self._global_train_batch)
+            tf.summary.scalar("batch_steps_per_second", 1.0 / run_time if run_time > 0 else np.inf,
+                              step=self._global_train_batch)
         if isinstance(logs, dict):
             for name, value in logs.items():
-                self._scalar(default, f"batch_{name}", value, self._global_train_batch)
+                tf.summary.scalar(f"batch_{name}", value, step=self._global_train_batch)
 
     def on_test_batch_begin(self, batch: int, logs: Any = None) -> None:
         self._global_test_batch += 1
@@ -181,18 +200,22 @@ class TensorBoard(Callback):
             elapsed = simulated_now() - self._epoch_start_time
             done = float(np.asarray(self.model.optimizer.iterations)) - self._previous_epoch_iterations
             train_logs["steps_per_second"] = done / elapsed if elapsed > 0 else np.inf
-        for name, value in train_logs.items():
-            self._scalar(self._writer("train"), f"epoch_{name}", value, epoch)
-        for name, value in val_logs.items():
-            self._scalar(self._writer("val"), f"epoch_{name[4:]}", value, epoch)
+        if train_logs:
+            with self._writer("train").as_default():
+                for name, value in train_logs.items():
+                    tf.summary.scalar(f"epoch_{name}", value, step=epoch)
+        if val_logs:
+            with self._writer("val").as_default():
+                for name, value in val_logs.items():
+                    tf.summary.scalar(f"epoch_{name[4:]}", value, step=epoch)
 
     def _log_weights(self, epoch: int) -> None:
-        if not self._recording():
-            return
         writer = self._writer("train")
-        for layer in self.model.layers:
-            for weight in layer.weights:
-                writer.histogram(f"{weight.path.replace(':', '_')}/histogram", np.asarray(weight), epoch)
+        with writer.as_default():
+            for layer in self.model.layers:
+                for weight in layer.weights:
+                    tf.summary.histogram(f"{weight.path.replace(':', '_')}/histogram", np.asarray(weight), step=epoch)
+            writer.flush()
 
 
 def _json_default(obj: Any) -> Any:

@@ -132,10 +132,12 @@ def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any]
         return _FAILED
     rec = c.recorder
     saved = (c.tapes, c.observers, c.aside, c.through, rec)
+    created = None
     if rec is not None and not keep_recorder:
         # (this context stops recording; the process's recording goes on: replicas of one
         # strategy.run share the recorder and may each be in an untaken branch at a merge)
         c.recorder = None
+        created = rec.created   # (the tensors the branch makes are no replay's: not counted, below)
     c.tapes, c.aside, c.through = [], None, None
     c.observers = ([rec] if rec is not None and keep_recorder else []) + ([_Reads(reads)] if reads is not None else [])
     txn = variables.Transaction()
@@ -161,6 +163,11 @@ def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any]
         _drop(c.charges, dropped)
         _drop(c.transactions, txn)
         c.tapes, c.observers, c.aside, c.through, c.recorder = saved
+        if created is not None:
+            # The branch's tensors were made with the recording detached and are discarded: not
+            # tensors "made outside the op registry" that would keep the call from replaying (a
+            # tf.cond on a constant predicate in a tf.function ran eagerly at every call until summary22).
+            rec.created = created
 
 
 def _outputs(out: Any) -> Any:

@@ -15,7 +15,8 @@ random_jpeg_quality, stateless_random_jpeg_quality).
 - encode_png(image, compression=-1): rank >= 3 ("images must be at least rank 3[2,3]"), 1..4
   channels ("image must have 1, 2, 3, or 4 channels, got 5"), uint8 or uint16, an empty image
   InternalError "PNG encoding failed at the following flattened batch indices: 0"; batched over
-  leading dimensions.
+  leading dimensions, a batch of no image (a leading dimension 0) an empty string tensor of the
+  leading shape (tf.summary.image with max_outputs=0).
 - encode_jpeg: a 3-D uint8 image of 1 or 3 channels ("image must have 1 or 3 channels, got
   [2,3,4]"), quality in [0,100], format "", "grayscale", "rgb", density_unit "in"/"cm".
 - decode_bmp (and decode_image of a BMP): TF's own reader of uncompressed 8-, 24- and 32-bit BMP
@@ -225,6 +226,8 @@ def _encode_png(image: np.ndarray, compression: int = -1) -> np.ndarray:
     if c not in (1, 2, 3, 4):
         raise _bad(op, f"image must have 1, 2, 3, or 4 channels, got {c}")
     lead = image.shape[:-3]
+    if lead and int(np.prod(lead)) == 0:     # (no image in the batch: an empty string tensor, observed)
+        return bytes_array(lead, [])
     if image.size == 0:
         raise errors.InternalError(None, None, f"PNG encoding failed at the following flattened batch indices: 0 "
                                    f"[Op:{op}]")
