@@ -74,16 +74,18 @@ def _rotation_rows(angle_deg: float, h: int, w: int) -> np.ndarray:
 
 
 @clause("keras.layer.image-preprocessing", ref="tf221")
-def test_degen22a_rotation_and_translation_on_non_square_images(keras, budget):
+def test_degen22a_rotation_translation_zoom_on_non_square_images(keras, budget):
     """RandomRotation(factor) draws one angle per image, uniform(batch, f0 * 360, f1 * 360) degrees, and
     rotates about (0.5 (W - 1), 0.5 (H - 1)); RandomTranslation draws the vertical shift
     uniform(batch, h_lo, h_hi) * H, then the horizontal uniform(batch, w_lo, w_hi) * W, and samples at
-    (x - dx, y - dy). Height and width are read from the data format's axes; an unbatched image is a
+    (x - dx, y - dy); RandomZoom draws a height zoom then a width zoom in 1 + [factor] and samples
+    (zw x + (W - 1)/2 (1 - zw), zh y + (H - 1)/2 (1 - zh)). Height and width are read from the data format's axes; an unbatched image is a
     batch of one. Non-square images (so H and W, x and y are not interchangeable), both data formats,
     fill_mode="constant" with fill_value -7."""
     cases = [("rotation", (5, 8), "channels_last", True, 1), ("translation", (5, 8), "channels_last", True, 2),
              ("rotation", (7, 4), "channels_first", True, 3), ("translation", (4, 7), "channels_first", False, 4),
-             ("rotation", (3, 6), "channels_last", False, 5), ("translation", (8, 3), "channels_first", True, 6)]
+             ("rotation", (3, 6), "channels_last", False, 5), ("translation", (8, 3), "channels_first", True, 6),
+             ("zoom", (4, 7), "channels_first", True, 7), ("zoom", (7, 5), "channels_first", False, 8)]
     for kind, (h, w), data_format, batched, seed in budget(cases):
         assert_true(h != w, f"case {kind} {h}x{w} is square: it cannot tell height from width", call="cases")
         x = _images(3, h, w)
@@ -94,6 +96,13 @@ def test_degen22a_rotation_and_translation_on_non_square_images(keras, budget):
                                                 data_format=data_format)
             angles = _np(keras.random.uniform((n,), 0.05 * 360.0, 0.2 * 360.0, seed=sg))
             rows = [_rotation_rows(float(a), h, w) for a in angles]
+        elif kind == "zoom":
+            layer = keras.layers.RandomZoom((-0.4, -0.1), (-0.2, 0.3), fill_mode="constant", fill_value=-7.0,
+                                            seed=seed, data_format=data_format)
+            zh = _np(keras.random.uniform((n, 1), 0.6, 0.9, seed=sg)).ravel().astype(np.float64)
+            zw = _np(keras.random.uniform((n, 1), 0.8, 1.3, seed=sg)).ravel().astype(np.float64)
+            rows = [np.array([zw[i], 0.0, (w - 1) / 2.0 * (1 - zw[i]), 0.0, zh[i], (h - 1) / 2.0 * (1 - zh[i]), 0.0, 0.0])
+                    for i in range(n)]
         else:
             layer = keras.layers.RandomTranslation((0.1, 0.3), (-0.4, -0.2), fill_mode="constant", fill_value=-7.0,
                                                    seed=seed, data_format=data_format)
