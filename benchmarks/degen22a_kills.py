@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from degen22a_audit import DEFAULT_FILES, SUITE
+from degen22a_audit import DEFAULT_FILES
 from suite_kills import find as _find, mutants, run as _run
 
 _L = "simdist/keras/layers/preprocessing/image/"
@@ -105,4 +105,3 @@ if __name__ == "__main__":
     before = "--before" in args
     for mid in expand([a for a in args if a != "--before"]):
         print(f"{mid}: {run(None if mid == 'baseline' else find(mid), before)}", flush=True)
-    _ = SUITE

@@ -79,7 +79,8 @@ def test_degen22a_rotation_translation_zoom_on_non_square_images(keras, budget):
     rotates about (0.5 (W - 1), 0.5 (H - 1)); RandomTranslation draws the vertical shift
     uniform(batch, h_lo, h_hi) * H, then the horizontal uniform(batch, w_lo, w_hi) * W, and samples at
     (x - dx, y - dy); RandomZoom draws a height zoom then a width zoom in 1 + [factor] and samples
-    (zw x + (W - 1)/2 (1 - zw), zh y + (H - 1)/2 (1 - zh)). Height and width are read from the data format's axes; an unbatched image is a
+    (zw x + (W - 1)/2 (1 - zw), zh y + (H - 1)/2 (1 - zh)). Height and width are read from the data format's
+    axes; an unbatched image is a
     batch of one. Non-square images (so H and W, x and y are not interchangeable), both data formats,
     fill_mode="constant" with fill_value -7."""
     cases = [("rotation", (5, 8), "channels_last", True, 1), ("translation", (5, 8), "channels_last", True, 2),
@@ -101,8 +102,8 @@ def test_degen22a_rotation_translation_zoom_on_non_square_images(keras, budget):
                                             seed=seed, data_format=data_format)
             zh = _np(keras.random.uniform((n, 1), 0.6, 0.9, seed=sg)).ravel().astype(np.float64)
             zw = _np(keras.random.uniform((n, 1), 0.8, 1.3, seed=sg)).ravel().astype(np.float64)
-            rows = [np.array([zw[i], 0.0, (w - 1) / 2.0 * (1 - zw[i]), 0.0, zh[i], (h - 1) / 2.0 * (1 - zh[i]), 0.0, 0.0])
-                    for i in range(n)]
+            rows = [np.array([zw[i], 0.0, (w - 1) / 2.0 * (1 - zw[i]), 0.0, zh[i], (h - 1) / 2.0 * (1 - zh[i]),
+                              0.0, 0.0]) for i in range(n)]
         else:
             layer = keras.layers.RandomTranslation((0.1, 0.3), (-0.4, -0.2), fill_mode="constant", fill_value=-7.0,
                                                    seed=seed, data_format=data_format)
@@ -212,9 +213,9 @@ def test_degen22a_gaussian_blur_with_unequal_sigmas(keras, budget):
             s = _np(keras.random.uniform((2,), sigma[0], sigma[1], seed=sg)).astype(np.float64) + 1e-6
             assert_true(abs(s[0] - s[1]) > 0.1, f"the sigma draw {s} is near-equal: it cannot tell the axes apart",
                         call="RandomGaussianBlur draws")
-            got = keras.layers.RandomGaussianBlur(factor=(1.0, 1.0), kernel_size=ks[0], sigma=sigma, value_range=(0, 255),
-                                                  seed=11, data_format=data_format)(_layout(x, data_format, True),
-                                                                                   training=True)
+            layer = keras.layers.RandomGaussianBlur(factor=(1.0, 1.0), kernel_size=ks[0], sigma=sigma,
+                                                    value_range=(0, 255), seed=11, data_format=data_format)
+            got = layer(_layout(x, data_format, True), training=True)
             want = np.clip(_depthwise_same(x, _gaussian_kernel(ks, tuple(s))), 0, 255)
             call = f"RandomGaussianBlur(factor=(1, 1), kernel_size={ks[0]}, sigma={sigma}, seed=11, " \
                    f"data_format={data_format!r}) (drawn sigmas {s})"

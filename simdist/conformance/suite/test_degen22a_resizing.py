@@ -105,8 +105,8 @@ def test_degen22a_resizing_to_another_aspect_ratio(keras, budget):
         assert_true(got.dtype == dtype, f"dtype {got.dtype}, but should be {np.dtype(dtype).name}", call=call)
         if dtype == np.uint8:   # a float32 half-way value may round either way: within one step
             d = np.abs(got.astype(np.float64) - _layout(want, data_format, batched))
-            assert_true(d.max() <= 1, f"differs by up to {d.max()} from {_layout(want, data_format, batched).ravel()[:8]}"
-                        f" (got {got.ravel()[:8]})", call=call)
+            assert_true(d.max() <= 1, f"differs by up to {d.max()} from "
+                        f"{_layout(want, data_format, batched).ravel()[:8]} (got {got.ravel()[:8]})", call=call)
             assert_true(np.mean(d == 0) > 0.9, f"only {np.mean(d == 0):.2f} of the pixels exact", call=call)
         else:
             assert_close(got, _layout(want, data_format, batched), tolerance=TOL, call=call)

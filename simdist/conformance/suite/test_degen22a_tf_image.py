@@ -128,8 +128,9 @@ def test_degen22a_standardization_of_constant_and_integer_images(tf, budget):
     near = np.full((3, 5, 2), 1.0, F32)
     near[1, 2, 0] = 1.01
     ramp = (np.arange(2 * 3 * 5 * 2) % 7).astype(np.uint8).reshape(2, 3, 5, 2)
-    for name, x in budget([("constant", const), ("nearly constant", near), ("uint8", ramp), ("constant uint8",
-                                                                                             const[0].astype(np.uint8))]):
+    cases = [("constant", const), ("nearly constant", near), ("uint8", ramp),
+             ("constant uint8", const[0].astype(np.uint8))]
+    for name, x in budget(cases):
         a = x.astype(np.float64)
         mean = a.mean(axis=(-3, -2, -1), keepdims=True)
         std = a.std(axis=(-3, -2, -1), keepdims=True)
@@ -155,10 +156,13 @@ def test_degen22a_sobel_edges_and_total_variation_off_the_square(tf, budget):
             for i in range(3):
                 for j in range(3):
                     want[..., k] += kern[i, j] * p[:, i:i + h, j:j + w]
-        assert_close(_np(tf.image.sobel_edges(tf.constant(x.astype(F32)))), want, tolerance=Tolerance(rtol=1e-5, atol=1e-4),
+        assert_close(_np(tf.image.sobel_edges(tf.constant(x.astype(F32)))), want,
+                     tolerance=Tolerance(rtol=1e-5, atol=1e-4),
                      call=f"tf.image.sobel_edges(2 images {h}x{w})")
         tv = np.abs(np.diff(x, axis=1)).sum(axis=(1, 2, 3)) + np.abs(np.diff(x, axis=2)).sum(axis=(1, 2, 3))
-        assert_close(_np(tf.image.total_variation(tf.constant(x))), tv, tolerance=TOL, call=f"total_variation(2 images {h}x{w})")
-        assert_close(_np(tf.image.total_variation(tf.constant(x[1]))), tv[1], tolerance=TOL, call=f"total_variation(one image {h}x{w})")
+        assert_close(_np(tf.image.total_variation(tf.constant(x))), tv, tolerance=TOL,
+                     call=f"total_variation(2 images {h}x{w})")
+        assert_close(_np(tf.image.total_variation(tf.constant(x[1]))), tv[1], tolerance=TOL,
+                     call=f"total_variation(one image {h}x{w})")
     with raises(ValueError, call="total_variation(a rank-2 tensor)"):
         tf.image.total_variation(tf.constant(np.zeros((3, 4), F32)))
