@@ -166,3 +166,44 @@ def test_degen22a_sobel_edges_and_total_variation_off_the_square(tf, budget):
                      call=f"total_variation(one image {h}x{w})")
     with raises(ValueError, call="total_variation(a rank-2 tensor)"):
         tf.image.total_variation(tf.constant(np.zeros((3, 4), F32)))
+
+
+def _resize(img: np.ndarray, h: int, w: int, method: str) -> np.ndarray:
+    """TF's half-pixel nearest (input index floor((i + 0.5) in / out)) or bilinear of a [B, H, W, C] batch."""
+    H, W = img.shape[1:3]
+    a = img.astype(np.float64)
+    if method == "nearest":
+        rows = np.minimum(np.floor((np.arange(h) + 0.5) * H / h).astype(int), H - 1)
+        cols = np.minimum(np.floor((np.arange(w) + 0.5) * W / w).astype(int), W - 1)
+        return a[:, rows][:, :, cols]
+
+    def taps(n_in: int, n_out: int):
+        c = (np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5
+        lo = np.floor(c)
+        return np.clip(lo, 0, n_in - 1).astype(int), np.clip(lo + 1, 0, n_in - 1).astype(int), c - lo
+    y0, y1, fy = taps(H, h)
+    x0, x1, fx = taps(W, w)
+    top = a[:, y0][:, :, x0] * (1 - fx)[:, None] + a[:, y0][:, :, x1] * fx[:, None]
+    bottom = a[:, y1][:, :, x0] * (1 - fx)[:, None] + a[:, y1][:, :, x1] * fx[:, None]
+    return top * (1 - fy)[:, None, None] + bottom * fy[:, None, None]
+
+
+@clause("ops.image", ref="tf221")
+def test_degen22a_resize_with_pad_off_the_square(tf, budget):
+    """resize_with_pad(img, th, tw, method): ratio = max(W / tw, H / th) in float32, the image resized to
+    (floor(H / ratio), floor(W / ratio)), then padded with zeros by floor((t - size / ratio) / 2) before
+    (pad_to_bounding_box). Non-square images bound by the width or by the height, batched and unbatched."""
+    f32 = np.float32
+    cases = [((4, 7), (6, 5), "nearest", True), ((7, 3), (5, 6), "bilinear", False),
+             ((5, 8), (9, 4), "bilinear", True), ((6, 4), (3, 8), "nearest", False)]
+    for (H, W), (th, tw), method, batched in budget(cases):
+        x = _images(2, H, W)
+        ratio = max(f32(W) / f32(tw), f32(H) / f32(th))
+        rh, rw = int(np.floor(f32(H) / ratio)), int(np.floor(f32(W) / ratio))
+        ph = max(0, int(np.floor((f32(th) - f32(H) / ratio) / f32(2))))
+        pw = max(0, int(np.floor((f32(tw) - f32(W) / ratio) / f32(2))))
+        r = _resize(x, rh, rw, method)
+        want = np.pad(r, ((0, 0), (ph, th - ph - rh), (pw, tw - pw - rw), (0, 0)))
+        got = _np(tf.image.resize_with_pad(x if batched else x[0], th, tw, method=method))
+        assert_close(got, want if batched else want[0], tolerance=Tolerance(rtol=1e-5, atol=1e-4),
+                     call=f"resize_with_pad({th}, {tw}, {method!r})({'2 images' if batched else 'one image'} {H}x{W})")
