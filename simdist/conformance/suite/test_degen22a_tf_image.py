@@ -207,3 +207,39 @@ def test_degen22a_resize_with_pad_off_the_square(tf, budget):
         got = _np(tf.image.resize_with_pad(x if batched else x[0], th, tw, method=method))
         assert_close(got, want if batched else want[0], tolerance=Tolerance(rtol=1e-5, atol=1e-4),
                      call=f"resize_with_pad({th}, {tw}, {method!r})({'2 images' if batched else 'one image'} {H}x{W})")
+
+
+def _outline(img: np.ndarray, boxes: np.ndarray, colors: np.ndarray) -> np.ndarray:
+    """DrawBoundingBoxesV2 (draw_bounding_box_op.cc) on one [H, W, C] image: box k's edges float32(v (size - 1))
+    truncated; an inverted box or one wholly outside is skipped; each edge inside the image drawn over the
+    box's clipped span in colors[k % len(colors)]."""
+    h, w = img.shape[:2]
+    out = img.copy()
+    for k, (y0, x0, y1, x1) in enumerate(boxes):
+        r0, r1 = int(F32(F32(y0) * F32(h - 1))), int(F32(F32(y1) * F32(h - 1)))
+        c0, c1 = int(F32(F32(x0) * F32(w - 1))), int(F32(F32(x1) * F32(w - 1)))
+        if r0 > r1 or c0 > c1 or r0 >= h or r1 < 0 or c0 >= w or c1 < 0:
+            continue
+        color = colors[k % len(colors)][:img.shape[2]]
+        rows, cols = slice(max(r0, 0), min(r1, h - 1) + 1), slice(max(c0, 0), min(c1, w - 1) + 1)
+        for r in (r0, r1):
+            if 0 <= r < h:
+                out[r, cols] = color
+        for c in (c0, c1):
+            if 0 <= c < w:
+                out[rows, c] = color
+    return out
+
+
+@clause("ops.image-boxes", ref="tf221")
+def test_degen22a_draw_bounding_boxes_off_the_square(tf, budget):
+    """draw_bounding_boxes on non-square images (boxes [ymin, xmin, ymax, xmax] scaled by H - 1 and W - 1),
+    three boxes cycling through two colours, one box partly outside the image and one inverted."""
+    boxes = np.array([[[0.1, 0.3, 0.7, 0.9], [0.5, -0.2, 1.4, 0.4], [0.0, 0.0, 0.35, 0.6]],
+                      [[0.25, 0.5, 1.0, 0.75], [0.6, 0.1, 0.2, 0.9], [-0.5, 0.45, 0.5, 1.2]]], F32)
+    colors = np.array([[1.0, 0.0, 0.5, 1.0], [0.25, 0.75, 0.0, 1.0]], F32)
+    for h, w in budget([(5, 8), (9, 4)]):
+        x = (_images(2, h, w, 3) / 255.0).astype(F32)
+        want = np.stack([_outline(x[i], boxes[i], colors) for i in range(2)])
+        assert_equal(tf.image.draw_bounding_boxes(x, boxes, colors), want,
+                     call=f"draw_bounding_boxes(2 images {h}x{w}, 3 boxes, 2 colours)")
