@@ -243,3 +243,29 @@ def test_degen22a_draw_bounding_boxes_off_the_square(tf, budget):
         want = np.stack([_outline(x[i], boxes[i], colors) for i in range(2)])
         assert_equal(tf.image.draw_bounding_boxes(x, boxes, colors), want,
                      call=f"draw_bounding_boxes(2 images {h}x{w}, 3 boxes, 2 colours)")
+
+
+#: image_ops_impl.py's kernels (TF 2.21, read): pixel @ kernel, the kernel's rows the input channels.
+_KERNELS = {"rgb_to_yiq": [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617],
+                           [0.114, -0.32134392, 0.31119955]],
+            "yiq_to_rgb": [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021], [0.6208248, -0.64720424, 1.70423049]],
+            "rgb_to_yuv": [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
+                           [0.114, 0.43601035, -0.10001026]],
+            "yuv_to_rgb": [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]}
+
+
+@clause("ops.image", ref="tf221")
+def test_degen22a_colour_space_kernels_and_grayscale_to_rgb(tf, budget):
+    """rgb_to_yiq/yiq_to_rgb/rgb_to_yuv/yuv_to_rgb are tensordot(images, kernel, [[-1], [0]]) with TF's kernels
+    (a kernel applied transposed differs on any colour pixel), in the image's float dtype, batched or a
+    single image; grayscale_to_rgb tiles the one channel three times (never run by the suite before)."""
+    x = (_images(2, 3, 5, 3) / 255.0).astype(F32)
+    for name in budget(list(_KERNELS)):
+        for img in (x, x[1].astype(np.float64)):
+            got = _np(getattr(tf.image, name)(img))
+            want = img.astype(np.float64) @ np.array(_KERNELS[name])
+            assert_true(got.dtype == img.dtype, f"dtype {got.dtype}, but should be {img.dtype}", call=name)
+            assert_close(got, want, tolerance=TOL, call=f"tf.image.{name}({img.dtype.name} {img.shape})")
+    gray = x[..., :1]
+    assert_equal(tf.image.grayscale_to_rgb(tf.constant(gray)), np.repeat(gray, 3, axis=-1),
+                 call="grayscale_to_rgb(2 images 3x5x1)")
