@@ -220,3 +220,40 @@ def test_degen22a_gaussian_blur_with_unequal_sigmas(keras, budget):
             call = f"RandomGaussianBlur(factor=(1, 1), kernel_size={ks[0]}, sigma={sigma}, seed=11, " \
                    f"data_format={data_format!r}) (drawn sigmas {s})"
         assert_close(_np(got), _layout(want, data_format, True), tolerance=TOL, call=call + " (3 images 5x8)")
+
+
+@clause("keras.layer.image-erase-blur", ref="tf221")
+def test_degen22a_erasing_boxes_off_the_square(keras, budget):
+    """RandomErasing draws ratio = sqrt(uniform((batch, 2), scale)), the box's width r0 W and x start
+    uniform(batch) (W - r0 W), then its height r1 H and y start, the probability uniform(factor) and the
+    threshold uniform(0, 1), all float32; pixels with x0 <= x < x1 and y0 <= y < y1 take the fill (clipped to
+    value_range) where threshold < probability. Non-square images (4 x 9, 8 x 3), batches of 3, both data
+    formats, unbatched, a constant fill."""
+    f32 = np.float32
+    cases = [((4, 9), "channels_first", True, 3), ((8, 3), "channels_last", True, 5),
+             ((4, 9), "channels_last", False, 2), ((8, 3), "channels_first", False, 7)]
+    for (h, w), data_format, batched, seed in budget(cases):
+        x = _images(3, h, w)
+        n = 3 if batched else 1
+        sg = keras.random.SeedGenerator(seed)
+        ratio = np.sqrt(_np(keras.random.uniform((n, 2), 0.1, 0.6, seed=sg)).astype(f32))
+        cw = (ratio[:, 0] * f32(w)).astype(f32)
+        x0 = (_np(keras.random.uniform((n,), 0, 1, seed=sg)).astype(f32) * (f32(w) - cw)).astype(f32)
+        ch = (ratio[:, 1] * f32(h)).astype(f32)
+        y0 = (_np(keras.random.uniform((n,), 0, 1, seed=sg)).astype(f32) * (f32(h) - ch)).astype(f32)
+        gy, gx = np.meshgrid(np.arange(h, dtype=f32), np.arange(w, dtype=f32), indexing="ij")
+        want = x[:n].copy()
+        for i in range(n):
+            box = ((gx >= x0[i]) & (gx < (x0[i] + cw[i]).astype(f32))
+                   & (gy >= y0[i]) & (gy < (y0[i] + ch[i]).astype(f32)))
+            want[i][box] = 99.0
+            assert_true(bool(box.any()) and not box.all(), f"seed {seed}, image {i}: the box covers "
+                        f"{int(box.sum())} of {h * w} pixels: the check cannot see where it lies",
+                        call="RandomErasing draws")
+        layer = keras.layers.RandomErasing(factor=(1.0, 1.0), scale=(0.1, 0.6), fill_value=99.0,
+                                           value_range=(0, 255), seed=seed, data_format=data_format)
+        got = _np(layer(_layout(x, data_format, batched), training=True))
+        assert_equal(got, _layout(want, data_format, batched),
+                     call=f"RandomErasing(scale=(0.1, 0.6), fill_value=99, seed={seed}, data_format={data_format!r})"
+                          f"({'3 images' if batched else 'one image'} {h}x{w})",
+                     what=f"images (boxes x [{x0}, +{cw}) y [{y0}, +{ch}))")
