@@ -257,3 +257,42 @@ def test_degen22a_erasing_boxes_off_the_square(keras, budget):
                      call=f"RandomErasing(scale=(0.1, 0.6), fill_value=99, seed={seed}, data_format={data_format!r})"
                           f"({'3 images' if batched else 'one image'} {h}x{w})",
                      what=f"images (boxes x [{x0}, +{cw}) y [{y0}, +{ch}))")
+
+
+@clause("keras.layer.image-preprocessing", ref="tf221")
+def test_degen22a_cutmix_channels_first_and_unbatched(keras, budget):
+    """CutMix with data_format="channels_first" takes its box over the (H, W) axes of a channels-first batch:
+    alpha, beta weights, the x starts (over W) then the y starts (over H), the partner permutation, each drawn
+    as for channels_last; the labels mixed by the kept area. An unbatched image has no partner: it passes
+    unchanged. Non-square 5 x 8 images, batches of 4; some image must take a box from another."""
+    b, h, w = 4, 5, 8
+    x = _images(b, h, w, 2)
+    y = np.eye(b, dtype=F32)
+    moved = 0
+    for seed in budget([2, 7, 11]):
+        out = keras.layers.CutMix(factor=1.0, seed=seed, data_format="channels_first")(
+            {"images": _layout(x, "channels_first", True), "labels": y}, training=True)
+        sg = keras.random.SeedGenerator(seed)
+        alpha = F32(_np(keras.random.uniform((), 0.0, 1.0, seed=sg))) + F32(1e-6)
+        weight = _np(keras.random.beta((b,), alpha, alpha, seed=sg)).astype(F32)
+        ratio = np.sqrt(F32(1.0) - weight)
+        cw, ch = ratio * F32(w), ratio * F32(h)
+        x0 = _np(keras.random.uniform([b], 0, 1, seed=sg)).astype(F32) * (F32(w) - cw)
+        y0 = _np(keras.random.uniform([b], 0, 1, seed=sg)).astype(F32) * (F32(h) - ch)
+        perm = _np(keras.random.shuffle(np.arange(b, dtype=np.int32), seed=sg)).astype(int)
+        gy, gx = np.meshgrid(np.arange(h, dtype=F32), np.arange(w, dtype=F32), indexing="ij")
+        want, labels = x.copy(), []
+        for i in range(b):
+            box = (gx >= x0[i]) & (gx < x0[i] + cw[i]) & (gy >= y0[i]) & (gy < y0[i] + ch[i])
+            want[i][box] = x[perm[i]][box]
+            moved += int(perm[i] != i and box.any() and not box.all())
+            kept = 1.0 - float(cw[i]) * float(ch[i]) / (w * h)
+            labels.append(kept * y[i] + (1.0 - kept) * y[perm[i]])
+        assert_equal(_np(out["images"]), _layout(want, "channels_first", True),
+                     call=f"CutMix(seed={seed}, data_format='channels_first')(4 images 2x5x8)", what="images")
+        assert_close(_np(out["labels"]), np.array(labels), tolerance=Tolerance(rtol=2e-5, atol=2e-5),
+                     call=f"CutMix(seed={seed}, data_format='channels_first')", what="labels")
+    assert_true(moved > 0, "no image took a partial box from another image: the check saw no mixing", call="CutMix")
+    one = _layout(x, "channels_first", True)[0]
+    assert_equal(keras.layers.CutMix(seed=3, data_format="channels_first")(one, training=True), one,
+                 call="CutMix(data_format='channels_first')(one image 2x5x8)")
