@@ -16,6 +16,8 @@ keras.random from a SeedGenerator of the layer's seed.
 
 from __future__ import annotations
 
+import colorsys
+
 import numpy as np
 import pytest
 
@@ -111,3 +113,38 @@ def test_degen22a_color_layers_on_uint8_images(keras, budget):
                         f"(off by up to {d.max()})", call=call)
         else:
             assert_equal(got, want, call=call)
+
+
+@clause("keras.layer.image-preprocessing", ref="tf221")
+def test_degen22a_hue_and_saturation_channels_first(keras, budget):
+    """RandomSaturation and RandomHue with data_format="channels_first" convert over the channel axis 1:
+    RandomSaturation draws f = uniform((batch,), factor) and multiplies each pixel's HSV saturation by
+    f / (1 - f + 1e-7) (on the raw 0..255 values: V is the channel maximum); RandomHue draws a sign (-1 where
+    uniform((batch,)) > 0.5) then f, and shifts the hue of the image mapped to [0, 1] by sign * f / 2, wrapped
+    once. Read against colorsys, per image of a channels-first batch of 3 (3 x 5)."""
+    x = _images(3, 3, 5)
+    for kind in budget(["saturation", "hue"]):
+        sg = keras.random.SeedGenerator(8)
+        want = np.zeros(x.shape)
+        if kind == "saturation":
+            f = _np(keras.random.uniform((3,), 0.2, 0.4, seed=sg)).astype(np.float64)
+            scale = f / (1.0 - f + 1e-7)
+            layer = keras.layers.RandomSaturation((0.2, 0.4), seed=8, data_format="channels_first")
+        else:
+            sign = np.where(_np(keras.random.uniform((3,), seed=sg)) > 0.5, -1.0, 1.0)
+            shift = sign * _np(keras.random.uniform((3,), 0.2, 0.5, seed=sg)).astype(np.float64) * 0.5
+            layer = keras.layers.RandomHue((0.2, 0.5), seed=8, data_format="channels_first")
+        for i in range(3):
+            for yy in range(3):
+                for xx in range(5):
+                    r, g, b = (float(v) for v in x[i, yy, xx])
+                    if kind == "saturation":
+                        h, s, v = colorsys.rgb_to_hsv(r, g, b)
+                        want[i, yy, xx] = colorsys.hsv_to_rgb(h, s * scale[i], v)
+                    else:
+                        h, s, v = colorsys.rgb_to_hsv(r / 255.0, g / 255.0, b / 255.0)
+                        h += shift[i]
+                        h = h - 1.0 if h > 1.0 else h + 1.0 if h < 0.0 else h
+                        want[i, yy, xx] = np.clip(colorsys.hsv_to_rgb(h, s, v), 0, 1) * 255.0
+        assert_close(_np(layer(_cf(x), training=True)), _cf(want), tolerance=Tolerance(rtol=1e-4, atol=1e-2),
+                     call=f"{type(layer).__name__}(seed=8, data_format='channels_first')(3 images 3x3x5)")
