@@ -1,6 +1,7 @@
 """Degeneracy audit 22 (degen22a): tf.image's functions off the points the suite sat on (TF 2.21). The
 audit (benchmarks/degen22a_audit.py) found crop_to_bounding_box, pad_to_bounding_box,
-resize_with_crop_or_pad, central_crop, adjust_brightness, sobel_edges and total_variation never run; the
+resize_with_crop_or_pad, central_crop, adjust_brightness, sobel_edges, total_variation,
+draw_bounding_boxes, the YIQ/YUV conversions and grayscale_to_rgb never run; the
 adjust_* functions, per_image_standardization and rgb_to_grayscale on float images only;
 per_image_standardization on non-constant images only (its 1/sqrt(N) floor never reached);
 resize_with_pad on a square image only. Here: non-square images with different height and width
