@@ -1,8 +1,8 @@
 """Degeneracy audit 22 (degen22a): Keras's colour image layers off the points the suite sat on (TF 2.21 +
 Keras 3.15). The audit (benchmarks/degen22a_audit.py) found RandomContrast, AutoContrast, RandomInvert,
 RandomGrayscale, RandomBrightness, RandomHue and RandomSaturation run on float32, channels_last, square
-images only, and Rescaling on float32 images only. Here: channels_first, non-square images in batches of 3, and uint8 images (the
-layers that keep an integer dtype, and those that return the compute dtype).
+images only, and Rescaling on float32 images only. Here: channels_first, non-square images in batches
+of 3, and uint8 images (the layers that keep an integer dtype, and those that return the compute dtype).
 
 Expected values are computed here from keras/src/layers/preprocessing/image_preprocessing/ (3.15, read):
 RandomContrast's factor uniform((batch, 1, 1, 1), 1 - lower, 1 + upper) about the mean over the height
