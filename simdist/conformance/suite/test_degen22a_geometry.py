@@ -3,8 +3,8 @@
 RandomTranslation run on square images only, channels_last only, with their default fill; RandomZoom,
 RandomFlip, RandomErasing and CutMix channels_last only; RandomShear with y_factor at its default 0;
 RandomGaussianBlur with a collapsed sigma range (two equal sigmas) and a square kernel. Here every
-case is off those points by construction: height != width, both data formats, batched (3 images) and unbatched, a constant fill
-with a nonzero fill_value, unequal sigmas, a y shear.
+case is off those points by construction: height != width, both data formats, batched (3 images) and
+unbatched, a constant fill with a nonzero fill_value, unequal sigmas, a y shear.
 
 Every expected value is computed here: the layer's draws re-made with `keras.random` from a
 SeedGenerator of the layer's seed in Keras 3.15's order, its projective rows transcribed from
