@@ -13,7 +13,14 @@ arguments: shape, dtype, and whether the call sits on a degenerate point —
   seen through the inputs), where a swapped axis passes;
 - `even`: every non-batch axis of even length (windows, strides, shifts, paddings look alike);
 - `float`: a float input (integer and uint8 inputs take other casts);
-- `ones-weight`: a sample_weight of all ones; `no-ties`: a y_true/labels argument without repeats.
+- `ones-weight`: a sample_weight of all ones; `no-ties`: a y_true/labels argument without repeats;
+- `off-threshold`: a threshold metric's update where no prediction equals one of its thresholds
+  (`>` and `>=` agree); `mask-trivial`: a layer call whose mask is absent or all True;
+- `step-divides`: a tf.signal framing call (frame, stft, overlap_and_add) whose frame step divides
+  the signal's length minus the frame length (pad_end and ceil/floor of the frame count agree).
+
+Besides suite_options' families, the hook wraps tf.signal's functions and Loss.__call__ (a loss
+object's y_true, y_pred and sample_weight).
 
 An API is reported with the flags that held in EVERY call the suite made (a flag that held always is
 a point the suite never leaves), with its options never set to a non-default value among the ones
@@ -105,6 +112,34 @@ def _flags(name: str, a: Any, channels_first: bool) -> set[str]:
     return out
 
 
+def _call_flags(api: str, bound: dict, owner: Any) -> set[str]:
+    """The flags of a call as a whole (not of one tensor argument)."""
+    out: set[str] = set()
+    if api.endswith(".update_state") and owner is not None:
+        ths = getattr(owner, "thresholds", None)
+        th = getattr(owner, "threshold", None)
+        cut = list(np.ravel(ths)) if ths is not None else ([th] if isinstance(th, (int, float)) else [])
+        pred = _array(bound.get("y_pred"))
+        if cut and isinstance(pred, np.ndarray):
+            if not np.isin(pred.astype(np.float64), np.asarray(cut, np.float64)).any():
+                out.add("off-threshold")
+    if api.endswith(".call") and "mask" in bound or api.endswith(".call") and owner is not None and \
+            getattr(owner, "supports_masking", False):
+        m = _array(bound.get("mask"))
+        if bound.get("mask") is None or (isinstance(m, np.ndarray) and m.size and np.all(m)):
+            out.add("mask-trivial")
+    if api in ("tf.signal.frame", "tf.signal.stft", "tf.signal.overlap_and_add"):
+        sig = _array(bound.get("signal"))
+        length, step = bound.get("frame_length"), bound.get("frame_step")
+        try:
+            n, length_i, step_i = int(sig.shape[-1]), int(length if length is not None else 0), int(step)
+            if api == "tf.signal.overlap_and_add" or (n - length_i) % step_i == 0:
+                out.add("step-divides")
+        except (TypeError, ValueError, AttributeError):
+            pass
+    return out
+
+
 class AuditRecorder(so.Recorder):
     """suite_options' recorder, set-only, reading each area call's tensor arguments."""
 
@@ -135,16 +170,32 @@ class AuditRecorder(so.Recorder):
                     continue
                 seen |= {f"{name}:{f}" if f in ("ones-weight", "no-ties") else f for f in _flags(name, a, cf)}
                 self.shapes[api].add(f"{name}{list(a.shape)}{a.dtype.name}")
+        seen |= _call_flags(api, bound, owner)
         if not seen:
             return
         self.always[api] = seen if api not in self.always else self.always[api] & seen
 
 
 def install_signal(rec: so.Recorder) -> None:
-    """tf.signal's public functions (not in suite_options' families)."""
+    """tf.signal's public functions (not in suite_options' families) and Loss.__call__."""
+    import functools
+
     from simdist import tf
+    from simdist.keras.losses.loss import Loss
     from suite_options_families import _wrap_functions
     _wrap_functions(rec, "tf.signal", tf.signal)
+    orig = Loss.__call__
+    sig = so._signature(orig)
+
+    @functools.wraps(orig)
+    def __call__(self_: Any, *args: Any, **kwargs: Any) -> Any:
+        if rec._from_suite(1) and sig is not None:
+            cls = type(self_)
+            name = f"keras.losses.{cls.__name__}.call"
+            rec.register(name, sig)
+            rec.record(name, sig, (self_,) + args, kwargs)
+        return orig(self_, *args, **kwargs)
+    rec._set(Loss, "__call__", __call__)
 
 
 class _Plugin(so._Plugin):

@@ -6,7 +6,7 @@ plant-and-run).
 
     python benchmarks/degen22b_kills.py [--area | --new] [--together] ID [ID ...]   # own:NAME, own (all OWN), baseline
 
-`--together` plants all the IDs in one copy and runs the slice once (a first pass over a large slice;
+`-k EXPR` runs that slice instead (the attribution step). `--together` plants all the IDs in one copy and runs the slice once (a first pass over a large slice;
 a failing test is then run against each mutant alone). `--area` runs the suite files of the area as they were before the audit (AREA_K, the "before"
 figure); `--new` (the default) runs only the new modules (`-k degen22b`, the "after" figure).
 
@@ -91,25 +91,27 @@ def find(mid: str) -> mutants.Mutant:
     return _find(mid, OWN)
 
 
-def run(m: mutants.Mutant | None, area: bool = False) -> str:
+def run(m: mutants.Mutant | None, area: bool = False, k: str | None = None) -> str:
     """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the slice."""
-    return _run(m, AREA_K if area else "degen22b", every_failure=True)
+    return _run(m, k or (AREA_K if area else "degen22b"), every_failure=True)
 
 
 def run_together(ms: list[mutants.Mutant], area: bool) -> str:
-    """All of `ms` planted in one copy (they sit in disjoint files), the slice run once without -x:
+    """All of `ms` planted in one copy (on disjoint lines), the slice run once without -x:
     every failing test listed (a first pass; each failing test is then run against each mutant
     alone to attribute it). suite_kills.run with its one planting step widened to a list."""
-    if len({m.path for m in ms}) != len(ms):
-        raise SystemExit("run_together: two mutants in one file")
-
     class _Many:
         path = ms[0].path
 
     orig = mutants.apply
 
     def apply_many(text: str, m: Any) -> str:
-        return orig(text, ms[0]) if m is _Many else orig(text, m)
+        if m is not _Many:
+            return orig(text, m)
+        for o in ms:
+            if o.path == ms[0].path:
+                text = orig(text, o)
+        return text
 
     orig_write = Path.write_text
 
@@ -117,9 +119,10 @@ def run_together(ms: list[mutants.Mutant], area: bool) -> str:
         n = orig_write(self, data, *args, **kwargs)
         if str(self).endswith(ms[0].path):          # the copy's root: plant the others beside the first
             root = Path(str(self)[: -len(ms[0].path)])
-            for o in ms[1:]:
-                t = root / o.path
-                orig_write(t, orig(t.read_text(), o))
+            for o in ms:
+                if o.path != ms[0].path:
+                    t = root / o.path
+                    orig_write(t, orig(t.read_text(), o))
         return n
     mutants.apply, Path.write_text = apply_many, write_text    # type: ignore[method-assign]
     try:
@@ -138,9 +141,14 @@ def expand(ids: list[str]) -> list[str]:
 if __name__ == "__main__":
     argv = sys.argv[1:]
     area = "--area" in argv
+    k = None
+    if "-k" in argv:                   # an explicit slice (e.g. the tests a --together pass saw fail)
+        i = argv.index("-k")
+        k = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     ids = expand([a for a in argv if a not in ("--area", "--new", "--together")])
     if "--together" in argv:
         print(f"together {ids}: {run_together([find(i) for i in ids], area)}", flush=True)
     else:
         for mid in ids:
-            print(f"{mid}: {run(None if mid == 'baseline' else find(mid), area)}", flush=True)
+            print(f"{mid}: {run(None if mid == 'baseline' else find(mid), area, k)}", flush=True)
