@@ -4,7 +4,7 @@ the catalogue; or a catalogue id) in a private copy of the committed package and
 conformance suite against it (simdist backend), every failing test listed (suite_kills.py's
 plant-and-run).
 
-    python benchmarks/degen22b_kills.py [--area | --new] [--together] ID [ID ...]   # own:NAME, own (all OWN), baseline
+    python benchmarks/degen22b_kills.py [--area | --new] [--together] ID [ID ...]   # own:NAME, own (all OWN), late (LATE), baseline
 
 `-k EXPR` runs that slice instead (the attribution step). `--together` plants all the IDs in one copy and runs the slice once (a first pass over a large slice;
 a failing test is then run against each mutant alone). `--area` runs the suite files of the area as they were before the audit (AREA_K, the "before"
@@ -78,6 +78,16 @@ OWN = {m.id: m for m in [
        "            mask_expanded = tf.expand_dims(tf.convert_to_tensor(mask), 2)",
        "GlobalAveragePooling1D with a mask: the mask's feature axis inserted channels_last always"),
 ]}
+#: Added after the tests were written (so not part of the blind ten): the first run showed that
+#: OWN's `mean-with-sample-weight-divides-by-count` also breaks the unweighted "mean_with_sample_weight"
+#: path (ops.sum(None)), far from the degenerate point it was meant to model; this is the bug it meant.
+LATE = {m.id: m for m in [
+    _m("mean-with-sample-weight-counts-the-weights", "simdist/keras/losses/loss.py",
+       "            divisor = ops.cast(ops.sum(sample_weight), loss.dtype)",
+       "            divisor = ops.prod_of_shape(sample_weight, loss.dtype)",
+       "a loss's mean_with_sample_weight reduction divides by the number of weights, not their sum "
+       "(weights of ones hide it)"),
+]}
 #: the area's suite files before the audit (pytest -k over module names)
 AREA_K = ("keras_conv_family or keras_layers or keras_recurrent or keras_attention or keras_losses or "
           "keras_metrics or keras_core or test_nn or options_nn or options_layers or options_metrics or "
@@ -88,7 +98,7 @@ AREA_K = ("keras_conv_family or keras_layers or keras_recurrent or keras_attenti
 
 
 def find(mid: str) -> mutants.Mutant:
-    return _find(mid, OWN)
+    return _find(mid, {**OWN, **LATE})
 
 
 def run(m: mutants.Mutant | None, area: bool = False, k: str | None = None) -> str:
@@ -134,7 +144,7 @@ def run_together(ms: list[mutants.Mutant], area: bool) -> str:
 def expand(ids: list[str]) -> list[str]:
     out: list[str] = []
     for mid in ids:
-        out += [f"own:{k}" for k in OWN] if mid == "own" else [mid]
+        out += [f"own:{k}" for k in OWN] if mid == "own" else [f"own:{k}" for k in LATE] if mid == "late" else [mid]
     return out
 
 
