@@ -122,3 +122,24 @@ def test_degen22b_signal_dct_types_at_odd_lengths(tf, budget):
                     back = _np(tf.signal.idct(tf.constant(got), type=kind, norm="ortho"))
                     assert_close(back, xn, call=f"idct(dct(x, type={kind}, norm='ortho'), type={kind}, "
                                  "norm='ortho')", tolerance=TOL)
+
+
+@clause("ops.signal-compositions", ref="tf221")
+def test_degen22b_signal_stft_of_odd_frames(tf, budget):
+    """tf.signal.stft with an odd frame_length (the default periodic hann window extends even lengths
+    only: 0.5 - 0.5 cos(2 pi n / (L - 1 + periodic * even(L)))), a step that does not divide the
+    signal, pad_end both ways, fft_length the next power of 2 and given (odd): the rfft of each windowed
+    frame, zero-padded to fft_length."""
+    sig = (np.arange(13) * 5 % 11 - 5).astype(np.float32)
+    for length, step, fft_length in budget([(5, 3, None), (7, 2, 9), (4, 3, None)]):
+        n = np.arange(length)
+        win = 0.5 - 0.5 * np.cos(2 * np.pi * n / (length - 1 + (1 - length % 2)))
+        nfft = fft_length or 1 << (length - 1).bit_length()
+        for pad_end in (True, False):
+            frames = frame_ref(sig.astype(np.float64), length, step, pad_end, 0.0, -1)
+            want = np.fft.rfft(frames * win, nfft)
+            call = f"tf.signal.stft(x[13], {length}, {step}, fft_length={fft_length}, pad_end={pad_end})"
+            got = _np(tf.signal.stft(sig, length, step, fft_length=fft_length, pad_end=pad_end))
+            assert_equal(got.shape, want.shape, call=call, what="shape")
+            assert_close(np.stack([got.real, got.imag]).astype(np.float64), np.stack([want.real, want.imag]),
+                         call=call, what="[real, imag]", tolerance=Tolerance(rtol=1e-5, atol=1e-4))
