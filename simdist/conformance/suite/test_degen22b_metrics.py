@@ -13,10 +13,12 @@ with the same strict rule, the ROC area is the trapezoid (interpolation), lower 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_close
+from simdist.conformance.assertions import assert_close, assert_equal
 from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
@@ -106,7 +108,8 @@ def test_degen22b_metrics_iou_and_f_score_thresholds_inclusive_and_strict(keras)
     """BinaryIoU(threshold=t) counts y_pred >= t as 1 (inclusive), FBetaScore(threshold=t) y_pred > t
     (strict): at predictions equal to t the two rules differ, each checked against its own. The IoU
     metrics' dtype is "int" (iou_metrics.py: `dtype or "int"`), so their sample weights are cast to int
-    (truncated: 0.5 counts 0, 1.5 counts 1), which weights of ones would hide."""
+    (truncated: 0.5 counts 0, 1.5 counts 1), which weights of ones would hide; a float weight array
+    warns so ("You are passing weight as `float`, but dtype is `int`. ...")."""
     wint = WEIGHT.astype(np.int64)
     for t in (0.5, 0.25):
         pred = (Y_PRED >= t).astype(int)
@@ -117,7 +120,12 @@ def test_degen22b_metrics_iou_and_f_score_thresholds_inclusive_and_strict(keras)
             union = np.sum(wint * (pred == k)) + np.sum(wint * (true == k)) - inter
             ious.append(inter / union)
         m = keras.metrics.BinaryIoU(threshold=t)
-        m.update_state(Y_TRUE, Y_PRED, sample_weight=WEIGHT)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            m.update_state(Y_TRUE, Y_PRED, sample_weight=WEIGHT)
+        said = [str(c.message) for c in caught if "weight as `float`, but dtype is `int`" in str(c.message)]
+        assert_equal(len(said), 1, call=f"BinaryIoU(threshold={t}).update_state(..., float32 sample_weight)",
+                     what="Keras's UserWarning 'You are passing weight as `float`, but dtype is `int`' (count)")
         assert_close(float(_np(m.result())), float(np.mean(ious)), call=f"BinaryIoU(threshold={t}) weighted",
                      tolerance=TOL)
         yt2 = np.stack([Y_TRUE, 1 - Y_TRUE], 1)
