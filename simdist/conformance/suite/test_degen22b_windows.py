@@ -115,3 +115,29 @@ def test_degen22b_windows_convolutions_with_unequal_strides_and_dilations(tf, ke
         assert_equal(out.astype(np.float64), want, call=lcall)
         assert_equal(tuple(layer.compute_output_shape((2, 5, 7, 3))), want.shape, call=lcall,
                      what="compute_output_shape")
+
+
+def depthwise_ref(x: np.ndarray, f: np.ndarray, s: tuple, d: tuple, padding: str) -> np.ndarray:
+    """Output channel c * multiplier + m: channel c of x convolved with f[:, :, c, m]."""
+    outs = [conv2d_ref(x[..., c:c + 1], f[:, :, c:c + 1, m:m + 1], s, d, padding)
+            for c in range(x.shape[3]) for m in range(f.shape[3])]
+    return np.concatenate(outs, axis=3)
+
+
+@clause("ops.nn-more", ref="tf221")
+def test_degen22b_windows_depthwise_and_separable_off_the_square(tf, budget):
+    """tf.nn.depthwise_conv2d and separable_conv2d (every suite call square) on a 5x7 input with a 2x3
+    filter, dilations (1, 2) or (2, 1) (TF's `rate`, through with_space_to_batch) or equal strides 2 (the
+    default kernels refuse unequal depthwise strides: clause ops.nn-more), SAME and VALID; separable is
+    the depthwise result times the pointwise [1, 1, C * multiplier, out] filter."""
+    f = (np.arange(2 * 3 * 3 * 2) % 5 - 2).astype(np.float32).reshape(2, 3, 3, 2)
+    pw = (np.arange(6 * 4) % 3 - 1).astype(np.float32).reshape(1, 1, 6, 4)
+    for s, d, pad in budget([((1, 1), (1, 2), "SAME"), ((1, 1), (2, 1), "VALID"), ((2, 2), (1, 1), "SAME")]):
+        want = depthwise_ref(X, f, s, d, pad)
+        call = f"tf.nn.depthwise_conv2d(x[2, 5, 7, 3], f[2, 3, 3, 2], strides=[1, {s[0]}, {s[1]}, 1], {pad!r}, dilations={list(d)})"
+        got = _np(tf.nn.depthwise_conv2d(X, f, [1, *s, 1], pad, dilations=list(d)))
+        assert_equal(got.shape, want.shape, call=call, what="shape")
+        assert_equal(got.astype(np.float64), want, call=call)
+        scall = call.replace("depthwise_conv2d(x[2, 5, 7, 3], f[2, 3, 3, 2]", "separable_conv2d(x, f, pointwise[1, 1, 6, 4]")
+        sep = _np(tf.nn.separable_conv2d(X, f, pw, [1, *s, 1], pad, dilations=list(d)))
+        assert_equal(sep.astype(np.float64), want @ pw[0, 0].astype(np.float64), call=scall)
