@@ -122,10 +122,11 @@ class BaseConvTranspose(Layer):
                                        dilations=list(self.dilation_rate))
         return add_bias(self, outputs, self.filters)
 
-    def compute_output_shape(self, input_shape: Any) -> tuple:
-        return tuple(conv_transpose_output_shape(list(input_shape), self.kernel_size, self.filters, self.strides,
-                                                 self.padding, self.output_padding, self.data_format,
-                                                 self.dilation_rate))
+    def compute_output_shape(self, input_shape: Any) -> list:
+        """A list, as Keras's (compute_conv_transpose_output_shape builds one; the other conv layers' are tuples)."""
+        return list(conv_transpose_output_shape(list(input_shape), self.kernel_size, self.filters, self.strides,
+                                                self.padding, self.output_padding, self.data_format,
+                                                self.dilation_rate))
 
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "filters": self.filters, "kernel_size": self.kernel_size,

@@ -6,6 +6,7 @@ whose denominator is nonzero. Out-of-range ids and `ignore_class` contribute not
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from simdist import tf
@@ -53,6 +54,11 @@ class _IoUBase(Metric):
             y_pred = tf.reshape(y_pred, [-1])
         if len(y_true.shape) > 1:
             y_true = tf.reshape(y_true, [-1])
+        if (sample_weight is not None and hasattr(sample_weight, "dtype") and "float" in str(sample_weight.dtype)
+                and "int" in str(self.dtype)):
+            # Keras's own warning (iou_metrics.py): the int confusion matrix truncates float weights
+            warnings.warn("You are passing weight as `float`, but dtype is `int`. This may result in an incorrect "
+                          "weight due to type casting Consider using integer weights.")
         sample_weight = ops.convert_to_tensor(1 if sample_weight is None else sample_weight, dtype=self.dtype)
         if len(sample_weight.shape) > 1:
             sample_weight = tf.reshape(sample_weight, [-1])
