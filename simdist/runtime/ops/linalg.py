@@ -194,12 +194,29 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         try:
             np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))
         except ValueError:
-            raise trace_errors.shape_error(
-                f"In[0] and In[1] must have compatible batch dimensions: {args.dims(sa)} vs. {args.dims(sb)} "
-                "[Op:BatchMatMulV2]", trace_errors.broadcast_text(sa[:-2], sb[:-2]), "BatchMatMulV2",
-                (sa, sb)) from None
+            eager = (f"In[0] and In[1] must have compatible batch dimensions: {args.dims(sa)} vs. {args.dims(sb)} "
+                     "[Op:BatchMatMulV2]")
+            if not _known_batches_clash(ka, kb):
+                # a batch dimension the graph does not know: BatchMatMulV2Shape's broadcast passes it,
+                # and the kernel refuses the pair as the graph runs (fuzz20 seed 20202612013 #4, sig)
+                raise errors.InvalidArgumentError(None, None, eager) from None
+            raise trace_errors.shape_error(eager, trace_errors.broadcast_text(sa[:-2], sb[:-2]), "BatchMatMulV2",
+                                           (sa, sb)) from None
         return dispatch.execute(BATCH_MATMUL, (ta, tb), attrs)
     return dispatch.execute(MATMUL, (ta, tb), attrs)
+
+
+def _known_batches_clash(ka: list | None, kb: list | None) -> bool:
+    """Whether BatchMatMulV2Shape's broadcast of the batch dimensions the graph knows fails (two
+    known dimensions that differ, neither 1: BroadcastBinaryOpOutputShapeFnHelper)."""
+    if ka is None or kb is None:
+        return False
+    from simdist.runtime.ops import infer_ctx
+    try:
+        infer_ctx.Ctx("BatchMatMulV2", {}, {}, {}).broadcast(ka[:-2], kb[:-2])
+    except infer_ctx.ShapeFnError:
+        return True
+    return False
 
 
 _SPARSE_TYPES = ("bfloat16", "float32")
