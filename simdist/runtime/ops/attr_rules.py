@@ -251,6 +251,25 @@ def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
     return out
 
 
+def fixed_inputs(op_type: str, specs: list, fast: bool, first: int = 0) -> list:
+    """Inputs of fixed dtypes (value, dtype, OpDef name), in OpDef order. Off the eager fast path
+    trace_errors.fixed_operand's rule for each (the fallback's ValueError for a tensor of another
+    dtype, op_def_library's TypeError in a graph). On it a tensor passes as it is and a value
+    converts to its dtype; then EagerExecute checks the inputs in order: InvalidArgumentError "cannot
+    compute ExtractGlimpseV2 as input #2(zero-based) was expected to be a float tensor but is a int8
+    tensor" (fz14 seed 1420262201 #185). `first`: the OpDef index of the first of them."""
+    from simdist.runtime.ops import args, trace_errors
+    from simdist.runtime.tensor import Tensor, convert_to_tensor
+    if not fast:
+        return [trace_errors.fixed_operand(v, dt, op_type, arg) for v, dt, arg in specs]
+    out = [v if isinstance(v, Tensor) else convert_to_tensor(v) if _resource_variable(v) else
+           convert_to_tensor(v, dtype=dt) for v, dt, _ in specs]
+    for i, (t, (_, dt, _)) in enumerate(zip(out, specs)):
+        if t.dtype != dt:
+            raise args.dtype_error(op_type, first + i, dt, t.dtype)
+    return out
+
+
 def check(op_type: str, **values: Any) -> None:
     """Raise TF's TypeError when a value given for an attribute of `op_type` is not of the
     attribute's type (values in the order given, as the wrapper converts them). None stands for
