@@ -258,10 +258,12 @@ def fixed_inputs(op_type: str, specs: list, fast: bool, first: int = 0) -> list:
     converts to its dtype; then EagerExecute checks the inputs in order: InvalidArgumentError "cannot
     compute ExtractGlimpseV2 as input #2(zero-based) was expected to be a float tensor but is a int8
     tensor" (fz14 seed 1420262201 #185). `first`: the OpDef index of the first of them."""
+    from simdist.runtime import context
     from simdist.runtime.ops import args, trace_errors
     from simdist.runtime.tensor import Tensor, convert_to_tensor
-    if not fast:
-        return [trace_errors.fixed_operand(v, dt, op_type, arg) for v, dt, arg in specs]
+    if not fast:   # (in a graph a variable is typed as a tensor: op_def_library's TypeError)
+        return [trace_errors.fixed_operand(convert_to_tensor(v) if context.in_function() and _resource_variable(v)
+                                           else v, dt, op_type, arg) for v, dt, arg in specs]
     out = [v if isinstance(v, Tensor) else convert_to_tensor(v) if _resource_variable(v) else
            convert_to_tensor(v, dtype=dt) for v, dt, _ in specs]
     for i, (t, (_, dt, _)) in enumerate(zip(out, specs)):
