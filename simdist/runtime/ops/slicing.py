@@ -215,6 +215,10 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
             raise trace_errors.attr_not_allowed("Tile", "Tmultiples", md, "int32, int64")
     m = _ints(multiples, "Tmultiples", "Tile")
     if len(m) != t.ndim:
+        from simdist.runtime.ops import static_shapes
+        if static_shapes.rank_unknown(t):   # (Tile's shape function cannot see it: the kernel, when the graph runs)
+            raise errors.InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length "
+                                                          f"{t.ndim} but got length {len(m)} [Op:Tile]")
         raise trace_errors.shape_error(f"Expected multiples argument to be a vector of length {t.ndim} but got length "
                                        f"{len(m)} [Op:Tile]", f"Shape must be rank {t.ndim} but is rank {len(m)}",
                                        "Tile", (t.shape.as_list(), (len(m),)))
