@@ -96,6 +96,22 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("DiagPart of [1], sig", _T, _sig("tf.raw_ops.DiagPart(input=x)", ([1], "float32"), "tf.ones((1,))")),
     ("DiagPart of [None, None], sig", _T, _sig("tf.raw_ops.DiagPart(input=x)", ([None, None], "float32"),
                                                "tf.ones((2, 3))")),
+    ("AvgPool3D of rank 3, sig", _T, _sig("tf.raw_ops.AvgPool3D(input=x, padding='VALID', strides=[1, 2, 1, 2, 1], "
+                                          "ksize=[1, 3, 1, 2, 1])", ([4, 4, 1], "float32"), "tf.ones((4, 4, 1))")),
+    ("MaxPool3D VALID window beyond a known plane, sig", _T, _sig(
+        "tf.raw_ops.MaxPool3D(input=x, padding='VALID', strides=[1, 1, 1, 1, 1], ksize=[1, 3, 1, 1, 1])",
+        ([1, 2, None, None, 1], "float32"), "tf.ones((1, 2, 2, 2, 1))")),
+    ("MaxPool3D SAME, sig", _T, _sig("tf.raw_ops.MaxPool3D(input=x, padding='SAME', strides=[1, 1, 1, 1, 1], "
+                                     "ksize=[1, 2, 1, 1, 1])", ([1, None, 2, 2, 1], "float32"),
+                                     "tf.ones((1, 2, 2, 2, 1))")),
+    ("MirrorPad of an unknown rank, sig", _T, _sig("tf.raw_ops.MirrorPad(input=x, paddings=[[1, 1]], mode='REFLECT')",
+                                                   (None, "float32"), "tf.ones((1,))")),
+    ("MirrorPad of an unknown rank, fitting call", _T, _sig(
+        "tf.raw_ops.MirrorPad(input=x, paddings=[[1, 1]], mode='REFLECT')", (None, "float32"), "tf.ones((3,))")),
+    ("pad of an unknown rank, call of another rank", _T, _sig("tf.pad(x, [[1, 1]])", (None, "float32"),
+                                                              "tf.ones((3, 1))")),
+    ("log_softmax of an unknown rank, scalar call", _T, _sig("tf.nn.log_softmax(x)", (None, "float32"),
+                                                             "tf.constant(1.0)")),
     # Roll's shift and axis convert with no preferred dtype (fftshift of a scalar, seed 1420262201 #107)
     ("roll of an empty tuple axis", _C, _eager("tf.roll(tf.ones((2,)), tf.zeros((0,), tf.int32), ())")),
     ("roll of an empty tuple axis, traced", _C, _traced("tf.roll(tf.ones((2,)), tf.zeros((0,), tf.int32), ())")),
@@ -216,6 +232,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                 "depth_radius=1)")),
     ("lrn of a list beyond float32, traced", _C, _traced(
         "tf.nn.local_response_normalization([[[[1e300, 0.001, 0.5, -3.0]]]], depth_radius=1)")),
+    # linalg_impl.normalize casts the norm to the tensor's dtype (third generator --ext8 seed 2202 #134)
+    ("normalize of a complex scalar, ord 1", _C, _eager("tf.linalg.normalize(tensor=np.array(1j, np.complex128), "
+                                                        "ord=1)")),
+    ("normalize of a complex vector, ord 1", _C, _eager("tf.linalg.normalize(tensor=np.array([1j, 2.0], "
+                                                        "np.complex128), ord=1)")),
     # in a graph the kernels refuse as the graph runs, the wrappers' Python first (#160, #216, #172)
     ("learned_unigram_candidate_sampler of a tensor range_max, traced", _T, _traced(
         "tf.nn.learned_unigram_candidate_sampler(true_classes=2, num_true=3, num_sampled=5, unique=True, "

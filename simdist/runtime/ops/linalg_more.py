@@ -261,11 +261,13 @@ def _cross_grad(op: Any, grad: Any) -> list:
 
 
 def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None, name: str | None = None) -> tuple:  # noqa: A002
-    """`tf.linalg.normalize`: (tensor / norm, norm), the norm tf.norm's with keepdims=True."""
+    """`tf.linalg.normalize`: (tensor / norm, norm), the norm tf.norm's with keepdims=True cast to
+    the tensor's dtype (linalg_impl.normalize: a complex tensor's real 1-norm is complex; third
+    generator --ext8 seed 2202 #134)."""
     from simdist.runtime.ops import math
     from simdist.runtime.ops.linalg import norm
     t = _t(tensor)
-    n = norm(t, ord=ord, axis=axis, keepdims=True)
+    n = math.cast(norm(t, ord=ord, axis=axis, keepdims=True), t.dtype)
     return math.divide(t, n), n
 
 
