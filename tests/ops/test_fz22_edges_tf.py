@@ -112,6 +112,19 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                               "tf.ones((3, 1))")),
     ("log_softmax of an unknown rank, scalar call", _T, _sig("tf.nn.log_softmax(x)", (None, "float32"),
                                                              "tf.constant(1.0)")),
+    # ResizeBilinearGrad's and ResizeBicubicGrad's shape functions check nothing (fuzz20 SEEN seed 2020261201 #42, #46)
+    ("ResizeBicubicGrad of rank 1, sig", _T, _sig("tf.raw_ops.ResizeBicubicGrad(grads=x, original_image=tf.ones((3,)))",
+                                                  ([3], "float32"), "tf.ones((3,))")),
+    ("ResizeBilinearGrad of rank 1, traced", _T, _traced(
+        "tf.raw_ops.ResizeBilinearGrad(grads=tf.ones((3,)), original_image=tf.ones((3,)))")),
+    # Betainc merges its inputs of known non-zero rank (fuzz20 SEEN seed 2020261201 #184)
+    ("Betainc of [2, 1, 3] and [3], traced", _T, _traced(
+        "tf.raw_ops.Betainc(a=tf.ones((2, 1, 3)), b=tf.ones((3,)), x=tf.ones((2, 1, 3)))")),
+    ("Betainc of a scalar b, traced", _T, _traced("tf.raw_ops.Betainc(a=tf.ones((2, 3)), b=1.0, x=tf.ones((2, 3)))")),
+    ("Betainc of [None, 3] and [2, 4], sig", _T, _sig("tf.raw_ops.Betainc(a=x, b=tf.ones((2, 4)), x=tf.ones((2, 4)))",
+                                                      ([None, 3], "float32"), "tf.ones((2, 3))")),
+    ("Betainc of an unknown rank, sig", _T, _sig("tf.raw_ops.Betainc(a=x, b=tf.ones((2, 4)), x=tf.ones((2, 4)))",
+                                                 (None, "float32"), "tf.ones((2, 3))")),
     # Roll's shift and axis convert with no preferred dtype (fftshift of a scalar, seed 1420262201 #107)
     ("roll of an empty tuple axis", _C, _eager("tf.roll(tf.ones((2,)), tf.zeros((0,), tf.int32), ())")),
     ("roll of an empty tuple axis, traced", _C, _traced("tf.roll(tf.ones((2,)), tf.zeros((0,), tf.int32), ())")),

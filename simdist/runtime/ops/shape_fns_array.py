@@ -481,3 +481,14 @@ def _diag_part(c: Ctx) -> None:
     mid = len(x) // 2
     for i in range(mid):
         c.merge_dim(x[i], x[i + mid])
+
+
+@register("Betainc")
+def _betainc(c: Ctx) -> None:
+    """math_ops.cc Betainc: the inputs of known non-zero rank merged (a scalar or an unknown rank
+    broadcasts); fz22: fuzz20 SEEN seed 2020261201 #184."""
+    out = None
+    for name in ("a", "b", "x"):
+        s = c.input(name)
+        if s is not None and len(s) > 0:
+            out = s if out is None else c.merge(out, s)
