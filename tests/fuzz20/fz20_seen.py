@@ -50,11 +50,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:BandedTriangularSolve', 'accepts'
                                                                                    "'UnimplementedError'), ('err', "
                                                                                    "'UnimplementedError'), ('err', "
                                                                                    "'Unimplem",
- ('raw:EnsureShape', 'accepts', "'err', 'ValueError'"): "seed 2220261202 #36 (sig): TF 2.21 ('calls', (('err', "
-                                                        "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                        "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                        "('ok', ('T', 'complex64', (4, 2, 3), array([[[ "
-                                                        '6.5504e+04-3.4',
  ('raw:FractionalMaxPool', 'accepts', "'err', 'InvalidArgumentError'"): 'seed 2220261202 #87 (sig): TF 2.21 '
                                                                         "('calls', (('ok', 'traced'), ('err', "
                                                                         "'InvalidArgumentError'), ('err', "

@@ -125,6 +125,13 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       ([None, 3], "float32"), "tf.ones((2, 3))")),
     ("Betainc of an unknown rank, sig", _T, _sig("tf.raw_ops.Betainc(a=x, b=tf.ones((2, 4)), x=tf.ones((2, 4)))",
                                                  (None, "float32"), "tf.ones((2, 3))")),
+    # raw EnsureShape is tf.ensure_shape's op: its shape function in a graph, its kernel check (seed 2220261202 #36)
+    ("EnsureShape of shape None, traced", _T, _traced("tf.raw_ops.EnsureShape(input=tf.ones((2,)), shape=None)")),
+    ("EnsureShape of shape [3], traced", _T, _traced("tf.raw_ops.EnsureShape(input=tf.ones((2,)), shape=[3])")),
+    ("EnsureShape of [None, 3] against [None, 2], sig", _T, _sig("tf.raw_ops.EnsureShape(input=x, shape=[None, 2])",
+                                                                 ([None, 3], "float32"), "tf.ones((2, 3))")),
+    ("EnsureShape of an unknown rank, sig", _T, _sig("tf.raw_ops.EnsureShape(input=x, shape=[2])", (None, "float32"),
+                                                     "tf.ones((2, 3))")),
     # Roll's shift and axis convert with no preferred dtype (fftshift of a scalar, seed 1420262201 #107)
     ("roll of an empty tuple axis", _C, _eager("tf.roll(tf.ones((2,)), tf.zeros((0,), tf.int32), ())")),
     ("roll of an empty tuple axis, traced", _C, _traced("tf.roll(tf.ones((2,)), tf.zeros((0,), tf.int32), ())")),

@@ -492,3 +492,4 @@ def _betainc(c: Ctx) -> None:
         s = c.input(name)
         if s is not None and len(s) > 0:
             out = s if out is None else c.merge(out, s)
+
