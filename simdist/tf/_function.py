@@ -246,20 +246,18 @@ class Function:
             self._calls[key] = entry
             return _outputs_to_tensors(result)
         if type(entry) is not g.Graph:
-            if entry.gradients:   # (tf.gradients reads the recording: run under a recorder, not kept)
-                from simdist.runtime import context
-                with context.in_function_call(), self._random_trace(key):
-                    if mode is _UNDER_TAPE:
-                        _, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
-                    else:
-                        _, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
-                return _outputs_to_tensors(result)
+            if entry.gradients or entry.reason.startswith(_subnormal_reason()):
+                # (tf.gradients reads the recording; a graph of subnormal values runs its Python
+                # again: under a recorder, not kept, so that Grappler's rewrites still apply, as
+                # TF runs the rewritten graph on every call; fz14 seed 1420262201 #214)
+                return self._rerecorded(g, mode, key, args, kwargs, found)
             return _Eager(key)
         for t in found[1]:
             if t._sub:   # subnormal arguments: TF's kernels flush them, a replay would not (ops.subnormals)
-                return _Eager(key)
+                return self._rerecorded(g, mode, key, args, kwargs, found)
         if _variables.subnormal_seen[0] and any(v._sub for v in entry.reads):
-            return _Eager(key)   # ... nor a variable it reads that has held subnormals since it was recorded
+            # ... nor a variable it reads that has held subnormals since it was recorded
+            return self._rerecorded(g, mode, key, args, kwargs, found)
         if mode is _UNDER_TAPE:
             # (op by op through dispatch, so that the tapes record each op: runtime/interpret.py)
             if entry.program is None:
@@ -271,6 +269,17 @@ class Function:
             from simdist.strategies import timing
             timing.run_flops_accum[0] += entry.run_flops
         return out
+
+    def _rerecorded(self, g: Any, mode: Any, key: Any, args: tuple, kwargs: dict, found: Any) -> Any:
+        """The call's Python run under a recorder whose graph is not kept: what a graph the
+        replay cannot model computes, with the graph's rewrites (runtime/ops/grappler.py)."""
+        from simdist.runtime import context
+        with context.in_function_call(), self._random_trace(key):
+            if mode is _UNDER_TAPE:
+                _, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
+            else:
+                _, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
+        return _outputs_to_tensors(result)
 
     def _scheduled(self, args: tuple, kwargs: dict) -> Any:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
@@ -474,6 +483,12 @@ def _tensor_type() -> type:
 
 
 _PLAIN, _UNDER_TAPE = "plain", "under tape"
+
+
+def _subnormal_reason() -> str:
+    """The start of the reason a recording that met subnormal values gives (dispatch._SUBNORMAL)."""
+    from simdist.runtime.ops import dispatch
+    return dispatch._SUBNORMAL.split(" (")[0]
 
 
 def _trace_mode() -> Any:

@@ -65,4 +65,5 @@ SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_
                                                                        'tape mode, but disagrees in `fz14_campaign.py '
                                                                        '1420262101 56 1` with the kept answer: an '
                                                                        'outcome that depends on what ran before in one '
-                                                                       'process; not analysed'}
+                                                                       'process; not analysed',
+ ('call:math.l2_normalize', 'gradient', "'ok'"): "seed 1420262201 #119 (tape, order 2, fz22): tf.math.l2_normalize(x0, axis=None, epsilon=1e-6, dim=2) of a float32 Variable; the first-order gradients agree, the outer tape's second-order gradient is 0 in simdist where TF 2.21 has -1.1920929e-07 entries (as fz3_known's (math.l2_normalize, gradient)); not analysed"}

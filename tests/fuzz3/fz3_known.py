@@ -148,6 +148,11 @@ KNOWN_OPEN: dict[object, str] = {
                             "simdist raises InvalidArgumentError; fz12 ext seed 96 #37",
     ("complex", "error-class"): "tf.complex(empty float64, [4] float64): TF 2.21 and simdist raise different classes; "
                                 "fz12 ext seed 96 #162",
+    ("linalg.eigh_tridiagonal", "value"): "eigh_tridiagonal(alpha with entries near 1e30, beta with 1e10 and subnormals, "
+                                          "eigvals_only=False) in float32: the eigenvalues agree, the eigenvectors of the "
+                                          "two 1e30 eigenvalues hold -5.96e-08 in TF 2.21 where simdist has 0 (the other "
+                                          "columns NaN on both): the rounding of the inverse iteration's tiny entries beside "
+                                          "huge ones, not analysed further (fz22: third generator --ext8 seed 2202 #283, dist)",
     ("math.not_equal", "value"): "traced not_equal of complex64 constants holding NaN/subnormal parts broadcast [1,4,2] "
                                  "vs [1,4,1]: values differ; not analysed; fz12 ext seed 96 #297",
     ("program", "value"): "a whole ext program (inputs with complex parts) whose harness outcome differs; ext seeds "

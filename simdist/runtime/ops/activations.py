@@ -296,6 +296,10 @@ LOG_SOFTMAX = register("LogSoftmax", _log_softmax, typed("LogSoftmax", FLOATS), 
 # Eigen's flat steps (softmax_eigen.py) see the whole tensor: stacked replica lanes are computed
 # each as its own tensor (lanes/forms.py passes lanes=R)
 SOFTMAX.lane_forward = _softmax
+# (Softmax's and LogSoftmax's shape functions, WithRankAtLeast(logits, 1), see a rank only when the graph
+# knows it: an input_signature of unknown rank called with a scalar is the kernel's error when the graph
+# runs; fz22, fuzz20 seed 2220261202 #65)
+SOFTMAX.shape_fn = LOG_SOFTMAX.shape_fn = lambda shapes, attrs: shapes[0] is not None
 LOG_SOFTMAX.lane_forward = _log_softmax
 
 # --- the gradient kernels (TF's ReluGrad(gradients, features) & co.) ------------------------------------

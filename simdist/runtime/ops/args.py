@@ -32,7 +32,8 @@ def fixed_input(x: Any, dtype: dtypes.DType) -> Any:
 
 
 def matching(values: Sequence[Any], allowed: Sequence[dtypes.DType] = (),
-             default: dtypes.DType | None = None) -> list[Tensor]:
+             default: dtypes.DType | None = None, op: str | None = None,
+             names: Sequence[str] = ()) -> list[Tensor]:
     """Inputs that share one type attr, converted as TF's eager wrapper converts them
     (`_execute.args_to_matching_eager`): when one is a tensor, every Python value is converted
     with that tensor's dtype (a value that does not convert is TypeError: "Cannot convert nan to
@@ -41,7 +42,9 @@ def matching(values: Sequence[Any], allowed: Sequence[dtypes.DType] = (),
     kernel's InvalidArgumentError) and the op's dtype rule compares them; with no tensor, the
     first value by itself (with `default` as its preferred dtype when its own is not `allowed`)
     and the other Python and NumPy values with its dtype (`triangular_solve(inf, np.int64 array)`
-    is float32: fz14 seed 14 #165)."""
+    is float32: fz14 seed 14 #165). Inside a tf.function op_def_library's rule instead (`_graph_matching`)."""
+    if context.in_function():
+        return _graph_matching(values, allowed, default, op, names)
     dt = next((t(v).dtype for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")), None)
     by_tensor = dt is not None
     out: list[Tensor] = []
@@ -154,6 +157,35 @@ def mismatch_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DTyp
     """dtype_error for an input whose dtype differs from the one the op's type attr took from an
     earlier input: TF catches it when it builds a graph (a TypeError at trace time)."""
     return trace_errors.dtype_mismatch(dtype_error(opname, index, want, got), opname, index, want, got, all_dtypes)
+
+
+def _graph_matching(values: Sequence[Any], allowed: Sequence[dtypes.DType], default: dtypes.DType | None,
+                    op: str | None, names: Sequence[str]) -> list[Tensor]:
+    """op_def_library._apply_op_helper's inference of a type attr while a graph is built: the first
+    input fixes it (a tensor or variable by its dtype, a Python or NumPy value by its own conversion,
+    `default` preferred when that dtype is not `allowed`); later Python and NumPy values convert to
+    it, and a later tensor of another dtype is TypeError "Input 'rhs' of 'MatrixTriangularSolve' Op
+    has type bfloat16 that does not match type float32 of argument 'matrix'." (fz14 seed 1420262201
+    #130), before any shape function or kernel."""
+    out: list[Tensor] = []
+    dt: dtypes.DType | None = None
+    for i, v in enumerate(values):
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            x = t(v)
+            if dt is not None and x.dtype != dt:
+                name = names[i] if i < len(names) else f"input {i}"
+                first = names[0] if names else "input 0"
+                raise TypeError(f"Input '{name}' of '{op or 'the'}' Op has type {x.dtype.name} that does not match "
+                                f"type {dt.name} of argument '{first}'.")
+        elif dt is not None:
+            x = convert_to_tensor(v, dtype=dt)
+        else:
+            x = convert_to_tensor(v)
+            if allowed and x.dtype not in allowed and default is not None:
+                x = convert_to_tensor(v, dtype_hint=default)
+        dt = x.dtype if dt is None else dt
+        out.append(x)
+    return out
 
 
 # --- dtype rules (OpDef.dtype): (input dtypes, attrs) -> output dtype --------------------------------

@@ -31,7 +31,10 @@ _INT_INDEX = ("int32", "int64")
 
 
 def _int_arg(x: Any, attr: str, op: str) -> Tensor:
-    t = x if isinstance(x, Tensor) else convert_to_tensor(x, dtype_hint=dtypes.int32)
+    """Roll's shift or axis as its op converts it: with no preferred dtype (Tshift and Taxis have no
+    default), so an empty tuple is float32 (fftshift of a scalar in a graph: the type check's
+    TypeError; fz14 seed 1420262201 #107), then the allowed types."""
+    t = x if isinstance(x, Tensor) else convert_to_tensor(x)
     if t.dtype.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {args.tf_name(t.dtype)} is not in "
                                           f"the list of allowed values: int32, int64 [Op:{op}]")
@@ -389,7 +392,8 @@ RegisterGradient("TensorScatterMin")(_scatter_extreme_grad)
 def shape_n(input: Sequence[Any], out_type: Any = dtypes.int32, name: str | None = None) -> list[Tensor]:  # noqa: A002
     """`tf.shape_n`: the shape of each tensor of the list (ShapeN: one Shape per input)."""
     from simdist.runtime.ops.array import shape
-    attr_rules.list_input("ShapeN", "input", input)   # (ops.attr-types)
+    attr_rules.list_input("ShapeN", "input", input,    # (ops.attr-types)
+                          fast=isinstance(out_type, (int, dtypes.DType)))
     ot = dtypes.as_dtype(out_type)
     if ot.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "

@@ -95,15 +95,18 @@ def attr_type(op_type: str, attr: str) -> tuple[str, bool]:
     raise KeyError(f"op type {op_type!r} has no attribute {attr!r} of a converted type in TF 2.21's registry")
 
 
-def list_input(op_type: str, arg: str, value: Any, number_attr: str = "N") -> None:
+def list_input(op_type: str, arg: str, value: Any, number_attr: str = "N", fast: bool = True) -> None:
     """A list input of the op def (N tensors: ShapeN's input, DynamicStitch's indices and data)
     given something else than a list or tuple. Inside a tf.function op_def_library's TypeError (a
     tensor is not a list). Eagerly TF's fast path iterates a tensor (`shape_n(t)` computes), refuses
     an ndarray of rank 2 or more itself (ValueError "expected a sequence for attr N, got an ndarray
     with rank 2 instead") and hands a NumPy scalar or vector to the fallback, whose list check is the
-    TypeError (fz14 seed 1420261219 #159, #171); other values are not modelled there."""
+    TypeError (fz14 seed 1420261219 #159, #171); other values are not modelled there. `fast` False:
+    another argument the fast path cannot read (a type attr given as a string: pywrap_tfe_src.cc
+    ParseTypeValue takes an int or an object with _type_enum) sends the call to the fallback, whose
+    list check refuses a tensor too (fz14 seed 1420262201 #43)."""
     from simdist.runtime import context
-    if context.in_function():
+    if context.in_function() or not fast:
         if not isinstance(value, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
         return
@@ -209,6 +212,64 @@ def fallback_matching(values: list) -> None:
             fallback_conversion(v, dt)
         elif not isinstance(v, (np.ndarray, np.generic)):
             convert_to_tensor(v, dtype=dt)
+
+
+def _resource_variable(v: Any) -> bool:
+    """A variable the fast path reads as a tensor (CheckResourceVariable): not a distributed one,
+    which converts through its conversion function like any other value."""
+    from simdist.runtime.ops.math import _distributed_variable
+    from simdist.runtime.tensor import Tensor
+    return hasattr(v, "_as_tensor") and hasattr(v, "dtype") and not isinstance(v, Tensor) \
+        and not _distributed_variable(v)
+
+
+def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
+    """An eager generated op's inputs that share one type attr, as TF converts them. On the fast
+    path (TFE_Py_FastPathExecute, `fast`) the first EagerTensor or resource variable fixes T
+    (MaybeGetDTypeForAttr), tensors and variables pass as they are (the kernel judges them: "cannot
+    compute ... as input #2") and other values convert to T. On the op's eager fallback
+    (args_to_matching_eager) only an EagerTensor fixes T, else the first value's own conversion
+    (kept if its dtype is allowed), and every other value converts to T: a variable of another
+    dtype is its conversion's ValueError (fz14 seed 1420262201 #88, #205). Values already tensors
+    are returned as they are; a variable on the fast path is read."""
+    from simdist.runtime.tensor import Tensor, convert_to_tensor
+    counts = (lambda v: isinstance(v, Tensor) or _resource_variable(v)) if fast else \
+        (lambda v: isinstance(v, Tensor))
+    dt = next((v.dtype for v in values if counts(v)), None)
+    out = []
+    for v in values:
+        if isinstance(v, Tensor):
+            out.append(v)
+        elif fast and _resource_variable(v):
+            out.append(convert_to_tensor(v))
+        elif dt is not None:
+            out.append(convert_to_tensor(v, dtype=dt))
+        else:
+            t = convert_to_tensor(v)
+            dt = t.dtype
+            out.append(t)
+    return out
+
+
+def fixed_inputs(op_type: str, specs: list, fast: bool, first: int = 0) -> list:
+    """Inputs of fixed dtypes (value, dtype, OpDef name), in OpDef order. Off the eager fast path
+    trace_errors.fixed_operand's rule for each (the fallback's ValueError for a tensor of another
+    dtype, op_def_library's TypeError in a graph). On it a tensor passes as it is and a value
+    converts to its dtype; then EagerExecute checks the inputs in order: InvalidArgumentError "cannot
+    compute ExtractGlimpseV2 as input #2(zero-based) was expected to be a float tensor but is a int8
+    tensor" (fz14 seed 1420262201 #185). `first`: the OpDef index of the first of them."""
+    from simdist.runtime import context
+    from simdist.runtime.ops import args, trace_errors
+    from simdist.runtime.tensor import Tensor, convert_to_tensor
+    if not fast:   # (in a graph a variable is typed as a tensor: op_def_library's TypeError)
+        return [trace_errors.fixed_operand(convert_to_tensor(v) if context.in_function() and _resource_variable(v)
+                                           else v, dt, op_type, arg) for v, dt, arg in specs]
+    out = [v if isinstance(v, Tensor) else convert_to_tensor(v) if _resource_variable(v) else
+           convert_to_tensor(v, dtype=dt) for v, dt, _ in specs]
+    for i, (t, (_, dt, _)) in enumerate(zip(out, specs)):
+        if t.dtype != dt:
+            raise args.dtype_error(op_type, first + i, dt, t.dtype)
+    return out
 
 
 def check(op_type: str, **values: Any) -> None:

@@ -129,7 +129,7 @@ def banded_triangular_solve(bands: Any, rhs: Any, lower: bool = True, adjoint: b
                             name: str | None = None) -> Tensor:
     """`tf.linalg.banded_triangular_solve`: x with A x = rhs (Aᴴ x = rhs with adjoint), A the
     lower (or upper) triangular band matrix of `bands` [..., K, M]; rhs [..., M, N]."""
-    a, b = args.matching([bands, rhs])   # (ops.attr-types)
+    a, b = args.matching([bands, rhs], op="BandedTriangularSolve", names=("matrix", "rhs"))   # (ops.attr-types)
     attr_rules.check("BandedTriangularSolve", lower=lower, adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     BANDED_TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
     return dispatch.execute(BANDED_TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})

@@ -201,6 +201,22 @@ for _n in _OPNAME.values():
     NotDifferentiable(_n)
 
 
+def _range_max_bound(range_max: Any) -> None:
+    """learned_unigram_candidate_sampler's own `if range_max > 2147483647: raise ValueError` before
+    the op: the truth of a tensor comparison, OperatorNotAllowedInGraphError inside a tf.function
+    (fz14 seed 1420262201 #160, #216)."""
+    if isinstance(range_max, Tensor) or hasattr(range_max, "_as_tensor"):
+        from simdist.runtime import symbolic
+        from simdist.runtime.ops import math
+        if context.in_function():
+            symbolic.check_truth_taken(range_max)
+        big = bool(np.asarray(math.greater(range_max, 2147483647)._v).all())
+    else:
+        big = range_max > 2147483647
+    if big:
+        raise ValueError(f"Value of range_max:{range_max} is too large to handle")
+
+
 def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique: Any, range_max: Any,
           seed: Any, **extra: Any) -> tuple[Tensor, Tensor, Tensor]:
     """The generated wrapper, then the op (clause ops.candidate-samplers): the attributes' kinds
@@ -213,6 +229,8 @@ def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique:
     from simdist.runtime.ops.random_gamma import tf_seeds
     op = _OPNAME[kind]
     s1, s2 = tf_seeds(seed)   # (the wrapper's random_seed.get_seed, before the op's conversions)
+    if kind == "learned":
+        _range_max_bound(range_max)
     if kind != "fixed":   # (fixed checks its own attributes first)
         _check_attrs(kind, num_true, num_sampled, unique, range_max)
     ranged = {"range_max": range_max} if kind != "all" else {}

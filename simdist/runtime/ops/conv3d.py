@@ -245,7 +245,7 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     # (input and filter share T: a Python filter beside a tensor input is converted to its dtype
     # before T's list is checked, `conv3d(bool_tensor, -(2**63), ...)` is TypeError; fz14 seed
     # 1420261218 #106)
-    x, f = args.matching((input, filters))
+    x, f = args.matching((input, filters), op="Conv3D", names=("input", "filter"))
     check_format(None, "Conv3D", x)
     st5 = _list5(st, "strides")
     pad = _padding(padding)

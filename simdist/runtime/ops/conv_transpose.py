@@ -47,8 +47,12 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
-    x = _t(input)
-    f = _t(filters)
+    if context.in_function():
+        x = _t(input)
+        f = _t(filters)
+    else:   # (filter and out_backprop share T: converted as the fast path or the fallback does; ops.attr-types)
+        f, x = attr_rules.eager_group([filters, input], _fast_path(output_shape, filters, input, strides, padding,
+                                                                   dilations))
     _backprop_input_shape_fn(x, f, attrs["input_sizes"])
     try:
         return dispatch.execute(CONV2D_BACKPROP_INPUT, (f, x), attrs)
@@ -61,6 +65,23 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
                                       "create a primitive descriptor for the convolution forward propagation "
                                       "primitive. [Op:Conv2DBackpropInput]") from None
         raise
+
+
+def _fast_ints(v: Any) -> bool:
+    """Whether nn_ops._get_sequence's value for a list(int) attr holds Python ints only (it keeps
+    the elements given; an int becomes [1, v, v, 1]), which the fast path reads."""
+    return v is None or type(v) is int or (isinstance(v, (list, tuple)) and all(_fast_ints(x) and x is not None
+                                                                                for x in v))
+
+
+def _fast_path(output_shape: Any, filters: Any, input: Any, strides: Any, padding: Any,  # noqa: A002
+               dilations: Any) -> bool:
+    """Whether conv2d_transpose's Conv2DBackpropInput call stays on TF's eager fast path: its
+    inputs (attr_rules.fast_path_takes: no list input_sizes), strides and dilations of Python ints,
+    a padding string or explicit paddings of Python ints."""
+    pad_ok = isinstance(padding, str) or (isinstance(padding, (list, tuple)) and _fast_ints(padding))
+    return attr_rules.fast_path_takes("Conv2DBackpropInput", (output_shape, filters, input)) and \
+        _fast_ints(strides) and _fast_ints(dilations) and pad_ok
 
 
 def _backprop_input_shape_fn(x: Tensor, f: Tensor, input_sizes: Any) -> None:

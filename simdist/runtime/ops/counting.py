@@ -335,13 +335,19 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) ->
     # `in_top_k(np.float16(-1.5), 0, 2)` has predictions 0.0; fz14 seed 1420261218 #123)
     p = convert_to_tensor(predictions) if isinstance(predictions, Tensor) or hasattr(predictions, "_as_tensor") \
         else convert_to_tensor(predictions, dtype=dtypes.float32)
-    if not isinstance(targets, (Tensor, np.ndarray)) and not isinstance(k, Tensor) and p.dtype is not dtypes.float32:
-        # no tensor fixes T: TF's eager fallback converts every input to its op-def type first (a
-        # NumPy targets array stays on the fast path: the kernel's input check, fz15c)
-        if context.in_function():   # (a graph: op_def_library's check of the fixed float32 input)
+    if context.in_function():
+        if not isinstance(targets, (Tensor, np.ndarray)) and not isinstance(k, Tensor) and p.dtype is not dtypes.float32:
+            # (a graph: op_def_library's check of the fixed float32 input)
             raise TypeError(f"Input 'predictions' of 'InTopKV2' Op has type {p.dtype.name} that does not match "
                             "expected type of float32.")
-        raise ValueError(f"Tensor conversion requested dtype float32 for Tensor with dtype {p.dtype.name}: {p!r}")
+    elif p.dtype is not dtypes.float32 and not attr_rules.fast_path_takes("InTopKV2", (predictions, targets, k)):
+        # eagerly a call the fast path does not take (a list, a NumPy scalar other than np.float64)
+        # runs in_top_kv2_eager_fallback: args_to_matching_eager of targets and k, then predictions'
+        # convert_to_tensor to float32, its ValueError; on the fast path a tensor of another dtype
+        # reaches the kernel ("cannot compute ... as input #0"), after the targets' conversion and
+        # T's attr check (fz14 seed 1420262201 #149, #222)
+        attr_rules.fallback_matching([targets, k])
+        attr_rules.fallback_conversion(p, dtypes.float32)
     if type(targets) is float and not isinstance(k, Tensor) and \
             attr_rules.fast_path_takes("InTopKV2", (predictions, targets, k)):
         # the eager fast path converts a Python float with T's default int32 and lets its TypeError

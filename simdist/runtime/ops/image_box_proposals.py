@@ -67,6 +67,8 @@ def _operand(value: Any, key: str, dt: dtypes.DType, attrs: dict) -> Tensor:
     """A Python value converted to the input's dtype; a tensor as it is (eagerly TF looks the kernel
     up first: NotFoundError whatever its dtype; while tracing another dtype is op_def_library's
     TypeError: see trace_errors.fixed_input)."""
+    if not isinstance(value, Tensor) and getattr(value, "_as_tensor", None) is not None:
+        value = convert_to_tensor(value)   # (the fast path reads a variable as it is: fz14 seed 1420262201 #201)
     if not isinstance(value, Tensor):
         return convert_to_tensor(value, dtype=dt)
     if value.dtype != dt:
@@ -86,7 +88,8 @@ def generate_bounding_box_proposals(scores: Any, bbox_deltas: Any, image_info: A
     values = {"scores": scores, "bbox_deltas": bbox_deltas, "image_info": image_info, "anchors": anchors,
               "nms_threshold": nms_threshold, "pre_nms_topn": pre_nms_topn, "min_size": min_size}
     from simdist.runtime import context
-    if not context.in_function() and not all(isinstance(v, (Tensor, np.ndarray, int, float)) for v in values.values()):
+    from simdist.runtime.ops import attr_rules
+    if not context.in_function() and not attr_rules.fast_path_takes(_OP, tuple(values.values())):
         # (an input that is no fast-path value, a list, sends the call to the eager fallback, which
         # converts every input with its op-def dtype in order: a tensor of another dtype is
         # ValueError before any kernel lookup; fz14 seed 1420261217 #59)

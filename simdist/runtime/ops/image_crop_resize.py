@@ -254,9 +254,14 @@ def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any, me
     # ValueError eagerly, TypeError traced: trace_errors.fixed_operand; fz14 seed 1420261202 #339),
     # then the op runs and refuses a method outside its attr's list (traced op_def_library's ValueError)
     img = image if isinstance(image, Tensor) else convert_to_tensor(image)
-    bx = trace_errors.fixed_operand(boxes, dtypes.float32, "CropAndResize", "boxes")
-    bi = trace_errors.fixed_operand(box_indices, dtypes.int32, "CropAndResize", "box_ind")
-    cs = trace_errors.fixed_operand(crop_size, dtypes.int32, "CropAndResize", "crop_size")
+    # (on the eager fast path a tensor of another dtype reaches EagerExecute's input check instead:
+    # attr_rules.fixed_inputs)
+    from simdist.runtime.ops import attr_rules
+    fast = attr_rules.fast_path_takes("CropAndResize", (image, boxes, box_indices, crop_size), method=method,
+                                      extrapolation_value=extrapolation_value)
+    bx, bi, cs = attr_rules.fixed_inputs("CropAndResize", [(boxes, dtypes.float32, "boxes"),
+                                                           (box_indices, dtypes.int32, "box_ind"),
+                                                           (crop_size, dtypes.int32, "crop_size")], fast, first=1)
     if method not in ("bilinear", "nearest"):
         raise trace_errors.bad_attr(errors.InvalidArgumentError(
             None, None, f"Value for attr 'method' of \"{method}\" is not in the list of allowed values: \"bilinear\", "

@@ -162,17 +162,15 @@ def _static_checks(x: Tensor, size: Tensor, offsets: Tensor) -> None:
 def extract_glimpse(input: Any, size: Any, offsets: Any, centered: bool = True,  # noqa: A002 - TF's name
                     normalized: bool = True, noise: str = "uniform", name: str | None = None) -> Tensor:
     """`tf.image.extract_glimpse`: float32 glimpses [batch, size[0], size[1], depth] (see the module)."""
-    def operand(value: Any, dt: dtypes.DType, arg: str) -> Tensor:
-        return trace_errors.fixed_operand(value, dt, _OP, arg)
     from simdist.runtime.ops import attr_rules
     # (the wrapper's make_bool/make_str before any input converts: `normalized=np.True_` is TypeError;
     # ops.attr-types, fz14 seed 1420261219 #281)
     attr_rules.make_bool(centered, "centered")
     attr_rules.make_bool(normalized, "normalized")
     attr_rules.make_str(noise, "noise")
-    x = operand(input, dtypes.float32, "input")
-    s = operand(size, dtypes.int32, "size")
-    o = operand(offsets, dtypes.float32, "offsets")
+    x, s, o = attr_rules.fixed_inputs(_OP, [(input, dtypes.float32, "input"), (size, dtypes.int32, "size"),
+                                            (offsets, dtypes.float32, "offsets")],
+                                      attr_rules.fast_path_takes(_OP, (input, size, offsets)))
     _static_checks(x, s, o)
     return dispatch.execute(EXTRACT_GLIMPSE, (x, s, o), {"centered": bool(centered), "normalized": bool(normalized),
                                                          "noise": str(noise)})

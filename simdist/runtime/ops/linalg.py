@@ -194,12 +194,29 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         try:
             np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))
         except ValueError:
-            raise trace_errors.shape_error(
-                f"In[0] and In[1] must have compatible batch dimensions: {args.dims(sa)} vs. {args.dims(sb)} "
-                "[Op:BatchMatMulV2]", trace_errors.broadcast_text(sa[:-2], sb[:-2]), "BatchMatMulV2",
-                (sa, sb)) from None
+            eager = (f"In[0] and In[1] must have compatible batch dimensions: {args.dims(sa)} vs. {args.dims(sb)} "
+                     "[Op:BatchMatMulV2]")
+            if not _known_batches_clash(ka, kb):
+                # a batch dimension the graph does not know: BatchMatMulV2Shape's broadcast passes it,
+                # and the kernel refuses the pair as the graph runs (fuzz20 seed 20202612013 #4, sig)
+                raise errors.InvalidArgumentError(None, None, eager) from None
+            raise trace_errors.shape_error(eager, trace_errors.broadcast_text(sa[:-2], sb[:-2]), "BatchMatMulV2",
+                                           (sa, sb)) from None
         return dispatch.execute(BATCH_MATMUL, (ta, tb), attrs)
     return dispatch.execute(MATMUL, (ta, tb), attrs)
+
+
+def _known_batches_clash(ka: list | None, kb: list | None) -> bool:
+    """Whether BatchMatMulV2Shape's broadcast of the batch dimensions the graph knows fails (two
+    known dimensions that differ, neither 1: BroadcastBinaryOpOutputShapeFnHelper)."""
+    if ka is None or kb is None:
+        return False
+    from simdist.runtime.ops import infer_ctx
+    try:
+        infer_ctx.Ctx("BatchMatMulV2", {}, {}, {}).broadcast(ka[:-2], kb[:-2])
+    except infer_ctx.ShapeFnError:
+        return True
+    return False
 
 
 _SPARSE_TYPES = ("bfloat16", "float32")
@@ -396,10 +413,11 @@ def trace(x: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.trace`: the sum of each innermost matrix's diagonal, as TF computes it
     (linalg_ops.trace: reduce_sum(matrix_diag_part(x), -1)), so non-square matrices take their
     leading diagonal and MatrixDiagPart's rank check applies (an einsum '...ii->...' refused
-    non-square matrices: fuzz2 seed 5 #103, clause ops.matrix-diag)."""
+    non-square matrices: fuzz2 seed 5 #103, clause ops.matrix-diag). x is converted first, so a
+    Python bool is a bool tensor whose padding array_ops makes False (fz14 seed 1420262201 #149)."""
     from simdist.runtime.ops.diag import diag_part
     from simdist.runtime.ops.math import reduce_sum
-    return reduce_sum(diag_part(x), -1)
+    return reduce_sum(diag_part(_t(x)), -1)
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
@@ -415,14 +433,19 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         n = int(axes)
         if n < 0:
             raise ValueError(f"`axes` must be at least 0. Received: {axes}.")
-        if n > ra:   # (math_ops._tensordot_axes checks a's rank only)
+        xa, xb = list(range(ra - n, ra)), list(range(n))
+        if static_shapes.rank_unknown(ta):   # (a graph that does not know a's rank: range tensors)
+            _tensordot_gathers(xa, ra)
+            _tensordot_gathers(xb, rb)
+        if n > ra and not static_shapes.rank_unknown(ta):   # (math_ops._tensordot_axes checks a's rank only)
             raise ValueError(f"`axes` must not be larger than the number of dimensions of tensor {a}.  Received "
                              f"{n}, vs tensor dimensions {ra}.")
         if n > rb and not static_shapes.rank_unknown(tb):
             # (b's axes range(n) index its static shape in _tensordot_reshape: Python's IndexError;
             # fz20: fz14 seed 1420261219 #335)
             raise IndexError("list index out of range")
-        xa, xb = list(range(ra - n, ra)), list(range(n))
+        if static_shapes.rank_unknown(tb):
+            _tensordot_gathers(xb, rb)
     else:
         if not isinstance(axes, (list, tuple)):   # (math_ops._tensordot_axes: convert_to_tensor(axes, int32),
             # None is its ValueError; fz16d: fz14 seed 14202612013 #6)
@@ -441,10 +464,13 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         if len(xa) != len(xb):
             raise ValueError(f"Different number of contraction axes `a` and `b`, {len(xa)} != {len(xb)}.")
         # (TF's _tensordot_reshape adds the rank to a negative axis and indexes the static shape
-        # with it: Python's IndexError past the end, and a still negative axis reaches Transpose)
-        if any(not -ra <= (i + ra if i < 0 else i) < ra for i in xa) or \
-                any(not -rb <= (i + rb if i < 0 else i) < rb for i in xb):
-            raise IndexError("list index out of range")
+        # with it: Python's IndexError past the end, and a still negative axis reaches Transpose;
+        # an operand of a rank the graph does not know is reshaped by Shape/Gather ops instead)
+        for axs, r, t in ((xa, ra, ta), (xb, rb, tb)):
+            if static_shapes.rank_unknown(t):
+                _tensordot_gathers(axs, r)
+            elif any(not -r <= (i + r if i < 0 else i) < r for i in axs):
+                raise IndexError("list index out of range")
         if any(i < -ra for i in xa) or any(i < -rb for i in xb):
             raise errors.InvalidArgumentError(None, None, "transpose expects a vector of size "
                                               f"{max(ra, rb)}. But input(1) is a vector of size {max(ra, rb)} "
@@ -483,6 +509,22 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     if ta.dtype in (dtypes.float32, dtypes.float64) and int(np.prod([da[k] for k in range(ra) if k not in xa])) == 1:
         return _tensordot_matmul(ta, tb, xa, xb)   # one row: MatMul's order (contraction_order.row_in_order)
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
+
+
+def _tensordot_gathers(axes: list[int], rank: int) -> None:
+    """math_ops._tensordot_reshape of an operand whose rank the graph does not know: the axes as an
+    int32 tensor, `where(axes >= 0, axes, axes + rank)`, then gather(shape(a), axes): an axis out of
+    range is GatherV2's InvalidArgumentError when the graph runs (fourth generator seed 2201 #88:
+    tensordot of a scalar through an input_signature of unknown rank)."""
+    adjusted = [i if i >= 0 else i + rank for i in axes]
+    for k, v in enumerate(adjusted):
+        if not 0 <= v < rank:
+            raise errors.InvalidArgumentError(None, None, f"indices[{k}] = {v} is not in [0, {rank}) "
+                                                          "[Op:GatherV2]")
+    perm = len([i for i in range(rank) if i not in adjusted]) + len(adjusted)
+    if perm != rank:   # (an axis named twice: Transpose of free + axes refuses the permutation)
+        raise errors.InvalidArgumentError(None, None, f"transpose expects a vector of size {rank}. But input(1) is a "
+                                                      f"vector of size {perm} [Op:Transpose]")
 
 
 def _tensordot_matmul(ta: Tensor, tb: Tensor, xa: list[int], xb: list[int]) -> Tensor:

@@ -111,7 +111,8 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = Non
     x = _t(input)
     # (num_lower and num_upper share MatrixBandPart's Tindex: with no tensor among them the first
     # one's own dtype is the other's, `band_part(x, np.int64(2), 0)` is int64; fz14 seed 1420261218 #29)
-    lo, up = args.matching((num_lower, num_upper), (dtypes.int32, dtypes.int64), dtypes.int64)
+    lo, up = args.matching((num_lower, num_upper), (dtypes.int32, dtypes.int64), dtypes.int64, op="MatrixBandPart",
+                           names=("num_lower", "num_upper"))
     for v in (lo, up):
         if v.dtype.name not in ("int32", "int64"):
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tindex' of {args.tf_name(v.dtype)} is not in "
@@ -163,7 +164,7 @@ def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, alig
     """`tf.linalg.set_diag`: the input with diagonal k (or the band k = (lo, hi)) replaced by
     `diagonal` (shaped as diag_part's output for that k and align)."""
     from simdist.runtime.ops.diag import _align, _band, _diag_len, _k
-    x, d = args.matching([input, diagonal])   # (ops.attr-types)
+    x, d = args.matching([input, diagonal], op="MatrixSetDiagV3", names=("input", "diagonal"))   # (ops.attr-types)
     kk = _band(_k(k), "MatrixSetDiagV3")
     al = _align(align, "MatrixSetDiagV3")
     # (input and diagonal share T: a diagonal of another dtype is the op's dtype error before its
@@ -260,11 +261,13 @@ def _cross_grad(op: Any, grad: Any) -> list:
 
 
 def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None, name: str | None = None) -> tuple:  # noqa: A002
-    """`tf.linalg.normalize`: (tensor / norm, norm), the norm tf.norm's with keepdims=True."""
+    """`tf.linalg.normalize`: (tensor / norm, norm), the norm tf.norm's with keepdims=True cast to
+    the tensor's dtype (linalg_impl.normalize: a complex tensor's real 1-norm is complex; third
+    generator --ext8 seed 2202 #134)."""
     from simdist.runtime.ops import math
     from simdist.runtime.ops.linalg import norm
     t = _t(tensor)
-    n = norm(t, ord=ord, axis=axis, keepdims=True)
+    n = math.cast(norm(t, ord=ord, axis=axis, keepdims=True), t.dtype)
     return math.divide(t, n), n
 
 
@@ -590,7 +593,7 @@ def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:  
 
 def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
     """`tf.linalg.solve`: X with matrix @ X = rhs (batch shapes equal: MatrixSolve does not broadcast)."""
-    a, b = args.matching([matrix, rhs])   # (ops.attr-types)
+    a, b = args.matching([matrix, rhs], op="MatrixSolve", names=("matrix", "rhs"))   # (ops.attr-types)
     attr_rules.check("MatrixSolve", adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     SOLVE.dtype((a.dtype, b.dtype), None)
     _square(a, "MatrixSolve")
@@ -616,7 +619,7 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
                      name: str | None = None) -> Tensor:
     """`tf.linalg.triangular_solve`: X with tri(matrix) @ X = rhs (only the lower or upper triangle
     read; batch shapes broadcast)."""
-    a, b = args.matching([matrix, rhs])   # (ops.attr-types)
+    a, b = args.matching([matrix, rhs], op="MatrixTriangularSolve", names=("matrix", "rhs"))   # (ops.attr-types)
     attr_rules.check("MatrixTriangularSolve", lower=lower, adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
     _square(a, "MatrixTriangularSolve")

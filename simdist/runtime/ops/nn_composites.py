@@ -15,19 +15,19 @@ from simdist.runtime import context, dtypes
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import array
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.tensor import Tensor, TensorShape
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["required_space_to_batch_paddings", "with_space_to_batch", "pool", "atrous_conv2d_transpose",
            "collapse_repeated"]
 
 
 def _ints(value: Any, what: str) -> np.ndarray:
+    """`convert_to_tensor(value, int32)` as TF's wrappers do (Python floats refused, an empty list
+    int32, a NumPy float array cast as make_tensor_proto's astype: inf is int32's minimum; fz14 seed
+    1420262201 #237), as int64 values."""
     if isinstance(value, Tensor):
-        value = value._v
-    arr = np.asarray(value)
-    if arr.dtype.kind == "f" and arr.size:   # (an empty list converts to int32: fz14 seed 1420261202 #265)
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32 ({what})")
-    return arr.astype(np.int64)
+        return np.asarray(value._v).astype(np.int64)
+    return np.asarray(convert_to_tensor(value, dtype=dtypes.int32)._v).astype(np.int64)
 
 
 def _int32(a: np.ndarray) -> Tensor:

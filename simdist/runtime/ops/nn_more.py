@@ -287,7 +287,12 @@ def _default_float(value: Any) -> Tensor:
         return _t(value)
     if isinstance(value, (np.ndarray, np.generic)) and value.dtype.name in ("float16", "bfloat16"):
         return convert_to_tensor(value)   # (a NumPy dtype in T's list keeps it: fz14 seed 1420261219 #209)
-    t = convert_to_tensor(value, dtype_hint=dtypes.float32)
+    from simdist.runtime import context
+    if context.in_function() or isinstance(value, (np.ndarray, np.generic)):
+        t = convert_to_tensor(value, dtype_hint=dtypes.float32)
+    else:   # (eagerly the fast path's conversion of a Python value: a finite float beyond float32's
+        # range is ValueError, as an inferred float32; fz14 seed 1420262201 #180)
+        t = convert_to_tensor(value)
     if t.dtype != dtypes.float32 and t.dtype != dtypes.string:
         with np.errstate(all="ignore"):
             import warnings

@@ -223,8 +223,9 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
         one = maxval is None or (isinstance(maxval, int) and not isinstance(maxval, bool) and maxval == 1)
         if not zero or not one:   # (TF converts both with the dtype: a tensor of another is ValueError)
             _bounds(minval, maxval, dt)
-        lo = None if zero else float(minval)
-        hi = (None if one else float(maxval)) if zero else (1.0 if maxval is None else float(maxval))
+        lo = None if zero else _float_bound(minval, dt)
+        hi = (None if one else _float_bound(maxval, dt)) if zero else (1.0 if maxval is None else
+                                                                      _float_bound(maxval, dt))
     shp = _check_shape(shape_arg(shape), "RandomUniform")
     seeds = _seed_attrs(seed)
     if dt.is_integer and lo >= hi:
@@ -234,6 +235,15 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
         return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, **seeds})
     return _scaled_in_graph(dispatch.execute(UNIFORM, (), {"shape": shp, "minval": None, "maxval": None,
                                                           "dtype": dt, **seeds}), lo, hi, dt)
+
+
+def _float_bound(v: Any, dt: dtypes.DType) -> float:
+    """A float draw's bound as random_ops converts it, `convert_to_tensor(v, dtype)`: a NumPy value
+    cast as make_tensor_proto's astype (a complex one keeps its real part: random_saturation's
+    NumPy complex upper; fz14 seed 1420262201 #110), other values as Python numbers."""
+    if isinstance(v, (np.ndarray, np.generic)):
+        return float(np.asarray(convert_to_tensor(v, dtype=dt)._v))
+    return float(v)
 
 
 def _bounds(minval: Any, maxval: Any, dt: dtypes.DType) -> None:

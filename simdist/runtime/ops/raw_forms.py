@@ -81,6 +81,9 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("Slice", RawArgs(via=lambda input, begin, size: slicing.slice_(input, begin, size)))
     _set("ReverseV2", RawArgs(via=lambda tensor, axis: slicing.reverse(tensor, axis)))
     _set("Roll", RawArgs(via=lambda input, shift, axis: array_more.roll(input, shift, axis)))
+    # (EnsureShape's kernel check, and its shape function in a graph, are tf.ensure_shape's: fz22, fuzz20
+    # seed 2220261202 #36)
+    _set("EnsureShape", RawArgs(via=lambda input, shape: array_more.ensure_shape(input, shape)))
     def gather_v2(params: Any, indices: Any, axis: Any, batch_dims: int) -> Any:
         """GatherV2's kernel checks of batch_dims (gather_op.cc), which tf.gather's wrapper makes
         otherwise: its range over the indices' rank, then below the params' rank (rawfz20)."""

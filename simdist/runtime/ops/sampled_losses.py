@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simdist.runtime import dtypes
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -89,7 +89,18 @@ def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sam
         labels = math.cast(labels, dtypes.int64)
     labels_flat = array.reshape(labels, [-1])
     if sampled_values is None:
-        sampled_values = log_uniform_candidate_sampler(labels, num_true, num_sampled, True, num_classes, seed=seed)
+        try:
+            sampled_values = log_uniform_candidate_sampler(labels, num_true, num_sampled, True, num_classes,
+                                                           seed=seed)
+        except errors.InvalidArgumentError as e:
+            from simdist.runtime import context
+            from simdist.runtime.ops import trace_errors
+            if context.in_function() and not trace_errors.builds(e):
+                # (in a graph the sampler's kernel refuses its true_classes when the graph runs; the
+                # wrapper's Python goes on first, and inputs.dtype of a list is its AttributeError;
+                # fz14 seed 1420262201 #172)
+                raw_attribute(inputs, "dtype")
+            raise
     sampled, true_expected, sampled_expected = (array.stop_gradient(s) for s in sampled_values)
     sampled = math.cast(sampled, dtypes.int64)
     num_true = int(num_true)

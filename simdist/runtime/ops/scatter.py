@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import alloc, args, dispatch, graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
@@ -299,16 +299,23 @@ def _tensor_scatter_call(op: Any, tensor: Any, indices: Any, updates: Any) -> Te
     from simdist.runtime.ops import math
     # (a plain variable counts as a tensor: the fast path takes T from a resource variable too;
     # fz14 seed 1420261218 #111: an int8 ndarray tensor beside uint8 variable updates is uint8)
-    upd_tensor = isinstance(updates, Tensor) or (hasattr(updates, "_as_tensor") and hasattr(updates, "dtype")
-                                                 and not math._distributed_variable(updates))
-    if not isinstance(tensor, Tensor) and getattr(tensor, "_as_tensor", None) is None and upd_tensor:
-        # T comes from the first tensor argument (TF's fast path): the updates' (fz15c)
-        x = convert_to_tensor(tensor, dtype=updates.dtype)
-    else:
+    from simdist.runtime import context
+    if context.in_function():
+        # (op_def_library: the first input fixes T, a Python value or array by its own conversion;
+        # updates of another dtype are its TypeError, before the shape function; fz14 seed
+        # 1420262201 #151)
         x = _t(tensor)
+        if isinstance(updates, Tensor) or getattr(updates, "_as_tensor", None) is not None:
+            upd = _t(updates)
+            if upd.dtype != x.dtype:
+                raise TypeError(f"Input 'updates' of '{op.name}' Op has type {upd.dtype.name} that does not match "
+                                f"type {x.dtype.name} of argument 'tensor'.")
+        else:
+            upd = convert_to_tensor(updates, dtype=x.dtype)
+    else:   # (eagerly T as the fast path or the fallback fixes it: ops.attr-types)
+        x, upd = attr_rules.eager_group([tensor, updates], attr_rules.fast_path_takes(
+            op.name, (tensor, indices, updates)))
     idx = _indices(indices, op.name)
-    upd = updates if isinstance(updates, Tensor) else _t(updates) if upd_tensor else \
-        convert_to_tensor(updates, dtype=x.dtype)
     try:
         return dispatch.execute(op, (x, idx, upd))
     except errors.InvalidArgumentError as e:   # (traced: the shape function's ValueError, where it sees one)

@@ -437,3 +437,59 @@ def _einsum(c: Ctx) -> None:
         if ch != "." and ch not in dims:
             c.fail(f"Einsum output subscripts for equation '{eq}' has label '{ch}' which is not present in the "
                    f"input subscripts")
+
+
+# --- fz22: the fresh sig campaign's ops (fuzz20 seed 2220261202; array_ops.cc, math_ops.cc) -------------------
+@register("Tile")
+def _tile(c: Ctx) -> None:
+    """Tile: multiples as a shape (MakeShapeFromShapeTensor: a negative known value is "Invalid
+    value in tensor used for shape"), of the input's rank where it is known; the input then of
+    the multiples' rank."""
+    mult = c.shape_from_tensor("multiples")
+    x = c.input("input")
+    if x is not None:
+        mult = c.with_rank(mult, len(x))
+        c.merge(c.input("multiples"), [len(x)])
+    if mult is not None:
+        c.with_rank(x, len(mult))
+
+
+@register("Unique", "UniqueWithCounts", "InvertPermutation")
+def _vector_input(c: Ctx) -> None:
+    """Unique / UniqueWithCounts / InvertPermutation: WithRank(x, 1)."""
+    c.with_rank(c.nth(0), 1)
+
+
+@register("Cross")
+def _cross(c: Ctx) -> None:
+    """Cross: both of rank at least 1, their shapes merged, the last dimension 3."""
+    a = c.with_rank_at_least(c.input("a"), 1)
+    b = c.with_rank_at_least(c.input("b"), 1)
+    m = c.merge(a, b)
+    if m is not None:
+        c.with_value(m[-1], 3)
+
+
+@register("DiagPart")
+def _diag_part(c: Ctx) -> None:
+    """DiagPart: a known rank even and non-zero, dimension i merged with i + rank/2."""
+    x = c.input("input")
+    if x is None:
+        return
+    if len(x) % 2 or not x:
+        c.fail(f"Input must have even and non-zero rank, input rank is {len(x)}")
+    mid = len(x) // 2
+    for i in range(mid):
+        c.merge_dim(x[i], x[i + mid])
+
+
+@register("Betainc")
+def _betainc(c: Ctx) -> None:
+    """math_ops.cc Betainc: the inputs of known non-zero rank merged (a scalar or an unknown rank
+    broadcasts); fz22: fuzz20 SEEN seed 2020261201 #184."""
+    out = None
+    for name in ("a", "b", "x"):
+        s = c.input(name)
+        if s is not None and len(s) > 0:
+            out = s if out is None else c.merge(out, s)
+

@@ -230,3 +230,10 @@ def _resize(c: Ctx) -> None:
 def _sparse_dense_cwise(c: Ctx) -> None:
     """sp_indices a matrix (the other ranks are the kernel's check)."""
     c.with_rank(c.input("sp_indices"), 2)
+
+
+@register("ResizeBilinearGrad", "ResizeBicubicGrad")
+def _resize_image_grad(c: Ctx) -> None:
+    """image_ops.cc: the output is original_image's shape, nothing checked (so a kernel's refusal of
+    the ranks is InvalidArgumentError when the graph runs; fz22: fuzz20 SEEN seed 2020261201 #42,
+    #46)."""

@@ -296,3 +296,10 @@ def _conv2d_backprop_input(c: Ctx) -> None:
 @register("ExtractVolumePatches")
 def _extract_volume_patches(c: Ctx) -> None:
     c.with_rank(c.input("input"), 5)
+
+
+@register("AvgPool3D", "MaxPool3D")
+def _pool3d_forward(c: Ctx) -> None:
+    """Pool3DShape: the input of rank 5, then the strides, ksize and windowed sizes (fz22: fuzz20
+    seed 2220261202 #48, #64)."""
+    _pool3d(c, c.with_rank(c.input("input"), 5))

@@ -215,6 +215,10 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
             raise trace_errors.attr_not_allowed("Tile", "Tmultiples", md, "int32, int64")
     m = _ints(multiples, "Tmultiples", "Tile")
     if len(m) != t.ndim:
+        from simdist.runtime.ops import static_shapes
+        if static_shapes.rank_unknown(t):   # (Tile's shape function cannot see it: the kernel, when the graph runs)
+            raise errors.InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length "
+                                                          f"{t.ndim} but got length {len(m)} [Op:Tile]")
         raise trace_errors.shape_error(f"Expected multiples argument to be a vector of length {t.ndim} but got length "
                                        f"{len(m)} [Op:Tile]", f"Shape must be rank {t.ndim} but is rank {len(m)}",
                                        "Tile", (t.shape.as_list(), (len(m),)))
@@ -287,10 +291,16 @@ MIRROR_PAD = register("MirrorPad", _mirror_pad, args.first, _ZERO, kind="shape",
                       fusion=_LANE_AXES)
 MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first, kind="shape",
                            fusion=_LANE_AXES)
+# (PadShapeFn checks the input's rank against the paddings only where the graph knows it: an input of
+# unknown rank traces, and the kernel refuses when the graph runs; fz22, fuzz20 seed 2220261202 #102)
+PAD.shape_fn = PADV2.shape_fn = MIRROR_PAD.shape_fn = lambda shapes, attrs: shapes[0] is not None
 
 
-def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str) -> None:
+def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str, rank_unknown: bool = False) -> None:
     if len(p) != len(shp):   # (traced: PadShapeFn's WithRank(input, paddings' first dimension))
+        if rank_unknown:   # (an input of a rank the graph does not know: the kernel, when the graph runs)
+            raise errors.InvalidArgumentError(None, None, f"The first dimension of paddings must be the rank of "
+                                                          f"inputs[{len(p)},2] {args.dims(shp)} [Op:{opname}]")
         raise trace_errors.shape_error(
             f"The first dimension of paddings must be the rank of inputs[{len(p)},2] {args.dims(shp)} [Op:{opname}]",
             f"Shape must be rank {len(p)} but is rank {len(shp)}", opname, (shp, [len(p), 2]))
@@ -323,12 +333,12 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
     p = _paddings(paddings, "MirrorPad" if m != "CONSTANT" else "Pad" if zero else "PadV2", shp)
     if m == "CONSTANT":
         if zero:
-            _check_paddings(p, shp, "Pad", m)
+            _check_paddings(p, shp, "Pad", m, static_shapes.rank_unknown(t))
             return dispatch.execute(PAD, (t,), {"paddings": p})
         c = constant_values if c is None else c
-        _check_paddings(p, shp, "PadV2", m)
+        _check_paddings(p, shp, "PadV2", m, static_shapes.rank_unknown(t))
         return dispatch.execute(PADV2, (t, c), {"paddings": p})
-    _check_paddings(p, shp, "MirrorPad", m)
+    _check_paddings(p, shp, "MirrorPad", m, static_shapes.rank_unknown(t))
     return dispatch.execute(MIRROR_PAD, (t,), {"paddings": p, "mode": m})
 
 

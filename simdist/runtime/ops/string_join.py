@@ -166,9 +166,11 @@ def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator
                 name: str | None = None) -> Tensor:
     """`tf.strings.reduce_join`: the strings joined along `axis` (None: all, a scalar)."""
     from simdist.runtime.ops import attr_rules
-    if keepdims is not None:   # (the wrapper's make_bool before any input; seed 1420261219 #466)
-        attr_rules.make_bool(keepdims, "keep_dims")
+    # (reduce_join_v2 converts the inputs first, then the generated op's make_bool before its
+    # fallback's conversion; seed 1420261219 #466, seed 1420262201 #192)
     x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
+    if keepdims is not None:
+        attr_rules.make_bool(keepdims, "keep_dims")
     fast = axis is None or isinstance(axis, (Tensor, np.ndarray, int, float)) or \
         (hasattr(axis, "_as_tensor") and hasattr(axis, "dtype"))
     if not fast and x.dtype != dtypes.string and not context.in_function():

@@ -113,8 +113,10 @@ def unicode_script(input: Any, name: str | None = None) -> Any:  # noqa: A002
     from simdist.runtime.ragged_tensor import RaggedTensor
     if isinstance(input, RaggedTensor):   # (register_unary_elementwise_api: the flat values)
         return input.with_flat_values(unicode_script(input.flat_values))
-    x = input if isinstance(input, Tensor) or hasattr(input, "_as_tensor") else \
-        convert_to_tensor(input, dtype=dtypes.int32)
-    if not isinstance(x, Tensor):
-        x = x._as_tensor()
+    # (the fixed int32 input as TF's call converts it: a tensor or a variable reaches the kernel's
+    # input check on the fast path; a distributed variable converts with int32, its ValueError;
+    # fz14 seed 1420262201 #64)
+    from simdist.runtime.ops import attr_rules
+    x, = attr_rules.fixed_inputs("UnicodeScript", [(input, dtypes.int32, "input")],
+                                 attr_rules.fast_path_takes("UnicodeScript", (input,)))
     return dispatch.execute(UNICODE_SCRIPT, (x,))
