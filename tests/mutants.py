@@ -3773,7 +3773,8 @@ CATALOGUE += TRAINING_BATCH19
 
 # -- Twenty-second session: a twentieth blind batch (TRAINING_BATCH20), written from the source alone, before
 #    reading any suite test (docs/conformance.md, "Twenty-first session: a twentieth blind batch"). 17 on the
-#    mainstream training path, 13 in the API around training, all in files or functions no earlier mutant touched.
+#    mainstream training path, 13 in the API around training; 23 in files no earlier mutant touched, 6 in functions
+#    no earlier mutant touched, one (CosineDecay's warmup clamp) on a line of a function an earlier mutant touched.
 TRAINING_BATCH20: list[Mutant] = [
     # -- mainstream training: optimizers, metrics, losses, schedules, callbacks, layers, tf.nn and gradients
     _t("muon-lr-adjust-min-dim", "formula", "simdist/keras/optimizers/muon.py",
