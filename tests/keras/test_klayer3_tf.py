@@ -31,6 +31,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import case_results
 import portable_inputs
 import tf_workers
 
@@ -781,33 +782,8 @@ _AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup|hashed_crossing|stacke
                         r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten|reversible_embedding|input_layer|sgd|conv_lstm\dd|adam)(_\d+)?\b")
 
 
-def _encode(v: Any) -> Any:
-    """A result as plain data: ("t", dtype, shape, values) for a tensor, nested for sequences,
-    ("py", repr) for other values (layer auto-names normalized)."""
-    if isinstance(v, (list, tuple)):
-        return ("seq", [_encode(x) for x in v])
-    if type(v).__name__ == "IndexedSlices":
-        return ("seq", [("py", "IndexedSlices"), _encode(v.indices), _encode(v.values), _encode(v.dense_shape)])
-    if hasattr(v, "numpy") and hasattr(v, "dtype"):
-        return ("t", v.dtype.name, tuple(v.shape), np.asarray(v.numpy()))
-    if isinstance(v, np.ndarray):
-        return ("t", str(v.dtype), v.shape, v)
-    if isinstance(v, np.generic):
-        v = v.item()
-    return ("py", _AUTO_NAME.sub(r"\1", repr(v)))
-
-
 def _run(tf: Any, label: str) -> Any:
-    import warnings
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return _encode(CASES[label](tf))
-    except Exception as e:  # noqa: BLE001 - the error class and message are the result compared
-        msg = re.sub(r"\x1b\[[0-9;]*m", "", str(e))
-        msg = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", msg)
-        msg = re.sub(r" name: ?(?=\n|$)", "", msg.strip())
-        return ("err", type(e).__name__, _AUTO_NAME.sub(r"\1", msg))
+    return case_results.run(tf, CASES[label], _AUTO_NAME)
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
@@ -820,32 +796,13 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(LABELS))))
 
 
+def _tol(where: str) -> float:
+    return 1e-5 if where.endswith("/fit") or "/fit[" in where else 1e-6   # (a few SGD steps amplify rounding)
+
+
 def _diff(got: Any, want: Any, where: str) -> str | None:
     """None when simdist's result matches TF's, else what differs."""
-    if got[0] != want[0]:
-        return f"{where}: simdist gave {got[0]} {got[1:3]!r:.200}, but should be {want[0]} {want[1:3]!r:.200}"
-    if want[0] == "err":
-        if got[1] != want[1]:
-            return f"{where}: simdist raised {got[1]} ({got[2][:160]}), but should raise {want[1]} ({want[2][:160]})"
-        return None if got[2] == want[2] else f"{where}: message {got[2]!r:.300}, but should be {want[2]!r:.300}"
-    if want[0] == "seq":
-        if len(got[1]) != len(want[1]):
-            return f"{where}: {len(got[1])} results, but should be {len(want[1])}"
-        for k, (g, w) in enumerate(zip(got[1], want[1])):
-            d = _diff(g, w, f"{where}[{k}]")
-            if d:
-                return d
-        return None
-    if want[0] == "t":
-        if got[1] != want[1]:
-            return f"{where}: dtype={got[1]}, but should be {want[1]}"
-        if tuple(got[2]) != tuple(want[2]):
-            return f"{where}: shape={tuple(got[2])}, but should be {tuple(want[2])}"
-        g, w = np.asarray(got[3]), np.asarray(want[3])
-        tol = 1e-5 if where.endswith("/fit") or "/fit[" in where else 1e-6   # (a few SGD steps amplify rounding)
-        ok = np.allclose(g, w, rtol=tol, atol=tol) if w.dtype.kind in "fc" else np.array_equal(g, w)
-        return None if ok else f"{where}: out={g.ravel()[:8]}, but should be {w.ravel()[:8]}"
-    return None if got == want else f"{where}: {got[1]:.300}, but should be {want[1]:.300}"
+    return case_results.diff(got, want, where, _tol)
 
 
 @pytest.mark.clause("ops.lookup")

@@ -27,6 +27,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import case_results
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -486,33 +487,8 @@ _AUTO_NAME = re.compile(r"\b(text_vectorization|string_lookup|input_layer|dense|
                         r"hashed_crossing|category_encoding|tfd_identity|tfd_concat)(_\d+)?\b")
 
 
-def _encode(v: Any) -> Any:
-    """A result as plain data: ("t", dtype, shape, values) for a tensor, ("rt", dtype, rows) for a
-    RaggedTensor, nested for sequences, ("py", repr) for other values (layer auto-names normalized)."""
-    if isinstance(v, (list, tuple)):
-        return ("seq", [_encode(x) for x in v])
-    if type(v).__name__ == "RaggedTensor":
-        return ("rt", v.dtype.name, repr(v.to_list()))
-    if hasattr(v, "numpy") and hasattr(v, "dtype"):
-        return ("t", v.dtype.name, tuple(v.shape), np.asarray(v.numpy()))
-    if isinstance(v, np.ndarray):
-        return ("t", str(v.dtype), v.shape, v)
-    if isinstance(v, np.generic):
-        v = v.item()
-    return ("py", _AUTO_NAME.sub(r"\1", repr(v)))
-
-
 def _run(tf: Any, label: str) -> Any:
-    import warnings
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return _encode(CASES[label](tf))
-    except Exception as e:  # noqa: BLE001 - the error class and message are the result compared
-        msg = re.sub(r"\x1b\[[0-9;]*m", "", str(e))
-        msg = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", msg)
-        msg = re.sub(r" name: ?(?=\n|$)", "", msg.strip())
-        return ("err", type(e).__name__, _AUTO_NAME.sub(r"\1", msg))
+    return case_results.run(tf, CASES[label], _AUTO_NAME)
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
@@ -527,31 +503,7 @@ def tf_results() -> dict[int, Any]:
 
 def _diff(got: Any, want: Any, where: str) -> str | None:
     """None when simdist's result matches TF's, else what differs."""
-    if got[0] != want[0]:
-        return f"{where}: simdist gave {got[0]} {got[1:3]!r:.200}, but should be {want[0]} {want[1:3]!r:.200}"
-    if want[0] == "err":
-        if got[1] != want[1]:
-            return f"{where}: simdist raised {got[1]} ({got[2][:160]}), but should raise {want[1]} ({want[2][:160]})"
-        return None if got[2] == want[2] else f"{where}: message {got[2]!r:.300}, but should be {want[2]!r:.300}"
-    if want[0] == "seq":
-        if len(got[1]) != len(want[1]):
-            return f"{where}: {len(got[1])} results, but should be {len(want[1])}"
-        for k, (g, w) in enumerate(zip(got[1], want[1])):
-            d = _diff(g, w, f"{where}[{k}]")
-            if d:
-                return d
-        return None
-    if want[0] == "t":
-        if got[1] != want[1]:
-            return f"{where}: dtype={got[1]}, but should be {want[1]}"
-        if tuple(got[2]) != tuple(want[2]):
-            return f"{where}: shape={tuple(got[2])}, but should be {tuple(want[2])}"
-        g, w = np.asarray(got[3]), np.asarray(want[3])
-        ok = np.allclose(g, w, rtol=1e-6, atol=1e-6) if w.dtype.kind in "fc" else np.array_equal(g, w)
-        return None if ok else f"{where}: out={g.ravel()[:8]}, but should be {w.ravel()[:8]}"
-    if want[0] == "rt":
-        return None if got == want else f"{where}: ragged {got[1:]!r:.300}, but should be {want[1:]!r:.300}"
-    return None if got == want else f"{where}: {got[1]:.300}, but should be {want[1]:.300}"
+    return case_results.diff(got, want, where)
 
 
 def _check(tf_results: dict[int, Any], prefixes: tuple[str, ...]) -> None:
