@@ -311,23 +311,7 @@ class IndexLookup(Layer):
     # --- adapt -----------------------------------------------------------------------------------------
     def adapt(self, data: Any, steps: int | None = None) -> None:
         """Learn the vocabulary (and idf weights) from a Dataset, an iterable of batches or an array."""
-        self.reset_state()
-        if isinstance(data, tf.data.Dataset):
-            if steps is not None:
-                data = data.take(steps)
-            for batch in data:
-                self.update_state(batch)
-        elif hasattr(data, "__iter__") and not (isinstance(data, (list, tuple, np.ndarray)) or tf.is_tensor(data)):
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
-                self.update_state(batch)
-        else:
-            data = ensure_tensor(data, dtype=self.vocabulary_dtype)
-            if data.shape.rank == 1:
-                data = tf.expand_dims(data, -1)
-            self.update_state(data)
-        self.finalize_state()
+        adapt_batches(self, data, steps, self.vocabulary_dtype)
 
     def update_state(self, data: Any) -> None:
         if self._has_input_vocabulary:
@@ -563,3 +547,25 @@ class IndexLookup(Layer):
 
     def _tensor_vocab_to_numpy(self, vocabulary: Any) -> np.ndarray:
         return vocabulary.numpy()
+
+
+def adapt_batches(layer: Any, data: Any, steps: int | None, dtype: str) -> None:
+    """Keras's PreprocessingLayer.adapt: reset, `update_state` per batch of a Dataset (its first `steps`)
+    or of another iterable, or once with an array/list/tensor (a vector as a column of `dtype`), finalize."""
+    layer.reset_state()
+    if isinstance(data, tf.data.Dataset):
+        if steps is not None:
+            data = data.take(steps)
+        for batch in data:
+            layer.update_state(batch)
+    elif hasattr(data, "__iter__") and not (isinstance(data, (list, tuple, np.ndarray)) or tf.is_tensor(data)):
+        for i, batch in enumerate(data):
+            if steps is not None and i >= steps:
+                break
+            layer.update_state(batch)
+    else:
+        data = ensure_tensor(data, dtype=dtype)
+        if data.shape.rank == 1:
+            data = tf.expand_dims(data, -1)
+        layer.update_state(data)
+    layer.finalize_state()

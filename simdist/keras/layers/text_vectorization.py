@@ -21,13 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from simdist import tf
 from simdist.keras import config as backend_config
 from simdist.keras.keras_tensor import KerasTensor
 from simdist.keras.layers.argument_validation import validate_string_arg
-from simdist.keras.layers.index_lookup import ensure_tensor, listify_tensors
+from simdist.keras.layers.index_lookup import adapt_batches, ensure_tensor, listify_tensors
 from simdist.keras.layers.layer import Layer
 from simdist.keras.layers.string_lookup import StringLookup
 
@@ -121,23 +119,7 @@ class TextVectorization(Layer):
     def adapt(self, data: Any, batch_size: int | None = None, steps: int | None = None) -> None:
         """Learn the vocabulary (by count, ties by the token, both descending) from a Dataset of
         string batches, an iterable of batches, or an array/list of strings (`steps` batches at most)."""
-        self.reset_state()
-        if isinstance(data, tf.data.Dataset):
-            if steps is not None:
-                data = data.take(steps)
-            for batch in data:
-                self.update_state(batch)
-        elif hasattr(data, "__iter__") and not (isinstance(data, (list, tuple, np.ndarray)) or tf.is_tensor(data)):
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
-                self.update_state(batch)
-        else:
-            data = ensure_tensor(data, dtype="string")
-            if data.shape.rank == 1:
-                data = tf.expand_dims(data, -1)
-            self.update_state(data)
-        self.finalize_state()
+        adapt_batches(self, data, steps, "string")
 
     def update_state(self, data: Any) -> None:
         self._lookup_layer.update_state(self._preprocess(data))
