@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from degen22a_audit import DEFAULT_FILES
-from suite_kills import find as _find, mutants, run as _run
+from suite_kills import expand as _expand, find as _find, mutants, run as _run
 
 _L = "simdist/keras/layers/preprocessing/image/"
 _IB = "simdist/runtime/ops/image_basic.py"
@@ -94,10 +94,7 @@ def run(m: mutants.Mutant | None, before: bool = False) -> str:
 
 
 def expand(ids: list[str]) -> list[str]:
-    out: list[str] = []
-    for mid in ids:
-        out += [f"own:{k}" for k in OWN] if mid == "own" else [mid]
-    return out
+    return _expand(ids, {"own": [f"own:{k}" for k in OWN]})
 
 
 if __name__ == "__main__":

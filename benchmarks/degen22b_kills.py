@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import suite_kills
-from suite_kills import find as _find, mutants, run as _run
+from suite_kills import expand as _expand, find as _find, mutants, run as _run
 
 _R = "simdist/runtime/ops/"
 _L = "simdist/keras/layers/"
@@ -142,10 +142,7 @@ def run_together(ms: list[mutants.Mutant], area: bool) -> str:
 
 
 def expand(ids: list[str]) -> list[str]:
-    out: list[str] = []
-    for mid in ids:
-        out += [f"own:{k}" for k in OWN] if mid == "own" else [f"own:{k}" for k in LATE] if mid == "late" else [mid]
-    return out
+    return _expand(ids, {"own": [f"own:{k}" for k in OWN], "late": [f"own:{k}" for k in LATE]})
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from suite_kills import find as _find, mutants, run as _run
+from suite_kills import expand as _expand, find as _find, mutants, run as _run
 
 _K = "simdist/keras/"
 _D = "simdist/runtime/data/"
@@ -146,10 +146,7 @@ def run(m: mutants.Mutant | None, how: str = "--targeted") -> str:
 
 
 def expand(ids: list[str]) -> list[str]:
-    out: list[str] = []
-    for mid in ids:
-        out += [f"own:{k}" for k in OWN] if mid == "own" else [mid]
-    return out
+    return _expand(ids, {"own": [f"own:{k}" for k in OWN]})
 
 
 if __name__ == "__main__":

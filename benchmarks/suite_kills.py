@@ -31,6 +31,14 @@ def find(mid: str, own: dict[str, Any]) -> Any:
     raise SystemExit(f"no mutant {mid}")
 
 
+def expand(ids: list[str], groups: dict[str, list[str]]) -> list[str]:
+    """Command-line mutant ids with each group name (a script's "own", ...) replaced by its ids."""
+    out: list[str] = []
+    for mid in ids:
+        out += groups.get(mid, [mid])
+    return out
+
+
 def run(m: Any, k: str, every_failure: bool = False) -> str:
     """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the suite's `-k k`.
     `every_failure` runs the whole slice and names every failing test; otherwise it stops at the first."""

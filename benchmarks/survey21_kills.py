@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 
-from suite_kills import find as _find, mutants, run as _run
+from suite_kills import expand as _expand, find as _find, mutants, run as _run
 
 _R = "simdist/runtime/"
 
@@ -87,10 +87,7 @@ def run(m: mutants.Mutant | None) -> str:
 
 
 def expand(ids: list[str]) -> list[str]:
-    out: list[str] = []
-    for mid in ids:
-        out += [f"own:{k}" for k in OWN] if mid == "own" else BLIND18 if mid == "blind18" else [mid]
-    return out
+    return _expand(ids, {"own": [f"own:{k}" for k in OWN], "blind18": BLIND18})
 
 
 if __name__ == "__main__":
