@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_close, assert_equal, assert_true
+from simdist.conformance.suite import cutmix_draws
 from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
@@ -62,24 +63,10 @@ def test_blind19_random_image_layers_follow_their_seeded_draws(keras, budget):
     moved = 0
     for seed in budget([2, 7, 11, 1]):
         out = keras.layers.CutMix(factor=1.0, seed=seed)({"images": x, "labels": y}, training=True)
-        sg = keras.random.SeedGenerator(seed)
-        alpha = f32(_np(keras.random.uniform((), 0.0, 1.0, seed=sg))) + f32(1e-6)
-        weight = _np(keras.random.beta((b,), alpha, alpha, seed=sg)).astype(f32)
-        ratio = np.sqrt(f32(1.0) - weight)
-        cw, ch = ratio * f32(w), ratio * f32(h)
-        x0 = _np(keras.random.uniform([b], 0, 1, seed=sg)).astype(f32) * (f32(w) - cw)
-        y0 = _np(keras.random.uniform([b], 0, 1, seed=sg)).astype(f32) * (f32(h) - ch)
-        perm = _np(keras.random.shuffle(np.arange(b, dtype=np.int32), seed=sg)).astype(int)
-        gy, gx = np.meshgrid(np.arange(h, dtype=f32), np.arange(w, dtype=f32), indexing="ij")
-        want, labels = x.copy(), []
-        for i in range(b):
-            box = (gx >= x0[i]) & (gx < x0[i] + cw[i]) & (gy >= y0[i]) & (gy < y0[i] + ch[i])
-            want[i][box] = x[perm[i]][box]
-            moved += int(perm[i] != i and box.any())
-            kept = 1.0 - float(cw[i]) * float(ch[i]) / (w * h)
-            labels.append(kept * y[i] + (1.0 - kept) * y[perm[i]])
+        want, labels, perm, boxes = cutmix_draws.expected(keras, _np, x, y, seed)
+        moved += sum(int(perm[i] != i and boxes[i].any()) for i in range(b))
         assert_equal(_np(out["images"]), want, call=f"CutMix(seed={seed})(3 images 5x8)", what="images")
-        assert_close(_np(out["labels"]), np.array(labels), tolerance=TOL32, call=f"CutMix(seed={seed})", what="labels")
+        assert_close(_np(out["labels"]), labels, tolerance=TOL32, call=f"CutMix(seed={seed})", what="labels")
     assert_true(moved > 0, "no image took a box from another image: the check saw no mixing", call="CutMix")
 
     px = np.array([[[200., 40., 10.], [30., 160., 90.]], [[20., 60., 220.], [250., 200., 20.]]], f32)

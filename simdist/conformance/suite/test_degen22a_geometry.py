@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_close, assert_equal, assert_true
+from simdist.conformance.suite import cutmix_draws
 from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
@@ -272,25 +273,11 @@ def test_degen22a_cutmix_channels_first_and_unbatched(keras, budget):
     for seed in budget([2, 7, 11]):
         out = keras.layers.CutMix(factor=1.0, seed=seed, data_format="channels_first")(
             {"images": _layout(x, "channels_first", True), "labels": y}, training=True)
-        sg = keras.random.SeedGenerator(seed)
-        alpha = F32(_np(keras.random.uniform((), 0.0, 1.0, seed=sg))) + F32(1e-6)
-        weight = _np(keras.random.beta((b,), alpha, alpha, seed=sg)).astype(F32)
-        ratio = np.sqrt(F32(1.0) - weight)
-        cw, ch = ratio * F32(w), ratio * F32(h)
-        x0 = _np(keras.random.uniform([b], 0, 1, seed=sg)).astype(F32) * (F32(w) - cw)
-        y0 = _np(keras.random.uniform([b], 0, 1, seed=sg)).astype(F32) * (F32(h) - ch)
-        perm = _np(keras.random.shuffle(np.arange(b, dtype=np.int32), seed=sg)).astype(int)
-        gy, gx = np.meshgrid(np.arange(h, dtype=F32), np.arange(w, dtype=F32), indexing="ij")
-        want, labels = x.copy(), []
-        for i in range(b):
-            box = (gx >= x0[i]) & (gx < x0[i] + cw[i]) & (gy >= y0[i]) & (gy < y0[i] + ch[i])
-            want[i][box] = x[perm[i]][box]
-            moved += int(perm[i] != i and box.any() and not box.all())
-            kept = 1.0 - float(cw[i]) * float(ch[i]) / (w * h)
-            labels.append(kept * y[i] + (1.0 - kept) * y[perm[i]])
+        want, labels, perm, boxes = cutmix_draws.expected(keras, _np, x, y, seed)
+        moved += sum(int(perm[i] != i and boxes[i].any() and not boxes[i].all()) for i in range(b))
         assert_equal(_np(out["images"]), _layout(want, "channels_first", True),
                      call=f"CutMix(seed={seed}, data_format='channels_first')(4 images 2x5x8)", what="images")
-        assert_close(_np(out["labels"]), np.array(labels), tolerance=Tolerance(rtol=2e-5, atol=2e-5),
+        assert_close(_np(out["labels"]), labels, tolerance=Tolerance(rtol=2e-5, atol=2e-5),
                      call=f"CutMix(seed={seed}, data_format='channels_first')", what="labels")
     assert_true(moved > 0, "no image took a partial box from another image: the check saw no mixing", call="CutMix")
     one = _layout(x, "channels_first", True)[0]
