@@ -34,9 +34,9 @@ from simdist.keras import mixed_precision  # noqa: F401
 def __getattr__(name: str):   # noqa: ANN202 - PEP 562
     """`keras.ops` is imported on first use: its ~340 transcribed functions would double the
     import time of simdist.keras (about 0.18 s) for programs that never call them."""
-    if name == "ops":
+    if name in ("ops", "tree"):   # (keras.tree imports optree: on first use too)
         import importlib
-        return importlib.import_module("simdist.keras.ops")
+        return importlib.import_module(f"simdist.keras.{name}")
     raise AttributeError(f"module 'simdist.keras' has no attribute {name!r}")
 
 
@@ -69,6 +69,7 @@ __all__ = [   # TF 2.21's tf.keras names simdist has (one a line; clause api.nam
     "optimizers",
     "random",
     "regularizers",
+    "tree",
     "utils",
 ]
 __dir__ = _api.dir_of(__name__)

@@ -8,7 +8,9 @@ an exception raised inside a layer's `call` is re-raised as the same class with 
     Arguments received by <Class>.call():
       • <arg>=<value>   (tensors shown as tf.Tensor(shape=..., dtype=...))
 
-(once: an exception already wrapped by an inner layer passes through unchanged)."""
+(once: an exception already wrapped by an inner layer passes through unchanged). With
+`keras.config.disable_traceback_filtering()` the exception passes through as raised (clause
+keras.config.globals)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,27 @@ from typing import Any, Callable
 
 from simdist import tf
 
-__all__ = ["call_with_argument_info", "format_argument_value"]
+__all__ = ["call_with_argument_info", "disable_traceback_filtering", "enable_traceback_filtering",
+           "format_argument_value", "is_traceback_filtering_enabled"]
+
+_FILTERING = True
+
+
+def enable_traceback_filtering() -> None:
+    """Turn Keras's traceback filtering (and its call-argument messages) back on (the default)."""
+    global _FILTERING
+    _FILTERING = True
+
+
+def disable_traceback_filtering() -> None:
+    """Turn it off: a layer call's exception then propagates as it was raised, message unchanged."""
+    global _FILTERING
+    _FILTERING = False
+
+
+def is_traceback_filtering_enabled() -> bool:
+    """Whether Keras filters tracebacks and adds the call arguments to a layer call's error."""
+    return _FILTERING
 
 
 def format_argument_value(value: Any) -> str:
@@ -31,7 +53,10 @@ def _format(structure: Any) -> Any:
 
 
 def call_with_argument_info(fn: Callable[..., Any], object_name: str, *args: Any, **kwargs: Any) -> Any:
-    """`fn(*args, **kwargs)`, with Keras's wrapping of the exceptions it raises."""
+    """`fn(*args, **kwargs)`, with Keras's wrapping of the exceptions it raises (none when traceback
+    filtering is disabled, as Keras's inject_argument_info_in_traceback)."""
+    if not _FILTERING:
+        return fn(*args, **kwargs)
     try:
         return fn(*args, **kwargs)
     except Exception as e:

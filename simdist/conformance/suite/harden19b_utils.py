@@ -95,6 +95,10 @@ NOT_ENUMERATED = {
     "img_to_array": "tests/keras/test_dataset_from_directory_tf.py against live Keras (not in the suite yet)",
     "array_to_img": "tests/keras/test_dataset_from_directory_tf.py against live Keras (not in the suite yet)",
     "save_img": "tests/keras/test_dataset_from_directory_tf.py against live Keras (not in the suite yet)",
+    # (session 23, kconfig23: switches, not transformations)
+    "disable_interactive_logging": "test_keras_config.py::test_keras_config_interactive_logging_chooses_stdout_or_absl",
+    "enable_interactive_logging": "test_keras_config.py (each test's config fixture restores it)",
+    "is_interactive_logging_enabled": "test_keras_config.py::test_keras_config_interactive_logging_chooses_stdout_or_absl",
     # (session 22, textvec22)
     "FeatureSpace": "test_textvec22.py::test_textvec22_feature_space_concat_and_dict "
                     "(and tests/keras/test_textvec22_tf.py against live Keras: kinds, crosses, config, save/load)",

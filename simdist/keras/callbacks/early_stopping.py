@@ -7,7 +7,7 @@ import warnings
 from typing import Any
 
 from simdist.keras.callbacks.monitor_callback import MonitorCallback
-from simdist.keras.utils.progbar import print_msg
+from simdist.keras.io_utils import print_msg
 
 
 class EarlyStopping(MonitorCallback):

@@ -9,7 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.keras.callbacks.callback import Callback
-from simdist.keras.utils.progbar import print_msg
+from simdist.keras.io_utils import print_msg
 
 
 def _as_float(x: Any) -> float:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from simdist.keras.callbacks.monitor_callback import MonitorCallback
-from simdist.keras.utils.progbar import print_msg
+from simdist.keras.io_utils import print_msg
 
 
 class ModelCheckpoint(MonitorCallback):

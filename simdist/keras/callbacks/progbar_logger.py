@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from simdist.keras.callbacks.callback import Callback
-from simdist.keras.utils.progbar import Progbar, print_msg
+from simdist.keras.io_utils import print_msg
+from simdist.keras.utils.progbar import Progbar
 
 
 class ProgbarLogger(Callback):

@@ -12,7 +12,7 @@ import numpy as np
 
 from simdist.keras.callbacks.learning_rate_scheduler import _as_float, log_learning_rates
 from simdist.keras.callbacks.monitor_callback import MonitorCallback
-from simdist.keras.utils.progbar import print_msg
+from simdist.keras.io_utils import print_msg
 
 
 class ReduceLROnPlateau(MonitorCallback):

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from simdist.keras.callbacks.callback import Callback
-from simdist.keras.utils.progbar import print_msg
+from simdist.keras.io_utils import print_msg
 
 
 class TerminateOnNaN(Callback):

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from simdist import tf
-from simdist.keras import constraints
+from simdist.keras import config as keras_config, constraints
 from simdist.keras import dtype_policies, initializers, regularizers
 from simdist.keras.keras_tensor import KerasTensor
 from simdist.keras.layers.core import Dropout, Softmax
@@ -106,8 +106,6 @@ class MultiHeadAttention(Layer):
         if value_dim is not None and (not isinstance(value_dim, int) or value_dim <= 0):
             raise ValueError("Received an invalid value for argument `value_dim`, expected a positive integer or "
                              f"`None`. Received: value_dim={value_dim}")
-        if flash_attention:
-            raise ValueError("Flash attention is not supported in tensorflow backend.")
         # Keras 3.15 keeps activity_regularizer for the projections only (its own output, which is the
         # output projection's, is not penalised a second time)
         super().__init__(**kwargs)
@@ -128,7 +126,9 @@ class MultiHeadAttention(Layer):
                 raise ValueError(f"Invalid `output_shape`: {output_shape}. When specified, the `output_shape` should "
                                  "be of type tuple, list, or int.") from None
         self._output_shape = output_shape
-        self._flash_attention = False
+        # (Keras: the argument, else the global setting; on the TF backend flash attention fails at the
+        # call's dot_product_attention, clause keras.config.globals)
+        self._flash_attention = flash_attention or keras_config.is_flash_attention_enabled()
         self._kernel_initializer = initializers.get(kernel_initializer)
         self._bias_initializer = initializers.get(bias_initializer)
         self._kernel_regularizer = regularizers.get(kernel_regularizer)
@@ -146,6 +146,9 @@ class MultiHeadAttention(Layer):
         self._sliding_window = sliding_window
         self.seed = seed
         self._inverse_sqrt_key_dim = 1.0 / math.sqrt(float(self._key_dim))
+        if self._flash_attention and self._dropout > 0.0:
+            raise ValueError("Dropout is not supported when flash attention is enabled. Please set dropout to 0.0 "
+                             "to use flash attention.")
 
     # --- properties and config ---------------------------------------------------------------------
     num_heads = property(lambda self: self._num_heads)
@@ -261,6 +264,9 @@ class MultiHeadAttention(Layer):
 
     def _compute_attention(self, query: Any, key: Any, value: Any, attention_mask: Any = None, training: Any = None,
                            return_attention_scores: bool = False, use_causal_mask: bool = False) -> tuple[Any, Any]:
+        if self._flash_attention and return_attention_scores:
+            raise ValueError("Returning attention scores is not supported when flash attention is enabled. Please "
+                             "disable flash attention to access attention scores.")
         if not (self._dropout > 0.0 or return_attention_scores or len(query.shape) != 4):
             if attention_mask is not None:
                 attention_mask = tf.convert_to_tensor(attention_mask)
@@ -281,6 +287,8 @@ class MultiHeadAttention(Layer):
 
     def _dot_product_attention(self, query: Any, key: Any, value: Any, mask: Any, is_causal: bool) -> Any:
         """Keras's TF dot_product_attention (its XLA-style path): float32 logits and softmax."""
+        if self._flash_attention:
+            raise ValueError("Flash attention is not supported in tensorflow backend.")
         compute = query.dtype
         logits_dtype = "float64" if compute == tf.float64 else "float32"
         logits = tf.cast(tf.einsum("BTNH,BSNH->BNTS", query, key), logits_dtype)

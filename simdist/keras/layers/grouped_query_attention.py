@@ -13,10 +13,11 @@ import math
 from typing import Any
 
 from simdist import tf
-from simdist.keras import constraints, initializers, regularizers
+from simdist.keras import config as keras_config, constraints, initializers, regularizers
 from simdist.keras.keras_tensor import KerasTensor
 from simdist.keras.layers.core import Dropout, Softmax
 from simdist.keras.layers.einsum_dense import EinsumDense
+from simdist.keras import config as keras_config
 from simdist.keras.layers.layer import Layer
 
 __all__ = ["GroupedQueryAttention"]
@@ -52,9 +53,9 @@ class GroupedQueryAttention(Layer):
             raise ValueError(f"`sliding_window` must be `None` or a positive integer. Received: "
                              f"sliding_window={sliding_window}")
         self.sliding_window = sliding_window
-        if flash_attention:
-            raise ValueError("Flash attention is not supported in tensorflow backend.")
-        self._flash_attention = False
+        # (Keras: the argument, else the global setting; on the TF backend flash attention fails at the
+        # call's dot_product_attention, clause keras.config.globals)
+        self._flash_attention = flash_attention or keras_config.is_flash_attention_enabled()
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
@@ -65,6 +66,9 @@ class GroupedQueryAttention(Layer):
         self.seed = seed
         self._inverse_sqrt_head_dim = 1.0 / math.sqrt(float(self.head_dim))
         self._return_attention_scores = False
+        if self._flash_attention and self.dropout > 0.0:
+            raise ValueError("Dropout is not supported when flash attention is enabled. Please set dropout to 0.0 "
+                             "to use flash attention.")
 
     def build(self, query_shape: Any, value_shape: Any, key_shape: Any = None) -> None:
         key_shape = value_shape if key_shape is None else key_shape
@@ -176,6 +180,9 @@ class GroupedQueryAttention(Layer):
     def _compute_attention(self, query: Any, key: Any, value: Any, attention_mask: Any = None, training: Any = None,
                            use_causal_mask: bool = False) -> tuple[Any, Any]:
         ops = _ops()
+        if self._flash_attention and self._return_attention_scores:
+            raise ValueError("Returning attention scores is not supported when flash attention is enabled. Please "
+                             "disable flash attention to access attention scores.")
         use_dot_product_attention = not (self.dropout > 0.0 or self._return_attention_scores
                                          or (len(query.shape) != 4))
         if use_dot_product_attention:

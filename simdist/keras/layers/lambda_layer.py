@@ -13,6 +13,8 @@ from typing import Any, Callable
 from simdist.keras.keras_tensor import KerasTensor
 from simdist.keras.keras_tensor import compute_output_spec as probe_spec
 from simdist.keras.layers.layer import Layer
+from simdist.keras.safe_mode import in_safe_mode
+from simdist.keras.utils.python_utils import func_dump, func_load
 
 __all__ = ["Lambda"]
 
@@ -36,24 +38,35 @@ def _first_shape(shapes: Any) -> tuple:
 
 
 def _serialize_function(fn: Any) -> dict[str, Any]:
-    """A named module-level function as Keras serializes it (`class_name: "function"`); Python
-    lambdas are refused (Keras marshals their bytecode, simdist does not)."""
+    """Keras's Lambda._serialize_function_to_config: a Python lambda as its marshalled bytecode
+    (`__lambda__`: code, defaults, closure), any other function as a named module-level function."""
     if isinstance(fn, types.LambdaType) and fn.__name__ == "<lambda>":
-        raise NotImplementedError("Lambda.get_config() of a Python lambda: Keras stores its marshalled bytecode; "
-                                  "simdist serializes named module-level functions only")
+        code, defaults, closure = func_dump(fn)
+        return {"class_name": "__lambda__", "config": {"code": code, "defaults": defaults, "closure": closure}}
     if not callable(fn):
         raise ValueError(f"Invalid input type for serialization. Received: {fn} of type {type(fn)}.")
     return {"module": fn.__module__, "class_name": "function", "config": fn.__name__,
             "registered_name": fn.__name__}
 
 
-def _deserialize_function(config: Any) -> Any:
+_LAMBDA_REFUSED = ("Requested the deserialization of a `Lambda` layer whose `function` is a Python lambda. This "
+                   "carries a potential risk of arbitrary code execution and thus it is disallowed by default. If "
+                   "you trust the source of the artifact, you can override this error by passing `safe_mode=False` "
+                   "to the loading function, or calling `keras.config.enable_unsafe_deserialization().")
+
+
+def _deserialize_function(config: Any, safe: bool) -> Any:
     if callable(config):
         return config
+    if isinstance(config, dict) and config.get("class_name") == "__lambda__":
+        if safe:
+            raise ValueError(_LAMBDA_REFUSED)
+        inner = config["config"]
+        return func_load(inner["code"], defaults=inner["defaults"], closure=inner["closure"])
     if isinstance(config, dict) and config.get("class_name") == "function":
         return getattr(importlib.import_module(config["module"]), config["config"])
-    raise ValueError(f"Lambda.from_config: cannot rebuild the function from {config!r} (simdist rebuilds named "
-                     "module-level functions only)")
+    raise ValueError(f"Lambda.from_config: cannot rebuild the function from {config!r} (simdist rebuilds Python "
+                     "lambdas and named module-level functions)")
 
 
 class Lambda(Layer):
@@ -117,9 +130,12 @@ class Lambda(Layer):
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None, safe_mode: Any = None) -> "Lambda":
+        # (Keras: safe_mode unset falls back to the ambient SafeModeScope, and an unset scope is safe)
+        effective = safe_mode if safe_mode is not None else in_safe_mode()
+        safe = effective is not False
         config = dict(config)
-        config["function"] = _deserialize_function(config["function"])
+        config["function"] = _deserialize_function(config["function"], safe)
         for key in ("output_shape", "mask"):
             if isinstance(config.get(key), dict):
-                config[key] = _deserialize_function(config[key])
+                config[key] = _deserialize_function(config[key], safe)
         return cls(**config)

@@ -374,7 +374,10 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
         raise ValueError(f"File format not supported: filepath={path}. Keras 3 only supports V3 `.keras` files and "
                          "legacy H5 format files (`.h5` extension). (simdist: no SavedModel directories)")
     config, weights = _read_archive(path)
-    model = deserialize_model(config, custom_objects, compile=compile)
+    from simdist.keras.safe_mode import SafeModeScope, in_safe_mode
+    ambient = in_safe_mode()   # (enable_unsafe_deserialization() wins over safe_mode=True, as in Keras)
+    with SafeModeScope(ambient if ambient is not None else safe_mode):
+        model = deserialize_model(config, custom_objects, compile=compile)
     _load_checked(model, weights, path)
     _load_assets(model, path)
     return model

@@ -304,7 +304,12 @@ def print_summary(model: Any, line_length: int | None = None, positions: Any = N
     if opt_built:
         lines.append(f" Optimizer params: {o_count:,} ({readable_memory_size(o_size)})")
     text = "\n".join(lines) + "\n"
-    if print_fn is not None:
+    from simdist.keras import io_utils
+    if print_fn is None and not io_utils.is_interactive_logging_enabled():
+        print_fn = io_utils.print_msg   # (Keras: the captured text to absl's logger, keras.config.globals)
+    if print_fn is io_utils.print_msg:
+        print_fn(text, line_break=False)
+    elif print_fn is not None:
         print_fn(text)
     else:
         print(text, end="")

@@ -11,6 +11,7 @@ import warnings
 from typing import Any, Iterator
 
 from simdist import tf
+from simdist.keras import config as keras_config
 from simdist.keras.trainers.data_adapter import ArrayDataAdapter, DataAdapter, TFDatasetAdapter, \
     can_convert_arrays, is_tf_dataset
 from simdist.keras.trainers.generator_adapter import GeneratorDataAdapter
@@ -76,6 +77,11 @@ class EpochIterator:
     def __init__(self, x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
                  steps_per_epoch: int | None = None, shuffle: Any = False, class_weight: dict | None = None,
                  steps_per_execution: int = 1, distribute_strategy: Any = None) -> None:
+        max_steps_per_epoch = keras_config.max_steps_per_epoch()   # (Keras: keras.config.set_max_steps_per_epoch)
+        if max_steps_per_epoch:
+            if not steps_per_epoch or max_steps_per_epoch < steps_per_epoch:
+                warnings.warn("Limiting steps_per_epoch to %d" % max_steps_per_epoch)
+                steps_per_epoch = max_steps_per_epoch
         self.steps_per_epoch = steps_per_epoch
         self.steps_per_execution = steps_per_execution
         self._current_iterator: Any = None

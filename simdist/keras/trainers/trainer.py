@@ -25,6 +25,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist import tf
+from simdist.keras import config as keras_config
 from simdist.keras.trainers import data_adapter as data_adapter_module, multi_step_bug
 from simdist.keras.trainers import epoch_iterator as epoch_iterator_module
 from simdist.keras.losses.loss import scale_loss_for_distribution, unscale_loss_for_distribution
@@ -389,6 +390,10 @@ class Trainer:
         from simdist.keras import callbacks as callbacks_module
 
         self._assert_compile_called("fit")
+        max_epochs = keras_config.max_epochs()   # (Keras: a debugging cap, keras.config.set_max_epochs)
+        if max_epochs and max_epochs < epochs:
+            warnings.warn("Limiting epochs to %d" % max_epochs)
+            epochs = max_epochs
         self._eval_epoch_iterator = None
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = data_adapter_module.train_validation_split(

@@ -22,6 +22,8 @@ from simdist.keras.utils.text_dataset import text_dataset_from_directory
 from simdist.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 from simdist.keras.utils.keras_object_serialization import deserialize_keras_object, serialize_keras_object  # noqa: E402
 from simdist.keras.utils.feature_space import FeatureSpace  # noqa: E402
+from simdist.keras.io_utils import (disable_interactive_logging, enable_interactive_logging,  # noqa: E402
+                                   is_interactive_logging_enabled)
 
 Sequence = PyDataset   # Keras 3.15 exports PyDataset under both names
 
@@ -38,12 +40,15 @@ __all__ = [   # TF 2.21's tf.keras.utils names simdist has (one a line; clause a
     "clear_session",
     "custom_object_scope",
     "deserialize_keras_object",
+    "disable_interactive_logging",
+    "enable_interactive_logging",
     "get_custom_objects",
     "get_registered_name",
     "get_registered_object",
     "get_source_inputs",
     "image_dataset_from_directory",
     "img_to_array",
+    "is_interactive_logging_enabled",
     "is_keras_tensor",
     "load_img",
     "normalize",

@@ -11,6 +11,7 @@ import os
 from typing import Any
 
 import numpy as np
+from simdist.keras.io_utils import print_msg
 
 __all__ = ["index_directory", "check_validation_split_arg", "get_training_or_validation_split",
            "labels_to_dataset"]
@@ -80,9 +81,9 @@ def index_directory(directory: str, labels: Any, formats: tuple[str, ...], class
         class_names = [str(label) for label in sorted(set(labels))]
     if verbose:
         if labels is None:
-            print(f"Found {len(filenames)} files.")
+            print_msg(f"Found {len(filenames)} files.")
         else:
-            print(f"Found {len(filenames)} files belonging to {len(class_names)} classes.")
+            print_msg(f"Found {len(filenames)} files belonging to {len(class_names)} classes.")
     file_paths = [os.path.join(directory, f) for f in filenames]
     if shuffle:
         if seed is None:
@@ -113,12 +114,12 @@ def get_training_or_validation_split(samples: Any, labels: Any, validation_split
         return samples, labels
     num_val = int(validation_split * len(samples))
     if subset == "training":
-        print(f"Using {len(samples) - num_val} files for training.")
+        print_msg(f"Using {len(samples) - num_val} files for training.")
         samples = samples[:-num_val]
         if labels is not None:
             labels = labels[:-num_val]
     elif subset == "validation":
-        print(f"Using {num_val} files for validation.")
+        print_msg(f"Using {num_val} files for validation.")
         samples = samples[-num_val:]
         if labels is not None:
             labels = labels[-num_val:]

@@ -4,14 +4,28 @@ element (a tuple stays a tuple, as in Keras); layers, models, initializers, regu
 dtype policies as their modules serialize them ({"module", "class_name", "config",
 "registered_name"}, a layer's or model's build/compile config); Keras's activation functions as
 {"module": "builtins", "class_name": "function", "config": name, "registered_name": "function"}.
-Other objects (NumPy arrays, tensors, bytes, user functions) are refused with NotImplementedError."""
+A Python lambda is Keras's `{"class_name": "__lambda__", "config": {"value": func_dump(fn)}}` (with Keras's
+warning), loaded only outside safe mode: `safe_mode=False` of the loading call, or
+`keras.config.enable_unsafe_deserialization()`, the global switch kept here with Keras's SafeModeScope (an
+explicit scope wins over the argument, as in Keras's serialization_lib). Other objects (NumPy arrays, tensors,
+bytes, other user functions) are refused with NotImplementedError. Clause keras.layer.lambda-serialization."""
 
 from __future__ import annotations
 
 import inspect
+import types
+import warnings
 from typing import Any
 
-__all__ = ["serialize_keras_object", "deserialize_keras_object"]
+from simdist.keras.safe_mode import SafeModeScope, enable_unsafe_deserialization, in_safe_mode
+
+__all__ = ["SafeModeScope", "deserialize_keras_object", "enable_unsafe_deserialization", "in_safe_mode",
+           "serialize_keras_object"]
+
+_LAMBDA_REFUSED = ("Requested the deserialization of a Python lambda. This carries a potential risk of arbitrary "
+                   "code execution and thus it is disallowed by default. If you trust the source of the artifact, "
+                   "you can override this error by passing `safe_mode=False` to the loading function, or calling "
+                   "`keras.config.enable_unsafe_deserialization().")
 
 _PLAIN = (str, int, float, bool)
 
@@ -48,6 +62,17 @@ def serialize_keras_object(obj: Any) -> Any:
         if isinstance(obj, base):
             return serialize(obj)
     from simdist.keras import activations
+    if isinstance(obj, types.FunctionType) and obj.__name__ == "<lambda>":
+        from simdist.keras.utils.python_utils import func_dump
+        try:
+            source = inspect.getsource(obj)
+        except (OSError, TypeError):
+            source = "<source not available>"
+        warnings.warn("The object being serialized includes a `lambda`. This is unsafe. In order to reload the "
+                      "object, you will have to pass `safe_mode=False` to the loading function. Please avoid using "
+                      "`lambda` in the future, and use named Python functions instead. This is the `lambda` being "
+                      f"serialized: {source}", stacklevel=2)
+        return {"class_name": "__lambda__", "config": {"value": func_dump(obj)}}
     if inspect.isfunction(obj) and getattr(activations, obj.__name__, None) is obj:
         return {"module": "builtins", "class_name": "function", "config": obj.__name__, "registered_name": "function"}
     raise NotImplementedError(f"keras.utils.serialize_keras_object({obj!r}): simdist serializes Keras layers, "
@@ -58,16 +83,23 @@ def serialize_keras_object(obj: Any) -> Any:
 def deserialize_keras_object(config: Any, custom_objects: dict | None = None, safe_mode: bool = True,
                              **kwargs: Any) -> Any:
     """The object a serialized config describes (plain values as they are)."""
+    ambient = in_safe_mode()   # (Keras: a SafeModeScope or the global switch wins over the argument)
+    safe_mode = ambient if ambient is not None else safe_mode
     if config is None or isinstance(config, _PLAIN):
         return config
     if isinstance(config, (list, tuple)):
-        items = [deserialize_keras_object(x, custom_objects) for x in config]
+        items = [deserialize_keras_object(x, custom_objects, safe_mode) for x in config]
         return tuple(items) if isinstance(config, tuple) else items
     if not isinstance(config, dict):
         raise TypeError(f"Could not parse config: {config}")
     if "class_name" not in config or "config" not in config:
-        return {k: deserialize_keras_object(v, custom_objects) for k, v in config.items()}
+        return {k: deserialize_keras_object(v, custom_objects, safe_mode) for k, v in config.items()}
     module, class_name = config.get("module"), config["class_name"]
+    if class_name == "__lambda__":
+        if safe_mode:
+            raise ValueError(_LAMBDA_REFUSED)
+        from simdist.keras.utils.python_utils import func_load
+        return func_load(config["config"]["value"])
     if class_name == "function" and module == "builtins":
         # (Keras's _retrieve_class_or_fn: custom objects and registered functions by name first)
         from simdist.keras import activations
@@ -76,7 +108,8 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
         return fn if fn is not None else activations.get(config["config"])
     if "compile_config" in config or class_name in ("Sequential", "Functional", "Model"):
         from simdist.keras.models.keras_file import deserialize_model
-        return deserialize_model(config, custom_objects=custom_objects)
+        with SafeModeScope(safe_mode):
+            return deserialize_model(config, custom_objects=custom_objects)
     import importlib
     from simdist.keras.object_registration import get_registered_object
     target = module if isinstance(module, str) and module.startswith("keras") else None
@@ -91,10 +124,12 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
         if not found:
             raise ValueError(f"Could not deserialize '{module}.{class_name}' because it is not a KerasSaveable "
                              "subclass")
-        return mod.deserialize(config, custom_objects=custom_objects)
+        with SafeModeScope(safe_mode):
+            return mod.deserialize(config, custom_objects=custom_objects)
     cls = get_registered_object(config.get("registered_name") or class_name, custom_objects)
     if cls is None:
         raise TypeError(f"Could not locate class '{class_name}'. Make sure custom classes and functions are "
                         "decorated with `@keras.saving.register_keras_serializable()`. Full object config: "
                         f"{config}")
-    return cls.from_config(config["config"])
+    with SafeModeScope(safe_mode):
+        return cls.from_config(config["config"])

@@ -19,12 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist import now as simulated_now
-
-
-def print_msg(message: str, line_break: bool = True) -> None:
-    """Keras's io_utils.print_msg: to stdout."""
-    sys.stdout.write(message + ("\n" if line_break else ""))
-    sys.stdout.flush()
+from simdist.keras.io_utils import print_msg
 
 
 class Progbar:
