@@ -29,6 +29,7 @@ from simdist.keras import regularizers  # noqa: F401
 from simdist.keras import constraints  # noqa: F401
 from simdist.keras.regularizers import Regularizer  # noqa: F401
 from simdist.keras import mixed_precision  # noqa: F401
+from simdist.keras import preprocessing  # noqa: F401
 
 
 def __getattr__(name: str):   # noqa: ANN202 - PEP 562
@@ -67,6 +68,7 @@ __all__ = [   # TF 2.21's tf.keras names simdist has (one a line; clause api.nam
     "name_scope",
     "ops",
     "optimizers",
+    "preprocessing",
     "random",
     "regularizers",
     "tree",
