@@ -613,6 +613,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: keras.tree flattens, maps and packs nested structures as optree with None a leaf: dicts in sorted key order, namedtuples and deques as nodes, key/index paths, a leaf alone flattened to [leaf], mismatched structures ValueError, traverse with MAP_TO_NONE."),
     Clause('keras.preprocessing.legacy', 'keras', False, (),
            "TF 2.21 + Keras 3.15: tf.keras.preprocessing.text (text_to_word_sequence, hashing_trick, one_hot, Tokenizer indexing words by count with ties in first-seen order after the oov token, num_words applied when converting, binary/count/freq/tfidf matrices, JSON round trips) and .sequence (pad_sequences, TimeseriesGenerator windows, make_sampling_table, skipgrams with seeded shuffles)."),
+    Clause('keras.utils.config', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: keras.utils.Config holds settings read and written as attributes or items, iterates its keys sorted, refuses every mutation with ValueError while frozen, and names the closest key of an unknown attribute."),
     Clause('keras.layer.hashed-crossing', 'keras', False, (),
            "TF 2.21 + Keras 3.15: tf.sparse.cross_hashed hashes every combination of the inputs' features per row from hash_key by FingerprintCat64 with each feature's hash (strings' Fingerprint64, int64 bits; other numbers cast to int64), modulo num_buckets; HashedCrossing crosses two or more integer or string features of shape (), (batch,) or (batch, 1) into num_bins bins, int64 or one_hot, with Keras's errors."),
     Clause('keras.layer.adaptive-pooling', 'keras', False, (),

@@ -8,8 +8,9 @@ GroupQueryAttention: dropout refused, attention scores refused, the call's error
 backend, the einsum path it does not reach); and `keras.layers.Lambda` of a Python lambda: its config
 (marshalled code, defaults, closure), a `.keras` round trip refused in safe mode, loaded with
 `safe_mode=False` and after `enable_unsafe_deserialization()`, `from_config` directly, the generic
-`serialize_keras_object` of a lambda, defaults that went through JSON. Each case restores the global state
-it changed. Clauses keras.config.globals and keras.layer.lambda-serialization. Its golden (tests/goldens/)
+`serialize_keras_object` of a lambda, defaults that went through JSON; and `keras.utils.Config` (attributes
+and items, freezing, iteration, repr, JSON, did-you-mean). Each case restores the global state it changed.
+Clauses keras.config.globals, keras.layer.lambda-serialization and keras.utils.config. Its golden (tests/goldens/)
 is stamped with this file.
 """
 
@@ -259,8 +260,39 @@ def _generic_lambda(safe_mode: bool) -> Callable[[Any], Any]:
     return case
 
 
+# -- keras.utils.Config -------------------------------------------------------------------------------------
+def _utils_config(tf: Any) -> Any:
+    c = tf.keras.utils.Config(learning_rate=0.1, layers=[2, 3])
+    c.epochs = 4
+    c["batch"] = 8
+    seen = [c.learning_rate, c["epochs"], c.batch, len(c), "epochs" in c, list(c), repr(c), c.to_json(),
+            c.as_dict(), c.get("nope", -1), sorted(c.keys()), c.frozen]
+    c.pop("batch")
+    c.update(momentum=0.9)
+    del c["layers"]
+    seen += [repr(c), c.frozen]
+    c.freeze()
+    for mutate in (lambda: setattr(c, "x", 1), lambda: c.__setitem__("x", 1), lambda: c.pop("epochs"),
+                   lambda: c.update(y=2), lambda: c.__delitem__("epochs")):
+        try:
+            mutate()
+            seen.append("no error")
+        except ValueError as e:
+            seen.append(str(e))
+    c.unfreeze()
+    c.z = 1
+    seen.append(repr(c))
+    for name in ("learning_rat", "zzz"):
+        try:
+            getattr(c, name)
+        except AttributeError as e:
+            seen.append(str(e))
+    return seen
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
-    c: dict[str, Callable[[Any], Any]] = {"config/defaults": _defaults, "config/toggles": _toggles}
+    c: dict[str, Callable[[Any], Any]] = {"config/defaults": _defaults, "config/toggles": _toggles,
+                                          "utils_config/Config": _utils_config}
     c["caps/fit epochs 2 of 5"] = _fit_capped(2, None, 5, 2)
     c["caps/fit epochs 7 of 3 (no cap)"] = _fit_capped(7, None, 3, 5)
     c["caps/fit steps 3 of 5, iterator carried over"] = _fit_capped(2, 3, 5, 2)
@@ -313,7 +345,11 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(LABELS))))
 
 
-@pytest.mark.parametrize("prefix", ["config/", "caps/", "logging/", "traceback/", "flash/", "lambda/"])
+@pytest.mark.clause("keras.config.globals")
+@pytest.mark.clause("keras.layer.lambda-serialization")
+@pytest.mark.clause("keras.utils.config")
+@pytest.mark.parametrize("prefix", ["config/", "caps/", "logging/", "traceback/", "flash/", "lambda/",
+                                    "utils_config/"])
 def test_kconfig23_cases_match_tf(tf_results: dict[int, Any], prefix: str) -> None:
     from simdist import tf
     labels = [(i, lab) for i, lab in enumerate(LABELS) if lab.startswith(prefix)]

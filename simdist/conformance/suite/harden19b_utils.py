@@ -95,7 +95,8 @@ NOT_ENUMERATED = {
     "img_to_array": "tests/keras/test_dataset_from_directory_tf.py against live Keras (not in the suite yet)",
     "array_to_img": "tests/keras/test_dataset_from_directory_tf.py against live Keras (not in the suite yet)",
     "save_img": "tests/keras/test_dataset_from_directory_tf.py against live Keras (not in the suite yet)",
-    # (session 23, kconfig23: switches, not transformations)
+    # (session 23, kconfig23: switches and a settings holder, not transformations)
+    "Config": "test_keras_config.py::test_keras_utils_config_reads_writes_and_freezes",
     "disable_interactive_logging": "test_keras_config.py::test_keras_config_interactive_logging_chooses_stdout_or_absl",
     "enable_interactive_logging": "test_keras_config.py (each test's config fixture restores it)",
     "is_interactive_logging_enabled": "test_keras_config.py::test_keras_config_interactive_logging_chooses_stdout_or_absl",

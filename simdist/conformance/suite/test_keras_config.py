@@ -204,3 +204,22 @@ def test_keras_lambda_layer_of_a_python_lambda_loads_only_outside_safe_mode(kera
                  what="x * 3 + 1")
     layer = keras.layers.Lambda.from_config(model.get_layer("lam").get_config(), safe_mode=False)
     assert_close(layer(x), x * 3.0 + 1.0, call="Lambda.from_config(config, safe_mode=False)(x)", what="x * 3 + 1")
+
+
+@clause("keras.utils.config", ref="tf221")
+def test_keras_utils_config_reads_writes_and_freezes(keras):
+    c = keras.utils.Config(b=1, a=2)
+    c.d = 3
+    c["c"] = 4
+    assert_equal(repr((c.a, c["d"], len(c), list(c))), repr((2, 3, 4, ["a", "b", "c", "d"])),
+                 call="Config(b=1, a=2); c.d = 3; c['c'] = 4", what="(c.a, c['d'], len(c), list(c)) (keys sorted)")
+    c.freeze()
+    for what, mutate in (("c.e = 5", lambda: setattr(c, "e", 5)), ("c['a'] = 0", lambda: c.__setitem__("a", 0)),
+                         ("c.pop('a')", lambda: c.pop("a"))):
+        with raises(ValueError, match="frozen", call=f"Config.freeze(); {what}"):
+            mutate()
+    c.unfreeze()
+    c.e = 5
+    assert_equal(c.as_dict()["e"], 5, call="unfreeze(); c.e = 5", what="c.as_dict()['e']")
+    with raises(AttributeError, match="Did you mean 'learning_rate'", call="Config(learning_rate=0.1).learning_rat"):
+        keras.utils.Config(learning_rate=0.1).learning_rat

@@ -22,6 +22,7 @@ from simdist.keras.utils.text_dataset import text_dataset_from_directory
 from simdist.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 from simdist.keras.utils.keras_object_serialization import deserialize_keras_object, serialize_keras_object  # noqa: E402
 from simdist.keras.utils.feature_space import FeatureSpace  # noqa: E402
+from simdist.keras.utils.config import Config  # noqa: E402
 from simdist.keras.io_utils import (disable_interactive_logging, enable_interactive_logging,  # noqa: E402
                                    is_interactive_logging_enabled)
 
@@ -31,6 +32,7 @@ Sequence = PyDataset   # Keras 3.15 exports PyDataset under both names
 from simdist.keras import _api  # noqa: E402
 
 __all__ = [   # TF 2.21's tf.keras.utils names simdist has (one a line; clause api.namespaces)
+    "Config",
     "CustomObjectScope",
     "FeatureSpace",
     "Progbar",
