@@ -97,6 +97,7 @@ NOT_ENUMERATED = {
     "save_img": "tests/keras/test_dataset_from_directory_tf.py against live Keras (not in the suite yet)",
     # (session 23, kconfig23: switches and a settings holder, not transformations)
     "Config": "test_keras_config.py::test_keras_utils_config_reads_writes_and_freezes",
+    "audio_dataset_from_directory": "tests/keras/test_audio_dataset_tf.py against live Keras (not in the suite yet)",
     "disable_interactive_logging": "test_keras_config.py::test_keras_config_interactive_logging_chooses_stdout_or_absl",
     "enable_interactive_logging": "test_keras_config.py (each test's config fixture restores it)",
     "is_interactive_logging_enabled": "test_keras_config.py::test_keras_config_interactive_logging_chooses_stdout_or_absl",

@@ -19,6 +19,7 @@ from simdist.keras.utils.split_dataset import split_dataset
 from simdist.keras.utils.timeseries import timeseries_dataset_from_array
 from simdist.keras.utils.image_dataset import image_dataset_from_directory
 from simdist.keras.utils.text_dataset import text_dataset_from_directory
+from simdist.keras.utils.audio_dataset import audio_dataset_from_directory
 from simdist.keras.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 from simdist.keras.utils.keras_object_serialization import deserialize_keras_object, serialize_keras_object  # noqa: E402
 from simdist.keras.utils.feature_space import FeatureSpace  # noqa: E402
@@ -39,6 +40,7 @@ __all__ = [   # TF 2.21's tf.keras.utils names simdist has (one a line; clause a
     "PyDataset",
     "Sequence",
     "array_to_img",
+    "audio_dataset_from_directory",
     "clear_session",
     "custom_object_scope",
     "deserialize_keras_object",
