@@ -285,3 +285,21 @@ def _random_index_shuffle(c: Ctx) -> None:
             n = m
         elif n > 1 and m != -1 and m > 1 and m != n:
             c.fail(f"Max index has shape [{m}] but must have shape [{n}].")
+
+
+@register("MatrixTriangularSolve")
+def _matrix_triangular_solve(c: Ctx) -> None:
+    """MatrixTriangularSolveShapeFn (linalg_ops.cc): matrix a batch of square matrices
+    (MakeBatchSquareMatrix), rhs of rank >= 2, the batch shapes broadcast, M merged with rhs' rows
+    (fuzz20 seed 2320261202 #21)."""
+    a = c.with_rank_at_least(c.input("matrix"), 2)
+    c.merge_dim(c.dim(a, -2), c.dim(a, -1))
+    b = c.with_rank_at_least(c.input("rhs"), 2)
+    c.broadcast(c.subshape(a, 0, -2), c.subshape(b, 0, -2))
+    c.merge_dim(c.dim(a, -1), c.dim(b, -2))
+
+
+@register("SparseCountSparseOutput")
+def _sparse_count(c: Ctx) -> None:
+    """SparseCountSparseOutputShapeFn (count_ops.cc): indices a matrix (the rest: the kernel, #35)."""
+    c.with_rank(c.input("indices"), 2)
