@@ -8,10 +8,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:BandedTriangularSolve', 'value', 
  ('raw:Cholesky', 'value', "'ok'"): "seed 2020261202 #269 (function): TF 2.21 ('calls', (('ok', ('T', 'complex128', "
                                     "(3, 3), array([[0.+0.j, 0.+0.j, 0.+0.j],; simdist ('calls', (('ok', ('T', "
                                     "'complex128', (3, 3), array([[nan+0.j,  0.+0.j,  0.+0.j],",
- ('raw:ClipByValue', 'value', "'ok'"): "seed 2220261202 #109 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', "
-                                       "('T', 'complex64', (2, 2, 4, 2), array([[[[ 1.0000e-03; simdist ('calls', "
-                                       "(('ok', 'traced'), ('ok', ('T', 'complex64', (2, 2, 4, 2), array([[[[ "
-                                       '1.0000e-03',
  ('raw:DepthwiseConv2dNativeBackpropInput', 'error-class', "'err', 'ValueError'"): 'seed 2020261202 #206 (function): '
                                                                                    "TF 2.21 ('calls', (('err', "
                                                                                    "'ValueError'), ('err', "
@@ -21,9 +17,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:BandedTriangularSolve', 'value', 
                                                                                    "'UnimplementedError'), ('err', "
                                                                                    "'UnimplementedError'), ('err', "
                                                                                    "'Unimplem",
- ('raw:FresnelSin', 'value', "'ok'"): "seed 2220261202 #161 (sig): TF 2.21 ('calls', (('ok', 'traced'), ('ok', ('T', "
-                                      "'float64', (2, 3, 3), array([[[ 4.99704789e-001,; simdist ('calls', (('ok', "
-                                      "'traced'), ('ok', ('T', 'float64', (2, 3, 3), array([[[ 4.99704789e-001,",
  ('raw:LearnedUnigramCandidateSampler', 'value', "'ok'"): "seed 2020261202 #202 (eager): TF 2.21 ('ok', "
                                                           "('LearnedUnigramCandidateSampler', (('T', 'int64', (2,), "
                                                           "array([0, 2])), ('T', 'flo; simdist ('ok', "

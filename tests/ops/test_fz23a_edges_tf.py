@@ -20,6 +20,8 @@ clause = pytest.mark.clause
 
 _T = "function.trace-time-errors"
 _K = "ops.fuzz-raw"
+_SUB = "ops.subnormals"
+_FR = "ops.special-functions"
 
 _SRM = "tf.raw_ops.SparseReduceMax(input_indices=tf.zeros((1, 3), tf.int64), input_values=x, "
 _DTS = "tf.raw_ops.DenseToSparseSetOperation(set_operation='a-b', set2_values=tf.constant([3, 3], tf.int16), "
@@ -177,6 +179,26 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.raw_ops.MirrorPad(input=tf.ones((1, 1, 4)), paddings=[[0, 0], [0, 0], [0, 1]], mode='BOGUS')")),
     ("MirrorPad mode BOGUS", _T, _eager(
         "tf.raw_ops.MirrorPad(input=tf.ones((1, 1, 4)), paddings=[[0, 0], [0, 0], [0, 1]], mode='BOGUS')")),
+    # ClipByValue of complex64 flushes its float32 parts' subnormals, as the float kernels (seed 2220261202 #109)
+    ("ClipByValue complex64 subnormal parts", _SUB, _eager(
+        "tf.raw_ops.ClipByValue(t=tf.constant(np.array([complex(1.0, 1e-40), complex(3.0, -1e-40), complex(1e-40, 0.5)], "
+        "np.complex64)), clip_value_min=tf.constant(complex(-1, -1e-40), tf.complex64), "
+        "clip_value_max=tf.constant(complex(2, 1e-40), tf.complex64))")),
+    ("ClipByValue complex64 subnormal parts, sig", _SUB, _sig(
+        "tf.raw_ops.ClipByValue(t=x, clip_value_min=tf.constant(complex(-1, -1), tf.complex64), "
+        "clip_value_max=tf.constant(complex(2, 2), tf.complex64))", ([None], "complex64"),
+        "tf.constant(np.array([complex(0.0, 1e-40), complex(1e-40, 0.5)], np.complex64))")),
+    ("ClipByValue complex128 float64 subnormal parts", _SUB, _eager(
+        "tf.raw_ops.ClipByValue(t=tf.constant(np.array([complex(5e-324, 1.0), complex(0.5, -1e-310)], np.complex128)), "
+        "clip_value_min=tf.constant(complex(-1, 1e-310), tf.complex128), "
+        "clip_value_max=tf.constant(complex(2, 2), tf.complex128))")),
+    # Cephes' fresnl cut-off: |x| > 36974 is ±0.5 (seed 2220261202 #161)
+    ("FresnelSin beyond the cut-off, float64", _FR, _eager(
+        "tf.raw_ops.FresnelSin(x=tf.constant([40000.0, 65504.0, 1e10, -4e4, -1e300, -np.inf, np.inf], tf.float64))")),
+    ("FresnelCos beyond the cut-off, float64", _FR, _eager(
+        "tf.raw_ops.FresnelCos(x=tf.constant([40000.0, 65504.0, -1e300, -np.inf], tf.float64))")),
+    ("FresnelSin beyond the cut-off, float32, sig", _FR, _sig("tf.raw_ops.FresnelSin(x=x)", ([None], "float32"),
+                                                             "tf.constant([4e4, 65504.0, -1e30, -np.inf])")),
     ("Conv3DBackpropFilterV2 padding BOGUS, traced", _T, _traced(
         "tf.raw_ops.Conv3DBackpropFilterV2(out_backprop=tf.ones((2, 1)), strides=[1, 1, 1, 1, 1], "
         "filter_sizes=tf.constant([1, 2], tf.int32), padding='BOGUS', input=tf.ones((2, 1)))")),
@@ -199,6 +221,18 @@ def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.fuzz-raw")
 @EDGES.parametrize("ops.fuzz-raw")
 def test_raw_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.subnormals")
+@EDGES.parametrize("ops.subnormals")
+def test_complex_parts_flush(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.special-functions")
+@EDGES.parametrize("ops.special-functions")
+def test_fresnel_cutoff(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
