@@ -27,35 +27,51 @@ from simdist.runtime.ops.contraction_order import dot   # (in order, not BLAS: o
 __all__ = ["banded_triangular_solve"]
 
 
+def _div(row: np.ndarray, s: Any, plain: bool) -> np.ndarray:
+    """row / s as TF's kernel divides it: a real row IEEE; a complex one by Eigen's pdiv_complex where
+    the kernel assigns `row / s` or `row /= s` (`plain`), by std::complex's operator/ where it
+    assigns `(rhs - band * x) / s` (x / 0 NaN the first way, an infinity the second; observed on
+    TF 2.21, fuzz20 SEEN seed 20202612010 #35)."""
+    if row.dtype.kind != "c":
+        return row / s
+    from simdist.runtime.ops import complex_div
+    return complex_div.quotient(row, np.asarray(s, row.dtype), plain)
+
+
 def _solve_one(band: np.ndarray, rhs: np.ndarray, lower: bool, adjoint: bool) -> np.ndarray:
+    """SequentialBandedTriangularSolveKernel::Run's four loops (banded_triangular_solve_op.cc); with
+    `adjoint` each band entry read is conjugated (eigen_conj: a complex adjoint solve used the band
+    unconjugated before fz23a)."""
     k, m = band.shape
+    if adjoint and band.dtype.kind == "c":
+        band = np.conj(band)
     out = np.zeros(rhs.shape, rhs.dtype)
     if lower and not adjoint:
-        out[0] = rhs[0] / band[0, 0]
+        out[0] = _div(rhs[0], band[0, 0], True)
         for i in range(1, m):
             d = min(i, k - 1)
             coeffs = band[1:d + 1, i][::-1]                     # band[d, i] .. band[1, i]
-            out[i] = (rhs[i] - dot(coeffs, out[i - d:i])) / band[0, i]
+            out[i] = _div(rhs[i] - dot(coeffs, out[i - d:i]), band[0, i], False)
     elif lower:
         for i in range(m - 1, -1, -1):
             row = rhs[i].copy()
             for j in range(i + 1, min(m, i + k)):
                 row -= band[j - i, j] * out[j]
-            out[i] = row / band[0, i]
+            out[i] = _div(row, band[0, i], True)
     elif not adjoint:
-        out[m - 1] = rhs[m - 1] / band[k - 1, m - 1]
+        out[m - 1] = _div(rhs[m - 1], band[k - 1, m - 1], True)
         for i in range(1, m):
             r = m - 1 - i
             d = min(i, k - 1)
             coeffs = band[k - 1 - d:k - 1, r][::-1]             # band[k - 2, r] .. band[k - 1 - d, r]
-            out[r] = (rhs[r] - dot(coeffs, out[r + 1:r + 1 + d])) / band[k - 1, r]
+            out[r] = _div(rhs[r] - dot(coeffs, out[r + 1:r + 1 + d]), band[k - 1, r], False)
     else:
-        out[0] = rhs[0] / band[k - 1, 0]
+        out[0] = _div(rhs[0], band[k - 1, 0], True)
         for i in range(1, m):
             row = rhs[i].copy()
             for j in range(max(0, i - (k - 1)), i):
                 row -= band[k - 1 - (i - j), j] * out[j]
-            out[i] = row / band[k - 1, i]
+            out[i] = _div(row, band[k - 1, i], True)
     return out
 
 
