@@ -139,6 +139,18 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("PadV2 of a vector constant, negative paddings", _K, _eager(
         "tf.raw_ops.PadV2(input=tf.ones((2,)), paddings=[[-1, 0]], constant_values=[1.0])")),
     ("pad of a matrix constant", _K, _eager("tf.pad(tf.ones((2,)), [[1, 0]], constant_values=tf.ones((1, 1)))")),
+    # UnravelIndexOp's and MirrorPadGradOp's checks a raw call reaches (tape campaign seed 2320261203 #45, #115)
+    ("UnravelIndex of a negative dim", _K, _eager("tf.raw_ops.UnravelIndex(indices=tf.constant([0], tf.int64), dims=[-1])")),
+    ("UnravelIndex of a zero dim", _K, _eager("tf.raw_ops.UnravelIndex(indices=tf.constant([0], tf.int64), dims=[0])")),
+    ("UnravelIndex of matrix indices, no dims", _K, _eager("tf.raw_ops.UnravelIndex(indices=[[0]], dims=[])")),
+    ("UnravelIndex beyond the dims, traced", _K, _traced("tf.raw_ops.UnravelIndex(indices=[5], dims=[2, 2])")),
+    ("UnravelIndex of a negative index", _K, _eager("tf.raw_ops.UnravelIndex(indices=[-1], dims=[2, 2])")),
+    ("MirrorPadGrad of empty paddings", _K, _eager(
+        "tf.raw_ops.MirrorPadGrad(input=tf.constant([1], tf.uint32), mode='REFLECT', paddings=tf.constant([], tf.int64))")),
+    ("MirrorPadGrad of paddings of 3 columns", _K, _eager(
+        "tf.raw_ops.MirrorPadGrad(input=tf.constant([1, 2, 3], tf.uint32), mode='REFLECT', paddings=[[1, 1, 1]])")),
+    ("MirrorPadGrad of too many paddings rows, traced", _K, _traced(
+        "tf.raw_ops.MirrorPadGrad(input=tf.constant([1, 2, 3]), mode='SYMMETRIC', paddings=[[1, 1], [0, 0]])")),
     # the fresh function campaign's shape functions (seed 2320261202)
     ("MatrixTriangularSolve of vectors, traced", _T, _traced(
         "tf.raw_ops.MatrixTriangularSolve(matrix=tf.ones((4,)), rhs=tf.ones((4,)), adjoint=True)")),

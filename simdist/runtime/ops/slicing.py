@@ -257,6 +257,14 @@ def _mirror_pad_grad(g: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
     #78): non-negative, their total below the input's size (TF 2.21's text), then no greater (SYMMETRIC)
     or less (REFLECT) than the output's size."""
     off = 1 if mode == "REFLECT" else 0
+    p = np.asarray(paddings)
+    if p.ndim != 2 or p.shape[1] != 2:   # (MirrorPadGradOp: the paddings' shape, then their rows against the rank;
+        # fuzz20 seed 2320261203 #115)
+        raise errors.InvalidArgumentError(None, None, f"paddings must be a matrix with 2 columns: {args.dims(p.shape)} "
+                                                      "[Op:MirrorPadGrad]")
+    if p.shape[0] != g.ndim:
+        raise errors.InvalidArgumentError(None, None, f"The first dimension of paddings must be the rank of inputs"
+                                                      f"{args.dims(p.shape)} {args.dims(g.shape)} [Op:MirrorPadGrad]")
     for d, (lo, hi) in enumerate(paddings):
         def fail(text: str) -> None:
             raise errors.InvalidArgumentError(None, None, f"{text} [Op:MirrorPadGrad]")
