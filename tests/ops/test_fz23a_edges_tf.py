@@ -151,6 +151,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.raw_ops.MirrorPadGrad(input=tf.constant([1, 2, 3], tf.uint32), mode='REFLECT', paddings=[[1, 1, 1]])")),
     ("MirrorPadGrad of too many paddings rows, traced", _K, _traced(
         "tf.raw_ops.MirrorPadGrad(input=tf.constant([1, 2, 3]), mode='SYMMETRIC', paddings=[[1, 1], [0, 0]])")),
+    ("MatrixTriangularSolve of non-square matrices", _K, _eager(
+        "tf.raw_ops.MatrixTriangularSolve(matrix=tf.ones((2, 4, 4, 2)), rhs=tf.ones((2, 4, 4, 2)))")),
+    ("MatrixTriangularSolve of a vector rhs", _K, _eager("tf.raw_ops.MatrixTriangularSolve(matrix=tf.ones((2, 2)), "
+                                                        "rhs=tf.ones((2,)))")),
+    ("Where of a scalar", _K, _eager("tf.raw_ops.Where(condition=tf.constant(2147483647))")),
+    ("Where of a scalar, traced", _K, _traced("tf.raw_ops.Where(condition=tf.constant(True))")),
     # the fresh function campaign's shape functions (seed 2320261202)
     ("MatrixTriangularSolve of vectors, traced", _T, _traced(
         "tf.raw_ops.MatrixTriangularSolve(matrix=tf.ones((4,)), rhs=tf.ones((4,)), adjoint=True)")),
