@@ -263,7 +263,21 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
 # --- UnravelIndex -----------------------------------------------------------------------------------------------
 def _unravel(idx: np.ndarray, dims: np.ndarray) -> np.ndarray:
     """Coordinate j is (idx / stride_j) % dims[j] in C's integer arithmetic (truncating toward zero:
-    a negative index, which TF does not refuse, gives negative coordinates)."""
+    a negative index, which TF does not refuse, gives negative coordinates). First UnravelIndexOp's
+    checks in its order, which a raw call reaches (fuzz20 seed 2320261203 #45; TF 2.21's texts,
+    observed): indices a scalar or vector, each dim not zero then not negative, every index below
+    their product."""
+    def fail(text: str) -> None:
+        raise errors.InvalidArgumentError(None, None, f"{text} [Op:UnravelIndex]")
+    if idx.ndim > 1:
+        fail(f"The indices can only be scalar or vector, got \"{args.dims(idx.shape)}\"")
+    for k, v in enumerate(dims.reshape(-1).tolist()):
+        if v == 0:
+            fail(f"Input dims cannot contain a dim of zero, but dims contains zero at index {k}")
+        if v < 0:
+            fail(f"Input dims cannot be negative. Got dim = {v} at index {k}")
+    if idx.size and (idx >= int(np.prod(dims, dtype=np.int64))).any():
+        fail("index is out of bound as with dims")
     flat = idx.reshape(-1).astype(np.int64)
     d = dims.astype(np.int64)
     strides = np.concatenate([np.cumprod(d[::-1])[::-1][1:], [1]]).astype(np.int64) if d.size else d

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["divide", "divide_no_nan", "pdiv_parts", "DIV_LANES"]
+__all__ = ["divide", "divide_no_nan", "pdiv_parts", "quotient", "DIV_LANES"]
 
 # complex numbers per SIMD packet of TF's kernels (AVX: 4 complex64, 2 complex128)
 DIV_LANES = {"complex64": 4, "complex128": 2}
@@ -88,6 +88,24 @@ def divide(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         mask = np.zeros(xb.shape, bool)
     out = np.empty(xb.shape, xb.dtype)
     out.real, out.imag = np.where(mask, pr, sr), np.where(mask, pi, si)
+    return out
+
+
+def quotient(x: np.ndarray, y: np.ndarray, packet: bool) -> np.ndarray:
+    """Complex x / y (broadcast) by one formula for every element, for kernels whose code path, not
+    the element's position, picks it: Eigen's pdiv_complex (`packet`: x / 0 and x / inf are NaN) or
+    std::complex's operator/ (libgcc's Smith with Annex G: x / 0 an infinity). BandedTriangularSolve
+    divides a row assigned as `row / s` or `row /= s` the first way, a row computed as
+    `(rhs - band * x) / s` the second (observed on TF 2.21; a NaN's sign bit out of pdiv_complex is
+    not modelled: TF's x / 0 is (-NaN, +NaN) where this gives (-NaN, -NaN))."""
+    xb, yb = np.broadcast_arrays(x, y)
+    part = np.float32 if xb.dtype == np.complex64 else np.float64
+    a, b = _ftz(xb.real.astype(part)), _ftz(xb.imag.astype(part))
+    c, d = _ftz(yb.real.astype(part)), _ftz(yb.imag.astype(part))
+    with np.errstate(all="ignore"):
+        re, im = _pdiv(a, b, c, d) if packet else _smith(a, b, c, d)
+    out = np.empty(xb.shape, xb.dtype)
+    out.real, out.imag = re, im
     return out
 
 

@@ -80,10 +80,10 @@ def _ratio_error(ratio: list[float]) -> str | None:
     return None
 
 
-def _check(x: np.ndarray, ratio: list[float], kind: str) -> list[int]:
-    """The kernel's checks in its order (pooling_ratio's at construction, then the input's); a
-    tf.function being traced raises the shape function's first complaint instead (the rank, then
-    pooling_ratio): ValueError."""
+def _check(x: np.ndarray, ratio: list[float], kind: str, deterministic: bool = False, seeds: tuple = (0, 0)) -> list[int]:
+    """The kernel's checks in its order (pooling_ratio's and the seeds' at construction, then the
+    input's); a tf.function being traced raises the shape function's first complaint instead (the
+    rank, then pooling_ratio): ValueError."""
     op = f"Fractional{kind}Pool"
     shapes = (list(x.shape),)
     bad_ratio = _ratio_error(ratio)
@@ -95,6 +95,11 @@ def _check(x: np.ndarray, ratio: list[float], kind: str) -> list[int]:
         word = "max" if kind == "Max" else "average"
         err = errors.UnimplementedError(None, None, f"Fractional {word} pooling is not yet supported on the batch "
                                                     f"nor channel dimension. [Op:{op}]")
+        raise trace_errors.mark_shape(err, traced, op, shapes) if x.ndim != 4 else err
+    if not deterministic and tuple(seeds) != (0, 0):   # (the constructor's check after the ratio's: a raw
+        # call's seed without deterministic; fuzz20 seed 2220261202 #87)
+        err = errors.InvalidArgumentError(None, None, f"Both seed and seed2 should be 0 if deterministic is false. "
+                                                      f"[Op:{op}]")
         raise trace_errors.mark_shape(err, traced, op, shapes) if x.ndim != 4 else err
     if x.ndim != 4:     # (traced: the shape function's WithRank(4))
         raise trace_errors.shape_error(f"tensor_in must be 4-dimensional [Op:{op}]", traced, op, shapes)
@@ -134,7 +139,7 @@ def _windows(seq: list[int], n: int, overlapping: bool) -> list[tuple[int, int]]
 
 def _max_forward(x: np.ndarray, pooling_ratio: tuple = (), pseudo_random: bool = False, overlapping: bool = False,
                  deterministic: bool = False, seed: int = 0, seed2: int = 0) -> tuple:
-    out = _check(x, list(pooling_ratio), "Max")
+    out = _check(x, list(pooling_ratio), "Max", deterministic, (seed, seed2))
     rows, cols = _sequences(x, out, pseudo_random, seed, seed2, "Max")
     low = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     y = np.full(out, low, x.dtype)
@@ -151,7 +156,7 @@ def _max_forward(x: np.ndarray, pooling_ratio: tuple = (), pseudo_random: bool =
 
 def _avg_forward(x: np.ndarray, pooling_ratio: tuple = (), pseudo_random: bool = False, overlapping: bool = False,
                  deterministic: bool = False, seed: int = 0, seed2: int = 0) -> tuple:
-    out = _check(x, list(pooling_ratio), "Avg")
+    out = _check(x, list(pooling_ratio), "Avg", deterministic, (seed, seed2))
     rows, cols = _sequences(x, out, pseudo_random, seed, seed2, "Avg")
     y = np.zeros(out, x.dtype)
     with np.errstate(over="ignore", invalid="ignore"):

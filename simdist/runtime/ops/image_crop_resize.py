@@ -118,8 +118,34 @@ def _forward(image: np.ndarray, boxes: np.ndarray, box_index: np.ndarray, crop_s
     return out
 
 
+def _check_grad_image(grads: np.ndarray, boxes: np.ndarray, box_index: np.ndarray, image_size: np.ndarray) -> None:
+    """CropAndResizeGradImageOp::ComputeAsync's checks in its order (crop_and_resize_op.cc): grads
+    4-D with positive crop sizes, ParseAndCheckBoxSizes (nothing when boxes and box_index are both
+    empty), as many grads as boxes, image_size a vector of 4 with positive height and width and the
+    grads' depth, then the output's dimensions non-negative (TensorShape::AddDimWithStatus). A raw
+    call reaches them (fuzz20 seed 2220261202 #184)."""
+    if grads.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, f"grads image must be 4-D{_dims(grads.shape)}")
+    if grads.shape[1] <= 0 or grads.shape[2] <= 0:
+        raise errors.InvalidArgumentError(None, None, "grads dimensions must be positive")
+    if grads.shape[0] != _parse_boxes(boxes, box_index):
+        raise errors.InvalidArgumentError(None, None, "boxes and grads have incompatible shape")
+    if image_size.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"image_size must be 1-D{_dims(image_size.shape)}")
+    if image_size.shape[0] != 4:
+        raise errors.InvalidArgumentError(None, None, f"image_size must have 4 elements{_dims(image_size.shape)}")
+    batch, h, w, depth = (int(v) for v in image_size)
+    if h <= 0 or w <= 0:
+        raise errors.InvalidArgumentError(None, None, "image dimensions must be positive")
+    if grads.shape[3] != depth:
+        raise errors.InvalidArgumentError(None, None, "image_size and grads are incompatible")
+    if batch < 0:
+        raise errors.InvalidArgumentError(None, None, f"Expected a non-negative size, got {batch}")
+
+
 def _grad_image(grads: np.ndarray, boxes: np.ndarray, box_index: np.ndarray, image_size: np.ndarray,
                 method: str = "bilinear", T: Any = None) -> np.ndarray:
+    _check_grad_image(grads, boxes, box_index, image_size)
     batch, h, w, depth = (int(v) for v in image_size)
     out_t = T._np
     n, ch, cw, _ = grads.shape
@@ -171,8 +197,44 @@ def _grad_image(grads: np.ndarray, boxes: np.ndarray, box_index: np.ndarray, ima
     return out
 
 
+def _parse_boxes(boxes: np.ndarray, box_index: np.ndarray) -> int:
+    """ParseAndCheckBoxSizes (crop_and_resize_op.cc): no boxes when both are empty; else boxes [n, 4]
+    and box_index [n]."""
+    if not boxes.size and not box_index.size:
+        return 0
+    if boxes.ndim != 2:
+        raise errors.InvalidArgumentError(None, None, f"boxes must be 2-D{_dims(boxes.shape)}")
+    n = boxes.shape[0]
+    if boxes.shape[1] != 4:
+        raise errors.InvalidArgumentError(None, None, "boxes must have 4 columns")
+    if box_index.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"box_index must be 1-D{_dims(box_index.shape)}")
+    if box_index.shape[0] != n:
+        raise errors.InvalidArgumentError(None, None, "box_index has incompatible shape")
+    return n
+
+
+def _check_grad_boxes(grads: np.ndarray, image: np.ndarray, boxes: np.ndarray, box_index: np.ndarray) -> None:
+    """CropAndResizeGradBoxesOp::ComputeAsync's checks in its order: grads 4-D with positive crop
+    sizes, image 4-D with positive height and width and the grads' depth, the boxes
+    (ParseAndCheckBoxSizes), as many grads as boxes (a raw call: fuzz20 seed 2320261202 #129)."""
+    if grads.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, f"grads image must be 4-D{_dims(grads.shape)}")
+    if grads.shape[1] <= 0 or grads.shape[2] <= 0:
+        raise errors.InvalidArgumentError(None, None, "grads dimensions must be positive")
+    if image.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, f"input image must be 4-D{_dims(image.shape)}")
+    if image.shape[1] <= 0 or image.shape[2] <= 0:
+        raise errors.InvalidArgumentError(None, None, "image dimensions must be positive")
+    if image.shape[3] != grads.shape[3]:
+        raise errors.InvalidArgumentError(None, None, "image, grads depth differ")
+    if grads.shape[0] != _parse_boxes(boxes, box_index):
+        raise errors.InvalidArgumentError(None, None, "boxes and grads have incompatible shape")
+
+
 def _grad_boxes(grads: np.ndarray, image: np.ndarray, boxes: np.ndarray, box_index: np.ndarray,
                 method: str = "bilinear") -> np.ndarray:
+    _check_grad_boxes(grads, image, boxes, box_index)
     batch, h, w, depth = image.shape
     n, ch, cw, _ = grads.shape
     _check_index(box_index, batch)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, infer_ctx
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor
@@ -110,12 +110,22 @@ def _forward(index: np.ndarray, seed: np.ndarray, max_index: np.ndarray, rounds:
     if max_index.ndim not in (0, 1) or (max_index.ndim == 1 and max_index.shape[0] != n):
         raise errors.InvalidArgumentError(None, None, "Maxval must be a scalar or a vector of the same size as index but "
                                           f"got [{','.join(str(d) for d in max_index.shape)}] [Op:RandomIndexShuffle]")
+    idx, mx = index.reshape(-1), max_index.reshape(-1)
+    for i in range(n):   # (the kernel's checks per output, before its cipher: a max_index below the index
+        # would cycle for ever; fuzz20 seed 2220261202 #126)
+        a, b = int(idx[0 if index.ndim == 0 else i]), int(mx[0 if max_index.ndim == 0 else i])
+        if a < 0:
+            raise errors.InvalidArgumentError(None, None, f"index must be >= 0 but was {a} [Op:RandomIndexShuffle]")
+        if b < 0:
+            raise errors.InvalidArgumentError(None, None, f"max_index must be >= 0 but was {b} [Op:RandomIndexShuffle]")
+        if b < a:
+            raise errors.InvalidArgumentError(None, None, f"max_index must be >= index, but {b} < {a} "
+                                              "[Op:RandomIndexShuffle]")
     if rounds < 4 or rounds % 2:   # (after the shapes: a [2] seed with rounds=0 is the seed's error, and
         # traced the shape function's ValueError; fz14 seed 1420261219 #197)
         raise errors.InvalidArgumentError(None, None, f"rounds must be an even integer >= 4, got {rounds} "
                                           "[Op:RandomIndexShuffle]")
     seeds = seed.reshape(-1, 3)
-    idx, mx = index.reshape(-1), max_index.reshape(-1)
     u64 = (1 << 64) - 1
     out = []
     for i in range(n):
@@ -145,58 +155,13 @@ RANDOM_INDEX_SHUFFLE = register("RandomIndexShuffle", _forward, _rule,
                                 lambda arrays, out, a: 10.0 * a["rounds"] * max(np.asarray(out).size, 1),
                                 kind="random")
 NotDifferentiable("RandomIndexShuffle")
-
-
-def _shape_fn(i: Tensor, s: Tensor, mx: Tensor) -> None:
-    """StatelessRandomPermuteShape (random_index_shuffle_ops.cc), which a graph build runs (eagerly
-    only the kernel's checks): index and max_index of rank at most 1, the seed of rank 1 or 2 with
-    a last dimension of 3 (an unknown dimension is -1, refused), then the batch sizes of index,
-    seed rows and max_index agreeing where more than 1; a ValueError at trace."""
-    from simdist.runtime.ops import static_shapes, trace_errors
-    shapes = [static_shapes.known_shape(t) for t in (i, s, mx)]
-    shown = ", ".join("?" if sh is None else trace_errors.shapes_text([sh]) for sh in shapes)
-
-    def fail(text: str) -> None:
-        raise trace_errors.static(ValueError(text), ValueError,
-                                  f"{text} for '{{{{node RandomIndexShuffle}}}}' with input shapes: {shown}.")
-
-    def dim(sh: list, k: int) -> int:
-        return -1 if sh[k] is None else int(sh[k])
-
-    ranks = [None if sh is None else len(sh) for sh in shapes]
-    for k, (lo, hi) in enumerate(((None, 1), (1, 2), (None, 1))):
-        if ranks[k] is not None and lo is not None and ranks[k] < lo:
-            fail(f"Shape must be at least rank {lo} but is rank {ranks[k]}")
-        if ranks[k] is not None and ranks[k] > hi:
-            fail(f"Shape must be at most rank {hi} but is rank {ranks[k]}")
-    ish, ssh, msh = shapes
-    if ranks[1] == 1 and dim(ssh, 0) != 3:
-        fail(f"Seed must have shape [3] or [n, 3] but got [{dim(ssh, 0)}].")
-    if ranks[1] == 2 and dim(ssh, 1) != 3:
-        fail(f"Seed must have shape [3] or [n, 3] but got [{dim(ssh, 0)}, {dim(ssh, 1)}].")
-    if not (ranks[0] == 1 or ranks[1] == 2 or ranks[2] == 1):
-        return
-    n = dim(ish, 0) if ranks[0] == 1 else -1
-    if ranks[1] == 2:
-        seeds = dim(ssh, 0)
-        if n == -1:
-            n = seeds
-        elif n > 1 and seeds != -1 and seeds > 1 and seeds != n:
-            fail(f"Seed has shape [{seeds}, 3] but must have shape [{n}, 3]. since index had shape [{n}].")
-    if ranks[2] == 1:
-        m = dim(msh, 0)
-        if n == -1:
-            n = m
-        elif n > 1 and m != -1 and m > 1 and m != n:
-            fail(f"Max index has shape [{m}] but must have shape [{n}].")
+# (StatelessRandomPermuteShape, which a graph build runs: shape_fns_misc; the raw call and the public
+# functions alike, fuzz20 seed 2220261202 #126)
+RANDOM_INDEX_SHUFFLE.trace_shape = infer_ctx.trace_shape("RandomIndexShuffle")
 
 
 def _execute(i: Tensor, s: Tensor, mx: Tensor, rounds: int) -> Tensor:
-    """RandomIndexShuffle: its dtypes, then (traced) its shape function, then the kernel."""
-    from simdist.runtime import context
-    if context.in_function():
-        RANDOM_INDEX_SHUFFLE.dtype((i.dtype, s.dtype, mx.dtype), {})
-        _shape_fn(i, s, mx)
+    """RandomIndexShuffle: its dtypes, then (traced) its shape function (trace_shape), then the kernel."""
     return dispatch.execute(RANDOM_INDEX_SHUFFLE, (i, s, mx), {"rounds": rounds})
 
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-__all__ = ["ShapeFnError", "Ctx", "register", "registered", "has", "check", "dims_text", "Shape"]
+__all__ = ["ShapeFnError", "Ctx", "register", "registered", "has", "check", "trace_shape", "dims_text", "Shape"]
 
 Shape = list | None
 
@@ -50,7 +50,7 @@ def register(*names: str) -> Callable[[Callable[["Ctx"], None]], Callable[["Ctx"
 
 
 def _load() -> None:
-    from simdist.runtime.ops import shape_fns_array, shape_fns_misc, shape_fns_nn  # noqa: F401 (they register)
+    from simdist.runtime.ops import shape_fns_array, shape_fns_misc, shape_fns_nn, shape_fns_sparse  # noqa: F401 (they register)
 
 
 def has(op: str) -> bool:
@@ -252,3 +252,25 @@ def check(op: str, inputs: dict[str, Any], attrs: dict[str, Any]) -> None:
         from simdist.runtime.ops import trace_errors
         raise trace_errors.shape_error(f"{e.text} [Op:{op}]", e.text, op, flat) from None
 
+
+
+def trace_shape(op: str) -> Callable[[list, dict | None], str | None]:
+    """An OpDef.trace_shape (dispatch runs it inside a tf.function before the kernel, on the inputs'
+    shapes as the graph knows them) made from TF op `op`'s registered shape function: the simdist op's
+    inputs taken positionally in the OpDef's input order, their values unknown, its attrs as given.
+    A public function's op then checks at trace what the raw call checks (`check`): one
+    transcription serves both."""
+    names: list[str] = []
+
+    def run(shapes: list, attrs: dict | None) -> str | None:
+        if not names:   # (the OpDef's input names, read once)
+            from simdist.runtime.ops import raw_ops
+            names.extend(a["input"] for a in raw_ops.opdefs()["ops"][op]["args"] if "input" in a)
+        if not _FNS:
+            _load()
+        try:
+            _FNS[op](Ctx(op, dict(zip(names, shapes)), {}, dict(attrs or {})))
+        except ShapeFnError as e:
+            return e.text
+        return None
+    return run

@@ -505,6 +505,14 @@ def _row_times(row: np.ndarray, m: np.ndarray) -> np.ndarray:
 
 
 def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint: bool = False) -> np.ndarray:
+    for i, x in enumerate((a, b)):   # (MatrixTriangularSolveOp::ValidateInputTensors, which a raw call reaches:
+        # fuzz20 seed 2320261203 #18; TF 2.21's texts)
+        if x.ndim < 2:
+            raise errors.InvalidArgumentError(None, None, f"In[{i}] ndims must be >= 2: {x.ndim} "
+                                                          "[Op:MatrixTriangularSolve]")
+    if a.shape[-1] != a.shape[-2]:
+        raise errors.InvalidArgumentError(None, None, f"In[0] matrices in the last dimensions must be square "
+                                                      f"({a.shape[-1]} =/= {a.shape[-2]}) [Op:MatrixTriangularSolve]")
     tri = np.tril(a) if lower else np.triu(a)
     if adjoint:
         tri = _adj(tri)

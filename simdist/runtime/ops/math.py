@@ -841,7 +841,16 @@ def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
     return dtypes.int64
 
 
-WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size_flops, kind="gather/scatter",
+def _where(c: np.ndarray) -> np.ndarray:
+    """WhereOp: a scalar condition is refused by the kernel itself (where_op.cc's switch over the rank;
+    a raw call reaches it without tf.where: fuzz20 seed 2320261203 #83), else the coordinates of the
+    true/non-zero entries."""
+    if c.ndim == 0:
+        raise errors.InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 [Op:Where]")
+    return np.argwhere(c)
+
+
+WHERE = register("Where", _where, _where_rule, args.input_size_flops, kind="gather/scatter",
                  fusion=lanes("its output's length depends on the lane's values"))
 no_tf_gradient("Where")   # TF 2.21 registers none: a tape reaching it from a watched float input is LookupError
 

@@ -91,6 +91,10 @@ def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explici
 
 def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
                    explicit_paddings: tuple = ()) -> np.ndarray:
+    for a, what in ((x, "tensor_in"), (y, "tensor_out"), (g, "out_backprop")):   # (MaxPoolingGradOp::Compute:
+        # a raw call's ranks; traced, the shape function checks only orig_input's: fuzz20 seed 2320261202 #33)
+        if a.ndim != 4:
+            raise errors.InvalidArgumentError(None, None, f"{what} must be 4-dimensional [Op:MaxPoolGrad]")
     flat, idx, _, pads = _argmax(x, ksize, strides, padding, explicit_paddings, "MaxPoolGrad")
     dwin = np.zeros(flat.shape, dtype=g.dtype)
     np.put_along_axis(dwin, idx, g[:, :, :, None, :], axis=3)

@@ -231,7 +231,7 @@ _SCALAR = {"bool": _make_bool, "int": _make_int, "float": _make_float, "string":
            "shape": _make_shape}
 
 
-def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True) -> Any:
+def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: str = "") -> Any:
     """The attr's value checked and converted as TF's raw-op wrapper does (None: the attr's
     default, as the generated wrappers read it)."""
     if v is None and not a.get("required"):
@@ -251,8 +251,11 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True) -> Any
     out = _SCALAR[kind](v, arg)
     allowed = a.get("allowed")
     if kind == "string" and allowed and out not in allowed:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr '{a['attr']}' of \"{out}\" is not in the list "
-                                          f"of allowed values: " + ", ".join(f'"{x}"' for x in allowed))
+        quoted = ", ".join(f'"{x}"' for x in allowed)
+        err = errors.InvalidArgumentError(None, None, f"Value for attr '{a['attr']}' of \"{out}\" is not in the list "
+                                          f"of allowed values: " + quoted)
+        # (a graph build: op_def_library's ValueError; fuzz20 seed 2320261202 #101, #109)
+        raise trace_errors.bad_attr(err, op, a["attr"], out, quoted) if op else err
     return out
 
 
@@ -440,7 +443,7 @@ def call(name: str, kw: dict[str, Any]) -> Any:
                    for a in spec["args"] if "input" in a)   # (pywrap_tfe_src.cc's CheckOneInput)
     for a in spec["args"]:
         if "attr" in a:
-            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast)
+            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name)
     inputs = _inputs(spec, kw, vals, fname, name)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes
-from simdist.runtime.ops import dispatch, shape_checks
+from simdist.runtime.ops import dispatch, infer_ctx, shape_checks
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.sparse_core import invalid
 from simdist.runtime.sparse_tensor import SparseTensor
@@ -157,6 +157,10 @@ def _sparse_sparse_ranks(shapes: list, attrs: Any) -> str | None:
     return None
 
 
+# (set_ops.cc's shape functions of the dense forms, shape_fns_sparse's transcriptions: the public
+# functions and the raw calls, fuzz20 seed 2220261202 #121)
+DENSE_DENSE.trace_shape = infer_ctx.trace_shape("DenseToDenseSetOperation")
+DENSE_SPARSE.trace_shape = infer_ctx.trace_shape("DenseToSparseSetOperation")
 # (set_ops.cc's shape function, run when a graph adds the op: a trace-time ValueError, rawfz20)
 SPARSE_SPARSE.trace_shape = shape_checks.shape_fn(*shape_checks.sparse_tensor(0, 1, 2),
                                                   *shape_checks.sparse_tensor(3, 4, 5), ("fn", _sparse_sparse_ranks))

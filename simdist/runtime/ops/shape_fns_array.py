@@ -353,6 +353,62 @@ def _mirror_pad_grad(c: Ctx) -> None:
             c.fail(f"Negative dimension size caused by subtracting {lo + hi} from {d}")
 
 
+def _read_diag_index(c: Ctx, k: object) -> tuple[int, int]:
+    """ReadDiagIndex (array_ops.cc): k's one or two elements as (lower, upper)."""
+    ks = np.asarray(k).reshape(-1).tolist()
+    if len(ks) not in (1, 2):
+        c.fail(f"diag_index must be a vector with one or two elements. It has {len(ks)} elements.")
+    return int(ks[0]), int(ks[-1])
+
+
+@register("MatrixDiagV2", "MatrixDiagV3")
+def _matrix_diag_v3(c: Ctx) -> None:
+    """MatrixDiagV2Shape (array_ops.cc): diagonal of rank >= 1, k of rank <= 1, num_rows, num_cols and
+    padding_value scalars; with diagonal's rank and k's value known, lower <= upper, as many diagonal
+    rows as diagonals, then num_rows/num_cols (their known values, -1 otherwise) against the least
+    the diagonals need, at least one of them equal to it. An unknown dimension enters the
+    arithmetic as InferenceContext::Value's -1 (so a diagonal band of unknown size is refused)."""
+    x = c.with_rank_at_least(c.input("diagonal"), 1)
+    kshape = c.with_rank_at_most(c.input("k"), 1)
+    for n in ("num_rows", "num_cols", "padding_value"):
+        c.with_rank(c.input(n), 0)
+    k = c.value("k")
+    if x is None or kshape is None or any(d is None for d in kshape) or k is None:
+        return
+    lo, hi = _read_diag_index(c, k)
+    if lo > hi:
+        c.fail("lower_diag_index is greater than upper_diag_index")
+
+    def value(d: int | None) -> int:
+        return -1 if d is None else int(d)
+
+    r = len(x)
+    if lo < hi:
+        num_diags, other = value(x[r - 2]), value(x[r - 1])
+        if num_diags != hi - lo + 1:
+            c.fail("The number of rows of `diagonal` doesn't match the number of diagonals implied from "
+                   f"`d_lower` and `d_upper`.\nnum_diags = {num_diags}, d_lower = {lo}, d_upper = {hi} {r} {other}")
+    rv, cv = c.value("num_rows"), c.value("num_cols")
+    rows = -1 if rv is None else int(np.asarray(rv).reshape(-1)[0])
+    cols = -1 if cv is None else int(np.asarray(cv).reshape(-1)[0])
+    length = value(x[r - 1])
+    min_rows, min_cols = length - min(hi, 0), length + max(lo, 0)
+    if rows == -1 and cols == -1:
+        rows = cols = max(min_rows, min_cols)
+    if rows == -1:
+        rows = min_rows
+    elif rows < min_rows:
+        c.fail("num_rows is too small")
+    if cols == -1:
+        cols = min_cols
+    elif cols < min_cols:
+        c.fail("num_cols is too small.")
+    if rows != min_rows and cols != min_cols:
+        c.fail("num_rows and num_cols are not consistent with lower_diag_index, upper_diag_index, and the length "
+               f"of the given diagonals.\nnum_rows = {rows} != min_num_rows = {min_rows}, num_cols = {cols} != "
+               f"min_num_cols = {min_cols}")
+
+
 @register("MatrixDiagPartV3")
 def _matrix_diag_part_v3(c: Ctx) -> None:
     """MatrixDiagPartV3Shape: input of rank >= 2, k of rank <= 1, padding_value a scalar; a known
@@ -363,10 +419,7 @@ def _matrix_diag_part_v3(c: Ctx) -> None:
     k = c.value("k")
     if k is None:
         return
-    k = np.asarray(k).reshape(-1).tolist()
-    if len(k) not in (1, 2):
-        c.fail(f"diag_index must be a vector with one or two elements. It has {len(k)} elements.")
-    lo, hi = k[0], k[-1]
+    lo, hi = _read_diag_index(c, k)
     if lo > hi:
         c.fail("lower_diag_index is greater than upper_diag_index")
     if x is None or x[-2] is None or x[-1] is None:
@@ -454,9 +507,10 @@ def _tile(c: Ctx) -> None:
         c.with_rank(x, len(mult))
 
 
-@register("Unique", "UniqueWithCounts", "InvertPermutation")
+@register("Unique", "InvertPermutation")
 def _vector_input(c: Ctx) -> None:
-    """Unique / UniqueWithCounts / InvertPermutation: WithRank(x, 1)."""
+    """Unique / InvertPermutation: WithRank(x, 1). (UniqueWithCounts' shape function checks nothing:
+    its kernel refuses another rank when the graph runs; fuzz20 seed 2320261202 #162.)"""
     c.with_rank(c.nth(0), 1)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime.ops.infer_ctx import Ctx, register
+from simdist.runtime.ops.shape_fns_sparse import validate_sparse
 
 __all__: list[str] = []
 
@@ -134,23 +135,11 @@ def _projective(c: Ctx) -> None:
 
 
 
-def _validate_sparse(c: Ctx, ind: str, val: str, shp: str) -> None:
-    """shape_inference::ValidateSparseTensor: indices a matrix, values and shape vectors; the
-    known counts of index rows and values equal, of index columns and shape entries equal."""
-    i = c.with_rank(c.input(ind), 2)
-    v = c.with_rank(c.input(val), 1)
-    s = c.with_rank(c.input(shp), 1)
-    if i[0] is not None and v[0] is not None and i[0] != v[0]:
-        c.fail(f"Number of elements in index ({i[0]}) and values ({v[0]}) do not match.")
-    if i[1] is not None and s[0] is not None and i[1] != s[0]:
-        c.fail(f"Index rank ({i[1]}) and shape rank ({s[0]}) do not match.")
-
-
 @register("EditDistance")
 def _edit_distance(c: Ctx) -> None:
     """Both sparse tensors validated; known shapes of as many elements."""
-    _validate_sparse(c, "hypothesis_indices", "hypothesis_values", "hypothesis_shape")
-    _validate_sparse(c, "truth_indices", "truth_values", "truth_shape")
+    validate_sparse(c, "hypothesis_indices", "hypothesis_values", "hypothesis_shape")
+    validate_sparse(c, "truth_indices", "truth_values", "truth_shape")
     h, t = c.value("hypothesis_shape"), c.value("truth_shape")
     if h is not None and t is not None and np.size(h) != np.size(t):
         c.fail(f"Num elements of hypothesis_shape does not match truth_shape: {np.size(h)} vs. {np.size(t)}")
@@ -237,3 +226,80 @@ def _resize_image_grad(c: Ctx) -> None:
     """image_ops.cc: the output is original_image's shape, nothing checked (so a kernel's refusal of
     the ranks is InvalidArgumentError when the graph runs; fz22: fuzz20 SEEN seed 2020261201 #42,
     #46)."""
+
+
+@register("CropAndResizeGradImage")
+def _crop_and_resize_grad_image(c: Ctx) -> None:
+    """image_ops.cc: the output shape made from image_size (MakeShapeFromShapeTensor: a vector, each
+    known value -1 or non-negative), of rank 4; the other inputs are the kernel's checks."""
+    out = c.shape_from_tensor("image_size")
+    c.with_rank(out, 4)
+
+
+@register("BandedTriangularSolve")
+def _banded_triangular_solve(c: Ctx) -> None:
+    """BandedTriangularSolveShapeFn (linalg_ops.cc): both of rank >= 2; a known band count K
+    positive and at most a known M; the batch shapes broadcast (BroadcastBinaryOpOutputShapeFnHelper);
+    M merged with rhs's rows."""
+    lhs = c.with_rank_at_least(c.input("matrix"), 2)
+    rhs = c.with_rank_at_least(c.input("rhs"), 2)
+    k, m = c.dim(lhs, -2), c.dim(lhs, -1)
+    if k is not None and k <= 0:
+        c.fail(f"Number of bands must be positive, but is {k}")
+    if k is not None and m is not None and k > m:
+        c.fail(f"Number of bands {k} cannot exceed the size of the matrix {m}")
+    c.broadcast(c.subshape(lhs, 0, -2), c.subshape(rhs, 0, -2))
+    c.merge_dim(m, c.dim(rhs, -2))
+
+
+@register("RandomIndexShuffle")
+def _random_index_shuffle(c: Ctx) -> None:
+    """StatelessRandomPermuteShape (random_index_shuffle_ops.cc): index and max_index of rank <= 1,
+    seed of rank 1 or 2 whose last dimension is 3 (InferenceContext::Value of an unknown one is -1,
+    so refused); then, where the output must be a vector, the known batch sizes of index, seed rows
+    and max_index agreeing where more than 1."""
+    ish = c.with_rank_at_most(c.input("index"), 1)
+    ssh = c.with_rank_at_most(c.with_rank_at_least(c.input("seed"), 1), 2)
+    msh = c.with_rank_at_most(c.input("max_index"), 1)
+
+    def value(s: list, i: int) -> int:
+        return -1 if s[i] is None else int(s[i])
+
+    ir, sr, mr = (-1 if s is None else len(s) for s in (ish, ssh, msh))
+    if sr == 1 and value(ssh, 0) != 3:
+        c.fail(f"Seed must have shape [3] or [n, 3] but got [{value(ssh, 0)}].")
+    if sr == 2 and value(ssh, 1) != 3:
+        c.fail(f"Seed must have shape [3] or [n, 3] but got [{value(ssh, 0)}, {value(ssh, 1)}].")
+    if (ir == 0 and sr == 1 and mr == 0) or not (ir == 1 or sr == 2 or mr == 1):
+        return
+    n = value(ish, 0) if ir == 1 else -1
+    if sr == 2:
+        seeds = value(ssh, 0)
+        if n == -1:
+            n = seeds
+        elif n > 1 and seeds != -1 and seeds > 1 and seeds != n:
+            c.fail(f"Seed has shape [{seeds}, 3] but must have shape [{n}, 3]. since index had shape [{n}].")
+    if mr == 1:
+        m = value(msh, 0)
+        if n == -1:
+            n = m
+        elif n > 1 and m != -1 and m > 1 and m != n:
+            c.fail(f"Max index has shape [{m}] but must have shape [{n}].")
+
+
+@register("MatrixTriangularSolve")
+def _matrix_triangular_solve(c: Ctx) -> None:
+    """MatrixTriangularSolveShapeFn (linalg_ops.cc): matrix a batch of square matrices
+    (MakeBatchSquareMatrix), rhs of rank >= 2, the batch shapes broadcast, M merged with rhs' rows
+    (fuzz20 seed 2320261202 #21)."""
+    a = c.with_rank_at_least(c.input("matrix"), 2)
+    c.merge_dim(c.dim(a, -2), c.dim(a, -1))
+    b = c.with_rank_at_least(c.input("rhs"), 2)
+    c.broadcast(c.subshape(a, 0, -2), c.subshape(b, 0, -2))
+    c.merge_dim(c.dim(a, -1), c.dim(b, -2))
+
+
+@register("SparseCountSparseOutput")
+def _sparse_count(c: Ctx) -> None:
+    """SparseCountSparseOutputShapeFn (count_ops.cc): indices a matrix (the rest: the kernel, #35)."""
+    c.with_rank(c.input("indices"), 2)

@@ -303,3 +303,60 @@ def _pool3d_forward(c: Ctx) -> None:
     """Pool3DShape: the input of rank 5, then the strides, ksize and windowed sizes (fz22: fuzz20
     seed 2220261202 #48, #64)."""
     _pool3d(c, c.with_rank(c.input("input"), 5))
+
+
+@register("LRN")
+def _lrn(c: Ctx) -> None:
+    """nn_ops.cc: UnchangedShapeWithRank(c, 4)."""
+    c.with_rank(c.input("input"), 4)
+
+
+@register("LRNGrad")
+def _lrn_grad(c: Ctx) -> None:
+    """nn_ops.cc: input_grads of rank 4, merged with input_image, then with output_image (fuzz20 seed
+    2320261202 #90, #92)."""
+    s = c.with_rank(c.input("input_grads"), 4)
+    s = c.merge(s, c.input("input_image"))
+    c.merge(s, c.input("output_image"))
+
+
+@register("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent(c: Ctx) -> None:
+    """nn_ops.cc: features a matrix, labels a vector, their batch dimensions merged (#125)."""
+    f = c.with_rank(c.input("features"), 2)
+    lab = c.with_rank(c.input("labels"), 1)
+    c.merge_dim(f[0], lab[0])
+
+
+@register("MaxPoolGrad")
+def _max_pool_grad(c: Ctx) -> None:
+    """MaxPoolGradShape (common_shape_fns.cc): UnchangedShapeWithRank(c, 4) of orig_input; the other
+    inputs' ranks are the kernel's checks (#33)."""
+    c.with_rank(c.input("orig_input"), 4)
+
+
+def _scalar_dim(c: Ctx, name: str, index: int) -> int | None:
+    """InferenceContext::MakeDimForScalarInput: where the graph knows the input's value, a scalar
+    whose value is a non-negative size (else the value is unknown: None)."""
+    import numpy as np
+    v = c.value(name)
+    if v is None:
+        return None
+    a = np.asarray(v)
+    if a.ndim != 0:
+        c.fail(f"Input must be scalar but has rank {a.ndim}")
+    if int(a) < 0:
+        c.fail(f"Dimension size, given by scalar input {index}, must be non-negative but is {int(a)}")
+    return int(a)
+
+
+@register("TopKV2")
+def _top_k_v2(c: Ctx) -> None:
+    """TopKShapeFn (nn_ops.cc): input of rank >= 1, k a known non-negative scalar
+    (MakeDimForScalarInput), the input's known last dimension at least a known k (fuzz20 seed
+    2320261202 #75)."""
+    x = c.with_rank_at_least(c.input("input"), 1)
+    k = _scalar_dim(c, "k", 1)
+    last = c.dim(x, -1)
+    if last is not None and k is not None and last < k:
+        c.fail(f"input must have last dimension >= k = {k} but is {last}")

@@ -257,6 +257,14 @@ def _mirror_pad_grad(g: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
     #78): non-negative, their total below the input's size (TF 2.21's text), then no greater (SYMMETRIC)
     or less (REFLECT) than the output's size."""
     off = 1 if mode == "REFLECT" else 0
+    p = np.asarray(paddings)
+    if p.ndim != 2 or p.shape[1] != 2:   # (MirrorPadGradOp: the paddings' shape, then their rows against the rank;
+        # fuzz20 seed 2320261203 #115)
+        raise errors.InvalidArgumentError(None, None, f"paddings must be a matrix with 2 columns: {args.dims(p.shape)} "
+                                                      "[Op:MirrorPadGrad]")
+    if p.shape[0] != g.ndim:
+        raise errors.InvalidArgumentError(None, None, f"The first dimension of paddings must be the rank of inputs"
+                                                      f"{args.dims(p.shape)} {args.dims(g.shape)} [Op:MirrorPadGrad]")
     for d, (lo, hi) in enumerate(paddings):
         def fail(text: str) -> None:
             raise errors.InvalidArgumentError(None, None, f"{text} [Op:MirrorPadGrad]")
@@ -296,7 +304,11 @@ MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first, kind="
 PAD.shape_fn = PADV2.shape_fn = MIRROR_PAD.shape_fn = lambda shapes, attrs: shapes[0] is not None
 
 
-def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str, rank_unknown: bool = False) -> None:
+def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str, rank_unknown: bool = False,
+                    constant: list[int] | None = None) -> None:
+    """PadOp's / MirrorPadOp's checks in pad_op.cc's order: paddings' rows against the input's rank,
+    PadV2's constant_values a scalar (`constant`: its shape; fuzz20 seed 2320261202 #3, #22), then each
+    dimension's paddings."""
     if len(p) != len(shp):   # (traced: PadShapeFn's WithRank(input, paddings' first dimension))
         if rank_unknown:   # (an input of a rank the graph does not know: the kernel, when the graph runs)
             raise errors.InvalidArgumentError(None, None, f"The first dimension of paddings must be the rank of "
@@ -304,6 +316,9 @@ def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str, rank_unkno
         raise trace_errors.shape_error(
             f"The first dimension of paddings must be the rank of inputs[{len(p)},2] {args.dims(shp)} [Op:{opname}]",
             f"Shape must be rank {len(p)} but is rank {len(shp)}", opname, (shp, [len(p), 2]))
+    if constant is not None and len(constant) != 0:
+        raise errors.InvalidArgumentError(None, None, f"constant_values must be a scalar. Found: {args.dims(constant)} "
+                                                      f"[Op:{opname}]")
     for (lo, hi), d in zip(p, shp):
         if lo < 0 or hi < 0:
             raise errors.InvalidArgumentError(None, None, f"Paddings must be non-negative: {lo} {hi} [Op:{opname}]")
@@ -336,7 +351,7 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
             _check_paddings(p, shp, "Pad", m, static_shapes.rank_unknown(t))
             return dispatch.execute(PAD, (t,), {"paddings": p})
         c = constant_values if c is None else c
-        _check_paddings(p, shp, "PadV2", m, static_shapes.rank_unknown(t))
+        _check_paddings(p, shp, "PadV2", m, static_shapes.rank_unknown(t), list(_t(c).shape))
         return dispatch.execute(PADV2, (t, c), {"paddings": p})
     _check_paddings(p, shp, "MirrorPad", m, static_shapes.rank_unknown(t))
     return dispatch.execute(MIRROR_PAD, (t,), {"paddings": p, "mode": m})

@@ -484,8 +484,15 @@ def _eigen_max(v: np.ndarray) -> Any:
 
 def _reduce_groups(ind: np.ndarray, val: np.ndarray, shape: np.ndarray, axes: np.ndarray, kind: str,
                    op: str) -> tuple[list[int], list[tuple[np.ndarray, Any]]]:
+    rank = shape.shape[0]   # (sparse_reduce_op.cc's order: ValidateInputs' axis range, the shape's
+    # dimensions (BuildTensorShape), then SparseTensor::Create; fz23a)
+    for a in np.asarray(axes).reshape(-1).tolist():
+        if not -rank <= a < rank:
+            raise invalid(f"Invalid reduction dimension {a}, for input with {rank} dimensions.", op)
+    for d in np.asarray(shape).reshape(-1).tolist():
+        if d < 0:
+            raise invalid(f"Expected shape dimensions to be non-negative, got {d}", op)
     check_sparse(ind, val, shape, op)
-    rank = shape.shape[0]
     red = _axes(axes, rank, op)
     kept = [d for d in range(rank) if d not in red]
     keys = ind[:, kept]

@@ -79,8 +79,24 @@ BESSEL_K1 = _decl("BesselK1", _below_zero(lambda a: _sp().k1(a), np.inf), _HALF_
 BESSEL_K1E = _decl("BesselK1e", _below_zero(lambda a: _sp().k1e(a), np.inf), _HALF_UP)
 DAWSN = _decl("Dawsn", lambda a: _sp().dawsn(a) + 0.0, _F32_F64)   # (+ 0.0: dawsn(-0.0) is 0.0 in Eigen)
 EXPINT = _decl("Expint", _expint, _F32_F64)
-FRESNEL_COS = _decl("FresnelCos", lambda a: _sp().fresnel(a)[1], _F32_F64)
-FRESNEL_SIN = _decl("FresnelSin", lambda a: _sp().fresnel(a)[0], _F32_F64)
+
+
+def _fresnel(part: int) -> Any:
+    """Cephes' fresnl as Eigen's generic_fresnel_sin/cos: beyond |x| > 36974 the integral is ±0.5
+    (SciPy evaluates its asymptotic series there instead: 0.4999951 at 65504, NaN at -1e300;
+    observed on TF 2.21, fuzz20 seed 2220261202 #161)."""
+    def run(a: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            v = _sp().fresnel(a)[part]
+            big = np.abs(a) > 36974.0
+            if np.any(big):
+                v = np.where(big, np.copysign(np.asarray(0.5, v.dtype), a), v).astype(v.dtype, copy=False)
+        return v
+    return run
+
+
+FRESNEL_COS = _decl("FresnelCos", _fresnel(1), _F32_F64)
+FRESNEL_SIN = _decl("FresnelSin", _fresnel(0), _F32_F64)
 SPENCE = _decl("Spence", lambda a: _sp().spence(a), _F32_F64)
 
 

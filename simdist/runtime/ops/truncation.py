@@ -138,9 +138,17 @@ def _limits(d: dtypes.DType) -> tuple[Any, Any]:
 
 
 def _clip(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    if x.dtype.kind == "c":   # TF clips a complex value's real and imaginary parts each (observed on TF 2.21)
+    if x.dtype.kind == "c":   # TF clips a complex value's real and imaginary parts each (observed on TF 2.21),
+        # each part under DAZ/FTZ as the float kernels (a complex kernel flushes its parts itself: complex64's
+        # subnormal float32 parts read and come out as zeros, observed eagerly and in a graph; fuzz20 seed
+        # 2220261202 #109)
+        from simdist.runtime import subnormals
+
+        def part(a: np.ndarray) -> np.ndarray:
+            return subnormals.flushed(np.ascontiguousarray(a))
         out = np.empty(np.broadcast_shapes(x.shape, lo.shape, hi.shape), x.dtype)
-        out.real, out.imag = _clip(x.real, lo.real, hi.real), _clip(x.imag, lo.imag, hi.imag)
+        out.real = part(_clip(part(x.real), part(lo.real), part(hi.real)))
+        out.imag = part(_clip(part(x.imag), part(lo.imag), part(hi.imag)))
         return out
     # cwise_op_clip.cc: std::max(std::min(x, hi), lo) (Eigen's cwiseMin/cwiseMax the same): min(a, b)
     # is b only where b < a, max(a, b) b only where a < b, so a NaN x passes, a NaN bound is ignored and
