@@ -122,3 +122,74 @@ def test_blind21_moments_of_float16_are_computed_in_float32(tf, budget):
                      tolerance=Tolerance(rtol=2e-3, atol=1e-3), call=call + ": mean")
         assert_close(gv.astype(np.float32), wv.astype(np.float16).astype(np.float32),
                      tolerance=Tolerance(rtol=2e-3, atol=1e-3), call=call + ": variance")
+
+
+# -- tf.nn.compute_average_loss: the weights' rank matched to the losses' -----------------------------------------
+@clause("nn.compute-average-loss", ref="tf221")
+def test_blind21_average_loss_matches_the_weights_rank_to_the_losses(tf, budget):
+    """compute_average_loss matches the weights' rank to the per-example losses' before multiplying: weights
+    one rank below the losses are expanded on the last axis (per-sample weights of (batch, steps) losses weigh
+    whole rows), one rank above with a last dimension of 1 are squeezed, a scalar or same-shape weight
+    multiplies as it is; the sum is divided by the batch (or global_batch_size)."""
+    loss = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], np.float32)
+    loss1 = np.array([1.0, 2.0, 4.0], np.float32)
+    cases = [("(2, 3) losses, (2,) weights", loss, np.array([1.0, 2.0], np.float32), None,
+              (loss * np.array([[1.0], [2.0]])).sum() / 2),
+             ("(2, 3) losses, (2,) weights, global_batch_size=4", loss, np.array([0.5, 3.0], np.float32), 4,
+              (loss * np.array([[0.5], [3.0]])).sum() / 4),
+             ("(3,) losses, (3, 1) weights", loss1, np.array([[1.0], [0.0], [2.0]], np.float32), None,
+              (loss1 * np.array([1.0, 0.0, 2.0])).sum() / 3),
+             ("(2, 3) losses, scalar weight", loss, np.float32(0.25), None, (loss * 0.25).sum() / 2),
+             ("(2, 3) losses, (2, 3) weights", loss, loss / 10.0, None, (loss * loss / 10.0).sum() / 2)]
+    for name, lo, w, gbs, want in budget(cases):
+        kw = {} if gbs is None else {"global_batch_size": gbs}
+        got = float(_np(tf.nn.compute_average_loss(tf.constant(lo), sample_weight=tf.constant(w), **kw)))
+        assert_close(got, float(want), tolerance=TOL32, call=f"tf.nn.compute_average_loss({name})")
+
+
+# -- SUM sync-on-read variables assigned in cross-replica context: every kind of value ---------------------------
+@clause("mirrored.sync-on-read", ref="tf221")
+def test_blind21_sum_on_read_assign_divides_every_kind_of_value(backend, budget):
+    """A SUM ON_READ variable assigned in cross-replica context writes value / num_replicas_in_sync to each copy
+    (so the synced read is the value) whether the value is a Python number, a NumPy array or a tensor, for a
+    scalar and a vector variable; TF divides the value as given with Python's `/`, so a Python list is
+    TypeError for a SUM variable (a MEAN variable takes it). A MEAN variable writes the value whole to each copy."""
+    from simdist.conformance.repro import Program
+    kinds = ["tensor", "numpy", "python"]
+    for kind in budget(kinds):
+        ns = Program(backend, f"""
+import numpy as np
+strategy = backend.make_strategy("mirrored", 2)
+with strategy.scope():
+    s = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ, aggregation=tf.VariableAggregation.SUM)
+    vec = tf.Variable([0.0, 0.0, 0.0], synchronization=tf.VariableSynchronization.ON_READ,
+                      aggregation=tf.VariableAggregation.SUM)
+    m = tf.Variable([0.0, 0.0], synchronization=tf.VariableSynchronization.ON_READ,
+                    aggregation=tf.VariableAggregation.MEAN)
+kind = {kind!r}
+conv = {{"tensor": tf.constant, "numpy": lambda x: np.asarray(x, np.float32), "python": lambda x: x}}[kind]
+s.assign(conv(6.0))
+list_error = None
+if kind == "python":
+    try:
+        vec.assign([2.0, 4.0, -8.0])   # TF divides the value as given with Python's `/`
+    except TypeError as e:
+        list_error = type(e).__name__
+    vec.assign(tf.constant([2.0, 4.0, -8.0]))
+else:
+    vec.assign(conv([2.0, 4.0, -8.0]))
+m.assign(conv([3.0, 5.0]) if kind != "python" else [3.0, 5.0])
+s_copies = [c.numpy().tolist() for c in strategy.experimental_local_results(s)]
+vec_copies = [c.numpy().tolist() for c in strategy.experimental_local_results(vec)]
+m_copies = [c.numpy().tolist() for c in strategy.experimental_local_results(m)]
+reads = [s.numpy().tolist(), vec.numpy().tolist(), m.numpy().tolist()]
+""").run()
+        call = f"MirroredStrategy(2): ON_READ variables assigned a {kind} value in cross-replica context"
+        if kind == "python":
+            assert_equal(ns["list_error"], "TypeError", what="SUM vector assigned a Python list (list / 2)", call=call)
+        assert_close(ns["s_copies"], [3.0, 3.0], call=call, what="SUM scalar's copies (6 / 2 each)")
+        assert_close(ns["vec_copies"], [[1.0, 2.0, -4.0]] * 2, call=call, what="SUM vector's copies (value / 2)")
+        assert_close(ns["m_copies"], [[3.0, 5.0]] * 2, call=call, what="MEAN vector's copies (the value)")
+        assert_close(ns["reads"][0], 6.0, call=call, what="SUM scalar's synced read")
+        assert_close(ns["reads"][1], [2.0, 4.0, -8.0], call=call, what="SUM vector's synced read")
+        assert_close(ns["reads"][2], [3.0, 5.0], call=call, what="MEAN vector's synced read")
