@@ -193,3 +193,33 @@ reads = [s.numpy().tolist(), vec.numpy().tolist(), m.numpy().tolist()]
         assert_close(ns["reads"][0], 6.0, call=call, what="SUM scalar's synced read")
         assert_close(ns["reads"][1], [2.0, 4.0, -8.0], call=call, what="SUM vector's synced read")
         assert_close(ns["reads"][2], [3.0, 5.0], call=call, what="MEAN vector's synced read")
+
+
+# -- tf.random.Generator: the counter advances by the number of values drawn ------------------------------------
+@clause("ops.random-generator", ref="tf221")
+def test_blind21_generator_counter_advances_by_the_values_drawn(tf, budget):
+    """A Philox tf.random.Generator made from_seed(s) (an int) starts at state [s, 0, 0]; each draw reads the
+    state and skips it by the number of values drawn (RngReadAndSkip: the 128-bit counter advanced by
+    256 · n, n the product of the shape, 1 for a scalar), whatever the distribution and whatever the shape's
+    leading dimension, so after draws of sizes n1, n2, ... the counter is s + 256 · (n1 + n2 + ...). Two
+    generators at the same state draw the same values for the same shape, and a draw of shape (2, 3) holds
+    the same values as one of shape (6,) from the same state."""
+    seq = [("normal", [2, 3]), ("uniform", [4, 1]), ("normal", []), ("truncated_normal", [1, 5]),
+           ("uniform_int", [3, 2, 2])]
+    for seed in budget([7, 1, 123]):
+        g = tf.random.Generator.from_seed(seed)
+        assert_equal(_np(g.state).tolist(), [seed, 0, 0], what="initial state", call=f"Generator.from_seed({seed})")
+        total = 0
+        for kind, shape in seq:
+            if kind == "uniform_int":
+                g.uniform(shape, minval=0, maxval=10, dtype=tf.int32)
+            else:
+                getattr(g, kind)(shape)
+            total += int(np.prod(shape)) if shape else 1
+            assert_equal(_np(g.state).tolist(), [seed + 256 * total, 0, 0], what="state",
+                         call=f"Generator.from_seed({seed}) after draws up to {kind}{shape}")
+        a, b = tf.random.Generator.from_seed(seed), tf.random.Generator.from_seed(seed)
+        assert_equal(_np(a.normal([2, 3])).ravel().tolist(), _np(b.normal([6])).tolist(),
+                     call=f"Generator.from_seed({seed}): normal([2, 3]) and normal([6]) from one state")
+        assert_equal(_np(a.normal([3, 2])).tolist(), _np(tf.reshape(b.normal([6]), [3, 2])).tolist(),
+                     call=f"Generator.from_seed({seed}): the second draws, after the same skip")
