@@ -3909,3 +3909,155 @@ TRAINING_BATCH20: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH20
 CATALOGUE += TRAINING_BATCH20
+
+# -- Twenty-third session: a twenty-first blind batch (TRAINING_BATCH21), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Twenty-third session: a twenty-first blind batch (the core)").
+#    All 30 on the core of the training layer as issue 29 names it: op gradients, the tape, tf.nn, Keras layers,
+#    optimizers and their options, schedules, callbacks, metrics, random ops and tf.function's rewrites, a
+#    distributed variable; each a function, branch or argument no earlier mutant touched.
+TRAINING_BATCH21: list[Mutant] = [
+    # -- optimizers, their options and constraints
+    _t("ftrl-beta-not-halved", "formula", "simdist/keras/optimizers/ftrl.py",
+       "        l2_reg = self.l2_regularization_strength + self.beta / (2.0 * lr)\n",
+       "        l2_reg = self.l2_regularization_strength + self.beta / lr\n",
+       "Ftrl adds beta / lr to the l2 strength instead of beta / (2 lr)"),
+    _t("adadelta-delta-accumulator-rho-swapped", "formula", "simdist/keras/optimizers/adadelta.py",
+       "        self.assign(accumulated_delta_var, ops.add(ops.multiply(rho, accumulated_delta_var),\n"
+       "                                                   ops.multiply(1 - rho, ops.square(delta_var))))\n",
+       "        self.assign(accumulated_delta_var, ops.add(ops.multiply(1 - rho, accumulated_delta_var),\n"
+       "                                                   ops.multiply(rho, ops.square(delta_var))))\n",
+       "Adadelta's running average of the squared updates weighs the new update by rho and the old by 1 - rho"),
+    _t("nadam-gradient-term-next-u-product", "formula", "simdist/keras/optimizers/nadam.py",
+       "                        ops.divide(ops.multiply(1 - u_t, gradient), 1 - u_product_t))\n",
+       "                        ops.divide(ops.multiply(1 - u_t, gradient), 1 - u_product_t_1))\n",
+       "Nadam's gradient term is bias-corrected by the next step's momentum product (u_product * u_t+1)"),
+    _t("lion-momentum-decays-with-beta1", "formula", "simdist/keras/optimizers/lion.py",
+       "        self.assign(m, ops.add(ops.multiply(m, beta_2), ops.multiply(gradient, (1.0 - beta_2))))\n",
+       "        self.assign(m, ops.add(ops.multiply(m, beta_1), ops.multiply(gradient, (1.0 - beta_1))))\n",
+       "Lion's momentum is updated with beta_1 (the interpolation factor of the step) instead of beta_2"),
+    _t("lso-check-finite-ignores-inf", "boundary", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "            verdicts.append(tf.reduce_all(tf.math.is_finite(values)))\n",
+       "            verdicts.append(tf.reduce_all(tf.logical_not(tf.math.is_nan(values))))\n",
+       "LossScaleOptimizer's finiteness check looks for NaN only: an inf gradient is applied and the scale grows"),
+    _t("grad-accumulator-overwritten-not-added", "state", BO,
+       "            var.assign(var + grad)\n",
+       "            var.assign(grad)\n",
+       "with gradient_accumulation_steps, each non-update step overwrites the accumulator with its own gradient"),
+    _t("maxnorm-without-epsilon", "missing-error", "simdist/keras/constraints.py",
+       "        desired = tf.clip_by_value(norms, tf.cast(0, norms.dtype), tf.cast(self.max_value, norms.dtype))\n"
+       "        return _cast(w, norms.dtype) * (desired / (_EPSILON + norms))\n",
+       "        desired = tf.clip_by_value(norms, tf.cast(0, norms.dtype), tf.cast(self.max_value, norms.dtype))\n"
+       "        return _cast(w, norms.dtype) * (desired / norms)\n",
+       "MaxNorm divides by the bare norm: a zero column becomes NaN (Keras adds epsilon to the norm)"),
+    # -- learning-rate schedules and callbacks
+    _t("polynomial-cycle-step-zero-not-special", "boundary", SCH,
+       "            multiplier = ops.where(ops.equal(global_step_recomp, 0), 1.0,\n"
+       "                                   ops.ceil(global_step_recomp / self.decay_steps))\n",
+       "            multiplier = ops.ceil(global_step_recomp / self.decay_steps)\n",
+       "PolynomialDecay(cycle=True) at step 0 multiplies decay_steps by ceil(0) = 0 (NaN; Keras uses 1)"),
+    _t("cosine-restarts-fraction-not-rescaled", "formula", SCH,
+       "                completed_fraction = ops.divide(ops.subtract(completed_fraction, sum_r), "
+       "ops.power(t_mul, i_restart))\n",
+       "                completed_fraction = ops.subtract(completed_fraction, sum_r)\n",
+       "CosineDecayRestarts (t_mul != 1) measures the fraction of a later period in first-period units"),
+    _t("reduce-lr-patience-off-by-one", "boundary", "simdist/keras/callbacks/reduce_lr_on_plateau.py",
+       "            if self.wait >= self.patience:\n",
+       "            if self.wait > self.patience:\n",
+       "ReduceLROnPlateau reduces the learning rate one epoch after `patience` epochs without improvement"),
+    # -- gradients and the tape
+    _t("roll-grad-not-reversed", "gradient", "simdist/runtime/ops/array_more.py",
+       "shift\": tuple(-s for s in op.get_attr(\"shift\")),",
+       "shift\": tuple(s for s in op.get_attr(\"shift\")),",
+       "tf.roll's gradient rolls the upstream gradient the same way as the forward op instead of back"),
+    _t("tape-target-as-source-gets-none", "gradient", BP,
+       "            if (op_id is not None and op_id != -1 and op_id in ops) or k in source_set:\n",
+       "            if op_id is not None and op_id != -1 and op_id in ops:\n",
+       "a target that is itself a source (tape.gradient(x, x), or a watched tensor used directly) gets no seed"),
+    _t("jacobian-rows-stacked-on-last-axis", "axis", TP,
+       "            out.append(array.reshape(array.stack(rows[k]) if rows[k] else",
+       "            out.append(array.reshape(array.stack(rows[k], axis=-1) if rows[k] else",
+       "GradientTape.jacobian stacks the per-target-element rows along the last axis (a transposed jacobian)"),
+    _t("sqrt-grad-nan-under-zero-upstream", "gradient", UN,
+       "    return _safe(dy, dy * 0.5 / _conj(y))\n",
+       "    return dy * 0.5 / _conj(y)\n",
+       "Sqrt's gradient at 0 with a zero upstream gradient is 0 * inf = NaN (TF's kernel gives 0)"),
+    _t("elu-grad-exp-of-output", "gradient", AC,
+       "lambda g, y: np.where(y < 0, g * (y + 1), g)",
+       "lambda g, y: np.where(y < 0, g * np.exp(y), g)",
+       "ELU's gradient on negative inputs takes exp of the output as if it were the input"),
+    _t("tanh-second-derivative-drops-upstream", "gradient", AC,
+       "    return [grad * -2.0 * b * a, dispatch.execute(TANH_GRAD, (a, grad))]\n",
+       "    return [grad * -2.0 * a, dispatch.execute(TANH_GRAD, (a, grad))]\n",
+       "tanh's second derivative (TanhGrad's gradient) forgets the upstream gradient factor b"),
+    _t("silu-beta-grad-unsquared", "gradient", AC,
+       "            beta_grad = math.reduce_sum(dy * unary.square(features) * s * (1.0 - s))\n",
+       "            beta_grad = math.reduce_sum(dy * features * s * (1.0 - s))\n",
+       "tf.nn.silu's gradient with respect to beta uses x instead of x^2"),
+    # -- tf.nn: normalization, pooling, losses
+    _t("l2-normalize-epsilon-added", "formula", "simdist/runtime/ops/normalization.py",
+       "    square_sum = math.reduce_sum(unary.square(x), _axes(axis), keepdims=True)\n"
+       "    x_inv_norm = unary.rsqrt(math.maximum(square_sum, epsilon))\n",
+       "    square_sum = math.reduce_sum(unary.square(x), _axes(axis), keepdims=True)\n"
+       "    x_inv_norm = unary.rsqrt(square_sum + epsilon)\n",
+       "tf.math.l2_normalize adds epsilon to the squared norm instead of taking the maximum"),
+    _t("moments-float16-not-promoted", "dtype", "simdist/runtime/ops/normalization.py",
+       "    y = math.cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x\n",
+       "    y = x\n",
+       "tf.nn.moments of float16 input is computed in float16 (TF computes it in float32)"),
+    _t("avg-pool-valid-count-ignores-leading-pad", "boundary", "simdist/runtime/ops/pooling.py",
+       "        return np.minimum(start + k, size) - np.maximum(start, 0)\n",
+       "        return np.minimum(start + k, size) - start\n",
+       "avg_pool with SAME padding counts the padding before the input in a window's divisor"),
+    _t("compute-average-loss-weights-not-expanded", "axis", LO,
+       "        elif lr - wr == 1:\n            w = array.expand_dims(w, -1)\n",
+       "        elif lr - wr == 1:\n            w = w\n",
+       "tf.nn.compute_average_loss broadcasts per-sample weights against the loss's last axis, not its first"),
+    # -- Keras metrics, activations and layers
+    _t("sparse-categorical-accuracy-labels-not-squeezed", "axis", "simdist/keras/metrics/accuracy_metrics.py",
+       "    if len(y_true.shape) == len(y_pred.shape) and ops.shape(y_true)[-1] == 1:\n"
+       "        y_true = ops.squeeze(y_true, -1)\n        reshape_matches = True\n",
+       "    if False:\n"
+       "        y_true = ops.squeeze(y_true, -1)\n        reshape_matches = True\n",
+       "sparse_categorical_accuracy keeps (batch, 1) labels unsqueezed: the comparison broadcasts to (batch, batch)"),
+    _t("keras-relu-threshold-inclusive", "boundary", "simdist/keras/activations.py",
+       "        x = tf.where(tf.greater(x, tf.cast(threshold, x.dtype)), x, tf.zeros_like(x))\n",
+       "        x = tf.where(tf.greater_equal(x, tf.cast(threshold, x.dtype)), x, tf.zeros_like(x))\n",
+       "keras relu(threshold=t) keeps an input equal to t (Keras zeroes it)"),
+    _t("softmax-layer-masked-outputs-not-zeroed", "missing-error", "simdist/keras/layers/core.py",
+       "        if mask is not None:\n            outputs = tf.where(mask, outputs, tf.zeros_like(outputs))\n"
+       "        return outputs\n",
+       "        return outputs\n",
+       "the Softmax layer leaves masked positions as computed: a fully masked row is uniform, not zeros"),
+    _t("attention-causal-mask-strict", "boundary", "simdist/keras/layers/dot_attention.py",
+       "        causal_mask = tf.greater_equal(tf.cumsum(ones, axis=-2), tf.cumsum(ones, axis=-1))\n",
+       "        causal_mask = tf.greater(tf.cumsum(ones, axis=-2), tf.cumsum(ones, axis=-1))\n",
+       "Attention(use_causal_mask=True) masks the diagonal too: a query cannot attend to its own position"),
+    _t("gru-impl1-recurrent-bias-after-reset", "order", RC,
+       "                recurrent_h = tf.matmul(hs[2], rk[:, u * 2:])\n"
+       "                if recurrent_bias is not None:\n"
+       "                    recurrent_h = recurrent_h + recurrent_bias[u * 2:]\n"
+       "                recurrent_h = r * recurrent_h\n",
+       "                recurrent_h = r * tf.matmul(hs[2], rk[:, u * 2:])\n"
+       "                if recurrent_bias is not None:\n"
+       "                    recurrent_h = recurrent_h + recurrent_bias[u * 2:]\n",
+       "GRU (implementation 1, reset_after) adds the candidate's recurrent bias after the reset gate"),
+    # -- distribution, random ops, tf.function
+    _t("sync-on-read-sum-tensor-assign-not-divided", "denominator", "simdist/strategies/sync_on_read.py",
+       "                value = math.cast(math.truediv(t, n), self.dtype)\n",
+       "                value = math.cast(t, self.dtype)\n",
+       "a SUM sync-on-read variable assigned a tensor in cross-replica context writes it whole to every copy"),
+    _t("keras-int-seed-in-second-slot", "order", "simdist/keras/random.py",
+       "        return tf.constant([int(seed), 0], dtype=tf.int64)\n",
+       "        return tf.constant([0, int(seed)], dtype=tf.int64)\n",
+       "keras.random with an integer seed puts it in the second slot of the stateless seed pair"),
+    _t("generator-skip-by-leading-dim", "formula", "simdist/runtime/ops/random_generator.py",
+       "        old = self.skip(int(np.prod(shape, dtype=np.int64)) if shape else 1)\n",
+       "        old = self.skip(int(shape[0]) if shape else 1)\n",
+       "tf.random.Generator advances its counter by the leading dimension, not the number of values drawn"),
+    _t("grappler-folds-stateful-ops", "state", "simdist/runtime/graph/optimize.py",
+       "        if n.stateful:\n            continue                     # (a random draw: computed anew by every replay)\n",
+       "",
+       "tf.function's constant folding and CSE treat stateful random draws as pure: one value for all calls"),
+]
+TRAINING += TRAINING_BATCH21
+CATALOGUE += TRAINING_BATCH21

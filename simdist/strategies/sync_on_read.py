@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, PerReplica
 from simdist.runtime.variables import ResourceVariable, Variable, VariableAggregation, VariableSynchronization
@@ -105,6 +107,12 @@ class SyncOnReadVariable(DistributedValues, Variable):
             n = self._distribute_strategy.num_replicas_in_sync
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 value = convert_to_tensor(value / n, dtype=self.dtype)
+            elif isinstance(value, (list, tuple)):
+                # TF's Python `value / num_replicas_in_sync` on the value as given (values_util.py)
+                raise TypeError(f"unsupported operand type(s) for /: '{type(value).__name__}' and 'int'")
+            elif isinstance(value, (np.ndarray, np.generic)):
+                from simdist.runtime.ops import math
+                value = math.cast(convert_to_tensor(value / n), self.dtype)   # NumPy's division, then the cast
             else:
                 from simdist.runtime.ops import math
                 t = convert_to_tensor(value)
