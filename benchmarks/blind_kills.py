@@ -4,10 +4,10 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19 or 20. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20 or 21. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
-... a twentieth blind batch".
+... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind batch".
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "nms-padded-score-threshold-inclusive", "index-directory-hidden-subdir-is-class",
             "text-dataset-shuffle-buffer-not-times-8"],
            "degen22a or degen22b or degen22c or textvec22 or summary22"),
+    "21": (["jacobian-rows-stacked-on-last-axis", "sqrt-grad-nan-under-zero-upstream", "moments-float16-not-promoted",
+            "compute-average-loss-weights-not-expanded", "generator-skip-by-leading-dim"],
+           "cov23a or cov23b or kops23 or keras_config or keras_tree or preprocessing_legacy"),
 }
 
 
