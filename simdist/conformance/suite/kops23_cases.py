@@ -907,14 +907,13 @@ def _magnitudes(obs: dict[str, Any]) -> dict[str, Any]:
     return obs
 
 
-def observe(keras: Any, case: Case) -> dict[str, Any]:
+def observe(keras: Any, case: Case, modes: tuple[str, ...] = ("eager", "symbolic")) -> dict[str, Any]:
     """The case run eagerly (its result, or its error class) and, when `case.symbolic`, on
-    KerasTensors (the output spec, or the error class)."""
+    KerasTensors (the output spec, or the error class): the `modes` asked for."""
     fn = _resolve(keras, case.fn)
     fns = callables(keras.ops)
     out: dict[str, Any] = {}
-    modes = ("eager", "symbolic") if case.symbolic else ("eager",)
-    for mode in modes:
+    for mode in [m for m in modes if m == "eager" or case.symbolic]:
         sym = mode == "symbolic"
         try:
             with warnings.catch_warnings():

@@ -113,6 +113,6 @@ def family_problems(keras: Any, family: str, mode: str, budget: Any = None) -> l
         if want is None:
             problems.append(f"{kops23_cases.call_text(case)}: not recorded ({mode}): re-run `{RECORD_COMMAND}`")
             continue
-        got = kops23_cases.observe(keras, case)[mode]
+        got = kops23_cases.observe(keras, case, (mode,))[mode]
         problems += [f"{kops23_cases.call_text(case)} [{mode}]{d}" for d in differences(got, want)[:1]]
     return problems
