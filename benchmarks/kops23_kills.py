@@ -12,7 +12,9 @@ kops23 modules (test_kops23_*.py, the recorded keras.ops table).
 
 KOPS23_OWN was written (2026-12-02, session 23) before the kops23 modules' first run, each bug in
 lines the whole suite never ran at main 670eaa67 (/work/wt/cov23_report.txt), each checked
-observable on a program TF 2.21 + Keras 3.15 runs (the kops23 table's calls).
+observable on a program TF 2.21 + Keras 3.15 runs (the kops23 table's calls) — but one:
+squareplus-default-b-2 was first planted in tf_nn.py, whose default no caller reads (an equivalent
+mutant; it survived the kops23 modules) and was moved to op_nn.py's public signature.
 """
 
 from __future__ import annotations
@@ -56,10 +58,11 @@ KOPS23_OWN = {m.id: m for m in [
        "        tf.where(x < -threshold, x + threshold, tf.zeros_like(x)),",
        "        tf.where(x < -threshold, x - threshold, tf.zeros_like(x)),",
        "keras.ops.soft_shrink moves values below -threshold away from 0 instead of towards it"),
-    _m("squareplus-default-b-2", "default", _O + "tf_nn.py",
+    _m("squareplus-default-b-2", "default", _O + "op_nn.py",
        "def squareplus(x, b=4):",
        "def squareplus(x, b=2):",
-       "keras.ops.squareplus's b defaults to 2, not 4"),
+       "keras.ops.squareplus's b defaults to 2, not 4 (first planted in tf_nn.py's squareplus, whose default "
+       "no caller uses: op_nn passes b, an equivalent mutant; moved to op_nn's signature)"),
     _m("hypot-int16-not-promoted", "dtype", _O + "tf_numpy.py",
        '    dtype = dtypes.result_type(x1.dtype, x2.dtype)\n    if dtype in ["int8", "int16", "int32", "uint8", "uint16", "uint32"]:\n'
        '        dtype = config.floatx()\n    elif dtype in ["int64"]:\n        dtype = "float64"\n\n    x1 = tf.cast(x1, dtype)\n'
