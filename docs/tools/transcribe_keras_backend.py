@@ -101,8 +101,8 @@ EXTRA = {
 
 # exact replacements inside bodies: (module, old, new, why)
 FIXES: list[tuple[str, str, str, str]] = [
-    ("backend/common/backend_utils.py", "from keras.src import ops", "from simdist.keras import ops",
-     "vectorize_impl's lazy import"),
+    ("backend/common/backend_utils.py", "from keras.src import ops", "from simdist.keras.ops.ops_shim import ops",
+     "vectorize_impl's lazy import (keras.src.ops: ops.broadcast_shapes too)"),
     ("backend/tensorflow/nn.py", "from keras.src.backend.tensorflow.numpy import log10",
      "from simdist.keras.ops.tf_numpy import log10", "psnr's lazy import"),
     # unseeded legacy random functions draw their op seed from NumPy's global stream; simdist's

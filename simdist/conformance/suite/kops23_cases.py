@@ -33,7 +33,8 @@ class F(NamedTuple):
 
 class Case(NamedTuple):
     """One call: `fn` is "name" (keras.ops.name), "nn.name", "image.name", ... or "backend.name"
-    (tf.keras.backend.name); `kwargs` a tuple of (key, value) pairs (a stable repr)."""
+    (tf.keras.backend.name); `kwargs` a tuple of (key, value) pairs (a stable repr), where `_call`
+    holds the arguments the result is then called with (keras.ops.vectorize returns a function)."""
     family: str
     label: str
     fn: str
@@ -112,6 +113,8 @@ def callables(ops: Any) -> dict[str, Callable[..., Any]]:
         "add": lambda a, b: ops.add(a, b),
         "maximum": lambda a, b: ops.maximum(a, b),
         "sqr_sum": lambda x: ops.sum(ops.square(x)),
+        "rnn_step": lambda x, states: (ops.add(x, states[0]), [ops.add(x, states[0])]),
+        "scale_add": lambda a, b: ops.add(ops.multiply(a, 2.0), b),
     }
 
 
@@ -359,7 +362,8 @@ def _numpy_cases() -> list[Case]:
           _c("numpy", "bitwise_not", "bitwise_not", X("I")),
           _c("numpy", "bitwise_invert(u8)", "bitwise_invert", X("U8")),
           _c("numpy", "bitwise_not(bool)", "bitwise_not", X("BO")),
-          _c("numpy", "ptp(axis)", "ptp", X("T3"), axis=2)]
+          _c("numpy", "ptp(axis)", "ptp", X("T3"), axis=2),
+          _c("numpy", "vectorize", "vectorize", F("scale_add"), symbolic=False, _call=(X("A"), X("B")))]
     # creation
     c += [_c("numpy", "ones", "ones", (2, 3)),
           _c("numpy", "ones(int)", "ones", (2,), dtype="int32"),
@@ -554,6 +558,8 @@ def _math_linalg_cases() -> list[Case]:
           _c("linalg", "cholesky_inverse", "cholesky_inverse", L3),
           _c("linalg", "cholesky_inverse(upper)", "cholesky_inverse", np.transpose(INPUTS["L3"]).copy(), upper=True),
           _c("linalg", "eigh", "eigh", M3, signless=True),
+          _c("linalg", "eig(values of a triangular matrix)", "eig", np.array([[2.0, 1.0], [0.0, 3.0]], np.float32),
+             signless=True),
           _c("linalg", "lstsq", "lstsq", np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]], np.float32),
              np.array([1.0, 2.0, 4.0], np.float32)),
           _c("linalg", "lu_factor", "lu_factor", M3),
@@ -625,6 +631,14 @@ def _image_cases() -> list[Case]:
           _c("image", "perspective_transform", "image.perspective_transform", X("IMG"),
                            np.array([[0, 0], [5, 0], [0, 4], [5, 4]], np.float32),
                            np.array([[0, 1], [5, 0], [1, 4], [5, 3]], np.float32)),
+          _c("image", "sobel_edges", "image.sobel_edges", X("IMG")),
+          _c("image", "ssim", "image.ssim", X("IMG"),
+             ((np.arange(2 * 5 * 6 * 3, dtype=np.float32).reshape(2, 5, 6, 3) % 11) / 10), max_val=1.0, filter_size=3),
+          _c("image", "extract_patches_3d", "image.extract_patches_3d",
+             np.arange(1 * 4 * 4 * 4 * 2, dtype=np.float32).reshape(1, 4, 4, 4, 2) / 8, 2),
+          _c("image", "extract_patches_3d(strides,same)", "image.extract_patches_3d",
+             np.arange(1 * 4 * 4 * 4 * 2, dtype=np.float32).reshape(1, 4, 4, 4, 2) / 8, (2, 3, 2), strides=2,
+             padding="same"),
           _c("image", "scale_and_translate", "image.scale_and_translate", X("IMG"), (2, 4, 3, 3), (1, 2),
              np.array([0.5, 0.625], np.float32), np.array([0.0, 0.5], np.float32), "linear"),
           _c("image", "scale_and_translate(cubic)", "image.scale_and_translate", X("IMG"), (2, 7, 8, 3), (1, 2),
@@ -786,6 +800,21 @@ def _backend_cases() -> list[Case]:
           _c("backend", "ctc_label_dense_to_sparse(dense)", b + "to_dense", A, symbolic=False),
           _c("backend", "ctc_batch_cost", b + "ctc_batch_cost", np.array([[1, 2]], np.int32), X("CTC_LOGITS"),
              np.array([[4]], np.int32), np.array([[2]], np.int32), symbolic=False),
+          _c("backend", "conv3d", b + "conv3d", np.arange(1 * 3 * 3 * 3 * 2, dtype=np.float32).reshape(
+              1, 3, 3, 3, 2) / 16, np.ones((2, 2, 2, 2, 1), np.float32), symbolic=False),
+          _c("backend", "ctc_decode(greedy)", b + "ctc_decode", X("CTC_LOGITS"), np.array([4], np.int32),
+             symbolic=False),
+          _c("backend", "ctc_decode(beam)", b + "ctc_decode", X("CTC_LOGITS"), np.array([4], np.int32), False, 3, 2,
+             symbolic=False),
+          _c("backend", "rnn", b + "rnn", F("rnn_step"), X("SEQ"), [np.zeros((2, 3), np.float32)], symbolic=False),
+          _c("backend", "rnn(go_backwards)", b + "rnn", F("rnn_step"), X("SEQ"), [np.zeros((2, 3), np.float32)],
+             go_backwards=True, symbolic=False),
+          _c("backend", "random_normal(seed)", b + "random_normal", (2, 3), seed=5, symbolic=False),
+          _c("backend", "random_uniform(seed)", b + "random_uniform", (2, 3), -1.0, 2.0, seed=5, symbolic=False),
+          _c("backend", "truncated_normal(seed)", b + "truncated_normal", (2, 3), 1.0, 0.5, seed=5, symbolic=False),
+          _c("backend", "random_bernoulli(seed)", b + "random_bernoulli", (2, 3), 0.5, seed=5, symbolic=False),
+          _c("backend", "dropout(seed)", b + "dropout", X("A"), 0.5, seed=5, symbolic=False),
+          _c("backend", "variable", b + "variable", X("A"), symbolic=False),
           _c("backend", "epsilon", b + "epsilon", symbolic=False),
           _c("backend", "floatx", b + "floatx", symbolic=False),
           _c("backend", "image_data_format", b + "image_data_format", symbolic=False),
@@ -920,7 +949,9 @@ def observe(keras: Any, case: Case, modes: tuple[str, ...] = ("eager", "symbolic
                 warnings.simplefilter("ignore")
                 args = [_materialize(a, keras, fns, sym) for a in case.args]
                 kwargs = {k: _materialize(v, keras, fns, sym) for k, v in case.kwargs}
-                out[mode] = encode(fn(*args, **kwargs))
+                then = kwargs.pop("_call", None)   # a function returning a function: call the result
+                result = fn(*args, **kwargs)
+                out[mode] = encode(result(*then) if then is not None else result)
             if case.signless:
                 out[mode] = _magnitudes(out[mode])
         except Exception as e:  # noqa: BLE001 - the error class is the observation

@@ -171,12 +171,24 @@ def _probe_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         _SpecState.depth = depth
 
 
+class _KerasSrcOps:
+    """keras.src.ops as Keras's own modules call it (op_image.py, backend_utils.py's vectorize): the
+    public keras.ops (simdist's), plus what keras.src.ops holds beyond it (operation_utils'
+    broadcast_shapes), which TF's tf.keras.ops does not export."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "broadcast_shapes":
+            from simdist.keras.ops import op_utils
+            return op_utils.broadcast_shapes
+        import importlib
+        return getattr(importlib.import_module("simdist.keras.ops"), name)
+
+
 def __getattr__(name: str) -> Any:
     """operation_utils (op_utils.py) imports this module, so its names are looked up lazily;
-    `ops` (keras.src.ops, which op_image.py calls) is simdist's keras.ops."""
+    `ops` (keras.src.ops, which op_image.py and backend_utils.py call) is _KerasSrcOps."""
     if name == "ops":
-        import importlib
-        return importlib.import_module("simdist.keras.ops")
+        return _KerasSrcOps()
     if name in ("operation_utils", "broadcast_shapes", "reduce_shape"):
         from simdist.keras.ops import op_utils
         return op_utils if name == "operation_utils" else getattr(op_utils, name)
