@@ -13,6 +13,7 @@ moves)."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -100,8 +101,8 @@ EXTRA = {
 
 # exact replacements inside bodies: (module, old, new, why)
 FIXES: list[tuple[str, str, str, str]] = [
-    ("backend/common/backend_utils.py", "from keras.src import ops", "from simdist.keras import ops",
-     "vectorize_impl's lazy import"),
+    ("backend/common/backend_utils.py", "from keras.src import ops", "from simdist.keras.ops.ops_shim import ops",
+     "vectorize_impl's lazy import (keras.src.ops: ops.broadcast_shapes too)"),
     ("backend/tensorflow/nn.py", "from keras.src.backend.tensorflow.numpy import log10",
      "from simdist.keras.ops.tf_numpy import log10", "psnr's lazy import"),
     # unseeded legacy random functions draw their op seed from NumPy's global stream; simdist's
@@ -141,6 +142,27 @@ from simdist.keras.ops.ops_shim import (KerasTensor, Operation, any_symbolic_ten
 '''
 
 
+#: Lazy imports inside function bodies, in every module: Keras's module -> simdist's transcription of it
+#: (left as they were, they would import the installed Keras and run its TensorFlow: norm's moveaxis,
+#: take_along_axis's and expand_dims' shape helpers, view's backend).
+LAZY_IMPORTS: list[tuple[str, str]] = [
+    ("from keras.src.backend.tensorflow.numpy import", "from simdist.keras.ops.tf_numpy import"),
+    ("from keras.src.ops.operation_utils import", "from simdist.keras.ops.op_utils import"),
+    ("from keras.src.ops import operation_utils", "from simdist.keras.ops import op_utils as operation_utils"),
+    ("from keras.src import backend\n", "from simdist.keras.ops.shim import backend\n"),
+]
+
+
+def _no_keras_imports(source: str, body: str) -> str:
+    """`body` with LAZY_IMPORTS applied; SystemExit if an import of Keras is left in its code."""
+    for old, new in LAZY_IMPORTS:
+        body = body.replace(old, new)
+    left = [ln.strip() for ln in body.split("\n") if re.match(r"\s*(from|import) keras\.src\b", ln)]
+    if left:
+        raise SystemExit(f"{source}: imports of Keras left in the transcription: {left}")
+    return body
+
+
 def transcribe(source: str, keras_src: Path) -> str:
     text = (keras_src / source).read_text()
     if source in ONLY:
@@ -162,6 +184,7 @@ def transcribe(source: str, keras_src: Path) -> str:
             if old not in body:
                 raise SystemExit(f"{source}: the text of fix '{why}' is not in Keras's source any more: {old!r}")
             body = body.replace(old, new)
+    body = _no_keras_imports(source, body)
     target, title = MODULES[source]
     head = OPS_HEADER if source.startswith("ops/") else HEADER
     if source == "ops/operation_utils.py":    # (the others import its names through ops_shim)

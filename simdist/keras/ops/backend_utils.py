@@ -513,7 +513,7 @@ def _vectorize_parse_input_dimensions(
     args,
     input_core_dims,
 ):
-    from simdist.keras import ops
+    from simdist.keras.ops.ops_shim import ops
 
     if len(args) != len(input_core_dims):
         raise TypeError(
@@ -539,7 +539,7 @@ def _vectorize_check_output_dims(
     dim_sizes,
     expected_output_core_dims,
 ):
-    from simdist.keras import ops
+    from simdist.keras.ops.ops_shim import ops
 
     def wrapped(*args):
         out = func(*args)
@@ -599,7 +599,7 @@ def _vectorize_apply_excluded(func, excluded, args, kwargs):
 def vectorize_impl(pyfunc, vmap_fn, *, excluded=None, signature=None):
     """Implementation adapted from JAX and NumPy."""
 
-    from simdist.keras import ops
+    from simdist.keras.ops.ops_shim import ops
 
     excluded = None or set()
 

@@ -1,6 +1,8 @@
 """How a `tf.keras.ops` function runs: on tensors (and Python/NumPy values) it is Keras's eager
 function; when any argument is a KerasTensor the call becomes an operation node of the
-functional graph (simdist/keras/layers/op_layer.py), as Keras's `symbolic_call` makes one."""
+functional graph (simdist/keras/layers/op_layer.py), as Keras's `symbolic_call` makes one, its
+outputs Keras's `compute_output_spec` of the function's op class (ops_shim.keras_output_spec; a
+function without a symbolic branch: the eager function run on probe tensors)."""
 
 from __future__ import annotations
 
@@ -21,8 +23,16 @@ def keras_op(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def op(*args: Any, **kwargs: Any) -> Any:
         if name not in STATIC and any_symbolic_tensors(args, kwargs):
+            from simdist.keras.keras_tensor import flatten
             from simdist.keras.layers.op_layer import Operation
-            return Operation(functools.partial(fn, **kwargs) if kwargs else fn, name)(*args)
+            from simdist.keras.ops import ops_shim
+            if ops_shim.in_output_spec():   # called by another op's compute_output_spec: its spec only
+                return fn(*args, **kwargs)
+            spec = ops_shim.keras_output_spec(fn, args, kwargs)
+            op = Operation(functools.partial(fn, **kwargs) if kwargs else fn, name)
+            if spec is ops_shim.NO_SPEC or not any(type(t).__name__ == "KerasTensor" for t in flatten(spec)):
+                return op(*args)
+            return op.record(args, spec)
         return fn(*args, **kwargs)
     op.__name__ = name
     op.__qualname__ = name

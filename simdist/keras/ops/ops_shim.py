@@ -1,12 +1,13 @@
 """What Keras 3.15's ops layer (keras/src/ops/{numpy,nn,math,linalg,core}.py) imports from the
 rest of Keras, on simdist: the transcribed modules op_*.py import these names.
 
-The ops layer's functions check their arguments, then either record a symbolic call (when
-`any_symbolic_tensors`) or run the backend function. Here `any_symbolic_tensors` is always
-False: a transcribed function is the eager branch, and simdist/keras/ops/__init__.py records
-calls on KerasTensors itself (an `Operation` node whose output spec comes from running the eager
-branch on probe tensors, as every other simdist op on KerasTensors). `Operation` is the base of
-Keras's op classes here only for their eager `call` (some functions instantiate a class and call
+The ops layer's functions check their arguments, then either make a symbolic call (when
+`any_symbolic_tensors`) or run the backend function. Here `any_symbolic_tensors` is False but
+inside :func:`keras_output_spec`, which simdist/keras/ops/dispatch.py calls on KerasTensors: the
+function's own symbolic branch then runs, and `Operation.symbolic_call` answers Keras's
+`compute_output_spec` of the op class — the output spec TF 2.21 + Keras 3.15 give a functional
+model (dispatch.py records the node; the node runs the eager branch). `Operation` is otherwise the
+base of Keras's op classes for their eager `call` (some functions instantiate a class and call
 it: `Pad(...)(x)`)."""
 
 from __future__ import annotations
@@ -32,9 +33,53 @@ __all__ = ["KerasTensor", "Operation", "any_symbolic_tensors", "backend", "broad
            "standardize_data_format", "to_tuple_or_list", "traceback_utils", "tree"]
 
 
+class _SpecState:
+    """Whether a keras_output_spec is running (depth), and whether its function took its symbolic
+    branch (any_symbolic_tensors answered True) and reached symbolic_call."""
+    depth = 0
+    branched = False
+    called = False
+
+
 def any_symbolic_tensors(args: Any = None, kwargs: Any = None) -> bool:
-    """Always False in the transcribed ops layer (see the module docstring)."""
+    """Whether the transcribed function takes its symbolic branch: only inside keras_output_spec,
+    on KerasTensor arguments (see the module docstring)."""
+    if not _SpecState.depth:
+        return False
+    from simdist.keras.keras_tensor import any_symbolic_tensors as symbolic
+    if symbolic(args, kwargs):
+        _SpecState.branched = True
+        return True
     return False
+
+
+def in_output_spec() -> bool:
+    """Whether a keras_output_spec is running (an op called inside one answers its spec, no node)."""
+    return _SpecState.depth > 0
+
+
+#: keras_output_spec's answer for a function that takes no symbolic branch (its caller probes instead).
+NO_SPEC = object()
+
+
+def keras_output_spec(fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+    """Keras's output spec of the transcribed `fn(*args, **kwargs)` on KerasTensors: the function's
+    symbolic branch, its op class's compute_output_spec; an error raised on that branch is Keras's
+    and propagates. NO_SPEC when the function takes no symbolic branch (it has none, or failed
+    before reaching it): then the caller runs the eager function on probe tensors."""
+    saved = (_SpecState.branched, _SpecState.called)
+    _SpecState.depth += 1
+    _SpecState.branched = _SpecState.called = False
+    try:
+        out = fn(*args, **kwargs)
+        return out if _SpecState.called else NO_SPEC
+    except Exception:
+        if _SpecState.branched or _SpecState.called:
+            raise
+        return NO_SPEC
+    finally:
+        _SpecState.depth -= 1
+        _SpecState.branched, _SpecState.called = saved
 
 
 def keras_export(*names: Any, **kwargs: Any) -> Callable[[Any], Any]:
@@ -52,17 +97,21 @@ serialization_lib = SimpleNamespace(serialize_keras_object=lambda obj: obj,
 
 
 class Operation:
-    """Keras's Operation as the transcribed op classes need it eagerly: `op(*args)` runs
-    `op.call(*args)`."""
+    """Keras's Operation as the transcribed op classes need it: `op(*args)` runs `op.call(*args)`,
+    or inside keras_output_spec on KerasTensors `op.symbolic_call(*args)` (Keras's dispatch)."""
 
     def __init__(self, name: str | None = None, **kwargs: Any) -> None:
         self.name = name
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if any_symbolic_tensors(args, kwargs):
+            return self.symbolic_call(*args, **kwargs)
         return self.call(*args, **kwargs)
 
     def symbolic_call(self, *args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("the transcribed ops layer never calls symbolic_call (any_symbolic_tensors is False)")
+        """Keras's output spec (keras_output_spec records no node: dispatch.py does)."""
+        _SpecState.called = True
+        return self.compute_output_spec(*args, **kwargs)
 
 
 def standardize_data_format(data_format: Any) -> str:
@@ -106,16 +155,40 @@ backend = _Backend(
     floatx=_config.floatx, epsilon=_config.epsilon, result_type=result_type, backend=lambda: "tensorflow",
     cast=tf_core.cast, shape=tf_core.shape, convert_to_numpy=tf_core.convert_to_numpy,
     any_symbolic_tensors=any_symbolic_tensors, standardize_data_format=standardize_data_format,
+    compute_output_spec=lambda fn, *a, **k: _probe_spec(fn, *a, **k),
     is_int_dtype=lambda d: standardize_dtype(d) in INT_TYPES, is_float_dtype=lambda d: standardize_dtype(d) in FLOAT_TYPES,
     config=config)
 
 
+def _probe_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """keras.src.backend.compute_output_spec (some compute_output_spec trace the backend function):
+    simdist's probe of the eager function (simdist/keras/keras_tensor.py), outside any keras_output_spec."""
+    from simdist.keras.keras_tensor import compute_output_spec
+    depth, _SpecState.depth = _SpecState.depth, 0
+    try:
+        return compute_output_spec(fn, *args, **kwargs)
+    finally:
+        _SpecState.depth = depth
+
+
+class _KerasSrcOps:
+    """keras.src.ops as Keras's own modules call it (op_image.py, backend_utils.py's vectorize): the
+    public keras.ops (simdist's), plus what keras.src.ops holds beyond it (operation_utils'
+    broadcast_shapes), which TF's tf.keras.ops does not export."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "broadcast_shapes":
+            from simdist.keras.ops import op_utils
+            return op_utils.broadcast_shapes
+        import importlib
+        return getattr(importlib.import_module("simdist.keras.ops"), name)
+
+
 def __getattr__(name: str) -> Any:
     """operation_utils (op_utils.py) imports this module, so its names are looked up lazily;
-    `ops` (keras.src.ops, which op_image.py calls) is simdist's keras.ops."""
+    `ops` (keras.src.ops, which op_image.py and backend_utils.py call) is _KerasSrcOps."""
     if name == "ops":
-        import importlib
-        return importlib.import_module("simdist.keras.ops")
+        return _KerasSrcOps()
     if name in ("operation_utils", "broadcast_shapes", "reduce_shape"):
         from simdist.keras.ops import op_utils
         return op_utils if name == "operation_utils" else getattr(op_utils, name)
