@@ -4,7 +4,7 @@ each (one of COV23B_OWN below, not in the catalogue; or a catalogue id) in a pri
 committed package and run a slice of the conformance suite against it (simdist backend), every
 failing test listed (suite_kills.py's plant-and-run).
 
-    python benchmarks/cov23b_kills.py [--targeted|--new] ID [ID ...]   # own:NAME, own (all), baseline
+    python benchmarks/cov23b_kills.py [--targeted|--new] ID [ID ...]   # own:NAME, own (all), spot, baseline
 
 `--targeted` (the default) runs the suite modules that call the mutant's API (TARGETS below: the
 modules taking second derivatives, calling get_concrete_function or the fake-quant ops); `--new`
@@ -81,6 +81,27 @@ COV23B_OWN = {m.id: m for m in [
        "the per-channel fake-quant gradient reads every channel's max from channel 0"),
 ]}
 
+#: Spot checks written after the tests (not part of the before -> after figure): one plausible wrong rule
+#: for each cov23b test no COV23B_OWN bug reaches (`python benchmarks/cov23b_kills.py --new spot`).
+SPOT = {m.id: m for m in [
+    _m("mirror-pad-gradgrad-default-mode", "default", _O + "slicing.py",
+       'return [dispatch.execute(MIRROR_PAD, (grad,), {"paddings": op.get_attr("paddings"), "mode": op.get_attr("mode")})]',
+       'return [dispatch.execute(MIRROR_PAD, (grad,), {"paddings": op.get_attr("paddings"), "mode": "REFLECT"})]',
+       "MirrorPadGrad's gradient pads REFLECT whatever the mode"),
+    _m("max-pool3d-gradgrad-first-element", "formula", _O + "pooling3d.py",
+       "    idx = np.argmax(mask, axis=4)[:, :, :, :, None, :]",
+       "    idx = np.zeros_like(np.argmax(mask, axis=4))[:, :, :, :, None, :]",
+       "MaxPool3DGradGrad reads each window's first element, not its argmax"),
+    _m("avg-pool-gradgrad-as-max-pool", "formula", _O + "pooling.py",
+       "    return [dispatch.execute(AVG_POOL, (grad,), attrs)]",
+       "    return [dispatch.execute(MAX_POOL, (grad,), attrs)]",
+       "AvgPoolGrad's gradient max-pools the incoming gradient"),
+    _m("function-copy-records-afresh", "state", "simdist/tf/_function.py",
+       "        new.__dict__.update(self.__dict__)\n        return new",
+       "        new.__dict__.update(self.__getstate__())\n        return new",
+       "copy.copy of a tf.function starts with no traces (simdist's behaviour before session 23)"),
+]}
+
 _GRAD = "test_autodiff or test_gradients or test_gradient_table or test_cov14_gradients or test_cov14_autodiff"
 #: The targeted files per mutant (the first-contact method of the blind batches): the suite modules that
 #: call the mutant's API (grep of the suite: the autodiff and gradient modules, get_concrete_function,
@@ -93,7 +114,7 @@ TARGETS["fake-quant-per-channel-grad-uses-first-max"] = "test_quantization_and_n
 
 
 def find(mid: str) -> mutants.Mutant:
-    return _find(mid, COV23B_OWN)
+    return _find(mid, {**COV23B_OWN, **SPOT})
 
 
 def run(m: mutants.Mutant | None, how: str = "--targeted") -> str:
@@ -103,12 +124,12 @@ def run(m: mutants.Mutant | None, how: str = "--targeted") -> str:
     if how == "--new":
         k = "cov23b"
     else:
-        k = TARGETS[m.id] if m is not None else " or ".join(sorted(set(" or ".join(TARGETS.values()).split(" or "))))
+        k = TARGETS.get(m.id, "test_function") if m is not None else " or ".join(sorted(set(" or ".join(TARGETS.values()).split(" or "))))
     return _run(m, k, every_failure=True)
 
 
 def expand(ids: list[str]) -> list[str]:
-    return _expand(ids, {"own": [f"own:{k}" for k in COV23B_OWN]})
+    return _expand(ids, {"own": [f"own:{k}" for k in COV23B_OWN], "spot": [f"own:{k}" for k in SPOT]})
 
 
 if __name__ == "__main__":
