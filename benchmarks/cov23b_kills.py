@@ -100,6 +100,14 @@ SPOT = {m.id: m for m in [
        "        new.__dict__.update(self.__dict__)\n        return new",
        "        new.__dict__.update(self.__getstate__())\n        return new",
        "copy.copy of a tf.function starts with no traces (simdist's behaviour before session 23)"),
+    _m("assert-near-less-equal", "boundary", "simdist/tf/debugging.py",
+       "condition = _red.reduce_all(_math.less(_un.abs_(xt - yt), tol))",
+       "condition = _red.reduce_all(_math.less_equal(_un.abs_(xt - yt), tol))",
+       "assert_near accepts a difference equal to the tolerance (<= for TF's <)"),
+    _m("assert-summary-shows-everything", "default", "simdist/runtime/ops/control_flow.py",
+       "    n = 3 if summarize is None else (a.size if summarize < 0 else int(summarize))",
+       "    n = a.size if summarize is None or summarize < 0 else int(summarize)",
+       "tf.Assert's eager message lists every element when summarize is None (TF: the first 3)"),
 ]}
 
 _GRAD = "test_autodiff or test_gradients or test_gradient_table or test_cov14_gradients or test_cov14_autodiff"
