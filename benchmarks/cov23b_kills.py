@@ -108,6 +108,10 @@ SPOT = {m.id: m for m in [
        "    n = 3 if summarize is None else (a.size if summarize < 0 else int(summarize))",
        "    n = a.size if summarize is None or summarize < 0 else int(summarize)",
        "tf.Assert's eager message lists every element when summarize is None (TF: the first 3)"),
+    _m("fused-batch-checks-shapes", "branch", "simdist/runtime/data/batching.py",
+       "            if r[i].shape != first and not fused:",
+       "            if r[i].shape != first:",
+       "a batch fused with its map refuses elements of another shape (CopyBatch's rule; simdist before session 23)"),
 ]}
 
 _GRAD = "test_autodiff or test_gradients or test_gradient_table or test_cov14_gradients or test_cov14_autodiff"
