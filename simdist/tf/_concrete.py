@@ -92,17 +92,33 @@ class ConcreteFunction:
         return _map(lambda t: t.dtype, self.structured_outputs)
 
     def pretty_printed_signature(self, verbose: bool = True) -> str:
+        """TF's FunctionType text: its repr (parameters, output type, captures) when verbose, else
+        its str, `(x: TensorSpec(...), k: Literal[3]) -> Dict[['s', TensorSpec(...)]]`."""
+        if not verbose:
+            return self._signature_text()
         lines = ["Input Parameters:"] + [f"  {p} (POSITIONAL_OR_KEYWORD): {_spec_text(self._bound[p])}"
                                          for p in self._params]
-        return "\n".join(lines + ["Output Type:", f"  {_map(_out_text, self.structured_outputs)}", "Captures:",
-                                  "  None"])
+        return "\n".join(lines + ["Output Type:", f"  {_type_text(self.structured_outputs)}", "Captures:", "  None"])
+
+    def _signature_text(self) -> str:
+        ins = ", ".join(f"{p}: {_spec_text(self._bound[p])}" for p in self._params)
+        return f"({ins}) -> {_type_text(self.structured_outputs)}"
 
     def __repr__(self) -> str:
-        ins = ", ".join(f"{p}: {_spec_text(self._bound[p])}" for p in self._params)
-        return f"<ConcreteFunction ({ins}) -> {_map(_out_text, self.structured_outputs)}>"
+        return f"<ConcreteFunction {self._signature_text()} at 0x{id(self):X}>"
+
+    def __str__(self) -> str:
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        values = self._bind(args, kwargs)
+        # TF's _call_impl: the structured signature first, then the flat one (the tensors alone)
+        try:
+            values = self._structured(args, kwargs)
+        except TypeError as structured:
+            try:
+                values = self._flat(args, kwargs)
+            except TypeError as flat:
+                raise TypeError(f"{structured}\nFallback to flat signature also failed due to: {flat}") from None
         for i, p in enumerate(self._params):
             spec = self._bound[p]
             v = values[p]
@@ -118,57 +134,82 @@ class ConcreteFunction:
         # as a trace-time one; unknown dimensions as the specs have them)
         return f._call(_marked(call, [self._bound[p] for p in self._params]), {})
 
-    def _bind(self, args: tuple, kwargs: dict) -> dict[str, Any]:
-        params = self._params
-        if len(args) > len(params):
-            raise _binding("too many positional arguments", args, kwargs)
-        values = dict(zip(params, args))
-        for k, v in kwargs.items():
-            if k not in params:
-                raise _binding(f"got an unexpected keyword argument '{k}'", args, kwargs)
-            if k in values:
-                raise _binding(f"multiple values for argument '{k}'", args, kwargs)
-            values[k] = v
-        for p in params:
-            spec = self._bound[p]
-            if p not in values:
-                if _is_spec(spec):
-                    raise _binding(f"missing a required argument: '{p}'", args, kwargs)
-                values[p] = spec      # (TF's flat signature: the tensors alone, the literals as traced)
-                continue
-            v = values[p]
+    def _structured(self, args: tuple, kwargs: dict) -> dict[str, Any]:
+        """function_type_utils.bind_function_inputs: every parameter bound as Python binds it (the
+        literals too: they have no default), then each cast to its type (a literal by ==, TF's
+        Literal.cast; a tensor checked against its TensorSpec's dtype and shape, anything else
+        converted to it); the traced literals are called."""
+        sig = self._signature_text()
+        params = inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                                    for p in self._params])
+        try:
+            bound = params.bind(*args, **kwargs).arguments
+        except TypeError as e:
+            raise _binding(str(e), args, kwargs, sig) from None
+        values = {}
+        for p in self._params:
+            spec, v = self._bound[p], bound[p]
             if not _is_spec(spec):
-                if not _same_literal(v, spec):
-                    raise _binding(f"Can not cast {v!r} to Literal[{spec!r}]", args, kwargs)
-            elif _as_tensor(v) is None:
-                values[p] = self._convert(p, v, spec, args, kwargs)
+                try:
+                    same = _same_literal(v, spec)
+                except Exception as e:  # noqa: BLE001 - TF's `value == self.value` raising (an array's truth)
+                    raise _binding(str(e), args, kwargs, sig) from None
+                if not same:
+                    raise _binding(f"Can not cast {v!r} to Literal[{spec!r}]", args, kwargs, sig)
+                values[p] = spec      # (the graph holds the traced literal)
+            else:   # (TensorSpec.cast: a tensor of another dtype or an incompatible shape fails here)
+                from simdist.tf import _signature
+                cast = _signature._as_spec(v, spec, args, kwargs, signature=sig)
+                values[p] = v if _as_tensor(v) is not None else cast
         return values
 
-    def _convert(self, p: str, v: Any, spec: Any, args: tuple, kwargs: dict) -> Any:
-        """A non-tensor for TensorSpec parameter p: converted as the Function's input_signature
-        binds it (it has one), else refused as TF's flat signature refuses it."""
-        if self._function.input_signature is not None or isinstance(v, (bool, int, float)):
-            from simdist.tf import _signature
-            return _signature._as_spec(v, spec, args, kwargs)
-        i = self._params.index(p)
-        raise _binding(f"expected argument #{i}(zero-based) to be a Tensor; got {type(v).__name__} ({v})",
-                       args, kwargs)
+    def _flat(self, args: tuple, kwargs: dict) -> dict[str, Any]:
+        """ConcreteFunction._call_with_flat_signature: the TensorSpec parameters alone, each given a
+        tensor or Variable (positionally or by name); the literals as traced."""
+        kw = [p for p in self._params if _is_spec(self._bound[p])]
+        head = f"{getattr(self._function.python_function, '__name__', 'f')}({', '.join(kw)})"
+        if len(args) > len(kw):
+            raise TypeError(f"{head} takes {len(kw)} positional arguments, got {len(args)}.")
+        args, kwargs = list(args), dict(kwargs)
+        for k in kw[len(args):]:
+            if k not in kwargs:
+                missing = sorted(set(kw) - set(kw[:len(args)] + list(kwargs)))
+                raise TypeError(f"{head} missing required arguments: {', '.join(missing)}.")
+            args.append(kwargs.pop(k))
+        if kwargs:
+            positional = set(kw[:len(args)])
+            for k in kwargs:
+                if k in positional:
+                    raise TypeError(f"{head} got two values for '{k}'.")
+            raise TypeError(f"{head} got unexpected keyword arguments: {', '.join(sorted(kwargs))}.")
+        for i, a in enumerate(args):
+            if _as_tensor(a) is None:
+                raise TypeError(f"{head}: expected argument #{i}(zero-based) to be a Tensor; got "
+                                f"{type(a).__name__} ({a}).")
+        values = dict(zip(kw, args))
+        return {p: values.get(p, self._bound[p]) for p in self._params}
 
 
 def _c_name(dtype: Any) -> str:
     return {"float16": "half", "float32": "float", "float64": "double"}.get(dtype.name, dtype.name)
 
 
-def _binding(why: str, args: tuple, kwargs: dict) -> TypeError:
+def _binding(why: str, args: tuple, kwargs: dict, signature: str | None = None) -> TypeError:
+    """function_type_utils' binding TypeError (a ConcreteFunction's call names its signature)."""
+    tail = "" if signature is None else f" for signature: {signature}"
     return TypeError(f"Binding inputs to tf.function failed due to `{why}`. Received args: {args!r} and kwargs: "
-                     f"{kwargs!r}.")
+                     f"{kwargs!r}{tail}.")
 
 
 def _same_literal(a: Any, b: Any) -> bool:
-    try:
-        return type(a) is type(b) and bool(a == b)
-    except Exception:  # noqa: BLE001 - an object without a boolean equality is another literal
-        return a is b
+    """TF's Literal.cast: NaN matches NaN, anything else by == (so 2.0 and 2, True and 1 match)."""
+    if _is_nan(a) and _is_nan(b):
+        return True
+    return bool(a == b)
+
+
+def _is_nan(x: Any) -> bool:
+    return isinstance(x, float) and x != x
 
 
 def _is_spec(x: Any) -> bool:
@@ -190,9 +231,21 @@ def _spec_text(s: Any) -> str:
     return f"TensorSpec(shape={_shape_text(s.shape)}, dtype=tf.{s.dtype.name}, name=None)"
 
 
-def _out_text(t: Any) -> str:
-    return f"TensorSpec(shape={_shape_text(t.shape)}, dtype=tf.{t.dtype.name}, name=None)" \
-        if isinstance(t, GraphTensor) else repr(t)
+def _type_text(x: Any) -> str:
+    """The trace type of an output structure as TF's default_types write it: TensorSpec(...) for a
+    tensor, Dict[[key, type], ...], NamedTuple's `Name[[field, type], ...]`, List[...], Tuple[...],
+    Literal[value] for anything else."""
+    if isinstance(x, GraphTensor):
+        return f"TensorSpec(shape={_shape_text(x.shape)}, dtype=tf.{x.dtype.name}, name=None)"
+    if isinstance(x, dict):
+        return "Dict[" + ", ".join(f"[{k!r}, {_type_text(v)}]" for k, v in x.items()) + "]"
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return f"{type(x).__name__}[" + ", ".join(f"[{k!r}, {_type_text(v)}]" for k, v in zip(x._fields, x)) + "]"
+    if isinstance(x, list):
+        return "List[" + ", ".join(_type_text(v) for v in x) + "]"
+    if isinstance(x, tuple):
+        return "Tuple[" + ", ".join(_type_text(v) for v in x) + "]"
+    return f"Literal[{x!r}]"
 
 
 def _flatten(x: Any) -> list[Any]:

@@ -317,8 +317,16 @@ class Function:
                 d[key] = f
         return f
 
+    def __copy__(self) -> "Function":
+        """copy.copy: TF 2.21's shallow copy shares the original's traces (its function cache and
+        tracing count), so a trace made through either serves both (clause function.trace-once)."""
+        new = Function.__new__(Function)
+        self.__dict__.setdefault("_trace_keys", [])   # (shared from now on, as TF's cache is from the start)
+        new.__dict__.update(self.__dict__)
+        return new
+
     def __getstate__(self) -> dict[str, Any]:
-        # A recorded graph (generated code) stays in this process: a copy records afresh.
+        # A recorded graph (generated code) stays in this process: a deep copy or a pickle records afresh.
         state = dict(self.__dict__)
         state["_graph"] = state["_replay"] = None
         state["_calls"] = {}

@@ -22,12 +22,14 @@ def _spec_text(shape: Any, dtype: Any) -> str:
     return f"TensorSpec(shape={shown}, dtype=tf.{dtype.name}, name=None)"
 
 
-def _fail(why: str, args: tuple, kwargs: dict) -> TypeError:
+def _fail(why: str, args: tuple, kwargs: dict, signature: str | None = None) -> TypeError:
+    """function_type_utils' binding TypeError (`signature`: a ConcreteFunction's, which TF names)."""
+    tail = "" if signature is None else f" for signature: {signature}"
     return TypeError(f"Binding inputs to tf.function failed due to `{why}`. Received args: {args!r} and kwargs: "
-                     f"{kwargs!r}.")
+                     f"{kwargs!r}{tail}.")
 
 
-def _as_spec(value: Any, spec: Any, args: tuple, kwargs: dict) -> Any:
+def _as_spec(value: Any, spec: Any, args: tuple, kwargs: dict, signature: str | None = None) -> Any:
     import numpy as np
 
     from simdist.runtime.values import DistributedValues
@@ -40,15 +42,15 @@ def _as_spec(value: Any, spec: Any, args: tuple, kwargs: dict) -> Any:
         try:
             t = convert_to_tensor(value.astype(spec.dtype.as_numpy_dtype))
         except (TypeError, ValueError) as e:
-            raise _fail(str(e), args, kwargs) from None
+            raise _fail(str(e), args, kwargs, signature) from None
     else:
         try:
             t = convert_to_tensor(value, dtype=spec.dtype)
         except (TypeError, ValueError) as e:
-            raise _fail(str(e), args, kwargs) from None
+            raise _fail(str(e), args, kwargs, signature) from None
     if t.dtype != spec.dtype or not spec.shape.is_compatible_with(t.shape):
         raise _fail(f"Can not cast {_spec_text(t.shape, t.dtype)} to {_spec_text(spec.shape, spec.dtype)}",
-                    args, kwargs)
+                    args, kwargs, signature)
     if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
         return value      # (a Variable: passed as it is)
     # (its dimensions the spec leaves unknown, unknown to the graph: runtime/ops/static_shapes.py)

@@ -71,12 +71,24 @@ assert_greater_equal = _binary("greater_equal", "x >= y")
 
 def assert_near(x: _Any, y: _Any, rtol: float | None = None, atol: float | None = None, message: str | None = None,
                 summarize: _Any = None, name: _Any = None) -> _Any:
-    a, b = _convert_to_tensor(x)._v, _convert_to_tensor(y)._v
-    eps = float(_np.finfo(a.dtype).eps) if a.dtype.kind == "f" else 0.0
-    rt = 10 * eps if rtol is None else rtol
-    at = 10 * eps if atol is None else atol
-    _check(bool(_np.all(_np.abs(a - b) <= at + rt * _np.abs(b))), message, "x and y are close", {"x": a, "y": b})
-    return _op_result("assert_near/Assert/Assert", "Assert")
+    """`tf.debugging.assert_near` (check_ops.py): every |x - y| < atol + rtol * |y| (strictly), rtol
+    and atol 10 eps of x's real dtype by default (np.finfo: an integer x is ValueError), y converted
+    to x's dtype; else tf.Assert's InvalidArgumentError with TF's data list (the message, the
+    tolerances, x and y with their shapes and dtypes)."""
+    from simdist.runtime.ops import math as _math, reductions as _red, unary as _un
+    from simdist.runtime.ops.control_flow import Assert as _assert
+    xt = _convert_to_tensor(x)
+    yt = _convert_to_tensor(y, dtype=xt.dtype)
+    dtype = xt.dtype.real_dtype if xt.dtype.is_complex else xt.dtype
+    eps = _np.finfo(dtype.as_numpy_dtype).eps
+    rt = _convert_to_tensor(10 * eps if rtol is None else rtol, dtype=dtype)
+    at = _convert_to_tensor(10 * eps if atol is None else atol, dtype=dtype)
+    data = [_prefix(message), f"x and y not equal to tolerance rtol = {rt!s}, atol = {at!s}",
+            f"x (shape={xt.shape} dtype={xt.dtype.name}) = ", xt, f"y (shape={yt.shape} dtype={yt.dtype.name}) = ", yt]
+    tol = at + rt * _un.abs_(yt)
+    condition = _red.reduce_all(_math.less(_un.abs_(xt - yt), tol))
+    return _assert(condition, data, summarize=summarize, name="assert_near/Assert")
+
 
 from simdist.runtime.ops.control_flow import Assert  # noqa: E402,F401  (tf.debugging.Assert is tf.Assert)
 

@@ -118,25 +118,32 @@ def _batches(src: DatasetV2, size: int, drop: bool, make: Callable[[list[list[np
         if not buf or (drop and len(buf) < size):
             state["done"] = True
             raise StopIteration
-        return make(buf)
+        return make(buf, fused=True) if state["fused"] else make(buf)
     return Steps(step)
 
 
-def _stack(rows: list[list[np.ndarray]], offset: int = 0) -> list[np.ndarray]:
-    """Each component of the rows stacked (`offset`: the number of the first component in messages)."""
+def _stack(rows: list[list[np.ndarray]], offset: int = 0, fused: bool = False) -> list[np.ndarray]:
+    """Each component of the rows stacked (`offset`: the number of the first component in messages).
+    BatchDataset (CopyBatch) refuses an element whose shape differs from the first's; a fused
+    MapAndBatchDataset (`fused`) copies each element flat into a batch of the first element's shape
+    (batch_util::CopyElementToSlice), refusing only a different number of elements."""
     out = []
     for i in range(len(rows[0])):
         first = rows[0][i].shape
         for k, r in enumerate(rows[1:], start=1):
-            if r[i].shape != first:
+            if r[i].shape != first and not fused:
                 raise errors.InvalidArgumentError(
                     None, None, f"Cannot batch tensors with different shapes in component {i + offset}. First element "
                     f"had shape {_fmt_shape(first)} and element {k} had shape {_fmt_shape(r[i].shape)}.")
-        out.append(np.stack([r[i] for r in rows]))
+            if r[i].shape != first and r[i].size != rows[0][i].size:
+                raise errors.InvalidArgumentError(
+                    None, None, "Cannot add tensor to the batch: number of elements does not match. Shapes are: "
+                    f"[tensor]: {_fmt_shape(r[i].shape)}, [batch]: {_fmt_shape(first)}")
+        out.append(np.stack([r[i].reshape(first) for r in rows]))
     return out
 
 
-def _stack_composite(rows: list[list[np.ndarray]], specs: list[Any]) -> list[np.ndarray]:
+def _stack_composite(rows: list[list[np.ndarray]], specs: list[Any], fused: bool = False) -> list[np.ndarray]:
     """A batch of elements with SparseTensor leaves: each sparse leaf's three components combined as
     DeserializeSparse does (components.batch_sparse), the dense components stacked (`_stack`; its
     component numbers those of the flat list)."""
@@ -151,7 +158,7 @@ def _stack_composite(rows: list[list[np.ndarray]], specs: list[Any]) -> list[np.
             out.extend(components.batch_ragged([r[i:i + w] for r in rows], spec))
             i += w
         else:
-            out.extend(_stack([[r[i]] for r in rows], i))
+            out.extend(_stack([[r[i]] for r in rows], i, fused))
             i += 1
     return out
 

@@ -305,15 +305,26 @@ def Assert(condition: Any, data: Any, summarize: Any = None, name: str | None = 
         if context.in_function():   # (the Assert kernel's message, when the graph runs)
             from simdist.runtime.ops import assert_summary
             raise errors.InvalidArgumentError(None, None, assert_summary.message(data, summarize))
-        shown = []
-        for d in data:
-            if isinstance(d, Tensor):
-                shown.append(", ".join(str(v) for v in np.asarray(d.numpy()).reshape(-1).tolist()))
-            else:
-                shown.append(str(d.encode() if isinstance(d, str) else d))
+        shown = [_summarize_eager(d if isinstance(d, Tensor) else convert_to_tensor(d), summarize) for d in data]
         raise errors.InvalidArgumentError(None, None, f"Expected '{condition!s}' to be true. Summarized data: "
                                           + "\n".join(shown))
     return op_result(f"{name or 'Assert'}/Assert", "Assert")
+
+
+def _summarize_eager(t: Tensor, summarize: Any) -> str:
+    """control_flow_assert._summarize_eager (TF's Tensor::SummarizeValue): the first `summarize`
+    elements (3 when None, all when negative) of a non-scalar, then "..." if some are left; a
+    scalar's value, or nothing when summarize is 0. Each element as str() of its NumPy value."""
+    a = np.asarray(t.numpy())
+    n = 3 if summarize is None else (a.size if summarize < 0 else int(summarize))
+    if a.ndim:
+        flat = a.reshape(-1)
+        shown = [str(v) for v in flat[:n]]
+        if len(shown) < flat.size:
+            shown.append("...")
+    else:
+        shown = [str(t.numpy())] if n != 0 else []
+    return ", ".join(shown)
 
 
 def no_op(name: str | None = None) -> Any:
