@@ -22,7 +22,11 @@ def keras_op(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     def op(*args: Any, **kwargs: Any) -> Any:
         if name not in STATIC and any_symbolic_tensors(args, kwargs):
             from simdist.keras.layers.op_layer import Operation
-            return Operation(functools.partial(fn, **kwargs) if kwargs else fn, name)(*args)
+            # KerasTensors given by keyword (`average(x, weights=w)`) are the node's inputs too, so the
+            # output spec is probed with them and the graph feeds them; other keywords are bound
+            symbolic = {k: v for k, v in kwargs.items() if any_symbolic_tensors((v,))}
+            bound = {k: v for k, v in kwargs.items() if k not in symbolic}
+            return Operation(functools.partial(fn, **bound) if bound else fn, name)(*args, **symbolic)
         return fn(*args, **kwargs)
     op.__name__ = name
     op.__qualname__ = name

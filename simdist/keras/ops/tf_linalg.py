@@ -69,7 +69,7 @@ def lu_factor(a):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    from keras.src.backend.tensorflow.numpy import moveaxis
+    from simdist.keras.ops.tf_numpy import moveaxis
 
     x = convert_to_tensor(x)
     x_shape = x.shape

@@ -593,7 +593,7 @@ def matmul(x1, x2):
         )
 
     if x1_sparse or x2_sparse:
-        from keras.src.ops.operation_utils import compute_matmul_output_shape
+        from simdist.keras.ops.op_utils import compute_matmul_output_shape
 
         output_shape = compute_matmul_output_shape(x1_shape, x2_shape)
         if x1_sparse and x2_sparse:
@@ -1019,7 +1019,7 @@ def array(x, dtype=None):
 
 
 def view(x, dtype=None):
-    from keras.src import backend
+    from simdist.keras.ops.shim import backend
 
     x = convert_to_tensor(x)
     old_dtype = tf.as_dtype(backend.standardize_dtype(x.dtype))
@@ -1588,7 +1588,7 @@ def expand_dims(x, axis):
     out_ndim = len(x.shape) + len(axis)
     axis = sorted([canonicalize_axis(a, out_ndim) for a in axis])
     if isinstance(x, tf.SparseTensor):
-        from keras.src.ops.operation_utils import (
+        from simdist.keras.ops.op_utils import (
             compute_expand_dims_output_shape,
         )
 
@@ -2851,7 +2851,7 @@ def repeat(x, repeats, axis=None):
 def reshape(x, newshape):
     x = convert_to_tensor(x)
     if isinstance(x, tf.SparseTensor):
-        from keras.src.ops.operation_utils import compute_reshape_output_shape
+        from simdist.keras.ops.op_utils import compute_reshape_output_shape
 
         output_shape = compute_reshape_output_shape(
             x.shape, newshape, "newshape"
@@ -3102,7 +3102,7 @@ def take(x, indices, axis=None):
 
 
 def take_along_axis(x, indices, axis=None):
-    from keras.src.ops import operation_utils
+    from simdist.keras.ops import op_utils as operation_utils
 
     x = convert_to_tensor(x)
     indices = convert_to_tensor(indices, "int64")
@@ -3570,7 +3570,7 @@ def squeeze(x, axis=None):
 
 def transpose(x, axes=None):
     if isinstance(x, tf.SparseTensor):
-        from keras.src.ops.operation_utils import compute_transpose_output_shape
+        from simdist.keras.ops.op_utils import compute_transpose_output_shape
 
         output = tf.sparse.transpose(x, perm=axes)
         output.set_shape(compute_transpose_output_shape(x.shape, axes))
