@@ -113,6 +113,42 @@ class KerasTensor:
     __neg__ = _op("negative", lambda a: tf.negative(a))
     del _op
 
+    # (Keras 3.15's KerasTensor also maps abs, //, %, the comparisons (not ==), &, |, ^, ~, ** from the
+    # left and round() to keras.ops: absolute, floor_divide, mod, less/.../not_equal, logical_and/or/
+    # xor/not, power, round; their symbolic specs are those ops' compute_output_spec)
+    def _keras_op(fname: str, reverse: bool = False) -> Callable[..., Any]:  # noqa: N805
+        def method(self: "KerasTensor", *other: Any) -> Any:
+            from simdist.keras import ops
+            fn = getattr(ops, fname)
+            if not other:
+                return fn(self)
+            return fn(other[0], self) if reverse else fn(self, other[0])
+        return method
+
+    __abs__ = _keras_op("absolute")
+    __rpow__ = _keras_op("power", reverse=True)
+    __floordiv__ = _keras_op("floor_divide")
+    __rfloordiv__ = _keras_op("floor_divide", reverse=True)
+    __mod__ = _keras_op("mod")
+    __rmod__ = _keras_op("mod", reverse=True)
+    __lt__ = _keras_op("less")
+    __le__ = _keras_op("less_equal")
+    __gt__ = _keras_op("greater")
+    __ge__ = _keras_op("greater_equal")
+    __ne__ = _keras_op("not_equal")  # type: ignore[assignment]
+    __and__ = _keras_op("logical_and")
+    __rand__ = _keras_op("logical_and", reverse=True)
+    __or__ = _keras_op("logical_or")
+    __ror__ = _keras_op("logical_or", reverse=True)
+    __xor__ = _keras_op("logical_xor")
+    __rxor__ = _keras_op("logical_xor", reverse=True)
+    __invert__ = _keras_op("logical_not")
+    del _keras_op
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        from simdist.keras import ops
+        return ops.round(self, decimals=ndigits or 0)
+
     def __getitem__(self, key: Any) -> Any:
         from simdist.keras.layers.op_layer import symbolic_op
         return symbolic_op("get_item", lambda x: x[key], self)

@@ -73,6 +73,12 @@ def assert_input_compatibility(input_spec: Any, inputs: Any, layer_name: str) ->
             inputs = [inputs[n] for n in names]
     inputs = flatten(inputs)
     if len(inputs) != len(input_spec):
+        # (Keras 3.15: specs that all have names get the message that asks for a dict)
+        spec_names = [spec.name for spec in input_spec if spec is not None]
+        if len(spec_names) == len(input_spec) and all(spec_names):
+            raise ValueError(f'Layer "{layer_name}" expects {len(input_spec)} named input(s) with keys {spec_names}, '
+                             f"but it received {len(inputs)} input tensors. Pass inputs as a dict, e.g. `layer({{"
+                             + ", ".join(f"'{n}': ..." for n in spec_names) + "})`.")
         raise ValueError(f'Layer "{layer_name}" expects {len(input_spec)} input(s), but it received {len(inputs)} '
                          f"input tensors. Inputs received: {inputs}")
     for index, (x, spec) in enumerate(zip(inputs, input_spec)):

@@ -27,9 +27,10 @@ class Operation:
     def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
         return compute_output_spec(self.fn, *args, **kwargs)
 
-    def record(self, args: tuple, outputs: Any) -> Any:
-        """Record a node of this operation on symbolic `args` whose output spec is `outputs`."""
-        Node(self, call_args=args, call_kwargs={}, outputs=outputs)
+    def record(self, args: tuple, outputs: Any, kwargs: dict | None = None) -> Any:
+        """Record a node of this operation on symbolic `args` (and keyword tensors `kwargs`) whose output
+        spec is `outputs`."""
+        Node(self, call_args=args, call_kwargs=kwargs or {}, outputs=outputs)
         return outputs
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 
 from simdist import tf
 from simdist.keras import traced
+from simdist.keras.naming import to_snake_case
 from simdist.keras.losses.loss import unscale_loss_for_distribution
 
 
@@ -83,13 +84,15 @@ def is_binary_or_sparse_categorical(y_true: Any, y_pred: Any) -> tuple[bool, boo
 
 
 def _object_name(obj: Any) -> str:
+    """keras/src/utils/naming.py get_object_name: a Keras object's `name`, else the snake case of a
+    function's `__name__` ("myAbsErr" -> "my_abs_err"), else of its class's name."""
     name = getattr(obj, "name", None)
     if isinstance(name, str):
         return name
     fn = getattr(obj, "__name__", None)
     if fn:
-        return fn
-    return type(obj).__name__.lower()
+        return to_snake_case(fn)
+    return to_snake_case(type(obj).__name__)
 
 
 def get_metric(identifier: Any, y_true: Any, y_pred: Any) -> Any:

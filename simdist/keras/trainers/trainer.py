@@ -60,7 +60,9 @@ class Trainer:
         self.test_function: Any = None
         self.predict_function: Any = None
         self.unrolled_steps_per_execution = 1
-        self._distribute_reduction_method: Any = None
+        # (no `_distribute_reduction_method` until the setter runs: Keras 3.15's TF trainer never sets
+        # it, so reading the property first is an AttributeError; the step's reduction is always
+        # "auto", whatever is set: clause keras.fit.logs)
         self.stop_training = False
         self.stop_evaluating = False
         self.stop_predicting = False
@@ -75,6 +77,8 @@ class Trainer:
 
     @property
     def distribute_reduction_method(self) -> str:
+        """Keras 3.15 (backend/tensorflow/trainer.py): the set value or "auto"; the train/test steps
+        reduce with "auto" whatever it is."""
         return self._distribute_reduction_method or "auto"
 
     @distribute_reduction_method.setter
