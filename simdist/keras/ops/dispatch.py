@@ -28,14 +28,16 @@ def keras_op(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
             from simdist.keras.ops import ops_shim
             if ops_shim.in_output_spec():   # called by another op's compute_output_spec: its spec only
                 return fn(*args, **kwargs)
-            # KerasTensors given by keyword (`average(x, weights=w)`) are the node's inputs too, so the
-            # graph feeds them; other keywords are bound (cov23a)
+            spec = ops_shim.keras_output_spec(fn, args, kwargs)
+            if spec is ops_shim.NO_SPEC or not any(type(t).__name__ == "KerasTensor" for t in flatten(spec)):
+                # no symbolic branch taken: keywords are bound as they are (a KerasTensor among them then
+                # reaches the eager function, whose error is Keras's: `bincount(x, weights=<KerasTensor>)`)
+                return Operation(functools.partial(fn, **kwargs) if kwargs else fn, name)(*args)
+            # the function's symbolic branch ran: KerasTensors given by keyword (`average(x, weights=w)`) are
+            # the node's inputs too, so the graph feeds them; other keywords are bound (cov23a)
             symbolic = {k: v for k, v in kwargs.items() if any_symbolic_tensors((v,))}
             bound = {k: v for k, v in kwargs.items() if k not in symbolic}
-            spec = ops_shim.keras_output_spec(fn, args, kwargs)
             op = Operation(functools.partial(fn, **bound) if bound else fn, name)
-            if spec is ops_shim.NO_SPEC or not any(type(t).__name__ == "KerasTensor" for t in flatten(spec)):
-                return op(*args, **symbolic)
             return op.record(args, spec, symbolic)
         return fn(*args, **kwargs)
     op.__name__ = name
