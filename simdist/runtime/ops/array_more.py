@@ -201,18 +201,19 @@ def _bound(side: str) -> Any:
     return forward
 
 
-def _no_bool_kernel(name: str, d: dtypes.DType) -> None:
-    """TF registers these kernels for the numeric types only: bool is NotFoundError."""
-    if d.name == "bool":
-        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
-                                   f"{name}[T=DT_BOOL] [Op:{name}]")
+def _no_bool_kernel(name: str, d: dtypes.DType, out_type: dtypes.DType) -> None:
+    """TF registers these kernels for the real number types only (searchsorted_op.cc:
+    TF_CALL_REAL_NUMBER_TYPES): bool, complex and string are NotFoundError (fz23b: complex128,
+    fz14 seed 1420262301 #131)."""
+    if d.name == "bool" or d.kind == "c" or d.name == "string":
+        raise args.no_kernel(name, d, f", out_type=DT_{args.tf_name(out_type).upper()}")
 
 
 def _bound_rule(name: str) -> Any:
     same = args.same_dtype(name)
 
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
-        _no_bool_kernel(name, same(dts, attrs))
+        _no_bool_kernel(name, same(dts, attrs), attrs["out_type"])
         return attrs["out_type"]
     return rule
 

@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, infer_ctx, raw_rules, registry, trace_errors
+from simdist.runtime.ops import dispatch, graph_inputs, infer_ctx, raw_rules, registry, trace_errors
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -231,7 +231,7 @@ _SCALAR = {"bool": _make_bool, "int": _make_int, "float": _make_float, "string":
            "shape": _make_shape}
 
 
-def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True) -> Any:
+def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: str = "") -> Any:
     """The attr's value checked and converted as TF's raw-op wrapper does (None: the attr's
     default, as the generated wrappers read it)."""
     if v is None and not a.get("required"):
@@ -251,8 +251,11 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True) -> Any
     out = _SCALAR[kind](v, arg)
     allowed = a.get("allowed")
     if kind == "string" and allowed and out not in allowed:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr '{a['attr']}' of \"{out}\" is not in the list "
-                                          f"of allowed values: " + ", ".join(f'"{x}"' for x in allowed))
+        listed = ", ".join(f'"{x}"' for x in allowed)
+        err = errors.InvalidArgumentError(None, None, f"Value for attr '{a['attr']}' of \"{out}\" is not in the list "
+                                          f"of allowed values: {listed}")
+        # (a graph: op_def_library's ValueError; fz23b)
+        raise trace_errors.bad_attr(err, op, a["attr"], out, listed) if op else err
     return out
 
 
@@ -438,9 +441,12 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
                                                              type(kw[a["py"]]) is not np.float64)
                    for a in spec["args"] if "input" in a)   # (pywrap_tfe_src.cc's CheckOneInput)
+    # (a graph: op_def_library checks the inputs' types before the attrs' allowed values; the
+    # wrapper's make_* TypeErrors, which come first in TF, are of the same class)
+    graph_inputs.check(name, [kw[a["py"]] for a in spec["args"] if "input" in a])
     for a in spec["args"]:
         if "attr" in a:
-            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast)
+            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name)
     inputs = _inputs(spec, kw, vals, fname, name)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
