@@ -264,5 +264,14 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
         return depthwise_conv2d_backprop_filter(to_channels_last(x), filter_sizes, to_channels_last(g), st, padding,
                                                 "NHWC", dl)
     attrs = _depthwise_attrs(strides, padding, dilations, data_format, op)
+    fs = np.asarray(filter_sizes._v if isinstance(filter_sizes, Tensor) else filter_sizes)
+    if fs.ndim != 1:
+        # (the kernel's check after the type attrs (eagerly "Value for attr 'T' of int64"); a graph's
+        # shape function reads filter_sizes as a shape vector; fz23b: fz14 seed 1420262301 #278)
+        DEPTHWISE_BACKPROP_FILTER.dtype((x.dtype, g.dtype), attrs)
+        raise trace_errors.shape_error(
+            f"Conv2DBackpropFilter: filter_sizes input must be 1-dim, not {fs.ndim} [Op:{op}]",
+            f"Shape must be rank 1 but is rank {fs.ndim}", op, (x.shape.as_list(), list(fs.shape),
+                                                                g.shape.as_list()))
     attrs["filter_sizes"] = shape_arg(filter_sizes)
     return _depthwise_backprop(DEPTHWISE_BACKPROP_FILTER, (x, g), attrs, g.dtype, op)
