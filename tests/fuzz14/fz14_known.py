@@ -73,6 +73,34 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "which fails the trace; simdist's trace runs the ops eagerly, stops at mod's run-time error (deferred to the "
         "calls) and never reaches rfftnd's check, so it traces and its calls raise the ValueError (tracing past a "
         "run-time error is not modelled; rfftnd alone fails the trace on both)",
+    ('call:image.rgb_to_yuv>operator:^', 'accepts', "'err', 'TypeError'"):
+        "`y = tf.image.rgb_to_yuv(x)` of a float32 [None, 2] signature argument, then `y ^ False`, in an "
+        "input_signature tf.function (fz23b: seed 1420262301 #196): TF 2.21's tensordot builds its MatMul on "
+        "reshapes the graph cannot size, so nothing fails at trace until `^` on a float (BitwiseXor's TypeError); "
+        "simdist's trace runs the ops eagerly and stops at the MatMul kernel's run-time error (2 vs 3 columns), "
+        "deferred to the calls, so it never reaches the `^` (tracing past a run-time error is not modelled, as "
+        "call:math.mod>call:signal.rfftnd)",
+    ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
+        "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
+        "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "
+        "Sub's TypeError for a bool x (and traces again each call); simdist's trace runs Unique's kernel, whose rank "
+        "error (\"unique expects a 1D vector\") is a run-time one and stops it (tracing past a run-time error is not "
+        "modelled, as call:unique_with_counts>call:extract_volume_patches)",
+    ("call:nn.relu", "value", "'dist'"):
+        "tf.nn.relu of float32/float64 subnormals (fz23b: seed 1420262301 #298, `relu(features=1e-40)` under "
+        "MirroredStrategy.run): TF 2.21's Relu kernel keeps some subnormals and flushes others by position "
+        "(measured on this AVX2 host: a 1-element input keeps 1e-40 and relu(-1e-40) is -1e-40, n = 3, 5, 7 keep the "
+        "first element only, n = 9, 17, 33 the last; a 2-, 4-, 8- or 16-element input flushes all), which is neither "
+        "the scalar tail nor the packets simdist models for bfloat16 (subnormals._relu_fix) and may differ on the "
+        "reference AVX-512 host; simdist flushes every float32/float64 subnormal (not modelled)",
+    ("call:linalg.svd", "value", "'T', 'complex"):
+        "tf.linalg.svd of a complex128 batch (fz23b: seed 1420262301 #131, function mode; eagerly too): the singular "
+        "values agree, the singular vectors of some matrices differ by a unit phase per column pair (TF 2.21's "
+        "Eigen complex SVD picks other phases than simdist's; both are valid decompositions); not analysed",
+    ("call:linalg.eig", "value", "'T', 'complex"):
+        "tf.linalg.eig of a float32 [1, 4, 3, 3] variable (fz23b: seed 1420262301 #127): the eigenvalues agree as sets (to "
+        "float32 rounding) but come in another order for some matrices, and the eigenvectors with them (TF 2.21's Eigen "
+        "ComplexEigenSolver order against simdist's complex_eigen.py for these inputs); not analysed",
     ("call:linalg.lstsq", "value", "'ok'"):
         "tf.linalg.lstsq(A, rhs, l2_regularizer=0.5) of a float32 A holding inf (seed 14 #771): TF 2.21's answer is "
         "NaN everywhere (its Cholesky path over AᵀA + λI), simdist's Cholesky solve keeps some columns finite; not "

@@ -2,19 +2,7 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_box', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420262001 #79 '
-                                                                                               '(function): TF 2.21 '
-                                                                                               "('calls', (('err', "
-                                                                                               "'InvalidArgumentError'), "
-                                                                                               "('err', "
-                                                                                               "'InvalidArgumentError'), "
-                                                                                               "('err', 'Inva; simdist "
-                                                                                               "('calls', (('err', "
-                                                                                               "'ValueError'), ('err', "
-                                                                                               "'ValueError'), ('err', "
-                                                                                               "'ValueError'), ('ok', "
-                                                                                               "('p",
- ('call:get_static_value>call:math.multiply_no_nan', 'trace-time', "'err', 'ValueError'"): 'seed 1420262001 #113 '
+SEEN: dict[tuple[str, str, str], str] = {('call:get_static_value>call:math.multiply_no_nan', 'trace-time', "'err', 'ValueError'"): 'seed 1420262001 #113 '
                                                                                            "(sig): TF 2.21 ('calls', "
                                                                                            "(('err', 'ValueError'), "
                                                                                            "('err', 'ValueError'), "

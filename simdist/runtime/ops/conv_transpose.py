@@ -214,7 +214,8 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
     op = "DepthwiseConv2dNativeBackpropInput"
     # (the wrapper's make_*: ops.attr-types)
-    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
+    attr_rules.check(op, (input_sizes, filter, out_backprop), strides=strides, padding=padding, data_format=data_format,
+                     dilations=dilations)
     f, g = _t(filter), _t(out_backprop)
     # (an int32 input: 2.5 is TypeError. A tensor of another dtype: traced op_def_library's TypeError;
     # eagerly, when the call leaves the fast path (a list filter: fz14 seed 1420261219 #279), the
@@ -248,7 +249,8 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
     op = "DepthwiseConv2dNativeBackpropFilter"
     # (the wrapper's make_*: ops.attr-types)
-    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
+    attr_rules.check(op, (input, filter_sizes, out_backprop), strides=strides, padding=padding, data_format=data_format,
+                     dilations=dilations)
     x, g = _t(input), _t(out_backprop)
     filter_sizes = args.fixed_input(filter_sizes, dtypes.int32)   # (an int32 input: [[1.0]] is TypeError)
     if isinstance(filter_sizes, Tensor) and filter_sizes.dtype != dtypes.int32:
