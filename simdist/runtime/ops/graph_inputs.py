@@ -22,9 +22,10 @@ __all__ = ["check"]
 def check(op: str, values: Sequence[Any]) -> None:
     """Raise op_def_library's error for the first of `values` (the op's inputs in OpDef order, as
     the caller gives them) that TF refuses while it builds a graph; nothing outside a tf.function,
-    for an op the recorded OpDefs lack, or for values TF converts. Inputs of a fixed dtype are
-    left to the op (a tensor captured from eager code fails there with AssertionError in TF 2.21,
-    trace_errors.fixed_type); list inputs and type attrs the caller passes end the check."""
+    for an op the recorded OpDefs lack, or for values TF converts (a tensor captured from eager
+    code for an input of fixed dtype fails with AssertionError in TF 2.21, which simdist does not
+    tell apart: trace_errors.fixed_type). List inputs and type attrs the caller passes end the
+    check."""
     if not context.in_function():
         return
     from simdist.runtime.ops import raw_ops
@@ -38,7 +39,9 @@ def check(op: str, values: Sequence[Any]) -> None:
         attr = a.get("type_attr")
         if "number_attr" in a or "type_list_attr" in a or attr in given:
             return
-        if attr is None:
+        if attr is None:   # (an input of a fixed dtype: converted to it)
+            if "dtype" in a:
+                _convert(op, a["input"], v, None, dtypes.as_dtype(a["dtype"]))
             continue
         if attr in fixed:
             _convert(op, a["input"], v, *fixed[attr])
@@ -80,9 +83,10 @@ def _first(v: Any, allowed: Sequence[str] | None, default: str | None) -> dtypes
         return None
 
 
-def _convert(op: str, name: str, v: Any, first: str, want: dtypes.DType) -> None:
-    """A later input of a type attr that `first` fixed to `want`: a tensor of another dtype, or a
-    value that does not convert to it (op_def_library's two TypeErrors)."""
+def _convert(op: str, name: str, v: Any, first: str | None, want: dtypes.DType) -> None:
+    """A later input of a type attr that input `first` fixed to `want`, or an input of fixed dtype
+    `want` (first None): a tensor of another dtype, or a value that does not convert to it
+    (op_def_library's two TypeErrors)."""
     dt = _dtype_of(v)
     if dt is None:
         try:
@@ -97,5 +101,5 @@ def _convert(op: str, name: str, v: Any, first: str, want: dtypes.DType) -> None
             except (TypeError, ValueError):
                 return
     if dt != want:
-        raise TypeError(f"Input '{name}' of '{op}' Op has type {dt.name} that does not match type {want.name} of "
-                        f"argument '{first}'.")
+        what = f"expected type of {want.name}" if first is None else f"type {want.name} of argument '{first}'"
+        raise TypeError(f"Input '{name}' of '{op}' Op has type {dt.name} that does not match {what}.")
