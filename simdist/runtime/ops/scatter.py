@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, infer_ctx, static_shapes, trace_errors
+from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
@@ -318,7 +318,11 @@ def _tensor_scatter_call(op: Any, tensor: Any, indices: Any, updates: Any) -> Te
     idx = _indices(indices, op.name)
     # (a graph: the shape function as the op is added, before a run finds no kernel for T: a bool
     # scalar tensor is "Shape must be at least rank 1"; fz23b, fourth generator seed 2301 #7)
-    infer_ctx.check(op.name, {"tensor": x, "indices": idx, "updates": upd}, {})
+    if context.in_function():
+        text = tensor_scatter_shape_text(*[static_shapes.known_shape(v) for v in (x, idx, upd)])
+        if text is not None:
+            raise trace_errors.mark_shape(errors.InvalidArgumentError(None, None, f"{text} [Op:{op.name}]"), text,
+                                          op.name, [v.shape.as_list() for v in (x, idx, upd)])
     try:
         return dispatch.execute(op, (x, idx, upd))
     except errors.InvalidArgumentError as e:   # (traced: the shape function's ValueError, where it sees one)
