@@ -101,6 +101,15 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.linalg.eig of a float32 [1, 4, 3, 3] variable (fz23b: seed 1420262301 #127): the eigenvalues agree as sets (to "
         "float32 rounding) but come in another order for some matrices, and the eigenvectors with them (TF 2.21's Eigen "
         "ComplexEigenSolver order against simdist's complex_eigen.py for these inputs); not analysed",
+    ("call:math.l2_normalize", "gradient", "'ok'"):
+        "the second-order gradient of tf.math.l2_normalize(x, axis=2) of a float32 Variable whose axis has size 1 "
+        "(seed 1420262201 #119, tape order 2; fz23b analysed it): the function is sign(x), its first gradient "
+        "rounding noise (-5.96e-08 where |x| = 1.5, equal on both sides), and its second gradient goes through "
+        "RsqrtGrad's gradient: TF 2.21's _RsqrtGradGrad (math_grad.py: -1.5 * conj(grad) * b * square(conj(a)), "
+        "rsqrt_grad(conj(a), grad)), where simdist's RsqrtGrad is a composition of Mul ops (unary.rsqrt_grad, the "
+        "kernel's values) differentiated op by op, so the second gradient rounds otherwise: -1.19e-07 in TF, 0 or "
+        "2.98e-08 in simdist; `tf.math.rsqrt(x * x)`'s second gradient differs in the last bit (0.5925927 against "
+        "0.5925926). Closing it needs RsqrtGrad (and SqrtGrad, ReciprocalGrad) as ops with TF's gradient functions",
     ("call:linalg.lstsq", "value", "'ok'"):
         "tf.linalg.lstsq(A, rhs, l2_regularizer=0.5) of a float32 A holding inf (seed 14 #771): TF 2.21's answer is "
         "NaN everywhere (its Cholesky path over AᵀA + λI), simdist's Cholesky solve keeps some columns finite; not "

@@ -2,12 +2,7 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:math.l2_normalize', 'gradient', "'ok'"): 'seed 1420262201 #119 (tape, order 2, fz22): tf.math.l2_normalize(x0, '
-                                                 'axis=None, epsilon=1e-6, dim=2) of a float32 Variable; the '
-                                                 "first-order gradients agree, the outer tape's second-order gradient "
-                                                 'is 0 in simdist where TF 2.21 has -1.1920929e-07 entries (as '
-                                                 "fz3_known's (math.l2_normalize, gradient)); not analysed",
- ('call:signal.kaiser_window>call:get_static_value', 'value', "'ok'"): 'seed 1420262101 #56 (tape, fz21): TF 2.21 and '
+SEEN: dict[tuple[str, str, str], str] = {('call:signal.kaiser_window>call:get_static_value', 'value', "'ok'"): 'seed 1420262101 #56 (tape, fz21): TF 2.21 and '
                                                                        "simdist both give the snippet's "
                                                                        "`tf.get_static_value(float('nan'))` as a "
                                                                        'Python nan and the same TypeError for its '
