@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import edge_compare
-from edge_programs import eager as _eager, traced as _traced, sig as _sig
+from edge_programs import eager as _eager, traced as _traced, sig as _sig, var_traced as _var_traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -141,6 +141,40 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.image.crop_to_bounding_box(tf.zeros((4, 4, 1)), 0, tf.constant(-1), 9, 2)")),
     ("crop_to_bounding_box, tensor offset -1 then a Python failure, traced", _T, _traced(
         "tf.image.crop_to_bounding_box(tf.zeros((4, 4, 1)), 0, tf.constant(-1), 9, 2)")),
+    # a fresh seed after the fixes (seed 1420262302 #17, #85, #102, #127)
+    ("scatter_nd of a rank-1 indices list, updates of an unknown dimension, sig", _T, _sig(
+        "tf.scatter_nd(indices=[0, 0, 2], updates=x, shape=tf.TensorShape([3, 1]))", ([3, None], "float16"),
+        "tf.ones((3, 1), tf.float16)")),
+    ("scatter_nd, updates of an unknown dimension, sig", _T, _sig(
+        "tf.scatter_nd(indices=[[0], [0], [2]], updates=x, shape=tf.TensorShape([3, 1]))", ([3, None], "float16"),
+        "tf.ones((3, 1), tf.float16)")),
+    ("scatter_nd, updates of an unknown dimension, wrong inner, sig", _T, _sig(
+        "tf.scatter_nd(indices=[[0], [0], [2]], updates=x, shape=tf.TensorShape([3, 2]))", ([3, None], "float16"),
+        "tf.ones((3, 1), tf.float16)")),
+    ("stateless_sample_distorted_bounding_box of an int8 variable, traced", _T, _var_traced(
+        "tf.image.stateless_sample_distorted_bounding_box(image_size=np.array([], dtype=np.int64), bounding_boxes=v, "
+        "seed=[0, 0])", "tf.Variable(np.array(5, np.int8))")),
+    ("stateless_sample_distorted_bounding_box of an int8 tensor, traced", _T, _traced(
+        "tf.image.stateless_sample_distorted_bounding_box(image_size=[1, 2, 3], bounding_boxes=tf.constant(5, tf.int8), "
+        "seed=[0, 0])")),
+    ("to_hash_bucket_strong of a NumPy bool array, 4 key words", _C, _eager(
+        "tf.strings.to_hash_bucket_strong(np.array([True, False, True, False]), num_buckets=1, key=[1, 5, 3, 3])")),
+    ("to_hash_bucket_strong of a NumPy bool array, num_buckets 0", _C, _eager(
+        "tf.strings.to_hash_bucket_strong(np.array([True]), num_buckets=0, key=[1, 5])")),
+    ("to_hash_bucket_strong of strings, 3 key words", _C, _eager(
+        "tf.strings.to_hash_bucket_strong(['a'], num_buckets=2, key=[1, 5, 3])")),
+    ("conv2d_backprop_input_v2, use_cudnn_on_gpu 1", _ATTR, _eager(
+        "tf.conv2d_backprop_input_v2(tf.ones((2, 1, 4, 2)), [[[[0.25, 0.001], [0.5, 7.0]]]], -(2 ** 63), "
+        "strides=[2, 1, 4, 2], padding='VALID', use_cudnn_on_gpu=1, data_format='NCHW')")),
+    ("conv2d_backprop_input_v2, use_cudnn_on_gpu 1, traced", _ATTR, _traced(
+        "tf.conv2d_backprop_input_v2(tf.ones((2, 1, 4, 2)), [[[[0.25, 0.001], [0.5, 7.0]]]], -(2 ** 63), "
+        "strides=[2, 1, 4, 2], padding='VALID', use_cudnn_on_gpu=1, data_format='NCHW')")),
+    ("conv2d_backprop_input_v2, use_cudnn_on_gpu None", _ATTR, _eager(
+        "tf.conv2d_backprop_input_v2(tf.ones((2, 1, 4, 2)), tf.ones((1, 1, 2, 2)), tf.ones((2, 1, 4, 2)), "
+        "strides=[1, 1, 1, 1], padding='VALID', use_cudnn_on_gpu=None)")),
+    ("conv2d_backprop_filter_v2, padding 1", _ATTR, _eager(
+        "tf.conv2d_backprop_filter_v2(tf.ones((2, 1, 4, 2)), tf.ones((1, 1, 2, 2)), tf.ones((2, 1, 4, 2)), "
+        "strides=[1, 1, 1, 1], padding=1, use_cudnn_on_gpu=1)")),
     # NextAfter's result carries the subnormal mark (fz14 SEEN seed 1420262001 #201)
     ("nextafter toward 4 // -0.0", _SUB, _eager(
         "tf.math.nextafter(x1=np.int64(0), x2=np.array([[[4.0], [0.0]]], dtype=np.float64)) // "

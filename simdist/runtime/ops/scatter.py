@@ -290,6 +290,13 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
             # (traced: ScatterNdShapeHelper merges the shapes the graph knows, ValueError at trace)
             raise trace_errors.mark_shape(e, e.message.replace(" [Op:ScatterNd]", ""), "ScatterNd",
                                           (tuple(idx.shape.as_list()), tuple(upd.shape.as_list()), (len(shp),)))
+        # (a dimension the graph does not know: ScatterNdShapeHelper still merges the ranks, with the
+        # output's dimensions unknown as the traced graph has them; fz23b, fz14 seed 1420262302 #17)
+        text = tensor_scatter_shape_text([None] * len(shp), static_shapes.known_shape(idx),
+                                         static_shapes.known_shape(upd))
+        if text is not None:
+            raise trace_errors.mark_shape(e, text, "ScatterNd", (tuple(idx.shape.as_list()),
+                                                                 tuple(upd.shape.as_list()), (len(shp),)))
         raise
     alloc.check_output("ScatterNd", shp, upd.dtype)
     return dispatch.execute(SCATTER_ND, (idx, upd), {"shape": shp})
