@@ -109,7 +109,16 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "rsqrt_grad(conj(a), grad)), where simdist's RsqrtGrad is a composition of Mul ops (unary.rsqrt_grad, the "
         "kernel's values) differentiated op by op, so the second gradient rounds otherwise: -1.19e-07 in TF, 0 or "
         "2.98e-08 in simdist; `tf.math.rsqrt(x * x)`'s second gradient differs in the last bit (0.5925927 against "
-        "0.5925926). Closing it needs RsqrtGrad (and SqrtGrad, ReciprocalGrad) as ops with TF's gradient functions",
+        "0.5925926); the same root gives NaN where TF has 0 (seed 1420262302 #26: l2_normalize of a complex vector "
+        "holding NaN, order 2; `x * rsqrt(maximum(reduce_sum(x * x), 1e-12))` with a NaN is [nan, 0, 0] in TF: "
+        "RsqrtGrad(conj(a), 0) is +0 there). fz23b made RsqrtGrad an op with _RsqrtGradGrad (both programs then "
+        "agree, the op and gradient tests pass) but left it out: a new registered op needs an entry in "
+        "tests/ops/specs_*.py, which re-stamps test_op_differential_tf.py's golden (oneDNN ops in it) — for the lead. "
+        "SqrtGrad and ReciprocalGrad are compositions in simdist too",
+    ("call:nn.l2_normalize", "gradient", "'ok'"):
+        "tf.nn.l2_normalize's second-order gradient (the same function as tf.math.l2_normalize; seed 1420262302 #26, "
+        "a complex64 vector holding NaN under an outer tape): the call:math.l2_normalize gradient class above "
+        "(RsqrtGrad a composition in simdist, TF's _RsqrtGradGrad: NaN where TF has 0)",
     ("call:linalg.lstsq", "value", "'ok'"):
         "tf.linalg.lstsq(A, rhs, l2_regularizer=0.5) of a float32 A holding inf (seed 14 #771): TF 2.21's answer is "
         "NaN everywhere (its Cholesky path over AᵀA + λI), simdist's Cholesky solve keeps some columns finite; not "
