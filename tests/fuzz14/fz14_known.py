@@ -73,6 +73,52 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "which fails the trace; simdist's trace runs the ops eagerly, stops at mod's run-time error (deferred to the "
         "calls) and never reaches rfftnd's check, so it traces and its calls raise the ValueError (tracing past a "
         "run-time error is not modelled; rfftnd alone fails the trace on both)",
+    ('call:image.rgb_to_yuv>operator:^', 'accepts', "'err', 'TypeError'"):
+        "`y = tf.image.rgb_to_yuv(x)` of a float32 [None, 2] signature argument, then `y ^ False`, in an "
+        "input_signature tf.function (fz23b: seed 1420262301 #196): TF 2.21's tensordot builds its MatMul on "
+        "reshapes the graph cannot size, so nothing fails at trace until `^` on a float (BitwiseXor's TypeError); "
+        "simdist's trace runs the ops eagerly and stops at the MatMul kernel's run-time error (2 vs 3 columns), "
+        "deferred to the calls, so it never reaches the `^` (tracing past a run-time error is not modelled, as "
+        "call:math.mod>call:signal.rfftnd)",
+    ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
+        "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
+        "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "
+        "Sub's TypeError for a bool x (and traces again each call); simdist's trace runs Unique's kernel, whose rank "
+        "error (\"unique expects a 1D vector\") is a run-time one and stops it (tracing past a run-time error is not "
+        "modelled, as call:unique_with_counts>call:extract_volume_patches)",
+    ("call:nn.relu", "value", "'dist'"):
+        "tf.nn.relu of float32/float64 subnormals (fz23b: seed 1420262301 #298, `relu(features=1e-40)` under "
+        "MirroredStrategy.run): TF 2.21's Relu kernel keeps some subnormals and flushes others by position "
+        "(measured on this AVX2 host: a 1-element input keeps 1e-40 and relu(-1e-40) is -1e-40, n = 3, 5, 7 keep the "
+        "first element only, n = 9, 17, 33 the last; a 2-, 4-, 8- or 16-element input flushes all), which is neither "
+        "the scalar tail nor the packets simdist models for bfloat16 (subnormals._relu_fix) and may differ on the "
+        "reference AVX-512 host; simdist flushes every float32/float64 subnormal (not modelled)",
+    ("call:linalg.svd", "value", "'T', 'complex"):
+        "tf.linalg.svd of a complex128 batch (fz23b: seed 1420262301 #131, function mode; eagerly too): the singular "
+        "values agree, the singular vectors of some matrices differ by a unit phase per column pair (TF 2.21's "
+        "Eigen complex SVD picks other phases than simdist's; both are valid decompositions); not analysed",
+    ("call:linalg.eig", "value", "'T', 'complex"):
+        "tf.linalg.eig of a float32 [1, 4, 3, 3] variable (fz23b: seed 1420262301 #127): the eigenvalues agree as sets (to "
+        "float32 rounding) but come in another order for some matrices, and the eigenvectors with them (TF 2.21's Eigen "
+        "ComplexEigenSolver order against simdist's complex_eigen.py for these inputs); not analysed",
+    ("call:math.l2_normalize", "gradient", "'ok'"):
+        "the second-order gradient of tf.math.l2_normalize(x, axis=2) of a float32 Variable whose axis has size 1 "
+        "(seed 1420262201 #119, tape order 2; fz23b analysed it): the function is sign(x), its first gradient "
+        "rounding noise (-5.96e-08 where |x| = 1.5, equal on both sides), and its second gradient goes through "
+        "RsqrtGrad's gradient: TF 2.21's _RsqrtGradGrad (math_grad.py: -1.5 * conj(grad) * b * square(conj(a)), "
+        "rsqrt_grad(conj(a), grad)), where simdist's RsqrtGrad is a composition of Mul ops (unary.rsqrt_grad, the "
+        "kernel's values) differentiated op by op, so the second gradient rounds otherwise: -1.19e-07 in TF, 0 or "
+        "2.98e-08 in simdist; `tf.math.rsqrt(x * x)`'s second gradient differs in the last bit (0.5925927 against "
+        "0.5925926); the same root gives NaN where TF has 0 (seed 1420262302 #26: l2_normalize of a complex vector "
+        "holding NaN, order 2; `x * rsqrt(maximum(reduce_sum(x * x), 1e-12))` with a NaN is [nan, 0, 0] in TF: "
+        "RsqrtGrad(conj(a), 0) is +0 there). fz23b made RsqrtGrad an op with _RsqrtGradGrad (both programs then "
+        "agree, the op and gradient tests pass) but left it out: a new registered op needs an entry in "
+        "tests/ops/specs_*.py, which re-stamps test_op_differential_tf.py's golden (oneDNN ops in it) — for the lead. "
+        "SqrtGrad and ReciprocalGrad are compositions in simdist too",
+    ("call:nn.l2_normalize", "gradient", "'ok'"):
+        "tf.nn.l2_normalize's second-order gradient (the same function as tf.math.l2_normalize; seed 1420262302 #26, "
+        "a complex64 vector holding NaN under an outer tape): the call:math.l2_normalize gradient class above "
+        "(RsqrtGrad a composition in simdist, TF's _RsqrtGradGrad: NaN where TF has 0)",
     ("call:linalg.lstsq", "value", "'ok'"):
         "tf.linalg.lstsq(A, rhs, l2_regularizer=0.5) of a float32 A holding inf (seed 14 #771): TF 2.21's answer is "
         "NaN everywhere (its Cholesky path over AᵀA + λI), simdist's Cholesky solve keeps some columns finite; not "

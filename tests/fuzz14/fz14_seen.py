@@ -2,57 +2,7 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_box', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420262001 #79 '
-                                                                                               '(function): TF 2.21 '
-                                                                                               "('calls', (('err', "
-                                                                                               "'InvalidArgumentError'), "
-                                                                                               "('err', "
-                                                                                               "'InvalidArgumentError'), "
-                                                                                               "('err', 'Inva; simdist "
-                                                                                               "('calls', (('err', "
-                                                                                               "'ValueError'), ('err', "
-                                                                                               "'ValueError'), ('err', "
-                                                                                               "'ValueError'), ('ok', "
-                                                                                               "('p",
- ('call:get_static_value>call:math.multiply_no_nan', 'trace-time', "'err', 'ValueError'"): 'seed 1420262001 #113 '
-                                                                                           "(sig): TF 2.21 ('calls', "
-                                                                                           "(('err', 'ValueError'), "
-                                                                                           "('err', 'ValueError'), "
-                                                                                           "('err', 'ValueError'))); "
-                                                                                           "simdist ('calls', (('ok', "
-                                                                                           "'traced'), ('err', "
-                                                                                           "'ValueError'), ('err', "
-                                                                                           "'ValueError')))",
- ('call:image.draw_bounding_boxes>call:image.stateless_random_flip_left_right', 'error-class', "'err', 'TypeError'"): 'seed '
-                                                                                                                      '1420261202 '
-                                                                                                                      '#935 '
-                                                                                                                      '(sig): '
-                                                                                                                      'TF '
-                                                                                                                      '2.21 '
-                                                                                                                      "('calls', "
-                                                                                                                      "(('err', "
-                                                                                                                      "'TypeError'), "
-                                                                                                                      "('err', "
-                                                                                                                      "'TypeError'), "
-                                                                                                                      "('err', "
-                                                                                                                      "'TypeError'))); "
-                                                                                                                      'simdist '
-                                                                                                                      "('calls', "
-                                                                                                                      "(('err', "
-                                                                                                                      "'ValueError'), "
-                                                                                                                      "('err', "
-                                                                                                                      "'ValueError'), "
-                                                                                                                      "('err', "
-                                                                                                                      "'ValueError')))",
- ('call:math.nextafter>augmented://=', 'value', "'ok'"): "seed 1420262001 #201 (eager): TF 2.21 ('ok', ('T', "
-                                                         "'float32', (1, 2, 1), array([[[nan],; simdist ('ok', ('T', "
-                                                         "'float32', (1, 2, 1), array([[[-inf],",
- ('call:math.truediv>call:math.angle', 'value', "'ok'"): "seed 1420262001 #5 (sig): TF 2.21 ('calls', (('ok', "
-                                                         "'traced'), ('ok', ('T', 'float32', (2, 2, 3, 2), "
-                                                         "array([[[[-1.1071488 , ; simdist ('calls', (('ok', "
-                                                         "'traced'), ('ok', ('T', 'float32', (2, 2, 3, 2), "
-                                                         'array([[[[-1.1071488 , ',
- ('call:signal.kaiser_window>call:get_static_value', 'value', "'ok'"): 'seed 1420262101 #56 (tape, fz21): TF 2.21 and '
+SEEN: dict[tuple[str, str, str], str] = {('call:signal.kaiser_window>call:get_static_value', 'value', "'ok'"): 'seed 1420262101 #56 (tape, fz21): TF 2.21 and '
                                                                        "simdist both give the snippet's "
                                                                        "`tf.get_static_value(float('nan'))` as a "
                                                                        'Python nan and the same TypeError for its '
@@ -65,5 +15,4 @@ SEEN: dict[tuple[str, str, str], str] = {('call:add>call:image.crop_to_bounding_
                                                                        'tape mode, but disagrees in `fz14_campaign.py '
                                                                        '1420262101 56 1` with the kept answer: an '
                                                                        'outcome that depends on what ran before in one '
-                                                                       'process; not analysed',
- ('call:math.l2_normalize', 'gradient', "'ok'"): "seed 1420262201 #119 (tape, order 2, fz22): tf.math.l2_normalize(x0, axis=None, epsilon=1e-6, dim=2) of a float32 Variable; the first-order gradients agree, the outer tape's second-order gradient is 0 in simdist where TF 2.21 has -1.1920929e-07 entries (as fz3_known's (math.l2_normalize, gradient)); not analysed"}
+                                                                       'process; not analysed'}

@@ -24,6 +24,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "would not help: AssignAddVariableOp has no bool kernel whatever the values, so every dry run stops there; "
         "a fix needs dry runs that go on past a kernel's run-time error with a placeholder output of the op's "
         "dtype and shape (TF's trace never runs kernels)",
+    ("convert:tf.Variable", "trace-time", "UnliftableError"):
+        "tf.Variable([x, x], dtype=tf.int64) of an int32 input_signature argument (fz23b: seed 2301 #154): TF 2.21's "
+        "get_concrete_function lifts the variable's initial value out of the graph and fails (UnliftableError: "
+        "the value depends on a placeholder), and its calls raise ValueError; simdist has no initializer lifting, "
+        "so the trace raises the creation's ValueError as the calls do",
     ("convert:tf.Variable", "accepts", "ValueError"):
         "tf.Variable created inside a tf.function on every call: TF 2.21 traces the first call twice (the second "
         "trace refuses the creation: ValueError \"tf.function only supports singleton tf.Variables created on the "

@@ -980,19 +980,23 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     if axis is None:
         axis = batch_dims
     bd = int(batch_dims)
-    if bd != 0 and int(axis._v if isinstance(axis, Tensor) else axis) != 0:
+    # `if tensor_util.constant_value(axis) != 0` as Python evaluates it: a list axis is never 0, a
+    # tensor the graph does not know is None there (so "not 0"); an axis 0 drops batch_dims and
+    # reads a variable's rows (sparse_read)
+    value = (axis._v if graph_constants.python_constant(axis) else None) if isinstance(axis, Tensor) else axis
+    if not value != 0 and hasattr(params, "sparse_read"):
+        # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,
+        # which in TF 2.21 leaves the rows in shard order (clause pss.sharded-gather)
+        return params.sparse_read(indices)
+    ax = _gather_axis(params, indices, axis)
+    if bd != 0 and value != 0:
         try:
-            return _batch_gather(params, indices, axis, bd)
+            return _batch_gather(params, indices, ax, bd)
         except errors.InvalidArgumentError as e:   # (traced: GatherV2's shape function, where it sees it)
             from simdist.runtime.ops import array_shape_fns
             p, idx = _t(params), _t(indices)
             raise array_shape_fns.marked(e, array_shape_fns.gather_v2(p, idx, axis, bd), "GatherV2",
                                          [p, idx, axis]) from None
-    ax = 0 if axis is None else int(axis)
-    if ax == 0 and batch_dims == 0 and hasattr(params, "sparse_read"):
-        # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,
-        # which in TF 2.21 leaves the rows in shard order (clause pss.sharded-gather)
-        return params.sparse_read(indices)
     p = _t(params)
     idx = _t(indices)
     if idx.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64):   # checked by the kernel's attrs in eager
@@ -1005,6 +1009,25 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     # the axis as given: the gradient is IndexedSlices only for a literal axis 0 (TF's _GatherV2Grad
     # tests `constant_value(axis) == 0`; axis=-2 of a matrix has a dense gradient)
     return dispatch.execute(GATHER, (p, idx), {"axis": ax})
+
+
+def _gather_axis(params: Any, indices: Any, axis: Any) -> int:
+    """GatherV2's `axis` input as its op takes it (TF's fast path converts params, indices, then
+    axis with inferred dtypes): an int32/int64 scalar, its value. Eagerly the type attrs are
+    checked first (Tindices, then Taxis: "Value for attr 'Taxis' of float ..."; traced
+    op_def_library's TypeError), then the kernel's "axis must be scalar" (traced the shape
+    function's rank-0 ValueError). A list axis is a float32 [] or an int32 vector (fz23b)."""
+    p, idx = _t(params), _t(indices)
+    a = axis if isinstance(axis, Tensor) else convert_to_tensor(axis)
+    if idx.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64):
+        raise trace_errors.attr_not_allowed("GatherV2", "Tindices", idx.dtype, "int16, int32, int64")
+    if a.dtype not in (dtypes.int32, dtypes.int64):
+        raise trace_errors.attr_not_allowed("GatherV2", "Taxis", a.dtype, "int32, int64")
+    if a.shape.rank != 0:
+        raise trace_errors.shape_error(
+            "axis must be scalar [Op:GatherV2]", f"Shape must be rank 0 but is rank {a.shape.rank}", "GatherV2",
+            (p.shape.as_list(), idx.shape.as_list(), a.shape.as_list()))
+    return int(a._v)
 
 
 def _batch_gather(params: Any, indices: Any, axis: Any, batch_dims: int) -> Tensor:

@@ -208,11 +208,19 @@ def _no_bool_kernel(name: str, d: dtypes.DType) -> None:
                                    f"{name}[T=DT_BOOL] [Op:{name}]")
 
 
+def _no_bound_kernel(name: str, d: dtypes.DType, out_type: dtypes.DType) -> None:
+    """LowerBound/UpperBound: TF registers the kernels for the real number types only
+    (searchsorted_op.cc: TF_CALL_REAL_NUMBER_TYPES): bool, complex and string are NotFoundError
+    (fz23b: complex128, fz14 seed 1420262301 #131)."""
+    if d.name == "bool" or d.kind == "c" or d.name == "string":
+        raise args.no_kernel(name, d, f", out_type=DT_{args.tf_name(out_type).upper()}")
+
+
 def _bound_rule(name: str) -> Any:
     same = args.same_dtype(name)
 
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
-        _no_bool_kernel(name, same(dts, attrs))
+        _no_bound_kernel(name, same(dts, attrs), attrs["out_type"])
         return attrs["out_type"]
     return rule
 
@@ -626,6 +634,12 @@ def get_static_value(tensor: Any, partial: bool = False) -> Any:
     rec = dispatch.recorder()
     if rec is not None and not _graph_constant(rec, tensor):
         return None
+    if rec is None and context.in_function():
+        # (a trace with no recorder, get_concrete_function's on an input_signature's placeholders:
+        # graph_constants' marks say what constant_value knows; fz23b, fz14 SEEN seed 1420262001 #113)
+        from simdist.runtime.ops import graph_constants
+        if not graph_constants.python_constant(tensor):
+            return None
     return tensor.numpy()
 
 

@@ -272,18 +272,20 @@ def fixed_inputs(op_type: str, specs: list, fast: bool, first: int = 0) -> list:
     return out
 
 
-def check(op_type: str, **values: Any) -> None:
+def check(op_type: str, inputs_: tuple | None = None, **values: Any) -> None:
     """Raise TF's TypeError when a value given for an attribute of `op_type` is not of the
     attribute's type (values in the order given, as the wrapper converts them). None stands for
     the default of an attribute that has one (TF's wrappers put the default in its place); for
-    one without a default it is the wrong kind like any other value."""
+    one without a default it is the wrong kind like any other value. `inputs_`, the op's inputs
+    as given: a list input sends an eager call to the fallback, whose make_int refuses a
+    TensorShape for a list(int) attr (`sequence_attr_taken`; fz23b: fz14 seed 1420262301 #278)."""
     for attr, v in values.items():
         kind, has_default = attr_type(op_type, attr)
         if v is None and has_default:
             continue
         if kind.startswith("list("):
             if not isinstance(v, (list, tuple)):
-                if kind == "list(int)" and _fast_path_ints(v):
+                if kind == "list(int)" and (_fast_path_ints(v) if inputs_ is None else sequence_attr_taken(v, inputs_)):
                     continue
                 raise TypeError(f"Expected list for '{attr}' argument to '{_snake(op_type)}' Op, not {v!r}.")
             make = _MAKE.get(kind[5:-1])

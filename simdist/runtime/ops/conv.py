@@ -23,7 +23,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import args, array, dispatch, trace_errors
+from simdist.runtime.ops import args, array, dispatch, graph_inputs, trace_errors
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
@@ -449,9 +449,11 @@ def nchw_to_nhwc(seq: Sequence[Any]) -> tuple:
     return (seq[0], seq[2], seq[3], seq[1])
 
 
-def normalize_padding(padding: Any, op: str, explicit_ok: bool = True) -> tuple[str, tuple[int, ...]]:
+def normalize_padding(padding: Any, op: str, explicit_ok: bool = True,
+                      inputs: Sequence[Any] = ()) -> tuple[str, tuple[int, ...]]:
     """TF's convert_padding and the kernels' attr check: ("SAME" | "VALID" | "EXPLICIT", flat
-    explicit paddings)."""
+    explicit paddings). In a graph the op's `inputs` (as given, OpDef order) are checked first
+    (op_def_library reads the attrs after the inputs: graph_inputs)."""
     if isinstance(padding, (list, tuple)):
         if not explicit_ok:
             raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
@@ -479,6 +481,7 @@ def normalize_padding(padding: Any, op: str, explicit_ok: bool = True) -> tuple[
         err = errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
                                           f"of allowed values: {allowed} [Op:{op}]")
         if isinstance(padding, str):   # (op_def_library's ValueError while a tf.function is traced)
+            graph_inputs.check(op, inputs)
             raise trace_errors.bad_attr(err, op, "padding", padding, allowed)
         raise err
     return padding, ()
@@ -522,6 +525,7 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     if nchw:
         if isinstance(padding, (list, tuple)) and len(padding) == 4:
             padding = list(nchw_to_nhwc(padding))
+        graph_inputs.check("Conv2D", (input, filters))   # (a graph: before the shape function's rank checks)
         x = _t(input)
         if not onednn_conv(x.dtype.name):
             # (Conv2DOp::Compute: ComputeConv2DDimension's checks before the CPU launcher refuses NCHW; in a
@@ -540,7 +544,7 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         out = conv2d(to_channels_last(x), filters, list(nchw_to_nhwc(st)), padding, "NHWC",
                      list(nchw_to_nhwc(dl)))
         return to_channels_first(out)
-    pad, explicit = normalize_padding(padding, "Conv2D")
+    pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
     x, f = _t(input), _t(filters)
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     if x.ndim > 4:
@@ -611,7 +615,7 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
                                             "format [Op:DepthwiseConv2dNative]")
         data_format = "NHWC"                 # an integer input fails the op's dtype check
     check_data_format(data_format)
-    pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative")
+    pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative", inputs=(input, filter))
     strides = args.list_attr(strides, "strides", "depthwise_conv2d_native")
     if len(strides) != 4:
         raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 dimensions "

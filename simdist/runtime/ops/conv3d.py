@@ -230,7 +230,8 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     filters [kd, kh, kw, in, out]. NCDHW: see `_channels_first`."""
     args.raw_attribute(input, "shape")   # (_conv3d_expanded_batch reads `input.shape` first)
     # (then the generated wrapper's make_*: ops.attr-types)
-    attr_rules.check("Conv3D", strides=strides, padding=padding, data_format=data_format, dilations=dilations)
+    attr_rules.check("Conv3D", (input, filters), strides=strides, padding=padding, data_format=data_format,
+                     dilations=dilations)
     if data_format == "NCDHW":
         x = _channels_first(input, "CPU implementation of Conv3D currently only supports the NHWC tensor format. "
                                    "[Op:Conv3D]")

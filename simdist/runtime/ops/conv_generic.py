@@ -24,7 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, errors
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.ops import dispatch, graph_inputs, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import _conv2d, window_geometry
 from simdist.runtime.ops.conv3d import _conv3d, geometry3d
@@ -175,6 +175,7 @@ def conv(input: Any, filter: Any, strides: Any, padding: str, explicit_paddings:
     for attr, value, allowed in (("padding", padding, '"SAME", "VALID", "EXPLICIT"'),
                                  ("data_format", data_format, '"CHANNELS_FIRST", "CHANNELS_LAST"')):
         if value not in allowed.replace('"', "").split(", "):
+            graph_inputs.check(_OP, (input, filter))   # (a graph: the inputs before the attrs)
             raise trace_errors.bad_attr(_error(errors.InvalidArgumentError, f"Value for attr '{attr}' of \"{value}\" "
                                                                             f"is not in the list of allowed values: "
                                                                             f"{allowed}"), _OP, attr, value, allowed)

@@ -214,7 +214,8 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
     op = "DepthwiseConv2dNativeBackpropInput"
     # (the wrapper's make_*: ops.attr-types)
-    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
+    attr_rules.check(op, (input_sizes, filter, out_backprop), strides=strides, padding=padding, data_format=data_format,
+                     dilations=dilations)
     f, g = _t(filter), _t(out_backprop)
     # (an int32 input: 2.5 is TypeError. A tensor of another dtype: traced op_def_library's TypeError;
     # eagerly, when the call leaves the fast path (a list filter: fz14 seed 1420261219 #279), the
@@ -248,7 +249,8 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
     op = "DepthwiseConv2dNativeBackpropFilter"
     # (the wrapper's make_*: ops.attr-types)
-    attr_rules.check(op, strides=strides, padding=padding, data_format=data_format, dilations=dilations)
+    attr_rules.check(op, (input, filter_sizes, out_backprop), strides=strides, padding=padding, data_format=data_format,
+                     dilations=dilations)
     x, g = _t(input), _t(out_backprop)
     filter_sizes = args.fixed_input(filter_sizes, dtypes.int32)   # (an int32 input: [[1.0]] is TypeError)
     if isinstance(filter_sizes, Tensor) and filter_sizes.dtype != dtypes.int32:
@@ -264,5 +266,14 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
         return depthwise_conv2d_backprop_filter(to_channels_last(x), filter_sizes, to_channels_last(g), st, padding,
                                                 "NHWC", dl)
     attrs = _depthwise_attrs(strides, padding, dilations, data_format, op)
+    fs = np.asarray(filter_sizes._v if isinstance(filter_sizes, Tensor) else filter_sizes)
+    if fs.ndim != 1:
+        # (the kernel's check after the type attrs (eagerly "Value for attr 'T' of int64"); a graph's
+        # shape function reads filter_sizes as a shape vector; fz23b: fz14 seed 1420262301 #278)
+        DEPTHWISE_BACKPROP_FILTER.dtype((x.dtype, g.dtype), attrs)
+        raise trace_errors.shape_error(
+            f"Conv2DBackpropFilter: filter_sizes input must be 1-dim, not {fs.ndim} [Op:{op}]",
+            f"Shape must be rank 1 but is rank {fs.ndim}", op, (x.shape.as_list(), list(fs.shape),
+                                                                g.shape.as_list()))
     attrs["filter_sizes"] = shape_arg(filter_sizes)
     return _depthwise_backprop(DEPTHWISE_BACKPROP_FILTER, (x, g), attrs, g.dtype, op)

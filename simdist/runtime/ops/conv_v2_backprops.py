@@ -76,9 +76,22 @@ no_tf_gradient("Conv2DBackpropInputV2")
 
 def _attrs(op: str, strides: Any, padding: Any, use_cudnn_on_gpu: Any, explicit_paddings: Any, data_format: Any,
            dilations: Any, inputs: tuple = ()) -> dict:
-    for arg, v in (("strides", strides), ("explicit_paddings", explicit_paddings), ("dilations", dilations)):
-        if not isinstance(v, (list, tuple)) and not attr_rules.sequence_attr_taken(v, inputs):   # (an empty ndarray
-            # eagerly: the fast path's list, fz14 seed 1420261219 #268)
+    # (the generated wrapper's checks in its order: strides, padding, use_cudnn_on_gpu's make_bool
+    # (1 is TypeError "Expected bool for argument 'use_cudnn_on_gpu' not 1."; fz23b, fz14 seed
+    # 1420262302 #127), explicit_paddings, data_format, dilations)
+    # (None stands for an attr's default in the wrapper)
+    use_cudnn_on_gpu = True if use_cudnn_on_gpu is None else use_cudnn_on_gpu
+    explicit_paddings = [] if explicit_paddings is None else explicit_paddings
+    data_format = "NHWC" if data_format is None else data_format
+    dilations = [1, 1, 1, 1] if dilations is None else dilations
+    for arg, v in (("strides", strides), ("padding", padding), ("use_cudnn_on_gpu", use_cudnn_on_gpu),
+                   ("explicit_paddings", explicit_paddings), ("data_format", data_format), ("dilations", dilations)):
+        if arg == "padding" or arg == "data_format":
+            attr_rules.make_str(v, arg)
+        elif arg == "use_cudnn_on_gpu":
+            attr_rules.make_bool(v, arg)
+        elif not isinstance(v, (list, tuple)) and not attr_rules.sequence_attr_taken(v, inputs):   # (an empty
+            # ndarray eagerly: the fast path's list, fz14 seed 1420261219 #268)
             raise TypeError(f"Expected list for '{arg}' argument to '{op}' Op, not {v!r}.")
     return {"strides": [int(v) for v in strides], "padding": padding, "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
             "explicit_paddings": [int(v) for v in explicit_paddings], "data_format": data_format,

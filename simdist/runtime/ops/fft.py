@@ -382,6 +382,14 @@ def _raw_nd(opname: str) -> Any:
     def op(input: Any, fft_length: Any, axes: Any, name: str | None = None, **kw: Any) -> Tensor:  # noqa: A002
         hint = dtypes.float32 if opname == "RFFTND" else dtypes.complex64
         x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype_hint=hint)
+        from simdist.runtime import context
+        ins = ("float32", "float64") if opname == "RFFTND" else ("complex64", "complex128")
+        if context.in_function() and x.dtype.name not in ins:
+            # (op_def_library checks each input's type attr as it converts the inputs in order: before
+            # fft_length and axes; fz14 seed 1420261217 #128: an int32 input of IRFFTND; fz23b: seed
+            # 1420262301 #119, RFFTND's int32 input beside axes=None)
+            raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not in list of allowed "
+                            f"values: {', '.join(ins)}")
         _int32_operand(fft_length, "fft_length")   # (the gen op converts its inputs in order, then runs)
         _int32_operand(axes, "axes")
         attr, allowed = ("Treal", ("float32", "float64")) if opname == "IRFFTND" else ("Tcomplex", ("complex64", "complex128"))
@@ -391,13 +399,6 @@ def _raw_nd(opname: str) -> Any:
                 raise errors.InvalidArgumentError(
                     None, None, f"Value for attr '{attr}' of {tf_name(d)} is not in the list of allowed values: "
                     f"{', '.join(tf_name(dtypes.as_dtype(a)) for a in allowed)} [Op:{opname}]")
-        from simdist.runtime import context
-        ins = ("float32", "float64") if opname == "RFFTND" else ("complex64", "complex128")
-        if context.in_function() and x.dtype.name not in ins:
-            # (op_def_library's check of the input's type attr comes before the shape function;
-            # fz14 seed 1420261217 #128: an int32 input of IRFFTND)
-            raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not in list of allowed "
-                            f"values: {', '.join(ins)}")
         if context.in_function():   # (the graph's shape function runs before the kernel is sought: a
             from simdist.runtime.ops import array_shape_fns   # known scalar is its ValueError; fz16d)
             text = array_shape_fns.rank_at_least(x, 1)

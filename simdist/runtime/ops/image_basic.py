@@ -189,6 +189,31 @@ def _int(v: Any) -> int:
     return int(dispatch.static_value(v)) if isinstance(v, Tensor) else int(v)
 
 
+def _tensors(*values: Any) -> bool:
+    """Whether a condition on `values` is a tensor in image_ops_impl (any of them a tensor or a variable)."""
+    return any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values)
+
+
+def _asserts(checks: Any) -> None:
+    """image_ops_impl._assert over (holds, is a tensor, message) in order: a Python condition that
+    fails is ValueError (at trace in a graph); a tensor condition is an Assert op, eagerly its
+    InvalidArgumentError at once, in a graph when it runs, after the trace's Python checks (fz23b:
+    fz14 seed 1420262001 #79, crop_to_bounding_box(target_height=tf.constant(2)))."""
+    from simdist.runtime import context
+    failed = None
+    for ok, tensor, msg in checks:
+        if ok:
+            continue
+        if not tensor:
+            raise ValueError(msg)
+        if not context.in_function():
+            raise errors.InvalidArgumentError(None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be "
+                                                          f"true. Summarized data: b'{msg}'")
+        failed = failed or msg
+    if failed is not None:
+        raise errors.InvalidArgumentError(None, None, f"assertion failed: [{failed}]")
+
+
 def crop_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, target_height: Any,
                          target_width: Any) -> Tensor:
     """`tf.image.crop_to_bounding_box`: a Slice of [target_height, target_width] at the offsets."""
@@ -196,13 +221,16 @@ def crop_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targ
     img, is_batch = _batched(image)
     _check_at_least_3d(img)
     _, height, width, _ = img.shape.as_list()
+    known = static_shapes.known_shape(img)
+    h_dyn, w_dyn = known is None or known[1] is None, known is None or known[2] is None
     oh, ow, th, tw = _int(offset_height), _int(offset_width), _int(target_height), _int(target_width)
-    for ok, msg in ((ow >= 0, "offset_width must be >= 0."), (oh >= 0, "offset_height must be >= 0."),
-                    (tw > 0, "target_width must be > 0."), (th > 0, "target_height must be > 0."),
-                    (width >= tw + ow, "width must be >= target + offset."),
-                    (height >= th + oh, "height must be >= target + offset.")):
-        if not ok:
-            raise ValueError(msg)
+    _asserts(((ow >= 0, _tensors(offset_width), "offset_width must be >= 0."),
+              (oh >= 0, _tensors(offset_height), "offset_height must be >= 0."),
+              (tw > 0, _tensors(target_width), "target_width must be > 0."),
+              (th > 0, _tensors(target_height), "target_height must be > 0."),
+              (width >= tw + ow, w_dyn or _tensors(target_width, offset_width), "width must be >= target + offset."),
+              (height >= th + oh, h_dyn or _tensors(target_height, offset_height),
+               "height must be >= target + offset.")))
     out = ops.slice_(img, [0, oh, ow, 0], [img.shape.as_list()[0], th, tw, img.shape.as_list()[3]])
     return out if is_batch else ops.squeeze(out, axis=[0])
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, graph_inputs
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.ops.shape_checks import shape_fn
@@ -92,6 +92,9 @@ DRAW_BOUNDING_BOXES.trace_shape = shape_fn(("rank>=", 0, 3))   # (image_ops.cc: 
 
 def draw_bounding_boxes(images: Any, boxes: Any, colors: Any, name: str | None = None) -> Tensor:
     """`tf.image.draw_bounding_boxes`: the images with each box's outline drawn in its colour."""
+    # (a graph: op_def_library's input checks before the shape function: float64 boxes are
+    # TypeError; fz23b: fz14 SEEN seed 1420261202 #935)
+    graph_inputs.check("DrawBoundingBoxesV2", (images, boxes, colors))
     img = images if isinstance(images, Tensor) else convert_to_tensor(images, dtype_hint=dtypes.float32)
     bx = boxes if isinstance(boxes, Tensor) else convert_to_tensor(boxes, dtype=dtypes.float32)
     col = colors if isinstance(colors, Tensor) else convert_to_tensor(colors, dtype=dtypes.float32)

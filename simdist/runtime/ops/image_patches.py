@@ -68,7 +68,7 @@ def extract_patches(images: Any, sizes: Any, strides: Any, rates: Any, padding: 
                     name: str | None = None) -> Tensor:
     """`tf.image.extract_patches`: the image's [kh, kw] patches (dilated by rates) in the depth."""
     # (the wrapper's make_* before the input's conversion: ops.attr-types)
-    attr_rules.check("ExtractImagePatches", ksizes=sizes, strides=strides, rates=rates, padding=padding)
+    attr_rules.check("ExtractImagePatches", (images,), ksizes=sizes, strides=strides, rates=rates, padding=padding)
     x = _t(images)
     ks, st, rt = _list4(sizes, "ksizes"), _list4(strides, "strides"), _list4(rates, "rates")
     if not isinstance(padding, str) or padding not in ("SAME", "VALID"):

@@ -17,7 +17,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import context, execution, scalar_cache, subnormals
 from simdist.runtime.ops import args, dispatch, unary
-from simdist.runtime.ops import packet_pow, reflected, static_shapes, trace_errors
+from simdist.runtime.ops import graph_inputs, packet_pow, reflected, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -901,14 +901,10 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         condition_type()
     else:
         condition_type()
-    if context.in_function() and (isinstance(y, Tensor) or hasattr(y, "_as_tensor")) and \
-            not (isinstance(x, Tensor) or hasattr(x, "_as_tensor")):
-        # (a graph build: op_def_library converts a non-tensor x alone, which fixes T, before the
-        # shape function: `where(c, 2.5, float16)` is TypeError there; fz4 seed 32 #141)
-        xdt, ydt = convert_to_tensor(x).dtype, y.dtype
-        if xdt != ydt:
-            raise TypeError(f"Input 'e' of 'SelectV2' Op has type {ydt.name} that does not match type {xdt.name} "
-                            "of argument 't'.")
+    # (a graph build: op_def_library converts t, which fixes T, then e to it, before the shape
+    # function: `where(c, 2.5, float16)` is TypeError there, fz4 seed 32 #141; so is an e list that
+    # does not convert, `where(c, -1, [3.0, 1.0, 2.0])`, fz23b: fz4 seed 2301 #179)
+    graph_inputs.check("SelectV2", (c, x, y))
     xs, ys = _static_shape(x), _static_shape(y)
     try:
         np.broadcast_shapes(c.shape.as_list(), xs, ys)

@@ -176,7 +176,7 @@ def dilation2d(input: Any, filters: Any, strides: Any, padding: Any, data_format
     and dilations lists of 4."""
     _nhwc_only(data_format)
     # (the wrapper's make_*: ops.attr-types)
-    attr_rules.check("Dilation2D", strides=strides, rates=dilations, padding=padding)
+    attr_rules.check("Dilation2D", (input, filters), strides=strides, rates=dilations, padding=padding)
     attrs = {"strides": _list4(strides, "strides"), "rates": _list4(dilations, "rates"), "padding": _padding(padding)}
     return dispatch.execute(DILATION2D, (_t(input), _t(filters)), attrs)
 

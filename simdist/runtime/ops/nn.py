@@ -91,7 +91,13 @@ def _bias_add_sees(shapes: list, attrs: dict | None) -> bool:
     """BiasAddShape: the ranks, and the channel dimension merged with the bias's only where both
     are known (fz7 ext seed 82 #158)."""
     xs, bs = shapes[0], shapes[1]
-    if xs is None or bs is None or len(xs) < 2 or len(bs) != 1:
+    if xs is None:   # (WithRankAtLeast passes an unknown rank; the bias's WithRank(1) still runs; fz23b:
+        return bs is not None and len(bs) != 1   # fourth generator seed 2301 #56)
+    if len(xs) < 2:
+        return True
+    if bs is None:
+        return False
+    if len(bs) != 1:
         return True
     d = xs[_channel_axis(len(xs), (attrs or {}).get("data_format", "NHWC"))]
     return d is not None and bs[0] is not None and d != bs[0]

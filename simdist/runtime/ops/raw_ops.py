@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, infer_ctx, raw_rules, registry, trace_errors
+from simdist.runtime.ops import dispatch, graph_inputs, infer_ctx, raw_rules, registry, trace_errors
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -441,6 +441,9 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
                                                              type(kw[a["py"]]) is not np.float64)
                    for a in spec["args"] if "input" in a)   # (pywrap_tfe_src.cc's CheckOneInput)
+    # (a graph: op_def_library checks the inputs' types before the attrs' allowed values; the
+    # wrapper's make_* TypeErrors, which come first in TF, are of the same class)
+    graph_inputs.check(name, [kw[a["py"]] for a in spec["args"] if "input" in a])
     for a in spec["args"]:
         if "attr" in a:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name)

@@ -290,6 +290,13 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
             # (traced: ScatterNdShapeHelper merges the shapes the graph knows, ValueError at trace)
             raise trace_errors.mark_shape(e, e.message.replace(" [Op:ScatterNd]", ""), "ScatterNd",
                                           (tuple(idx.shape.as_list()), tuple(upd.shape.as_list()), (len(shp),)))
+        # (a dimension the graph does not know: ScatterNdShapeHelper still merges the ranks, with the
+        # output's dimensions unknown as the traced graph has them; fz23b, fz14 seed 1420262302 #17)
+        text = tensor_scatter_shape_text([None] * len(shp), static_shapes.known_shape(idx),
+                                         static_shapes.known_shape(upd))
+        if text is not None:
+            raise trace_errors.mark_shape(e, text, "ScatterNd", (tuple(idx.shape.as_list()),
+                                                                 tuple(upd.shape.as_list()), (len(shp),)))
         raise
     alloc.check_output("ScatterNd", shp, upd.dtype)
     return dispatch.execute(SCATTER_ND, (idx, upd), {"shape": shp})
@@ -316,6 +323,13 @@ def _tensor_scatter_call(op: Any, tensor: Any, indices: Any, updates: Any) -> Te
         x, upd = attr_rules.eager_group([tensor, updates], attr_rules.fast_path_takes(
             op.name, (tensor, indices, updates)))
     idx = _indices(indices, op.name)
+    # (a graph: the shape function as the op is added, before a run finds no kernel for T: a bool
+    # scalar tensor is "Shape must be at least rank 1"; fz23b, fourth generator seed 2301 #7)
+    if context.in_function():
+        text = tensor_scatter_shape_text(*[static_shapes.known_shape(v) for v in (x, idx, upd)])
+        if text is not None:
+            raise trace_errors.mark_shape(errors.InvalidArgumentError(None, None, f"{text} [Op:{op.name}]"), text,
+                                          op.name, [v.shape.as_list() for v in (x, idx, upd)])
     try:
         return dispatch.execute(op, (x, idx, upd))
     except errors.InvalidArgumentError as e:   # (traced: the shape function's ValueError, where it sees one)

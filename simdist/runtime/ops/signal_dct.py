@@ -137,7 +137,8 @@ def inverse_mdct(mdcts: Any, window_fn: Callable[..., Any] | None = vorbis_windo
     elif norm == "ortho":
         res = dct(z, type=4, norm="ortho")
     else:
-        raise ValueError(f"Unknown normalization. Expected None or 'ortho', got: {norm}")
+        # spectral_ops.inverse_mdct has no else branch: any other norm leaves its result unbound (fz23b)
+        raise UnboundLocalError("cannot access local variable 'result_idct4' where it is not associated with a value")
     a, b = ops.split(res, 2, axis=-1)
     frames = ops.concat((b, -ops.reverse(b, [-1]), -ops.reverse(a, [-1]), -a), axis=-1)
     if window_fn is not None:

@@ -241,7 +241,13 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
         traced = context.in_function()
         x1, x2 = (v if traced and isinstance(v, (np.ndarray, np.generic)) and (k == 1 or v.dtype in _OWN)
                   else _as_float32(v) for k, v in enumerate((x1, x2)))
-    return _binary(NEXTAFTER, x1, x2)
+    out = _binary(NEXTAFTER, x1, x2)
+    # (NextAfter keeps subnormals, and it alone makes them from normal operands (nextafter(0, 1) is
+    # 1e-45): its result carries the mark, so the DAZ ops it feeds read them as zeros; fz23b: fz14
+    # SEEN seed 1420262001 #201, nextafter(0, 4) // -0.0 is NaN in TF 2.21)
+    if isinstance(out, Tensor) and not out._sub and _sn.holds(out._v):
+        out._sub = True
+    return out
 
 
 # NumPy dtypes a graph's first NextAfter operand keeps (op_def_library's preferred float32 cast of an

@@ -103,8 +103,10 @@ def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | No
     if any(not -2 ** 63 <= k < 2 ** 63 for k in words):
         raise OverflowError("int too big to convert")
     _fallback_input(input, num_buckets)
+    # (the input's conversion before the attr's minimum and the kernel's key check, as the other two;
+    # a NumPy bool array is ValueError "Failed to convert a NumPy array"; fz23b, fz14 seed 1420262302 #85)
+    x = string_tensor(input, "StringToHashBucketStrong")
     n = _num_buckets("StringToHashBucketStrong", num_buckets)
     if len(words) != 2:
         raise errors.InvalidArgumentError(None, None, "Key must have 2 elements [Op:StringToHashBucketStrong]")
-    return dispatch.execute(HASH_BUCKET_STRONG, (string_tensor(input, "StringToHashBucketStrong"),),
-                            {"num_buckets": n, "key": tuple(words)})
+    return dispatch.execute(HASH_BUCKET_STRONG, (x,), {"num_buckets": n, "key": tuple(words)})

@@ -129,7 +129,10 @@ def fixed_operand(value: Any, dt: dtypes.DType, op: str, arg: str) -> Any:
     or NumPy value converted with `dt`; a tensor of another dtype refused (the eager fast path
     falls back to convert_to_tensor: ValueError "Tensor conversion requested dtype float32 for
     Tensor with dtype float16"; traced op_def_library's TypeError; `fixed_input`)."""
+    from simdist.runtime import context
     from simdist.runtime.tensor import Tensor, convert_to_tensor
+    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor") and context.in_function():
+        value = convert_to_tensor(value)   # (a graph types a variable as the tensor it reads: TypeError; fz23b)
     if isinstance(value, Tensor):
         t = fixed_input(value, dt, op, arg)
         if isinstance(t, Tensor):

@@ -64,7 +64,7 @@ def extract_volume_patches(input: Any, ksizes: Any, strides: Any, padding: Any, 
                            name: str | None = None) -> Tensor:
     """`tf.extract_volume_patches`: the input's [kd, kh, kw] patches flattened into the depth."""
     # (the wrapper's make_* before the input's conversion: ops.attr-types; fz14 seed 1420261202 #951)
-    attr_rules.check("ExtractVolumePatches", ksizes=ksizes, strides=strides, padding=padding)
+    attr_rules.check("ExtractVolumePatches", (input,), ksizes=ksizes, strides=strides, padding=padding)
     x = _t(input)
     ks, st = _list5(ksizes, "ksizes"), _list5(strides, "strides")
     if not isinstance(padding, str) or padding not in ("SAME", "VALID"):
