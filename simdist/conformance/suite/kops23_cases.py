@@ -465,10 +465,10 @@ def _nn_cases() -> list[Case]:
           _c("nn", "conv1d(causal,dilation)", "conv", X("SEQ"), X("W1"), padding="causal", dilation_rate=2),
           _c("nn", "conv2d(same,stride2)", "conv", X("IMG"), X("W2"), strides=2, padding="same"),
           _c("nn", "conv2d(valid,dilation)", "conv", X("IMG"), X("W2"), dilation_rate=(2, 1)),
-          _c("nn", "conv2d(channels_first)", "conv", X("IMGC"), X("W2"), data_format="channels_first"),
+          # (no channels_first conv2d and no unequal depthwise strides: TF's CPU answer depends on the host, a
+          # oneDNN host computes them where another raises Unimplemented/InvalidArgument; ops.host-cpu)
           _c("nn", "depthwise_conv", "depthwise_conv", X("IMG"), X("DW")),
-          _c("nn", "depthwise_conv(same,stride)", "depthwise_conv", X("IMG"), X("DW"), strides=(2, 1),
-             padding="same"),
+          _c("nn", "depthwise_conv(same,stride)", "depthwise_conv", X("IMG"), X("DW"), strides=2, padding="same"),
           _c("nn", "separable_conv", "separable_conv", X("IMG"), X("DW"), X("PW")),
           _c("nn", "conv_transpose", "conv_transpose", X("IMG"), 
              ((np.arange(2 * 2 * 4 * 3, dtype=np.float32).reshape(2, 2, 4, 3) % 5) / 4 - 0.5), strides=2),
