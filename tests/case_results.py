@@ -1,7 +1,8 @@
 """Results of TF-shaped programs as plain data, and their comparison: the shared steps of the
 differential modules that run a table of labelled cases on TF 2.21 and on simdist and compare
 values, dtypes, shapes and error classes and messages (tests/keras/test_klayer3_tf.py,
-tests/keras/test_textvec22_tf.py). Nothing here imports TensorFlow."""
+tests/keras/test_textvec22_tf.py), and `Table`, the whole harness of such a module (its labels, the TF
+worker, the comparison of a group of cases). Nothing here imports TensorFlow at import time."""
 
 from __future__ import annotations
 
@@ -75,3 +76,36 @@ def diff(got: Any, want: Any, where: str, tol: Callable[[str], float] = lambda w
     if want[0] == "rt":
         return None if got == want else f"{where}: ragged {got[1:]!r:.300}, but should be {want[1:]!r:.300}"
     return None if got == want else f"{where}: {got[1]:.300}, but should be {want[1]:.300}"
+
+
+class Table:
+    """A differential module's labelled cases: `case(tf)` callables run on simdist here and on TF in the
+    module's worker process (tf_workers.spawn / serve), compared group by group."""
+
+    def __init__(self, module_file: str, cases: dict[str, Callable[[Any], Any]], auto_name: re.Pattern) -> None:
+        self.module_file = module_file
+        self.cases = cases
+        self.labels = sorted(cases)
+        self.auto_name = auto_name
+
+    def run(self, tf: Any, label: str) -> Any:
+        return run(tf, self.cases[label], self.auto_name)
+
+    def tf_worker(self, indices: list[int]) -> dict[int, Any]:
+        """The worker's answers (`python module.py i,j,...`): the cases run on real TensorFlow."""
+        import tensorflow as tf
+        return {i: self.run(tf, self.labels[i]) for i in indices}
+
+    def tf_results(self) -> dict[int, Any]:
+        """TF's answers to every case (live, or the module's golden; tests/tf_workers.py)."""
+        import tf_workers
+        return tf_workers.spawn(self.module_file, list(range(len(self.labels))))
+
+    def check(self, tf_results: dict[int, Any], selected: Callable[[str], bool]) -> None:
+        """Assert simdist answers every selected case as TF did, listing each difference."""
+        from simdist import tf
+        labels = [(i, lab) for i, lab in enumerate(self.labels) if selected(lab)]
+        assert labels, "no case selected"
+        bad = [d for i, lab in labels if (d := diff(self.run(tf, lab), tf_results[i], lab))]
+        assert not bad, f"{len(bad)} of {len(labels)} cases differ from TF 2.21:\n" + "\n".join(bad)
+

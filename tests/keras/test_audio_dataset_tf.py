@@ -113,34 +113,21 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     return {k: _printing(v) for k, v in c.items()}
 
 
-CASES = _cases()
-LABELS = sorted(CASES)
 _AUTO_NAME = re.compile(r"/[^\s'\"]*audio23_[A-Za-z0-9_]+()")   # (temporary directories: dropped from messages)
-
-
-def _run(tf: Any, label: str) -> Any:
-    return case_results.run(tf, CASES[label], _AUTO_NAME)
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    return {i: _run(tf, LABELS[i]) for i in indices}
+TABLE = case_results.Table(__file__, _cases(), _AUTO_NAME)
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(LABELS))))
+    return TABLE.tf_results()
 
 
 @pytest.mark.clause("keras.dataset-from-directory")
 @pytest.mark.parametrize("prefix", ["read/", "split/", "errors/"])
 def test_audio_dataset_from_directory_matches_tf(tf_results: dict[int, Any], prefix: str) -> None:
-    from simdist import tf
-    labels = [(i, lab) for i, lab in enumerate(LABELS) if lab.startswith(prefix)]
-    bad = [d for i, lab in labels if (d := case_results.diff(_run(tf, lab), tf_results[i], lab))]
-    assert not bad, f"{len(bad)} of {len(labels)} cases differ from TF 2.21:\n" + "\n".join(bad)
+    TABLE.check(tf_results, lambda lab: lab.startswith(prefix))
 
 
 if __name__ == "__main__":  # TF worker
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(TABLE.tf_worker)
     os._exit(0)

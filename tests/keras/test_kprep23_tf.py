@@ -155,34 +155,21 @@ def _fit_generator(tf: Any, data: np.ndarray, targets: np.ndarray) -> Any:
     return len(h.history["loss"]), int(model.optimizer.iterations.numpy())
 
 
-CASES = _cases()
-LABELS = sorted(CASES)
 _AUTO_NAME = re.compile(r"\b(sequential|dense|flatten|input_layer)(_\d+)?\b")
-
-
-def _run(tf: Any, label: str) -> Any:
-    return case_results.run(tf, CASES[label], _AUTO_NAME)
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    return {i: _run(tf, LABELS[i]) for i in indices}
+TABLE = case_results.Table(__file__, _cases(), _AUTO_NAME)
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(LABELS))))
+    return TABLE.tf_results()
 
 
 @pytest.mark.clause("keras.preprocessing.legacy")
-@pytest.mark.parametrize("prefix", sorted({lab.split("/")[0] for lab in LABELS}))
+@pytest.mark.parametrize("prefix", sorted({lab.split("/")[0] for lab in TABLE.labels}))
 def test_keras_preprocessing_matches_tf(tf_results: dict[int, Any], prefix: str) -> None:
-    from simdist import tf
-    labels = [(i, lab) for i, lab in enumerate(LABELS) if lab.split("/")[0] == prefix]
-    bad = [d for i, lab in labels if (d := case_results.diff(_run(tf, lab), tf_results[i], lab))]
-    assert not bad, f"{len(bad)} of {len(labels)} cases differ from TF 2.21:\n" + "\n".join(bad)
+    TABLE.check(tf_results, lambda lab: lab.split("/")[0] == prefix)
 
 
 if __name__ == "__main__":  # TF worker
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(TABLE.tf_worker)
     os._exit(0)
