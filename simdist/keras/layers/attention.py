@@ -84,6 +84,20 @@ def _large_negative(dtype: Any) -> float:
     return (65500.0 if dtype_policies.standardize_dtype(dtype) == "float16" else 3.38953e38) * -0.7
 
 
+def refuse_flash_dropout(flash_attention: Any, dropout: float) -> None:
+    """Keras's constructor check of MultiHeadAttention and GroupQueryAttention (clause keras.config.globals)."""
+    if flash_attention and dropout > 0.0:
+        raise ValueError("Dropout is not supported when flash attention is enabled. Please set dropout to 0.0 to use "
+                         "flash attention.")
+
+
+def refuse_flash_scores(flash_attention: Any, return_attention_scores: bool) -> None:
+    """Keras's call check of both attention layers: flash attention returns no scores."""
+    if flash_attention and return_attention_scores:
+        raise ValueError("Returning attention scores is not supported when flash attention is enabled. Please "
+                         "disable flash attention to access attention scores.")
+
+
 class MultiHeadAttention(Layer):
     """`keras.layers.MultiHeadAttention(num_heads, key_dim, value_dim=None, dropout=0.0,
     use_bias=True, output_shape=None, attention_axes=None, ...)`; called as
@@ -146,9 +160,7 @@ class MultiHeadAttention(Layer):
         self._sliding_window = sliding_window
         self.seed = seed
         self._inverse_sqrt_key_dim = 1.0 / math.sqrt(float(self._key_dim))
-        if self._flash_attention and self._dropout > 0.0:
-            raise ValueError("Dropout is not supported when flash attention is enabled. Please set dropout to 0.0 "
-                             "to use flash attention.")
+        refuse_flash_dropout(self._flash_attention, self._dropout)
 
     # --- properties and config ---------------------------------------------------------------------
     num_heads = property(lambda self: self._num_heads)
@@ -264,9 +276,7 @@ class MultiHeadAttention(Layer):
 
     def _compute_attention(self, query: Any, key: Any, value: Any, attention_mask: Any = None, training: Any = None,
                            return_attention_scores: bool = False, use_causal_mask: bool = False) -> tuple[Any, Any]:
-        if self._flash_attention and return_attention_scores:
-            raise ValueError("Returning attention scores is not supported when flash attention is enabled. Please "
-                             "disable flash attention to access attention scores.")
+        refuse_flash_scores(self._flash_attention, return_attention_scores)
         if not (self._dropout > 0.0 or return_attention_scores or len(query.shape) != 4):
             if attention_mask is not None:
                 attention_mask = tf.convert_to_tensor(attention_mask)

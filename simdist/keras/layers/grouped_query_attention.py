@@ -16,8 +16,8 @@ from simdist import tf
 from simdist.keras import config as keras_config, constraints, initializers, regularizers
 from simdist.keras.keras_tensor import KerasTensor
 from simdist.keras.layers.core import Dropout, Softmax
+from simdist.keras.layers.attention import refuse_flash_dropout, refuse_flash_scores
 from simdist.keras.layers.einsum_dense import EinsumDense
-from simdist.keras import config as keras_config
 from simdist.keras.layers.layer import Layer
 
 __all__ = ["GroupedQueryAttention"]
@@ -66,9 +66,7 @@ class GroupedQueryAttention(Layer):
         self.seed = seed
         self._inverse_sqrt_head_dim = 1.0 / math.sqrt(float(self.head_dim))
         self._return_attention_scores = False
-        if self._flash_attention and self.dropout > 0.0:
-            raise ValueError("Dropout is not supported when flash attention is enabled. Please set dropout to 0.0 "
-                             "to use flash attention.")
+        refuse_flash_dropout(self._flash_attention, self.dropout)
 
     def build(self, query_shape: Any, value_shape: Any, key_shape: Any = None) -> None:
         key_shape = value_shape if key_shape is None else key_shape
@@ -180,9 +178,7 @@ class GroupedQueryAttention(Layer):
     def _compute_attention(self, query: Any, key: Any, value: Any, attention_mask: Any = None, training: Any = None,
                            use_causal_mask: bool = False) -> tuple[Any, Any]:
         ops = _ops()
-        if self._flash_attention and self._return_attention_scores:
-            raise ValueError("Returning attention scores is not supported when flash attention is enabled. Please "
-                             "disable flash attention to access attention scores.")
+        refuse_flash_scores(self._flash_attention, self._return_attention_scores)
         use_dot_product_attention = not (self.dropout > 0.0 or self._return_attention_scores
                                          or (len(query.shape) != 4))
         if use_dot_product_attention:

@@ -13,6 +13,7 @@ import importlib.util
 from typing import Any
 
 from simdist.keras.utils import dataset_utils
+from simdist.keras.utils.image_dataset import _check_labels
 
 __all__ = ["audio_dataset_from_directory"]
 
@@ -21,19 +22,7 @@ ALLOWED_FORMATS = (".wav",)
 
 def _check_arguments(labels: Any, label_mode: Any, class_names: Any, ragged: bool, output_sequence_length: Any,
                      sampling_rate: Any) -> None:
-    if labels not in ("inferred", None):
-        if not isinstance(labels, (list, tuple)):
-            raise ValueError("The `labels` argument should be a list/tuple of integer labels, of the same size as the "
-                             "number of audio files in the target directory. If you wish to infer the labels from the "
-                             "subdirectory names in the target directory, pass `labels=\"inferred\"`. If you wish to "
-                             "get a dataset that only contains audio samples (no labels), pass `labels=None`. "
-                             f"Received: labels={labels}")
-        if class_names:
-            raise ValueError("You can only pass `class_names` if `labels=\"inferred\"`. Received: "
-                             f"labels={labels}, and class_names={class_names}")
-    if label_mode not in {"int", "categorical", "binary", None}:
-        raise ValueError('`label_mode` argument must be one of "int", "categorical", "binary", or None. Received: '
-                         f"label_mode={label_mode}")
+    _check_labels(labels, label_mode, class_names, "audio")
     if ragged and output_sequence_length is not None:
         raise ValueError("Cannot set both `ragged` and `output_sequence_length`")
     if sampling_rate is not None:

@@ -18,14 +18,19 @@ ALLOWLIST_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 _INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
 
 
+_SAMPLES = {"image": "images", "text": "text samples", "audio": "audio samples"}
+
+
 def _check_labels(labels: Any, label_mode: Any, class_names: Any, kind: str) -> None:
+    """The labels / class_names / label_mode checks of Keras's {image,text,audio}_dataset_from_directory
+    (`kind` one of those; the audio module's message begins with "The ")."""
     if labels not in ("inferred", None):
         if not isinstance(labels, (list, tuple)):
-            raise ValueError("`labels` argument should be a list/tuple of integer labels, of the same size as the "
-                             f"number of {kind} files in the target directory. If you wish to infer the labels from "
-                             "the subdirectory names in the target directory, pass `labels=\"inferred\"`. If you wish "
-                             f"to get a dataset that only contains {'images' if kind == 'image' else 'text samples'} "
-                             f"(no labels), pass `labels=None`. Received: labels={labels}")
+            raise ValueError(f"{'The ' if kind == 'audio' else ''}`labels` argument should be a list/tuple of integer "
+                             f"labels, of the same size as the number of {kind} files in the target directory. If you "
+                             "wish to infer the labels from the subdirectory names in the target directory, pass "
+                             "`labels=\"inferred\"`. If you wish to get a dataset that only contains "
+                             f"{_SAMPLES[kind]} (no labels), pass `labels=None`. Received: labels={labels}")
         if class_names:
             raise ValueError("You can only pass `class_names` if `labels=\"inferred\"`. Received: "
                              f"labels={labels}, and class_names={class_names}")
