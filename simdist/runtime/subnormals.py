@@ -34,10 +34,14 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-__all__ = ["FLUSH", "KEEP", "CHECK", "install", "fired", "reset", "holds", "flushed", "mark_made", "rule_for", "RULES"]
+__all__ = ["FLUSH", "KEEP", "MAKES", "CHECK", "install", "fired", "reset", "holds", "flushed", "mark_made", "rule_for", "RULES"]
 
 FLUSH = "flush"
 KEEP = "keep"
+# KEEP, and the result marked when it holds subnormals: an op that makes them from normal operands
+# by stepping through the bits (NextAfter: nextafter(0, 1) is 1e-45), so the FLUSH ops it feeds read
+# them as zeros (fz23b: fz14 SEEN seed 1420262001 #201, nextafter(0, 4) // -0.0 is NaN in TF 2.21)
+MAKES = "makes"
 
 # The float types whose subnormals TF's kernels flush, as NumPy dtypes: their smallest normal number.
 _TINY: dict[Any, float] = {np.dtype(np.float32): float(np.finfo(np.float32).tiny),
@@ -526,7 +530,7 @@ RULES: dict[str, Any] = {
     "TensorScatterMax": FLUSH, "TensorScatterMin": FLUSH, "DenseBincount": FLUSH, "InTopKV2": FLUSH,
     "LowerBound": FLUSH, "UpperBound": FLUSH,
     # Where(condition) tests `x != 0` under DAZ; NextAfter steps through the bits (std::nextafter)
-    "Where": FLUSH, "NextAfter": KEEP, "FloorMod": FLOORMOD, "TruncateMod": TRUNCATEMOD,
+    "Where": FLUSH, "NextAfter": MAKES, "FloorMod": FLOORMOD, "TruncateMod": TRUNCATEMOD,
     "Sign": SIGN,
     # float32/float64 Atan2 and Relu6: the kernels (packet_atan2.py, activations.py) apply DAZ/FTZ
     # themselves, packets and scalar tail apart

@@ -21,8 +21,8 @@ _KINDS_THAT_MOVE = ("shape", "shape-query", "generator", "random", "collective",
 def test_every_op_declares_a_rule() -> None:
     tf.nn.relu   # (the facade's modules register their ops on import)
     bad = [(op.name, op.subnormals) for op in registry.registered_ops()
-           if not (op.subnormals in (subnormals.FLUSH, subnormals.KEEP, subnormals.CHECK) or callable(op.subnormals))]
-    assert not bad, f"ops without a valid subnormals rule: {bad}, but each should have flush/keep/check or a function"
+           if not (op.subnormals in (subnormals.FLUSH, subnormals.KEEP, subnormals.MAKES, subnormals.CHECK) or callable(op.subnormals))]
+    assert not bad, f"ops without a valid subnormals rule: {bad}, but each should have flush/keep/makes/check or a function"
     moving = [op.name for op in registry.registered_ops() if op.kind in _KINDS_THAT_MOVE
               and op.subnormals != subnormals.KEEP and op.name not in subnormals.RULES]
     assert not moving, f"data-movement ops {moving} flush subnormals, but should keep them unless RULES says"

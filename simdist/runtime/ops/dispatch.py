@@ -41,6 +41,7 @@ __all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered
 
 _STRING = dtypes.string
 _KEEP, _FLUSH, _CHECK, _FLUSHED, _fired, _BF16 = _sn.KEEP, _sn.FLUSH, _sn.CHECK, _sn.FLUSHED_TYPES, _sn._fired, _sn.BF16
+_MAKES = _sn.MAKES
 _sn.install()
 _SUBNORMAL = ("its values hold subnormal floats, which TF's kernels flush to zero: dispatch models it, "
               "a replay does not (ops.subnormals)")
@@ -121,6 +122,9 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         if rewritten is not None:
             return rewritten
     rule = op.subnormals
+    makes = rule is _MAKES
+    if makes:
+        rule = _KEEP
     marked = False
     for x in tensors:
         if x._sub:
@@ -160,6 +164,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     t = Tensor(out, dt, context._default_device if d is None else d)
     if marked and rule is not _FLUSH and rule is not _CHECK:
         t._sub = True   # (a kept or selected subnormal: its mark passes on)
+    elif makes and _sn.holds(out):
+        t._sub = True   # (made here from normal operands: the ops it feeds read them as zeros)
     if c.observers:
         outs = (t,)
         for o in c.observers:

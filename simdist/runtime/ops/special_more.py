@@ -160,7 +160,7 @@ def _nextafter(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """glibc's nextafter/nextafterf under TF's DAZ: `x == y` compares subnormals as zeros (then y
     is returned, its bits kept: nextafter(1e-40, 0.0) is 0.0), the step itself works on the bits
     (nextafter(0.0, 1.0) is the smallest subnormal, nextafter(1e-40, 1.0) the next one); results
-    are not flushed (the op's subnormal rule is KEEP). Clause ops.subnormals."""
+    are not flushed, and marked when subnormal (the op's rule is MAKES). Clause ops.subnormals."""
     from simdist.runtime import subnormals
     out = np.nextafter(x, y)
     fx, fy = subnormals.flushed(x), subnormals.flushed(y)
@@ -241,13 +241,8 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
         traced = context.in_function()
         x1, x2 = (v if traced and isinstance(v, (np.ndarray, np.generic)) and (k == 1 or v.dtype in _OWN)
                   else _as_float32(v) for k, v in enumerate((x1, x2)))
-    out = _binary(NEXTAFTER, x1, x2)
-    # (NextAfter keeps subnormals, and it alone makes them from normal operands (nextafter(0, 1) is
-    # 1e-45): its result carries the mark, so the DAZ ops it feeds read them as zeros; fz23b: fz14
-    # SEEN seed 1420262001 #201, nextafter(0, 4) // -0.0 is NaN in TF 2.21)
-    if isinstance(out, Tensor) and not out._sub and _sn.holds(out._v):
-        out._sub = True
-    return out
+    # (its result is marked when it holds subnormals: the op's rule, subnormals.MAKES)
+    return _binary(NEXTAFTER, x1, x2)
 
 
 # NumPy dtypes a graph's first NextAfter operand keeps (op_def_library's preferred float32 cast of an
