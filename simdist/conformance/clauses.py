@@ -465,6 +465,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21: tf.raw_ops.ImageProjectiveTransformV3 samples each output pixel at the projective transform of its coordinates, mapped by fill_mode (REFLECT, WRAP, NEAREST clamp, CONSTANT fill_value converted to the image dtype) and read by NEAREST (round half away from zero) or BILINEAR interpolation in float32; its gradient is the op on the gradient with the inverted transforms."),
     Clause('ops.fake-quant', 'ops', False, (),
            "TF 2.21: tf.quantization.fake_quant_with_min_max_args/_vars/_vars_per_channel quantize float32 inputs to the nudged grid of [min, max] (num_bits, narrow_range) as fake_quant_ops_functor.h computes it; the gradient passes inside the nudged range, min and max get the sums of the gradient below and above it."),
+    Clause('ops.quantize-dequantize', 'ops', False, (),
+           "TF 2.21: tf.quantization.quantize_and_dequantize(_v2) and QuantizeAndDequantizeV2/V3/V4 give round(x * scale) * inverse_scale with the scale that maps the given or computed range into the signed, unsigned or narrow integer grid keeping 0 fixed; V4's gradient passes where the op's input_min <= x <= input_max, V2's and V3's straight through; the kernels' checks in TF 2.21's order."),
     Clause('ops.sobol', 'ops', False, (),
            'TF 2.21: sobol_sample returns points skip+1 .. skip+num_results of the Sobol sequence with Joe and Kuo\'s direction numbers (at most 21200 dimensions) as [num_results, dim] float32/float64 in [0, 1).'),
     Clause('ops.cond-in-function', 'ops', False, (),

@@ -547,3 +547,22 @@ def _betainc(c: Ctx) -> None:
         if s is not None and len(s) > 0:
             out = s if out is None else c.merge(out, s)
 
+
+
+@register("QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3", "QuantizeAndDequantizeV4",
+          "QuantizeAndDequantizeV4Grad")
+def _quantize_and_dequantize(c: Ctx) -> None:
+    """array_ops.cc: min and max of rank 0 (axis -1) or 1, merged; with an axis the input of rank
+    >= axis + 1 and its axis dimension merged with theirs; V3's num_bits a scalar; the gradient's
+    gradients and input merged."""
+    grad = c.op == "QuantizeAndDequantizeV4Grad"
+    axis = c.attr("axis", -1)
+    minmax = c.with_rank(c.input("input_min"), 0 if axis == -1 else 1)
+    minmax = c.merge(c.input("input_max"), minmax)
+    if axis != -1:
+        x = c.with_rank_at_least(c.input("gradients" if grad else "input"), axis + 1)
+        c.merge_dim(c.dim(minmax, 0), c.dim(x, axis))
+    if c.op == "QuantizeAndDequantizeV3":
+        c.with_rank(c.input("num_bits"), 0)
+    if grad:
+        c.merge(c.input("gradients"), c.input("input"))
