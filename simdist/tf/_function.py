@@ -325,6 +325,20 @@ class Function:
         new.__dict__.update(self.__dict__)
         return new
 
+    def __deepcopy__(self, memo: dict) -> "Function":
+        """copy.deepcopy: TF 2.21 deep-copies the function cache, whose traces hold FuncGraphs, which
+        cannot be pickled: a traced function (called or get_concrete_function) is TypeError, an
+        untraced one copies (clause function.trace-once). A method's per-instance Function kept in the
+        instance's __dict__ (see __get__; TF keeps it outside) is copied untraced with its instance."""
+        owner = getattr(self.python_function, "__self__", None)
+        if self.__dict__.get("_trace_keys") and (owner is None or id(owner) not in memo):
+            raise TypeError("cannot pickle 'FuncGraph' object")
+        import copy
+        new = Function.__new__(Function)
+        memo[id(self)] = new
+        new.__dict__.update(copy.deepcopy(self.__getstate__(), memo))
+        return new
+
     def __getstate__(self) -> dict[str, Any]:
         # A recorded graph (generated code) stays in this process: a deep copy or a pickle records afresh.
         state = dict(self.__dict__)

@@ -17,7 +17,7 @@ import copy
 
 import pytest
 
-from simdist.conformance.assertions import assert_equal, assert_true
+from simdist.conformance.assertions import assert_equal, assert_true, raises
 
 clause = pytest.mark.clause
 
@@ -75,3 +75,31 @@ def test_cov23b_tf_function_copy_shares_traces(backend, tf):
     g(tf.constant([1.0]))
     assert_equal([seen, f.experimental_get_tracing_count(), g.experimental_get_tracing_count()],
                  [[(), (1,)], 2, 2], call="copy.copy(f)([1.]): a new trace, counted by both")
+
+
+@clause("function.trace-once", ref="tf221")
+def test_tf_function_deepcopy_copies_only_an_untraced_function(backend, tf):
+    """copy.deepcopy deep-copies the function cache, whose traces hold FuncGraphs, which cannot be
+    pickled: an untraced tf.function copies (with no traces of its own), a traced one, by a call or by
+    get_concrete_function, is TypeError; a tf.Module whose method was traced deep-copies (the method's
+    per-instance function is not part of the instance)."""
+    f = tf.function(lambda x: x * 2)
+    g = copy.deepcopy(f)
+    assert_equal([float(g(tf.constant(2.0))), g.experimental_get_tracing_count(), f.experimental_get_tracing_count()],
+                 [4.0, 1, 0], call="copy.deepcopy(untraced f)(2.): value, tracing counts of the copy and of f")
+    for how, trace in (("a call", lambda h: h(tf.constant(1.0))),
+                       ("get_concrete_function", lambda h: h.get_concrete_function(tf.TensorSpec([None], tf.float32)))):
+        h = tf.function(lambda x: x + 1)
+        trace(h)
+        with raises(TypeError, match="FuncGraph", call=f"copy.deepcopy(f traced by {how})"):
+            copy.deepcopy(h)
+
+    class Scale(tf.Module):
+        @tf.function
+        def apply(self, x):
+            return x * 3
+
+    m = Scale()
+    m.apply(tf.constant(1.0))
+    m2 = copy.deepcopy(m)
+    assert_equal(float(m2.apply(tf.constant(2.0))), 6.0, call="copy.deepcopy(module with a traced method).apply(2.)")
