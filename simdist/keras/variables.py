@@ -289,7 +289,9 @@ class Variable:
         self._constraint = value
 
     def numpy(self) -> np.ndarray:
-        return np.asarray(tf.convert_to_tensor(self.value).numpy())
+        """The value's numpy(), as Keras's TF backend gives it (backend/tensorflow/core.py): a NumPy scalar
+        for a 0-d variable (`optimizer.iterations.numpy()` is np.int64(0)), an array otherwise."""
+        return tf.convert_to_tensor(self.value).numpy()
 
     def assign(self, value: Any) -> Any:
         """Write `value` (cast to the variable's dtype; its shape must match)."""
@@ -317,7 +319,7 @@ class Variable:
             # Keras reads `self.value.__array__`, which TF's ShardedVariable lacks (so np.asarray of
             # a partitioned Keras variable and save_weights fail on TF 2.21: clause keras.variable.sharded)
             raise AttributeError(f"'{type(self._value).__name__}' object has no attribute '__array__'")
-        arr = self.numpy()
+        arr = np.asarray(self.numpy())
         return arr if dtype is None else arr.astype(dtype)
 
     def __int__(self) -> int:

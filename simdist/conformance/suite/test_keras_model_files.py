@@ -109,3 +109,34 @@ def test_keras_file_is_a_zip_that_load_model_remakes(keras):
             model.save(os.path.join(d, "m.txt"))
         with raises(ValueError, match="File not found", call="load_model('missing.keras')"):
             keras.models.load_model(os.path.join(d, "missing.keras"))
+
+
+@clause("keras.saving.keras-file", ref="tf221")
+def test_copies_and_pickles_are_keras_file_round_trips(keras):
+    """copy.copy, copy.deepcopy and pickle of Keras objects are `.keras` archives written and read
+    back (Keras's KerasSaveable): new objects with the original's config and saved state."""
+    import copy
+    import pickle
+    d = keras.layers.Dense(2, kernel_initializer="ones")
+    d.build((None, 3))
+    c = copy.copy(d)
+    assert_true(c is not d and c.kernel is not d.kernel and c.name == d.name,
+                f"copy.copy(dense): new object {c is not d}, new kernel {c.kernel is not d.kernel}, same name "
+                f"{c.name == d.name}, but all should hold", call="copy.copy(Dense)")
+    m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, kernel_initializer="ones")])
+    m.compile(keras.optimizers.Adam(0.1), "mse")
+    x = np.arange(12, dtype=np.float32).reshape(4, 3) / 10.0
+    m.fit(x, np.zeros((4, 2), np.float32), verbose=0, epochs=2, batch_size=2, shuffle=False)
+    for how, cp in (("copy.deepcopy", copy.deepcopy), ("pickle", lambda o: pickle.loads(pickle.dumps(o)))):
+        m2 = cp(m)
+        assert_equal([m2 is m, bool(m2.compiled), int(m2.optimizer.iterations.numpy()),
+                      len(m2.optimizer.variables)], [False, True, 4, len(m.optimizer.variables)],
+                     call=f"{how}(fitted model): identity, compiled, optimizer iterations and variable count")
+        assert_close(m2.predict(x, verbose=0), m.predict(x, verbose=0), call=f"{how}(fitted model).predict")
+    mt = keras.metrics.Mean()
+    mt.update_state([1.0, 2.0, 6.0])
+    mc = copy.deepcopy(mt)
+    mc.update_state([7.0])
+    assert_equal([float(mc.result()), float(mt.result())], [7.0, 3.0],
+                 call="copy.deepcopy(Mean over [1, 2, 6]) then update_state([7]): the copy's state starts empty (a "
+                      "carried state would read 4.0)")

@@ -41,6 +41,7 @@ from simdist.keras.tensor_attributes import get_keras_mask, set_keras_mask
 from simdist.keras.tracking import Tracker, no_tracking
 from simdist.keras.traceback_utils import call_with_argument_info
 from simdist.keras.variables import StatelessScope, Variable, standardize_shape
+from simdist.keras.keras_saveable import KerasSaveable
 
 __all__ = ["Layer", "InputSpec", "CallContext", "is_metric"]
 
@@ -172,7 +173,7 @@ def update_shapes_dict_for_target_fn(target_fn: Callable[..., Any], shapes_dict:
     return out
 
 
-class Layer:
+class Layer(KerasSaveable):
     """The base class of Keras layers (and models)."""
     _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 

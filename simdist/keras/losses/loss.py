@@ -18,6 +18,7 @@ from simdist.keras import config, dtype_policies, traced
 from simdist.keras.losses import _ops as ops
 from simdist.keras.naming import auto_name
 from simdist.keras.tensor_attributes import get_keras_mask
+from simdist.keras.keras_saveable import KerasSaveable
 
 REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
 
@@ -34,7 +35,7 @@ def standardize_reduction(reduction: Any) -> Any:
     return reduction
 
 
-class Loss:
+class Loss(KerasSaveable):
     """Base class of Keras losses: subclasses implement `call(y_true, y_pred)` returning
     per-sample values; `__call__` weights and reduces them."""
 

@@ -18,9 +18,10 @@ from simdist.keras.losses import _ops as ops
 from simdist.keras.naming import auto_name, name_scope
 from simdist.keras.tracking import Tracker
 from simdist.keras.variables import Variable
+from simdist.keras.keras_saveable import KerasSaveable
 
 
-class Metric:
+class Metric(KerasSaveable):
     """Base class of Keras metrics: subclasses create their state in `__init__` with
     `add_variable`, and implement `update_state(...)` and `result()`."""
 

@@ -134,7 +134,6 @@ def _date_saved() -> str:
 
 def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: Any = None, **kwargs: Any) -> None:
     """Write `model` (config, compile config, weights, its optimizer's variables) to a `.keras` file."""
-    from simdist.keras.models.saving import _h5py, _save
     kwargs.pop("include_optimizer", True)   # (Keras 3.15's saving_api: read only by the legacy .h5 writer)
     save_format = kwargs.pop("save_format", False)
     if save_format and not str(filepath).endswith((".h5", ".hdf5", ".keras")):
@@ -151,19 +150,9 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: Any = 
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise FileNotFoundError(f"save: cannot write {path}: the directory {directory} does not exist")
-    config = json.dumps(serialize_model(model))
-    metadata = json.dumps({"keras_version": KERAS_VERSION, "date_saved": _date_saved()})
-    weights = io.BytesIO()
-    written: list[Any] = []
-    with _h5py().File(weights, "w") as h5:
-        _save(model, h5, "", set(), written)
-    assets = _saved_assets(model)
     tmp = os.path.join(directory, f".{os.path.basename(path)}.tmp")
     try:
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as zf:
-            for name, data in ((_METADATA, metadata.encode()), (_CONFIG, config.encode()),
-                               (_WEIGHTS, weights.getvalue()), *assets):
-                zf.writestr(zipfile.ZipInfo(name, date_time=_ZIP_EPOCH), data)
+        written = write_archive(model, tmp)
         os.replace(tmp, path)
     except OSError as e:
         raise OSError(f"save: cannot write {path} ({e})") from None
@@ -171,6 +160,27 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: Any = 
         if os.path.exists(tmp):
             os.unlink(tmp)
     tf.train._simdist_charge_storage_io(written, save=True)
+
+
+def write_archive(obj: Any, target: Any) -> list[Any]:
+    """Write the `.keras` zip of `obj` (a model, or any Keras object saved whole) to `target`, a path
+    or a binary file object; the variables written (for the storage cost)."""
+    from simdist.keras.models.saving import _h5py, _save
+    from simdist.keras.utils.keras_object_serialization import serialize_keras_object
+    from simdist.keras.models.model import Model
+    whole = isinstance(obj, Model) or getattr(type(obj), "_keras_public_module", None)   # (FeatureSpace.save)
+    config = json.dumps(serialize_model(obj) if whole else _jsonable(serialize_keras_object(obj)))
+    metadata = json.dumps({"keras_version": KERAS_VERSION, "date_saved": _date_saved()})
+    weights = io.BytesIO()
+    written: list[Any] = []
+    with _h5py().File(weights, "w") as h5:
+        _save(obj, h5, "", set(), written)
+    assets = _saved_assets(obj)
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_STORED) as zf:
+        for name, data in ((_METADATA, metadata.encode()), (_CONFIG, config.encode()),
+                           (_WEIGHTS, weights.getvalue()), *assets):
+            zf.writestr(zipfile.ZipInfo(name, date_time=_ZIP_EPOCH), data)
+    return written
 
 
 def _saved_assets(model: Any) -> list[tuple[str, bytes]]:
@@ -193,7 +203,7 @@ def _saved_assets(model: Any) -> list[tuple[str, bytes]]:
     return out
 
 
-def _load_assets(model: Any, path: str) -> None:
+def _load_assets(model: Any, path: Any) -> None:
     """Each object's load_assets(dir) with its files from the archive's assets/ (None when it has none)."""
     import tempfile
     from simdist.keras.models.saving import walk_saveables
@@ -213,9 +223,10 @@ def _load_assets(model: Any, path: str) -> None:
                 obj.load_assets(where if os.path.exists(where) else None)
 
 
-def _read_archive(path: str) -> tuple[dict[str, Any], bytes]:
-    """(config, weights bytes) of a `.keras` file, with an error naming the path if it is not one."""
-    if not os.path.exists(path):
+def _read_archive(path: Any) -> tuple[dict[str, Any], bytes]:
+    """(config, weights bytes) of a `.keras` file (a path, or a binary file object), with an error
+    naming the path if it is not one."""
+    if isinstance(path, str) and not os.path.exists(path):
         raise ValueError(f"File not found: filepath={path}. Please ensure the file is an accessible `.keras` zip file.")
     try:
         with zipfile.ZipFile(path, "r") as zf:
@@ -373,13 +384,26 @@ def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool 
     if not path.endswith(".keras"):
         raise ValueError(f"File format not supported: filepath={path}. Keras 3 only supports V3 `.keras` files and "
                          "legacy H5 format files (`.h5` extension). (simdist: no SavedModel directories)")
-    config, weights = _read_archive(path)
+    return read_archive(path, custom_objects, compile, safe_mode)
+
+
+def read_archive(source: Any, custom_objects: dict | None = None, compile: bool = True,  # noqa: A002
+                 safe_mode: bool = True) -> Any:
+    """The object a `.keras` zip holds (`source`: a path or a binary file object): built from its
+    config, compiled from its compile config, its variables read from the archive."""
+    config, weights = _read_archive(source)
     from simdist.keras.safe_mode import SafeModeScope, in_safe_mode
     ambient = in_safe_mode()   # (enable_unsafe_deserialization() wins over safe_mode=True, as in Keras)
     with SafeModeScope(ambient if ambient is not None else safe_mode):
-        model = deserialize_model(config, custom_objects, compile=compile)
-    _load_checked(model, weights, path)
-    _load_assets(model, path)
+        if "compile_config" in config or config.get("class_name") in ("Sequential", "Functional", "Model") \
+                or config.get("module") == "keras.utils" or config.get("registered_name"):
+            model = deserialize_model(config, custom_objects, compile=compile)
+        else:   # (a layer, loss, metric or optimizer saved whole: KerasSaveable.__reduce__)
+            from simdist.keras.utils.keras_object_serialization import deserialize_keras_object
+            model = deserialize_keras_object(config, custom_objects, safe_mode=bool(safe_mode))
+    label = source if isinstance(source, str) else "<file object>"
+    _load_checked(model, weights, label)
+    _load_assets(model, source)
     return model
 
 

@@ -31,6 +31,7 @@ from simdist.keras.optimizers import schedules
 from simdist.keras.optimizers._distribute import all_reduce_sum, maybe_merge_call, refuse_merge_call_in_traced_cond
 from simdist.keras.naming import auto_name, name_scope
 from simdist.keras.optimizers._variable import OptimizerVariable, make_variable, unwrap
+from simdist.keras.keras_saveable import KerasSaveable
 
 __all__ = ["Optimizer"]
 
@@ -49,7 +50,7 @@ def base_args(scope: dict[str, Any]) -> dict[str, Any]:
     return {k: scope[k] for k in BASE_ARGS}
 
 
-class Optimizer:
+class Optimizer(KerasSaveable):
     """The optimizer base class (subclasses implement `build` and `update_step`)."""
     _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
 
