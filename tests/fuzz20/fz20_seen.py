@@ -35,10 +35,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:Cholesky', 'value', "'ok'"): "see
  ('raw:Qr', 'value', "'ok'"): "seed 2020261201 #110 (tape): TF 2.21 ('grad', ('ok', ('list', (('T', 'complex64', (2, "
                               "1, 1), array([[[nan+nanj]],; simdist ('grad', ('ok', ('list', (('T', 'complex64', (2, "
                               '1, 1), array([[[nan+0.j]],',
- ('raw:SigmoidGrad', 'gradient', "'ok'"): "seed 2020261202 #174 (tape): TF 2.21 ('grad', ('ok', ('T', 'complex64', "
-                                          "(3,), array([ 12.    -5.25j   , -19.5   +0.j     ,  -0.; simdist ('grad', "
-                                          "('ok', ('T', 'complex64', (3,), array([ 12.    -5.25j   , -19.5   "
-                                          '+0.j     ,  -0.',
  ('raw:Svd', 'value', "'ok'"): "seed 2020261201 #27 (tape): TF 2.21 ('grad', ('ok', ('list', (('T', 'complex64', (1, "
                                "1), array([[1.5+0.j]], dtype=complex64)),; simdist ('grad', ('ok', ('list', (('T', "
                                "'float32', (1, 1), array([[1.5]], dtype=float32)), ('T', '"}

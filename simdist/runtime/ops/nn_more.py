@@ -242,7 +242,18 @@ def _lrn_grad_half(g: np.ndarray, x: np.ndarray, y: np.ndarray, r: int, bias: fl
 
 def _lrn_grad(g: np.ndarray, x: np.ndarray, y: np.ndarray, depth_radius: int, bias: float, alpha: float,
               beta: float) -> np.ndarray:
-    """d/dx_k: g_k N_k^-b - 2 a b x_k sum over i with |i - k| <= r of g_i x_i N_i^(-b-1)."""
+    """d/dx_k: g_k N_k^-b - 2 a b x_k sum over i with |i - k| <= r of g_i x_i N_i^(-b-1).
+    LRNGradOp's checks first, which a raw call reaches (lrn_op.cc; fuzz20 seed 2420261202 #59,
+    #129): the constructor's depth_radius bound, input_grads and input_image 4-D, then all three
+    of one shape."""
+    if not 0 <= int(depth_radius) < 2 ** 31 - 1:
+        raise errors.InvalidArgumentError(None, None, f"depth_radius = {int(depth_radius)} larger than int max "
+                                                      "[Op:LRNGrad]")
+    if g.ndim != 4 or x.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, "inputs must be 4-dimensional [Op:LRNGrad]")
+    if x.shape != g.shape or y.shape != g.shape:
+        raise errors.InvalidArgumentError(None, None, "input_grads, input_image, and out_image should have the same "
+                                                      "shape [Op:LRNGrad]")
     if x.dtype == np.float16:
         return _lrn_grad_half(g, x, y, depth_radius, bias, alpha, beta)
     g32, x32 = g.astype(np.float32), x.astype(np.float32)
