@@ -117,10 +117,14 @@ def _complex_sign(a: np.ndarray) -> np.ndarray:
             r = small / big
             length = np.where(small == 0, big, big * np.sqrt(part(1) + r * r))
             packet.append(np.where(big == 0, part(0), v / length))
-        h = np.hypot(re, im).astype(part)
+    mask = packet_mask(a.shape, a.dtype, XFUNC_LANES)
+    from simdist.runtime.ops import libm   # (std::abs of the tail's elements: the C library's hypot, never
+    h = np.zeros(a.shape, part)            # NumPy's, whose loop is SVML's on AVX-512 hosts)
+    at = np.ones(a.shape, bool) if mask is None else ~mask
+    h[at] = libm.elementwise("hypotf" if part is np.float32 else "hypot", re[at], im[at])
+    with np.errstate(all="ignore"):
         inv = part(1) / h
         tail = (np.where(h == 0, part(0), re * inv), np.where(h == 0, part(0), im * inv))
-    mask = packet_mask(a.shape, a.dtype, XFUNC_LANES)
     out = np.empty(a.shape, a.dtype)
     if mask is None:
         out.real, out.imag = ftz(tail[0]), ftz(tail[1])
