@@ -161,6 +161,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("linalg.solve rows, traced", _T, _traced("tf.linalg.solve(tf.ones((2, 2)), tf.zeros((3, 1)))")),
     ("MatrixSolve unknown shapes, sig", _T, _sig("tf.raw_ops.MatrixSolve(matrix=x, rhs=tf.zeros((3, 1)))",
                                                  ([None, None], "float32"), "tf.ones((2, 3))")),
+    ("MatrixInverse reciprocal of the pivots", _K, _eager(
+        "tf.raw_ops.MatrixInverse(input=tf.constant([[[0.0, 0.5, 4.0], [0.75, -0.5, -1.5], [0.0, 7.0, 0.001]], "
+        "[[7.0, -0.0, -0.5], [-3.0, 7.0, 4.0], [0.25, 0.0, 0.25]]]))")),
+    ("MatrixSolve reciprocal of the pivots, float64", _K, _eager(
+        "tf.raw_ops.MatrixSolve(matrix=tf.constant([[7.0, -0.0, -0.5], [-3.0, 7.0, 4.0], [0.25, 0.0, 0.3]], "
+        "tf.float64), rhs=tf.constant([[1.0, 0.1], [0.0, 3.0], [0.7, 0.0]], tf.float64))")),
     ("Qr of a vector", _K, _eager("tf.raw_ops.Qr(input=tf.ones((3,)))")),
     ("Svd of a vector", _K, _eager("tf.raw_ops.Svd(input=tf.ones((3,)))")),
     ("Qr of a scalar, sig", _T, _sig("tf.raw_ops.Qr(input=x)", ([], "float16"), "tf.constant(0.75, tf.float16)")),
