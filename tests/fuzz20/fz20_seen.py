@@ -15,12 +15,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Inva
                                         "array([            inf, 1.25331414e-150]))), ('ok',; simdist ('grad', "
                                         "('ok', ('T', 'float64', (2,), array([            inf, 1.25331414e-150]))), "
                                         "('ok',",
- ('raw:BroadcastTo', 'accepts', "'err', 'ValueError'"): "TF's shape function (ValueError at trace), simdist's kernel "
-                                                        'error when the graph runs: seed 2420261204 #89 (sig): TF '
-                                                        "2.21 ('calls', (('err', 'ValueError'), ('err', "
-                                                        "'ValueError'), ('err', 'ValueError'))); simdist ('calls', "
-                                                        "(('ok', 'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                        "'InvalidArgumentErro",
  ('raw:Cholesky', 'value', "'ok'"): "seed 2020261202 #269 (function): TF 2.21 ('calls', (('ok', ('T', 'complex128', "
                                     "(3, 3), array([[0.+0.j, 0.+0.j, 0.+0.j],; simdist ('calls', (('ok', ('T', "
                                     "'complex128', (3, 3), array([[nan+0.j,  0.+0.j,  0.+0.j],",
@@ -96,11 +90,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Inva
                                                               "'InvalidArgumentErro; simdist ('calls', (('err', "
                                                               "'ValueError'), ('err', 'ValueError'), ('err', "
                                                               "'ValueError')))",
- ('raw:StridedSlice', 'accepts', "'err', 'ValueError'"): "seed 2420261204 #127 (sig): TF 2.21 ('calls', (('err', "
-                                                         "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                         "'ValueError'))); simdist ('calls', (('ok', 'traced'), "
-                                                         "('ok', ('T', 'int16', (), array(-4, dtype=int16))), ('ok', "
-                                                         "('",
  ('raw:Svd', 'value', "'ok'"): "seed 2020261201 #27 (tape): TF 2.21 ('grad', ('ok', ('list', (('T', 'complex64', (1, "
                                "1), array([[1.5+0.j]], dtype=complex64)),; simdist ('grad', ('ok', ('list', (('T', "
                                "'float32', (1, 1), array([[1.5]], dtype=float32)), ('T', '",

@@ -172,6 +172,18 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("Qr of a scalar, sig", _T, _sig("tf.raw_ops.Qr(input=x)", ([], "float16"), "tf.constant(0.75, tf.float16)")),
     ("Qr of a vector, sig", _T, _sig("tf.raw_ops.Qr(input=x, full_matrices=True)", ([None], "complex64"),
                                      "tf.constant([1j, 2 + 0j], tf.complex64)")),
+    ("BroadcastTo shape -2, sig", _T, _sig("tf.raw_ops.BroadcastTo(input=x, shape=tf.constant([-2, 3], tf.int32))",
+                                             ([None, 3], "float32"), "tf.ones((1, 3))")),
+    ("BroadcastTo 2 into 4, traced", _T, _traced(
+        "tf.raw_ops.BroadcastTo(input=tf.ones((2, 3)), shape=tf.constant([4, 3], tf.int32))")),
+    ("BroadcastTo rank 3 into 2, traced", _T, _traced(
+        "tf.raw_ops.BroadcastTo(input=tf.ones((1, 2, 3)), shape=tf.constant([4, 3], tf.int32))")),
+    ("StridedSlice two ellipsis bits, empty begin", _K, _eager(
+        "tf.raw_ops.StridedSlice(input=tf.constant(-4, tf.int16), begin=tf.constant([], tf.int16), "
+        "end=tf.constant([], tf.int16), strides=tf.constant([], tf.int16), ellipsis_mask=5, shrink_axis_mask=3)")),
+    ("StridedSlice two ellipsis bits, traced", _T, _traced(
+        "tf.raw_ops.StridedSlice(input=tf.ones((2, 3)), begin=tf.constant([0, 0]), end=tf.constant([1, 1]), "
+        "strides=tf.constant([1, 1]), ellipsis_mask=3)")),
     ("MatrixInverse non-square, traced", _T, _traced("tf.raw_ops.MatrixInverse(input=tf.ones((3, 2)))")),
     ("MatrixDeterminant non-square, traced", _T, _traced("tf.raw_ops.MatrixDeterminant(input=tf.ones((3, 2)))")),
     ("SelfAdjointEigV2 non-square, traced", _T, _traced("tf.raw_ops.SelfAdjointEigV2(input=tf.ones((2, 3, 2)))")),
