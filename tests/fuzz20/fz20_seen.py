@@ -85,11 +85,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Inva
                                                                             "'InvalidArgumentErro; simdist ('calls', "
                                                                             "(('err', 'ValueError'), ('err', "
                                                                             "'ValueError'), ('err', 'ValueError')))",
- ('raw:SetSize', 'rejects', "'err', 'InvalidArgumentError'"): "seed 2420261204 #95 (sig): TF 2.21 ('calls', (('ok', "
-                                                              "'traced'), ('err', 'InvalidArgumentError'), ('err', "
-                                                              "'InvalidArgumentErro; simdist ('calls', (('err', "
-                                                              "'ValueError'), ('err', 'ValueError'), ('err', "
-                                                              "'ValueError')))",
  ('raw:Svd', 'value', "'ok'"): "seed 2020261201 #27 (tape): TF 2.21 ('grad', ('ok', ('list', (('T', 'complex64', (1, "
                                "1), array([[1.5+0.j]], dtype=complex64)),; simdist ('grad', ('ok', ('list', (('T', "
                                "'float32', (1, 1), array([[1.5]], dtype=float32)), ('T', '",
@@ -98,11 +93,4 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Inva
                                                                           "'InvalidArgumentError'), ('err', "
                                                                           "'InvalidArgumentErro; simdist ('calls', "
                                                                           "(('err', 'ValueError'), ('err', "
-                                                                          "'ValueError'), ('err', 'ValueError')))",
- ('raw:UnsortedSegmentSum', 'rejects', "'err', 'ResourceExhaustedError'"): 'seed 2420261204 #109 (sig): TF 2.21 '
-                                                                           "('calls', (('ok', 'traced'), ('err', "
-                                                                           "'ResourceExhaustedError'), ('err', "
-                                                                           "'ResourceExhausted; simdist ('calls', "
-                                                                           "(('err', 'StagingError'), ('err', "
-                                                                           "'StagingError'), ('err', "
-                                                                           "'StagingError')))"}
+                                                                          "'ValueError'), ('err', 'ValueError')))"}

@@ -138,6 +138,23 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("SparseReshape negative indices", _K, _eager(
         "tf.raw_ops.SparseReshape(input_shape=[2, 3], new_shape=[3, 2], "
         "input_indices=[[0, -1], [1, 2], [-3, 5], [0, 0]])")),
+    # SetSize's SparseTensor::Create checks (sig seed 2420261204 #95) and an unsorted segment output the
+    # allocator cannot give (#109)
+    ("SetSize of vector indices", _K, _eager(
+        "tf.raw_ops.SetSize(set_indices=[0, 0, 0, 0], set_shape=tf.constant([3, 3], tf.int64), "
+        "set_values=tf.constant([7, 7, 5, 7], tf.uint8), validate_indices=False)")),
+    ("SetSize rows mismatch", _K, _eager(
+        "tf.raw_ops.SetSize(set_indices=[[0, 0], [0, 1]], set_shape=tf.constant([3, 3], tf.int64), "
+        "set_values=tf.constant([7, 7, 5, 7], tf.uint8))")),
+    ("SetSize shape rank 3 for 2 index columns", _K, _eager(
+        "tf.raw_ops.SetSize(set_indices=[[0, 0], [0, 1]], set_shape=tf.constant([3, 3, 3], tf.int64), "
+        "set_values=tf.constant([7, 7], tf.uint8))")),
+    ("SetSize of vector indices, sig", _K, _sig(
+        "tf.raw_ops.SetSize(set_indices=[0, 0, 0, 0], set_shape=tf.constant([3, 3], tf.int64), set_values=x, "
+        "validate_indices=False)", ([4], "uint8"), "tf.constant([7, 7, 5, 7], tf.uint8)")),
+    ("UnsortedSegmentSum of 2**31 - 1 segments", _K, _eager(
+        "tf.raw_ops.UnsortedSegmentSum(segment_ids=[0], data=tf.ones((1, 1, 4, 4), tf.uint16), "
+        "num_segments=tf.constant(2147483647, tf.int32))")),
     # DenseCountSparseOutput's maxlength 0 (#155)
     ("DenseCountSparseOutput maxlength 0", _K, _eager(
         "tf.raw_ops.DenseCountSparseOutput(binary_output=True, values=tf.constant([2, 1, 7], tf.int64), "
