@@ -373,8 +373,9 @@ def _relu_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
 
 
 _RELU_BF16 = Fixed("relu", _relu_fix)
-_MAX_BF16 = Fixed("maximum", _select_fix(lambda x, y: x < y))
-_MIN_BF16 = Fixed("minimum", _select_fix(lambda x, y: y < x))
+# (Eigen's PropagateNaN: a NaN operand is the result, the first one when both are: fuzz20 seed 2420261202 #117)
+_MAX_BF16 = Fixed("maximum", _select_fix(lambda x, y: (x < y) | (np.isnan(y) & ~np.isnan(x))))
+_MIN_BF16 = Fixed("minimum", _select_fix(lambda x, y: (y < x) | (np.isnan(y) & ~np.isnan(x))))
 
 
 def _bf16_select(fixed: Fixed) -> Any:

@@ -314,13 +314,29 @@ LEAKY_RELU_GRAD = binary_op("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0,
 def _sigmoid_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
     """TF's scalar_sigmoid_gradient_op: dy * (y * (1 - y)) in packets, (dy * y) * (1 - y) in the
     scalar tail (simd.py's packet lanes; ops.eigen-kernels)."""
+    if y.dtype.kind == "c":
+        return _sigmoid_grad_complex(y, dy)
     packets = dy * (y * (1 - y))
-    if packets.dtype.name not in _GRAD_LANES:   # complex: one formula
-        return packets
     mask = packet_mask(packets.shape, packets.dtype, _GRAD_LANES)
     if mask is not None and mask.all():
         return packets
     tail = (dy * y) * (1 - y)
+    return tail if mask is None else np.where(mask, packets, tail)
+
+
+def _sigmoid_grad_complex(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """Complex: 1 - y part by part (DAZ/FTZ), then Eigen's complex products (complex_mul.multiply:
+    textbook in packets, Annex G in the scalar tail) in each path's order, dy * (y * (1 - y)) in
+    packets and (dy * y) * (1 - y) in the tail (fuzz20 seed 2420261202 #45: NaN - inf j times
+    4 - 0.5j is inf - inf j in the tail)."""
+    from simdist.runtime.ops.complex_mul import _ftz, multiply
+    part = y.real.dtype.type
+    one_minus = np.empty(y.shape, y.dtype)
+    with np.errstate(all="ignore"):
+        one_minus.real, one_minus.imag = _ftz(part(1) - _ftz(y.real)), _ftz(part(0) - _ftz(y.imag))
+    packets = multiply(dy, multiply(y, one_minus))
+    tail = multiply(multiply(dy, y), one_minus)
+    mask = packet_mask(packets.shape, packets.dtype, {"complex64": 4, "complex128": 2})
     return tail if mask is None else np.where(mask, packets, tail)
 
 
@@ -559,7 +575,9 @@ def _sigmoid_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("SigmoidGrad")
 def _sigmoid_grad_grad(op: Any, grad: Any) -> list:
-    a, b = op.inputs
+    """math_grad._SigmoidGradGrad: the inputs conjugated (complex: fuzz20 seed 2020261202 #174)."""
+    from simdist.runtime.ops.complex_math import conj_of
+    a, b = conj_of(op.inputs[0]), conj_of(op.inputs[1])
     gb = grad * b
     return [gb - 2.0 * gb * a, dispatch.execute(SIGMOID_GRAD, (a, grad))]
 
@@ -572,7 +590,9 @@ def _tanh_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("TanhGrad")
 def _tanh_grad_grad(op: Any, grad: Any) -> list:
-    a, b = op.inputs
+    """math_grad._TanhGradGrad: the inputs conjugated, as SigmoidGrad's."""
+    from simdist.runtime.ops.complex_math import conj_of
+    a, b = conj_of(op.inputs[0]), conj_of(op.inputs[1])
     return [grad * -2.0 * b * a, dispatch.execute(TANH_GRAD, (a, grad))]
 
 

@@ -54,7 +54,10 @@ def lu_solve(a: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for i in range(n - 1, -1, -1):
             if i < n - 1:
                 x[:, i] -= in_order(lu[:, i:i + 1, i + 1:], x[:, i + 1:])[:, 0]
-            x[:, i] = _divide(x[:, i], lu[:, i, i][:, None])
+            # (TriangularSolverMatrix.h: a real row is scaled by the reciprocal of its diagonal, Scalar(1) /
+            # tri(i, i), not divided: MatrixInverse's last bit, fuzz20 SEEN seed 2220261202 #51, fz24a)
+            x[:, i] = _divide(x[:, i], lu[:, i, i][:, None]) if x.dtype.kind == "c" else \
+                x[:, i] * (x.dtype.type(1) / lu[:, i, i][:, None])
     ok = np.all(np.abs(np.diagonal(lu, axis1=1, axis2=2)) > 0, axis=1)
     return x, ok
 

@@ -39,6 +39,23 @@ ONE_HOT = register("OneHot", _one_hot, _one_hot_rule, args.zero_flops, kind="gen
 NotDifferentiable("OneHot")
 
 
+def _one_hot_kernel_error(ndim: int, depth: np.ndarray, on: Tensor, off: Tensor, axis: int) -> Any:
+    """OneHotOp::Compute's checks in its order (one_hot_op.cc): the axis, depth, on_value and
+    off_value scalars, depth non-negative; the first failing one's InvalidArgumentError, or None
+    (a raw call's vector on_value is refused: fuzz20 seed 2420261202 #97)."""
+    def bad(text: str) -> errors.InvalidArgumentError:
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:OneHot]")
+    if not (axis == -1 or 0 <= axis < ndim + 1):
+        return bad(f"Expected axis to be -1 or between [0, {ndim + 1}).  But received: {axis}")
+    for what, shape in (("depth", depth.shape), ("on_value", tuple(on.shape.as_list())),
+                        ("off_value", tuple(off.shape.as_list()))):
+        if len(shape):
+            return bad(f"{what} must be a scalar, but got: [{','.join(map(str, shape))}]")
+    if int(depth) < 0:
+        return bad(f"depth must be non-negative, got: {int(depth)}")
+    return None
+
+
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
             dtype: Any = None, name: str | None = None) -> Tensor:
     """`tf.one_hot`: float32 unless dtype or on/off values say otherwise; an index outside
@@ -69,18 +86,23 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     # (op_def_library converts a non-tensor with TI's default, int64, as the preferred dtype: Python and NumPy
     # bools become 0/1, floats keep float32 and are refused; fz3 seed 97 #69)
     idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices, dtype_hint=dtypes.int64)
-    d = int(dispatch.static_value(depth) if isinstance(depth, Tensor) else depth)
+    dv = np.asarray(dispatch.static_value(depth) if isinstance(depth, Tensor) else depth)
     ax = -1 if axis is None else int(axis)
-    if d < 0:
-        err = errors.InvalidArgumentError(None, None, f"depth must be non-negative, got: {d} [Op:OneHot]")
-        if isinstance(depth, Tensor):   # (a tensor may be a graph input, unknown to the shape function)
-            raise err
-        # (traced: a Python depth is a constant, which OneHot's shape function reads: MakeShapeFromShapeTensor)
-        raise trace_errors.mark_shape(err, f"Dimension size, given by scalar input 1, must be non-negative but is {d}",
-                                      "OneHot", (tuple(idx.shape.as_list()), (), (), ()))
-    if not -1 <= ax < idx.ndim + 1:
-        raise errors.InvalidArgumentError(None, None, f"Expected axis to be -1 or between [0, {idx.ndim + 1}).  "
-                                          f"But received: {ax} [Op:OneHot]")
+    kerr = _one_hot_kernel_error(idx.ndim, dv, on, off, ax)
+    if kerr is not None:
+        # (traced: a Python depth is a constant, which OneHot's shape function reads at trace before the kernel
+        # runs: MakeDimForScalarInput; a tensor may be a graph input, unknown to the shape function)
+        shape_text = None if isinstance(depth, Tensor) else (
+            f"Input must be scalar but has rank {dv.ndim}" if dv.ndim else
+            f"Dimension size, given by scalar input 1, must be non-negative but is {int(dv)}" if int(dv) < 0 else None)
+        if ax < -1:
+            shape_text = "axis must be >= -1"
+        if shape_text is None:
+            raise kerr
+        raise trace_errors.mark_shape(kerr, shape_text, "OneHot", (tuple(idx.shape.as_list()), dv.shape,
+                                                                    tuple(on.shape.as_list()),
+                                                                    tuple(off.shape.as_list())))
+    d = int(dv)
     return dispatch.execute(ONE_HOT, (idx, on, off), {"depth": d, "axis": ax})
 
 

@@ -206,6 +206,23 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     return dispatch.execute(MATMUL, (ta, tb), attrs)
 
 
+def raw_matmul_check(args_: dict) -> None:
+    """A raw MatMul's kernel checks (TF 2.21's CPU MatMul, observed: the batch-matmul kernel's order and
+    texts), which simdist's public matmul makes itself: the two ranks equal, then 2, then the inner
+    dimensions (fuzz20 tape seed 2420261203 #92: a [4, 1, 3] by [1, 3] product was computed)."""
+    sa, sb = args_["a"].shape.as_list(), args_["b"].shape.as_list()
+    if len(sa) != len(sb):
+        raise errors.InvalidArgumentError(None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. "
+                                                      f"{args.dims(sb)} [Op:MatMul]")
+    if len(sa) != 2:
+        raise errors.InvalidArgumentError(None, None, f"In[0] and In[1] ndims must be == 2: {len(sa)} [Op:MatMul]")
+    inner_a = sa[0] if args_["transpose_a"] else sa[1]
+    inner_b = sb[1] if args_["transpose_b"] else sb[0]
+    if inner_a != inner_b:
+        raise errors.InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: "
+                                                      f"{args.dims(sb)} [Op:MatMul]")
+
+
 def _known_batches_clash(ka: list | None, kb: list | None) -> bool:
     """Whether BatchMatMulV2Shape's broadcast of the batch dimensions the graph knows fails (two
     known dimensions that differ, neither 1: BroadcastBinaryOpOutputShapeFnHelper)."""

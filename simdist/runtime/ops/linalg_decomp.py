@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array_shape_fns, attr_rules, dispatch
+from simdist.runtime.ops import array_shape_fns, attr_rules, dispatch, linalg_inputs
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
 from simdist.runtime.ops.registry import RegisterGradient, register
@@ -43,6 +43,7 @@ def _eigh(a: np.ndarray, compute_v: bool = True) -> Any:
 
 
 def _svd(a: np.ndarray, compute_uv: bool = True, full_matrices: bool = False) -> Any:
+    linalg_inputs.analyze("Svd", (a,), "single")
     m, n = a.shape[-2:]
     k = min(m, n)
     batch = a.shape[:-2]

@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import args, array_shape_fns, attr_rules, dispatch, eigen_lu, libm, trace_errors
+from simdist.runtime.ops import args, array_shape_fns, attr_rules, dispatch, eigen_lu, infer_ctx, libm, linalg_inputs, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -200,7 +200,24 @@ def _set_diag_grad(op: Any, grad: Any) -> list:
     return [grad_input, diag_part(grad, k=k, align=align)]
 
 
+def _cross_error(sa: list, sb: list) -> Exception | None:
+    """CrossOp::Compute's checks (cross_op.cc) in order, TF 2.21's texts: one shape, at least 1-D, then
+    a last dimension of 3 (FailedPreconditionError; fuzz20 seed 2420261202 #101)."""
+    if list(sa) != list(sb):
+        return errors.InvalidArgumentError(None, None, f"Both inputs must be of same shape: {args.dims(sa)} vs. "
+                                                       f"{args.dims(sb)} [Op:Cross]")
+    if len(sa) < 1:
+        return errors.InvalidArgumentError(None, None, "Input must be at least 1D[] [Op:Cross]")
+    if sa[-1] != 3:
+        return errors.FailedPreconditionError(None, None, "Cross-products are only defined for 3-element vectors. "
+                                                          "[Op:Cross]")
+    return None
+
+
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    err = _cross_error(list(a.shape), list(b.shape))
+    if err is not None:
+        raise err
     if a.dtype.kind not in "fiu":   # bfloat16 (ml_dtypes): computed in float32, rounded once
         return np.cross(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
     return np.cross(a, b)
@@ -230,15 +247,8 @@ def cross(a: Any, b: Any, name: str | None = None) -> Tensor:
     at, bt = math.gen_operands(CROSS, a, b)
     CROSS.dtype((at.dtype, bt.dtype), None)
     sa, sb = at.shape.as_list(), bt.shape.as_list()
-    if sa != sb:
-        err: Exception = errors.InvalidArgumentError(None, None, f"a and b must be the same shape: {sa} vs {sb} "
-                                                                 "[Op:Cross]")
-    elif at.ndim < 1:
-        err = errors.InvalidArgumentError(None, None, "Input must be at least 1D[] [Op:Cross]")
-    elif sa[-1] != 3:
-        err = errors.FailedPreconditionError(None, None, f"Dimension -1 in both shapes must be of size 3, got "
-                                                         f"{sa[-1]} [Op:Cross]")
-    else:
+    err = _cross_error(sa, sb)
+    if err is None:
         return dispatch.execute(CROSS, (at, bt))
     ka, kb = static_shapes.known_shape(at), static_shapes.known_shape(bt)
     merged = static_shapes.merge([ka, kb])
@@ -430,6 +440,7 @@ def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
 
 
 def _solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.ndarray:
+    linalg_inputs.analyze("MatrixSolve", (a, b), "square_solver")
     if not a.size or not b.size:
         return np.zeros(b.shape, b.dtype)
     if adjoint:
@@ -513,6 +524,15 @@ def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint:
     if a.shape[-1] != a.shape[-2]:
         raise errors.InvalidArgumentError(None, None, f"In[0] matrices in the last dimensions must be square "
                                                       f"({a.shape[-1]} =/= {a.shape[-2]}) [Op:MatrixTriangularSolve]")
+    dbg = "[{}] [{}]".format(",".join(map(str, a.shape)), ",".join(map(str, b.shape)))
+    try:   # (then Compute's MatMulBCast and the rows against the (adjoint's) columns: fuzz20 seed 2420261202 #33)
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise errors.InvalidArgumentError(None, None, "In[0] and In[1] must have compatible batch dimensions: "
+                                          f"{dbg.replace('] [', '] vs. [')} [Op:MatrixTriangularSolve]") from None
+    if a.shape[-1] != b.shape[-2]:
+        raise errors.InvalidArgumentError(None, None, f"In[0] mismatch In[1] shape: {a.shape[-1]} vs. {b.shape[-2]}: "
+                                          f"{dbg} {int(lower)} {int(adjoint)} [Op:MatrixTriangularSolve]")
     tri = np.tril(a) if lower else np.triu(a)
     if adjoint:
         tri = _adj(tri)
@@ -538,6 +558,7 @@ def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint:
 
 
 def _qr(a: np.ndarray, full_matrices: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    linalg_inputs.analyze("Qr", (a,), "single")
     q, r = np.linalg.qr(a, mode="complete" if full_matrices else "reduced")
     return q, r
 
@@ -562,6 +583,7 @@ CHOLESKY = register("Cholesky", _wide(_cholesky), _linalg_rule("Cholesky"), _cub
 TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _wide(_triangular_solve), _linalg_rule("MatrixTriangularSolve", bfloat16_listed=True),
                             lambda arrays, out, attrs: out.size * arrays[0].shape[-1], kind="contraction",
                             fusion=_PER_MATRIX)
+SOLVE.trace_shape = infer_ctx.trace_shape("MatrixSolve")   # (one transcription for the raw call and tf.linalg.solve)
 QR = register("Qr", _wide(_qr), _linalg_rule("Qr", half_kernel=True), _cube_flops, num_outputs=2, kind="contraction",
               fusion=_PER_MATRIX)
 
@@ -604,14 +626,7 @@ def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None)
     a, b = args.matching([matrix, rhs], op="MatrixSolve", names=("matrix", "rhs"))   # (ops.attr-types)
     attr_rules.check("MatrixSolve", adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     SOLVE.dtype((a.dtype, b.dtype), None)
-    _square(a, "MatrixSolve")
-    sa, sb = a.shape.as_list(), b.shape.as_list()
-    if len(sb) < 2:
-        raise errors.InvalidArgumentError(None, None, f"Input tensor 1 must have rank >= 2, got {len(sb)} [Op:MatrixSolve]")
-    if sa[:-2] != sb[:-2] or sa[-2] != sb[-2]:
-        raise errors.InvalidArgumentError(None, None, f"Input matrix and right-hand side must have the same number of "
-                                          f"rows and batch dimensions: {args.dims(sa)} vs {args.dims(sb)} "
-                                          "[Op:MatrixSolve]")
+    # (the shapes: MatrixSolveShapeFn at trace (SOLVE.trace_shape), LinearAlgebraOp's checks in the kernel)
     return dispatch.execute(SOLVE, (a, b), {"adjoint": bool(adjoint)})
 
 

@@ -199,6 +199,9 @@ def _zero_ties(fn: Any) -> Any:
     elements run in packets: simd.py (float16: none). Clause ops.simd-signed-zeros."""
     def forward(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         out = fn(a, b)
+        if out.dtype.name == "bfloat16" and out.size:   # (compared as float32, the first operand on a tie in
+            # both paths, as subnormals._select_fix: fuzz20 seed 2420261202 #117)
+            return np.where((a == 0) & (b == 0), a, out).astype(out.dtype, copy=False)
         if out.dtype.kind != "f" or not out.size:
             return out
         za, zb = a == 0, b == 0

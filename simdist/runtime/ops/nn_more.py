@@ -203,24 +203,26 @@ def _lrn(x: np.ndarray, depth_radius: int, bias: float, alpha: float, beta: floa
     return (x32 * _pow32(norm, -beta)).astype(x.dtype)
 
 
-def _lrn_grad_half(g: np.ndarray, x: np.ndarray, y: np.ndarray, r: int, bias: float, alpha: float,
+def _lrn_grad_loop(g: np.ndarray, x: np.ndarray, y: np.ndarray, r: int, bias: float, alpha: float,
                    beta: float) -> np.ndarray:
-    """TF's float16 LRNGrad (lrn_op.cc LaunchLRNGrad<CPUDevice, Eigen::half>, fz20): per position j
-    norm = Σ x_k·x_k over the window (each product and sum rounded to half), alpha·norm + bias,
-    pow(norm, -beta) (powf, rounded), and for each k of the window dy = -2·alpha·beta·x_k·y_j / norm
-    (left to right, each step rounded; plus the pow at k = j), times g_j, added to out_k — with
-    bias, alpha and beta as halves. Bit for bit with TF 2.21 on 31 of the 35 attribute sets of
-    tests/ops/test_fz20_edges_tf.py's probe; with alpha 1e-4 and a window holding 100, 1-2 ulps
-    apart at that element (not found yet)."""
+    """TF's CPU LRNGrad (lrn_op.cc LaunchLRNGrad<CPUDevice, T>) for T float32 or float16 (every step
+    rounded to T): per position j with a non-zero upstream gradient g_j (a zero one is skipped, so
+    NaN or inf elsewhere in its window does not reach the output), norm = Σ x_k·x_k over the window
+    in order, alpha·norm + bias, pre = pow(norm, -beta) (powf), act = alpha_beta_2·y_j with the
+    launcher's alpha_beta_2 = -2·alpha·beta, and for each k of the window dy = x_k·act / norm (plus
+    pre at k = j), times g_j, added to out_k; bias, alpha and beta as T. It reads output_image y as
+    given (a raw call's y need not be LRN's output: fuzz20 tape seed 2420261203 #95). float32 bit for
+    bit with TF 2.21 on 30 random attribute sets (fz24a); float16 as fz20's probe."""
     from simdist.runtime.ops import libm
-    h, f = np.float16, np.float32
-    a_, b_, c_ = f(h(alpha)), f(h(beta)), f(h(bias))
+    t = np.float16 if x.dtype == np.float16 else np.float32
+    f = np.float32
 
-    def rnd(v: np.ndarray) -> np.ndarray:
-        return v.astype(h).astype(f)
-
+    def rnd(v: Any) -> Any:
+        return np.asarray(v, f).astype(t).astype(f)
+    a_, b_, c_ = f(t(alpha)), f(t(beta)), f(t(bias))
     with np.errstate(all="ignore"):
         x32, y32, g32 = x.astype(f), y.astype(f), g.astype(f)
+        ab2 = rnd(rnd(f(-2) * a_) * b_)   # (alpha_beta_2_, the launcher's constant)
         n = x.shape[-1]
         out = np.zeros(x.shape, f)
         for j in range(n):
@@ -230,26 +232,31 @@ def _lrn_grad_half(g: np.ndarray, x: np.ndarray, y: np.ndarray, r: int, bias: fl
                 norm = rnd(norm + rnd(x32[..., k] * x32[..., k]))
             norm = rnd(rnd(a_ * norm) + c_)
             pw = rnd(libm.elementwise("powf", norm, np.full(norm.shape, -b_, f)))
+            act = rnd(ab2 * y32[..., j])
+            live = g32[..., j] != 0
             for k in range(lo, hi):
-                dy = rnd(rnd(rnd(rnd(f(-2) * a_) * b_) * x32[..., k]) * y32[..., j])
-                dy = rnd(dy / norm)
+                dy = rnd(rnd(x32[..., k] * act) / norm)
                 if k == j:
                     dy = rnd(dy + pw)
                 dy = rnd(dy * g32[..., j])
-                out[..., k] = rnd(out[..., k] + dy)
-        return out.astype(h)
+                out[..., k] = np.where(live, rnd(out[..., k] + dy), out[..., k])
+        return out.astype(x.dtype)
 
 
 def _lrn_grad(g: np.ndarray, x: np.ndarray, y: np.ndarray, depth_radius: int, bias: float, alpha: float,
               beta: float) -> np.ndarray:
-    """d/dx_k: g_k N_k^-b - 2 a b x_k sum over i with |i - k| <= r of g_i x_i N_i^(-b-1)."""
-    if x.dtype == np.float16:
-        return _lrn_grad_half(g, x, y, depth_radius, bias, alpha, beta)
-    g32, x32 = g.astype(np.float32), x.astype(np.float32)
-    norm = bias + alpha * _window_sum(x32 * x32, depth_radius)
-    inner = g32 * x32 * _pow32(norm, -beta - 1)
-    out = g32 * _pow32(norm, -beta) - 2 * alpha * beta * x32 * _window_sum(inner, depth_radius)
-    return out.astype(x.dtype)
+    """LRNGradOp: its checks, then the launcher's loop (_lrn_grad_loop). LRNGradOp's checks come
+    first, which a raw call reaches (lrn_op.cc; fuzz20 seed 2420261202 #59, #129): the constructor's
+    depth_radius bound, input_grads and input_image 4-D, then all three of one shape."""
+    if not 0 <= int(depth_radius) < 2 ** 31 - 1:
+        raise errors.InvalidArgumentError(None, None, f"depth_radius = {int(depth_radius)} larger than int max "
+                                                      "[Op:LRNGrad]")
+    if g.ndim != 4 or x.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, "inputs must be 4-dimensional [Op:LRNGrad]")
+    if x.shape != g.shape or y.shape != g.shape:
+        raise errors.InvalidArgumentError(None, None, "input_grads, input_image, and out_image should have the same "
+                                                      "shape [Op:LRNGrad]")
+    return _lrn_grad_loop(g, x, y, int(depth_radius), bias, alpha, beta)
 
 
 def _lrn_rule(name: str) -> Any:

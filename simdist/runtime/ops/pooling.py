@@ -89,12 +89,43 @@ def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explici
     return np.fmax(np.fmax.reduce(flat, axis=3), flat.dtype.type(lowest))
 
 
+def _grad_checks(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
+                 explicit: tuple, grad_grad: bool) -> None:
+    """MaxPoolingGradOp's / MaxPoolingGradGradOp's checks in TF's order (pooling_ops_common.h,
+    maxpooling_op.cc), which a raw call reaches: the constructor's ksize and strides of 4 entries and 1
+    in the batch, then the depth place (UnimplementedError); Compute's three ranks; then orig_output
+    of the forward's shape (PoolParameters: each windowed size by GetWindowedOutputSizeVerbose) and
+    grad of the forward's (MaxPoolGrad) or the input's (MaxPoolGradGrad) shape. TF 2.21's texts
+    (fuzz20 tape seed 2420261203 #67, #123; seed 2320261202 #33)."""
+    op, label = ("MaxPoolGradGrad", "MaxPoolingGradGrad") if grad_grad else ("MaxPoolGrad", "MaxPoolingGrad")
+
+    def bad(text: str) -> errors.InvalidArgumentError:
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+    for vals, what in ((ksize, "ksize"), (strides, "strides")):
+        if len(vals) != 4:
+            raise bad(f"Sliding window {what} field must specify 4 dimensions")
+    if ksize[0] != 1 or strides[0] != 1:
+        raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
+    if ksize[3] != 1 or strides[3] != 1:
+        raise errors.UnimplementedError(None, None, f"{label} is not yet supported on the depth dimension. [Op:{op}]")
+    for a, what in ((x, "tensor_in"), (y, "tensor_out"), (g, "out_grad_backprop" if grad_grad else "out_backprop")):
+        if a.ndim != 4:
+            raise bad(f"{what} must be 4-dimensional")
+    out_hw, _ = window_geometry(x.shape[1:3], ksize[1:3], strides[1:3], (1, 1), padding, explicit, op)
+    want = (x.shape[0], out_hw[0], out_hw[1], x.shape[3])
+
+    def dims(shape: Sequence[int]) -> str:
+        return "[" + ",".join(str(int(d)) for d in shape) + "]"
+    if tuple(y.shape) != want:
+        raise bad(f"Expected orig_output shape to be {dims(want)}, but got {dims(y.shape)}")
+    g_want = tuple(x.shape) if grad_grad else want
+    if tuple(g.shape) != g_want:
+        raise bad(f"Expected grad shape to be {dims(g_want)}, but got {dims(g.shape)}")
+
+
 def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
                    explicit_paddings: tuple = ()) -> np.ndarray:
-    for a, what in ((x, "tensor_in"), (y, "tensor_out"), (g, "out_backprop")):   # (MaxPoolingGradOp::Compute:
-        # a raw call's ranks; traced, the shape function checks only orig_input's: fuzz20 seed 2320261202 #33)
-        if a.ndim != 4:
-            raise errors.InvalidArgumentError(None, None, f"{what} must be 4-dimensional [Op:MaxPoolGrad]")
+    _grad_checks(x, y, g, ksize, strides, padding, explicit_paddings, False)
     flat, idx, _, pads = _argmax(x, ksize, strides, padding, explicit_paddings, "MaxPoolGrad")
     dwin = np.zeros(flat.shape, dtype=g.dtype)
     np.put_along_axis(dwin, idx, g[:, :, :, None, :], axis=3)
@@ -104,6 +135,7 @@ def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, st
 
 def _max_pool_grad_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
                         explicit_paddings: tuple = ()) -> np.ndarray:
+    _grad_checks(x, y, g, ksize, strides, padding, explicit_paddings, True)
     _, idx, out_hw, pads = _argmax(x, ksize, strides, padding, explicit_paddings, "MaxPoolGradGrad")
     gflat = _flat_windows(g, ksize, strides, out_hw, pads, 0)
     return np.take_along_axis(gflat, idx, axis=3)[:, :, :, 0, :]

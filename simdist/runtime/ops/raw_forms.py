@@ -126,6 +126,7 @@ def declare() -> None:  # noqa: C901 - one declaration per op
         _only("Cast", "Truncate", Truncate, (False,))
         return math.cast(x, DstT)
     _set("Cast", RawArgs(via=cast))
+    _set("MatMul", RawArgs(check=linalg.raw_matmul_check))
     _set("BatchMatMulV2", RawArgs(via=lambda x, y, adj_x, adj_y, grad_x, grad_y:
                                   linalg.matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y)))
 

@@ -249,6 +249,49 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
     conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, name, channels_first=first)
 
 
+def before_layout(name: str, inputs: dict[str, Any], data_format: str, dtype: Any = None) -> None:
+    """The checks TF's depthwise kernels make in Compute before their CPU refusal of a channels-first
+    layout (depthwise_conv_op.cc, depthwise_conv_grad_op.cc's EXTRACT_AND_VERIFY_DIMENSIONS; TF 2.21's
+    texts; fuzz20 tape seed 2420261203 #161): the sizes input a vector of non-negative values, the
+    ranks, DepthwiseConv2dNative's depths. (An empty output, which TF returns before the refusal,
+    stays the refusal here; where TF runs oneDNN's kernel for the dtype, layout_error's stands.)"""
+    from simdist.runtime import host_cpu
+    if not name.startswith("DepthwiseConv2dNative") or (
+            isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)):
+        return
+
+    def bad(text: str) -> errors.InvalidArgumentError:
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{name}]")
+
+    def shape(n: str) -> list:
+        return list(inputs[n].shape)
+    if name == "DepthwiseConv2dNative":
+        x, f = shape("input"), shape("filter")
+        if len(x) != 4:
+            raise bad(f"input must be 4-dimensional{_dims(x)}")
+        if len(f) != 4:
+            raise bad(f"filter must be 4-dimensional: {_dims(f)}")
+        depth = x[1] if data_format == "NCHW" else x[3]
+        if depth != f[2]:
+            raise bad(f"input and filter must have the same depth: {depth} vs {f[2]}")
+        return
+    grad_input = name.endswith("Input")
+    sizes_name = "input_sizes" if grad_input else "filter_sizes"
+    sizes = np.asarray(inputs[sizes_name])
+    label = "Conv2DBackpropInput" if grad_input else "Conv2DBackpropFilter"
+    if sizes.ndim != 1:
+        raise bad(f"{label}: {sizes_name} input must be 1-dim, not {sizes.ndim}")
+    for i, v in enumerate(sizes.tolist()):
+        if grad_input and v < 0:
+            raise bad(f"Dimension {i} of input_sizes must be >= 0")
+    x = list(sizes.tolist()) if grad_input else shape("input")
+    f = shape("filter") if grad_input else list(sizes.tolist())
+    what = "DepthwiseConv2DBackpropInput" if grad_input else "DepthwiseConv2DBackpropFilter"
+    for dims, arg in ((x, "input"), (f, "filter"), (shape("out_backprop"), "out_backprop")):
+        if len(dims) != 4:
+            raise bad(f"{what}: {arg} must be 4-dimensional")
+
+
 def layout_error(name: str, given: str, default: str, dtype: Any = None) -> errors.OpError:
     """The error of raw op `name` called with data_format `given` other than its default (simdist
     computes the default layout only): TF's own CPU kernel's refusal where it has one (CPU_LAYOUT),

@@ -65,9 +65,11 @@ def _resize_bilinear_grad(grads: np.ndarray, original: np.ndarray, align_corners
                           half_pixel_centers: bool) -> np.ndarray:
     """ResizeGradCore: per upstream element (b, y, x, c), T(g * wy * wx) in float32 added onto
     the top-left, top-right, bottom-left and bottom-right pixels in that order (float16 and
-    bfloat16 accumulate in float32 and are cast at the end)."""
-    n, h, w, c = original.shape
-    _, oh, ow, _ = grads.shape
+    bfloat16 accumulate in float32 and are cast at the end). The output is [batch, height, width,
+    channels] of grads' batch and channels and the original's size (ValidateAndCreateOutput; the
+    original's own batch and channels are not read: fuzz20 seed 2420261202 #187)."""
+    _, h, w, _ = original.shape
+    n, oh, ow, c = grads.shape
     yl, yu, ylerp = _weights(h, oh, align_corners, half_pixel_centers)
     xl, xu, xlerp = _weights(w, ow, align_corners, half_pixel_centers)
     g = grads.astype(np.float32)

@@ -474,7 +474,11 @@ def unsorted_segment_args(data: Any, segment_ids: Any, num_segments: Any, opname
             raise trace_errors.static(err, ValueError, "Dimension size, given by scalar input 2, must be "
                                                        f"non-negative but is {n}")
         raise err
-    return d, ids, (n,) + tuple(dshape[len(ishape):])
+    shape = (n,) + tuple(dshape[len(ishape):])
+    # (the kernel allocates its output before it reads the ids: an output the allocator cannot give is
+    # ResourceExhaustedError, not Python's MemoryError; fuzz20 sig seed 2420261204 #109, fz24a)
+    alloc.check_output(opname, shape, d.dtype)
+    return d, ids, shape
 
 
 def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:

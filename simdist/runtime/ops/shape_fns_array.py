@@ -566,3 +566,20 @@ def _quantize_and_dequantize(c: Ctx) -> None:
         c.with_rank(c.input("num_bits"), 0)
     if grad:
         c.merge(c.input("gradients"), c.input("input"))
+
+
+@register("BroadcastTo")
+def _broadcast_to(c: Ctx) -> None:
+    """array_ops.cc: shape a vector, MakeShapeFromShapeTensor (a known value below -1 is "Invalid value
+    in tensor used for shape"; fuzz20 sig seed 2420261204 #89), then where both ranks are known the
+    input's rank at most the output's and each known input dimension above 1 merged with the output's
+    (fz24a)."""
+    out = c.shape_from_tensor("shape")
+    x = c.input("input")
+    if out is None or x is None:
+        return
+    x = c.with_rank_at_most(x, len(out))
+    for i in range(1, len(x) + 1):
+        d = x[-i]
+        if d is not None and d > 1:
+            c.merge_dim(d, out[-i])

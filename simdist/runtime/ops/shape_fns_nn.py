@@ -293,9 +293,45 @@ def _conv2d_backprop_input(c: Ctx) -> None:
         c.fail(f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: {s[0]}")
 
 
+def _windowed_verbose(c: Ctx, size: int | None, eff: int, stride: int, padding: str) -> None:
+    """GetWindowedOutputSizeVerbose (kernel_shape_util.cc): the stride > 0, then VALID's
+    (size - eff + stride) / stride in C++'s truncating division, never negative."""
+    if stride <= 0:
+        c.fail(f"Stride must be > 0, but got {stride}")
+    if size is None:
+        return
+    out = (size - eff + stride) if padding == "VALID" else (size + stride - 1)
+    out = -(-out // stride) if out < 0 else out // stride
+    if out < 0:
+        c.fail(f"Computed output size would be negative: {out} [input_size: {size}, effective_filter_size: {eff}, "
+               f"stride: {stride}]")
+
+
+@register("ExtractImagePatches")
+def _extract_image_patches(c: Ctx) -> None:
+    """array_ops.cc: images of rank 4, ksizes, strides and rates of 4 values, then the rows and the
+    columns windowed by the rate-dilated sizes (the rates themselves are the kernel's check; fz24a)."""
+    x = c.with_rank(c.input("images"), 4)
+    ks = _attr_len(c, "ksizes", "ksizes", 4, "ExtractImagePatches")
+    st = _attr_len(c, "strides", "stride", 4, "ExtractImagePatches")
+    rt = _attr_len(c, "rates", "rates", 4, "ExtractImagePatches")
+    if x[1] is None or x[2] is None:
+        return
+    for i in (1, 2):
+        _windowed_verbose(c, x[i], ks[i] + (ks[i] - 1) * (rt[i] - 1), st[i], c.attr("padding"))
+
+
 @register("ExtractVolumePatches")
 def _extract_volume_patches(c: Ctx) -> None:
-    c.with_rank(c.input("input"), 5)
+    """array_ops.cc: input of rank 5, ksizes and strides of 5 values, then planes, rows and columns
+    windowed (fz24a)."""
+    x = c.with_rank(c.input("input"), 5)
+    ks = _attr_len(c, "ksizes", "ksizes", 5, "ExtractVolumePatches")
+    st = _attr_len(c, "strides", "stride", 5, "ExtractVolumePatches")
+    if x[1] is None or x[2] is None or x[3] is None:
+        return
+    for i in (1, 2, 3):
+        _windowed_verbose(c, x[i], ks[i], st[i], c.attr("padding"))
 
 
 @register("AvgPool3D", "MaxPool3D")

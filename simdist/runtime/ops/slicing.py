@@ -173,6 +173,12 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
 def _masked_key(b: tuple, e: tuple, st: tuple, begin_mask: int, end_mask: int, ellipsis_mask: int,
                 new_axis_mask: int, shrink_axis_mask: int, op: str) -> tuple:
     """The `t[...]` key of StridedSlice's begin, end, strides and bit masks."""
+    if ellipsis_mask & (ellipsis_mask - 1):   # ValidateStridedSliceOp: the mask's bits, even beyond begin's
+        # length (fuzz20 sig seed 2420261204 #127: mask 5 with empty begin; the kernel eagerly, the shape
+        # function when traced)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Multiple ellipses in slice spec not allowed [Op:{op}]"), ValueError,
+            f"Multiple ellipses in slice spec not allowed for '{{{{node {op}}}}}'")
     key: list[Any] = []
     for i in range(len(b)):
         bit = 1 << i

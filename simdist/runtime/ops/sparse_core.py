@@ -200,10 +200,24 @@ def _reshape(ind: np.ndarray, shape: np.ndarray, new_shape: np.ndarray) -> tuple
                       f"inputs: [{','.join(map(str, shape))}], requested shape: [{','.join(map(str, new_shape))}]", op)
     if ind.shape[0] == 0 or dense == 0:
         return np.zeros((ind.shape[0], out.size), np.int64), out
-    linear = np.ravel_multi_index(tuple(ind.T.astype(np.int64)), tuple(shape.astype(np.int64)), mode="wrap") \
-        if shape.size else np.zeros(ind.shape[0], np.int64)
-    new = np.stack(np.unravel_index(linear, tuple(out)), axis=1) if out.size else np.zeros((ind.shape[0], 0))
-    return new.astype(np.int64), out
+    # reshape_util.cc: each index's linear position by the input's row-major strides, then divided by the
+    # output's (C++'s truncating / and %), no bounds check: an index beyond its dimension carries into the
+    # next (fuzz20 seed 2420261202 #81: [0, 1, 1] of [2, 2, 1] is position 2)
+    def strides(dims: np.ndarray) -> np.ndarray:
+        st = np.ones(dims.size, np.int64)
+        for d in range(dims.size - 2, -1, -1):
+            st[d] = st[d + 1] * dims[d + 1]
+        return st
+
+    with np.errstate(over="ignore"):
+        linear = (ind.astype(np.int64) * strides(shape.astype(np.int64))).sum(axis=1, dtype=np.int64)
+        new = np.zeros((ind.shape[0], out.size), np.int64)
+        for j, st in enumerate(strides(out)):
+            q = linear // st
+            q = q + ((linear % st != 0) & (linear < 0))   # (toward zero, as C++)
+            new[:, j] = q
+            linear = linear - q * st
+    return new, out
 
 
 SPARSE_RESHAPE = register("SparseReshape", _reshape, lambda dts, at: (dtypes.int64, dtypes.int64), _NO_FLOPS,

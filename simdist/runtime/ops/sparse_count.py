@@ -4,7 +4,7 @@ SparseTensors (clause ops.sparse).
 
 Counts: per batch row (axis=-1 of a rank-2 input) or over all values (axis=0), a sorted map of
 value -> count (or summed weight; 1 with binary_output), values >= maxlength dropped; the last
-dimension is maxlength when > 0, else max(largest value + 1, minlength) (1 for no values); the
+dimension is maxlength when >= 0, else max(largest value + 1, minlength) (1 for no values); the
 counts have the weights' dtype (the values' without weights). Negative values are
 InvalidArgumentError. Edit distance: the Levenshtein distance between the hypothesis and truth
 sequences (runs of consecutive entries with one index prefix, walked as if both were ordered, as
@@ -33,7 +33,9 @@ _VALUE_DEPENDENT = lanes("its output's length depends on the values")
 
 
 def _size(max_seen: int, maxlength: int, minlength: int) -> int:
-    return maxlength if maxlength > 0 else max(max_seen + 1, minlength)
+    """count_ops.cc's GetOutputSize as TF 2.21 runs it: a maxlength of 0 is a length of 0 too (every value
+    dropped; observed: fuzz20 seed 2420261202 #155), a negative one none."""
+    return maxlength if maxlength >= 0 else max(max_seen + 1, minlength)
 
 
 def _counted(rows: np.ndarray, vals: np.ndarray, weights: np.ndarray, batches: int | None, minlength: int,

@@ -18,6 +18,7 @@ import numpy as np
 from simdist.runtime import errors
 from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.image_patches import across_space
 from simdist.runtime.ops.conv3d import CONV3D_BACKPROP_INPUT, geometry3d, pad3d, windows3d
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
 from simdist.runtime.ops.registry import RegisterGradient, register, rows
@@ -27,13 +28,14 @@ __all__ = ["extract_volume_patches"]
 
 
 def _patches(x: np.ndarray, ksizes: tuple, strides: tuple, padding: str) -> np.ndarray:
+    across_space("ExtractVolumePatches", ksizes=ksizes, strides=strides)   # (the kernel's constructor)
     if x.ndim != 5:
         raise errors.InvalidArgumentError(None, None, "input must be 5-dimensional["
                                           + ",".join(str(d) for d in x.shape) + "] [Op:ExtractVolumePatches]")
     k = ksizes[1:4]
     out, pads = geometry3d(x.shape[1:4], k, strides[1:4], (1, 1, 1), padding, "ExtractVolumePatches")
     win = windows3d(pad3d(x, pads), k, out, strides[1:4], (1, 1, 1))
-    return np.ascontiguousarray(win).reshape(x.shape[0], out[0], out[1], out[2], -1)
+    return np.ascontiguousarray(win).reshape(x.shape[0], out[0], out[1], out[2], k[0] * k[1] * k[2] * x.shape[4])
 
 
 EXTRACT_VOLUME_PATCHES = register("ExtractVolumePatches", _patches, typed("ExtractVolumePatches", REAL_NUMBERS),
@@ -70,9 +72,5 @@ def extract_volume_patches(input: Any, ksizes: Any, strides: Any, padding: Any, 
     if not isinstance(padding, str) or padding not in ("SAME", "VALID"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
                                           "of allowed values: \"SAME\", \"VALID\" [Op:ExtractVolumePatches]")
-    if ks[0] != 1 or ks[4] != 1:
-        raise errors.UnimplementedError(None, None, "Only support ksizes across space. [Op:ExtractVolumePatches]")
-    if st[0] != 1 or st[4] != 1:
-        raise errors.UnimplementedError(None, None, "Only support strides across space. [Op:ExtractVolumePatches]")
     EXTRACT_VOLUME_PATCHES.dtype((x.dtype,), None)
     return dispatch.execute(EXTRACT_VOLUME_PATCHES, (x,), {"ksizes": ks, "strides": st, "padding": padding})
