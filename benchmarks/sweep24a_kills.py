@@ -1,0 +1,148 @@
+"""Does the suite kill bugs planted in the gradients, the tape and tf.nn where the suite's inputs hide
+the rule? Plant each (one of OWN below, not in the catalogue; or a catalogue id) in a private copy of
+the committed package and run a slice of the conformance suite against it (simdist backend), every
+failing test listed (suite_kills.py's plant-and-run).
+
+    python benchmarks/sweep24a_kills.py [--targeted|--new] ID [ID ...]   # own:NAME, own (all OWN), baseline
+
+`--targeted` (the default) runs the suite modules that call the mutant's API other than the sweep24a
+modules (TARGETS below: the modules naming one of its API strings, found by grep when the script
+runs), the "before" figure; `--new` only the sweep24a modules, the "after" figure.
+
+OWN was written (2026-12-02, session 24) before any sweep24a test: each bug sits on a line the suite
+already runs, where the rule and the wrong one agree on the inputs the suite uses (inputs below 6,
+never exactly 0, positive bases, inclusive scans, shifts of half the size, windows without ties,
+indices of rank 1, equal batch dimensions, float16 sums that never overflow, one target), and each
+was checked observable off those inputs on TF 2.21 before the runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from suite_kills import expand as _expand, find as _find, mutants, run as _run
+
+_O = "simdist/runtime/ops/"
+_SUITE = Path(__file__).resolve().parents[1] / "simdist" / "conformance" / "suite"
+
+
+def _m(mid: str, kind: str, path: str, old: str, new: str, why: str) -> mutants.Mutant:
+    return mutants.Mutant(mid, kind, path, old, new, why, layer="training")
+
+
+#: Ten bugs, each invisible on the inputs the suite used (named last in `why`).
+OWN = {m.id: m for m in [
+    _m("relu6-grad-passes-at-six", "boundary", _O + "activations.py",
+       "g * ((y > 0) & (y < 6))", "g * ((y > 0) & (y <= 6))",
+       "relu6's gradient passes where the output is 6, i.e. for every x >= 6 (invisible on inputs below 6)"),
+    _m("selu-grad-zero-takes-negative-branch", "boundary", _O + "activations.py",
+       "np.where(y < 0, g * (y + y.dtype.type(SELU_SCALE_ALPHA))",
+       "np.where(y <= 0, g * (y + y.dtype.type(SELU_SCALE_ALPHA))",
+       "selu's gradient at x == 0 is scale * alpha, not scale (invisible unless an input is exactly 0)"),
+    _m("pow-grad-log-mask-nonzero", "domain", _O + "math.py",
+       'mask = not_equal(x, 0) if x.dtype.kind == "c" else greater(x, 0)',
+       "mask = not_equal(x, 0)",
+       "pow's exponent gradient takes log(x) for negative real x too (NaN where TF gives 0; invisible on "
+       "positive bases)"),
+    _m("cumprod-grad-inclusive-sum", "option", _O + "reductions.py",
+       "out = cumsum(math.multiply(prod, grad), axis, exclusive=exclusive, reverse=not reverse)",
+       "out = cumsum(math.multiply(prod, grad), axis, exclusive=False, reverse=not reverse)",
+       "cumprod's gradient sums the upstream inclusively even for exclusive=True (invisible for the "
+       "default exclusive=False)"),
+    _m("roll-grad-rolls-forward", "sign", _O + "array_more.py",
+       'tuple(-s for s in op.get_attr("shift"))',
+       'tuple(s for s in op.get_attr("shift"))',
+       "roll's gradient rolls the upstream by +shift, not -shift (invisible when 2 * shift is a multiple "
+       "of the size, and for a uniform upstream)"),
+    _m("max-pool-grad-ties-to-last", "order", _O + "pooling.py",
+       "    if not nan.any():\n        return np.argmax(flat, axis=3)\n",
+       "    if not nan.any():\n        return flat.shape[3] - 1 - np.argmax(flat[:, :, :, ::-1], axis=3)\n",
+       "max pooling routes a window's gradient to its last maximum, not its first (invisible without ties)"),
+    _m("gather-grad-inner-axis-one-index-dim", "axis", _O + "array.py",
+       "gm = np.moveaxis(g, list(range(axis, axis + idx.ndim)), list(range(idx.ndim)))",
+       "gm = np.moveaxis(g, axis, 0)",
+       "gather's dense gradient (axis > 0) moves one index dimension only (invisible for indices of rank 1)"),
+    _m("batch-matmul-grad-no-unbroadcast", "shape", _O + "linalg.py",
+       "return [unbroadcast(ga, op.inputs[0].shape.as_list()), unbroadcast(gb, op.inputs[1].shape.as_list())]",
+       "return [unbroadcast(ga, op.inputs[0].shape.as_list()), gb]",
+       "batched matmul's gradient of the second operand is not summed over the batch dimensions it was "
+       "broadcast along (invisible when both operands have the same batch dimensions)"),
+    _m("bias-add-grad-float16-accumulates-in-half", "dtype", _O + "nn.py",
+       "    if g.dtype == np.float16:\n        return np.add.reduce(g.astype(np.float32), axis=axes)",
+       "    if g.dtype == np.float16 and g.ndim > 4:\n        return np.add.reduce(g.astype(np.float32), axis=axes)",
+       "bias_add's bias gradient sums float16 in float16 (invisible unless the float16 sum overflows or "
+       "rounds)"),
+    _m("moments-float16-no-promotion", "dtype", _O + "normalization.py",
+       "y = math.cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x",
+       "y = x",
+       "tf.nn.moments averages float16 in float16 (invisible unless the float16 sum overflows)"),
+    _m("tape-output-gradients-first-for-all", "index", "simdist/runtime/autodiff/backprop.py",
+       "n >= len(output_gradients) else output_gradients[n]",
+       "n >= len(output_gradients) else output_gradients[0]",
+       "tape.gradient uses the first output gradient for every target (invisible with one target)"),
+    _m("div-no-nan-grad-x-divides", "domain", _O + "math.py",
+       "    gx = divide_no_nan(grad, y)\n",
+       "    gx = binary(REALDIV, grad, y)\n",
+       "div_no_nan's gradient in x divides by y plainly (inf/NaN where TF gives 0; invisible unless a "
+       "denominator is exactly 0)"),
+]}
+
+#: Per mutant, the public calls whose suite modules exercise its line (grep strings).
+API = {
+    "relu6-grad-passes-at-six": ["relu6"],
+    "selu-grad-zero-takes-negative-branch": ["selu"],
+    "pow-grad-log-mask-nonzero": ["tf.pow", "math.pow", "**"],
+    "cumprod-grad-inclusive-sum": ["cumprod"],
+    "roll-grad-rolls-forward": ["roll("],
+    "max-pool-grad-ties-to-last": ["max_pool", "MaxPool"],
+    "gather-grad-inner-axis-one-index-dim": ["gather("],
+    "batch-matmul-grad-no-unbroadcast": ["matmul", "@"],
+    "bias-add-grad-float16-accumulates-in-half": ["bias_add", "Dense(", "Conv"],
+    "moments-float16-no-promotion": ["moments"],
+    "tape-output-gradients-first-for-all": ["output_gradients"],
+    "div-no-nan-grad-x-divides": ["div_no_nan"],
+}
+
+
+def _gradient_modules(strings: list[str]) -> list[str]:
+    """The suite modules (not sweep24a's) that name one of `strings` and take a gradient."""
+    out = []
+    for p in sorted(_SUITE.glob("test_*.py")):
+        if "sweep24a" in p.name:
+            continue
+        text = p.read_text(encoding="utf-8")
+        if any(s in text for s in strings) and ("gradient" in text or ".fit(" in text or "apply_gradients" in text):
+            out.append(p.stem)
+    return out
+
+
+def targets(mid: str) -> str:
+    return " or ".join(_gradient_modules(API[mid]))
+
+
+def find(mid: str) -> mutants.Mutant:
+    return _find(mid, OWN)
+
+
+def run(m: mutants.Mutant | None, how: str = "--targeted") -> str:
+    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the slice `how` names:
+    --new the sweep24a modules, --targeted (the default) the other modules that call `m`'s API."""
+    if how == "--new":
+        k = "sweep24a"
+    elif m is None:
+        k = " or ".join(sorted({t for mid in OWN for t in _gradient_modules(API[mid])}))
+    else:
+        k = targets(m.id)
+    return _run(m, k, every_failure=how == "--new")
+
+
+def expand(ids: list[str]) -> list[str]:
+    return _expand(ids, {"own": [f"own:{k}" for k in OWN]})
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    how = next((a for a in args if a.startswith("--")), "--targeted")
+    for mid in expand([a for a in args if not a.startswith("--")]):
+        print(f"{mid}: {run(None if mid == 'baseline' else find(mid), how)}", flush=True)
