@@ -86,6 +86,28 @@ OWN = {m.id: m for m in [
        "    gx = binary(REALDIV, grad, y)\n",
        "div_no_nan's gradient in x divides by y plainly (inf/NaN where TF gives 0; invisible unless a "
        "denominator is exactly 0)"),
+    _m("clip-by-norm-tie-to-clip-norm", "order", _O + "clip.py",
+       "math.truediv(intermediate, math.maximum(l2norm, clip_norm))",
+       "math.truediv(intermediate, math.maximum(clip_norm, l2norm))",
+       "clip_by_norm's maximum takes its operands the other way round, so at a norm equal to clip_norm the "
+       "gradient goes to the constant and t's gradient is R, not the projection (invisible off the tie)"),
+    _m("l2-normalize-tie-to-epsilon", "order", _O + "normalization.py",
+       "    x_inv_norm = unary.rsqrt(math.maximum(square_sum, epsilon))\n    return",
+       "    x_inv_norm = unary.rsqrt(math.maximum(epsilon, square_sum))\n    return",
+       "l2_normalize's maximum takes epsilon first, so a slice whose sum of squares equals epsilon gets the "
+       "gradient R * rsqrt(epsilon), not the normalized one (invisible off the tie)"),
+    _m("unsorted-segment-sum-grad-keeps-negative-ids", "domain", _O + "array.py",
+       "    return [math.where(keep, gathered, zeros_like(gathered)), None]",
+       "    return [gathered, None]",
+       "unsorted_segment_sum's gradient gives an element with a negative segment id the upstream row of "
+       "segment 0, not 0 (invisible without negative ids)"),
+    _m("split-grad-unused-output-dropped", "shape", _O + "array.py",
+       "def _split_grad(op: Any, *grads: Any) -> list:\n"
+       "    gs = [g if g is not None else zeros_like(o) for g, o in zip(grads, op.outputs)]",
+       "def _split_grad(op: Any, *grads: Any) -> list:\n"
+       "    gs = [g for g in grads if g is not None]",
+       "split's gradient drops the outputs nobody differentiated instead of filling them with zeros, so the "
+       "concatenation is short (invisible when every output is used)"),
 ]}
 
 #: Per mutant, the public calls whose suite modules exercise its line (grep strings).
@@ -102,6 +124,10 @@ API = {
     "moments-float16-no-promotion": ["moments"],
     "tape-output-gradients-first-for-all": ["output_gradients"],
     "div-no-nan-grad-x-divides": ["div_no_nan"],
+    "clip-by-norm-tie-to-clip-norm": ["clip_by_norm", "clipnorm"],
+    "l2-normalize-tie-to-epsilon": ["l2_normalize", "normalize("],
+    "unsorted-segment-sum-grad-keeps-negative-ids": ["unsorted_segment_sum", "segment_sum"],
+    "split-grad-unused-output-dropped": ["split("],
 }
 
 
