@@ -108,6 +108,20 @@ OWN = {m.id: m for m in [
        "    gs = [g for g in grads if g is not None]",
        "split's gradient drops the outputs nobody differentiated instead of filling them with zeros, so the "
        "concatenation is short (invisible when every output is used)"),
+    _m("pack-grad-unstacks-axis-0", "axis", _O + "array.py",
+       'return unstack(grad, axis=op.get_attr("axis"))',
+       "return unstack(grad, num=len(op.inputs))",
+       "stack's gradient unstacks the upstream along axis 0, not the stacking axis (invisible for stack(axis=0))"),
+    _m("select-grad-else-not-unbroadcast", "shape", _O + "math.py",
+       "            unbroadcast(where(c, zeros, grad), y.shape.as_list())]",
+       "            where(c, zeros, grad)]",
+       "where's gradient of the else-operand is not summed over the axes it was broadcast along (invisible "
+       "when both branches have the condition's shape)"),
+    _m("gather-nd-grad-slices-for-any-rank", "shape", _O + "scatter.py",
+       "if indices.ndim == 2 and indices.shape.as_list()[-1] == 1:",
+       "if indices.shape.as_list()[-1] == 1:",
+       "gather_nd's gradient is IndexedSlices for index tuples of length 1 whatever the indices' rank, so "
+       "indices of shape (2, 2, 1) give slices of 2-D indices (invisible for indices of rank 2)"),
 ]}
 
 #: Per mutant, the public calls whose suite modules exercise its line (grep strings).
@@ -128,6 +142,9 @@ API = {
     "l2-normalize-tie-to-epsilon": ["l2_normalize", "normalize("],
     "unsorted-segment-sum-grad-keeps-negative-ids": ["unsorted_segment_sum", "segment_sum"],
     "split-grad-unused-output-dropped": ["split("],
+    "pack-grad-unstacks-axis-0": ["stack("],
+    "select-grad-else-not-unbroadcast": ["where("],
+    "gather-nd-grad-slices-for-any-rank": ["gather_nd"],
 }
 
 

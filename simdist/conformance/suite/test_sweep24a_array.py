@@ -123,6 +123,11 @@ CASES = {
                                 False),
     "split([1, 3, 1], axis=1) reordered": (_split_mix, [(2, 5)], False),
     "split(3, axis=-1) middle unused": (_split_unused, [(2, 6)], False),
+    # where: each branch broadcast against a fixed condition (the condition is not differentiated)
+    "where(c (2, 3), x (2, 3), y (3,))": (lambda tf, x, y: tf.where(tf.constant([[True, False, True], [False, False, True]]),
+                                                                 x, y), [(2, 3), (3,)], False),
+    "where(c (2, 1), x (1, 3), y (2, 3))": (lambda tf, x, y: tf.where(tf.constant([[True], [False]]), x, y),
+                                            [(1, 3), (2, 3)], False),
     # gathers: indices of rank 2 on an inner axis, repeated indices, batch_dims, a negative axis
     "gather(axis=1, indices (2, 2) repeated)": (lambda tf, x: tf.gather(x, [[2, 0], [2, 2]], axis=1), [(2, 3, 2)], False),
     "gather(axis=0, indices (2, 3) repeated)": (lambda tf, x: tf.gather(x, [[1, 0, 1], [3, 3, 0]]), [(4, 2)], False),
