@@ -253,3 +253,25 @@ def test_sweep24a_max_pool_gradient_goes_to_the_first_maximum_of_a_tie(tf, budge
         (g,) = _tape_grads(tf, fn, [x2], r)
         assert_close(g, _max_pool_first_max(x2, k, s, r), tolerance=TOL, what="d/dx",
                      call=f"tape.gradient(max_pool2d(x (1, 3, 4, 2) with ties, {name}, VALID), R)")
+
+
+@clause("autodiff.indexed-slices", ref="tf221")
+def test_sweep24a_gather_nd_gradient_kind_follows_the_index_rank(tf, budget):
+    """TF's _GatherNdGrad returns IndexedSlices only for indices of shape [N, 1] (rows of the params); any
+    other index shape ((2, 2, 1), (2, 2)) gives a dense tensor (a ScatterNd into zeros). Values: the upstream
+    rows added at their (repeated) index tuples."""
+    p0 = _vals((3, 2), 5)
+    for idx, sliced in budget([([[1], [0], [1]], True), ([[[1], [0]], [[1], [2]]], False), ([[2, 1], [0, 0]], False)]):
+        p = tf.constant(p0)
+        with tf.GradientTape() as tape:
+            tape.watch(p)
+            y = tf.gather_nd(p, idx)
+        r = _r(tuple(y.shape), 5) + 0.25
+        g = tape.gradient(y, p, output_gradients=tf.constant(r))
+        call = f"tape.gradient(gather_nd(p (3, 2), indices {np.asarray(idx).shape}), p)"
+        assert_equal(isinstance(g, tf.IndexedSlices), sliced, what="gradient is IndexedSlices", call=call)
+        want = np.zeros_like(p0)
+        ia = np.asarray(idx)
+        for pos in np.ndindex(*ia.shape[:-1]):
+            want[tuple(ia[pos])] += r[pos]
+        assert_close(_np(tf.convert_to_tensor(g)), want, tolerance=TOL, what="d/dp", call=call)
