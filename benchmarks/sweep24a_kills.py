@@ -122,6 +122,16 @@ OWN = {m.id: m for m in [
        "if indices.shape.as_list()[-1] == 1:",
        "gather_nd's gradient is IndexedSlices for index tuples of length 1 whatever the indices' rank, so "
        "indices of shape (2, 2, 1) give slices of 2-D indices (invisible for indices of rank 2)"),
+    _m("elu-second-derivative-at-zero", "boundary", _O + "activations.py",
+       "math.where(elu_x < 0, grad * op.inputs[0], array.zeros_like(elu_x))]",
+       "math.where(elu_x <= 0, grad * op.inputs[0], array.zeros_like(elu_x))]",
+       "EluGrad's gradient in elu's output takes the negative branch at 0 too, so elu's second derivative at "
+       "x == 0 is R * S, not 0 (invisible unless a second derivative is taken at exactly 0)"),
+    _m("euclidean-norm-grad-zero-slice-no-nan", "domain", _O + "reductions.py",
+       "return [math.truediv(x, out / grad)]",
+       "return [math.divide_no_nan(x * grad, out)]",
+       "reduce_euclidean_norm's gradient divides safely, 0 at a slice of zeros where TF's x / (norm / grad) is "
+       "NaN (invisible without an all-zero slice)"),
 ]}
 
 #: Per mutant, the public calls whose suite modules exercise its line (grep strings).
@@ -145,6 +155,8 @@ API = {
     "pack-grad-unstacks-axis-0": ["stack("],
     "select-grad-else-not-unbroadcast": ["where("],
     "gather-nd-grad-slices-for-any-rank": ["gather_nd"],
+    "elu-second-derivative-at-zero": ["elu"],
+    "euclidean-norm-grad-zero-slice-no-nan": ["euclidean_norm"],
 }
 
 

@@ -173,3 +173,55 @@ def test_sweep24a_binary_gradients_at_domain_edges_broadcast_either_side(tf, bud
                      what="d/dx")
         assert_close(np.asarray(gy, np.float64), _unbroadcast(r * py, y.shape), tolerance=TOL[dtype], call=call,
                      what="d/dy")
+
+
+#: name -> (f, f'' as TF's second-order rules give it): the *Grad kernels' own gradients are strict at the kinks
+#: (EluGrad/SeluGrad differentiate their output only where it is < 0; ReluGrad, Relu6Grad and LeakyReluGrad pass
+#: nothing to their features)
+SECOND = {
+    "relu": (lambda tf, x: tf.nn.relu(x), lambda x: np.zeros_like(x)),
+    "relu6": (lambda tf, x: tf.nn.relu6(x), lambda x: np.zeros_like(x)),
+    "leaky_relu(alpha=0.3)": (lambda tf, x: tf.nn.leaky_relu(x, alpha=0.3), lambda x: np.zeros_like(x)),
+    "elu": (lambda tf, x: tf.nn.elu(x), lambda x: np.where(x < 0, np.exp(x), 0.0)),
+    "selu": (lambda tf, x: tf.nn.selu(x), lambda x: np.where(x < 0, SELU_SCALE * SELU_ALPHA * np.exp(x), 0.0)),
+    "softplus": (lambda tf, x: tf.nn.softplus(x), lambda x: _sigmoid(x) * (1 - _sigmoid(x))),
+    "sigmoid": (lambda tf, x: tf.sigmoid(x),
+                lambda x: _sigmoid(x) * (1 - _sigmoid(x)) * (1 - 2 * _sigmoid(x))),
+    "tanh": (lambda tf, x: tf.tanh(x), lambda x: -2 * np.tanh(x) * (1 - np.tanh(x) ** 2)),
+}
+
+
+@clause("autodiff.higher-order", ref="tf221")
+def test_sweep24a_second_derivatives_at_the_kinks(tf, budget):
+    """Nested tapes: d/dx sum(S * d sum(R * f(x))/dx) = R * S * f''(x) with TF's second-order rules, at every
+    kink exactly (0, -0.0, 6) and on both sides: elu's and selu's second derivative at 0 is 0 (their *Grad
+    gradients are strict), relu's, relu6's and leaky_relu's 0 everywhere."""
+    s = np.array([[2.0, 1.5, -1.0, 0.5, 1.0, 2.0], [-0.5, 1.0, 3.0, 0.25, -2.0, 1.0]])
+    for name in budget(sorted(SECOND)):
+        f, second = SECOND[name]
+        x = tf.constant(X)
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = f(tf, x)
+            g = inner.gradient(y, x, output_gradients=tf.constant(R))
+            loss = tf.reduce_sum(g * tf.constant(s))
+        got = np.asarray(outer.gradient(loss, x), np.float64)
+        assert_close(got, R * s * second(X), tolerance=TOL["float64"],
+                     call=f"nested tapes: d/dx sum(S * d sum(R * {name}(x))/dx), x at 0, -0.0, 6", what="d2/dx2")
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+def test_sweep24a_euclidean_norm_gradient_at_a_zero_slice_is_nan(tf, budget):
+    """TF's _EuclideanNormGrad is x / (norm / grad): a slice of zeros (norm 0) gives 0 / 0 = NaN, not 0; the
+    other slices x * grad / norm."""
+    x0 = np.array([[0.0, 0.0, 0.0], [3.0, -4.0, 0.0], [1.0, 2.0, -2.0]])
+    r = np.array([1.5, 2.0, -0.5])
+    n = np.sqrt((x0 ** 2).sum(axis=1, keepdims=True))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        want = x0 / (n / r[:, None])
+    for dtype in budget(["float64", "float32"]):
+        (g,) = _grad(tf, lambda t: tf.math.reduce_euclidean_norm(t, axis=1), [x0], r, getattr(tf, dtype))
+        assert_close(np.asarray(g, np.float64), want, tolerance=TOL[dtype], what="d/dx",
+                     call=f"tape.gradient(reduce_euclidean_norm(x {dtype}, axis=1), first row zeros, R)")
