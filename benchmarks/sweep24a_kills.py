@@ -132,6 +132,11 @@ OWN = {m.id: m for m in [
        "return [math.divide_no_nan(x * grad, out)]",
        "reduce_euclidean_norm's gradient divides safely, 0 at a slice of zeros where TF's x / (norm / grad) is "
        "NaN (invisible without an all-zero slice)"),
+    _m("weighted-xent-softplus-shortcut", "formula", _O + "losses.py",
+       "log_weight * (activations.softplus(-unary.abs_(logits_t)) + activations.relu(-logits_t))",
+       "log_weight * activations.softplus(-logits_t)",
+       "weighted_cross_entropy_with_logits writes log1p(exp(-|x|)) + max(-x, 0) as the equal softplus(-x), "
+       "whose gradient at logits exactly 0 is the derivative, not TF's kink value 1 - z (invisible off 0)"),
 ]}
 
 #: Per mutant, the public calls whose suite modules exercise its line (grep strings).
@@ -157,6 +162,7 @@ API = {
     "gather-nd-grad-slices-for-any-rank": ["gather_nd"],
     "elu-second-derivative-at-zero": ["elu"],
     "euclidean-norm-grad-zero-slice-no-nan": ["euclidean_norm"],
+    "weighted-xent-softplus-shortcut": ["weighted_cross_entropy", "WeightedCrossEntropy"],
 }
 
 
