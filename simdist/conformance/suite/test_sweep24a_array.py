@@ -87,6 +87,11 @@ def _split_unused(tf, x):
     return a * c
 
 
+def _split_sizes_unused(tf, x):
+    a, _, c, _ = tf.split(x, [2, 1, 2, 1], axis=1)
+    return tf.concat([c, -a], axis=1)
+
+
 #: name -> (f(tf, *xs), input shapes, smooth?): each op at a profile its layout rule shows on
 CASES = {
     # scans: every exclusive x reverse pair, a non-square matrix, the scan along either axis
@@ -123,6 +128,7 @@ CASES = {
                                 False),
     "split([1, 3, 1], axis=1) reordered": (_split_mix, [(2, 5)], False),
     "split(3, axis=-1) middle unused": (_split_unused, [(2, 6)], False),
+    "split([2, 1, 2, 1], axis=1) second and last unused": (_split_sizes_unused, [(3, 6)], False),
     # where: each branch broadcast against a fixed condition (the condition is not differentiated)
     "where(c (2, 3), x (2, 3), y (3,))": (lambda tf, x, y: tf.where(tf.constant([[True, False, True], [False, False, True]]),
                                                                  x, y), [(2, 3), (3,)], False),
