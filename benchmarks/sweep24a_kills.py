@@ -3,17 +3,18 @@ the rule? Plant each (one of OWN below, not in the catalogue; or a catalogue id)
 the committed package and run a slice of the conformance suite against it (simdist backend), every
 failing test listed (suite_kills.py's plant-and-run).
 
-    python benchmarks/sweep24a_kills.py [--targeted|--new] ID [ID ...]   # own:NAME, own (all OWN), baseline
+    python benchmarks/sweep24a_kills.py [--targeted|--new] ID [ID ...]   # own:NAME, own (SWEEP24A_OWN), screened, baseline
 
 `--targeted` (the default) runs the suite modules that call the mutant's API other than the sweep24a
 modules (TARGETS below: the modules naming one of its API strings, found by grep when the script
 runs), the "before" figure; `--new` only the sweep24a modules, the "after" figure.
 
-OWN was written (2026-12-02, session 24) before any sweep24a test: each bug sits on a line the suite
-already runs, where the rule and the wrong one agree on the inputs the suite uses (inputs below 6,
-never exactly 0, positive bases, inclusive scans, shifts of half the size, windows without ties,
-indices of rank 1, equal batch dimensions, float16 sums that never overflow, one target), and each
-was checked observable off those inputs on TF 2.21 before the runs.
+The bugs were written (2026-12-02, session 24) before the sweep24a test that kills each: each sits on a line
+the suite already runs, where the rule and the wrong one agree on the inputs the suite used (no input exactly
+at 0 for selu and for elu's second derivative, no zero denominator, no all-zero slice, no norm equal to
+clip_norm or sum of squares equal to epsilon, no negative segment id, every split output used, index tuples
+only of rank 2, logits never exactly 0), and each was checked observable off those inputs on TF 2.21. Of 21
+written, 11 were already killed by the suite (SCREENED); the 10 survivors are SWEEP24A_OWN.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ def _m(mid: str, kind: str, path: str, old: str, new: str, why: str) -> mutants.
     return mutants.Mutant(mid, kind, path, old, new, why, layer="training")
 
 
-#: Ten bugs, each invisible on the inputs the suite used (named last in `why`).
-OWN = {m.id: m for m in [
+#: Every bug written (named last in `why`: the inputs that hide it); SWEEP24A_OWN below are the ten the suite's
+#: modules that call their API did not kill, SCREENED the others (the first test that killed each, before any
+#: sweep24a module existed).
+_ALL = {m.id: m for m in [
     _m("relu6-grad-passes-at-six", "boundary", _O + "activations.py",
        "g * ((y > 0) & (y < 6))", "g * ((y > 0) & (y <= 6))",
        "relu6's gradient passes where the output is 6, i.e. for every x >= 6 (invisible on inputs below 6)"),
@@ -139,6 +142,33 @@ OWN = {m.id: m for m in [
        "whose gradient at logits exactly 0 is the derivative, not TF's kink value 1 - z (invisible off 0)"),
 ]}
 
+#: The ten own bugs: each survived the suite's modules that call its API (`--targeted`) before the sweep24a modules.
+SWEEP24A_OWN = {k: _ALL[k] for k in [
+    "selu-grad-zero-takes-negative-branch", "elu-second-derivative-at-zero", "div-no-nan-grad-x-divides",
+    "euclidean-norm-grad-zero-slice-no-nan", "clip-by-norm-tie-to-clip-norm", "l2-normalize-tie-to-epsilon",
+    "unsorted-segment-sum-grad-keeps-negative-ids", "split-grad-unused-output-dropped",
+    "gather-nd-grad-slices-for-any-rank", "weighted-xent-softplus-shortcut"]}
+OWN = SWEEP24A_OWN
+
+#: Bugs written the same way that the suite already killed (so not hidden by its inputs), with the killing test.
+SCREENED = {
+    "relu6-grad-passes-at-six": "test_gradient_table.py::test_gradient_table_first_order[special]",
+    "cumprod-grad-inclusive-sum": "test_options_training.py::test_options_nn_and_math_axes_keepdims_and_scans",
+    "roll-grad-rolls-forward": "test_blind6_gaps.py::test_blind6_more_gradients_match_central_differences[roll_two_axes]",
+    "tape-output-gradients-first-for-all": "test_cov14_autodiff.py::test_cov14a_graph_gradients_through_cond_loop_and_variables",
+    "moments-float16-no-promotion": "test_blind21_gaps.py::test_blind21_moments_of_float16_are_computed_in_float32",
+    "gather-grad-inner-axis-one-index-dim":
+        "test_cov14_gradients.py::test_cov14a_gather_along_an_inner_axis_has_a_dense_gradient[repeated]",
+    "max-pool-grad-ties-to-last":
+        "test_blind11_gaps.py::test_blind11_max_pool_gradients_pick_the_tied_maximum_by_the_kernels_rule",
+    "select-grad-else-not-unbroadcast":
+        "test_blind12_gaps.py::test_blind12_where_gives_each_branch_the_gradient_where_it_was_chosen",
+    "pack-grad-unstacks-axis-0": "test_gradient_table.py::test_gradient_table_first_order[array_window]",
+    "pow-grad-log-mask-nonzero": "test_blind13_gaps.py::test_blind13_pow_and_minimum_maximum_gradients_at_their_edges",
+    "bias-add-grad-float16-accumulates-in-half":
+        "test_train_grid.py::test_grid_program_matches_tf[010-fit-gru-mse_sum-sgd_momentum-none-default]",
+}
+
 #: Per mutant, the public calls whose suite modules exercise its line (grep strings).
 API = {
     "relu6-grad-passes-at-six": ["relu6"],
@@ -183,7 +213,7 @@ def targets(mid: str) -> str:
 
 
 def find(mid: str) -> mutants.Mutant:
-    return _find(mid, OWN)
+    return _find(mid, _ALL)
 
 
 def run(m: mutants.Mutant | None, how: str = "--targeted") -> str:
@@ -199,7 +229,7 @@ def run(m: mutants.Mutant | None, how: str = "--targeted") -> str:
 
 
 def expand(ids: list[str]) -> list[str]:
-    return _expand(ids, {"own": [f"own:{k}" for k in OWN]})
+    return _expand(ids, {"own": [f"own:{k}" for k in OWN], "screened": [f"own:{k}" for k in SCREENED]})
 
 
 if __name__ == "__main__":
