@@ -140,6 +140,16 @@ _ALL = {m.id: m for m in [
        "log_weight * activations.softplus(-logits_t)",
        "weighted_cross_entropy_with_logits writes log1p(exp(-|x|)) + max(-x, 0) as the equal softplus(-x), "
        "whose gradient at logits exactly 0 is the derivative, not TF's kink value 1 - z (invisible off 0)"),
+    _m("selu-second-derivative-at-zero", "boundary", _O + "activations.py",
+       "math.where(selu_x < 0.0, grad * op.inputs[0], array.zeros_like(selu_x))]",
+       "math.where(selu_x <= 0.0, grad * op.inputs[0], array.zeros_like(selu_x))]",
+       "SeluGrad's gradient in selu's output takes the negative branch at 0 too, so selu's second derivative "
+       "at x == 0 is not 0 (invisible unless a second derivative is taken at exactly 0)"),
+    _m("cumprod-grad-plain-division", "domain", _O + "reductions.py",
+       "return [math.divide_no_nan(out, x)]",
+       "return [math.truediv(out, x)]",
+       "cumprod's gradient divides by x plainly: inf/NaN at a zero of x, where TF's div_no_nan gives 0 "
+       "(invisible without zeros in the scanned input)"),
 ]}
 
 #: The ten own bugs: each survived the suite's modules that call its API (`--targeted`) before the sweep24a modules.
@@ -193,6 +203,8 @@ API = {
     "elu-second-derivative-at-zero": ["elu"],
     "euclidean-norm-grad-zero-slice-no-nan": ["euclidean_norm"],
     "weighted-xent-softplus-shortcut": ["weighted_cross_entropy", "WeightedCrossEntropy"],
+    "selu-second-derivative-at-zero": ["selu"],
+    "cumprod-grad-plain-division": ["cumprod"],
 }
 
 
