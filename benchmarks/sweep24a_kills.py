@@ -19,6 +19,7 @@ written, 11 were already killed by the suite (SCREENED); the 10 survivors are SW
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -209,13 +210,18 @@ API = {
 
 
 def _gradient_modules(strings: list[str]) -> list[str]:
-    """The suite modules (not sweep24a's) that name one of `strings` and take a gradient."""
+    """The suite modules (not sweep24a's) that take a gradient and name one of `strings`, themselves or (an
+    identifier, as a word) through a case table they import (harden20_cases.py, kops23_cases.py, ...)."""
+    words = [re.compile(rf"\b{re.escape(s)}\b") for s in strings if s.isidentifier()]
+    tables = [p.stem for p in sorted(_SUITE.glob("*.py")) if not p.name.startswith(("test_", "__"))
+              and any(w.search(p.read_text(encoding="utf-8")) for w in words)]
     out = []
     for p in sorted(_SUITE.glob("test_*.py")):
         if "sweep24a" in p.name:
             continue
         text = p.read_text(encoding="utf-8")
-        if any(s in text for s in strings) and ("gradient" in text or ".fit(" in text or "apply_gradients" in text):
+        names = any(s in text for s in strings) or any(re.search(rf"\b{t}\b", text) for t in tables)
+        if names and ("gradient" in text or ".fit(" in text or "apply_gradients" in text):
             out.append(p.stem)
     return out
 
