@@ -367,6 +367,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: compute_accidental_hits (ComputeAccidentalHits, int64 inputs) emits, row by row and true class by true class, (row, last position of that class among the sampled candidates) with weight -FLT_MAX; not differentiable.'),
     Clause('ops.nn-composites', 'ops', False, (),
            'TF 2.21: required_space_to_batch_paddings, with_space_to_batch, pool, atrous_conv2d_transpose and collapse_repeated are the Python compositions of array_ops.py, nn_ops.py and ctc_ops.py over SpaceToBatchND, the pooling ops, Conv2DBackpropInput and BatchToSpaceND, with their argument errors.'),
+    Clause('ops.nn-statistics', 'ops', False, (),
+           'TF 2.21: tf.nn.moments casts float16 input to float32 and its mean and variance back (nn_impl.moments), BiasAddGrad sums a float16 upstream gradient in float32 and rounds once (bias_op.cc), and l2_normalize is x * rsqrt(maximum(sum(x**2), epsilon)), so a slice whose sum of squares is below epsilon is scaled by rsqrt(epsilon) and its gradient passes nothing through the sum.'),
     Clause('ops.linalg-spectral', 'ops', False, (),
            'TF 2.21: eigh/eigvalsh (SelfAdjointEigV2: lower triangle, ascending) and svd (Svd: s descending, u, v) for float and double, pinv and matrix_rank composed of Svd; gradients as linalg_grad.py; vectors compared up to their sign.'),
     Clause('ops.linalg-lu', 'ops', False, (),
