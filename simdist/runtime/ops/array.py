@@ -238,7 +238,14 @@ def _range_size(s: Any, lim: Any, d: Any, dt: dtypes.DType) -> int:
 
 ONES = register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
                 kind="generator", fusion=lanes("made from its attributes only: shared by every lane"))
-ZEROS = register("Zeros", lambda shape, dtype: np.zeros(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
+def _zeros(shape: Any, dtype: Any) -> np.ndarray:
+    """Zeros: array_ops.zeros fills with "" for a string dtype (b"" entries, not NumPy's 0 objects)."""
+    if dtype._np == np.object_:
+        return np.full(shape, b"", dtype=object)
+    return np.zeros(shape, dtype=dtype._np)
+
+
+ZEROS = register("Zeros", _zeros, lambda dts, a: a["dtype"], _ZERO,
                  kind="generator", fusion=lanes("made from its attributes only: shared by every lane"))
 FILL = register("Fill", lambda value, shape: np.full(shape, value, dtype=value.dtype), args.first, _ZERO,
                 kind="generator", fusion=lanes("its shape attribute is one lane's: no stacked form written"))
@@ -258,7 +265,13 @@ for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
-    shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
+    """array_ops.ones: Fill of `constant(1, dtype)` (True for bool), so a string dtype is that
+    constant's TypeError ("Cannot convert 1 to EagerTensor of dtype string"; in a graph "Expected
+    string, but got 1 of type 'int'.") before the shape is read (clause ops.conversion)."""
+    dt = dtypes.as_dtype(dtype)
+    if dt == dtypes.string:
+        convert_to_tensor(1, dtype=dt)
+    shp = shape_arg(shape)
 
     def run() -> Tensor:
         alloc.check_output("Fill", shp, dt)
@@ -289,9 +302,23 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
     return call_with_layout(run, layout, "fill")
 
 
+# OnesLike's OpDef: T (its eager "Value for attr 'T'" list, C names)
+_ONES_LIKE_T = ("bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, "
+                "complex128, bool")
+
+
 def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
+    """array_ops.array_like_impl with ones (clause ops.conversion): a dtype other than the input's
+    is `ones` of its shape (a string dtype: constant(1)'s TypeError); else eagerly the OnesLike op,
+    whose OpDef refuses a string input (InvalidArgumentError), and in a graph `ones` of a fully
+    known shape (the same TypeError) or OnesLike (op_def_library's TypeError)."""
     t = _t(input)
     dt = t.dtype if dtype is None else dtypes.as_dtype(dtype)
+    if dt == dtypes.string:
+        known = static_shapes.known_shape(t) if context.in_function() else None
+        if dt != t.dtype or (known is not None and None not in known):
+            convert_to_tensor(1, dtype=dt)
+        raise trace_errors.attr_not_allowed("OnesLike", "T", dt, _ONES_LIKE_T)
     return call_with_layout(lambda: dispatch.execute(ONES_LIKE, (t,), {"dtype": dt}), layout, "ones_like")
 
 
@@ -448,10 +475,28 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  #
     return dispatch.execute(SQUEEZE, (t,), {"axis": ax})
 
 
+_TPERM = "int32, int64"
+
+
+def _perm(perm: Any) -> tuple[int, ...]:
+    """Transpose's perm input (type attr Tperm: int32/int64, default int32) as the generated op
+    converts it: Python ints as they are; else eagerly attr_rules.fast_default (an ndarray cast to
+    int32, a float list kept float32), in a graph op_def_library's rule; a dtype outside the list is
+    the attr's InvalidArgumentError (TypeError in a graph; fz14 seed 1420262401 #296)."""
+    if type(perm) in (list, tuple) and all(type(i) is int for i in perm):
+        return tuple(perm)
+    from simdist.runtime.ops import attr_rules, graph_inputs
+    pt = graph_inputs.convert("Transpose", perm, "perm") if context.in_function() else \
+        _t(attr_rules.fast_default(perm, dtypes.int32))
+    if pt.dtype.name not in ("int32", "int64"):
+        raise trace_errors.attr_not_allowed("Transpose", "Tperm", pt.dtype, _TPERM)
+    return tuple(int(i) for i in np.asarray(dispatch.static_value(pt)).reshape(-1))
+
+
 def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
     """`tf.transpose`; `conjugate` conjugates complex values (a no-op on real dtypes)."""
     t = _t(a)
-    p = tuple(range(t.ndim))[::-1] if perm is None else tuple(int(i) for i in perm)
+    p = tuple(range(t.ndim))[::-1] if perm is None else _perm(perm)
     nd = t.ndim
     no_rank = static_shapes.UNKNOWN and static_shapes.rank_unknown(t)   # (a graph input of unknown rank)
     if no_rank and perm is not None and len(p) >= 2:
