@@ -559,7 +559,9 @@ def _sigmoid_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("SigmoidGrad")
 def _sigmoid_grad_grad(op: Any, grad: Any) -> list:
-    a, b = op.inputs
+    """math_grad._SigmoidGradGrad: on the conjugated inputs (complex second-order gradients)."""
+    from simdist.runtime.ops.unary import _conj
+    a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
     gb = grad * b
     return [gb - 2.0 * gb * a, dispatch.execute(SIGMOID_GRAD, (a, grad))]
 
@@ -572,7 +574,10 @@ def _tanh_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("TanhGrad")
 def _tanh_grad_grad(op: Any, grad: Any) -> list:
-    a, b = op.inputs
+    """math_grad._TanhGradGrad: on the conjugated inputs (a complex tanh's second-order gradient
+    had the imaginary part's sign flipped; fz3 --ext8 seed 2402 #277)."""
+    from simdist.runtime.ops.unary import _conj
+    a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
     return [grad * -2.0 * b * a, dispatch.execute(TANH_GRAD, (a, grad))]
 
 

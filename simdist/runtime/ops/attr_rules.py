@@ -22,7 +22,7 @@ import numpy as np
 
 from simdist.runtime.ops.attr_types import ATTR_TYPES
 
-__all__ = ["check", "list_input", "fast_path_takes", "fast_default", "fallback_conversion", "fallback_matching",
+__all__ = ["check", "list_input", "fast_path_takes", "default_group", "fallback_conversion", "fallback_matching",
            "sequence_attr_taken",
            "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
@@ -251,28 +251,50 @@ def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
     return out
 
 
-def fast_default(v: Any, default: Any) -> Any:
-    """A non-tensor input of a type attr with a default dtype, on the eager fast path when no
-    tensor fixes T: MaybeGetDTypeForAttr returns the attr's default, and ConvertToEagerTensor
-    converts to it: a NumPy value is cast (np.float64(0.5) and an int64 array become int32), a
-    Python int or bool sequence takes it, a Python float scalar is TypeError ("Cannot convert 0.5
-    to EagerTensor of dtype int32"); a Python value the default cannot hold (a float list, an int
-    beyond int32, a string) takes the fallback's own conversion, which the op's allowed list judges.
-    Observed on InvertPermutation (T default int32; fz14 seed 1420262401 #128). Tensors and
-    variables are returned as they are."""
+def default_group(values: list, default: Any, allowed: tuple, fast: bool) -> list:
+    """An eager generated op's inputs that share a type attr with a default dtype (InvertPermutation's
+    T, Transpose's Tperm, UnravelIndex's Tidx: int32), as TF converts them. On the fast path
+    (`fast`: attr_rules.fast_path_takes, no Python list among the op's inputs) the first EagerTensor
+    or variable fixes T, else the attr's default (MaybeGetDTypeForAttr), and every other value
+    converts to it: a NumPy value is cast (NPY_ARRAY_FORCECAST: np.float64(0.5) and an int64 array
+    become int32), a Python number must convert ("Cannot convert 0.5 to EagerTensor of dtype int32"
+    TypeError). On the eager fallback (args_to_matching_eager) an EagerTensor fixes T, else the first
+    value's own conversion when `allowed` holds its dtype, else its conversion preferring the default
+    (a float list stays float32: the op's allowed list refuses it), and the others convert to that
+    dtype. Observed on InvertPermutation, Transpose, UnravelIndex (fz14 seeds 1420262401 #128, #296,
+    1420262402 #154). TF's first eager call of an op in a process takes the fallback once; simdist
+    models the steady state."""
     from simdist.runtime import dtypes
     from simdist.runtime.tensor import Tensor, convert_to_tensor
-    if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
-        return v
-    dt = dtypes.as_dtype(default)
-    if isinstance(v, (np.ndarray, np.generic)) and np.asarray(v).dtype.kind in "biuf":
-        return convert_to_tensor(np.asarray(v).astype(dt.np))
-    own = convert_to_tensor(v)
-    if own.dtype == dt or (own.dtype.is_integer and own.dtype.size < dt.size) or own.dtype.name == "bool":
-        return convert_to_tensor(v, dtype=dt)
-    if isinstance(v, float) and own.dtype.is_floating:
-        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {dt.name}")
-    return own
+    want = dtypes.as_dtype(default)
+    if fast:
+        dt = next((dtypes.as_dtype(v.dtype) for v in values if isinstance(v, Tensor) or _resource_variable(v)), want)
+        out = []
+        for v in values:
+            if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+                out.append(convert_to_tensor(v))
+            elif isinstance(v, (np.ndarray, np.generic)) and np.asarray(v).dtype.kind in "biuf":
+                out.append(convert_to_tensor(np.asarray(v).astype(dt.np)))
+            elif isinstance(v, complex):   # (observed: a Python complex keeps complex128, which T refuses)
+                out.append(convert_to_tensor(v))
+            else:
+                out.append(convert_to_tensor(v, dtype=dt))
+        return out
+    dt = next((dtypes.as_dtype(v.dtype) for v in values if isinstance(v, Tensor)), None)
+    out = []
+    for v in values:
+        if dt is not None:
+            out.append(convert_to_tensor(v, dtype=dt))
+            continue
+        t = convert_to_tensor(v)
+        if t.dtype.name not in allowed:
+            try:
+                t = convert_to_tensor(v, dtype=want)
+            except (TypeError, ValueError):
+                pass
+        dt = t.dtype
+        out.append(t)
+    return out
 
 
 def fixed_inputs(op_type: str, specs: list, fast: bool, first: int = 0) -> list:

@@ -231,6 +231,12 @@ def _complex_input(value: Any) -> Tensor:
     as the preferred dtype."""
     if isinstance(value, Tensor):
         return value
+    if isinstance(value, (bool, int, float, complex)) and not context.in_function():
+        # (a Python number stays on the eager fast path, which converts it to Tcomplex's default,
+        # complex64: True is TypeError, 1e300 is inf; attr_rules.default_group; fz14 seed
+        # 1420262402 #123)
+        from simdist.runtime.ops import attr_rules
+        return attr_rules.default_group([value], dtypes.complex64, ("complex64", "complex128"), True)[0]
     if isinstance(value, (np.ndarray, np.generic)):
         return convert_to_tensor(value, dtype_hint=dtypes.complex64)
     from simdist.runtime.ops.args import matching
