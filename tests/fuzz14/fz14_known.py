@@ -80,6 +80,20 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "simdist's trace runs the ops eagerly and stops at the MatMul kernel's run-time error (2 vs 3 columns), "
         "deferred to the calls, so it never reaches the `^` (tracing past a run-time error is not modelled, as "
         "call:math.mod>call:signal.rfftnd)",
+    ('call:unique_with_counts>call:math.erf', 'error-class', "'err', 'TypeError'"):
+        "`y = tf.unique_with_counts(x)` of a matrix in a tf.function, then `tf.math.erf(y)` (fz24b: seed 1420262402 "
+        "#146): TF 2.21's UniqueWithCounts shape function passes any rank and gives outputs of unknown length, so "
+        "erf's autopacking of the (y, idx, count) tuple builds a Pack whose shape function merges [?] with [n] and "
+        "the trace goes on to op_def_library's TypeError for the int32 pack (\"Value passed to parameter 'x' has "
+        "DataType int32\"); simdist's trace runs Unique's kernel, whose rank error (\"unique expects a 1D vector\") "
+        "is a run-time one and stops it (tracing past a run-time error is not modelled, as "
+        "call:unique_with_counts>operator:-)",
+    ('call:unique_with_counts>call:linalg.svd', 'rejects', "'calls', (('ok'"):
+        "`y = tf.unique_with_counts(x)` of a rank-3 tensor in a tf.function whose result is never used, then "
+        "`return tf.linalg.svd(list)` (fz24b: seed 1420262402 #26): TF 2.21's UniqueWithCounts shape function "
+        "passes any rank, and Grappler prunes the unused node, so its kernel never runs and every call returns the "
+        "svd; simdist's trace runs Unique's kernel, whose rank error (\"unique expects a 1D vector\") is raised "
+        "(an unused op TF prunes is not modelled, spec function.trace-time-errors)",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "

@@ -55,6 +55,7 @@ CASES: list[tuple[str, str, Any]] = [
     ("ones_like of strings, sig", _C, _sig("tf.ones_like(x)", (None, "string"), "tf.constant(['a'])")),
     ("ones_like of int32 as string", _C, _eager("tf.ones_like(tf.constant([1]), dtype=tf.string)")),
     ("ones_like of strings as float32", _C, _eager("tf.ones_like(['a'], dtype=tf.float32)")),
+    ("a string target's gradient", _C, _tape("tf.as_string(x, width=2)", "tf.constant([0.5 + 1.0j], tf.complex64)")),
     # Diag/DiagPart: the OpDef list, then the shape function, before a graph looks for a kernel (#59)
     ("tensor_diag of a bfloat16 scalar, traced", _T, _traced("tf.linalg.tensor_diag(tf.constant(0.5, tf.bfloat16))")),
     ("tensor_diag of a bfloat16 scalar", _T, _eager("tf.linalg.tensor_diag(tf.constant(0.5, tf.bfloat16))")),
