@@ -196,6 +196,8 @@ CASES: list[tuple[str, str, Any]] = [
     ("logm of [[inf]], complex128", _L, _eager("tf.linalg.logm(tf.constant([[complex(float('inf'), 0.0)]]))")),
     ("logm of [[inf + 1j]], complex64", _L, _eager(
         "tf.linalg.logm(tf.constant([[complex(float('inf'), 1.0)]], tf.complex64))")),
+    ("logm of [[nan + inf j]], complex64", _L, _eager(
+        "tf.linalg.logm(tf.constant([[complex(float('nan'), float('inf'))]], tf.complex64))")),
     ("logm of [[nan]], complex64", _L, _eager(
         "tf.linalg.logm(tf.constant([[complex(float('nan'), 0.0)]], tf.complex64))")),
     ("logm of [[-inf + 2j]], complex128", _L, _eager(
