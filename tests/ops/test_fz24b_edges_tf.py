@@ -142,6 +142,12 @@ CASES: list[tuple[str, str, Any]] = [
     ("unstack of axis None, num 2", _C, _eager("tf.unstack(tf.constant([[1.0], [0.25]]), num=2, axis=None)")),
     ("unstack of axis None", _C, _eager("tf.unstack(tf.constant([[1.0], [0.25]]), axis=None)")),
     ("unstack of axis 1.0", _C, _eager("tf.unstack(tf.constant([[1.0], [0.25]]), axis=1.0)")),
+    # moments squeezes by axes as given (fresh seed 1420262403 #20, #25)
+    ("moments of axes None", _C, _eager("tf.nn.moments(tf.constant([[3], [2]], tf.int64), None, shift=0)")),
+    ("moments of a vector tensor axes", _C, _eager("tf.nn.moments(tf.ones((4, 3, 1, 2), tf.float64), tf.constant([3]))")),
+    ("moments of a scalar tensor axes, traced", _C, _traced(
+        "tf.nn.moments(tf.ones((4, 3, 1, 2), tf.float64), tf.constant(3), shift=-1)")),
+    ("moments of a NumPy integer axis", _C, _eager("tf.nn.moments(tf.ones((4, 3)), np.int64(1))")),
     # op_def_library's inputs before the shape function (#49, #51, #57)
     ("scatter_nd of int64 indices and an int32 shape, traced", _T, _traced(
         "tf.scatter_nd(np.array([1, 2, 2], np.int64), np.ones((2, 3), np.float32), tf.constant([0], tf.int32))")),
