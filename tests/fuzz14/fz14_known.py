@@ -45,9 +45,9 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "against simdist's (simdist's draws differ from TF's on some calls; seed 14 #535 random.shuffle(seed=42): "
        "simdist's first call differs, its third, after a retrace, is TF's first; seed 1420261202 #253, #920, #239; "
        "fz22: seed 1420262201 #147, random.truncated_normal: TF's first and third calls agree, simdist's third is TF's "
-       "first)"
+       "first; fz24b: seed 1420262403 #18, random.poisson with seed=1: TF's second call differs)"
        for label in ("random.normal", "random.shuffle", "random.uniform", "random.uniform>call:divide",
-                     "random.truncated_normal")},
+                     "random.truncated_normal", "random.poisson")},
     **{(f"call:image.{op}", "value", "'ok'"): f"tf.image.{op} without a seed (fz14_progs sets no global seed before "
        "tf.image's random ops): TF 2.21 seeds the kernel nondeterministically (no global seed, no op seed: another "
        "draw in every process), simdist deterministically, so the values cannot agree even within the inexact "
@@ -80,6 +80,25 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "simdist's trace runs the ops eagerly and stops at the MatMul kernel's run-time error (2 vs 3 columns), "
         "deferred to the calls, so it never reaches the `^` (tracing past a run-time error is not modelled, as "
         "call:math.mod>call:signal.rfftnd)",
+    ("call:nn.learned_unigram_candidate_sampler", "value", "'dist'"):
+        "tf.nn.learned_unigram_candidate_sampler without a seed in MirroredStrategy.run (fz24b: seed 1420262403 #33): "
+        "with no global and no op seed TF 2.21 seeds the sampler's kernel nondeterministically (its candidates change "
+        "from process to process), simdist deterministically; the values cannot be compared (as tf.image's unseeded "
+        "random ops below)",
+    ('call:unique_with_counts>call:math.erf', 'error-class', "'err', 'TypeError'"):
+        "`y = tf.unique_with_counts(x)` of a matrix in a tf.function, then `tf.math.erf(y)` (fz24b: seed 1420262402 "
+        "#146): TF 2.21's UniqueWithCounts shape function passes any rank and gives outputs of unknown length, so "
+        "erf's autopacking of the (y, idx, count) tuple builds a Pack whose shape function merges [?] with [n] and "
+        "the trace goes on to op_def_library's TypeError for the int32 pack (\"Value passed to parameter 'x' has "
+        "DataType int32\"); simdist's trace runs Unique's kernel, whose rank error (\"unique expects a 1D vector\") "
+        "is a run-time one and stops it (tracing past a run-time error is not modelled, as "
+        "call:unique_with_counts>operator:-)",
+    ('call:unique_with_counts>call:linalg.svd', 'rejects', "'calls', (('ok'"):
+        "`y = tf.unique_with_counts(x)` of a rank-3 tensor in a tf.function whose result is never used, then "
+        "`return tf.linalg.svd(list)` (fz24b: seed 1420262402 #26): TF 2.21's UniqueWithCounts shape function "
+        "passes any rank, and Grappler prunes the unused node, so its kernel never runs and every call returns the "
+        "svd; simdist's trace runs Unique's kernel, whose rank error (\"unique expects a 1D vector\") is raised "
+        "(an unused op TF prunes is not modelled, spec function.trace-time-errors)",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "

@@ -2,17 +2,4 @@
 fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's sign) -> where
 and what each side did."""
 
-SEEN: dict[tuple[str, str, str], str] = {('call:signal.kaiser_window>call:get_static_value', 'value', "'ok'"): 'seed 1420262101 #56 (tape, fz21): TF 2.21 and '
-                                                                       "simdist both give the snippet's "
-                                                                       "`tf.get_static_value(float('nan'))` as a "
-                                                                       'Python nan and the same TypeError for its '
-                                                                       'gradient in the shown outcome, yet the '
-                                                                       'comparison reports a value difference with the '
-                                                                       "kept answer of the whole program; on fz21's "
-                                                                       'final code it agrees in the full run '
-                                                                       '`fz14_campaign.py 1420262101 0 240 '
-                                                                       '--no-minimize` and in a live single run in '
-                                                                       'tape mode, but disagrees in `fz14_campaign.py '
-                                                                       '1420262101 56 1` with the kept answer: an '
-                                                                       'outcome that depends on what ran before in one '
-                                                                       'process; not analysed'}
+SEEN: dict[tuple[str, str, str], str] = {}

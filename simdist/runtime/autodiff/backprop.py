@@ -64,6 +64,9 @@ def _zeros_for(x: Any) -> Any:
 
 def _ones_for(x: Any) -> Any:
     from simdist.runtime.ops import array
+    if x.dtype.name == "string":   # (the seed of a string target: the Ones kernel, not tf.ones, which refuses
+        from simdist.runtime.ops import dispatch   # a string dtype; TF's backprop._ones gives None there)
+        return dispatch.execute(array.ONES, (), {"shape": tuple(x.shape.as_list()), "dtype": x.dtype})
     return array.ones(x.shape.as_list(), x.dtype)
 
 

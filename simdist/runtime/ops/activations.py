@@ -590,7 +590,8 @@ def _tanh_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("TanhGrad")
 def _tanh_grad_grad(op: Any, grad: Any) -> list:
-    """math_grad._TanhGradGrad: the inputs conjugated, as SigmoidGrad's."""
+    """math_grad._TanhGradGrad: the inputs conjugated, as SigmoidGrad's (a complex tanh's second-order
+    gradient had the imaginary part's sign flipped; fz3 --ext8 seed 2402 #277)."""
     from simdist.runtime.ops.complex_math import conj_of
     a, b = conj_of(op.inputs[0]), conj_of(op.inputs[1])
     return [grad * -2.0 * b * a, dispatch.execute(TANH_GRAD, (a, grad))]

@@ -168,8 +168,13 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         # (TF 2.21: "Unsupported dtype19" for half; eagerly the kernel computes it)
         raise trace_errors.mark_shape(ValueError("Unsupported dtype19"), "Unsupported dtype19", "Range",
                                       ((), (), ()))
-    _range_size(s, lim, d, dt)
-    out = _made(np.arange(s, lim, d, dtype=dt.np), dt)
+    n = _range_size(s, lim, d, dt)
+    if dt.is_floating:   # (RangeFunctor: start + T(i) * delta, each step in T)
+        tt = dt.np.type
+        with np.errstate(all="ignore"):
+            out = _made((tt(s) + np.arange(n).astype(dt.np) * tt(d)).astype(dt.np), dt)
+    else:
+        out = _made(np.arange(s, lim, d, dtype=dt.np), dt)
     return out if graph_constants.known(*vals) else graph_constants.vary(out)
 
 
@@ -222,7 +227,10 @@ def _range_size(s: Any, lim: Any, d: Any, dt: dtypes.DType) -> int:
     """The length of Range(s, lim, d) as TF's kernel computes it, with its errors: a length beyond
     int64 (InvalidArgumentError) and an output beyond RANGE_BYTES_LIMIT (ResourceExhaustedError)."""
     if isinstance(s, float):
-        q = abs((lim - s) / d)
+        # (RangeOp: ceil(|(limit - start) / delta|) in T: float32's quotient, not float64's;
+        # fz14 seed 1420262402 #59, range(1e-6, 2, 1e-6) has 1999999 entries)
+        with np.errstate(all="ignore"):
+            q = float(np.abs((dt.np.type(lim) - dt.np.type(s)) / dt.np.type(d)))
         if not q <= float(2**63 - 1):
             raise errors.InvalidArgumentError(None, None, "Requires ((limit - start) / delta) <= 9223372036854775807 "
                                                           "[Op:Range]")
@@ -238,7 +246,14 @@ def _range_size(s: Any, lim: Any, d: Any, dt: dtypes.DType) -> int:
 
 ONES = register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
                 kind="generator", fusion=lanes("made from its attributes only: shared by every lane"))
-ZEROS = register("Zeros", lambda shape, dtype: np.zeros(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
+def _zeros(shape: Any, dtype: Any) -> np.ndarray:
+    """Zeros: array_ops.zeros fills with "" for a string dtype (b"" entries, not NumPy's 0 objects)."""
+    if dtype._np == np.object_:
+        return np.full(shape, b"", dtype=object)
+    return np.zeros(shape, dtype=dtype._np)
+
+
+ZEROS = register("Zeros", _zeros, lambda dts, a: a["dtype"], _ZERO,
                  kind="generator", fusion=lanes("made from its attributes only: shared by every lane"))
 FILL = register("Fill", lambda value, shape: np.full(shape, value, dtype=value.dtype), args.first, _ZERO,
                 kind="generator", fusion=lanes("its shape attribute is one lane's: no stacked form written"))
@@ -258,7 +273,13 @@ for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
-    shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
+    """array_ops.ones: Fill of `constant(1, dtype)` (True for bool), so a string dtype is that
+    constant's TypeError ("Cannot convert 1 to EagerTensor of dtype string"; in a graph "Expected
+    string, but got 1 of type 'int'.") before the shape is read (clause ops.conversion)."""
+    dt = dtypes.as_dtype(dtype)
+    if dt == dtypes.string:
+        convert_to_tensor(1, dtype=dt)
+    shp = shape_arg(shape)
 
     def run() -> Tensor:
         alloc.check_output("Fill", shp, dt)
@@ -289,9 +310,23 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
     return call_with_layout(run, layout, "fill")
 
 
+# OnesLike's OpDef: T (its eager "Value for attr 'T'" list, C names)
+_ONES_LIKE_T = ("bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, "
+                "complex128, bool")
+
+
 def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
+    """array_ops.array_like_impl with ones (clause ops.conversion): a dtype other than the input's
+    is `ones` of its shape (a string dtype: constant(1)'s TypeError); else eagerly the OnesLike op,
+    whose OpDef refuses a string input (InvalidArgumentError), and in a graph `ones` of a fully
+    known shape (the same TypeError) or OnesLike (op_def_library's TypeError)."""
     t = _t(input)
     dt = t.dtype if dtype is None else dtypes.as_dtype(dtype)
+    if dt == dtypes.string:
+        known = static_shapes.known_shape(t) if context.in_function() else None
+        if dt != t.dtype or (known is not None and None not in known):
+            convert_to_tensor(1, dtype=dt)
+        raise trace_errors.attr_not_allowed("OnesLike", "T", dt, _ONES_LIKE_T)
     return call_with_layout(lambda: dispatch.execute(ONES_LIKE, (t,), {"dtype": dt}), layout, "ones_like")
 
 
@@ -448,10 +483,32 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  #
     return dispatch.execute(SQUEEZE, (t,), {"axis": ax})
 
 
+_TPERM = "int32, int64"
+
+
+def _perm(perm: Any, t: Tensor) -> tuple[int, ...]:
+    """Transpose's perm input (type attr Tperm: int32/int64, default int32) as the generated op
+    converts it: Python ints as they are; else eagerly attr_rules.default_group (an ndarray cast to
+    int32, a float list kept float32), in a graph op_def_library's rule; a dtype outside the list is
+    the attr's InvalidArgumentError (TypeError in a graph; fz14 seed 1420262401 #296)."""
+    if type(perm) in (list, tuple) and all(type(i) is int for i in perm):
+        return tuple(perm)
+    from simdist.runtime.ops import attr_rules, graph_inputs
+    pt = graph_inputs.convert("Transpose", perm, "perm") if context.in_function() else attr_rules.default_group(
+        [perm], dtypes.int32, ("int32", "int64"), attr_rules.fast_path_takes("Transpose", (perm,)))[0]
+    if pt.dtype.name not in ("int32", "int64"):
+        raise trace_errors.attr_not_allowed("Transpose", "Tperm", pt.dtype, _TPERM)
+    if pt.ndim != 1:   # (TransposeOp: a vector perm; TransposeShapeFn's WithRank(perm, 1) in a graph)
+        raise trace_errors.shape_error(f"perm must be rank 1, got shape {args.dims(pt.shape.as_list())} "
+                                       "[Op:Transpose]", f"Shape must be rank 1 but is rank {pt.ndim}", "Transpose",
+                                       (t.shape.as_list(), pt.shape.as_list()))
+    return tuple(int(i) for i in np.asarray(dispatch.static_value(pt)).reshape(-1))
+
+
 def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
     """`tf.transpose`; `conjugate` conjugates complex values (a no-op on real dtypes)."""
     t = _t(a)
-    p = tuple(range(t.ndim))[::-1] if perm is None else tuple(int(i) for i in perm)
+    p = tuple(range(t.ndim))[::-1] if perm is None else _perm(perm, t)
     nd = t.ndim
     no_rank = static_shapes.UNKNOWN and static_shapes.rank_unknown(t)   # (a graph input of unknown rank)
     if no_rank and perm is not None and len(p) >= 2:
@@ -834,9 +891,13 @@ def args_dims(dims: Sequence[int]) -> str:
 
 def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unstack") -> list[Tensor]:
     t = _t(value)
+    if axis is None:
+        if num is None:   # (array_ops.unstack compares the axis with the rank to infer num)
+            raise TypeError("'<' not supported between instances of 'NoneType' and 'int'")
+        axis = 0   # (given num, gen_array_ops.unpack's None attr is its default, 0; fz14 seed 1420262402 #179)
     if not -t.ndim <= int(axis) < t.ndim:
         if num is None:   # (array_ops.unstack's own check, where it infers num)
-            raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
+            raise ValueError(f"Argument `axis` = {axis} not in range [{-t.ndim}, {t.ndim})")
         if int(num) == 0 and not context.in_function():
             return []   # (eagerly an Unpack of no outputs returns none before its kernel checks the axis;
             #             traced, its shape function refuses the axis: fz14 seed 1420261202 #346)
@@ -846,6 +907,8 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
                                        f"Invalid axis: {int(axis)}; must be in [{-t.ndim},{t.ndim})", "Unpack",
                                        [t.shape.as_list()])
     ax = int(axis) % t.ndim
+    if num is None and isinstance(axis, float):   # (array_ops.unstack: `value_shape.dims[axis]`)
+        raise TypeError("list indices must be integers or slices, not float")
     if num is None and context.in_function() and static_shapes.known_dim(t, ax) is None:
         # (a traced graph: num comes from the static shape; fuzz2 seed 41 #163)
         raise ValueError(f"Cannot infer argument `num` from shape {static_shapes.static_shape(t)}")

@@ -304,17 +304,25 @@ no_tf_gradient("UnravelIndex")
 
 def unravel_index(indices: Any, dims: Any, name: str | None = None) -> Tensor:
     """`tf.unravel_index`: flat indices into coordinates of shape `dims`, shape [len(dims)] + indices.shape."""
+    from simdist.runtime import context
     from simdist.runtime.ops import math
-    if not math._tensorlike(indices) and not math._tensorlike(dims):
-        # no tensor operand (execute.args_to_matching_eager): the first is converted as it is, and
-        # again with the attr's default dtype, int32, when its dtype is not allowed (int32, int64):
-        # np.bool_(False) is index 0 (seed 53 #232), np.int64(-5) stays int64
-        try:
-            if convert_to_tensor(indices).dtype not in (dtypes.int32, dtypes.int64):
-                indices = convert_to_tensor(indices, dtype=dtypes.int32)
-        except (TypeError, ValueError):
-            pass
-    i, d = math.gen_operands(UNRAVEL_INDEX, indices, dims)   # (a non-tensor takes the other's dtype)
+    if context.in_function():
+        if not math._tensorlike(indices) and not math._tensorlike(dims):
+            # (op_def_library: the first converted as it is, and again with the attr's default,
+            # int32, when its dtype is not allowed (int32, int64))
+            try:
+                if convert_to_tensor(indices).dtype not in (dtypes.int32, dtypes.int64):
+                    indices = convert_to_tensor(indices, dtype=dtypes.int32)
+            except (TypeError, ValueError):
+                pass
+        i, d = math.gen_operands(UNRAVEL_INDEX, indices, dims)   # (a non-tensor takes the other's dtype)
+    else:
+        # (eagerly Tidx's default, int32, on the fast path: two int64 ndarrays are int32, fz14 seed
+        # 1420262402 #154; a list or a NumPy integer scalar takes the fallback: np.bool_(False) is
+        # index 0 (seed 53 #232), np.int64(-5) stays int64; attr_rules.default_group)
+        math.check_distributed_variables((indices, dims))
+        i, d = attr_rules.default_group([indices, dims], dtypes.int32, ("int32", "int64"),
+                                        attr_rules.fast_path_takes("UnravelIndex", (indices, dims)))
     UNRAVEL_INDEX.dtype((i.dtype, d.dtype), None)
     dv, iv = dispatch.static_value(d), dispatch.static_value(i)
     if iv.size == 0:
@@ -414,13 +422,17 @@ RegisterGradient("TensorScatterMin")(_scatter_extreme_grad)
 def shape_n(input: Sequence[Any], out_type: Any = dtypes.int32, name: str | None = None) -> list[Tensor]:  # noqa: A002
     """`tf.shape_n`: the shape of each tensor of the list (ShapeN: one Shape per input)."""
     from simdist.runtime.ops.array import shape
-    attr_rules.list_input("ShapeN", "input", input,    # (ops.attr-types)
-                          fast=isinstance(out_type, (int, dtypes.DType)))
+    from simdist.runtime.ops.list_inputs import matching_list
+    fast = isinstance(out_type, (int, dtypes.DType))
+    attr_rules.list_input("ShapeN", "input", input, fast=fast)    # (ops.attr-types)
     ot = dtypes.as_dtype(out_type)
     if ot.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
                                           "list of allowed values: int32, int64 [Op:ShapeN]")
-    return [shape(x, out_type=ot) for x in input]
+    # (the list converts as one type attr's: after the first element, Python values take its dtype,
+    # so [[1.0], [1e300]] is [1.0] and [inf] in float32; fz14 seed 1420262402 #97)
+    ts = matching_list(list(input), "ShapeN", "input", fallback=not fast) if isinstance(input, (list, tuple)) else input
+    return [shape(x, out_type=ot) for x in ts]
 
 
 def _identity_n(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:

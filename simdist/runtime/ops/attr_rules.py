@@ -22,7 +22,7 @@ import numpy as np
 
 from simdist.runtime.ops.attr_types import ATTR_TYPES
 
-__all__ = ["check", "list_input", "fast_path_takes", "fallback_conversion", "fallback_matching",
+__all__ = ["check", "list_input", "fast_path_takes", "default_group", "fallback_conversion", "fallback_matching",
            "sequence_attr_taken",
            "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
@@ -248,6 +248,52 @@ def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
             t = convert_to_tensor(v)
             dt = t.dtype
             out.append(t)
+    return out
+
+
+def default_group(values: list, default: Any, allowed: tuple, fast: bool) -> list:
+    """An eager generated op's inputs that share a type attr with a default dtype (InvertPermutation's
+    T, Transpose's Tperm, UnravelIndex's Tidx: int32), as TF converts them. On the fast path
+    (`fast`: attr_rules.fast_path_takes, no Python list among the op's inputs) the first EagerTensor
+    or variable fixes T, else the attr's default (MaybeGetDTypeForAttr), and every other value
+    converts to it: a NumPy value is cast (NPY_ARRAY_FORCECAST: np.float64(0.5) and an int64 array
+    become int32), a Python number must convert ("Cannot convert 0.5 to EagerTensor of dtype int32"
+    TypeError). On the eager fallback (args_to_matching_eager) an EagerTensor fixes T, else the first
+    value's own conversion when `allowed` holds its dtype, else its conversion preferring the default
+    (a float list stays float32: the op's allowed list refuses it), and the others convert to that
+    dtype. Observed on InvertPermutation, Transpose, UnravelIndex (fz14 seeds 1420262401 #128, #296,
+    1420262402 #154). TF's first eager call of an op in a process takes the fallback once; simdist
+    models the steady state."""
+    from simdist.runtime import dtypes
+    from simdist.runtime.tensor import Tensor, convert_to_tensor
+    want = dtypes.as_dtype(default)
+    if fast:
+        dt = next((dtypes.as_dtype(v.dtype) for v in values if isinstance(v, Tensor) or _resource_variable(v)), want)
+        out = []
+        for v in values:
+            if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+                out.append(convert_to_tensor(v))
+            elif isinstance(v, (np.ndarray, np.generic)) and np.asarray(v).dtype.kind in "biuf":
+                out.append(convert_to_tensor(np.asarray(v).astype(dt.np)))
+            elif isinstance(v, complex):   # (observed: a Python complex keeps complex128, which T refuses)
+                out.append(convert_to_tensor(v))
+            else:
+                out.append(convert_to_tensor(v, dtype=dt))
+        return out
+    dt = next((dtypes.as_dtype(v.dtype) for v in values if isinstance(v, Tensor)), None)
+    out = []
+    for v in values:
+        if dt is not None:
+            out.append(convert_to_tensor(v, dtype=dt))
+            continue
+        t = convert_to_tensor(v)
+        if t.dtype.name not in allowed:
+            try:
+                t = convert_to_tensor(v, dtype=want)
+            except (TypeError, ValueError):
+                pass
+        dt = t.dtype
+        out.append(t)
     return out
 
 

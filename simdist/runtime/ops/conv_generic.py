@@ -31,7 +31,7 @@ from simdist.runtime.ops.conv3d import _conv3d, geometry3d
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.nn_rules import CONV, typed
 from simdist.runtime.ops.registry import register, rows
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["conv"]
 
@@ -143,6 +143,10 @@ def _shape_errors(x: Tensor, f: Tensor, batch_dims: int, groups: int, strides: t
     if nsp not in (2, 3):
         raise ValueError("Input tensor must be rank 4 or 5, excluding extra batch dimensions, but got: "
                          f"{x.ndim - batch_dims + 1}")
+    if f.ndim not in (4, 5):   # (ConvShapeImpl's filter rank, before the strides; it prints the input's)
+        raise ValueError(f"Filter tensor must be rank 4 or 5, but got: {nsp + 2}")
+    if f.ndim != nsp + 2:
+        raise ValueError("Input tensor rank must be the same as filter rank.")
     if len(strides) != nsp + 2:
         raise ValueError(f"Stride attribute should contain {nsp + 2} values, but got: {len(strides)}")
     if f.ndim == nsp + 2:
@@ -179,7 +183,16 @@ def conv(input: Any, filter: Any, strides: Any, padding: str, explicit_paddings:
             raise trace_errors.bad_attr(_error(errors.InvalidArgumentError, f"Value for attr '{attr}' of \"{value}\" "
                                                                             f"is not in the list of allowed values: "
                                                                             f"{allowed}"), _OP, attr, value, allowed)
-    x, f = _t(input), _t(filter)
+    graph_inputs.check(_OP, (input, filter))   # (a graph: op_def_library's inputs before the shape function)
+    if context.in_function():   # (op_def_library: a value for the filter converts to the input's T)
+        x = _t(input)
+        f = _t(filter) if isinstance(filter, Tensor) or hasattr(filter, "_as_tensor") else \
+            convert_to_tensor(filter, dtype=x.dtype)
+    else:   # (eagerly the first tensor fixes T, a Python value converts to it: True beside complex64 is
+        # TypeError; fz14 seed 1420262402 #57)
+        from simdist.runtime.ops import attr_rules
+        x, f = attr_rules.eager_group([input, filter], attr_rules.fast_path_takes(_OP, (input, filter)))
+        x, f = _t(x), _t(f)
     _shape_errors(x, f, int(batch_dims), int(groups), st)
     attrs = {"strides": st, "padding": padding, "explicit_paddings": ex, "data_format": data_format,
              "dilations": dl, "batch_dims": int(batch_dims), "groups": int(groups)}

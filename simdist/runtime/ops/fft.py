@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.args import raw_attribute, tf_name
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
@@ -173,8 +173,28 @@ def _rank_error(name: str, x: Tensor, rank: int, lengths: tuple[int, ...] | None
     return err
 
 
-def _kernel_checks(name: str, x: Tensor, lengths: tuple[int, ...] | None) -> None:
-    """FFTBase::Compute's checks: rank, fft_length's shape and signs, each input dim long enough."""
+def _length_shape_text(rank: int, fft_length: Any) -> str | None:
+    """RFFTShape's check of fft_length as a graph knows it (spectral_ops.cc: WithRank(fft_length, 1),
+    then WithValue(its dimension 0, rank)): the ValueError text a tf.function's trace raises where
+    the kernel's "fft_length must have shape [rank]" would come when the graph runs (fz14 seed
+    1420262401 #111); None when the graph does not see the mistake."""
+    from simdist.runtime.ops import static_shapes
+    if fft_length is None or not context.in_function():
+        return None
+    t = fft_length if isinstance(fft_length, Tensor) else convert_to_tensor(fft_length, dtype=dtypes.int32)
+    known = static_shapes.known_shape(t)
+    if known is None:
+        return None
+    if len(known) != 1:
+        return f"Shape must be rank 1 but is rank {len(known)}"
+    if known[0] is not None and known[0] != rank:
+        return f"Dimension must be {rank} but is {known[0]}"
+    return None
+
+
+def _kernel_checks(name: str, x: Tensor, lengths: tuple[int, ...] | None, fft_length: Any = None) -> None:
+    """FFTBase::Compute's checks: rank, fft_length's shape and signs, each input dim long enough
+    (`fft_length` as given: the shape function's view of it in a graph)."""
     rank, forward, real = _kind_of(name)
     shape = tuple(x.shape.as_list())
     if len(shape) < rank:
@@ -182,8 +202,14 @@ def _kernel_checks(name: str, x: Tensor, lengths: tuple[int, ...] | None) -> Non
     if not real:
         return
     assert lengths is not None
-    if len(lengths) != rank:
-        raise errors.InvalidArgumentError(None, None, f"fft_length must have shape [{rank}] [Op:{name}]")
+    text = _length_shape_text(rank, fft_length)
+    if text is not None or len(lengths) != rank:
+        from simdist.runtime.ops import static_shapes
+        err = errors.InvalidArgumentError(None, None, f"fft_length must have shape [{rank}] [Op:{name}]")
+        if text is not None:
+            lt = fft_length if isinstance(fft_length, Tensor) else convert_to_tensor(fft_length, dtype=dtypes.int32)
+            trace_errors.mark_shape(err, text, name, [static_shapes.known_shape(x), static_shapes.known_shape(lt)])
+        raise err
     for i, n in enumerate(lengths):
         if n < 0:
             raise errors.InvalidArgumentError(None, None, f"fft_length[{i}] must >= 0, but got: {n} [Op:{name}]")
@@ -205,6 +231,12 @@ def _complex_input(value: Any) -> Tensor:
     as the preferred dtype."""
     if isinstance(value, Tensor):
         return value
+    if isinstance(value, (bool, int, float, complex)) and not context.in_function():
+        # (a Python number stays on the eager fast path, which converts it to Tcomplex's default,
+        # complex64: True is TypeError, 1e300 is inf; attr_rules.default_group; fz14 seed
+        # 1420262402 #123)
+        from simdist.runtime.ops import attr_rules
+        return attr_rules.default_group([value], dtypes.complex64, ("complex64", "complex128"), True)[0]
     if isinstance(value, (np.ndarray, np.generic)):
         return convert_to_tensor(value, dtype_hint=dtypes.complex64)
     from simdist.runtime.ops.args import matching
@@ -235,6 +267,12 @@ def _length_values(fft_length: Any) -> tuple[int, ...]:
     return tuple(int(v) for v in np.asarray(t._v).reshape(-1)) if t.ndim <= 1 else (-1,) * 99
 
 
+def _length_array(fft_length: Any) -> np.ndarray:
+    """fft_length's value as the wrapper's convert_to_tensor(fft_length, int32) holds it."""
+    t = fft_length if isinstance(fft_length, Tensor) else convert_to_tensor(fft_length, dtype=dtypes.int32)
+    return np.asarray(t._v)
+
+
 def _maybe_pad(x: Tensor, lengths: tuple[int, ...], reverse: bool) -> Tensor:
     """fft_ops._maybe_pad_for_rfft with a known fft_length: zero-pads the innermost dims up to it."""
     for n in lengths:
@@ -255,11 +293,12 @@ def _maybe_pad(x: Tensor, lengths: tuple[int, ...], reverse: bool) -> Tensor:
     return x
 
 
-def real_kernel(opname: str, x: Tensor, lengths: tuple[int, ...]) -> Tensor:
+def real_kernel(opname: str, x: Tensor, lengths: tuple[int, ...], fft_length: Any = None) -> Tensor:
     """The RFFT*/IRFFT* op itself on x (no padding: the raw op's kernel checks each input dim
-    against fft_length; tf.signal's functions pad first)."""
+    against fft_length; tf.signal's functions pad first); `fft_length` as given, for the graph's
+    shape function."""
     _OPS[opname].dtype((x.dtype,), None)
-    _kernel_checks(opname, x, lengths)
+    _kernel_checks(opname, x, lengths, fft_length)
     return dispatch.execute(_OPS[opname], (x,), {"op": opname, "fft_length": lengths})
 
 
@@ -282,7 +321,12 @@ def _real_op(opname: str) -> Any:
                 lengths = lengths[:-1] + (max(0, 2 * (lengths[-1] - 1)),)
         else:
             lengths = _length_values(fft_length)
-        return real_kernel(opname, _maybe_pad(x, lengths, not forward), lengths)
+            if not context.in_function() and np.ndim(_length_array(fft_length)) == 0:
+                # (_maybe_pad_for_rfft's constant_value_as_shape iterates an eager fft_length's
+                # value; a graph's ValueError for a scalar comes from the same function or the shape
+                # function)
+                raise TypeError("'numpy.int32' object is not iterable")
+        return real_kernel(opname, _maybe_pad(x, lengths, not forward), lengths, fft_length)
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.signal.{opname.lower()}`: the {opname} op with TF's fft_length inference and zero padding."
     return op

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from simdist.runtime import context, dtypes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["check"]
+__all__ = ["check", "convert"]
 
 
 def check(op: str, values: Sequence[Any]) -> None:
@@ -55,6 +55,22 @@ def check(op: str, values: Sequence[Any]) -> None:
             raise TypeError(f"Value passed to parameter '{a['input']}' has DataType {t.name} not in list of "
                             f"allowed values: {', '.join(allowed)}")
         fixed[attr] = (a["input"], t)
+
+
+def convert(op: str, v: Any, name: str | None = None) -> Tensor:
+    """`v`, the op's input `name` (default its first) and the first of its type attr, as
+    op_def_library converts it in a graph: a tensor as it is, a value by its own dtype when the
+    type attr allows it, else preferring the attr's default (`invert_permutation(True)` is int32
+    there); unchanged rules for an op the OpDefs lack."""
+    if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+        return convert_to_tensor(v)
+    from simdist.runtime.ops import raw_ops
+    spec = raw_ops.opdefs()["ops"].get(op)
+    arg = next((a for a in spec["args"] if "input" in a and name in (None, a["input"])), None) \
+        if spec is not None else None
+    info = spec["inferred"].get(arg.get("type_attr"), {}) if arg is not None else {}
+    dt = _first(v, info.get("allowed"), info.get("default"))
+    return convert_to_tensor(v) if dt is None else convert_to_tensor(v, dtype=dt)
 
 
 def _dtype_of(v: Any) -> dtypes.DType | None:

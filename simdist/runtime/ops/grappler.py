@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import dtypes, errors
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["install", "enabled", "set_enabled"]
@@ -100,8 +100,10 @@ def _daz(r: Tensor) -> Tensor:
 def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Pow(x, c) with every element of the constant c equal: 2 -> Square(x); 3 -> Mul(x,
     Square(x)) (on CPU); 0.5 -> Sqrt(x); -0.5 -> Rsqrt(x); -1 -> Reciprocal(x). (1 and 0 become
-    Identity and ones where the shapes allow: the same values, not modelled.) The result must
-    have x's shape for the unary forms, as TF's shape inference makes it when c broadcasts."""
+    Identity and ones where the shapes allow: the same values, not modelled.) The rewritten ops
+    take x alone, so the result has x's shape even where c would broadcast it (TF 2.21 observed:
+    `x ** np.full([2], 2.0)` of a scalar x is a scalar in a tf.function; fourth fuzzer seed 2401
+    #130)."""
     from simdist.runtime.ops import dispatch, math, unary
     x, y = tensors
     v = _const_value(rec, y)
@@ -109,12 +111,19 @@ def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
                                     dtypes.int32, dtypes.int64):
         return None
     c = _uniform(v)
-    if c is None or np.broadcast_shapes(tuple(x.shape.as_list()), v.shape) != tuple(x.shape.as_list()):
+    if c is None:
         return None
     if c == 2.0:
         return dispatch.execute(unary.SQUARE, (x,))
     if c == 3.0:
         return dispatch.execute(math.MUL, (x, dispatch.execute(unary.SQUARE, (x,))))
+    if c == -1.0 and not _is_float(x):
+        # (the stage rewrites integers too: Reciprocal has no integer CPU kernel, so the rewritten
+        # graph fails when it runs with NotFoundError "No registered 'Reciprocal' OpKernel for 'CPU'
+        # devices compatible with node {{node pow}}", where Pow's kernel would refuse the negative
+        # power; fourth fuzzer seed 2401 #130)
+        raise errors.NotFoundError(None, None, "No registered 'Reciprocal' OpKernel for 'CPU' devices compatible "
+                                               "with node {{node pow}}")
     if not _is_float(x):
         return None
     op = {0.5: unary.SQRT, -0.5: unary.RSQRT, -1.0: unary.RECIPROCAL}.get(c)
@@ -427,11 +436,22 @@ def install() -> None:
     set_enabled(enabled)
 
 
+def _folding_fails(rule: Any, tensors: Any) -> bool:
+    """Constant folding leaves an op whose kernel fails on its constants for the later stages:
+    Pow of integers with a negative power (its kernel's "Integers to negative integer powers are not
+    allowed") still meets ConvertPowStage."""
+    if rule is not _pow_rule:
+        return False
+    from simdist.runtime.ops import dispatch
+    x, y = tensors
+    return not _is_float(x) and x.dtype.is_integer and bool(np.any(np.asarray(dispatch.raw(y)) < 0))
+
+
 def _folded_first(rule: Any) -> Any:
     """The rule, except where every input is constant: TF's constant folding evaluates such an
     op as it is (its kernel) before the rewrites look at it (the Pack rule judges for itself)."""
     def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        if rule is not _pack_rule and all(rec.is_constant(t) for t in tensors):
+        if rule is not _pack_rule and all(rec.is_constant(t) for t in tensors) and not _folding_fails(rule, tensors):
             return None
         with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
             return rule(rec, tensors, attrs)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, static_shapes, trace_errors
+from simdist.runtime.ops import dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.symbolic import truth_taken
 from simdist.runtime.ops.args import dims as _dims, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -259,13 +259,43 @@ def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targe
     _, height, width, _ = img.shape.as_list()
     after_w, after_h = tw - ow - width, th - oh - height
     _check_at_least_3d(img)
-    for ok, msg in ((oh >= 0, "offset_height must be >= 0"), (ow >= 0, "offset_width must be >= 0"),
-                    (after_w >= 0, "width must be <= target - offset"),
-                    (after_h >= 0, "height must be <= target - offset")):
-        if not ok:
-            raise (errors.InvalidArgumentError(None, None, msg) if unknown_rank else ValueError(msg))
+    if unknown_rank:
+        for ok, msg in ((oh >= 0, "offset_height must be >= 0"), (ow >= 0, "offset_width must be >= 0"),
+                        (after_w >= 0, "width must be <= target - offset"),
+                        (after_h >= 0, "height must be <= target - offset")):
+            if not ok:
+                raise errors.InvalidArgumentError(None, None, msg)
+    else:
+        _pad_asserts(img, (oh, ow, after_h, after_w), (offset_height, offset_width, target_height, target_width))
     out = ops.pad(img, [[0, 0], [oh, after_h], [ow, after_w], [0, 0]])
     return out if is_batch else ops.squeeze(out, axis=[0])
+
+
+def _pad_asserts(img: Tensor, pads: tuple[int, int, int, int], given: tuple[Any, Any, Any, Any]) -> None:
+    """pad_to_bounding_box_internal's checks through image_ops_impl._assert (clause
+    function.trace-time-errors): a tensor offset or target makes its condition an Assert (eagerly
+    InvalidArgumentError at once; fz14 seed 1420262401 #271). In a graph the Assert waits for the
+    run, but the Pad after it gets the paddings [oh, after_h], [ow, after_w]: where the graph knows
+    them all (constant tensors, static height and width), PadShapeFn's ValueError for a negative
+    one comes at trace; else the Assert's InvalidArgumentError when the graph runs."""
+    from simdist.runtime import context
+    oh, ow, after_h, after_w = pads
+    offset_height, offset_width, target_height, target_width = given
+    known = static_shapes.known_shape(img)
+    h_dyn, w_dyn = known is None or known[1] is None, known is None or known[2] is None
+    checks = ((oh >= 0, _tensors(offset_height), "offset_height must be >= 0"),
+              (ow >= 0, _tensors(offset_width), "offset_width must be >= 0"),
+              (after_w >= 0, w_dyn or _tensors(target_width, offset_width), "width must be <= target - offset"),
+              (after_h >= 0, h_dyn or _tensors(target_height, offset_height), "height must be <= target - offset"))
+    try:
+        _asserts(checks)
+    except errors.InvalidArgumentError:
+        if not context.in_function() or h_dyn or w_dyn or not graph_constants.known(*given):
+            raise
+        rows = f"[0 0][{oh} {after_h}][{ow} {after_w}][0 0]"
+        raise ValueError(f"Paddings must be non-negative for '{{{{node Pad}}}}' with input shapes: "
+                         f"{trace_errors.shapes_text([known, [4, 2]])} and with computed input tensors: "
+                         f"input[1] = <{rows}>.") from None
 
 
 def central_crop(image: Any, central_fraction: float) -> Tensor:

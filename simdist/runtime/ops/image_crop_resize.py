@@ -315,6 +315,9 @@ def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any, me
     # the generated wrapper: the image, then the fixed-dtype inputs (a tensor of another dtype is
     # ValueError eagerly, TypeError traced: trace_errors.fixed_operand; fz14 seed 1420261202 #339),
     # then the op runs and refuses a method outside its attr's list (traced op_def_library's ValueError)
+    from simdist.runtime.ops import graph_inputs
+    graph_inputs.check("CropAndResize", (image, boxes, box_indices, crop_size))   # (a graph: the image's
+    # T list first, before the shape function; fz14 seed 1420262402 #51)
     img = image if isinstance(image, Tensor) else convert_to_tensor(image)
     # (on the eager fast path a tensor of another dtype reaches EagerExecute's input check instead:
     # attr_rules.fixed_inputs)

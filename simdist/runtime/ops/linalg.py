@@ -244,6 +244,12 @@ _V3_MIXED = {("uint8", "uint8"): "int32", ("int8", "uint8"): "int32", ("uint8", 
              ("bfloat16", "uint8"): "bfloat16", ("bfloat16", "int8"): "bfloat16"}
 
 
+# BatchMatMulV3's OpDef: Ta and Tb (_V3_IN), Tout (_V3_TOUT)
+_V3_IN = ("bfloat16", "float16", "float32", "float64", "uint8", "int8", "int16", "int32", "int64", "complex64",
+          "complex128")
+_V3_TOUT = ("bfloat16", "float16", "float32", "float64", "int16", "int32", "int64", "complex64", "complex128")
+
+
 def _batch_matmul_v3(ta: Tensor, tb: Tensor, output_type: Any, a_is_sparse: Any, b_is_sparse: Any) -> bool:
     """Whether math_ops.matmul builds BatchMatMulV3 (Ta, Tb, Tout): an output_type unlike a's or b's
     dtype, unless a rank-2 product takes SparseMatMul first (a sparse flag with both operands
@@ -268,6 +274,13 @@ def _matmul_v3(ta: Tensor, tb: Tensor, tout: Any, adj_a: bool, adj_b: bool, grad
     and uint8 products summed in int32 are exact, wrapping as int32 does)."""
     from simdist.runtime import context
     from simdist.runtime.ops.math import cast
+    for attr, dt in (("Ta", ta.dtype), ("Tb", tb.dtype), ("Tout", tout)):
+        allowed = _V3_TOUT if attr == "Tout" else _V3_IN
+        if dtypes.as_dtype(dt).name not in allowed:
+            # (the OpDef's allowed lists before the shape function or the kernel lookup: eagerly
+            # the attr validation's InvalidArgumentError, in a graph op_def_library's TypeError)
+            c = ", ".join({"float16": "half", "float32": "float", "float64": "double"}.get(n, n) for n in allowed)
+            raise trace_errors.attr_not_allowed("BatchMatMulV3", attr, dtypes.as_dtype(dt), c)
     shapes = (ta.shape.as_list(), tb.shape.as_list())
     low = next((k for k, t in enumerate((ta, tb)) if t.ndim < 2), None)
     if low is not None and context.in_function():

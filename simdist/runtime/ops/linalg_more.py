@@ -298,12 +298,19 @@ def _tensor_diag_part(a: np.ndarray) -> np.ndarray:
 _DIAG_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
 
 
+def _diag_allowed(name: str, d: dtypes.DType) -> None:
+    """Diag's/DiagPart's OpDef list for T: eagerly InvalidArgumentError, in a graph op_def_library's
+    TypeError (which comes before the shape function)."""
+    if d.name not in ("bfloat16", "float16", "float32", "float64", "int32", "int64", "complex64", "complex128"):
+        raise trace_errors.not_allowed(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of allowed values: "
+                        f"{_DIAG_TYPES} [Op:{name}]"), name, d, _DIAG_TYPES)
+
+
 def _diag_rule(name: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = dts[0]
-        if d.name not in ("bfloat16", "float16", "float32", "float64", "int32", "int64", "complex64", "complex128"):
-            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
-                                              f"of allowed values: {_DIAG_TYPES} [Op:{name}]")
+        _diag_allowed(name, d)
         if d.name == "bfloat16":   # (listed by the op def, no CPU kernel)
             raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
                                        f"{name}[T=DT_BFLOAT16] [Op:{name}]")
@@ -320,25 +327,42 @@ TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _diag_rule("DiagPart"
 def tensor_diag(diagonal: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.tensor_diag`: out[i1..ik, i1..ik] = diagonal[i1..ik], zeros elsewhere (rank 2k)."""
     d = _t(diagonal)
+    # (eagerly the kernel lookup comes first, the kernel's rank check after; a graph runs Diag's
+    # shape function, WithRankAtLeast(diagonal, 1), when it builds the op, and looks for a kernel
+    # for T only when it runs: a bfloat16 scalar is the trace's ValueError; fz14 seed 1420262401 #59)
+    if context.in_function():
+        _diag_allowed("Diag", d.dtype)
+        _diag_rank(d)
     TENSOR_DIAG.dtype((d.dtype,), None)
-    if d.ndim < 1:   # (traced: Diag's shape function, WithRankAtLeast(diagonal, 1))
+    _diag_rank(d)
+    return dispatch.execute(TENSOR_DIAG, (d,))
+
+
+def _diag_rank(d: Tensor) -> None:
+    """Diag's rank check: at least rank 1 (the kernel's InvalidArgumentError, its shape function's
+    ValueError in a graph)."""
+    if d.ndim < 1:
         raise array_shape_fns.marked(errors.InvalidArgumentError(
             None, None, "Input must be at least rank 1, got 0 [Op:Diag]"), array_shape_fns.rank_at_least(d, 1),
             "Diag", [d])
-    return dispatch.execute(TENSOR_DIAG, (d,))
 
 
 def tensor_diag_part(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.linalg.tensor_diag_part`: out[i1..ik] = input[i1..ik, i1..ik] of a rank-2k input of
     shape [D1..Dk, D1..Dk]."""
     x = _t(input)
-    TENSOR_DIAG_PART.dtype((x.dtype,), None)
     shp = x.shape.as_list()
     k = len(shp) // 2
     # traced, DiagPart's shape function sees a known rank that is odd or 0, or two known dimensions
-    # that differ (array_shape_fns.diag_part); eagerly the kernel returns a scalar as it is (fz14
-    # seed 14 #439) and refuses an odd rank
+    # that differ (array_shape_fns.diag_part), before any kernel is looked up; eagerly the kernel
+    # lookup comes first, then the kernel returns a scalar as it is (fz14 seed 14 #439) and refuses
+    # an odd rank
+    if context.in_function():
+        _diag_allowed("DiagPart", x.dtype)
     text = array_shape_fns.diag_part(x) if context.in_function() else None
+    if text is not None:
+        raise array_shape_fns.marked(errors.InvalidArgumentError(None, None, text), text, "DiagPart", [x])
+    TENSOR_DIAG_PART.dtype((x.dtype,), None)
     if len(shp) % 2 or (text is not None and not shp):
         raise array_shape_fns.marked(errors.InvalidArgumentError(
             None, None, f"The rank of the tensor should be even and positive, got shape {args.dims(shp)} "

@@ -1076,7 +1076,9 @@ def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
     """The two operands of a generated op wrapper (gen_math_ops.sub, ...) as TF converts them
     (clause ops.conversion): eagerly every non-tensor takes the tensor's dtype, a NumPy
     value too (execute.args_to_matching_eager); while a tf.function traces, a non-tensor first
-    operand is converted on its own first (`_check_alone`)."""
+    operand is converted on its own first (`_check_alone`); a distributed variable in a replica
+    takes the eager fallback (check_distributed_variables)."""
+    check_distributed_variables((x, y))
     if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         if context.in_function():
@@ -1090,7 +1092,6 @@ def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
 
 def _checked_binary(op: Any, x: Any, y: Any) -> Tensor:
     """binary() after the op's dtype rule (the operators' fast path skips it: their ops take all types)."""
-    check_distributed_variables((x, y))
     xt, yt = gen_operands(op, x, y)
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -185,7 +185,11 @@ NotDifferentiable("InvertPermutation")
 def invert_permutation(x: Any, name: str | None = None) -> Tensor:
     """`tf.math.invert_permutation`: y[x[i]] = i for a 1-D permutation x of 0..n-1 (int32/int64);
     a value out of range or repeated is InvalidArgumentError."""
-    xt = _t(x)
+    from simdist.runtime.ops import graph_inputs
+    # (a non-tensor x converts as the op's T, default int32, takes it: attr_rules.default_group
+    # eagerly, in a graph op_def_library's own-dtype-else-default rule)
+    xt = graph_inputs.convert("InvertPermutation", x) if context.in_function() else attr_rules.default_group(
+        [x], dtypes.int32, ("int32", "int64"), attr_rules.fast_path_takes("InvertPermutation", (x,)))[0]
     INVERT_PERMUTATION.dtype((xt.dtype,), None)
     if xt.shape.ndims != 1:   # (traced: InvertPermutation's shape function, WithRank(x, 1); fz16d)
         from simdist.runtime.ops import array_shape_fns, static_shapes

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import array, dispatch, math, philox, random, unary
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.activations import (elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, sigmoid,  # noqa: F401
@@ -187,9 +187,30 @@ def _dropout(x: Any, rate: Any, noise_shape: Any, sample: Any) -> Tensor:
     try:
         np.broadcast_shapes(tuple(shape), tuple(xs))
     except ValueError:
-        raise errors.InvalidArgumentError(None, None, f"condition {_dims(shape)}, then {_dims(xs)}, and else [] must "
-                                          "be broadcastable [Op:SelectV2]") from None
-    return math.where(keep_mask, ret, array.constant(0, dtype=x.dtype))
+        err = errors.InvalidArgumentError(None, None, f"condition {_dims(shape)}, then {_dims(xs)}, and else [] must "
+                                          "be broadcastable [Op:SelectV2]")
+        raise trace_errors.mark_shape(err, trace_errors.broadcast_text(shape, xs), "SelectV2",
+                                      (shape, xs, [])) from None
+    out = math.where(keep_mask, ret, array.constant(0, dtype=x.dtype))
+    if context.in_function():
+        _set_shape(out, x)
+    return out
+
+
+def _set_shape(out: Tensor, x: Tensor) -> None:
+    """_dropout's `ret.set_shape(x.get_shape())` in a graph: the result (the noise shape broadcast
+    with x's) must merge with x's static shape, else MergeShapes' ValueError at trace (fz14 seed
+    1420262402 #216: a scalar x and noise_shape [2, 3])."""
+    from simdist.runtime.ops import static_shapes
+    ko, kx = static_shapes.known_shape(out), static_shapes.known_shape(x)
+    if ko is None or kx is None:
+        return
+    if len(ko) != len(kx):
+        raise ValueError(f"Shapes must be equal rank, but are {len(ko)} and {len(kx)}")
+    for i, (a, b) in enumerate(zip(ko, kx)):
+        if a is not None and b is not None and a != b:
+            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. Shapes are "
+                             f"{_dims(ko)} and {_dims(kx)}.")
 
 
 def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = None, name: str | None = None) -> Tensor:

@@ -49,7 +49,15 @@ def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool =
     from simdist.runtime.ops.unary import square
     xt = _t(x)
     # (nn_impl iterates `axes` as given: an int is Python's TypeError "'int' object is not
-    # iterable"; fz14 seed 14 #105)
+    # iterable"; fz14 seed 14 #105; a graph tensor in a tf.function is Tensor.__iter__'s
+    # OperatorNotAllowedInGraphError, before a scalar's TypeError: seed 1420262402 #238)
+    from simdist.runtime import symbolic
+    if symbolic.is_graph(axes):
+        raise symbolic._error("iter", "SymbolicTensor")
+    if isinstance(axes, Tensor) and axes.ndim >= 1 or \
+            isinstance(axes, (list, tuple)) and any(isinstance(a, Tensor) for a in axes):
+        if any(True for _ in axes):   # (`set(axes)` hashes each element: an eager tensor is unhashable)
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
     ax = sorted(set(int(a) for a in axes))
     shp = xt.shape.as_list()
     count = 1

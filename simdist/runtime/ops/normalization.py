@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from simdist.runtime import dtypes
 from simdist.runtime.ops import array, math, unary
 from simdist.runtime.ops.args import raw_attribute, t as _t
@@ -30,14 +28,14 @@ def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: 
     if not hasattr(x, "dtype"):
         raise AttributeError(f"'{type(x).__name__}' object has no attribute 'dtype'")
     x = _t(x)
-    axes = _axes(axes)
+    given, axes = axes, _axes(axes)
     y = math.cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
     mean = math.reduce_mean(y, axes, keepdims=True)
     variance = math.reduce_mean(math.squared_difference(y, array.stop_gradient(mean)), axes, keepdims=True)
-    if not keepdims:
-        sq = [int(axes)] if isinstance(axes, (int, np.integer)) else list(axes)   # (a NumPy integer axis too)
-        mean = array.squeeze(mean, sq)
-        variance = array.squeeze(variance, sq)
+    if not keepdims:   # (nn_impl: `array_ops.squeeze(mean, axes)` of axes as given: None squeezes every
+        # dimension, a tensor is squeeze's list-attr error; fz14 seed 1420262403 #20, #25)
+        mean = array.squeeze(mean, given)
+        variance = array.squeeze(variance, given)
     if x.dtype == dtypes.float16:
         return math.cast(mean, dtypes.float16), math.cast(variance, dtypes.float16)
     return mean, variance

@@ -281,11 +281,15 @@ def _float_dtype(dtype: Any, mean: Any, stddev: Any, opname: str) -> dtypes.DTyp
     """The output dtype of normal/truncated_normal: TF converts mean and stddev to it first (a
     Python float to an integer dtype: TypeError), then the op refuses a non-float dtype."""
     dt = dtypes.as_dtype(dtype)
+    for v in (mean, stddev):
+        # (random_ops: convert_to_tensor(mean, dtype), then stddev's: a Python float to an integer
+        # dtype is TypeError, a tensor of another dtype ValueError; fz14 seed 1420262401 #134)
+        if isinstance(v, float) and not dt.is_floating and dt.kind != "c":
+            raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {dt.name}")
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            convert_to_tensor(v, dtype=dt)
     if dt.is_floating:
         return dt
-    for v in (mean, stddev):
-        if isinstance(v, float) and dt.kind != "c":     # (a float converts to a complex dtype: the op refuses it)
-            raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {dt.name}")
     raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(dt)} is not in the list of "
                                       f"allowed values: half, bfloat16, float, double [Op:{opname}]")
 

@@ -246,18 +246,20 @@ def _float_params(alpha: Any, beta: Any, dtype: Any, finfo: bool = True) -> tupl
     bshape = array_more.broadcast_dynamic_shape(np.asarray(a.shape.as_list(), np.int32),
                                                 np.asarray(b.shape.as_list(), np.int32))
     ab = a if a.shape.as_list() == bshape._v.tolist() else array.broadcast_to(a, bshape)
-    if finfo and dt not in (dtypes.float16, dtypes.float32, dtypes.float64):
+    if finfo and dt not in (dtypes.float16, dtypes.float32, dtypes.float64) and dt.kind != "c":
+        # (np.finfo takes a complex dtype, its real part's: the op's attr check refuses it next)
         raise ValueError(f"data type {_np_type_name(dt)} not inexact")
     return dt, ab, b
 
 
-def _gamma_v3_dtype(dt: dtypes.DType) -> None:
-    """StatelessRandomGammaV3's attr dtype (half, float, double): eagerly InvalidArgumentError,
+def _gamma_v3_dtype(dt: dtypes.DType, op: str = "StatelessRandomGammaV3", attr: str = "dtype") -> None:
+    """StatelessRandomGammaV3's attr dtype, RandomGamma's T (half, float, double; a complex dtype
+    passes the wrapper's np.finfo: fz14 seed 1420262402 #26): eagerly InvalidArgumentError,
     traced op_def_library's TypeError naming alpha, the input that carries it."""
     if dt in (dtypes.float16, dtypes.float32, dtypes.float64):
         return
-    err = errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(dt)} is not in the list of "
-                                                  "allowed values: half, float, double [Op:StatelessRandomGammaV3]")
+    err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {tf_name(dt)} is not in the list of "
+                                                  f"allowed values: half, float, double [Op:{op}]")
     raise trace_errors.static(err, TypeError, f"Value passed to parameter 'alpha' has DataType {dt.name} not in list "
                                               "of allowed values: float16, float32, float64")
 
@@ -280,6 +282,7 @@ def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = dtypes.float32,
     """`tf.random.gamma`: shape + broadcast(alpha, beta).shape draws of Gamma(alpha, rate beta)."""
     shp = _shape(shape, "RandomGamma")
     dt, ab, b = _float_params(alpha, beta, dtype)
+    _gamma_v3_dtype(dt, "RandomGamma", "T")
     from simdist.runtime.ops import random as _random
     raw = dispatch.execute(GAMMA, (ab,), {"shape": shp, **_random._seed_attrs(seed), "dtype": dt})
     return _scaled(raw, b, dt)

@@ -93,7 +93,7 @@ def _real_fft(op: str) -> Any:
             ins, outs = input.dtype.as_datatype_enum, given.as_datatype_enum
             raise errors.InvalidArgumentError(None, None, f"Wrong types for {'forward' if forward else 'backward'} "
                                               f"real FFT: in={ins} out={outs} [Op:{op}]")
-        return fft.real_kernel(op, input, fft._length_values(fft_length))
+        return fft.real_kernel(op, input, fft._length_values(fft_length), fft_length)
     return run
 
 

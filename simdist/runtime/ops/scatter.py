@@ -278,6 +278,9 @@ TENSOR_SCATTER_SUB.dtype = kernel_first("TensorScatterSub", TENSOR_SCATTER_SUB.d
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Tensor:
     """`tf.scatter_nd`: zeros of `shape` with updates added at indices (duplicates add up)."""
+    from simdist.runtime.ops import graph_inputs
+    graph_inputs.check("ScatterNd", (indices, updates, shape))   # (a graph: shape's Tindices against the
+    # indices' before the shape function; fz14 seed 1420262402 #49)
     idx = _indices(indices, "ScatterNd")
     upd = _t(updates)
     shp = args.shape_arg(shape)

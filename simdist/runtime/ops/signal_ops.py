@@ -43,6 +43,11 @@ def _int(t: Tensor) -> int:
 
 
 # --- fftshift --------------------------------------------------------------------------------------
+def _radd(value: Any, t: Tensor) -> Tensor:
+    """`value + t` for a Python value, as Python evaluates it: Tensor.__radd__."""
+    return value + t
+
+
 def _shift(x: Any, axes: Any, sign: int) -> Tensor:
     from simdist.runtime.ops.array_more import roll
     ops = _ops()
@@ -54,8 +59,11 @@ def _shift(x: Any, axes: Any, sign: int) -> Tensor:
         shift = ops.floordiv(ops.shape(t)[axes], 2)
     else:
         rank = ops.rank(t)
-        a = convert_to_tensor(axes) if not isinstance(axes, Tensor) else axes
-        axes = ops.where(ops.less(a, 0), a + rank, a)
+        # (fft_ops: `where(less(axes, 0), axes + rank, axes)` on axes as given: a list converts
+        # beside the int32 rank, so axes=[] is an empty int32 vector, not float32; fz14 seed
+        # 1420262401 #193)
+        plus = convert_to_tensor(axes) + rank if isinstance(axes, Tensor) else _radd(axes, rank)
+        axes = ops.where(ops.less(axes, 0), plus, axes)
         shift = ops.floordiv(ops.gather(ops.shape(t), axes), 2)
     if sign < 0:
         shift = ops.negative(shift)

@@ -37,7 +37,7 @@ _LIST_ARGS = {"ConcatV2": "values", "Pack": "values", "AddN": "inputs"}
 _FIRST_INPUT = {"AddN": "inputs", "ArgMax": "input", "ArgMin": "input", "Atan2": "y", "AvgPool": "value",
                 "BiasAdd": "value", "Conv2D": "input", "DepthwiseConv2dNative": "input", "Elu": "features",
                 "EuclideanNorm": "input", "L2Loss": "t", "LeakyRelu": "features", "LogSoftmax": "logits",
-                "MatMul": "a", "Max": "input", "Mean": "input", "Min": "input", "Prod": "input", "Sum": "input",
+                "MatMul": "a", "Diag": "diagonal", "DiagPart": "input", "Max": "input", "Mean": "input", "Min": "input", "Prod": "input", "Sum": "input",
                 "MaxPool": "input", "Polygamma": "a", "Relu": "features", "Relu6": "features", "Selu": "features",
                 "Softplus": "features", "Softsign": "features", "ResizeBilinear": "images", "Softmax": "logits",
                 "SoftmaxCrossEntropyWithLogits": "features", "TopKV2": "input",
@@ -59,7 +59,7 @@ def not_allowed(err: BaseException, op: str, got: dtypes.DType, allowed: str) ->
 
 # The input a type attr other than T binds, per op (op_def_library names it in its TypeError).
 _ATTR_INPUT = {"Tindices": "indices", "TI": "indices", "Taxis": "axis", "Tnumsegments": "num_segments",
-               "Tidx": "indices", "Tpaddings": "paddings", "Tmultiples": "multiples"}
+               "Tidx": "indices", "Tpaddings": "paddings", "Tmultiples": "multiples", "Ta": "x", "Tb": "y", "Tperm": "perm"}
 _SEGMENT_IDS = ("SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd", "UnsortedSegmentSum",
                 "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd")
 
