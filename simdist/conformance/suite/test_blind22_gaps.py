@@ -178,10 +178,8 @@ def test_blind22_random_ops_in_a_function_each_own_their_kernel(tf, budget):
     with the same op seed (under the same global seed) draw the same values in a call, and at the next call
     each draws its own next values (again equal to each other, unlike the first call's); a function with
     three such ops built in a Python loop gives three equal draws. A seedless op takes the graph's next op
-    seed, so two seedless ops differ. Eagerly, TF caches one kernel per op type, seeds *and dtype*: a float64
-    draw with the seeds a float32 draw just used starts its own stream (the draw it gives right after
-    set_seed), and so does the float32 one after it."""
-    for case in budget(["uniform-twice", "eager-dtypes", "normal-loop", "seedless-pair"]):
+    seed, so two seedless ops differ."""
+    for case in budget(["uniform-twice", "normal-loop", "seedless-pair"]):
         tf.random.set_seed(5)
         if case == "uniform-twice":
             @tf.function
@@ -194,23 +192,6 @@ def test_blind22_random_ops_in_a_function_each_own_their_kernel(tf, budget):
             assert_close(a2, b2, tolerance=Tolerance(rtol=0, atol=0), call=call + ": second call, the two ops")
             assert_true(not np.array_equal(a1, a2), f"the second call repeats the first's draw {a1.tolist()}",
                         call=call)
-        elif case == "eager-dtypes":
-            call = "eager uniform([4], seed=9) in float32, then float64, under set_seed(5)"
-            tf.random.set_seed(5)
-            first64 = _np(tf.random.uniform([4], seed=9, dtype=tf.float64))
-            tf.random.set_seed(5)
-            first32 = _np(tf.random.uniform([4], seed=9, dtype=tf.float32))
-            after32 = _np(tf.random.uniform([4], seed=9, dtype=tf.float64))
-            assert_close(after32, first64, tolerance=Tolerance(rtol=0, atol=0),
-                         call=call + ": the float64 draw is its kernel's first")
-            second32 = _np(tf.random.uniform([4], seed=9, dtype=tf.float32))
-            tf.random.set_seed(5)
-            _np(tf.random.uniform([4], seed=9, dtype=tf.float32))
-            want32 = _np(tf.random.uniform([4], seed=9, dtype=tf.float32))
-            assert_close(second32, want32, tolerance=Tolerance(rtol=0, atol=0),
-                         call=call + ", float32 again: its kernel's second draw (the float64 one did not advance it)")
-            assert_true(not np.array_equal(second32, first32), f"float32 draw repeated {first32.tolist()}",
-                        call=call + ": the float32 kernel's second draw")
         elif case == "normal-loop":
             @tf.function
             def g():
@@ -226,6 +207,30 @@ def test_blind22_random_ops_in_a_function_each_own_their_kernel(tf, budget):
             a, b = (_np(v) for v in h())
             assert_true(not np.array_equal(a, b), f"two seedless uniform ops drew the same {a.tolist()}",
                         call="tf.function: uniform([3]) twice without op seeds, under set_seed(5)")
+
+
+@clause("ops.random-in-function", ref="tf221")
+def test_blind22_eager_random_kernels_are_per_dtype(tf, budget):
+    """Eagerly, TF caches one stateful random kernel per op type, seeds *and dtype*: a float64 draw with the
+    seeds a float32 draw just used is its own kernel's first (the draw it gives right after set_seed), and the
+    float32 kernel's next draw is its second (the float64 draw did not advance it); likewise normal."""
+    for name in budget(["uniform", "normal"]):
+        op = getattr(tf.random, name)
+        call = f"eager {name}([4], seed=9) in float32, then float64, then float32, under set_seed(5)"
+        tf.random.set_seed(5)
+        first64 = _np(op([4], seed=9, dtype=tf.float64))
+        tf.random.set_seed(5)
+        _np(op([4], seed=9, dtype=tf.float32))
+        want32 = _np(op([4], seed=9, dtype=tf.float32))
+        tf.random.set_seed(5)
+        first32 = _np(op([4], seed=9, dtype=tf.float32))
+        after32 = _np(op([4], seed=9, dtype=tf.float64))
+        second32 = _np(op([4], seed=9, dtype=tf.float32))
+        assert_close(after32, first64, tolerance=Tolerance(rtol=0, atol=0),
+                     call=call + ": the float64 draw is its kernel's first")
+        assert_close(second32, want32, tolerance=Tolerance(rtol=0, atol=0),
+                     call=call + ": the float32 kernel's second draw")
+        assert_true(not np.array_equal(second32, first32), f"float32 draw repeated {first32.tolist()}", call=call)
 
 
 # -- distributed variables: no sparse_read of their own; tf.gather reads their value --------------------------------
