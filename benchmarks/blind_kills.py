@@ -4,10 +4,11 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20 or 21. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21 or 22. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
-... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind batch".
+... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
+batch"; batch 22 in "Twenty-fourth session, 2026-12-02: a twenty-second blind batch (the core, 2)".
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ BATCHES: dict[str, tuple[list[str], str]] = {
     "21": (["jacobian-rows-stacked-on-last-axis", "sqrt-grad-nan-under-zero-upstream", "moments-float16-not-promoted",
             "compute-average-loss-weights-not-expanded", "generator-skip-by-leading-dim"],
            "cov23a or cov23b or kops23 or keras_config or keras_tree or preprocessing_legacy"),
+    "22": (["persistent-tape-stops-recording-at-gradient", "nn-dropout-noise-shape-none-as-one",
+            "class-weight-labels-truncated-not-rounded", "top-k-accuracy-matches-not-reshaped",
+            "random-trace-kernels-share-one-instance", "random-kernel-stream-shared-across-dtypes"],
+           "sweep24a or sweep24b"),
 }
 
 

@@ -231,6 +231,13 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
         return self._local()._as_tensor()
 
     def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        """TF 2.21's DistributedVariable has no sparse_read of its own: variables.Variable's bare
+        AttributeError, in every context (tf.gather falls back to a gather of the value:
+        `_gather_rows`; clause mirrored.sync-on-read)."""
+        raise AttributeError
+
+    def _gather_rows(self, indices: Any) -> Tensor:
+        """tf.gather's rows of the copy this context reads (array_ops.gather's fallback)."""
         return self._local().sparse_read(indices)
 
     def _apply(self, method: str, value: Any) -> None:

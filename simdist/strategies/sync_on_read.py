@@ -85,6 +85,11 @@ class SyncOnReadVariable(DistributedValues, Variable):
         return self._values[rid]._as_tensor()
 
     def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        """TF 2.21's bare AttributeError, as MirroredVariable's (clause mirrored.sync-on-read)."""
+        raise AttributeError
+
+    def _gather_rows(self, indices: Any) -> Tensor:
+        """tf.gather's rows: of this replica's copy, or of the aggregate in cross-replica context."""
         rid = self._local_id()
         if rid is None:
             from simdist.runtime.ops import array

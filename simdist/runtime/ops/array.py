@@ -1049,8 +1049,11 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     value = (axis._v if graph_constants.python_constant(axis) else None) if isinstance(axis, Tensor) else axis
     if not value != 0 and hasattr(params, "sparse_read"):
         # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,
-        # which in TF 2.21 leaves the rows in shard order (clause pss.sharded-gather)
-        return params.sparse_read(indices)
+        # which in TF 2.21 leaves the rows in shard order (clause pss.sharded-gather); a mirrored or
+        # sync-on-read variable, whose sparse_read is TF's AttributeError: the gather of its value
+        # array_ops.gather falls back to (`_gather_rows`, clause mirrored.sync-on-read)
+        rows = getattr(params, "_gather_rows", None)
+        return rows(indices) if rows is not None else params.sparse_read(indices)
     ax = _gather_axis(params, indices, axis)
     if bd != 0 and value != 0:
         try:
