@@ -1,0 +1,137 @@
+"""Does the suite kill bugs planted on lines it already runs in Keras training and distribution (losses'
+sample-weight ranks, metrics' thresholds and weights, optimizers' options over several steps, moments)?
+Plant each (one of SWEEP24B_OWN below, not in the catalogue) in a private copy of the committed package
+and run a slice of the conformance suite against it (simdist backend), every failing test listed
+(suite_kills.py's plant-and-run).
+
+    python benchmarks/sweep24b_kills.py [--targeted|--new] ID [ID ...]   # own:NAME, own (all), baseline
+
+`--targeted` (the default) runs the suite modules that call the mutant's API (TARGETS below: a grep of
+the suite, case tables mapped to the modules reading them); `--new` only the sweep24b modules.
+
+SWEEP24B_OWN was written (2026-12-02, session 24) before any sweep24b test: each bug sits on a line the
+suite runs, hidden by the suite's inputs (one variable, one accumulation cycle, gradients that only
+grow, weights of the values' rank, predictions never exactly at a threshold, axis=-1, positive
+gradients), and each was checked observable on TF 2.21 with other inputs before the runs.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from suite_kills import expand as _expand, find as _find, mutants, run as _run
+
+_O = "simdist/keras/optimizers/"
+_L = "simdist/keras/losses/"
+_M = "simdist/keras/metrics/"
+
+
+def _m(mid: str, kind: str, path: str, old: str, new: str, why: str) -> mutants.Mutant:
+    return mutants.Mutant(mid, kind, path, old, new, why, layer="training")
+
+
+#: Ten bugs, each invisible under the suite's inputs (named last in `why`).
+SWEEP24B_OWN = {m.id: m for m in [
+    _m("clipvalue-clips-only-above", "boundary", _O + "base_optimizer.py",
+       "return [ops.clip(g, -v, v) if g is not None else g for g in grads]",
+       "return [ops.minimum(g, v) if g is not None else g for g in grads]",
+       "clipvalue caps gradients from above only (invisible when no gradient is below -clipvalue)"),
+    _m("global-clipnorm-per-tensor", "formula", _O + "base_optimizer.py",
+       "return clip_by_global_norm(grads, self.global_clipnorm)",
+       "return [ops.clip_by_norm(g, self.global_clipnorm) if g is not None else g for g in grads]",
+       "global_clipnorm clips each gradient by its own norm (invisible with one variable)"),
+    _m("grad-accumulators-not-reset", "state", _O + "base_optimizer.py",
+       "unwrap(a).assign(tf.zeros_like(_read(a)))",
+       "unwrap(a).assign(_read(a))",
+       "gradient accumulators keep their sum after an update step (invisible within one accumulation cycle)"),
+    _m("amsgrad-vhat-tracks-v", "state", _O + "adam.py",
+       "self.assign(v_hat, ops.maximum(v_hat, v))",
+       "self.assign(v_hat, v)",
+       "Adam(amsgrad=True) keeps the last velocity, not the running maximum (invisible while the velocity "
+       "grows: one step, or gradients that do not shrink)"),
+    _m("adam-bias-step-counts-micro-steps", "formula", _O + "adam.py",
+       "local_step = ops.cast(self.iterations + 1, variable.dtype)",
+       "local_step = ops.cast(self._iterations + 1, variable.dtype)",
+       "Adam's bias correction counts every apply, not the completed accumulation cycles (invisible without "
+       "gradient_accumulation_steps)"),
+    _m("loss-weight-rank-expands-values", "axis", _L + "loss.py",
+       "        if r1 == 1 and expand_rank_1:\n            x1 = ops.expand_dims(x1, -1)",
+       "        if expand_rank_1:\n            x1 = ops.expand_dims(x1, -1)",
+       "a loss's values of rank >= 2 with weights of one more rank (a trailing 1) are expanded, not the "
+       "weights squeezed: reduction='none' gives a trailing axis of 1 (invisible with weights of the "
+       "values' rank, or rank-1 values)"),
+    _m("confusion-threshold-inclusive", "boundary", _M + "metrics_utils.py",
+       "pred_is_pos = tf.greater(preds_tiled, thresh_tiled)",
+       "pred_is_pos = tf.greater_equal(preds_tiled, thresh_tiled)",
+       "threshold metrics count a prediction equal to a threshold as positive (invisible when no "
+       "prediction sits exactly at a threshold)"),
+    _m("weighted-moments-weights-unbroadcast", "formula", "simdist/runtime/ops/nn_more.py",
+       "broadcasted_weights = w + zeros_like(xt)",
+       "broadcasted_weights = w",
+       "tf.nn.weighted_moments divides by the sum of the weights as given, not broadcast to x (invisible "
+       "when the weights have x's shape)"),
+    _m("cce-smoothing-classes-from-axis", "axis", _L + "losses.py",
+       "        num_classes = ops.cast(ops.shape(y_true)[-1], y_pred.dtype)\n        y_true = y_true * (1.0 - "
+       "label_smoothing) + (label_smoothing / num_classes)",
+       "        num_classes = ops.cast(ops.shape(y_true)[axis], y_pred.dtype)\n        y_true = y_true * (1.0 - "
+       "label_smoothing) + (label_smoothing / num_classes)",
+       "categorical_crossentropy's label smoothing counts the classes on `axis`; Keras reads the last axis "
+       "whatever `axis` is (invisible at axis=-1)"),
+    _m("mean-metric-weight-rows-summed", "formula", _M + "reduction_metrics.py",
+       "            sample_weight = reduce_fn(sample_weight, axis=list(range(1, weight_ndim)))",
+       "            sample_weight = ops.sum(sample_weight, axis=list(range(1, weight_ndim)))",
+       "Mean metrics count a sample's weight as the sum over its row, not the mean (invisible with "
+       "weights of rank 1)"),
+]}
+
+#: The suite modules that call each mutant's API (the case tables mapped to the modules reading them).
+_OPT = ("test_harden16_configs or test_harden20_ or test_harden20b_ or test_amut15_gaps or test_blind6_gaps or "
+        "test_train_cov_optimizers or test_training or test_cov14_optimizers or test_cov13_optimizers or "
+        "test_blind15_gaps or test_blind10_gaps or test_blind7_gaps or test_train_grid or test_harden19b_ or "
+        "test_keras_optimizers")
+_LOSS = ("test_harden16_configs or test_harden20_ or test_harden20b_ or test_blind13_gaps or test_blind15_gaps or "
+         "test_blind6_gaps or test_cov14_losses_metrics or test_degen22b_losses or test_keras_losses or "
+         "test_options_metrics or test_options_training or test_train_cov_losses or test_train_cov_metrics or "
+         "test_training_semantics or test_blind21_gaps")
+_METRIC = ("test_harden16_configs or test_harden20_ or test_harden20b_ or test_automut_gaps or test_blind14_gaps or "
+           "test_blind15_gaps or test_blind18_gaps or test_blind6_gaps or test_blind7_gaps or test_blind9_gaps or "
+           "test_blind12_gaps or test_blind13_gaps or test_cov14_losses_metrics or test_degen22b_metrics or "
+           "test_harden19_defaults_configs or test_keras_losses_metrics or test_keras_metrics_callbacks or "
+           "test_options_metrics or test_train_cov_metrics or test_training_options or test_sync_on_read")
+TARGETS = {
+    "clipvalue-clips-only-above": _OPT,
+    "global-clipnorm-per-tensor": _OPT,
+    "grad-accumulators-not-reset": _OPT,
+    "amsgrad-vhat-tracks-v": _OPT,
+    "adam-bias-step-counts-micro-steps": _OPT,
+    "loss-weight-rank-expands-values": _LOSS,
+    "confusion-threshold-inclusive": _METRIC,
+    "weighted-moments-weights-unbroadcast": "test_op_gap_rules or test_options_nn or test_nn",
+    "cce-smoothing-classes-from-axis": _LOSS,
+    "mean-metric-weight-rows-summed": _METRIC,
+}
+
+
+def find(mid: str) -> mutants.Mutant:
+    return _find(mid, SWEEP24B_OWN)
+
+
+def run(m: mutants.Mutant | None, how: str = "--targeted") -> str:
+    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the slice `how` names:
+    --new the sweep24b modules, --targeted (the default) the modules that call `m`'s API."""
+    if how == "--new":
+        k = "sweep24b"
+    else:
+        k = TARGETS[m.id] if m is not None else " or ".join(sorted(set(" or ".join(TARGETS.values()).split(" or "))))
+    return _run(m, k, every_failure=True)
+
+
+def expand(ids: list[str]) -> list[str]:
+    return _expand(ids, {"own": [f"own:{k}" for k in SWEEP24B_OWN]})
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    how = next((a for a in args if a.startswith("--")), "--targeted")
+    for mid in expand([a for a in args if not a.startswith("--")]):
+        print(f"{mid}: {run(None if mid == 'baseline' else find(mid), how)}", flush=True)
