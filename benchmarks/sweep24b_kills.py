@@ -82,6 +82,31 @@ SWEEP24B_OWN = {m.id: m for m in [
        "            sample_weight = ops.sum(sample_weight, axis=list(range(1, weight_ndim)))",
        "Mean metrics count a sample's weight as the sum over its row, not the mean (invisible with "
        "weights of rank 1)"),
+    _m("ema-overwrite-counts-micro-steps", "formula", _O + "base_optimizer.py",
+       "overwrite = tf.equal(tf.math.floormod(_read(self.iterations) + 1,",
+       "overwrite = tf.equal(tf.math.floormod(_read(self._iterations) + 1,",
+       "ema_overwrite_frequency counts every apply, not the completed accumulation cycles (invisible without "
+       "gradient_accumulation_steps)"),
+    _m("mean-with-sample-weight-divides-by-broadcast", "formula", _L + "loss.py",
+       "divisor = ops.cast(ops.sum(sample_weight), loss.dtype)",
+       "divisor = ops.cast(ops.sum(sample_weight * ops.ones_like(values)), loss.dtype)",
+       "reduction='mean_with_sample_weight' divides by the weights broadcast to the values, not the weights "
+       "as matched (invisible with weights of the values' shape)"),
+    _m("sparse-square-after-sum", "formula", _O + "_ops.py",
+       "square = _unary(tf.square)",
+       "square = lambda x: tf.square(tf.convert_to_tensor(x))  # noqa: E731",
+       "the optimizers square an IndexedSlices gradient after adding its repeated rows, not before "
+       "(invisible with distinct indices)"),
+    _m("mean-metric-scalar-weight-per-sample", "axis", _M + "reduction_metrics.py",
+       "        if values_ndim > weight_ndim:\n",
+       "        if values_ndim > max(weight_ndim, 1):\n",
+       "Mean metrics with a scalar weight keep the batch axis, so each sample counts the weight (Keras: the "
+       "batch is one sample; invisible with weights of rank >= 1)"),
+    _m("ema-first-step-counts-micro-steps", "formula", _O + "base_optimizer.py",
+       "not_first_step = tf.cast(tf.not_equal(_read(self.iterations), tf.constant(0, tf.int64)), value.dtype)",
+       "not_first_step = tf.cast(tf.not_equal(_read(self._iterations), tf.constant(0, tf.int64)), value.dtype)",
+       "the EMA's first step (momentum 0) is the first apply, not the first accumulation cycle (invisible "
+       "without gradient_accumulation_steps)"),
 ]}
 
 #: The suite modules that call each mutant's API (the case tables mapped to the modules reading them).
@@ -109,6 +134,11 @@ TARGETS = {
     "weighted-moments-weights-unbroadcast": "test_op_gap_rules or test_options_nn or test_nn",
     "cce-smoothing-classes-from-axis": _LOSS,
     "mean-metric-weight-rows-summed": _METRIC,
+    "ema-overwrite-counts-micro-steps": _OPT,
+    "mean-with-sample-weight-divides-by-broadcast": _LOSS,
+    "sparse-square-after-sum": _OPT + " or test_blind11_gaps or test_blind8_gaps or test_keras_tutorial_gaps",
+    "mean-metric-scalar-weight-per-sample": _METRIC,
+    "ema-first-step-counts-micro-steps": _OPT,
 }
 
 
