@@ -107,7 +107,17 @@ SWEEP24B_OWN = {m.id: m for m in [
        "not_first_step = tf.cast(tf.not_equal(_read(self._iterations), tf.constant(0, tf.int64)), value.dtype)",
        "the EMA's first step (momentum 0) is the first apply, not the first accumulation cycle (invisible "
        "without gradient_accumulation_steps)"),
-]}
+    _m("keras-ops-moments-float16-variance-unclipped", "boundary", "simdist/keras/ops/tf_nn.py",
+       "        variance = tf.clip_by_value(variance, tf.float16.min, tf.float16.max)\n",
+       "",
+       "keras.ops.moments of float16 casts the float32 variance back without clipping it to float16's range "
+       "(inf, not 65504; invisible unless the variance overflows float16)"),
+    _m("sync-bn-counts-replicas-times-local", "formula", "simdist/keras/layers/normalization.py",
+       "count_sum = replica_ctx.all_reduce(tf.distribute.ReduceOp.SUM, local_count)",
+       "count_sum = local_count * tf.cast(replica_ctx.num_replicas_in_sync, local_count.dtype)",
+       "synchronized BatchNormalization counts the global batch as replicas x this replica's batch (invisible "
+       "when every replica holds the same number of examples)"),
+
 
 #: The suite modules that call each mutant's API (the case tables mapped to the modules reading them).
 _OPT = ("test_harden16_configs or test_harden20_ or test_harden20b_ or test_amut15_gaps or test_blind6_gaps or "
@@ -139,6 +149,9 @@ TARGETS = {
     "sparse-square-after-sum": _OPT + " or test_blind11_gaps or test_blind8_gaps or test_keras_tutorial_gaps",
     "mean-metric-scalar-weight-per-sample": _METRIC,
     "ema-first-step-counts-micro-steps": _OPT,
+    "keras-ops-moments-float16-variance-unclipped": "test_kops23_nn or test_harden20_ or test_blind21_gaps or "
+                                                    "test_keras_ops",
+    "sync-bn-counts-replicas-times-local": "test_keras_layers or test_train_grid or test_harden19_ or test_blind8_gaps",
 }
 
 
