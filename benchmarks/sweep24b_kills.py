@@ -117,7 +117,7 @@ SWEEP24B_OWN = {m.id: m for m in [
        "count_sum = local_count * tf.cast(replica_ctx.num_replicas_in_sync, local_count.dtype)",
        "synchronized BatchNormalization counts the global batch as replicas x this replica's batch (invisible "
        "when every replica holds the same number of examples)"),
-
+]}
 
 #: The suite modules that call each mutant's API (the case tables mapped to the modules reading them).
 _OPT = ("test_harden16_configs or test_harden20_ or test_harden20b_ or test_amut15_gaps or test_blind6_gaps or "
