@@ -218,6 +218,7 @@ SPARSE_OPTIMIZERS = {"sgd": ("SGD", {"learning_rate": 0.125}),
 
 
 @clause("optim.update-rules", ref="tf221")
+@clause("optim.sparse-updates", ref="tf221")
 def test_sweep24b_sparse_gradients_with_repeated_rows(tf, budget):
     """An IndexedSlices gradient with a repeated row is the dense sum of its rows (np.add.at) in every
     optimizer's update, over two steps, except where Keras squares it (Adam's and RMSprop's velocity): the
