@@ -117,6 +117,22 @@ SWEEP24B_OWN = {m.id: m for m in [
        "count_sum = local_count * tf.cast(replica_ctx.num_replicas_in_sync, local_count.dtype)",
        "synchronized BatchNormalization counts the global batch as replicas x this replica's batch (invisible "
        "when every replica holds the same number of examples)"),
+    _m("loss-weight-trailing-one-always-squeezed", "axis", _L + "loss.py",
+       "        if r1 == 1 and expand_rank_1:\n            x1 = ops.expand_dims(x1, -1)\n        else:\n"
+       "            x2 = ops.squeeze(x2, -1)",
+       "        x2 = ops.squeeze(x2, -1)",
+       "weights with a trailing axis of 1 one rank above rank-1 values are squeezed, not the values expanded: "
+       "reduction='none' gives (batch,), not (batch, 1) (invisible with weights of the values' rank)"),
+    _m("mean-metric-weights-not-broadcast", "formula", _M + "reduction_metrics.py",
+       "        sample_weight = ops.broadcast_to(sample_weight, ops.shape(values))\n",
+       "",
+       "Mean metrics count the weights as given, not broadcast to the values: (1, steps) weights count one "
+       "row (invisible with weights of the values' batch size)"),
+    _m("piecewise-first-boundary-exclusive", "boundary", _O + "schedules.py",
+       "result += ops.cast(step <= boundaries[0], result_dtype) * values[0]",
+       "result += ops.cast(step < boundaries[0], result_dtype) * values[0]",
+       "PiecewiseConstantDecay leaves values[0] before the first boundary, not after it (a rate of 0 AT the "
+       "boundary; invisible unless a step equals the first boundary)"),
 ]}
 
 #: The suite modules that call each mutant's API (the case tables mapped to the modules reading them).
@@ -152,6 +168,9 @@ TARGETS = {
     "keras-ops-moments-float16-variance-unclipped": "test_kops23_nn or test_harden20_ or test_blind21_gaps or "
                                                     "test_keras_ops",
     "sync-bn-counts-replicas-times-local": "test_keras_layers or test_train_grid or test_harden19_ or test_blind8_gaps",
+    "loss-weight-trailing-one-always-squeezed": _LOSS,
+    "mean-metric-weights-not-broadcast": _METRIC,
+    "piecewise-first-boundary-exclusive": _OPT + " or test_blind12_gaps or test_blind16_gaps or test_harden19_",
 }
 
 
