@@ -241,3 +241,55 @@ def test_sweep24b_sparse_gradients_with_repeated_rows(tf, budget):
                 opt.apply_gradients([(g, table)])
                 assert_close(table.numpy(), want, tolerance=TOL[dtype], what="table",
                              call=f"[{name} {dtype}] IndexedSlices rows {idx}, after step {step + 1}")
+
+
+def _poly(step: float, lr0: float, ds: float, end: float, power: float, cycle: bool) -> float:
+    if cycle:
+        ds = ds * (1.0 if step == 0 else np.ceil(step / ds))
+    else:
+        step = min(step, ds)
+    return (lr0 - end) * (1 - step / ds) ** power + end
+
+
+def _cosine_warmup(step: float, lr0: float, ds: float, alpha: float, target: float, ws: float) -> float:
+    step = min(step, ds + ws)
+    if step < ws:
+        return (target - lr0) * step / ws + lr0
+    return target * ((1 - alpha) * 0.5 * (1 + np.cos(np.pi * (step - ws) / ds)) + alpha)
+
+
+#: name -> (class, kwargs, the rule in NumPy float64, steps AT the boundaries and on both sides)
+SCHEDULES = {
+    "piecewise": ("PiecewiseConstantDecay", {"boundaries": [3, 7], "values": [1.0, 0.5, 0.125]},
+                  lambda s: 1.0 if s <= 3 else (0.5 if s <= 7 else 0.125), [0, 2, 3, 4, 6, 7, 8]),
+    "exponential-staircase": ("ExponentialDecay", {"initial_learning_rate": 0.5, "decay_steps": 4,
+                                                   "decay_rate": 0.5, "staircase": True},
+                              lambda s: 0.5 * 0.5 ** np.floor(s / 4), [0, 3, 4, 5, 8]),
+    "exponential": ("ExponentialDecay", {"initial_learning_rate": 0.5, "decay_steps": 4, "decay_rate": 0.25},
+                    lambda s: 0.5 * 0.25 ** (s / 4), [0, 3, 4, 6]),
+    "inverse-time-staircase": ("InverseTimeDecay", {"initial_learning_rate": 1.0, "decay_steps": 4,
+                                                    "decay_rate": 0.5, "staircase": True},
+                               lambda s: 1.0 / (1 + 0.5 * np.floor(s / 4)), [0, 3, 4, 7, 8]),
+    "polynomial-cycle": ("PolynomialDecay", {"initial_learning_rate": 1.0, "decay_steps": 4,
+                                             "end_learning_rate": 0.125, "power": 2.0, "cycle": True},
+                         lambda s: _poly(s, 1.0, 4, 0.125, 2.0, True), [0, 1, 4, 5, 8, 9]),
+    "polynomial": ("PolynomialDecay", {"initial_learning_rate": 1.0, "decay_steps": 4, "end_learning_rate": 0.125,
+                                       "power": 0.5}, lambda s: _poly(s, 1.0, 4, 0.125, 0.5, False), [0, 3, 4, 6]),
+    "cosine-warmup": ("CosineDecay", {"initial_learning_rate": 0.0, "decay_steps": 8, "alpha": 0.25,
+                                      "warmup_target": 1.0, "warmup_steps": 4},
+                      lambda s: _cosine_warmup(s, 0.0, 8, 0.25, 1.0, 4), [0, 3, 4, 5, 12, 13]),
+}
+
+
+@clause("optim.schedules", ref="tf221")
+def test_sweep24b_learning_rate_schedules_at_their_boundaries(tf, budget):
+    """Each schedule at steps exactly AT its boundaries (piecewise boundaries are inclusive on the left value's
+    side, staircase floors at multiples of decay_steps, a cycling PolynomialDecay's multiplier is 1 at step 0
+    and ceil(step / decay_steps) after, the cosine warmup ends at warmup_steps) and on both sides of them."""
+    for name in budget(list(SCHEDULES)):
+        cls, kwargs, rule, steps = SCHEDULES[name]
+        sched = getattr(tf.keras.optimizers.schedules, cls)(**kwargs)
+        got = [float(np.asarray(sched(tf.constant(s, dtype=tf.int64)))) for s in steps]
+        want = [float(np.float32(rule(s))) for s in steps]
+        assert_close(got, want, tolerance=TOL["float32"], what="learning rates",
+                     call=f"[{cls}({kwargs})] at steps {steps}")
