@@ -133,6 +133,15 @@ SWEEP24B_OWN = {m.id: m for m in [
        "result += ops.cast(step < boundaries[0], result_dtype) * values[0]",
        "PiecewiseConstantDecay leaves values[0] before the first boundary, not after it (a rate of 0 AT the "
        "boundary; invisible unless a step equals the first boundary)"),
+    _m("weighted-moments-float16-not-promoted", "dtype", "simdist/runtime/ops/nn_more.py",
+       "needs_cast = xt.dtype == dtypes.float16",
+       "needs_cast = False",
+       "tf.nn.weighted_moments of float16 computes in float16, not float32 (invisible while float16 sums do "
+       "not overflow)"),
+    _m("keras-ops-moments-bfloat16-not-promoted", "dtype", "simdist/keras/ops/tf_nn.py",
+       '    if ori_dtype in ("float16", "bfloat16"):\n        need_cast = True\n        x = cast(x, "float32")',
+       '    if ori_dtype == "float16":\n        need_cast = True\n        x = cast(x, "float32")',
+       "keras.ops.moments of bfloat16 computes in bfloat16, not float32 (invisible without bfloat16 inputs)"),
 ]}
 
 #: The suite modules that call each mutant's API (the case tables mapped to the modules reading them).
@@ -171,6 +180,10 @@ TARGETS = {
     "loss-weight-trailing-one-always-squeezed": _LOSS,
     "mean-metric-weights-not-broadcast": _METRIC,
     "piecewise-first-boundary-exclusive": _OPT + " or test_blind12_gaps or test_blind16_gaps or test_harden19_",
+    "weighted-moments-float16-not-promoted": "test_op_gap_rules or test_options_nn or test_nn or test_harden20_ or "
+                                             "test_blind21_gaps",
+    "keras-ops-moments-bfloat16-not-promoted": "test_kops23_nn or test_harden20_ or test_blind21_gaps or "
+                                               "test_keras_ops",
 }
 
 

@@ -175,22 +175,39 @@ def test_sweep24b_generator_draws_of_rank_two_and_three(tf, budget):
 X16 = np.array([[400.0, 1.0], [-400.0, 2.0], [350.0, 4.0], [-350.0, -8.0]])
 
 
+def _bfloat16(x: np.ndarray) -> np.ndarray:
+    """float32 values rounded to bfloat16 (round to nearest even on the top 16 bits), as float32."""
+    a = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    r = ((a + 0x7FFF + ((a >> 16) & 1)) >> 16) << 16
+    return r.astype(np.uint32).view(np.float32)
+
+
+#: a bfloat16 batch whose moments lose bits if computed in bfloat16 (8 significant bits)
+XB16 = np.array([[256.0, 3.0], [1.0, 5.0], [1.0, 7.0], [3.0, 9.0]])
+
+
 @clause("ops.nn-more", ref="tf221")
 def test_sweep24b_keras_ops_moments_of_float16_clip_to_its_range(tf, budget):
-    """keras.ops.moments of float16 computes in float32 and clips mean and variance to float16's range before
-    casting back (a variance of 141250 is 65504, not inf); float32 is not clipped; keepdims and both axes."""
+    """keras.ops.moments of float16 and bfloat16 computes in float32 and clips mean and variance to float16's
+    range before casting back (a float16 variance of 141250 is 65504, not inf; bfloat16 moments are the float32
+    ones rounded once); float32 is not clipped; keepdims and both axes."""
     for axes, keep in budget([([0], False), ([0, 1], True), ([0], True)]):
-        for dtype in ("float16", "float32"):
-            x = X16.astype(dtype)
-            mean = X16.mean(tuple(axes), keepdims=keep)
-            var = ((X16 - X16.mean(tuple(axes), keepdims=True)) ** 2).mean(tuple(axes), keepdims=keep)
+        for dtype in ("float16", "bfloat16", "float32"):
+            xs = XB16 if dtype == "bfloat16" else X16
+            mean = xs.mean(tuple(axes), keepdims=keep)
+            var = ((xs - xs.mean(tuple(axes), keepdims=True)) ** 2).mean(tuple(axes), keepdims=keep)
             if dtype == "float16":
                 mean, var = (np.clip(v.astype(np.float32), -65504, 65504).astype(dtype) for v in (mean, var))
-            gm, gv = tf.keras.ops.moments(tf.constant(x), axes, keepdims=keep)
+            elif dtype == "bfloat16":
+                mean, var = _bfloat16(mean), _bfloat16(var)
+            x = tf.cast(tf.constant(xs.astype(np.float32)), dtype)
+            gm, gv = tf.keras.ops.moments(x, axes, keepdims=keep)
             call = f"keras.ops.moments(x {dtype} (4, 2), axes={axes}, keepdims={keep})"
             assert_equal(tuple(gv.shape), np.shape(var), what="variance shape", call=call)
-            assert_close(gm.numpy(), mean, tolerance=TOL16, what="mean", call=call)
-            assert_close(gv.numpy(), var, tolerance=TOL16, what="variance (float16: clipped to 65504)", call=call)
+            tol = TOL32 if dtype == "bfloat16" else TOL16
+            assert_close(np.asarray(gm.numpy(), np.float64), mean, tolerance=tol, what="mean", call=call)
+            assert_close(np.asarray(gv.numpy(), np.float64), var, tolerance=tol,
+                         what="variance (float16: clipped to 65504)", call=call)
 
 
 SYNC_BN = """
