@@ -150,11 +150,13 @@ def mean_metric_steps(batches: list[tuple[np.ndarray, np.ndarray | None]]) -> fl
     return total / count if count else 0.0
 
 
-#: three update_state calls of MeanSquaredError (values (4, 3)), weights of different ranks each time
+#: three update_state calls of MeanSquaredError (values (4, 3), or (4,) from rank-2 inputs), weights of different
+#: ranks each time
 METRIC_PROFILES = {
     "w(4,3)|w(4,)|w(4,3,1)": [_W, np.abs(_W[:, 1]), np.abs(_W[..., None]) + 0.5],
     "w(4,1)|w()|None": [np.abs(_W[:, :1]) + 0.25, np.array(2.0), None],
     "w(1,3)|w(4,3)|w()": [np.abs(_W[:1]), np.abs(_W) + 1.0, np.array(0.5)],
+    "rank-1 values: w(4,)|w()|w(4,1)": [np.abs(_W[:, 0]) + 0.5, np.array(3.0), np.abs(_W[:, 1:2])],
 }
 
 
@@ -162,14 +164,16 @@ METRIC_PROFILES = {
 @clause("keras.metric.update-result-reset", ref="tf221")
 def test_sweep24b_mean_metric_state_over_calls_with_weights_of_each_rank(tf, budget):
     """MeanSquaredError (a MeanMetricWrapper) over three update_state calls, each with weights of another
-    rank: result() after each call is Keras's weighted mean; after reset_state one more call starts over."""
+    rank (a scalar weight makes the whole batch one sample, for rank-1 values too): result() after each call is
+    Keras's weighted mean; after reset_state one more call starts over."""
     for profile in budget(list(METRIC_PROFILES)):
         for dtype in ("float32", "float64"):
             m = tf.keras.metrics.MeanSquaredError(dtype=dtype)
             seen = []
+            y_true, y_pred = (Y1_TRUE, Y1_PRED) if profile.startswith("rank-1") else (Y3_TRUE, Y3_PRED)
             for step, w in enumerate(METRIC_PROFILES[profile]):
                 shift = step * 0.25
-                yt, yp = Y3_TRUE + shift, Y3_PRED - shift
+                yt, yp = y_true + shift, y_pred - shift
                 m.update_state(tf.constant(yt.astype(dtype)), tf.constant(yp.astype(dtype)),
                                sample_weight=None if w is None else tf.constant(w.astype(dtype)))
                 seen.append((((yt - yp) ** 2).mean(-1), w))
@@ -177,9 +181,9 @@ def test_sweep24b_mean_metric_state_over_calls_with_weights_of_each_rank(tf, bud
                              call=f"[MeanSquaredError {profile} {dtype}] after update {step + 1}")
             m.reset_state()
             w = METRIC_PROFILES[profile][0]
-            m.update_state(tf.constant(Y3_TRUE.astype(dtype)), tf.constant(Y3_PRED.astype(dtype)),
+            m.update_state(tf.constant(y_true.astype(dtype)), tf.constant(y_pred.astype(dtype)),
                            sample_weight=tf.constant(w.astype(dtype)))
-            want = mean_metric_steps([(((Y3_TRUE - Y3_PRED) ** 2).mean(-1), w)])
+            want = mean_metric_steps([(((y_true - y_pred) ** 2).mean(-1), w)])
             assert_close(m.result().numpy(), want, tolerance=TOL[dtype], what="result",
                          call=f"[MeanSquaredError {profile} {dtype}] reset_state, then one update")
 
