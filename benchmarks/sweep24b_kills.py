@@ -145,6 +145,11 @@ _WRITTEN = {m.id: m for m in [
        '    if ori_dtype in ("float16", "bfloat16"):\n        need_cast = True\n        x = cast(x, "float32")',
        '    if ori_dtype == "float16":\n        need_cast = True\n        x = cast(x, "float32")',
        "keras.ops.moments of bfloat16 computes in bfloat16, not float32 (invisible without bfloat16 inputs)"),
+    _m("scale-regularization-loss-averages", "formula", "simdist/runtime/ops/losses.py",
+       "return math.truediv(math.reduce_sum(regularization_loss), _num_replicas())",
+       "return math.reduce_mean(regularization_loss)",
+       "tf.nn.scale_regularization_loss averages the terms instead of summing them over num_replicas_in_sync "
+       "(invisible with as many terms as replicas: one scalar alone, two terms over two replicas)"),
 ]}
 
 #: Written but already killed by the suite's targeted modules before any sweep24b test (`own:NAME` still runs them):
@@ -153,7 +158,7 @@ CAUGHT_BEFORE = ("clipvalue-clips-only-above", "global-clipnorm-per-tensor", "gr
                  "amsgrad-vhat-tracks-v", "adam-bias-step-counts-micro-steps", "confusion-threshold-inclusive",
                  "weighted-moments-weights-unbroadcast", "cce-smoothing-classes-from-axis",
                  "mean-metric-weight-rows-summed", "mean-with-sample-weight-divides-by-broadcast",
-                 "sparse-square-after-sum", "piecewise-first-boundary-exclusive")
+                 "sparse-square-after-sum", "piecewise-first-boundary-exclusive", "ema-first-step-counts-micro-steps")
 #: The bugs that survived the suite's targeted modules before the sweep24b modules: the figure's denominator.
 SWEEP24B_OWN = {k: m for k, m in _WRITTEN.items() if k not in CAUGHT_BEFORE}
 
@@ -193,6 +198,7 @@ TARGETS = {
     "loss-weight-trailing-one-always-squeezed": _LOSS,
     "mean-metric-weights-not-broadcast": _METRIC,
     "piecewise-first-boundary-exclusive": _OPT + " or test_blind12_gaps or test_blind16_gaps or test_harden19_",
+    "scale-regularization-loss-averages": "test_nn or test_training or test_multi_worker_mirrored or test_blind21_gaps",
     "weighted-moments-float16-not-promoted": "test_op_gap_rules or test_options_nn or test_nn or test_harden20_ or "
                                              "test_blind21_gaps",
     "keras-ops-moments-bfloat16-not-promoted": "test_kops23_nn or test_harden20_ or test_blind21_gaps or "
