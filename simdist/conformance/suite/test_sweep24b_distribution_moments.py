@@ -28,7 +28,7 @@ TOL16 = Tolerance(rtol=2e-3, atol=1e-3)
 #: replica 0 holds 3 examples, replica 1 holds 2 (a partial global batch of 5): losses (batch, 2) and weights
 LOSSES = [np.array([[1.0, 2.0], [-0.5, 4.0], [3.0, 0.0]]), np.array([[2.5, -1.0], [0.25, 6.0]])]
 WEIGHTS = [np.array([1.0, 0.0, 2.0]), np.array([0.5, 3.0])]
-REG = [np.array([0.5, 1.5, -2.0]), np.array([4.0, -1.0])]      # 3 and 2 terms: not one per replica
+REG = [np.array([0.5, 1.5, -1.0]), np.array([4.0, -1.0, 2.0, 0.5])]      # 3 and 4 terms: not one per replica
 
 PROGRAM = """
 import numpy as np
