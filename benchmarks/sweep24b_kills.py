@@ -13,7 +13,7 @@ The bugs were written (2026-12-02, session 24) before the sweep24b tests that ki
 the suite runs, hidden by the suite's inputs (weights of the values' rank, equal replica batches, float16
 statistics that do not overflow, no bfloat16, an EMA overwrite counted over four applies, a scalar weight
 only beside rank-2 values), and each is observable on TF 2.21 with other inputs (the sweep24b tests pass
-on TF 2.21). Of the 22 written, 12 were already killed by the targeted modules (CAUGHT_BEFORE); the other
+on TF 2.21). Of the 24 written, 14 were already killed by the targeted modules (CAUGHT_BEFORE); the other
 ten are SWEEP24B_OWN.
 """
 
