@@ -233,10 +233,10 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
     def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
         """TF 2.21's DistributedVariable has no sparse_read of its own: variables.Variable's bare
         AttributeError, in every context (tf.gather falls back to a gather of the value:
-        `_gather_rows`; clause mirrored.sync-on-read)."""
+        `_gather_value_rows`; clause mirrored.sync-on-read)."""
         raise AttributeError
 
-    def _gather_rows(self, indices: Any) -> Tensor:
+    def _gather_value_rows(self, indices: Any) -> Tensor:
         """tf.gather's rows of the copy this context reads (array_ops.gather's fallback)."""
         return self._local().sparse_read(indices)
 

@@ -88,7 +88,7 @@ class SyncOnReadVariable(DistributedValues, Variable):
         """TF 2.21's bare AttributeError, as MirroredVariable's (clause mirrored.sync-on-read)."""
         raise AttributeError
 
-    def _gather_rows(self, indices: Any) -> Tensor:
+    def _gather_value_rows(self, indices: Any) -> Tensor:
         """tf.gather's rows: of this replica's copy, or of the aggregate in cross-replica context."""
         rid = self._local_id()
         if rid is None:

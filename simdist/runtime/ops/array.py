@@ -1051,8 +1051,9 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
         # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,
         # which in TF 2.21 leaves the rows in shard order (clause pss.sharded-gather); a mirrored or
         # sync-on-read variable, whose sparse_read is TF's AttributeError: the gather of its value
-        # array_ops.gather falls back to (`_gather_rows`, clause mirrored.sync-on-read)
-        rows = getattr(params, "_gather_rows", None)
+        # array_ops.gather falls back to (`_gather_value_rows`, clause mirrored.sync-on-read; not
+        # `_gather_rows`, which marks a ShardedVariable to the tape and the embedding ops)
+        rows = getattr(params, "_gather_value_rows", None)
         return rows(indices) if rows is not None else params.sparse_read(indices)
     ax = _gather_axis(params, indices, axis)
     if bd != 0 and value != 0:
