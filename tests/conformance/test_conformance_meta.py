@@ -282,14 +282,15 @@ def _baseline(tmp_path_factory, ignore: tuple[str, ...]) -> tuple[str, dict]:
 
 
 def _bounded_ignore(breaks: set[tuple[str, str]]) -> tuple[str, ...]:
-    """--ignore arguments keeping the suite modules that test the broken clauses and every eighth
+    """--ignore arguments keeping the suite modules that test the broken clauses and every sixteenth
     other module (sorted): enough for "exactly" to be tested against clauses that must still pass
-    (about 600 tests; every fourth module took 121 s of the default run, the longest test but two)."""
+    (every fourth module took 121 s of the default run, every eighth 111 s on 2026-12-01; sixteenth since
+    2026-12-02, when the default run reached 918 s)."""
     wanted = {cid for cid, _ in breaks}
     marked = _clauses_by_module()
     hit = [m for m in sorted(marked) if marked[m] & wanted]
     rest = [m for m in sorted(marked) if m not in hit]
-    keep = set(hit) | set(rest[::8])
+    keep = set(hit) | set(rest[::16])
     return tuple(f"--ignore={SUITE / m}" for m in sorted(marked) if m not in keep)
 
 

@@ -30,7 +30,7 @@ UNTESTED_OPS = {**all_untested(), **specs_complex.UNTESTED_OPS, **specs_gap6.UNT
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECS if s.fd], ids=lambda s: s.name)
-@settings(max_examples=10)
+@settings(max_examples=5)   # (10 until 2026-12-02: 86 s of the default run, which reached 918 s)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_gradient_matches_finite_differences(spec: OpSpec, seed: int) -> None:
     arrays = spec.make(np.random.default_rng(seed), np.float64)
