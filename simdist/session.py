@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simdist.runtime import context, devices
+from simdist.runtime import context, devices, execution, runtime_config
 
 
 @dataclass
@@ -48,7 +48,6 @@ class _Machine:
     local_task: int = 0
     logical: dict[str, list[LogicalDeviceConfiguration]] = field(default_factory=dict)
     visible: list[str] | None = None         # physical short names tf.config.set_visible_devices left (None: all)
-    initialized: bool = False
     sim: Any = None                          # simdist.sim.Simulator, built lazily
     faults: Any = None                       # simdist.faults.FaultPlan (hardware part: the simulator)
     collectives: str = "auto"                # the simulator's collective fidelity
@@ -56,6 +55,7 @@ class _Machine:
     cost_model_asked: str | None = None      # what configure() was given (None: `default_cost_model`)
     names: dict[tuple[str, str], str] = field(default_factory=dict)   # memo of canonical/sim_device
     task_names: dict[tuple[str, int], dict] = field(default_factory=dict)   # the memo of each task (enter_task)
+    memory_growth: dict[str, Any] = field(default_factory=dict)   # tf.config.experimental.set_memory_growth, by short name
 
 
 _m = _Machine()
@@ -114,6 +114,9 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
     from simdist.runtime import scalar_cache
     scalar_cache.clear()    # TF's eager scalar cache starts empty in a new process
     _refresh_default_device()
+    # a new machine is a new TF process: its runtime not yet initialised, its settings TF's defaults
+    execution.current().client.config = runtime_config.RuntimeConfig()
+    runtime_config.reset()
 
 
 def default_cost_model(cluster: Any) -> str:
@@ -147,7 +150,7 @@ def _install_cost_model(machine: _Machine) -> None:
             return machine.cluster.device(sim_device(name))
         except (KeyError, ValueError):
             return None   # a device this machine does not simulate
-    cost.roofline = op_charge(device_of, cost.op_kind)
+    cost.roofline = op_charge(device_of, cost.op_kind, lambda: execution.current().client.config.tf32)
 
 
 def faults() -> Any:
@@ -211,7 +214,7 @@ def simulator() -> Any:
         if _m.faults is not None:
             _m.faults.apply_hardware(sim)   # stragglers and degraded links, for every strategy
         _m.sim = sim
-        _m.initialized = True
+        runtime_config.mark()
     return _m.sim
 
 
@@ -293,7 +296,7 @@ def set_visible_devices(devices: Any, device_type: str | None = None) -> None:
     new += devices
     if new == now:
         return
-    if _m.initialized:
+    if runtime_config.initialized():
         raise RuntimeError("Visible devices cannot be modified after being initialized")
     _m.visible = [d.name.replace("/physical_device:", "") for d in new]
     _m.names.clear()
@@ -322,25 +325,42 @@ def list_logical_devices(device_type: str | None = None) -> list[LogicalDevice]:
     if not any(kind == "CPU" for _, kind, _ in table):
         from simdist.runtime import errors
         raise errors.NotFoundError(None, None, "No CPU devices are available in this process")
-    _m.initialized = True
+    runtime_config.mark()
     return [LogicalDevice(f"/device:{name}", kind) for name, kind, _ in table
             if device_type is None or device_type.upper() == kind]
 
 
-def set_logical_device_configuration(device: PhysicalDevice, logical_devices: list[LogicalDeviceConfiguration] | None
+def set_logical_device_configuration(device: PhysicalDevice, logical_devices: list[LogicalDeviceConfiguration]
                                      ) -> None:
-    """Split a physical device into logical ones, as TF does (before devices are initialised)."""
-    if _m.initialized:
-        raise RuntimeError("Virtual devices cannot be modified after being initialized")
-    if not isinstance(device, PhysicalDevice):
+    """Split a physical device into logical ones, with TF 2.21's checks in its order
+    (context.set_logical_device_configuration): the device must be one of the machine's; a CPU's
+    logical devices take no memory_limit, priority or ordinal, a GPU's need a memory_limit, other
+    kinds are refused; the configuration it already has is accepted at any time; another one after
+    the runtime initialised is RuntimeError (clause config.runtime-initialization). An empty list
+    leaves the device unsplit."""
+    if not isinstance(device, PhysicalDevice) or device not in list_physical_devices():
         raise ValueError(f"Unrecognized device: {device!r}")
-    key = device.name.replace("/physical_device:", "")
-    if logical_devices is None:
-        _m.logical.pop(key, None)
+    configs = list(logical_devices)   # None: TF's TypeError ('NoneType' object is not iterable)
+    if device.device_type == "CPU":
+        for c in configs:
+            if c.memory_limit is not None:
+                raise ValueError("Setting memory limit on CPU virtual devices is currently not supported")
+            if c.experimental_priority is not None:
+                raise ValueError("Setting experimental_priority on CPU virtual  devices is currently not supported")
+            if c.experimental_device_ordinal is not None:
+                raise ValueError("Setting experimental_device_ordinal on CPU virtual  devices is currently not supported")
+    elif device.device_type == "GPU":
+        for c in configs:
+            if c.memory_limit is None:
+                raise ValueError("Setting memory limit is required for GPU virtual devices")
     else:
-        if len(logical_devices) == 0:
-            raise ValueError("logical_devices must not be empty; pass None to remove the configuration")
-        _m.logical[key] = list(logical_devices)
+        raise ValueError(f"Virtual devices are not supported for {device.device_type}")
+    key = device.name.replace("/physical_device:", "")
+    if _m.logical.get(key) == configs:
+        return
+    if runtime_config.initialized():
+        raise RuntimeError("Virtual devices cannot be modified after being initialized")
+    _m.logical[key] = configs
     _m.names.clear()
     _m.task_names.clear()
     _refresh_default_device()
@@ -348,6 +368,36 @@ def set_logical_device_configuration(device: PhysicalDevice, logical_devices: li
 
 def get_logical_device_configuration(device: PhysicalDevice) -> list[LogicalDeviceConfiguration] | None:
     return _m.logical.get(device.name.replace("/physical_device:", ""))
+
+
+def set_memory_growth(device: PhysicalDevice, enable: Any) -> None:
+    """`tf.config.experimental.set_memory_growth`, with TF 2.21's checks in its order
+    (context.set_memory_growth): one of the machine's devices, not split into logical devices, a
+    GPU; the value it already has is accepted at any time, another one after the runtime
+    initialised is RuntimeError. simdist's simulated GPUs keep no allocator, so the setting
+    changes no time or value; it is recorded and read back (clause config.runtime-initialization)."""
+    if not isinstance(device, PhysicalDevice) or device not in list_physical_devices():
+        raise ValueError(f"Unrecognized device: {device!r}")
+    key = device.name.replace("/physical_device:", "")
+    if key in _m.logical:
+        raise ValueError("Cannot set memory growth on device when virtual devices configured")
+    if device.device_type != "GPU":
+        raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
+    if _m.memory_growth.get(key) == enable:
+        return
+    if runtime_config.initialized():
+        raise RuntimeError("Physical devices cannot be modified after being initialized")
+    _m.memory_growth[key] = enable
+
+
+def get_memory_growth(device: PhysicalDevice) -> Any:
+    """`tf.config.experimental.get_memory_growth`: what `set_memory_growth` set, None for a GPU it
+    never set, and TF's KeyError (the device) for a CPU."""
+    if not isinstance(device, PhysicalDevice) or device not in list_physical_devices():
+        raise ValueError(f"Unrecognized device: {device!r}")
+    if device.device_type != "GPU":
+        raise KeyError(device)
+    return _m.memory_growth.get(device.name.replace("/physical_device:", ""))
 
 
 def canonical(name: str) -> str:
@@ -433,7 +483,7 @@ def local_compute_devices() -> tuple[list[str], list[str]]:
     gpus, cpus = [], []
     for name, kind, _ in _logical_table():
         (gpus if kind == "GPU" else cpus).append(canonical("/device:" + name))
-    _m.initialized = True
+    runtime_config.mark()
     return gpus, cpus
 
 

@@ -30,6 +30,17 @@ from simdist.keras import constraints  # noqa: F401
 from simdist.keras.regularizers import Regularizer  # noqa: F401
 from simdist.keras import mixed_precision  # noqa: F401
 from simdist.keras import preprocessing  # noqa: F401
+# Keras 3's top-level names of its base classes (`class MyLoss(keras.Loss)`), the same objects
+from simdist.keras.initializers import Initializer  # noqa: F401
+from simdist.keras.losses.loss import Loss  # noqa: F401
+from simdist.keras.metrics.metric import Metric  # noqa: F401
+from simdist.keras.optimizers.base_optimizer import Optimizer  # noqa: F401
+
+
+def version() -> str:
+    """`keras.version()`: the Keras release simdist follows (and writes into .keras files)."""
+    from simdist.keras.models.keras_file import KERAS_VERSION
+    return KERAS_VERSION
 
 
 def __getattr__(name: str):   # noqa: ANN202 - PEP 562
@@ -45,11 +56,15 @@ from simdist.keras import _api  # noqa: E402
 
 __all__ = [   # TF 2.21's tf.keras names simdist has (one a line; clause api.namespaces)
     "DTypePolicy",
+    "Initializer",
     "Input",
     "InputSpec",
     "KerasTensor",
     "Layer",
+    "Loss",
+    "Metric",
     "Model",
+    "Optimizer",
     "Regularizer",
     "Sequential",
     "Variable",
@@ -73,5 +88,6 @@ __all__ = [   # TF 2.21's tf.keras names simdist has (one a line; clause api.nam
     "regularizers",
     "tree",
     "utils",
+    "version",
 ]
 __dir__ = _api.dir_of(__name__)

@@ -52,6 +52,11 @@ UnavailableError = _make("UnavailableError", 14)
 DataLossError = _make("DataLossError", 15)
 UnauthenticatedError = _make("UnauthenticatedError", 16)
 
+# TF's status codes by name (tf.errors.INVALID_ARGUMENT == InvalidArgumentError.error_code == 3).
+CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_EXISTS, PERMISSION_DENIED = range(1, 8)
+RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE = range(8, 15)
+DATA_LOSS, UNAUTHENTICATED = 15, 16
+
 # Module names of TF's error classes, so `type(e).__module__`-independent code can match them.
 for _cls in (CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
              AlreadyExistsError, PermissionDeniedError, ResourceExhaustedError, FailedPreconditionError,

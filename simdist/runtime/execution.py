@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import threading
 
+from simdist.runtime import runtime_config as _runtime_config
 from simdist.runtime import subnormals as _subnormals
 from typing import Any
 
@@ -40,7 +41,7 @@ __all__ = ["Client", "ExecutionContext", "Interpreter", "current", "switch", "ch
 class Client:
     """What one TF client program shares across its threads and replicas."""
 
-    __slots__ = ("transactions", "charges", "rng", "timeline", "functions_eagerly", "soft_placement")
+    __slots__ = ("transactions", "charges", "rng", "timeline", "functions_eagerly", "soft_placement", "config")
 
     def __init__(self) -> None:
         # open variable transactions, innermost last (runtime/variables.py)
@@ -58,6 +59,8 @@ class Client:
         # tf.config.set_soft_device_placement: TF's eager context's, one per client process
         # (clause placement.soft-placement)
         self.soft_placement = True
+        # tf.config's thread pools, op determinism and TF32 (runtime/runtime_config.py)
+        self.config = _runtime_config.RuntimeConfig()
 
 
 class Interpreter:
@@ -179,6 +182,8 @@ def switch(ctx: ExecutionContext) -> ExecutionContext:
     c = _current
     prev = c.ctx
     c.ctx = ctx
+    if ctx.client is not prev.client:   # another client program: its own runtime state (runtime_config.py)
+        _runtime_config.switch_client(prev.client.config, ctx.client.config)
     return prev
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, execution, subnormals
 from simdist.runtime.dimension import Dimension
 from simdist.runtime import symbolic as _symbolic
+from simdist.runtime import runtime_config as _runtime_config
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -21,6 +22,7 @@ _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 # (see runtime/graph/recording.py). Told by the execution context (execution.begin_recording); read here only.
 _REC: Any = None
 _SYM_DEPTH = _symbolic.DEPTH
+_FRESH = _runtime_config.FRESH
 _SYM_CHECK = _symbolic.check_tensor
 
 
@@ -238,6 +240,8 @@ class Tensor:
         self.dtype = dtype
         self._device = device
         self._sub = False
+        if _FRESH[0]:       # the first tensor initialises TF's runtime (runtime/runtime_config.py)
+            _runtime_config.initialize()
         if _SYM_DEPTH[0]:   # (made while a tf.function's Python runs: a graph tensor there, runtime/symbolic.py)
             _symbolic.note(self)
         if _REC is not None:    # (a call being recorded: see runtime/graph/recording.py)
@@ -453,7 +457,7 @@ class _Traced(Tensor):
 
 
 class TensorRef:
-    """Hashable reference to a tensor (`tensor.ref()`)."""
+    """Hashable reference to a tensor or variable (`x.ref()`, TF's `Reference`)."""
 
     __slots__ = ("_t",)
 
@@ -468,6 +472,9 @@ class TensorRef:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TensorRef) and other._t is self._t
+
+    def __repr__(self) -> str:
+        return f"<Reference wrapping {self._t!r}>"
 
 
 def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Tensor:

@@ -448,8 +448,13 @@ class Variable(metaclass=_VariableMeta):
 
     __hash__ = object.__hash__
 
-    def ref(self) -> "Variable":
-        return self
+    def ref(self) -> Any:
+        """A hashable reference to this variable (TF's `Reference`: `.deref()` gives it back, equal
+        and hashed by identity), the key TF tells a program to use for a variable."""
+        from simdist.runtime.tensor import TensorRef
+        return TensorRef(self)
+
+    experimental_ref = ref
 
 
 def _not_none(o: Any) -> Any:

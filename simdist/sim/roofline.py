@@ -97,13 +97,15 @@ def seconds(rates: ComputeRates, flops: float, nbytes: float, dtype: str, kind: 
 
 
 def op_charge(device_of: Callable[[str], Any], kind_of: Callable[[Any], str],
-              tf32: bool = True) -> Callable[..., float]:
+              tf32: Callable[[], bool] = lambda: True) -> Callable[..., float]:
     """The per-op charge of the roofline for the FLOP tally (runtime/cost.py's ``roofline``):
     ``charge(op, flops, inputs, outputs, dtype, device)`` -> the op's roofline seconds on the
     device ``device_of(device)`` (a `topology.Device`, or None when the name is not simulated)
     times that device's nominal FLOP/s; the FLOPs themselves where the device has no rates. The
     op's bytes are its input and output arrays' (each read or written once); its kind is
-    ``kind_of(op)``; its dtype the output's (a non-float output: float32).
+    ``kind_of(op)``; its dtype the output's (a non-float output: float32); ``tf32()`` says, at each
+    op, whether float32 matmuls may take TF32 tensor cores (the running client's
+    tf.config.experimental.enable_tensor_float_32_execution).
 
     The charge is rounded to whole FLOPs: the tally is a running float sum read by differences
     (sections, replica phases, recorded graphs), and fractional entries made each reading depend
@@ -126,5 +128,5 @@ def op_charge(device_of: Callable[[str], Any], kind_of: Callable[[Any], str],
             nbytes += getattr(a, "nbytes", 0)
         name = getattr(dtype, "name", "float32")
         return float(round(seconds(d.rates, float(flops), float(nbytes), name if name in DTYPES else "float32",
-                                   kind_of(op), tf32) * d.flops))
+                                   kind_of(op), tf32()) * d.flops))
     return charge

@@ -3,10 +3,13 @@
 from simdist.session import (LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice,  # noqa: F401
                              get_logical_device_configuration, get_visible_devices, list_logical_devices,
                              list_physical_devices, set_logical_device_configuration, set_visible_devices)
+from simdist.session import get_memory_growth as _get_memory_growth, set_memory_growth as _set_memory_growth
+from typing import Any as _Any
 from types import SimpleNamespace as _NS
 import warnings as _warnings
 
 from simdist.runtime import execution as _execution
+from simdist.runtime import runtime_config as _runtime_config
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -35,6 +38,69 @@ def experimental_functions_run_eagerly() -> bool:
                    DeprecationWarning, stacklevel=2)
     return functions_run_eagerly()
 
+def _set_threads(attr: str, what: str, num_threads: _Any) -> None:
+    """TF's context setter: the value it has is accepted at any time, another one after the
+    runtime initialised is RuntimeError; the value is kept as given and converted when read."""
+    cfg = _execution.current().client.config
+    if getattr(cfg, attr) == num_threads:
+        return
+    if _runtime_config.initialized():
+        raise RuntimeError(f"{what} parallelism cannot be modified after initialization.")
+    setattr(cfg, attr, num_threads)
+
+
+def _set_inter_op_parallelism_threads(num_threads: _Any) -> None:
+    """`tf.config.threading.set_inter_op_parallelism_threads` (clause config.runtime-settings).
+    simdist runs ops one at a time on the simulated clock, so the setting changes no value or
+    time; TF's checks and read-back are kept."""
+    _set_threads("inter_op_threads", "Inter op", num_threads)
+
+
+def _get_inter_op_parallelism_threads() -> int:
+    """The value set (0 when unset: TF's default), as TF's ConfigProto holds it."""
+    return _runtime_config.thread_counts(_execution.current().client.config)[0]
+
+
+def _set_intra_op_parallelism_threads(num_threads: _Any) -> None:
+    """`tf.config.threading.set_intra_op_parallelism_threads` (as the inter-op one)."""
+    _set_threads("intra_op_threads", "Intra op", num_threads)
+
+
+def _get_intra_op_parallelism_threads() -> int:
+    """The value set (0 when unset), as TF's ConfigProto holds it."""
+    return _runtime_config.thread_counts(_execution.current().client.config)[1]
+
+
+threading = _NS(
+    get_inter_op_parallelism_threads=_get_inter_op_parallelism_threads,
+    set_inter_op_parallelism_threads=_set_inter_op_parallelism_threads,
+    get_intra_op_parallelism_threads=_get_intra_op_parallelism_threads,
+    set_intra_op_parallelism_threads=_set_intra_op_parallelism_threads,
+)
+
+
+def _enable_op_determinism() -> None:
+    """`tf.config.experimental.enable_op_determinism` (clause config.runtime-settings): from now on
+    a stateful random op with neither a global nor an op seed is TF's RuntimeError, a raw random
+    kernel whose seed attrs are both 0 is InvalidArgumentError, and the nondeterministic
+    generators (`Generator.from_non_deterministic_state`, `get_global_generator` before
+    `set_global_generator`) are RuntimeError. simdist's values are deterministic either way."""
+    _execution.current().client.config.op_determinism = True
+
+
+def _enable_tensor_float_32_execution(enabled: _Any) -> None:
+    """`tf.config.experimental.enable_tensor_float_32_execution`: whether float32 matrix products
+    and convolutions may run on TF32 tensor cores (TF's default: yes). Values are the host CPU's
+    either way (TF's CPU kernels have no TF32); the roofline cost model times such ops on a GPU
+    with TF32 tensor cores at the TF32 rate when enabled, at the FP32 rate when not."""
+    _execution.current().client.config.tf32 = bool(enabled)
+
+
+def _tensor_float_32_execution_enabled() -> bool:
+    """Whether TF32 is enabled (True at start)."""
+    return _execution.current().client.config.tf32
+
+
 experimental = _NS(
     VirtualDeviceConfiguration=LogicalDeviceConfiguration,
     set_virtual_device_configuration=set_logical_device_configuration,
@@ -43,6 +109,11 @@ experimental = _NS(
     list_physical_devices=list_physical_devices,
     set_visible_devices=set_visible_devices,
     get_visible_devices=get_visible_devices,
+    set_memory_growth=_set_memory_growth,
+    get_memory_growth=_get_memory_growth,
+    enable_op_determinism=_enable_op_determinism,
+    enable_tensor_float_32_execution=_enable_tensor_float_32_execution,
+    tensor_float_32_execution_enabled=_tensor_float_32_execution_enabled,
 )
 
 

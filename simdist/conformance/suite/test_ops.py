@@ -427,6 +427,18 @@ def test_equality_is_elementwise(tf):
         tf.constant([1, 2]) == 1.5  # noqa: B015
 
 
+@clause("ops.tensor-equality", ref="tf221")
+def test_references_key_tensors_and_variables(tf):
+    """Since == is elementwise, TF tells programs to key on `x.ref()`: a reference hashed and equal by
+    identity whose deref() gives the object back, for tensors and variables alike."""
+    v, w, t = tf.Variable([1.0, 2.0]), tf.Variable([1.0, 2.0]), tf.constant([1.0])
+    table = {v.ref(): "v", w.ref(): "w", t.ref(): "t"}
+    assert_equal([table[v.ref()], table[w.ref()], table[t.ref()]], ["v", "w", "t"],
+                 call="{x.ref(): name}[x.ref()] for two equal variables and a tensor", what="the looked-up names")
+    assert_true(v.ref().deref() is v and t.ref().deref() is t, "x.ref().deref() is x", call="Variable.ref().deref()")
+    assert_true(v.ref() != w.ref(), "references to two variables with equal values differ", call="v.ref() != w.ref()")
+
+
 @clause("ops.integer-mean", ref="tf221")
 def test_integer_mean_is_exact(tf):
     vals = [2**62 + 1, 2**62 + 3, 2**61 + 7]

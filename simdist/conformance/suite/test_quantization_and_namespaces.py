@@ -71,3 +71,27 @@ def test_version_module(tf):
                  (2474, 0, 0), call="tf.version.GRAPH_DEF_VERSION*")
     assert_true(isinstance(v.GIT_VERSION, str) and isinstance(v.COMPILER_VERSION, str),
                 "GIT_VERSION and COMPILER_VERSION are strings", call="tf.version")
+
+
+@clause("api.namespaces", ref="tf221")
+def test_keras_top_level_base_classes(tf):
+    """Keras 3 puts its base classes at the top (`class MyLoss(keras.Loss)`): tf.keras.Loss, Metric,
+    Optimizer and Initializer are the classes of losses, metrics, optimizers and initializers, a
+    subclass of tf.keras.Loss reduces its call's per-sample values by the mean, and tf.keras.version()
+    is Keras 3's release."""
+    k = tf.keras
+    for name, ns in (("Loss", "losses"), ("Metric", "metrics"), ("Optimizer", "optimizers"),
+                     ("Initializer", "initializers")):
+        assert_true(getattr(k, name) is getattr(getattr(k, ns), name),
+                    f"tf.keras.{name} is tf.keras.{ns}.{name}", call=f"tf.keras.{name}")
+
+    class MeanAbs(k.Loss):
+        def call(self, y_true, y_pred):
+            return tf.reduce_mean(tf.abs(y_true - y_pred), axis=-1)
+
+    y_true = np.array([[1.0, 2.0], [0.5, -1.0], [3.0, 3.0]], np.float32)
+    y_pred = np.array([[0.0, 0.0], [0.5, 1.0], [2.0, 5.0]], np.float32)
+    want = float(np.mean(np.mean(np.abs(y_true - y_pred), axis=-1)))
+    assert_close(float(to_numpy(MeanAbs()(y_true, y_pred))), want, call="a tf.keras.Loss subclass(y_true, y_pred)")
+    assert_true(k.version().startswith("3."), f"tf.keras.version()={k.version()!r}, but should be a Keras 3 release",
+                call="tf.keras.version()")

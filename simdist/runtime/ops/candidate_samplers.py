@@ -120,6 +120,8 @@ def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int
         if not 0 <= c < rng:
             raise errors.InvalidArgumentError(None, None, f"`true_candidate` out of range [0, {rng}), received {c} "
                                               f"[Op:{op}]")
+    from simdist.runtime.ops import random as _random
+    _random.guarded_init(op, seed, seed2)
     key = (op, num_true, num_sampled, unique, range_max, seed, seed2, unigrams, distortion, num_reserved_ids,
            num_shards, shard)
     streams = _cur.ctx.rng.setdefault("philox", {})

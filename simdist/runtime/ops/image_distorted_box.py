@@ -177,6 +177,7 @@ def _stateful(size: np.ndarray, boxes: np.ndarray, covered: np.ndarray, seed: in
     from simdist.runtime.ops import random as _random
     op = "SampleDistortedBoundingBoxV2"
     _check_attrs(op, aspect_ratio_range, area_range, max_attempts)
+    _random.guarded_init(op, seed, seed2)
     s1, s2 = (seed, seed2) if (seed, seed2) != (0, 0) else _random.unseeded_pair()
     key = (op, seed, seed2, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes,
            size.dtype.name)
@@ -259,6 +260,11 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
         from simdist.runtime.ops.random_gamma import tf_seeds
         s1, s2 = tf_seeds(seed)
     else:
+        from simdist.runtime.ops import random as _random
+        if _random.determinism_required():
+            raise ValueError(f"tf.image.sample_distorted_bounding_box requires a non-zero seed to be passed in when "
+                             f"determinism is enabled, but got seed={seed}. Please pass in a non-zero seed, e.g. by "
+                             f'passing "seed=1".')
         s1, s2 = 0, 0
     attrs = {"seed": int(s1), "seed2": int(s2), **_attrs(aspect_ratio_range, area_range, max_attempts,
                                                          use_image_if_no_bounding_boxes)}

@@ -130,11 +130,31 @@ def _seeds(op_seed: Any) -> tuple[int, int]:
     return tf_seeds(op_seed)
 
 
+SEED_REQUIRED = "Random ops require a seed to be set when determinism is enabled. Please set a seed before " \
+    "running the op, e.g. by calling tf.random.set_seed(1)."
+
+
+def determinism_required() -> bool:
+    """Whether tf.config.experimental.enable_op_determinism() was called by this client."""
+    return _cur.ctx.client.config.op_determinism
+
+
+def guarded_init(op: str, seed: int, seed2: int) -> None:
+    """GuardedPhiloxRandom::Init(OpKernelConstruction*): a kernel whose seed attrs are both 0 draws
+    OS entropy, which op determinism forbids: InvalidArgumentError (clause config.runtime-settings).
+    Kernels that seed their generator themselves (FractionalMaxPool/AvgPool) do not check."""
+    if seed == 0 and seed2 == 0 and _cur.ctx.client.config.op_determinism:
+        raise errors.InvalidArgumentError(
+            None, None, f"When determinism is enabled, random ops must have a seed specified. [Op:{op}]")
+
+
 def _kernel(key: tuple, seed: int, seed2: int, skip: int, kernel: Any = None) -> philox.Philox:
     """The kernel's generator before this call, moved on by `skip` outputs
     (GuardedPhiloxRandom::ReserveSamples128): eager kernels are cached per (op, seeds, dtypes), a
     traced function's are its own (`kernel`, random_graphs.instance). An effect-free trace (an
     untaken tf.cond branch) draws without moving the stream: TF never runs that kernel."""
+    if seed == 0 and seed2 == 0:
+        guarded_init(str(key[0]), seed, seed2)
     if kernel is not None:
         key = (random_graphs.aliased_kernel(kernel),) + key
     streams = _cur.ctx.rng.setdefault("philox", {})

@@ -53,7 +53,9 @@ def tf_seeds(op_seed: Any) -> tuple[int, int]:
         seeds = (int(g) % _MAXINT32, s % _MAXINT32)
     elif op_seed is not None:
         seeds = (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
-    else:   # TF: nondeterministic seeds; simdist: one pair derived from the root seed
+    else:   # TF: nondeterministic seeds (refused under op determinism); simdist: a pair from the root seed
+        if _random.determinism_required():
+            raise RuntimeError(_random.SEED_REQUIRED)
         return _random.unseeded_pair()
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 

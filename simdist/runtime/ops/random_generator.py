@@ -224,7 +224,11 @@ class Generator:
 
     @classmethod
     def from_non_deterministic_state(cls, alg: Any = None) -> "Generator":
-        """A state derived from simdist's root seed (TF: OS entropy); see the module docstring."""
+        """A state derived from simdist's root seed (TF: OS entropy); see the module docstring.
+        Under op determinism TF's RuntimeError (clause config.runtime-settings)."""
+        from simdist.runtime.ops import random as _random
+        if _random.determinism_required():
+            raise RuntimeError('"from_non_deterministic_state" cannot be called when determinism is enabled.')
         a = _alg(Algorithm.PHILOX if alg is None else alg)
         return cls(state=_nondeterministic_state(a), alg=a)
 
@@ -385,6 +389,10 @@ def get_global_generator() -> Generator:
     rng = _cur.ctx.rng
     g = rng.get("global_generator")
     if g is None:
+        from simdist.runtime.ops import random as _random
+        if _random.determinism_required():
+            raise RuntimeError('"get_global_generator" cannot be called if determinism is enabled, unless '
+                               '"set_global_generator" has already been called. Please call "set_global_generator" first.')
         g = rng["global_generator"] = Generator.from_non_deterministic_state()
     return g
 
