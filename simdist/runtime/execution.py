@@ -34,14 +34,20 @@ from simdist.runtime import runtime_config as _runtime_config
 from simdist.runtime import subnormals as _subnormals
 from typing import Any
 
-__all__ = ["Client", "ExecutionContext", "Interpreter", "current", "switch", "child", "begin_recording", "end_recording",
+__all__ = ["SCOPE_COUNTS", "Client", "ExecutionContext", "Interpreter", "current", "switch", "child", "begin_recording", "end_recording",
            "recording_anywhere", "on_recording"]
+
+
+#: Client.collections' key of TF's variable-scope name counts (variable_scope(None, default_name)
+#: takes `name`, then `name_1`...; a strategy scope restores them on exit: strategies/base.py _Scope)
+SCOPE_COUNTS = "variable_scopes_count"
 
 
 class Client:
     """What one TF client program shares across its threads and replicas."""
 
-    __slots__ = ("transactions", "charges", "rng", "timeline", "functions_eagerly", "soft_placement", "config")
+    __slots__ = ("transactions", "charges", "rng", "timeline", "functions_eagerly", "soft_placement", "config",
+                 "collections")
 
     def __init__(self) -> None:
         # open variable transactions, innermost last (runtime/variables.py)
@@ -61,6 +67,9 @@ class Client:
         self.soft_placement = True
         # tf.config's thread pools, op determinism and TF32 (runtime/runtime_config.py)
         self.config = _runtime_config.RuntimeConfig()
+        # what TF keeps on the eager context's default graph for a client: its collections (the
+        # moving-average variables, tf.train.ExponentialMovingAverage) and variable-scope name counts
+        self.collections: dict[str, Any] = {}
 
 
 class Interpreter:

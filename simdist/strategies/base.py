@@ -12,7 +12,8 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from simdist import session
-from simdist.runtime import context, dtypes, errors, variables
+from simdist.runtime import context, dtypes, errors, execution, variables
+from simdist.runtime.execution import SCOPE_COUNTS
 from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import collective, dispatch
@@ -309,6 +310,7 @@ class _Scope:
     def __init__(self, strategy: "Strategy") -> None:
         self._strategy = strategy
         self._frame: context.Frame | None = None
+        self._scope_counts: dict | None = None
 
     def __enter__(self) -> "Strategy":
         s = self._strategy
@@ -323,6 +325,11 @@ class _Scope:
         # The default strategy's scope keeps the default replica context (TF 2.21:
         # get_replica_context() there is the default ReplicaContext, not None).
         self._frame = context.Frame(s, _default_replica_context if s is _default else None, s._scope_device())
+        if f.strategy is not s and s is not _default:
+            # TF's strategy scope (not the default's) also re-enters the current variable_scope,
+            # whose exit restores the variable-scope name counts to what they were here
+            # (tf.train.ExponentialMovingAverage's average names: tf/_moving_averages.py)
+            self._scope_counts = dict(execution.current().client.collections.get(SCOPE_COUNTS, {}))
         context.push(self._frame)
         return s
 
@@ -330,6 +337,9 @@ class _Scope:
         assert self._frame is not None
         msg = context.NESTING_MESSAGES["device" if self._frame.device else "creator"]
         context.pop(self._frame, msg)
+        if self._scope_counts is not None:
+            execution.current().client.collections[SCOPE_COUNTS] = self._scope_counts
+            self._scope_counts = None
 
 
 class Strategy:

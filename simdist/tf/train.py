@@ -5,6 +5,7 @@ classes built on first use, simdist/runtime/example_proto.py)."""
 from simdist.runtime import example_proto as _example_proto
 from simdist.strategies.checkpoint import Checkpoint, CheckpointManager, latest_checkpoint  # noqa: F401
 from simdist.strategies.cluster_resolver import ClusterSpec  # noqa: F401
+from simdist.tf._moving_averages import ExponentialMovingAverage  # noqa: F401
 
 # simdist's own hook (no TF name): Keras's weight files cost the copies a checkpoint costs
 from simdist.strategies.checkpoint import charge_storage_io as _simdist_charge_storage_io  # noqa: E402,F401
