@@ -12,14 +12,16 @@ clause = pytest.mark.clause
 
 # Run in a fresh client (a new process on TF), since op determinism cannot be switched off and
 # the runtime initialises once per process. `result`: (label, outcome) per probe, in order.
-_INIT_PROGRAM = '''
+_PROBE = '''
 def probe(label, fn):
     try:
         fn()
         return [label, "ok"]
     except Exception as e:
         return [label, type(e).__name__]
-th = tf.config.threading
+'''
+
+_INIT_PROGRAM = _PROBE + '''th = tf.config.threading
 cpu = tf.config.list_physical_devices("CPU")[0]
 L = tf.config.LogicalDeviceConfiguration
 result = [
@@ -45,15 +47,7 @@ result = [
 ]
 '''
 
-_DETERMINISM_PROGRAM = '''
-import numpy as np
-def probe(label, fn):
-    try:
-        fn()
-        return [label, "ok"]
-    except Exception as e:
-        return [label, type(e).__name__]
-tf.config.experimental.enable_op_determinism()
+_DETERMINISM_PROGRAM = _PROBE + '''tf.config.experimental.enable_op_determinism()
 R = tf.raw_ops
 result = [
     probe("normal without seeds", lambda: tf.random.normal([2])),
