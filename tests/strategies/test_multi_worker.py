@@ -373,3 +373,33 @@ def test_two_workers_of_two_gpus_compute_what_one_mirrored_host_of_four_does():
         simdist.configure()
     for task, got in r.results.items():
         assert got == want, f"{task} computed {got}, but MirroredStrategy on 4 GPUs computes {want}"
+
+
+@pytest.mark.clause("config.runtime-initialization")
+def test_each_worker_program_sets_its_own_runtime_before_its_first_tensor():
+    """Each worker of a launch is its own TF process: its runtime initialises at its own first
+    tensor, so every worker's start-up settings (threads, memory growth of its GPUs, op determinism)
+    are accepted though another worker made tensors before, and each reads back its own."""
+    def main():
+        tid = json.loads(os.environ["TF_CONFIG"])["task"]["index"]
+        tf.config.threading.set_intra_op_parallelism_threads(2 + tid)
+        for g in tf.config.list_physical_devices("GPU"):
+            tf.config.experimental.set_memory_growth(g, True)
+        tf.config.experimental.enable_op_determinism()
+        s = tf.distribute.MultiWorkerMirroredStrategy()
+        out = s.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.random.normal([2], seed=3)))
+        try:
+            tf.config.threading.set_intra_op_parallelism_threads(9)
+            late = "accepted"
+        except RuntimeError:
+            late = "RuntimeError"
+        return [tf.config.threading.get_intra_op_parallelism_threads(), late,
+                [tf.config.experimental.get_memory_growth(g) for g in tf.config.list_physical_devices("GPU")],
+                s.experimental_local_results(out)[0].shape.as_list()]
+
+    r = launch(main, workers=2, gpus_per_worker=2)
+    assert r.ok, f"the workers failed: {r.errors}"
+    for i in (0, 1):
+        got = r.results[("worker", i)]
+        assert got == [2 + i, "RuntimeError", [True, True], [2]], \
+            f"worker {i} gave {got}, but should read back [{2 + i}, 'RuntimeError', [True, True], [2]]"
