@@ -4,6 +4,8 @@ as Keras's TF backend is written against `tensorflow`. Never imports simdist's i
 
 from __future__ import annotations
 
+from typing import Any
+
 from simdist.keras import activations  # noqa: F401
 from simdist.keras import backend  # noqa: F401
 from simdist.keras import initializers  # noqa: F401
@@ -35,6 +37,13 @@ from simdist.keras.initializers import Initializer  # noqa: F401
 from simdist.keras.losses.loss import Loss  # noqa: F401
 from simdist.keras.metrics.metric import Metric  # noqa: F401
 from simdist.keras.optimizers.base_optimizer import Optimizer  # noqa: F401
+
+
+def device(device_name: str) -> Any:
+    """`keras.device(name)`: on the TensorFlow backend, `tf.device(name)` (Keras 3.15's
+    backend/tensorflow/core.py device_scope)."""
+    from simdist import tf
+    return tf.device(device_name)
 
 
 def version() -> str:
@@ -73,6 +82,7 @@ __all__ = [   # TF 2.21's tf.keras names simdist has (one a line; clause api.nam
     "callbacks",
     "config",
     "constraints",
+    "device",
     "dtype_policies",
     "initializers",
     "layers",

@@ -77,8 +77,8 @@ def test_version_module(tf):
 def test_keras_top_level_base_classes(tf):
     """Keras 3 puts its base classes at the top (`class MyLoss(keras.Loss)`): tf.keras.Loss, Metric,
     Optimizer and Initializer are the classes of losses, metrics, optimizers and initializers, a
-    subclass of tf.keras.Loss reduces its call's per-sample values by the mean, and tf.keras.version()
-    is Keras 3's release."""
+    subclass of tf.keras.Loss reduces its call's per-sample values by the mean, tf.keras.version()
+    is Keras 3's release, and tf.keras.device(name) places as tf.device(name)."""
     k = tf.keras
     for name, ns in (("Loss", "losses"), ("Metric", "metrics"), ("Optimizer", "optimizers"),
                      ("Initializer", "initializers")):
@@ -95,3 +95,7 @@ def test_keras_top_level_base_classes(tf):
     assert_close(float(to_numpy(MeanAbs()(y_true, y_pred))), want, call="a tf.keras.Loss subclass(y_true, y_pred)")
     assert_true(k.version().startswith("3."), f"tf.keras.version()={k.version()!r}, but should be a Keras 3 release",
                 call="tf.keras.version()")
+    with k.device("cpu:0"):
+        t = tf.constant([1.0])
+    assert_true(t.device.endswith("CPU:0"), f"a tensor made under tf.keras.device('cpu:0') is on {t.device!r}, "
+                "but should be on CPU:0 (tf.device on the TF backend)", call="with tf.keras.device('cpu:0')")
