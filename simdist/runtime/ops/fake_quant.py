@@ -22,6 +22,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.number_text import six_digits
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, set_raw_args
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -76,18 +77,12 @@ def _check_bits(op: str, num_bits: int) -> None:
         raise errors.InvalidArgumentError(None, None, f"num_bits must be between 2 and 16, inclusive [Op:{op}]")
 
 
-def _tf_float(v: float) -> str:
-    """A float as TF's StrCat writes it (%.6g, or %.9g when that does not read back)."""
-    s = f"{v:.6g}"
-    return s if _F(float(s)) == _F(v) else f"{v:.9g}"
-
-
 def _args_forward(inputs: np.ndarray, min: float = -6.0, max: float = 6.0, num_bits: int = 8,  # noqa: A002
                   narrow_range: bool = False) -> np.ndarray:
     _check_bits("FakeQuantWithMinMaxArgs", num_bits)
     if not min < max:
-        raise errors.InvalidArgumentError(None, None, f"min has to be smaller than max, was: {_tf_float(min)} >= "
-                                          f"{_tf_float(max)} [Op:FakeQuantWithMinMaxArgs]")
+        raise errors.InvalidArgumentError(None, None, f"min has to be smaller than max, was: {six_digits(_F(min))} >= "
+                                          f"{six_digits(_F(max))} [Op:FakeQuantWithMinMaxArgs]")
     return _quantize(inputs, min, max, *_quant_range(num_bits, narrow_range), divide=False)
 
 
@@ -99,8 +94,8 @@ def _args_grad_forward(gradients: np.ndarray, inputs: np.ndarray, min: float = -
                        num_bits: int = 8, narrow_range: bool = False) -> np.ndarray:
     _check_bits("FakeQuantWithMinMaxArgsGradient", num_bits)
     if not min < max:
-        raise errors.InvalidArgumentError(None, None, f"min has to be smaller than max, was: {_tf_float(min)} >= "
-                                          f"{_tf_float(max)} [Op:FakeQuantWithMinMaxArgsGradient]")
+        raise errors.InvalidArgumentError(None, None, f"min has to be smaller than max, was: {six_digits(_F(min))} >= "
+                                          f"{six_digits(_F(max))} [Op:FakeQuantWithMinMaxArgsGradient]")
     lo, hi, _, _ = nudge(min, max, *_quant_range(num_bits, narrow_range))
     return gradients * _pass_mask(inputs, lo, hi)
 

@@ -30,6 +30,7 @@ from simdist.runtime.ops import dispatch, philox, trace_errors
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.number_text import six_digits
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.ops.simple_philox import SimplePhilox
@@ -76,7 +77,7 @@ def _ratio_error(ratio: list[float]) -> str | None:
         return "pooling_ratio field must specify 4 dimensions"
     for r in ratio:
         if r < 1:
-            return f"pooling_ratio cannot be smaller than 1, got: {_g(r)}"
+            return f"pooling_ratio cannot be smaller than 1, got: {six_digits(np.float32(r))}"
     return None
 
 
@@ -109,14 +110,9 @@ def _check(x: np.ndarray, ratio: list[float], kind: str, deterministic: bool = F
         if o <= 0:
             raise errors.InvalidArgumentError(None, None, f"Pooling ratio is higher than input dimension size for "
                                                           f"dimension {i}. Input dim size: {x.shape[i]} pooling ratio: "
-                                                          f"{_g(ratio[i])} [Op:{op}]")
+                                                          f"{six_digits(np.float32(ratio[i]))} [Op:{op}]")
         out.append(o)
     return out
-
-
-def _g(v: float) -> str:
-    """A float as TF's StrCat prints it (%g with up to 6 significant digits)."""
-    return f"{float(np.float32(v)):.6g}"
 
 
 def _sequences(x: np.ndarray, out: list[int], pseudo_random: bool, seed: int, seed2: int, key: Any) -> tuple:

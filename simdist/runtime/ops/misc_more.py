@@ -12,6 +12,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops.number_text import six_digits
 from simdist.runtime.ops import args, dispatch, graph_constants, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.complex_math import angle, conj, imag, real  # noqa: F401 (their old home)
@@ -139,9 +140,9 @@ def _histogram(values: np.ndarray, value_range: np.ndarray, nbins: np.ndarray, d
         fail("nbins should be a scalar.")
     n = int(nbins)
     lo, hi = value_range[0], value_range[1]
-    if not lo < hi:   # (StrCat prints a double with %g's six digits)
+    if not lo < hi:   # (absl::StrCat: a float or double with %g's six digits)
         def text(v: Any) -> str:
-            return f"{v:g}" if value_range.dtype.kind == "f" else str(int(v))
+            return six_digits(v) if value_range.dtype.kind == "f" else str(int(v))
         fail(f"value_range should satisfy value_range[0] < value_range[1], but got '[{text(lo)}, {text(hi)}]'")
     if n <= 0:
         fail(f"nbins should be a positive number, but got '{n}'")

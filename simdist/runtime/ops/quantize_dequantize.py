@@ -28,22 +28,13 @@ import numpy as np
 
 from simdist.runtime import errors
 from simdist.runtime.ops import args, dispatch, infer_ctx
+from simdist.runtime.ops.number_text import six_digits
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 
 __all__ = ["QDQ_V2", "QDQ_V3", "QDQ_V4", "QDQ_V4_GRAD"]
 
 _PER_LANE = lanes("the range comes from each lane's own minimum and maximum")
 _ALLOWED = "bfloat16, half, float, double"
-
-
-def tf_number(v: Any) -> str:
-    """A float as TF's StrCat writes it: float32 %.6g (or %.9g when that does not read back),
-    float64 %.15g (or %.17g)."""
-    if np.asarray(v).dtype == np.float64:
-        s = f"{float(v):.15g}"
-        return s if float(s) == float(v) else f"{float(v):.17g}"
-    s = f"{float(v):.6g}"
-    return s if np.float32(float(s)) == np.float32(v) else f"{float(v):.9g}"
 
 
 def _fail(op: str, text: str) -> None:
@@ -132,7 +123,7 @@ def _v2_forward(op: str) -> Any:
             if axis != -1:
                 _fail(op, "Shape must be rank 1 for input_min_tensor when the axis is specified")
             if not input_min <= input_max:
-                _fail(op, f"Invalid range: input_min {tf_number(input_min)} > input_max {tf_number(input_max)}")
+                _fail(op, f"Invalid range: input_min {six_digits(input_min)} > input_max {six_digits(input_max)}")
         return _quantize(op, input, input_min, input_max, signed_input, num_bits, range_given,
                          round_mode == "HALF_UP", narrow_range, axis)
     return forward
@@ -159,7 +150,7 @@ def _v3_forward(input: np.ndarray, input_min: np.ndarray, input_max: np.ndarray,
                               f"1 == NumElements())")
             lo, hi = input_min.reshape(-1)[0], input_max.reshape(-1)[0]
             if not lo <= hi:
-                _fail(op, f"Invalid range: input_min {tf_number(lo)} > input_max {tf_number(hi)}")
+                _fail(op, f"Invalid range: input_min {six_digits(lo)} > input_max {six_digits(hi)}")
         else:
             for what, v in (("input_min", input_min), ("input_max", input_max)):
                 if v.ndim != 1:
