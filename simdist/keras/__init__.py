@@ -13,6 +13,7 @@ from simdist.keras import layers  # noqa: F401
 from simdist.keras import optimizers  # noqa: F401
 from simdist.keras import random  # noqa: F401
 from simdist.keras.dtype_policies import DTypePolicy  # noqa: F401
+from simdist.keras.dtype_policies import FloatDTypePolicy  # noqa: F401
 from simdist.keras.keras_tensor import KerasTensor  # noqa: F401
 from simdist.keras.layers.core import Input  # noqa: F401
 from simdist.keras.layers.input_spec import InputSpec  # noqa: F401
@@ -65,6 +66,7 @@ from simdist.keras import _api  # noqa: E402
 
 __all__ = [   # TF 2.21's tf.keras names simdist has (one a line; clause api.namespaces)
     "DTypePolicy",
+    "FloatDTypePolicy",
     "Initializer",
     "Input",
     "InputSpec",

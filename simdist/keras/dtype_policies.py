@@ -122,6 +122,13 @@ class DTypePolicy:
         return f'<DTypePolicy "{self._name}">'
 
 
+class FloatDTypePolicy(DTypePolicy):
+    """Keras 3.15's alias of DTypePolicy (`keras.FloatDTypePolicy`), kept for configs that name it."""
+
+
+_CLASSES = {"DTypePolicy": DTypePolicy, "FloatDTypePolicy": FloatDTypePolicy}
+
+
 def dtype_policy() -> DTypePolicy:
     """The global policy (`keras.config.dtype_policy()`): floatx unless set."""
     policy = _config["policy"]
@@ -149,7 +156,7 @@ def get(identifier: Any) -> DTypePolicy:
     if isinstance(identifier, DTypePolicy):
         return identifier
     if isinstance(identifier, dict):
-        return DTypePolicy(identifier.get("config", {}).get("name"))
+        return deserialize(identifier)
     if isinstance(identifier, str):
         return DTypePolicy(identifier)
     try:
@@ -160,8 +167,19 @@ def get(identifier: Any) -> DTypePolicy:
 
 
 def serialize(policy: DTypePolicy) -> dict[str, Any]:
-    return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": policy.name},
+    """Keras's serialize_keras_object of a policy: its class's name and its name."""
+    return {"module": "keras", "class_name": type(policy).__name__, "config": {"name": policy.name},
             "registered_name": None}
+
+
+def deserialize(config: dict[str, Any], custom_objects: Any = None) -> Any:
+    """`keras.dtype_policies.deserialize`: the policy of the config's class (DTypePolicy or
+    FloatDTypePolicy) and name. Keras 3.15's deserialize_keras_object gives back the class name
+    itself for a class it does not know (observed); so does this."""
+    cls = _CLASSES.get(config.get("class_name"))
+    if cls is None:
+        return config.get("class_name")
+    return cls(config.get("config", {}).get("name"))
 
 
 def get_autocast_scope() -> "AutocastScope | None":
@@ -199,6 +217,8 @@ from simdist.keras import _api  # noqa: E402
 
 __all__ = [   # TF 2.21's tf.keras.dtype_policies names simdist has (one a line; clause api.namespaces)
     "DTypePolicy",
+    "FloatDTypePolicy",
+    "deserialize",
     "get",
     "serialize",
 ]

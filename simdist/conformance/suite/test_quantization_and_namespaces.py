@@ -78,7 +78,8 @@ def test_keras_top_level_base_classes(tf):
     """Keras 3 puts its base classes at the top (`class MyLoss(keras.Loss)`): tf.keras.Loss, Metric,
     Optimizer and Initializer are the classes of losses, metrics, optimizers and initializers, a
     subclass of tf.keras.Loss reduces its call's per-sample values by the mean, tf.keras.version()
-    is Keras 3's release, and tf.keras.device(name) places as tf.device(name)."""
+    is Keras 3's release, tf.keras.device(name) places as tf.device(name), and FloatDTypePolicy is
+    DTypePolicy's alias, serialized under its own class name."""
     k = tf.keras
     for name, ns in (("Loss", "losses"), ("Metric", "metrics"), ("Optimizer", "optimizers"),
                      ("Initializer", "initializers")):
@@ -95,6 +96,19 @@ def test_keras_top_level_base_classes(tf):
     assert_close(float(to_numpy(MeanAbs()(y_true, y_pred))), want, call="a tf.keras.Loss subclass(y_true, y_pred)")
     assert_true(k.version().startswith("3."), f"tf.keras.version()={k.version()!r}, but should be a Keras 3 release",
                 call="tf.keras.version()")
+    f = k.FloatDTypePolicy("mixed_bfloat16")
+    assert_equal([type(f).__name__, isinstance(f, k.DTypePolicy), f.compute_dtype, f.variable_dtype],
+                 ["FloatDTypePolicy", True, "bfloat16", "float32"], call="tf.keras.FloatDTypePolicy('mixed_bfloat16')",
+                 what="[class, a DTypePolicy, compute dtype, variable dtype]")
+    config = k.dtype_policies.serialize(f)
+    back = k.dtype_policies.deserialize(config)
+    assert_equal([config["class_name"], type(back).__name__, back.name],
+                 ["FloatDTypePolicy", "FloatDTypePolicy", "mixed_bfloat16"],
+                 call="dtype_policies.deserialize(dtype_policies.serialize(FloatDTypePolicy('mixed_bfloat16')))",
+                 what="[serialized class, deserialized class, name]")
+    got = k.dtype_policies.get({"module": "keras", "class_name": "DTypePolicy", "config": {"name": "float64"}})
+    assert_equal([type(got).__name__, got.compute_dtype], ["DTypePolicy", "float64"],
+                 call="dtype_policies.get(<a DTypePolicy config>)", what="[class, compute dtype]")
     with k.device("cpu:0"):
         t = tf.constant([1.0])
     assert_true(t.device.endswith("CPU:0"), f"a tensor made under tf.keras.device('cpu:0') is on {t.device!r}, "
