@@ -11,9 +11,10 @@ from simdist.runtime.ops.nn import (avg_pool, avg_pool2d, batch_normalization, b
                                     sigmoid_cross_entropy_with_logits, silu, softmax,
                                     softmax_cross_entropy_with_logits, softplus, softsign,
                                     sparse_softmax_cross_entropy_with_logits, stateless_dropout as _stateless_dropout,
+                                    general_dropout as _general_dropout,
                                     swish, tanh, weighted_cross_entropy_with_logits)
 
-experimental = _NS(stateless_dropout=_stateless_dropout)
+experimental = _NS(stateless_dropout=_stateless_dropout, general_dropout=_general_dropout)
 from simdist.runtime.ops.sorting import top_k  # noqa: F401,E402  (tf.nn.top_k is tf.math.top_k)
 from simdist.runtime.ops.counting import in_top_k  # noqa: F401,E402  (tf.nn.in_top_k is tf.math.in_top_k)
 from simdist.runtime.ops.nn_more import (avg_pool1d, crelu, local_response_normalization, log_poisson_loss,  # noqa: F401,E402

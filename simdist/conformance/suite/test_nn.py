@@ -145,6 +145,28 @@ def test_dropout_noise_shape_broadcasts(backend, tf):
     assert_true(set(np.unique(out).tolist()) <= {0.0, 2.0}, f"values {np.unique(out)} are not 0 or 2", call=call)
 
 
+@clause("nn.dropout-seeding", ref="tf221")
+def test_general_dropout_uses_the_callers_sampler(backend, tf):
+    """tf.nn.experimental.general_dropout keeps x / (1 - rate) where the caller's uniform draws are
+    >= rate, asking the sampler for the noise shape as _get_noise_shape gives it (x's shape, or the
+    noise shape of x's rank) and x's dtype."""
+    x = np.arange(1, 13, dtype=np.float32).reshape(3, 4)
+    u = np.array([[0.1, 0.6, 0.5, 0.49], [0.9, 0.2, 0.75, 0.0], [0.5, 0.5, 0.3, 0.8]], np.float32)
+    asked = []
+
+    def sampler(shape, dtype):
+        dims = [int(d) for d in (shape.as_list() if hasattr(shape, "as_list") else to_numpy(shape))]
+        asked.append((dims, dtype.name))
+        return tf.constant(u[: dims[0], : dims[1]], dtype=dtype)
+
+    for rate, noise, want_u in ((0.5, None, u), (0.25, [3, 1], u[:, :1])):
+        out = to_numpy(tf.nn.experimental.general_dropout(tf.constant(x), rate, sampler, noise_shape=noise))
+        want = np.where(want_u >= np.float32(rate), x * np.float32(1 / (1 - rate)), np.float32(0))
+        assert_close(out, want, call=f"general_dropout(x, {rate}, sampler, noise_shape={noise})", what="out")
+    assert_equal(asked, [([3, 4], "float32"), ([3, 1], "float32")], call="general_dropout's sampler calls",
+                 what="(shape, dtype) asked for")
+
+
 # -- nn.max-pool-nan -------------------------------------------------------------------------------
 @clause("nn.max-pool-nan", ref="tf221")
 def test_max_pool_skips_nan(tf):

@@ -29,7 +29,7 @@ from simdist.runtime.ops.nn_rules import REAL_NUMBERS, attr_error, tf_repr, type
 from simdist.runtime.ops.normalization import batch_normalization, l2_normalize, moments  # noqa: F401
 from simdist.runtime.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["bias_add", "dropout", "stateless_dropout", "embedding_lookup"]
 
@@ -251,6 +251,22 @@ def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None, noise_s
 
     def sample(shape: list[int], dt: dtypes.DType) -> Tensor:
         return _stateless_uniform(shape, dt, seed)
+    return _dropout(x, rate, noise_shape, sample)
+
+
+def general_dropout(x: Any, rate: Any, uniform_sampler: Any, noise_shape: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.experimental.general_dropout`: dropout whose keep/drop draws come from
+    `uniform_sampler(shape=noise_shape, dtype=x.dtype)` (TF's _dropout with the caller's sampler;
+    the shape as TF's _get_noise_shape gives it: `tf.shape(x)` for None, a TensorShape for a
+    noise shape of x's rank, else the noise shape as given)."""
+    def sample(shape: list[int], dt: dtypes.DType) -> Tensor:
+        if noise_shape is None:
+            given: Any = array.constant(list(shape), dtype=dtypes.int32)
+        elif _t(x).ndim == len(shape):
+            given = TensorShape(list(shape))
+        else:
+            given = noise_shape
+        return uniform_sampler(shape=given, dtype=dt)
     return _dropout(x, rate, noise_shape, sample)
 
 
