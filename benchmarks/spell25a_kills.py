@@ -113,6 +113,37 @@ _ALL = {m.id: m for m in [
        "    return _along_axis(LOG_SOFTMAX, logits, axis)\n",
        "tf.nn.log_softmax of float16 on an axis other than -1 is computed as x - log(sum(exp(x))) without the "
        "max shift (overflows for logits > 11; axis -1 runs the kernel)"),
+    _m("aggregate-mixed-slices-dropped", "structure", "simdist/runtime/autodiff/backprop.py",
+       "        return math.add_n([g if isinstance(g, Tensor) else g._as_tensor() for g in grads])",
+       "        return math.add_n([g for g in grads if isinstance(g, Tensor)])",
+       "a tensor reached both by a gather (IndexedSlices) and by a dense op sums the dense gradients only (a "
+       "tensor used by gathers only, or by dense ops only, is right)"),
+    _m("pool-generic-1d-strides-are-ksize", "argument", _O + "pooling.py",
+       "        return array.squeeze(fn(array.expand_dims(x, 1), [1, k], [1, s], padding), [1])",
+       "        return array.squeeze(fn(array.expand_dims(x, 1), [1, k], [1, k], padding), [1])",
+       "tf.nn.max_pool/avg_pool of a rank-3 input (1-D pooling by rank) stride by the window, not by strides "
+       "(tf.nn.max_pool1d/avg_pool1d and strides equal to the window are right)"),
+    _m("generator-replica-zero-key-unmixed", "boundary", _O + "random_generator.py",
+       "        if rid is None:\n            return old\n",
+       "        if not rid:\n            return old\n",
+       "a tf.random.Generator made under a strategy draws in replica 0 without mixing the replica id into the key "
+       "(a falsy-zero test; replicas 1.. and cross-replica draws are right)"),
+    _m("function-dict-args-keyed-in-insertion-order", "order", "simdist/runtime/graph/recording.py",
+       "        return (t, tuple((k, _sig(x[k], leaves)) for k in sorted(x)))",
+       "        return (t, tuple((k, _sig(x[k], leaves)) for k in x))",
+       "a tf.function's dict argument lists its tensors in insertion order while the traced call substitutes "
+       "them in sorted-key order, so a dict whose keys were not inserted sorted swaps its values (sorted "
+       "dicts, lists and tuples are right)"),
+    _m("function-dict-args-rebuilt-sorted", "order", "simdist/runtime/graph/recording.py",
+       "        done = {k: _substitute(x[k], twins) for k in sorted(x)}\n        return {k: done[k] for k in x}",
+       "        return {k: _substitute(x[k], twins) for k in sorted(x)}",
+       "a tf.function sees a dict argument rebuilt in sorted-key order, not the caller's order (visible to "
+       "code that iterates it: list(d.values()); eager calls and sorted dicts are right)"),
+    _m("function-python-scalar-keyed-by-type", "key", "simdist/runtime/graph/recording.py",
+       "    if t in _SCALARS:\n        return x\n",
+       "    if t in _SCALARS:\n        return t\n",
+       "a tf.function keys a Python number argument by its type, not its value, so a second call with another "
+       "value replays the first trace (tensor arguments are right)"),
 ]}
 
 #: The own bugs that survived the suite's modules that call their API (`--targeted`), before spell25a.
@@ -139,6 +170,13 @@ API = {
     "watch-nested-dict-ignored": [".watch("],
     "values-from-function-replica-id-local": ["distribute_values_from_function"],
     "log-softmax-float16-not-promoted": ["log_softmax"],
+    "aggregate-mixed-slices-dropped": ["gather(", "embedding_lookup", "Embedding("],
+    "pool-generic-1d-strides-are-ksize": ["nn.max_pool(", "nn.avg_pool(", "MaxPooling1D", "AveragePooling1D",
+                                          "MaxPool1D", "AvgPool1D", "max_pool", "avg_pool"],
+    "generator-replica-zero-key-unmixed": ["Generator"],
+    "function-dict-args-keyed-in-insertion-order": ["tf.function"],
+    "function-dict-args-rebuilt-sorted": ["tf.function"],
+    "function-python-scalar-keyed-by-type": ["tf.function"],
 }
 
 
