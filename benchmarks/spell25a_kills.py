@@ -70,9 +70,10 @@ _ALL = {m.id: m for m in [
        "return math.add(math.multiply(r, convert_to_tensor(a, dtype=dt)), convert_to_tensor(b, dtype=dt))",
        "tf.random.stateless_normal with a tensor mean or stddev swaps them (Python numbers fold into the op)"),
     _m("normal-array-moments-swapped", "order", _O + "random.py",
-       "        return math.add(math.multiply(r, sd), m)\n",
-       "        return math.add(math.multiply(r, m), sd)\n",
-       "tf.random.normal with a tensor or array mean/stddev swaps them (Python numbers fold into the op)"),
+       "    return math.add(math.multiply(r, sd), m)\n",
+       "    return math.add(math.multiply(r, m), sd)\n",
+       "tf.random.normal (and, since spell25a's fix, truncated_normal) with a tensor or array mean/stddev swaps "
+       "them (Python numbers fold into the op; screened before the fix, when the line was normal's alone)"),
     _m("reduce-axis-plain-value-counted-once", "count", "simdist/strategies/base.py",
        "            return list(value.values)\n        return [value] * self.num_replicas_in_sync\n",
        "            return list(value.values)\n        return [value]\n",
