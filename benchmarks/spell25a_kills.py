@@ -148,11 +148,29 @@ _ALL = {m.id: m for m in [
 ]}
 
 #: The own bugs that survived the suite's modules that call their API (`--targeted`), before spell25a.
-SPELL25A_OWN: dict[str, mutants.Mutant] = {}
+SPELL25A_OWN = {k: _ALL[k] for k in [
+    "batch-norm-no-offset-forgets-inv", "uniform-traced-scale-ignores-minval",
+    "stateless-uniform-tensor-bounds-scale-by-max", "stateless-normal-tensor-moments-swapped",
+    "normal-array-moments-swapped", "batch-jacobian-row-from-second-dim", "resource-gather-grad-indices-not-flattened",
+    "watch-nested-dict-ignored", "log-softmax-float16-not-promoted", "generator-replica-zero-key-unmixed"]}
 OWN = SPELL25A_OWN
 
-#: Bugs written the same way that the suite already killed, with the first killing test.
-SCREENED: dict[str, str] = {}
+#: Bugs written the same way that the suite already killed, with the first killing test (`--targeted`).
+SCREENED = {
+    "dropout-tensor-rate-multiplies-keep":
+        "test_sweep24a_nn.py::test_sweep24a_dropout_gradient_is_the_kept_mask_over_one_minus_rate",
+    "embedding-max-norm-over-ids-dims": "test_blind5_gaps.py::test_blind5_embedding_lookup_max_norm_clips_each_rows_l2_norm",
+    "softmax-axis-moved-not-swapped": "test_options_training.py::test_options_nn_and_math_axes_keepdims_and_scans",
+    "reduce-axis-plain-value-counted-once": "test_reduce.py::test_plain_tensor_multi_replica",
+    "pool-strides-default-to-window": "test_op_gap3_rules.py::test_space_to_batch_compositions",
+    "aggregate-mixed-slices-dropped":
+        "test_cov14_autodiff.py::test_cov14a_tape_adds_up_indexed_slices_and_dense_gradients",
+    "pool-generic-1d-strides-are-ksize": "test_keras_layers_more.py::test_layers_more_pooling_1d_matches_numpy",
+}
+
+#: Written, but no program can tell it from the rule: every strategy whose values_from_function is base.py's
+#: lists one device per replica in sync, so len(devices) is num_replicas_in_sync (survives every module).
+EQUIVALENT = ["values-from-function-replica-id-local"]
 
 #: Per mutant, the public calls whose suite modules exercise its line (grep strings).
 API = {
