@@ -97,7 +97,7 @@ def tf_results() -> dict[int, Any]:
     return TABLE.tf_results()
 
 
-@pytest.mark.clause("ops.random-in-function")
+@pytest.mark.clause("ops.random-ranges")
 def test_truncated_normal_tensor_and_array_moments_match_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("truncated_normal/"))
 

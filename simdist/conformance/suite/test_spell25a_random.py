@@ -53,6 +53,7 @@ def _draw(tf, fn, mode):
     return to_numpy(f()), to_numpy(f())
 
 
+@clause("ops.random-ranges")
 @clause("ops.random-in-function")
 def test_spell25a_uniform_bounds_every_spelling_eager_and_in_a_function(tf):
     """tf.random.uniform([4, 3], minval=a, maxval=b, seed=7) == U * (b - a) + a for the draw U of
@@ -75,7 +76,7 @@ def test_spell25a_uniform_bounds_every_spelling_eager_and_in_a_function(tf):
     assert_true(not failures, "; ".join(failures[:4]), call="tf.random.uniform bounds spellings")
 
 
-@clause("ops.random-in-function")
+@clause("ops.random-ranges")
 def test_spell25a_normal_moments_every_spelling(tf):
     """tf.random.normal / truncated_normal with mean m and stddev s == Z * s + m for the standard draw Z of the
     same seeds, m and s spelled as Python floats, 0-d tensors, NumPy scalars and per-column arrays (a tensor
