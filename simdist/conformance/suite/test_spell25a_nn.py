@@ -11,7 +11,12 @@
   as ints and lists, VALID and SAME, against NumPy's sliding windows (SAME averages over the in-bounds
   elements);
 - dropout's rate as a Python float, a 0-d tensor and a NumPy scalar (the same mask for the same seeds, the
-  kept values x / (1 - rate)).
+  kept values x / (1 - rate));
+- cross-entropies through tf.nn, keras.losses' functions, classes, get(), deserialize and from_config, and
+  keras.ops, with one-hot, soft, int and float labels, from logits and from probabilities;
+- moments through tf.nn.moments, weighted_moments and keras.ops.moments on positive and negative axes, and
+  BatchNormalization's training-mode math; depthwise and separable convolutions through tf.nn, keras.ops and
+  the Keras layers.
 """
 
 from __future__ import annotations
@@ -181,3 +186,159 @@ def test_spell25a_dropout_rate_spellings_share_one_mask(tf):
         masks[name] = kept
     for name, m in masks.items():
         assert_equal(m, masks["python float"], what="mask", call=f"tf.nn.dropout rate as {name} vs a Python float")
+
+
+def _np_xent(labels_onehot, logits, axis=-1):
+    return -(labels_onehot * _np_log_softmax(logits, axis)).sum(axis=axis)
+
+
+def _np_sigmoid_xent(labels, logits):
+    x, z = np.asarray(logits, np.float64), np.asarray(labels, np.float64)
+    return np.maximum(x, 0) - x * z + np.log1p(np.exp(-np.abs(x)))
+
+
+@clause("nn.loss-formulas")
+def test_spell25a_cross_entropies_every_spelling(tf, keras):
+    """Per-example cross-entropies of one batch through tf.nn (softmax_cross_entropy_with_logits with one-hot
+    and soft labels, sparse_softmax_cross_entropy_with_logits with int32/int64 labels,
+    sigmoid_cross_entropy_with_logits), keras.losses' functions, classes (reduction=None), get() of the string,
+    deserialize and from_config(get_config()), keras.ops, and from_logits=False on softmax/sigmoid
+    probabilities: all equal NumPy's -sum(p log softmax(z)) and max(z, 0) - z y + log1p(exp(-|z|))."""
+    rng = np.random.default_rng(2525)
+    z = rng.uniform(-4.0, 4.0, size=(5, 4)).astype(np.float32)
+    cls = np.array([3, 0, 2, 2, 1])
+    onehot = np.eye(4, dtype=np.float32)[cls]
+    soft = rng.uniform(0.1, 1.0, size=(5, 4)).astype(np.float32)
+    soft /= soft.sum(-1, keepdims=True)
+    yb = rng.uniform(0.0, 1.0, size=(5, 4)).astype(np.float32)
+    zt, p, sig = tf.constant(z), tf.nn.softmax(tf.constant(z)), tf.sigmoid(tf.constant(z))
+    want_cce, want_soft, want_bce = _np_xent(onehot, z), _np_xent(soft, z), _np_sigmoid_xent(yb, z)
+    L = keras.losses
+
+    def classes(name, **kw):
+        c = getattr(L, name)(reduction=None, **kw)
+        return {f"{name}(reduction=None)": c, f"deserialize(serialize({name}))": L.deserialize(L.serialize(c)),
+                f"{name}.from_config(get_config())": getattr(L, name).from_config(c.get_config())}
+
+    cases = [
+        ("tf.nn.softmax_cross_entropy_with_logits(one-hot)",
+         tf.nn.softmax_cross_entropy_with_logits(labels=onehot, logits=zt), want_cce),
+        ("tf.nn.softmax_cross_entropy_with_logits(soft)",
+         tf.nn.softmax_cross_entropy_with_logits(labels=soft, logits=zt), want_soft),
+        ("tf.nn.sparse_softmax_cross_entropy_with_logits(int32)",
+         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant(cls, tf.int32), logits=zt), want_cce),
+        ("tf.nn.sparse_softmax_cross_entropy_with_logits(int64)",
+         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant(cls, tf.int64), logits=zt), want_cce),
+        ("tf.nn.sigmoid_cross_entropy_with_logits", tf.reduce_mean(
+            tf.nn.sigmoid_cross_entropy_with_logits(labels=yb, logits=zt), -1), want_bce.mean(-1)),
+        ("keras.losses.categorical_crossentropy(from_logits)",
+         L.categorical_crossentropy(onehot, zt, from_logits=True), want_cce),
+        ("keras.losses.categorical_crossentropy(probabilities)", L.categorical_crossentropy(soft, p), want_soft),
+        ("keras.losses.get('categorical_crossentropy')(probabilities)",
+         L.get("categorical_crossentropy")(onehot, p), want_cce),
+        ("keras.losses.sparse_categorical_crossentropy(int labels, from_logits)",
+         L.sparse_categorical_crossentropy(cls, zt, from_logits=True), want_cce),
+        ("keras.losses.sparse_categorical_crossentropy(float labels, probabilities)",
+         L.sparse_categorical_crossentropy(cls.astype(np.float32), p), want_cce),
+        ("keras.losses.get('sparse_categorical_crossentropy')",
+         L.get("sparse_categorical_crossentropy")(cls, p), want_cce),
+        ("keras.losses.binary_crossentropy(from_logits)", L.binary_crossentropy(yb, zt, from_logits=True),
+         want_bce.mean(-1)),
+        ("keras.losses.binary_crossentropy(probabilities)", L.binary_crossentropy(yb, sig), want_bce.mean(-1)),
+        ("keras.losses.get('binary_crossentropy')", L.get("binary_crossentropy")(yb, sig), want_bce.mean(-1)),
+        ("keras.ops.categorical_crossentropy(from_logits)",
+         keras.ops.categorical_crossentropy(onehot, zt, from_logits=True), want_cce),
+        ("keras.ops.sparse_categorical_crossentropy(from_logits)",
+         keras.ops.sparse_categorical_crossentropy(cls, zt, from_logits=True), want_cce),
+        ("keras.ops.binary_crossentropy(from_logits)",
+         keras.ops.binary_crossentropy(yb, zt, from_logits=True), want_bce),
+    ]
+    for name, c in classes("CategoricalCrossentropy", from_logits=True).items():
+        cases.append((name, c(onehot, zt), want_cce))
+    for name, c in classes("SparseCategoricalCrossentropy", from_logits=True).items():
+        cases.append((name, c(cls, zt), want_cce))
+    for name, c in classes("BinaryCrossentropy", from_logits=True).items():
+        cases.append((name, c(yb, zt), want_bce.mean(-1)))
+    tol = Tolerance(rtol=1e-4, atol=1e-5)   # (keras clips probabilities to [eps, 1 - eps])
+    for name, got, want in cases:
+        assert_close(got, want, tolerance=tol, call=name)
+
+
+@clause("ops.nn-statistics")
+def test_spell25a_moments_every_spelling_and_batchnorm_training(tf, keras):
+    """Mean and (biased) variance of a (4, 3, 2) input over axes [0], [0, 1], [-1] and [-3, -2]: tf.nn.moments
+    (keepdims both ways, axes as a list and a tuple), tf.nn.weighted_moments with unit weights, keras.ops.moments;
+    and keras.layers.BatchNormalization(training=True) normalizes with the batch's moments over every axis but
+    the last and moves its moving statistics by momentum 0.9 (Keras 3 moves the moving variance by the biased
+    batch variance): all NumPy."""
+    rng = np.random.default_rng(77)
+    xv = rng.uniform(-3.0, 3.0, size=(4, 3, 2)).astype(np.float32)
+    x = tf.constant(xv)
+    for axes in ([0], [0, 1], [-1], [-3, -2]):
+        for keep in (False, True):
+            mean = xv.astype(np.float64).mean(tuple(axes), keepdims=keep)
+            var = xv.astype(np.float64).var(tuple(axes), keepdims=keep)
+            spellings = {
+                "tf.nn.moments(list)": lambda: tf.nn.moments(x, axes, keepdims=keep),
+                "tf.nn.moments(tuple)": lambda: tf.nn.moments(x, tuple(axes), keepdims=keep),
+                "tf.nn.weighted_moments(ones)": lambda: tf.nn.weighted_moments(x, axes, tf.ones_like(x), keepdims=keep),
+                "keras.ops.moments": lambda: keras.ops.moments(x, axes, keepdims=keep),
+            }
+            for name, fn in spellings.items():
+                m, v = fn()
+                call = f"{name}(x (4, 3, 2), axes={axes}, keepdims={keep})"
+                assert_close(m, mean, tolerance=TOL, what="mean", call=call)
+                assert_close(v, var, tolerance=TOL, what="variance", call=call)
+    layer = keras.layers.BatchNormalization(momentum=0.9, epsilon=EPS)
+    out = layer(x, training=True)
+    mean, var = xv.astype(np.float64).mean((0, 1)), xv.astype(np.float64).var((0, 1))
+    assert_close(out, (xv - mean) / np.sqrt(var + EPS), tolerance=TOL,
+                 call="keras.layers.BatchNormalization()(x (4, 3, 2), training=True)")
+    assert_close(layer.moving_mean, 0.1 * mean, tolerance=TOL, what="moving_mean",
+                 call="BatchNormalization(momentum=0.9) after one training call")
+    assert_close(layer.moving_variance, 0.9 + 0.1 * var, tolerance=TOL, what="moving_variance",
+                 call="BatchNormalization(momentum=0.9) after one training call")
+
+
+def _np_depthwise(x, f, stride, mult):
+    """VALID depthwise conv of NHWC x with filter (kh, kw, c, mult): out channel c * mult + m."""
+    b, h, w, c = x.shape
+    kh, kw = f.shape[:2]
+    oh, ow = (h - kh) // stride + 1, (w - kw) // stride + 1
+    out = np.zeros((b, oh, ow, c * mult))
+    for i in range(oh):
+        for j in range(ow):
+            win = x[:, i * stride:i * stride + kh, j * stride:j * stride + kw, :].astype(np.float64)
+            for m in range(mult):
+                out[:, i, j, m::mult] = np.einsum("bhwc,hwc->bc", win, f[:, :, :, m])
+    return out
+
+
+@clause("keras.layer.depthwise-separable")
+def test_spell25a_depthwise_and_separable_conv_every_spelling(tf, keras):
+    """A VALID depthwise convolution of a (2, 5, 4, 3) input with a (2, 3, 3, 2) filter, strides 1 and 2:
+    tf.nn.depthwise_conv2d (strides as a 4-list), keras.layers.DepthwiseConv2D with that kernel and no bias,
+    keras.ops.depthwise_conv; and tf.nn.separable_conv2d / keras.layers.SeparableConv2D with a (1, 1, 6, 4)
+    pointwise filter: NumPy's sums over each window (the pointwise a matmul of the depthwise result)."""
+    rng = np.random.default_rng(5)
+    xv = rng.uniform(-1, 1, size=(2, 5, 4, 3)).astype(np.float32)
+    fv = rng.uniform(-1, 1, size=(2, 3, 3, 2)).astype(np.float32)
+    pv = rng.uniform(-1, 1, size=(1, 1, 6, 4)).astype(np.float32)
+    x = tf.constant(xv)
+    for s in (1, 2):
+        want = _np_depthwise(xv, fv, s, 2)
+        dw = keras.layers.DepthwiseConv2D((2, 3), strides=s, depth_multiplier=2, use_bias=False)
+        dw.build((None, 5, 4, 3))
+        dw.set_weights([fv])
+        sp = keras.layers.SeparableConv2D(4, (2, 3), strides=s, depth_multiplier=2, use_bias=False)
+        sp.build((None, 5, 4, 3))
+        sp.set_weights([fv, pv])
+        spellings = {
+            "tf.nn.depthwise_conv2d": (tf.nn.depthwise_conv2d(x, fv, [1, s, s, 1], "VALID"), want),
+            "keras.layers.DepthwiseConv2D": (dw(x), want),
+            "keras.ops.depthwise_conv": (keras.ops.depthwise_conv(x, fv, strides=s, padding="valid"), want),
+            "tf.nn.separable_conv2d": (tf.nn.separable_conv2d(x, fv, pv, [1, s, s, 1], "VALID"), want @ pv[0, 0]),
+            "keras.layers.SeparableConv2D": (sp(x), want @ pv[0, 0]),
+        }
+        for name, (got, w) in spellings.items():
+            assert_close(got, w, tolerance=TOL, call=f"{name}(strides={s}, VALID)")
