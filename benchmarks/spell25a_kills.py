@@ -152,7 +152,9 @@ SPELL25A_OWN = {k: _ALL[k] for k in [
     "batch-norm-no-offset-forgets-inv", "uniform-traced-scale-ignores-minval",
     "stateless-uniform-tensor-bounds-scale-by-max", "stateless-normal-tensor-moments-swapped",
     "normal-array-moments-swapped", "batch-jacobian-row-from-second-dim", "resource-gather-grad-indices-not-flattened",
-    "watch-nested-dict-ignored", "log-softmax-float16-not-promoted", "generator-replica-zero-key-unmixed"]}
+    "watch-nested-dict-ignored", "log-softmax-float16-not-promoted", "generator-replica-zero-key-unmixed",
+    "function-python-scalar-keyed-by-type", "function-dict-args-keyed-in-insertion-order",
+    "function-dict-args-rebuilt-sorted"]}
 OWN = SPELL25A_OWN
 
 #: Bugs written the same way that the suite already killed, with the first killing test (`--targeted`).
