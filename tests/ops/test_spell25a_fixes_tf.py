@@ -6,7 +6,10 @@
 - a tf.function binds the defaults of the parameters a call leaves out into its arguments (FunctionType
   canonicalization), so a NumPy default reaches the Python as a tensor of its dtype, like a NumPy argument
   passed explicitly: simdist passed the NumPy value itself (a float64 default used as a float32 op's bound is
-  TF's ValueError; a Python default stays a Python value).
+  TF's ValueError; a Python default stays a Python value);
+- a non-persistent tape's jacobian or batch_jacobian asked inside its `with` block stops its recording, as
+  `gradient` does (TF's jacobian calls gradient): simdist left the released tape on the thread's tape stack,
+  so every later op was recorded and a later tf.function's branches ran their Python on every call.
 
 Values, dtypes, shapes and error classes compared case by case (case_results.Table). Needs the `tf` extra.
 """
@@ -76,6 +79,39 @@ def _default_keyword_only(tf: Any) -> Any:
     return [f(tf.constant([1.0, 2.0])), f(tf.constant([1.0, 2.0]), scale=2.0)]
 
 
+def _jacobian_inside(kind: str) -> Any:
+    def case(tf: Any) -> Any:
+        runs = []
+
+        @tf.function
+        def f(t):
+            def yes():
+                runs.append("true")
+                return t * 2.0
+
+            def no():
+                runs.append("false")
+                return t
+            return tf.cond(tf.reduce_sum(t) > 0, yes, no)
+
+        x = tf.constant([[1.0, 2.0], [3.0, -1.0]])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+            jac = tape.jacobian(y, x) if kind == "jacobian" else tape.batch_jacobian(y, x)
+            after = x * 3.0     # (not recorded: the tape stopped)
+        out = [jac, f(x), f(x + 1.0), f(x - 1.0)]
+        try:
+            tape.gradient(after, x)
+        except RuntimeError as e:
+            out.append(type(e).__name__)
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            z = tf.reduce_sum(x * x * x)
+        return out + [t2.gradient(z, x), runs]
+    return case
+
+
 CASES = {
     "truncated_normal/mean ndarray (3,), stddev ndarray (3,)": _truncated(_M, _S),
     "truncated_normal/mean tensor (3,), stddev float": _truncated(lambda tf: tf.constant(_M), 2.0),
@@ -87,6 +123,8 @@ CASES = {
     "function/NumPy defaults are tensors, Python defaults stay": _default_types,
     "function/a float64 NumPy default as a float32 bound": _default_as_float32_bound,
     "function/a keyword-only NumPy default": _default_keyword_only,
+    "tape/jacobian inside a non-persistent tape's block": _jacobian_inside("jacobian"),
+    "tape/batch_jacobian inside a non-persistent tape's block": _jacobian_inside("batch_jacobian"),
 }
 
 TABLE = case_results.Table(__file__, CASES, re.compile(r"(?!)()"))
@@ -105,6 +143,11 @@ def test_truncated_normal_tensor_and_array_moments_match_tf(tf_results: dict[int
 @pytest.mark.clause("function.symbolic-tensors")
 def test_function_numpy_defaults_are_tensors_as_on_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("function/"))
+
+
+@pytest.mark.clause("autodiff.jacobian")
+def test_jacobian_inside_a_non_persistent_tape_stops_its_recording(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("tape/"))
 
 
 if __name__ == "__main__":  # TF worker
