@@ -7,7 +7,8 @@ strides=None, Strategy.reduce(axis=...) of a non-distributed value, ... Plant ea
 committed package and run a slice of the conformance suite against it (simdist backend; suite_kills.py's
 plant-and-run).
 
-    python benchmarks/spell25a_kills.py [--targeted|--new] ID [ID ...]   # own:NAME, own (SPELL25A_OWN), screened, baseline
+    python benchmarks/spell25a_kills.py [--targeted|--new] ID [ID ...]
+    # ID: own:NAME, own (SPELL25A_OWN), screened, all, baseline
 
 `--targeted` (the default) runs the suite modules, other than the spell25a modules, that name one of the
 mutant's API strings (API below, found by grep when the script runs): the "before" figure; `--new` only the
@@ -161,7 +162,8 @@ OWN = SPELL25A_OWN
 SCREENED = {
     "dropout-tensor-rate-multiplies-keep":
         "test_sweep24a_nn.py::test_sweep24a_dropout_gradient_is_the_kept_mask_over_one_minus_rate",
-    "embedding-max-norm-over-ids-dims": "test_blind5_gaps.py::test_blind5_embedding_lookup_max_norm_clips_each_rows_l2_norm",
+    "embedding-max-norm-over-ids-dims":
+        "test_blind5_gaps.py::test_blind5_embedding_lookup_max_norm_clips_each_rows_l2_norm",
     "softmax-axis-moved-not-swapped": "test_options_training.py::test_options_nn_and_math_axes_keepdims_and_scans",
     "reduce-axis-plain-value-counted-once": "test_reduce.py::test_plain_tensor_multi_replica",
     "pool-strides-default-to-window": "test_op_gap3_rules.py::test_space_to_batch_compositions",

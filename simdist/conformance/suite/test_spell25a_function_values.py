@@ -88,8 +88,8 @@ _BASE = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]], np.float32)
 def test_spell25a_distributed_values_every_spelling(backend, tf, replicas):
     """MirroredStrategy(n): values_from_function gives replica r the component BASE * (r + 1) + n, with
     ValueContext(r, n); experimental_local_results lists them; strategy.run(x * 2) doubles them; gather along
-    axis 0 and 1 concatenates them; reduce SUM/MEAN (ReduceOp; the values' also as strings) over axis None, 0 and -1 of the
-    values, of run's result and of a plain tensor (every replica's component) equal NumPy's; the default
+    axis 0 and 1 concatenates them; reduce SUM/MEAN (ReduceOp; the values' also as strings) over axis None, 0
+    and -1 of the values, of run's result and of a plain tensor (every replica's component) equal NumPy's; the default
     strategy's values_from_function is the value for ValueContext(0, 1)."""
     strategy = backend.make_strategy("mirrored", replicas)
     seen = []
@@ -131,5 +131,6 @@ def test_spell25a_distributed_values_every_spelling(backend, tf, replicas):
     default = tf.distribute.get_strategy()
     got = default.experimental_distribute_values_from_function(
         lambda ctx: (ctx.replica_id_in_sync_group, ctx.num_replicas_in_sync))
-    assert_true(tuple(int(v) for v in got) == (0, 1), f"the default strategy's ValueContext is {got}, but should be (0, 1)",
+    assert_true(tuple(int(v) for v in got) == (0, 1),
+                f"the default strategy's ValueContext is {got}, but should be (0, 1)",
                 call="default strategy experimental_distribute_values_from_function")

@@ -42,7 +42,8 @@ EPS = 1e-3
 def _bn(x, mean, var, off, scale, eps=EPS):
     x, mean, var = (np.asarray(v, np.float64) for v in (x, mean, var))
     y = (x - mean) / np.sqrt(var + eps)
-    return y * (1.0 if scale is None else np.asarray(scale, np.float64)) + (0.0 if off is None else np.asarray(off, np.float64))
+    y = y * (1.0 if scale is None else np.asarray(scale, np.float64))
+    return y + (0.0 if off is None else np.asarray(off, np.float64))
 
 
 @clause("ops.nn-statistics")

@@ -57,7 +57,8 @@ def test_spell25a_jacobians_every_spelling_agree_with_numpy(tf):
     bj, fj = _batch_jac(), _full_jac()
     # (persistent, experimental_use_pfor, asked inside the with block): four of the six meaningful modes, every
     # spelling in the first, three in the others (TF's pfor traces are slow)
-    for persistent, pfor, inside in ((False, True, False), (False, True, True), (True, False, True), (True, True, False)):
+    modes = ((False, True, False), (False, True, True), (True, False, True), (True, True, False))
+    for persistent, pfor, inside in modes:
         how = f"persistent={persistent}, experimental_use_pfor={pfor}, {'inside' if inside else 'after'} the with"
         asks = ("batch_jacobian rank 3", "batch_jacobian rank 2", "jacobian", "jacobian of [x]", "jacobian of {'x': x}")
         for ask in (asks if not persistent and not inside else asks[::2]):
@@ -165,7 +166,8 @@ def test_spell25a_gathered_rows_gradient_every_spelling(tf, keras):
     sum(W * p): the gradient densified (tf.convert_to_tensor) equals NumPy's scatter-add of R's rows (plus W),
     an IndexedSlices' indices are flat (rank 1, one per row), and an SGD(1.0) step moves a variable by it."""
     w = np.linspace(-1.0, 1.0, 15, dtype=np.float32).reshape(5, 3)
-    lookups = {"tf.gather": lambda p, i: tf.gather(p, i), "tf.nn.embedding_lookup": lambda p, i: tf.nn.embedding_lookup(p, i)}
+    lookups = {"tf.gather": lambda p, i: tf.gather(p, i),
+               "tf.nn.embedding_lookup": lambda p, i: tf.nn.embedding_lookup(p, i)}
     for idx in (_IDX1, _IDX2):
         up = _upstream(idx.shape + (3,))
         for lname in ("tf.gather", "tf.nn.embedding_lookup", "keras.layers.Embedding"):
