@@ -39,9 +39,10 @@ def expand(ids: list[str], groups: dict[str, list[str]]) -> list[str]:
     return out
 
 
-def run(m: Any, k: str, every_failure: bool = False) -> str:
+def run(m: Any, k: str, every_failure: bool = False, workers: int = 0) -> str:
     """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the suite's `-k k`.
-    `every_failure` runs the whole slice and names every failing test; otherwise it stops at the first."""
+    `every_failure` runs the whole slice and names every failing test; otherwise it stops at the first.
+    `workers` > 0 runs the slice on that many xdist workers."""
     with tempfile.TemporaryDirectory(prefix="suitekill") as d:
         work = Path(d)
         # the committed package (git archive HEAD), so edits to the working tree during a run do not leak in;
@@ -60,6 +61,8 @@ def run(m: Any, k: str, every_failure: bool = False) -> str:
         env = dict(os.environ, PYTHONPATH=str(work))
         env.pop("SIMDIST_CONFORMANCE_BACKEND", None)
         stop = [] if every_failure else ["-x"]
+        if workers:
+            stop += ["-n", str(workers)]
         p = subprocess.run([sys.executable, "-m", "simdist.conformance", "--backend", "simdist", "-q", "-k", k,
                             "--", *stop, "-p", "no:cacheprovider", "-W", "ignore"], cwd=work, env=env,
                            capture_output=True, text=True, timeout=1800)

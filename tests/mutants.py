@@ -1923,9 +1923,13 @@ TRAINING_BATCH10: list[Mutant] = [
        "a variable with overwrite_with_gradient=True is updated by the optimizer's rule instead of taking the gradient"),
     # the tape
     _t("tape-jacobian-releases-persistent", "state", "simdist/runtime/autodiff/tape.py",
-       "        if not self._persistent:\n            self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n"
+       "        if not self._persistent:\n            if self._recording:   # (TF's jacobian calls `gradient`, which stops "
+       "a non-persistent tape's recording)\n                self._pop_tape()\n"
+       "            self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n"
        "            tape.release()\n            self._tape = None\n        out = []\n",
-       "        if True:\n            self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n"
+       "        if True:\n            if self._recording:   # (TF's jacobian calls `gradient`, which stops "
+       "a non-persistent tape's recording)\n                self._pop_tape()\n"
+       "            self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n"
        "            tape.release()\n            self._tape = None\n        out = []\n",
        "GradientTape.jacobian releases a persistent tape: a later gradient or jacobian raises"),
     # Keras's dtype promotion

@@ -59,7 +59,7 @@ class Function:
             from simdist.tf import _signature
             args, kwargs = _signature.bind(self.python_function, self.input_signature, args, kwargs)
         else:
-            args, kwargs = _numpy_as_tensors(args, kwargs)
+            args, kwargs = _numpy_as_tensors(args, self._with_numpy_defaults(args, kwargs))
         from simdist.runtime import symbolic
         # (a first call of its kind is a trace: when it raises, TF's graph with its variable writes
         # never runs, so the writes the Python made are undone)
@@ -173,6 +173,31 @@ class Function:
         if traces is None:
             traces = self._random_traces = {}
         return random_graphs.scope(traces, key)
+
+    def _with_numpy_defaults(self, args: tuple, kwargs: dict) -> dict:
+        """kwargs plus the NumPy defaults of the parameters the call leaves out: TF binds a call's
+        defaults into its arguments (FunctionType canonicalization), so a NumPy default reaches the
+        Python as a tensor, like a NumPy argument (function.symbolic-tensors)."""
+        found = self.__dict__.get("_np_defaults")
+        if found is None:
+            import inspect
+            try:
+                params = inspect.signature(self.python_function).parameters.values()
+                found = tuple(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                              and p.default is not p.empty and _has_numpy(p.default))
+            except (TypeError, ValueError):
+                found = ()
+            self._np_defaults = found
+        if not found:
+            return kwargs
+        import inspect
+        try:
+            given = inspect.signature(self.python_function).bind_partial(*args, **kwargs).arguments
+        except TypeError:
+            return kwargs      # (the call raises Python's error)
+        params = inspect.signature(self.python_function).parameters
+        missing = {n: params[n].default for n in found if n not in given}
+        return {**kwargs, **missing} if missing else kwargs
 
     def _positional(self) -> int:
         """How many positional parameters the Python function has when a call with that many
@@ -350,6 +375,7 @@ class Function:
         state.pop("_created_variables", None)
         state.pop("_first_created", None)
         state.pop("_npos", None)
+        state.pop("_np_defaults", None)
         state.pop("_trace_keys", None)
         return state
 

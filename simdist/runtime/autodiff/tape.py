@@ -396,6 +396,8 @@ class GradientTape:
             for k, gk in enumerate(g):
                 rows[k].append(None if gk is None else _dense(gk))
         if not self._persistent:
+            if self._recording:   # (TF's jacobian calls `gradient`, which stops a non-persistent tape's recording)
+                self._pop_tape()
             self._watched_variables = tuple(in_creation_order(tape.watched_vars))
             tape.release()
             self._tape = None
@@ -437,6 +439,8 @@ class GradientTape:
                 g = backprop.imperative_grad(tape, [y], [source], None, unconnected, taped_sources=True)[0]
             cols.append(None if g is None else _dense(g))
         if not self._persistent:
+            if self._recording:   # (TF's jacobian calls `gradient`, which stops a non-persistent tape's recording)
+                self._pop_tape()
             self._watched_variables = tuple(in_creation_order(tape.watched_vars))
             tape.release()
             self._tape = None

@@ -209,13 +209,19 @@ def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtyp
     shp = _check_shape(shape_arg(shape), "RandomStandardNormal")
     dt = _float_dtype(dtype, mean, stddev, "RandomStandardNormal")
     if not (_number(mean) and _number(stddev)):   # TF's rnd * stddev + mean: arrays broadcast against the draw
-        from simdist.runtime.ops import math
-        from simdist.runtime.tensor import convert_to_tensor
-        m, sd = convert_to_tensor(mean, dtype=dt), convert_to_tensor(stddev, dtype=dt)
-        r = dispatch.execute(NORMAL, (), {"shape": shp, "mean": 0.0, "stddev": 1.0, "dtype": dt, **_seed_attrs(seed)})
-        return math.add(math.multiply(r, sd), m)
+        return _moments_applied(NORMAL, shp, mean, stddev, dt, seed)
     return dispatch.execute(NORMAL, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
                                          "dtype": dt, **_seed_attrs(seed)})
+
+
+def _moments_applied(op: Any, shp: tuple[int, ...], mean: Any, stddev: Any, dt: dtypes.DType, seed: Any) -> Tensor:
+    """random_ops' `rnd * stddev + mean` as ops (a standard draw of `op`, then Mul and Add): a tensor or
+    array mean/stddev broadcasts against the draw, and the tape differentiates it."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.tensor import convert_to_tensor
+    m, sd = convert_to_tensor(mean, dtype=dt), convert_to_tensor(stddev, dtype=dt)
+    r = dispatch.execute(op, (), {"shape": shp, "mean": 0.0, "stddev": 1.0, "dtype": dt, **_seed_attrs(seed)})
+    return math.add(math.multiply(r, sd), m)
 
 
 def _number(v: Any) -> bool:
@@ -333,9 +339,12 @@ NotDifferentiable("TruncatedNormal")
 
 def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32,
                      seed: int | None = None, name: str | None = None) -> Tensor:
-    """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean."""
+    """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean. A tensor
+    or an array mean/stddev is TF's `rnd * stddev + mean` (broadcast against the draw, differentiable)."""
     shp = _check_shape(shape_arg(shape), "TruncatedNormal")
     dt = _float_dtype(dtype, mean, stddev, "TruncatedNormal")
+    if not (_number(mean) and _number(stddev)):
+        return _moments_applied(TRUNCATED, shp, mean, stddev, dt, seed)
     return dispatch.execute(TRUNCATED, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
                                             "dtype": dt, **_seed_attrs(seed)})
 
