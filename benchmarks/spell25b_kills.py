@@ -1,0 +1,180 @@
+"""Does the suite kill bugs planted in a *second spelling* of a Keras training rule (losses, metrics, layers,
+optimizers, the fit loop, callbacks) -- a rule the suite tests through one spelling of the call, the bug in
+another? Plant each (one of OWN below, not in the catalogue) in a private copy of the committed package and run a
+slice of the conformance suite against it (simdist backend), every failing test listed (suite_kills.py's
+plant-and-run).
+
+    python benchmarks/spell25b_kills.py [--targeted|--new] ID [ID ...]   # own:NAME, own (SPELL25B_OWN), baseline
+
+`--targeted` (the default) runs the suite modules other than the spell25b ones that name the mutant's API
+(TARGETS below: the modules naming one of its API strings, found by grep when the script runs), the "before"
+figure; `--new` only the spell25b modules, the "after" figure.
+
+The bugs were written (2026-12-02, session 25) before any spell25b test. Each sits in one spelling of a rule
+whose other spelling the suite tests (a dataset's class_weight beside the arrays', a column of labels beside a
+vector, evaluate's partial batch beside fit's full ones, the function beside the metric class, a Loss instance
+as a metric beside a string, several excluded names beside one, a config round trip beside the constructor, an
+explicit mask beside a propagated one, training that runs out its epochs beside one stopped early), and each is
+observable on TF 2.21 (the spell25b test that kills it passes there). Of those written, the ones the targeted
+modules already killed are CAUGHT_BEFORE; the rest are SPELL25B_OWN.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from suite_kills import expand as _expand, find as _find, mutants, run as _run
+
+_SUITE = Path(__file__).resolve().parents[1] / "simdist" / "conformance" / "suite"
+_K = "simdist/keras/"
+
+
+def _m(mid: str, kind: str, path: str, old: str, new: str, why: str, count: int = 1) -> mutants.Mutant:
+    return mutants.Mutant(mid, kind, _K + path, old, new, why, count=count, layer="training")
+
+
+#: Every bug written (named last in `why`: the spelling that hides it).
+_WRITTEN = {m.id: m for m in [
+    _m("acc-column-labels-categorical", "spelling", "trainers/compile_utils.py",
+       "    is_sparse = len(ts) < len(ps) or (y_t_last == 1 and y_p_last is not None and y_p_last > 1)\n",
+       "    is_sparse = len(ts) < len(ps)\n",
+       "compile(metrics=['accuracy']) (and loss='crossentropy') takes integer labels of shape (n, 1) beside an "
+       "(n, classes) output for one-hot (CategoricalAccuracy: argmax of a column, always class 0) (hidden: labels "
+       "of shape (n,))"),
+    _m("class-weight-dataset-float-labels-truncated", "spelling", "trainers/data_adapter.py",
+       "            y_classes = tf.cast(tf.round(y), tf.int32)",
+       "            y_classes = tf.cast(y, tf.int32)",
+       "fit(Dataset, class_weight=...) truncates float labels to a class (1.6 -> 1), where Keras rounds (1.6 -> 2) "
+       "(hidden: arrays and PyDataset round in class_weight_to_sample_weights)"),
+    _m("class-weight-dataset-column-labels-argmax", "spelling", "trainers/data_adapter.py",
+       "            if y.shape[-1] is not None and y.shape[-1] > 1:",
+       "            if y.shape[-1] is not None and y.shape[-1] >= 1:",
+       "fit(Dataset, class_weight=...) takes labels of shape (n, 1) for one-hot: argmax of a column, every sample "
+       "weighs class 0's weight (hidden: one-hot or (n,) labels in a dataset, (n, 1) labels in arrays)"),
+    _m("evaluate-loss-unweighted-batches", "spelling", "trainers/trainer.py",
+       "        self._loss_tracker.update_state(unscale_loss_for_distribution(loss),\n"
+       "                                        sample_weight=tf.shape(_first_leaf(x))[0])\n"
+       "        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)\n\n    def predict_step",
+       "        self._loss_tracker.update_state(unscale_loss_for_distribution(loss))\n"
+       "        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)\n\n    def predict_step",
+       "evaluate()'s (and validation's) loss is the plain mean of the batches' losses, not weighted by their sizes "
+       "(hidden: fit's train_step weighs them; batches of equal size)"),
+    _m("early-stopping-restores-only-when-stopped", "spelling", "callbacks/early_stopping.py",
+       "        if self.restore_best_weights and self.best_weights is not None:",
+       "        if self.stopped_epoch > 0 and self.restore_best_weights and self.best_weights is not None:",
+       "EarlyStopping(restore_best_weights=True) restores the best epoch's weights only when it stopped training "
+       "(tf.keras 2's rule); Keras 3 restores them at the end of training either way (hidden: training stopped "
+       "early)"),
+    _m("sparse-top-k-function-column-shape", "spelling", "metrics/accuracy_metrics.py",
+       "    matches = ops.cast(matches, config.floatx())\n"
+       "    return matches if org_shape is None else tf.reshape(matches, org_shape)",
+       "    matches = ops.cast(matches, config.floatx())\n    return matches",
+       "keras.metrics.sparse_top_k_categorical_accuracy (the function) of labels (n, 1) returns (n,), not the "
+       "labels' shape (n, 1) (hidden: the metric class averages either shape; labels of shape (n,))"),
+    _m("exclude-weight-decay-first-name-only", "spelling", "optimizers/base_optimizer.py",
+       'self._exclude_from_weight_decay_pattern = re.compile("|".join(sorted(set(var_names)))) if var_names else None',
+       "self._exclude_from_weight_decay_pattern = re.compile(var_names[0]) if var_names else None",
+       "exclude_from_weight_decay(var_names=[a, b]) excludes only the variables named like the first name (hidden: "
+       "one name, or var_list)"),
+    _m("validation-split-rounds-up", "spelling", "trainers/data_adapter.py",
+       "    split_at = int(math.floor(batch_dim * (1.0 - validation_split)))",
+       "    split_at = int(math.ceil(batch_dim * (1.0 - validation_split)))",
+       "fit(validation_split=s) keeps ceil(n * (1 - s)) training samples, not floor (hidden: n * s an integer)"),
+    _m("xent-config-drops-axis", "spelling", "losses/losses.py",
+       '        config.update({"from_logits": self.from_logits, "label_smoothing": self.label_smoothing, '
+       '"axis": self.axis})',
+       '        config.update({"from_logits": self.from_logits, "label_smoothing": self.label_smoothing})',
+       "BinaryCrossentropy's and CategoricalCrossentropy's get_config leave `axis` out: from_config(get_config()) "
+       "and a saved model's loss fall back to axis=-1 (hidden: the constructor; axis=-1)", count=2),
+    _m("metric-from-loss-instance-no-direction", "spelling", "metrics/reduction_metrics.py",
+       "        if fn in losses.ALL_OBJECTS or type(fn) in losses.ALL_OBJECTS:",
+       "        if fn in losses.ALL_OBJECTS:",
+       "a Loss instance given as a metric (compile(metrics=[keras.losses.MeanSquaredError()])) has no direction: "
+       "ModelCheckpoint/EarlyStopping mode='auto' on it raise (hidden: the loss function or a metric class)"),
+    _m("explicit-mask-overridden-by-input-mask", "spelling", "layers/layer.py",
+       '        if "mask" in call_spec.argument_names and call_spec.arguments_dict["mask"] is None:',
+       '        if "mask" in call_spec.argument_names:',
+       "a layer called with an explicit mask= on a tensor that carries a Keras mask (from Embedding(mask_zero)) "
+       "uses the tensor's mask, where Keras keeps the explicit one (hidden: either mask alone)"),
+    _m("r2-count-per-batch", "spelling", "metrics/r2_score.py",
+       "        self.count.assign(self.count + tf.reduce_sum(sample_weight, axis=0))",
+       "        self.count.assign(tf.reduce_sum(sample_weight, axis=0))",
+       "R2Score counts only the last update_state's samples in the mean of y_true (hidden: one update_state "
+       "call)"),
+    _m("iou-confusion-per-batch", "spelling", "metrics/iou_metrics.py",
+       "        self.total_cm.assign(self.total_cm + current)",
+       "        self.total_cm.assign(current)",
+       "the IoU metrics keep only the last update_state's confusion matrix (hidden: one update_state call)"),
+]}
+
+#: Written but already killed by the suite's targeted modules before any spell25b test: not counted.
+CAUGHT_BEFORE: tuple[str, ...] = ()
+#: The bugs that survived the targeted modules before the spell25b modules: the figure's denominator.
+SPELL25B_OWN = {k: m for k, m in _WRITTEN.items() if k not in CAUGHT_BEFORE}
+
+#: Per mutant, the public calls whose suite modules exercise its line (grep strings).
+API = {
+    "acc-column-labels-categorical": ['"accuracy"', '"acc"', "'accuracy'", "'acc'", '"crossentropy"', '"ce"'],
+    "class-weight-dataset-float-labels-truncated": ["class_weight"],
+    "class-weight-dataset-column-labels-argmax": ["class_weight"],
+    "evaluate-loss-unweighted-batches": [".evaluate(", "validation_data", "validation_split"],
+    "early-stopping-restores-only-when-stopped": ["restore_best_weights"],
+    "sparse-top-k-function-column-shape": ["top_k_categorical_accuracy", "TopKCategoricalAccuracy"],
+    "exclude-weight-decay-first-name-only": ["exclude_from_weight_decay"],
+    "validation-split-rounds-up": ["validation_split"],
+    "xent-config-drops-axis": ["BinaryCrossentropy", "CategoricalCrossentropy"],
+    "metric-from-loss-instance-no-direction": ["ModelCheckpoint", "EarlyStopping", "ReduceLROnPlateau"],
+    "explicit-mask-overridden-by-input-mask": ["mask_zero", "mask="],
+    "r2-count-per-batch": ["R2Score", "r2_score"],
+    "iou-confusion-per-batch": ["IoU(", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU"],
+}
+
+
+def _modules(strings: list[str]) -> list[str]:
+    """The suite modules (not spell25b's) that name one of `strings`, themselves or through a case table they
+    import (a non-test module of the suite naming it)."""
+    tables = [p.stem for p in sorted(_SUITE.glob("*.py")) if not p.name.startswith(("test_", "__"))
+              and any(s in p.read_text(encoding="utf-8") for s in strings)]
+    out = []
+    for p in sorted(_SUITE.glob("test_*.py")):
+        if "spell25b" in p.name:
+            continue
+        text = p.read_text(encoding="utf-8")
+        if any(s in text for s in strings) or any(re.search(rf"^\s*(from|import)\s.*\b{t}\b", text, re.M)
+                                                  for t in tables):
+            out.append(p.stem)
+    return out
+
+
+def targets(mid: str) -> str:
+    return " or ".join(_modules(API[mid]))
+
+
+def find(mid: str) -> mutants.Mutant:
+    return _find(mid, _WRITTEN)
+
+
+def run(m: mutants.Mutant | None, how: str = "--targeted") -> str:
+    """Plant `m` (None: nothing, the baseline, which must pass) in a copy and run the slice `how` names:
+    --new the spell25b modules, --targeted (the default) the other modules that call `m`'s API."""
+    if how == "--new":
+        k = "spell25b"
+    elif m is None:
+        k = " or ".join(sorted({t for mid in SPELL25B_OWN for t in _modules(API[mid])}))
+    else:
+        k = targets(m.id)
+    return _run(m, k, every_failure=how == "--new")
+
+
+def expand(ids: list[str]) -> list[str]:
+    return _expand(ids, {"own": [f"own:{k}" for k in SPELL25B_OWN],
+                         "all": [f"own:{k}" for k in _WRITTEN]})
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    how = next((a for a in args if a.startswith("--")), "--targeted")
+    for mid in expand([a for a in args if not a.startswith("--")]):
+        print(f"{mid}: {run(None if mid == 'baseline' else find(mid), how)}", flush=True)
