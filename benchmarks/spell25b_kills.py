@@ -107,6 +107,43 @@ _WRITTEN = {m.id: m for m in [
        "        self.total_cm.assign(self.total_cm + current)",
        "        self.total_cm.assign(current)",
        "the IoU metrics keep only the last update_state's confusion matrix (hidden: one update_state call)"),
+    _m("gelu-activation-approximate-default", "spelling", "activations.py",
+       "def gelu(x: Any, approximate: bool = False) -> Any:",
+       "def gelu(x: Any, approximate: bool = True) -> Any:",
+       "keras.activations.gelu (and activation='gelu') defaults to the tanh approximation, keras.ops.gelu's default "
+       "(hidden: keras.ops.gelu and tf.nn.gelu, an explicit approximate=)"),
+    _m("leaky-relu-activation-default-slope", "spelling", "activations.py",
+       "def leaky_relu(x: Any, negative_slope: float = 0.2) -> Any:",
+       "def leaky_relu(x: Any, negative_slope: float = 0.3) -> Any:",
+       "keras.activations.leaky_relu (and activation='leaky_relu') defaults to the LeakyReLU layer's slope 0.3, not "
+       "0.2 (hidden: the layer, an explicit negative_slope)"),
+    _m("functional-dict-inputs-sorted-keys", "spelling", "models/functional.py",
+       "                inputs = [inputs[i.name] for i in flat]",
+       "                inputs = [inputs[k] for k in sorted(inputs)]",
+       "a functional model built on a LIST of Inputs and called (or fit) with a dict keyed by the inputs' names "
+       "takes the dict's values in sorted key order, not by name (hidden: a list, or names already sorted)"),
+    _m("lr-setter-keeps-variable", "spelling", "optimizers/base_optimizer.py",
+       "            if isinstance(self._learning_rate, OptimizerVariable):\n"
+       "                self._variables.remove(self._learning_rate)\n",
+       "",
+       "setting `optimizer.learning_rate = schedule` (or a callable) keeps the old learning-rate variable among "
+       "optimizer.variables (hidden: a schedule given to the constructor)"),
+    _m("cosine-similarity-metric-direction-down", "spelling", "metrics/regression_metrics.py",
+       '        self._direction = "up"',
+       '        self._direction = "down"',
+       "the CosineSimilarity METRIC is minimised by mode='auto' callbacks like the loss of that name (hidden: the "
+       "metrics whose direction the suite checks, accuracy and mae)"),
+    _m("optimizer-lr-accepts-int", "spelling", "optimizers/base_optimizer.py",
+       "            if not isinstance(learning_rate, float):",
+       "            if not isinstance(learning_rate, (float, int)):",
+       "an optimizer accepts an int learning rate (SGD(learning_rate=1)), which Keras 3.15 refuses (hidden: float "
+       "learning rates)"),
+    _m("decay-schedule-config-drops-staircase", "spelling", "optimizers/schedules.py",
+       '                "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}',
+       '                "decay_rate": self.decay_rate, "name": self.name}',
+       "ExponentialDecay's and InverseTimeDecay's get_config leave `staircase` out: an optimizer's "
+       "from_config(get_config()) (or a saved model's) decays smoothly (hidden: the constructor; staircase=False)",
+       count=2),
 ]}
 
 #: Written but already killed by the suite's targeted modules before any spell25b test: not counted.
@@ -128,6 +165,15 @@ API = {
     "metric-from-loss-instance-no-direction": ["ModelCheckpoint", "EarlyStopping", "ReduceLROnPlateau"],
     "explicit-mask-overridden-by-input-mask": ["mask_zero", "mask="],
     "r2-count-per-batch": ["R2Score", "r2_score"],
+    "gelu-activation-approximate-default": ["gelu"],
+    "leaky-relu-activation-default-slope": ["leaky_relu", "LeakyReLU"],
+    "functional-dict-inputs-sorted-keys": ["Model("],
+    "lr-setter-keeps-variable": ["learning_rate = ", ".learning_rate="],
+    "cosine-similarity-metric-direction-down": ["CosineSimilarity", "cosine_similarity", "EarlyStopping",
+                                                "ModelCheckpoint", "ReduceLROnPlateau"],
+    "optimizer-lr-accepts-int": ["Argument `learning_rate`", "should be float", "learning_rate=1)", "learning_rate=1,",
+                                 "SGD(1)", "SGD(1,", "Adam(1)", "Adam(1,"],
+    "decay-schedule-config-drops-staircase": ["ExponentialDecay", "InverseTimeDecay", "staircase"],
     "iou-confusion-per-batch": ["IoU(", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU"],
 }
 
