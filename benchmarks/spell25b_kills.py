@@ -144,6 +144,46 @@ _WRITTEN = {m.id: m for m in [
        "ExponentialDecay's and InverseTimeDecay's get_config leave `staircase` out: an optimizer's "
        "from_config(get_config()) (or a saved model's) decays smoothly (hidden: the constructor; staircase=False)",
        count=2),
+    _m("exclude-weight-decay-full-name-match", "spelling", "optimizers/base_optimizer.py",
+       "return not (pattern is not None and re.search(pattern, variable.name) is not None)",
+       "return not (pattern is not None and re.fullmatch(pattern, variable.name) is not None)",
+       "exclude_from_weight_decay(var_names=...) excludes only variables whose whole name matches, where Keras "
+       "excludes any name containing one of them (re.search) (hidden: names given in full)"),
+    _m("dict-targets-sorted-keys", "spelling", "trainers/compile_utils.py",
+       "            y_true = [y_true[n] for n in self.output_names]",
+       "            y_true = [y_true[n] for n in sorted(self.output_names)]",
+       "fit/evaluate of a list-output functional model with targets given as a dict keyed by output names pairs "
+       "them in sorted key order, not by name (hidden: targets as a list, or output names already sorted)"),
+    _m("loss-weights-dict-sorted-names", "spelling", "trainers/compile_utils.py",
+       "            keys = sorted(y_pred) if isinstance(y_pred, dict) else list(names or [])",
+       "            keys = sorted(y_pred) if isinstance(y_pred, dict) else sorted(names or [])",
+       "compile(loss=<one loss or a list>, loss_weights=<dict by output name>) on a list-output model weighs the "
+       "outputs in sorted name order (hidden: loss_weights as a list, a dict loss, names already sorted)"),
+    _m("output-loss-tracker-eager-unweighted", "spelling", "trainers/compile_utils.py",
+       "rows = None if traced.batch_dim_unknown() else tf.shape(flat_pred[i])[0]",
+       "rows = None",
+       "a multi-output model's per-output loss trackers count every batch once also when run eagerly, where Keras "
+       "weighs them by the batch's rows (hidden: traced steps, where Keras too counts batches; full batches)"),
+    _m("apply-mask-mean-reduction-unscaled", "spelling", "losses/loss.py",
+       '    if reduction in ("mean", "sum_over_batch_size"):\n        total = ops.prod_of_shape(mask, dtype)',
+       '    if reduction == "sum_over_batch_size":\n        total = ops.prod_of_shape(mask, dtype)',
+       "a masked loss (ignore_class, a Keras mask) under reduction='mean' divides by all entries, not the valid "
+       "ones as 'sum_over_batch_size' does (hidden: the default reduction)"),
+    _m("bn-frozen-uses-batch-statistics", "spelling", "layers/normalization.py",
+       "        if training and self.trainable:",
+       "        if training:",
+       "BatchNormalization with trainable=False normalises by the batch's statistics (and updates the moving ones) "
+       "when called with training=True, as inside fit (hidden: a trainable layer, or inference calls)"),
+    _m("loss-weights-int-scalar-refused", "spelling", "trainers/compile_utils.py",
+       "        elif isinstance(loss_weights, (int, float)):",
+       "        elif isinstance(loss_weights, float):",
+       "compile(loss_weights=2) (an int scalar) is taken for a list of weights and fails, where Keras weighs every "
+       "output by it (hidden: float scalars, lists, dicts)"),
+    _m("metrics-dict-sorted-output-names", "spelling", "trainers/compile_utils.py",
+       "                flat_metrics = [metrics.get(name) for name in output_names]",
+       "                flat_metrics = [metrics.get(name) for name in sorted(output_names)]",
+       "compile(metrics=<dict by output name>) on a list-output model gives the metrics to the outputs in sorted "
+       "name order (hidden: metrics as a list, names already sorted)"),
 ]}
 
 #: Written but already killed by the suite's targeted modules before any spell25b test: not counted.
@@ -174,6 +214,15 @@ API = {
     "optimizer-lr-accepts-int": ["Argument `learning_rate`", "should be float", "learning_rate=1)", "learning_rate=1,",
                                  "SGD(1)", "SGD(1,", "Adam(1)", "Adam(1,"],
     "decay-schedule-config-drops-staircase": ["ExponentialDecay", "InverseTimeDecay", "staircase"],
+    "exclude-weight-decay-full-name-match": ["exclude_from_weight_decay"],
+    "dict-targets-sorted-keys": ["Model(", "outputs="],
+    "loss-weights-dict-sorted-names": ["loss_weights"],
+    "output-loss-tracker-eager-unweighted": ["_loss\"]", "_loss']", "loss_weights"],
+    "apply-mask-mean-reduction-unscaled": ["reduction=\"mean\"", "reduction='mean'", "ignore_class", "REDUCTIONS",
+                                           "mask_zero"],
+    "bn-frozen-uses-batch-statistics": ["BatchNormalization"],
+    "loss-weights-int-scalar-refused": ["loss_weights"],
+    "metrics-dict-sorted-output-names": ["Model(", "metrics={"],
     "iou-confusion-per-batch": ["IoU(", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU"],
 }
 
