@@ -184,6 +184,28 @@ _WRITTEN = {m.id: m for m in [
        "                flat_metrics = [metrics.get(name) for name in sorted(output_names)]",
        "compile(metrics=<dict by output name>) on a list-output model gives the metrics to the outputs in sorted "
        "name order (hidden: metrics as a list, names already sorted)"),
+    _m("shuffle-batch-mode-permutes-all", "spelling", "trainers/data_adapter.py",
+       '            if shuffle != "batch":\n                indices = tf.random.shuffle(indices)',
+       "            indices = tf.random.shuffle(indices)",
+       "fit(shuffle='batch') permutes all the samples before cutting the batches, like shuffle=True, where Keras "
+       "keeps each batch's samples and shuffles only within it (hidden: shuffle=True or False)"),
+    _m("recompile-keeps-test-function", "spelling", "trainers/trainer.py",
+       "            self.train_function = None\n            self.test_function = None\n",
+       "            self.train_function = None\n",
+       "compile() again after an evaluate keeps the traced test step of the first compile: evaluate uses the old "
+       "loss and metrics (hidden: one compile, or fit, whose step is reset)"),
+    _m("loss-weights-paired-by-name-and-broadcast", "spelling", "trainers/compile_utils.py",
+       "        weights = self._weights_per_output(loss, loss_weights, y_pred, len(per_output))\n",
+       "        if loss_weights is None:\n            weights = [None] * len(per_output)\n"
+       "        elif isinstance(loss_weights, (int, float)):\n            weights = [loss_weights] * len(per_output)\n"
+       "        elif isinstance(loss_weights, dict):\n"
+       "            keys = sorted(y_pred) if isinstance(y_pred, dict) else list(names or [])\n"
+       "            weights = [loss_weights.get(k) for k in keys]\n"
+       "        else:\n            weights = list(loss_weights)\n",
+       "simdist's own CompileLoss before session 25 (main at 8bbca59f, found by the spell25b tests): a dict of "
+       "loss_weights beside a list loss paired by output name (Keras: flattened in sorted key order), a scalar or a "
+       "list of weights broadcast over one loss (Keras: TypeError / ValueError) (hidden: weights of the loss's "
+       "own structure, output names already sorted)"),
 ]}
 
 #: Written but already killed by the suite's targeted modules before any spell25b test: not counted.
@@ -223,6 +245,9 @@ API = {
     "bn-frozen-uses-batch-statistics": ["BatchNormalization"],
     "loss-weights-int-scalar-refused": ["loss_weights"],
     "metrics-dict-sorted-output-names": ["Model(", "metrics={"],
+    "shuffle-batch-mode-permutes-all": ["shuffle=True", "shuffle=\"batch\"", "shuffle='batch'"],
+    "recompile-keeps-test-function": ["recompil", "compile again", "compiled again", "compile twice"],
+    "loss-weights-paired-by-name-and-broadcast": ["loss_weights"],
     "iou-confusion-per-batch": ["IoU(", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU"],
 }
 
