@@ -197,3 +197,45 @@ def test_spell25b_accuracy_and_crossentropy_strings_follow_the_label_spelling(ke
         assert_close(out["accuracy"], acc, tolerance=TOL, call=call, what="accuracy")
         assert_close(out["acc"], acc, tolerance=TOL, call=call, what="acc")
         assert_close(out["loss"], ce, tolerance=TOL, call=call, what="loss")
+
+
+X8F = _RNG.integers(-4, 5, size=(8, 2)).astype(np.float32) / 2.0
+Y8F = _RNG.integers(-4, 5, size=(8, 1)).astype(np.float32) / 2.0
+
+
+@clause("keras.fit.data", ref="tf221")
+def test_spell25b_shuffle_batch_keeps_each_batchs_samples(keras):
+    """fit(shuffle="batch") shuffles only WITHIN each batch of batch_size consecutive samples, so an epoch of SGD
+    (each step's gradient a mean over its batch) ends where shuffle=False ends: NumPy's SGD over the batches
+    [0:4], [4:8]."""
+    keras.utils.set_random_seed(25)
+    w = KERNEL.astype(np.float64)
+    for b in (slice(0, 4), slice(4, 8)):
+        xb, yb = X8F[b].astype(np.float64), Y8F[b].astype(np.float64)
+        w = w - 0.1 * (2.0 / 4.0) * xb.T @ (xb @ w - yb)
+    for shuffle in ("batch", False):
+        model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, use_bias=False)])
+        model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse", run_eagerly=True)
+        model.set_weights([KERNEL])
+        model.fit(X8F, Y8F, batch_size=4, epochs=1, verbose=0, shuffle=shuffle)
+        assert_close(model.get_weights()[0], w, tolerance=TOL,
+                     call=f"fit(8 samples, batch_size=4, shuffle={shuffle!r}), SGD(0.1), one epoch", what="kernel")
+
+
+@clause("keras.fit.evaluate-inference", ref="tf221")
+def test_spell25b_a_second_compile_replaces_the_loss_and_metrics_of_evaluate(keras):
+    """compile(loss="mse", metrics=["mae"]); evaluate; compile(loss="mae", metrics=["mse"]); evaluate gives what a
+    model compiled only the second way gives (the first compile's traced steps are dropped), in NumPy's figures."""
+    err = (X5.astype(np.float64) @ KERNEL - Y5)[:, 0]
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, use_bias=False)])
+    model.set_weights([KERNEL])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    first = model.evaluate(X5, Y5, batch_size=2, verbose=0, return_dict=True)
+    model.compile(optimizer="sgd", loss="mae", metrics=["mse"])
+    second = model.evaluate(X5, Y5, batch_size=2, verbose=0, return_dict=True)
+    for call, out, (loss, metric_name, metric) in (
+            ("compile(loss='mse', metrics=['mae']).evaluate", first, ((err ** 2).mean(), "mae", np.abs(err).mean())),
+            ("then compile(loss='mae', metrics=['mse']).evaluate", second, (np.abs(err).mean(), "mse",
+                                                                            (err ** 2).mean()))):
+        assert_close(out["loss"], loss, tolerance=TOL, call=call, what="loss")
+        assert_close(out[metric_name], metric, tolerance=TOL, call=call, what=metric_name)
