@@ -104,7 +104,7 @@ def test_spell25b_evaluate_loss_over_a_partial_batch_every_spelling(keras, tf):
     batch's loss weighed by its size), however the data is spelled — evaluate(arrays), evaluate(Dataset),
     fit(validation_data=arrays / Dataset)'s val_loss, evaluate with sample weights (sum of sw * l / n)."""
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, use_bias=False)])
-    model.compile(optimizer=keras.optimizers.SGD(0.0), loss="mse", metrics=["mae"])
+    model.compile(optimizer=keras.optimizers.SGD(0.0), loss="mse", metrics=["mae"], run_eagerly=True)
     model.set_weights([KERNEL])
     err = X5.astype(np.float64) @ KERNEL.astype(np.float64) - Y5
     mse, mae = (err[:, 0] ** 2).mean(), np.abs(err[:, 0]).mean()
