@@ -206,6 +206,16 @@ _WRITTEN = {m.id: m for m in [
        "loss_weights beside a list loss paired by output name (Keras: flattened in sorted key order), a scalar or a "
        "list of weights broadcast over one loss (Keras: TypeError / ValueError) (hidden: weights of the loss's "
        "own structure, output names already sorted)"),
+    _m("metric-from-loss-function-no-direction", "spelling", "metrics/reduction_metrics.py",
+       "        if fn in losses.ALL_OBJECTS or type(fn) in losses.ALL_OBJECTS:",
+       "        if type(fn) in losses.ALL_OBJECTS:",
+       "a Keras loss FUNCTION given as a metric (compile(metrics=[keras.losses.mse])) has no direction: "
+       "mode='auto' callbacks on it raise (hidden: a metric class or its string)"),
+    _m("validation-batch-size-ignored", "spelling", "trainers/trainer.py",
+       "batch_size=validation_batch_size or batch_size,",
+       "batch_size=batch_size,",
+       "fit(validation_data=arrays, validation_batch_size=k) validates in batches of fit's batch_size (hidden: "
+       "no validation_batch_size; a validation Dataset, batched already)", count=2),
 ]}
 
 #: Written but already killed by the suite's targeted modules before any spell25b test: not counted.
@@ -248,6 +258,8 @@ API = {
     "shuffle-batch-mode-permutes-all": ["shuffle=True", "shuffle=\"batch\"", "shuffle='batch'"],
     "recompile-keeps-test-function": ["recompil", "compile again", "compiled again", "compile twice"],
     "loss-weights-paired-by-name-and-broadcast": ["loss_weights"],
+    "metric-from-loss-function-no-direction": ["ModelCheckpoint", "EarlyStopping", "ReduceLROnPlateau"],
+    "validation-batch-size-ignored": ["validation_batch_size"],
     "iou-confusion-per-batch": ["IoU(", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU"],
 }
 

@@ -213,8 +213,9 @@ def _masked_mean(v: np.ndarray, mask: np.ndarray) -> np.ndarray:
 @clause("keras.mask.propagation", ref="tf221")
 def test_spell25b_global_average_pooling_mask_every_spelling(keras, tf):
     """GlobalAveragePooling1D averages the unmasked steps, the mask coming from Embedding(mask_zero=True) (a direct
-    call, a functional model, a Sequential), from Masking(0.0), or given explicitly as mask= — and an explicit mask
-    given beside the input's own wins over it (Keras fills `mask` from the input only when it is None)."""
+    call, a functional model, a Sequential), from Masking(0.0), or given explicitly as mask= (a tensor or a NumPy
+    array) — and an explicit mask given beside the input's own wins over it (Keras fills `mask` from the input only
+    when it is None; a NumPy mask is not a tensor argument, so only that rule keeps it)."""
     emb = keras.layers.Embedding(5, 2, mask_zero=True)
     emb.build((None, 4))
     emb.set_weights([_TABLE])
@@ -232,6 +233,9 @@ def test_spell25b_global_average_pooling_mask_every_spelling(keras, tf):
         "gap(embedded, mask=tokens != 0)": (gap(plain, mask=tf.constant(_TOKENS != 0)), by_tokens),
         "gap(emb(tokens), mask=other)": (gap(emb(_TOKENS), mask=tf.constant(_OTHER_MASK)),
                                          _masked_mean(_TABLE[_TOKENS], _OTHER_MASK)),
+        "gap(emb(tokens), mask=other as NumPy)": (gap(emb(_TOKENS), mask=_OTHER_MASK),
+                                                  _masked_mean(_TABLE[_TOKENS], _OTHER_MASK)),
+        "gap(embedded, mask=tokens != 0 as NumPy)": (gap(plain, mask=_TOKENS != 0), by_tokens),
     }
     for call, (got, want) in cases.items():
         assert_close(np.asarray(got), want, tolerance=TOL, call=call, what="pooled (3, 2)")
