@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_close
+from simdist.conformance.assertions import assert_close, assert_equal
 from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
@@ -102,7 +102,8 @@ KERNEL = np.array([[0.5], [-1.0]], np.float32)
 def test_spell25b_evaluate_loss_over_a_partial_batch_every_spelling(keras, tf):
     """Five samples in batches of 2 (2, 2, 1) or 3 (3, 2): evaluate's loss is the mean over SAMPLES (each
     batch's loss weighed by its size), however the data is spelled — evaluate(arrays), evaluate(Dataset),
-    fit(validation_data=arrays / Dataset)'s val_loss, evaluate with sample weights (sum of sw * l / n)."""
+    fit(validation_data=arrays / Dataset)'s val_loss (in three validation batches: validation_batch_size=2 beside
+    fit's batch_size=5, or the Dataset's own batches), evaluate with sample weights (sum of sw * l / n)."""
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, use_bias=False)])
     model.compile(optimizer=keras.optimizers.SGD(0.0), loss="mse", metrics=["mae"], run_eagerly=True)
     model.set_weights([KERNEL])
@@ -126,7 +127,10 @@ def test_spell25b_evaluate_loss_over_a_partial_batch_every_spelling(keras, tf):
                       "fit(validation_data=Dataset.batch(2))": tf.data.Dataset.from_tensor_slices((X5, Y5)).batch(2)
                       }.items():
         kw = {"validation_batch_size": 2} if isinstance(val, tuple) else {}
-        hist = model.fit(X5, Y5, batch_size=5, epochs=1, verbose=0, validation_data=val, **kw)
+        seen: list = []
+        counter = keras.callbacks.LambdaCallback(on_test_batch_end=lambda batch, logs=None: seen.append(batch))
+        hist = model.fit(X5, Y5, batch_size=5, epochs=1, verbose=0, validation_data=val, callbacks=[counter], **kw)
+        assert_equal(len(seen), 3, call=call, what="validation batches (on_test_batch_end calls: 2, 2, 1 samples)")
         assert_close(hist.history["val_loss"][0], mse, tolerance=TOL, call=call, what="val_loss")
         assert_close(hist.history["loss"][0], mse, tolerance=TOL, call=call, what="loss (one batch of 5)")
 
