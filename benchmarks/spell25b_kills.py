@@ -262,7 +262,7 @@ API = {
     "bn-frozen-uses-batch-statistics": ["BatchNormalization"],
     "metrics-dict-sorted-output-names": ["Model(", "metrics={"],
     "shuffle-batch-mode-permutes-all": ["shuffle=True", "shuffle=\"batch\"", "shuffle='batch'"],
-    "recompile-keeps-test-function": ["recompil", "compile again", "compiled again", "compile twice"],
+    "recompile-keeps-test-function": [".compile("],
     "loss-weights-paired-by-name-and-broadcast": ["loss_weights"],
     "metric-from-loss-function-no-direction": ["ModelCheckpoint", "EarlyStopping", "ReduceLROnPlateau"],
     "validation-batch-size-ignored": ["validation_batch_size"],
