@@ -206,6 +206,16 @@ _WRITTEN = {m.id: m for m in [
        "batch_size=batch_size,",
        "fit(validation_data=arrays, validation_batch_size=k) validates in batches of fit's batch_size (hidden: "
        "no validation_batch_size; a validation Dataset, batched already)", count=2),
+    _m("dict-loss-weights-sorted-names", "spelling", "trainers/compile_utils.py",
+       "                loss_weights = [loss_weights[n] for n in names]",
+       "                loss_weights = [loss_weights[n] for n in sorted(names)]",
+       "compile(loss=<dict by output name>, loss_weights=<dict by output name>) on a list-output model orders the "
+       "weights by sorted name while the losses follow the outputs (hidden: output names already sorted)"),
+    _m("optimizer-get-dict-ignores-config", "spelling", "optimizers/__init__.py",
+       "        obj = deserialize(identifier)",
+       '        obj = _BY_NAME[identifier["class_name"].lower()]()',
+       "keras.optimizers.get(<a serialized dict>) makes the class with its defaults, dropping the config (its "
+       "learning rate or schedule) (hidden: get of a name, deserialize of the dict, from_config)"),
 ]}
 
 #: Written but already killed by the suite's targeted modules before any spell25b test (`own:NAME` still runs
@@ -217,7 +227,8 @@ CAUGHT_BEFORE = ("acc-column-labels-categorical", "class-weight-dataset-column-l
                  "leaky-relu-activation-default-slope", "functional-dict-inputs-sorted-keys", "lr-setter-keeps-variable",
                  "cosine-similarity-metric-direction-down", "optimizer-lr-accepts-int",
                  "decay-schedule-config-drops-staircase", "exclude-weight-decay-full-name-match",
-                 "apply-mask-mean-reduction-unscaled", "bn-frozen-uses-batch-statistics")
+                 "apply-mask-mean-reduction-unscaled", "bn-frozen-uses-batch-statistics",
+                 "validation-batch-size-ignored", "recompile-keeps-test-function")
 #: Written, but no program tells it from the rule: Layer.__call__ converts every array argument to a tensor first,
 #: so an explicit mask (tensor or NumPy) makes two tensor arguments and never reaches the one-tensor branch whose
 #: `mask is None` test the mutant drops (it survives the spell25b modules too).
@@ -266,6 +277,8 @@ API = {
     "loss-weights-paired-by-name-and-broadcast": ["loss_weights"],
     "metric-from-loss-function-no-direction": ["ModelCheckpoint", "EarlyStopping", "ReduceLROnPlateau"],
     "validation-batch-size-ignored": ["validation_batch_size"],
+    "dict-loss-weights-sorted-names": ["loss_weights"],
+    "optimizer-get-dict-ignores-config": ["optimizers.get(", "optimizers.deserialize(", "optimizers.serialize("],
     "iou-confusion-per-batch": ["IoU(", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU"],
 }
 
