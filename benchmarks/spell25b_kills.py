@@ -228,7 +228,7 @@ CAUGHT_BEFORE = ("acc-column-labels-categorical", "class-weight-dataset-column-l
                  "cosine-similarity-metric-direction-down", "optimizer-lr-accepts-int",
                  "decay-schedule-config-drops-staircase", "exclude-weight-decay-full-name-match",
                  "apply-mask-mean-reduction-unscaled", "bn-frozen-uses-batch-statistics",
-                 "validation-batch-size-ignored", "recompile-keeps-test-function")
+                 "validation-batch-size-ignored", "recompile-keeps-test-function", "optimizer-get-dict-ignores-config")
 #: Written, but no program tells it from the rule: Layer.__call__ converts every array argument to a tensor first,
 #: so an explicit mask (tensor or NumPy) makes two tensor arguments and never reaches the one-tensor branch whose
 #: `mask is None` test the mutant drops (it survives the spell25b modules too).

@@ -135,11 +135,10 @@ def test_spell25b_auto_mode_direction_of_each_metric_spelling(keras):
     and 1.0 for "down", for the metric and its "val_" twin."""
     x = X7
     y = np.abs(Y7) + 0.5      # positive targets: msle/mape defined
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2, use_bias=False)])
+    model.set_weights([K22])
     for what, metrics, directions in _spellings(keras):
-        keras.backend.clear_session()
-        model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2, use_bias=False)])
-        model.compile(optimizer="sgd", loss="mse", metrics=metrics, run_eagerly=True)
-        model.set_weights([K22])
+        model.compile(optimizer="sgd", loss="mse", metrics=metrics, run_eagerly=True)   # (a recompile: all new)
         logged = model.evaluate(x, y, verbose=0, return_dict=True)     # builds the compiled metrics
         assert_equal(sorted(k for k in logged if k != "loss"), sorted(directions),
                      call=f"compile(metrics=<{what}>).evaluate", what="the logged metric names")
