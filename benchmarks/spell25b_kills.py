@@ -10,13 +10,14 @@ plant-and-run).
 (TARGETS below: the modules naming one of its API strings, found by grep when the script runs), the "before"
 figure; `--new` only the spell25b modules, the "after" figure.
 
-The bugs were written (2026-12-02, session 25) before any spell25b test. Each sits in one spelling of a rule
-whose other spelling the suite tests (a dataset's class_weight beside the arrays', a column of labels beside a
-vector, evaluate's partial batch beside fit's full ones, the function beside the metric class, a Loss instance
-as a metric beside a string, several excluded names beside one, a config round trip beside the constructor, an
-explicit mask beside a propagated one, training that runs out its epochs beside one stopped early), and each is
-observable on TF 2.21 (the spell25b test that kills it passes there). Of those written, the ones the targeted
-modules already killed are CAUGHT_BEFORE; the rest are SPELL25B_OWN.
+The bugs were written (2026-12-02, session 25) before the spell25b test that kills them. Each sits in one
+spelling of a rule whose other spelling the suite tests (a dataset's class_weight beside the arrays', several
+excluded names beside one, a Loss instance or a loss function as a metric beside a metric class, per-output losses
+run eagerly beside traced, dict targets / dict metrics / a dict loss's dict weights of unsorted output names beside
+lists, shuffle="batch" beside shuffle=True, loss_weights of another structure than the loss), and each is
+observable on TF 2.21 (the spell25b test that kills it passes there). Of 35 written, 22 were already killed by the
+targeted modules (CAUGHT_BEFORE), one is equivalent (EQUIVALENT), two were superseded by the fix the sweep made
+(SUPERSEDED, not planted); the other ten are SPELL25B_OWN, one of them simdist's own code before that fix.
 """
 
 from __future__ import annotations
@@ -31,8 +32,31 @@ _SUITE = Path(__file__).resolve().parents[1] / "simdist" / "conformance" / "suit
 _K = "simdist/keras/"
 
 
+#: Each bug's kind in tests/mutants.py's terms (all are second spellings of a rule).
+_KIND = {
+    "acc-column-labels-categorical": "boundary", "class-weight-dataset-float-labels-truncated": "formula",
+    "class-weight-dataset-column-labels-argmax": "axis", "evaluate-loss-unweighted-batches": "denominator",
+    "early-stopping-restores-only-when-stopped": "state", "sparse-top-k-function-column-shape": "axis",
+    "exclude-weight-decay-first-name-only": "boundary", "validation-split-rounds-up": "boundary",
+    "xent-config-drops-axis": "state", "metric-from-loss-instance-no-direction": "state",
+    "explicit-mask-overridden-by-input-mask": "order", "r2-count-per-batch": "state", "iou-confusion-per-batch": "state",
+    "gelu-activation-approximate-default": "formula", "leaky-relu-activation-default-slope": "formula",
+    "functional-dict-inputs-sorted-keys": "order", "lr-setter-keeps-variable": "state",
+    "cosine-similarity-metric-direction-down": "order", "optimizer-lr-accepts-int": "missing-error",
+    "decay-schedule-config-drops-staircase": "state", "exclude-weight-decay-full-name-match": "boundary",
+    "dict-targets-sorted-keys": "order", "output-loss-tracker-eager-unweighted": "denominator",
+    "apply-mask-mean-reduction-unscaled": "denominator", "bn-frozen-uses-batch-statistics": "state",
+    "metrics-dict-sorted-output-names": "order", "shuffle-batch-mode-permutes-all": "order",
+    "recompile-keeps-test-function": "state", "loss-weights-paired-by-name-and-broadcast": "order",
+    "metric-from-loss-function-no-direction": "state", "validation-batch-size-ignored": "boundary",
+    "dict-loss-weights-sorted-names": "order", "optimizer-get-dict-ignores-config": "state",
+}
+
+
 def _m(mid: str, kind: str, path: str, old: str, new: str, why: str, count: int = 1) -> mutants.Mutant:
-    return mutants.Mutant(mid, kind, _K + path, old, new, why, count=count, layer="training")
+    """A training-layer mutant; `kind` "spelling" is looked up in _KIND."""
+    return mutants.Mutant(mid, _KIND[mid] if kind == "spelling" else kind, _K + path, old, new, why, count=count,
+                          layer="training")
 
 
 #: Every bug written (named last in `why`: the spelling that hides it).
