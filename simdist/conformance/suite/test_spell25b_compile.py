@@ -53,9 +53,10 @@ def _abs_err(k: np.ndarray, y: np.ndarray) -> np.ndarray:
 @clause("keras.compile.loss-weights", ref="tf221")
 def test_spell25b_two_outputs_every_compile_spelling(keras):
     """The total loss of the model [zeta_out, alpha_out] is wz * mse(zeta) + wa * mse(alpha), each output's own
-    loss logged as `<name>_loss`, zeta_out's mse and alpha_out's mae as `<name>_<metric>`, however the targets (list or dict), the loss (one
-    string, a list or tuple, a dict), the loss weights (list, tuple, dict, a float scalar) and the metrics (list
-    of lists, dict by name) are spelled; five samples in one batch. Weights pair with a loss of their own
+    loss logged as `<name>_loss`, zeta_out's mse and alpha_out's mae as `<name>_<metric>`, however the targets
+    (list or dict), the loss (one string, a list or tuple, a dict), the loss weights (list, tuple, dict, a float
+    scalar) and the metrics (list of lists, dict by name) are spelled; five samples in one batch. Weights pair with
+    a loss of their own
     structure; others are flattened (a dict by sorted key) and packed as the loss, so a dict of weights beside a
     list loss goes in sorted key order. One loss with two weights is a ValueError, an int weight too."""
     mz, ma = _sq_err(KZ, YZ).mean(), _sq_err(KA, YA).mean()

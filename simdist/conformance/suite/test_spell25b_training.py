@@ -139,8 +139,8 @@ def test_spell25b_decay_schedule_survives_every_config_round_trip(keras, tf, nam
     }
     for how, s in copies.items():
         for step in (1, 3, 4):
-            assert_close(float(np.asarray(s(step))), formula(step), tolerance=TOL, call=f"{name}(staircase=True): {how}",
-                         what=f"lr({step})")
+            assert_close(float(np.asarray(s(step))), formula(step), tolerance=TOL,
+                         call=f"{name}(staircase=True): {how}", what=f"lr({step})")
     opt = keras.optimizers.SGD(learning_rate=sched)
     opts = {
         "SGD(schedule)": opt,
