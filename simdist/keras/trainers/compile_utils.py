@@ -21,6 +21,7 @@ from simdist import tf
 from simdist.keras import traced
 from simdist.keras.naming import to_snake_case
 from simdist.keras.losses.loss import unscale_loss_for_distribution
+from simdist.keras.trainers.data_adapter import same_structure
 
 
 def _metrics_module() -> Any:
@@ -368,20 +369,7 @@ class CompileLoss:
                 raise ValueError(f"`loss` should have {len(flat_pred)} entries, one per model output. "
                                  f"Received: loss={loss}")
             per_output = list(loss)
-        if loss_weights is None:
-            weights = [None] * len(per_output)
-        elif isinstance(loss_weights, (int, float)):
-            weights = [loss_weights] * len(per_output)
-        elif isinstance(loss_weights, dict):
-            keys = sorted(y_pred) if isinstance(y_pred, dict) else list(names or [])
-            weights = [loss_weights.get(k) for k in keys]
-        else:
-            if len(_flatten(loss_weights)) != len([p for p in per_output if p is not None]) and \
-                    len(loss_weights) != len(per_output):
-                raise ValueError(f"`loss_weights` must match the number of losses, got "
-                                 f"{len([p for p in per_output if p is not None])} losses and "
-                                 f"{len(loss_weights)} weights.")
-            weights = list(loss_weights)
+        weights = self._weights_per_output(loss, loss_weights, y_pred, len(per_output))
         self._flat_losses = []
         for i, (lo, w) in enumerate(zip(per_output, weights)):
             if lo is None:
@@ -392,6 +380,27 @@ class CompileLoss:
         if len(self._flat_losses) > 1:
             self._metrics = [_metrics_module().Mean(name=f"{name}_loss") for _, _, _, name in self._flat_losses]
         self.built = True
+
+    @staticmethod
+    def _weights_per_output(loss: Any, loss_weights: Any, y_pred: Any, num_outputs: int) -> list[Any]:
+        """Keras 3.15's pairing of `loss_weights` with `loss` (CompileLoss.build): weights of the loss's
+        structure pair with it; others are flattened (a dict by SORTED key, whatever the output names) and
+        packed as the loss, their count that of the loss's leaves (None losses included; else ValueError, or
+        TypeError for a scalar, as Keras's message takes len() of it). A loss that is one leaf gives its one
+        weight to every output; a dict loss (dict outputs) takes each output's weight by key."""
+        if loss_weights is None:
+            return [None] * num_outputs
+        if not same_structure(loss, loss_weights):
+            flat_weights = _flatten(loss_weights)
+            if len(_flatten(loss)) != len(flat_weights):
+                raise ValueError(f"`loss_weights` must match the number of losses, got {len(_flatten(loss))} losses "
+                                 f"and {len(loss_weights)} weights.")
+            loss_weights = _pack_as(loss, flat_weights)
+        if not _is_nested(loss):
+            return [loss_weights] * num_outputs
+        if isinstance(loss, dict):
+            return [loss_weights.get(k) for k in sorted(y_pred)]
+        return _flatten(loss_weights)
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         return self.call(y_true, y_pred, sample_weight)
