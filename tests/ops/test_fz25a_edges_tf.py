@@ -142,6 +142,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                 "padding='SAME', data_format='NCHW')")),
     ("AvgPool NCHW bfloat16", _K, _eager(f"tf.raw_ops.AvgPool(value=tf.cast({_NCHW}, tf.bfloat16), ksize=[1, 1, 2, 1], "
                                          "strides=[1, 1, 2, 2], padding='SAME', data_format='NCHW')")),
+    ("AvgPool NCHW channel stride 2", _K, _eager(f"tf.raw_ops.AvgPool(value={_NCHW}, ksize=[1, 1, 2, 1], "
+                                                 "strides=[1, 2, 2, 1], padding='SAME', data_format='NCHW')")),
     ("AvgPool NCHW rank 2", _K, _eager("tf.raw_ops.AvgPool(value=tf.ones([4, 3], tf.bfloat16), ksize=[1, 1, 1, 1], "
                                        "strides=[1, 2, 1, 1], padding='SAME', data_format='NCHW')")),
     ("MaxPool NCHW", _K, _eager(f"tf.raw_ops.MaxPool(input={_NCHW}, ksize=[1, 1, 2, 2], strides=[1, 1, 2, 1], "

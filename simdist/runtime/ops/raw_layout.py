@@ -108,6 +108,11 @@ def to_last(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> tuple[di
         v = out.get(a)
         if isinstance(v, (list, tuple)) and len(v) == rank:
             out[a] = [v[i] for i in perm]
+    k, st = out.get("ksize"), out.get("strides")
+    if isinstance(k, list) and isinstance(st, list) and len(k) == len(st) == rank and k[-1] == 1:
+        # (MklPoolParameters::Init: with a window of 1 over channels every channel is kept, the
+        # channel stride unread; seed 2520261204 #84)
+        out["strides"] = [*st[:-1], 1]
     ex = out.get("explicit_paddings")
     if isinstance(ex, (list, tuple)) and len(ex) == 2 * rank:
         out["explicit_paddings"] = [x for i in perm for x in ex[2 * i:2 * i + 2]]
