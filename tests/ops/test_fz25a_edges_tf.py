@@ -47,6 +47,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("Round int64", _K, _eager("tf.raw_ops.Round(x=tf.constant([2, 3, -7, -9223372036854775808], tf.int64))")),
     ("Round int32", _K, _eager("tf.raw_ops.Round(x=tf.constant([1, 2, 5, 2147483647, -1] * 5, tf.int32))")),
     ("tf.round int32 (no op)", _K, _eager("tf.round(tf.constant([1, 2, 5], tf.int32))")),
+    # InvertPermutation's kernel checks on a raw call (fresh seed 2520261205 #2)
+    ("InvertPermutation -1", _K, _eager("tf.raw_ops.InvertPermutation(x=tf.constant([0, -1, 1]))")),
+    ("InvertPermutation repeated", _K, _eager("tf.raw_ops.InvertPermutation(x=tf.constant([0, 1, 1], tf.int64))")),
+    ("invert_permutation", _K, _eager("tf.math.invert_permutation(tf.constant([2, 0, 1]))")),
     # Diag of a scalar (tape seed 2520261202 #46)
     ("Diag scalar", _K, _eager("tf.raw_ops.Diag(diagonal=tf.constant(-1.0))")),
     ("Diag scalar, sig unknown rank", _T, _sig("tf.raw_ops.Diag(diagonal=x)", (None, "float32"), "tf.constant(1.0)")),
