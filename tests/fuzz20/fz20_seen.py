@@ -7,8 +7,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Inva
                                                              "'InvalidArgumentErro; simdist ('calls', (('ok', "
                                                              "'traced'), ('ok', ('T', 'int64', (), array(0))), "
                                                              "('ok', ('T', 'int64', (",
- ('raw:AvgPool', 'rejects', "'ok'"): "seed 2520261204 #84 (eager): TF 2.21 ('ok', ('T', 'float32', (4, 3, 1, 2), "
-                                     "array([[[[ 3.75  ,  1.75  ]],; simdist ('err', 'UnimplementedError')",
  ('raw:BesselK0e', 'gradient', "'ok'"): "seed 2420261203 #35 (tape): TF 2.21 ('grad', ('ok', ('T', 'float32', (3,), "
                                         "array([          inf, 7.2360125e-20,           inf]; simdist ('grad', "
                                         "('ok', ('T', 'float32', (3,), array([          inf, "
