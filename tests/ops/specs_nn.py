@@ -483,7 +483,7 @@ def _conv_vjp_w(x: np.ndarray, w: np.ndarray, g: np.ndarray, s: int, pad: str, d
 
 # Registry op types no spec exercises, with the reason (the coverage test checks this list).
 UNTESTED_OPS: dict[str, str] = {
-    "SoftsignGrad": "TF 2.21 has no gradient for SoftsignGrad (no TF comparison of a second derivative); its "
-                    "value is checked by softsign's gradient specs, its gradient by "
-                    "tests/runtime/test_nn_ops.py::test_softsign_second_derivative_matches_finite_differences",
+    "SoftsignGrad": "TF 2.21 has no gradient for SoftsignGrad (a second derivative is LookupError there, as "
+                    "in simdist: tests/ops/test_fz25a_edges_tf.py::test_softsign_grad_has_no_gradient); its "
+                    "value is checked by softsign's gradient specs",
 }

@@ -69,31 +69,6 @@ def test_stateless_dropout_depends_only_on_its_seed() -> None:
     assert 0.25 < kept < 0.75, f"kept {kept:.2f} of 64, expected about 0.5"
 
 
-# -- second derivatives TF 2.21 cannot compare --------------------------------------------------------
-def test_softsign_second_derivative_matches_finite_differences() -> None:
-    """TF registers no gradient for SoftsignGrad; simdist's is checked here by central differences."""
-    x0 = np.array([-1.5, -0.3, 0.4, 2.0])
-
-    def first(xv: np.ndarray) -> np.ndarray:
-        x = tf.constant(xv)
-        with tf.GradientTape() as t:
-            t.watch(x)
-            y = tf.nn.softsign(x)
-        return t.gradient(y, x).numpy()
-
-    x = tf.constant(x0)
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = tf.nn.softsign(x)
-        g = inner.gradient(y, x)
-    got = outer.gradient(g, x).numpy()
-    h = 1e-6
-    want = (first(x0 + h) - first(x0 - h)) / (2 * h)
-    assert np.allclose(got, want, rtol=1e-6, atol=1e-8), f"d2/dx2 softsign = {got}, finite differences give {want}"
-
-
 # -- FLOPs -----------------------------------------------------------------------------------------------
 def test_conv2d_flops_forward_and_backward() -> None:
     """Conv2D and both backprops each charge 2 * out_pixels * kh * kw * cin * cout."""

@@ -20,6 +20,7 @@ from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import (array, complex_unary, dispatch, math, packet_math, packet_tanh, softmax_eigen,
                                  trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
 from simdist.runtime.ops.simd import packet_mask
@@ -101,7 +102,9 @@ def _selu(a: np.ndarray) -> np.ndarray:
 
 
 def _leaky_relu(a: np.ndarray, alpha: float) -> np.ndarray:
-    return np.where(a > 0, a, a * a.dtype.type(alpha))   # TF's select, also for alpha > 1
+    """TF's select, also for alpha > 1; alpha is the op's `float` attr, 32 bits also for a float64
+    input (a raw call's default 0.2 is 0.2000000029...; fuzz20 seed 2520261204 #62)."""
+    return np.where(a > 0, a, a * a.dtype.type(np.float32(alpha)))
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
@@ -309,7 +312,7 @@ RELU6_GRAD = binary_op("Relu6Grad", lambda g, y: g * ((y > 0) & (y < 6)), typed(
 ELU_GRAD = binary_op("EluGrad", lambda g, y: np.where(y < 0, g * (y + 1), g), typed("EluGrad", FLOATS))
 SELU_GRAD = binary_op("SeluGrad", lambda g, y: np.where(y < 0, g * (y + y.dtype.type(SELU_SCALE_ALPHA)),
                                                        g * y.dtype.type(SELU_SCALE)), typed("SeluGrad", FLOATS))
-LEAKY_RELU_GRAD = binary_op("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * x.dtype.type(alpha)),
+LEAKY_RELU_GRAD = binary_op("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * x.dtype.type(np.float32(alpha))),
                            typed("LeakyReluGrad", FLOATS))
 def _sigmoid_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
     """TF's scalar_sigmoid_gradient_op: dy * (y * (1 - y)) in packets, (dy * y) * (1 - y) in the
@@ -607,13 +610,9 @@ def _softsign_grad(op: Any, grad: Any) -> list:
     return [dispatch.execute(SOFTSIGN_GRAD, (grad, op.inputs[0]))]
 
 
-@RegisterGradient("SoftsignGrad")
-def _softsign_grad_grad(op: Any, grad: Any) -> list:
-    """TF 2.21 registers no gradient for SoftsignGrad (a second derivative of softsign raises
-    LookupError there); simdist differentiates it: d/dg = 1/(1+|x|)^2, d/dx = -2 g sign(x)/(1+|x|)^3."""
-    g, x = op.inputs
-    d = 1.0 + unary.abs_(x)
-    return [grad / unary.square(d), grad * -2.0 * g * unary.sign(x) / (unary.square(d) * d)]
+# TF 2.21 registers no gradient for SoftsignGrad: a second derivative of softsign is LookupError there
+# (fuzz20 tape seed 2520261202 #68; simdist differentiated it before)
+no_tf_gradient("SoftsignGrad")
 
 
 @RegisterGradient("Erfc")

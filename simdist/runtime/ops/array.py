@@ -300,11 +300,17 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
     v, shp = _t(value), shape_arg(dims)
 
     def run() -> Tensor:
-        if v.ndim != 0 and (v.shape.as_list() != [1] or dispatch.recorder() is not None):
+        # (a graph that does not know value's rank, an input_signature's TensorSpec(None), leaves the
+        # check to FillOp when it runs: fuzz20 sig seed 2520261203 #176)
+        rank_known = not context.in_function() or static_shapes.known_shape(v) is not None
+        if v.ndim != 0 and (v.shape.as_list() != [1] or (dispatch.recorder() is not None and rank_known)):
             # (FillOp: not a scalar, nor a vector of one; a graph's shape function wants rank 0)
-            raise trace_errors.shape_error(f"value must represent a scalar, got shape {args.dims(v.shape.as_list())} "
-                                           "[Op:Fill]", f"Shape must be rank 0 but is rank {v.ndim}", "Fill",
-                                           ([len(shp)], v.shape.as_list()))
+            err = errors.InvalidArgumentError(None, None, f"value must represent a scalar, got shape "
+                                                          f"{args.dims(v.shape.as_list())} [Op:Fill]")
+            if not rank_known:
+                raise err
+            raise trace_errors.mark_shape(err, f"Shape must be rank 0 but is rank {v.ndim}", "Fill",
+                                          ([len(shp)], v.shape.as_list()))
         alloc.check_output("Fill", shp, v.dtype)
         return dispatch.execute(FILL, (v,), {"shape": shp})
     return call_with_layout(run, layout, "fill")

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import dims as _dims, t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes as _lanes, register
@@ -92,14 +92,21 @@ def _check_channels(img: Tensor, name: str) -> None:
     """The kernel's checks; traced, ColorspaceShapeFn's ValueError (rank at least 1, last
     dimension 3) first (fz7 ext seed 83 #35)."""
     shape = img.shape.as_list()
+    # (the shape function's ValueError only where the graph knows the rank, and the last dimension:
+    # an input_signature's None leaves them to the kernel when the graph runs; fuzz20 sig seed
+    # 2520261203 #24)
+    known = static_shapes.known_shape(img) if context.in_function() else shape
     if len(shape) < 1:
-        raise trace_errors.static(errors.InvalidArgumentError(None, None, f"input must be at least 1D{img.shape} "
-                                                              f"[Op:{name}]"), ValueError,
-                                  "Shape must be at least rank 1 but is rank 0")
+        err = errors.InvalidArgumentError(None, None, f"input must be at least 1D{img.shape} [Op:{name}]")
+        if known is None:
+            raise err
+        raise trace_errors.static(err, ValueError, "Shape must be at least rank 1 but is rank 0")
     if shape[-1] != 3:
-        raise trace_errors.static(errors.FailedPreconditionError(
-            None, None, f"input must have 3 channels but input only has {shape[-1]} channels. [Op:{name}]"),
-            ValueError, f"Dimension must be 3 but is {shape[-1]}")
+        err = errors.FailedPreconditionError(
+            None, None, f"input must have 3 channels but input only has {shape[-1]} channels. [Op:{name}]")
+        if known is None or known[-1] is None:
+            raise err
+        raise trace_errors.static(err, ValueError, f"Dimension must be 3 but is {shape[-1]}")
 
 
 def _adjust_checks(kernel: Any, name: str) -> Any:

@@ -282,6 +282,10 @@ def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None, name: str |
 
 
 def _tensor_diag(a: np.ndarray) -> np.ndarray:
+    """DiagOp's kernel: a rank-2k output with the input on its diagonal; a scalar is refused
+    (diag_op.cc "Input must be at least rank 1, got 0", a raw call too: fuzz20 seed 2520261202 #46)."""
+    if a.ndim < 1:
+        raise errors.InvalidArgumentError(None, None, "Input must be at least rank 1, got 0 [Op:Diag]")
     out = np.zeros(a.shape + a.shape, a.dtype)
     n = a.size
     out.reshape(n, n)[np.arange(n), np.arange(n)] = a.reshape(-1)

@@ -158,6 +158,16 @@ def accumulate_n(inputs: Any, shape: Any = None, tensor_dtype: Any = None, name:
 
 # --- InvertPermutation: an op of its own --------------------------------------------------------------------
 def _invert(p: np.ndarray) -> np.ndarray:
+    """InvertPermutationOp: each entry in [0, n) and none repeated (the kernel's checks, so a raw call
+    makes them too: fuzz20 seed 2520261205 #2, where NumPy wrapped -1), then y[x[i]] = i."""
+    n = p.size
+    seen = np.zeros(n, bool)
+    for d in p.reshape(-1).tolist():
+        if not 0 <= d < n:
+            raise errors.InvalidArgumentError(None, None, f"{d} is not between 0 and {n} [Op:InvertPermutation]")
+        if seen[d]:
+            raise errors.InvalidArgumentError(None, None, f"{d} is duplicated in the input. [Op:InvertPermutation]")
+        seen[d] = True
     out = np.empty_like(p)
     out[p] = np.arange(p.size, dtype=p.dtype)
     return out
@@ -197,15 +207,6 @@ def invert_permutation(x: Any, name: str | None = None) -> Tensor:
         raise array_shape_fns.marked(errors.InvalidArgumentError(
             None, None, "invert_permutation expects a 1D vector. [Op:InvertPermutation]"),
             None if known is None else f"Shape must be rank 1 but is rank {len(known)}", "InvertPermutation", [xt])
-    p = dispatch.static_value(xt)
-    n = p.size
-    seen = np.zeros(n, bool)
-    for i, d in enumerate(p.tolist()):
-        if not 0 <= d < n:
-            raise errors.InvalidArgumentError(None, None, f"{d} is not between 0 and {n} [Op:InvertPermutation]")
-        if seen[d]:
-            raise errors.InvalidArgumentError(None, None, f"{d} is duplicated in the input. [Op:InvertPermutation]")
-        seen[d] = True
     return dispatch.execute(INVERT_PERMUTATION, (xt,))
 
 

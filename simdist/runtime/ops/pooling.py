@@ -28,13 +28,15 @@ __all__ = ["max_pool2d", "avg_pool2d", "max_pool", "avg_pool"]
 
 
 def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], op: str) -> None:
+    """The pooling kernel's checks: its constructor's batch refusal (MaxPoolingOp, MklPoolingOpBase)
+    before Compute's rank (fuzz20 seed 2520261204 #132), then the window."""
+    if ksize[0] != 1 or strides[0] != 1:
+        raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
     if len(shape) != 4:
         raise errors.InvalidArgumentError(None, None, f"Input must be 4 or 5-dimensional [Op:{op}]")
     if any(k <= 0 for k in ksize):
         raise errors.InvalidArgumentError(None, None, "Sliding window ksize must be positive. The specified or "
                                           f"inferred ksize is: {','.join(str(int(k)) for k in ksize)} [Op:{op}]")
-    if ksize[0] != 1 or strides[0] != 1:
-        raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
     if ksize[3] != 1 or strides[3] != 1:
         raise errors.UnimplementedError(None, None, "simdist: pooling across the depth dimension is not supported "
                                         f"[Op:{op}]")

@@ -34,16 +34,23 @@ __all__ = ["max_pool3d", "avg_pool3d"]
 _ONES = (1, 1, 1)
 
 
-def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], op: str) -> None:
-    if len(shape) != 5:
-        raise errors.InvalidArgumentError(None, None, f"tensor_in must be 5-dimensional [Op:{op}]")
-    if any(k <= 0 for k in ksize):
-        raise errors.InvalidArgumentError(None, None, "Sliding window ksize must be positive. The specified or "
-                                          f"inferred ksize is: {','.join(str(int(k)) for k in ksize)} [Op:{op}]")
+def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], op: str, dtype: Any = None) -> None:
+    """Pooling3DOp's (and oneDNN's MklPoolingOpBase's) constructor checks, batch then depth, before
+    Compute's rank: "Input must be 4 or 5-dimensional" where oneDNN runs the dtype (observed on TF
+    2.21 for float32 and bfloat16; fuzz20 seed 2520261204 #132), Pooling3DOp's "tensor_in must be
+    5-dimensional" elsewhere; then the window."""
     if ksize[0] != 1 or strides[0] != 1:
         raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
     if ksize[4] != 1 or strides[4] != 1:
         raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the depth dimension. [Op:{op}]")
+    if len(shape) != 5:
+        from simdist.runtime import host_cpu
+        onednn = dtype is not None and host_cpu.current().onednn_supports(np.dtype(dtype).name)
+        text = "Input must be 4 or 5-dimensional" if onednn else "tensor_in must be 5-dimensional"
+        raise errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+    if any(k <= 0 for k in ksize):
+        raise errors.InvalidArgumentError(None, None, "Sliding window ksize must be positive. The specified or "
+                                          f"inferred ksize is: {','.join(str(int(k)) for k in ksize)} [Op:{op}]")
     if any(int(k) > int(d) for k, d in zip(ksize[1:4], shape[1:4])):
         # TF 2.21's oneDNN kernel aborts the process on a window larger than the input (observed); simdist refuses it
         raise errors.InvalidArgumentError(None, None, f"simdist: {op}'s window {list(ksize[1:4])} is larger than the "
@@ -51,8 +58,8 @@ def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], o
 
 
 def _geometry(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], padding: str,
-              op: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    _check(shape, ksize, strides, op)
+              op: str, dtype: Any = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    _check(shape, ksize, strides, op, dtype)
     return geometry3d(shape[1:4], ksize[1:4], strides[1:4], _ONES, padding, op)
 
 
@@ -65,7 +72,7 @@ def _flat(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], out: Sequ
 
 
 def _max_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
-    out, pads = _geometry(x.shape, ksize, strides, padding, "MaxPool3D")
+    out, pads = _geometry(x.shape, ksize, strides, padding, "MaxPool3D", x.dtype)
     flat = _flat(x, ksize, strides, out, pads, x.dtype.type(-np.inf))
     floor = x.dtype.type(dtypes.as_dtype(x.dtype).min)
     return np.fmax(np.fmax.reduce(flat, axis=4), floor)
@@ -131,7 +138,7 @@ def _counts(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], 
 
 
 def _avg_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
-    out, pads = _geometry(x.shape, ksize, strides, padding, "AvgPool3D")
+    out, pads = _geometry(x.shape, ksize, strides, padding, "AvgPool3D", x.dtype)
     xw = x.astype(np.float32) if x.dtype.itemsize == 2 else x
     s = np.sum(_flat(xw, ksize, strides, out, pads, xw.dtype.type(0)), axis=4)
     return (s / _counts(x.shape, ksize, strides, out, pads).astype(xw.dtype)).astype(x.dtype)

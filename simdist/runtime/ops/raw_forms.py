@@ -123,8 +123,7 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                                    space_batch.batch_to_space(input, block_shape, crops)))
 
     def cast(x: Any, DstT: Any, Truncate: bool) -> Any:  # noqa: N803 - TF's names
-        _only("Cast", "Truncate", Truncate, (False,))
-        return math.cast(x, DstT)
+        return math.cast(x, DstT, truncate=bool(Truncate))
     _set("Cast", RawArgs(via=cast))
     _set("MatMul", RawArgs(check=linalg.raw_matmul_check))
     _set("BatchMatMulV2", RawArgs(via=lambda x, y, adj_x, adj_y, grad_x, grad_y:

@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, graph_inputs, infer_ctx, raw_rules, registry, trace_errors
+from simdist.runtime.ops import dispatch, graph_inputs, infer_ctx, raw_layout, raw_rules, registry, trace_errors
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -488,11 +488,17 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
     if b.check is not None:
         b.check(every)
     raw_rules.check_padding(name, vals)
+    onednn = raw_layout.applies(name, vals.get("data_format"), vals.get("T"))
+    if onednn and not raw_layout.declined(name, vals):   # (oneDNN's channels-first pools)
+        raw_layout.check(name, inputs, vals)
+        last_inputs, last_vals = raw_layout.to_last(name, inputs, vals)
+        return raw_layout.back(name, _run(name, spec, b, last_inputs, last_vals))
     for a in spec["args"]:
         taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
         if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):
             raw_rules.before_layout(name, inputs, vals[a["attr"]], vals.get("T"))
-            raise raw_rules.layout_error(name, vals[a["attr"]], a.get("default"), vals.get("T"))
+            raise raw_rules.layout_error(name, vals[a["attr"]], a.get("default"),
+                                         None if onednn or name in raw_layout.DEFAULT_ONLY else vals.get("T"))
     if b.via is not None:
         out = b.via(**{a.get("input", a.get("attr")): every[a.get("input", a.get("attr"))] for a in spec["args"]})
         return _outputs(name, spec, out, vals)

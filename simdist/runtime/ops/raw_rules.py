@@ -300,7 +300,10 @@ def layout_error(name: str, given: str, default: str, dtype: Any = None) -> erro
     UnimplementedError stands: CPU_LAYOUT was observed with TF's own kernels only."""
     from simdist.runtime import host_cpu
     cls, text = CPU_LAYOUT.get(name, (None, None))
-    onednn = isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)
+    # (oneDNN's kernels take NCHW/NCDHW only: NCHW_VECT_C reaches TF's own kernel, whose refusal it is;
+    # fuzz20 tape seed 2520261202 #113)
+    onednn = (isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)
+              and given in ("NCHW", "NCDHW"))
     if cls is None or onednn:
         return errors.UnimplementedError(None, None, f"simdist computes {name} in the {default} layout only, not "
                                                      f"data_format={given!r} [Op:{name}]")

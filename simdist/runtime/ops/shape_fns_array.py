@@ -334,6 +334,27 @@ def _select_v2(c: Ctx) -> None:
     c.broadcast(c.input("condition"), c.broadcast(c.input("t"), c.input("e")))
 
 
+@register("Pad", "PadV2", "MirrorPad")
+def _pad(c: Ctx) -> None:
+    """PadShapeFn (array_ops.cc; MirrorPad's checks the same, observed): paddings a matrix of 2 columns, the input of its row count (or
+    the rows of the input's rank), then with known paddings each one non-negative ("Paddings must
+    be non-negative"; fuzz20 sig seed 2520261203 #162)."""
+    p = c.with_rank(c.input("paddings"), 2)
+    c.with_value(p[1], 2)
+    x = c.input("input")
+    if p[0] is not None:
+        x = c.with_rank(x, p[0])
+    elif x is not None:
+        c.with_value(p[0], len(x))
+    v = c.value("paddings")
+    if v is None:
+        return
+    v = np.asarray(v)
+    c.with_rank(x, v.shape[0])
+    if (v < 0).any():
+        c.fail("Paddings must be non-negative")
+
+
 @register("MirrorPadGrad")
 def _mirror_pad_grad(c: Ctx) -> None:
     """MirrorPadGrad: paddings a matrix whose known rows give the input's rank (WithRank), then
@@ -522,6 +543,12 @@ def _cross(c: Ctx) -> None:
     m = c.merge(a, b)
     if m is not None:
         c.with_value(m[-1], 3)
+
+
+@register("Diag")
+def _diag(c: Ctx) -> None:
+    """Diag (array_ops.cc): WithRankAtLeast(diagonal, 1), the output its shape twice."""
+    c.with_rank_at_least(c.input("diagonal"), 1)
 
 
 @register("DiagPart")

@@ -158,10 +158,11 @@ def _matrix_solve(c: Ctx) -> None:
     """MatrixSolveShapeFn(square): matrix a batch of square matrices (MakeBatchSquareMatrix), rhs of
     rank >= 2, the batch shapes merged, then the rows."""
     a = c.with_rank_at_least(c.input("matrix"), 2)
-    c.merge_dim(c.dim(a, -2), c.dim(a, -1))
+    n = c.merge_dim(c.dim(a, -2), c.dim(a, -1))
     b = c.with_rank_at_least(c.input("rhs"), 2)
     c.merge(c.subshape(a, 0, -2), c.subshape(b, 0, -2))
-    c.merge_dim(c.dim(a, -2), c.dim(b, -2))
+    # (the rows of the merged square matrix: [?, 3] has 3 rows; fuzz20 sig seed 2520261203 #188)
+    c.merge_dim(n, c.dim(b, -2))
 
 
 @register("LowerBound", "UpperBound")
@@ -303,3 +304,14 @@ def _matrix_triangular_solve(c: Ctx) -> None:
 def _sparse_count(c: Ctx) -> None:
     """SparseCountSparseOutputShapeFn (count_ops.cc): indices a matrix (the rest: the kernel, #35)."""
     c.with_rank(c.input("indices"), 2)
+
+
+@register("DenseBincount")
+def _dense_bincount(c: Ctx) -> None:
+    """math_ops.cc: input of rank <= 2, size a scalar, a known size non-negative (fuzz20 sig seed
+    2520261203 #102)."""
+    c.with_rank_at_most(c.input("input"), 2)
+    c.with_rank(c.input("size"), 0)
+    v = c.value("size")
+    if v is not None and int(np.asarray(v).reshape(())) < 0:
+        c.fail(f"size ({int(np.asarray(v).reshape(()))}) must be non-negative")

@@ -123,6 +123,13 @@ def _shape_input(c: Ctx, name: str, rank: int) -> None:
     c.with_rank(c.shape_from_tensor(name), rank)
 
 
+@register("AvgPoolGrad")
+def _avg_pool_grad(c: Ctx) -> None:
+    """AvgPoolGradShape: orig_input_shape's value (MakeShapeFromShapeTensor) of rank 4 (fuzz20 sig
+    seed 2520261203 #88)."""
+    _shape_input(c, "orig_input_shape", 4)
+
+
 @register("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(c: Ctx) -> None:
     _shape_input(c, "filter_sizes", 4)
@@ -287,10 +294,21 @@ def _max_pool_op(c: Ctx) -> None:
 
 @register("Conv2DBackpropInput")
 def _conv2d_backprop_input(c: Ctx) -> None:
-    """input_sizes a vector of 4 (or 2) values."""
-    s = c.with_rank(c.input("input_sizes"), 1)
-    if s[0] is not None and s[0] not in (2, 4):
-        c.fail(f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: {s[0]}")
+    """Conv2DBackpropInputShape (common_shape_fns.cc): out_backprop then filter of rank 4, the
+    out_backprop's depth merged with the filter's output channels, then input_sizes' value
+    (MakeShapeFromShapeTensor) of 4 values (its batch merged with out_backprop's) or 2 (fuzz20 sig
+    seed 2520261203 #150: an out_backprop of rank 3 fails first)."""
+    g = c.with_rank(c.input("out_backprop"), 4)
+    f = c.with_rank(c.input("filter"), 4)
+    n, h, w, ch = _nhwc(c.attr("data_format"))
+    c.merge_dim(g[ch], f[3])
+    s = c.shape_from_tensor("input_sizes")
+    if s is None:
+        return
+    if len(s) == 4:
+        c.merge_dim(s[n], g[n])
+    elif len(s) != 2:
+        c.fail(f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: {len(s)}")
 
 
 def _windowed_verbose(c: Ctx, size: int | None, eff: int, stride: int, padding: str) -> None:

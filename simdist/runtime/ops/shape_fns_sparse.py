@@ -86,3 +86,15 @@ def _dense_sparse_set(c: Ctx) -> None:
     s0 = c.with_rank_at_least(c.input("set1"), 2)
     if s0 is not None:
         c.with_value(s[0], len(s0))
+
+
+@register("SparseTensorDenseMatMul")
+def _sparse_tensor_dense_mat_mul(c: Ctx) -> None:
+    """sparse_ops.cc: a_indices a matrix, a_values a vector, a_shape's value of rank 2 (its known
+    values: MakeShapeFromShapeTensor), b a matrix, then the inner dimensions merged under the
+    adjoints (fuzz20 sig seed 2520261203 #44)."""
+    c.with_rank(c.input("a_indices"), 2)
+    c.with_rank(c.input("a_values"), 1)
+    a = c.with_rank(c.shape_from_tensor("a_shape"), 2)
+    b = c.with_rank(c.input("b"), 2)
+    c.merge_dim(a[0 if c.attr("adjoint_a") else 1], b[1 if c.attr("adjoint_b") else 0])

@@ -166,13 +166,33 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
         other = len(e) if len(e) != len(b) else len(st)
         raise trace_errors.mark_shape(err, trace_errors.merge_text([len(b)], [other]), "StridedSlice",
                                       ([], [len(b)], [len(e)], [len(st)]))
-    key = _masked_key(b, e, st, begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, "StridedSlice")
+    known: Any = False
+    if context.in_function() and isinstance(input_, Tensor):
+        from simdist.runtime.ops import static_shapes
+        known = static_shapes.known_shape(input_)
+    key = _masked_key(b, e, st, begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, "StridedSlice",
+                      known)
     return array.strided_slice(input_, key)
 
 
+def _graph_knows(known: Any, i: int, new_axis_mask: int, ellipsis_mask: int) -> bool:
+    """Whether the graph being built knows the input dimension that index i of the spec reads
+    (`known`: False eagerly, else static_shapes.known_shape of the input); after an ellipsis, whether
+    it knows the rank."""
+    if known is False:
+        return True
+    if known is None:
+        return False
+    if ellipsis_mask & ((1 << i) - 1):
+        return True
+    dense = i - bin(new_axis_mask & ((1 << i) - 1)).count("1")
+    return dense < len(known) and known[dense] is not None
+
+
 def _masked_key(b: tuple, e: tuple, st: tuple, begin_mask: int, end_mask: int, ellipsis_mask: int,
-                new_axis_mask: int, shrink_axis_mask: int, op: str) -> tuple:
-    """The `t[...]` key of StridedSlice's begin, end, strides and bit masks."""
+                new_axis_mask: int, shrink_axis_mask: int, op: str, known: Any = False) -> tuple:
+    """The `t[...]` key of StridedSlice's begin, end, strides and bit masks (`known`: the input's
+    shape as a graph being built knows it, False eagerly)."""
     if ellipsis_mask & (ellipsis_mask - 1):   # ValidateStridedSliceOp: the mask's bits, even beyond begin's
         # length (fuzz20 sig seed 2420261204 #127: mask 5 with empty begin; the kernel eagerly, the shape
         # function when traced)
@@ -187,10 +207,14 @@ def _masked_key(b: tuple, e: tuple, st: tuple, begin_mask: int, end_mask: int, e
         elif new_axis_mask & bit:
             key.append(None)
         elif shrink_axis_mask & bit:
-            if st[i] < 0:   # ValidateStridedSliceOp (the kernel eagerly, the shape function when traced)
-                raise trace_errors.static(errors.InvalidArgumentError(
-                    None, None, f"only stride 1 allowed on non-range indexing. [Op:{op}]"), ValueError,
-                    f"only stride 1 allowed on non-range indexing. for '{{{{node {op}}}}}'")
+            if st[i] < 0:   # ValidateStridedSliceOp (the kernel eagerly, the shape function when traced;
+                # a dimension the graph does not know is skipped there, so the kernel finds it when the
+                # graph runs: fuzz20 sig seed 2520261203 #90)
+                err = errors.InvalidArgumentError(None, None, f"only stride 1 allowed on non-range indexing. [Op:{op}]")
+                if not _graph_knows(known, i, new_axis_mask, ellipsis_mask):
+                    raise err
+                raise trace_errors.static(err, ValueError,
+                                          f"only stride 1 allowed on non-range indexing. for '{{{{node {op}}}}}'")
             key.append(b[i])
         else:
             key.append(slice(None if begin_mask & bit else b[i], None if end_mask & bit else e[i], st[i]))

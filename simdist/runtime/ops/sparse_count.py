@@ -88,11 +88,41 @@ def _dense_count(values: np.ndarray, weights: np.ndarray, minlength: int = -1, m
     return _counted(rows, values.reshape(-1), w, values.shape[0], minlength, maxlength, binary_output, out_dtype, op)
 
 
+def _sparse_checks(ind: np.ndarray, values: np.ndarray, shape: np.ndarray, op: str) -> None:
+    """SparseCount::Compute's checks before the weights' (count_ops.cc, TF 2.21's texts: no space
+    after the first sentence): indices a matrix, values and the shape vectors, one value per index
+    row, one shape entry per index column, a non-empty shape, then each index within the shape
+    (fuzz20 seed 2520261201 #136)."""
+    def dims(a: np.ndarray) -> str:
+        return "[" + ",".join(str(d) for d in a.shape) + "]"
+    if ind.ndim != 2:
+        raise invalid(f"Input indices must be a 2-dimensional tensor. Got: {dims(ind)}", op)
+    if values.ndim != 1:
+        raise invalid(f"Input values must be a vector. Got: {dims(values)}", op)
+    if shape.ndim != 1:
+        raise invalid(f"Input shape must be a vector. Got: {dims(shape)}", op)
+    if values.shape[0] != ind.shape[0]:
+        raise invalid(f"Number of values must match first dimension of indices.Got {values.shape[0]} values, "
+                      f"indices shape: {dims(ind)}", op)
+    if shape.shape[0] != ind.shape[1]:
+        raise invalid(f"Number of dimensions must match second dimension of indices.Got {shape.shape[0]} "
+                      f"dimensions, indices shape: {dims(ind)}", op)
+    if shape.size == 0:
+        raise invalid("The shape argument requires at least one element.", op)
+    for i in range(values.shape[0]):
+        for j in range(ind.shape[1]):
+            v, bound = int(ind[i, j]), int(shape[j])
+            if not 0 <= v < bound:
+                raise invalid(f"Invalid index value at {i}: dimension {j} has value {v} which is not in [0, {bound}) "
+                              f"(as given by dense shape Tensor<type: int64 shape: [{shape.shape[0]}] values: "
+                              f"{' '.join(str(int(x)) for x in shape)}>", op)
+
+
 def _sparse_count(ind: np.ndarray, values: np.ndarray, shape: np.ndarray, weights: np.ndarray, minlength: int = -1,
                   maxlength: int = -1, binary_output: bool = False) -> tuple:
     op = "SparseCountSparseOutput"
-    if shape.shape[0] not in (1, 2):
-        raise invalid(f"Input must be a 1 or 2-dimensional tensor. Got: {shape.shape[0]}", op)
+    _sparse_checks(ind, values, shape, op)
+    # (no rank limit: a dense shape of rank 3 or more counts by its first index, as rank 2)
     _check_weights(values, weights, op)
     if shape.shape[0] == 1:
         return _counted(np.zeros(values.shape[0], np.int64), values, weights, None, minlength, maxlength,

@@ -1,0 +1,128 @@
+"""A raw pooling op in the channels-first layout where TF 2.21 runs oneDNN's kernel (clause ops.fuzz-raw).
+
+simdist computes the pooling ops in the channels-last layout only. TF 2.21's x86 build registers
+oneDNN kernels (_MklNative*) for MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gradients; where
+oneDNN runs the dtype (host_cpu.onednn_supports: float32, and bfloat16 on an AVX512 CPU) they take
+NCHW / NCDHW and give the channels-last values transposed, as the public pools do
+(pooling.channels_first_pool); MaxPoolGrad keeps TF's own kernel and its refusal (observed). A
+raw call there is the channels-last op on transposed tensors and
+attrs, its result transposed back; the kernel's checks are the channels-last op's, on the
+permuted attrs (the batch refusal stays on index 0; a tensor of another rank is passed as it is,
+so its rank error is the op's). Other layouts (NCHW_VECT_C) and dtypes keep raw_rules.layout_error
+(fuzz20 seeds 2520261202 #88, #113, #160, 2520261204 #27, #42, #84).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist.runtime import dtypes
+
+__all__ = ["DEFAULT_ONLY", "applies", "declined", "check", "to_last", "back"]
+
+# op -> (its tensor inputs in the layout, its shape-vector inputs, the spatial rank)
+_OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], int]] = {
+    "MaxPool": (("input",), (), 2), "AvgPool": (("value",), (), 2),
+    "AvgPoolGrad": (("grad",), ("orig_input_shape",), 2),
+    "MaxPool3D": (("input",), (), 3), "AvgPool3D": (("input",), (), 3),
+    "AvgPool3DGrad": (("grad",), ("orig_input_shape",), 3),
+}
+_FIRST = {2: "NCHW", 3: "NCDHW"}
+# pooling ops TF 2.21 leaves to its own kernel, which refuses channels-first, also where oneDNN runs
+# the dtype (observed: MaxPoolGrad of float32 is "Default MaxPoolingGradOp only supports NHWC")
+DEFAULT_ONLY = frozenset({"MaxPoolGrad"})
+_LAST = {2: "NHWC", 3: "NDHWC"}
+
+
+def _perm(rank: int) -> list[int]:
+    """Channels-first -> channels-last axis order of a rank-`rank` tensor."""
+    return [0, *range(2, rank), 1]
+
+
+def applies(name: str, data_format: str, dtype: Any) -> bool:
+    """Whether raw op `name` with `data_format` is one oneDNN's kernel may take for `dtype`."""
+    from simdist.runtime import host_cpu
+    spec = _OPS.get(name)
+    return (spec is not None and data_format == _FIRST[spec[2]] and isinstance(dtype, dtypes.DType)
+            and host_cpu.current().onednn_supports(dtype.name))
+
+
+def declined(name: str, vals: dict[str, Any]) -> bool:
+    """Whether TF's oneDNN rewrite leaves the op to TF's own kernel, which refuses the layout
+    (raw_rules.CPU_LAYOUT): a MaxPool whose window spans channels (observed "Default MaxPoolingOp only
+    supports NHWC on device type CPU"; AvgPool and AvgPoolGrad stay oneDNN's)."""
+    k = vals.get("ksize")
+    return name == "MaxPool" and isinstance(k, (list, tuple)) and len(k) == 4 and k[1] != 1
+
+
+def check(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> None:
+    """oneDNN's kernel's first checks on the channels-first call (MklPoolingOpBase's constructor: the
+    batch; Compute: a negative size in the gradient's orig_input_shape, the input's rank; then
+    MklPoolParameters::Init's window over channels and space; observed "Expected a non-negative size,
+    got -2", "Input must be 4 or 5-dimensional"), before the channels-last op's."""
+    import numpy as np
+
+    from simdist.runtime import errors
+    from simdist.runtime.tensor import Tensor
+    tensors, shapes, sp = _OPS[name]
+    k, st = vals.get("ksize"), vals.get("strides")
+    if all(isinstance(v, (list, tuple)) and len(v) == sp + 2 for v in (k, st)) and (k[0] != 1 or st[0] != 1):
+        raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{name}]")
+    for n in shapes:
+        v = inputs[n]
+        arr = np.asarray(v.numpy() if isinstance(v, Tensor) else v).reshape(-1)
+        neg = next((int(x) for x in arr if int(x) < 0), None)
+        if neg is not None:
+            raise errors.InvalidArgumentError(None, None, f"Expected a non-negative size, got {neg} [Op:{name}]")
+    if not shapes:
+        t = inputs[tensors[0]]
+        if isinstance(t, Tensor) and t.ndim not in (4, 5):
+            raise errors.InvalidArgumentError(None, None, f"Input must be 4 or 5-dimensional [Op:{name}]")
+    if isinstance(k, (list, tuple)) and len(k) == sp + 2 and k[1] != 1 and any(x != 1 for x in k[2:]):
+        # (MklPoolParameters::Init: a window over channels and space at once)
+        text = ("MaxPooling supports exactly one of pooling across depth or pooling across width/height." if sp == 2
+                else "AvgPooling3D supports exactly one of pooling across depth or pooling across depth/width/height.")
+        raise errors.UnimplementedError(None, None, f"{text} [Op:{name}]")
+
+
+def to_last(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The op's inputs and attrs in the channels-last layout (tensors of the layout's rank
+    transposed, shape vectors and ksize/strides lists of its length permuted)."""
+    from simdist.runtime.ops import array
+    from simdist.runtime.tensor import Tensor, convert_to_tensor
+    tensors, shapes, sp = _OPS[name]
+    rank = sp + 2
+    perm = _perm(rank)
+    ins = dict(inputs)
+    for n in tensors:
+        t = ins[n]
+        if isinstance(t, Tensor) and t.ndim == rank:
+            ins[n] = array.transpose(t, perm)
+    for n in shapes:
+        v = ins[n]
+        arr = v.numpy() if isinstance(v, Tensor) else v
+        if getattr(arr, "ndim", None) == 1 and arr.shape[0] == rank:
+            ins[n] = convert_to_tensor(arr[perm])
+    out = dict(vals)
+    for a in ("ksize", "strides"):
+        v = out.get(a)
+        if isinstance(v, (list, tuple)) and len(v) == rank:
+            out[a] = [v[i] for i in perm]
+    k, st = out.get("ksize"), out.get("strides")
+    if isinstance(k, list) and isinstance(st, list) and len(k) == len(st) == rank and k[-1] == 1:
+        # (MklPoolParameters::Init: with a window of 1 over channels every channel is kept, the
+        # channel stride unread; seed 2520261204 #84)
+        out["strides"] = [*st[:-1], 1]
+    ex = out.get("explicit_paddings")
+    if isinstance(ex, (list, tuple)) and len(ex) == 2 * rank:
+        out["explicit_paddings"] = [x for i in perm for x in ex[2 * i:2 * i + 2]]
+    out["data_format"] = _LAST[sp]
+    return ins, out
+
+
+def back(name: str, out: Any) -> Any:
+    """The channels-last result in the channels-first layout."""
+    from simdist.runtime.ops import array
+    rank = _OPS[name][2] + 2
+    inv = [0, rank - 1, *range(1, rank - 1)]
+    return array.transpose(out, inv) if getattr(out, "ndim", None) == rank else out
