@@ -509,8 +509,20 @@ def _shape_operands(shape_x: Any, shape_y: Any) -> tuple[Tensor, Tensor]:
     TensorShape: int32; values beyond int32 keep int64) and the second to the first's dtype;
     inside a tf.function each keeps its own dtype (op_def_library). A TensorShape converts as
     TF's registered conversion does (ValueError when partially known or beyond int32)."""
-    from simdist.runtime.ops import array
+    from simdist.runtime.ops import array, graph_inputs
     orig = (shape_x, shape_y)
+    if context.in_function() and not isinstance(shape_x, Tensor) and not hasattr(shape_x, "_as_tensor"):
+        # (a graph's op_def_library: the first value fixes T, by its own dtype (an int64 array is
+        # int64), a TensorShape as its conversion gives it, and the second converts to T:
+        # `(int64 array, TensorShape([2]))` is int64; fz25b, seed 1420262501 #262)
+        first = _shape_tensor(shape_x) if isinstance(shape_x, TensorShape) else \
+            graph_inputs.convert("BroadcastArgs", shape_x, "s0")
+        if isinstance(shape_y, Tensor) or hasattr(shape_y, "_as_tensor"):
+            return first, _t(shape_y)
+        if isinstance(shape_y, TensorShape):
+            _shape_tensor(shape_y)   # (a partially known one: its ValueError)
+            shape_y = shape_y.as_list()
+        return first, array.constant(shape_y, dtype=first.dtype)
     vals = [_shape_tensor(v) if isinstance(v, TensorShape) else v for v in orig]
     known = next((v.dtype for v in vals if isinstance(v, Tensor)), None)
     if not any(isinstance(v, Tensor) for v in orig) and dispatch.recorder() is None and \

@@ -235,7 +235,11 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
     very first call in a process takes the slow path, which keeps float64: not modelled). A
     tf.function's graph keeps a float32/float64 NumPy x1's dtype, casts another NumPy x1 to float32,
     and converts x2 to x1's dtype."""
-    from simdist.runtime.ops import math
+    from simdist.runtime.ops import graph_inputs, math
+    if context.in_function() and isinstance(x1, (bool, int, float, list, tuple)):
+        # (a graph's op_def_library converts a Python x1 by its own dtype when T allows it, else
+        # preferring T's default, float32, whatever x2 is: True is 1.0; fz25b, seed 1420262501 #44)
+        x1 = graph_inputs.convert("NextAfter", x1, "x1")
     if not math._tensorlike(x1) and not math._tensorlike(x2):
         # (a graph converts Python values with T's default too, NumPy values with their own dtype)
         traced = context.in_function()
