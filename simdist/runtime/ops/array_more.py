@@ -432,6 +432,16 @@ def shape_n(input: Sequence[Any], out_type: Any = dtypes.int32, name: str | None
     # (the list converts as one type attr's: after the first element, Python values take its dtype,
     # so [[1.0], [1e300]] is [1.0] and [inf] in float32; fz14 seed 1420262402 #97)
     ts = matching_list(list(input), "ShapeN", "input", fallback=not fast) if isinstance(input, (list, tuple)) else input
+    # (a list of tensors is the one attr T's: tensors of two dtypes are op_def_library's TypeError in
+    # a graph, eagerly the kernel's input check; fz25b: ssim_multiscale of a uint8 and a float64
+    # image, seed 1420262502 #214)
+    dts = [_t(x).dtype for x in ts] if isinstance(ts, (list, tuple)) else []
+    bad = next((i for i, d in enumerate(dts) if d != dts[0]), None)
+    if bad is not None:
+        if context.in_function():
+            raise TypeError(f"Tensors in list passed to 'input' of 'ShapeN' Op have types "
+                            f"[{', '.join(d.name for d in dts)}] that don't all match.")
+        raise args.dtype_error("ShapeN", bad, dts[0], dts[bad])
     return [shape(x, out_type=ot) for x in ts]
 
 
