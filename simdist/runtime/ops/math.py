@@ -278,6 +278,10 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
                 y = scalar_cache.lookup(key, y)
                 scalar_cache.insert(key, y)
         try:
+            if tp is int and dt is dtypes.bfloat16 and not -(2**63) <= y < 2**63:
+                # (bfloat16 has no converter of its own: an int beyond int64 is the inference's
+                # ValueError eagerly, convert.py; fz25b, seed 1420262501 #134)
+                raise OverflowError
             arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
             if not python_side:
