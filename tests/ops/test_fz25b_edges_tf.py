@@ -1,6 +1,6 @@
 """Rules behind the classes of issue 29's fresh campaigns that fz25b ran (fourteenth generator seeds
-1420262501 and 1420262502, fourth generator seed 2501), each against real TensorFlow 2.21: the same
-call on both backends gives the same dtype and values, or raises the same exception class. Eagerly,
+1420262501, 1420262502 and the fresh 1420262503, fourth generator seed 2501), each against real
+TensorFlow 2.21: the same call on both backends gives the same dtype and values, or raises the same exception class. Eagerly,
 in a tf.function (`traced`), with an input_signature (`sig`: get_concrete_function on placeholders,
 then a call), of a variable and under a tape. Needs the `tf` extra.
 """
@@ -41,6 +41,16 @@ def _captured_division(dt: str, c: Any, x: Any) -> Any:
         inside = tf.function(lambda v: v / tf.constant(c, getattr(tf, dt)), input_signature=spec, autograph=False)
         xv = tf.constant(x, getattr(tf, dt))
         return tf.stack([outside(xv), inside(xv), xv / cap])
+    return run
+
+
+def _mirrored(expr: str, var: str) -> Any:
+    """`expr` of `v`, a variable made by `var` in a one-device MirroredStrategy `s`'s scope."""
+    def run(tf: Any) -> Any:
+        s = tf.distribute.MirroredStrategy(["/cpu:0"])
+        with s.scope():
+            v = eval(var, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        return eval(expr, {"tf": tf, "np": np, "v": v, "s": s})  # noqa: S307 - our own text
     return run
 
 
@@ -111,6 +121,16 @@ CASES: list[tuple[str, str, Any]] = [
     ("[1e40] as string", _C, _eager("tf.constant([1e40], tf.string)")),
     ("[[1], [1, 2]] as string", _C, _eager("tf.constant([[1], [1, 2]], tf.string)")),
     ("[1, 2] as string", _C, _eager("tf.constant([1, 2], tf.string)")),
+    # a MirroredVariable sends logical_and to the fallback: every input converts with dtype bool (fresh seed
+    # 1420262503 #99)
+    ("logical_and of a uint8 tensor and a MirroredVariable", _C, _mirrored(
+        "tf.logical_and(tf.constant([[5], [3]], tf.uint8), v)", "tf.Variable([False])")),
+    ("logical_and of a MirroredVariable and a uint8 tensor, in run", _C, _mirrored(
+        "s.run(lambda: tf.logical_and(v, tf.constant([[5], [3]], tf.uint8)))", "tf.Variable([False])")),
+    ("logical_or of a uint8 tensor and a MirroredVariable, in run", _C, _mirrored(
+        "s.run(lambda: tf.logical_or(tf.constant([1], tf.uint8), v))", "tf.Variable([False])")),
+    ("logical_and of a bool tensor and a MirroredVariable", _C, _mirrored(
+        "tf.logical_and(tf.constant([True]), v)", "tf.Variable([False])")),
     # conv2d_transpose: op_def_library's inputs before the attrs in a graph (#148)
     ("conv2d_transpose of an int64 filter, padding 'same', NCHW, sig", _T, _sig(
         "tf.nn.conv2d_transpose(x, filters=tf.constant([[5, 0], [1, 0]], tf.int64), "

@@ -998,9 +998,15 @@ def _falls_back(v: Any) -> bool:
 
 
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
+    fallback = not context.in_function() and (_distributed_variable(x) or _distributed_variable(y))
     for v in (x, y):   # (inputs typed bool in the op def: a distributed variable's conversion, in order)
         if _distributed_variable(v):
             distributed_variable_conversion(v, dtypes.bool_)
+        elif fallback and isinstance(v, Tensor) and v.dtype is not dtypes.bool_:
+            # (a distributed variable sends the eager call to the fallback, which converts every input
+            # with dtype bool in order: a uint8 tensor before it is ValueError; fz25b, fresh seed
+            # 1420262503 #99)
+            raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype {v.dtype.name}: {v!r}")
     if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         xt = _logical_operand(x, yt.dtype)
