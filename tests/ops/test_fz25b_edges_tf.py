@@ -198,6 +198,14 @@ CASES: list[tuple[str, str, Any]] = [
     ("draw_bounding_boxes of a float32 Variable of colours", _B, _eager(
         "tf.image.draw_bounding_boxes(tf.ones([1, 3, 3, 1]), [[[0.0, 0.0, 1.0, 1.0]]], "
         "tf.Variable([[1.0, 1.0, 1.0, 1.0]]))")),
+    # betainc of an infinite a or b: 0, NaN, 1 (seed 1420262501 #6)
+    ("betainc of an infinite a or b, float32", "ops.special-more", _eager(
+        "tf.math.betainc(tf.constant([np.inf, 1.0, np.inf, np.inf, np.nan, 2.0, np.inf]), "
+        "tf.constant([np.inf, np.inf, 1.0, 0.5, np.inf, np.inf, -1.0]), "
+        "tf.constant([0.0, 0.5, 0.5, 1.0, 0.0, 1.0, 0.5]))")),
+    ("betainc of an infinite a or b, float64", "ops.special-more", _eager(
+        "tf.math.betainc(tf.constant([np.inf, 1.0, 0.5], tf.float64), tf.constant([1.0, np.inf, np.inf], tf.float64), "
+        "tf.constant([0.5, 0.25, 1.0], tf.float64))")),
     # eigh of a 1x1 matrix: Eigen's n == 1 case (#209)
     ("eigh of 1x1 matrices holding -inf", _S, _eager(
         "tf.linalg.eigh(tf.constant([[[-float('inf')]], [[0.5]], [[-0.0]]], tf.float64))")),
@@ -293,6 +301,12 @@ def test_division_by_constants(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.operation-results")
 @EDGES.parametrize("function.operation-results")
 def test_assign_without_read(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.special-more")
+@EDGES.parametrize("ops.special-more")
+def test_betainc_of_infinite_parameters(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
