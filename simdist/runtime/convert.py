@@ -175,6 +175,15 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
                sequence: bool) -> np.ndarray:
     if dt is dtypes.string:
         if kinds not in ("s", ""):
+            if not context.in_function():
+                # (the string converter gives up and py_seq_tensor infers the value's dtype to cast it:
+                # that inference's ValueError comes first, `[0, 1j]` "mixed types"; fz25b, seed
+                # 1420262501 #165)
+                try:
+                    _python_to(value, None)
+                except ValueError as e:
+                    if str(e) in (_MIXED, _INT_RANGE):
+                        raise
             raise _cannot(value, dt)
         return np.vectorize(lambda s: s.encode() if isinstance(s, str) else bytes(s), otypes=[object])(obj) \
             if obj.size else obj
@@ -184,6 +193,8 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         if kinds not in ("b", ""):
             raise _cannot(value, dt)
         return obj.astype(np.bool_)
+    if "i" in kinds and not context.in_function() and dt.name in _INFERRED_FIRST:
+        _ints_before_float(obj)
     if dt.is_integer:
         if "f" in kinds or "c" in kinds:
             raise _cannot(value, dt)
@@ -211,6 +222,27 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         if np.any(np.isfinite(wide) & np.isinf(arr)):   # rounds to FLT_MAX and converts; fz19)
             raise ValueError(_FLOAT_RANGE)
     return arr
+
+
+# dtypes py_seq_tensor.cc has no converter of their own for (bfloat16, complex64, the narrow
+# integers: the value's dtype is inferred, then cast) or whose converter reads the leaves in order
+# (int32, int64): an int beyond int64 before the first float is ValueError "... out-of-range
+# integer ..." there (`tf.constant([2**63, 1.5], tf.int8)`, `bfloat16_tensor >= 2**64 - 1`; fz25b:
+# seed 1420262501 #134); after a float it is the float's TypeError for an integer dtype, a double
+# for bfloat16 and complex64 (`[1.5, 2**63]`). float16/32/64, complex128 and uint64 convert each
+# int themselves.
+_INFERRED_FIRST = frozenset({"bfloat16", "complex64", "int8", "uint8", "int16", "uint16", "uint32", "int32",
+                             "int64"})
+
+
+def _ints_before_float(obj: np.ndarray) -> None:
+    """ValueError for an int beyond int64 among the leaves before the first float (bools and
+    complex numbers end the scan as a float does)."""
+    for x in obj.flat:
+        if not isinstance(x, (int, np.integer)) or isinstance(x, (bool, np.bool_)):
+            return
+        if not -(2**63) <= int(x) < 2**63:
+            raise ValueError(_INT_RANGE)
 
 
 # float32's smallest normal number less half a unit in the last place below it (2**-126 - 2**-151):

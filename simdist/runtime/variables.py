@@ -517,6 +517,14 @@ def in_creation_order(variables: Sequence[Any]) -> list[Any]:
     return sorted(variables, key=creation_key)
 
 
+def _no_read(name: Any, op: str) -> Any:
+    """What an assignment with read_value=False returns: None eagerly, the assign Operation in a
+    tf.function (returning it from the function is TF's TypeError "found return value of type
+    Operation"; fz25b, fourth generator seed 2501 #102)."""
+    from simdist.runtime.graph_op import op_result
+    return op_result(name or op, op)
+
+
 class ResourceVariable(InPlaceRefusals, Variable):
     """A plain variable: one buffer on one device (its in-place operators: runtime/variable_inplace.py)."""
 
@@ -740,7 +748,7 @@ class ResourceVariable(InPlaceRefusals, Variable):
             self._sub = False
         if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign", value, arr)
-        return self if read_value else None
+        return self if read_value else _no_read(name, "AssignVariableOp")
 
     def _update_kernel(self, op: str) -> None:
         """AssignAdd/AssignSubVariableOp have CPU kernels for number types only: a bool or string
@@ -757,14 +765,14 @@ class ResourceVariable(InPlaceRefusals, Variable):
         self._write("assign_add", arr)
         if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign_add", delta, arr)
-        return self if read_value else None
+        return self if read_value else _no_read(name, "AssignAddVariableOp")
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignSubVariableOp")
         self._write("assign_sub", arr)
         if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign_sub", delta, arr)
-        return self if read_value else None
+        return self if read_value else _no_read(name, "AssignSubVariableOp")
 
     # Sparse updates ----------------------------------------------------------------------------
     def _scatter(self, kind: str, indices: Any, updates: Any, op: str) -> "ResourceVariable":

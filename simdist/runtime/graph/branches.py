@@ -75,6 +75,7 @@ class BranchRecorder(Recorder):
         arr = t._a if type(t) is _Traced else t._v
         i = self._add(Node(ARG, value=arr, dtype=t.dtype), t)
         self.static[i] = self.parent.static[j]
+        self.folds[i] = self.parent.folds[j]
         self.args.append(i)
         self.captured.append(j)
         self.captured_t.append(t)
@@ -85,6 +86,12 @@ class BranchRecorder(Recorder):
         if i is not None:
             return self.static[i]
         return self.parent.is_constant(t)
+
+    def is_capture(self, t: Tensor) -> bool:
+        i = self.slot_of.get(id(t))
+        if i is not None:
+            return not self.folds[i]
+        return self.parent.is_capture(t)
 
     def charge(self, fn: Callable[[], Any], refusal: str | None = None) -> None:
         self.invalidate("a tf.cond branch charges the simulator (a strategy call inside it)")

@@ -34,6 +34,9 @@ class Recorder(execution.Interpreter):
         # per node: its value is the same in every replay (a constant, or computed from
         # constants and shapes only), so Python may read it (see is_constant)
         self.static: list[bool] = []
+        # whether TF's constant folding makes the node a Const: static, and not from a tensor
+        # captured from outside the call (a placeholder input of TF's graph)
+        self.folds: list[bool] = []
         self.slot_of: dict[int, int] = {}     # id(tensor) -> node index (tensors kept in `keep`)
         self.tensor_at: dict[int, Any] = {}   # node index -> its tensor (the inverse of slot_of)
         self.keep: list[Any] = []
@@ -88,18 +91,23 @@ class Recorder(execution.Interpreter):
         static = self.static
         if kind != CONST and kind != ARG:
             node.lane = self.lane
+        folds = self.folds
         if kind == CONST:
             static.append(True)
+            folds.append(node.key != "capture")
         elif kind == PURE and not node.stateful:
             key = node.key
             # (an op of kind shape-query depends on its input's shape only, fixed for a recording,
             # unless an op whose output's shape follows from input values made the input: the
             # graph does not know those dimensions (static_shapes marks them), so their shape is
             # computed again on each run)
-            static.append(all(static[j] for j in node.ins) or (key[0] == "op" and node.op.kind == "shape-query"
-                                                              and not any(self._value_shaped(j) for j in node.ins)))
+            shape_query = key[0] == "op" and node.op.kind == "shape-query" and \
+                not any(self._value_shaped(j) for j in node.ins)
+            static.append(all(static[j] for j in node.ins) or shape_query)
+            folds.append(all(folds[j] for j in node.ins) or shape_query)
         else:
             static.append(False)
+            folds.append(False)
         self.nodes.append(node)
         i = len(self.nodes) - 1
         if out is not None:
@@ -198,6 +206,13 @@ class Recorder(execution.Interpreter):
         the call depends on values a replay would not see again."""
         i = self.slot_of.get(id(t))
         return i is None or self.static[i]
+
+    def is_capture(self, t: Tensor) -> bool:
+        """Whether t comes from outside the call, or is computed from such a tensor (a captured
+        tensor is a placeholder input of TF's graph, which Grappler's constant folding does not
+        see as a Const node)."""
+        i = self.slot_of.get(id(t))
+        return i is None or not self.folds[i]
 
     def read_value(self, t: Tensor, where: str) -> None:
         """Python reads t's value (`where`): the recording is abandoned unless it is constant."""

@@ -1226,7 +1226,9 @@ def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
         for k in key:   # the first integer index out of range names its dimension, as TF (a negative
             # index is reported after adding the dimension's size)
             if k[0] == "e":
-                dim = a.ndim - sum(1 for j in key[key.index(k) + 1:] if j[0] in "is")
+                # (more indices after the ellipsis than dimensions: none for it; fz25b, seed
+                # 1420262502 #43, a scalar's `x[..., 0, :]` was Python's IndexError)
+                dim = max(0, a.ndim - sum(1 for j in key[key.index(k) + 1:] if j[0] in "is"))
                 continue
             if k[0] == "i" and dim < a.ndim and not -a.shape[dim] <= k[1] < a.shape[dim]:
                 shown = k[1] + a.shape[dim] if k[1] < 0 else k[1]
@@ -1237,8 +1239,9 @@ def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
             dim += 0 if k[0] == "n" else 1
         # (traced: the shape function's ValueError, "Attempting to slice scalar input." for a scalar)
         raise trace_errors.static(errors.InvalidArgumentError(
-            None, None, f"Index out of range using input dim {a.ndim}; input has only {a.ndim} dims "
-            "[Op:StridedSlice]"), ValueError, ("Attempting to slice scalar input." if a.ndim == 0 else
+            None, None, ("Attempting to slice scalar input." if a.ndim == 0 else
+                         f"Index out of range using input dim {a.ndim}; input has only {a.ndim} dims")
+            + " [Op:StridedSlice]"), ValueError, ("Attempting to slice scalar input." if a.ndim == 0 else
                                                f"Index out of range using input dim {a.ndim}; input has only "
                                                f"{a.ndim} dims") + " for '{{node StridedSlice}}'") from None
 

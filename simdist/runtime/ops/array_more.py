@@ -432,6 +432,16 @@ def shape_n(input: Sequence[Any], out_type: Any = dtypes.int32, name: str | None
     # (the list converts as one type attr's: after the first element, Python values take its dtype,
     # so [[1.0], [1e300]] is [1.0] and [inf] in float32; fz14 seed 1420262402 #97)
     ts = matching_list(list(input), "ShapeN", "input", fallback=not fast) if isinstance(input, (list, tuple)) else input
+    # (a list of tensors is the one attr T's: tensors of two dtypes are op_def_library's TypeError in
+    # a graph, eagerly the kernel's input check; fz25b: ssim_multiscale of a uint8 and a float64
+    # image, seed 1420262502 #214)
+    dts = [_t(x).dtype for x in ts] if isinstance(ts, (list, tuple)) else []
+    bad = next((i for i, d in enumerate(dts) if d != dts[0]), None)
+    if bad is not None:
+        if context.in_function():
+            raise TypeError(f"Tensors in list passed to 'input' of 'ShapeN' Op have types "
+                            f"[{', '.join(d.name for d in dts)}] that don't all match.")
+        raise args.dtype_error("ShapeN", bad, dts[0], dts[bad])
     return [shape(x, out_type=ot) for x in ts]
 
 
@@ -509,8 +519,20 @@ def _shape_operands(shape_x: Any, shape_y: Any) -> tuple[Tensor, Tensor]:
     TensorShape: int32; values beyond int32 keep int64) and the second to the first's dtype;
     inside a tf.function each keeps its own dtype (op_def_library). A TensorShape converts as
     TF's registered conversion does (ValueError when partially known or beyond int32)."""
-    from simdist.runtime.ops import array
+    from simdist.runtime.ops import array, graph_inputs
     orig = (shape_x, shape_y)
+    if context.in_function() and not isinstance(shape_x, Tensor) and not hasattr(shape_x, "_as_tensor"):
+        # (a graph's op_def_library: the first value fixes T, by its own dtype (an int64 array is
+        # int64), a TensorShape as its conversion gives it, and the second converts to T:
+        # `(int64 array, TensorShape([2]))` is int64; fz25b, seed 1420262501 #262)
+        first = _shape_tensor(shape_x) if isinstance(shape_x, TensorShape) else \
+            graph_inputs.convert("BroadcastArgs", shape_x, "s0")
+        if isinstance(shape_y, Tensor) or hasattr(shape_y, "_as_tensor"):
+            return first, _t(shape_y)
+        if isinstance(shape_y, TensorShape):
+            _shape_tensor(shape_y)   # (a partially known one: its ValueError)
+            shape_y = shape_y.as_list()
+        return first, array.constant(shape_y, dtype=first.dtype)
     vals = [_shape_tensor(v) if isinstance(v, TensorShape) else v for v in orig]
     known = next((v.dtype for v in vals if isinstance(v, Tensor)), None)
     if not any(isinstance(v, Tensor) for v in orig) and dispatch.recorder() is None and \

@@ -24,15 +24,33 @@ from simdist.runtime.ops.attr_types import ATTR_TYPES
 
 __all__ = ["check", "list_input", "fast_path_takes", "default_group", "fallback_conversion", "fallback_matching",
            "sequence_attr_taken",
-           "make_bool", "make_int", "make_float", "make_str", "make_type", "attr_type"]
+           "make_bool", "opdef_default", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
 _REAL = (numbers.Real, np.integer, np.floating)
 
 
-def make_bool(v: Any, arg: str) -> bool:
+def make_bool(v: Any, arg: str, op: str | None = None) -> bool:
+    """execute.make_bool: a Python bool, else TypeError. With `op` (the TF op the attr belongs to),
+    None is the attr's OpDef default, as the generated wrapper's `if little_endian is None:
+    little_endian = True` and the eager fast path give it (fz25b: fourteenth generator seed
+    1420262501 #249, extract_glimpse's centered=None)."""
+    if v is None and op is not None:
+        d = opdef_default(op, arg)
+        if d is not None:
+            return bool(d)
     if not isinstance(v, bool):
         raise TypeError(f"Expected bool for argument '{arg}' not {v!r}.")
     return v
+
+
+def opdef_default(op: str, attr: str) -> Any:
+    """The default value of attr `attr` of TF op `op` in TF 2.21's OpDefs, None when it has none."""
+    from simdist.runtime.ops import raw_ops
+    spec = raw_ops.opdefs()["ops"].get(op)
+    for a in spec["args"] if spec is not None else ():
+        if a.get("attr") == attr:
+            return a.get("default")
+    return None
 
 
 def _graph_tensor(v: Any) -> bool:

@@ -11,7 +11,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import args, array, attr_rules, dispatch, static_shapes, trace_errors
+from simdist.runtime.ops import args, array, attr_rules, dispatch, graph_inputs, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
                                       spatial_sequence)
@@ -33,6 +33,9 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         # the op runs; fz14 seed 1420261218 #130)
         st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
         dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
+        # (in a graph op_def_library checks input_sizes, filter and out_backprop before the attrs: an
+        # int64 filter is its TypeError at trace; fz25b, seed 1420262501 #148)
+        graph_inputs.check("Conv2DBackpropInput", (output_shape, filters, input))
         x = _t(input)
         if not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
             raise errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropInputOp only supports NHWC. "
@@ -44,6 +47,7 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
                                                   padding, "NHWC", dl))
     check_data_format(data_format or "NHWC")
     st, dl = spatial_sequence(strides, 2, "strides"), spatial_sequence(dilations, 2, "dilations")   # (TF's order)
+    graph_inputs.check("Conv2DBackpropInput", (output_shape, filters, input))
     pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl,
              "input_sizes": shape_arg(output_shape)}

@@ -233,7 +233,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
         raise errors.InvalidArgumentError(None, None, "`weights` must be the same shape as `arr` or a length-0 "
                                           "`Tensor`, in which case it acts as all weights equal to 1. Received "
                                           f"{dims} [Op:DenseBincount]")
-    return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": _make_bool(binary_output, "binary_output")})
+    return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": _make_bool(binary_output, "binary_output", DENSE_BINCOUNT.name)})
 
 
 def _ragged_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dtype: Any, axis: Any,

@@ -311,7 +311,7 @@ def ctc_greedy_decoder(inputs: Any, sequence_length: Any, merge_repeated: bool =
                        blank_index: Any = None) -> tuple[list[SparseTensor], Tensor]:
     """`tf.nn.ctc_greedy_decoder`: ([SparseTensor of the best path's classes], −sum of frame maxima [B, 1])."""
     x, s = _inputs(inputs, sequence_length)
-    attrs = {"merge_repeated": _make_bool(merge_repeated, "merge_repeated"),
+    attrs = {"merge_repeated": _make_bool(merge_repeated, "merge_repeated", CTC_GREEDY_DECODER.name),
              "blank_index": -1 if blank_index is None else int(blank_index)}
     ind, val, shp, lp = dispatch.execute(CTC_GREEDY_DECODER, (x, s), attrs)
     return [SparseTensor(ind, val, shp)], lp

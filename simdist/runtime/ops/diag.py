@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, errors
+from simdist.runtime import context, errors, symbolic
 from simdist.runtime.ops import args, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -147,6 +147,8 @@ def _padding(value: Any, like: Tensor, given: Any = None, op: str = "MatrixDiagP
     as it is: InvalidArgumentError "cannot compute MatrixDiagPartV3 as input #2(zero-based) was
     expected to be a double tensor but is a float tensor" (fz15c)."""
     if getattr(getattr(given, "dtype", None), "name", None) == "bool":
+        if symbolic.is_graph(value):   # (bool() of a graph tensor: fz25b, seed 1420262501 #4)
+            raise symbolic.bool_error()
         value = bool(value)
     if isinstance(value, Tensor) or getattr(value, "_as_tensor", None) is not None:
         pad = _t(value)

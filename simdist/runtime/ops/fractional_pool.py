@@ -306,9 +306,9 @@ def _run(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlappi
                                                       "least minimum 4")
         raise trace_errors.static(err, ValueError, f"Attr 'pooling_ratio' of '{op.name}' Op passed list of length "
                                                    f"{len(ratio)} less than minimum 4.")
-    attrs = {"pooling_ratio": tuple(ratio), "pseudo_random": _make_bool(pseudo_random, "pseudo_random"),
-             "overlapping": _make_bool(overlapping, "overlapping"),
-             "deterministic": _make_bool(deterministic, "deterministic"), "seed": int(seed), "seed2": int(seed2)}
+    attrs = {"pooling_ratio": tuple(ratio), "pseudo_random": _make_bool(pseudo_random, "pseudo_random", op.name),
+             "overlapping": _make_bool(overlapping, "overlapping", op.name),
+             "deterministic": _make_bool(deterministic, "deterministic", op.name), "seed": int(seed), "seed2": int(seed2)}
     return named_outputs(op.name, dispatch.execute(op, (x,), attrs))
 
 

@@ -41,8 +41,10 @@ def _is_float(t: Tensor) -> bool:
 
 
 def _const_value(rec: Any, t: Tensor) -> np.ndarray | None:
-    """t's value when TF's constant folding would have made it a Const node, else None."""
-    if not rec.is_constant(t):
+    """t's value when TF's constant folding would have made it a Const node, else None. A tensor
+    captured from outside the call is a placeholder input of TF's graph, never folded (`x / c` of a
+    captured c divides; fz25b, seed 1420262502 #12)."""
+    if not rec.is_constant(t) or rec.is_capture(t):
         return None
     from simdist.runtime.ops import dispatch
     return np.asarray(dispatch.raw(t))
@@ -59,11 +61,15 @@ def _uniform(v: np.ndarray) -> float | None:
 
 # --- arithmetic_optimizer.cc SqrtDivToRsqrtMulStage, constant_folding.cc ReduceDivToReciprocalMul
 def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-    """RealDiv/Div(x, y) of floats: y a constant -> Mul(x, Reciprocal(y)) (the reciprocal folded
+    """RealDiv/Div(x, y) of floats (and complex numbers): y a constant -> Mul(x, Reciprocal(y)) (the reciprocal folded
     in y's dtype); x a constant of ones -> Reciprocal(y); y = Sqrt(z) with no other consumer ->
     Mul(x, Rsqrt(z))."""
     from simdist.runtime.ops import dispatch, math, unary
     x, y = tensors
+    if x.dtype.is_complex and y.dtype == x.dtype and _const_value(rec, y) is not None:
+        # (ReduceDivToReciprocalMul takes complex T too: `x / tf.constant(0.25 - 3j)` made in the
+        # function is x * (1 / c), another last bit; fz25b, seed 1420262502 #12)
+        return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RECIPROCAL, (y,))))
     if not (_is_float(x) and _is_float(y)):
         return None
     if _const_value(rec, y) is not None:

@@ -692,6 +692,10 @@ def ssim_inputs(img1: Any, img2: Any, max_val: Any) -> tuple[Tensor, Tensor, Ten
     for x, y in zip(reversed(s1[:-3]), reversed(s2[:-3])):
         if not (x == 1 or y == 1 or x == y):
             raise ValueError(f"Two images are not compatible: {a.shape} and {b.shape}")
+    # (then `array_ops.shape_n([img1, img2])`: ShapeN's one attr T refuses images of two dtypes,
+    # InvalidArgumentError eagerly, TypeError in a graph; fz25b, seed 1420262502 #214)
+    from simdist.runtime.ops.array_more import shape_n
+    shape_n([a, b])
     mv = convert_image_dtype(ops.cast(max_val, a.dtype), dtypes.float32)
     return convert_image_dtype(a, dtypes.float32), convert_image_dtype(b, dtypes.float32), mv
 

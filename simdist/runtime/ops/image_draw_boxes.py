@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, graph_inputs
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import attr_rules, dispatch, graph_inputs
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.ops.shape_checks import shape_fn
@@ -96,6 +96,15 @@ def draw_bounding_boxes(images: Any, boxes: Any, colors: Any, name: str | None =
     # TypeError; fz23b: fz14 SEEN seed 1420261202 #935)
     graph_inputs.check("DrawBoundingBoxesV2", (images, boxes, colors))
     img = images if isinstance(images, Tensor) else convert_to_tensor(images, dtype_hint=dtypes.float32)
-    bx = boxes if isinstance(boxes, Tensor) else convert_to_tensor(boxes, dtype=dtypes.float32)
-    col = colors if isinstance(colors, Tensor) else convert_to_tensor(colors, dtype=dtypes.float32)
+    if not context.in_function():
+        # (eagerly attr T, read from the images, is refused before boxes and colors convert: a float64
+        # image beside an int32 Variable of colours is the attr's InvalidArgumentError; fz25b, seed
+        # 1420262502 #123)
+        DRAW_BOUNDING_BOXES.dtype((img.dtype, dtypes.float32, dtypes.float32), None)
+    # (boxes and colors: fixed float inputs; on the fast path a Variable passes as its own dtype and
+    # the kernel's input check refuses it: InvalidArgumentError "cannot compute ...")
+    bx, col = attr_rules.fixed_inputs("DrawBoundingBoxesV2", [(boxes, dtypes.float32, "boxes"),
+                                                             (colors, dtypes.float32, "colors")],
+                                      attr_rules.fast_path_takes("DrawBoundingBoxesV2", (images, boxes, colors)),
+                                      first=1)
     return dispatch.execute(DRAW_BOUNDING_BOXES, (img, bx, col))

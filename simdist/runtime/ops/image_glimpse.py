@@ -164,9 +164,12 @@ def extract_glimpse(input: Any, size: Any, offsets: Any, centered: bool = True, 
     """`tf.image.extract_glimpse`: float32 glimpses [batch, size[0], size[1], depth] (see the module)."""
     from simdist.runtime.ops import attr_rules
     # (the wrapper's make_bool/make_str before any input converts: `normalized=np.True_` is TypeError;
-    # ops.attr-types, fz14 seed 1420261219 #281)
-    attr_rules.make_bool(centered, "centered")
-    attr_rules.make_bool(normalized, "normalized")
+    # ops.attr-types, fz14 seed 1420261219 #281; a None is the OpDef's default, as the generated
+    # wrapper's `if centered is None: centered = True` and the fast path give it: fz25b, seed
+    # 1420262501 #249)
+    centered = attr_rules.make_bool(centered, "centered", _OP)
+    normalized = attr_rules.make_bool(normalized, "normalized", _OP)
+    noise = attr_rules.opdef_default(_OP, "noise") if noise is None else noise
     attr_rules.make_str(noise, "noise")
     x, s, o = attr_rules.fixed_inputs(_OP, [(input, dtypes.float32, "input"), (size, dtypes.int32, "size"),
                                             (offsets, dtypes.float32, "offsets")],

@@ -30,6 +30,12 @@ __all__ = ["eigh", "eigvalsh", "svd", "pinv", "matrix_rank"]
 
 
 def _eigh(a: np.ndarray, compute_v: bool = True) -> Any:
+    if a.shape[-1] == 1:
+        # (Eigen's SelfAdjointEigenSolver::compute returns a 1x1 matrix's real part as its eigenvalue
+        # and a vector of ones, Success, before any check: -inf and NaN included; fz25b, seed
+        # 1420262502 #209)
+        e = np.real(a[..., 0]).astype(a.dtype)
+        return (e, np.ones(a.shape, a.dtype)) if compute_v else (e, np.zeros((0,), a.dtype))
     if not np.all(np.isfinite(a)):
         raise errors.InvalidArgumentError(None, None, "Self-adjoint eigen decomposition was not successful. The input "
                                           "might not be valid. [Op:SelfAdjointEigV2]")

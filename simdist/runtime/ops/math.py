@@ -278,6 +278,10 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
                 y = scalar_cache.lookup(key, y)
                 scalar_cache.insert(key, y)
         try:
+            if tp is int and dt is dtypes.bfloat16 and not -(2**63) <= y < 2**63:
+                # (bfloat16 has no converter of its own: an int beyond int64 is the inference's
+                # ValueError eagerly, convert.py; fz25b, seed 1420262501 #134)
+                raise OverflowError
             arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
             if not python_side:
@@ -1037,9 +1041,15 @@ def _falls_back(v: Any) -> bool:
 
 
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
+    fallback = not context.in_function() and (_distributed_variable(x) or _distributed_variable(y))
     for v in (x, y):   # (inputs typed bool in the op def: a distributed variable's conversion, in order)
         if _distributed_variable(v):
             distributed_variable_conversion(v, dtypes.bool_)
+        elif fallback and isinstance(v, Tensor) and v.dtype is not dtypes.bool_:
+            # (a distributed variable sends the eager call to the fallback, which converts every input
+            # with dtype bool in order: a uint8 tensor before it is ValueError; fz25b, fresh seed
+            # 1420262503 #99)
+            raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype {v.dtype.name}: {v!r}")
     if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         xt = _logical_operand(x, yt.dtype)

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors, host_cpu
-from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops import array, dispatch, infer_ctx
 from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.conv import (check_data_format, normalize_padding, scatter_windows, spatial_sequence,
                                       window_geometry, windows)
@@ -189,6 +189,11 @@ MAX_POOL_GRAD_GRAD = register("MaxPoolGradGrad", _max_pool_grad_grad, typed("Max
 AVG_POOL = register("AvgPool", _avg_pool, typed("AvgPool", FLOATS), _window_flops, kind="window", fusion=rows(0))
 AVG_POOL_GRAD = register("AvgPoolGrad", _avg_pool_grad, typed("AvgPoolGrad", FLOATS), _grad_window_flops, kind="window",
                          fusion=lanes("its orig_input_shape operand is one lane's batch: no stacked form written"))
+
+# MaxPoolShape/AvgPoolShape at trace (shape_fns_nn.py): an input of rank 4, then the windowed sizes
+# (fz25b: a [None] input_signature argument, as MaxPool3D's in seed 1420262501 #13)
+MAX_POOL.trace_shape = infer_ctx.trace_shape("MaxPool")
+AVG_POOL.trace_shape = infer_ctx.trace_shape("AvgPool")
 
 
 def _pool_args(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any, op: str,

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops import array, dispatch, infer_ctx, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import spatial_sequence
 from simdist.runtime.ops.conv3d import geometry3d, pad3d, scatter_windows3d, windows3d
@@ -196,6 +196,12 @@ AVG_POOL3D_GRAD = register("AvgPool3DGrad", _avg_pool3d_grad,
                            fusion=lanes("its orig_input_shape operand is one lane's batch: no stacked form written"))
 
 
+# Pool3DShape at trace (shape_fns_nn.py): an input of rank 5, then the windowed sizes (fz25b: seed
+# 1420262501 #13, a [None] input_signature argument)
+MAX_POOL3D.trace_shape = infer_ctx.trace_shape("MaxPool3D")
+AVG_POOL3D.trace_shape = infer_ctx.trace_shape("AvgPool3D")
+
+
 def _channels_first(pool: Any, x: Tensor, ksize: Any, strides: Any, padding: Any) -> Tensor:
     """NCDHW pooling (clause ops.nn-more): TF 2.21's CPU kernels (float32 and bfloat16, as NDHWC's)
     give the NDHWC values between two transposes; other dtypes fail the same dtype checks."""
@@ -213,8 +219,10 @@ def _attrs(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any, 
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
     if padding not in ("SAME", "VALID"):   # (the op def's order: ksize, strides, padding, data_format, T)
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
+        err = errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
                                           "of allowed values: \"SAME\", \"VALID\"")
+        # (op_def_library's ValueError while a tf.function is traced; fz25b, seed 1420262501 #13)
+        raise trace_errors.bad_attr(err, op, "padding", padding, '"SAME", "VALID"')
     from simdist.runtime.ops.conv3d import check_format
     check_format(data_format, op)
     return {**seqs, "padding": padding}

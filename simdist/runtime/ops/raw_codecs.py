@@ -126,11 +126,13 @@ def decode_raw(input_bytes: Any, out_type: Any, little_endian: bool = True, fixe
     x = string_tensor(input_bytes, "DecodeRaw", "bytes")
     if fixed_length is None:
         _check_out_type("DecodeRaw", dt, _RAW)
-        return dispatch.execute(DECODE_RAW, (x,), {"out_type": dt.name, "little_endian": _make_bool(little_endian, "little_endian")})
+        return dispatch.execute(DECODE_RAW, (x,), {"out_type": dt.name,
+                                                   "little_endian": _make_bool(little_endian, "little_endian", "DecodeRaw")})
     _check_out_type("DecodePaddedRaw", dt, _PADDED)
     from simdist.runtime.tensor import convert_to_tensor
     n = convert_to_tensor(fixed_length, dtype=dtypes.int32)
-    return dispatch.execute(DECODE_PADDED_RAW, (x, n), {"out_type": dt.name, "little_endian": _make_bool(little_endian, "little_endian")})
+    return dispatch.execute(DECODE_PADDED_RAW, (x, n), {"out_type": dt.name, "little_endian": _make_bool(
+        little_endian, "little_endian", "DecodePaddedRaw")})
 
 
 def _encode(x: np.ndarray, pad: bool = False) -> np.ndarray:
@@ -179,7 +181,7 @@ for _op in ("DecodeRaw", "DecodePaddedRaw", "EncodeBase64", "DecodeBase64"):
 
 def encode_base64(input: Any, pad: bool = False, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.io.encode_base64`: web-safe base64 of each string ("=" padding only with pad=True)."""
-    return dispatch.execute(ENCODE_BASE64, (string_tensor(input, "EncodeBase64"),), {"pad": _make_bool(pad, "pad")})
+    return dispatch.execute(ENCODE_BASE64, (string_tensor(input, "EncodeBase64"),), {"pad": _make_bool(pad, "pad", "EncodeBase64")})
 
 
 def decode_base64(input: Any, name: str | None = None) -> Tensor:  # noqa: A002

@@ -274,11 +274,11 @@ CUMPROD = register("Cumprod", _scan(np.multiply, 1), args.allowed("Cumprod", *NU
                    kind="scan", fusion=lanes("its axis operand indexes one lane's axes: no stacked form written"))
 
 
-def _scan_axis(op: Any, axis: Any) -> int:
+def _scan_axis(op: Any, axis: Any, converted_only: bool = False) -> int:
     """The scan ops' axis operand as TF converts it (a tensor of attr Tidx, int32 or int64): None
     is ValueError, a float TypeError, and a list, tuple or array of rank 1 or more the kernel's
     InvalidArgumentError "axis must be a scalar" (eagerly and when a traced graph runs; fz4 seeds
-    12 #7, #63, 13 #26)."""
+    12 #7, #63, 13 #26); converted_only: the conversion's errors only (-1 when it converts)."""
     if axis is None:
         raise ValueError("Tried to convert 'axis' to a tensor and failed. Error: None values not supported."
                          if context.in_function() else
@@ -289,6 +289,8 @@ def _scan_axis(op: Any, axis: Any) -> int:
     if a.dtype.kind == "f" and not isinstance(axis, Tensor):
         raise TypeError(f"Value passed to parameter 'axis' has DataType float32 not in list of allowed values: int32, "
                         "int64" if context.in_function() else f"Cannot convert {axis!r} to EagerTensor of dtype int32")
+    if converted_only:
+        return -1
     if a.ndim:
         shape = "[" + ",".join(str(d) for d in a.shape) + "]"
         raise errors.InvalidArgumentError(None, None, f"ScanOp: axis must be a scalar, not {shape} [Op:{op.name}]")
@@ -298,6 +300,11 @@ def _scan_axis(op: Any, axis: Any) -> int:
 def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
     t = _t(x)
     attr_rules.check(op.name, exclusive=exclusive, reverse=reverse)   # (the wrapper's make_bool: ops.attr-types)
+    if not context.in_function():
+        # (eagerly every input converts before the op's attr T is checked: a None or float axis is the
+        # conversion's error beside an int32 x; in a graph op_def_library checks x's T first; fz25b:
+        # seed 1420262501 #15)
+        _scan_axis(op, axis, converted_only=True)
     op.dtype((t.dtype,), None)   # attr T is checked when the op is built, before the kernel's axis check
     ax = _scan_axis(op, axis)
     nd = t.ndim

@@ -240,4 +240,4 @@ def scale_and_translate(images: Tensor, size: tuple[int, int], scale: tuple[floa
     return dispatch.execute(SCALE_AND_TRANSLATE, (images,),
                             {"size": (int(size[0]), int(size[1])), "scale": (float(scale[0]), float(scale[1])),
                              "translation": (float(translation[0]), float(translation[1])),
-                             "kernel_type": kernel_type, "antialias": _make_bool(antialias, "antialias")})
+                             "kernel_type": kernel_type, "antialias": _make_bool(antialias, "antialias", "ScaleAndTranslate")})

@@ -103,7 +103,8 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
     sp = _sp(sp_a)
     bt = _t(b)
     return dispatch.execute(sm.SPARSE_MATMUL, (sp.indices, sp.values, sp.dense_shape, bt),
-                            {"adjoint_a": _make_bool(adjoint_a, "adjoint_a"), "adjoint_b": _make_bool(adjoint_b, "adjoint_b")})
+                            {"adjoint_a": _make_bool(adjoint_a, "adjoint_a", sm.SPARSE_MATMUL.name),
+                             "adjoint_b": _make_bool(adjoint_b, "adjoint_b", sm.SPARSE_MATMUL.name)})
 
 
 def _reduce(kind: str, sp_input: Any, axis: Any, keepdims: Any, output_is_sparse: bool) -> Any:

@@ -221,7 +221,7 @@ def _reduce(kind: str, data: Any, indices: Any, segment_ids: Any, num_segments: 
     if num_segments is not None:
         ins.append(num_segments if isinstance(num_segments, Tensor) else convert_to_tensor(num_segments))
     return dispatch.execute(SEGMENT_OPS[(kind, num_segments is not None)], tuple(ins),
-                            {"sparse_gradient": _make_bool(sparse_gradient, "sparse_gradient")})
+                            {"sparse_gradient": _make_bool(sparse_gradient, "sparse_gradient", "SparseSegmentSum")})
 
 
 def segment_sum(data: Any, indices: Any, segment_ids: Any, num_segments: Any = None, name: str | None = None,

@@ -84,6 +84,11 @@ def _betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     loop is ulps away)."""
     dt = np.result_type(a, b, x)
     r = _sp().betainc(a.astype(np.float64), b.astype(np.float64), x.astype(np.float64)).astype(dt)
+    # (an infinite a or b (the other positive or NaN): 0 at x = 0, 1 at x = 1, NaN between, observed
+    # on TF 2.21 for float32 and float64, where SciPy gives the limits; fz25b, seed 1420262501 #6)
+    inf = (np.isposinf(a) | np.isposinf(b)) & np.broadcast_to(True, r.shape)
+    if inf.any():
+        r = np.where(inf, np.where(x == 0, 0.0, np.where(x == 1, 1.0, np.nan)), r).astype(dt)
     return np.where((a <= 0) | (b <= 0) | (x < 0) | (x > 1), np.nan, r)
 
 
@@ -235,7 +240,11 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
     very first call in a process takes the slow path, which keeps float64: not modelled). A
     tf.function's graph keeps a float32/float64 NumPy x1's dtype, casts another NumPy x1 to float32,
     and converts x2 to x1's dtype."""
-    from simdist.runtime.ops import math
+    from simdist.runtime.ops import graph_inputs, math
+    if context.in_function() and isinstance(x1, (bool, int, float, list, tuple)):
+        # (a graph's op_def_library converts a Python x1 by its own dtype when T allows it, else
+        # preferring T's default, float32, whatever x2 is: True is 1.0; fz25b, seed 1420262501 #44)
+        x1 = graph_inputs.convert("NextAfter", x1, "x1")
     if not math._tensorlike(x1) and not math._tensorlike(x2):
         # (a graph converts Python values with T's default too, NumPy values with their own dtype)
         traced = context.in_function()

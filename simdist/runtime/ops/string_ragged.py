@@ -235,7 +235,7 @@ def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any
         raise TypeError(f"Expected string for argument 'input_encoding' not {input_encoding!r}.")
     codec_name(enc)
     attrs = {"input_encoding": enc, "errors": err, "replacement_char": rc,
-             "replace_control_characters": _make_bool(replace_control_characters, "replace_control_characters")}
+             "replace_control_characters": _make_bool(replace_control_characters, "replace_control_characters", "UnicodeDecode")}
     ragged = isinstance(input, RaggedTensor)
     x = input.flat_values if ragged else _ragged_input(input, "decode", opname)
     if with_offsets:

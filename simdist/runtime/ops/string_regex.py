@@ -204,7 +204,7 @@ def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool =
     static = _static(pattern) and _static(rewrite)
     # (the wrapper's make_bool before any input converts: `replace_global=1` is TypeError; ops.attr-types,
     # fz14 seed 1420261219 #110)
-    attr_rules.make_bool(replace_global, "replace_global")
+    replace_global = attr_rules.make_bool(replace_global, "replace_global", "RegexReplace")
     x = string_tensor(input, "StaticRegexReplace" if static else "RegexReplace")
     if static:
         return dispatch.execute(STATIC_REPLACE, (x,), {"pattern": _attr_bytes(pattern),

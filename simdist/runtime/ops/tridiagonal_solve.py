@@ -281,8 +281,8 @@ def _op(diags: Any, rhs: Any, pivoting: bool, perturb: bool) -> Tensor:
     d = diags if isinstance(diags, Tensor) else convert_to_tensor(diags)
     r = rhs if isinstance(rhs, Tensor) else convert_to_tensor(rhs)
     TRIDIAGONAL_SOLVE.dtype((d.dtype, r.dtype), None)
-    return dispatch.execute(TRIDIAGONAL_SOLVE, (d, r), {"partial_pivoting": _make_bool(pivoting, "partial_pivoting"),
-                                                       "perturb_singular": _make_bool(perturb, "perturb_singular")})
+    return dispatch.execute(TRIDIAGONAL_SOLVE, (d, r), {"partial_pivoting": _make_bool(pivoting, "partial_pivoting", TRIDIAGONAL_SOLVE.name),
+                                                       "perturb_singular": _make_bool(perturb, "perturb_singular", TRIDIAGONAL_SOLVE.name)})
 
 
 def _compact(diagonals: Any, rhs: Any, transpose_rhs: bool, conjugate_rhs: bool, pivoting: bool,

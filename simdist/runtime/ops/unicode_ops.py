@@ -112,4 +112,4 @@ def unicode_transcode(input: Any, input_encoding: Any, output_encoding: Any, err
     codec_name(src)
     return dispatch.execute(UNICODE_TRANSCODE, (string_tensor(input, "UnicodeTranscode"),),
                             {"input_encoding": src, "output_encoding": enc, "errors": err, "replacement_char": rc,
-                             "replace_control_characters": _make_bool(replace_control_characters, "replace_control_characters")})
+                             "replace_control_characters": _make_bool(replace_control_characters, "replace_control_characters", "UnicodeTranscode")})
