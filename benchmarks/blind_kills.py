@@ -41,7 +41,7 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "random-trace-kernels-share-one-instance", "random-kernel-stream-shared-across-dtypes"],
            "sweep24a or sweep24b"),
     "23": (["segment-prod-grad-single-zero-zeroed", "embedding-lookup-max-norm-last-axis-only",
-            "sum-metric-samplewise-mean", "accuracy-ranks-not-matched", "epoch-iterator-restarts-one-step-late",
+            "accuracy-ranks-not-matched", "epoch-iterator-restarts-one-step-late",
             "scce-sequence-labels-not-squeezed", "tracing-count-defaults-not-applied",
             "generator-split-key-in-counter"],
            "spell25a or spell25b"),

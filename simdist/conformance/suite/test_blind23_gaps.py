@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_close, assert_equal, assert_true
+from simdist.conformance.assertions import assert_close, assert_equal
 from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
@@ -100,8 +100,9 @@ def test_blind23_embedding_max_norm_clips_each_looked_up_embedding_whole(tf, bud
     row is a 2x3 block scaled as a whole by c / max(norm, c); ids of rank 1 and 2, params as one tensor, a
     tf.Variable, or a list of two partitions in TF's "div" layout give the same rows."""
     params = (np.arange(4 * 2 * 3, dtype=np.float32).reshape(4, 2, 3) - 7.0) / 3.0
-    for how, ids in budget([("tensor", np.array([1, 3, 0])), ("list of partitions", np.array([[2, 0], [3, 3]])),
-                            ("variable", np.array([[1], [2]])), ("tensor", np.array([[0, 2], [1, 3]]))]):
+    cases = [("tensor", np.array([1, 3, 0])), ("list of partitions", np.array([[2, 0], [3, 3]])),
+             ("variable", np.array([[1], [2]])), ("tensor", np.array([[0, 2], [1, 3]]))]
+    for how, ids in budget(cases):
         rows = params[ids].astype(np.float64)
         axes = tuple(range(ids.ndim, rows.ndim))
         for c in (2.5, 6.0):
@@ -119,7 +120,7 @@ def test_blind23_embedding_max_norm_clips_each_looked_up_embedding_whole(tf, bud
             assert_close(got, want, tolerance=TOL32, call=call, what="each embedding scaled by c / max(norm, c)")
 
 
-# -- Sum and Mean metrics: each sample's inner axes reduced (sum for Sum, mean for Mean) --------------------------------
+# -- Sum and Mean metrics: each sample's inner axes reduced (sum for Sum, mean for Mean) -------------------------------
 @clause("keras.metric.sample-weight", ref="tf221")
 def test_blind23_reduction_metrics_reduce_each_samples_inner_axes(keras, budget):
     """Keras 3.15's reduce_to_samplewise_values: values of rank > 1 are reduced to one per sample over their
