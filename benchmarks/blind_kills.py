@@ -4,11 +4,12 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21 or 22. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22 or 23. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
-batch"; batch 22 in "Twenty-fourth session, 2026-12-02: a twenty-second blind batch (the core, 2)".
+batch"; batch 22 in "Twenty-fourth session, 2026-12-02: a twenty-second blind batch (the core, 2)"; batch 23 in
+"Twenty-fifth session, 2026-12-02: a twenty-third blind batch".
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "class-weight-labels-truncated-not-rounded", "top-k-accuracy-matches-not-reshaped",
             "random-trace-kernels-share-one-instance", "random-kernel-stream-shared-across-dtypes"],
            "sweep24a or sweep24b"),
+    "23": (["segment-prod-grad-single-zero-zeroed", "embedding-lookup-max-norm-last-axis-only",
+            "accuracy-ranks-not-matched", "epoch-iterator-restarts-one-step-late",
+            "scce-sequence-labels-not-squeezed", "tracing-count-defaults-not-applied",
+            "generator-split-key-in-counter"],
+           "spell25a or spell25b"),
 }
 
 

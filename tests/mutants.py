@@ -4206,3 +4206,161 @@ TRAINING_BATCH22: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH22
 CATALOGUE += TRAINING_BATCH22
+
+# -- Twenty-fifth session: a twenty-third blind batch (TRAINING_BATCH23), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Twenty-fifth session: a twenty-third blind batch"). Optimizers
+#    and their options, schedules, callbacks, op gradients, the tape, tf.nn, Keras layers, losses, metrics, the fit
+#    loop, the weights file, a sync-on-read variable, the Generator and tf.function's tracing count; each a
+#    function, branch or argument no earlier mutant touched, at most two in one file; more than half in areas the
+#    twenty-second batch did not touch.
+TRAINING_BATCH23: list[Mutant] = [
+    # -- optimizers and their options
+    _t("grad-accumulation-updates-first-of-group", "boundary", BO,
+       "            is_update_step = tf.equal(tf.math.floormod(_read(self._iterations) + 1, tf.constant(steps, tf.int64)), 0)\n",
+       "            is_update_step = tf.equal(tf.math.floormod(_read(self._iterations), tf.constant(steps, tf.int64)), 0)\n",
+       "gradient accumulation updates at the first step of each group of gradient_accumulation_steps, not the last"),
+    _t("adam-first-moment-weights-swapped", "formula", "simdist/keras/optimizers/adam.py",
+       "        self.assign_add(m, ops.multiply(ops.subtract(gradient, m), 1 - self.beta_1))\n",
+       "        self.assign_add(m, ops.multiply(ops.subtract(gradient, m), self.beta_1))\n",
+       "Adam's first moment moves towards the gradient by beta_1 instead of 1 - beta_1"),
+    _t("adafactor-matrices-not-factored", "boundary", "simdist/keras/optimizers/adafactor.py",
+       "        if len(variable.shape) >= 2:\n",
+       "        if len(variable.shape) > 2:\n",
+       "Adafactor factors the second moment only for rank > 2: a Dense kernel takes the unfactored path"),
+    _t("lso-replica-verdict-from-last-replica", "order", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "            lambda strategy, verdicts: strategy.experimental_local_results(verdicts)[0],\n",
+       "            lambda strategy, verdicts: strategy.experimental_local_results(verdicts)[-1],\n",
+       "LossScaleOptimizer under a strategy takes the last replica's finiteness verdict, not replica 0's"),
+    # -- schedules
+    _t("cosine-decay-step-not-clamped", "boundary", SCH,
+       "            global_step_recomp = ops.minimum(global_step_recomp, decay_steps)\n"
+       "            return self._decay_function(",
+       "            return self._decay_function(",
+       "CosineDecay (no warmup) does not hold alpha after decay_steps: the cosine climbs again"),
+    _t("cosine-restarts-constant-period-not-wrapped", "formula", SCH,
+       "                i_restart = ops.floor(completed_fraction)\n                completed_fraction -= i_restart\n",
+       "                i_restart = ops.floor(completed_fraction)\n",
+       "CosineDecayRestarts(t_mul=1) keeps the whole completed fraction instead of the fraction of the current period"),
+    # -- callbacks
+    _t("lr-scheduler-learning-rate-not-logged", "state", "simdist/keras/callbacks/learning_rate_scheduler.py",
+       "    def on_epoch_end(self, epoch: int, logs: Any = None) -> None:\n"
+       "        log_learning_rates(self.model.optimizer, logs if logs is not None else {})\n",
+       "    def on_epoch_end(self, epoch: int, logs: Any = None) -> None:\n        pass\n",
+       "LearningRateScheduler does not write logs['learning_rate'] at each epoch's end (History lacks it)"),
+    _t("checkpoint-missing-monitor-skips-save", "boundary", "simdist/keras/callbacks/model_checkpoint.py",
+       "            warnings.warn(f\"Can save best model only with {self.monitor} available.\", stacklevel=2)\n"
+       "            return True\n",
+       "            warnings.warn(f\"Can save best model only with {self.monitor} available.\", stacklevel=2)\n"
+       "            return False\n",
+       "ModelCheckpoint(save_best_only=True) with its monitor missing from the logs saves nothing instead of every epoch"),
+    # -- op gradients
+    _t("segment-prod-grad-single-zero-zeroed", "boundary", "simdist/runtime/ops/segments.py",
+       "    zeros = scatter.segment_sum(math.cast(zero, dtypes.int32), ids)\n"
+       "    grad = math.where(math.greater(zeros, 1), array.zeros_like(grad), grad)\n",
+       "    zeros = scatter.segment_sum(math.cast(zero, dtypes.int32), ids)\n"
+       "    grad = math.where(math.greater(zeros, 0), array.zeros_like(grad), grad)\n",
+       "segment_prod's gradient is zero for a segment with one zero (the zero's gradient is the others' product)"),
+    _t("euclidean-norm-grad-upstream-not-reshaped", "axis", "simdist/runtime/ops/reductions.py",
+       "        out, grad = array.reshape(out, kept), array.reshape(grad, kept)\n",
+       "        out = array.reshape(out, kept)\n",
+       "reduce_euclidean_norm's gradient (keepdims=False) broadcasts the upstream gradient against the last axis"),
+    _t("tensor-scatter-sub-updates-grad-not-negated", "gradient", "simdist/runtime/ops/scatter.py",
+       "    return [array.identity(grad), None, unary.negative(gather_nd(grad, op.inputs[1]))]\n",
+       "    return [array.identity(grad), None, gather_nd(grad, op.inputs[1])]\n",
+       "tensor_scatter_nd_sub's gradient for the updates is +grad, as for tensor_scatter_nd_add"),
+    _t("matrix-solve-grad-rhs-not-adjoint", "gradient", "simdist/runtime/ops/linalg_more.py",
+       "    grad_b = solve(a, grad, adjoint=not adj)\n",
+       "    grad_b = solve(a, grad, adjoint=adj)\n",
+       "matrix_solve's gradient solves with a instead of a's adjoint"),
+    _t("matrix-determinant-grad-inverse-not-transposed", "gradient", "simdist/runtime/ops/linalg_more.py",
+       "    return [_times_matrices(grad * c, inv(a, adjoint=True))]\n",
+       "    return [_times_matrices(grad * c, inv(a))]\n",
+       "det's gradient is det * inv(a) instead of det * inv(a)^T"),
+    _t("depthwise-filter-grad-multiplier-major", "axis", "simdist/runtime/ops/conv.py",
+       "    dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]\n"
+       "    return matmul(by_channel, dyc)",
+       "    dyc = dy.reshape(-1, m, c).transpose(2, 0, 1)                             # [C, P, M]\n"
+       "    return matmul(by_channel, dyc)",
+       "depthwise_conv2d's filter gradient reads the output channels multiplier-major (c * m + j is channel-major)"),
+    # -- the tape
+    _t("jacobian-unconnected-zero-not-passed", "missing-error", TP,
+       "                g = backprop.imperative_grad(tape, [y], flat_sources, None, unconnected, taped_sources=True)\n",
+       "                g = backprop.imperative_grad(tape, [y], flat_sources, None, \"none\", taped_sources=True)\n",
+       "jacobian(unconnected_gradients=ZERO) of an unconnected source gives None, not zeros"),
+    _t("tape-cast-densifies-indexed-slices", "state", TP,
+       "_SLICES_THROUGH = frozenset({\"Identity\", \"Cast\", \"Neg\", \"AddN\", \"AddV2\", \"Sub\", \"ConcatV2\"})\n",
+       "_SLICES_THROUGH = frozenset({\"Identity\", \"Neg\", \"AddN\", \"AddV2\", \"Sub\", \"ConcatV2\"})\n",
+       "a Cast after a gather makes the variable's gradient a dense tensor instead of IndexedSlices"),
+    # -- tf.nn
+    _t("nn-pool1d-stride-from-ksize", "axis", "simdist/runtime/ops/pooling.py",
+       "        return array.squeeze(fn(array.expand_dims(x, 1), [1, k], [1, s], padding), [1])\n",
+       "        return array.squeeze(fn(array.expand_dims(x, 1), [1, k], [1, k], padding), [1])\n",
+       "tf.nn.max_pool/avg_pool of rank-3 input (1-D pooling) strides by the window size"),
+    _t("embedding-lookup-max-norm-last-axis-only", "axis", "simdist/runtime/ops/nn.py",
+       "    axes = list(range(ids_rank, values.ndim))\n",
+       "    axes = [values.ndim - 1]\n",
+       "tf.nn.embedding_lookup(max_norm=) clips each vector of the last axis, not each looked-up embedding whole"),
+    # -- Keras layers
+    _t("attention-key-input-ignored", "boundary", "simdist/keras/layers/dot_attention.py",
+       "        k = inputs[2] if len(inputs) > 2 else v\n",
+       "        k = inputs[2] if len(inputs) > 3 else v\n",
+       "Attention([query, value, key]) scores against the value: the key input is ignored"),
+    _t("alpha-dropout-shift-sign", "formula", "simdist/keras/layers/noise.py",
+       "            b = -a * alpha_p * self.rate\n",
+       "            b = a * alpha_p * self.rate\n",
+       "AlphaDropout's affine shift b has the wrong sign: training outputs lose zero mean"),
+    # -- losses and metrics
+    _t("binary-focal-label-smoothing-full", "formula", "simdist/keras/losses/probabilistic_losses.py",
+       "        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing\n",
+       "        y_true = y_true * (1.0 - label_smoothing) + label_smoothing\n",
+       "binary focal crossentropy smooths labels towards 1 (+ label_smoothing) instead of towards 0.5"),
+    _t("scce-sequence-labels-not-squeezed", "axis", "simdist/keras/ops/tf_nn.py",
+       "    if len(target.shape) == len(output.shape) and target.shape[-1] == 1:\n        target = tf.squeeze(target, axis=-1)\n",
+       "    if len(target.shape) == 2 and target.shape[-1] == 1:\n        target = tf.squeeze(target, axis=-1)\n",
+       "keras.ops.sparse_categorical_crossentropy squeezes a trailing 1 of the labels only for rank-2 labels "
+       "(not (b, t, 1))"),
+    _t("sum-metric-samplewise-mean", "denominator", "simdist/keras/metrics/reduction_metrics.py",
+       "        values, _ = reduce_to_samplewise_values(values, sample_weight, reduce_fn=ops.sum, dtype=self.dtype)\n",
+       "        values, _ = reduce_to_samplewise_values(values, sample_weight, reduce_fn=ops.mean, dtype=self.dtype)\n",
+       "keras.metrics.Sum of rank > 1 values averages each sample's entries instead of summing them"),
+    _t("accuracy-ranks-not-matched", "axis", "simdist/keras/metrics/accuracy_metrics.py",
+       "    y_true = ops.convert_to_tensor(y_true, dtype=y_pred.dtype)\n"
+       "    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)\n"
+       "    return ops.cast(tf.equal(y_true, y_pred), config.floatx())\n",
+       "    y_true = ops.convert_to_tensor(y_true, dtype=y_pred.dtype)\n"
+       "    return ops.cast(tf.equal(y_true, y_pred), config.floatx())\n",
+       "keras.metrics.accuracy of (n,) labels and (n, 1) predictions broadcasts to (n, n) instead of matching ranks"),
+    # -- the fit loop, the weights file
+    _t("epoch-iterator-restarts-one-step-late", "boundary", "simdist/keras/trainers/epoch_iterator.py",
+       "            if self._num_batches and self._steps_seen >= self._num_batches:\n"
+       "                self._current_iterator = iter(self._get_iterator())\n",
+       "            if self._num_batches and self._steps_seen > self._num_batches:\n"
+       "                self._current_iterator = iter(self._get_iterator())\n",
+       "fit(steps_per_epoch=) over a finite input: an epoch ending exactly on the data's end does not restart it "
+       "(the next epoch runs no step)"),
+    _t("evaluate-steps-ignored", "missing-error", "simdist/keras/trainers/trainer.py",
+       "                                                  steps_per_epoch=steps, shuffle=False)\n",
+       "                                                  steps_per_epoch=None, shuffle=False)\n",
+       "evaluate(steps=) over arrays runs every batch"),
+    _t("weights-file-duplicate-names-from-two", "boundary", "simdist/keras/models/saving.py",
+       "    used[name] = 0\n    return name\n",
+       "    used[name] = 1\n    return name\n",
+       "the weights file names a type's second object `<name>_2` (Keras: `<name>_1`), so Keras's files load shifted"),
+    # -- distribution, random ops, tf.function
+    _t("sync-on-read-cross-replica-write-primary-only", "placement", "simdist/strategies/sync_on_read.py",
+       "        for c in self._values:\n            getattr(c, method)(value)\n"
+       "        return self._cross_replica_value() if read_value else None\n",
+       "        for c in self._values[:1]:\n            getattr(c, method)(value)\n"
+       "        return self._cross_replica_value() if read_value else None\n",
+       "a sync-on-read variable's cross-replica assign writes only the first replica's copy"),
+    _t("generator-split-key-in-counter", "order", "simdist/runtime/ops/random_generator.py",
+       "        return [Generator(state=np.array([0] * (_STATE_SIZE[self._alg] - 1) + [int(k)], np.int64), alg=self._alg)\n",
+       "        return [Generator(state=np.array([int(k)] + [0] * (_STATE_SIZE[self._alg] - 1), np.int64), alg=self._alg)\n",
+       "Generator.split puts each new key in the counter slot of the state instead of the key slot"),
+    _t("tracing-count-defaults-not-applied", "state", "simdist/tf/_tracing_count.py",
+       "        bound.apply_defaults()\n",
+       "",
+       "tf.function counts f(x) and f(x, default) as two traces: the call is keyed without its defaults"),
+]
+TRAINING += TRAINING_BATCH23
+CATALOGUE += TRAINING_BATCH23
