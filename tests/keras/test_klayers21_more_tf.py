@@ -227,6 +227,15 @@ def _simdist(name: str) -> dict[str, Any]:
     return program(tf, name)
 
 
+def _onednn_without_fp16() -> bool:
+    from simdist.runtime import host_cpu
+    here = host_cpu.detect()
+    return here.onednn_enabled and here.has("avx512f") and not here.has("avx512_fp16")
+
+
+_ONEDNN_WITHOUT_FP16 = _onednn_without_fp16()
+
+
 @pytest.fixture(scope="module")
 def tf_answers() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(CASES))))
@@ -236,7 +245,12 @@ def tf_answers() -> dict[int, Any]:
 @pytest.mark.clause("keras.layer.pipeline")
 @pytest.mark.clause("keras.callbacks.swap-ema-weights")
 @pytest.mark.parametrize("case", CASES)
-def test_klayers21_audio_matches_tf(tf_answers: dict[int, Any], case: str) -> None:
+def test_klayers21_audio_matches_tf(tf_answers: dict[int, Any], case: str, request: pytest.FixtureRequest) -> None:
+    if case == "pipeline" and _ONEDNN_WITHOUT_FP16:
+        request.node.add_marker(pytest.mark.xfail(strict=False, reason=(
+            "open host difference: live TF on an AVX-512 CPU without AVX512-FP16 (oneDNN on, e.g. AMD Zen 4) gives "
+            "this pipeline's float32 values otherwise in the last bit (45 elements) than on the reference host "
+            "simdist models, and simdist's host model does not cover it yet (2026-12-02)")))
     got, want = _simdist(case), tf_answers[CASES.index(case)]
     assert sorted(got) == sorted(want), f"{case}: observables {sorted(got)}, but should be {sorted(want)}"
     for k in want:

@@ -39,28 +39,30 @@ def packet_mask(shape: tuple[int, ...], dtype: np.dtype, lanes: dict[str, int]) 
 
 def narrow_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     """A float-to-int8/uint8/int16/uint16 cast as TF 2.21's Eigen kernel computes it: the scalar
-    tail wraps (C++ conversion through int32, as NumPy's astype, given as `out`), the packets
-    convert to int32 with x86's truncation (NaN, infinities and values outside int32 give
-    INT32_MIN) and then pack with saturation: int8/int16/uint16 clip the int32; uint8 clips it
-    from float32, and from float16/float64 packs to uint16 first and then saturates that as a
-    signed int16 (65504 gives 0). bfloat16 converts through float32 (packets of 8). Observed on
-    TF 2.21, clause ops.packet-paths."""
+    tail wraps (C++'s conversion through int32: x86's truncation, which gives INT32_MIN for NaN,
+    infinities and values outside int32, then the low bits), the packets convert to int32 the same
+    way and then pack with saturation: int8/int16/uint16 clip the int32; uint8 clips it from
+    float32, and from float16/float64 packs to uint16 first and then saturates that as a signed
+    int16 (65504 gives 0). bfloat16 converts through float32 (packets of 8). Observed on TF 2.21,
+    clause ops.packet-paths. (`out`, NumPy's astype, is not used for these dtypes: its out-of-range
+    results follow NumPy's SIMD path for the CPU, e.g. 0 where C++ gives 253 on an AVX-512 host.)"""
     if out.dtype.name not in _NARROW or not _is_float(a):
         return out
-    mask = packet_mask(a.shape, a.dtype, NARROW_CAST_LANES)
-    if mask is None:
-        return out
-    x = a[mask].astype(np.float64)
+    x = a.astype(np.float64)
     ok = np.isfinite(x) & (x > -2.0 ** 31 - 1) & (x < 2.0 ** 31)
     i32 = np.where(ok, np.trunc(np.where(ok, x, 0.0)), -2.0 ** 31).astype(np.int64)
+    wrapped = i32.astype(out.dtype)   # (integer narrowing: the low bits, on every CPU)
+    mask = packet_mask(a.shape, a.dtype, NARROW_CAST_LANES)
+    if mask is None:
+        return wrapped
+    packed = i32[mask]
     name = out.dtype.name
     if name == "uint8" and a.dtype.name not in ("float32", "bfloat16"):
-        u16 = np.clip(i32, 0, 65535)
-        i32 = np.where(u16 > 32767, u16 - 65536, u16)
+        u16 = np.clip(packed, 0, 65535)
+        packed = np.where(u16 > 32767, u16 - 65536, u16)
     info = np.iinfo(out.dtype)
-    out = out.copy() if not out.flags.writeable else out
-    out[mask] = np.clip(i32, info.min, info.max).astype(out.dtype)
-    return out
+    wrapped[mask] = np.clip(packed, info.min, info.max).astype(out.dtype)
+    return wrapped
 
 
 def _is_float(a: np.ndarray) -> bool:
