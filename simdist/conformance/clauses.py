@@ -890,6 +890,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21: tf.train.CheckpointManager(max_to_keep=k) keeps the k newest checkpoints (None: every one), deleting the older ones' files; checkpoints lists them oldest first and latest_checkpoint is the newest."),
     Clause('checkpoint.save-counter', 'training', False, (),
            "TF 2.21: Checkpoint.save adds 1 to save_counter and writes <prefix>-<count>; write neither counts nor numbers; the counter is made on first use and saved with every checkpoint from then on, restore brings back the saved count, and CheckpointManager.save(checkpoint_number=n) counts too."),
+    Clause('checkpoint.options', 'training', False, (),
+           "TF 2.21: tf.train.CheckpointOptions' experimental_write_callbacks run once after each Checkpoint.save or write (and CheckpointManager.save), in order, given the save path when they take one parameter; a callback of more parameters is an AssertionError when the options are made; enable_async and experimental_enable_async_checkpoint are one setting; a save given a non-options value is AttributeError."),
     Clause('checkpoint.restore-status', 'training', False, (),
            "TF 2.21: restore(None) restores nothing and its assertions fail; a missing path is NotFoundError; program objects absent from the checkpoint fail assert_consumed and assert_existing_objects_matched, checkpoint objects absent from the program only assert_consumed (read leaves a saved save_counter unused); a shape mismatch is ValueError and restores nothing; attributes, dicts and lists of variables are tracked."),
     Clause('optim.floatx', 'training', False, (),

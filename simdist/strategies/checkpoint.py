@@ -6,7 +6,9 @@ variable partitioned differently is an error (clause pss.checkpoint-partitions).
 
 from __future__ import annotations
 
+import inspect
 import os
+import warnings
 from typing import Any, Iterator
 
 import numpy as np
@@ -227,6 +229,51 @@ class _InitializationOnlyStatus:
         return self
 
 
+class CheckpointOptions:
+    """`tf.train.CheckpointOptions` (TF 2.21's checkpoint_options.py; clause checkpoint.options):
+    options of `save`/`write`. `experimental_write_callbacks` run after each save or write, in order,
+    each given the save path when it takes one parameter (TF asserts at most one). simdist has one
+    simulated filesystem, so `experimental_io_device` changes nothing; `enable_async` writes the same
+    files, but simdist charges the write synchronously (TF overlaps it with training: a warning says
+    so at the save); a sharding callback needs TF's ShardingCallback classes, which simdist has not."""
+
+    def __init__(self, experimental_io_device: Any = None, experimental_enable_async_checkpoint: bool = False,
+                 experimental_write_callbacks: Any = None, enable_async: bool = False,
+                 experimental_skip_slot_variables: bool = False, experimental_sharding_callback: Any = None) -> None:
+        self.experimental_io_device = experimental_io_device
+        self.enable_async = experimental_enable_async_checkpoint or enable_async
+        self.experimental_enable_async_checkpoint = self.enable_async
+        if experimental_write_callbacks is not None:
+            for callback in experimental_write_callbacks:
+                assert len(inspect.signature(callback).parameters) <= 1
+        self.experimental_write_callbacks = experimental_write_callbacks
+        if experimental_sharding_callback is not None:
+            raise ValueError("The experimental_sharding_callback checkpoint option must be of type ShardingCallback. "
+                             f"The option provided was of type {type(experimental_sharding_callback)}. "
+                             "(simdist has no ShardingCallback classes)")
+        self.experimental_sharding_callback = experimental_sharding_callback
+        self.experimental_skip_slot_variables = experimental_skip_slot_variables
+
+
+def _options(options: Any) -> Any:
+    """The options a save or write runs with (TF: `options or CheckpointOptions()`, whose async flag
+    it reads first: a non-options value is its AttributeError)."""
+    options = options or CheckpointOptions()
+    if options.experimental_enable_async_checkpoint:
+        warnings.warn("simdist writes an async checkpoint synchronously and charges the write to the simulated "
+                      "clock as a synchronous one (TF overlaps it with training)", UserWarning, stacklevel=3)
+    return options
+
+
+def _after_write(options: Any, path: str) -> None:
+    """TF's write callbacks, in order, with the path when they take a parameter."""
+    for callback in options.experimental_write_callbacks or ():
+        if len(inspect.signature(callback).parameters) == 1:
+            callback(path)
+        else:
+            callback()
+
+
 class Checkpoint:
     """`tf.train.Checkpoint(**objects)`: `save(prefix)` -> path, `restore(path)`."""
     _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
@@ -285,13 +332,22 @@ class Checkpoint:
         """`write` to "<prefix>-<n>" (n counts the saves), then record it as the directory's newest
         checkpoint in the `checkpoint` state file, as TF's save does (so `tf.train.latest_checkpoint`
         finds it)."""
+        options = _options(options)
         self._counter_made = True
         self._counter += 1
-        path = self.write(f"{file_prefix}-{self._counter}")
+        path = self._write(f"{file_prefix}-{self._counter}")
         _write_state(os.path.dirname(os.path.abspath(file_prefix)), [path])
+        _after_write(options, path)
         return path
 
     def write(self, file_prefix: str, options: Any = None) -> str:
+        """Write the checkpoint to "<prefix>" (no counting, no state file), then the options' callbacks."""
+        options = _options(options)
+        path = self._write(file_prefix)
+        _after_write(options, path)
+        return path
+
+    def _write(self, file_prefix: str) -> str:
         pairs = list(_walk(self, ""))
         _charge([(k, v) for k, v in pairs if not _is_iterator(v)], to_chief=True)
         arrays: dict[str, np.ndarray] = {}
@@ -451,10 +507,10 @@ class CheckpointManager:
                     return None
             self._last_checkpoint_step = step
         if checkpoint_number is None:
-            path = self._checkpoint.save(self._prefix)
+            path = self._checkpoint.save(self._prefix, options=options)
         else:   # (the checkpoint's save_counter still counts the save, as TF's)
             self._checkpoint._count_save()
-            path = self._checkpoint.write(f"{self._prefix}-{int(checkpoint_number)}")
+            path = self._checkpoint.write(f"{self._prefix}-{int(checkpoint_number)}", options=options)
         self._checkpoints = [c for c in self._checkpoints if c != path] + [path]
         while self._max_to_keep is not None and len(self._checkpoints) > self._max_to_keep:
             old = self._checkpoints.pop(0)

@@ -3,7 +3,8 @@ Feature, BytesList, FloatList, Int64List, FeatureList, FeatureLists, SequenceExa
 classes built on first use, simdist/runtime/example_proto.py)."""
 
 from simdist.runtime import example_proto as _example_proto
-from simdist.strategies.checkpoint import Checkpoint, CheckpointManager, latest_checkpoint  # noqa: F401
+from simdist.strategies.checkpoint import (Checkpoint, CheckpointManager, CheckpointOptions,  # noqa: F401
+                                          latest_checkpoint)
 from simdist.strategies.cluster_resolver import ClusterSpec  # noqa: F401
 from simdist.tf._moving_averages import ExponentialMovingAverage  # noqa: F401
 
