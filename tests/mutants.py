@@ -1135,8 +1135,8 @@ TRAINING_BATCH5: list[Mutant] = [
        "arrays with steps_per_epoch and no batch_size: the batch size is rounded down, so steps batches miss samples"),
     # checkpoints
     _t("checkpoint-save-numbered-from-zero", "boundary", CK,
-       '        self._counter += 1\n        path = self.write(f"{file_prefix}-{self._counter}")\n',
-       '        path = self.write(f"{file_prefix}-{self._counter}")\n        self._counter += 1\n',
+       '        self._counter += 1\n        path = self._write(f"{file_prefix}-{self._counter}")\n',
+       '        path = self._write(f"{file_prefix}-{self._counter}")\n        self._counter += 1\n',
        "Checkpoint.save numbers its files from 0 (ckpt-0) and save_counter runs one ahead of the file"),
     # random ops and initializers
     _t("variance-scaling-truncated-no-correction", "formula", "simdist/keras/initializers.py",
