@@ -238,6 +238,11 @@ _INFERRED_FIRST = frozenset({"bfloat16", "complex64", "int8", "uint8", "int16", 
 def _ints_before_float(obj: np.ndarray) -> None:
     """ValueError for an int beyond int64 among the leaves before the first float (bools and
     complex numbers end the scan as a float does)."""
+    try:   # (every leaf within int64, the common case, in one C pass: no int to refuse anywhere)
+        obj.astype(np.int64)
+        return
+    except (OverflowError, TypeError, ValueError):
+        pass
     for x in obj.flat:
         if not isinstance(x, (int, np.integer)) or isinstance(x, (bool, np.bool_)):
             return

@@ -639,8 +639,7 @@ def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     elif a.dtype == np.float64 and dt._np == np.float32:
         # (cvtsd2ss under the CPU kernels' FTZ: a result below float32's normal range is a zero of its
         # sign; found testing fz25a's Truncate cases: cast(1e-40 float64, float32) is 0 on TF 2.21)
-        tiny = np.float32(np.finfo(np.float32).tiny)
-        out = np.where(np.abs(out) < tiny, np.copysign(np.float32(0), out), out).astype(np.float32)
+        out = subnormals.flushed(out)
     if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
         from simdist.runtime.ops.simd import narrow_cast, unsigned_cast
         if dt._np.itemsize <= 2:

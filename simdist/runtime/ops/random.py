@@ -139,7 +139,7 @@ def determinism_required() -> bool:
     return _cur.ctx.client.config.op_determinism
 
 
-def guarded_init(op: str, seed: int, seed2: int) -> None:
+def guarded_init(op: Any, seed: int, seed2: int) -> None:
     """GuardedPhiloxRandom::Init(OpKernelConstruction*): a kernel whose seed attrs are both 0 draws
     OS entropy, which op determinism forbids: InvalidArgumentError (clause config.runtime-settings).
     Kernels that seed their generator themselves (FractionalMaxPool/AvgPool) do not check."""
@@ -153,8 +153,7 @@ def _kernel(key: tuple, seed: int, seed2: int, skip: int, kernel: Any = None) ->
     (GuardedPhiloxRandom::ReserveSamples128): eager kernels are cached per (op, seeds, dtypes), a
     traced function's are its own (`kernel`, random_graphs.instance). An effect-free trace (an
     untaken tf.cond branch) draws without moving the stream: TF never runs that kernel."""
-    if seed == 0 and seed2 == 0:
-        guarded_init(str(key[0]), seed, seed2)
+    guarded_init(key[0], seed, seed2)
     if kernel is not None:
         key = (random_graphs.aliased_kernel(kernel),) + key
     streams = _cur.ctx.rng.setdefault("philox", {})
