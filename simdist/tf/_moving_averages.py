@@ -51,11 +51,6 @@ def _unique_scope(prefix: str) -> str:
     return name
 
 
-def _is_variable(x: Any) -> bool:
-    tf = _tf()
-    return isinstance(x, tf.Variable) or hasattr(x, "assign_sub") and hasattr(x, "read_value")
-
-
 class ExponentialMovingAverage:
     """Maintains moving averages of variables by exponential decay."""
 
@@ -78,7 +73,7 @@ class ExponentialMovingAverage:
         tf = _tf()
         var_list = [] if var_list is None else list(var_list)
         for v in var_list:
-            if isinstance(v, tf.Tensor) and not _is_variable(v):
+            if isinstance(v, tf.Tensor):   # (a variable, plain or distributed, is not a tf.Tensor)
                 raise TypeError("tf.train.ExponentialMovingAverage does not support non-Variable tensors when eager "
                                 "execution is enabled.")
         for var in var_list:
