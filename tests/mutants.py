@@ -145,10 +145,10 @@ CATALOGUE: list[Mutant] = [
            "per_leaf.append(_reduce_axis_none(ReduceOp.SUM, comps, ring=",
            "ReplicaContext.all_reduce always sums"),
     Mutant("all-reduce-results-on-replica-0", "placement", B,
-           "            return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) "
-           "for i in range(len(payloads))]\n\n        out = self._sync(SyncPoint(\"all_reduce\"",
-           "            return [rebuild([_place(t, devs[0] if devs else None) for t in per_leaf]) "
-           "for i in range(len(payloads))]\n\n        out = self._sync(SyncPoint(\"all_reduce\"",
+           "else t, devs[i] if devs else None)\n                             for k, t in enumerate(per_leaf)]) "
+           "for i in range(len(payloads))]\n\n        traced_packs",
+           "else t, devs[0] if devs else None)\n                             for k, t in enumerate(per_leaf)]) "
+           "for i in range(len(payloads))]\n\n        traced_packs",
            "every replica's all-reduce result lives on replica 0's device"),
     Mutant("run-args-type-error-class", "error-class", B,
            "        if not isinstance(args, (list, tuple)):\n            raise ValueError(f\"positional args must be "

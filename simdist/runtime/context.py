@@ -93,7 +93,7 @@ def get_strategy() -> Any:
 
 
 # How many tf.function calls are running (simdist runs their Python eagerly; a few rules differ
-# inside one because TF would be tracing a graph there: see semantics.gather.check_rank0).
+# inside one because TF would be tracing a graph there: see semantics.gather.check_components).
 _function_depth = 0
 
 

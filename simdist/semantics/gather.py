@@ -1,4 +1,4 @@
-"""Shape rules of `Strategy.gather` and `ReplicaContext.all_gather` (concatenation path)."""
+"""Shape rules of `Strategy.gather` and `ReplicaContext.all_gather` (collective and concatenation paths)."""
 
 from __future__ import annotations
 
@@ -9,35 +9,62 @@ import numpy as np
 from simdist.runtime.ops import concat_arrays
 
 
-# TF 2.21's messages (observed): the collective all-gather builds a Range over the rank, which
-# shape inference rejects for scalars; a traced ConcatV2 of scalars fails shape inference too.
-_COLLECTIVE_RANK0 = ("Requires start <= limit when delta > 0: 1/0 for '{{node allgather/range_1}} = "
-                     "Range[Tidx=DT_INT32](allgather/range_1/start, allgather/Rank, allgather/range_1/delta)' "
-                     "with input shapes: [], [], [] and with computed input tensors: input[0] = <1>, "
-                     "input[1] = <0>, input[2] = <1>.")
+# TF 2.21's messages (observed): CollectiveReplicaLauncher.all_gather moves `axis` first with
+# Ranges whose shape function rejects a negative axis (`range(axis)`) and an axis >= rank
+# (`range(axis + 1, rank)`; scalars: every axis); a traced ConcatV2 of scalars fails shape inference.
+_COLLECTIVE_NEGATIVE_AXIS = ("Requires start <= limit when delta > 0: 0/{axis} for '{{{{node allgather/range}}}} = "
+                             "Range[Tidx=DT_INT32](allgather/range/start, allgather/range/limit, allgather/range/delta)' "
+                             "with input shapes: [], [], [] and with computed input tensors: input[0] = <0>, "
+                             "input[1] = <{axis}>, input[2] = <1>.")
+_COLLECTIVE_AXIS_BEYOND = ("Requires start <= limit when delta > 0: {start}/{rank} for '{{{{node allgather/range_1}}}} = "
+                           "Range[Tidx=DT_INT32](allgather/range_1/start, allgather/Rank, allgather/range_1/delta)' "
+                           "with input shapes: [], [], [] and with computed input tensors: input[0] = <{start}>, "
+                           "input[1] = <{rank}>, input[2] = <1>.")
 _TRACED_CONCAT_RANK0 = ("Can't concatenate scalars (use tf.stack instead) for '{{{{node concat}}}} = "
                         "ConcatV2[N={n}, T=DT_{dtype}, Tidx=DT_INT32]({inputs}, concat/axis)' with input shapes: "
                         "{shapes}.")
 
 
-def check_rank0(arrays: Sequence[np.ndarray], dtype: str, collective: bool, in_function: bool) -> None:
-    """Clause gather.rank0-error-class: which error rank-0 components raise (TF 2.21, every dtype).
+def check_collective_axis(rank: int, axis: int) -> None:
+    """Clauses gather.axis-range, gather.rank0-error-class (TF 2.21, the collective path:
+    MirroredStrategy without explicit cross_device_ops, every dtype but int32, which goes to
+    ReductionToOneDevice; simdist's MultiWorkerMirroredStrategy likewise): the
+    all-gather transposes `axis` to the front with a permutation built from `range(axis)` and
+    `range(axis + 1, rank)`, so a negative axis and an axis >= rank (rank 0 included) are the
+    Range shape function's ValueError, eagerly and traced alike. The concatenation path takes a
+    negative axis (ConcatV2 counts it from the end)."""
+    axis = int(axis)
+    if axis < 0:
+        raise ValueError(_COLLECTIVE_NEGATIVE_AXIS.format(axis=axis))
+    if axis + 1 > rank:
+        raise ValueError(_COLLECTIVE_AXIS_BEYOND.format(start=axis + 1, rank=rank))
 
-    * the collective path (MirroredStrategy without explicit cross_device_ops, any dtype but
-      int32, which TF sends through ReductionToOneDevice): ValueError, eager or traced;
-    * the concatenation path (ReductionToOneDevice, NCCL/HierarchicalCopy fallbacks,
-      CentralStorageStrategy, int32 on MirroredStrategy): ValueError inside a tf.function
-      (shape inference while tracing), InvalidArgumentError eagerly (ConcatOp at run time,
-      raised by `gather_components`)."""
+
+def check_rank0(arrays: Sequence[np.ndarray], dtype: str, in_function: bool) -> None:
+    """Clause gather.rank0-error-class, the concatenation path (ReductionToOneDevice, NCCL and
+    HierarchicalCopy fallbacks, CentralStorageStrategy, int32 on MirroredStrategy): rank-0
+    components are a ValueError inside a tf.function (shape inference while tracing) and an
+    InvalidArgumentError eagerly (ConcatOp at run time, raised by `gather_components`). The
+    collective path's error is `check_collective_axis`'s."""
     if len(arrays) < 2 or np.ndim(arrays[0]) != 0:
         return
-    if collective and dtype != "int32":
-        raise ValueError(_COLLECTIVE_RANK0)
     if in_function:
         n = len(arrays)
         raise ValueError(_TRACED_CONCAT_RANK0.format(
             n=n, dtype=dtype.upper(), inputs=", ".join(f"concat/values_{i}" for i in range(n)),
             shapes=", ".join(["[]"] * (n + 1))))
+
+
+def check_components(arrays: Sequence[np.ndarray], dtype: str, collective: bool, in_function: bool,
+                     axis: int) -> None:
+    """The checks TF 2.21 makes before concatenating two or more replicas' components: the
+    collective path's axis rule (which covers rank 0), else the concatenation path's rank-0 rule."""
+    if len(arrays) < 2:
+        return
+    if collective and dtype != "int32":
+        check_collective_axis(np.ndim(arrays[0]), axis)
+        return
+    check_rank0(arrays, dtype, in_function)
 
 
 def gather_components(arrays: Sequence[np.ndarray], axis: int) -> np.ndarray:

@@ -21,6 +21,7 @@ from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-expo
 from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
+from simdist.semantics import replica_batch
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
@@ -75,28 +76,41 @@ class ReplicaContext:
     def all_reduce(self, reduce_op: Any, value: Any, options: Any = None) -> Any:
         """Every replica receives the reduction of all replicas' values (nested structures allowed).
         IndexedSlices are gathered: every replica receives all replicas' rows (clause
-        optim.sparse-all-reduce)."""
+        optim.sparse-all-reduce). A leaf every replica passed as the same object (a captured
+        tensor) is TF's non-distributed value: returned as it is (clause reduce.same-object-leaves)."""
         op = reduce_rules.parse_reduce_op(reduce_op)
         leaves, rebuild = _flatten(value)
-        self._strategy.extended._check_collective_dtypes("all_reduce", leaves)
+        ext = self._strategy.extended
+        # (traced, TF's custom_gradient has made every leaf a tensor first)
+        replica_batch.check_leaves(leaves, ext._python_leaf_error, ext._int32_batch_split, not context.in_function())
+        ext._check_collective_dtypes("all_reduce", leaves)
         n = self.num_replicas_in_sync
         # (gathered slices move every replica's rows to every replica)
         nbytes = sum(_nbytes(v) * (n if isinstance(v, IndexedSlices) else 1) for v in leaves)
         strategy = self._strategy
 
         def merge(payloads: list[list[Any]]) -> list[Any]:
-            if len(payloads) == 1 and all(_identity_reduce(op, v) for v in payloads[0]):
-                return [rebuild(list(payloads[0]))]   # one replica: its own values (no new tensors)
+            if len(payloads) == 1 and all(_identity_reduce(op, v) or _is_number(v) for v in payloads[0]):
+                # one replica: its own values (no new tensors; a Python number as TF's identity makes it)
+                return [rebuild([convert_to_tensor(v) if _is_number(v) else v for v in payloads[0]])]
+            same = replica_batch.same_object_leaves(payloads, ext._same_leaf_reduce, not context.in_function())
+            if traced_packs and not all(same):
+                replica_batch.check_traced_packs(payloads[0], int(getattr(options, "bytes_per_pack", 0) or 0))
             per_leaf = []
             for k in range(len(leaves)):
                 comps = [p[k] for p in payloads]
-                if any(isinstance(c, IndexedSlices) for c in comps):
+                if same[k]:
+                    per_leaf.append(None)
+                elif any(isinstance(c, IndexedSlices) for c in comps):
                     per_leaf.append(_reduce_slices(op, comps))
                 else:
                     per_leaf.append(_reduce_axis_none(op, comps, ring=strategy.extended._ring_reduce()))
             devs = strategy.extended.worker_devices
-            return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) for i in range(len(payloads))]
+            # (TF's custom gradient wraps every output in an identity on the replica's device)
+            return [rebuild([_place(_as_value(payloads[i][k]) if same[k] else t, devs[i] if devs else None)
+                             for k, t in enumerate(per_leaf)]) for i in range(len(payloads))]
 
+        traced_packs = ext._same_leaf_reduce == "all_or_nothing" and context.in_function()
         out = self._sync(SyncPoint("all_reduce", merge, nbytes, strategy.extended._all_reduce_algorithm), leaves)
         if dispatch.tapes() and all(isinstance(v, Tensor) for v in leaves):   # (a traced tensor too)
             self._bind_all_reduce(op, leaves, _flatten(out)[0])
@@ -111,24 +125,33 @@ class ReplicaContext:
         collective.bind_all_reduce(self, op, inputs, outputs)
 
     def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
-        """Every replica receives the concatenation of all replicas' values along `axis`."""
+        """Every replica receives the concatenation of all replicas' values along `axis`. A leaf
+        every replica passed as the same object (a captured tensor; every leaf of a lone replica)
+        comes back as it is, unchecked (TF's _gather_to_implementation returns a non-distributed
+        value; clause gather.same-object-leaves)."""
         leaves, rebuild = _flatten(value)
         if any(isinstance(v, IndexedSlices) for v in leaves):
             raise NotImplementedError("all_gather does not support IndexedSlices")
-        self._strategy.extended._check_collective_dtypes("all_gather", leaves)
         nbytes = sum(_nbytes(v) for v in leaves) * self.num_replicas_in_sync
         strategy = self._strategy
 
         def merge(payloads: list[list[Any]]) -> list[Any]:
+            same = replica_batch.same_object_leaves(payloads, "per_leaf", not context.in_function())
             per_leaf = []
             for k in range(len(leaves)):
+                if same[k]:
+                    per_leaf.append(None)
+                    continue
                 comps = [convert_to_tensor(p[k]) for p in payloads]
-                gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name,
-                                         strategy._gather_is_collective(), context.in_function())
+                gather_rules.check_components([c._v for c in comps], comps[0].dtype.name,
+                                              strategy._gather_is_collective(), context.in_function(), axis)
+                strategy.extended._check_collective_dtypes("all_gather", comps)
                 arr = gather_rules.gather_components([c._v for c in comps], axis)
                 per_leaf.append(Tensor(arr, comps[0].dtype))
             devs = strategy.extended.worker_devices
-            return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) for i in range(len(payloads))]
+            # (TF's custom gradient wraps every output in an identity on the replica's device)
+            return [rebuild([_place(_as_value(payloads[i][k]) if same[k] else t, devs[i] if devs else None)
+                             for k, t in enumerate(per_leaf)]) for i in range(len(payloads))]
 
         out = self._sync(SyncPoint("all_gather", merge, nbytes, "gather"), leaves)
         if dispatch.tapes() and all(isinstance(v, Tensor) for v in leaves):   # (a traced tensor too)
@@ -165,6 +188,16 @@ class StrategyExtended:
     _collective_dtypes: tuple[Any, ...] | None = None
     #: dtypes the all-reduce takes beyond those (CollectiveReduceV2 has bfloat16, the gathers do not)
     _all_reduce_extra_dtypes: tuple[Any, ...] = ()
+    #: TF 2.21's batch_reduce_to of a leaf every replica passed as the same object (clause
+    #: reduce.same-object-leaves): None (reduced as any other), "per_leaf" (returned unreduced),
+    #: "all_or_nothing" (CollectiveAllReduce: unreduced when every leaf is such, else IndexError)
+    _same_leaf_reduce: str | None = None
+    #: the eager error an all-reduced Python number meets: "dtype" (MirroredStrategy reads its
+    #: .dtype), "destinations" (CentralStorageStrategy's destination check), None (none)
+    _python_leaf_error: str | None = None
+    #: MirroredStrategy gives each int32 leaf a ReductionToOneDevice of its own, so a batch with an
+    #: int32 leaf and any other leaf is ValueError
+    _int32_batch_split: bool = False
 
     def __init__(self, strategy: "Strategy") -> None:
         self._container_strategy = strategy
@@ -431,6 +464,10 @@ class Strategy:
                 return self._reduce_no_axis(op, value)
             if not isinstance(op, ReduceOp):
                 raise TypeError(f"Expected `reduce_op` to be a `tf.distribute.ReduceOp`, not: {op!r}")
+            if not context.in_function():
+                # TF 2.21 eagerly caches its per-axis tf.function in a dict keyed by `axis`: a list,
+                # array or tensor axis is Python's TypeError there ("unhashable type: 'list'")
+                hash(axis)
             comps = self._components_for_axis_reduce(value)
             _refuse_sparse(comps, "reduce")
             ts = [convert_to_tensor(c) for c in comps]
@@ -498,8 +535,8 @@ class Strategy:
             # convert them; fz4 seed 32 #71. simdist returns the component variable itself)
             raise TypeError("Can not convert a NoneType into a Tensor or Operation.")
         comps = [convert_to_tensor(c) for c in value.values]
-        gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
-                                 context.in_function())
+        gather_rules.check_components([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
+                                      context.in_function(), axis)
         self._extended._check_collective_dtypes("gather", comps)
         arr = gather_rules.gather_components([c._v for c in comps], axis)
         out = Tensor(arr, comps[0].dtype, self._reduce_destination())
@@ -665,6 +702,15 @@ def _identity_reduce(op: ReduceOp, v: Any) -> bool:
     TF 2.21 returns a lone replica's value untouched, so a MEAN of integers stays integer there
     (with two replicas it is a float64 division)."""
     return isinstance(v, (IndexedSlices, Tensor))
+
+
+def _as_value(v: Any) -> Any:
+    """A value as TF's identity returns it: IndexedSlices kept, anything else a tensor."""
+    return v if isinstance(v, (IndexedSlices, Tensor)) else convert_to_tensor(v)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (bool, int, float)) and not isinstance(v, np.generic)
 
 
 def _local_results(value: Any) -> Any:

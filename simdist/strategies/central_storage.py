@@ -13,6 +13,9 @@ from simdist.strategies.dist_variables import AggregatingVariable
 
 class CentralStorageExtended(StrategyExtended):
     _all_reduce_algorithm = "reduce_to_one"
+    # (clause reduce.same-object-leaves: ReductionToOneDevice reduces leaf by leaf)
+    _same_leaf_reduce = "per_leaf"
+    _python_leaf_error = "destinations"
 
     def __init__(self, strategy: "CentralStorageStrategy", compute: list[str], parameter_device: str,
                  given: Any) -> None:

@@ -20,10 +20,16 @@ class MirroredExtended(StrategyExtended):
     _collective_dtypes = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
     _all_reduce_extra_dtypes = (dtypes.bfloat16,)
 
+    # (clause reduce.same-object-leaves)
+    _python_leaf_error = "dtype"
+    _int32_batch_split = True
+
     def __init__(self, strategy: "MirroredStrategy", devices: tuple[str, ...], algorithm: str) -> None:
         super().__init__(strategy)
         self._devices = devices
         self._all_reduce_algorithm = algorithm
+        # CollectiveAllReduce batches every leaf together; the other cross-device ops reduce leaf by leaf
+        self._same_leaf_reduce = "all_or_nothing" if strategy._collective else "per_leaf"
 
     @property
     def worker_devices(self) -> tuple[str, ...]:

@@ -261,7 +261,11 @@ class MultiWorkerReplicaContext(ReplicaContext):
             out = []
             for k in range(len(leaves)):
                 comps = [convert_to_tensor(p[k]) for p in flat]
-                gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, True, context.in_function())
+                if len(comps) == 1:   # (one replica in all: TF's _gather shortcut, an identity, unchecked)
+                    out.append(comps[0])
+                    continue
+                gather_rules.check_components([c._v for c in comps], comps[0].dtype.name, True, context.in_function(),
+                                              axis)
                 out.append(Tensor(gather_rules.gather_components([c._v for c in comps], axis), comps[0].dtype))
             return [out] * len(per_worker)
 
@@ -509,7 +513,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         comps = [convert_to_tensor(c) for c in self._cross_components("gather", local)]
         if len(comps) == 1:
             return comps[0]
-        gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, True, context.in_function())
+        gather_rules.check_components([c._v for c in comps], comps[0].dtype.name, True, context.in_function(), axis)
         self._extended._check_collective_dtypes("gather", comps)
         arr = gather_rules.gather_components([c._v for c in comps], axis)
         return Tensor(arr, comps[0].dtype, self._reduce_destination())

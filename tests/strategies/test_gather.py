@@ -90,11 +90,22 @@ def test_rank_zero_error_class_per_dtype_and_path(kind, dtype, path):
 
 @pytest.mark.clause("gather.axis-range")
 def test_axis_out_of_range():
+    """The concatenation path (int32 on MirroredStrategy, CentralStorageStrategy): an axis >= rank
+    is ConcatOp's error and a negative axis counts from the end; the collective path (MirroredStrategy's
+    other dtypes) refuses both with the all-gather's Range error (TF 2.21, observed)."""
     s = mirrored(2)
-    v = per_replica(s, [[[1.]], [[2.]]])
+    v = per_replica(s, [[[1]], [[2]]])   # int32
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"range \[-2, 2\), but got 2"):
         s.gather(v, axis=2)
-    assert_value(s.gather(v, axis=-1), [[1., 2.]], "gather(axis=-1)")
+    assert_value(s.gather(v, axis=-1), [[1, 2]], "gather(int32, axis=-1)")
+    c = tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])
+    vc = c.experimental_distribute_values_from_function(lambda ctx: tf.constant([[float(ctx.replica_id_in_sync_group)]]))
+    assert_value(c.gather(vc, axis=-1), [[0., 1.]], "central_storage.gather(float32, axis=-1)")
+    f = per_replica(s, [[[1.]], [[2.]]])   # float32
+    with pytest.raises(ValueError, match=r"delta > 0: 3/2 for '\{\{node allgather/range_1\}\}"):
+        s.gather(f, axis=2)
+    with pytest.raises(ValueError, match=r"delta > 0: 0/-1 for '\{\{node allgather/range\}\}"):
+        s.gather(f, axis=-1)
 
 
 @pytest.mark.clause("gather.cross-replica-only")

@@ -75,7 +75,7 @@ def test_diverging_collectives_are_reported():
     def fn():
         ctx = tf.distribute.get_replica_context()
         if ctx.replica_id_in_sync_group == 0:
-            return ctx.all_reduce("sum", 1.0)
+            return ctx.all_reduce("sum", tf.constant(1.0))
         return tf.constant(0.)
     with pytest.raises(RuntimeError, match="every replica must make the same collective calls"):
         s.run(fn)
@@ -87,7 +87,7 @@ def test_replica_error_propagates():
     def fn():
         if tf.distribute.get_replica_context().replica_id_in_sync_group == 1:
             raise KeyError("boom in replica 1")
-        return tf.distribute.get_replica_context().all_reduce("sum", 1.0)
+        return tf.distribute.get_replica_context().all_reduce("sum", tf.constant(1.0))
     with pytest.raises(KeyError, match="boom in replica 1"):
         s.run(fn)
 

@@ -1,0 +1,96 @@
+"""What TF 2.21's `batch_reduce_to` does with the leaves of a replica-context all-reduce before
+any value is combined (clause reduce.same-object-leaves).
+
+`ReplicaContext.all_reduce` merges the replicas' leaves with `regroup`, which gives back a leaf
+that every replica passed as the same object (a tensor captured from outside `run`, the same
+Python number) as that object, not as a PerReplica. `CrossDeviceOps.batch_reduce` wraps such a
+value in a one-value PerReplica and its shortcut returns it unreduced; MirroredStrategy's
+`_batch_reduce_to` first asks `_get_cross_device_ops(value)` of every leaf, which reads
+`value.dtype` and gives int32 values a ReductionToOneDevice of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime.values import DistributedValues
+
+# (TF 2.21's texts, observed)
+_INT32_SPLIT = "Inputs to batch_reduce_to must be either all on the host or all on the compute devices."
+_BAD_DESTINATIONS = ("destinations must be one of a `DistributedValues` object, a tf.Variable object, or a "
+                     "device string.")
+
+
+def _is_python_number(v: Any) -> bool:
+    return isinstance(v, (bool, int, float, complex)) and not isinstance(v, np.generic)
+
+
+def check_leaves(leaves: Sequence[Any], python_error: str | None, int32_split: bool, eager: bool) -> None:
+    """The leaves' checks, in TF's leaf order. Eagerly, a Python number is MirroredStrategy's
+    AttributeError (`python_error` "dtype": it reads `.dtype`) or CentralStorageStrategy's
+    destination ValueError ("destinations"); traced, TF has made it a tensor first (a Python int
+    is int32). With `int32_split` (MirroredStrategy), each int32 leaf gets a new
+    ReductionToOneDevice and every leaf must share the first leaf's cross-device ops, so two or
+    more leaves with an int32 among them are ValueError (a lone int32 leaf is reduced)."""
+    first_int32 = False
+    for i, v in enumerate(leaves):
+        python = _is_python_number(v)
+        if python and eager and python_error is not None:
+            if python_error == "dtype":
+                raise AttributeError(f"'{type(v).__name__}' object has no attribute 'dtype'")
+            raise ValueError(_BAD_DESTINATIONS)
+        if not int32_split:
+            continue
+        if python:
+            is_int32 = isinstance(v, int) and not isinstance(v, bool)
+        else:
+            dt = getattr(v, "dtype", None)
+            is_int32 = getattr(dt, "name", None) == "int32"
+        if i == 0:
+            first_int32 = is_int32
+        elif is_int32 or first_int32:
+            raise ValueError(_INT32_SPLIT)
+
+
+def same_object_leaves(payloads: Sequence[Sequence[Any]], rule: str | None, eager: bool) -> list[bool]:
+    """Per leaf, whether every replica passed the same object (not a distributed variable, which
+    regroup keeps distributed; a Python number only eagerly: traced, TF's custom gradient has
+    made it a new tensor in each replica), under `rule` (StrategyExtended._same_leaf_reduce):
+    "per_leaf" marks each such leaf, "all_or_nothing" (CollectiveAllReduce's batch) marks them
+    when every leaf is such and is TF's IndexError when only some are, None marks none."""
+    n_leaves = len(payloads[0])
+    if rule is None:
+        return [False] * n_leaves
+    first = payloads[0]
+    same = [not isinstance(first[k], DistributedValues) and all(p[k] is first[k] for p in payloads[1:])
+            and (eager or not _is_python_number(first[k])) for k in range(n_leaves)]
+    if rule == "all_or_nothing" and any(same) and not all(same):
+        raise IndexError("tuple index out of range")
+    return same
+
+
+def check_traced_packs(leaves: Sequence[Any], bytes_per_pack: int) -> None:
+    """CollectiveAllReduce in a tf.function: the dense leaves, reversed (backprop order), are
+    grouped by `bytes_per_pack` (0: one pack) and each pack is concatenated into one tensor, so a
+    pack mixing dtypes is ConcatV2's TypeError, naming the pack's dtypes in that reversed order.
+    (Eagerly each leaf is all-reduced alone.)"""
+    dense = [v for v in leaves if hasattr(v, "dtype") and hasattr(v, "shape") and not hasattr(v, "indices")]
+    dense.reverse()
+    packs: list[list[Any]] = []
+    last = 0
+    for v in dense:
+        if bytes_per_pack == 0:
+            packs = [dense]
+            break
+        if not packs or last > bytes_per_pack:
+            packs.append([])
+            last = 0
+        packs[-1].append(v)
+        last += int(np.prod(v.shape.as_list() if hasattr(v.shape, "as_list") else v.shape)) * v.dtype.size
+    for pack in packs:
+        names = [v.dtype.name for v in pack]
+        if len(set(names)) > 1:
+            raise TypeError(f"Tensors in list passed to 'values' of 'ConcatV2' Op have types [{', '.join(names)}] "
+                            "that don't all match.")
