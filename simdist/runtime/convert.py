@@ -157,6 +157,11 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
         # [True, 2.5] float32)
         mixed_bools = False
         dt = dtypes.infer_dtype(_bools_as_ints(value))
+    if "?" in kinds and context.in_function():
+        # (a graph's make_tensor_proto: an object it cannot hold; np.array of a dict with a numeric
+        # or bool dtype is NumPy's TypeError or its truth value)
+        arr = tensor_proto.graph_unsupported(value, dt)
+        return arr, dt
     if "?" in kinds or mixed_bools or ("s" in kinds and kinds != "s"):
         if not sequence:
             raise _unsupported(value)

@@ -11,7 +11,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["assert_compatible", "dense_dimensions", "assert_dense"]
+__all__ = ["assert_compatible", "dense_dimensions", "assert_dense", "graph_unsupported"]
 
 
 def _expected(dt: dtypes.DType) -> tuple[type, ...] | None:
@@ -30,10 +30,43 @@ def _expected(dt: dtypes.DType) -> tuple[type, ...] | None:
 
 
 def _leaves(value: Any) -> list:
-    """nest.flatten of a Python value: lists and tuples opened (ragged ones too), anything else a leaf."""
+    """nest.flatten of a Python value: lists and tuples opened (ragged ones too), a dict's values in
+    sorted key order, anything else (a set, an object) a leaf."""
     if isinstance(value, (list, tuple)):
         return [leaf for v in value for leaf in _leaves(v)]
+    if isinstance(value, dict):
+        return [leaf for k in sorted(value) for leaf in _leaves(value[k])]
     return [value]
+
+
+def _is_tensor(v: Any) -> bool:
+    """A tensor, variable or traced value (duck-typed: this module sits below the tensor class)."""
+    return hasattr(v, "_as_tensor") or (hasattr(v, "dtype") and hasattr(v, "shape")
+                                        and not isinstance(v, (np.ndarray, np.generic)))
+
+
+_FAILED = ("Failed to convert elements of {value} to Tensor. Consider casting elements to a supported type. See "
+           "https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.")
+
+
+def graph_unsupported(value: Any, dt: dtypes.DType | None) -> Any:
+    """make_tensor_proto of a value NumPy can only hold as an object (a dict, a set, an object, a list
+    of such), inside a tf.function: without a dtype, a tensor among its nest.flatten leaves is
+    TypeError "Expected any non-tensor type, but got a tensor instead." and anything else NumPy's
+    object array, whose dtype TF refuses ("Failed to convert elements of ... to Tensor."); with a
+    numeric or bool dtype (after `assert_compatible`), NumPy's own conversion of the whole value:
+    `float()` of a dict is TypeError, `bool()` of one its truth value. (Eagerly it is ValueError
+    "Attempt to convert a value ... with an unsupported type".) Returns the array when NumPy makes one."""
+    if dt is None:
+        if any(_is_tensor(v) for v in _leaves(value)):
+            raise TypeError("Expected any non-tensor type, but got a tensor instead.")
+        raise TypeError(_FAILED.format(value=value))
+    if dt is dtypes.string or not (dt.is_bool or dt.is_integer or dt.is_floating or dt.is_complex):
+        raise TypeError(_FAILED.format(value=value))
+    arr = np.array(value, dtype=dt.np)
+    if arr.dtype == object:
+        raise TypeError(_FAILED.format(value=value))
+    return arr
 
 
 def assert_compatible(value: Any, dt: dtypes.DType) -> None:
@@ -43,9 +76,10 @@ def assert_compatible(value: Any, dt: dtypes.DType) -> None:
     kinds = _expected(dt)
     if kinds is None:
         return
+    packed = not isinstance(value, dict)   # (a list of tensors is packed before; a dict's are leaves)
     for v in _leaves(value):
         ok = isinstance(v, kinds) or (isinstance(v, np.ndarray) and issubclass(v.dtype.type, kinds))
-        if not ok and not hasattr(v, "_as_tensor") and type(v).__name__ not in ("Tensor", "SymbolicTensor"):
+        if not ok and not (packed and _is_tensor(v)):
             raise TypeError(f"Expected {dt.name}, but got {v} of type '{type(v).__name__}'.")
 
 

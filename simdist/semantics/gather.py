@@ -6,7 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
-from simdist.runtime.ops import concat_arrays
+from simdist.runtime.ops import concat_arrays, trace_errors
 
 
 # TF 2.21's messages (observed): CollectiveReplicaLauncher.all_gather moves `axis` first with
@@ -55,21 +55,36 @@ def check_rank0(arrays: Sequence[np.ndarray], dtype: str, in_function: bool) -> 
             shapes=", ".join(["[]"] * (n + 1))))
 
 
+def collective_path(collective: bool, dtype: str) -> bool:
+    """Whether TF 2.21 gathers these components with the collective all-gather: a strategy whose
+    gathers are collective (MirroredStrategy without cross_device_ops), for every dtype but int32
+    (MirroredStrategy sends int32 to ReductionToOneDevice)."""
+    return collective and dtype != "int32"
+
+
 def check_components(arrays: Sequence[np.ndarray], dtype: str, collective: bool, in_function: bool,
                      axis: int) -> None:
     """The checks TF 2.21 makes before concatenating two or more replicas' components: the
     collective path's axis rule (which covers rank 0), else the concatenation path's rank-0 rule."""
     if len(arrays) < 2:
         return
-    if collective and dtype != "int32":
+    if collective_path(collective, dtype):
         check_collective_axis(np.ndim(arrays[0]), axis)
         return
     check_rank0(arrays, dtype, in_function)
 
 
-def gather_components(arrays: Sequence[np.ndarray], axis: int) -> np.ndarray:
+def gather_components(arrays: Sequence[np.ndarray], axis: int, collective: bool = False) -> np.ndarray:
     """Clauses gather.concat, gather.shape-rule, gather.nonzero-rank, gather.axis-range:
     concatenate the components in replica order along `axis`. Components must have equal rank
     (not 0) and equal dims except at `axis`; axis must lie in [-rank, rank). Errors are TF's
-    ConcatOp InvalidArgumentErrors (the ReductionToOneDevice / CentralStorage path)."""
-    return concat_arrays(list(arrays), int(axis), op="ConcatV2")
+    ConcatOp InvalidArgumentErrors (the ReductionToOneDevice / CentralStorage path; a tf.function
+    raises ConcatV2's shape-function ValueError while it traces). `collective`: the collective
+    all-gather pads and checks the replicas' shapes when it runs, so even traced the error is the
+    InvalidArgumentError."""
+    try:
+        return concat_arrays(list(arrays), int(axis), op="ConcatV2")
+    except Exception as e:
+        if collective:
+            trace_errors.unmark(e)
+        raise

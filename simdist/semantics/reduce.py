@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.sum_chain import sum_chain
 from simdist.runtime.ops.math import _sum as _sum_kernel   # the Sum op's kernel rule (TF's order)
 from simdist.runtime.subnormals import flushed
@@ -51,9 +52,13 @@ def sum_arrays(arrays: Sequence[np.ndarray], daz: bool = False) -> np.ndarray:
     first = arrays[0]
     for i, a in enumerate(arrays[1:], 1):
         if a.shape != first.shape:
-            raise errors.InvalidArgumentError(
-                None, None, "Inputs to operation AddN of type AddN must have the same size and shape.  "
-                f"Input 0: {list(first.shape)} != input {i}: {list(a.shape)} [Op:AddN]")
+            # (AddN's shape function merges the shapes in order: a tf.function raises its ValueError)
+            text = (trace_errors.merge_text(first.shape, a.shape) if a.ndim == first.ndim else
+                    f"Shapes must be equal rank, but are {first.ndim} and {a.ndim}")
+            raise trace_errors.shape_error(
+                "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                f"Input 0: {list(first.shape)} != input {i}: {list(a.shape)} [Op:AddN]",
+                f"{text}\n\tFrom merging shape {i - 1} with other shapes.", "AddN", [x.shape for x in arrays])
     if len(arrays) == 1:
         return np.array(first, copy=True)
     # in TF's AddN order per element; large arrays in blocks over a few threads

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import DistributedValues
 
 # (TF 2.21's texts, observed)
@@ -56,16 +57,19 @@ def check_leaves(leaves: Sequence[Any], python_error: str | None, int32_split: b
 
 def same_object_leaves(payloads: Sequence[Sequence[Any]], rule: str | None, eager: bool) -> list[bool]:
     """Per leaf, whether every replica passed the same object (not a distributed variable, which
-    regroup keeps distributed; a Python number only eagerly: traced, TF's custom gradient has
-    made it a new tensor in each replica), under `rule` (StrategyExtended._same_leaf_reduce):
+    regroup keeps distributed; traced, only a tensor: TF's custom gradient has made a Python
+    number or a variable a new tensor in each replica, a captured tensor stays one placeholder;
+    with one replica every leaf), under `rule` (StrategyExtended._same_leaf_reduce):
     "per_leaf" marks each such leaf, "all_or_nothing" (CollectiveAllReduce's batch) marks them
     when every leaf is such and is TF's IndexError when only some are, None marks none."""
     n_leaves = len(payloads[0])
     if rule is None:
         return [False] * n_leaves
     first = payloads[0]
+    if len(payloads) == 1:   # (one value: CrossDeviceOps' one-value shortcut, whatever it is)
+        return [True] * n_leaves
     same = [not isinstance(first[k], DistributedValues) and all(p[k] is first[k] for p in payloads[1:])
-            and (eager or not _is_python_number(first[k])) for k in range(n_leaves)]
+            and (eager or isinstance(first[k], Tensor)) for k in range(n_leaves)]
     if rule == "all_or_nothing" and any(same) and not all(same):
         raise IndexError("tuple index out of range")
     return same

@@ -21,6 +21,7 @@ from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-expo
 from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
+from simdist.runtime.ops import trace_errors
 from simdist.semantics import replica_batch
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
@@ -98,7 +99,7 @@ class ReplicaContext:
                 replica_batch.check_traced_packs(payloads[0], int(getattr(options, "bytes_per_pack", 0) or 0))
             per_leaf = []
             for k in range(len(leaves)):
-                comps = [p[k] for p in payloads]
+                comps = _replica_components([p[k] for p in payloads])
                 if same[k]:
                     per_leaf.append(None)
                 elif any(isinstance(c, IndexedSlices) for c in comps):
@@ -142,11 +143,13 @@ class ReplicaContext:
                 if same[k]:
                     per_leaf.append(None)
                     continue
-                comps = [convert_to_tensor(p[k]) for p in payloads]
+                comps = [convert_to_tensor(c) for c in _replica_components([p[k] for p in payloads])]
                 gather_rules.check_components([c._v for c in comps], comps[0].dtype.name,
                                               strategy._gather_is_collective(), context.in_function(), axis)
                 strategy.extended._check_collective_dtypes("all_gather", comps)
-                arr = gather_rules.gather_components([c._v for c in comps], axis)
+                arr = gather_rules.gather_components(
+                    [c._v for c in comps], axis, gather_rules.collective_path(strategy._gather_is_collective(),
+                                                                              comps[0].dtype.name))
                 per_leaf.append(Tensor(arr, comps[0].dtype))
             devs = strategy.extended.worker_devices
             # (TF's custom gradient wraps every output in an identity on the replica's device)
@@ -172,7 +175,8 @@ class ReplicaContext:
                 out = merge_fn(strategy, *margs, **mkw)
             finally:
                 context.pop(frame)
-            return [select_replica(i, out) for i in range(len(payloads))]
+            # (TF's select_replica keeps a distributed variable whole: each replica gets the variable)
+            return [select_replica(i, out, keep_variables=True) for i in range(len(payloads))]
 
         return self._sync(SyncPoint("merge_call", merge), (tuple(args), dict(kwargs)))
 
@@ -470,7 +474,8 @@ class Strategy:
                 hash(axis)
             comps = self._components_for_axis_reduce(value)
             _refuse_sparse(comps, "reduce")
-            ts = [convert_to_tensor(c) for c in comps]
+            # (TF reduces each replica's value in a tf.function: graph conversion, trace-time errors)
+            ts = trace_errors.as_function(lambda: [convert_to_tensor(c) for c in comps])
             arr, dt = reduce_rules.reduce_along_axis(op, [t._v for t in ts], ts[0].dtype, axis,
                                                      any(t._sub for t in ts))
             out = Tensor(arr, dt, self._reduce_destination())
@@ -480,6 +485,8 @@ class Strategy:
     def _components_for_axis_reduce(self, value: Any) -> list[Any]:
         if isinstance(value, DistributedValues):
             return list(value.values)
+        if contains_distributed(value):   # (TF runs its reduce_sum on each replica's view of the structure)
+            return [select_replica(i, value) for i in range(self.num_replicas_in_sync)]
         return [value] * self.num_replicas_in_sync
 
     def _reduce_destination(self) -> str:
@@ -510,7 +517,15 @@ class Strategy:
         """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
         as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
         error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
-        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value))
+        out = reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value))
+        # (TF's StrategyExtended._reduce returns `_local_results(reduce_to(...))[0]`: replica 0's
+        # components of the distributed leaves)
+        return self._first_local_result(out)
+
+    def _first_local_result(self, value: Any) -> Any:
+        if self._nested_local_results and isinstance(value, (list, tuple, dict)):
+            return select_replica(0, value)
+        return value
 
     # gather --------------------------------------------------------------------------------------
     def gather(self, value: Any, axis: int) -> Any:
@@ -524,12 +539,14 @@ class Strategy:
             raise NotImplementedError("gather does not support IndexedSlices")
         # TF 2.21 densifies the IndexedSlices components of a PerReplica (the docs say it rejects them)
         if not isinstance(value, DistributedValues):
-            return value
+            # (TF's Strategy.gather returns `_local_results(_gather_to(...))[0]`, and _gather_to
+            # returns a non-distributed value as it is: a structure gives replica 0's components)
+            return self._first_local_result(value)
         if len(value.values) == 1:  # one replica: nothing to concatenate, no checks [2.21]
             return value.values[0]
         _refuse_sparse(value.values, "gather")
         _refuse_attributeless(value.values, "gather")
-        if self._gather_is_collective() and not isinstance(value, Mirrored) and \
+        if self._gather_is_collective() and not isinstance(value, (Mirrored, variables.Variable)) and \
                 any(isinstance(c, variables.ResourceVariable) for c in value.values):
             # (a PerReplica of update results, TF's _UnreadVariable: its all-gather function cannot
             # convert them; fz4 seed 32 #71. simdist returns the component variable itself)
@@ -538,7 +555,8 @@ class Strategy:
         gather_rules.check_components([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
                                       context.in_function(), axis)
         self._extended._check_collective_dtypes("gather", comps)
-        arr = gather_rules.gather_components([c._v for c in comps], axis)
+        arr = gather_rules.gather_components(
+            [c._v for c in comps], axis, gather_rules.collective_path(self._gather_is_collective(), comps[0].dtype.name))
         out = Tensor(arr, comps[0].dtype, self._reduce_destination())
         timing.charge_reduce(self, comps, out, "gather")
         return out
@@ -702,6 +720,16 @@ def _identity_reduce(op: ReduceOp, v: Any) -> bool:
     TF 2.21 returns a lone replica's value untouched, so a MEAN of integers stays integer there
     (with two replicas it is a float64 division)."""
     return isinstance(v, (IndexedSlices, Tensor))
+
+
+def _replica_components(comps: list[Any]) -> list[Any]:
+    """What each replica contributes for one leaf: a distributed variable every replica passed
+    (regroup keeps it distributed) gives each replica its own component (a sync-on-read
+    variable's local value, not its aggregate)."""
+    first = comps[0]
+    if isinstance(first, DistributedValues) and len(first.values) == len(comps) and all(c is first for c in comps):
+        return list(first.values)
+    return comps
 
 
 def _as_value(v: Any) -> Any:

@@ -266,7 +266,9 @@ class MultiWorkerReplicaContext(ReplicaContext):
                     continue
                 gather_rules.check_components([c._v for c in comps], comps[0].dtype.name, True, context.in_function(),
                                               axis)
-                out.append(Tensor(gather_rules.gather_components([c._v for c in comps], axis), comps[0].dtype))
+                out.append(Tensor(gather_rules.gather_components(
+                    [c._v for c in comps], axis, gather_rules.collective_path(True, comps[0].dtype.name)),
+                    comps[0].dtype))
             return [out] * len(per_worker)
 
         def merge(payloads: list[list[Any]]) -> list[Any]:
@@ -515,7 +517,8 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             return comps[0]
         gather_rules.check_components([c._v for c in comps], comps[0].dtype.name, True, context.in_function(), axis)
         self._extended._check_collective_dtypes("gather", comps)
-        arr = gather_rules.gather_components([c._v for c in comps], axis)
+        arr = gather_rules.gather_components([c._v for c in comps], axis,
+                                             gather_rules.collective_path(True, comps[0].dtype.name))
         return Tensor(arr, comps[0].dtype, self._reduce_destination())
 
     def experimental_local_results(self, value: Any) -> tuple[Any, ...]:

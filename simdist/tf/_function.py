@@ -630,13 +630,15 @@ def _passthrough() -> tuple[type, ...]:
 
 def _outputs_to_tensors(out: Any) -> Any:
     """A tf.function returns tensors: Python and NumPy numbers become tensors, variables their
-    values; None, tensors, distributed values and other objects pass through."""
-    if out is None or isinstance(out, _passthrough()):
+    values (a distributed variable its read in the calling context: a MirroredVariable's value,
+    a sync-on-read variable's aggregate across replicas); None, tensors, other distributed values
+    (a PerReplica) and other objects pass through."""
+    from simdist.runtime.variables import Variable
+    if out is None or (isinstance(out, _passthrough()) and not isinstance(out, Variable)):
         return out
     import numpy as np
 
     from simdist.runtime.tensor import convert_to_tensor
-    from simdist.runtime.variables import Variable
     if isinstance(out, (bool, int, float, str, np.ndarray, np.generic)):
         return convert_to_tensor(out)
     name = type(out).__name__

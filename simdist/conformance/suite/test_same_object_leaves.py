@@ -1,7 +1,9 @@
 """Replica-context collectives of values that are not per-replica (a tensor captured from outside
-`run`), the leaves' checks before MirroredStrategy's batch all-reduce, the gather axis by path and
-`reduce`'s eager axis key — clauses reduce.same-object-leaves, gather.same-object-leaves,
-gather.axis-range, reduce.axis-key (TF 2.21's behaviour, read in its source and observed)."""
+`run`), the leaves' checks before MirroredStrategy's batch all-reduce, the gather axis by path,
+`reduce`'s eager axis key, the gather of a structure and a tf.function returning a distributed
+variable — clauses reduce.same-object-leaves, gather.same-object-leaves, gather.axis-range,
+reduce.axis-key, gather.plain-value, function.operation-results (TF 2.21's behaviour, read in its
+source and observed)."""
 
 from __future__ import annotations
 
@@ -119,3 +121,32 @@ def test_reduce_axis_must_be_hashable_eagerly(backend, tf):
     assert_equal(strategy.reduce("MEAN", v, axis=(0, 1)), np.float32(6.5), call="mirrored(2).reduce(MEAN, v, axis=(0, 1))")
     traced = tf.function(lambda: strategy.reduce("SUM", v, axis=[0, 1]))
     assert_equal(traced(), np.float32(52.0), call="tf.function(mirrored(2).reduce(SUM, v, axis=[0, 1]))")
+
+
+@clause("function.operation-results", ref="tf221")
+def test_a_function_returns_a_distributed_variables_read(backend, tf):
+    """A tf.function returning a distributed variable returns its cross-replica read: a MirroredVariable's
+    value, a SUM sync-on-read variable's aggregate; one tensor, not a distributed value."""
+    strategy = backend.make_strategy("mirrored", 2)
+    with strategy.scope():
+        v = tf.Variable([1.0, 2.0])
+        w = tf.Variable([1.0, 2.0], synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=tf.VariableAggregation.SUM)
+    for name, fn, want in (("MirroredVariable", lambda: v, [1.0, 2.0]), ("SUM sync-on-read variable", lambda: w, [2.0, 4.0])):
+        out = tf.function(fn)()
+        call = f"tf.function(lambda: {name} [1, 2] on mirrored(2))()"
+        assert_equal(len(strategy.experimental_local_results(out)), 1, call=call, what="number of local results")
+        assert_equal(out, np.array(want, np.float32), call=call)
+
+
+@clause("gather.plain-value", ref="tf221")
+@pytest.mark.parametrize("kind", ["mirrored", "central_storage"])
+def test_gather_of_a_structure_gives_replica_0s_components(backend, tf, kind):
+    """A list of per-replica values is no DistributedValues: Strategy.gather returns
+    `_local_results(value)[0]`, replica 0's components, unconcatenated."""
+    strategy = backend.make_strategy(kind, 2)
+    values = strategy.run(lambda: [_own(tf)])
+    out = strategy.gather(values, 0)
+    call = f"{kind}(2).gather([per-replica [1, 2] * (id + 1)], axis=0)"
+    assert_equal(len(out), 1, call=call, what="length of the gathered list")
+    assert_equal(out[0], np.array([1.0, 2.0], np.float32), call=call, what="its element")

@@ -1,0 +1,238 @@
+"""The distributed value surface against TF 2.21, enumerated: each strategy (MirroredStrategy over
+two CPUs and over one, CentralStorageStrategy over two, OneDeviceStrategy) x each call (a
+replica-context all_reduce or all_gather, `strategy.reduce` with and without an axis,
+`strategy.gather`, the run's local results, a merge_call) x each value a replica fn may return
+(its own tensors of several dtypes and ranks, scalars, an empty tensor, rows that differ per
+replica, a captured tensor, nested lists, dicts and tuples, a Python float, a MirroredVariable, a
+sync-on-read variable), eagerly and in a tf.function: 2,040 programs. Run on both, simdist
+disagreed with TF on 139 (the twenty-sixth session; TF itself crashes on 8, an all-gather of an
+empty tensor). SELECTED holds the 134 that the session's fixes made agree (clauses
+reduce.same-object-leaves, gather.same-object-leaves, gather.axis-range, reduce.plain-value,
+gather.plain-value, function.operation-results, ops.conversion); each is
+asked of TF in its own process, since a failed collective leaves TF's collective executor
+aborted for the rest of a process. Not yet agreeing (documented in docs/spec.md): a
+tf.function all_reduce of a variable on a one-device MirroredStrategy (TF: ValueError
+"destinations can not be empty"), `reduce(SUM, 2.5)` on it (TF: a tensor). Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tf_workers
+from simdist import tf as sim_tf
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+
+_AXES = {"None": None, "0": 0, "-1": -1, "(0,1)": (0, 1)}
+
+KINDS = ["mirrored2", "css2", "one", "mirrored1"]
+CALLS = ["all_reduce:SUM", "all_reduce:MEAN", "all_gather:0", "all_gather:1", "all_gather:-1",
+         "reduce:SUM:None", "reduce:MEAN:None", "reduce:SUM:0", "reduce:MEAN:-1", "reduce:MEAN:(0,1)",
+         "gather:0", "gather:-1", "gather:1", "local", "merge_call"]
+VALUES = ["own_f32_r1", "own_f32_r2", "own_i32_r1", "own_i64_r2", "own_f16_r1", "own_bool_r1", "own_f64_r0",
+          "own_i32_r0", "captured_f32_r1", "nested_list", "nested_dict", "py_float", "own_empty", "ragged_rows",
+          "variable", "onread_variable", "tuple_mixed"]
+TRACED = [False, True]
+CASES = list(itertools.product(KINDS, CALLS, VALUES, TRACED))
+
+
+def describe(x: Any) -> Any:
+    if hasattr(x, "numpy") and hasattr(x, "dtype"):
+        try:
+            return ["T", x.dtype.name, np.asarray(x.numpy()).tolist()]
+        except Exception as e:  # noqa: BLE001 - the class is the result
+            return ["T?", type(e).__name__]
+    if type(x).__name__ in ("PerReplica", "Mirrored"):
+        return [type(x).__name__, [describe(v) for v in x.values]]
+    if isinstance(x, (list, tuple)):
+        return [type(x).__name__, [describe(v) for v in x]]
+    if isinstance(x, dict):
+        return ["dict", [[k, describe(x[k])] for k in sorted(x)]]
+    if isinstance(x, (bool, int, float, str)) or x is None:
+        return [type(x).__name__, x]
+    return [type(x).__name__]
+
+
+def run(tf: Any, case: tuple) -> Any:
+    kind, call, value, traced = case
+    if kind == "mirrored2":
+        s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    elif kind == "mirrored1":
+        s = tf.distribute.MirroredStrategy(["/cpu:0"])
+    elif kind == "css2":
+        s = tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])
+    else:
+        s = tf.distribute.OneDeviceStrategy("/cpu:0")
+    cap = tf.constant([1.0, 2.0])
+    with s.scope():
+        var = tf.Variable([1.0, 2.0])
+        onread = tf.Variable([1.0, 2.0], synchronization=tf.VariableSynchronization.ON_READ,
+                             aggregation=tf.VariableAggregation.SUM)
+
+    def make():
+        ctx = tf.distribute.get_replica_context()
+        r = ctx.replica_id_in_sync_group + 1
+        if value == "own_f32_r1":
+            return tf.constant([1.0, 2.0]) * tf.cast(r, tf.float32)
+        if value == "own_f32_r2":
+            return tf.reshape(tf.range(6.0), [2, 3]) * tf.cast(r, tf.float32)
+        if value == "own_i32_r1":
+            return tf.constant([1, 2]) * r
+        if value == "own_i64_r2":
+            return tf.reshape(tf.range(4, dtype=tf.int64), [2, 2]) * tf.cast(r, tf.int64)
+        if value == "own_f16_r1":
+            return tf.constant([1.5, 2.5], tf.float16) * tf.cast(r, tf.float16)
+        if value == "own_bool_r1":
+            return tf.equal(tf.constant([1, 2]) * r, 2)
+        if value == "own_f64_r0":
+            return tf.cast(r, tf.float64) * 1.5
+        if value == "own_i32_r0":
+            return r * 3
+        if value == "captured_f32_r1":
+            return cap
+        if value == "nested_list":
+            return [tf.constant([1.0]) * tf.cast(r, tf.float32), tf.constant([[2.0, 3.0]]) * tf.cast(r, tf.float32)]
+        if value == "nested_dict":
+            return {"b": tf.constant([1.0]) * tf.cast(r, tf.float32), "a": tf.constant([4.0, 5.0])}
+        if value == "py_float":
+            return 2.5
+        if value == "own_empty":
+            return tf.zeros([0, 2]) + tf.cast(r, tf.float32)
+        if value == "ragged_rows":
+            return tf.ones(tf.stack([r, 2])) * tf.cast(r, tf.float32)
+        if value == "variable":
+            return var
+        if value == "onread_variable":
+            return onread
+        if value == "tuple_mixed":
+            return (tf.constant([1.0, 2.0]) * tf.cast(r, tf.float32), tf.constant([3, 4], tf.int64) * tf.cast(r, tf.int64))
+        raise AssertionError(value)
+
+    parts = call.split(":")
+
+    def replica_fn():
+        v = make()
+        ctx = tf.distribute.get_replica_context()
+        if parts[0] == "all_reduce":
+            return ctx.all_reduce(parts[1], v)
+        if parts[0] == "all_gather":
+            return ctx.all_gather(v, int(parts[1]))
+        if parts[0] == "merge_call":
+            return ctx.merge_call(lambda strat, x: x, args=(v,))
+        return v
+
+    def body():
+        out = s.run(replica_fn)
+        if parts[0] == "reduce":
+            axis = _AXES[parts[2]]
+            return s.reduce(parts[1], out, axis=axis)
+        if parts[0] == "gather":
+            return s.gather(out, int(parts[1]))
+        return out
+
+    try:
+        if traced:
+            out = tf.function(body)()
+        else:
+            out = body()
+        if parts[0] in ("all_reduce", "all_gather", "local", "merge_call"):
+            return ["ok", [describe(p) for p in s.experimental_local_results(out)]] if not isinstance(out, (list, tuple, dict)) \
+                else ["ok", describe(out)]
+        return ["ok", describe(out)]
+    except Exception as e:  # noqa: BLE001 - the class is the result
+        return ["err", type(e).__name__]
+
+
+
+#: indices into CASES of the programs simdist answered otherwise before the session's fixes
+SELECTED: list[int] = [
+    30, 31, 64, 65, 98, 99, 129, 197, 231, 258, 259, 270, 271, 292, 293, 299, 304, 305, 326, 327,
+    338, 339, 358, 359, 360, 361, 370, 371, 372, 373, 392, 393, 394, 395, 404, 405, 406, 407, 426,
+    427, 428, 429, 435, 438, 439, 440, 441, 471, 473, 505, 507, 537, 539, 541, 571, 607, 609, 641,
+    643, 675, 677, 707, 732, 733, 734, 735, 741, 746, 747, 768, 769, 780, 781, 802, 803, 809, 814,
+    815, 836, 837, 848, 849, 868, 869, 870, 871, 882, 883, 902, 903, 904, 905, 916, 917, 936, 937,
+    938, 939, 950, 951, 1111, 1145, 1179, 1276, 1278, 1279, 1290, 1310, 1312, 1313, 1324, 1344,
+    1346, 1347, 1358, 1621, 1655, 1660, 1661, 1662, 1663, 1689, 1786, 1788, 1789, 1800, 1820, 1822,
+    1823, 1834, 1854, 1856, 1857, 1868
+]
+
+
+def run_case(tf: Any, k: int) -> Any:
+    if tf is sim_tf:
+        import simdist
+        simdist.reset()
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    return run(tf, CASES[k])
+
+
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import tensorflow as real_tf
+    return {i: run_case(real_tf, i) for i in indices}
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    # one TF process per program: a collective that fails leaves TF's collective executor aborted
+    out: dict[int, Any] = {}
+    for i in SELECTED:
+        out.update(tf_workers.spawn(__file__, [i]))
+    return out
+
+
+#: the clause each call's family belongs to
+_CLAUSE = {"all_reduce": "reduce.same-object-leaves", "all_gather": "gather.same-object-leaves",
+           "reduce": "reduce.plain-value", "gather": "gather.plain-value", "local": "function.operation-results",
+           "merge_call": "function.operation-results"}
+
+
+def _ids(clause: str) -> list[int]:
+    return [i for i in SELECTED if _CLAUSE[CASES[i][1].split(":")[0]] == clause]
+
+
+def _check(index: int, tf_results: dict[int, Any]) -> None:
+    got, want = run_case(sim_tf, index), tf_results[index]
+    assert got == want, f"result={got!r}, but TF 2.21 gives {want!r} [{CASES[index]}]"
+
+
+def _name(i: int) -> str:
+    return "-".join(str(p) for p in CASES[i])
+
+
+@pytest.mark.clause("reduce.same-object-leaves")
+@pytest.mark.parametrize("index", _ids("reduce.same-object-leaves"), ids=_name)
+def test_all_reduce_programs(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("gather.same-object-leaves")
+@pytest.mark.parametrize("index", _ids("gather.same-object-leaves"), ids=_name)
+def test_all_gather_programs(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("reduce.plain-value")
+@pytest.mark.parametrize("index", _ids("reduce.plain-value"), ids=_name)
+def test_reduce_programs(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("gather.plain-value")
+@pytest.mark.parametrize("index", _ids("gather.plain-value"), ids=_name)
+def test_gather_programs(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("function.operation-results")
+@pytest.mark.parametrize("index", _ids("function.operation-results"), ids=_name)
+def test_distributed_variable_outputs(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_distributed_values_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(_tf_worker)
