@@ -160,11 +160,16 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
     if "?" in kinds and context.in_function():
         # (a graph's make_tensor_proto: an object it cannot hold; np.array of a dict with a numeric
         # or bool dtype is NumPy's TypeError or its truth value)
+        if value is None:
+            raise ValueError("None values not supported.")
         arr = tensor_proto.graph_unsupported(value, dt)
         return arr, dt
     if "?" in kinds or mixed_bools or ("s" in kinds and kinds != "s"):
         if not sequence:
             raise _unsupported(value)
+        if obj.size and _leaf_kind(obj.flat[0]) == "?":
+            # (py_seq_tensor infers the type from the first element: one it cannot convert is named)
+            raise _unsupported(obj.flat[0])
         raise ValueError(_MIXED)
     inferred = dt is None
     if dt is None:

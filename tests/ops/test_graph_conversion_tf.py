@@ -36,13 +36,16 @@ def _values(tf: Any) -> dict[str, Callable[[], Any]]:
         "set": lambda: {1.0, 2.0},
         "object": lambda: Thing(),
         "list-of-object": lambda: [Thing()],
+        "list-of-number-then-object": lambda: [1.0, Thing()],
+        "list-of-none": lambda: [None],
+        "none": lambda: None,
         "empty-dict": lambda: {},
     }
 
 
 DTYPES = [None, "float32", "int32", "bool", "string"]
 VALUES = ["dict-of-tensor", "dict-of-float", "dict-of-int", "dict-of-bool", "dict-of-str", "set", "object",
-          "list-of-object", "empty-dict"]
+          "list-of-object", "list-of-number-then-object", "list-of-none", "none", "empty-dict"]
 CASES = [(v, d, traced, how) for v in VALUES for d in DTYPES for traced in (False, True)
          for how in ("convert_to_tensor", "reduce_sum")
          if not (how == "reduce_sum" and d is not None)]
@@ -82,12 +85,10 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(CASES))))
 
 
-# Known differences (docs/spec.md ops.conversion): TF names a graph tensor by its node
-# ('Tensor("Const:0", ...) of type SymbolicTensor'), simdist by its value; eagerly, a list holding an
-# unsupported object is "mixed types" in simdist (TF names the object). Same classes.
+# Known difference (docs/spec.md ops.conversion): TF names a graph tensor by its node
+# ('Tensor("Const:0", ...) of type SymbolicTensor'), simdist by its value. Same class.
 _MESSAGE_ONLY = {("dict-of-tensor", "float32", True), ("dict-of-tensor", "int32", True),
-                 ("dict-of-tensor", "bool", True), ("dict-of-tensor", "string", True)} | \
-    {("list-of-object", d, False) for d in DTYPES}
+                 ("dict-of-tensor", "bool", True), ("dict-of-tensor", "string", True)}
 
 
 @pytest.mark.clause("ops.conversion")
