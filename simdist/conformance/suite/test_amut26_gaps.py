@@ -1,0 +1,143 @@
+"""Gaps the third mechanical mutation sweep found (benchmarks/auto_mutants.py, seed 3, twenty-sixth
+session, over the core of training: op gradients and the tape, tf.nn, Keras layers, the strategies):
+behaviours the suite executed but no test looked at (docs/conformance.md, "Twenty-sixth session:
+automatic sweep, seed 3"; TF 2.21 + Keras 3.15).
+
+Each test closes the class of behaviour a surviving mutant showed unchecked, not the one mutant.
+Expected values are NumPy transcriptions of TF 2.21's / Keras 3.15's rules computed here, or
+relations between two spellings, never the backend's own implementation of the same rule.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal, raises, to_numpy
+
+clause = pytest.mark.clause
+
+
+# -- Keras layers: which layers pass a Masking mask on ------------------------------------------------------------
+#: (name, constructor, passes the mask on): Keras 3.15 sets `supports_masking = True` in these layers'
+#: constructors (activations, dropout and noise layers, Dense, the normalizations but RMSNormalization,
+#: Rescaling, Identity, ActivityRegularization); EinsumDense, Permute and RMSNormalization do not (Keras
+#: warns that the mask is destroyed).
+_MASK_LAYERS = [
+    ("ThresholdedReLU", lambda k: k.layers.ThresholdedReLU(0.5), True),
+    ("ReLU", lambda k: k.layers.ReLU(), True),
+    ("LeakyReLU", lambda k: k.layers.LeakyReLU(), True),
+    ("ELU", lambda k: k.layers.ELU(), True),
+    ("PReLU", lambda k: k.layers.PReLU(), True),
+    ("Activation", lambda k: k.layers.Activation("tanh"), True),
+    ("Dropout", lambda k: k.layers.Dropout(0.5), True),
+    ("SpatialDropout1D", lambda k: k.layers.SpatialDropout1D(0.2), True),
+    ("GaussianNoise", lambda k: k.layers.GaussianNoise(0.1), True),
+    ("GaussianDropout", lambda k: k.layers.GaussianDropout(0.1), True),
+    ("AlphaDropout", lambda k: k.layers.AlphaDropout(0.1), True),
+    ("Dense", lambda k: k.layers.Dense(3), True),
+    ("LayerNormalization", lambda k: k.layers.LayerNormalization(), True),
+    ("BatchNormalization", lambda k: k.layers.BatchNormalization(), True),
+    ("GroupNormalization", lambda k: k.layers.GroupNormalization(2), True),
+    ("UnitNormalization", lambda k: k.layers.UnitNormalization(), True),
+    ("Rescaling", lambda k: k.layers.Rescaling(2.0), True),
+    ("ActivityRegularization", lambda k: k.layers.ActivityRegularization(), True),
+    ("Identity", lambda k: k.layers.Identity(), True),
+    ("RMSNormalization", lambda k: k.layers.RMSNormalization(), False),
+    ("EinsumDense", lambda k: k.layers.EinsumDense("abc,cd->abd", (None, 4)), False),
+    ("Permute", lambda k: k.layers.Permute((1, 2)), False),
+]
+
+
+@clause("keras.layer.call", ref="tf221")
+def test_amut26_layers_that_support_masking_pass_the_mask_on(keras):
+    """Masking(0.0) marks the time steps whose features are not all 0; a layer with
+    `supports_masking` passes that mask on to its output unchanged (Keras's default compute_mask),
+    one without drops it (output mask None). Checked for each layer: the attribute and the mask."""
+    x = np.array([[[1.0, 2.0], [0.0, 0.0], [3.0, -1.0]], [[0.0, 0.0], [1.0, 1.0], [2.0, 0.5]]], np.float32)
+    want = np.any(x != 0.0, axis=-1)
+    for name, make, passes in _MASK_LAYERS:
+        layer = make(keras)
+        call = f"{name}()(Masking(0.0)(x)), x of shape {x.shape}"
+        assert_equal(bool(layer.supports_masking), passes, call=call, what="layer.supports_masking")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = layer(keras.layers.Masking(0.0)(x))
+        mask = getattr(out, "_keras_mask", None)
+        if passes:
+            assert_equal(None if mask is None else to_numpy(mask).tolist(), want.tolist(), call=call,
+                         what="output._keras_mask (the input's mask passed on)")
+        else:
+            assert_equal(mask, None, call=call, what="output._keras_mask (a layer without masking drops it)")
+
+
+# -- tf.sparse.add: the threshold's dropped sums and SparseAddGrad's merge walk ------------------------------------
+@clause("autodiff.op-gradients", ref="tf221")
+def test_amut26_sparse_add_gradient_skips_the_dropped_sums_wherever_they_fall(backend, tf):
+    """sparse.add(a, b, threshold) drops the sums of indices both operands hold whose magnitude is
+    below the threshold (an index only one operand holds is kept whatever its value: the SparseAdd
+    kernel thresholds only the sums it forms, observed on TF 2.21); the gradient of a's and b's values (SparseAddGrad) is the upstream value of the output entry at the
+    same index, 0 for the dropped ones. Layouts where dropped sums fall first, in the middle and
+    last, and where a has indices after a dropped one, so the walk over the sum must skip each."""
+    rng = np.random.default_rng(26)
+    cells = [(r, c) for r in range(3) for c in range(3)]
+    for case in range(6):
+        ka = sorted(rng.choice(len(cells), size=5, replace=False).tolist())
+        kb = sorted(rng.choice(len(cells), size=4, replace=False).tolist())
+        ai, bi = [list(cells[i]) for i in ka], [list(cells[i]) for i in kb]
+        av = np.round(rng.uniform(-1.0, 1.0, len(ai)), 2)
+        bv = np.round(rng.uniform(-1.0, 1.0, len(bi)), 2)
+        sums: dict = {}
+        for idx, v in list(zip(map(tuple, ai), av)) + list(zip(map(tuple, bi), bv)):
+            sums[idx] = sums.get(idx, 0.0) + v
+        both = set(map(tuple, ai)) & set(map(tuple, bi))
+        thresh = float(np.round(np.median([abs(sums[k]) for k in sorted(both)] or [0.5]), 3)) + 1e-3
+        want_kept = sorted(k for k, v in sums.items() if k not in both or abs(v) >= thresh)
+        ta, tb = tf.constant(av), tf.constant(bv)
+        with tf.GradientTape() as tape:
+            tape.watch([ta, tb])
+            out = tf.sparse.add(tf.sparse.SparseTensor(ai, ta, [3, 3]), tf.sparse.SparseTensor(bi, tb, [3, 3]),
+                                threshold=thresh)
+            kept = to_numpy(out.indices).tolist()
+            R = np.round(np.linspace(-1.0, 1.5, max(len(kept), 1)), 2)[:len(kept)]
+            total = tf.reduce_sum(tf.constant(R) * out.values)
+        ga, gb = tape.gradient(total, [ta, tb])
+        call = f"sparse.add(a at {ai}, b at {bi}, threshold={thresh}) [case {case}]"
+        assert_equal(kept, [list(k) for k in want_kept], call=call, what="kept indices")
+        weight = {k: R[i] for i, k in enumerate(want_kept)}
+        assert_close(ga, [weight.get(tuple(k), 0.0) for k in ai], call=call, what="d/da.values")
+        assert_close(gb, [weight.get(tuple(k), 0.0) for k in bi], call=call, what="d/db.values")
+
+
+# -- strategies: variables created inside strategy.run are shared by canonical name --------------------------------
+@clause("mirrored.variables", ref="tf221")
+def test_amut26_run_shares_variables_by_their_canonical_name(backend, tf):
+    """Inside `MirroredStrategy.run` replica 0 creates each variable and the other replicas reuse
+    replica 0's of the same canonical name (TF 2.21's shared_variable_creator: the uniquifying
+    suffix "_<digit>" dropped at the end and before "/"), whatever order they create them in; a name
+    replica 0 did not create is RuntimeError."""
+    strategy = backend.make_strategy("mirrored", 2)
+    order = {0: ["a", "b_1", "c/d"], 1: ["c_2/d", "a", "b"]}     # replica 1: other order, other suffixes
+
+    def fn():
+        rid = int(tf.distribute.get_replica_context().replica_id_in_sync_group)
+        made = [(n, tf.Variable(float(10 * (k + 1) + rid), name=n)) for k, n in enumerate(order[rid])]
+        return {n.split("_")[0].split("/")[0]: v.read_value() for n, v in made}
+
+    out = strategy.run(fn)
+    # replica 0 made a = 10, b_1 = 20, c/d = 30: every replica reads replica 0's by canonical name
+    want = {"a": 10.0, "b": 20.0, "c": 30.0}
+    for key in sorted(want):
+        got = [float(to_numpy(x)) for x in strategy.experimental_local_results(out[key])]
+        assert_equal(got, [want[key]] * 2, what=f"variable {key!r} read on each replica",
+                     call=f"MirroredStrategy(2).run(fn), replica 0 creating {order[0]}, replica 1 {order[1]}")
+
+    def other():
+        rid = int(tf.distribute.get_replica_context().replica_id_in_sync_group)
+        return tf.Variable(1.0, name="x" if rid == 0 else "y").read_value()
+
+    with raises(RuntimeError, match="mismatching name",
+                call="MirroredStrategy(2).run(fn), replica 1 creating 'y' where replica 0 created 'x'"):
+        strategy.run(other)
