@@ -141,3 +141,41 @@ def test_amut26_run_shares_variables_by_their_canonical_name(backend, tf):
     with raises(RuntimeError, match="mismatching name",
                 call="MirroredStrategy(2).run(fn), replica 1 creating 'y' where replica 0 created 'x'"):
         strategy.run(other)
+
+
+# -- Keras layers: the normalization layers on float16 inputs compute in float32 -----------------------------------
+def _np_group_norm(x: np.ndarray, groups: int, eps: float) -> np.ndarray:
+    g = x.reshape(x.shape[:-1] + (groups, x.shape[-1] // groups))
+    axes = tuple(range(1, g.ndim - 2)) + (g.ndim - 1,)
+    mean, var = g.mean(axis=axes, keepdims=True), g.var(axis=axes, keepdims=True)
+    return ((g - mean) / np.sqrt(var + eps)).reshape(x.shape)
+
+
+@clause("keras.layer.groupnorm", ref="tf221")
+def test_amut26_normalization_layers_take_float16_inputs_under_mixed_float16(keras):
+    """Under the mixed_float16 policy (float16 inputs, float32 variables) GroupNormalization,
+    LayerNormalization, BatchNormalization (inference: moving mean 0, variance 1) and
+    UnitNormalization compute their statistics in float32 (Keras 3.15 promotes float16 with
+    float32) and return float16: the NumPy rule in float64 rounded to float16."""
+    from simdist.conformance.tolerances import Tolerance
+
+    x = np.linspace(-3.0, 2.0, 48).reshape(2, 3, 8).astype(np.float16)
+    x64 = x.astype(np.float64)
+    ln_mean, ln_var = x64.mean(-1, keepdims=True), x64.var(-1, keepdims=True)
+    cases = [
+        ("GroupNormalization(groups=4)", lambda: keras.layers.GroupNormalization(4, dtype="mixed_float16"),
+         _np_group_norm(x64, 4, 1e-3)),
+        ("LayerNormalization()", lambda: keras.layers.LayerNormalization(dtype="mixed_float16"),
+         (x64 - ln_mean) / np.sqrt(ln_var + 1e-3)),
+        ("BatchNormalization()", lambda: keras.layers.BatchNormalization(dtype="mixed_float16"),
+         x64 / np.sqrt(1.0 + 1e-3)),
+        ("UnitNormalization()", lambda: keras.layers.UnitNormalization(dtype="mixed_float16"),
+         x64 / np.sqrt(np.sum(x64 ** 2, axis=-1, keepdims=True))),
+    ]
+    tol = Tolerance(rtol=2e-3, atol=2e-3)        # float16's last bit over the outputs' range
+    for name, make, want in cases:
+        layer = make()
+        out = layer(x)
+        call = f"keras.layers.{name} with dtype='mixed_float16' on float16 x of shape {x.shape}"
+        assert_equal(out.dtype.name, "float16", call=call, what="output dtype")
+        assert_close(out, want, call=call, what="output", tolerance=tol)
