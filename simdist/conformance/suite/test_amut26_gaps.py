@@ -10,6 +10,7 @@ relations between two spellings, never the backend's own implementation of the s
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -179,3 +180,39 @@ def test_amut26_normalization_layers_take_float16_inputs_under_mixed_float16(ker
         call = f"keras.layers.{name} with dtype='mixed_float16' on float16 x of shape {x.shape}"
         assert_equal(out.dtype.name, "float16", call=call, what="output dtype")
         assert_close(out, want, call=call, what="output", tolerance=tol)
+
+
+# -- the tape: integers as targets or sources name DataType enums, *_ref ones included -----------------------------
+#: TF 2.21's DataType enum (tensorflow/core/framework/types.proto), 1..33; n + 100 is the *_ref form.
+_ENUM = ("float32 float64 int32 uint8 int16 int8 string complex64 int64 bool qint8 quint8 qint32 bfloat16 qint16 "
+         "quint16 uint16 complex128 float16 resource variant uint32 uint64 float8_e5m2 float8_e4m3fn "
+         "float8_e4m3fnuz float8_e4m3b11fnuz float8_e5m2fnuz int4 uint4 int2 uint2 float4_e2m1fn").split()
+#: backprop_util.IsTrainable's dtypes (TF 2.21's source): their *_ref forms count by their base dtype.
+_TRAINABLE = ("float16", "float32", "float64", "bfloat16", "complex64", "complex128", "resource", "variant")
+
+
+@clause("autodiff.targets", ref="tf221")
+def test_amut26_integer_targets_and_sources_are_read_as_dtype_enums(backend, tf):
+    """tape.gradient with a Python int as a target or a source reads it as a DataType enum
+    (backprop_util.IsTrainable's dtypes.as_dtype): TypeError "Cannot convert the argument" for an
+    int that names no enum (0, 34-100, above 133, negatives); for an enum whose base dtype is
+    trainable (the *_ref forms 101-133 included), the C tape's AttributeError '_id'; for the
+    others, AttributeError 'dtype' (logging.vlog reading `t.dtype`)."""
+    x = tf.constant(1.5)
+    for value in [-100, -99, -67, -1, 0, *range(1, 37), *range(99, 137), 200]:
+        base = value % 100 if value > 0 and value % 100 and value // 100 in (0, 1) else 0
+        name = _ENUM[base - 1] if 1 <= base <= len(_ENUM) else None
+        if name is None:
+            cls, pattern = TypeError, re.escape(f"Cannot convert the argument `type_value`: {value} to a TensorFlow DType")
+        else:
+            cls, pattern = AttributeError, re.escape(f"'int' object has no attribute '{'_id' if name in _TRAINABLE else 'dtype'}'")
+        for role in ("target", "source"):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = x * 2.0
+            label = f"{name}{'_ref' if value > 100 else ''}" if name else "no DataType"
+            with raises(cls, match=pattern, call=f"tape.gradient with {value} ({label}) as a {role}"):
+                if role == "target":
+                    tape.gradient(value, x)
+                else:
+                    tape.gradient(y, [x, value])
