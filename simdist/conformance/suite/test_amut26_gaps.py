@@ -216,3 +216,121 @@ def test_amut26_integer_targets_and_sources_are_read_as_dtype_enums(backend, tf)
                     tape.gradient(value, x)
                 else:
                     tape.gradient(y, [x, value])
+
+
+# -- op gradients: MirrorPadGrad's boundaries and fold, both modes ----------------------------------------------------
+def _np_mirror_fold(g: np.ndarray, lo: int, hi: int, reflect: bool) -> np.ndarray:
+    """The gradient of a 1-D mirror pad by (lo, hi): each padded entry added back onto the entry it
+    copied (REFLECT skips the edge entry, SYMMETRIC repeats it)."""
+    n = g.shape[0] - lo - hi
+    out = g[lo:lo + n].astype(np.float64).copy()
+    for k in range(lo):                       # padded position lo-1-k copies input k+1 (REFLECT) or k
+        out[k + 1 if reflect else k] += g[lo - 1 - k]
+    for k in range(hi):                       # padded position lo+n+k copies input n-2-k or n-1-k
+        out[n - 2 - k if reflect else n - 1 - k] += g[lo + n + k]
+    return out
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+def test_amut26_mirror_pad_grad_checks_each_side_against_the_output_size(backend, tf):
+    """raw_ops.MirrorPadGrad(g, [[lo, hi]], mode) folds the padded entries back (the gradient of
+    MirrorPad); the forward input size is n = len(g) - lo - hi and each side must be < n for REFLECT,
+    <= n for SYMMETRIC (InvalidArgumentError "paddings must be ..." otherwise), each side on its own."""
+    g = np.arange(1.0, 8.0)                    # 7 entries
+    for mode in ("REFLECT", "SYMMETRIC"):
+        reflect = mode == "REFLECT"
+        for lo, hi in [(0, 0), (1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (1, 3), (2, 3), (3, 2), (0, 3), (3, 0),
+                       (0, 4), (4, 0), (1, 4), (4, 1), (3, 3)]:
+            n = len(g) - lo - hi
+            ok = (lo < n and hi < n) if reflect else (lo <= n and hi <= n)
+            call = f"tf.raw_ops.MirrorPadGrad(input=arange(1, 8), paddings=[[{lo}, {hi}]], mode={mode!r})"
+            if ok:
+                got = tf.raw_ops.MirrorPadGrad(input=tf.constant(g), paddings=[[lo, hi]], mode=mode)
+                assert_close(got, _np_mirror_fold(g, lo, hi, reflect), call=call, what="folded gradient")
+            else:
+                with raises(tf.errors.InvalidArgumentError, match="paddings must be", call=call):
+                    tf.raw_ops.MirrorPadGrad(input=tf.constant(g), paddings=[[lo, hi]], mode=mode)
+
+
+# -- op gradients: SparseSoftmax over the last axis of a rank-3 SparseTensor ----------------------------------------
+@clause("autodiff.op-gradients", ref="tf221")
+def test_amut26_sparse_softmax_gradient_of_a_rank_3_sparse_tensor(backend, tf):
+    """tf.sparse.softmax normalizes over the last axis among the entries present; the gradient of
+    sum(R * softmax(v)) by the values is s * (R - sum over the row of R * s), a row being the
+    entries sharing every index but the last (rank 3 here: rows are (i, j) pairs)."""
+    idx = [[0, 0, 0], [0, 0, 2], [0, 1, 1], [1, 0, 0], [1, 0, 1], [1, 0, 3], [1, 2, 2], [1, 2, 3]]
+    v = np.array([0.5, -1.0, 2.0, 0.1, 0.7, -0.3, 1.5, -2.0])
+    R = np.array([1.0, -2.0, 0.5, 3.0, -1.0, 0.25, 2.0, -0.5])
+    rows: dict = {}
+    for k, i in enumerate(idx):
+        rows.setdefault(tuple(i[:-1]), []).append(k)
+    s, want = np.zeros_like(v), np.zeros_like(v)
+    for ks in rows.values():
+        e = np.exp(v[ks] - v[ks].max())
+        s[ks] = e / e.sum()
+        want[ks] = s[ks] * (R[ks] - np.sum(R[ks] * s[ks]))
+    tv = tf.constant(v)
+    with tf.GradientTape() as tape:
+        tape.watch(tv)
+        out = tf.sparse.softmax(tf.sparse.SparseTensor(idx, tv, [2, 3, 4]))
+        total = tf.reduce_sum(tf.constant(R) * out.values)
+    call = "tf.sparse.softmax of a SparseTensor of dense_shape [2, 3, 4]"
+    assert_close(out.values, s, call=call, what="values")
+    assert_close(tape.gradient(total, tv), want, call=call, what="d/dvalues sum(R * softmax)")
+
+
+# -- Keras layers: StackedRNNCells with dropout, cells of other widths than the input --------------------------------
+@clause("keras.rnn.dropout", ref="tf221")
+def test_amut26_stacked_cells_take_dropout_masks_of_their_own_inputs(keras):
+    """RNN(StackedRNNCells([...])) in training with dropout and recurrent_dropout on cells whose
+    units differ from the features (4 -> 3 -> 2): each cell's input mask has its own input's
+    width (the first cell's the features, the next one's the previous cell's units) and its
+    recurrent mask its state's width; the layer runs, gives (batch, 2), differs from the
+    inference output and, with rate 0, equals the inference output."""
+    x = np.linspace(-1.0, 1.0, 2 * 5 * 4).reshape(2, 5, 4).astype(np.float32)
+    for kind in ("SimpleRNNCell", "GRUCell", "LSTMCell"):
+        cls = getattr(keras.layers, kind)
+        outs = {}
+        for rate in (0.0, 0.5):
+            cells = [cls(3, dropout=rate, recurrent_dropout=rate, seed=1), cls(2, dropout=rate,
+                                                                                recurrent_dropout=rate, seed=2)]
+            layer = keras.layers.RNN(keras.layers.StackedRNNCells(cells))
+            call = f"RNN(StackedRNNCells([{kind}(3), {kind}(2)], dropout={rate}))(x of shape {x.shape})"
+            train = to_numpy(layer(x, training=True))
+            infer = to_numpy(layer(x, training=False))
+            assert_equal(train.shape, (2, 2), call=call, what="output shape (training)")
+            outs[rate] = (train, infer, call)
+        train, infer, call = outs[0.0]
+        assert_close(train, infer, call=call, what="training output with rate 0 (= inference)")
+        train, infer, call = outs[0.5]
+        assert_equal(bool(np.all(np.isfinite(train))), True, call=call, what="training output finite")
+        assert_equal(bool(np.allclose(train, infer)), False, call=call,
+                     what="training output equal to the inference output (dropout did nothing)")
+
+
+# -- strategies: get_next_as_optional takes a partial last step ----------------------------------------------------
+@clause("dataset-fn.input-context", ref="tf221")
+def test_amut26_get_next_as_optional_gives_the_partial_last_step(backend, tf):
+    """distribute_datasets_from_function on MirroredStrategy(2), one worker: the dataset's elements
+    (batches of 1, drop_remainder: a fully known shape) are dealt to the replicas in turn; with an
+    odd count the last step is partial: get_next_as_optional has a value, replica 1 gets an empty
+    batch of shape (0,), then no value. Iterating `dist` stops before that partial step instead
+    (TF 2.21 enables partial steps for iteration only where the batch dimension is not fully
+    known; get_next_as_optional always takes them)."""
+    strategy = backend.make_strategy("mirrored", 2)
+    n = 5
+    dist = strategy.distribute_datasets_from_function(
+        lambda ctx: tf.data.Dataset.range(n).batch(1, drop_remainder=True))
+    want = [[True, [[k], [k + 1] if k + 1 < n else []]] for k in range(0, n, 2)] + [[False, None]]
+    it = iter(dist)
+    got = []
+    for _ in range(len(want)):
+        opt = it.get_next_as_optional()
+        has = bool(opt.has_value())
+        got.append([has, [to_numpy(x).tolist() for x in strategy.experimental_local_results(opt.get_value())]
+                    if has else None])
+    call = f"MirroredStrategy(2).distribute_datasets_from_function(range({n}).batch(1, drop_remainder=True))"
+    assert_equal(got, want, call=call, what="get_next_as_optional() steps: [has_value, local results]")
+    steps = [[to_numpy(x).tolist() for x in strategy.experimental_local_results(v)] for v in dist]
+    assert_equal(steps, [w[1] for w in want[:-1] if len(w[1][1]) == 1], call=call,
+                 what="steps of `for v in dist` (the full ones)")
