@@ -1,7 +1,7 @@
 #!/bin/sh
 # seed-3 sweep (automut26). MAP is the map built for the include globs keras/autodiff/ops/strategies/tf.
 L=simdist/keras/layers; S=simdist/strategies; O=simdist/runtime/ops
-exec nice -n 10 env PYTHONPATH=/work/wt/automut26 python benchmarks/auto_mutants.py \
+exec nice -n 10 env PYTHONPATH=. python benchmarks/auto_mutants.py \
   --files 'simdist/runtime/autodiff/*' \
   --files "$O/nn.py" --files "$O/nn_more.py" --files "$O/nn_composites.py" --files "$O/activations.py" \
   --grad-files "$O/array.py" --grad-files "$O/array_more.py" --grad-files "$O/math.py" --grad-files "$O/reductions.py" \
