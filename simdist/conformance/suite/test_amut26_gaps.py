@@ -84,12 +84,18 @@ def test_amut26_sparse_add_gradient_skips_the_dropped_sums_wherever_they_fall(ba
     last, and where a has indices after a dropped one, so the walk over the sum must skip each."""
     rng = np.random.default_rng(26)
     cells = [(r, c) for r in range(3) for c in range(3)]
-    for case in range(6):
+    layouts = []
+    # fixed: sums of a and b that cancel at (0, 1) and (1, 0), each followed by more of a's entries
+    layouts.append(([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [2, 2]], [0.5, 0.3, -0.7, 0.2, 0.9, -0.4],
+                    [[0, 1], [1, 0], [2, 0]], [-0.25, -0.15, 0.6]))
+    layouts.append(([[0, 1], [1, 0], [1, 2], [2, 1]], [0.1, -0.6, 0.8, 0.3], [[0, 1], [1, 1], [1, 2]], [0.05, 0.4, -0.79]))
+    for _ in range(6):
         ka = sorted(rng.choice(len(cells), size=5, replace=False).tolist())
         kb = sorted(rng.choice(len(cells), size=4, replace=False).tolist())
-        ai, bi = [list(cells[i]) for i in ka], [list(cells[i]) for i in kb]
-        av = np.round(rng.uniform(-1.0, 1.0, len(ai)), 2)
-        bv = np.round(rng.uniform(-1.0, 1.0, len(bi)), 2)
+        layouts.append(([list(cells[i]) for i in ka], np.round(rng.uniform(-1.0, 1.0, 5), 2),
+                        [list(cells[i]) for i in kb], np.round(rng.uniform(-1.0, 1.0, 4), 2)))
+    for case, (ai, av, bi, bv) in enumerate(layouts):
+        av, bv = np.asarray(av, np.float64), np.asarray(bv, np.float64)
         sums: dict = {}
         for idx, v in list(zip(map(tuple, ai), av)) + list(zip(map(tuple, bi), bv)):
             sums[idx] = sums.get(idx, 0.0) + v
