@@ -79,8 +79,9 @@ def test_amut26_layers_that_support_masking_pass_the_mask_on(keras):
 def test_amut26_sparse_add_gradient_skips_the_dropped_sums_wherever_they_fall(backend, tf):
     """sparse.add(a, b, threshold) drops the sums of indices both operands hold whose magnitude is
     below the threshold (an index only one operand holds is kept whatever its value: the SparseAdd
-    kernel thresholds only the sums it forms, observed on TF 2.21); the gradient of a's and b's values (SparseAddGrad) is the upstream value of the output entry at the
-    same index, 0 for the dropped ones. Layouts where dropped sums fall first, in the middle and
+    kernel thresholds only the sums it forms, observed on TF 2.21); the gradient of a's and b's
+    values (SparseAddGrad) is the upstream value of the output entry at the same index, 0 for the
+    dropped ones. Layouts where dropped sums fall first, in the middle and
     last, and where a has indices after a dropped one, so the walk over the sum must skip each."""
     rng = np.random.default_rng(26)
     cells = [(r, c) for r in range(3) for c in range(3)]
@@ -88,7 +89,8 @@ def test_amut26_sparse_add_gradient_skips_the_dropped_sums_wherever_they_fall(ba
     # fixed: sums of a and b that cancel at (0, 1) and (1, 0), each followed by more of a's entries
     layouts.append(([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [2, 2]], [0.5, 0.3, -0.7, 0.2, 0.9, -0.4],
                     [[0, 1], [1, 0], [2, 0]], [-0.25, -0.15, 0.6]))
-    layouts.append(([[0, 1], [1, 0], [1, 2], [2, 1]], [0.1, -0.6, 0.8, 0.3], [[0, 1], [1, 1], [1, 2]], [0.05, 0.4, -0.79]))
+    layouts.append(([[0, 1], [1, 0], [1, 2], [2, 1]], [0.1, -0.6, 0.8, 0.3],
+                    [[0, 1], [1, 1], [1, 2]], [0.05, 0.4, -0.79]))
     for _ in range(6):
         ka = sorted(rng.choice(len(cells), size=5, replace=False).tolist())
         kb = sorted(rng.choice(len(cells), size=4, replace=False).tolist())
@@ -209,9 +211,11 @@ def test_amut26_integer_targets_and_sources_are_read_as_dtype_enums(backend, tf)
         base = value % 100 if value > 0 and value % 100 and value // 100 in (0, 1) else 0
         name = _ENUM[base - 1] if 1 <= base <= len(_ENUM) else None
         if name is None:
-            cls, pattern = TypeError, re.escape(f"Cannot convert the argument `type_value`: {value} to a TensorFlow DType")
+            cls = TypeError
+            pattern = re.escape(f"Cannot convert the argument `type_value`: {value} to a TensorFlow DType")
         else:
-            cls, pattern = AttributeError, re.escape(f"'int' object has no attribute '{'_id' if name in _TRAINABLE else 'dtype'}'")
+            attr = "_id" if name in _TRAINABLE else "dtype"
+            cls, pattern = AttributeError, re.escape(f"'int' object has no attribute '{attr}'")
         for role in ("target", "source"):
             with tf.GradientTape() as tape:
                 tape.watch(x)
