@@ -561,9 +561,16 @@ class ResourceVariable(InPlaceRefusals, Variable):
     # set by the session so variables charge device memory in the simulator
     _on_allocate: Callable[[Any], None] = staticmethod(lambda v: None)
 
+    _name_str: tuple | None = None   # (_name, its "<name>:0") as last given out
+
     @property
     def name(self) -> str:
-        return self._name + ":0"
+        """`<name>:0`, the same str object on every read while the name stands (TF caches its
+        handle's name, so `strategy.run(lambda: v.name)` regroups equal objects to one str)."""
+        cached = self._name_str
+        if cached is None or cached[0] is not self._name:
+            cached = self._name_str = (self._name, self._name + ":0")
+        return cached[1]
 
     @property
     def dtype(self) -> dtypes.DType:

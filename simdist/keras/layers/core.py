@@ -233,6 +233,20 @@ class ReLU(Layer):
                 "threshold": self.threshold}
 
 
+def _check_mask_broadcasts(mask_shape: Any, input_shape: Any) -> None:
+    """Keras 3.15's Softmax.call check: the mask has no more dimensions than the inputs and each of
+    its trailing dimensions is 1 or the input's (ValueError otherwise; unknown dimensions pass)."""
+    m, i = list(mask_shape), list(input_shape)
+    if len(m) > len(i):
+        raise ValueError("The `mask` must be broadcastable to `inputs` and must not have more dimensions. "
+                         f"Received: inputs.shape={input_shape}, mask.shape={mask_shape}")
+    for m_dim, i_dim in zip(m[::-1], i[::-1]):
+        if m_dim is not None and i_dim is not None and m_dim != 1 and m_dim != i_dim:
+            raise ValueError("The `mask` must be broadcastable to `inputs`. Each mask dimension must be 1 or match "
+                             f"the corresponding input dimension. Received: inputs.shape={input_shape}, "
+                             f"mask.shape={mask_shape}")
+
+
 class Softmax(Layer):
     """`keras.layers.Softmax(axis=-1)`; `mask` (True: keep) sets masked logits to a large negative
     number and their outputs to 0."""
@@ -246,6 +260,7 @@ class Softmax(Layer):
     def call(self, inputs: Any, mask: Any = None) -> Any:
         if mask is not None:
             mask = tf.convert_to_tensor(mask)
+            _check_mask_broadcasts(mask.shape, inputs.shape)
             if mask.dtype != tf.bool:
                 mask = tf.greater(mask, tf.cast(0.5, mask.dtype))
             big = -3e4 if inputs.dtype.name == "float16" else -1e9   # (Keras's _large_negative_number)

@@ -137,10 +137,23 @@ def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, st
 
 def _max_pool_grad_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
                         explicit_paddings: tuple = ()) -> np.ndarray:
+    """MaxPoolingGradGradOp's CPU kernel (SpatialMaxPoolGradGrad): each output takes g at the first
+    in-bounds position of its window (row-major) whose input equals orig_output there, 0 where none
+    does (a window of only -inf or NaN under MaxPool's -FLT_MAX floor, an orig_output not in the
+    window); a NaN beside the maximum is passed over, not taken as MaxPoolGrad's argmax takes it."""
     _grad_checks(x, y, g, ksize, strides, padding, explicit_paddings, True)
-    _, idx, out_hw, pads = _argmax(x, ksize, strides, padding, explicit_paddings, "MaxPoolGradGrad")
+    out_hw, pads = _geometry(x.shape, ksize, strides, padding, explicit_paddings, "MaxPoolGradGrad")
+    nan = np.array(np.nan, dtype=x.dtype) if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else None
+    if nan is None:   # (integer inputs: a padded position must never equal the output either)
+        xflat = _flat_windows(x.astype(np.float64), ksize, strides, out_hw, pads, np.nan)
+        yy = np.asarray(y, np.float64)
+    else:
+        xflat, yy = _flat_windows(x, ksize, strides, out_hw, pads, nan), y
+    eq = xflat == yy[:, :, :, None, :]
+    idx = np.argmax(eq, axis=3)[:, :, :, None, :]
     gflat = _flat_windows(g, ksize, strides, out_hw, pads, 0)
-    return np.take_along_axis(gflat, idx, axis=3)[:, :, :, 0, :]
+    picked = np.take_along_axis(gflat, idx, axis=3)[:, :, :, 0, :]
+    return np.where(eq.any(axis=3), picked, np.zeros((), g.dtype)).astype(g.dtype, copy=False)
 
 
 def _valid_counts(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], out_hw: Sequence[int],
