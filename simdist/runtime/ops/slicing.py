@@ -273,7 +273,13 @@ def _tile_grad(op: Any, grad: Any) -> list:
 
 
 # --- Pad ------------------------------------------------------------------------------------------------------
-def _pad_const(a: np.ndarray, paddings: tuple, value: Any = 0) -> np.ndarray:
+def _pad_const(a: np.ndarray, paddings: tuple, value: Any = None) -> np.ndarray:
+    """Pad's/PadV2's kernel: the constant value, else T's zero (Pad: T() in pad_op.cc, the empty
+    string for a string tensor; fuzz20 seed 2620261201 #48)."""
+    if value is None:
+        value = b"" if a.dtype == object else 0
+    if a.dtype == object:   # (np.pad would fill with np.bytes_ values)
+        value = np.array(value, dtype=object)
     return np.pad(a, paddings, mode="constant", constant_values=value)
 
 
