@@ -24,6 +24,24 @@ _K = "ops.fuzz-raw"
 _MDV3 = "tf.raw_ops.MatrixDiagV3(diagonal=tf.ones([2]), k={}, num_rows={}, num_cols={}, padding_value={}, " \
         "align='RIGHT_LEFT')"
 
+_X4 = "tf.reshape(tf.range(16.0), [1, 2, 4, 2])"
+_G4 = "tf.ones([1, 2, 4, 2])"
+_A4 = "tf.reshape(tf.range(16, dtype=tf.int64), [1, 2, 4, 2])"
+_MPA = "tf.raw_ops.MaxPoolWithArgmax(ksize={}, strides={}, input={}, padding='VALID')"
+_MPGA = "tf.raw_ops.MaxPoolGradWithArgmax(ksize={}, strides={}, input={}, grad={}, argmax={}, padding='VALID')"
+_MP3GG = "tf.raw_ops.MaxPool3DGradGrad(orig_input={0}, orig_output=tf.ones([1, 1, 2, 2, 2], {0}.dtype), " \
+         "grad=tf.ones([1, 1, 2, 2, 2], {0}.dtype), ksize={1}, strides={2}, padding='SAME', data_format='NCDHW')"
+_C2D = "tf.raw_ops.Conv2D(input={}, filter={}, strides={}, dilations={}, padding='{}', explicit_paddings=[], " \
+       "data_format='{}')"
+_BPI = "tf.raw_ops.Conv2DBackpropInput(input_sizes=[1, 2, 2, 1], filter=tf.ones([1, 1, 1, 1], {0}), " \
+       "out_backprop=tf.ones([1, 2, 2, 1], {0}), strides={1}, dilations={2}, padding='{3}', explicit_paddings=[], " \
+       "data_format='{4}')"
+_BPF = "tf.raw_ops.Conv2DBackpropFilter(input=tf.ones([1, 2, 2, 1], {0}), filter_sizes=[1, 1, 1, 1], " \
+       "out_backprop=tf.ones([1, 2, 2, 1], {0}), strides={1}, dilations={2}, padding='{3}', explicit_paddings=[], " \
+       "data_format='{4}')"
+_C3D = "tf.raw_ops.Conv3D(input=tf.ones([2, 3, 4, 2], {0}), filter=tf.ones([3, 4, 2], {0}), strides={1}, " \
+       "dilations={2}, padding='SAME')"
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # DiagPart's kernel checks on a raw call (seed 2620261201 #159)
     ("DiagPart rank 1", _K, _eager("tf.raw_ops.DiagPart(input=tf.constant([-4], tf.int64))")),
@@ -56,6 +74,99 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                             "diagonal=tf.ones([2]), k=[[0]], align='RIGHT_LEFT')")),
     ("MatrixSetDiagV3 k empty", _K, _eager("tf.raw_ops.MatrixSetDiagV3(input=tf.ones([2, 2]), "
                                            "diagonal=tf.ones([2]), k=tf.zeros([0], tf.int32), align='RIGHT_LEFT')")),
+    # MaxPoolWithArgmax's and MaxPoolGradWithArgmax's kernel checks (seeds 2620261201 #138, 2620261202 #178,
+    # 2620261203 #140)
+    ("MaxPoolWithArgmax depth window 2 stride 1", _K, _eager(_MPA.format("[1, 1, 1, 2]", "[1, 1, 1, 1]", _X4))),
+    ("MaxPoolWithArgmax depth window = stride", _K, _eager(_MPA.format("[1, 1, 1, 2]", "[1, 1, 1, 2]", _X4))),
+    ("MaxPoolWithArgmax depth and space", _K, _eager(_MPA.format("[1, 2, 1, 2]", "[1, 1, 1, 2]", _X4))),
+    ("MaxPoolWithArgmax depth 3 of 2", _K, _eager(_MPA.format("[1, 1, 1, 3]", "[1, 1, 1, 3]", _X4))),
+    ("MaxPoolWithArgmax batch window", _K, _eager(_MPA.format("[2, 1, 1, 1]", "[1, 1, 1, 1]", _X4))),
+    ("MaxPoolWithArgmax batch window, rank 3", _K, _eager(_MPA.format("[2, 1, 2, 2]", "[1, 2, 1, 1]",
+                                                                      "tf.ones([4, 4, 3], tf.int64)"))),
+    ("MaxPoolWithArgmax ksize 0 before batch", _K, _eager(_MPA.format("[2, 0, 1, 1]", "[1, 1, 1, 1]", _X4))),
+    ("MaxPoolWithArgmax ksize 0 before stride 0", _K, _eager(_MPA.format("[1, 0, 1, 1]", "[1, 0, 1, 1]", _X4))),
+    ("MaxPoolWithArgmax rank 1", _K, _eager(_MPA.format("[1, 1, 1, 1]", "[1, 1, 1, 1]", "tf.ones([3])"))),
+    ("MaxPoolWithArgmax int16", _K, _eager(_MPA.format("[1, 1, 2, 1]", "[1, 1, 1, 1]",
+                                                       "tf.constant([[[[0, 5], [-4, -1]], [[1, 7], [5, 3]]]], "
+                                                       "tf.int16)"))),
+    ("MaxPoolGradWithArgmax batch window, rank 1", _K, _eager(_MPGA.format(
+        "[2, 2, 1, 1]", "[1, 1, 3, 1]", "tf.constant([2, -4, 1, 0])", "tf.constant([-1, 7, 3, -1])",
+        "tf.constant([0, 1, 2, 3], tf.int64)"))),
+    ("MaxPoolGradWithArgmax ksize 0", _K, _eager(_MPGA.format("[2, 0, 1, 1]", "[1, 1, 1, 1]", _X4, _G4, _A4))),
+    ("MaxPoolGradWithArgmax depth window = stride", _K, _eager(_MPGA.format("[1, 1, 1, 2]", "[1, 1, 1, 2]", _X4, _G4,
+                                                                            _A4))),
+    ("MaxPoolGradWithArgmax depth window 2 stride 1", _K, _eager(_MPGA.format("[1, 1, 1, 2]", "[1, 1, 1, 1]", _X4,
+                                                                              _G4, _A4))),
+    ("MaxPoolGradWithArgmax grad shape", _K, _eager(_MPGA.format("[1, 1, 1, 1]", "[1, 1, 1, 1]", _X4,
+                                                                 "tf.ones([1, 2, 4, 1])", _A4))),
+    ("MaxPoolGradWithArgmax argmax shape", _K, _eager(_MPGA.format("[1, 1, 1, 1]", "[1, 1, 1, 1]", _X4, _G4,
+                                                                   "tf.zeros([3], tf.int64)"))),
+    ("MaxPoolGradWithArgmax", _K, _eager(_MPGA.format("[1, 1, 2, 1]", "[1, 1, 2, 1]", _X4, "tf.ones([1, 2, 2, 2])",
+                                                      "tf.constant([[[[2, 3], [6, 7]], [[10, 11], [14, 15]]]], "
+                                                      "tf.int64)"))),
+    # MaxPool3DGradGrad, MaxPoolGradGrad and MaxPool3DGrad keep TF's own kernel in NCDHW/NCHW (seed 2620261201 #74)
+    ("MaxPool3DGradGrad NCDHW rank 1 bfloat16", _K, _eager(_MP3GG.format(
+        "tf.constant([-0.5, 4.0, 0.0, 0.001], tf.bfloat16)", "[1, 1, 1, 1, 1]", "[1, 1, 2, 3, 1]"))),
+    ("MaxPool3DGradGrad NCDHW float32", _K, _eager(_MP3GG.format("tf.ones([1, 1, 2, 2, 2])", "[1, 1, 1, 1, 1]",
+                                                                 "[1, 1, 1, 1, 1]"))),
+    ("MaxPool3DGradGrad NCDHW channel window", _K, _eager(_MP3GG.format("tf.ones([1, 1, 2, 2, 2])",
+                                                                        "[1, 2, 1, 1, 1]", "[1, 1, 1, 1, 1]"))),
+    ("MaxPool3DGradGrad NCDHW batch window", _K, _eager(_MP3GG.format("tf.ones([4])", "[2, 1, 1, 1, 1]",
+                                                                      "[1, 1, 1, 1, 1]"))),
+    ("MaxPool3DGradGrad NDHWC channel window", _K, _eager(_MP3GG.format(
+        "tf.ones([1, 1, 2, 2, 2])", "[1, 1, 1, 1, 2]", "[1, 1, 1, 1, 1]").replace("NCDHW", "NDHWC"))),
+    ("MaxPoolGradGrad NCHW float32", _K, _eager(
+        "tf.raw_ops.MaxPoolGradGrad(orig_input=tf.ones([1, 1, 2, 2]), orig_output=tf.ones([1, 1, 2, 2]), "
+        "grad=tf.ones([1, 1, 2, 2]), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding='SAME', data_format='NCHW')")),
+    ("MaxPool3DGrad NCDHW bfloat16", _K, _eager(
+        "tf.raw_ops.MaxPool3DGrad(orig_input=tf.ones([1, 1, 2, 2, 2], tf.bfloat16), "
+        "orig_output=tf.ones([1, 1, 2, 2, 2], tf.bfloat16), grad=tf.ones([1, 1, 2, 2, 2], tf.bfloat16), "
+        "ksize=[1, 1, 1, 1, 1], strides=[1, 1, 1, 1, 1], padding='SAME', data_format='NCDHW')")),
+    # the convolutions' constructor checks (seeds 2620261204 #11, #150, 2620261202 #2)
+    ("Conv2D int32 NCHW channel dilation, EXPLICIT", _K, _eager(_C2D.format(
+        "tf.constant([[0, -1], [1, -4]])", "tf.constant([[2]])", "[1, 1, 1, 1]", "[1, 2, 1, 1]", "EXPLICIT", "NCHW"))),
+    ("Conv2D float64 batch dilation, EXPLICIT", _K, _eager(_C2D.format(
+        "tf.ones([1, 2, 2, 1], tf.float64)", "tf.ones([1, 1, 1, 1], tf.float64)", "[1, 1, 1, 1]", "[2, 1, 1, 1]",
+        "EXPLICIT", "NHWC"))),
+    ("Conv2D float64 zero stride before dilation", _K, _eager(_C2D.format(
+        "tf.ones([1, 2, 2, 1], tf.float64)", "tf.ones([1, 1, 1, 1], tf.float64)", "[1, 1, 0, 1]", "[2, 1, 1, 1]",
+        "VALID", "NCHW"))),
+    ("Conv2D float32 batch dilation, zero stride", _K, _eager(_C2D.format(
+        "tf.ones([1, 2, 2, 1])", "tf.ones([1, 1, 1, 1])", "[1, 1, 0, 1]", "[2, 1, 1, 1]", "VALID", "NHWC"))),
+    ("Conv2D float32 NCHW batch dilation", _K, _eager(_C2D.format(
+        "tf.ones([1, 2, 2, 1])", "tf.ones([1, 1, 1, 1])", "[1, 1, 0, 1]", "[2, 1, 1, 1]", "VALID", "NCHW"))),
+    ("Conv2DBackpropInput float16 depth dilation", _K, _eager(
+        "tf.raw_ops.Conv2DBackpropInput(input_sizes=[-2, 3, 1], filter=tf.constant(0.75, tf.float16), "
+        "out_backprop=tf.constant([7.0], tf.float16), strides=[1, 1, 2, 1], dilations=[1, 2, 1, 2], "
+        "padding='EXPLICIT')")),
+    ("Conv2DBackpropInput float32 batch dilation, EXPLICIT", _K, _eager(_BPI.format(
+        "tf.float32", "[1, 1, 1, 1]", "[2, 1, 1, 1]", "EXPLICIT", "NHWC"))),
+    ("Conv2DBackpropInput float32 NCHW, EXPLICIT", _K, _eager(_BPI.format(
+        "tf.float32", "[2, 1, 1, 1]", "[1, 1, 1, 1]", "EXPLICIT", "NCHW"))),
+    ("Conv2DBackpropInput float32 NCHW batch dilation", _K, _eager(_BPI.format(
+        "tf.float32", "[1, 1, 0, 1]", "[2, 1, 1, 1]", "VALID", "NCHW"))),
+    ("Conv2DBackpropInput int32 NCHW", _K, _eager(_BPI.format(
+        "tf.int32", "[1, 1, 1, 1]", "[2, 1, 1, 1]", "EXPLICIT", "NCHW"))),
+    ("Conv2DBackpropFilter float64 batch stride", _K, _eager(_BPF.format(
+        "tf.float64", "[2, 1, 1, 1]", "[1, 1, 1, 1]", "EXPLICIT", "NHWC"))),
+    ("Conv2DBackpropFilter float64 zero stride", _K, _eager(_BPF.format(
+        "tf.float64", "[1, 1, 0, 1]", "[2, 1, 1, 1]", "VALID", "NHWC"))),
+    ("Conv2DBackpropFilter float32 channel stride, EXPLICIT", _K, _eager(_BPF.format(
+        "tf.float32", "[1, 1, 1, 2]", "[1, 1, 1, 2]", "EXPLICIT", "NHWC"))),
+    ("Conv2DBackpropFilter float32 NCHW, EXPLICIT", _K, _eager(_BPF.format(
+        "tf.float32", "[1, 2, 1, 1]", "[1, 2, 1, 1]", "EXPLICIT", "NCHW"))),
+    ("Conv2DBackpropFilter float32 NCHW batch dilation", _K, _eager(_BPF.format(
+        "tf.float32", "[1, 1, 0, 1]", "[2, 1, 1, 1]", "VALID", "NCHW"))),
+    ("Conv3D bfloat16 depth stride, rank 4", _K, _eager(_C3D.format("tf.bfloat16", "[1, 1, 2, 2, 2]",
+                                                                    "[1, 1, 1, 1, 1]"))),
+    ("Conv3D float32 depth dilation, rank 4", _K, _eager(_C3D.format("tf.float32", "[1, 1, 2, 2, 1]",
+                                                                     "[1, 1, 1, 1, 2]"))),
+    ("Conv3D float64 depth stride, rank 4", _K, _eager(_C3D.format("tf.float64", "[1, 1, 2, 2, 2]",
+                                                                   "[1, 1, 1, 1, 1]"))),
+    ("Conv3D float16 zero stride before dilation", _K, _eager(_C3D.format("tf.float16", "[1, 1, 0, 2, 1]",
+                                                                          "[2, 1, 1, 1, 1]"))),
+    ("Conv3D bfloat16 batch dilation, zero stride", _K, _eager(_C3D.format("tf.bfloat16", "[1, 1, 0, 2, 1]",
+                                                                           "[2, 1, 1, 1, 1]"))),
 ]
 
 
