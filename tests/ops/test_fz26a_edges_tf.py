@@ -42,6 +42,14 @@ _BPF = "tf.raw_ops.Conv2DBackpropFilter(input=tf.ones([1, 2, 2, 1], {0}), filter
 _C3D = "tf.raw_ops.Conv3D(input=tf.ones([2, 3, 4, 2], {0}), filter=tf.ones([3, 4, 2], {0}), strides={1}, " \
        "dilations={2}, padding='SAME')"
 
+_X44 = "tf.reshape(tf.range(16.0), [1, 4, 4, 1])"
+_Y22 = "tf.constant([[[[5.0], [7.0]], [[13.0], [15.0]]]])"
+_FMPG = "tf.raw_ops.FractionalMaxPoolGrad(orig_input={x}, orig_output={y} if {y} is not None else {x}, " \
+        "out_backprop={dy} if {dy} is not None else tf.ones([1, 2, 2, 1]), " \
+        "row_pooling_sequence=tf.constant({rows}, tf.int64), col_pooling_sequence=tf.constant({cols}, tf.int64), " \
+        "overlapping=False)"
+_PADV2 = "tf.raw_ops.PadV2(input=x, constant_values=tf.constant([0.5, 0.5, 0.0], tf.float64), paddings={})"
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # DiagPart's kernel checks on a raw call (seed 2620261201 #159)
     ("DiagPart rank 1", _K, _eager("tf.raw_ops.DiagPart(input=tf.constant([-4], tf.int64))")),
@@ -167,6 +175,60 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                                           "[2, 1, 1, 1, 1]"))),
     ("Conv3D bfloat16 batch dilation, zero stride", _K, _eager(_C3D.format("tf.bfloat16", "[1, 1, 0, 2, 1]",
                                                                            "[2, 1, 1, 1, 1]"))),
+    # FractionalMaxPoolGrad's kernel checks (seed 2620261201 #67)
+    ("FractionalMaxPoolGrad rank 3", _K, _eager(_FMPG.format(x="tf.constant([[[0.75], [-0.0], [0.0]]])", y="None",
+                                                             dy="None", rows="[0]", cols="[0]"))),
+    ("FractionalMaxPoolGrad", _K, _eager(_FMPG.format(x=_X44, y=_Y22, dy="None", rows="[0, 2, 4]",
+                                                      cols="[0, 2, 4]"))),
+    ("FractionalMaxPoolGrad overlapping", _K, _eager(_FMPG.format(
+        x=_X44, y="tf.constant([[[[10.0], [11.0]], [[14.0], [15.0]]]])", dy="None", rows="[0, 2, 4]",
+        cols="[0, 2, 4]").replace("overlapping=False", "overlapping=True"))),
+    ("FractionalMaxPoolGrad wrong orig_output", _K, _eager(_FMPG.format(x=_X44, y=_Y22 + " + 1", dy="None",
+                                                                        rows="[0, 2, 4]", cols="[0, 2, 4]"))),
+    ("FractionalMaxPoolGrad NaN maximum", _K, _eager(_FMPG.format(
+        x=f"tf.where({_X44} == 5.0, float('nan'), {_X44})",
+        y="tf.constant([[[[float('nan')], [7.0]], [[13.0], [15.0]]]])", dy="None", rows="[0, 2, 4]",
+        cols="[0, 2, 4]"))),
+    ("FractionalMaxPoolGrad too few windows", _K, _eager(_FMPG.format(x=_X44, y=_Y22, dy="None", rows="[0, 2]",
+                                                                      cols="[0, 2, 4]"))),
+    # (more windows than orig_output's rows: TF writes past its buffer, and its process aborted later; not a case)
+    ("FractionalMaxPoolGrad sequence beyond the input", _K, _eager(_FMPG.format(x=_X44, y=_Y22, dy="None",
+                                                                                rows="[0, 2, 9]", cols="[0, 2, 4]"))),
+    ("FractionalMaxPoolGrad sequence a matrix", _K, _eager(_FMPG.format(x=_X44, y=_Y22, dy="None", rows="[[0, 2, 4]]",
+                                                                        cols="[0, 2, 4]"))),
+    ("FractionalMaxPoolGrad empty orig_input", _K, _eager(_FMPG.format(x="tf.ones([1, 0, 4, 1])", y=_Y22, dy="None",
+                                                                       rows="[0, 2, 4]", cols="[0, 2, 4]"))),
+    ("FractionalMaxPoolGrad out_backprop read flat", _K, _eager(_FMPG.format(x=_X44, y=_Y22, dy="tf.ones([2, 2])",
+                                                                             rows="[0, 2, 4]", cols="[0, 2, 4]"))),
+    ("FractionalMaxPoolGrad short out_backprop", _K, _eager(_FMPG.format(x=_X44, y=_Y22, dy="tf.ones([1, 1, 2, 1])",
+                                                                         rows="[0, 2, 4]", cols="[0, 2, 4]"))),
+    # OnesLike of uint32/uint64 in a graph that knows its shape: Grappler's zeros (sig seed 2620261203 #81)
+    ("OnesLike uint64 [3], sig", _K, _sig("tf.raw_ops.OnesLike(x=x)", ([3], "uint64"), "tf.constant([7, 0, 0], tf.uint64)")),
+    ("OnesLike uint32 [3], sig", _K, _sig("tf.raw_ops.OnesLike(x=x)", ([3], "uint32"), "tf.constant([7, 0, 0], tf.uint32)")),
+    ("OnesLike uint64 [None], sig", _K, _sig("tf.raw_ops.OnesLike(x=x)", ([None], "uint64"),
+                                             "tf.constant([7, 0, 0], tf.uint64)")),
+    ("OnesLike uint16 [3], sig", _K, _sig("tf.raw_ops.OnesLike(x=x)", ([3], "uint16"), "tf.constant([7, 0, 0], tf.uint16)")),
+    ("OnesLike uint64 constant, traced", _K, _traced("tf.raw_ops.OnesLike(x=tf.constant([1, 2], tf.uint64))")),
+    ("ones_like uint64 [3], sig", _K, _sig("tf.ones_like(x)", ([3], "uint64"), "tf.constant([7, 0, 0], tf.uint64)")),
+    ("OnesLike uint64 eagerly", _K, _eager("tf.raw_ops.OnesLike(x=tf.constant([7, 0], tf.uint64))")),
+    # Grappler's SimplifyPad: Pad/PadV2 of constant zero paddings is Identity (sig seed 2620261203 #94)
+    ("PadV2 zero paddings, constant_values [3], sig", _K, _sig(_PADV2.format("tf.constant([[0, 0]], tf.int64)"),
+                                                               ([3], "float64"), "tf.constant([-3.0, -0.5, 1.0], tf.float64)")),
+    ("PadV2 zero paddings, unknown rank, sig", _K, _sig(_PADV2.format("[[0, 0], [0, 0]]"), (None, "float64"),
+                                                        "tf.constant([-3.0, -0.5, 1.0], tf.float64)")),
+    ("Pad zero paddings, unknown rank, sig", _K, _sig("tf.raw_ops.Pad(input=x, paddings=[[0, 0], [0, 0]])",
+                                                      (None, "float64"), "tf.constant([-3.0, -0.5, 1.0], tf.float64)")),
+    ("Pad non-zero paddings, unknown rank, sig", _K, _sig("tf.raw_ops.Pad(input=x, paddings=[[0, 1], [0, 0]])",
+                                                          (None, "float64"), "tf.constant([-3.0, -0.5, 1.0], tf.float64)")),
+    ("MirrorPad zero paddings, unknown rank, sig", _K, _sig(
+        "tf.raw_ops.MirrorPad(input=x, paddings=[[0, 0], [0, 0]], mode='REFLECT')", (None, "float64"),
+        "tf.constant([-3.0, -0.5, 1.0], tf.float64)")),
+    ("PadV2 zero paddings, constant_values [3], traced", _K, _traced(
+        "tf.raw_ops.PadV2(input=tf.constant([1.0, 2.0]), constant_values=tf.constant([0.5, 0.5, 0.0]), "
+        "paddings=[[0, 0]])")),
+    ("PadV2 zero paddings, constant_values [3], eagerly", _K, _eager(
+        "tf.raw_ops.PadV2(input=tf.constant([1.0, 2.0]), constant_values=tf.constant([0.5, 0.5, 0.0]), "
+        "paddings=[[0, 0]])")),
 ]
 
 

@@ -382,6 +382,12 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
         raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
                          f"Received `mode` = {m}")
     p = _paddings(paddings, "MirrorPad" if m != "CONSTANT" else "Pad" if zero else "PadV2", shp)
+    from simdist.runtime.ops import grappler
+    if m == "CONSTANT" and grappler.pad_removed(paddings, p):   # (Grappler's Identity: only the shape function)
+        if not static_shapes.rank_unknown(t):
+            _check_paddings(p, shp, "Pad" if zero else "PadV2", m)
+        from simdist.runtime.ops import array
+        return array.identity(t)
     if m == "CONSTANT":
         if zero:
             _check_paddings(p, shp, "Pad", m, static_shapes.rank_unknown(t))
