@@ -20,6 +20,7 @@ clause = pytest.mark.clause
 
 _T = "function.trace-time-errors"
 _K = "ops.fuzz-raw"
+_G = "autodiff.op-gradients"
 
 _MDV3 = "tf.raw_ops.MatrixDiagV3(diagonal=tf.ones([2]), k={}, num_rows={}, num_cols={}, padding_value={}, " \
         "align='RIGHT_LEFT')"
@@ -49,6 +50,20 @@ _FMPG = "tf.raw_ops.FractionalMaxPoolGrad(orig_input={x}, orig_output={y} if {y}
         "row_pooling_sequence=tf.constant({rows}, tf.int64), col_pooling_sequence=tf.constant({cols}, tf.int64), " \
         "overlapping=False)"
 _PADV2 = "tf.raw_ops.PadV2(input=x, constant_values=tf.constant([0.5, 0.5, 0.0], tf.float64), paddings={})"
+
+_PARTS = "[1e-3 - 3j, complex('nan-infj'), complex('2.5+infj'), complex('inf') - 1e-45j, 0.5 + 0.25j, -1j, " \
+         "1e-40 + 1j, 3 + 0j, complex('inf') + 7j, -2 - 0.5j, 65504 + 0j, -3e38 + 65504j]"
+_CUMPROD = "tf.math.cumprod(tf.reshape(tf.constant([" + _PARTS + "[i * 7 % 12] for i in range(48)], {0})[:np.prod({1})], " \
+           "{1}), axis={2}, exclusive={3}, reverse={4})"
+
+
+def _sparse_softmax_grad(tf: Any) -> Any:
+    """The gradient of SparseSoftmax whose index exceeds a dimension (the forward computes)."""
+    x = tf.Variable(tf.constant([-1.0], tf.float16))
+    with tf.GradientTape() as tape:
+        y = tf.raw_ops.SparseSoftmax(sp_values=x, sp_indices=[[1, 1, 2, 2]], sp_shape=tf.constant([3, 4, 1, 1], tf.int64))
+    return [y, tape.gradient(y, x)]
+
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # DiagPart's kernel checks on a raw call (seed 2620261201 #159)
@@ -229,10 +244,34 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("PadV2 zero paddings, constant_values [3], eagerly", _K, _eager(
         "tf.raw_ops.PadV2(input=tf.constant([1.0, 2.0]), constant_values=tf.constant([0.5, 0.5, 0.0]), "
         "paddings=[[0, 0]])")),
+    # SparseReduceSum's flat offsets; SparseSoftmax's gradient then fails in SparseDenseCwiseAdd (seed 2620261202 #180)
+    ("SparseReduceSum index beyond its dimension", _K, _eager(
+        "tf.raw_ops.SparseReduceSum(input_indices=[[1, 1, 2, 2]], input_values=tf.constant([-1.0]), "
+        "input_shape=tf.constant([3, 4, 1, 1], tf.int64), reduction_axes=[-1], keep_dims=True)")),
+    ("SparseReduceMax index beyond its dimension", _K, _eager(
+        "tf.raw_ops.SparseReduceMax(input_indices=[[1, 1, 2, 2]], input_values=tf.constant([-1.0]), "
+        "input_shape=tf.constant([3, 4, 1, 1], tf.int64), reduction_axes=[-1], keep_dims=False)")),
+    ("SparseSoftmax gradient, index beyond its dimension", _G, _sparse_softmax_grad),
+    # complex Cumprod: Eigen's scan from 1 + 0j, packets and Annex G scalars (tape seed 2620261202 #117)
+    ("Cumprod complex64 axis 2, stride 2", _K, _eager(_CUMPROD.format("tf.complex64", "[3, 2, 2, 2]", 2, False, False))),
+    ("Cumprod complex64 axis 0, stride 5", _K, _eager(_CUMPROD.format("tf.complex64", "[4, 5]", 0, False, False))),
+    ("Cumprod complex64 axis 0, stride 4, exclusive", _K, _eager(_CUMPROD.format("tf.complex64", "[5, 4]", 0, True,
+                                                                                 False))),
+    ("Cumprod complex128 axis 1, reverse", _K, _eager(_CUMPROD.format("tf.complex128", "[4, 5]", 1, False, True))),
+    ("Cumprod complex128 axis 0, stride 3, exclusive reverse", _K, _eager(_CUMPROD.format("tf.complex128", "[4, 3]", 0,
+                                                                                          True, True))),
 ]
 
 
-EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.bits_agree)
+def _bits(got: Any, want: Any) -> Any:
+    """bits_agree, part by part for complex values (a NaN part matching any NaN)."""
+    if got.dtype.kind == "c":
+        return (edge_compare.bits_agree(got.real.copy(), want.real.copy())
+                & edge_compare.bits_agree(got.imag.copy(), want.imag.copy()))
+    return edge_compare.bits_agree(got, want)
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: _bits)
 
 
 @pytest.fixture(scope="module")
@@ -249,6 +288,12 @@ def test_raw_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("autodiff.op-gradients")
+@EDGES.parametrize("autodiff.op-gradients")
+def test_gradients(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
