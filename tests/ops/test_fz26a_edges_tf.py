@@ -65,6 +65,10 @@ def _sparse_softmax_grad(tf: Any) -> Any:
     return [y, tape.gradient(y, x)]
 
 
+_RGG = "tf.raw_ops.RandomGammaGrad(alpha=tf.constant([3e38, 1e30, 1e5, 500.0, 50.0, 1e3, float('inf'), 2.0, " \
+       "float('inf'), 3.0], {0}), sample=tf.constant([1.0, 1.0, 1.0, 1.0, 1e3, 1e5, float('inf'), " \
+       "float('inf'), 1.0, 1e-300], {0}))"
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # DiagPart's kernel checks on a raw call (seed 2620261201 #159)
     ("DiagPart rank 1", _K, _eager("tf.raw_ops.DiagPart(input=tf.constant([-4], tf.int64))")),
@@ -260,6 +264,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("Cumprod complex128 axis 1, reverse", _K, _eager(_CUMPROD.format("tf.complex128", "[4, 5]", 1, False, True))),
     ("Cumprod complex128 axis 0, stride 3, exclusive reverse", _K, _eager(_CUMPROD.format("tf.complex128", "[4, 3]", 0,
                                                                                           True, True))),
+    # RandomGammaGrad where Eigen's log(x^a e^-x / Gamma) underflows: 0, the continued fraction's -0 (seed 2620261204 #69)
+    ("RandomGammaGrad underflow float64", _K, _eager(_RGG.format("tf.float64"))),
+    ("RandomGammaGrad underflow float32", _K, _eager(_RGG.format("tf.float32"))),
 ]
 
 
