@@ -69,6 +69,9 @@ _RGG = "tf.raw_ops.RandomGammaGrad(alpha=tf.constant([3e38, 1e30, 1e5, 500.0, 50
        "float('inf'), 3.0], {0}), sample=tf.constant([1.0, 1.0, 1.0, 1.0, 1e3, 1e5, float('inf'), " \
        "float('inf'), 1.0, 1e-300], {0}))"
 
+_DWF = "tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(input=tf.constant([-3.0, 4.0, 1.0], {0}), filter_sizes={1}, " \
+       "out_backprop=tf.ones([2], {0}), strides={2}, padding='VALID', dilations=[1, 1, 1, 1], data_format='{3}')"
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # DiagPart's kernel checks on a raw call (seed 2620261201 #159)
     ("DiagPart rank 1", _K, _eager("tf.raw_ops.DiagPart(input=tf.constant([-4], tf.int64))")),
@@ -267,6 +270,15 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # RandomGammaGrad where Eigen's log(x^a e^-x / Gamma) underflows: 0, the continued fraction's -0 (seed 2620261204 #69)
     ("RandomGammaGrad underflow float64", _K, _eager(_RGG.format("tf.float64"))),
     ("RandomGammaGrad underflow float32", _K, _eager(_RGG.format("tf.float32"))),
+    # oneDNN's DepthwiseConv2dNativeBackpropFilter of a zero-size filter_sizes (fz20_seen: seed 2520261204 #49)
+    ("DepthwiseConv2dNativeBackpropFilter [2, 0, 0] NCHW float32", _K, _eager(_DWF.format("tf.float32", "[2, 0, 0]",
+                                                                                         "[1, 1, 3, 1]", "NCHW"))),
+    ("DepthwiseConv2dNativeBackpropFilter [0, 1, 1, 1] bfloat16", _K, _eager(_DWF.format("tf.bfloat16", "[0, 1, 1, 1]",
+                                                                                        "[1, 1, 1, 1]", "NHWC"))),
+    ("DepthwiseConv2dNativeBackpropFilter [2, 0] float64", _K, _eager(_DWF.format("tf.float64", "[2, 0]",
+                                                                                 "[1, 1, 1, 1]", "NHWC"))),
+    ("DepthwiseConv2dNativeBackpropFilter [1, 1, 1, 0] batch stride", _K, _eager(_DWF.format(
+        "tf.float32", "[1, 1, 1, 0]", "[2, 1, 1, 1]", "NHWC"))),
 ]
 
 

@@ -457,6 +457,9 @@ def call(name: str, kw: dict[str, Any]) -> Any:
         _trace_checks(name, b, inputs, vals)
         raise
     raw_rules.check_shapes(name, spec, inputs)
+    empty = raw_rules.onednn_empty_result(name, inputs, vals)
+    if empty is not None:
+        return empty
     try:
         return _run(name, spec, b, inputs, vals)
     except Exception as e:
