@@ -126,13 +126,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Inva
  ('raw:Svd', 'value', "'ok'"): "seed 2020261201 #27 (tape): TF 2.21 ('grad', ('ok', ('list', (('T', 'complex64', (1, "
                                "1), array([[1.5+0.j]], dtype=complex64)),; simdist ('grad', ('ok', ('list', (('T', "
                                "'float32', (1, 1), array([[1.5]], dtype=float32)), ('T', '",
- ('raw:TensorScatterSub', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 2520261205 #127 (function): TF 2.21 '
-                                                                           "('calls', (('err', "
-                                                                           "'InvalidArgumentError'), ('err', "
-                                                                           "'InvalidArgumentError'), ('err', 'Inva; "
-                                                                           "simdist ('calls', (('err', "
-                                                                           "'ValueError'), ('err', 'ValueError'), "
-                                                                           "('err', 'ValueError'), ('ok', ('p",
  ('raw:TensorScatterUpdate', 'rejects', "'err', 'InvalidArgumentError'"): 'seed 2420261204 #64 (sig): TF 2.21 '
                                                                           "('calls', (('ok', 'traced'), ('err', "
                                                                           "'InvalidArgumentError'), ('err', "

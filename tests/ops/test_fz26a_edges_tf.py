@@ -279,6 +279,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                                                  "[1, 1, 1, 1]", "NHWC"))),
     ("DepthwiseConv2dNativeBackpropFilter [1, 1, 1, 0] batch stride", _K, _eager(_DWF.format(
         "tf.float32", "[1, 1, 1, 0]", "[2, 1, 1, 1]", "NHWC"))),
+    # ScatterNdTensorShape takes a scalar updates (fz20_seen: seed 2520261205 #127)
+    ("TensorScatterSub string, scalar updates, traced", _T, _traced(
+        "tf.raw_ops.TensorScatterSub(indices=[0, 0], updates=tf.constant(b'a'), "
+        "tensor=tf.constant([b'AbC', b'nan', b' x y ']))")),
+    ("TensorScatterSub scalar updates, traced", _T, _traced(
+        "tf.raw_ops.TensorScatterSub(indices=[0], updates=tf.constant(2.0), tensor=tf.constant([1.0, 2.0, 3.0]))")),
+    ("TensorScatterAdd scalar updates, traced", _T, _traced(
+        "tf.raw_ops.TensorScatterAdd(indices=[0, 1], updates=tf.constant(2.0), tensor=tf.constant([1.0, 2.0, 3.0]))")),
 ]
 
 
