@@ -115,6 +115,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                                       "tf.ones([4, 4, 3], tf.int64)"))),
     ("MaxPoolWithArgmax ksize 0 before batch", _K, _eager(_MPA.format("[2, 0, 1, 1]", "[1, 1, 1, 1]", _X4))),
     ("MaxPoolWithArgmax ksize 0 before stride 0", _K, _eager(_MPA.format("[1, 0, 1, 1]", "[1, 0, 1, 1]", _X4))),
+    ("MaxPoolWithArgmax batch window before stride 0", _K, _eager(_MPA.format("[2, 1, 1, 1]", "[1, 0, 1, 1]", _X4))),
     ("MaxPoolWithArgmax rank 1", _K, _eager(_MPA.format("[1, 1, 1, 1]", "[1, 1, 1, 1]", "tf.ones([3])"))),
     ("MaxPoolWithArgmax int16", _K, _eager(_MPA.format("[1, 1, 2, 1]", "[1, 1, 1, 1]",
                                                        "tf.constant([[[[0, 5], [-4, -1]], [[1, 7], [5, 3]]]], "

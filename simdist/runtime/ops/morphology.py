@@ -221,16 +221,13 @@ def _depth_pooling(shape: tuple, ksize: tuple, strides: tuple, op: str) -> None:
 
 def _argmax_checks(shape: tuple, ksize: tuple, strides: tuple) -> None:
     """MaxPoolingWithArgmaxOp's checks in TF 2.21's order (maxpooling_op.cc), which a raw call
-    reaches: its constructor's positive ksize entries, positive strides and the batch refusal, then
-    Compute's rank 4 and PoolParameters' window over channels (fuzz20 seeds 2620261201 #138,
-    2620261203 #140)."""
+    reaches: its constructor's positive ksize entries and the batch refusal, then Compute's rank 4
+    and PoolParameters' window over channels, then its windowed sizes (a stride of 0: "Stride must be
+    > 0", MaxPoolShape's ValueError at trace; fuzz20 seeds 2620261201 #138, 2620261203 #140)."""
     op = "MaxPoolWithArgmax"
     for k in ksize:
         if k <= 0:
             raise errors.InvalidArgumentError(None, None, f"ksize must be a positive int32 value, got:{k} [Op:{op}]")
-    for st in strides:
-        if st <= 0:
-            raise errors.InvalidArgumentError(None, None, f"Stride must be > 0, but got {st} [Op:{op}]")
     if ksize[0] != 1 or strides[0] != 1:
         raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
     if len(shape) != 4:
