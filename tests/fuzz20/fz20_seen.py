@@ -15,12 +15,6 @@ SEEN: dict[tuple[str, str, str], str] = {('raw:ArgMax', 'accepts', "'err', 'Inva
                                         "array([            inf, 1.25331414e-150]))), ('ok',; simdist ('grad', "
                                         "('ok', ('T', 'float64', (2,), array([            inf, 1.25331414e-150]))), "
                                         "('ok',",
- ('raw:BiasAddGrad', 'error-class', "'err', 'InvalidArgumentError'"): "seed 2520261205 #98 (sig): TF 2.21 ('calls', "
-                                                                      "(('ok', 'traced'), ('err', "
-                                                                      "'InvalidArgumentError'), ('err', "
-                                                                      "'InvalidArgumentErro; simdist ('calls', "
-                                                                      "(('ok', 'traced'), ('err', 'ValueError'), "
-                                                                      "('err', 'ValueError')))",
  ('raw:Cholesky', 'value', "'ok'"): "seed 2020261202 #269 (function): TF 2.21 ('calls', (('ok', ('T', 'complex128', "
                                     "(3, 3), array([[0.+0.j, 0.+0.j, 0.+0.j],; simdist ('calls', (('ok', ('T', "
                                     "'complex128', (3, 3), array([[nan+0.j,  0.+0.j,  0.+0.j],",

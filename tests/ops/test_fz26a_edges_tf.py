@@ -280,6 +280,18 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                                                  "[1, 1, 1, 1]", "NHWC"))),
     ("DepthwiseConv2dNativeBackpropFilter [1, 1, 1, 0] batch stride", _K, _eager(_DWF.format(
         "tf.float32", "[1, 1, 1, 0]", "[2, 1, 1, 1]", "NHWC"))),
+    # BiasAddGrad: of an unknown rank the kernel's error when the graph runs; BiasAddGradShape's rank 3 with NCHW
+    # (fz20_seen: seed 2520261205 #98)
+    ("BiasAddGrad NCHW rank 1 of unknown rank, sig", _T, _sig("tf.raw_ops.BiasAddGrad(out_backprop=x, data_format='NCHW')",
+                                                              (None, "int64"), "tf.constant([3, 0], tf.int64)")),
+    ("BiasAddGrad NCHW rank 1, sig", _T, _sig("tf.raw_ops.BiasAddGrad(out_backprop=x, data_format='NCHW')",
+                                              ([2], "int64"), "tf.constant([3, 0], tf.int64)")),
+    ("BiasAddGrad NCHW rank 2, sig", _T, _sig("tf.raw_ops.BiasAddGrad(out_backprop=x, data_format='NCHW')",
+                                              ([3, 2], "float32"), "tf.ones([3, 2])")),
+    ("BiasAddGrad NCHW rank 2 of unknown rank, sig", _T, _sig(
+        "tf.raw_ops.BiasAddGrad(out_backprop=x, data_format='NCHW')", (None, "float32"), "tf.ones([3, 2])")),
+    ("BiasAddGrad NCHW rank 2 eagerly", _K, _eager("tf.raw_ops.BiasAddGrad(out_backprop=tf.ones([3, 2]), "
+                                                   "data_format='NCHW')")),
     # ScatterNdTensorShape takes a scalar updates (fz20_seen: seed 2520261205 #127)
     ("TensorScatterSub string, scalar updates, traced", _T, _traced(
         "tf.raw_ops.TensorScatterSub(indices=[0, 0], updates=tf.constant(b'a'), "
