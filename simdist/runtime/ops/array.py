@@ -333,7 +333,19 @@ def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: An
         if dt != t.dtype or (known is not None and None not in known):
             convert_to_tensor(1, dtype=dt)
         raise trace_errors.attr_not_allowed("OnesLike", "T", dt, _ONES_LIKE_T)
+    known = static_shapes.known_shape(t) if context.in_function() and layout is None else None
+    if known is not None and None not in known:   # (ones_like_impl in a graph: `ones` of a fully known shape,
+        return ones(known, dt)                     # never Grappler's OnesLike materialization; fz26a)
     return call_with_layout(lambda: dispatch.execute(ONES_LIKE, (t,), {"dtype": dt}), layout, "ones_like")
+
+
+def ones_like_op(x: Any) -> Tensor:
+    """The OnesLike op itself (tf.raw_ops.OnesLike): in a graph always that op, which Grappler may
+    materialize (grappler._ones_like_rule), where tf.ones_like builds `ones` of a known shape."""
+    t = _t(x)
+    if t.dtype == dtypes.string:
+        raise trace_errors.attr_not_allowed("OnesLike", "T", t.dtype, _ONES_LIKE_T)
+    return dispatch.execute(ONES_LIKE, (t,), {"dtype": t.dtype})
 
 
 def zeros_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002

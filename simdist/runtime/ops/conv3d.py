@@ -84,8 +84,29 @@ def _dims(shape: Sequence[int]) -> str:
     return "[" + ",".join(str(int(v)) for v in shape) + "]"
 
 
+def _conv3d_constructor(strides: Sequence[int], dilations: Sequence[int], dtype_name: str) -> None:
+    """Conv3D's constructor checks, before Compute's ranks (observed on TF 2.21; fuzz20 tape seed
+    2620261202 #2). TF's own Conv3DOp (conv_ops_3d.cc; float64, float16 here): the strides' batch and
+    channel, the spatial strides positive, the dilations' batch and channel, all InvalidArgumentError;
+    oneDNN's (float32, bfloat16): the strides' batch and channel (UnimplementedError), then the
+    dilations' (InvalidArgumentError, "dilations rates")."""
+    def bad(cls: type, text: str) -> errors.OpError:
+        return cls(None, None, f"{text} [Op:Conv3D]")
+    onednn = host_cpu.current().onednn_supports(dtype_name)
+    if strides[0] != 1 or strides[4] != 1:
+        raise bad(errors.UnimplementedError if onednn else errors.InvalidArgumentError,
+                  "Current implementation does not yet support strides in the batch and depth dimensions.")
+    if not onednn and any(s <= 0 for s in strides[1:4]):
+        raise bad(errors.InvalidArgumentError, "Spatial strides should be larger than 0.")
+    if dilations[0] != 1 or dilations[4] != 1:
+        raise bad(errors.InvalidArgumentError, "Current implementation does not yet support "
+                  f"{'dilations rates' if onednn else 'dilation rates'} in the batch and depth dimensions.")
+
+
 def _check(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
            dtype_name: str, op: str) -> None:
+    if op == "Conv3D" and len(strides) == 5 and len(dilations) == 5:
+        _conv3d_constructor(strides, dilations, dtype_name)
     if len(x_shape) != 5:
         raise errors.InvalidArgumentError(None, None, f"input must be 5-dimensional{_dims(x_shape)} [Op:{op}]")
     if len(f_shape) != 5:

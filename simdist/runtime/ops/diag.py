@@ -26,7 +26,18 @@ _ALIGNS = ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT")
 
 
 def _band(k: Any, op: str) -> tuple[int, int]:
-    ks = np.asarray(k).reshape(-1).tolist()
+    """The kernels' (lower, upper) diagonal indices from k, checked in matrix_diag_op.cc's and
+    matrix_set_diag_op.cc's order: a scalar or vector, not empty, one or two elements, lower <= upper
+    (a raw k of shape [1, 1] was read as its element; fuzz20 seed 2620261201 #42)."""
+    ka = np.asarray(k)
+    if ka.ndim > 1:
+        raise errors.InvalidArgumentError(None, None, f"diag_index must be a scalar or vector, received shape: "
+                                          f"{args.dims(ka.shape)} [Op:{op}]")
+    if ka.size == 0:
+        text = ("diag_index must have at least one element" if op == "MatrixSetDiagV3" else
+                "Expected diag_index to have at least 1 element")
+        raise errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+    ks = ka.reshape(-1).tolist()
     if not 1 <= len(ks) <= 2:
         raise errors.InvalidArgumentError(None, None, f"diag_index must have only one or two elements, received "
                                           f"{len(ks)} elements. [Op:{op}]")
@@ -208,8 +219,18 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
     else:
         v = convert_to_tensor(diagonal)
     pad = _padding(padding_value, v, diagonal, "MatrixDiagV3", 4)
-    return dispatch.execute(DIAG, (v, pad), {"k": _band(_k(k), "MatrixDiagV3"), "num_rows": int(_k(num_rows)),
-                                             "num_cols": int(_k(num_cols)), "align": _align(align, "MatrixDiagV3")})
+    band = _band(_k(k), "MatrixDiagV3")
+    # (MatrixDiagOp reads num_rows, num_cols and padding_value after k, each a scalar: a raw
+    # padding_value of shape [2, 3] is refused, not broadcast; fuzz20 seeds 2620261201 #42, 2620261202 #29.
+    # A graph's MatrixDiagV2Shape refuses a known rank at trace first.)
+    sizes = []
+    for what, value in (("num_rows", num_rows), ("num_cols", num_cols), ("padding_value", pad)):
+        arr = value if what == "padding_value" else _k(value)
+        if np.ndim(arr) != 0:
+            raise errors.InvalidArgumentError(None, None, f"{what} must be a scalar [Op:MatrixDiagV3]")
+        sizes.append(arr)
+    return dispatch.execute(DIAG, (v, pad), {"k": band, "num_rows": int(sizes[0]), "num_cols": int(sizes[1]),
+                                             "align": _align(align, "MatrixDiagV3")})
 
 
 @RegisterGradient("MatrixDiagPartV3")

@@ -172,23 +172,64 @@ def _avg_forward(x: np.ndarray, pooling_ratio: tuple = (), pseudo_random: bool =
     return y, np.array(rows, np.int64), np.array(cols, np.int64)
 
 
+def _debug(a: np.ndarray) -> str:
+    """A tensor as TF's Tensor::DebugString heads it (the values elided)."""
+    from simdist.runtime.ops.args import dims
+    return f"Tensor<type: {tf_name(dtypes.as_dtype(a.dtype))} shape: {dims(a.shape)} values: ...>"
+
+
 def _max_grad(x: np.ndarray, y: np.ndarray, dy: np.ndarray, rows: np.ndarray, cols: np.ndarray,
               overlapping: bool = False) -> np.ndarray:
-    """FractionalMaxPoolGrad: each output's gradient to the first maximal input of its window."""
-    dx = np.zeros_like(x)
-    rs, cs = _windows(rows.tolist(), x.shape[1], overlapping), _windows(cols.tolist(), x.shape[2], overlapping)
-    for b in range(x.shape[0]):
+    """FractionalMaxPoolGradOp (fractional_max_pool_op.cc), which a raw call reaches with any inputs:
+    orig_input and orig_output of rank 4 and not empty, the sequences vectors; then the max of each
+    window recomputed into a copy of orig_output's flat layout (a window beyond orig_output's cells
+    writes nothing) and that copy compared with orig_output, `==` entry by entry ("tensor_out_dup is
+    not the same as tensor_out": a NaN maximum, a wrong or a larger orig_output, too few or too many
+    windows); then out_backprop's entries, read flat in order, each to its window's first maximum
+    ("Invalid input backprop index" for an out_backprop larger than orig_output, whose extra entries
+    TF reads past its index buffer). Observed on TF 2.21 (fuzz20 seed 2620261201 #67)."""
+    op = "FractionalMaxPoolGrad"
+
+    def bad(text: str) -> errors.InvalidArgumentError:
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+    for a, what in ((x, "orig_input"), (y, "orig_output")):
+        if a.ndim != 4:
+            raise bad(f"{what} should be a tensor of rank 4, got {_debug(a)}")
+        if a.size == 0:
+            raise bad(f"{what} must not be empty, got {_debug(a)}")
+    for seq, what in ((rows, "row_pooling_sequence"), (cols, "col_pooling_sequence")):
+        if seq.ndim != 1:
+            from simdist.runtime.ops.args import dims
+            raise bad(f"{what} must be a vector, received shape {dims(seq.shape)}")
+    n, hi, wi, di = x.shape
+    _, ho, wo, do = y.shape
+    low = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    dup = np.full(y.size, low, x.dtype)
+    arg = np.full(y.size, -1, np.int64)
+    xf = x.reshape(-1)
+    rs, cs = _windows(rows.tolist(), hi, overlapping), _windows(cols.tolist(), wi, overlapping)
+    for b in range(n):
         for i, (r0, r1) in enumerate(rs):
             for j, (c0, c1) in enumerate(cs):
-                for d in range(x.shape[3]):
-                    best, arg = None, None
-                    for h in range(r0, r1 + 1):
-                        for w in range(c0, c1 + 1):
-                            v = x[b, h, w, d]
-                            if arg is None or best < v:
-                                best, arg = v, (h, w)
-                    dx[b, arg[0], arg[1], d] += dy[b, i, j, d]
-    return dx
+                out_index = (b * ho + i) * wo + j
+                for h in range(r0, r1 + 1):
+                    for w in range(c0, c1 + 1):
+                        in_index = (b * hi + h) * wi + w
+                        for d in range(di):
+                            k, src = out_index * do + d, in_index * di + d
+                            if 0 <= k < y.size and 0 <= src < xf.size and (dup[k] < xf[src] or arg[k] == -1):
+                                dup[k], arg[k] = xf[src], src
+    with np.errstate(invalid="ignore"):
+        if not np.all(dup == y.reshape(-1)):
+            raise bad("tensor_out_dup is not the same as tensor_out")
+    out = np.zeros(x.size, x.dtype)
+    g = dy.reshape(-1)
+    for index in range(g.size):
+        src = int(arg[index]) if index < arg.size else -1
+        if not 0 <= src < x.size:
+            raise bad(f"Invalid input backprop index: {src}, {x.size}")
+        out[src] += g[index]
+    return out.reshape(x.shape)
 
 
 def _avg_grad(shape: np.ndarray, dy: np.ndarray, rows: np.ndarray, cols: np.ndarray,

@@ -27,7 +27,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["install", "enabled", "set_enabled"]
+__all__ = ["install", "enabled", "set_enabled", "pad_removed"]
 
 # SIMDIST_GRAPPLER=0 records tf.function calls without these rewrites: traced calls then compute
 # exactly what their Python computes eagerly (the replay machinery's own tests compare the two).
@@ -426,6 +426,45 @@ def _then_push_down(rule: Any, name: str) -> Any:
     return both
 
 
+# --- constant_folding.cc SimplifyPad: Pad/PadV2 of constant zero paddings
+def pad_removed(paddings: Any, rows: tuple) -> bool:
+    """Whether a Pad/PadV2 about to be added to a tf.function's graph is one Grappler replaces with
+    Identity (SimplifyPad: its paddings input a Const node of zeros), so that its kernel never runs:
+    PadV2's constant_values of shape [3] is no error there, nor a paddings/rank mismatch the graph
+    did not see (observed on TF 2.21; fuzz20 sig seed 2620261203 #94). Paddings captured from outside
+    the call are a placeholder, not a Const (the kernel runs; observed)."""
+    from simdist.runtime import context
+    from simdist.runtime.ops import dispatch, graph_constants
+    if not enabled or not context.in_function() or any(lo or hi for lo, hi in rows):
+        return False
+    if not isinstance(paddings, Tensor):
+        return True
+    rec = dispatch.recorder()
+    if rec is not None:
+        return rec.is_constant(paddings) and not rec.is_capture(paddings)
+    return graph_constants.known(paddings)
+
+
+# --- constant_folding.cc MaterializeConstantValuedNode: OnesLike of a fully known shape
+def _ones_like_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """OnesLike(x) whose shape the graph knows fully (x an argument, a captured tensor or a constant:
+    materialized before any folding) -> the Const that ReplaceOperationWithConstant builds, CreateConstantTensorAttrValue
+    writing 1 into the TensorProto field of its SET_TENSOR_VAL_CASE: uint32 and uint64 are not
+    among its cases' fields, so their constant is all zeros (observed on TF 2.21: OnesLike of a uint64
+    argument with input_signature [3] is [0, 0, 0], of a constant too, with [None] ones, eagerly ones;
+    fuzz20 sig seed 2620261203 #81). Other dtypes materialize ones, which is what OnesLike computes
+    anyway; tf.ones_like builds Fill there, not OnesLike (array.ones_like)."""
+    from simdist.runtime.ops import array, dispatch, static_shapes
+    (x,) = tensors
+    dt = attrs.get("dtype") if attrs else None
+    if dt not in (dtypes.uint32, dtypes.uint64):
+        return None
+    shape = static_shapes.known_shape(x)
+    if shape is None or any(d is None for d in shape):
+        return None
+    return dispatch.execute(array.ZEROS_LIKE, (x,), {"dtype": dt})
+
+
 def _rules() -> dict[Any, Any]:
     from simdist.runtime.ops import array, math, reductions, unary
     return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
@@ -433,7 +472,7 @@ def _rules() -> dict[Any, Any]:
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _then_push_down(_sub_rule, "Sub"),
             math.ADD: _then_push_down(_add_rule, "AddV2"), unary.RECIPROCAL: _reciprocal_rule,
             math.LOGICAL_NOT: _logical_not_rule, math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule,
-            math.MUL: _then_push_down(None, "Mul")}
+            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule}
 
 
 def install() -> None:
@@ -457,7 +496,8 @@ def _folded_first(rule: Any) -> Any:
     """The rule, except where every input is constant: TF's constant folding evaluates such an
     op as it is (its kernel) before the rewrites look at it (the Pack rule judges for itself)."""
     def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        if rule is not _pack_rule and all(rec.is_constant(t) for t in tensors) and not _folding_fails(rule, tensors):
+        if rule not in (_pack_rule, _ones_like_rule) and all(rec.is_constant(t) for t in tensors) and \
+                not _folding_fails(rule, tensors):
             return None
         with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
             return rule(rec, tensors, attrs)

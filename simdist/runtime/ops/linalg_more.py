@@ -293,7 +293,17 @@ def _tensor_diag(a: np.ndarray) -> np.ndarray:
 
 
 def _tensor_diag_part(a: np.ndarray) -> np.ndarray:
+    """DiagPartOp's kernel: out[i1..ik] = a[i1..ik, i1..ik]; an odd rank or two halves of the shape
+    that differ are refused (diag_op.cc, a raw call too: fuzz20 seed 2620261201 #159), a scalar
+    returned as it is."""
+    if a.ndim % 2:
+        raise errors.InvalidArgumentError(None, None, "The rank of the tensor should be even and positive, got "
+                                          f"shape {args.dims(list(a.shape))} [Op:DiagPart]")
     k = a.ndim // 2
+    for i in range(k):
+        if a.shape[i] != a.shape[i + k]:
+            raise errors.InvalidArgumentError(None, None, f"Invalid shape {args.dims(list(a.shape))}: dimensions "
+                                              f"{i} and {i + k} do not match. [Op:DiagPart]")
     shp = a.shape[:k]
     n = int(np.prod(shp, dtype=np.int64))
     return a.reshape(n, n)[np.arange(n), np.arange(n)].reshape(shp)

@@ -203,8 +203,43 @@ def _flat_index(idx: np.ndarray, k: tuple, out_hw: tuple, pads: tuple, strides: 
     return flat
 
 
+def _depth_pooling(shape: tuple, ksize: tuple, strides: tuple, op: str) -> None:
+    """PoolParameters' (pooling_ops_common.cc) refusals of a window over channels, UnimplementedError:
+    not with a spatial window, dividing the depth, equal to its stride."""
+    if ksize[3] == 1:
+        return
+
+    def refuse(text: str) -> errors.UnimplementedError:
+        return errors.UnimplementedError(None, None, f"{text} [Op:{op}]")
+    if ksize[1] != 1 or ksize[2] != 1:
+        raise refuse("MaxPooling supports exactly one of pooling across depth or pooling across width/height.")
+    if shape[3] % ksize[3]:
+        raise refuse("Depthwise max pooling requires the depth window to evenly divide the input depth")
+    if strides[3] != ksize[3]:
+        raise refuse("Depthwise max pooling requires the depth window to equal the depth stride")
+
+
+def _argmax_checks(shape: tuple, ksize: tuple, strides: tuple) -> None:
+    """MaxPoolingWithArgmaxOp's checks in TF 2.21's order (maxpooling_op.cc), which a raw call
+    reaches: its constructor's positive ksize entries and the batch refusal, then Compute's rank 4
+    and PoolParameters' window over channels, then its windowed sizes (a stride of 0: "Stride must be
+    > 0", MaxPoolShape's ValueError at trace; fuzz20 seeds 2620261201 #138, 2620261203 #140)."""
+    op = "MaxPoolWithArgmax"
+    for k in ksize:
+        if k <= 0:
+            raise errors.InvalidArgumentError(None, None, f"ksize must be a positive int32 value, got:{k} [Op:{op}]")
+    if ksize[0] != 1 or strides[0] != 1:
+        raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
+    if len(shape) != 4:
+        raise trace_errors.mark_shape(errors.InvalidArgumentError(
+            None, None, f"tensor_in must be 4-dimensional (2) [Op:{op}]"),
+            f"Shape must be rank 4 but is rank {len(shape)}", op, [list(shape)])
+    _depth_pooling(shape, ksize, strides, op)
+
+
 def _max_pool_argmax(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, Targmax: str = "int64",  # noqa: N803
                      include_batch_in_index: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    _argmax_checks(x.shape, ksize, strides)
     k = (ksize[1], ksize[2])
     best, idx, out_hw, pads = _scan(x, None, k, strides, (1, 1, 1, 1), padding, True, "MaxPoolWithArgmax")
     flat = _flat_index(idx, k, out_hw, pads, strides, x.shape, include_batch_in_index)
@@ -213,12 +248,30 @@ def _max_pool_argmax(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, 
 
 def _max_pool_grad_argmax(x: np.ndarray, g: np.ndarray, argmax: np.ndarray, ksize: tuple, strides: tuple,
                           padding: str, include_batch_in_index: bool = False) -> np.ndarray:
+    # (MaxPoolingGradWithArgmaxOp: its constructor's positive ksize and batch refusal, then
+    # PoolParameters on the input, then grad's and argmax's shapes against the forward's output;
+    # fuzz20 tape seed 2620261202 #178)
+    op = "MaxPoolGradWithArgmax"
+    if any(k <= 0 for k in ksize):
+        raise errors.InvalidArgumentError(None, None, "Sliding window ksize must be positive. The specified or "
+                                          f"inferred ksize is: {','.join(str(int(k)) for k in ksize)} [Op:{op}]")
+    if ksize[0] != 1 or strides[0] != 1:
+        raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
     if x.ndim != 4:   # (PoolParameters first: a raw call's input; the shape function's rank 4 traced; rawfz21)
-        from simdist.runtime.ops import trace_errors
         raise trace_errors.mark_shape(errors.InvalidArgumentError(
-            None, None, f"tensor_in_shape must have 2 spatial dimensions. {x.ndim} 0 [Op:MaxPoolGradWithArgmax]"),
-            f"Shape must be rank 4 but is rank {x.ndim}", "MaxPoolGradWithArgmax",
+            None, None, f"tensor_in_shape must have 2 spatial dimensions. {x.ndim} 0 [Op:{op}]"),
+            f"Shape must be rank 4 but is rank {x.ndim}", op,
             [list(x.shape), list(g.shape), list(argmax.shape)])
+    _depth_pooling(x.shape, ksize, strides, op)
+    if ksize[3] == 1:
+        out_hw, _ = window_geometry(x.shape[1:3], ksize[1:3], strides[1:3], (1, 1), padding, (), op)
+        want = (x.shape[0], out_hw[0], out_hw[1], x.shape[3])
+    else:   # (PoolParameters::forward_output_shape of a window over channels)
+        want = (x.shape[0], x.shape[1], x.shape[2], x.shape[3] // ksize[3])
+    for a, what in ((g, "grad"), (argmax, "argmax")):
+        if tuple(a.shape) != want:
+            raise errors.InvalidArgumentError(None, None, f"Expected {what} shape to be {args.dims(want)}, but got "
+                                              f"{args.dims(a.shape)} [Op:{op}]")
     out = np.zeros(x.size, g.dtype)
     a = argmax.astype(np.int64)
     if not include_batch_in_index:

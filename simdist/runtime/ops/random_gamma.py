@@ -178,6 +178,18 @@ def _gamma_grad_values(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
         r = -_igamma_grad_a(a, x) / dens
     # Eigen's igamma_generic_impl<SAMPLE_DERIVATIVE> first: a zero sample is 0 whatever alpha (NaN too),
     # then a negative sample or alpha <= 0 NaN (rawfz21, seed 2020261202 #139)
+    # Eigen's igamma_series_impl (x <= 1 or x <= alpha) and igammac_cf_impl (negated) return 0 where
+    # log(x^a e^-x / Gamma) underflows below -log(T's max), lgamma(a + 1) and lgamma(a) respectively:
+    # a large alpha at x = 1 is 0, a large x the continued fraction's -0 (observed on TF 2.21, float32
+    # and float64; fuzz20 seed 2620261204 #69)
+    t = np.result_type(alpha, sample)
+    maxlog = np.log(np.finfo(t if np.dtype(t).kind == "f" else np.float64).max, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        cf = (x > 1) & (x > a)
+        logax = a * np.log(x) - x - np.where(cf, sp.gammaln(a), sp.gammaln(a + 1))
+    r = np.where((logax < -maxlog) & (x > 0), np.where(cf, -0.0, 0.0), r)
+    # (a NaN logax from infinite inputs: 0 too, the continued fraction's -0; observed)
+    r = np.where(np.isnan(logax) & (x > 0) & ~np.isnan(a) & ~np.isnan(x), np.where(cf, -0.0, 0.0), r)
     r = np.where((x < 0) | (a <= 0), np.nan, r)
     r = np.where((a == np.inf) & (x > 0) & (x < np.inf), 0.0, r)   # (igamma_series_impl's terms vanish: observed 0)
     r = np.where(x == 0, 0.0, r)

@@ -114,7 +114,7 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("Unpack", RawArgs(via=lambda value, num, axis: array.unstack(value, num, axis)))
     _set("Shape", RawArgs(via=lambda input, out_type: array.shape(input, out_type)))
     _set("Size", RawArgs(via=lambda input, out_type: array.size(input, out_type)))
-    _set("OnesLike", RawArgs(via=lambda x: array.ones_like(x)))
+    _set("OnesLike", RawArgs(via=lambda x: array.ones_like_op(x)))
     _set("ZerosLike", RawArgs(via=lambda x: array.zeros_like(x)))
     _set("DynamicStitch", RawArgs(via=lambda indices, data: data_flow.dynamic_stitch(indices, data)))
     _set("SpaceToBatchND", RawArgs(via=lambda input, block_shape, paddings:

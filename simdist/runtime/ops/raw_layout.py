@@ -29,8 +29,10 @@ _OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], int]] = {
 }
 _FIRST = {2: "NCHW", 3: "NCDHW"}
 # pooling ops TF 2.21 leaves to its own kernel, which refuses channels-first, also where oneDNN runs
-# the dtype (observed: MaxPoolGrad of float32 is "Default MaxPoolingGradOp only supports NHWC")
-DEFAULT_ONLY = frozenset({"MaxPoolGrad"})
+# the dtype (observed: MaxPoolGrad of float32 is "Default MaxPoolingGradOp only supports NHWC";
+# MaxPoolGradGrad, MaxPool3DGrad and MaxPool3DGradGrad of float32 and bfloat16 likewise, fuzz20 seed
+# 2620261201 #74)
+DEFAULT_ONLY = frozenset({"MaxPoolGrad", "MaxPoolGradGrad", "MaxPool3DGrad", "MaxPool3DGradGrad"})
 _LAST = {2: "NHWC", 3: "NDHWC"}
 
 
@@ -50,8 +52,12 @@ def applies(name: str, data_format: str, dtype: Any) -> bool:
 def declined(name: str, vals: dict[str, Any]) -> bool:
     """Whether TF's oneDNN rewrite leaves the op to TF's own kernel, which refuses the layout
     (raw_rules.CPU_LAYOUT): a MaxPool whose window spans channels (observed "Default MaxPoolingOp only
-    supports NHWC on device type CPU"; AvgPool and AvgPoolGrad stay oneDNN's)."""
+    supports NHWC on device type CPU"; AvgPool and AvgPoolGrad stay oneDNN's), a 2-D convolution's
+    backprop with EXPLICIT padding."""
     k = vals.get("ksize")
+    if name in ("Conv2DBackpropInput", "Conv2DBackpropFilter"):   # (EXPLICIT padding: TF's own
+        # Conv2DCustomBackprop*Op, "only supports NHWC" also for float32; observed, fuzz20 seed 2620261204)
+        return vals.get("padding") == "EXPLICIT"
     return name == "MaxPool" and isinstance(k, (list, tuple)) and len(k) == 4 and k[1] != 1
 
 

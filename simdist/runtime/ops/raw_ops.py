@@ -457,6 +457,9 @@ def call(name: str, kw: dict[str, Any]) -> Any:
         _trace_checks(name, b, inputs, vals)
         raise
     raw_rules.check_shapes(name, spec, inputs)
+    empty = raw_rules.onednn_empty_result(name, inputs, vals)
+    if empty is not None:
+        return empty
     try:
         return _run(name, spec, b, inputs, vals)
     except Exception as e:
@@ -496,9 +499,10 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
     for a in spec["args"]:
         taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
         if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):
-            raw_rules.before_layout(name, inputs, vals[a["attr"]], vals.get("T"))
+            raw_rules.before_layout(name, every, vals[a["attr"]], vals.get("T"))
             raise raw_rules.layout_error(name, vals[a["attr"]], a.get("default"),
-                                         None if onednn or name in raw_layout.DEFAULT_ONLY else vals.get("T"))
+                                         None if onednn or name in raw_layout.DEFAULT_ONLY or
+                                         raw_layout.declined(name, vals) else vals.get("T"))
     if b.via is not None:
         out = b.via(**{a.get("input", a.get("attr")): every[a.get("input", a.get("attr"))] for a in spec["args"]})
         return _outputs(name, spec, out, vals)

@@ -230,6 +230,7 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
         return
     first = vals.get("data_format") == "NCHW"
     st = list(vals.get("strides") or ())
+    _init_conv2d_parameters(name, vals, first)
     if len(st) == 4:   # (the constructors' stride checks come first: those errors stay the op's)
         n, c, h, w = (st[0], st[1], st[2], st[3]) if first else (st[0], st[3], st[1], st[2])
         if name.startswith("Depthwise"):   # (depthwise_conv_op.cc's constructor, before the NHWC refusal;
@@ -249,6 +250,76 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
     conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, name, channels_first=first)
 
 
+def onednn_empty_result(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
+    """oneDNN's DepthwiseConv2dNativeBackpropFilter (float32, bfloat16 here) returns a zero-size
+    filter gradient of filter_sizes' shape before any check but its constructor's batch and channel
+    strides (InvalidArgumentError): filter_sizes [2, 0, 0] with NCHW and strides [1, 1, 3, 1] is an
+    empty [2, 0, 0] tensor (observed on TF 2.21, float64 and float16 raise; fuzz20 seed 2520261204 #49).
+    None where the op computes as usual."""
+    from simdist.runtime import host_cpu
+    if name != "DepthwiseConv2dNativeBackpropFilter":
+        return None
+    t = vals.get("T")
+    if not (isinstance(t, dtypes.DType) and host_cpu.current().onednn_supports(t.name)):
+        return None
+    sizes = np.asarray(inputs["filter_sizes"]).reshape(-1)
+    if sizes.size == 0 or np.all(sizes != 0) or np.any(sizes < 0):
+        return None
+    st = list(vals.get("strides") or ())
+    first = vals.get("data_format") == "NCHW"
+    if len(st) == 4 and (st[0] != 1 or (st[1] if first else st[3]) != 1):
+        raise errors.InvalidArgumentError(None, None, "Current implementation does not yet support strides in the "
+                                                      f"batch and depth dimensions. [Op:{name}]")
+    from simdist.runtime.ops import array
+    return array.zeros([int(v) for v in sizes], t)
+
+
+def _init_conv2d_parameters(name: str, vals: dict[str, Any], first: bool) -> None:
+    """The 2-D convolution kernels' constructor checks of strides and dilations, which come before
+    CheckValidPadding and a channels-first refusal (observed on TF 2.21; fuzz20 seeds 2620261204 #11,
+    #150). TF's own kernels: Conv2D's and Conv2DCustomBackpropInputOp's InitConv2DParameters (conv_ops.cc)
+    checks the strides' batch and channel (at the layout's places, UnimplementedError), the row and
+    column strides positive, then the dilations' batch and channel (UnimplementedError);
+    Conv2DCustomBackpropFilterOp the same with InvalidArgumentError throughout; both backprops refuse
+    NCHW first. oneDNN's kernels (float32, bfloat16 here; a backprop with EXPLICIT padding stays TF's
+    own, raw_layout.declined): the strides' batch and channel (UnimplementedError), then the
+    dilations' (InvalidArgumentError), before the positive strides and the layout. (oneDNN's Conv2D
+    also takes an empty explicit_paddings with EXPLICIT padding; not modelled.)"""
+    from simdist.runtime import host_cpu
+    from simdist.runtime.ops import raw_layout
+    if name not in ("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter"):
+        return
+    t = vals.get("T")
+    onednn = (isinstance(t, dtypes.DType) and host_cpu.current().onednn_supports(t.name)
+              and not raw_layout.declined(name, vals))
+    if name != "Conv2D" and first and not onednn:
+        return   # (Conv2DCustomBackprop*Op refuses NCHW before it reads its parameters)
+    st, dl = list(vals.get("strides") or ()), list(vals.get("dilations") or ())
+    if len(st) != 4 or len(dl) != 4:
+        return
+
+    def nchw(v: list[int]) -> tuple[int, int, int, int]:
+        return (v[0], v[1], v[2], v[3]) if first else (v[0], v[3], v[1], v[2])
+    sn, sc, sh, sw = nchw(st)
+    dn, dc, _, _ = nchw(dl)
+    filt = name == "Conv2DBackpropFilter" and not onednn
+    unimpl = errors.InvalidArgumentError if filt else errors.UnimplementedError
+    if sn != 1 or sc != 1:
+        raise unimpl(None, None, f"Current implementation does not yet support strides in the batch and depth "
+                                 f"dimensions. [Op:{name}]")
+    dilation = (errors.InvalidArgumentError if onednn or filt else errors.UnimplementedError)(
+        None, None, f"Current implementation does not yet support dilations in the batch and depth dimensions. "
+                    f"[Op:{name}]")
+    if onednn and (dn != 1 or dc != 1):
+        raise dilation
+    if onednn:
+        return
+    if sh <= 0 or sw <= 0:
+        raise errors.InvalidArgumentError(None, None, f"Row and column strides should be larger than 0. [Op:{name}]")
+    if dn != 1 or dc != 1:
+        raise dilation
+
+
 def before_layout(name: str, inputs: dict[str, Any], data_format: str, dtype: Any = None) -> None:
     """The checks TF's depthwise kernels make in Compute before their CPU refusal of a channels-first
     layout (depthwise_conv_op.cc, depthwise_conv_grad_op.cc's EXTRACT_AND_VERIFY_DIMENSIONS; TF 2.21's
@@ -256,6 +327,9 @@ def before_layout(name: str, inputs: dict[str, Any], data_format: str, dtype: An
     ranks, DepthwiseConv2dNative's depths. (An empty output, which TF returns before the refusal,
     stays the refusal here; where TF runs oneDNN's kernel for the dtype, layout_error's stands.)"""
     from simdist.runtime import host_cpu
+    if name == "MaxPool3DGradGrad":
+        _max_pool3d_grad_grad_checks(inputs, data_format)
+        return
     if not name.startswith("DepthwiseConv2dNative") or (
             isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)):
         return
@@ -290,6 +364,25 @@ def before_layout(name: str, inputs: dict[str, Any], data_format: str, dtype: An
     for dims, arg in ((x, "input"), (f, "filter"), (shape("out_backprop"), "out_backprop")):
         if len(dims) != 4:
             raise bad(f"{what}: {arg} must be 4-dimensional")
+
+
+def _max_pool3d_grad_grad_checks(inputs: dict[str, Any], data_format: str) -> None:
+    """MaxPooling3dGradGradOp's checks before its refusal of NCDHW on the CPU (observed on TF 2.21
+    for float32 and bfloat16, which no oneDNN kernel takes; fuzz20 seed 2620261201 #74): its
+    constructor's batch and channel (at the layout's place) refusals, then Compute's three ranks."""
+    ksize, strides = inputs.get("ksize"), inputs.get("strides")
+    if ksize is None or strides is None:
+        return
+    c = 1 if data_format == "NCDHW" else 4
+    if ksize[0] != 1 or strides[0] != 1:
+        raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the batch dimension. "
+                                                    "[Op:MaxPool3DGradGrad]")
+    if ksize[c] != 1 or strides[c] != 1:
+        raise errors.UnimplementedError(None, None, "MaxPooling3dGradGrad is not yet supported on the depth "
+                                                    "dimension. [Op:MaxPool3DGradGrad]")
+    for n, what in (("orig_input", "tensor_in"), ("orig_output", "tensor_out"), ("grad", "out_grad_backprop")):
+        if len(inputs[n].shape) != 5:
+            raise errors.InvalidArgumentError(None, None, f"{what} must be 5-dimensional [Op:MaxPool3DGradGrad]")
 
 
 def layout_error(name: str, given: str, default: str, dtype: Any = None) -> errors.OpError:

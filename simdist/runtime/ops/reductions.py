@@ -252,6 +252,9 @@ def argmin(input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: 
 # --- scans ----------------------------------------------------------------------------------------------
 def _scan(ufunc: Any, identity: int) -> Any:
     def forward(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
+        if identity == 1 and x.dtype.kind == "c" and x.size:   # (Eigen's complex products: complex_mul)
+            from simdist.runtime.ops import complex_mul
+            return complex_mul.cumprod(x, axis, exclusive, reverse)
         v = np.flip(x, axis) if reverse else x
         out = ufunc.accumulate(v, axis=axis, dtype=x.dtype)
         if exclusive and out.shape[axis]:   # an empty scan stays empty

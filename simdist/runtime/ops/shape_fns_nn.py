@@ -259,7 +259,9 @@ def _ctc_loss(c: Ctx) -> None:
 
 @register("BiasAddGrad")
 def _bias_add_grad(c: Ctx) -> None:
-    c.with_rank_at_least(c.input("out_backprop"), 2)
+    """BiasAddGradShape: out_backprop of rank at least 3 with NCHW (where the kernel takes rank 2),
+    else 2 (observed on TF 2.21; fz26a)."""
+    c.with_rank_at_least(c.input("out_backprop"), 3 if c.attr("data_format") == "NCHW" else 2)
 
 
 @register("Conv2D")
