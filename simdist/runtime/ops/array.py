@@ -51,6 +51,9 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
         # a graph tensor as shape is NumPy's NotImplementedError; fz4 seed 32 #86)
         raise NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. This error may indicate that "
                                   "you're trying to pass a Tensor to a NumPy call, which is not supported.")
+    if user and isinstance(value, (np.ndarray, np.generic)) and isinstance(shape, Tensor) and context.in_function() \
+            and (dtype is None or dtypes.as_dtype(dtype) == dtypes.string):
+        raise _symbolic.iter_error()   # (astype(object) converts anything: the shape's iteration first)
     if user and (isinstance(value, Tensor) or hasattr(value, "_as_tensor")):
         value = _user_tensor_value(value, dtype)
         if isinstance(value, Tensor) and (shape is None or tuple(value.shape.as_list()) == tuple(int(d) for d in shape)):
@@ -76,6 +79,11 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
         t = convert_to_tensor(value, dtype=dtype)
         if shape is None:
             return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype, t._sub)
+        if user and context.in_function() and isinstance(shape, Tensor):
+            # (make_tensor_proto converts the value, then iterates the shape, `[int(dim) for dim in
+            # shape]`, and Tensor.__iter__ refuses any tensor, a captured eager one too, while a graph
+            # is built: OperatorNotAllowedInGraphError; fz26b, fz14 seed 1420262601 #227)
+            raise _symbolic.iter_error()
         arr_size, shp = t._v.size, tuple(int(d) for d in shape)
     want = int(np.prod(shp))
     if arr_size == 1:

@@ -22,7 +22,7 @@ import numpy as np
 
 from simdist.runtime.ops.attr_types import ATTR_TYPES
 
-__all__ = ["check", "list_input", "fast_path_takes", "default_group", "fallback_conversion", "fallback_matching",
+__all__ = ["check", "list_input", "list_items_fast", "fast_path_takes", "default_group", "fallback_conversion", "fallback_matching",
            "sequence_attr_taken",
            "make_bool", "opdef_default", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
@@ -134,6 +134,20 @@ def list_input(op_type: str, arg: str, value: Any, number_attr: str = "N", fast:
         raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
 
 
+def list_items_fast(*values: Any) -> bool:
+    """Whether the eager fast path takes the list inputs `values` (pywrap_tfe_src.cc CheckInputsOk:
+    each item of a list or tuple passes CheckOneInput, so no Python list or tuple and no NumPy
+    scalar other than np.float64 among them; a tensor given for a list is iterated and passes).
+    Otherwise the op's eager fallback runs, whose `isinstance(x, (list, tuple))` checks refuse a
+    tensor for the other list input: `dynamic_stitch([[2]], data=tensor)` is TypeError "Expected
+    list for 'data' argument to 'dynamic_stitch' Op" (fz26b, fz14 seed 1420262601 #135)."""
+    for v in values:
+        if isinstance(v, (list, tuple)) and any(
+                isinstance(x, (list, tuple)) or (isinstance(x, np.generic) and type(x) is not np.float64) for x in v):
+            return False
+    return True
+
+
 def _fast_path_ints(v: Any) -> bool:
     """Eagerly TF's fast path takes any Python sequence of Python ints for a list(int) attribute
     (PySequence_Check, then PyLong_Check per item: a TensorShape, a range, an empty ndarray); a
@@ -207,7 +221,14 @@ def fast_path_takes(op_type: str, inputs: tuple = (), **values: Any) -> bool:
 
 def fallback_conversion(x: Any, dtype: Any) -> None:
     """The eager fallback's `convert_to_tensor(x, dtype)` of a tensor `x` for an input of fixed
-    dtype: ValueError when its dtype differs (ops.attr-types)."""
+    dtype: ValueError when its dtype differs (ops.attr-types). A variable converts through its
+    conversion function: "Incompatible type conversion requested to type string for `tf.Variable of
+    type int32." (resource_variable_ops' _dense_var_to_tensor; fz26b, fz14 seed 1420262601 #34)."""
+    from simdist.runtime.tensor import Tensor
+    if not isinstance(x, Tensor) and hasattr(x, "_as_tensor"):
+        from simdist.runtime.ops.math import distributed_variable_conversion
+        distributed_variable_conversion(x, dtype)
+        return
     if x.dtype != dtype:
         raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype {x.dtype.name}: "
                          f"{x!r}")
