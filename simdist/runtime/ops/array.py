@@ -76,6 +76,14 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
             if context._function_depth:
                 raise TypeError("List of Tensors when single Tensor expected")
             raise ValueError("TypeError: Scalar tensor has no `len()`")
+        if user and shape is not None and context.in_function() and not isinstance(value, (np.ndarray, np.generic)) \
+                and value is not None and (dtype is None or dtypes.as_dtype(dtype) != dtypes.string) \
+                and not isinstance(shape, Tensor) and int(np.prod([int(d) for d in shape], dtype=np.int64)) == 0:
+            # (make_tensor_proto: a Python value with a shape of no elements is np.empty(shape) of the
+            # dtype's NumPy type, float64 read as float32 without one; the value is never looked at
+            # (strings are flattened all the same); fz26b, fz14 seed 1420262602 #91)
+            dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
+            return _made(np.empty(tuple(int(d) for d in shape), dtype=dt.np), dt, False)
         t = convert_to_tensor(value, dtype=dtype)
         if shape is None:
             return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype, t._sub)
