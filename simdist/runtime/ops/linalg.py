@@ -499,11 +499,17 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
             at = axes if isinstance(axes, Tensor) else convert_to_tensor(axes, dtype=dtypes.int32)
             # (then `axes[0], axes[1]`: StridedSlice of a scalar or of a vector shorter than 2;
             # fz14 seed 1420261218 #172)
-            if at.ndim == 0:
-                raise errors.InvalidArgumentError(None, None, "Attempting to slice scalar input. [Op:StridedSlice]")
-            if at.shape.as_list()[0] < 2:
-                raise errors.InvalidArgumentError(None, None, "slice index 1 of dimension 0 out of bounds. "
-                                                              "[Op:StridedSlice]")
+            # (in a graph that knows axes' shape, StridedSlice's shape function at trace: ValueError;
+            # fz26b, fz14 seed 1420262602 #171)
+            from simdist.runtime.ops import static_shapes
+            known = static_shapes.known_shape(at)
+            text = "Attempting to slice scalar input." if at.ndim == 0 else \
+                "slice index 1 of dimension 0 out of bounds." if at.shape.as_list()[0] < 2 else None
+            if text is not None:
+                err = errors.InvalidArgumentError(None, None, f"{text} [Op:StridedSlice]")
+                if known is not None and (at.ndim == 0 or known[0] is not None):
+                    raise trace_errors.static(err, ValueError, f"{text} for '{{{{node Tensordot/strided_slice}}}}'")
+                raise err
             axes = at._v.tolist()
         xa, xb = axes
         xa = [int(xa)] if isinstance(xa, (int, np.integer)) else [int(i) for i in xa]
