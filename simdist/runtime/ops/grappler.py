@@ -216,7 +216,7 @@ def _zeros(rec: Any, t: Tensor) -> bool:
     if node is not None and node.op.name == "ZerosLike":
         return True
     v = _const_value(rec, t)
-    return v is not None and v.size > 0 and bool(np.all(v.astype(np.float64) == 0.0))
+    return v is not None and v.size > 0 and bool(np.all(v.astype(np.complex128 if v.dtype.kind == "c" else np.float64) == 0))
 
 
 # --- arithmetic_optimizer.cc RemoveInvolution: Reciprocal(Reciprocal(x)) -> x
