@@ -182,7 +182,6 @@ def serve_on_two_cpus(run_all: Any) -> None:
     TF's collectives still run (`_collectives_healthy`); an unhealthy worker exits to be restarted."""
     import tensorflow as tf
     from tensorflow.python import pywrap_tfe
-    from tensorflow.python.eager import context
     tf.get_logger().setLevel("ERROR")
     strategy = _two_cpus(tf)
     while True:
@@ -192,11 +191,12 @@ def serve_on_two_cpus(run_all: Any) -> None:
             return
         for p in programs:
             pywrap_tfe.TFE_ClearScalarCache()   # each program on an empty scalar cache (ops.scalar-cache)
-            # (and on an empty kernel cache: TF keeps a stateful random kernel per (seed, seed2) and
-            # its attrs for the process, so `random_brightness(x, 2, seed=7)` continued the draws of
-            # the worker's earlier programs; simdist starts each program afresh; fz26b, fz14 seed
-            # 1420262601 #236)
-            pywrap_tfe.TFE_ContextClearCaches(context.context()._context_handle)
+            # (and on no global seed with an empty kernel cache, as simdist.reset() starts each program:
+            # an earlier program's tf.random.set_seed(n) stayed the process's global seed, and TF keeps
+            # a stateful random kernel per (seed, seed2) and attrs, so `random_brightness(x, 2,
+            # seed=7)` drew from another seed pair and went on from earlier draws; set_seed(None)
+            # clears both; fz26b, fz14 seed 1420262601 #236)
+            tf.random.set_seed(None)
             _fresh_variable_scope(tf)
             result = run_all(tf, p, strategy)
             healthy = p.mode != "dist" or _collectives_healthy(tf, strategy)
