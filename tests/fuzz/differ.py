@@ -219,6 +219,7 @@ def run_on_simdist(programs: list, run_all: Any) -> list[Any]:
     with host_cpu.using("host"):
         for p in programs:
             scalar_cache.clear()   # as the TF worker: each program on an empty scalar cache
+            tf.random.set_seed(None)   # ... and on no global seed, the random kernels' streams restarted
             strategy = None
             if p.mode == "dist":
                 simdist.reset()
