@@ -93,16 +93,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.function (fz26b: seed 1420262602 #103): AsString's precision check for an integer is its kernel's, so TF "
         "2.21's trace goes on to stft's ValueError (\"Shape () must have rank at least 1\"); simdist's trace stops at "
         "the kernel's InvalidArgumentError (tracing past a run-time error is not modelled)",
-    ('call:nn.depthwise_conv2d_backprop_input>call:image.random_brightness', 'error-class', "'err', 'InvalidArgumentError'"):
-        "`tf.nn.depthwise_conv2d_backprop_input(int64 [2, 4] input_sizes, filter=-2.5, out_backprop=np.complex64(...), "
-        "strides=(2, 4), padding='SAME', data_format='NCHW')` (fz26b: seed 1420262602 #3, tape): the np.complex64 "
-        "sends the call to the fallback, whose args_to_matching_eager makes float32 of both (the imaginary part "
-        "dropped), and oneDNN's constructor (MklConvBackpropCommonOp) then refuses strides[0] and strides[1] of a "
-        "two-entry list as batch and depth strides (\"Current implementation does not yet support strides in the "
-        "batch and depth dimensions.\"); simdist converts out_backprop as complex64 and fails on the 2-D input_sizes "
-        "(TypeError). Not modelled: with strides (1, 1) TF's oneDNN kernel reads a 2-D input_sizes in a CHECK and "
-        "aborts the process, and NHWC with two strides reads past the list (a crash), so the neighbouring programs "
-        "cannot be compared",
     ("call:nn.learned_unigram_candidate_sampler", "value", "'dist'"):
         "tf.nn.learned_unigram_candidate_sampler without a seed in MirroredStrategy.run (fz24b: seed 1420262403 #33): "
         "with no global and no op seed TF 2.21 seeds the sampler's kernel nondeterministically (its candidates change "

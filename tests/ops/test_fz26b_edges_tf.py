@@ -200,6 +200,26 @@ CASES: list[tuple[str, str, Any]] = [
         "padding='VALID')")),
     ("atrous_conv2d of a matrix, rate 2", _A, _eager(
         "tf.nn.atrous_conv2d(value=tf.ones([2, 2]), filters=tf.ones([2, 1, 4, 3]), rate=2, padding='VALID')")),
+    # oneDNN's depthwise backprops: the constructor's batch/depth stride check; filter and out_backprop
+    # (input and out_backprop) share T, a NumPy value cast to the tensor's dtype (#3)
+    ("depthwise backprop input, np.complex64 out_backprop, strides (2, 4), NCHW", _A, _eager(
+        "tf.nn.depthwise_conv2d_backprop_input(np.array([[-1, 1, 0, 2], [-4, 2, 0, -1]], np.int64), filter=-2.5, "
+        "out_backprop=np.complex64(0.25 + 0.5j), strides=(2, 4), padding='SAME', data_format='NCHW')")),
+    ("depthwise backprop input, strides [2, 1, 1, 1], NHWC", _A, _eager(
+        "tf.nn.depthwise_conv2d_backprop_input([1, 2, 2, 1], filter=tf.ones([1, 1, 1, 1]), "
+        "out_backprop=tf.ones([1, 2, 2, 1]), strides=[2, 1, 1, 1], padding='SAME')")),
+    ("depthwise backprop input, strides [1, 2, 1, 1], NCHW", _A, _eager(
+        "tf.nn.depthwise_conv2d_backprop_input([1, 1, 2, 2], filter=tf.ones([1, 1, 1, 1]), "
+        "out_backprop=tf.ones([1, 1, 2, 2]), strides=[1, 2, 1, 1], padding='SAME', data_format='NCHW')")),
+    ("depthwise backprop filter, strides [1, 1, 1, 2], NHWC", _A, _eager(
+        "tf.nn.depthwise_conv2d_backprop_filter(tf.ones([1, 2, 2, 1]), [1, 1, 1, 1], "
+        "out_backprop=tf.ones([1, 2, 2, 1]), strides=[1, 1, 1, 2], padding='SAME')")),
+    ("depthwise backprop input, a float64 ndarray filter", _A, _eager(
+        "tf.nn.depthwise_conv2d_backprop_input([1, 2, 2, 1], filter=np.ones([1, 1, 1, 1]), "
+        "out_backprop=tf.ones([1, 2, 2, 1]), strides=[1, 1, 1, 1], padding='SAME')")),
+    ("depthwise backprop filter, a float64 ndarray input", _A, _eager(
+        "tf.nn.depthwise_conv2d_backprop_filter(np.ones([1, 2, 2, 1]), [1, 1, 1, 1], "
+        "out_backprop=tf.ones([1, 2, 2, 1]), strides=[1, 1, 1, 1], padding='SAME')")),
     # CheckOneInput: a TensorShape, string, None or complex input leaves the fast path (#285)
     ("extract_glimpse of an int32 image, a TensorShape size", _A, _eager(
         "tf.image.extract_glimpse(tf.constant([[[[-1], [-4], [3], [5]]]]), size=tf.TensorShape([1, 2, 2]), "
