@@ -93,6 +93,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.function (fz26b: seed 1420262602 #103): AsString's precision check for an integer is its kernel's, so TF "
         "2.21's trace goes on to stft's ValueError (\"Shape () must have rank at least 1\"); simdist's trace stops at "
         "the kernel's InvalidArgumentError (tracing past a run-time error is not modelled)",
+    ("call:nn.dropout", "value", "'grad'"):
+        "tf.nn.dropout(x, 0.1) without a seed as a program's first random op, under a tape (fz26b: seed 1420262602 "
+        "#92): with no global and no op seed TF 2.21 seeds the kernel nondeterministically (another mask in every "
+        "process), simdist deterministically; the values cannot be compared. (Until fz26b the TF worker kept an "
+        "earlier program's tf.random.set_seed in force, which hid the class; seeded dropout agrees: seed 1420262601 #43)",
     ("call:nn.learned_unigram_candidate_sampler", "value", "'dist'"):
         "tf.nn.learned_unigram_candidate_sampler without a seed in MirroredStrategy.run (fz24b: seed 1420262403 #33): "
         "with no global and no op seed TF 2.21 seeds the sampler's kernel nondeterministically (its candidates change "
