@@ -176,6 +176,10 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.linalg.set_diag(np.zeros([2, 2], np.int64), tf.ones([2]))")),
     ("solve of a float64 ndarray and a string tensor", _A, _eager(
         "tf.linalg.solve(np.eye(2), tf.constant([['a'], ['b']]))")),
+    # Split's shape function: a constant split_dim of a scalar input at trace (fresh seed 1420262603 #77)
+    ("split of a scalar, traced", _T, _traced("tf.split(np.int32(0), np.int64(2), num=1)")),
+    ("split of a scalar", _T, _eager("tf.split(np.int32(0), np.int64(2), num=1)")),
+    ("split of a scalar argument, sig", _T, _sig("tf.split(x, 1, num=1)", ([], "int32"), "tf.constant(3)")),
     # tensordot's scalar axes tensor: StridedSlice's shape function at trace (#171)
     ("tensordot of a scalar axes tensor, traced", _T, _traced(
         "tf.linalg.tensordot(a=2.5, b=np.array([False, True]), axes=tf.constant(0))")),
@@ -220,6 +224,17 @@ CASES: list[tuple[str, str, Any]] = [
     ("depthwise backprop filter, a float64 ndarray input", _A, _eager(
         "tf.nn.depthwise_conv2d_backprop_filter(np.ones([1, 2, 2, 1]), [1, 1, 1, 1], "
         "out_backprop=tf.ones([1, 2, 2, 1]), strides=[1, 1, 1, 1], padding='SAME')")),
+    # the fallback's args_to_matching_eager: the first eager tensor fixes T, a variable converts to it
+    # (fresh seed 1420262603 #71)
+    ("conv2d_backprop_input_v2 of an int32 Variable, np.int32 filter, uint32 out_backprop", _A, _hash_of_variable(
+        "tf.conv2d_backprop_input_v2(input=v, filter=np.int32(5), out_backprop=tf.constant([[[2, 3, 3, 1]]], "
+        "tf.uint32), strides=[2, 3], padding='same', data_format='NWC', dilations=(1, 1, 4))",
+        "tf.Variable([[[1, 7, 3, 3]]])")),
+    ("solve of a float32 Variable and a float64 tensor", _A, _hash_of_variable(
+        "tf.linalg.solve(v, tf.constant([[1.0], [1.0]], tf.float64))", "tf.Variable(tf.eye(2))")),
+    ("conv2d_backprop_input_v2 of an int32 Variable, uint32 tensors", _A, _hash_of_variable(
+        "tf.conv2d_backprop_input_v2(input=v, filter=tf.constant([[[[5]]]], tf.uint32), out_backprop=tf.constant("
+        "[[[[2]]]], tf.uint32), strides=[1, 1, 1, 1], padding='SAME')", "tf.Variable([[[[1]]]])")),
     # CheckOneInput: a TensorShape, string, None or complex input leaves the fast path (#285)
     ("extract_glimpse of an int32 image, a TensorShape size", _A, _eager(
         "tf.image.extract_glimpse(tf.constant([[[[-1], [-4], [3], [5]]]]), size=tf.TensorShape([1, 2, 2]), "

@@ -968,15 +968,12 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
         axis = int(a[0])
     if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
         raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
-    if t.ndim == 0:    # Split/SplitV's kernel check of split_dim against rank 0
-        op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
-        raise errors.InvalidArgumentError(None, None, f"-input rank(-0) <= split_dim < input rank (0), but got "
-                                          f"{int(axis)} [Op:{op}]")
     op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
-    if not -t.ndim <= int(axis) < t.ndim:   # (Split/SplitV's kernel; traced, the shape function's ValueError)
+    if not -t.ndim <= int(axis) < t.ndim:   # (Split/SplitV's kernel; traced, the shape function's ValueError,
+        # a scalar input's too: fz26b, fz14 seed 1420262603 #77)
         err = errors.InvalidArgumentError(None, None, f"-input rank(-{t.ndim}) <= split_dim < input rank ({t.ndim}), "
                                           f"but got {int(axis)} [Op:{op}]")
-        if graph_constants.known(axis):
+        if graph_constants.known(axis) and not static_shapes.rank_unknown(t):
             text = f"Dimension size, given by scalar input {int(axis)} must be in range [-{t.ndim}, {t.ndim})"
             shapes = ([], t.shape.as_list()) if op == "Split" else (t.shape.as_list(), [None], [])
             raise trace_errors.mark_shape(err, text, op, shapes)
