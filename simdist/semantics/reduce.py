@@ -132,17 +132,23 @@ def reduce_components(op: ReduceOp, arrays: Sequence[np.ndarray], dtype: dtypes.
     Clause reduce.bool-refused: TF sums the components with AddN, which takes no bools
     (InvalidArgumentError for SUM and MEAN alike) [2.21]. `ring`: summed in TF's ring collective's
     order (clause reduce.ring-order) instead of AddN's; `daz`: a component may hold subnormals."""
-    if dtype.is_bool and len(arrays) > 1:
-        raise errors.InvalidArgumentError(None, None, "Value for attr 'T' of bool is not in the list of allowed "
-                                          "values: float, double, int32, uint8, int16, int8, complex64, int64, "
-                                          "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
-                                          "half, uint32, uint64, variant [Op:AddN]")
+    if _addn_refuses(dtype) and len(arrays) > 1:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {dtype.name} is not in the list of "
+                                          "allowed values: float, double, int32, uint8, int16, int8, complex64, "
+                                          "int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, "
+                                          "complex128, half, uint32, uint64, variant [Op:AddN]")
     total = ring_sum(arrays, daz) if ring and dtype.is_floating else sum_arrays(arrays, daz)
     if op is ReduceOp.SUM:
         return total, dtype
     out_dt = _truediv_dtype(dtype)
     mean = _divide(total.astype(out_dt.np, copy=False), len(arrays), out_dt)
     return (flushed(mean) if len(arrays) > 1 else mean), out_dt   # (one replica: its value, as TF)
+
+
+def _addn_refuses(dtype: dtypes.DType) -> bool:
+    """Whether AddN's and Sum's type lists lack `dtype`: bool and string (a per-replica string
+    tensor, e.g. tf.strings.format's; fz26b, fz14 seed 1420262601 #209)."""
+    return dtype.is_bool or dtype == dtypes.string
 
 
 def _check_axis_type(axis: Any) -> None:
@@ -175,11 +181,11 @@ def reduce_along_axis(op: Any, arrays: Sequence[np.ndarray], dtype: dtypes.DType
     if not isinstance(op, ReduceOp):
         raise TypeError(f"Expected `reduce_op` to be a `tf.distribute.ReduceOp`, not: {op!r}")
     _check_axis_type(axis)
-    if dtype is dtypes.bool_:
+    if _addn_refuses(dtype):
         # TF reduces each replica's value with reduce_sum inside a tf.function: the Sum op def's
-        # TypeError at trace time (reduce.axis-bool)
-        raise TypeError("in user code:\n\n\n    TypeError: Value passed to parameter 'input' has DataType bool not in "
-                        "list of allowed values: float32, float64, int32, uint8, int16, int8, complex64, int64, "
+        # TypeError at trace time (reduce.axis-bool; a string tensor too, fz26b)
+        raise TypeError(f"in user code:\n\n\n    TypeError: Value passed to parameter 'input' has DataType {dtype.name} "
+                        "not in list of allowed values: float32, float64, int32, uint8, int16, int8, complex64, int64, "
                         "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, float16, uint32, "
                         "uint64\n")
     sums = []

@@ -176,12 +176,24 @@ def _fresh_variable_scope(tf: Any) -> None:
     tf.compat.v1.get_default_graph().clear_collection(variable_scope._VARSCOPESTORE_KEY)
 
 
+def _fresh_program_state(tf: Any) -> None:
+    """The process state each program of the TF worker starts from, as simdist starts each one: an
+    empty scalar cache (ops.scalar-cache), no global seed and an empty kernel cache (an earlier
+    program's tf.random.set_seed(n) stayed the process's global seed, and TF keeps a stateful random
+    kernel per (seed, seed2) and attrs, so `random_brightness(x, 2, seed=7)` drew from another seed
+    pair and went on from earlier draws; set_seed(None) clears both; fz26b, fz14 seed 1420262601
+    #236), and a fresh variable scope (`_fresh_variable_scope`)."""
+    from tensorflow.python import pywrap_tfe
+    pywrap_tfe.TFE_ClearScalarCache()
+    tf.random.set_seed(None)
+    _fresh_variable_scope(tf)
+
+
 def serve_on_two_cpus(run_all: Any) -> None:
     """The TF worker loop of the fuzzers whose programs may run under MirroredStrategy on two CPUs
     (fuzz2-fuzz4): `run_all(tf, program, strategy)` per program, each result sent with whether
     TF's collectives still run (`_collectives_healthy`); an unhealthy worker exits to be restarted."""
     import tensorflow as tf
-    from tensorflow.python import pywrap_tfe
     tf.get_logger().setLevel("ERROR")
     strategy = _two_cpus(tf)
     while True:
@@ -190,8 +202,7 @@ def serve_on_two_cpus(run_all: Any) -> None:
         except EOFError:
             return
         for p in programs:
-            pywrap_tfe.TFE_ClearScalarCache()   # each program on an empty scalar cache (ops.scalar-cache)
-            _fresh_variable_scope(tf)
+            _fresh_program_state(tf)
             result = run_all(tf, p, strategy)
             healthy = p.mode != "dist" or _collectives_healthy(tf, strategy)
             _send(sys.stdout.buffer, (result, healthy))
@@ -213,6 +224,7 @@ def run_on_simdist(programs: list, run_all: Any) -> list[Any]:
     with host_cpu.using("host"):
         for p in programs:
             scalar_cache.clear()   # as the TF worker: each program on an empty scalar cache
+            tf.random.set_seed(None)   # ... and on no global seed, the random kernels' streams restarted
             strategy = None
             if p.mode == "dist":
                 simdist.reset()

@@ -67,7 +67,11 @@ KNOWN_OPEN: dict[object, str] = {
                              "different sizes: 1e30 beside O(1)): TF 2.21's Eigen blocked triangular solves add in "
                              "another order than simdist's row-by-row solve (eigen_lu.lu_solve); real matrices holding "
                              "inf/NaN (seed 52 #232, fz21's ext8 seed 2102 #24) take that LU and solve since fz21 and "
-                             "agree (docs/spec.md ops.linalg-more)",
+                             "agree (docs/spec.md ops.linalg-more); complex128 matrices holding inf do not (fz26b: "
+                             "ext8 seed 2602 #260, tape: TF 2.21 gives 0 rows where simdist gives NaN; not analysed)",
+    ("linalg.logm", "value"): "logm of complex128 matrices holding 1e30 or subnormal parts (fz25b: ext8 seed 2502 #62; "
+                              "fz26b: ext8 seed 2602 #42, parts 35.529 against 35.427): Eigen's MatrixLogarithm "
+                              "(Schur decomposition, square roots, Pade) rounds otherwise than simdist's; not analysed",
     ("math.bessel_i1e", "gradient"): "float16 bessel_i1e of the smallest subnormal (5.96e-8): Eigen's float32 Chebyshev "
                                      "kernel returns slightly more than x/2, which rounds up to 5.96e-8 in float16 (its "
                                      "gradient's y * (1/x) is then -inf); SciPy's value is x/2, a tie rounded to 0 "

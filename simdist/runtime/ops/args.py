@@ -37,22 +37,33 @@ def matching(values: Sequence[Any], allowed: Sequence[dtypes.DType] = (),
     """Inputs that share one type attr, converted as TF's eager wrapper converts them
     (`_execute.args_to_matching_eager`): when one is a tensor, every Python value is converted
     with that tensor's dtype (a value that does not convert is TypeError: "Cannot convert nan to
-    EagerTensor of dtype int32", clause ops.attr-types); tensors and NumPy values keep their own
-    dtype (the fast path does not cast an ndarray: `solve(float32, int64 ndarray)` is the
-    kernel's InvalidArgumentError) and the op's dtype rule compares them; with no tensor, the
+    EagerTensor of dtype int32", clause ops.attr-types), and so is every NumPy value, cast
+    (ConvertToEagerTensor's NPY_ARRAY_FORCECAST, on the fast path and in the fallback's
+    convert_to_tensor alike: `solve(float16 ndarray, float32 tensor)` computes in float32,
+    `solve(float16 ndarray, int64 tensor)` is T's InvalidArgumentError; fz26b, fz14 seed 1420262602
+    #251); other tensors keep their dtype and the op's dtype rule compares them; with no tensor, the
     first value by itself (with `default` as its preferred dtype when its own is not `allowed`)
     and the other Python and NumPy values with its dtype (`triangular_solve(inf, np.int64 array)`
     is float32: fz14 seed 14 #165). Inside a tf.function op_def_library's rule instead (`_graph_matching`)."""
     if context.in_function():
         return _graph_matching(values, allowed, default, op, names)
+    from simdist.runtime.ops import attr_rules
+    if not all(attr_rules.check_one_input(v) for v in values):
+        # (an input the fast path does not take sends the call to the fallback, whose
+        # args_to_matching_eager takes T from the first eager tensor only and converts a variable of
+        # another dtype with it: ValueError "Incompatible type conversion requested to type uint32 for
+        # `tf.Variable of type int32"; fz26b, fz14 seed 1420262603 #71)
+        eager = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+        for v in values:
+            if eager is not None and not isinstance(v, Tensor) and hasattr(v, "_as_tensor"):
+                attr_rules.fallback_conversion(v, eager)
     dt = next((t(v).dtype for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")), None)
-    by_tensor = dt is not None
     out: list[Tensor] = []
     for v in values:
         if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
             out.append(t(v))
         elif isinstance(v, (np.ndarray, np.generic)):
-            out.append(convert_to_tensor(v) if by_tensor or dt is None else convert_to_tensor(v, dtype=dt))
+            out.append(convert_to_tensor(v) if dt is None else convert_to_tensor(v, dtype=dt))
             dt = out[-1].dtype if dt is None else dt
         elif dt is not None:
             out.append(convert_to_tensor(v, dtype=dt))

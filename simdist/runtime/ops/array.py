@@ -51,6 +51,9 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
         # a graph tensor as shape is NumPy's NotImplementedError; fz4 seed 32 #86)
         raise NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. This error may indicate that "
                                   "you're trying to pass a Tensor to a NumPy call, which is not supported.")
+    if user and isinstance(value, (np.ndarray, np.generic)) and isinstance(shape, Tensor) and context.in_function() \
+            and (dtype is None or dtypes.as_dtype(dtype) == dtypes.string):
+        raise _symbolic.iter_error()   # (astype(object) converts anything: the shape's iteration first)
     if user and (isinstance(value, Tensor) or hasattr(value, "_as_tensor")):
         value = _user_tensor_value(value, dtype)
         if isinstance(value, Tensor) and (shape is None or tuple(value.shape.as_list()) == tuple(int(d) for d in shape)):
@@ -73,9 +76,22 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
             if context._function_depth:
                 raise TypeError("List of Tensors when single Tensor expected")
             raise ValueError("TypeError: Scalar tensor has no `len()`")
+        if user and shape is not None and context.in_function() and not isinstance(value, (np.ndarray, np.generic)) \
+                and value is not None and (dtype is None or dtypes.as_dtype(dtype) != dtypes.string) \
+                and not isinstance(shape, Tensor) and int(np.prod([int(d) for d in shape], dtype=np.int64)) == 0:
+            # (make_tensor_proto: a Python value with a shape of no elements is np.empty(shape) of the
+            # dtype's NumPy type, float64 read as float32 without one; the value is never looked at
+            # (strings are flattened all the same); fz26b, fz14 seed 1420262602 #91)
+            dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
+            return _made(np.empty(tuple(int(d) for d in shape), dtype=dt.np), dt, False)
         t = convert_to_tensor(value, dtype=dtype)
         if shape is None:
             return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype, t._sub)
+        if user and context.in_function() and isinstance(shape, Tensor):
+            # (make_tensor_proto converts the value, then iterates the shape, `[int(dim) for dim in
+            # shape]`, and Tensor.__iter__ refuses any tensor, a captured eager one too, while a graph
+            # is built: OperatorNotAllowedInGraphError; fz26b, fz14 seed 1420262601 #227)
+            raise _symbolic.iter_error()
         arr_size, shp = t._v.size, tuple(int(d) for d in shape)
     want = int(np.prod(shp))
     if arr_size == 1:
@@ -964,15 +980,12 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
         axis = int(a[0])
     if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
         raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
-    if t.ndim == 0:    # Split/SplitV's kernel check of split_dim against rank 0
-        op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
-        raise errors.InvalidArgumentError(None, None, f"-input rank(-0) <= split_dim < input rank (0), but got "
-                                          f"{int(axis)} [Op:{op}]")
     op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
-    if not -t.ndim <= int(axis) < t.ndim:   # (Split/SplitV's kernel; traced, the shape function's ValueError)
+    if not -t.ndim <= int(axis) < t.ndim:   # (Split/SplitV's kernel; traced, the shape function's ValueError,
+        # a scalar input's too: fz26b, fz14 seed 1420262603 #77)
         err = errors.InvalidArgumentError(None, None, f"-input rank(-{t.ndim}) <= split_dim < input rank ({t.ndim}), "
                                           f"but got {int(axis)} [Op:{op}]")
-        if graph_constants.known(axis):
+        if graph_constants.known(axis) and not static_shapes.rank_unknown(t):
             text = f"Dimension size, given by scalar input {int(axis)} must be in range [-{t.ndim}, {t.ndim})"
             shapes = ([], t.shape.as_list()) if op == "Split" else (t.shape.as_list(), [None], [])
             raise trace_errors.mark_shape(err, text, op, shapes)

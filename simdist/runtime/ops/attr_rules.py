@@ -22,7 +22,7 @@ import numpy as np
 
 from simdist.runtime.ops.attr_types import ATTR_TYPES
 
-__all__ = ["check", "list_input", "fast_path_takes", "default_group", "fallback_conversion", "fallback_matching",
+__all__ = ["check", "list_input", "list_items_fast", "check_one_input", "fast_path_takes", "default_group", "fallback_conversion", "fallback_matching",
            "sequence_attr_taken",
            "make_bool", "opdef_default", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
@@ -134,6 +134,26 @@ def list_input(op_type: str, arg: str, value: Any, number_attr: str = "N", fast:
         raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
 
 
+def list_items_fast(*values: Any) -> bool:
+    """Whether the eager fast path takes the list inputs `values` (pywrap_tfe_src.cc CheckInputsOk:
+    each item of a list or tuple passes CheckOneInput, so no Python list or tuple and no NumPy
+    scalar other than np.float64 among them; a tensor given for a list is iterated and passes).
+    Otherwise the op's eager fallback runs, whose `isinstance(x, (list, tuple))` checks refuse a
+    tensor for the other list input: `dynamic_stitch([[2]], data=tensor)` is TypeError "Expected
+    list for 'data' argument to 'dynamic_stitch' Op" (fz26b, fz14 seed 1420262601 #135)."""
+    return all(not isinstance(v, (list, tuple)) or all(check_one_input(x) for x in v) for v in values)
+
+
+def check_one_input(v: Any) -> bool:
+    """pywrap_tfe_src.cc CheckOneInput: an eager tensor, a resource variable, an ndarray or a
+    Python number (IsNumberType: PyFloat_Check or PyLong_Check, so a bool and np.float64 too, not
+    another NumPy scalar nor a complex). Anything else (a list, a string, None, a TensorShape:
+    `extract_glimpse(int32 image, size=TensorShape([1, 2, 2]), ...)`; fz26b, fz14 seed 1420262602
+    #285) sends the call to the op's eager fallback."""
+    from simdist.runtime.tensor import Tensor
+    return isinstance(v, (Tensor, np.ndarray, int, float)) or _resource_variable(v)
+
+
 def _fast_path_ints(v: Any) -> bool:
     """Eagerly TF's fast path takes any Python sequence of Python ints for a list(int) attribute
     (PySequence_Check, then PyLong_Check per item: a TensorShape, a range, an empty ndarray); a
@@ -159,8 +179,7 @@ def sequence_attr_taken(v: Any, inputs: tuple = ()) -> bool:
     fz20: fz14 seed 1420262001 #51, #131)."""
     if not _fast_path_ints(v):
         return False
-    return all(not (isinstance(x, (list, tuple)) or (isinstance(x, np.generic) and type(x) is not np.float64))
-               for x in inputs)
+    return all(check_one_input(x) for x in inputs)
 
 
 def _fast_path_value(kind: str, v: Any) -> bool:
@@ -185,17 +204,15 @@ def _fast_path_value(kind: str, v: Any) -> bool:
 def fast_path_takes(op_type: str, inputs: tuple = (), **values: Any) -> bool:
     """Whether an eager call of generated op `op_type` stays on TF's fast path
     (TFE_Py_FastPathExecute): every attribute value of the kind its parser reads
-    (`_fast_path_value`) and no input a Python list or tuple or a NumPy scalar other than
-    np.float64 (CheckOneInput). Otherwise the op's `_eager_fallback` runs, which converts each
+    (`_fast_path_value`) and every input passing CheckOneInput (`check_one_input`). Otherwise the op's `_eager_fallback` runs, which converts each
     input with `convert_to_tensor(x, dtype)`: a tensor of another dtype for an input of fixed type
     is its ValueError there (`fallback_conversion`), where the fast path leaves it to the kernel
     ("cannot compute ... as input #0"). Inside a tf.function: False (op_def_library)."""
     from simdist.runtime import context
     if context.in_function():
         return False
-    for v in inputs:
-        if isinstance(v, (list, tuple)) or (isinstance(v, np.generic) and type(v) is not np.float64):
-            return False
+    if not all(check_one_input(v) for v in inputs):
+        return False
     for attr, v in values.items():
         if v is None:
             continue
@@ -207,7 +224,14 @@ def fast_path_takes(op_type: str, inputs: tuple = (), **values: Any) -> bool:
 
 def fallback_conversion(x: Any, dtype: Any) -> None:
     """The eager fallback's `convert_to_tensor(x, dtype)` of a tensor `x` for an input of fixed
-    dtype: ValueError when its dtype differs (ops.attr-types)."""
+    dtype: ValueError when its dtype differs (ops.attr-types). A variable converts through its
+    conversion function: "Incompatible type conversion requested to type string for `tf.Variable of
+    type int32." (resource_variable_ops' _dense_var_to_tensor; fz26b, fz14 seed 1420262601 #34)."""
+    from simdist.runtime.tensor import Tensor
+    if not isinstance(x, Tensor) and hasattr(x, "_as_tensor"):
+        from simdist.runtime.ops.math import distributed_variable_conversion
+        distributed_variable_conversion(x, dtype)
+        return
     if x.dtype != dtype:
         raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype {x.dtype.name}: "
                          f"{x!r}")

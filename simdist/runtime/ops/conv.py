@@ -654,6 +654,12 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
         return seq[2:] if nc else seq[1:-1]
     dl = spatial(spatial_sequence(dilations, nsp, "dilations", nc))
     st = spatial(spatial_sequence(strides, nsp, "strides", nc))
+    if any(d != 1 for d in dl) and ir is not None and ir < nsp + 2:
+        # (a dilation other than 1 takes convolution_internal's Convolution class, whose constructor
+        # checks the input's rank first: atrous_conv2d(value=nan, rate=0.5) is ValueError, not the
+        # kernel's dtype error; fz26b, fz14 seed 1420262602 #165)
+        raise ValueError(f"`input.shape.rank` must be >= than `num_spatial_dims + 2`. Received: input.shape={x.shape} "
+                         f"of rank {ir} and num_spatial_dims={nsp}")
     if any(s > 1 for s in st) and any(d > 1 for d in dl):
         raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                          f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")

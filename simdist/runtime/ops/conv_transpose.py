@@ -202,6 +202,23 @@ def _depthwise_backprop(op_def: Any, inputs: tuple, attrs: dict, dtype: Any, op:
         raise
 
 
+def _onednn_strides(g: Tensor, strides: Any, data_format: Any, op: str) -> None:
+    """oneDNN's depthwise backprop kernels (float32, bfloat16) check in their constructor
+    (MklConvBackpropCommonOp) that the batch and depth strides are 1, before Compute's checks:
+    strides[0] and strides[1] for NCHW (a two-entry list too), strides[0] and strides[3] for NHWC
+    ("Current implementation does not yet support strides in the batch and depth dimensions.";
+    fz26b, fz14 seed 1420262602 #3). NHWC with fewer than four entries reads past the list in TF
+    (not modelled: the default kernel's "Sliding window strides field must specify 4 dimensions")."""
+    if not host_cpu.current().onednn(g.dtype.name, _ONEDNN_DTYPES) or not isinstance(strides, (list, tuple)):
+        return
+    nchw = data_format == "NCHW"
+    if len(strides) == 4 or (nchw and len(strides) >= 2):
+        n, c = strides[0], strides[1] if nchw else strides[3]
+        if n != 1 or c != 1:
+            raise errors.InvalidArgumentError(None, None, "Current implementation does not yet support strides in "
+                                              f"the batch and depth dimensions. [Op:{op}]")
+
+
 def _nchw_backprop_dtype(g: Tensor, op: str) -> None:
     """NCHW depthwise backprops: oneDNN's float32/bfloat16 kernels compute them (the NHWC values
     between transposes); the default kernels refuse the format (UnimplementedError)."""
@@ -220,7 +237,8 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     # (the wrapper's make_*: ops.attr-types)
     attr_rules.check(op, (input_sizes, filter, out_backprop), strides=strides, padding=padding, data_format=data_format,
                      dilations=dilations)
-    f, g = _t(filter), _t(out_backprop)
+    # (filter and out_backprop share T: a NumPy value beside a tensor is cast to its dtype, args.matching)
+    f, g = args.matching([filter, out_backprop], op=op, names=("filter", "out_backprop"))
     # (an int32 input: 2.5 is TypeError. A tensor of another dtype: traced op_def_library's TypeError;
     # eagerly, when the call leaves the fast path (a list filter: fz14 seed 1420261219 #279), the
     # fallback's convert_to_tensor ValueError before the kernel's checks, else the kernel's error (#134))
@@ -232,6 +250,7 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
         attr_rules.fallback_conversion(input_sizes, dtypes.int32)
     else:
         input_sizes = args.fixed_input(input_sizes, dtypes.int32)
+    _onednn_strides(g, strides, data_format, op)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
         _nchw_backprop_dtype(g, op)
@@ -255,13 +274,14 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     # (the wrapper's make_*: ops.attr-types)
     attr_rules.check(op, (input, filter_sizes, out_backprop), strides=strides, padding=padding, data_format=data_format,
                      dilations=dilations)
-    x, g = _t(input), _t(out_backprop)
+    x, g = args.matching([input, out_backprop], op=op, names=("input", "out_backprop"))   # (T shared)
     filter_sizes = args.fixed_input(filter_sizes, dtypes.int32)   # (an int32 input: [[1.0]] is TypeError)
     if isinstance(filter_sizes, Tensor) and filter_sizes.dtype != dtypes.int32:
         # (the op's input types are checked before its kernel looks at the format: a float32
         # filter_sizes is InvalidArgumentError before NCHW's UnimplementedError; fz21, fz14 seed 1420262101 #212)
         raise trace_errors.fixed_type(args.dtype_error(op, 1, dtypes.int32, filter_sizes.dtype), op, 1,
                                       filter_sizes.dtype, dtypes.int32)
+    _onednn_strides(g, strides, data_format, op)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_last
         _nchw_backprop_dtype(g, op)

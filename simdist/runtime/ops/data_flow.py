@@ -105,8 +105,9 @@ def _stitch_checks(idx: list[Tensor], dat: list[Tensor]) -> None:
 
 
 def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None = None) -> Tensor:
-    attr_rules.list_input("DynamicStitch", "indices", indices)   # (ops.attr-types)
-    attr_rules.list_input("DynamicStitch", "data", data)
+    fast = attr_rules.list_items_fast(indices, data)   # (a list item in a list: the fallback's checks)
+    attr_rules.list_input("DynamicStitch", "indices", indices, fast=fast)   # (ops.attr-types)
+    attr_rules.list_input("DynamicStitch", "data", data, fast=fast)
     idx = [_t(i) for i in indices]
     dat = [_t(d) for d in data]
     _stitch_checks(idx, dat)

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["install", "enabled", "set_enabled", "pad_removed"]
@@ -156,6 +157,11 @@ def _log_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return None
 
 
+# constant_folding.cc IsZeros' Const types besides the floats (_FLOATS)
+_IS_ZEROS_TYPES = frozenset(dtypes.as_dtype(n) for n in ("complex64", "complex128", "uint8", "int8", "uint16", "int16",
+                                                         "int32", "int64"))
+
+
 def _sub_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Sub of floats: Sub(Exp(x), 1), the constant of ones broadcasting to Exp(x)'s shape ->
     Expm1(x) (ConvertExpm1Stage); Sub(x, zeros) -> x (broadcast to the output's shape) and
@@ -164,6 +170,19 @@ def _sub_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     from simdist.runtime.ops import array, dispatch, special, unary
     e, c = tensors
     if not _is_float(e):
+        # (IsZeros reads a Const of the integer and complex types too, not uint32/uint64: 0 - y is
+        # Neg(y) for them, whose kernel refuses uint8/uint16 when the graph runs ("Value for attr 'T'
+        # of uint8 is not in the list of allowed values") and gives complex -0.0 parts; fz26b, fz14
+        # seed 1420262602 #46)
+        if e.dtype in _IS_ZEROS_TYPES and _zeros(rec, e) and c.shape.as_list() == list(
+                np.broadcast_shapes(tuple(e.shape.as_list()), tuple(c.shape.as_list()))):
+            if c.dtype.kind == "u":   # (the rewritten graph's Neg kernel, as it runs: no trace-time mark)
+                err = errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {c.dtype.name} is not in the "
+                                                  "list of allowed values: bfloat16, half, float, double, int8, int16, "
+                                                  "int32, int64, complex64, complex128")
+                trace_errors.unmark(err)
+                raise err
+            return dispatch.execute(unary.NEG, (c,))
         return None
     out = list(np.broadcast_shapes(tuple(e.shape.as_list()), tuple(c.shape.as_list())))
     node = rec.producer(e)
@@ -197,7 +216,7 @@ def _zeros(rec: Any, t: Tensor) -> bool:
     if node is not None and node.op.name == "ZerosLike":
         return True
     v = _const_value(rec, t)
-    return v is not None and v.size > 0 and bool(np.all(v.astype(np.float64) == 0.0))
+    return v is not None and v.size > 0 and bool(np.all(v.astype(np.complex128 if v.dtype.kind == "c" else np.float64) == 0))
 
 
 # --- arithmetic_optimizer.cc RemoveInvolution: Reciprocal(Reciprocal(x)) -> x

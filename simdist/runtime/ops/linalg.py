@@ -123,6 +123,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     ta = _t(a)
     # (TF converts b with a's dtype as its hint: a Python list or NumPy array beside a float16 a is float16)
     tb = _t(b) if isinstance(b, Tensor) or hasattr(b, "_as_tensor") else convert_to_tensor(b, dtype_hint=ta.dtype)
+    _conjugated(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse)
     _check_attrs(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, grad_a, grad_b)
     if output_type and _batch_matmul_v3(ta, tb, output_type, a_is_sparse, b_is_sparse):
         return _matmul_v3(ta, tb, dtypes.as_dtype(output_type), bool(transpose_a or adjoint_a),
@@ -301,6 +302,22 @@ def _matmul_v3(ta: Tensor, tb: Tensor, tout: Any, adj_a: bool, adj_b: bool, grad
         if t.ndim < 2:
             raise errors.InvalidArgumentError(None, None, f"In[{k}] ndims must be >= 2: {t.ndim} [Op:BatchMatMulV3]")
     return matmul(cast(ta, tout), cast(tb, tout), adjoint_a=adj_a, adjoint_b=adj_b)
+
+
+def _conjugated(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjoint_a: Any, adjoint_b: Any,
+                a_is_sparse: Any, b_is_sparse: Any) -> None:
+    """math_ops.matmul's conj() before it builds the op: on the batch path (an operand above rank 2
+    or of a rank the graph does not know, no sparse flag) of each truthy transpose_a/b, else of each
+    truthy adjoint_a/b; conj of a bool or string tensor is TypeError "Expected numeric or variant
+    tensor, got dtype tf.bool." (tf.linalg.lstsq's Gramian, matmul(a, a, adjoint_a=True); fz26b,
+    fz14 seed 1420262601 #137). The values are conjugated below."""
+    from simdist.runtime.ops import static_shapes
+    from simdist.runtime.ops.complex_math import conj
+    ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)
+    batch = not a_is_sparse and not b_is_sparse and (ka is None or kb is None or len(ka) > 2 or len(kb) > 2)
+    for t, flag in ((ta, transpose_a if batch else adjoint_a), (tb, transpose_b if batch else adjoint_b)):
+        if flag and t.dtype.kind not in "fiuc":
+            conj(t)
 
 
 def _check_attrs(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjoint_a: Any, adjoint_b: Any,
@@ -482,11 +499,17 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
             at = axes if isinstance(axes, Tensor) else convert_to_tensor(axes, dtype=dtypes.int32)
             # (then `axes[0], axes[1]`: StridedSlice of a scalar or of a vector shorter than 2;
             # fz14 seed 1420261218 #172)
-            if at.ndim == 0:
-                raise errors.InvalidArgumentError(None, None, "Attempting to slice scalar input. [Op:StridedSlice]")
-            if at.shape.as_list()[0] < 2:
-                raise errors.InvalidArgumentError(None, None, "slice index 1 of dimension 0 out of bounds. "
-                                                              "[Op:StridedSlice]")
+            # (in a graph that knows axes' shape, StridedSlice's shape function at trace: ValueError;
+            # fz26b, fz14 seed 1420262602 #171)
+            from simdist.runtime.ops import static_shapes
+            known = static_shapes.known_shape(at)
+            text = "Attempting to slice scalar input." if at.ndim == 0 else \
+                "slice index 1 of dimension 0 out of bounds." if at.shape.as_list()[0] < 2 else None
+            if text is not None:
+                err = errors.InvalidArgumentError(None, None, f"{text} [Op:StridedSlice]")
+                if known is not None and (at.ndim == 0 or known[0] is not None):
+                    raise trace_errors.static(err, ValueError, f"{text} for '{{{{node Tensordot/strided_slice}}}}'")
+                raise err
             axes = at._v.tolist()
         xa, xb = axes
         xa = [int(xa)] if isinstance(xa, (int, np.integer)) else [int(i) for i in xa]

@@ -1035,8 +1035,10 @@ def _falls_back(v: Any) -> bool:
     """Whether TF's eager fast path leaves an argument to the op's eager fallback: a Python list or
     tuple, or a NumPy scalar other than np.float64 (a Python float); it takes NumPy arrays and
     np.float64, so `logical_and(float_tensor, np.float64(0))` is the kernel's InvalidArgumentError
-    and `logical_and(float_tensor, np.uint32(4))` the fallback's ValueError (fz15c)."""
-    return isinstance(v, (list, tuple)) or (isinstance(v, np.generic) and type(v) is not np.float64)
+    and `logical_and(float_tensor, np.uint32(4))` the fallback's ValueError (fz15c); a string,
+    None or a complex too (attr_rules.check_one_input)."""
+    from simdist.runtime.ops import attr_rules
+    return not attr_rules.check_one_input(v)
 
 
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
@@ -1059,7 +1061,7 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
         # (a Python number too: `logical_and(0, [1])` is TypeError "Cannot convert 0", seed 1420261202 #336)
         xt = _logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic)) or python_seq or \
             type(x) in (int, float) else _t(x)
-        if isinstance(y, (list, tuple)):
+        if _falls_back(y) and not context.in_function():
             fallback_bool_check([xt])   # the eager fallback converts x before the list y: ValueError first
         yt = _logical_operand(y, xt.dtype)
     if _falls_back(x) or _falls_back(y):

@@ -18,6 +18,16 @@ from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import trace_errors
 
 
+class _GraphOperand:
+    """A graph tensor as NumPy sees it: TF's Tensor's __array_priority__ (100), and an __array__
+    that refuses (NotImplementedError)."""
+
+    __array_priority__ = 100
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+        raise _symbolic.array_error()
+
+
 def _builds_as_type_error(err: BaseException) -> bool:
     """Whether TF's op construction raises err as a TypeError/ValueError (eagerly as it is, in a
     tf.function as the graph build's error)."""
@@ -36,6 +46,18 @@ def retry(err: BaseException, x: Any, o: Any, name: str) -> Any:
     if not hasattr(type(o), f"__r{name}__"):
         raise err
     if isinstance(o, (np.ndarray, np.generic)) and _symbolic.is_graph(x):
+        # (NumPy's own reflected operator asked of a stand-in: most read the tensor through
+        # __array__, NotImplementedError; a complex scalar's __rfloordiv__ and __rmod__ return
+        # NotImplemented first, so TF raises its op error again: `bool_tensor // np.complex128(4+1j)`
+        # in a tf.function is the TypeError; fz26b, fz14 seed 1420262601 #204)
+        try:
+            out = getattr(o, f"__r{name}__")(_GraphOperand())
+        except NotImplementedError:
+            raise _symbolic.array_error() from None
+        except (TypeError, ValueError):
+            raise err from None
+        if out is NotImplemented:
+            raise err from None
         raise _symbolic.array_error() from None
     try:
         out = getattr(o, f"__r{name}__")(x)

@@ -21,7 +21,7 @@ from simdist.runtime.ops.math import NUMERIC, REAL
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.ops.scatter import (_indices, check_segment_rank, sorted_segment_shape_fn, sorted_segments,
                                          unsorted_segment_args, unsorted_segment_sum)
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["segment_max", "segment_min", "segment_prod", "segment_mean", "unsorted_segment_max",
            "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_mean", "unsorted_segment_sqrt_n"]
@@ -263,7 +263,8 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: 
     from simdist.runtime.ops import math
     d, ids = _t(data), _t(segment_ids)
     _segment_n_types(d)
-    return math.truediv(unsorted_segment_sum(d, ids, num_segments), _segment_n(d, ids, num_segments))
+    n = _segment_n(d, ids, num_segments)   # (N's kernels before the sum's, as math_ops builds them)
+    return math.truediv(unsorted_segment_sum(d, ids, num_segments), n)
 
 
 def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
@@ -276,11 +277,25 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
         # Fill shape function refuses the negative constant dimension first (fz14 seed 1420261202 #330)
         raise trace_errors.shape_error(f"Dimension {len(ds) - len(ss)} must be >= 0 [Op:Fill]",
                                        "Fill dimensions must be >= 0", "Fill", [[1], []])
-    # Sqrt's op def first: a traced graph refuses an integer Sqrt (TypeError) before any id is checked at
-    # run time; eagerly either error is an InvalidArgumentError
-    unary.SQRT.dtype((d.dtype,), None)
+    # (math_ops builds N, then the sum, then Sqrt(N): a traced graph checks the sum's shapes and then
+    # Sqrt's op def (TypeError for an integer) before any id is checked at run time; eagerly N's
+    # kernels, the sum's ("data.shape = [2,1] does not start with segment_ids.shape = [1]"), then
+    # Sqrt's; fz26b, fz14 seed 1420262602 #245)
     _segment_n_types(d)
-    return math.truediv(unsorted_segment_sum(d, ids, num_segments), unary.sqrt(_segment_n(d, ids, num_segments)))
+    _sum_shapes(d, ids, num_segments)
+    if context.in_function():
+        unary.SQRT.dtype((d.dtype,), None)
+    n = _segment_n(d, ids, num_segments)
+    return math.truediv(unsorted_segment_sum(d, ids, num_segments), unary.sqrt(n))
+
+
+def _sum_shapes(d: Tensor, ids: Tensor, num_segments: Any) -> None:
+    """In a graph being built, UnsortedSegmentSum's shape function on the shapes the graph knows
+    (the sum math_ops builds after N: "Dimensions must be equal, but are 2 and 1")."""
+    from simdist.runtime.ops import infer_ctx, shape_checks
+    ns = num_segments if isinstance(num_segments, Tensor) else convert_to_tensor(num_segments)
+    shape_checks.check("UnsortedSegmentSum", infer_ctx.trace_shape("UnsortedSegmentSum"),
+                       [static_shapes.known_shape(d), static_shapes.known_shape(ids), static_shapes.known_shape(ns)])
 
 
 # --- gradients, as TF 2.21's math_grad.py --------------------------------------------------------------------

@@ -151,6 +151,11 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
                      name: str | None = None) -> Tensor:
     """`tf.strided_slice` with TF's bit masks, as the same StridedSlice op `t[...]` makes."""
     from simdist.runtime.ops import array
+    if not isinstance(input_, Tensor) and not hasattr(input_, "_as_tensor"):
+        # (the generated op converts `input` before begin, end and strides, on the eager fallback and
+        # in a graph: `strided_slice([0.5, 1e300], [0], [1, 2])` is the conversion's ValueError;
+        # fz26b, fz14 seed 1420262602 #14)
+        input_ = _t(input_)
     _index_match(begin, end, strides)
     b, e = _ints(begin, "Index", "StridedSlice"), _ints(end, "Index", "StridedSlice")
     st = (1,) * len(b) if strides is None else _ints(strides, "Index", "StridedSlice")

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import args, attr_rules, dispatch, topk_kernel, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -131,10 +132,18 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: boo
     if direction not in ("ASCENDING", "DESCENDING"):
         raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: "
                          f"direction={direction}")
-    x = _t(values)
     if axis is None:   # sort_ops converts axis to a tensor (fz4 seeds 21 #52, 23 #34)
         raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
-    ax = int(axis)
+    # (then it wants a constant scalar, `tensor_util.constant_value(axis)`, and converts the values
+    # after it: `axis=(1, 0)` is ValueError "Argument `axis` must be a constant scalar. Received:
+    # axis=[1 0]."; fz26b, fz14 seed 1420262602 #11)
+    from simdist.runtime.ops import graph_constants
+    a = _t(axis)
+    if a.ndim != 0 or (_symbolic.is_graph(a) and not graph_constants.known(a)):
+        shown = a if _symbolic.is_graph(a) else np.asarray(a._v)
+        raise ValueError(f"Argument `axis` must be a constant scalar. Received: axis={shown}.")
+    x = _t(values)
+    ax = int(a._v)
     from simdist.runtime.ops import static_shapes
     rank = x.ndim
     if not -rank <= ax < rank and not static_shapes.rank_unknown(x):

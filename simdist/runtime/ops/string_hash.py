@@ -73,9 +73,11 @@ def _fallback_input(x: Any, num_buckets: Any) -> None:
     """Eagerly a num_buckets that is no Python int (a tensor, a NumPy integer) sends the call to the
     op's eager fallback, whose convert_to_tensor(input, string) refuses a tensor of another dtype
     (ValueError), where the fast path leaves it to the kernel (InvalidArgumentError); fz14 seed
-    1420261219 #111 (attr_rules.fallback_conversion)."""
+    1420261219 #111 (attr_rules.fallback_conversion), a Variable too (its conversion's ValueError;
+    fz26b, fz14 seed 1420262601 #34)."""
     from simdist.runtime import context
-    if not context.in_function() and isinstance(x, Tensor) and not isinstance(num_buckets, int):
+    if not context.in_function() and (isinstance(x, Tensor) or hasattr(x, "_as_tensor")) \
+            and not isinstance(num_buckets, int):
         attr_rules.fallback_conversion(x, dtypes.string)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, infer_ctx, linalg_inputs
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -25,11 +25,15 @@ __all__ = ["tridiagonal_matmul"]
 
 
 def _matmul(sup: np.ndarray, main: np.ndarray, sub: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """LinearAlgebraOp's AnalyzeInputs (every input of superdiag's rank >= 2 and its outer
+    dimensions: a scalar rhs is "All input tensors must have the same rank."; fz26b, fz14 seed
+    1420262601 #37), then ValidateInputMatrixShapes (tridiagonal_matmul_op.cc: each diagonal
+    [1, M] for an [M, N] rhs), then the product."""
+    linalg_inputs.analyze("TridiagonalMatMul", (sup, main, sub, rhs), "single")
     m = rhs.shape[-2]
-    for name, d in (("superdiag", sup), ("maindiag", main), ("subdiag", sub)):
+    for name, d in (("superdiagonal", sup), ("main diagonal", main), ("subdiagonal", sub)):
         if d.shape[-1] != m or d.shape[-2] != 1:
-            raise errors.InvalidArgumentError(None, None, f"Expected {name} to have shape [..., 1, {m}], got "
-                                              f"{list(d.shape)} [Op:TridiagonalMatMul]")
+            raise errors.InvalidArgumentError(None, None, f"Invalid {name} shape. [Op:TridiagonalMatMul]")
     s, a, b = (np.swapaxes(d, -1, -2) for d in (sup, main, sub))   # [..., M, 1]
     out = a * rhs
     if m > 1:
@@ -42,6 +46,8 @@ TRIDIAGONAL_MATMUL = register("TridiagonalMatMul", _matmul,
                               typed("TridiagonalMatMul", "double, float, complex64, complex128"),
                               lambda a, out, at: 5.0 * out.size, kind="contraction",
                               fusion=lanes("a product per matrix of the batch: no stacked form written"))
+# (its shape function at trace: a scalar rhs is "Shape must be at least rank 2 but is rank 0")
+TRIDIAGONAL_MATMUL.trace_shape = infer_ctx.trace_shape("TridiagonalMatMul")
 
 
 def _shift(x: Any, left: bool) -> Any:
