@@ -268,13 +268,12 @@ def test_blind24_embedding_mask_is_every_nonzero_id(tf, budget):
             continue
         emb = keras.layers.Embedding(5, 2, mask_zero=True)
         t = tf.constant(ids, getattr(tf, how))
-        out = emb(t)
+        emb(t)   # (builds the layer)
         emb.set_weights([table])
         got_mask = _np(emb.compute_mask(t))
         assert_equal(got_mask.tolist(), want_mask.tolist(), call=call, what="compute_mask (ids != 0)")
         assert_close(_np(emb(t)), table[ids % 5], tolerance=TOL32, call=call,
                      what="the looked-up rows (a negative id from the end)")
-        del out
 
 
 # -- a multi-label AUC is the (weighted) mean of its labels' AUCs, for every curve and summation ---------------------
