@@ -4,12 +4,13 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22 or 23. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23 or 24. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
 batch"; batch 22 in "Twenty-fourth session, 2026-12-02: a twenty-second blind batch (the core, 2)"; batch 23 in
-"Twenty-fifth session, 2026-12-02: a twenty-third blind batch".
+"Twenty-fifth session, 2026-12-02: a twenty-third blind batch"; batch 24 in "Twenty-sixth session, 2026-12-02: a
+twenty-fourth blind batch".
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "scce-sequence-labels-not-squeezed", "tracing-count-defaults-not-applied",
             "generator-split-key-in-counter"],
            "spell25a or spell25b"),
+    "24": (["custom-gradient-watcher-keeps-non-trainable", "embedding-mask-zero-masks-negative-ids",
+            "tape-rewatch-cuts-history", "auc-interpolated-pr-multi-label-summed",
+            "create-rng-state-vector-padded-right", "global-clipnorm-non-finite-not-nan",
+            "function-numpy-defaults-not-tensors"],
+           "amut26"),
 }
 
 

@@ -4364,3 +4364,152 @@ TRAINING_BATCH23: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH23
 CATALOGUE += TRAINING_BATCH23
+
+# -- Twenty-sixth session: a twenty-fourth blind batch (TRAINING_BATCH24), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Twenty-sixth session: a twenty-fourth blind batch"). Op
+#    gradients (selu's second order, segment and scatter ties, a dropped id, cross), the tape (custom_gradient's
+#    variables, a re-watched tensor), tf.nn (crelu, sufficient_statistics, compute_average_loss), Embedding's
+#    mask, losses, metrics, callbacks, a schedule's warmup, optimizer options (loss scaling, global_clipnorm,
+#    Ftrl), class weights of a dataset, distributed variables, random ops, tf.function and CheckpointManager;
+#    each a function, branch or argument no earlier mutant touched, at most two in one file.
+TRAINING_BATCH24: list[Mutant] = [
+    # -- op gradients
+    _t("selu-second-order-output-term-dropped", "gradient", "simdist/runtime/ops/activations.py",
+       "            math.where(selu_x < 0.0, grad * op.inputs[0], array.zeros_like(selu_x))]\n",
+       "            array.zeros_like(selu_x)]\n",
+       "SeluGrad's gradient with respect to selu's output is dropped: selu's second derivative is 0 for x < 0"),
+    _t("unsorted-segment-sum-grad-negative-ids-kept", "gradient", "simdist/runtime/ops/array.py",
+       "    return [math.where(keep, gathered, zeros_like(gathered)), None]\n",
+       "    return [gathered, None]\n",
+       "unsorted_segment_sum's gradient gives a dropped (negative) id the gradient of segment 0 instead of zeros"),
+    _t("tensor-scatter-max-grad-ties-not-shared", "gradient", "simdist/runtime/ops/array_more.py",
+       "    x_grad = grad * x_ind / ind\n",
+       "    x_grad = grad * x_ind\n",
+       "tensor_scatter_nd_max/min's gradient gives x the whole gradient where an update ties it (not shared)"),
+    _t("cross-grad-first-operand-sign", "gradient", "simdist/runtime/ops/linalg_more.py",
+       "    return [cross(v, grad), cross(grad, u)]\n",
+       "    return [cross(grad, v), cross(grad, u)]\n",
+       "the gradient of cross(u, v) with respect to u has its operands swapped (the sign flips)"),
+    _t("segment-max-grad-ties-not-shared", "gradient", "simdist/runtime/ops/segments.py",
+       "    return [math.where(selected, array.gather(math.divide(grad, count), ids), array.zeros_like(x)), None]\n",
+       "    return [math.where(selected, array.gather(grad, ids), array.zeros_like(x)), None]\n",
+       "segment_max/segment_min's (sorted) gradient gives every tied maximum the whole gradient"),
+    # -- the tape
+    _t("custom-gradient-watcher-keeps-non-trainable", "state", "simdist/runtime/autodiff/tape.py",
+       "        if getattr(owner, \"trainable\", True) and all(s is not owner for s in self._seen):\n",
+       "        if all(s is not owner for s in self._seen):\n",
+       "tf.custom_gradient hands grad_fn the non-trainable variables read inside too"),
+    _t("tape-rewatch-cuts-history", "state", "simdist/runtime/autodiff/tape.py",
+       "        k = id(x)\n        if k not in self.tensor_tape:\n            self.tensor_tape[k] = -1\n",
+       "        k = id(x)\n        if True:\n            self.tensor_tape[k] = -1\n",
+       "watching a tensor the tape already records (the output of a recorded op) makes it a leaf: the gradient "
+       "stops there (TF keeps its history)"),
+    # -- tf.nn
+    _t("crelu-axis-ignored", "axis", "simdist/runtime/ops/nn_more.py",
+       "    return relu(concat([x, -x], axis))\n",
+       "    return relu(concat([x, -x], -1))\n",
+       "tf.nn.crelu concatenates x and -x on the last axis whatever `axis` says"),
+    _t("sufficient-statistics-mean-not-shifted", "formula", "simdist/runtime/ops/nn_more.py",
+       "        m_ss = math.subtract(xt, shift)\n",
+       "        m_ss = xt\n",
+       "tf.nn.sufficient_statistics with a shift sums x, not x - shift, for the mean statistic"),
+    _t("compute-average-loss-weights-not-squeezed", "axis", "simdist/runtime/ops/losses.py",
+       "            w = array.squeeze(w, [-1])\n",
+       "            pass\n",
+       "tf.nn.compute_average_loss with (n, 1) weights for (n,) losses broadcasts to (n, n) instead of squeezing"),
+    # -- Keras layers
+    _t("embedding-mask-zero-masks-negative-ids", "boundary", "simdist/keras/layers/core.py",
+       "        return tf.not_equal(inputs, tf.zeros_like(inputs))\n",
+       "        return tf.greater(inputs, tf.zeros_like(inputs))\n",
+       "Embedding(mask_zero=True) masks negative ids as well as 0"),
+    # -- losses
+    _t("categorical-focal-logits-softmax-last-axis", "axis", "simdist/keras/losses/probabilistic_losses.py",
+       "        y_pred = activations.softmax(y_pred, axis=axis)\n",
+       "        y_pred = activations.softmax(y_pred)\n",
+       "categorical_focal_crossentropy(from_logits=True, axis=0) takes the softmax over the last axis"),
+    _t("msle-targets-not-clipped", "boundary", "simdist/keras/losses/regression_losses.py",
+       "    second_log = tf.math.log(ops.maximum(y_true, epsilon) + 1.0)\n",
+       "    second_log = tf.math.log(y_true + 1.0)\n",
+       "mean_squared_logarithmic_error takes log(y_true + 1) of negative targets instead of clipping them at epsilon"),
+    _t("loss-weights-rank-one-values-not-expanded", "axis", "simdist/keras/losses/loss.py",
+       "        if r1 == 1 and expand_rank_1:\n            x1 = ops.expand_dims(x1, -1)\n",
+       "        if r1 == 1 and expand_rank_1:\n            x2 = ops.squeeze(x2, -1)\n",
+       "rank-1 values against (n, 1) weights: the weights are squeezed instead of the values expanded "
+       "(reduction='none' returns (n,), not (n, 1))"),
+    # -- metrics
+    _t("cosine-similarity-metric-sums-last-axis", "axis", "simdist/keras/metrics/regression_metrics.py",
+       "    return tf.reduce_sum(ops.l2_normalize(y_true, axis=axis) * ops.l2_normalize(y_pred, axis=axis), axis=axis)\n",
+       "    return tf.reduce_sum(ops.l2_normalize(y_true, axis=axis) * ops.l2_normalize(y_pred, axis=axis), axis=-1)\n",
+       "keras.metrics.CosineSimilarity(axis=0) normalises along axis 0 but sums the products over the last axis"),
+    _t("auc-pr-curve-axes-swapped", "order", "simdist/keras/metrics/confusion_metrics.py",
+       "            x, y = recall, ops.divide_no_nan(tps, tps + fps)\n",
+       "            x, y = ops.divide_no_nan(tps, tps + fps), recall\n",
+       "AUC(curve='PR') with a Riemann summation integrates recall over precision (the axes swapped)"),
+    _t("auc-interpolated-pr-multi-label-summed", "denominator", "simdist/keras/metrics/confusion_metrics.py",
+       "            by_label_auc = ops.sum(pr_auc_increment, axis=0)\n            if self.label_weights is None:\n"
+       "                return ops.mean(by_label_auc)\n",
+       "            by_label_auc = ops.sum(pr_auc_increment, axis=0)\n            if self.label_weights is None:\n"
+       "                return ops.sum(by_label_auc)\n",
+       "AUC(curve='PR', multi_label=True) with interpolation sums the labels' AUCs instead of averaging them"),
+    # -- callbacks, schedules
+    _t("reduce-lr-cooldown-never-counts-down", "state", "simdist/keras/callbacks/reduce_lr_on_plateau.py",
+       "        if self.in_cooldown():\n            self.cooldown_counter -= 1\n",
+       "        if self.in_cooldown():\n            pass\n",
+       "ReduceLROnPlateau never counts its cooldown down: after the first reduction it never reduces again"),
+    _t("early-stopping-improvement-not-counted-as-waiting", "boundary", "simdist/keras/callbacks/early_stopping.py",
+       "        self.wait += 1\n        if self._is_improvement(current, self.best):\n            self.best = current\n",
+       "        improved = self._is_improvement(current, self.best)\n        self.wait += 0 if improved else 1\n"
+       "        if improved:\n            self.best = current\n",
+       "EarlyStopping with a baseline not reached: an improving epoch does not count towards patience"),
+    _t("cosine-warmup-delta-not-offset", "formula", "simdist/keras/optimizers/schedules.py",
+       "        total_step_delta = warmup_target - initial_learning_rate\n",
+       "        total_step_delta = warmup_target\n",
+       "CosineDecay's linear warmup climbs by warmup_target, not by warmup_target - initial_learning_rate"),
+    # -- optimizers and their options
+    _t("lso-scale-loss-uses-initial-scale", "state", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "        scale = self.dynamic_scale if self.built else self.initial_scale\n",
+       "        scale = self.initial_scale\n",
+       "LossScaleOptimizer.scale_loss multiplies by the initial scale, not the current dynamic scale"),
+    _t("global-clipnorm-non-finite-not-nan", "boundary", "simdist/keras/optimizers/base_optimizer.py",
+       "    scale = scale_for_finite + (use_norm - use_norm)\n",
+       "    scale = scale_for_finite\n",
+       "global_clipnorm with a non-finite global norm scales the gradients by 0 instead of making them NaN"),
+    _t("ftrl-sigma-from-new-accumulator-only", "formula", "simdist/keras/optimizers/ftrl.py",
+       "            ops.divide(ops.subtract(ops.power(new_accum, -lr_power), ops.power(accum, -lr_power)), lr), variable)))\n",
+       "            ops.divide(ops.subtract(ops.power(new_accum, -lr_power), ops.power(new_accum, -lr_power)), lr), variable)))\n",
+       "Ftrl's sigma uses the new accumulator twice (sigma = 0): the linear term forgets sigma * w"),
+    # -- the fit loop
+    _t("dataset-class-weight-unit-labels-truncated", "boundary", "simdist/keras/trainers/data_adapter.py",
+       "                y_classes = tf.cast(tf.round(tf.squeeze(y, axis=-1)), tf.int32)\n",
+       "                y_classes = tf.cast(tf.squeeze(y, axis=-1), tf.int32)\n",
+       "fit(dataset, class_weight=) truncates (n, 1) float labels to their class instead of rounding them"),
+    # -- distribution
+    _t("sync-on-read-cross-replica-gather-primary", "placement", "simdist/strategies/sync_on_read.py",
+       "            return array.gather(self._cross_replica_value(), indices)\n",
+       "            return array.gather(self._values[0]._as_tensor(), indices)\n",
+       "tf.gather of a sync-on-read variable in cross-replica context reads the first copy's rows, not the aggregate's"),
+    _t("mirrored-none-replica-update-writes-primary", "placement", "simdist/strategies/dist_variables.py",
+       "        getattr(self._values[replica], method)(value)\n",
+       "        getattr(self._values[0], method)(value)\n",
+       "a MirroredVariable without aggregation updated in replica context: every replica writes the first copy"),
+    # -- random ops
+    _t("create-rng-state-vector-padded-right", "order", "simdist/runtime/ops/random_generator.py",
+       "        vals = [0] * (size - len(vals)) + vals\n",
+       "        vals = vals + [0] * (size - len(vals))\n",
+       "tf.random.create_rng_state (Generator.from_seed) of a short seed vector pads zeros on the right"),
+    _t("generator-replica-counter-words-swapped", "order", "simdist/runtime/ops/random_generator.py",
+       "        kc = stack([constant(rid, dtype=dtypes.int64), constant(0, dtype=dtypes.int64), old[2]])\n",
+       "        kc = stack([constant(0, dtype=dtypes.int64), constant(rid, dtype=dtypes.int64), old[2]])\n",
+       "a Generator drawn in a replica mixes the replica id into the high counter word instead of the low one"),
+    # -- tf.function, Checkpoint
+    _t("function-numpy-defaults-not-tensors", "dtype", "simdist/tf/_function.py",
+       "        missing = {n: params[n].default for n in found if n not in given}\n",
+       "        missing = {}\n",
+       "tf.function leaves a NumPy default of an omitted argument a NumPy value (TF binds it as a tensor)"),
+    _t("manager-checkpoint-interval-inclusive", "boundary", "simdist/strategies/checkpoint.py",
+       "                if check_interval and step < self._last_checkpoint_step + self._checkpoint_interval:\n",
+       "                if check_interval and step <= self._last_checkpoint_step + self._checkpoint_interval:\n",
+       "CheckpointManager(checkpoint_interval=k) skips the save at exactly k steps after the last"),
+]
+TRAINING += TRAINING_BATCH24
+CATALOGUE += TRAINING_BATCH24

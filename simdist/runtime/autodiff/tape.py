@@ -386,6 +386,14 @@ class GradientTape:
         with self._ensure_recording():
             flat_target = array.reshape(target, [-1])
         n = int(flat_target.shape[0])
+        if n == 0 and not experimental_use_pfor:
+            # TF's for_loop of no iterations stacks (0,)-shaped outputs, reshaped to the target's shape:
+            # set_shape(target.shape + source.shape) refuses the first source of rank 1 or more
+            for src in flat_sources:
+                s_shape = src.shape.as_list()
+                if s_shape:
+                    raise ValueError(f"Tensor's shape {tuple(t_shape)} is not compatible with supplied shape "
+                                     f"{tuple(t_shape + s_shape)}.")
         rows: list[list[Any]] = [[] for _ in flat_sources]
         tape = self._tape
         for i in range(n):
