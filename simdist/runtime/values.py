@@ -61,6 +61,8 @@ def regroup(per_replica_outputs: Sequence[Any], always_wrap: bool = False) -> An
     """
     n = len(per_replica_outputs)
     first = per_replica_outputs[0]
+    if isinstance(first, DistributedValues) and _is_variable(first) and all(o is first for o in per_replica_outputs):
+        return first   # (TF's regroup returns a distributed variable every replica gave, always_wrap or not)
     if n == 1 and not always_wrap:
         return first
     if isinstance(first, dict) and not isinstance(first, DistributedValues):

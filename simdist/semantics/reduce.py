@@ -180,6 +180,11 @@ def reduce_along_axis(op: Any, arrays: Sequence[np.ndarray], dtype: dtypes.DType
     Integer MEAN follows truediv: int32/int64 -> float64, int8/16 and uint8/16 -> float32."""
     if not isinstance(op, ReduceOp):
         raise TypeError(f"Expected `reduce_op` to be a `tf.distribute.ReduceOp`, not: {op!r}")
+    if op is ReduceOp.SUM and (hasattr(axis, "_v") or isinstance(axis, np.ndarray)):
+        # (SUM hands the axis to reduce_sum, which takes a tensor or an array of ints; MEAN's
+        # dimension() needs a Python int, tuple or list. Eagerly such an axis has already failed
+        # reduce's cache key: reduce.axis-key)
+        axis = np.asarray(getattr(axis, "_v", axis)).tolist()
     _check_axis_type(axis)
     if _addn_refuses(dtype):
         # TF reduces each replica's value with reduce_sum inside a tf.function: the Sum op def's

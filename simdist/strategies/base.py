@@ -465,7 +465,10 @@ class Strategy:
             if axis is None:
                 if not isinstance(op, ReduceOp):
                     raise AssertionError()
-                return self._reduce_no_axis(op, value)
+                # (TF's StrategyExtended._reduce returns `_local_results(reduce_to(...))[0]`: of a
+                # structure reduce_to returns as it is, replica 0's components; extended.reduce_to
+                # returns the structure)
+                return self._first_local_result(self._reduce_no_axis(op, value))
             if not isinstance(op, ReduceOp):
                 raise TypeError(f"Expected `reduce_op` to be a `tf.distribute.ReduceOp`, not: {op!r}")
             if not context.in_function():
@@ -517,10 +520,7 @@ class Strategy:
         """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
         as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
         error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
-        out = reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value))
-        # (TF's StrategyExtended._reduce returns `_local_results(reduce_to(...))[0]`: replica 0's
-        # components of the distributed leaves)
-        return self._first_local_result(out)
+        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value))
 
     def _first_local_result(self, value: Any) -> Any:
         if self._nested_local_results and isinstance(value, (list, tuple, dict)):

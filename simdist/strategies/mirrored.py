@@ -6,7 +6,9 @@ from typing import Any, Sequence
 
 from simdist import session
 from simdist.runtime import dtypes, nest, variables
-from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_replica
+from simdist.runtime.values import DistributedValues, Mirrored, PerReplica, regroup, select_replica
+from simdist.semantics import reduce as reduce_rules
+from simdist.semantics import replica_batch
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import shared_variables, timing
 from simdist.strategies.dist_variables import MirroredVariable, update_context
@@ -34,6 +36,38 @@ class MirroredExtended(StrategyExtended):
     @property
     def worker_devices(self) -> tuple[str, ...]:
         return self._devices
+
+    def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Any], options: Any = None) -> list:
+        """TF 2.21's MirroredExtended._batch_reduce_to (clause reduce.same-object-leaves): each value's
+        `_get_cross_device_ops(value)` reads its dtype (a structure or a Python number is
+        AttributeError; an int32 value beside another is ValueError); then CrossDeviceOps.batch_reduce
+        returns values that are not distributed as they are (its one-value shortcut) and reduces a
+        distributed variable from its components (a MirroredVariable's SUM adds its copies)."""
+        pairs = list(value_destination_pairs)
+        values = [v for v, _ in pairs]
+        for v in values:
+            if not isinstance(v, DistributedValues) and not hasattr(v, "dtype"):
+                raise AttributeError(f"'{type(v).__name__}' object has no attribute 'dtype'")
+        replica_batch.check_leaves([v.values[0] if isinstance(v, DistributedValues) else v for v in values],
+                                   None, True, True)
+        plain = [not isinstance(v, DistributedValues) for v in values]
+        if all(plain):
+            return values
+        if any(plain) and self._same_leaf_reduce == "all_or_nothing":
+            raise IndexError("tuple index out of range")
+        strategy = self._container_strategy
+        strategy._check_cross_replica_or_default()
+        op = reduce_rules.parse_reduce_op(reduce_op)
+        ring = self._ring_reduce()
+        out = []
+        for (v, d), is_plain in zip(pairs, plain):
+            if is_plain:
+                out.append(v)
+            elif isinstance(v, variables.Variable):   # (a distributed variable: its copies, as values)
+                out.append(self._reduce_to(op, _as_per_replica(v), d, ring))
+            else:
+                out.append(self._reduce_to(op, v, d, ring))
+        return out
 
     def _ring_reduce(self) -> bool:
         # TF 2.21 (mirrored_strategy.py _make_collective_ops_with_fallbacks): without cross_device_ops,
@@ -100,6 +134,11 @@ class MirroredExtended(StrategyExtended):
         # TF's update_regroup: regrouped leaf by leaf; a leaf every copy returned as the same object
         # stays that object, the others are Mirrored (one copy: always Mirrored)
         return _mirror_leaves(regroup(updates, always_wrap=len(updates) == 1))
+
+
+def _as_per_replica(var: Any) -> PerReplica:
+    """A distributed variable's copies as a PerReplica of their values (reduced as any other)."""
+    return PerReplica([c.read_value() for c in var.values])
 
 
 def _mirror_leaves(value: Any) -> Any:
