@@ -132,8 +132,8 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "reference AVX-512 host; simdist flushes every float32/float64 subnormal (not modelled)",
     ("call:nn.relu", "value", "'ok'"):
         "tf.nn.relu of float32 subnormals eagerly (fz26b: fresh seed 1420262603 #57, `relu(np.array([[1e-40], "
-        "[0.001], [-1.0]], np.float32))`: TF 2.21 keeps the first element's 1e-40): the position-dependent flushing "
-        "of the call:nn.relu dist class above, not modelled",
+        "[0.001], [-1.0]], np.float32))`: TF 2.21 keeps the first element's 1e-40, simdist flushes it to 0): "
+        "the position-dependent flushing of the call:nn.relu dist class above, not modelled",
     ("call:linalg.svd", "value", "'T', 'complex"):
         "tf.linalg.svd of a complex128 batch (fz23b: seed 1420262301 #131, function mode; eagerly too): the singular "
         "values agree, the singular vectors of some matrices differ by a unit phase per column pair (TF 2.21's "
