@@ -43,6 +43,8 @@ class MirroredExtended(StrategyExtended):
         AttributeError; an int32 value beside another is ValueError); then CrossDeviceOps.batch_reduce
         returns values that are not distributed as they are (its one-value shortcut) and reduces a
         distributed variable from its components (a MirroredVariable's SUM adds its copies)."""
+        strategy = self._container_strategy
+        strategy._check_cross_replica_or_default()
         pairs = list(value_destination_pairs)
         values = [v for v, _ in pairs]
         for v in values:
@@ -55,8 +57,6 @@ class MirroredExtended(StrategyExtended):
             return values
         if any(plain) and self._same_leaf_reduce == "all_or_nothing":
             raise IndexError("tuple index out of range")
-        strategy = self._container_strategy
-        strategy._check_cross_replica_or_default()
         op = reduce_rules.parse_reduce_op(reduce_op)
         ring = self._ring_reduce()
         out = []

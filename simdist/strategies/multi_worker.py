@@ -27,8 +27,8 @@ from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
 from simdist.strategies import clients, collective_timeout, shared_variables, timing
-from simdist.strategies.base import (ReplicaContext, _flatten, _nbytes, _place, _reduce_axis_none, _reduce_slices,
-                                     _strip)
+from simdist.strategies.base import (ReplicaContext, StrategyExtended, _flatten, _nbytes, _place, _reduce_axis_none,
+                                     _reduce_slices, _strip)
 from simdist.strategies.cluster_resolver import ClusterResolver, TFConfigClusterResolver
 from simdist.strategies.mirrored import MirroredExtended, MirroredStrategy
 from simdist.strategies.replica_run import SyncPoint
@@ -291,6 +291,14 @@ def _unrecordable(what: str) -> None:
 
 class MultiWorkerMirroredExtended(MirroredExtended):
     """TF's CollectiveAllReduceExtended: this worker's devices, and the job's roles."""
+
+    # (CollectiveAllReduceExtended has none of MirroredExtended's per-value cross-device-ops choice:
+    # its replica collectives are MultiWorkerReplicaContext's, its batch_reduce_to reduces each pair)
+    _python_leaf_error = None
+    _int32_batch_split = False
+
+    def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Any], options: Any = None) -> list:
+        return StrategyExtended.batch_reduce_to(self, reduce_op, value_destination_pairs, options)
 
     def __init__(self, strategy: "MultiWorkerMirroredStrategy", resolver: ClusterResolver,
                  options: CommunicationOptions) -> None:
