@@ -24,7 +24,8 @@ _BAD_DESTINATIONS = ("destinations must be one of a `DistributedValues` object, 
                      "device string.")
 
 
-def _is_python_number(v: Any) -> bool:
+def is_python_number(v: Any) -> bool:
+    """A Python bool, int, float or complex (not a NumPy scalar, which has a dtype)."""
     return isinstance(v, (bool, int, float, complex)) and not isinstance(v, np.generic)
 
 
@@ -37,7 +38,7 @@ def check_leaves(leaves: Sequence[Any], python_error: str | None, int32_split: b
     more leaves with an int32 among them are ValueError (a lone int32 leaf is reduced)."""
     first_int32 = False
     for i, v in enumerate(leaves):
-        python = _is_python_number(v)
+        python = is_python_number(v)
         if python and eager and python_error is not None:
             if python_error == "dtype":
                 raise AttributeError(f"'{type(v).__name__}' object has no attribute 'dtype'")

@@ -91,9 +91,10 @@ class ReplicaContext:
         strategy = self._strategy
 
         def merge(payloads: list[list[Any]]) -> list[Any]:
-            if len(payloads) == 1 and all(_identity_reduce(op, v) or _is_number(v) for v in payloads[0]):
+            number = replica_batch.is_python_number
+            if len(payloads) == 1 and all(_identity_reduce(op, v) or number(v) for v in payloads[0]):
                 # one replica: its own values (no new tensors; a Python number as TF's identity makes it)
-                return [rebuild([convert_to_tensor(v) if _is_number(v) else v for v in payloads[0]])]
+                return [rebuild([convert_to_tensor(v) if number(v) else v for v in payloads[0]])]
             same = replica_batch.same_object_leaves(payloads, ext._same_leaf_reduce, not context.in_function())
             if traced_packs and not all(same):
                 replica_batch.check_traced_packs(payloads[0], int(getattr(options, "bytes_per_pack", 0) or 0))
@@ -555,8 +556,8 @@ class Strategy:
         gather_rules.check_components([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
                                       context.in_function(), axis)
         self._extended._check_collective_dtypes("gather", comps)
-        arr = gather_rules.gather_components(
-            [c._v for c in comps], axis, gather_rules.collective_path(self._gather_is_collective(), comps[0].dtype.name))
+        collective = gather_rules.collective_path(self._gather_is_collective(), comps[0].dtype.name)
+        arr = gather_rules.gather_components([c._v for c in comps], axis, collective)
         out = Tensor(arr, comps[0].dtype, self._reduce_destination())
         timing.charge_reduce(self, comps, out, "gather")
         return out
@@ -735,10 +736,6 @@ def _replica_components(comps: list[Any]) -> list[Any]:
 def _as_value(v: Any) -> Any:
     """A value as TF's identity returns it: IndexedSlices kept, anything else a tensor."""
     return v if isinstance(v, (IndexedSlices, Tensor)) else convert_to_tensor(v)
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (bool, int, float)) and not isinstance(v, np.generic)
 
 
 def _local_results(value: Any) -> Any:
