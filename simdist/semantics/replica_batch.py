@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import DistributedValues
 
@@ -81,19 +82,18 @@ def check_traced_packs(leaves: Sequence[Any], bytes_per_pack: int) -> None:
     grouped by `bytes_per_pack` (0: one pack) and each pack is concatenated into one tensor, so a
     pack mixing dtypes is ConcatV2's TypeError, naming the pack's dtypes in that reversed order.
     (Eagerly each leaf is all-reduced alone.)"""
-    dense = [v for v in leaves if hasattr(v, "dtype") and hasattr(v, "shape") and not hasattr(v, "indices")]
+    dense = [v for v in leaves if hasattr(v, "dtype") and hasattr(v, "shape") and not isinstance(v, IndexedSlices)]
     dense.reverse()
-    packs: list[list[Any]] = []
-    last = 0
-    for v in dense:
-        if bytes_per_pack == 0:
-            packs = [dense]
-            break
-        if not packs or last > bytes_per_pack:
-            packs.append([])
-            last = 0
-        packs[-1].append(v)
-        last += int(np.prod(v.shape.as_list() if hasattr(v.shape, "as_list") else v.shape)) * v.dtype.size
+    if bytes_per_pack == 0:
+        packs = [dense]
+    else:   # (cross_device_utils.group_by_size: a new pack once the last one exceeds bytes_per_pack)
+        packs, last = [], 0
+        for v in dense:
+            if not packs or last > bytes_per_pack:
+                packs.append([])
+                last = 0
+            packs[-1].append(v)
+            last += int(np.prod(v.shape.as_list() if hasattr(v.shape, "as_list") else v.shape)) * v.dtype.size
     for pack in packs:
         names = [v.dtype.name for v in pack]
         if len(set(names)) > 1:
