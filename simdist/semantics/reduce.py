@@ -6,7 +6,7 @@ Pure NumPy, no state, no clock. Each function cites the clause it implements.
 from __future__ import annotations
 
 import enum
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -219,17 +219,26 @@ def _divide(total: np.ndarray, n: int, dt: dtypes.DType) -> np.ndarray:
         return np.asarray(np.true_divide(total, np.asarray(n, dtype=dt.np)), dtype=dt.np)
 
 
-def reduce_plain_value(op: Any, value: Any, num_replicas: int, describe: str) -> Any:
-    """Clause reduce.plain-value with axis=None: one replica returns the value unchanged; with
-    more replicas MEAN returns it unchanged and SUM is an error (TF 2.21's message). A value that
-    is not a tensor and equals 0 (`np.all(value == 0)`) is first replaced by
-    `np.zeros(value.shape, dtype=value.dtype)` (cross_device_ops_lib.reduce_non_distributed_value):
-    zeros for a NumPy value, AttributeError for a Python number (`not x` of every replica)."""
-    if num_replicas > 1 and not hasattr(value, "_as_tensor") and type(value).__name__ not in ("Tensor", "_Traced") \
+def reduce_plain_value(op: Any, value: Any, num_replicas: int, describe: str,
+                       broadcast: Callable[[Any], Any] | None = None) -> Any:
+    """Clause reduce.plain-value with axis=None, TF 2.21's `reduce_non_distributed_value` where the
+    strategy calls it (`broadcast` given: MirroredStrategy, CentralStorageStrategy,
+    MultiWorkerMirroredStrategy); OneDevice and the default strategy return the value unchanged.
+    A value that is not a tensor and equals 0 (`np.all(value == 0)`) is first replaced by
+    `np.zeros(value.shape, dtype=value.dtype)`: zeros for a NumPy value, AttributeError for a
+    Python number. Then MEAN returns the value unchanged; SUM with one replica is `broadcast`
+    (simple_broadcast: an identity on the destination, so a Python or NumPy value becomes a
+    tensor), with more replicas an error (TF 2.21's message)."""
+    if num_replicas == 1 and broadcast is None:
+        return value
+    if not hasattr(value, "_as_tensor") and type(value).__name__ not in ("Tensor", "_Traced") \
             and _all_zero(value):
         return np.zeros(value.shape, dtype=value.dtype)
-    if num_replicas == 1 or op is ReduceOp.MEAN:
+    if op is ReduceOp.MEAN:
         return value
+    if num_replicas == 1:
+        assert broadcast is not None
+        return broadcast(value)
     raise ValueError(f"A non-DistributedValues value {describe} cannot be reduced with the given reduce op "
                      f"{op}.")
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.tensor import Tensor
-from simdist.runtime.values import DistributedValues
+from simdist.runtime.values import DistributedValues, PerReplica
 
 # (TF 2.21's texts, observed)
 _INT32_SPLIT = "Inputs to batch_reduce_to must be either all on the host or all on the compute devices."
@@ -55,6 +55,58 @@ def check_leaves(leaves: Sequence[Any], python_error: str | None, int32_split: b
             first_int32 = is_int32
         elif is_int32 or first_int32:
             raise ValueError(_INT32_SPLIT)
+
+
+def check_traced_destinations(leaves: Sequence[Any], num_replicas: int, batch_reduces: bool) -> None:
+    """A replica-context all-reduce in a tf.function with one replica, on a strategy whose
+    all-reduce is `batch_reduce_to` (`batch_reduces`: MirroredStrategy, CentralStorageStrategy):
+    each leaf is its own destination (`_batch_reduce_destination`: a tensor's device), and TF's
+    custom gradient has read a variable leaf with `value()`, whose read carries no device in a
+    graph (`colocate_with(None, ignore_existing=True)`): validate_destinations' ValueError."""
+    if num_replicas != 1 or not batch_reduces:
+        return
+    from simdist.runtime.variables import Variable
+    if any(isinstance(v, Variable) for v in leaves):
+        raise ValueError("destinations can not be empty")
+
+
+def normalize_pairs(pairs: Any, convert: Any) -> list[tuple[Any, Any]]:
+    """CrossDeviceOps.batch_reduce's pairs (clause extended.reduce-to): kept when every value is a
+    PerReplica in a tuple; else each pair must be a 2-tuple and each value that is not distributed
+    becomes a one-value PerReplica of `convert(value)` (convert_to_tensor: graph conversion in a
+    tf.function). An empty batch is TF's IndexError when its shortcut reads the first pair."""
+    pairs = list(pairs)
+    if pairs and all(isinstance(p, tuple) and isinstance(p[0], PerReplica) for p in pairs):
+        return pairs
+    out = []
+    for p in pairs:
+        if not isinstance(p, tuple):
+            raise ValueError("Each element of `value_destination_pairs` should be a tuple.")
+        if len(p) != 2:
+            raise ValueError("Each element of `value_destination_pairs` should be a tuple of size 2.")
+        v = p[0] if isinstance(p[0], DistributedValues) else PerReplica([convert(p[0])])
+        out.append((v, p[1]))
+    if not out:
+        raise IndexError("list index out of range")
+    return out
+
+
+def validate_destinations(d: Any) -> None:
+    """cross_device_ops.validate_destinations: a distributed value, tensor, variable or device
+    string, and not empty (a tensor or variable without a device is empty)."""
+    from simdist.runtime.variables import Variable
+    if not isinstance(d, (DistributedValues, Tensor, IndexedSlices, Variable, str)):
+        raise ValueError(_BAD_DESTINATIONS)
+    if not (d.device if isinstance(d, (Tensor, Variable)) else d):
+        raise ValueError("destinations can not be empty")
+
+
+def devices_of(x: Any, canonical: Any) -> tuple[str, ...]:
+    """cross_device_ops.get_devices_from: a distributed value's components' devices, a device
+    string or a value's device, canonical."""
+    if isinstance(x, DistributedValues):
+        return tuple(canonical(getattr(c, "device", "") or "") for c in x.values)
+    return (canonical(x if isinstance(x, str) else (getattr(x, "device", "") or "")),)
 
 
 def same_object_leaves(payloads: Sequence[Sequence[Any]], rule: str | None, eager: bool) -> list[bool]:

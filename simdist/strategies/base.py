@@ -86,6 +86,8 @@ class ReplicaContext:
         replica_batch.check_leaves(leaves, ext._python_leaf_error, ext._int32_batch_split, not context.in_function())
         ext._check_collective_dtypes("all_reduce", leaves)
         n = self.num_replicas_in_sync
+        if context.in_function():
+            replica_batch.check_traced_destinations(leaves, n, ext._component_devices_read is not None)
         # (gathered slices move every replica's rows to every replica)
         nbytes = sum(_nbytes(v) * (n if isinstance(v, IndexedSlices) else 1) for v in leaves)
         strategy = self._strategy
@@ -203,6 +205,12 @@ class StrategyExtended:
     #: MirroredStrategy gives each int32 leaf a ReductionToOneDevice of its own, so a batch with an
     #: int32 leaf and any other leaf is ValueError
     _int32_batch_split: bool = False
+    #: how TF 2.21's `_reduce_to` treats a value in reduce(axis=None) (clause reduce.axis-none):
+    #: None (OneDevice, the default strategy: the value comes back as it is), "always"
+    #: (MirroredStrategy matches every component's `.device` against the destination, then
+    #: reduces), "one_value" (CentralStorageStrategy's ReductionToOneDevice reads the devices only in
+    #: its one-value shortcut). Both reduce a plain value with `reduce_non_distributed_value`.
+    _component_devices_read: str | None = None
 
     def __init__(self, strategy: "Strategy") -> None:
         self._container_strategy = strategy
@@ -505,23 +513,31 @@ class Strategy:
             if op is ReduceOp.SUM:
                 raise AssertionError()
             return value.values[0]
+        reads = self._extended._component_devices_read
         if isinstance(value, DistributedValues):
-            if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]
+            n = len(value.values)
+            if n == 1 and reads is None:   # OneDevice, default: TF returns the component unchanged [2.21]
                 return value.values[0]
-            _refuse_sparse(value.values, "reduce_no_axis")
-            _refuse_attributeless(value.values, "reduce_no_axis")
+            if n > 1:
+                _refuse_sparse(value.values, "reduce_no_axis")
+            if reads == "always" or n == 1:
+                _refuse_attributeless(value.values, "reduce_no_axis")
+            if n == 1:   # (the cross-device ops' one-value shortcut: an identity on the component's device)
+                return _identity(value.values[0])
             return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self, ring)
         if isinstance(value, (list, tuple, dict)):
             return self._reduce_structure(op, value, ring)
         if isinstance(value, SparseTensor) and self.num_replicas_in_sync == 1:
             return value   # (a one-replica run's SparseTensor, unchanged as TF's)
-        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, _describe(value))
+        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, _describe(value),
+                                               _identity if reads is not None else None)
 
     def _reduce_structure(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:
         """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
         as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
         error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
-        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value))
+        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value),
+                                               _identity if self._extended._component_devices_read else None)
 
     def _first_local_result(self, value: Any) -> Any:
         if self._nested_local_results and isinstance(value, (list, tuple, dict)):
@@ -680,13 +696,17 @@ def _refuse_sparse(components: Any, where: str) -> None:
 
 
 def _describe(value: Any) -> str:
-    """How TF prints a value in its messages: tensors and variables as themselves."""
-    if isinstance(value, (Tensor, variables.Variable)):
-        return str(value)
-    try:
-        return str(convert_to_tensor(value))
-    except (TypeError, ValueError):   # (a TensorShape, a DType: TF's message prints the value itself)
-        return str(value)
+    """How TF prints a value in its messages (`%s`): a Python or NumPy value as itself."""
+    return str(value)
+
+
+def _identity(value: Any) -> Any:
+    """TF's identity on a value's device (the cross-device ops' one-value shortcut, simple_broadcast):
+    a value that is not a tensor becomes one; IndexedSlices and SparseTensor stay as they are."""
+    if isinstance(value, (IndexedSlices, SparseTensor)):
+        return value
+    t = convert_to_tensor(value)
+    return Tensor(t._v, t.dtype, t.device) if type(t) is Tensor else t
 
 
 def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:

@@ -6,7 +6,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist import session
-from simdist.runtime import variables
+from simdist.runtime import context, variables
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.semantics import reduce as reduce_rules
+from simdist.semantics import replica_batch
+from simdist.semantics.reduce import ReduceOp
 from simdist.strategies.base import Strategy, StrategyExtended, _strip, update_one_variable
 from simdist.strategies.dist_variables import AggregatingVariable
 
@@ -16,6 +20,7 @@ class CentralStorageExtended(StrategyExtended):
     # (clause reduce.same-object-leaves: ReductionToOneDevice reduces leaf by leaf)
     _same_leaf_reduce = "per_leaf"
     _python_leaf_error = "destinations"
+    _component_devices_read = "one_value"
 
     def __init__(self, strategy: "CentralStorageStrategy", compute: list[str], parameter_device: str,
                  given: Any) -> None:
@@ -55,6 +60,40 @@ class CentralStorageExtended(StrategyExtended):
 
     def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
         return update_one_variable(var, fn, args, kwargs, group)
+
+    def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Any], options: Any = None) -> list:
+        """TF 2.21's ParameterServerStrategyExtended._batch_reduce_to: CrossDeviceOps.batch_reduce
+        with ReductionToOneDevice (clause extended.reduce-to). A value that is not distributed
+        becomes a one-value PerReplica (converted: a structure of distributed values is the
+        conversion's error); when every value sits on its destination's devices and the first has
+        one component, each comes back as it is; else each is reduced onto its destination (one
+        component: SUM keeps it, MEAN divides it by 1, TF's division: an integer becomes float64)."""
+        strategy = self._container_strategy
+        strategy._check_cross_replica_or_default()
+        pairs = replica_batch.normalize_pairs(value_destination_pairs, convert_to_tensor)
+        for _, d in pairs:
+            replica_batch.validate_destinations(d)
+        def devs(x: Any) -> set[str]:
+            return set(replica_batch.devices_of(x, lambda n: session.canonical(n or context.current_device())))
+        first = devs(pairs[0][0])
+        if all(devs(v) == devs(d) and devs(v) == first for v, d in pairs) and len(pairs[0][0].values) == 1:
+            return [v.values[0] for v, _ in pairs]
+        op = reduce_rules.parse_reduce_op(reduce_op)
+        out = []
+        for v, d in pairs:
+            if len(v.values) == 1:
+                one = v.values[0]
+                out.append(self._place(one / 1 if op is ReduceOp.MEAN else one, d))
+            else:
+                out.append(self._reduce_to(op, v, d, ring=False))
+        return out
+
+    @staticmethod
+    def _place(t: Any, destination: Any) -> Any:
+        """ReductionToOneDevice's broadcast onto a device-string destination."""
+        if isinstance(destination, str) and type(t) is Tensor:
+            return Tensor(t._v, t.dtype, session.canonical(destination))
+        return t
 
 
 class CentralStorageStrategy(Strategy):

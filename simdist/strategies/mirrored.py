@@ -25,6 +25,7 @@ class MirroredExtended(StrategyExtended):
     # (clause reduce.same-object-leaves)
     _python_leaf_error = "dtype"
     _int32_batch_split = True
+    _component_devices_read = "always"
 
     def __init__(self, strategy: "MirroredStrategy", devices: tuple[str, ...], algorithm: str) -> None:
         super().__init__(strategy)
