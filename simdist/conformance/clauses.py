@@ -85,6 +85,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: a replica-context all_reduce leaf that every replica passes as the same object (a tensor captured from outside run) is returned unreduced; MirroredStrategy\'s collective batch refuses a mix of such and per-replica leaves (IndexError), eager Python numbers (AttributeError) and an int32 leaf beside any other (ValueError); traced, mixed dtypes in one pack are ConcatV2\'s TypeError.'),
     Clause('reduce.axis-key', 'reduce', False, (),
            'TF 2.21: eagerly, reduce(op, value, axis) keys a cache by axis, so a list, array or tensor axis is TypeError (unhashable); a tuple works, and inside a tf.function a list works.'),
+    Clause('extended.broadcast-to', 'reduce', False, (),
+           'TF 2.21 (StrategyExtendedV1.broadcast_to): the value copied onto each destination device by an identity (IndexedSlices and composite values kept; several devices give a Mirrored value); a Python number comes back as it is; OneDeviceStrategy returns the value; the default strategy raises NotImplementedError; None or a list of destinations is AssertionError.'),
     Clause('extended.reduce-to', 'reduce', True, ('ODS', 'PSS'),
            '`StrategyExtended.reduce_to(op, value, destinations)` and `batch_reduce_to` are more advanced versions of `Strategy.reduce` that allow customizing the destination of the result; they are called in cross-replica context.'),
     Clause('reduce.doc-example-loop', 'reduce', True, ('CSS24', 'CSS20'),

@@ -22,7 +22,7 @@ from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
 from simdist.runtime.ops import trace_errors
-from simdist.semantics import replica_batch
+from simdist.semantics import broadcast, replica_batch
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
@@ -295,6 +295,27 @@ class StrategyExtended:
 
     def value_container(self, value: Any) -> Any:
         return value
+
+    def broadcast_to(self, tensor: Any, destinations: Any) -> Any:
+        """TF 2.21's StrategyExtendedV1.broadcast_to (clause extended.broadcast-to): `tensor`
+        copied onto `destinations`' devices (a Mirrored value for several), in cross-replica or
+        the default context; `destinations` None or a list/tuple is TF's AssertionError."""
+        if destinations is None:
+            raise AssertionError()
+        self._container_strategy._check_cross_replica_or_default()
+        if isinstance(destinations, (list, tuple)):
+            raise AssertionError()
+        return self._broadcast_to(tensor, destinations)
+
+    def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
+        """The default strategy's: NotImplementedError for any destination (TF's "TODO")."""
+        raise NotImplementedError("TODO")
+
+    def _simple_broadcast(self, tensor: Any, destinations: Any) -> Any:
+        """CrossDeviceOps.broadcast: the destinations validated, then a copy on each device."""
+        replica_batch.validate_destinations(destinations)
+        devices = replica_batch.devices_of(destinations, lambda n: session.canonical(n or context.current_device()))
+        return broadcast.simple_broadcast(tensor, devices)
 
     def reduce_to(self, reduce_op: Any, value: Any, destinations: Any, options: Any = None) -> Any:
         """Clause extended.reduce-to: `Strategy.reduce(op, value, axis=None)` onto `destinations`
@@ -702,11 +723,8 @@ def _describe(value: Any) -> str:
 
 def _identity(value: Any) -> Any:
     """TF's identity on a value's device (the cross-device ops' one-value shortcut, simple_broadcast):
-    a value that is not a tensor becomes one; IndexedSlices and SparseTensor stay as they are."""
-    if isinstance(value, (IndexedSlices, SparseTensor)):
-        return value
-    t = convert_to_tensor(value)
-    return Tensor(t._v, t.dtype, t.device) if type(t) is Tensor else t
+    a value that is not a tensor becomes one."""
+    return broadcast.copy_to_device(value)
 
 
 def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:

@@ -9,7 +9,7 @@ from simdist import session
 from simdist.runtime import context, variables
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.semantics import reduce as reduce_rules
-from simdist.semantics import replica_batch
+from simdist.semantics import broadcast, replica_batch
 from simdist.semantics.reduce import ReduceOp
 from simdist.strategies.base import Strategy, StrategyExtended, _strip, update_one_variable
 from simdist.strategies.dist_variables import AggregatingVariable
@@ -60,6 +60,16 @@ class CentralStorageExtended(StrategyExtended):
 
     def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
         return update_one_variable(var, fn, args, kwargs, group)
+
+    def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
+        """ParameterServerStrategyExtended._broadcast_to (clause extended.broadcast-to): a Python
+        number as it is; a destination naming no device means the compute devices (a list:
+        validate_destinations' ValueError)."""
+        if isinstance(tensor, (float, int)):
+            return tensor
+        if not broadcast.check_destinations(destinations):
+            destinations = list(self._compute)
+        return self._simple_broadcast(tensor, destinations)
 
     def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Any], options: Any = None) -> list:
         """TF 2.21's ParameterServerStrategyExtended._batch_reduce_to: CrossDeviceOps.batch_reduce

@@ -70,6 +70,21 @@ class MirroredExtended(StrategyExtended):
                 out.append(self._reduce_to(op, v, d, ring))
         return out
 
+    def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
+        """MirroredExtended._broadcast_to (clause extended.broadcast-to): a Python number as it is
+        (so an int meets an int64 variable unconverted), an empty destination means every device
+        (a tuple: validate_destinations' ValueError); `_get_cross_device_ops(tensor)` reads the
+        value's dtype first (None is AttributeError)."""
+        if isinstance(tensor, (float, int)):
+            return tensor
+        if not destinations:
+            destinations = self._devices
+        # (a distributed value delegates the attribute to its primary component)
+        first = tensor.values[0] if isinstance(tensor, DistributedValues) else tensor
+        if not hasattr(first, "dtype"):
+            raise AttributeError(f"'{type(first).__name__}' object has no attribute 'dtype'")
+        return self._simple_broadcast(tensor, destinations)
+
     def _ring_reduce(self) -> bool:
         # TF 2.21 (mirrored_strategy.py _make_collective_ops_with_fallbacks): without cross_device_ops,
         # CollectiveAllReduce with the RING implementation when every device is a CPU

@@ -26,6 +26,10 @@ class OneDeviceExtended(StrategyExtended):
     def _host_device(self) -> str:
         return session.canonical(self._device.rsplit("/device:", 1)[0] + "/device:CPU:0")
 
+    def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
+        """OneDeviceExtended._broadcast_to: the value as it is (clause extended.broadcast-to)."""
+        return tensor
+
     def _create_variable(self, **kwargs: Any) -> Any:
         dev = self._colocate_with.device if self._colocate_with is not None else self._device
         v = variables.ResourceVariable(device=dev, **_strip(kwargs))

@@ -635,6 +635,18 @@ def _outputs_to_tensors(out: Any) -> Any:
     (a PerReplica) and other objects pass through."""
     from simdist.runtime.variables import Variable
     if out is None or (isinstance(out, _passthrough()) and not isinstance(out, Variable)):
+        if out is None or isinstance(out, _passthrough()[0]):
+            return out
+        from simdist.runtime.values import Mirrored, PerReplica
+        if type(out) is Mirrored:
+            # (not a composite tensor: func_graph converts it, the Mirrored conversion function's
+            # value on the current device or the primary; observed: reduce_to(MEAN, v, destinations=v)
+            # in a tf.function returns one tensor)
+            return _outputs_to_tensors(out.values[0])
+        if type(out) is PerReplica:
+            # (a composite: its components are the function's outputs, NumPy values made tensors)
+            comps = [_outputs_to_tensors(c) for c in out.values]
+            return out if all(c is o for c, o in zip(comps, out.values)) else PerReplica(comps)
         return out
     import numpy as np
 
