@@ -40,6 +40,8 @@ def check_leaves(leaves: Sequence[Any], python_error: str | None, int32_split: b
     first_int32 = False
     for i, v in enumerate(leaves):
         python = is_python_number(v)
+        if v is None and eager and python_error == "dtype":
+            raise AttributeError("'NoneType' object has no attribute 'dtype'")
         if python and eager and python_error is not None:
             if python_error == "dtype":
                 raise AttributeError(f"'{type(v).__name__}' object has no attribute 'dtype'")
@@ -68,6 +70,21 @@ def check_traced_destinations(leaves: Sequence[Any], num_replicas: int, batch_re
     from simdist.runtime.variables import Variable
     if any(isinstance(v, Variable) for v in leaves):
         raise ValueError("destinations can not be empty")
+
+
+def check_eager_destinations(payloads: Sequence[Sequence[Any]], batch_reduces: bool) -> None:
+    """Eagerly, on a strategy whose all-reduce is `batch_reduce_to` (`batch_reduces`), a leaf that
+    regroup gives back as itself (every replica's same object, or the one replica's leaf) is its
+    own destination (`_batch_reduce_destination`): anything but a tensor, variable, distributed
+    value or device string (a NumPy value) is validate_destinations' ValueError."""
+    if not batch_reduces:
+        return
+    from simdist.runtime.variables import Variable
+    first = payloads[0]
+    for k, v in enumerate(first):
+        if all(p[k] is v for p in payloads[1:]) and \
+                not isinstance(v, (Tensor, Variable, DistributedValues, IndexedSlices, str)):
+            raise ValueError(_BAD_DESTINATIONS)
 
 
 def normalize_pairs(pairs: Any, convert: Any) -> list[tuple[Any, Any]]:

@@ -94,6 +94,8 @@ class ReplicaContext:
 
         def merge(payloads: list[list[Any]]) -> list[Any]:
             number = replica_batch.is_python_number
+            if not context.in_function():
+                replica_batch.check_eager_destinations(payloads, ext._component_devices_read is not None)
             if len(payloads) == 1 and all(_identity_reduce(op, v) or number(v) for v in payloads[0]):
                 # one replica: its own values (no new tensors; a Python number as TF's identity makes it)
                 return [rebuild([convert_to_tensor(v) if number(v) else v for v in payloads[0]])]
@@ -334,6 +336,8 @@ class StrategyExtended:
         dests = getattr(destinations, "values", None)   # a distributed value or variable: one copy per device
         if isinstance(out, Tensor) and isinstance(dests, (list, tuple)) and len(dests) > 1:
             return Mirrored([Tensor(out._v, out.dtype, getattr(d, "device", None) or out.device) for d in dests])
+        if isinstance(out, IndexedSlices) and isinstance(dests, (list, tuple)) and len(dests) > 1:
+            return Mirrored([_place(out, getattr(d, "device", None)) for d in dests])
         return out
 
     def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Any], options: Any = None) -> list:
@@ -545,6 +549,10 @@ class Strategy:
                 _refuse_attributeless(value.values, "reduce_no_axis")
             if n == 1:   # (the cross-device ops' one-value shortcut: an identity on the component's device)
                 return _identity(value.values[0])
+            if any(isinstance(c, IndexedSlices) for c in value.values):
+                # (ReductionToOneDevice's aggregate_tensors_or_indexed_slices: the rows gathered,
+                # MEAN's values divided; clause optim.sparse-all-reduce)
+                return _place(_reduce_slices(op, list(value.values)), self._reduce_destination())
             return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self, ring)
         if isinstance(value, (list, tuple, dict)):
             return self._reduce_structure(op, value, ring)

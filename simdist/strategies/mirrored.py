@@ -53,9 +53,13 @@ class MirroredExtended(StrategyExtended):
                 raise AttributeError(f"'{type(v).__name__}' object has no attribute 'dtype'")
         replica_batch.check_leaves([v.values[0] if isinstance(v, DistributedValues) else v for v in values],
                                    None, True, True)
+        for _, d in pairs:   # (CrossDeviceOps.batch_reduce validates each destination first)
+            replica_batch.validate_destinations(d)
         plain = [not isinstance(v, DistributedValues) for v in values]
         if all(plain):
             return values
+        if self._same_leaf_reduce == "all_or_nothing":   # (CollectiveAllReduce's batch: its dtypes)
+            self._check_collective_dtypes("all_reduce", [v.values[0] for v, p in zip(values, plain) if not p])
         if any(plain) and self._same_leaf_reduce == "all_or_nothing":
             raise IndexError("tuple index out of range")
         op = reduce_rules.parse_reduce_op(reduce_op)

@@ -642,7 +642,11 @@ def _outputs_to_tensors(out: Any) -> Any:
             # (not a composite tensor: func_graph converts it, the Mirrored conversion function's
             # value on the current device or the primary; observed: reduce_to(MEAN, v, destinations=v)
             # in a tf.function returns one tensor)
-            return _outputs_to_tensors(out.values[0])
+            first = out.values[0]
+            if type(first).__name__ == "IndexedSlices":   # (the conversion densifies it)
+                from simdist.runtime.tensor import convert_to_tensor
+                return convert_to_tensor(first)
+            return _outputs_to_tensors(first)
         if type(out) is PerReplica:
             # (a composite: its components are the function's outputs, NumPy values made tensors)
             comps = [_outputs_to_tensors(c) for c in out.values]

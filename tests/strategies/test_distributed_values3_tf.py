@@ -7,13 +7,16 @@ run's output, a MAX reduce, axes -2 and 2, `tf.cast` to the same dtype, local re
 x 12 values (float32, complex64, uint8, string, bfloat16 and int8 tensors, IndexedSlices, a
 SparseTensor, a NumPy array, a Python int, None, a variable's read_value), eagerly and in a
 tf.function: 1,800 programs, 192 disagreeing once each MirroredStrategy program was asked of TF
-in its own process. SELECTED holds the 124 the session's fixes made agree: `broadcast_to`, which
-simdist lacked (clause extended.broadcast-to), a tf.function returning a Mirrored value (its
-primary component) or a PerReplica of NumPy values (tensors; clause function.operation-results).
-Still disagreeing (docs/spec.md): cross-replica reduces of IndexedSlices (TF keeps them sparse),
-SparseTensor leaves in collectives (error classes), None and NumPy leaves in MirroredStrategy's
-all-reduce, uint8/complex64 batch reduces onto per-replica destinations, and int8 programs that
-trace past tf.range's missing kernel. Needs the `tf` extra.
+in its own process. SELECTED holds the 154 the session's fixes made agree: `broadcast_to`, which simdist lacked
+(clause extended.broadcast-to); a tf.function returning a Mirrored value (its primary component,
+IndexedSlices densified) or a PerReplica of NumPy values (tensors; clause
+function.operation-results); cross-replica reduces of IndexedSlices, which TF keeps sparse (the
+rows gathered); None leaves (AttributeError) and NumPy leaves regroup gives back as themselves
+(validate_destinations' ValueError) in an all-reduce; MirroredStrategy's `batch_reduce_to`
+validating destinations and its collective's dtypes (clause reduce.same-object-leaves). Still
+disagreeing (docs/spec.md): SparseTensor leaves in collectives (error classes), and int8 programs
+that trace past tf.range's missing kernel, and a NumPy value reduced along an axis by the same
+tf.function twice. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -180,13 +183,15 @@ def run(tf: Any, case: tuple) -> Any:
 #: indices into CASES of the programs simdist answered otherwise before the twenty-seventh
 #: session's fixes
 SELECTED: list[int] = [
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20, 21, 39, 97, 99, 101, 105, 107,
-    111, 117, 183, 360, 361, 362, 363, 364, 365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 375,
-    376, 377, 378, 379, 380, 381, 399, 457, 459, 461, 465, 467, 471, 477, 543, 720, 721, 722, 723,
-    724, 725, 726, 727, 728, 729, 730, 731, 732, 733, 734, 735, 736, 737, 738, 739, 740, 741, 1080,
-    1081, 1082, 1083, 1084, 1085, 1086, 1087, 1088, 1089, 1090, 1091, 1092, 1093, 1094, 1095, 1096,
-    1097, 1100, 1101, 1440, 1441, 1442, 1443, 1444, 1445, 1446, 1447, 1448, 1449, 1450, 1451, 1452,
-    1453, 1454, 1455, 1456, 1457, 1458, 1459, 1460, 1461,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20, 21, 39, 58, 59, 74, 75, 76,
+    77, 82, 83, 84, 85, 97, 99, 101, 105, 106, 107, 111, 117, 138, 183, 346, 347, 354, 360, 361,
+    362, 363, 364, 365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 375, 376, 377, 378, 379, 380,
+    381, 399, 418, 419, 442, 443, 457, 459, 461, 465, 466, 467, 471, 477, 543, 706, 707, 720, 721,
+    722, 723, 724, 725, 726, 727, 728, 729, 730, 731, 732, 733, 734, 735, 736, 737, 738, 739, 740,
+    741, 1080, 1081, 1082, 1083, 1084, 1085, 1086, 1087, 1088, 1089, 1090, 1091, 1092, 1093, 1094,
+    1095, 1096, 1097, 1100, 1101, 1164, 1165, 1166, 1167, 1214, 1218, 1430, 1434, 1440, 1441, 1442,
+    1443, 1444, 1445, 1446, 1447, 1448, 1449, 1450, 1451, 1452, 1453, 1454, 1455, 1456, 1457, 1458,
+    1459, 1460, 1461,
 ]
 
 
@@ -204,11 +209,18 @@ def _tf_worker(indices: list[int]) -> dict[int, Any]:
     return {i: run_case(real_tf, i) for i in indices}
 
 
+#: programs whose MirroredStrategy collective may fail in TF, which aborts TF's collective
+#: executor for the rest of its process: each is asked of TF in a process of its own
+ALONE = [i for i in SELECTED if CASES[i][0] == "mirrored2" and CASES[i][1] not in ("broadcast_to", "reduce_to_self",
+                                                                                  "value_container", "run_args")]
+
+
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    # (none of the selected programs runs a collective that fails, which would abort TF's
-    # collective executor for the rest of its process: one TF process serves them all)
-    return tf_workers.spawn(__file__, SELECTED)
+    out = tf_workers.spawn(__file__, [i for i in SELECTED if i not in ALONE])
+    for i in ALONE:
+        out.update(tf_workers.spawn(__file__, [i]))
+    return out
 
 
 def _name(i: int) -> str:
@@ -221,7 +233,9 @@ def _check(index: int, tf_results: dict[int, Any]) -> None:
 
 
 _BROADCAST = [i for i in SELECTED if CASES[i][1] == "broadcast_to"]
-_OUTPUTS = [i for i in SELECTED if CASES[i][1] != "broadcast_to"]
+_OUTPUTS = [i for i in SELECTED if CASES[i][1] in ("reduce_to_self", "value_container", "run_args")
+            and CASES[i][3]]
+_REDUCES = [i for i in SELECTED if i not in _BROADCAST and i not in _OUTPUTS]
 
 
 @pytest.mark.clause("extended.broadcast-to")
@@ -233,6 +247,12 @@ def test_broadcast_to_programs(index: int, tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("function.operation-results")
 @pytest.mark.parametrize("index", _OUTPUTS, ids=_name)
 def test_function_output_programs(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("reduce.same-object-leaves")
+@pytest.mark.parametrize("index", _REDUCES, ids=_name)
+def test_cross_device_reduce_programs(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 
