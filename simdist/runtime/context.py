@@ -221,8 +221,9 @@ def has_strategy() -> bool:
 
 
 def in_cross_replica_context() -> bool:
-    f = current()
-    return f.strategy is not _default_strategy and f.replica_context is None
+    """A strategy's scope or a merge_call's merge function (the default strategy's too: TF's
+    merge_call enters its cross-replica mode; the default scope keeps the default replica context)."""
+    return current().replica_context is None
 
 
 def get_replica_context() -> Any:

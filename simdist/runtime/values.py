@@ -63,6 +63,10 @@ def regroup(per_replica_outputs: Sequence[Any], always_wrap: bool = False) -> An
     first = per_replica_outputs[0]
     if isinstance(first, DistributedValues) and _is_variable(first) and all(o is first for o in per_replica_outputs):
         return first   # (TF's regroup returns a distributed variable every replica gave, always_wrap or not)
+    container = getattr(first, "_distributed_container", None)
+    if container is not None and not isinstance(first, DistributedValues) and \
+            all(o is first for o in per_replica_outputs):
+        return container   # (a component of one every replica gave: its container, TF's value_container)
     if n == 1 and not always_wrap:
         return first
     if isinstance(first, dict) and not isinstance(first, DistributedValues):

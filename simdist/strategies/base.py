@@ -54,7 +54,8 @@ class ReplicaContext:
     @property
     def replica_id_in_sync_group(self) -> Any:
         rid = self._replica_id
-        if isinstance(rid, int) and self._strategy is not _default:
+        if isinstance(rid, int) and self is not _default_replica_context:
+            # (the default strategy's `run` enters a ReplicaContext of its own, whose id is a tensor)
             # (a constant of the replica: a recorded call captures it, see runtime/graph)
             return dispatch.constant_made(Tensor(np.asarray(rid, dtype=np.int32), dtypes.int32, self._device()))
         return rid
@@ -889,7 +890,13 @@ class DefaultStrategy(Strategy):
     def run(self, fn: Callable[..., Any], args: Any = (), kwargs: dict | None = None, options: Any = None) -> Any:
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
-        return fn(*args, **(kwargs or {}))  # in the default replica context, as TF
+        # (TF's _DefaultDistributionExtended._call_for_each_replica: a ReplicaContext of replica 0)
+        frame = context.Frame(self, ReplicaContext(self, 0), None)
+        context.push(frame)
+        try:
+            return fn(*args, **(kwargs or {}))
+        finally:
+            context.pop(frame)
 
     def _components_for_axis_reduce(self, value: Any) -> list[Any]:
         if isinstance(value, DistributedValues):

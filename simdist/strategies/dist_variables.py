@@ -108,14 +108,17 @@ class _AggregatedUpdates:
     def _update(self, method: str, value: Any, read_value: bool) -> Any:
         strategy = self._distribute_strategy
         rid = _replica_id(strategy)
-        if rid is not None and strategy.num_replicas_in_sync > 1:
+        several = strategy.num_replicas_in_sync > 1
+        if rid is not None and (several or self.aggregation is not VariableAggregation.NONE):
             # Clause mirrored.aggregation: TF 2.21 lets a MirroredVariable without aggregation be
             # updated in replica context, each replica changing its own copy (the docs say error).
+            # With an aggregation even one replica merges (on_write_update_replica): reduce_to of
+            # a mirrored value with SUM is TF's AssertionError there too.
             if not (self.aggregation is VariableAggregation.NONE and self._apply_local(rid, method, value)):
                 _aggregated_update(self, method, value, self._apply)
             comps = getattr(self, "_values", None)
-            if read_value and comps is not None:   # TF returns the replica's own copy (an _UnreadVariable
-                return comps[rid]                   # of its component): strategy.run regroups them per replica
+            if read_value and comps is not None and several:   # TF returns the replica's own copy (an
+                return comps[rid]   # _UnreadVariable of its component): strategy.run regroups them per replica
         else:
             self._apply(method, value)
         return self if read_value else None
