@@ -4572,7 +4572,7 @@ TRAINING_BATCH25: list[Mutant] = [
        "        seen = not taped_sources or k in tensor_tape\n",
        "an unwatched tensor that is both target and source gets None instead of ones"),
     _t("custom-gradient-argument-variable-in-variables", "state", "simdist/runtime/autodiff/custom_gradient.py",
-       "        variables = [v for v in watcher.watched_variables() if all(v is not a for a in flat_args)]\n",
+       "        variables = [v for v in watcher.watched_variables() if all(v is not a for a in all_inputs)]\n",
        "        variables = list(watcher.watched_variables())\n",
        "a variable passed to a custom_gradient function as an argument is also handed to grad_fn as a variable"),
     # -- op gradients
