@@ -44,7 +44,7 @@ def test_blind25_moving_average_decay_is_capped_by_num_updates(tf, budget):
     min(decay, (1 + n) / (10 + n)): the cap governs while n is small, decay once (1 + n) / (10 + n) exceeds it;
     n may be a Python int, a constant tensor or a variable that counts the steps (read at each apply); without
     num_updates decay alone. avg -= (avg - v) * (1 - decay), in the average's dtype (float32 and float64)."""
-    cases = [("int 0", 0.9, "int", 0), ("int 2, decay 0.99", 0.99, "int", 2), ("int 1000", 0.5, "int", 1000),
+    cases = [("int 1000", 0.5, "int", 1000), ("int 0", 0.9, "int", 0), ("int 2, decay 0.99", 0.99, "int", 2),
              ("tensor 5", 0.95, "tensor", 5), ("variable counting from 0", 0.999, "variable", 0),
              ("variable counting from 200", 0.75, "variable", 200), ("no num_updates", 0.6, None, None)]
     for label, decay, kind, n0 in budget(cases):
@@ -368,7 +368,7 @@ def test_blind25_function_method_runs_on_its_own_object(tf, budget):
     class Sub(Scale):
         pass
 
-    cases = ["second instance", "copy.copy", "copy.deepcopy", "subclass instance"]
+    cases = ["copy.copy", "second instance", "copy.deepcopy", "subclass instance"]
     for case in budget(cases):
         a = Scale(2.0)
         x = tf.constant([1.0, -3.0])
