@@ -4,13 +4,13 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23 or 24. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24 or 25. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
 batch"; batch 22 in "Twenty-fourth session, 2026-12-02: a twenty-second blind batch (the core, 2)"; batch 23 in
 "Twenty-fifth session, 2026-12-02: a twenty-third blind batch"; batch 24 in "Twenty-sixth session, 2026-12-02: a
-twenty-fourth blind batch".
+twenty-fourth blind batch"; batch 25 in "Twenty-seventh session, 2026-12-02: a twenty-fifth blind batch".
 """
 
 from __future__ import annotations
@@ -51,6 +51,12 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "create-rng-state-vector-padded-right", "global-clipnorm-non-finite-not-nan",
             "function-numpy-defaults-not-tensors"],
            "amut26"),
+    "25": (["tf-ema-num-updates-decay-not-capped", "model-checkpoint-batch-gap-counted-once",
+            "custom-gradient-argument-variable-in-variables", "max-pool-grad-grad-ties-to-last",
+            "attention-causal-mask-drops-value-mask", "generator-from-key-counter-key-first",
+            "function-method-copy-bound-to-original", "keras-seed-cast-modulus-off-by-one",
+            "manager-same-step-saved-again"],
+           "amut27"),
 }
 
 

@@ -23,17 +23,25 @@ __all__ = ["custom_gradient"]
 
 def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
     """Decorator: `f(*args)` returns `(result, grad_fn)`; `grad_fn(*upstream)` returns the
-    gradients of the tensor arguments (and, with `variables=`, of the variables it used)."""
+    gradients of the positional tensor arguments (and, with `variables=`, of the variables it used
+    that are not arguments); keyword arguments get no gradient, as in TF's eager decorator."""
     if f is None:
         return custom_gradient
 
     @functools.wraps(f)
     def decorated(*args: Any, **kwargs: Any) -> Any:
+        from simdist.runtime import context
         from simdist.runtime.ops import array
+        if kwargs and context.in_function():   # (TF's _graph_mode_decorator, before f runs)
+            raise ValueError("The custom_gradient decorator currently supports keywords arguments only when eager "
+                             "execution is enabled.")
         with VariableWatcher() as watcher:
             result, grad_fn = f(*args, **kwargs)
-        flat_args = [a for a in nest.flatten(args) + nest.flatten(kwargs)]
-        variables = [v for v in watcher.watched_variables() if all(v is not a for a in flat_args)]
+        # TF's _eager_mode_decorator: the positional arguments are the op's inputs (one gradient each);
+        # keyword arguments are neither inputs nor variables (no gradient flows to them)
+        flat_args = nest.flatten(args)
+        all_inputs = flat_args + nest.flatten(kwargs)
+        variables = [v for v in watcher.watched_variables() if all(v is not a for a in all_inputs)]
         spec = inspect.getfullargspec(grad_fn)
         if variables and "variables" not in spec.args and "variables" not in spec.kwonlyargs and not spec.varkw:
             raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function "
