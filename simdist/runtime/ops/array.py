@@ -908,15 +908,34 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
             return convert_to_tensor(values)
         except (TypeError, ValueError):
             pass
+    if isinstance(values, (list, tuple)) and values:
+        # TF's array_ops.stack converts the first value alone and checks the axis against its rank,
+        # in Python, before Pack converts the list (so before its dtypes' TypeError in a graph;
+        # fz27b, fz14 seed 1420272701 #46); an unknown rank is left to Pack's shape function
+        _stack_axis(values[0], axis)
     # (an axis given as a tensor: Pack's attr, which the eager fast path cannot take)
     ts = matching_list(values, "Pack", "values", fallback=isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"))
-    if ts and not static_shapes.rank_unknown(ts[0]):
-        # TF's array_ops.stack checks the axis against the first value's rank, in Python (when the
-        # graph knows that rank: an unknown-rank argument is left to Pack's shape function)
-        n = ts[0].ndim + 1
-        if not -n <= int(axis) < n:
-            raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-n}, {n})")
+    if ts:
+        _stack_axis(ts[0], axis)
     return dispatch.execute(PACK, ts, {"axis": int(axis)})
+
+
+def _stack_axis(first: Any, axis: Any) -> None:
+    """array_ops.stack's check of `axis` against the rank of the first value + 1 (ValueError), when
+    the graph knows that rank; a first value that does not convert is left to Pack's conversion."""
+    if isinstance(first, Tensor) or hasattr(first, "_as_tensor"):
+        if isinstance(first, Tensor) and static_shapes.rank_unknown(first):
+            return
+        n = len(first.shape) + 1
+    else:   # (a Python or NumPy value: its rank as converted; a list holding tensors is left to Pack)
+        if _holds_tensor([first]):
+            return
+        try:
+            n = np.ndim(first) + 1
+        except Exception:  # noqa: BLE001 - Pack's conversion of the list raises it
+            return
+    if not -n <= int(axis) < n:
+        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-n}, {n})")
 
 
 def args_dims(dims: Sequence[int]) -> str:

@@ -33,6 +33,7 @@ from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import graph_constants as _consts
 from simdist.runtime.ops import static_shapes as _shapes
+from simdist.runtime.ops.trace_errors import MARK as _MARK
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
@@ -142,7 +143,9 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     except Exception as e:
         if _shapes.UNKNOWN and op.shape_fn is not None:   # (a dimension the traced graph does not know)
             _shapes.unseen(op, tensors, attrs, e)
-        raise
+        out = _past_kernel_error(op, arrays, dt, e)
+        if out is None:
+            raise
     if op.num_outputs != 1:
         return _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
     if type(out) is not np.ndarray:
@@ -178,6 +181,26 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
         return _shapes.propagate(op, tensors, t, attrs)
     return t
+
+
+def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, e: BaseException) -> Any:
+    """The output a dry run of a tf.function's Python (tf/_concrete.py) goes on with when an
+    elementwise op's kernel raised `e`, a run-time error (an OpError without a trace-time mark),
+    or None to raise it. TF's trace adds the node and never runs its kernel, so a later op's
+    graph-build error wins (fz14 seed 1420261202 #640: FloorMod's "Integer division by zero",
+    then rfftnd's ValueError): the stand-in has the op's dtype and its operands' broadcast shape,
+    as the node's shape function gives it (clause function.trace-time-errors)."""
+    from simdist.runtime import errors
+    if not context._placeholder_depth[0] or op.kind != "elementwise" or op.num_outputs != 1 \
+            or not isinstance(e, errors.OpError) or getattr(e, _MARK, None):
+        return None
+    try:
+        shape = np.broadcast_shapes(*(np.shape(a) for a in arrays))
+    except ValueError:
+        return None
+    if dt is _STRING:
+        return np.full(shape, b"", dtype=object)
+    return np.zeros(shape, dt._np)
 
 
 def _trace_shape(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> None:
