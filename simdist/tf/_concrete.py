@@ -337,7 +337,7 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
     """get_concrete_function: the dry runs of the module's docstring, a ConcreteFunction or the
     trace-time error."""
     from simdist.runtime import errors
-    from simdist.runtime.ops import trace_errors
+    from simdist.runtime.ops import dispatch, trace_errors
     params, bound = specs_of(function, args, kwargs)
     first: BaseException | None = None
     outputs: Any = None     # (None: every dry run met a kernel's error, which hides the outputs' shapes)
@@ -348,6 +348,7 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
         if key in tried:
             continue
         tried.add(key)
+        standins = dispatch.STANDINS[0]
         try:
             out = dry_run(function.python_function, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
         except Exception as e:  # noqa: BLE001 - classified below
@@ -364,6 +365,10 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
             # (a Python error of this placeholder's shape, `x[0, ..., 1]` of a rank-1 choice for an
             # unknown rank: TF's trace knows no rank, another choice may build; fz4 seed 43 #191)
             first = first or e
+            continue
+        if dispatch.STANDINS[0] != standins:
+            # (a run that went on past a kernel's run-time error, on stand-ins: the graph builds as far
+            # as it went, its outputs' shapes are not known; as a run stopped by the kernel's error)
             continue
         outputs = _describe(out)
         built = True

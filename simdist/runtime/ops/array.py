@@ -1083,6 +1083,18 @@ GATHER = register("GatherV2", _gather, args.first, lambda arrays, out, attrs: ar
                   fusion=_LANE_ROWS, bytes=selected_bytes)
 
 
+def _gather_standin(arrays: Any, attrs: dict) -> tuple:
+    """GatherV2's shape function: params' dimensions around the axis, the indices' in its place (a
+    dry run goes on with it past an index out of range: embedding_lookup's later TypeError for
+    int32 params with max_norm in a tf.function; fz27b, fz14 seed 1420272702 #114)."""
+    p, idx = arrays
+    axis = attrs["axis"] % p.ndim if p.ndim else 0
+    return (p.shape[:axis] + idx.shape + p.shape[axis + 1:],)
+
+
+GATHER.standin = _gather_standin
+
+
 def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
            name: str | None = None) -> Tensor:
     """`tf.gather`; out-of-range indices raise InvalidArgumentError like TF on CPU. On a

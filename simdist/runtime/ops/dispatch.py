@@ -143,7 +143,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     except Exception as e:
         if _shapes.UNKNOWN and op.shape_fn is not None:   # (a dimension the traced graph does not know)
             _shapes.unseen(op, tensors, attrs, e)
-        out = _past_kernel_error(op, arrays, dt, e)
+        out = _past_kernel_error(op, arrays, dt, attrs, e)
         if out is None:
             raise
     if op.num_outputs != 1:
@@ -183,24 +183,34 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     return t
 
 
-def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, e: BaseException) -> Any:
-    """The output a dry run of a tf.function's Python (tf/_concrete.py) goes on with when an
-    elementwise op's kernel raised `e`, a run-time error (an OpError without a trace-time mark),
-    or None to raise it. TF's trace adds the node and never runs its kernel, so a later op's
-    graph-build error wins (fz14 seed 1420261202 #640: FloorMod's "Integer division by zero",
-    then rfftnd's ValueError): the stand-in has the op's dtype and its operands' broadcast shape,
-    as the node's shape function gives it (clause function.trace-time-errors)."""
+# how many stand-ins dry runs went on with (tf/_concrete.py tells a run that completed on them)
+STANDINS = [0]
+
+
+def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None, e: BaseException) -> Any:
+    """The output a dry run of a tf.function's Python (tf/_concrete.py) goes on with when op's
+    kernel raised `e`, a run-time error (an OpError without a trace-time mark), or None to raise
+    it. TF's trace adds the node and never runs its kernel, so a later op's graph-build error wins
+    (fz14 seed 1420261202 #640: FloorMod's "Integer division by zero", then rfftnd's ValueError):
+    the stand-in is zeros of the op's dtype and of the shape its shape function gives (an
+    elementwise op: its operands' broadcast; others: OpDef.standin), a tuple for several outputs
+    (clause function.trace-time-errors)."""
     from simdist.runtime import errors
-    if not context._placeholder_depth[0] or op.kind != "elementwise" or op.num_outputs != 1 \
-            or not isinstance(e, errors.OpError) or getattr(e, _MARK, None):
+    if not context._placeholder_depth[0] or not isinstance(e, errors.OpError) or getattr(e, _MARK, None):
         return None
     try:
-        shape = np.broadcast_shapes(*(np.shape(a) for a in arrays))
-    except ValueError:
+        if op.kind == "elementwise" and op.num_outputs == 1:
+            shapes: Any = (np.broadcast_shapes(*(np.shape(a) for a in arrays)),)
+        elif op.standin is not None:
+            shapes = op.standin(arrays, attrs or {})
+        else:
+            return None
+    except Exception:  # noqa: BLE001 - no shape to go on with: the kernel's error stands
         return None
-    if dt is _STRING:
-        return np.full(shape, b"", dtype=object)
-    return np.zeros(shape, dt._np)
+    dts = dt if type(dt) is tuple else (dt,) * len(shapes)
+    STANDINS[0] += 1
+    outs = tuple(np.full(s, b"", dtype=object) if d is _STRING else np.zeros(s, d._np) for s, d in zip(shapes, dts))
+    return outs[0] if op.num_outputs == 1 else outs
 
 
 def _trace_shape(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> None:

@@ -275,6 +275,9 @@ def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: 
     `channels_first_pool`."""
     _wrapper_sequences(ksize, strides, data_format)
     x = _t(input)
+    # (the op's input type before its attrs: op_def_library's TypeError for uint16 before the padding
+    # string's ValueError in a graph, the T refusal eagerly; fz27b, fz14 seed 1420272702 #280)
+    AVG_POOL.dtype((x.dtype,), None)
     if data_format == "NCHW":
         return channels_first_pool(avg_pool2d, x, ksize, strides, padding, "AvgPool")
     return dispatch.execute(AVG_POOL, (x,), _pool_args(x, ksize, strides, padding, data_format, "AvgPool", False))
