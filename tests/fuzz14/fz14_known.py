@@ -98,6 +98,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "#92): with no global and no op seed TF 2.21 seeds the kernel nondeterministically (another mask in every "
         "process), simdist deterministically; the values cannot be compared. (Until fz26b the TF worker kept an "
         "earlier program's tf.random.set_seed in force, which hid the class; seeded dropout agrees: seed 1420262601 #43)",
+    ("call:nn.dropout", "value", "'ok'"):
+        "tf.nn.dropout(x=-2.5, rate=0.5) without a seed eagerly (fz27b: seed 1420272701 #285): TF 2.21 seeds the "
+        "kernel nondeterministically with no global and no op seed (measured: six processes of four "
+        "calls each gave 0.0 and -5.0 in different orders), simdist deterministically; the class of the `'grad'` key "
+        "above",
     ("call:nn.learned_unigram_candidate_sampler", "value", "'dist'"):
         "tf.nn.learned_unigram_candidate_sampler without a seed in MirroredStrategy.run (fz24b: seed 1420262403 #33): "
         "with no global and no op seed TF 2.21 seeds the sampler's kernel nondeterministically (its candidates change "

@@ -1370,12 +1370,18 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     ax = 0 if axis is None else int(axis)
     shp = t.shape.as_list()
     ax = ax % max(len(shp), 1)
-    if shp[ax:ax + nm] != m.shape.as_list():
-        raise ValueError(f"Shapes {TensorShape(shp[ax:ax + nm])} and {m.shape} are incompatible")
+    # (assert_is_compatible_with on the static shapes: a dimension the graph does not know is
+    # compatible, and the gather meets the run-time sizes: a mask [True, False] of an input_signature
+    # [None, 1] argument with one row takes it; fz27b, fz4 seed 2701 #196)
+    from simdist.runtime.ops import static_shapes
+    known, mk = static_shapes.known_shape(t), static_shapes.known_shape(m)
+    if known is not None and mk is not None:
+        part = known[ax:ax + nm]
+        if len(part) != len(mk) or any(a is not None and b is not None and a != b for a, b in zip(part, mk)):
+            raise ValueError(f"Shapes {TensorShape(part)} and {TensorShape(mk)} are incompatible")
     lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))
     flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
     idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
-    from simdist.runtime.ops import static_shapes
     return static_shapes.mark_dim(gather(flat, idx, axis=ax), ax)   # as many rows as the mask's trues
 
 
