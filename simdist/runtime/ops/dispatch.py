@@ -146,6 +146,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         out = _past_kernel_error(op, arrays, dt, attrs, e)
         if out is None:
             raise
+        _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
     if op.num_outputs != 1:
         return _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
     if type(out) is not np.ndarray:
@@ -176,6 +177,9 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         t = outs[0]
     if context._function_depth:   # (which values the graph being built knows: graph_constants.py)
         _consts.propagate(op, tensors, (t,))
+        if _STOOD[0]:
+            _STOOD[0] = False
+            _consts.vary(t)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
@@ -185,6 +189,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
 
 # how many stand-ins dry runs went on with (tf/_concrete.py tells a run that completed on them)
 STANDINS = [0]
+_STOOD = [False]   # (the op running now returns a stand-in: its outputs are marked as values the graph does not know)
 
 
 def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None, e: BaseException) -> Any:
@@ -246,6 +251,10 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
         ts = o.op(op, tensors, ts, attrs)
     if context._function_depth:
         _consts.propagate(op, tensors, ts)
+        if _STOOD[0]:
+            _STOOD[0] = False
+            for x in ts:
+                _consts.vary(x)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, ts)
     return ts
