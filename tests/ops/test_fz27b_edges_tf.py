@@ -157,6 +157,12 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.image.sobel_edges(tf.constant(np.ones([2, 1, 2, 3]), tf.complex128))")),
     ("sobel_edges of a complex128 [2, 1, 2, 3] image", _T, _eager(
         "tf.image.sobel_edges(tf.constant(np.ones([2, 1, 2, 3]), tf.complex128))")),
+    # MaxPool's rank check at trace before the default kernel's NCHW refusal (fresh seed 1420272703 #44)
+    ("max_pool1d of an int64 matrix, NCHW, traced", _T, _program(
+        "return tf.nn.max_pool1d(x, tf.TensorShape([3]), [3], 'SAME', data_format='NCHW')",
+        "tf.constant([[1, 2, 3], [4, 5, 6]], tf.int64)")),
+    ("max_pool1d of an int64 matrix, NCHW", _T, _eager(
+        "tf.nn.max_pool1d(tf.constant([[1, 2, 3], [4, 5, 6]], tf.int64), [3], [3], 'SAME', data_format='NCHW')")),
     # Substr's eager fallback for an np.int64 len (1420272701 #31, 1420272702 #142)
     ("substr of an int16 tensor, np.int64 len", _A, _eager(
         "tf.strings.substr(tf.constant([0], tf.int16), pos=5, len=np.int64(2))")),
@@ -181,6 +187,16 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.add_n([x, x, x])", ([2], "complex64"), "tf.constant([complex(float('nan'), 0), 1 + 1j], tf.complex64)")),
     ("complex128 x + x of nan+0j eagerly", _G, _eager(
         "(lambda x: x + x)(tf.constant([complex(float('nan'), 0)], tf.complex128))")),
+    # IsZeros under DAZ: a float32/float64 subnormal constant is a zero, a float16 one is not (fresh seed
+    # 1420272703 #21)
+    ("float32 [0.0, -0.0, 1e-40] - x, sig", _G, _sig(
+        "tf.constant([0.0, -0.0, 1e-40]) - x", ([3], "float32"), "tf.constant([0.0, 2.5, -3.0])")),
+    ("float32 1e-40 + x, sig", _G, _sig("tf.constant([1e-40, 1e-40]) + x", ([2], "float32"),
+                                       "tf.constant([-0.0, 1.0])")),
+    ("float64 [5e-324, 0.0] - x, sig", _G, _sig(
+        "tf.constant([5e-324, 0.0], tf.float64) - x", ([2], "float64"), "tf.constant([0.0, 2.5], tf.float64)")),
+    ("float16 [1e-5, 0.0] - x, sig", _G, _sig(
+        "tf.constant([1e-5, 0.0], tf.float16) - x", ([2], "float16"), "tf.constant([0.0, 2.5], tf.float16)")),
     ("float32 x + x of nan, sig", _G, _sig("x + x", ([2], "float32"), "tf.constant([float('nan'), -np.inf])")),
 ]
 
