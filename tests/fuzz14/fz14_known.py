@@ -26,7 +26,8 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "on to stack its scalar output with the data, whose Pack shape function raises ValueError \"Shapes must be "
         "equal rank\" at trace; simdist's trace runs the ops eagerly and stops at the uniform kernel's "
         "InvalidArgumentError (\"counter must be a vector with length at least 2\"), so it never reaches the Pack "
-        "(tracing past a run-time error is not modelled; with a vector data both raise the Pack's ValueError)",
+        "(with a vector data both raise the Pack's ValueError; fz27b: the dry runs go on past a kernel's run-time error on "
+        "stand-ins, but this counter check is made in Python before dispatch: still open)",
     **{(f"call:{op}", "missing", ""): f"tf.{op} exists in TF 2.21, not in simdist's facade (simdist: AttributeError)"
        for op in _MISSING},
     ("random:", "value", "calls"):
@@ -66,33 +67,29 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "the float64 tensor with int32, ValueError \"Tensor conversion requested dtype int32\"; with tensor boxes and "
         "scores the fast path runs and the kernel refuses it (InvalidArgumentError, as simdist does in both); when "
         "the fast path gives up is not analysed (fz16b)",
-    ('call:math.mod>call:signal.rfftnd', 'trace-time', "'err', 'ValueError'"):
-        "`y = tf.math.mod(x, -(2 ** 63))` of a uint8 [None] signature argument, then tf.signal.rfftnd of a uint16 "
-        "tensor, in an input_signature tf.function (seed 1420261202 #640): TF 2.21 builds the mod node (its error is "
-        "a run-time one) and goes on to rfftnd's Python ValueError \"RFFT requires tf.float32 or tf.float64\", "
-        "which fails the trace; simdist's trace runs the ops eagerly, stops at mod's run-time error (deferred to the "
-        "calls) and never reaches rfftnd's check, so it traces and its calls raise the ValueError (tracing past a "
-        "run-time error is not modelled; rfftnd alone fails the trace on both)",
     ('call:image.rgb_to_yuv>operator:^', 'accepts', "'err', 'TypeError'"):
         "`y = tf.image.rgb_to_yuv(x)` of a float32 [None, 2] signature argument, then `y ^ False`, in an "
         "input_signature tf.function (fz23b: seed 1420262301 #196): TF 2.21's tensordot builds its MatMul on "
         "reshapes the graph cannot size, so nothing fails at trace until `^` on a float (BitwiseXor's TypeError); "
         "simdist's trace runs the ops eagerly and stops at the MatMul kernel's run-time error (2 vs 3 columns), "
-        "deferred to the calls, so it never reaches the `^` (tracing past a run-time error is not modelled, as "
-        "call:math.mod>call:signal.rfftnd)",
+        "deferred to the calls, so it never reaches the `^` (fz27b: the dry runs go on past a kernel's run-time error "
+        "on stand-ins, but MatMul's size check for dimensions the graph does not know is made in its Python wrapper, "
+        "before dispatch: still open)",
     ('call:tensor_scatter_nd_update>call:nn.safe_embedding_lookup_sparse', 'accepts', "'err', 'AttributeError'"):
         "`y = tf.tensor_scatter_nd_update(int32 [1, 1], indices=[0], updates=np.int32(-1))`, then "
         "`tf.nn.safe_embedding_lookup_sparse(..., sparse_ids=[[2.5]])`, in an input_signature tf.function (fz26b: seed "
         "1420262601 #33): TF 2.21's TensorScatterUpdate shape function passes the scalar updates (its rank check is "
         "the kernel's, a run-time one), so the trace goes on to safe_embedding_lookup_sparse's AttributeError ('list' "
         "object has no attribute 'dense_shape'); simdist's trace runs the kernel, whose InvalidArgumentError "
-        "(\"Updates shape must have rank at least one\") stops it before the AttributeError (tracing past a run-time "
-        "error is not modelled, as call:math.mod>call:signal.rfftnd)",
+        "(\"Updates shape must have rank at least one\") stops it before the AttributeError (fz27b: the check is made "
+        "in the Python wrapper, before dispatch, and build_error takes only a TypeError or ValueError: still open)",
     ('call:as_string>call:signal.stft', 'error-class', "'err', 'ValueError'"):
         "`y = tf.as_string(int64 array, precision=5)`, then `tf.signal.stft(np.int16(1), np.int64(2), 2)`, in a "
         "tf.function (fz26b: seed 1420262602 #103): AsString's precision check for an integer is its kernel's, so TF "
         "2.21's trace goes on to stft's ValueError (\"Shape () must have rank at least 1\"); simdist's trace stops at "
-        "the kernel's InvalidArgumentError (tracing past a run-time error is not modelled)",
+        "the kernel's InvalidArgumentError. fz27b: the dry runs go on past it (AsString's constructor checks are its "
+        "kernel's, a stand-in of the input's shape follows), which closes the class for tensor arguments, but the "
+        "program passes a tf.Variable argument and `_concrete.build_error` does not dry-run such calls: still open",
     ("call:nn.dropout", "value", "'grad'"):
         "tf.nn.dropout(x, 0.1) without a seed as a program's first random op, under a tape (fz26b: seed 1420262602 "
         "#92): with no global and no op seed TF 2.21 seeds the kernel nondeterministically (another mask in every "
@@ -114,8 +111,9 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "erf's autopacking of the (y, idx, count) tuple builds a Pack whose shape function merges [?] with [n] and "
         "the trace goes on to op_def_library's TypeError for the int32 pack (\"Value passed to parameter 'x' has "
         "DataType int32\"); simdist's trace runs Unique's kernel, whose rank error (\"unique expects a 1D vector\") "
-        "is a run-time one and stops it (tracing past a run-time error is not modelled, as "
-        "call:unique_with_counts>operator:-)",
+        "is a run-time one and stops it. fz27b: the dry runs go on past it on UniqueWithCounts' stand-in, which closes "
+        "the class for tensor arguments, but the program passes a tf.Variable argument, which `_concrete.build_error` "
+        "does not dry-run: still open",
     ('call:unique_with_counts>call:linalg.svd', 'rejects', "'calls', (('ok'"):
         "`y = tf.unique_with_counts(x)` of a rank-3 tensor in a tf.function whose result is never used, then "
         "`return tf.linalg.svd(list)` (fz24b: seed 1420262402 #26): TF 2.21's UniqueWithCounts shape function "
@@ -126,8 +124,10 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "
         "Sub's TypeError for a bool x (and traces again each call); simdist's trace runs Unique's kernel, whose rank "
-        "error (\"unique expects a 1D vector\") is a run-time one and stops it (tracing past a run-time error is not "
-        "modelled, as call:unique_with_counts>call:extract_volume_patches)",
+        "error (\"unique expects a 1D vector\") is a run-time one and stops it. fz27b: the dry runs go on past it on "
+        "UniqueWithCounts' stand-in (y [n], idx the input's shape, count [n]), and then autopack the tuple for the Sub, "
+        "whose Pack of a scalar idx beside the vectors is a shape ValueError; TF converts the bool x first (op_def_"
+        "library's TypeError) and never packs y: still open (the order of a binary operator's conversions)",
     ("call:nn.relu", "value", "'dist'"):
         "tf.nn.relu of float32/float64 subnormals (fz23b: seed 1420262301 #298, `relu(features=1e-40)` under "
         "MirroredStrategy.run): TF 2.21's Relu kernel keeps some subnormals and flushes others by position "
