@@ -134,6 +134,16 @@ CASES: list[tuple[str, str, Any]] = [
         y = tf.as_string(np.array([1, 2], np.int64), precision=5)
         return tf.signal.stft(np.int16(1), np.int64(2), 2)
         """)),
+    ("as_string of int64 with a precision, then stft, a Variable argument", _T, _program("""
+        y = tf.as_string(np.array([1, -1, 2, 1], np.int64), precision=5)
+        return tf.signal.stft(np.int16(1), np.int64(2), 2)
+        """, "tf.Variable(1.0)")),
+    ("assert_equal's Operation returned, a Variable argument (fresh seed 1420272703 #5)", _T, _program(
+        "return tf.assert_equal(x=tf.constant([[2, 0]], tf.int64), y=[[-4, 0]])", "tf.Variable(1.0)")),
+    ("a Variable argument assigned, then a later build error", _T, _program("""
+        a0.assign(5.0)
+        return a0 + tf.as_string(np.array([1], np.int64), precision=5)
+        """, "tf.Variable(1.0)")),
     ("as_string of int64 with a precision, traced", _T, _traced("tf.as_string(np.array([1, 2], np.int64), "
                                                                 "precision=5)")),
     ("as_string of int64 with a precision", _T, _eager("tf.as_string(np.array([1, 2], np.int64), precision=5)")),
