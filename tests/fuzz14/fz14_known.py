@@ -100,6 +100,13 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "kernel nondeterministically with no global and no op seed (measured: six processes of four "
         "calls each gave 0.0 and -5.0 in different orders), simdist deterministically; the class of the `'grad'` key "
         "above",
+    ("call:nn.ctc_greedy_decoder", "error-class", "'err', 'ValueError'"):
+        "tf.nn.ctc_greedy_decoder([1e-40, 65504.0, tf.constant(5, tf.uint32)], sequence_length=[1]) in a tf.function "
+        "(fz27b: fresh seed 1420272703 #56): op_def_library converts `inputs` with T's default float32 as the preferred "
+        "dtype, and the autopacking conversion casts the list's uint32 tensor to it (the Pack is float32 [3]), so the "
+        "trace reaches CTCGreedyDecoder's shape function (ValueError \"Shape must be rank 3 but is rank 1\"); simdist "
+        "packs the list in the tensor's uint32 and refuses 1e-40 (TypeError, eagerly TF's class too). Open: the "
+        "preferred-dtype cast of autopacking in a graph is not modelled",
     ("call:nn.learned_unigram_candidate_sampler", "value", "'dist'"):
         "tf.nn.learned_unigram_candidate_sampler without a seed in MirroredStrategy.run (fz24b: seed 1420262403 #33): "
         "with no global and no op seed TF 2.21 seeds the sampler's kernel nondeterministically (its candidates change "
