@@ -83,13 +83,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "object has no attribute 'dense_shape'); simdist's trace runs the kernel, whose InvalidArgumentError "
         "(\"Updates shape must have rank at least one\") stops it before the AttributeError (fz27b: the check is made "
         "in the Python wrapper, before dispatch, and build_error takes only a TypeError or ValueError: still open)",
-    ('call:as_string>call:signal.stft', 'error-class', "'err', 'ValueError'"):
-        "`y = tf.as_string(int64 array, precision=5)`, then `tf.signal.stft(np.int16(1), np.int64(2), 2)`, in a "
-        "tf.function (fz26b: seed 1420262602 #103): AsString's precision check for an integer is its kernel's, so TF "
-        "2.21's trace goes on to stft's ValueError (\"Shape () must have rank at least 1\"); simdist's trace stops at "
-        "the kernel's InvalidArgumentError. fz27b: the dry runs go on past it (AsString's constructor checks are its "
-        "kernel's, a stand-in of the input's shape follows), which closes the class for tensor arguments, but the "
-        "program passes a tf.Variable argument and `_concrete.build_error` does not dry-run such calls: still open",
     ("call:nn.dropout", "value", "'grad'"):
         "tf.nn.dropout(x, 0.1) without a seed as a program's first random op, under a tape (fz26b: seed 1420262602 "
         "#92): with no global and no op seed TF 2.21 seeds the kernel nondeterministically (another mask in every "
@@ -112,15 +105,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "with no global and no op seed TF 2.21 seeds the sampler's kernel nondeterministically (its candidates change "
         "from process to process), simdist deterministically; the values cannot be compared (as tf.image's unseeded "
         "random ops below)",
-    ('call:unique_with_counts>call:math.erf', 'error-class', "'err', 'TypeError'"):
-        "`y = tf.unique_with_counts(x)` of a matrix in a tf.function, then `tf.math.erf(y)` (fz24b: seed 1420262402 "
-        "#146): TF 2.21's UniqueWithCounts shape function passes any rank and gives outputs of unknown length, so "
-        "erf's autopacking of the (y, idx, count) tuple builds a Pack whose shape function merges [?] with [n] and "
-        "the trace goes on to op_def_library's TypeError for the int32 pack (\"Value passed to parameter 'x' has "
-        "DataType int32\"); simdist's trace runs Unique's kernel, whose rank error (\"unique expects a 1D vector\") "
-        "is a run-time one and stops it. fz27b: the dry runs go on past it on UniqueWithCounts' stand-in, which closes "
-        "the class for tensor arguments, but the program passes a tf.Variable argument, which `_concrete.build_error` "
-        "does not dry-run: still open",
     ('call:unique_with_counts>call:linalg.svd', 'rejects', "'calls', (('ok'"):
         "`y = tf.unique_with_counts(x)` of a rank-3 tensor in a tf.function whose result is never used, then "
         "`return tf.linalg.svd(list)` (fz24b: seed 1420262402 #26): TF 2.21's UniqueWithCounts shape function "
