@@ -34,7 +34,7 @@ def _solve_ls(a: np.ndarray, b: np.ndarray, l2: np.ndarray, fast: bool = True) -
     sa, sb = a.shape, b.shape
     if len(sa) < 2 or len(sb) < 2:
         i = 0 if len(sa) < 2 else 1
-        raise errors.InvalidArgumentError(None, None, f"Input tensor {i} must have rank >= 2, got {(sa, sb)[i].__len__()} "
+        raise errors.InvalidArgumentError(None, None, f"Input tensor {i} must have rank >= 2, got {len((sa, sb)[i])} "
                                           "[Op:MatrixSolveLs]")
     if sa[:-2] != sb[:-2]:
         raise errors.InvalidArgumentError(None, None, "All input tensors must have the same outer dimensions. "

@@ -198,7 +198,8 @@ def _grad_window_flops(arrays: Any, out: Any, attrs: Any) -> float:
     return float(arrays[-1].size * k[1] * k[2] * k[3])
 
 
-MAX_POOL3D = register("MaxPool3D", _placed("MaxPool3D", ("float16",), _max_pool3d), _cpu_only("MaxPool3D", "half, bfloat16, float", ("float16",)),
+MAX_POOL3D = register("MaxPool3D", _placed("MaxPool3D", ("float16",), _max_pool3d),
+                      _cpu_only("MaxPool3D", "half, bfloat16, float", ("float16",)),
                       _window_flops, kind="window", fusion=rows(0))
 MAX_POOL3D_GRAD = register("MaxPool3DGrad", _placed("MaxPool3DGrad", ("float16",), _max_pool3d_grad),
                            _cpu_only("MaxPool3DGrad", "half, bfloat16, float", ("float16",)), _grad_window_flops,
