@@ -67,14 +67,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "the float64 tensor with int32, ValueError \"Tensor conversion requested dtype int32\"; with tensor boxes and "
         "scores the fast path runs and the kernel refuses it (InvalidArgumentError, as simdist does in both); when "
         "the fast path gives up is not analysed (fz16b)",
-    ('call:image.rgb_to_yuv>operator:^', 'accepts', "'err', 'TypeError'"):
-        "`y = tf.image.rgb_to_yuv(x)` of a float32 [None, 2] signature argument, then `y ^ False`, in an "
-        "input_signature tf.function (fz23b: seed 1420262301 #196): TF 2.21's tensordot builds its MatMul on "
-        "reshapes the graph cannot size, so nothing fails at trace until `^` on a float (BitwiseXor's TypeError); "
-        "simdist's trace runs the ops eagerly and stops at the MatMul kernel's run-time error (2 vs 3 columns), "
-        "deferred to the calls, so it never reaches the `^` (fz27b: the dry runs go on past a kernel's run-time error "
-        "on stand-ins, but MatMul's size check for dimensions the graph does not know is made in its Python wrapper, "
-        "before dispatch: still open)",
     ('call:tensor_scatter_nd_update>call:nn.safe_embedding_lookup_sparse', 'accepts', "'err', 'AttributeError'"):
         "`y = tf.tensor_scatter_nd_update(int32 [1, 1], indices=[0], updates=np.int32(-1))`, then "
         "`tf.nn.safe_embedding_lookup_sparse(..., sparse_ids=[[2.5]])`, in an input_signature tf.function (fz26b: seed "

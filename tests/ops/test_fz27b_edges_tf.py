@@ -155,6 +155,12 @@ CASES: list[tuple[str, str, Any]] = [
         y = tf.unique_with_counts(x)
         return tf.constant(True) - y[0]
         """, "tf.constant(1.0)")),
+    ("rgb_to_yuv of a [None, 2] argument, then ^ (fz14_known's rgb_to_yuv>^)", _T, _sig(
+        "tf.image.rgb_to_yuv(x) ^ False", ([None, 2], "float32"), "tf.ones([1, 2])")),
+    ("rgb_to_yuv of a [None, 2] argument", _T, _sig("tf.image.rgb_to_yuv(x)", ([None, 2], "float32"),
+                                                    "tf.ones([1, 2])")),
+    ("matmul of a [None, None] argument by [3, 3], then ^", _T, _program(
+        "return tf.matmul(x, tf.ones([3, 3])) ^ 1", "tf.ones([1, 2])")),
     ("embedding_lookup of int32 params, an id out of range, max_norm, traced", _T, _traced(
         "tf.nn.embedding_lookup(params=np.array([-1], dtype=np.int32), ids=[-1], max_norm=-1.0)")),
     ("embedding_lookup of int32 params, an id out of range, max_norm", _T, _eager(

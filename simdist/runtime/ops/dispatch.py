@@ -37,7 +37,7 @@ from simdist.runtime.ops.trace_errors import MARK as _MARK
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
-__all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
+__all__ = ["execute", "run", "refused", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
            "constant_made", "raw", "tapes", "recorder", "bind", "recording", "replica_turn", "unrecordable", "reduced", "placed", "charged"]
 
 _STRING = dtypes.string
@@ -216,6 +216,17 @@ def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: 
     STANDINS[0] += 1
     outs = tuple(np.full(s, b"", dtype=object) if d is _STRING else np.zeros(s, d._np) for s, d in zip(shapes, dts))
     return outs[0] if op.num_outputs == 1 else outs
+
+
+def refused(err: BaseException, dt: Any, shape: Sequence[int]) -> Tensor:
+    """A kernel's run-time refusal that an op's Python wrapper checks before dispatch (MatMul's
+    sizes for dimensions the graph does not know): raised; in a dry run of a tf.function's Python,
+    a stand-in of the shape the op's shape function gives instead, as `_past_kernel_error`."""
+    if not context._placeholder_depth[0] or getattr(err, _MARK, None):
+        raise err
+    STANDINS[0] += 1
+    t = Tensor(np.zeros(tuple(shape), dt._np), dt, context.current_device())
+    return _consts.vary(t)
 
 
 def _trace_shape(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> None:
