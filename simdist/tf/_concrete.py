@@ -29,8 +29,10 @@ import copy
 import inspect
 from typing import Any, Callable
 
-# (size of each unknown dimension, rank of each unknown-rank input) per dry run, in order
-_PLACEHOLDERS = ((1, 1), (2, 2), (1, 0), (3, 3), (1, 4))
+# (size of each unknown dimension, rank of each unknown-rank input) per dry run, in order; the
+# last, images of 3 x 3 pixels, for an image op whose kernel refuses a dimension of 1 (sobel_edges'
+# REFLECT padding) before a later op's graph-build error (fz27b, fz14 seed 1420272701 #28)
+_PLACEHOLDERS = ((1, 1), (2, 2), (1, 0), (3, 3), (1, 4), (3, 4))
 
 
 class GraphTensor:
@@ -331,12 +333,15 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
     return names, bound
 
 
-def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
+def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = None) -> ConcreteFunction:
     """get_concrete_function: the dry runs of the module's docstring, a ConcreteFunction or the
-    trace-time error."""
+    trace-time error. `variables`: parameters bound to these Variables instead of placeholders
+    (a call's own variables, `build_error`)."""
     from simdist.runtime import errors
-    from simdist.runtime.ops import trace_errors
+    from simdist.runtime.ops import dispatch, trace_errors
     params, bound = specs_of(function, args, kwargs)
+    if variables:
+        bound = {**bound, **{p: v for p, v in variables.items() if p in bound}}
     first: BaseException | None = None
     outputs: Any = None     # (None: every dry run met a kernel's error, which hides the outputs' shapes)
     built = False
@@ -346,6 +351,7 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
         if key in tried:
             continue
         tried.add(key)
+        standins = dispatch.STANDINS[0]
         try:
             out = dry_run(function.python_function, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
         except Exception as e:  # noqa: BLE001 - classified below
@@ -363,6 +369,10 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
             # unknown rank: TF's trace knows no rank, another choice may build; fz4 seed 43 #191)
             first = first or e
             continue
+        if dispatch.STANDINS[0] != standins:
+            # (a run that went on past a kernel's run-time error, on stand-ins: the graph builds as far
+            # as it went, its outputs' shapes are not known; as a run stopped by the kernel's error)
+            continue
         outputs = _describe(out)
         built = True
         break
@@ -377,20 +387,34 @@ def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | Non
     TF builds the whole graph before it runs, so a build error of a later op wins (fz4 seed 32
     #26: `x ** x - 0.5` of int32, Sub's conversion of 0.5, not Pow's negative-exponent error). A
     call with a Variable argument, or to a function with **kwargs or (without an input_signature)
-    *args, is not asked (the dry runs pass tensors for variables and bind named parameters only)."""
+    *args, is not asked (the dry runs bind named parameters only). A Variable given as a parameter
+    itself is passed to the dry runs as it is (their writes are dropped): fz27b, fz14 seed
+    1420272703 #5; a Variable inside a structure is not asked."""
     from simdist.runtime import errors
     from simdist.runtime.tensor import Tensor
-    if any(hasattr(v, "_as_tensor") and not isinstance(v, Tensor) for v in _flatten([list(args), kwargs])):
-        return None
     try:   # (*args/**kwargs parameters: the dry runs would not bind the call's arguments)
-        params = inspect.signature(function.python_function).parameters.values()
+        sig = inspect.signature(function.python_function)
+        params = sig.parameters.values()
     except (TypeError, ValueError):
         return None
     if any(p.kind is p.VAR_KEYWORD or (p.kind is p.VAR_POSITIONAL and function.input_signature is None)
            for p in params):
         return None   # (an input_signature names *args' specs a_0, a_1, ...: specs_of binds them)
+    def is_variable(v: Any) -> bool:
+        return hasattr(v, "_as_tensor") and not isinstance(v, Tensor)
+    variables: dict = {}
+    if any(is_variable(v) for v in _flatten([list(args), kwargs])):
+        if function.input_signature is not None:
+            return None
+        try:
+            given = sig.bind(*args, **kwargs).arguments
+        except TypeError:
+            return None
+        variables = {n: v for n, v in given.items() if is_variable(v)}
+        if any(is_variable(v) for n, v in given.items() if n not in variables for v in _flatten([v])):
+            return None
     try:
-        trace(function, args, kwargs)
+        trace(function, args, kwargs, variables)
     except errors.OpError:
         return None
     except (TypeError, ValueError) as e:

@@ -15,7 +15,7 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.function (fz26b: seed 2601 #139): AssignSubVariableOp has no bool kernel, an error of the graph's run, so "
         "TF 2.21's trace goes on to len() of a ResourceVariable (TypeError \"object of type 'ResourceVariable' has no "
         "len()\"); simdist's trace runs the assignment and stops at the missing kernel (InvalidArgumentError; tracing "
-        "past a run-time error is not modelled, fz14_known.py call:math.mod>call:signal.rfftnd)",
+        "past a Variable argument is not modelled: fz27b's dry runs past a kernel's error do not bind variables)",
     ("protocol:np.ndim(x)", "value", "-1"):
         "np.ndim of a tf.function argument of unknown rank (an input_signature TensorSpec(None)): np.ndim reads "
         "`x.ndim`, which TF 2.21's graph tensor gives as TF_GraphGetTensorNumDims, -1 for an unknown rank, so the "

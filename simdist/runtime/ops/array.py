@@ -908,15 +908,34 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
             return convert_to_tensor(values)
         except (TypeError, ValueError):
             pass
+    if isinstance(values, (list, tuple)) and values:
+        # TF's array_ops.stack converts the first value alone and checks the axis against its rank,
+        # in Python, before Pack converts the list (so before its dtypes' TypeError in a graph;
+        # fz27b, fz14 seed 1420272701 #46); an unknown rank is left to Pack's shape function
+        _stack_axis(values[0], axis)
     # (an axis given as a tensor: Pack's attr, which the eager fast path cannot take)
     ts = matching_list(values, "Pack", "values", fallback=isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"))
-    if ts and not static_shapes.rank_unknown(ts[0]):
-        # TF's array_ops.stack checks the axis against the first value's rank, in Python (when the
-        # graph knows that rank: an unknown-rank argument is left to Pack's shape function)
-        n = ts[0].ndim + 1
-        if not -n <= int(axis) < n:
-            raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-n}, {n})")
+    if ts:
+        _stack_axis(ts[0], axis)
     return dispatch.execute(PACK, ts, {"axis": int(axis)})
+
+
+def _stack_axis(first: Any, axis: Any) -> None:
+    """array_ops.stack's check of `axis` against the rank of the first value + 1 (ValueError), when
+    the graph knows that rank; a first value that does not convert is left to Pack's conversion."""
+    if isinstance(first, Tensor) or hasattr(first, "_as_tensor"):
+        if isinstance(first, Tensor) and static_shapes.rank_unknown(first):
+            return
+        n = len(first.shape) + 1
+    else:   # (a Python or NumPy value: its rank as converted; a list holding tensors is left to Pack)
+        if _holds_tensor([first]):
+            return
+        try:
+            n = np.ndim(first) + 1
+        except Exception:  # noqa: BLE001 - Pack's conversion of the list raises it
+            return
+    if not -n <= int(axis) < n:
+        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-n}, {n})")
 
 
 def args_dims(dims: Sequence[int]) -> str:
@@ -1062,6 +1081,18 @@ def _gather(p: np.ndarray, idx: np.ndarray, axis: int) -> np.ndarray:
 
 GATHER = register("GatherV2", _gather, args.first, lambda arrays, out, attrs: arrays[1].size, kind="gather/scatter",
                   fusion=_LANE_ROWS, bytes=selected_bytes)
+
+
+def _gather_standin(arrays: Any, attrs: dict) -> tuple:
+    """GatherV2's shape function: params' dimensions around the axis, the indices' in its place (a
+    dry run goes on with it past an index out of range: embedding_lookup's later TypeError for
+    int32 params with max_norm in a tf.function; fz27b, fz14 seed 1420272702 #114)."""
+    p, idx = arrays
+    axis = attrs["axis"] % p.ndim if p.ndim else 0
+    return (p.shape[:axis] + idx.shape + p.shape[axis + 1:],)
+
+
+GATHER.standin = _gather_standin
 
 
 def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
@@ -1339,12 +1370,18 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     ax = 0 if axis is None else int(axis)
     shp = t.shape.as_list()
     ax = ax % max(len(shp), 1)
-    if shp[ax:ax + nm] != m.shape.as_list():
-        raise ValueError(f"Shapes {TensorShape(shp[ax:ax + nm])} and {m.shape} are incompatible")
+    # (assert_is_compatible_with on the static shapes: a dimension the graph does not know is
+    # compatible, and the gather meets the run-time sizes: a mask [True, False] of an input_signature
+    # [None, 1] argument with one row takes it; fz27b, fz4 seed 2701 #196)
+    from simdist.runtime.ops import static_shapes
+    known, mk = static_shapes.known_shape(t), static_shapes.known_shape(m)
+    if known is not None and mk is not None:
+        part = known[ax:ax + nm]
+        if len(part) != len(mk) or any(a is not None and b is not None and a != b for a, b in zip(part, mk)):
+            raise ValueError(f"Shapes {TensorShape(part)} and {TensorShape(mk)} are incompatible")
     lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))
     flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
     idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
-    from simdist.runtime.ops import static_shapes
     return static_shapes.mark_dim(gather(flat, idx, axis=ax), ax)   # as many rows as the mask's trues
 
 

@@ -699,8 +699,10 @@ def _graph_constant(rec: Any, t: Tensor) -> bool:
 
 
 def parallel_stack(values: Sequence[Any], name: str = "parallel_stack") -> Tensor:
-    """`tf.parallel_stack`: stack inside a recorded tf.function; executing eagerly it is TF's RuntimeError."""
-    if dispatch.recorder() is None:
+    """`tf.parallel_stack`: stack while a graph is built (a tf.function's Python, a trace or a dry
+    run of get_concrete_function too: array_ops asks context.executing_eagerly()); executing
+    eagerly it is TF's RuntimeError."""
+    if context.executing_eagerly():
         raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
     from simdist.runtime.ops.array import stack
     # (array_ops.parallel_stack expands each value by itself: values of several dtypes are

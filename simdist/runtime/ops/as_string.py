@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -70,7 +70,31 @@ def _format(x: np.ndarray, dtype_name: str, precision: int, scientific: bool, sh
 
 def _as_string(x: np.ndarray, dtype_name: str = "float32", precision: int = -1, scientific: bool = False,
                shortest: bool = False, width: int = -1, fill: str = "") -> np.ndarray:
+    """AsStringOp: its constructor's attr checks (`_constructor`: run-time errors of a graph), then
+    each element formatted."""
+    _constructor(dtype_name, precision, scientific, shortest, fill)
     return _format(x, dtype_name, precision, scientific, shortest, width, fill)
+
+
+def _constructor(name_: str, precision: int, scientific: bool, shortest: bool, fill: str) -> None:
+    """AsStringOp's constructor (as_string_op.cc), whose OP_REQUIRES fail when the kernel is made:
+    eagerly at the call, in a tf.function when the graph runs, so a later op's trace-time error
+    comes first (`as_string(int64, precision=5)` then stft's ValueError; fz27b, fz14 seed
+    1420262602 #103)."""
+    if len(fill) > 1:
+        raise errors.InvalidArgumentError(None, None, "Fill string must be one or fewer characters [Op:AsString]")
+    if scientific and shortest:
+        raise errors.InvalidArgumentError(None, None, "Cannot select both scientific and shortest notation "
+                                          "[Op:AsString]")
+    if fill and fill not in " +-0#":
+        raise errors.InvalidArgumentError(None, None, f"Fill argument not supported: \"{fill}\" [Op:AsString]")
+    if name_ not in _FLOATS:
+        if precision > -1:
+            raise errors.InvalidArgumentError(None, None, f"precision not supported for datatype {name_} "
+                                              "[Op:AsString]")
+        if scientific or shortest:
+            raise errors.InvalidArgumentError(None, None, "scientific and shortest format not supported for datatype "
+                                              f"{name_} [Op:AsString]")
 
 
 def _rule(dts: Any, attrs: Any) -> dtypes.DType:
@@ -93,21 +117,9 @@ def as_string(input: Any, precision: int = -1, scientific: bool = False, shortes
     attr_rules.check("AsString", precision=precision, scientific=scientific, shortest=shortest, width=width,
                      fill=fill)   # (the wrapper's make_*: ops.attr-types)
     fill = "" if fill is None else str(fill)
-    if len(fill) > 1:
-        raise errors.InvalidArgumentError(None, None, "Fill string must be one or fewer characters [Op:AsString]")
-    if scientific and shortest:
-        raise errors.InvalidArgumentError(None, None, "Cannot select both scientific and shortest notation "
-                                          "[Op:AsString]")
-    if fill and fill not in " +-0#":
-        raise errors.InvalidArgumentError(None, None, f"Fill argument not supported: \"{fill}\" [Op:AsString]")
     name_ = x.dtype.name
-    if name_ not in _FLOATS:
-        if precision > -1:
-            raise errors.InvalidArgumentError(None, None, f"precision not supported for datatype {name_} "
-                                              "[Op:AsString]")
-        if scientific or shortest:
-            raise errors.InvalidArgumentError(None, None, "scientific and shortest format not supported for datatype "
-                                              f"{name_} [Op:AsString]")
+    if not context.in_function():   # (eagerly the kernel is made before the type attr's check)
+        _constructor(name_, int(precision), bool(scientific), bool(shortest), fill)
     AS_STRING.dtype((x.dtype,), None)
     return dispatch.execute(AS_STRING, (x,), {"dtype_name": name_, "precision": int(precision),
                                              "scientific": bool(scientific), "shortest": bool(shortest),

@@ -144,6 +144,16 @@ def list_items_fast(*values: Any) -> bool:
     return all(not isinstance(v, (list, tuple)) or all(check_one_input(x) for x in v) for v in values)
 
 
+def sized_list(v: Any) -> None:
+    """The eager fast path's reading of a list attribute (pywrap_tfe_src.cc SetOpAttrList): a
+    value PySequence_Check takes is sized by PySequence_Size, which is -1 for a 0-d ndarray, and
+    the C++ array of -1 values is std::bad_alloc, MemoryError in Python, before the fallback could
+    refuse it: `to_hash_bucket_strong(t, 2, key=np.array(1))` (fz27b, fz14 seed 1420272701 #279).
+    The caller asks only where the fast path reads the attribute (eagerly, inputs it takes)."""
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        raise MemoryError("std::bad_alloc")
+
+
 def check_one_input(v: Any) -> bool:
     """pywrap_tfe_src.cc CheckOneInput: an eager tensor, a resource variable, an ndarray or a
     Python number (IsNumberType: PyFloat_Check or PyLong_Check, so a bool and np.float64 too, not
@@ -217,6 +227,8 @@ def fast_path_takes(op_type: str, inputs: tuple = (), **values: Any) -> bool:
         if v is None:
             continue
         kind, _ = attr_type(op_type, attr)
+        if kind.startswith("list("):
+            sized_list(v)
         if not _fast_path_value(kind, v):
             return False
     return True

@@ -103,6 +103,10 @@ UNIQUE_WITH_COUNTS = register("UniqueWithCounts", lambda x, out_idx: _unique(x, 
 UNIQUE.shape_fn = lambda shapes, attrs: shapes[0] is not None
 no_tf_gradient("Unique")
 no_tf_gradient("UniqueWithCounts")
+# (UniqueWithCounts' shape function: y and count vectors the graph cannot size, idx the input's shape;
+# a dry run goes on with them past the kernel's rank refusal, as TF's trace does: the later TypeError
+# of a Sub or an autopacked erf; fz27b, fz14_known's call:unique_with_counts classes)
+UNIQUE_WITH_COUNTS.standin = lambda arrays, attrs: ((arrays[0].size,), arrays[0].shape, (arrays[0].size,))
 
 
 def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor]:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -161,6 +161,33 @@ def _ctc_loss_dense_grad(op: Any, grad_loss: Any, _: Any) -> list:
     return [reshape(grad_loss, [1, -1, 1]) * op.outputs[1], None, None, None]
 
 
+def _one_hot_index(v: Tensor) -> None:
+    """tf.one_hot's index dtype (OneHot's TI)."""
+    if v.dtype not in (dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.int64):
+        raise trace_errors.attr_not_allowed("OneHot", "TI", v.dtype, "uint8, int8, int32, int64")
+
+
+def _state_shapes(xs: list, ls: list) -> None:
+    """_ilabel_to_state's shapes: log probabilities [T, B, 1, C] times one_hot(labels) [1, *labels, C]
+    (Mul's broadcast), summed over axis 3, then concatenated on axis 2 with the blanks [T, B, L + 1]
+    (ConcatV2: the ranks equal): labels of rank 3 are the concat's rank error, eagerly
+    InvalidArgumentError, in a graph its shape function's ValueError (fz27b, fz14 seed 1420272701
+    #250), before label_length's one_hot."""
+    from simdist.runtime.ops.args import dims
+    il, oh = [xs[0], xs[1], 1, xs[2]], [1, *ls, xs[2]]
+    try:
+        prod = list(np.broadcast_shapes(tuple(il), tuple(oh)))
+    except ValueError:
+        raise trace_errors.shape_error(f"Incompatible shapes: {dims(il)} vs. {dims(oh)} [Op:Mul]",
+                                       trace_errors.broadcast_text(il, oh), "Mul", (il, oh)) from None
+    state, blank = prod[:3] + prod[4:], [xs[0], xs[1], ls[1] + 1]
+    if len(state) != len(blank):
+        raise trace_errors.shape_error(
+            f"ConcatOp : Ranks of all input tensors should match: shape[0] = {dims(state)} vs. shape[1] = "
+            f"{dims(blank)} [Op:ConcatV2]", f"Shape must be rank {len(state)} but is rank {len(blank)}", "ConcatV2",
+            (state, blank, []))
+
+
 def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, logits_time_major: bool = True,
              unique: Any = None, blank_index: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.ctc_loss` with dense labels [B, L] (label_length [B]) and logits [T, B, C]
@@ -204,17 +231,25 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
         # ctc_loss_and_grad reads `logits.shape[2]` and `labels.shape[1]` (_get_dim) before its
         # log_softmax: a lower rank is TensorShape's IndexError (fz15c)
         raise IndexError("tuple index out of range")
+    if x.dtype != dtypes.float32 and not x.dtype.is_floating:
+        from simdist.runtime.ops.activations import log_softmax
+        log_softmax(x)    # LogSoftmax's dtype error, which TF raises first
+    # (_ilabel_to_state: one_hot(labels), its product with the log probabilities, the concat with
+    # the blanks; then ctc_state_log_probs' one_hot(label_length))
+    _one_hot_index(lab)
     if x.dtype != dtypes.float32:
-        if not x.dtype.is_floating:
-            from simdist.runtime.ops.activations import log_softmax
-            log_softmax(x)    # LogSoftmax's dtype error, which TF raises first
-        raise errors.InvalidArgumentError(None, None, "cannot compute Mul as input #1(zero-based) was expected to be "
-                                          f"a {args.tf_name(x.dtype)} tensor but is a float tensor [Op:Mul]")
-    for what, v in (("labels", lab), ("label_length", lab_len)):
-        if v.dtype not in (dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.int64):
-            raise errors.InvalidArgumentError(None, None, f"Value for attr 'TI' of {args.tf_name(v.dtype)} is not in the "
-                                              "list of allowed values: uint8, int8, int32, int64 [Op:OneHot]")
+        raise trace_errors.dtype_mismatch(errors.InvalidArgumentError(
+            None, None, "cannot compute Mul as input #1(zero-based) was expected to be "
+            f"a {args.tf_name(x.dtype)} tensor but is a float tensor [Op:Mul]"), "Mul", 1, x.dtype, dtypes.float32)
     xs, ls = x.shape.as_list(), lab.shape.as_list()
+    if not static_shapes.rank_unknown(x) and not static_shapes.rank_unknown(lab):
+        try:
+            _state_shapes(xs, ls)
+        except errors.InvalidArgumentError as e:
+            if static_shapes.unknown(x) is not None or static_shapes.unknown(lab) is not None:
+                trace_errors.unmark(e)   # (a dimension the graph does not know: the kernel's, at run time)
+            raise
+    _one_hot_index(lab_len)
     if len(xs) != 3 or len(ls) != 2 or xs[1] != ls[0] or list(lab_len.shape.as_list()) != [ls[0]] \
             or list(log_len.shape.as_list()) != [ls[0]]:
         raise errors.InvalidArgumentError(None, None, f"ctc_loss: logits {xs} ([frames, batch, classes]), labels {ls} "

@@ -33,10 +33,11 @@ from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import graph_constants as _consts
 from simdist.runtime.ops import static_shapes as _shapes
+from simdist.runtime.ops.trace_errors import MARK as _MARK
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
-__all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
+__all__ = ["execute", "run", "refused", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
            "constant_made", "raw", "tapes", "recorder", "bind", "recording", "replica_turn", "unrecordable", "reduced", "placed", "charged"]
 
 _STRING = dtypes.string
@@ -142,7 +143,10 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     except Exception as e:
         if _shapes.UNKNOWN and op.shape_fn is not None:   # (a dimension the traced graph does not know)
             _shapes.unseen(op, tensors, attrs, e)
-        raise
+        out = _past_kernel_error(op, arrays, dt, attrs, e)
+        if out is None:
+            raise
+        _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
     if op.num_outputs != 1:
         return _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
     if type(out) is not np.ndarray:
@@ -173,11 +177,56 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         t = outs[0]
     if context._function_depth:   # (which values the graph being built knows: graph_constants.py)
         _consts.propagate(op, tensors, (t,))
+        if _STOOD[0]:
+            _STOOD[0] = False
+            _consts.vary(t)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
         return _shapes.propagate(op, tensors, t, attrs)
     return t
+
+
+# how many stand-ins dry runs went on with (tf/_concrete.py tells a run that completed on them)
+STANDINS = [0]
+_STOOD = [False]   # (the op running now returns a stand-in: its outputs are marked as values the graph does not know)
+
+
+def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None, e: BaseException) -> Any:
+    """The output a dry run of a tf.function's Python (tf/_concrete.py) goes on with when op's
+    kernel raised `e`, a run-time error (an OpError without a trace-time mark), or None to raise
+    it. TF's trace adds the node and never runs its kernel, so a later op's graph-build error wins
+    (fz14 seed 1420261202 #640: FloorMod's "Integer division by zero", then rfftnd's ValueError):
+    the stand-in is zeros of the op's dtype and of the shape its shape function gives (an
+    elementwise op: its operands' broadcast; others: OpDef.standin), a tuple for several outputs
+    (clause function.trace-time-errors)."""
+    from simdist.runtime import errors
+    if not context._placeholder_depth[0] or not isinstance(e, errors.OpError) or getattr(e, _MARK, None):
+        return None
+    try:
+        if op.kind == "elementwise" and op.num_outputs == 1:
+            shapes: Any = (np.broadcast_shapes(*(np.shape(a) for a in arrays)),)
+        elif op.standin is not None:
+            shapes = op.standin(arrays, attrs or {})
+        else:
+            return None
+    except Exception:  # noqa: BLE001 - no shape to go on with: the kernel's error stands
+        return None
+    dts = dt if type(dt) is tuple else (dt,) * len(shapes)
+    STANDINS[0] += 1
+    outs = tuple(np.full(s, b"", dtype=object) if d is _STRING else np.zeros(s, d._np) for s, d in zip(shapes, dts))
+    return outs[0] if op.num_outputs == 1 else outs
+
+
+def refused(err: BaseException, dt: Any, shape: Sequence[int]) -> Tensor:
+    """A kernel's run-time refusal that an op's Python wrapper checks before dispatch (MatMul's
+    sizes for dimensions the graph does not know): raised; in a dry run of a tf.function's Python,
+    a stand-in of the shape the op's shape function gives instead, as `_past_kernel_error`."""
+    if not context._placeholder_depth[0] or getattr(err, _MARK, None):
+        raise err
+    STANDINS[0] += 1
+    t = Tensor(np.zeros(tuple(shape), dt._np), dt, context.current_device())
+    return _consts.vary(t)
 
 
 def _trace_shape(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> None:
@@ -213,6 +262,10 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
         ts = o.op(op, tensors, ts, attrs)
     if context._function_depth:
         _consts.propagate(op, tensors, ts)
+        if _STOOD[0]:
+            _STOOD[0] = False
+            for x in ts:
+                _consts.vary(x)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, ts)
     return ts

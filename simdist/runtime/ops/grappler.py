@@ -202,6 +202,8 @@ def _add_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     -0.0 + 0.0 is -0.0 inside tf.function, +0.0 eagerly."""
     from simdist.runtime.ops import array
     a, b = tensors
+    if a is b:
+        return _aggregation(tensors)
     if not _is_float(a):
         return None
     out = list(np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list())))
@@ -216,6 +218,12 @@ def _zeros(rec: Any, t: Tensor) -> bool:
     if node is not None and node.op.name == "ZerosLike":
         return True
     v = _const_value(rec, t)
+    if v is not None and v.dtype in (np.float32, np.float64):
+        # (IsZeros compares on the CPU under DAZ: a float32/float64 subnormal is a zero, so
+        # `[0.0, -0.0, 1e-40] - x` is Neg(x); a float16 one converts to a normal float and is not;
+        # fz27b, fz14 seed 1420272703 #21)
+        from simdist.runtime import subnormals
+        v = subnormals.flushed(v)
     return v is not None and v.size > 0 and bool(np.all(v.astype(np.complex128 if v.dtype.kind == "c" else np.float64) == 0))
 
 
@@ -313,6 +321,20 @@ def _logical_not_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return dispatch.execute(op, (rec.input_tensor(node, 0), rec.input_tensor(node, 1)), node.attrs)
 
 
+# --- arithmetic_optimizer.cc SimplifyAggregation: AddN(x, x, ..., x) -> Mul(Const(N), x)
+def _aggregation(tensors: Any) -> Tensor | None:
+    """An AddV2 or AddN whose inputs are all one tensor is N times it: Mul(N, x). Only a complex x
+    shows it (x + x and 2·x agree for every real value): Eigen's complex product gives NaN parts
+    the sum does not, so `x + x` of nan+0j is nan+nanj inside tf.function, nan+0j eagerly (fz27b,
+    fz3 seed 2702 #40; measured on TF 2.21 for AddV2 and AddN, arguments and captured constants)."""
+    from simdist.runtime.ops import dispatch, math
+    from simdist.runtime.tensor import convert_to_tensor
+    x = tensors[0]
+    if not x.dtype.is_complex or len(tensors) < 2:
+        return None
+    return dispatch.execute(math.MUL, (convert_to_tensor(len(tensors), dtype=x.dtype), x))
+
+
 # --- constant_folding.cc PartialAssocOpConstFolding: AddN's constant inputs summed first
 def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """AddN of more than two float (or complex) inputs, at least two but not all of them constant:
@@ -320,6 +342,8 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     takes the first constant's place among the remaining inputs (their order kept), so
     add_n([x, 65504, -65504]) in float16 is x inside tf.function and 0 eagerly for x = -1."""
     from simdist.runtime.ops import dispatch, math
+    if all(t is tensors[0] for t in tensors):
+        return _aggregation(tensors)
     if len(tensors) <= 2 or not (_is_float(tensors[0]) or tensors[0].dtype.is_complex):
         return None
     const = [rec.is_constant(t) for t in tensors]

@@ -176,10 +176,16 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         inner_a = None if ka is None else (ka[-2] if transpose_a else ka[-1])
         inner_b = None if kb is None else (kb[-1] if transpose_b else kb[-2])
         if no_kernel is None and (inner_a is None or inner_b is None):
-            # a dimension the graph does not know: the kernel's error, when the graph runs
-            raise errors.InvalidArgumentError(
+            # a dimension the graph does not know: the kernel's error, when the graph runs (a dry run
+            # goes on with the shape function's [..., m, n]: rgb_to_yuv's tensordot, then `^`; fz27b)
+            err = errors.InvalidArgumentError(
                 None, None, f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: {args.dims(sb)} "
                 f"[Op:{'BatchMatMulV2' if batched else 'MatMul'}]")
+            try:
+                batch = list(np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2])))
+            except ValueError:
+                raise err from None
+            return dispatch.refused(err, ta.dtype, batch + [xa[-2], xb[-1]])
         if no_kernel is not None:
             raise trace_errors.mark_shape(no_kernel, traced, "BatchMatMulV2" if batched else "MatMul", (sa, sb))
         if batched:
@@ -552,8 +558,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
                 not static_shapes.rank_unknown(ta) and not static_shapes.rank_unknown(tb)
             err = op_errors.InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: [{m},{ka}], In[1]: "
                                                           f"[{kb},{n}] [Op:MatMul]")
-            if not known:
-                raise err
+            if not known:   # (the MatMul kernel's, when the graph runs; a dry run goes on with the
+                # product's free dimensions: rgb_to_yuv of a [None, 2] argument, then `^`; fz27b)
+                return dispatch.refused(err, ta.dtype, [da[k] for k in fa] + [db[k] for k in fb])
             raise trace_errors.mark_shape(err, f"Dimensions must be equal, but are {ka} and {kb}", "MatMul",
                                           ([m, ka], [kb, n]))
         return _tensordot_matmul(ta, tb, xa, xb)

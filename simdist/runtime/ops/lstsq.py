@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, infer_ctx
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule
 from simdist.runtime.ops.registry import RegisterGradient, register
@@ -29,7 +29,19 @@ _L2_CACHE_SIZE_GUESSTIMATE = 256000
 
 
 def _solve_ls(a: np.ndarray, b: np.ndarray, l2: np.ndarray, fast: bool = True) -> np.ndarray:
-    """MatrixSolveLs's ComputeMatrix over the batch."""
+    """MatrixSolveLs's kernel: LinearAlgebraOp's input checks, then ComputeMatrix over the batch.
+    (In a graph its shape function runs first, at trace: `MATRIX_SOLVE_LS.trace_shape`.)"""
+    sa, sb = a.shape, b.shape
+    if len(sa) < 2 or len(sb) < 2:
+        i = 0 if len(sa) < 2 else 1
+        raise errors.InvalidArgumentError(None, None, f"Input tensor {i} must have rank >= 2, got {len((sa, sb)[i])} "
+                                          "[Op:MatrixSolveLs]")
+    if sa[:-2] != sb[:-2]:
+        raise errors.InvalidArgumentError(None, None, "All input tensors must have the same outer dimensions. "
+                                          "[Op:MatrixSolveLs]")
+    if sa[-2] != sb[-2]:
+        raise errors.InvalidArgumentError(None, None, "Input matrix and right-hand side must have the same number "
+                                          "of rows. [Op:MatrixSolveLs]")
     if np.ndim(l2) != 0:
         raise errors.InvalidArgumentError(None, None, f"l2_regularizer must be scalar, got shape {list(np.shape(l2))} "
                                           "[Op:MatrixSolveLs]")
@@ -84,6 +96,9 @@ def _dtype_rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 
 MATRIX_SOLVE_LS = register("MatrixSolveLs", _solve_ls, _dtype_rule, _flops, kind="contraction", fusion=_PER_MATRIX)
+# (its shape function at trace: an rhs of rank 0 is ValueError "Shape must be at least rank 2 but is
+# rank 0" in a tf.function, whatever the matrix's rank; fz27b, fz14 seed 1420272701 #91)
+MATRIX_SOLVE_LS.trace_shape = infer_ctx.trace_shape("MatrixSolveLs")
 
 
 def _regularized_gramian_cholesky(matrix: Tensor, l2_regularizer: Any, first_kind: bool) -> Tensor:
@@ -151,14 +166,4 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, n
     b = _t(rhs)
     lam = l2_regularizer if isinstance(l2_regularizer, Tensor) else constant(l2_regularizer, dtype=dtypes.float64)
     MATRIX_SOLVE_LS.dtype((a.dtype, b.dtype, lam.dtype), None)
-    sa, sb = a.shape.as_list(), b.shape.as_list()
-    if len(sa) < 2 or len(sb) < 2:
-        raise errors.InvalidArgumentError(None, None, f"Input tensor {0 if len(sa) < 2 else 1} must have rank >= 2 "
-                                          "[Op:MatrixSolveLs]")
-    if sa[:-2] != sb[:-2]:
-        raise errors.InvalidArgumentError(None, None, "All input tensors must have the same outer dimensions. "
-                                          "[Op:MatrixSolveLs]")
-    if sa[-2] != sb[-2]:
-        raise errors.InvalidArgumentError(None, None, "Input matrix and right-hand side must have the same number "
-                                          "of rows. [Op:MatrixSolveLs]")
     return dispatch.execute(MATRIX_SOLVE_LS, (a, b, lam), {"fast": bool(fast)})

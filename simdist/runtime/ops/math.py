@@ -431,8 +431,9 @@ def _check_beside_variable(x: Any, y: Any) -> None:
     variable's dtype, as beside a tensor (the fast path takes T from a variable as from an eager
     tensor: `multiply(np.array([1.5], np.float32), float64_variable)` is float64, TF 2.21).
     Clause ops.conversion."""
-    if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.generic)):
-        return
+    if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.generic)) \
+            or not hasattr(y, "_as_tensor"):
+        return   # (a Python e beside a NumPy t is converted to t's dtype: `where(True, np.float64(1.0), -1.5)`, fz27b)
     try:
         xdt = convert_to_tensor(x).dtype
     except (TypeError, ValueError):

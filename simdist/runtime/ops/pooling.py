@@ -15,8 +15,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, host_cpu
-from simdist.runtime.ops import array, dispatch, infer_ctx
+from simdist.runtime import context, dtypes, errors, host_cpu
+from simdist.runtime.ops import array, dispatch, infer_ctx, trace_errors
 from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.conv import (check_data_format, normalize_padding, scatter_windows, spatial_sequence,
                                       window_geometry, windows)
@@ -235,8 +235,14 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
         if op == "AvgPool" and not x.dtype.is_floating:
             return pool_nhwc(x, ksize, strides, padding, "NHWC")        # its dtype error
         kind = "MaxPoolingOp" if op == "MaxPool" else "AvgPoolingOp"
-        raise errors.InvalidArgumentError(None, None, f"Default {kind} only supports NHWC on device type CPU "
+        err = errors.InvalidArgumentError(None, None, f"Default {kind} only supports NHWC on device type CPU "
                                           f"[Op:{op}]")
+        from simdist.runtime.ops import static_shapes
+        if context.in_function() and not static_shapes.rank_unknown(x) and x.ndim != 4:
+            # (the kernel's constructor refuses NCHW when the graph runs; the shape function's rank
+            # check at trace comes first: max_pool1d's NCHW of a matrix; fz27b, fz14 seed 1420272703 #44)
+            raise trace_errors.mark_shape(err, f"Shape must be rank 4 but is rank {x.ndim}", op, [x.shape.as_list()])
+        raise err
     k = list(nchw_to_nhwc(spatial_sequence(ksize, 2, "ksize", True)))
     st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
     if isinstance(padding, (list, tuple)) and len(padding) == 4:
@@ -275,6 +281,9 @@ def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: 
     `channels_first_pool`."""
     _wrapper_sequences(ksize, strides, data_format)
     x = _t(input)
+    # (the op's input type before its attrs: op_def_library's TypeError for uint16 before the padding
+    # string's ValueError in a graph, the T refusal eagerly; fz27b, fz14 seed 1420272702 #280)
+    AVG_POOL.dtype((x.dtype,), None)
     if data_format == "NCHW":
         return channels_first_pool(avg_pool2d, x, ksize, strides, padding, "AvgPool")
     return dispatch.execute(AVG_POOL, (x,), _pool_args(x, ksize, strides, padding, data_format, "AvgPool", False))

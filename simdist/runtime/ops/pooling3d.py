@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import array, dispatch, infer_ctx, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import spatial_sequence
@@ -156,17 +156,36 @@ def _avg_pool3d_grad(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strid
 
 
 def _cpu_only(op: str, allowed: str, missing: tuple[str, ...]) -> Any:
-    """TF's dtype list for the op, and NotFoundError for the listed dtypes it has no CPU kernel of."""
+    """TF's dtype list for the op, and eagerly NotFoundError for the listed dtypes it has no CPU
+    kernel of (in a graph the lookup fails when the graph runs, after the shape function's checks
+    at trace: `_placed`)."""
     base = typed(op, allowed)
 
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = base(dts, attrs)
-        if d.name in missing:
-            tf_name = {"float16": "DT_HALF", "float64": "DT_DOUBLE"}[d.name]
-            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {op}}}}} = "
-                                       f"{op}[T={tf_name}] [Op:{op}]")
+        if d.name in missing and context.executing_eagerly():
+            raise _not_found(op, d.name)
         return d
     return rule
+
+
+def _not_found(op: str, name: str) -> errors.NotFoundError:
+    tf_name = {"float16": "DT_HALF", "float64": "DT_DOUBLE"}[name]
+    return errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {op}}}}} = {op}[T={tf_name}] "
+                                f"[Op:{op}]")
+
+
+def _placed(op: str, missing: tuple[str, ...], forward: Any) -> Any:
+    """`forward` behind the kernel lookup a graph's run makes for a dtype with no CPU kernel (a
+    float16 MaxPool3D in a tf.function: Pool3DShape's ValueError for a scalar input at trace comes
+    first, then the run's "No OpKernel was registered"; fz27b, fz14 seed 1420272701 #120)."""
+    def placed(*arrays: Any, **attrs: Any) -> Any:
+        bad = next((a.dtype.name for a in arrays if a.dtype.name in missing), None)
+        if bad is not None:
+            raise _not_found(op, bad)
+        return forward(*arrays, **attrs)
+    placed.__doc__ = forward.__doc__
+    return placed
 
 
 def _window_flops(arrays: Any, out: Any, attrs: Any) -> float:
@@ -179,19 +198,20 @@ def _grad_window_flops(arrays: Any, out: Any, attrs: Any) -> float:
     return float(arrays[-1].size * k[1] * k[2] * k[3])
 
 
-MAX_POOL3D = register("MaxPool3D", _max_pool3d, _cpu_only("MaxPool3D", "half, bfloat16, float", ("float16",)),
+MAX_POOL3D = register("MaxPool3D", _placed("MaxPool3D", ("float16",), _max_pool3d),
+                      _cpu_only("MaxPool3D", "half, bfloat16, float", ("float16",)),
                       _window_flops, kind="window", fusion=rows(0))
-MAX_POOL3D_GRAD = register("MaxPool3DGrad", _max_pool3d_grad,
+MAX_POOL3D_GRAD = register("MaxPool3DGrad", _placed("MaxPool3DGrad", ("float16",), _max_pool3d_grad),
                            _cpu_only("MaxPool3DGrad", "half, bfloat16, float", ("float16",)), _grad_window_flops,
                            kind="window", fusion=rows(0, 1, 2))
-MAX_POOL3D_GRAD_GRAD = register("MaxPool3DGradGrad", _max_pool3d_grad_grad,
+MAX_POOL3D_GRAD_GRAD = register("MaxPool3DGradGrad", _placed("MaxPool3DGradGrad", ("float16",), _max_pool3d_grad_grad),
                                 _cpu_only("MaxPool3DGradGrad", "half, bfloat16, float", ("float16",)),
                                 lambda a, out, at: float(out.size), kind="window",
                                 fusion=lanes("no stacked form written (a second-order gradient)"))
-AVG_POOL3D = register("AvgPool3D", _avg_pool3d,
+AVG_POOL3D = register("AvgPool3D", _placed("AvgPool3D", ("float16", "float64"), _avg_pool3d),
                       _cpu_only("AvgPool3D", "half, bfloat16, float, double", ("float16", "float64")),
                       _window_flops, kind="window", fusion=rows(0))
-AVG_POOL3D_GRAD = register("AvgPool3DGrad", _avg_pool3d_grad,
+AVG_POOL3D_GRAD = register("AvgPool3DGrad", _placed("AvgPool3DGrad", ("float16", "float64"), _avg_pool3d_grad),
                            _cpu_only("AvgPool3DGrad", "half, bfloat16, float, double", ("float16", "float64")),
                            _grad_window_flops, kind="window",
                            fusion=lanes("its orig_input_shape operand is one lane's batch: no stacked form written"))

@@ -159,7 +159,7 @@ class OpDef:
 
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
                  "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule",
-                 "shape_fn", "trace_shape", "lane_forward", "raw_args")
+                 "shape_fn", "trace_shape", "lane_forward", "raw_args", "standin")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -217,6 +217,12 @@ class OpDef:
         # than the default (the OpDef's inputs in order, its non-type attrs by their own names); or
         # a str: why the op has no raw form (clause ops.raw-ops). None: the default.
         self.raw_args: Any = None
+        # standin(arrays, attrs) -> the output shapes (a tuple per output) TF's shape function gives
+        # when the kernel refuses these inputs at run time: a dry run of a tf.function's Python goes
+        # on with zeros of them past the kernel's error, as TF's trace adds the node without running
+        # it (dispatch `_past_kernel_error`; an elementwise op needs none: its operands' broadcast).
+        # None: the dry run stops at the kernel's error.
+        self.standin: Callable[[Any, dict], tuple] | None = None
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
         """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a

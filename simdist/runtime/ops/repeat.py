@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime.ops import array
+from simdist.runtime.ops import array, static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.slicing import tile
 from simdist.runtime.tensor import Tensor
@@ -26,6 +26,11 @@ def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None =
         # a NumPy integer is refused; fz14 seed 1420261219 #381)
         raise TypeError(f"Argument `axis` must be an int. Received `axis` = {axis} of type {type(axis).__name__}")
     x = _t(input)
+    if axis is not None and x.ndim == 0 and not static_shapes.rank_unknown(x):
+        # (repeat_with_axis's _with_nonzero_rank: a scalar is stacked into a vector before the axis
+        # is checked against its rank: `repeat(-2.5, 5, axis=-1)` is five -2.5; fz27b, fz14 seed
+        # 1420272701 #181)
+        x = array.stack([x])
     counts = np.asarray(repeats._v if isinstance(repeats, Tensor) else repeats)
     if counts.size != 1:
         return _repeat_counts(x, repeats, axis)

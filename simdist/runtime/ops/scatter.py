@@ -430,6 +430,9 @@ SEGMENT_SUM.shape_fn = sorted_segment_shape_fn
 def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
     """`tf.math.segment_sum`: sorted segment ids; ids missing from the range give zero rows."""
     d = _t(data)
+    # (the type attr before the shape: op_def_library's TypeError for bool data before the shape
+    # function's rank check in a graph, the kernel's T refusal eagerly; fz27b, fz14 seed 1420272702 #64)
+    _SEGMENT_RULE((d.dtype,), None)
     check_segment_rank(d, "SegmentSum")
     out = dispatch.execute(SEGMENT_SUM, (d, _indices(segment_ids, "SegmentSum", "int32, int64")))
     # (SegmentReductionShapeFn: as many rows as the last id + 1, unknown to a traced graph even for

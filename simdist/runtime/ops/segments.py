@@ -19,7 +19,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.array import segment_ids_below
 from simdist.runtime.ops.math import NUMERIC, REAL
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
-from simdist.runtime.ops.scatter import (_indices, check_segment_rank, sorted_segment_shape_fn, sorted_segments,
+from simdist.runtime.ops.scatter import (_SEGMENT_RULE, _indices, check_segment_rank, sorted_segment_shape_fn, sorted_segments,
                                          unsorted_segment_args, unsorted_segment_sum)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -271,6 +271,9 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     """`tf.math.unsorted_segment_sqrt_n`: the segment sums over sqrt(count) (floats only: Sqrt's)."""
     from simdist.runtime.ops import math, unary
     d, ids = _t(data), _t(segment_ids)
+    if d.dtype.is_bool:   # (_unsorted_segment_N's UnsortedSegmentSum of ones of data's dtype comes first:
+        # its T refuses bool, op_def_library's TypeError in a graph; fz27b, fz14 seed 1420272702 #115)
+        _SEGMENT_RULE((d.dtype,), None)
     ds, ss = static_shapes.known_shape(d), static_shapes.known_shape(ids)
     if context.in_function() and ds is not None and ss is not None and len(ds) < len(ss):
         # _unsorted_segment_N builds ones([rank(data) - rank(segment_ids)]) before the Sqrt: a graph's

@@ -238,8 +238,19 @@ def mask_key(begin: Any, end: Any, strides: Any, begin_mask: int, end_mask: int,
 
 
 # --- Tile ------------------------------------------------------------------------------------------------------
-TILE = register("Tile", lambda a, multiples: np.tile(a, multiples), args.first, _ZERO, kind="shape",
-                fusion=_LANE_AXES)
+def _tile(a: np.ndarray, multiples: Any) -> np.ndarray:
+    """TileOp: its kernel has no uint16 case; it returns a scalar, an unchanged shape and an empty
+    output before it looks (fuzz2 seed 7 #190, clause ops.array-more)."""
+    if a.dtype == np.uint16 and any(k != 1 for k in multiples) and a.size and all(multiples):
+        raise errors.UnimplementedError(None, None, "TileOp : The input data type is not supported, DataType : uint16, "
+                                        f"Dimension : {a.ndim} [Op:Tile]")
+    return np.tile(a, multiples)
+
+
+TILE = register("Tile", _tile, args.first, _ZERO, kind="shape", fusion=_LANE_AXES)
+# (TileShapeFn: each dimension times its multiple; a dry run goes on with it past the uint16 refusal,
+# as TF's trace does: sobel_edges' later MirrorPad shape error; fz27b, fz14 seed 1420272702 #206)
+TILE.standin = lambda arrays, attrs: (tuple(d * k for d, k in zip(arrays[0].shape, attrs["multiples"])),)
 
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
@@ -260,11 +271,6 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
     for i, k in enumerate(m):
         if k < 0:
             raise errors.InvalidArgumentError(None, None, f"Expected multiples[{i}] >= 0, but got {k} [Op:Tile]")
-    if t.dtype is dtypes.uint16 and any(k != 1 for k in m) and t.shape.num_elements() and all(m):
-        # TileOp's kernel has no uint16 case; it returns a scalar, an unchanged shape and an empty
-        # output before it looks (fuzz2 seed 7 #190, clause ops.array-more)
-        raise errors.UnimplementedError(None, None, "TileOp : The input data type is not supported, DataType : uint16, "
-                                        f"Dimension : {t.ndim} [Op:Tile]")
     return dispatch.execute(TILE, (t,), {"multiples": m})
 
 
@@ -289,6 +295,9 @@ def _pad_const(a: np.ndarray, paddings: tuple, value: Any = None) -> np.ndarray:
 
 
 def _mirror_pad(a: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
+    """MirrorPadOp's kernel: each dimension's paddings checked (_check_dims), then NumPy's reflect
+    or symmetric pad."""
+    _check_dims(paddings, a.shape, "MirrorPad", mode)
     return np.pad(a, paddings, mode="reflect" if mode == "REFLECT" else "symmetric")
 
 
@@ -338,6 +347,11 @@ PADV2 = register("PadV2", lambda a, c, paddings: _pad_const(a, paddings, c), arg
                  fusion=_LANE_AXES)
 MIRROR_PAD = register("MirrorPad", _mirror_pad, args.first, _ZERO, kind="shape",
                       fusion=_LANE_AXES)
+# (MirrorPad's shape function: each dimension plus its paddings; a dry run goes on with it past the
+# kernel's "paddings must be less than the dimension size": sobel_edges' later TypeError for a complex
+# image in a tf.function; fz27b, fz3 seed 2702 #145)
+MIRROR_PAD.standin = lambda arrays, attrs: (tuple(d + lo + hi for d, (lo, hi) in zip(arrays[0].shape,
+                                                                                     attrs["paddings"])),)
 MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first, kind="shape",
                            fusion=_LANE_AXES)
 # (PadShapeFn checks the input's rank against the paddings only where the graph knows it: an input of
@@ -360,6 +374,13 @@ def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str, rank_unkno
     if constant is not None and len(constant) != 0:
         raise errors.InvalidArgumentError(None, None, f"constant_values must be a scalar. Found: {args.dims(constant)} "
                                                       f"[Op:{opname}]")
+    if opname != "MirrorPad":   # (MirrorPad's kernel checks its dimensions itself: `_mirror_pad`)
+        _check_dims(p, shp, opname, mode)
+
+
+def _check_dims(p: Any, shp: Any, opname: str, mode: str) -> None:
+    """The kernel's checks of each dimension's paddings (run-time errors: a traced graph meets them
+    when it runs)."""
     for (lo, hi), d in zip(p, shp):
         if lo < 0 or hi < 0:
             raise errors.InvalidArgumentError(None, None, f"Paddings must be non-negative: {lo} {hi} [Op:{opname}]")

@@ -240,10 +240,12 @@ def broadcast_fails(a: Tensor, b: Tensor) -> bool:
 
 
 def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | None = None) -> Tensor:
-    """out of an elementwise op over `tensors` (or a StridedSlice), with the unknown dimensions its
+    """out of an elementwise op over `tensors` (or a StridedSlice, a Shape), with the unknown dimensions its
     shape function leaves (called by dispatch while some tensor is marked)."""
     if op.name == "StridedSlice":
         return _sliced(tensors[0], out, (attrs or {}).get("key", ()))
+    if op.name == "Shape":   # (ShapeShapeFn: a vector of Rank(input) elements, unknown with the rank)
+        return mark(out, (True,)) if rank_unknown(tensors[0]) and out.ndim == 1 else out
     if op.name == "Transpose" and attrs is not None and "perm" in attrs:
         return _transposed(tensors[0], out, attrs["perm"])
     if op.name in _RESHAPING and len(tensors) == 1:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops.fingerprint import farmhash64
@@ -99,6 +99,8 @@ def to_hash_bucket(input: Any, num_buckets: Any, name: str | None = None) -> Ten
 
 def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.to_hash_bucket_strong(input, num_buckets, key)`: SipHash-2-4 under `key` % num_buckets."""
+    if attr_rules.check_one_input(input) and isinstance(num_buckets, int) and not context.in_function():
+        attr_rules.sized_list(key)   # (the fast path's reading of a 0-d ndarray key: MemoryError)
     if not isinstance(key, (list, tuple)):
         raise TypeError(f"Expected list for 'key' argument to 'string_to_hash_bucket_strong' Op, not {key!r}.")
     words = [attr_rules.make_int(k, "key") for k in key]

@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import dims
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
@@ -141,6 +141,13 @@ no_tf_gradient("Substr")
 def substr(input: Any, pos: Any, len: Any, unit: Any = "BYTE", name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.substr`: `len` bytes or UTF-8 characters of each string from `pos`."""
     u = check_unit("Substr", unit)
+    if not attr_rules.fast_path_takes("Substr", (input, pos, len)) and not context.in_function() \
+            and (isinstance(input, Tensor) or hasattr(input, "_as_tensor")):
+        # (the eager fallback, for an input CheckOneInput refuses, an np.int64 len: args_to_matching_eager
+        # of pos and len, then convert_to_tensor(input, string), so an int16 tensor input is its
+        # ValueError, not the kernel's InvalidArgumentError; fz27b, fz14 seed 1420272701 #31)
+        attr_rules.fallback_matching([pos, len])
+        attr_rules.fallback_conversion(input, dtypes.string)
     x = string_tensor(input, "Substr")
     p = pos if isinstance(pos, Tensor) else None
     n = len if isinstance(len, Tensor) else None
