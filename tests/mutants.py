@@ -128,8 +128,8 @@ CATALOGUE: list[Mutant] = [
            "return ReduceOp(op)",
            "reduce op names are case-sensitive (\"sum\" rejected)"),
     Mutant("reduce-plain-mean-multi-replica-raises", "missing-error", R,
-           "if num_replicas == 1 or op is ReduceOp.MEAN:",
-           "if num_replicas == 1:",
+           "    if op is ReduceOp.MEAN:\n        return value\n    if num_replicas == 1:\n",
+           "    if op is ReduceOp.MEAN and num_replicas == 1:\n        return value\n    if num_replicas == 1:\n",
            "MEAN of a plain value over several replicas raises like SUM"),
     Mutant("reduce-shape-check-rank-only", "error-class", R,
            "        if a.shape != first.shape:\n            # (AddN's shape function",
@@ -157,9 +157,10 @@ CATALOGUE: list[Mutant] = [
            "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        with self.scope():",
            "run(fn, args=x) with a non-sequence raises TypeError instead of TF's ValueError"),
     Mutant("reduce-single-replica-recomputes", "dtype", B,
-           "            if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]\n"
-           "                return value.values[0]\n",
-           "",
+           "            if n == 1:   # (the cross-device ops' one-value shortcut: an identity on the component's device)\n"
+           "                return _identity(value.values[0])\n",
+           "            if n == 1:\n"
+           "                return _reduce_axis_none(op, list(value.values))\n",
            "a one-replica PerReplica is reduced (integer MEAN becomes float64) instead of returned as is"),
     Mutant("reduce-plain-value-not-broadcast", "denominator", B,
            "        return [value] * self.num_replicas_in_sync\n",
