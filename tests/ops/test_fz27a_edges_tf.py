@@ -1,0 +1,96 @@
+"""Rules behind the twentieth fuzzer's classes that fz27a closed (the fresh campaigns eager seed
+2720261201, tape seed 2720261202, sig seed 2720261203, eager seed 2720261204, and the classes of
+tests/fuzz20/fz20_seen.py), each against real TensorFlow 2.21: the same raw call on both backends
+gives the same dtype and values bit for bit, or raises the same exception class. Eagerly, inside a
+tf.function, with an input_signature (`sig`), and under a GradientTape. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+import edge_compare
+from edge_programs import eager as _eager
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_T = "function.trace-time-errors"
+_K = "ops.fuzz-raw"
+_G = "autodiff.op-gradients"
+
+# seeded random operands (NumPy's generator: the same values on both backends)
+_RND = "np.random.default_rng({seed}).standard_normal({shape}) * 10.0 ** np.random.default_rng({seed} + 1).integers(-3, 4, {shape})"
+_CRND = "(" + _RND + " + 1j * np.random.default_rng({seed} + 2).standard_normal({shape}))"
+_MTS = "tf.raw_ops.MatrixTriangularSolve(matrix=tf.constant({a}, tf.{dt}), rhs=tf.constant({b}, tf.{dt}), " \
+       "lower={lower}, adjoint={adj})"
+
+
+def _mts(dt: str, n: int, k: int, lower: bool, adj: bool, seed: int, batch: int = 2) -> Callable[[Any], Any]:
+    rnd = _CRND if dt.startswith("complex") else _RND
+    return _eager(_MTS.format(a=rnd.format(seed=seed, shape=(batch, n, n)), b=rnd.format(seed=seed + 7, shape=(batch, n, k)),
+                              dt=dt, lower=lower, adj=adj))
+
+
+_SUB32 = "9.99994610111476e-41"
+_ISO = "tf.raw_ops.IsotonicRegression(input=tf.constant({}, tf.{}), output_dtype=tf.{})"
+_ISO_ROWS = "[[7.0, 7.0, {s}], [{s}, 0.0, -{s}], [0.0, {s}, 1.5 * {s}], [-{s}, {s}, 2 * {s}], [{s}, 1e30, 3.0]]"
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # MatrixTriangularSolve: Eigen's trsmKernelR, each unknown times the diagonal's reciprocal
+    # (fz20_seen: seed 2620261205 #112; eigen_trsm.py)
+    ("MatrixTriangularSolve complex128 1x1 upper", _K, _eager(
+        "tf.raw_ops.MatrixTriangularSolve(rhs=tf.constant([[[7.0 + 2.5j]]], tf.complex128), "
+        "matrix=tf.constant([[[-3.0 + 0.75j]]], tf.complex128), lower=False)")),
+    ("MatrixTriangularSolve complex128 1x1 adjoint", _K, _eager(
+        "tf.raw_ops.MatrixTriangularSolve(rhs=tf.constant([[[7.0 + 2.5j]]], tf.complex128), "
+        "matrix=tf.constant([[[-3.0 + 0.75j]]], tf.complex128), adjoint=True)")),
+    ("MatrixTriangularSolve float32 4x4 lower", _K, _mts("float32", 4, 2, True, False, 11)),
+    ("MatrixTriangularSolve float32 7x7 upper adjoint", _K, _mts("float32", 7, 3, False, True, 12)),
+    ("MatrixTriangularSolve float64 5x5 upper", _K, _mts("float64", 5, 1, False, False, 13)),
+    ("MatrixTriangularSolve float64 8x8 lower adjoint", _K, _mts("float64", 8, 2, True, True, 14)),
+    ("MatrixTriangularSolve complex64 3x3 lower", _K, _mts("complex64", 3, 2, True, False, 15)),
+    ("MatrixTriangularSolve complex64 6x6 upper adjoint", _K, _mts("complex64", 6, 1, False, True, 16)),
+    ("MatrixTriangularSolve complex128 4x4 upper", _K, _mts("complex128", 4, 3, False, False, 17)),
+    ("MatrixTriangularSolve complex128 2x2 lower adjoint", _K, _mts("complex128", 2, 2, True, True, 18)),
+    # IsotonicRegression under DAZ: a one-point segment keeps its input's bits, the comparisons and sums
+    # read subnormals as zeros (seed 2720261201 #19)
+    ("IsotonicRegression float32 subnormals", _K, _eager(_ISO.format(_ISO_ROWS.format(s=_SUB32), "float32", "float32"))),
+    ("IsotonicRegression float64 subnormals", _K, _eager(_ISO.format(_ISO_ROWS.format(s="1e-310"), "float64", "float64"))),
+    ("IsotonicRegression bfloat16 subnormals", _K, _eager(_ISO.format(_ISO_ROWS.format(s=_SUB32), "bfloat16",
+                                                                       "bfloat16"))),
+]
+
+
+def _bits(got: Any, want: Any) -> Any:
+    """bits_agree, part by part for complex values (a NaN part matching any NaN)."""
+    if got.dtype.kind == "c":
+        return (edge_compare.bits_agree(got.real.copy(), want.real.copy())
+                & edge_compare.bits_agree(got.imag.copy(), want.imag.copy()))
+    return edge_compare.bits_agree(got, want)
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: _bits)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.fuzz-raw")
+@EDGES.parametrize("ops.fuzz-raw")
+def test_raw_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fz27a_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
