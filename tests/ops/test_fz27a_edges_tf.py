@@ -12,7 +12,7 @@ from typing import Any, Callable
 import pytest
 
 import edge_compare
-from edge_programs import eager as _eager
+from edge_programs import eager as _eager, sig as _sig
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -62,6 +62,74 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("IsotonicRegression float64 subnormals", _K, _eager(_ISO.format(_ISO_ROWS.format(s="1e-310"), "float64", "float64"))),
     ("IsotonicRegression bfloat16 subnormals", _K, _eager(_ISO.format(_ISO_ROWS.format(s=_SUB32), "bfloat16",
                                                                        "bfloat16"))),
+    # SplitV in a graph: the shape function's scalar split_dim (a constant's), nothing more of an unknown rank,
+    # then Grappler's Identity for num_split 1; eagerly the kernel reads a split_dim of one element
+    # (sig seed 2720261203 #167)
+    ("SplitV num_split 1, two sizes, unknown rank, sig", _T, _sig(
+        "tf.raw_ops.SplitV(axis=-3, num_split=1, size_splits=tf.constant([3, 1], tf.int8), value=x)",
+        (None, "bfloat16"), "tf.cast(tf.reshape(tf.range(32.0), [4, 4, 2]), tf.bfloat16)")),
+    ("SplitV num_split 2, one size, unknown rank, sig", _T, _sig(
+        "tf.raw_ops.SplitV(axis=0, num_split=2, size_splits=tf.constant([3], tf.int32), value=x)",
+        (None, "float32"), "tf.ones([4, 4, 2])")),
+    ("SplitV num_split 1, two sizes, known rank, sig", _T, _sig(
+        "tf.raw_ops.SplitV(axis=-3, num_split=1, size_splits=tf.constant([3, 1], tf.int32), value=x)",
+        ([None, 4, 2], "float32"), "tf.ones([4, 4, 2])")),
+    ("SplitV num_split 1, sizes of another sum, sig", _T, _sig(
+        "tf.raw_ops.SplitV(axis=0, num_split=1, size_splits=[5], value=x)", ([4, 2], "float32"), "tf.ones([4, 2])")),
+    ("SplitV num_split 1 of a scalar, sig", _T, _sig(
+        "tf.raw_ops.SplitV(axis=0, num_split=1, size_splits=[5], value=x)", ([], "float32"), "tf.constant(1.0)")),
+    ("SplitV axis [1], sig", _T, _sig("tf.raw_ops.SplitV(value=x, num_split=2, size_splits=[-2, 1], axis=[1])",
+                                      ([None, 2], "bfloat16"), "tf.ones([3, 2], tf.bfloat16)")),
+    ("SplitV axis [1] of unknown rank, sig", _T, _sig(
+        "tf.raw_ops.SplitV(value=x, num_split=2, size_splits=[-1, 1], axis=[1])", (None, "float32"), "tf.ones([3, 2])")),
+    ("SplitV axis [1] eagerly", _K, _eager(
+        "tf.raw_ops.SplitV(value=tf.reshape(tf.range(6.0), [3, 2]), num_split=2, size_splits=[-1, 1], axis=[1])")),
+    ("SplitV axis [1, 0] eagerly", _K, _eager(
+        "tf.raw_ops.SplitV(value=tf.ones([3, 2]), num_split=2, size_splits=[-1, 1], axis=[1, 0])")),
+    # SoftmaxCrossEntropyWithLogits' shape function: a broadcast of unknown rank fails (sig seed 2720261203 #141)
+    ("SoftmaxCrossEntropyWithLogits labels [0], features of unknown rank, sig", _T, _sig(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(labels=tf.constant([], tf.float64), features=x)", (None, "float64"),
+        "tf.constant([], tf.float64)")),
+    ("SoftmaxCrossEntropyWithLogits labels [3], features of unknown rank, sig", _T, _sig(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(labels=tf.ones([3]), features=x)", (None, "float32"),
+        "tf.ones([2, 3])")),
+    ("SoftmaxCrossEntropyWithLogits labels [1, 3], features of unknown rank, sig", _T, _sig(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(labels=tf.ones([1, 3]), features=x)", (None, "float32"),
+        "tf.ones([2, 3])")),
+    ("SoftmaxCrossEntropyWithLogits labels of unknown rank, features [3], sig", _T, _sig(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(labels=x, features=tf.ones([3]))", (None, "float32"),
+        "tf.ones([2, 3])")),
+    # MaxPool/MaxPool3D channels-first: oneDNN only with 1 in the batch and channel places, else TF's own
+    # kernel's layout refusal (eager seed 2720261204 #25)
+    ("MaxPool3D NCDHW batch window, scalar", _K, _eager(
+        "tf.raw_ops.MaxPool3D(ksize=[2, 2, 1, 1, 1], data_format='NCDHW', input=tf.constant(4.0), padding='VALID', "
+        "strides=[1, 2, 2, 1, 1])")),
+    ("MaxPool3D NCDHW channel stride", _K, _eager(
+        "tf.raw_ops.MaxPool3D(ksize=[1, 1, 1, 1, 1], data_format='NCDHW', input=tf.ones([1, 2, 2, 2, 2]), "
+        "padding='VALID', strides=[1, 2, 1, 1, 1])")),
+    ("MaxPool NCHW batch stride bfloat16", _K, _eager(
+        "tf.raw_ops.MaxPool(ksize=[1, 1, 1, 1], data_format='NCHW', input=tf.ones([1, 2, 2, 2], tf.bfloat16), "
+        "padding='VALID', strides=[2, 1, 1, 1])")),
+    ("MaxPool3D NCDHW", _K, _eager(
+        "tf.raw_ops.MaxPool3D(ksize=[1, 1, 1, 2, 1], data_format='NCDHW', "
+        "input=tf.reshape(tf.range(16.0), [1, 2, 2, 2, 2]), padding='VALID', strides=[1, 1, 1, 1, 1])")),
+    ("AvgPool3D NCDHW batch window, scalar", _K, _eager(
+        "tf.raw_ops.AvgPool3D(ksize=[2, 2, 1, 1, 1], data_format='NCDHW', input=tf.constant(4.0), padding='VALID', "
+        "strides=[1, 2, 2, 1, 1])")),
+    # AsString of strings: unchanged without a width, else %s with the precision; no dtype checks (seed
+    # 2720261204 #140)
+    ("AsString string scientific", _K, _eager(
+        "tf.raw_ops.AsString(scientific=True, fill='', input=tf.reshape(tf.constant([b'a'], tf.string), []))")),
+    ("AsString string precision", _K, _eager(
+        "tf.raw_ops.AsString(precision=1, input=tf.constant([b'abc', b'', b'x\\x00y']))")),
+    ("AsString string precision and width", _K, _eager(
+        "tf.raw_ops.AsString(precision=2, width=5, input=tf.constant([b'abc', b'', b'x\\x00y']))")),
+    ("AsString string shortest, left", _K, _eager(
+        "tf.raw_ops.AsString(shortest=True, width=4, fill='-', input=tf.constant([b'abc', b'x\\x00y']))")),
+    ("AsString string scientific and shortest", _K, _eager(
+        "tf.raw_ops.AsString(shortest=True, scientific=True, input=tf.constant([b'abc']))")),
+    ("AsString int32 scientific and shortest", _K, _eager(
+        "tf.raw_ops.AsString(shortest=True, scientific=True, input=tf.constant([1, 2]))")),
 ]
 
 
@@ -84,6 +152,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.fuzz-raw")
 @EDGES.parametrize("ops.fuzz-raw")
 def test_raw_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
