@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
 import pytest
 
 import edge_compare
@@ -38,6 +39,21 @@ def _mts(dt: str, n: int, k: int, lower: bool, adj: bool, seed: int, batch: int 
 _SUB32 = "9.99994610111476e-41"
 _ISO = "tf.raw_ops.IsotonicRegression(input=tf.constant({}, tf.{}), output_dtype=tf.{})"
 _ISO_ROWS = "[[7.0, 7.0, {s}], [{s}, 0.0, -{s}], [0.0, {s}, 1.5 * {s}], [-{s}, {s}, 2 * {s}], [{s}, 1e30, 3.0]]"
+
+def _tape(expr: str) -> Callable[[Any], Any]:
+    """The gradient of `expr` (a raw call on `x`, a watched float32 [2, 4]) w.r.t. x under a GradientTape:
+    TF's registry decides between a gradient, None (not differentiable) and LookupError (no entry)."""
+    def run(tf: Any) -> Any:
+        x = tf.constant(np.linspace(0.5, 2.0, 8).reshape(2, 4).astype(np.float32))
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = eval(expr, {"tf": tf, "np": np, "x": x})  # noqa: S307 - our own text
+        g = tape.gradient(y, x)
+        return [y, tf.constant(g is None)]
+    return run
+
+
+_IMG = "tf.reshape(tf.concat([x, x], 0), [1, 4, 4, 1])"
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # MatrixTriangularSolve: Eigen's trsmKernelR, each unknown times the diagonal's reciprocal
@@ -128,6 +144,24 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.raw_ops.AsString(shortest=True, width=4, fill='-', input=tf.constant([b'abc', b'x\\x00y']))")),
     ("AsString string scientific and shortest", _K, _eager(
         "tf.raw_ops.AsString(shortest=True, scientific=True, input=tf.constant([b'abc']))")),
+    # gradients TF 2.21's registry has no entry for (LookupError) or holds None for (tape seed 2720261202 #111)
+    ("ResizeBicubicGrad under a tape", _G, _tape(f"tf.raw_ops.ResizeBicubicGrad(grads={_IMG}, "
+                                                 "original_image=tf.ones([1, 2, 2, 1]))")),
+    ("ResizeNearestNeighborGrad under a tape", _G, _tape(f"tf.raw_ops.ResizeNearestNeighborGrad(grads={_IMG}, "
+                                                         "size=[2, 2])")),
+    ("ScaleAndTranslateGrad under a tape", _G, _tape(
+        f"tf.raw_ops.ScaleAndTranslateGrad(grads={_IMG}, original_image=tf.ones([1, 2, 2, 1]), scale=[2.0, 2.0], "
+        "translation=[0.0, 0.0])")),
+    ("SparseSegmentSumGrad under a tape", _G, _tape(
+        "tf.raw_ops.SparseSegmentSumGrad(grad=x, indices=[0, 1], segment_ids=[0, 1], output_dim0=3)")),
+    ("SparseSegmentSqrtNGrad under a tape", _G, _tape(
+        "tf.raw_ops.SparseSegmentSqrtNGrad(grad=x, indices=[0, 1], segment_ids=[0, 1], output_dim0=3)")),
+    ("FakeQuantWithMinMaxArgsGradient under a tape", _G, _tape(
+        "tf.raw_ops.FakeQuantWithMinMaxArgsGradient(gradients=x, inputs=x)")),
+    ("FakeQuantWithMinMaxVarsGradient under a tape", _G, _tape(
+        "tf.raw_ops.FakeQuantWithMinMaxVarsGradient(gradients=x, inputs=x, min=0.0, max=1.0)[0]")),
+    ("ResizeBilinearGrad under a tape", _G, _tape(f"tf.raw_ops.ResizeBilinearGrad(grads={_IMG}, "
+                                                  "original_image=tf.ones([1, 2, 2, 1]))")),
     ("AsString int32 scientific and shortest", _K, _eager(
         "tf.raw_ops.AsString(shortest=True, scientific=True, input=tf.constant([1, 2]))")),
 ]
@@ -158,6 +192,12 @@ def test_raw_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("autodiff.op-gradients")
+@EDGES.parametrize("autodiff.op-gradients")
+def test_gradients(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
