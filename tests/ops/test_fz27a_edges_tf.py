@@ -55,6 +55,17 @@ def _tape(expr: str) -> Callable[[Any], Any]:
 
 _IMG = "tf.reshape(tf.concat([x, x], 0), [1, 4, 4, 1])"
 
+_DWI = "tf.raw_ops.DepthwiseConv2dNativeBackpropInput(input_sizes={isz}, " \
+       "filter=tf.reshape(tf.cast(tf.range(np.prod({fs})), tf.{dt}), {fs}), out_backprop=tf.ones({ds}, tf.{dt}), " \
+       "strides={st}, dilations={dl}, padding='SAME')"
+_DWF = "tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(input=tf.reshape(tf.cast(tf.range(np.prod({isz})), tf.{dt}), " \
+       "{isz}), filter_sizes={fs}, out_backprop=tf.ones({ds}, tf.{dt}), strides={st}, dilations={dl}, padding='SAME')"
+
+
+def _dw(dt: str, isz: list, fs: list, ds: list, st: list, dl: list, grad_filter: bool = False) -> Callable[[Any], Any]:
+    return _eager((_DWF if grad_filter else _DWI).format(dt=dt, isz=isz, fs=fs, ds=ds, st=st, dl=dl))
+
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # MatrixTriangularSolve: Eigen's trsmKernelR, each unknown times the diagonal's reciprocal
     # (fz20_seen: seed 2620261205 #112; eigen_trsm.py)
@@ -144,6 +155,30 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.raw_ops.AsString(shortest=True, width=4, fill='-', input=tf.constant([b'abc', b'x\\x00y']))")),
     ("AsString string scientific and shortest", _K, _eager(
         "tf.raw_ops.AsString(shortest=True, scientific=True, input=tf.constant([b'abc']))")),
+    # oneDNN's depthwise backprops (float32, bfloat16): unequal strides computed, dilations unread, an
+    # out_backprop of another shape AbortedError (fz20_seen: seed 2620261205 #103)
+    ("DepthwiseConv2dNativeBackpropInput float32 unequal strides", _K, _dw(
+        "float32", [2, 4, 6, 2], [2, 2, 2, 1], [2, 2, 2, 2], [1, 2, 3, 1], [1, 1, 1, 1])),
+    ("DepthwiseConv2dNativeBackpropFilter float32 unequal strides", _K, _dw(
+        "float32", [2, 4, 6, 2], [2, 2, 2, 1], [2, 2, 2, 2], [1, 2, 3, 1], [1, 1, 1, 1], True)),
+    ("DepthwiseConv2dNativeBackpropInput bfloat16 unequal strides, dilations of 3", _K, _dw(
+        "bfloat16", [2, 4, 6, 2], [2, 2, 2, 1], [2, 2, 2, 2], [1, 2, 3, 1], [1, 1, 2])),
+    ("DepthwiseConv2dNativeBackpropInput float32 dilations of 3", _K, _dw(
+        "float32", [2, 4, 4, 2], [2, 2, 2, 1], [2, 2, 2, 2], [1, 2, 2, 1], [1, 1, 2])),
+    ("DepthwiseConv2dNativeBackpropInput float32 dilation 2", _K, _dw(
+        "float32", [2, 4, 4, 2], [2, 2, 2, 1], [2, 2, 2, 2], [1, 2, 2, 1], [1, 2, 2, 1])),
+    ("DepthwiseConv2dNativeBackpropFilter float32 dilation 2", _K, _dw(
+        "float32", [2, 4, 4, 2], [2, 2, 2, 1], [2, 2, 2, 2], [1, 2, 2, 1], [1, 2, 2, 1], True)),
+    ("DepthwiseConv2dNativeBackpropInput float64 dilation 2", _K, _dw(
+        "float64", [2, 4, 4, 2], [2, 2, 2, 1], [2, 2, 2, 2], [1, 2, 2, 1], [1, 2, 2, 1])),
+    ("DepthwiseConv2dNativeBackpropInput float64 unequal strides", _K, _dw(
+        "float64", [2, 4, 6, 2], [2, 2, 2, 1], [2, 2, 2, 2], [1, 2, 3, 1], [1, 1, 1, 1])),
+    ("DepthwiseConv2dNativeBackpropInput float32 out_backprop depth", _K, _dw(
+        "float32", [2, 4, 4, 2], [2, 2, 2, 1], [2, 2, 2, 3], [1, 2, 2, 1], [1, 1, 1, 1])),
+    ("DepthwiseConv2dNativeBackpropFilter float32 out_backprop batch", _K, _dw(
+        "float32", [2, 4, 4, 2], [2, 2, 2, 1], [3, 2, 2, 2], [1, 2, 2, 1], [1, 1, 1, 1], True)),
+    ("DepthwiseConv2dNativeBackpropInput float64 out_backprop depth", _K, _dw(
+        "float64", [2, 4, 4, 2], [2, 2, 2, 1], [2, 2, 2, 3], [1, 2, 2, 1], [1, 1, 1, 1])),
     # gradients TF 2.21's registry has no entry for (LookupError) or holds None for (tape seed 2720261202 #111)
     ("ResizeBicubicGrad under a tape", _G, _tape(f"tf.raw_ops.ResizeBicubicGrad(grads={_IMG}, "
                                                  "original_image=tf.ones([1, 2, 2, 1]))")),
