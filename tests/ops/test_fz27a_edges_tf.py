@@ -179,6 +179,29 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "float32", [2, 4, 4, 2], [2, 2, 2, 1], [3, 2, 2, 2], [1, 2, 2, 1], [1, 1, 1, 1], True)),
     ("DepthwiseConv2dNativeBackpropInput float64 out_backprop depth", _K, _dw(
         "float64", [2, 4, 4, 2], [2, 2, 2, 1], [2, 2, 2, 3], [1, 2, 2, 1], [1, 1, 1, 1])),
+    # the 3-D backprops' constructor checks before the ranks and the layout, InvalidArgumentError
+    # (eager seed 2720261201 #33)
+    ("Conv3DBackpropInputV2 float32 NCDHW channel stride, rank 2", _K, _eager(
+        "tf.raw_ops.Conv3DBackpropInputV2(data_format='NCDHW', padding='SAME', strides=[1, 2, 1, 3, 1], "
+        "input_sizes=[4, 2], out_backprop=tf.ones([4, 2]), filter=tf.ones([4, 2]))")),
+    ("Conv3DBackpropFilterV2 bfloat16 NCDHW batch stride", _K, _eager(
+        "tf.raw_ops.Conv3DBackpropFilterV2(data_format='NCDHW', padding='SAME', strides=[2, 1, 1, 1, 1], "
+        "filter_sizes=[1, 1, 1, 1, 1], out_backprop=tf.ones([1, 1, 2, 2, 2], tf.bfloat16), "
+        "input=tf.ones([1, 1, 2, 2, 2], tf.bfloat16))")),
+    ("Conv3DBackpropInputV2 float32 NDHWC batch stride, rank 2", _K, _eager(
+        "tf.raw_ops.Conv3DBackpropInputV2(padding='SAME', strides=[2, 1, 1, 1, 1], input_sizes=[4, 2], "
+        "out_backprop=tf.ones([4, 2]), filter=tf.ones([4, 2]))")),
+    ("Conv3DBackpropInputV2 float64 NDHWC batch stride, rank 2", _K, _eager(
+        "tf.raw_ops.Conv3DBackpropInputV2(padding='SAME', strides=[2, 1, 1, 1, 1], input_sizes=[4, 2], "
+        "out_backprop=tf.ones([4, 2], tf.float64), filter=tf.ones([4, 2], tf.float64))")),
+    ("Conv3DBackpropFilterV2 float64 NDHWC batch dilation", _K, _eager(
+        "tf.raw_ops.Conv3DBackpropFilterV2(padding='SAME', strides=[1, 1, 1, 1, 1], dilations=[2, 1, 1, 1, 1], "
+        "filter_sizes=[1, 1, 1, 1, 1], out_backprop=tf.ones([1, 2, 2, 2, 1], tf.float64), "
+        "input=tf.ones([1, 2, 2, 2, 1], tf.float64))")),
+    ("Conv3DBackpropInputV2 float32 NDHWC batch dilation", _K, _eager(
+        "tf.raw_ops.Conv3DBackpropInputV2(padding='SAME', strides=[1, 1, 1, 1, 1], dilations=[2, 1, 1, 1, 1], "
+        "input_sizes=[1, 2, 2, 2, 1], out_backprop=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]), "
+        "filter=tf.ones([1, 1, 1, 1, 1]))")),
     # gradients TF 2.21's registry has no entry for (LookupError) or holds None for (tape seed 2720261202 #111)
     ("ResizeBicubicGrad under a tape", _G, _tape(f"tf.raw_ops.ResizeBicubicGrad(grads={_IMG}, "
                                                  "original_image=tf.ones([1, 2, 2, 1]))")),

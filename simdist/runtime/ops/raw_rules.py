@@ -335,6 +335,13 @@ def before_layout(name: str, inputs: dict[str, Any], data_format: str, dtype: An
     if name == "MaxPool3DGradGrad":
         _max_pool3d_grad_grad_checks(inputs, data_format)
         return
+    if name in ("Conv3DBackpropInputV2", "Conv3DBackpropFilterV2") and data_format == "NCDHW" and \
+            isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name):
+        st = list(inputs.get("strides") or ())   # (oneDNN's constructor, MklConvBackpropCommonOp: the strides'
+        if len(st) == 5 and (st[0] != 1 or st[1] != 1):   # batch and channel; fuzz20 seed 2720261201 #33)
+            raise errors.InvalidArgumentError(None, None, "Current implementation does not yet support strides in "
+                                                          f"the batch and depth dimensions. [Op:{name}]")
+        return
     if not name.startswith("DepthwiseConv2dNative") or (
             isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)):
         return
