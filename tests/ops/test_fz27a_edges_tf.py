@@ -49,7 +49,7 @@ def _tape(expr: str) -> Callable[[Any], Any]:
             tape.watch(x)
             y = eval(expr, {"tf": tf, "np": np, "x": x})  # noqa: S307 - our own text
         g = tape.gradient(y, x)
-        return [y, tf.constant(g is None)]
+        return [y, tf.constant(True) if g is None else g]   # (None: not differentiable)
     return run
 
 
@@ -83,6 +83,28 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("MatrixTriangularSolve complex64 6x6 upper adjoint", _K, _mts("complex64", 6, 1, False, True, 16)),
     ("MatrixTriangularSolve complex128 4x4 upper", _K, _mts("complex128", 4, 3, False, False, 17)),
     ("MatrixTriangularSolve complex128 2x2 lower adjoint", _K, _mts("complex128", 2, 2, True, True, 18)),
+    # PartialPivLU::solve's triangular solves in trsmKernelR's order (fz20_seen: tape seed 2620261202 #54, seed
+    # 2620261204 #55)
+    ("MatrixInverse float32 adjoint", _K, _eager(
+        "tf.raw_ops.MatrixInverse(adjoint=True, input=tf.constant([[[1.0, 0.5, 2.5, 2.5], [-0.5, 0.25, 0.25, 0.0], "
+        "[1.0, 7.0, 0.001, -0.5], [-0.5, 1.0, 0.5, 0.25]], [[-0.5, 1.0, 0.001, 0.5], [-0.0, 4.0, 0.0, 1.0], "
+        "[1.0, -1.0, 7.0, 7.0], [-1.5, 1.0, 0.75, 0.0]]]))")),
+    ("MatrixInverse float64 6x6", _K, _eager("tf.raw_ops.MatrixInverse(input=tf.constant(" +
+                                              _RND.format(seed=21, shape=(2, 6, 6)) + "))")),
+    ("MatrixInverse float32 12x12 adjoint", _K, _eager("tf.raw_ops.MatrixInverse(adjoint=True, input=tf.constant(" +
+                                                        _RND.format(seed=22, shape=(1, 12, 12)) + ", tf.float32))")),
+    ("MatrixInverse complex128 1x1", _K, _eager("tf.raw_ops.MatrixInverse(input=tf.constant([[[-3.0 + 0.75j]]]))")),
+    ("MatrixSolve float64, an infinite rhs", _K, _eager(
+        "tf.raw_ops.MatrixSolve(matrix=tf.constant([[[4.0, 0.0, 2.5, 1.0], [1.0, 4.0, -1.0, -0.5], [7.0, -1.0, 7.0, "
+        "-0.5], [0.0, -1.5, -1.5, 0.0]], [[2.5, 4.0, -0.0, 0.001], [-3.0, 0.5, 0.25, 2.5], [-3.0, -0.0, 0.5, 2.5], "
+        "[-0.5, 2.5, 0.0, 7.0]]]), rhs=tf.constant([[[5e-324, -1e-45, -1.0, 1e-310], [1e-310, -1.0, 5e-324, -0.5], "
+        "[float('inf'), 7.0, 5e-324, 2.5], [1.0, -0.0, 1.0, -0.0]], [[float('inf'), 1e300, 0.0, -1e-45], "
+        "[float('inf'), -1.5, 1.0, -1.0], [5e-324, -1e-45, 0.0, 0.001], [-3.4e38, 0.0, -1e-45, 0.0]]]))")),
+    ("MatrixSolve float32 5x5 adjoint", _K, _eager(
+        "tf.raw_ops.MatrixSolve(adjoint=True, matrix=tf.constant(" + _RND.format(seed=23, shape=(2, 5, 5)) +
+        ", tf.float32), rhs=tf.constant(" + _RND.format(seed=24, shape=(2, 5, 3)) + ", tf.float32))")),
+    ("MatrixInverse float32 gradient", _G, _tape("tf.raw_ops.MatrixInverse(adjoint=True, input=tf.reshape("
+                                                  "tf.concat([x, tf.reverse(x, [1]) * 3.0], 0), [1, 4, 4]))")),
     # IsotonicRegression under DAZ: a one-point segment keeps its input's bits, the comparisons and sums
     # read subnormals as zeros (seed 2720261201 #19)
     ("IsotonicRegression float32 subnormals", _K, _eager(_ISO.format(_ISO_ROWS.format(s=_SUB32), "float32", "float32"))),

@@ -57,13 +57,14 @@ def _reciprocal(d: np.ndarray) -> np.ndarray:
     return _ftz(d.dtype.type(1) / _ftz(d))
 
 
-def solve(tri: np.ndarray, rhs: np.ndarray, lower: bool) -> np.ndarray:
+def solve(tri: np.ndarray, rhs: np.ndarray, lower: bool, unit: bool = False) -> np.ndarray:
     """x with tri x = rhs for batches tri [B, m, m] (the effective triangle, already conjugate-
-    transposed for adjoint; only its `lower` or upper part is read) and rhs [B, m, n] of one dtype."""
+    transposed for adjoint; only its `lower` or upper part is read) and rhs [B, m, n] of one dtype;
+    `unit`: the diagonal taken as ones, unread (Eigen's UnitDiag: PartialPivLU's L)."""
     m = tri.shape[-1]
     with np.errstate(all="ignore"):
         t, r = _flush(tri), _flush(rhs)
-        inv = _reciprocal(np.diagonal(t, axis1=-2, axis2=-1))      # [B, m]
+        inv = None if unit else _reciprocal(np.diagonal(t, axis1=-2, axis2=-1))      # [B, m]
         x = np.empty_like(r)
         order = range(m) if lower else range(m - 1, -1, -1)
         p = PANEL[t.dtype.name]
@@ -79,5 +80,5 @@ def solve(tri: np.ndarray, rhs: np.ndarray, lower: bool) -> np.ndarray:
             inner = range(start, j) if lower else range(j + 1, min(start + p, m))
             for k in inner:   # (trsmKernelR: k3 increasing)
                 acc = _flush(acc - _mul(x[:, k, :], t[:, j, k][:, None]))
-            x[:, j, :] = _mul(acc, inv[:, j][:, None])
+            x[:, j, :] = acc if inv is None else _mul(acc, inv[:, j][:, None])
     return x
