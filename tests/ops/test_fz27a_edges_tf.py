@@ -240,6 +240,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.raw_ops.FakeQuantWithMinMaxArgsGradient(gradients=x, inputs=x)")),
     ("FakeQuantWithMinMaxVarsGradient under a tape", _G, _tape(
         "tf.raw_ops.FakeQuantWithMinMaxVarsGradient(gradients=x, inputs=x, min=0.0, max=1.0)[0]")),
+    ("DenseCountSparseOutput under a tape", _G, _tape(
+        "tf.raw_ops.DenseCountSparseOutput(values=[1, 5, 1], weights=x[0, :3], binary_output=False)[1]")),
+    ("SparseCountSparseOutput under a tape", _G, _tape(
+        "tf.raw_ops.SparseCountSparseOutput(indices=tf.constant([[0], [1], [2]], tf.int64), values=[1, 5, 1], "
+        "dense_shape=tf.constant([3], tf.int64), weights=x[0, :3], binary_output=False)[1]")),
+    ("StringFormat under a tape", _G, _tape("tf.raw_ops.StringFormat(inputs=[x])")),
     ("ResizeBilinearGrad under a tape", _G, _tape(f"tf.raw_ops.ResizeBilinearGrad(grads={_IMG}, "
                                                   "original_image=tf.ones([1, 2, 2, 1]))")),
     ("AsString int32 scientific and shortest", _K, _eager(
