@@ -224,6 +224,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.raw_ops.Conv3DBackpropInputV2(padding='SAME', strides=[1, 1, 1, 1, 1], dilations=[2, 1, 1, 1, 1], "
         "input_sizes=[1, 2, 2, 2, 1], out_backprop=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]), "
         "filter=tf.ones([1, 1, 1, 1, 1]))")),
+    # GatherV2's kernel: the axis at or after batch_dims, also in a graph (fresh seed 2720261205 #121)
+    ("GatherV2 batch_dims 1 after axis 0", _K, _eager(
+        "tf.raw_ops.GatherV2(axis=tf.constant(0, tf.int32), params=tf.reshape(tf.range(18.0), [3, 3, 2]), "
+        "batch_dims=1, indices=tf.constant([0, 0, 0], tf.int16))")),
+    ("GatherV2 batch_dims 1, axis -3", _K, _eager(
+        "tf.raw_ops.GatherV2(axis=-3, params=tf.reshape(tf.range(18.0), [3, 3, 2]), batch_dims=1, "
+        "indices=tf.constant([[0], [1], [2]]))")),
+    ("GatherV2 batch_dims 1 after axis 0, sig", _T, _sig(
+        "tf.raw_ops.GatherV2(axis=tf.constant(0, tf.int32), params=x, batch_dims=1, indices=tf.constant([0, 0, 0]))",
+        ([3, 3, 2], "float32"), "tf.reshape(tf.range(18.0), [3, 3, 2])")),
     # gradients TF 2.21's registry has no entry for (LookupError) or holds None for (tape seed 2720261202 #111)
     ("ResizeBicubicGrad under a tape", _G, _tape(f"tf.raw_ops.ResizeBicubicGrad(grads={_IMG}, "
                                                  "original_image=tf.ones([1, 2, 2, 1]))")),

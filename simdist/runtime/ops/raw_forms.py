@@ -124,6 +124,13 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                 err = errors.InvalidArgumentError(None, None, f"{text} [Op:GatherV2]")
                 known = static_shapes.known_shape(params) is not None and static_shapes.known_shape(indices) is not None
                 raise trace_errors.static(err, ValueError, text) if known else err
+            a = np.asarray(axis.numpy() if hasattr(axis, "numpy") else axis)
+            if a.size == 1:   # (then the axis at or after batch_dims: the kernel's, also in a graph, where the
+                a = int(a.reshape(-1)[0])   # shape function does not look; fuzz20 seed 2720261205 #121)
+                a = a + params.ndim if a < 0 else a
+                if a < b:
+                    raise errors.InvalidArgumentError(None, None, f"batch_dims ({b}) must be less than or equal to "
+                                                                  f"axis ({a}). [Op:GatherV2]")
         return array.gather(params, indices, axis=axis, batch_dims=batch_dims)
     _set("GatherV2", RawArgs(via=gather_v2))
     _set("TopKV2", RawArgs(via=lambda input, k, sorted, index_type: sorting.top_k(input, k, sorted, index_type)))
