@@ -234,6 +234,15 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("GatherV2 batch_dims 1 after axis 0, sig", _T, _sig(
         "tf.raw_ops.GatherV2(axis=tf.constant(0, tf.int32), params=x, batch_dims=1, indices=tf.constant([0, 0, 0]))",
         ([3, 3, 2], "float32"), "tf.reshape(tf.range(18.0), [3, 3, 2])")),
+    # complex MulNoNan: Eigen's product (packets, Annex G's tail) under DAZ/FTZ (fresh seed 2720261205 #21)
+    ("MulNoNan complex128", _K, _eager(
+        "tf.raw_ops.MulNoNan(x=tf.constant([complex('nan-1e-45j'), -0.5-3.4e38j, 5e-324+3e38j, 0.75+0j, 1+1j, 2-1j, "
+        "complex('inf+2j')], tf.complex128), y=tf.constant([complex('inf+3e38j'), 0.25+1e-40j, -1+1e-310j, "
+        "1e-310+0j, 0j, 1e300+0.001j, 1e-310-1.5j], tf.complex128))")),
+    ("MulNoNan complex64", _K, _eager(
+        "tf.raw_ops.MulNoNan(x=tf.constant([complex('nan-1e-45j'), -0.5-3.4e38j, 1e-40+3e38j, 0.75+0j, 1+1j, 2-1j, "
+        "complex('inf+2j')], tf.complex64), y=tf.constant([complex('inf+3e38j'), 0.25+1e-40j, -1+1e-41j, "
+        "1e-41+0j, 0j, 1e30+0.001j, 1e-41-1.5j], tf.complex64))")),
     # gradients TF 2.21's registry has no entry for (LookupError) or holds None for (tape seed 2720261202 #111)
     ("ResizeBicubicGrad under a tape", _G, _tape(f"tf.raw_ops.ResizeBicubicGrad(grads={_IMG}, "
                                                  "original_image=tf.ones([1, 2, 2, 1]))")),
