@@ -12,10 +12,10 @@ each product and difference rounded in the dtype (the wheel is compiled without 
 reciprocal `RealScalar(1) / t[j, j]` std::complex's operator/ for complex (libgcc's Smith with Annex
 G: complex_div.quotient) and the products std::complex's operator* (complex_mul.multiply's scalar
 path), under DAZ/FTZ as TF's threads run. Observed bit for bit on TF 2.21 against random float32,
-float64, complex64 and complex128 matrices of orders 1-30 (fz27a; a 1×1 complex128 solve is
-rhs · (1 / a), not rhs / a: fuzz20 seed 2620261205 #112). Limit: from an order above Eigen's
-SmallPanelWidth (max(mr, nr) of its gebp_traits) the off-diagonal panels are subtracted by the
-GEBP kernel in another order; see `PANEL`.
+float64, complex64 and complex128 matrices up to Eigen's SmallPanelWidth (`PANEL`; fz27a: a 1×1
+complex128 solve is rhs · (1 / a), not rhs / a: fuzz20 seed 2620261205 #112). Limit: above it the
+earlier panels are subtracted by Eigen's GEBP kernel, modelled as one sum accumulated from 0 and
+subtracted at once (its packet order is not: float64 of order 12, complex of order 9 on differ).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import numpy as np
 
 __all__ = ["solve", "PANEL"]
 
-# Eigen's SmallPanelWidth = max(Traits::mr, Traits::nr) of gebp_traits<T, T> for the wheel's AVX
-# build; an order up to it is solved by trsmKernelR alone (the value measured, fz27a: see solve()).
+# Eigen's SmallPanelWidth (max(Traits::mr, Traits::nr) of gebp_traits<T, T>) for the wheel's AVX build,
+# measured on TF 2.21 (fz27a: the last order bit for bit under trsmKernelR alone): up to it no GEBP panel.
 PANEL = {"float32": 16, "float64": 8, "complex64": 8, "complex128": 4}
 
 
