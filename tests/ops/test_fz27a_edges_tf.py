@@ -162,6 +162,18 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("MaxPool3D NCDHW", _K, _eager(
         "tf.raw_ops.MaxPool3D(ksize=[1, 1, 1, 2, 1], data_format='NCDHW', "
         "input=tf.reshape(tf.range(16.0), [1, 2, 2, 2, 2]), padding='VALID', strides=[1, 1, 1, 1, 1])")),
+    ("MaxPool3D rank 4 empty, bfloat16", _K, _eager(
+        "tf.raw_ops.MaxPool3D(ksize=[1, 1, 2, 3, 1], padding='SAME', input=tf.zeros([0, 2, 3, 2], tf.bfloat16), "
+        "strides=[1, 1, 1, 3, 1])")),
+    ("MaxPool3D rank 4 empty rows, VALID", _K, _eager(
+        "tf.raw_ops.MaxPool3D(ksize=[1, 3, 1, 3, 1], padding='VALID', input=tf.zeros([1, 0, 2, 3]), "
+        "strides=[1, 2, 1, 2, 1])")),
+    ("AvgPool3D rank 4 empty, VALID", _K, _eager(
+        "tf.raw_ops.AvgPool3D(ksize=[1, 1, 1, 2, 1], padding='VALID', input=tf.zeros([0, 2, 3, 4]), "
+        "strides=[1, 2, 1, 3, 1])")),
+    ("AvgPool3D rank 4 empty, negative size", _K, _eager(
+        "tf.raw_ops.AvgPool3D(ksize=[1, 3, 2, 3, 1], padding='VALID', input=tf.zeros([0, 4, 1, 2]), "
+        "strides=[1, 3, 3, 1, 1])")),
     ("AvgPool3D NCDHW batch window, scalar", _K, _eager(
         "tf.raw_ops.AvgPool3D(ksize=[2, 2, 1, 1, 1], data_format='NCDHW', input=tf.constant(4.0), padding='VALID', "
         "strides=[1, 2, 2, 1, 1])")),
