@@ -3856,8 +3856,8 @@ TRAINING_BATCH20: list[Mutant] = [
        "SwapEMAWeights(swap_on_epoch=True) never sets the averages to the swapped-in weights after the last epoch"),
     # -- the API around training: tf.nn/tf.image/tf.signal/tf.strings ops, tf.data, keras.utils, a loss mask
     _t("isotonic-equal-blocks-pooled", "boundary", "simdist/runtime/ops/isotonic.py",
-       "        while sums and sums[-1] / out_dt.type(counts[-1]) < s / out_dt.type(c):\n",
-       "        while sums and sums[-1] / out_dt.type(counts[-1]) <= s / out_dt.type(c):\n",
+       "        while minima and _daz(m, flushed) > _daz(minima[-1], flushed):\n",
+       "        while minima and _daz(m, flushed) >= _daz(minima[-1], flushed):\n",
        "tf.nn.isotonic_regression pools blocks of equal means (the segments output merges ties)"),
     _t("ms-ssim-odd-size-padded-at-start", "order", "simdist/runtime/ops/image_msssim.py",
        "                padding = [[0, 0]] + [[0, r] for r in remainder]\n",

@@ -355,16 +355,41 @@ def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, expli
     return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)
 
 
+_ONEDNN_SOURCE = {"DepthwiseConv2dNativeBackpropInput": "mkl_conv_grad_input_ops.cc:546",
+                  "DepthwiseConv2dNativeBackpropFilter": "mkl_conv_grad_filter_ops.cc:685"}
+
+
+def _check_dw_out_backprop(dy: np.ndarray, want: Sequence[int], op: str) -> None:
+    """The depthwise backprops' out_backprop shape: Eigen's kernels' InvalidArgumentError, oneDNN's
+    (float32, bfloat16) AbortedError from the primitive's creation (observed on TF 2.21)."""
+    if tuple(dy.shape) != tuple(want) and onednn_conv(np.dtype(dy.dtype).name):
+        raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
+                                  "create a primitive descriptor for the convolution forward propagation "
+                                  "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
+                                  "additional diagnostic information., in file "
+                                  f"tensorflow/core/kernels/mkl/{_ONEDNN_SOURCE[op]} [Op:{op}]")
+    _check_out_backprop(dy, want, op)
+
+
+def _dw_dilations(dtype: Any, dilations: tuple) -> tuple:
+    """TF 2.21's CPU depthwise backprops compute undilated whatever the dilations attr holds (Eigen's
+    kernels read none; oneDNN's, float32 and bfloat16, skip the attr for depthwise: [1, 1, 2] too;
+    observed on TF 2.21, fz20_seen seed 2620261205 #103), as the public wrappers pass them
+    (conv_transpose._depthwise_backprop)."""
+    return (1, 1, 1, 1)
+
+
 def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
                               explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropInput"
+    dilations = _dw_dilations(f.dtype, dilations)
     _check_depthwise(input_sizes, f.shape, op)
     if _onednn_empty_sizes(input_sizes, f.dtype):
         return np.zeros(tuple(input_sizes), f.dtype)
     kh, kw, c, m = f.shape
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, op)
-    _check_out_backprop(dy, (input_sizes[0], oh, ow, c * m), op)
+    _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, c * m), op)
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
     dcols = matmul(dyc, f.reshape(kh * kw, c, m).transpose(1, 2, 0))       # [C, P, K]
     dwin = dcols.transpose(1, 2, 0).reshape(input_sizes[0], oh, ow, kh, kw, c)
@@ -374,12 +399,13 @@ def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple,
 def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
                                explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropFilter"
+    dilations = _dw_dilations(x.dtype, dilations)
     _check_depthwise(x.shape, filter_sizes, op)
     if _onednn_empty(x):
         return np.zeros(tuple(filter_sizes), x.dtype)
     kh, kw, c, m = filter_sizes
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations, op)
-    _check_out_backprop(dy, (x.shape[0], oh, ow, c * m), op)
+    _check_dw_out_backprop(dy, (x.shape[0], oh, ow, c * m), op)
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 1, 0)              # [C, K, P]
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
     return matmul(by_channel, dyc).transpose(1, 0, 2).reshape(filter_sizes)

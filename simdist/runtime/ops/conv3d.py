@@ -103,10 +103,36 @@ def _conv3d_constructor(strides: Sequence[int], dilations: Sequence[int], dtype_
                   f"{'dilations rates' if onednn else 'dilation rates'} in the batch and depth dimensions.")
 
 
+def _backprop_constructor(strides: Sequence[int], dilations: Sequence[int], dtype_name: str, op: str) -> bool:
+    """The 3-D backprops' constructor checks, before Compute's ranks, all InvalidArgumentError (observed
+    on TF 2.21; fuzz20 seed 2720261201 #33): oneDNN's (MklConvBackpropCommonOp; float32, bfloat16) the
+    strides' batch and channel only (its dilations' batch and channel unread); TF's own
+    (Conv3DBackprop*Op, conv_grad_ops_3d.cc) the dilations' batch and depth, float64's dilations above 1,
+    then the strides' batch and depth. Whether oneDNN's kernel is the one (True: the dilations'
+    batch and channel are not checked later)."""
+    def bad(text: str) -> errors.OpError:
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+    strides_text = "Current implementation does not yet support strides in the batch and depth dimensions."
+    if host_cpu.current().onednn_supports(dtype_name):
+        if strides[0] != 1 or strides[4] != 1:
+            raise bad(strides_text)
+        return True
+    if dilations[0] != 1 or dilations[4] != 1:
+        raise bad("Current implementation does not yet support dilation rates in the batch and depth dimensions.")
+    if dtype_name == "float64" and any(d != 1 for d in dilations):
+        raise bad(f"CPU implementation of {op.replace('V2', '')} currently only supports dilated rates of 1.")
+    if strides[0] != 1 or strides[4] != 1:
+        raise bad(strides_text)
+    return False
+
+
 def _check(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
            dtype_name: str, op: str) -> None:
+    onednn_backprop = False
     if op == "Conv3D" and len(strides) == 5 and len(dilations) == 5:
         _conv3d_constructor(strides, dilations, dtype_name)
+    elif len(strides) == 5 and len(dilations) == 5:
+        onednn_backprop = _backprop_constructor(strides, dilations, dtype_name, op)
     if len(x_shape) != 5:
         raise errors.InvalidArgumentError(None, None, f"input must be 5-dimensional{_dims(x_shape)} [Op:{op}]")
     if len(f_shape) != 5:
@@ -114,7 +140,7 @@ def _check(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int
     if strides[0] != 1 or strides[4] != 1:
         raise errors.UnimplementedError(None, None, "Current implementation does not yet support strides in the "
                                         f"batch and depth dimensions. [Op:{op}]")
-    if dilations[0] != 1 or dilations[4] != 1:
+    if (dilations[0] != 1 or dilations[4] != 1) and not onednn_backprop:
         raise errors.UnimplementedError(None, None, "Current implementation does not yet support dilations in the "
                                         f"batch and depth dimensions. [Op:{op}]")
     if dtype_name == "float64" and any(d != 1 for d in dilations):

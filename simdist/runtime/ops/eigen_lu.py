@@ -39,27 +39,21 @@ def partial_piv_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def lu_solve(a: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(X with a @ X = rhs, whether every LU pivot is nonzero) for batches a [b, n, n], rhs [b, n, m]
-    in a's dtype: PartialPivLU as above, the rows of rhs permuted, then the unit-lower and upper
-    triangular solves, each row's sum over k in order without BLAS (contraction_order.in_order, its
-    products rounded as Eigen's own code in the wheel, without FMA: BLAS's order depends on the
-    CPU, ops.host-cpu). TF's MatrixSolve and MatrixInverse (the solve of the
-    identity) run Eigen's PartialPivLU too; Eigen's blocked triangular solves are not modelled."""
-    from simdist.runtime.ops.contraction_order import in_order
+    in a's dtype: PartialPivLU as above, the rows of rhs permuted, then PartialPivLU::solve's
+    unit-lower and upper triangular solves as Eigen's trsmKernelR computes them (eigen_trsm.solve:
+    x_j = (((b_j - t_j0 x_0) - t_j1 x_1) - ...) * (1 / t_jj), L's unit diagonal unread; the wheel has
+    no FMA). TF's MatrixSolve and MatrixInverse (the solve of the identity) run it: bit for bit on TF
+    2.21 for float32 to order 12 and float64 to order 8 (beyond, Eigen's GEBP panels and blocked LU
+    are not modelled), complex of order 1; complex LU factors of order 2 on are not bit-exact (the
+    packet products of their rank-1 updates). fz27a: fz20_seen's tape seed 2620261202 #54, seed
+    2620261204 #55 (an infinite rhs: the NaNs of subtracting in turn)."""
+    from simdist.runtime.ops import eigen_trsm
     lu, _, _, perm = _lu(a)
-    b, n = lu.shape[0], lu.shape[-1]
+    b = lu.shape[0]
     x = np.array(rhs[np.arange(b)[:, None], perm], dtype=lu.dtype)
-    with np.errstate(all="ignore"):
-        for i in range(1, n):
-            x[:, i] -= in_order(lu[:, i:i + 1, :i], x[:, :i])[:, 0]
-        for i in range(n - 1, -1, -1):
-            if i < n - 1:
-                x[:, i] -= in_order(lu[:, i:i + 1, i + 1:], x[:, i + 1:])[:, 0]
-            # (TriangularSolverMatrix.h: a real row is scaled by the reciprocal of its diagonal, Scalar(1) /
-            # tri(i, i), not divided: MatrixInverse's last bit, fuzz20 SEEN seed 2220261202 #51, fz24a)
-            x[:, i] = _divide(x[:, i], lu[:, i, i][:, None]) if x.dtype.kind == "c" else \
-                x[:, i] * (x.dtype.type(1) / lu[:, i, i][:, None])
-    ok = np.all(np.abs(np.diagonal(lu, axis1=1, axis2=2)) > 0, axis=1)
-    return x, ok
+    y = eigen_trsm.solve(lu, x, lower=True, unit=True)
+    out = eigen_trsm.solve(lu, y, lower=False)
+    return out, np.all(np.abs(np.diagonal(lu, axis1=1, axis2=2)) > 0, axis=1)
 
 
 def _lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime import subnormals as _sn
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, attr_error
@@ -31,23 +32,37 @@ _OUT = {"float32": "float32", "float16": "float16", "bfloat16": "bfloat16", "int
 
 
 def _row(values: np.ndarray, out_dt: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """One row by L2PavaSegment (isotonic_regression_op.cc) under DAZ/FTZ: a segment of one point
+    keeps its input as its minimum (no arithmetic: a subnormal comes out as it is), a merged one
+    y_sum / count; sums, quotients and the minima's `>` read subnormals as zeros."""
+    from simdist.runtime.subnormals import flushed
     sums: list[Any] = []
     counts: list[int] = []
+    minima: list[Any] = []
     for v in values:
         s, c = out_dt.type(v), 1
-        while sums and sums[-1] / out_dt.type(counts[-1]) < s / out_dt.type(c):
-            s = out_dt.type(sums.pop() + s)
+        m = s
+        while minima and _daz(m, flushed) > _daz(minima[-1], flushed):
+            minima.pop()
+            s = _daz(out_dt.type(_daz(sums.pop(), flushed) + _daz(s, flushed)), flushed)
             c += counts.pop()
+            m = _daz(out_dt.type(s / out_dt.type(c)), flushed)
         sums.append(s)
         counts.append(c)
+        minima.append(m)
     out = np.empty(values.shape, out_dt)
     seg = np.empty(values.shape, np.int32)
     i = 0
-    for k, (s, c) in enumerate(zip(sums, counts)):
-        out[i:i + c] = s / out_dt.type(c)
+    for k, (m, c) in enumerate(zip(minima, counts)):
+        out[i:i + c] = m
         seg[i:i + c] = k
         i += c
     return out, seg
+
+
+def _daz(v: Any, flushed: Any) -> Any:
+    """Scalar v with a subnormal read as a zero of its sign (float32, float64, bfloat16)."""
+    return flushed(np.asarray(v))[()]
 
 
 def _isotonic(x: np.ndarray, output_dtype: str = "float32") -> tuple[np.ndarray, np.ndarray]:
@@ -73,7 +88,8 @@ def _rule(dts: Any, attrs: Any) -> tuple:
 
 
 ISOTONIC = register("IsotonicRegression", _isotonic, _rule, lambda a, out, at: float(4 * a[0].size), num_outputs=2,
-                    kind="scan", none_grad_ok=(1,),
+                    kind="scan", none_grad_ok=(1,),   # (DAZ inside _row, on the original input: fz27a)
+                    subnormals=_sn.Fixed("isotonic", lambda arrays, flushed, out, attrs: _isotonic(arrays[0], **attrs)),
                     fusion=lanes("pools each row in Python: no stacked form written"))
 
 

@@ -579,20 +579,12 @@ def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint:
     rhs = np.broadcast_to(b, batch + b.shape[-2:])
     if not rhs.size:
         return np.zeros(rhs.shape, b.dtype)
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        out = np.empty(rhs.shape, dtype=np.result_type(a, b))
-        m = tri.shape[-1]
-        lower_eff = lower != adjoint
-        flat_t = tri.reshape(-1, m, m)
-        flat_b = rhs.reshape(-1, m, rhs.shape[-1])
-        flat_o = out.reshape(-1, m, rhs.shape[-1])
-        rows = range(m) if lower_eff else range(m - 1, -1, -1)
-        for k in range(flat_t.shape[0]):
-            t, r, o = flat_t[k], flat_b[k], flat_o[k]
-            for i in rows:
-                s = r[i] - (_row_times(t[i, :i], o[:i]) if lower_eff else _row_times(t[i, i + 1:], o[i + 1:]))
-                o[i] = s / t[i, i]
-    return out
+    from simdist.runtime.ops import eigen_trsm   # (Eigen's trsmKernelR order: fuzz20 seed 2620261205 #112)
+    m = tri.shape[-1]
+    dt = np.result_type(a, b)
+    out = eigen_trsm.solve(tri.reshape(-1, m, m).astype(dt), rhs.reshape(-1, m, rhs.shape[-1]).astype(dt),
+                           lower != adjoint)
+    return out.reshape(rhs.shape)
 
 
 def _qr(a: np.ndarray, full_matrices: bool = False) -> tuple[np.ndarray, np.ndarray]:

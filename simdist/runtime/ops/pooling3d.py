@@ -58,6 +58,35 @@ def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], o
                                           f"input's {list(shape[1:4])} (TF 2.21's CPU kernel crashes on it) [Op:{op}]")
 
 
+def _onednn_rank4_empty(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], padding: str,
+                        op: str) -> np.ndarray | None:
+    """oneDNN's MaxPool3D/AvgPool3D (float32, bfloat16) take a rank-4 input (its rank check is "4 or
+    5-dimensional"): an empty one allocates an empty NDHWC output [N, 0, rows, cols, C] before
+    computing, the rows and columns of the input's [N, H, W, C] at NHWC's places and the window and
+    strides at the 3-D ones (ksize[2], ksize[3]): SAME ceil(in / s), VALID (in - k + s) / s truncated,
+    negative "Computed output size would be negative" (observed on TF 2.21: [0, 2, 3, 2] with ksize
+    [1, 1, 2, 3, 1], strides [1, 1, 1, 3, 1], SAME is [0, 0, 2, 1, 2]; fuzz20 seed 2720261204 #25). A
+    non-empty one aborts TF's process (TFShapeToMklDnnDimsInNCDHW's check): not modelled, None as
+    for every other input (the op computes as usual)."""
+    from simdist.runtime import host_cpu
+    if x.ndim != 4 or x.size or not host_cpu.current().onednn_supports(np.dtype(x.dtype).name) or \
+            len(ksize) != 5 or len(strides) != 5 or ksize[0] != 1 or strides[0] != 1 or ksize[4] != 1 or \
+            strides[4] != 1:
+        return None
+    dims = []
+    for size, k, st in ((x.shape[1], ksize[2], strides[2]), (x.shape[2], ksize[3], strides[3])):
+        if padding == "VALID":
+            v = int((int(size) - int(k) + int(st)) / int(st))
+            if v < 0:
+                raise errors.InvalidArgumentError(None, None, f"Computed output size would be negative: {v} "
+                                                  f"[input_size: {size}, effective_filter_size: {k}, stride: {st}] "
+                                                  f"[Op:{op}]")
+        else:
+            v = (int(size) + int(st) - 1) // int(st)
+        dims.append(v)
+    return np.zeros((x.shape[0], 0, dims[0], dims[1], x.shape[3]), x.dtype)
+
+
 def _geometry(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], padding: str,
               op: str, dtype: Any = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     _check(shape, ksize, strides, op, dtype)
@@ -73,6 +102,9 @@ def _flat(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], out: Sequ
 
 
 def _max_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
+    empty = _onednn_rank4_empty(x, ksize, strides, padding, "MaxPool3D")
+    if empty is not None:
+        return empty
     out, pads = _geometry(x.shape, ksize, strides, padding, "MaxPool3D", x.dtype)
     flat = _flat(x, ksize, strides, out, pads, x.dtype.type(-np.inf))
     floor = x.dtype.type(dtypes.as_dtype(x.dtype).min)
@@ -139,6 +171,9 @@ def _counts(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], 
 
 
 def _avg_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
+    empty = _onednn_rank4_empty(x, ksize, strides, padding, "AvgPool3D")
+    if empty is not None:
+        return empty
     out, pads = _geometry(x.shape, ksize, strides, padding, "AvgPool3D", x.dtype)
     xw = x.astype(np.float32) if x.dtype.itemsize == 2 else x
     s = np.sum(_flat(xw, ksize, strides, out, pads, xw.dtype.type(0)), axis=4)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from simdist.runtime import errors
 from simdist.runtime.ops import registry
 from simdist.runtime.ops.raw_args import RawArgs
@@ -29,6 +31,28 @@ def _only(op: str, attr: str, value: Any, allowed: tuple) -> None:
 
 def _set(name: str, args: RawArgs | str) -> None:
     registry.set_raw_args(name, args)   # (the op's module may be imported later: kept until it registers)
+
+
+def _split_v_shape(value: Any, size_splits: Any, split_dim: Any, num_split: int, err: Exception) -> None:
+    """SplitV's shape function (array_ops.cc) as a tf.function's graph adds the op: split_dim a scalar
+    (MakeDimForScalarInputWithNegativeIndexing: axis=[1] is a ValueError at trace, eagerly the kernel
+    takes one element); of an unknown rank nothing else; a scalar input "Can't split scalars"; with
+    size_splits known its length against num_split (observed on TF 2.21; fuzz20 sig seed 2720261203 #167)."""
+    from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
+    from simdist.runtime.tensor import Tensor
+    d = static_shapes.known_shape(split_dim) if isinstance(split_dim, Tensor) else list(np.shape(split_dim))
+    if d is not None and len(d) != 0 and graph_constants.known(split_dim):   # (a placeholder's: the kernel's)
+        raise trace_errors.static(errors.InvalidArgumentError(None, None, "split_dim_tensor must have exactly one "
+                                                                          "element. [Op:SplitV]"),
+                                  ValueError, f"Shape must be rank 0 but is rank {len(d)} for 'SplitV'")
+    if not isinstance(value, Tensor) or static_shapes.rank_unknown(value):
+        return
+    if value.ndim == 0:
+        raise trace_errors.static(errors.InvalidArgumentError(None, None, "Can't split scalars [Op:SplitV]"),
+                                  ValueError, "Can't split scalars")
+    sizes = size_splits.shape.as_list()
+    if graph_constants.known(size_splits) and len(sizes) == 1 and sizes[0] != num_split:
+        raise trace_errors.static(err, ValueError, "Length of size_splits should be equal to num_outputs")
 
 
 def declare() -> None:  # noqa: C901 - one declaration per op
@@ -100,6 +124,13 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                 err = errors.InvalidArgumentError(None, None, f"{text} [Op:GatherV2]")
                 known = static_shapes.known_shape(params) is not None and static_shapes.known_shape(indices) is not None
                 raise trace_errors.static(err, ValueError, text) if known else err
+            a = np.asarray(axis.numpy() if hasattr(axis, "numpy") else axis)
+            if a.size == 1:   # (then the axis at or after batch_dims: the kernel's, also in a graph, where the
+                a = int(a.reshape(-1)[0])   # shape function does not look; fuzz20 seed 2720261205 #121)
+                a = a + params.ndim if a < 0 else a
+                if a < b:
+                    raise errors.InvalidArgumentError(None, None, f"batch_dims ({b}) must be less than or equal to "
+                                                                  f"axis ({a}). [Op:GatherV2]")
         return array.gather(params, indices, axis=axis, batch_dims=batch_dims)
     _set("GatherV2", RawArgs(via=gather_v2))
     _set("TopKV2", RawArgs(via=lambda input, k, sorted, index_type: sorting.top_k(input, k, sorted, index_type)))
@@ -180,16 +211,27 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                                  new_axis_mask, shrink_axis_mask:
                                  slicing.strided_slice_fn(input, begin, end, strides, begin_mask, end_mask,
                                                           ellipsis_mask, new_axis_mask, shrink_axis_mask)))
-    # SplitV's num_split is the number of size_splits (the wrapper's check gives TF's error first; a
-    # num_split other than that count is the kernel's error, the shape function's at trace: rawfz20)
+    # SplitV's num_split is the number of size_splits (the kernel's check eagerly; in a graph the shape
+    # function's, where it looks: rawfz20), and in a tf.function Grappler's Identity for num_split 1 (fz27a)
     def split_v(value: Any, size_splits: Any, split_dim: Any, num_split: int) -> Any:
+        from simdist.runtime import context
+        from simdist.runtime.ops import grappler
+        from simdist.runtime.tensor import Tensor
         sizes = size_splits.shape.as_list()
+        err = errors.InvalidArgumentError(None, None, "size of the split_tensor must be 1-D and have the same "
+                                                      f"elements as outputs got 1 -D and {sizes[0] if sizes else 0} "
+                                                      "elements [Op:SplitV]")
+        if context.in_function():
+            _split_v_shape(value, size_splits, split_dim, num_split, err)
+            if num_split == 1 and grappler.enabled:   # (constant_folding.cc RemoveSplitOrSplitV: the kernel never runs)
+                return [array.identity(value)]
         if len(sizes) == 1 and sizes[0] != num_split:
-            from simdist.runtime.ops import trace_errors
-            err = errors.InvalidArgumentError(None, None, "size of the split_tensor must be 1-D and have the same "
-                                                          f"elements as outputs got 1 -D and {sizes[0]} elements "
-                                                          "[Op:SplitV]")
-            raise trace_errors.static(err, ValueError, "Length of size_splits should be equal to num_outputs")
+            raise err
+        if isinstance(split_dim, Tensor) and split_dim.ndim:   # (the kernel reads a split_dim of one element)
+            if int(np.prod(split_dim.shape.as_list())) != 1:
+                raise errors.InvalidArgumentError(None, None, "split_dim_tensor must have exactly one element. "
+                                                              "[Op:SplitV]")
+            split_dim = array.reshape(split_dim, [])
         return array.split(value, size_splits, split_dim, num=num_split)
     _set("SplitV", RawArgs(via=split_v))
     # ops whose kernel checks simdist's public function makes (not the op's forward): their raw form

@@ -51,14 +51,21 @@ def applies(name: str, data_format: str, dtype: Any) -> bool:
 
 def declined(name: str, vals: dict[str, Any]) -> bool:
     """Whether TF's oneDNN rewrite leaves the op to TF's own kernel, which refuses the layout
-    (raw_rules.CPU_LAYOUT): a MaxPool whose window spans channels (observed "Default MaxPoolingOp only
-    supports NHWC on device type CPU"; AvgPool and AvgPoolGrad stay oneDNN's), a 2-D convolution's
-    backprop with EXPLICIT padding."""
+    (raw_rules.CPU_LAYOUT): a MaxPool or MaxPool3D whose window or strides span the batch or channels
+    (observed "Default MaxPoolingOp only supports NHWC on device type CPU"; AvgPool, AvgPool3D and
+    AvgPoolGrad stay oneDNN's), a 2-D convolution's backprop with EXPLICIT padding."""
     k = vals.get("ksize")
     if name in ("Conv2DBackpropInput", "Conv2DBackpropFilter"):   # (EXPLICIT padding: TF's own
         # Conv2DCustomBackprop*Op, "only supports NHWC" also for float32; observed, fuzz20 seed 2620261204)
         return vals.get("padding") == "EXPLICIT"
-    return name == "MaxPool" and isinstance(k, (list, tuple)) and len(k) == 4 and k[1] != 1
+    if name not in ("MaxPool", "MaxPool3D"):
+        return False
+    # (mkl_layout_pass.cc NonDepthBatchWisePoolRewrite: MaxPool and MaxPool3D go to oneDNN only with 1 in
+    # the batch and channel places of ksize and strides; else TF's own kernel refuses NCHW/NCDHW first,
+    # InvalidArgumentError "Default Pooling3DOp only supports NDHWC"; observed on TF 2.21, fuzz20 seed
+    # 2720261204 #25. AvgPool/AvgPool3D have no such condition: oneDNN's batch and depth refusals)
+    st = vals.get("strides")
+    return any(isinstance(v, (list, tuple)) and len(v) in (4, 5) and (v[0] != 1 or v[1] != 1) for v in (k, st))
 
 
 def check(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> None:

@@ -234,9 +234,14 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
     if len(st) == 4:   # (the constructors' stride checks come first: those errors stay the op's)
         n, c, h, w = (st[0], st[1], st[2], st[3]) if first else (st[0], st[3], st[1], st[2])
         if name.startswith("Depthwise"):   # (depthwise_conv_op.cc's constructor, before the NHWC refusal;
-            # a graph's shape function checks the padding at trace first, the kernel the strides when it runs)
+            # a graph's shape function checks the padding at trace first, the kernel the strides when it runs;
+            # oneDNN's backprops (float32, bfloat16) take unequal ones: fz27a)
+            t = vals.get("T")
+            from simdist.runtime import host_cpu
+            onednn_bp = name != "DepthwiseConv2dNative" and isinstance(t, dtypes.DType) and \
+                host_cpu.current().onednn_supports(t.name)
             text = ("Current implementation only supports equal length strides in the row and column dimensions."
-                    if h != w else "Current implementation does not yet support strides in the batch and depth "
+                    if h != w and not onednn_bp else "Current implementation does not yet support strides in the batch and depth "
                     "dimensions." if n != 1 or c != 1 else None)
             if text is not None:
                 if context.in_function() and name == "DepthwiseConv2dNative":
@@ -329,6 +334,13 @@ def before_layout(name: str, inputs: dict[str, Any], data_format: str, dtype: An
     from simdist.runtime import host_cpu
     if name == "MaxPool3DGradGrad":
         _max_pool3d_grad_grad_checks(inputs, data_format)
+        return
+    if name in ("Conv3DBackpropInputV2", "Conv3DBackpropFilterV2") and data_format == "NCDHW" and \
+            isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name):
+        st = list(inputs.get("strides") or ())   # (oneDNN's constructor, MklConvBackpropCommonOp: the strides'
+        if len(st) == 5 and (st[0] != 1 or st[1] != 1):   # batch and channel; fuzz20 seed 2720261201 #33)
+            raise errors.InvalidArgumentError(None, None, "Current implementation does not yet support strides in "
+                                                          f"the batch and depth dimensions. [Op:{name}]")
         return
     if not name.startswith("DepthwiseConv2dNative") or (
             isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)):

@@ -171,7 +171,10 @@ def _dilation2d(c: Ctx) -> None:
 
 @register("SoftmaxCrossEntropyWithLogits")
 def _softmax_xent(c: Ctx) -> None:
-    """Rank 2 and equal shapes, or else the broadcast of the two, which must be of rank 2."""
+    """Rank 2 and equal shapes, or else the broadcast of the two, which must be of rank 2: a broadcast
+    of unknown rank (either input's rank unknown) fails too, "Shape must be broadcasted with rank 2,
+    but is rank is unknown." (nn_ops.cc; features of unknown rank with labels [0], observed on TF
+    2.21: fuzz20 sig seed 2720261203 #141)."""
     a, b = c.input("features"), c.input("labels")
     try:
         c.merge(c.with_rank(a, 2), b)
@@ -179,7 +182,9 @@ def _softmax_xent(c: Ctx) -> None:
     except ShapeFnError:   # (TF tries the broadcast next)
         pass
     out = c.broadcast(a, b)
-    if out is not None and len(out) != 2:
+    if out is None:
+        c.fail("Shape must be broadcasted with rank 2, but is rank is unknown.")
+    if len(out) != 2:
         c.fail(f"Shape must be broadcasted with rank 2, but is rank {len(out)}")
 
 
