@@ -1,0 +1,148 @@
+"""Gaps the fourth mechanical mutation sweep found (benchmarks/auto_mutants.py, seed 4, twenty-seventh
+session, over the training-layer files seeds 1-3 did not sample: the tf facade's wrappers, keras.ops,
+Keras models, trainers and optimizers, layers not sampled yet, variables, the strategies' value
+paths): behaviours the suite executed but no test looked at (docs/conformance.md, "Twenty-seventh
+session: automatic sweep, seed 4 (amut27)"; TF 2.21 + Keras 3.15).
+
+Each test closes the class of behaviour a surviving mutant showed unchecked, not the one mutant.
+Expected values are observations of TF 2.21 / Keras 3.15 named in each test, NumPy transcriptions
+of their rules computed here, or relations between two spellings of the same computation.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_equal, raises, to_numpy
+
+clause = pytest.mark.clause
+
+
+# -- Keras layers: an input_spec that fixes the rank refuses every other rank -------------------------------------
+#: (layer, constructor, the ranks it takes: "ndim" exactly or "min_ndim" at least), as Keras 3.15 sets each
+#: layer's InputSpec (SpatialDropoutND: ndim N + 2; ConvLSTMND: N + 3; Conv2D/3D: min_ndim N + 2; RNNs,
+#: pooling, cropping, padding, upsampling, RepeatVector, Permute: their fixed rank; Dense: min_ndim 2).
+_RANKED = [
+    ("SpatialDropout1D", lambda L: L.SpatialDropout1D(0.5), "ndim", 3),
+    ("SpatialDropout2D", lambda L: L.SpatialDropout2D(0.5), "ndim", 4),
+    ("SpatialDropout3D", lambda L: L.SpatialDropout3D(0.5), "ndim", 5),
+    ("ConvLSTM1D", lambda L: L.ConvLSTM1D(2, 2), "ndim", 4),
+    ("ConvLSTM2D", lambda L: L.ConvLSTM2D(2, 2), "ndim", 5),
+    ("ConvLSTM3D", lambda L: L.ConvLSTM3D(2, 2), "ndim", 6),
+    ("Conv2D", lambda L: L.Conv2D(2, 2), "min_ndim", 4),
+    ("Conv3D", lambda L: L.Conv3D(2, 2), "min_ndim", 5),
+    ("LSTM", lambda L: L.LSTM(2), "ndim", 3),
+    ("GRU", lambda L: L.GRU(2), "ndim", 3),
+    ("SimpleRNN", lambda L: L.SimpleRNN(2), "ndim", 3),
+    ("MaxPooling1D", lambda L: L.MaxPooling1D(), "ndim", 3),
+    ("MaxPooling2D", lambda L: L.MaxPooling2D(), "ndim", 4),
+    ("GlobalAveragePooling1D", lambda L: L.GlobalAveragePooling1D(), "ndim", 3),
+    ("RepeatVector", lambda L: L.RepeatVector(2), "ndim", 2),
+    ("Cropping1D", lambda L: L.Cropping1D(1), "ndim", 3),
+    ("Cropping3D", lambda L: L.Cropping3D(1), "ndim", 5),
+    ("ZeroPadding2D", lambda L: L.ZeroPadding2D(1), "ndim", 4),
+    ("ZeroPadding3D", lambda L: L.ZeroPadding3D(1), "ndim", 5),
+    ("UpSampling1D", lambda L: L.UpSampling1D(2), "ndim", 3),
+    ("UpSampling3D", lambda L: L.UpSampling3D(2), "ndim", 5),
+    ("Permute", lambda L: L.Permute((2, 1)), "ndim", 3),
+    ("Dense", lambda L: L.Dense(2), "min_ndim", 2),
+]
+
+
+@clause("keras.layer.call", ref="tf221")
+def test_amut27_layers_refuse_inputs_of_a_rank_their_input_spec_excludes(keras):
+    """A layer call checks the input against the layer's InputSpec before build and call: a rank the
+    spec excludes (one below a min_ndim, one either side of an ndim) is Keras's ValueError "Input 0 ...
+    of layer '<name>' is incompatible with the layer: expected ndim=N, found ndim=M" (observed on TF
+    2.21 for each layer here); the rank it takes is computed. Dropout layers are called without
+    `training`, where the call itself is the identity, so only the spec can refuse."""
+    for name, make, kind, rank in _RANKED:
+        wrong = [rank - 1] if kind == "min_ndim" else [rank - 1, rank + 1]
+        for r in wrong:
+            if r < 1:
+                continue
+            shape = (2, 3, 4, 5, 2, 2, 2)[:r]
+            x = np.ones(shape, np.float32)
+            call = f"{name}(...)(x of shape {shape})"
+            pat = rf"incompatible with the layer: expected {kind}={rank}, found ndim={r}\b"
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with raises(ValueError, match=pat, call=call):
+                    make(keras.layers)(x)
+
+
+# -- attention layers: the query's Keras mask on the output --------------------------------------------------------
+@clause("keras.mask.propagation", ref="tf221")
+def test_amut27_attention_layers_pass_the_query_mask_on(keras):
+    """MultiHeadAttention and GroupQueryAttention (supports_masking) called on Masking(0.0) query and
+    value tensors take query_mask/value_mask from them and give the output the query's mask (the
+    steps whose features are not all 0, computed here); Attention and AdditiveAttention called on the
+    list [query, value] give no output mask (Keras's compute_mask sees the list's own mask, None;
+    observed on TF 2.21)."""
+    L = keras.layers
+    q = np.array([[[1.0, 2.0], [0.0, 0.0], [3.0, -1.0]], [[0.0, 0.0], [1.0, 1.0], [2.0, 0.5]]], np.float32)
+    v = np.array([[[1.0, 0.5], [2.0, 1.0]], [[0.0, 0.0], [1.0, -1.0]]], np.float32)
+    want = np.any(q != 0.0, axis=-1).tolist()
+    cases = [("MultiHeadAttention(2, 2)", lambda: L.MultiHeadAttention(2, 2), False, want, True),
+             ("GroupQueryAttention(2, 2, 1)", lambda: L.GroupQueryAttention(2, 2, 1), False, want, False),
+             ("Attention()", L.Attention, True, want, False),
+             ("AdditiveAttention()", L.AdditiveAttention, True, want, False)]
+    for name, make, as_list, expect, clears in cases:
+        call = f"{name} on Masking(0.0)(q of shape {q.shape}), Masking(0.0)(v of shape {v.shape})"
+        layer = make()
+        assert_equal(bool(layer.supports_masking), True, call=call, what="layer.supports_masking")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mq, mv = L.Masking(0.0)(q), L.Masking(0.0)(v)
+            out = layer([mq, mv]) if as_list else layer(mq, mv)
+        mask = getattr(out, "_keras_mask", None)
+        assert_equal(None if mask is None else to_numpy(mask).tolist(), expect, call=call, what="output._keras_mask")
+        if not as_list:
+            # Keras's MultiHeadAttention.call sets its inputs' masks to None (it read them as query_mask and
+            # value_mask); GroupQueryAttention leaves them (observed on TF 2.21)
+            kept = getattr(mq, "_keras_mask", None)
+            assert_equal(kept is None, clears, call=call, what="query._keras_mask is None after the call")
+
+
+# -- SpectralNormalization: vector_u in the wrapped kernel's dtype -------------------------------------------------
+@clause("keras.layer.spectral-normalization", ref="tf221")
+def test_amut27_spectral_normalization_keeps_vector_u_in_the_kernels_dtype(keras):
+    """SpectralNormalization adds its non-trainable vector_u in the dtype of the wrapped layer's kernel
+    (or embeddings), whatever its own policy: Dense/Embedding of float64, float16, bfloat16 or
+    mixed_float16 (kernel float32) inside a float32 wrapper, and a float32 Dense inside a float64 wrapper
+    (observed on TF 2.21). A training call then renormalizes the kernel in that dtype: its largest
+    singular value after enough power iterations is ~1 (NumPy's SVD of the new kernel)."""
+    L = keras.layers
+    cases = [(f"Dense(3, dtype={d!r})", lambda d=d: L.SpectralNormalization(L.Dense(3, dtype=d), power_iterations=30),
+              np.ones((2, 4), np.float32)) for d in ("float64", "float16", "bfloat16", "mixed_float16")]
+    cases += [("Dense(3) in a float64 wrapper",
+               lambda: L.SpectralNormalization(L.Dense(3), dtype="float64", power_iterations=30),
+               np.ones((2, 4), np.float32)),
+              ("Embedding(5, 3, dtype='float64')",
+               lambda: L.SpectralNormalization(L.Embedding(5, 3, dtype="float64"), power_iterations=30),
+               np.array([[0, 1, 2, 4]], np.int32))]
+    for name, make, x in cases:
+        call = f"SpectralNormalization({name})(x)"
+        sn = make()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sn(x)
+        kd = getattr(sn.layer, "kernel", None)
+        kd = (kd if kd is not None else sn.layer.embeddings).dtype
+        assert_equal(str(np.dtype(getattr(sn.vector_u.dtype, "name", sn.vector_u.dtype)))
+                     if "bfloat" not in str(sn.vector_u.dtype) else "bfloat16",
+                     str(np.dtype(getattr(kd, "name", kd))) if "bfloat" not in str(kd) else "bfloat16",
+                     call=call, what="vector_u.dtype (the wrapped kernel's dtype)")
+        if "float16" in name:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sn(x, training=True)
+        k = to_numpy(sn.kernel).astype(np.float64).reshape(-1, to_numpy(sn.kernel).shape[-1])
+        sigma = np.linalg.svd(k, compute_uv=False)[0]
+        assert_equal(bool(abs(sigma - 1.0) < 1e-3), True, call=call,
+                     what=f"the kernel's largest singular value after a training call ({sigma!r}, should be ~1)")
