@@ -146,3 +146,132 @@ def test_amut27_spectral_normalization_keeps_vector_u_in_the_kernels_dtype(keras
         sigma = np.linalg.svd(k, compute_uv=False)[0]
         assert_equal(bool(abs(sigma - 1.0) < 1e-3), True, call=call,
                      what=f"the kernel's largest singular value after a training call ({sigma!r}, should be ~1)")
+
+
+# -- keras.ops: the symbolic output spec of nn/loss ops against their eager result --------------------------------
+def _ops_cases(ops):
+    """name -> (fn, [(shape, dtype or None for the float dtype under test, values or None)])."""
+    return {
+        "ctc_loss": (lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol),
+                     [((2, 3), "int32", [[1, 2, 1], [2, 1, 0]]), ((2, 5, 4), None, None), ((2,), "int32", [3, 2]),
+                      ((2,), "int32", [5, 5])]),
+        "ctc_decode": (lambda o, n: ops.ctc_decode(o, n)[1], [((2, 5, 4), None, None), ((2,), "int32", [5, 4])]),
+        "binary_crossentropy": (ops.binary_crossentropy, [((2, 3), None, None)] * 2),
+        "categorical_crossentropy": (ops.categorical_crossentropy, [((2, 3), None, None)] * 2),
+        "sparse_categorical_crossentropy": (ops.sparse_categorical_crossentropy,
+                                            [((2,), "int32", [0, 2]), ((2, 3), None, None)]),
+        "softmax": (ops.softmax, [((2, 3), None, None)]),
+        "log_softmax": (ops.log_softmax, [((2, 3), None, None)]),
+        "moments": (lambda a: ops.moments(a, axes=[0])[1], [((2, 3), None, None)]),
+        "rms_normalization": (ops.rms_normalization, [((2, 3), None, None)]),
+        "layer_normalization": (ops.layer_normalization, [((2, 3), None, None)]),
+        "batch_normalization": (lambda a, m, v: ops.batch_normalization(a, m, v, axis=-1),
+                                [((2, 3), None, None), ((3,), None, None), ((3,), None, None)]),
+        "dot_product_attention": (ops.dot_product_attention, [((2, 4, 2, 3), None, None)] * 3),
+        "one_hot": (lambda a: ops.one_hot(a, 4), [((3,), "int32", [0, 3, 1])]),
+        "sigmoid": (ops.sigmoid, [((2, 3), None, None)]),
+        "gelu": (ops.gelu, [((2, 3), None, None)]),
+        "glu": (ops.glu, [((2, 4), None, None)]),
+        "sparsemax": (ops.sparsemax, [((2, 3), None, None)]),
+        "conv": (ops.conv, [((1, 5, 2), None, None), ((2, 2, 3), None, None)]),
+        "depthwise_conv": (ops.depthwise_conv, [((1, 5, 2), None, None), ((2, 2, 1), None, None)]),
+        "average_pool": (lambda x: ops.average_pool(x, 2), [((1, 4, 2), None, None)]),
+        "max_pool": (lambda x: ops.max_pool(x, 2), [((1, 4, 2), None, None)]),
+        "unfold": (lambda x: ops.unfold(x, 2), [((1, 2, 4, 4), None, None)]),
+        # Keras 3.15's own spec disagrees with its TF result here: the symbolic dtype is fixed (observed on TF 2.21)
+        "normalize": (ops.normalize, [((2, 3), None, None)]),
+        "psnr": (lambda a, b: ops.psnr(a, b, 1.0), [((2, 3), None, None)] * 2),
+        "logsumexp": (lambda a: ops.logsumexp(a, axis=1), [((2, 3), None, None)]),
+        "multi_hot": (lambda a: ops.multi_hot(a, 4), [((2, 2), "int32", [[0, 3], [1, 1]])]),
+    }
+
+
+#: ops whose symbolic dtype is not their eager one in Keras 3.15 on TF 2.21 (observed): name -> symbolic dtype.
+_FIXED_SPEC_DTYPE = {"normalize": "float32", "psnr": "float32", "logsumexp": "float32", "multi_hot": "int32"}
+
+
+def _dtype_name(d) -> str:
+    return getattr(d, "name", None) or str(d)
+
+
+@clause("keras.ops", ref="tf221")
+def test_amut27_ops_symbolic_specs_match_their_eager_results(keras):
+    """keras.ops nn and loss functions called on KerasTensors give the shape and dtype their eager call on
+    arrays of the same shapes and dtypes gives (float64 and float16 inputs: ctc_loss of float16 logits is
+    float32 both ways, of float64 float64), two spellings compared; where Keras 3.15's compute_output_spec
+    is fixed (normalize, psnr, logsumexp: float32; multi_hot: int32) that dtype, observed on TF 2.21."""
+    ops = keras.ops
+    rng = np.random.default_rng(27)
+    for dt in ("float64", "float16"):
+        for name, (fn, specs) in _ops_cases(ops).items():
+            call = f"keras.ops.{name} on {dt} inputs of shapes {[s for s, _, _ in specs]}"
+            sym = fn(*[keras.KerasTensor(s, dtype=d or dt) for s, d, _ in specs])
+            eag = fn(*[ops.cast(np.asarray(v) if v is not None else rng.uniform(0.1, 0.9, s).astype(np.float32),
+                                d or dt) for s, d, v in specs])
+            assert_equal(tuple(sym.shape), tuple(eag.shape), call=call,
+                         what="the KerasTensor result's shape (the eager result's)")
+            want = _FIXED_SPEC_DTYPE.get(name, _dtype_name(eag.dtype))
+            assert_equal(_dtype_name(sym.dtype), want, call=call, what="the KerasTensor result's dtype")
+
+
+# -- Model.from_config of subclasses: revived as functional or through the constructor -----------------------------
+@clause("keras.model.config", ref="tf221")
+def test_amut27_model_subclasses_revive_from_a_functional_config_by_their_init(keras):
+    """Keras 3.15's Model.from_config revives a functional config functionally (an instance of the
+    subclass, holding the config's layers) when the class is Model/Functional, its __init__ takes exactly
+    (inputs, outputs, name) or (*args, **kwargs); otherwise it calls cls(**config): an __init__ of its own
+    arguments gets the config's keys (ValueError "Unrecognized keyword arguments"), one of (inputs, outputs,
+    name) without **kwargs is revived and refuses `trainable` (TypeError), one of (inputs, outputs, **kwargs)
+    is called without inputs (TypeError "Unable to revive model from config"); each observed on TF 2.21.
+    A config without the functional keys goes to the constructor."""
+    L = keras.layers
+    inp = keras.Input((3,))
+    out = L.Dense(2, name="d")(inp)
+    base = keras.Model(inp, out, name="base")
+
+    class Exact(keras.Model):
+        def __init__(self, inputs, outputs, name=None, **kwargs):
+            super().__init__(inputs=inputs, outputs=outputs, name=name, **kwargs)
+
+    class Star(keras.Model):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+
+    class Own(keras.Model):
+        def __init__(self, units=2, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+            self.d = L.Dense(units)
+
+        def call(self, x):
+            return self.d(x)
+
+    class NoKwargs(keras.Model):
+        def __init__(self, inputs, outputs, name=None):
+            super().__init__(inputs=inputs, outputs=outputs, name=name)
+
+    class NoName(keras.Model):
+        def __init__(self, inputs, outputs, **kwargs):
+            super().__init__(inputs=inputs, outputs=outputs, **kwargs)
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for cls in (keras.Model, Exact, Star):
+        call = f"{cls.__name__}.from_config(a functional model's get_config())"
+        m = cls.from_config(base.get_config())
+        assert_equal(isinstance(m, cls), True, call=call, what=f"isinstance(result, {cls.__name__})")
+        assert_equal([lay.name for lay in m.layers], [base.layers[0].name, "d"],
+                     call=call, what="result.layers' names")
+        assert_equal(m.name, "base", call=call, what="result.name")
+        m.set_weights(base.get_weights())
+        assert_equal(to_numpy(m(x)).tolist(), to_numpy(base(x)).tolist(), call=call,
+                     what="result(x) with base's weights (base(x))")
+    with raises(ValueError, match="Unrecognized keyword arguments", call="Own.from_config(functional config)"):
+        Own.from_config(base.get_config())
+    with raises(TypeError, match="unexpected keyword argument 'trainable'", call="NoKwargs.from_config(...)"):
+        NoKwargs.from_config(base.get_config())
+    with raises(TypeError, match="Unable to revive model from config", call="NoName.from_config(...)"):
+        NoName.from_config(base.get_config())
+    own = Own.from_config({"units": 4, "name": "own4", "trainable": True})
+    assert_equal((type(own).__name__, own.units, own.name), ("Own", 4, "own4"),
+                 call="Own.from_config({'units': 4, 'name': 'own4', 'trainable': True})",
+                 what="(class, units, name)")
