@@ -275,3 +275,39 @@ def test_amut27_model_subclasses_revive_from_a_functional_config_by_their_init(k
     assert_equal((type(own).__name__, own.units, own.name), ("Own", 4, "own4"),
                  call="Own.from_config({'units': 4, 'name': 'own4', 'trainable': True})",
                  what="(class, units, name)")
+
+
+# -- keras.tree: None is a leaf unless none_is_leaf=False ----------------------------------------------------------
+@clause("keras.tree", ref="tf221")
+def test_amut27_tree_map_structure_treats_none_as_a_leaf_by_default(keras):
+    """keras.tree.map_structure(func, *structures, none_is_leaf=True) (Keras 3.15's signature) calls func
+    on every None of a nested structure by default, and with none_is_leaf=False keeps each None as an
+    empty node without calling func; with several structures, None pairs with None either way, and
+    with a value only as a leaf (none_is_leaf=False: ValueError). Expected values: func applied by the
+    rule, here."""
+    tree = keras.tree
+    s = [1, None, (None, 2), {"a": None, "b": 3}]
+
+    def f(x):
+        return "N" if x is None else x * 10
+
+    as_leaf = [10, "N", ("N", 20), {"a": "N", "b": 30}]
+    as_node = [10, None, (None, 20), {"a": None, "b": 30}]
+    assert_equal(tree.map_structure(f, s), as_leaf, call=f"keras.tree.map_structure(f, {s})")
+    assert_equal(tree.map_structure(f, s, none_is_leaf=True), as_leaf, call="map_structure(f, s, none_is_leaf=True)")
+    assert_equal(tree.map_structure(f, s, none_is_leaf=False), as_node,
+                 call="map_structure(f, s, none_is_leaf=False)")
+    assert_equal(tree.map_structure(f, None), "N", call="map_structure(f, None)")
+    assert_equal(tree.map_structure(f, None, none_is_leaf=False), None, call="map_structure(f, None, none_is_leaf=False)")
+
+    def pair(a, b):
+        return (a, b)
+
+    assert_equal(tree.map_structure(pair, [1, None], [2, None]), [(1, 2), (None, None)],
+                 call="map_structure(pair, [1, None], [2, None])")
+    assert_equal(tree.map_structure(pair, [1, None], [2, None], none_is_leaf=False), [(1, 2), None],
+                 call="map_structure(pair, [1, None], [2, None], none_is_leaf=False)")
+    assert_equal(tree.map_structure(pair, [1, None], [2, 3]), [(1, 2), (None, 3)],
+                 call="map_structure(pair, [1, None], [2, 3])")
+    with raises(ValueError, call="map_structure(pair, [1, None], [2, 3], none_is_leaf=False)"):
+        tree.map_structure(pair, [1, None], [2, 3], none_is_leaf=False)
