@@ -311,3 +311,94 @@ def test_amut27_tree_map_structure_treats_none_as_a_leaf_by_default(keras):
                  call="map_structure(pair, [1, None], [2, 3])")
     with raises(ValueError, call="map_structure(pair, [1, None], [2, 3], none_is_leaf=False)"):
         tree.map_structure(pair, [1, None], [2, 3], none_is_leaf=False)
+
+
+# -- tf.Variable: the in-place operators' refusals, word for word --------------------------------------------------
+#: TF 2.21's resource_variable_ops.py texts (observed): (operator, statement, method, out expression). `-=`'s
+#: "out = variable * value" is TF's own text.
+_INPLACE = [("+=", "variable += value", "variable.assign_add(value)", "variable + value"),
+            ("-=", "variable -= value", "variable.assign_sub(value)", "variable * value"),
+            ("*=", "var *= value", "var.assign(var * value)", "var * value"),
+            ("/=", "var /= value", "var.assign(var / value)", "var / value"),
+            ("**=", "var **= value", "var.assign(var ** value)", "var ** value")]
+
+
+@clause("ops.variable-inplace", ref="tf221")
+def test_amut27_variable_inplace_operators_refuse_with_tfs_text(tf):
+    """`v += 1.0`, `-=`, `*=`, `/=`, `**=` of a plain tf.Variable raise RuntimeError "`<statement>` with
+    `tf.Variable`s is not supported. Use `<method>` to modify the variable, or `out = <expr>` if you need
+    to get a new output Tensor." (TF 2.21's texts, observed), and leave the variable as it was."""
+    v = tf.Variable(2.0)
+    for op, text, method, out in _INPLACE:
+        want = (f"`{text}` with `tf.Variable`s is not supported. Use `{method}` to modify the variable, or "
+                f"`out = {out}` if you need to get a new output Tensor.")
+        w = v
+        with raises(RuntimeError, match=re.escape(want), call=f"v {op} 1.0 (v a tf.Variable)"):
+            if op == "+=":
+                w += 1.0
+            elif op == "-=":
+                w -= 1.0
+            elif op == "*=":
+                w *= 1.0
+            elif op == "/=":
+                w /= 1.0
+            else:
+                w **= 1.0
+        assert_equal(float(to_numpy(v)), 2.0, call=f"v {op} 1.0", what="v after the refused operator")
+
+
+# -- tf.compat.v1.where: Select's shape error names the input that differs -----------------------------------------
+@clause("ops.compat-v1", ref="tf221")
+def test_amut27_compat_v1_where_names_the_mismatched_input(tf):
+    """tf.compat.v1.where(cond, x, y) of a cond of rank > 1 (Select) needs x and y of cond's shape: the
+    InvalidArgumentError names the input that differs, 1 for x and 2 for y ("Input 0: [2,2] != input 1:
+    [2,3]"; TF 2.21's text); matching shapes select elementwise (NumPy's where)."""
+    c = np.array([[True, False], [False, True]])
+    ok, bad = np.arange(4, dtype=np.float32).reshape(2, 2), np.ones((2, 3), np.float32)
+    for i, (x, y) in ((1, (bad, ok)), (2, (ok, bad))):
+        call = f"tf.compat.v1.where(cond (2, 2), x {x.shape}, y {y.shape})"
+        with raises(tf.errors.InvalidArgumentError, match=rf"Input 0: \[2,2\] != input {i}: \[2,3\]", call=call):
+            tf.compat.v1.where(tf.constant(c), tf.constant(x), tf.constant(y))
+    got = to_numpy(tf.compat.v1.where(tf.constant(c), tf.constant(ok), tf.constant(-ok)))
+    assert_equal(got.tolist(), np.where(c, ok, -ok).tolist(), call="tf.compat.v1.where(cond, x, -x)")
+
+
+# -- tf.Module: the default name is the class name in TF's snake case ----------------------------------------------
+#: TF 2.21's module.py camel_to_snake: a capital after a lower-case letter or digit, or a capital (not first)
+#: before a lower-case letter, starts a word.
+_CAMEL = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
+
+
+@clause("ops.tf-utilities", ref="tf221")
+def test_amut27_module_default_names_are_snake_case_of_the_class(tf):
+    """A tf.Module subclass made without a name is named by camel_to_snake of its class name (the rule
+    computed here with TF's regex; e.g. HTTPServer2Thing -> http_server2_thing, observed on TF 2.21);
+    a name given is kept."""
+    for cls_name, seen in [("MyDenseModule", "my_dense_module"), ("HTTPServer2Thing", "http_server2_thing"),
+                           ("ABC", "abc"), ("A", "a"), ("already_snake", "already_snake"),
+                           ("XMLHttpRequest", "xml_http_request"), ("IOModule", "io_module"),
+                           ("Conv2DTranspose", None), ("ResNet50V2Block", None)]:
+        cls = type(cls_name, (tf.Module,), {})
+        want = _CAMEL.sub(r"_\1", cls_name).lower()
+        if seen is not None:
+            assert_equal(want, seen, call=f"camel_to_snake({cls_name!r}) (the test's own rule)")
+        assert_equal(cls().name, want, call=f"class {cls_name}(tf.Module); {cls_name}().name")
+        assert_equal(cls(name="given").name, "given", call=f"{cls_name}(name='given').name")
+
+
+# -- MirroredStrategy.extended.batch_reduce_to of values that are not distributed ----------------------------------
+@clause("reduce.plain-value", ref="tf221")
+def test_amut27_batch_reduce_to_takes_plain_tensors_and_refuses_python_numbers(backend, tf):
+    """MirroredStrategy(2).extended.batch_reduce_to(SUM, [(value, destination)]) of a plain tensor
+    returns it reduced as one value (its single copy: the tensor itself); a Python float, which has no
+    dtype, is AttributeError "'float' object has no attribute 'dtype'" (observed on TF 2.21)."""
+    strategy = backend.make_strategy("mirrored", 2)
+    t = tf.constant([1.0, 2.0])
+    call = "MirroredStrategy(2).extended.batch_reduce_to(SUM, [(tf.constant([1., 2.]), the tensor)])"
+    out = strategy.extended.batch_reduce_to(tf.distribute.ReduceOp.SUM, [(t, t)])
+    assert_equal(len(out), 1, call=call, what="len(result)")
+    got = [to_numpy(x).tolist() for x in strategy.experimental_local_results(out[0])]
+    assert_equal(got, [[1.0, 2.0]], call=call, what="local results of result[0]")
+    with raises(AttributeError, match="'float' object has no attribute 'dtype'",
+                call="batch_reduce_to(SUM, [(3.0, device string)])"):
+        strategy.extended.batch_reduce_to(tf.distribute.ReduceOp.SUM, [(3.0, backend.device_names(1)[0])])
