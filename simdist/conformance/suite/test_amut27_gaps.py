@@ -402,3 +402,23 @@ def test_amut27_batch_reduce_to_takes_plain_tensors_and_refuses_python_numbers(b
     with raises(AttributeError, match="'float' object has no attribute 'dtype'",
                 call="batch_reduce_to(SUM, [(3.0, device string)])"):
         strategy.extended.batch_reduce_to(tf.distribute.ReduceOp.SUM, [(3.0, backend.device_names(1)[0])])
+
+
+# -- strategy.run: variables of one canonical name created several times -------------------------------------------
+@clause("mirrored.variables", ref="tf221")
+def test_amut27_run_shares_repeated_names_in_creation_order(backend, tf):
+    """Inside MirroredStrategy(2).run each replica creates three variables named "v" (TF uniquifies them
+    v, v_1, v_2: one canonical name); replica 1's k-th creation of that name reuses replica 0's k-th
+    (TF 2.21's shared_variable_creator counts the creations per name), so replica 1 reads replica 0's
+    values in creation order."""
+    strategy = backend.make_strategy("mirrored", 2)
+
+    def fn():
+        rid = int(tf.distribute.get_replica_context().replica_id_in_sync_group)
+        return [tf.Variable(float(10 * (k + 1) + rid), name="v").read_value() for k in range(3)]
+
+    out = strategy.run(fn)
+    got = [[float(to_numpy(x)) for x in strategy.experimental_local_results(o)] for o in out]
+    assert_equal(got, [[10.0, 10.0], [20.0, 20.0], [30.0, 30.0]],
+                 call="MirroredStrategy(2).run(three tf.Variable(..., name='v') per replica)",
+                 what="each variable read on each replica (replica 0's values)")
