@@ -422,3 +422,35 @@ def test_amut27_run_shares_repeated_names_in_creation_order(backend, tf):
     assert_equal(got, [[10.0, 10.0], [20.0, 20.0], [30.0, 30.0]],
                  call="MirroredStrategy(2).run(three tf.Variable(..., name='v') per replica)",
                  what="each variable read on each replica (replica 0's values)")
+
+
+# -- SyncOnRead variables: what a cross-replica write returns -------------------------------------------------------
+@clause("mirrored.variables", ref="tf221")
+def test_amut27_sync_on_read_cross_replica_writes_return_the_read_value(backend, tf):
+    """A SyncOnRead variable of MirroredStrategy(2) written in cross-replica context: `assign(x)` stores
+    x / 2 in each copy under SUM (x under MEAN and ONLY_FIRST_REPLICA), assign_add/assign_sub change each
+    copy by the delta (SUM refuses them: ValueError); each returns the variable's read value after the
+    write (the aggregate of the copies, computed here), and None with read_value=False."""
+    strategy = backend.make_strategy("mirrored", 2)
+    VA = tf.VariableAggregation
+    for agg in (VA.SUM, VA.MEAN, VA.ONLY_FIRST_REPLICA):
+        with strategy.scope():
+            v = tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ, aggregation=agg)
+        copies = [1.0, 1.0]
+        for method, x in (("assign", 3.0), ("assign_add", 3.0), ("assign_sub", 2.0)):
+            call = f"SyncOnRead({agg.name}) variable.{method}({x}) in cross-replica context"
+            if agg is VA.SUM and method != "assign":
+                with raises(ValueError, match=f"does not support `{method}` in cross-replica context", call=call):
+                    getattr(v, method)(x)
+                continue
+            for read_value in (True, False):
+                if method == "assign":
+                    copies = [x / 2 if agg is VA.SUM else x] * 2
+                else:
+                    copies = [c + (x if method == "assign_add" else -x) for c in copies]
+                out = getattr(v, method)(x, read_value=read_value) if not read_value else getattr(v, method)(x)
+                want = sum(copies) if agg is VA.SUM else copies[0]
+                assert_equal(None if out is None else float(to_numpy(out)), want if read_value else None,
+                             call=f"{call}, read_value={read_value}", what="the value returned")
+                got = [float(to_numpy(c)) for c in strategy.experimental_local_results(v)]
+                assert_equal(got, copies, call=f"{call}, read_value={read_value}", what="the copies after it")
