@@ -454,3 +454,48 @@ def test_amut27_sync_on_read_cross_replica_writes_return_the_read_value(backend,
                              call=f"{call}, read_value={read_value}", what="the value returned")
                 got = [float(to_numpy(c)) for c in strategy.experimental_local_results(v)]
                 assert_equal(got, copies, call=f"{call}, read_value={read_value}", what="the copies after it")
+
+
+# -- tf.Module over a sharded variable: the shards are its variables -----------------------------------------------
+@pytest.mark.requires("multi_worker")
+@clause("pss.sharded-variable", ref="tf221")
+def test_amut27_module_lists_the_shards_of_a_partitioned_variable(backend, tf):
+    """A variable created under a ParameterServerStrategy with FixedShardsPartitioner(2) is sharded; a
+    tf.Module holding it lists the shards as its variables and trainable_variables (w/part_0,
+    w/part_1: TF's module walk expands a ShardedVariable), beside a plain variable it also holds."""
+    part = tf.distribute.experimental.partitioners.FixedShardsPartitioner(2)
+    cluster = backend.make_ps_cluster(workers=1, ps=2, variable_partitioner=part)
+    with cluster.strategy.scope():
+        m = tf.Module(name="amut27_sharded")
+        m.w = tf.Variable(np.arange(4, dtype=np.float32).reshape(4, 1), name="w")
+        m.b = tf.Variable(1.0, name="b")
+    call = "tf.Module holding w (4, 1) of FixedShardsPartitioner(2) and b under ParameterServerStrategy"
+    for attr in ("variables", "trainable_variables"):
+        got = sorted(v.name for v in getattr(m, attr))
+        assert_equal(got, ["b:0", "w/part_0:0", "w/part_1:0"], call=call, what=f"module.{attr}' names")
+    shards = sorted((v for v in m.variables if v.name.startswith("w/")), key=lambda v: v.name)
+    assert_equal([to_numpy(v).tolist() for v in shards], [[[0.0], [1.0]], [[2.0], [3.0]]], call=call,
+                 what="the shards' values")
+
+
+# -- ExponentialMovingAverage: the averages' names count per variable and EMA name ---------------------------------
+@clause("training.moving-average", ref="tf221")
+def test_amut27_moving_average_names_are_uniquified_per_variable(tf):
+    """ExponentialMovingAverage(decay).apply([v]) names v's average "<v>/ExponentialMovingAverage"; a second
+    EMA of the same name averaging v gets "<v>/ExponentialMovingAverage_1" (TF 2.21's variable_scope
+    uniquifies the scope in the eager default graph), while its average of another variable w starts
+    at "<w>/ExponentialMovingAverage"; an EMA named "Avg" gives "<w>/Avg" (observed on TF 2.21). The
+    variables' names are this test's own, so no other test has taken the scopes."""
+    v = tf.Variable(1.0, name="amut27_ema_v")
+    w = tf.Variable(2.0, name="amut27_ema_w")
+    e1 = tf.train.ExponentialMovingAverage(0.9)
+    e1.apply([v])
+    e2 = tf.train.ExponentialMovingAverage(0.5)
+    e2.apply([v, w])
+    e3 = tf.train.ExponentialMovingAverage(0.5, name="Avg")
+    e3.apply([w])
+    got = [e1.average(v).name, e2.average(v).name, e2.average(w).name, e3.average(w).name]
+    want = ["amut27_ema_v/ExponentialMovingAverage:0", "amut27_ema_v/ExponentialMovingAverage_1:0",
+            "amut27_ema_w/ExponentialMovingAverage:0", "amut27_ema_w/Avg:0"]
+    assert_equal(got, want, call="EMA(0.9).apply([v]); EMA(0.5).apply([v, w]); EMA(0.5, name='Avg').apply([w])",
+                 what="[e1.average(v), e2.average(v), e2.average(w), e3.average(w)] names")
