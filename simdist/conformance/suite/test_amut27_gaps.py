@@ -58,21 +58,27 @@ def test_amut27_layers_refuse_inputs_of_a_rank_their_input_spec_excludes(keras):
     """A layer call checks the input against the layer's InputSpec before build and call: a rank the
     spec excludes (one below a min_ndim, one either side of an ndim) is Keras's ValueError "Input 0 ...
     of layer '<name>' is incompatible with the layer: expected ndim=N, found ndim=M" (observed on TF
-    2.21 for each layer here); the rank it takes is computed. Dropout layers are called without
-    `training`, where the call itself is the identity, so only the spec can refuse."""
+    2.21 for each layer here), on a fresh layer and on one built on a rank it takes (ConvLSTM sets its
+    rank in build); the rank it takes is computed. Dropout layers are called without `training`, where
+    the call itself is the identity, so only the spec can refuse."""
     for name, make, kind, rank in _RANKED:
         wrong = [rank - 1] if kind == "min_ndim" else [rank - 1, rank + 1]
+        built = make(keras.layers)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            built(np.ones((2, 3, 4, 5, 2, 2)[:rank], np.float32))
         for r in wrong:
             if r < 1:
                 continue
             shape = (2, 3, 4, 5, 2, 2, 2)[:r]
             x = np.ones(shape, np.float32)
-            call = f"{name}(...)(x of shape {shape})"
             pat = rf"incompatible with the layer: expected {kind}={rank}, found ndim={r}\b"
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                with raises(ValueError, match=pat, call=call):
-                    make(keras.layers)(x)
+            # a fresh layer (the spec its constructor sets) and one built on a rank it takes (the spec build sets)
+            for state, layer in (("fresh", make(keras.layers)), ("built", built)):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    with raises(ValueError, match=pat, call=f"{name}(...) ({state})(x of shape {shape})"):
+                        layer(x)
 
 
 # -- attention layers: the query's Keras mask on the output --------------------------------------------------------
