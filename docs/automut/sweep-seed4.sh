@@ -2,6 +2,9 @@
 # seed-4 sweep (automut27): training-layer files seeds 1-3 did not sample, plus a new sample of
 # Keras models/trainers/optimizers, runtime/autodiff and the strategies' value paths.
 # The map measures keras/, runtime/ (all of it: variables*, values), tf/, strategies/, semantics/.
+# Run: sh docs/automut/sweep-seed4.sh --budget 2700 --json out/sweep-seed4.json --markdown out/sweep-seed4.md
+# Follow-up (the mutants the budget left in tf/, strategies/, semantics/): the same with
+#   --map .cache/automut/coverage-8139fa68419294ad-bcc0e2df.json --skip-new-modules --only <ids> --budget 1200
 K=simdist/keras; L=simdist/keras/layers; S=simdist/strategies; T=simdist/tf; R=simdist/runtime
 exec nice -n 10 env PYTHONPATH=. python benchmarks/auto_mutants.py \
   --files "$T/_function.py" --files "$T/_concrete.py" --files "$T/_signature.py" --files "$T/_tracing_count.py" \
