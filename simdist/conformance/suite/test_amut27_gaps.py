@@ -505,3 +505,29 @@ def test_amut27_moving_average_names_are_uniquified_per_variable(tf):
             "amut27_ema_w/ExponentialMovingAverage:0", "amut27_ema_w/Avg:0"]
     assert_equal(got, want, call="EMA(0.9).apply([v]); EMA(0.5).apply([v, w]); EMA(0.5, name='Avg').apply([w])",
                  what="[e1.average(v), e2.average(v), e2.average(w), e3.average(w)] names")
+
+
+# -- tf.function's tracing count of distributed variables ----------------------------------------------------------
+@clause("function.tracing-count", ref="tf221")
+def test_amut27_tracing_count_keys_distributed_variables_by_spec(backend, tf):
+    """A tf.function called with MirroredVariables traces once per dtype and shape (a, b of one spec
+    share a trace; one of another shape or dtype takes its own), and a sync-on-read variable of that
+    spec shares the mirrored one's trace whatever its aggregation, while a plain variable of that spec
+    takes another (observed on TF 2.21)."""
+    strategy = backend.make_strategy("mirrored", 2)
+    on_read, VA = tf.VariableSynchronization.ON_READ, tf.VariableAggregation
+    with strategy.scope():
+        v = {"a": tf.Variable(1.0), "b": tf.Variable(2.0), "c": tf.Variable([1.0, 2.0]), "i": tf.Variable(1),
+             "r": tf.Variable(1.0, synchronization=on_read, aggregation=VA.SUM),
+             "r3": tf.Variable(3.0, synchronization=on_read, aggregation=VA.MEAN)}
+    v["p"] = tf.Variable(1.0)
+    for names, want in (("a b a", 1), ("a c", 2), ("a i", 2), ("a r r3", 1), ("a p", 2)):
+        @tf.function
+        def f(x):
+            return x * 2
+
+        for n in names.split():
+            f(v[n])
+        assert_equal(int(f.experimental_get_tracing_count()), want,
+                     call=f"f(x) = x * 2 called with the variables {names} (MirroredStrategy(2): a, b, c, i "
+                          "mirrored, r, r3 sync-on-read, p plain)", what="f.experimental_get_tracing_count()")
