@@ -7,8 +7,14 @@ import re
 from typing import Any
 
 
+#: TF 2.21's module.py: an upper-case letter after a lower-case one or a digit, or one (not first)
+#: followed by a lower-case letter, starts a word: "HTTPServer2Thing" -> "http_server2_thing".
+_CAMEL_TO_SNAKE = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
+
+
 def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    """TF's camel_to_snake: a Module's default name from its class name."""
+    return _CAMEL_TO_SNAKE.sub(r"_\1", name).lower()
 
 
 class Module:

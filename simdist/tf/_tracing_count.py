@@ -3,7 +3,9 @@ function (docs/spec.md `function.tracing-count`).
 
 TF traces once per distinct call type: the call bound to the Python signature with defaults
 filled in, tensors (and NumPy arrays and scalars, which tf.function converts to tensors) by dtype
-and shape, Variables by dtype and shape (two variables of one spec share a trace), Python
+and shape, Variables by dtype and shape (two variables of one spec share a trace; distributed
+variables likewise, as a kind of their own: a MirroredVariable and a sync-on-read one of one spec
+share a trace, a plain variable of that spec does not), Python
 literals by value (1, 1.0 and True are one literal), lists and tuples and dicts by their kind and
 items, other objects by identity. A call whose trace raises is not counted; with an
 input_signature every call shares one trace. simdist keeps the distinct keys of the calls that
@@ -39,6 +41,12 @@ def _key(x: Any) -> Any:
         return ("tensor", x.dtype.name, tuple(x.shape.as_list()))
     if isinstance(x, ResourceVariable):
         return ("variable", x.dtype.name, tuple(x.shape.as_list()))
+    from simdist.runtime.values import DistributedValues
+    from simdist.runtime.variables import Variable
+    if isinstance(x, DistributedValues) and isinstance(x, Variable):
+        # (TF 2.21: a distributed variable's trace type is its dtype and shape, one kind for mirrored and
+        # sync-on-read whatever their aggregation, another than a plain variable's)
+        return ("distributed variable", x.dtype.name, tuple(x.shape.as_list()))
     if isinstance(x, (np.ndarray, np.generic)):
         return ("tensor", np.asarray(x).dtype.name, np.shape(x))
     if isinstance(x, (bool, int, float, str, complex)) or x is None:

@@ -197,6 +197,33 @@ def test_closure_timeline_records_what_each_closure_read_and_when_it_committed()
     assert c.commit_count() == 9
 
 
+def test_closure_timeline_marks_closures_that_never_started():
+    """simdist only (seed-4 sweep survivors strategies/closure.py:28 and :30): on one worker, a closure
+    that fails cancels the three queued behind it; they never started, so the timeline gives them
+    worker -1 and start -1.0 (as documented), state "cancelled", no commit, and the failed one worker 0."""
+    s = pss(workers=1, ps=1)
+    c = coordinator(s)
+
+    @tf.function
+    def bad():
+        tf.debugging.assert_equal(1, 2)
+        return tf.constant(0)
+
+    @tf.function
+    def ok():
+        return tf.constant(1)
+
+    c.schedule(bad)
+    for _ in range(3):
+        c.schedule(ok)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        c.join()
+    tl = c.closure_timeline()
+    assert [(t["state"], t["worker"]) for t in tl] == [("failed", 0)] + [("cancelled", -1)] * 3, tl
+    assert [t["start"] for t in tl[1:]] == [-1.0] * 3 and tl[0]["start"] >= 0.0, tl
+    assert [t["commit"] for t in tl] == [0] * 4, tl
+
+
 def test_run_until_pauses_the_simulation_without_raising():
     s, c, v, step = counter_job(workers=2)
     for _ in range(6):

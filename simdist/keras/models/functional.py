@@ -189,7 +189,9 @@ class Functional(Model):
             if not isinstance(op, InputLayer):
                 raise NotImplementedError(f"Model inputs must be keras.Input tensors; {x.name} is the output of "
                                           f"{op}: simdist does not clone intermediate tensors into new inputs")
-        self._init_model(name=name, **kwargs)
+        # (Keras 3.15: Functional.__init__ reads only `trainable` from **kwargs; every other keyword, dtype
+        # and unknown names included, is dropped without a word)
+        self._init_model(name=name)
         with no_tracking():
             self._inputs_struct = map_structure(lambda x: x, inputs)
             self._outputs_struct = map_structure(lambda x: x, outputs)
@@ -473,7 +475,14 @@ class Functional(Model):
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "Functional":
         """The model `get_config()` describes (Keras 3.15's functional_from_config): each layer
-        re-made from its config, then called on the tensors its inbound nodes name, in order."""
+        re-made from its config, then called on the tensors its inbound nodes name, in order.
+        As Keras, it pops layers, input_layers, output_layers (and name, trainable) from `config`
+        itself and passes the keys left to the constructor: the caller's dict is emptied."""
+        fc = {k: config.pop(k) for k in ("layers", "input_layers", "output_layers")}
+        for k in ("name", "trainable"):
+            if k in config:
+                fc[k] = config.pop(k)
+        rest, config = config, fc
         from simdist.keras import layers as layers_mod
         from simdist.keras.serialization import deserialize_keras_object
         from simdist.keras.models.sequential import Sequential
@@ -515,4 +524,4 @@ class Functional(Model):
             return outputs[(r[0], r[1])][r[2]]
         ins = _map_refs(config["input_layers"], get)
         outs = _map_refs(config["output_layers"], get)
-        return cls(ins, outs, name=config.get("name"), trainable=config.get("trainable", True))
+        return cls(ins, outs, name=config.get("name"), trainable=config.get("trainable", True), **rest)
