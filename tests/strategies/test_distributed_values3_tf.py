@@ -71,8 +71,8 @@ def describe(x: Any) -> Any:
     return [type(x).__name__]
 
 
-def run(tf: Any, case: tuple) -> Any:
-    kind, call, value, traced = case
+def _strategy_and_variable(tf: Any, kind: str) -> tuple[Any, Any]:
+    """The program's strategy and a float32 variable [1, 2] made in its scope."""
     if kind == "mirrored2":
         s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
     elif kind == "mirrored1":
@@ -85,6 +85,12 @@ def run(tf: Any, case: tuple) -> Any:
         s = tf.distribute.get_strategy()
     with s.scope():
         var = tf.Variable([1.0, 2.0])
+    return s, var
+
+
+def run(tf: Any, case: tuple) -> Any:
+    kind, call, value, traced = case
+    s, var = _strategy_and_variable(tf, kind)
 
     def make_with(r):
         if not hasattr(r, "dtype"):
@@ -199,18 +205,7 @@ CASES4 = list(itertools.product(KINDS, CALLS4, VALUES4, TRACED))
 def run4(tf: Any, case: tuple) -> Any:
     """A program of the fourth round."""
     kind, call, value, traced = case
-    if kind == "mirrored2":
-        s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-    elif kind == "mirrored1":
-        s = tf.distribute.MirroredStrategy(["/cpu:0"])
-    elif kind == "css2":
-        s = tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])
-    elif kind == "one":
-        s = tf.distribute.OneDeviceStrategy("/cpu:0")
-    else:
-        s = tf.distribute.get_strategy()
-    with s.scope():
-        var = tf.Variable([1.0, 2.0])
+    s, var = _strategy_and_variable(tf, kind)
 
     cap = tf.constant([1.0, 2.0])
     with s.scope():
