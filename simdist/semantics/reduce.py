@@ -243,6 +243,23 @@ def reduce_plain_value(op: Any, value: Any, num_replicas: int, describe: str,
                      f"{op}.")
 
 
+def check_mean_operands(components: Sequence[Any], traced: bool) -> None:
+    """TF 2.21's `reduce(MEAN, v, axis)` runs its mean_reduce_helper on each replica's value: after
+    reduce_sum, the denominator reads `v.shape.rank`. Inside a tf.function the helper gets the value
+    as given, so a NumPy value (its shape a tuple) or a list (no shape) is AttributeError; eagerly it
+    is a tf.function of its own, whose inputs convert a NumPy value but keep a list, tuple or dict a
+    structure (the same AttributeError). Clause reduce.axis-key; observed."""
+    for c in components:
+        if hasattr(c, "_as_tensor") or type(c).__name__ in ("Tensor", "_Traced", "IndexedSlices"):
+            continue
+        if not traced and not isinstance(c, (list, tuple, dict)):
+            continue
+        if not hasattr(c, "shape"):
+            raise AttributeError(f"'{type(c).__name__}' object has no attribute 'shape'")
+        if not hasattr(c.shape, "rank"):
+            raise AttributeError(f"'{type(c.shape).__name__}' object has no attribute 'rank'")
+
+
 def _all_zero(value: Any) -> bool:
     try:
         with np.errstate(all="ignore"):

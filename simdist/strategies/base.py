@@ -516,6 +516,8 @@ class Strategy:
             ts = trace_errors.as_function(lambda: [convert_to_tensor(c) for c in comps])
             arr, dt = reduce_rules.reduce_along_axis(op, [t._v for t in ts], ts[0].dtype, axis,
                                                      any(t._sub for t in ts))
+            if op is ReduceOp.MEAN:
+                reduce_rules.check_mean_operands(comps, context.in_function())
             out = Tensor(arr, dt, self._reduce_destination())
             timing.charge_reduce(self, ts, out, "reduce")
             return out

@@ -11,8 +11,9 @@ cross-device ops' device match first (`.device` of a Python number is AttributeE
 identity. CentralStorageStrategy's `batch_reduce_to` is CrossDeviceOps.batch_reduce: values that
 are not PerReplica are converted into one-value PerReplicas, returned as they are when they sit on
 their destinations, else reduced (MEAN divides: an int becomes float64). In a tf.function with one
-replica, an all-reduced variable's read has no device: "destinations can not be empty". Needs the
-`tf` extra.
+replica, an all-reduced variable's read has no device: "destinations can not be empty". A MEAN
+along an axis reads each replica's `v.shape.rank` after its reduce_sum: a NumPy value inside a
+tf.function, a list in either mode, is AttributeError. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -164,6 +165,25 @@ CASES += [
     ("css-batch-int-MEAN-other-device-traced", "extended.reduce-to",
      _css_batch(lambda tf, p: [(3, "/cpu:1")], "MEAN", traced=True)),
 ]
+def _reduce_axis(kind: str, op: str, make: Callable[[Any], Any], traced: bool) -> Callable[[Any], Any]:
+    def prog(tf: Any) -> Any:
+        s = _strategy(tf, kind)
+        call = lambda: s.reduce(op, s.run(lambda: make(tf)), axis=0)   # noqa: E731
+        return _outcome(tf.function(call) if traced else call)
+    return prog
+
+
+_AXIS_VALUES: dict[str, Callable[[Any], Any]] = {
+    "numpy": lambda tf: np.array([1.0, 2.0], np.float32),
+    "list": lambda tf: [1.0, 2.0],
+    "tensor": lambda tf: tf.constant([1.0, 2.0]),
+}
+for _kind in ("one_device1", "mirrored2", "central_storage2"):
+    for _op in ("MEAN", "SUM"):
+        for _v, _make in _AXIS_VALUES.items():
+            for _traced in (False, True):
+                CASES.append((f"{_kind}-reduce-{_op}-axis0-{_v}{'-traced' if _traced else ''}", "reduce.axis-key",
+                              _reduce_axis(_kind, _op, _make, _traced)))
 for _kind in ("mirrored1", "central_storage1", "one_device1", "default1"):
     CASES += [
         (f"{_kind}-traced-all_reduce-variable", "reduce.same-object-leaves", _traced_all_reduce(_kind, lambda tf, v: v)),
@@ -219,6 +239,12 @@ def test_central_storage_batch_reduce_to(index: int, tf_results: dict[int, Any])
 @pytest.mark.parametrize("index", _ids("reduce.same-object-leaves"),
                          ids=[CASES[i][0] for i in _ids("reduce.same-object-leaves")])
 def test_traced_one_replica_all_reduce_of_a_variable(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("reduce.axis-key")
+@pytest.mark.parametrize("index", _ids("reduce.axis-key"), ids=[CASES[i][0] for i in _ids("reduce.axis-key")])
+def test_mean_along_an_axis_reads_the_values_shape(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 
