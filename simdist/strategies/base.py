@@ -274,18 +274,21 @@ class StrategyExtended:
             return self._colocate_with.device
         return context.current_device()
 
-    @contextlib.contextmanager
-    def colocate_vars_with(self, colocate_with_variable: Any) -> Iterator[None]:
+    def colocate_vars_with(self, colocate_with_variable: Any) -> Any:
         """Variables created inside are placed with `colocate_with_variable` (and never partitioned).
-        Only in this strategy's scope (TF's _require_strategy_scope_extended): under another
-        strategy's scope it raises the mixing error, outside any scope "Need to be inside ..."
-        (clause scope.colocate-requires-scope)."""
+        Only in this strategy's scope (TF's _require_strategy_scope_extended, checked when called,
+        before the `with`): under another strategy's scope it raises the mixing error, outside any
+        scope "Need to be inside ..." (clause scope.colocate-requires-scope)."""
         strategy = self._container_strategy
         current = context.current().strategy
         if current is not strategy:
             if current is _default:
                 raise RuntimeError(f'Need to be inside "with strategy.scope()" for {strategy}')
             raise mixing_error(current, strategy)
+        return self._colocated(colocate_with_variable)
+
+    @contextlib.contextmanager
+    def _colocated(self, colocate_with_variable: Any) -> Iterator[None]:
         prev = self._colocate_with
         self._colocate_with = colocate_with_variable
         try:
@@ -298,6 +301,43 @@ class StrategyExtended:
 
     def value_container(self, value: Any) -> Any:
         return value
+
+    # TF 2.21's StrategyExtendedV1 methods the strategies' `extended` inherit (clause
+    # extended.v1-methods): the default strategy's values here, the strategies' in their classes
+    def call_for_each_replica(self, fn: Callable[..., Any], args: Any = (), kwargs: dict | None = None) -> Any:
+        """`fn` in each replica, in the strategy's scope: what `strategy.run` hands its function to."""
+        strategy = self._container_strategy
+        strategy._check_cross_replica_or_default()
+        with strategy.scope():
+            return strategy.run(fn, args=args, kwargs=kwargs or {})
+
+    def read_var(self, v: Any) -> Any:
+        """The variable's value in cross-replica context (an identity of it)."""
+        return broadcast.copy_to_device(v)
+
+    @property
+    def should_checkpoint(self) -> bool:
+        return True
+
+    @property
+    def should_save_summary(self) -> bool:
+        return True
+
+    @property
+    def experimental_should_init(self) -> bool:
+        raise NotImplementedError("must be implemented in descendants")
+
+    @property
+    def experimental_between_graph(self) -> bool:
+        raise NotImplementedError("must be implemented in descendants")
+
+    @property
+    def experimental_require_static_shapes(self) -> bool:
+        return False
+
+    def non_slot_devices(self, var_list: Sequence[Any]) -> Any:
+        """The default strategy's and CentralStorageStrategy's: the variable named first."""
+        return min(var_list, key=lambda x: x.name)
 
     def broadcast_to(self, tensor: Any, destinations: Any) -> Any:
         """TF 2.21's StrategyExtendedV1.broadcast_to (clause extended.broadcast-to): `tensor`
@@ -457,7 +497,9 @@ class Strategy:
     def _check_cross_replica_or_default(self) -> None:
         f = context.current()
         if f.strategy is self:
-            if f.replica_context is not None and self is not _default:
+            # (the default strategy's own replica context, outside `run`, counts as cross-replica;
+            # the one its `run` enters does not: TF's _require_cross_replica_or_default_context)
+            if f.replica_context is not None and f.replica_context is not _default_replica_context:
                 raise RuntimeError(CROSS_REPLICA_REQUIRED)
         elif f.strategy is not _default:
             raise mixing_error(f.strategy, self)
@@ -615,6 +657,14 @@ class Strategy:
         return False
 
     # local results / values ------------------------------------------------------------------------
+    def unwrap(self, value: Any) -> tuple[Any, ...]:
+        """TF's deprecated spelling of `experimental_local_results`."""
+        return self.experimental_local_results(value)
+
+    def colocate_vars_with(self, colocate_with_variable: Any) -> Any:
+        """TF's deprecated spelling of `extended.colocate_vars_with`."""
+        return self._extended.colocate_vars_with(colocate_with_variable)
+
     def experimental_local_results(self, value: Any) -> tuple[Any, ...]:
         if isinstance(value, DistributedValues):
             return value.values

@@ -61,6 +61,15 @@ class CentralStorageExtended(StrategyExtended):
     def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
         return update_one_variable(var, fn, args, kwargs, group)
 
+    # StrategyExtendedV1 methods (clause extended.v1-methods), ParameterServerStrategyExtended's
+    # values on its chief (CentralStorageStrategy runs on one)
+    experimental_should_init = True
+    experimental_between_graph = True
+
+    @property
+    def worker_devices_by_replica(self) -> list[list[str]]:
+        return [[d] for d in self._compute]
+
     def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
         """ParameterServerStrategyExtended._broadcast_to (clause extended.broadcast-to): a Python
         number as it is; a destination naming no device means the compute devices (a list:

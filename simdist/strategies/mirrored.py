@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 from simdist import session
 from simdist.runtime import dtypes, nest, variables
+from simdist.runtime.tensor import convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, PerReplica, regroup, select_replica
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics import replica_batch
@@ -73,6 +74,28 @@ class MirroredExtended(StrategyExtended):
             else:
                 out.append(self._reduce_to(op, v, d, ring))
         return out
+
+    # StrategyExtendedV1 methods (clause extended.v1-methods), MirroredExtended's values
+    experimental_should_init = True
+    experimental_between_graph = False
+
+    @property
+    def worker_devices_by_replica(self) -> list[list[str]]:
+        return [[d] for d in self._devices]
+
+    def non_slot_devices(self, var_list: Any) -> tuple[str, ...]:
+        return self._devices
+
+    def read_var(self, v: Any) -> Any:
+        """A sync-on-read variable's cross-replica value; a MirroredVariable's primary copy (an
+        identity); anything else is TF's AssertionError."""
+        if isinstance(v, SyncOnReadVariable):
+            return v._cross_replica_value()
+        if not isinstance(v, DistributedValues):   # (is_mirrored asks the value's `_is_mirrored()`)
+            raise AttributeError(f"'{type(v).__name__}' object has no attribute '_is_mirrored'")
+        if not isinstance(v, MirroredVariable):
+            raise AssertionError()
+        return convert_to_tensor(v.values[0])
 
     def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
         """MirroredExtended._broadcast_to (clause extended.broadcast-to): a Python number as it is

@@ -26,6 +26,13 @@ class OneDeviceExtended(StrategyExtended):
     def _host_device(self) -> str:
         return session.canonical(self._device.rsplit("/device:", 1)[0] + "/device:CPU:0")
 
+    # StrategyExtendedV1 methods (clause extended.v1-methods), OneDeviceExtended's values
+    experimental_should_init = True
+    experimental_between_graph = False
+
+    def non_slot_devices(self, var_list: Any) -> tuple[str, ...]:
+        return (self._device,)
+
     def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
         """OneDeviceExtended._broadcast_to: the value as it is (clause extended.broadcast-to)."""
         return tensor

@@ -83,3 +83,37 @@ def test_broadcast_to_refusals(backend, tf):
         strategy.extended.broadcast_to(None, "/cpu:0")
     with raises(NotImplementedError, call="default strategy .extended.broadcast_to(t, '/cpu:0')"):
         tf.distribute.get_strategy().extended.broadcast_to(tf.constant(1.0), "/cpu:0")
+
+
+@clause("extended.v1-methods", ref="tf221")
+def test_extended_v1_methods_on_mirrored(backend, tf):
+    """call_for_each_replica gives each replica's result; read_var of a SUM sync-on-read variable
+    is the sum of its copies, of a MirroredVariable its value; the local strategy's flags."""
+    strategy = backend.make_strategy("mirrored", 2)
+    ext = strategy.extended
+    with strategy.scope():
+        v = tf.Variable([1.0, 2.0])
+        r = tf.Variable([1.0, 2.0], synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=tf.VariableAggregation.SUM)
+    out = ext.call_for_each_replica(
+        lambda: tf.constant(1.0) + tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32))
+    call = "mirrored(2).extended.call_for_each_replica(1 + replica id)"
+    for i, part in enumerate(strategy.experimental_local_results(out)):
+        assert_equal(part, np.float32(1 + i), call=call, what=f"replica {i}'s result")
+    assert_equal(ext.read_var(r), np.array([2.0, 4.0], np.float32), call="mirrored(2).extended.read_var(sum on-read)",
+                 what="the sum of the two copies of [1, 2]")
+    assert_equal(ext.read_var(v), np.array([1.0, 2.0], np.float32), call="mirrored(2).extended.read_var(mirrored)",
+                 what="the variable's value")
+    flags = {name: getattr(ext, name) for name in ("should_checkpoint", "should_save_summary",
+                                                    "experimental_should_init", "experimental_between_graph")}
+    want = {"should_checkpoint": True, "should_save_summary": True, "experimental_should_init": True,
+            "experimental_between_graph": False}
+    assert flags == want, f"flags={flags}, but should be {want} [mirrored(2).extended]"
+    byrep = ext.worker_devices_by_replica
+    assert len(byrep) == 2 and all(len(d) == 1 for d in byrep), \
+        f"worker_devices_by_replica={byrep!r}, but should be one device per replica [mirrored(2).extended]"
+    parts = strategy.unwrap(strategy.run(lambda: tf.constant(2.0)))
+    assert len(parts) == 2, f"len(unwrap(...))={len(parts)}, but should be 2 [mirrored(2).unwrap]"
+    with raises(RuntimeError, call="default strategy: extended.call_for_each_replica inside its own run"):
+        default = tf.distribute.get_strategy()
+        default.run(lambda: default.extended.call_for_each_replica(lambda: 1.0))
