@@ -168,16 +168,23 @@ def run(tf: Any, case: tuple) -> Any:
             return s.reduce("SUM", out, axis=None)
         return out
 
+    return _result(tf, s, body, traced, call in (
+        "merge_reduce", "merge_batch_reduce_self", "all_reduce_pair", "all_gather_pair", "cast_same", "broadcast_to",
+        "value_container", "reduce_to_self", "run_args"), twice=call == "reduce_mean_axis0_traced_twice")
+
+
+def _result(tf: Any, s: Any, body: Any, traced: bool, per_replica: bool, twice: bool = False) -> Any:
+    """The program's outcome: `body` run eagerly or as a tf.function (`twice`: called twice),
+    described per replica (`per_replica`: its local results) or whole; an error by its class."""
     try:
         if traced:
             f = tf.function(body)
             out = f()
-            if call == "reduce_mean_axis0_traced_twice":
+            if twice:
                 out = f()
         else:
             out = body()
-        if call in ("merge_reduce", "merge_batch_reduce_self", "all_reduce_pair", "all_gather_pair", "cast_same",
-                    "broadcast_to", "value_container", "reduce_to_self", "run_args"):
+        if per_replica:
             try:
                 return ["ok", [describe(p) for p in s.experimental_local_results(out)]]
             except Exception as e:  # noqa: BLE001 - the class is the result
@@ -301,20 +308,9 @@ def run4(tf: Any, case: tuple) -> Any:
             return s.reduce("SUM", out, axis=(0,))
         return out
 
-    try:
-        if traced:
-            f = tf.function(body)
-            out = f()
-        else:
-            out = body()
-        if call in ("merge_kwargs", "all_gather_neg", "values_fn_run", "run_kwargs", "update_add", "all_reduce_ring"):
-            try:
-                return ["ok", [describe(p) for p in s.experimental_local_results(out)]]
-            except Exception as e:  # noqa: BLE001 - the class is the result
-                return ["ok-local-err", type(e).__name__, describe(out)]
-        return ["ok", describe(out)]
-    except Exception as e:  # noqa: BLE001 - the class is the result
-        return ["err", type(e).__name__]
+    return _result(tf, s, body, traced, call in (
+        "merge_kwargs", "all_gather_neg", "values_fn_run", "run_kwargs", "update_add", "all_reduce_ring"))
+
 
 #: indices into CASES of the programs simdist answered otherwise before the twenty-seventh
 #: session's fixes
