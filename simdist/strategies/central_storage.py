@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from simdist import session
 from simdist.runtime import context, variables
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import convert_to_tensor
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics import broadcast, replica_batch
 from simdist.semantics.reduce import ReduceOp
@@ -92,6 +92,7 @@ class CentralStorageExtended(StrategyExtended):
         pairs = replica_batch.normalize_pairs(value_destination_pairs, convert_to_tensor)
         for _, d in pairs:
             replica_batch.validate_destinations(d)
+
         def devs(x: Any) -> set[str]:
             return set(replica_batch.devices_of(x, lambda n: session.canonical(n or context.current_device())))
         first = devs(pairs[0][0])
@@ -110,9 +111,7 @@ class CentralStorageExtended(StrategyExtended):
     @staticmethod
     def _place(t: Any, destination: Any) -> Any:
         """ReductionToOneDevice's broadcast onto a device-string destination."""
-        if isinstance(destination, str) and type(t) is Tensor:
-            return Tensor(t._v, t.dtype, session.canonical(destination))
-        return t
+        return broadcast.copy_to_device(t, session.canonical(destination)) if isinstance(destination, str) else t
 
 
 class CentralStorageStrategy(Strategy):
