@@ -79,12 +79,10 @@ def check_eager_destinations(payloads: Sequence[Sequence[Any]], batch_reduces: b
     value or device string (a NumPy value) is validate_destinations' ValueError."""
     if not batch_reduces:
         return
-    from simdist.runtime.variables import Variable
     first = payloads[0]
     for k, v in enumerate(first):
-        if all(p[k] is v for p in payloads[1:]) and \
-                not isinstance(v, (Tensor, Variable, DistributedValues, IndexedSlices, str)):
-            raise ValueError(_BAD_DESTINATIONS)
+        if all(p[k] is v for p in payloads[1:]):
+            validate_destinations(v)
 
 
 def normalize_pairs(pairs: Any, convert: Any) -> list[tuple[Any, Any]]:

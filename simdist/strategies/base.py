@@ -593,7 +593,7 @@ class Strategy:
             if reads == "always" or n == 1:
                 _refuse_attributeless(value.values, "reduce_no_axis")
             if n == 1:   # (the cross-device ops' one-value shortcut: an identity on the component's device)
-                return _identity(value.values[0])
+                return broadcast.copy_to_device(value.values[0])
             if any(isinstance(c, IndexedSlices) for c in value.values):
                 # (ReductionToOneDevice's aggregate_tensors_or_indexed_slices: the rows gathered,
                 # MEAN's values divided; clause optim.sparse-all-reduce)
@@ -603,15 +603,15 @@ class Strategy:
             return self._reduce_structure(op, value, ring)
         if isinstance(value, SparseTensor) and self.num_replicas_in_sync == 1:
             return value   # (a one-replica run's SparseTensor, unchanged as TF's)
-        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, _describe(value),
-                                               _identity if reads is not None else None)
+        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value),
+                                               broadcast.copy_to_device if reads is not None else None)
 
     def _reduce_structure(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:
         """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
         as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
         error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
         return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value),
-                                               _identity if self._extended._component_devices_read else None)
+                                               broadcast.copy_to_device if self._extended._component_devices_read else None)
 
     def _first_local_result(self, value: Any) -> Any:
         if self._nested_local_results and isinstance(value, (list, tuple, dict)):
@@ -775,17 +775,6 @@ def _refuse_sparse(components: Any, where: str) -> None:
     if where == "gather":
         raise TypeError("Can not convert a SparseTensor into a Tensor or Operation.")
     raise TypeError(f"Failed to convert elements of {first} to Tensor. Consider casting elements to a supported type.")
-
-
-def _describe(value: Any) -> str:
-    """How TF prints a value in its messages (`%s`): a Python or NumPy value as itself."""
-    return str(value)
-
-
-def _identity(value: Any) -> Any:
-    """TF's identity on a value's device (the cross-device ops' one-value shortcut, simple_broadcast):
-    a value that is not a tensor becomes one."""
-    return broadcast.copy_to_device(value)
 
 
 def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:

@@ -59,10 +59,10 @@ class MirroredExtended(StrategyExtended):
         plain = [not isinstance(v, DistributedValues) for v in values]
         if all(plain):
             return values
-        if self._same_leaf_reduce == "all_or_nothing":   # (CollectiveAllReduce's batch: its dtypes)
-            self._check_collective_dtypes("all_reduce", [v.values[0] for v, p in zip(values, plain) if not p])
-        if any(plain) and self._same_leaf_reduce == "all_or_nothing":
-            raise IndexError("tuple index out of range")
+        if self._same_leaf_reduce == "all_or_nothing":   # (CollectiveAllReduce's batch)
+            if any(plain):   # (its per-device inputs are built before any collective op)
+                raise IndexError("tuple index out of range")
+            self._check_collective_dtypes("all_reduce", [v.values[0] for v in values])
         op = reduce_rules.parse_reduce_op(reduce_op)
         ring = self._ring_reduce()
         out = []

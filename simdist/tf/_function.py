@@ -634,9 +634,9 @@ def _outputs_to_tensors(out: Any) -> Any:
     a sync-on-read variable's aggregate across replicas); None, tensors, other distributed values
     (a PerReplica) and other objects pass through."""
     from simdist.runtime.variables import Variable
-    if out is None or (isinstance(out, _passthrough()) and not isinstance(out, Variable)):
-        if out is None or isinstance(out, _passthrough()[0]):
-            return out
+    if out is None or isinstance(out, _passthrough()[0]):
+        return out
+    if isinstance(out, _passthrough()[1]) and not isinstance(out, Variable):
         from simdist.runtime.values import Mirrored, PerReplica
         if type(out) is Mirrored:
             # (not a composite tensor: func_graph converts it, the Mirrored conversion function's
