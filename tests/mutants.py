@@ -158,7 +158,7 @@ CATALOGUE: list[Mutant] = [
            "run(fn, args=x) with a non-sequence raises TypeError instead of TF's ValueError"),
     Mutant("reduce-single-replica-recomputes", "dtype", B,
            "            if n == 1:   # (the cross-device ops' one-value shortcut: an identity on the component's device)\n"
-           "                return _identity(value.values[0])\n",
+           "                return broadcast.copy_to_device(value.values[0])\n",
            "            if n == 1:\n"
            "                return _reduce_axis_none(op, list(value.values))\n",
            "a one-replica PerReplica is reduced (integer MEAN becomes float64) instead of returned as is"),
