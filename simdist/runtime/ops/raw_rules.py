@@ -115,7 +115,7 @@ def _value_name(v: Any) -> Any:
 def _satisfies(kernel: dict[str, list[str]], vals: dict[str, Any]) -> bool:
     for attr, allowed in kernel.items():
         v = _value_name(vals.get(attr))
-        if v is None:
+        if v is None or not allowed:   # (an int or bool constraint the record could not read: ApproxTopK's)
             continue
         if not all(x in allowed for x in (v if isinstance(v, list) else [v])):
             return False
