@@ -698,6 +698,27 @@ def _stateless_gamma_v2(shape: Any, seed: Any, alpha: Any) -> Any:
     return random_gamma.stateless_gamma(shape, seed, alpha, dtype=alpha.dtype)
 
 
+def _random_uniform_int(shape: Any, minval: Any, maxval: Any, seed: int, seed2: int) -> Any:
+    """RandomUniformInt (random_op.cc): scalar bounds ("minval must be 0-D"), minval < maxval (unless
+    the shape has no elements); the integer draws of simdist's RandomUniform kernel, cached per (seed,
+    seed2) as RandomUniform's raw form is (raw_forms_more._stateful): two calls of one seed pair continue
+    one stream, as TF's cached kernel does."""
+    from simdist.runtime.ops import dispatch, random, random_graphs
+    from simdist.runtime.ops.args import dims, shape_arg
+    op = "RandomUniformInt"
+    if shape.ndim != 1:
+        raise _invalid(op, f"shape must be a vector of {{int32,int64}}, got shape {dims(shape.shape.as_list())}")
+    for name, v in (("minval", minval), ("maxval", maxval)):
+        if v.ndim != 0:
+            raise _invalid(op, f"{name} must be 0-D, got shape {_dims(v.shape.as_list())}")
+    lo, hi = int(_value(minval)), int(_value(maxval))
+    shp = random._check_shape(shape_arg(shape), op)
+    if lo >= hi and int(np.prod(shp)):
+        raise _invalid(op, f"Need minval < maxval, got {lo} >= {hi}")
+    return dispatch.execute(random.UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": minval.dtype,
+                                                 "seed": seed, "seed2": seed2, "kernel": random_graphs.instance()})
+
+
 # -- the table -----------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
@@ -776,6 +797,7 @@ def forms() -> dict[str, RawArgs]:
         "NonMaxSuppressionV4": RawArgs(via=_nms_v4),
         "ParallelConcat": RawArgs(via=_parallel_concat),
         "SpaceToBatch": RawArgs(via=_space_to_batch),
+        "RandomUniformInt": RawArgs(via=_random_uniform_int),
         "SparseMatMul": RawArgs(via=_sparse_mat_mul),
         "StatelessRandomGammaV2": RawArgs(via=_stateless_gamma_v2),
         "TensorStridedSliceUpdate": RawArgs(via=_tensor_strided_slice_update),
@@ -824,5 +846,5 @@ NAMES = tuple(sorted(("Add", "ApproximateEqual", "BatchMatMul", "BatchMatMulV3",
                       "UniqueWithCountsV2", "ApproxTopK", "Bucketize", "CheckNumericsV2", "DataFormatDimMap",
                       "DataFormatVecPermute", "DrawBoundingBoxes", "Empty", "ImageProjectiveTransformV2",
                       "NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV4", "ParallelConcat", "SpaceToBatch",
-                      "SparseMatMul", "StatelessRandomGammaV2", "TensorStridedSliceUpdate")
+                      "SparseMatMul", "StatelessRandomGammaV2", "TensorStridedSliceUpdate", "RandomUniformInt")
                      + tuple(_REMOVED) + _NO_CPU_KERNEL))
