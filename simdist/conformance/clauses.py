@@ -516,7 +516,7 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('ops.tensor-array', 'ops', False, (),
            "TF 2.21 (eager TensorArray): write/read/stack/unstack/gather/scatter/concat/split/size with TF's checks: another dtype InvalidArgumentError, an incompatible shape ValueError, an index out of a static size OutOfRangeError, an unwritten slot reads zeros, a cleared slot read twice InvalidArgumentError; usable in tf.function loops and as a while_loop variable."),
     Clause('ops.tensor-shape-methods', 'ops', False, (),
-           "TF 2.21: TensorShape.merge_with/with_rank/with_rank_at_least/assert_is_compatible_with, Tensor.set_shape, DType.is_numeric and tf.get_static_value of non-tensors behave as TF's."),
+           "TF 2.21: TensorShape.merge_with/with_rank/with_rank_at_least/with_rank_at_most/assert_is_compatible_with/assert_same_rank/assert_is_fully_defined/most_specific_compatible_shape and its truth value, Tensor.set_shape, DType.is_numeric/is_unsigned/limits/is_compatible_with/int(), an eager tensor's and variable's graph-era attributes (name, op, graph, eval, initial_value: TF's eager errors; cpu, backing_device, copy, deepcopy, complex, constraint, is_initialized, scatter_nd_max/min, gather_nd, count_up_to, load) and tf.get_static_value of non-tensors behave as TF's."),
     Clause('ops.compat-v1', 'ops', False, (),
            "TF 2.21: tf.compat.v1's where (the Select op: no broadcasting), cond/while_loop (singleton results unpacked), math.in_top_k (predictions first), nn.convolution/max_pool/avg_pool/conv2d_transpose (v1 argument names), gather, boolean_mask, pad, map_fn, foldl, foldr, scan, gradients, sparse_concat, assign*, random_*_initializer as TF's."),
     Clause('ops.xfunctions', 'ops', False, (),

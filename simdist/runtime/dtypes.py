@@ -59,6 +59,38 @@ class DType:
         return self
 
     @property
+    def is_unsigned(self) -> bool:
+        return self.kind == "u"
+
+    @property
+    def is_quantized(self) -> bool:
+        return False   # (simdist has no quantized dtypes)
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        return True    # (TF: every dtype but resource and variant, which simdist has not)
+
+    @property
+    def limits(self) -> tuple:
+        """TF's DType.limits: (0, max) of the image range of its dtype_range table, clipped at 0
+        (its `clip_negative` is a property's default): 1 for float32 and float64, the integer max,
+        True for bool; ValueError for the others."""
+        if self.kind == "b":
+            return (0, True)
+        if self.kind in "iu":
+            return (0, int(np.iinfo(self._np).max))
+        if self._name in ("float32", "float64"):
+            return (0, 1)
+        raise ValueError(f"{self} does not have defined limits.")
+
+    def is_compatible_with(self, other: Any) -> bool:
+        """Whether `other` (a DType or anything as_dtype takes) is this dtype."""
+        return as_dtype(other) == self
+
+    def __int__(self) -> int:
+        return self.as_datatype_enum
+
+    @property
     def as_datatype_enum(self) -> int:
         """TF's DataType enum value (types.proto: DT_FLOAT = 1, DT_DOUBLE = 2, ...)."""
         return _ENUM[self._name]

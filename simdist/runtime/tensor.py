@@ -165,6 +165,34 @@ class TensorShape:
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {other} are incompatible")
 
+    def with_rank_at_most(self, rank: int) -> "TensorShape":
+        """This shape if it has (or may have) at most `rank` dimensions; else TF's ValueError."""
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_is_fully_defined(self) -> None:
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def assert_same_rank(self, other: Any) -> None:
+        """ValueError unless both ranks are known and equal, or either is unknown."""
+        other = TensorShape(other)
+        if self._dims is not None and other._dims is not None and len(self._dims) != len(other._dims):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def most_specific_compatible_shape(self, other: Any) -> "TensorShape":
+        """The most specific shape compatible with both: each dimension where they agree, None where
+        they differ; unknown rank where the ranks differ or either is unknown."""
+        other = TensorShape(other)
+        if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
+            return TensorShape(None)
+        return TensorShape([a if a == b else None for a, b in zip(self._dims, other._dims)])
+
+    def __bool__(self) -> bool:
+        """TF's: whether the rank is known (a scalar's shape is True)."""
+        return self._dims is not None
+
     def concatenate(self, other: Any) -> "TensorShape":
         other = TensorShape(other)
         if self._dims is None or other._dims is None:
@@ -360,6 +388,60 @@ class Tensor:
     def ref(self) -> "TensorRef":
         return TensorRef(self)
 
+    experimental_ref = ref   # (TF's deprecated spelling of ref())
+
+    # --- graph-only introspection, and TF's eager stand-ins (EagerTensor, ops.py _EagerTensorBase) ---
+    @property
+    def name(self) -> str:
+        """A graph argument's "x:0"; an eager tensor has no name (TF's AttributeError)."""
+        text = _symbolic.graph_text(self, True) if _symbolic._MARKS else None
+        if text is not None:
+            return text.split("'")[1]
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+    @property
+    def op(self) -> Any:
+        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+
+    @property
+    def graph(self) -> Any:
+        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
+
+    @property
+    def value_index(self) -> int:
+        raise AttributeError("Tensor.value_index is undefined when eager execution is enabled.")
+
+    def consumers(self) -> Any:
+        raise NotImplementedError("Tensor.consumers is undefined when eager execution is enabled.")
+
+    def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
+        raise NotImplementedError("eval is not supported when eager execution is enabled, is .numpy() what you're "
+                                  "looking for?")
+
+    @property
+    def backing_device(self) -> str:
+        """The device holding the tensor's buffer (its `device` on a CPU host)."""
+        return self._device
+
+    @property
+    def is_packed(self) -> bool:
+        return False
+
+    def cpu(self) -> "Tensor":
+        """TF's deprecated copy to CPU:0 (tf.identity under a CPU device scope)."""
+        return Tensor(self._v, self.dtype, _CPU0)
+
+    def __copy__(self) -> "Tensor":
+        return self   # (an immutable tensor: TF's copy.copy and copy.deepcopy give it back)
+
+    def __deepcopy__(self, memo: Any) -> "Tensor":
+        return self
+
+    def __complex__(self) -> complex:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "complex")
+        return complex(self._v)   # (NumPy's: "only 0-dimensional arrays can be converted to Python scalars")
+
     def __len__(self) -> int:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "len")
@@ -413,7 +495,12 @@ class Tensor:
                 pass
             else:
                 return functools.partial(var._slice_assign, key)
+        if name in _GRAPH_ONLY:   # (a property of the class raised: TF's eager text, not Python's)
+            raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+_GRAPH_ONLY = frozenset({"name", "op", "graph", "value_index"})
 
 
 class _Traced(Tensor):

@@ -146,7 +146,8 @@ def apply(ops: list[tuple[Any, str, Any]]) -> None:
 # Sparse writes: `var.<kind>(...)` applies `operand` = (indices, updates) to rows (or, for the
 # scatter_nd_* kinds, to elements) of the variable; the ps applies them to its current value.
 SCATTER_KINDS = frozenset(["scatter_add", "scatter_sub", "scatter_update", "scatter_mul", "scatter_div",
-                           "scatter_max", "scatter_min", "scatter_nd_add", "scatter_nd_sub", "scatter_nd_update"])
+                           "scatter_max", "scatter_min", "scatter_nd_add", "scatter_nd_sub", "scatter_nd_update",
+                           "scatter_nd_max", "scatter_nd_min"])
 _SCATTER_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "max": np.maximum,
                    "min": np.minimum}
 
@@ -289,6 +290,63 @@ class Variable(metaclass=_VariableMeta):
 
     def get_shape(self) -> TensorShape:
         return self.shape
+
+    # TF 2.x's eager answers of the graph-era API (BaseResourceVariable, resource_variable_ops.py) ------
+    @property
+    def constraint(self) -> Any:
+        """The `constraint` the variable was made with (None by default); TF applies none itself."""
+        return getattr(self, "_constraint", None)
+
+    @property
+    def initial_value(self) -> Any:
+        raise RuntimeError("This property is not supported when eager execution is enabled.")
+
+    def initialized_value(self) -> Any:
+        raise NotImplementedError()   # (TF's eager BaseResourceVariable: the bare NotImplementedError)
+
+    def is_initialized(self, name: Any = None) -> Tensor:
+        from simdist.runtime.ops.array import constant
+        return constant(True)
+
+    def read_value_no_copy(self) -> Tensor:
+        return self._as_tensor()
+
+    def set_shape(self, shape: Any) -> None:
+        """Nothing when `shape` is compatible with the variable's, else TF's ValueError."""
+        other = TensorShape(shape)
+        if not self.shape.is_compatible_with(other):
+            raise ValueError(f"Shapes {self.shape} and {other} are not compatible")
+
+    def gather_nd(self, indices: Any, name: Any = None) -> Tensor:
+        from simdist.runtime.ops.scatter import gather_nd
+        return gather_nd(self._as_tensor(), indices)
+
+    def load(self, value: Any, session: Any = None) -> None:
+        """TF's deprecated `load`: an assign that returns None."""
+        self.assign(value)
+
+    @property
+    def op(self) -> Any:
+        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+
+    @property
+    def graph(self) -> Any:
+        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
+
+    @property
+    def initializer(self) -> None:
+        return None   # (eager: no initializer op)
+
+    def eval(self, session: Any = None) -> Any:
+        raise RuntimeError("This operation is not supported when eager execution is enabled.")
+
+    def __complex__(self) -> complex:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("complex")
+        return complex(self._as_tensor())
+
+    def __copy__(self) -> "Variable":
+        return self   # (TF's copy.copy of a variable is the variable)
 
     # Operators read the variable -------------------------------------------------------
     def __add__(self, o: Any) -> Tensor:
@@ -548,6 +606,12 @@ class ResourceVariable(InPlaceRefusals, Variable):
             self._sub = True
             subnormal_seen[0] = True
         self._name = name if name is not None else "Variable"
+        constraint = unused.get("constraint")
+        if constraint is not None:
+            if not callable(constraint):
+                raise ValueError(f"Argument `constraint` must be None or a callable. a callable. Got a "
+                                 f"{type(constraint)}:  {constraint}")   # (TF's text, doubled words and all)
+            self._constraint = constraint
         self._device = device if device is not None else context.current_device()
         self._shape = TensorShape(self._value.shape) if shape is None else TensorShape(shape)
         self.synchronization = _as_synchronization(synchronization)
@@ -841,6 +905,31 @@ class ResourceVariable(InPlaceRefusals, Variable):
 
     def scatter_nd_update(self, indices: Any, updates: Any, name: Any = None) -> "ResourceVariable":
         return self._scatter("scatter_nd_update", indices, updates, "ResourceScatterNdUpdate")
+
+    def scatter_nd_max(self, indices: Any, updates: Any, name: Any = None) -> "ResourceVariable":
+        return self._scatter("scatter_nd_max", indices, updates, "ResourceScatterNdMax")
+
+    def scatter_nd_min(self, indices: Any, updates: Any, name: Any = None) -> "ResourceVariable":
+        return self._scatter("scatter_nd_min", indices, updates, "ResourceScatterNdMin")
+
+    def count_up_to(self, limit: int) -> Tensor:
+        """TF's deprecated `count_up_to`: the value before an increment by one; OutOfRangeError
+        "Reached limit of N" once the value has reached `limit`."""
+        from simdist.runtime import errors
+        old = self._as_tensor()
+        if int(old._v) >= int(limit):
+            raise errors.OutOfRangeError(None, None, f"Reached limit of {int(limit)} [Op:ResourceCountUpTo]")
+        self.assign_add(np.asarray(1, dtype=self._dtype.np))
+        return old
+
+    def __deepcopy__(self, memo: Any) -> "ResourceVariable":
+        """TF's deepcopy (BaseResourceVariable.__deepcopy__): a new variable of the value, on the
+        same device, with the same name, trainability and aggregation."""
+        copied = ResourceVariable(np.array(self._as_tensor()._v, copy=True), trainable=self.trainable,
+                                  name=self._name, dtype=self._dtype, device=self._device,
+                                  aggregation=self.aggregation, synchronization=self.synchronization)
+        memo[id(self)] = copied
+        return copied
 
     def _numpy_text(self) -> str:
         txn = _cur.ctx.transactions

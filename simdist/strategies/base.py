@@ -412,7 +412,7 @@ class StrategyExtended:
 
 
 def _strip(kwargs: dict) -> dict:
-    allowed = ("initial_value", "trainable", "name", "dtype", "shape", "aggregation", "synchronization")
+    allowed = ("initial_value", "trainable", "name", "dtype", "shape", "aggregation", "synchronization", "constraint")
     return {k: v for k, v in kwargs.items() if k in allowed}
 
 

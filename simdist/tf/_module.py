@@ -47,6 +47,10 @@ class Module:
         return tuple(v for v in self.variables if getattr(v, "trainable", True))
 
     @property
+    def non_trainable_variables(self) -> tuple:
+        return tuple(v for v in self.variables if not getattr(v, "trainable", True))
+
+    @property
     def submodules(self) -> tuple:
         return self._flatten(lambda o: isinstance(o, Module))
 
