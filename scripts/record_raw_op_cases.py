@@ -5,7 +5,9 @@ TF eagerly, forward and gradient, with TF's eager fast path (pywrap_tfe.TFE_Py_F
 and the wrappers' fallback (execute.execute, which the ops whose fast path declines take) wrapped
 so that each op TF executes is noted with its inputs and attrs. For each raw op in
 simdist's namespace the first noted call whose inputs are small and that `tf.raw_ops.<Op>(**kwargs)`
-reproduces is kept (for an op no program called, plain synthesized inputs TF accepts: `synthesized`), as keyword arguments by TF's Python names, in tests/ops/raw_op_cases.json
+reproduces is kept (for an op no program calls, a handwritten call TF accepts, `handwritten`, or
+plain synthesized inputs TF accepts, `synthesized`), as keyword arguments by TF's Python names, in
+tests/ops/raw_op_cases.json
 (arrays as dtype, shape and values; exact for every dtype). tests/ops/test_raw_ops_tf.py runs
 them on both backends.
 
@@ -37,6 +39,8 @@ def encode(v: Any) -> Any:
         return [encode(x) for x in v]
     if isinstance(v, (tf.Tensor, np.ndarray)):
         a = np.asarray(v.numpy()) if isinstance(v, tf.Tensor) else v   # (a string scalar's numpy() is bytes)
+        if isinstance(v, tf.Tensor) and v.dtype == tf.string:   # (as objects: NumPy's bytes_ drops trailing NULs)
+            a = np.array(v.numpy(), dtype=object)
         dt = v.dtype.name if isinstance(v, tf.Tensor) else a.dtype.name
         flat = a.ravel().tolist()
         if a.dtype.kind == "c":
@@ -106,6 +110,86 @@ def synthesized(ops: list[str]) -> dict[str, Any]:
             break
     return out
 
+# Raw ops whose TF 2.21 build registers no CPU kernel: their one call is refused (NotFoundError "Could
+# not find device for node"), and the recorded case is that refusal (observed: both conv V2 ops)
+NO_CPU_KERNEL = ("Conv2DBackpropFilterV2", "Conv2DBackpropInputV2")
+
+
+def handwritten(tf: Any) -> dict[str, Any]:
+    """For raw ops no program calls: small valid inputs written from the op's registration
+    (tensorflow/core/ops/*.cc) and its kernel, each kept only if TF's raw op accepts it."""
+    c = tf.constant
+    i64 = tf.int64
+    img = c(np.arange(54, dtype=np.float32).reshape(2, 3, 3, 3) / 54.0)
+    conv = dict(input=c(np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2) / 10),
+                filter=c(np.arange(54, dtype=np.float32).reshape(3, 3, 2, 3) / 20),
+                out_backprop=c(np.arange(48, dtype=np.float32).reshape(1, 4, 4, 3) / 30),
+                strides=[1, 1, 1, 1], padding="SAME")
+    seg_grad = dict(grad=c([[1.0, 2.0], [3.0, 4.0]]), indices=c([0, 2, 2]), segment_ids=c([0, 0, 1]),
+                    dense_output_dim0=c(4))
+    seg = dict(data=c([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), indices=c([0, 2, 1]), segment_ids=c([0, 0, 2]),
+               num_segments=c(4))
+    key, counter = tf.raw_ops.StatelessRandomGetKeyCounter(seed=c([3, 4]))
+    fq = dict(inputs=c([[-1.0, 0.3, 2.0], [0.5, -0.2, 7.0]]), min=c([-1.0, -0.5, 0.0]), max=c([1.0, 0.5, 6.0]))
+    return {
+        "AdjustContrastv2": dict(images=img, contrast_factor=c(1.5)),
+        "AdjustHue": dict(images=img, delta=c(0.2)),
+        "AdjustSaturation": dict(images=img, scale=c(0.7)),
+        "Conv2DBackpropFilterV2": conv,
+        "Conv2DBackpropInputV2": conv,
+        "DecodeBase64": dict(input=c([b"aGVsbG8", b"d29ybGQ_-w", b""])),
+        "DecodePaddedRaw": dict(input_bytes=c([b"\x01\x02\x03\x04\x05", b"\xff\x00"]), fixed_length=c(4),
+                                out_type=tf.int16, little_endian=False),
+        "DecodeRaw": dict(bytes=c([b"\x01\x02\x03\x04", b"\xff\x00\x10\x20"]), out_type=tf.int16),
+        "FakeQuantWithMinMaxVarsPerChannel": fq,
+        "FakeQuantWithMinMaxVarsPerChannelGradient": dict(gradients=c([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), **fq,
+                                                          num_bits=4, narrow_range=True),
+        "FractionalAvgPoolGrad": dict(orig_input_tensor_shape=c([1, 4, 4, 1], i64),
+                                      out_backprop=c(np.arange(4, dtype=np.float32).reshape(1, 2, 2, 1)),
+                                      row_pooling_sequence=c([0, 2, 4], i64), col_pooling_sequence=c([0, 1, 4], i64),
+                                      overlapping=True),
+        "MatrixSolveLs": dict(matrix=c([[2.0, 0.5], [0.25, 3.0], [1.0, -1.0]]), rhs=c([[1.0], [2.0], [3.0]]),
+                              l2_regularizer=c(0.1, tf.float64), fast=True),
+        "ParseTensor": dict(serialized=tf.io.serialize_tensor(c([[1, 2], [3, 4]])), out_type=tf.int32),
+        "RandomGamma": dict(shape=c([3]), alpha=c([0.5, 2.0]), seed=5, seed2=9),
+        "StatelessRandomGammaV3": dict(shape=c([3, 2]), key=key, counter=counter, alg=c(1), alpha=c([0.5, 2.0])),
+        "RandomPoissonV2": dict(shape=c([3]), rate=c([1.0, 4.0]), seed=7, seed2=3, dtype=i64),
+        "SparseAddGrad": dict(backprop_val_grad=c([1.0, 2.0, 3.0]), a_indices=c([[0, 0], [1, 1]], i64),
+                              b_indices=c([[0, 0], [0, 1]], i64), sum_indices=c([[0, 0], [0, 1], [1, 1]], i64)),
+        "SparseDenseCwiseAdd": dict(sp_indices=c([[0, 0], [1, 1]], i64), sp_values=c([1.0, 2.0]),
+                                    sp_shape=c([2, 2], i64), dense=c([[10.0, 20.0], [30.0, 40.0]])),
+        "SparseFillEmptyRowsGrad": dict(reverse_index_map=c([0, 2], i64), grad_values=c([1.0, 2.0, 3.0, 4.0])),
+        "SparseSegmentMeanGradV2": seg_grad,
+        "SparseSegmentMeanWithNumSegments": seg,
+        "SparseSegmentSqrtNGradV2": seg_grad,
+        "SparseSegmentSqrtNWithNumSegments": seg,
+        "SparseSegmentSumGradV2": seg_grad,
+        "SparseSliceGrad": dict(backprop_val_grad=c([1.0, 2.0]), input_indices=c([[0, 0], [1, 1], [2, 2]], i64),
+                                input_start=c([1, 0], i64), output_indices=c([[0, 1], [1, 2]], i64)),
+        "StatelessRandomPoisson": dict(shape=c([3, 2]), seed=c([1, 2]), lam=c([1.0, 4.0]), dtype=tf.float32),
+    }
+
+
+def recorded_by_hand(ops: list[str]) -> dict[str, Any]:
+    """The handwritten calls of `ops` that TF's raw op accepts (or, for NO_CPU_KERNEL, refuses as
+    it refuses every call), encoded."""
+    import tensorflow as tf
+    out: dict[str, Any] = {}
+    cases = handwritten(tf)
+    for op in ops:
+        kw = cases.get(op)
+        if kw is None:
+            continue
+        try:
+            getattr(tf.raw_ops, op)(**kw)
+        except tf.errors.NotFoundError:
+            if op not in NO_CPU_KERNEL:
+                continue
+        except Exception:   # noqa: BLE001, S112 - TF refuses the call: not recorded
+            continue
+        out[op] = {n: encode(v) for n, v in kw.items()}
+    return out
+
 
 def main() -> None:
     """Each source of calls in its own TF process (an edge case may abort TF), then merged:
@@ -117,7 +201,7 @@ def main() -> None:
     # (incremental: the calls already recorded for raw ops still in the namespace are kept; --fresh drops them)
     old = {} if "--fresh" in sys.argv or not OUT.exists() else json.loads(OUT.read_text())
     cases: dict[str, Any] = {k: v for k, v in old.items() if k in wanted}
-    parts = ["specs"] + [p.stem for sub in ("ops", "runtime")
+    parts = ["hand", "specs"] + [p.stem for sub in ("ops", "runtime")
                          for p in sorted((ROOT / "tests" / sub).glob("test_*_tf.py"))
                          if p.stem != "test_raw_ops_tf"] + ["synth"]
     if "--parts" in sys.argv:   # (a chosen order of sources; the rest after them)
@@ -146,6 +230,9 @@ def main() -> None:
 def part(source: str, ops: list[str]) -> None:
     if source == "synth":
         print(json.dumps(synthesized(ops)))
+        return
+    if source == "hand":
+        print(json.dumps(recorded_by_hand(ops)))
         return
     import tensorflow as tf
     from tensorflow.python import pywrap_tfe

@@ -212,9 +212,6 @@ PER_CHANNEL = register("FakeQuantWithMinMaxVarsPerChannel", _per_channel_forward
 PER_CHANNEL_GRAD = register("FakeQuantWithMinMaxVarsPerChannelGradient", _per_channel_grad_forward,
                             _three("FakeQuantWithMinMaxVarsPerChannelGradient"), _grad_flops, num_outputs=3,
                             kind="nn", fusion=_PER_LANE)
-for _name in ("FakeQuantWithMinMaxVarsPerChannel", "FakeQuantWithMinMaxVarsPerChannelGradient"):
-    # (scripts/record_raw_op_cases.py notes no eager call of these: absent from tf.raw_ops until one is recorded)
-    set_raw_args(_name, "no recorded TF call checks its binding yet (scripts/record_raw_op_cases.py)")
 for _name in ("FakeQuantWithMinMaxArgsGradient", "FakeQuantWithMinMaxVarsGradient",
               "FakeQuantWithMinMaxVarsPerChannelGradient"):
     NotDifferentiable(_name)   # (TF 2.21's registry holds None for them: the tape's gradient is None; observed, fz27a)
