@@ -300,9 +300,9 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     # Ops whose default binding TF's own calls showed wrong (tests/ops/test_raw_ops_tf.py, session 19):
     # their forwards take the raw arguments otherwise; no raw form until a RawArgs is written for each
     # (Eig, FFT, FFT2D, IFFT, IFFT2D, MatrixLogarithm, StringJoin, UnicodeDecode: raw_forms_more.py, session 20)
-    # (the random ones among them: raw_forms_random.py, session 28)
-    for op in ("SparseReduceMaxSparse", "StringNGrams"):
-        _set(op, "its forward takes the raw op's arguments otherwise (a TF call disagreed; no RawArgs yet)")
+    # (AllCandidateSampler, FixedUnigramCandidateSampler, RandomShuffle, SparseReduceMaxSparse,
+    # StatelessParameterizedTruncatedNormal, StatelessRandomBinomial, StringNGrams: raw_forms_random.py,
+    # raw_forms_sparse.py, raw_forms_strings.py, session 28)
     # Ops with a default binding that no recorded TF call has checked yet (scripts/record_raw_op_cases.py
     # found none): absent until one does
     for op in UNCHECKED:
