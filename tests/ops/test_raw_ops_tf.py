@@ -126,6 +126,30 @@ _ERRORS: list[tuple[str, Callable[[Any], Any]]] = [
     ("multi-output-fields", lambda tf: [tf.constant(list(type(tf.raw_ops.Unique(x=[3, 1, 3]))._fields))]),
     ("list-output", lambda tf: tf.raw_ops.Unpack(value=_M(tf), num=2, axis=1)),
     ("not-a-raw-op", lambda tf: tf.raw_ops.NoSuchOp),
+    # (session 28's raw forms: the kernels' own checks and edge results)
+    ("ngrams-first-split", lambda tf: tf.raw_ops.StringNGrams(
+        data=["a", "b"], data_splits=tf.constant([1, 2], tf.int64), separator=" ", ngram_widths=[1], left_pad="",
+        right_pad="", pad_width=0, preserve_short_sequences=False)),
+    ("ngrams-split-range", lambda tf: tf.raw_ops.StringNGrams(
+        data=["a", "b"], data_splits=tf.constant([0, 3, 2], tf.int64), separator=" ", ngram_widths=[1], left_pad="",
+        right_pad="", pad_width=0, preserve_short_sequences=False)),
+    ("ngrams-no-splits", lambda tf: list(tf.raw_ops.StringNGrams(
+        data=["a", "b"], data_splits=tf.constant([], tf.int64), separator=" ", ngram_widths=[2], left_pad="",
+        right_pad="", pad_width=0, preserve_short_sequences=False))),
+    ("string-split-matrix", lambda tf: tf.raw_ops.StringSplit(input=[["a b"]], delimiter=" ", skip_empty=True)),
+    ("string-split-delimiters", lambda tf: tf.raw_ops.StringSplit(input=["a b", ""], delimiter=[" "],
+                                                                  skip_empty=True)),
+    ("string-split-bytes", lambda tf: list(tf.raw_ops.StringSplit(input=["ab c", "", ","], delimiter="",
+                                                                  skip_empty=True))),
+    ("sparse-cross-internal-type", lambda tf: tf.raw_ops.SparseCross(
+        indices=[], values=[], shapes=[], dense_inputs=[tf.constant([[1], [2]], tf.int64)], hashed_output=True,
+        num_buckets=10, hash_key=1, out_type=tf.int64, internal_type=tf.string)),
+    ("sparse-cross-string-out", lambda tf: list(tf.raw_ops.SparseCross(
+        indices=[], values=[], shapes=[], dense_inputs=[tf.constant([[1], [2]], tf.int64), tf.constant([["a"], ["b"]])],
+        hashed_output=True, num_buckets=10, hash_key=1, out_type=tf.string, internal_type=tf.int64))),
+    ("sparse-split-pieces", lambda tf: [x for part in tf.raw_ops.SparseSplit(
+        split_dim=0, indices=tf.constant([[0, 0], [2, 1]], tf.int64), values=[1.0, 2.0],
+        shape=tf.constant([3, 2], tf.int64), num_split=3) for x in part]),
 ]
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = (

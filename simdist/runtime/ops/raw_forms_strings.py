@@ -49,8 +49,11 @@ def string_ngrams(data: Any, data_splits: Any, separator: str, ngram_widths: Any
                 raise _invalid(op, f"Invalid split value {v}, must be in [{prev}, {size}]")
         if s[-1] != size:
             raise _invalid(op, f"Last split value must be data size. Expected {size}, got {s[-1]}")
-    if not s or size == 0:   # (the kernel's empty result: the data's shape, every split 0)
-        return data, math.multiply(data_splits, 0)
+    if not s or size == 0:   # (the kernel's empty result: empty strings of the data's shape, every split 0)
+        from simdist.runtime import dtypes
+        from simdist.runtime.ops.array import constant
+        blank = np.full(data.shape.as_list(), b"", dtype=object)
+        return constant(blank, dtype=dtypes.string), math.multiply(data_splits, 0)
     return dispatch.execute(string_ragged.STRING_NGRAMS, (data, data_splits),
                             {"separator": _bytes(separator), "ngram_widths": tuple(int(w) for w in ngram_widths),
                              "left_pad": _bytes(left_pad), "right_pad": _bytes(right_pad), "pad_width": pad_width,
