@@ -210,7 +210,8 @@ def test_raw_op_errors(k: int, tf_results: dict[int, Any]) -> None:
 def test_every_raw_op_has_a_case() -> None:
     """Every raw op in simdist's namespace is called by some eager case."""
     from simdist.runtime.ops import raw_ops
-    missing = sorted(set(raw_ops.bound_names()) - set(RECORDED))
+    from test_raw_file_ops_tf import FILE_OPS   # (their calls need files: that module's cases)
+    missing = sorted(set(raw_ops.bound_names()) - set(RECORDED) - set(FILE_OPS))
     assert not missing, f"raw ops with no recorded call: {missing}; run scripts/record_raw_op_cases.py"
     stale = sorted(set(RECORDED) - set(raw_ops.bound_names()))
     assert not stale, f"recorded calls of raw ops simdist's namespace lacks: {stale}"
