@@ -138,6 +138,13 @@ def handwritten(tf: Any) -> dict[str, Any]:
     seg = dict(data=c([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), indices=c([0, 2, 1]), segment_ids=c([0, 0, 2]),
                num_segments=c(4))
     key, counter = tf.raw_ops.StatelessRandomGetKeyCounter(seed=c([3, 4]))
+
+    def example(**features: list) -> bytes:
+        kinds = {int: "int64_list", float: "float_list", bytes: "bytes_list"}
+        make = {"int64_list": tf.train.Int64List, "float_list": tf.train.FloatList, "bytes_list": tf.train.BytesList}
+        feats = {k: tf.train.Feature(**{kinds[type(v[0])]: make[kinds[type(v[0])]](value=v)})
+                 for k, v in features.items()}
+        return tf.train.Example(features=tf.train.Features(feature=feats)).SerializeToString()
     jpeg = tf.io.encode_jpeg(c(((np.arange(8 * 8 * 3) * 37) % 256).astype(np.uint8).reshape(8, 8, 3)))
     fq = dict(inputs=c([[-1.0, 0.3, 2.0], [0.5, -0.2, 7.0]]), min=c([-1.0, -0.5, 0.0]), max=c([1.0, 0.5, 6.0]))
     return {
@@ -205,6 +212,12 @@ def handwritten(tf: Any) -> dict[str, Any]:
                                              image_info=c([[8.0, 8.0, 1.0, 8.0, 8.0]]),
                                              anchors=c([[[0.0, 0.0, 4.0, 4.0]]]), nms_threshold=c(0.7),
                                              pre_nms_topn=c(10), min_size=c(1.0), post_nms_topn=5),
+        "ParseExampleV2": dict(serialized=c([example(a=[1, 2, 3], b=[0.5], s=[b"x", b"yz"], v=[1.0, 2.0, 3.0, 4.0]),
+                                             example(a=[7], b=[1.5], v=[5.0, 6.0])]),
+                               names=c([], tf.string), sparse_keys=c(["a"]), dense_keys=c(["b", "v", "m"]),
+                               ragged_keys=c(["s"]), dense_defaults=[c([0.0]), c(-1.0), c([9, 8], i64)],
+                               num_sparse=1, sparse_types=[i64], ragged_value_types=[tf.string],
+                               ragged_split_types=[tf.int32], dense_shapes=[[1], [None, 2], [2]]),
         "RandomPoissonV2": dict(shape=c([3]), rate=c([1.0, 4.0]), seed=7, seed2=3, dtype=i64),
         "SparseAddGrad": dict(backprop_val_grad=c([1.0, 2.0, 3.0]), a_indices=c([[0, 0], [1, 1]], i64),
                               b_indices=c([[0, 0], [0, 1]], i64), sum_indices=c([[0, 0], [0, 1], [1, 1]], i64)),

@@ -147,6 +147,16 @@ _ERRORS: list[tuple[str, Callable[[Any], Any]]] = [
     ("sparse-cross-string-out", lambda tf: list(tf.raw_ops.SparseCross(
         indices=[], values=[], shapes=[], dense_inputs=[tf.constant([[1], [2]], tf.int64), tf.constant([["a"], ["b"]])],
         hashed_output=True, num_buckets=10, hash_key=1, out_type=tf.string, internal_type=tf.int64))),
+    ("parse-example-counts", lambda tf: tf.raw_ops.ParseExampleV2(
+        serialized=[b""], names=[], sparse_keys=["a", "b"], dense_keys=[], ragged_keys=[], dense_defaults=[],
+        num_sparse=1, sparse_types=[tf.int64], ragged_value_types=[], ragged_split_types=[], dense_shapes=[])),
+    ("parse-example-matrix", lambda tf: tf.raw_ops.ParseExampleV2(
+        serialized=[[b""]], names=[], sparse_keys=["a"], dense_keys=[], ragged_keys=[], dense_defaults=[],
+        num_sparse=1, sparse_types=[tf.int64], ragged_value_types=[], ragged_split_types=[], dense_shapes=[])),
+    ("parse-example-empty", lambda tf: [x for part in tf.raw_ops.ParseExampleV2(
+        serialized=[b"", b""], names=["x", "y"], sparse_keys=["a"], dense_keys=[], ragged_keys=["r"],
+        dense_defaults=[], num_sparse=1, sparse_types=[tf.float32], ragged_value_types=[tf.string],
+        ragged_split_types=[tf.int64], dense_shapes=[]) for x in part]),
     ("sparse-split-pieces", lambda tf: [x for part in tf.raw_ops.SparseSplit(
         split_dim=0, indices=tf.constant([[0, 0], [2, 1]], tf.int64), values=[1.0, 2.0],
         shape=tf.constant([3, 2], tf.int64), num_split=3) for x in part]),
