@@ -145,6 +145,18 @@ def handwritten(tf: Any) -> dict[str, Any]:
         feats = {k: tf.train.Feature(**{kinds[type(v[0])]: make[kinds[type(v[0])]](value=v)})
                  for k, v in features.items()}
         return tf.train.Example(features=tf.train.Features(feature=feats)).SerializeToString()
+
+    def sequence_example(full: bool = True) -> bytes:
+        from tensorflow.core.example import example_pb2
+        se = example_pb2.SequenceExample()
+        se.context.feature["d"].float_list.value.extend([2.5 if full else 1.5])
+        if full:
+            se.context.feature["c"].int64_list.value.extend([4, 5])
+            for v in ([1.0, 2.0], [3.0, 4.0], [5.0, 6.0]):
+                se.feature_lists.feature_list["f"].feature.add().float_list.value.extend(v)
+            for w in ([b"a"], [b"b", b"c"]):
+                se.feature_lists.feature_list["g"].feature.add().bytes_list.value.extend(w)
+        return se.SerializeToString()
     jpeg = tf.io.encode_jpeg(c(((np.arange(8 * 8 * 3) * 37) % 256).astype(np.uint8).reshape(8, 8, 3)))
     fq = dict(inputs=c([[-1.0, 0.3, 2.0], [0.5, -0.2, 7.0]]), min=c([-1.0, -0.5, 0.0]), max=c([1.0, 0.5, 6.0]))
     return {
@@ -218,6 +230,16 @@ def handwritten(tf: Any) -> dict[str, Any]:
                                ragged_keys=c(["s"]), dense_defaults=[c([0.0]), c(-1.0), c([9, 8], i64)],
                                num_sparse=1, sparse_types=[i64], ragged_value_types=[tf.string],
                                ragged_split_types=[tf.int32], dense_shapes=[[1], [None, 2], [2]]),
+        "ParseSequenceExampleV2": dict(
+            serialized=c([sequence_example(), sequence_example(full=False)]), debug_name=c([], tf.string),
+            context_sparse_keys=c(["c"]), context_dense_keys=c(["d"]), context_ragged_keys=c([], tf.string),
+            feature_list_sparse_keys=c(["g"]), feature_list_dense_keys=c(["f"]),
+            feature_list_ragged_keys=c([], tf.string), feature_list_dense_missing_assumed_empty=c([True]),
+            context_dense_defaults=[c([0.0])], Ncontext_sparse=1, context_sparse_types=[i64],
+            context_ragged_value_types=[], context_ragged_split_types=[], context_dense_shapes=[[1]],
+            Nfeature_list_sparse=1, Nfeature_list_dense=1, feature_list_dense_types=[tf.float32],
+            feature_list_sparse_types=[tf.string], feature_list_ragged_value_types=[],
+            feature_list_ragged_split_types=[], feature_list_dense_shapes=[[2]]),
         "RandomPoissonV2": dict(shape=c([3]), rate=c([1.0, 4.0]), seed=7, seed2=3, dtype=i64),
         "SparseAddGrad": dict(backprop_val_grad=c([1.0, 2.0, 3.0]), a_indices=c([[0, 0], [1, 1]], i64),
                               b_indices=c([[0, 0], [0, 1]], i64), sum_indices=c([[0, 0], [0, 1], [1, 1]], i64)),

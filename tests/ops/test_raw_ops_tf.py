@@ -157,6 +157,23 @@ _ERRORS: list[tuple[str, Callable[[Any], Any]]] = [
         serialized=[b"", b""], names=["x", "y"], sparse_keys=["a"], dense_keys=[], ragged_keys=["r"],
         dense_defaults=[], num_sparse=1, sparse_types=[tf.float32], ragged_value_types=[tf.string],
         ragged_split_types=[tf.int64], dense_shapes=[]) for x in part]),
+    ("parse-sequence-example-counts", lambda tf: tf.raw_ops.ParseSequenceExampleV2(
+        serialized=[b""], debug_name=tf.constant([], tf.string), context_sparse_keys=["c"], context_dense_keys=[],
+        context_ragged_keys=tf.constant([], tf.string), feature_list_sparse_keys=[], feature_list_dense_keys=["f"],
+        feature_list_ragged_keys=tf.constant([], tf.string), feature_list_dense_missing_assumed_empty=[True, False],
+        context_dense_defaults=[], Ncontext_sparse=1, context_sparse_types=[tf.int64], context_ragged_value_types=[],
+        context_ragged_split_types=[], context_dense_shapes=[], Nfeature_list_sparse=0, Nfeature_list_dense=1,
+        feature_list_dense_types=[tf.float32], feature_list_sparse_types=[], feature_list_ragged_value_types=[],
+        feature_list_ragged_split_types=[], feature_list_dense_shapes=[[2]])),
+    ("parse-sequence-example-required", lambda tf: tf.raw_ops.ParseSequenceExampleV2(
+        serialized=[b""], debug_name=tf.constant([], tf.string), context_sparse_keys=tf.constant([], tf.string),
+        context_dense_keys=tf.constant([], tf.string), context_ragged_keys=tf.constant([], tf.string),
+        feature_list_sparse_keys=tf.constant([], tf.string), feature_list_dense_keys=["f"],
+        feature_list_ragged_keys=tf.constant([], tf.string), feature_list_dense_missing_assumed_empty=[False],
+        context_dense_defaults=[], Ncontext_sparse=0, context_sparse_types=[], context_ragged_value_types=[],
+        context_ragged_split_types=[], context_dense_shapes=[], Nfeature_list_sparse=0, Nfeature_list_dense=1,
+        feature_list_dense_types=[tf.int64], feature_list_sparse_types=[], feature_list_ragged_value_types=[],
+        feature_list_ragged_split_types=[], feature_list_dense_shapes=[[]])),
     ("sparse-split-pieces", lambda tf: [x for part in tf.raw_ops.SparseSplit(
         split_dim=0, indices=tf.constant([[0, 0], [2, 1]], tf.int64), values=[1.0, 2.0],
         shape=tf.constant([3, 2], tf.int64), num_split=3) for x in part]),
