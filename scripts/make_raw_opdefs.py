@@ -1,7 +1,7 @@
 """Record TF 2.21's raw-op signatures into simdist/runtime/ops/raw_opdefs.json (clause ops.raw-ops).
 
 For every op type simdist registers that is a TF raw op, and every raw op simdist computes as a
-composition (runtime/ops/raw_compositions.py NAMES): the Python signature of `tf.raw_ops.X`
+composition (runtime/ops/raw_compositions.py NAMES) or by its successor (raw_legacy.py NAMES): the Python signature of `tf.raw_ops.X`
 (its parameter names, order and defaults, and the function's own name, which TF's argument errors
 quote), each parameter's OpDef argument (an input, or an attr with its type and allowed values),
 which type attrs TF infers from the inputs, and the output names. Also the names of all raw ops,
@@ -123,8 +123,9 @@ def record(names: list[str]) -> dict[str, Any]:
 def main() -> None:
     from simdist.runtime.ops import registry
     import simdist.tf  # noqa: F401 - registers every op
-    from simdist.runtime.ops import raw_compositions
-    data = record(sorted({op.name for op in registry.registered_ops()} | set(raw_compositions.NAMES)))
+    from simdist.runtime.ops import raw_compositions, raw_legacy
+    data = record(sorted({op.name for op in registry.registered_ops()} | set(raw_compositions.NAMES)
+                         | set(raw_legacy.NAMES)))
     text = json.dumps(data, indent=0, sort_keys=True) + "\n"
     if "--check" in sys.argv:   # (tests/ops/test_raw_opdefs.py: exit 1 when the file is stale)
         if OUT.read_text() != text:

@@ -38,6 +38,13 @@ def bits_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     return nan | (got.view(width) == want.view(width))
 
 
+def parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """bits_agree, part by part for complex values (a NaN part matching any NaN)."""
+    if got.dtype.kind == "c":
+        return bits_agree(got.real.copy(), want.real.copy()) & bits_agree(got.imag.copy(), want.imag.copy())
+    return bits_agree(got, want)
+
+
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     """Equal shapes, dtypes and bits (any NaN matches any NaN; -0.0 differs from 0.0)."""
     return a.shape == b.shape and a.dtype == b.dtype and bool(bits_agree(a, b).all())

@@ -32,7 +32,8 @@ _FIRST = {2: "NCHW", 3: "NCDHW"}
 # the dtype (observed: MaxPoolGrad of float32 is "Default MaxPoolingGradOp only supports NHWC";
 # MaxPoolGradGrad, MaxPool3DGrad and MaxPool3DGradGrad of float32 and bfloat16 likewise, fuzz20 seed
 # 2620261201 #74)
-DEFAULT_ONLY = frozenset({"MaxPoolGrad", "MaxPoolGradGrad", "MaxPool3DGrad", "MaxPool3DGradGrad"})
+DEFAULT_ONLY = frozenset({"MaxPoolGrad", "MaxPoolGradGrad", "MaxPool3DGrad", "MaxPool3DGradGrad",
+                          "MaxPoolV2", "MaxPoolGradV2", "MaxPoolGradGradV2"})   # (the V2 pools: raw_legacy.py)
 _LAST = {2: "NHWC", 3: "NDHWC"}
 
 

@@ -100,8 +100,11 @@ def binding(name: str) -> RawArgs | str:
         op = registry.get(name)
     except LookupError:
         # (a raw op simdist computes as a composition of its ops: runtime/ops/raw_compositions.py)
-        from simdist.runtime.ops import raw_compositions
+        # (or as the op's successor: runtime/ops/raw_legacy.py)
+        from simdist.runtime.ops import raw_compositions, raw_legacy
         composed = raw_compositions.forms().get(name) if name in raw_compositions.NAMES else None
+        if composed is None and name in raw_legacy.NAMES:
+            composed = raw_legacy.forms()[name]
         return composed if composed is not None else "simdist does not implement the op"
     if isinstance(op.raw_args, str):
         return op.raw_args

@@ -115,7 +115,7 @@ def _value_name(v: Any) -> Any:
 def _satisfies(kernel: dict[str, list[str]], vals: dict[str, Any]) -> bool:
     for attr, allowed in kernel.items():
         v = _value_name(vals.get(attr))
-        if v is None:
+        if v is None or not allowed:   # (an int or bool constraint the record could not read: ApproxTopK's)
             continue
         if not all(x in allowed for x in (v if isinstance(v, list) else [v])):
             return False
@@ -145,6 +145,9 @@ CPU_LAYOUT: dict[str, tuple[type, str]] = {
     "AvgPoolGrad": (errors.InvalidArgumentError, _POOL.format("AvgPoolingGrad")),
     "MaxPoolGrad": (errors.InvalidArgumentError, _POOL.format("MaxPoolingGrad")),
     "MaxPoolGradGrad": (errors.InvalidArgumentError, _POOL.format("MaxPoolingGradGrad")),
+    "MaxPoolV2": (errors.InvalidArgumentError, "MaxPoolingV2Op only supports NHWC or NCHW_VECT_C. Got: NCHW"),
+    "MaxPoolGradV2": (errors.InvalidArgumentError, _POOL.format("MaxPoolingGrad")),
+    "MaxPoolGradGradV2": (errors.InvalidArgumentError, _POOL.format("MaxPoolingGradGrad")),
     "AvgPool3D": (errors.InvalidArgumentError, "Default Pooling3DOp only supports NDHWC on device type CPU"),
     "MaxPool3D": (errors.InvalidArgumentError, "Default Pooling3DOp only supports NDHWC on device type CPU"),
     "AvgPool3DGrad": (errors.InvalidArgumentError, "Default AvgPooling3dGradOp only supports NDHWC on device type CPU"),
