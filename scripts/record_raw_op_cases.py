@@ -5,7 +5,9 @@ TF eagerly, forward and gradient, with TF's eager fast path (pywrap_tfe.TFE_Py_F
 and the wrappers' fallback (execute.execute, which the ops whose fast path declines take) wrapped
 so that each op TF executes is noted with its inputs and attrs. For each raw op in
 simdist's namespace the first noted call whose inputs are small and that `tf.raw_ops.<Op>(**kwargs)`
-reproduces is kept (for an op no program called, plain synthesized inputs TF accepts: `synthesized`), as keyword arguments by TF's Python names, in tests/ops/raw_op_cases.json
+reproduces is kept (for an op no program calls, a handwritten call TF accepts, `handwritten`, or
+plain synthesized inputs TF accepts, `synthesized`), as keyword arguments by TF's Python names, in
+tests/ops/raw_op_cases.json
 (arrays as dtype, shape and values; exact for every dtype). tests/ops/test_raw_ops_tf.py runs
 them on both backends.
 
@@ -37,6 +39,8 @@ def encode(v: Any) -> Any:
         return [encode(x) for x in v]
     if isinstance(v, (tf.Tensor, np.ndarray)):
         a = np.asarray(v.numpy()) if isinstance(v, tf.Tensor) else v   # (a string scalar's numpy() is bytes)
+        if isinstance(v, tf.Tensor) and v.dtype == tf.string:   # (as objects: NumPy's bytes_ drops trailing NULs)
+            a = np.array(v.numpy(), dtype=object)
         dt = v.dtype.name if isinstance(v, tf.Tensor) else a.dtype.name
         flat = a.ravel().tolist()
         if a.dtype.kind == "c":
@@ -106,6 +110,173 @@ def synthesized(ops: list[str]) -> dict[str, Any]:
             break
     return out
 
+# Raw ops whose TF 2.21 build registers no CPU kernel: their one call is refused (NotFoundError "Could
+# not find device for node"), and the recorded case is that refusal (observed)
+NO_CPU_KERNEL = ("Conv2DBackpropFilterV2", "Conv2DBackpropInputV2", "GenerateBoundingBoxProposals")
+
+
+# Raw ops whose calls need files: their differential cases are tests/ops/test_raw_file_ops_tf.py's
+ELSEWHERE = ("MatchingFiles", "ReadFile", "WriteFile")
+
+# Raw ops whose recorded program call could not tell a wrong binding (SparseReduceMax's was of an
+# empty sparse tensor, which a sum and a max reduce alike): their handwritten call replaces it
+HAND_FIRST = ("SparseReduceMax",)
+
+
+def handwritten(tf: Any) -> dict[str, Any]:
+    """For raw ops no program calls: small valid inputs written from the op's registration
+    (tensorflow/core/ops/*.cc) and its kernel, each kept only if TF's raw op accepts it."""
+    c = tf.constant
+    i64 = tf.int64
+    img = c(np.arange(54, dtype=np.float32).reshape(2, 3, 3, 3) / 54.0)
+    conv = dict(input=c(np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2) / 10),
+                filter=c(np.arange(54, dtype=np.float32).reshape(3, 3, 2, 3) / 20),
+                out_backprop=c(np.arange(48, dtype=np.float32).reshape(1, 4, 4, 3) / 30),
+                strides=[1, 1, 1, 1], padding="SAME")
+    seg_grad = dict(grad=c([[1.0, 2.0], [3.0, 4.0]]), indices=c([0, 2, 2]), segment_ids=c([0, 0, 1]),
+                    dense_output_dim0=c(4))
+    seg = dict(data=c([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), indices=c([0, 2, 1]), segment_ids=c([0, 0, 2]),
+               num_segments=c(4))
+    key, counter = tf.raw_ops.StatelessRandomGetKeyCounter(seed=c([3, 4]))
+
+    def example(**features: list) -> bytes:
+        kinds = {int: "int64_list", float: "float_list", bytes: "bytes_list"}
+        make = {"int64_list": tf.train.Int64List, "float_list": tf.train.FloatList, "bytes_list": tf.train.BytesList}
+        feats = {k: tf.train.Feature(**{kinds[type(v[0])]: make[kinds[type(v[0])]](value=v)})
+                 for k, v in features.items()}
+        return tf.train.Example(features=tf.train.Features(feature=feats)).SerializeToString()
+
+    def sequence_example(full: bool = True) -> bytes:
+        from tensorflow.core.example import example_pb2
+        se = example_pb2.SequenceExample()
+        se.context.feature["d"].float_list.value.extend([2.5 if full else 1.5])
+        if full:
+            se.context.feature["c"].int64_list.value.extend([4, 5])
+            for v in ([1.0, 2.0], [3.0, 4.0], [5.0, 6.0]):
+                se.feature_lists.feature_list["f"].feature.add().float_list.value.extend(v)
+            for w in ([b"a"], [b"b", b"c"]):
+                se.feature_lists.feature_list["g"].feature.add().bytes_list.value.extend(w)
+        return se.SerializeToString()
+    jpeg = tf.io.encode_jpeg(c(((np.arange(8 * 8 * 3) * 37) % 256).astype(np.uint8).reshape(8, 8, 3)))
+    fq = dict(inputs=c([[-1.0, 0.3, 2.0], [0.5, -0.2, 7.0]]), min=c([-1.0, -0.5, 0.0]), max=c([1.0, 0.5, 6.0]))
+    return {
+        "AdjustContrastv2": dict(images=img, contrast_factor=c(1.5)),
+        "AdjustHue": dict(images=img, delta=c(0.2)),
+        "AdjustSaturation": dict(images=img, scale=c(0.7)),
+        "Conv2DBackpropFilterV2": conv,
+        "Conv2DBackpropInputV2": conv,
+        "DecodeBase64": dict(input=c([b"aGVsbG8", b"d29ybGQ_-w", b""])),
+        "DecodePaddedRaw": dict(input_bytes=c([b"\x01\x02\x03\x04\x05", b"\xff\x00"]), fixed_length=c(4),
+                                out_type=tf.int16, little_endian=False),
+        "DecodeRaw": dict(bytes=c([b"\x01\x02\x03\x04", b"\xff\x00\x10\x20"]), out_type=tf.int16),
+        "FakeQuantWithMinMaxVarsPerChannel": fq,
+        "FakeQuantWithMinMaxVarsPerChannelGradient": dict(gradients=c([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), **fq,
+                                                          num_bits=4, narrow_range=True),
+        "FractionalAvgPoolGrad": dict(orig_input_tensor_shape=c([1, 4, 4, 1], i64),
+                                      out_backprop=c(np.arange(4, dtype=np.float32).reshape(1, 2, 2, 1)),
+                                      row_pooling_sequence=c([0, 2, 4], i64), col_pooling_sequence=c([0, 1, 4], i64),
+                                      overlapping=True),
+        "MatrixSolveLs": dict(matrix=c([[2.0, 0.5], [0.25, 3.0], [1.0, -1.0]]), rhs=c([[1.0], [2.0], [3.0]]),
+                              l2_regularizer=c(0.1, tf.float64), fast=True),
+        "ParseTensor": dict(serialized=tf.io.serialize_tensor(c([[1, 2], [3, 4]])), out_type=tf.int32),
+        "RandomGamma": dict(shape=c([3]), alpha=c([0.5, 2.0]), seed=5, seed2=9),
+        "StatelessRandomGammaV3": dict(shape=c([3, 2]), key=key, counter=counter, alg=c(1), alpha=c([0.5, 2.0])),
+        "RandomShuffle": dict(value=c([[1, 2], [3, 4], [5, 6], [7, 8], [9, 10]]), seed=3, seed2=4),
+        "StatelessShuffle": dict(value=c([0.5, 1.5, 2.5, 3.5, 4.5, 5.5]), key=key, counter=counter, alg=c(1)),
+        "StatelessRandomBinomial": dict(shape=c([3, 2]), seed=c([1, 2]), counts=c([5.0, 10.0]),
+                                        probs=c([0.3, 0.6]), dtype=tf.int32),
+        "StatelessParameterizedTruncatedNormal": dict(shape=c([3, 2]), seed=c([1, 2]), means=c([0.0, 1.0]),
+                                                      stddevs=c([1.0, 2.0]), minvals=c([-1.0, 0.0]),
+                                                      maxvals=c([1.0, 3.0])),
+        "AllCandidateSampler": dict(true_classes=c([[1, 2], [0, 3]], i64), num_true=2, num_sampled=4, unique=True,
+                                    seed=1, seed2=2),
+        "FixedUnigramCandidateSampler": dict(true_classes=c([[1, 2], [0, 3]], i64), num_true=2, num_sampled=3,
+                                             unique=True, range_max=5, unigrams=[1.0, 2.0, 3.0, 4.0, 5.0], seed=1,
+                                             seed2=2),
+        "SparseReduceMax": dict(input_indices=c([[0, 0], [0, 1], [1, 1], [2, 0]], i64),
+                                input_values=c([1.0, 5.0, -2.0, 3.0]), input_shape=c([3, 2], i64),
+                                reduction_axes=c([1]), keep_dims=False),
+        "SparseReduceMaxSparse": dict(input_indices=c([[0, 0], [0, 1], [1, 1], [2, 0]], i64),
+                                      input_values=c([1.0, 5.0, -2.0, 3.0]), input_shape=c([3, 2], i64),
+                                      reduction_axes=c([0]), keep_dims=True),
+        "SparseSplit": dict(split_dim=c(1, i64), indices=c([[0, 0], [0, 3], [1, 1], [1, 4]], i64),
+                            values=c([1.0, 2.0, 3.0, 4.0]), shape=c([2, 5], i64), num_split=2),
+        "SparseConcat": dict(indices=[c([[0, 0], [1, 1]], i64), c([[0, 1]], i64)], values=[c([1, 2]), c([3])],
+                             shapes=[c([2, 2], i64), c([2, 3], i64)], concat_dim=1),
+        "SparseCross": dict(indices=[c([[0, 0], [1, 0], [1, 1]], i64)], values=[c([b"a", b"b", b"c"])],
+                            shapes=[c([2, 2], i64)], dense_inputs=[c([[7], [8]], i64)], hashed_output=True,
+                            num_buckets=100, hash_key=956888297470, out_type=i64, internal_type=i64),
+        "SparseCrossV2": dict(indices=[c([[0, 0], [1, 0], [1, 1]], i64)], values=[c([b"a", b"b", b"c"])],
+                              shapes=[c([2, 2], i64)], dense_inputs=[c([[b"x"], [b"y"]])], sep=c("_Y_")),
+        "StringNGrams": dict(data=c([b"a", b"b", b"c", b"d", b"e"]), data_splits=c([0, 3, 3, 5], i64), separator="+",
+                             ngram_widths=[1, 2, 3], left_pad="<", right_pad=">", pad_width=1,
+                             preserve_short_sequences=False),
+        "StringSplit": dict(input=c([b"a b,,c", b"", b"xy, "]), delimiter=c(" ,"), skip_empty=False),
+        "DecodeCSV": dict(records=c([b"1,2.5,x", b",,y"]), record_defaults=[c([9]), c([0.5]), c([b"d"])],
+                          field_delim=",", use_quote_delim=True, na_value="", select_cols=[]),
+        "DecodeJpeg": dict(contents=jpeg, channels=3, ratio=1, fancy_upscaling=True, try_recover_truncated=False,
+                           acceptable_fraction=1.0, dct_method=""),
+        "DecodeAndCropJpeg": dict(contents=jpeg, crop_window=c([0, 0, 3, 5]), channels=0, ratio=1,
+                                  fancy_upscaling=True, try_recover_truncated=False, acceptable_fraction=1.0,
+                                  dct_method=""),
+        "GenerateBoundingBoxProposals": dict(scores=c(np.ones([1, 2, 2, 1], np.float32)),
+                                             bbox_deltas=c(np.zeros([1, 2, 2, 4], np.float32)),
+                                             image_info=c([[8.0, 8.0, 1.0, 8.0, 8.0]]),
+                                             anchors=c([[[0.0, 0.0, 4.0, 4.0]]]), nms_threshold=c(0.7),
+                                             pre_nms_topn=c(10), min_size=c(1.0), post_nms_topn=5),
+        "ParseExampleV2": dict(serialized=c([example(a=[1, 2, 3], b=[0.5], s=[b"x", b"yz"], v=[1.0, 2.0, 3.0, 4.0]),
+                                             example(a=[7], b=[1.5], v=[5.0, 6.0])]),
+                               names=c([], tf.string), sparse_keys=c(["a"]), dense_keys=c(["b", "v", "m"]),
+                               ragged_keys=c(["s"]), dense_defaults=[c([0.0]), c(-1.0), c([9, 8], i64)],
+                               num_sparse=1, sparse_types=[i64], ragged_value_types=[tf.string],
+                               ragged_split_types=[tf.int32], dense_shapes=[[1], [None, 2], [2]]),
+        "ParseSequenceExampleV2": dict(
+            serialized=c([sequence_example(), sequence_example(full=False)]), debug_name=c([], tf.string),
+            context_sparse_keys=c(["c"]), context_dense_keys=c(["d"]), context_ragged_keys=c([], tf.string),
+            feature_list_sparse_keys=c(["g"]), feature_list_dense_keys=c(["f"]),
+            feature_list_ragged_keys=c([], tf.string), feature_list_dense_missing_assumed_empty=c([True]),
+            context_dense_defaults=[c([0.0])], Ncontext_sparse=1, context_sparse_types=[i64],
+            context_ragged_value_types=[], context_ragged_split_types=[], context_dense_shapes=[[1]],
+            Nfeature_list_sparse=1, Nfeature_list_dense=1, feature_list_dense_types=[tf.float32],
+            feature_list_sparse_types=[tf.string], feature_list_ragged_value_types=[],
+            feature_list_ragged_split_types=[], feature_list_dense_shapes=[[2]]),
+        "RandomPoissonV2": dict(shape=c([3]), rate=c([1.0, 4.0]), seed=7, seed2=3, dtype=i64),
+        "SparseAddGrad": dict(backprop_val_grad=c([1.0, 2.0, 3.0]), a_indices=c([[0, 0], [1, 1]], i64),
+                              b_indices=c([[0, 0], [0, 1]], i64), sum_indices=c([[0, 0], [0, 1], [1, 1]], i64)),
+        "SparseDenseCwiseAdd": dict(sp_indices=c([[0, 0], [1, 1]], i64), sp_values=c([1.0, 2.0]),
+                                    sp_shape=c([2, 2], i64), dense=c([[10.0, 20.0], [30.0, 40.0]])),
+        "SparseFillEmptyRowsGrad": dict(reverse_index_map=c([0, 2], i64), grad_values=c([1.0, 2.0, 3.0, 4.0])),
+        "SparseSegmentMeanGradV2": seg_grad,
+        "SparseSegmentMeanWithNumSegments": seg,
+        "SparseSegmentSqrtNGradV2": seg_grad,
+        "SparseSegmentSqrtNWithNumSegments": seg,
+        "SparseSegmentSumGradV2": seg_grad,
+        "SparseSliceGrad": dict(backprop_val_grad=c([1.0, 2.0]), input_indices=c([[0, 0], [1, 1], [2, 2]], i64),
+                                input_start=c([1, 0], i64), output_indices=c([[0, 1], [1, 2]], i64)),
+        "StatelessRandomPoisson": dict(shape=c([3, 2]), seed=c([1, 2]), lam=c([1.0, 4.0]), dtype=tf.float32),
+    }
+
+
+def recorded_by_hand(ops: list[str]) -> dict[str, Any]:
+    """The handwritten calls of `ops` that TF's raw op accepts (or, for NO_CPU_KERNEL, refuses as
+    it refuses every call), encoded."""
+    import tensorflow as tf
+    out: dict[str, Any] = {}
+    cases = handwritten(tf)
+    for op in ops:
+        kw = cases.get(op)
+        if kw is None:
+            continue
+        try:
+            getattr(tf.raw_ops, op)(**kw)
+        except tf.errors.NotFoundError:
+            if op not in NO_CPU_KERNEL:
+                continue
+        except Exception:   # noqa: BLE001, S112 - TF refuses the call: not recorded
+            continue
+        out[op] = {n: encode(v) for n, v in kw.items()}
+    return out
+
 
 def main() -> None:
     """Each source of calls in its own TF process (an edge case may abort TF), then merged:
@@ -114,11 +285,12 @@ def main() -> None:
     from simdist.runtime.ops import raw_ops
     import simdist.tf  # noqa: F401
     from simdist.runtime.ops import raw_legacy
-    wanted = set(raw_ops.bound_names()) - set(raw_legacy.REFUSED)   # (no call of those can succeed)
+    # (no call of raw_legacy's REFUSED can succeed; ELSEWHERE's calls need files)
+    wanted = set(raw_ops.bound_names()) - set(raw_legacy.REFUSED) - set(ELSEWHERE)
     # (incremental: the calls already recorded for raw ops still in the namespace are kept; --fresh drops them)
     old = {} if "--fresh" in sys.argv or not OUT.exists() else json.loads(OUT.read_text())
-    cases: dict[str, Any] = {k: v for k, v in old.items() if k in wanted}
-    parts = ["specs"] + [p.stem for sub in ("ops", "runtime")
+    cases: dict[str, Any] = {k: v for k, v in old.items() if k in wanted and k not in HAND_FIRST}
+    parts = ["hand", "specs"] + [p.stem for sub in ("ops", "runtime")
                          for p in sorted((ROOT / "tests" / sub).glob("test_*_tf.py"))
                          if p.stem != "test_raw_ops_tf"] + ["synth"]
     if "--parts" in sys.argv:   # (a chosen order of sources; the rest after them)
@@ -147,6 +319,9 @@ def main() -> None:
 def part(source: str, ops: list[str]) -> None:
     if source == "synth":
         print(json.dumps(synthesized(ops)))
+        return
+    if source == "hand":
+        print(json.dumps(recorded_by_hand(ops)))
         return
     import tensorflow as tf
     from tensorflow.python import pywrap_tfe

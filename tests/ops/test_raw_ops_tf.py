@@ -126,6 +126,57 @@ _ERRORS: list[tuple[str, Callable[[Any], Any]]] = [
     ("multi-output-fields", lambda tf: [tf.constant(list(type(tf.raw_ops.Unique(x=[3, 1, 3]))._fields))]),
     ("list-output", lambda tf: tf.raw_ops.Unpack(value=_M(tf), num=2, axis=1)),
     ("not-a-raw-op", lambda tf: tf.raw_ops.NoSuchOp),
+    # (session 28's raw forms: the kernels' own checks and edge results)
+    ("ngrams-first-split", lambda tf: tf.raw_ops.StringNGrams(
+        data=["a", "b"], data_splits=tf.constant([1, 2], tf.int64), separator=" ", ngram_widths=[1], left_pad="",
+        right_pad="", pad_width=0, preserve_short_sequences=False)),
+    ("ngrams-split-range", lambda tf: tf.raw_ops.StringNGrams(
+        data=["a", "b"], data_splits=tf.constant([0, 3, 2], tf.int64), separator=" ", ngram_widths=[1], left_pad="",
+        right_pad="", pad_width=0, preserve_short_sequences=False)),
+    ("ngrams-no-splits", lambda tf: list(tf.raw_ops.StringNGrams(
+        data=["a", "b"], data_splits=tf.constant([], tf.int64), separator=" ", ngram_widths=[2], left_pad="",
+        right_pad="", pad_width=0, preserve_short_sequences=False))),
+    ("string-split-matrix", lambda tf: tf.raw_ops.StringSplit(input=[["a b"]], delimiter=" ", skip_empty=True)),
+    ("string-split-delimiters", lambda tf: tf.raw_ops.StringSplit(input=["a b", ""], delimiter=[" "],
+                                                                  skip_empty=True)),
+    ("string-split-bytes", lambda tf: list(tf.raw_ops.StringSplit(input=["ab c", "", ","], delimiter="",
+                                                                  skip_empty=True))),
+    ("sparse-cross-internal-type", lambda tf: tf.raw_ops.SparseCross(
+        indices=[], values=[], shapes=[], dense_inputs=[tf.constant([[1], [2]], tf.int64)], hashed_output=True,
+        num_buckets=10, hash_key=1, out_type=tf.int64, internal_type=tf.string)),
+    ("sparse-cross-string-out", lambda tf: list(tf.raw_ops.SparseCross(
+        indices=[], values=[], shapes=[], dense_inputs=[tf.constant([[1], [2]], tf.int64), tf.constant([["a"], ["b"]])],
+        hashed_output=True, num_buckets=10, hash_key=1, out_type=tf.string, internal_type=tf.int64))),
+    ("parse-example-counts", lambda tf: tf.raw_ops.ParseExampleV2(
+        serialized=[b""], names=[], sparse_keys=["a", "b"], dense_keys=[], ragged_keys=[], dense_defaults=[],
+        num_sparse=1, sparse_types=[tf.int64], ragged_value_types=[], ragged_split_types=[], dense_shapes=[])),
+    ("parse-example-matrix", lambda tf: tf.raw_ops.ParseExampleV2(
+        serialized=[[b""]], names=[], sparse_keys=["a"], dense_keys=[], ragged_keys=[], dense_defaults=[],
+        num_sparse=1, sparse_types=[tf.int64], ragged_value_types=[], ragged_split_types=[], dense_shapes=[])),
+    ("parse-example-empty", lambda tf: [x for part in tf.raw_ops.ParseExampleV2(
+        serialized=[b"", b""], names=["x", "y"], sparse_keys=["a"], dense_keys=[], ragged_keys=["r"],
+        dense_defaults=[], num_sparse=1, sparse_types=[tf.float32], ragged_value_types=[tf.string],
+        ragged_split_types=[tf.int64], dense_shapes=[]) for x in part]),
+    ("parse-sequence-example-counts", lambda tf: tf.raw_ops.ParseSequenceExampleV2(
+        serialized=[b""], debug_name=tf.constant([], tf.string), context_sparse_keys=["c"], context_dense_keys=[],
+        context_ragged_keys=tf.constant([], tf.string), feature_list_sparse_keys=[], feature_list_dense_keys=["f"],
+        feature_list_ragged_keys=tf.constant([], tf.string), feature_list_dense_missing_assumed_empty=[True, False],
+        context_dense_defaults=[], Ncontext_sparse=1, context_sparse_types=[tf.int64], context_ragged_value_types=[],
+        context_ragged_split_types=[], context_dense_shapes=[], Nfeature_list_sparse=0, Nfeature_list_dense=1,
+        feature_list_dense_types=[tf.float32], feature_list_sparse_types=[], feature_list_ragged_value_types=[],
+        feature_list_ragged_split_types=[], feature_list_dense_shapes=[[2]])),
+    ("parse-sequence-example-required", lambda tf: tf.raw_ops.ParseSequenceExampleV2(
+        serialized=[b""], debug_name=tf.constant([], tf.string), context_sparse_keys=tf.constant([], tf.string),
+        context_dense_keys=tf.constant([], tf.string), context_ragged_keys=tf.constant([], tf.string),
+        feature_list_sparse_keys=tf.constant([], tf.string), feature_list_dense_keys=["f"],
+        feature_list_ragged_keys=tf.constant([], tf.string), feature_list_dense_missing_assumed_empty=[False],
+        context_dense_defaults=[], Ncontext_sparse=0, context_sparse_types=[], context_ragged_value_types=[],
+        context_ragged_split_types=[], context_dense_shapes=[], Nfeature_list_sparse=0, Nfeature_list_dense=1,
+        feature_list_dense_types=[tf.int64], feature_list_sparse_types=[], feature_list_ragged_value_types=[],
+        feature_list_ragged_split_types=[], feature_list_dense_shapes=[[]])),
+    ("sparse-split-pieces", lambda tf: [x for part in tf.raw_ops.SparseSplit(
+        split_dim=0, indices=tf.constant([[0, 0], [2, 1]], tf.int64), values=[1.0, 2.0],
+        shape=tf.constant([3, 2], tf.int64), num_split=3) for x in part]),
 ]
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = (
@@ -185,9 +236,11 @@ def test_raw_op_errors(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.raw-ops")
 def test_every_raw_op_has_a_case() -> None:
     """Every raw op in simdist's namespace is called by some eager case (but those every call of which
-    TF 2.21 refuses, whose errors tests/ops/test_raw_legacy_tf.py checks)."""
+    TF 2.21 refuses, whose errors tests/ops/test_raw_legacy_tf.py checks, and the file ops, whose calls
+    need files: tests/ops/test_raw_file_ops_tf.py)."""
     from simdist.runtime.ops import raw_legacy, raw_ops
-    missing = sorted(set(raw_ops.bound_names()) - set(RECORDED) - set(raw_legacy.REFUSED))
+    from test_raw_file_ops_tf import FILE_OPS
+    missing = sorted(set(raw_ops.bound_names()) - set(RECORDED) - set(raw_legacy.REFUSED) - set(FILE_OPS))
     assert not missing, f"raw ops with no recorded call: {missing}; run scripts/record_raw_op_cases.py"
     stale = sorted(set(RECORDED) - set(raw_ops.bound_names()))
     assert not stale, f"recorded calls of raw ops simdist's namespace lacks: {stale}"

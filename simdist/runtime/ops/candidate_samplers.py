@@ -220,17 +220,19 @@ def _range_max_bound(range_max: Any) -> None:
 
 
 def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique: Any, range_max: Any,
-          seed: Any, **extra: Any) -> tuple[Tensor, Tensor, Tensor]:
+          seed: Any, seeds: tuple[int, int] | None = None, **extra: Any) -> tuple[Tensor, Tensor, Tensor]:
     """The generated wrapper, then the op (clause ops.candidate-samplers): the attributes' kinds
     (make_int/make_bool, TypeError), true_classes converted with dtype int64 (a Python float is
     TypeError; a tensor of another dtype is the eager fallback's ValueError when the call leaves
     the fast path, attr_rules.fast_path_takes), the op def's minimums (num_true, num_sampled,
     range_max >= 1: eagerly InvalidArgumentError, op_def_library's ValueError in a tf.function),
     the input's dtype (the kernel's "cannot compute", op_def_library's TypeError), the shape
-    function (true_classes of rank 2: ValueError in a tf.function), then the kernel's checks."""
+    function (true_classes of rank 2: ValueError in a tf.function), then the kernel's checks.
+    `seeds`: the op's (seed, seed2) attrs as a raw call gives them (raw_forms_random.py), else the
+    wrapper's random_seed.get_seed of `seed`."""
     from simdist.runtime.ops.random_gamma import tf_seeds
     op = _OPNAME[kind]
-    s1, s2 = tf_seeds(seed)   # (the wrapper's random_seed.get_seed, before the op's conversions)
+    s1, s2 = tf_seeds(seed) if seeds is None else seeds   # (get_seed: before the op's conversions)
     if kind == "learned":
         _range_max_bound(range_max)
     if kind != "fixed":   # (fixed checks its own attributes first)

@@ -22,7 +22,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.number_text import six_digits
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register, set_raw_args
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["fake_quant_with_min_max_args", "fake_quant_with_min_max_args_gradient", "fake_quant_with_min_max_vars",
@@ -212,9 +212,6 @@ PER_CHANNEL = register("FakeQuantWithMinMaxVarsPerChannel", _per_channel_forward
 PER_CHANNEL_GRAD = register("FakeQuantWithMinMaxVarsPerChannelGradient", _per_channel_grad_forward,
                             _three("FakeQuantWithMinMaxVarsPerChannelGradient"), _grad_flops, num_outputs=3,
                             kind="nn", fusion=_PER_LANE)
-for _name in ("FakeQuantWithMinMaxVarsPerChannel", "FakeQuantWithMinMaxVarsPerChannelGradient"):
-    # (scripts/record_raw_op_cases.py notes no eager call of these: absent from tf.raw_ops until one is recorded)
-    set_raw_args(_name, "no recorded TF call checks its binding yet (scripts/record_raw_op_cases.py)")
 for _name in ("FakeQuantWithMinMaxArgsGradient", "FakeQuantWithMinMaxVarsGradient",
               "FakeQuantWithMinMaxVarsPerChannelGradient"):
     NotDifferentiable(_name)   # (TF 2.21's registry holds None for them: the tape's gradient is None; observed, fz27a)

@@ -1,7 +1,10 @@
 """`tf.io.read_file`, `tf.io.write_file` and `tf.io.matching_files` on the local disk (TF 2.21's
 ReadFile, WriteFile, MatchingFiles kernels; core/platform/file_system_helper.cc GetMatchingPaths).
 
-- read_file(filename): the file's bytes (a string scalar); a missing file is NotFoundError "<name>;
+- read_file(filename): the file's bytes (a string scalar); a filename that is no scalar is
+  InvalidArgumentError "Input filename tensor must be scalar, but had shape: [2]" (write_file's
+  filename too, its contents "Contents tensor must be scalar, ..."; simdist read the first element
+  before session 28); a missing file is NotFoundError "<name>;
   No such file or directory", a directory FailedPreconditionError "<name>; Is a directory".
 - write_file(filename, contents): writes the bytes, creating the missing parent directories
   (WriteFileOp: RecursivelyCreateDir of the dirname); a stateful op.
@@ -33,11 +36,19 @@ __all__ = ["read_file", "write_file", "matching_files"]
 _WHY = lanes("reads or writes the file system once: no stacked form")
 
 
+def _scalar(x: np.ndarray, what: str, op: str) -> None:
+    """The kernels' first check: a string scalar (ReadFileOp, WriteFileOp; observed on TF 2.21)."""
+    if x.ndim != 0:
+        raise errors.InvalidArgumentError(None, None, f"{what} must be scalar, but had shape: "
+                                          f"[{','.join(str(d) for d in x.shape)}] [Op:{op}]")
+
+
 def _name(x: np.ndarray) -> str:
     return as_bytes(x.reshape(-1)[0] if x.size else b"").decode("utf-8", "surrogateescape")
 
 
 def _read(filename: np.ndarray) -> np.ndarray:
+    _scalar(filename, "Input filename tensor", "ReadFile")
     path = _name(filename)
     if os.path.isdir(path):
         raise errors.FailedPreconditionError(None, None, f"{path}; Is a directory [Op:ReadFile]")
@@ -51,6 +62,8 @@ def _read(filename: np.ndarray) -> np.ndarray:
 
 
 def _write(filename: np.ndarray, contents: np.ndarray) -> np.ndarray:
+    _scalar(filename, "Input filename tensor", "WriteFile")
+    _scalar(contents, "Contents tensor", "WriteFile")
     path = _name(filename)
     parent = os.path.dirname(path)
     if parent:

@@ -20,7 +20,8 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.args import zero_flops
-from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.ops.raw_args import RawArgs
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register, set_raw_args
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["generate_bounding_box_proposals"]
@@ -104,3 +105,14 @@ def generate_bounding_box_proposals(scores: Any, bbox_deltas: Any, image_info: A
           for k, v in values.items()}
     _static_checks(ts, attrs)
     return dispatch.execute(PROPOSALS, tuple(ts.values()), attrs)
+
+
+def _raw(scores: Any, bbox_deltas: Any, image_info: Any, anchors: Any, nms_threshold: Any, pre_nms_topn: Any,
+         min_size: Any, post_nms_topn: int) -> tuple[Tensor, Tensor]:
+    """tf.raw_ops.GenerateBoundingBoxProposals: the public function on the raw arguments (its
+    shape function's checks in a tf.function, else the missing kernel's NotFoundError)."""
+    return generate_bounding_box_proposals(scores, bbox_deltas, image_info, anchors, nms_threshold, pre_nms_topn,
+                                           min_size, post_nms_topn)
+
+
+set_raw_args(_OP, RawArgs(via=_raw))

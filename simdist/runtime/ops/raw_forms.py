@@ -300,9 +300,9 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     # Ops whose default binding TF's own calls showed wrong (tests/ops/test_raw_ops_tf.py, session 19):
     # their forwards take the raw arguments otherwise; no raw form until a RawArgs is written for each
     # (Eig, FFT, FFT2D, IFFT, IFFT2D, MatrixLogarithm, StringJoin, UnicodeDecode: raw_forms_more.py, session 20)
-    for op in ("AllCandidateSampler", "FixedUnigramCandidateSampler", "RandomShuffle", "SparseReduceMaxSparse",
-               "StatelessParameterizedTruncatedNormal", "StatelessRandomBinomial", "StringNGrams"):
-        _set(op, "its forward takes the raw op's arguments otherwise (a TF call disagreed; no RawArgs yet)")
+    # (AllCandidateSampler, FixedUnigramCandidateSampler, RandomShuffle, SparseReduceMaxSparse,
+    # StatelessParameterizedTruncatedNormal, StatelessRandomBinomial, StringNGrams: raw_forms_random.py,
+    # raw_forms_sparse.py, raw_forms_strings.py, session 28)
     # Ops with a default binding that no recorded TF call has checked yet (scripts/record_raw_op_cases.py
     # found none): absent until one does
     for op in UNCHECKED:
@@ -311,10 +311,6 @@ def declare() -> None:  # noqa: C901 - one declaration per op
 
 # (session 20: the rest of session 19's list has recorded TF calls now: scripts/record_raw_op_cases.py
 # notes the wrappers' fallback path too)
-UNCHECKED = ("AdjustContrastv2", "AdjustHue", "AdjustSaturation", "Conv2DBackpropFilterV2",
-             "Conv2DBackpropInputV2", "DecodeBase64", "DecodePaddedRaw", "DecodeRaw", "FractionalAvgPoolGrad",
-             "GenerateBoundingBoxProposals", "MatchingFiles", "MatrixSolveLs", "ParseTensor", "RandomPoissonV2",
-             "ReadFile", "SparseAddGrad", "SparseDenseCwiseAdd", "SparseFillEmptyRowsGrad",
-             "SparseSegmentMeanGradV2", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNGradV2",
-             "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSumGradV2", "SparseSliceGrad",
-             "StatelessRandomPoisson", "WriteFile")
+# (session 28: every one of them is checked now: handwritten calls in scripts/record_raw_op_cases.py,
+# the file ops' in tests/ops/test_raw_file_ops_tf.py)
+UNCHECKED: tuple[str, ...] = ()

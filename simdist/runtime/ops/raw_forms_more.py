@@ -18,7 +18,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import registry
 from simdist.runtime.ops.raw_args import RawArgs
 
-__all__ = ["declare", "FIXED"]
+__all__ = ["declare", "FIXED", "sparse_of_rows"]
 
 # (the raw ops session 19 listed as bound wrongly or not at all, bound here)
 FIXED = ("Angle", "Complex", "ComplexAbs", "Eig", "ExtractGlimpseV2", "FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D",
@@ -212,8 +212,6 @@ def _string_split_v2(input: Any, sep: Any, maxsplit: int) -> Any:  # noqa: A002 
     """StringSplitV2: the pieces of each string of a vector as a sparse [rows, longest] matrix
     (indices, values, dense shape), from the op's (pieces, row splits)."""
     from simdist.runtime.ops import dispatch, string_ragged
-    from simdist.runtime.ops.array import constant
-    import numpy as np
     if input.ndim != 1:
         from simdist.runtime.ops.args import dims
         raise errors.InvalidArgumentError(None, None, f"input must be a vector, got shape: "
@@ -225,6 +223,15 @@ def _string_split_v2(input: Any, sep: Any, maxsplit: int) -> Any:  # noqa: A002 
     from simdist.runtime.ops.string_args import as_bytes
     values, splits = dispatch.execute(string_ragged.SPLIT, (input,),
                                       {"sep": as_bytes(dispatch.static_value(sep).item()), "maxsplit": maxsplit})
+    return sparse_of_rows(values, splits)
+
+
+def sparse_of_rows(values: Any, splits: Any) -> tuple[Any, Any, Any]:
+    """The pieces of each row (values, row splits) as a sparse [rows, longest] matrix (indices,
+    values, dense shape), as StringSplit and StringSplitV2 return them."""
+    import numpy as np
+    from simdist.runtime.ops import dispatch
+    from simdist.runtime.ops.array import constant
     bounds = np.asarray(dispatch.static_value(splits), np.int64)
     lengths = np.diff(bounds)
     rows = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)

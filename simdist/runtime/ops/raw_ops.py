@@ -75,9 +75,12 @@ def _forward_params(op: registry.OpDef) -> tuple[int, int, bool, set[str], set[s
 
 @lru_cache(maxsize=1)
 def _declared() -> bool:
-    from simdist.runtime.ops import raw_forms, raw_forms_more
+    from simdist.runtime.ops import raw_forms, raw_forms_more, raw_forms_parsing, raw_forms_random, raw_forms_sparse
+    from simdist.runtime.ops import raw_forms_strings
     raw_forms.declare()
     raw_forms_more.declare()   # (session 20's forms: after raw_forms, whose reasons they replace)
+    for more in (raw_forms_random, raw_forms_sparse, raw_forms_strings, raw_forms_parsing):   # (session 28's)
+        more.declare()
     return True
 
 

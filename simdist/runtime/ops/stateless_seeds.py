@@ -19,7 +19,7 @@ from simdist.runtime.ops import random as _random
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["split", "fold_in", "stateless_shuffle"]
+__all__ = ["split", "fold_in", "stateless_shuffle", "fisher_yates"]
 
 
 def split(seed: Any, num: int = 2, alg: Any = "auto_select") -> Tensor:
@@ -42,11 +42,18 @@ def _shuffle(value: "np.ndarray", seed: "np.ndarray") -> "np.ndarray":
     one Philox word mod (size − i) (SingleSampleAdapter: the words in order)."""
     import numpy as np
     from simdist.runtime.ops import philox
+    s = [int(v) for v in np.asarray(seed).reshape(-1)]
+    return fisher_yates(value, lambda blocks: philox.words(s, blocks))
+
+
+def fisher_yates(value: "np.ndarray", words_of: Any) -> "np.ndarray":
+    """The rows of `value` shuffled by the Philox words `words_of(blocks)` (four per block), as
+    StatelessShuffle's kernel shuffles them (also its raw form's, from a key and counter)."""
+    import numpy as np
     if value.size <= 1 or value.ndim == 0 or value.shape[0] <= 1:
         return value.copy()
     size = value.shape[0]
-    s = [int(v) for v in np.asarray(seed).reshape(-1)]
-    words = philox.words(s, -(-(size - 1) // 4)).tolist()
+    words = words_of(-(-(size - 1) // 4)).tolist()
     perm = list(range(size))
     for i in range(size - 1):
         j = i + words[i] % ((size - i) & 0xFFFFFFFF)

@@ -75,7 +75,25 @@ def _string_rule(op: str, *outs: dtypes.DType) -> Any:
 SPLIT = register("StringSplitV2", lambda x, sep=b"", maxsplit=-1: _pieces(x, lambda s: _split_one(s, sep, maxsplit)),
                  _string_rule("StringSplitV2", dtypes.string, dtypes.int64), num_outputs=2, kind="gather/scatter",
                  fusion=_PER_STRING, **STRING_COST)
-BYTES_SPLIT = register("StringSplit", lambda x: _pieces(x, lambda s: [s[i:i + 1] for i in range(len(s))]),
+def _split_any(s: bytes, delimiter: bytes, skip_empty: bool) -> list[bytes]:
+    """StringSplit's pieces of one string (string_split_op.cc Split): each byte when the delimiter
+    is empty, else the pieces between any of its bytes (empty ones dropped with skip_empty); an
+    empty string has none (observed on TF 2.21)."""
+    if not s:
+        return []
+    if not delimiter:
+        return [s[i:i + 1] for i in range(len(s))]
+    pieces, start = [], 0
+    for i, b in enumerate(s):
+        if b in delimiter:
+            pieces.append(s[start:i])
+            start = i + 1
+    pieces.append(s[start:])
+    return [p for p in pieces if p] if skip_empty else pieces
+
+
+BYTES_SPLIT = register("StringSplit", lambda x, delimiter=b"", skip_empty=False:
+                       _pieces(x, lambda s: _split_any(s, delimiter, skip_empty)),
                        _string_rule("StringSplit", dtypes.string, dtypes.int64), num_outputs=2,
                        kind="gather/scatter", fusion=_PER_STRING, **STRING_COST)
 
