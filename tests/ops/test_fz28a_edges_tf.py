@@ -164,6 +164,36 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         _BETA_GRAD.format(a="tf.constant(0.5)", b="tf.constant([1.5, 2.5, 0.5])"), "tf.constant(0.25)")),
     ("Betainc gradient, input_signature", _T, _traced_tape(
         _BETA_GRAD.format(a="tf.constant(0.5)", b="tf.constant([1.5, 2.5, 0.5])"), "tf.constant(0.25)", ([], "float32"))),
+    # AvgPoolGrad of a gradient whose size is not the pool's output (fresh seed 2820261205 #23): TF's own
+    # kernel loops over the gradient (GetBroadcastSize), oneDNN's reads the buffer as [N, OH, OW, C]
+    ("AvgPoolGrad float64 wider gradient", _K, _eager(
+        "tf.raw_ops.AvgPoolGrad(padding='SAME', strides=[1, 2, 2, 1], grad=tf.constant([[[[0.0], [-3.0]]]], "
+        "tf.float64), ksize=[1, 1, 1, 1], orig_input_shape=[1, 1, 2, 1])")),
+    ("AvgPoolGrad float64 3x3 gradient of a 2x2 pool", _K, _eager(
+        "tf.raw_ops.AvgPoolGrad(padding='VALID', strides=[1, 1, 1, 1], grad=tf.reshape(tf.range(18.0, dtype=tf.float64)"
+        " * 0.37 + 0.1, [1, 3, 3, 2]), ksize=[1, 2, 2, 1], orig_input_shape=[1, 3, 3, 2])")),
+    ("AvgPoolGrad float64 3x3 gradient of a 2x2 pool, batch 2", _K, _eager(
+        "tf.raw_ops.AvgPoolGrad(padding='VALID', strides=[1, 1, 1, 1], grad=tf.reshape(tf.range(36.0, dtype=tf.float64)"
+        " * 0.37 + 0.1, [2, 3, 3, 2]), ksize=[1, 2, 2, 1], orig_input_shape=[2, 3, 3, 2])")),
+    ("AvgPoolGrad float64 row past the input", _K, _eager(
+        "tf.raw_ops.AvgPoolGrad(padding='VALID', strides=[1, 2, 2, 1], grad=tf.ones([1, 3, 3, 1], tf.float64), "
+        "ksize=[1, 1, 1, 1], orig_input_shape=[1, 3, 3, 1])")),
+    ("AvgPoolGrad float32 wider gradient", _K, _eager(   # (float16 is oneDNN's on the reference host, not here)
+        "tf.raw_ops.AvgPoolGrad(padding='SAME', strides=[1, 2, 2, 1], grad=tf.constant([[[[1.0], [-3.0]]]]), "
+        "ksize=[1, 1, 1, 1], orig_input_shape=[1, 1, 2, 1])")),
+    ("AvgPoolGrad float32 gradient read as the pool's output", _K, _eager(
+        "tf.raw_ops.AvgPoolGrad(padding='SAME', strides=[1, 2, 2, 1], grad=tf.reshape(tf.range(1.0, 7.0) * 36.0, "
+        "[1, 3, 2, 1]), ksize=[1, 3, 3, 1], orig_input_shape=[1, 4, 5, 1])")),   # (exact sums: oneDNN's order aside)
+    # oneDNN's DepthwiseConv2dNative: the batch and channel strides first, UnimplementedError (fresh seed 2820261205 #62)
+    ("DepthwiseConv2dNative float32 NCHW channel stride", _K, _eager(
+        "tf.raw_ops.DepthwiseConv2dNative(filter=tf.constant([7.0, 0.5]), padding='EXPLICIT', data_format='NCHW', "
+        "strides=[1, 3, 2, 1], explicit_paddings=[], input=tf.constant([-0.0, float('inf')]), dilations=[1, 1, 1, 1])")),
+    ("DepthwiseConv2dNative bfloat16 NHWC channel stride", _K, _eager(
+        "tf.raw_ops.DepthwiseConv2dNative(filter=tf.ones([2, 2, 2, 1], tf.bfloat16), padding='SAME', "
+        "strides=[1, 1, 2, 2], input=tf.ones([1, 4, 4, 2], tf.bfloat16))")),
+    ("DepthwiseConv2dNative float64 NCHW channel stride", _K, _eager(
+        "tf.raw_ops.DepthwiseConv2dNative(filter=tf.ones([2, 2, 2, 1], tf.float64), padding='SAME', data_format='NCHW',"
+        " strides=[1, 3, 2, 1], input=tf.ones([1, 2, 4, 4], tf.float64))")),
     # Python lists to tensors eagerly (py_seq_tensor.cc): the first leaf's converter takes the bools
     # after a number; a complex after a number is "mixed types" for any dtype but complex128
     ("tf.constant [1, True]", _K, _eager("tf.constant([1, True])")),
