@@ -157,6 +157,23 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
         # [True, 2.5] float32)
         mixed_bools = False
         dt = dtypes.infer_dtype(_bools_as_ints(value))
+    if mixed_bools and dt is dtypes.string and not context.in_function() and "?" not in kinds and \
+            "s" not in kinds and not isinstance(obj.flat[0], (bool, np.bool_)):
+        raise _cannot(value, dt)   # (the inference below converts it: the string converter's TypeError)
+    if mixed_bools and dt is None and "?" not in kinds and "s" not in kinds and \
+            not isinstance(obj.flat[0], (bool, np.bool_)):
+        # (eagerly py_seq_tensor infers from the first leaf: a number's converter takes the bools after
+        # it, `[1, True]` is int32 [1, 1], `[1.5, True]` float32, `[2j, True]` complex128; only a bool
+        # first is "mixed types"; fz28a, measured on TF 2.21)
+        mixed_bools = False
+        dt = dtypes.infer_dtype(_bools_as_ints(value))
+    if "c" in kinds and dt is not None and dt is not dtypes.complex128 and not context.in_function() and \
+            "?" not in kinds and "s" not in kinds and obj.size and _leaf_kind(obj.flat[0]) != "c":
+        # (only complex128 has a converter of its own that takes a complex: for any other dtype
+        # asked for, py_seq_tensor infers from the first leaf, a number, whose converter meets the
+        # complex: `tf.constant([1, 2j], tf.complex64)` and `[1.5, 2j]` as float32 are "mixed types";
+        # inside a tf.function NumPy's inference converts or refuses them; fz28a, measured on TF 2.21)
+        raise ValueError(_MIXED)
     if "?" in kinds and context.in_function():
         # (a graph's make_tensor_proto: an object it cannot hold; np.array of a dict with a numeric
         # or bool dtype is NumPy's TypeError or its truth value)

@@ -1274,7 +1274,7 @@ def _np_key(key: tuple) -> tuple:
                  else Ellipsis for k in key)
 
 
-def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
+def _strided_slice(a: np.ndarray, key: tuple, Index: str = "int32") -> np.ndarray:  # noqa: N803 - TF's attr
     try:
         return a[_np_key(key)]
     except IndexError:
@@ -1342,14 +1342,35 @@ STRIDED_SLICE_GRAD = register("StridedSliceGrad", _strided_slice_grad, args.firs
                               fusion=_LANE_AXES)
 
 
-def strided_slice(x: Any, key: Any) -> Tensor:
-    """`x[key]`: TF's basic and strided indexing (integers, slices, newaxis, ellipsis)."""
+def strided_slice(x: Any, key: Any, index_dtype: str = "int32") -> Tensor:
+    """`x[key]`: TF's basic and strided indexing (integers, slices, newaxis, ellipsis);
+    `index_dtype`: the dtype of begin, end and strides (attr Index; only int16 is recorded)."""
     t = _t(x)
-    return dispatch.execute(STRIDED_SLICE, (t,), {"key": _slice_key(key, tuple(t.shape.as_list()))})
+    attrs: dict = {"key": _slice_key(key, tuple(t.shape.as_list()))}
+    if index_dtype == "int16":
+        attrs["Index"] = index_dtype
+    return dispatch.execute(STRIDED_SLICE, (t,), attrs)
+
+
+def _int16_index_refused(op: Any) -> None:
+    """array_grad.py's _StridedSliceGrad builds the input's shape as `array_ops.shape(x,
+    out_type=begin.dtype)`, which Shape (out_type int32, int64) refuses for an int16 Index:
+    eagerly InvalidArgumentError; in a graph that knows the shape, the Const's int16 is
+    StridedSliceGrad's `shape` (TypeError), else Shape's out_type (TypeError). Observed on
+    TF 2.21 (fz28a, fuzz20 tape seed 2820261202 #10)."""
+    if op.attrs.get("Index") != "int16":
+        return
+    err = trace_errors.attr_not_allowed("Shape", "out_type", dtypes.int16, "int32, int64")
+    known = static_shapes.known_shape(op.inputs[0]) if context.in_function() else None
+    if known is not None and all(d is not None for d in known):
+        trace_errors.static(err, TypeError, "Value passed to parameter 'shape' has DataType int16 not in list of "
+                                            "allowed values: int32, int64")
+    raise err
 
 
 @RegisterGradient("StridedSlice")
 def _strided_slice_grad_fn(op: Any, grad: Any) -> list:
+    _int16_index_refused(op)
     return [dispatch.execute(STRIDED_SLICE_GRAD, (grad,), {"shape": tuple(_in_shape(op)), "key": op.get_attr("key")})]
 
 
@@ -1385,6 +1406,15 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     return static_shapes.mark_dim(gather(flat, idx, axis=ax), ax)   # as many rows as the mask's trues
 
 
+def _key_index_dtype(key: Any) -> str:
+    """The Index of `t[key]`'s StridedSlice: int16 when a tensor in the key is int16 (_slice_helper
+    stacks begin, end and strides, converting the Python values to the tensors' dtype), else int32
+    (int64 is not told apart: only int16 changes what follows)."""
+    items = tuple(key) if isinstance(key, (tuple, list)) else (key,)
+    parts = [p for k in items for p in ((k.start, k.stop, k.step) if isinstance(k, slice) else (k,))]
+    return "int16" if any(isinstance(p, Tensor) and p.dtype == dtypes.int16 for p in parts) else "int32"
+
+
 def _is_bool_key(key: Any) -> bool:
     return (isinstance(key, bool) or (isinstance(key, Tensor) and key.dtype is dtypes.bool_)
             or (isinstance(key, np.ndarray) and key.dtype == np.bool_))
@@ -1394,7 +1424,7 @@ def _install_operators() -> None:
     def getitem(self: Tensor, key: Any) -> Tensor:
         if _is_bool_key(key):   # TF: a boolean key is a boolean_mask
             return boolean_mask(self, key)
-        return strided_slice(self, key)
+        return strided_slice(self, key, _key_index_dtype(key))
 
     def iterate(self: Tensor) -> Any:
         if _symbolic.DEPTH[0]:

@@ -22,9 +22,11 @@ def _ftz(v: np.ndarray) -> np.ndarray:
         return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v * v.dtype.type(0), v)
 
 
-def multiply(x: np.ndarray, y: np.ndarray, packets: bool = True) -> np.ndarray:
+def multiply(x: np.ndarray, y: np.ndarray, packets: bool = True, scalar_at: np.ndarray | None = None) -> np.ndarray:
     """x * y of complex arrays of one dtype (broadcast), as TF's kernel (packets=False: every
-    element the scalar operator*, Annex G's recovery included)."""
+    element the scalar operator*, Annex G's recovery included; `scalar_at`, a bool array of the
+    broadcast shape, says which elements are scalars where the flat order's packets do not apply,
+    e.g. under a reduction: reduce_packets.py)."""
     xb, yb = np.broadcast_arrays(x, y)
     part = np.float32 if x.dtype == np.complex64 else np.float64
     a, b = _ftz(xb.real.astype(part)).ravel(), _ftz(xb.imag.astype(part)).ravel()
@@ -34,7 +36,10 @@ def multiply(x: np.ndarray, y: np.ndarray, packets: bool = True) -> np.ndarray:
         p = _LANES[x.dtype]
         k = (re.size // p) * p if packets else 0
         both = np.isnan(re) & np.isnan(im)
-        both[:k] = False
+        if scalar_at is not None:
+            both &= np.broadcast_to(scalar_at, xb.shape).ravel()
+        else:
+            both[:k] = False
         for i in np.flatnonzero(both):
             re[i], im[i] = _annex_g(a[i], b[i], c[i], d[i])
     out = np.empty(xb.shape, x.dtype)

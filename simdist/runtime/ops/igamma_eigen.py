@@ -8,7 +8,7 @@ x^a e^-x / Γ(a) from the C library's log, lgamma(_r) and exp (0 when its log is
 2000 terms, so where neither converges the truncated value stands: igamma(1e6, 1e6) is 1.312 in
 float32 and igamma(1e10, 1e10) 0.00798 in float64. Under DAZ/FTZ: the arithmetic reads subnormal
 operands as zeros, but log(x) of a subnormal x is the C library's under DAZ (log(2**-150) in
-float32), so the kernel takes its inputs unflushed (the op's Fixed rule). Clause ops.special-more.
+float32, -inf in float64: `_log_daz`), so the kernel takes its inputs unflushed (the op's Fixed rule). Clause ops.special-more.
 """
 
 from __future__ import annotations
@@ -38,11 +38,20 @@ def _ftz(v: np.ndarray) -> np.ndarray:
 
 
 def _log_daz(x: np.ndarray) -> np.ndarray:
-    """The C library's log under DAZ: of a positive subnormal log(2**-150) (float32) or log(2**-1075)
-    (it scales the subnormal, which DAZ reads as zero, then takes the exponent from the bits)."""
+    """The C library's log under DAZ, as TF 2.21's wheel binds it: logf@GLIBC_2.27 (glibc's own
+    code, no wrapper) gives a positive subnormal log(2**-150) (it scales the subnormal, which DAZ
+    reads as zero, then takes the exponent from the bits); log@GLIBC_2.2.5, the compat wrapper
+    (w_log_compat.c: `islessequal(x, 0.0)`, then `x == 0.0` gives __kernel_standard's -HUGE_VAL),
+    gives -inf for a subnormal of either sign, as DAZ compares it as zero (objdump -T of
+    libtensorflow_cc.so.2; a C program under DAZ/FTZ: log@GLIBC_2.2.5(1e-310) is -inf,
+    log@GLIBC_2.29 -745.13; fz28a, fuzz20 seed 2820261204 #2: Igammac(0.001, 1e-310) is 1)."""
+    if x.dtype == np.float64:
+        sub = _tiny(x)
+        out = libm.scalar_map("log", np.where(sub, 1.0, x).ravel()).reshape(x.shape)
+        return np.where(sub, -np.inf, out)
     sub = _tiny(x) & (x > 0)
     out = libm.scalar_map(_c("log", x.dtype), np.where(sub, x.dtype.type(1), x).ravel()).reshape(x.shape)
-    return np.where(sub, x.dtype.type(-150 * np.log(2.0) if x.dtype == np.float32 else -1075 * np.log(2.0)), out)
+    return np.where(sub, x.dtype.type(-150 * np.log(2.0)), out)
 
 
 def _main_term(a: np.ndarray, x: np.ndarray, log_x: np.ndarray) -> np.ndarray:

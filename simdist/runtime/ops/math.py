@@ -642,11 +642,13 @@ def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
         # sign; found testing fz25a's Truncate cases: cast(1e-40 float64, float32) is 0 on TF 2.21)
         out = subnormals.flushed(out)
     if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
-        from simdist.runtime.ops.simd import narrow_cast, unsigned_cast
+        from simdist.runtime.ops.simd import bfloat16_signed_cast, narrow_cast, unsigned_cast
         if dt._np.itemsize <= 2:
             out = narrow_cast(a, out)   # packets saturate, the scalar tail wraps (ops.packet-paths)
         elif dt._np.kind == "u":
             out = unsigned_cast(a, out)  # uint64: +inf -> 2**63; uint32 packets through int32
+        else:
+            out = bfloat16_signed_cast(a, out)   # x86's INT_MIN where ml_dtypes gives 0
     return out
 
 

@@ -173,8 +173,57 @@ def _avg_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.n
     return s / _valid_counts(x.shape, ksize, strides, out_hw, pads).astype(x.dtype)
 
 
+def _broadcast_size(index: int, in_size: int, k: int, stride: int, pad: int) -> tuple[int, int]:
+    """avgpooling_op.cc's GetBroadcastSize: the input rows (or columns) one gradient row spreads over."""
+    if index * stride > in_size:
+        raise errors.InvalidArgumentError(None, None, "index * stride must be less than or equal to input size "
+                                                      "[Op:AvgPoolGrad]")
+    start, size = index * stride, k
+    if start < pad:
+        start, size = 0, k + start - pad
+    else:
+        start -= pad
+    if start + k > in_size:
+        size = min(in_size - start, k)
+    return start, size
+
+
+def _avg_pool_grad_loop(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strides: tuple,
+                        pads: Sequence[int]) -> np.ndarray:
+    """AvgPoolingGradOp<CPUDevice>'s loop over the gradient's own rows and columns (not the output
+    size the window gives), each adding grad * T(1.0 / (rows * cols)) to the input elements it
+    spreads over: a gradient of another height or width than the pool's output is no error
+    (`AvgPoolGrad(orig_input_shape=[1, 1, 2, 1], grad [1, 1, 2, 1], ksize 1, strides 2, SAME)` is
+    [g0, 0]), a row whose start passes the input is InvalidArgumentError. Observed on TF 2.21
+    (fz28a, fuzz20 seed 2820261205 #23)."""
+    out = np.zeros(tuple(int(d) for d in orig_input_shape), g.dtype)
+    wide = np.float32 if g.dtype.itemsize == 2 else g.dtype.type   # (Eigen::half/bfloat16 arithmetic in float)
+    in_rows, in_cols = out.shape[1], out.shape[2]
+    for r in range(g.shape[1]):
+        r0, rs = _broadcast_size(r, in_rows, ksize[1], strides[1], pads[0])
+        for c in range(g.shape[2]):
+            c0, cs = _broadcast_size(c, in_cols, ksize[2], strides[2], pads[2])
+            if rs <= 0 or cs <= 0:
+                continue
+            coeff = g.dtype.type(1.0 / (rs * cs))
+            add = (g[:, r, c, :].astype(wide) * wide(coeff)).astype(g.dtype)
+            region = out[:, r0:r0 + rs, c0:c0 + cs, :]
+            region[...] = (region.astype(wide) + add[:, None, None, :].astype(wide)).astype(g.dtype)
+    return out
+
+
 def _avg_pool_grad(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
     out_hw, pads = _geometry(orig_input_shape, ksize, strides, padding, (), "AvgPoolGrad")
+    want = (int(orig_input_shape[0]), int(out_hw[0]), int(out_hw[1]), int(orig_input_shape[3]))
+    if g.ndim == 4 and tuple(g.shape) != want:
+        if host_cpu.current().onednn_supports(g.dtype.name):
+            # (oneDNN's MklAvgPoolingGradOp reads the gradient's buffer as the dense [N, OH, OW, C] the
+            # window gives, from its start: a larger one's tail is unread; observed on TF 2.21 for
+            # float32 and bfloat16, fz28a; a smaller one is read past its end, not modelled)
+            if g.size >= int(np.prod(want)):
+                g = np.ascontiguousarray(g).ravel()[:int(np.prod(want))].reshape(want)
+        elif g.shape[0] == want[0] and g.shape[3] == want[3]:
+            return _avg_pool_grad_loop(g, orig_input_shape, ksize, strides, pads)
     per = g / _valid_counts(orig_input_shape, ksize, strides, out_hw, pads).astype(g.dtype)
     n, oh, ow, c = per.shape
     dwin = np.broadcast_to(per[:, :, :, None, None, :], (n, oh, ow, ksize[1], ksize[2], c))

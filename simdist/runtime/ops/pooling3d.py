@@ -58,23 +58,28 @@ def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], o
                                           f"input's {list(shape[1:4])} (TF 2.21's CPU kernel crashes on it) [Op:{op}]")
 
 
-def _onednn_rank4_empty(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], padding: str,
-                        op: str) -> np.ndarray | None:
+def _onednn_rank4(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], padding: str,
+                  op: str) -> np.ndarray | None:
     """oneDNN's MaxPool3D/AvgPool3D (float32, bfloat16) take a rank-4 input (its rank check is "4 or
-    5-dimensional"): an empty one allocates an empty NDHWC output [N, 0, rows, cols, C] before
-    computing, the rows and columns of the input's [N, H, W, C] at NHWC's places and the window and
-    strides at the 3-D ones (ksize[2], ksize[3]): SAME ceil(in / s), VALID (in - k + s) / s truncated,
-    negative "Computed output size would be negative" (observed on TF 2.21: [0, 2, 3, 2] with ksize
-    [1, 1, 2, 3, 1], strides [1, 1, 1, 3, 1], SAME is [0, 0, 2, 1, 2]; fuzz20 seed 2720261204 #25). A
-    non-empty one aborts TF's process (TFShapeToMklDnnDimsInNCDHW's check): not modelled, None as
-    for every other input (the op computes as usual)."""
+    5-dimensional") and read it as [N, H, W, C] at NHWC's places with a depth of 0: the output sizes
+    come from GetWindowedOutputSize in the order depth (input 0, window ksize[1], stride strides[1]),
+    rows (ksize[2], strides[2]), columns (ksize[3], strides[3]): SAME ceil(in / s), VALID
+    (in - k + s) / s truncated, negative "Computed output size would be negative: -1 [input_size: 0,
+    effective_filter_size: 2, stride: 1]"; the output [N, 0, rows, cols, C] is empty, so nothing is
+    computed (observed on TF 2.21: [0, 2, 3, 2] with ksize [1, 1, 2, 3, 1], strides [1, 1, 1, 3, 1],
+    SAME is [0, 0, 2, 1, 2], fuzz20 seed 2720261204 #25; AvgPool3D of a non-empty [2, 4, 2, 3] with
+    ksize [1, 1, 3, 1, 1], strides [1, 2, 2, 1, 1], VALID is [2, 0, 1, 2, 3], seed 2820261204 #52). A
+    non-empty input to MaxPool3D aborts TF's process (tensor_shape.cc's check "d < dims() (4 vs. 4)",
+    observed): not modelled, None as for every other input (the op computes as usual)."""
     from simdist.runtime import host_cpu
-    if x.ndim != 4 or x.size or not host_cpu.current().onednn_supports(np.dtype(x.dtype).name) or \
+    if x.ndim != 4 or (x.size and op != "AvgPool3D") or \
+            not host_cpu.current().onednn_supports(np.dtype(x.dtype).name) or \
             len(ksize) != 5 or len(strides) != 5 or ksize[0] != 1 or strides[0] != 1 or ksize[4] != 1 or \
             strides[4] != 1:
         return None
     dims = []
-    for size, k, st in ((x.shape[1], ksize[2], strides[2]), (x.shape[2], ksize[3], strides[3])):
+    for size, k, st in ((0, ksize[1], strides[1]), (x.shape[1], ksize[2], strides[2]),
+                        (x.shape[2], ksize[3], strides[3])):
         if padding == "VALID":
             v = int((int(size) - int(k) + int(st)) / int(st))
             if v < 0:
@@ -84,7 +89,7 @@ def _onednn_rank4_empty(x: np.ndarray, ksize: Sequence[int], strides: Sequence[i
         else:
             v = (int(size) + int(st) - 1) // int(st)
         dims.append(v)
-    return np.zeros((x.shape[0], 0, dims[0], dims[1], x.shape[3]), x.dtype)
+    return np.zeros((x.shape[0], dims[0], dims[1], dims[2], x.shape[3]), x.dtype)
 
 
 def _geometry(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], padding: str,
@@ -102,7 +107,7 @@ def _flat(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], out: Sequ
 
 
 def _max_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
-    empty = _onednn_rank4_empty(x, ksize, strides, padding, "MaxPool3D")
+    empty = _onednn_rank4(x, ksize, strides, padding, "MaxPool3D")
     if empty is not None:
         return empty
     out, pads = _geometry(x.shape, ksize, strides, padding, "MaxPool3D", x.dtype)
@@ -171,7 +176,7 @@ def _counts(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], 
 
 
 def _avg_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
-    empty = _onednn_rank4_empty(x, ksize, strides, padding, "AvgPool3D")
+    empty = _onednn_rank4(x, ksize, strides, padding, "AvgPool3D")
     if empty is not None:
         return empty
     out, pads = _geometry(x.shape, ksize, strides, padding, "AvgPool3D", x.dtype)
@@ -182,6 +187,13 @@ def _avg_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np
 
 def _avg_pool3d_grad(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strides: tuple,
                      padding: str) -> np.ndarray:
+    from simdist.runtime import host_cpu
+    if len(orig_input_shape) == 4 and not g.size and host_cpu.current().onednn_supports(g.dtype.name) and \
+            ksize[0] == strides[0] == ksize[4] == strides[4] == 1:
+        # (oneDNN's AvgPool3DGrad of a rank-4 input, the gradient of _onednn_rank4's empty output:
+        # zeros of orig_input_shape; a non-empty grad aborts TF's process in TFShapeToMklDnnDimsInNCDHW,
+        # observed on TF 2.21, not modelled; fz28a, tape of seed 2820261204 #52's call)
+        return np.zeros(tuple(int(d) for d in orig_input_shape), g.dtype)
     out, pads = _geometry(orig_input_shape, ksize, strides, padding, "AvgPool3DGrad")
     gw = g.astype(np.float32) if g.dtype.itemsize == 2 else g
     per = gw / _counts(orig_input_shape, ksize, strides, out, pads).astype(gw.dtype)

@@ -241,17 +241,23 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
             # oneDNN's backprops (float32, bfloat16) take unequal ones: fz27a)
             t = vals.get("T")
             from simdist.runtime import host_cpu
-            onednn_bp = name != "DepthwiseConv2dNative" and isinstance(t, dtypes.DType) and \
-                host_cpu.current().onednn_supports(t.name)
+            onednn = isinstance(t, dtypes.DType) and host_cpu.current().onednn_supports(t.name)
+            onednn_bp = name != "DepthwiseConv2dNative" and onednn
+            batch_depth = "Current implementation does not yet support strides in the batch and depth dimensions."
             text = ("Current implementation only supports equal length strides in the row and column dimensions."
-                    if h != w and not onednn_bp else "Current implementation does not yet support strides in the batch and depth "
-                    "dimensions." if n != 1 or c != 1 else None)
+                    if h != w and not onednn_bp else batch_depth if n != 1 or c != 1 else None)
+            cls = errors.InvalidArgumentError
+            if name == "DepthwiseConv2dNative" and onednn and (n != 1 or c != 1):
+                # (oneDNN's forward, MklConvOp's constructor: the batch and channel strides first, as
+                # UnimplementedError; it has no equal row/column check: NCHW computes, NHWC aborts
+                # "could not create a primitive", not modelled; fz28a, fresh seed 2820261205 #62)
+                text, cls = batch_depth, errors.UnimplementedError
             if text is not None:
                 if context.in_function() and name == "DepthwiseConv2dNative":
                     from simdist.runtime.ops import conv
                     conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, name,
                                              channels_first=first)
-                raise errors.InvalidArgumentError(None, None, f"{text} [Op:{name}]")
+                raise cls(None, None, f"{text} [Op:{name}]")
         if n != 1 or c != 1:
             return
     from simdist.runtime.ops import conv

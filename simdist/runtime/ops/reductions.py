@@ -393,8 +393,10 @@ def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = Fa
     root truncates (Eigen's). `stacked`: as math.py `_sum`'s."""
     if v.dtype == _BF16:   # EuclideanNormReducer<bfloat16>: in float32, rounded once
         return _euclidean_norm(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)
+    if v.dtype.kind == "c":
+        return _complex_euclidean_norm(v, axis, keepdims, stacked)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        v2 = v * (np.conjugate(v) if v.dtype.kind == "c" else v)
+        v2 = v * v
     sq = None
     if v.dtype.name in ("float32", "float64"):   # the squares added in SumReducer's order (sum_order.py)
         from simdist.runtime.ops.sum_order import eigen_order_sum
@@ -402,7 +404,35 @@ def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = Fa
     if sq is None:
         sq = np.add.reduce(v2, axis=axis, dtype=v.dtype, keepdims=keepdims)
     with np.errstate(invalid="ignore"):
-        return np.sqrt(sq) if v.dtype.kind in "fc" else np.sqrt(sq.astype(np.float64)).astype(v.dtype)
+        return np.sqrt(sq) if v.dtype.kind == "f" else np.sqrt(sq.astype(np.float64)).astype(v.dtype)
+
+
+def _complex_euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool) -> np.ndarray:
+    """reduction_ops.h's `(in * in.conjugate()).reduce(axes, SumReducer).sqrt()` of complex64/128:
+    the product Eigen's (complex_mul.py: no FMA, the textbook product in the packets the reduction
+    reads, reduce_packets.py, std::complex's with Annex G's recovery elsewhere: (nan + infj) squared is
+    nan + nanj in a packet, inf + nanj as a scalar; (-3 + 3e38j) squared is inf + nanj, where NumPy's
+    FMA gives inf - infj), the sum SumReducer's, the square root Eigen's complex sqrt on the output's
+    flat packets (complex_unary.py). `stacked`: axis 0 holds replica lanes, each its own tensor."""
+    from simdist.runtime.ops import complex_mul, complex_unary
+    from simdist.runtime.ops.reduce_packets import packet_inputs
+    from simdist.runtime.ops.sum_order import LANES, eigen_order_sum
+    one = v[0] if stacked else v
+    axes = tuple(range(v.ndim)) if axis is None else tuple(sorted({a % v.ndim for a in axis}))
+    if stacked:
+        axes = tuple(a - 1 for a in axes)
+    if one.size:
+        scalar = ~packet_inputs(one.shape, axes, LANES[v.dtype.name])
+        v2 = complex_mul.multiply(v, np.conjugate(v), scalar_at=np.broadcast_to(scalar, v.shape))
+    else:
+        v2 = v.copy()
+    sq = eigen_order_sum(v2, axis, keepdims, stacked=stacked)
+    if sq is None:
+        with np.errstate(over="ignore", invalid="ignore"):
+            sq = np.add.reduce(v2, axis=axis, dtype=v.dtype, keepdims=keepdims)
+    root = complex_unary.KERNELS["Sqrt"]
+    with np.errstate(all="ignore"):
+        return np.stack([root(s) for s in sq]) if stacked and sq.ndim else root(sq)
 
 
 EUCLIDEAN_NORM = reduction("EuclideanNorm", _euclidean_norm, args.allowed("EuclideanNorm", *NUMERIC),

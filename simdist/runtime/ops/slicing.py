@@ -177,7 +177,16 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
         known = static_shapes.known_shape(input_)
     key = _masked_key(b, e, st, begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, "StridedSlice",
                       known)
-    return array.strided_slice(input_, key)
+    return array.strided_slice(input_, key, _index_attr(begin, end, strides))
+
+
+def _index_attr(begin: Any, end: Any, strides: Any) -> str:
+    """StridedSlice's attr Index, as its name: eagerly the first tensor's dtype (args_to_matching_eager),
+    else, and in a graph, begin's (op_def_library's first input)."""
+    first = next((v for v in (begin, end, strides) if isinstance(v, Tensor)), None) \
+        if context.executing_eagerly() else None
+    dt = _index_dtype(first if first is not None else begin)
+    return dt.name if dt is not None else "int32"
 
 
 def _graph_knows(known: Any, i: int, new_axis_mask: int, ellipsis_mask: int) -> bool:

@@ -393,12 +393,20 @@ def _betainc_grad(op: Any, grad: Any) -> list:
     from simdist.runtime.ops.special import lgamma
     from simdist.runtime.ops.unary import exp
     from simdist.runtime.ops.xfunctions import xlog1py, xlogy
+    from simdist.runtime.ops.array import reshape
+    from simdist.runtime.ops.raw_compositions import broadcast_gradient_args
     a, b, x = op.inputs
     log_beta = lgamma(a) + lgamma(b) - lgamma(a + b)
     partial_x = exp(xlog1py(b - 1, -x) + xlogy(a - 1, x) - log_beta)
     sx = x.shape.as_list()
-    # TF reduces over broadcast_gradient_args(shape(a), shape(x)): a scalar x under full a sums
-    return [None, None, math.unbroadcast(partial_x * grad, sx)]
+    # math_grad.py's _BetaincGrad reduces over broadcast_gradient_args(shape(a), shape(x)) only, then
+    # reshapes to shape(x): a b that broadcasts beyond a and x leaves too many values, Reshape's
+    # InvalidArgumentError ("Input to reshape is a tensor with 6 values, but the requested shape has
+    # 1"; traced its shape function's ValueError). fz28a, fz20_seen's seed 2720261205 #20: a and x
+    # scalars, b [3, 2].
+    rx = (broadcast_gradient_args(a.shape.as_list(), sx) or ([], []))[1]
+    g = partial_x * grad
+    return [None, None, reshape(math.reduce_sum(g, axis=rx) if rx else g, sx)]
 
 
 @RegisterGradient("Zeta")
