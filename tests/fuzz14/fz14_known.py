@@ -46,9 +46,10 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "against simdist's (simdist's draws differ from TF's on some calls; seed 14 #535 random.shuffle(seed=42): "
        "simdist's first call differs, its third, after a retrace, is TF's first; seed 1420261202 #253, #920, #239; "
        "fz22: seed 1420262201 #147, random.truncated_normal: TF's first and third calls agree, simdist's third is TF's "
-       "first; fz24b: seed 1420262403 #18, random.poisson with seed=1: TF's second call differs)"
+       "first; fz24b: seed 1420262403 #18, random.poisson with seed=1: TF's second call differs; fz28b: seed 1420282802 "
+       "#43, #180, random.gamma, and #57, random.categorical: simdist's third call is TF's first)"
        for label in ("random.normal", "random.shuffle", "random.uniform", "random.uniform>call:divide",
-                     "random.truncated_normal", "random.poisson")},
+                     "random.truncated_normal", "random.poisson", "random.gamma", "random.categorical>operator:|")},
     **{(f"call:image.{op}", "value", "'ok'"): f"tf.image.{op} without a seed (fz14_progs sets no global seed before "
        "tf.image's random ops): TF 2.21 seeds the kernel nondeterministically (no global seed, no op seed: another "
        "draw in every process), simdist deterministically, so the values cannot agree even within the inexact "
