@@ -24,6 +24,7 @@ _A = "ops.argument-errors"
 _T = "function.trace-time-errors"
 _D = "nn.conv-dilation"
 _M = "mirrored.variables"
+_G = "ops.host-cpu"
 
 _STRATEGIES: dict[str, Any] = {}
 
@@ -66,6 +67,7 @@ def _outside(expr: str, var: str) -> Callable[[Any], Any]:
     return run
 
 
+_RNG = "np.random.default_rng(28)"
 _U32 = "np.array([[0, 5, 3, 1], [5, 0, 2, 3], [1, 0, 5, 1]], dtype=np.uint32)"
 _ON_READ = ("tf.Variable(3.0, synchronization=tf.VariableSynchronization.ON_READ, "
             "aggregation=tf.VariableAggregation.SUM)")
@@ -181,6 +183,22 @@ CASES: list[tuple[str, str, Any]] = [
     ("depthwise_conv2d_backprop_input, input_sizes of 3, traced", _T, _traced(
         "tf.nn.depthwise_conv2d_backprop_input(input_sizes=[1, 3, 1], filter=tf.ones([1, 1, 1, 1]), "
         "out_backprop=tf.ones([1, 3, 1, 1]), strides=(), padding='SAME')")),
+    # a small matrix-vector MatMul in its kernel's order, unfused (fz27b's third generator seed 2702 #228)
+    ("rgb_to_grayscale of a float32 batch of four pixels", _G, _eager(
+        f"tf.image.rgb_to_grayscale({_RNG}.standard_normal((4, 1, 3)).astype(np.float32))")),
+    ("rgb_to_grayscale of a float64 batch of four pixels", _G, _eager(
+        f"tf.image.rgb_to_grayscale({_RNG}.standard_normal((4, 1, 3)))")),
+    ("rgb_to_grayscale of a float32 image of 3 x 3 pixels, traced", _G, _traced(
+        f"tf.image.rgb_to_grayscale({_RNG}.standard_normal((3, 3, 3)).astype(np.float32))")),
+    ("matmul of float32 [9, 3] and [3, 1]", _G, _eager(
+        f"tf.matmul({_RNG}.standard_normal((9, 3)).astype(np.float32), "
+        f"{_RNG}.standard_normal((3, 1)).astype(np.float32))")),
+    ("matmul of float32 [9, 2] and [2, 1]", _G, _eager(
+        f"tf.matmul({_RNG}.standard_normal((9, 2)).astype(np.float32), "
+        f"{_RNG}.standard_normal((2, 1)).astype(np.float32))")),
+    ("tensordot of float32 [9, 3] and a 3-vector", _G, _eager(
+        f"tf.tensordot({_RNG}.standard_normal((9, 3)).astype(np.float32), "
+        f"{_RNG}.standard_normal(3).astype(np.float32), 1)")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
@@ -212,6 +230,12 @@ def test_dilated_convolution_checks(k: int, tf_results: dict[int, Any]) -> None:
 @clause("mirrored.variables")
 @EDGES.parametrize("mirrored.variables")
 def test_distributed_variable_numbers(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.host-cpu")
+@EDGES.parametrize("ops.host-cpu")
+def test_small_matrix_vector_products(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
