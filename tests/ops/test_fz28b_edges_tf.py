@@ -8,6 +8,7 @@ Needs the `tf` extra.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Callable
 
 import numpy as np
@@ -41,6 +42,18 @@ def _strategy(tf: Any) -> Any:
         tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
         _STRATEGIES[tf.__name__] = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
     return _STRATEGIES[tf.__name__]
+
+
+def _program(body: str, *args: str) -> Callable[[Any], Any]:
+    """`body` (statements ending in a return) as a tf.function of the tensors `args` make, called
+    once (tests/ops/test_fz27b_edges_tf.py's builder)."""
+    def run(tf: Any) -> Any:
+        names = ", ".join(f"a{i}" for i in range(len(args)))
+        env: dict[str, Any] = {"tf": tf, "np": np}
+        exec(f"def f({names}):\n" + textwrap.indent(textwrap.dedent(body), "    "), env)  # noqa: S102 - our own text
+        values = [eval(a, {"tf": tf, "np": np}) for a in args]  # noqa: S307 - our own text
+        return tf.function(env["f"])(*values)
+    return run
 
 
 def _in_replicas(expr: str, var: str, sync: str = "") -> Callable[[Any], Any]:
@@ -183,6 +196,28 @@ CASES: list[tuple[str, str, Any]] = [
     ("depthwise_conv2d_backprop_input, input_sizes of 3, traced", _T, _traced(
         "tf.nn.depthwise_conv2d_backprop_input(input_sizes=[1, 3, 1], filter=tf.ones([1, 1, 1, 1]), "
         "out_backprop=tf.ones([1, 3, 1, 1]), strides=(), padding='SAME')")),
+    # tracing past a run-time error in a call: a missing CPU kernel is looked up when the graph runs
+    # (dispatch.deferred_kernel), a kernel's shape check leaves a stand-in (ArgMax, TensorScatter*)
+    ("range of int8, then trace", _T, _program("y = tf.range(3, dtype=tf.int8)\nreturn tf.linalg.trace(y)")),
+    ("range of int8 alone, traced", _T, _traced("tf.range(3, dtype=tf.int8)")),
+    ("range of int8 eagerly", _T, _eager("tf.range(3, dtype=tf.int8)")),
+    ("reciprocal of int32, then trace", _T, _program(
+        "y = tf.math.reciprocal(tf.constant([1, 2]))\nreturn tf.linalg.trace(y)")),
+    ("reciprocal of int32 alone, traced", _T, _traced("tf.math.reciprocal(tf.constant([1, 2]))")),
+    ("normalize_moments of int64 counts, input_signature", _T, _sig(
+        "tf.nn.normalize_moments(x, 1.0, x, 1)", (None, "int64"), "tf.constant(2, tf.int64)")),
+    ("normalize_moments of int32 counts and a uint8 variance_ss", _T, _program(
+        "m, v = tf.nn.normalize_moments(a1, a0, tf.constant(2, tf.uint8), 1)\n"
+        "return tf.random.uniform_candidate_sampler(m, 1, 1, True, 1)",
+        "tf.constant(1, tf.int32)", "tf.constant(2, tf.int32)")),
+    ("argmax of a scalar, then trace", _T, _program("y = tf.argmax(-1)\nreturn tf.linalg.trace(y)")),
+    ("argmax of a scalar alone, traced", _T, _traced("tf.argmax(-1)")),
+    ("tensor_scatter_nd_min of a scalar update, then stateless_random_crop, input_signature", _T, _sig(
+        "[tf.tensor_scatter_nd_min([[1.0, 2.0]], tf.constant([[0, 1]], tf.int64), np.float64(7.0)), "
+        "tf.image.stateless_random_crop(tf.constant(1 + 2j, tf.complex64), size=[1, 2, 2], seed=[1, 2])][1]",
+        (None, "float32"), "tf.constant(1.0)")),
+    ("tensor_scatter_nd_update of a scalar update alone, traced", _T, _traced(
+        "tf.tensor_scatter_nd_update([[1.0, 2.0]], [[0, 1]], 7.0)")),
     # a small matrix-vector MatMul in its kernel's order, unfused (fz27b's third generator seed 2702 #228)
     ("rgb_to_grayscale of a float32 batch of four pixels", _G, _eager(
         f"tf.image.rgb_to_grayscale({_RNG}.standard_normal((4, 1, 3)).astype(np.float32))")),

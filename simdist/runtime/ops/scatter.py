@@ -272,6 +272,14 @@ TENSOR_SCATTER_SUB = register("TensorScatterSub", _tensor_scatter("sub", "Tensor
                               lambda dts, attrs: args.same_dtype("TensorScatterSub")((dts[0], dts[2]), attrs),
                               lambda arrays, out, attrs: arrays[2].size, kind="gather/scatter",
                               fusion=_LANE_ROWS)
+def tensor_scatter_standin(arrays: Any, attrs: dict) -> tuple:
+    """The TensorScatter ops' output shape (ScatterNdTensorShape: the tensor's), which a dry run
+    goes on with past the kernel's shape checks (dispatch `_past_kernel_error`: a rank-0 update,
+    then a later op's build error; fz28b, fz14_known's seed 1420261218 #312)."""
+    return (arrays[0].shape,)
+
+
+TENSOR_SCATTER_UPDATE.standin = TENSOR_SCATTER_ADD.standin = TENSOR_SCATTER_SUB.standin = tensor_scatter_standin
 TENSOR_SCATTER_ADD.dtype = kernel_first("TensorScatterAdd", TENSOR_SCATTER_ADD.dtype)
 TENSOR_SCATTER_SUB.dtype = kernel_first("TensorScatterSub", TENSOR_SCATTER_SUB.dtype)
 
