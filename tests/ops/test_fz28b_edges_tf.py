@@ -196,6 +196,16 @@ CASES: list[tuple[str, str, Any]] = [
     ("depthwise_conv2d_backprop_input, input_sizes of 3, traced", _T, _traced(
         "tf.nn.depthwise_conv2d_backprop_input(input_sizes=[1, 3, 1], filter=tf.ones([1, 1, 1, 1]), "
         "out_backprop=tf.ones([1, 3, 1, 1]), strides=(), padding='SAME')")),
+    # rank-1 indices are a batch of one dimension for ValidateUpdateShape (fresh seed 1420282803 #77)
+    ("tensor_scatter_nd_update of an int64 tensor, indices [0], float32 NumPy updates", _A, _eager(
+        "tf.tensor_scatter_nd_update(tf.constant([[1, 2], [3, 4]], tf.int64), [0], np.array([7.0, 4.5], np.float32))")),
+    ("tensor_scatter_nd_update of rank 4, indices [0], updates of rank 3", _A, _eager(
+        "tf.tensor_scatter_nd_update(tf.zeros([2, 4, 3, 4], tf.int64), [0], tf.zeros([4, 3, 4], tf.int64))")),
+    ("tensor_scatter_nd_max, indices [0], traced", _A, _traced(
+        "tf.tensor_scatter_nd_max(tf.constant([[1, 2], [3, 4]]), [0], tf.constant([7, 4]))")),
+    ("scatter_nd, indices [0], updates [2]", _A, _eager("tf.scatter_nd([0], tf.ones([2]), [2, 2])")),
+    ("tensor_scatter_nd_update, indices [[0]], updates [1, 2]", _A, _eager(
+        "tf.tensor_scatter_nd_update(tf.zeros([2, 2]), [[0]], tf.ones([1, 2]))")),
     # tracing past a run-time error in a call: a missing CPU kernel is looked up when the graph runs
     # (dispatch.deferred_kernel), a kernel's shape check leaves a stand-in (ArgMax, TensorScatter*)
     ("range of int8, then trace", _T, _program("y = tf.range(3, dtype=tf.int8)\nreturn tf.linalg.trace(y)")),
