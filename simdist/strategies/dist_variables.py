@@ -164,7 +164,24 @@ class _AggregatedUpdates:
         return self._update("assign_sub", delta, read_value)
 
 
-class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
+class NoNumberProtocol:
+    """TF 2.21's DistributedVariable defines no __float__, __int__ or __complex__ (its
+    ResourceVariables do): `float(v)` of a MirroredVariable or a SyncOnReadVariable is Python's
+    TypeError, in a replica context and out of it (measured; fz28b, fourth generator seed 2801
+    #105: `float(x0)` under MirroredStrategy.run)."""
+
+    def __float__(self) -> float:
+        raise TypeError(f"float() argument must be a string or a real number, not '{type(self).__name__}'")
+
+    def __int__(self) -> int:
+        raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, not "
+                        f"'{type(self).__name__}'")
+
+    def __complex__(self) -> complex:
+        raise TypeError(f"complex() first argument must be a string or a number, not '{type(self).__name__}'")
+
+
+class MirroredVariable(NoNumberProtocol, _AggregatedUpdates, Mirrored, Variable):
     """One ResourceVariable per replica device, kept identical (`MirroredVariable:{0: ..., 1: ...}`)."""
 
     def __len__(self) -> int:

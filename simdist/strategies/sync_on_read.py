@@ -13,10 +13,10 @@ from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, PerReplica
 from simdist.runtime.variables import ResourceVariable, Variable, VariableAggregation, VariableSynchronization
 from simdist.semantics.reduce import ReduceOp
-from simdist.strategies.dist_variables import _replica_id, _update_state
+from simdist.strategies.dist_variables import NoNumberProtocol, _replica_id, _update_state
 
 
-class SyncOnReadVariable(DistributedValues, Variable):
+class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
     """MirroredStrategy's variable for `synchronization=ON_READ` (TF 2.21's values.py): one copy
     per replica, never synchronised on write. In a replica context reads and writes touch the
     replica's own copy only; in cross-replica context a read reduces the copies by the

@@ -46,9 +46,10 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "against simdist's (simdist's draws differ from TF's on some calls; seed 14 #535 random.shuffle(seed=42): "
        "simdist's first call differs, its third, after a retrace, is TF's first; seed 1420261202 #253, #920, #239; "
        "fz22: seed 1420262201 #147, random.truncated_normal: TF's first and third calls agree, simdist's third is TF's "
-       "first; fz24b: seed 1420262403 #18, random.poisson with seed=1: TF's second call differs)"
+       "first; fz24b: seed 1420262403 #18, random.poisson with seed=1: TF's second call differs; fz28b: seed 1420282802 "
+       "#43, #180, random.gamma, and #57, random.categorical: simdist's third call is TF's first)"
        for label in ("random.normal", "random.shuffle", "random.uniform", "random.uniform>call:divide",
-                     "random.truncated_normal", "random.poisson")},
+                     "random.truncated_normal", "random.poisson", "random.gamma", "random.categorical>operator:|")},
     **{(f"call:image.{op}", "value", "'ok'"): f"tf.image.{op} without a seed (fz14_progs sets no global seed before "
        "tf.image's random ops): TF 2.21 seeds the kernel nondeterministically (no global seed, no op seed: another "
        "draw in every process), simdist deterministically, so the values cannot agree even within the inexact "
@@ -254,59 +255,24 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "simdist keeps the array's uint32 and refuses T (TypeError); which NumPy inputs TF's fast path and "
         "op_def_library cast to another input's dtype is not modelled (args.matching keeps them); "
         "seed 1420261202 #702",
-    ("call:argmax>call:linalg.trace", "error-class", "'err', 'ValueError'"):
-        "tf.linalg.trace(tf.argmax(-1)) in a tf.function: TF 2.21 builds the whole graph first, ArgMax of a scalar "
-        "has a shape (its kernel's error waits for the run) and MatrixDiagPartV3's shape function then refuses the "
-        "rank-0 result (ValueError at trace, no trace counted); simdist runs the traced Python eagerly, so ArgMax's "
-        "kernel error stops the trace before trace's op exists (InvalidArgumentError). Open: simdist cannot go on "
-        "tracing past an op whose kernel fails without an output to hand the next op; seed 14 #14",
-    # (fz17) the same root as argmax>linalg.trace: a run-time error stops simdist's trace, where TF builds on
-    ("call:nn.normalize_moments", "accepts", "'err', 'TypeError'"):
-        "tf.nn.normalize_moments(np.array(2, np.int64), 1.0, np.array(1, np.int64), 1) in a tf.function with an "
-        "input_signature: TF 2.21 builds Reciprocal of the int64 counts (no CPU kernel: an error only when the graph "
-        "runs), then Mul(1.0, divisor) converts 1.0 alone to float32 and refuses the int64 divisor (op_def_library's "
-        "TypeError at trace, every call); simdist's trace runs Reciprocal, whose missing kernel stops it "
-        "(get_concrete_function succeeds, each call InvalidArgumentError). Open: simdist cannot go on tracing past an "
-        "op whose kernel fails without an output to hand the next op; seed 1420261203 #16",
-    ("call:nn.normalize_moments>call:random.uniform_candidate_sampler", "error-class", "'err', 'TypeError'"):
-        "normalize_moments of int32 counts and mean_ss with a uint8 variance_ss in a tf.function: TF 2.21 builds "
-        "Reciprocal of the int32 counts (no CPU kernel, an error only when the graph runs), then Mul of the uint8 "
-        "variance_ss and the int32 divisor is op_def_library's TypeError at trace; simdist's trace stops at "
-        "Reciprocal's missing kernel (InvalidArgumentError at each call). Open for the same reason as the "
-        "normalize_moments entry above; seed 1420261218 #178",
-    ("call:tensor_scatter_nd_min>call:image.stateless_random_crop", "accepts", "'err', 'ValueError'"):
-        "`y = tf.tensor_scatter_nd_min(list, int64 indices [1, 1, 2], np.float64(7.0))` then tf.image.stateless_"
-        "random_crop of a complex64 scalar with size [1, 2, 2] in a tf.function with an input_signature: TF 2.21 "
-        "builds TensorScatterMin (its rank-0 updates are a kernel error, when the graph runs), then the crop's "
-        "GreaterEqual(shape [0], size [3]) fails the shape function (ValueError at trace, every call); simdist's "
-        "trace runs TensorScatterMin, whose kernel error stops it (get_concrete_function succeeds, each call "
-        "InvalidArgumentError). Each alone agrees (fz19). Open for the same reason as the normalize_moments entry "
-        "above; seed 1420261218 #312",
     ("call:image.random_flip_left_right", "value", "'ok'"):
         "tf.image.random_flip_left_right(int list image, seed=1) in MirroredStrategy.run (dist mode, seed 1420261218 "
         "#249): with an op seed and no global seed TF 2.21's eager stateful kernel is cached per process with its "
         "Philox state, so a second call with the same seed draws on: whether TF flips depends on which earlier "
         "programs of its long-lived worker drew from the same op and seed (TF did not flip, simdist flipped); asked "
         "alone TF agrees with simdist (fz19), so the class is the worker's history, not the op",
-    ("call:strings.unsorted_segment_join", "accepts", "'err', 'TypeError'"):
-        "tf.strings.unsorted_segment_join((complex64 tensor, float16 array, 0.5), [0], 3) in a tf.function: TF 2.21's "
-        "autopacking casts the complex64 tensor to string (a Cast node whose kernel fails only at run) and then "
-        "converts 0.5 with dtype string (TypeError \"Expected string passed to parameter 'inputs'\" at trace); simdist "
-        "runs the Cast, whose UnimplementedError stops the trace (get_concrete_function succeeds, each call "
-        "UnimplementedError). Open for the same reason as normalize_moments; seed 1420261202 #514",
     ("call:image.pad_to_bounding_box>call:nn.softmax", "accepts", "'err', 'TypeError'"):
         "pad_to_bounding_box of an unknown-rank image (a rank-1 value) then tf.nn.softmax(True) in a tf.function with "
         "an input_signature: TF 2.21's pad checks the rank and the target with assert ops that fail only when the "
         "graph runs, so the trace reaches Softmax's bool TypeError (every call); simdist (fz17: the same run-time "
         "checks, ops.conversion/function.trace-time-errors) raises the pad's InvalidArgumentError while it runs the "
-        "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open for the same "
-        "reason as normalize_moments; seed 1420261217 #66",
-    ("call:pow>call:linalg.inv", "error-class", "'err', 'TypeError'"):
-        "tf.linalg.inv of tf.pow(int64 tensor, int64 constant with negative exponents) inside a tf.function: TF 2.21 "
-        "defers Pow's kernel error (\"Integers to negative integer powers are not allowed\") to the graph's run, so "
-        "the trace reaches MatrixInverse's op_def_library TypeError (int64 not allowed); simdist runs the traced "
-        "Python on values and raises Pow's InvalidArgumentError first. Open for the same reason as "
-        "normalize_moments (a value-dependent kernel error does not stop TF's trace; fz22: seed 1420262201 #42)",
+        "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open (fz28b): the "
+        "pad's assert-op checks are made in Python, and no dry-run placeholder of unknown rank passes them (rank 3 "
+        "is wider than the target, other ranks are refused); seed 1420261217 #66",
+    # (fz28b) closed and taken off: argmax>linalg.trace (seed 14 #14), normalize_moments (seeds 1420261203 #16,
+    # 1420261218 #178), tensor_scatter_nd_min>stateless_random_crop (1420261218 #312): a dry run now goes on past
+    # a missing CPU kernel (dispatch.deferred_kernel) and past ArgMax's and TensorScatter*'s kernel checks on
+    # stand-ins; strings.unsorted_segment_join (1420261202 #514) and pow>linalg.inv (1420262201 #42) agree too
     # (fz20) the MirroredStrategy programs whose every snippet TF's worker answered NotImplementedError ("Caching
     # devices is not yet supported ...": seed 14 #639, #645, #678, seed 1420261202 #678, #953, seed 1420261218
     # #28, seed 1420261219 #335, #426) were a leaked variable scope of TF's worker process (a map_fn that raised

@@ -63,11 +63,6 @@ _CX_GRAD = ("gradients through complex ops (products and divisions of complex pa
             "from the complex value classes; ext seeds 61-63")
 
 KNOWN_OPEN: dict[object, str] = {
-    ("image.rgb_to_grayscale", "value"): "rgb_to_grayscale of a float64 batch [4, 1, 3] (fz27b: ext8 seed 2702 #228, "
-                                         "dist): its tensordot is a float32 MatMul [4, 3] x [3, 1], whose last row "
-                                         "TF 2.21 rounds to 0.8157875 and simdist's float32 BLAS (kept for speed, "
-                                         "docs/spec.md ops.host-cpu) to 0.81578755; one image alone agrees (simdist "
-                                         "orders a one-row product as TF does); not analysed further",
     ("linalg.inv", "value"): "MatrixInverse's last bits where sums cancel (finite matrices with entries of very "
                              "different sizes: 1e30 beside O(1)): TF 2.21's Eigen blocked triangular solves add in "
                              "another order than simdist's row-by-row solve (eigen_lu.lu_solve); real matrices holding "

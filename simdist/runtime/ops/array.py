@@ -153,12 +153,16 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
             if not isinstance(v, Tensor) and not hasattr(v, "_as_tensor"):
                 convert.to_array(v, dt)
     no_kernel = None
+    deferred = False   # (a dry run past the missing kernel: dispatch.deferred_kernel)
     try:
         range_kernel(dt)
     except errors.NotFoundError as e:   # traced with constant inputs, Range's shape function checks them
         if not (context.in_function() and graph_constants.known(*vals)):   # first (fz6: range(100, 2,
-            raise                                                          # dtype=uint32) is ValueError)
-        no_kernel = e
+            if not dispatch.deferred_kernel(e):                            # dtype=uint32) is ValueError)
+                raise
+            deferred = True
+        else:
+            no_kernel = e
     vals = _range_scalars(vals)
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if dt.name.startswith("uint"):   # (the constants as the dtype holds them: -1 as uint64 is 2**64 - 1)
@@ -178,7 +182,9 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         # (traced: Range's shape function evaluates constant inputs, graph_constants.py)
         raise trace_errors.mark_shape(err, text, "Range", ((), (), ()))
     if no_kernel is not None:
-        raise no_kernel
+        if not dispatch.deferred_kernel(no_kernel):
+            raise no_kernel
+        deferred = True
     if dt is dtypes.float16 and context.in_function() and graph_constants.known(*vals):
         # Range's shape function computes the size of constant inputs for its other dtypes only
         # (TF 2.21: "Unsupported dtype19" for half; eagerly the kernel computes it)
@@ -191,7 +197,7 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
             out = _made((tt(s) + np.arange(n).astype(dt.np) * tt(d)).astype(dt.np), dt)
     else:
         out = _made(np.arange(s, lim, d, dtype=dt.np), dt)
-    return out if graph_constants.known(*vals) else graph_constants.vary(out)
+    return out if graph_constants.known(*vals) and not deferred else graph_constants.vary(out)
 
 
 _RANGE_T = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"

@@ -381,6 +381,8 @@ TENSOR_SCATTER_MAX = register("TensorScatterMax", _tensor_scatter_extreme(np.gre
 TENSOR_SCATTER_MIN = register("TensorScatterMin", _tensor_scatter_extreme(np.less, "TensorScatterMin"),
                               _scatter_rule("TensorScatterMin"), lambda arrays, out, attrs: arrays[2].size,
                               kind="gather/scatter", fusion=_SCATTER_LANES)
+from simdist.runtime.ops.scatter import tensor_scatter_standin  # noqa: E402 - beside its ops
+TENSOR_SCATTER_MAX.standin = TENSOR_SCATTER_MIN.standin = tensor_scatter_standin
 TENSOR_SCATTER_MAX.dtype = kernel_first("TensorScatterMax", TENSOR_SCATTER_MAX.dtype)
 TENSOR_SCATTER_MIN.dtype = kernel_first("TensorScatterMin", TENSOR_SCATTER_MIN.dtype)
 

@@ -238,6 +238,11 @@ def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique:
     if kind != "fixed":   # (fixed checks its own attributes first)
         _check_attrs(kind, num_true, num_sampled, unique, range_max)
     ranged = {"range_max": range_max} if kind != "all" else {}
+    if not isinstance(true_classes, Tensor) and hasattr(true_classes, "_as_tensor"):
+        # (a Variable is read as a tensor of its own dtype, as the eager fast path and op_def_library
+        # take it: a bool one meets range_max's minimum, then the dtype check; fz28b, fz14 seed
+        # 1420282802 #276)
+        true_classes = _t(true_classes)
     # (the wrapper converts true_classes with dtype int64: a Python float is TypeError, ops.attr-types)
     tc = true_classes if isinstance(true_classes, Tensor) else convert_to_tensor(true_classes, dtype=dtypes.int64)
     if isinstance(true_classes, Tensor) and not attr_rules.fast_path_takes(

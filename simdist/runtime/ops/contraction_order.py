@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "in_order", "matmul", "needs_order", "ordered_matmul", "row_in_order"]
+__all__ = ["dot", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul", "row_in_order"]
 
 
 def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
@@ -48,6 +48,19 @@ def row_in_order(x: np.ndarray, y: np.ndarray) -> bool:
     the last bit (`rgb_to_grayscale` of one pixel, a tensordot [1, 3]·[3, 1]: fuzz14 seed
     1420261202 #600). One vector per k, so it costs little."""
     return x.dtype.name in ("float32", "float64") and x.shape[-2] == 1 and x.size > 0 and y.size > 0
+
+
+def gemv_in_order(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether MatMul's x [m, k] @ y [k, 1] (m >= 2 rows, one column, k <= 3, float32, neither
+    transposed) is computed in order without fused multiply-adds: TF 2.21's matrix-vector kernel
+    adds the rounded products one after another for k <= 3 (measured bit-exact on 20-30 seeded
+    cases each of k = 2, 3 and m = 2..64; its packets of four for larger k are not modelled; a
+    product of two or more columns, m >= 2, is the fused order NumPy's BLAS gives for such small
+    k; BatchMatMulV2, transpose_a and transpose_b take other kernels). `rgb_to_grayscale` of a batch
+    is such a product, a tensordot [n, 3]·[3, 1] (fz27b's third generator seed 2702 #228, fz28b).
+    NumPy's BLAS rounds k = 3 otherwise from m = 3 on. One vector per k, so it costs little."""
+    return x.dtype.name == "float32" and x.ndim == 2 and y.ndim == 2 and y.shape[1] == 1 and x.shape[0] >= 2 \
+        and 1 <= x.shape[1] <= 3
 
 
 def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:

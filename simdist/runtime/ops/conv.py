@@ -641,8 +641,13 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
                                             "format [Op:DepthwiseConv2dNative]")
         data_format = "NHWC"                 # an integer input fails the op's dtype check
     check_data_format(data_format)
-    pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative", inputs=(input, filter))
+    # (gen_nn_ops.depthwise_conv2d_native: the strides list first, TypeError, also when the eager fast
+    # path gives up on a NumPy array; then eagerly the op's T before its padding attr; fz28b, fz14 seed
+    # 1420282802 #197)
     strides = args.list_attr(strides, "strides", "depthwise_conv2d_native")
+    if context.executing_eagerly():
+        DEPTHWISE.dtype((_t(input).dtype, _t(filter).dtype), {})
+    pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative", inputs=(input, filter))
     if len(strides) != 4:
         raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 dimensions "
                                           "[Op:DepthwiseConv2dNative]")
@@ -680,15 +685,8 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
         return seq[2:] if nc else seq[1:-1]
     dl = spatial(spatial_sequence(dilations, nsp, "dilations", nc))
     st = spatial(spatial_sequence(strides, nsp, "strides", nc))
-    if any(d != 1 for d in dl) and ir is not None and ir < nsp + 2:
-        # (a dilation other than 1 takes convolution_internal's Convolution class, whose constructor
-        # checks the input's rank first: atrous_conv2d(value=nan, rate=0.5) is ValueError, not the
-        # kernel's dtype error; fz26b, fz14 seed 1420262602 #165)
-        raise ValueError(f"`input.shape.rank` must be >= than `num_spatial_dims + 2`. Received: input.shape={x.shape} "
-                         f"of rank {ir} and num_spatial_dims={nsp}")
-    if any(s > 1 for s in st) and any(d > 1 for d in dl):
-        raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
-                         f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")
+    if any(d != 1 for d in dl):
+        _convolution_class_checks(x, filters, nsp, st, dl, nc)
     if any(d > 1 for d in dl):
         # TF 2.21's convolution_internal runs a dilated convolution as its Convolution class does:
         # SpaceToBatchND, the undilated convolution (VALID), BatchToSpaceND (_WithSpaceToBatch; the
@@ -763,6 +761,43 @@ def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilatio
                                         "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
     out = convolution(array.transpose(x, [0, 2, 1]), filters, [stride], padding, "NWC", [dilation])
     return array.transpose(out, [0, 2, 1])
+
+
+def _convolution_class_checks(x: Tensor, filters: Tensor, nsp: int, st: tuple, dl: tuple, nc: bool) -> None:
+    """nn_ops.Convolution's constructor, which convolution_internal builds for a dilation other than
+    1, in its order (all ValueError): the input's rank at least num_spatial_dims + 2
+    (atrous_conv2d(value=nan, rate=0.5); fz26b, fz14 seed 1420262602 #165); the input's channels
+    divisible by the filter's input channels where both are known (a filter's 0 is Python's
+    ZeroDivisionError); then _get_strides_and_dilation_rate: every dilation and stride positive,
+    no stride above 1 beside a dilation above 1. So a dilated convolution refuses these before the
+    kernel's dtype or depth errors (fz28b, fz14 seed 1420282801 #23)."""
+    from simdist.runtime.tensor import TensorShape
+    xs, fs = _static_shapes.known_shape(x), _static_shapes.known_shape(filters)
+    ir = None if xs is None else len(xs)
+    if ir is not None and ir < nsp + 2:
+        raise ValueError(f"`input.shape.rank` must be >= than `num_spatial_dims + 2`. Received: input.shape={x.shape} "
+                         f"of rank {ir} and num_spatial_dims={nsp}")
+    batch = 1 if ir is None else ir - nsp - 1
+    channels = None if xs is None else xs[batch if nc else nsp + batch]
+    depth = None if fs is None else fs[nsp]
+    if channels is not None and depth is not None:
+        if depth == 0:
+            raise ZeroDivisionError("integer modulo by zero")
+        if channels % depth:
+            raise ValueError("The number of input channels is not divisible by the corresponding number of output "
+                             f"filters. Received: input.shape={TensorShape(xs)} with {channels} channels and "
+                             f"filters.shape={TensorShape(fs)} with {depth} output filters.")
+    try:
+        rate, strides = np.array(dl, dtype=np.int32), np.array(st, dtype=np.int32)
+    except (TypeError, ValueError):
+        return   # (a value that is no int: the op's make_int refuses it later)
+    if np.any(rate < 1):
+        raise ValueError(f"all values of `dilation_rate` must be positive. Received: dilation_rate={rate}")
+    if np.any(strides < 1):
+        raise ValueError(f"all values of `strides` must be positive. Received: strides={strides}")
+    if np.any(strides > 1) and np.any(rate > 1):
+        raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+                         f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")
 
 
 def _np_list(v: Sequence[int]) -> str:

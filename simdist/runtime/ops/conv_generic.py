@@ -176,6 +176,12 @@ def conv(input: Any, filter: Any, strides: Any, padding: str, explicit_paddings:
     st = _ints(strides, "strides", (input, filter))
     ex = _ints(explicit_paddings, "explicit_paddings", (input, filter))
     dl = _ints(dilations, "dilations", (input, filter))
+    if not context.in_function():
+        # (eagerly the fast path converts the inputs first, the first tensor fixing T, and its
+        # fallback converts them before the kernel validates the attrs: `filter=nan` beside a bool
+        # input is TypeError whatever padding says; fz28b, fz14 seed 1420282802 #87)
+        from simdist.runtime.ops import attr_rules
+        attr_rules.eager_group([input, filter], attr_rules.fast_path_takes(_OP, (input, filter)))
     for attr, value, allowed in (("padding", padding, '"SAME", "VALID", "EXPLICIT"'),
                                  ("data_format", data_format, '"CHANNELS_FIRST", "CHANNELS_LAST"')):
         if value not in allowed.replace('"', "").split(", "):

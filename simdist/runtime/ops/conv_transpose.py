@@ -11,7 +11,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import args, array, attr_rules, dispatch, graph_inputs, static_shapes, trace_errors
+from simdist.runtime.ops import args, array, attr_rules, dispatch, graph_inputs, infer_ctx, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
                                       spatial_sequence)
@@ -250,6 +250,9 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
         attr_rules.fallback_conversion(input_sizes, dtypes.int32)
     else:
         input_sizes = args.fixed_input(input_sizes, dtypes.int32)
+    # (a graph: the shape function reads input_sizes as a shape of rank 4 before any kernel check;
+    # fz28b, fz14 seed 1420282802 #179)
+    infer_ctx.check(op, {"input_sizes": _t(input_sizes), "filter": f, "out_backprop": g}, {})
     _onednn_strides(g, strides, data_format, op)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
@@ -281,6 +284,10 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
         # filter_sizes is InvalidArgumentError before NCHW's UnimplementedError; fz21, fz14 seed 1420262101 #212)
         raise trace_errors.fixed_type(args.dtype_error(op, 1, dtypes.int32, filter_sizes.dtype), op, 1,
                                       filter_sizes.dtype, dtypes.int32)
+    # (a graph: the shape function reads filter_sizes as a shape of rank 4 before the kernel's strides
+    # check: `filter_sizes=[[[-1], [-1], [-1]]], strides=()` is ValueError "Shape must be rank 1 but is
+    # rank 3" at trace; fz28b, fz14 seed 1420282802 #179)
+    infer_ctx.check(op, {"input": x, "filter_sizes": _t(filter_sizes), "out_backprop": g}, {})
     _onednn_strides(g, strides, data_format, op)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_last

@@ -37,7 +37,7 @@ from simdist.runtime.ops.trace_errors import MARK as _MARK
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
-__all__ = ["execute", "run", "refused", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
+__all__ = ["execute", "run", "refused", "deferred_kernel", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
            "constant_made", "raw", "tapes", "recorder", "bind", "recording", "replica_turn", "unrecordable", "reduced", "placed", "charged"]
 
 _STRING = dtypes.string
@@ -85,7 +85,15 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
         arrays = [t._v for t in tensors]
     else:
         arrays = [raw(t) for t in tensors]
-    dt = op.dtype(tuple(t.dtype for t in tensors), attrs)
+    try:
+        dt = op.dtype(tuple(t.dtype for t in tensors), attrs)
+    except Exception as e:
+        # (a dry run: an elementwise op's missing CPU kernel is looked up when the graph runs, so the
+        # trace goes on with an output of its inputs' dtype; fz28b)
+        if op.kind != "elementwise" or op.num_outputs != 1 or not tensors or not deferred_kernel(e):
+            raise
+        dt = tensors[0].dtype
+        _STOOD[0] = True   # (its output's values are unknown to the graph: marked in run)
     if op.stateful and context._data_traces:   # (made in a tf.data function: clause dataset.iterator-checkpoint)
         _note_stateful(op, attrs)
     return run(op, tensors, arrays, dt, attrs)
@@ -216,6 +224,22 @@ def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: 
     STANDINS[0] += 1
     outs = tuple(np.full(s, b"", dtype=object) if d is _STRING else np.zeros(s, d._np) for s, d in zip(shapes, dts))
     return outs[0] if op.num_outputs == 1 else outs
+
+
+def deferred_kernel(err: BaseException) -> bool:
+    """Whether a dry run of a tf.function's Python (tf/_concrete.py) goes on past `err`, a missing
+    CPU kernel (NotFoundError "Could not find device for node", unmarked): TF adds the node and looks
+    its kernel up only when the graph runs, after the whole trace, so a later op's graph-build error
+    is the call's (`tf.range(3, dtype=tf.int8)` then a trace of the vector: MatrixDiagPartV3's
+    ValueError; normalize_moments' Reciprocal of int64 counts, then Mul's TypeError). The caller
+    computes the op on and marks its output as a value the graph does not know (a stand-in, counted
+    as `_past_kernel_error`'s). Eagerly, and outside dry runs, False: the error stands."""
+    from simdist.runtime import errors
+    if not context._placeholder_depth[0] or not isinstance(err, errors.NotFoundError) or getattr(err, _MARK, None) \
+            or "Could not find device for node" not in str(err):
+        return False
+    STANDINS[0] += 1
+    return True
 
 
 def refused(err: BaseException, dt: Any, shape: Sequence[int]) -> Tensor:

@@ -38,6 +38,15 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
     return matmul(x, y)
 
 
+def _matmul_op(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
+    """MatMul's forward: `_matmul`, and a small matrix-vector product in the order of TF's kernel
+    (contraction_order.gemv_in_order)."""
+    from simdist.runtime.ops.contraction_order import gemv_in_order, ordered_matmul
+    if not transpose_a and not transpose_b and gemv_in_order(a, b):
+        return ordered_matmul(a, b, fused=False)
+    return _matmul(a, b, transpose_a, transpose_b)
+
+
 def _half_matmul_f32(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """float16 MatMul/BatchMatMulV2 as TF 2.21's CPU kernel computes it: in float32 (the products
     of float16 values are exact), k added one after another from +0, rounded to float16 once."""
@@ -85,13 +94,15 @@ def _matmul_rule(name: str, ints: tuple[str, ...]) -> Any:
 def _bare_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """MatMul without attributes as a replay runs it (OpDef.bare): NumPy's, except a one-row
     float product, which TF accumulates in order (contraction_order.row_in_order)."""
-    from simdist.runtime.ops.contraction_order import matmul, ordered_matmul, row_in_order
+    from simdist.runtime.ops.contraction_order import gemv_in_order, matmul, ordered_matmul, row_in_order
     if x.shape[-2] == 1 and row_in_order(x, y):
         return ordered_matmul(x, y)
+    if gemv_in_order(x, y):
+        return ordered_matmul(x, y, fused=False)
     return matmul(x, y)
 
 
-MATMUL = register("MatMul", _matmul, _matmul_rule("MatMul", ("int32", "int64")), _matmul_flops, kind="contraction",
+MATMUL = register("MatMul", _matmul_op, _matmul_rule("MatMul", ("int32", "int64")), _matmul_flops, kind="contraction",
                   fusion=MATMUL_ROWS, sums=_rows_contracted, bare=_bare_matmul)
 BATCH_MATMUL = register("BatchMatMulV2", _matmul, _matmul_rule("BatchMatMulV2", ("int16", "int32", "int64")), _matmul_flops,
                         kind="contraction", fusion=BATCH_MATMUL_ROWS)
@@ -568,6 +579,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         return _tensordot_matmul(ta, tb, xa, xb)
     if ta.dtype in (dtypes.float32, dtypes.float64) and int(np.prod([da[k] for k in range(ra) if k not in xa])) == 1:
         return _tensordot_matmul(ta, tb, xa, xb)   # one row: MatMul's order (contraction_order.row_in_order)
+    if ta.dtype == dtypes.float32 and int(np.prod([db[k] for k in range(rb) if k not in xb])) == 1 and \
+            int(np.prod([da[k] for k in xa])) <= 3:
+        return _tensordot_matmul(ta, tb, xa, xb)   # one column: MatMul's order (contraction_order.gemv_in_order)
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
 
 

@@ -314,12 +314,22 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
     _nhwc_only(data_format)
     # (nn_ops.max_pool_with_argmax_v2: ksize and strides through _get_sequence before the op converts anything)
     ks, st = spatial_sequence(ksize, 2, "ksize"), spatial_sequence(strides, 2, "strides")
+    # (gen_nn_ops.max_pool_with_argmax, and eagerly its fallback: make_str(padding), make_type(Targmax),
+    # make_bool(include_batch_in_index), TypeError before any input is converted; fz28b, fz14 seed
+    # 1420282801 #87: include_batch_in_index=1)
+    attr_rules.make_str(padding, "padding")
+    idx = attr_rules.make_type(dtypes.int64 if output_dtype is None else output_dtype, "Targmax")
+    include_batch_in_index = attr_rules.make_bool(include_batch_in_index, "include_batch_in_index")
     x = _t(input)
     MAX_POOL_WITH_ARGMAX.dtype((x.dtype,), {})   # (the op's T before its shape function and kernel)
-    idx = dtypes.as_dtype(output_dtype)
     if idx.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Targmax' of {idx.name} is not in the list of "
                                           "allowed values: int32, int64 [Op:MaxPoolWithArgmax]")
+    for k in ks:   # (the kernel's constructor eagerly; TF 2.21's shape function checks it before the rank)
+        if k <= 0:
+            text = f"ksize must be a positive int32 value, got:{k}"
+            raise trace_errors.static(errors.InvalidArgumentError(None, None, f"{text} [Op:MaxPoolWithArgmax]"),
+                                      ValueError, text)
     if x.ndim != 4:
         raise trace_errors.shape_error("input must be 4-dimensional [Op:MaxPoolWithArgmax]",
                                        f"Shape must be rank 4 but is rank {x.ndim}", "MaxPoolWithArgmax",

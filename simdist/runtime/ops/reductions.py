@@ -231,8 +231,10 @@ def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa:
     # seed 1420262001 #173, a complex scalar; rawfz21)
     nd = t.ndim   # a scalar has no dimension to reduce: [0, 0) in TF's message
     if not -nd <= ax < nd and nd < 2:   # ArgOp's shape function: a vector gives a scalar, unchecked
-        raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [{-nd}, {nd}), but got "
-                                          f"{ax} [Op:{op.name}]")
+        # (the kernel's, when the graph runs: a dry run goes on with a scalar, so `trace(argmax(-1))`
+        # is MatrixDiagPartV3's ValueError at trace; fz28b, fz14_known's seed 14 #14)
+        return dispatch.refused(errors.InvalidArgumentError(
+            None, None, f"Expected dimension in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]"), out, ())
     if not -nd <= ax < nd:   # traced: the shape function's ValueError (second fuzzer, seed 6 #130)
         raise trace_errors.shape_error(f"Expected dimension in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]",
                                        f"Dimension ({ax}) must be in the range [{-nd}, {nd}), where {nd} is the number "

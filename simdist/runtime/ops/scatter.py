@@ -147,8 +147,22 @@ def _check_ranks(idx_shape: tuple[int, ...], upd_shape: tuple[int, ...], opname:
                                               f"[Op:{opname}]")
 
 
+def _check_vector_indices(ids: Sequence[int], us: Sequence[int], opname: str) -> None:
+    """ValidateUpdateShape (scatter_nd_op.cc), which ScatterNd and the TensorScatter ops run after
+    their own checks: a rank-1 indices tensor counts as a batch of one dimension (batch_dim 1, each
+    index of depth 1), so the updates' first dimension must be its length: `tensor_scatter_nd_update(t,
+    [0], updates of shape [2])` is InvalidArgumentError "Dimensions [0,1) of indices[shape=[1]] = 1 must
+    match dimensions [0,1) of updates[shape=[2]] = 2", where NumPy's reading (one index of depth 1)
+    accepted it (measured; fz28b, fz14 seed 1420282803 #77)."""
+    if len(ids) == 1 and len(us) >= 1 and us[0] != ids[0]:
+        raise errors.InvalidArgumentError(
+            None, None, f"Dimensions [0,1) of indices[shape={args.dims(ids)}] = {ids[0]} must match dimensions [0,1) "
+                        f"of updates[shape={args.dims(us)}] = {us[0]} [Op:{opname}]")
+
+
 def _check_updates(idx: np.ndarray, upd_shape: tuple[int, ...], out_shape: tuple[int, ...], opname: str) -> None:
     _check_ranks(tuple(idx.shape), tuple(upd_shape), opname)
+    _check_vector_indices(tuple(idx.shape), tuple(upd_shape), opname)
     lead = idx.shape[:-1]
     if tuple(upd_shape[:len(lead)]) != tuple(lead):
         raise errors.InvalidArgumentError(
@@ -194,6 +208,7 @@ def tensor_scatter_checks(xs: Sequence[int], ids: Sequence[int], us: Sequence[in
         if us[i + outer] != xs[ix + i]:
             raise bad(f"The inner {len(xs) - ix} dimensions of output.shape={args.dims(xs)} must match the inner "
                       f"{len(us) - outer} dimensions of updates.shape={args.dims(us)}")
+    _check_vector_indices(ids, us, opname)
 
 
 def tensor_scatter_shape_text(xs: Any, ids: Any, us: Any) -> str | None:
@@ -272,6 +287,14 @@ TENSOR_SCATTER_SUB = register("TensorScatterSub", _tensor_scatter("sub", "Tensor
                               lambda dts, attrs: args.same_dtype("TensorScatterSub")((dts[0], dts[2]), attrs),
                               lambda arrays, out, attrs: arrays[2].size, kind="gather/scatter",
                               fusion=_LANE_ROWS)
+def tensor_scatter_standin(arrays: Any, attrs: dict) -> tuple:
+    """The TensorScatter ops' output shape (ScatterNdTensorShape: the tensor's), which a dry run
+    goes on with past the kernel's shape checks (dispatch `_past_kernel_error`: a rank-0 update,
+    then a later op's build error; fz28b, fz14_known's seed 1420261218 #312)."""
+    return (arrays[0].shape,)
+
+
+TENSOR_SCATTER_UPDATE.standin = TENSOR_SCATTER_ADD.standin = TENSOR_SCATTER_SUB.standin = tensor_scatter_standin
 TENSOR_SCATTER_ADD.dtype = kernel_first("TensorScatterAdd", TENSOR_SCATTER_ADD.dtype)
 TENSOR_SCATTER_SUB.dtype = kernel_first("TensorScatterSub", TENSOR_SCATTER_SUB.dtype)
 

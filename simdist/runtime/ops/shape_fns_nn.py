@@ -231,7 +231,12 @@ def _fractional_max_pool_grad(c: Ctx) -> None:
 
 @register("MaxPoolWithArgmax")
 def _max_pool_with_argmax(c: Ctx) -> None:
-    """MaxPoolShape: input rank 4, the windowed output."""
+    """MaxPoolShape: input rank 4, the windowed output; TF 2.21's shape function checks the ksize
+    entries positive first (ValueError "ksize must be a positive int32 value, got:0" for any
+    input; observed, fz28b)."""
+    for k in c.attr("ksize") or ():
+        if int(k) <= 0:
+            c.fail(f"ksize must be a positive int32 value, got:{int(k)}")
     _max_pool(c, c.with_rank(c.input("input"), 4), "MaxPoolWithArgmax")
 
 

@@ -31,7 +31,9 @@ def _t(x: Any) -> Tensor:
 def _validate(x: Any, dct_type: Any, n: Any, axis: Any, norm: Any) -> None:
     """dct_ops._validate_dct_arguments."""
     if axis != -1:
-        raise NotImplementedError(f"axis must be -1. Got: {axis}")
+        # (TF's %-formatting: a tuple axis of two is Python's TypeError "not all arguments
+        # converted during string formatting"; fz28b, fz14 seed 1420282802 #147)
+        raise NotImplementedError("axis must be -1. Got: %s" % axis)  # noqa: UP031 - TF's own formatting
     if n is not None and n < 1:
         raise ValueError("n should be a positive integer or None")
     if dct_type not in (1, 2, 3, 4):

@@ -244,8 +244,11 @@ def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> Te
 
 # --- short-time Fourier transforms -----------------------------------------------------------------
 def _enclosing_power_of_two(value: Tensor) -> Tensor:
+    """spectral_ops._enclosing_power_of_two of a known value, in NumPy's arithmetic: 0 is
+    2**-inf = 0, a negative value NaN (int()'s ValueError); fz28b, fz14 seed 1420282802 #250."""
     v = _int(value)
-    return convert_to_tensor(int(2 ** _pymath.ceil(_pymath.log(v) / _pymath.log(2.0))), dtype=value.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return convert_to_tensor(int(2 ** np.ceil(np.log(v) / np.log(2.0))), dtype=value.dtype)
 
 
 def stft(signals: Any, frame_length: Any, frame_step: Any, fft_length: Any = None,

@@ -248,15 +248,25 @@ DEPTH_TO_SPACE = register("DepthToSpace", _d2s, args.first, args.zero_flops, kin
                                        "stacked form is written"))
 
 
+_DEPTH_FORMATS = ("NHWC", "NCHW", "NCHW_VECT_C")   # (the op def's list for data_format)
+
+
 def _depth_args(t: Tensor, block_size: Any, data_format: str, op: str) -> int:
-    """SpaceToDepth's and DepthToSpace's checks in TF's order: block_size's minimum (op_def_library
-    while a graph is built: ValueError; eagerly InvalidArgumentError), then eagerly the kernel's
+    """SpaceToDepth's and DepthToSpace's checks in TF's order: block_size's minimum, then data_format
+    in the op def's list (op_def_library while a graph is built: ValueError; eagerly
+    InvalidArgumentError, whose order for both varies from process to process: ValidateNodeDef
+    walks the NodeDef's attr map, observed on TF 2.21), then eagerly the kernel's
     lookup (NHWC only: NotFoundError), rank and divisibility (InvalidArgumentError), which a
     traced graph's shape function finds first where it knows the dimensions (ValueError:
     `_depth_shape_text`). Clause function.trace-time-errors."""
     k = int(block_size)
     if k < 2:
         raise trace_errors.attr_minimum(op, "block_size", k, 2)
+    if data_format not in _DEPTH_FORMATS:   # (before the kernel's lookup; fz28b, fz14 seed 1420282801 #4)
+        allowed = ", ".join(f'"{f}"' for f in _DEPTH_FORMATS)
+        raise trace_errors.bad_attr(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'data_format' of \"{data_format}\" is not in the list of allowed values: "
+                        f"{allowed} [Op:{op}]"), op, "data_format", data_format, allowed)
     try:
         _depth_kernel_checks(t, k, data_format, op)
     except errors.OpError as e:
@@ -275,7 +285,9 @@ def _depth_kernel_checks(t: Tensor, k: int, data_format: str, op: str) -> None:
         raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {op}}}}} = {op}[T={dt}, "
                                    f'block_size={k}, data_format="{data_format}"] [Op:{op}]')
     if t.ndim != 4:
-        raise errors.InvalidArgumentError(None, None, f"Input rank should be: 4 instead of: {t.ndim} [Op:{op}]")
+        # (spacetodepth_op.cc's message has no colons, depthtospace_op.cc's has)
+        text = "Input rank should be 4 instead of" if op == "SpaceToDepth" else "Input rank should be: 4 instead of:"
+        raise errors.InvalidArgumentError(None, None, f"{text} {t.ndim} [Op:{op}]")
     _, h, w, c = t.shape.as_list()
     if op == "SpaceToDepth" and (h % k or w % k):
         raise errors.InvalidArgumentError(None, None, f"Image width {w} and height {h} should be divisible by "

@@ -275,10 +275,12 @@ def _matching_operands(values: tuple) -> list[Tensor]:
     """The inputs of an op whose inputs share one type attr, as TF's eager fast path converts
     them (execute.args_to_matching_eager): the first tensor's dtype is every input's, a Python or
     NumPy value converted to it (`betainc(255, np.float16(0.001), float64 x)` is float64; fuzz14
-    seed 1420261202 #500, #442). Inside a tf.function each is converted on its own, as before."""
+    seed 1420261202 #500, #442). Inside a tf.function op_def_library's rule (args._graph_matching):
+    the first input fixes T and later Python values convert to it (`betainc([-0.0, 4.0], [5, 1],
+    0)` is float32; fz28b, fz14 seed 1420282801 #285)."""
     from simdist.runtime.ops import math
     if context.in_function():
-        return [_t(v) for v in values]
+        return args.matching(values, op="Betainc", names=("a", "b", "x"))
     math.check_distributed_variables(values)   # (a MirroredVariable takes the eager fallback; fz14 seed 1420261217 #89)
     known = next((v for v in values if math._tensorlike(v)), None)
     if known is None:
