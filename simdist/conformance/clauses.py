@@ -276,7 +276,7 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('autodiff.higher-order', 'autodiff', False, (),
            'TF 2.21: an outer tape records the gradient computation of an inner one (and a persistent tape its own), giving higher-order derivatives.'),
     Clause('autodiff.jacobian', 'autodiff', False, (),
-           'TF 2.21: `jacobian(y, x)` has shape y.shape + x.shape; `batch_jacobian` has [b] + y.shape[1:] + x.shape[1:], zeros when unconnected.'),
+           'TF 2.21: `jacobian(y, x)` has shape y.shape + x.shape; `batch_jacobian` has [b] + y.shape[1:] + x.shape[1:], zeros when unconnected; `tf.autodiff.ForwardAccumulator` gives Jacobian-vector products in forward mode (each op transposing its gradient function), nesting strictly with other accumulators and tapes.'),
     Clause('autodiff.indexed-slices', 'autodiff', False, (),
            'TF 2.21: the gradient of a row lookup (gather on axis 0, embedding_lookup) is IndexedSlices of the params\' dense shape; mixed with dense gradients it is added densely; converting it to a tensor sums repeated rows.'),
     Clause('autodiff.strategy-run', 'autodiff', False, (),

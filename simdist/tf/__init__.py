@@ -28,6 +28,7 @@ from simdist.runtime.ops.tensor_array import TensorArray  # noqa: F401
 from simdist.runtime.variables import Variable, VariableAggregation, VariableSynchronization
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.autodiff import GradientTape, UnconnectedGradients, custom_gradient
+from simdist.runtime.autodiff import forwardprop as _forwardprop
 from simdist.runtime.autodiff.graph_gradients import gradients, hessians  # noqa: F401,E402
 from simdist.runtime.ops import stop_gradient
 from simdist.runtime.ops.nn import sigmoid, tanh  # noqa: F401
@@ -96,7 +97,7 @@ dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_c
              float16=float16, float32=float32, float64=float64, half=half, double=double, int8=int8, int16=int16,
              int32=int32, int64=int64, string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64,
              complex64=complex64, complex128=complex128)
-autodiff = _NS(GradientTape=GradientTape)
+autodiff = _NS(GradientTape=GradientTape, ForwardAccumulator=_forwardprop.ForwardAccumulator)
 from simdist.runtime.ops import image_projective as _image_projective  # noqa: E402,F401 (tf.raw_ops.ImageProjectiveTransformV3)
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,
              _simdist_python_seeded=_random_ops.python_seeded,   # (keras.utils.set_random_seed: keras/random.py)
