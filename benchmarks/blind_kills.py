@@ -4,13 +4,14 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24 or 25. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25 or 26. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
 batch"; batch 22 in "Twenty-fourth session, 2026-12-02: a twenty-second blind batch (the core, 2)"; batch 23 in
 "Twenty-fifth session, 2026-12-02: a twenty-third blind batch"; batch 24 in "Twenty-sixth session, 2026-12-02: a
-twenty-fourth blind batch"; batch 25 in "Twenty-seventh session, 2026-12-02: a twenty-fifth blind batch".
+twenty-fourth blind batch"; batch 25 in "Twenty-seventh session, 2026-12-02: a twenty-fifth blind batch"; batch 26 in
+"Twenty-eighth session, 2026-12-02: a twenty-sixth blind batch".
 """
 
 from __future__ import annotations
@@ -57,6 +58,13 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "function-method-copy-bound-to-original", "keras-seed-cast-modulus-off-by-one",
             "manager-same-step-saved-again"],
            "amut27"),
+    "26": (["lamb-first-moment-bias-fixed-beta", "time-distributed-training-not-passed",
+            "spectral-norm-zero-kernel-normalized", "sparse-to-dense-default-grad-whole-sum",
+            "fractional-avg-pool-grad-overlap-dropped", "rgb-to-hsv-grad-zero-channel-positive",
+            "batch-jacobian-keeps-non-persistent-tape", "stateless-gamma-grad-sample-dims-with-alpha",
+            "function-signature-keyword-not-bound", "fit-validation-split-overrides-data",
+            "function-dict-output-not-converted"],
+           "amut28"),
 }
 
 

@@ -4662,3 +4662,159 @@ TRAINING_BATCH25: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH25
 CATALOGUE += TRAINING_BATCH25
+
+# -- Twenty-eighth session: a twenty-sixth blind batch (TRAINING_BATCH26), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Twenty-eighth session: a twenty-sixth blind batch"). Optimizers
+#    (MultiOptimizer.set_weights, ScheduleFreeAdamW's second moment, Nadam's schedule product, Lamb's bias
+#    correction at a zero variable), CosineDecayRestarts' geometric restarts, callbacks (BackupAndRestore's batch
+#    count across epochs, ReduceLROnPlateau at min_lr), Keras layers (TimeDistributed's training flag,
+#    RMSNormalization and SpectralNormalization at zero, Dot's normalize), op gradients (SparseToDense's default,
+#    SparseReorder, overlapping fractional_avg_pool, EuclideanNorm without keepdims, CumulativeLogsumexp,
+#    rgb_to_hsv at a zero channel), the tape (batch_jacobian's non-persistent tape, jacobian without pfor), tf.nn
+#    (compute_average_loss of a zero batch, normalize_moments' shift), losses and metrics (the CategoricalCrossentropy
+#    metric's and Dice's axis), random ops (tensor moments, stateless gamma's alpha gradient), fit's
+#    validation_split beside validation_data, a MEAN sync-on-read assign_add, tf.function (an input_signature
+#    argument by keyword, a dict output), load_weights into an unbuilt optimizer; each a function, branch or
+#    argument no earlier mutant touched, at most two in one file.
+TRAINING_BATCH26: list[Mutant] = [
+    # -- optimizers and their options
+    _t("multi-optimizer-set-weights-offset-stuck", "order", "simdist/keras/optimizers/multi_optimizer.py",
+       "                opt.set_weights(weights[idx:idx + n])\n                idx += n\n",
+       "                opt.set_weights(weights[idx:idx + n])\n",
+       "MultiOptimizer.set_weights hands every inner optimizer the slice after its own variables, not the next one's"),
+    _t("schedule-free-velocity-decay-beta-1", "formula", "simdist/keras/optimizers/schedule_free_adamw.py",
+       "        self.assign_add(velocity, ops.multiply(ops.subtract(ops.square(gradient), velocity), 1 - beta_2))\n",
+       "        self.assign_add(velocity, ops.multiply(ops.subtract(ops.square(gradient), velocity), 1 - beta_1))\n",
+       "ScheduleFreeAdamW's second moment moves by 1 - beta_1 instead of 1 - beta_2"),
+    _t("nadam-next-product-uses-current-u", "formula", "simdist/keras/optimizers/nadam.py",
+       "        u_product_t_1 = u_product_t * u_t_1\n",
+       "        u_product_t_1 = u_product_t * u_t\n",
+       "Nadam's next momentum-schedule product multiplies by this step's u_t instead of the next step's"),
+    _t("lamb-first-moment-bias-fixed-beta", "formula", "simdist/keras/optimizers/lamb.py",
+       "        m_t_hat = ops.divide(m, (1.0 - beta_1_power))\n",
+       "        m_t_hat = ops.divide(m, (1.0 - self.beta_1))\n",
+       "Lamb corrects the first moment by 1 - beta_1 at every step instead of 1 - beta_1^t"),
+    # -- schedules
+    _t("cosine-restarts-geometric-index-sign", "formula", "simdist/keras/optimizers/schedules.py",
+       "                i_restart = ops.floor(ops.log(ops.cast(1.0 - completed_fraction * (1.0 - t_mul), dtype))\n",
+       "                i_restart = ops.floor(ops.log(ops.cast(1.0 + completed_fraction * (1.0 - t_mul), dtype))\n",
+       "CosineDecayRestarts(t_mul != 1) finds the restart index from 1 + f(1 - t_mul) (NaN past a point)"),
+    # -- callbacks
+    _t("backup-new-epoch-first-batch-uncounted", "boundary", "simdist/keras/callbacks/backup_and_restore.py",
+       "            add_batches = batch + 1\n",
+       "            add_batches = batch\n",
+       "BackupAndRestore(save_freq=k) counts a new epoch's first batch as zero batches"),
+    _t("reduce-lr-at-min-lr-counts-a-reduction", "boundary", "simdist/keras/callbacks/reduce_lr_on_plateau.py",
+       "        if old_lr > np.float32(self.min_lr):\n",
+       "        if old_lr >= np.float32(self.min_lr):\n",
+       "ReduceLROnPlateau at min_lr still counts a reduction (resets wait, enters cooldown)"),
+    # -- Keras layers
+    _t("time-distributed-training-not-passed", "state", "simdist/keras/layers/time_distributed.py",
+       "                kwargs[\"training\"] = training\n",
+       "                kwargs[\"training\"] = None\n",
+       "TimeDistributed drops the training flag: a wrapped Dropout never drops"),
+    _t("rms-norm-epsilon-outside-rsqrt", "boundary", "simdist/keras/layers/rms_normalization.py",
+       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True) + tf.cast(epsilon, compute))\n",
+       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True)) + tf.cast(epsilon, compute)\n",
+       "rms_normalization adds epsilon after the rsqrt: a zero row is NaN"),
+    _t("spectral-norm-zero-kernel-normalized", "boundary", "simdist/keras/layers/spectral_normalization.py",
+       "            new_vector_u, new_kernel = ops.cond(ops.all(ops.equal(self.kernel.value, 0)),\n"
+       "                                                lambda: (self.vector_u.value, self.kernel.value),\n"
+       "                                                self.normalized_weights)\n",
+       "            new_vector_u, new_kernel = self.normalized_weights()\n",
+       "SpectralNormalization normalizes an all-zero kernel (0/0) instead of leaving it"),
+    _t("dot-normalize-first-input-other-axis", "axis", "simdist/keras/layers/dot.py",
+       "            x1 = l2_normalize(x1, axes[0])\n",
+       "            x1 = l2_normalize(x1, axes[1])\n",
+       "Dot(normalize=True) normalizes the first input along the second input's axis"),
+    # -- op gradients
+    _t("sparse-to-dense-default-grad-whole-sum", "gradient", "simdist/runtime/ops/sparse_core.py",
+       "    default_grad = math.subtract(math.reduce_sum(grad), math.reduce_sum(values_grad))\n",
+       "    default_grad = math.reduce_sum(grad)\n",
+       "SparseToDense's default_value gradient counts the positions the values fill too"),
+    _t("sparse-reorder-grad-not-inverted", "order", "simdist/runtime/ops/sparse_core.py",
+       "    return [None, array.gather(values_grad, invert_permutation(order)), None]\n",
+       "    return [None, array.gather(values_grad, order), None]\n",
+       "SparseReorder's values gradient gathers by the sort order instead of its inverse"),
+    _t("fractional-avg-pool-grad-overlap-dropped", "gradient", "simdist/runtime/ops/fractional_pool.py",
+       "    return [dispatch.execute(FRACTIONAL_AVG_POOL_GRAD, (shape, grad, rows, cols),\n"
+       "                             {\"overlapping\": op.get_attr(\"overlapping\")})]\n",
+       "    return [dispatch.execute(FRACTIONAL_AVG_POOL_GRAD, (shape, grad, rows, cols),\n"
+       "                             {\"overlapping\": False})]\n",
+       "fractional_avg_pool(overlapping=True)'s gradient spreads over non-overlapping cells"),
+    _t("euclidean-norm-grad-keepdims-inverted", "axis", "simdist/runtime/ops/reductions.py",
+       "    x, out = op.inputs[0], op.outputs[0]\n    if not op.get_attr(\"keepdims\"):\n",
+       "    x, out = op.inputs[0], op.outputs[0]\n    if op.get_attr(\"keepdims\"):\n",
+       "EuclideanNorm's gradient restores the reduced axes only when they were kept"),
+    _t("cumulative-logsumexp-grad-positive-forward", "order", "simdist/runtime/ops/reductions.py",
+       "    pos = unary.exp(cumulative_logsumexp(log_pos - out, axis=axis, reverse=not reverse, exclusive=exclusive) + x)\n",
+       "    pos = unary.exp(cumulative_logsumexp(log_pos - out, axis=axis, reverse=reverse, exclusive=exclusive) + x)\n",
+       "CumulativeLogsumexp's gradient scans the positive part of the upstream gradient forwards"),
+    _t("rgb-to-hsv-grad-zero-channel-positive", "boundary", "simdist/runtime/ops/image_color.py",
+       "    rp, gp, bp = cast(r > 0), cast(g > 0), cast(b > 0)\n",
+       "    rp, gp, bp = cast(r >= 0), cast(g >= 0), cast(b >= 0)\n",
+       "rgb_to_hsv's gradient counts a zero channel as positive"),
+    # -- the tape
+    _t("batch-jacobian-keeps-non-persistent-tape", "state", "simdist/runtime/autodiff/tape.py",
+       "            cols.append(None if g is None else _dense(g))\n        if not self._persistent:\n",
+       "            cols.append(None if g is None else _dense(g))\n        if False:\n",
+       "batch_jacobian leaves a non-persistent tape usable: a second gradient or jacobian runs instead of RuntimeError"),
+    _t("jacobian-no-pfor-accepts-non-persistent", "missing-error", "simdist/runtime/autodiff/tape.py",
+       "        if not experimental_use_pfor and not self._persistent:\n"
+       "            raise RuntimeError(\"GradientTape must be created with persistent=True to compute the jacobian with \"\n",
+       "        if False:\n"
+       "            raise RuntimeError(\"GradientTape must be created with persistent=True to compute the jacobian with \"\n",
+       "jacobian(experimental_use_pfor=False) on a non-persistent tape runs instead of raising RuntimeError"),
+    # -- tf.nn and distribution of losses
+    _t("compute-average-loss-zero-batch-divides", "boundary", "simdist/runtime/ops/losses.py",
+       "    return div_no_nan(total, gbs)\n",
+       "    return math.truediv(total, gbs)\n",
+       "compute_average_loss(global_batch_size=0) divides (NaN) instead of giving 0"),
+    _t("normalize-moments-shift-dropped", "formula", "simdist/runtime/ops/nn_more.py",
+       "    mean = math.add(shifted_mean, shift) if shift is not None else shifted_mean\n",
+       "    mean = shifted_mean\n",
+       "tf.nn.normalize_moments ignores the shift: the mean stays the shifted one"),
+    # -- losses and metrics
+    _t("cce-metric-axis-not-forwarded", "axis", "simdist/keras/metrics/probabilistic_metrics.py",
+       "                         label_smoothing=label_smoothing, axis=axis)\n",
+       "                         label_smoothing=label_smoothing)\n",
+       "the CategoricalCrossentropy metric ignores its axis"),
+    _t("dice-loss-axis-not-forwarded", "axis", "simdist/keras/losses/overlap_losses.py",
+       "        super().__init__(dice, name=name, reduction=reduction, dtype=dtype, axis=axis)\n",
+       "        super().__init__(dice, name=name, reduction=reduction, dtype=dtype)\n",
+       "the Dice loss class ignores its axis (the function keeps it)"),
+    # -- random ops
+    _t("random-tensor-moments-shift-before-scale", "formula", "simdist/runtime/ops/random.py",
+       "    return math.add(math.multiply(r, sd), m)\n",
+       "    return math.multiply(math.add(r, m), sd)\n",
+       "tf.random.normal/truncated_normal with a tensor mean and stddev shifts before scaling"),
+    _t("stateless-gamma-grad-sample-dims-with-alpha", "axis", "simdist/runtime/ops/random_gamma.py",
+       "    return [_alpha_grad(alpha, op.outputs[0], grad, len(op.get_attr(\"shape\")) - alpha.ndim), None]\n",
+       "    return [_alpha_grad(alpha, op.outputs[0], grad, len(op.get_attr(\"shape\")) - 1), None]\n",
+       "stateless_random_gamma's alpha gradient sums over all but the last axis, whatever alpha's rank"),
+    # -- the fit loop
+    _t("fit-validation-split-overrides-data", "state", "simdist/keras/trainers/trainer.py",
+       "        if validation_split and validation_data is None:\n",
+       "        if validation_split:\n",
+       "fit(validation_split=s, validation_data=d) validates on the split instead of d"),
+    # -- distribution
+    _t("sync-on-read-mean-assign-add-refused", "missing-error", "simdist/strategies/sync_on_read.py",
+       "        if method != \"assign\" and agg is VariableAggregation.SUM:\n",
+       "        if method != \"assign\" and agg in (VariableAggregation.SUM, VariableAggregation.MEAN):\n",
+       "a MEAN sync-on-read variable's cross-replica assign_add is refused as a SUM one's"),
+    # -- tf.function, save/load
+    _t("function-signature-keyword-not-bound", "dtype", "simdist/tf/_signature.py",
+       "        if 0 <= i < len(specs) and isinstance(specs[i], TensorSpec):\n",
+       "        if False:\n",
+       "a tf.function with an input_signature leaves an argument passed by keyword unconverted"),
+    _t("function-dict-output-not-converted", "dtype", "simdist/tf/_function.py",
+       "        return type(out)((k, _outputs_to_tensors(v)) for k, v in out.items())\n",
+       "        return out\n",
+       "a tf.function returning a dict leaves its Python and NumPy values unconverted"),
+    _t("load-weights-optimizer-mismatch-raises", "error-class", "simdist/keras/models/saving.py",
+       "    own = _own_variables(obj)\n    if isinstance(obj, Optimizer):\n",
+       "    own = _own_variables(obj)\n    if False:\n",
+       "load_weights into an unbuilt optimizer raises (as a layer) instead of warning and skipping it"),
+]
+TRAINING += TRAINING_BATCH26
+CATALOGUE += TRAINING_BATCH26
