@@ -3,7 +3,8 @@ reductions, broadcasting, softmax and cross-entropy, convolution, gather, a Kera
 as primals, several primals, watched integers, unconnected outputs (None or zeros), the primal's own
 JVP, nested accumulators (higher order: the outer one differentiates the inner one's JVP; the inner
 does not see the outer's), forward-over-backward Hessian-vector products with a tape inside, JVPs looked
-up after the context exits and ops run after it (not traced), and the constructor's and re-entry's
+up after the context exits and ops run after it (not traced), an accumulator inside a tf.function and
+a tf.function called inside one, and the constructor's and re-entry's
 errors. Values within 1e-5 (TF's per-op double-backward transposes, the same rule simdist runs),
 dtypes, shapes, error classes and messages (case_results.Table). Needs the `tf` extra. Rule: docs/spec.md
 `autodiff.forward-accumulator`.
@@ -119,6 +120,24 @@ def _integer_primal(tf: Any) -> Any:
     return [acc.jvp(a), acc.jvp(y) is None]
 
 
+def _in_function(tf: Any) -> Any:
+    @tf.function
+    def f(x: Any, t: Any) -> Any:
+        with tf.autodiff.ForwardAccumulator(x, t) as acc:
+            y = tf.sin(x) * x
+        return acc.jvp(y)
+    return [f(tf.constant([1.0, 2.0]), tf.constant([1.0, 0.5])), f(tf.constant([1.0, 2.0]), tf.constant([1.0, 0.5])),
+            f(tf.constant([3.0, 2.0]), tf.constant([1.0, 0.5]))]
+
+
+def _through_function(tf: Any) -> Any:
+    g = tf.function(lambda x: tf.sin(x) * x)
+    x = tf.constant([1.0, 2.0])
+    with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 0.5])) as acc:
+        y, y2 = g(x), g(x)
+    return [acc.jvp(y), acc.jvp(y2)]
+
+
 CASES = {
     "ops/elementwise chain": _jvp_of(lambda tf, x: tf.tanh(x) * tf.exp(-x) + tf.sqrt(tf.abs(x) + 1.0)),
     "ops/division and power": _jvp_of(lambda tf, x: (x ** 3.0) / (1.0 + x * x) - tf.math.log1p(x * x)),
@@ -146,6 +165,8 @@ CASES = {
     "api/after the context exits": _after_exit,
     "api/a variable read": _variable_read,
     "api/an integer primal": _integer_primal,
+    "api/inside a tf.function, called again": _in_function,
+    "api/through a tf.function's calls": _through_function,
     "errors/a primal twice": _twice,
     "errors/entered twice": _reenter,
 }
