@@ -138,6 +138,13 @@ def _through_function(tf: Any) -> Any:
     return [acc.jvp(y), acc.jvp(y2)]
 
 
+def _keras_jvp(tf: Any) -> Any:
+    x = tf.constant([1.0, 2.0, 0.5])
+    out, tan = tf.keras.ops.jvp(lambda a: tf.keras.ops.sin(a) * a, (x,), (tf.constant([1.0, 0.0, 2.0]),))
+    aux = tf.keras.ops.jvp(lambda a, b: (a * b, {"s": a + b}), (x, x * 2.0), (tf.ones(3), tf.zeros(3)), has_aux=True)
+    return [out, tan, aux[0], aux[1], aux[2]]
+
+
 CASES = {
     "ops/elementwise chain": _jvp_of(lambda tf, x: tf.tanh(x) * tf.exp(-x) + tf.sqrt(tf.abs(x) + 1.0)),
     "ops/division and power": _jvp_of(lambda tf, x: (x ** 3.0) / (1.0 + x * x) - tf.math.log1p(x * x)),
@@ -167,6 +174,7 @@ CASES = {
     "api/an integer primal": _integer_primal,
     "api/inside a tf.function, called again": _in_function,
     "api/through a tf.function's calls": _through_function,
+    "api/keras.ops.jvp": _keras_jvp,
     "errors/a primal twice": _twice,
     "errors/entered twice": _reenter,
 }
