@@ -15,7 +15,8 @@ import re
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_close, assert_equal, raises, to_numpy
+from simdist.conformance.assertions import assert_close, assert_equal, assert_true, raises, to_numpy
+from simdist.conformance.repro import Program
 from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
@@ -579,3 +580,170 @@ def test_amut28_regression_loss_functions_keep_their_inputs_dtype(tf, dtype):
             assert_equal(out.dtype.name, "float64", call=call, what="out.dtype")
             assert_close(to_numpy(out), np.mean(_REGRESSION[rule](t, p)), call=call,
                          tolerance=Tolerance(rtol=1e-7, atol=1e-10))
+
+
+# -- op gradients at the sizes the suite skipped: RFFT of even lengths > 2, QR of wide matrices --------------------------
+def _numeric_grad(f, x, h=1e-6):
+    """Central differences of the scalar f at x (float64), element by element."""
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        g[i] = (f(x + e) - f(x - e)) / (2 * h)
+    return g
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+def test_amut28_rfft_gradients_at_every_length_parity(tf):
+    """The gradient of sum(real(w * rfft(x))) (and of rfft2d) for inputs of even and odd lengths 4 to 8, batched:
+    TF's _rfft_grad_helper adds the first bin and, for an even length, the last bin (times (-1)^k) to the
+    IRFFT of the upstream; expected by central differences of NumPy's rfft."""
+    rng = np.random.default_rng(28)
+    for shape, two_d in [((4,), False), ((2, 6), False), ((5,), False), ((3, 8), False), ((3, 4), True),
+                         ((2, 3, 6), True)]:
+        bins = shape[:-1] + (shape[-1] // 2 + 1,)
+        w = rng.normal(size=bins) + 1j * rng.normal(size=bins)
+        x = rng.normal(size=shape)
+        np_fft = (lambda a: np.fft.rfft2(a)) if two_d else np.fft.rfft
+        want = _numeric_grad(lambda a: float(np.sum(np.real(np_fft(a) * w))), x)
+        xt = tf.constant(x)
+        with tf.GradientTape() as g:
+            g.watch(xt)
+            y = tf.signal.rfft2d(xt) if two_d else tf.signal.rfft(xt)
+            loss = tf.reduce_sum(tf.math.real(y * tf.constant(w)))
+        call = f"d/dx sum(real(w * tf.signal.{'rfft2d' if two_d else 'rfft'}(x))), x of shape {shape} (float64)"
+        assert_close(g.gradient(loss, xt), want, call=call, tolerance=Tolerance(rtol=1e-6, atol=1e-7))
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+def test_amut28_qr_gradients_of_wide_square_and_deep_matrices(tf):
+    """The gradient of sum(wq * q) + sum(wr * r) for tf.linalg.qr of wide (m < n: TF's QrGrad splits x = [X | Y]
+    and folds Y's part into dq), square and deep matrices, batched; expected by central differences of the
+    backend's own tf.linalg.qr (two spellings of one derivative: no sign convention assumed)."""
+    rng = np.random.default_rng(28)
+    for shape in [(2, 4), (3, 5), (2, 2, 3), (3, 3), (4, 2)]:
+        m, n = shape[-2:]
+        k = min(m, n)
+        x = rng.normal(size=shape)
+        wq = rng.normal(size=shape[:-2] + (m, k))
+        wr = rng.normal(size=shape[:-2] + (k, n))
+
+        def loss_np(a):
+            q, r = tf.linalg.qr(tf.constant(a))
+            return float(np.sum(to_numpy(q) * wq) + np.sum(to_numpy(r) * wr))
+
+        want = _numeric_grad(loss_np, x)
+        xt = tf.constant(x)
+        with tf.GradientTape() as g:
+            g.watch(xt)
+            q, r = tf.linalg.qr(xt)
+            loss = tf.reduce_sum(q * tf.constant(wq)) + tf.reduce_sum(r * tf.constant(wr))
+        assert_close(g.gradient(loss, xt), want, call=f"d/dx sum(wq * q) + sum(wr * r), (q, r) = tf.linalg.qr(x), "
+                     f"x of shape {shape} (float64)", tolerance=Tolerance(rtol=1e-5, atol=1e-6))
+
+
+# -- ClusterCoordinator: the functions cancelled after a failure say so -------------------------------------------------
+_QUEUED_CANCEL = "The corresponding function is cancelled. Please reschedule the function."
+
+
+@clause("coord.errors", ref="tf221")
+@pytest.mark.requires("multi_worker")
+def test_amut28_functions_cancelled_after_a_failure_carry_a_message(backend, tf):
+    """With one worker, a failing function scheduled before six others: the failure is raised once (by join(), or
+    by a schedule() once the coordinator has seen it: on TF that depends on timing), and each function scheduled
+    before that returns from fetch() or raises CancelledError whose message is TF's text for a queued function
+    ("The corresponding function is cancelled. Please reschedule the function.") or, on TF, names the cancelled
+    remote call of `good` (observed on TF 2.21: every one scheduled is cancelled)."""
+    prog = Program(backend, """
+cluster = backend.make_ps_cluster(workers=1, ps=1)
+strategy, coordinator = cluster.strategy, cluster.coordinator
+with strategy.scope():
+    v = tf.Variable(0.0)
+@tf.function
+def good():
+    v.assign_add(1.0)
+    return v.read_value()
+@tf.function
+def bad():
+    tf.debugging.assert_non_positive(v.read_value() + 1.0, message="planted failure")
+    return tf.constant(0.0)
+failing = coordinator.schedule(bad)
+remotes, early = [], None
+for _ in range(6):
+    try:
+        remotes.append(coordinator.schedule(good))
+    except tf.errors.OpError as e:
+        early = e
+        break
+""")
+    ns = prog.run()
+    tf_, coordinator = ns["tf"], ns["coordinator"]
+    if ns["early"] is None:
+        with raises((tf_.errors.InvalidArgumentError, tf_.errors.OpError), match="planted failure",
+                    call="join() after a failing function"):
+            coordinator.join()
+    else:
+        assert_true("planted failure" in str(ns["early"]), f"schedule() raised {ns['early']!r}, but should raise "
+                    f"the planted failure", call="schedule() after a failing function")
+    for i, r in enumerate(ns["remotes"]):
+        try:
+            r.fetch()
+        except tf_.errors.CancelledError as e:
+            msg = e.message
+            assert_true(isinstance(msg, str) and (msg == _QUEUED_CANCEL or "__inference_good" in msg),
+                        f"CancelledError.message={msg!r}, but should be {_QUEUED_CANCEL!r} (or, on TF, name the "
+                        f"cancelled call of good)", call=f"remotes[{i}].fetch() after the failure")
+            assert_equal(str(e), msg, call=f"remotes[{i}].fetch() after the failure", what="str(CancelledError)")
+
+
+# -- random ops: the logits dtypes categorical refuses, and the ThreeFry generator on CPU ------------------------------
+_MULTINOMIAL_T = "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64"
+
+
+@clause("ops.random-ranges", ref="tf221")
+def test_amut28_categorical_refuses_logits_outside_its_type_list(tf):
+    """tf.random.categorical and tf.random.stateless_categorical check the logits' dtype against the Multinomial
+    ops' T list: bool, complex64 and string are InvalidArgumentError "Value for attr 'T' of <dtype> is not in the
+    list of allowed values: float, double, int32, ..."; integer logits are in the list but have no CPU kernel
+    (NotFoundError "Could not find device for node"); float16 logits draw int64 samples (observed on TF 2.21)."""
+    for dt in ("bool", "complex64", "string", "int32", "int64", "uint8", "float16"):
+        logits = tf.constant([["a", "b", "c"]]) if dt == "string" else tf.cast(tf.constant([[1, 0, 2]]), dt)
+        for name, fn in [("tf.random.categorical(logits, 3, seed=1)",
+                          lambda: tf.random.categorical(logits, 3, seed=1)),
+                         ("tf.random.stateless_categorical(logits, 3, seed=[1, 2])",
+                          lambda: tf.random.stateless_categorical(logits, 3, seed=[1, 2]))]:
+            call = f"{name} of {dt} logits"
+            if dt in ("bool", "complex64", "string"):
+                with raises(tf.errors.InvalidArgumentError,
+                            match=rf"Value for attr 'T' of {dt} is not in the list of allowed values: "
+                                  + re.escape(_MULTINOMIAL_T), call=call):
+                    fn()
+            elif dt != "float16":
+                with raises(tf.errors.NotFoundError, match="Could not find device for node", call=call):
+                    fn()
+            else:
+                out = fn()
+                assert_equal(out.dtype.name, "int64", call=call, what="out.dtype")
+                assert_equal(tuple(out.shape), (1, 3), call=call, what="out.shape")
+
+
+@clause("ops.random-generator", ref="tf221")
+def test_amut28_threefry_generators_draw_nothing_on_cpu(tf):
+    """A tf.random.Generator of the ThreeFry algorithm ("threefry" or 2) is created (algorithm 2), but every draw
+    and state step reads and skips through RngReadAndSkip, which has no ThreeFry CPU kernel: skip, normal,
+    uniform_full_int, make_seeds and split are UnimplementedError "Non-XLA devices don't support the ThreeFry
+    algorithm." (observed on TF 2.21); a Philox generator's skip works."""
+    for alg in ("threefry", 2):
+        g = tf.random.Generator.from_seed(1, alg=alg)
+        assert_equal(int(g.algorithm), 2, call=f"Generator.from_seed(1, alg={alg!r})", what="algorithm")
+        for name, fn in [("skip(10)", lambda: g.skip(10)), ("normal([2])", lambda: g.normal([2])),
+                         ("uniform_full_int([2], tf.int64)", lambda: g.uniform_full_int([2], tf.int64)),
+                         ("make_seeds(2)", lambda: g.make_seeds(2)), ("split(2)", lambda: g.split(2))]:
+            with raises(tf.errors.UnimplementedError, match="Non-XLA devices don't support the ThreeFry algorithm",
+                        call=f"Generator.from_seed(1, alg={alg!r}).{name}"):
+                fn()
+    p = tf.random.Generator.from_seed(1, alg="philox")
+    before = to_numpy(p.state).copy()
+    p.skip(10)
+    assert_equal(bool(np.array_equal(before, to_numpy(p.state))), False, call="Generator.from_seed(1, alg='philox')"
+                 ".skip(10)", what="whether the state stayed the same")
