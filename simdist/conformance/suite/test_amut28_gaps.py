@@ -89,14 +89,18 @@ _INFERENCE_BY_DEFAULT = [
 def test_amut28_a_plain_call_of_a_training_aware_layer_is_inference(keras):
     """Keras's Layer.__call__ resolves `training` from the argument, else an outer call's, else the call
     signature's default; these layers' call defaults to training=False, so a plain eager call returns what
-    training=False returns and writes no weight (BatchNormalization's moving statistics, SpectralNormalization's
+    training=False returns and writes no weight (compared with the weights right after build) (BatchNormalization's moving statistics, SpectralNormalization's
     kernel and vector_u stay), where training=True changes the output or the weights (observed on TF 2.21)."""
     L = keras.layers
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7.0 + 0.5
     for name, make in _INFERENCE_BY_DEFAULT:
         layer = make(L)
+        layer.build(x.shape)
+        w_built = [to_numpy(w).copy() for w in layer.weights]
         plain = to_numpy(layer(x))
         w_plain = [to_numpy(w).copy() for w in layer.weights]
+        for w, a, b in zip(layer.weights, w_built, w_plain):
+            assert_equal(b, a, call=f"{name}.build then {name}(x)", what=f"weight {w.name} after the plain call")
         off = to_numpy(layer(x, training=False))
         w_off = [to_numpy(w).copy() for w in layer.weights]
         on = to_numpy(layer(x, training=True))
@@ -747,3 +751,34 @@ def test_amut28_threefry_generators_draw_nothing_on_cpu(tf):
     p.skip(10)
     assert_equal(bool(np.array_equal(before, to_numpy(p.state))), False, call="Generator.from_seed(1, alg='philox')"
                  ".skip(10)", what="whether the state stayed the same")
+
+
+# -- Model.input_shape / output_shape: the flat inputs' and outputs' shapes ------------------------------------------
+@clause("keras.model.call", ref="tf221")
+def test_amut28_model_shapes_are_those_of_the_flat_inputs_and_outputs(keras):
+    """A functional Model's input_shape and output_shape are the shapes of `inputs` and `outputs`, the flattened
+    lists (dicts in sorted-key order), one shape alone when the list holds one: a single tensor, a list of one
+    and a dict of one all give the shape itself, a list or dict of two a list (Keras 3.15's Functional)."""
+    L = keras.layers
+
+    def flat_shapes(struct):
+        flat = [struct[k] for k in sorted(struct)] if isinstance(struct, dict) else \
+            list(struct) if isinstance(struct, list) else [struct]
+        shapes = [tuple(t.shape) for t in flat]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    def norm(s):
+        return tuple(s) if isinstance(s, tuple) else [tuple(x) for x in s]
+
+    for name, build in [
+        ("Model(a, Dense(a))", lambda a, b: (a, L.Dense(2)(a))),
+        ("Model([a], [Dense(a)])", lambda a, b: ([a], [L.Dense(2)(a)])),
+        ("Model([a, b], [Dense(a), Dense(b)])", lambda a, b: ([a, b], [L.Dense(2)(a), L.Dense(5)(b)])),
+        ("Model({'b': b, 'a': a}, {'o': Dense(a)})", lambda a, b: ({"b": b, "a": a}, {"o": L.Dense(2)(a)})),
+        ("Model(a, {'y': Dense(a), 'x': Dense(a)})", lambda a, b: (a, {"y": L.Dense(2)(a), "x": L.Dense(6)(a)})),
+    ]:
+        a, b = keras.Input((3,), name="a"), keras.Input((4,), name="b")
+        ins, outs = build(a, b)
+        m = keras.Model(ins, outs)
+        assert_equal(norm(m.input_shape), flat_shapes(ins), call=name, what="input_shape")
+        assert_equal(norm(m.output_shape), flat_shapes(outs), call=name, what="output_shape")
