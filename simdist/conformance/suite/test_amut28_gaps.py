@@ -706,8 +706,8 @@ _MULTINOMIAL_T = "float, double, int32, uint8, int16, int8, int64, bfloat16, uin
 
 @clause("ops.random-ranges", ref="tf221")
 def test_amut28_categorical_refuses_logits_outside_its_type_list(tf):
-    """tf.random.categorical and tf.random.stateless_categorical check the logits' dtype against the Multinomial
-    ops' T list: bool, complex64 and string are InvalidArgumentError "Value for attr 'T' of <dtype> is not in the
+    """tf.random.categorical and tf.random.stateless_categorical, and the raw Multinomial and StatelessMultinomial
+    ops, check the logits' dtype against the ops' T list: bool, complex64 and string are InvalidArgumentError "Value for attr 'T' of <dtype> is not in the
     list of allowed values: float, double, int32, ..."; integer logits are in the list but have no CPU kernel
     (NotFoundError "Could not find device for node"); float16 logits draw int64 samples (observed on TF 2.21)."""
     for dt in ("bool", "complex64", "string", "int32", "int64", "uint8", "float16"):
@@ -715,7 +715,11 @@ def test_amut28_categorical_refuses_logits_outside_its_type_list(tf):
         for name, fn in [("tf.random.categorical(logits, 3, seed=1)",
                           lambda: tf.random.categorical(logits, 3, seed=1)),
                          ("tf.random.stateless_categorical(logits, 3, seed=[1, 2])",
-                          lambda: tf.random.stateless_categorical(logits, 3, seed=[1, 2]))]:
+                          lambda: tf.random.stateless_categorical(logits, 3, seed=[1, 2])),
+                         ("tf.raw_ops.Multinomial(logits, 3, seed=1, seed2=2)",
+                          lambda: tf.raw_ops.Multinomial(logits=logits, num_samples=3, seed=1, seed2=2)),
+                         ("tf.raw_ops.StatelessMultinomial(logits, 3, seed=[1, 2])",
+                          lambda: tf.raw_ops.StatelessMultinomial(logits=logits, num_samples=3, seed=[1, 2]))]:
             call = f"{name} of {dt} logits"
             if dt in ("bool", "complex64", "string"):
                 with raises(tf.errors.InvalidArgumentError,
