@@ -40,7 +40,8 @@ _FIXED_AXES = [
      [((2, 3, 4, 6), (3, 5)), ((2, 6, 7, 5), None)]),
     ("PReLU(shared_axes=[2])", lambda L: L.PReLU(shared_axes=[2]), (2, 3, 4), [((2, 5, 4), (1, 3)), ((2, 3, 6), None)]),
     ("PReLU(shared_axes=[1])", lambda L: L.PReLU(shared_axes=[1]), (2, 3, 4), [((2, 3, 5), (2, 4)), ((2, 7, 4), None)]),
-    ("SpectralNormalization", lambda L: L.SpectralNormalization(L.Dense(2)), (2, 4), [((2, 5), (-1, 4)), ((3, 4), None)]),
+    ("SpectralNormalization", lambda L: L.SpectralNormalization(L.Dense(2)), (2, 4),
+     [((2, 5), (-1, 4)), ((3, 4), None)]),
 ]
 
 
@@ -89,8 +90,9 @@ _INFERENCE_BY_DEFAULT = [
 def test_amut28_a_plain_call_of_a_training_aware_layer_is_inference(keras):
     """Keras's Layer.__call__ resolves `training` from the argument, else an outer call's, else the call
     signature's default; these layers' call defaults to training=False, so a plain eager call returns what
-    training=False returns and writes no weight (compared with the weights right after build) (BatchNormalization's moving statistics, SpectralNormalization's
-    kernel and vector_u stay), where training=True changes the output or the weights (observed on TF 2.21)."""
+    training=False returns and writes no weight (compared with the weights right after build: BatchNormalization's
+    moving statistics, SpectralNormalization's kernel and vector_u stay), where training=True changes the output
+    or the weights (observed on TF 2.21)."""
     L = keras.layers
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7.0 + 0.5
     for name, make in _INFERENCE_BY_DEFAULT:
@@ -168,7 +170,7 @@ def _tol(rel: float) -> Tolerance:
     return Tolerance(rtol=rel, atol=rel * 1e-2)
 
 
-# -- StackedRNNCells: each cell built on (batch, the previous cell's output size) ---------------------------------------
+# -- StackedRNNCells: each cell built on (batch, the previous cell's output size) --------------------------------------
 @clause("keras.layer.stacked-rnn-cells", ref="tf221")
 def test_amut28_stacked_cells_build_each_cell_on_the_previous_output_size(keras):
     """StackedRNNCells.build builds its first cell on the step input shape (batch, features) and each next cell
@@ -360,7 +362,7 @@ def test_amut28_wrapper_from_config_passes_custom_objects_to_the_wrapped_object(
                     assert_equal(g[key], w[key], call=call, what=f"the wrapped object's config[{key!r}]")
 
 
-# -- keras.tree: None is a leaf in every function -----------------------------------------------------------------------
+# -- keras.tree: None is a leaf in every function ----------------------------------------------------------------------
 def _leaves_with_paths(s, path=()):
     """The rule under test: leaf paths with None a leaf (dict keys sorted, lists and tuples by index)."""
     if isinstance(s, dict):
@@ -586,7 +588,7 @@ def test_amut28_regression_loss_functions_keep_their_inputs_dtype(tf, dtype):
                          tolerance=Tolerance(rtol=1e-7, atol=1e-10))
 
 
-# -- op gradients at the sizes the suite skipped: RFFT of even lengths > 2, QR of wide matrices --------------------------
+# -- op gradients at the sizes the suite skipped: RFFT of even lengths > 2, QR of wide matrices ------------------------
 def _numeric_grad(f, x, h=1e-6):
     """Central differences of the scalar f at x (float64), element by element."""
     g = np.zeros_like(x)
@@ -646,7 +648,7 @@ def test_amut28_qr_gradients_of_wide_square_and_deep_matrices(tf):
                      f"x of shape {shape} (float64)", tolerance=Tolerance(rtol=1e-5, atol=1e-6))
 
 
-# -- ClusterCoordinator: the functions cancelled after a failure say so -------------------------------------------------
+# -- ClusterCoordinator: the functions cancelled after a failure say so ------------------------------------------------
 _QUEUED_CANCEL = "The corresponding function is cancelled. Please reschedule the function."
 
 
@@ -707,9 +709,9 @@ _MULTINOMIAL_T = "float, double, int32, uint8, int16, int8, int64, bfloat16, uin
 @clause("ops.random-ranges", ref="tf221")
 def test_amut28_categorical_refuses_logits_outside_its_type_list(tf):
     """tf.random.categorical and tf.random.stateless_categorical, and the raw Multinomial and StatelessMultinomial
-    ops, check the logits' dtype against the ops' T list: bool, complex64 and string are InvalidArgumentError "Value for attr 'T' of <dtype> is not in the
-    list of allowed values: float, double, int32, ..."; integer logits are in the list but have no CPU kernel
-    (NotFoundError "Could not find device for node"); float16 logits draw int64 samples (observed on TF 2.21)."""
+    ops, check the logits' dtype against the ops' T list: bool, complex64 and string are InvalidArgumentError
+    "Value for attr 'T' of <dtype> is not in the list of allowed values: float, double, int32, ..."; integer logits
+    are in the list but have no CPU kernel (NotFoundError "Could not find device for node"); float16 logits draw int64 samples (observed on TF 2.21)."""
     for dt in ("bool", "complex64", "string", "int32", "int64", "uint8", "float16"):
         logits = tf.constant([["a", "b", "c"]]) if dt == "string" else tf.cast(tf.constant([[1, 0, 2]]), dt)
         for name, fn in [("tf.random.categorical(logits, 3, seed=1)",
