@@ -711,7 +711,8 @@ def test_amut28_categorical_refuses_logits_outside_its_type_list(tf):
     """tf.random.categorical and tf.random.stateless_categorical, and the raw Multinomial and StatelessMultinomial
     ops, check the logits' dtype against the ops' T list: bool, complex64 and string are InvalidArgumentError
     "Value for attr 'T' of <dtype> is not in the list of allowed values: float, double, int32, ..."; integer logits
-    are in the list but have no CPU kernel (NotFoundError "Could not find device for node"); float16 logits draw int64 samples (observed on TF 2.21)."""
+    are in the list but have no CPU kernel (NotFoundError "Could not find device for node"); float16 logits draw
+    int64 samples (observed on TF 2.21)."""
     for dt in ("bool", "complex64", "string", "int32", "int64", "uint8", "float16"):
         logits = tf.constant([["a", "b", "c"]]) if dt == "string" else tf.cast(tf.constant([[1, 0, 2]]), dt)
         for name, fn in [("tf.random.categorical(logits, 3, seed=1)",
