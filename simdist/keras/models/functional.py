@@ -256,13 +256,16 @@ class Functional(Model):
 
     @property
     def input_shape(self) -> Any:
-        shapes = map_structure(lambda x: x.shape, self._inputs_struct)
-        return shapes[0] if isinstance(shapes, list) and len(shapes) == 1 else shapes
+        """The flat inputs' shapes (Keras's Functional.input_shape reads `inputs`, the flattened list: a dict
+        of inputs gives a list in flat order), one input's shape alone."""
+        shapes = [x.shape for x in self.inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
 
     @property
     def output_shape(self) -> Any:
-        shapes = map_structure(lambda x: x.shape, self._outputs_struct)
-        return shapes[0] if isinstance(shapes, list) and len(shapes) == 1 else shapes
+        """The flat outputs' shapes (from `outputs`, as Keras's), one output's shape alone."""
+        shapes = [x.shape for x in self.outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
 
     @property
     def input_spec(self) -> Any:
