@@ -174,6 +174,13 @@ _ERRORS: list[tuple[str, Callable[[Any], Any]]] = [
         context_ragged_split_types=[], context_dense_shapes=[], Nfeature_list_sparse=0, Nfeature_list_dense=1,
         feature_list_dense_types=[tf.int64], feature_list_sparse_types=[], feature_list_ragged_value_types=[],
         feature_list_ragged_split_types=[], feature_list_dense_shapes=[[]])),
+    # (a shape attr as a Python list on the eager fast path: -1 unknown, below -1 the NodeDef's error)
+    ("shape-attr-minus-one", lambda tf: tf.raw_ops.EnsureShape(input=tf.ones([3, 2]), shape=[-1, 2])),
+    ("shape-attr-minus-one-tuple", lambda tf: tf.raw_ops.EnsureShape(input=tf.ones([3, 2]), shape=(3, -1))),
+    ("shape-attr-minus-two", lambda tf: tf.raw_ops.EnsureShape(input=tf.ones([3, 2]), shape=[-2, 2])),
+    ("shape-attr-minus-one-rank", lambda tf: tf.raw_ops.EnsureShape(input=tf.ones([3, 2]), shape=[-1])),
+    ("shape-attr-minus-one-traced", lambda tf: tf.function(lambda: tf.raw_ops.EnsureShape(
+        input=tf.ones([3, 2]), shape=[-1, 2]), autograph=False)()),
     ("sparse-split-pieces", lambda tf: [x for part in tf.raw_ops.SparseSplit(
         split_dim=0, indices=tf.constant([[0, 0], [2, 1]], tf.int64), values=[1.0, 2.0],
         shape=tf.constant([3, 2], tf.int64), num_split=3) for x in part]),

@@ -249,6 +249,8 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: st
         # an input the fast path does not take sends the call to the fallback, whose make_* list check
         # refuses None: rawfz21, seed 2020261202 #277)
         v = ()
+    if kind == "shape" and fast and isinstance(v, (list, tuple)) and not context.in_function():
+        v = _fast_path_shape(v, op)
     if kind.startswith("list("):
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
@@ -263,6 +265,22 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: st
         # (a graph build: op_def_library's ValueError; fuzz20 seed 2320261202 #101, #109)
         raise trace_errors.bad_attr(err, op, a["attr"], out, quoted) if op else err
     return out
+
+
+def _fast_path_shape(v: list | tuple, op: str) -> list | tuple:
+    """A shape attr given as a Python list or tuple, as TF's eager fast path reads it
+    (pywrap_tfe_src.cc SetOpAttrScalar): -1 an unknown dimension; a smaller value the NodeDef's
+    InvalidArgumentError "Shape [-2,2] has dimensions with values below -1 (where -1 means
+    unknown)". (Observed on TF 2.21: `EnsureShape(shape=[-1, 2])` eagerly; a NumPy array, a call
+    on the fallback path and a tf.function take make_shape's ValueError, as before.)"""
+    import numbers
+    if not all(d is None or (isinstance(d, numbers.Integral) and not isinstance(d, bool)) for d in v):
+        return v
+    if any(d is not None and d < -1 for d in v):
+        text = ",".join("-1" if d is None else str(int(d)) for d in v)
+        raise errors.InvalidArgumentError(None, None, f"Shape [{text}] has dimensions with values below -1 (where -1 "
+                                                      f"means unknown) [Op:{op}]")
+    return type(v)(None if d is not None and d == -1 else d for d in v)
 
 
 # --- inputs (TF's args_to_matching_eager) ------------------------------------------------------------
