@@ -201,6 +201,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("tf.constant [2j, True]", _K, _eager("tf.constant([2j, True])")),
     ("tf.constant [[1, 2], [True, 3]]", _K, _eager("tf.constant([[1, 2], [True, 3]])")),
     ("tf.constant [True, 1]", _K, _eager("tf.constant([True, 1])")),
+    ("tf.constant [1, np.bool_(True)]", _K, _eager("tf.constant([1, np.bool_(True)])")),
+    ("tf.constant [1.5, 0-d bool array] as string", _K, _eager("tf.constant([1.5, np.array(False)], tf.string)")),
     ("tf.constant [1, True] as string", _K, _eager("tf.constant([1, True], tf.string)")),
     ("tf.constant [1, 2j] as complex64", _K, _eager("tf.constant([1, 2j], tf.complex64)")),
     ("tf.constant [1.5, 2j] as float32", _K, _eager("tf.constant([1.5, 2j], tf.float32)")),
