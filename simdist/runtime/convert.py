@@ -157,14 +157,14 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
         # [True, 2.5] float32)
         mixed_bools = False
         dt = dtypes.infer_dtype(_bools_as_ints(value))
-    if mixed_bools and dt is dtypes.string and not context.in_function() and "?" not in kinds and \
-            "s" not in kinds and not isinstance(obj.flat[0], (bool, np.bool_)):
+    python_bools_after = mixed_bools and "?" not in kinds and "s" not in kinds and \
+        not isinstance(obj.flat[0], (bool, np.bool_)) and not any(isinstance(x, np.bool_) for x in obj.flat)
+    if python_bools_after and dt is dtypes.string and not context.in_function():
         raise _cannot(value, dt)   # (the inference below converts it: the string converter's TypeError)
-    if mixed_bools and dt is None and "?" not in kinds and "s" not in kinds and \
-            not isinstance(obj.flat[0], (bool, np.bool_)):
-        # (eagerly py_seq_tensor infers from the first leaf: a number's converter takes the bools after
-        # it, `[1, True]` is int32 [1, 1], `[1.5, True]` float32, `[2j, True]` complex128; only a bool
-        # first is "mixed types"; fz28a, measured on TF 2.21)
+    if python_bools_after and dt is None:
+        # (eagerly py_seq_tensor infers from the first leaf: a number's converter takes the Python bools
+        # after it, `[1, True]` is int32 [1, 1], `[1.5, True]` float32, `[2j, True]` complex128; a bool
+        # first, or a NumPy bool anywhere (`[1, np.bool_(True)]`), is "mixed types"; fz28a, measured on TF 2.21)
         mixed_bools = False
         dt = dtypes.infer_dtype(_bools_as_ints(value))
     if "c" in kinds and dt is not None and dt is not dtypes.complex128 and not context.in_function() and \

@@ -194,6 +194,24 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("DepthwiseConv2dNative float64 NCHW channel stride", _K, _eager(
         "tf.raw_ops.DepthwiseConv2dNative(filter=tf.ones([2, 2, 2, 1], tf.float64), padding='SAME', data_format='NCHW',"
         " strides=[1, 3, 2, 1], input=tf.ones([1, 2, 4, 4], tf.float64))")),
+    # bfloat16 segment extremes keep the chosen subnormal's bits (extra fresh seed 2820261206 #30)
+    ("UnsortedSegmentMax bfloat16 subnormal", _K, _eager(
+        "tf.raw_ops.UnsortedSegmentMax(num_segments=5, data=tf.constant([[[-3.0], [0.0], [-0.5]], [[0.0], "
+        "[float('inf')], [0.001]], [[9.99994610111476e-41], [65504.0], [float('inf')]], [[-1.5], [float('nan')], "
+        "[65504.0]]], tf.bfloat16), segment_ids=tf.constant([1, 3, 3, 3], tf.int32))")),
+    ("SegmentMin bfloat16 subnormals", _K, _eager(
+        "tf.raw_ops.SegmentMin(data=tf.constant([[0.0, 9.18e-41], [-9.18e-41, 0.0], [1.5, -0.0], [9.18e-41, 2.0]], "
+        "tf.bfloat16), segment_ids=tf.constant([0, 0, 1, 1]))")),
+    # MaxPoolWithArgmax of unknown rank: the kernel's rank error when the graph runs (extra seed 2820261206 #167)
+    ("MaxPoolWithArgmax unknown rank, a matrix", _T, _sig(
+        "tf.raw_ops.MaxPoolWithArgmax(strides=[1, 1, 2, 1], include_batch_in_index=True, ksize=[1, 3, 2, 1], "
+        "padding='SAME', Targmax=tf.int64, input=x)", (None, "uint8"), "tf.constant([[2, 0, 2, 0], [1, 0, 3, 0]], tf.uint8)")),
+    ("MaxPoolWithArgmax rank 2 known", _T, _sig(
+        "tf.raw_ops.MaxPoolWithArgmax(strides=[1, 1, 2, 1], ksize=[1, 3, 2, 1], padding='SAME', input=x)",
+        ([2, None], "uint8"), "tf.constant([[2, 0, 2, 0], [1, 0, 3, 0]], tf.uint8)")),
+    ("MaxPoolWithArgmax window larger, rows unknown", _T, _sig(
+        "tf.raw_ops.MaxPoolWithArgmax(strides=[1, 1, 1, 1], ksize=[1, 5, 5, 1], padding='VALID', input=x)",
+        ([1, None, None, 1], "float32"), "tf.ones([1, 3, 3, 1])")),
     # Python lists to tensors eagerly (py_seq_tensor.cc): the first leaf's converter takes the bools
     # after a number; a complex after a number is "mixed types" for any dtype but complex128
     ("tf.constant [1, True]", _K, _eager("tf.constant([1, True])")),
@@ -201,6 +219,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("tf.constant [2j, True]", _K, _eager("tf.constant([2j, True])")),
     ("tf.constant [[1, 2], [True, 3]]", _K, _eager("tf.constant([[1, 2], [True, 3]])")),
     ("tf.constant [True, 1]", _K, _eager("tf.constant([True, 1])")),
+    ("tf.constant [1, np.bool_(True)]", _K, _eager("tf.constant([1, np.bool_(True)])")),
+    ("tf.constant [1.5, 0-d bool array] as string", _K, _eager("tf.constant([1.5, np.array(False)], tf.string)")),
     ("tf.constant [1, True] as string", _K, _eager("tf.constant([1, True], tf.string)")),
     ("tf.constant [1, 2j] as complex64", _K, _eager("tf.constant([1, 2j], tf.complex64)")),
     ("tf.constant [1.5, 2j] as float32", _K, _eager("tf.constant([1.5, 2j], tf.float32)")),

@@ -293,6 +293,20 @@ def _pool_flops(arrays: Any, out: Any, attrs: Any) -> float:
 MAX_POOL_WITH_ARGMAX = register("MaxPoolWithArgmax", _max_pool_argmax, _argmax_dtype, _pool_flops, num_outputs=2,
                                 kind="window", none_grad_ok=(1,),
                                 fusion=lanes("its argmax indexes one lane's batch: no stacked form written"))
+
+
+def _argmax_sees(shapes: list, attrs: dict | None) -> bool:
+    """MaxPoolWithArgmax's shape function (MaxPoolShape): it finds a rank other than 4 only where the
+    graph knows the rank, and a window error only where it knows the rows and columns; else the
+    kernel raises it when the graph runs, InvalidArgumentError (an input_signature of unknown rank
+    and a matrix: "tensor_in must be 4-dimensional"; fz28a, extra fresh seed 2820261206 #167)."""
+    s = shapes[0]
+    if s is None:
+        return False
+    return len(s) != 4 or all(d is not None for d in s[1:3])
+
+
+MAX_POOL_WITH_ARGMAX.shape_fn = _argmax_sees
 MAX_POOL_GRAD_WITH_ARGMAX = register("MaxPoolGradWithArgmax", _max_pool_grad_argmax,
                                      typed("MaxPoolGradWithArgmax", REAL_NUMBERS, inputs=(1,)),
                                      lambda a, out, at: float(a[1].size), kind="window",
