@@ -249,6 +249,14 @@ class TensorShape:
         return (TensorShape, (self._dims,))
 
 
+def eager_undefined(name: str) -> property:
+    """A graph-only attribute of TF's eager tensors (and variables): AttributeError "Tensor.<name> is
+    undefined when eager execution is enabled." (TF's ops.py EagerTensor and BaseResourceVariable)."""
+    def undefined(self: Any) -> Any:
+        raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+    return property(undefined)
+
+
 class Tensor:
     """An immutable eager tensor: a NumPy array, a DType and the device it lives on."""
 
@@ -399,17 +407,9 @@ class Tensor:
             return text.split("'")[1]
         raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
 
-    @property
-    def op(self) -> Any:
-        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
-
-    @property
-    def graph(self) -> Any:
-        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
-
-    @property
-    def value_index(self) -> int:
-        raise AttributeError("Tensor.value_index is undefined when eager execution is enabled.")
+    op = eager_undefined("op")
+    graph = eager_undefined("graph")
+    value_index = eager_undefined("value_index")
 
     def consumers(self) -> Any:
         raise NotImplementedError("Tensor.consumers is undefined when eager execution is enabled.")

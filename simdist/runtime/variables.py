@@ -15,7 +15,7 @@ from simdist.runtime import subnormals as _subnormals
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime import variable_creation as _creation
 from simdist.runtime.ops import dispatch as _dispatch
-from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor
+from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor, eager_undefined
 from simdist.runtime.variable_inplace import InPlaceRefusals
 
 
@@ -325,13 +325,8 @@ class Variable(metaclass=_VariableMeta):
         """TF's deprecated `load`: an assign that returns None."""
         self.assign(value)
 
-    @property
-    def op(self) -> Any:
-        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
-
-    @property
-    def graph(self) -> Any:
-        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
+    op = eager_undefined("op")
+    graph = eager_undefined("graph")
 
     @property
     def initializer(self) -> None:

@@ -234,15 +234,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 
 
-def _bits(got: Any, want: Any) -> Any:
-    """bits_agree, part by part for complex values (a NaN part matching any NaN)."""
-    if got.dtype.kind == "c":
-        return (edge_compare.bits_agree(got.real.copy(), want.real.copy())
-                & edge_compare.bits_agree(got.imag.copy(), want.imag.copy()))
-    return edge_compare.bits_agree(got, want)
 
-
-EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: _bits)
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
 
 @pytest.fixture(scope="module")
