@@ -79,7 +79,7 @@ def _safe(op: str, x: Any, y: Any) -> None:
 
 def _div(x: Any, y: Any) -> Any:
     """Div: C++'s `/` (cwise_op_div.cc): truncating, with safe_div's "Integer division by zero", for
-    integers; x / y for floating and complex types (RealDiv's and Xdivy-free Div's kernel)."""
+    integers; x / y for floating and complex types (RealDiv's values)."""
     if x.dtype.is_integer:
         _safe("Div", x, y)
         return _raw("TruncateDiv")(x=x, y=y)
