@@ -257,11 +257,23 @@ def _segment_n_types(data: Tensor) -> None:
         math.MAXIMUM.dtype((data.dtype, data.dtype), None)
 
 
+def _count_ranks(d: Tensor, ids: Tensor) -> None:
+    """In a graph being built: _unsorted_segment_N builds ones([rank(data) - rank(segment_ids)]), whose
+    Fill shape function refuses a negative constant dimension (ValueError at trace) before any kernel
+    runs (fz14 seed 1420261202 #330 for sqrt_n; seed 1420282804 #76 for mean)."""
+    ds, ss = static_shapes.known_shape(d), static_shapes.known_shape(ids)
+    if context.in_function() and ds is not None and ss is not None and len(ds) < len(ss):
+        raise trace_errors.shape_error(f"Dimension {len(ds) - len(ss)} must be >= 0 [Op:Fill]",
+                                       "Fill dimensions must be >= 0", "Fill", [[1], []])
+
+
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
     """`tf.math.unsorted_segment_mean`: the segment sums over the counts (a truediv: integer data
     give float64, as TF's composite)."""
     from simdist.runtime.ops import math
     d, ids = _t(data), _t(segment_ids)
+    if not d.dtype.is_bool:   # (bool data: the count's UnsortedSegmentSum refuses it first, in _segment_n)
+        _count_ranks(d, ids)
     _segment_n_types(d)
     n = _segment_n(d, ids, num_segments)   # (N's kernels before the sum's, as math_ops builds them)
     return math.truediv(unsorted_segment_sum(d, ids, num_segments), n)
@@ -274,12 +286,7 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     if d.dtype.is_bool:   # (_unsorted_segment_N's UnsortedSegmentSum of ones of data's dtype comes first:
         # its T refuses bool, op_def_library's TypeError in a graph; fz27b, fz14 seed 1420272702 #115)
         _SEGMENT_RULE((d.dtype,), None)
-    ds, ss = static_shapes.known_shape(d), static_shapes.known_shape(ids)
-    if context.in_function() and ds is not None and ss is not None and len(ds) < len(ss):
-        # _unsorted_segment_N builds ones([rank(data) - rank(segment_ids)]) before the Sqrt: a graph's
-        # Fill shape function refuses the negative constant dimension first (fz14 seed 1420261202 #330)
-        raise trace_errors.shape_error(f"Dimension {len(ds) - len(ss)} must be >= 0 [Op:Fill]",
-                                       "Fill dimensions must be >= 0", "Fill", [[1], []])
+    _count_ranks(d, ids)
     # (math_ops builds N, then the sum, then Sqrt(N): a traced graph checks the sum's shapes and then
     # Sqrt's op def (TypeError for an integer) before any id is checked at run time; eagerly N's
     # kernels, the sum's ("data.shape = [2,1] does not start with segment_ids.shape = [1]"), then

@@ -202,6 +202,8 @@ def batch_to_space(input: Any, block_shape: Any, crops: Any, name: str | None = 
     _index_attrs("BatchToSpaceND", block_shape, crops, "crops")
     shape_checks.check("BatchToSpaceND", _S2B_SHAPE, [static_shapes.known_shape(t), _static(block_shape),
                                                       _static(crops)])
+    if context.in_function():   # (the batch's divisibility the shape function checks on a constant block_shape)
+        _b2s_shape_fn(t, block_shape, crops)
     cpu_kernels.lookup("BatchToSpaceND", t.dtype, eager_only=False)
     block, crop = _block_and_pairs(block_shape, crops, "crops", "BatchToSpaceND", t.ndim)
     shp = t.shape.as_list()
@@ -215,6 +217,26 @@ def batch_to_space(input: Any, block_shape: Any, crops: Any, name: str | None = 
                                               f"the output, got crop_start={c0}, crop_end={c1}, output size "
                                               f"{shp[1 + i] * k} [Op:BatchToSpaceND]")
     return dispatch.execute(BATCH_TO_SPACE_ND, (t,), {"block": block, "crops": crop})
+
+
+def _b2s_shape_fn(t: Tensor, block_shape: Any, crops: Any) -> None:
+    """BatchToSpaceND's shape function (BatchToSpaceShapeHelper) on what the graph knows: with
+    block_shape known, a known batch dimension divisible by the block's product ("Dimension size must
+    be evenly divisible by 4 but is 1"; fz14 seed 1420282804 #99). Its ValueError, or nothing."""
+    from simdist.runtime.ops import array_shape_fns, graph_constants
+    try:
+        bs = np.asarray(_t(block_shape)._v).reshape(-1)
+    except (TypeError, ValueError):
+        return
+    known = static_shapes.known_shape(t)
+    if known is None or not known or known[0] is None or not graph_constants.known(block_shape) or \
+            bs.dtype.kind not in "iu" or bs.size == 0 or (bs <= 0).any():
+        return
+    prod = int(np.prod(bs))
+    if known[0] % prod:
+        text = f"Dimension size must be evenly divisible by {prod} but is {known[0]}"
+        raise array_shape_fns.marked(errors.InvalidArgumentError(None, None, f"{text} [Op:BatchToSpaceND]"), text,
+                                     "BatchToSpaceND", [t, block_shape, crops])
 
 
 @RegisterGradient("SpaceToBatchND")
