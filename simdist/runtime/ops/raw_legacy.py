@@ -28,6 +28,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.raw_args import RawArgs
+from simdist.runtime.ops.raw_compositions import _dims, _invalid   # (the raw forms' shared texts)
 
 __all__ = ["NAMES", "REFUSED", "forms"]
 
@@ -35,14 +36,6 @@ __all__ = ["NAMES", "REFUSED", "forms"]
 def _raw(name: str) -> Callable[..., Any]:
     from simdist.runtime.ops import raw_ops
     return raw_ops.function(name)
-
-
-def _invalid(op: str, text: str) -> errors.InvalidArgumentError:
-    return errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
-
-
-def _dims(shape: Any) -> str:
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def _value(t: Any) -> np.ndarray:
