@@ -564,6 +564,16 @@ class TensorRef:
         return f"<Reference wrapping {self._t!r}>"
 
 
+def variable_conversion(v: Any, dtype: dtypes.DType) -> None:
+    """A variable converted to `dtype` (convert_to_tensor with a dtype, an op's eager fallback): another
+    dtype is its conversion function's ValueError, before any read (resource_variable_ops.py
+    _dense_var_to_tensor; values.py's for distributed variables: the same text). Clause ops.conversion."""
+    from simdist.runtime.variables import Variable
+    if isinstance(v, Variable) and v.dtype != dtype:
+        raise ValueError(f"Incompatible type conversion requested to type {dtype.name} for `tf.Variable of "
+                         f"type {v.dtype.name}. (Variable: {v!r})")
+
+
 def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Tensor:
     """TF's `convert_to_tensor`: Python floats become float32, ints int32, arrays keep their dtype."""
     if isinstance(value, Tensor):
@@ -574,6 +584,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return value
     conv = getattr(value, "_as_tensor", None)
     if conv is not None:
+        if dtype is not None:
+            variable_conversion(value, dtypes.as_dtype(dtype))
         return convert_to_tensor(conv(), dtype=dtype)
     if type(value) is Dimension:   # (constant_op._dimension_tensor_conversion_function)
         if value.value is None:

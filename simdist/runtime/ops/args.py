@@ -50,13 +50,10 @@ def matching(values: Sequence[Any], allowed: Sequence[dtypes.DType] = (),
     from simdist.runtime.ops import attr_rules
     if not all(attr_rules.check_one_input(v) for v in values):
         # (an input the fast path does not take sends the call to the fallback, whose
-        # args_to_matching_eager takes T from the first eager tensor only and converts a variable of
-        # another dtype with it: ValueError "Incompatible type conversion requested to type uint32 for
-        # `tf.Variable of type int32"; fz26b, fz14 seed 1420262603 #71)
-        eager = next((v.dtype for v in values if isinstance(v, Tensor)), None)
-        for v in values:
-            if eager is not None and not isinstance(v, Tensor) and hasattr(v, "_as_tensor"):
-                attr_rules.fallback_conversion(v, eager)
+        # args_to_matching_eager takes T from the first eager tensor only, else from the first value,
+        # and converts a variable of another dtype with it: ValueError "Incompatible type conversion
+        # requested to type uint32 for `tf.Variable of type int32"; fz26b, fz14 seed 1420262603 #71)
+        return attr_rules.fallback_args_to_matching(values, allowed, default)
     dt = next((t(v).dtype for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")), None)
     out: list[Tensor] = []
     for v in values:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -250,22 +250,47 @@ def fallback_conversion(x: Any, dtype: Any) -> None:
 
 
 def fallback_matching(values: list) -> None:
-    """The eager fallback's `args_to_matching_eager` over the inputs that share one type attr:
-    when every one is a tensor they pass as they are (the kernel judges them); else the first
-    tensor's dtype is T and each value converts to it in order, so a tensor of another dtype is
-    ValueError "Tensor conversion requested dtype int8 for Tensor with dtype float32" and a Python
-    value that does not fit is convert_to_tensor's TypeError (fz20: fz14 seed 1420262001 #166)."""
+    """The eager fallback's `args_to_matching_eager` over the inputs that share one type attr, for an
+    op that converts its inputs itself afterwards: when every one is a tensor they pass as they are
+    (the kernel judges them); else the first tensor's dtype is T and each value converts to it in
+    order, so a tensor of another dtype is ValueError "Tensor conversion requested dtype int8 for
+    Tensor with dtype float32" and a Python value that does not fit is convert_to_tensor's TypeError
+    (fz20: fz14 seed 1420262001 #166). With no tensor the op's own conversion decides (its allowed
+    dtypes and default: `fallback_args_to_matching`)."""
+    from simdist.runtime.tensor import Tensor
+    if any(isinstance(v, Tensor) for v in values):
+        fallback_args_to_matching(values)
+
+
+def fallback_args_to_matching(values: Sequence[Any], allowed: Sequence[Any] = (), default: Any = None) -> list:
+    """An op's eager fallback converting the inputs that share one type attr (execute.py
+    `args_to_matching_eager`): when every one is an eager tensor they pass as they are (the kernel
+    judges them); else the first eager tensor's dtype is T — a variable is not an eager tensor —, or,
+    with none, the first value's own conversion (kept when `allowed` holds its dtype, else converted
+    again preferring `default`), and every other value converts to T in order: a variable of another
+    dtype is its conversion's ValueError ("Incompatible type conversion requested to type float32 for
+    `tf.Variable of type float64."), a tensor's "Tensor conversion requested dtype ...", a Python
+    value that does not fit TypeError ("Cannot convert [3.0] to EagerTensor of dtype int32"), a NumPy
+    value is cast. `betainc(1.0, [2.0, 3.0, 4.0], float64_variable)` is that ValueError (fz14 seed
+    1420282804 #31). Clause ops.conversion."""
     from simdist.runtime.tensor import Tensor, convert_to_tensor
     if all(isinstance(v, Tensor) for v in values):
-        return
+        return list(values)
     dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
-    if dt is None:
-        return
+    if dt is not None:
+        return [convert_to_tensor(v, dtype=dt) for v in values]
+    out = []
     for v in values:
-        if isinstance(v, Tensor):
-            fallback_conversion(v, dt)
-        elif not isinstance(v, (np.ndarray, np.generic)):
-            convert_to_tensor(v, dtype=dt)
+        x = None
+        if dt is None and allowed:
+            x = convert_to_tensor(v)
+            if x.dtype not in allowed:
+                x = None
+        if x is None:
+            x = convert_to_tensor(v, dtype=dt, dtype_hint=default if dt is None else None)
+        out.append(x)
+        dt = x.dtype if dt is None else dt
+    return out
 
 
 def _resource_variable(v: Any) -> bool:

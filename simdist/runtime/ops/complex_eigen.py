@@ -26,8 +26,8 @@ def _norm1(z: complex) -> float:
 
 
 def _householder(x: np.ndarray, ct: type) -> tuple[np.ndarray, complex, float]:
-    """makeHouseholder: (essential part, tau, beta) of the vector x."""
-    rt = np.float32 if ct == np.complex64 else np.float64
+    """makeHouseholder: (essential part, tau, beta) of the vector x (complex or real)."""
+    rt = np.float32 if ct in (np.complex64, np.float32) else np.float64
     tail = x[1:]
     tail_sq = rt(np.sum((tail.real * tail.real + tail.imag * tail.imag).astype(rt))) if len(tail) else rt(0)
     c0 = x[0]

@@ -2,12 +2,12 @@
 pinv and matrix_rank, which TF 2.21's linalg_impl.py composes of Svd. The gradients are
 linalg_grad.py's (_SelfAdjointEigV2Grad, _SvdGrad), written with the public ops.
 
-Values are LAPACK's (NumPy's eigh and svd; TF's Eigen solvers compute the same decompositions).
-Conventions, observed on TF 2.21: eigh reads the lower triangle and returns the eigenvalues in
-ascending order, eigenvectors as columns; svd returns (s, u, v) with s descending and v (not its
-adjoint). An eigenvector or a pair of singular vectors is defined up to its sign, which LAPACK and
-Eigen choose independently: simdist's signs are LAPACK's, and the tests compare what does not
-depend on them (values, |vectors|, reconstructions, gradients of sign-invariant losses). Dtypes:
+eigh runs Eigen's SelfAdjointEigenSolver as TF's kernel does (selfadjoint_eigen.py; matrices up to
+order 128), so its eigenvectors' signs and phases are TF's; svd's values are LAPACK's (NumPy's svd; TF's
+Eigen solver computes the same decomposition). Conventions, observed on TF 2.21: eigh reads the lower
+triangle and returns the eigenvalues in ascending order, eigenvectors as columns; svd returns (s, u, v)
+with s descending and v (not its adjoint). A pair of singular vectors is defined up to its sign, which
+LAPACK and Eigen choose independently: simdist's svd signs are LAPACK's. Dtypes:
 the ops list half, float, double and complex; TF's CPU kernels are float, double and complex (half:
 NotFoundError; complex: clause ops.complex, svd's singular values of the parts' dtype). A NaN input: eigh raises InvalidArgumentError ("Self-adjoint
 eigen decomposition was not successful"), svd returns NaN everywhere (observed).
@@ -24,6 +24,7 @@ from simdist.runtime.ops import array_shape_fns, attr_rules, dispatch, linalg_in
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
 from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.selfadjoint_eigen import selfadjoint_eig
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["eigh", "eigvalsh", "svd", "pinv", "matrix_rank"]
@@ -42,10 +43,25 @@ def _eigh(a: np.ndarray, compute_v: bool = True) -> Any:
     n = a.shape[-1]
     if n == 0:
         e, v = np.zeros(a.shape[:-1], a.dtype), np.zeros(a.shape, a.dtype)
-    else:
+    elif n > _EIGEN_MAX:
         e, v = np.linalg.eigh(a, UPLO="L")
+    else:
+        e, v = np.zeros(a.shape[:-1], a.dtype), np.zeros(a.shape, a.dtype)
+        for ix in np.ndindex(*a.shape[:-2]):
+            e[ix], vi, ok = selfadjoint_eig(a[ix], compute_v)
+            if not ok:
+                raise errors.InvalidArgumentError(None, None, "Self-adjoint eigen decomposition was not successful. The "
+                                                  "input might not be valid. [Op:SelfAdjointEigV2]")
+            if compute_v:
+                v[ix] = vi
     e, v = e.astype(a.dtype), v.astype(a.dtype)
     return (e, v) if compute_v else (e, np.zeros((0,), a.dtype))
+
+
+# Matrices up to this order run Eigen's SelfAdjointEigenSolver as TF does (selfadjoint_eigen.py: TF's
+# eigenvector signs and phases); larger ones LAPACK's eigh, whose vectors may differ from TF's by sign or
+# phase (the transcription takes about 0.6 s at 128 on the reference machine, and grows as n^3)
+_EIGEN_MAX = 128
 
 
 def _svd(a: np.ndarray, compute_uv: bool = True, full_matrices: bool = False) -> Any:

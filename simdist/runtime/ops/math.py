@@ -410,9 +410,8 @@ def check_distributed_variables(operands: Sequence[Any]) -> None:
 def distributed_variable_conversion(v: Any, dtype: dtypes.DType) -> None:
     """A distributed variable converted to `dtype` by a generated op's eager fallback: another
     dtype is values.py _dense_var_to_tensor's ValueError. Clause ops.conversion."""
-    if v.dtype != dtype:
-        raise ValueError(f"Incompatible type conversion requested to type {dtype.name} for `tf.Variable of "
-                         f"type {v.dtype.name}. (Variable: {v!r})")
+    from simdist.runtime.tensor import variable_conversion
+    variable_conversion(v, dtype)
 
 
 def _distributed_variable(v: Any) -> bool:
@@ -440,6 +439,7 @@ def _check_beside_variable(x: Any, y: Any) -> None:
         return
     ydt = _t(y).dtype
     if xdt is not ydt and xdt != ydt:
+        distributed_variable_conversion(y, xdt)   # (a variable's own conversion text)
         raise ValueError(f"Tensor conversion requested dtype {xdt.name} for Tensor with dtype {ydt.name}: {y!r}")
 
 
@@ -975,6 +975,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         # `where(c, 0, float16_variable)` is ValueError; fuzz4)
         xdt, ydt = convert_to_tensor(x).dtype, _t(y).dtype
         if xdt != ydt:
+            distributed_variable_conversion(y, xdt)   # (a variable's own conversion text)
             raise ValueError(f"Tensor conversion requested dtype {xdt.name} for Tensor with dtype {ydt.name}")
     if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
         yt = y                                                 # (TF's args_to_matching_eager)

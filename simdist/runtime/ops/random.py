@@ -237,61 +237,66 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
     if dt.name not in ("float16", "bfloat16", "float32", "float64", "int32", "int64"):
         raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are (tf.float16, "
                          "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64).")
-    lo: Any
-    hi: Any
-    if dt.is_integer:
-        if maxval is None:
+    if maxval is None:
+        if dt.is_integer:
             raise ValueError("Must specify maxval for integer dtype " + repr(dt))
-        lo, hi = int(minval), int(maxval)
-    else:
-        zero = isinstance(minval, int) and not isinstance(minval, bool) and minval == 0
-        one = maxval is None or (isinstance(maxval, int) and not isinstance(maxval, bool) and maxval == 1)
-        if not zero or not one:   # (TF converts both with the dtype: a tensor of another is ValueError)
-            _bounds(minval, maxval, dt)
-        lo = None if zero else _float_bound(minval, dt)
-        hi = (None if one else _float_bound(maxval, dt)) if zero else (1.0 if maxval is None else
-                                                                      _float_bound(maxval, dt))
+        maxval = 1
+    # (random_ops' `isinstance(minval, int) and minval == 0`: a bool is an int, so False is zero and
+    # True is one)
+    zero = isinstance(minval, int) and minval == 0
+    one = isinstance(maxval, int) and maxval == 1
+    lo_t = hi_t = None
+    if not zero or not one or dt.is_integer:   # (TF converts both with the dtype: a tensor of another is ValueError)
+        lo_t, hi_t = _bound_tensor(minval, dt), _bound_tensor(maxval, dt)
     shp = _check_shape(shape_arg(shape), "RandomUniform")
     seeds = _seed_attrs(seed)
-    if dt.is_integer and lo >= hi:
-        raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} [Op:RandomUniformInt]")
-    rec = execution._current.ctx.recorder
-    if dt.is_integer or lo is None and hi is None or rec is None or not rec.rewrites:
+    if dt.is_integer:
+        for what, b in (("minval", lo_t), ("maxval", hi_t)):
+            if b.shape.rank != 0:
+                raise errors.InvalidArgumentError(None, None, f"{what} must be 0-D, got shape {list(b.shape)} "
+                                                  "[Op:RandomUniformInt]")
+        lo, hi = int(lo_t._v), int(hi_t._v)
+        if lo >= hi:
+            raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} [Op:RandomUniformInt]")
         return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, **seeds})
-    return _scaled_in_graph(dispatch.execute(UNIFORM, (), {"shape": shp, "minval": None, "maxval": None,
-                                                          "dtype": dt, **seeds}), lo, hi, dt)
+    if (lo_t is None or lo_t.shape.rank == 0) and (hi_t is None or hi_t.shape.rank == 0):
+        # scalar bounds fold into the one op (the same values as TF's Mul and AddV2)
+        lo = None if zero else float(lo_t._v)
+        hi = None if zero and one else float(hi_t._v)
+        rec = execution._current.ctx.recorder
+        if lo is None and hi is None or rec is None or not rec.rewrites:
+            return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, **seeds})
+        return _scaled_draw(dispatch.execute(UNIFORM, (), {"shape": shp, "minval": None, "maxval": None, "dtype": dt,
+                                                      **seeds}), lo, hi, dt)
+    # (tensor or array bounds broadcast against the draw, `rnd * (maxval - minval) + minval`: a [1]
+    # bound makes a [] draw [1]; random_contrast's NumPy upper, fz14 seed 1420282804 #91)
+    return _scaled_draw(dispatch.execute(UNIFORM, (), {"shape": shp, "minval": None, "maxval": None, "dtype": dt,
+                                                  **seeds}), None if zero else lo_t, hi_t, dt)
 
 
-def _float_bound(v: Any, dt: dtypes.DType) -> float:
-    """A float draw's bound as random_ops converts it, `convert_to_tensor(v, dtype)`: a NumPy value
-    cast as make_tensor_proto's astype (a complex one keeps its real part: random_saturation's
-    NumPy complex upper; fz14 seed 1420262201 #110), other values as Python numbers."""
-    if isinstance(v, (np.ndarray, np.generic)):
-        return float(np.asarray(convert_to_tensor(v, dtype=dt)._v))
-    return float(v)
+def _bound_tensor(v: Any, dt: dtypes.DType) -> Tensor:
+    """random_ops' `ops.convert_to_tensor(minval, dtype=dtype, name="min")` (then maxval's): a NumPy
+    value is cast (a complex one keeps its real part: random_saturation's NumPy complex upper; fz14
+    seed 1420262201 #110), a tensor of another dtype is ValueError ("Tensor conversion requested
+    dtype float32 for Tensor with dtype int32"; fz14 seed 1420261202 #195)."""
+    from simdist.runtime.tensor import convert_to_tensor
+    if isinstance(v, (np.ndarray, np.generic)) and np.asarray(v).dtype.kind == "c":
+        v = np.real(v)
+    return convert_to_tensor(v, dtype=dt)
 
 
-def _bounds(minval: Any, maxval: Any, dt: dtypes.DType) -> None:
-    """random_ops' and stateless_random_ops' `ops.convert_to_tensor(minval, dtype=dtype, name="min")`
-    (then maxval's) for a float draw: a tensor of another dtype is ValueError ("Tensor conversion
-    requested dtype float32 for Tensor with dtype int32"; fz14 seed 1420261202 #195)."""
-    for v in (minval, maxval):
-        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
-            convert_to_tensor(v, dtype=dt)
-
-
-def _scaled_in_graph(r: Tensor, lo: float | None, hi: float, dt: dtypes.DType) -> Tensor:
+def _scaled_draw(r: Tensor, lo: Any, hi: Any, dt: dtypes.DType) -> Tensor:
     """`rnd * (maxval - minval) + minval` (`rnd * maxval` for minval the int 0) as the Mul and
-    AddV2 nodes TF's graph holds (the same values as the one op eagerly), so that Grappler's
-    rewrites inside a tf.function see them (ConstantPushDown: `random_uniform(...) + c` adds c to
-    minval first; grappler.py)."""
+    AddV2 nodes TF's graph holds (for scalar bounds the same values as the one op eagerly), so that
+    Grappler's rewrites inside a tf.function see them (ConstantPushDown: `random_uniform(...) + c`
+    adds c to minval first; grappler.py) and tensor bounds broadcast. A float bound is a constant of
+    the draw's dtype."""
     from simdist.runtime.ops import array, math
-    hi_t = array.constant(hi, dtype=dt)
+    hi_t = array.constant(hi, dtype=dt) if isinstance(hi, float) else hi
     if lo is None:
-        return dispatch.execute(math.MUL, (r, hi_t))
-    lo_t = array.constant(lo, dtype=dt)
-    return dispatch.execute(math.ADD, (dispatch.execute(math.MUL, (r, dispatch.execute(math.SUB, (hi_t, lo_t)))),
-                                       lo_t))
+        return math.multiply(r, hi_t)
+    lo_t = array.constant(lo, dtype=dt) if isinstance(lo, float) else lo
+    return math.add(math.multiply(r, math.subtract(hi_t, lo_t)), lo_t)
 
 
 # --- more stateful draws: truncated normal, categorical, shuffle ---------------------------------------------

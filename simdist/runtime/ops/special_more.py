@@ -20,7 +20,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import args, dispatch, igamma_eigen
+from simdist.runtime.ops import args, attr_rules, dispatch, igamma_eigen
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, binary, register, unary
@@ -261,8 +261,10 @@ _OWN = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _as_float32(v: Any) -> Any:
-    """A NumPy number or array of a numeric kind as float32, as the fast path's conversion casts it."""
-    if isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind in "fiu":
+    """A NumPy number or array of a numeric kind as float32, as the fast path's conversion casts it
+    (NPY_ARRAY_FORCECAST: a bool is 0 or 1, a complex value loses its imaginary part with NumPy's
+    ComplexWarning, eagerly and in a graph alike; fz14 seed 1420282804 #34)."""
+    if isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind in "fiubc":
         with np.errstate(over="ignore"):
             return convert_to_tensor(np.asarray(v).astype(np.float32), dtype=dtypes.float32)
     if isinstance(v, (int, float, list, tuple)) and not isinstance(v, bool):
@@ -289,16 +291,12 @@ def _matching_operands(values: tuple) -> list[Tensor]:
         # array, uint16 array)` is float32; fz14 seed 1420261217 #107)
         t0 = _t(values[0])
         return [t0] + [math._operand(v, t0.dtype) for v in values[1:]]
-    first = values[0]
-    if type(known) is not Tensor and not any(type(v) is Tensor for v in values) and \
-            isinstance(first, (np.generic, list, tuple)):
-        # no eager tensor, and a NumPy scalar or a list first: the eager fallback converts it on its
-        # own and a variable to its dtype (math._check_beside_variable's rule: another dtype is
-        # ValueError; `betainc(np.uint16(0), -1, float64 variable)`, fz14 seed 14 #723)
-        dt0 = _t(first).dtype
-        for v in values:
-            if math._tensorlike(v) and type(v) is not Tensor:
-                math.distributed_variable_conversion(v, dt0)
+    if not all(attr_rules.check_one_input(v) for v in values):
+        # an input the fast path does not take (a list, a NumPy scalar but np.float64): the eager
+        # fallback's rule, where a variable does not set T (`betainc(np.uint16(0), -1, float64
+        # variable)`, fz14 seed 14 #723; `betainc(1.0, [65504.0, 0.001, -3.0], float64 variable)`,
+        # ValueError, fz14 seed 1420282804 #31)
+        return attr_rules.fallback_args_to_matching(values, (dtypes.float32, dtypes.float64))
     dt = _t(known).dtype
     return [_t(v) if math._tensorlike(v) else math._operand(v, dt) for v in values]
 
