@@ -56,6 +56,34 @@ def _eigh_cases() -> list[tuple[str, str, Any]]:
         "tf.linalg.eigh(np.array([[1.0, 9.0, 9.0], [0.5, 2.0, 9.0], [0.25, -1.0, 3.0]], np.float32))")))
     return out
 
+
+def _mat(m: int, n: int, dt: str, seed: int, scale: float = 1.0) -> str:
+    """The text of a seeded random m x n matrix."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((m, n))
+    if dt.startswith("complex"):
+        a = a + 1j * rng.standard_normal((m, n))
+    return f"np.array({(a * scale).tolist()!r}, np.{dt})"
+
+
+def _svd_cases() -> list[tuple[str, str, Any]]:
+    """tf.linalg.svd of random matrices below 16 columns (Eigen's JacobiSVD in TF): square, tall and wide,
+    thin and full, each dtype, values only, a batch, a float32 variable (fz14 seed 1420282801 #293), in a
+    tf.function."""
+    out: list[tuple[str, str, Any]] = []
+    for i, (m, n, dt, full) in enumerate([(2, 2, "float32", False), (4, 2, "float32", False), (4, 2, "float32", True),
+                                          (3, 5, "float32", False), (3, 5, "float64", True), (6, 4, "float64", False),
+                                          (5, 5, "float64", False), (4, 3, "complex64", False), (3, 4, "complex128", True),
+                                          (5, 5, "complex128", False), (8, 15, "float64", False)]):
+        out.append((f"svd of a {m}x{n} {dt} matrix{', full' if full else ''}", _E, _eager(
+            f"tf.linalg.svd({_mat(m, n, dt, 200 + i)}, full_matrices={full})")))
+    out.append(("svd values only", _E, _eager(f"tf.linalg.svd({_mat(5, 3, 'float32', 220)}, compute_uv=False)")))
+    out.append(("svd of a batch", _E, _eager(
+        f"tf.linalg.svd(np.stack([{_mat(3, 2, 'float64', 221)}, {_mat(3, 2, 'float64', 222)}]))")))
+    out.append(("svd of a float32 variable", _E, _eager(f"tf.linalg.svd(tf.Variable({_mat(4, 2, 'float32', 223)}))")))
+    out.append(("svd, traced", _E, _traced(f"tf.linalg.svd({_mat(4, 3, 'float32', 224)})")))
+    return out
+
 _V = "tf.Variable(np.array([0.001, 2.5, 0.5]))"
 _CX = "np.array([complex(4.0, 2.5), complex(7.0, 5e-324)], dtype=np.complex64)"
 
@@ -120,7 +148,7 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.image.random_contrast(tf.ones([2, 2, 3]), 0.5, np.array([2.0]), seed=1)")),
     ("random_contrast, scalar bounds", _R, _eager(_seeded(
         "tf.image.random_contrast(tf.reshape(tf.range(12.0), [2, 2, 3]), 0.5, 2.0, seed=18)"))),
-] + _eigh_cases()
+] + _eigh_cases() + _svd_cases()
 
 
 # (Betainc's values: SciPy's incomplete beta beside Eigen's continued fraction, within 1e-12, as the
@@ -173,7 +201,7 @@ def test_uniform_bounds(k: int, tf_results: dict[int, Any]) -> None:
 
 @clause("ops.linalg-spectral")
 @EDGES.parametrize("ops.linalg-spectral")
-def test_eigh_signs(k: int, tf_results: dict[int, Any]) -> None:
+def test_eigh_and_svd_signs(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

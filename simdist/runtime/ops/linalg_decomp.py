@@ -3,11 +3,12 @@ pinv and matrix_rank, which TF 2.21's linalg_impl.py composes of Svd. The gradie
 linalg_grad.py's (_SelfAdjointEigV2Grad, _SvdGrad), written with the public ops.
 
 eigh runs Eigen's SelfAdjointEigenSolver as TF's kernel does (selfadjoint_eigen.py; matrices up to
-order 128), so its eigenvectors' signs and phases are TF's; svd's values are LAPACK's (NumPy's svd; TF's
-Eigen solver computes the same decomposition). Conventions, observed on TF 2.21: eigh reads the lower
-triangle and returns the eigenvalues in ascending order, eigenvectors as columns; svd returns (s, u, v)
-with s descending and v (not its adjoint). A pair of singular vectors is defined up to its sign, which
-LAPACK and Eigen choose independently: simdist's svd signs are LAPACK's. Dtypes:
+order 128) and svd Eigen's JacobiSVD as TF's BDCSVD does below 16 columns (jacobi_svd.py), so their
+vectors' signs and phases are TF's; from 16 columns svd is LAPACK's (NumPy's svd: the same decomposition,
+but a pair of singular vectors may have the other sign, BDCSVD's divide and conquer not being
+transcribed). Conventions, observed on TF 2.21: eigh reads the lower triangle and returns the eigenvalues
+in ascending order, eigenvectors as columns; svd returns (s, u, v) with s descending and v (not its
+adjoint). Dtypes:
 the ops list half, float, double and complex; TF's CPU kernels are float, double and complex (half:
 NotFoundError; complex: clause ops.complex, svd's singular values of the parts' dtype). A NaN input: eigh raises InvalidArgumentError ("Self-adjoint
 eigen decomposition was not successful"), svd returns NaN everywhere (observed).
@@ -24,6 +25,7 @@ from simdist.runtime.ops import array_shape_fns, attr_rules, dispatch, linalg_in
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
 from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.jacobi_svd import MAX_COLS, jacobi_svd
 from simdist.runtime.ops.selfadjoint_eigen import selfadjoint_eig
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -82,6 +84,15 @@ def _svd(a: np.ndarray, compute_uv: bool = True, full_matrices: bool = False) ->
         if full_matrices:
             u[...] = np.eye(m, dtype=a.dtype)
             v[...] = np.eye(n, dtype=a.dtype)
+    elif n < MAX_COLS:
+        # (Eigen's JacobiSVD, as TF's BDCSVD runs it below 16 columns: TF's signs and phases)
+        s = np.zeros(batch + (k,), a.real.dtype)
+        u = np.zeros(batch + (m, um), a.dtype)
+        v = np.zeros(batch + (n, vn), a.dtype)
+        for ix in np.ndindex(*batch):
+            s[ix], ui, vi, _ = jacobi_svd(clean[ix], compute_uv, full_matrices)
+            if compute_uv:
+                u[ix], v[ix] = ui, np.conjugate(vi)   # (conjugated back below, as LAPACK's vh^T is)
     elif compute_uv:
         u, s, vh = np.linalg.svd(clean, full_matrices=full_matrices)
         v = np.swapaxes(vh, -1, -2)
