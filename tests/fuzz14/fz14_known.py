@@ -123,14 +123,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.nn.relu of float32 subnormals eagerly (fz26b: fresh seed 1420262603 #57, `relu(np.array([[1e-40], "
         "[0.001], [-1.0]], np.float32))`: TF 2.21 keeps the first element's 1e-40, simdist flushes it to 0): "
         "the position-dependent flushing of the call:nn.relu dist class above, not modelled",
-    ("call:linalg.svd", "value", "'T', 'complex"):
-        "tf.linalg.svd of a complex128 batch (fz23b: seed 1420262301 #131, function mode; eagerly too): the singular "
-        "values agree, the singular vectors of some matrices differ by a unit phase per column pair (TF 2.21's "
-        "Eigen complex SVD picks other phases than simdist's; both are valid decompositions); not analysed",
-    ("call:linalg.eig", "value", "'T', 'complex"):
-        "tf.linalg.eig of a float32 [1, 4, 3, 3] variable (fz23b: seed 1420262301 #127): the eigenvalues agree as sets (to "
-        "float32 rounding) but come in another order for some matrices, and the eigenvectors with them (TF 2.21's Eigen "
-        "ComplexEigenSolver order against simdist's complex_eigen.py for these inputs); not analysed",
     ("call:math.l2_normalize", "gradient", "'ok'"):
         "the second-order gradient of tf.math.l2_normalize(x, axis=2) of a float32 Variable whose axis has size 1 "
         "(seed 1420262201 #119, tape order 2; fz23b analysed it): the function is sign(x), its first gradient "

@@ -26,6 +26,7 @@ _C = "ops.conversion"
 _N = "ops.special-more"
 _R = "ops.random-bits"
 _E = "ops.linalg-spectral"
+_EIG_OPEN = "eig phases, open"
 
 
 def _herm(n: int, dt: str, seed: int, scale: float = 1.0) -> str:
@@ -64,6 +65,26 @@ def _mat(m: int, n: int, dt: str, seed: int, scale: float = 1.0) -> str:
     if dt.startswith("complex"):
         a = a + 1j * rng.standard_normal((m, n))
     return f"np.array({(a * scale).tolist()!r}, np.{dt})"
+
+
+def _eig_cases() -> list[tuple[str, str, Any]]:
+    """tf.linalg.eig of random real matrices (Eigen's EigenSolver in TF: the real Schur form's order, hqr2's
+    vectors), orders 2-7, both dtypes, an upper triangular one, a batch, eigvals, in a tf.function."""
+    out: list[tuple[str, str, Any]] = []
+    for i, (n, dt) in enumerate([(2, "float32"), (3, "float32"), (5, "float32"), (4, "float64"), (6, "float64"),
+                                 (7, "float64")]):
+        # (the 7x7 matrix's second and third complex pairs come out with other phases: `test_eig_phases_open`)
+        out.append((f"eig of a {n}x{n} {dt} matrix", _EIG_OPEN if n == 7 else _E,
+                    _eager(f"tf.linalg.eig({_mat(n, n, dt, 300 + i)})")))
+    out.append(("eig of an upper triangular matrix", _E, _eager(
+        "tf.linalg.eig(np.array([[1.0, 2.0, 3.0], [0.0, -1.0, 0.5], [0.0, 0.0, 2.0]], np.float64))")))
+    out.append(("eig of a rotation (a complex pair)", _E, _eager(
+        "tf.linalg.eig(np.array([[0.0, -1.0], [1.0, 0.0]], np.float32))")))
+    out.append(("eig of a batch", _E, _eager(f"tf.linalg.eig(np.stack([{_mat(3, 3, 'float64', 310)}, "
+                                               f"{_mat(3, 3, 'float64', 311)}]))")))
+    out.append(("eigvals of a real matrix", _E, _eager(f"tf.linalg.eigvals({_mat(5, 5, 'float32', 312)})")))
+    out.append(("eig, traced", _E, _traced(f"tf.linalg.eig({_mat(4, 4, 'float32', 313)})")))
+    return out
 
 
 def _svd_cases() -> list[tuple[str, str, Any]]:
@@ -148,7 +169,7 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.image.random_contrast(tf.ones([2, 2, 3]), 0.5, np.array([2.0]), seed=1)")),
     ("random_contrast, scalar bounds", _R, _eager(_seeded(
         "tf.image.random_contrast(tf.reshape(tf.range(12.0), [2, 2, 3]), 0.5, 2.0, seed=18)"))),
-] + _eigh_cases() + _svd_cases()
+] + _eigh_cases() + _svd_cases() + _eig_cases()
 
 
 # (Betainc's values: SciPy's incomplete beta beside Eigen's continued fraction, within 1e-12, as the
@@ -158,7 +179,7 @@ CASES: list[tuple[str, str, Any]] = [
 def _agree(case: tuple) -> Any:
     if "betainc" in case[0]:
         return edge_compare.within(1e-12)
-    if case[1] == _E:
+    if case[1] in (_E, _EIG_OPEN):
         return _parts_within
     return edge_compare.parts_agree
 
@@ -201,7 +222,17 @@ def test_uniform_bounds(k: int, tf_results: dict[int, Any]) -> None:
 
 @clause("ops.linalg-spectral")
 @EDGES.parametrize("ops.linalg-spectral")
-def test_eigh_and_svd_signs(k: int, tf_results: dict[int, Any]) -> None:
+def test_eigh_svd_and_eig_vectors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.linalg-spectral")
+@pytest.mark.xfail(strict=True, reason="open: a real matrix's complex eigenvector pairs take their phases from the "
+                   "2x2 blocks of the real Schur form, which the Francis iterations leave rotated by rounding-"
+                   "sensitive amounts; simdist's Householder products run in order where Eigen's SIMD kernels pair "
+                   "terms otherwise (about 1 matrix in 10 of orders 5-7; docs/spec.md ops.linalg-spectral)")
+@EDGES.parametrize(_EIG_OPEN)
+def test_eig_phases_open(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -1,11 +1,11 @@
 """tf.linalg.eig and eigvals: TF's Eig op (linalg/eig_op_impl.h). A complex matrix runs Eigen's
 ComplexEigenSolver (complex_eigen.py transcribes it); a real matrix's eigenvalues come from Eigen's
-real EigenSolver (real_eigen.py: the real Schur form, 2x2 blocks giving conjugate pairs), as TF's
-agree with on the tests' matrices. Outputs are complex64 for float32/complex64 inputs, complex128
+real EigenSolver (real_eigen.py: the real Schur form, 2x2 blocks giving conjugate pairs), eigenvectors
+included. Outputs are complex64 for float32/complex64 inputs, complex128
 for float64/complex128 (clause ops.complex).
 
-Not done: a real matrix's eigenvectors. They are computed here by the complex solver on the matrix
-cast to complex: true unit eigenvectors, but not the phases TF's real EigenSolver gives them.
+A real matrix's eigenvectors are EigenSolver's too (real_eigen.py `real_eig`: the real Schur form with
+its U, hqr2's back substitution, each vector normalized), so their order and phases are TF's.
 
 A matrix holding NaN or an infinity, or one whose Schur reduction does not converge, is TF's
 InvalidArgumentError; another input dtype is TF 2.21's own UnboundLocalError (linalg_ops.eig picks
@@ -34,7 +34,7 @@ _FAILED = "Eigen decomposition was not successful. The input might not be valid.
 
 def _eig(a: np.ndarray, Tout: dtypes.DType, compute_v: bool) -> tuple[np.ndarray, np.ndarray]:
     from simdist.runtime.ops.complex_eigen import eig as solve
-    from simdist.runtime.ops.real_eigen import real_eigvals
+    from simdist.runtime.ops.real_eigen import real_eig
     ct = Tout._np
     n = a.shape[-1]
     batch = a.shape[:-2]
@@ -43,9 +43,8 @@ def _eig(a: np.ndarray, Tout: dtypes.DType, compute_v: bool) -> tuple[np.ndarray
     for ix in np.ndindex(*batch):
         if not np.all(np.isfinite(a[ix])):
             raise errors.InvalidArgumentError(None, None, _FAILED)
-        if a.dtype.kind == "f" and not compute_v:   # a real matrix's eigenvalues: Eigen's EigenSolver (real Schur)
-            e, ok = real_eigvals(a[ix].copy())
-            v = None
+        if a.dtype.kind == "f":   # a real matrix: Eigen's EigenSolver (real Schur, hqr2's back substitution)
+            e, v, ok = real_eig(a[ix].copy(), compute_v)
         else:
             e, v, ok = solve(a[ix].astype(ct), compute_v)
         if not ok:

@@ -42,33 +42,65 @@ def _givens_real(p: float, q: float) -> tuple[float, float]:
 
 
 def _house_left(m: np.ndarray, r0: int, c0: int, nr: int, ess: np.ndarray, tau: float) -> None:
+    """applyHouseholderOnTheLeft on m[r0:r0+nr, c0:], in Eigen's order: tmp = ess^T bottom, then + row 0;
+    row 0 -= tau tmp; bottom -= (tau ess) tmp."""
     if tau == 0:
         return
-    v = np.concatenate([[1.0], ess]).astype(m.dtype)
     blk = m[r0:r0 + nr, c0:]
-    tmp = dot(v, blk)
-    blk -= tau * np.outer(v, tmp)
+    bottom = blk[1:]
+    tmp = (dot(ess, bottom) + blk[0]).astype(m.dtype)
+    blk[0] = blk[0] - tau * tmp
+    bottom -= (tau * ess).astype(m.dtype)[:, None] * tmp[None, :]
 
 
 def _house_right(m: np.ndarray, r_end: int, c0: int, nc: int, ess: np.ndarray, tau: float) -> None:
+    """applyHouseholderOnTheRight on m[:r_end, c0:c0+nc], in Eigen's order: tmp = right ess, then + column 0;
+    column 0 -= tau tmp; right -= (tau tmp) ess^T."""
     if tau == 0:
         return
-    v = np.concatenate([[1.0], ess]).astype(m.dtype)
     blk = m[:r_end, c0:c0 + nc]
-    tmp = dot(blk, v)
-    blk -= tau * np.outer(tmp, v)
+    right = blk[:, 1:]
+    tmp = (dot(right, ess) + blk[:, 0]).astype(m.dtype)
+    blk[:, 0] = blk[:, 0] - tau * tmp
+    right -= (tau * tmp).astype(m.dtype)[:, None] * ess[None, :]
 
 
-def _schur(a: np.ndarray) -> tuple[np.ndarray, bool]:
-    """RealSchur's T (no U) and whether it converged."""
+def _hessenberg_real(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """HessenbergDecomposition::_compute of a real matrix, in Eigen's order of operations (H A with the
+    reflector of each column's tail, then A H'), and matrixQ().evalTo (the identity's bottom-right corners,
+    last reflector first): (H, Q) with A = Q H Q^T."""
+    rt = a.dtype.type
+    m = a.copy()
+    n = m.shape[0]
+    hs: list[tuple[np.ndarray, float]] = []
+    for i in range(n - 1):
+        ess, h, beta = _householder(m[i + 1:, i].copy(), rt)
+        m[i + 2:, i] = ess
+        m[i + 1, i] = rt(beta)
+        hs.append((ess.copy(), h))
+        r = n - i - 1
+        _house_left(m, i + 1, i + 1, r, ess, h)
+        _house_right(m, n, i + 1, r, ess, h)
+        m[i + 2:, i] = 0
+    q = np.eye(n, dtype=a.dtype)
+    for k in range(n - 2, -1, -1):
+        ess, h = hs[k]
+        _house_left(q, k + 1, k + 1, n - k - 1, ess, h)
+    return m, q
+
+
+def _schur(a: np.ndarray, want_u: bool = False) -> tuple[np.ndarray, np.ndarray | None, bool]:
+    """RealSchur's (T, U when `want_u`, converged): U starts as the Hessenberg reduction's Q and takes
+    every column transformation T takes (splitOffTwoRows' rotation, the Francis steps' reflectors)."""
     rt = a.dtype.type
     n = a.shape[0]
     eps = np.finfo(rt).eps
     scale = np.max(np.abs(a)) if a.size else rt(0)
     if scale < np.finfo(rt).tiny:
-        return np.zeros_like(a), True
-    t, _ = _hessenberg((a / scale).astype(rt))
+        return np.zeros_like(a), (np.eye(n, dtype=a.dtype) if want_u else None), True
+    t, q = _hessenberg_real((a / scale).astype(rt))
     t = t.astype(rt)
+    u = q.astype(rt) if want_u else None
     max_iters = 40 * n
     iu, it, total = n - 1, 0, 0
     exshift = rt(0)
@@ -89,7 +121,7 @@ def _schur(a: np.ndarray) -> tuple[np.ndarray, bool]:
                 iu -= 1
                 it = 0
             elif il == iu - 1:
-                _split(t, iu, exshift)
+                _split(t, iu, exshift, u)
                 iu -= 2
                 it = 0
             else:
@@ -119,11 +151,11 @@ def _schur(a: np.ndarray) -> tuple[np.ndarray, bool]:
                 if total > max_iters:
                     break
                 im, v = _init_francis(t, il, iu, info, eps)
-                _francis(t, il, im, iu, v)
-    return t * scale, total <= max_iters
+                _francis(t, il, im, iu, v, u)
+    return t * scale, u, total <= max_iters
 
 
-def _split(t: np.ndarray, iu: int, exshift: float) -> None:
+def _split(t: np.ndarray, iu: int, exshift: float, u: np.ndarray | None = None) -> None:
     n = t.shape[0]
     p = t.dtype.type(0.5) * (t[iu - 1, iu - 1] - t[iu, iu])
     q = p * p + t[iu, iu - 1] * t[iu - 1, iu]
@@ -139,6 +171,10 @@ def _split(t: np.ndarray, iu: int, exshift: float) -> None:
         t[:iu + 1, iu - 1] = c * x - s * y
         t[:iu + 1, iu] = s * x + c * y
         t[iu, iu - 1] = 0
+        if u is not None:   # m_matU.applyOnTheRight(iu - 1, iu, rot)
+            x, y = u[:, iu - 1].copy(), u[:, iu].copy()
+            u[:, iu - 1] = c * x - s * y
+            u[:, iu] = s * x + c * y
     if iu > 1:
         t[iu - 1, iu - 2] = 0
     _ = n
@@ -164,7 +200,7 @@ def _init_francis(t: np.ndarray, il: int, iu: int, info: list, eps: float) -> tu
     return im, v
 
 
-def _francis(t: np.ndarray, il: int, im: int, iu: int, first: np.ndarray) -> None:
+def _francis(t: np.ndarray, il: int, im: int, iu: int, first: np.ndarray, u: np.ndarray | None = None) -> None:
     n = t.shape[0]
     rt = t.dtype.type
     for k in range(im, iu - 1):
@@ -177,11 +213,15 @@ def _francis(t: np.ndarray, il: int, im: int, iu: int, first: np.ndarray) -> Non
                 t[k, k - 1] = beta
             _house_left(t, k, k, 3, ess, tau)
             _house_right(t, min(iu, k + 3) + 1, k, 3, ess, tau)
+            if u is not None:
+                _house_right(u, n, k, 3, ess, tau)
     ess, tau, beta = _householder(t[iu - 1:iu + 1, iu - 2].copy(), rt)
     if beta != 0:
         t[iu - 1, iu - 2] = beta
         _house_left(t, iu - 1, iu - 1, 2, ess, tau)
         _house_right(t, iu + 1, iu - 1, 2, ess, tau)
+        if u is not None:
+            _house_right(u, n, iu - 1, 2, ess, tau)
     for i in range(im + 2, iu + 1):
         t[i, i - 2] = 0
         if i > im + 2:
@@ -194,9 +234,18 @@ def real_eigvals(a: np.ndarray) -> tuple[np.ndarray, bool]:
     rt = a.dtype.type
     ct = np.complex64 if rt == np.float32 else np.complex128
     n = a.shape[0]
-    t, ok = _schur(a)
+    t, _, ok = _schur(a)
     if not ok:
         return np.zeros(n, ct), False
+    return _eigvals_of(t)
+
+
+def _eigvals_of(t: np.ndarray) -> tuple[np.ndarray, bool]:
+    """EigenSolver::compute's eigenvalues read off the quasi-triangular T in its order (a 2x2 block
+    gives (T[i+1,i+1] + p) ± z i, z computed without overflow); False when one is not finite."""
+    rt = t.dtype.type
+    ct = np.complex64 if rt == np.float32 else np.complex128
+    n = t.shape[0]
     out = np.zeros(n, ct)
     i = 0
     while i < n:
@@ -217,3 +266,123 @@ def real_eigvals(a: np.ndarray) -> tuple[np.ndarray, bool]:
                 return out, False
             i += 2
     return out, True
+
+
+def _backsubstitute(t: np.ndarray, vals: np.ndarray) -> None:
+    """EigenSolver::doComputeEigenvectors' back substitution (hqr2) in T, in place: column n of T becomes
+    the n-th eigenvector of T (a complex pair's real and imaginary parts in columns n - 1 and n)."""
+    rt = t.dtype.type
+    ct = np.complex64 if rt == np.float32 else np.complex128
+    size = t.shape[0]
+    eps = rt(np.finfo(rt).eps)
+    norm = rt(0)
+    for j in range(size):
+        lo = max(j - 1, 0)
+        norm = norm + rt(np.sum(np.abs(t[j, lo:])))
+    if norm == 0:
+        return
+    n = size - 1
+    while n >= 0:
+        p, q = rt(vals[n].real), rt(vals[n].imag)
+        if q == 0:
+            lastr = lastw = rt(0)
+            l_ = n
+            t[n, n] = rt(1)
+            for i in range(n - 1, -1, -1):
+                w = t[i, i] - p
+                r = rt(dot(t[i, l_:n + 1], t[l_:n + 1, n]))
+                if vals[i].imag < 0:
+                    lastw, lastr = w, r
+                else:
+                    l_ = i
+                    if vals[i].imag == 0:
+                        t[i, n] = -r / w if w != 0 else -r / (eps * norm)
+                    else:
+                        x, y = t[i, i + 1], t[i + 1, i]
+                        denom = (rt(vals[i].real) - p) * (rt(vals[i].real) - p) + rt(vals[i].imag) * rt(vals[i].imag)
+                        tt = (x * lastr - lastw * r) / denom
+                        t[i, n] = tt
+                        t[i + 1, n] = (-r - w * tt) / x if abs(x) > abs(lastw) else (-lastr - y * tt) / lastw
+                    tt = abs(t[i, n])
+                    if (eps * tt) * tt > 1:
+                        t[i:, n] /= tt
+        elif q < 0 and n > 0:
+            lastra = lastsa = lastw = rt(0)
+            l_ = n - 1
+            if abs(t[n, n - 1]) > abs(t[n - 1, n]):
+                t[n - 1, n - 1] = q / t[n, n - 1]
+                t[n - 1, n] = -(t[n, n] - p) / t[n, n - 1]
+            else:
+                cc = ct(complex(0, -t[n - 1, n])) / ct(complex(t[n - 1, n - 1] - p, q))
+                t[n - 1, n - 1], t[n - 1, n] = cc.real, cc.imag
+            t[n, n - 1] = 0
+            t[n, n] = 1
+            for i in range(n - 2, -1, -1):
+                ra = rt(dot(t[i, l_:n + 1], t[l_:n + 1, n - 1]))
+                sa = rt(dot(t[i, l_:n + 1], t[l_:n + 1, n]))
+                w = t[i, i] - p
+                if vals[i].imag < 0:
+                    lastw, lastra, lastsa = w, ra, sa
+                else:
+                    l_ = i
+                    if vals[i].imag == 0:
+                        cc = ct(complex(-ra, -sa)) / ct(complex(w, q))
+                        t[i, n - 1], t[i, n] = cc.real, cc.imag
+                    else:
+                        x, y = t[i, i + 1], t[i + 1, i]
+                        er, ei = rt(vals[i].real), rt(vals[i].imag)
+                        vr = (er - p) * (er - p) + ei * ei - q * q
+                        vi = (er - p) * rt(2) * q
+                        if vr == 0 and vi == 0:
+                            vr = eps * norm * (abs(w) + abs(q) + abs(x) + abs(y) + abs(lastw))
+                        cc = ct(complex(x * lastra - lastw * ra + q * sa, x * lastsa - lastw * sa - q * ra)) / \
+                            ct(complex(vr, vi))
+                        t[i, n - 1], t[i, n] = cc.real, cc.imag
+                        if abs(x) > abs(lastw) + abs(q):
+                            t[i + 1, n - 1] = (-ra - w * t[i, n - 1] + q * t[i, n]) / x
+                            t[i + 1, n] = (-sa - w * t[i, n] - q * t[i, n - 1]) / x
+                        else:
+                            cc = ct(complex(-lastra - y * t[i, n - 1], -lastsa - y * t[i, n])) / ct(complex(lastw, q))
+                            t[i + 1, n - 1], t[i + 1, n] = cc.real, cc.imag
+                    tt = max(abs(t[i, n - 1]), abs(t[i, n]))
+                    if (eps * tt) * tt > 1:
+                        t[i:, n - 1:n + 1] /= tt
+            n -= 1
+        n -= 1
+
+
+def real_eig(a: np.ndarray, compute_v: bool) -> tuple[np.ndarray, np.ndarray | None, bool]:
+    """(eigenvalues as complex in Eigen's order, unit eigenvectors as complex columns or None, success) of
+    one real square matrix: EigenSolver::compute, doComputeEigenvectors and eigenvectors() (a real
+    eigenvalue's column normalized; a complex pair's columns re ± i·im, each normalized)."""
+    rt = a.dtype.type
+    ct = np.complex64 if rt == np.float32 else np.complex128
+    n = a.shape[0]
+    t, u, ok = _schur(a, compute_v)
+    if not ok:
+        return np.zeros(n, ct), None, False
+    vals, ok = _eigvals_of(t)
+    if not ok or not compute_v:
+        return vals, None, ok
+    t = t.astype(rt)
+    _backsubstitute(t, vals)
+    for j in range(n - 1, -1, -1):   # back transformation: eivec.col(j) = eivec.leftCols(j+1) * T.col(j)[:j+1]
+        u[:, j] = dot(u[:, :j + 1], t[:j + 1, j]).astype(rt)
+    precision = rt(2) * rt(np.finfo(rt).eps)
+    out = np.zeros((n, n), ct)
+    j = 0
+    while j < n:
+        if abs(vals[j].imag) <= abs(vals[j].real) * precision or j + 1 == n:
+            out[:, j] = _normalized(u[:, j].astype(ct), rt)
+            j += 1
+        else:
+            out[:, j] = _normalized((u[:, j] + 1j * u[:, j + 1]).astype(ct), rt)
+            out[:, j + 1] = _normalized((u[:, j] - 1j * u[:, j + 1]).astype(ct), rt)
+            j += 2
+    return vals, out, True
+
+
+def _normalized(v: np.ndarray, rt: type) -> np.ndarray:
+    """MatrixBase::normalize: divided by the square root of its squared norm when that is positive."""
+    z = rt(np.sum((v.real * v.real + v.imag * v.imag).astype(rt)))
+    return (v / rt(np.sqrt(z))).astype(v.dtype) if z > 0 else v
