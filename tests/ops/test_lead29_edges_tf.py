@@ -103,6 +103,16 @@ def _svd_cases() -> list[tuple[str, str, Any]]:
         f"tf.linalg.svd(np.stack([{_mat(3, 2, 'float64', 221)}, {_mat(3, 2, 'float64', 222)}]))")))
     out.append(("svd of a float32 variable", _E, _eager(f"tf.linalg.svd(tf.Variable({_mat(4, 2, 'float32', 223)}))")))
     out.append(("svd, traced", _E, _traced(f"tf.linalg.svd({_mat(4, 3, 'float32', 224)})")))
+    # tf.norm's matrix 2-norm: the largest singular value, the axes moved last and back
+    b = _mat(6, 4, "float32", 225)
+    for axis, keep in (("[-2, -1]", False), ("[1, 2]", True), ("[0, 2]", False), ("[2, 0]", False), ("(1, 2)", False)):
+        out.append((f"norm ord=2 axis={axis} keepdims={keep}", _E, _eager(
+            f"tf.norm(np.reshape({b}, [2, 3, 4]), ord=2, axis={axis}, keepdims={keep})")))
+    out.append(("norm ord=2 of a complex matrix", _E, _eager(
+        f"tf.norm({_mat(3, 4, 'complex64', 226)}, ord=2, axis=[0, 1])")))
+    out.append(("norm ord=2.0, traced", _E, _traced(f"tf.norm({_mat(3, 3, 'float64', 227)}, ord=2.0, axis=[-2, -1])")))
+    out.append(("norm ord=2 with an axis out of range", _E, _eager(
+        f"tf.norm(np.reshape({b}, [2, 3, 4]), ord=2, axis=[1, 3])")))
     return out
 
 _V = "tf.Variable(np.array([0.001, 2.5, 0.5]))"

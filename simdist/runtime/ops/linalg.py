@@ -615,6 +615,22 @@ def _tensordot_matmul(ta: Tensor, tb: Tensor, xa: list[int], xb: list[int]) -> T
     return array.reshape(matmul(ma, mb), [da[k] for k in fa] + [db[k] for k in fb])
 
 
+def _matrix_2_norm(t: Tensor, axis: tuple, keepdims: bool) -> Tensor:
+    """linalg_ops.norm's matrix 2-norm: the two axes (made non-negative) moved last (the others kept in
+    order: ListDiff then ConcatV2), Svd's singular values (compute_uv=False), their largest absolute
+    value kept as a [..., 1, 1] matrix, transposed back, squeezed unless keepdims. A real result for a
+    complex input. Clause ops.linalg-more."""
+    from simdist.runtime.ops import array, math, unary
+    from simdist.runtime.ops.linalg_decomp import svd
+    rank = t.ndim
+    positive = [a if a >= 0 else a + rank for a in axis]
+    before = [i for i in range(rank) if i not in positive] + positive
+    after = [before.index(i) if i in before else i for i in range(rank)]
+    s = svd(array.transpose(t, before), compute_uv=False)
+    result = array.transpose(array.expand_dims(math.reduce_max(unary.abs_(s), axis=-1, keepdims=True), -1), after)
+    return result if keepdims else array.squeeze(result, list(axis))
+
+
 _VECTOR_ORDS = ("euclidean", 1, 2, np.inf)
 _MATRIX_ORDS = ("euclidean", "fro", 1, 2, np.inf)
 
@@ -622,8 +638,8 @@ _MATRIX_ORDS = ("euclidean", "fro", 1, 2, np.inf)
 def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None,  # noqa: A002 - TF's name
          name: str | None = None) -> Tensor:
     """`tf.norm` (TF's composite): euclidean/fro = sqrt(sum(x*x)), 1 = sum|x| (matrix: max
-    column sum), inf = max|x| (matrix: max row sum), p = sum(|x|^p)^(1/p). The matrix 2-norm
-    (an SVD) is not implemented (NotImplementedError)."""
+    column sum), inf = max|x| (matrix: max row sum), p = sum(|x|^p)^(1/p), the matrix 2-norm the
+    largest singular value (`_matrix_2_norm`)."""
     from simdist.runtime.ops import array, math, unary
     keepdims = bool(keepdims)
     is_matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
@@ -645,8 +661,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
     t = _t(tensor)
     if ord in ("fro", "euclidean", 2, 2.0):
         if is_matrix and ord in (2, 2.0):
-            raise NotImplementedError("simdist: the matrix 2-norm (tf.norm(ord=2, axis=[i, j]), an SVD) is not "
-                                      "implemented")
+            return _matrix_2_norm(t, axis, keepdims)
         from simdist.runtime.ops.complex_math import conj
         result = unary.sqrt(math.reduce_sum(math.multiply(t, conj(t)), axis, keepdims=True))
     else:
