@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.runtime.ops import householder
 from simdist.runtime.ops.contraction_order import dot   # (in order, not BLAS: ops.host-cpu)
 
 __all__ = ["eig"]
@@ -25,23 +26,6 @@ def _norm1(z: complex) -> float:
     return abs(z.real) + abs(z.imag)
 
 
-def _householder(x: np.ndarray, ct: type) -> tuple[np.ndarray, complex, float]:
-    """makeHouseholder: (essential part, tau, beta) of the vector x (complex or real)."""
-    rt = np.float32 if ct in (np.complex64, np.float32) else np.float64
-    tail = x[1:]
-    tail_sq = rt(np.sum((tail.real * tail.real + tail.imag * tail.imag).astype(rt))) if len(tail) else rt(0)
-    c0 = x[0]
-    tol = np.finfo(rt).tiny
-    if tail_sq <= tol and c0.imag * c0.imag <= tol:
-        return np.zeros_like(tail), ct(0), rt(c0.real)
-    beta = rt(np.sqrt(rt(c0.real * c0.real + c0.imag * c0.imag) + tail_sq))
-    if c0.real >= 0:
-        beta = -beta
-    ess = (tail / (c0 - ct(beta))).astype(ct)
-    tau = ct(np.conj((ct(beta) - c0) / ct(beta)))
-    return ess, tau, beta
-
-
 def _hessenberg(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """HessenbergDecomposition: (H, Q) with A = Q H Q^*."""
     ct = a.dtype.type
@@ -49,7 +33,7 @@ def _hessenberg(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n = m.shape[0]
     hs: list[tuple[int, np.ndarray, complex]] = []
     for i in range(n - 1):
-        ess, h, beta = _householder(m[i + 1:, i], ct)
+        ess, h, beta = householder.make(m[i + 1:, i], ct)
         m[i + 1:, i] = 0
         m[i + 1, i] = ct(beta)
         hs.append((i, ess, h))

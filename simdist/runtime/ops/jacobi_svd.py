@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.runtime.ops.complex_eigen import _householder
+from simdist.runtime.ops import householder
 
 __all__ = ["jacobi_svd", "MAX_COLS"]
 
@@ -50,18 +50,6 @@ def _norm(v: np.ndarray, rt: type) -> float:
     return rt(np.sqrt(rt(np.sum((v.real * v.real + v.imag * v.imag).astype(rt)))))
 
 
-def _house_left(blk: np.ndarray, ess: np.ndarray, tau: complex) -> None:
-    """applyHouseholderOnTheLeft(essential, tau) on blk in place."""
-    ct = blk.dtype.type
-    if blk.shape[0] == 1:
-        blk *= ct(1) - tau
-    elif tau != 0:
-        bottom = blk[1:, :]
-        tmp = (np.conj(ess) @ bottom).astype(ct) + blk[0, :]
-        blk[0, :] = blk[0, :] - tau * tmp
-        bottom -= ((tau * ess)[:, None] * tmp[None, :]).astype(ct)
-
-
 def _colpiv_qr(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """ColPivHouseholderQR::computeInPlace: (the packed QR, the reflectors' coefficients, the column
     permutation as indices: column i of A·P is column perm[i] of A)."""
@@ -82,11 +70,11 @@ def _colpiv_qr(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             updated[[k, big]] = updated[[big, k]]
             direct[[k, big]] = direct[[big, k]]
             perm[[k, big]] = perm[[big, k]]
-        ess, h, beta = _householder(qr[k:, k].copy(), ct)
+        ess, h, beta = householder.make(qr[k:, k].copy(), ct)
         qr[k + 1:, k] = ess
         hcoeffs[k] = h
         qr[k, k] = ct(beta)
-        _house_left(qr[k:, k + 1:], qr[k + 1:, k].copy(), h)
+        householder.apply_left(qr[k:, k + 1:], qr[k + 1:, k].copy(), h)
         for j in range(k + 1, cols):
             if updated[j] != 0:
                 temp = rt(abs(qr[k, j])) / updated[j]
@@ -112,7 +100,7 @@ def _q_of(qr: np.ndarray, hcoeffs: np.ndarray, ncols: int) -> np.ndarray:
     for k in range(len(hcoeffs) - 1, -1, -1):
         tau = ct(np.conj(hcoeffs[k]))
         blk = out[k:, k:] if ncols == rows else out[k:, :]
-        _house_left(blk, qr[k + 1:, k].copy(), tau)
+        householder.apply_left(blk, qr[k + 1:, k].copy(), tau)
     return out
 
 

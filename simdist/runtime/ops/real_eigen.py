@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.runtime.ops.complex_eigen import _hessenberg, _householder
+from simdist.runtime.ops import householder
 from simdist.runtime.ops.contraction_order import dot   # (in order, not BLAS: ops.host-cpu)
 
 __all__ = ["real_eigvals"]
@@ -42,27 +42,13 @@ def _givens_real(p: float, q: float) -> tuple[float, float]:
 
 
 def _house_left(m: np.ndarray, r0: int, c0: int, nr: int, ess: np.ndarray, tau: float) -> None:
-    """applyHouseholderOnTheLeft on m[r0:r0+nr, c0:], in Eigen's order: tmp = ess^T bottom, then + row 0;
-    row 0 -= tau tmp; bottom -= (tau ess) tmp."""
-    if tau == 0:
-        return
-    blk = m[r0:r0 + nr, c0:]
-    bottom = blk[1:]
-    tmp = (dot(ess, bottom) + blk[0]).astype(m.dtype)
-    blk[0] = blk[0] - tau * tmp
-    bottom -= (tau * ess).astype(m.dtype)[:, None] * tmp[None, :]
+    """applyHouseholderOnTheLeft on m[r0:r0+nr, c0:]."""
+    householder.apply_left(m[r0:r0 + nr, c0:], ess, tau)
 
 
 def _house_right(m: np.ndarray, r_end: int, c0: int, nc: int, ess: np.ndarray, tau: float) -> None:
-    """applyHouseholderOnTheRight on m[:r_end, c0:c0+nc], in Eigen's order: tmp = right ess, then + column 0;
-    column 0 -= tau tmp; right -= (tau tmp) ess^T."""
-    if tau == 0:
-        return
-    blk = m[:r_end, c0:c0 + nc]
-    right = blk[:, 1:]
-    tmp = (dot(right, ess) + blk[:, 0]).astype(m.dtype)
-    blk[:, 0] = blk[:, 0] - tau * tmp
-    right -= (tau * tmp).astype(m.dtype)[:, None] * ess[None, :]
+    """applyHouseholderOnTheRight on m[:r_end, c0:c0+nc]."""
+    householder.apply_right(m[:r_end, c0:c0 + nc], ess, tau)
 
 
 def _hessenberg_real(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,7 +60,7 @@ def _hessenberg_real(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n = m.shape[0]
     hs: list[tuple[np.ndarray, float]] = []
     for i in range(n - 1):
-        ess, h, beta = _householder(m[i + 1:, i].copy(), rt)
+        ess, h, beta = householder.make(m[i + 1:, i].copy(), rt)
         m[i + 2:, i] = ess
         m[i + 1, i] = rt(beta)
         hs.append((ess.copy(), h))
@@ -205,7 +191,7 @@ def _francis(t: np.ndarray, il: int, im: int, iu: int, first: np.ndarray, u: np.
     rt = t.dtype.type
     for k in range(im, iu - 1):
         v = first if k == im else t[k:k + 3, k - 1].copy()
-        ess, tau, beta = _householder(v, rt)
+        ess, tau, beta = householder.make(v, rt)
         if beta != 0:
             if k == im and k > il:
                 t[k, k - 1] = -t[k, k - 1]
@@ -215,7 +201,7 @@ def _francis(t: np.ndarray, il: int, im: int, iu: int, first: np.ndarray, u: np.
             _house_right(t, min(iu, k + 3) + 1, k, 3, ess, tau)
             if u is not None:
                 _house_right(u, n, k, 3, ess, tau)
-    ess, tau, beta = _householder(t[iu - 1:iu + 1, iu - 2].copy(), rt)
+    ess, tau, beta = householder.make(t[iu - 1:iu + 1, iu - 2].copy(), rt)
     if beta != 0:
         t[iu - 1, iu - 2] = beta
         _house_left(t, iu - 1, iu - 1, 2, ess, tau)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.runtime.ops.complex_eigen import _householder
+from simdist.runtime.ops import householder
 from simdist.runtime.ops.real_eigen import _givens_real
 
 __all__ = ["selfadjoint_eig"]
@@ -39,7 +39,7 @@ def _tridiagonalize(mat: np.ndarray) -> np.ndarray:
     n = mat.shape[0]
     hcoeffs = np.zeros(max(n - 1, 0), mat.dtype)
     for i in range(n - 1):
-        ess, h, beta = _householder(mat[i + 1:, i].copy(), ct)
+        ess, h, beta = householder.make(mat[i + 1:, i].copy(), ct)
         mat[i + 2:, i] = ess
         mat[i + 1, i] = ct(1)
         v = mat[i + 1:, i].copy()
@@ -70,16 +70,7 @@ def _accumulate_q(mat: np.ndarray, hcoeffs: np.ndarray) -> None:
     np.fill_diagonal(mat, ct(1))
     mat[np.triu_indices(n, 1)] = 0
     for k in range(n - 2, -1, -1):
-        corner = mat[k + 1:, k + 1:]
-        tau = ct(np.conj(hcoeffs[k]))
-        if corner.shape[0] == 1:
-            corner *= ct(1) - tau
-        elif tau != 0:
-            ess = ess_of[k]
-            bottom = corner[1:, :]
-            tmp = (np.conj(ess) @ bottom).astype(ct) + corner[0, :]
-            corner[0, :] = corner[0, :] - tau * tmp
-            bottom -= ((tau * ess)[:, None] * tmp[None, :]).astype(ct)
+        householder.apply_left(mat[k + 1:, k + 1:], ess_of[k], ct(np.conj(hcoeffs[k])))
         mat[k + 1:, k] = 0
 
 
