@@ -497,3 +497,219 @@ def test_amut29_functional_inputs_check_every_axis_beside_a_squeezed_trailing_on
                    rf"found shape={re.escape(str(found))}")
             with raises(ValueError, match=msg, call=f"Model(Input({ishape}))(x of shape {shape})"):
                 model(np.ones(shape, np.float32))
+
+
+# -- CenterCrop and RandomCrop: the crop offsets ---------------------------------------------------------------------------
+@clause("keras.layer.image-preprocessing", ref="tf221")
+def test_amut29_center_crop_offsets_floor_half_the_difference(keras):
+    """CenterCrop(h, w) of a larger image keeps rows from floor((H - h) / 2) and columns from floor((W - w) / 2), odd
+    differences included, channels_last and channels_first; expected: NumPy's slice of the input (Keras 3.15's
+    CenterCrop; observed on TF 2.21)."""
+    img = np.arange(7 * 6 * 2, dtype=np.float32).reshape(1, 7, 6, 2)
+    for h, w in [(4, 3), (5, 5), (2, 2), (6, 6), (7, 1)]:
+        r0, c0 = (7 - h) // 2, (6 - w) // 2
+        want = img[:, r0:r0 + h, c0:c0 + w, :]
+        assert_equal(keras.layers.CenterCrop(h, w)(img), want, call=f"CenterCrop({h}, {w}) of a (1, 7, 6, 2) image")
+        got = keras.layers.CenterCrop(h, w, data_format="channels_first")(img.transpose(0, 3, 1, 2))
+        assert_equal(got, want.transpose(0, 3, 1, 2),
+                     call=f"CenterCrop({h}, {w}, data_format='channels_first') of a (1, 2, 7, 6) image")
+
+
+@clause("keras.layer.image-preprocessing", ref="tf221")
+def test_amut29_random_crop_reaches_every_offset(keras):
+    """RandomCrop(4, 4) of a 5 x 6 image in training draws its top-left corner uniformly over every valid offset,
+    rows 0..H-h and columns 0..W-w inclusive (Keras 3.15: uniform(0, H - h + 1) cast to int32): over 30 seeds and over
+    30 calls of one seeded layer, the offsets seen (read from the crop's first pixel) are exactly {0, 1} x {0, 1, 2}
+    (the chance of missing one is below 1e-4 per run of 30); each crop is NumPy's slice of the input there."""
+    img = np.arange(5 * 6, dtype=np.float32).reshape(1, 5, 6, 1)
+    want = {(r, c) for r in range(2) for c in range(3)}
+    for how, calls in [("RandomCrop(4, 4, seed=s) for s in 0..29", [keras.layers.RandomCrop(4, 4, seed=s)
+                                                                      for s in range(30)]),
+                       ("one RandomCrop(4, 4, seed=3) called 30 times", [keras.layers.RandomCrop(4, 4, seed=3)] * 30)]:
+        seen = set()
+        for layer in calls:
+            out = to_numpy(layer(img, training=True))
+            first = int(out[0, 0, 0, 0])
+            r, c = divmod(first, 6)
+            assert_equal(out, img[:, r:r + 4, c:c + 4, :], call=how, what=f"the crop at offset ({r}, {c})")
+            seen.add((r, c))
+        assert_equal(sorted(seen), sorted(want), call=how, what="the offsets seen")
+
+
+# -- TextVectorization: pad_to_max_tokens reaches the lookup ---------------------------------------------------------------
+@clause("keras.layer.text-vectorization", ref="tf221")
+def test_amut29_text_vectorization_pads_its_outputs_to_max_tokens(keras):
+    """TextVectorization(max_tokens=6, pad_to_max_tokens=True) passes the flag to its StringLookup, so the multi_hot,
+    count and tf_idf outputs are 6 wide and one_hot's last axis 6 after adapting a 3-token vocabulary; with False
+    they are the vocabulary size, 4 (3 tokens and the OOV; no mask token in these modes); int output
+    (one index per token) is unaffected. Keras 3.15, observed on TF 2.21."""
+    for mode in ["multi_hot", "count", "tf_idf", "one_hot", "int"]:
+        for pad in [True, False]:
+            layer = keras.layers.TextVectorization(max_tokens=6, output_mode=mode, pad_to_max_tokens=pad)
+            layer.adapt(["a b", "b c"])
+            vocab = layer.vocabulary_size()
+            out = layer(["a c"])
+            call = f"TextVectorization(max_tokens=6, output_mode={mode!r}, pad_to_max_tokens={pad}) adapted to 'a b', 'b c'"
+            if mode == "int":
+                assert_equal(int(out.shape[-1]), 2, call=call + ", called on ['a c']", what="out.shape[-1]")
+                continue
+            assert_equal(vocab, 4, call=call, what="vocabulary_size()")
+            width = 6 if pad else vocab
+            assert_equal(int(out.shape[-1]), width, call=call + ", called on ['a c']", what="out.shape[-1]")
+            assert_equal(bool(layer.get_config()["pad_to_max_tokens"]), pad, call=call,
+                         what="get_config()['pad_to_max_tokens']")
+
+
+# -- keras.ops.norm of a batch of matrices ---------------------------------------------------------------------------------
+@clause("keras.ops", ref="tf221")
+def test_amut29_matrix_norms_of_a_batch_reduce_only_their_two_axes(keras):
+    """keras.ops.norm(x, ord, axis=(i, j)) of a (2, 3, 4) batch computes a matrix norm per batch member for ord 1, -1,
+    inf, -inf, 'fro' and None, both axis orders, negative axes and keepdims: NumPy's np.linalg.norm of the same
+    (Keras's TF backend reduces the sum axis, then the max/min over the other one only)."""
+    x = np.arange(24.0).reshape(2, 3, 4) - 10.0
+    for ord_ in [1, -1, float("inf"), -float("inf"), "fro", None]:
+        for axis in [(1, 2), (2, 1), (-2, -1)]:
+            for keepdims in [False, True]:
+                want = np.linalg.norm(x, ord=ord_, axis=axis, keepdims=keepdims)
+                got = keras.ops.norm(x, ord=ord_, axis=axis, keepdims=keepdims)
+                assert_close(got, want, call=f"ops.norm(x of shape (2, 3, 4), ord={ord_!r}, axis={axis}, "
+                                             f"keepdims={keepdims})", tolerance=Tolerance(rtol=1e-12, atol=1e-12))
+
+
+# -- keras.ops.image.scale_and_translate: antialias defaults to True --------------------------------------------------------
+@clause("keras.ops", ref="tf221")
+def test_amut29_scale_and_translate_antialiases_by_default(keras):
+    """keras.ops.image.scale_and_translate's antialias defaults to True: downscaling 8x8 images by 0.5 without the
+    argument gives exactly the antialias=True result, which differs from antialias=False (Keras 3.15's signature;
+    observed on TF 2.21)."""
+    img = np.linspace(0, 1, 2 * 8 * 8).reshape(2, 8, 8, 1).astype(np.float32)
+    args = (img, (2, 4, 4, 1), np.array([0.5, 0.5], np.float32), np.array([0.0, 0.0], np.float32), (1, 2), "bilinear")
+    default = to_numpy(keras.ops.image.scale_and_translate(*args))
+    on = to_numpy(keras.ops.image.scale_and_translate(*args, antialias=True))
+    off = to_numpy(keras.ops.image.scale_and_translate(*args, antialias=False))
+    call = "ops.image.scale_and_translate(8x8 images, (2, 4, 4, 1), scale 0.5, 'bilinear')"
+    assert_equal(default, on, call=call, what="the result without antialias (antialias=True's)")
+    assert_true(float(np.abs(on - off).max()) > 1e-3,
+                f"antialias=True and antialias=False agree (max difference {np.abs(on - off).max():.3g}), but a 2x "
+                "downscale of a ramp should differ", call=call)
+
+
+# -- ForwardAccumulator: recording stops at exit, and cannot be entered twice -------------------------------------------------
+@clause("autodiff.higher-order", ref="tf221")
+def test_amut29_forward_accumulator_records_only_inside_its_block(tf):
+    """A ForwardAccumulator computes JVPs only while entered: acc.jvp of an op run after the with block is None,
+    the JVPs computed inside stay readable; entering it while it records is ValueError "Accumulator is already
+    recording."; entering it again later records again (TF's forwardprop.py; observed on TF 2.21). Expected JVPs:
+    d(x*x) = 2 x v and d(sin x) = cos(x) v in NumPy."""
+    xv, vv = np.array([1.0, 2.0]), np.array([1.0, 0.5])
+    x, v = tf.constant(xv), tf.constant(vv)
+    acc = tf.autodiff.ForwardAccumulator(x, v)
+    with acc:
+        y = x * x
+    z = x * 3.0
+    tol = Tolerance(rtol=1e-12, atol=1e-12)
+    assert_close(acc.jvp(y), 2 * xv * vv, call="acc.jvp(x * x) computed inside the block", tolerance=tol)
+    assert_equal(acc.jvp(z), None, call="acc.jvp(x * 3) computed after the block", what="the JVP")
+    with raises(ValueError, match=re.escape("Accumulator is already recording."), call="with acc: with acc:"):
+        with acc:
+            with acc:
+                pass
+    with acc:
+        y2 = tf.sin(x)
+    assert_close(acc.jvp(y2), np.cos(xv) * vv, call="acc.jvp(sin(x)) on entering the accumulator again", tolerance=tol)
+
+
+# -- ScaleAndTranslate's gradient: each axis its own translation ---------------------------------------------------------------
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("kernel", ["triangle", "lanczos3", "keyscubic"])
+def test_amut29_scale_and_translate_gradient_with_distinct_translations(tf, kernel):
+    """ScaleAndTranslate is linear in the images, so its gradient is the transpose of the map: d sum(w * op(x)) / dx
+    equals the matrix whose column k is op(e_k) (each basis image) transposed times w, with a different scale and
+    translation on each axis (rows 1.5 / 0.3, columns 0.75 / -0.7), antialias on and off (TF's
+    ScaleAndTranslateGrad; expected: the map built from the op's own outputs, in NumPy)."""
+    shape = (1, 3, 4, 1)
+    out_hw = (4, 3)
+    scale = np.array([1.5, 0.75], np.float32)
+    trans = np.array([0.3, -0.7], np.float32)
+    rng = np.random.default_rng(29)
+    w = rng.normal(size=(1,) + out_hw + (1,)).astype(np.float32)
+    for antialias in (True, False):
+        def op(images):
+            return tf.raw_ops.ScaleAndTranslate(images=images, size=np.array(out_hw, np.int32), scale=scale,
+                                                translation=trans, kernel_type=kernel, antialias=antialias)
+        cols = []
+        for k in range(int(np.prod(shape))):
+            e = np.zeros(int(np.prod(shape)), np.float32)
+            e[k] = 1.0
+            cols.append(to_numpy(op(tf.constant(e.reshape(shape)))).ravel())
+        want = (np.stack(cols, axis=1).T @ w.ravel()).reshape(shape)
+        x = tf.constant(rng.normal(size=shape).astype(np.float32))
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(op(x) * w)
+        assert_close(tape.gradient(loss, x), want, call=f"d sum(w * ScaleAndTranslate(x, {kernel}, antialias="
+                                                        f"{antialias}, scale {scale}, translation {trans})) / dx",
+                     tolerance=Tolerance(rtol=1e-5, atol=1e-6))
+
+
+# -- ClusterCoordinator: what each function's RemoteValue holds after a parameter server fails ------------------------------
+_PS_FAILURE = """
+from simdist.conformance.protocol import PSFailure
+cluster = backend.make_ps_cluster(workers=2, ps=1, faults=[PSFailure(ps=0, during_closure=1)])
+strategy, coordinator = cluster.strategy, cluster.coordinator
+with strategy.scope():
+    counter = tf.Variable(0, dtype=tf.int32)
+steps = cluster.busy_steps
+m = tf.constant(np.eye(32, dtype=np.float32) * 0.5)
+@tf.function
+def work():
+    x = tf.ones((32, 32))
+    for _ in tf.range(steps):
+        x = tf.matmul(x, m) + 1.0
+    counter.assign_add(1)
+    return tf.reduce_sum(x)
+rvs = []
+try:
+    for _ in range(6):
+        rvs.append(coordinator.schedule(work))
+    coordinator.join()
+    error = None
+except Exception as e:
+    error = e
+outcomes = []
+for rv in rvs:
+    try:
+        outcomes.append(("ok", float(rv.fetch())))
+    except Exception as e:
+        outcomes.append((type(e).__name__, str(e)))
+fired = cluster.faults_fired()
+"""
+
+
+@pytest.mark.requires("multi_worker", "fault_injection")
+@clause("coord.ps-failure", ref="tf221")
+def test_amut29_remote_values_after_a_ps_failure(backend, tf):
+    """Two workers, the parameter server fails while the first of six scheduled functions runs: join raises
+    UnavailableError, and no function's RemoteValue holds a value: each fetch raises UnavailableError (a function the
+    failure reached) or CancelledError (one cancelled running or still queued: "RemoteExecuteNode::RunAsync" or
+    "The corresponding function is cancelled. Please reschedule the function."), at least one UnavailableError
+    (TF's cluster_coordinator: a closure's error is set on its RemoteValue and fails the queue, which cancels the
+    rest; which functions get which class depends on timing on TF 2.21, observed in two runs: one
+    UnavailableError, five CancelledError)."""
+    from simdist.conformance.repro import Program
+    ns = Program(backend, _PS_FAILURE).run()
+    call = "2 workers, ps 0 fails during the first function, schedule x6 + join, then fetch each RemoteValue"
+    assert_true("fail ps 0" in ns["fired"], f"the ps failure never happened (fired: {ns['fired']})", call=call)
+    err = ns["error"]
+    assert_true(isinstance(err, tf.errors.UnavailableError),
+                f"join raised {type(err).__name__}({str(err)[:200]!r}), but should raise UnavailableError", call=call)
+    backend.notice_error(err)
+    outcomes = ns["outcomes"]
+    assert_equal(len(outcomes), 6, call=call, what="the number of RemoteValues")
+    for i, (kind, text) in enumerate(outcomes):
+        assert_true(kind in ("UnavailableError", "CancelledError"),
+                    f"fetch of function {i} gave {kind}({text[:200]!r}), but should raise UnavailableError or "
+                    "CancelledError", call=call)
+    kinds = [k for k, _ in outcomes]
+    assert_true("UnavailableError" in kinds, f"the fetches raised {kinds}, but the function the failure reached "
+                                             "should raise UnavailableError", call=call)
