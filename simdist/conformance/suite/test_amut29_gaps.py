@@ -456,8 +456,9 @@ def test_amut29_discretization_adapts_its_boundaries_in_float32(keras, tf):
     """Discretization(num_bins=k).adapt(data) computes its bin_boundaries with Keras's quantile summary, which starts
     as a float32 array, so the cumulative weights and their percentages of an uncompressed summary (fewer than
     1/epsilon values) are float32: the boundaries are exactly those of the transcription above (a float64 summary
-    moves most of them by an ulp), for 7 to 99 values, 2 to 7 bins, one array or a dataset of batches (Keras 3.15;
-    the transcription agrees with TF 2.21 exactly)."""
+    moves most of them by an ulp), for 7 to 99 values, 2 to 7 bins, one array or a dataset of batches, through
+    adapt (which resets the summary first) or through a fresh layer's update_state and finalize_state (whose summary
+    is the constructor's) (Keras 3.15; the transcription agrees with TF 2.21 exactly)."""
     rng = np.random.default_rng(29)
     for n, bins in [(7, 3), (13, 4), (37, 6), (71, 7), (99, 7), (50, 2)]:
         data = rng.normal(size=n).astype(np.float32)
@@ -465,6 +466,12 @@ def test_amut29_discretization_adapts_its_boundaries_in_float32(keras, tf):
         layer.adapt(data)
         call = f"Discretization(num_bins={bins}).adapt({n} float32 values)"
         assert_equal([float(b) for b in layer.bin_boundaries], _keras_bin_boundaries([data], bins), call=call,
+                     what="bin_boundaries")
+        fresh = keras.layers.Discretization(num_bins=bins)     # the public steps adapt takes, without its reset
+        fresh.update_state(data)
+        fresh.finalize_state()
+        assert_equal([float(b) for b in fresh.bin_boundaries], _keras_bin_boundaries([data], bins),
+                     call=f"Discretization(num_bins={bins}).update_state({n} values), finalize_state()",
                      what="bin_boundaries")
     data = rng.normal(size=(3, 20)).astype(np.float32)
     layer = keras.layers.Discretization(num_bins=5)
