@@ -1240,17 +1240,38 @@ def _gather_grad_grad(op: Any, grad: Any) -> list:
 
 
 # --- indexing ------------------------------------------------------------------------------------------------
+_SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                     "tf.int32/tf.int64 tensors are valid indices")
+#: tensor_getitem_override._SUPPORTED_SLICE_DTYPES
+_SLICE_INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
+
+
+def _check_index(idx: Any) -> int:
+    """TF's tensor_getitem_override._check_index, for an index or a slice bound: a Python or NumPy
+    integer, or an object with an int16/int32/int64 dtype that is not of rank 1 (a scalar tensor, a
+    0-d NumPy array); anything else (a float, a string, an int8 or float tensor) is its TypeError.
+    Returns the index as an int."""
+    if isinstance(idx, (int, np.integer)):
+        return int(idx)
+    dtype = getattr(idx, "dtype", None)
+    name = None if dtype is None else getattr(dtype, "name", None) or np.dtype(dtype).name
+    shape = getattr(idx, "shape", None)
+    rank = None if shape is None else len(shape.as_list() if hasattr(shape, "as_list") else shape)
+    if name not in _SLICE_INDEX_DTYPES or rank == 1:
+        raise TypeError(f"{_SLICE_TYPE_ERROR}, got {idx!r}")
+    return int(idx._v if isinstance(idx, Tensor) else np.asarray(idx))
+
+
 def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
     """A `t[...]` key as a hashable tuple of ("i", int) / ("s", start, stop, step) / ("n",) / ("e",).
     A list is a tuple of indices, as TF reads it (`t[[0, 1]]` is `t[0, 1]`)."""
     items = tuple(key) if isinstance(key, (tuple, list)) else (key,)
     out = []
     for k in items:
-        if isinstance(k, Tensor):
-            if k.ndim != 0 or not k.dtype.is_integer:
-                raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
-                                f"tf.int32/tf.int64 tensors are valid indices, got {k!r}")
-            k = int(k._v)
+        if isinstance(k, Tensor) or (isinstance(k, np.ndarray) and k.ndim == 0):
+            if k.ndim != 0:
+                raise TypeError(f"{_SLICE_TYPE_ERROR}, got {k!r}")
+            k = _check_index(k)
         if k is None:
             out.append(("n",))
         elif k is Ellipsis:
@@ -1261,17 +1282,14 @@ def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
         elif isinstance(k, slice):
             parts = []
             for b in (k.start, k.stop, k.step):
-                if isinstance(b, Tensor):
-                    b = int(b._v)
-                parts.append(None if b is None else int(b))
+                parts.append(None if b is None else _check_index(b))
             if parts[2] == 0:
                 raise ValueError("slice step cannot be zero")
             out.append(("s", *parts))
         elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
             out.append(("i", int(k)))
         else:
-            raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
-                            f"tf.int32/tf.int64 tensors are valid indices, got {k!r}")
+            raise TypeError(f"{_SLICE_TYPE_ERROR}, got {k!r}")
     return tuple(out)
 
 

@@ -207,8 +207,14 @@ def _scale_and_translate_grad_fn(op: Any, grad: Any) -> list:
         raise errors.InvalidArgumentError(
             None, None, "cannot compute ScaleAndTranslateGrad as input #1(zero-based) was expected to be a float "
                         f"tensor but is a {_c_name(image.dtype)} tensor [Op:ScaleAndTranslateGrad]")
-    attrs = {k: op.get_attr(k) for k in ("scale", "translation", "kernel_type", "antialias")}
-    return [dispatch.execute(SCALE_AND_TRANSLATE_GRAD, (grad, image), attrs)]
+    attrs = {k: op.get_attr(k) for k in ("kernel_type", "antialias")}
+    for k, i in (("scale", 2), ("translation", 3)):
+        # scale_and_translate() holds them as attrs; tf.raw_ops.ScaleAndTranslate passes them as its
+        # inputs 2 and 3, as TF's op def does (image_grad.py reads op.inputs[2:4])
+        attrs[k] = (op.attrs[k] if k in op.attrs
+                    else tuple(float(v) for v in np.asarray(op.inputs[i].numpy(), np.float32).ravel()))
+    # (TF's gradient: the image's, None for size, scale and translation)
+    return [dispatch.execute(SCALE_AND_TRANSLATE_GRAD, (grad, image), attrs)] + [None] * (len(op.inputs) - 1)
 
 
 def _c_name(dt: dtypes.DType) -> str:
