@@ -4897,8 +4897,8 @@ TRAINING_BATCH27: list[Mutant] = [
        "    return _reduced(op, (1.0 / y) * grad, xdivy(-x, y ** 2) * grad)\n",
        "xdivy's gradient with respect to x is the textbook 1 / y, also where x = 0 (TF: 0 there)"),
     _t("check-numerics-grad-unchecked", "missing-error", "simdist/runtime/ops/check_numerics.py",
-       "    return [check_numerics(grad, \"Not a number (NaN) or infinity (Inf) values detected in gradient. \"\n"
-       "                           + op.get_attr(\"message\"))]\n",
+       "    return [check_numerics(grad, \"Not a number (NaN) or infinity (Inf) values detected in gradient. %s\" % "
+       "message)]\n",
        "    return [grad]\n",
        "check_numerics passes a NaN or Inf gradient through instead of failing on it (TF checks the gradient too)"),
     _t("qdq-v4-grad-bounds-exclusive", "boundary", "simdist/runtime/ops/quantize_dequantize.py",
@@ -4955,15 +4955,15 @@ TRAINING_BATCH27: list[Mutant] = [
        "keras.random.shuffle(axis=k) draws the permutation's length from axis 0 instead of axis k"),
     # -- tf.Module and tf.function
     _t("module-dict-variables-insertion-order", "order", "simdist/tf/_module.py",
-       "        for k in sorted(obj, key=str):\n",
-       "        for k in obj:\n",
+       "        return [leaf for k in sorted(obj, key=str) for leaf in _leaves(obj[k])]\n",
+       "        return [leaf for k in obj for leaf in _leaves(obj[k])]\n",
        "tf.Module.variables walks a dict attribute's values in insertion order (TF: sorted keys)"),
     _t("function-returned-variable-not-read", "state", "simdist/tf/_function.py",
        "    if isinstance(out, Variable):\n        return out.read_value()\n",
        "    if isinstance(out, Variable):\n        return out\n",
        "a tf.function returning a variable returns the variable itself (which later assigns change), not its value"),
     _t("tracing-count-variables-by-identity", "state", "simdist/tf/_tracing_count.py",
-       "        return (\"variable\", x.dtype.name, tuple(x.shape.as_list()))\n",
+       "        return (\"variable\", x.dtype.name, tuple(x.shape.as_list()), bool(getattr(x, \"trainable\", True)))\n",
        "        return (\"variable\", id(x))\n",
        "experimental_get_tracing_count counts a trace per variable object (TF: variables of one dtype and shape "
        "share a trace)"),
