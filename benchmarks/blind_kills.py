@@ -4,14 +4,15 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25 or 26. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26 or 27. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
 batch"; batch 22 in "Twenty-fourth session, 2026-12-02: a twenty-second blind batch (the core, 2)"; batch 23 in
 "Twenty-fifth session, 2026-12-02: a twenty-third blind batch"; batch 24 in "Twenty-sixth session, 2026-12-02: a
 twenty-fourth blind batch"; batch 25 in "Twenty-seventh session, 2026-12-02: a twenty-fifth blind batch"; batch 26 in
-"Twenty-eighth session, 2026-12-02: a twenty-sixth blind batch".
+"Twenty-eighth session, 2026-12-02: a twenty-sixth blind batch"; batch 27 in "Twenty-ninth session, 2026-12-02: a
+twenty-seventh blind batch".
 """
 
 from __future__ import annotations
@@ -65,6 +66,13 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "function-signature-keyword-not-bound", "fit-validation-split-overrides-data",
             "function-dict-output-not-converted"],
            "amut28"),
+    "27": (["forward-gathered-jvp-whole-tangent", "forward-accumulator-reentered-accepted",
+            "leaky-relu-alpha-spelling-ignored", "monitor-negative-min-delta-kept", "xdivy-grad-x-partial-unmasked",
+            "auc-optimized-predictions-not-clipped", "check-numerics-grad-unchecked", "complex-abs-grad-zero-divides",
+            "train-on-batch-class-and-sample-weight-accepted", "keras-random-shuffle-length-from-axis-zero",
+            "keras-random-dropout-rate-one-not-zeros", "module-dict-variables-insertion-order",
+            "tracing-count-variables-by-identity", "safe-embedding-empty-rows-not-zeroed"],
+           "amut29"),
 }
 
 

@@ -4818,3 +4818,165 @@ TRAINING_BATCH26: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH26
 CATALOGUE += TRAINING_BATCH26
+
+# -- Twenty-ninth session: a twenty-seventh blind batch (TRAINING_BATCH27), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Twenty-ninth session: a twenty-seventh blind batch"). The tape's
+#    forward accumulators (a gathered variable's JVP, re-entering a recording accumulator), optimizers (Muon's
+#    adam_lr_ratio, a plain callable learning rate, the iterations counter under a strategy), schedules with
+#    decay_steps=0, callbacks (TerminateOnNaN's raise_error, a negative min_delta), Keras layers (LeakyReLU's alpha
+#    spelling, Masking's masked steps), metrics (PearsonCorrelation of a constant prediction, AUC of predictions
+#    outside [0, 1]), op gradients (xdivy at x = 0, check_numerics of a non-finite gradient, QuantizeAndDequantizeV4
+#    at its bounds, SYMMETRIC MirrorPad, |z| at 0, unsorted_segment_prod with negative ids), the fit loop
+#    (train_on_batch's class and sample weights, fit's loss_scale_factor), save/load (load_weights' skip_mismatch,
+#    Checkpoint's save counter after restore and write), keras.random (dropout at rate 1, shuffle along an axis),
+#    tf.Module's dict attributes, tf.function (a returned variable, the tracing count of variables), tf.nn (pool's
+#    dilations, safe_embedding_lookup_sparse's empty rows); each a function, branch or argument no earlier mutant
+#    touched, at most two in one file.
+TRAINING_BATCH27: list[Mutant] = [
+    # -- the tape: forward accumulators (no earlier mutant in forwardprop.py)
+    _t("forward-gathered-jvp-whole-tangent", "gradient", "simdist/runtime/autodiff/forwardprop.py",
+       "                self.set(t, array.gather(tan, indices))\n",
+       "                self.set(t, tan)\n",
+       "a ForwardAccumulator gives a gathered variable's rows the whole variable's tangent, not those rows of it"),
+    _t("forward-accumulator-reentered-accepted", "missing-error", "simdist/runtime/autodiff/forwardprop.py",
+       "        if self._recording:\n            raise ValueError(\"Accumulator is already recording.\")\n",
+       "",
+       "entering a ForwardAccumulator that is already recording is accepted (TF: ValueError)"),
+    # -- optimizers and their options
+    _t("muon-adam-lr-ratio-ignored", "formula", "simdist/keras/optimizers/muon.py",
+       "            self._adamw_update_step(gradient, variable, learning_rate * self.adam_lr_ratio, m, v)\n",
+       "            self._adamw_update_step(gradient, variable, learning_rate, m, v)\n",
+       "Muon's AdamW path (1-D variables, excluded layers) uses the full learning rate, ignoring adam_lr_ratio"),
+    _t("optimizer-callable-lr-called-with-step", "formula", "simdist/keras/optimizers/base_optimizer.py",
+       "            return self._learning_rate()\n",
+       "            return self._learning_rate(self._iterations)\n",
+       "a plain callable learning rate (a zero-argument function) is called with the step, as a schedule is"),
+    # -- distribution: the optimizer's step counter under a strategy
+    _t("optimizer-iterations-summed-across-replicas", "denominator", "simdist/keras/optimizers/base_optimizer.py",
+       "\"iteration\", \"only_first_replica\")\n",
+       "\"iteration\", \"sum\")\n",
+       "the optimizer's iterations variable aggregates replica-context increments by SUM instead of the first "
+       "replica's: one apply under R replicas counts R steps"),
+    # -- schedules
+    _t("schedule-zero-decay-steps-accepted", "boundary", "simdist/keras/optimizers/schedules.py",
+       "    if value <= 0:\n",
+       "    if value < 0:\n",
+       "a learning-rate schedule accepts decay_steps=0 (Keras: ValueError, `must be > 0`)"),
+    # -- callbacks
+    _t("terminate-on-nan-raise-error-ignored", "missing-error", "simdist/keras/callbacks/terminate_on_nan.py",
+       "            if self.raise_error:\n",
+       "            if False:\n",
+       "TerminateOnNaN(raise_error=True) only stops training instead of raising RuntimeError"),
+    _t("monitor-negative-min-delta-kept", "boundary", "simdist/keras/callbacks/monitor_callback.py",
+       "        self.min_delta = abs(min_delta)\n",
+       "        self.min_delta = min_delta\n",
+       "EarlyStopping/ModelCheckpoint keep a negative min_delta as given (Keras takes its absolute value)"),
+    # -- Keras layers
+    _t("leaky-relu-alpha-spelling-ignored", "state", "simdist/keras/layers/activation_layers.py",
+       "            negative_slope = kwargs.pop(\"alpha\")\n",
+       "            kwargs.pop(\"alpha\")\n",
+       "LeakyReLU(alpha=...) (the deprecated spelling) drops the value and keeps the default negative_slope"),
+    _t("masking-masked-steps-not-zeroed", "formula", "simdist/keras/layers/masking.py",
+       "        outputs = tf.where(boolean_mask, inputs, tf.zeros_like(inputs))\n",
+       "        outputs = tf.identity(inputs)\n",
+       "Masking only sets the mask: the masked steps keep their (mask_value) features instead of zeros"),
+    # -- losses and metrics
+    _t("pearson-constant-prediction-epsilon-guarded", "denominator", "simdist/keras/metrics/correlation_metrics.py",
+       "    p = p / tf.math.reduce_std(_float(p), axis=axis, keepdims=True)\n",
+       "    p = p / (tf.math.reduce_std(_float(p), axis=axis, keepdims=True) + config.epsilon())\n",
+       "PearsonCorrelation guards its division by the prediction's std with epsilon: a constant prediction "
+       "gives 0 instead of Keras's NaN"),
+    _t("auc-optimized-predictions-not-clipped", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "    y_pred = tf.clip_by_value(y_pred, 0.0, 1.0)\n",
+       "",
+       "the evenly-spaced-thresholds path (AUC's default) buckets predictions outside [0, 1] unclipped: they "
+       "fall out of the buckets and are not counted"),
+    # -- op gradients
+    _t("xdivy-grad-x-partial-unmasked", "gradient", "simdist/runtime/ops/xfunctions.py",
+       "    return _reduced(op, xdivy(_not_zero(x), y) * grad, xdivy(-x, y ** 2) * grad)\n",
+       "    return _reduced(op, (1.0 / y) * grad, xdivy(-x, y ** 2) * grad)\n",
+       "xdivy's gradient with respect to x is the textbook 1 / y, also where x = 0 (TF: 0 there)"),
+    _t("check-numerics-grad-unchecked", "missing-error", "simdist/runtime/ops/check_numerics.py",
+       "    return [check_numerics(grad, \"Not a number (NaN) or infinity (Inf) values detected in gradient. %s\" % "
+       "message)]\n",
+       "    return [grad]\n",
+       "check_numerics passes a NaN or Inf gradient through instead of failing on it (TF checks the gradient too)"),
+    _t("qdq-v4-grad-bounds-exclusive", "boundary", "simdist/runtime/ops/quantize_dequantize.py",
+       "np.where((input >= lo) & (input <= hi), one, zero)",
+       "np.where((input > lo) & (input < hi), one, zero)",
+       "quantize_and_dequantize_v4's gradient is cut at inputs equal to min or max (TF passes them)"),
+    _t("mirror-pad-grad-mode-reflect", "gradient", "simdist/runtime/ops/slicing.py",
+       "    return [dispatch.execute(MIRROR_PAD_GRAD, (grad,), {\"paddings\": op.get_attr(\"paddings\"),\n"
+       "                                                        \"mode\": op.get_attr(\"mode\")})]\n",
+       "    return [dispatch.execute(MIRROR_PAD_GRAD, (grad,), {\"paddings\": op.get_attr(\"paddings\"),\n"
+       "                                                        \"mode\": \"REFLECT\"})]\n",
+       "MirrorPad's gradient folds the padding back as REFLECT whatever the mode (SYMMETRIC's fold is shifted by one)"),
+    _t("complex-abs-grad-zero-divides", "gradient", "simdist/runtime/ops/complex_math.py",
+       "    return [math.divide_no_nan(complex_(grad, _zeros(grad)) * z, complex_(out, _zeros(out)))]\n",
+       "    return [math.divide(complex_(grad, _zeros(grad)) * z, complex_(out, _zeros(out)))]\n",
+       "the gradient of |z| divides by |z| without div_no_nan: NaN at z = 0 (TF: 0)"),
+    _t("unsorted-segment-prod-grad-negative-ids-spread", "gradient", "simdist/runtime/ops/segments.py",
+       "    spread, _ = _gather_drop_negatives(grad, ids)\n    return [spread * partial, None]\n",
+       "    spread = array.gather(grad, clipped)\n    return [spread * partial, None]\n",
+       "unsorted_segment_prod's gradient gives an element with a negative (dropped) segment id segment 0's gradient"),
+    # -- the fit loop
+    _t("train-on-batch-class-and-sample-weight-accepted", "missing-error", "simdist/keras/trainers/trainer.py",
+       "            if sample_weight is not None:\n                raise ValueError(\"Arguments `sample_weight` and "
+       "`class_weight` cannot be specified at the same \"\n",
+       "            if False:\n                raise ValueError(\"Arguments `sample_weight` and "
+       "`class_weight` cannot be specified at the same \"\n",
+       "train_on_batch accepts sample_weight and class_weight together (Keras: ValueError), class_weight winning"),
+    _t("fit-loss-not-scaled-by-loss-scale-factor", "formula", "simdist/keras/trainers/trainer.py",
+       "            if self.optimizer is not None:\n                loss = self.optimizer.scale_loss(loss)\n",
+       "",
+       "fit's train step does not multiply the loss by the optimizer's loss_scale_factor before the gradient, "
+       "while apply still divides the gradients by it"),
+    # -- save/load and Checkpoint
+    _t("load-weights-skip-mismatch-loads-nothing", "state", "simdist/keras/models/saving.py",
+       "        warnings.warn(msg)\n    for v, value in ctx.pending:\n",
+       "        warnings.warn(msg)\n        return\n    for v, value in ctx.pending:\n",
+       "load_weights(skip_mismatch=True) with a mismatched layer skips every layer, not only the mismatched one"),
+    _t("checkpoint-restore-counter-not-restored", "state", "simdist/strategies/checkpoint.py",
+       "        self._counter_made = True   # (TF's restore makes the counter, which then takes the saved count)\n",
+       "",
+       "Checkpoint.restore into a fresh checkpoint leaves save_counter at 0 instead of the saved count"),
+    _t("checkpoint-write-counts-a-save", "state", "simdist/strategies/checkpoint.py",
+       "        path = self._write(file_prefix)\n        _after_write(options, path)\n",
+       "        self._count_save()\n        path = self._write(file_prefix)\n        _after_write(options, path)\n",
+       "Checkpoint.write advances save_counter as save does (TF: write neither counts nor numbers)"),
+    # -- random ops
+    _t("keras-random-dropout-rate-one-not-zeros", "boundary", "simdist/keras/random.py",
+       "    if rate == 1.0:\n        return tf.zeros_like(inputs)\n",
+       "",
+       "keras.random.dropout(rate=1) is handed to tf's stateless dropout (ValueError) instead of returning zeros"),
+    _t("keras-random-shuffle-length-from-axis-zero", "axis", "simdist/keras/random.py",
+       "stateless_uniform(shape=[tf.shape(x)[axis]], seed=seed))",
+       "stateless_uniform(shape=[tf.shape(x)[0]], seed=seed))",
+       "keras.random.shuffle(axis=k) draws the permutation's length from axis 0 instead of axis k"),
+    # -- tf.Module and tf.function
+    _t("module-dict-variables-insertion-order", "order", "simdist/tf/_module.py",
+       "        return [leaf for k in sorted(obj, key=str) for leaf in _leaves(obj[k])]\n",
+       "        return [leaf for k in obj for leaf in _leaves(obj[k])]\n",
+       "tf.Module.variables walks a dict attribute's values in insertion order (TF: sorted keys)"),
+    _t("function-returned-variable-not-read", "state", "simdist/tf/_function.py",
+       "    if isinstance(out, Variable):\n        return out.read_value()\n",
+       "    if isinstance(out, Variable):\n        return out\n",
+       "a tf.function returning a variable returns the variable itself (which later assigns change), not its value"),
+    _t("tracing-count-variables-by-identity", "state", "simdist/tf/_tracing_count.py",
+       "        return (\"variable\", x.dtype.name, tuple(x.shape.as_list()), bool(getattr(x, \"trainable\", True)))\n",
+       "        return (\"variable\", id(x))\n",
+       "experimental_get_tracing_count counts a trace per variable object (TF: variables of one dtype and shape "
+       "share a trace)"),
+    # -- tf.nn
+    _t("nn-pool-dilations-dropped", "formula", "simdist/runtime/ops/nn_composites.py",
+       "    return with_space_to_batch(x, rate, padding, op, filter_shape=window, spatial_dims=range(1, nsp + 1))\n",
+       "    return with_space_to_batch(x, np.ones_like(rate), padding, op, filter_shape=window,\n"
+       "                               spatial_dims=range(1, nsp + 1))\n",
+       "tf.nn.pool checks its dilations but pools undilated windows"),
+    _t("safe-embedding-empty-rows-not-zeroed", "boundary", "simdist/runtime/ops/embedding_sparse.py",
+       "    if default_id is None:\n        empty = slicing.tile(",
+       "    if False:\n        empty = slicing.tile(",
+       "safe_embedding_lookup_sparse without default_id gives an empty row id 0's embedding instead of zeros"),
+]
+TRAINING += TRAINING_BATCH27
+CATALOGUE += TRAINING_BATCH27

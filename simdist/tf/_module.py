@@ -31,10 +31,8 @@ class Module:
         return contextlib.nullcontext()
 
     def _flatten(self, predicate: Any) -> tuple:
-        seen: set[int] = set()
         out: list[Any] = []
-        for k in sorted(vars(self)):
-            _walk(vars(self)[k], predicate, seen, out)
+        _flatten_module(self, predicate, {id(self)}, out)
         return tuple(out)
 
     @property
@@ -59,26 +57,34 @@ class Module:
         return method
 
 
-def _walk(obj: Any, predicate: Any, seen: set[int], out: list[Any]) -> None:
-    """Append to out what predicate accepts in obj, depth first in sorted attribute order, each
-    object once (a module function: a nested function calling itself is a reference cycle that
-    would keep the variables found alive until Python's cyclic collector runs)."""
-    if id(obj) in seen:
-        return
-    seen.add(id(obj))
+def _flatten_module(module: Module, predicate: Any, seen: set[int], out: list[Any]) -> None:
+    """TF 2.21's module._flatten_module: the module's own leaves first (its attributes in sorted name order,
+    each flattened as tf.nest does: a dict's values by sorted key, lists and tuples in order, a sharded
+    variable's shards), each object once, what `predicate` accepts appended; then each submodule met among
+    those leaves, in that order, the same way (observed: a module's own variables come before its
+    submodules', whatever the attribute names). A module-level function: a nested function calling itself
+    is a reference cycle that would keep the variables found alive until Python's cyclic collector runs."""
+    submodules: list[Module] = []
+    for k in sorted(vars(module)):
+        for leaf in _leaves(vars(module)[k]):
+            if id(leaf) in seen:
+                continue
+            seen.add(id(leaf))
+            if predicate(leaf):
+                out.append(leaf)
+            if isinstance(leaf, Module):
+                submodules.append(leaf)
+    for sub in submodules:
+        _flatten_module(sub, predicate, seen, out)
+
+
+def _leaves(obj: Any) -> list[Any]:
+    """tf.nest.flatten of one attribute's value (a sharded variable contributes its shards, as in TF)."""
     from simdist.runtime.sharded import ShardedVariable
-    if isinstance(obj, ShardedVariable):   # a sharded variable contributes its shards, as in TF
-        for v in obj.variables:
-            _walk(v, predicate, seen, out)
-        return
-    if predicate(obj):
-        out.append(obj)
-    if isinstance(obj, Module):
-        for k in sorted(vars(obj)):
-            _walk(vars(obj)[k], predicate, seen, out)
-    elif isinstance(obj, dict):
-        for k in sorted(obj, key=str):
-            _walk(obj[k], predicate, seen, out)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            _walk(v, predicate, seen, out)
+    if isinstance(obj, ShardedVariable):
+        return list(obj.variables)
+    if isinstance(obj, dict):
+        return [leaf for k in sorted(obj, key=str) for leaf in _leaves(obj[k])]
+    if isinstance(obj, (list, tuple)):
+        return [leaf for v in obj for leaf in _leaves(v)]
+    return [obj]

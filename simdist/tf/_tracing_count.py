@@ -3,7 +3,7 @@ function (docs/spec.md `function.tracing-count`).
 
 TF traces once per distinct call type: the call bound to the Python signature with defaults
 filled in, tensors (and NumPy arrays and scalars, which tf.function converts to tensors) by dtype
-and shape, Variables by dtype and shape (two variables of one spec share a trace; distributed
+and shape, Variables by dtype, shape and trainable (two variables of one spec share a trace; distributed
 variables likewise, as a kind of their own: a MirroredVariable and a sync-on-read one of one spec
 share a trace, a plain variable of that spec does not), Python
 literals by value (1, 1.0 and True are one literal), lists and tuples and dicts by their kind and
@@ -40,7 +40,9 @@ def _key(x: Any) -> Any:
     if isinstance(x, Tensor):
         return ("tensor", x.dtype.name, tuple(x.shape.as_list()))
     if isinstance(x, ResourceVariable):
-        return ("variable", x.dtype.name, tuple(x.shape.as_list()))
+        # (TF's VariableSpec: dtype, shape and trainable; observed: a trainable=False variable of one
+        # spec takes its own trace)
+        return ("variable", x.dtype.name, tuple(x.shape.as_list()), bool(getattr(x, "trainable", True)))
     from simdist.runtime.values import DistributedValues
     from simdist.runtime.variables import Variable
     if isinstance(x, DistributedValues) and isinstance(x, Variable):

@@ -1,10 +1,11 @@
 """tf.debugging.check_numerics (TF's CheckNumerics op, check_numerics_op.cc) and
-tf.debugging.assert_all_finite on it: the input itself, or InvalidArgumentError
-"<message> : Tensor had NaN values" (Inf values; Inf and NaN values) when it holds any.
+tf.debugging.assert_all_finite, which runs it for its check only: the input itself, or
+InvalidArgumentError "<message> : Tensor had NaN values" (Inf values; Inf and NaN values) when it
+holds any.
 T: bfloat16, half, float, double (others: InvalidArgumentError eagerly, TypeError while
 tracing). Stateful in TF (a tf.function keeps it even when its output is unused). Gradient:
 array_grad._CheckNumericsGrad, check_numerics of the incoming gradient with the message
-"Not a number (NaN) or infinity (Inf) values detected in gradient. <message>".
+"Not a number (NaN) or infinity (Inf) values detected in gradient. b'<message>'" (the attribute as bytes).
 Clause ops.debugging-checks. FLOPs: one per element (the test).
 """
 
@@ -61,12 +62,23 @@ def check_numerics(tensor: Any, message: str, name: str | None = None) -> Tensor
 
 
 def assert_all_finite(x: Any, message: str, name: str | None = None) -> Tensor:
-    """`tf.debugging.assert_all_finite` (verify_tensor_all_finite_v2): check_numerics(x, message)."""
-    return check_numerics(x, message)
+    """`tf.debugging.assert_all_finite` (verify_tensor_all_finite_v2): check_numerics(x, message) run for its
+    check only; the result is x itself (eagerly the converted input, in a tf.function an Identity of it after the
+    check: control_flow_ops.with_dependencies), so a gradient through it is not checked (no CheckNumerics on the
+    path; observed on TF 2.21: d sqrt(assert_all_finite(x)) at x = 0 is inf, not an error)."""
+    from simdist.runtime import context
+    t = x if isinstance(x, Tensor) else convert_to_tensor(x)
+    check_numerics(t, message)
+    if context.in_function():
+        from simdist.runtime.ops import array
+        return array.identity(t)
+    return t
 
 
 @RegisterGradient("CheckNumerics")
 def _check_numerics_grad(op: Any, grad: Any) -> list:
-    """array_grad._CheckNumericsGrad."""
-    return [check_numerics(grad, "Not a number (NaN) or infinity (Inf) values detected in gradient. "
-                           + op.get_attr("message"))]
+    """array_grad._CheckNumericsGrad: its message formats the op's attribute, bytes on TF ("... in gradient.
+    b'msg' : Tensor had Inf values", observed on TF 2.21)."""
+    message = op.get_attr("message")
+    message = message if isinstance(message, bytes) else message.encode("utf-8")
+    return [check_numerics(grad, "Not a number (NaN) or infinity (Inf) values detected in gradient. %s" % message)]
