@@ -840,6 +840,10 @@ ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", va
 
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
+    if isinstance(inputs, (list, tuple)) and not inputs:
+        # (math_ops.add_n's first check, before any conversion; fz29b)
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with the same dtype and "
+                         "shape.")
     if isinstance(inputs, (list, tuple)) and len(inputs) == 1:
         # math_ops.add_n of one input: the input converted (convert_n_to_tensor_or_indexed_slices: a
         # variable is read, so a MirroredVariable in a replica gives that replica's tensor; fz10 seed 91
