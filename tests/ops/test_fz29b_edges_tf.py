@@ -8,8 +8,9 @@ placeholders, then a call). Needs the `tf` extra.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
+import numpy as np
 import pytest
 
 import edge_compare
@@ -21,8 +22,65 @@ clause = pytest.mark.clause
 
 _E = "ops.empty-inputs"
 _T = "function.trace-time-errors"
+_M = "mirrored.variables"
+_A = "ops.argument-errors"
+_R = "ops.random-in-function"
+
+_STRATEGIES: dict[str, Any] = {}
+
+
+def _strategy(tf: Any) -> Any:
+    """MirroredStrategy on two logical CPUs: simdist's on a fresh simulation for each case, TF's
+    made once per worker (tests/ops/test_fz28b_edges_tf.py's helper)."""
+    simdist_tf = tf.__name__.startswith("simdist")
+    if simdist_tf or tf.__name__ not in _STRATEGIES:
+        if simdist_tf:
+            import simdist
+            simdist.reset()
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        _STRATEGIES[tf.__name__] = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    return _STRATEGIES[tf.__name__]
+
+
+def _two_variables(expr: str, replicas: bool) -> Callable[[Any], Any]:
+    """`expr` of a float32 MirroredVariable `a` (2.5), a bool one `b` (False) and an int32 one `c`
+    (3), in each replica of strategy.run (`replicas`) or in cross-replica context."""
+    def run(tf: Any) -> Any:
+        s = _strategy(tf)
+        with s.scope():
+            env = {"tf": tf, "np": np, "a": tf.Variable(2.5), "b": tf.Variable(False), "c": tf.Variable(3)}
+        if not replicas:
+            return eval(expr, env)  # noqa: S307 - our own text
+        per = s.run(lambda: tf.cast(eval(expr, env), tf.int32))  # noqa: S307 - our own text
+        return s.reduce("SUM", per, axis=None)
+    return run
+
+
+def _seeded_in_function(spec: Any, concrete: bool) -> Callable[[Any], Any]:
+    """tf.random.set_seed(64) then truncated_normal inside a tf.function (an input_signature of
+    `spec`, or none), traced ahead by get_concrete_function when `concrete`: two calls' draws."""
+    def run(tf: Any) -> Any:
+        def f(x: Any) -> Any:
+            tf.random.set_seed(64)
+            return tf.random.truncated_normal(tf.constant([2, 1], tf.int32))
+        sig = None if spec is None else [tf.TensorSpec(spec, tf.bool)]
+        g = tf.function(f, input_signature=sig, autograph=False)
+        x = tf.constant([[True], [True]])
+        if concrete:
+            g.get_concrete_function() if sig else g.get_concrete_function(x)
+        return tf.stack([g(x), g(x)])
+    return run
 
 CASES: list[tuple[str, str, Any]] = [
+    # a distributed variable sends Variable.__ne__'s NotEqual to the eager fallback (1420292901 #162);
+    # first: TF's worker sets its logical devices before any other case runs an op
+    ("float32 MirroredVariable != bool MirroredVariable in replicas", _M, _two_variables("a != b", True)),
+    ("float32 MirroredVariable == int32 MirroredVariable in replicas", _M, _two_variables("a == c", True)),
+    ("float32 MirroredVariable != bool tensor in replicas", _M, _two_variables("a != tf.constant(False)", True)),
+    ("float32 MirroredVariable != bool MirroredVariable, cross-replica", _M, _two_variables("a != b", False)),
+    ("float32 MirroredVariable == 2.5, cross-replica", _M, _two_variables("a == 2.5", False)),
+    ("float32 MirroredVariable != itself in replicas", _M, _two_variables("a != a", True)),
     # an empty list input of a number attr with a minimum: the fast path's N=0 (1420292902 #29);
     # (edge_programs.eager runs a first op: TF's very first call in a process takes the slow path)
     ("dynamic_stitch of an empty int64 vector and no data", _E, _eager(
@@ -67,6 +125,30 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.histogram_fixed_width(tf.constant(-1.0), value_range=(0.0, 5.0), nbins=tf.constant([2]))")),
     ("raw HistogramFixedWidth, nbins -1, traced", _T, _traced(
         "tf.raw_ops.HistogramFixedWidth(values=tf.constant(-1.0), value_range=[0.0, 5.0], nbins=-1)")),
+    # Range's shape function of constant NaN arguments, its kernel's `delta > 0 ?` (1420292901 #259)
+    ("range(0.5, delta=nan), traced", _T, _traced("tf.range(0.5, delta=float('nan'))")),
+    ("range(nan), traced", _T, _traced("tf.range(float('nan'))")),
+    ("range(0, 5, nan) times a tensor, traced", _T, _traced("tf.range(0, 5, float('nan')) * tf.ones([1, 3, 2, 1])")),
+    ("range(0.0, inf), traced", _T, _traced("tf.range(0.0, float('inf'))")),
+    ("range(0.5, delta=nan)", _A, _eager("tf.range(0.5, delta=float('nan'))")),
+    ("range(0, 5, nan)", _A, _eager("tf.range(0, 5, float('nan'))")),
+    ("range(0.0, inf)", _A, _eager("tf.range(0.0, float('inf'))")),
+    # an empty tensor for a list attr: the fast path's empty list (1420292901 #293)
+    ("extract_patches, ksizes an empty tensor, rates a TensorShape of 3", _A, _eager(
+        "tf.image.extract_patches(-2.5, tf.constant([], tf.int32), strides=[4, 2], rates=tf.TensorShape([1, 2, 2]), "
+        "padding='VALID')")),
+    ("extract_patches, ksizes an empty tensor", _A, _eager(
+        "tf.image.extract_patches(tf.ones([1, 4, 4, 1]), tf.constant([], tf.int32), strides=[1, 1, 1, 1], "
+        "rates=[1, 1, 1, 1], padding='VALID')")),
+    ("extract_patches, ksizes a tensor of 4", _A, _eager(
+        "tf.image.extract_patches(tf.ones([1, 4, 4, 1]), tf.constant([1, 2, 2, 1]), strides=[1, 1, 1, 1], "
+        "rates=[1, 1, 1, 1], padding='VALID')")),
+    # set_seed inside a traced function sets the graph's seed (1420292901 #265)
+    ("set_seed then truncated_normal, input_signature, concrete function first", _R, _seeded_in_function(
+        [None, None], True)),
+    ("set_seed then truncated_normal, input_signature", _R, _seeded_in_function([2, 1], False)),
+    ("set_seed then truncated_normal, concrete function first", _R, _seeded_in_function(None, True)),
+    ("set_seed then truncated_normal", _R, _seeded_in_function(None, False)),
     ("histogram_fixed_width, nbins 0", _T, _eager(
         "tf.histogram_fixed_width(tf.constant(-1.0), value_range=(0.0, 5.0), nbins=0)")),
 ]
@@ -88,6 +170,24 @@ def test_empty_list_inputs(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("mirrored.variables")
+@EDGES.parametrize("mirrored.variables")
+def test_distributed_variable_equality(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.random-in-function")
+@EDGES.parametrize("ops.random-in-function")
+def test_seeds_set_in_a_function(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

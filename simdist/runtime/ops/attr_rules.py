@@ -325,6 +325,8 @@ def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
         elif fast and _resource_variable(v):
             out.append(convert_to_tensor(v))
         elif dt is not None:
+            if hasattr(v, "_as_tensor"):   # (a variable: its conversion function's ValueError)
+                fallback_conversion(v, dt)
             out.append(convert_to_tensor(v, dtype=dt))
         else:
             t = convert_to_tensor(v)
