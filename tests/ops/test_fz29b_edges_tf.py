@@ -149,6 +149,39 @@ CASES: list[tuple[str, str, Any]] = [
     ("set_seed then truncated_normal, input_signature", _R, _seeded_in_function([2, 1], False)),
     ("set_seed then truncated_normal, concrete function first", _R, _seeded_in_function(None, True)),
     ("set_seed then truncated_normal", _R, _seeded_in_function(None, False)),
+    # shape functions before the kernels' checks, at trace (1420292902 #0, #47, #87, #133, #172, #297)
+    ("conv2d of a scalar, traced", _T, _traced(
+        "tf.nn.conv2d(input=tf.constant(0.001), filters=1e-40, strides=np.array([2, 3], dtype=np.int64), "
+        "padding='SAME')")),
+    ("conv2d of a rank-3 input, traced", _T, _traced("tf.nn.conv2d(tf.ones([3, 3, 1]), tf.ones([1, 1, 1, 1]), 1, 'VALID')")),
+    ("depthwise_conv2d of rank 3 with 3 strides, traced", _T, _traced(
+        "tf.nn.depthwise_conv2d(tf.ones([3, 1, 1]), tf.ones([3, 1, 1]), strides=[3, 1, 1], padding='VALID')")),
+    ("depthwise_conv2d with 3 strides, traced", _T, _traced(
+        "tf.nn.depthwise_conv2d(tf.ones([1, 3, 1, 1]), tf.ones([3, 1, 1, 1]), strides=[3, 1, 1], padding='VALID')")),
+    ("depthwise_conv2d with 3 strides", _A, _eager(
+        "tf.nn.depthwise_conv2d(tf.ones([1, 3, 1, 1]), tf.ones([3, 1, 1, 1]), strides=[3, 1, 1], padding='VALID')")),
+    ("max_pool_with_argmax, a batch stride and a window past the rows, traced", _T, _traced(
+        "tf.nn.max_pool_with_argmax(np.ones([3, 1, 2, 1], np.float32), ksize=np.array([3], dtype=np.int64), "
+        "strides=(3, 1, 2, 1), padding='VALID')")),
+    ("max_pool_with_argmax, a batch stride, traced", _T, _traced(
+        "tf.nn.max_pool_with_argmax(np.ones([3, 4, 4, 1], np.float32), ksize=2, strides=(3, 1, 2, 1), padding='VALID')")),
+    ("total_variation of an unknown rank, input_signature", _T, _sig(
+        "tf.image.total_variation(x)", (None, "int64"), "tf.constant(-4, tf.int64)")),
+    ("total_variation of three unknown dimensions, input_signature", _T, _sig(
+        "tf.image.total_variation(x)", ([None, None, None], "float32"), "tf.ones([2, 2, 1])")),
+    ("overlap_and_add, frame_step 0, traced", _T, _traced("tf.signal.overlap_and_add(np.ones([4, 3], np.float32), 0)")),
+    ("overlap_and_add, frame_step 0", _A, _eager("tf.signal.overlap_and_add(np.ones([4, 3], np.float32), 0)")),
+    ("pad by -1, traced", _T, _traced("tf.pad(tf.ones([2]), [[0, -1]])")),
+    ("pad by -1 with constant_values 2, traced", _T, _traced("tf.pad(tf.ones([2]), [[0, -1]], constant_values=2.0)")),
+    ("expand_dims, dim [], traced", _T, _traced("tf.expand_dims(tf.ones([1, 2, 1]), [])")),
+    ("expand_dims, dim a constant of 2, traced", _T, _traced("tf.expand_dims(tf.ones([1, 2, 1]), tf.constant([0, 1]))")),
+    ("expand_dims, dim []", _A, _eager("tf.expand_dims(tf.ones([1, 2, 1]), [])")),
+    # fftnd's norm scales the input in Python first (1420292902 #67)
+    ("fftnd of False, no axes, norm forward", _A, _eager("tf.signal.fftnd(input_tensor=False, axes=[], norm='forward')")),
+    ("fftnd of False, norm ortho", _A, _eager("tf.signal.fftnd(input_tensor=False, axes=[], norm='ortho')")),
+    ("fftnd of an int32 vector, norm ortho", _A, _eager("tf.signal.fftnd(np.array([1, 2], np.int32), norm='ortho')")),
+    ("fftnd of a complex64 vector, norm forward", _A, _eager(
+        "tf.signal.fftnd(np.array([1 + 1j, 2], np.complex64), norm='forward')")),
     ("histogram_fixed_width, nbins 0", _T, _eager(
         "tf.histogram_fixed_width(tf.constant(-1.0), value_range=(0.0, 5.0), nbins=0)")),
 ]

@@ -485,7 +485,12 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
         # (converted as the op's `dim` input: None is convert_to_tensor's ValueError; fz14 seed 14 #670)
         a = np.asarray(axis._v if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype_hint=dtypes.int32)._v)
         if a.size != 1:
-            raise errors.InvalidArgumentError(None, None, "'dim' must be a tensor with a single value [Op:ExpandDims]")
+            err = errors.InvalidArgumentError(None, None, "'dim' must be a tensor with a single value [Op:ExpandDims]")
+            if not isinstance(axis, Tensor) or graph_constants.known(axis):
+                # (traced: ExpandDims' shape function reads a known dim; fz29b, fz14 seed 1420292902 #297)
+                raise trace_errors.mark_shape(err, "'dim' input must be a tensor with a single value", "ExpandDims",
+                                              (t.shape.as_list(), list(a.shape)))
+            raise err
         axis = int(a.reshape(-1)[0])
     if not -nd - 1 <= int(axis) <= nd:
         if static_shapes.rank_unknown(t):   # (a graph input of unknown rank: the kernel's error, when it runs)

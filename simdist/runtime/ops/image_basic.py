@@ -483,7 +483,9 @@ def total_variation(images: Any, name: str | None = None) -> Tensor:
     """`tf.image.total_variation`: sum |vertical differences| + sum |horizontal differences|."""
     ops = _ops()
     img = _tensor_only(images)
-    r = img.shape.ndims
+    # (TF reads `images.get_shape().ndims`: None for a rank the graph does not know, the ValueError
+    # at trace; fz29b, fz14 seed 1420292902 #87)
+    r = None if static_shapes.rank_unknown(img) else img.ndim
     if r == 3:
         d1 = ops.subtract(img[1:, :, :], img[:-1, :, :])
         d2 = ops.subtract(img[:, 1:, :], img[:, :-1, :])
