@@ -25,6 +25,7 @@ _T = "function.trace-time-errors"
 _M = "mirrored.variables"
 _A = "ops.argument-errors"
 _R = "ops.random-in-function"
+_C = "ops.conversion"
 
 _STRATEGIES: dict[str, Any] = {}
 
@@ -182,6 +183,16 @@ CASES: list[tuple[str, str, Any]] = [
     ("fftnd of an int32 vector, norm ortho", _A, _eager("tf.signal.fftnd(np.array([1, 2], np.int32), norm='ortho')")),
     ("fftnd of a complex64 vector, norm forward", _A, _eager(
         "tf.signal.fftnd(np.array([1 + 1j, 2], np.complex64), norm='forward')")),
+    # np.float64 is a Python float to the fast path: converted to a variable's dtype (fuzz2 seed 2904 #122)
+    ("not_equal of np.float64 and an empty float32 variable", _C, _eager(
+        "tf.math.not_equal(np.float64(2.5), tf.Variable(tf.zeros([0, 2, 2])))")),
+    ("multiply of np.float64 and a float32 variable", _C, _eager(
+        "tf.math.multiply(np.float64(2.5), tf.Variable(tf.zeros([2])))")),
+    ("subtract of np.float64 and an int32 variable", _C, _eager(
+        "tf.math.subtract(np.float64(2.5), tf.Variable(tf.zeros([2], tf.int32)))")),
+    ("multiply of np.float32 and a float64 variable", _C, _eager(
+        "tf.math.multiply(np.float32(2.5), tf.Variable(tf.zeros([2], tf.float64)))")),
+    ("add of np.float64 and a float32 variable", _C, _eager("tf.math.add(np.float64(2.5), tf.Variable(tf.zeros([2])))")),
     ("histogram_fixed_width, nbins 0", _T, _eager(
         "tf.histogram_fixed_width(tf.constant(-1.0), value_range=(0.0, 5.0), nbins=0)")),
 ]
@@ -221,6 +232,12 @@ def test_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.random-in-function")
 @EDGES.parametrize("ops.random-in-function")
 def test_seeds_set_in_a_function(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_conversions(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

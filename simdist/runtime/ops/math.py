@@ -431,7 +431,9 @@ def _check_beside_variable(x: Any, y: Any) -> None:
     tensor: `multiply(np.array([1.5], np.float32), float64_variable)` is float64, TF 2.21).
     Clause ops.conversion."""
     if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.generic)) \
-            or not hasattr(y, "_as_tensor"):
+            or isinstance(x, float) or not hasattr(y, "_as_tensor"):
+        # (np.float64 is a Python float, which CheckOneInput takes: the fast path converts it to the
+        # variable's dtype, `not_equal(np.float64(2.5), float32_variable)`; fz29b, fuzz2 seed 2904 #122)
         return   # (a Python e beside a NumPy t is converted to t's dtype: `where(True, np.float64(1.0), -1.5)`, fz27b)
     try:
         xdt = convert_to_tensor(x).dtype
