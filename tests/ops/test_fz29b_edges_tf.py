@@ -26,6 +26,7 @@ _M = "mirrored.variables"
 _A = "ops.argument-errors"
 _R = "ops.random-in-function"
 _C = "ops.conversion"
+_S = "ops.linalg-sqrtm"
 
 _STRATEGIES: dict[str, Any] = {}
 
@@ -193,11 +194,19 @@ CASES: list[tuple[str, str, Any]] = [
     ("multiply of np.float32 and a float64 variable", _C, _eager(
         "tf.math.multiply(np.float32(2.5), tf.Variable(tf.zeros([2], tf.float64)))")),
     ("add of np.float64 and a float32 variable", _C, _eager("tf.math.add(np.float64(2.5), tf.Variable(tf.zeros([2])))")),
+    # sqrtm of a complex matrix holding a non-finite entry: NaN + NaN·j (fresh seed 1420292903 #37)
+    ("sqrtm of complex64 [[nan - 1j]] and [[0.001 + 0.5j]]", _S, _eager(
+        "tf.linalg.sqrtm(np.array([[[complex(float('nan'), -1.0)]], [[complex(0.001, 0.5)]]], dtype=np.complex64))")),
+    ("sqrtm of complex128 [[inf]]", _S, _eager("tf.linalg.sqrtm(np.array([[complex(float('inf'), 0)]], np.complex128))")),
+    ("sqrtm of a complex128 2 x 2 with a NaN", _S, _eager(
+        "tf.linalg.sqrtm(np.array([[1, complex(float('nan'), 0)], [0, 1]], np.complex128))")),
+    ("sqrtm of a float64 2 x 2 with an inf", _S, _eager(
+        "tf.linalg.sqrtm(np.array([[1, float('inf')], [0, 1]], np.float64))")),
     ("histogram_fixed_width, nbins 0", _T, _eager(
         "tf.histogram_fixed_width(tf.constant(-1.0), value_range=(0.0, 5.0), nbins=0)")),
 ]
 
-EDGES = edge_compare.EdgeModule(__file__, CASES)
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)   # (complex: part by part)
 
 
 @pytest.fixture(scope="module")
@@ -238,6 +247,12 @@ def test_seeds_set_in_a_function(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_conversions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.linalg-sqrtm")
+@EDGES.parametrize("ops.linalg-sqrtm")
+def test_sqrtm_of_non_finite_matrices(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
