@@ -423,11 +423,11 @@ class Variable(metaclass=_VariableMeta):
         # TF's BaseResourceVariable.__eq__: elementwise Equal (incompatible_shape_error=False);
         # unlike a tensor's, None is converted, and refused (clause ops.tensor-equality)
         from simdist.runtime.ops import math
-        return math.equality(math.EQUAL, self._as_tensor(), _not_none(o))
+        return math.equality(math.EQUAL, *_equality_operands(self, _not_none(o)))
 
     def __ne__(self, o: Any) -> Any:   # type: ignore[override]
         from simdist.runtime.ops import math
-        return math.equality(math.NOT_EQUAL, self._as_tensor(), _not_none(o))
+        return math.equality(math.NOT_EQUAL, *_equality_operands(self, _not_none(o)))
 
     def __getitem__(self, key: Any) -> Tensor:
         t = self._as_tensor()[key]
@@ -508,6 +508,22 @@ class Variable(metaclass=_VariableMeta):
         return TensorRef(self)
 
     experimental_ref = ref
+
+
+def _equality_operands(v: Any, o: Any) -> tuple[Any, Any]:
+    """The operands of Variable.__eq__/__ne__ (gen_math_ops.equal(self, other)): eagerly a
+    distributed variable, which the fast path does not take as a resource variable, sends the call
+    to the op's fallback, args_to_matching_eager: an EagerTensor's dtype, else the first operand's
+    own, is T and the other converts to it, so a float32 MirroredVariable != a bool one (or a bool
+    tensor) is the conversion's ValueError "Incompatible type conversion requested to type float32
+    for `tf.Variable of type bool." in a replica and outside (fz29b, fz14 seed 1420292901 #162)."""
+    from simdist.runtime import context
+    from simdist.runtime.ops import attr_rules
+    from simdist.runtime.ops.math import _distributed_variable
+    if not context.in_function() and (_distributed_variable(v) or _distributed_variable(o)):
+        a, b = attr_rules.eager_group([v, o], fast=False)
+        return a, b
+    return v._as_tensor(), o
 
 
 def _not_none(o: Any) -> Any:

@@ -54,8 +54,9 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "tf.image's random ops): TF 2.21 seeds the kernel nondeterministically (no global seed, no op seed: another "
        "draw in every process), simdist deterministically, so the values cannot agree even within the inexact "
        "tolerance (seed 1420261202 #78: TF adds 0.0021, simdist -0.0905; #921 flips where TF does not; the seeded "
-       "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites)"
-       for op in ("random_brightness", "random_flip_up_down")},
+       "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites; fz29b: seed 1420292902 #6, "
+       "random_brightness of a bfloat16 image compared with `<`, the first call's draw)"
+       for op in ("random_brightness", "random_flip_up_down", "random_brightness>operator:<")},
     ('call:image.combined_non_max_suppression', 'error-class', "'err', 'ValueError'"):
         "tf.image.combined_non_max_suppression(np.int8(1), 3, np bool array, max_total_size=2 ** 31) eagerly (seed "
         "1420261204 #12): image_ops converts max_total_size to an int64 tensor, and TF 2.21's eager fast path falls "

@@ -231,10 +231,14 @@ def list_attr(value: Any, name: str, op: str) -> list:
     array), which TF's eager fast path takes, so its length is checked against the op def's
     minimum next; anything else (a NumPy array of NumPy ints, a tensor, a number; inside a
     tf.function anything but a list or tuple) is the wrapper's TypeError. Clause
-    ops.argument-errors."""
+    ops.argument-errors. An empty tensor is a sequence of no items too: the fast path takes it as []
+    (`extract_patches(x, tf.constant([], tf.int32), ...)` is the attr minimum's InvalidArgumentError;
+    fz29b, fz14 seed 1420292901 #293); a non-empty one has tensor items, the TypeError."""
     if isinstance(value, (list, tuple)):
         return list(value)
-    if context.executing_eagerly() and not isinstance(value, (str, bytes, Tensor)):
+    empty_tensor = isinstance(value, Tensor) and np.ndim(value._v) >= 1 and np.shape(value._v)[0] == 0
+    if context.executing_eagerly() and not isinstance(value, (str, bytes)) and (
+            empty_tensor or not isinstance(value, Tensor)):
         try:
             items = [value[i] for i in range(len(value))]
         except Exception:  # noqa: BLE001 - not a sequence: the wrapper's TypeError below

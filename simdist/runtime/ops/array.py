@@ -173,13 +173,19 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
             raise err
         # (traced: Range's shape function checks a constant delta, ValueError; fz5 seed 61 #247)
         raise trace_errors.mark_shape(err, "Requires delta != 0", "Range", ((), (), ()))
-    if (d > 0 and not s <= lim) or (d < 0 and not s >= lim):   # (NaN fails both, as in TF's kernel)
+    # (the kernel: `delta > 0 ? start <= limit : start >= limit`, so a NaN delta wants start >= limit;
+    # the shape function of constant inputs tests `start > limit && delta > 0`, `start < limit &&
+    # delta < 0`, then casts the size ceil(|(limit - start) / delta|), NaN, to int64's minimum:
+    # ValueError "Dimension -9223372036854775808 must be >= 0"; fz29b, fz14 seed 1420292901 #259)
+    if (d > 0 and not s <= lim) or (not d > 0 and not s >= lim):
         text = f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0 else \
             f"Requires start >= limit when delta < 0: {s}/{lim}"
         err = errors.InvalidArgumentError(None, None, f"{text} [Op:Range]")
         if not graph_constants.known(*vals):
             raise err      # (a graph input or a value computed from one, unknown to the shape function)
         # (traced: Range's shape function evaluates constant inputs, graph_constants.py)
+        if not (s > lim and d > 0) and not (s < lim and d < 0):
+            raise trace_errors.static(err, ValueError, "Dimension -9223372036854775808 must be >= 0")
         raise trace_errors.mark_shape(err, text, "Range", ((), (), ()))
     if no_kernel is not None:
         if not dispatch.deferred_kernel(no_kernel):
@@ -190,7 +196,7 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         # (TF 2.21: "Unsupported dtype19" for half; eagerly the kernel computes it)
         raise trace_errors.mark_shape(ValueError("Unsupported dtype19"), "Unsupported dtype19", "Range",
                                       ((), (), ()))
-    n = _range_size(s, lim, d, dt)
+    n = _range_size(s, lim, d, dt, context.in_function() and graph_constants.known(*vals))
     if dt.is_floating:   # (RangeFunctor: start + T(i) * delta, each step in T)
         tt = dt.np.type
         with np.errstate(all="ignore"):
@@ -245,17 +251,20 @@ def range_kernel(dt: dtypes.DType) -> None:
 RANGE_BYTES_LIMIT = 2**32
 
 
-def _range_size(s: Any, lim: Any, d: Any, dt: dtypes.DType) -> int:
+def _range_size(s: Any, lim: Any, d: Any, dt: dtypes.DType, known: bool = False) -> int:
     """The length of Range(s, lim, d) as TF's kernel computes it, with its errors: a length beyond
-    int64 (InvalidArgumentError) and an output beyond RANGE_BYTES_LIMIT (ResourceExhaustedError)."""
+    int64 (InvalidArgumentError; `known`: constants a graph's shape function reads, its ValueError
+    at trace, `tf.range(0.0, inf)` traced) and an output beyond RANGE_BYTES_LIMIT
+    (ResourceExhaustedError)."""
     if isinstance(s, float):
         # (RangeOp: ceil(|(limit - start) / delta|) in T: float32's quotient, not float64's;
         # fz14 seed 1420262402 #59, range(1e-6, 2, 1e-6) has 1999999 entries)
         with np.errstate(all="ignore"):
             q = float(np.abs((dt.np.type(lim) - dt.np.type(s)) / dt.np.type(d)))
         if not q <= float(2**63 - 1):
-            raise errors.InvalidArgumentError(None, None, "Requires ((limit - start) / delta) <= 9223372036854775807 "
-                                                          "[Op:Range]")
+            text = "Requires ((limit - start) / delta) <= 9223372036854775807"
+            err = errors.InvalidArgumentError(None, None, f"{text} [Op:Range]")
+            raise trace_errors.mark_shape(err, text, "Range", ((), (), ())) if known else err
         size = int(np.ceil(q))
     else:
         size = (abs(lim - s) + abs(d) - 1) // abs(d)
@@ -476,7 +485,12 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
         # (converted as the op's `dim` input: None is convert_to_tensor's ValueError; fz14 seed 14 #670)
         a = np.asarray(axis._v if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype_hint=dtypes.int32)._v)
         if a.size != 1:
-            raise errors.InvalidArgumentError(None, None, "'dim' must be a tensor with a single value [Op:ExpandDims]")
+            err = errors.InvalidArgumentError(None, None, "'dim' must be a tensor with a single value [Op:ExpandDims]")
+            if not isinstance(axis, Tensor) or graph_constants.known(axis):
+                # (traced: ExpandDims' shape function reads a known dim; fz29b, fz14 seed 1420292902 #297)
+                raise trace_errors.mark_shape(err, "'dim' input must be a tensor with a single value", "ExpandDims",
+                                              (t.shape.as_list(), list(a.shape)))
+            raise err
         axis = int(a.reshape(-1)[0])
     if not -nd - 1 <= int(axis) <= nd:
         if static_shapes.rank_unknown(t):   # (a graph input of unknown rank: the kernel's error, when it runs)

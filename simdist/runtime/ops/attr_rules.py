@@ -122,7 +122,8 @@ def list_input(op_type: str, arg: str, value: Any, number_attr: str = "N", fast:
     TypeError (fz14 seed 1420261219 #159, #171); other values are not modelled there. `fast` False:
     another argument the fast path cannot read (a type attr given as a string: pywrap_tfe_src.cc
     ParseTypeValue takes an int or an object with _type_enum) sends the call to the fallback, whose
-    list check refuses a tensor too (fz14 seed 1420262201 #43)."""
+    list check refuses a tensor too (fz14 seed 1420262201 #43). An empty vector has no element
+    for the fast path to refuse: it is a list of none (list_inputs.empty_list)."""
     from simdist.runtime import context
     if context.in_function() or not fast:
         if not isinstance(value, (list, tuple)):
@@ -130,6 +131,8 @@ def list_input(op_type: str, arg: str, value: Any, number_attr: str = "N", fast:
         return
     if isinstance(value, np.ndarray) and value.ndim >= 2:
         raise ValueError(f"expected a sequence for attr {number_attr}, got an ndarray with rank {value.ndim} instead")
+    if isinstance(value, np.ndarray) and value.shape == (0,):
+        return   # (no element for CheckOneInput to refuse: the fast path takes it as N=0; fz29b)
     if isinstance(value, (np.ndarray, np.generic)):
         raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
 
@@ -322,6 +325,8 @@ def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
         elif fast and _resource_variable(v):
             out.append(convert_to_tensor(v))
         elif dt is not None:
+            if hasattr(v, "_as_tensor"):   # (a variable: its conversion function's ValueError)
+                fallback_conversion(v, dt)
             out.append(convert_to_tensor(v, dtype=dt))
         else:
             t = convert_to_tensor(v)

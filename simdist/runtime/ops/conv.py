@@ -573,12 +573,28 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
     x, f = _t(input), _t(filters)
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
+    if x.ndim < 4:
+        _graph_ranks("Conv2D", x, f)
     if x.ndim > 4:
         lead = x.shape.as_list()[:-3]
         flat = array.reshape(x, [-1] + x.shape.as_list()[-3:])
         out = dispatch.execute(CONV2D, (flat, f), _traced_attr(attrs))
         return array.reshape(out, lead + out.shape.as_list()[1:])
     return dispatch.execute(CONV2D, (x, f), _traced_attr(attrs))
+
+
+def _graph_ranks(op: str, x: Tensor, f: Tensor) -> None:
+    """Inside a tf.function, the op's shape function (Conv2DShapeImpl, DepthwiseConv2DNativeShapeImpl)
+    wants input and filter of rank 4 before any attr or kernel check: ValueError "Shape must be rank
+    4 but is rank 0" at trace for ranks the graph knows (eagerly the kernel's own order; fz29b,
+    fz14 seed 1420292902 #0, #133)."""
+    if not context.in_function():
+        return
+    for t in (x, f):
+        if t.ndim != 4 and not _static_shapes.rank_unknown(t):
+            shapes = [_static_shapes.known_shape(x), _static_shapes.known_shape(f)]
+            raise trace_errors.shape_error(f"{op}: rank {t.ndim} [Op:{op}]", f"Shape must be rank 4 but is rank "
+                                           f"{t.ndim}", op, shapes)
 
 
 def _equal_depthwise_strides(x: Tensor, row: Any, col: Any) -> None:
@@ -648,6 +664,12 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
     if context.executing_eagerly():
         DEPTHWISE.dtype((_t(input).dtype, _t(filter).dtype), {})
     pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative", inputs=(input, filter))
+    _graph_ranks("DepthwiseConv2dNative", _t(input), _t(filter))
+    if len(strides) != 4 and context.in_function():   # (the shape function's, after the ranks)
+        raise trace_errors.shape_error(
+            "Sliding window strides field must specify 4 or 5 dimensions [Op:DepthwiseConv2dNative]",
+            f"DepthwiseConv2D requires the stride attribute to contain 4 values, but got: {len(strides)}",
+            "DepthwiseConv2dNative", [_static_shapes.known_shape(_t(input)), _static_shapes.known_shape(_t(filter))])
     if len(strides) != 4:
         raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 dimensions "
                                           "[Op:DepthwiseConv2dNative]")

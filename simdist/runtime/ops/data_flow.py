@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, list_inputs, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -108,6 +108,8 @@ def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None
     fast = attr_rules.list_items_fast(indices, data)   # (a list item in a list: the fallback's checks)
     attr_rules.list_input("DynamicStitch", "indices", indices, fast=fast)   # (ops.attr-types)
     attr_rules.list_input("DynamicStitch", "data", data, fast=fast)
+    if len(indices) == 0:   # (N from the first list; T only from data: list_inputs.empty_list)
+        raise list_inputs.empty_list("DynamicStitch", "indices", typed=len(data) > 0)
     idx = [_t(i) for i in indices]
     dat = [_t(d) for d in data]
     _stitch_checks(idx, dat)

@@ -369,10 +369,24 @@ def _nd(opname: str, real_in: bool) -> Any:
         if opname == "IRFFTND" and x.dtype.kind != "c":
             raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x!r}")
         if fft_length is not None:
-            convert_to_tensor(fft_length, dtype=dtypes.int32)
+            lengths = convert_to_tensor(fft_length, dtype=dtypes.int32).numpy()
         elif opname == "IRFFTND" and x.ndim == 0:
             # (_infer_fft_length_for_irfftn sets `fft_length[-1]` of the shape's empty list)
             raise IndexError("list index out of range")
+        else:   # (_infer_fft_length_for_fftn: the whole shape, int32)
+            lengths = np.asarray(x.shape.as_list(), dtype=np.int32)
+        if norm not in (None, "backward") and opname == "FFTND":
+            # (the wrapper scales the input first: `input_tensor /= n` for "forward", np.sqrt(n) for
+            # "ortho", n the product of the lengths from 1; a bool input is truediv's TypeError
+            # "`x` and `y` must have the same dtype"; fz29b, fz14 seed 1420292902 #67)
+            n: Any = 1
+            for k in lengths:
+                n *= k
+            # (Python's `/`: a NumPy float64 divisor of a bool tensor is NumPy's own division, a float64
+            # scalar the op then converts to its default Tcomplex, complex64)
+            x = x / n if norm == "forward" else x / np.sqrt(n) if norm == "ortho" else x
+            if not isinstance(x, Tensor):
+                x = convert_to_tensor(x, dtype_hint=dtypes.complex64)
         return _raw(opname, x)
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.signal.{opname.lower()}`: TF 2.21 has no kernel for {opname} (NotFoundError), as in simdist."

@@ -483,7 +483,9 @@ def total_variation(images: Any, name: str | None = None) -> Tensor:
     """`tf.image.total_variation`: sum |vertical differences| + sum |horizontal differences|."""
     ops = _ops()
     img = _tensor_only(images)
-    r = img.shape.ndims
+    # (TF reads `images.get_shape().ndims`: None for a rank the graph does not know, the ValueError
+    # at trace; fz29b, fz14 seed 1420292902 #87)
+    r = None if static_shapes.rank_unknown(img) else img.ndim
     if r == 3:
         d1 = ops.subtract(img[1:, :, :], img[:-1, :, :])
         d2 = ops.subtract(img[:, 1:, :], img[:, :-1, :])
@@ -705,18 +707,33 @@ def ssim_per_channel(a: Tensor, b: Tensor, mv: Tensor, filter_size: int = 11, fi
     """image_ops_impl._ssim_per_channel: (ssim, contrast-structure) per channel of float32 images."""
     ops = _ops()
     from simdist.runtime.ops.nn import depthwise_conv2d
-    s1, s2 = a.shape.as_list(), b.shape.as_list()
+    s1, s2 = list(np.shape(a._v)), list(np.shape(b._v))   # (the values' shapes: some may be unknown to a graph)
     fs = int(filter_size)
-    for shp in (s1, s2):
-        if any(d < fs for d in shp[-3:-1]):
-            raise errors.InvalidArgumentError(None, None, f"assertion failed: [{shp}] [{fs}]")
+    for x, shp in ((a, s1), (b, s2)):
+        if any(d < fs for d in shp[-3:-1]):   # (control_flow_assert.Assert: when the graph runs)
+            err = errors.InvalidArgumentError(None, None, f"assertion failed: [{shp}] [{fs}]")
+            u = static_shapes.unknown(x)
+            if u and any(u[-3:-1]):   # (nor can DepthwiseConv2dNative's shape function see the sizes)
+                size = [] if return_index_map else [shp[-1]]
+                if return_index_map:
+                    size = [max(0, d - fs + 1) for d in shp[-3:-1]] + [shp[-1]]
+                out = dispatch.refused(err, x.dtype, shp[:-3] + size)
+                return out, out
+            dispatch.graph_assert(err)
     sigma = ops.constant(filter_sigma, dtype=a.dtype)
     kernel = ops.tile(_fspecial_gauss(fs, sigma), [1, 1, s1[-1], 1])
 
     def reducer(x: Tensor) -> Tensor:
-        shape = x.shape.as_list()
-        y = depthwise_conv2d(ops.reshape(x, [-1] + shape[-3:]), kernel, strides=[1, 1, 1, 1], padding="VALID")
-        return ops.reshape(y, shape[:-3] + y.shape.as_list()[1:])
+        # (TF reshapes by the images' Shape ops: dimensions the graph does not know stay unknown,
+        # so DepthwiseConv2dNative's shape function cannot see them; ssim_multiscale's scales)
+        shape = list(np.shape(x._v))
+        u = static_shapes.unknown(x)
+        flat = ops.reshape(x, [-1] + shape[-3:])
+        if u:
+            flat = static_shapes.mark(flat, (False,) + tuple(u[-3:]))
+        y = depthwise_conv2d(flat, kernel, strides=[1, 1, 1, 1], padding="VALID")
+        out = ops.reshape(y, shape[:-3] + list(np.shape(y._v))[1:])
+        return static_shapes.mark(out, tuple(u[:-3]) + (True,) * 3) if u and any(u[-3:]) else out
 
     c1 = ops.pow_(ops.multiply(k1, mv), 2)
     c2 = ops.pow_(ops.multiply(k2, mv), 2)

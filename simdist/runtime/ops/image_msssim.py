@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from simdist.runtime.ops import static_shapes
 from simdist.runtime.ops.image_basic import ssim_inputs, ssim_per_channel
 from simdist.runtime.tensor import Tensor
 
@@ -39,6 +40,9 @@ def ssim_multiscale(img1: Any, img2: Any, max_val: Any, power_factors: Sequence[
             down = [avg_pool(x, ksize=divisor, strides=divisor, padding="VALID") for x in flat]
             tails = [x.shape.as_list()[1:] for x in down]
             imgs = [ops.reshape(x, h + t) for x, h, t in zip(down, heads, tails)]
+            # (TF pads in a tf_cond.cond whose padding branch the graph cannot size: past the first
+            # scale the images' height, width and channels are unknown to it; fz29b)
+            imgs = [static_shapes.mark(x, (False,) * len(h) + (True,) * 3) for x, h in zip(imgs, heads)]
         per_channel, cs = ssim_per_channel(*imgs, mv, filter_size, filter_sigma, k1, k2)
         mcs.append(relu(cs))
     mcs.pop()

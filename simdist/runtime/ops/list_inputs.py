@@ -25,7 +25,7 @@ from simdist.runtime import context, convert, dtypes, errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["matching_list", "concat_axis"]
+__all__ = ["matching_list", "concat_axis", "empty_list"]
 
 
 def _variable(v: Any) -> bool:
@@ -84,6 +84,25 @@ def matching_list(values: Sequence[Any], op: str, arg: str, fallback: bool = Fal
         raise TypeError(f"Tensors in list passed to '{arg}' of '{op}' Op have types "
                         f"[{', '.join(t.dtype.name for t in out)}] that don't all match.")
     return out
+
+
+def empty_list(op: str, arg: str, typed: bool, n_attr: str = "N", t_attr: str = "T", minimum: int = 1) -> Any:
+    """The error of an empty list input `arg` of `op` whose number attr `n_attr` has a minimum (to
+    raise). Eagerly the fast path builds the NodeDef with N=0 (an empty list, tuple, 1-d ndarray or
+    tensor): with no element giving the type attr (`typed` False: no other input of it, no default)
+    and a CPU kernel constraining it, the kernel lookup's "OpKernel 'DynamicStitch' has constraint on
+    attr 'T' not in NodeDef '[N=0]'", else the NodeDef check's "Value for attr 'N' of 0 must be at
+    least minimum 1" (both InvalidArgumentError); in a graph op_def_library's ValueError "List
+    argument 'indices' to 'DynamicStitch' Op with length 0 shorter than minimum length 1."
+    (fz29b, fourteenth generator seed 1420292902 #29)."""
+    from simdist.runtime.ops import raw_rules, trace_errors
+    if not typed and raw_rules.kernel_constrains(op, t_attr):
+        text = f"OpKernel '{op}' has constraint on attr '{t_attr}' not in NodeDef '[{n_attr}=0]'"
+    else:
+        text = f"Value for attr '{n_attr}' of 0 must be at least minimum {minimum}"
+    return trace_errors.static(errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]"), ValueError,
+                               f"List argument '{arg}' to '{op}' Op with length 0 shorter than minimum length "
+                               f"{minimum}.")
 
 
 def concat_axis(axis: Any, shapes: Sequence[Sequence[int]]) -> int:

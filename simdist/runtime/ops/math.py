@@ -431,7 +431,9 @@ def _check_beside_variable(x: Any, y: Any) -> None:
     tensor: `multiply(np.array([1.5], np.float32), float64_variable)` is float64, TF 2.21).
     Clause ops.conversion."""
     if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.generic)) \
-            or not hasattr(y, "_as_tensor"):
+            or isinstance(x, float) or not hasattr(y, "_as_tensor"):
+        # (np.float64 is a Python float, which CheckOneInput takes: the fast path converts it to the
+        # variable's dtype, `not_equal(np.float64(2.5), float32_variable)`; fz29b, fuzz2 seed 2904 #122)
         return   # (a Python e beside a NumPy t is converted to t's dtype: `where(True, np.float64(1.0), -1.5)`, fz27b)
     try:
         xdt = convert_to_tensor(x).dtype
@@ -840,6 +842,10 @@ ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", va
 
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
+    if isinstance(inputs, (list, tuple)) and not inputs:
+        # (math_ops.add_n's first check, before any conversion; fz29b)
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with the same dtype and "
+                         "shape.")
     if isinstance(inputs, (list, tuple)) and len(inputs) == 1:
         # math_ops.add_n of one input: the input converted (convert_n_to_tensor_or_indexed_slices: a
         # variable is read, so a MirroredVariable in a replica gives that replica's tensor; fz10 seed 91

@@ -13,7 +13,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops.number_text import six_digits
-from simdist.runtime.ops import args, dispatch, graph_constants, trace_errors
+from simdist.runtime.ops import args, dispatch, graph_constants, infer_ctx, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.complex_math import angle, conj, imag, real  # noqa: F401 (their old home)
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -183,6 +183,7 @@ def histogram_fixed_width(values: Any, value_range: Any, nbins: Any = 100, dtype
                                           "of allowed values: int32, int64 [Op:HistogramFixedWidth]")
     # (the op's types before the kernel's value checks: eagerly, and at trace, TypeError, in a graph)
     HISTOGRAM.dtype((v.dtype, r.dtype, nb.dtype), {"dtype": out})
+    infer_ctx.check("HistogramFixedWidth", {"values": v, "value_range": r, "nbins": nb}, {"dtype": out})
     return dispatch.execute(HISTOGRAM, (v, r, nb), {"dtype": out})
 
 

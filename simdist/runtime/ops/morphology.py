@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, infer_ctx, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import spatial_sequence, window_geometry, windows
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -348,10 +348,13 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
         raise trace_errors.shape_error("input must be 4-dimensional [Op:MaxPoolWithArgmax]",
                                        f"Shape must be rank 4 but is rank {x.ndim}", "MaxPoolWithArgmax",
                                        [x.shape.as_list()])
-    if ks[0] != 1 or ks[3] != 1 or st[0] != 1 or st[3] != 1:
-        raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the batch nor channel "
-                                        "dimension. [Op:MaxPoolWithArgmax]")
     attrs = {"ksize": ks, "strides": st, "padding": _padding(padding), "Targmax": idx.name,
              "include_batch_in_index": bool(include_batch_in_index)}
+    if ks[0] != 1 or ks[3] != 1 or st[0] != 1 or st[3] != 1:
+        # (traced: MaxPoolShape's windowed sizes first, ValueError "Negative dimension size caused by
+        # subtracting 3 from 1"; the kernel's refusal when the graph runs; fz29b, fz14 seed 1420292902 #47)
+        infer_ctx.check("MaxPoolWithArgmax", {"input": x}, attrs)
+        raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the batch nor channel "
+                                        "dimension. [Op:MaxPoolWithArgmax]")
     y, a = dispatch.execute(MAX_POOL_WITH_ARGMAX, (x,), attrs)
     return named_outputs("MaxPoolWithArgmax", (y, a))

@@ -54,7 +54,13 @@ def python_seeded(value: bool | None = None) -> bool:
 
 
 def set_seed(seed: int | None) -> None:
-    """`tf.random.set_seed`: restart the streams from this global seed."""
+    """`tf.random.set_seed`: restart the streams from this global seed. Inside a tf.function
+    being traced, TF sets the graph's seed only (`ops.get_default_graph().seed = seed`): the
+    global seed, the op-seed counter and the kernels stay (fz29b, fz14 seed 1420292901 #265)."""
+    sc = random_graphs.current()
+    if sc is not None:
+        sc.trace.seed = None if seed is None else int(seed)
+        return
     _state = _cur.ctx.rng
     _state["global"] = None if seed is None else int(seed)
     _state["op_rng"] = None   # TF's context._rng = random.Random(seed): the eager op seeds (random_gamma.tf_seeds)

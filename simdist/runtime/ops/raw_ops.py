@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, graph_inputs, infer_ctx, raw_layout, raw_rules, registry, trace_errors
+from simdist.runtime.ops import dispatch, graph_inputs, infer_ctx, list_inputs, raw_layout, raw_rules, registry, trace_errors
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -346,6 +346,11 @@ def _graph_group(members: list[tuple[str, int | None, Any]], info: dict[str, Any
                             f"{t.dtype.name} of argument '{first}'.")
 
 
+def _given(v: Any) -> bool:
+    """Whether an input's value gives its type attr a dtype (an empty list gives none)."""
+    return v is not None and not (isinstance(v, (list, tuple)) and len(v) == 0)
+
+
 def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str, op: str) -> dict[str, Any]:
     """Each OpDef input converted (a list input as a list of Tensors), by OpDef name."""
     inferred = spec["inferred"]
@@ -368,8 +373,12 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
                 if len(v) < minimum:   # eagerly the NodeDef's attr check (an empty list: no T for the
                     # kernel lookup); a graph build op_def_library's ValueError (rawfz21, seed 2020261201 #185)
                     t_attr = a.get("type_attr", "T")
-                    text = (f"Value for attr '{n}' of {len(v)} must be at least minimum {minimum}" if v else
-                            f"OpKernel '{op}' has constraint on attr '{t_attr}' not in NodeDef '[{n}=0]'")
+                    if not v:   # (T from another input of it, a default or the caller: list_inputs.empty_list)
+                        typed = t_attr in vals or "default" in inferred.get(t_attr, {}) or any(
+                            b is not a and b.get("type_attr") == t_attr and _given(kw.get(b["py"]))
+                            for b in spec["args"] if "input" in b)
+                        raise list_inputs.empty_list(op, a["py"], typed, n, t_attr, minimum)
+                    text = f"Value for attr '{n}' of {len(v)} must be at least minimum {minimum}"
                     raise trace_errors.static(errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]"), ValueError,
                                               f"List argument '{a['py']}' to '{op}' Op with length {len(v)} shorter "
                                               f"than minimum length {minimum}.")

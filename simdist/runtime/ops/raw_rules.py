@@ -122,6 +122,14 @@ def _satisfies(kernel: dict[str, list[str]], vals: dict[str, Any]) -> bool:
     return True
 
 
+def kernel_constrains(name: str, attr: str) -> bool:
+    """Whether every CPU kernel recorded for `name` constrains `attr` (a NodeDef without it then
+    fails the kernel lookup's KernelAttrsMatch: "OpKernel 'DynamicStitch' has constraint on attr
+    'T' not in NodeDef '[N=0]'"; ShapeN's CPU kernel constrains only out_type)."""
+    ks = _kernels().get(name)
+    return bool(ks) and all(attr in k for k in ks)
+
+
 def check_kernel(name: str, vals: dict[str, Any]) -> None:
     """Raise TF's error when no CPU kernel of `name` takes the call's attrs (the module's
     docstring); an op the record does not hold passes."""

@@ -204,9 +204,14 @@ def _sparse_segment_grad(c: Ctx) -> None:
 
 @register("HistogramFixedWidth")
 def _histogram(c: Ctx) -> None:
+    """math_ops.cc: value_range a vector of 2, nbins a scalar, and a known nbins positive
+    ("Requires nbins > 0: 0"; fz29b, fourteenth generator seed 1420292901 #144)."""
     r = c.with_rank(c.input("value_range"), 1)
     c.with_value(r[0], 2)
     c.with_rank(c.input("nbins"), 0)
+    n = c.value("nbins")
+    if n is not None and int(np.asarray(n).reshape(-1)[0]) <= 0:
+        c.fail(f"Requires nbins > 0: {int(np.asarray(n).reshape(-1)[0])}")
 
 
 @register("ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic", "ResizeArea")

@@ -218,17 +218,17 @@ def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> Te
     if not fs.dtype.is_integer:
         raise ValueError(f"frame_step must be an integer. Got {fs.dtype!r}")
     step = _int(fs)
-    if step == 0:   # (TF's segment count divides by it; NumPy gives 0 and a later op fails)
-        from simdist.runtime import errors
-        raise errors.InvalidArgumentError(None, None, "overlap_and_add: frame_step 0 (TF 2.21 fails on the padded "
-                                          "frames' reshape)")
     shape = sig.shape.as_list()
     outer = shape[:-2]
     frame_length, frames = shape[-1], shape[-2]
     output_length = frame_length + step * (frames - 1)
     if step == frame_length:
         return ops.reshape(sig, outer + [output_length])
-    segments = -(-frame_length // step)
+    # (TF divides the static int32 frame length by a static step in NumPy: a step of 0 gives 0
+    # segments, and the padding [0, -frame_length] is Pad's "Paddings must be non-negative", a
+    # ValueError at trace; fz29b, fz14 seed 1420292902 #172)
+    with np.errstate(all="ignore"):
+        segments = int(-(np.int32(-frame_length) // np.int32(step)))
     paddings = [[0, 0]] * len(outer) + [[0, segments], [0, segments * step - frame_length]]
     sig = ops.pad(sig, paddings)
     sig = ops.reshape(sig, outer + [frames + segments, segments, step])

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, graph_constants
 from simdist.runtime.ops import static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
@@ -369,7 +369,7 @@ PAD.shape_fn = PADV2.shape_fn = MIRROR_PAD.shape_fn = lambda shapes, attrs: shap
 
 
 def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str, rank_unknown: bool = False,
-                    constant: list[int] | None = None) -> None:
+                    constant: list[int] | None = None, known: bool = False) -> None:
     """PadOp's / MirrorPadOp's checks in pad_op.cc's order: paddings' rows against the input's rank,
     PadV2's constant_values a scalar (`constant`: its shape; fuzz20 seed 2320261202 #3, #22), then each
     dimension's paddings."""
@@ -384,6 +384,13 @@ def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str, rank_unkno
         raise errors.InvalidArgumentError(None, None, f"constant_values must be a scalar. Found: {args.dims(constant)} "
                                                       f"[Op:{opname}]")
     if opname != "MirrorPad":   # (MirrorPad's kernel checks its dimensions itself: `_mirror_pad`)
+        if known and context.in_function() and any(lo < 0 or hi < 0 for lo, hi in p):
+            # (PadShapeFn reads paddings the graph knows: ValueError at trace; overlap_and_add's frame_step
+            # 0, fz29b, fz14 seed 1420292902 #172)
+            lo, hi = next((lo, hi) for lo, hi in p if lo < 0 or hi < 0)
+            raise trace_errors.mark_shape(errors.InvalidArgumentError(
+                None, None, f"Paddings must be non-negative: {lo} {hi} [Op:{opname}]"), "Paddings must be non-negative",
+                opname, (shp, [len(p), 2]))
         _check_dims(p, shp, opname, mode)
 
 
@@ -424,11 +431,12 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
         from simdist.runtime.ops import array
         return array.identity(t)
     if m == "CONSTANT":
+        known = not isinstance(paddings, Tensor) or graph_constants.known(paddings)
         if zero:
-            _check_paddings(p, shp, "Pad", m, static_shapes.rank_unknown(t))
+            _check_paddings(p, shp, "Pad", m, static_shapes.rank_unknown(t), known=known)
             return dispatch.execute(PAD, (t,), {"paddings": p})
         c = constant_values if c is None else c
-        _check_paddings(p, shp, "PadV2", m, static_shapes.rank_unknown(t), list(_t(c).shape))
+        _check_paddings(p, shp, "PadV2", m, static_shapes.rank_unknown(t), list(_t(c).shape), known=known)
         return dispatch.execute(PADV2, (t, c), {"paddings": p})
     _check_paddings(p, shp, "MirrorPad", m, static_shapes.rank_unknown(t))
     return dispatch.execute(MIRROR_PAD, (t,), {"paddings": p, "mode": m})

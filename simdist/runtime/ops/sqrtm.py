@@ -104,8 +104,8 @@ def _triangular_sqrt(t: np.ndarray) -> np.ndarray:
 
 def _sqrtm_one(a: np.ndarray) -> np.ndarray:
     from scipy.linalg import schur
-    if not np.all(np.isfinite(a)):
-        return np.full(a.shape, np.nan, a.dtype)
+    if not np.all(np.isfinite(a)):   # (complex: NaN + NaN·j, as TF 2.21; fz29b, fz14 seed 1420292903 #37)
+        return np.full(a.shape, complex(np.nan, np.nan) if a.dtype.kind == "c" else np.nan, a.dtype)
     if a.dtype.kind == "c":   # complex Schur form: upper triangular, Eigen's matrix_sqrt_triangular
         t, u = schur(a, output="complex")
         with np.errstate(all="ignore"):
