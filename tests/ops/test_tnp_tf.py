@@ -19,7 +19,7 @@ import tf_workers
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
 
-_E, _F, _G, _M = "eager", "traced", "gradient", "errors"
+_E, _F, _G, _M, _S = "eager", "traced", "gradient", "errors", "signature"
 
 
 def _ns(tf: Any, **more: Any) -> dict:
@@ -39,6 +39,17 @@ def _traced(expr: str, *args: str) -> Callable[[Any], Any]:
     def run(tf: Any) -> Any:
         fn = eval(f"lambda {', '.join(names)}: {expr}", _ns(tf))  # noqa: S307 - our own text
         return tf.function(fn, autograph=False)(*[eval(a, _ns(tf)) for a in args])  # noqa: S307
+    return run
+
+
+def _sig(expr: str, spec: tuple, arg: str) -> Callable[[Any], Any]:
+    """`lambda x: expr` in a tf.function with a one-spec input_signature ((shape, dtype name)),
+    traced by get_concrete_function (its trace-time error, if any), then called with `arg`."""
+    def run(tf: Any) -> Any:
+        fn = eval(f"lambda x: {expr}", _ns(tf))  # noqa: S307 - our own text
+        g = tf.function(fn, input_signature=[tf.TensorSpec(spec[0], getattr(tf, spec[1]))], autograph=False)
+        g.get_concrete_function()
+        return g(eval(arg, _ns(tf)))  # noqa: S307 - our own text
     return run
 
 
@@ -350,6 +361,74 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("vander 2-D", _M, _eager("tnp.vander([[1]])")),
     ("matmul mismatch is ValueError", _E, _eager("tnp.matmul(tf.ones([2, 3]), tf.ones([2, 3]))")),
     ("add incompatible shapes", _E, _eager("tnp.add([1, 2], [1, 2, 3])")),
+    # with an input_signature of unknown dimensions (np_utils.cond decides on values it cannot know)
+    ("sig sum mean of unknown length", _S, _sig("[tnp.sum(x), tnp.mean(x), tnp.cumsum(x)]", ([None], "int32"), "tf.constant([1, 2, 3])")),
+    ("sig add float", _S, _sig("tnp.add(x, 1.5)", ([None, 2], "float32"), "tf.ones([3, 2])")),
+    ("sig atleast_2d", _S, _sig("tnp.atleast_2d(x)", ([None], "float32"), "tf.ones([3])")),
+    ("sig atleast_3d of unknown rank", _S, _sig("tnp.atleast_3d(x)", (None, "float32"), "tf.ones([3])")),
+    ("sig hstack", _S, _sig("tnp.hstack([x, x])", ([None], "int32"), "tf.constant([1, 2])")),
+    ("sig diagonal", _S, _sig("tnp.diagonal(x, 1)", ([None, None], "float32"), "tf.ones([3, 4])")),
+    ("sig diag of a vector", _S, _sig("tnp.diag(x)", ([None], "float32"), "tf.constant([1.0, 2.0])")),
+    ("sig diag of a matrix", _S, _sig("tnp.diag(x, k=1)", ([None, None], "float32"), "tf.ones([2, 3])")),
+    ("sig array_equal", _S, _sig("tnp.array_equal(x, [1, 2])", ([None], "int32"), "tf.constant([1, 2])")),
+    ("sig swapaxes moveaxis", _S, _sig("[tnp.swapaxes(x, 0, 1), tnp.moveaxis(x, 0, -1)]", ([None, 2], "int32"), "tf.ones([3, 2], tf.int32)")),
+    ("sig take_along_axis", _S, _sig("tnp.take_along_axis(x, tnp.argsort(x, axis=0), 0)", ([None, 2], "float32"), "tf.constant([[2.0, 1.0], [0.5, 3.0]])")),
+    ("sig tril", _S, _sig("tnp.tril(x)", ([None, None], "float32"), "tf.ones([2, 2])")),
+    ("sig tile repeat", _S, _sig("[tnp.tile(x, 2), tnp.repeat(x, 2)]", ([None], "int32"), "tf.constant([1, 2])")),
+    ("sig split", _S, _sig("tnp.split(x, 2)", ([None], "int32"), "tf.constant([1, 2, 3, 4])")),
+    ("sig vsplit", _S, _sig("tnp.vsplit(x, 2)", ([None, 2], "int32"), "tf.ones([4, 2], tf.int32)")),
+    ("sig cross", _S, _sig("tnp.cross(x, [1.0, 0.0, 0.0])", ([None, 3], "float32"), "tf.ones([2, 3])")),
+    ("sig kron", _S, _sig("tnp.kron(x, [1, 2])", ([None], "int32"), "tf.constant([1, 3])")),
+    ("sig full_like ones_like", _S, _sig("[tnp.full_like(x, 3), tnp.ones_like(x), tnp.zeros_like(x, dtype=float)]", ([None], "int32"), "tf.constant([5, 6])")),
+    ("sig broadcast_arrays", _S, _sig("tnp.broadcast_arrays(x, [[1], [2]])", ([None], "int32"), "tf.constant([5, 6, 7])")),
+    ("sig size ndim shape", _S, _sig("[tnp.size(x), tnp.ndim(x)]", ([None], "int32"), "tf.constant([5, 6, 7])")),
+    ("sig nonzero where", _S, _sig("[tnp.nonzero(x), tnp.where(x > 5)]", ([None], "int32"), "tf.constant([5, 6, 7])")),
+    ("sig diff", _S, _sig("tnp.diff(x)", ([None], "float32"), "tf.constant([5.0, 6.5, 7.0])")),
+    ("sig flip rot90", _S, _sig("[tnp.flip(x), tnp.rot90(x)]", ([None, None], "int32"), "tf.reshape(tf.range(6), [2, 3])")),
+    ("sig var ddof", _S, _sig("tnp.var(x, axis=0, ddof=1, dtype=np.float64)", ([None], "float32"), "tf.constant([5.0, 6.5, 7.0])")),
+    ("sig average with weights", _S, _sig("tnp.average(x, axis=0, weights=[1.0, 2.0])", ([2, None], "float32"), "tf.ones([2, 3])")),
+    ("sig vander", _S, _sig("tnp.vander(x)", ([None], "float32"), "tf.constant([1.0, 2.0, 3.0])")),
+    ("sig trace", _S, _sig("tnp.trace(x, offset=1)", ([None, None], "float32"), "tf.ones([3, 3])")),
+    ("sig gcd", _S, _sig("tnp.gcd(x, 4)", ([None], "int32"), "tf.constant([6, 8, 3])")),
+    # variables (not tensors: converted through asarray)
+    ("variable asarray add sum", _E, _eager("[tnp.asarray(tf.Variable([1.5, 2.0])), tnp.add(tf.Variable([1, 2]), 0.5), tnp.sum(tf.Variable([[1, 2]]), axis=1)]")),
+    ("variable result_type", _E, _eager("tnp.result_type(tf.Variable([1], dtype=tf.int16), 2.0).name")),
+    ("gradient through a variable", _G, _tape("tnp.sum(tnp.multiply(x, tf.Variable([2.0, 3.0])))", "tf.constant([1.0, 1.0])")),
+    # more bad input
+    ("add strings", _E, _eager("tnp.add(['a'], ['b'])")),
+    ("asarray of a ragged list", _E, _eager("tnp.asarray([[1, 2], [3]])")),
+    ("sum axis out of range", _E, _eager("tnp.sum([[1, 2]], axis=2)")),
+    ("reshape to a bad size", _E, _eager("tnp.reshape([1, 2, 3], [2, 2])")),
+    ("take float indices", _E, _eager("tnp.take([1, 2], [0.5])")),
+    ("matmul of scalars", _E, _eager("tnp.matmul(2, 3)")),
+    ("tensordot bad axes", _E, _eager("tnp.tensordot([1, 2], [1, 2, 3], 1)")),
+    ("concatenate mismatched", _E, _eager("tnp.concatenate([[[1, 2]], [[1, 2, 3]]])")),
+    ("stack mismatched", _E, _eager("tnp.stack([[1, 2], [1]])")),
+    ("transpose bad axes", _E, _eager("tnp.transpose([[1, 2]], (0, 2))")),
+    ("swapaxes out of range", _E, _eager("tnp.swapaxes([[1, 2]], 0, 3)")),
+    ("squeeze non-1 axis", _E, _eager("tnp.squeeze([[1, 2]], axis=1)")),
+    ("expand_dims out of range", _E, _eager("tnp.expand_dims([1, 2], 5)")),
+    ("split unequal", _E, _eager("tnp.split(tnp.arange(5), 2)")),
+    ("eye negative", _E, _eager("tnp.eye(-1)")),
+    ("zeros negative", _E, _eager("tnp.zeros([-1])")),
+    ("full bad shape", _E, _eager("tnp.full([2, 2], [1, 2, 3])")),
+    ("argmax of empty", _E, _eager("tnp.argmax([])")),
+    ("amax of empty", _E, _eager("tnp.amax(tnp.zeros([0]))")),
+    ("cumsum axis out of range", _E, _eager("tnp.cumsum([1, 2], axis=3)")),
+    ("einsum bad subscripts", _E, _eager("tnp.einsum('ij,j->i', [[1, 2]], [1, 2, 3])")),
+    ("cross of 4-vectors", _E, _eager("tnp.cross([1, 2, 3, 4], [1, 2, 3, 4])")),
+    ("logical_and of strings", _E, _eager("tnp.logical_and(['a'], [True])")),
+    ("sqrt of a string", _E, _eager("tnp.sqrt('a')")),
+    ("arange of tensors", _E, _eager("tnp.arange(tf.constant(4))")),
+    ("linspace num 0 and 1", _E, _eager("[tnp.linspace(0.0, 1.0, 0), tnp.linspace(0.0, 1.0, 1), tnp.linspace(2, 3, 1, endpoint=False)]")),
+    ("numpy scalars are not weak", _E, _eager("[tnp.add(tf.constant([1.0]), np.float64(2.0)), tnp.add(tf.constant([1], tf.int8), np.int32(2))]")),
+    ("numpy arrays promote", _E, _eager("tnp.add(tf.constant([1.0]), np.array([2.0]))")),
+    ("dtype strings", _E, _eager("[tnp.zeros(2, 'int16'), tnp.asarray([1], 'float16'), tnp.ones(1, dtype='bool')]")),
+    ("complex operations", _E, _eager("[tnp.add(tf.constant([1j]), 2.0), tnp.abs(tf.constant([3 + 4j])), tnp.sqrt(tf.constant([-4 + 0j])), "
+                                      "tnp.exp(tf.constant([1j], tf.complex64)), tnp.sum(tf.constant([1j, 2]))]")),
+    ("float16 and bfloat16", _E, _eager("[tnp.add(tf.constant([1.0], tf.float16), 1.5), tnp.mean(tf.constant([1.0, 2.0], tf.bfloat16)), "
+                                        "tnp.multiply(tf.constant([1.0], tf.bfloat16), tf.constant([2.0], tf.float16))]")),
+    ("uint ops", _E, _eager("[tnp.subtract(tf.constant([1], tf.uint8), 2), tnp.add(tf.constant([1], tf.uint32), -1), tnp.negative(tf.constant([1], tf.uint16))]")),
     # inside a tf.function taking tensors
     ("traced add int and float", _F, _traced("tnp.add(x, 1.5)", _I)),
     ("traced true_divide", _F, _traced("tnp.true_divide(x, y)", _I, "tf.constant([[2], [4]])")),
@@ -427,6 +506,12 @@ def test_error_messages(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.experimental-numpy")
 @_ks(_F)
 def test_traced(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.experimental-numpy")
+@_ks(_S)
+def test_input_signatures(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -20,7 +20,7 @@ from simdist.runtime.ops.array import concat, identity, ones, rank, reshape, sha
 from simdist.runtime.ops.array_more import get_static_value as _tf_static
 from simdist.runtime.ops.control_flow import cond as _tf_cond
 from simdist.runtime.ops.math import cast
-from simdist.runtime.tensor import Tensor, convert_to_tensor as _convert
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor as _convert
 
 ndarray = Tensor
 
@@ -128,9 +128,16 @@ def promote_dtype_binary(t1: Any, t2: Any) -> tuple:
     return t1, t2
 
 
+def graph_shape(x: Tensor) -> TensorShape:
+    """x's shape as TF's Python code sees it: inside a traced tf.function the graph's static shape
+    (None where an input_signature leaves a dimension or the rank unknown), else the shape."""
+    from simdist.runtime.ops.static_shapes import static_shape
+    return static_shape(x)
+
+
 def tf_rank(t: Tensor) -> Any:
     """np_utils.tf_rank: the static rank, else tf.rank."""
-    r = t.shape.rank
+    r = graph_shape(t).rank
     return r if r is not None else rank(t)
 
 

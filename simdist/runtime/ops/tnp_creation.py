@@ -219,14 +219,14 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Tensor: 
 
 def _tri_mask(m: Any, k: int, name: str) -> tuple:
     m = _arr.asarray(m)
-    if m.shape.rank is None:
+    if _arr.graph_shape(m).rank is None:
         raise ValueError(f"Argument to {name} should have known rank")
-    m_shape = m.shape.as_list()
+    m_shape = _arr.graph_shape(m).as_list()
     if len(m_shape) < 2:
         raise ValueError(f"Argument to {name} must have rank at least 2")
     if m_shape[-1] is None or m_shape[-2] is None:
         raise ValueError("Currently, the last two dimensions of the input array need to be known.")
-    return m, broadcast_to(tri(*m_shape[-2:], k=k, dtype=bool), shape(m))
+    return m, broadcast_to(tri(*m_shape[-2:], k=k, dtype=bool), shape(m))  # (m_shape: known here)
 
 
 def tril(m: Any, k: int = 0) -> Tensor:
@@ -251,7 +251,7 @@ def diag(v: Any, k: int = 0) -> Tensor:
     from simdist.runtime.ops.diag import diag as _mdiag, diag_part
     v = _arr.asarray(v)
     from simdist.runtime.ops.control_flow import Assert
-    v.shape.with_rank_at_most(2)
+    _arr.graph_shape(v).with_rank_at_most(2)
     r = v.shape.rank
     Assert(r == 1 or r == 2, [r])
     if r == 1:
@@ -304,11 +304,21 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> Tensor:  # noqa: 
         N = n_static
         if N < 0:
             raise ValueError("N must be nonnegative")
-    if x.shape.rank != 1:
-        raise ValueError("x must be a one-dimensional array")
+    _rank_one(x, "x must be a one-dimensional array")
     start, limit, delta = (0, N, 1) if increasing else (N - 1, -1, -1)
     x = expand_dims(x, -1)
     return pow_(x, cast(range_(start, limit, delta), dtype=x.dtype))
+
+
+def _rank_one(x: Tensor, message: str) -> None:
+    """vander's and ix_'s rank check: ValueError where the rank is known (get_static_value of
+    tf.rank), else an Assert (InvalidArgumentError when the graph runs)."""
+    from simdist.runtime.ops.control_flow import Assert
+    if _arr.graph_shape(x).rank is not None:
+        if x.shape.rank != 1:
+            raise ValueError(message)
+    else:
+        Assert(x.shape.rank == 1, [x.shape.rank])
 
 
 def ix_(*args: Any) -> list:
@@ -319,8 +329,7 @@ def ix_(*args: Any) -> list:
     output = []
     for i, a in enumerate(args):
         a = _arr.asarray(a)
-        if a.shape.rank != 1:
-            raise ValueError(f"Arguments must be 1-d, got arg {i} of rank {a.shape.rank}")
+        _rank_one(a, f"Arguments must be 1-d, got arg {i} of rank {a.shape.rank}")
         new_shape = [1] * n
         new_shape[i] = -1
         if a.dtype == dtypes.bool_:

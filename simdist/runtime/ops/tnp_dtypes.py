@@ -64,9 +64,10 @@ def to_numpy_type(dtype: Any) -> Any:
 def _maybe_get_dtype(x: Any) -> Any:
     """np_utils._maybe_get_dtype: a number stands for itself (NumPy's weak scalar), a tensor for
     its dtype's NumPy type, a DType for its NumPy type; a sequence is refused."""
+    from simdist.runtime.variables import Variable
     if isinstance(x, numbers.Real):
         return x
-    if isinstance(x, (Tensor, IndexedSlices)):
+    if isinstance(x, (Tensor, IndexedSlices, Variable)):   # (tensor_util.is_tf_type: a variable too)
         return to_numpy_type(x.dtype)
     if isinstance(x, dtypes.DType):
         return x.as_numpy_dtype

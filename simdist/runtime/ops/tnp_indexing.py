@@ -78,9 +78,9 @@ def nonzero(a: Any) -> list:
     from simdist.runtime.ops.array import unstack
     from simdist.runtime.ops.tnp_shape import atleast_1d
     a = atleast_1d(a)
-    if a.shape.rank is None:
+    if _arr.graph_shape(a).rank is None:
         raise ValueError("The rank of `a` is unknown, so we can't decide how many arrays to return.")
-    return unstack(_where(cast(a, dtypes.bool_)), a.shape.rank, axis=1)
+    return unstack(_where(cast(a, dtypes.bool_)), _arr.graph_shape(a).rank, axis=1)
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
@@ -114,19 +114,21 @@ def compress(condition: Any, a: Any, axis: Any = None) -> Tensor:
     from simdist.runtime.ops.tnp_shape import ravel
     condition = _arr.asarray(condition, dtype=bool)
     a = _arr.asarray(a)
-    if condition.ndim != 1:
+    c_shape, a_shape = _arr.graph_shape(condition), _arr.graph_shape(a)
+    if c_shape.rank != 1:
         raise ValueError("condition must be a 1-d array.")
-    if a.ndim == 0:
+    if a_shape.rank == 0:
         a = ravel(a)
     if axis is None:
         a = ravel(a)
         axis = 0
+    a_shape = _arr.graph_shape(a)
     if axis < 0:
-        axis += a.ndim
-    assert axis >= 0 and axis < a.ndim
+        axis += a_shape.rank
+    assert axis >= 0 and axis < a_shape.rank
     condition_t = condition
-    if condition.shape[0] < a.shape[axis]:
-        condition_t = concat([condition_t, fill([a.shape[axis] - condition.shape[0]], False)], axis=0)
+    if c_shape[0] < a_shape[axis]:
+        condition_t = concat([condition_t, fill([a_shape[axis] - c_shape[0]], False)], axis=0)
     return boolean_mask(tensor=a, mask=condition_t, axis=axis)
 
 

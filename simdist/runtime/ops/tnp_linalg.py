@@ -31,7 +31,7 @@ def matmul(x1: Any, x2: Any) -> Tensor:
 
     def f(a: Tensor, b: Tensor) -> Tensor:
         try:
-            if a.shape.rank == 2 and b.shape.rank == 2:
+            if _arr.graph_shape(a).rank == 2 and _arr.graph_shape(b).rank == 2:
                 return raw_ops.function("MatMul")(a=a, b=b)
             if _arr.tf_rank(b) == 1:
                 return _tensordot(a, b, axes=1)
@@ -118,8 +118,9 @@ def kron(a: Any, b: Any) -> Tensor:
     from simdist.runtime.ops.array import ones_like
     from simdist.runtime.ops.tnp_shape import _pad_left_to, reshape as tnp_reshape
     a, b = _arr.promote_dtype(a, b)
-    t_a = tnp_reshape(a, _pad_left_to(b.shape.rank, a.shape)) if a.shape.rank < b.shape.rank else a
-    t_b = tnp_reshape(b, _pad_left_to(a.shape.rank, b.shape)) if b.shape.rank < a.shape.rank else b
+    sa, sb = _arr.graph_shape(a), _arr.graph_shape(b)
+    t_a = tnp_reshape(a, _pad_left_to(sb.rank, sa)) if sa.rank < sb.rank else a
+    t_b = tnp_reshape(b, _pad_left_to(sa.rank, sb)) if sb.rank < sa.rank else b
 
     def make_shape(sh: Tensor, prepend: bool) -> Tensor:
         ones = ones_like(sh)

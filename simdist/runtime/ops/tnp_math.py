@@ -565,11 +565,11 @@ def polyval(p: Any, x: Any) -> Tensor:
     from simdist.runtime.ops.math_more import polyval as _polyval
 
     def f(pp: Tensor, xx: Tensor) -> Tensor:
-        if pp.shape.rank == 0:
+        if _arr.graph_shape(pp).rank == 0:
             pp = reshape(pp, [1])
         coeffs = unstack(pp)
         y = _polyval(coeffs, xx)
         if len(coeffs) == 1:
-            y = broadcast_to(y, xx.shape)
+            y = broadcast_to(y, _arr.graph_shape(xx))
         return y
     return bin_op(f, p, x)

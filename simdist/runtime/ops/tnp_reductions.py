@@ -305,7 +305,7 @@ def diff(a: Any, n: int = 1, axis: int = -1) -> Tensor:
     from simdist.runtime.ops.tnp_math import scalar
 
     def f(t: Tensor) -> Tensor:
-        nd = t.shape.rank
+        nd = _arr.graph_shape(t).rank
         if nd is None:
             raise ValueError(f"Function `diff` currently requires a known rank for input `a`. Received: a={t} "
                              "(unknown rank)")

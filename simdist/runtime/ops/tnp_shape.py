@@ -193,9 +193,10 @@ def atleast_3d(*arys: Any) -> Any:
 
 
 def _boundaries_to_sizes(a: Tensor, boundaries: Any, axis: int) -> list:
-    if axis >= len(a.shape):
-        raise ValueError(f"axis {axis} is out of bound for shape {a.shape}")
-    total_size = a.shape[axis]
+    a_shape = _arr.graph_shape(a)
+    if axis >= len(a_shape):
+        raise ValueError(f"axis {axis} is out of bound for shape {a_shape}")
+    total_size = a_shape[axis]
     sizes, sizes_sum, prev = [], 0, 0
     for i, b in enumerate(boundaries):
         size = b - prev
@@ -219,9 +220,9 @@ def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
 
 def _split_on_axis(name: str, axis: int) -> Any:
     def f(ary: Any, indices_or_sections: Any) -> list:
-        new_axis = 0 if axis == 1 and ary.shape.rank == 1 else axis
+        new_axis = 0 if axis == 1 and _arr.asarray(ary).shape.rank == 1 else axis
         if isinstance(indices_or_sections, int):
-            ary_shape = ary.shape[new_axis]
+            ary_shape = ary.shape[new_axis] if not isinstance(ary, Tensor) else _arr.graph_shape(ary)[new_axis]
             if ary_shape is not None and ary_shape % indices_or_sections:
                 raise ValueError("array split does not result in an equal division")
         return split(ary, indices_or_sections, axis=new_axis)
@@ -331,13 +332,13 @@ def pad(array: Any, pad_width: Any, mode: str, **kwargs: Any) -> Tensor:  # noqa
 
 
 def shape(a: Any) -> Any:
-    """`tnp.shape`: the TensorShape of asarray(a)."""
-    return _arr.asarray(a).shape
+    """`tnp.shape`: the (static) TensorShape of asarray(a)."""
+    return _arr.graph_shape(_arr.asarray(a))
 
 
 def ndim(a: Any) -> int:
-    """`tnp.ndim`: the rank of asarray(a)."""
-    return _arr.asarray(a).ndim
+    """`tnp.ndim`: the (static) rank of asarray(a)."""
+    return _arr.graph_shape(_arr.asarray(a)).rank
 
 
 def isscalar(num: Any) -> bool:
@@ -352,6 +353,6 @@ def size(x: Any, axis: Any = None) -> Any:
     if isinstance(x, (int, float, np.int32, np.int64, np.float32, np.float64)):
         return 1
     x = _arr.asarray(x)
-    if x.shape.is_fully_defined():
+    if _arr.graph_shape(x).is_fully_defined():
         return np.prod(x.shape.as_list(), dtype=int)
     return _size(x)
