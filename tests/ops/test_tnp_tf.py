@@ -429,6 +429,31 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("float16 and bfloat16", _E, _eager("[tnp.add(tf.constant([1.0], tf.float16), 1.5), tnp.mean(tf.constant([1.0, 2.0], tf.bfloat16)), "
                                         "tnp.multiply(tf.constant([1.0], tf.bfloat16), tf.constant([2.0], tf.float16))]")),
     ("uint ops", _E, _eager("[tnp.subtract(tf.constant([1], tf.uint8), 2), tnp.add(tf.constant([1], tf.uint32), -1), tnp.negative(tf.constant([1], tf.uint16))]")),
+    # Python and NumPy scalars alone
+    ("Python scalars alone", _E, _eager("[tnp.add(True, 1), tnp.multiply(2, 3), tnp.divide(1, 2), tnp.subtract(2.5, 1), "
+                                        "tnp.maximum(1, 2.0), tnp.floor_divide(7, 2), tnp.mod(-7.5, 2), tnp.power(2.0, -1)]")),
+    ("NumPy scalars alone", _E, _eager("[tnp.asarray(np.float32(1.5)), tnp.arange(np.int32(5)), tnp.add(np.int8(1), np.int16(2)), "
+                                       "tnp.sqrt(np.float16(2.0)), tnp.zeros(np.int64(2), dtype=np.uint8)]")),
+    ("integer power with a negative exponent", _E, _eager("tnp.power([2, 3], -1)")),
+    ("where with scalars", _E, _eager("[tnp.where(True, 1, 2.0), tnp.where([True, False], [1, 2], 7), tnp.where(0, [1, 2], [3, 4])]")),
+    ("select with bool lists", _E, _eager("tnp.select([[True, False], [False, True]], [[1, 2], [3.0, 4.0]])")),
+    ("sum of an empty array", _E, _eager("[tnp.sum([]), tnp.prod(tnp.zeros([0], dtype=np.int32)), tnp.mean(tnp.zeros([0, 2]), axis=0)]")),
+    ("reductions over a tuple of axes", _E, _eager("[tnp.sum(tf.ones([2, 3, 4]), axis=(0, 2)), tnp.max(tf.ones([2, 3]), axis=(0, 1), keepdims=True)]")),
+    ("mean with a tensor axis", _E, _eager(f"tnp.mean({_A}, axis=tf.constant(1, tf.int64))")),
+    ("meshgrid of three", _E, _eager("[t.shape.as_list() for t in tnp.meshgrid([1, 2], [3, 4, 5], [6])]")),
+    ("concatenate of one tensor", _E, _eager(f"tnp.concatenate({_I})")),
+    ("stack of one tensor", _E, _eager(f"tnp.stack({_I}, axis=0)")),
+    ("array of tensors in a list", _E, _eager("tnp.array([tf.constant(1.0), 2])")),
+    ("asarray of a nested list of tensors", _E, _eager("tnp.asarray([[tf.constant(1), tf.constant(2)]])")),
+    ("random draws in a tf.function under a seed", _E, _eager("(tnp.random.seed(11), tf.function(lambda: [tnp.random.randn(3), "
+                                                               "tnp.random.uniform(size=(2,)), tnp.random.randint(4, size=3)], autograph=False)())[1]")),
+    ("tnp.random.seed inside a tf.function", _F, _traced("(tnp.random.seed(11), [tnp.random.randn(3), tnp.random.uniform(size=(2,)), tnp.random.randint(4, size=3)])[1]")),
+    ("tnp.random.seed midway in a tf.function, called twice", _E, _eager(
+        "(tnp.random.seed(3), [tf.function(lambda: [tnp.random.rand(2), tnp.random.seed(11), tnp.random.rand(2)], autograph=False)() "
+        "for _ in range(2)], tnp.random.rand(2))[1:]")),
+    ("traced gradient of tnp", _F, _traced("tf.gradients(tnp.sum(tnp.square(x) * 2.0), x)", _A)),
+    ("traced astype message", _M, _traced("tnp.log(x)", _I)),
+    ("traced around message", _M, _traced("tnp.around(x)", _A)),
     # inside a tf.function taking tensors
     ("traced add int and float", _F, _traced("tnp.add(x, 1.5)", _I)),
     ("traced true_divide", _F, _traced("tnp.true_divide(x, y)", _I, "tf.constant([[2], [4]])")),

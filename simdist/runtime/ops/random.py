@@ -54,7 +54,14 @@ def python_seeded(value: bool | None = None) -> bool:
 
 
 def set_seed(seed: int | None) -> None:
-    """`tf.random.set_seed`: restart the streams from this global seed."""
+    """`tf.random.set_seed`: restart the streams from this global seed. Inside a tf.function being
+    traced (TF 2.21's set_random_seed when not executing eagerly) it sets only the graph's seed,
+    for the graph's later seedless ops; the eager streams are left alone."""
+    from simdist.runtime import context
+    sc = random_graphs.current()
+    if sc is not None and not context.executing_eagerly():
+        sc.trace.seed = None if seed is None else int(seed)
+        return
     _state = _cur.ctx.rng
     _state["global"] = None if seed is None else int(seed)
     _state["op_rng"] = None   # TF's context._rng = random.Random(seed): the eager op seeds (random_gamma.tf_seeds)
