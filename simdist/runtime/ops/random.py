@@ -212,7 +212,7 @@ NotDifferentiable("RandomUniform")
 
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32, seed: int | None = None,
            name: str | None = None) -> Tensor:
-    shp = _check_shape(shape_arg(shape), "RandomStandardNormal")
+    shp = _check_shape(_vector(shape, "RandomStandardNormal"), "RandomStandardNormal")
     dt = _float_dtype(dtype, mean, stddev, "RandomStandardNormal")
     if not (_number(mean) and _number(stddev)):   # TF's rnd * stddev + mean: arrays broadcast against the draw
         return _moments_applied(NORMAL, shp, mean, stddev, dt, seed)
@@ -258,7 +258,7 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
         lo = None if zero else _float_bound(minval, dt)
         hi = (None if one else _float_bound(maxval, dt)) if zero else (1.0 if maxval is None else
                                                                       _float_bound(maxval, dt))
-    shp = _check_shape(shape_arg(shape), "RandomUniform")
+    shp = _check_shape(_vector(shape, "RandomUniformInt" if dt.is_integer else "RandomUniform"), "RandomUniform")
     seeds = _seed_attrs(seed)
     if dt.is_integer and lo >= hi:
         raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} [Op:RandomUniformInt]")
@@ -302,6 +302,18 @@ def _scaled_in_graph(r: Tensor, lo: float | None, hi: float, dt: dtypes.DType) -
 
 
 # --- more stateful draws: truncated normal, categorical, shuffle ---------------------------------------------
+def _vector(shape: Any, opname: str) -> tuple[int, ...]:
+    """The shape argument of a random op (shape_arg), which its kernel wants a vector: a scalar (a
+    Python or NumPy integer, a 0-d array or tensor) is InvalidArgumentError, the shape function's
+    ValueError while a tf.function is traced (tnp29: `tnp.random.uniform(size=3)`)."""
+    scalar = (isinstance(shape, (int, np.integer)) and not isinstance(shape, bool)) or \
+        (isinstance(shape, (Tensor, np.ndarray)) and shape.ndim == 0)
+    if scalar:
+        raise trace_errors.shape_error(f"shape must be a vector of {{int32,int64}}, got shape [] [Op:{opname}]",
+                                       "Shape must be rank 1 but is rank 0", opname, ([],))
+    return shape_arg(shape)
+
+
 def _check_shape(shape: tuple[int, ...], opname: str) -> tuple[int, ...]:
     for d in shape:
         if d < 0:
@@ -347,7 +359,7 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
                      seed: int | None = None, name: str | None = None) -> Tensor:
     """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean. A tensor
     or an array mean/stddev is TF's `rnd * stddev + mean` (broadcast against the draw, differentiable)."""
-    shp = _check_shape(shape_arg(shape), "TruncatedNormal")
+    shp = _check_shape(_vector(shape, "TruncatedNormal"), "TruncatedNormal")
     dt = _float_dtype(dtype, mean, stddev, "TruncatedNormal")
     if not (_number(mean) and _number(stddev)):
         return _moments_applied(TRUNCATED, shp, mean, stddev, dt, seed)
@@ -561,7 +573,7 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
             convert_to_tensor(float(v) if isinstance(v, float) else v, dtype=dt)
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {args.tf_name(dt)} is not in the list "
                                           f"of allowed values: half, bfloat16, float, double [Op:{opname}]")
-    shp = shape_arg(shape)
+    shp = _vector(shape, opname)
     for v, what in ((a, "mean"), (b, "stddev")):   # (TF converts mean and stddev to the dtype, then reads
         # alg and the seed: a tensor of another dtype is ValueError there; fz21, fz14 seed 1420262101 #222)
         if not isinstance(v, Tensor):
@@ -611,7 +623,7 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     full = dt.is_integer and minval is None
     op = "StatelessRandomUniformFullIntV2" if full else "StatelessRandomUniformIntV2" if dt.is_integer else \
         "StatelessRandomUniformV2"
-    shp = shape_arg(shape)
+    shp = _vector(shape, op)
     if full:   # StatelessRandomUniformFullIntV2 (uint32/uint64 too: the same bits)
         s = rng_alg.seed_for(seed, alg, op)
         _check_shape(shp, op)   # (the kernel's check, after the seed's)
