@@ -29,6 +29,7 @@ def _ns(tf: Any, **more: Any) -> dict:
 def _eager(expr: str) -> Callable[[Any], Any]:
     def run(tf: Any) -> Any:
         return eval(expr, _ns(tf))  # noqa: S307 - our own text
+    run.__doc__ = expr   # (the expression, for its twin inside a tf.function)
     return run
 
 
@@ -484,6 +485,22 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 
 
+def _in_function(expr: str) -> Callable[[Any], Any]:
+    """The eager case's expression inside a tf.function (AutoGraph off) of no arguments, called once:
+    its inputs are the function's constants."""
+    def run(tf: Any) -> Any:
+        return tf.function(lambda: eval(expr, _ns(tf)), autograph=False)()  # noqa: S307 - our own text
+    return run
+
+
+_W = "in-function"
+# every eager case but the ones about Python values or eager state, once more inside a tf.function
+CASES += [(f"{name} (in a tf.function)", _W, _in_function(program.__doc__))
+          for name, group, program in list(CASES) if group in (_E, _M) and program.__doc__ and
+          "seed" not in program.__doc__ and "tf.function" not in program.__doc__
+          and "tf.Variable" not in program.__doc__]   # (a variable made in a tf.function: TF's ValueError)
+
+
 def _outcome(program: Callable[[Any], Any], tf: Any) -> tuple:
     """("ok", [(dtype name, array), ...]) or ("err", exception class name, message) of program(tf)."""
     try:
@@ -531,6 +548,12 @@ def test_error_messages(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.experimental-numpy")
 @_ks(_F)
 def test_traced(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.experimental-numpy")
+@_ks(_W)
+def test_in_a_function(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

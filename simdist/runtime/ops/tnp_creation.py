@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import context, dtypes
 from simdist.runtime.ops import tnp_arrays as _arr
 from simdist.runtime.ops import tnp_dtypes as _dt
 from simdist.runtime.ops.math import cast
@@ -119,7 +119,8 @@ def _shape_of(a: Tensor) -> Tensor:
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
     """`tnp.arange`: tf.range cast to the dtype (given, else NumPy's result type of start, step,
     stop); an empty range is array([]) of the dtype; step 0 is refused."""
-    if not step:
+    from simdist.runtime.symbolic import truth_taken   # (TF's `if` over tensor arguments: refused in a graph)
+    if not truth_taken(step):
         raise ValueError("step must be non-zero.")
     if dtype:
         dtype = _dt.result_type(dtype)
@@ -127,9 +128,9 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
         dtype = _dt.result_type(start, step)
     else:
         dtype = _dt.result_type(start, step, stop)
-    if step > 0 and ((stop is not None and start > stop) or (stop is None and start < 0)):
+    if truth_taken(step > 0 and ((stop is not None and start > stop) or (stop is None and start < 0))):
         return _arr.array([], dtype=dtype)
-    if step < 0 and ((stop is not None and start < stop) or (stop is None and start > 0)):
+    if truth_taken(step < 0 and ((stop is not None and start < stop) or (stop is None and start > 0))):
         return _arr.array([], dtype=dtype)
     return cast(range_(start, limit=stop, delta=step), dtype=dtype)
 
@@ -253,6 +254,10 @@ def diag(v: Any, k: int = 0) -> Tensor:
     from simdist.runtime.ops.control_flow import Assert
     _arr.graph_shape(v).with_rank_at_most(2)
     r = v.shape.rank
+    if r == 0 and not context.executing_eagerly():
+        # (a graph runs the Assert later: TF's Python goes on to _diag_part, whose
+        # np_utils.getitem(shape, 0) of the static shape [] is NumPy's IndexError)
+        np.asarray(_arr.graph_shape(v).as_list(), np.int32)[0]
     Assert(r == 1 or r == 2, [r])
     if r == 1:
         if v.shape[0] == 0:
