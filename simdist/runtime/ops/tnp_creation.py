@@ -16,6 +16,7 @@ from simdist.runtime.ops import tnp_arrays as _arr
 from simdist.runtime.ops import tnp_dtypes as _dt
 from simdist.runtime.ops.math import cast
 from simdist.runtime.ops.array import (broadcast_to, ones as _ones, ones_like as _ones_like, range_, shape,
+                                       shape as _shape,
                                        zeros as _zeros, zeros_like as _zeros_like)
 from simdist.runtime.tensor import Tensor
 
@@ -109,11 +110,7 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subo
     a = _arr.asarray(a)
     dtype = dtype or _dt.result_type(a)
     fill_value = _arr.asarray(fill_value, dtype=dtype)
-    return broadcast_to(fill_value, _shape_of(a))
-
-
-def _shape_of(a: Tensor) -> Tensor:
-    return shape(a)
+    return broadcast_to(fill_value, _shape(a))   # (the parameter `shape` hides the op's name here)
 
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:

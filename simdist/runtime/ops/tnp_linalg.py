@@ -9,7 +9,7 @@ from typing import Any
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import tnp_arrays as _arr
-from simdist.runtime.ops.array import concat, range_, rank, reshape, shape, stack, transpose, zeros
+from simdist.runtime.ops.array import concat, range_, reshape, shape, stack, transpose, zeros
 from simdist.runtime.ops.linalg import matmul as _matmul, tensordot as _tensordot
 from simdist.runtime.ops.tnp_math import bin_op
 from simdist.runtime.tensor import Tensor

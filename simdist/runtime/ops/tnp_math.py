@@ -16,15 +16,14 @@ from simdist.runtime import dtypes
 from simdist.runtime.ops import bitwise as _bitwise
 from simdist.runtime.ops import tnp_arrays as _arr
 from simdist.runtime.ops.activations import relu, tanh as _tanh
-from simdist.runtime.ops.array import fill, shape
-from simdist.runtime.ops.array import constant
+from simdist.runtime.ops.array import constant, fill, shape
 from simdist.runtime.ops.math import (add as _add, cast, equal as _equal, floordiv, floormod, greater as _greater,
                                       greater_equal as _greater_equal, less as _less, less_equal as _less_equal,
                                       logical_and as _logical_and, logical_not as _logical_not,
                                       logical_or as _logical_or, logical_xor as _logical_xor, maximum as _maximum,
                                       minimum as _minimum, multiply as _multiply, not_equal as _not_equal, pow_,
                                       subtract as _subtract, truediv, where)
-from simdist.runtime.ops.misc_more import angle as _angle, conj as _conj, imag as _imag
+from simdist.runtime.ops.misc_more import angle as _angle, conj as _conj
 from simdist.runtime.ops.reductions import reduce_all
 from simdist.runtime.ops.special import acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan
 from simdist.runtime.ops.special import expm1 as _expm1
