@@ -23,7 +23,8 @@ BEGIN, END = "<!-- coverage -->", "<!-- /coverage -->"
 NAMESPACES = ("", "math", "nn", "linalg", "signal", "debugging", "image", "io", "quantization", "audio", "summary",
               "saved_model", "autograph", "autograph.experimental", "test", "version", "types.experimental",
               "sysconfig", "queue", "graph_util", "xla", "tpu", "lite", "profiler.experimental", "feature_column",
-              "config", "config.experimental", "config.threading", "train")
+              "config", "config.experimental", "config.threading", "train", "experimental.numpy",
+              "experimental.numpy.random")
 
 
 def missing() -> list[tuple[str, int, list[str]]]:

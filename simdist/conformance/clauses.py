@@ -363,6 +363,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: reciprocal_no_nan, lbeta, polyval, scalar_mul, is_non_decreasing, is_strictly_increasing, zero_fraction and accumulate_n are the Python compositions of math_ops.py, check_ops.py and nn_impl.py (their values, dtypes, errors and gradients are those ops\'); invert_permutation refuses duplicates and values out of range.'),
     Clause('ops.array-more', 'ops', False, (),
            'TF 2.21: roll, reverse_sequence, searchsorted (std::lower_bound/upper_bound), unravel_index, tensor_scatter_nd_max/min, shape_n, identity_n, broadcast_static_shape/broadcast_dynamic_shape, ensure_shape, get_static_value, parallel_stack (RuntimeError eagerly) and bitcast compute and refuse as its kernels; gradients as array_grad.py registers them.'),
+    Clause('ops.experimental-numpy', 'ops', False, (),
+           'TF 2.21: tf.experimental.numpy (without experimental_enable_numpy_behavior) infers dtypes with NumPy\'s own result_type (a tensor stands for its dtype, a Python number is a weak scalar, a Python float alone is float64), promotes both operands of a binary function to it, widens integer sums and products to int64 and computes integer means in float64; its functions are the compositions of np_array_ops.py/np_math_ops.py/np_random.py over tf ops, with their values, errors (the `astype` AttributeError where TF\'s code asks a tensor for it) and gradients.'),
     Clause('ops.space-batch', 'ops', False, (),
            'TF 2.21: space_to_batch(_nd) pads and moves spatial blocks into the batch, batch_to_space moves them back and crops, space_to_depth/depth_to_space move k x k blocks into the depth (NHWC); each op\'s gradient is the other.'),
     Clause('ops.nn-more', 'ops', False, (),

@@ -313,6 +313,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
     shp = shape_arg(shape)
 
     def run() -> Tensor:
+        _fill_dims(shp)
         alloc.check_output("Fill", shp, dt)
         return dispatch.execute(ONES, (), {"shape": shp, "dtype": dt})
     return call_with_layout(run, layout, "ones")
@@ -322,9 +323,20 @@ def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layo
     shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
 
     def run() -> Tensor:
+        _fill_dims(shp)
         alloc.check_output("Fill", shp, dt)
         return dispatch.execute(ZEROS, (), {"shape": shp, "dtype": dt})
     return call_with_layout(run, layout, "zeros")
+
+
+def _fill_dims(shp: Sequence[int], value_shape: Sequence[int] = ()) -> None:
+    """FillOp's check of its dims (tf.zeros/ones/fill): a negative one is InvalidArgumentError,
+    the shape function's ValueError while a tf.function is traced (NumPy's ValueError must not
+    leak; tnp29's tests/ops/test_tnp_tf.py)."""
+    for d in shp:
+        if d < 0:
+            raise trace_errors.shape_error(f"Dimension {d} must be >= 0 [Op:Fill]", "Fill dimensions must be >= 0",
+                                           "Fill", ([len(shp)], list(value_shape)))
 
 
 def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
@@ -342,6 +354,7 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
                 raise err
             raise trace_errors.mark_shape(err, f"Shape must be rank 0 but is rank {v.ndim}", "Fill",
                                           ([len(shp)], v.shape.as_list()))
+        _fill_dims(shp, v.shape.as_list())
         alloc.check_output("Fill", shp, v.dtype)
         return dispatch.execute(FILL, (v,), {"shape": shp})
     return call_with_layout(run, layout, "fill")

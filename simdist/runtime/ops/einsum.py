@@ -246,9 +246,12 @@ def _check_and_broadcast(ts: list[Tensor], ins: list[str]) -> list[Tensor]:
         want = [size[c] for c in s]
         for ax, (c, d) in enumerate(zip(s, shp)):
             if d != size[c] and not (d == 1 and c.isupper()):
-                raise errors.InvalidArgumentError(
-                    None, None, f"Expected dimension {size[c]} at axis {ax} of the input shaped "
-                    f"[{','.join(map(str, shp))}] but got dimension {d} [Op:Einsum]")
+                # (a traced graph's Einsum shape function: ValueError "Dimensions must be equal"; tnp29)
+                raise trace_errors.shape_error(
+                    f"Expected dimension {size[c]} at axis {ax} of the input shaped "
+                    f"[{','.join(map(str, shp))}] but got dimension {d} [Op:Einsum]",
+                    f"Dimensions must be equal, but are {size[c]} and {d}", "Einsum",
+                    [x.shape.as_list() for x in ts])
         out.append(t if want == shp else array.broadcast_to(t, want))
     return out
 

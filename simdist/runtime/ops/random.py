@@ -54,11 +54,13 @@ def python_seeded(value: bool | None = None) -> bool:
 
 
 def set_seed(seed: int | None) -> None:
-    """`tf.random.set_seed`: restart the streams from this global seed. Inside a tf.function
-    being traced, TF sets the graph's seed only (`ops.get_default_graph().seed = seed`): the
-    global seed, the op-seed counter and the kernels stay (fz29b, fz14 seed 1420292901 #265)."""
+    """`tf.random.set_seed`: restart the streams from this global seed. Inside a tf.function being
+    traced (TF 2.21's set_random_seed when not executing eagerly) it sets only the graph's seed
+    (`ops.get_default_graph().seed = seed`), for the graph's later seedless ops: the global seed, the
+    op-seed counter, the kernels and the eager streams stay (fz29b, fz14 seed 1420292901 #265; tnp29)."""
+    from simdist.runtime import context
     sc = random_graphs.current()
-    if sc is not None:
+    if sc is not None and not context.executing_eagerly():
         sc.trace.seed = None if seed is None else int(seed)
         return
     _state = _cur.ctx.rng
@@ -211,7 +213,7 @@ NotDifferentiable("RandomUniform")
 
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32, seed: int | None = None,
            name: str | None = None) -> Tensor:
-    shp = _check_shape(shape_arg(shape), "RandomStandardNormal")
+    shp = _check_shape(_vector(shape, "RandomStandardNormal"), "RandomStandardNormal")
     dt = _float_dtype(dtype, mean, stddev, "RandomStandardNormal")
     if not (_number(mean) and _number(stddev)):   # TF's rnd * stddev + mean: arrays broadcast against the draw
         return _moments_applied(NORMAL, shp, mean, stddev, dt, seed)
@@ -254,7 +256,7 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
     lo_t = hi_t = None
     if not zero or not one or dt.is_integer:   # (TF converts both with the dtype: a tensor of another is ValueError)
         lo_t, hi_t = _bound_tensor(minval, dt), _bound_tensor(maxval, dt)
-    shp = _check_shape(shape_arg(shape), "RandomUniform")
+    shp = _check_shape(_vector(shape, "RandomUniformInt" if dt.is_integer else "RandomUniform"), "RandomUniform")
     seeds = _seed_attrs(seed)
     if dt.is_integer:
         for what, b in (("minval", lo_t), ("maxval", hi_t)):
@@ -306,6 +308,18 @@ def _scaled_draw(r: Tensor, lo: Any, hi: Any, dt: dtypes.DType) -> Tensor:
 
 
 # --- more stateful draws: truncated normal, categorical, shuffle ---------------------------------------------
+def _vector(shape: Any, opname: str) -> tuple[int, ...]:
+    """The shape argument of a random op (shape_arg), which its kernel wants a vector: a scalar (a
+    Python or NumPy integer, a 0-d array or tensor) is InvalidArgumentError, the shape function's
+    ValueError while a tf.function is traced (tnp29: `tnp.random.uniform(size=3)`)."""
+    scalar = (isinstance(shape, (int, np.integer)) and not isinstance(shape, bool)) or \
+        (isinstance(shape, (Tensor, np.ndarray)) and shape.ndim == 0)
+    if scalar:
+        raise trace_errors.shape_error(f"shape must be a vector of {{int32,int64}}, got shape [] [Op:{opname}]",
+                                       "Shape must be rank 1 but is rank 0", opname, ([],))
+    return shape_arg(shape)
+
+
 def _check_shape(shape: tuple[int, ...], opname: str) -> tuple[int, ...]:
     for d in shape:
         if d < 0:
@@ -351,7 +365,7 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
                      seed: int | None = None, name: str | None = None) -> Tensor:
     """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean. A tensor
     or an array mean/stddev is TF's `rnd * stddev + mean` (broadcast against the draw, differentiable)."""
-    shp = _check_shape(shape_arg(shape), "TruncatedNormal")
+    shp = _check_shape(_vector(shape, "TruncatedNormal"), "TruncatedNormal")
     dt = _float_dtype(dtype, mean, stddev, "TruncatedNormal")
     if not (_number(mean) and _number(stddev)):
         return _moments_applied(TRUNCATED, shp, mean, stddev, dt, seed)
@@ -565,7 +579,7 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
             convert_to_tensor(float(v) if isinstance(v, float) else v, dtype=dt)
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {args.tf_name(dt)} is not in the list "
                                           f"of allowed values: half, bfloat16, float, double [Op:{opname}]")
-    shp = shape_arg(shape)
+    shp = _vector(shape, opname)
     for v, what in ((a, "mean"), (b, "stddev")):   # (TF converts mean and stddev to the dtype, then reads
         # alg and the seed: a tensor of another dtype is ValueError there; fz21, fz14 seed 1420262101 #222)
         if not isinstance(v, Tensor):
@@ -615,7 +629,7 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     full = dt.is_integer and minval is None
     op = "StatelessRandomUniformFullIntV2" if full else "StatelessRandomUniformIntV2" if dt.is_integer else \
         "StatelessRandomUniformV2"
-    shp = shape_arg(shape)
+    shp = _vector(shape, op)
     if full:   # StatelessRandomUniformFullIntV2 (uint32/uint64 too: the same bits)
         s = rng_alg.seed_for(seed, alg, op)
         _check_shape(shp, op)   # (the kernel's check, after the seed's)

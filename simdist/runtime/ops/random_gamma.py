@@ -239,9 +239,10 @@ def _shape(shape: Any, opname: str) -> tuple[int, ...]:
     if s.dtype not in (dtypes.int32, dtypes.int64):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'S' of {tf_name(s.dtype)} is not in the list of "
                                           f"allowed values: int32, int64 [Op:{opname}]")
-    if s.ndim != 1:
-        raise errors.InvalidArgumentError(None, None, f"shape must be a vector of {{int32,int64}}, got shape: "
-                                          f"{dims(s.shape.as_list())} [Op:{opname}]")
+    if s.ndim != 1:   # (the shape function's ValueError while a tf.function is traced)
+        raise trace_errors.shape_error(f"shape must be a vector of {{int32,int64}}, got shape: "
+                                       f"{dims(s.shape.as_list())} [Op:{opname}]",
+                                       f"Shape must be rank 1 but is rank {s.ndim}", opname, (s.shape.as_list(),))
     out = tuple(int(v) for v in s._v.tolist())
     for d in out:
         if d < 0:
