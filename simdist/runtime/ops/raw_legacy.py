@@ -116,15 +116,40 @@ def _population_count(x: Any) -> Any:
     return _const(bits.sum(axis=-1, dtype=np.uint8), dtypes.uint8)
 
 
+# TensorToBool's switch (tensor_util): the dtypes a scalar converts from; another is the kernel's error
+_TO_BOOL_TYPES = ("float32", "float64", "int32", "uint8", "int16", "int8", "string", "int64", "bool")
+
+
+def _to_bool_kernel(x: np.ndarray) -> np.ndarray:
+    if x.ndim != 0:
+        return np.asarray(x.size > 0)
+    dt = dtypes.string if x.dtype == object else dtypes.as_dtype(x.dtype)
+    if dt.name not in _TO_BOOL_TYPES:
+        from simdist.runtime.ops.args import tf_name
+        raise _invalid("ToBool", f"{tf_name(dt)} cannot be converted to a boolean")
+    v = x.item()
+    return np.asarray(bool(len(v)) if isinstance(v, bytes) else bool(v))
+
+
+@lru_cache(maxsize=1)
+def _to_bool_op() -> Any:
+    """ToBool as an op of its own, so that a tape records it: TF registers no gradient for it
+    (LookupError "gradient registry has no entry for: ToBool"; fuzz20 tape seed 2920261202 #180)."""
+    from simdist.runtime.ops.counting import no_tf_gradient
+    from simdist.runtime.ops.registry import lanes, register
+    op = register("ToBool", _to_bool_kernel, lambda dts, attrs: dtypes.bool_, lambda *a, **k: 0.0, kind="reduction",
+                  fusion=lanes("one scalar per call"))
+    no_tf_gradient("ToBool")
+    return op
+
+
 def _to_bool(input: Any) -> Any:  # noqa: A002 - TF's name
-    """ToBool (observed on TF 2.21): a scalar is its value != 0 (a string non-empty, NaN true; complex
-    is refused), any other tensor whether it has elements."""
-    if input.ndim != 0:
-        return _const(int(np.prod(input.shape.as_list())) > 0, dtypes.bool_)
-    if input.dtype.is_complex:
-        raise _invalid("ToBool", f"{input.dtype.name} cannot be converted to a boolean")
-    v = _value(input).item()
-    return _const(bool(len(v)) if isinstance(v, bytes) else bool(v), dtypes.bool_)
+    """ToBool (observed on TF 2.21): a scalar is its value != 0 (a string non-empty, NaN true) for the
+    dtypes TensorToBool lists (float32, float64, the signed ints, uint8, string, bool; half, bfloat16,
+    uint16-uint64 and complex are the kernel's InvalidArgumentError "half cannot be converted to a
+    boolean"; fuzz20 tape seed 2920261202 #180), any other tensor whether it has elements."""
+    from simdist.runtime.ops import dispatch
+    return dispatch.execute(_to_bool_op(), (input,))
 
 
 # --- shapes and data movement ------------------------------------------------------------------------
@@ -268,6 +293,8 @@ def _unique_v2(counts: bool) -> Callable[..., Any]:
     op = "UniqueWithCountsV2" if counts else "UniqueV2"
 
     def run(x: Any, axis: Any, out_idx: Any) -> Any:
+        if axis.ndim != 1:   # (unique_op.cc: IsVector before the count; fuzz20 seed 2920261201 #104)
+            raise _invalid(op, "axis expects a 1D vector.")
         ax = [int(a) for a in _value(axis).ravel().tolist()]
         if len(ax) > 1:
             raise _invalid(op, "axis does not support input tensors larger than 1 elements")
@@ -575,8 +602,16 @@ def _empty(shape: Any, dtype: Any, init: bool) -> Any:
 
 def _parallel_concat(values: list, shape: Any) -> Any:
     """ParallelConcat (inplace_ops.cc's _ParallelConcatUpdate per value): each value one row of the
-    output shape's rows, in order; rows no value writes are zeros (TF leaves them unset)."""
-    dims = list(shape) if isinstance(shape, (list, tuple)) else shape.as_list()
+    output shape's rows, in order; rows no value writes are zeros (TF leaves them unset). First
+    _ParallelConcatStart's shape, fully defined ("Shape [?,2] is not fully defined"), then the
+    update's "value should be at least rank 1." for a scalar shape (None eagerly: the fast path's
+    empty shape; observed on TF 2.21, fuzz20 seeds 2920261202 #63, 2920261204 #59)."""
+    dims = [] if shape is None else list(shape) if isinstance(shape, (list, tuple)) else shape.as_list()
+    if dims is None or any(d is None or d < 0 for d in dims):
+        text = "<unknown>" if dims is None else "[" + ",".join("?" if d is None or d < 0 else str(d) for d in dims) + "]"
+        raise _invalid("ParallelConcat", f"Shape {text} is not fully defined")
+    if not dims:
+        raise _invalid("ParallelConcat", "value should be at least rank 1.")
     out = np.zeros(dims, dtype=values[0].dtype.np)
     for k, v in enumerate(values):
         vs = v.shape.as_list()

@@ -267,6 +267,17 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: st
     return out
 
 
+def _fast_path_refuses(v: Any, a: dict[str, Any]) -> bool:
+    """Whether TF's eager fast path gives up on an attr value and sends the call to the wrapper's
+    fallback: a list(int) holding a float (SetOpAttrList parses each item as a Python int), where
+    the fallback's make_int truncates it and its list checks refuse a None beside it (TypeError
+    "Expected list for 'strides' argument to 'max_pool3d' Op, not None."; observed on TF 2.21,
+    fuzz20 seed 2920261201 #110)."""
+    import numbers
+    return a["type"] == "list(int)" and isinstance(v, (list, tuple)) and \
+        any(isinstance(x, numbers.Real) and not isinstance(x, numbers.Integral) for x in v)
+
+
 def _fast_path_shape(v: list | tuple, op: str) -> list | tuple:
     """A shape attr given as a Python list or tuple, as TF's eager fast path reads it
     (pywrap_tfe_src.cc SetOpAttrScalar): -1 an unknown dimension; a smaller value the NodeDef's
@@ -465,6 +476,7 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
                                                              type(kw[a["py"]]) is not np.float64)
                    for a in spec["args"] if "input" in a)   # (pywrap_tfe_src.cc's CheckOneInput)
+    fast = fast and not any(_fast_path_refuses(kw[a["py"]], a) for a in spec["args"] if "attr" in a)
     # (a graph: op_def_library checks the inputs' types before the attrs' allowed values; the
     # wrapper's make_* TypeErrors, which come first in TF, are of the same class)
     graph_inputs.check(name, [kw[a["py"]] for a in spec["args"] if "input" in a])

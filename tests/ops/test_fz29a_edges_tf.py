@@ -1,0 +1,148 @@
+"""Rules behind the twentieth fuzzer's classes that fz29a closed (fresh campaigns over the raw ops bound in
+session 28: eager seed 2920261201, tape seed 2920261202, sig seed 2920261203, eager seed 2920261204 and
+the fresh seed 2920261205), each against real TensorFlow 2.21: the same raw call on both backends gives
+the same dtype and values bit for bit (a NaN matching any NaN), or raises the same exception class.
+Eagerly, inside a tf.function and under a GradientTape. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+import edge_compare
+from edge_programs import eager as _eager, tape as _tape, traced as _traced
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_K = "ops.fuzz-raw"
+_G = "autodiff.op-gradients"
+
+_UT = "tf.raw_ops.UnicodeTranscode(input={x}, input_encoding={enc!r}, output_encoding='UTF-8')"
+_UE = "tf.raw_ops.UnicodeEncode(input_values={v}, input_splits=tf.constant({s}, tf.int64), output_encoding='UTF-8')"
+_AB = "tf.constant([65, 66])"
+_SF = "tf.raw_ops.StringFormat(inputs={i}, template={t!r}, placeholder={p!r})"
+
+
+def _grad_only(expr: str, source: str) -> Callable[[Any], Any]:
+    """Only the gradient of `expr` (of a watched `x` made by `source`) under a GradientTape."""
+    def run(tf: Any) -> Any:
+        return _tape(expr, source)(tf)[1]
+    return run
+
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # an input encoding ICU has no converter for: the kernel's error before any string (seeds 2920261201 #25,
+    # 2920261202 #41)
+    ("UnicodeTranscode encoding '' of an empty input", _K, _eager(_UT.format(x="tf.constant([], tf.string)", enc=""))),
+    ("UnicodeTranscode encoding 'a'", _K, _eager(_UT.format(x="tf.constant(['ab'])", enc="a"))),
+    ("UnicodeTranscode encoding 'bogus' in a tf.function", _K, _traced(_UT.format(x="tf.constant(['ab'])",
+                                                                                   enc="bogus"))),
+    ("UnicodeTranscode encoding 'latin1'", _K, _eager(_UT.format(x="tf.constant(['ab'])", enc="latin1"))),
+    ("UnicodeDecodeWithOffsets encoding ''", _K, _eager(
+        "tf.raw_ops.UnicodeDecodeWithOffsets(input=tf.constant(['Hello']), input_encoding='', replacement_char=1)")),
+    ("UnicodeDecode encoding 'x' of an empty input", _K, _eager(
+        "tf.raw_ops.UnicodeDecode(input=tf.constant([], tf.string), input_encoding='x')")),
+    ("tf.strings.unicode_decode encoding 'bogus'", _K, _eager("tf.strings.unicode_decode(tf.constant(['a']), 'bogus')")),
+    # UnicodeEncode's checks of the splits (seed 2920261202 #0)
+    ("UnicodeEncode splits [2]", _K, _eager(_UE.format(v="tf.constant([2147483646])", s=[2]))),
+    ("UnicodeEncode splits [0, 3, 1]", _K, _eager(_UE.format(v=_AB, s=[0, 3, 1]))),
+    ("UnicodeEncode splits [0, 2, 1, 2]", _K, _eager(_UE.format(v=_AB, s=[0, 2, 1, 2]))),
+    ("UnicodeEncode splits []", _K, _eager(_UE.format(v=_AB, s=[]))),
+    ("UnicodeEncode splits [0, 1, 2]", _K, _eager(_UE.format(v=_AB, s=[0, 1, 2]))),
+    ("UnicodeEncode values of rank 2", _K, _eager(_UE.format(v="tf.constant([[65, 66]])", s=[0, 2]))),
+    ("UnicodeEncode splits [1, 3, 1]", _K, _eager(_UE.format(v=_AB, s=[1, 3, 1]))),
+    # EncodePng's compression range, DecodeCompressed's compression types (seeds 2920261201 #48, #152)
+    ("EncodePng compression -2", _K, _eager("tf.raw_ops.EncodePng(image=tf.ones([3, 2, 1], tf.uint16), compression=-2)")),
+    ("EncodePng compression 10", _K, _eager("tf.raw_ops.EncodePng(image=tf.ones([3, 2, 1], tf.uint8), compression=10)")),
+    ("EncodePng compression 9", _K, _eager("tf.raw_ops.EncodePng(image=tf.ones([3, 2, 1], tf.uint8), compression=9)")),
+    ("DecodeCompressed type 'x'", _K, _eager("tf.raw_ops.DecodeCompressed(compression_type='x', bytes=tf.constant(['a']))")),
+    ("DecodeCompressed type 'a' of an empty input", _K, _eager(
+        "tf.raw_ops.DecodeCompressed(compression_type='a', bytes=tf.constant([], tf.string))")),
+    ("DecodeCompressed type 'zlib' in a tf.function", _K, _traced(
+        "tf.raw_ops.DecodeCompressed(compression_type='zlib', bytes=tf.constant([''], tf.string))")),
+    # the eager fast path gives up on a float in a list(int) attr: the fallback's None check (seed 2920261201 #110)
+    ("MaxPool3D ksize [1.5], strides None", _K, _eager(
+        "tf.raw_ops.MaxPool3D(input=tf.ones([1, 1, 1, 1, 1]), ksize=[1.5], padding='SAME', strides=None)")),
+    ("AvgPool3D ksize [1.5], strides None", _K, _eager(
+        "tf.raw_ops.AvgPool3D(input=tf.ones([1, 1, 1, 1, 1]), ksize=[1.5], padding='SAME', strides=None)")),
+    ("MaxPool3D ksize [1.5], strides a list", _K, _eager(
+        "tf.raw_ops.MaxPool3D(input=tf.ones([1, 1, 1, 1, 1]), ksize=[1.5], padding='SAME', strides=[1, 1, 1, 1, 1])")),
+    ("MaxPool3D ksize of ones, strides None", _K, _eager(
+        "tf.raw_ops.MaxPool3D(input=tf.ones([1, 1, 1, 1, 1]), ksize=[1, 1, 1, 1, 1], padding='SAME', strides=None)")),
+    ("MaxPool ksize [1, 1.5, 1, 1]", _K, _eager(
+        "tf.raw_ops.MaxPool(input=tf.ones([1, 2, 2, 1]), ksize=[1, 1.5, 1, 1], padding='SAME', strides=[1, 1, 1, 1])")),
+    # ToBool: TensorToBool's dtypes, no gradient (seed 2920261202 #180)
+    *[(f"ToBool {d} scalar", _K, _eager(f"tf.raw_ops.ToBool(input=tf.constant({v}, tf.{d}))"))
+      for d, v in (("float16", 1), ("bfloat16", 0), ("uint16", 1), ("uint32", 0), ("uint64", 1), ("complex64", 1),
+                   ("complex128", 0), ("int8", 0), ("uint8", 2), ("float64", "float('nan')"), ("string", "''"))],
+    ("ToBool bfloat16 vector", _K, _eager("tf.raw_ops.ToBool(input=tf.constant([1.5], tf.bfloat16))")),
+    ("ToBool gradient", _G, _grad_only("tf.raw_ops.ToBool(input=x)", "tf.constant([[0.5, 1.0]])")),
+    ("ToBool gradient of a scalar", _G, _grad_only("tf.raw_ops.ToBool(input=x)", "tf.constant(0.5)")),
+    # UniqueV2's axis must be a vector (seed 2920261201 #104)
+    ("UniqueWithCountsV2 scalar axis", _K, _eager("tf.raw_ops.UniqueWithCountsV2(x=tf.constant([1, 2], tf.int8), axis=-1)")),
+    ("UniqueV2 scalar axis", _K, _eager("tf.raw_ops.UniqueV2(x=tf.constant([1, 2], tf.int8), axis=0)")),
+    ("UniqueV2 axis [[0]]", _K, _eager("tf.raw_ops.UniqueV2(x=tf.constant([1, 2], tf.int8), axis=[[0]])")),
+    ("UniqueV2 axis [-1]", _K, _eager("tf.raw_ops.UniqueV2(x=tf.constant([[1, 2], [1, 2]], tf.int8), axis=[-1])")),
+    # ParallelConcat's shape (seeds 2920261202 #63, 2920261204 #59)
+    ("ParallelConcat shape None", _K, _eager("tf.raw_ops.ParallelConcat(values=(tf.ones([1, 2]),), shape=None)")),
+    ("ParallelConcat shape []", _K, _eager("tf.raw_ops.ParallelConcat(values=(tf.ones([1, 2]),), shape=[])")),
+    ("ParallelConcat shape [None, 2]", _K, _eager("tf.raw_ops.ParallelConcat(values=(tf.ones([1, 2]),), shape=[None, 2])")),
+    ("ParallelConcat strings shape None", _K, _eager(
+        "tf.raw_ops.ParallelConcat(values=(tf.reshape(tf.constant(['a'] * 6), [3, 1, 2]),), shape=None)")),
+    ("ParallelConcat two rows", _K, _eager(
+        "tf.raw_ops.ParallelConcat(values=(tf.ones([1, 2]), tf.zeros([1, 2])), shape=[2, 2])")),
+    # StringFormat's count of placeholders (seed 2920261204 #161)
+    ("StringFormat placeholder 'a', no match", _K, _eager(_SF.format(i="[tf.constant(['a']), tf.constant(1)]",
+                                                                      t="%s", p="a"))),
+    ("StringFormat two placeholders, one input", _K, _eager(_SF.format(i="[tf.constant(1)]", t="%s%s", p="%s"))),
+    ("StringFormat empty placeholder", _K, _eager(_SF.format(i="[tf.constant(1), tf.constant(2)]", t="x", p=""))),
+    ("StringFormat empty placeholder, characters", _K, _eager(_SF.format(i="[tf.constant(1), tf.constant(2)]",
+                                                                          t="xyz", p=""))),
+    ("StringFormat 'aaa' by 'aa'", _K, _eager(_SF.format(i="[tf.constant(1)]", t="aaa", p="aa"))),
+    # BatchMatMulV2 of matrices: its own kernel (int16), not MatMul's (seed 2920261201 #168)
+    ("BatchMatMulV2 int16 matrices", _K, _eager(
+        "tf.raw_ops.BatchMatMulV2(x=tf.constant([[7, 1]], tf.int16), y=tf.constant([[2], [3]], tf.int16))")),
+    ("BatchMatMulV2 int16 adj_y grad_y", _K, _eager(
+        "tf.raw_ops.BatchMatMulV2(adj_y=True, y=tf.constant([[2]], tf.int16), x=tf.constant([[7]], tf.int16), "
+        "grad_y=True)")),
+    ("BatchMatMulV2 int16 size-incompatible", _K, _eager(
+        "tf.raw_ops.BatchMatMulV2(x=tf.constant([[7, 1]], tf.int16), y=tf.constant([[2, 3]], tf.int16))")),
+    ("BatchMatMulV2 uint8 matrices", _K, _eager(
+        "tf.raw_ops.BatchMatMulV2(x=tf.constant([[7]], tf.uint8), y=tf.constant([[2]], tf.uint8))")),
+    ("BatchMatMulV2 int16 in a tf.function", _K, _traced(
+        "tf.raw_ops.BatchMatMulV2(x=tf.constant([[7, 1]], tf.int16), y=tf.constant([[2], [3]], tf.int16))")),
+    ("tf.matmul int16 matrices", _K, _eager("tf.matmul(tf.constant([[7]], tf.int16), tf.constant([[2]], tf.int16))")),
+]
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.fuzz-raw")
+@EDGES.parametrize("ops.fuzz-raw")
+def test_raw_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("autodiff.op-gradients")
+@EDGES.parametrize("autodiff.op-gradients")
+def test_gradients(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fz29a_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
