@@ -34,6 +34,13 @@ def _grad_only(expr: str, source: str) -> Callable[[Any], Any]:
     return run
 
 
+def _second(op: str, wrt: str, dt: str, y: str, dy: str) -> Callable[[Any], Any]:
+    """The gradient of raw `op` (y, dy of dtype dt) w.r.t. its input `wrt`."""
+    y_text, dy_text = f"tf.constant({y}, tf.{dt})", f"tf.constant({dy}, tf.{dt})"
+    expr = f"tf.raw_ops.{op}(y=x, dy={dy_text})" if wrt == "y" else f"tf.raw_ops.{op}(y={y_text}, dy=x)"
+    return _grad_only(expr, y_text if wrt == "y" else dy_text)
+
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # an input encoding ICU has no converter for: the kernel's error before any string (seeds 2920261201 #25,
     # 2920261202 #41)
@@ -116,6 +123,15 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("BatchMatMulV2 int16 in a tf.function", _K, _traced(
         "tf.raw_ops.BatchMatMulV2(x=tf.constant([[7, 1]], tf.int16), y=tf.constant([[2], [3]], tf.int16))")),
     ("tf.matmul int16 matrices", _K, _eager("tf.matmul(tf.constant([[7]], tf.int16), tf.constant([[2]], tf.int16))")),
+    # the raw SqrtGrad/RsqrtGrad/ReciprocalGrad differentiate as math_grad.py's *GradGrad (seed 2920261202 #19)
+    ("SqrtGrad gradient w.r.t. dy of 1e-310", _G, _grad_only("tf.raw_ops.SqrtGrad(y=tf.constant([-1.0], tf.float64), dy=x)",
+                                                             "tf.constant([1e-310], tf.float64)")),
+    ("SqrtGrad gradient w.r.t. y, dy 1e-310", _G, _grad_only(
+        "tf.raw_ops.SqrtGrad(y=x, dy=tf.constant([1e-310], tf.float64))", "tf.constant([-1.0], tf.float64)")),
+    *[(f"{op} gradient w.r.t. {w}, {dt}", _G, _second(op, w, dt, y, d))
+      for op in ("SqrtGrad", "RsqrtGrad", "ReciprocalGrad", "InvGrad") for w in ("y", "dy")
+      for dt, y, d in (("float32", "[2.0, 0.5, -0.0, 1e-40]", "[3.0, 0.0, 1.0, 1e-40]"),
+                       ("complex64", "[1 + 2j, 0.5j, 2 - 1j]", "[3 + 0j, 1 - 1j, 1e-40 + 0j]"))],
 ]
 
 
