@@ -20,6 +20,7 @@ clause = pytest.mark.clause
 
 _K = "ops.fuzz-raw"
 _G = "autodiff.op-gradients"
+_T = "function.trace-time-errors"
 
 _UT = "tf.raw_ops.UnicodeTranscode(input={x}, input_encoding={enc!r}, output_encoding='UTF-8')"
 _UE = "tf.raw_ops.UnicodeEncode(input_values={v}, input_splits=tf.constant({s}, tf.int64), output_encoding='UTF-8')"
@@ -39,6 +40,110 @@ def _second(op: str, wrt: str, dt: str, y: str, dy: str) -> Callable[[Any], Any]
     y_text, dy_text = f"tf.constant({y}, tf.{dt})", f"tf.constant({dy}, tf.{dt})"
     expr = f"tf.raw_ops.{op}(y=x, dy={dy_text})" if wrt == "y" else f"tf.raw_ops.{op}(y={y_text}, dy=x)"
     return _grad_only(expr, y_text if wrt == "y" else dy_text)
+
+
+_SIG_TRACES = [   # (name, the raw call traced in a tf.function)
+    ('DecodePng in a tf.function',
+     "tf.raw_ops.DecodePng(contents=tf.constant(['a', 'b']))"),
+    ('DecodePng in a tf.function (2)',
+     "tf.raw_ops.DecodePng(contents=tf.constant(['a', 'b']), channels=-1)"),
+    ('DecodeJpeg in a tf.function',
+     "tf.raw_ops.DecodeJpeg(contents=tf.constant([['a']]))"),
+    ('DecodeBmp in a tf.function',
+     "tf.raw_ops.DecodeBmp(contents=tf.constant(['a']))"),
+    ('DecodeImage in a tf.function',
+     "tf.raw_ops.DecodeImage(contents=tf.constant(['a']))"),
+    ('DecodeAndCropJpeg in a tf.function',
+     "tf.raw_ops.DecodeAndCropJpeg(contents=tf.constant(['a']), crop_window=[0, 0, 1, 1])"),
+    ('DecodeAndCropJpeg in a tf.function (2)',
+     "tf.raw_ops.DecodeAndCropJpeg(contents=tf.constant('a'), crop_window=[[0, 0, 1, 1]])"),
+    ('ExtractJpegShape in a tf.function',
+     "tf.raw_ops.ExtractJpegShape(contents=tf.constant(['a']))"),
+    ('StringSplit in a tf.function',
+     "tf.raw_ops.StringSplit(input=tf.constant(['a b']), delimiter=tf.constant([' ']))"),
+    ('StringSplit in a tf.function (2)',
+     "tf.raw_ops.StringSplit(input=tf.constant('a b'), delimiter=tf.constant(' '))"),
+    ('StringSplitV2 in a tf.function',
+     "tf.raw_ops.StringSplitV2(input=tf.constant(['a b']), sep=tf.constant([' ']))"),
+    ('StringSplitV2 in a tf.function (2)',
+     "tf.raw_ops.StringSplitV2(input=tf.constant([['a b']]), sep=tf.constant(' '))"),
+    ('Bincount in a tf.function',
+     'tf.raw_ops.Bincount(arr=tf.constant([1]), size=tf.constant([2]), weights=tf.constant([1.0]))'),
+    ('Bincount in a tf.function (2)',
+     'tf.raw_ops.Bincount(arr=tf.constant([1]), size=tf.constant(2), weights=tf.constant([[1.0]]))'),
+    ('DrawBoundingBoxes in a tf.function',
+     'tf.raw_ops.DrawBoundingBoxes(images=tf.ones([2, 2, 3]), boxes=tf.ones([1, 1, 4]))'),
+    ('DrawBoundingBoxes in a tf.function (2)',
+     'tf.raw_ops.DrawBoundingBoxes(images=tf.ones([1, 2, 2, 3]), boxes=tf.ones([1, 4]))'),
+    ('SegmentMaxV2 in a tf.function',
+     'tf.raw_ops.SegmentMaxV2(data=tf.constant(1.0), segment_ids=tf.constant([0]), '
+     'num_segments=tf.constant(1))'),
+    ('SegmentSumV2 in a tf.function',
+     'tf.raw_ops.SegmentSumV2(data=tf.constant([1.0]), segment_ids=tf.constant([[0]]), '
+     'num_segments=tf.constant(1))'),
+    ('SegmentSumV2 in a tf.function (2)',
+     'tf.raw_ops.SegmentSumV2(data=tf.constant([1.0]), segment_ids=tf.constant([0]), '
+     'num_segments=tf.constant([1]))'),
+    ('MaxPoolGradGradWithArgmax in a tf.function',
+     'tf.raw_ops.MaxPoolGradGradWithArgmax(input=tf.ones([1]), grad=tf.ones([1, 1, 1, 1]), '
+     "argmax=tf.zeros([1, 1, 1, 1], tf.int64), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding='VALID')"),
+    ('MaxPoolGradGradWithArgmax in a tf.function (2)',
+     'tf.raw_ops.MaxPoolGradGradWithArgmax(input=tf.ones([1, 1, 1, 1]), grad=tf.ones([1]), '
+     "argmax=tf.zeros([1, 1, 1, 1], tf.int64), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding='VALID')"),
+    ('MaxPoolGradGradWithArgmax in a tf.function (3)',
+     'tf.raw_ops.MaxPoolGradGradWithArgmax(input=tf.ones([1, 1, 1, 1]), grad=tf.ones([1, 1, 1, 1]), '
+     "argmax=tf.zeros([1], tf.int64), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding='VALID')"),
+    ('MaxPoolGradV2 in a tf.function',
+     'tf.raw_ops.MaxPoolGradV2(orig_input=tf.ones([4, 1]), orig_output=tf.ones([4, 1]), grad=tf.ones([4, '
+     "1]), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding='VALID')"),
+    ('MaxPoolGradV2 in a tf.function (2)',
+     'tf.raw_ops.MaxPoolGradV2(orig_input=tf.ones([1, 1, 1, 1]), orig_output=tf.ones([4, 1]), '
+     "grad=tf.ones([4, 1]), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding='VALID')"),
+    ('MaxPoolGradGradV2 in a tf.function',
+     'tf.raw_ops.MaxPoolGradGradV2(orig_input=tf.ones([3, 2, 1]), orig_output=tf.ones([4, 1]), '
+     "grad=tf.ones([4, 1]), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding='VALID')"),
+    ('MaxPoolGradGradV2 in a tf.function (2)',
+     'tf.raw_ops.MaxPoolGradGradV2(orig_input=tf.ones([1, 2, 2, 1]), orig_output=tf.ones([4, 1]), '
+     "grad=tf.ones([4, 1]), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding='VALID')"),
+    ('SpaceToBatch in a tf.function',
+     'tf.raw_ops.SpaceToBatch(input=tf.ones([3, 2], tf.int8), paddings=[[0, 0], [0, 0]], block_size=5)'),
+    ('SpaceToBatch in a tf.function (2)',
+     'tf.raw_ops.SpaceToBatch(input=tf.ones([1, 2, 2, 1]), paddings=[0, 0], block_size=2)'),
+    ('SparseSegmentSqrtNGradV2 in a tf.function',
+     'tf.raw_ops.SparseSegmentSqrtNGradV2(grad=tf.ones([2]), indices=tf.constant([0]), '
+     'segment_ids=tf.constant([0]), dense_output_dim0=tf.constant([1]))'),
+    ('SparseSegmentSumGradV2 in a tf.function',
+     'tf.raw_ops.SparseSegmentSumGradV2(grad=tf.ones([2]), indices=tf.constant([[0]]), '
+     'segment_ids=tf.constant([0]), dense_output_dim0=tf.constant(1))'),
+    ('SparseFillEmptyRowsGrad in a tf.function',
+     'tf.raw_ops.SparseFillEmptyRowsGrad(reverse_index_map=tf.ones([4, 3], tf.int64), '
+     'grad_values=tf.ones([3]))'),
+    ('SparseFillEmptyRowsGrad in a tf.function (2)',
+     'tf.raw_ops.SparseFillEmptyRowsGrad(reverse_index_map=tf.ones([4], tf.int64), '
+     'grad_values=tf.ones([3, 4]))'),
+    ('UniqueV2 in a tf.function',
+     'tf.raw_ops.UniqueV2(x=tf.ones([4, 4]), axis=tf.constant(0, tf.int64))'),
+    ('UniqueWithCountsV2 in a tf.function',
+     'tf.raw_ops.UniqueWithCountsV2(x=tf.ones([4, 4]), axis=tf.constant([[0]], tf.int64))'),
+    ('StringJoin in a tf.function',
+     "tf.raw_ops.StringJoin(inputs=[tf.constant([['a']]), tf.constant([['b', 'c'], ['d', 'e']])])"),
+    ('StringJoin in a tf.function (2)',
+     "tf.raw_ops.StringJoin(inputs=[tf.constant('a'), tf.constant(['b', 'c']), tf.constant(['d', 'e', "
+     "'f'])])"),
+    ('StringFormat in a tf.function',
+     "tf.raw_ops.StringFormat(inputs=[tf.constant(1), tf.constant(2)], template='%s', placeholder='a')"),
+    ('StringFormat in a tf.function (2)',
+     "tf.raw_ops.StringFormat(inputs=[tf.constant(1)], template='{}{}')"),
+    ('CudnnRNN in a tf.function',
+     'tf.raw_ops.CudnnRNN(input=tf.ones([2, 2]), input_h=tf.ones([1, 2, 2]), input_c=tf.ones([1, 2, 2]), '
+     'params=tf.ones([4]))'),
+    ('StatelessTruncatedNormal in a tf.function',
+     'tf.raw_ops.StatelessTruncatedNormal(shape=[-2], seed=[1, 2])'),
+    ('StatelessRandomNormal in a tf.function',
+     'tf.raw_ops.StatelessRandomNormal(shape=[2, -3], seed=[1, 2])'),
+    ('StatelessRandomUniform in a tf.function',
+     'tf.raw_ops.StatelessRandomUniform(shape=[[2]], seed=[1, 2])'),
+]
 
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
@@ -132,6 +237,22 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
       for op in ("SqrtGrad", "RsqrtGrad", "ReciprocalGrad", "InvGrad") for w in ("y", "dy")
       for dt, y, d in (("float32", "[2.0, 0.5, -0.0, 1e-40]", "[3.0, 0.0, 1.0, 1e-40]"),
                        ("complex64", "[1 + 2j, 0.5j, 2 - 1j]", "[3 + 0j, 1 - 1j, 1e-40 + 0j]"))],
+    # the shape functions of raw ops bound in session 28, at trace (sig seed 2920261203; shape_fns_raw28.py)
+    *[(name, _T, _traced(expr)) for name, expr in _SIG_TRACES],
+    # deprecated ops: op_def_library's NotImplementedError in a graph before any input (sig seed 2920261203 #59, #80, #84)
+    ("BatchCholesky uint64 in a tf.function", _T, _traced("tf.raw_ops.BatchCholesky(input=tf.ones([1, 1, 1], tf.uint64))")),
+    ("BatchIFFT in a tf.function", _T, _traced("tf.raw_ops.BatchIFFT(input=tf.ones([1], tf.complex64))")),
+    ("BatchFFT3D float32 in a tf.function", _T, _traced("tf.raw_ops.BatchFFT3D(input=tf.ones([1, 1, 1]))")),
+    ("TopK in a tf.function", _T, _traced("tf.raw_ops.TopK(input=tf.ones([3]), k=1)")),
+    ("TileGrad in a tf.function", _T, _traced("tf.raw_ops.TileGrad(input=tf.ones([3]), multiples=[1])")),
+    ("SelfAdjointEig float16 vector in a tf.function", _T, _traced(
+        "tf.raw_ops.SelfAdjointEig(input=tf.ones([2], tf.float16))")),
+    ("BatchIFFT eagerly", _K, _eager("tf.raw_ops.BatchIFFT(input=tf.ones([1], tf.complex64))")),
+    ("TopK eagerly", _K, _eager("tf.raw_ops.TopK(input=tf.ones([3]), k=1)")),
+    # an output-less raw op in a tf.function is the Operation (sig seed 2920261203 #138)
+    ("NoOp returned from a tf.function", _T, _traced("tf.raw_ops.NoOp()")),
+    ("NoOp is not None in a tf.function", _T, _traced("tf.raw_ops.NoOp() is None")),
+    ("NoOp eagerly", _K, _eager("tf.raw_ops.NoOp()")),
 ]
 
 
@@ -146,6 +267,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.fuzz-raw")
 @EDGES.parametrize("ops.fuzz-raw")
 def test_raw_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -849,6 +849,25 @@ _REMOVED: dict[str, tuple[int, str]] = {
     "MatrixExponential": (27, "Use Python implementation tf.linalg.matrix_exponential instead."),
     "SelfAdjointEig": (11, "Use SelfAdjointEigV2 instead."),
 }
+# Every op whose OpDef carries a deprecation (TF 2.21's op_def_registry): a graph refuses the node as
+# op_def_library._apply_op_helper starts, before it converts any input (NotImplementedError); eagerly the
+# kernel runs or is missing. _REMOVED's ops are also refused eagerly (UnimplementedError).
+GRAPH_REMOVED: dict[str, tuple[int, str]] = {
+    **_REMOVED, "TileGrad": (3, "TileGrad has been replaced with reduce_sum"), "TopK": (7, "Use TopKV2 instead"),
+    **{f"Batch{op}": (15, f"Use {op}") for op in ("FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D", "IFFT3D")},
+}
+
+
+def refuse_in_graph(op: str) -> None:
+    """Inside a tf.function, a deprecated op's NotImplementedError before any input is converted
+    (fuzz20 sig seed 2920261203 #59, #80, #84: a uint64 BatchCholesky was the dtype's TypeError)."""
+    from simdist.runtime import context
+    if op in GRAPH_REMOVED and context.in_function():
+        version, instead = GRAPH_REMOVED[op]
+        raise NotImplementedError(f"Op {op} is not available in GraphDef version 2474. It has been removed in version "
+                                  f"{version}. {instead}.")
+
+
 # No CPU kernel in TF 2.21 (raw_kernels.json holds none: raw_rules.check_kernel's NotFoundError, eagerly, and
 # InvalidArgumentError "No OpKernel was registered" in a tf.function); inputs of ordinary tensors only.
 _NO_CPU_KERNEL = ("AccumulateNV2", "AllToAll", "BatchFFT", "BatchFFT2D", "BatchFFT3D", "BatchIFFT", "BatchIFFT2D",

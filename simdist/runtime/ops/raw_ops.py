@@ -471,6 +471,8 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     spec = opdefs()["ops"][name]
     b = binding(name)
     assert isinstance(b, RawArgs), b
+    from simdist.runtime.ops import raw_legacy
+    raw_legacy.refuse_in_graph(name)   # (a deprecated op: op_def_library's first check in a graph)
     fname = spec["function"]
     vals: dict[str, Any] = {}
     fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
@@ -571,8 +573,10 @@ def _outputs(name: str, spec: dict[str, Any], out: Any, vals: dict[str, Any]) ->
     """The op's results as TF's raw op returns them: one tensor, a list (a list output), or a
     namedtuple named after the op with the OpDef's output names."""
     outs = spec["outputs"]
-    if not outs:   # (an op without outputs, NoOp: the eager call returns None)
-        return None
+    if not outs:   # (an op without outputs, NoOp: None eagerly, the Operation in a tf.function, which a
+        # tf.function cannot return: TypeError; fuzz20 sig seed 2920261203 #138)
+        from simdist.runtime.graph_op import op_result
+        return op_result(name, name)
     flat = list(out) if isinstance(out, (tuple, list)) else [out]
     if len(outs) == 1 and "number_attr" not in outs[0] and "type_list_attr" not in outs[0]:
         return flat[0] if len(flat) == 1 else out
