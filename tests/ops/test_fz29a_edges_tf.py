@@ -227,12 +227,37 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.raw_ops.BatchMatMulV2(x=tf.constant([[7]], tf.uint8), y=tf.constant([[2]], tf.uint8))")),
     ("BatchMatMulV2 int16 in a tf.function", _K, _traced(
         "tf.raw_ops.BatchMatMulV2(x=tf.constant([[7, 1]], tf.int16), y=tf.constant([[2], [3]], tf.int16))")),
+    # oneDNN's DepthwiseConv2dNativeBackpropInput reads input_sizes first (tape seed 2920261202 #116)
+    ("DepthwiseConv2dNativeBackpropInput bfloat16 NCHW input_sizes [1]", _K, _eager(
+        "tf.raw_ops.DepthwiseConv2dNativeBackpropInput(padding='VALID', dilations=[1, 2, 1, 1], "
+        "input_sizes=tf.constant([1], tf.int32), strides=[1, 1, 1, 1], filter=tf.constant([-3.0], tf.bfloat16), "
+        "out_backprop=tf.constant([-0.5], tf.bfloat16), data_format='NCHW')")),
+    ("DepthwiseConv2dNativeBackpropInput float32 NCHW out_backprop of rank 2", _K, _eager(
+        "tf.raw_ops.DepthwiseConv2dNativeBackpropInput(padding='VALID', input_sizes=tf.constant([1, 1, 1, 1]), "
+        "strides=[1, 1, 1, 1], filter=tf.ones([1, 1, 1, 1]), out_backprop=tf.ones([1, 1]), data_format='NCHW')")),
+    ("DepthwiseConv2dNativeBackpropInput float64 NCHW input_sizes [1]", _K, _eager(
+        "tf.raw_ops.DepthwiseConv2dNativeBackpropInput(padding='VALID', input_sizes=tf.constant([1]), "
+        "strides=[1, 1, 1, 1], filter=tf.ones([1, 1, 1, 1], tf.float64), out_backprop=tf.ones([1, 1, 1, 1], tf.float64), "
+        "data_format='NCHW')")),
+    # TensorStridedSliceUpdate of an empty slice: the input, no broadcast check (seed 2920261201 #82)
+    ("TensorStridedSliceUpdate empty slice, new axis", _K, _eager(
+        "tf.raw_ops.TensorStridedSliceUpdate(begin=[1, 0, 0, 2], input=tf.reshape(tf.range(12), [2, 2, 3]), "
+        "new_axis_mask=2, strides=[1, -2, 1, 1], begin_mask=2, end=[2, 2, -1, 2], value=tf.ones([2, 3], tf.int32))")),
+    ("TensorStridedSliceUpdate empty slice, float", _K, _eager(
+        "tf.raw_ops.TensorStridedSliceUpdate(begin=[1], input=tf.ones([3]), strides=[1], end=[1], value=tf.ones([2, 3]))")),
+    ("TensorStridedSliceUpdate new axis over the whole tensor", _K, _eager(
+        "tf.raw_ops.TensorStridedSliceUpdate(begin=[0, 0], input=tf.reshape(tf.range(6), [2, 3]), new_axis_mask=1, "
+        "strides=[1, 1], end=[1, 2], value=tf.zeros([1, 1, 2], tf.int32))")),
     ("tf.matmul int16 matrices", _K, _eager("tf.matmul(tf.constant([[7]], tf.int16), tf.constant([[2]], tf.int16))")),
     # the raw SqrtGrad/RsqrtGrad/ReciprocalGrad differentiate as math_grad.py's *GradGrad (seed 2920261202 #19)
     ("SqrtGrad gradient w.r.t. dy of 1e-310", _G, _grad_only("tf.raw_ops.SqrtGrad(y=tf.constant([-1.0], tf.float64), dy=x)",
                                                              "tf.constant([1e-310], tf.float64)")),
     ("SqrtGrad gradient w.r.t. y, dy 1e-310", _G, _grad_only(
         "tf.raw_ops.SqrtGrad(y=x, dy=tf.constant([1e-310], tf.float64))", "tf.constant([-1.0], tf.float64)")),
+    ("SqrtGrad gradients, dy of shape [1] beside y [1, 1]", _G, lambda tf: _tape(
+        "tf.raw_ops.SqrtGrad(y=x, dy=tf.constant([0.5 - 1j], tf.complex64))", "tf.constant([[1 + 2j]], tf.complex64)")(tf)),
+    ("SqrtGrad gradient w.r.t. dy of shape [1] beside y [1, 1]", _G, _grad_only(
+        "tf.raw_ops.SqrtGrad(y=tf.constant([[1 + 2j]], tf.complex64), dy=x)", "tf.constant([0.5 - 1j], tf.complex64)")),
     *[(f"{op} gradient w.r.t. {w}, {dt}", _G, _second(op, w, dt, y, d))
       for op in ("SqrtGrad", "RsqrtGrad", "ReciprocalGrad", "InvGrad") for w in ("y", "dy")
       for dt, y, d in (("float32", "[2.0, 0.5, -0.0, 1e-40]", "[3.0, 0.0, 1.0, 1e-40]"),

@@ -130,10 +130,11 @@ def _cwise_grad(op: str, kernel: Any) -> Any:
     def run(y: Any, dy: Any) -> Any:
         from simdist.runtime.autodiff import custom_gradient
         from simdist.runtime.ops import raw_shapes
-        y, dy = raw_shapes.check(op, [y, dy])   # (SimpleBinaryOp: elementwise on the flat tensors, y's shape)
-
         @custom_gradient
         def call(a: Any, b: Any) -> Any:
+            # (SimpleBinaryOp: elementwise on the flat tensors, y's shape; the gradients keep y's shape,
+            # a dy of another shape of as many elements included, as TF's do: seed 2920261202 #19)
+            a, b = raw_shapes.check(op, [a, b])
             out = kernel(a, b)
             return out, lambda grad: _GRAD_GRADS[op](a, b, out, grad)
         return call(y, dy)
