@@ -143,6 +143,32 @@ _SIG_TRACES = [   # (name, the raw call traced in a tf.function)
      'tf.raw_ops.StatelessRandomNormal(shape=[2, -3], seed=[1, 2])'),
     ('StatelessRandomUniform in a tf.function',
      'tf.raw_ops.StatelessRandomUniform(shape=[[2]], seed=[1, 2])'),
+    ('MaxPoolGradV2 in a tf.function, sig seed 2920261203 (1)',
+     'tf.raw_ops.MaxPoolGradV2(orig_input=tf.ones([4, 1], tf.int64), orig_output=tf.ones([4, 1], '
+     'tf.int64), grad=tf.ones([4, 1], tf.int64), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], '
+     "padding='VALID', data_format='NCHW')"),
+    ('MaxPoolGradGradV2 in a tf.function, sig seed 2920261203 (1)',
+     'tf.raw_ops.MaxPoolGradGradV2(orig_input=tf.ones([3, 2, 1], tf.float64), orig_output=tf.ones([4, 1], '
+     'tf.float64), grad=tf.ones([4, 1], tf.float64), ksize=[1, 1, 1], strides=[3, -1, -1], '
+     "padding='VALID')"),
+    ('SparseConcat in a tf.function, sig seed 2920261203 (1)',
+     'tf.raw_ops.SparseConcat(concat_dim=1, indices=[tf.constant([], tf.int64), tf.constant([0], '
+     'tf.int64)], values=[tf.ones([1]), tf.ones([1])], shapes=[tf.constant([2], tf.int64), '
+     'tf.constant([2], tf.int64)])'),
+    ('SparseConcat in a tf.function, sig seed 2920261203 (2)',
+     'tf.raw_ops.SparseConcat(concat_dim=1, indices=[tf.constant([[0]], tf.int64), tf.constant([[0]], '
+     'tf.int64)], values=[tf.ones([1, 1]), tf.ones([1])], shapes=[tf.constant([2], tf.int64), '
+     'tf.constant([2], tf.int64)])'),
+    ('SparseConcat in a tf.function, sig seed 2920261203 (3)',
+     'tf.raw_ops.SparseConcat(concat_dim=1, indices=[tf.constant([[0]], tf.int64), tf.constant([[0]], '
+     'tf.int64)], values=[tf.ones([1]), tf.ones([1])], shapes=[tf.constant([2], tf.int64), '
+     'tf.constant([[2]], tf.int64)])'),
+    ('SegmentMaxV2 in a tf.function, sig seed 2920261203 (1)',
+     'tf.raw_ops.SegmentMaxV2(data=tf.ones([2], tf.float16), segment_ids=tf.constant([0, 0]), '
+     'num_segments=tf.constant(-1))'),
+    ('SegmentSumV2 in a tf.function, sig seed 2920261203 (1)',
+     'tf.raw_ops.SegmentSumV2(data=tf.ones([2]), segment_ids=tf.constant([0, 0]), '
+     'num_segments=tf.constant(-3, tf.int64))'),
 ]
 
 

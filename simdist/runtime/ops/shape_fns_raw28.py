@@ -57,6 +57,9 @@ def _segment_v2(c: Ctx) -> None:
     c.with_rank(c.input("num_segments"), 0)
     if ids is not None:
         c.with_rank_at_least(c.input("data"), len(ids))
+    n = c.value("num_segments")   # (MakeDimForScalarInput; sig seed 2920261203 #142)
+    if n is not None and int(n) < 0:
+        c.fail(f"Dimension size, given by scalar input 2, must be non-negative but is {int(n)}")
 
 
 @register("MaxPoolGradGradWithArgmax")
@@ -123,3 +126,19 @@ def _cudnn_rnn(c: Ctx) -> None:
 def _stateless_v1(c: Ctx) -> None:
     """StatelessShape: the output shape from the shape tensor (rank 1, no value below -1)."""
     c.shape_from_tensor("shape")
+
+
+@register("MaxPoolGradV2", "MaxPoolGradGradV2")
+def _max_pool_grad_v2(c: Ctx) -> None:
+    """orig_input of rank 4 (ksize and strides are inputs: no window computed here; sig seed 2920261203 #66,
+    #141)."""
+    c.with_rank(c.input("orig_input"), 4)
+
+
+@register("SparseConcat")
+def _sparse_concat(c: Ctx) -> None:
+    """Each part's indices a matrix, values and shape vectors (sig seed 2920261203 #60)."""
+    for ind, val, shp in zip(c.input("indices"), c.input("values"), c.input("shapes")):
+        c.with_rank(ind, 2)
+        c.with_rank(val, 1)
+        c.with_rank(shp, 1)
