@@ -55,7 +55,7 @@ OPS: tuple[str, ...] = (
 )
 
 # The raw ops bound in session 28 (raw_legacy.py and the rawops28 bindings: 571 bound at 2026-12-02), drawn by
-# root seeds from VOCABULARY_29 on (earlier seeds keep OPS alone, so their programs are unchanged). Left out:
+# ten-digit root seeds from VOCABULARY_29 on (other seeds keep OPS alone, so their programs are unchanged). Left out:
 # the file ops (ReadFile, WriteFile, MatchingFiles: the file system), PrintV2 (writes to the worker's streams),
 # Empty (init=False is uninitialized memory) and the stateful random ops (RandomUniform, RandomUniformInt,
 # RandomStandardNormal, TruncatedNormal, RandomGamma, RandomPoissonV2, RandomShuffle, Multinomial,
@@ -110,5 +110,7 @@ OPS_29: tuple[str, ...] = (
 
 
 def ops_of(seed: int) -> tuple[str, ...]:
-    """The raw ops root seed `seed` draws from: OPS, and OPS_29 too from VOCABULARY_29 on."""
-    return OPS + OPS_29 if seed >= VOCABULARY_29 else OPS
+    """The raw ops root seed `seed` draws from: OPS, and OPS_29 too for the ten-digit campaign seeds from
+    VOCABULARY_29 on (the bounded slice's eleven-digit seeds, test_fuzz20_tf._SLICE_SEEDS, keep OPS: their
+    answers are kept in tests/goldens/fuzz20-slice)."""
+    return OPS + OPS_29 if VOCABULARY_29 <= seed < 10 ** 10 else OPS
