@@ -169,6 +169,55 @@ _SIG_TRACES = [   # (name, the raw call traced in a tf.function)
     ('SegmentSumV2 in a tf.function, sig seed 2920261203 (1)',
      'tf.raw_ops.SegmentSumV2(data=tf.ones([2]), segment_ids=tf.constant([0, 0]), '
      'num_segments=tf.constant(-3, tf.int64))'),
+    ('MaxPoolV2 in a tf.function, sig seed 2920261205 (1)',
+     "tf.raw_ops.MaxPoolV2(input=tf.ones([2]), ksize=[1], strides=[1], padding='VALID')"),
+    ('BatchToSpace in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.BatchToSpace(input=tf.ones([4], tf.complex64), crops=[[0, 0]], block_size=4)'),
+    ('CudnnRNNV2 in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.CudnnRNNV2(input=tf.ones([2, 2], tf.float64), input_h=tf.ones([1, 2, 2], tf.float64), '
+     'input_c=tf.ones([1, 2, 2], tf.float64), params=tf.ones([4], tf.float64))'),
+    ('IRFFT in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.IRFFT(input=tf.constant(1j, tf.complex128), fft_length=tf.constant(1))'),
+    ('LinSpace in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.LinSpace(start=tf.ones([3, 4]), stop=tf.constant(2.0), num=3)'),
+    ('LinSpace in a tf.function, sig seed 2920261205 (2)',
+     'tf.raw_ops.LinSpace(start=tf.constant(1.0), stop=tf.ones([2]), num=3)'),
+    ('LinSpace in a tf.function, sig seed 2920261205 (3)',
+     'tf.raw_ops.LinSpace(start=tf.constant(1.0), stop=tf.constant(2.0), num=[3])'),
+    ('StringNGrams in a tf.function, sig seed 2920261205 (1)',
+     "tf.raw_ops.StringNGrams(data=tf.constant([[['a']]]), data_splits=tf.constant([0, 1]), "
+     "separator='a', ngram_widths=[], left_pad='x', right_pad='', pad_width=1, "
+     'preserve_short_sequences=False)'),
+    ('FakeQuantWithMinMaxVarsPerChannel in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.FakeQuantWithMinMaxVarsPerChannel(inputs=tf.ones([2, 3, 2]), min=tf.ones([3, 3, 2]), '
+     'max=tf.ones([3, 3, 2]))'),
+    ('FakeQuantWithMinMaxVarsGradient in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.FakeQuantWithMinMaxVarsGradient(gradients=tf.ones([3, 2, 2]), inputs=tf.ones([2, 2]), '
+     'min=tf.constant(0.0), max=tf.constant(1.0))'),
+    ('AllToAll in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.AllToAll(input=tf.ones([2], tf.bool), group_assignment=tf.constant([0, 1]), '
+     'concat_dimension=5, split_dimension=0, split_count=1)'),
+    ('StatelessMultinomial in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.StatelessMultinomial(logits=tf.ones([4, 3], tf.int8), num_samples=tf.ones([2, 3], '
+     'tf.int32), seed=[1, 2])'),
+    ('StatelessTruncatedNormalV2 in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.StatelessTruncatedNormalV2(shape=[3], key=tf.constant([1], tf.uint64), '
+     'counter=tf.ones([3, 1, 1], tf.uint64), alg=1)'),
+    ('SparseAddGrad in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.SparseAddGrad(backprop_val_grad=tf.ones([1], tf.uint16), a_indices=tf.constant([1], '
+     'tf.int64), b_indices=tf.constant([1], tf.int64), sum_indices=tf.ones([1, 2, 1, 3], tf.int64))'),
+    ('StatelessRandomGetKeyCounter in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.StatelessRandomGetKeyCounter(seed=tf.constant([1, 2, 3], tf.int64))'),
+    ('StatelessRandomUniformInt in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.StatelessRandomUniformInt(shape=[2], seed=[1, 2], minval=tf.ones([1, 3, 1, 4], '
+     'tf.int64), maxval=tf.constant(5, tf.int64))'),
+    ('StatelessRandomUniformInt in a tf.function, sig seed 2920261205 (2)',
+     'tf.raw_ops.StatelessRandomUniformInt(shape=[2], seed=[1, 2], minval=tf.constant(1, tf.int64), '
+     'maxval=tf.constant([5], tf.int64))'),
+    ('BatchSvd in a tf.function, sig seed 2920261205 (1)',
+     'tf.raw_ops.BatchSvd(input=tf.ones([2, 2]), full_matrices=1)'),
+    ('BatchSvd in a tf.function, sig seed 2920261205 (2)',
+     'tf.raw_ops.BatchSvd(input=tf.ones([2, 2], tf.uint8), full_matrices=True)'),
 ]
 
 

@@ -471,9 +471,15 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     spec = opdefs()["ops"][name]
     b = binding(name)
     assert isinstance(b, RawArgs), b
-    from simdist.runtime.ops import raw_legacy
-    raw_legacy.refuse_in_graph(name)   # (a deprecated op: op_def_library's first check in a graph)
     fname = spec["function"]
+    from simdist.runtime.ops import raw_legacy
+    if name in raw_legacy.GRAPH_REMOVED and context.in_function():
+        # (a deprecated op in a graph: the wrapper's make_* conversions of the attrs, then op_def_library's
+        # first check, before any input: fuzz20 sig seeds 2920261203 #59, 2920261205 #22)
+        for a in spec["args"]:
+            if "attr" in a:
+                _attr_value(kw[a["py"]], a, fname, False, name)
+        raw_legacy.refuse_in_graph(name)
     vals: dict[str, Any] = {}
     fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
                                                              type(kw[a["py"]]) is not np.float64)

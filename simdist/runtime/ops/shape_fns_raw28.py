@@ -142,3 +142,86 @@ def _sparse_concat(c: Ctx) -> None:
         c.with_rank(ind, 2)
         c.with_rank(val, 1)
         c.with_rank(shp, 1)
+
+
+# (fresh sig seed 2920261205: #2 LinSpace, #7 CudnnRNNV2, #15 MaxPoolV2, #19 StringNGrams, #31, #32 FakeQuant,
+# #48 AllToAll, #65 StatelessMultinomial, #87 StatelessTruncatedNormalV2, #96 IRFFT, #154 SparseAddGrad,
+# #173 StatelessRandomGetKeyCounter, #177 StatelessRandomUniformInt, #192 BatchToSpace)
+@register("MaxPoolV2")
+def _max_pool_v2(c: Ctx) -> None:
+    c.with_rank(c.input("input"), 4)
+
+
+@register("BatchToSpace")
+def _batch_to_space(c: Ctx) -> None:
+    c.with_rank(c.input("input"), 4)
+
+
+@register("CudnnRNNV2")
+def _cudnn_rnn_v2(c: Ctx) -> None:
+    c.with_rank(c.input("input"), 3)
+
+
+@register("IRFFT")
+def _irfft(c: Ctx) -> None:
+    c.with_rank_at_least(c.input("input"), 1)
+
+
+@register("LinSpace")
+def _lin_space(c: Ctx) -> None:
+    """start, stop and num scalars (TF's text adds "for 'start'")."""
+    for n in ("start", "stop", "num"):
+        c.with_rank(c.input(n), 0)
+
+
+@register("StringNGrams")
+def _string_ngrams(c: Ctx) -> None:
+    c.with_rank(c.input("data"), 1)
+
+
+@register("FakeQuantWithMinMaxVarsPerChannel")
+def _fake_quant_per_channel(c: Ctx) -> None:
+    c.with_rank(c.input("min"), 1)
+
+
+@register("FakeQuantWithMinMaxVarsGradient")
+def _fake_quant_gradient(c: Ctx) -> None:
+    c.merge(c.input("gradients"), c.input("inputs"))
+
+
+@register("AllToAll")
+def _all_to_all(c: Ctx) -> None:
+    g = c.input("group_assignment")
+    if g is not None and len(g) != 2:
+        c.fail("group_assignment must have rank 2.")
+
+
+@register("StatelessMultinomial")
+def _stateless_multinomial(c: Ctx) -> None:
+    c.with_rank(c.input("num_samples"), 0)
+
+
+@register("StatelessTruncatedNormalV2")
+def _stateless_v2(c: Ctx) -> None:
+    c.with_rank(c.input("counter"), 1)
+
+
+@register("SparseAddGrad")
+def _sparse_add_grad(c: Ctx) -> None:
+    c.with_rank(c.input("a_indices"), 2)
+
+
+@register("StatelessRandomGetKeyCounter")
+def _get_key_counter(c: Ctx) -> None:
+    s = c.with_rank(c.input("seed"), 1)
+    c.with_value(s[0], 2)
+
+
+@register("StatelessRandomUniformInt")
+def _stateless_uniform_int(c: Ctx) -> None:
+    """minval and maxval scalars, in TF's own text."""
+    from simdist.runtime.ops.infer_ctx import dims_text
+    for n in ("minval", "maxval"):
+        s = c.input(n)
+        if s is not None and len(s) != 0:
+            c.fail(f"{n} must be a scalar; got a tensor of shape {dims_text(s)}")
