@@ -116,40 +116,13 @@ def _population_count(x: Any) -> Any:
     return _const(bits.sum(axis=-1, dtype=np.uint8), dtypes.uint8)
 
 
-# TensorToBool's switch (tensor_util): the dtypes a scalar converts from; another is the kernel's error
-_TO_BOOL_TYPES = ("float32", "float64", "int32", "uint8", "int16", "int8", "string", "int64", "bool")
-
-
-def _to_bool_kernel(x: np.ndarray) -> np.ndarray:
-    if x.ndim != 0:
-        return np.asarray(x.size > 0)
-    dt = dtypes.string if x.dtype == object else dtypes.as_dtype(x.dtype)
-    if dt.name not in _TO_BOOL_TYPES:
-        from simdist.runtime.ops.args import tf_name
-        raise _invalid("ToBool", f"{tf_name(dt)} cannot be converted to a boolean")
-    v = x.item()
-    return np.asarray(bool(len(v)) if isinstance(v, bytes) else bool(v))
-
-
-@lru_cache(maxsize=1)
-def _to_bool_op() -> Any:
-    """ToBool as an op of its own, so that a tape records it: TF registers no gradient for it
-    (LookupError "gradient registry has no entry for: ToBool"; fuzz20 tape seed 2920261202 #180)."""
-    from simdist.runtime.ops.counting import no_tf_gradient
-    from simdist.runtime.ops.registry import lanes, register
-    op = register("ToBool", _to_bool_kernel, lambda dts, attrs: dtypes.bool_, lambda *a, **k: 0.0, kind="reduction",
-                  fusion=lanes("one scalar per call"))
-    no_tf_gradient("ToBool")
-    return op
-
-
 def _to_bool(input: Any) -> Any:  # noqa: A002 - TF's name
     """ToBool (observed on TF 2.21): a scalar is its value != 0 (a string non-empty, NaN true) for the
     dtypes TensorToBool lists (float32, float64, the signed ints, uint8, string, bool; half, bfloat16,
     uint16-uint64 and complex are the kernel's InvalidArgumentError "half cannot be converted to a
     boolean"; fuzz20 tape seed 2920261202 #180), any other tensor whether it has elements."""
-    from simdist.runtime.ops import dispatch
-    return dispatch.execute(_to_bool_op(), (input,))
+    from simdist.runtime.ops import dispatch, to_bool
+    return dispatch.execute(to_bool.TO_BOOL, (input,))
 
 
 # --- shapes and data movement ------------------------------------------------------------------------
