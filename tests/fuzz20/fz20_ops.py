@@ -53,3 +53,64 @@ OPS: tuple[str, ...] = (
     "UnsortedSegmentProd", "UnsortedSegmentSum", "UpperBound", "Where", "Xdivy", "Xlog1py", "Xlogy", "ZerosLike",
     "Zeta",
 )
+
+# The raw ops bound in session 28 (raw_legacy.py and the rawops28 bindings: 571 bound at 2026-12-02), drawn by
+# ten-digit root seeds from VOCABULARY_29 on (other seeds keep OPS alone, so their programs are unchanged). Left out:
+# the file ops (ReadFile, WriteFile, MatchingFiles: the file system), PrintV2 (writes to the worker's streams),
+# Empty (init=False is uninitialized memory) and the stateful random ops (RandomUniform, RandomUniformInt,
+# RandomStandardNormal, TruncatedNormal, RandomGamma, RandomPoissonV2, RandomShuffle, Multinomial,
+# AllCandidateSampler, FixedUnigramCandidateSampler: with seed 0 TF draws fresh seeds, and otherwise an eager
+# kernel cached across the worker's programs keeps its state, so an answer depends on the programs before it).
+VOCABULARY_29 = 2920261201
+
+OPS_29: tuple[str, ...] = (
+    "AccumulateNV2", "Add", "AdjustContrastv2", "AdjustHue", "AdjustSaturation", "AllToAll", "Angle", "ApproxTopK",
+    "ApproximateEqual", "BatchCholesky", "BatchCholeskyGrad", "BatchFFT", "BatchFFT2D", "BatchFFT3D", "BatchIFFT",
+    "BatchIFFT2D", "BatchIFFT3D", "BatchMatMul", "BatchMatMulV3", "BatchMatrixBandPart", "BatchMatrixDeterminant",
+    "BatchMatrixDiag", "BatchMatrixDiagPart", "BatchMatrixInverse", "BatchMatrixSetDiag", "BatchMatrixSolve",
+    "BatchMatrixSolveLs", "BatchMatrixTriangularSolve", "BatchSelfAdjointEig", "BatchSelfAdjointEigV2", "BatchSvd",
+    "BatchToSpace", "BiasAddV1", "Bincount", "BroadcastGradientArgs", "Bucketize", "CTCLossV2", "CheckNumericsV2",
+    "Complex", "ComplexAbs", "Concat", "ConcatOffset", "ConjugateTranspose", "Conv2DBackpropFilterV2",
+    "Conv2DBackpropInputV2", "Conv3DBackpropFilter", "Conv3DBackpropInput", "Copy", "CrossReplicaSum", "CudnnRNN",
+    "CudnnRNNBackprop", "CudnnRNNBackpropV2", "CudnnRNNBackpropV3", "CudnnRNNCanonicalToParams",
+    "CudnnRNNCanonicalToParamsV2", "CudnnRNNParamsSize", "CudnnRNNParamsToCanonical", "CudnnRNNParamsToCanonicalV2",
+    "CudnnRNNV2", "CudnnRNNV3", "DataFormatDimMap", "DataFormatVecPermute", "DecodeAndCropJpeg", "DecodeBase64",
+    "DecodeBmp", "DecodeCSV", "DecodeCompressed", "DecodeImage", "DecodeJpeg", "DecodePaddedRaw", "DecodePng",
+    "DecodeRaw", "DecodeWav", "DeepCopy", "Div", "DrawBoundingBoxes", "Eig", "EncodeBase64", "EncodeJpeg",
+    "EncodePng", "EncodeWav", "ExtractGlimpseV2", "ExtractJpegShape", "FFT", "FFT2D", "FFT3D", "FFTND",
+    "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxArgsGradient", "FakeQuantWithMinMaxVars",
+    "FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannel",
+    "FakeQuantWithMinMaxVarsPerChannelGradient", "Fingerprint", "FractionalAvgPoolGrad", "Gather",
+    "GenerateBoundingBoxProposals", "IFFT", "IFFT2D", "IFFT3D", "IFFTND", "IRFFT", "IRFFT2D", "IRFFT3D", "IRFFTND",
+    "Imag", "ImageProjectiveTransformV2", "InTopK", "InplaceAdd", "InplaceSub", "InplaceUpdate", "Inv", "InvGrad",
+    "LinSpace", "MatrixDiag", "MatrixDiagPart", "MatrixDiagPartV2", "MatrixDiagV2", "MatrixExponential",
+    "MatrixLogarithm", "MatrixSetDiag", "MatrixSetDiagV2", "MatrixSolveLs", "MaxPoolGradGradV2",
+    "MaxPoolGradGradWithArgmax", "MaxPoolGradV2", "MaxPoolV2", "Mod", "NoOp", "NonMaxSuppression",
+    "NonMaxSuppressionV2", "NonMaxSuppressionV4", "NthElement", "ParallelConcat", "ParallelDynamicStitch",
+    "ParseExampleV2", "ParseSequenceExampleV2", "ParseTensor", "PopulationCount", "QuantizeAndDequantizeV2",
+    "QuantizeAndDequantizeV3", "QuantizeAndDequantizeV4", "QuantizeAndDequantizeV4Grad", "RFFT", "RFFT2D", "RFFT3D",
+    "RFFTND", "Range", "Real", "ReciprocalGrad", "ReduceJoin", "RegexFullMatch", "RegexReplace", "Reverse",
+    "RsqrtGrad", "ScatterNdNonAliasingAdd", "SegmentMaxV2", "SegmentMinV2", "SegmentProdV2", "SegmentSumV2", "Select",
+    "SelfAdjointEig", "SerializeTensor", "ShapeN", "SoftplusGrad", "SpaceToBatch", "SparseAddGrad", "SparseConcat",
+    "SparseCross", "SparseCrossV2", "SparseDenseCwiseAdd", "SparseFillEmptyRowsGrad", "SparseMatMul",
+    "SparseReduceMaxSparse", "SparseSegmentMeanGradV2", "SparseSegmentMeanWithNumSegments",
+    "SparseSegmentSqrtNGradV2", "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSumGradV2", "SparseSliceGrad",
+    "SparseSplit", "Split", "SqrtGrad", "StatelessMultinomial", "StatelessParameterizedTruncatedNormal",
+    "StatelessRandomBinomial", "StatelessRandomGammaV2", "StatelessRandomGammaV3", "StatelessRandomGetAlg",
+    "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg", "StatelessRandomNormal",
+    "StatelessRandomNormalV2", "StatelessRandomPoisson", "StatelessRandomUniform", "StatelessRandomUniformFullInt",
+    "StatelessRandomUniformFullIntV2", "StatelessRandomUniformInt", "StatelessRandomUniformIntV2",
+    "StatelessRandomUniformV2", "StatelessShuffle", "StatelessTruncatedNormal", "StatelessTruncatedNormalV2",
+    "StaticRegexFullMatch", "StaticRegexReplace", "StridedSliceGrad", "StringFormat", "StringJoin", "StringNGrams",
+    "StringSplit", "StringSplitV2", "StringToHashBucket", "StringToHashBucketFast", "StringToHashBucketStrong",
+    "StringToNumber", "Substr", "TensorStridedSliceUpdate", "TileGrad", "ToBool", "TopK", "UnicodeDecode",
+    "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode", "UniqueV2", "UniqueWithCountsV2",
+    "UnsortedSegmentJoin",
+)
+
+
+def ops_of(seed: int) -> tuple[str, ...]:
+    """The raw ops root seed `seed` draws from: OPS, and OPS_29 too for the ten-digit campaign seeds from
+    VOCABULARY_29 on (the bounded slice's eleven-digit seeds, test_fuzz20_tf._SLICE_SEEDS, keep OPS: their
+    answers are kept in tests/goldens/fuzz20-slice)."""
+    return OPS + OPS_29 if VOCABULARY_29 <= seed < 10 ** 10 else OPS

@@ -35,7 +35,7 @@ for _p in (os.path.join(_T, "fuzz2"), os.path.join(_T, "fuzz3"), os.path.join(_T
     if _p not in sys.path:
         sys.path.insert(0, _p)
 from fz14_progs import Prog14  # noqa: E402
-from fz20_ops import OPS  # noqa: E402
+from fz20_ops import OPS, OPS_29, ops_of  # noqa: E402
 
 MODES = ("eager", "tape", "function", "sig")
 _MODE_P = (0.4, 0.25, 0.18, 0.17)
@@ -63,6 +63,10 @@ _IDS = {"indices", "segment_ids", "partitions", "seq_lengths", "ids", "sequence_
         "sparse_indices", "set_indices", "set1_indices", "set2_indices", "hypothesis_indices", "truth_indices",
         "labels_indices", "targets", "labels", "sample", "row_pooling_sequence", "col_pooling_sequence"}
 _PADS = {"paddings", "crops"}
+# a stateless random op's seed (a vector of two), drawn as an index for the session-29 vocabulary only (OPS_29),
+# so that the programs of earlier root seeds stay as they were
+_SEEDS = {"seed"}
+_OPS_29 = frozenset(OPS_29)
 _EXACT = ("Abs", "All", "Any", "Arg", "BatchToSpace", "Bitcast", "Bitwise", "Broadcast", "Cast", "Ceil", "Concat", "Conj",
           "DepthToSpace", "Diag", "Dynamic", "EnsureShape", "Equal", "ExpandDims", "Fill", "Floor", "Gather",
           "Greater", "Guarantee", "Identity", "Invert", "Is", "Left", "Less", "Logical", "LowerBound", "Matrix",
@@ -191,7 +195,9 @@ class Snippet:
         base = self.base
         rank, n0 = len(base), (base[0] if base else 1)
         bad = self.r() < 0.08
-        if name in _AXES:
+        if name in _SEEDS and self.op in _OPS_29:
+            v = [self.pick([0, 1, 7, 42, -3]) for _ in range(2 if not bad else self.pick([1, 3]))]
+        elif name in _AXES:
             a = self.i(-rank - bad, rank + bad) if rank else self.pick([0, -1])
             v: Any = a if self.r() < 0.7 else [a] if self.r() < 0.6 else sorted({a, self.i(-rank, max(rank, 1))})
         elif name == "perm":
@@ -318,7 +324,8 @@ class Snippet:
                 continue
             names = {a["input"], a["py"]}
             dt = self.types.get(a.get("type_attr", ""), a.get("dtype"))
-            is_index = bool(names & (_AXES | _SHAPES | _COUNTS | _IDS | _PADS | {"perm"}))
+            is_index = bool(names & (_AXES | _SHAPES | _COUNTS | _IDS | _PADS | {"perm"})) or \
+                (self.op in _OPS_29 and bool(names & _SEEDS))
             if "type_list_attr" in a:
                 items = [self.data(self.dtype(None), self.shape()) for _ in range(n_list)]
                 val = "[" + ", ".join(items) + "]"
@@ -331,7 +338,7 @@ class Snippet:
                     items = [self.data(dt or "float32", self.like(self.base)) for _ in range(n_list)]
                 val = self.pick(["[{}]", "({},)" if n_list == 1 else "({})"]).format(", ".join(items))
             elif is_index:
-                val = self.index(a["input"] if a["input"] in _AXES | _SHAPES | _COUNTS | _IDS | _PADS | {"perm"}
+                val = self.index(a["input"] if a["input"] in _AXES | _SHAPES | _COUNTS | _IDS | _PADS | _SEEDS | {"perm"}
                                  else a["py"], dt or "int32")
             else:
                 if self.base is None:
@@ -361,7 +368,8 @@ def generate(seed: int, index: int, mode: str | None = None) -> Prog14:
     """Program `index` of root seed `seed` (mode drawn unless given): one raw op in 2-4 snippets."""
     rng = named(seed, index, "program")
     drawn = str(rng.choice(MODES, p=_MODE_P))
-    op = OPS[int(rng.integers(len(OPS)))]
+    vocabulary = ops_of(seed)
+    op = vocabulary[int(rng.integers(len(vocabulary)))]
     mode = mode or drawn
     prog = Prog14(seed, index, mode, [])
     prog.svals = [str(rng.choice(["2", "-1", "0", "0.5", "3", "True", "2.5"])) for _ in range(2)]
@@ -396,4 +404,5 @@ def op_of(seed: int, index: int) -> str:
     """The raw op program `index` of root seed `seed` calls (without drawing the program)."""
     rng = named(seed, index, "program")
     rng.choice(MODES, p=_MODE_P)
-    return OPS[int(rng.integers(len(OPS)))]
+    vocabulary = ops_of(seed)
+    return vocabulary[int(rng.integers(len(vocabulary)))]

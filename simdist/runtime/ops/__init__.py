@@ -35,6 +35,7 @@ from simdist.runtime.ops.clip import clip_by_global_norm, clip_by_norm, clip_by_
 from simdist.runtime.ops.generators import eye, linspace, meshgrid, one_hot, sequence_mask  # noqa: F401
 from simdist.runtime.ops import random  # noqa: F401
 from simdist.runtime.ops import bitwise  # noqa: F401  (installs &, |, ^, ~ on tensors)
+from simdist.runtime.ops import to_bool as _to_bool  # noqa: F401  (registers ToBool)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler
 

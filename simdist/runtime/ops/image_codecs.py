@@ -220,6 +220,8 @@ def _decode_image(contents: np.ndarray, channels: int = 0, dtype: str = "uint8",
 def _encode_png(image: np.ndarray, compression: int = -1) -> np.ndarray:
     from simdist.runtime.ops import png_codec
     op = "EncodePng"
+    if not -1 <= compression <= 9:   # (EncodePngOp's constructor, before the image's checks; fuzz20 seed 2920261201 #48)
+        raise _bad(op, f"compression should be in [-1,9], got {compression}")
     if image.ndim < 3:
         raise _bad(op, f"images must be at least rank 3[{','.join(str(d) for d in image.shape)}]")
     c = image.shape[-1]

@@ -124,9 +124,10 @@ def _kernel_first(op: Any, dt: dtypes.DType) -> errors.NotFoundError | None:
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
            adjoint_b: bool = False, a_is_sparse: bool = False, b_is_sparse: bool = False, output_type: Any = None,
-           grad_a: bool = False, grad_b: bool = False, name: str | None = None) -> Tensor:
+           grad_a: bool = False, grad_b: bool = False, name: str | None = None, *, _batched: bool = False) -> Tensor:
     """`tf.matmul` (rank 2: MatMul; higher ranks: BatchMatMulV2 with broadcast batch dims);
-    counts 2*m*n*k FLOPs."""
+    counts 2*m*n*k FLOPs. `_batched`: BatchMatMulV2 at every rank (the raw op: its int16 kernel
+    multiplies matrices too; fuzz20 seed 2920261201 #168)."""
     for x, adj, which in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
         if x and adj:   # (math_ops.matmul, before converting anything)
             raise ValueError(f"Only one of `transpose_{which}` and `adjoint_{which}` can be True. Received "
@@ -146,12 +147,12 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     transpose_b = bool(transpose_b or adjoint_b)
     sa, sb = ta.shape.as_list(), tb.shape.as_list()
     # (eagerly the kernel lookup for a's type precedes the comparison of b's: cpu_kernels)
-    lookup("BatchMatMulV2" if (len(sa) > 2 or len(sb) > 2) and not (a_is_sparse or b_is_sparse) else "MatMul", ta.dtype)
+    lookup("BatchMatMulV2" if (_batched or len(sa) > 2 or len(sb) > 2) and not (a_is_sparse or b_is_sparse) else "MatMul", ta.dtype)
     if tb.dtype is not ta.dtype and tb.dtype != ta.dtype:
         err = args.dtype_error("MatMul", 1, ta.dtype, tb.dtype)
-        op = "BatchMatMulV2" if len(sa) > 2 or len(sb) > 2 else "MatMul"
+        op = "BatchMatMulV2" if _batched or len(sa) > 2 or len(sb) > 2 else "MatMul"
         raise trace_errors.dtype_mismatch(err, op, 1, ta.dtype, tb.dtype)
-    batched = len(sa) > 2 or len(sb) > 2
+    batched = _batched or len(sa) > 2 or len(sb) > 2
     if (a_is_sparse or b_is_sparse) and batched:
         # math_ops.matmul takes its batch path only without the sparse flags: MatMul (or
         # SparseMatMul) then refuses a rank above 2 (third fuzzer, seed 54 #16)

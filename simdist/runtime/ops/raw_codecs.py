@@ -211,6 +211,9 @@ def _inflate(data: bytes, wbits: int) -> bytes:
 
 
 def _decompress(x: np.ndarray, compression_type: str = "") -> np.ndarray:
+    if compression_type not in _COMPRESSIONS:   # (the kernel's constructor: the raw op too; fuzz20 seed 2920261201 #152)
+        raise errors.InvalidArgumentError(None, None, "Only ZLIB, ZSTD, GZIP or NONE are supported compressions "
+                                          "[Op:DecodeCompressed]")
     if compression_type == "ZSTD":
         raise NotImplementedError("decode_compressed(compression_type='ZSTD'): simdist has no zstd decoder")
     if compression_type == "":

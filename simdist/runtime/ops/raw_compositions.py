@@ -124,11 +124,44 @@ def _select(condition: Any, t: Any, e: Any) -> Any:
 # --- SqrtGrad, RsqrtGrad, ReciprocalGrad (cwise_ops_gradients.h; the kernels of unary.py's gradients) -----
 
 def _cwise_grad(op: str, kernel: Any) -> Any:
+    """The raw SqrtGrad/RsqrtGrad/ReciprocalGrad: the kernel, differentiated as math_grad.py's
+    _SqrtGradGrad, _RsqrtGradGrad and _ReciprocalGradGrad do (not through simdist's composition of the
+    kernel: a subnormal dy, read as 0 under DAZ, gave no gradient; fuzz20 tape seed 2920261202 #19)."""
     def run(y: Any, dy: Any) -> Any:
+        from simdist.runtime.autodiff import custom_gradient
         from simdist.runtime.ops import raw_shapes
-        y, dy = raw_shapes.check(op, [y, dy])   # (SimpleBinaryOp: elementwise on the flat tensors, y's shape)
-        return kernel(y, dy)
+        @custom_gradient
+        def call(a: Any, b: Any) -> Any:
+            # (SimpleBinaryOp: elementwise on the flat tensors, y's shape; the gradients keep y's shape,
+            # a dy of another shape of as many elements included, as TF's do: seed 2920261202 #19)
+            a, b = raw_shapes.check(op, [a, b])
+            out = kernel(a, b)
+            return out, lambda grad: _GRAD_GRADS[op](a, b, out, grad)
+        return call(y, dy)
     return run
+
+
+def _sqrt_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
+    from simdist.runtime.ops.complex_math import conj_of
+    ga = grad / a
+    return -conj_of(ga) * out, 0.5 * ga
+
+
+def _rsqrt_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
+    from simdist.runtime.ops import unary
+    from simdist.runtime.ops.complex_math import conj_of
+    ca, cg = conj_of(a), conj_of(grad)
+    return -1.5 * cg * b * unary.square(ca), unary.rsqrt_grad(ca, grad)
+
+
+def _reciprocal_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
+    from simdist.runtime.ops import unary
+    from simdist.runtime.ops.complex_math import conj_of
+    ca, cg = conj_of(a), conj_of(grad)
+    return cg * -2.0 * b * ca, unary.reciprocal_grad(ca, grad)
+
+
+_GRAD_GRADS = {"SqrtGrad": _sqrt_grad_grad, "RsqrtGrad": _rsqrt_grad_grad, "ReciprocalGrad": _reciprocal_grad_grad}
 
 
 # --- Split, ShapeN, ParallelDynamicStitch, NoOp --------------------------------------------------------

@@ -158,7 +158,7 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("Cast", RawArgs(via=cast))
     _set("MatMul", RawArgs(check=linalg.raw_matmul_check))
     _set("BatchMatMulV2", RawArgs(via=lambda x, y, adj_x, adj_y, grad_x, grad_y:
-                                  linalg.matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y)))
+                                  linalg.matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y, _batched=True)))
 
     def equality(fn: Any, differ: bool) -> Any:
         def run(x: Any, y: Any, incompatible_shape_error: bool) -> Any:

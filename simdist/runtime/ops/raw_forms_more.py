@@ -17,6 +17,7 @@ from typing import Any
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import registry
 from simdist.runtime.ops.raw_args import RawArgs
+from simdist.runtime.ops.raw_compositions import _invalid   # (the raw forms' shared texts)
 
 __all__ = ["declare", "FIXED", "sparse_of_rows"]
 
@@ -120,7 +121,7 @@ def _unicode_decode(op: str) -> Any:
             replace_control_characters: bool, Tsplits: dtypes.DType) -> Any:  # noqa: N803
         from simdist.runtime.ops import dispatch, math, string_ragged, unicode_codec
         err, rc, _ = unicode_codec.check_attrs(op, errors, replacement_char)
-        unicode_codec.codec_name(input_encoding)
+        unicode_codec.codec_name(input_encoding, op)
         attrs = {"input_encoding": input_encoding, "errors": err, "replacement_char": rc,
                  "replace_control_characters": replace_control_characters}
         outs = list(dispatch.execute(string_ragged.DECODE if op == "UnicodeDecode" else string_ragged.DECODE_OFFSETS,
@@ -133,9 +134,26 @@ def _unicode_decode(op: str) -> Any:
 
 def _unicode_encode(input_values: Any, input_splits: Any, output_encoding: str, errors: str,
                     replacement_char: int) -> Any:
-    """UnicodeEncode: each row of the ragged code points (values, row splits) as one string."""
-    from simdist.runtime.ops import unicode_ops
+    """UnicodeEncode: each row of the ragged code points (values, row splits) as one string, after
+    the kernel's attr checks and its checks of the splits, in unicode_ops.cc's order (observed on TF
+    2.21: both of rank 1, some splits, the first 0, the last the values' length, then ascending; fuzz20
+    tape seed 2920261202 #0)."""
+    from simdist.runtime.ops import dispatch, unicode_codec, unicode_ops
     from simdist.runtime.ragged_tensor import RaggedTensor
+    unicode_codec.check_attrs("UnicodeEncode", errors, replacement_char, output_encoding)
+    if input_values.ndim != 1 or input_splits.ndim != 1:
+        raise _invalid("UnicodeEncode", "Both the input_tensor and input_splits should be of rank 1. ")
+    sp = [int(v) for v in dispatch.static_value(input_splits).tolist()]
+    n = int(input_values.shape[0])
+    if not sp:
+        raise _invalid("UnicodeEncode", f"Input_splits should contain elements, but given input_values has {len(sp)} "
+                                        "elements")
+    if sp[0] != 0:
+        raise _invalid("UnicodeEncode", "First value in input_splits must be zero.")
+    if sp[-1] != n:
+        raise _invalid("UnicodeEncode", "Last value in input_splits must be equal to length of input_tensor.")
+    if any(b < a for a, b in zip(sp, sp[1:])):
+        raise _invalid("UnicodeEncode", "Values in input_splits must be equal or in ascending order.")
     rt = RaggedTensor.from_row_splits(input_values, input_splits, validate=False)
     return unicode_ops.unicode_encode(rt, output_encoding, errors, replacement_char)
 

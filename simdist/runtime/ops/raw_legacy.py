@@ -117,14 +117,12 @@ def _population_count(x: Any) -> Any:
 
 
 def _to_bool(input: Any) -> Any:  # noqa: A002 - TF's name
-    """ToBool (observed on TF 2.21): a scalar is its value != 0 (a string non-empty, NaN true; complex
-    is refused), any other tensor whether it has elements."""
-    if input.ndim != 0:
-        return _const(int(np.prod(input.shape.as_list())) > 0, dtypes.bool_)
-    if input.dtype.is_complex:
-        raise _invalid("ToBool", f"{input.dtype.name} cannot be converted to a boolean")
-    v = _value(input).item()
-    return _const(bool(len(v)) if isinstance(v, bytes) else bool(v), dtypes.bool_)
+    """ToBool (observed on TF 2.21): a scalar is its value != 0 (a string non-empty, NaN true) for the
+    dtypes TensorToBool lists (float32, float64, the signed ints, uint8, string, bool; half, bfloat16,
+    uint16-uint64 and complex are the kernel's InvalidArgumentError "half cannot be converted to a
+    boolean"; fuzz20 tape seed 2920261202 #180), any other tensor whether it has elements."""
+    from simdist.runtime.ops import dispatch, to_bool
+    return dispatch.execute(to_bool.TO_BOOL, (input,))
 
 
 # --- shapes and data movement ------------------------------------------------------------------------
@@ -268,6 +266,8 @@ def _unique_v2(counts: bool) -> Callable[..., Any]:
     op = "UniqueWithCountsV2" if counts else "UniqueV2"
 
     def run(x: Any, axis: Any, out_idx: Any) -> Any:
+        if axis.ndim != 1:   # (unique_op.cc: IsVector before the count; fuzz20 seed 2920261201 #104)
+            raise _invalid(op, "axis expects a 1D vector.")
         ax = [int(a) for a in _value(axis).ravel().tolist()]
         if len(ax) > 1:
             raise _invalid(op, "axis does not support input tensors larger than 1 elements")
@@ -575,8 +575,16 @@ def _empty(shape: Any, dtype: Any, init: bool) -> Any:
 
 def _parallel_concat(values: list, shape: Any) -> Any:
     """ParallelConcat (inplace_ops.cc's _ParallelConcatUpdate per value): each value one row of the
-    output shape's rows, in order; rows no value writes are zeros (TF leaves them unset)."""
-    dims = list(shape) if isinstance(shape, (list, tuple)) else shape.as_list()
+    output shape's rows, in order; rows no value writes are zeros (TF leaves them unset). First
+    _ParallelConcatStart's shape, fully defined ("Shape [?,2] is not fully defined"), then the
+    update's "value should be at least rank 1." for a scalar shape (None eagerly: the fast path's
+    empty shape; observed on TF 2.21, fuzz20 seeds 2920261202 #63, 2920261204 #59)."""
+    dims = [] if shape is None else list(shape) if isinstance(shape, (list, tuple)) else shape.as_list()
+    if dims is None or any(d is None or d < 0 for d in dims):
+        text = "<unknown>" if dims is None else "[" + ",".join("?" if d is None or d < 0 else str(d) for d in dims) + "]"
+        raise _invalid("ParallelConcat", f"Shape {text} is not fully defined")
+    if not dims:
+        raise _invalid("ParallelConcat", "value should be at least rank 1.")
     out = np.zeros(dims, dtype=values[0].dtype.np)
     for k, v in enumerate(values):
         vs = v.shape.as_list()
@@ -599,6 +607,8 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
     probe = np.zeros(dims, dtype=np.int8)
     want = list(probe[array._np_key(norm)].shape)
     vs = value.shape.as_list()
+    if int(np.prod(want)) == 0:   # (an empty slice: the input as it is, no broadcast check; observed on TF
+        return array.identity(input)   # 2.21, fuzz20 seed 2920261201 #82)
     try:
         np.broadcast_shapes(tuple(vs), tuple(want))
         if len(vs) > len(want) or np.broadcast_shapes(tuple(vs), tuple(want)) != tuple(want):
@@ -814,6 +824,25 @@ _REMOVED: dict[str, tuple[int, str]] = {
     "MatrixExponential": (27, "Use Python implementation tf.linalg.matrix_exponential instead."),
     "SelfAdjointEig": (11, "Use SelfAdjointEigV2 instead."),
 }
+# Every op whose OpDef carries a deprecation (TF 2.21's op_def_registry): a graph refuses the node as
+# op_def_library._apply_op_helper starts, before it converts any input (NotImplementedError); eagerly the
+# kernel runs or is missing. _REMOVED's ops are also refused eagerly (UnimplementedError).
+GRAPH_REMOVED: dict[str, tuple[int, str]] = {
+    **_REMOVED, "TileGrad": (3, "TileGrad has been replaced with reduce_sum"), "TopK": (7, "Use TopKV2 instead"),
+    **{f"Batch{op}": (15, f"Use {op}") for op in ("FFT", "FFT2D", "FFT3D", "IFFT", "IFFT2D", "IFFT3D")},
+}
+
+
+def refuse_in_graph(op: str) -> None:
+    """Inside a tf.function, a deprecated op's NotImplementedError before any input is converted
+    (fuzz20 sig seed 2920261203 #59, #80, #84: a uint64 BatchCholesky was the dtype's TypeError)."""
+    from simdist.runtime import context
+    if op in GRAPH_REMOVED and context.in_function():
+        version, instead = GRAPH_REMOVED[op]
+        raise NotImplementedError(f"Op {op} is not available in GraphDef version 2474. It has been removed in version "
+                                  f"{version}. {instead}.")
+
+
 # No CPU kernel in TF 2.21 (raw_kernels.json holds none: raw_rules.check_kernel's NotFoundError, eagerly, and
 # InvalidArgumentError "No OpKernel was registered" in a tf.function); inputs of ordinary tensors only.
 _NO_CPU_KERNEL = ("AccumulateNV2", "AllToAll", "BatchFFT", "BatchFFT2D", "BatchFFT3D", "BatchIFFT", "BatchIFFT2D",

@@ -267,6 +267,17 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: st
     return out
 
 
+def _fast_path_refuses(v: Any, a: dict[str, Any]) -> bool:
+    """Whether TF's eager fast path gives up on an attr value and sends the call to the wrapper's
+    fallback: a list(int) holding a float (SetOpAttrList parses each item as a Python int), where
+    the fallback's make_int truncates it and its list checks refuse a None beside it (TypeError
+    "Expected list for 'strides' argument to 'max_pool3d' Op, not None."; observed on TF 2.21,
+    fuzz20 seed 2920261201 #110)."""
+    import numbers
+    return a["type"] == "list(int)" and isinstance(v, (list, tuple)) and \
+        any(isinstance(x, numbers.Real) and not isinstance(x, numbers.Integral) for x in v)
+
+
 def _fast_path_shape(v: list | tuple, op: str) -> list | tuple:
     """A shape attr given as a Python list or tuple, as TF's eager fast path reads it
     (pywrap_tfe_src.cc SetOpAttrScalar): -1 an unknown dimension; a smaller value the NodeDef's
@@ -470,10 +481,19 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     b = binding(name)
     assert isinstance(b, RawArgs), b
     fname = spec["function"]
+    from simdist.runtime.ops import raw_legacy
+    if name in raw_legacy.GRAPH_REMOVED and context.in_function():
+        # (a deprecated op in a graph: the wrapper's make_* conversions of the attrs, then op_def_library's
+        # first check, before any input: fuzz20 sig seeds 2920261203 #59, 2920261205 #22)
+        for a in spec["args"]:
+            if "attr" in a:
+                _attr_value(kw[a["py"]], a, fname, False, name)
+        raw_legacy.refuse_in_graph(name)
     vals: dict[str, Any] = {}
     fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
                                                              type(kw[a["py"]]) is not np.float64)
                    for a in spec["args"] if "input" in a)   # (pywrap_tfe_src.cc's CheckOneInput)
+    fast = fast and not any(_fast_path_refuses(kw[a["py"]], a) for a in spec["args"] if "attr" in a)
     # (a graph: op_def_library checks the inputs' types before the attrs' allowed values; the
     # wrapper's make_* TypeErrors, which come first in TF, are of the same class)
     graph_inputs.check(name, [kw[a["py"]] for a in spec["args"] if "input" in a])
@@ -568,8 +588,10 @@ def _outputs(name: str, spec: dict[str, Any], out: Any, vals: dict[str, Any]) ->
     """The op's results as TF's raw op returns them: one tensor, a list (a list output), or a
     namedtuple named after the op with the OpDef's output names."""
     outs = spec["outputs"]
-    if not outs:   # (an op without outputs, NoOp: the eager call returns None)
-        return None
+    if not outs:   # (an op without outputs, NoOp: None eagerly, the Operation in a tf.function, which a
+        # tf.function cannot return: TypeError; fuzz20 sig seed 2920261203 #138)
+        from simdist.runtime.graph_op import op_result
+        return op_result(name, name)
     flat = list(out) if isinstance(out, (tuple, list)) else [out]
     if len(outs) == 1 and "number_attr" not in outs[0] and "type_list_attr" not in outs[0]:
         return flat[0] if len(flat) == 1 else out

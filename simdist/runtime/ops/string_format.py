@@ -24,6 +24,9 @@ __all__ = ["string_format", "format_tensors", "STRING_FORMAT"]
 
 def _format(*arrays: np.ndarray, template: str, placeholder: str, summarize: int) -> np.ndarray:
     pieces = template.split(placeholder) if placeholder else list(template) or [""]
+    if len(pieces) - 1 != len(arrays):   # (the kernel's constructor; absl::StrSplit's pieces; fuzz20 seed 2920261204 #161)
+        raise errors.InvalidArgumentError(None, None, "num placeholders in template and num inputs must match: "
+                                          f"{len(pieces) - 1} vs. {len(arrays)} [Op:StringFormat]")
     text = [pieces[0]]
     for a, piece in zip(arrays, pieces[1:]):
         text.append(summarize_value(np.asarray(a), summarize, True))

@@ -101,6 +101,7 @@ BYTES_SPLIT = register("StringSplit", lambda x, delimiter=b"", skip_empty=False:
 def _decode_offsets(x: np.ndarray, input_encoding: str = "UTF-8", errors: str = "replace",
                     replacement_char: int = 0xFFFD, replace_control_characters: bool = False,
                     op: str = "UnicodeDecodeWithOffsets") -> tuple:
+    codec_name(input_encoding, op)   # (the kernel's converter, before any string)
     cps: list[int] = []
     starts: list[int] = []
     splits = [0]
@@ -251,7 +252,7 @@ def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any
     enc = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     if not isinstance(enc, str):
         raise TypeError(f"Expected string for argument 'input_encoding' not {input_encoding!r}.")
-    codec_name(enc)
+    codec_name(enc, opname)
     attrs = {"input_encoding": enc, "errors": err, "replacement_char": rc,
              "replace_control_characters": _make_bool(replace_control_characters, "replace_control_characters", "UnicodeDecode")}
     ragged = isinstance(input, RaggedTensor)

@@ -69,10 +69,18 @@ def check_attrs(op: str, errors: Any, replacement_char: Any, output_encoding: An
     return err, rc, out
 
 
-def codec_name(encoding: str) -> str:
-    """Python's codec for an ICU input encoding name (NotImplementedError: one simdist does not model)."""
+def codec_name(encoding: str, op: str = "UnicodeDecode") -> str:
+    """Python's codec for an ICU input encoding name. A name no converter has ("", "a", "bogus": ICU's
+    ucnv_open fails, and so does Python's codec lookup) is the kernel's InvalidArgumentError, raised
+    before any string is read, an empty input too (observed on TF 2.21; fuzz20 seeds 2920261201 #25,
+    2920261202 #41); a name Python knows but simdist does not model is NotImplementedError."""
     py = _PY_CODECS.get(encoding.upper())
     if py is None:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise tf_errors.InvalidArgumentError(
+                None, None, f"Could not create converter for input encoding: {encoding} [Op:{op}]") from None
         raise NotImplementedError(f"simdist models the input encodings {sorted(_PY_CODECS)}, not ICU's {encoding!r}")
     return py
 

@@ -52,6 +52,7 @@ def _encode_rule(dts: Any, attrs: Any) -> dtypes.DType:
 def _transcode(x: np.ndarray, input_encoding: str = "UTF-8", output_encoding: str = "UTF-8",
                errors: str = "replace", replacement_char: int = 0xFFFD,
                replace_control_characters: bool = False) -> np.ndarray:
+    codec_name(input_encoding, "UnicodeTranscode")   # (the kernel's converter, before any string)
     out = np.empty(x.shape, dtype=object)
     flat, res = x.reshape(-1), out.reshape(-1)
     for i, v in enumerate(flat):
@@ -109,7 +110,7 @@ def unicode_transcode(input: Any, input_encoding: Any, output_encoding: Any, err
     src = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     if not isinstance(src, str):
         raise TypeError(f"Expected string for argument 'input_encoding' not {input_encoding!r}.")
-    codec_name(src)
+    codec_name(src, "UnicodeTranscode")
     return dispatch.execute(UNICODE_TRANSCODE, (string_tensor(input, "UnicodeTranscode"),),
                             {"input_encoding": src, "output_encoding": enc, "errors": err, "replacement_char": rc,
                              "replace_control_characters": _make_bool(replace_control_characters, "replace_control_characters", "UnicodeTranscode")})
