@@ -1,0 +1,231 @@
+"""tf.RaggedTensor and tf.ragged against real TensorFlow 2.21: the row-partition constructors
+(from_row_starts/limits, from_value_rowids, from_uniform_row_length, the nested ones, from_sparse,
+from_tensor's lengths/padding) with their `validate=True` errors, the accessors (value_rowids,
+row_starts/limits, nested_row_lengths, bounding_shape, merge_dims, to_sparse,
+with_row_splits_dtype, with_values, uniform_row_length), tf.ragged's functions (range,
+row_splits_to_segment_ids, segment_ids_to_row_splits, stack, boolean_mask,
+stack_dynamic_partitions, cross, cross_hashed), the ragged dispatch of elementwise ops and
+operators, ragged reductions and array ops, and gradients through them. Each case returns its
+RaggedTensors with their nested_row_splits, so values, dtypes, row_splits dtypes and error classes
+and messages are compared (case_results.Table). Needs the `tf` extra. Rule: docs/spec.md
+`ops.ragged`."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+import pytest
+
+import case_results
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+
+
+def _rt(r: Any) -> Any:
+    """A result with each RaggedTensor's nested row_splits beside it (their dtypes compared too)."""
+    if isinstance(r, (list, tuple)):
+        return [_rt(x) for x in r]
+    if type(r).__name__ == "RaggedTensor":
+        return [r, list(r.nested_row_splits), r.shape.as_list()]
+    if type(r).__name__ == "SparseTensor":
+        return [r.indices, r.values, r.dense_shape]
+    return r
+
+
+def _c(tf: Any) -> Any:
+    return tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+
+
+def _a(tf: Any) -> Any:
+    return tf.ragged.constant([[1, 2], [3]])
+
+
+def _b(tf: Any) -> Any:
+    return tf.ragged.constant([[4], [5, 6, 7]])
+
+
+R = "RaggedTensor"
+CASES = {
+    # --- constructors and their validation
+    "ctor/from_row_splits not monotonic": lambda tf: tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2, 1, 3]),
+    "ctor/from_row_splits not from zero": lambda tf: tf.RaggedTensor.from_row_splits([1, 2, 3], [1, 2, 3]),
+    "ctor/from_row_splits short": lambda tf: tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2]),
+    "ctor/from_row_splits float": lambda tf: tf.RaggedTensor.from_row_splits([1, 2, 3], tf.constant([0., 1, 3])),
+    "ctor/from_row_splits int32": lambda tf: _rt(tf.RaggedTensor.from_row_splits(
+        [1, 2, 3], tf.constant([0, 1, 3], tf.int32))),
+    "ctor/from_row_splits dtypes mixed": lambda tf: tf.RaggedTensor.from_row_splits(
+        tf.RaggedTensor.from_row_splits([1, 2, 3], tf.constant([0, 1, 3], tf.int32)), tf.constant([0, 2], tf.int64)),
+    "ctor/from_row_splits list over int32": lambda tf: _rt(tf.RaggedTensor.from_row_splits(
+        tf.RaggedTensor.from_row_splits([1, 2, 3], tf.constant([0, 1, 3], tf.int32)), [0, 2])),
+    "ctor/from_value_rowids": lambda tf: _rt(tf.RaggedTensor.from_value_rowids([1, 2, 3, 4], [0, 0, 2, 2], nrows=4)),
+    "ctor/from_value_rowids default nrows": lambda tf: _rt(tf.RaggedTensor.from_value_rowids([1, 2, 3], [1, 1, 3])),
+    "ctor/from_value_rowids unsorted": lambda tf: tf.RaggedTensor.from_value_rowids([1, 2, 3, 4], [0, 2, 0, 2]),
+    "ctor/from_value_rowids nrows small": lambda tf: tf.RaggedTensor.from_value_rowids([1, 2, 3, 4], [0, 0, 2, 2],
+                                                                                        nrows=2),
+    "ctor/from_value_rowids negative": lambda tf: tf.RaggedTensor.from_value_rowids([1, 2, 3, 4], [-1, 0, 2, 2]),
+    "ctor/from_value_rowids length": lambda tf: tf.RaggedTensor.from_value_rowids([1, 2, 3, 4], [0, 0, 2]),
+    "ctor/from_row_starts": lambda tf: _rt(tf.RaggedTensor.from_row_starts([1, 2, 3, 4], [0, 1, 1])),
+    "ctor/from_row_starts not from zero": lambda tf: tf.RaggedTensor.from_row_starts([1, 2, 3, 4], [1, 1, 1]),
+    "ctor/from_row_starts past the end": lambda tf: tf.RaggedTensor.from_row_starts([1, 2, 3, 4], [0, 1, 5]),
+    "ctor/from_row_limits": lambda tf: _rt(tf.RaggedTensor.from_row_limits([1, 2, 3, 4], [1, 1, 4])),
+    "ctor/from_row_limits short": lambda tf: tf.RaggedTensor.from_row_limits([1, 2, 3, 4], [1, 1, 3]),
+    "ctor/from_row_limits negative": lambda tf: tf.RaggedTensor.from_row_limits([1, 2, 3, 4], [-1, 1, 4]),
+    "ctor/from_row_lengths negative": lambda tf: tf.RaggedTensor.from_row_lengths([1, 2, 3, 4], [-1, 5]),
+    "ctor/from_row_lengths short": lambda tf: tf.RaggedTensor.from_row_lengths([1, 2, 3, 4], [1, 2]),
+    "ctor/from_row_lengths int32": lambda tf: _rt(tf.RaggedTensor.from_row_lengths(
+        [1, 2, 3], tf.constant([1, 2], tf.int32))),
+    "ctor/from_uniform_row_length": lambda tf: _rt(tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5, 6], 2)),
+    "ctor/from_uniform_row_length uniform_row_length": lambda tf: tf.RaggedTensor.from_uniform_row_length(
+        [1, 2, 3, 4, 5, 6], 2).uniform_row_length,
+    "ctor/from_uniform_row_length uneven": lambda tf: tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5], 2),
+    "ctor/from_uniform_row_length negative": lambda tf: tf.RaggedTensor.from_uniform_row_length([1, 2, 3], -2),
+    "ctor/from_uniform_row_length zero": lambda tf: tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5], 0),
+    "ctor/from_uniform_row_length zero nrows": lambda tf: _rt(tf.RaggedTensor.from_uniform_row_length(
+        tf.zeros([0]), 0, nrows=3)),
+    "ctor/uniform_row_length of ragged rows": lambda tf: _a(tf).uniform_row_length,
+    "ctor/from_nested_row_lengths": lambda tf: _rt(tf.RaggedTensor.from_nested_row_lengths(
+        [1, 2, 3, 4, 5], [[2, 0, 1], [1, 2, 2]])),
+    "ctor/from_nested_value_rowids": lambda tf: _rt(tf.RaggedTensor.from_nested_value_rowids(
+        [1, 2, 3, 4, 5], [[0, 0, 2], [0, 1, 1, 2, 2]])),
+    "ctor/from_nested_value_rowids nrows": lambda tf: _rt(tf.RaggedTensor.from_nested_value_rowids(
+        [1, 2, 3, 4, 5], [[0, 0, 2], [0, 1, 1, 2, 2]], [4, 3])),
+    "ctor/from_nested_value_rowids nrows length": lambda tf: tf.RaggedTensor.from_nested_value_rowids(
+        [1, 2, 3, 4, 5], [[0, 0, 2], [0, 1, 1, 2, 2]], [4]),
+    "ctor/from_sparse": lambda tf: _rt(tf.RaggedTensor.from_sparse(tf.SparseTensor([[0, 0], [0, 1], [2, 0]],
+                                                                                   [1, 2, 3], [3, 4]))),
+    "ctor/from_sparse rank 3": lambda tf: tf.RaggedTensor.from_sparse(tf.SparseTensor([[0, 0, 0]], [1], [3, 4, 5])),
+    "ctor/from_sparse int32": lambda tf: _rt(tf.RaggedTensor.from_sparse(
+        tf.SparseTensor([[0, 0], [1, 0]], [1., 2.], [3, 4]), row_splits_dtype=tf.int32)),
+    "ctor/from_tensor": lambda tf: _rt(tf.RaggedTensor.from_tensor([[1, 2], [3, 4]])),
+    "ctor/from_tensor ragged_rank 2": lambda tf: _rt(tf.RaggedTensor.from_tensor([[[1, 2], [3, 4]]], ragged_rank=2)),
+    "ctor/from_tensor int32": lambda tf: _rt(tf.RaggedTensor.from_tensor([[1, 2], [3, 4]], row_splits_dtype=tf.int32)),
+    "ctor/from_tensor lengths": lambda tf: _rt(tf.RaggedTensor.from_tensor([[1, 2, 0], [3, 0, 0]], lengths=[2, 1])),
+    "ctor/from_tensor padding": lambda tf: _rt(tf.RaggedTensor.from_tensor([[1, 2, 0], [3, 0, 0], [0, 0, 0]],
+                                                                           padding=0)),
+    "ctor/from_tensor padding inner": lambda tf: _rt(tf.RaggedTensor.from_tensor(
+        [[[1, 1], [0, 0]], [[0, 0], [0, 2]]], padding=0)),
+    "ctor/from_tensor both": lambda tf: tf.RaggedTensor.from_tensor([[1]], lengths=[1], padding=0),
+    # --- accessors
+    "acc/bounding_shape": lambda tf: _c(tf).bounding_shape(),
+    "acc/bounding_shape axis out_type": lambda tf: _c(tf).bounding_shape(axis=1, out_type=tf.int32),
+    "acc/bounding_shape axes": lambda tf: _c(tf).bounding_shape(axis=[0, 2]),
+    "acc/merge_dims 0 1": lambda tf: _rt(_c(tf).merge_dims(0, 1)),
+    "acc/merge_dims 1 2": lambda tf: _rt(_c(tf).merge_dims(1, 2)),
+    "acc/merge_dims 0 -1": lambda tf: _c(tf).merge_dims(0, -1),
+    "acc/merge_dims reversed": lambda tf: _c(tf).merge_dims(1, 0),
+    "acc/merge_dims dense inner": lambda tf: _rt(tf.RaggedTensor.from_row_splits(tf.ones([4, 2, 3]), [0, 3, 4])
+                                                 .merge_dims(1, 3)),
+    "acc/nested_row_lengths": lambda tf: _c(tf).nested_row_lengths(),
+    "acc/nested_value_rowids": lambda tf: _c(tf).nested_value_rowids(),
+    "acc/row_starts, row_limits, value_rowids": lambda tf: [_c(tf).row_starts(), _c(tf).row_limits(),
+                                                            _c(tf).value_rowids()],
+    "acc/row_lengths axes": lambda tf: _rt([_c(tf).row_lengths(axis=2), _c(tf).row_lengths(axis=-1),
+                                            _c(tf).row_lengths(axis=0)]),
+    "acc/to_sparse": lambda tf: _rt(_c(tf).to_sparse()),
+    "acc/to_sparse inner dims": lambda tf: _rt(tf.RaggedTensor.from_row_splits([[1, 2], [3, 4], [5, 6]],
+                                                                               [0, 1, 3]).to_sparse()),
+    "acc/with_row_splits_dtype": lambda tf: _rt(_c(tf).with_row_splits_dtype(tf.int32)),
+    "acc/with_values": lambda tf: _rt(_c(tf).with_values(tf.ragged.constant([[7], [8, 9], [10]]))),
+    "acc/with_values wrong rows": lambda tf: _c(tf).with_values(tf.constant([1, 2])),
+    "acc/with_values splits dtype": lambda tf: _c(tf).with_values(
+        tf.ragged.constant([[7], [8, 9], [10]], row_splits_dtype=tf.int32)),
+    "acc/consumers": lambda tf: _c(tf).consumers(),
+    # --- tf.ragged's functions
+    "fn/range": lambda tf: _rt(tf.ragged.range([3, 0, 5])),
+    "fn/range starts limits": lambda tf: _rt(tf.ragged.range([0, 3, 5], [3, 3, 6])),
+    "fn/range deltas": lambda tf: _rt(tf.ragged.range([0, 5, 8], [3, 3, 12], [1, -1, 2])),
+    "fn/range float": lambda tf: _rt(tf.ragged.range([0., 1.5], [2., 3.], 0.5)),
+    "fn/range float uneven": lambda tf: _rt(tf.ragged.range([0.], [1.], 0.3)),
+    "fn/range scalar": lambda tf: _rt(tf.ragged.range(3)),
+    "fn/range broadcast": lambda tf: _rt(tf.ragged.range([1, 2], 5)),
+    "fn/range dtype": lambda tf: _rt(tf.ragged.range([3], dtype=tf.int64)),
+    "fn/range mixed dtypes": lambda tf: _rt(tf.ragged.range(tf.constant([1], tf.int64), tf.constant([4.]))),
+    "fn/range row_splits_dtype": lambda tf: _rt(tf.ragged.range([3], row_splits_dtype=tf.int32)),
+    "fn/range zero delta": lambda tf: tf.ragged.range([3], [5], [0]),
+    "fn/range rank 2": lambda tf: tf.ragged.range([[3]]),
+    "fn/row_splits_to_segment_ids": lambda tf: [tf.ragged.row_splits_to_segment_ids([0, 2, 2, 5]),
+                                                tf.ragged.row_splits_to_segment_ids(tf.constant([0, 2, 2, 5], tf.int32)),
+                                                tf.ragged.row_splits_to_segment_ids([0, 2, 2, 5], out_type=tf.int32)],
+    "fn/row_splits_to_segment_ids rank 2": lambda tf: tf.ragged.row_splits_to_segment_ids([[0, 2]]),
+    "fn/segment_ids_to_row_splits": lambda tf: [
+        tf.ragged.segment_ids_to_row_splits([0, 0, 2, 2, 2]),
+        tf.ragged.segment_ids_to_row_splits([0, 0, 2], num_segments=5),
+        tf.ragged.segment_ids_to_row_splits(tf.constant([0, 0, 2], tf.int32)),
+        tf.ragged.segment_ids_to_row_splits([0, 0, 2], out_type=tf.int32),
+        tf.ragged.segment_ids_to_row_splits(tf.constant([], tf.int64))],
+    "fn/stack": lambda tf: _rt(tf.ragged.stack([_a(tf), _b(tf)])),
+    "fn/stack axis 1": lambda tf: _rt(tf.ragged.stack([_a(tf), _b(tf)], axis=1)),
+    "fn/stack axis 2 different rows": lambda tf: tf.ragged.stack([_a(tf), _b(tf)], axis=2),
+    "fn/stack axis 2": lambda tf: _rt(
+        tf.ragged.stack([_a(tf), tf.ragged.constant([[10, 20], [30]])], axis=2)),
+    "fn/stack dense": lambda tf: _rt(tf.ragged.stack([tf.constant([1, 2]), tf.constant([3, 4])], axis=0)),
+    "fn/stack dense 2-D": lambda tf: _rt(tf.ragged.stack([tf.constant([[1, 2]]), tf.constant([[3, 4]])], axis=0)),
+    "fn/stack dense last axis": lambda tf: _rt(tf.ragged.stack([tf.constant([[1, 2]]), tf.constant([[3, 4]])],
+                                                               axis=2)),
+    "fn/stack ragged and dense": lambda tf: _rt(tf.ragged.stack([_a(tf), tf.constant([[9, 9], [8, 8]])], axis=1)),
+    "fn/stack axis out of range": lambda tf: tf.ragged.stack([_a(tf), _b(tf)], axis=3),
+    "fn/stack dtypes": lambda tf: tf.ragged.stack([_a(tf), tf.ragged.constant([[1.]])]),
+    "fn/stack empty": lambda tf: tf.ragged.stack([]),
+    "fn/stack row_splits dtypes": lambda tf: tf.ragged.stack([_a(tf), _a(tf).with_row_splits_dtype(tf.int32)]),
+    "fn/boolean_mask dense": lambda tf: _rt(tf.ragged.boolean_mask(tf.constant([[1, 2], [3, 4]]),
+                                                                   tf.constant([[True, False], [False, True]]))),
+    "fn/boolean_mask ragged": lambda tf: _rt(tf.ragged.boolean_mask(_a(tf), tf.ragged.constant([[True, False],
+                                                                                                [True]]))),
+    "fn/boolean_mask rows": lambda tf: _rt(tf.ragged.boolean_mask(_a(tf), [True, False])),
+    "fn/boolean_mask 1-D": lambda tf: tf.ragged.boolean_mask(tf.constant([1, 2, 3]), [True, False, True]),
+    "fn/boolean_mask shape": lambda tf: tf.ragged.boolean_mask(_a(tf), [True]),
+    "fn/boolean_mask scalar mask": lambda tf: tf.ragged.boolean_mask(tf.constant([1, 2]), tf.constant(True)),
+    "fn/boolean_mask ints": lambda tf: tf.ragged.boolean_mask(tf.constant([1, 2]), [1, 0]),
+    "fn/boolean_mask 3-D ragged": lambda tf: _rt(tf.ragged.boolean_mask(
+        _c(tf), tf.ragged.constant([[[True, False], [True]], [], [[False, True, True]]]))),
+    "fn/stack_dynamic_partitions": lambda tf: _rt(tf.ragged.stack_dynamic_partitions(
+        tf.constant([1, 2, 3, 4, 5]), tf.constant([0, 2, 0, 1, 2]), 4)),
+    "fn/stack_dynamic_partitions ragged": lambda tf: _rt(tf.ragged.stack_dynamic_partitions(
+        _a(tf), tf.constant([1, 0]), 2)),
+    "fn/stack_dynamic_partitions out of range": lambda tf: tf.ragged.stack_dynamic_partitions(
+        tf.constant([1, 2]), tf.constant([0, 3]), 2),
+    "fn/cross": lambda tf: _rt(tf.ragged.cross([tf.ragged.constant([["a"], ["b", "c"]]),
+                                                tf.ragged.constant([["d"], ["e"]])])),
+    "fn/cross dense and ints": lambda tf: _rt(tf.ragged.cross([tf.constant([["d"], ["e"]]),
+                                                               tf.ragged.constant([[1], [2, 3]])])),
+    "fn/cross sparse": lambda tf: _rt(tf.ragged.cross([tf.SparseTensor([[0, 0], [1, 0], [1, 1]], ["x", "y", "z"],
+                                                                       [2, 2]), tf.constant([["d"], ["e"]])])),
+    "fn/cross floats": lambda tf: tf.ragged.cross([tf.constant([[1.0]])]),
+    "fn/cross int32 splits": lambda tf: _rt(tf.ragged.cross([tf.ragged.constant([["a"]], row_splits_dtype=tf.int32)])),
+    "fn/cross_hashed": lambda tf: _rt(tf.ragged.cross_hashed([tf.ragged.constant([["a"], ["b", "c"]]),
+                                                              tf.ragged.constant([["d"], ["e"]])])),
+    "fn/cross_hashed buckets": lambda tf: _rt(tf.ragged.cross_hashed(
+        [tf.ragged.constant([["a"], ["b", "c"]]), tf.ragged.constant([[1], [2]])], num_buckets=10)),
+    "fn/cross_hashed key": lambda tf: _rt(tf.ragged.cross_hashed(
+        [tf.ragged.constant([["a"], ["b", "c"]]), tf.ragged.constant([["d"], ["e"]])], num_buckets=10, hash_key=7)),
+}
+
+TABLE = case_results.Table(__file__, CASES, re.compile(r"(?!)()"))
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return TABLE.tf_results()
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_constructors_and_validation(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("ctor/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_accessors(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("acc/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_tf_ragged_functions(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("fn/"))
+
+
+if __name__ == "__main__":  # TF worker
+    tf_workers.serve(TABLE.tf_worker)
+    os._exit(0)
