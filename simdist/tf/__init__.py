@@ -213,3 +213,13 @@ def __getattr__(name: str) -> object:
 def __dir__() -> list[str]:
     """The bound names and the lazy Keras ones (as dir(tf) lists keras)."""
     return sorted(set(globals()) | set(_LAZY) | set(_LAZY_MODULES))
+
+# TF's ragged dispatch of its elementwise APIs and RaggedTensor's operators (runtime/ops/ragged_dispatch.py,
+# clause ops.ragged); the tf.math functions (already wrapped in simdist/tf/math.py) make the operators
+from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
+_ragged_dispatch.install(globals(), "")
+_ragged_dispatch.install(vars(dtypes), "dtypes.")
+_ragged_dispatch.install_operators({n: getattr(math, n) for n in (
+    "add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow", "less", "less_equal", "greater",
+    "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "negative",
+    "abs")})

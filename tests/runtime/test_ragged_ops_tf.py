@@ -47,7 +47,41 @@ def _b(tf: Any) -> Any:
     return tf.ragged.constant([[4], [5, 6, 7]])
 
 
-R = "RaggedTensor"
+def _f(tf: Any) -> Any:
+    return tf.ragged.constant([[1., 2.], [3.]])
+
+
+def _g(tf: Any) -> Any:
+    return tf.ragged.constant([[10., 20.], [30.]])
+
+
+def _apis(tf: Any) -> Any:
+    """The elementwise APIs TF registers for dispatch (as tf.* names), or simdist's pinned lists."""
+    if tf.__name__ != "tensorflow":
+        from simdist.runtime.ops import ragged_dispatch
+        return [sorted(ragged_dispatch.UNARY_APIS), sorted(ragged_dispatch.BINARY_APIS)]
+    from tensorflow.python.util import dispatch, tf_decorator
+    out = []
+    for registered in (dispatch._UNARY_ELEMENTWISE_APIS, dispatch._BINARY_ELEMENTWISE_APIS):
+        ids = set(map(id, registered))
+        names = set()
+        for prefix, mod in (("", tf), ("math.", tf.math), ("nn.", tf.nn), ("strings.", tf.strings),
+                            ("bitwise.", tf.bitwise), ("io.", tf.io), ("image.", tf.image), ("dtypes.", tf.dtypes),
+                            ("debugging.", tf.debugging), ("math.special.", tf.math.special)):
+            for n in dir(mod):
+                f = getattr(mod, n)
+                if n.startswith("_") or not callable(f):
+                    continue
+                chain, g = [f, tf_decorator.unwrap(f)[1]], f
+                while getattr(g, "__wrapped__", None) is not None and len(chain) < 8:
+                    g = g.__wrapped__
+                    chain.append(g)
+                if any(id(c) in ids for c in chain):
+                    names.add(prefix + n)
+        out.append(sorted(names))
+    return out
+
+
 CASES = {
     # --- constructors and their validation
     "ctor/from_row_splits not monotonic": lambda tf: tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2, 1, 3]),
@@ -201,6 +235,50 @@ CASES = {
         [tf.ragged.constant([["a"], ["b", "c"]]), tf.ragged.constant([[1], [2]])], num_buckets=10)),
     "fn/cross_hashed key": lambda tf: _rt(tf.ragged.cross_hashed(
         [tf.ragged.constant([["a"], ["b", "c"]]), tf.ragged.constant([["d"], ["e"]])], num_buckets=10, hash_key=7)),
+    # --- elementwise dispatch and operators
+    "ew/registered elementwise APIs": _apis,
+    "ew/add": lambda tf: _rt(_f(tf) + _g(tf)),
+    "ew/add mismatched rows": lambda tf: _f(tf) + tf.ragged.constant([[4.], [5., 6.]]),
+    "ew/add scalar both orders": lambda tf: _rt([_f(tf) + 1, 1 + _f(tf), tf.constant(1.) + _f(tf)]),
+    "ew/add column": lambda tf: _rt([_f(tf) + tf.constant([[1.], [2.]]), tf.constant([[1.], [2.]]) + _f(tf)]),
+    "ew/add row": lambda tf: _f(tf) + tf.constant([1., 2.]),
+    "ew/add rows of 3": lambda tf: _f(tf) + tf.constant([[1.], [2.], [3.]]),
+    "ew/add uniform rows": lambda tf: _rt(tf.ragged.constant([[1., 2.], [3., 4.]]) + tf.constant([10., 20.])),
+    "ew/add inner dims": lambda tf: _rt(tf.RaggedTensor.from_row_splits(tf.ones([3, 2]), [0, 1, 3])
+                                        + tf.constant([1., 2.])),
+    "ew/arithmetic operators": lambda tf: _rt([_f(tf) * 2, _f(tf) / 2, _f(tf) // 2, _f(tf) % 2, _f(tf) ** 2,
+                                               2 ** _f(tf), 5 - _f(tf), -_f(tf), abs(-_f(tf))]),
+    "ew/comparison operators": lambda tf: _rt([_f(tf) < 2, _f(tf) <= 2, _f(tf) > 2, _f(tf) >= 2,
+                                               _f(tf) == _f(tf), _f(tf) != _g(tf)]),
+    "ew/logical operators": lambda tf: _rt([(_f(tf) > 1) & (_f(tf) < 3), (_f(tf) > 1) | (_f(tf) < 3),
+                                            (_f(tf) > 1) ^ (_f(tf) < 3), ~(_f(tf) > 1)]),
+    "ew/and of ints": lambda tf: tf.ragged.constant([[1, 2], [3]]) & 6,
+    "ew/bool": lambda tf: bool(_f(tf)),
+    "ew/hash": lambda tf: hash(_f(tf)),
+    "ew/unary math": lambda tf: _rt([tf.math.exp(_f(tf)), tf.exp(_f(tf)), tf.abs(-_f(tf)), tf.math.log(_f(tf)),
+                                     tf.sqrt(_f(tf)), tf.math.square(_f(tf)), tf.nn.relu(_f(tf) - 2),
+                                     tf.sigmoid(_f(tf)), tf.math.is_nan(_f(tf)), tf.round(_f(tf) / 2)]),
+    "ew/cast and clip": lambda tf: _rt([tf.cast(_f(tf), tf.int32), tf.clip_by_value(_f(tf), 1.5, 2.5),
+                                        tf.dtypes.cast(_f(tf), tf.int64)]),
+    "ew/binary functions": lambda tf: _rt([tf.add(_f(tf), _g(tf)), tf.maximum(_f(tf), 2.),
+                                           tf.math.squared_difference(_f(tf), 1.), tf.math.multiply(3., _f(tf)),
+                                           tf.math.floormod(_g(tf), 7.), tf.math.divide_no_nan(_f(tf), 0.)]),
+    "ew/binary keyword arguments": lambda tf: _rt([tf.math.add(x=_f(tf), y=_g(tf)), tf.math.exp(x=_f(tf))]),
+    "ew/zeros_like and ones_like": lambda tf: _rt([tf.zeros_like(_f(tf)), tf.ones_like(_f(tf), dtype=tf.int32)]),
+    "ew/strings": lambda tf: _rt([tf.strings.lower(tf.ragged.constant([["A"], ["B", "c"]])),
+                                  tf.strings.length(tf.ragged.constant([["Ab"], ["B", "cde"]]))]),
+    "ew/dtypes mixed": lambda tf: _f(tf) + tf.ragged.constant([[1, 2], [3]]),
+    "ew/row_splits dtypes mixed": lambda tf: _f(tf) + _g(tf).with_row_splits_dtype(tf.int32),
+    "ew/3-D": lambda tf: _rt(_c(tf) * 2 + _c(tf)),
+    "ew/in tf.function": lambda tf: tf.function(lambda x: (tf.RaggedTensor.from_row_lengths(x, [2, 1]) * 2
+                                                           + 1).flat_values)(tf.constant([1., 2., 3.])),
+    "getitem/rows": lambda tf: _rt([_f(tf)[0], _f(tf)[1, 0], _f(tf)[1:], _f(tf)[::-1], _f(tf)[-1]]),
+    "getitem/slice each row": lambda tf: _rt([_f(tf)[:, 1:], _f(tf)[:, :1], _c(tf)[:, :, 1:]]),
+    "getitem/int inner": lambda tf: _f(tf)[:, 0],
+    "getitem/out of bounds": lambda tf: _f(tf)[5],
+    "getitem/ellipsis": lambda tf: _f(tf)[..., 0],
+    "getitem/newaxis": lambda tf: _rt(_f(tf)[tf.newaxis]),
+    "getitem/3-D row": lambda tf: _rt([_c(tf)[0], _c(tf)[2, 0], _c(tf)[0, 1, 0]]),
 }
 
 TABLE = case_results.Table(__file__, CASES, re.compile(r"(?!)()"))
@@ -224,6 +302,16 @@ def test_ragged_accessors(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("ops.ragged")
 def test_tf_ragged_functions(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("fn/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_elementwise_dispatch_and_operators(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("ew/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_getitem(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("getitem/"))
 
 
 if __name__ == "__main__":  # TF worker
