@@ -218,6 +218,8 @@ def __dir__() -> list[str]:
 # clause ops.ragged); the tf.math functions (already wrapped in simdist/tf/math.py) make the operators
 from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
 _ragged_dispatch.install(globals(), "")
+from simdist.runtime.ops import ragged_array as _ragged_array  # noqa: E402
+_ragged_array.install(globals())
 _ragged_dispatch.install(vars(dtypes), "dtypes.")
 _ragged_dispatch.install_operators({n: getattr(math, n) for n in (
     "add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow", "less", "less_equal", "greater",

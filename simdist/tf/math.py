@@ -41,3 +41,6 @@ bincount = _sparse_api.sparse_bincount_dispatch(bincount)
 
 from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
 _ragged_dispatch.install(globals(), "math.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)
+
+from simdist.runtime.ops import ragged_array as _ragged_array  # noqa: E402
+_ragged_array.install(globals())   # (reductions of RaggedTensors: clause ops.ragged)

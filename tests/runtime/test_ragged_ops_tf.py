@@ -279,6 +279,46 @@ CASES = {
     "getitem/ellipsis": lambda tf: _f(tf)[..., 0],
     "getitem/newaxis": lambda tf: _rt(_f(tf)[tf.newaxis]),
     "getitem/3-D row": lambda tf: _rt([_c(tf)[0], _c(tf)[2, 0], _c(tf)[0, 1, 0]]),
+    # --- reductions and array ops
+    "reduce/sum mean max min prod": lambda tf: [
+        getattr(tf.math, f)(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), axis=ax)
+        for f in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod") for ax in (None, 0, 1, -1)],
+    "reduce/mean (no empty row: NaN)": lambda tf: [
+        tf.reduce_mean(tf.ragged.constant(v), axis=ax) for v in ([[1., 2.], [3., 4., 5.]], [[1, 2], [4]])
+        for ax in (None, 0, 1)],
+    "reduce/variance and std": lambda tf: [
+        getattr(tf.math, f)(tf.ragged.constant([[1., 2.], [3., 4., 5.]]), axis=ax)
+        for f in ("reduce_variance", "reduce_std") for ax in (None, 0, 1)],
+    "reduce/integers": lambda tf: [getattr(tf.math, f)(tf.ragged.constant([[1, 2], [], [3, 4, 5]]), axis=1)
+                                   for f in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod")],
+    "reduce/keepdims": lambda tf: [tf.reduce_sum(_f(tf), axis=1, keepdims=True),
+                                   tf.reduce_max(_f(tf), axis=0, keepdims=True)],
+    "reduce/all and any": lambda tf: [tf.reduce_all(tf.ragged.constant([[True, False], [], [True]]), axis=1),
+                                      tf.reduce_any(tf.ragged.constant([[True, False], [], [True]]), axis=1),
+                                      tf.reduce_any(tf.ragged.constant([[True, False], [], [True]]), axis=0),
+                                      tf.reduce_all(tf.ragged.constant([[True, False], [], [True]]))],
+    "reduce/3-D": lambda tf: _rt([tf.reduce_sum(_c(tf), axis=2), tf.reduce_sum(_c(tf), axis=[1, 2]),
+                                  tf.reduce_max(_c(tf), axis=-1)]),
+    "reduce/axis out of range": lambda tf: tf.reduce_sum(_f(tf), axis=2),
+    "reduce/in tf.function": lambda tf: tf.function(lambda x: tf.reduce_sum(
+        tf.RaggedTensor.from_row_lengths(x, [2, 0, 1]), axis=1))(tf.constant([1., 2., 3.])),
+    "array/concat": lambda tf: _rt([tf.concat([_f(tf), _g(tf)], 0), tf.concat([_f(tf), _g(tf)], 1),
+                                    tf.concat([_f(tf), tf.constant([[7.], [8.]])], 1)]),
+    "array/stack": lambda tf: _rt([tf.stack([_f(tf), _g(tf)], 1), tf.stack([_f(tf), _g(tf)])]),
+    "array/gather": lambda tf: _rt([tf.gather(_f(tf), [1, 0, 1]), tf.gather(_c(tf), [2, 0]),
+                                    tf.gather(tf.constant([10, 20, 30]), tf.ragged.constant([[0, 2], [1]]))]),
+    "array/gather out of range": lambda tf: tf.gather(_f(tf), [3]),
+    "array/size and rank": lambda tf: [tf.size(_c(tf)), tf.rank(_c(tf)), tf.size(_f(tf), out_type=tf.int64)],
+    "array/expand_dims": lambda tf: _rt([tf.expand_dims(_f(tf), 0), tf.expand_dims(_f(tf), 1),
+                                         tf.expand_dims(_f(tf), -1)]),
+    "array/where": lambda tf: _rt(tf.where(_f(tf) > 1, _f(tf), _g(tf))),
+    "array/to_tensor": lambda tf: [_f(tf).to_tensor(-1.), _c(tf).to_tensor(), (_f(tf) * 2).to_tensor(shape=[3, 1])],
+    # --- gradients
+    "grad/elementwise and reductions": lambda tf: (lambda v: (lambda t, y: t.gradient(y, v))(*(
+        lambda t: (t, (lambda r: tf.reduce_sum(tf.reduce_max(tf.math.exp(r) * 2, axis=1))
+                   + tf.reduce_sum(tf.reduce_sum(r * r, axis=1)) + tf.reduce_sum(tf.reduce_mean(r, axis=0)))(
+            tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 0, 1]))))(tf.GradientTape().__enter__())))(
+        tf.Variable([1., 2., 3.])),
 }
 
 TABLE = case_results.Table(__file__, CASES, re.compile(r"(?!)()"))
@@ -312,6 +352,21 @@ def test_ragged_elementwise_dispatch_and_operators(tf_results: dict[int, Any]) -
 @pytest.mark.clause("ops.ragged")
 def test_ragged_getitem(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("getitem/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_reductions(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("reduce/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_array_ops(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("array/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_gradients(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("grad/"))
 
 
 if __name__ == "__main__":  # TF worker
