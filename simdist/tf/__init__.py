@@ -220,6 +220,8 @@ from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E40
 _ragged_dispatch.install(globals(), "")
 from simdist.runtime.ops import ragged_array as _ragged_array  # noqa: E402
 _ragged_array.install(globals())
+from simdist.runtime.ops import ragged_rows as _ragged_rows  # noqa: E402
+_ragged_rows.install(globals(), "tf")
 _ragged_dispatch.install(vars(dtypes), "dtypes.")
 _ragged_dispatch.install_operators({n: getattr(math, n) for n in (
     "add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow", "less", "less_equal", "greater",

@@ -44,3 +44,6 @@ _ragged_dispatch.install(globals(), "math.")   # (RaggedTensor arguments: TF's r
 
 from simdist.runtime.ops import ragged_array as _ragged_array  # noqa: E402
 _ragged_array.install(globals())   # (reductions of RaggedTensors: clause ops.ragged)
+
+from simdist.runtime.ops import ragged_rows as _ragged_rows  # noqa: E402
+_ragged_rows.install(globals(), "math")   # (row-wise ops of RaggedTensors: clause ops.ragged)

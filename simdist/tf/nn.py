@@ -46,3 +46,6 @@ tanh = _sparse_api.sparse_unary(tanh)
 
 from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
 _ragged_dispatch.install(globals(), "nn.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)
+
+from simdist.runtime.ops import ragged_rows as _ragged_rows  # noqa: E402
+_ragged_rows.install(globals(), "nn")   # (row-wise ops of RaggedTensors: clause ops.ragged)

@@ -302,6 +302,62 @@ CASES = {
     "reduce/axis out of range": lambda tf: tf.reduce_sum(_f(tf), axis=2),
     "reduce/in tf.function": lambda tf: tf.function(lambda x: tf.reduce_sum(
         tf.RaggedTensor.from_row_lengths(x, [2, 0, 1]), axis=1))(tf.constant([1., 2., 3.])),
+    "reduce/rows of ragged rows": lambda tf: _rt([tf.reduce_sum(_c(tf), axis=1), tf.reduce_sum(_c(tf), axis=0),
+                                                  tf.reduce_max(_c(tf), axis=1), tf.reduce_all(_c(tf) > 1, axis=0),
+                                                  tf.math.reduce_variance(tf.cast(_c(tf), tf.float32), axis=1),
+                                                  tf.reduce_mean(tf.cast(_c(tf), tf.float32), axis=1)]),
+    "reduce/logsumexp": lambda tf: [tf.reduce_logsumexp(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), 1),
+                                    tf.reduce_logsumexp(_f(tf))],
+    "rows/one_hot": lambda tf: _rt([tf.one_hot(tf.ragged.constant([[1, 2], [], [3]]), 4),
+                                    tf.one_hot(tf.ragged.constant([[1, 2], [], [3]]), 4, on_value=5, off_value=-1)]),
+    "rows/one_hot axis": lambda tf: tf.one_hot(tf.ragged.constant([[1, 2], [], [3]]), 4, axis=0),
+    "rows/embedding_lookup": lambda tf: _rt(tf.nn.embedding_lookup(
+        tf.constant([[0., 0.], [1., 1.], [2., 2.], [3., 3.]]), tf.ragged.constant([[1, 2], [], [3, 0]]))),
+    "rows/softmax": lambda tf: _rt([tf.nn.softmax(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]])),
+                                    tf.nn.softmax(tf.cast(_c(tf), tf.float32))]),
+    "rows/cumsum": lambda tf: _rt([tf.math.cumsum(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), axis=1),
+                                   tf.math.cumsum(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), axis=1,
+                                                  exclusive=True),
+                                   tf.math.cumsum(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), axis=-1,
+                                                  reverse=True),
+                                   tf.cumsum(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), axis=1, exclusive=True,
+                                             reverse=True)]),
+    "rows/strings": lambda tf: [tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c", "d", "e"]]),
+                                                       axis=1, separator=" "),
+                                tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c", "d", "e"]])),
+                                tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c", "d", "e"]]), axis=0),
+                                _rt(tf.strings.join([tf.ragged.constant([["a"], ["b", "c"]]),
+                                                     tf.ragged.constant([["x"], ["y", "z"]])], separator="-"))],
+    "rows/add_n": lambda tf: _rt(tf.add_n([_f(tf), _g(tf), _f(tf)])),
+    "rows/tile": lambda tf: _rt([tf.tile(tf.ragged.constant([[1., 2.], [], [3.]]), [2, 1]),
+                                 tf.tile(tf.ragged.constant([[1., 2.], [], [3.]]), [1, 2])]),
+    "rows/reverse": lambda tf: _rt([tf.reverse(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), [1]),
+                                    tf.reverse(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), [0]),
+                                    tf.reverse(_c(tf), [-1]), tf.reverse(_c(tf), [0, 1])]),
+    "rows/split": lambda tf: _rt([tf.split(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), 3),
+                                  tf.split(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), [1, 2])]),
+    "rows/squeeze": lambda tf: _rt(tf.squeeze(tf.expand_dims(_f(tf), 1), [1])),
+    "rows/squeeze ragged": lambda tf: tf.squeeze(_f(tf), [1]),
+    "rows/where coordinates": lambda tf: [tf.where(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]) > 2),
+                                          tf.where(_c(tf) > 4)],
+    "rows/gather_nd": lambda tf: _rt([tf.gather_nd(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]),
+                                                   [[2, 1], [0, 0]]),
+                                      tf.gather_nd(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), [[2], [0]]),
+                                      tf.gather_nd(_c(tf), [[0, 1], [2, 0]]), tf.gather_nd(_c(tf), [[2, 0, 2]])]),
+    "rows/reshape": lambda tf: tf.reshape(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), [-1]),
+    "rows/unsorted_segment_sum": lambda tf: tf.math.unsorted_segment_sum(
+        tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), tf.ragged.constant([[0, 1], [], [1, 1, 0]]), 2),
+    "rows/dropout rate 0": lambda tf: _rt(tf.nn.dropout(_f(tf), 0.0)),
+    "shape/repr and indexing": lambda tf: [repr(tf.shape(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]))),
+                                           repr(tf.shape(_c(tf))),
+                                           repr(tf.shape(tf.RaggedTensor.from_tensor([[1, 2], [3, 4]]))),
+                                           tf.shape(_f(tf))[0], tf.shape(_f(tf), out_type=tf.int64)[0],
+                                           tf.shape(_f(tf)).rank, tf.shape(_f(tf)).num_row_partitions,
+                                           repr(tf.shape(_f(tf)).dtype), tf.shape(_c(tf)).static_lengths()],
+    "shape/ragged dimension": lambda tf: tf.shape(_f(tf))[1],
+    "shape/negative ragged dimension": lambda tf: tf.shape(_f(tf))[-1],
+    "shape/out of range": lambda tf: tf.shape(_f(tf))[5],
+    "shape/zeros and ones": lambda tf: _rt([tf.zeros(tf.shape(_f(tf))), tf.ones(tf.shape(_c(tf)), tf.int32)]),
     "array/concat": lambda tf: _rt([tf.concat([_f(tf), _g(tf)], 0), tf.concat([_f(tf), _g(tf)], 1),
                                     tf.concat([_f(tf), tf.constant([[7.], [8.]])], 1)]),
     "array/stack": lambda tf: _rt([tf.stack([_f(tf), _g(tf)], 1), tf.stack([_f(tf), _g(tf)])]),
@@ -314,6 +370,17 @@ CASES = {
     "array/where": lambda tf: _rt(tf.where(_f(tf) > 1, _f(tf), _g(tf))),
     "array/to_tensor": lambda tf: [_f(tf).to_tensor(-1.), _c(tf).to_tensor(), (_f(tf) * 2).to_tensor(shape=[3, 1])],
     # --- gradients
+    "grad/softmax, cumsum, logsumexp, embedding": lambda tf: (lambda v, e: (lambda t, y: t.gradient(y, [v, e]))(*(
+        lambda t: (t, (lambda r: tf.reduce_sum(tf.nn.softmax(r) * r) + tf.reduce_sum(tf.math.cumsum(r, axis=1) * r)
+                   + tf.reduce_sum(tf.reduce_logsumexp(r, axis=1))
+                   + tf.reduce_sum(tf.nn.embedding_lookup(e, tf.ragged.constant([[0, 1], [1]])) * 2.0))(
+            tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 1]))))(tf.GradientTape().__enter__())))(
+        tf.Variable([1., 2., 3.]), tf.Variable([[1., 2.], [3., 4.]])),
+    "grad/3-D reductions and concat": lambda tf: (lambda v: (lambda t, y: t.gradient(y, v))(*(
+        lambda t: (t, (lambda r: tf.reduce_sum(tf.reduce_max(r, axis=1) * 3.0) + tf.reduce_sum(tf.concat([r, r * r], 1))
+                   + tf.reduce_sum(tf.reduce_mean(r, axis=0)))(
+            tf.RaggedTensor.from_nested_row_lengths(v * 1.0, [[2, 0, 1], [2, 1, 3]]))))(
+        tf.GradientTape().__enter__())))(tf.Variable([1., 5., 3., 4., 2., 6.])),
     "grad/elementwise and reductions": lambda tf: (lambda v: (lambda t, y: t.gradient(y, v))(*(
         lambda t: (t, (lambda r: tf.reduce_sum(tf.reduce_max(tf.math.exp(r) * 2, axis=1))
                    + tf.reduce_sum(tf.reduce_sum(r * r, axis=1)) + tf.reduce_sum(tf.reduce_mean(r, axis=0)))(
@@ -362,6 +429,16 @@ def test_ragged_reductions(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("ops.ragged")
 def test_ragged_array_ops(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("array/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_row_ops(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("rows/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_shape(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("shape/"))
 
 
 @pytest.mark.clause("ops.ragged")

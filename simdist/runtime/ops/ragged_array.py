@@ -33,20 +33,44 @@ def _ids(a: np.ndarray) -> Tensor:
     return convert_to_tensor(np.asarray(a, np.int64), dtype=dtypes.int64)
 
 
-def _segment(kind: str, rt: RaggedTensor, axis: int) -> Any:
-    """The kind's aggregate of rt over its axis 0 or 1 (ragged_rank 1 for axis 0)."""
+def _groups(rt: RaggedTensor, axis: int) -> tuple[np.ndarray, np.ndarray, Any]:
+    """Segment ids of rt's values for reducing its axis 0 or 1 (ragged_rank 1 or 2), the result's
+    row_splits (None for a dense result) and the values reduced. Ragged_rank 1: axis 1 groups each
+    row, axis 0 each column. Ragged_rank 2: the inner rows are grouped (axis 1: by their outer row;
+    axis 0: by their position in it) and their values aligned by column, the result a RaggedTensor
+    whose row is as long as the longest inner row of its group."""
     s = rt.row_splits._v.astype(np.int64)
-    if axis == 1:
-        if isinstance(rt.values, RaggedTensor):
-            raise NotImplementedError("simdist reduces axis 1 of a RaggedTensor whose values are dense only")
-        ids, n = np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1]), len(s) - 1
-        values = rt.values
-    else:
-        if isinstance(rt.values, RaggedTensor):
-            raise NotImplementedError("simdist reduces axis 0 of a RaggedTensor of ragged_rank 1 only")
-        ids = np.arange(int(s[-1])) - np.repeat(s[:-1], s[1:] - s[:-1])
+    lengths = s[1:] - s[:-1]
+    rowids = np.repeat(np.arange(len(s) - 1), lengths)
+    if not isinstance(rt.values, RaggedTensor):
+        if axis == 1:
+            return rowids, None, rt.values
+        return np.arange(int(s[-1])) - np.repeat(s[:-1], lengths), None, rt.values
+    inner = rt.values
+    if isinstance(inner.values, RaggedTensor):
+        raise NotImplementedError("simdist reduces axis 0 or 1 of a RaggedTensor of ragged_rank 1 or 2 only")
+    s1 = inner.row_splits._v.astype(np.int64)
+    len1 = s1[1:] - s1[:-1]
+    group = rowids if axis == 1 else np.arange(len(rowids)) - np.repeat(s[:-1], lengths)
+    n_out = len(s) - 1 if axis == 1 else (int(lengths.max()) if len(lengths) else 0)
+    width = np.zeros(n_out, np.int64)
+    if len(group):
+        np.maximum.at(width, group, len1)
+    out_splits = np.concatenate([[0], np.cumsum(width)]).astype(np.int64)
+    value_row = np.repeat(np.arange(len(len1)), len1)
+    col = np.arange(int(s1[-1])) - np.repeat(s1[:-1], len1)
+    ids = out_splits[group[value_row]] + col if len(value_row) else np.zeros(0, np.int64)
+    return ids, out_splits, inner.values
+
+
+def _segment(kind: str, rt: RaggedTensor, axis: int) -> Any:
+    """The kind's aggregate of rt over its axis 0 or 1 (unsorted segment reductions)."""
+    ids, out_splits, values = _groups(rt, axis)
+    n = int(out_splits[-1]) if out_splits is not None else (
+        rt.nrows_int() if axis == 1 else int(ids.max()) + 1 if len(ids) else 0)
+    if axis == 0 and out_splits is None:
+        s = rt.row_splits._v
         n = int((s[1:] - s[:-1]).max()) if len(s) > 1 else 0
-        values = rt.values
     if kind in ("all", "any"):
         as_int = math.cast(values, dtypes.int32)
         f = _SEGMENT["min" if kind == "all" else "max"](as_int, _ids(ids), n)
@@ -54,8 +78,12 @@ def _segment(kind: str, rt: RaggedTensor, axis: int) -> Any:
             f = math.minimum(f, convert_to_tensor(1, dtype=dtypes.int32))
         else:
             f = math.maximum(f, convert_to_tensor(0, dtype=dtypes.int32))
-        return math.cast(f, dtypes.bool_)
-    return _SEGMENT[kind](values, _ids(ids), n)
+        out = math.cast(f, dtypes.bool_)
+    else:
+        out = _SEGMENT[kind](values, _ids(ids), n)
+    if out_splits is None:
+        return out
+    return RaggedTensor(out, rp.as_splits_tensor(out_splits, rt.row_splits_dtype), internal=True)
 
 
 def _reduce_axis(kind: str, x: Any, axis: int, dense_fn: Callable[..., Any]) -> Any:
@@ -90,10 +118,34 @@ def _reduce(x: RaggedTensor, axis: Any, kind: str, dense_fn: Callable[..., Any])
     return out
 
 
+def _logsumexp(x: RaggedTensor, axis: Any, fns: dict) -> Any:
+    """math_ops.reduce_logsumexp's composition on a ragged input (axis None or its innermost ragged
+    axis of a ragged_rank-1 tensor): log(sum(exp(x - max))) + max, the max 0 where not finite."""
+    from simdist.runtime import ops as _ops
+    if axis is not None and x.ragged_rank != 1:
+        raise NotImplementedError("simdist's ragged reduce_logsumexp takes a ragged_rank-1 input")
+    raw = _reduce(x, axis, "max", fns["max"])
+    m = _ops.stop_gradient(_ops.where(_ops.is_finite(raw), raw, _ops.zeros_like(raw)))
+    if axis is None:
+        per_value = m
+    else:
+        s = x.row_splits._v.astype(np.int64)
+        per_value = array.gather(m, _ids(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1])))
+    shifted = x.with_flat_values(_ops.exp(math.subtract(x.flat_values, per_value)))
+    return math.add(_ops.log(_reduce(shifted, axis, "sum", fns["sum"])), m)
+
+
+def _flat2(f: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
+    """f of two results of one structure (dense, or ragged with the same partitions)."""
+    if isinstance(a, RaggedTensor):
+        return a.with_flat_values(f(a.flat_values, b.flat_values))
+    return f(a, b)
+
+
 def ragged_reduce(fn: Callable[..., Any], kind: str, dense_fns: dict | None = None) -> Callable[..., Any]:
     """The facade's reduce_<kind> taking a RaggedTensor `input_tensor` (ragged_reduce_aggregate):
     kind sum, prod, max, min, all, any, mean (sum / count; integers as float64), variance
-    (E[x^2] - E[x]^2) or std (its square root)."""
+    (E[x^2] - E[x]^2), std (its square root) or logsumexp (math_ops' composition)."""
     fns = dense_fns or {}
 
     @functools.wraps(fn)
@@ -102,17 +154,21 @@ def ragged_reduce(fn: Callable[..., Any], kind: str, dense_fns: dict | None = No
         x = input_tensor
         if not isinstance(x, RaggedTensor):
             return fn(input_tensor, axis, keepdims, name, *args, **kwargs)
-        if kind in ("mean", "variance", "std"):
+        if kind == "logsumexp":
+            out = _logsumexp(x, axis, fns)
+        elif kind in ("mean", "variance", "std"):
             v = x if x.dtype.is_floating else x.with_flat_values(math.cast(x.flat_values, dtypes.float64))
             total, count = _mean(v, axis, fns)
             mean = math.divide(total, count) if not isinstance(total, RaggedTensor) else total.with_flat_values(
                 math.divide(total.flat_values, count.flat_values))
             if kind != "mean":
                 sq_total, _ = _mean(v.with_flat_values(math.multiply(v.flat_values, v.flat_values)), axis, fns)
-                mean = math.subtract(math.divide(sq_total, count), math.multiply(mean, mean))
+                mean = _flat2(lambda a, b: math.subtract(a, math.multiply(b, b)), _flat2(math.divide, sq_total, count),
+                              mean)
                 if kind == "std":
                     from simdist.runtime.ops import sqrt
-                    mean = sqrt(mean)
+                    mean = mean.with_flat_values(sqrt(mean.flat_values)) if isinstance(mean, RaggedTensor) \
+                        else sqrt(mean)
             out = mean
         else:
             out = _reduce(x, axis, kind, fns.get(kind, fn))
@@ -226,7 +282,7 @@ def ragged_where(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 _REDUCE = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max", "reduce_min": "min",
            "reduce_all": "all", "reduce_any": "any", "reduce_mean": "mean", "reduce_variance": "variance",
-           "reduce_std": "std"}
+           "reduce_std": "std", "reduce_logsumexp": "logsumexp"}
 _ARRAY = {"concat": ragged_concat, "stack": ragged_stack, "gather": ragged_gather, "expand_dims": ragged_expand_dims,
           "size": ragged_size, "rank": ragged_rank, "where": ragged_where}
 
