@@ -6,8 +6,7 @@ accessors (values, row_splits, flat_values, nested_row_splits, row_lengths, valu
 row_starts/limits, uniform_row_length, bounding_shape, merge_dims, to_sparse, to_tensor, to_list,
 numpy, with_values, with_flat_values, with_row_splits_dtype), `tf.ragged.constant` and
 `tf.ragged.map_flat_values`. Ops on RaggedTensor arguments: simdist/runtime/ops/ragged_*.py.
-No TypeSpec: a tf.function or strategy.run cannot take or return one (return its flat_values and
-row_splits). Equality is by to_list in tests. Clauses ops.strings-ragged, ops.ragged."""
+Equality is by to_list in tests. Clauses ops.strings-ragged, ops.ragged."""
 
 from __future__ import annotations
 
@@ -476,7 +475,14 @@ class RaggedTensor:
                     raise errors.InvalidArgumentError(None, None, "The inner " + str(len(inner)) + " dimensions of "
                                                       "output.shape=" + str(want) + " must match the inner "
                                                       f"{len(inner)} dimensions of flat_values.shape={list(inner)}")
-        out = np.full(tuple(dims) + inner, fill, dtype=flat._v.dtype)
+        fill_arr = np.asarray(fill._v if isinstance(fill, Tensor) else fill)
+        if fill_arr.ndim and inner and fill_arr.shape[-1] not in (1, inner[-1]):
+            d_shape, f_shape = ",".join(map(str, fill_arr.shape)), ",".join(map(str, flat._v.shape))
+            raise errors.InvalidArgumentError(None, None, f"default_value.shape=[{d_shape}] and "
+                                              f"rt_input.flat_values.shape=[{f_shape}] are incompatible: "
+                                              f"default_value.shape[-1] = {fill_arr.shape[-1]} but "
+                                              f"rt_input.flat_values.shape[-1] = {inner[-1]} [Op:RaggedTensorToTensor]")
+        out = np.full(tuple(dims) + inner, fill_arr, dtype=flat._v.dtype)
         _fill(out, self.to_list(), depth)
         return convert_to_tensor(out, dtype=flat.dtype)
 

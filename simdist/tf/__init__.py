@@ -175,10 +175,13 @@ def is_symbolic_tensor(tensor: object) -> bool:
     return isinstance(tensor, _Traced)
 
 def type_spec_from_value(value: object) -> object:
-    """`tf.type_spec_from_value`: a SparseTensor's SparseTensorSpec, a tensor's TensorSpec (other
+    """`tf.type_spec_from_value`: a SparseTensor's SparseTensorSpec, a RaggedTensor's RaggedTensorSpec, a
+    tensor's TensorSpec (other
     values converted to a tensor first)."""
     if isinstance(value, SparseTensor):
         return value._type_spec
+    if isinstance(value, RaggedTensor):
+        return RaggedTensorSpec.from_value(value)
     t = value if isinstance(value, Tensor) else convert_to_tensor(value)
     return TensorSpec(t.shape, t.dtype)
 

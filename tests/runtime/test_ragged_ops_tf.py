@@ -369,6 +369,31 @@ CASES = {
                                          tf.expand_dims(_f(tf), -1)]),
     "array/where": lambda tf: _rt(tf.where(_f(tf) > 1, _f(tf), _g(tf))),
     "array/to_tensor": lambda tf: [_f(tf).to_tensor(-1.), _c(tf).to_tensor(), (_f(tf) * 2).to_tensor(shape=[3, 1])],
+    "misc/type_spec_from_value and is_tensor": lambda tf: [repr(tf.type_spec_from_value(_c(tf))), tf.is_tensor(_c(tf))],
+    "misc/convert_to_tensor": lambda tf: tf.convert_to_tensor(_f(tf)),
+    "misc/boolean_mask not dispatched": lambda tf: tf.boolean_mask(_f(tf), _f(tf) > 1),
+    "misc/nest flatten and pack": lambda tf: (lambda parts: [parts, _rt(tf.nest.pack_sequence_as(
+        _c(tf), [p * 2 if p.dtype == tf.int32 else p for p in parts], expand_composites=True))])(
+        tf.nest.flatten(_c(tf), expand_composites=True)),
+    "misc/to_tensor default values": lambda tf: [
+        tf.RaggedTensor.from_row_splits(tf.ones([3, 2]), [0, 1, 3]).to_tensor(default_value=5.),
+        tf.RaggedTensor.from_row_splits(tf.ones([3, 2]), [0, 1, 3]).to_tensor(default_value=[7., 8.]),
+        _c(tf).to_tensor(default_value=-1), _c(tf).to_tensor(shape=[2, 3, 2]),
+        _c(tf).to_tensor(shape=[None, 1, None])],
+    "misc/to_tensor default of another shape": lambda tf: tf.RaggedTensor.from_row_splits(
+        tf.ones([3, 2]), [0, 1, 3]).to_tensor(default_value=[1., 2., 3.]),
+    "misc/map_fn": lambda tf: _rt([
+        tf.map_fn(lambda x: tf.reduce_sum(x), tf.ragged.constant([[1., 2.], [3.], []]), fn_output_signature=tf.float32),
+        tf.map_fn(lambda x: x * 2, tf.ragged.constant([[1., 2.], [3.], []])),
+        tf.map_fn(lambda x: tf.range(x), tf.constant([1, 3, 0]),
+                  fn_output_signature=tf.RaggedTensorSpec([None], tf.int32)),
+        tf.map_fn(lambda x: (tf.size(x), x[:1]), tf.ragged.constant([[1., 2.], [3.], []]),
+                  fn_output_signature=(tf.int32, tf.RaggedTensorSpec([None], tf.float32)))]),
+    "misc/strategy.run": lambda tf: _rt(tf.distribute.MirroredStrategy(["/cpu:0"]).run(
+        lambda x: x * 2, args=(tf.ragged.constant([[1.], [2., 3.]]),))),
+    "misc/tf.function with a RaggedTensorSpec signature": lambda tf: (lambda f: [
+        f(tf.ragged.constant([[1., 2.], [3.]])), f(tf.ragged.constant([[1., 2., 4.], [3.], []]))])(
+        tf.function(lambda r: tf.reduce_sum(r, 1), input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])),
     # --- gradients
     "grad/softmax, cumsum, logsumexp, embedding": lambda tf: (lambda v, e: (lambda t, y: t.gradient(y, [v, e]))(*(
         lambda t: (t, (lambda r: tf.reduce_sum(tf.nn.softmax(r) * r) + tf.reduce_sum(tf.math.cumsum(r, axis=1) * r)
@@ -439,6 +464,11 @@ def test_ragged_row_ops(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("ops.ragged")
 def test_ragged_shape(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("shape/"))
+
+
+@pytest.mark.clause("ops.ragged")
+def test_ragged_conversion_nest_map_fn_and_functions(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("misc/"))
 
 
 @pytest.mark.clause("ops.ragged")

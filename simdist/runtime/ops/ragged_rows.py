@@ -378,9 +378,65 @@ def ragged_fill_like(fn: Callable[..., Any], value: int) -> Callable[..., Any]:
     return wrapped
 
 
+def _stack_rows(rows: list, rsd: Any = dtypes.int64) -> RaggedTensor:
+    """map_fn's ragged output: its rows (tensors of rank >= 1, or RaggedTensors) as one RaggedTensor."""
+    from simdist.runtime.ops.ragged_functions import _interleave
+    if any(isinstance(r, RaggedTensor) for r in rows):
+        wrapped = [RaggedTensor(r, rp.as_splits_tensor(np.array([0, r.nrows_int()]), r.row_splits_dtype),
+                                internal=True) for r in rows]
+        return _interleave(wrapped, 0)
+    rows = [r if isinstance(r, Tensor) else convert_to_tensor(r) for r in rows]
+    if any(r.shape.rank == 0 for r in rows):
+        raise errors.InvalidArgumentError(None, None, "Ragged values must have rank >= 1; encoded scalar element at "
+                                          "index 0 [Op:RaggedTensorFromVariant]")
+    lengths = np.asarray([int(r.shape[0]) for r in rows], np.int64)
+    return RaggedTensor(array.concat(rows, 0), rp.as_splits_tensor(np.concatenate([[0], np.cumsum(lengths)]), rsd),
+                        internal=True)
+
+
+def ragged_map_fn(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """tf.map_fn over RaggedTensor elems or to a RaggedTensorSpec output (ragged_map_ops' rules):
+    fn gets each row (a tensor for ragged_rank 1), the results stacked dense for a dtype/TensorSpec
+    signature and ragged (int64 row_splits) for a RaggedTensorSpec one, or by default for a ragged
+    elems' leaf."""
+    @functools.wraps(fn)
+    def wrapped(f: Any, elems: Any, dtype: Any = None, parallel_iterations: Any = None, back_prop: bool = True,
+                swap_memory: bool = False, infer_shape: bool = True, name: Any = None,
+                fn_output_signature: Any = None) -> Any:
+        from simdist.runtime import nest
+        from simdist.runtime.ragged_tensor import RaggedTensorSpec
+        from simdist.runtime.ops.ragged_dispatch import getitem
+        sig = fn_output_signature if fn_output_signature is not None else dtype
+        leaves = nest.flatten(elems)
+        sig_leaves = nest.flatten(sig) if sig is not None else []
+        if not any(isinstance(x, RaggedTensor) for x in leaves) and \
+                not any(isinstance(x, RaggedTensorSpec) for x in sig_leaves):
+            return fn(f, elems, dtype, parallel_iterations, back_prop, swap_memory, infer_shape, name,
+                      fn_output_signature)
+        if not callable(f):
+            raise TypeError(f"fn must be callable. Received: {f}")
+        tensors = [x if isinstance(x, (RaggedTensor, Tensor)) else convert_to_tensor(x) for x in leaves]
+        n = tensors[0].nrows_int() if isinstance(tensors[0], RaggedTensor) else int(tensors[0].shape[0])
+        outs = []
+        for i in range(n):
+            row = [getitem(x, i) if isinstance(x, RaggedTensor) else x[i] for x in tensors]
+            outs.append(nest.flatten(f(nest.pack_sequence_as(elems, row))))
+        structure = sig if sig is not None else elems
+        kinds = nest.flatten(structure)
+        results = []
+        for k, kind in enumerate(kinds):
+            column = [o[k] for o in outs]
+            if isinstance(kind, (RaggedTensor, RaggedTensorSpec)):
+                results.append(_stack_rows(column))
+            else:
+                results.append(array.stack(column, 0))
+        return nest.pack_sequence_as(structure, results)
+    return wrapped
+
+
 _TOP = {"one_hot": ragged_one_hot, "reverse": ragged_reverse, "tile": ragged_tile, "split": ragged_split,
         "squeeze": ragged_squeeze, "where": ragged_where, "gather_nd": ragged_gather_nd, "reshape": ragged_reshape,
-        "add_n": ragged_add_n, "shape": ragged_shape, "zeros": lambda f: ragged_fill_like(f, 0),
+        "add_n": ragged_add_n, "shape": ragged_shape, "map_fn": ragged_map_fn, "zeros": lambda f: ragged_fill_like(f, 0),
         "ones": lambda f: ragged_fill_like(f, 1)}
 _MATH = {"cumsum": ragged_cumsum, "add_n": ragged_add_n, "unsorted_segment_sum": ragged_segment,
          "unsorted_segment_max": ragged_segment, "unsorted_segment_min": ragged_segment,
