@@ -601,17 +601,28 @@ def _depth(x: Any) -> int:
 def constant(pylist: Any, dtype: Any = None, ragged_rank: int | None = None, inner_shape: Any = None,
              name: str | None = None, row_splits_dtype: Any = dtypes.int64) -> Any:
     """`tf.ragged.constant`: nested Python lists of any row lengths as a RaggedTensor (ragged_rank:
-    every level but the innermost scalars, unless given; a scalar or flat list stays a tensor)."""
-    if inner_shape is not None:
-        raise NotImplementedError("simdist's tf.ragged.constant takes no inner_shape")
+    every level but the innermost scalars and `inner_shape`'s dimensions, unless given; 0: a dense
+    tensor). Leaves at another depth: ValueError "all scalar values must have the same nesting
+    depth"; inner values of different shapes: "inner values have inconsistent shape"."""
+    inner = tuple(int(d) for d in inner_shape) if inner_shape is not None else None
     depth = _depth(pylist)
-    rank = depth - 1 if ragged_rank is None else int(ragged_rank)
+    rank = max(0, depth - 1 - len(inner or ())) if ragged_rank is None else int(ragged_rank)
     if depth == 0 or rank == 0:
         return convert_to_tensor(pylist, dtype=dtype)
     splits: list[list[int]] = [[0] for _ in range(rank)]
     leaves: list = []
     _leaves_and_splits([pylist], rank + 1, [[0]] + splits, leaves)
-    flat = convert_to_tensor(leaves if leaves else np.zeros((0,) + (), np.float32), dtype=dtype)
+    shapes = [np.shape(v) for v in leaves]
+    if any(sh != shapes[0] for sh in shapes):
+        if ragged_rank is None and inner is None:
+            raise ValueError("all scalar values must have the same nesting depth")
+        raise ValueError("inner values have inconsistent shape")
+    if inner is not None and leaves and shapes[0] != inner:
+        raise ValueError(f"Too many elements provided. Needed at most {int(np.prod(inner))}, but received "
+                         f"{int(np.prod(shapes[0]))}" if np.prod(shapes[0]) > np.prod(inner) else
+                         "inner values have inconsistent shape")
+    empty = np.zeros((0,) + (inner or ()), np.float32)
+    flat = convert_to_tensor(leaves if leaves else empty, dtype=dtype)
     rsd = dtypes.as_dtype(row_splits_dtype)
     return RaggedTensor.from_nested_row_splits(flat, [_rp.as_splits_tensor(np.asarray(s), rsd) for s in splits],
                                                validate=False)

@@ -306,8 +306,21 @@ def install_operators(fns: dict) -> None:
         setattr(RaggedTensor, f"__r{op}__", bin_(name, True))
     for op, name in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")):
         setattr(RaggedTensor, f"__{op}__", bin_(name))
-    RaggedTensor.__eq__ = bin_("equal")  # type: ignore[assignment,method-assign]
-    RaggedTensor.__ne__ = bin_("not_equal")  # type: ignore[assignment,method-assign]
+    def equality(name: str, none: bool) -> Callable[[Any, Any], Any]:
+        # ragged_dispatch's tensor_equals / tensor_not_equals: None compares unequal, and so does an
+        # operand that does not convert or whose partitions or dtype do not match; else the elementwise op
+        f = fns[name]
+
+        def op(self: RaggedTensor, o: Any) -> Any:
+            if o is None:
+                return none
+            try:
+                return f(self, o)
+            except (TypeError, ValueError, errors.InvalidArgumentError):
+                return none
+        return op
+    RaggedTensor.__eq__ = equality("equal", False)  # type: ignore[assignment,method-assign]
+    RaggedTensor.__ne__ = equality("not_equal", True)  # type: ignore[assignment,method-assign]
     RaggedTensor.__neg__ = lambda self: fns["negative"](self)  # type: ignore[attr-defined]
     RaggedTensor.__abs__ = lambda self: fns["abs"](self)  # type: ignore[attr-defined]
     RaggedTensor.__invert__ = lambda self: fns["logical_not"](self)  # type: ignore[attr-defined]
