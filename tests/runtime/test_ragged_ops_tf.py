@@ -412,6 +412,21 @@ CASES = {
     "misc/tf.function with a RaggedTensorSpec signature": lambda tf: (lambda f: [
         f(tf.ragged.constant([[1., 2.], [3.]])), f(tf.ragged.constant([[1., 2., 4.], [3.], []]))])(
         tf.function(lambda r: tf.reduce_sum(r, 1), input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])),
+    # --- tf.data with RaggedTensors (clause dataset.ragged-batch)
+    "data/from_tensor_slices": lambda tf: (lambda ds: [repr(ds.element_spec), [e for e in ds]])(
+        tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3], []]))),
+    "data/from_tensor_slices of ragged_rank 2 and a tensor": lambda tf: (lambda ds: [repr(ds.element_spec), [
+        _rt(list(e)) for e in ds]])(tf.data.Dataset.from_tensor_slices((_c(tf), tf.constant([7, 8, 9])))),
+    "data/map, ragged_batch, padded_batch": lambda tf: (lambda ds: [
+        [e for e in ds.map(lambda x: x * 2)], [_rt(b) for b in ds.map(lambda x: x * 2).ragged_batch(2)]])(
+        tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3], []]))),
+    "data/padded_batch of ragged elements": lambda tf: list(tf.data.Dataset.from_tensor_slices(
+        tf.ragged.constant([[1, 2], [3], []])).padded_batch(2)),
+    "data/map with ragged ops": lambda tf: [
+        [x for x in tf.data.Dataset.from_tensor_slices(_c(tf)).map(lambda x: tf.reduce_sum(x, axis=1))],
+        [x for x in tf.data.Dataset.from_tensor_slices(["a b", "c"]).map(tf.strings.split).map(tf.strings.length)],
+        [_rt(x) for x in tf.data.Dataset.from_tensor_slices(["a bb", "c"]).batch(2).map(
+            lambda s: tf.strings.length(tf.strings.split(s)) + 1)]],
     # --- gradients
     "grad/softmax, cumsum, logsumexp, embedding": lambda tf: (lambda v, e: (lambda t, y: t.gradient(y, [v, e]))(*(
         lambda t: (t, (lambda r: tf.reduce_sum(tf.nn.softmax(r) * r) + tf.reduce_sum(tf.math.cumsum(r, axis=1) * r)
@@ -487,6 +502,11 @@ def test_ragged_shape(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("ops.ragged")
 def test_ragged_conversion_nest_map_fn_and_functions(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("misc/"))
+
+
+@pytest.mark.clause("dataset.ragged-batch")
+def test_datasets_of_ragged_tensors(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("data/"))
 
 
 @pytest.mark.clause("ops.ragged")
