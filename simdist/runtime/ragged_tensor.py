@@ -482,6 +482,16 @@ class RaggedTensor:
                                               f"rt_input.flat_values.shape=[{f_shape}] are incompatible: "
                                               f"default_value.shape[-1] = {fill_arr.shape[-1]} but "
                                               f"rt_input.flat_values.shape[-1] = {inner[-1]} [Op:RaggedTensorToTensor]")
+        if flat.dtype.is_floating or flat.dtype.is_complex:
+            # (through ops, so a tape differentiates the flat values as RaggedTensorToTensor's gradient does)
+            from simdist.runtime.ops import array as _array, scatter as _scatter
+            idx = _ragged_indices(self)
+            keep = np.nonzero((idx < np.asarray(dims[:depth])).all(axis=1))[0] if len(idx) else np.zeros(0, np.int64)
+            base = convert_to_tensor(np.broadcast_to(fill_arr.astype(flat._v.dtype), tuple(dims) + inner).copy(),
+                                     dtype=flat.dtype)
+            vals = flat if len(keep) == len(idx) else _array.gather(flat, convert_to_tensor(keep.astype(np.int64)))
+            return _scatter.tensor_scatter_nd_update(base, convert_to_tensor(idx[keep].astype(np.int64).reshape(
+                -1, depth)), vals)
         out = np.full(tuple(dims) + inner, fill_arr, dtype=flat._v.dtype)
         _fill(out, self.to_list(), depth)
         return convert_to_tensor(out, dtype=flat.dtype)

@@ -428,6 +428,13 @@ CASES = {
         [_rt(x) for x in tf.data.Dataset.from_tensor_slices(["a bb", "c"]).batch(2).map(
             lambda s: tf.strings.length(tf.strings.split(s)) + 1)]],
     # --- gradients
+    "grad/to_tensor": lambda tf: (lambda v, w: (lambda t, ys: [t.gradient(y, x) for y, x in zip(ys, (v, v, w))])(*(
+        lambda t: (t, [tf.reduce_sum(tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 0, 3]).to_tensor(default_value=-1.)
+                                     * tf.constant([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])),
+                       tf.reduce_sum(tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 0, 3]).to_tensor(shape=[3, 2]) * 3.),
+                       tf.reduce_sum(tf.RaggedTensor.from_row_lengths(w * 2.0, [1, 2]).to_tensor() ** 2)]))(
+        tf.GradientTape(persistent=True).__enter__())))(tf.Variable([1., 2., 3., 4., 5.]),
+                                                        tf.Variable([[1., 2.], [3., 4.], [5., 6.]])),
     "grad/softmax, cumsum, logsumexp, embedding": lambda tf: (lambda v, e: (lambda t, y: t.gradient(y, [v, e]))(*(
         lambda t: (t, (lambda r: tf.reduce_sum(tf.nn.softmax(r) * r) + tf.reduce_sum(tf.math.cumsum(r, axis=1) * r)
                    + tf.reduce_sum(tf.reduce_logsumexp(r, axis=1))
