@@ -43,6 +43,49 @@ class DynamicRaggedShape:
         """The sizes, a ragged dimension's row lengths as a tuple (None unless ragged_lengths)."""
         return [x if isinstance(x, int) or ragged_lengths else None for x in self._lengths]
 
+    @property
+    def inner_rank(self) -> int:
+        """The rank of the flat values (rank - num_row_partitions)."""
+        return self.rank - self._partitions
+
+    @property
+    def inner_shape(self) -> Tensor:
+        """The flat values' shape: the number of values, then their inner dimensions."""
+        if self._partitions == 0:
+            return convert_to_tensor(np.asarray(self._lengths, self._dtype.as_numpy_dtype), dtype=self._dtype)
+        count = int(self._lengths[0])
+        for lv in self._lengths[1:self._partitions + 1]:
+            count = count * lv if isinstance(lv, int) else int(sum(lv))
+        dims = [count] + [int(x) for x in self._lengths[self._partitions + 1:]]
+        return convert_to_tensor(np.asarray(dims, self._dtype.as_numpy_dtype), dtype=self._dtype)
+
+    def is_uniform(self, axis: int) -> bool:
+        """Whether dimension `axis` has one size (not a ragged one)."""
+        return isinstance(self._lengths[axis], int)
+
+    def with_dtype(self, dtype: Any) -> "DynamicRaggedShape":
+        return DynamicRaggedShape(list(self._lengths), self._partitions, dtype)
+
+    @classmethod
+    def from_lengths(cls, lengths: Any, num_row_partitions: int | None = None,
+                     dtype: Any = dtypes.int64) -> "DynamicRaggedShape":
+        """A shape from each dimension's size or, for a ragged one, its rows' lengths (row
+        partitions up to the last ragged dimension unless given)."""
+        lens = [int(x) if isinstance(x, (int, np.integer)) else tuple(int(v) for v in x) for x in lengths]
+        if num_row_partitions is None:
+            ragged = [k for k, x in enumerate(lens) if not isinstance(x, int)]
+            num_row_partitions = ragged[-1] if ragged else 0
+        return cls(lens, int(num_row_partitions), dtype)
+
+    @classmethod
+    def from_tensor(cls, t: Any, dtype: Any = None) -> "DynamicRaggedShape":
+        """The shape of a RaggedTensor (its partitions) or of a dense tensor (no partitions)."""
+        from simdist.runtime.ragged_tensor import RaggedTensor
+        if isinstance(t, RaggedTensor):
+            return shape_of(t, dtype if dtype is not None else t.row_splits_dtype)
+        x = t if isinstance(t, Tensor) else convert_to_tensor(t)
+        return cls([int(d) for d in x._v.shape], 0, dtype if dtype is not None else dtypes.int64)
+
     def __getitem__(self, index: Any) -> Tensor:
         if not isinstance(index, (int, np.integer)) or isinstance(index, bool):
             raise TypeError("Argument is not an int or a slice")

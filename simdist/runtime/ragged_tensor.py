@@ -667,6 +667,54 @@ class RaggedTensorSpec:
     def value_type(self) -> type:
         return RaggedTensor
 
+    @property
+    def flat_values_spec(self) -> None:
+        """The flat values' spec when one was given (simdist: never: None, TF's default)."""
+        return None
+
+    def is_compatible_with(self, spec_or_value: Any) -> bool:
+        """Whether a RaggedTensor or RaggedTensorSpec fits: same dtype, ragged_rank, row_splits
+        dtype, a compatible shape (a dense tensor: False)."""
+        other = RaggedTensorSpec.from_value(spec_or_value) if isinstance(spec_or_value, RaggedTensor) \
+            else spec_or_value
+        if not isinstance(other, RaggedTensorSpec):
+            return False
+        return (other.dtype, other.ragged_rank, other.row_splits_dtype) == \
+            (self.dtype, self.ragged_rank, self.row_splits_dtype) and self.shape.is_compatible_with(other.shape)
+
+    def is_subtype_of(self, other: Any) -> bool:
+        """Whether `other` is as specific or less (its known dimensions are this one's)."""
+        if not isinstance(other, RaggedTensorSpec) or (other.dtype, other.ragged_rank, other.row_splits_dtype) != \
+                (self.dtype, self.ragged_rank, self.row_splits_dtype):
+            return False
+        if other.shape.rank is None:
+            return True
+        if self.shape.rank != other.shape.rank:
+            return False
+        return all(b is None or a == b for a, b in zip(self.shape.as_list(), other.shape.as_list()))
+
+    def most_specific_common_supertype(self, others: Any) -> "RaggedTensorSpec | None":
+        """The spec every one of them is a subtype of (dimensions that differ unknown), or None."""
+        dims = self.shape.as_list() if self.shape.rank is not None else None
+        for o in others:
+            if not isinstance(o, RaggedTensorSpec) or (o.dtype, o.ragged_rank, o.row_splits_dtype) != \
+                    (self.dtype, self.ragged_rank, self.row_splits_dtype):
+                return None
+            od = o.shape.as_list() if o.shape.rank is not None else None
+            dims = None if dims is None or od is None or len(od) != len(dims) else \
+                [a if a == b else None for a, b in zip(dims, od)]
+        return RaggedTensorSpec(dims, self.dtype, self.ragged_rank, self.row_splits_dtype)
+
+    def to_tensors(self, value: Any) -> list:
+        """The value's component tensors: flat_values, then each nested row_splits."""
+        return [value.flat_values] + list(value.nested_row_splits)
+
+    def from_tensors(self, tensors: Any) -> "RaggedTensor":
+        """A RaggedTensor from an iterator of its components (to_tensors' order)."""
+        flat = next(tensors)
+        return RaggedTensor.from_nested_row_splits(flat, [next(tensors) for _ in range(self.ragged_rank)],
+                                                   validate=False)
+
     def _batch(self, batch_size: int | None) -> "RaggedTensorSpec":
         return RaggedTensorSpec(TensorShape([batch_size]).concatenate(self.shape), self.dtype, self.ragged_rank + 1,
                                 self.row_splits_dtype)

@@ -91,7 +91,8 @@ from simdist.runtime.spec import TensorSpec
 from simdist.runtime.data import Optional as _Optional
 from types import SimpleNamespace as _NS
 
-experimental = _NS(Optional=_Optional)
+from simdist.runtime.ragged_shape import DynamicRaggedShape as _DynamicRaggedShape  # noqa: E402
+experimental = _NS(Optional=_Optional, DynamicRaggedShape=_DynamicRaggedShape)
 # `tf.dtypes`: the dtypes and their helpers, as the module TF programs spell them through
 dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_cast, bfloat16=bfloat16, bool=bool,
              float16=float16, float32=float32, float64=float64, half=half, double=double, int8=int8, int16=int16,

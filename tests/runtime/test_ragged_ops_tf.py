@@ -412,6 +412,26 @@ CASES = {
     "misc/tf.function with a RaggedTensorSpec signature": lambda tf: (lambda f: [
         f(tf.ragged.constant([[1., 2.], [3.]])), f(tf.ragged.constant([[1., 2., 4.], [3.], []]))])(
         tf.function(lambda r: tf.reduce_sum(r, 1), input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])),
+    "spec/RaggedTensorSpec methods": lambda tf: (lambda s, r: [
+        s.is_compatible_with(r), s.is_compatible_with(tf.RaggedTensorSpec([2, None], tf.float32)),
+        s.is_compatible_with(tf.RaggedTensorSpec([None, None], tf.int32)), s.is_compatible_with(tf.constant([[1.]])),
+        s.flat_values_spec, s.to_tensors(r), _rt(s.from_tensors(iter(s.to_tensors(r)))),
+        repr(s.most_specific_common_supertype([tf.RaggedTensorSpec([2, None], tf.float32)])),
+        repr(tf.RaggedTensorSpec([2, None], tf.float32).most_specific_common_supertype(
+            [tf.RaggedTensorSpec([3, None], tf.float32)])),
+        tf.RaggedTensorSpec([2, None], tf.float32).is_subtype_of(s),
+        s.is_subtype_of(tf.RaggedTensorSpec([2, None], tf.float32))])(
+        tf.RaggedTensorSpec([None, None], tf.float32), _f(tf)),
+    "shape/DynamicRaggedShape": lambda tf: (lambda D: [
+        repr(D.from_lengths([3, (2, 0, 1)])), D.from_lengths([3, (2, 0, 1)]).inner_rank,
+        D.from_lengths([3, (2, 0, 1)]).inner_shape, D.from_lengths([3, (2, 0, 1)]).is_uniform(0),
+        D.from_lengths([3, (2, 0, 1)]).is_uniform(1), repr(D.from_lengths([3, (2, 0, 1)]).with_dtype(tf.int32).dtype),
+        repr(D.from_tensor(_f(tf))), repr(D.from_tensor(tf.zeros([2, 3]))),
+        repr(D.from_lengths([3, (2, 0, 1)]).dtype), repr(D.from_tensor(_f(tf)).dtype),
+        tf.shape(tf.RaggedTensor.from_row_splits(tf.ones([3, 2]), [0, 1, 3])).inner_shape,
+        repr(tf.shape(tf.RaggedTensor.from_row_splits(tf.ones([3, 2]), [0, 1, 3]))),
+        repr(D.from_lengths([2, (1, 2), 2])), D.from_lengths([2, (1, 2), 2]).inner_shape,
+        _rt(tf.zeros(D.from_lengths([2, (1, 2)])))])(tf.experimental.DynamicRaggedShape),
     # --- tf.data with RaggedTensors (clause dataset.ragged-batch)
     "data/from_tensor_slices": lambda tf: (lambda ds: [repr(ds.element_spec), [e for e in ds]])(
         tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3], []]))),
@@ -508,7 +528,7 @@ def test_ragged_shape(tf_results: dict[int, Any]) -> None:
 
 @pytest.mark.clause("ops.ragged")
 def test_ragged_conversion_nest_map_fn_and_functions(tf_results: dict[int, Any]) -> None:
-    TABLE.check(tf_results, lambda lab: lab.startswith("misc/"))
+    TABLE.check(tf_results, lambda lab: lab.startswith(("misc/", "spec/")))
 
 
 @pytest.mark.clause("dataset.ragged-batch")
