@@ -285,6 +285,18 @@ CASES = {
     "ctor/constant mixed depth": lambda tf: tf.ragged.constant([[1, [2]], [3]]),
     "ctor/constant empty rows and dtype": lambda tf: _rt([tf.ragged.constant([[], []]),
                                                           tf.ragged.constant([[1, 2], [3]], dtype=tf.float64)]),
+    "ew/broadcast one row": lambda tf: _rt([tf.ragged.constant([[1., 2.]]) + tf.constant([[10., 20.]]),
+                                            tf.ragged.constant([[1., 2.]]) + tf.constant([10., 20.])]),
+    "ew/broadcast over rows onto matching rows": lambda tf: tf.ragged.constant([[1., 2.], [3., 4.]])
+    + tf.constant([[10., 20.]]),
+    "ew/broadcast 3-D over rows": lambda tf: tf.ragged.constant([[[1., 2.], [3., 4.]], [[5., 6.]]])
+    + tf.constant([[[10., 20.]]]),
+    "ew/broadcast 3-D mismatched": lambda tf: tf.ragged.constant([[[1., 2.], [3., 4.]], [[5., 6.]]])
+    + tf.constant([[10.], [20.]]),
+    "reduce/logsumexp axes": lambda tf: [tf.reduce_logsumexp(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]),
+                                                             axis=[0, 1])],
+    "reduce/logsumexp axis 0": lambda tf: tf.reduce_logsumexp(tf.ragged.constant([[1., 2.], [], [3., 4., 5.]]), 0),
+    "reduce/logsumexp 3-D": lambda tf: tf.reduce_logsumexp(tf.cast(_c(tf), tf.float32), axis=-1),
     "ew/dtypes mixed": lambda tf: _f(tf) + tf.ragged.constant([[1, 2], [3]]),
     "ew/row_splits dtypes mixed": lambda tf: _f(tf) + _g(tf).with_row_splits_dtype(tf.int32),
     "ew/3-D": lambda tf: _rt(_c(tf) * 2 + _c(tf)),

@@ -122,12 +122,22 @@ def _logsumexp(x: RaggedTensor, axis: Any, fns: dict) -> Any:
     """math_ops.reduce_logsumexp's composition on a ragged input (axis None or its innermost ragged
     axis of a ragged_rank-1 tensor): log(sum(exp(x - max))) + max, the max 0 where not finite."""
     from simdist.runtime import ops as _ops
-    if axis is not None and x.ragged_rank != 1:
-        raise NotImplementedError("simdist's ragged reduce_logsumexp takes a ragged_rank-1 input")
+    rank = x.shape.rank
+    axes = None if axis is None else sorted({int(a) + rank if int(a) < 0 else int(a) for a in (
+        [axis] if isinstance(axis, (int, np.integer)) else list(axis))})
+    if axes is not None and axes == list(range(rank)):
+        axes = axis = None
+    if axes is not None and (x.ragged_rank != 1 or axes not in ([0], [1])):
+        # (TF's composition reshapes the max to the result's shape: a ragged one does not convert)
+        raise ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
     raw = _reduce(x, axis, "max", fns["max"])
     m = _ops.stop_gradient(_ops.where(_ops.is_finite(raw), raw, _ops.zeros_like(raw)))
     if axis is None:
         per_value = m
+    elif axes == [0]:
+        # (the max kept as [1, columns] and broadcast onto the rows: TF's broadcasting rules apply)
+        from simdist.runtime.ops.ragged_dispatch import broadcast_dense
+        per_value = broadcast_dense(x, array.expand_dims(m, 0))
     else:
         s = x.row_splits._v.astype(np.int64)
         per_value = array.gather(m, _ids(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1])))

@@ -128,18 +128,22 @@ def broadcast_dense(rt: RaggedTensor, dense: Tensor) -> Tensor:
     if dims[0] not in (1, n):
         raise errors.InvalidArgumentError(None, None, "Condition x == y did not hold.\nFirst 1 elements of x:\n"
                                           "[False]\nFirst 1 elements of y:\n[ True]")
-    # each ragged dimension the dense one covers: 1 (repeated) or every row's length
+    # each ragged dimension the dense one covers: 1 (repeated) or every row's length; once the operand
+    # is repeated along an outer dimension, TF 2.21's broadcaster refuses a later ragged dimension it
+    # does not repeat, even when every row matches it ("Last row partition does not match
+    # flat_values.": the operand's size there against the flat values' count)
+    broadcasting = dims[0] == 1 and n != 1
     level: Any = rt
     for k in range(1, outer):
         s = level.row_splits._v
-        if dims[k] != 1 and not (s[1:] - s[:-1] == dims[k]).all():
+        lengths = s[1:] - s[:-1]
+        if dims[k] != 1 and not (lengths == dims[k]).all():
             want = np.arange(len(s)) * dims[k]
             raise _splits_mismatch(want.astype(s.dtype), s)
-        if dims[k] != 1 and dense.shape.rank < rank:
-            # (TF 2.21's broadcaster then refuses rows that do match a lower-rank operand: its
-            # uniform partition's value count against the flat values')
+        if dims[k] != 1 and broadcasting:
             rp.fail_binary("Last row partition does not match flat_values.", "==", False, np.asarray([dims[k]]),
                            np.asarray([int(rt.flat_values.shape[0])]))
+        broadcasting = broadcasting or (dims[k] == 1 and not (lengths == 1).all())
         level = level.values
     idx = _ragged_indices(rt)
     idx = np.where(np.asarray(dims[:outer]) == 1, 0, idx)
