@@ -149,30 +149,32 @@ def ragged_reverse(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
+def _tile(x: Any, m: list[int], dense_tile: Callable[..., Any]) -> Any:
+    """x tiled by m: its rows repeated m[0] times, each row's contents m[1] times, and so on inward."""
+    if not isinstance(x, RaggedTensor):
+        return dense_tile(x, m) if any(v != 1 for v in m) else x
+    rows = _gather_rows(x, _ids(np.tile(np.arange(x.nrows_int()), m[0]))) if m[0] != 1 else x
+    s = rows.row_splits._v.astype(np.int64)
+    order = np.concatenate([np.tile(np.arange(a, b), m[1]) for a, b in zip(s[:-1], s[1:])]) if len(s) > 1 \
+        else np.zeros(0, np.int64)
+    values = _gather_rows(rows.values, _ids(order)) if m[1] != 1 else rows.values
+    lengths = (s[1:] - s[:-1]) * m[1]
+    return RaggedTensor(_tile(values, [1] + m[2:], dense_tile),
+                        rp.as_splits_tensor(np.concatenate([[0], np.cumsum(lengths)]), x.row_splits_dtype),
+                        internal=True, uniform=None if x._uniform is None else x._uniform * m[1])
+
+
 def ragged_tile(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """tf.tile of a ragged_rank-1 RaggedTensor: each row's values repeated multiples[1] times, the
-    rows multiples[0] times, the flat values' inner dimensions tiled as dense ones."""
+    """tf.tile of a RaggedTensor: the rows repeated multiples[0] times, each row's contents
+    multiples[1] times, inward to the flat values' dimensions (tiled as dense ones)."""
     @functools.wraps(fn)
     def wrapped(input: Any, multiples: Any, name: Any = None) -> Any:  # noqa: A002
         if not isinstance(input, RaggedTensor):
             return fn(input, multiples, name)
-        if input.ragged_rank != 1:
-            raise NotImplementedError("simdist tiles a RaggedTensor of ragged_rank 1 only")
         m = [int(x) for x in np.asarray(multiples._v if isinstance(multiples, Tensor) else multiples).reshape(-1)]
         if len(m) != input.shape.rank:
             raise ValueError(f"Expected {input.shape.rank} multiples, got {len(m)}")
-        s = input.row_splits._v.astype(np.int64)
-        order, lengths = [], []
-        for _ in range(m[0]):
-            for a, b in zip(s[:-1], s[1:]):
-                row = list(range(int(a), int(b))) * m[1]
-                order.extend(row)
-                lengths.append(len(row))
-        vals = array.gather(input.values, _ids(order))
-        if any(x != 1 for x in m[2:]):
-            vals = fn(vals, [1] + m[2:])
-        return RaggedTensor(vals, rp.as_splits_tensor(np.concatenate([[0], np.cumsum(lengths)]),
-                                                      input.row_splits_dtype), internal=True)
+        return _tile(input, m, fn)
     return wrapped
 
 
