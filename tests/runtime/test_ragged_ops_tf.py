@@ -358,6 +358,12 @@ CASES = {
                                 tf.strings.reduce_join(tf.ragged.constant([["a", "b"], [], ["c", "d", "e"]]), axis=0),
                                 _rt(tf.strings.join([tf.ragged.constant([["a"], ["b", "c"]]),
                                                      tf.ragged.constant([["x"], ["y", "z"]])], separator="-"))],
+    "rows/reduce_join with empty strings": lambda tf: [
+        tf.strings.reduce_join(tf.ragged.constant([["", "a", ""], ["", "", "a"], ["a", "", ""], []]), axis=1,
+                               separator="-"),
+        tf.strings.reduce_join(tf.ragged.constant([["", "a", ""], ["", "", "a"], ["a", "", ""], []]), axis=0,
+                               separator="-"),
+        tf.strings.reduce_join(tf.ragged.constant([["", "a", ""], ["", "", "a"]]), separator="-")],
     "rows/add_n": lambda tf: _rt(tf.add_n([_f(tf), _g(tf), _f(tf)])),
     "rows/tile": lambda tf: _rt([tf.tile(tf.ragged.constant([[1., 2.], [], [3.]]), [2, 1]),
                                  tf.tile(tf.ragged.constant([[1., 2.], [], [3.]]), [1, 2]),

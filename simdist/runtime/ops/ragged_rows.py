@@ -315,8 +315,8 @@ def ragged_strings_join(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def ragged_reduce_join(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """tf.strings.reduce_join of a ragged_rank-1 RaggedTensor of strings: every value (axis None),
-    each row (axis 1) or each column (axis 0) joined with the separator."""
+    """tf.strings.reduce_join of a ragged_rank-1 RaggedTensor of strings: every value (axis None,
+    the dense op), each row (axis 1) or each column (axis 0) joined as UnsortedSegmentJoin joins."""
     @functools.wraps(fn)
     def wrapped(inputs: Any, axis: Any = None, keepdims: bool = False, separator: str = "", name: Any = None) -> Any:
         if not isinstance(inputs, RaggedTensor):
@@ -328,11 +328,19 @@ def ragged_reduce_join(fn: Callable[..., Any]) -> Callable[..., Any]:
         ax = int(axis) + 2 if int(axis) < 0 else int(axis)
         sep = separator.encode() if isinstance(separator, str) else bytes(separator)
         rows = inputs.to_list()
+
+        def join(items: list) -> bytes:
+            # (UnsortedSegmentJoin, which ragged_reduce_aggregate uses: an item joins with the
+            # separator only once the segment's string is not empty, so leading empty items vanish)
+            out = b""
+            for v in items:
+                out = v if out == b"" else out + sep + v
+            return out
         if ax == 1:
-            out = [sep.join(r) for r in rows]
+            out = [join(r) for r in rows]
         else:
             width = max((len(r) for r in rows), default=0)
-            out = [sep.join(r[j] for r in rows if len(r) > j) for j in range(width)]
+            out = [join([r[j] for r in rows if len(r) > j]) for j in range(width)]
         return convert_to_tensor(np.asarray(out, dtype=object).reshape(len(out)), dtype=dtypes.string)
     return wrapped
 
