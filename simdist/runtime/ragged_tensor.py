@@ -25,15 +25,6 @@ def is_ragged(x: Any) -> bool:
     return isinstance(x, RaggedTensor)
 
 
-def _splits(row_splits: Any) -> Tensor:
-    t = row_splits if isinstance(row_splits, Tensor) else convert_to_tensor(row_splits, dtype=dtypes.int64)
-    if t.dtype not in (dtypes.int32, dtypes.int64):
-        raise ValueError(f"row_splits must have dtype int32 or int64, got {t.dtype.name}")
-    if t.shape.rank != 1:
-        raise ValueError(f"Shape {t.shape} must have rank 1")
-    return t
-
-
 class RaggedTensor:
     """Rows of `values` cut at `row_splits` (see the module docstring for what it supports)."""
 

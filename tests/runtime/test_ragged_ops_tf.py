@@ -181,7 +181,8 @@ CASES = {
     "fn/range zero delta": lambda tf: tf.ragged.range([3], [5], [0]),
     "fn/range rank 2": lambda tf: tf.ragged.range([[3]]),
     "fn/row_splits_to_segment_ids": lambda tf: [tf.ragged.row_splits_to_segment_ids([0, 2, 2, 5]),
-                                                tf.ragged.row_splits_to_segment_ids(tf.constant([0, 2, 2, 5], tf.int32)),
+                                                tf.ragged.row_splits_to_segment_ids(
+                                                    tf.constant([0, 2, 2, 5], tf.int32)),
                                                 tf.ragged.row_splits_to_segment_ids([0, 2, 2, 5], out_type=tf.int32)],
     "fn/row_splits_to_segment_ids rank 2": lambda tf: tf.ragged.row_splits_to_segment_ids([[0, 2]]),
     "fn/segment_ids_to_row_splits": lambda tf: [

@@ -164,7 +164,7 @@ def _gather_rows(values: Any, idx: Tensor) -> Any:
                         internal=True)
 
 
-def _prepare(values: Any, axis: int, stack_values: bool, what: str) -> tuple[list, int, int]:
+def _prepare(values: Any, axis: int, stack_values: bool) -> tuple[list, int, Any]:
     if not isinstance(values, (list, tuple)):
         values = [values]
     if not values:
@@ -185,7 +185,8 @@ def _prepare(values: Any, axis: int, stack_values: bool, what: str) -> tuple[lis
     for k, dt in enumerate(dts[1:], 1):
         if dt != dts[0]:
             raise errors.InvalidArgumentError(None, None, f"cannot compute ConcatV2 as input #{k}(zero-based) was "
-                                              f"expected to be a {_c_name(dts[0])} tensor but is a {_c_name(dt)} tensor "
+                                              f"expected to be a {_c_name(dts[0])} tensor but is a {_c_name(dt)} "
+                                              "tensor "
                                               "[Op:ConcatV2] name: concat")
     return items, ax, rsd
 
@@ -237,7 +238,7 @@ def _identical_splits_error(x: np.ndarray, y: np.ndarray) -> None:
 
 def stack(values: Any, axis: int = 0, name: str | None = None) -> Any:
     """`tf.ragged.stack`: the inputs (ragged or dense, same rank) stacked along a new axis."""
-    items, ax, rsd = _prepare(values, axis, True, "stack")
+    items, ax, rsd = _prepare(values, axis, True)
     if len(items) == 1 and not isinstance(items[0], RaggedTensor) and items[0].shape.rank == 0:
         return array.expand_dims(items[0], 0)
     return _concat(items, ax, True, rsd)
@@ -246,7 +247,7 @@ def stack(values: Any, axis: int = 0, name: str | None = None) -> Any:
 def concat(values: Any, axis: int, name: str | None = None) -> Any:
     """`tf.concat` of ragged inputs (ragged_concat_ops.concat): along axis, rows joined row by row
     for axis 1, identical row partitions needed beyond."""
-    items, ax, rsd = _prepare(values, axis, False, "concat")
+    items, ax, rsd = _prepare(values, axis, False)
     if len(items) == 1:
         return items[0]
     return _concat(items, ax, False, rsd)

@@ -446,7 +446,8 @@ def ragged_map_fn(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 _TOP = {"one_hot": ragged_one_hot, "reverse": ragged_reverse, "tile": ragged_tile, "split": ragged_split,
         "squeeze": ragged_squeeze, "where": ragged_where, "gather_nd": ragged_gather_nd, "reshape": ragged_reshape,
-        "add_n": ragged_add_n, "shape": ragged_shape, "map_fn": ragged_map_fn, "zeros": lambda f: ragged_fill_like(f, 0),
+        "add_n": ragged_add_n, "shape": ragged_shape, "map_fn": ragged_map_fn,
+        "zeros": lambda f: ragged_fill_like(f, 0),
         "ones": lambda f: ragged_fill_like(f, 1)}
 _MATH = {"cumsum": ragged_cumsum, "add_n": ragged_add_n, "unsorted_segment_sum": ragged_segment,
          "unsorted_segment_max": ragged_segment, "unsorted_segment_min": ragged_segment,
