@@ -404,13 +404,13 @@ def _stack_rows(rows: list, rsd: Any = dtypes.int64) -> RaggedTensor:
                         internal=True)
 
 
-def ragged_map_fn(fn: Callable[..., Any]) -> Callable[..., Any]:
+def ragged_map_fn(dense_map_fn: Callable[..., Any]) -> Callable[..., Any]:
     """tf.map_fn over RaggedTensor elems or to a RaggedTensorSpec output (ragged_map_ops' rules):
     fn gets each row (a tensor for ragged_rank 1), the results stacked dense for a dtype/TensorSpec
     signature and ragged (int64 row_splits) for a RaggedTensorSpec one, or by default for a ragged
     elems' leaf."""
-    @functools.wraps(fn)
-    def wrapped(f: Any, elems: Any, dtype: Any = None, parallel_iterations: Any = None, back_prop: bool = True,
+    @functools.wraps(dense_map_fn)
+    def wrapped(fn: Any, elems: Any, dtype: Any = None, parallel_iterations: Any = None, back_prop: bool = True,
                 swap_memory: bool = False, infer_shape: bool = True, name: Any = None,
                 fn_output_signature: Any = None) -> Any:
         from simdist.runtime import nest
@@ -421,16 +421,16 @@ def ragged_map_fn(fn: Callable[..., Any]) -> Callable[..., Any]:
         sig_leaves = nest.flatten(sig) if sig is not None else []
         if not any(isinstance(x, RaggedTensor) for x in leaves) and \
                 not any(isinstance(x, RaggedTensorSpec) for x in sig_leaves):
-            return fn(f, elems, dtype, parallel_iterations, back_prop, swap_memory, infer_shape, name,
-                      fn_output_signature)
-        if not callable(f):
-            raise TypeError(f"fn must be callable. Received: {f}")
+            return dense_map_fn(fn, elems, dtype, parallel_iterations, back_prop, swap_memory, infer_shape, name,
+                                fn_output_signature)
+        if not callable(fn):
+            raise TypeError(f"fn must be callable. Received: {fn}")
         tensors = [x if isinstance(x, (RaggedTensor, Tensor)) else convert_to_tensor(x) for x in leaves]
         n = tensors[0].nrows_int() if isinstance(tensors[0], RaggedTensor) else int(tensors[0].shape[0])
         outs = []
         for i in range(n):
             row = [getitem(x, i) if isinstance(x, RaggedTensor) else x[i] for x in tensors]
-            outs.append(nest.flatten(f(nest.pack_sequence_as(elems, row))))
+            outs.append(nest.flatten(fn(nest.pack_sequence_as(elems, row))))
         structure = sig if sig is not None else elems
         kinds = nest.flatten(structure)
         results = []
