@@ -47,6 +47,15 @@ def _b(tf: Any) -> Any:
     return tf.ragged.constant([[4], [5, 6, 7]])
 
 
+def _grad(tf: Any, inits: list, losses: Any) -> list:
+    """The gradients of each (loss, variables) pair `losses` makes from Variables of `inits`, under
+    one persistent tape (entered and left here)."""
+    variables = [tf.Variable(x) for x in inits]
+    with tf.GradientTape(persistent=True) as tape:
+        pairs = losses(*variables)
+    return [tape.gradient(y, x) for y, x in pairs]
+
+
 def _f(tf: Any) -> Any:
     return tf.ragged.constant([[1., 2.], [3.]])
 
@@ -470,29 +479,25 @@ CASES = {
         [_rt(x) for x in tf.data.Dataset.from_tensor_slices(["a bb", "c"]).batch(2).map(
             lambda s: tf.strings.length(tf.strings.split(s)) + 1)]],
     # --- gradients
-    "grad/to_tensor": lambda tf: (lambda v, w: (lambda t, ys: [t.gradient(y, x) for y, x in zip(ys, (v, v, w))])(*(
-        lambda t: (t, [tf.reduce_sum(tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 0, 3]).to_tensor(default_value=-1.)
-                                     * tf.constant([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])),
-                       tf.reduce_sum(tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 0, 3]).to_tensor(shape=[3, 2]) * 3.),
-                       tf.reduce_sum(tf.RaggedTensor.from_row_lengths(w * 2.0, [1, 2]).to_tensor() ** 2)]))(
-        tf.GradientTape(persistent=True).__enter__())))(tf.Variable([1., 2., 3., 4., 5.]),
-                                                        tf.Variable([[1., 2.], [3., 4.], [5., 6.]])),
-    "grad/softmax, cumsum, logsumexp, embedding": lambda tf: (lambda v, e: (lambda t, y: t.gradient(y, [v, e]))(*(
-        lambda t: (t, (lambda r: tf.reduce_sum(tf.nn.softmax(r) * r) + tf.reduce_sum(tf.math.cumsum(r, axis=1) * r)
-                   + tf.reduce_sum(tf.reduce_logsumexp(r, axis=1))
-                   + tf.reduce_sum(tf.nn.embedding_lookup(e, tf.ragged.constant([[0, 1], [1]])) * 2.0))(
-            tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 1]))))(tf.GradientTape().__enter__())))(
-        tf.Variable([1., 2., 3.]), tf.Variable([[1., 2.], [3., 4.]])),
-    "grad/3-D reductions and concat": lambda tf: (lambda v: (lambda t, y: t.gradient(y, v))(*(
-        lambda t: (t, (lambda r: tf.reduce_sum(tf.reduce_max(r, axis=1) * 3.0) + tf.reduce_sum(tf.concat([r, r * r], 1))
-                   + tf.reduce_sum(tf.reduce_mean(r, axis=0)))(
-            tf.RaggedTensor.from_nested_row_lengths(v * 1.0, [[2, 0, 1], [2, 1, 3]]))))(
-        tf.GradientTape().__enter__())))(tf.Variable([1., 5., 3., 4., 2., 6.])),
-    "grad/elementwise and reductions": lambda tf: (lambda v: (lambda t, y: t.gradient(y, v))(*(
-        lambda t: (t, (lambda r: tf.reduce_sum(tf.reduce_max(tf.math.exp(r) * 2, axis=1))
-                   + tf.reduce_sum(tf.reduce_sum(r * r, axis=1)) + tf.reduce_sum(tf.reduce_mean(r, axis=0)))(
-            tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 0, 1]))))(tf.GradientTape().__enter__())))(
-        tf.Variable([1., 2., 3.])),
+    "grad/to_tensor": lambda tf: _grad(tf, [[1., 2., 3., 4., 5.], [[1., 2.], [3., 4.], [5., 6.]]], lambda v, w: [
+        (tf.reduce_sum(tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 0, 3]).to_tensor(default_value=-1.)
+                       * tf.constant([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])), v),
+        (tf.reduce_sum(tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 0, 3]).to_tensor(shape=[3, 2]) * 3.), v),
+        (tf.reduce_sum(tf.RaggedTensor.from_row_lengths(w * 2.0, [1, 2]).to_tensor() ** 2), w)]),
+    "grad/softmax, cumsum, logsumexp, embedding": lambda tf: _grad(tf, [[1., 2., 3.], [[1., 2.], [3., 4.]]],
+                                                                   lambda v, e: [(
+        (lambda r: tf.reduce_sum(tf.nn.softmax(r) * r) + tf.reduce_sum(tf.math.cumsum(r, axis=1) * r)
+         + tf.reduce_sum(tf.reduce_logsumexp(r, axis=1))
+         + tf.reduce_sum(tf.nn.embedding_lookup(e, tf.ragged.constant([[0, 1], [1]])) * 2.0))(
+            tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 1])), [v, e])]),
+    "grad/3-D reductions and concat": lambda tf: _grad(tf, [[1., 5., 3., 4., 2., 6.]], lambda v: [(
+        (lambda r: tf.reduce_sum(tf.reduce_max(r, axis=1) * 3.0) + tf.reduce_sum(tf.concat([r, r * r], 1))
+         + tf.reduce_sum(tf.reduce_mean(r, axis=0)))(
+            tf.RaggedTensor.from_nested_row_lengths(v * 1.0, [[2, 0, 1], [2, 1, 3]])), v)]),
+    "grad/elementwise and reductions": lambda tf: _grad(tf, [[1., 2., 3.]], lambda v: [(
+        (lambda r: tf.reduce_sum(tf.reduce_max(tf.math.exp(r) * 2, axis=1))
+         + tf.reduce_sum(tf.reduce_sum(r * r, axis=1)) + tf.reduce_sum(tf.reduce_mean(r, axis=0)))(
+            tf.RaggedTensor.from_row_lengths(v * 1.0, [2, 0, 1])), v)]),
 }
 
 TABLE = case_results.Table(__file__, CASES, re.compile(r"(?!)()"))
