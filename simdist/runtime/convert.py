@@ -68,6 +68,10 @@ def _cannot(value: Any, dt: dtypes.DType) -> TypeError:
 
 
 def _unsupported(value: Any) -> ValueError:
+    if type(value).__name__ == "RaggedTensor":
+        # (TF 2.21's conversion of a RaggedTensor, which has no __len__, to a dense tensor: tf.convert_to_tensor,
+        # and the ops TF does not dispatch for ragged arguments (boolean_mask, argmax, unstack); clause ops.ragged)
+        return ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
     return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a "
                       "Tensor.")
 

@@ -2,8 +2,9 @@
 
 Lists, tuples, namedtuples and dicts (values in sorted key order, as TF flattens them) are
 structures; everything else (tensors, variables, numbers, None) is a leaf. With
-`expand_composites=True` a SparseTensor is the structure [indices, values, dense_shape] and an
-IndexedSlices [values, indices, dense_shape] (TF's type specs' components).
+`expand_composites=True` a SparseTensor is the structure [indices, values, dense_shape], an
+IndexedSlices [values, indices, dense_shape] and a RaggedTensor [flat_values, *nested_row_splits]
+(TF's type specs' components).
 """
 
 from __future__ import annotations
@@ -37,11 +38,15 @@ def _composite(x: Any) -> list[Any] | None:
         return [x.indices, x.values, x.dense_shape]
     if name == "IndexedSlices":
         return [x.values, x.indices] + ([] if x.dense_shape is None else [x.dense_shape])
+    if name == "RaggedTensor":
+        return [x.flat_values] + list(x.nested_row_splits)
     return None
 
 
 def _rebuilt(structure: Any, parts: list[Any]) -> Any:
     """The composite again from new components; a SparseTensor's must fit its spec (its shape)."""
+    if type(structure).__name__ == "RaggedTensor":
+        return type(structure).from_nested_row_splits(parts[0], parts[1:], validate=False)
     if type(structure).__name__ == "SparseTensor":
         new = type(structure)(parts[0], parts[1], parts[2])
         if not structure.shape.is_compatible_with(new.shape):

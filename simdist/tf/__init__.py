@@ -92,7 +92,8 @@ from simdist.runtime.data import Optional as _Optional
 from types import SimpleNamespace as _NS
 
 from simdist.tf import _experimental_numpy  # noqa: E402  (tf.experimental.numpy: clause ops.experimental-numpy)
-experimental = _NS(Optional=_Optional, numpy=_experimental_numpy)
+from simdist.runtime.ragged_shape import DynamicRaggedShape as _DynamicRaggedShape  # noqa: E402
+experimental = _NS(Optional=_Optional, numpy=_experimental_numpy, DynamicRaggedShape=_DynamicRaggedShape)
 # `tf.dtypes`: the dtypes and their helpers, as the module TF programs spell them through
 dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_cast, bfloat16=bfloat16, bool=bool,
              float16=float16, float32=float32, float64=float64, half=half, double=double, int8=int8, int16=int16,
@@ -176,10 +177,13 @@ def is_symbolic_tensor(tensor: object) -> bool:
     return isinstance(tensor, _Traced)
 
 def type_spec_from_value(value: object) -> object:
-    """`tf.type_spec_from_value`: a SparseTensor's SparseTensorSpec, a tensor's TensorSpec (other
+    """`tf.type_spec_from_value`: a SparseTensor's SparseTensorSpec, a RaggedTensor's RaggedTensorSpec, a
+    tensor's TensorSpec (other
     values converted to a tensor first)."""
     if isinstance(value, SparseTensor):
         return value._type_spec
+    if isinstance(value, RaggedTensor):
+        return RaggedTensorSpec.from_value(value)
     t = value if isinstance(value, Tensor) else convert_to_tensor(value)
     return TensorSpec(t.shape, t.dtype)
 
@@ -214,3 +218,17 @@ def __getattr__(name: str) -> object:
 def __dir__() -> list[str]:
     """The bound names and the lazy Keras ones (as dir(tf) lists keras)."""
     return sorted(set(globals()) | set(_LAZY) | set(_LAZY_MODULES))
+
+# TF's ragged dispatch of its elementwise APIs and RaggedTensor's operators (runtime/ops/ragged_dispatch.py,
+# clause ops.ragged); the tf.math functions (already wrapped in simdist/tf/math.py) make the operators
+from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
+_ragged_dispatch.install(globals(), "")
+from simdist.runtime.ops import ragged_array as _ragged_array  # noqa: E402
+_ragged_array.install(globals())
+from simdist.runtime.ops import ragged_rows as _ragged_rows  # noqa: E402
+_ragged_rows.install(globals(), "tf")
+_ragged_dispatch.install(vars(dtypes), "dtypes.")
+_ragged_dispatch.install_operators({n: getattr(math, n) for n in (
+    "add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow", "less", "less_equal", "greater",
+    "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "negative",
+    "abs")})

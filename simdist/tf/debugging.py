@@ -346,3 +346,6 @@ def disable_traceback_filtering() -> None:
 def is_traceback_filtering_enabled() -> bool:
     """`tf.debugging.is_traceback_filtering_enabled`: the flag (True by default, as in TF)."""
     return _TRACEBACK_FILTERING[0]
+
+from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
+_ragged_dispatch.install(globals(), "debugging.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)

@@ -36,3 +36,6 @@ from simdist.runtime.ops.image_codecs import (adjust_jpeg_quality, decode_and_cr
                                               decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png,
                                               extract_jpeg_shape,
                                               is_jpeg, random_jpeg_quality, stateless_random_jpeg_quality)
+
+from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
+_ragged_dispatch.install(globals(), "image.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)

@@ -74,3 +74,6 @@ def _glob(pattern: str) -> list[str]:
 
 gfile = _NS(makedirs=_makedirs, rmtree=_rmtree, exists=_exists, isdir=_isdir, listdir=_listdir, remove=_remove,
             glob=_glob)   # (TF has these at tf.io.gfile only)
+
+from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
+_ragged_dispatch.install(globals(), "io.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)

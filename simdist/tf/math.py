@@ -38,3 +38,12 @@ from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402  (Sparse
  tanh) = (_sparse_api.sparse_unary(_f) for _f in (abs, asin, asinh, atan, atanh, bessel_i0e, bessel_i1e, erf, negative,
                                                   sign, sin, sqrt, square, tan, tanh))
 bincount = _sparse_api.sparse_bincount_dispatch(bincount)
+
+from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
+_ragged_dispatch.install(globals(), "math.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)
+
+from simdist.runtime.ops import ragged_array as _ragged_array  # noqa: E402
+_ragged_array.install(globals())   # (reductions of RaggedTensors: clause ops.ragged)
+
+from simdist.runtime.ops import ragged_rows as _ragged_rows  # noqa: E402
+_ragged_rows.install(globals(), "math")   # (row-wise ops of RaggedTensors: clause ops.ragged)

@@ -43,3 +43,9 @@ from simdist.runtime.ops.ctc_decode import (ctc_beam_search_decoder, ctc_greedy_
 from simdist.runtime.ops.embedding_sparse import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: F401,E402
 from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402
 tanh = _sparse_api.sparse_unary(tanh)
+
+from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
+_ragged_dispatch.install(globals(), "nn.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)
+
+from simdist.runtime.ops import ragged_rows as _ragged_rows  # noqa: E402
+_ragged_rows.install(globals(), "nn")   # (row-wise ops of RaggedTensors: clause ops.ragged)

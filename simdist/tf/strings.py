@@ -20,3 +20,9 @@ from simdist.runtime.ops.string_substr import substr  # noqa: F401
 from simdist.runtime.ops.string_to_number import to_number  # noqa: F401
 from simdist.runtime.ops.unicode_ops import unicode_encode, unicode_transcode  # noqa: F401
 from simdist.runtime.ops.unicode_script import unicode_script  # noqa: F401
+
+from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
+_ragged_dispatch.install(globals(), "strings.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)
+
+from simdist.runtime.ops import ragged_rows as _ragged_rows  # noqa: E402
+_ragged_rows.install(globals(), "strings")   # (row-wise ops of RaggedTensors: clause ops.ragged)

@@ -64,18 +64,21 @@ class _TensorSliceDataset(DatasetV2):
     def __init__(self, tensors: Any) -> None:
         spec, arrays = _normalize(tensors)
         leaves = flatten(spec)
-        if any(isinstance(leaf, RaggedTensorSpec) for leaf in leaves):
-            raise NotImplementedError("simdist's from_tensor_slices does not slice a RaggedTensor yet (from_tensors "
-                                      "and ragged_batch make RaggedTensor elements)")
         if components.has_composite(spec):
-            # each leaf's rows: a SparseTensor's sliced along its dim 0 (SerializeManySparse), a dense
-            # one's as its own rows (components.py)
+            # each leaf's rows: a SparseTensor's sliced along its dim 0 (SerializeManySparse), a
+            # RaggedTensor's rows (RaggedTensorSpec._unbatch: one ragged level less), a dense one's
+            # as its own rows (components.py)
             rows, dims, i = [], [], 0
             for leaf in leaves:
                 if isinstance(leaf, SparseTensorSpec):
                     rows.append(components.slice_sparse(*arrays[i:i + 3]))
                     dims.append(int(arrays[i + 2][0]))
                     i += 3
+                elif isinstance(leaf, RaggedTensorSpec) and leaf.ragged_rank:
+                    w = components.width(leaf)
+                    rows.append(components.unbatch_ragged(arrays[i:i + w], leaf))
+                    dims.append(int(arrays[i + 1].shape[0]) - 1)
+                    i += w
                 else:
                     if arrays[i].ndim == 0:
                         raise ValueError("Unbatching a tensor is only supported for rank >= 1")
@@ -83,6 +86,7 @@ class _TensorSliceDataset(DatasetV2):
                     dims.append(arrays[i].shape[0])
                     i += 1
             self._sparse_rows: list[Any] | None = rows
+            self._widths = [components.width(leaf) for leaf in leaves]
         else:
             for a in arrays:
                 if a.ndim == 0:
@@ -109,13 +113,13 @@ class _TensorSliceDataset(DatasetV2):
         arrays = self._params["tensors"]
         for r in range(self._n):
             flat, i = [], 0
-            for rows in self._sparse_rows or []:
+            for k, rows in enumerate(self._sparse_rows or []):
                 if rows is None:
                     flat.append(arrays[i][r, ...])
                     i += 1
                 else:
                     flat.extend(rows[r])
-                    i += 3
+                    i += self._widths[k]
             yield flat
 
     def _card(self) -> int:

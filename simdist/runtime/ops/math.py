@@ -1474,6 +1474,8 @@ def _install_operators() -> None:
     # operand sends them to the eager fallback (check_distributed_variables; fz4 seeds 21 #7, 22 #156)
     def cmp(op: Any) -> Any:
         def f(self: Tensor, o: Any) -> Tensor:
+            if type(o).__name__ == "RaggedTensor":
+                return NotImplemented   # (its reflected comparison: TF's ragged dispatch of Less, ...)
             check_distributed_variables((self, o))
             return binary(op, self, o, out_dtype=dtypes.bool_)
         return f
@@ -1484,12 +1486,16 @@ def _install_operators() -> None:
     def eq(self: Tensor, o: Any) -> Any:
         if o is None:
             return False
+        if type(o).__name__ == "RaggedTensor":
+            return NotImplemented   # (RaggedTensor.__eq__: TF's ragged dispatch of tensor_equals)
         check_distributed_variables((self, o))
         return equality(EQUAL, self, o)
 
     def ne(self: Tensor, o: Any) -> Any:
         if o is None:
             return True
+        if type(o).__name__ == "RaggedTensor":
+            return NotImplemented
         check_distributed_variables((self, o))
         return equality(NOT_EQUAL, self, o)
 
