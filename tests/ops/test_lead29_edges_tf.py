@@ -27,6 +27,10 @@ _N = "ops.special-more"
 _R = "ops.random-bits"
 _E = "ops.linalg-spectral"
 _EIG_OPEN = "eig phases, open"
+_T = "function.trace-time-errors"
+_X3 = "tf.constant(np.arange(36).reshape(3, 4, 3), tf.int64)"
+_DW = ("tf.nn.depthwise_conv2d_backprop_input({sizes}, filter=tf.constant({f}, dtype='{dt}'), out_backprop=np.array({g}, "
+       "dtype=np.{dt}), strides={st}, padding='{pad}', data_format='{fmt}')")
 
 
 def _herm(n: int, dt: str, seed: int, scale: float = 1.0) -> str:
@@ -179,6 +183,26 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.image.random_contrast(tf.ones([2, 2, 3]), 0.5, np.array([2.0]), seed=1)")),
     ("random_contrast, scalar bounds", _R, _eager(_seeded(
         "tf.image.random_contrast(tf.reshape(tf.range(12.0), [2, 2, 3]), 0.5, 2.0, seed=18)"))),
+    # a fresh fz14 seed after the merges (1420292904): pooling a rank-3 input in any data_format goes through
+    # max_pool1d / avg_pool1d (#7); the depthwise backprop's NodeDef attrs before its strides (#30)
+    ("avg_pool of an int64 rank-3 input, NCHW", _T, _eager(
+        f"tf.nn.avg_pool({_X3}, ksize=[3, 4, 3], strides=[3, 4, 3], padding='VALID', data_format='NCHW')")),
+    ("avg_pool of an int64 rank-3 input, NCHW, traced", _T, _traced(
+        f"tf.nn.avg_pool({_X3}, ksize=[3, 4, 3], strides=[3, 4, 3], padding='VALID', data_format='NCHW')")),
+    ("avg_pool of a float rank-3 input, NWC", _T, _eager(
+        f"tf.nn.avg_pool(tf.cast({_X3}, tf.float32), ksize=2, strides=1, padding='VALID', data_format='NWC')")),
+    ("max_pool of a float rank-3 input, NCW", _T, _eager(
+        f"tf.nn.max_pool(tf.cast({_X3}, tf.float32), ksize=2, strides=1, padding='SAME', data_format='NCW')")),
+    ("max_pool of a float rank-3 input, NCHW", _T, _eager(
+        f"tf.nn.max_pool(tf.cast({_X3}, tf.float32), ksize=2, strides=1, padding='VALID', data_format='NCHW')")),
+    ("depthwise backprop input, padding 'same', int64, strides [2, 0]", _T, _eager(_DW.format(
+        sizes="2 ** 31", f=-4, dt="int64", g=5, st=[2, 0], pad="same", fmt="NCHW"))),
+    ("depthwise backprop input, int64, two strides", _T, _eager(_DW.format(
+        sizes=[1, 2, 2, 1], f=-4, dt="int64", g=5, st=[1, 1], pad="SAME", fmt="NHWC"))),
+    ("depthwise backprop input, padding 'same', int64, traced", _T, _traced(_DW.format(
+        sizes=[1, 2, 2, 1], f=-4, dt="int64", g=5, st=[1, 1, 1, 1], pad="same", fmt="NHWC"))),
+    ("depthwise backprop input, padding 'same', float32", _T, _eager(_DW.format(
+        sizes=[1, 2, 2, 1], f=-4.0, dt="float32", g=5.0, st=[1, 1, 1, 1], pad="same", fmt="NHWC"))),
 ] + _eigh_cases() + _svd_cases() + _eig_cases()
 
 
@@ -243,6 +267,12 @@ def test_eigh_svd_and_eig_vectors(k: int, tf_results: dict[int, Any]) -> None:
                    "terms otherwise (about 1 matrix in 10 of orders 5-7; docs/spec.md ops.linalg-spectral)")
 @EDGES.parametrize(_EIG_OPEN)
 def test_eig_phases_open(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize(_T)
+def test_attr_order(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

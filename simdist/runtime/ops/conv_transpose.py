@@ -227,6 +227,27 @@ def _nchw_backprop_dtype(g: Tensor, op: str) -> None:
                                         f"[Op:{op}]")           # (an integer dtype fails the op's dtype check)
 
 
+def _node_attrs(op: str, t: Tensor, padding: Any) -> None:
+    """The NodeDef's validation before the kernel's constructor reads the strides: eagerly TF checks
+    padding's allowed strings, then T's allowed dtypes (InvalidArgumentError each); while tracing
+    op_def_library checks T's input type first (TypeError), then padding (ValueError). So
+    `depthwise_conv2d_backprop_input(..., int64 filter, strides=[2, 0], padding="same")` is the padding
+    attr's error, not the strides' (fz14 seed 1420292904 #30)."""
+    from simdist.runtime.ops import raw_ops, raw_rules
+    spec = raw_ops.opdefs()["ops"][op]
+    allowed = '"SAME", "VALID", "EXPLICIT"'
+
+    def check_padding() -> None:
+        if isinstance(padding, str) and padding not in ("SAME", "VALID", "EXPLICIT"):
+            err = errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
+                                              f"of allowed values: {allowed} [Op:{op}]")
+            raise trace_errors.bad_attr(err, op, "padding", padding, allowed)
+    if not context.in_function():
+        check_padding()
+    raw_rules.check_attrs(op, spec, {"T": t.dtype})
+    check_padding()
+
+
 def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
                                     padding: Any, data_format: str = "NHWC", dilations: Any = None,
                                     name: str | None = None) -> Tensor:
@@ -253,6 +274,7 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     # (a graph: the shape function reads input_sizes as a shape of rank 4 before any kernel check;
     # fz28b, fz14 seed 1420282802 #179)
     infer_ctx.check(op, {"input_sizes": _t(input_sizes), "filter": f, "out_backprop": g}, {})
+    _node_attrs(op, g, padding)
     _onednn_strides(g, strides, data_format, op)
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last

@@ -342,15 +342,13 @@ def _by_rank(fn: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_f
     """`tf.nn.max_pool` / `avg_pool`: rank 3 is 1-D pooling (through the 2-D op with a unit
     height, as TF's max_pool1d), rank 4 2-D, rank 5 3-D (MaxPool3D / AvgPool3D)."""
     x = _t(input)
-    if x.ndim == 3 and data_format == "NCW":
+    if x.ndim == 3:
+        # (max_pool_v2 / avg_pool_v2 hand any data_format to max_pool1d / avg_pool1d, which pool an NWC
+        # input as NHWC and any other as NCHW: `avg_pool(int64 [3, 4, 3], ..., data_format="NCHW")` is
+        # AvgPool's T refusal, not a layout error; fz14 seed 1420292904 #7)
         from simdist.runtime.ops import nn_more
         fn1 = nn_more.max_pool1d if fn is max_pool2d else nn_more.avg_pool1d
-        return fn1(x, ksize, strides, padding, "NCW")
-    if x.ndim == 3:
-        check_data_format(data_format, "NWC")
-        k = spatial_sequence(ksize, 1, "ksize")[1]
-        s = spatial_sequence(strides, 1, "strides")[1]
-        return array.squeeze(fn(array.expand_dims(x, 1), [1, k], [1, s], padding), [1])
+        return fn1(x, ksize, strides, padding, data_format)
     if x.ndim in (4, None):
         return fn(x, ksize, strides, padding, data_format or "NHWC")
     if x.ndim == 5:
