@@ -4293,9 +4293,9 @@ TRAINING_BATCH23: list[Mutant] = [
        "_SLICES_THROUGH = frozenset({\"Identity\", \"Neg\", \"AddN\", \"AddV2\", \"Sub\", \"ConcatV2\"})\n",
        "a Cast after a gather makes the variable's gradient a dense tensor instead of IndexedSlices"),
     # -- tf.nn
-    _t("nn-pool1d-stride-from-ksize", "axis", "simdist/runtime/ops/pooling.py",
-       "        return array.squeeze(fn(array.expand_dims(x, 1), [1, k], [1, s], padding), [1])\n",
-       "        return array.squeeze(fn(array.expand_dims(x, 1), [1, k], [1, k], padding), [1])\n",
+    _t("nn-pool1d-stride-from-ksize", "axis", "simdist/runtime/ops/nn_more.py",
+       "    return array.squeeze(pool2d(x, k, s, padding, \"NHWC\" if fmt == \"NWC\" else \"NCHW\"), [expanding])\n",
+       "    return array.squeeze(pool2d(x, k, k, padding, \"NHWC\" if fmt == \"NWC\" else \"NCHW\"), [expanding])\n",
        "tf.nn.max_pool/avg_pool of rank-3 input (1-D pooling) strides by the window size"),
     _t("embedding-lookup-max-norm-last-axis-only", "axis", "simdist/runtime/ops/nn.py",
        "    axes = list(range(ids_rank, values.ndim))\n",
