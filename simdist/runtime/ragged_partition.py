@@ -15,7 +15,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["convert", "fail_nonnegative", "fail_binary", "splits_from_row_splits", "splits_from_row_lengths",
+__all__ = ["convert", "splits_mismatch", "fail_nonnegative", "fail_binary", "splits_from_row_splits", "splits_from_row_lengths",
            "splits_from_row_starts", "splits_from_row_limits", "splits_from_value_rowids", "splits_from_uniform",
            "check_nvals", "as_splits_tensor"]
 
@@ -177,3 +177,17 @@ def check_nvals(splits: Tensor, nvals: int, validate: bool) -> None:
         s = splits._v
         fail_binary("Arguments to _from_row_partition do not form a valid RaggedTensor", "==",
                     int(s[-1]) == nvals, s[-1:], np.asarray(nvals))
+
+
+def splits_mismatch(x: np.ndarray, y: np.ndarray, prefix: str = "") -> errors.InvalidArgumentError:
+    """check_ops.assert_equal(x, y)'s eager message for two row_splits vectors (after `prefix`, the
+    caller's own message): the first three differing indices and values, then the first three
+    elements of each."""
+    msg = prefix + "Condition x == y did not hold."
+    if x.shape == y.shape and x.size:
+        bad = np.nonzero(x != y)[0]
+        k = min(3, len(bad))
+        msg += (f"\nIndices of first {k} different values:\n{bad[:k].reshape(-1, 1)}\nCorresponding x values:\n"
+                f"{x[bad[:k]]}\nCorresponding y values:\n{y[bad[:k]]}")
+    msg += f"\nFirst {min(3, x.size)} elements of x:\n{x[:3]}\nFirst {min(3, y.size)} elements of y:\n{y[:3]}"
+    return errors.InvalidArgumentError(None, None, msg)

@@ -100,16 +100,6 @@ def ragged_unary(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
-def _splits_mismatch(x: np.ndarray, y: np.ndarray) -> errors.InvalidArgumentError:
-    """check_ops.assert_equal(x, y)'s eager message for two row_splits vectors."""
-    msg = "Condition x == y did not hold."
-    if x.shape == y.shape and x.size:
-        bad = np.nonzero(x != y)[0]
-        k = min(3, len(bad))
-        msg += (f"\nIndices of first {k} different values:\n{bad[:k].reshape(-1, 1)}\nCorresponding x values:\n"
-                f"{x[bad[:k]]}\nCorresponding y values:\n{y[bad[:k]]}")
-    msg += f"\nFirst {min(3, x.size)} elements of x:\n{x[:3]}\nFirst {min(3, y.size)} elements of y:\n{y[:3]}"
-    return errors.InvalidArgumentError(None, None, msg)
 
 
 def broadcast_dense(rt: RaggedTensor, dense: Tensor) -> Tensor:
@@ -139,7 +129,7 @@ def broadcast_dense(rt: RaggedTensor, dense: Tensor) -> Tensor:
         lengths = s[1:] - s[:-1]
         if dims[k] != 1 and not (lengths == dims[k]).all():
             want = np.arange(len(s)) * dims[k]
-            raise _splits_mismatch(want.astype(s.dtype), s)
+            raise rp.splits_mismatch(want.astype(s.dtype), s)
         if dims[k] != 1 and broadcasting:
             rp.fail_binary("Last row partition does not match flat_values.", "==", False, np.asarray([dims[k]]),
                            np.asarray([int(rt.flat_values.shape[0])]))
@@ -162,7 +152,7 @@ def _match(x: RaggedTensor, y: Any) -> tuple[Any, Any]:
         xs, ys = x.nested_row_splits, y.nested_row_splits
         for a, b in zip(xs, ys):
             if a._v.shape != b._v.shape or not np.array_equal(a._v, b._v):
-                raise _splits_mismatch(a._v, b._v)
+                raise rp.splits_mismatch(a._v, b._v)
         if len(xs) != len(ys):
             raise ValueError(f"Shapes {x.shape} and {y.shape} are incompatible")
         return x.flat_values, y.flat_values

@@ -220,20 +220,11 @@ def _concat(items: list, ax: int, stack_values: bool, rsd: Any) -> Any:
     splits = [r.row_splits._v for r in rts]
     for s in splits[1:]:
         if s.shape != splits[0].shape or not np.array_equal(s, splits[0]):
-            _identical_splits_error(splits[0], s)
+            raise rp.splits_mismatch(splits[0], s, "Inputs must have identical ragged splits\n")
     inner = _concat([r.values for r in rts], ax - 1, stack_values, rsd)
     return RaggedTensor(inner, rts[0].row_splits, internal=True)
 
 
-def _identical_splits_error(x: np.ndarray, y: np.ndarray) -> None:
-    msg = "Inputs must have identical ragged splits\nCondition x == y did not hold."
-    if x.shape == y.shape and x.size:
-        bad = np.nonzero(x != y)[0]
-        k = min(3, len(bad))
-        msg += (f"\nIndices of first {k} different values:\n{bad[:k].reshape(-1, 1)}\nCorresponding x values:\n"
-                f"{x[bad[:k]]}\nCorresponding y values:\n{y[bad[:k]]}")
-    msg += f"\nFirst {min(3, x.size)} elements of x:\n{x[:3]}\nFirst {min(3, y.size)} elements of y:\n{y[:3]}"
-    raise errors.InvalidArgumentError(None, None, msg)
 
 
 def stack(values: Any, axis: int = 0, name: str | None = None) -> Any:
