@@ -56,12 +56,8 @@ def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Tensor:
     high = _arr.asarray(high, dtype=dtypes.float64)
     if size is None:
         size = broadcast_dynamic_shape(low.shape, high.shape)
-    if low.shape.rank == 0 and high.shape.rank == 0:
-        return _random.uniform(shape=size, minval=low, maxval=high, dtype=dtypes.float64)
-    # (random_ops.random_uniform: one RandomUniform draw, then rnd * (maxval - minval) + minval,
-    # broadcasting tensor bounds)
-    rnd = _random.uniform(shape=size, dtype=dtypes.float64)
-    return rnd * (high - low) + low
+    # (random_ops.random_uniform broadcasts tensor bounds: rnd * (maxval - minval) + minval)
+    return _random.uniform(shape=size, minval=low, maxval=high, dtype=dtypes.float64)
 
 
 def random(size: Any = None) -> Tensor:
