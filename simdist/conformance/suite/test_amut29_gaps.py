@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_close, assert_equal, assert_true, raises, to_numpy
+from simdist.conformance.suite.test_coordinator import BUSY   # (the busy closure test_coordinator's fault tests run)
 from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
@@ -663,19 +664,7 @@ def test_amut29_scale_and_translate_gradient_with_distinct_translations(tf, kern
 _PS_FAILURE = """
 from simdist.conformance.protocol import PSFailure
 cluster = backend.make_ps_cluster(workers=2, ps=1, faults=[PSFailure(ps=0, during_closure=1)])
-strategy, coordinator = cluster.strategy, cluster.coordinator
-with strategy.scope():
-    counter = tf.Variable(0, dtype=tf.int32)
-steps = cluster.busy_steps
-m = tf.constant(np.eye(32, dtype=np.float32) * 0.5)
-@tf.function
-def work():
-    x = tf.ones((32, 32))
-    for _ in tf.range(steps):
-        x = tf.matmul(x, m) + 1.0
-    counter.assign_add(1)
-    return tf.reduce_sum(x)
-rvs = []
+""" + BUSY + """rvs = []
 try:
     for _ in range(6):
         rvs.append(coordinator.schedule(work))
