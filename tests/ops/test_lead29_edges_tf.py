@@ -57,6 +57,14 @@ def _eigh_cases() -> list[tuple[str, str, Any]]:
     out.append(("eigh of a diagonal matrix", _E, _eager("tf.linalg.eigh(np.diag(np.array([3.0, -1.0, 2.0], np.float32)))")))
     out.append(("eigh with a repeated eigenvalue", _E, _eager(
         "tf.linalg.eigh(np.array([[2.0, 0.0, 0.0], [0.0, 2.0, 1.0], [0.0, 1.0, 2.0]], np.float64))")))
+    # non-finite and degenerate inputs, decided by the solver as TF's (the lower triangle only)
+    for label, m in (("a NaN above the diagonal", "[[1.0, np.nan], [2.0, 3.0]], np.float32"),
+                     ("a NaN below the diagonal", "[[1.0, 2.0], [np.nan, 3.0]], np.float32"),
+                     ("inf on the diagonal", "[[np.inf, 1.0], [1.0, 2.0]]"),
+                     ("inf below the diagonal", "[[1.0, 0.0], [np.inf, 2.0]]"),
+                     ("entries near float32's max", "[[1e38, 0.0], [1e38, 1e38]], np.float32"),
+                     ("zeros", "np.zeros((3, 3))")):
+        out.append((f"eigh of {label}", _E, _eager(f"tf.linalg.eigh(np.array({m}))")))
     out.append(("eigh reads the lower triangle", _E, _eager(
         "tf.linalg.eigh(np.array([[1.0, 9.0, 9.0], [0.5, 2.0, 9.0], [0.25, -1.0, 3.0]], np.float32))")))
     return out
@@ -86,6 +94,8 @@ def _eig_cases() -> list[tuple[str, str, Any]]:
         "tf.linalg.eig(np.array([[0.0, -1.0], [1.0, 0.0]], np.float32))")))
     out.append(("eig of a batch", _E, _eager(f"tf.linalg.eig(np.stack([{_mat(3, 3, 'float64', 310)}, "
                                                f"{_mat(3, 3, 'float64', 311)}]))")))
+    out.append(("eig of a zero matrix (the Schur U's vectors)", _E, _eager("tf.linalg.eig(np.zeros((3, 3)))")))
+    out.append(("eig of [[-0.0]]", _E, _eager("tf.linalg.eig(np.array([[-0.0]], np.float32))")))
     out.append(("eigvals of a real matrix", _E, _eager(f"tf.linalg.eigvals({_mat(5, 5, 'float32', 312)})")))
     out.append(("eig, traced", _E, _traced(f"tf.linalg.eig({_mat(4, 4, 'float32', 313)})")))
     return out
@@ -102,6 +112,11 @@ def _svd_cases() -> list[tuple[str, str, Any]]:
                                           (5, 5, "complex128", False), (8, 15, "float64", False)]):
         out.append((f"svd of a {m}x{n} {dt} matrix{', full' if full else ''}", _E, _eager(
             f"tf.linalg.svd({_mat(m, n, dt, 200 + i)}, full_matrices={full})")))
+    out.append(("svd of a matrix holding NaN", _E, _eager("tf.linalg.svd(np.array([[1.0, np.nan], [2.0, 3.0]], np.float32))")))
+    out.append(("svd of a matrix holding inf, values only", _E, _eager(
+        "tf.linalg.svd(np.array([[np.inf, 1.0], [1.0, 2.0]]), compute_uv=False)")))
+    out.append(("svd of a zero 3x2 matrix, full", _E, _eager("tf.linalg.svd(np.zeros((3, 2)), full_matrices=True)")))
+    out.append(("svd with a tie of singular values", _E, _eager("tf.linalg.svd(np.eye(3, dtype=np.float32) * 2.0)")))
     out.append(("svd values only", _E, _eager(f"tf.linalg.svd({_mat(5, 3, 'float32', 220)}, compute_uv=False)")))
     out.append(("svd of a batch", _E, _eager(
         f"tf.linalg.svd(np.stack([{_mat(3, 2, 'float64', 221)}, {_mat(3, 2, 'float64', 222)}]))")))

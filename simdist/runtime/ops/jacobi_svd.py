@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime.ops import householder
+from simdist.runtime.ops.eigen_visitors import first_max
 
 __all__ = ["jacobi_svd", "MAX_COLS"]
 
@@ -64,7 +65,7 @@ def _colpiv_qr(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     threshold = rt(np.sqrt(np.finfo(rt).eps))
     perm = np.arange(cols)
     for k in range(size):
-        big = k + int(np.argmax(updated[k:]))
+        big = k + first_max(updated[k:])
         if big != k:
             qr[:, [k, big]] = qr[:, [big, k]]
             updated[[k, big]] = updated[[big, k]]
@@ -247,7 +248,7 @@ def jacobi_svd(a: np.ndarray, compute_uv: bool, full_matrices: bool
                 u[:, i] = -u[:, i]
     s = (s * scale).astype(rt)
     for i in range(diag):
-        pos = int(np.argmax(s[i:]))
+        pos = first_max(s[i:])
         if s[i + pos] == 0:
             break
         if pos:

@@ -10,8 +10,10 @@ transcribed). Conventions, observed on TF 2.21: eigh reads the lower triangle an
 in ascending order, eigenvectors as columns; svd returns (s, u, v) with s descending and v (not its
 adjoint). Dtypes:
 the ops list half, float, double and complex; TF's CPU kernels are float, double and complex (half:
-NotFoundError; complex: clause ops.complex, svd's singular values of the parts' dtype). A NaN input: eigh raises InvalidArgumentError ("Self-adjoint
-eigen decomposition was not successful"), svd returns NaN everywhere (observed).
+NotFoundError; complex: clause ops.complex, svd's singular values of the parts' dtype). Non-finite input: eigh reads the lower triangle only, and its
+solver decides (a NaN above the diagonal is ignored, an inf on the diagonal gives NaN eigenvalues and the
+identity, most others fail to converge: InvalidArgumentError "Self-adjoint eigen decomposition was not
+successful"); svd returns NaN everywhere (observed).
 """
 
 from __future__ import annotations
@@ -39,16 +41,18 @@ def _eigh(a: np.ndarray, compute_v: bool = True) -> Any:
         # 1420262502 #209)
         e = np.real(a[..., 0]).astype(a.dtype)
         return (e, np.ones(a.shape, a.dtype)) if compute_v else (e, np.zeros((0,), a.dtype))
-    if not np.all(np.isfinite(a)):
-        raise errors.InvalidArgumentError(None, None, "Self-adjoint eigen decomposition was not successful. The input "
-                                          "might not be valid. [Op:SelfAdjointEigV2]")
     n = a.shape[-1]
     if n == 0:
         e, v = np.zeros(a.shape[:-1], a.dtype), np.zeros(a.shape, a.dtype)
     elif n > _EIGEN_MAX:
+        if not np.all(np.isfinite(a)):
+            raise errors.InvalidArgumentError(None, None, "Self-adjoint eigen decomposition was not successful. The "
+                                              "input might not be valid. [Op:SelfAdjointEigV2]")
         e, v = np.linalg.eigh(a, UPLO="L")
     else:
         e, v = np.zeros(a.shape[:-1], a.dtype), np.zeros(a.shape, a.dtype)
+        # (the solver reads the lower triangle only and decides non-finite inputs as TF's does: a NaN above
+        # the diagonal is ignored, an inf on it gives NaN eigenvalues and the identity, others fail to converge)
         for ix in np.ndindex(*a.shape[:-2]):
             e[ix], vi, ok = selfadjoint_eig(a[ix], compute_v)
             if not ok:

@@ -254,9 +254,10 @@ def _eigvals_of(t: np.ndarray) -> tuple[np.ndarray, bool]:
     return out, True
 
 
-def _backsubstitute(t: np.ndarray, vals: np.ndarray) -> None:
+def _backsubstitute(t: np.ndarray, vals: np.ndarray) -> bool:
     """EigenSolver::doComputeEigenvectors' back substitution (hqr2) in T, in place: column n of T becomes
-    the n-th eigenvector of T (a complex pair's real and imaginary parts in columns n - 1 and n)."""
+    the n-th eigenvector of T (a complex pair's real and imaginary parts in columns n - 1 and n). False
+    when T is zero: Eigen returns before the back transformation, so the vectors stay the Schur U's."""
     rt = t.dtype.type
     ct = np.complex64 if rt == np.float32 else np.complex128
     size = t.shape[0]
@@ -266,7 +267,7 @@ def _backsubstitute(t: np.ndarray, vals: np.ndarray) -> None:
         lo = max(j - 1, 0)
         norm = norm + rt(np.sum(np.abs(t[j, lo:])))
     if norm == 0:
-        return
+        return False
     n = size - 1
     while n >= 0:
         p, q = rt(vals[n].real), rt(vals[n].imag)
@@ -335,6 +336,7 @@ def _backsubstitute(t: np.ndarray, vals: np.ndarray) -> None:
                         t[i:, n - 1:n + 1] /= tt
             n -= 1
         n -= 1
+    return True
 
 
 def real_eig(a: np.ndarray, compute_v: bool) -> tuple[np.ndarray, np.ndarray | None, bool]:
@@ -351,9 +353,9 @@ def real_eig(a: np.ndarray, compute_v: bool) -> tuple[np.ndarray, np.ndarray | N
     if not ok or not compute_v:
         return vals, None, ok
     t = t.astype(rt)
-    _backsubstitute(t, vals)
-    for j in range(n - 1, -1, -1):   # back transformation: eivec.col(j) = eivec.leftCols(j+1) * T.col(j)[:j+1]
-        u[:, j] = dot(u[:, :j + 1], t[:j + 1, j]).astype(rt)
+    if _backsubstitute(t, vals):
+        for j in range(n - 1, -1, -1):   # back transformation: eivec.col(j) = eivec.leftCols(j+1) * T.col(j)[:j+1]
+            u[:, j] = dot(u[:, :j + 1], t[:j + 1, j]).astype(rt)
     precision = rt(2) * rt(np.finfo(rt).eps)
     out = np.zeros((n, n), ct)
     j = 0

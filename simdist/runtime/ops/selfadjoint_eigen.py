@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime.ops import householder
+from simdist.runtime.ops.eigen_visitors import first_min
 from simdist.runtime.ops.real_eigen import _givens_real
 
 __all__ = ["selfadjoint_eig"]
@@ -159,7 +160,7 @@ def selfadjoint_eig(a: np.ndarray, compute_v: bool) -> tuple[np.ndarray, np.ndar
     ok = it <= _MAX_ITERATIONS * n
     if ok:
         for i in range(n - 1):
-            k = int(np.argmin(diag[i:]))
+            k = first_min(diag[i:])
             if k > 0:
                 diag[i], diag[k + i] = diag[k + i], diag[i]
                 if q is not None:
