@@ -2841,8 +2841,8 @@ TRAINING_BATCH14: list[Mutant] = [
        "a grouped convolution (Conv2D(groups=g)) deals the input channels to the groups round-robin instead of in "
        "contiguous blocks"),
     _t("grad-softplus-of-output", "gradient", "simdist/runtime/ops/activations.py",
-       "    return [grad * sigmoid(op.inputs[0])]\n",
-       "    return [grad * sigmoid(op.outputs[0])]\n",
+       "    return [dispatch.execute(SOFTPLUS_GRAD, (grad, op.inputs[0]))]\n",
+       "    return [dispatch.execute(SOFTPLUS_GRAD, (grad, op.outputs[0]))]\n",
        "softplus's gradient takes the sigmoid of the output softplus(x) instead of the input x"),
     _t("rnn-stateful-states-not-carried", "state", "simdist/keras/layers/rnn.py",
        "        if self.stateful:\n            for variable, state in zip(tf.nest.flatten(self.states), "
@@ -4897,8 +4897,7 @@ TRAINING_BATCH27: list[Mutant] = [
        "    return _reduced(op, (1.0 / y) * grad, xdivy(-x, y ** 2) * grad)\n",
        "xdivy's gradient with respect to x is the textbook 1 / y, also where x = 0 (TF: 0 there)"),
     _t("check-numerics-grad-unchecked", "missing-error", "simdist/runtime/ops/check_numerics.py",
-       "    return [check_numerics(grad, \"Not a number (NaN) or infinity (Inf) values detected in gradient. %s\" % "
-       "message)]\n",
+       "    return [check_numerics(grad, _gradient_message(op))]\n",
        "    return [grad]\n",
        "check_numerics passes a NaN or Inf gradient through instead of failing on it (TF checks the gradient too)"),
     _t("qdq-v4-grad-bounds-exclusive", "boundary", "simdist/runtime/ops/quantize_dequantize.py",

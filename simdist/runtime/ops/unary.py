@@ -351,7 +351,8 @@ def _exp_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Log")
 def _log_grad(op: Any, grad: Any) -> list:
-    return [grad * (1.0 / _conj(op.inputs[0]))]   # TF: grad * reciprocal(conj(x))
+    return [grad * reciprocal(_conj(op.inputs[0]))]   # TF: grad * reciprocal(conj(x)) (Reciprocal's kernel:
+    # float32 packets are rcp estimates, so 1/x divided exactly differed in the last bit; grad_edges)
 
 
 @RegisterGradient("Log1p")
