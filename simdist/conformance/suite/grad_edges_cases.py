@@ -35,6 +35,12 @@ U_FINITE: tuple[float, ...] = (1.0, -2.5, 0.0, 0.75, 3.0, -0.0, 0.5)
 #: A non-finite upstream gradient, cycled over the grid.
 U_NONFINITE: tuple[float, ...] = (float("nan"), float("inf"), float("-inf"), 1.0, 0.0)
 DTYPES = ("float32", "float64")
+#: The parts of the complex edge values (each pair of them one value: 64 values).
+PARTS: tuple[float, ...] = (0.0, -0.0, 0.5, -1.0, 2.0, float("inf"), float("-inf"), float("nan"))
+U_FINITE_C: tuple[complex, ...] = (1 + 0.5j, -2.5 + 0j, 0j, 0.75 - 1j, 3j, 0.5 + 0j)
+U_NONFINITE_C: tuple[complex, ...] = (complex(float("nan"), 0.0), complex(float("inf"), 1.0), complex(1.0, float("-inf")),
+                                      1 + 0j, 0j)
+COMPLEX_DTYPES = ("complex64", "complex128")
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,13 @@ class Op:
     inputs: tuple[str, ...]
     kind: str = "elementwise"
     attrs: tuple[tuple[str, Any], ...] = ()
+    real: bool = True         # run in float32 and float64
+    complex: bool = False     # run in complex64 and complex128 (its output's Tout the matching float, if `tout`)
+    tout: bool = False
+
+    @property
+    def dtypes(self) -> tuple[str, ...]:
+        return (DTYPES if self.real else ()) + (COMPLEX_DTYPES if self.complex else ())
 
 
 def _u(*names: str) -> tuple[str, ...]:
@@ -60,7 +73,14 @@ _UNARY = ("Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BesselI0", 
 _BINARY_XY = ("Add", "AddV2", "Div", "DivNoNan", "FloorDiv", "FloorMod", "Maximum", "Minimum", "Mul", "MulNoNan",
               "Pow", "RealDiv", "SquaredDifference", "Sub", "TruncateDiv", "Xdivy", "Xlog1py", "Xlogy")
 
-OPS: tuple[Op, ...] = (
+#: The table's unary and binary ops whose op def takes complex64 (TF 2.21's OpDef; ClipByValue's triples left out).
+_COMPLEX = ("Acos", "Acosh", "Add", "AddV2", "Asin", "Asinh", "Atan", "Atanh", "Cos", "Cosh", "Div", "DivNoNan", "Exp",
+            "Expm1", "FloorDiv", "Inv", "InvGrad", "Log", "Log1p", "Mul", "MulNoNan", "Neg", "Pow", "RealDiv", "Reciprocal",
+            "ReciprocalGrad", "Round", "Rsqrt", "RsqrtGrad", "Sigmoid", "SigmoidGrad", "Sign", "Sin", "Sinh", "Sqrt",
+            "SqrtGrad", "Square", "SquaredDifference", "Sub", "Tan", "Tanh", "TanhGrad", "TruncateDiv", "Xdivy", "Xlog1py",
+            "Xlogy")
+
+_REAL_OPS: tuple[Op, ...] = (
     tuple(Op(n, ("x",)) for n in _UNARY)
     + tuple(Op(n, ("features",)) for n in ("Elu", "Relu", "Relu6", "Selu", "Softplus", "Softsign"))
     + (Op("LeakyRelu", ("features",), attrs=(("alpha", 0.2),)),
@@ -79,6 +99,11 @@ OPS: tuple[Op, ...] = (
     + tuple(Op(n, ("logits",), kind="rows") for n in ("Softmax", "LogSoftmax"))
     + (Op("L2Loss", ("t",), kind="rows"),)
 )
+OPS: tuple[Op, ...] = (
+    tuple(Op(o.name, o.inputs, o.kind, o.attrs, complex=o.name in _COMPLEX) for o in _REAL_OPS)
+    + tuple(Op(n, ("x",), real=False, complex=True, tout=True) for n in ("ComplexAbs",))
+    + tuple(Op(n, ("input",), real=False, complex=True, tout=True) for n in ("Angle", "Real", "Imag"))
+)
 
 
 def op_id(op: Op) -> str:
@@ -86,36 +111,57 @@ def op_id(op: Op) -> str:
     return op.name + (f"({', '.join(f'{k}={v!r}' for k, v in op.attrs)})" if op.attrs else "")
 
 
-def grid(op: Op, values: tuple[float, ...] = VALUES) -> list[np.ndarray]:
-    """The float64 inputs of `op`: the values crossed over its inputs (every pair, every triple) for
-    an elementwise op, each value in a row of three beside 1.0 and -2.0 (and a row of three equal
-    values) for a row-wise one."""
-    v = np.asarray(values, dtype=np.float64)
+def complex_values(parts: tuple[float, ...] = PARTS) -> tuple[complex, ...]:
+    """Every pair of `parts` as one complex value."""
+    return tuple(complex(r, i) for r in parts for i in parts)
+
+
+def grid(op: Op, values: tuple[Any, ...] = VALUES) -> list[np.ndarray]:
+    """The inputs of `op` (float64 or complex128): the values crossed over its inputs (every pair, every
+    triple) for an elementwise op, each value in a row of three beside 1.0 and -2.0 (and a row of three
+    equal values) for a row-wise one."""
+    v = np.asarray(values, dtype=np.complex128 if isinstance(values[0], complex) else np.float64)
     if op.kind == "rows":
         rows = [[x, 1.0, -2.0] for x in v] + [[x, x, x] for x in v]
-        return [np.asarray(rows, dtype=np.float64)]
+        return [np.asarray(rows, dtype=v.dtype)]
     mesh = np.meshgrid(*([v] * len(op.inputs)), indexing="ij")
     return [m.reshape(-1) for m in mesh]
 
 
-def _upstream(pattern: tuple[float, ...], shape: tuple[int, ...]) -> np.ndarray:
+def _upstream(pattern: tuple[Any, ...], shape: tuple[int, ...]) -> np.ndarray:
     n = int(np.prod(shape)) if shape else 1
-    return np.resize(np.asarray(pattern, dtype=np.float64), n).reshape(shape)
+    dt = np.complex128 if isinstance(pattern[0], complex) else np.float64
+    return np.resize(np.asarray(pattern, dtype=dt), n).reshape(shape)
+
+
+def _floats(arr: np.ndarray) -> list[Any]:
+    return [("nan" if np.isnan(x) else "inf" if x == np.inf else "-inf" if x == -np.inf
+             else "-0" if x == 0 and np.signbit(x) else float(x)) for x in arr.reshape(-1)]
 
 
 def _plain(a: Any) -> Any:
-    """A NumPy value as JSON: floats as strings where not finite or a negative zero (kept exactly)."""
-    arr = np.asarray(a, dtype=np.float64)
-    flat = [("nan" if np.isnan(x) else "inf" if x == np.inf else "-inf" if x == -np.inf
-             else "-0" if x == 0 and np.signbit(x) else float(x)) for x in arr.reshape(-1)]
-    return {"shape": list(arr.shape), "values": flat}
+    """A NumPy value as JSON: floats as strings where not finite or a negative zero (kept exactly); a
+    complex array as its real and imaginary parts."""
+    arr = np.asarray(a)
+    if arr.dtype.kind == "c":
+        arr = arr.astype(np.complex128)
+        return {"shape": list(arr.shape), "values": _floats(arr.real), "imag": _floats(arr.imag)}
+    arr = arr.astype(np.float64)
+    return {"shape": list(arr.shape), "values": _floats(arr)}
 
 
 def decode(rec: dict[str, Any]) -> np.ndarray:
-    """The float64 array a `_plain` record holds."""
+    """The float64 (or complex128) array a `_plain` record holds."""
     conv = {"nan": np.nan, "inf": np.inf, "-inf": -np.inf, "-0": -0.0}
-    vals = [conv[x] if isinstance(x, str) else x for x in rec["values"]]
-    return np.asarray(vals, dtype=np.float64).reshape(rec["shape"])
+
+    def part(vals: list[Any]) -> np.ndarray:
+        return np.asarray([conv[x] if isinstance(x, str) else x for x in vals], dtype=np.float64)
+    out = part(rec["values"])
+    if "imag" in rec:   # (set part by part: re + 1j * im would turn an infinite part's partner into NaN)
+        re, im = out, part(rec["imag"])
+        out = np.empty(re.shape, np.complex128)
+        out.real, out.imag = re, im
+    return out.reshape(rec["shape"])
 
 
 def _error(e: BaseException) -> dict[str, str]:
@@ -127,6 +173,8 @@ def _observe_on(tf: Any, op: Op, dtype: str, inputs: list[np.ndarray]) -> dict[s
     dt = getattr(tf, dtype)
     xs = [tf.constant(a, dtype=dt) for a in inputs]
     kwargs = dict(op.attrs)
+    if op.tout:
+        kwargs["Tout"] = tf.float32 if dtype == "complex64" else tf.float64
     out: dict[str, Any] = {}
     try:
         y = fn(**dict(zip(op.inputs, xs)), **kwargs)
@@ -134,13 +182,16 @@ def _observe_on(tf: Any, op: Op, dtype: str, inputs: list[np.ndarray]) -> dict[s
     except Exception as e:  # noqa: BLE001 - a refusal is what is observed
         out["value"] = _error(e)
         return out
-    for tag, pattern in (("grad", U_FINITE), ("grad_nonfinite", U_NONFINITE)):
+    complex_ = dtype.startswith("complex")
+    patterns = ((U_FINITE_C, U_NONFINITE_C) if complex_ else (U_FINITE, U_NONFINITE))
+    for tag, pattern in zip(("grad", "grad_nonfinite"), patterns):
         try:
             with tf.GradientTape() as tape:
                 for x in xs:
                     tape.watch(x)
                 y = fn(**dict(zip(op.inputs, xs)), **kwargs)
-            up = tf.constant(_upstream(pattern, tuple(y.shape)), dtype=dt)
+            up = tf.constant(_upstream(pattern if y.dtype.is_complex else tuple(
+                float(p.real) for p in pattern) if complex_ else pattern, tuple(y.shape)), dtype=y.dtype)
             grads = tape.gradient(y, xs, output_gradients=up)
             out[tag] = [None if g is None else _plain(tf.convert_to_tensor(g).numpy()) for g in grads]
         except Exception as e:  # noqa: BLE001 - a refusal is what is observed
@@ -152,8 +203,10 @@ def observe(tf: Any, op: Op, dtype: str) -> dict[str, Any]:
     """`op` on its grid in `dtype` on the given tf module: the forward value and both gradients (or
     the class of the error raised); when the forward pass refuses the whole grid, also the same on the
     grid's finite values (key "finite")."""
-    out = _observe_on(tf, op, dtype, grid(op))
+    complex_ = dtype.startswith("complex")
+    out = _observe_on(tf, op, dtype, grid(op, complex_values() if complex_ else VALUES))
     if "error" in out["value"]:
-        finite = tuple(v for v in VALUES if np.isfinite(v))
+        finite = (complex_values(tuple(v for v in PARTS if np.isfinite(v))) if complex_
+                  else tuple(v for v in VALUES if np.isfinite(v)))
         out["finite"] = _observe_on(tf, op, dtype, grid(op, finite))
     return out

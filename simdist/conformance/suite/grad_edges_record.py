@@ -20,7 +20,7 @@ from simdist.conformance.suite import grad_edges_reference as reference
 
 def record(tf: Any) -> dict[str, Any]:
     """Every op's observation per dtype, on the given (real) tf module."""
-    return {cases.op_id(op): {dt: cases.observe(tf, op, dt) for dt in cases.DTYPES} for op in cases.OPS}
+    return {cases.op_id(op): {dt: cases.observe(tf, op, dt) for dt in op.dtypes} for op in cases.OPS}
 
 
 def registry_ops() -> list[str]:

@@ -22,7 +22,7 @@ from simdist.conformance.suite import reference_store
 
 PATH = os.path.join(os.path.dirname(__file__), "grad_edges_reference.json.gz")
 RECORD_COMMAND = "nice -n 10 python -m simdist.conformance.suite.grad_edges_record"
-RTOL = {"float32": 2e-5, "float64": 1e-9}
+RTOL = {"float32": 2e-5, "float64": 1e-9, "complex64": 2e-5, "complex128": 1e-9}
 
 
 def save(data: dict[str, Any], path: str = PATH) -> None:
@@ -39,19 +39,23 @@ def tables_hash() -> str:
     """The SHA-256 of the op table, the edge values and the upstream gradients (a recording of others is stale)."""
     from simdist.conformance.suite import grad_edges_cases as cases  # noqa: PLC0415
 
-    text = repr((cases.OPS, cases.VALUES, cases.U_FINITE, cases.U_NONFINITE, cases.DTYPES))
+    text = repr((cases.OPS, cases.VALUES, cases.U_FINITE, cases.U_NONFINITE, cases.DTYPES, cases.PARTS, cases.U_FINITE_C,
+                 cases.U_NONFINITE_C))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _where(op: Any, path: str, i: int, finite: bool) -> str:
+def _where(op: Any, dtype: str, i: int, finite: bool) -> str:
     """The input point of element `i` of an observation (the grid's values at that element)."""
     from simdist.conformance.suite import grad_edges_cases as cases  # noqa: PLC0415
 
-    values = tuple(v for v in cases.VALUES if np.isfinite(v)) if finite else cases.VALUES
+    if dtype.startswith("complex"):
+        values: tuple = cases.complex_values(tuple(v for v in cases.PARTS if np.isfinite(v)) if finite else cases.PARTS)
+    else:
+        values = tuple(v for v in cases.VALUES if np.isfinite(v)) if finite else cases.VALUES
     inputs = cases.grid(op, values)
     if op.kind == "rows":
         return f"row {i // 3} = {inputs[0][i // 3].tolist()}"
-    return ", ".join(f"{n}={float(a[i])!r}" for n, a in zip(op.inputs, inputs))
+    return ", ".join(f"{n}={a[i].item()!r}" for n, a in zip(op.inputs, inputs))
 
 
 def differences(got: Any, want: Any, op: Any, dtype: str, path: str = "", finite: bool = False) -> list[str]:
@@ -66,14 +70,21 @@ def differences(got: Any, want: Any, op: Any, dtype: str, path: str = "", finite
         if g.shape != w.shape:
             return [f"{path}: shape {list(g.shape)}, but should be {list(w.shape)}"]
         g, w = g.reshape(-1), w.reshape(-1)
+        if w.dtype.kind == "c" or g.dtype.kind == "c":   # (each part on its own, at the element's index)
+            g, w = g.astype(np.complex128), w.astype(np.complex128)
+            n = w.size
+            g, w = np.concatenate([g.real, g.imag]), np.concatenate([w.real, w.imag])
+        else:
+            n = w.size
         with np.errstate(invalid="ignore"):
             nan_w, nan_g = np.isnan(w), np.isnan(g)
             fin = ~nan_w & ~nan_g & np.isfinite(w) & np.isfinite(g)
             ok = (nan_w & nan_g) | (~nan_w & ~nan_g & ~np.isfinite(w) & (g == w))
             ok |= fin & (np.abs(g - w) <= RTOL[dtype] * np.abs(w))
         bad = np.nonzero(~ok)[0]
-        return [f"{path}: {float(g[i])!r}, but should be {float(w[i])!r} [{_where(op, path, int(i), finite)}]"
-                for i in bad[:3]] + ([f"{path}: ... {bad.size} of {w.size} elements differ"] if bad.size > 3 else [])
+        part = (lambda i: "" if w.size == n else (".real" if i < n else ".imag"))
+        return [f"{path}{part(i)}: {float(g[i])!r}, but should be {float(w[i])!r} [{_where(op, dtype, int(i) % n, finite)}]"
+                for i in bad[:3]] + ([f"{path}: ... {bad.size} of {w.size} parts differ"] if bad.size > 3 else [])
     if isinstance(want, dict):
         if not isinstance(got, dict) or sorted(got) != sorted(want):
             return [f"{path or '/'}: {str(got)[:160]}, but should be {str(want)[:160]}"]
