@@ -2,8 +2,8 @@
 
     nice -n 10 python -m simdist.conformance.suite.grad_edges_record [--out PATH] [--list]
 
-Every op of grad_edges_cases in float32 and float64: TF's forward value and gradients on the edge grid, or the
-class of the error it raised. ``--list`` prints instead the ops of TF's gradient registry whose inputs and output
+Every op of grad_edges_cases in each of its dtypes: TF's forward value and gradients on the edge grid, or the
+class of the error it raised; every op of grad_edges_axes the same on its edge rows. ``--list`` prints instead the ops of TF's gradient registry whose inputs and output
 all share the type attr T and that take float32 (the table's source; the ops left out, and why, are named in
 grad_edges_cases). Writes :data:`grad_edges_reference.PATH` (gzip'd JSON, the same bytes for the same data).
 """
@@ -14,6 +14,7 @@ import argparse
 import sys
 from typing import Any
 
+from simdist.conformance.suite import grad_edges_axes as axes
 from simdist.conformance.suite import grad_edges_cases as cases
 from simdist.conformance.suite import grad_edges_reference as reference
 
@@ -21,6 +22,11 @@ from simdist.conformance.suite import grad_edges_reference as reference
 def record(tf: Any) -> dict[str, Any]:
     """Every op's observation per dtype, on the given (real) tf module."""
     return {cases.op_id(op): {dt: cases.observe(tf, op, dt) for dt in op.dtypes} for op in cases.OPS}
+
+
+def record_axes(tf: Any) -> dict[str, Any]:
+    """Every reduction, scan and segment op's observation per dtype, on the given (real) tf module."""
+    return {axes.op_id(op): {dt: axes.observe(tf, op, dt) for dt in axes.DTYPES} for op in axes.OPS}
 
 
 def registry_ops() -> list[str]:
@@ -55,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(registry_ops()))
         return 0
-    data = {"meta": {"tensorflow": tf.__version__, "tables": reference.tables_hash()}, "ops": record(tf)}
+    data = {"meta": {"tensorflow": tf.__version__, "tables": reference.tables_hash()}, "ops": record(tf),
+            "axes": record_axes(tf)}
     reference.save(data, args.out)
     print(f"wrote {args.out}: {len(data['ops'])} ops", file=sys.stderr)
     return 0

@@ -1,6 +1,7 @@
 """The TF 2.21 recording ``test_grad_edges.py`` compares with (gzip'd JSON beside this module, written by
-``python -m simdist.conformance.suite.grad_edges_record``): for every op of grad_edges_cases and each of float32
-and float64, TF's forward value and gradients on the edge grid (or the class of the error it raised).
+``python -m simdist.conformance.suite.grad_edges_record``): for every op of grad_edges_cases and each of its
+dtypes, TF's forward value and gradients on the edge grid, and for every op of grad_edges_axes in float32 and
+float64 the same on the edge rows (or the class of the error it raised).
 
 Comparison (`differences`): error classes, None gradients, shapes and the positions of NaN and of each infinity
 exactly; finite values within a relative RTOL of the recorded value (signed zeros equal, no absolute floor: a
@@ -37,9 +38,10 @@ def load(path: str = PATH) -> dict[str, Any]:
 
 def tables_hash() -> str:
     """The SHA-256 of the op table, the edge values and the upstream gradients (a recording of others is stale)."""
+    from simdist.conformance.suite import grad_edges_axes as axes  # noqa: PLC0415
     from simdist.conformance.suite import grad_edges_cases as cases  # noqa: PLC0415
 
-    text = repr((cases.OPS, cases.VALUES, cases.U_FINITE, cases.U_NONFINITE, cases.DTYPES, cases.PARTS, cases.U_FINITE_C,
+    text = repr((axes.OPS, axes.ROWS, cases.OPS, cases.VALUES, cases.U_FINITE, cases.U_NONFINITE, cases.DTYPES, cases.PARTS, cases.U_FINITE_C,
                  cases.U_NONFINITE_C))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -58,9 +60,10 @@ def _where(op: Any, dtype: str, i: int, finite: bool) -> str:
     return ", ".join(f"{n}={a[i].item()!r}" for n, a in zip(op.inputs, inputs))
 
 
-def differences(got: Any, want: Any, op: Any, dtype: str, path: str = "", finite: bool = False) -> list[str]:
+def differences(got: Any, want: Any, op: Any, dtype: str, path: str = "", finite: bool = False,
+                locate: Any = None) -> list[str]:
     """Where observation `got` differs from the recorded `want`, each as `path: got ..., but should be ...
-    [the input point]`."""
+    [the input point]` (`locate(i)` names element i's input point; by default the elementwise grid's)."""
     from simdist.conformance.suite import grad_edges_cases as cases  # noqa: PLC0415
 
     if isinstance(want, dict) and "values" in want:
@@ -83,18 +86,19 @@ def differences(got: Any, want: Any, op: Any, dtype: str, path: str = "", finite
             ok |= fin & (np.abs(g - w) <= RTOL[dtype] * np.abs(w))
         bad = np.nonzero(~ok)[0]
         part = (lambda i: "" if w.size == n else (".real" if i < n else ".imag"))
-        return [f"{path}{part(i)}: {float(g[i])!r}, but should be {float(w[i])!r} [{_where(op, dtype, int(i) % n, finite)}]"
+        at = locate or (lambda j: _where(op, dtype, j, finite))
+        return [f"{path}{part(i)}: {float(g[i])!r}, but should be {float(w[i])!r} [{at(int(i) % n)}]"
                 for i in bad[:3]] + ([f"{path}: ... {bad.size} of {w.size} parts differ"] if bad.size > 3 else [])
     if isinstance(want, dict):
         if not isinstance(got, dict) or sorted(got) != sorted(want):
             return [f"{path or '/'}: {str(got)[:160]}, but should be {str(want)[:160]}"]
         return [d for k in sorted(want)
-                for d in differences(got[k], want[k], op, dtype, f"{path}/{k}", finite or k == "finite")]
+                for d in differences(got[k], want[k], op, dtype, f"{path}/{k}", finite or k == "finite", locate)]
     if isinstance(want, list):
         if not isinstance(got, list) or len(got) != len(want):
             return [f"{path}: {str(got)[:160]}, but should be {str(want)[:160]}"]
         return [d for i, (g2, w2) in enumerate(zip(got, want))
-                for d in differences(g2, w2, op, dtype, f"{path}[{i}]", finite)]
+                for d in differences(g2, w2, op, dtype, f"{path}[{i}]", finite, locate)]
     if got != want:
         return [f"{path}: {got!r}, but should be {want!r}"]
     return []

@@ -7,7 +7,9 @@ values, infinities and NaN crossed over its inputs, in float32 and float64: the 
 every input under a finite upstream gradient with zeros in it and under a non-finite one (or the class of the
 error raised) must be TF 2.21's as recorded (grad_edges_reference: NaN and infinities exactly, finite values
 within 2e-5 / 1e-9 relative). A gradient rule taken at the wrong side of an edge, a guard that multiplies where
-TF selects, a bound that gets no gradient, a check that is skipped: each changes one of these values.
+TF selects, a bound that gets no gradient, a check that is skipped: each changes one of these values. The
+reductions, scans and segment reductions of grad_edges_axes run the same way on edge rows (a product with one
+zero or two, a tied maximum, NaN and infinities among finite values, signed zeros), along each axis they take.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import pytest
 
 from simdist.conformance.assertions import assert_true
+from simdist.conformance.suite import grad_edges_axes as axes
 from simdist.conformance.suite import grad_edges_cases as cases
 from simdist.conformance.suite import grad_edges_reference as reference
 
@@ -45,3 +48,18 @@ def test_op_at_its_edges(tf, op: cases.Op, kind: str) -> None:
         found += [f"{dt}{d}" for d in reference.differences(got, recorded[dt], op, dt)]
     assert_true(not found, f"{len(found)} differences from TF 2.21 (got, but should be) "
                 f"[tf.raw_ops.{cases.op_id(op)}]:\n  " + "\n  ".join(found[:20]), call=f"raw_ops.{op.name} edges")
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("op", axes.OPS, ids=axes.op_id)
+def test_reduction_at_its_edge_rows(tf, op: axes.AxisOp) -> None:
+    """A reduction, scan or segment reduction on rows with zeros, ties, NaN, infinities and signed zeros, in
+    float32 and float64: its value and the data's gradient as TF 2.21's (products with one zero or two, a
+    shared maximum, keep_dims, exclusive and reverse scans, empty segments and dropped ids)."""
+    recorded = reference.load()["axes"][axes.op_id(op)]
+    found: list[str] = []
+    for dt in axes.DTYPES:
+        got = axes.observe(tf, op, dt)
+        found += [f"{dt}{d}" for d in reference.differences(got, recorded[dt], op, dt, locate=lambda i: axes.where(op, i))]
+    assert_true(not found, f"{len(found)} differences from TF 2.21 (got, but should be) "
+                f"[tf.raw_ops.{axes.op_id(op)}]:\n  " + "\n  ".join(found[:20]), call=f"raw_ops.{op.name} edge rows")
