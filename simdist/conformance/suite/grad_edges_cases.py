@@ -7,7 +7,8 @@ Betainc and ClipByValue), tf.nn's activations and their ``*Grad`` kernels (nn_gr
 row-wise ops (Softmax, LogSoftmax, L2Loss). Each op is called through ``tf.raw_ops`` on a grid of
 edge values — signed zeros, the kinks and thresholds of the activations (0, 6, ±1), halves (where
 rounding and floor/ceil differ), huge values, infinities, NaN — crossed over its inputs (a binary
-op sees every pair, Betainc and ClipByValue every triple), in float32 and float64, and observed:
+op sees every pair, Betainc and ClipByValue every triple), in float32, float64, float16 and bfloat16 (and, for
+the ops whose op def takes complex, on every pair of edge parts in complex64 and complex128), and observed:
 
 - the forward value;
 - the gradient of every input under a finite upstream gradient with zeros in it (``U_FINITE``: a
@@ -35,6 +36,9 @@ U_FINITE: tuple[float, ...] = (1.0, -2.5, 0.0, 0.75, 3.0, -0.0, 0.5)
 #: A non-finite upstream gradient, cycled over the grid.
 U_NONFINITE: tuple[float, ...] = (float("nan"), float("inf"), float("-inf"), 1.0, 0.0)
 DTYPES = ("float32", "float64")
+#: The half-precision dtypes every real op also runs in (where TF's op def or kernel refuses one, the error's
+#: class is what is recorded).
+HALF_DTYPES = ("float16", "bfloat16")
 #: The parts of the complex edge values (each pair of them one value: 64 values).
 PARTS: tuple[float, ...] = (0.0, -0.0, 0.5, -1.0, 2.0, float("inf"), float("-inf"), float("nan"))
 U_FINITE_C: tuple[complex, ...] = (1 + 0.5j, -2.5 + 0j, 0j, 0.75 - 1j, 3j, 0.5 + 0j)
@@ -58,7 +62,7 @@ class Op:
 
     @property
     def dtypes(self) -> tuple[str, ...]:
-        return (DTYPES if self.real else ()) + (COMPLEX_DTYPES if self.complex else ())
+        return (DTYPES + HALF_DTYPES if self.real else ()) + (COMPLEX_DTYPES if self.complex else ())
 
 
 def _u(*names: str) -> tuple[str, ...]:

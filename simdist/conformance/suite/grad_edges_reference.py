@@ -5,10 +5,11 @@ float64 the same on the edge rows (or the class of the error it raised).
 
 Comparison (`differences`): error classes, None gradients, shapes and the positions of NaN and of each infinity
 exactly; finite values within a relative RTOL of the recorded value (signed zeros equal, no absolute floor: a
-zero where TF has 1e-30 differs). RTOL is 2e-5 for float32 and 1e-9 for float64: the special functions' last
+zero where TF has 1e-30 differs). RTOL is 2e-5 for float32 and complex64, 1e-9 for float64 and complex128,
+2e-3 for float16 and 1e-2 for bfloat16 (their ops compute in float32 and round): the special functions' last
 bits (SciPy's or the C library's against Eigen's polynomials, the host's reciprocal estimates) stay far below
-it, while a gradient rule taken at the wrong side of an edge, a dropped factor or a NaN where TF selects moves a
-value by far more. Nothing here imports TensorFlow.
+it, while a gradient rule taken at the wrong side of an edge, a dropped factor or a NaN where TF selects moves
+a value by far more. Nothing here imports TensorFlow.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from simdist.conformance.suite import reference_store
 
 PATH = os.path.join(os.path.dirname(__file__), "grad_edges_reference.json.gz")
 RECORD_COMMAND = "nice -n 10 python -m simdist.conformance.suite.grad_edges_record"
-RTOL = {"float32": 2e-5, "float64": 1e-9, "complex64": 2e-5, "complex128": 1e-9}
+RTOL = {"float32": 2e-5, "float64": 1e-9, "complex64": 2e-5, "complex128": 1e-9, "float16": 2e-3, "bfloat16": 1e-2}
 
 
 def save(data: dict[str, Any], path: str = PATH) -> None:
@@ -41,7 +42,7 @@ def tables_hash() -> str:
     from simdist.conformance.suite import grad_edges_axes as axes  # noqa: PLC0415
     from simdist.conformance.suite import grad_edges_cases as cases  # noqa: PLC0415
 
-    text = repr((axes.OPS, axes.ROWS, cases.OPS, cases.VALUES, cases.U_FINITE, cases.U_NONFINITE, cases.DTYPES, cases.PARTS, cases.U_FINITE_C,
+    text = repr((axes.OPS, axes.ROWS, cases.HALF_DTYPES, cases.OPS, cases.VALUES, cases.U_FINITE, cases.U_NONFINITE, cases.DTYPES, cases.PARTS, cases.U_FINITE_C,
                  cases.U_NONFINITE_C))
     return hashlib.sha256(text.encode()).hexdigest()
 
