@@ -3101,9 +3101,9 @@ TRAINING_BATCH15: list[Mutant] = [
        "    return [grad * reciprocal(_conj(op.inputs[0]))]",
        "log1p's gradient is 1/x (log's, copied) instead of 1/(1 + x): the gradient of "
        "sigmoid_cross_entropy_with_logits (BCE from logits) goes wrong"),
-    _t("grad-rsqrt-sign-dropped", "gradient", "simdist/runtime/ops/unary.py",
-       "    return _safe(dy, (c * c) * (c * dy) * -0.5)",
-       "    return _safe(dy, (c * c) * (c * dy) * 0.5)",
+    _t("grad-rsqrt-sign-dropped", "gradient", "simdist/runtime/ops/sqrt_grads.py",
+       "        return np.where(_is_zero(g), zero, out).astype(y.dtype, copy=False)",
+       "        return np.where(_is_zero(g), zero, -out).astype(y.dtype, copy=False)",
        "rsqrt's gradient loses its minus sign (+0.5 y^3 instead of -0.5 y^3): LayerNormalization's and "
        "BatchNormalization's gradients through the variance go wrong"),
     # -- around training: schedules, configs, bookkeeping
@@ -3983,9 +3983,9 @@ TRAINING_BATCH21: list[Mutant] = [
        "            out.append(array.reshape(array.stack(rows[k]) if rows[k] else",
        "            out.append(array.reshape(array.stack(rows[k], axis=-1) if rows[k] else",
        "GradientTape.jacobian stacks the per-target-element rows along the last axis (a transposed jacobian)"),
-    _t("sqrt-grad-nan-under-zero-upstream", "gradient", UN,
-       "    return _safe(dy, dy * 0.5 / _conj(y))\n",
-       "    return dy * 0.5 / _conj(y)\n",
+    _t("sqrt-grad-nan-under-zero-upstream", "gradient", "simdist/runtime/ops/sqrt_grads.py",
+       "        return np.where(_is_zero(_ftz(dy)), np.zeros((), y.dtype), out).astype(y.dtype, copy=False)\n",
+       "        return out.astype(y.dtype, copy=False)\n",
        "Sqrt's gradient at 0 with a zero upstream gradient is 0 * inf = NaN (TF's kernel gives 0)"),
     _t("elu-grad-exp-of-output", "gradient", AC,
        "lambda g, y: np.where(y < 0, g * (y + 1), g)",
