@@ -4979,3 +4979,156 @@ TRAINING_BATCH27: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH27
 CATALOGUE += TRAINING_BATCH27
+
+# -- Thirtieth session: a twenty-eighth blind batch (TRAINING_BATCH28), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirtieth session: a twenty-eighth blind batch"). Op gradients
+#    (FakeQuant's Vars gradient to min/max and the Args gradient's narrow_range, banded_triangular_solve's band
+#    side, extract_volume_patches under SAME, ResizeBicubic's align_corners, ScaleAndTranslate's antialias, Eig's
+#    conjugated F, the parameterized truncated normal's min/max, tf.gradients' grad_ys), Keras layers (Cropping2D
+#    at the whole dimension, AveragePooling3D's default padding, UnitNormalization's shape check, ZeroPadding3D and
+#    UpSampling3D channels_first, CategoryEncoding's count_weights check, Discretization.adapt's steps, InputSpec's
+#    axes, EinsumDense's bias shape, GroupedQueryAttention's sliding window), losses (CTC's float64 result,
+#    sampled_softmax_loss's remove_accidental_hits default), metrics (a Metric without super().__init__),
+#    optimizers (AdamW without weight_decay), the fit loop (a PyDataset's sample weights with class_weight, a
+#    Dataset with y), models (clone_model of a shared layer), tf.function (a concrete function's literal
+#    argument), random ops (random_crop's offsets, random_hue's bound, tnp.random.randint's range); each a
+#    function, branch or argument no earlier mutant touched, at most two in one file.
+TRAINING_BATCH28: list[Mutant] = [
+    # -- op gradients
+    _t("fake-quant-vars-grad-min-max-swapped", "gradient", "simdist/runtime/ops/fake_quant.py",
+       "    return g * _pass_mask(x, lo, hi), total(g * below), total(g * above)\n",
+       "    return g * _pass_mask(x, lo, hi), total(g * above), total(g * below)\n",
+       "fake_quant_with_min_max_vars' gradient gives min the gradient above the range and max the one below"),
+    _t("fake-quant-args-grad-narrow-range-dropped", "gradient", "simdist/runtime/ops/fake_quant.py",
+       "{k: op.get_attr(k) for k in (\"min\", \"max\", \"num_bits\", \"narrow_range\")})]\n",
+       "{k: op.get_attr(k) for k in (\"min\", \"max\", \"num_bits\")})]\n",
+       "fake_quant_with_min_max_args' gradient ignores narrow_range: it passes the gradient in the wide range's "
+       "nudged bounds"),
+    _t("banded-solve-grad-band-side-swapped", "gradient", "simdist/runtime/ops/banded_solve.py",
+       "    k = (-(num_bands - 1), 0) if lower_a else (0, num_bands - 1)\n",
+       "    k = (0, num_bands - 1) if lower_a else (-(num_bands - 1), 0)\n",
+       "banded_triangular_solve's gradient to the bands reads the diagonals on the other side of the main one"),
+    _t("volume-patches-grad-padding-valid", "gradient", "simdist/runtime/ops/volume_patches.py",
+       "\"padding\": op.attrs[\"padding\"], \"explicit_paddings\": (),",
+       "\"padding\": \"VALID\", \"explicit_paddings\": (),",
+       "extract_volume_patches' gradient scatters back as if the patches were VALID, whatever the padding"),
+    _t("resize-bicubic-grad-align-corners-dropped", "gradient", "simdist/runtime/ops/resize_bicubic.py",
+       "{\"align_corners\": op.get_attr(\"align_corners\"),",
+       "{\"align_corners\": False,",
+       "ResizeBicubic's gradient ignores align_corners=True (the forward's sampling grid differs)"),
+    _t("scale-translate-grad-antialias-forced", "gradient", "simdist/runtime/ops/scale_translate.py",
+       "    attrs = {k: op.get_attr(k) for k in (\"kernel_type\", \"antialias\")}\n",
+       "    attrs = {\"kernel_type\": op.get_attr(\"kernel_type\"), \"antialias\": True}\n",
+       "ScaleAndTranslate's gradient always antialiases (a downscale without antialias has narrower kernels)"),
+    _t("eig-grad-f-not-conjugated", "gradient", "simdist/runtime/ops/eig.py",
+       "        f = conj(f)\n",
+       "",
+       "Eig's gradient through the eigenvectors uses F = 1 / (e_j - e_i) unconjugated (wrong for complex "
+       "eigenvalues)"),
+    _t("param-truncated-normal-grad-min-max-swapped", "gradient", "simdist/runtime/ops/param_truncated_normal.py",
+       "    for d, shp in zip((dmean, sample_std, dmin, dmax), shapes):\n",
+       "    for d, shp in zip((dmean, sample_std, dmax, dmin), shapes):\n",
+       "the parameterized truncated normal's gradient gives minval the maxval partial and the reverse"),
+    _t("tf-gradients-grad-ys-ignored", "gradient", "simdist/runtime/autodiff/graph_gradients.py",
+       "    flat_grad_ys = None if grad_ys is None else [",
+       "    flat_grad_ys = None if True else [",
+       "tf.gradients ignores grad_ys: every y is seeded with ones"),
+    # -- Keras layers
+    _t("cropping-whole-dimension-accepted", "boundary", "simdist/keras/layers/cropping.py",
+       "            if shape[axis] is not None and sum(crop) >= shape[axis]:\n",
+       "            if shape[axis] is not None and sum(crop) > shape[axis]:\n",
+       "Cropping2D/3D accept a cropping that removes a whole spatial dimension (Keras: ValueError)"),
+    _t("average-pooling3d-default-padding-same", "boundary", "simdist/keras/layers/pooling3d.py",
+       "    def __init__(self, pool_size: Any, strides: Any = None, padding: str = \"valid\", data_format: Any = None,\n",
+       "    def __init__(self, pool_size: Any, strides: Any = None, padding: str = \"same\", data_format: Any = None,\n",
+       "AveragePooling3D defaults to padding=\"same\" (Keras: \"valid\")"),
+    _t("unit-normalization-output-shape-axis-bound", "boundary", "simdist/keras/layers/unit_normalization.py",
+       "            if a >= len(input_shape) or a < -len(input_shape):\n                raise ValueError(f\"Axis {self.axis}",
+       "            if a > len(input_shape) or a < -len(input_shape):\n                raise ValueError(f\"Axis {self.axis}",
+       "UnitNormalization.compute_output_shape accepts axis == rank (Keras: out of bounds)"),
+    _t("zero-padding3d-channels-first-pads-channels", "axis", "simdist/keras/layers/zero_padding3d.py",
+       "            pads = ((0, 0), (0, 0), *self.padding)\n",
+       "            pads = ((0, 0), *self.padding, (0, 0))\n",
+       "ZeroPadding3D(data_format=\"channels_first\") pads the channel and first two spatial axes"),
+    _t("upsampling3d-channels-first-axis", "axis", "simdist/keras/layers/upsampling3d.py",
+       "        return 2 if self.data_format == \"channels_first\" else 1\n",
+       "        return 1\n",
+       "UpSampling3D(data_format=\"channels_first\") repeats the channel axis and the first two spatial ones"),
+    _t("category-encoding-count-weights-mode-unchecked", "missing-error", "simdist/keras/layers/category_encoding.py",
+       "            if self.output_mode != \"count\":\n",
+       "            if False:\n",
+       "CategoryEncoding accepts count_weights outside output_mode=\"count\" (Keras: ValueError)"),
+    _t("discretization-adapt-steps-off-by-one", "boundary", "simdist/keras/layers/discretization.py",
+       "                if steps is not None and i >= steps:\n",
+       "                if steps is not None and i > steps:\n",
+       "Discretization.adapt(batches, steps=n) reads n + 1 batches of an iterable"),
+    _t("input-spec-axes-unchecked", "missing-error", "simdist/keras/layers/input_spec.py",
+       "            if value is not None and shape[axis] not in {value, None}:\n",
+       "            if False:\n",
+       "a built layer's InputSpec axes are not checked: Dense called on another feature size fails in the kernel "
+       "(not Keras's ValueError)"),
+    _t("einsum-dense-bias-trailing-ones-dropped", "axis", "simdist/keras/layers/einsum_dense.py",
+       "        bias_shape = [idx_map[char] if char in bias_axes else 1 for char in output_spec[first:]]\n",
+       "        bias_shape = [idx_map[char] for char in output_spec[first:] if char in bias_axes]\n",
+       "EinsumDense's bias drops the unit axes after its first bias axis: it broadcasts along the wrong axes"),
+    _t("gqa-sliding-window-inclusive", "boundary", "simdist/keras/layers/grouped_query_attention.py",
+       "        return ops.less(ops.abs(row_index - col_index), self.sliding_window)\n",
+       "        return ops.less_equal(ops.abs(row_index - col_index), self.sliding_window)\n",
+       "GroupedQueryAttention's sliding window admits positions sliding_window away (Keras: strictly closer)"),
+    # -- losses and metrics
+    _t("ctc-loss-float64-not-cast-back", "dtype", "simdist/keras/losses/sequence_losses.py",
+       "    return tf.cast(loss, result_dtype)\n",
+       "    return loss\n",
+       "keras.losses.ctc of float64 logits returns the float32 computation's result, not cast back to float64"),
+    _t("sampled-softmax-accidental-hits-default-off", "boundary", "simdist/runtime/ops/sampled_losses.py",
+       "num_sampled: int, num_classes: int,\n                         num_true: int = 1, sampled_values: Any = None, "
+       "remove_accidental_hits: bool = True,",
+       "num_sampled: int, num_classes: int,\n                         num_true: int = 1, sampled_values: Any = None, "
+       "remove_accidental_hits: bool = False,",
+       "tf.nn.sampled_softmax_loss defaults to remove_accidental_hits=False (TF: True)"),
+    _t("metric-super-init-unchecked", "error-class", "simdist/keras/metrics/metric.py",
+       "        if \"_tracker\" not in self.__dict__:\n",
+       "        if False:\n",
+       "a Metric subclass that forgot super().__init__() fails in add_variable with an AttributeError instead of "
+       "Keras's RuntimeError asking for the call"),
+    # -- optimizers
+    _t("adamw-weight-decay-none-accepted", "missing-error", "simdist/keras/optimizers/adamw.py",
+       "        if self.weight_decay is None:\n",
+       "        if False:\n",
+       "AdamW(weight_decay=None) is accepted (plain Adam) instead of Keras's ValueError"),
+    # -- the fit loop
+    _t("py-dataset-class-and-sample-weight-accepted", "missing-error", "simdist/keras/trainers/py_dataset.py",
+       "            if len(batch) == 3:\n                raise ValueError(\"You cannot specify `class_weight`",
+       "            if False:\n                raise ValueError(\"You cannot specify `class_weight`",
+       "fit on a PyDataset whose batches carry sample weights accepts class_weight too (Keras: ValueError)"),
+    _t("fit-dataset-with-y-accepted", "missing-error", "simdist/keras/trainers/epoch_iterator.py",
+       "        if y is not None:\n            _raise_unsupported_arg(\"y\", \"the targets\", \"tf.data.Dataset\")\n",
+       "        if False:\n            _raise_unsupported_arg(\"y\", \"the targets\", \"tf.data.Dataset\")\n",
+       "fit(dataset, y=...) ignores y instead of Keras's ValueError"),
+    # -- models and tf.function
+    _t("clone-model-shared-layer-cloned-twice", "state", "simdist/keras/models/cloning.py",
+       "        if id(layer) in memo:\n            return memo[id(layer)]\n",
+       "        if False:\n            return memo[id(layer)]\n",
+       "clone_model clones a layer used twice in a functional model twice: the clone has two sets of weights"),
+    _t("concrete-function-literal-mismatch-accepted", "missing-error", "simdist/tf/_concrete.py",
+       "                if not same:\n",
+       "                if False:\n",
+       "a concrete function called with another value for a traced Python argument runs the traced value "
+       "(TF: TypeError, can not cast to the literal)"),
+    # -- random ops
+    _t("random-crop-offset-limit-off-by-one", "boundary", "simdist/runtime/ops/image_random.py",
+       "    limit = shape - sz + 1\n",
+       "    limit = shape - sz\n",
+       "tf.image.random_crop draws offsets modulo shape - size (never the last position; a full-size axis divides "
+       "by zero)"),
+    _t("random-hue-max-delta-half-refused", "boundary", "simdist/runtime/ops/image_random.py",
+       "    if truth_taken(max_delta > 0.5):\n",
+       "    if truth_taken(max_delta >= 0.5):\n",
+       "tf.image.random_hue refuses max_delta=0.5 (TF: <= 0.5 allowed)"),
+    _t("tnp-randint-high-inclusive", "boundary", "simdist/runtime/ops/tnp_random.py",
+       "        high, low = low, 0\n",
+       "        high, low = low + 1, 0\n",
+       "tnp.random.randint(n) draws from [0, n] instead of [0, n)"),
+]
+TRAINING += TRAINING_BATCH28
+CATALOGUE += TRAINING_BATCH28
