@@ -6,7 +6,7 @@ gradient split between them), NaN and infinities among finite values, signed zer
 Every op here is called through ``tf.raw_ops`` on the rows of ROWS (float32 and float64), along each axis
 it takes, with keep_dims, exclusive and reverse both ways, and the segment ops with an empty segment (and,
 unsorted, dropped negative ids); observed as grad_edges_cases observes (the value and the data's gradient
-under a finite and a non-finite upstream gradient, or the error's class), against TF 2.21's recording
+under a finite, a mostly-zero and a non-finite upstream gradient, or the error's class), against TF 2.21's recording
 (grad_edges_reference). Nothing here imports TensorFlow.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.conformance.suite.grad_edges_cases import DTYPES, U_FINITE, U_NONFINITE, _error, _plain, _upstream
+from simdist.conformance.suite.grad_edges_cases import DTYPES, U_FINITE, U_NONFINITE, U_ZEROS, _error, _plain, _upstream
 
 _NAN, _INF = float("nan"), float("inf")
 #: The edge rows (12 x 4): no zero, one zero, two zeros, a tied maximum, ties at both ends, NaN, +inf,
@@ -98,7 +98,7 @@ def observe(tf: Any, op: AxisOp, dtype: str) -> dict[str, Any]:
     except Exception as e:  # noqa: BLE001 - a refusal is what is observed
         out["value"] = _error(e)
         return out
-    for tag, pattern in (("grad", U_FINITE), ("grad_nonfinite", U_NONFINITE)):
+    for tag, pattern in (("grad", U_FINITE), ("grad_zero", U_ZEROS), ("grad_nonfinite", U_NONFINITE)):
         try:
             with tf.GradientTape() as tape:
                 tape.watch(x)

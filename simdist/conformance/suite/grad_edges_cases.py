@@ -11,9 +11,9 @@ op sees every pair, Betainc and ClipByValue every triple), in float32, float64, 
 the ops whose op def takes complex, on every pair of edge parts in complex64 and complex128), and observed:
 
 - the forward value;
-- the gradient of every input under a finite upstream gradient with zeros in it (``U_FINITE``: a
-  guarded kernel such as SqrtGrad or DivNoNan shows what it does at 0 · ∞), and under a non-finite
-  one (``U_NONFINITE``: whether the rule multiplies or selects: ReluGrad's select keeps 0 where NaN ·
+- the gradient of every input under a finite upstream gradient without zeros (``U_FINITE``: every
+  point's derivative shows), under one of mostly zeros (``U_ZEROS``: a guarded kernel such as SqrtGrad or
+  DivNoNan shows what it does at 0 · ∞), and under a non-finite one (``U_NONFINITE``: whether the rule multiplies or selects: ReluGrad's select keeps 0 where NaN ·
   0 would be NaN; CheckNumerics' gradient refuses it);
 - an error's class where TF raises (and then the same observation on the grid's finite values).
 
@@ -29,10 +29,12 @@ from typing import Any
 import numpy as np
 
 #: The edge values of one input.
-VALUES: tuple[float, ...] = (0.0, -0.0, 0.25, -0.25, 0.5, -0.5, 1.0, -1.0, 1.5, 2.0, -2.0, 2.5, 6.0, -7.5,
+VALUES: tuple[float, ...] = (0.0, -0.0, 0.25, -0.25, 0.5, -0.5, 0.75, 1.0, -1.0, 1.5, 2.0, -2.0, 2.5, 6.0, -7.5,
                              30.0, 1e30, -1e30, float("inf"), float("-inf"), float("nan"))
-#: A finite upstream gradient, cycled over the grid: signed, non-uniform, with zeros.
-U_FINITE: tuple[float, ...] = (1.0, -2.5, 0.0, 0.75, 3.0, -0.0, 0.5)
+#: A finite upstream gradient, cycled over the grid: signed, non-uniform, never zero (every point's derivative shows).
+U_FINITE: tuple[float, ...] = (1.0, -2.5, 0.75, 3.0, 0.5, -1.5, 2.0)
+#: An upstream gradient of mostly zeros (what a guarded kernel gives at 0 * inf: SqrtGrad, DivNoNan, ReluGrad).
+U_ZEROS: tuple[float, ...] = (0.0, -0.0, 1.0)
 #: A non-finite upstream gradient, cycled over the grid.
 U_NONFINITE: tuple[float, ...] = (float("nan"), float("inf"), float("-inf"), 1.0, 0.0)
 DTYPES = ("float32", "float64")
@@ -41,7 +43,8 @@ DTYPES = ("float32", "float64")
 HALF_DTYPES = ("float16", "bfloat16")
 #: The parts of the complex edge values (each pair of them one value: 64 values).
 PARTS: tuple[float, ...] = (0.0, -0.0, 0.5, -1.0, 2.0, float("inf"), float("-inf"), float("nan"))
-U_FINITE_C: tuple[complex, ...] = (1 + 0.5j, -2.5 + 0j, 0j, 0.75 - 1j, 3j, 0.5 + 0j)
+U_FINITE_C: tuple[complex, ...] = (1 + 0.5j, -2.5 + 0j, 0.75 - 1j, 3j, 0.5 + 0j)
+U_ZEROS_C: tuple[complex, ...] = (0j, complex(-0.0, 0.0), 1 + 0j)
 U_NONFINITE_C: tuple[complex, ...] = (complex(float("nan"), 0.0), complex(float("inf"), 1.0), complex(1.0, float("-inf")),
                                       1 + 0j, 0j)
 COMPLEX_DTYPES = ("complex64", "complex128")
@@ -187,8 +190,8 @@ def _observe_on(tf: Any, op: Op, dtype: str, inputs: list[np.ndarray]) -> dict[s
         out["value"] = _error(e)
         return out
     complex_ = dtype.startswith("complex")
-    patterns = ((U_FINITE_C, U_NONFINITE_C) if complex_ else (U_FINITE, U_NONFINITE))
-    for tag, pattern in zip(("grad", "grad_nonfinite"), patterns):
+    patterns = ((U_FINITE_C, U_ZEROS_C, U_NONFINITE_C) if complex_ else (U_FINITE, U_ZEROS, U_NONFINITE))
+    for tag, pattern in zip(("grad", "grad_zero", "grad_nonfinite"), patterns):
         try:
             with tf.GradientTape() as tape:
                 for x in xs:

@@ -42,7 +42,8 @@ def tables_hash() -> str:
     from simdist.conformance.suite import grad_edges_axes as axes  # noqa: PLC0415
     from simdist.conformance.suite import grad_edges_cases as cases  # noqa: PLC0415
 
-    text = repr((axes.OPS, axes.ROWS, cases.HALF_DTYPES, cases.OPS, cases.VALUES, cases.U_FINITE, cases.U_NONFINITE, cases.DTYPES, cases.PARTS, cases.U_FINITE_C,
+    text = repr((axes.OPS, axes.ROWS, cases.HALF_DTYPES, cases.U_ZEROS, cases.U_ZEROS_C, cases.OPS, cases.VALUES,
+                 cases.U_FINITE, cases.U_NONFINITE, cases.DTYPES, cases.PARTS, cases.U_FINITE_C,
                  cases.U_NONFINITE_C))
     return hashlib.sha256(text.encode()).hexdigest()
 
