@@ -408,7 +408,7 @@ def test_amut30_check_numerics_reads_float64_outputs_in_float64(tf):
 
 # -- ShardedVariable.assign converts the value with its own dtype ------------------------------------------------------
 @pytest.mark.requires("multi_worker")
-@clause("pss.sharded-variable", ref="tf221")
+@clause("pss.sharded-update", ref="tf221")
 def test_amut30_sharded_assign_keeps_the_values_dtype(backend, tf):
     """A ShardedVariable (FixedShardsPartitioner(2), float32, shape (3, 2)) slices the value it is given for its shards
     as TF's array_ops.slice does, the value converted with its own dtype: Python floats assign, Python ints (int32)
