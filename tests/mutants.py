@@ -299,9 +299,9 @@ CATALOGUE: list[Mutant] = [
            "a cluster with two chiefs is accepted"),
     # -- ShardedVariable -------------------------------------------------------------------------------
     Mutant("sharded-assign-equal-slices", "shard-size", SV,
-           "return [t._v[self._offsets[i]:self._offsets[i + 1]] for i in range(len(self._variables))]",
+           "return [Tensor(t._v[self._offsets[i]:self._offsets[i + 1]], t.dtype) for i in range(len(self._variables))]",
            "k = int(self._variables[0].shape[0])\n"
-           "        return [t._v[i * k:(i + 1) * k] for i in range(len(self._variables))]",
+           "        return [Tensor(t._v[i * k:(i + 1) * k], t.dtype) for i in range(len(self._variables))]",
            "assign splits the value into equal slices of the first shard's size"),
     Mutant("sharded-lookup-boundary", "boundary", SV,
            "shard_of = np.searchsorted(self._offsets, flat, side=\"right\") - 1",
