@@ -142,6 +142,7 @@ from simdist.keras.layers.preprocessing.image.mix_up import MixUp  # noqa: F401
 from simdist.keras.layers.preprocessing.image.cut_mix import CutMix  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_color_degeneration import RandomColorDegeneration  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_posterization import RandomPosterization  # noqa: F401
+from simdist.keras.layers.preprocessing.image.max_num_bounding_boxes import MaxNumBoundingBoxes  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_sharpness import RandomSharpness  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_erasing import RandomErasing  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_gaussian_blur import RandomGaussianBlur  # noqa: F401
@@ -304,6 +305,7 @@ __all__ = [   # TF 2.21's tf.keras.layers names simdist has (one a line; clause 
     "RandomInvert",
     "RandomPerspective",
     "RandomPosterization",
+    "MaxNumBoundingBoxes",
     "RandomRotation",
     "RandomSaturation",
     "RandomSharpness",

@@ -43,9 +43,9 @@ class UpSampling1D(Layer):
 
 class UpSampling2D(Layer):
     """`keras.layers.UpSampling2D(size=(2, 2), data_format=None, interpolation="nearest")`:
-    "nearest" repeats rows size[0] and columns size[1] times (Keras's `ops.repeat` path);
-    "bilinear" resizes to (h * size[0], w * size[1]) with `tf.image.resize` (half-pixel
-    centers, float32); the other interpolations are not implemented."""
+    "nearest" repeats rows size[0] and columns size[1] times (Keras's `ops.repeat` path); any other
+    interpolation resizes to (h * size[0], w * size[1]) with `keras.ops.image.resize`, which refuses an
+    unknown one when called (Keras 3.15 stores the argument unchecked: kargs)."""
 
     def __init__(self, size: Any = (2, 2), data_format: str | None = None, interpolation: str = "nearest",
                  **kwargs: Any) -> None:
@@ -53,9 +53,6 @@ class UpSampling2D(Layer):
         self.data_format = standardize_data_format(data_format)
         self.size = standardize_tuple(size, 2, "size")
         self.interpolation = interpolation.lower()
-        if self.interpolation not in ("nearest", "bilinear"):
-            raise NotImplementedError(f"simdist: UpSampling2D(interpolation={interpolation!r}) is not implemented; "
-                                      "'nearest' and 'bilinear' are")
         self.input_spec = InputSpec(ndim=4)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
@@ -73,8 +70,10 @@ class UpSampling2D(Layer):
             x = tf.repeat(x, self.size[0], axis=1)
             x = tf.repeat(x, self.size[1], axis=2)
         else:
+            from simdist.keras import ops
             shape = x.shape.as_list()
-            x = tf.image.resize(x, (shape[1] * self.size[0], shape[2] * self.size[1]), method="bilinear")
+            x = ops.image.resize(x, (shape[1] * self.size[0], shape[2] * self.size[1]), data_format="channels_last",
+                                 interpolation=self.interpolation)
         if self.data_format == "channels_first":
             x = tf.transpose(x, [0, 3, 1, 2])
         return x

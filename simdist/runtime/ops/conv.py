@@ -243,6 +243,12 @@ def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
     if _onednn_empty(x, traced):
         return x.copy()
     kh, kw, fin, cout = f.shape
+    if oh * ow * cout == 0 and not traced and onednn_conv(x.dtype.name):
+        # (mkl_conv_ops.cc allocates an output of zero elements with the *input's* shape and writes nothing:
+        # a VALID window longer than the input at a stride that rounds its size to 0 gives zeros shaped like
+        # the input, (6, 6, 1) for a 256-tap conv1d at stride 128 over 6 samples — what Keras's
+        # STFTSpectrogram returns on a short signal; kargs. float64's Eigen kernel gives the empty output.)
+        return np.zeros(x.shape, x.dtype)
     if groups == 1:
         out = matmul(cols, f.reshape(kh * kw * fin, cout))
     else:
@@ -350,6 +356,8 @@ def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, expli
     cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "DepthwiseConv2dNative")
     if _onednn_empty(x, traced):
         return x.copy()
+    if oh * ow * c * m == 0 and not traced and onednn_conv(x.dtype.name):   # (as _conv2d's: the input's shape)
+        return np.zeros(x.shape, x.dtype)
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 0, 1)            # [C, P, K]
     out = matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
     return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)
