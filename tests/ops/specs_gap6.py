@@ -18,6 +18,11 @@ UNTESTED_OPS: dict[str, str] = {
     **{op: _SIGNAL for op in ("FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D", "RFFT", "IRFFT", "RFFT2D",
                               "IRFFT2D", "RFFT3D", "IRFFT3D")},
     "CheckNumerics": _CHECK,
+    "CheckNumericsV2": _CHECK + " and, at NaN/Inf inputs and upstream gradients, the suite's grad_edges recording "
+                       "(simdist/conformance/suite/test_grad_edges.py)",
+    "SoftplusGrad": ("Softplus's gradient kernel: its values and its own gradient (nn_grad._SoftplusGradGrad) at "
+                     "edge values against TF 2.21's recording in simdist/conformance/suite/test_grad_edges.py; "
+                     "Softplus's spec runs it as the first derivative"),
     **{op: _BOXES for op in ("NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps",
                              "CombinedNonMaxSuppression",
                              "CropAndResize", "CropAndResizeGradImage", "CropAndResizeGradBoxes",

@@ -108,7 +108,8 @@ def _kernel(fn: Any) -> Any:
         yb, gb = np.broadcast_arrays(y, dy)
         if yb.dtype.name not in LANES:   # (float16, bfloat16: the tail's formula, each step rounded in the type)
             return _half(fn, yb, gb)
-        return fn(np.ascontiguousarray(yb), np.ascontiguousarray(gb))
+        # (np.ascontiguousarray makes a 0-d array 1-d: the result takes the broadcast shape back)
+        return fn(np.ascontiguousarray(yb), np.ascontiguousarray(gb)).reshape(yb.shape)
     return forward
 
 
