@@ -20,6 +20,10 @@ UNTESTED_OPS: dict[str, str] = {
     "CheckNumerics": _CHECK,
     "CheckNumericsV2": _CHECK + " and, at NaN/Inf inputs and upstream gradients, the suite's grad_edges recording "
                        "(simdist/conformance/suite/test_grad_edges.py)",
+    **{op: (f"{op[:-4]}'s gradient kernel (packets and tail, sqrt_grads.py): values and its gradient at edge values, "
+            "complex included, against TF 2.21's recording in simdist/conformance/suite/test_grad_edges.py; the raw "
+            "op's shapes and second derivatives in tests/ops/test_fz29a_edges_tf.py")
+       for op in ("SqrtGrad", "RsqrtGrad")},
     "SoftplusGrad": ("Softplus's gradient kernel: its values and its own gradient (nn_grad._SoftplusGradGrad) at "
                      "edge values against TF 2.21's recording in simdist/conformance/suite/test_grad_edges.py; "
                      "Softplus's spec runs it as the first derivative"),
