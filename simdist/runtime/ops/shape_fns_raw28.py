@@ -181,12 +181,38 @@ def _string_ngrams(c: Ctx) -> None:
 
 @register("FakeQuantWithMinMaxVarsPerChannel")
 def _fake_quant_per_channel(c: Ctx) -> None:
-    c.with_rank(c.input("min"), 1)
+    """array_ops.cc: inputs of rank >= 1, min and max vectors, the inputs' last dimension merged with
+    min's and max's length, then theirs (fz30a: seed 3020261201 #94)."""
+    x = c.with_rank_at_least(c.input("inputs"), 1)
+    mn, mx = c.with_rank(c.input("min"), 1), c.with_rank(c.input("max"), 1)
+    last = None if x is None else x[-1]
+    c.merge_dim(last, mn[0])
+    c.merge_dim(last, mx[0])
+    c.merge_dim(mn[0], mx[0])
 
 
 @register("FakeQuantWithMinMaxVarsGradient")
 def _fake_quant_gradient(c: Ctx) -> None:
+    """Merge(gradients, inputs); min a scalar merged with max (fuzz20 seeds 2920261205 #31, 3020261201 #94)."""
     c.merge(c.input("gradients"), c.input("inputs"))
+    c.merge(c.with_rank(c.input("min"), 0), c.input("max"))
+
+
+@register("FakeQuantWithMinMaxVarsPerChannelGradient")
+def _fake_quant_per_channel_gradient(c: Ctx) -> None:
+    """gradients of rank 1 to 4 merged with inputs; min a vector merged with [the last dimension], max
+    merged with it."""
+    g = c.with_rank_at_most(c.with_rank_at_least(c.input("gradients"), 1), 4)
+    g = c.merge(g, c.input("inputs"))
+    mm = c.merge(c.with_rank(c.input("min"), 1), [None if g is None else g[-1]])
+    c.merge(c.input("max"), mm)
+
+
+@register("FakeQuantWithMinMaxVars")
+def _fake_quant_vars(c: Ctx) -> None:
+    """UnchangedShape; min and max scalars."""
+    c.with_rank(c.input("min"), 0)
+    c.with_rank(c.input("max"), 0)
 
 
 @register("AllToAll")
