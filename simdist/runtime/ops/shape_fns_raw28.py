@@ -9,6 +9,8 @@ MaxPoolGradGradWithArgmax, #85 CudnnRNN, #86 DecodeJpeg, #88 SparseSegmentSqrtNG
 
 from __future__ import annotations
 
+from typing import Any
+
 from simdist.runtime.ops.infer_ctx import Ctx, register
 from simdist.runtime.ops.shape_fns_nn import _max_pool
 
@@ -117,14 +119,20 @@ def _string_format(c: Ctx) -> None:
         c.fail(f"num placeholders in template and num inputs must match: {len(pieces) - 1} vs. {n}")
 
 
-@register("CudnnRNN")
+@register("CudnnRNN", "CudnnRNNV2")
 def _cudnn_rnn(c: Ctx) -> None:
+    """input and input_h of rank 3, params a vector (input_c unchecked; fz30a, observed on TF 2.21)."""
     c.with_rank(c.input("input"), 3)
+    c.with_rank(c.input("input_h"), 3)
+    c.with_rank(c.input("params"), 1)
 
 
-@register("StatelessTruncatedNormal", "StatelessRandomNormal", "StatelessRandomUniform")
+@register("StatelessTruncatedNormal", "StatelessRandomNormal", "StatelessRandomUniform", "StatelessRandomUniformFullInt")
 def _stateless_v1(c: Ctx) -> None:
-    """StatelessShape: the output shape from the shape tensor (rank 1, no value below -1)."""
+    """StatelessShape (stateless_random_ops.cc): the seed a vector of 2 first (fuzz20 sig seed 2920261205
+    #194), then the output shape from the shape tensor (rank 1, no value below -1)."""
+    seed = c.with_rank(c.input("seed"), 1)
+    c.with_value(seed[0], 2)
     c.shape_from_tensor("shape")
 
 
@@ -157,14 +165,18 @@ def _batch_to_space(c: Ctx) -> None:
     c.with_rank(c.input("input"), 4)
 
 
-@register("CudnnRNNV2")
-def _cudnn_rnn_v2(c: Ctx) -> None:
-    c.with_rank(c.input("input"), 3)
+def _rfft(rank: int) -> Any:
+    """RFFTShape (spectral_ops.cc): the input of rank >= `rank`, fft_length a vector of `rank` (fuzz20 seed
+    3020261201 #167, #177)."""
+    def fn(c: Ctx) -> None:
+        c.with_rank_at_least(c.input("input"), rank)
+        n = c.with_rank(c.input("fft_length"), 1)
+        c.with_value(n[0], rank)
+    return fn
 
 
-@register("IRFFT")
-def _irfft(c: Ctx) -> None:
-    c.with_rank_at_least(c.input("input"), 1)
+for _r, _names in ((1, ("RFFT", "IRFFT")), (2, ("RFFT2D", "IRFFT2D")), (3, ("RFFT3D", "IRFFT3D"))):
+    register(*_names)(_rfft(_r))
 
 
 @register("LinSpace")
@@ -227,9 +239,16 @@ def _stateless_multinomial(c: Ctx) -> None:
     c.with_rank(c.input("num_samples"), 0)
 
 
-@register("StatelessTruncatedNormalV2")
+@register("StatelessTruncatedNormalV2", "StatelessRandomNormalV2", "StatelessRandomUniformV2",
+          "StatelessRandomUniformFullIntV2")
 def _stateless_v2(c: Ctx) -> None:
+    """StatelessShapeV2 (stateless_random_ops_v2.cc): key and counter vectors, alg a scalar, key of
+    RNG_KEY_SIZE (1), then the output shape from the shape tensor (fuzz20 seed 3020261201 #157)."""
+    key = c.with_rank(c.input("key"), 1)
     c.with_rank(c.input("counter"), 1)
+    c.with_rank(c.input("alg"), 0)
+    c.with_value(key[0], 1)
+    c.shape_from_tensor("shape")
 
 
 @register("SparseAddGrad")
@@ -243,11 +262,12 @@ def _get_key_counter(c: Ctx) -> None:
     c.with_value(s[0], 2)
 
 
-@register("StatelessRandomUniformInt")
+@register("StatelessRandomUniformInt", "StatelessRandomUniformIntV2")
 def _stateless_uniform_int(c: Ctx) -> None:
-    """minval and maxval scalars, in TF's own text."""
+    """minval and maxval scalars, in TF's own text; then StatelessShape (V1) or StatelessShapeV2."""
     from simdist.runtime.ops.infer_ctx import dims_text
     for n in ("minval", "maxval"):
         s = c.input(n)
         if s is not None and len(s) != 0:
             c.fail(f"{n} must be a scalar; got a tensor of shape {dims_text(s)}")
+    (_stateless_v2 if c.op.endswith("V2") else _stateless_v1)(c)

@@ -1,0 +1,82 @@
+"""Shape functions of raw ops that the twentieth fuzzer's session-30 campaigns found without one (fuzz20
+seed 3020261201: #4, #122 EncodeWav, #71, #153 GenerateBoundingBoxProposals, #115 UnicodeEncode, #174
+EncodePng, #197 Fingerprint; sig seed 2920261205 #68, #84 Conv2DBackpropFilterV2/InputV2), on infer_ctx's
+InferenceContext (clause function.trace-time-errors): TF 2.21 runs them as a tf.function adds the node, a
+ValueError at trace where simdist's kernels refused the call only when the graph ran. Each transcribes
+the op's SetShapeFn (audio_ops.cc, image_ops.cc, string_ops.cc, array_ops.cc, nn_ops.cc) and was observed
+with every input at a wrong rank (tests/ops/test_fz30a_edges_tf.py)."""
+
+from __future__ import annotations
+
+from simdist.runtime.ops.infer_ctx import Ctx, register
+
+__all__: list[str] = []
+
+
+@register("EncodeWav")
+def _encode_wav(c: Ctx) -> None:
+    c.with_rank(c.input("audio"), 2)
+    c.with_rank(c.input("sample_rate"), 0)
+
+
+@register("EncodePng")
+def _encode_png(c: Ctx) -> None:
+    c.with_rank_at_least(c.input("image"), 3)
+
+
+@register("EncodeJpeg")
+def _encode_jpeg(c: Ctx) -> None:
+    c.with_rank(c.input("image"), 3)
+
+
+@register("Fingerprint")
+def _fingerprint(c: Ctx) -> None:
+    """data of rank >= 1, method a scalar; a method the graph knows must be "farmhash64"."""
+    c.with_rank_at_least(c.input("data"), 1)
+    c.with_rank(c.input("method"), 0)
+    m = c.value("method")
+    if m is not None:
+        v = m.item() if hasattr(m, "item") else m
+        text = v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+        if text != "farmhash64":
+            c.fail(f"Unsupported method: {text}")
+
+
+@register("UnicodeEncode")
+def _unicode_encode(c: Ctx) -> None:
+    """input_values and input_splits vectors; the output's length, splits' length less one, not negative."""
+    c.with_rank(c.input("input_values"), 1)
+    splits = c.with_rank(c.input("input_splits"), 1)
+    if splits[0] is not None and splits[0] < 1:
+        c.fail(f"Negative dimension size caused by subtracting 1 from {splits[0]}")
+
+
+@register("GenerateBoundingBoxProposals")
+def _generate_proposals(c: Ctx) -> None:
+    """scores and bbox_deltas of rank 4, image_info 2, anchors 3; the thresholds scalars."""
+    for name, rank in (("scores", 4), ("bbox_deltas", 4), ("image_info", 2), ("anchors", 3), ("nms_threshold", 0),
+                       ("pre_nms_topn", 0), ("min_size", 0)):
+        c.with_rank(c.input(name), rank)
+
+
+@register("Conv2DBackpropInputV2")
+def _conv2d_backprop_input_v2(c: Ctx) -> None:
+    """UnchangedShapeWithRank(input, 4)."""
+    c.with_rank(c.input("input"), 4)
+
+
+@register("Conv2DBackpropFilterV2")
+def _conv2d_backprop_filter_v2(c: Ctx) -> None:
+    """UnchangedShapeWithRank(filter, 4)."""
+    c.with_rank(c.input("filter"), 4)
+
+
+@register("CudnnRNNV3")
+def _cudnn_rnn_v3(c: Ctx) -> None:
+    """input and input_h of rank 3, input_c too for rnn_mode "lstm", params and sequence_lengths vectors."""
+    c.with_rank(c.input("input"), 3)
+    c.with_rank(c.input("input_h"), 3)
+    if c.attr("rnn_mode", "lstm") == "lstm":
+        c.with_rank(c.input("input_c"), 3)
+    c.with_rank(c.input("params"), 1)
+    c.with_rank(c.input("sequence_lengths"), 1)
