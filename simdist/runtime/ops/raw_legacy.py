@@ -462,6 +462,11 @@ def _nth_element(input: Any, n: Any, reverse: bool) -> Any:  # noqa: A002
 
 
 def _negate(x: Any) -> Any:
+    """An order-reversing map: -x for floats, ~x for integers (unsigned ones have no negation, and -x of
+    a signed minimum overflows to itself; fuzz20 sig seed 3020261202 #163: NthElement of uint64)."""
+    if x.dtype.is_integer:
+        from simdist.runtime.ops import bitwise
+        return bitwise.invert(x)
     from simdist.runtime.ops import math
     return math.negative(x)
 
