@@ -57,8 +57,8 @@ def _segment_v2(c: Ctx) -> None:
     """segment_ids of rank >= 1, num_segments a scalar, data of rank >= segment_ids' rank."""
     ids = c.with_rank_at_least(c.input("segment_ids"), 1)
     c.with_rank(c.input("num_segments"), 0)
-    if ids is not None:
-        c.with_rank_at_least(c.input("data"), len(ids))
+    if ids is not None:   # (MergePrefix(data, segment_ids): fuzz20 sig seed 3020261202 #37)
+        c.merge_prefix(c.input("data"), ids)
     n = c.value("num_segments")   # (MakeDimForScalarInput; sig seed 2920261203 #142)
     if n is not None and int(n) < 0:
         c.fail(f"Dimension size, given by scalar input 2, must be non-negative but is {int(n)}")
@@ -94,9 +94,17 @@ def _sparse_fill_grad(c: Ctx) -> None:
 
 @register("UniqueV2", "UniqueWithCountsV2")
 def _unique_v2(c: Ctx) -> None:
+    """axis a vector of at most one element; no element: x a vector (fuzz20 sig seed 3020261202 #5)."""
     axis = c.input("axis")
     if axis is not None and len(axis) != 1:
         c.fail("axis expects a 1D vector.")
+    if axis is not None and axis[0] is not None:
+        if axis[0] > 1:
+            c.fail("axis does not support input tensors larger than 1 elements")
+        if axis[0] == 0:
+            x = c.input("x")
+            if x is not None and len(x) != 1:
+                c.fail("x expects a 1D vector.")
 
 
 @register("StringJoin")
@@ -240,7 +248,7 @@ def _stateless_multinomial(c: Ctx) -> None:
 
 
 @register("StatelessTruncatedNormalV2", "StatelessRandomNormalV2", "StatelessRandomUniformV2",
-          "StatelessRandomUniformFullIntV2")
+          "StatelessRandomUniformFullIntV2", "StatelessRandomGammaV3")
 def _stateless_v2(c: Ctx) -> None:
     """StatelessShapeV2 (stateless_random_ops_v2.cc): key and counter vectors, alg a scalar, key of
     RNG_KEY_SIZE (1), then the output shape from the shape tensor (fuzz20 seed 3020261201 #157)."""

@@ -1,6 +1,7 @@
 """Shape functions of raw ops that the twentieth fuzzer's session-30 campaigns found without one (fuzz20
 seed 3020261201: #4, #122 EncodeWav, #71, #153 GenerateBoundingBoxProposals, #115 UnicodeEncode, #174
-EncodePng, #197 Fingerprint; sig seed 2920261205 #68, #84 Conv2DBackpropFilterV2/InputV2), on infer_ctx's
+EncodePng, #197 Fingerprint; sig seed 2920261205 #68, #84 Conv2DBackpropFilterV2/InputV2; sig seed 3020261202:
+#23 IRFFTND, #40 DecodeWav, #60 CudnnRNNParamsSize, #147 ParallelConcat), on infer_ctx's
 InferenceContext (clause function.trace-time-errors): TF 2.21 runs them as a tf.function adds the node, a
 ValueError at trace where simdist's kernels refused the call only when the graph ran. Each transcribes
 the op's SetShapeFn (audio_ops.cc, image_ops.cc, string_ops.cc, array_ops.cc, nn_ops.cc) and was observed
@@ -80,3 +81,56 @@ def _cudnn_rnn_v3(c: Ctx) -> None:
         c.with_rank(c.input("input_c"), 3)
     c.with_rank(c.input("params"), 1)
     c.with_rank(c.input("sequence_lengths"), 1)
+
+
+@register("FFTND", "IFFTND", "RFFTND", "IRFFTND")
+def _fftnd(c: Ctx) -> None:
+    c.with_rank_at_least(c.input("input"), 1)
+
+
+@register("DecodeWav")
+def _decode_wav(c: Ctx) -> None:
+    """contents a scalar; desired_channels and desired_samples -1 or not negative."""
+    c.with_rank(c.input("contents"), 0)
+    for attr, what in (("desired_channels", "channels"), ("desired_samples", "samples")):
+        v = c.attr(attr, -1)
+        if v != -1 and v < 0:
+            c.fail(f"{what} must be non-negative, got {v}")
+
+
+@register("CudnnRNNParamsSize")
+def _cudnn_params_size(c: Ctx) -> None:
+    for name in ("num_layers", "num_units", "input_size"):
+        c.with_rank(c.input(name), 0)
+
+
+@register("ParallelConcat")
+def _parallel_concat(c: Ctx) -> None:
+    """The shape attr fully defined, its first dimension replaced by 1 (ReplaceDim: a scalar shape is out of
+    range); each value fully defined, of rank >= 1, first dimension 1, merged with it."""
+    shape = c.attr("shape")
+    dims = None if shape is None else _dims_of(shape)
+    if dims is None or None in dims:
+        c.fail("shape attr must be fully defined.")
+    if not dims:
+        c.fail("Out of range dim_index 0 for shape with 0 dimensions")
+    cur = [1] + list(dims[1:])
+    for i, s in enumerate(c.input("values")):
+        if s is None or None in s:
+            c.fail("All input shapes must be fully defined.")
+        if len(s) < 1:
+            c.fail(f"The rank of all input shapes must be greater than 0, but input {i} had rank {len(s)}.")
+        if s[0] != 1:
+            c.fail("Size of first dimension must be 1.")
+        cur = c.merge(s, cur)
+
+
+def _dims_of(shape: object) -> list | None:
+    """A shape attr's dimensions (None: an unknown rank; a dimension None: unknown)."""
+    if hasattr(shape, "as_list"):
+        if getattr(shape, "rank", 0) is None:
+            return None
+        return list(shape.as_list())
+    if isinstance(shape, (list, tuple)):
+        return [None if d is None or (isinstance(d, int) and d < 0) else int(d) for d in shape]
+    return None
