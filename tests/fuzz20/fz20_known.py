@@ -21,6 +21,22 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "but got -1977679872' for 0, and for the same call both a result and a trace-time ValueError in a "
         "graph (seed 2020261202 #218 and tf.math.argmax(x, tf.constant(1, tf.int16)) computing in another "
         "process). simdist reads the value given; nondeterministic in TF, so not modelled (rawfz21).",
+    ("raw:InplaceAdd", "value", "'ok'"):
+        "InplaceAdd/InplaceSub/InplaceUpdate alias their input (inplace_ops.cc: `Tensor y = x; // This creates an "
+        "alias intentionally.`): TF 2.21 writes the rows into x's own buffer, so eagerly `x` itself changes "
+        "(`x = tf.constant([5., 7.]); tf.raw_ops.InplaceAdd(x=x, i=[0], v=[1.])` leaves x == [6., 7.]) and a concrete "
+        "function's argument changes between calls (sig seed 2920261205 #108: the second call adds to the first "
+        "call's result), where a graph constant is copied first. simdist returns a new tensor and leaves x; "
+        "modelling the alias needs buffers shared between simdist tensors (fz30a, open).",
+    ("raw:InplaceSub", "value", "'ok'"): "as raw:InplaceAdd (the input's buffer is written in place; fz30a, open)",
+    ("raw:InplaceUpdate", "value", "'ok'"): "as raw:InplaceAdd (the input's buffer is written in place; fz30a, open)",
+    ("raw:MatrixLogarithm", "value", "complex64"):
+        "complex64 MatrixLogarithm of a 4x4 matrix: the last bits of Eigen's complex Schur-Pade (relative "
+        "differences up to 4e-6 in 190 of 192 entries; seed 3020261201 #104), as fz29b's complex128 logm; not "
+        "analysed (fz30a, open).",
+    ("raw:MatrixSolve", "value", "complex128"):
+        "complex128 MatrixSolve of a batch of 4x4 systems: one ulp in 15 of 32 entries (seed 3020261201 #286), "
+        "the order of Eigen's complex PartialPivLU updates; not analysed (fz30a, open).",
 }
 
 

@@ -73,6 +73,7 @@ _SHAPE_FNS = [   # (name, the raw call traced in a tf.function: the shape functi
     ("Fingerprint method '-4.5'", "tf.raw_ops.Fingerprint(data=tf.ones([3, 1], tf.int16), method=tf.constant('-4.5'))"),
     ("Fingerprint scalar data", "tf.raw_ops.Fingerprint(data=tf.ones([], tf.int16), method=tf.constant(['x']))"),
     ("Fingerprint method a vector", "tf.raw_ops.Fingerprint(data=tf.ones([2], tf.int16), method=tf.constant(['x']))"),
+    ("SparseSliceGrad input_indices of rank 1", _SSG.format(o=[[0]], i=[0], s=[0], g=[1.0])),
     ("UnicodeEncode empty splits", "tf.raw_ops.UnicodeEncode(input_values=tf.constant([65]), "
                                    "input_splits=tf.constant([], tf.int64), output_encoding='UTF-8')"),
     ("UnicodeEncode values of rank 2", "tf.raw_ops.UnicodeEncode(input_values=tf.constant([[65]]), "

@@ -134,3 +134,9 @@ def _dims_of(shape: object) -> list | None:
     if isinstance(shape, (list, tuple)):
         return [None if d is None or (isinstance(d, int) and d < 0) else int(d) for d in shape]
     return None
+
+
+@register("SparseSliceGrad")
+def _sparse_slice_grad(c: Ctx) -> None:
+    """input_indices a matrix (the output a vector of its rows; fuzz20 seed 3020261201 #15)."""
+    c.with_rank(c.input("input_indices"), 2)
