@@ -74,6 +74,9 @@ _SHAPE_FNS = [   # (name, the raw call traced in a tf.function: the shape functi
     ("Fingerprint scalar data", "tf.raw_ops.Fingerprint(data=tf.ones([], tf.int16), method=tf.constant(['x']))"),
     ("Fingerprint method a vector", "tf.raw_ops.Fingerprint(data=tf.ones([2], tf.int16), method=tf.constant(['x']))"),
     ("SparseSliceGrad input_indices of rank 1", _SSG.format(o=[[0]], i=[0], s=[0], g=[1.0])),
+    ("ApproximateEqual [2,3] and [3]", "tf.raw_ops.ApproximateEqual(x=tf.ones([2, 3], tf.uint64), y=tf.ones([3], "
+     "tf.uint64), tolerance=1.0)"),
+    ("ApproximateEqual [2,3] and [2,1]", "tf.raw_ops.ApproximateEqual(x=tf.ones([2, 3]), y=tf.ones([2, 1]))"),
     ("UnicodeEncode empty splits", "tf.raw_ops.UnicodeEncode(input_values=tf.constant([65]), "
                                    "input_splits=tf.constant([], tf.int64), output_encoding='UTF-8')"),
     ("UnicodeEncode values of rank 2", "tf.raw_ops.UnicodeEncode(input_values=tf.constant([[65]]), "
@@ -163,6 +166,34 @@ _SHAPE_FNS = [   # (name, the raw call traced in a tf.function: the shape functi
     ("DecodeWav contents of rank 2", "tf.raw_ops.DecodeWav(contents=tf.constant([['a']]))"),
     ("DecodeWav desired_channels -2", "tf.raw_ops.DecodeWav(contents=tf.constant('a'), desired_channels=-2)"),
     ("DecodeWav desired_samples -2", "tf.raw_ops.DecodeWav(contents=tf.constant('a'), desired_samples=-2)"),
+    ("AdjustHue images of rank 2", "tf.raw_ops.AdjustHue(images=tf.ones([2, 3]), delta=tf.constant(0.5))"),
+    ("SparseAddGrad b_indices a vector", "tf.raw_ops.SparseAddGrad(a_indices=[[0]], backprop_val_grad=tf.constant(1.0), "
+     "sum_indices=tf.constant([[0]], tf.int64), b_indices=tf.constant([1], tf.int64))"),
+    ("DecodeCSV record_defaults of uint64", "tf.raw_ops.DecodeCSV(records=tf.constant('1'), "
+     "record_defaults=[tf.constant([1], tf.uint64)])"),
+    ("DecodeCSV record_defaults int32 and uint16", "tf.raw_ops.DecodeCSV(records=tf.constant('1'), "
+     "record_defaults=[tf.constant([1], tf.int32), tf.constant([1], tf.uint16)])"),
+    ("SparseSegmentMeanWithNumSegments num_segments -3", "tf.raw_ops.SparseSegmentMeanWithNumSegments(indices=[0, 0], "
+     "segment_ids=tf.constant([0, 1], tf.int64), data=tf.ones([2], tf.float16), num_segments=-3)"),
+    ("StatelessParameterizedTruncatedNormal maxvals of 3", "tf.raw_ops.StatelessParameterizedTruncatedNormal("
+     "shape=tf.constant([-2], tf.int32), means=tf.ones([1, 2, 1]), stddevs=tf.ones([2, 4]), seed=[0, 7], "
+     "maxvals=tf.ones([3]), minvals=tf.ones([2, 2, 4]))"),
+    ("StatelessParameterizedTruncatedNormal stddevs of 3", "tf.raw_ops.StatelessParameterizedTruncatedNormal("
+     "shape=tf.constant([2], tf.int32), means=tf.ones([2]), stddevs=tf.ones([3]), seed=[0, 7], maxvals=tf.ones([2]), "
+     "minvals=tf.ones([2]))"),
+    ("StatelessParameterizedTruncatedNormal seed of 3", "tf.raw_ops.StatelessParameterizedTruncatedNormal("
+     "shape=tf.constant([2], tf.int32), means=tf.ones([2]), stddevs=tf.ones([2]), seed=[0, 7, 1], "
+     "maxvals=tf.ones([2]), minvals=tf.ones([2]))"),
+    ("StatelessParameterizedTruncatedNormal shape -2", "tf.raw_ops.StatelessParameterizedTruncatedNormal("
+     "shape=tf.constant([-2], tf.int32), means=tf.ones([2]), stddevs=tf.ones([2]), seed=[0, 7], maxvals=tf.ones([2]), "
+     "minvals=tf.ones([2]))"),
+    ("BatchMatMul vectors", "tf.raw_ops.BatchMatMul(x=tf.ones([4], tf.float16), y=tf.ones([1], tf.float16))"),
+    ("BatchMatMul batch 2 and 3", "tf.raw_ops.BatchMatMul(x=tf.ones([2, 1, 1], tf.float64), y=tf.ones([3, 1, 1], "
+     "tf.float64))"),
+    ("BatchMatMul ranks 2 and 3", "tf.raw_ops.BatchMatMul(x=tf.ones([1, 3], tf.float64), y=tf.ones([1, 3, 1], "
+     "tf.float64))"),
+    ("BatchMatMul inner 3 and 2", "tf.raw_ops.BatchMatMul(x=tf.ones([2, 2, 3]), y=tf.ones([2, 2, 3]))"),
+    ("BatchMatMul adj_x", "tf.raw_ops.BatchMatMul(x=tf.ones([2, 3, 2]), y=tf.ones([2, 3, 2]), adj_x=True)"),
     # StridedSliceGrad's shape function reads only the shape tensor: the masks are the kernel's (sig #48)
     ("StridedSliceGrad two ellipses", "tf.raw_ops.StridedSliceGrad(ellipsis_mask=3, shape=tf.constant([3], "
      "tf.int64), end=tf.constant([0], tf.int64), shrink_axis_mask=2, begin_mask=0, begin=tf.constant([1], tf.int64), "
@@ -263,6 +294,41 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                           ("uint8", [5, 3], 1, False), ("float32", [[0.5, -1.5, 2.0]], 1, False))],
     ("NthElement uint64 in a tf.function", _K, _traced(
         "tf.raw_ops.NthElement(input=tf.constant([[5, 2], [1, 0]], tf.uint64), reverse=False, n=1)")),
+    # PopulationCount of a scalar (tape seed 3020261204 #170), SoftmaxCrossEntropyWithLogits of a scalar logit
+    # (#26), the adjust kernels' scalar factor (sig seed 3020261205 #4), SparseAddGrad's checks (#81)
+    ("PopulationCount scalar", _K, _eager("tf.raw_ops.PopulationCount(x=tf.constant(5))")),
+    ("PopulationCount int8 matrix", _K, _eager("tf.raw_ops.PopulationCount(x=tf.constant([[5, -1]], tf.int8))")),
+    ("SoftmaxCrossEntropyWithLogits scalar half logit", _K, _eager(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.constant(2.5, tf.float16), labels=tf.zeros([4, 2], "
+        "tf.float16))")),
+    ("SoftmaxCrossEntropyWithLogits [2] logits, [4,2] labels", _K, _eager(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.constant([1.0, 2.0]), labels=tf.ones([4, 2]) / 2)")),
+    ("SoftmaxCrossEntropyWithLogits scalar logit in a tf.function", _K, _traced(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.constant(2.5, tf.float16), labels=tf.zeros([4, 2], "
+        "tf.float16))")),
+    ("AdjustHue delta [2,2,3] in a tf.function", _K, _traced(
+        "tf.raw_ops.AdjustHue(images=tf.ones([2, 2, 3]), delta=tf.ones([2, 2, 3]))")),
+    ("AdjustHue delta [1]", _K, _eager("tf.raw_ops.AdjustHue(images=tf.ones([2, 2, 3]), delta=tf.ones([1]))")),
+    ("AdjustSaturation scale [2] in a tf.function", _K, _traced(
+        "tf.raw_ops.AdjustSaturation(images=tf.ones([2, 2, 3]), scale=tf.ones([2]))")),
+    ("AdjustSaturation scale [2]", _K, _eager("tf.raw_ops.AdjustSaturation(images=tf.ones([2, 2, 3]), scale=tf.ones([2]))")),
+    ("SparseAddGrad scalar gradient in a tf.function", _K, _traced(
+        "tf.raw_ops.SparseAddGrad(a_indices=[[0]], backprop_val_grad=tf.constant(1.0), sum_indices=tf.constant([[0]], "
+        "tf.int64), b_indices=tf.constant([[1]], tf.int64))")),
+    ("SparseAddGrad sum_indices a vector", _K, _eager(
+        "tf.raw_ops.SparseAddGrad(a_indices=[[0]], backprop_val_grad=tf.constant([1.0]), sum_indices=tf.constant([0], "
+        "tf.int64), b_indices=tf.constant([[1]], tf.int64))")),
+    ("SparseAddGrad ndims differ", _K, _eager(
+        "tf.raw_ops.SparseAddGrad(a_indices=[[0]], backprop_val_grad=tf.constant([1.0]), sum_indices=tf.constant("
+        "[[0, 0]], tf.int64), b_indices=tf.constant([[1]], tf.int64))")),
+    ("SparseAddGrad gradients of 2 for 1 row", _K, _eager(
+        "tf.raw_ops.SparseAddGrad(a_indices=[[0]], backprop_val_grad=tf.constant([1.0, 2.0]), sum_indices=tf.constant("
+        "[[0]], tf.int64), b_indices=tf.constant([[1]], tf.int64))")),
+    ("SparseAddGrad values", _K, _eager(
+        "tf.raw_ops.SparseAddGrad(a_indices=[[0]], backprop_val_grad=tf.constant([1.0, 2.0]), sum_indices=tf.constant("
+        "[[0], [1]], tf.int64), b_indices=tf.constant([[1]], tf.int64))")),
+    ("DecodeCSV record_defaults of uint64 eagerly", _K, _eager(
+        "tf.raw_ops.DecodeCSV(records=tf.constant('1'), record_defaults=[tf.constant([1], tf.uint64)])")),
     # stateless gamma/poisson: an empty output before the shape-ends-with check (sig seed 3020261202 #45)
     ("StatelessRandomGammaV2 shape [3, 0, 2, 1], alpha [2, 1, 1]", _K, _eager(
         "tf.raw_ops.StatelessRandomGammaV2(shape=tf.constant([3, 0, 2, 1], tf.int32), alpha=tf.ones([2, 1, 1], "

@@ -110,9 +110,9 @@ def _approximate_equal(x: Any, y: Any, tolerance: float) -> Any:
 
 def _population_count(x: Any) -> Any:
     """PopulationCount: the set bits of each element's two's-complement bits, uint8."""
-    a = np.ascontiguousarray(_value(x))
+    a = np.array(_value(x), order="C")   # (np.ascontiguousarray made a scalar a vector: seed 3020261204 #170)
     width = a.dtype.itemsize
-    bits = np.unpackbits(a.view(np.uint8).reshape(a.shape + (width,)), axis=-1)
+    bits = np.unpackbits(a.reshape(-1).view(np.uint8).reshape(a.shape + (width,)), axis=-1)
     return _const(bits.sum(axis=-1, dtype=np.uint8), dtypes.uint8)
 
 

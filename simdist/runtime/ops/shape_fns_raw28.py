@@ -261,7 +261,9 @@ def _stateless_v2(c: Ctx) -> None:
 
 @register("SparseAddGrad")
 def _sparse_add_grad(c: Ctx) -> None:
+    """a_indices and b_indices matrices (sum_indices and the gradient are the kernel's; fz30a)."""
     c.with_rank(c.input("a_indices"), 2)
+    c.with_rank(c.input("b_indices"), 2)
 
 
 @register("StatelessRandomGetKeyCounter")

@@ -140,3 +140,33 @@ def _dims_of(shape: object) -> list | None:
 def _sparse_slice_grad(c: Ctx) -> None:
     """input_indices a matrix (the output a vector of its rows; fuzz20 seed 3020261201 #15)."""
     c.with_rank(c.input("input_indices"), 2)
+
+
+@register("ApproximateEqual")
+def _approximate_equal(c: Ctx) -> None:
+    """Merge(x, y): equal shapes, no broadcasting (fuzz20 seed 3020261203 #80)."""
+    c.merge(c.input("x"), c.input("y"))
+
+
+@register("StatelessParameterizedTruncatedNormal")
+def _stateless_parameterized_truncated_normal(c: Ctx) -> None:
+    """stateless_random_ops.cc: the seed a vector of 2; means, stddevs, minvals and maxvals broadcast (in that
+    order); then the output shape from the shape tensor (fuzz20 sig seed 3020261205 #177)."""
+    seed = c.with_rank(c.input("seed"), 1)
+    c.with_value(seed[0], 2)
+    b = c.broadcast(c.input("means"), c.input("stddevs"))
+    b = c.broadcast(c.input("minvals"), b)
+    c.broadcast(c.input("maxvals"), b)
+    c.shape_from_tensor("shape")
+
+
+@register("BatchMatMul")
+def _batch_matmul_v1(c: Ctx) -> None:
+    """BatchMatMulShape (V1): both of rank >= 2, the batch dimensions merged (no broadcasting), then the
+    inner dimensions (fuzz20 sig seeds 3020261202 #27, 3020261205 #77: an input_signature's [None])."""
+    a = c.with_rank_at_least(c.input("x"), 2)
+    b = c.with_rank_at_least(c.input("y"), 2)
+    if a is None or b is None:
+        return
+    c.merge(a[:-2], b[:-2])
+    c.merge_dim(a[-2] if c.attr("adj_x") else a[-1], b[-1] if c.attr("adj_y") else b[-2])
