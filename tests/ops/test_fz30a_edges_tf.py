@@ -327,6 +327,24 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("SparseAddGrad values", _K, _eager(
         "tf.raw_ops.SparseAddGrad(a_indices=[[0]], backprop_val_grad=tf.constant([1.0, 2.0]), sum_indices=tf.constant("
         "[[0], [1]], tf.int64), b_indices=tf.constant([[1]], tf.int64))")),
+    ("SoftmaxCrossEntropyWithLogits half [3] logits, [2,3] labels", _K, _eager(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.constant([-1.0, 0.75, 0.5], tf.float16), "
+        "labels=tf.constant([[0, 0, 1], [1, 2, 2]], tf.float16))")),
+    ("SoftmaxCrossEntropyWithLogits bfloat16 [2,1] logits, [2] labels", _K, _eager(
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.constant([[0.001], [0.5]], tf.bfloat16), "
+        "labels=tf.constant([1, 1], tf.bfloat16))")),
+    # CTC decoders: empty inputs before the sequence lengths eagerly (seed 3020261206 #63)
+    ("CTCGreedyDecoder empty inputs, 3 lengths", _K, _eager(
+        "tf.raw_ops.CTCGreedyDecoder(merge_repeated=False, sequence_length=tf.constant([0, 0, 0], tf.int32), "
+        "inputs=tf.zeros([0, 0, 0]))")),
+    ("CTCGreedyDecoder empty inputs, scalar length", _K, _eager(
+        "tf.raw_ops.CTCGreedyDecoder(sequence_length=tf.constant(0, tf.int32), inputs=tf.zeros([0, 0, 0]))")),
+    ("CTCBeamSearchDecoder empty inputs, 3 lengths", _K, _eager(
+        "tf.raw_ops.CTCBeamSearchDecoder(sequence_length=tf.constant([0, 0, 0], tf.int32), inputs=tf.zeros([0, 0, 0]), "
+        "beam_width=1, top_paths=1)")),
+    ("CTCGreedyDecoder empty inputs, 3 lengths in a tf.function", _T, _traced(
+        "tf.raw_ops.CTCGreedyDecoder(merge_repeated=False, sequence_length=tf.constant([0, 0, 0], tf.int32), "
+        "inputs=tf.zeros([0, 0, 0]))")),
     ("DecodeCSV record_defaults of uint64 eagerly", _K, _eager(
         "tf.raw_ops.DecodeCSV(records=tf.constant('1'), record_defaults=[tf.constant([1], tf.uint64)])")),
     # stateless gamma/poisson: an empty output before the shape-ends-with check (sig seed 3020261202 #45)
