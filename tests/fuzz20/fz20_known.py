@@ -30,10 +30,10 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "modelling the alias needs buffers shared between simdist tensors (fz30a, open).",
     ("raw:InplaceSub", "value", "'ok'"): "as raw:InplaceAdd (the input's buffer is written in place; fz30a, open)",
     ("raw:InplaceUpdate", "value", "'ok'"): "as raw:InplaceAdd (the input's buffer is written in place; fz30a, open)",
-    ("raw:MatrixLogarithm", "value", "complex64"):
-        "complex64 MatrixLogarithm of a 4x4 matrix: the last bits of Eigen's complex Schur-Pade (relative "
-        "differences up to 4e-6 in 190 of 192 entries; seed 3020261201 #104), as fz29b's complex128 logm; not "
-        "analysed (fz30a, open).",
+    ("raw:MatrixLogarithm", "value", "complex"):
+        "complex MatrixLogarithm of 4x4 matrices: the last bits of Eigen's complex Schur-Pade (complex64: relative "
+        "differences up to 4e-6 in 190 of 192 entries, seed 3020261201 #104; complex128, sig seed 3020261205 #130), "
+        "as fz29b's complex128 logm; not analysed (fz30a, open).",
     ("raw:MatrixSolve", "value", "complex128"):
         "complex128 MatrixSolve of a batch of 4x4 systems: one ulp in 15 of 32 entries (seed 3020261201 #286), "
         "the order of Eigen's complex PartialPivLU updates; not analysed (fz30a, open).",
