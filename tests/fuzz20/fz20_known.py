@@ -28,15 +28,19 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "function's argument changes between calls (sig seed 2920261205 #108: the second call adds to the first "
         "call's result), where a graph constant is copied first. simdist returns a new tensor and leaves x; "
         "modelling the alias needs buffers shared between simdist tensors (fz30a, open).",
-    ("raw:InplaceSub", "value", "'ok'"): "as raw:InplaceAdd (the input's buffer is written in place; fz30a, open)",
-    ("raw:InplaceUpdate", "value", "'ok'"): "as raw:InplaceAdd (the input's buffer is written in place; fz30a, open)",
+    ("raw:InplaceSub", "value", "'ok'"): "as raw:InplaceAdd: TF 2.21 writes the rows into the input's own buffer, simdist "
+                                   "returns a new tensor and leaves the input (fz30a, open)",
+    ("raw:InplaceUpdate", "value", "'ok'"): "as raw:InplaceAdd: TF 2.21 writes the rows into the input's own buffer, simdist "
+                                   "returns a new tensor and leaves the input (fz30a, open)",
     ("raw:MatrixLogarithm", "value", "complex"):
         "complex MatrixLogarithm of 4x4 matrices: the last bits of Eigen's complex Schur-Pade (complex64: relative "
         "differences up to 4e-6 in 190 of 192 entries, seed 3020261201 #104; complex128, sig seed 3020261205 #130), "
-        "as fz29b's complex128 logm; not analysed (fz30a, open).",
+        "as fz29b's complex128 logm: TF 2.21's values differ from simdist's in the last bits; not analysed (fz30a, "
+        "open).",
     ("raw:MatrixSolve", "value", "complex128"):
         "complex128 MatrixSolve of a batch of 4x4 systems: one ulp in 15 of 32 entries (seed 3020261201 #286), "
-        "the order of Eigen's complex PartialPivLU updates; not analysed (fz30a, open).",
+        "the order of Eigen's complex PartialPivLU updates: TF 2.21's values and simdist's differ by that ulp; not "
+        "analysed (fz30a, open).",
 }
 
 
