@@ -194,6 +194,23 @@ _SHAPE_FNS = [   # (name, the raw call traced in a tf.function: the shape functi
      "tf.float64))"),
     ("BatchMatMul inner 3 and 2", "tf.raw_ops.BatchMatMul(x=tf.ones([2, 2, 3]), y=tf.ones([2, 2, 3]))"),
     ("BatchMatMul adj_x", "tf.raw_ops.BatchMatMul(x=tf.ones([2, 3, 2]), y=tf.ones([2, 3, 2]), adj_x=True)"),
+    ("StatelessRandomGammaV2 shape -2", "tf.raw_ops.StatelessRandomGammaV2(shape=[-2, 2, 3], seed=[1, 1], "
+     "alpha=tf.ones([1, 1, 1]))"),
+    ("StatelessRandomGammaV2 seed of 3", "tf.raw_ops.StatelessRandomGammaV2(shape=[2], seed=[1, 1, 3], alpha=tf.ones([2]))"),
+    ("StringNGrams scalar data_splits", "tf.raw_ops.StringNGrams(data_splits=tf.constant(-4, tf.int64), "
+     "data=tf.constant(['-4.5', 'nan']), right_pad='a', ngram_widths=[], left_pad='x', pad_width=4, separator='a', "
+     "preserve_short_sequences=True)"),
+    ("RegexReplace pattern a matrix", "tf.raw_ops.RegexReplace(pattern=tf.constant([['nan']]), input=tf.constant(['Hello']), "
+     "rewrite=tf.constant('a'))"),
+    ("RegexReplace rewrite a vector", "tf.raw_ops.RegexReplace(pattern=tf.constant('a'), input=tf.constant(['Hello']), "
+     "rewrite=tf.constant(['a']))"),
+    ("RegexFullMatch pattern a vector", "tf.raw_ops.RegexFullMatch(pattern=tf.constant(['nan']), input=tf.constant(['Hello']))"),
+    ("CudnnRNNParamsToCanonical params of rank 3", "tf.raw_ops.CudnnRNNParamsToCanonical(num_layers=tf.constant(1), "
+     "num_units=tf.constant(1), params=tf.ones([3, 1, 2]), rnn_mode='gru', input_mode='linear_input', "
+     "direction='bidirectional', input_size=tf.constant(1), num_params=1)"),
+    ("CudnnRNNParamsToCanonicalV2 params of rank 4", "tf.raw_ops.CudnnRNNParamsToCanonicalV2(num_layers=tf.constant(1), "
+     "num_units=tf.constant(1), params=tf.ones([1, 2, 2, 1], tf.float64), num_params_biases=5, num_params_weights=1, "
+     "direction='bidirectional', input_size=tf.constant(1))"),
     # StridedSliceGrad's shape function reads only the shape tensor: the masks are the kernel's (sig #48)
     ("StridedSliceGrad two ellipses", "tf.raw_ops.StridedSliceGrad(ellipsis_mask=3, shape=tf.constant([3], "
      "tf.int64), end=tf.constant([0], tf.int64), shrink_axis_mask=2, begin_mask=0, begin=tf.constant([1], tf.int64), "

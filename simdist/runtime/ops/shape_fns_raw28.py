@@ -135,7 +135,8 @@ def _cudnn_rnn(c: Ctx) -> None:
     c.with_rank(c.input("params"), 1)
 
 
-@register("StatelessTruncatedNormal", "StatelessRandomNormal", "StatelessRandomUniform", "StatelessRandomUniformFullInt")
+@register("StatelessTruncatedNormal", "StatelessRandomNormal", "StatelessRandomUniform", "StatelessRandomUniformFullInt",
+          "StatelessRandomGammaV2")
 def _stateless_v1(c: Ctx) -> None:
     """StatelessShape (stateless_random_ops.cc): the seed a vector of 2 first (fuzz20 sig seed 2920261205
     #194), then the output shape from the shape tensor (rank 1, no value below -1)."""
@@ -197,6 +198,7 @@ def _lin_space(c: Ctx) -> None:
 @register("StringNGrams")
 def _string_ngrams(c: Ctx) -> None:
     c.with_rank(c.input("data"), 1)
+    c.with_rank(c.input("data_splits"), 1)   # (fz30a: seed 3020261207 #118)
 
 
 @register("FakeQuantWithMinMaxVarsPerChannel")

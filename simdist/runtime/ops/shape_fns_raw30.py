@@ -170,3 +170,21 @@ def _batch_matmul_v1(c: Ctx) -> None:
         return
     c.merge(a[:-2], b[:-2])
     c.merge_dim(a[-2] if c.attr("adj_x") else a[-1], b[-1] if c.attr("adj_y") else b[-2])
+
+
+@register("CudnnRNNParamsToCanonical", "CudnnRNNParamsToCanonicalV2")
+def _cudnn_params_to_canonical(c: Ctx) -> None:
+    """params a vector (fuzz20 seed 3020261207 #38, #173)."""
+    c.with_rank(c.input("params"), 1)
+
+
+@register("RegexReplace")
+def _regex_replace(c: Ctx) -> None:
+    """pattern and rewrite scalars (fuzz20 seed 3020261207 #178)."""
+    c.with_rank(c.input("pattern"), 0)
+    c.with_rank(c.input("rewrite"), 0)
+
+
+@register("RegexFullMatch")
+def _regex_full_match(c: Ctx) -> None:
+    c.with_rank(c.input("pattern"), 0)
