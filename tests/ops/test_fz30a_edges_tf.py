@@ -211,6 +211,16 @@ _SHAPE_FNS = [   # (name, the raw call traced in a tf.function: the shape functi
     ("CudnnRNNParamsToCanonicalV2 params of rank 4", "tf.raw_ops.CudnnRNNParamsToCanonicalV2(num_layers=tf.constant(1), "
      "num_units=tf.constant(1), params=tf.ones([1, 2, 2, 1], tf.float64), num_params_biases=5, num_params_weights=1, "
      "direction='bidirectional', input_size=tf.constant(1))"),
+    ("MatrixDiagPartV2 string padding of rank 2", "tf.raw_ops.MatrixDiagPartV2(k=0, padding_value=tf.fill([4, 4], 'a'), "
+     "input=tf.fill([4, 4], 'b'))"),
+    ("MatrixDiagPartV2 float padding of rank 2", "tf.raw_ops.MatrixDiagPartV2(k=0, padding_value=tf.ones([4, 4]), "
+     "input=tf.ones([4, 4]))"),
+    ("NonMaxSuppression scores of rank 2", "tf.raw_ops.NonMaxSuppression(scores=tf.constant([[0.75], [0.25]]), "
+     "iou_threshold=-1.0, max_output_size=tf.constant(2, tf.int32), boxes=tf.constant([[0.75], [-1.0]]))"),
+    ("NonMaxSuppression boxes of 3 columns", "tf.raw_ops.NonMaxSuppression(scores=tf.constant([0.75, 0.25]), "
+     "iou_threshold=0.5, max_output_size=tf.constant(2, tf.int32), boxes=tf.ones([2, 3]))"),
+    ("NonMaxSuppression 3 scores for 2 boxes", "tf.raw_ops.NonMaxSuppression(scores=tf.constant([0.75, 0.25, 1.0]), "
+     "iou_threshold=0.5, max_output_size=tf.constant(2, tf.int32), boxes=tf.ones([2, 4]))"),
     # StridedSliceGrad's shape function reads only the shape tensor: the masks are the kernel's (sig #48)
     ("StridedSliceGrad two ellipses", "tf.raw_ops.StridedSliceGrad(ellipsis_mask=3, shape=tf.constant([3], "
      "tf.int64), end=tf.constant([0], tf.int64), shrink_axis_mask=2, begin_mask=0, begin=tf.constant([1], tf.int64), "
@@ -362,6 +372,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("CTCGreedyDecoder empty inputs, 3 lengths in a tf.function", _T, _traced(
         "tf.raw_ops.CTCGreedyDecoder(merge_repeated=False, sequence_length=tf.constant([0, 0, 0], tf.int32), "
         "inputs=tf.zeros([0, 0, 0]))")),
+    ("MatrixDiagPartV3 padding [4,4]", _K, _eager(
+        "tf.raw_ops.MatrixDiagPartV3(k=0, padding_value=tf.ones([4, 4]), input=tf.ones([4, 4]))")),
+    ("MatrixDiagPartV2 padding [1]", _K, _eager(
+        "tf.raw_ops.MatrixDiagPartV2(k=0, padding_value=tf.ones([1]), input=tf.ones([4, 4]))")),
+    ("MatrixDiagPartV2 padding [2] before the input's rank", _K, _eager(
+        "tf.raw_ops.MatrixDiagPartV2(k=0, padding_value=tf.ones([2]), input=tf.ones([4]))")),
     ("DecodeCSV record_defaults of uint64 eagerly", _K, _eager(
         "tf.raw_ops.DecodeCSV(records=tf.constant('1'), record_defaults=[tf.constant([1], tf.uint64)])")),
     # stateless gamma/poisson: an empty output before the shape-ends-with check (sig seed 3020261202 #45)

@@ -188,3 +188,23 @@ def _regex_replace(c: Ctx) -> None:
 @register("RegexFullMatch")
 def _regex_full_match(c: Ctx) -> None:
     c.with_rank(c.input("pattern"), 0)
+
+
+@register("MatrixDiagPartV2")
+def _matrix_diag_part_v2(c: Ctx) -> None:
+    """MatrixDiagPartV2ShapeFn: input of rank >= 2, k of rank <= 1, padding_value a scalar, before the
+    kernel lookup (a string input; fuzz20 seed 3020261207 #9)."""
+    c.with_rank_at_least(c.input("input"), 2)
+    c.with_rank_at_most(c.input("k"), 1)
+    c.with_rank(c.input("padding_value"), 0)
+
+
+@register("NonMaxSuppression")
+def _non_max_suppression_v1(c: Ctx) -> None:
+    """boxes a matrix, scores a vector, max_output_size a scalar; boxes of 4 columns, as many rows as
+    scores (fuzz20 seed 3020261207 #62)."""
+    boxes = c.with_rank(c.input("boxes"), 2)
+    scores = c.with_rank(c.input("scores"), 1)
+    c.with_rank(c.input("max_output_size"), 0)
+    c.with_value(boxes[1], 4)
+    c.merge_dim(boxes[0], scores[0])
