@@ -21,6 +21,17 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "but got -1977679872' for 0, and for the same call both a result and a trace-time ValueError in a "
         "graph (seed 2020261202 #218 and tf.math.argmax(x, tf.constant(1, tf.int16)) computing in another "
         "process). simdist reads the value given; nondeterministic in TF, so not modelled (rawfz21).",
+    ("raw:Conv2DBackpropFilter", "error-class", "'err', 'AbortedError'"):
+        "float32 Conv2DBackpropFilter whose filter_sizes' in-channels (1) differ from the input's (2): TF 2.21's "
+        "oneDNN kernel fails to create its primitive before TF's own checks, AbortedError \"Operation received an "
+        "exception:Status: 2, message: could not create a primitive descriptor for the convolution forward "
+        "propagation primitive...\" eagerly and in a tf.function, even with explicit_paddings given beside SAME "
+        "padding (seed 3020261207 #3); simdist raises the kernel's InvalidArgumentError. When oneDNN refuses a "
+        "primitive was not mapped in this session (fz30a, open).",
+    ("raw:Conv2DBackpropFilter", "error-class", "'err', 'InvalidArgumentError'"):
+        "oneDNN's NCHW Conv2DBackpropFilter with a filter_sizes of two elements under a tape (tape seed 2920261205 "
+        "#140): TF 2.21 InvalidArgumentError, simdist the CPU layout's UnimplementedError first; fz29a's open "
+        "class, not analysed (fz30a, open).",
     ("raw:InplaceAdd", "value", "'ok'"):
         "InplaceAdd/InplaceSub/InplaceUpdate alias their input (inplace_ops.cc: `Tensor y = x; // This creates an "
         "alias intentionally.`): TF 2.21 writes the rows into x's own buffer, so eagerly `x` itself changes "
