@@ -32,6 +32,14 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "oneDNN's NCHW Conv2DBackpropFilter with a filter_sizes of two elements under a tape (tape seed 2920261205 "
         "#140): TF 2.21 InvalidArgumentError, simdist the CPU layout's UnimplementedError first; fz29a's open "
         "class, not analysed (fz30a, open).",
+    ("raw:SigmoidGrad", "gradient", "'ok'"):
+        "The raw SigmoidGrad of a y of shape [] and a dy of [1] (SimpleBinaryOp: as many elements): TF 2.21's "
+        "gradient w.r.t. dy is _SigmoidGradGrad's sigmoid_grad(y, grad), of y's shape [], where simdist reshapes dy "
+        "on the tape and gives [1] (seed 3020261208 #108); the custom gradient fz29a gave SqrtGrad "
+        "(raw_compositions `_cwise_grad`) is not yet given to the registered SigmoidGrad and TanhGrad (fz30a, open).",
+    ("raw:EncodePng", "value", "'ok'"):
+        "EncodePng of a [1, 4, 3] uint8 image at compression 5: TF 2.21's PNG bytes (libpng's filter choice and "
+        "zlib's stream) differ from simdist's encoder's (seed 3020261208 #153); not analysed (fz30a, open).",
     ("raw:InplaceAdd", "value", "'ok'"):
         "InplaceAdd/InplaceSub/InplaceUpdate alias their input (inplace_ops.cc: `Tensor y = x; // This creates an "
         "alias intentionally.`): TF 2.21 writes the rows into x's own buffer, so eagerly `x` itself changes "

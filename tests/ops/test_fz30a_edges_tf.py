@@ -221,6 +221,14 @@ _SHAPE_FNS = [   # (name, the raw call traced in a tf.function: the shape functi
      "iou_threshold=0.5, max_output_size=tf.constant(2, tf.int32), boxes=tf.ones([2, 3]))"),
     ("NonMaxSuppression 3 scores for 2 boxes", "tf.raw_ops.NonMaxSuppression(scores=tf.constant([0.75, 0.25, 1.0]), "
      "iou_threshold=0.5, max_output_size=tf.constant(2, tf.int32), boxes=tf.ones([2, 4]))"),
+    ("UnsortedSegmentJoin ids' prefix", "tf.raw_ops.UnsortedSegmentJoin(separator='x', num_segments=tf.constant(5, "
+     "tf.int32), inputs=tf.fill([2, 3, 1], 'a'), segment_ids=[[-1, 0], [1, 1], [2, 2], [2, 2]])"),
+    ("UnsortedSegmentJoin num_segments a vector", "tf.raw_ops.UnsortedSegmentJoin(inputs=tf.fill([4, 2, 1], 'a'), "
+     "num_segments=tf.constant([3], tf.int64), segment_ids=tf.constant([0, 0, 2, 3]))"),
+    ("UnsortedSegmentJoin num_segments -3", "tf.raw_ops.UnsortedSegmentJoin(inputs=tf.fill([4, 2, 1], 'a'), "
+     "num_segments=tf.constant(-3, tf.int64), segment_ids=tf.constant([0, 0, 2, 3]))"),
+    ("UnsortedSegmentJoin ids of rank 2 for a vector", "tf.raw_ops.UnsortedSegmentJoin(inputs=tf.fill([4], 'a'), "
+     "num_segments=3, segment_ids=tf.constant([[0, 0, 2, 3]]))"),
     # StridedSliceGrad's shape function reads only the shape tensor: the masks are the kernel's (sig #48)
     ("StridedSliceGrad two ellipses", "tf.raw_ops.StridedSliceGrad(ellipsis_mask=3, shape=tf.constant([3], "
      "tf.int64), end=tf.constant([0], tf.int64), shrink_axis_mask=2, begin_mask=0, begin=tf.constant([1], tf.int64), "
@@ -378,6 +386,15 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         "tf.raw_ops.MatrixDiagPartV2(k=0, padding_value=tf.ones([1]), input=tf.ones([4, 4]))")),
     ("MatrixDiagPartV2 padding [2] before the input's rank", _K, _eager(
         "tf.raw_ops.MatrixDiagPartV2(k=0, padding_value=tf.ones([2]), input=tf.ones([4]))")),
+    ("ScaleAndTranslateGrad kernel_type 'x' of 3-D inputs in a tf.function", _K, _traced(
+        "tf.raw_ops.ScaleAndTranslateGrad(antialias=False, grads=tf.zeros([0, 0, 0]), original_image=tf.zeros([0, 0, 0]), "
+        "scale=tf.zeros([0, 0, 0]), kernel_type='x', translation=tf.zeros([0, 0, 0]))")),
+    ("ScaleAndTranslateGrad kernel_type 'x'", _K, _eager(
+        "tf.raw_ops.ScaleAndTranslateGrad(grads=tf.ones([1, 2, 2, 1]), original_image=tf.ones([1, 2, 2, 1]), "
+        "scale=tf.ones([2]), kernel_type='x', translation=tf.zeros([2]))")),
+    ("ScaleAndTranslate kernel_type 'x' in a tf.function", _K, _traced(
+        "tf.raw_ops.ScaleAndTranslate(images=tf.ones([1, 2, 2, 1]), size=[2, 2], scale=tf.ones([2]), kernel_type='x', "
+        "translation=tf.zeros([2]))")),
     ("DecodeCSV record_defaults of uint64 eagerly", _K, _eager(
         "tf.raw_ops.DecodeCSV(records=tf.constant('1'), record_defaults=[tf.constant([1], tf.uint64)])")),
     # stateless gamma/poisson: an empty output before the shape-ends-with check (sig seed 3020261202 #45)

@@ -208,3 +208,17 @@ def _non_max_suppression_v1(c: Ctx) -> None:
     c.with_rank(c.input("max_output_size"), 0)
     c.with_value(boxes[1], 4)
     c.merge_dim(boxes[0], scores[0])
+
+
+@register("UnsortedSegmentJoin")
+def _unsorted_segment_join(c: Ctx) -> None:
+    """num_segments a scalar; MergePrefix(inputs, segment_ids); a known count not negative (fuzz20 seed
+    3020261208 #75)."""
+    c.with_rank(c.input("num_segments"), 0)
+    ids = c.input("segment_ids")
+    if ids is None:
+        return
+    c.merge_prefix(c.input("inputs"), ids)
+    n = c.value("num_segments")
+    if n is not None and int(n) < 0:
+        c.fail(f"Dimension size, given by scalar input 2, must be non-negative but is {int(n)}")
