@@ -395,6 +395,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("ScaleAndTranslate kernel_type 'x' in a tf.function", _K, _traced(
         "tf.raw_ops.ScaleAndTranslate(images=tf.ones([1, 2, 2, 1]), size=[2, 2], scale=tf.ones([2]), kernel_type='x', "
         "translation=tf.zeros([2]))")),
+    *[(f"ScaleAndTranslateGrad {name}", _K, _eager(
+        f"tf.raw_ops.ScaleAndTranslateGrad(translation={t}, grads={g}, original_image={o}, scale={sc})"))
+      for name, t, g, o, sc in (
+          ("scale of rank 4", "tf.constant(-0.0)", "tf.ones([3, 1, 4, 2])", "tf.ones([3, 1, 4, 2])", "tf.ones([3, 1, 4, 2])"),
+          ("scale of 3", "tf.zeros([2])", "tf.ones([3, 1, 4, 2])", "tf.ones([3, 1, 4, 2])", "tf.ones([3])"),
+          ("translation of 1", "tf.zeros([1])", "tf.ones([3, 1, 4, 2])", "tf.ones([3, 1, 4, 2])", "tf.ones([2])"),
+          ("grads of rank 3", "tf.zeros([2])", "tf.ones([3, 1, 4])", "tf.ones([3, 1, 4, 2])", "tf.ones([2])"),
+          ("original_image of rank 3", "tf.zeros([2])", "tf.ones([3, 1, 4, 2])", "tf.ones([3, 1, 4])", "tf.ones([2])"))],
+    ("ScaleAndTranslateGrad scale of rank 4 in a tf.function", _K, _traced(
+        "tf.raw_ops.ScaleAndTranslateGrad(translation=tf.constant(-0.0), grads=tf.ones([3, 1, 4, 2]), "
+        "original_image=tf.ones([3, 1, 4, 2]), scale=tf.ones([3, 1, 4, 2]))")),
     ("DecodeCSV record_defaults of uint64 eagerly", _K, _eager(
         "tf.raw_ops.DecodeCSV(records=tf.constant('1'), record_defaults=[tf.constant([1], tf.uint64)])")),
     # stateless gamma/poisson: an empty output before the shape-ends-with check (sig seed 3020261202 #45)

@@ -178,6 +178,20 @@ def _forward(x: np.ndarray, size: tuple, scale: tuple, translation: tuple, kerne
 def _grad(g: np.ndarray, original: np.ndarray, scale: tuple, translation: tuple, kernel_type: str,
           antialias: bool) -> np.ndarray:
     _check_kernel_type(kernel_type, "ScaleAndTranslateGrad")
+    # (the kernel's checks, in its order: a raw call reaches them without the public gradient's shapes; fuzz20
+    # seed 3020261208 #224)
+    def bad(msg: str, a: Any) -> errors.InvalidArgumentError:
+        return errors.InvalidArgumentError(None, None, f"{msg}[{','.join(str(d) for d in np.shape(a))}] "
+                                           "[Op:ScaleAndTranslateGrad]")
+    if g.ndim != 4:
+        raise bad("input_grad must be 4-dimensional", g)
+    if original.ndim != 4:
+        raise bad("original_image must be 4-dimensional", original)
+    for t in (scale, translation):
+        if np.ndim(t) != 1:
+            raise bad("t must be 1-dimensional", t)
+        if np.size(t) != 2:
+            raise bad("t must have two elements", t)
     _, gh, gw, _ = g.shape
     _, h, w, _ = original.shape
     rs, rw = _grad_spans(*_spans(kernel_type, gh, h, scale[0], translation[0], antialias), h)
