@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26 or 27. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27 or 28. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -12,7 +12,7 @@ batch"; batch 22 in "Twenty-fourth session, 2026-12-02: a twenty-second blind ba
 "Twenty-fifth session, 2026-12-02: a twenty-third blind batch"; batch 24 in "Twenty-sixth session, 2026-12-02: a
 twenty-fourth blind batch"; batch 25 in "Twenty-seventh session, 2026-12-02: a twenty-fifth blind batch"; batch 26 in
 "Twenty-eighth session, 2026-12-02: a twenty-sixth blind batch"; batch 27 in "Twenty-ninth session, 2026-12-02: a
-twenty-seventh blind batch".
+twenty-seventh blind batch"; batch 28 in "Thirtieth session, 2026-12-03: a twenty-eighth blind batch".
 """
 
 from __future__ import annotations
@@ -73,6 +73,13 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "keras-random-dropout-rate-one-not-zeros", "module-dict-variables-insertion-order",
             "tracing-count-variables-by-identity", "safe-embedding-empty-rows-not-zeroed"],
            "amut29"),
+    "28": (["resize-bicubic-grad-align-corners-dropped", "eig-grad-f-not-conjugated", "cropping-whole-dimension-accepted",
+            "unit-normalization-output-shape-axis-bound", "category-encoding-count-weights-mode-unchecked",
+            "discretization-adapt-steps-off-by-one", "einsum-dense-bias-trailing-ones-dropped",
+            "ctc-loss-float64-not-cast-back", "metric-super-init-unchecked",
+            "py-dataset-class-and-sample-weight-accepted", "fit-dataset-with-y-accepted",
+            "clone-model-shared-layer-cloned-twice", "random-hue-max-delta-half-refused", "tnp-randint-high-inclusive"],
+           "blind28"),
 }
 
 

@@ -299,9 +299,9 @@ CATALOGUE: list[Mutant] = [
            "a cluster with two chiefs is accepted"),
     # -- ShardedVariable -------------------------------------------------------------------------------
     Mutant("sharded-assign-equal-slices", "shard-size", SV,
-           "return [t._v[self._offsets[i]:self._offsets[i + 1]] for i in range(len(self._variables))]",
+           "return [Tensor(t._v[self._offsets[i]:self._offsets[i + 1]], t.dtype) for i in range(len(self._variables))]",
            "k = int(self._variables[0].shape[0])\n"
-           "        return [t._v[i * k:(i + 1) * k] for i in range(len(self._variables))]",
+           "        return [Tensor(t._v[i * k:(i + 1) * k], t.dtype) for i in range(len(self._variables))]",
            "assign splits the value into equal slices of the first shard's size"),
     Mutant("sharded-lookup-boundary", "boundary", SV,
            "shard_of = np.searchsorted(self._offsets, flat, side=\"right\") - 1",
@@ -2841,8 +2841,8 @@ TRAINING_BATCH14: list[Mutant] = [
        "a grouped convolution (Conv2D(groups=g)) deals the input channels to the groups round-robin instead of in "
        "contiguous blocks"),
     _t("grad-softplus-of-output", "gradient", "simdist/runtime/ops/activations.py",
-       "    return [grad * sigmoid(op.inputs[0])]\n",
-       "    return [grad * sigmoid(op.outputs[0])]\n",
+       "    return [dispatch.execute(SOFTPLUS_GRAD, (grad, op.inputs[0]))]\n",
+       "    return [dispatch.execute(SOFTPLUS_GRAD, (grad, op.outputs[0]))]\n",
        "softplus's gradient takes the sigmoid of the output softplus(x) instead of the input x"),
     _t("rnn-stateful-states-not-carried", "state", "simdist/keras/layers/rnn.py",
        "        if self.stateful:\n            for variable, state in zip(tf.nest.flatten(self.states), "
@@ -3101,9 +3101,9 @@ TRAINING_BATCH15: list[Mutant] = [
        "    return [grad * reciprocal(_conj(op.inputs[0]))]",
        "log1p's gradient is 1/x (log's, copied) instead of 1/(1 + x): the gradient of "
        "sigmoid_cross_entropy_with_logits (BCE from logits) goes wrong"),
-    _t("grad-rsqrt-sign-dropped", "gradient", "simdist/runtime/ops/unary.py",
-       "    return _safe(dy, (c * c) * (c * dy) * -0.5)",
-       "    return _safe(dy, (c * c) * (c * dy) * 0.5)",
+    _t("grad-rsqrt-sign-dropped", "gradient", "simdist/runtime/ops/sqrt_grads.py",
+       "        return np.where(_is_zero(g), zero, out).astype(y.dtype, copy=False)",
+       "        return np.where(_is_zero(g), zero, -out).astype(y.dtype, copy=False)",
        "rsqrt's gradient loses its minus sign (+0.5 y^3 instead of -0.5 y^3): LayerNormalization's and "
        "BatchNormalization's gradients through the variance go wrong"),
     # -- around training: schedules, configs, bookkeeping
@@ -3983,9 +3983,9 @@ TRAINING_BATCH21: list[Mutant] = [
        "            out.append(array.reshape(array.stack(rows[k]) if rows[k] else",
        "            out.append(array.reshape(array.stack(rows[k], axis=-1) if rows[k] else",
        "GradientTape.jacobian stacks the per-target-element rows along the last axis (a transposed jacobian)"),
-    _t("sqrt-grad-nan-under-zero-upstream", "gradient", UN,
-       "    return _safe(dy, dy * 0.5 / _conj(y))\n",
-       "    return dy * 0.5 / _conj(y)\n",
+    _t("sqrt-grad-nan-under-zero-upstream", "gradient", "simdist/runtime/ops/sqrt_grads.py",
+       "        return np.where(_is_zero(_ftz(dy)), np.zeros((), y.dtype), out).astype(y.dtype, copy=False)\n",
+       "        return out.astype(y.dtype, copy=False)\n",
        "Sqrt's gradient at 0 with a zero upstream gradient is 0 * inf = NaN (TF's kernel gives 0)"),
     _t("elu-grad-exp-of-output", "gradient", AC,
        "lambda g, y: np.where(y < 0, g * (y + 1), g)",
@@ -4897,8 +4897,7 @@ TRAINING_BATCH27: list[Mutant] = [
        "    return _reduced(op, (1.0 / y) * grad, xdivy(-x, y ** 2) * grad)\n",
        "xdivy's gradient with respect to x is the textbook 1 / y, also where x = 0 (TF: 0 there)"),
     _t("check-numerics-grad-unchecked", "missing-error", "simdist/runtime/ops/check_numerics.py",
-       "    return [check_numerics(grad, \"Not a number (NaN) or infinity (Inf) values detected in gradient. %s\" % "
-       "message)]\n",
+       "    return [check_numerics(grad, _gradient_message(op))]\n",
        "    return [grad]\n",
        "check_numerics passes a NaN or Inf gradient through instead of failing on it (TF checks the gradient too)"),
     _t("qdq-v4-grad-bounds-exclusive", "boundary", "simdist/runtime/ops/quantize_dequantize.py",
@@ -4980,3 +4979,156 @@ TRAINING_BATCH27: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH27
 CATALOGUE += TRAINING_BATCH27
+
+# -- Thirtieth session: a twenty-eighth blind batch (TRAINING_BATCH28), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirtieth session: a twenty-eighth blind batch"). Op gradients
+#    (FakeQuant's Vars gradient to min/max and the Args gradient's narrow_range, banded_triangular_solve's band
+#    side, extract_volume_patches under SAME, ResizeBicubic's align_corners, ScaleAndTranslate's antialias, Eig's
+#    conjugated F, the parameterized truncated normal's min/max, tf.gradients' grad_ys), Keras layers (Cropping2D
+#    at the whole dimension, AveragePooling3D's default padding, UnitNormalization's shape check, ZeroPadding3D and
+#    UpSampling3D channels_first, CategoryEncoding's count_weights check, Discretization.adapt's steps, InputSpec's
+#    axes, EinsumDense's bias shape, GroupedQueryAttention's sliding window), losses (CTC's float64 result,
+#    sampled_softmax_loss's remove_accidental_hits default), metrics (a Metric without super().__init__),
+#    optimizers (AdamW without weight_decay), the fit loop (a PyDataset's sample weights with class_weight, a
+#    Dataset with y), models (clone_model of a shared layer), tf.function (a concrete function's literal
+#    argument), random ops (random_crop's offsets, random_hue's bound, tnp.random.randint's range); each a
+#    function, branch or argument no earlier mutant touched, at most two in one file.
+TRAINING_BATCH28: list[Mutant] = [
+    # -- op gradients
+    _t("fake-quant-vars-grad-min-max-swapped", "gradient", "simdist/runtime/ops/fake_quant.py",
+       "    return g * _pass_mask(x, lo, hi), total(g * below), total(g * above)\n",
+       "    return g * _pass_mask(x, lo, hi), total(g * above), total(g * below)\n",
+       "fake_quant_with_min_max_vars' gradient gives min the gradient above the range and max the one below"),
+    _t("fake-quant-args-grad-narrow-range-dropped", "gradient", "simdist/runtime/ops/fake_quant.py",
+       "{k: op.get_attr(k) for k in (\"min\", \"max\", \"num_bits\", \"narrow_range\")})]\n",
+       "{k: op.get_attr(k) for k in (\"min\", \"max\", \"num_bits\")})]\n",
+       "fake_quant_with_min_max_args' gradient ignores narrow_range: it passes the gradient in the wide range's "
+       "nudged bounds"),
+    _t("banded-solve-grad-band-side-swapped", "gradient", "simdist/runtime/ops/banded_solve.py",
+       "    k = (-(num_bands - 1), 0) if lower_a else (0, num_bands - 1)\n",
+       "    k = (0, num_bands - 1) if lower_a else (-(num_bands - 1), 0)\n",
+       "banded_triangular_solve's gradient to the bands reads the diagonals on the other side of the main one"),
+    _t("volume-patches-grad-padding-valid", "gradient", "simdist/runtime/ops/volume_patches.py",
+       "\"padding\": op.attrs[\"padding\"], \"explicit_paddings\": (),",
+       "\"padding\": \"VALID\", \"explicit_paddings\": (),",
+       "extract_volume_patches' gradient scatters back as if the patches were VALID, whatever the padding"),
+    _t("resize-bicubic-grad-align-corners-dropped", "gradient", "simdist/runtime/ops/resize_bicubic.py",
+       "{\"align_corners\": op.get_attr(\"align_corners\"),",
+       "{\"align_corners\": False,",
+       "ResizeBicubic's gradient ignores align_corners=True (the forward's sampling grid differs)"),
+    _t("scale-translate-grad-antialias-forced", "gradient", "simdist/runtime/ops/scale_translate.py",
+       "    attrs = {k: op.get_attr(k) for k in (\"kernel_type\", \"antialias\")}\n",
+       "    attrs = {\"kernel_type\": op.get_attr(\"kernel_type\"), \"antialias\": True}\n",
+       "ScaleAndTranslate's gradient always antialiases (a downscale without antialias has narrower kernels)"),
+    _t("eig-grad-f-not-conjugated", "gradient", "simdist/runtime/ops/eig.py",
+       "        f = conj(f)\n",
+       "",
+       "Eig's gradient through the eigenvectors uses F = 1 / (e_j - e_i) unconjugated (wrong for complex "
+       "eigenvalues)"),
+    _t("param-truncated-normal-grad-min-max-swapped", "gradient", "simdist/runtime/ops/param_truncated_normal.py",
+       "    for d, shp in zip((dmean, sample_std, dmin, dmax), shapes):\n",
+       "    for d, shp in zip((dmean, sample_std, dmax, dmin), shapes):\n",
+       "the parameterized truncated normal's gradient gives minval the maxval partial and the reverse"),
+    _t("tf-gradients-grad-ys-ignored", "gradient", "simdist/runtime/autodiff/graph_gradients.py",
+       "    flat_grad_ys = None if grad_ys is None else [",
+       "    flat_grad_ys = None if True else [",
+       "tf.gradients ignores grad_ys: every y is seeded with ones"),
+    # -- Keras layers
+    _t("cropping-whole-dimension-accepted", "boundary", "simdist/keras/layers/cropping.py",
+       "            if shape[axis] is not None and sum(crop) >= shape[axis]:\n",
+       "            if shape[axis] is not None and sum(crop) > shape[axis]:\n",
+       "Cropping2D/3D accept a cropping that removes a whole spatial dimension (Keras: ValueError)"),
+    _t("average-pooling3d-default-padding-same", "boundary", "simdist/keras/layers/pooling3d.py",
+       "    def __init__(self, pool_size: Any, strides: Any = None, padding: str = \"valid\", data_format: Any = None,\n",
+       "    def __init__(self, pool_size: Any, strides: Any = None, padding: str = \"same\", data_format: Any = None,\n",
+       "AveragePooling3D defaults to padding=\"same\" (Keras: \"valid\")"),
+    _t("unit-normalization-output-shape-axis-bound", "boundary", "simdist/keras/layers/unit_normalization.py",
+       "            if a >= len(input_shape) or a < -len(input_shape):\n                raise ValueError(f\"Axis {self.axis}",
+       "            if a > len(input_shape) or a < -len(input_shape):\n                raise ValueError(f\"Axis {self.axis}",
+       "UnitNormalization.compute_output_shape accepts axis == rank (Keras: out of bounds)"),
+    _t("zero-padding3d-channels-first-pads-channels", "axis", "simdist/keras/layers/zero_padding3d.py",
+       "            pads = ((0, 0), (0, 0), *self.padding)\n",
+       "            pads = ((0, 0), *self.padding, (0, 0))\n",
+       "ZeroPadding3D(data_format=\"channels_first\") pads the channel and first two spatial axes"),
+    _t("upsampling3d-channels-first-axis", "axis", "simdist/keras/layers/upsampling3d.py",
+       "        return 2 if self.data_format == \"channels_first\" else 1\n",
+       "        return 1\n",
+       "UpSampling3D(data_format=\"channels_first\") repeats the channel axis and the first two spatial ones"),
+    _t("category-encoding-count-weights-mode-unchecked", "missing-error", "simdist/keras/layers/category_encoding.py",
+       "            if self.output_mode != \"count\":\n",
+       "            if False:\n",
+       "CategoryEncoding accepts count_weights outside output_mode=\"count\" (Keras: ValueError)"),
+    _t("discretization-adapt-steps-off-by-one", "boundary", "simdist/keras/layers/discretization.py",
+       "                if steps is not None and i >= steps:\n",
+       "                if steps is not None and i > steps:\n",
+       "Discretization.adapt(batches, steps=n) reads n + 1 batches of an iterable"),
+    _t("input-spec-axes-unchecked", "missing-error", "simdist/keras/layers/input_spec.py",
+       "            if value is not None and shape[axis] not in {value, None}:\n",
+       "            if False:\n",
+       "a built layer's InputSpec axes are not checked: Dense called on another feature size fails in the kernel "
+       "(not Keras's ValueError)"),
+    _t("einsum-dense-bias-trailing-ones-dropped", "axis", "simdist/keras/layers/einsum_dense.py",
+       "        bias_shape = [idx_map[char] if char in bias_axes else 1 for char in output_spec[first:]]\n",
+       "        bias_shape = [idx_map[char] for char in output_spec[first:] if char in bias_axes]\n",
+       "EinsumDense's bias drops the unit axes after its first bias axis: it broadcasts along the wrong axes"),
+    _t("gqa-sliding-window-inclusive", "boundary", "simdist/keras/layers/grouped_query_attention.py",
+       "        return ops.less(ops.abs(row_index - col_index), self.sliding_window)\n",
+       "        return ops.less_equal(ops.abs(row_index - col_index), self.sliding_window)\n",
+       "GroupedQueryAttention's sliding window admits positions sliding_window away (Keras: strictly closer)"),
+    # -- losses and metrics
+    _t("ctc-loss-float64-not-cast-back", "dtype", "simdist/keras/losses/sequence_losses.py",
+       "    return tf.cast(loss, result_dtype)\n",
+       "    return loss\n",
+       "keras.losses.ctc of float64 logits returns the float32 computation's result, not cast back to float64"),
+    _t("sampled-softmax-accidental-hits-default-off", "boundary", "simdist/runtime/ops/sampled_losses.py",
+       "num_sampled: int, num_classes: int,\n                         num_true: int = 1, sampled_values: Any = None, "
+       "remove_accidental_hits: bool = True,",
+       "num_sampled: int, num_classes: int,\n                         num_true: int = 1, sampled_values: Any = None, "
+       "remove_accidental_hits: bool = False,",
+       "tf.nn.sampled_softmax_loss defaults to remove_accidental_hits=False (TF: True)"),
+    _t("metric-super-init-unchecked", "error-class", "simdist/keras/metrics/metric.py",
+       "        if \"_tracker\" not in self.__dict__:\n",
+       "        if False:\n",
+       "a Metric subclass that forgot super().__init__() fails in add_variable with an AttributeError instead of "
+       "Keras's RuntimeError asking for the call"),
+    # -- optimizers
+    _t("adamw-weight-decay-none-accepted", "missing-error", "simdist/keras/optimizers/adamw.py",
+       "        if self.weight_decay is None:\n",
+       "        if False:\n",
+       "AdamW(weight_decay=None) is accepted (plain Adam) instead of Keras's ValueError"),
+    # -- the fit loop
+    _t("py-dataset-class-and-sample-weight-accepted", "missing-error", "simdist/keras/trainers/py_dataset.py",
+       "            if len(batch) == 3:\n                raise ValueError(\"You cannot specify `class_weight`",
+       "            if False:\n                raise ValueError(\"You cannot specify `class_weight`",
+       "fit on a PyDataset whose batches carry sample weights accepts class_weight too (Keras: ValueError)"),
+    _t("fit-dataset-with-y-accepted", "missing-error", "simdist/keras/trainers/epoch_iterator.py",
+       "        if y is not None:\n            _raise_unsupported_arg(\"y\", \"the targets\", \"tf.data.Dataset\")\n",
+       "        if False:\n            _raise_unsupported_arg(\"y\", \"the targets\", \"tf.data.Dataset\")\n",
+       "fit(dataset, y=...) ignores y instead of Keras's ValueError"),
+    # -- models and tf.function
+    _t("clone-model-shared-layer-cloned-twice", "state", "simdist/keras/models/cloning.py",
+       "        if id(layer) in memo:\n            return memo[id(layer)]\n",
+       "        if False:\n            return memo[id(layer)]\n",
+       "clone_model clones a layer used twice in a functional model twice: the clone has two sets of weights"),
+    _t("concrete-function-literal-mismatch-accepted", "missing-error", "simdist/tf/_concrete.py",
+       "                if not same:\n",
+       "                if False:\n",
+       "a concrete function called with another value for a traced Python argument runs the traced value "
+       "(TF: TypeError, can not cast to the literal)"),
+    # -- random ops
+    _t("random-crop-offset-limit-off-by-one", "boundary", "simdist/runtime/ops/image_random.py",
+       "    limit = shape - sz + 1\n",
+       "    limit = shape - sz\n",
+       "tf.image.random_crop draws offsets modulo shape - size (never the last position; a full-size axis divides "
+       "by zero)"),
+    _t("random-hue-max-delta-half-refused", "boundary", "simdist/runtime/ops/image_random.py",
+       "    if truth_taken(max_delta > 0.5):\n",
+       "    if truth_taken(max_delta >= 0.5):\n",
+       "tf.image.random_hue refuses max_delta=0.5 (TF: <= 0.5 allowed)"),
+    _t("tnp-randint-high-inclusive", "boundary", "simdist/runtime/ops/tnp_random.py",
+       "        high, low = low, 0\n",
+       "        high, low = low + 1, 0\n",
+       "tnp.random.randint(n) draws from [0, n] instead of [0, n)"),
+]
+TRAINING += TRAINING_BATCH28
+CATALOGUE += TRAINING_BATCH28

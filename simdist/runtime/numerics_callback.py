@@ -39,6 +39,20 @@ SAFE_OPS = frozenset((
 _FLOATING = frozenset(("float16", "float32", "float64", "bfloat16"))
 
 
+def _scalar_bfloat16_error() -> ValueError:
+    """TF's ValueError for an op's 0-d bfloat16 output while the callback is on, marked as the callback's: an op
+    that turns its kernel's ValueErrors into InvalidArgumentError ("... [Op:Mul]") lets it through unchanged
+    (`is_callback_error`), as TF's callback error reaches the caller."""
+    err = ValueError("object __array__ method not producing an array")
+    err._simdist_numerics_callback = True   # type: ignore[attr-defined]
+    return err
+
+
+def is_callback_error(e: BaseException) -> bool:
+    """Whether `e` is the callback's own error rather than the op's."""
+    return bool(getattr(e, "_simdist_numerics_callback", False))
+
+
 def enable(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
     """Turn the check on (idempotent: a second call keeps the first call's limits, as TF's)."""
     if ENABLED[0] is None:
@@ -91,7 +105,7 @@ def check(op_type: str, inputs: Sequence[Any], outs: Sequence[Any]) -> None:
         if dt.name not in _FLOATING or (op_type, slot) in IGNORE_OP_OUTPUTS:
             continue
         if dt.name == "bfloat16" and out._v.ndim == 0:
-            raise ValueError("object __array__ method not producing an array")
+            raise _scalar_bfloat16_error()
         a = out._v.astype(np.float32) if out._v.dtype.kind == "V" else out._v
         with np.errstate(invalid="ignore"):
             if np.isfinite(a).all():

@@ -66,26 +66,30 @@ class ShardedVariable:
         arr = self._as_tensor()._v
         return arr if dtype is None else arr.astype(dtype)
 
-    def _split(self, value: Any) -> list[np.ndarray]:
-        t = value._as_tensor() if hasattr(value, "_as_tensor") else convert_to_tensor(value, dtype=self.dtype)
+    def _split(self, value: Any) -> list[Tensor]:
+        """The value's slice for each shard. As TF's ShardedVariable, which slices with array_ops.slice, the
+        value converts with its own dtype (Python ints are int32, a float64 array stays float64): each shard's
+        assign then refuses another dtype than the variable's with its ValueError "Tensor conversion requested
+        dtype ..." (clause pss.sharded-variable)."""
+        t = value._as_tensor() if hasattr(value, "_as_tensor") else convert_to_tensor(value)
         if tuple(t._v.shape) != tuple(self._shape.as_list()):
             raise ValueError(f"Cannot assign value of shape {t.shape} to ShardedVariable {self._name!r} of shape "
                              f"{self._shape}")
-        return [t._v[self._offsets[i]:self._offsets[i + 1]] for i in range(len(self._variables))]
+        return [Tensor(t._v[self._offsets[i]:self._offsets[i + 1]], t.dtype) for i in range(len(self._variables))]
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         for v, part in zip(self._variables, self._split(value)):
-            v.assign(Tensor(part, self.dtype))
+            v.assign(part)
         return self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         for v, part in zip(self._variables, self._split(delta)):
-            v.assign_add(Tensor(part, self.dtype))
+            v.assign_add(part)
         return self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         for v, part in zip(self._variables, self._split(delta)):
-            v.assign_sub(Tensor(part, self.dtype))
+            v.assign_sub(part)
         return self if read_value else None
 
     def _shard_rows(self, ids: Any) -> tuple[Any, np.ndarray, list[Tensor], list[Tensor]]:

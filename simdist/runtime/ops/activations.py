@@ -364,6 +364,16 @@ TANH_GRAD = binary_op("TanhGrad", _tanh_grad, typed("TanhGrad", FLOATS_COMPLEX))
 SOFTSIGN_GRAD = binary_op("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), typed("SoftsignGrad", FLOATS))
 
 
+def _softplus_grad_kernel(g: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """relu_op_functor.h SoftplusGrad: gradients / ((-features).exp() + T(1)), with Eigen's exp."""
+    from simdist.runtime.ops.unary import eigen_exp
+    with np.errstate(all="ignore"):
+        return (g / (eigen_exp(-x) + x.dtype.type(1))).astype(x.dtype, copy=False)
+
+
+SOFTPLUS_GRAD = binary_op("SoftplusGrad", _softplus_grad_kernel, typed("SoftplusGrad", FLOATS))
+
+
 def _op1(op: Any, x: Any, attrs: dict | None = None) -> Tensor:
     return dispatch.execute(op, (_t(x),), attrs)
 
@@ -602,7 +612,19 @@ def _tanh_grad_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Softplus")
 def _softplus_grad(op: Any, grad: Any) -> list:
-    return [grad * sigmoid(op.inputs[0])]
+    """nn_grad._SoftplusGrad: the SoftplusGrad kernel of the incoming gradient and the features."""
+    return [dispatch.execute(SOFTPLUS_GRAD, (grad, op.inputs[0]))]
+
+
+@RegisterGradient("SoftplusGrad")
+def _softplus_grad_grad(op: Any, grad: Any) -> list:
+    """nn_grad._SoftplusGradGrad: (softplus_grad(grad, x), grad * dy / (exp(-x) + 2 + exp(x))), so an infinite
+    feature's second derivative is 0, not the NaN of differentiating the kernel's formula (grad_edges)."""
+    from simdist.runtime.ops import unary
+    dy, x = op.inputs
+    two = math.cast(2.0, x.dtype)
+    d2x = grad * dy / (unary.exp(-x) + two + unary.exp(x))
+    return [dispatch.execute(SOFTPLUS_GRAD, (grad, x)), d2x]
 
 
 @RegisterGradient("Softsign")

@@ -6,6 +6,8 @@ T: bfloat16, half, float, double (others: InvalidArgumentError eagerly, TypeErro
 tracing). Stateful in TF (a tf.function keeps it even when its output is unused). Gradient:
 array_grad._CheckNumericsGrad, check_numerics of the incoming gradient with the message
 "Not a number (NaN) or infinity (Inf) values detected in gradient. b'<message>'" (the attribute as bytes).
+CheckNumericsV2 (the raw op) the same, its message naming -Inf and +Inf apart, its gradient
+array_grad._CheckNumericsV2Grad (check_numerics_v2 of the incoming gradient).
 Clause ops.debugging-checks. FLOPs: one per element (the test).
 """
 
@@ -37,6 +39,19 @@ def _forward(x: np.ndarray, message: str = "") -> np.ndarray:
     return x
 
 
+def _forward_v2(x: np.ndarray, message: str = "") -> np.ndarray:
+    """CheckNumericsV2 tells -Inf from +Inf ("m : Tensor had -Inf, +Inf, and NaN values")."""
+    with np.errstate(invalid="ignore"):
+        v = x.astype(np.float32) if x.dtype.kind == "V" else x
+        parts = [name for name, hit in (("-Inf", np.isneginf(v).any()), ("+Inf", np.isposinf(v).any()),
+                                        ("NaN", np.isnan(v).any())) if hit]
+    if parts:
+        said = parts[0] if len(parts) == 1 else (" and ".join(parts) if len(parts) == 2 else
+                                                 f"{parts[0]}, {parts[1]}, and {parts[2]}")
+        raise errors.InvalidArgumentError(None, None, f"{message} : Tensor had {said} values [Op:CheckNumericsV2]")
+    return x
+
+
 def _rule(dts: Any, attrs: Any) -> dtypes.DType:
     d = dts[0]
     if d.name not in _ALLOWED:
@@ -50,6 +65,8 @@ def _rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 CHECK_NUMERICS = register("CheckNumerics", _forward, _rule, lambda a, out, at: float(a[0].size),
                           kind="elementwise", stateful=True, subnormals="keep")
+CHECK_NUMERICS_V2 = register("CheckNumericsV2", _forward_v2, _rule, lambda a, out, at: float(a[0].size),
+                             kind="elementwise", stateful=True, subnormals="keep")
 
 
 def check_numerics(tensor: Any, message: str, name: str | None = None) -> Tensor:
@@ -75,10 +92,29 @@ def assert_all_finite(x: Any, message: str, name: str | None = None) -> Tensor:
     return t
 
 
-@RegisterGradient("CheckNumerics")
-def _check_numerics_grad(op: Any, grad: Any) -> list:
-    """array_grad._CheckNumericsGrad: its message formats the op's attribute, bytes on TF ("... in gradient.
-    b'msg' : Tensor had Inf values", observed on TF 2.21)."""
+def check_numerics_v2(tensor: Any, message: str) -> Tensor:
+    """The raw CheckNumericsV2: `tensor`, or InvalidArgumentError naming -Inf, +Inf and NaN apart."""
+    x = tensor if isinstance(tensor, Tensor) else convert_to_tensor(tensor)
+    msg = message.decode() if isinstance(message, bytes) else message
+    return dispatch.execute(CHECK_NUMERICS_V2, (x,), {"message": msg})
+
+
+def _gradient_message(op: Any) -> str:
+    """The gradient's message formats the op's attribute, bytes on TF ("... in gradient. b'msg' : Tensor had Inf
+    values", observed on TF 2.21)."""
     message = op.get_attr("message")
     message = message if isinstance(message, bytes) else message.encode("utf-8")
-    return [check_numerics(grad, "Not a number (NaN) or infinity (Inf) values detected in gradient. %s" % message)]
+    return "Not a number (NaN) or infinity (Inf) values detected in gradient. %s" % message
+
+
+@RegisterGradient("CheckNumerics")
+def _check_numerics_grad(op: Any, grad: Any) -> list:
+    """array_grad._CheckNumericsGrad: check_numerics of the incoming gradient."""
+    return [check_numerics(grad, _gradient_message(op))]
+
+
+@RegisterGradient("CheckNumericsV2")
+def _check_numerics_v2_grad(op: Any, grad: Any) -> list:
+    """array_grad._CheckNumericsV2Grad: check_numerics_v2 of the incoming gradient (a non-finite upstream gradient
+    is refused; before this, simdist's V2 passed it through as an Identity: grad_edges)."""
+    return [check_numerics_v2(grad, _gradient_message(op))]

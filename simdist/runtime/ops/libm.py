@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import math
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -24,7 +25,8 @@ _FALLBACK = {"pow": np.power, "powf": np.power, "tanh": np.tanh, "tanhf": np.tan
              "exp": np.exp, "expf": np.exp, "log1p": np.log1p, "log1pf": np.log1p,
              "expm1": np.expm1, "expm1f": np.expm1, "tan": np.tan, "tanf": np.tan,
              "sinf": np.sin, "cosf": np.cos, "atan": np.arctan, "atanf": np.arctan,
-             "atan2": np.arctan2, "atan2f": np.arctan2, "sin": np.sin, "hypot": np.hypot, "hypotf": np.hypot}
+             "atan2": np.arctan2, "atan2f": np.arctan2, "sin": np.sin, "hypot": np.hypot, "hypotf": np.hypot,
+             "lgamma": np.vectorize(math.lgamma), "lgammaf": np.vectorize(math.lgamma)}
 
 
 @lru_cache(maxsize=None)

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import context, execution, scalar_cache, subnormals
+from simdist.runtime import context, execution, numerics_callback, scalar_cache, subnormals
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops import graph_inputs, packet_pow, reflected, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
@@ -346,6 +346,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     try:
         return dispatch.run(op, (a, b), arrays, dt if out_dtype is None else out_dtype)
     except ValueError as e:
+        if numerics_callback.is_callback_error(e):   # (the check-numerics callback's, not the kernel's)
+            raise
         if "broadcast" not in str(e):
             raise errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]") from None
         sa, sb = list(np.shape(arrays[0])), list(np.shape(arrays[1]))

@@ -141,6 +141,13 @@ def _cwise_grad(op: str, kernel: Any) -> Any:
     return run
 
 
+def _reciprocal_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
+    from simdist.runtime.ops import unary
+    from simdist.runtime.ops.complex_math import conj_of
+    ca, cg = conj_of(a), conj_of(grad)
+    return cg * -2.0 * b * ca, unary.reciprocal_grad(ca, grad)
+
+
 def _sqrt_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
     from simdist.runtime.ops.complex_math import conj_of
     ga = grad / a
@@ -152,13 +159,6 @@ def _rsqrt_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
     from simdist.runtime.ops.complex_math import conj_of
     ca, cg = conj_of(a), conj_of(grad)
     return -1.5 * cg * b * unary.square(ca), unary.rsqrt_grad(ca, grad)
-
-
-def _reciprocal_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
-    from simdist.runtime.ops import unary
-    from simdist.runtime.ops.complex_math import conj_of
-    ca, cg = conj_of(a), conj_of(grad)
-    return cg * -2.0 * b * ca, unary.reciprocal_grad(ca, grad)
 
 
 _GRAD_GRADS = {"SqrtGrad": _sqrt_grad_grad, "RsqrtGrad": _rsqrt_grad_grad, "ReciprocalGrad": _reciprocal_grad_grad}

@@ -292,6 +292,10 @@ def declare() -> None:
     registry.set_raw_args("Eig", RawArgs(via=_eig))
     registry.set_raw_args("MatrixLogarithm", RawArgs(via=_logm))
     registry.set_raw_args("StridedSliceGrad", RawArgs(via=raw_compositions.strided_slice_grad))
+    # (registered ops since grad_edges, sqrt_grads.py; the raw call keeps the composition's shape check and
+    # its gradients in y's shape)
+    for op in ("SqrtGrad", "RsqrtGrad"):
+        registry.set_raw_args(op, raw_compositions.forms()[op])
     for op in ("UnicodeDecode", "UnicodeDecodeWithOffsets"):
         registry.set_raw_args(op, RawArgs(via=_unicode_decode(op)))
     registry.set_raw_args("UnicodeEncode", RawArgs(via=_unicode_encode))

@@ -69,28 +69,19 @@ def _digamma(a: np.ndarray) -> np.ndarray:
 
 
 def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Eigen's polygamma_impl: NaN for an order that is not a non-negative integer (SciPy truncates it:
+    polygamma(1e-40, x) was digamma(x)), digamma for order 0 (NaN at 0 and the negative integers), else
+    (-1)^(n+1)·n!·zeta(n + 1, x) in the kernel's type (eigen_zeta.py: zeta's pole rules at x = 0, -1, ...,
+    an order of 2**63 or more even, and float32's short series; fuzz14 seeds 1420261202 #215, 1420261218
+    #298; grad_edges: float32 polygamma(1, -7.5) is 6.7811 in TF, SciPy's 9.7448)."""
+    from simdist.runtime.ops.eigen_zeta import polygamma_positive
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        r = _scipy_special().polygamma(n, x)
-        # Eigen's polygamma_impl: an order that is not a non-negative integer is NaN (SciPy's
-        # truncates it: polygamma(1e-40, x) was digamma(x))
-        if not r.size:
-            return r
-        # order 0 is Eigen's digamma (NaN at 0 and the negative integers, where SciPy's psi gives
-        # -inf/inf at ±0)
-        r = np.where(n == 0, _digamma(np.broadcast_to(x, r.shape).astype(r.dtype)), r)
-        # at x = 0, -1, -2, ... Eigen's (-1)^(n+1)·n!·zeta(n + 1, x) has zeta's pole rule: inf for an
-        # even n + 1 (so +inf), NaN for an odd one (SciPy: -inf for an even n; fuzz14 seed 1420261202 #215)
-        # (zeta_impl's `long(x) % 2 == 0` on x = n + 1: an order of 2**63 or more, inf included, converts
-        # to LONG_MIN, even: polygamma(inf, 0) and polygamma(1e30, 0) are inf; fz14 seed 1420261218 #298)
-        xd = _daz(np.asarray(x))
-        pole = (n > 0) & (np.floor(n) == n) & (xd <= 0) & (np.floor(xd) == xd)
-        n1 = np.where(pole, n, 0) + 1
-        even = (np.abs(n1) >= 2.0 ** 63) | (np.fmod(np.where(np.isinf(n1), 0, n1), 2) == 0)
-        r = np.where(pole, np.where(even, np.inf, np.nan), r)
-        # an infinite order: n! is inf and zeta(inf, x) is inf below 1 (a term pow(a, -inf) with |a| < 1),
-        # 1 at 1, 0 above (inf * 0: NaN); SciPy's is NaN throughout
-        r = np.where(np.isposinf(n) & ~pole, np.where(xd <= 1, np.inf, np.nan), r)
-        return np.where((np.floor(n) != n) | (n < 0), np.nan, r).astype(r.dtype)
+        nb, xb = np.broadcast_arrays(n, x)
+        if not nb.size:
+            return np.empty(nb.shape, np.result_type(n, x))
+        nd, xd = _daz(nb), _daz(xb)
+        r = np.where(nd == 0, _digamma(xd.astype(nd.dtype)), polygamma_positive(nd, xd))
+        return np.where((np.floor(nd) != nd) | (nd < 0), np.nan, r).astype(nd.dtype)
 
 
 def _daz(x: np.ndarray) -> np.ndarray:

@@ -7,7 +7,8 @@ gradient as math_grad.py registers it (docs/spec.md `ops.math-special`).
 
 Values are SciPy's (float32 may differ from Eigen's in the last bits; float16 is computed in
 float32 and rounded), except float32/half bessel_j0/j1/y0/y1: Eigen's float kernels
-(bessel_float.py). Dtypes: every op def lists bfloat16, half, float and double (others:
+(bessel_float.py), and dawsn: Eigen's dawsn_op in the kernel's type (dawson.py; +0.5/|x| for
+x <= -1e9, as TF's kernel). Dtypes: every op def lists bfloat16, half, float and double (others:
 InvalidArgumentError); the CPU kernels are half, float and double for the Bessel functions and
 float and double for dawsn, expint, the Fresnel integrals and spence (others: NotFoundError).
 """
@@ -21,6 +22,7 @@ import numpy as np
 from simdist.runtime import subnormals as _sn
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.dawson import dawsn as dawsn_kernel
 from simdist.runtime.ops.bessel_float import bessel_j0_float, bessel_j1_float, bessel_y0_float, bessel_y1_float
 from simdist.runtime.ops.registry import RegisterGradient, unary
 from simdist.runtime.ops.special_more import _F32_F64, _HALF_UP, _OPDEF_FLOATS, _elementwise, _kernel_rule, _sp
@@ -77,7 +79,7 @@ BESSEL_K0 = _decl("BesselK0", _below_zero(lambda a: _sp().k0(a), np.inf), _HALF_
 BESSEL_K0E = _decl("BesselK0e", _below_zero(lambda a: _sp().k0e(a), np.inf), _HALF_UP)
 BESSEL_K1 = _decl("BesselK1", _below_zero(lambda a: _sp().k1(a), np.inf), _HALF_UP)
 BESSEL_K1E = _decl("BesselK1e", _below_zero(lambda a: _sp().k1e(a), np.inf), _HALF_UP)
-DAWSN = _decl("Dawsn", lambda a: _sp().dawsn(a) + 0.0, _F32_F64)   # (+ 0.0: dawsn(-0.0) is 0.0 in Eigen)
+DAWSN = _decl("Dawsn", dawsn_kernel, _F32_F64)   # (Eigen's dawsn_op, transcribed: dawson.py)
 EXPINT = _decl("Expint", _expint, _F32_F64)
 
 

@@ -89,27 +89,19 @@ def _betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     inf = (np.isposinf(a) | np.isposinf(b)) & np.broadcast_to(True, r.shape)
     if inf.any():
         r = np.where(inf, np.where(x == 0, 0.0, np.where(x == 1, 1.0, np.nan)), r).astype(dt)
+    # betainc_impl's order: a <= 0 or b <= 0 is NaN, then x == 0 is 0 and x == 1 is 1, other x outside (0, 1)
+    # NaN; a NaN a or b passes the first test (grad_edges: betainc(NaN, 2, 0) is 0 on TF 2.21)
+    r = np.where((x == 0) | (x == 1), np.where(x == 0, 0.0, 1.0), r).astype(dt, copy=False)
     return np.where((a <= 0) | (b <= 0) | (x < 0) | (x > 1), np.nan, r)
 
 
 def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Eigen's zeta_impl domain: x == 1 is inf (any q), x < 1 NaN; q <= 0 an integer: inf when x is
-    an even integer (inf included), else NaN; q <= 0 not an integer: NaN unless x is an integer."""
-    x, q = np.broadcast_arrays(x, q)
-    r = _sp().zeta(x, q)
-    # SciPy's NaN for a huge x (zeta(1e30, 3.0)): the sum is its first term's limit, as TF 2.21
-    # gives it: 0 for q > 1, 1 for q = 1, inf for 0 < q < 1 (third fuzzer, seed 53 #123); x = inf too
-    # (zeta(inf, 2.0) is 0: fz14 seed 1420261218 #298's polygamma(inf, x))
-    huge = np.isnan(r) & (x > 1) & (q > 0) & np.isfinite(q)
-    if huge.any():
-        r = np.where(huge, np.where(q > 1, 0.0, np.where(q == 1, 1.0, np.inf)), r)
-    q_int = (q <= 0) & (q == np.floor(q))
-    x_int = x == np.floor(x)
-    even = x_int & (np.where(np.isinf(x), 0, np.fmod(np.where(x_int, x, 0), 2)) == 0)
-    r = np.where(q_int, np.where(even, np.inf, np.nan), r)
-    r = np.where((q <= 0) & ~q_int & ~x_int, np.nan, r)
-    r = np.where(x < 1, np.nan, r)
-    return np.where(x == 1, np.inf, r)
+    """Eigen's zeta_impl in the kernel's type (eigen_zeta.py): its domain rules (x == 1 inf, x < 1 NaN,
+    q <= 0 an integer: inf for an even x, else NaN; q <= 0 otherwise NaN unless x is an integer) and its
+    float32 series of at most 9 terms, which TF's float32 values show (before grad_edges simdist took
+    SciPy's double-precision zeta, so float32 zeta(2, -7.5) was 9.7448 where TF gives 6.7811)."""
+    from simdist.runtime.ops.eigen_zeta import zeta
+    return zeta(x, q)
 
 
 def _erfinv(a: np.ndarray) -> np.ndarray:

@@ -164,13 +164,17 @@ CLIP_BY_VALUE = binary("ClipByValue", _clip, args.same_dtype("ClipByValue"))
 
 @RegisterGradient("ClipByValue")
 def _clip_by_value_grad(op: Any, grad: Any) -> list:
-    """TF's _ClipByValueGrad for x: the incoming gradient where x is neither below the minimum
-    nor above the maximum, so a NaN passes it (where clip_by_value's Minimum/Maximum give 0;
-    fuzz2 seed 20261130 #1737); the bounds (constants here) get none."""
+    """clip_ops._clip_by_value_grad: x gets the incoming gradient where it is neither below the minimum nor
+    above the maximum (so a NaN x passes it, where clip_by_value's Minimum/Maximum give 0; fuzz2 seed 20261130
+    #1737); the minimum gets it where x < min, the maximum where x > max, each summed over the axes it was
+    broadcast along (before grad_edges, simdist gave the bounds no gradient)."""
     from simdist.runtime.ops import array, math
     x, lo, hi = op.inputs
-    out = math.where(math.logical_or(math.less(x, lo), math.greater(x, hi)), array.zeros_like(grad), grad)
-    return [out, None, None]
+    zeros = array.zeros_like(grad)
+    below, above = math.less(x, lo), math.greater(x, hi)
+    out = math.where(math.logical_or(below, above), zeros, grad)
+    return [out, math.unbroadcast(math.where(below, grad, zeros), lo.shape.as_list()),
+            math.unbroadcast(math.where(above, grad, zeros), hi.shape.as_list())]
 
 
 def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:

@@ -334,9 +334,9 @@ def _safe(grad: Any, value: Any) -> Any:
 
 
 def sqrt_grad(y: Any, dy: Any) -> Any:
-    """TF's SqrtGrad kernel (scalar_sqrt_gradient_op): dy * 0.5 / conj(y), +0 where dy is 0
-    (Sqrt's gradient and tf.raw_ops.SqrtGrad)."""
-    return _safe(dy, dy * 0.5 / _conj(y))
+    """TF's SqrtGrad kernel (Sqrt's gradient and tf.raw_ops.SqrtGrad): sqrt_grads.py."""
+    from simdist.runtime.ops import sqrt_grads
+    return sqrt_grads.sqrt_grad(y, dy)
 
 
 @RegisterGradient("Sqrt")
@@ -351,7 +351,8 @@ def _exp_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Log")
 def _log_grad(op: Any, grad: Any) -> list:
-    return [grad * (1.0 / _conj(op.inputs[0]))]   # TF: grad * reciprocal(conj(x))
+    return [grad * reciprocal(_conj(op.inputs[0]))]   # TF: grad * reciprocal(conj(x)) (Reciprocal's kernel:
+    # float32 packets are rcp estimates, so 1/x divided exactly differed in the last bit; grad_edges)
 
 
 @RegisterGradient("Log1p")
@@ -372,11 +373,9 @@ def _reciprocal_grad(op: Any, grad: Any) -> list:
 
 
 def rsqrt_grad(y: Any, dy: Any) -> Any:
-    """TF's RsqrtGrad kernel (scalar_rsqrt_gradient_op, on conj(y) for complex): packets
-    (-0.5·(y·y))·(y·dy), the tail (-0.5·(dy·y))·(y·y): both fl(fl(y²)·fl(y·dy))·-0.5 (the halving
-    is exact); +0 where dy is 0 (Rsqrt's gradient and tf.raw_ops.RsqrtGrad)."""
-    c = _conj(y)
-    return _safe(dy, (c * c) * (c * dy) * -0.5)
+    """TF's RsqrtGrad kernel (Rsqrt's gradient and tf.raw_ops.RsqrtGrad): sqrt_grads.py."""
+    from simdist.runtime.ops import sqrt_grads
+    return sqrt_grads.rsqrt_grad(y, dy)
 
 
 @RegisterGradient("Rsqrt")
