@@ -249,6 +249,12 @@ _SHAPE_FNS = [   # (name, the raw call traced in a tf.function: the shape functi
      "num_segments=tf.constant(-3, tf.int64), segment_ids=tf.constant([0, 0, 2, 3]))"),
     ("UnsortedSegmentJoin ids of rank 2 for a vector", "tf.raw_ops.UnsortedSegmentJoin(inputs=tf.fill([4], 'a'), "
      "num_segments=3, segment_ids=tf.constant([[0, 0, 2, 3]]))"),
+    ("ScaleAndTranslate images of rank 2, kernel_type 'x'", "tf.raw_ops.ScaleAndTranslate(images=tf.ones([2, 2]), "
+     "scale=tf.ones([2]), kernel_type='x', translation=tf.zeros([2]), size=[1, 1])"),
+    ("ScaleAndTranslate size of 3", "tf.raw_ops.ScaleAndTranslate(images=tf.ones([1, 2, 2, 1]), scale=tf.ones([2]), "
+     "kernel_type='x', translation=tf.zeros([2]), size=[1, 1, 1])"),
+    ("ScaleAndTranslate size a matrix", "tf.raw_ops.ScaleAndTranslate(images=tf.ones([1, 2, 2, 1]), scale=tf.ones([2]), "
+     "kernel_type='x', translation=tf.zeros([2]), size=[[1, 1]])"),
     # StridedSliceGrad's shape function reads only the shape tensor: the masks are the kernel's (sig #48)
     ("StridedSliceGrad two ellipses", "tf.raw_ops.StridedSliceGrad(ellipsis_mask=3, shape=tf.constant([3], "
      "tf.int64), end=tf.constant([0], tf.int64), shrink_axis_mask=2, begin_mask=0, begin=tf.constant([1], tf.int64), "

@@ -222,3 +222,12 @@ def _unsorted_segment_join(c: Ctx) -> None:
     n = c.value("num_segments")
     if n is not None and int(n) < 0:
         c.fail(f"Dimension size, given by scalar input 2, must be non-negative but is {int(n)}")
+
+
+@register("ScaleAndTranslate")
+def _scale_and_translate(c: Ctx) -> None:
+    """images of rank 4, then SetOutputToSizedImage: size a vector of 2 (before the kernel's kernel_type check;
+    fuzz20 seed 3020261201 #23, whose ValueError simdist matched only through Python's unpacking)."""
+    c.with_rank(c.input("images"), 4)
+    size = c.with_rank(c.input("size"), 1)
+    c.with_value(size[0], 2)
