@@ -49,6 +49,10 @@ def _validate(x: np.ndarray, seq: np.ndarray, op: str) -> None:
         return trace_errors.mark_shape(err, traced, op, shapes) if traced else err
     if x.ndim != 3:
         raise bad(errors.InvalidArgumentError, "inputs is not a 3-Tensor", f"Shape must be rank 3 but is rank {x.ndim}")
+    if x.size == 0 and not (context.in_function() and (seq.ndim != 1 or seq.shape[0] != x.shape[1])):
+        # (ValidateInputsGenerateOutputs: before the sequence lengths, fuzz20 seed 3020261206 #63; a graph's
+        # shape function refuses those first)
+        raise bad(errors.InvalidArgumentError, "inputs must not be empty")
     if seq.ndim != 1:
         raise bad(errors.InvalidArgumentError, "sequence_length is not a vector",
                   f"Shape must be rank 1 but is rank {seq.ndim}")

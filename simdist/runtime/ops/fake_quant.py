@@ -95,6 +95,12 @@ def _args_grad_forward(gradients: np.ndarray, inputs: np.ndarray, min: float = -
     if not min < max:
         raise errors.InvalidArgumentError(None, None, f"min has to be smaller than max, was: {six_digits(_F(min))} >= "
                                           f"{six_digits(_F(max))} [Op:FakeQuantWithMinMaxArgsGradient]")
+    if gradients.shape != inputs.shape:   # (BinaryElementWiseOp's ValidateInputsAreSameShape, after the
+        # constructor's checks; fuzz20 seed 3020261201 #220)
+        dims = ["[" + ",".join(str(d) for d in a.shape) + "]" for a in (gradients, inputs)]
+        raise errors.InvalidArgumentError(None, None, "Inputs to operation FakeQuantWithMinMaxArgsGradient of type "
+                                          "FakeQuantWithMinMaxArgsGradient must have the same size and shape.  "
+                                          f"Input 0: {dims[0]} != input 1: {dims[1]} [Op:FakeQuantWithMinMaxArgsGradient]")
     lo, hi, _, _ = nudge(min, max, *_quant_range(num_bits, narrow_range))
     return gradients * _pass_mask(inputs, lo, hi)
 
@@ -153,7 +159,7 @@ def _vars_grad_forward(gradients: np.ndarray, inputs: np.ndarray, min: np.ndarra
                        num_bits: int = 8, narrow_range: bool = False) -> tuple[np.ndarray, ...]:
     op = "FakeQuantWithMinMaxVarsGradient"
     if gradients.shape != inputs.shape:
-        raise errors.InvalidArgumentError(None, None, f"gradients and inputs must be the same size [Op:{op}]")
+        raise errors.InvalidArgumentError(None, None, f"gradient and input must be the same size [Op:{op}]")
     _vars_checks(op, inputs, min, max, num_bits, False)
     dx, dmin, dmax = _grads(gradients, inputs, float(min), float(max), _quant_range(num_bits, narrow_range))
     return dx, np.asarray(dmin, _F), np.asarray(dmax, _F)
@@ -163,7 +169,7 @@ def _per_channel_grad_forward(gradients: np.ndarray, inputs: np.ndarray, min: np
                               num_bits: int = 8, narrow_range: bool = False) -> tuple[np.ndarray, ...]:
     op = "FakeQuantWithMinMaxVarsPerChannelGradient"
     if gradients.shape != inputs.shape:
-        raise errors.InvalidArgumentError(None, None, f"gradients and inputs must be the same size [Op:{op}]")
+        raise errors.InvalidArgumentError(None, None, f"gradient and input must be the same size [Op:{op}]")
     _vars_checks(op, inputs, min, max, num_bits, True)
     q = _quant_range(num_bits, narrow_range)
     dx = np.empty_like(inputs)

@@ -37,6 +37,14 @@ def check(op: str, values: Sequence[Any]) -> None:
     fixed: dict[str, tuple[str, dtypes.DType]] = {}   # type attr -> (the input that fixed it, its dtype)
     for a, v in zip(inputs, values):
         attr = a.get("type_attr")
+        if "type_list_attr" in a and a["type_list_attr"] not in given:
+            # (each tensor's dtype against the list attr's allowed types, _SatisfiesTypeConstraint: DecodeCSV's
+            # record_defaults of uint64; fuzz20 sig seed 3020261205 #126)
+            allowed = spec["inferred"].get(a["type_list_attr"], {}).get("allowed")
+            for t in (v if isinstance(v, (list, tuple)) else [v]):
+                if allowed and isinstance(t, Tensor) and t.dtype.name not in allowed:
+                    raise TypeError(f"Value passed to parameter '{a['input']}' has DataType {t.dtype.name} not in "
+                                    f"list of allowed values: {', '.join(allowed)}")
         if "number_attr" in a or "type_list_attr" in a or attr in given:
             return
         if attr is None:   # (an input of a fixed dtype: converted to it)

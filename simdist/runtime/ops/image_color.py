@@ -116,6 +116,9 @@ def _adjust_checks(kernel: Any, name: str) -> Any:
         if x.ndim < 3:
             raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{_dims(x.shape)} "
                                               f"[Op:{name}]")
+        if v.ndim != 0:   # (then the factor a scalar: fuzz20 sig seed 3020261205 #4)
+            what = "delta" if name == "AdjustHue" else "scale"
+            raise errors.InvalidArgumentError(None, None, f"{what} must be scalar: {_dims(v.shape)} [Op:{name}]")
         if x.shape[-1] != 3:
             raise errors.InvalidArgumentError(None, None, f"input must have 3 channels but instead has "
                                               f"{x.shape[-1]} channels. [Op:{name}]")

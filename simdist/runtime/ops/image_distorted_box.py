@@ -25,6 +25,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, philox, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.op_outputs import named_outputs
+from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.ops.simple_philox import SimplePhilox
@@ -231,7 +232,7 @@ SAMPLE_DISTORTED_BOUNDING_BOX.trace_shape = shape_fn(("rank", 0, 1), ("rank", 1,
 STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX.trace_shape = shape_fn(
     ("rank", 0, 1), ("rank", 1, 3), ("rank", 2, 0), ("rank", 3, 1), ("dim", 0, 0, 3), ("dim", 1, 2, 4), ("dim", 3, 0, 2))
 NotDifferentiable("SampleDistortedBoundingBoxV2")
-NotDifferentiable("StatelessSampleDistortedBoundingBox")
+no_tf_gradient("StatelessSampleDistortedBoundingBox")   # (TF 2.21 registers none, unlike V2)
 
 
 def _attrs(aspect_ratio_range: Any, area_range: Any, max_attempts: Any, use_image: Any) -> dict:

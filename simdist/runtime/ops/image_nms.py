@@ -19,7 +19,7 @@ import numpy as np
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.counting import no_tf_gradient
-from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.shape_checks import shape_fn
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -212,8 +212,9 @@ NMS_V3.trace_shape = NMS_V5.trace_shape = shape_fn(("rank", 0, 2), ("rank", 1, 1
                                                    ("dim", 0, 1, 4))
 NMS_OVERLAPS.trace_shape = shape_fn(("rank", 0, 2), ("rank", 1, 1), *_SCALARS, ("merge", 0, 0, 1, 0),
                                     ("merge", 0, 0, 0, 1))
-for _op in ("NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps"):
+for _op in ("NonMaxSuppressionV3", "NonMaxSuppressionV5"):
     no_tf_gradient(_op)
+NotDifferentiable("NonMaxSuppressionWithOverlaps")   # (TF 2.21: ops.NotDifferentiable, every gradient None)
 
 
 def _float_in(x: Any, hint: Any = dtypes.float32) -> Tensor:

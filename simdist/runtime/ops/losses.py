@@ -45,6 +45,8 @@ def _xent(features: np.ndarray, labels: np.ndarray, lanes: int = 1) -> tuple[np.
             "[Op:SoftmaxCrossEntropyWithLogits]")
     if 0 in shape:
         return np.zeros(shape[:1], features.dtype), np.zeros(shape, features.dtype)
+    features, labels = np.broadcast_to(features, shape), np.broadcast_to(labels, shape)   # (a scalar logit
+    # broadcast to [4, 2] labels, half types included: fuzz20 tape seed 3020261204 #26)
     if features.dtype.name in softmax_eigen.DTYPES:   # Eigen's kernel, bit for bit (nn.softmax-eigen)
         return softmax_eigen.xent(np.broadcast_to(features, shape), np.broadcast_to(labels, shape), lanes)
     shifted = features - np.max(features, axis=1, keepdims=True)

@@ -67,6 +67,8 @@ def stateless_random_gamma_v3(shape: Any, key: Any, counter: Any, alg: Any, alph
     key_words, ctr = raw_stateless._generator(key, counter, alg, op)
     shp = rg._shape(shape, op)
     a = np.asarray(dispatch.static_value(alpha))
+    if rg._empty(shp):   # (empty before the parameters' shape check, as the seed-pair op)
+        return raw_stateless._const(np.zeros(shp, alpha.dtype._np), alpha.dtype)
     n = rg._split(shp, a, op)
     if n == 0 or a.size == 0:
         return raw_stateless._const(np.zeros(shp, alpha.dtype._np), alpha.dtype)

@@ -110,9 +110,9 @@ def _approximate_equal(x: Any, y: Any, tolerance: float) -> Any:
 
 def _population_count(x: Any) -> Any:
     """PopulationCount: the set bits of each element's two's-complement bits, uint8."""
-    a = np.ascontiguousarray(_value(x))
+    a = np.array(_value(x), order="C")   # (np.ascontiguousarray made a scalar a vector: seed 3020261204 #170)
     width = a.dtype.itemsize
-    bits = np.unpackbits(a.view(np.uint8).reshape(a.shape + (width,)), axis=-1)
+    bits = np.unpackbits(a.reshape(-1).view(np.uint8).reshape(a.shape + (width,)), axis=-1)
     return _const(bits.sum(axis=-1, dtype=np.uint8), dtypes.uint8)
 
 
@@ -299,9 +299,33 @@ def _unique_v2(counts: bool) -> Callable[..., Any]:
     return run
 
 
+def _first_of_rank1_indices(input: Any, indices: Any, updates: Any) -> tuple[Any, Any]:  # noqa: A002
+    """ScatterNdNonAliasingAdd's kernel (scatter_nd_op.cc, ScatterNdUpdateOp) reads rank-1 indices of length N
+    as N indices of depth 1 when it validates (updates [N] + input.shape[1:]), but flattens them with
+    flat_inner_dims to one row, so only indices[0] and updates[0] take part (fuzz20 seed 3020261201 #105:
+    TF adds updates[0] at row indices[0]; TensorScatterAdd reads them as one index of depth N). Returns
+    the indices and updates TensorScatterAdd then gets; other ranks pass as they are."""
+    ishape, ushape, pshape = indices.shape.as_list(), updates.shape.as_list(), input.shape.as_list()
+    if len(ishape) != 1 or not ishape[0] or not pshape or None in ishape + ushape + pshape:
+        return indices, updates
+    n = ishape[0]
+    if not ushape or ushape[0] != n:
+        raise _invalid("ScatterNdNonAliasingAdd", f"Dimensions [0,1) of indices[shape={_dims(ishape)}] = {n} must "
+                       f"match dimensions [0,1) of updates[shape={_dims(ushape)}] = {ushape[0] if ushape else 0}")
+    if ushape[1:] != pshape[1:]:
+        raise _invalid("ScatterNdNonAliasingAdd", f"Dimensions [1,{len(pshape)}) of input[shape={_dims(pshape)}] must "
+                       f"match dimensions [1,{len(ushape)}) of updates[shape={_dims(ushape)}]")
+    from simdist.runtime.ops import array
+    return array.reshape(indices[:1], [1, 1]), updates[:1]
+
+
 def _scatter_nd_non_aliasing_add(input: Any, indices: Any, updates: Any, bad_indices_policy: str) -> Any:  # noqa: A002
-    """TensorScatterAdd's values; for bool (which TensorScatterAdd has no kernel for) `+=` on bool is
-    OR: the updates counted in int32, then > 0 (an update's True stays)."""
+    """TensorScatterAdd's values (rank-1 indices as `_first_of_rank1_indices` reads them); for bool (which
+    TensorScatterAdd has no kernel for) `+=` on bool is OR: the updates counted in int32, then > 0 (an
+    update's True stays)."""
+    from simdist.runtime import context
+    if not context.in_function():   # (in a graph the shape function refuses rank-1 indices first)
+        indices, updates = _first_of_rank1_indices(input, indices, updates)
     if input.dtype == dtypes.bool_:
         from simdist.runtime.ops import math
         summed = _raw("TensorScatterAdd")(tensor=math.cast(input, dtypes.int32), indices=indices,
@@ -368,6 +392,23 @@ def _no_kernel(**kw: Any) -> Any:   # (raw_rules.check_kernel refuses the call b
     raise AssertionError("unreachable: the op has no CPU kernel")
 
 
+def _accumulate_n(inputs: list, shape: Any) -> Any:
+    """AccumulateNV2 has no kernel (eagerly NotFoundError, raw_rules.check_kernel); in a tf.function TF's
+    AccumulateNV2RemovePass (accumulate_n_optimizer.cc) rewrites the node before it runs: a
+    TemporaryVariable assigned Fill(Shape(inputs[0]), 0), then AssignAdd of each input in order (Eigen's
+    `+=`, subnormals flushed as TF's add flushes them; the shape attr plays no part), so a -0.0 sum is
+    +0.0 and an input of another size is AssignAdd's InvalidArgumentError "Parameters and update must be
+    the same size" (fuzz20 seed 3020261201 #239). Not modelled: TF leaks the temporary variable of a
+    failed run, and every later AccumulateNV2 in that process is AlreadyExistsError."""
+    from simdist.runtime.ops import array, math
+    acc = array.zeros_like(inputs[0])
+    for x in inputs:
+        if x.shape.as_list() != acc.shape.as_list():   # (TensorShape::IsSameSize)
+            raise errors.InvalidArgumentError(None, None, "Parameters and update must be the same size")
+        acc = math.add(acc, x)
+    return acc
+
+
 # --- nn -------------------------------------------------------------------------------------------------
 
 def _bias_add_v1(value: Any, bias: Any) -> Any:
@@ -421,6 +462,11 @@ def _nth_element(input: Any, n: Any, reverse: bool) -> Any:  # noqa: A002
 
 
 def _negate(x: Any) -> Any:
+    """An order-reversing map: -x for floats, ~x for integers (unsigned ones have no negation, and -x of
+    a signed minimum overflows to itself; fuzz20 sig seed 3020261202 #163: NthElement of uint64)."""
+    if x.dtype.is_integer:
+        from simdist.runtime.ops import bitwise
+        return bitwise.invert(x)
     from simdist.runtime.ops import math
     return math.negative(x)
 
@@ -759,6 +805,7 @@ def forms() -> dict[str, RawArgs]:
         "PopulationCount": RawArgs(via=_population_count),
         "Reverse": RawArgs(via=_reverse),
         "ScatterNdNonAliasingAdd": RawArgs(via=_scatter_nd_non_aliasing_add),
+        "AccumulateNV2": RawArgs(via=_accumulate_n),
 
         "SoftplusGrad": RawArgs(via=_softplus_grad),
         "StatelessRandomGetAlg": RawArgs(via=_get_alg),
@@ -778,7 +825,7 @@ def forms() -> dict[str, RawArgs]:
         "UniqueWithCountsV2": RawArgs(via=_unique_v2(True)),
     }
     out.update({name: RawArgs(via=_removed(name, *why)) for name, why in _REMOVED.items()})
-    out.update({name: RawArgs(via=_no_kernel) for name in _NO_CPU_KERNEL})
+    out.update({name: RawArgs(via=_no_kernel) for name in _NO_CPU_KERNEL if name != "AccumulateNV2"})
     out.update({
         "ApproxTopK": RawArgs(via=_approx_top_k),
         "Bucketize": RawArgs(via=_bucketize),

@@ -558,7 +558,8 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
                                          raw_layout.declined(name, vals) else vals.get("T"))
     if b.via is not None:
         out = b.via(**{a.get("input", a.get("attr")): every[a.get("input", a.get("attr"))] for a in spec["args"]})
-        return _outputs(name, spec, out, vals)
+        from simdist.runtime.ops import raw_gradients
+        return _outputs(name, spec, raw_gradients.as_registered(name, inputs, out), vals)
     order = b.inputs if b.inputs is not None else [a["input"] for a in spec["args"] if "input" in a]
     tensors: list[Tensor] = []
     for n in order:

@@ -30,6 +30,8 @@ from simdist.runtime import errors
 __all__ = ["check", "SAME_COUNT", "SAME_SHAPE"]
 
 SAME_COUNT = frozenset({"TanhGrad", "SigmoidGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad", "InvGrad"})
+# image kernels that check their factor themselves (a scalar: "scale must be scalar: [2]"), not BinaryOps
+OWN_CHECKS = frozenset({"AdjustHue", "AdjustSaturation"})
 SAME_SHAPE = frozenset({"ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "LeakyReluGrad", "SoftsignGrad",
                         "SoftplusGrad"})
 
@@ -47,7 +49,7 @@ def check(name: str, tensors: list[Any], broadcasting: bool = True) -> list[Any]
     inside a trace, are left to the op). `broadcasting`: the op is a BinaryOp when no other rule
     names it."""
     shapes = [t.shape.as_list() if t.shape.rank is not None else None for t in tensors]
-    if len(tensors) < 2 or any(s is None or None in s for s in shapes):
+    if len(tensors) < 2 or any(s is None or None in s for s in shapes) or name in OWN_CHECKS:
         return tensors
     if name in SAME_COUNT:
         n, m = (int(np.prod(s, dtype=np.int64)) for s in shapes[:2])

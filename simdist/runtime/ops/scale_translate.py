@@ -158,8 +158,16 @@ def _gather(x: np.ndarray, starts: np.ndarray, weights: np.ndarray, axis: int) -
     return out
 
 
+def _check_kernel_type(kernel_type: str, op: str) -> None:
+    """The kernels' constructors (scale_and_translate_op.cc): SamplingKernelTypeFromString, before any
+    shape check (a raw call reaches them without the public function's check; fuzz20 seed 3020261208 #224)."""
+    if kernel_type not in KERNELS:
+        raise errors.InvalidArgumentError(None, None, f"Unrecognized kernel type: {kernel_type} [Op:{op}]")
+
+
 def _forward(x: np.ndarray, size: tuple, scale: tuple, translation: tuple, kernel_type: str,
              antialias: bool) -> np.ndarray:
+    _check_kernel_type(kernel_type, "ScaleAndTranslate")
     _, h, w, _ = x.shape
     rs, rw = _spans(kernel_type, size[0], h, scale[0], translation[0], antialias)
     cs, cw = _spans(kernel_type, size[1], w, scale[1], translation[1], antialias)
@@ -169,6 +177,21 @@ def _forward(x: np.ndarray, size: tuple, scale: tuple, translation: tuple, kerne
 
 def _grad(g: np.ndarray, original: np.ndarray, scale: tuple, translation: tuple, kernel_type: str,
           antialias: bool) -> np.ndarray:
+    _check_kernel_type(kernel_type, "ScaleAndTranslateGrad")
+    # (the kernel's checks, in its order: a raw call reaches them without the public gradient's shapes; fuzz20
+    # seed 3020261208 #224)
+    def bad(msg: str, a: Any) -> errors.InvalidArgumentError:
+        return errors.InvalidArgumentError(None, None, f"{msg}[{','.join(str(d) for d in np.shape(a))}] "
+                                           "[Op:ScaleAndTranslateGrad]")
+    if g.ndim != 4:
+        raise bad("input_grad must be 4-dimensional", g)
+    if original.ndim != 4:
+        raise bad("original_image must be 4-dimensional", original)
+    for t in (scale, translation):
+        if np.ndim(t) != 1:
+            raise bad("t must be 1-dimensional", t)
+        if np.size(t) != 2:
+            raise bad("t must have two elements", t)
     _, gh, gw, _ = g.shape
     _, h, w, _ = original.shape
     rs, rw = _grad_spans(*_spans(kernel_type, gh, h, scale[0], translation[0], antialias), h)
@@ -188,7 +211,7 @@ def _grad_dtype(dts: Any, attrs: Any) -> dtypes.DType:
 
 
 def _flops(a: Any, out: Any, at: Any) -> float:
-    return 4.0 * out.size * (2 * KERNELS[at["kernel_type"]][0] + 1)
+    return 4.0 * out.size * (2 * KERNELS.get(at["kernel_type"], (0.0,))[0] + 1)
 
 
 SCALE_AND_TRANSLATE = register("ScaleAndTranslate", _forward, _dtype, _flops, kind="window", fusion=rows(0))

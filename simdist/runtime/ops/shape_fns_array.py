@@ -35,7 +35,7 @@ def _broadcast_binary(c: Ctx) -> None:
     c.broadcast(c.nth(0), c.nth(1))
 
 
-@register("MatMul")
+@register("MatMul", "SparseMatMul")
 def _matmul(c: Ctx) -> None:
     """MatMulShape: both rank 2, the inner dimensions merged."""
     a = c.with_rank(c.input("a"), 2)

@@ -190,6 +190,9 @@ def _sparse_segment_num(c: Ctx) -> None:
     s = c.with_rank(c.input("segment_ids"), 1)
     c.with_rank(c.input("num_segments"), 0)
     c.merge(i, s)
+    n = c.value("num_segments")   # (a known negative count; fuzz20 sig seed 3020261205 #129)
+    if n is not None and int(n) < 0:
+        c.fail("Cannot specify a negative value for num_segments")
 
 
 @register("SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad", "SparseSegmentSumGrad")

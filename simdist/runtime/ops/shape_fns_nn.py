@@ -255,7 +255,7 @@ def _depthwise_backprop_input(c: Ctx) -> None:
     _shape_input(c, "input_sizes", 4)
 
 
-@register("CTCLoss")
+@register("CTCLoss", "CTCLossV2")
 def _ctc_loss(c: Ctx) -> None:
     """CTCLoss: inputs rank 3, labels_indices a matrix, labels_values and sequence_length vectors;
     as many label values as indices rows, the batch of inputs and sequence_length merged."""

@@ -9,6 +9,8 @@ MaxPoolGradGradWithArgmax, #85 CudnnRNN, #86 DecodeJpeg, #88 SparseSegmentSqrtNG
 
 from __future__ import annotations
 
+from typing import Any
+
 from simdist.runtime.ops.infer_ctx import Ctx, register
 from simdist.runtime.ops.shape_fns_nn import _max_pool
 
@@ -55,8 +57,8 @@ def _segment_v2(c: Ctx) -> None:
     """segment_ids of rank >= 1, num_segments a scalar, data of rank >= segment_ids' rank."""
     ids = c.with_rank_at_least(c.input("segment_ids"), 1)
     c.with_rank(c.input("num_segments"), 0)
-    if ids is not None:
-        c.with_rank_at_least(c.input("data"), len(ids))
+    if ids is not None:   # (MergePrefix(data, segment_ids): fuzz20 sig seed 3020261202 #37)
+        c.merge_prefix(c.input("data"), ids)
     n = c.value("num_segments")   # (MakeDimForScalarInput; sig seed 2920261203 #142)
     if n is not None and int(n) < 0:
         c.fail(f"Dimension size, given by scalar input 2, must be non-negative but is {int(n)}")
@@ -92,9 +94,17 @@ def _sparse_fill_grad(c: Ctx) -> None:
 
 @register("UniqueV2", "UniqueWithCountsV2")
 def _unique_v2(c: Ctx) -> None:
+    """axis a vector of at most one element; no element: x a vector (fuzz20 sig seed 3020261202 #5)."""
     axis = c.input("axis")
     if axis is not None and len(axis) != 1:
         c.fail("axis expects a 1D vector.")
+    if axis is not None and axis[0] is not None:
+        if axis[0] > 1:
+            c.fail("axis does not support input tensors larger than 1 elements")
+        if axis[0] == 0:
+            x = c.input("x")
+            if x is not None and len(x) != 1:
+                c.fail("x expects a 1D vector.")
 
 
 @register("StringJoin")
@@ -117,14 +127,21 @@ def _string_format(c: Ctx) -> None:
         c.fail(f"num placeholders in template and num inputs must match: {len(pieces) - 1} vs. {n}")
 
 
-@register("CudnnRNN")
+@register("CudnnRNN", "CudnnRNNV2")
 def _cudnn_rnn(c: Ctx) -> None:
+    """input and input_h of rank 3, params a vector (input_c unchecked; fz30a, observed on TF 2.21)."""
     c.with_rank(c.input("input"), 3)
+    c.with_rank(c.input("input_h"), 3)
+    c.with_rank(c.input("params"), 1)
 
 
-@register("StatelessTruncatedNormal", "StatelessRandomNormal", "StatelessRandomUniform")
+@register("StatelessTruncatedNormal", "StatelessRandomNormal", "StatelessRandomUniform", "StatelessRandomUniformFullInt",
+          "StatelessRandomGammaV2")
 def _stateless_v1(c: Ctx) -> None:
-    """StatelessShape: the output shape from the shape tensor (rank 1, no value below -1)."""
+    """StatelessShape (stateless_random_ops.cc): the seed a vector of 2 first (fuzz20 sig seed 2920261205
+    #194), then the output shape from the shape tensor (rank 1, no value below -1)."""
+    seed = c.with_rank(c.input("seed"), 1)
+    c.with_value(seed[0], 2)
     c.shape_from_tensor("shape")
 
 
@@ -157,14 +174,18 @@ def _batch_to_space(c: Ctx) -> None:
     c.with_rank(c.input("input"), 4)
 
 
-@register("CudnnRNNV2")
-def _cudnn_rnn_v2(c: Ctx) -> None:
-    c.with_rank(c.input("input"), 3)
+def _rfft(rank: int) -> Any:
+    """RFFTShape (spectral_ops.cc): the input of rank >= `rank`, fft_length a vector of `rank` (fuzz20 seed
+    3020261201 #167, #177)."""
+    def fn(c: Ctx) -> None:
+        c.with_rank_at_least(c.input("input"), rank)
+        n = c.with_rank(c.input("fft_length"), 1)
+        c.with_value(n[0], rank)
+    return fn
 
 
-@register("IRFFT")
-def _irfft(c: Ctx) -> None:
-    c.with_rank_at_least(c.input("input"), 1)
+for _r, _names in ((1, ("RFFT", "IRFFT")), (2, ("RFFT2D", "IRFFT2D")), (3, ("RFFT3D", "IRFFT3D"))):
+    register(*_names)(_rfft(_r))
 
 
 @register("LinSpace")
@@ -177,16 +198,43 @@ def _lin_space(c: Ctx) -> None:
 @register("StringNGrams")
 def _string_ngrams(c: Ctx) -> None:
     c.with_rank(c.input("data"), 1)
+    c.with_rank(c.input("data_splits"), 1)   # (fz30a: seed 3020261207 #118)
 
 
 @register("FakeQuantWithMinMaxVarsPerChannel")
 def _fake_quant_per_channel(c: Ctx) -> None:
-    c.with_rank(c.input("min"), 1)
+    """array_ops.cc: inputs of rank >= 1, min and max vectors, the inputs' last dimension merged with
+    min's and max's length, then theirs (fz30a: seed 3020261201 #94)."""
+    x = c.with_rank_at_least(c.input("inputs"), 1)
+    mn, mx = c.with_rank(c.input("min"), 1), c.with_rank(c.input("max"), 1)
+    last = None if x is None else x[-1]
+    c.merge_dim(last, mn[0])
+    c.merge_dim(last, mx[0])
+    c.merge_dim(mn[0], mx[0])
 
 
 @register("FakeQuantWithMinMaxVarsGradient")
 def _fake_quant_gradient(c: Ctx) -> None:
+    """Merge(gradients, inputs); min a scalar merged with max (fuzz20 seeds 2920261205 #31, 3020261201 #94)."""
     c.merge(c.input("gradients"), c.input("inputs"))
+    c.merge(c.with_rank(c.input("min"), 0), c.input("max"))
+
+
+@register("FakeQuantWithMinMaxVarsPerChannelGradient")
+def _fake_quant_per_channel_gradient(c: Ctx) -> None:
+    """gradients of rank 1 to 4 merged with inputs; min a vector merged with [the last dimension], max
+    merged with it."""
+    g = c.with_rank_at_most(c.with_rank_at_least(c.input("gradients"), 1), 4)
+    g = c.merge(g, c.input("inputs"))
+    mm = c.merge(c.with_rank(c.input("min"), 1), [None if g is None else g[-1]])
+    c.merge(c.input("max"), mm)
+
+
+@register("FakeQuantWithMinMaxVars")
+def _fake_quant_vars(c: Ctx) -> None:
+    """UnchangedShape; min and max scalars."""
+    c.with_rank(c.input("min"), 0)
+    c.with_rank(c.input("max"), 0)
 
 
 @register("AllToAll")
@@ -201,14 +249,23 @@ def _stateless_multinomial(c: Ctx) -> None:
     c.with_rank(c.input("num_samples"), 0)
 
 
-@register("StatelessTruncatedNormalV2")
+@register("StatelessTruncatedNormalV2", "StatelessRandomNormalV2", "StatelessRandomUniformV2",
+          "StatelessRandomUniformFullIntV2", "StatelessRandomGammaV3")
 def _stateless_v2(c: Ctx) -> None:
+    """StatelessShapeV2 (stateless_random_ops_v2.cc): key and counter vectors, alg a scalar, key of
+    RNG_KEY_SIZE (1), then the output shape from the shape tensor (fuzz20 seed 3020261201 #157)."""
+    key = c.with_rank(c.input("key"), 1)
     c.with_rank(c.input("counter"), 1)
+    c.with_rank(c.input("alg"), 0)
+    c.with_value(key[0], 1)
+    c.shape_from_tensor("shape")
 
 
 @register("SparseAddGrad")
 def _sparse_add_grad(c: Ctx) -> None:
+    """a_indices and b_indices matrices (sum_indices and the gradient are the kernel's; fz30a)."""
     c.with_rank(c.input("a_indices"), 2)
+    c.with_rank(c.input("b_indices"), 2)
 
 
 @register("StatelessRandomGetKeyCounter")
@@ -217,11 +274,12 @@ def _get_key_counter(c: Ctx) -> None:
     c.with_value(s[0], 2)
 
 
-@register("StatelessRandomUniformInt")
+@register("StatelessRandomUniformInt", "StatelessRandomUniformIntV2")
 def _stateless_uniform_int(c: Ctx) -> None:
-    """minval and maxval scalars, in TF's own text."""
+    """minval and maxval scalars, in TF's own text; then StatelessShape (V1) or StatelessShapeV2."""
     from simdist.runtime.ops.infer_ctx import dims_text
     for n in ("minval", "maxval"):
         s = c.input(n)
         if s is not None and len(s) != 0:
             c.fail(f"{n} must be a scalar; got a tensor of shape {dims_text(s)}")
+    (_stateless_v2 if c.op.endswith("V2") else _stateless_v1)(c)

@@ -31,6 +31,11 @@ _VALUE_DEPENDENT = lanes("its output's length depends on the index values")
 _NO_FLOPS = (lambda a, out, at: 0.0)
 
 
+def _dims(shape: Any) -> str:
+    """TensorShape::DebugString: [2,3], [] for a scalar."""
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
 def invalid(msg: str, op: str) -> errors.InvalidArgumentError:
     return errors.InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
 
@@ -246,7 +251,27 @@ SPARSE_SLICE = register("SparseSlice", _slice, lambda dts, at: (dtypes.int64, dt
 
 
 def _slice_grad_kernel(grad: np.ndarray, ind: np.ndarray, start: np.ndarray, out_ind: np.ndarray) -> np.ndarray:
-    """SparseSliceGrad: the output entries' gradients at the input entries they came from (both in order)."""
+    """SparseSliceGrad: the output entries' gradients at the input entries they came from (both in order),
+    after the kernel's checks in sparse_slice_grad_op.cc's order (fuzz20 seed 3020261201 #15: rank-1 indices
+    were read as entries)."""
+    op = "SparseSliceGrad"
+    if ind.ndim != 2 or out_ind.ndim != 2:
+        raise invalid(f"Input and output indices should be matrices but received shapes: {_dims(ind.shape)} and "
+                      f"{_dims(out_ind.shape)}", op)
+    if grad.ndim != 1:
+        raise invalid(f"Input backprop_val_grad should be a vector but received shape: {_dims(grad.shape)}", op)
+    if ind.shape[1] != out_ind.shape[1]:
+        raise invalid(f"The input and output should have the same ndims: got: {ind.shape[1]} and {out_ind.shape[1]}", op)
+    if out_ind.shape[0] > ind.shape[0]:
+        raise invalid(f"# rows of output_indices should be not greater than of input_indices, got {out_ind.shape[0]} "
+                      f"and {ind.shape[0]}", op)
+    if grad.size != out_ind.shape[0]:
+        raise invalid(f"# elements of backprop_val_grad and # rows of output_indices should match (#nnz of sum): got "
+                      f"{grad.size} and {out_ind.shape[0]}", op)
+    if start.ndim != 1:
+        raise invalid(f"The input_start should be a vector but received shape {_dims(start.shape)}", op)
+    if start.shape[0] != ind.shape[1]:
+        raise invalid(f"Expected input_start to be a vector of length {ind.shape[1]} but got length {start.shape[0]}", op)
     out = np.zeros(ind.shape[0], grad.dtype)
     shifted = out_ind + start
     j = 0
@@ -254,12 +279,15 @@ def _slice_grad_kernel(grad: np.ndarray, ind: np.ndarray, start: np.ndarray, out
         if j < shifted.shape[0] and (ind[i] == shifted[j]).all():
             out[i] = grad[j]
             j += 1
+    if j != grad.size:
+        raise errors.InternalError(None, None, "Elements of backprop_val_grad aren't all propagated. Num elements:"
+                                   f"{grad.size}, used: {j} [Op:{op}]")
     return out
 
 
 SPARSE_SLICE_GRAD = register("SparseSliceGrad", _slice_grad_kernel, lambda dts, at: dts[0], _NO_FLOPS,
                              kind="gather/scatter", fusion=_VALUE_DEPENDENT)
-NotDifferentiable("SparseSliceGrad")
+no_tf_gradient("SparseSliceGrad")   # (TF 2.21 registers none: LookupError on a tape)
 
 
 @RegisterGradient("SparseSlice")
@@ -419,7 +447,7 @@ def _fill_grad_kernel(reverse: np.ndarray, grad: np.ndarray) -> tuple[np.ndarray
 FILL_EMPTY_ROWS_GRAD = register("SparseFillEmptyRowsGrad", _fill_grad_kernel, lambda dts, at: (dts[1], dts[1]),
                                 lambda a, out, at: float(a[1].size), num_outputs=2, kind="gather/scatter",
                                 fusion=_VALUE_DEPENDENT)
-NotDifferentiable("SparseFillEmptyRowsGrad")
+no_tf_gradient("SparseFillEmptyRowsGrad")   # (TF 2.21 registers none)
 
 
 @RegisterGradient("SparseFillEmptyRows")

@@ -135,7 +135,23 @@ SPARSE_ADD = register("SparseAdd", _sparse_add, _sparse_add_rule, lambda a, out,
 
 def _sparse_add_grad_kernel(grad: np.ndarray, ai: np.ndarray, bi: np.ndarray,
                             si: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """SparseAddGrad: each sum entry's gradient back to the a and b entries at its index (merge walk)."""
+    """SparseAddGrad: each sum entry's gradient back to the a and b entries at its index (merge walk),
+    after the kernel's checks in sparse_add_grad_op.cc's order (fuzz20 sig seed 3020261205 #81)."""
+    def dims(a: np.ndarray) -> str:
+        return "[" + ",".join(str(d) for d in a.shape) + "]"
+    if ai.ndim != 2 or bi.ndim != 2 or si.ndim != 2:
+        raise errors.InvalidArgumentError(None, None, "Input indices should be matrices but received shapes: "
+                                          f"{dims(ai)} and {dims(bi)} and {dims(si)} [Op:SparseAddGrad]")
+    if grad.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, "Input backprop_val_grad should be a vector but received "
+                                          f"shape: {dims(grad)} [Op:SparseAddGrad]")
+    if not ai.shape[1] == bi.shape[1] == si.shape[1]:
+        raise errors.InvalidArgumentError(None, None, "The densified operands should have the same ndims; for A, "
+                                          f"B, sum got: {ai.shape[1]}, {bi.shape[1]}, {si.shape[1]} [Op:SparseAddGrad]")
+    if grad.size != si.shape[0]:
+        raise errors.InvalidArgumentError(None, None, "# elements of backprop_val_grad and # rows of sum_indices "
+                                          f"should match (#nnz of sum): got {grad.size} and {si.shape[0]} "
+                                          "[Op:SparseAddGrad]")
     ga, gb = np.zeros(ai.shape[0], grad.dtype), np.zeros(bi.shape[0], grad.dtype)
     i = j = 0
     for k in range(si.shape[0]):
