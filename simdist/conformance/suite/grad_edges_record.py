@@ -61,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(registry_ops()))
         return 0
-    data = {"meta": {"tensorflow": tf.__version__, "tables": reference.tables_hash()}, "ops": record(tf),
+    from simdist.runtime import host_cpu  # noqa: PLC0415
+
+    data = {"meta": {"tensorflow": tf.__version__, "tables": reference.tables_hash(),
+                     "host_float16_onednn": host_cpu.detect().onednn_supports("float16")}, "ops": record(tf),
             "axes": record_axes(tf)}
     reference.save(data, args.out)
     print(f"wrote {args.out}: {len(data['ops'])} ops", file=sys.stderr)
