@@ -196,9 +196,17 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
     out_part = out.real_dtype
     in_min, in_max = _limits(in_dt)   # (the dtypes' limits come first: bool is TypeError before any op; fz10 seed 93 #15)
     out_min, out_max = _limits(out_part)
+    deferred = False
     if in_dt in (dtypes.uint32, dtypes.uint64):   # TF clamps with the ClipByValue op: no CPU kernel for these
-        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node ClipByValue}}}} = "
+        err = errors.NotFoundError(None, None, f"Could not find device for node: {{{{node ClipByValue}}}} = "
                                                f"ClipByValue[T=DT_{in_dt.name.upper()}] [Op:ClipByValue]")
+        # (a dry run of a tf.function's Python goes on past the missing kernel, which the graph looks
+        # up only when it runs: a later op's shape function is the trace's error, MatMul's rank of
+        # the saturate_cast; fz30b, fz14 seed 1420303001 #192)
+        from simdist.runtime.ops import dispatch
+        if not dispatch.deferred_kernel(err):
+            raise err
+        deferred = True
     np_dtype = in_dt._np.type
     try:
         promoted = np.promote_types(in_dt._np, out_part._np)
@@ -214,4 +222,7 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
     from simdist.runtime.ops import dispatch
     value = dispatch.execute(CLIP_BY_VALUE, (value, convert_to_tensor(min_limit, dtype=in_dt),
                                              convert_to_tensor(max_limit, dtype=in_dt)))
+    if deferred:
+        from simdist.runtime.ops import graph_constants
+        value = graph_constants.vary(value)   # (a stand-in: its values are unknown to the graph)
     return math.cast(value, out)
