@@ -324,17 +324,18 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     """`tf.nn.conv3d_transpose` (NDHWC): Conv3DBackpropInputV2 with the input as out_backprop and
     output_shape as input_sizes; strides and dilations an int or a list of 1, 3 or 5; filters
     [kd, kh, kw, out_channels, in_channels]. NCDHW: see `_channels_first`."""
-    _graph_backprop_input_types(filters, input)
     if data_format == "NCDHW":
+        st = _to_last(spatial_sequence(strides, 3, "strides", True))
+        dl = None if dilations is None else _to_last(spatial_sequence(dilations, 3, "dilations", True))
+        _graph_backprop_input_types(filters, input)
         x = _channels_first(input, "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU. "
                                    "[Op:Conv3DBackpropInputV2]")
         shape = list(shape_arg(output_shape))
-        st = _to_last(spatial_sequence(strides, 3, "strides", True))
-        dl = None if dilations is None else _to_last(spatial_sequence(dilations, 3, "dilations", True))
         out = conv3d_transpose(array.transpose(x, [0, 2, 3, 4, 1]), filters, _to_last(shape), st, padding, "NDHWC", dl)
         return array.transpose(out, [0, 4, 1, 2, 3])
     # nn_ops' _get_sequence of strides and dilations, then the op def's attrs: T, padding, data_format
     st, dl = spatial_sequence(strides, 3, "strides"), spatial_sequence(dilations, 3, "dilations")
+    _graph_backprop_input_types(filters, input)   # (after _get_sequence's ValueErrors)
     check_format(None, "Conv3DBackpropInputV2", _t(input))
     pad = _padding(padding)
     check_format(data_format, "Conv3DBackpropInputV2")
