@@ -105,6 +105,19 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "passes any rank, and Grappler prunes the unused node, so its kernel never runs and every call returns the "
         "svd; simdist's trace runs Unique's kernel, whose rank error (\"unique expects a 1D vector\") is raised "
         "(an unused op TF prunes is not modelled, spec function.trace-time-errors)",
+    ('call:math.invert_permutation>call:divide', 'rejects', "'calls', (('ok'"):
+        "`y = tf.math.invert_permutation(x0)` of an int32 Variable [-1, -1, 0] in a tf.function whose result is never "
+        "used, then `return tf.divide(...)` (fz30b: seed 1420303002 #13): TF 2.21 prunes the unused stateless node, so "
+        "its kernel's error (\"-1 is not between 0 and 3\") never comes and every call returns the division; simdist "
+        "runs InvertPermutation's kernel on each call and raises its InvalidArgumentError (the class of "
+        "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
+    ('call:random.gamma', 'error-class', "'err', 'TypeError'"):
+        "tf.random.gamma(..., dtype='bfloat16') in a tf.function with an input_signature (fz30b: seed 1420303002 "
+        "#118): random_ops.random_gamma computes np.finfo(alpha.dtype.as_numpy_dtype) before RandomGamma's attr "
+        "check; with NumPy 2.4.6 and ml_dtypes 0.7.0 (this host) np.finfo takes ml_dtypes' bfloat16, so TF 2.21 "
+        "reaches the op (TypeError traced, InvalidArgumentError eagerly), where the goldens' reference host answered "
+        "NumPy's ValueError \"data type <class 'ml_dtypes.bfloat16'> not inexact\" (tests/ops/test_fuzz7_edges_tf.py "
+        "stateful-bfloat16-finfo, test_random_gamma_tf.py gamma-bfloat16), which simdist keeps: host-dependent",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "
