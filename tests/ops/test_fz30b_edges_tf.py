@@ -144,6 +144,19 @@ CASES: list[tuple[str, str, Any]] = [
     ("conv3d_transpose of an int64 filter, NCDHW, sig", _T, _sig(
         "tf.nn.conv3d_transpose(x, np.ones([1, 4], np.int64), tf.constant([1, 2, 2], tf.int32), strides=1, "
         "data_format='NCDHW')", ([4, None], "float32"), "tf.ones([4, 2])")),
+    # StringToHashBucket*: in a graph the string input's type, then num_buckets' minimum (1420261202 #832)
+    ("to_hash_bucket_fast of an int32 spec, num_buckets 0, sig", _T, _sig(
+        "tf.strings.to_hash_bucket_fast(x, num_buckets=0)", ([2], "int32"), "tf.constant([1, 2])")),
+    ("to_hash_bucket_fast of a string spec, num_buckets 0, sig", _T, _sig(
+        "tf.strings.to_hash_bucket_fast(x, num_buckets=0)", ([2], "string"), "tf.constant(['a', 'b'])")),
+    ("to_hash_bucket of an int32 spec, num_buckets 0, sig", _T, _sig(
+        "tf.strings.to_hash_bucket(x, num_buckets=0)", ([2], "int32"), "tf.constant([1, 2])")),
+    ("to_hash_bucket_strong of an int32 spec, num_buckets 0, sig", _T, _sig(
+        "tf.strings.to_hash_bucket_strong(x, num_buckets=0, key=[1, 2])", ([2], "int32"), "tf.constant([1, 2])")),
+    ("to_hash_bucket_fast of an int32 tensor, num_buckets 0, traced", _T, _traced(
+        "tf.strings.to_hash_bucket_fast(tf.constant([1]), num_buckets=0)")),
+    ("to_hash_bucket_fast of an int32 tensor, num_buckets 0", _T, _eager(
+        "tf.strings.to_hash_bucket_fast(tf.constant([1]), num_buckets=0)")),
     # the sorted segment reductions copy a one-row segment (fz3 ext8 seed 3002 #285)
     ("segment_sum of one -0.0 row", _S, _eager("tf.math.segment_sum([-0.0], [0])")),
     ("segment_sum of two -0.0 rows", _S, _eager("tf.math.segment_sum([-0.0, -0.0], [0, 0])")),
