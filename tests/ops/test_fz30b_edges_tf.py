@@ -144,6 +144,19 @@ CASES: list[tuple[str, str, Any]] = [
     ("conv3d_transpose of an int64 filter, NCDHW, sig", _T, _sig(
         "tf.nn.conv3d_transpose(x, np.ones([1, 4], np.int64), tf.constant([1, 2, 2], tf.int32), strides=1, "
         "data_format='NCDHW')", ([4, None], "float32"), "tf.ones([4, 2])")),
+    # the FFTND family has no kernel: a dry run goes on past it with a stand-in (1420303003 #62)
+    ("ifftnd(...) & int32 tensor, sig", _T, _sig(
+        "tf.ifftnd([[5]], fft_length=np.array([2, 0], np.int64), axes=(-2, 1)) & tf.constant([[2]], tf.int32)",
+        (None, "float32"), "tf.constant(1.0)")),
+    ("ifftnd(...) & int32 tensor, traced", _T, _traced(
+        "tf.ifftnd([[5]], fft_length=np.array([2, 0], np.int64), axes=(-2, 1)) & tf.constant([[2]], tf.int32)")),
+    ("fftnd of a complex spec + float32 ones, sig", _T, _sig(
+        "tf.signal.fftnd(x) + tf.ones([3])", ([2, 2], "complex64"), "tf.ones([2, 2], tf.complex64)")),
+    ("fftnd of a partly known spec & 1, sig", _T, _sig(
+        "tf.signal.fftnd(x) & 1", ([2, None], "complex64"), "tf.ones([2, 2], tf.complex64)")),
+    ("ifftnd with fft_length, eagerly", _T, _eager(
+        "tf.ifftnd([[5]], fft_length=np.array([2, 1], np.int64), axes=(-2, 1))")),
+    ("fftnd of a complex vector, traced", _T, _traced("tf.signal.fftnd(tf.ones([2], tf.complex64))")),
     # StringToHashBucket*: in a graph the string input's type, then num_buckets' minimum (1420261202 #832)
     ("to_hash_bucket_fast of an int32 spec, num_buckets 0, sig", _T, _sig(
         "tf.strings.to_hash_bucket_fast(x, num_buckets=0)", ([2], "int32"), "tf.constant([1, 2])")),
