@@ -157,6 +157,17 @@ CASES: list[tuple[str, str, Any]] = [
     ("ifftnd with fft_length, eagerly", _T, _eager(
         "tf.ifftnd([[5]], fft_length=np.array([2, 1], np.int64), axes=(-2, 1))")),
     ("fftnd of a complex vector, traced", _T, _traced("tf.signal.fftnd(tf.ones([2], tf.complex64))")),
+    # MaxPool's and AvgPool's data_format lists, after padding (1420303004 #139)
+    ("max_pool2d with data_format NWC", _A, _eager(
+        "tf.nn.max_pool2d(tf.ones([1, 3, 3, 2]), np.array([3], np.int64), (3,), 'VALID', data_format='NWC')")),
+    ("avg_pool2d with data_format NWC", _A, _eager("tf.nn.avg_pool2d(tf.ones([1, 3, 3, 2]), 3, 3, 'VALID', data_format='NWC')")),
+    ("max_pool2d with data_format NCW", _A, _eager("tf.nn.max_pool2d(tf.ones([1, 3, 3, 2]), 3, 3, 'VALID', data_format='NCW')")),
+    ("max_pool with data_format NWC", _A, _eager("tf.nn.max_pool(tf.ones([1, 3, 3, 2]), 3, 3, 'VALID', data_format='NWC')")),
+    ("max_pool2d with data_format NWC, traced", _A, _traced(
+        "tf.nn.max_pool2d(tf.ones([1, 3, 3, 2]), 3, 3, 'VALID', data_format='NWC')")),
+    ("max_pool2d with a bad padding and data_format", _A, _eager(
+        "tf.nn.max_pool2d(tf.ones([1, 3, 3, 2]), 3, 3, 'SAME_X', data_format='NWC')")),
+    ("max_pool1d with data_format NWC", _A, _eager("tf.nn.max_pool1d(tf.ones([1, 4, 2]), 2, 2, 'VALID', data_format='NWC')")),
     # StringToHashBucket*: in a graph the string input's type, then num_buckets' minimum (1420261202 #832)
     ("to_hash_bucket_fast of an int32 spec, num_buckets 0, sig", _T, _sig(
         "tf.strings.to_hash_bucket_fast(x, num_buckets=0)", ([2], "int32"), "tf.constant([1, 2])")),
@@ -188,6 +199,25 @@ CASES: list[tuple[str, str, Any]] = [
     ("segment_max of one subnormal row", _S, _eager("tf.math.segment_max(tf.constant([1e-40]), [0])")),
     ("segment_min of a subnormal row after -0.0", _S, _eager("tf.math.segment_min(tf.constant([-0.0, 1e-40]), [0, 2])")),
     ("segment_sum of int32 rows", _S, _eager("tf.math.segment_sum(tf.constant([[-1, 2]]), [0])")),
+    # bfloat16 Pow reads a subnormal operand by its bits (glibc's powf) at every position (1420303004 #18)
+    ("bfloat16 list ** variable holding a subnormal", _S, _eager(
+        "[[2.5, 7.0, -3.0, -float('inf')]] ** tf.Variable(tf.constant(np.array([[float('inf'), float('nan'), 7.0, "
+        "9.99994610111476e-41]], np.float32), dtype=tf.bfloat16))")),
+    ("bfloat16 pow of subnormal exponents", _S, _eager(
+        "tf.constant([-float('inf'), 0.0, -0.0], tf.bfloat16) ** tf.cast(tf.constant(np.full([3], 1e-40, np.float32)), "
+        "tf.bfloat16)")),
+    ("bfloat16 pow of negative subnormal exponents", _S, _eager(
+        "tf.constant([-float('inf'), 0.0, -0.0], tf.bfloat16) ** tf.cast(tf.constant(np.full([3], -1e-40, np.float32)), "
+        "tf.bfloat16)")),
+    ("bfloat16 pow of subnormal bases", _S, _eager(
+        "tf.cast(tf.constant(np.full([3], 1e-40, np.float32)), tf.bfloat16) ** tf.constant([2.0, 0.5, -1.0], tf.bfloat16)")),
+    ("bfloat16 pow of nine subnormal bases", _S, _eager(
+        "tf.cast(tf.constant(np.full([9], 1e-40, np.float32)), tf.bfloat16) ** tf.constant([-1.0] * 9, tf.bfloat16)")),
+    ("bfloat16 pow of a subnormal base to 0 and 1", _S, _eager(
+        "tf.cast(tf.constant([1e-40, 1e-40]), tf.bfloat16) ** tf.constant([0.0, 1.0], tf.bfloat16)")),
+    ("bfloat16 pow of seventeen subnormal exponents", _S, _eager(
+        "tf.constant([-float('inf')] * 17, tf.bfloat16) ** tf.cast(tf.constant(np.full([17], 1e-40, np.float32)), "
+        "tf.bfloat16)")),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)   # (complex: part by part)
@@ -224,7 +254,7 @@ def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
 
 @clause("ops.subnormals")
 @EDGES.parametrize("ops.subnormals")
-def test_one_row_segments(k: int, tf_results: dict[int, Any]) -> None:
+def test_subnormals_and_signed_zeros(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

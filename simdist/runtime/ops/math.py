@@ -17,7 +17,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import context, execution, scalar_cache, subnormals
 from simdist.runtime.ops import args, dispatch, unary
-from simdist.runtime.ops import graph_inputs, packet_pow, reflected, static_shapes, trace_errors
+from simdist.runtime.ops import graph_inputs, packet_pow, pow_subnormals, reflected, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -193,6 +193,7 @@ FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
                      _numeric("FloorMod"))
 POW = binary_op("Pow", _pow, args.allowed("Pow", "fic", _NO_BOOL["Pow"]))   # no unsigned kernels either
+POW.subnormals = pow_subnormals.pow_rule   # (bfloat16's subnormal operands by their bits: fz30b)
 def _zero_ties(fn: Any) -> Any:
     """Maximum/Minimum with TF's choice between tied zeros (-0.0 and 0.0): Eigen's scalar
     std::max/min returns the first operand, its SIMD packets (_mm256_max_ps) the second; which
