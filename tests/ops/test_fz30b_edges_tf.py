@@ -168,6 +168,22 @@ CASES: list[tuple[str, str, Any]] = [
     ("max_pool2d with a bad padding and data_format", _A, _eager(
         "tf.nn.max_pool2d(tf.ones([1, 3, 3, 2]), 3, 3, 'SAME_X', data_format='NWC')")),
     ("max_pool1d with data_format NWC", _A, _eager("tf.nn.max_pool1d(tf.ones([1, 4, 2]), 2, 2, 'VALID', data_format='NWC')")),
+    # _maybe_pad_for_rfft's Sub of fft_length and the input's sizes in a graph (1420303005 #129)
+    ("fftnd of a [None, 4, 4] spec with an empty fft_length, sig", _T, _sig(
+        "tf.signal.fftnd(x, fft_length=tf.constant([], tf.int32))", ([None, 4, 4], "float32"), "tf.ones([2, 4, 4])")),
+    ("fftnd of a complex [None, 4, 4] with an empty fft_length, sig", _T, _sig(
+        "tf.signal.fftnd(tf.cast(x, tf.complex64), fft_length=tf.constant([], tf.int32))", ([None, 4, 4], "float32"),
+        "tf.ones([2, 4, 4])")),
+    ("fftnd of a complex [None, 4, 4] with fft_length [2, 2], sig", _T, _sig(
+        "tf.signal.fftnd(tf.cast(x, tf.complex64), fft_length=[2, 2])", ([None, 4, 4], "float32"), "tf.ones([2, 4, 4])")),
+    ("rfftnd of a [None, 4, 4] with fft_length [2], sig", _T, _sig(
+        "tf.signal.rfftnd(x, fft_length=[2])", ([None, 4, 4], "float32"), "tf.ones([2, 4, 4])")),
+    ("irfftnd of a [4, None, 4] with fft_length [2, 3], sig", _T, _sig(
+        "tf.signal.irfftnd(tf.cast(x, tf.complex64), fft_length=[2, 3])", ([4, None, 4], "float32"), "tf.ones([4, 2, 4])")),
+    ("ifftnd of a [4, None] with fft_length [2, 3, 4], sig", _T, _sig(
+        "tf.signal.ifftnd(tf.cast(x, tf.complex64), fft_length=[2, 3, 4])", ([4, None], "float32"), "tf.ones([4, 2])")),
+    ("fftnd of a known float32 input with an empty fft_length", _T, _eager(
+        "tf.signal.fftnd(tf.ones([2, 4, 4]), fft_length=tf.constant([], tf.int32))")),
     # StringToHashBucket*: in a graph the string input's type, then num_buckets' minimum (1420261202 #832)
     ("to_hash_bucket_fast of an int32 spec, num_buckets 0, sig", _T, _sig(
         "tf.strings.to_hash_bucket_fast(x, num_buckets=0)", ([2], "int32"), "tf.constant([1, 2])")),

@@ -375,6 +375,8 @@ def _nd(opname: str, real_in: bool) -> Any:
             raise IndexError("list index out of range")
         else:   # (_infer_fft_length_for_fftn: the whole shape, int32)
             lengths = np.asarray(x.shape.as_list(), dtype=np.int32)
+        if fft_length is not None:
+            _pad_for_rfft_shapes(x, lengths, rank, fft_length)
         if norm not in (None, "backward") and opname == "FFTND":
             # (the wrapper scales the input first: `input_tensor /= n` for "forward", np.sqrt(n) for
             # "ortho", n the product of the lengths from 1; a bool input is truediv's TypeError
@@ -391,6 +393,30 @@ def _nd(opname: str, real_in: bool) -> Any:
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.signal.{opname.lower()}`: TF 2.21 has no kernel for {opname} (NotFoundError), as in simdist."
     return op
+
+
+def _pad_for_rfft_shapes(x: Tensor, lengths: Any, fft_rank: int, fft_length: Any) -> None:
+    """fft_ops._maybe_pad_for_rfft's shape arithmetic in a graph (every ND wrapper calls it): with a
+    constant fft_length and the innermost len(fft_length) dimensions of the input known (`shape[-0:]`
+    is the whole shape) the paddings are computed in Python; otherwise it subtracts the input's last
+    fft_rank sizes from fft_length in the graph, whose Sub broadcasts them at trace: an empty
+    fft_length beside three axes is ValueError "Dimensions must be equal, but are 0 and 3" (fz30b,
+    fz14 seed 1420303005 #129: a [None, 4, 4] input_signature; eagerly every size is known).
+    An input with a known size 0 is not padded."""
+    from simdist.runtime.ops import graph_constants, static_shapes
+    if not context.in_function():
+        return
+    known = static_shapes.known_shape(x)
+    if known is not None and any(d == 0 for d in known):
+        return
+    n = int(np.asarray(lengths).size)
+    constant = not isinstance(fft_length, Tensor) or graph_constants.known(fft_length)
+    if constant and known is not None and all(d is not None for d in (known[-n:] if n else known)):
+        return
+    m = fft_rank if known is None else min(fft_rank, len(known))
+    if n != m and n != 1 and m != 1:
+        raise ValueError(f"Dimensions must be equal, but are {n} and {m} for '{{{{node Sub}}}}' with input shapes: "
+                         f"[{n}], [{m}].")
 
 
 def _raw(name: str, x: Tensor) -> Tensor:
