@@ -112,6 +112,16 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.convert_to_tensor([tf.constant(1.0, tf.bfloat16), tf.constant(2.0)])")),
     ("convert [1, bfloat16, float32] with a float32 hint", _C, _eager(
         "tf.convert_to_tensor([1, tf.constant(1.0, tf.bfloat16), tf.constant(2.0)], dtype_hint=tf.float32)")),
+    # SelectV2 on the eager fast path takes T from a variable y (fourth generator seed 3002 #117)
+    ("where(True, 0.5, float16 variable)", _C, _eager("tf.where(0.5 > 0, 0.5, tf.Variable(tf.constant(0.0, tf.float16)))")),
+    ("where(True, 0.5, float16 variable)[0]", _C, _eager(
+        "tf.where(0.5 > 0, 0.5, tf.Variable(tf.constant(0.0, tf.float16)))[0]")),
+    ("where(list, 0, float16 variable)", _C, _eager("tf.where([True, False], 0, tf.Variable([1.0, 2.0], dtype=tf.float16))")),
+    ("where(True, 0, float16 variable)", _C, _eager("tf.where(True, 0, tf.Variable([1.0, 2.0], dtype=tf.float16))")),
+    ("where(np.bool_, 2, float16 variable)", _C, _eager(
+        "tf.where(np.bool_(True), 2, tf.Variable([1.0, 2.0], dtype=tf.float16))")),
+    ("where(True, 2.5, int32 variable)", _C, _eager("tf.where(True, 2.5, tf.Variable([1, 2]))")),
+    ("where(True, 70000.0, float16 variable)", _C, _eager("tf.where(True, 70000.0, tf.Variable([1.0, 2.0], dtype=tf.float16))")),
     # a graph's make_tensor_proto takes bools as numbers of a numeric dtype (fz4 seed 3001 #58)
     ("convert [True, 0] with an int8 hint, traced", _C, _traced("tf.convert_to_tensor([True, 0], dtype_hint=tf.int8)")),
     ("convert [True, 0] with an int8 hint", _C, _eager("tf.convert_to_tensor([True, 0], dtype_hint=tf.int8)")),

@@ -976,6 +976,15 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         raise trace_errors.shape_error(f"condition {args.dims(cs)}, then {args.dims(xs)}, and else {args.dims(ys)} "
                                        "must be broadcastable [Op:SelectV2]", text, "SelectV2", (cs, xs, ys)) from None
     _check_beside_variable(x, y)   # a NumPy x beside a variable y: ValueError (fuzz2 seed 7 #198)
+    from simdist.runtime.ops import attr_rules
+    fast = attr_rules.fast_path_takes("SelectV2", (condition, x, y))
+    if not context.in_function() and not isinstance(y, Tensor) and hasattr(y, "_as_tensor") and \
+            isinstance(x, (bool, int, float)) and fast:
+        # (on the fast path, every input one CheckOneInput takes, T comes from the variable y as from
+        # a tensor and a Python x converts to it: `where(True, 0.5, float16_variable)` is float16
+        # 0.5; fz30b, fourth generator seed 3002 #117)
+        yt = _t(y)
+        return dispatch.execute(SELECT, (c, _operand(x, yt.dtype), yt))
     if not context.in_function() and not isinstance(y, Tensor) and hasattr(y, "_as_tensor") and \
             isinstance(x, (bool, int, float)):
         # (SelectV2's eager fallback converts a Python x on its own, then the variable to its dtype:
