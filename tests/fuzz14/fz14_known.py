@@ -106,6 +106,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "reaches the op (TypeError traced, InvalidArgumentError eagerly), where the goldens' reference host answered "
         "NumPy's ValueError \"data type <class 'ml_dtypes.bfloat16'> not inexact\" (tests/ops/test_fuzz7_edges_tf.py "
         "stateful-bfloat16-finfo, test_random_gamma_tf.py gamma-bfloat16), which simdist keeps: host-dependent",
+    ("call:nn.ctc_greedy_decoder", "accepts", "'err', 'InvalidArgumentError'"):
+        "tf.nn.ctc_greedy_decoder(inputs=(complex128 ndarray,), sequence_length=[0, 0, 1]) eagerly (fz30b: seed "
+        "1420303007 #82): TF 2.21 converts the tuple holding the complex array to a complex128 tensor and the kernel "
+        "refuses T (InvalidArgumentError \"Value for attr 'T' of complex128 is not in the list of allowed values: "
+        "float, double\"), where the bare complex ndarray is cast to float32 and decoded; simdist casts the tuple's "
+        "array to float32 too and decodes (how TF converts a tuple holding an ndarray here is not analysed)",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "

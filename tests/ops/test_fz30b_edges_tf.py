@@ -122,6 +122,14 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.where(np.bool_(True), 2, tf.Variable([1.0, 2.0], dtype=tf.float16))")),
     ("where(True, 2.5, int32 variable)", _C, _eager("tf.where(True, 2.5, tf.Variable([1, 2]))")),
     ("where(True, 70000.0, float16 variable)", _C, _eager("tf.where(True, 70000.0, tf.Variable([1.0, 2.0], dtype=tf.float16))")),
+    # StringJoin's fallback for an item the fast path refuses (1420303007 #95)
+    ("strings.join([float32 tensor, 0.5, np.bool_])", _C, _eager(
+        "tf.strings.join([tf.constant(7.0), 0.5, np.bool_(False)])")),
+    ("strings.join([int32 tensor, 'a'])", _C, _eager("tf.strings.join([tf.constant([1]), 'a'])")),
+    ("strings.join(['a', int32 tensor])", _C, _eager("tf.strings.join(['a', tf.constant([1])])")),
+    ("strings.join([string tensor, 0.5])", _C, _eager("tf.strings.join([tf.constant(['x']), 0.5])")),
+    ("strings.join([string tensor, 'a'])", _C, _eager("tf.strings.join([tf.constant(['x']), 'a'])")),
+    ("strings.join([int32 tensor, string tensor])", _C, _eager("tf.strings.join([tf.constant([1]), tf.constant(['x'])])")),
     # a graph's make_tensor_proto takes bools as numbers of a numeric dtype (fz4 seed 3001 #58)
     ("convert [True, 0] with an int8 hint, traced", _C, _traced("tf.convert_to_tensor([True, 0], dtype_hint=tf.int8)")),
     ("convert [True, 0] with an int8 hint", _C, _eager("tf.convert_to_tensor([True, 0], dtype_hint=tf.int8)")),
@@ -194,6 +202,11 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.signal.ifftnd(tf.cast(x, tf.complex64), fft_length=[2, 3, 4])", ([4, None], "float32"), "tf.ones([4, 2])")),
     ("fftnd of a known float32 input with an empty fft_length", _T, _eager(
         "tf.signal.fftnd(tf.ones([2, 4, 4]), fft_length=tf.constant([], tf.int32))")),
+    # Split's shape function wants a scalar split_dim (1420303007 #4)
+    ("split with axis [], sig", _T, _sig("tf.split(3, np.int64(2), axis=[])", ([2], "float32"), "tf.ones([2])")),
+    ("split of a vector with axis [], traced", _T, _traced("tf.split(tf.ones([4]), 2, axis=[])")),
+    ("split of a vector with axis [0], traced", _T, _traced("tf.split(tf.ones([4]), 2, axis=[0])")),
+    ("split with axis []", _T, _eager("tf.split(3, np.int64(2), axis=[])")),
     # StringToHashBucket*: in a graph the string input's type, then num_buckets' minimum (1420261202 #832)
     ("to_hash_bucket_fast of an int32 spec, num_buckets 0, sig", _T, _sig(
         "tf.strings.to_hash_bucket_fast(x, num_buckets=0)", ([2], "int32"), "tf.constant([1, 2])")),

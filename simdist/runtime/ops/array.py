@@ -1027,8 +1027,14 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if isinstance(axis, (list, tuple, np.ndarray)):   # an axis given as a list: SplitV takes one element,
         a = np.asarray(axis).reshape(-1)              # Split wants a scalar (fuzz4)
         if isinstance(num_or_size_splits, (int, np.integer)) or a.size != 1:
-            raise errors.InvalidArgumentError(None, None, f"split_dim must be a scalar but has rank "
+            err = errors.InvalidArgumentError(None, None, f"split_dim must be a scalar but has rank "
                                               f"{np.ndim(axis)} [Op:Split]")
+            if isinstance(num_or_size_splits, (int, np.integer)):
+                # (traced, Split's shape function wants a scalar split_dim first: ValueError "Input must
+                # be scalar but has rank 1" at trace; fz30b, fz14 seed 1420303007 #4)
+                raise trace_errors.mark_shape(err, f"Input must be scalar but has rank {np.ndim(axis)}", "Split",
+                                              [list(np.shape(axis)), t.shape.as_list()])
+            raise err
         axis = int(a[0])
     if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
         raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
