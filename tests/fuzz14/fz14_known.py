@@ -112,6 +112,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "refuses T (InvalidArgumentError \"Value for attr 'T' of complex128 is not in the list of allowed values: "
         "float, double\"), where the bare complex ndarray is cast to float32 and decoded; simdist casts the tuple's "
         "array to float32 too and decodes (how TF converts a tuple holding an ndarray here is not analysed)",
+    ('call:batch_to_space>operator:/', 'error-class', "'err', 'NotImplementedError'"):
+        "`y = tf.batch_to_space(bool variable [2, 2, 2, 1], [1], np.array([[0, 0]]))`, then `y / np.bool_(False)` in "
+        "a tf.function (fz30b: seed 1420303008 #121): TF 2.21's trace raises NotImplementedError (not analysed: "
+        "which of the division's paths raises it for a bool graph tensor and a NumPy bool), simdist the "
+        "batch_to_space kernel's InvalidArgumentError first",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "

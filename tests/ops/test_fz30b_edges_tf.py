@@ -207,6 +207,20 @@ CASES: list[tuple[str, str, Any]] = [
     ("split of a vector with axis [], traced", _T, _traced("tf.split(tf.ones([4]), 2, axis=[])")),
     ("split of a vector with axis [0], traced", _T, _traced("tf.split(tf.ones([4]), 2, axis=[0])")),
     ("split with axis []", _T, _eager("tf.split(3, np.int64(2), axis=[])")),
+    # StatelessRandomBinomial in a graph: probs' type and the dtype attr before the kernel (1420303008 #135)
+    ("stateless_binomial of int32 counts and float probs, complex128, traced", _T, _traced(
+        "tf.random.stateless_binomial(tf.TensorShape([2, 3]), tf.constant([1, 2], tf.int32), "
+        "counts=tf.constant(-1, tf.int32), probs=np.float32(2.5), output_dtype=tf.complex128)")),
+    ("stateless_binomial of float counts, complex128, traced", _T, _traced(
+        "tf.random.stateless_binomial([2, 3], [1, 2], counts=tf.constant(3.0), probs=np.float32(0.5), "
+        "output_dtype=tf.complex128)")),
+    ("stateless_binomial of int32 counts and probs, traced", _T, _traced(
+        "tf.random.stateless_binomial([2], [1, 2], counts=tf.constant(3, tf.int32), probs=tf.constant(1, tf.int32))")),
+    ("stateless_binomial of int32 counts, complex128", _T, _eager(
+        "tf.random.stateless_binomial(tf.TensorShape([2, 3]), tf.constant([1, 2], tf.int32), "
+        "counts=tf.constant(-1, tf.int32), probs=np.float32(2.5), output_dtype=tf.complex128)")),
+    ("stateless_binomial of Python counts and probs as int32, traced", _T, _traced(
+        "tf.random.stateless_binomial([2], [1, 2], counts=3.0, probs=0.5, output_dtype=tf.int32)")),
     # StringToHashBucket*: in a graph the string input's type, then num_buckets' minimum (1420261202 #832)
     ("to_hash_bucket_fast of an int32 spec, num_buckets 0, sig", _T, _sig(
         "tf.strings.to_hash_bucket_fast(x, num_buckets=0)", ([2], "int32"), "tf.constant([1, 2])")),
@@ -238,6 +252,21 @@ CASES: list[tuple[str, str, Any]] = [
     ("segment_max of one subnormal row", _S, _eager("tf.math.segment_max(tf.constant([1e-40]), [0])")),
     ("segment_min of a subnormal row after -0.0", _S, _eager("tf.math.segment_min(tf.constant([-0.0, 1e-40]), [0, 2])")),
     ("segment_sum of int32 rows", _S, _eager("tf.math.segment_sum(tf.constant([[-1, 2]]), [0])")),
+    # bfloat16 ClipByValue selects as Minimum/Maximum do, keeping a subnormal's bits in the tail (fz3 ext8 3003 #74)
+    ("saturate_cast of a bfloat16 variable holding a subnormal", _S, _eager(
+        "tf.dtypes.saturate_cast(tf.Variable(tf.constant(np.array([[2.5, 9.99994610111476e-41, 1e10]], np.float32), "
+        "dtype=tf.bfloat16)), dtype=tf.bfloat16)")),
+    ("saturate_cast of bfloat16 subnormals to float32", _S, _eager(
+        "tf.dtypes.saturate_cast(tf.constant(np.array([[2.5, 9.99994610111476e-41]], np.float32), dtype=tf.bfloat16), "
+        "tf.float32)")),
+    ("saturate_cast of ten bfloat16 subnormals to float32", _S, _eager(
+        "tf.dtypes.saturate_cast(tf.constant(np.full([10], 9.99994610111476e-41, np.float32), dtype=tf.bfloat16), "
+        "tf.float32)")),
+    ("raw ClipByValue of bfloat16 subnormals", _S, _eager(
+        "tf.raw_ops.ClipByValue(t=tf.constant(np.array([-9.99994610111476e-41, 9.99994610111476e-41, 1.0], np.float32), "
+        "dtype=tf.bfloat16), clip_value_min=tf.constant(0.0, tf.bfloat16), clip_value_max=tf.constant(1.0, tf.bfloat16))")),
+    ("saturate_cast of float32 subnormals", _S, _eager(
+        "tf.dtypes.saturate_cast(tf.constant(np.array([[2.5, 9.99994610111476e-41]], np.float32)), tf.float32)")),
     # bfloat16 Pow reads a subnormal operand by its bits (glibc's powf) at every position (1420303004 #18)
     ("bfloat16 list ** variable holding a subnormal", _S, _eager(
         "[[2.5, 7.0, -3.0, -float('inf')]] ** tf.Variable(tf.constant(np.array([[float('inf'), float('nan'), 7.0, "

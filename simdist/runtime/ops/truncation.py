@@ -162,6 +162,41 @@ def _clip(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 CLIP_BY_VALUE = binary("ClipByValue", _clip, args.same_dtype("ClipByValue"))
 
 
+def _clip_bf16_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+    """bfloat16 ClipByValue with a subnormal operand: std::max(std::min(x, hi), lo), each comparison
+    on float32 values under DAZ (a subnormal compares as zero), each selection returning the chosen
+    operand's bits at every position (no packet flushes them, unlike bfloat16 Maximum/Minimum):
+    `saturate_cast(bfloat16 [2.5, 9.2e-41, 1e10], bfloat16)` keeps 9.2e-41, ten of them too, where
+    float32's ClipByValue flushes them (fz30b, fz3 ext8 seed 3003 #74; observed on TF 2.21)."""
+    x, lo, hi = arrays
+    fx, flo, fhi = (np.asarray(a).astype(np.float32) for a in flushed)
+    shape = np.broadcast_shapes(x.shape, lo.shape, hi.shape)
+    with np.errstate(invalid="ignore"):
+        take_hi = fhi < fx
+        m = np.where(take_hi, np.broadcast_to(hi, shape), np.broadcast_to(x, shape))
+        fm = np.where(take_hi, np.broadcast_to(fhi, shape), np.broadcast_to(fx, shape))
+        return np.where(fm < flo, np.broadcast_to(lo, shape), m).astype(out.dtype, copy=False)
+
+
+def _clip_subnormals(arrays: Any, attrs: Any) -> Any:
+    """ClipByValue's subnormal rule: `_clip_bf16_fix` for bfloat16 operands holding a subnormal,
+    else the default (DAZ on the operands, FTZ on the result: float32's packets flush)."""
+    from simdist.runtime import subnormals
+    if arrays[0].dtype == subnormals.BF16 and any(subnormals.holds(a) for a in arrays):
+        return _CLIP_BF16
+    return _DEFAULT_CLIP_RULE(arrays, attrs) if callable(_DEFAULT_CLIP_RULE) else _DEFAULT_CLIP_RULE
+
+
+def _clip_bf16_rule() -> Any:
+    from simdist.runtime import subnormals
+    return subnormals.Fixed("bfloat16 clip", _clip_bf16_fix)
+
+
+_CLIP_BF16 = _clip_bf16_rule()
+_DEFAULT_CLIP_RULE = CLIP_BY_VALUE.subnormals
+CLIP_BY_VALUE.subnormals = _clip_subnormals
+
+
 @RegisterGradient("ClipByValue")
 def _clip_by_value_grad(op: Any, grad: Any) -> list:
     """TF's _ClipByValueGrad for x: the incoming gradient where x is neither below the minimum
