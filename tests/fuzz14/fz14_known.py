@@ -114,9 +114,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "array to float32 too and decodes (how TF converts a tuple holding an ndarray here is not analysed)",
     ('call:batch_to_space>operator:/', 'error-class', "'err', 'NotImplementedError'"):
         "`y = tf.batch_to_space(bool variable [2, 2, 2, 1], [1], np.array([[0, 0]]))`, then `y / np.bool_(False)` in "
-        "a tf.function (fz30b: seed 1420303008 #121): TF 2.21's trace raises NotImplementedError (not analysed: "
-        "which of the division's paths raises it for a bool graph tensor and a NumPy bool), simdist the "
-        "batch_to_space kernel's InvalidArgumentError first",
+        "a tf.function (fz30b: seed 1420303008 #121): TF 2.21 builds BatchToSpaceND of bool (its missing kernel is "
+        "looked up only when the graph runs) and the division then asks NumPy for the symbolic tensor's value, "
+        "NotImplementedError \"Cannot convert a symbolic tf.Tensor (BatchToSpaceND:0) to a numpy array\" (which path "
+        "of truediv does so with a NumPy bool is not analysed); simdist raises the missing bool kernel "
+        "(InvalidArgumentError \"No OpKernel was registered to support Op 'BatchToSpaceND'\") while tracing",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "
