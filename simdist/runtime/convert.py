@@ -156,6 +156,11 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
         # Python-bool converter infers from the first element and casts ([0, True] as int8 is
         # [0, 1], [True, 0] is "mixed types")
         mixed_bools = dt.is_bool or (first_bool and dt.name in _NO_PYTHON_BOOL)
+        if mixed_bools and not dt.is_bool and context.in_function():
+            # (a graph's make_tensor_proto: _AssertCompatible takes a bool as a number of any numeric
+            # dtype and np.array converts it, `tf.constant([True, 0], tf.int8)` and a dtype_hint of
+            # int8 are int8 [1, 0]; fz30b, fz4 seed 3001 #58)
+            mixed_bools = False
     if mixed_bools and dt is None and context.in_function() and "?" not in kinds and "s" not in kinds:
         # a graph's make_tensor_proto: NumPy's inference, where a bool is an int ([True, 0] is int32 [1, 0],
         # [True, 2.5] float32)

@@ -57,18 +57,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites; fz29b: seed 1420292902 #6, "
        "random_brightness of a bfloat16 image compared with `<`, the first call's draw)"
        for op in ("random_brightness", "random_flip_up_down", "random_brightness>operator:<")},
-    ('call:image.combined_non_max_suppression', 'error-class', "'err', 'ValueError'"):
-        "tf.image.combined_non_max_suppression(np.int8(1), 3, np bool array, max_total_size=2 ** 31) eagerly (seed "
-        "1420261204 #12): image_ops converts max_total_size to an int64 tensor, and TF 2.21's eager fast path falls "
-        "back to convert_to_tensor(int64 tensor, int32), ValueError, where a float64 tensor for max_output_size_per_"
-        "class beside tensor boxes reaches the kernel (InvalidArgumentError); simdist raises the kernel's "
-        "InvalidArgumentError in both (when the fast path gives up is not analysed, fz16b)",
-    ('call:image.combined_non_max_suppression>operator:==', 'error-class', "'err', 'ValueError'"):
-        "tf.image.combined_non_max_suppression(int list boxes, 2, float64 tensor max_output_size_per_class, float16 "
-        "ndarray max_total_size) eagerly (seed 1420261202 #962): TF 2.21's fast path fails and its fallback converts "
-        "the float64 tensor with int32, ValueError \"Tensor conversion requested dtype int32\"; with tensor boxes and "
-        "scores the fast path runs and the kernel refuses it (InvalidArgumentError, as simdist does in both); when "
-        "the fast path gives up is not analysed (fz16b)",
     ('call:tensor_scatter_nd_update>call:nn.safe_embedding_lookup_sparse', 'accepts', "'err', 'AttributeError'"):
         "`y = tf.tensor_scatter_nd_update(int32 [1, 1], indices=[0], updates=np.int32(-1))`, then "
         "`tf.nn.safe_embedding_lookup_sparse(..., sparse_ids=[[2.5]])`, in an input_signature tf.function (fz26b: seed "
@@ -105,6 +93,32 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "passes any rank, and Grappler prunes the unused node, so its kernel never runs and every call returns the "
         "svd; simdist's trace runs Unique's kernel, whose rank error (\"unique expects a 1D vector\") is raised "
         "(an unused op TF prunes is not modelled, spec function.trace-time-errors)",
+    ('call:math.invert_permutation>call:divide', 'rejects', "'calls', (('ok'"):
+        "`y = tf.math.invert_permutation(x0)` of an int32 Variable [-1, -1, 0] in a tf.function whose result is never "
+        "used, then `return tf.divide(...)` (fz30b: seed 1420303002 #13): TF 2.21 prunes the unused stateless node, so "
+        "its kernel's error (\"-1 is not between 0 and 3\") never comes and every call returns the division; simdist "
+        "runs InvertPermutation's kernel on each call and raises its InvalidArgumentError (the class of "
+        "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
+    ('call:random.gamma', 'error-class', "'err', 'TypeError'"):
+        "tf.random.gamma(..., dtype='bfloat16') in a tf.function with an input_signature (fz30b: seed 1420303002 "
+        "#118): random_ops.random_gamma computes np.finfo(alpha.dtype.as_numpy_dtype) before RandomGamma's attr "
+        "check; with NumPy 2.4.6 and ml_dtypes 0.7.0 (this host) np.finfo takes ml_dtypes' bfloat16, so TF 2.21 "
+        "reaches the op (TypeError traced, InvalidArgumentError eagerly), where the goldens' reference host answered "
+        "NumPy's ValueError \"data type <class 'ml_dtypes.bfloat16'> not inexact\" (tests/ops/test_fuzz7_edges_tf.py "
+        "stateful-bfloat16-finfo, test_random_gamma_tf.py gamma-bfloat16), which simdist keeps: host-dependent",
+    ("call:nn.ctc_greedy_decoder", "accepts", "'err', 'InvalidArgumentError'"):
+        "tf.nn.ctc_greedy_decoder(inputs=(complex128 ndarray,), sequence_length=[0, 0, 1]) eagerly (fz30b: seed "
+        "1420303007 #82): TF 2.21 converts the tuple holding the complex array to a complex128 tensor and the kernel "
+        "refuses T (InvalidArgumentError \"Value for attr 'T' of complex128 is not in the list of allowed values: "
+        "float, double\"), where the bare complex ndarray is cast to float32 and decoded; simdist casts the tuple's "
+        "array to float32 too and decodes (how TF converts a tuple holding an ndarray here is not analysed)",
+    ('call:batch_to_space>operator:/', 'error-class', "'err', 'NotImplementedError'"):
+        "`y = tf.batch_to_space(bool variable [2, 2, 2, 1], [1], np.array([[0, 0]]))`, then `y / np.bool_(False)` in "
+        "a tf.function (fz30b: seed 1420303008 #121): TF 2.21 builds BatchToSpaceND of bool (its missing kernel is "
+        "looked up only when the graph runs) and the division then asks NumPy for the symbolic tensor's value, "
+        "NotImplementedError \"Cannot convert a symbolic tf.Tensor (BatchToSpaceND:0) to a numpy array\" (which path "
+        "of truediv does so with a NumPy bool is not analysed); simdist raises the missing bool kernel "
+        "(InvalidArgumentError \"No OpKernel was registered to support Op 'BatchToSpaceND'\") while tracing",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "
@@ -142,82 +156,23 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.nn.l2_normalize's second-order gradient (the same function as tf.math.l2_normalize; seed 1420262302 #26, "
         "a complex64 vector holding NaN under an outer tape): the call:math.l2_normalize gradient class above "
         "(RsqrtGrad a composition in simdist, TF's _RsqrtGradGrad: NaN where TF has 0)",
-    ("call:linalg.lstsq", "value", "'ok'"):
-        "tf.linalg.lstsq(A, rhs, l2_regularizer=0.5) of a float32 A holding inf (seed 14 #771): TF 2.21's answer is "
-        "NaN everywhere (its Cholesky path over AᵀA + λI), simdist's Cholesky solve keeps some columns finite; not "
-        "analysed further",
-    ("operator:/", "value", "calls"):
-        "x / constant inside an input_signature tf.function where x holds float32 subnormals (seed 1420261202 #192): "
-        "TF 2.21 computes x * (1/c) on both calls (ReduceDivToReciprocalMul), simdist on the first only (the recording "
-        "is abandoned for a subnormal input and its second call divides: 1.0e-03 where TF gives 9.9999993e-04)",
-    ('call:batch_to_space>call:clip_by_global_norm', 'error-class', "'err', 'TypeError'"):
-        'tf.clip_by_global_norm([...], 0.1, use_norm=True) in a tf.function: TF 2.21 TypeError at trace '
-        '(clip_ops uses use_norm as the norm: `x` and `y` must have the same dtype, float32 != bool), simdist'
-        " InvalidArgumentError from the earlier batch_to_space, whose kernel error TF's trace never meets; "
-        'seed 1420261202 #957',
-    ('call:image.combined_non_max_suppression>call:signal.ifft2d', 'error-class', "'err', 'TypeError'"):
-        "combined_non_max_suppression(boxes=True, scores=<bool Variable>, max_output_size_per_class=inf, ...): TF "
-        "2.21 TypeError (max_output_size_per_class's int32 conversion, ops.attr-types), simdist ValueError (it "
-        "converts the bool variable to float32 first; which conversion the eager fast path and its fallback "
-        "report first is not modelled); seed 1420261202 #538",
-    ('call:image.crop_and_resize', 'error-class', "'err', 'TypeError'"):
-        'crop_and_resize(boxes=[False], box_indices=bool tensor, crop_size=[3]): TF 2.21 ValueError (not '
-        "analysed: image_ops' crop_size check), simdist InvalidArgumentError; seed 1420261202 #752",
     ('call:image.crop_and_resize>call:bitwise.left_shift', 'error-class', "'err', 'TypeError'"):
         'crop_and_resize(boxes=-1, box_indices=complex128 tensor): TF 2.21 TypeError (not analysed), simdist '
         "InvalidArgumentError (box_indices' dtype); seed 1420261202 #6",
-    ('call:image.draw_bounding_boxes>call:image.stateless_random_flip_left_right', 'accepts', "'err', 'TypeError'"):
-        'sig mode: draw_bounding_boxes(False, x0, colors=2) then stateless_random_flip_left_right: TF 2.21 '
-        'TypeError at trace, simdist traces and raises InvalidArgumentError per call (not analysed); seed '
-        '1420261202 #935',
     ('call:linalg.band_part>unary:+', 'accepts', "'err', 'TypeError'"):
         'sig mode: band_part(x1, num_lower=5, num_upper=1): TF 2.21 TypeError at trace (not analysed: the '
         "index operands' Tindex against x1's spec), simdist traces and raises the kernel's "
         'InvalidArgumentError; seed 1420261202 #494',
-    ('call:nn.batch_norm_with_global_normalization>operator:&', 'error-class', "'err', 'TypeError'"):
-        'batch_norm_with_global_normalization(x0, mean=uint8 array, ..., '
-        "scale_after_normalization=np.bool_(True)): TF 2.21 TypeError (nn_impl's Python: `[...] + float` in "
-        "the scale branch), simdist InvalidArgumentError (Mul's dtypes); seed 1420261202 #312",
-    ('call:nn.conv3d', 'accepts', "'err', 'TypeError'"):
-        'sig mode: conv3d(float input spec, int32 filters, strides=[4, 4]): TF 2.21 TypeError at trace '
-        "(Conv3D's T), simdist traces and raises InvalidArgumentError per call (Conv3D's dtype rule is not "
-        'marked for the trace); seed 14 #185',
-    ('call:nn.conv3d_transpose', 'error-class', "'err', 'TypeError'"):
-        "conv3d_transpose(x0, filters=-0.0, output_shape=[4], strides=(4,), data_format='NHWC'): TF 2.21 "
-        "TypeError (not analysed: nn_ops' _get_sequence or the filter's conversion), simdist "
-        'UnimplementedError (its NDHWC-only refusal first); seed 14 #292',
-    ('call:nn.depthwise_conv2d_backprop_input', 'error-class', "'err', 'TypeError'"):
-        "depthwise_conv2d_backprop_input(input_sizes=np.float32(2.5), filter=False, ..., data_format='NWC'): "
-        "TF 2.21 TypeError (not analysed: the bool filter against out_backprop's type attr), simdist "
-        'InvalidArgumentError (data_format first); seed 14 #472',
-    ('call:nn.sparse_softmax_cross_entropy_with_logits', 'trace-time', "'err', 'TypeError'"):
-        'sig mode: sparse_softmax_cross_entropy_with_logits(labels=x0, logits=int list): TF 2.21 TypeError at'
-        " trace (logits' dtype), simdist ValueError at trace (a shape check first), TypeError on the calls; "
-        'seed 14 #412',
     ('call:random.stateless_binomial>call:nn.approx_max_k', 'accepts', "'err', 'TypeError'"):
         'sig mode: stateless_binomial(...) then approx_max_k(int64 array, 2): TF 2.21 TypeError at trace '
         "(ApproxTopK's T), simdist traces (the binomial's kernel error is raised first per call, "
         'InvalidArgumentError); seed 14 #119',
-    ('call:shape_n', 'error-class', "'err', 'TypeError'"):
-        'eager shape_n(ndarray, out_type=np.uint32): TF 2.21 TypeError (the fast path fails on out_type, then'
-        " the fallback's list check of `input`), simdist InvalidArgumentError (out_type's list); the eager "
-        'fast path/fallback order is not modelled (ops.attr-types); seed 1420261202 #472',
-    ('call:signal.fft', 'error-class', "'err', 'TypeError'"):
-        'signal.fft(False): TF 2.21 TypeError "Cannot convert False to EagerTensor of dtype complex64" '
-        "(Tcomplex's default as the conversion dtype), simdist InvalidArgumentError (Tcomplex of bool); seed "
-        '1420261202 #925',
     ('call:signal.fftshift', 'accepts', "'err', 'TypeError'"):
         "sig mode: fftshift(uint64 spec): TF 2.21 TypeError at trace (not analysed: fft_ops' shift arithmetic"
         " on the spec's shape), simdist computes; seed 1420261202 #581",
-    ('call:signal.fftshift', 'error-class', "'err', 'TypeError'"):
-        "fftshift(np.int64(-1)) in a tf.function: TF 2.21 TypeError at trace, simdist ValueError (Roll's "
-        'rank-0 shape check first); seed 14 #502',
     ('call:signal.irfftnd', 'accepts', "'err', 'TypeError'"):
         "sig mode: irfftnd(x2, norm='forward'): TF 2.21 TypeError at trace (not analysed: the fft_length "
         'computed from the spec), simdist traces and raises InvalidArgumentError per call; seed 14 #45',
-    ('call:strings.to_hash_bucket_fast>call:signal.linear_to_mel_weight_matrix', 'accepts', "'err', 'TypeError'"):
-        'sig mode: strings.to_hash_bucket_fast(non-string spec, num_buckets=0): TF 2.21 TypeError at trace '
-        "(the string input), simdist traces (num_buckets' kernel error per call first); seed 1420261202 #832",
     ('call:unique_with_counts>call:extract_volume_patches', 'error-class', "'err', 'TypeError'"):
         "unique_with_counts of a [2, 1] tensor in a tf.function: TF 2.21's UniqueWithCounts shape function "
         "does not check the rank (the trace goes on to extract_volume_patches' TypeError for a tensor "
@@ -226,21 +181,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "a 0-d NumPy array as a list attr (fractional_avg_pool's pooling_ratio=np.array(0.5)): TF 2.21's eager fast "
         "path takes it as a sequence and fails inside (MemoryError std::bad_alloc, as conv3d's strides=np.array(1)); "
         "simdist raises the wrapper's TypeError \"Expected list\"; seed 14 #401",
-    ("call:linalg.banded_triangular_solve", "error-class", "'err', 'SystemError'"):
-        "tf.linalg.banded_triangular_solve(np.uint64(2), -1): TF 2.21 leaks SystemError from its eager fast path "
-        "(\"<class EagerTensor> returned a result with an exception set\"; not analysed further); simdist raises "
-        "the op's input mismatch (InvalidArgumentError); seed 1420261202 #462",
     ("call:nn.ctc_greedy_decoder", "error-class", "'err', 'InvalidArgumentError'"):
         "ctc_greedy_decoder(inputs=[an empty float64 ndarray of shape (3, 2, 0, 2), a NumPy scalar, a Python int], "
         "[0]) eagerly (fz16a): TF 2.21's conversion of that ragged list yields some tensor and the kernel says "
         "\"inputs is not a 3-Tensor\" (InvalidArgumentError); simdist's conversion refuses the list (NumPy's "
         "ValueError \"inhomogeneous shape\"); how TF packs an empty array beside scalars is not analysed; "
         "seed 14 #117",
-    ("call:signal.fft3d>call:random.fixed_unigram_candidate_sampler", "error-class", "'err', 'ValueError'"):
-        "the first statement, tf.signal.fft3d of a Python list holding 1e300 (fz16a): TF 2.21 raises ValueError "
-        "\"Can't convert Python sequence with a value out of range for a double-precision float\" converting it to "
-        "complex64; simdist converts it (inf) and computes; the sampler after it agrees (TypeError for unique=1); "
-        "seed 14 #347",
     ("call:nn.conv3d_transpose>unary:not", "error-class", "'err', 'ValueError'"):
         "conv3d_transpose(input=a uint32 ndarray of rank 2, filters=a float list, ...) in a tf.function (fz16a): "
         "TF 2.21 converts the NumPy out_backprop to the filter's T float32 and its shape function raises "
@@ -262,6 +208,15 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open (fz28b): the "
         "pad's assert-op checks are made in Python, and no dry-run placeholder of unknown rank passes them (rank 3 "
         "is wider than the target, other ranks are refused); seed 1420261217 #66",
+    # (fz30b) closed and taken off, each recorded program re-run against TF 2.21 agreeing (its labels unchanged):
+    # conv3d in sig mode (seed 14 #185), shape_n's out_type (1420261202 #472), signal.fft(False) (1420261202 #925),
+    # fftshift of a NumPy int64 (14 #502), crop_and_resize (1420261202 #752), depthwise_conv2d_backprop_input
+    # (14 #472), batch_norm_with_global_normalization (1420261202 #312), banded_triangular_solve's SystemError
+    # (1420261202 #462), fft3d of 1e300 (14 #347), draw_bounding_boxes in sig mode (1420261202 #935),
+    # conv3d_transpose's NHWC (14 #292), sparse_softmax_cross_entropy_with_logits at trace (14 #412),
+    # batch_to_space>clip_by_global_norm (1420261202 #957), combined_non_max_suppression's three (1420261202 #538,
+    # #962, 1420261204 #12), lstsq of an inf matrix (14 #771), x / constant of subnormals in sig mode (1420261202
+    # #192); to_hash_bucket_fast of a non-string spec in sig mode (1420261202 #832) fixed by fz30b (string_hash.py)
     # (fz28b) closed and taken off: argmax>linalg.trace (seed 14 #14), normalize_moments (seeds 1420261203 #16,
     # 1420261218 #178), tensor_scatter_nd_min>stateless_random_crop (1420261218 #312): a dry run now goes on past
     # a missing CPU kernel (dispatch.deferred_kernel) and past ArgMax's and TensorScatter*'s kernel checks on

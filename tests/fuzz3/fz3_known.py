@@ -63,6 +63,10 @@ _CX_GRAD = ("gradients through complex ops (products and divisions of complex pa
             "from the complex value classes; ext seeds 61-63")
 
 KNOWN_OPEN: dict[object, str] = {
+    ("nn.relu", "gradient"): "tf.nn.relu of a float32 Variable holding one subnormal under a tape (fz30b: ext8 seed "
+                             "3002 #32, relu([1e-40])): TF 2.21 keeps 1e-40, simdist flushes it; the position-"
+                             "dependent flushing of TF's Relu kernel (a 1-element input keeps it, other lengths flush "
+                             "some or all: tests/fuzz14/fz14_known.py's call:nn.relu classes), not modelled",
     ("linalg.inv", "value"): "MatrixInverse's last bits where sums cancel (finite matrices with entries of very "
                              "different sizes: 1e30 beside O(1)): TF 2.21's Eigen blocked triangular solves add in "
                              "another order than simdist's row-by-row solve (eigen_lu.lu_solve); real matrices holding "

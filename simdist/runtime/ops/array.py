@@ -1027,8 +1027,14 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if isinstance(axis, (list, tuple, np.ndarray)):   # an axis given as a list: SplitV takes one element,
         a = np.asarray(axis).reshape(-1)              # Split wants a scalar (fuzz4)
         if isinstance(num_or_size_splits, (int, np.integer)) or a.size != 1:
-            raise errors.InvalidArgumentError(None, None, f"split_dim must be a scalar but has rank "
+            err = errors.InvalidArgumentError(None, None, f"split_dim must be a scalar but has rank "
                                               f"{np.ndim(axis)} [Op:Split]")
+            if isinstance(num_or_size_splits, (int, np.integer)):
+                # (traced, Split's shape function wants a scalar split_dim first: ValueError "Input must
+                # be scalar but has rank 1" at trace; fz30b, fz14 seed 1420303007 #4)
+                raise trace_errors.mark_shape(err, f"Input must be scalar but has rank {np.ndim(axis)}", "Split",
+                                              [list(np.shape(axis)), t.shape.as_list()])
+            raise err
         axis = int(a[0])
     if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
         raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
@@ -1439,16 +1445,18 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     nm = m.ndim
     if nm == 0:   # (array_ops.boolean_mask checks the mask before it reads axis; fz14 seed 1420261202 #197)
         raise ValueError("mask cannot be scalar.")
-    ax = 0 if axis is None else int(axis)
+    raw = 0 if axis is None else int(axis)
     shp = t.shape.as_list()
-    ax = ax % max(len(shp), 1)
+    ax = raw % max(len(shp), 1)
     # (assert_is_compatible_with on the static shapes: a dimension the graph does not know is
     # compatible, and the gather meets the run-time sizes: a mask [True, False] of an input_signature
     # [None, 1] argument with one row takes it; fz27b, fz4 seed 2701 #196)
     from simdist.runtime.ops import static_shapes
     known, mk = static_shapes.known_shape(t), static_shapes.known_shape(m)
     if known is not None and mk is not None:
-        part = known[ax:ax + nm]
+        # (the static check slices with the axis as given: a negative axis whose slice ends at 0,
+        # `shape[-2:0]`, is () against the mask's shape; fz30b, fz14 seed 1420303002 #182)
+        part = known[raw:raw + nm]
         if len(part) != len(mk) or any(a is not None and b is not None and a != b for a, b in zip(part, mk)):
             raise ValueError(f"Shapes {TensorShape(part)} and {TensorShape(mk)} are incompatible")
     lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))

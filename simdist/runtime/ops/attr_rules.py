@@ -198,7 +198,9 @@ def sequence_attr_taken(v: Any, inputs: tuple = ()) -> bool:
 def _fast_path_value(kind: str, v: Any) -> bool:
     """Whether pywrap_tfe_src.cc's SetOpAttrs reads `v` for an attribute of `kind` (ParseIntValue:
     PyLong_Check, so a bool too but no NumPy integer or tensor; ParseFloatValue: a Python int or
-    float, np.float64 being a float; ParseBoolValue: PyBool; strings: str/bytes)."""
+    float, np.float64 being a float; ParseBoolValue: PyBool; strings: str/bytes; ParseTypeValue: a
+    Python int or an object with `_type_enum`, a tf.DType, so no NumPy type and no dtype name: with
+    `out_type=np.int64` the fallback runs, fz30b)."""
     if kind == "list(int)" and not isinstance(v, (list, tuple)):
         return _fast_path_ints(v)   # (a TensorShape, a range, an empty ndarray: PySequence_Check)
     if kind.startswith("list("):
@@ -211,6 +213,9 @@ def _fast_path_value(kind: str, v: Any) -> bool:
         return isinstance(v, bool)
     if kind == "string":
         return isinstance(v, (str, bytes))
+    if kind == "type":
+        from simdist.runtime.dtypes import DType
+        return isinstance(v, (int, DType)) or hasattr(v, "_type_enum")
     return True
 
 

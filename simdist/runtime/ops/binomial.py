@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import dispatch, philox
 from simdist.runtime.ops.args import shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
@@ -171,6 +171,20 @@ def _rule(name: str) -> Any:
         if tf_name(t) not in _T and t.name not in ("float16", "float32", "float64", "int32", "int64"):
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(t)} is not in the list of "
                                               f"allowed values: half, float, double, int32, int64 [Op:{name}]")
+        if context.in_function():
+            # (op_def_library builds the node before any kernel is sought: probs must have counts' T,
+            # then the dtype attr its list, both TypeError at trace; the missing int32/int64 kernel
+            # only when the graph runs; fz30b, fz14 seed 1420303008 #135)
+            if dts[-1] != t:
+                raise TypeError(f"Input 'probs' of '{name}' Op has type {dts[-1].name} that does not match type "
+                                f"{t.name} of argument 'counts'.")
+            if attrs["dtype"].name not in ("float16", "float32", "float64", "int32", "int64"):
+                raise TypeError(f"Value passed to parameter for attr 'dtype' has DataType {attrs['dtype'].name} not "
+                                "in list of allowed values: float16, float32, float64, int32, int64")
+        out = attrs["dtype"]   # (the NodeDef's attr lists before the kernel lookup, eagerly too)
+        if out.name not in ("float16", "float32", "float64", "int32", "int64"):
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(out)} is not in the list "
+                                              f"of allowed values: half, float, double, int32, int64 [Op:{name}]")
         if t.name in ("int32", "int64"):   # allowed by the op, no CPU kernel (T: half, float, double)
             raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = {name}"
                                        f"[T=DT_{t.name.upper()}] [Op:{name}]")
@@ -178,10 +192,6 @@ def _rule(name: str) -> Any:
             raise errors.InvalidArgumentError(None, None, f"cannot compute {name} as input #{len(dts) - 1}(zero-based) "
                                               f"was expected to be a {t.name} tensor but is a {dts[-1].name} tensor "
                                               f"[Op:{name}]")
-        out = attrs["dtype"]
-        if out.name not in ("float16", "float32", "float64", "int32", "int64"):
-            raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(out)} is not in the list "
-                                              f"of allowed values: half, float, double, int32, int64 [Op:{name}]")
         return out
     return rule
 

@@ -795,7 +795,9 @@ def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilatio
 
 def _convolution_class_checks(x: Tensor, filters: Tensor, nsp: int, st: tuple, dl: tuple, nc: bool) -> None:
     """nn_ops.Convolution's constructor, which convolution_internal builds for a dilation other than
-    1, in its order (all ValueError): the input's rank at least num_spatial_dims + 2
+    1, in its order (all ValueError): a known filter rank num_spatial_dims + 2 (`convolution(x,
+    filters=1e-40, dilations=[0])` of a rank-4 x: nsp 2 from the input; fz30b, fz14 seed 1420303001
+    #91); the input's rank at least num_spatial_dims + 2
     (atrous_conv2d(value=nan, rate=0.5); fz26b, fz14 seed 1420262602 #165); the input's channels
     divisible by the filter's input channels where both are known (a filter's 0 is Python's
     ZeroDivisionError); then _get_strides_and_dilation_rate: every dilation and stride positive,
@@ -804,6 +806,9 @@ def _convolution_class_checks(x: Tensor, filters: Tensor, nsp: int, st: tuple, d
     from simdist.runtime.tensor import TensorShape
     xs, fs = _static_shapes.known_shape(x), _static_shapes.known_shape(filters)
     ir = None if xs is None else len(xs)
+    if fs is not None and len(fs) != nsp + 2:
+        raise ValueError(f"`filters.shape.rank` must be `num_spatial_dims + 2`. Received: filters.shape="
+                         f"{filters.shape} of rank {len(fs)} and num_spatial_dims={nsp}")
     if ir is not None and ir < nsp + 2:
         raise ValueError(f"`input.shape.rank` must be >= than `num_spatial_dims + 2`. Received: input.shape={x.shape} "
                          f"of rank {ir} and num_spatial_dims={nsp}")

@@ -302,21 +302,40 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     return dispatch.execute(CONV3D, (x, f), attrs)
 
 
+def _graph_backprop_input_types(filters: Any, input: Any) -> None:  # noqa: A002
+    """Inside a tf.function op_def_library builds Conv3DBackpropInputV2 from its inputs before any
+    attr is checked: T from the filter, which must be a float (TypeError "Value passed to parameter
+    'filter' has DataType int64 not in list of allowed values"), then out_backprop converted to it;
+    eagerly the kernel's attr checks (data_format) come first. fz30b, fz14 seed 1420303001 #287."""
+    from simdist.runtime import context
+    if not context.in_function():
+        return
+    f = _t(filters)
+    if f.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
+        raise TypeError(f"Value passed to parameter 'filter' has DataType {f.dtype.name} not in list of allowed "
+                        "values: float16, bfloat16, float32, float64")
+    if isinstance(input, Tensor) and input.dtype != f.dtype:
+        raise TypeError(f"Input 'out_backprop' of 'Conv3DBackpropInputV2' Op has type {input.dtype.name} that does "
+                        f"not match type {f.dtype.name} of argument 'filter'.")
+
+
 def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                      data_format: str = "NDHWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv3d_transpose` (NDHWC): Conv3DBackpropInputV2 with the input as out_backprop and
     output_shape as input_sizes; strides and dilations an int or a list of 1, 3 or 5; filters
     [kd, kh, kw, out_channels, in_channels]. NCDHW: see `_channels_first`."""
     if data_format == "NCDHW":
+        st = _to_last(spatial_sequence(strides, 3, "strides", True))
+        dl = None if dilations is None else _to_last(spatial_sequence(dilations, 3, "dilations", True))
+        _graph_backprop_input_types(filters, input)
         x = _channels_first(input, "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU. "
                                    "[Op:Conv3DBackpropInputV2]")
         shape = list(shape_arg(output_shape))
-        st = _to_last(spatial_sequence(strides, 3, "strides", True))
-        dl = None if dilations is None else _to_last(spatial_sequence(dilations, 3, "dilations", True))
         out = conv3d_transpose(array.transpose(x, [0, 2, 3, 4, 1]), filters, _to_last(shape), st, padding, "NDHWC", dl)
         return array.transpose(out, [0, 4, 1, 2, 3])
     # nn_ops' _get_sequence of strides and dilations, then the op def's attrs: T, padding, data_format
     st, dl = spatial_sequence(strides, 3, "strides"), spatial_sequence(dilations, 3, "dilations")
+    _graph_backprop_input_types(filters, input)   # (after _get_sequence's ValueErrors)
     check_format(None, "Conv3DBackpropInputV2", _t(input))
     pad = _padding(padding)
     check_format(data_format, "Conv3DBackpropInputV2")

@@ -366,7 +366,13 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) ->
             t = convert_to_tensor(targets, dtype=dtypes.int32)
         except (TypeError, ValueError):
             t = convert_to_tensor(targets)
-    if t.dtype not in (dtypes.int32, dtypes.int64):   # attr T (from targets) is checked before k is converted
-        _in_top_k_rule((dtypes.float32, t.dtype, t.dtype), None)
-    kt = convert_to_tensor(k, dtype=t.dtype)
+    kt = None
+    if not context.in_function() and not isinstance(k, Tensor):
+        # the eager fast path converts a k that is not a tensor with T (from targets) before the
+        # kernel checks T: `in_top_k(bool tensor, p, 2)` is "Cannot convert 2 to EagerTensor of dtype
+        # bool" (TypeError), `in_top_k(float tensor, p, 2)` the attr error (fz30b: seed 1420303001 #11)
+        kt = convert_to_tensor(k, dtype=t.dtype)
+    if t.dtype not in (dtypes.int32, dtypes.int64):   # attr T (from targets) is checked before a tensor k's
+        _in_top_k_rule((dtypes.float32, t.dtype, t.dtype), None)   # dtype, and before k is converted in a graph
+    kt = convert_to_tensor(k, dtype=t.dtype) if kt is None else kt
     return dispatch.execute(IN_TOP_K, (p, t, kt))

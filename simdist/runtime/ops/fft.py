@@ -375,6 +375,8 @@ def _nd(opname: str, real_in: bool) -> Any:
             raise IndexError("list index out of range")
         else:   # (_infer_fft_length_for_fftn: the whole shape, int32)
             lengths = np.asarray(x.shape.as_list(), dtype=np.int32)
+        if fft_length is not None:
+            _pad_for_rfft_shapes(x, lengths, rank, fft_length)
         if norm not in (None, "backward") and opname == "FFTND":
             # (the wrapper scales the input first: `input_tensor /= n` for "forward", np.sqrt(n) for
             # "ortho", n the product of the lengths from 1; a bool input is truediv's TypeError
@@ -393,19 +395,54 @@ def _nd(opname: str, real_in: bool) -> Any:
     return op
 
 
+def _pad_for_rfft_shapes(x: Tensor, lengths: Any, fft_rank: int, fft_length: Any) -> None:
+    """fft_ops._maybe_pad_for_rfft's shape arithmetic in a graph (every ND wrapper calls it): with a
+    constant fft_length and the innermost len(fft_length) dimensions of the input known (`shape[-0:]`
+    is the whole shape) the paddings are computed in Python; otherwise it subtracts the input's last
+    fft_rank sizes from fft_length in the graph, whose Sub broadcasts them at trace: an empty
+    fft_length beside three axes is ValueError "Dimensions must be equal, but are 0 and 3" (fz30b,
+    fz14 seed 1420303005 #129: a [None, 4, 4] input_signature; eagerly every size is known).
+    An input with a known size 0 is not padded."""
+    from simdist.runtime.ops import graph_constants, static_shapes
+    if not context.in_function():
+        return
+    known = static_shapes.known_shape(x)
+    if known is not None and any(d == 0 for d in known):
+        return
+    n = int(np.asarray(lengths).size)
+    constant = not isinstance(fft_length, Tensor) or graph_constants.known(fft_length)
+    if constant and known is not None and all(d is not None for d in (known[-n:] if n else known)):
+        return
+    m = fft_rank if known is None else min(fft_rank, len(known))
+    if n != m and n != 1 and m != 1:
+        raise ValueError(f"Dimensions must be equal, but are {n} and {m} for '{{{{node Sub}}}}' with input shapes: "
+                         f"[{n}], [{m}].")
+
+
 def _raw(name: str, x: Tensor) -> Tensor:
+    """The op, which has no kernel: NotFoundError; in a dry run of a tf.function's Python a
+    stand-in of its output dtype, since TF adds the node and looks its kernel up only when the graph
+    runs, so a later op's graph-build error is the trace's: `ifftnd(...) & int32 tensor` is
+    BitwiseAnd's TypeError (fz30b, fz14 seed 1420303003 #62). The stand-in's dimensions are unknown
+    to the graph: the ND ops' shape function (`fftnd` of [2, 4] with fft_length [3, 7] is [3, 7],
+    irfftnd's [4, 6] is [4, 4]) is not modelled, so no shape error is made up from it."""
+    from simdist.runtime.ops import dispatch
     d = x.dtype
     if name in ("FFTND", "IFFTND"):
         _complex_rule(name)((d,), None)
         _rank_at_least_1(name, x)
-        raise _no_kernel(name, f"Tcomplex=DT_{d.name.upper()}")
-    if name == "RFFTND":
+        err, out = _no_kernel(name, f"Tcomplex=DT_{d.name.upper()}"), d
+    elif name == "RFFTND":
         c = _real_rule("RFFT")((d,), None)
         _rank_at_least_1(name, x)
-        raise _no_kernel(name, f"Tcomplex=DT_{c.name.upper()}, Treal=DT_{_CPP[d.name].upper()}")
-    r = _real_rule("IRFFT")((d,), None)
-    _rank_at_least_1(name, x)
-    raise _no_kernel(name, f"Tcomplex=DT_{d.name.upper()}, Treal=DT_{_CPP[r.name].upper()}")
+        err, out = _no_kernel(name, f"Tcomplex=DT_{c.name.upper()}, Treal=DT_{_CPP[d.name].upper()}"), c
+    else:
+        r = _real_rule("IRFFT")((d,), None)
+        _rank_at_least_1(name, x)
+        err, out = _no_kernel(name, f"Tcomplex=DT_{d.name.upper()}, Treal=DT_{_CPP[r.name].upper()}"), r
+    from simdist.runtime.ops import static_shapes
+    stand_in = dispatch.refused(err, out, x.shape.as_list())
+    return static_shapes.mark(stand_in, [True] * stand_in.ndim)
 
 
 def _rank_at_least_1(name: str, x: Tensor) -> None:

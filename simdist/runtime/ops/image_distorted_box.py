@@ -246,10 +246,20 @@ def _attrs(aspect_ratio_range: Any, area_range: Any, max_attempts: Any, use_imag
             "use_image_if_no_bounding_boxes": bool(use_image)}
 
 
-def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any, op: str) -> tuple:
-    size = _t(image_size)   # (bounding_boxes and min_object_covered are float inputs: trace_errors.fixed_operand)
-    boxes = trace_errors.fixed_operand(bounding_boxes, dtypes.float32, op, "bounding_boxes")
-    cov = trace_errors.fixed_operand(min_object_covered, dtypes.float32, op, "min_object_covered")
+def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any, op: str, extra: tuple = (),
+            **attr_values: Any) -> tuple:
+    """image_size, then the float inputs bounding_boxes and min_object_covered as TF converts them
+    (attr_rules.fixed_inputs): on the eager fast path (every input an eager tensor, ndarray or
+    scalar, every attr value one it parses) an int16 tensor of boxes reaches the kernel's input
+    check, InvalidArgumentError "cannot compute ... as input #1"; off it (a list image_size, inside a
+    tf.function) the fallback's ValueError or op_def_library's TypeError (fz30b, fz14 seed
+    1420303002 #8). `extra`: the op's later inputs (the stateless op's seed)."""
+    from simdist.runtime.ops import attr_rules
+    size = _t(image_size)
+    fast = attr_rules.fast_path_takes(op, (image_size, bounding_boxes, min_object_covered, *extra),
+                                      **{k: v for k, v in attr_values.items() if v is not None})
+    boxes, cov = attr_rules.fixed_inputs(op, [(bounding_boxes, dtypes.float32, "bounding_boxes"),
+                                              (min_object_covered, dtypes.float32, "min_object_covered")], fast, first=1)
     return size, boxes, cov
 
 
@@ -270,7 +280,10 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
     attrs = {"seed": int(s1), "seed2": int(s2), **_attrs(aspect_ratio_range, area_range, max_attempts,
                                                          use_image_if_no_bounding_boxes)}
     return named_outputs("SampleDistortedBoundingBoxV2", dispatch.execute(
-        SAMPLE_DISTORTED_BOUNDING_BOX, _inputs(image_size, bounding_boxes, min_object_covered, "SampleDistortedBoundingBoxV2"),
+        SAMPLE_DISTORTED_BOUNDING_BOX, _inputs(image_size, bounding_boxes, min_object_covered, "SampleDistortedBoundingBoxV2",
+                                               aspect_ratio_range=aspect_ratio_range, area_range=area_range,
+                                               max_attempts=max_attempts,
+                                               use_image_if_no_bounding_boxes=use_image_if_no_bounding_boxes),
         attrs))
 
 
@@ -281,6 +294,8 @@ def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any
                                             name: str | None = None) -> tuple:
     """`tf.image.stateless_sample_distorted_bounding_box`: the same for the same seed."""
     attrs = _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)
-    inputs = _inputs(image_size, bounding_boxes, min_object_covered, "StatelessSampleDistortedBoundingBox")
+    inputs = _inputs(image_size, bounding_boxes, min_object_covered, "StatelessSampleDistortedBoundingBox", (seed,),
+                     aspect_ratio_range=aspect_ratio_range, area_range=area_range, max_attempts=max_attempts,
+                     use_image_if_no_bounding_boxes=use_image_if_no_bounding_boxes)
     return named_outputs("StatelessSampleDistortedBoundingBox", dispatch.execute(
         STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*inputs, _t(seed)), attrs))

@@ -17,7 +17,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import context, execution, numerics_callback, scalar_cache, subnormals
 from simdist.runtime.ops import args, dispatch, unary
-from simdist.runtime.ops import graph_inputs, packet_pow, reflected, static_shapes, trace_errors
+from simdist.runtime.ops import graph_inputs, packet_pow, pow_subnormals, reflected, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -193,6 +193,7 @@ FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
                      _numeric("FloorMod"))
 POW = binary_op("Pow", _pow, args.allowed("Pow", "fic", _NO_BOOL["Pow"]))   # no unsigned kernels either
+POW.subnormals = pow_subnormals.pow_rule   # (bfloat16's subnormal operands by their bits: fz30b)
 def _zero_ties(fn: Any) -> Any:
     """Maximum/Minimum with TF's choice between tied zeros (-0.0 and 0.0): Eigen's scalar
     std::max/min returns the first operand, its SIMD packets (_mm256_max_ps) the second; which
@@ -977,6 +978,15 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         raise trace_errors.shape_error(f"condition {args.dims(cs)}, then {args.dims(xs)}, and else {args.dims(ys)} "
                                        "must be broadcastable [Op:SelectV2]", text, "SelectV2", (cs, xs, ys)) from None
     _check_beside_variable(x, y)   # a NumPy x beside a variable y: ValueError (fuzz2 seed 7 #198)
+    from simdist.runtime.ops import attr_rules
+    fast = attr_rules.fast_path_takes("SelectV2", (condition, x, y))
+    if not context.in_function() and not isinstance(y, Tensor) and hasattr(y, "_as_tensor") and \
+            isinstance(x, (bool, int, float)) and fast:
+        # (on the fast path, every input one CheckOneInput takes, T comes from the variable y as from
+        # a tensor and a Python x converts to it: `where(True, 0.5, float16_variable)` is float16
+        # 0.5; fz30b, fourth generator seed 3002 #117)
+        yt = _t(y)
+        return dispatch.execute(SELECT, (c, _operand(x, yt.dtype), yt))
     if not context.in_function() and not isinstance(y, Tensor) and hasattr(y, "_as_tensor") and \
             isinstance(x, (bool, int, float)):
         # (SelectV2's eager fallback converts a Python x on its own, then the variable to its dtype:

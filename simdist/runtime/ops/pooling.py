@@ -258,10 +258,29 @@ MAX_POOL.trace_shape = infer_ctx.trace_shape("MaxPool")
 AVG_POOL.trace_shape = infer_ctx.trace_shape("AvgPool")
 
 
+# the data_format values of MaxPool's and AvgPool's op defs (TF 2.21)
+_FORMATS = {"MaxPool": ("NHWC", "NCHW", "NCHW_VECT_C"), "AvgPool": ("NHWC", "NCHW")}
+
+
+def _check_format_attr(data_format: Any, op: str) -> None:
+    """The op def's data_format list, after padding (the attrs' order): eagerly InvalidArgumentError
+    "Value for attr 'data_format' of "NWC" is not in the list of allowed values: "NHWC", "NCHW",
+    "NCHW_VECT_C"", traced op_def_library's ValueError (fz30b, fz14 seed 1420303004 #139:
+    `max_pool2d(x, 3, 3, 'VALID', data_format='NWC')`)."""
+    allowed = _FORMATS[op]
+    if data_format is None or not isinstance(data_format, str) or data_format in allowed:
+        return
+    text = ", ".join(f'"{f}"' for f in allowed)
+    err = errors.InvalidArgumentError(None, None, f"Value for attr 'data_format' of \"{data_format}\" is not in the "
+                                      f"list of allowed values: {text} [Op:{op}]")
+    raise trace_errors.bad_attr(err, op, "data_format", data_format, text)
+
+
 def _pool_args(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any, op: str,
                explicit_ok: bool) -> dict:
-    check_data_format(data_format)
     pad, explicit = normalize_padding(padding, op, explicit_ok)
+    _check_format_attr(data_format, op)
+    check_data_format(data_format)
     attrs = {"ksize": spatial_sequence(ksize, 2, "ksize"), "strides": spatial_sequence(strides, 2, "strides"),
              "padding": pad}
     if explicit_ok:

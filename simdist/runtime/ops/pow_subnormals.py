@@ -20,7 +20,7 @@ import numpy as np
 
 from simdist.runtime.ops import libm
 
-__all__ = ["tail_fix", "subnormal"]
+__all__ = ["tail_fix", "subnormal", "bf16_pow_fix", "pow_rule"]
 
 _TINY = {np.dtype(np.float32): np.finfo(np.float32).tiny, np.dtype(np.float64): np.finfo(np.float64).tiny}
 # log2 of a subnormal as glibc's powf/pow read it under DAZ (x * 2**23 or x * 2**52 read as zero)
@@ -59,3 +59,38 @@ def tail_fix(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
     out = np.array(out, copy=True)
     out[sx] = val
     return out
+
+
+def bf16_pow_fix(arrays: list, flushed_in: list, out: np.ndarray, attrs: dict | None) -> np.ndarray:
+    """bfloat16 Pow is Eigen's scalar `bfloat16(powf(float(a), float(b)))` at every position (no
+    packet path): glibc's powf reads a subnormal operand by its bits, as in float32's tail above
+    (pow(-inf, 9.2e-41) is inf, pow(9.2e-41, 0.5) is 2**-75), and the result is flushed (FTZ:
+    pow(9.2e-41, 1) is 0). Where an operand is subnormal the element is so recomputed from the
+    original operands (fz30b, fz14 seed 1420303004 #18; observed on TF 2.21)."""
+    from simdist.runtime import subnormals as _sn
+    a, b = (np.asarray(v).astype(np.float32) for v in arrays)
+    x, y = np.broadcast_arrays(a, b)
+    sub = (subnormal(x) | subnormal(y)).reshape(out.shape)
+    if not sub.any():
+        return out
+    xs, ys = x.ravel(), y.ravel()
+    got = _sn.flushed(tail_fix(xs, ys, libm.scalar_map("powf", xs, ys))).reshape(out.shape)
+    return _sn.flushed(np.where(sub, got.astype(out.dtype), out).astype(out.dtype))
+
+
+def pow_rule(arrays: list, attrs: dict | None) -> object:
+    """Pow's subnormal rule: `bf16_pow_fix` for bfloat16 operands holding a subnormal, else
+    subnormals.py's (float32/float64 keep theirs for packet_pow.py)."""
+    from simdist.runtime import subnormals as _sn
+    a, b = arrays
+    if a.dtype == _sn.BF16 and b.dtype == _sn.BF16 and (_sn.holds(a) or _sn.holds(b)):
+        return BF16_POW
+    return _sn.RULES["Pow"](arrays, attrs)
+
+
+def _bf16_pow() -> object:
+    from simdist.runtime import subnormals as _sn
+    return _sn.Fixed("bfloat16 pow", bf16_pow_fix)
+
+
+BF16_POW = _bf16_pow()

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime import subnormals as _subnormals
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -427,11 +428,37 @@ def sorted_segments(data: np.ndarray, ids: np.ndarray, opname: str) -> int:
     return n
 
 
+def copy_one_row_segments(out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> np.ndarray:
+    """TF 2.21's sorted segment kernels (SegmentReductionOp: sum, prod, mean, max, min) copy a
+    segment of one row instead of reducing it from the reducer's start value, so its bits stay:
+    segment_sum([-0.0], [0]) is -0.0, not 0 + -0.0 (fz30b, fz3 ext8 seed 3002 #285)."""
+    if ids.size:
+        counts = np.bincount(ids.astype(np.int64), minlength=out.shape[0])
+        one = np.flatnonzero(counts[ids] == 1)
+        if one.size:
+            out[ids[one]] = data[one]
+    return out
+
+
+def _one_row_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+    """With subnormal data (DAZ read them as zeros): the reduced segments flushed (FTZ), the
+    one-row segments copied with their subnormals (segment_sum([1e-40], [0]) is 1e-40)."""
+    from simdist.runtime import subnormals
+    return copy_one_row_segments(np.array(subnormals.flushed(out)), arrays[1], arrays[0])
+
+
+def one_row_subnormals(arrays: Any, attrs: Any) -> Any:
+    """The subnormal rule of the sorted segment reductions: FLUSH, or `_one_row_fix` when the data
+    hold subnormals."""
+    from simdist.runtime import subnormals
+    return ONE_ROW_FIX if subnormals.holds(arrays[0]) else subnormals.FLUSH
+
+
 def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
     n = sorted_segments(data, ids, "SegmentSum")
     out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
     np.add.at(out, ids, data)
-    return out
+    return copy_one_row_segments(out, ids, data)
 
 
 _SEGMENT_RULE = args.allowed("SegmentSum", *NUMERIC)
@@ -447,6 +474,8 @@ def sorted_segment_shape_fn(shapes: list, attrs: Any) -> bool:
 
 
 SEGMENT_SUM.shape_fn = sorted_segment_shape_fn
+ONE_ROW_FIX = _subnormals.Fixed("one-row segments", _one_row_fix)
+SEGMENT_SUM.subnormals = one_row_subnormals
 
 
 

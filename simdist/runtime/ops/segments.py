@@ -19,7 +19,8 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.array import segment_ids_below
 from simdist.runtime.ops.math import NUMERIC, REAL
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
-from simdist.runtime.ops.scatter import (_SEGMENT_RULE, _indices, check_segment_rank, sorted_segment_shape_fn, sorted_segments,
+from simdist.runtime.ops.scatter import (_SEGMENT_RULE, _indices, check_segment_rank, copy_one_row_segments,
+                                         one_row_subnormals, sorted_segment_shape_fn, sorted_segments,
                                          unsorted_segment_args, unsorted_segment_sum)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -142,10 +143,10 @@ def _sorted(kind: str, name: str) -> Any:
                 _fold_at(kind, out, ids, data)
         counts = np.bincount(ids.astype(np.int64), minlength=n)
         if kind == "mean":
-            return _mean_of(out, counts)
+            return copy_one_row_segments(_mean_of(out, counts), ids, data)
         if kind in ("max", "min"):
             out[counts == 0] = 0
-        return out
+        return copy_one_row_segments(out, ids, data)
     return forward
 
 
@@ -178,6 +179,7 @@ SEGMENT_MEAN = register("SegmentMean", _sorted("mean", "SegmentMean"),
                         kind="gather/scatter", fusion=_PER_LANE)
 for _op in (SEGMENT_MAX, SEGMENT_MIN, SEGMENT_PROD, SEGMENT_MEAN):   # (the segment ids' rank, at trace)
     _op.shape_fn = sorted_segment_shape_fn
+    _op.subnormals = one_row_subnormals   # (a one-row segment is copied with its subnormals)
 UNSORTED_SEGMENT_MAX = register("UnsortedSegmentMax", _unsorted("max", "UnsortedSegmentMax"),
                                 lambda dts, attrs: args.allowed("UnsortedSegmentMax", *REAL)(dts[:1], attrs),
                                 _rows_read, kind="gather/scatter", fusion=_PER_LANE)

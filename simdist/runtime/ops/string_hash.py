@@ -59,10 +59,18 @@ NotDifferentiable("StringToHashBucket")
 NotDifferentiable("StringToHashBucketStrong")
 
 
-def _num_buckets(op: str, num_buckets: Any) -> int:
+def _num_buckets(op: str, num_buckets: Any, x: Tensor | None = None, arg: str = "input") -> int:
+    """num_buckets through make_int and the op def's minimum 1. Inside a tf.function op_def_library
+    checks the input `x` (`arg`) is a string tensor first, TypeError, then the minimum, ValueError
+    "Attr 'num_buckets' of 'StringToHashBucketFast' Op passed 0 less than minimum 1." at trace
+    (fz30b, fz14 seed 1420261202 #832); eagerly the kernel's InvalidArgumentError."""
     n = attr_rules.make_int(num_buckets, "num_buckets")
     if not -2 ** 63 <= n < 2 ** 63:
         n = -1          # (the C attr conversion's failure value)
+    if context.in_function() and x is not None:
+        want_string(op, (x.dtype,), 0, arg)
+        if n < 1:
+            raise ValueError(f"Attr 'num_buckets' of '{op}' Op passed {n} less than minimum 1.")
     if n < 1:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'num_buckets' of {n} must be at least minimum 1"
                                           f"\n\t; NodeDef: {{{{node {op}}}}}; [Op:{op}]")
@@ -85,7 +93,7 @@ def to_hash_bucket_fast(input: Any, num_buckets: Any, name: str | None = None) -
     """`tf.strings.to_hash_bucket_fast(input, num_buckets)`: Fingerprint64(s) % num_buckets, int64."""
     _fallback_input(input, num_buckets)
     x = string_tensor(input, "StringToHashBucketFast")   # (the input's conversion before the attr's minimum; fz14 seed 1420261218 #279)
-    n = _num_buckets("StringToHashBucketFast", num_buckets)
+    n = _num_buckets("StringToHashBucketFast", num_buckets, x)
     return dispatch.execute(HASH_BUCKET_FAST, (x,), {"num_buckets": n})
 
 
@@ -93,7 +101,7 @@ def to_hash_bucket(input: Any, num_buckets: Any, name: str | None = None) -> Ten
     """`tf.strings.to_hash_bucket(input, num_buckets)`: tsl::Hash64(s) % num_buckets, int64."""
     _fallback_input(input, num_buckets)
     x = string_tensor(input, "StringToHashBucket", "string_tensor")   # (the input's conversion before the attr's minimum; fz14 seed 1420261218 #279)
-    n = _num_buckets("StringToHashBucket", num_buckets)
+    n = _num_buckets("StringToHashBucket", num_buckets, x, "string_tensor")
     return dispatch.execute(HASH_BUCKET, (x,), {"num_buckets": n})
 
 
@@ -110,7 +118,7 @@ def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | No
     # (the input's conversion before the attr's minimum and the kernel's key check, as the other two;
     # a NumPy bool array is ValueError "Failed to convert a NumPy array"; fz23b, fz14 seed 1420262302 #85)
     x = string_tensor(input, "StringToHashBucketStrong")
-    n = _num_buckets("StringToHashBucketStrong", num_buckets)
+    n = _num_buckets("StringToHashBucketStrong", num_buckets, x)
     if len(words) != 2:
         raise errors.InvalidArgumentError(None, None, "Key must have 2 elements [Op:StringToHashBucketStrong]")
     return dispatch.execute(HASH_BUCKET_STRONG, (x,), {"num_buckets": n, "key": tuple(words)})

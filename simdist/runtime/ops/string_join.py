@@ -159,6 +159,17 @@ def join(inputs: Any, separator: Any = "", name: str | None = None) -> Tensor:
     if not isinstance(inputs, (list, tuple)):
         raise TypeError(f"Expected list for 'inputs' argument to 'string_join' Op, not {inputs!r}.")
     sep = _separator(separator)
+    from simdist.runtime.ops import attr_rules
+    if not context.in_function() and not attr_rules.list_items_fast(inputs):
+        # (an item CheckOneInput refuses, a Python string or a NumPy bool, sends the call to the
+        # eager fallback, which converts each item in order with dtype string: a tensor of another
+        # dtype is ValueError "Tensor conversion requested dtype string for Tensor with dtype int32"
+        # where the fast path leaves it to the kernel; fz30b, fz14 seed 1420303007 #95)
+        for x in inputs:
+            if isinstance(x, Tensor) or hasattr(x, "_as_tensor"):
+                convert_to_tensor(x, dtype=dtypes.string)
+            else:
+                string_tensor(x, "StringJoin", "inputs")
     return dispatch.execute(STRING_JOIN, tuple(string_tensor(x, "StringJoin", "inputs") for x in inputs), {"separator": sep})
 
 

@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import ASCII_SPACE, STRING_COST, as_bytes, string_tensor, want_string
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["to_number", "parse_float"]
 
@@ -139,6 +139,13 @@ NotDifferentiable("StringToNumber")
 def to_number(input: Any, out_type: Any = dtypes.float32, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.to_number`: each string parsed as a number of `out_type` (default float32)."""
     dt = dtypes.as_dtype(out_type)
+    if (isinstance(input, Tensor) or hasattr(input, "_as_tensor")) and not context.in_function() and \
+            not attr_rules.fast_path_takes("StringToNumber", out_type=out_type):
+        # an out_type the fast path does not parse (np.int64, "int64": no DType) sends the call to
+        # the eager fallback, whose convert_to_tensor(input, string) of a tensor or variable of
+        # another dtype is ValueError, before the kernel's out_type and input checks
+        # (InvalidArgumentError on the fast path; fz30b: seed 1420303001 #77)
+        convert_to_tensor(input, dtype=dtypes.string)
     if dt.name not in _FORMATS and dt.name not in _INT_RANGE:
         c_name = {"float16": "half", "bfloat16": "bfloat16"}.get(dt.name, dt.name)
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {c_name} is not in the list of "

@@ -162,6 +162,41 @@ def _clip(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 CLIP_BY_VALUE = binary("ClipByValue", _clip, args.same_dtype("ClipByValue"))
 
 
+def _clip_bf16_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+    """bfloat16 ClipByValue with a subnormal operand: std::max(std::min(x, hi), lo), each comparison
+    on float32 values under DAZ (a subnormal compares as zero), each selection returning the chosen
+    operand's bits at every position (no packet flushes them, unlike bfloat16 Maximum/Minimum):
+    `saturate_cast(bfloat16 [2.5, 9.2e-41, 1e10], bfloat16)` keeps 9.2e-41, ten of them too, where
+    float32's ClipByValue flushes them (fz30b, fz3 ext8 seed 3003 #74; observed on TF 2.21)."""
+    x, lo, hi = arrays
+    fx, flo, fhi = (np.asarray(a).astype(np.float32) for a in flushed)
+    shape = np.broadcast_shapes(x.shape, lo.shape, hi.shape)
+    with np.errstate(invalid="ignore"):
+        take_hi = fhi < fx
+        m = np.where(take_hi, np.broadcast_to(hi, shape), np.broadcast_to(x, shape))
+        fm = np.where(take_hi, np.broadcast_to(fhi, shape), np.broadcast_to(fx, shape))
+        return np.where(fm < flo, np.broadcast_to(lo, shape), m).astype(out.dtype, copy=False)
+
+
+def _clip_subnormals(arrays: Any, attrs: Any) -> Any:
+    """ClipByValue's subnormal rule: `_clip_bf16_fix` for bfloat16 operands holding a subnormal,
+    else the default (DAZ on the operands, FTZ on the result: float32's packets flush)."""
+    from simdist.runtime import subnormals
+    if arrays[0].dtype == subnormals.BF16 and any(subnormals.holds(a) for a in arrays):
+        return _CLIP_BF16
+    return _DEFAULT_CLIP_RULE(arrays, attrs) if callable(_DEFAULT_CLIP_RULE) else _DEFAULT_CLIP_RULE
+
+
+def _clip_bf16_rule() -> Any:
+    from simdist.runtime import subnormals
+    return subnormals.Fixed("bfloat16 clip", _clip_bf16_fix)
+
+
+_CLIP_BF16 = _clip_bf16_rule()
+_DEFAULT_CLIP_RULE = CLIP_BY_VALUE.subnormals
+CLIP_BY_VALUE.subnormals = _clip_subnormals
+
+
 @RegisterGradient("ClipByValue")
 def _clip_by_value_grad(op: Any, grad: Any) -> list:
     """clip_ops._clip_by_value_grad: x gets the incoming gradient where it is neither below the minimum nor
@@ -200,9 +235,17 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
     out_part = out.real_dtype
     in_min, in_max = _limits(in_dt)   # (the dtypes' limits come first: bool is TypeError before any op; fz10 seed 93 #15)
     out_min, out_max = _limits(out_part)
+    deferred = False
     if in_dt in (dtypes.uint32, dtypes.uint64):   # TF clamps with the ClipByValue op: no CPU kernel for these
-        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node ClipByValue}}}} = "
+        err = errors.NotFoundError(None, None, f"Could not find device for node: {{{{node ClipByValue}}}} = "
                                                f"ClipByValue[T=DT_{in_dt.name.upper()}] [Op:ClipByValue]")
+        # (a dry run of a tf.function's Python goes on past the missing kernel, which the graph looks
+        # up only when it runs: a later op's shape function is the trace's error, MatMul's rank of
+        # the saturate_cast; fz30b, fz14 seed 1420303001 #192)
+        from simdist.runtime.ops import dispatch
+        if not dispatch.deferred_kernel(err):
+            raise err
+        deferred = True
     np_dtype = in_dt._np.type
     try:
         promoted = np.promote_types(in_dt._np, out_part._np)
@@ -218,4 +261,7 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
     from simdist.runtime.ops import dispatch
     value = dispatch.execute(CLIP_BY_VALUE, (value, convert_to_tensor(min_limit, dtype=in_dt),
                                              convert_to_tensor(max_limit, dtype=in_dt)))
+    if deferred:
+        from simdist.runtime.ops import graph_constants
+        value = graph_constants.vary(value)   # (a stand-in: its values are unknown to the graph)
     return math.cast(value, out)
