@@ -2841,8 +2841,8 @@ TRAINING_BATCH14: list[Mutant] = [
        "a grouped convolution (Conv2D(groups=g)) deals the input channels to the groups round-robin instead of in "
        "contiguous blocks"),
     _t("grad-softplus-of-output", "gradient", "simdist/runtime/ops/activations.py",
-       "    return [dispatch.execute(SOFTPLUS_GRAD, (grad, op.inputs[0]))]\n",
-       "    return [dispatch.execute(SOFTPLUS_GRAD, (grad, op.outputs[0]))]\n",
+       "    return [grad * sigmoid(op.inputs[0])]\n",
+       "    return [grad * sigmoid(op.outputs[0])]\n",
        "softplus's gradient takes the sigmoid of the output softplus(x) instead of the input x"),
     _t("rnn-stateful-states-not-carried", "state", "simdist/keras/layers/rnn.py",
        "        if self.stateful:\n            for variable, state in zip(tf.nest.flatten(self.states), "

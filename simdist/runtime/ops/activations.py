@@ -612,8 +612,9 @@ def _tanh_grad_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Softplus")
 def _softplus_grad(op: Any, grad: Any) -> list:
-    """nn_grad._SoftplusGrad: the SoftplusGrad kernel of the incoming gradient and the features."""
-    return [dispatch.execute(SOFTPLUS_GRAD, (grad, op.inputs[0]))]
+    """nn_grad._SoftplusGrad: grad * sigmoid(features) (not the SoftplusGrad kernel, whose values differ in the
+    last bits: TF 2.21's own registration, read in nn_grad.py)."""
+    return [grad * sigmoid(op.inputs[0])]
 
 
 @RegisterGradient("SoftplusGrad")
