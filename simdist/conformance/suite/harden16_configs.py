@@ -46,7 +46,7 @@ REQUIRED: dict[str, Any] = {
     "equation": "ab,bc->ac", "output_shape": 4, "factor": 0.3, "num_tokens": 6, "num_bins": 4,
     "scale": 0.5, "value": 0.7, "initial_learning_rate": 0.05, "decay_steps": 10, "decay_rate": 0.9,
     "first_decay_steps": 7, "boundaries": [3, 7], "values": [0.3, 0.2, 0.1], "output_size": 2,
-    "axes": 1, "max_value": 2.5, "threshold": 0.4, "num_classes": 3, "recall": 0.6, "precision": 0.7,
+    "axes": 1, "max_number": 3, "max_value": 2.5, "threshold": 0.4, "num_classes": 3, "recall": 0.6, "precision": 0.7,
     "specificity": 0.8, "sensitivity": 0.75, "target_class_ids": [0, 2], "groups": 2,
     "value_range": [0.0, 1.0], "pool_size": 2, "hash_bucket_size": 11, "cropping": 1, "padding": 1, "size": 2,
     "lower": 0.2, "upper": 0.6,
