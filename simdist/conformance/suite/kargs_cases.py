@@ -32,10 +32,13 @@ REQUIRED: dict[str, Any] = {
     "depth_multiplier": 1, "axis": -1, "l1": 0.01, "l2": 0.01, "max_value": 2.0, "threshold": 0.5,
     "num_query_heads": 2, "num_key_value_heads": 1, "head_dim": 2, "scale": 0.5, "offset": 0.1, "value": 0.0,
     "mask_value": 0.0, "alpha": 0.3, "theta": 1.0, "negative_slope": 0.1, "function": None, "activation": "relu",
-    "output_size": 2, "axes": 1, "height_factor": 0.2, "max_number": 2,
+    "output_size": 2, "axes": 1, "height_factor": 0.2, "width_factor": 0.2, "max_number": 2,
+    "equation": "ab,bc->ac", "output_shape": 4,
 }
-#: Input shapes tried in order (batch 2), float32 values in [-2, 2], then int32 values in [0, 3].
+#: Input shapes tried in order (batch 2), float32 values in [-2, 2], then int32 values in [0, 3], then a pair of
+#: float32 inputs (KINDS).
 INPUT_SHAPES: tuple[tuple[int, ...], ...] = ((2, 6), (2, 6, 3), (2, 6, 6, 3), (2, 4, 4, 4, 3))
+KINDS = ("float32", "int32", "pair")
 #: Layer classes not swept: wrappers and bases that need another layer or cell, layers of strings, layers whose
 #: output is random without a seed argument, the InputLayer.
 SKIP = ("Layer", "InputLayer", "Input", "InputSpec", "Bidirectional", "TimeDistributed", "RNN", "Wrapper", "Lambda",
@@ -92,14 +95,19 @@ def _value(t: Any) -> Any:
 
 
 def observe(tf: Any, name: str, kwargs: dict[str, Any], shape: tuple[int, ...], kind: str) -> dict[str, Any]:
-    """Layer `name` built with `kwargs` (the global seed set first) and called on the fixed input."""
+    """Layer `name` built with `kwargs` (the global seed set first) and called on the fixed input (kind "pair":
+    a list of the float32 input and another of its shape, for the merging and attention layers)."""
     keras = tf.keras
     keras.utils.set_random_seed(1234)
     try:
         layer = getattr(keras.layers, name)(**kwargs)
     except Exception as e:  # noqa: BLE001 - a refusal is what is observed
         return {"init": type(e).__name__}
-    x = tf.constant(input_array(shape, kind))
+    if kind == "pair":
+        first = input_array(shape, "float32")
+        x = [tf.constant(first), tf.constant((first[..., ::-1] * 0.5 + 0.25).copy())]
+    else:
+        x = tf.constant(input_array(shape, kind))
     try:
         y = layer(x)
     except Exception as e:  # noqa: BLE001 - a refusal is what is observed

@@ -4,7 +4,7 @@
 
 The plan comes from TF's own layer classes (kargs_cases): every public layer of tf.keras.layers not in SKIP
 whose required arguments REQUIRED covers; its default configuration called on the first input of INPUT_SHAPES
-it accepts (float32, then int32), twice (a layer whose two calls differ is left out: TF's output is not
+it accepts (float32, then int32, then a pair of float32 inputs), twice (a layer whose two calls differ is left out: TF's output is not
 determined, e.g. unwritten memory); then each simple argument's variants. Writes kargs_reference.PATH.
 """
 
@@ -43,7 +43,7 @@ def plan(tf: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
             elif cases.variants(p.default):
                 simple.append((p.name, p.default))
         found = None
-        for kind in ("float32", "int32"):
+        for kind in cases.KINDS:
             for shape in cases.INPUT_SHAPES:
                 first = cases.observe(tf, n, base, shape, kind)
                 if "out" in first:

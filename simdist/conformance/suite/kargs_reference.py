@@ -36,7 +36,7 @@ def tables_hash() -> str:
     """The SHA-256 of the rules the plan is derived by (a recording made by others is stale)."""
     from simdist.conformance.suite import kargs_cases as cases  # noqa: PLC0415
 
-    text = repr((sorted(cases.REQUIRED.items()), cases.INPUT_SHAPES, cases.SKIP,
+    text = repr((sorted(cases.REQUIRED.items()), cases.INPUT_SHAPES, cases.KINDS, cases.SKIP,
                  [cases.variants(d) for d in (0, 1, 5, 0.5, True, "same", (1, 1))],
                  cases.input_array((2, 3), "float32").tolist(), cases.input_array((2, 3), "int32").tolist()))
     return hashlib.sha256(text.encode()).hexdigest()
