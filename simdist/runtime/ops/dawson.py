@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.runtime.subnormals import flushed as _ftz   # (subnormals as zeros of their sign: DAZ/FTZ)
+
 __all__ = ["dawsn"]
 
 _AN = (1.13681498971755972054E-11, 8.49262267667473811108E-10, 1.94434204175553054283E-8,
@@ -35,10 +37,6 @@ _CN = (-5.90592860534773254987E-1, 6.29235242724368800674E-1, -1.728589753803881
 _CD = (1.0, -2.69820057197544900361E0, 1.73270799045947845857E0, -3.93708582281939493482E-1,
        3.44278924041233391079E-2, -9.73655226040941223894E-4)
 
-
-def _ftz(v: np.ndarray) -> np.ndarray:
-    """Subnormals as zeros of their sign (DAZ on an operand, FTZ on a result)."""
-    return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v * v.dtype.type(0), v)
 
 
 def _polevl(x: np.ndarray, coeffs: tuple[float, ...]) -> np.ndarray:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.runtime.subnormals import flushed as _ftz   # (subnormals as zeros of their sign: DAZ/FTZ)
+
 from simdist.runtime.ops import libm
 
 __all__ = ["zeta", "polygamma_positive"]
@@ -28,9 +30,6 @@ _A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7
 #: A guard on float64's series for a q so negative that a += 1 never passes 9 (TF's loop would not end).
 _MAX_TERMS = 1 << 20
 
-
-def _ftz(v: np.ndarray) -> np.ndarray:
-    return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v * v.dtype.type(0), v)
 
 
 def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from simdist.runtime.subnormals import flushed
 from simdist.runtime.ops import complex_div, complex_mul, dispatch
 from simdist.runtime.ops.nn_rules import FLOATS_COMPLEX, typed
 from simdist.runtime.ops.registry import RegisterGradient, binary
@@ -34,13 +35,12 @@ LANES = {"float32": 8, "float64": 4, "complex64": 4, "complex128": 2}
 
 
 def _ftz(v: np.ndarray) -> np.ndarray:
+    """subnormals.flushed, a complex array part by part."""
     if v.dtype.kind == "c":
         out = np.empty(v.shape, v.dtype)
-        out.real, out.imag = _ftz(v.real), _ftz(v.imag)
+        out.real, out.imag = flushed(np.ascontiguousarray(v.real)), flushed(np.ascontiguousarray(v.imag))
         return out
-    if v.dtype not in (np.float32, np.float64):
-        return v
-    return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v * v.dtype.type(0), v)
+    return flushed(v)
 
 
 def _textbook(x: np.ndarray, y: np.ndarray) -> np.ndarray:
