@@ -79,10 +79,6 @@ def input_array(shape: tuple[int, ...], kind: str) -> np.ndarray:
     return (np.linspace(-2.0, 2.0, n) * np.cos(np.arange(n))).astype(np.float32).reshape(shape)
 
 
-def _leaves(tf: Any, y: Any) -> list[Any]:
-    return [t for t in tf.nest.flatten(y)]
-
-
 def _value(t: Any) -> Any:
     a = np.asarray(t.numpy() if hasattr(t, "numpy") else t)
     if a.dtype.kind == "b":
@@ -112,4 +108,4 @@ def observe(tf: Any, name: str, kwargs: dict[str, Any], shape: tuple[int, ...], 
         y = layer(x)
     except Exception as e:  # noqa: BLE001 - a refusal is what is observed
         return {"call": type(e).__name__}
-    return {"out": [_value(t) for t in _leaves(tf, y)]}
+    return {"out": [_value(t) for t in tf.nest.flatten(y)]}
