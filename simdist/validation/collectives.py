@@ -246,9 +246,9 @@ DGXC_H100 = Citation(
 _WH = "https://github.com/waynehacking8/nccl-collectives-bench/blob/{commit}/{path}"
 
 
-def _wh(path: str, commit: str, what: str, date: str) -> Citation:
+def _wh(path: str, commit: str, what: str, date: str, test: str = "all_reduce_perf") -> Citation:
     return Citation(
-        f"waynehacking8/nccl-collectives-bench, {path}: nccl-tests `all_reduce_perf` on {what} of one 8x H100 80GB "
+        f"waynehacking8/nccl-collectives-bench, {path}: nccl-tests `{test}` on {what} of one 8x H100 80GB "
         "HBM3 NVSwitch host (GPU 0 serves production and is never used), NCCL 2.29.2 (header `nccl-library=22902`)",
         "the out-of-place busbw column of the committed sweep (row of the given size)", date,
         _WH.format(commit=commit, path=path))
@@ -266,6 +266,15 @@ WH_G2 = _wh("results/scaling_attributed/g2_auto.log", "ec97f06204de7297d1b682a4c
 WH_G6 = _wh("results/scaling_attributed/g6_auto.log", "ec97f06204de7297d1b682a4c60f0924602c677d",
             "6 GPUs, `-b 256M -e 8G -f 2 -w 5 -n 50 -g 6` (per call), NCCL's own choice (its TUNING log: NVLS/Simple)",
             "2026-06-02")
+# (issue 26's thirty-first session, the "eighth round": the same quiet-box run's all-gather and reduce-scatter
+# sweeps, collectives no earlier row measured on this host; sampled by the rule and frozen before simdist ran on
+# them; docs/validation.md "Thirty-first session: the eighth round")
+WH_G4_AG = _wh("results/quiet/all_gather.txt", "8ab7496db79ead1383ff47805c91fcf489c88406",
+               "4 GPUs, `-b 8 -e 8G -f 2 -g 4 -w 5 -n 50` (one thread launching the 4 GPUs: per call), NCCL's own "
+               "choice, the quiet-box re-run (every other tenant stopped)", "2026-06-01", "all_gather_perf")
+WH_G4_RS = _wh("results/quiet/reduce_scatter.txt", "8ab7496db79ead1383ff47805c91fcf489c88406",
+               "4 GPUs, `-b 8 -e 8G -f 2 -g 4 -w 5 -n 50` (one thread launching the 4 GPUs: per call), NCCL's own "
+               "choice, the quiet-box re-run (every other tenant stopped)", "2026-06-01", "reduce_scatter_perf")
 
 # The NCCL release each source prints (its tuner's constants choose the algorithm and protocol,
 # `nccl_release`); a source that prints none runs the newest release tagged on or before its date
@@ -275,7 +284,7 @@ WH_G6 = _wh("results/scaling_attributed/g6_auto.log", "ec97f06204de7297d1b682a4c
 _PRINTED_RELEASE = {H200_SWEEP: "2.27.7", H200_SHARP: "2.27.7", H200_4NODE: "2.27.7", H200_PIPELINED: "2.30.7",
                     OCI_A100_2NODE: "2.21.5", OCI_H100_2NODE: "2.21.5", OCI_A100_UBUNTU: "2.26.5", NDMV4: "2.17.1",
                     AZ_H100: "2.18.5", AZ_H200: "2.20.5", RV_H100: "2.30.7", RV_H200: "2.30.7",
-                    WH_G4: "2.29.2", WH_G4_GRAPH: "2.29.2", WH_G2: "2.29.2", WH_G6: "2.29.2",
+                    WH_G4: "2.29.2", WH_G4_GRAPH: "2.29.2", WH_G4_AG: "2.29.2", WH_G4_RS: "2.29.2", WH_G2: "2.29.2", WH_G6: "2.29.2",
                     AWS_P4DE: "2.20.3", AWS_P5: "2.20.3", OKE_A100: "2.19.3"}
 
 
@@ -421,6 +430,24 @@ _SEVENTH_ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
     (OKE_A100, OKE_ROCE, "all_reduce", 32 * MiB, 139.08, "nccl"),
     (OKE_A100, OKE_ROCE, "all_reduce", 1 * GiB, 219.12, "nccl"),
     (OKE_A100, OKE_ROCE, "all_reduce", 8 * GiB, 237.94, "nccl"),
+]
+
+# Issue 26's thirty-first session (the eighth round), the hidden set's next rows: the rule's sizes (32 KiB, 1 MiB,
+# 32 MiB, 1 GiB and the largest, 8 GiB) of the quiet-box all-gather and reduce-scatter sweeps of the host whose
+# all-reduce sweeps the table holds, out-of-place busbw (nccl-tests' size: the all-gather's output, the
+# reduce-scatter's input, over all ranks; busbw = size / time x (n-1)/n). Transcribed and committed before simdist
+# ran on them (docs/validation.md "Thirty-first session: the eighth round").
+_EIGHTH_ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
+    (WH_G4_AG, Setup("H100", gpus=4), "all_gather", 32 * KiB, 1.04, "nccl"),
+    (WH_G4_AG, Setup("H100", gpus=4), "all_gather", 1 * MiB, 28.22, "nccl"),
+    (WH_G4_AG, Setup("H100", gpus=4), "all_gather", 32 * MiB, 230.47, "nccl"),
+    (WH_G4_AG, Setup("H100", gpus=4), "all_gather", 1 * GiB, 327.47, "nccl"),
+    (WH_G4_AG, Setup("H100", gpus=4), "all_gather", 8 * GiB, 343.53, "nccl"),
+    (WH_G4_RS, Setup("H100", gpus=4), "reduce_scatter", 32 * KiB, 1.12, "nccl"),
+    (WH_G4_RS, Setup("H100", gpus=4), "reduce_scatter", 1 * MiB, 30.45, "nccl"),
+    (WH_G4_RS, Setup("H100", gpus=4), "reduce_scatter", 32 * MiB, 237.55, "nccl"),
+    (WH_G4_RS, Setup("H100", gpus=4), "reduce_scatter", 1 * GiB, 329.22, "nccl"),
+    (WH_G4_RS, Setup("H100", gpus=4), "reduce_scatter", 8 * GiB, 350.89, "nccl"),
 ]
 
 
