@@ -1,4 +1,4 @@
-"""Collectives: all-reduce (ring, tree, hierarchical, reduce-to-one), all-gather and broadcast,
+"""Collectives: all-reduce (ring, tree, hierarchical, reduce-to-one), all-gather, reduce-scatter and broadcast,
 as plans (`plans`) executed chunked (`chunked`: a flow per chunk, the reference) or analytically
 (`analytic`: arithmetic per phase, one wake-up per phase).
 
@@ -14,10 +14,11 @@ uniform ring with no other traffic the time is
     launch_overhead + 2(N-1) * (latency + (B/N) / bandwidth) + (N-1) * (B/N/4) / flops.
 
 ``all_gather`` (B bytes gathered, B/N from each rank): N-1 steps of the ring, no arithmetic:
-``launch_overhead + (N-1) * (latency + (B/N) / bandwidth)``. ``broadcast``: B bytes down a binary
+``launch_overhead + (N-1) * (latency + (B/N) / bandwidth)``. ``reduce_scatter`` (B bytes reduced, each
+rank ends with its B/N): the same N-1 steps, each reducing what it receives. ``broadcast``: B bytes down a binary
 tree from devices[0]. One rank or zero bytes: nothing to do, the event fires at once.
 
-``nccl`` (all-reduce, all-gather; also ``nccl:<algorithm>[:<protocol>]`` to force NCCL_ALGO /
+``nccl`` (all-reduce, all-gather, reduce-scatter; also ``nccl:<algorithm>[:<protocol>]`` to force NCCL_ALGO /
 NCCL_PROTO): the collective as NCCL runs it, timed by NCCL's own tuning model (`nccl`: ring, tree,
 NVLS and NVLS-tree, protocols LL / LL128 / Simple, channels, the hosts' NICs) with the global
 factors fitted in docs/validation.md. Every rank's collective kernel runs from when it is ready
@@ -47,7 +48,7 @@ from .trace import args_json
 if TYPE_CHECKING:
     from .engine import Simulator
 
-__all__ = ["ALGORITHMS", "FIDELITIES", "AUTO_CHUNKED_MAX", "all_reduce", "all_gather", "broadcast",
+__all__ = ["ALGORITHMS", "FIDELITIES", "AUTO_CHUNKED_MAX", "all_reduce", "all_gather", "reduce_scatter", "broadcast",
            "resolve_devices", "plan_for", "nccl_system", "nccl_choice"]
 
 ALGORITHMS = plans.ALL_REDUCE_ALGORITHMS + ("nccl",)   # and "nccl:<algorithm>[:<protocol>]"
@@ -120,6 +121,8 @@ def plan_for(kind: str, devs: list[Device], nbytes: float, algorithm: str = "rin
         return plans.all_reduce_plan(algorithm, [d.host.index for d in devs], nbytes)  # type: ignore[union-attr]
     if kind == "all_gather":
         return plans.all_gather_plan(len(devs), nbytes)
+    if kind == "reduce_scatter":
+        return plans.reduce_scatter_plan(len(devs), nbytes)
     return plans.broadcast_plan(len(devs), nbytes)
 
 
@@ -145,16 +148,29 @@ def all_gather(sim: "Simulator", devices: Iterable[str | Device], nbytes: float,
                fidelity: str | None = None, algorithm: str = "ring") -> Event:
     """Every rank ends with all ``nbytes`` (each contributed nbytes/N): a ring all-gather, or
     NCCL's (``algorithm="nccl"``, see the module doc)."""
+    return _ring_or_nccl(sim, "all_gather", devices, nbytes, name, fidelity, algorithm)
+
+
+def reduce_scatter(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, name: str = "reduce_scatter",
+                   fidelity: str | None = None, algorithm: str = "ring") -> Event:
+    """Every rank contributes ``nbytes`` and ends with its nbytes/N of the sum: a ring reduce-scatter,
+    or NCCL's (``algorithm="nccl"``, see the module doc)."""
+    return _ring_or_nccl(sim, "reduce_scatter", devices, nbytes, name, fidelity, algorithm)
+
+
+def _ring_or_nccl(sim: "Simulator", kind: str, devices: Iterable[str | Device], nbytes: float, name: str,
+                  fidelity: str | None, algorithm: str) -> Event:
+    """An all-gather or reduce-scatter: the ring of `plans`, or NCCL's model."""
     if _is_nccl(algorithm):
         nccl.parse_algorithm(algorithm)
     elif algorithm != "ring":
-        raise ValueError(f"all_gather.algorithm: unknown algorithm {algorithm!r}; known algorithms: 'ring', "
+        raise ValueError(f"{kind}.algorithm: unknown algorithm {algorithm!r}; known algorithms: 'ring', "
                          f"'nccl', 'nccl:<algorithm>[:<protocol>]'")
-    devs = _devices(sim, devices, "all_gather.devices")
-    b = _check_bytes(nbytes, "all_gather.nbytes")
+    devs = _devices(sim, devices, f"{kind}.devices")
+    b = _check_bytes(nbytes, f"{kind}.nbytes")
     if _is_nccl(algorithm):
-        return _start_nccl(sim, "all_gather", algorithm, devs, b, name)
-    return _start(sim, "all_gather", "all_gather", "ring", devs, b, name, fidelity)
+        return _start_nccl(sim, kind, algorithm, devs, b, name)
+    return _start(sim, kind, kind, "ring", devs, b, name, fidelity)
 
 
 def broadcast(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, name: str = "broadcast",
@@ -209,7 +225,7 @@ def _start_nccl(sim: "Simulator", kind: str, algorithm: str, devs: list[Device],
     """``own_stream``: the collective runs on its own stream, beside the ranks' compute kernels
     (it neither waits for them nor holds their devices): the gradient packs TF overlaps with the
     backward pass (strategies/timing.PackChain). Otherwise a rank's kernel queues on its device."""
-    sim.count_collective(kind if kind == "all_gather" else algorithm.split(":")[0])
+    sim.count_collective(kind if kind != "all_reduce" else algorithm.split(":")[0])
     done = Event(sim.env)
     if len(devs) == 1 or nbytes == 0:
         done.succeed()

@@ -564,6 +564,12 @@ class Simulator:
         ``nbytes`` (a ring, N-1 steps, no arithmetic; or "nccl": NCCL's model; see `collectives`)."""
         return _collectives.all_gather(self, devices, nbytes, name, fidelity, algorithm)
 
+    def reduce_scatter(self, devices: Iterable[str | Device], nbytes: float, name: str = "reduce_scatter",
+                       fidelity: str | None = None, algorithm: str = "ring") -> Event:
+        """Reduce-scatter across ``devices``: each rank contributes ``nbytes`` and ends with its
+        ``nbytes``/N of the sum (a ring, N-1 reducing steps; or "nccl": NCCL's model; see `collectives`)."""
+        return _collectives.reduce_scatter(self, devices, nbytes, name, fidelity, algorithm)
+
     def broadcast(self, devices: Iterable[str | Device], nbytes: float, name: str = "broadcast",
                   fidelity: str | None = None) -> Event:
         """``devices[0]`` sends ``nbytes`` to every other rank, down a binary tree."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["Ring", "Star", "Tree", "Plan", "all_reduce_plan", "all_gather_plan", "broadcast_plan",
+__all__ = ["Ring", "Star", "Tree", "Plan", "all_reduce_plan", "all_gather_plan", "reduce_scatter_plan", "broadcast_plan",
            "transfer_count", "ALL_REDUCE_ALGORITHMS"]
 
 ALL_REDUCE_ALGORITHMS = ("hierarchical", "reduce_to_one", "ring", "tree")
@@ -95,6 +95,10 @@ def all_reduce_plan(algorithm: str, hosts: Sequence[int], nbytes: float) -> Plan
 
 def all_gather_plan(n: int, nbytes: float) -> Plan:
     return ((Ring(tuple(range(n)), nbytes, "all_gather"),),)
+
+
+def reduce_scatter_plan(n: int, nbytes: float) -> Plan:
+    return ((Ring(tuple(range(n)), nbytes, "reduce_scatter"),),)
 
 
 def broadcast_plan(n: int, nbytes: float) -> Plan:

@@ -74,6 +74,8 @@ def simulate_busbw(setup: Setup, collective: str, nbytes: int, algorithm: str = 
     with nccl.using(factors):
         if collective == "all_reduce":
             ev = sim.all_reduce(devs, nbytes, algorithm=algorithm, name="validate")
+        elif collective == "reduce_scatter":
+            ev = sim.reduce_scatter(devs, nbytes, name="validate", algorithm=algorithm)
         else:
             ev = sim.all_gather(devs, nbytes, name="validate", algorithm=algorithm)
         sim.drive(ev)
@@ -275,6 +277,7 @@ WH_G4_AG = _wh("results/quiet/all_gather.txt", "8ab7496db79ead1383ff47805c91fcf4
 WH_G4_RS = _wh("results/quiet/reduce_scatter.txt", "8ab7496db79ead1383ff47805c91fcf489c88406",
                "4 GPUs, `-b 8 -e 8G -f 2 -g 4 -w 5 -n 50` (one thread launching the 4 GPUs: per call), NCCL's own "
                "choice, the quiet-box re-run (every other tenant stopped)", "2026-06-01", "reduce_scatter_perf")
+EIGHTH_ROUND_SOURCES = (WH_G4_AG, WH_G4_RS)
 
 # The NCCL release each source prints (its tuner's constants choose the algorithm and protocol,
 # `nccl_release`); a source that prints none runs the newest release tagged on or before its date
@@ -483,11 +486,11 @@ _HIDDEN_SPLIT_OFFSET = 36
 
 
 def hidden_measurements() -> list[Measurement]:
-    """The hidden set's collective rows: the third round's, then the seventh round's (the seventeenth
-    session), their halves continuing the table's alternation as it stood when the third round drew its
-    rows (`_HIDDEN_SPLIT_OFFSET`)."""
+    """The hidden set's collective rows: the third round's, the seventh round's (the seventeenth session),
+    then the eighth round's (the thirty-first session), their halves continuing the table's alternation as it
+    stood when the third round drew its rows (`_HIDDEN_SPLIT_OFFSET`)."""
     return [_row(*r, "fit" if (_HIDDEN_SPLIT_OFFSET + i) % 2 == 0 else "holdout")
-            for i, r in enumerate(_HIDDEN_ROWS + _SEVENTH_ROWS)]
+            for i, r in enumerate(_HIDDEN_ROWS + _SEVENTH_ROWS + _EIGHTH_ROWS)]
 
 
 def third_round_measurements() -> list[Measurement]:

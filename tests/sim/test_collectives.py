@@ -82,6 +82,23 @@ def test_ring_all_gather_is_n_minus_1_steps_without_arithmetic(n):
     assert set(kernels.values()) == {1}, f"one collective kernel per rank and no reduction, got {kernels}"
 
 
+@pytest.mark.parametrize("n", [2, 3, 8])
+def test_ring_reduce_scatter_is_n_minus_1_reducing_steps(n):
+    """A ring reduce-scatter of B bytes (each rank ends with its B/N of the sum): N-1 steps of one B/N chunk per
+    rank, each reducing the chunk it receives (B/N/4 FLOPs), where the all-gather of the same B does no arithmetic."""
+    sim = Simulator(ring_of_hosts(n))
+    B = 64 * 2**20
+    sim.drive(sim.reduce_scatter(cpus(n), B))
+    expected = OVERHEAD + (n - 1) * (LAT + (B / n) / BW) + (n - 1) * (B / n / 4) / FLOPS
+    assert sim.now == pytest.approx(expected, rel=1e-12), f"N={n}: expected {expected}, got {sim.now}"
+    m = sim.metrics()
+    assert m["transfers"]["count"] == n * (n - 1), m["transfers"]
+    assert m["collectives"] == {"reduce_scatter": 1}, m["collectives"]
+    analytic = Simulator(ring_of_hosts(n), collectives="analytic")
+    analytic.drive(analytic.reduce_scatter(cpus(n), B))
+    assert analytic.now == sim.now, f"analytic {analytic.now} != chunked {sim.now} [reduce_scatter, N={n}]"
+
+
 def test_reduce_to_one_closed_form():
     n = 4
     sim = Simulator(ring_of_hosts(n))

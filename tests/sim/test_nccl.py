@@ -198,6 +198,14 @@ def test_nccl_all_gather_and_bad_inputs():
     assert sim.now == pytest.approx(want.time, rel=1e-12)
     with pytest.raises(ValueError, match="all_gather.algorithm: unknown algorithm 'tree'"):
         sim.all_gather(devs, 10, algorithm="tree")
+    rs = collectives.nccl_choice(Simulator(cluster), "reduce_scatter", devs, 2**30)
+    assert rs.algorithm == "ring", rs
+    s1 = Simulator(cluster)
+    s1.drive(s1.reduce_scatter(devs, 2**30, algorithm="nccl"))
+    assert s1.now == pytest.approx(rs.time, rel=1e-12), f"expected NCCL's reduce-scatter time {rs.time}, got {s1.now}"
+    assert s1.metrics()["collectives"] == {"reduce_scatter": 1}, s1.metrics()["collectives"]
+    with pytest.raises(ValueError, match="reduce_scatter.algorithm: unknown algorithm 'tree'"):
+        s1.reduce_scatter(devs, 10, algorithm="tree")
     cpu = presets.cpu_cluster({"worker": 2})
     s2 = Simulator(cpu)
     with pytest.raises(ValueError, match="NCCL runs on GPUs"):

@@ -25,8 +25,8 @@ def results() -> list[harness.Result]:
 def test_hidden_rows_are_cited_split_and_apart_from_the_table():
     rows = hidden.measurements()
     ids = [m.id for m in rows]
-    # 73 rows of the third round, 15 of the seventeenth session's seventh round
-    assert len(ids) == len(set(ids)) == 88, f"{len(ids)} rows, {len(set(ids))} distinct ids; expected 88"
+    # 73 rows of the third round, 15 of the seventeenth session's seventh round, 10 of the thirty-first's eighth
+    assert len(ids) == len(set(ids)) == 98, f"{len(ids)} rows, {len(set(ids))} distinct ids; expected 98"
     table, _ = harness.collect()
     shared = set(ids) & {m.id for m in table}
     assert not shared, f"hidden rows also in the table: {sorted(shared)}"
@@ -66,6 +66,18 @@ def test_seventh_round_rows_are_back_to_back_two_node_sweeps_of_nccls_choice():
         assert m.id.endswith(("-b2b-efa", "-b2b-oke")) and "-2x8-" in m.id and "forced" not in m.description, (m.id, m.description)
 
 
+def test_eighth_round_rows_are_the_4_gpu_hosts_all_gather_and_reduce_scatter_sweeps():
+    new = [m for m in hidden.measurements() if m.citation in (collectives.WH_G4_AG, collectives.WH_G4_RS)]
+    kinds = sorted({m.id.split("-")[1] for m in new})
+    assert len(new) == 10 and kinds == ["allgather", "reducescatter"], \
+        f"{len(new)} eighth-round rows of {kinds}, expected 10 (5 sizes of the all-gather and reduce-scatter sweeps)"
+    for m in new:
+        assert "-1x4-" in m.id and "forced" not in m.description and "back-to-back" not in m.description, \
+            (m.id, m.description)
+        assert "NCCL model picks ring/" in m.derivation, f"{m.id}: 4 GPUs build no NVLS graph, got {m.derivation}"
+    assert not {m.id for m in new} & {m.id for m in collectives.measurements()}, "an eighth-round row is in the table"
+
+
 def test_the_doc_shows_the_hidden_table_this_simdist_computes(results):
     text = open(HIDDEN_TABLE, encoding="utf-8").read()
     want = harness.markdown(results, harness.summarize(results))
@@ -88,7 +100,7 @@ def test_cli_hidden_runs_the_proxy_not_the_table(capsys):
     assert main(["validate", "--hidden", "--kind", "collective"]) == 0
     out = capsys.readouterr().out
     assert "nccl-allreduce-h100-1x8-32KiB-nvls" in out and "nccl-allreduce-a100-1x8-1MiB " not in out, out
-    assert "collective n=25" in out, out
+    assert "collective n=35" in out, out
 
 
 def test_aws_rows_run_their_plugin_and_nccl_proto():
