@@ -782,6 +782,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: these layers on a KerasTensor give compute_output_shape\'s shapes; pooling compares padding as given (uppercase refused there).'),
     Clause('keras.layer.arguments', 'keras', False, (),
            'TF 2.21 + Keras 3.15: bad arguments and input shapes of these layers raise Keras\'s errors (classes and messages).'),
+    Clause('keras.layer.protocol', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: every public layer in its default configuration gives Keras's compute_output_shape and symbolic-call shapes and dtypes for its input shape with dimensions unknown, one fewer, one more or another last size (or its error class), creates the same weights (names, shapes, dtypes, trainability), casts float64, float16 and bfloat16 inputs and runs the float64 and mixed_float16 policies as Keras does, and checks a second call's batch and last dimension as Keras does."),
     Clause('keras.rnn.layers', 'keras', False, (),
            'TF 2.21 + Keras 3.15: SimpleRNN, LSTM and GRU (and RNN of their cells) run the cell over the steps (on a CPU the generic loop, not cuDNN): LSTM gates i, f, c, o from x@kernel + h@recurrent_kernel + bias; GRU gates z, r, h with reset_after (bias (2, 3*units)) or before; go_backwards reads the steps last to first and returns them in that order; weights <layer>/<cell>/kernel, recurrent_kernel, bias.'),
     Clause('keras.rnn.bidirectional', 'keras', False, (),

@@ -56,7 +56,9 @@ class _Cropping(Layer):
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         self._check(tuple(input_shape), "input_shape")
-        out = list(input_shape)
+        # (Keras builds the output from positions 0 .. rank + 1 of the input shape: a longer shape loses its last
+        # entries, a shorter one is an IndexError)
+        out = [input_shape[i] for i in range(self.rank + 2)]
         for crop, axis in zip(self.cropping, self._spatial_axes()):
             if out[axis] is not None:
                 out[axis] -= sum(crop)

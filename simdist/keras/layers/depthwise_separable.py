@@ -210,13 +210,17 @@ class _SeparableConv(_DepthwiseBase):
 
     def build(self, input_shape: Any) -> None:
         input_channel = self._spec(input_shape)
+        # (Keras computes both kernel shapes before compute_output_shape's checks: an unknown channel count is
+        # the TypeError of `depth_multiplier * None`, not the output shape's error)
+        depthwise_shape = self.kernel_size + (input_channel, self.depth_multiplier)
+        pointwise_shape = (1,) * self.rank + (self.depth_multiplier * input_channel, self.filters)
         self.compute_output_shape(input_shape)
         self.depthwise_kernel = self.add_weight(
-            name="depthwise_kernel", shape=self.kernel_size + (input_channel, self.depth_multiplier),
+            name="depthwise_kernel", shape=depthwise_shape,
             initializer=self.depthwise_initializer, regularizer=self.depthwise_regularizer,
             constraint=self.depthwise_constraint, trainable=True, dtype=self.dtype)
         self.pointwise_kernel = self.add_weight(
-            name="pointwise_kernel", shape=(1,) * self.rank + (self.depth_multiplier * input_channel, self.filters),
+            name="pointwise_kernel", shape=pointwise_shape,
             initializer=self.pointwise_initializer, regularizer=self.pointwise_regularizer,
             constraint=self.pointwise_constraint, trainable=True, dtype=self.dtype)
         self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,

@@ -26,7 +26,9 @@ class UpSampling3D(Layer):
         return 2 if self.data_format == "channels_first" else 1
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
-        out = list(input_shape)
+        # (Keras builds the output from positions 0 .. 4 of the input shape: a longer shape loses its last entries,
+        # a shorter one is an IndexError)
+        out = [input_shape[i] for i in range(5)]
         for i in range(3):
             axis = self._first_axis() + i
             out[axis] = None if out[axis] is None else self.size[i] * out[axis]
