@@ -833,6 +833,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: arrays are cut into batches of batch_size (default 32) with a partial last batch; class_weight becomes per-example sample weights; a tf.data dataset is used as it is; shuffle=True reshuffles every epoch."),
     Clause('keras.fit.python-inputs', 'keras', False, (),
            "TF 2.21 + Keras 3.15: fit/evaluate/predict read a Python generator of batch tuples (once, across epochs: its first two batches peeked for the signature and replayed) and a keras.utils.PyDataset (alias Sequence: __getitem__/__len__, epoch hooks, batch order shuffled with Python's random) through tf.data.Dataset.from_generator; y, sample_weight and (for generators) class_weight are refused."),
+    Clause('keras.fit.arguments', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: fit, evaluate, predict, train_on_batch, test_on_batch and predict_on_batch with each argument at its edge values (batch sizes, epochs, validation split and data, shuffle, class and sample weights, initial epoch, steps, y beside a dataset), on arrays, tf.data datasets and PyDatasets, give Keras's histories, values and error classes."),
     Clause('keras.utils.data-tools', 'keras', False, (),
            "TF 2.21 + Keras 3.15: keras.utils.pad_sequences, normalize, timeseries_dataset_from_array, pack_x_y_sample_weight/unpack_x_y_sample_weight and custom_object_scope behave as Keras 3.15's."),
     Clause('keras.ops', 'keras', False, (),

@@ -182,12 +182,50 @@ def _dict_elements(tf: Any) -> Any:
     return {"vals": vals, "runs": len(runs), "spec": {k: _spec(s) for k, s in sorted(ds.element_spec.items())}}
 
 
+def _build_errors(tf: Any) -> Any:
+    """Op errors TF's trace of the function finds (a shape function's ValueError, op_def_library's TypeError) are
+    raised when the dataset is made, as those classes; one that depends on an element's value is the kernel's
+    InvalidArgumentError when the element is read (kfit, thirty-first session)."""
+    programs = {
+        "map reshape -10": lambda: tf.data.Dataset.range(3).map(lambda x: tf.reshape(tf.range(10), [-10, 1])),
+        "flat_map reshape -10": lambda: tf.data.Dataset.range(1).flat_map(
+            lambda x: tf.data.Dataset.from_tensor_slices(tf.reshape(tf.range(10), [-10, -1]))),
+        "map slice of float size": lambda: tf.data.Dataset.range(3).map(lambda x: tf.slice(tf.range(10), [0], [10.0])),
+        "flat_map slice of float size": lambda: tf.data.Dataset.range(1).flat_map(
+            lambda x: tf.data.Dataset.from_tensor_slices(tf.slice(tf.range(10), [0], [10.0]))),
+        "map add of [2] and [3]": lambda: tf.data.Dataset.range(3).map(lambda x: tf.zeros([2]) + tf.zeros([3])),
+        "filter reshape -3": lambda: tf.data.Dataset.range(3).filter(lambda x: tf.reshape(x > 0, [-3, 1])[0, 0]),
+    }
+    out = {name: _error(make) for name, make in programs.items()}
+    late = tf.data.Dataset.range(3).map(lambda x: tf.reshape(tf.range(x + 1), [2]))
+    out["value-dependent reshape, at build"] = "none"
+    out["value-dependent reshape, read"] = _error(lambda: _vals(late))
+    return out
+
+
+def _iterator_element_in_function(tf: Any) -> Any:
+    """Inside a tf.function, `next(iterator)` is the graph's IteratorGetNext: its tensors' dimensions the element
+    spec leaves unknown (a batch's size) are unknown to the graph, so a broadcast that fails only because of them
+    fails when the graph runs (InvalidArgumentError), not at trace (ValueError)."""
+    ds = tf.data.Dataset.from_tensor_slices((np.ones(10, "float32"), np.ones((10, 2), "float32"))).batch(32)
+    fixed = tf.data.Dataset.from_tensor_slices((np.ones(10, "float32"), np.ones((10, 2), "float32"))).batch(
+        5, drop_remainder=True)
+
+    def product(it: Any) -> Any:
+        y, w = next(it)
+        return y * w
+
+    return {"unknown batch": _error(lambda: tf.function(product)(iter(ds))),
+            "known batch": _error(lambda: tf.function(product)(iter(fixed)))}
+
+
 PROGRAMS = [("map-runs", _map_runs), ("parallel-map-runs", _parallel_map_runs),
             ("filter-reduce-runs", _filter_reduce_runs), ("function-as-map", _function_as_map),
             ("iterated-in-function", _iterated_in_function), ("arguments", _arguments),
             ("numpy-in-map", _numpy_in_map), ("if-on-argument", _if_on_argument),
             ("value-dependent-shape", _value_dependent_shape), ("graph-ops-per-element", _graph_ops_per_element),
-            ("captured-variable", _captured_variable), ("dict-elements", _dict_elements)]
+            ("captured-variable", _captured_variable), ("dict-elements", _dict_elements),
+            ("build-errors", _build_errors), ("iterator-element-in-function", _iterator_element_in_function)]
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:

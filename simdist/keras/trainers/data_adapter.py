@@ -198,13 +198,13 @@ class ArrayDataAdapter(DataAdapter):
         inputs = pack_x_y_sample_weight(x, y, sample_weight)
         check_data_cardinality(inputs if isinstance(inputs, tuple) else (inputs,))
         num_samples = int(np.shape(next(i for i in _flatten(inputs) if i is not None))[0])
-        if batch_size is not None and (not isinstance(batch_size, (int, np.integer)) or batch_size < 1):
-            raise ValueError(f"`batch_size` must be a positive integer or None. Received: batch_size={batch_size!r}")
+        # (Keras checks nothing here: a batch_size of 0 or None takes the default, a negative or float one fails
+        # where the tf.data pipeline first uses it, array_data_adapter.py)
         if not batch_size:
             batch_size = int(math.ceil(num_samples / steps)) if steps else 32
         self._inputs = inputs
         self._num_samples = num_samples
-        self._batch_size = int(batch_size)
+        self._batch_size = batch_size
         self._size = int(math.ceil(num_samples / batch_size))
         self._partial_batch_size = num_samples % batch_size
         self._shuffle = shuffle
@@ -227,18 +227,18 @@ class ArrayDataAdapter(DataAdapter):
 
     def _shuffled_batch_indices(self) -> Any:
         """Keras 3.15's pipeline of batch indices (array_data_adapter.get_tf_dataset): one
-        permutation of the samples by a `tf.random.shuffle` inside `Dataset.range(1).map`, cut into
-        full batches and the partial one (`shuffle="batch"`: the batches in order, each shuffled by
-        a `map(tf.random.shuffle)`). Its random ops are seeded as tf.data seeds a function's
+        permutation of the samples by a `tf.random.shuffle` inside `Dataset.range(1).map` (the samples in
+        order without `shuffle`), cut into full batches and the partial one (`shuffle="batch"`: the batches
+        in order, each shuffled by a `map(tf.random.shuffle)`). Its random ops are seeded as tf.data seeds a function's
         (runtime/ops/random_graphs.py): under a global seed every epoch's iterator draws the same
         permutation, as on TF."""
         num_samples, batch_size, partial, shuffle = (self._num_samples, self._batch_size, self._partial_batch_size,
                                                      self._shuffle)
-        num_full = num_samples // batch_size
+        num_full = int(num_samples // batch_size)
 
         def permutation(_: Any) -> Any:
             indices = tf.range(num_samples, dtype=tf.int64)
-            if shuffle != "batch":
+            if shuffle and shuffle != "batch":
                 indices = tf.random.shuffle(indices)
             return indices
 
@@ -268,9 +268,15 @@ class ArrayDataAdapter(DataAdapter):
             return tf.convert_to_tensor(arr)
 
         inputs = _map(to_tensor, self._inputs)
-        if not self._shuffle:
-            dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(self._batch_size)
+        bs = self._batch_size
+        if not self._shuffle and isinstance(bs, (int, np.integer)) and bs > 0:
+            # (the batches Keras's index pipeline below gives without shuffling, made directly: faster, and an
+            # empty input, a validation split's, needs no probe of the gather)
+            dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(bs)
         else:
+            # (Keras 3.15 builds this pipeline whether or not it shuffles: a batch size its ops cannot take
+            # fails where they are traced, as TF's graph build fails: a negative one at the reshape, ValueError;
+            # a float one at the slice, TypeError)
             indices = self._shuffled_batch_indices()
 
             def grab_batch(i: Any) -> Any:

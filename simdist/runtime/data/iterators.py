@@ -7,11 +7,12 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.cost import tally
+from simdist.runtime.ops import static_shapes
 from simdist.runtime.data import checkpoint_state, components, resources
 from simdist.runtime.data.elements import _to_tensor
-from simdist.runtime.spec import TensorSpec, map_structure, pack_as
+from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
 from simdist.runtime.tensor import Tensor
 
 
@@ -122,7 +123,7 @@ class OwnedIterator:
         flat = self._next_flat()
         if flat is None:
             raise StopIteration
-        return self._dataset._pack(flat)
+        return self._element(flat)
 
     def next(self) -> Any:
         return self.__next__()
@@ -131,13 +132,25 @@ class OwnedIterator:
         flat = self._next_flat()
         if flat is None:
             raise errors.OutOfRangeError(None, None, "End of sequence")
-        return self._dataset._pack(flat)
+        return self._element(flat)
 
     def get_next_as_optional(self) -> Optional:
         flat = self._next_flat()
         if flat is None:
             return Optional.empty(self.element_spec)
-        return Optional(self._dataset._pack(flat), self.element_spec, True)
+        return Optional(self._element(flat), self.element_spec, True)
+
+    def _element(self, flat: list[np.ndarray]) -> Any:
+        """The next element; inside a tf.function, a graph's IteratorGetNext output: its tensors' dimensions that
+        the element spec leaves unknown (a batch's size) are unknown to the graph, so an op whose shape function
+        cannot see a mismatch there fails when it runs (InvalidArgumentError), not while TF builds the graph
+        (clause function.trace-time-errors)."""
+        element = self._dataset._pack(flat)
+        if not context.in_function():
+            return element
+        leaves = [static_shapes.argument(t, s.shape) if isinstance(s, TensorSpec) else t
+                  for t, s in zip(flatten(element), flatten(self.element_spec))]
+        return pack_as(element, leaves)
 
 
 Iterator = OwnedIterator

@@ -14,6 +14,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.ops import static_shapes as _static_shapes
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.data import checkpoint_state, components, resources
 from simdist.runtime.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
@@ -111,7 +112,16 @@ def _first_real_output_of(dfn: DatasetFunction, input_dataset: Any, device: str,
             return _normalize_fn_output(dfn.probe(flat, device))
         except errors.OpError:
             continue
-    raise probe_error
+    raise built(probe_error)
+
+
+def built(err: BaseException) -> BaseException:
+    """The error a tf.data transformation raises at build for its function's `err`: TF traces the function into a
+    graph when the dataset is made, so an op error its graph build finds (op_def_library's TypeError, a shape
+    function's ValueError: trace_errors' marks) is raised as that, with TF's "in user code:" frame; any other
+    as it is (clause dataset.function-trace)."""
+    traced = trace_errors.at_trace(err)
+    return err if traced is None else traced.with_traceback(err.__traceback__)
 
 
 def _unknown_dims_spec(t: Any) -> Any:
@@ -302,7 +312,10 @@ def _probe_dataset_spec(fn: Callable[..., Any], input_dataset: DatasetV2, trace:
             except Exception:  # noqa: BLE001 - a probe value the function refuses: the spec of a real element
                 with checkpoint_state.kept_epochs(input_dataset):
                     first = next(input_dataset._iter_flat())
-                ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(first), trace))
+                try:
+                    ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(first), trace))
+                except Exception as e:  # noqa: BLE001 - raised as the build raises it
+                    raise built(e) from None
                 return map_structure(lambda s: TensorSpec([None] * (s.shape.rank or 0) if s.shape.rank is not None
                                                           else None, s.dtype), ds.element_spec)
         assert isinstance(ds, DatasetV2)

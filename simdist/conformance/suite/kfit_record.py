@@ -1,0 +1,66 @@
+"""Plan and record what ``test_kfit.py`` expects, on real TF 2.21 + Keras 3.15 (needs ``tensorflow``).
+
+    nice -n 10 python -m simdist.conformance.suite.kfit_record [--out PATH]
+
+The plan comes from TF's own signatures (kfit_cases): for each method of DATA and each data kind it takes, the base
+call, then every parameter of the method's signature that EDGES lists set to each of its values (one at a time;
+a value equal to the base call's is skipped), then (fit) the pairs of PAIRS. Each case is observed twice (a case
+whose observations differ on TF is left out: not determined). Writes kfit_reference.PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from typing import Any
+
+from simdist.conformance.suite import kfit_cases as cases
+from simdist.conformance.suite import kfit_reference as reference
+
+
+def plan(tf: Any) -> list[dict[str, Any]]:
+    """The cases: {"method", "kind", "args"} in order, from TF's signatures."""
+    out: list[dict[str, Any]] = []
+    for method, kinds in cases.DATA.items():
+        params = [p.name for p in list(inspect.signature(getattr(tf.keras.Model, method)).parameters.values())[1:]]
+        for kind in kinds:
+            base = cases.base_args(method, kind)
+            out.append({"method": method, "kind": kind, "args": base})
+            for name in params:
+                for v in cases.EDGES.get(name, []):
+                    if base.get(name) != v:
+                        out.append({"method": method, "kind": kind, "args": {**base, name: v}})
+            if method == "fit":
+                out += [{"method": method, "kind": kind, "args": {**base, **pair}} for pair in cases.PAIRS]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=reference.PATH)
+    args = ap.parse_args(argv)
+    from simdist.conformance.backends.tf_backend import TensorFlowBackend  # noqa: PLC0415
+
+    backend = TensorFlowBackend()
+    backend.setup()
+    tf = backend.tf
+    import keras  # noqa: PLC0415
+
+    kept, observed, skipped = [], [], []
+    for case in plan(tf):
+        first = cases.observe(tf, case["method"], case["args"])
+        if cases.observe(tf, case["method"], case["args"]) != first:
+            skipped.append(case)
+            continue
+        kept.append(case)
+        observed.append(first)
+    data = {"meta": {"tensorflow": tf.__version__, "keras": keras.__version__, "tables": reference.tables_hash()},
+            "plan": kept, "skipped": skipped, "observed": observed}
+    reference.save(data, args.out)
+    print(f"wrote {args.out}: {len(kept)} cases ({len(skipped)} left out)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
