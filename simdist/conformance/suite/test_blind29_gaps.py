@@ -259,10 +259,11 @@ def test_blind29_ctc_loss_gradient_scales_with_the_upstream_gradient(tf, spellin
 
 # -- control flow: compat.v1.while_loop's maximum_iterations ----------------------------------------------------------
 @clause("ops.compat-v1", ref="tf221")
-@pytest.mark.parametrize("maximum_iterations", [1, 3, 20])
+@pytest.mark.parametrize("maximum_iterations", [0, 1, 3, 20])
 def test_blind29_v1_while_loop_stops_at_maximum_iterations(tf, maximum_iterations):
     """tf.compat.v1.while_loop(cond, body, loop_vars, maximum_iterations=k) runs the body at most k times (and
-    until cond is false), with one loop variable (a bare result) or several, eagerly and in a tf.function."""
+    until cond is false), with one loop variable (a bare result, also when k = 0 and the body never runs: TF
+    loops over (counter, loop_vars[0]) and returns the second) or several, eagerly and in a tf.function."""
     natural = 10
     want = min(natural, maximum_iterations)
 
