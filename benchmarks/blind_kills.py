@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27 or 28. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28 or 29. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -12,7 +12,8 @@ batch"; batch 22 in "Twenty-fourth session, 2026-12-02: a twenty-second blind ba
 "Twenty-fifth session, 2026-12-02: a twenty-third blind batch"; batch 24 in "Twenty-sixth session, 2026-12-02: a
 twenty-fourth blind batch"; batch 25 in "Twenty-seventh session, 2026-12-02: a twenty-fifth blind batch"; batch 26 in
 "Twenty-eighth session, 2026-12-02: a twenty-sixth blind batch"; batch 27 in "Twenty-ninth session, 2026-12-02: a
-twenty-seventh blind batch"; batch 28 in "Thirtieth session, 2026-12-03: a twenty-eighth blind batch".
+twenty-seventh blind batch"; batch 28 in "Thirtieth session, 2026-12-03: a twenty-eighth blind batch"; batch 29 in
+"Thirty-first session, 2026-12-03: a twenty-ninth blind batch".
 """
 
 from __future__ import annotations
@@ -80,6 +81,14 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "py-dataset-class-and-sample-weight-accepted", "fit-dataset-with-y-accepted",
             "clone-model-shared-layer-cloned-twice", "random-hue-max-delta-half-refused", "tnp-randint-high-inclusive"],
            "blind28"),
+    "29": (["keras-ops-stft-window-pad-swapped", "legacy-moving-average-update-momentum",
+            "legacy-categorical-crossentropy-normalised-last-axis", "timeseries-generator-last-row-dropped",
+            "make-sampling-table-sqrt-dropped", "spe-mirrored-single-replica-fails",
+            "projective-transform-grad-interpolation-nearest", "ctc-loss-v1-grad-upstream-ignored",
+            "v1-while-loop-maximum-iterations-dropped", "ctc-greedy-blank-does-not-reset-repeat",
+            "distorted-box-coverage-strict", "index-shuffle-table-walk-off-by-one",
+            "binomial-high-p-btrs-threshold-uses-p"],
+           "blind29"),
 }
 
 

@@ -86,13 +86,17 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
 def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Any, shape_invariants: Any = None,
                parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
                name: str | None = None, maximum_iterations: Any = None, return_same_structure: bool = False) -> Any:
-    """v1 `while_loop` (control_flow_ops.py's eager loop): with one loop variable and not
+    """v1 `while_loop` (while_loop.py's eager loop): with one loop variable and not
     return_same_structure, a body returning a bare value is packed, and the result is that
-    value bare; otherwise v2's."""
+    value bare; otherwise v2's. With maximum_iterations TF loops over (counter, loop_vars[0])
+    and returns the second element, so one loop variable comes back bare even when the body
+    never ran (`maximum_iterations=0`; without it, a loop that never runs returns the list)."""
     try_to_pack = isinstance(loop_vars, (list, tuple)) and len(loop_vars) == 1 and not return_same_structure
     packed = [False]
+    ran = [False]
 
     def v1_body(*args: Any) -> Any:
+        ran[0] = True
         out = body(*args)
         if try_to_pack and not isinstance(out, (list, tuple)):
             packed[0] = True
@@ -101,7 +105,8 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
 
     out = _tf().while_loop(cond, v1_body, loop_vars, shape_invariants=shape_invariants,
                            parallel_iterations=parallel_iterations, maximum_iterations=maximum_iterations)
-    return out[0] if packed[0] else out
+    bare_unrun = maximum_iterations is not None and try_to_pack and not ran[0]
+    return out[0] if packed[0] or bare_unrun else out
 
 
 def in_top_k(predictions: Any, targets: Any, k: int, name: str | None = None) -> Any:
