@@ -27,10 +27,10 @@ clause = pytest.mark.clause
 @pytest.mark.parametrize("shape, size", [((2, 6, 1), (2, 2)), ((2, 9, 1), (2, 2)), ((3, 8, 2), (3, 3)),
                                          ((7, 2, 1), (2, 2)), ((9, 3, 1), (3, 3)), ((2, 3, 7, 1), (3, 3))])
 def test_amut31_smart_resize_crops_the_centred_window(keras, shape, size):
-    """keras.preprocessing.image.smart_resize crops the largest window of the target's aspect ratio centred in the image,
-    its offset `int((side - crop) / 2)` on each axis (Keras 3.15's image_utils.py), then resizes it: where the window
-    already has the target size the result is the window itself (the rule; observed on TF 2.21: a 2x6 image to
-    (2, 2) keeps columns 2 and 3)."""
+    """keras.preprocessing.image.smart_resize crops the largest window of the target's aspect ratio centred in the
+    image, its offset `int((side - crop) / 2)` on each axis (Keras 3.15's image_utils.py), then resizes it: where the
+    window already has the target size the result is the window itself (the rule; observed on TF 2.21: a 2x6 image
+    to (2, 2) keeps columns 2 and 3)."""
     x = np.arange(int(np.prod(shape)), dtype="float32").reshape(shape)
     h, w = shape[-3], shape[-2]
     th, tw = size
@@ -76,8 +76,10 @@ def test_amut31_group_by_window_spec_of_a_reduce_func_shaped_by_its_key(tf):
 @clause("dataset.window", ref="tf221")
 def test_amut31_windows_of_unknown_length_elements_pass_them_whole(tf):
     """Windows of elements of an unknown length (spec (None,)) hold the elements themselves: a flat_map over the windows
-    may index each element (`x[0]`) and reduce a window over it (observed on TF 2.21: [1, 2], [3, 4, 5], [6], [7, 8] in
-    windows of 2 give first entries 1, 3, 6, 7 and window sums of them 4, 13)."""
+    may index each element (`x[0]`, `x[-1]`) and reduce a window over it, and the element spec is the function's for
+    the windows of any element length: a reduce to a (2,) state gives spec (2,) (observed on TF 2.21: [1, 2],
+    [3, 4, 5], [6], [7, 8] in windows of 2 give first entries 1, 3, 6, 7, window sums of them 4, 13, and sums of
+    [first, last] [4, 7], [13, 14])."""
     def source():
         return tf.data.Dataset.from_generator(lambda: iter([[1, 2], [3, 4, 5], [6], [7, 8]]),
                                               output_signature=tf.TensorSpec((None,), tf.int64))
@@ -87,10 +89,17 @@ def test_amut31_windows_of_unknown_length_elements_pass_them_whole(tf):
         lambda w: tf.data.Dataset.from_tensors(w.reduce(tf.constant(0, tf.int64), lambda s, x: s + x[0])))
     assert_equal(sums.element_spec.shape.as_list(), [], call="window(2).flat_map(reduce x[0])", what="element_spec")
     assert_equal([int(to_numpy(e)) for e in sums], [4, 13], call="window(2).flat_map(reduce x[0])")
+    ends = source().window(2, drop_remainder=True).flat_map(
+        lambda w: tf.data.Dataset.from_tensors(
+            w.reduce(tf.zeros([2], tf.int64), lambda s, x: s + tf.stack([x[0], x[-1]]))))
+    call = "window(2).flat_map(from_tensors(reduce(zeros([2]), s + stack([x[0], x[-1]]))))"
+    assert_equal(ends.element_spec.shape.as_list(), [2], call=call, what="element_spec shape")
+    assert_equal([to_numpy(e).tolist() for e in ends], [[4, 7], [13, 14]], call=call)
 
 
 # -- tf.compat.v1.Dimension: 0 is a size, ordering converts the other operand -----------------------------------------
-_DIM_TYPE = "Dimension value must be integer or None or have an __index__ method, got value ''a'' with type '<class 'str'>'"
+_DIM_TYPE = ("Dimension value must be integer or None or have an __index__ method, got value ''a'' with type "
+             "'<class 'str'>'")
 
 
 @clause("ops.fuzz4", ref="tf221")
@@ -107,7 +116,8 @@ def test_amut31_dimension_zero_and_ordering_against_other_values(tf, op):
     cmp = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
     want = {"<": (False, True, False), "<=": (True, True, False), ">": (False, False, True),
             ">=": (True, False, True)}[op]
-    assert_equal((cmp(D(3), 3), cmp(D(3), 4), cmp(D(3), np.int64(2))), want, call=f"Dimension(3) {op} 3, 4, np.int64(2)")
+    assert_equal((cmp(D(3), 3), cmp(D(3), 4), cmp(D(3), np.int64(2))), want,
+                 call=f"Dimension(3) {op} 3, 4, np.int64(2)")
     assert_equal((cmp(D(3), None), cmp(D(0), D(None))), (None, None), call=f"Dimension {op} None / unknown")
     with raises(TypeError, match="^" + re.escape(_DIM_TYPE), call=f"Dimension(3) {op} 'a'"):
         cmp(D(3), "a")
@@ -116,7 +126,7 @@ def test_amut31_dimension_zero_and_ordering_against_other_values(tf, op):
     assert_equal((D(3) == "a", D(3) != "a"), (False, True), call="Dimension(3) == 'a', != 'a'")
 
 
-# -- SparseTensor: a dense_shape of zeros is known ----------------------------------------------------------------------
+# -- SparseTensor: a dense_shape of zeros is known --------------------------------------------------------------
 @clause("ops.sparse", ref="tf221")
 @pytest.mark.parametrize("dense_shape, want", [([0, 3], [0, 3]), ([2, 0], [2, 0]), ([0, 0], [0, 0]),
                                                 ([-1, 3], [None, 3])])
@@ -175,7 +185,7 @@ def test_amut31_outer_eager_tensors_print_their_values_inside_a_function(tf):
                  call="str/repr/format of an outer constant and str of the argument inside a tf.function")
 
 
-# -- tf.summary: write_raw_pb, and a falsy record_if condition ----------------------------------------------------------
+# -- tf.summary: write_raw_pb, and a falsy record_if condition ------------------------------------------------
 def _raw_events(d: str) -> list:
     from tensorboard.backend.event_processing.event_file_loader import RawEventFileLoader
     from tensorboard.compat.proto import event_pb2
