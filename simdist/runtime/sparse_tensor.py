@@ -88,7 +88,8 @@ class SparseTensor:
         return SparseTensorSpec(self._shape, self.dtype)
 
     def __repr__(self) -> str:
-        return f"SparseTensor(indices={self._indices}, values={self._values}, dense_shape={self._dense_shape})"
+        # (TF's "%s" of each component: str, not format, so an eager tensor shows as tf.Tensor(..., shape, dtype))
+        return f"SparseTensor(indices={self._indices!s}, values={self._values!s}, dense_shape={self._dense_shape!s})"
 
     # SparseDenseCwise{Mul,Div}: `sp * dense`, `sp / dense` (TF overrides only these operators)
     def __mul__(self, other: Any) -> "SparseTensor":

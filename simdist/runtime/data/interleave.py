@@ -46,8 +46,10 @@ def interleave(dataset: Any, map_func: Callable[..., Any], cycle_length: Any = N
         cycle_length = AUTOTUNE
     if num_parallel_calls is None:
         if deterministic is not None:
+            # (TF's warnings.warn has the default stacklevel: the warning is the library's line, not the caller's,
+            # so the default filter shows it once per process; dataset.interleave)
             warnings.warn("The `deterministic` argument has no effect unless the `num_parallel_calls` argument is "
-                          "specified.", stacklevel=3)
+                          "specified.")
         return _InterleaveDataset(dataset, map_func, cycle_length, block_length, None)
     return _InterleaveDataset(dataset, map_func, cycle_length, block_length, num_parallel_calls)
 

@@ -131,7 +131,6 @@ class TensorArray:
         return val
 
     def stack(self, name: str | None = None) -> Tensor:
-        from simdist.runtime.ops.array import stack
         for ix in range(len(self._tensor_array)):
             self._maybe_zero(ix)
         if not self._tensor_array and self._element_shape.is_fully_defined():
@@ -139,7 +138,10 @@ class TensorArray:
                                      dtype=self._dtype)
         if not self._tensor_array:
             return convert_to_tensor([], dtype=self._dtype)
-        return stack(self._tensor_array)
+        # (TF's convert_to_tensor(list, dtype=self._dtype): elements of another dtype than the first one's, which an
+        # unstack of Python values or a tensor of another dtype leaves, are cast to the array's dtype when the first
+        # one's differs from it, else Pack refuses them; ops.tensor-array)
+        return convert_to_tensor(self._tensor_array, dtype=self._dtype)
 
     def gather(self, indices: Any, name: str | None = None) -> Tensor:
         from simdist.runtime.ops.array import stack
