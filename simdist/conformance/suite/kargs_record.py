@@ -17,6 +17,7 @@ from typing import Any
 
 from simdist.conformance.suite import kargs_cases as cases
 from simdist.conformance.suite import kargs_reference as reference
+from simdist.conformance.suite import reference_store
 
 
 def plan(tf: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -69,19 +70,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=reference.PATH)
     args = ap.parse_args(argv)
-    from simdist.conformance.backends.tf_backend import TensorFlowBackend  # noqa: PLC0415
 
-    backend = TensorFlowBackend()
-    backend.setup()
-    tf = backend.tf
-    import keras  # noqa: PLC0415
+    def observe(tf: Any) -> dict[str, Any]:
+        variants, skipped = plan(tf)
+        observed = [cases.observe(tf, v["layer"], cases.as_kwargs(v["kwargs"]), tuple(v["shape"]), v["kind"])
+                    for v in variants]
+        return {"plan": variants, "skipped": skipped, "observed": observed}
 
-    variants, skipped = plan(tf)
-    observed = [cases.observe(tf, v["layer"], cases.as_kwargs(v["kwargs"]), tuple(v["shape"]), v["kind"])
-                for v in variants]
-    data = {"meta": {"tensorflow": tf.__version__, "keras": keras.__version__, "tables": reference.tables_hash()},
-            "plan": variants, "skipped": skipped, "observed": observed}
-    reference.save(data, args.out)
+    data = reference_store.record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe)
+    variants, skipped = data["plan"], data["skipped"]
     print(f"wrote {args.out}: {len(variants)} variants of {len({v['layer'] for v in variants})} layers "
           f"({len(skipped)} left out)", file=sys.stderr)
     return 0

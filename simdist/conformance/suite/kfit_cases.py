@@ -53,7 +53,7 @@ EDGES: dict[str, list[Any]] = {
     "steps": [0, 1, 2, 100],
     "return_dict": [True],
 }
-#: Pairs of arguments whose rules meet (fit only).
+#: Pairs of arguments whose rules meet (each method whose signature takes both, on its data kinds).
 PAIRS: list[dict[str, Any]] = [
     {"epochs": 2, "initial_epoch": 1},
     {"epochs": 3, "validation_data": {"data": "val_pair"}, "validation_freq": 2},
@@ -65,6 +65,9 @@ PAIRS: list[dict[str, Any]] = [
     {"validation_split": 0.3, "sample_weight": {"data": "w"}},
     {"epochs": 2, "steps_per_epoch": 2},
     {"batch_size": 3, "steps_per_epoch": 2},
+    {"y": {"data": "y_float"}, "class_weight": {"class_weight": [[0, 1.0], [1, 2.0]]}},
+    {"y": {"data": "y_column"}, "class_weight": {"class_weight": [[0, 1.0], [1, 2.0]]}},
+    {"class_weight": {"class_weight": [[0, 1.0], [1, 2.0]]}, "sample_weight": {"data": "w_short"}},
 ]
 
 

@@ -4,7 +4,7 @@
 
 The plan comes from TF's own signatures (kfit_cases): for each method of DATA and each data kind it takes, the base
 call, then every parameter of the method's signature that EDGES lists set to each of its values (one at a time;
-a value equal to the base call's is skipped), then (fit) the pairs of PAIRS. Each case is observed twice (a case
+a value equal to the base call's is skipped), then the pairs of PAIRS whose arguments the method takes. Each case is observed twice (a case
 whose observations differ on TF is left out: not determined). Writes kfit_reference.PATH.
 """
 
@@ -17,6 +17,7 @@ from typing import Any
 
 from simdist.conformance.suite import kfit_cases as cases
 from simdist.conformance.suite import kfit_reference as reference
+from simdist.conformance.suite import reference_store
 
 
 def plan(tf: Any) -> list[dict[str, Any]]:
@@ -31,8 +32,8 @@ def plan(tf: Any) -> list[dict[str, Any]]:
                 for v in cases.EDGES.get(name, []):
                     if base.get(name) != v:
                         out.append({"method": method, "kind": kind, "args": {**base, name: v}})
-            if method == "fit":
-                out += [{"method": method, "kind": kind, "args": {**base, **pair}} for pair in cases.PAIRS]
+            out += [{"method": method, "kind": kind, "args": {**base, **pair}} for pair in cases.PAIRS
+                    if all(name in params for name in pair)]
     return out
 
 
@@ -40,24 +41,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=reference.PATH)
     args = ap.parse_args(argv)
-    from simdist.conformance.backends.tf_backend import TensorFlowBackend  # noqa: PLC0415
 
-    backend = TensorFlowBackend()
-    backend.setup()
-    tf = backend.tf
-    import keras  # noqa: PLC0415
+    def observe(tf: Any) -> dict[str, Any]:
+        kept, observed, skipped = [], [], []
+        for case in plan(tf):
+            first = cases.observe(tf, case["method"], case["args"])
+            if cases.observe(tf, case["method"], case["args"]) != first:
+                skipped.append(case)
+                continue
+            kept.append(case)
+            observed.append(first)
+        return {"plan": kept, "skipped": skipped, "observed": observed}
 
-    kept, observed, skipped = [], [], []
-    for case in plan(tf):
-        first = cases.observe(tf, case["method"], case["args"])
-        if cases.observe(tf, case["method"], case["args"]) != first:
-            skipped.append(case)
-            continue
-        kept.append(case)
-        observed.append(first)
-    data = {"meta": {"tensorflow": tf.__version__, "keras": keras.__version__, "tables": reference.tables_hash()},
-            "plan": kept, "skipped": skipped, "observed": observed}
-    reference.save(data, args.out)
+    data = reference_store.record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe)
+    kept, skipped = data["plan"], data["skipped"]
     print(f"wrote {args.out}: {len(kept)} cases ({len(skipped)} left out)", file=sys.stderr)
     return 0
 

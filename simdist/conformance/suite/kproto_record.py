@@ -17,6 +17,7 @@ from simdist.conformance.suite import kargs_cases
 from simdist.conformance.suite import kargs_reference
 from simdist.conformance.suite import kproto_cases as cases
 from simdist.conformance.suite import kproto_reference as reference
+from simdist.conformance.suite import reference_store
 
 
 def plan() -> list[dict[str, Any]]:
@@ -34,25 +35,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=reference.PATH)
     args = ap.parse_args(argv)
-    from simdist.conformance.backends.tf_backend import TensorFlowBackend  # noqa: PLC0415
 
-    backend = TensorFlowBackend()
-    backend.setup()
-    tf = backend.tf
-    import keras  # noqa: PLC0415
+    def observe(tf: Any) -> dict[str, Any]:
+        layers, observed, skipped = [], [], {}
+        for v in plan():
+            args_ = (tf, v["layer"], kargs_cases.as_kwargs(v["kwargs"]), tuple(v["shape"]), v["kind"])
+            first = cases.observe(*args_)
+            if cases.observe(*args_) != first:
+                skipped[v["layer"]] = "two observations differ on TF (not determined)"
+                continue
+            layers.append(v)
+            observed.append(first)
+        return {"plan": layers, "skipped": skipped, "observed": observed}
 
-    layers, observed, skipped = [], [], {}
-    for v in plan():
-        args_ = (tf, v["layer"], kargs_cases.as_kwargs(v["kwargs"]), tuple(v["shape"]), v["kind"])
-        first = cases.observe(*args_)
-        if cases.observe(*args_) != first:
-            skipped[v["layer"]] = "two observations differ on TF (not determined)"
-            continue
-        layers.append(v)
-        observed.append(first)
-    data = {"meta": {"tensorflow": tf.__version__, "keras": keras.__version__, "tables": reference.tables_hash()},
-            "plan": layers, "skipped": skipped, "observed": observed}
-    reference.save(data, args.out)
+    data = reference_store.record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe)
+    layers, skipped = data["plan"], data["skipped"]
     print(f"wrote {args.out}: {len(layers)} layers ({len(skipped)} left out)", file=sys.stderr)
     return 0
 

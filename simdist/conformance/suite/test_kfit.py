@@ -38,12 +38,12 @@ def _groups() -> list[str]:
     return list(dict.fromkeys(f"{c['method']}-{c['kind']}" for c in plan if not _apart(c)))
 
 
-def _apart_cases() -> list[int]:
+def _apart_cases() -> list:
     try:
         plan = reference.load()["plan"]
     except FileNotFoundError:
         return []
-    return [i for i, c in enumerate(plan) if _apart(c)]
+    return [pytest.param(i, id=f"{c['method']}-{c['kind']}") for i, c in enumerate(plan) if _apart(c)]
 
 
 def _check(tf, indices: list[int], call: str) -> None:
