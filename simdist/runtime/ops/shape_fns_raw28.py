@@ -54,9 +54,11 @@ def _draw_boxes(c: Ctx) -> None:
 
 @register("SegmentSumV2", "SegmentMaxV2", "SegmentMinV2", "SegmentProdV2")
 def _segment_v2(c: Ctx) -> None:
-    """segment_ids of rank >= 1, num_segments a scalar, data of rank >= segment_ids' rank."""
-    ids = c.with_rank_at_least(c.input("segment_ids"), 1)
+    """SegmentReductionWithNumSegmentsShapeFn: num_segments a scalar, then MergePrefix(data, segment_ids)
+    (data of rank >= segment_ids' rank, the leading dimensions equal); segment_ids of any rank, a scalar
+    too (fz31a: seed 3120261201 #42, where the kernel, not the shape function, wants a vector)."""
     c.with_rank(c.input("num_segments"), 0)
+    ids = c.input("segment_ids")
     if ids is not None:   # (MergePrefix(data, segment_ids): fuzz20 sig seed 3020261202 #37)
         c.merge_prefix(c.input("data"), ids)
     n = c.value("num_segments")   # (MakeDimForScalarInput; sig seed 2920261203 #142)

@@ -1,0 +1,152 @@
+"""Rules behind the twentieth fuzzer's classes that fz31a closed (fresh campaigns of session 31: seeds
+3120261201-08 in every mode), each against real TensorFlow 2.21: the same raw call on both backends gives the
+same dtype and values bit for bit (a NaN matching any NaN), or raises the same exception class. Eagerly,
+inside a tf.function and under a GradientTape. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import edge_compare
+from edge_programs import eager as _eager, tape as _tape, traced as _traced
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_K = "ops.fuzz-raw"
+_G = "autodiff.op-gradients"
+_T = "function.trace-time-errors"
+
+_SEGV2 = ("tf.raw_ops.SegmentSumV2(data=tf.ones({d}), segment_ids=tf.zeros({i}, tf.int32), "
+          "num_segments=tf.fill({n}, 3))")
+_MP = ("tf.raw_ops.MaxPool(input=tf.reshape(tf.range(36, dtype=tf.{dt}), [1, 6, 6, 1]), ksize={k}, "
+       "strides=[1, 1, 1, 1], padding='{p}', explicit_paddings={e})")
+_MPG = ("tf.raw_ops.MaxPoolGrad(orig_input=tf.reshape(tf.range(36.0), [1, 6, 6, 1]), orig_output=tf.ones([1, 6, 6, 1]), "
+        "grad=tf.ones([1, 6, 6, 1]), ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1], padding='EXPLICIT', explicit_paddings={e})")
+_TS = "tf.raw_ops.{op}(tensor={x}, indices={i}, updates={u})"
+_SN = "tf.raw_ops.ScatterNd(shape=tf.constant({s}, tf.int32), indices=tf.constant({i}, tf.int32), updates={u})"
+_GND = "tf.raw_ops.GatherNd(params=tf.reshape(tf.range(6.0), [2, 3]), indices={i})"
+
+
+CASES: list[tuple[str, str, Any]] = [
+    # SegmentReductionWithNumSegmentsShapeFn: num_segments a scalar, then MergePrefix(data, segment_ids), scalar
+    # segment_ids too (seed 3120261201 #42)
+    *[(f"SegmentSumV2 data {d}, segment_ids {i}, num_segments {n} in a tf.function", _T,
+       _traced(_SEGV2.format(d=d, i=i, n=n))) for d, i, n in (
+        ("[2, 4]", "[]", "[]"), ("[]", "[]", "[]"), ("[]", "[1]", "[]"), ("[2, 3]", "[2]", "[1]"),
+        ("[2]", "[]", "[1]"), ("[1, 1, 2]", "[1, 1]", "[]"), ("[2, 3]", "[1]", "[]"))],
+    # MaxPool's EXPLICIT padding: PoolParameters' CheckValidPadding and CheckPaddingSize eagerly, the shape
+    # function's CheckValidPadding at trace (seed 3120261201 #107)
+    *[(f"MaxPool {dt} ksize {k} padding {p} {e}{' in a tf.function' if fn else ''}", _K,
+       (_traced if fn else _eager)(_MP.format(dt=dt, k=k, p=p, e=e)))
+      for fn in (False, True) for dt, k, p, e in (
+          ("float32", [1, 2, 2, 1], "EXPLICIT", [1, 0, 0, 0, 0, 0, 0, 0]),
+          ("float32", [1, 2, 2, 1], "EXPLICIT", [0, 0, 0, 0, 0, 0, 0, 1]),
+          ("bfloat16", [1, 1, 1, 1], "EXPLICIT", [0, 1, 1, 1, 0, 1, 1, 1]),
+          ("float32", [1, 2, 2, 1], "EXPLICIT", [0, 0, 0, 0, 0, 0]),
+          ("float32", [1, 2, 2, 1], "EXPLICIT", []),
+          ("float32", [1, 2, 2, 1], "EXPLICIT", [0, 0, -1, 0, 0, 0, 0, 0]),
+          ("float32", [1, 2, 2, 1], "EXPLICIT", [0, 0, 2, 0, 0, 0, 0, 0]),
+          ("float64", [1, 2, 2, 1], "EXPLICIT", [0, 0, 0, 3, 0, 0, 0, 0]),
+          ("int32", [1, 2, 2, 1], "EXPLICIT", [0, 0, 0, 0, 2, 0, 0, 0]),
+          ("float16", [1, 2, 2, 1], "EXPLICIT", [0, 0, 0, 0, 0, 2, 0, 0]),
+          ("float32", [1, 1, 1, 1], "EXPLICIT", [0, 0, 0, 1, 1, 0, 0, 0]),
+          ("float32", [1, 2, 2, 1], "EXPLICIT", [0, 0, 1, 1, 1, 1, 0, 0]),
+          ("float32", [1, 2, 2, 1], "VALID", [0, 0, 0, 0, 0, 0, 0, 0]),
+          ("float32", [2, 2, 2, 1], "EXPLICIT", [1, 0, 0, 0, 0, 0, 0, 0]))],
+    ("MaxPool EXPLICIT top padding of an empty batch", _K, _eager(
+        "tf.raw_ops.MaxPool(input=tf.ones([0, 2, 2, 1]), ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding='EXPLICIT', "
+        "explicit_paddings=[0, 0, 1, 0, 0, 0, 0, 0])")),
+    *[(f"MaxPoolGrad EXPLICIT {e}{' in a tf.function' if fn else ''}", _K, (_traced if fn else _eager)(_MPG.format(e=e)))
+      for fn in (False, True) for e in ([0, 0, 2, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0])],
+    # DoScatterNd: an empty output left as it is before the switch on the indices' depth (1 to 7 only; seed
+    # 3120261201 #197)
+    *[(f"{op} {name}{' in a tf.function' if fn else ''}", _K, (_traced if fn else _eager)(_TS.format(op=op, x=x, i=i, u=u)))
+      for op in ("TensorScatterMax", "TensorScatterMin", "TensorScatterAdd", "TensorScatterUpdate", "TensorScatterSub")
+      for fn, name, x, i, u in (
+          (False, "empty tensor, indices [0]", "tf.zeros([0, 1, 0], tf.int8)", "tf.constant([], tf.int64)",
+           "tf.zeros([0, 1, 0], tf.int8)"),
+          (True, "empty tensor, indices [0]", "tf.zeros([0, 1, 0], tf.int8)", "tf.constant([], tf.int64)",
+           "tf.zeros([0, 1, 0], tf.int8)"),
+          (False, "indices [2, 0, 0]", "tf.constant([1.0, 5.0])", "tf.zeros([2, 0, 0], tf.int64)", "tf.zeros([2, 0, 2])"),
+          (True, "indices [2, 0, 0]", "tf.constant([1.0, 5.0])", "tf.zeros([2, 0, 0], tf.int64)", "tf.zeros([2, 0, 2])"),
+          (False, "indices [0, 0]", "tf.constant([1.0, 5.0])", "tf.zeros([0, 0], tf.int64)", "tf.zeros([0, 2])"),
+          (False, "indices [3, 0]", "tf.constant([1.0, 5.0])", "tf.zeros([3, 0], tf.int64)", "tf.ones([3, 2])"),
+          (False, "depth 7", "tf.ones([1] * 7)", "tf.zeros([1, 7], tf.int64)", "tf.ones([1])"),
+          (False, "depth 8", "tf.ones([1] * 8)", "tf.zeros([1, 8], tf.int64)", "tf.ones([1])"),
+          (False, "depth 8, a bad index", "tf.ones([1] * 8)", "tf.ones([1, 8], tf.int64)", "tf.ones([1])"))],
+    # ScatterNdOp::Compute: ValidEmptyOutputShape counts the shape vector's elements; the kernel's empty output
+    *[(f"ScatterNd shape {s}, indices {i}, updates {u}{' in a tf.function' if fn else ''}", _K,
+       (_traced if fn else _eager)(_SN.format(s=s, i=i, u=u))) for fn, s, i, u in (
+        (False, [2], "np.zeros([3, 0], np.int32)", "tf.ones([3, 2])"),
+        (True, [2], "np.zeros([3, 0], np.int32)", "tf.ones([3, 2])"),
+        (False, [0], [[0]], "tf.ones([5])"),
+        (False, [0], [[0]], "tf.ones([1])"),
+        (False, [0], "np.zeros([0, 1], np.int32)", "tf.ones([0])"),
+        (False, [2, 3], "np.zeros([0, 1], np.int32)", "tf.ones([0, 3])"),
+        (False, [2, 3], "np.zeros([0, 1], np.int32)", "tf.ones([1, 3])"),
+        (False, [2, 0], [[0]], "tf.ones([1, 0])"),
+        (True, [2, 0], [[0]], "tf.ones([1, 0])"),
+        (False, [2], [[0]], "tf.ones([])"),
+        (False, 2, [[0]], "tf.ones([1])"),
+        (False, 2, "np.zeros([0, 1], np.int32)", "tf.ones([0])"),
+        (False, [[2]], [[0]], "tf.ones([1])"),
+        (False, [-1], [[0]], "tf.ones([1])"),
+        (False, [1] * 8, [[0] * 8], "tf.ones([1])"))],
+    ("tf.scatter_nd of a scalar shape", _K, _eager("tf.scatter_nd([[0]], [1.0], 2)")),
+    # GatherNd: indices of depth 0 gather all of params (sig seed 3120261202 #174); depth 8 refused
+    *[(f"GatherNd indices {i}{' in a tf.function' if fn else ''}", _K, (_traced if fn else _eager)(_GND.format(i=i)))
+      for fn, i in (
+          (False, "tf.zeros([2, 0], tf.int64)"), (True, "tf.zeros([2, 0], tf.int64)"), (False, "tf.zeros([0], tf.int64)"),
+          (False, "tf.zeros([2, 1, 0], tf.int32)"), (False, "tf.constant([[], []], tf.int64)"))],
+    ("tf.gather_nd of [2, 0] indices", _K, _eager("tf.gather_nd(tf.reshape(tf.range(6.0), [2, 3]), tf.zeros([2, 0], "
+                                                   "tf.int64))")),
+    ("GatherNd of empty params, [2, 0] indices", _K, _eager(
+        "tf.raw_ops.GatherNd(params=tf.zeros([0, 3]), indices=tf.zeros([2, 0], tf.int64))")),
+    *[(f"GatherNd depth 8 {name}", _K, _eager(f"tf.raw_ops.GatherNd(params={p}, indices={i})")) for name, p, i in (
+        ("", "tf.ones([1] * 8)", "tf.zeros([1, 8], tf.int64)"),
+        ("bad index", "tf.ones([1] * 8)", "tf.ones([1, 8], tf.int64)"),
+        ("no indices", "tf.ones([1] * 8)", "tf.zeros([0, 8], tf.int64)"),
+        ("empty params", "tf.ones([1] * 7 + [0])", "tf.zeros([1, 8], tf.int64)"))],
+    ("GatherNd [2, 0] indices gradient", _G, _tape(
+        "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
+]
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.fuzz-raw")
+@EDGES.parametrize("ops.fuzz-raw")
+def test_raw_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("autodiff.op-gradients")
+@EDGES.parametrize("autodiff.op-gradients")
+def test_gradients(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fz31a_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
