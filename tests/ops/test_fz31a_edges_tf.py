@@ -112,6 +112,60 @@ CASES: list[tuple[str, str, Any]] = [
         ("bad index", "tf.ones([1] * 8)", "tf.ones([1, 8], tf.int64)"),
         ("no indices", "tf.ones([1] * 8)", "tf.zeros([0, 8], tf.int64)"),
         ("empty params", "tf.ones([1] * 7 + [0])", "tf.zeros([1, 8], tf.int64)"))],
+    # DynamicPartitionOp's kernel: data's shape starts with partitions' (tape seed 3120261203 #172)
+    *[(f"DynamicPartition partitions {p}, data {d}", _K, _eager(
+        f"tf.raw_ops.DynamicPartition(partitions=tf.constant({p}, tf.int32), num_partitions=2, data={d})"))
+      for p, d in (("[]", "tf.ones([3, 4], tf.uint16)"), ("[]", "tf.ones([0, 4])"), ("0", "tf.ones([3, 4])"),
+                   ("[0, 1]", "tf.ones([3, 4])"), ("0", "tf.constant(5)"))],
+    # SetOperationOp's constructor: an unknown set_operation before any input (tape seed 3120261203 #67)
+    *[(f"{name} set_operation 'x'", _K, _eager(expr)) for name, expr in (
+        ("DenseToDenseSetOperation of empty sets", "tf.raw_ops.DenseToDenseSetOperation(set1=tf.zeros([1, 0, 1], "
+         "tf.int32), set2=tf.zeros([1, 0, 1], tf.int32), set_operation='x')"),
+        ("DenseToDenseSetOperation", "tf.raw_ops.DenseToDenseSetOperation(set1=tf.zeros([1, 2, 1], tf.int32), "
+         "set2=tf.zeros([1, 2, 1], tf.int32), set_operation='x')"),
+        ("DenseToSparseSetOperation of an empty sparse set", "tf.raw_ops.DenseToSparseSetOperation(set1=tf.zeros([1, 2], "
+         "tf.int32), set2_indices=tf.zeros([0, 2], tf.int64), set2_values=tf.zeros([0], tf.int32), "
+         "set2_shape=tf.constant([1, 2], tf.int64), set_operation='x')"),
+        ("SparseToSparseSetOperation of rank-1 sets", "tf.raw_ops.SparseToSparseSetOperation(set1_indices=tf.zeros([0, 1], "
+         "tf.int64), set1_values=tf.zeros([0], tf.int32), set1_shape=tf.constant([2], tf.int64), set2_indices=tf.zeros("
+         "[0, 1], tf.int64), set2_values=tf.zeros([0], tf.int32), set2_shape=tf.constant([2], tf.int64), "
+         "set_operation='x')"))],
+    # StatelessRandomOpBase: the shape, the seed (key, counter, alg), an empty output, then Fill's bounds
+    # (tape seed 3120261203 #105)
+    *[(f"StatelessRandomUniformInt {name}", _K, _eager(
+        f"tf.raw_ops.StatelessRandomUniformInt(shape={sh}, seed={sd}, minval={lo}, maxval={hi})"))
+      for name, sh, sd, lo, hi in (
+          ("[0] bounds of an empty shape", "tf.constant([0], tf.int32)", "[0, 7]", "tf.zeros([0], tf.int64)",
+           "tf.zeros([0], tf.int64)"),
+          ("[0] bounds of shape [2]", "tf.constant([2], tf.int32)", "[0, 7]", "tf.zeros([0], tf.int64)",
+           "tf.zeros([0], tf.int64)"),
+          ("minval == maxval, empty", "[0]", "[0, 7]", "tf.constant(5, tf.int64)", "tf.constant(5, tf.int64)"),
+          ("a seed of 3, empty", "[0]", "[1, 2, 3]", "tf.zeros([0], tf.int64)", "tf.zeros([0], tf.int64)"),
+          ("a negative dimension", "[0, -1]", "[1, 2]", "tf.zeros([0], tf.int64)", "tf.zeros([0], tf.int64)"))],
+    ("StatelessRandomUniformInt [0] bounds of an empty shape in a tf.function", _T, _traced(
+        "tf.raw_ops.StatelessRandomUniformInt(shape=[0], seed=[1, 2], minval=tf.zeros([0], tf.int64), "
+        "maxval=tf.zeros([0], tf.int64))")),
+    *[(f"StatelessRandomUniformIntV2 {name}", _K, _eager(
+        f"tf.raw_ops.StatelessRandomUniformIntV2(shape={sh}, key=tf.constant({k}, tf.uint64), counter=tf.constant([1, 2], "
+        f"tf.uint64), alg=1, minval={lo}, maxval=tf.zeros([0], tf.int64))"))
+      for name, sh, k, lo in (
+          ("[2] and [0] bounds of an empty shape", "[0]", [1], "tf.zeros([2], tf.int64)"),
+          ("[2] and [0] bounds of shape [1]", "[1]", [1], "tf.zeros([2], tf.int64)"),
+          ("a key of 2, empty", "[0]", [1, 2], "tf.zeros([0], tf.int64)"))],
+    ("RandomUniformInt [0] bounds of an empty shape", _K, _eager(
+        "tf.raw_ops.RandomUniformInt(shape=tf.constant([0], tf.int32), minval=tf.zeros([0], tf.int64), "
+        "maxval=tf.zeros([0], tf.int64))")),
+    # _TensorStridedSliceUpdateGrad of an empty slice: BroadcastGradientArgs(slice, value) (tape seed 3120261203 #41)
+    *[(f"TensorStridedSliceUpdate of an empty slice, value {v}, gradient", _G, _tape(
+        f"tf.raw_ops.TensorStridedSliceUpdate(input=x, value={v}, shrink_axis_mask=3, new_axis_mask=0, "
+        "strides=tf.constant([1, 1, 1], tf.int32), begin=[2, -1, 1], end=tf.constant([2, 0, -1], tf.int32), end_mask=3)",
+        "tf.reshape(tf.range(12.0), [3, 2, 2])")) for v in ("x * 2.0", "x[:1, 0, 0] * 2.0", "x[0, 0, 0] * 2.0")],
+    ("TensorStridedSliceUpdate of an empty int32 slice", _K, _eager(
+        "tf.raw_ops.TensorStridedSliceUpdate(input=tf.ones([3, 2], tf.int32), value=tf.ones([4], tf.int32), begin=[1], "
+        "end=[1], strides=[1])")),
+    ("TensorStridedSliceUpdate of an empty slice in a tf.function", _K, _traced(
+        "tf.raw_ops.TensorStridedSliceUpdate(input=tf.ones([3, 2]), value=tf.ones([4]), begin=[1], end=[1], "
+        "strides=[1])")),
     ("GatherNd [2, 0] indices gradient", _G, _tape(
         "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
 ]

@@ -526,9 +526,17 @@ def _stateless_v1(successor: str, op: str) -> Callable[..., Any]:
 
 
 def _uniform_int_v1(shape: Any, seed: Any, minval: Any, maxval: Any) -> Any:
+    """StatelessRandomOpBase::Compute's order: the shape (MakeShape), the seed of [2], an empty output returned,
+    and only then Fill's bounds (0-D: [0] bounds of shape [0] are an empty result; fz31a, tape seed 3120261203
+    #105)."""
+    from simdist.runtime.ops import raw_stateless
+    op = "StatelessRandomUniformInt"
+    shp = raw_stateless._shape(shape, op)
+    if seed.shape.as_list() != [2]:
+        raise _invalid(op, f"seed must have shape [2], not {_dims(seed.shape.as_list())}")
     for name, v in (("minval", minval), ("maxval", maxval)):
-        if v.ndim != 0:
-            raise _invalid("StatelessRandomUniformInt", f"{name} must be 0-D, got shape {_dims(v.shape.as_list())}")
+        if v.ndim != 0 and raw_stateless._count(shp):
+            raise _invalid(op, f"{name} must be 0-D, got shape {_dims(v.shape.as_list())}")
     return _stateless_v1("StatelessRandomUniformIntV2", "StatelessRandomUniformInt")(shape, seed, minval=minval,
                                                                                      maxval=maxval)
 
@@ -654,7 +662,7 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
     want = list(probe[array._np_key(norm)].shape)
     vs = value.shape.as_list()
     if int(np.prod(want)) == 0:   # (an empty slice: the input as it is, no broadcast check; observed on TF
-        return array.identity(input)   # 2.21, fuzz20 seed 2920261201 #82)
+        return _empty_slice_update(input, value, want)   # 2.21, fuzz20 seed 2920261201 #82)
     try:
         np.broadcast_shapes(tuple(vs), tuple(want))
         if len(vs) > len(want) or np.broadcast_shapes(tuple(vs), tuple(want)) != tuple(want):
@@ -672,6 +680,28 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
     out = np.array(_value(input), copy=True)
     out[array._np_key(norm)] = _value(filled)
     return _const(out, input.dtype)
+
+
+def _empty_slice_update(input: Any, value: Any, want: list) -> Any:  # noqa: A002
+    """TensorStridedSliceUpdate of an empty slice: the input, differentiated as array_grad's
+    _TensorStridedSliceUpdateGrad: the input's gradient the upstream one, the value's the empty slice of it summed
+    over BroadcastGradientArgs(slice shape, value's shape)'s axes and reshaped to the value's shape (zeros), or,
+    when the two shapes do not broadcast (a [0] slice, a [3, 2, 2] value), BroadcastGradientArgs'
+    InvalidArgumentError as the gradient is taken (fz31a: tape seed 3120261203 #41, where simdist gave zeros)."""
+    from simdist.runtime.autodiff import custom_gradient
+    from simdist.runtime.ops import array
+    vs = value.shape.as_list()
+
+    @custom_gradient
+    def call(x: Any, v: Any) -> Any:
+        def grad(g: Any) -> Any:
+            try:
+                np.broadcast_shapes(tuple(want), tuple(vs))
+            except ValueError:
+                raise _invalid("BroadcastGradientArgs", f"Incompatible shapes: {_dims(want)} vs. {_dims(vs)}") from None
+            return g, array.zeros_like(v)
+        return array.identity(x), grad
+    return call(input, value)
 
 
 def _check_numerics_v2(tensor: Any, message: str) -> Any:
