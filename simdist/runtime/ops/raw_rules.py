@@ -319,6 +319,20 @@ def _init_conv2d_parameters(name: str, vals: dict[str, Any], first: bool) -> Non
     if name != "Conv2D" and first and not onednn:
         return   # (Conv2DCustomBackprop*Op refuses NCHW before it reads its parameters)
     st, dl = list(vals.get("strides") or ()), list(vals.get("dilations") or ())
+    if name == "Conv2D":   # (the lists' lengths first, before a channels-first refusal: oneDNN's MklConvOp its
+        # strides of 4 or 5, TF's InitConv2DParameters its dilations, then its strides, of 4; fz31a, eager seed
+        # 3120261204 #186: strides of 3 with NCHW, simdist's layout refusal)
+        text = None
+        if onednn and len(st) not in (4, 5):
+            text = "Sliding window strides field must specify 4 or 5 dimensions"
+        elif onednn and len(st) == 5:
+            text = "Dilation rates field must specify 5 dimensions" if len(dl) != 5 else None
+        elif len(dl) != 4:
+            text = "Sliding window dilations field must specify 4 dimensions"
+        elif len(st) != 4:
+            text = "Sliding window strides field must specify 4 dimensions"
+        if text is not None:
+            raise errors.InvalidArgumentError(None, None, f"{text} [Op:{name}]")
     if len(st) != 4 or len(dl) != 4:
         return
 
