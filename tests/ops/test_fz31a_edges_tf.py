@@ -31,6 +31,51 @@ _TS = "tf.raw_ops.{op}(tensor={x}, indices={i}, updates={u})"
 _SN = "tf.raw_ops.ScatterNd(shape=tf.constant({s}, tf.int32), indices=tf.constant({i}, tf.int32), updates={u})"
 _GND = "tf.raw_ops.GatherNd(params=tf.reshape(tf.range(6.0), [2, 3]), indices={i})"
 
+_SUB = "tf.raw_ops.Substr(input=tf.fill({x}, 'ab'), pos=tf.zeros({p}, tf.int32), len=tf.zeros({n}, tf.int32))"
+_CSV = "tf.raw_ops.DecodeCSV(records=tf.constant(['1,2', '2,3']), record_defaults=[{d}])"
+_MSD = "tf.raw_ops.MatrixSetDiag{v}(input={x}, diagonal={d}, k={k})"
+_BMM = "tf.raw_ops.BatchMatMulV3(x=tf.ones({a}), y=tf.ones({b}), Tout=tf.{t}{kw})"
+_EGV2 = ("tf.raw_ops.ExtractGlimpseV2(input=tf.ones({x}), size={s}, offsets=tf.zeros({o}), noise='{n}', "
+         "uniform_noise={u})")
+_A2A = ("(tf.function(lambda: tf.raw_ops.AllToAll(input=tf.zeros({x}), group_assignment=tf.zeros({g}, tf.int32), "
+        "split_dimension={sd}, concat_dimension={cd}, split_count={sc})).get_concrete_function(), 'traced')[1]")
+_SHAPE_FNS = [
+    *[(f"Substr input {x}, pos {p}, len {n}", _SUB.format(x=x, p=p, n=n)) for x, p, n in (
+        ([2], [], [2]), ([2], [2], []), ([2, 3], [3], [3]), ([2, 3], [2, 1], [2, 1]), ([3], [2, 3], [2, 3]),
+        ([], [2], [2]), ([3], [2], [2, 2]), ([4, 4, 1], [4, 4, 1], [4, 4, 1, 1]), ([2], [2], [3]), ([3], [2], [2]))],
+    *[(f"DecodeCSV record_defaults {d}", _CSV.format(d=d)) for d in (
+        "tf.constant(1), tf.constant([2])", "tf.ones([0], tf.int32), tf.ones([3], tf.int32)", "tf.ones([1, 2], tf.int32)",
+        "tf.ones([1, 1], tf.int32)")],
+    *[(f"{op} channels -1", f"tf.raw_ops.{op}(contents=tf.constant('x'), channels=-1)")
+      for op in ("DecodeImage", "DecodePng", "DecodeJpeg", "DecodeBmp")],
+    ("DecodeImage channels -1 of contents [1]", "tf.raw_ops.DecodeImage(contents=tf.constant(['x']), channels=-1)"),
+    ("DecodeImage channels 2", "tf.raw_ops.DecodeImage(contents=tf.constant('x'), channels=2)"),
+    *[(f"MatrixSetDiag{v} {x} {d} k={k}", _MSD.format(v=v, x=x, d=d, k=k)) for v, x, d, k in (
+        ("V2", "tf.ones([2, 2, 4])", "tf.ones([4])", "tf.raw_ops.Identity(input=tf.constant(3))"),
+        ("V2", "tf.ones([2, 2, 4])", "tf.ones([2, 2, 2, 2])", 0), ("V2", "tf.ones([2, 2, 4])", "tf.ones([2, 2, 2, 2])", [0, 1]),
+        ("V2", "tf.ones([2, 2, 4])", "tf.ones([2, 2])", [1, 0]), ("V2", "tf.ones([2, 2, 4])", "tf.ones([2, 2])", 4),
+        ("V2", "tf.ones([2, 2, 4])", "tf.ones([2, 2])", -2), ("V2", "tf.ones([2, 2, 4])", "tf.ones([2, 2])", [[0]]),
+        ("V2", "tf.ones([2, 2, 4])", "tf.ones([2, 3])", 0), ("V2", "tf.fill([4], 'a')", "tf.fill([4], 'a')", 0),
+        ("V2", "tf.fill([2, 2], 'a')", "tf.fill([2], 'a')", 0), ("V3", "tf.fill([2, 2, 4], 'a')", "tf.fill([4], 'a')", 3),
+        ("V2", "tf.fill([2, 2, 4], 'a')", "tf.fill([4], 'a')", "tf.constant(3, tf.int32)"))],
+    *[(f"BatchMatMulV3 {a} x {b} Tout {t}{kw}", _BMM.format(a=a, b=b, t=t, kw=kw)) for a, b, t, kw in (
+        ([2, 3], [2, 3], "int32", ""), ([2], [2, 3], "int32", ""), ([2, 2, 3], [3, 3, 1], "int32", ""),
+        ([3, 2], [3, 1], "int32", ", adj_x=True"), ([2, 3], [2, 3], "float32", ""), ([3, 0], [0, 3], "int32", ""))],
+    ("BatchMatMulV3 float32 [3, 0] x complex64 [3, 0] Tout int32", "tf.raw_ops.BatchMatMulV3(x=tf.zeros([3, 0]), "
+     "y=tf.zeros([3, 0], tf.complex64), Tout=tf.int32)"),
+    *[(f"ExtractGlimpseV2 input {x} size {s} offsets {o} noise '{n}' uniform {u}", _EGV2.format(x=x, s=s, o=o, n=n, u=u))
+      for x, s, o, n, u in (
+          ([1, 3, 3, 1], [1, 1], [1, 2], "x", True), ([1, 3, 3, 1], [1, 1], [1, 2], "x", False),
+          ([1, 3, 3, 1], [1, 1], [1, 2], "gaussian", True), ([1, 3, 3, 1], [1, 1], [1, 2], "", True),
+          ([1, 3, 3, 1], [1, 1, 1], [1, 2], "uniform", True), ([1, 3, 3, 1], [1, 1], [2, 2], "uniform", True),
+          ([1, 3, 3, 1], [1, 1], [1], "uniform", True), ([2, 3], [1, 1], [2, 3], "x", True),
+          ([1, 3, 3, 1], [1, 0], [1, 2], "uniform", True))],
+    *[(f"AllToAll input {x} group {g} split {sd} concat {cd} count {sc} (traced only)",
+       _A2A.format(x=x, g=g, sd=sd, cd=cd, sc=sc)) for x, g, sd, cd, sc in (
+        ([2, 3], [1, 1], 4, 0, -1), ([2, 3], [1, 1], 4, 0, 1), ([2, 3], [1, 1], 0, 4, 1), ([2, 3], [1], 0, 0, 0),
+        ([2, 3], [1], 0, 0, 1), ([2, 3], [1, 1], 1, 0, 2), ([2, 3], [1, 1], -1, 0, 1), ([2, 3], [1, 1], 0, -1, 1),
+        ([], [1, 1], 0, 0, 1), ([2, 3], [1, 1], 4, 0, 2), ([2, 3], [1, 2], 1, 0, 2), ([2, 3], [1, 2], 0, 1, 2))],
+]
 
 CASES: list[tuple[str, str, Any]] = [
     # SegmentReductionWithNumSegmentsShapeFn: num_segments a scalar, then MergePrefix(data, segment_ids), scalar
@@ -97,6 +142,9 @@ CASES: list[tuple[str, str, Any]] = [
         (False, [[2]], [[0]], "tf.ones([1])"),
         (False, [-1], [[0]], "tf.ones([1])"),
         (False, [1] * 8, [[0] * 8], "tf.ones([1])"))],
+    # the shape functions at trace (shape_fns_raw31.py): function seed 3120261205 #28, #121, #126, #169, #181; sig
+    # seed 3120261202 #32, #62, #126
+    *[(name, _T, _traced(expr)) for name, expr in _SHAPE_FNS],
     ("tf.scatter_nd of a scalar shape", _K, _eager("tf.scatter_nd([[0]], [1.0], 2)")),
     # GatherNd: indices of depth 0 gather all of params (sig seed 3120261202 #174); depth 8 refused
     *[(f"GatherNd indices {i}{' in a tf.function' if fn else ''}", _K, (_traced if fn else _eager)(_GND.format(i=i)))
@@ -166,6 +214,53 @@ CASES: list[tuple[str, str, Any]] = [
     ("TensorStridedSliceUpdate of an empty slice in a tf.function", _K, _traced(
         "tf.raw_ops.TensorStridedSliceUpdate(input=tf.ones([3, 2]), value=tf.ones([4]), begin=[1], end=[1], "
         "strides=[1])")),
+    # Conv2DOp's constructor: the strides' and dilations' lengths before the layout (eager seed 3120261204 #186)
+    *[(f"Conv2D {dt} strides {st} dilations {dl} {fmt}", _K, _eager(
+        f"tf.raw_ops.Conv2D(input=tf.ones([4, 1, 3, 2], tf.{dt}), filter=tf.ones([4, 1, 3, 2], tf.{dt}), strides={st}, "
+        f"dilations={dl}, padding='SAME', data_format='{fmt}')"))
+      for dt in ("float32", "float64", "int32") for fmt in ("NCHW", "NHWC") for st, dl in (
+          ([1, 2, 1], [1, 1, 1, 1]), ([1, 1, 1, 1], [1, 1, 1]), ([1, 1, 1, 1, 1], [1, 1, 1]))],
+    # DecodePaddedRawOp: fixed_length a scalar, a multiple of the type's size, then positive (eager seed 3120261206
+    # #137)
+    *[(f"DecodePaddedRaw fixed_length {n} {dt}", _K, _eager(
+        f"tf.raw_ops.DecodePaddedRaw(fixed_length={n}, out_type=tf.{dt}, input_bytes=tf.constant({b}))"))
+      for n, dt, b in ((-4, "uint8", "b'-4.5'"), (0, "uint8", "b'-4.5'"), (-4, "int32", "[b'-4.5', b'ab']"),
+                       (-3, "int16", "[b'abcd']"), (-4, "int16", "tf.constant([], tf.string)"), (5, "uint8", "b'-4.5'"),
+                       ([2, 2], "int16", "[b'abcd']"))],
+    ("DecodePaddedRaw fixed_length 0 in a tf.function", _K, _traced(
+        "tf.raw_ops.DecodePaddedRaw(fixed_length=0, out_type=tf.int16, input_bytes=tf.constant([b'abcd']))")),
+    # Knuth's loop of a rate whose exp(-rate) overflows: 0 (function seed 3120261205 #23)
+    *[(f"StatelessRandomPoisson rates {dt}", _K, _eager(
+        f"tf.raw_ops.StatelessRandomPoisson(dtype=tf.float64, shape=[2, 4], seed=tf.constant([1, 1], tf.int64), "
+        f"lam=tf.constant([0.001, -3.4e+38, 65504.0, -3.0], tf.{dt}))")) for dt in ("float64", "float32", "float16")],
+    ("RandomPoissonV2 of rates -1e300, -800", _K, _eager(
+        "tf.raw_ops.RandomPoissonV2(shape=[3], rate=tf.constant([-1e300, -800.0, 12.5], tf.float64), seed=3, seed2=4)")),
+    # the kernels' checks before the data: DecodeImageV2Op's channels, DecodeCSV's defaults' ranks (function seed
+    # 3120261205 #126, #28), Eig's input before its Tout (sig seed 3120261202 #124), EncodeJpeg's InternalError and
+    # UINT16 densities (sig seed 3120261202 #4)
+    *[(f"{op} channels {ch}", _K, _eager(f"tf.raw_ops.{op}(contents=tf.constant(b'-4.5'), channels={ch})"))
+      for op in ("DecodeImage", "DecodePng", "DecodeBmp", "DecodeJpeg") for ch in (-2, 2, 5)],
+    ("DecodeImage contents [1] channels 2", _K, _eager(
+        "tf.raw_ops.DecodeImage(contents=tf.constant([b'-4.5']), channels=2)")),
+    ("DecodeAndCropJpeg channels 2", _K, _eager(
+        "tf.raw_ops.DecodeAndCropJpeg(contents=tf.constant(b'x'), crop_window=[0, 0, 1, 1], channels=2)")),
+    *[(f"DecodeCSV record_defaults {name}", _K, _eager(
+        f"tf.raw_ops.DecodeCSV(records=tf.constant({r}), record_defaults={d})")) for name, r, d in (
+        ("[[1]]", "['1', '2']", "[tf.ones([1, 1], tf.int32)]"),
+        ("[1, 2, 4]", "['1', '2']", "[tf.ones([1, 2, 4], tf.int32)]"),
+        ("[2] and [[1]]", "['1,2', '2,2']", "[tf.ones([2], tf.int32), tf.ones([1, 1], tf.int32)]"),
+        ("[0]", "['1', '2']", "[tf.ones([0], tf.int64)]"))],
+    *[(f"Eig {name}", _K, _eager(f"tf.raw_ops.Eig(compute_v={cv}, input={x}, Tout=tf.{t})")) for name, cv, x, t in (
+        ("complex64 NaN, compute_v False", False, "tf.fill([2, 2], tf.complex(np.nan, np.inf))", "complex64"),
+        ("complex64 NaN to complex128", False, "tf.fill([2, 2], tf.complex(np.nan, np.inf))", "complex128"),
+        ("of [2, 3] to complex128", True, "tf.ones([2, 3], tf.complex64)", "complex128"),
+        ("of [3] to complex128", True, "tf.ones([3], tf.complex64)", "complex128"),
+        ("float32 NaN to complex128", False, "tf.fill([2, 2], np.float32('nan'))", "complex128"))],
+    *[(f"EncodeJpeg {name}", _K, _eager(f"tf.raw_ops.EncodeJpeg(image=tf.zeros({sh}, tf.uint8){kw})"))
+      for name, sh, kw in (
+          ("[0, 2, 3]", [0, 2, 3], ", density_unit='cm', x_density=-2, progressive=True"), ("[2, 0, 3]", [2, 0, 3], ""),
+          ("[0, 0, 1]", [0, 0, 1], ""), ("[0, 2, 2]", [0, 2, 2], ""), ("[70000, 1, 1]", [70000, 1, 1], ""),
+          ("densities -2 and 70000", [1, 1, 3], ", x_density=-2, y_density=70000"))],
     ("GatherNd [2, 0] indices gradient", _G, _tape(
         "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
 ]

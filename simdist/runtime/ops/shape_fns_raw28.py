@@ -2,7 +2,7 @@
 InferenceContext (clause function.trace-time-errors): the checks TF 2.21's shape functions make as a
 tf.function adds the node, a ValueError at trace where simdist's kernels refused the call only when the
 graph ran. Each was observed on TF 2.21 with inputs of a wrong rank (fuzz20 sig seed 2920261203:
-#27 Bincount, #28 DecodePng, #49 DrawBoundingBoxes, #56 StringSplit, #61 SegmentMaxV2, #65
+#27 Bincount, #28 DecodePng (now shape_fns_raw31's, with the channels attr), #49 DrawBoundingBoxes, #56 StringSplit, #61 SegmentMaxV2, #65
 MaxPoolGradGradWithArgmax, #85 CudnnRNN, #86 DecodeJpeg, #88 SparseSegmentSqrtNGradV2, #89 UniqueV2,
 #90 SparseFillEmptyRowsGrad, #105 StringSplitV2, #108 StringFormat, #135 StatelessTruncatedNormal,
 #170 SpaceToBatch; #4 StringJoin)."""
@@ -15,12 +15,6 @@ from simdist.runtime.ops.infer_ctx import Ctx, register
 from simdist.runtime.ops.shape_fns_nn import _max_pool
 
 __all__: list[str] = []
-
-
-@register("DecodePng", "DecodeJpeg", "DecodeBmp", "DecodeImage", "ExtractJpegShape")
-def _decode_image(c: Ctx) -> None:
-    """DecodeImageShapeFn: the contents a scalar (before the channels attr's check)."""
-    c.with_rank(c.input("contents"), 0)
 
 
 @register("DecodeAndCropJpeg")
@@ -237,13 +231,6 @@ def _fake_quant_vars(c: Ctx) -> None:
     """UnchangedShape; min and max scalars."""
     c.with_rank(c.input("min"), 0)
     c.with_rank(c.input("max"), 0)
-
-
-@register("AllToAll")
-def _all_to_all(c: Ctx) -> None:
-    g = c.input("group_assignment")
-    if g is not None and len(g) != 2:
-        c.fail("group_assignment must have rank 2.")
 
 
 @register("StatelessMultinomial")
