@@ -6,7 +6,7 @@ inside a tf.function and under a GradientTape. Needs the `tf` extra.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -30,6 +30,18 @@ _MPG = ("tf.raw_ops.MaxPoolGrad(orig_input=tf.reshape(tf.range(36.0), [1, 6, 6, 
 _TS = "tf.raw_ops.{op}(tensor={x}, indices={i}, updates={u})"
 _SN = "tf.raw_ops.ScatterNd(shape=tf.constant({s}, tf.int32), indices=tf.constant({i}, tf.int32), updates={u})"
 _GND = "tf.raw_ops.GatherNd(params=tf.reshape(tf.range(6.0), [2, 3]), indices={i})"
+
+def _both_grads(op: str, y: str, dy: str) -> Callable[[Any], Any]:
+    """The raw op of watched y and dy under a GradientTape: its value and both gradients."""
+    def run(tf: Any) -> Any:
+        a, b = eval(y, {"tf": tf}), eval(dy, {"tf": tf})  # noqa: S307 - our own text
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(a)
+            tape.watch(b)
+            out = getattr(tf.raw_ops, op)(y=a, dy=b)
+        return [out, *tape.gradient(out, [a, b])]
+    return run
+
 
 _SUB = "tf.raw_ops.Substr(input=tf.fill({x}, 'ab'), pos=tf.zeros({p}, tf.int32), len=tf.zeros({n}, tf.int32))"
 _CSV = "tf.raw_ops.DecodeCSV(records=tf.constant(['1,2', '2,3']), record_defaults=[{d}])"
@@ -261,6 +273,15 @@ CASES: list[tuple[str, str, Any]] = [
           ("[0, 2, 3]", [0, 2, 3], ", density_unit='cm', x_density=-2, progressive=True"), ("[2, 0, 3]", [2, 0, 3], ""),
           ("[0, 0, 1]", [0, 0, 1], ""), ("[0, 2, 2]", [0, 2, 2], ""), ("[70000, 1, 1]", [70000, 1, 1], ""),
           ("densities -2 and 70000", [1, 1, 3], ", x_density=-2, y_density=70000"))],
+    # the raw SigmoidGrad/TanhGrad/RsqrtGrad/ReciprocalGrad/SqrtGrad differentiated with the op's inputs as given
+    # (fz30a's open seed 3020261208 #108): y's gradient of dy's broadcast shape, dy's of y's shape
+    *[(f"{op} y {y} dy {dy}, both gradients", _G, _both_grads(op, y, dy))
+      for op in ("SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "SqrtGrad")
+      for y, dy in (("tf.constant(0.5)", "tf.constant([2.0])"), ("tf.constant([0.5, 0.25])", "tf.constant([[2.0, 3.0]])"),
+                    ("tf.constant([[0.5, 0.25]])", "tf.constant([2.0, 3.0])"))],
+    *[(f"{op} complex64 y [2] dy [1, 2], both gradients", _G, _both_grads(
+        op, "tf.constant([0.5 + 1j, -0.25j], tf.complex64)", "tf.constant([[2.0 - 1j, 3.0]], tf.complex64)"))
+      for op in ("SigmoidGrad", "TanhGrad")],
     ("GatherNd [2, 0] indices gradient", _G, _tape(
         "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
 ]

@@ -301,6 +301,11 @@ def declare() -> None:
     # its gradients in y's shape)
     for op in ("SqrtGrad", "RsqrtGrad"):
         registry.set_raw_args(op, raw_compositions.forms()[op])
+    # (SigmoidGrad and TanhGrad: the kernel, differentiated with the op's inputs as given; fz31a)
+    from simdist.runtime.ops import activations, dispatch
+    for op, kernel in (("SigmoidGrad", activations.SIGMOID_GRAD), ("TanhGrad", activations.TANH_GRAD)):
+        registry.set_raw_args(op, RawArgs(via=raw_compositions.cwise_grad(
+            op, lambda a, b, k=kernel: dispatch.execute(k, (a, b)))))
     for op in ("UnicodeDecode", "UnicodeDecodeWithOffsets"):
         registry.set_raw_args(op, RawArgs(via=_unicode_decode(op)))
     registry.set_raw_args("UnicodeEncode", RawArgs(via=_unicode_encode))
