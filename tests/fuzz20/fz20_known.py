@@ -32,9 +32,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "oneDNN's NCHW Conv2DBackpropFilter with a filter_sizes of two elements under a tape (tape seed 2920261205 "
         "#140): TF 2.21 InvalidArgumentError, simdist the CPU layout's UnimplementedError first; fz29a's open "
         "class, not analysed (fz30a, open).",
-    ("raw:EncodePng", "value", "'ok'"):
-        "EncodePng of a [1, 4, 3] uint8 image at compression 5: TF 2.21's PNG bytes (libpng's filter choice and "
-        "zlib's stream) differ from simdist's encoder's (seed 3020261208 #153); not analysed (fz30a, open).",
     ("raw:InplaceAdd", "value", "'ok'"):
         "InplaceAdd/InplaceSub/InplaceUpdate alias their input (inplace_ops.cc: `Tensor y = x; // This creates an "
         "alias intentionally.`): TF 2.21 writes the rows into x's own buffer, so eagerly `x` itself changes "

@@ -282,6 +282,15 @@ CASES: list[tuple[str, str, Any]] = [
     *[(f"{op} complex64 y [2] dy [1, 2], both gradients", _G, _both_grads(
         op, "tf.constant([0.5 + 1j, -0.25j], tf.complex64)", "tf.constant([[2.0 - 1j, 3.0]], tf.complex64)"))
       for op in ("SigmoidGrad", "TanhGrad")],
+    # png_write_start_row's filters: no Up/Average/Paeth for one row, no Sub/Average/Paeth for one pixel a row
+    # (fz30a's open seed 3020261208 #153)
+    *[(f"EncodePng {name}", _K, _eager(f"tf.raw_ops.EncodePng(image=tf.constant({img}, tf.{dt}), compression={c})"))
+      for name, img, dt, c in (
+          ("[1, 4, 3] at 5", "[[[7, 1, 5], [5, 0, 5], [2, 3, 0], [3, 254, 0]]]", "uint8", 5),
+          ("[1, 4, 3] at -1", "[[[7, 1, 5], [5, 0, 5], [2, 3, 0], [3, 254, 0]]]", "uint8", -1),
+          ("[3, 1, 2]", "[[[9, 200]], [[7, 1]], [[250, 3]]]", "uint8", 6),
+          ("[1, 3, 1] uint16", "[[[9000], [70], [65000]]]", "uint16", 9),
+          ("[2, 3, 1]", "[[[9], [200], [7]], [[1], [250], [3]]]", "uint8", 5))],
     ("GatherNd [2, 0] indices gradient", _G, _tape(
         "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
 ]
