@@ -60,6 +60,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     ("raw:AccumulateNV2", "accepts", "AlreadyExistsError"):
         "as the error-class entry: TF 2.21 refuses a later AccumulateNV2 for the temporary variable an earlier failed "
         "one leaked, where simdist computes it (fz31a, open).",
+    ("raw:Eig", "rejects", "'ok'"):
+        "Eig with compute_v False of a finite input: TF 2.21 returns the eigenvalues and, for v, a scalar of "
+        "uninitialised memory (observed: 6.9e-310+4.7e-310j, another value each run), where simdist raises "
+        "UnimplementedError rather than invent v (sig seed 3120261207 #159; its checks and a non-finite input's "
+        "error come first: fz31a, open).",
     ("raw:MatMul", "gradient", "complex64"):
         "complex64 MatMul(transpose_b=True) of 3x4 operands full of inf and NaN parts under a tape (seed 3120261201 "
         "#226): grad_a = grad @ conj(b) of an all-NaN upstream product; one column of b's conjugate holds 0.75-3e38j, "

@@ -51,6 +51,37 @@ _EGV2 = ("tf.raw_ops.ExtractGlimpseV2(input=tf.ones({x}), size={s}, offsets=tf.z
          "uniform_noise={u})")
 _A2A = ("(tf.function(lambda: tf.raw_ops.AllToAll(input=tf.zeros({x}), group_assignment=tf.zeros({g}, tf.int32), "
         "split_dimension={sd}, concat_dimension={cd}, split_count={sc})).get_concrete_function(), 'traced')[1]")
+_TRI = "tf.raw_ops.TridiagonalMatMul(superdiag=x0, maindiag=x1, subdiag=x2, rhs=x3)"
+
+
+def _sig_trace(expr: str, specs: list[tuple[list[int | None], str]]) -> Callable[[Any], Any]:
+    """get_concrete_function of `lambda x0, ...: expr` with an input_signature of `specs` (its trace-time
+    error, if any)."""
+    def run(tf: Any) -> Any:
+        fn = eval("lambda " + ", ".join(f"x{i}" for i in range(len(specs))) + ": " + expr, {"tf": tf})  # noqa: S307
+        tf.function(fn, input_signature=[tf.TensorSpec(s, getattr(tf, d)) for s, d in specs],
+                    autograph=False).get_concrete_function()
+        return "traced"
+    return run
+
+
+_SIG_SHAPE_FNS = [
+    *[(f"{op} gradients [1, 4], {arg} {s} in an input_signature", f"tf.raw_ops.{op}(gradients=x0, {arg}=x1)",
+       [([1, 4], "float32"), (s, "float32")])
+      for op, arg in (("SoftplusGrad", "features"), ("ReluGrad", "features"), ("EluGrad", "outputs"))
+      for s in ([None], [2, None])],
+    *[(f"TridiagonalMatMul {[s for s, _ in specs]} in an input_signature", _TRI, specs) for specs in (
+        [([2, None, None], "float64"), ([2, None, None], "float64"), ([None, 2, None], "float64"),
+         ([2, None, None], "float64")],
+        [([4], "float64"), ([2, 1, 4], "float64"), ([2, 1, 4], "float64"), ([2, 4, 3], "float64")],
+        [([3, 1, 4], "float64"), ([2, 1, 4], "float64"), ([2, 1, 4], "float64"), ([2, 4, 3], "float64")],
+        [([2, 1, 4], "float64"), ([2, 1, 4], "float64"), ([2, 1, 4], "float64"), ([2, 5, 3], "float64")],
+        [([2, 1, 5], "float64"), ([2, 1, 4], "float64"), ([2, 1, 4], "float64"), ([2, 4, 3], "float64")],
+        [([2, 1, 4], "float64"), ([2, 1, 4], "float64"), ([2, 1, 4], "float64"), ([3, 4, 3], "float64")],
+        [([2, 2, 4], "float64"), ([2, 2, 4], "float64"), ([2, 2, 4], "float64"), ([2, 4, 3], "float64")],
+        [([2, 1, None], "float64"), ([None, 1, 4], "float64"), ([2, None, 4], "float64"), ([2, 4, None], "float64")])],
+]
+
 _SHAPE_FNS = [
     *[(f"Substr input {x}, pos {p}, len {n}", _SUB.format(x=x, p=p, n=n)) for x, p, n in (
         ([2], [], [2]), ([2], [2], []), ([2, 3], [3], [3]), ([2, 3], [2, 1], [2, 1]), ([3], [2, 3], [2, 3]),
@@ -157,6 +188,7 @@ CASES: list[tuple[str, str, Any]] = [
     # the shape functions at trace (shape_fns_raw31.py): function seed 3120261205 #28, #121, #126, #169, #181; sig
     # seed 3120261202 #32, #62, #126
     *[(name, _T, _traced(expr)) for name, expr in _SHAPE_FNS],
+    *[(name, _T, _sig_trace(expr, specs)) for name, expr, specs in _SIG_SHAPE_FNS],
     ("tf.scatter_nd of a scalar shape", _K, _eager("tf.scatter_nd([[0]], [1.0], 2)")),
     # GatherNd: indices of depth 0 gather all of params (sig seed 3120261202 #174); depth 8 refused
     *[(f"GatherNd indices {i}{' in a tf.function' if fn else ''}", _K, (_traced if fn else _eager)(_GND.format(i=i)))
@@ -291,6 +323,19 @@ CASES: list[tuple[str, str, Any]] = [
           ("[3, 1, 2]", "[[[9, 200]], [[7, 1]], [[250, 3]]]", "uint8", 6),
           ("[1, 3, 1] uint16", "[[[9000], [70], [65000]]]", "uint16", 9),
           ("[2, 3, 1]", "[[[9], [200], [7]], [[1], [250], [3]]]", "uint8", 5))],
+    # EncodeWavOp: sample_rate in (0, 2^32) after the shapes (seed 3120261208 #5)
+    *[(f"EncodeWav sample_rate {sr} audio {a}", _K, _eager(f"tf.raw_ops.EncodeWav(sample_rate={sr}, audio=tf.zeros({a}))"))
+      for sr, a in ((-4, [1, 1]), (0, [1, 1]), (0, [0, 2]), (-4, [1]), (70000, [1, 1]))],
+    # op_def_library: a list input's Python values take its first Tensor's dtype (sig seed 3120261207 #197)
+    *[(name, _K, _traced(expr)) for name, expr in (
+        ("ConcatOffset of a list and an int64 shape in a tf.function", "tf.raw_ops.ConcatOffset(shape=([2, 4], "
+         "tf.constant([3, 4], tf.int64)), concat_dim=0)"),
+        ("ConcatOffset of a [2, 4, 4] concat_dim in a tf.function", "tf.raw_ops.ConcatOffset(shape=([2, 4, 4], "
+         "tf.constant([32], tf.int64)), concat_dim=tf.ones([2, 4, 4], tf.int32))"),
+        ("ConcatV2 of a list and an int64 tensor in a tf.function", "tf.raw_ops.ConcatV2(values=[[1, 2], "
+         "tf.constant([3], tf.int64)], axis=0)"),
+        ("AddN of a float list and an int64 tensor in a tf.function", "tf.raw_ops.AddN(inputs=[[1.5, 2], "
+         "tf.constant([3, 4], tf.int64)])"))],
     ("GatherNd [2, 0] indices gradient", _G, _tape(
         "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
 ]

@@ -181,7 +181,8 @@ CPU_LAYOUT: dict[str, tuple[type, str]] = {
 # Ops whose kernel requires its inputs of type T to have one shape (TF's BinaryElementWiseOp and AddN:
 # "Inputs to operation X of type X must have the same size and shape"), where simdist's NumPy kernel
 # would broadcast; their shape function merges the shapes (a trace-time ValueError for known ones).
-SAME_SHAPE = frozenset({"AddN", "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftsignGrad", "LeakyReluGrad"})
+SAME_SHAPE = frozenset({"AddN", "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftsignGrad", "LeakyReluGrad",
+                        "SoftplusGrad"})   # (SoftplusGrad: MergeBothInputsShapeFn too; fz31a, sig seed 3120261207 #132)
 # Ops whose kernel requires its two inputs to hold as many elements (the cwise gradient ops: "The two
 # arguments to a cwise op must have same number of elements"); their shape function takes the first
 # input's shape, so a graph finds it only when it runs.
