@@ -130,9 +130,9 @@ def _all_to_all(c: Ctx) -> None:
 
 @register("TridiagonalMatMul")
 def _tridiagonal_matmul(c: Ctx) -> None:
-    """TridiagonalMatMulShapeFn: the four of rank >= 2; the diagonals' and rhs's batch dimensions merged; the
-    three diagonals' shapes merged; the matrix size (the diagonals' last dimension) merged with rhs's rows; then
-    the diagonals' next-to-last dimension 1 — of the merged shape, so [2, None, None] and [None, 2, None]
+    """TridiagonalMatMulShapeFn: the four of rank >= 2; the three diagonals' shapes merged (superdiag with maindiag,
+    subdiag with that); their batch dimensions merged with rhs's; the matrix size (the diagonals' last dimension)
+    merged with rhs's rows; then the diagonals' next-to-last dimension 1 — of the merged shape, so [2, None, None] and [None, 2, None]
     diagonals are "Dimension must be 1 but is 2" at trace (fz31a, seed 3120261208 #182)."""
     sup = c.with_rank_at_least(c.input("superdiag"), 2)
     main = c.with_rank_at_least(c.input("maindiag"), 2)
@@ -140,10 +140,8 @@ def _tridiagonal_matmul(c: Ctx) -> None:
     rhs = c.with_rank_at_least(c.input("rhs"), 2)
     if any(s is None for s in (sup, main, sub, rhs)):
         return
-    batch = c.merge(sup[:-2], main[:-2])
-    batch = c.merge(batch, sub[:-2])
-    c.merge(batch, rhs[:-2])
     main = c.merge(sup, main)
     main = c.merge(sub, main)
+    c.merge(main[:-2], rhs[:-2])
     c.merge_dim(main[-1], rhs[-2])
     c.with_value(main[-2], 1)
