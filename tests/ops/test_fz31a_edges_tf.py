@@ -336,6 +336,21 @@ CASES: list[tuple[str, str, Any]] = [
          "tf.constant([3], tf.int64)], axis=0)"),
         ("AddN of a float list and an int64 tensor in a tf.function", "tf.raw_ops.AddN(inputs=[[1.5, 2], "
          "tf.constant([3, 4], tf.int64)])"))],
+    # the kernels' input checks of tape seed 3120261209 #56, #127
+    *[(f"SparseFillEmptyRowsGrad reverse_index_map {r} grad_values {g}", _K, _eager(
+        f"tf.raw_ops.SparseFillEmptyRowsGrad(reverse_index_map=tf.zeros({r}, tf.int64), grad_values=tf.zeros({g}, "
+        "tf.float64))")) for r, g in (([0, 2], [0, 2]), ([0], [0, 2]), ([0, 2], [0]))],
+    *[(f"ResizeNearestNeighborGrad grads {g} size {sz}", _K, _eager(
+        f"tf.raw_ops.ResizeNearestNeighborGrad(grads=tf.ones({g}, tf.int8), size=tf.constant({sz}, tf.int32))"))
+      for g, sz in (([3, 3, 0, 1], [0, 3, -1, 0]), ([3, 3, 0, 1], [0, 3]), ([3, 3, 0, 1], [-1, 3]), ([3, 3, 0, 1], [2, 3]),
+                    ([3, 3, 0, 1], [3]), ([1, 2, 2, 1], [0, 3]), ([1, 2, 2, 1], [3, 1]))],
+    # nn_grad._NthElementGrad: ties share the gradient (tape seed 3120261209 #43)
+    *[(f"NthElement n={n} reverse={r} gradient", _G, _tape(f"tf.raw_ops.NthElement(input=x, n={n}, reverse={r})", x))
+      for n, r, x in (
+          (0, True, "tf.constant([[0.001, -3.0, 1.0, -1.0], [0.75, 7.0, 0.25, -3.0], [-1.5, -1.0, 0.25, 0.25]])"),
+          (1, True, "tf.constant([[0.001, -3.0, 1.0, -1.0], [0.75, 7.0, 0.25, -3.0], [-1.5, -1.0, 0.25, 0.25]])"),
+          (0, False, "tf.constant([[0.001, -3.0, 1.0, -1.0], [0.75, 7.0, 0.25, -3.0], [-1.5, -1.0, 0.25, 0.25]])"),
+          (0, True, "tf.constant([[1.0, 1.0, 0.0]])"), (2, False, "tf.constant([5.0, 5.0, 5.0, 1.0], tf.float64)"))],
     ("GatherNd [2, 0] indices gradient", _G, _tape(
         "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
 ]

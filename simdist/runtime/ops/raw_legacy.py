@@ -455,10 +455,26 @@ def _nth_element(input: Any, n: Any, reverse: bool) -> Any:  # noqa: A002
     last = input.shape.as_list()[-1]
     if last <= k:
         raise _invalid("NthElement", f"Input must have last dimension > n = {k}")
+    from simdist.runtime.autodiff import custom_gradient
     from simdist.runtime.ops import sorting
-    top = sorting.top_k(input if reverse else _negate(input), k + 1)
-    v = top[0][..., k]
-    return v if reverse else _negate(v)
+
+    @custom_gradient
+    def call(x: Any) -> Any:
+        top = sorting.top_k(x if reverse else _negate(x), k + 1)
+        v = top[0][..., k]
+        out = v if reverse else _negate(v)
+        return out, lambda grad: _nth_element_grad(x, out, grad)
+    return call(input)
+
+
+def _nth_element_grad(x: Any, out: Any, grad: Any) -> Any:
+    """nn_grad._NthElementGrad: the upstream gradient split evenly between the row's entries equal to the output
+    (ties share it: [1, 1, 0] gives [0.5, 0.5, 0]; +0 elsewhere), where simdist's TopKV2 gradient gave it all to
+    the first (fz31a, tape seed 3120261209 #43)."""
+    from simdist.runtime.ops import array, math
+    hits = math.cast(math.equal(array.expand_dims(out, -1), x), grad.dtype)
+    count = array.expand_dims(math.reduce_sum(hits, -1), -1)
+    return math.divide(hits, count) * array.expand_dims(grad, -1)
 
 
 def _negate(x: Any) -> Any:
