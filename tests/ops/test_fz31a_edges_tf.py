@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pytest
 
 import edge_compare
-from edge_programs import eager as _eager, tape as _tape, traced as _traced
+from edge_programs import eager as _eager, tape as _tape, traced as _traced, var_traced as _var_traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -42,6 +42,28 @@ def _both_grads(op: str, y: str, dy: str) -> Callable[[Any], Any]:
         return [out, *tape.gradient(out, [a, b])]
     return run
 
+
+_FN10 = [
+    ("MatrixSetDiagV2 string [3, 2], diagonal [3, 2], k 0", "tf.raw_ops.MatrixSetDiagV2(k=tf.constant(0, tf.int32), "
+     "input=tf.fill([3, 2], 'a'), diagonal=tf.fill([3, 2], 'b'))"),
+    *[(f"MatrixSetDiagV2 {x} diagonal {d} k {k}", f"tf.raw_ops.MatrixSetDiagV2(k={k}, input=tf.ones({x}), "
+       f"diagonal=tf.ones({d}))") for x, d, k in (
+        ([3, 2], [3, 2], 0), ([3, 2], [3], 0), ([3, 2], [2], [0, 1]), ([2, 3, 2], [2, 2], [0, 1]))],
+    *[(f"StatelessMultinomial {name}", f"tf.raw_ops.StatelessMultinomial(logits={lg}, num_samples={n}, seed={sd})")
+      for name, lg, n, sd in (
+          ("int8 scalar logits", "tf.constant(-1, tf.int8)", 7, [7, 7]), ("scalar logits", "tf.constant(-1.0)", 7, [7, 7]),
+          ("num_samples [1]", "tf.ones([1, 2])", [7], [7, 7]), ("seed [3]", "tf.ones([1, 2])", 7, [7, 7, 7]),
+          ("seed [[7, 7]]", "tf.ones([1, 2])", 7, [[7, 7]]))],
+    *[(f"Select condition {cd} t {t} e {e}", f"tf.raw_ops.Select(condition=tf.ones({cd}, tf.bool), t=tf.ones({t}), "
+       f"e=tf.ones({e}))") for cd, t, e in (
+        ([3, 3, 2], [3, 3, 2], [3, 1, 4]), ([2], [3, 2], [3, 2]), ([2, 2], [3, 2], [3, 2]), ([3], [], []), ([], [3], [3]),
+        ([3, 1], [3, 2], [3, 2]), ([3], [3, 2], [3, 2]))],
+    *[(f"MirrorPadGrad SYMMETRIC paddings {p} of [2, 2]", f"tf.raw_ops.MirrorPadGrad(mode='SYMMETRIC', "
+       f"input=tf.ones([2, 2], tf.int32), paddings={p})") for p in (
+        [[-1, 0], [1, 0]], [[1, 1], [1, 1]], [[2, 1], [0, 0]], [[0, 0]], [[0, 0, 0], [0, 0, 0]], [[1, 0], [0, 1]])],
+    *[(f"DynamicStitch data {d} indices [[0, 1]]", f"tf.raw_ops.DynamicStitch(data=(tf.zeros({d}, tf.uint16),), "
+       "indices=[[0, 1]])") for d in ([2, 0, 2], [2, 2], [1, 2, 0], [0])],
+]
 
 _SUB = "tf.raw_ops.Substr(input=tf.fill({x}, 'ab'), pos=tf.zeros({p}, tf.int32), len=tf.zeros({n}, tf.int32))"
 _CSV = "tf.raw_ops.DecodeCSV(records=tf.constant(['1,2', '2,3']), record_defaults=[{d}])"
@@ -351,6 +373,13 @@ CASES: list[tuple[str, str, Any]] = [
           (1, True, "tf.constant([[0.001, -3.0, 1.0, -1.0], [0.75, 7.0, 0.25, -3.0], [-1.5, -1.0, 0.25, 0.25]])"),
           (0, False, "tf.constant([[0.001, -3.0, 1.0, -1.0], [0.75, 7.0, 0.25, -3.0], [-1.5, -1.0, 0.25, 0.25]])"),
           (0, True, "tf.constant([[1.0, 1.0, 0.0]])"), (2, False, "tf.constant([5.0, 5.0, 5.0, 1.0], tf.float64)"))],
+    # function seed 3120261210: shape functions of MatrixSetDiagV2 (a known k's exact rank), StatelessMultinomial,
+    # Select, MirrorPadGrad at trace; a Variable's dtype in DecodeCSV's type list; DynamicStitch of empty data
+    *[(f"{name}{' in a tf.function' if fn else ''}", _T if fn else _K, (_traced if fn else _eager)(expr))
+      for fn in (False, True) for name, expr in _FN10],
+    ("DecodeCSV of a bfloat16 Variable default in a tf.function", _T, _var_traced(
+        "tf.raw_ops.DecodeCSV(na_value='', record_defaults=[tf.constant([-0.5, -3.0]), v], records=tf.constant(b'H'))",
+        "tf.Variable(tf.constant([1.0], tf.bfloat16))")),
     ("GatherNd [2, 0] indices gradient", _G, _tape(
         "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
 ]

@@ -43,7 +43,7 @@ def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
     tail = data[0].shape[idx[0].ndim:]
     out = np.zeros((size,) + tail, dtype=data[0].dtype)
     for i, d in zip(idx, data):      # later pieces win for repeated indices, as TF's kernel
-        out[i.reshape(-1)] = d.reshape((-1,) + tail)
+        out[i.reshape(-1)] = d.reshape((i.size,) + tail)   # (not -1: a tail of 0 elements; fz31a #161)
     return out
 
 

@@ -235,7 +235,12 @@ def _fake_quant_vars(c: Ctx) -> None:
 
 @register("StatelessMultinomial")
 def _stateless_multinomial(c: Ctx) -> None:
+    """logits a matrix, num_samples a scalar, seed a vector of 2 (fz31a: function seed 3120261210 #54, a scalar
+    int8 logits refused here before the kernel lookup)."""
+    c.with_rank(c.input("logits"), 2)
     c.with_rank(c.input("num_samples"), 0)
+    seed = c.with_rank(c.input("seed"), 1)
+    c.with_value(seed[0], 2)
 
 
 @register("StatelessTruncatedNormalV2", "StatelessRandomNormalV2", "StatelessRandomUniformV2",

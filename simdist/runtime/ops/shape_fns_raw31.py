@@ -50,7 +50,8 @@ def _decode_image(c: Ctx) -> None:
 @register("MatrixSetDiagV2", "MatrixSetDiagV3")
 def _matrix_set_diag(c: Ctx) -> None:
     """MatrixSetDiagV2Shape as TF 2.21 runs it: input of rank >= 2, diagonal of rank >= 1, k of rank <= 1; a known
-    k's lower index not above its upper; the diagonal of rank input's - 1 to input's; a known k inside the known
+    k's lower index not above its upper; the diagonal of rank input's - 1 to input's, exactly input's - 1 for a known
+    single k and input's for a known band; a known k inside the known
     matrix (-rows < k < cols, 0 always) — all before the kernel lookup, so a string input fails here first."""
     x = c.with_rank_at_least(c.input("input"), 2)
     c.with_rank_at_least(c.input("diagonal"), 1)
@@ -67,6 +68,8 @@ def _matrix_set_diag(c: Ctx) -> None:
         return
     c.with_rank_at_least(c.input("diagonal"), len(x) - 1)
     c.with_rank_at_most(c.input("diagonal"), len(x))
+    if lo is not None:   # (a known k: the diagonal's exact rank; fz31a, function seed 3120261210 #26)
+        c.with_rank(c.input("diagonal"), len(x) - 1 if lo == hi else len(x))
     rows, cols = x[-2], x[-1]
     if lo is None or rows is None or cols is None:
         return
@@ -145,3 +148,37 @@ def _tridiagonal_matmul(c: Ctx) -> None:
     c.merge(main[:-2], rhs[:-2])
     c.merge_dim(main[-1], rhs[-2])
     c.with_value(main[-2], 1)
+
+
+@register("Select")
+def _select(c: Ctx) -> None:
+    """Select's shape function: t and e merged; then a scalar cond takes any shape, a cond of rank other than 1
+    (or of data of rank 0) is merged with the data, a vector cond with the data's first dimension (function seed
+    3120261210 #86)."""
+    cond, data = c.input("condition"), c.merge(c.input("t"), c.input("e"))
+    if cond is None or data is None or len(cond) == 0:
+        return
+    if len(cond) != 1 or len(data) == 0:
+        c.merge(data, cond)
+        return
+    c.merge(cond, [data[0]])
+
+
+@register("MirrorPadGrad")
+def _mirror_pad_grad(c: Ctx) -> None:
+    """MirrorPadGradShape: paddings a matrix whose known first dimension is the input's rank, merged with
+    [rank, 2]; then, of known paddings, each non-negative ("Paddings must be non-negative") and subtracted from the
+    input's dimension ("Negative dimension size caused by subtracting 3 from 2"; function seed 3120261210 #95)."""
+    pads = c.with_rank(c.input("paddings"), 2)
+    if pads[0] is None:
+        return
+    x = c.with_rank(c.input("input"), pads[0])
+    c.merge(pads, [pads[0], 2])
+    v = c.value("paddings")
+    if v is None:
+        return
+    for d, (a, b) in zip(x, [(int(p[0]), int(p[1])) for p in v.reshape(-1, 2)]):
+        if a < 0 or b < 0:
+            c.fail("Paddings must be non-negative")
+        if d is not None and d - (a + b) < 0:
+            c.fail(f"Negative dimension size caused by subtracting {a + b} from {d}")
