@@ -380,6 +380,22 @@ CASES: list[tuple[str, str, Any]] = [
     ("DecodeCSV of a bfloat16 Variable default in a tf.function", _T, _var_traced(
         "tf.raw_ops.DecodeCSV(na_value='', record_defaults=[tf.constant([-0.5, -3.0]), v], records=tf.constant(b'H'))",
         "tf.Variable(tf.constant([1.0], tf.bfloat16))")),
+    # sig seed 3120261211 #24, #83, #173: the shape functions of StridedSliceGrad, ReduceJoin and NthElement
+    ("NthElement of a scalar in an input_signature", _T, _sig_trace(
+        "tf.raw_ops.NthElement(input=x0, n=x1, reverse=True)", [([], "int32"), ([], "int32")])),
+    ("NthElement of n [1] in an input_signature", _T, _sig_trace(
+        "tf.raw_ops.NthElement(input=x0, n=x1)", [([3], "int32"), ([1], "int32")])),
+    ("NthElement n 2 of [2, None] in an input_signature", _T, _sig_trace(
+        "tf.raw_ops.NthElement(input=x0, n=2)", [([2, None], "float32")])),
+    *[(f"{name} in a tf.function", _T, _traced(expr)) for name, expr in (
+        ("NthElement n 3 of [2, 3]", "tf.raw_ops.NthElement(input=tf.ones([2, 3]), n=3)"),
+        ("NthElement n -1", "tf.raw_ops.NthElement(input=tf.ones([2, 3]), n=-1)"),
+        *[(f"ReduceJoin of {x} over {r}", f"tf.raw_ops.ReduceJoin(reduction_indices=tf.constant({r}, tf.int32), "
+           f"inputs=tf.constant({x}), keep_dims=True)")
+          for x, r in (("b'AbC'", -1), ("b'AbC'", 0), ("[b'a', b'b']", 2), ("[b'a', b'b']", -2), ("[b'a', b'b']", [0, 0]),
+                       ("[b'a', b'b']", -1))],
+        ("StridedSliceGrad of shape [-2]", "tf.raw_ops.StridedSliceGrad(shape=tf.constant([-2], tf.int32), begin=[0], "
+         "end=[1], strides=[1], dy=tf.ones([1]))"))],
     ("GatherNd [2, 0] indices gradient", _G, _tape(
         "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
 ]

@@ -8,6 +8,8 @@ ExtractGlimpseV2, #126 AllToAll)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.runtime.ops.infer_ctx import Ctx, dims_text, register
 
 __all__: list[str] = []
@@ -182,3 +184,39 @@ def _mirror_pad_grad(c: Ctx) -> None:
             c.fail("Paddings must be non-negative")
         if d is not None and d - (a + b) < 0:
             c.fail(f"Negative dimension size caused by subtracting {a + b} from {d}")
+
+
+@register("NthElement")
+def _nth_element(c: Ctx) -> None:
+    """input of rank >= 1; a known n non-negative (MakeDimForScalarInput: "Dimension size, given by scalar input 1,
+    must be non-negative but is -1") and below a known last dimension ("Input must have last dimension > n = 3 but
+    is 3"); sig seed 3120261211 #173, a scalar input."""
+    x = c.with_rank_at_least(c.input("input"), 1)
+    n = c.value("n")
+    if n is None or np.ndim(n) != 0:
+        return
+    k = int(n)
+    if k < 0:
+        c.fail(f"Dimension size, given by scalar input 1, must be non-negative but is {k}")
+    if x is not None and x[-1] is not None and x[-1] <= k:
+        c.fail(f"Input must have last dimension > n = {k} but is {x[-1]}")
+
+
+@register("ReduceJoin")
+def _reduce_join(c: Ctx) -> None:
+    """ReduceJoinShape: each known reduction index inside the input's known rank ("Invalid reduction dimension -1
+    for input with 0 dimensions."; sig seed 3120261211 #83); a repeated one is the kernel's."""
+    x = c.input("inputs")
+    v = c.value("reduction_indices")
+    if x is None or v is None:
+        return
+    for d in np.asarray(v).reshape(-1).tolist():
+        if not -len(x) <= int(d) < len(x):
+            c.fail(f"Invalid reduction dimension {int(d)} for input with {len(x)} dimensions.")
+
+
+@register("StridedSliceGrad")
+def _strided_slice_grad(c: Ctx) -> None:
+    """The output's shape from the shape tensor (MakeShapeFromShapeTensor: "Invalid value in tensor used for shape:
+    -2"; sig seed 3120261211 #24); the masks are the kernel's (raw_compositions `strided_slice_grad`)."""
+    c.shape_from_tensor("shape")
