@@ -60,6 +60,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     ("raw:AccumulateNV2", "accepts", "AlreadyExistsError"):
         "as the error-class entry: TF 2.21 refuses a later AccumulateNV2 for the temporary variable an earlier failed "
         "one leaked, where simdist computes it (fz31a, open).",
+    ("raw:AccumulateNV2", "error-class", "NotFoundError"):
+        "AccumulateNV2 called eagerly with a shape attr of -2: TF 2.21's fast path sets the shape attr without "
+        "validating it and fails at the kernel lookup (NotFoundError), where simdist converts the attr to a "
+        "TensorShape first and raises its ValueError \"Dimension -2 must be >= 0\" (seed 3120261212 #5; in a "
+        "tf.function both raise that ValueError); when the eager path validates a shape attr was not mapped (fz31a, "
+        "open).",
     ("raw:Eig", "rejects", "'ok'"):
         "Eig with compute_v False of a finite input: TF 2.21 returns the eigenvalues and, for v, a scalar of "
         "uninitialised memory (observed: 6.9e-310+4.7e-310j, another value each run), where simdist raises "

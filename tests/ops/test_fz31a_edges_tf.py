@@ -396,6 +396,16 @@ CASES: list[tuple[str, str, Any]] = [
                        ("[b'a', b'b']", -1))],
         ("StridedSliceGrad of shape [-2]", "tf.raw_ops.StridedSliceGrad(shape=tf.constant([-2], tf.int32), begin=[0], "
          "end=[1], strides=[1], dy=tf.ones([1]))"))],
+    # seed 3120261212 #135, #210: a uint64 seed's empty output; DenseCountSparseOutput's shape function
+    *[(f"StatelessRandomUniformFullInt {name}{' in a tf.function' if fn else ''}", _K, (_traced if fn else _eager)(
+        f"tf.raw_ops.StatelessRandomUniformFullInt(seed=tf.constant([42, 0], tf.{dt}), shape=tf.constant({sh}, "
+        "tf.int32))")) for fn in (False, True) for name, dt, sh in (
+            ("uint64 seed, shape [3, 0]", "uint64", [3, 0]), ("uint64 seed, shape [2]", "uint64", [2]),
+            ("uint32 seed, shape [0]", "uint32", [0]), ("int64 seed, shape [2]", "int64", [2]))],
+    *[(f"DenseCountSparseOutput weights {w} values {v}{' in a tf.function' if fn else ''}", _T if fn else _K,
+       (_traced if fn else _eager)(f"tf.raw_ops.DenseCountSparseOutput(weights=tf.constant({w}, tf.float64), "
+                                   f"binary_output=True, values=tf.constant({v}))"))
+      for fn in (False, True) for w, v in ((0.25, [1, 7]), ([0.25, 1, 2], [1, 7]), ([], 1), ([], [1, 2]), ([1.0, 2.0], [1, 7]))],
     ("GatherNd [2, 0] indices gradient", _G, _tape(
         "tf.raw_ops.GatherNd(params=x, indices=tf.zeros([2, 0], tf.int64))", "tf.reshape(tf.range(6.0), [2, 3])")),
 ]

@@ -541,6 +541,22 @@ def _stateless_v1(successor: str, op: str) -> Callable[..., Any]:
     return run
 
 
+def _uniform_full_int_v1(shape: Any, seed: Any, dtype: Any) -> Any:
+    """StatelessRandomUniformFullInt: its OpDef takes uint32 and uint64 seeds, which StatelessRandomOpBase's
+    GenerateKey refuses ("Invalid seed type: uint64") only after the shape, the seed's [2] and an empty output
+    (fz31a, tape seed 3120261212 #135: a [3, 0] shape of a uint64 seed is the empty result)."""
+    from simdist.runtime.ops import raw_stateless
+    op = "StatelessRandomUniformFullInt"
+    shp = raw_stateless._shape(shape, op)
+    if seed.shape.as_list() != [2]:
+        raise _invalid(op, f"seed must have shape [2], not {_dims(seed.shape.as_list())}")
+    if not raw_stateless._count(shp):
+        return _const(np.zeros(shp, dtypes.as_dtype(dtype).np), dtypes.as_dtype(dtype))
+    if seed.dtype.name in ("uint32", "uint64"):
+        raise _invalid(op, f"Invalid seed type: {seed.dtype.name}")
+    return _stateless_v1("StatelessRandomUniformFullIntV2", op)(shape, seed, dtype=dtype)
+
+
 def _uniform_int_v1(shape: Any, seed: Any, minval: Any, maxval: Any) -> Any:
     """StatelessRandomOpBase::Compute's order: the shape (MakeShape), the seed of [2], an empty output returned,
     and only then Fill's bounds (0-D: [0] bounds of shape [0] are an empty result; fz31a, tape seed 3120261203
@@ -859,8 +875,7 @@ def forms() -> dict[str, RawArgs]:
             "StatelessRandomNormalV2", "StatelessRandomNormal")(shape, seed, dtype=dtype)),
         "StatelessRandomUniform": RawArgs(via=lambda shape, seed, dtype: _stateless_v1(
             "StatelessRandomUniformV2", "StatelessRandomUniform")(shape, seed, dtype=dtype)),
-        "StatelessRandomUniformFullInt": RawArgs(via=lambda shape, seed, dtype: _stateless_v1(
-            "StatelessRandomUniformFullIntV2", "StatelessRandomUniformFullInt")(shape, seed, dtype=dtype)),
+        "StatelessRandomUniformFullInt": RawArgs(via=_uniform_full_int_v1),
         "StatelessRandomUniformInt": RawArgs(via=_uniform_int_v1),
         "StatelessTruncatedNormal": RawArgs(via=lambda shape, seed, dtype: _stateless_v1(
             "StatelessTruncatedNormalV2", "StatelessTruncatedNormal")(shape, seed, dtype=dtype)),

@@ -220,3 +220,13 @@ def _strided_slice_grad(c: Ctx) -> None:
     """The output's shape from the shape tensor (MakeShapeFromShapeTensor: "Invalid value in tensor used for shape:
     -2"; sig seed 3120261211 #24); the masks are the kernel's (raw_compositions `strided_slice_grad`)."""
     c.shape_from_tensor("shape")
+
+
+@register("DenseCountSparseOutput")
+def _dense_count_sparse_output(c: Ctx) -> None:
+    """weights merged with values unless the graph knows weights hold no element (function seed 3120261212
+    #210: a scalar weight for [2] values is "Shapes must be equal rank, but are 0 and 1" at trace)."""
+    w = c.input("weights")
+    if w is not None and None not in w and int(np.prod(w, dtype=np.int64)) == 0:
+        return
+    c.merge(w, c.input("values"))
