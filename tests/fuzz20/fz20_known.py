@@ -66,6 +66,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "TensorShape first and raises its ValueError \"Dimension -2 must be >= 0\" (seed 3120261212 #5; in a "
         "tf.function both raise that ValueError); when the eager path validates a shape attr was not mapped (fz31a, "
         "open).",
+    ("raw:ParseSequenceExampleV2", "accepts", "'err', 'ValueError'"):
+        "ParseSequenceExampleV2 of string inputs of rank 3 (serialized, debug_name and the keys [1, 2, 3]) and a "
+        "context_dense_defaults of an input_signature's [1] in sig mode: TF 2.21's shape function refuses the call "
+        "at trace (ValueError), where simdist traces it and its kernel raises InvalidArgumentError when the graph "
+        "runs (sig seed 3120261211 #144); the op's shape function (ParseSequenceExampleV2's many input checks) was "
+        "not transcribed in this session (fz31a, open).",
     ("raw:Eig", "rejects", "'ok'"):
         "Eig with compute_v False of a finite input: TF 2.21 returns the eigenvalues and, for v, a scalar of "
         "uninitialised memory (observed: 6.9e-310+4.7e-310j, another value each run), where simdist raises "
