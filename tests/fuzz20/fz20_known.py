@@ -32,14 +32,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "oneDNN's NCHW Conv2DBackpropFilter with a filter_sizes of two elements under a tape (tape seed 2920261205 "
         "#140): TF 2.21 InvalidArgumentError, simdist the CPU layout's UnimplementedError first; fz29a's open "
         "class, not analysed (fz30a, open).",
-    ("raw:SigmoidGrad", "gradient", "'ok'"):
-        "The raw SigmoidGrad of a y of shape [] and a dy of [1] (SimpleBinaryOp: as many elements): TF 2.21's "
-        "gradient w.r.t. dy is _SigmoidGradGrad's sigmoid_grad(y, grad), of y's shape [], where simdist reshapes dy "
-        "on the tape and gives [1] (seed 3020261208 #108); the custom gradient fz29a gave SqrtGrad "
-        "(raw_compositions `_cwise_grad`) is not yet given to the registered SigmoidGrad and TanhGrad (fz30a, open).",
-    ("raw:EncodePng", "value", "'ok'"):
-        "EncodePng of a [1, 4, 3] uint8 image at compression 5: TF 2.21's PNG bytes (libpng's filter choice and "
-        "zlib's stream) differ from simdist's encoder's (seed 3020261208 #153); not analysed (fz30a, open).",
     ("raw:InplaceAdd", "value", "'ok'"):
         "InplaceAdd/InplaceSub/InplaceUpdate alias their input (inplace_ops.cc: `Tensor y = x; // This creates an "
         "alias intentionally.`): TF 2.21 writes the rows into x's own buffer, so eagerly `x` itself changes "
@@ -60,6 +52,38 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "complex128 MatrixSolve of a batch of 4x4 systems: one ulp in 15 of 32 entries (seed 3020261201 #286), "
         "the order of Eigen's complex PartialPivLU updates: TF 2.21's values and simdist's differ by that ulp; not "
         "analysed (fz30a, open).",
+    ("raw:AccumulateNV2", "error-class", "AlreadyExistsError"):
+        "AccumulateNV2 in a tf.function after a failed one in the same process: TF 2.21's AccumulateNV2RemovePass "
+        "names its temporary variable after the node, and the variable a failed run leaks makes every later run of "
+        "that name AlreadyExistsError (function seed 3120261205 #137: the second and third calls, and a later "
+        "function's AccumulateNV2); simdist keeps no such process state (fz30a's note; fz31a, open).",
+    ("raw:AccumulateNV2", "accepts", "AlreadyExistsError"):
+        "as the error-class entry: TF 2.21 refuses a later AccumulateNV2 for the temporary variable an earlier failed "
+        "one leaked, where simdist computes it (fz31a, open).",
+    ("raw:AccumulateNV2", "error-class", "NotFoundError"):
+        "AccumulateNV2 called eagerly with a shape attr of -2: TF 2.21's fast path sets the shape attr without "
+        "validating it and fails at the kernel lookup (NotFoundError), where simdist converts the attr to a "
+        "TensorShape first and raises its ValueError \"Dimension -2 must be >= 0\" (seed 3120261212 #5; in a "
+        "tf.function both raise that ValueError); when the eager path validates a shape attr was not mapped (fz31a, "
+        "open).",
+    ("raw:ParseSequenceExampleV2", "accepts", "'err', 'ValueError'"):
+        "ParseSequenceExampleV2 of string inputs of rank 3 (serialized, debug_name and the keys [1, 2, 3]) and a "
+        "context_dense_defaults of an input_signature's [1] in sig mode: TF 2.21's shape function refuses the call "
+        "at trace (ValueError), where simdist traces it and its kernel raises InvalidArgumentError when the graph "
+        "runs (sig seed 3120261211 #144); the op's shape function (ParseSequenceExampleV2's many input checks) was "
+        "not transcribed in this session (fz31a, open).",
+    ("raw:Eig", "rejects", "'ok'"):
+        "Eig with compute_v False of a finite input: TF 2.21 returns the eigenvalues and, for v, a scalar of "
+        "uninitialised memory (observed: 6.9e-310+4.7e-310j, another value each run), where simdist raises "
+        "UnimplementedError rather than invent v (sig seed 3120261207 #159; its checks and a non-finite input's "
+        "error come first: fz31a, open).",
+    ("raw:MatMul", "gradient", "complex64"):
+        "complex64 MatMul(transpose_b=True) of 3x4 operands full of inf and NaN parts under a tape (seed 3120261201 "
+        "#226): grad_a = grad @ conj(b) of an all-NaN upstream product; one column of b's conjugate holds 0.75-3e38j, "
+        "inf-65504j, -2.5j, and TF 2.21's Eigen contraction gives nan+nanj where simdist's (and a plain 1x3 @ 3x1 "
+        "product on TF, observed) gives inf+nanj: which packet order or padding of Eigen's complex gebp kernel turns "
+        "the real part into NaN was not found in this session (as fz3's complex matmul of non-finite entries; fz31a, "
+        "open).",
 }
 
 

@@ -346,10 +346,12 @@ def unravel_index(indices: Any, dims: Any, name: str | None = None) -> Tensor:
 def _tensor_scatter_extreme(wins: Any, opname: str) -> Any:
     """out[i] = u if wins(u, out[i]) else out[i], update by update (TF's functor: u > out for max, u <
     out for min, so a NaN already there stays and a NaN update is dropped)."""
-    from simdist.runtime.ops.scatter import _check_nd, tensor_scatter_checks
+    from simdist.runtime.ops.scatter import _check_nd, scatters_nothing, tensor_scatter_checks
 
     def forward(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> np.ndarray:
         tensor_scatter_checks(x.shape, idx.shape, upd.shape, opname)
+        if scatters_nothing(idx.shape, x.shape, opname):
+            return x.copy()
         pos = _check_nd(idx, x.shape, "shape", opname)
         out = x.copy()
         k = idx.shape[-1]

@@ -43,6 +43,8 @@ def _encode(audio: np.ndarray, sample_rate: np.ndarray) -> np.ndarray:
     if sample_rate.ndim != 0:
         raise _bad(op, "Input sample_rate should be a scalar tensor, got "
                    f"[{','.join(str(d) for d in sample_rate.shape)}] instead.")
+    if int(sample_rate) <= 0:   # (EncodeWavOp: after the shapes, before the samples; fz31a, seed 3120261208 #5)
+        raise _bad(op, f"sample_rate must be in (0, 2^32), got: {int(sample_rate)}")
     frames, channels = audio.shape
     scaled = audio.astype(np.float32) * np.float32(32768.0)
     t = np.trunc(scaled).astype(np.float64)

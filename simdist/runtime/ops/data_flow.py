@@ -22,6 +22,13 @@ __all__ = ["dynamic_partition", "dynamic_stitch"]
 
 
 def _partition(data: np.ndarray, parts: np.ndarray, num_partitions: int) -> tuple[np.ndarray, ...]:
+    """DynamicPartitionOp's kernel: data's shape starting with partitions' (ValidateAndAllocateOutputs, which a raw
+    call reaches past `_check_partition`: [] partitions of [3, 4] data, fz31a tape seed 3120261203 #172), then
+    each partition id."""
+    if data.shape[:parts.ndim] != parts.shape:
+        raise errors.InvalidArgumentError(None, None, f"data.shape must start with partitions.shape, got data.shape = "
+                                          f"{args.dims(data.shape)}, partitions.shape = {args.dims(parts.shape)} "
+                                          "[Op:DynamicPartition]")
     bad = np.argwhere((parts < 0) | (parts >= num_partitions))
     if len(bad):    # the kernel's check, the first offending id in row-major order
         at = tuple(int(i) for i in bad[0])
@@ -36,7 +43,7 @@ def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
     tail = data[0].shape[idx[0].ndim:]
     out = np.zeros((size,) + tail, dtype=data[0].dtype)
     for i, d in zip(idx, data):      # later pieces win for repeated indices, as TF's kernel
-        out[i.reshape(-1)] = d.reshape((-1,) + tail)
+        out[i.reshape(-1)] = d.reshape((i.size,) + tail)   # (not -1: a tail of 0 elements; fz31a #161)
     return out
 
 

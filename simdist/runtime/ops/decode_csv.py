@@ -95,7 +95,9 @@ def _decode(records: np.ndarray, *defaults: np.ndarray, out_types: tuple, field_
     delim = field_delim.encode()
     if len(delim) != 1:
         raise _error("field_delim should be only 1 char")
-    for i, d in enumerate(defaults):
+    for i, d in enumerate(defaults):   # (each field's rank, then its count: fz31a, function seed 3120261205 #28)
+        if d.ndim > 1:
+            raise _error("Each record default should be at most rank 1")
         if d.size > 1:
             raise _error(f"There should only be 1 default per field but field {i} has {d.size}")
     na = na_value.encode()

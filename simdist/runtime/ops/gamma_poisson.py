@@ -127,7 +127,10 @@ def gamma_samples(gen: philox.Philox, alpha: np.ndarray, num_samples: int) -> np
 
 
 def _poisson_small(lane: _Lane, rate: float, highest: float) -> float:
-    exp_neg = math.exp(-rate)
+    """Knuth's loop. A rate below -709 makes C's exp(-rate) inf (Python's math.exp raised OverflowError, simdist's
+    "math range error"): the first product is below it and the count is 0, as for every negative rate (fz31a,
+    function seed 3120261205 #23: StatelessRandomPoisson of a -3.4e38 rate)."""
+    exp_neg = math.exp(-rate) if rate > -709.0 else math.inf
     prod, x = 1.0, 0.0
     while True:
         prod = prod * lane.uniform()

@@ -42,7 +42,8 @@ def check(op: str, values: Sequence[Any]) -> None:
             # record_defaults of uint64; fuzz20 sig seed 3020261205 #126)
             allowed = spec["inferred"].get(a["type_list_attr"], {}).get("allowed")
             for t in (v if isinstance(v, (list, tuple)) else [v]):
-                if allowed and isinstance(t, Tensor) and t.dtype.name not in allowed:
+                # (a Variable by its dtype too: fz31a, function seed 3120261210 #18)
+                if allowed and (isinstance(t, Tensor) or _is_variable(t)) and t.dtype.name not in allowed:
                     raise TypeError(f"Value passed to parameter '{a['input']}' has DataType {t.dtype.name} not in "
                                     f"list of allowed values: {', '.join(allowed)}")
         if "number_attr" in a or "type_list_attr" in a or attr in given:
@@ -127,3 +128,9 @@ def _convert(op: str, name: str, v: Any, first: str | None, want: dtypes.DType) 
     if dt != want:
         what = f"expected type of {want.name}" if first is None else f"type {want.name} of argument '{first}'"
         raise TypeError(f"Input '{name}' of '{op}' Op has type {dt.name} that does not match {what}.")
+
+
+def _is_variable(v: Any) -> bool:
+    """Whether v is a simdist Variable (op_def_library reads its dtype as a tensor's)."""
+    from simdist.runtime.variables import Variable
+    return isinstance(v, Variable)

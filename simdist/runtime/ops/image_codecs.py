@@ -79,6 +79,9 @@ def _scalar_bytes(op: str, x: np.ndarray) -> bytes:
 
 
 def _check_channels(op: str, channels: int) -> None:
+    """DecodeImageV2Op's constructor: channels 0, 1, 3 or 4, before Compute reads the contents (a raw DecodePng,
+    DecodeBmp, DecodeImage or DecodeAndCropJpeg of channels -2 on bytes of no format too; fz31a, function seed
+    3120261205 #126)."""
     if channels not in (0, 1, 3, 4):
         raise _bad(op, f"`channels` must be 0, 1, 3 or 4 but got {channels}")
 
@@ -187,6 +190,7 @@ def _decode_bmp_bytes(op: str, data: bytes, channels: int) -> np.ndarray:
 
 
 def _decode_png(contents: np.ndarray, channels: int = 0, dtype: str = "uint8") -> np.ndarray:
+    _check_channels("DecodePng", channels)
     return _decode_any("DecodePng", _scalar_bytes("DecodePng", contents), channels, dtype)
 
 
@@ -199,6 +203,7 @@ def _decode_jpeg(contents: np.ndarray, channels: int = 0, ratio: int = 1, fancy_
 def _decode_crop(contents: np.ndarray, window: np.ndarray, channels: int = 0, ratio: int = 1,
                  fancy_upscaling: bool = True, dct_method: str = "") -> np.ndarray:
     op = "DecodeAndCropJpeg"
+    _check_channels(op, channels)
     data = _scalar_bytes(op, contents)
     if window.ndim != 1:
         raise _bad(op, f"crop_window must be 1-D, got shape [{','.join(str(d) for d in window.shape)}]")
@@ -209,11 +214,13 @@ def _decode_crop(contents: np.ndarray, window: np.ndarray, channels: int = 0, ra
 
 
 def _decode_bmp(contents: np.ndarray, channels: int = 0) -> np.ndarray:
+    _check_channels("DecodeBmp", channels)
     return _decode_any("DecodeBmp", _scalar_bytes("DecodeBmp", contents), channels, "uint8")
 
 
 def _decode_image(contents: np.ndarray, channels: int = 0, dtype: str = "uint8",
                   expand_animations: bool = True) -> np.ndarray:
+    _check_channels("DecodeImage", channels)
     return _decode_any("DecodeImage", _scalar_bytes("DecodeImage", contents), channels, dtype)
 
 
@@ -260,8 +267,10 @@ def _encode_jpeg(image: np.ndarray, format: str = "", quality: int = 95, progres
         raise _bad(op, f"format {format} expects {want} channels, got [{','.join(str(d) for d in image.shape)}]")
     if not 0 <= quality <= 100:
         raise _bad(op, f"quality must be in [0,100], got {quality}")
-    if image.shape[0] == 0 or image.shape[1] == 0:
-        raise _bad(op, "Invalid image provided.")
+    if not (0 < image.shape[0] <= 65500 and 0 < image.shape[1] <= 65500):
+        # (jpeg::Compress refuses an empty image, and libjpeg a side above JPEG_MAX_DIMENSION, as the op's
+        # InternalError; TF 2.21, observed: fz31a, sig seed 3120261202 #4)
+        raise errors.InternalError(None, None, "JPEG encoding failed [Op:EncodeJpeg]")
     data = jpeg_codec.encode(np.ascontiguousarray(image), int(quality), bool(progressive), bool(optimize_size),
                              bool(chroma_downsampling), _DENSITY[density_unit], int(x_density), int(y_density),
                              as_bytes(xmp_metadata))

@@ -204,5 +204,6 @@ def encode(image: np.ndarray, quality: int, progressive: bool, optimize: bool, c
     out = bytearray(buf.getvalue())
     # (the JFIF APP0 segment: unit at byte 13, densities at 14-17, as libjpeg writes TF's values)
     out[13] = density_unit
-    out[14:18] = struct.pack(">HH", x_density, y_density)
+    out[14:18] = struct.pack(">HH", x_density & 0xFFFF, y_density & 0xFFFF)   # (libjpeg's UINT16 fields: a
+    # density of -2 is written 65534; fz31a, sig seed 3120261202 #4)
     return bytes(out)

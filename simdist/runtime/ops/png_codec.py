@@ -49,8 +49,16 @@ def _paeth_row(raw: np.ndarray, prior: np.ndarray, bpp: int) -> np.ndarray:
 
 
 def filter_rows(rows: np.ndarray, bpp: int) -> bytes:
-    """Each row (a 2-D uint8 array of the rows' bytes) prefixed by the filter libpng chooses."""
+    """Each row (a 2-D uint8 array of the rows' bytes) prefixed by the filter libpng chooses. png_write_start_row
+    first drops the filters that would read a row or a pixel the image lacks: Up, Average and Paeth for an image
+    of one row, Sub, Average and Paeth for one of one pixel per row (fz31a: a [1, 4, 3] image of fz30a's open seed
+    3020261208 #153, whose Average row simdist chose where libpng may try only None and Sub)."""
     out = bytearray()
+    allowed = {0, 1, 2, 3, 4}
+    if rows.shape[0] == 1:
+        allowed -= {2, 3, 4}
+    if rows.shape[1] == bpp:
+        allowed -= {1, 3, 4}
     prior = np.zeros(rows.shape[1], np.uint8)
     for raw in rows:
         r64 = raw.astype(np.int64)
@@ -62,7 +70,7 @@ def filter_rows(rows: np.ndarray, bpp: int) -> bytes:
                  ((r64 - ((left + up) >> 1)) & 0xFF).astype(np.uint8),
                  _paeth_row(raw, prior, bpp)]
         best, best_sum = 0, _signed_sum(cands[0])
-        for i in range(1, 5):
+        for i in sorted(allowed - {0}):
             s = _signed_sum(cands[i])
             if s < best_sum:
                 best, best_sum = i, s

@@ -18,8 +18,8 @@ import numpy as np
 from simdist.runtime import context, dtypes, errors, host_cpu
 from simdist.runtime.ops import array, dispatch, infer_ctx, trace_errors
 from simdist.runtime.ops.args import raw_attribute, t as _t
-from simdist.runtime.ops.conv import (check_data_format, normalize_padding, scatter_windows, spatial_sequence,
-                                      window_geometry, windows)
+from simdist.runtime.ops.conv import (check_data_format, check_valid_padding, normalize_padding, scatter_windows,
+                                      spatial_sequence, window_geometry, windows)
 from simdist.runtime.ops.nn_rules import FLOATS, REAL_NUMBERS, typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
 from simdist.runtime.tensor import Tensor
@@ -42,9 +42,26 @@ def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], o
                                         f"[Op:{op}]")
 
 
+def _check_explicit(ksize: Sequence[int], padding: str, explicit: Sequence[int], op: str) -> None:
+    """PoolParameters' EXPLICIT padding checks (pooling_ops_common.cc), after the input's rank: CheckValidPadding
+    (8 nonnegative values, none in the batch or depth), then CheckPaddingSize: each side's padding smaller than
+    its window ("Top padding 2 needs to be smaller than the window size 2", then Bottom, Left, Right). The
+    kernel's constructor reads explicit_paddings only for EXPLICIT, so eagerly other paddings ignore them
+    (fz31a: seed 3120261201 #107, a [0, 1, ...] batch padding that simdist pooled)."""
+    if padding != "EXPLICIT":
+        return
+    check_valid_padding(padding, explicit, 4, op)
+    for side, pad, window in (("Top", explicit[2], ksize[1]), ("Bottom", explicit[3], ksize[1]),
+                              ("Left", explicit[4], ksize[2]), ("Right", explicit[5], ksize[2])):
+        if pad >= window:
+            raise errors.InvalidArgumentError(None, None, f"{side} padding {pad} needs to be smaller than the window "
+                                              f"size {window} [Op:{op}]")
+
+
 def _geometry(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], padding: str, explicit: tuple,
               op: str) -> tuple[tuple[int, int], tuple[int, ...]]:
     _check(shape, ksize, strides, op)
+    _check_explicit(ksize, padding, explicit, op)
     return window_geometry(shape[1:3], ksize[1:3], strides[1:3], (1, 1), padding, explicit, op)
 
 
@@ -113,6 +130,7 @@ def _grad_checks(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, stri
     for a, what in ((x, "tensor_in"), (y, "tensor_out"), (g, "out_grad_backprop" if grad_grad else "out_backprop")):
         if a.ndim != 4:
             raise bad(f"{what} must be 4-dimensional")
+    _check_explicit(ksize, padding, explicit, op)
     out_hw, _ = window_geometry(x.shape[1:3], ksize[1:3], strides[1:3], (1, 1), padding, explicit, op)
     want = (x.shape[0], out_hw[0], out_hw[1], x.shape[3])
 

@@ -85,12 +85,21 @@ def _decode_raw(x: np.ndarray, out_type: str = "uint8", little_endian: bool = Tr
 
 def _decode_padded(x: np.ndarray, fixed_length: np.ndarray, out_type: str = "uint8",
                    little_endian: bool = True) -> np.ndarray:
+    """DecodePaddedRawOp (decode_padded_raw_op.cc): fixed_length a scalar ("k must be scalar, got shape [2]"), a
+    multiple of out_type's size, then greater than zero (fz31a: eager seed 3120261206 #137, where a length of -4
+    or 0 gave an empty result), each string cut or zero-padded to it."""
     dt = dtypes.as_dtype(out_type)
+    if np.ndim(fixed_length) != 0:
+        raise errors.InvalidArgumentError(None, None, f"k must be scalar, got shape "
+                                          f"[{','.join(map(str, np.shape(fixed_length)))}] [Op:DecodePaddedRaw]")
     n = int(fixed_length)
     size = dt.np.itemsize
     if n % size:
         raise errors.InvalidArgumentError(None, None, f"fixed_length ({n}) must be a multiple of the size of out_type "
                                           f"({size}) [Op:DecodePaddedRaw]")
+    if n <= 0:
+        raise errors.InvalidArgumentError(None, None, f"fixed_length ({n}) must be greater than zero. "
+                                          "[Op:DecodePaddedRaw]")
     rows = [_values(as_bytes(v)[:n].ljust(n, b"\0"), dt, little_endian) for v in x.reshape(-1)]
     out = np.stack(rows) if rows else np.zeros((0, n // size), dt.np)
     return out.reshape(x.shape + (n // size,))

@@ -24,7 +24,7 @@ import numpy as np
 from simdist.runtime import errors
 from simdist.runtime.ops.raw_args import RawArgs
 
-__all__ = ["NAMES", "forms", "broadcast_gradient_args", "strided_slice_grad"]
+__all__ = ["NAMES", "forms", "broadcast_gradient_args", "cwise_grad", "strided_slice_grad"]
 
 # TF raw ops that no registered op computes, computed here (their OpDefs are in raw_opdefs.json)
 NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "Range", "ReciprocalGrad", "RsqrtGrad",
@@ -123,20 +123,22 @@ def _select(condition: Any, t: Any, e: Any) -> Any:
 
 # --- SqrtGrad, RsqrtGrad, ReciprocalGrad (cwise_ops_gradients.h; the kernels of unary.py's gradients) -----
 
-def _cwise_grad(op: str, kernel: Any) -> Any:
-    """The raw SqrtGrad/RsqrtGrad/ReciprocalGrad: the kernel, differentiated as math_grad.py's
-    _SqrtGradGrad, _RsqrtGradGrad and _ReciprocalGradGrad do (not through simdist's composition of the
-    kernel: a subnormal dy, read as 0 under DAZ, gave no gradient; fuzz20 tape seed 2920261202 #19)."""
+def cwise_grad(op: str, kernel: Any) -> Any:
+    """The raw SqrtGrad/RsqrtGrad/ReciprocalGrad/SigmoidGrad/TanhGrad: the kernel, differentiated as math_grad.py's
+    _SqrtGradGrad, _RsqrtGradGrad, _ReciprocalGradGrad, _SigmoidGradGrad and _TanhGradGrad do (not through
+    simdist's composition of the kernel: a subnormal dy, read as 0 under DAZ, gave no gradient; fuzz20 tape seed
+    2920261202 #19). The kernel (SimpleBinaryOp) reads dy flat in y's shape, but the gradient functions take the
+    op's inputs as given: of y [] and dy [1] TF's SigmoidGrad gives y the gradient grad * dy - ..., of dy's
+    broadcast shape [1], and dy sigmoid_grad(y, grad), of y's shape [] (fz31a, where simdist reshaped dy on the tape
+    and gave [] and [1]: seed 3020261208 #108)."""
     def run(y: Any, dy: Any) -> Any:
         from simdist.runtime.autodiff import custom_gradient
         from simdist.runtime.ops import raw_shapes
         @custom_gradient
-        def call(a: Any, b: Any) -> Any:
-            # (SimpleBinaryOp: elementwise on the flat tensors, y's shape; the gradients keep y's shape,
-            # a dy of another shape of as many elements included, as TF's do: seed 2920261202 #19)
-            a, b = raw_shapes.check(op, [a, b])
+        def call(a0: Any, b0: Any) -> Any:
+            a, b = raw_shapes.check(op, [a0, b0])
             out = kernel(a, b)
-            return out, lambda grad: _GRAD_GRADS[op](a, b, out, grad)
+            return out, lambda grad: _GRAD_GRADS[op](a0, b0, out, grad)
         return call(y, dy)
     return run
 
@@ -161,7 +163,23 @@ def _rsqrt_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
     return -1.5 * cg * b * unary.square(ca), unary.rsqrt_grad(ca, grad)
 
 
-_GRAD_GRADS = {"SqrtGrad": _sqrt_grad_grad, "RsqrtGrad": _rsqrt_grad_grad, "ReciprocalGrad": _reciprocal_grad_grad}
+def _sigmoid_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
+    from simdist.runtime.ops import activations, dispatch
+    from simdist.runtime.ops.complex_math import conj_of
+    ca, cb = conj_of(a), conj_of(b)
+    gb = grad * cb
+    return gb - 2.0 * gb * ca, dispatch.execute(activations.SIGMOID_GRAD, (ca, grad))
+
+
+def _tanh_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
+    from simdist.runtime.ops import activations, dispatch
+    from simdist.runtime.ops.complex_math import conj_of
+    ca, cb = conj_of(a), conj_of(b)
+    return grad * -2.0 * cb * ca, dispatch.execute(activations.TANH_GRAD, (ca, grad))
+
+
+_GRAD_GRADS = {"SqrtGrad": _sqrt_grad_grad, "RsqrtGrad": _rsqrt_grad_grad, "ReciprocalGrad": _reciprocal_grad_grad,
+               "SigmoidGrad": _sigmoid_grad_grad, "TanhGrad": _tanh_grad_grad}
 
 
 # --- Split, ShapeN, ParallelDynamicStitch, NoOp --------------------------------------------------------
@@ -194,12 +212,12 @@ def forms() -> dict[str, RawArgs]:
         "NoOp": RawArgs(via=lambda: None),
         "ParallelDynamicStitch": RawArgs(via=_parallel_dynamic_stitch),
         "Range": RawArgs(via=_range),
-        "ReciprocalGrad": RawArgs(via=_cwise_grad("ReciprocalGrad", unary.reciprocal_grad)),
-        "RsqrtGrad": RawArgs(via=_cwise_grad("RsqrtGrad", unary.rsqrt_grad)),
+        "ReciprocalGrad": RawArgs(via=cwise_grad("ReciprocalGrad", unary.reciprocal_grad)),
+        "RsqrtGrad": RawArgs(via=cwise_grad("RsqrtGrad", unary.rsqrt_grad)),
         "Select": RawArgs(via=_select),
         "ShapeN": RawArgs(via=_shape_n),
         "Split": RawArgs(via=_split),
-        "SqrtGrad": RawArgs(via=_cwise_grad("SqrtGrad", unary.sqrt_grad)),
+        "SqrtGrad": RawArgs(via=cwise_grad("SqrtGrad", unary.sqrt_grad)),
         # (the key-and-counter random ops: runtime/ops/raw_stateless.py)
         "StatelessRandomGetKeyCounter": RawArgs(via=raw_stateless.get_key_counter),
         "StatelessRandomGetKeyCounterAlg": RawArgs(via=raw_stateless.get_key_counter_alg),

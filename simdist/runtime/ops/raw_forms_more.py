@@ -99,12 +99,17 @@ def _real_fft(op: str) -> Any:
 
 
 def _eig(input: Any, Tout: dtypes.DType, compute_v: bool) -> Any:  # noqa: A002, N803 - TF's names
+    """Eig: LinearAlgebraOp's input checks (rank >= 2, square) before the kernel's output dtype, then the
+    decomposition. With compute_v False TF's v is an uninitialised scalar (not modelled: UnimplementedError), but
+    the decomposition's refusal of a non-finite input comes first (fz31a, sig seed 3120261202 #124)."""
     from simdist.runtime.ops import eig
+    eig._square(input, "Eig")
     want = eig._OUT[input.dtype.name]
     if Tout != want:
         raise errors.InvalidArgumentError(None, None, f"Invalid output dtype {Tout.as_datatype_enum} vs "
                                           f"{want.as_datatype_enum} [Op:Eig]")
-    if not compute_v:   # (TF's v is then an uninitialised scalar: not modelled)
+    if not compute_v:
+        eig.eigvals(input)
         raise errors.UnimplementedError(None, None, "simdist computes Eig with compute_v in [True] only, not False "
                                         "[Op:Eig]")
     return eig.eig(input)
@@ -296,6 +301,11 @@ def declare() -> None:
     # its gradients in y's shape)
     for op in ("SqrtGrad", "RsqrtGrad"):
         registry.set_raw_args(op, raw_compositions.forms()[op])
+    # (SigmoidGrad and TanhGrad: the kernel, differentiated with the op's inputs as given; fz31a)
+    from simdist.runtime.ops import activations, dispatch
+    for op, kernel in (("SigmoidGrad", activations.SIGMOID_GRAD), ("TanhGrad", activations.TANH_GRAD)):
+        registry.set_raw_args(op, RawArgs(via=raw_compositions.cwise_grad(
+            op, lambda a, b, k=kernel: dispatch.execute(k, (a, b)))))
     for op in ("UnicodeDecode", "UnicodeDecodeWithOffsets"):
         registry.set_raw_args(op, RawArgs(via=_unicode_decode(op)))
     registry.set_raw_args("UnicodeEncode", RawArgs(via=_unicode_encode))

@@ -455,10 +455,26 @@ def _nth_element(input: Any, n: Any, reverse: bool) -> Any:  # noqa: A002
     last = input.shape.as_list()[-1]
     if last <= k:
         raise _invalid("NthElement", f"Input must have last dimension > n = {k}")
+    from simdist.runtime.autodiff import custom_gradient
     from simdist.runtime.ops import sorting
-    top = sorting.top_k(input if reverse else _negate(input), k + 1)
-    v = top[0][..., k]
-    return v if reverse else _negate(v)
+
+    @custom_gradient
+    def call(x: Any) -> Any:
+        top = sorting.top_k(x if reverse else _negate(x), k + 1)
+        v = top[0][..., k]
+        out = v if reverse else _negate(v)
+        return out, lambda grad: _nth_element_grad(x, out, grad)
+    return call(input)
+
+
+def _nth_element_grad(x: Any, out: Any, grad: Any) -> Any:
+    """nn_grad._NthElementGrad: the upstream gradient split evenly between the row's entries equal to the output
+    (ties share it: [1, 1, 0] gives [0.5, 0.5, 0]; +0 elsewhere), where simdist's TopKV2 gradient gave it all to
+    the first (fz31a, tape seed 3120261209 #43)."""
+    from simdist.runtime.ops import array, math
+    hits = math.cast(math.equal(array.expand_dims(out, -1), x), grad.dtype)
+    count = array.expand_dims(math.reduce_sum(hits, -1), -1)
+    return math.divide(hits, count) * array.expand_dims(grad, -1)
 
 
 def _negate(x: Any) -> Any:
@@ -525,10 +541,34 @@ def _stateless_v1(successor: str, op: str) -> Callable[..., Any]:
     return run
 
 
+def _uniform_full_int_v1(shape: Any, seed: Any, dtype: Any) -> Any:
+    """StatelessRandomUniformFullInt: its OpDef takes uint32 and uint64 seeds, which StatelessRandomOpBase's
+    GenerateKey refuses ("Invalid seed type: uint64") only after the shape, the seed's [2] and an empty output
+    (fz31a, tape seed 3120261212 #135: a [3, 0] shape of a uint64 seed is the empty result)."""
+    from simdist.runtime.ops import raw_stateless
+    op = "StatelessRandomUniformFullInt"
+    shp = raw_stateless._shape(shape, op)
+    if seed.shape.as_list() != [2]:
+        raise _invalid(op, f"seed must have shape [2], not {_dims(seed.shape.as_list())}")
+    if not raw_stateless._count(shp):
+        return _const(np.zeros(shp, dtypes.as_dtype(dtype).np), dtypes.as_dtype(dtype))
+    if seed.dtype.name in ("uint32", "uint64"):
+        raise _invalid(op, f"Invalid seed type: {seed.dtype.name}")
+    return _stateless_v1("StatelessRandomUniformFullIntV2", op)(shape, seed, dtype=dtype)
+
+
 def _uniform_int_v1(shape: Any, seed: Any, minval: Any, maxval: Any) -> Any:
+    """StatelessRandomOpBase::Compute's order: the shape (MakeShape), the seed of [2], an empty output returned,
+    and only then Fill's bounds (0-D: [0] bounds of shape [0] are an empty result; fz31a, tape seed 3120261203
+    #105)."""
+    from simdist.runtime.ops import raw_stateless
+    op = "StatelessRandomUniformInt"
+    shp = raw_stateless._shape(shape, op)
+    if seed.shape.as_list() != [2]:
+        raise _invalid(op, f"seed must have shape [2], not {_dims(seed.shape.as_list())}")
     for name, v in (("minval", minval), ("maxval", maxval)):
-        if v.ndim != 0:
-            raise _invalid("StatelessRandomUniformInt", f"{name} must be 0-D, got shape {_dims(v.shape.as_list())}")
+        if v.ndim != 0 and raw_stateless._count(shp):
+            raise _invalid(op, f"{name} must be 0-D, got shape {_dims(v.shape.as_list())}")
     return _stateless_v1("StatelessRandomUniformIntV2", "StatelessRandomUniformInt")(shape, seed, minval=minval,
                                                                                      maxval=maxval)
 
@@ -654,7 +694,7 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
     want = list(probe[array._np_key(norm)].shape)
     vs = value.shape.as_list()
     if int(np.prod(want)) == 0:   # (an empty slice: the input as it is, no broadcast check; observed on TF
-        return array.identity(input)   # 2.21, fuzz20 seed 2920261201 #82)
+        return _empty_slice_update(input, value, want)   # 2.21, fuzz20 seed 2920261201 #82)
     try:
         np.broadcast_shapes(tuple(vs), tuple(want))
         if len(vs) > len(want) or np.broadcast_shapes(tuple(vs), tuple(want)) != tuple(want):
@@ -672,6 +712,28 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
     out = np.array(_value(input), copy=True)
     out[array._np_key(norm)] = _value(filled)
     return _const(out, input.dtype)
+
+
+def _empty_slice_update(input: Any, value: Any, want: list) -> Any:  # noqa: A002
+    """TensorStridedSliceUpdate of an empty slice: the input, differentiated as array_grad's
+    _TensorStridedSliceUpdateGrad: the input's gradient the upstream one, the value's the empty slice of it summed
+    over BroadcastGradientArgs(slice shape, value's shape)'s axes and reshaped to the value's shape (zeros), or,
+    when the two shapes do not broadcast (a [0] slice, a [3, 2, 2] value), BroadcastGradientArgs'
+    InvalidArgumentError as the gradient is taken (fz31a: tape seed 3120261203 #41, where simdist gave zeros)."""
+    from simdist.runtime.autodiff import custom_gradient
+    from simdist.runtime.ops import array
+    vs = value.shape.as_list()
+
+    @custom_gradient
+    def call(x: Any, v: Any) -> Any:
+        def grad(g: Any) -> Any:
+            try:
+                np.broadcast_shapes(tuple(want), tuple(vs))
+            except ValueError:
+                raise _invalid("BroadcastGradientArgs", f"Incompatible shapes: {_dims(want)} vs. {_dims(vs)}") from None
+            return g, array.zeros_like(v)
+        return array.identity(x), grad
+    return call(input, value)
 
 
 def _check_numerics_v2(tensor: Any, message: str) -> Any:
@@ -813,8 +875,7 @@ def forms() -> dict[str, RawArgs]:
             "StatelessRandomNormalV2", "StatelessRandomNormal")(shape, seed, dtype=dtype)),
         "StatelessRandomUniform": RawArgs(via=lambda shape, seed, dtype: _stateless_v1(
             "StatelessRandomUniformV2", "StatelessRandomUniform")(shape, seed, dtype=dtype)),
-        "StatelessRandomUniformFullInt": RawArgs(via=lambda shape, seed, dtype: _stateless_v1(
-            "StatelessRandomUniformFullIntV2", "StatelessRandomUniformFullInt")(shape, seed, dtype=dtype)),
+        "StatelessRandomUniformFullInt": RawArgs(via=_uniform_full_int_v1),
         "StatelessRandomUniformInt": RawArgs(via=_uniform_int_v1),
         "StatelessTruncatedNormal": RawArgs(via=lambda shape, seed, dtype: _stateless_v1(
             "StatelessTruncatedNormalV2", "StatelessTruncatedNormal")(shape, seed, dtype=dtype)),

@@ -342,7 +342,17 @@ def _graph_group(members: list[tuple[str, int | None, Any]], info: dict[str, Any
     dtype is its TypeError (Slice(begin=[0], size=int64 tensor); rawfz21, seed 2020261201 #215)."""
     if not members or isinstance(members[0][2], Tensor) or not any(isinstance(x, Tensor) for _, _, x in members):
         return
-    first, _, v = members[0]
+    first, i0, v = members[0]
+    listed = next((x for name, i, x in members if name == first and i is not None and isinstance(x, Tensor)), None) \
+        if i0 is not None else None
+    if listed is not None:   # (a list input: its Python values take the dtype of its first Tensor, as
+        # op_def_library's _apply_op_helper converts them: ConcatOffset(shape=([2, 4, 4], an int64 tensor)); fz31a,
+        # sig seed 3120261207 #197)
+        for name, _, x in members:
+            if name != first and isinstance(x, Tensor) and x.dtype != listed.dtype:
+                raise TypeError(f"Input '{name}' of '{op}' Op has type {x.dtype.name} that does not match type "
+                                f"{listed.dtype.name} of argument '{first}'.")
+        return
     try:
         t = convert_to_tensor(v, dtype_hint=info.get("default"))
     except (TypeError, ValueError):

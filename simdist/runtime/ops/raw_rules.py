@@ -181,7 +181,8 @@ CPU_LAYOUT: dict[str, tuple[type, str]] = {
 # Ops whose kernel requires its inputs of type T to have one shape (TF's BinaryElementWiseOp and AddN:
 # "Inputs to operation X of type X must have the same size and shape"), where simdist's NumPy kernel
 # would broadcast; their shape function merges the shapes (a trace-time ValueError for known ones).
-SAME_SHAPE = frozenset({"AddN", "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftsignGrad", "LeakyReluGrad"})
+SAME_SHAPE = frozenset({"AddN", "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftsignGrad", "LeakyReluGrad",
+                        "SoftplusGrad"})   # (SoftplusGrad: MergeBothInputsShapeFn too; fz31a, sig seed 3120261207 #132)
 # Ops whose kernel requires its two inputs to hold as many elements (the cwise gradient ops: "The two
 # arguments to a cwise op must have same number of elements"); their shape function takes the first
 # input's shape, so a graph finds it only when it runs.
@@ -319,6 +320,20 @@ def _init_conv2d_parameters(name: str, vals: dict[str, Any], first: bool) -> Non
     if name != "Conv2D" and first and not onednn:
         return   # (Conv2DCustomBackprop*Op refuses NCHW before it reads its parameters)
     st, dl = list(vals.get("strides") or ()), list(vals.get("dilations") or ())
+    if name == "Conv2D":   # (the lists' lengths first, before a channels-first refusal: oneDNN's MklConvOp its
+        # strides of 4 or 5, TF's InitConv2DParameters its dilations, then its strides, of 4; fz31a, eager seed
+        # 3120261204 #186: strides of 3 with NCHW, simdist's layout refusal)
+        text = None
+        if onednn and len(st) not in (4, 5):
+            text = "Sliding window strides field must specify 4 or 5 dimensions"
+        elif onednn and len(st) == 5:
+            text = "Dilation rates field must specify 5 dimensions" if len(dl) != 5 else None
+        elif len(dl) != 4:
+            text = "Sliding window dilations field must specify 4 dimensions"
+        elif len(st) != 4:
+            text = "Sliding window strides field must specify 4 dimensions"
+        if text is not None:
+            raise errors.InvalidArgumentError(None, None, f"{text} [Op:{name}]")
     if len(st) != 4 or len(dl) != 4:
         return
 

@@ -116,18 +116,22 @@ def uniform(shape: Any, key: Any, counter: Any, alg: Any, dtype: dtypes.DType) -
 
 
 def uniform_int(shape: Any, key: Any, counter: Any, alg: Any, minval: Any, maxval: Any) -> Any:
-    """StatelessRandomUniformIntV2: integers in [minval, maxval) (scalars; "Need minval < maxval")."""
+    """StatelessRandomUniformIntV2: integers in [minval, maxval) (scalars; "Need minval < maxval"). The bounds are
+    Fill's checks, after StatelessRandomOpBase returns an empty output: bounds of shape [0] for shape [0] are an
+    empty result (fz31a, as fz30a's StatelessRandomGammaV2)."""
     from simdist.runtime.ops import dispatch, philox
     op = "StatelessRandomUniformIntV2"
     gen = _generator(key, counter, alg, op)
     shp = _shape(shape, op)
+    dt = minval.dtype
+    if not _count(shp):
+        return _const(np.zeros(shp, np.dtype(dt._np)), dt)
     for name, v in (("minval", minval), ("maxval", maxval)):
         if v.ndim != 0:
             raise _invalid(op, f"{name} must be 0-D, got shape {_dims(v)}")
     lo, hi = int(dispatch.static_value(minval)), int(dispatch.static_value(maxval))
-    if lo >= hi and _count(shp):
+    if lo >= hi:
         raise _invalid(op, f"Need minval < maxval, got {lo} >= {hi}")
-    dt = minval.dtype
     return _const(philox._uniform_int_words(_words(gen), _count(shp), lo, hi, np.dtype(dt._np)).reshape(shp), dt)
 
 

@@ -49,6 +49,15 @@ def _forward(x: np.ndarray, size: tuple, align_corners: bool, half_pixel_centers
 
 
 def _grad(g: np.ndarray, size: tuple, align_corners: bool, half_pixel_centers: bool) -> np.ndarray:
+    """ResizeNearestNeighborOpGrad: the size of two elements ("shape_t must have two elements[4]"), both positive
+    ("shape_t's elements must be positive": a [0, 3] size of an empty gradient too; fz31a, tape seed 3120261209
+    #127), then the upstream elements added onto their sources."""
+    if len(size) != 2:
+        raise errors.InvalidArgumentError(None, None, f"shape_t must have two elements[{len(size)}] "
+                                          "[Op:ResizeNearestNeighborGrad]")
+    if size[0] <= 0 or size[1] <= 0:
+        raise errors.InvalidArgumentError(None, None, "shape_t's elements must be positive "
+                                          "[Op:ResizeNearestNeighborGrad]")
     n, gh, gw, c = g.shape
     # the gradient kernel's scale is original / resized: the forward op's index map
     yi = nearest_indices(gh, size[0], align_corners, half_pixel_centers)

@@ -57,10 +57,18 @@ def _check_nd(idx: np.ndarray, shape: tuple[int, ...], what: str, opname: str) -
 # --- gather_nd ------------------------------------------------------------------------------------------------
 def _gather_nd(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """GatherNd's CPU kernel (gather_nd_op.cc DoGatherNd): an empty params with any slice
-    requested is refused before the indices are checked (fuzz2 seed 4 #286)."""
-    if p.size == 0 and int(np.prod(idx.shape[:-1], dtype=np.int64)) > 0:
+    requested is refused before the indices are checked (fuzz2 seed 4 #286); then, with any slice requested,
+    its switch on the indices' depth has cases 0 to 7 only ("Only indices.shape[-1] values between 1 and 7 are
+    currently supported.  Requested rank: 8", before any index is read; fz31a, beside ScatterNd's)."""
+    n = int(np.prod(idx.shape[:-1], dtype=np.int64))
+    if p.size == 0 and n > 0:
         raise errors.InvalidArgumentError(None, None, "Requested more than 0 entries, but params is empty.  Params "
                                           f"shape: [{','.join(map(str, p.shape))}] [Op:GatherNd]")
+    if n > 0 and idx.shape[-1] > 7:
+        raise errors.InvalidArgumentError(None, None, "Only indices.shape[-1] values between 1 and 7 are currently "
+                                          f"supported.  Requested rank: {idx.shape[-1]} [Op:GatherNd]")
+    if idx.shape[-1] == 0:   # (each index of depth 0 gathers all of params: [2, 0] indices give [2] + params'
+        return np.broadcast_to(p, idx.shape[:-1] + p.shape).copy()   # shape; fz31a, sig seed 3120261202 #174)
     return p[_check_nd(idx, p.shape, "param shape", "GatherNd")]
 
 
@@ -161,8 +169,31 @@ def _check_vector_indices(ids: Sequence[int], us: Sequence[int], opname: str) ->
                         f"of updates[shape={args.dims(us)}] = {us[0]} [Op:{opname}]")
 
 
-def _check_updates(idx: np.ndarray, upd_shape: tuple[int, ...], out_shape: tuple[int, ...], opname: str) -> None:
+def _valid_empty(n_shape: int, n_indices: int, n_updates: int, opname: str) -> None:
+    """ScatterNdOp's ValidEmptyOutputShape (scatter_nd_op.cc): no indices and no updates, or all three of the
+    shape, the indices and the updates non-empty, where the shape's count is the number of elements of the
+    *shape vector*, not of the output: indices [1, 1] with updates [1, 0] into shape [2, 0], or indices [3, 0]
+    (no elements) with updates [3, 2], are InvalidArgumentError "Indices and updates specified for empty output
+    shape" (TF 2.21, observed; fz31a)."""
+    if not ((n_indices == 0 and n_updates == 0) or (n_shape and n_indices and n_updates)):
+        raise errors.InvalidArgumentError(None, None, f"Indices and updates specified for empty output shape "
+                                          f"[Op:{opname}]")
+
+
+def _check_updates(idx: np.ndarray, upd_shape: tuple[int, ...], out_shape: tuple[int, ...], opname: str,
+                   shape_rank: int = 1) -> None:
+    """ScatterNdOp::Compute's checks in its order: indices, then updates, of rank >= 1; the shape a vector of
+    dimensions >= 0 (MakeShape); eagerly ValidEmptyOutputShape (in a graph the shape function's merges come
+    first, and the kernel checks it as the graph runs: `_scatter_nd`); then the outer and inner dimensions."""
+    from simdist.runtime import context
     _check_ranks(tuple(idx.shape), tuple(upd_shape), opname)
+    if shape_rank != 1:
+        raise errors.InvalidArgumentError(None, None, f"Shape must be a vector [Op:{opname}]")
+    neg = next((d for d in out_shape if d < 0), None)
+    if neg is not None:
+        raise errors.InvalidArgumentError(None, None, f"Dimension {neg} must be >= 0 [Op:{opname}]")
+    if not context.in_function():
+        _valid_empty(len(out_shape), idx.size, int(np.prod(upd_shape, dtype=np.int64)), opname)
     _check_vector_indices(tuple(idx.shape), tuple(upd_shape), opname)
     lead = idx.shape[:-1]
     if tuple(upd_shape[:len(lead)]) != tuple(lead):
@@ -177,9 +208,32 @@ def _check_updates(idx: np.ndarray, upd_shape: tuple[int, ...], out_shape: tuple
             f"[{','.join(map(str, upd_shape))}] [Op:{opname}]")
 
 
+def scatters_nothing(idx_shape: Sequence[int], out_shape: Sequence[int], opname: str) -> bool:
+    """DoScatterNd (scatter_nd_op.cc) past the shape checks: an output of no elements is left as it is (True)
+    before the switch on the indices' depth, whose cases are 1 to 7 only: a depth of 0 (indices [k, 0] with
+    updates of no elements) or 8 into a non-empty output is InvalidArgumentError "Only indices.shape[-1] values
+    between 1 and 5 are currently supported.  Requested rank: 0" (TF's text), before any index is read. TF 2.21,
+    observed (fz31a: seed 3120261201 #197, TensorScatterMax of a [0, 1, 0] tensor and indices of shape [0])."""
+    if int(np.prod(out_shape, dtype=np.int64)) == 0:
+        return True
+    k = idx_shape[-1]
+    if not 1 <= k <= 7:
+        raise errors.InvalidArgumentError(None, None, "Only indices.shape[-1] values between 1 and 5 are currently "
+                                          f"supported.  Requested rank: {k} [Op:{opname}]")
+    return False
+
+
 def _scatter_nd(idx: np.ndarray, upd: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The kernel: ValidEmptyOutputShape (see `_check_updates`), then DoScatterNd's PrepareAndValidateInputs,
+    which refuses indices into an output of no elements ("Indices and updates specified for empty output.
+    indices shape: [1,1]"), then its switch on the indices' depth (`scatters_nothing`)."""
+    _valid_empty(len(shape), idx.size, upd.size, "ScatterNd")
     out = np.zeros(shape, dtype=upd.dtype)
-    np.add.at(out, _check_nd(idx, shape, "shape", "ScatterNd"), upd)
+    if out.size == 0 and idx.size:
+        raise errors.InvalidArgumentError(None, None, "Indices and updates specified for empty output.  indices "
+                                          f"shape: {args.dims(idx.shape)} [Op:ScatterNd]")
+    if not scatters_nothing(idx.shape, shape, "ScatterNd"):
+        np.add.at(out, _check_nd(idx, shape, "shape", "ScatterNd"), upd)
     return out
 
 
@@ -261,6 +315,8 @@ def _merge_error(a: Sequence[Any], b: Sequence[Any]) -> str:
 def _tensor_scatter(mode: str, opname: str) -> Any:
     def forward(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> np.ndarray:
         tensor_scatter_checks(x.shape, idx.shape, upd.shape, opname)
+        if scatters_nothing(idx.shape, x.shape, opname):
+            return x.copy()
         pos = _check_nd(idx, x.shape, "shape", opname)
         out = x.copy()
         if mode == "update":
@@ -307,9 +363,11 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     # indices' before the shape function; fz14 seed 1420262402 #49)
     idx = _indices(indices, "ScatterNd")
     upd = _t(updates)
-    shp = args.shape_arg(shape)
+    raw = shape._v if isinstance(shape, Tensor) else shape
+    shape_rank = np.ndim(raw) if isinstance(raw, (list, tuple, np.ndarray, int, np.integer)) else 1
+    shp = args.shape_arg(shape) if shape_rank == 1 else ()   # (else "Shape must be a vector", after the ranks)
     try:
-        _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd")
+        _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd", shape_rank)
     except errors.InvalidArgumentError as e:
         from simdist.runtime.ops import graph_constants
         if (static_shapes.unknown(idx) is None and static_shapes.unknown(upd) is None

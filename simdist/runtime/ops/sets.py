@@ -84,6 +84,17 @@ def _combine(a: list, b: list, how: str) -> list:
     return sorted(out)
 
 
+_OPERATIONS = ("a-b", "b-a", "intersection", "union")
+
+
+def _check_operation(how: str, op: str) -> None:
+    """SetOperationOp's constructor (set_kernels.cc SetOperationFromContext) refuses an unknown set_operation
+    before Compute reads any input: of empty dense sets too, where simdist combined no group and returned an
+    empty result (fz31a: tape seed 3120261203 #67)."""
+    if how not in _OPERATIONS:
+        raise invalid(f"Invalid set_operation {how}.", op)
+
+
 def _result(gshape: tuple, groups_a: dict, groups_b: dict, how: str,
             dtype: np.dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     keys = sorted(set(groups_a) | set(groups_b))
@@ -107,6 +118,7 @@ def _check_groups(ga: tuple, gb: tuple, op: str) -> None:
 
 def _dense_dense(a: np.ndarray, b: np.ndarray, set_operation: str, validate_indices: bool = True) -> tuple:
     op = "DenseToDenseSetOperation"
+    _check_operation(set_operation, op)
     sa, ga = _dense_groups(a, op)
     sb, gb = _dense_groups(b, op)
     _check_groups(sa, sb, op)
@@ -116,6 +128,7 @@ def _dense_dense(a: np.ndarray, b: np.ndarray, set_operation: str, validate_indi
 def _dense_sparse(a: np.ndarray, bi: np.ndarray, bv: np.ndarray, bs: np.ndarray, set_operation: str,
                   validate_indices: bool = True) -> tuple:
     op = "DenseToSparseSetOperation"
+    _check_operation(set_operation, op)
     sa, ga = _dense_groups(a, op)
     sb, gb = _sparse_groups(bi, bv, bs, validate_indices, op)
     _check_groups(sa, sb, op)
@@ -125,6 +138,7 @@ def _dense_sparse(a: np.ndarray, bi: np.ndarray, bv: np.ndarray, bs: np.ndarray,
 def _sparse_sparse(ai: np.ndarray, av: np.ndarray, as_: np.ndarray, bi: np.ndarray, bv: np.ndarray, bs: np.ndarray,
                    set_operation: str, validate_indices: bool = True) -> tuple:
     op = "SparseToSparseSetOperation"
+    _check_operation(set_operation, op)
     sa, ga = _sparse_groups(ai, av, as_, validate_indices, op)
     sb, gb = _sparse_groups(bi, bv, bs, validate_indices, op)
     _check_groups(sa, sb, op)

@@ -301,7 +301,28 @@ def _conv2d(c: Ctx) -> None:
 
 @register("MaxPool")
 def _max_pool_op(c: Ctx) -> None:
+    """MaxPoolShapeWithExplicitPadding: CheckValidPadding of padding and explicit_paddings first (EXPLICIT takes 8
+    nonnegative values, none in the batch or depth; any other padding none: "explicit_paddings attribute must be
+    empty if the padding attribute is not EXPLICIT", which the eager kernel does not check), then MaxPoolShape
+    (fz31a: seed 3120261201 #107)."""
+    text = _valid_padding_text(c.attr("padding"), list(c.attr("explicit_paddings") or ()), c.attr("data_format"))
+    if text is not None:
+        c.fail(text)
     _max_pool(c, c.with_rank(c.input("input"), 4))
+
+
+def _valid_padding_text(padding: str, explicit: list, data_format: str | None) -> str | None:
+    """CheckValidPadding's (util/padding.cc) refusal for a 4-D op, or None."""
+    if padding != "EXPLICIT":
+        return "explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT" if explicit else None
+    if len(explicit) != 8:
+        return f"explicit_paddings attribute must contain 8 values, but got: {len(explicit)}"
+    if any(v < 0 for v in explicit):
+        return "All elements of explicit_paddings must be nonnegative"
+    first = (data_format or "NHWC").startswith("NC")
+    if any(explicit[i] for i in ((0, 1, 2, 3) if first else (0, 1, 6, 7))):
+        return "Nonzero explicit padding in the batch or depth dimensions is not supported"
+    return None
 
 
 @register("Conv2DBackpropInput")

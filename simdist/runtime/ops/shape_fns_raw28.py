@@ -2,7 +2,7 @@
 InferenceContext (clause function.trace-time-errors): the checks TF 2.21's shape functions make as a
 tf.function adds the node, a ValueError at trace where simdist's kernels refused the call only when the
 graph ran. Each was observed on TF 2.21 with inputs of a wrong rank (fuzz20 sig seed 2920261203:
-#27 Bincount, #28 DecodePng, #49 DrawBoundingBoxes, #56 StringSplit, #61 SegmentMaxV2, #65
+#27 Bincount, #28 DecodePng (now shape_fns_raw31's, with the channels attr), #49 DrawBoundingBoxes, #56 StringSplit, #61 SegmentMaxV2, #65
 MaxPoolGradGradWithArgmax, #85 CudnnRNN, #86 DecodeJpeg, #88 SparseSegmentSqrtNGradV2, #89 UniqueV2,
 #90 SparseFillEmptyRowsGrad, #105 StringSplitV2, #108 StringFormat, #135 StatelessTruncatedNormal,
 #170 SpaceToBatch; #4 StringJoin)."""
@@ -15,12 +15,6 @@ from simdist.runtime.ops.infer_ctx import Ctx, register
 from simdist.runtime.ops.shape_fns_nn import _max_pool
 
 __all__: list[str] = []
-
-
-@register("DecodePng", "DecodeJpeg", "DecodeBmp", "DecodeImage", "ExtractJpegShape")
-def _decode_image(c: Ctx) -> None:
-    """DecodeImageShapeFn: the contents a scalar (before the channels attr's check)."""
-    c.with_rank(c.input("contents"), 0)
 
 
 @register("DecodeAndCropJpeg")
@@ -54,9 +48,11 @@ def _draw_boxes(c: Ctx) -> None:
 
 @register("SegmentSumV2", "SegmentMaxV2", "SegmentMinV2", "SegmentProdV2")
 def _segment_v2(c: Ctx) -> None:
-    """segment_ids of rank >= 1, num_segments a scalar, data of rank >= segment_ids' rank."""
-    ids = c.with_rank_at_least(c.input("segment_ids"), 1)
+    """SegmentReductionWithNumSegmentsShapeFn: num_segments a scalar, then MergePrefix(data, segment_ids)
+    (data of rank >= segment_ids' rank, the leading dimensions equal); segment_ids of any rank, a scalar
+    too (fz31a: seed 3120261201 #42, where the kernel, not the shape function, wants a vector)."""
     c.with_rank(c.input("num_segments"), 0)
+    ids = c.input("segment_ids")
     if ids is not None:   # (MergePrefix(data, segment_ids): fuzz20 sig seed 3020261202 #37)
         c.merge_prefix(c.input("data"), ids)
     n = c.value("num_segments")   # (MakeDimForScalarInput; sig seed 2920261203 #142)
@@ -237,16 +233,14 @@ def _fake_quant_vars(c: Ctx) -> None:
     c.with_rank(c.input("max"), 0)
 
 
-@register("AllToAll")
-def _all_to_all(c: Ctx) -> None:
-    g = c.input("group_assignment")
-    if g is not None and len(g) != 2:
-        c.fail("group_assignment must have rank 2.")
-
-
 @register("StatelessMultinomial")
 def _stateless_multinomial(c: Ctx) -> None:
+    """logits a matrix, num_samples a scalar, seed a vector of 2 (fz31a: function seed 3120261210 #54, a scalar
+    int8 logits refused here before the kernel lookup)."""
+    c.with_rank(c.input("logits"), 2)
     c.with_rank(c.input("num_samples"), 0)
+    seed = c.with_rank(c.input("seed"), 1)
+    c.with_value(seed[0], 2)
 
 
 @register("StatelessTruncatedNormalV2", "StatelessRandomNormalV2", "StatelessRandomUniformV2",

@@ -434,7 +434,13 @@ FILL_EMPTY_ROWS = register("SparseFillEmptyRows", _fill_empty_rows, _fill_rule, 
 
 
 def _fill_grad_kernel(reverse: np.ndarray, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """SparseFillEmptyRowsGrad: d_values = grad at the entries' new places; d_default the rest, summed."""
+    """SparseFillEmptyRowsGrad: d_values = grad at the entries' new places; d_default the rest, summed. The kernel
+    first wants reverse_index_map, then grad_values, vectors ("reverse_index_map must be a vector, saw: [0,2]";
+    fz31a, tape seed 3120261209 #56, where simdist took [0, 2] matrices)."""
+    for what, a in (("reverse_index_map", reverse), ("grad_values", grad)):
+        if a.ndim != 1:
+            raise errors.InvalidArgumentError(None, None, f"{what} must be a vector, saw: "
+                                              f"[{','.join(map(str, a.shape))}] [Op:SparseFillEmptyRowsGrad]")
     d_values = grad[reverse]
     used = np.zeros(grad.shape[0], bool)
     used[reverse] = True
