@@ -454,8 +454,6 @@ CALLS: list[tuple[str, str]] = [
 EAGER_OPEN = {
     ("ImageProjectiveTransformV3", "output_shape=np.array([2,2,2],np.int32)"): "output shape must have two elements",
     ("ImageProjectiveTransformV3", "output_shape=np.array([-2,2],np.int32)"): "output_shape's elements must be positive",
-    ("ResizeNearestNeighborGrad", "size=np.array([2,2,2],np.int32)"): "shape_t must have two elements",
-    ("ScatterNd", "shape=np.array(4,np.int32)"): "Shape must be a vector",
     ("Slice", "begin=np.array([[0,0]])"): "Expected begin and size arguments to be 1-D tensors",
     ("EditDistance", "hypothesis_values=np.array([1,2],np.int32)"): "Expected hypothesis_values.NumElements == #rows",
     ("ResizeBilinear", "size=np.array([-2,2],np.int32)"): "output dimensions must be positive",
