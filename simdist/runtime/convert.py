@@ -144,9 +144,34 @@ def _bools_as_ints(value: Any) -> Any:
     return value
 
 
+def _numpy_bool_in(value: Any) -> bool:
+    """Whether a (nested) sequence holds a NumPy bool: an np.bool_ or a bool ndarray (0-d too)."""
+    if isinstance(value, (list, tuple)):
+        return any(_numpy_bool_in(v) for v in value)
+    return isinstance(value, np.bool_) or (isinstance(value, np.ndarray) and value.dtype == np.bool_)
+
+
+def _numpy_bools(value: Any, kinds: str, dt: dtypes.DType | None) -> None:
+    """Eagerly py_seq_tensor reads an ndarray inside a sequence element by element as NumPy scalars,
+    and no converter but the bool one takes a NumPy bool (the int and float converters take a
+    Python bool as an int, not np.bool_): NumPy bools beside numbers are ValueError "mixed types"
+    whatever the dtype asked for (`[int64 array, bool array, [3, 2]]`, `[1.5, np.bool_(True)]` as
+    float32); bools only, a NumPy one among them, convert to bool and no other dtype (TypeError
+    "Cannot convert ... to EagerTensor of dtype float"; a dtype hint is then dropped). fz31b, fz14
+    seed 1420313002 #182 (ctc_greedy_decoder's inputs), measured on TF 2.21."""
+    if "?" in kinds or "s" in kinds or "b" not in kinds or not _numpy_bool_in(value):
+        return
+    if kinds != "b":
+        raise ValueError(_MIXED)
+    if dt is not None and not dt.is_bool:
+        raise _cannot(value, dt)
+
+
 def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.DType]:
     sequence = isinstance(value, (list, tuple))
     obj, kinds = _leaves(value)
+    if sequence and not context.in_function():
+        _numpy_bools(value, kinds, dt)
     mixed_bools = "b" in kinds and kinds != "b"
     if mixed_bools and dt is not None and "?" not in kinds and "s" not in kinds and dt is not dtypes.string:
         first_bool = isinstance(obj.flat[0], (bool, np.bool_))

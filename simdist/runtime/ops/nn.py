@@ -189,12 +189,31 @@ def _dropout(x: Any, rate: Any, noise_shape: Any, sample: Any) -> Tensor:
     except ValueError:
         err = errors.InvalidArgumentError(None, None, f"condition {_dims(shape)}, then {_dims(xs)}, and else [] must "
                                           "be broadcastable [Op:SelectV2]")
-        raise trace_errors.mark_shape(err, trace_errors.broadcast_text(shape, xs), "SelectV2",
-                                      (shape, xs, [])) from None
+        kx = _select_known(x, shape)
+        if kx is None:   # (a dimension the graph does not know: the kernel's error when it runs)
+            return dispatch.refused(err, x.dtype, xs)
+        raise trace_errors.mark_shape(err, trace_errors.broadcast_text(shape, kx), "SelectV2",
+                                      (shape, kx, [])) from None
     out = math.where(keep_mask, ret, array.constant(0, dtype=x.dtype))
     if context.in_function():
         _set_shape(out, x)
     return out
+
+
+def _select_known(x: Tensor, noise: list[int]) -> list[int | None] | None:
+    """x's shape as SelectV2's shape function sees it beside the keep mask's (the noise shape, a
+    constant), when it sees that they do not broadcast (a pair of known sizes that differ, neither
+    1); None when it cannot (a dimension of x the graph does not know: an input_signature [None]
+    with noise_shape (0,) builds, and the kernel refuses when the graph runs: fz31b, fz14 seed
+    1420313001 #137). Eagerly x's shape."""
+    from simdist.runtime.ops import static_shapes
+    kx = static_shapes.known_shape(x) if context.in_function() else x.shape.as_list()
+    if kx is None:
+        return None
+    for a, b in zip(reversed(noise), reversed(kx)):
+        if b is not None and a != b and a != 1 and b != 1:
+            return kx
+    return None
 
 
 def _set_shape(out: Tensor, x: Tensor) -> None:
