@@ -570,14 +570,31 @@ def _ones_like_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return dispatch.execute(array.ZEROS_LIKE, (x,), {"dtype": dt})
 
 
+# --- constant_folding.cc: a Softmax of a constant is evaluated by Grappler with the CPU kernel ------------
+def _softmax_folded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Softmax of a constant that TF's constant folding makes a Const: Grappler evaluates it with
+    the kernel registered for the CPU, Eigen's SoftmaxEigenImpl, not the oneDNN kernel the graph's
+    run would place (a row holding NaN or +inf is NaN throughout; bfloat16 rounds each step): inside
+    tf.function `softmax(tf.constant(bfloat16 rows))` is [nan, nan, nan, nan] where eagerly only the
+    NaN is (fz31b, third generator --ext8 seed 3102 #212; measured on TF 2.21 for float32 and
+    bfloat16, an argument of the function runs oneDNN's kernel)."""
+    from simdist.runtime.ops import activations, dispatch
+    (x,) = tensors
+    if (attrs or {}).get("eigen") or x.dtype.name not in ("float32", "bfloat16", "float16") or \
+            _const_value(rec, x) is None:
+        return None
+    return dispatch.execute(activations.SOFTMAX, (x,), {"eigen": True})   # type: ignore[no-any-return]
+
+
 def _rules() -> dict[Any, Any]:
-    from simdist.runtime.ops import array, math, reductions, unary
+    from simdist.runtime.ops import activations, array, math, reductions, unary
     return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
             reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _then_push_down(_sub_rule, "Sub"),
             math.ADD: _then_push_down(_add_rule, "AddV2"), unary.RECIPROCAL: _reciprocal_rule,
             math.LOGICAL_NOT: _logical_not_rule, math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule,
-            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule}
+            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule,
+            activations.SOFTMAX: _softmax_folded}
 
 
 def install() -> None:
@@ -601,7 +618,7 @@ def _folded_first(rule: Any) -> Any:
     """The rule, except where every input is constant: TF's constant folding evaluates such an
     op as it is (its kernel) before the rewrites look at it (the Pack rule judges for itself)."""
     def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        if rule not in (_pack_rule, _ones_like_rule) and all(rec.is_constant(t) for t in tensors) and \
+        if rule not in (_pack_rule, _ones_like_rule, _softmax_folded) and all(rec.is_constant(t) for t in tensors) and \
                 not _folding_fails(rule, tensors):
             return None
         with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
