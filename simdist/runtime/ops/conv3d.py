@@ -335,6 +335,11 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         return array.transpose(out, [0, 4, 1, 2, 3])
     # nn_ops' _get_sequence of strides and dilations, then the op def's attrs: T, padding, data_format
     st, dl = spatial_sequence(strides, 3, "strides"), spatial_sequence(dilations, 3, "dilations")
+    if not isinstance(input, Tensor) and isinstance(input, (np.ndarray, np.generic)):
+        # (filter and out_backprop share T: a NumPy out_backprop is cast to the filter's dtype, a
+        # list filter's float32 too (args.matching; eagerly and in op_def_library); fz31b,
+        # fz14_known's conv3d_transpose>not class, seed 1420261202 #702)
+        filters, input = args.matching([filters, input], op="Conv3DBackpropInputV2", names=("filter", "out_backprop"))
     _graph_backprop_input_types(filters, input)   # (after _get_sequence's ValueErrors)
     check_format(None, "Conv3DBackpropInputV2", _t(input))
     pad = _padding(padding)
