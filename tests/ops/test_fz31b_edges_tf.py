@@ -37,6 +37,20 @@ def _twice(body: str, arg: str) -> Callable[[Any], Any]:
     return run
 
 
+def _sig_then_call(expr: str, spec: tuple[list[int | None] | None, str], arg: str) -> Callable[[Any], Any]:
+    """get_concrete_function of `lambda x: expr` with a one-spec input_signature, whatever it
+    raises, then a call with `arg` (which traces again when the first trace failed)."""
+    def run(tf: Any) -> Any:
+        fn = eval(f"lambda x: {expr}", {"tf": tf, "np": np})  # noqa: S307 - our own text
+        g = tf.function(fn, input_signature=[tf.TensorSpec(spec[0], getattr(tf, spec[1]))], autograph=False)
+        try:
+            g.get_concrete_function()
+        except Exception:  # noqa: BLE001, S110 - the call's outcome is the case's
+            pass
+        return g(eval(arg, {"tf": tf, "np": np}))  # noqa: S307 - our own text
+    return run
+
+
 def _banded(row: list[float], dtype: str, lower: bool = True) -> Callable[[Any], Any]:
     """banded_triangular_solve of two bands whose diagonal row is `row` (ones elsewhere)."""
     def run(tf: Any) -> Any:
@@ -69,6 +83,12 @@ CASES: list[tuple[str, str, Any]] = [
     ("int32 [1] + det(x) of an unknown-rank spec", _T, _sig(
         "tf.constant([1]) + tf.linalg.det(x)", (None, "float32"), "tf.zeros([3])")),
     ("det of a [0, 4] matrix eagerly", _T, _eager("tf.linalg.det(tf.zeros([0, 4]))")),
+    # -- a call after a failed trace traces again: the trace's AttributeError, not an earlier kernel's error
+    # (fz14_known's tensor_scatter_nd_update>safe_embedding_lookup_sparse, seed 1420262601 #33)
+    ("scatter of a scalar update, then safe_embedding_lookup_sparse of a list, called", _T, _sig_then_call(
+        "(tf.tensor_scatter_nd_update(np.array([[2]], np.int32), indices=tf.constant([0]), updates=np.int32(-1)), "
+        "tf.nn.safe_embedding_lookup_sparse(np.array([[1.0]]), sparse_ids=[[2.5]]))[1]", ([1], "float32"),
+        "tf.constant([1.0])")),
     # -- dropout's SelectV2 of a noise shape beside dimensions the graph does not know (1420313001 #137)
     ("dropout noise_shape (0,) of a [None] spec", _T, _sig(
         "tf.nn.dropout(x, np.float64(0.1), noise_shape=(0,))", ([None], "float64"), "tf.constant([7.0, -3.0, -1.0, 0.25], tf.float64)")),
@@ -113,6 +133,13 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.nn.conv2d(tf.ones([1, 2, 3, 3]), np.ones([1, 2, 3, 3], np.bool_), 1, padding='SAME')")),
     ("conv2d(float16 tensor, float32 tensor)", _AT, _eager(
         "tf.nn.conv2d(tf.ones([1, 2, 3, 3], tf.float16), tf.ones([1, 1, 3, 3]), 1, padding='SAME')")),
+    # -- conv3d_transpose: filter and out_backprop share T (fz14_known's conv3d_transpose>not class)
+    ("conv3d_transpose(uint32 ndarray, float list filter)", _AT, _eager(
+        "tf.nn.conv3d_transpose(np.ones([2, 2], np.uint32), [[[[[1.0]]]]], [1, 2, 2, 2, 1], 1)")),
+    ("conv3d_transpose(uint32 ndarray, float list filter) traced", _AT, _traced(
+        "tf.nn.conv3d_transpose(np.ones([2, 2], np.uint32), [[[[[1.0]]]]], [1, 2, 2, 2, 1], 1)")),
+    ("conv3d_transpose(uint32 rank-5 ndarray, float list filter)", _AT, _eager(
+        "tf.nn.conv3d_transpose(np.ones([1, 2, 2, 2, 1], np.uint32), [[[[[1.0]]]]], [1, 2, 2, 2, 1], 1)")),
     # -- the depthwise backprops' fallback conversion and input types (1420313002 #60)
     ("depthwise_conv2d_backprop_filter(float32 filter_sizes, np.uint8 out_backprop)", _AT, _eager(
         "tf.nn.depthwise_conv2d_backprop_filter(tf.ones([1, 2, 4, 1]), tf.ones([4]), np.uint8(2), [1, 1, 1, 1], 'SAME')")),
@@ -180,6 +207,20 @@ CASES: list[tuple[str, str, Any]] = [
     ("constant([True, False], float32)", _C, _eager("tf.constant([True, False], tf.float32)")),
     ("constant([float32 array, int64 array], float32)", _C, _eager(
         "tf.constant([np.array([1.5, 2.5], np.float32), np.array([3, 2])], tf.float32)")),
+    # -- ctc decoders' list inputs: args_to_matching_eager (fz14_known's ctc_greedy_decoder classes)
+    ("ctc_greedy_decoder((complex128 ndarray,), ...)", _C, _eager(
+        "tf.nn.ctc_greedy_decoder(inputs=(np.array([[[1+1j, 2]], [[3, 4]], [[5, 6]]]),), sequence_length=[0, 0, 1])")),
+    ("ctc_greedy_decoder([float64 tensor], ...)", _C, _eager("tf.nn.ctc_greedy_decoder([tf.ones([1, 2], tf.float64)], [1])[1]")),
+    ("ctc_greedy_decoder([float64 ndarray], ...)", _C, _eager("tf.nn.ctc_greedy_decoder([np.ones([1, 2])], [1])[1]")),
+    ("ctc_greedy_decoder([float64 tensor, float32 tensor], ...)", _C, _eager(
+        "tf.nn.ctc_greedy_decoder([tf.ones([1, 2], tf.float64), tf.ones([1, 2])], [1, 1])")),
+    ("ctc_greedy_decoder([[[True, 2]]], ...)", _C, _eager("tf.nn.ctc_greedy_decoder([[[True, 2]]], [1])")),
+    ("ctc_greedy_decoder([[[1, 2]], [[3, 4]]], ...)", _C, _eager("tf.nn.ctc_greedy_decoder([[[1, 2]], [[3, 4]]], [2])[1]")),
+    ("ctc_greedy_decoder([[['a', 'b']]], ...)", _C, _eager("tf.nn.ctc_greedy_decoder([[['a', 'b']]], [1])")),
+    ("ctc_greedy_decoder([1e-40, 65504.0, uint32 tensor]) traced", _C, _traced(
+        "tf.nn.ctc_greedy_decoder([1e-40, 65504.0, tf.constant(5, tf.uint32)], sequence_length=[1])")),
+    ("ctc_greedy_decoder([[[1, 2]]]) traced", _C, _traced("tf.nn.ctc_greedy_decoder([[[1, 2]]], [1])[1]")),
+    ("ctc_beam_search_decoder([[[1, 2]]])", _C, _eager("tf.nn.ctc_beam_search_decoder([[[1, 2]]], [1])[1]")),
     # -- autopacking's dtype hint dropped on a graph Pack's shape error (fourth generator 3101 #161)
     ("convert([bool tensor [1], 1], dtype_hint=uint8) traced", _C, _traced(
         "tf.convert_to_tensor([tf.constant([True]), 1], dtype_hint=np.uint8)")),
