@@ -144,6 +144,31 @@ def _bools_as_ints(value: Any) -> Any:
     return value
 
 
+def _numpy_inferred_ints(obj: np.ndarray) -> tuple[np.ndarray, dtypes.DType] | None:
+    """A graph's make_tensor_proto of Python ints with no dtype: NumPy's inference (np.array), so
+    ints beyond int64 beside others are float64, made float32 (`[1, 2**64 - 1]` is float32 [1.0,
+    1.8446744e19]), nonnegative ones from 2**63 alone uint64, and ints beyond uint64 NumPy objects,
+    TypeError "Failed to convert elements of ..."; None where every int fits int64 (the usual
+    int32/int64 rule applies). fz31b, fourteenth
+    generator seed 1420313003 #190."""
+    flat = [int(x) for x in obj.flat]
+    if all(-(2**63) <= x < 2**63 for x in flat):
+        return None
+    try:
+        arr = np.array(flat).reshape(obj.shape)
+    except (OverflowError, ValueError):
+        return None
+    if arr.dtype == object:   # (beyond uint64: NumPy's objects, which make_tensor_proto refuses)
+        raise TypeError(f"Failed to convert elements of {obj.tolist()} to Tensor. Consider casting elements to a "
+                        "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF "
+                        "dtypes.")
+    if arr.dtype == np.float64:
+        return arr.astype(np.float32), dtypes.float32
+    if arr.dtype == np.uint64:
+        return arr, dtypes.uint64
+    return None
+
+
 def _numpy_bool_in(value: Any) -> bool:
     """Whether a (nested) sequence holds a NumPy bool: an np.bool_ or a bool ndarray (0-d too)."""
     if isinstance(value, (list, tuple)):
@@ -223,6 +248,10 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
             raise _unsupported(obj.flat[0])
         raise ValueError(_MIXED)
     inferred = dt is None
+    if dt is None and kinds == "i" and sequence and context.in_function():
+        wide = _numpy_inferred_ints(obj)
+        if wide is not None:
+            return wide
     if dt is None:
         dt = dtypes.infer_dtype(value)
         if "c" in kinds and not dt.is_complex:   # a number first, a complex later: [1.0, 2j]

@@ -36,7 +36,7 @@ def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
     tail = data[0].shape[idx[0].ndim:]
     out = np.zeros((size,) + tail, dtype=data[0].dtype)
     for i, d in zip(idx, data):      # later pieces win for repeated indices, as TF's kernel
-        out[i.reshape(-1)] = d.reshape((-1,) + tail)
+        out[i.reshape(-1)] = d.reshape((i.size,) + tail)   # (not -1: an empty tail has no size to divide; fz31b)
     return out
 
 
