@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import edge_compare
-from edge_programs import eager as _eager, traced as _traced, sig as _sig
+from edge_programs import eager as _eager, traced as _traced, sig as _sig, tape as _tape, var_traced as _var_traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -97,6 +97,15 @@ CASES: list[tuple[str, str, Any]] = [
     ("dropout noise_shape (0,) of a [4] spec", _T, _sig(
         "tf.nn.dropout(x, 0.1, noise_shape=(0,))", ([4], "float32"), "tf.ones([4])")),
     ("dropout noise_shape (0,) eagerly", _T, _eager("tf.nn.dropout(tf.ones([4]), 0.1, noise_shape=(0,))")),
+    # -- a sorted segment kernel's refusal is a run-time one (fresh fourteenth generator seed 1420313003 #121)
+    ("segment_min refused, then rgb_to_yuv of an int list, traced", _T, _traced(
+        "(tf.math.segment_min(np.array([[5e-324, 0.5, 0.001], [-0.0, 4.0, 7.0], [0.5, 2.5, 65504.0], "
+        "[-0.0, float('inf'), -0.0]], np.float16), [0]), tf.image.rgb_to_yuv(images=[[127, 0, -4], [2, 127, 2]]))[1]")),
+    ("segment_sum refused, then float32 + int32, traced", _T, _traced(
+        "tf.math.segment_sum(tf.ones([3, 2]), [0]) + tf.constant(1, tf.int32)")),
+    ("segment_sum refused, traced", _T, _traced("tf.math.segment_sum(tf.ones([3, 2]), [0])")),
+    ("segment_mean of unsorted ids, then bool - bool, traced", _T, _traced(
+        "(tf.math.segment_mean(tf.ones([2, 2]), [1, 0]), tf.constant(True) - tf.constant(False))[1]")),
     # -- the FFT wrappers' padding with an empty fft_length (1420313001 #135, 1420313002 #77)
     ("irfftnd(np.int64(-4), fft_length=[])", _A, _eager("tf.signal.irfftnd(input_tensor=np.int64(-4), fft_length=[])")),
     ("irfftnd([1+0j], fft_length=[])", _A, _eager("tf.signal.irfftnd(tf.constant([1+0j]), fft_length=[])")),
@@ -133,6 +142,19 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.nn.conv2d(tf.ones([1, 2, 3, 3]), np.ones([1, 2, 3, 3], np.bool_), 1, padding='SAME')")),
     ("conv2d(float16 tensor, float32 tensor)", _AT, _eager(
         "tf.nn.conv2d(tf.ones([1, 2, 3, 3], tf.float16), tf.ones([1, 1, 3, 3]), 1, padding='SAME')")),
+    # -- random ops' mean of a variable inside tf.function (fresh fourteenth generator seed 1420313003 #44)
+    ("truncated_normal([0], mean=variable) traced", _AT, _var_traced("tf.random.truncated_normal(shape=[0], mean=v)",
+                                                                      "tf.Variable(0.5)")),
+    ("normal([0], mean=variable, stddev=variable) traced", _AT, _var_traced(
+        "tf.random.normal(shape=[0], mean=v, stddev=v)", "tf.Variable(0.5)")),
+    ("truncated_normal([0], mean=variable)", _AT, _eager("tf.random.truncated_normal(shape=[0], mean=tf.Variable(0.5))")),
+    # -- DynamicPartition's gradient through DynamicStitch of empty rows (fresh seed 1420313003 #189)
+    ("dynamic_partition gradient of a [1, 4, 0, 4] variable", _AT, _tape(
+        "tf.dynamic_partition(x, tf.constant([0]), num_partitions=2)", "tf.Variable(tf.zeros([1, 4, 0, 4]))")),
+    ("dynamic_partition gradient of a [2, 0] variable", _AT, _tape(
+        "tf.dynamic_partition(x, tf.constant([0, 1]), num_partitions=2)", "tf.Variable(tf.zeros([2, 0]))")),
+    ("dynamic_stitch of empty rows", _AT, _eager(
+        "tf.dynamic_stitch([tf.constant([[0, 2]]), tf.constant([1])], [tf.zeros([1, 2, 0, 3]), tf.zeros([1, 0, 3])])")),
     # -- conv3d_transpose: filter and out_backprop share T (fz14_known's conv3d_transpose>not class)
     ("conv3d_transpose(uint32 ndarray, float list filter)", _AT, _eager(
         "tf.nn.conv3d_transpose(np.ones([2, 2], np.uint32), [[[[[1.0]]]]], [1, 2, 2, 2, 1], 1)")),
@@ -221,6 +243,15 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.nn.ctc_greedy_decoder([1e-40, 65504.0, tf.constant(5, tf.uint32)], sequence_length=[1])")),
     ("ctc_greedy_decoder([[[1, 2]]]) traced", _C, _traced("tf.nn.ctc_greedy_decoder([[[1, 2]]], [1])[1]")),
     ("ctc_beam_search_decoder([[[1, 2]]])", _C, _eager("tf.nn.ctc_beam_search_decoder([[[1, 2]]], [1])[1]")),
+    # -- a graph's Python ints beyond int64, as NumPy infers them (fresh fourteenth generator seed 1420313003 #190)
+    ("sigmoid of an int list holding 2**64 - 1, traced", _C, _traced(
+        "tf.math.sigmoid([[[[1, 5], [1, 3]]], [[[5, 1], [18446744073709551615, 5]]]])")),
+    ("convert [2**63] traced", _C, _traced("tf.convert_to_tensor([2**63])")),
+    ("convert [1, 2**63] traced", _C, _traced("tf.convert_to_tensor([1, 2**63])")),
+    ("convert [-1, 2**63] traced", _C, _traced("tf.convert_to_tensor([-1, 2**63])")),
+    ("convert [2**64] traced", _C, _traced("tf.convert_to_tensor([2**64])")),
+    ("constant([1, 2**63], int64) traced", _C, _traced("tf.constant([1, 2**63], tf.int64)")),
+    ("sigmoid of an int list holding 2**64 - 1", _C, _eager("tf.math.sigmoid([[1, 5], [18446744073709551615, 5]])")),
     # -- autopacking's dtype hint dropped on a graph Pack's shape error (fourth generator 3101 #161)
     ("convert([bool tensor [1], 1], dtype_hint=uint8) traced", _C, _traced(
         "tf.convert_to_tensor([tf.constant([True]), 1], dtype_hint=np.uint8)")),
