@@ -162,6 +162,9 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.nn.conv3d_transpose(np.ones([2, 2], np.uint32), [[[[[1.0]]]]], [1, 2, 2, 2, 1], 1)")),
     ("conv3d_transpose(uint32 rank-5 ndarray, float list filter)", _AT, _eager(
         "tf.nn.conv3d_transpose(np.ones([1, 2, 2, 2, 1], np.uint32), [[[[[1.0]]]]], [1, 2, 2, 2, 1], 1)")),
+    ("conv3d_transpose(uint32 ndarray, float list filter, output_shape [3, 1]) of a spec", _AT, _sig(
+        "tf.nn.conv3d_transpose(input=np.array([[5], [1], [5]], np.uint32), filters=[[-1.0], [0.001], [3e+38]], "
+        "output_shape=[3, 1], strides=np.array([1, 2, 2], np.int64)) + x", ([1], "float32"), "tf.constant([1.0])")),
     # -- the depthwise backprops' fallback conversion and input types (1420313002 #60)
     ("depthwise_conv2d_backprop_filter(float32 filter_sizes, np.uint8 out_backprop)", _AT, _eager(
         "tf.nn.depthwise_conv2d_backprop_filter(tf.ones([1, 2, 4, 1]), tf.ones([4]), np.uint8(2), [1, 1, 1, 1], 'SAME')")),

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from simdist.runtime import errors, host_cpu
+from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import args, array, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
@@ -344,6 +344,12 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     check_format(None, "Conv3DBackpropInputV2", _t(input))
     pad = _padding(padding)
     check_format(data_format, "Conv3DBackpropInputV2")
+    # (a graph: after the attrs, the shape function wants input_sizes of 5 sizes, ValueError "Shape must
+    # be rank 5 but is rank 2" at trace for output_shape=[3, 1]; fz31b, fz14 seed 1420261202 #702)
+    from simdist.runtime.ops import infer_ctx
+    from simdist.runtime.tensor import convert_to_tensor
+    sizes = output_shape if isinstance(output_shape, Tensor) else convert_to_tensor(output_shape, dtype=dtypes.int32)
+    infer_ctx.check("Conv3DBackpropInputV2", {"input_sizes": sizes, "filter": _t(filters), "out_backprop": _t(input)}, {})
     attrs = {"strides": st, "padding": pad, "explicit_paddings": (), "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
     return dispatch.execute(CONV3D_BACKPROP_INPUT, (_t(filters), _t(input)), attrs)
