@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, cpu_kernels, dispatch, shape_checks, static_shapes, trace_errors
+from simdist.runtime.ops import args, attr_rules, cpu_kernels, dispatch, shape_checks, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -281,7 +281,9 @@ def _depth_args(t: Tensor, block_size: Any, data_format: str, op: str) -> int:
     lookup (NHWC only: NotFoundError), rank and divisibility (InvalidArgumentError), which a
     traced graph's shape function finds first where it knows the dimensions (ValueError:
     `_depth_shape_text`). Clause function.trace-time-errors."""
-    k = int(block_size)
+    # (the wrapper's make_int: a graph tensor is TypeError "Expected int for argument 'block_size' not
+    # <tf.Tensor 'Const:0' ...>" at trace, an eager tensor converts; fz31b, fz14 seed 1420313004 #158)
+    k = attr_rules.make_int(block_size, "block_size")
     if k < 2:
         raise trace_errors.attr_minimum(op, "block_size", k, 2)
     if data_format not in _DEPTH_FORMATS:   # (before the kernel's lookup; fz28b, fz14 seed 1420282801 #4)
