@@ -26,6 +26,7 @@ _C = "ops.conversion"
 _T = "function.trace-time-errors"
 _G = "function.grappler-rewrites"
 _B = "ops.linalg-banded-solve"
+_L = "ops.linalg-lstsq"
 
 
 def _twice(body: str, arg: str) -> Callable[[Any], Any]:
@@ -106,6 +107,12 @@ CASES: list[tuple[str, str, Any]] = [
     ("segment_sum refused, traced", _T, _traced("tf.math.segment_sum(tf.ones([3, 2]), [0])")),
     ("segment_mean of unsorted ids, then bool - bool, traced", _T, _traced(
         "(tf.math.segment_mean(tf.ones([2, 2]), [1, 0]), tf.constant(True) - tf.constant(False))[1]")),
+    # -- SpaceToDepth's and DepthToSpace's make_int of block_size (fresh seed 1420313004 #158)
+    ("space_to_depth(x, tf.constant(2)) of a [None] int64 spec", _T, _sig(
+        "tf.nn.space_to_depth(x, tf.constant(2))", ([None], "int64"), "tf.constant([1, 2, 7], tf.int64)")),
+    ("space_to_depth([1, 2, 2, 1], tf.constant(2)) traced", _T, _traced("tf.nn.space_to_depth(tf.ones([1, 2, 2, 1]), tf.constant(2))")),
+    ("depth_to_space([1, 1, 1, 4], tf.constant(2)) traced", _T, _traced("tf.nn.depth_to_space(tf.ones([1, 1, 1, 4]), tf.constant(2))")),
+    ("space_to_depth([1, 2, 2, 1], tf.constant(2))", _T, _eager("tf.nn.space_to_depth(tf.ones([1, 2, 2, 1]), tf.constant(2))")),
     # -- the FFT wrappers' padding with an empty fft_length (1420313001 #135, 1420313002 #77)
     ("irfftnd(np.int64(-4), fft_length=[])", _A, _eager("tf.signal.irfftnd(input_tensor=np.int64(-4), fft_length=[])")),
     ("irfftnd([1+0j], fft_length=[])", _A, _eager("tf.signal.irfftnd(tf.constant([1+0j]), fft_length=[])")),
@@ -299,6 +306,22 @@ CASES: list[tuple[str, str, Any]] = [
     ("log_softmax of bfloat16 constant rows traced", _G, _traced(
         f"tf.nn.log_softmax(tf.constant({_SOFTMAX_ROWS}, tf.bfloat16), 1)")),
     ("softmax of float16 constant rows traced", _G, _traced(f"tf.nn.softmax(tf.constant({_SOFTMAX_ROWS}, tf.float16), 1)")),
+    # -- lstsq: rhs converted beside the matrix; fast=False of a non-finite matrix (fresh seed 1420313004 #40)
+    ("lstsq(float list, int list) traced", _L, _traced(
+        "tf.linalg.lstsq([[1.0, 0.5, 0.0], [-1.5, -1.0, 1e-40], [1e-40, 4.0, -3.4e+38], [7.0, float('inf'), 7.0]], "
+        "[[-4, 5, 5], [-1, -4, 2], [0, 2, 5], [2, -1, 5]])")),
+    ("lstsq(float32 tensor, int list)", _L, _eager("tf.linalg.lstsq(tf.ones([4, 3]), [[-4, 5, 5], [-1, -4, 2], [0, 2, 5], [2, -1, 5]])")),
+    ("lstsq(float list, int list, fast=False) traced", _L, _traced(
+        "tf.linalg.lstsq([[1.0, 0.5, 0.0], [-1.5, -1.0, 1e-40], [1e-40, 4.0, -3.4e+38], [7.0, float('inf'), 7.0]], "
+        "[[-4, 5, 5], [-1, -4, 2], [0, 2, 5], [2, -1, 5]], fast=False)")),
+    ("lstsq(int list, float list) traced", _L, _traced("tf.linalg.lstsq([[1, 2], [3, 4]], [[1.0], [2.0]])")),
+    ("lstsq(float32 tensor, int32 tensor) traced", _L, _traced("tf.linalg.lstsq(tf.ones([4, 3]), tf.ones([4, 3], tf.int32))")),
+    ("lstsq(fast=False) of a matrix holding NaN, float64", _L, _eager(
+        "tf.linalg.lstsq(tf.constant([[1.0, float('nan')], [2.0, 3.0]], tf.float64), tf.ones([2, 1], tf.float64), fast=False)")),
+    ("lstsq(fast=False) of a matrix holding -inf, float32", _L, _eager(
+        "tf.linalg.lstsq(tf.constant([[1.0, 2.0], [-float('inf'), 1.0], [3.0, 4.0]]), tf.ones([3, 1]), fast=False)")),
+    ("lstsq(fast=False) of a [2, 3] matrix holding NaN", _L, _eager(
+        "tf.linalg.lstsq(tf.constant([[1.0, 2.0, float('nan')], [3.0, 4.0, 5.0]]), tf.ones([2, 1]), fast=False)")),
     # -- BandedTriangularSolve's pivot check: Eigen's minCoeff of the first matrix's diagonal (1420313002 #140)
     ("banded solve, diagonal [-1, -0, nan, 1] float64", _B, _eager(
         "tf.linalg.banded_triangular_solve(bands=np.array([[-1.0, -0.0, float('nan'), 1.0], [float('inf'), 0.001, 1.0, "
@@ -362,6 +385,12 @@ def test_grappler_rewrites(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-banded-solve")
 @EDGES.parametrize("ops.linalg-banded-solve")
 def test_banded_solve_pivot_check(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.linalg-lstsq")
+@EDGES.parametrize("ops.linalg-lstsq")
+def test_lstsq_inputs(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
