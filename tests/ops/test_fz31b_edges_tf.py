@@ -27,6 +27,8 @@ _T = "function.trace-time-errors"
 _G = "function.grappler-rewrites"
 _B = "ops.linalg-banded-solve"
 _L = "ops.linalg-lstsq"
+_R = "ops.random-in-function"
+_E = "ops.empty-inputs"
 
 
 def _twice(body: str, arg: str) -> Callable[[Any], Any]:
@@ -150,17 +152,17 @@ CASES: list[tuple[str, str, Any]] = [
     ("conv2d(float16 tensor, float32 tensor)", _AT, _eager(
         "tf.nn.conv2d(tf.ones([1, 2, 3, 3], tf.float16), tf.ones([1, 1, 3, 3]), 1, padding='SAME')")),
     # -- random ops' mean of a variable inside tf.function (fresh fourteenth generator seed 1420313003 #44)
-    ("truncated_normal([0], mean=variable) traced", _AT, _var_traced("tf.random.truncated_normal(shape=[0], mean=v)",
+    ("truncated_normal([0], mean=variable) traced", _R, _var_traced("tf.random.truncated_normal(shape=[0], mean=v)",
                                                                       "tf.Variable(0.5)")),
-    ("normal([0], mean=variable, stddev=variable) traced", _AT, _var_traced(
+    ("normal([0], mean=variable, stddev=variable) traced", _R, _var_traced(
         "tf.random.normal(shape=[0], mean=v, stddev=v)", "tf.Variable(0.5)")),
-    ("truncated_normal([0], mean=variable)", _AT, _eager("tf.random.truncated_normal(shape=[0], mean=tf.Variable(0.5))")),
+    ("truncated_normal([0], mean=variable)", _R, _eager("tf.random.truncated_normal(shape=[0], mean=tf.Variable(0.5))")),
     # -- DynamicPartition's gradient through DynamicStitch of empty rows (fresh seed 1420313003 #189)
-    ("dynamic_partition gradient of a [1, 4, 0, 4] variable", _AT, _tape(
+    ("dynamic_partition gradient of a [1, 4, 0, 4] variable", _E, _tape(
         "tf.dynamic_partition(x, tf.constant([0]), num_partitions=2)", "tf.Variable(tf.zeros([1, 4, 0, 4]))")),
-    ("dynamic_partition gradient of a [2, 0] variable", _AT, _tape(
+    ("dynamic_partition gradient of a [2, 0] variable", _E, _tape(
         "tf.dynamic_partition(x, tf.constant([0, 1]), num_partitions=2)", "tf.Variable(tf.zeros([2, 0]))")),
-    ("dynamic_stitch of empty rows", _AT, _eager(
+    ("dynamic_stitch of empty rows", _E, _eager(
         "tf.dynamic_stitch([tf.constant([[0, 2]]), tf.constant([1])], [tf.zeros([1, 2, 0, 3]), tf.zeros([1, 0, 3])])")),
     # -- conv3d_transpose: filter and out_backprop share T (fz14_known's conv3d_transpose>not class)
     ("conv3d_transpose(uint32 ndarray, float list filter)", _AT, _eager(
@@ -391,6 +393,18 @@ def test_banded_solve_pivot_check(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-lstsq")
 @EDGES.parametrize("ops.linalg-lstsq")
 def test_lstsq_inputs(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.random-in-function")
+@EDGES.parametrize("ops.random-in-function")
+def test_random_of_a_variable_in_function(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.empty-inputs")
+@EDGES.parametrize("ops.empty-inputs")
+def test_empty_rows(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
