@@ -115,6 +115,14 @@ CASES: list[tuple[str, str, Any]] = [
     ("space_to_depth([1, 2, 2, 1], tf.constant(2)) traced", _T, _traced("tf.nn.space_to_depth(tf.ones([1, 2, 2, 1]), tf.constant(2))")),
     ("depth_to_space([1, 1, 1, 4], tf.constant(2)) traced", _T, _traced("tf.nn.depth_to_space(tf.ones([1, 1, 1, 4]), tf.constant(2))")),
     ("space_to_depth([1, 2, 2, 1], tf.constant(2))", _T, _eager("tf.nn.space_to_depth(tf.ones([1, 2, 2, 1]), tf.constant(2))")),
+    # -- UnravelIndex's value checks are its kernel's (fresh fourteenth generator seed 1420313005 #73)
+    ("unravel_index([-1], [2, 0]) then assert_less of int8, traced", _T, _traced(
+        "tf.debugging.assert_less(x=tf.unravel_index([-1], [2, 0]), y=np.array([-4], dtype=np.int8))")),
+    ("unravel_index([7], [2, 2]) + 1.5, traced", _T, _traced("tf.unravel_index([7], [2, 2]) + 1.5")),
+    ("unravel_index([-1], [2, 0]) traced", _T, _traced("tf.unravel_index([-1], [2, 0])")),
+    ("unravel_index([-1], [2, 0])", _T, _eager("tf.unravel_index([-1], [2, 0])")),
+    ("unravel_index([7], [2, 2])", _T, _eager("tf.unravel_index([7], [2, 2])")),
+    ("unravel_index([-5, 3], [2, 2])", _T, _eager("tf.unravel_index([-5, 3], [2, 2])")),
     # -- the FFT wrappers' padding with an empty fft_length (1420313001 #135, 1420313002 #77)
     ("irfftnd(np.int64(-4), fft_length=[])", _A, _eager("tf.signal.irfftnd(input_tensor=np.int64(-4), fft_length=[])")),
     ("irfftnd([1+0j], fft_length=[])", _A, _eager("tf.signal.irfftnd(tf.constant([1+0j]), fft_length=[])")),
