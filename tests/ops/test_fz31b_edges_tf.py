@@ -182,6 +182,28 @@ CASES: list[tuple[str, str, Any]] = [
     ("conv3d_transpose(uint32 ndarray, float list filter, output_shape [3, 1]) of a spec", _AT, _sig(
         "tf.nn.conv3d_transpose(input=np.array([[5], [1], [5]], np.uint32), filters=[[-1.0], [0.001], [3e+38]], "
         "output_shape=[3, 1], strides=np.array([1, 2, 2], np.int64)) + x", ([1], "float32"), "tf.constant([1.0])")),
+    ("conv3d_transpose(True, uint8 ndarray filters, data_format='NWC')", _AT, _eager(
+        "tf.nn.conv3d_transpose(True, filters=np.array([[0, 2, 5, 0], [1, 3, 1, 2]], np.uint8), "
+        "output_shape=np.array([0], np.int64), strides=tf.constant([3]), padding='VALID', data_format='NWC')")),
+    # -- BiasAdd's value and bias share T eagerly; a graph converts bias with value's dtype (fresh seed 1420313006 #88)
+    ("bias_add(-2.5, int32 tensor)", _AT, _eager("tf.nn.bias_add(-2.5, bias=tf.constant([1, 2]))")),
+    ("bias_add(-2.5, float16 variable)", _AT, _eager("tf.nn.bias_add(-2.5, bias=tf.Variable(tf.constant([1.0, 2.0], tf.float16)))")),
+    ("bias_add(float32 [2, 2], float64 tensor)", _AT, _eager("tf.nn.bias_add(tf.ones([2, 2]), bias=tf.constant([1.0, 2.0], tf.float64))")),
+    ("bias_add(float32 [2, 2], float64 tensor) traced", _AT, _traced(
+        "tf.nn.bias_add(tf.ones([2, 2]), bias=tf.constant([1.0, 2.0], tf.float64))")),
+    ("bias_add([[1, 2]], float32 tensor)", _AT, _eager("tf.nn.bias_add([[1, 2]], bias=tf.constant([1.0, 2.0]))")),
+    ("bias_add([[1, 2]], [1.5, 2])", _AT, _eager("tf.nn.bias_add([[1, 2]], bias=[1.5, 2])")),
+    ("bias_add(float64 ndarray, float32 tensor)", _AT, _eager("tf.nn.bias_add(np.array([[1.0, 2.0]]), bias=tf.constant([1.0, 2.0]))")),
+    # -- DynamicStitch: data as one type group, the lists' lengths (fresh seed 1420313006 #71, #76)
+    ("dynamic_stitch([1, 1, 3, 3], rows holding 1e300)", _AT, _eager(
+        "tf.dynamic_stitch([1, 1, 3, 3], [[0.001, -3.0, 4.0, 0.001], [65504.0, 1.0, -0.0, -0.0], "
+        "[0.5, -1.5, float('inf'), 1e+300], [-1.0, 1.0, 0.0, -0.0]])")),
+    ("dynamic_stitch([[0]], four floats)", _AT, _eager("tf.dynamic_stitch([[0]], [0.0, 1e-40, -float('inf'), -1.5])")),
+    ("dynamic_stitch([[0]], four floats) traced", _AT, _traced("tf.dynamic_stitch([[0]], [0.0, 1e-40, -float('inf'), -1.5])")),
+    ("dynamic_stitch([tensor], two tensors)", _AT, _eager(
+        "tf.dynamic_stitch([tf.constant(0)], [tf.constant(1.0), tf.constant(2.0)])")),
+    ("dynamic_stitch([0, 1], [1, 2.5])", _AT, _eager("tf.dynamic_stitch([0, 1], [1, 2.5])")),
+    ("dynamic_stitch([0, 1], [2.5, int32 tensor])", _AT, _eager("tf.dynamic_stitch([0, 1], [2.5, tf.constant(1)])")),
     # -- the depthwise backprops' fallback conversion and input types (1420313002 #60)
     ("depthwise_conv2d_backprop_filter(float32 filter_sizes, np.uint8 out_backprop)", _AT, _eager(
         "tf.nn.depthwise_conv2d_backprop_filter(tf.ones([1, 2, 4, 1]), tf.ones([4]), np.uint8(2), [1, 1, 1, 1], 'SAME')")),

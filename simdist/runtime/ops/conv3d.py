@@ -335,7 +335,9 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         return array.transpose(out, [0, 4, 1, 2, 3])
     # nn_ops' _get_sequence of strides and dilations, then the op def's attrs: T, padding, data_format
     st, dl = spatial_sequence(strides, 3, "strides"), spatial_sequence(dilations, 3, "dilations")
-    if not isinstance(input, Tensor) and isinstance(input, (np.ndarray, np.generic)):
+    if not isinstance(input, Tensor) and not hasattr(input, "_as_tensor"):
+        # (a Python value too: `conv3d_transpose(True, uint8 ndarray filters, ...)` is "Cannot convert True
+        # to EagerTensor of dtype uint8"; fz31b, fz14 seed 1420313006 #76)
         # (filter and out_backprop share T: a NumPy out_backprop is cast to the filter's dtype, a
         # list filter's float32 too (args.matching; eagerly and in op_def_library); fz31b,
         # fz14_known's conv3d_transpose>not class, seed 1420261202 #702)

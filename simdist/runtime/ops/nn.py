@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import array, dispatch, math, philox, random, unary
+from simdist.runtime.ops import args, array, dispatch, math, philox, random, unary
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.activations import (elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, sigmoid,  # noqa: F401
                                              silu, softmax, softplus, softsign, swish, tanh)
@@ -119,8 +119,13 @@ def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | 
         elif not (data_format.startswith("N") and data_format.endswith("C")):
             raise ValueError(f"`data_format` must be of the form `N...C` or `NC...`. Received: "
                              f"data_format={data_format}")
-    x = _t(value)
-    b = bias if isinstance(bias, Tensor) else convert_to_tensor(bias, dtype=x.dtype)
+    if context.in_function():   # (nn_ops.bias_add converts value, then bias with its dtype, in a graph only)
+        x = _t(value)
+        b = convert_to_tensor(bias, dtype=x.dtype)
+    else:   # (eagerly the generated op's: value and bias share T, a Python value takes the tensor's dtype:
+        # `bias_add(-2.5, int32 tensor)` is "Cannot convert -2.5 to EagerTensor of dtype int32"; fz31b,
+        # fz14 seed 1420313006 #88)
+        x, b = args.matching([value, bias], op="BiasAdd", names=("value", "bias"))
     return dispatch.execute(BIAS_ADD, (x, b), {"data_format": fmt})
 
 
