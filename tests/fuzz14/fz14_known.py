@@ -56,7 +56,8 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "tolerance (seed 1420261202 #78: TF adds 0.0021, simdist -0.0905; #921 flips where TF does not; the seeded "
        "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites; fz29b: seed 1420292902 #6, "
        "random_brightness of a bfloat16 image compared with `<`, the first call's draw)"
-       for op in ("random_brightness", "random_flip_up_down", "random_brightness>operator:<")},
+       for op in ("random_brightness", "random_flip_up_down", "random_brightness>operator:<",
+                  "random_brightness>operator:>")},   # (fz31b: fresh seed 1420313006 #190, `> int64 array`)
     ("call:nn.dropout", "value", "'grad'"):
         "tf.nn.dropout(x, 0.1) without a seed as a program's first random op, under a tape (fz26b: seed 1420262602 "
         "#92): with no global and no op seed TF 2.21 seeds the kernel nondeterministically (another mask in every "

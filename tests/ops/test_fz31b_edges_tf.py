@@ -123,6 +123,10 @@ CASES: list[tuple[str, str, Any]] = [
     ("unravel_index([-1], [2, 0])", _T, _eager("tf.unravel_index([-1], [2, 0])")),
     ("unravel_index([7], [2, 2])", _T, _eager("tf.unravel_index([7], [2, 2])")),
     ("unravel_index([-5, 3], [2, 2])", _T, _eager("tf.unravel_index([-5, 3], [2, 2])")),
+    # -- the YIQ/YUV conversions read the static rank (fresh fourteenth generator seed 1420313006 #5)
+    ("yiq_to_rgb of an unknown-rank float64 spec", _T, _sig("tf.image.yiq_to_rgb(x)", (None, "float64"), "tf.constant([-3.0, 4.0], tf.float64)")),
+    ("rgb_to_yuv of an unknown-rank float64 spec", _T, _sig("tf.image.rgb_to_yuv(x)", (None, "float64"), "tf.constant([-3.0, 4.0], tf.float64)")),
+    ("yiq_to_rgb of a [None, 3] spec", _T, _sig("tf.image.yiq_to_rgb(x)", ([None, 3], "float32"), "tf.ones([2, 3])")),
     # -- the FFT wrappers' padding with an empty fft_length (1420313001 #135, 1420313002 #77)
     ("irfftnd(np.int64(-4), fft_length=[])", _A, _eager("tf.signal.irfftnd(input_tensor=np.int64(-4), fft_length=[])")),
     ("irfftnd([1+0j], fft_length=[])", _A, _eager("tf.signal.irfftnd(tf.constant([1+0j]), fft_length=[])")),
