@@ -127,6 +127,13 @@ CASES: list[tuple[str, str, Any]] = [
     ("yiq_to_rgb of an unknown-rank float64 spec", _T, _sig("tf.image.yiq_to_rgb(x)", (None, "float64"), "tf.constant([-3.0, 4.0], tf.float64)")),
     ("rgb_to_yuv of an unknown-rank float64 spec", _T, _sig("tf.image.rgb_to_yuv(x)", (None, "float64"), "tf.constant([-3.0, 4.0], tf.float64)")),
     ("yiq_to_rgb of a [None, 3] spec", _T, _sig("tf.image.yiq_to_rgb(x)", ([None, 3], "float32"), "tf.ones([2, 3])")),
+    # -- SplitV's shape function with constant sizes beside a known dimension (fourth generator seed 3103 #109)
+    ("split(int32 ndarray [3], [1, 1]) traced", _T, _traced("tf.split(np.array([3, 2, 2], np.int32), [1, 1])")),
+    ("split(int32 ndarray [3], [1, 5, -1]) traced", _T, _traced("tf.split(np.array([3, 2, 2], np.int32), [1, 5, -1])")),
+    ("split(int32 ndarray [3], [1, -1]) traced", _T, _traced("tf.split(np.array([3, 2, 2], np.int32), [1, -1])")),
+    ("split of a [None] spec, [1, 1]", _T, _sig("tf.split(x, [1, 1])", ([None], "int32"), "tf.constant([3, 2, 2])")),
+    ("split of a [3] spec, [1, 1]", _T, _sig("tf.split(x, [1, 1])", ([3], "int32"), "tf.constant([3, 2, 2])")),
+    ("split(int32 ndarray [3], [1, 1])", _T, _eager("tf.split(np.array([3, 2, 2], np.int32), [1, 1])")),
     # -- the FFT wrappers' padding with an empty fft_length (1420313001 #135, 1420313002 #77)
     ("irfftnd(np.int64(-4), fft_length=[])", _A, _eager("tf.signal.irfftnd(input_tensor=np.int64(-4), fft_length=[])")),
     ("irfftnd([1+0j], fft_length=[])", _A, _eager("tf.signal.irfftnd(tf.constant([1+0j]), fft_length=[])")),
