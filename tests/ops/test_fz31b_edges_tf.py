@@ -134,6 +134,24 @@ CASES: list[tuple[str, str, Any]] = [
     ("split of a [None] spec, [1, 1]", _T, _sig("tf.split(x, [1, 1])", ([None], "int32"), "tf.constant([3, 2, 2])")),
     ("split of a [3] spec, [1, 1]", _T, _sig("tf.split(x, [1, 1])", ([3], "int32"), "tf.constant([3, 2, 2])")),
     ("split(int32 ndarray [3], [1, 1])", _T, _eager("tf.split(np.array([3, 2, 2], np.int32), [1, 1])")),
+    # -- BatchToSpaceND's index types and a constant block_shape at trace; half slogdet (fresh seed 1420313007)
+    ("batch_to_space(empty float32, [], tf.constant([]))", _T, _eager(
+        "tf.batch_to_space(input=tf.zeros([0]), block_shape=np.array([], np.int64), crops=tf.constant([]))")),
+    ("batch_to_space([2, 1], [], int32 zeros [0, 2])", _T, _eager(
+        "tf.batch_to_space(input=tf.ones([2, 1]), block_shape=np.array([], np.int64), crops=tf.zeros([0, 2], tf.int32))")),
+    ("batch_to_space([4, 1], [2], float crops)", _T, _eager("tf.batch_to_space(tf.ones([4, 1]), [2], tf.constant([[0.0, 0.0]]))")),
+    ("batch_to_space([4, 1], float block_shape, crops)", _T, _eager(
+        "tf.batch_to_space(tf.ones([4, 1]), tf.constant([2.0]), [[0, 0]])")),
+    ("space_to_batch([4, 2], [2], float paddings [])", _T, _eager("tf.space_to_batch(tf.ones([4, 2]), [2], tf.constant([]))")),
+    ("batch_to_space(uint32, TensorShape([0]), [[1, 1]]) traced", _T, _traced(
+        "tf.batch_to_space(input=np.ones([3, 4, 1, 4], np.uint32), block_shape=tf.TensorShape([0]), crops=[[1, 1]])")),
+    ("batch_to_space(float32, [0], [[1, 1]]) traced", _T, _traced(
+        "tf.batch_to_space(input=tf.ones([3, 4, 1, 4]), block_shape=[0], crops=[[1, 1]])")),
+    ("batch_to_space(float32, [0], [[1, 1]])", _T, _eager("tf.batch_to_space(input=tf.ones([3, 4, 1, 4]), block_shape=[0], crops=[[1, 1]])")),
+    ("slogdet(float16 scalar), then shape, traced", _T, _traced(
+        "(tf.linalg.slogdet(tf.constant(0.001, tf.float16)), tf.shape(tf.constant([[0, 2]], tf.int16)))[1]")),
+    ("slogdet(float16 [2, 2]) traced", _T, _traced("tf.linalg.slogdet(tf.ones([2, 2], tf.float16))")),
+    ("slogdet(float16 [2, 2])", _T, _eager("tf.linalg.slogdet(tf.ones([2, 2], tf.float16))")),
     # -- the FFT wrappers' padding with an empty fft_length (1420313001 #135, 1420313002 #77)
     ("irfftnd(np.int64(-4), fft_length=[])", _A, _eager("tf.signal.irfftnd(input_tensor=np.int64(-4), fft_length=[])")),
     ("irfftnd([1+0j], fft_length=[])", _A, _eager("tf.signal.irfftnd(tf.constant([1+0j]), fft_length=[])")),

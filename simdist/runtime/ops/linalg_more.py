@@ -651,7 +651,15 @@ def det(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
 def slogdet(input: Any, name: str | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     """`tf.linalg.slogdet`: (sign, log|det|) of each innermost square matrix."""
     x = _t(input)
-    SLOGDET.dtype((x.dtype,), None)
+    try:
+        SLOGDET.dtype((x.dtype,), None)
+    except errors.OpError as e:
+        # (half, listed without a CPU kernel: a graph builds the op and its shape function's ValueError
+        # comes at trace, as det's; fz31b, fz14 seed 1420313007 #18)
+        if context.in_function() and not getattr(e, "_simdist_trace_error", None) and \
+                (isinstance(e, errors.NotFoundError) or "No OpKernel" in str(e)):
+            _square(x, "LogMatrixDeterminant")
+        raise
     stand_in = _square_or_standin(x, "LogMatrixDeterminant", (x.shape.as_list()[:-2],) * 2)
     if stand_in is not None:
         return named_outputs("LogMatrixDeterminant", stand_in)   # type: ignore[no-any-return]
