@@ -152,6 +152,14 @@ CASES: list[tuple[str, str, Any]] = [
         "(tf.linalg.slogdet(tf.constant(0.001, tf.float16)), tf.shape(tf.constant([[0, 2]], tf.int16)))[1]")),
     ("slogdet(float16 [2, 2]) traced", _T, _traced("tf.linalg.slogdet(tf.ones([2, 2], tf.float16))")),
     ("slogdet(float16 [2, 2])", _T, _eager("tf.linalg.slogdet(tf.ones([2, 2], tf.float16))")),
+    # -- Conv2DBackprop*V2 (no kernel): the shape function at trace (fresh seed 1420313007 #15)
+    ("conv2d_backprop_filter_v2(1.5, -0.0, -1, strides=[], NCHW) traced", _T, _traced(
+        "tf.conv2d_backprop_filter_v2(input=1.5, filter=-0.0, out_backprop=-1, strides=[], padding='SAME', data_format='NCHW')")),
+    ("conv2d_backprop_input_v2(1.5, -0.0, -1.0) traced", _T, _traced(
+        "tf.conv2d_backprop_input_v2(input=1.5, filter=-0.0, out_backprop=-1.0, strides=[1, 1, 1, 1], padding='SAME')")),
+    ("conv2d_backprop_filter_v2 of rank-4 tensors traced", _T, _traced(
+        "tf.conv2d_backprop_filter_v2(input=tf.ones([1, 2, 2, 1]), filter=tf.ones([1, 1, 1, 1]), "
+        "out_backprop=tf.ones([1, 2, 2, 1]), strides=[1, 1, 1, 1], padding='SAME')")),
     # -- the FFT wrappers' padding with an empty fft_length (1420313001 #135, 1420313002 #77)
     ("irfftnd(np.int64(-4), fft_length=[])", _A, _eager("tf.signal.irfftnd(input_tensor=np.int64(-4), fft_length=[])")),
     ("irfftnd([1+0j], fft_length=[])", _A, _eager("tf.signal.irfftnd(tf.constant([1+0j]), fft_length=[])")),
