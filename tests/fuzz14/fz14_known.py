@@ -58,6 +58,10 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "random_brightness of a bfloat16 image compared with `<`, the first call's draw)"
        for op in ("random_brightness", "random_flip_up_down", "random_brightness>operator:<",
                   "random_brightness>operator:>")},   # (fz31b: fresh seed 1420313006 #190, `> int64 array`)
+    ("call:expand_dims>call:image.random_brightness", "value", "'ok'"):
+        "tf.image.random_brightness(expand_dims(x), max_delta=tf.constant(0.5)) without a seed under a tape (fz31b: "
+        "fresh seed 1420313008 #73): the unseeded tf.image random ops' class above (TF 2.21 adds 0.0880, simdist "
+        "-0.0003: a nondeterministic draw in TF)",
     ("call:nn.dropout", "value", "'grad'"):
         "tf.nn.dropout(x, 0.1) without a seed as a program's first random op, under a tape (fz26b: seed 1420262602 "
         "#92): with no global and no op seed TF 2.21 seeds the kernel nondeterministically (another mask in every "

@@ -160,6 +160,18 @@ CASES: list[tuple[str, str, Any]] = [
     ("conv2d_backprop_filter_v2 of rank-4 tensors traced", _T, _traced(
         "tf.conv2d_backprop_filter_v2(input=tf.ones([1, 2, 2, 1]), filter=tf.ones([1, 1, 1, 1]), "
         "out_backprop=tf.ones([1, 2, 2, 1]), strides=[1, 1, 1, 1], padding='SAME')")),
+    # -- DepthwiseConv2dNative in a graph: the inputs' types before the attrs and ranks (fresh seed 1420313008 #137)
+    ("depthwise_conv2d(rank-3 float list, filter=255, strides (1, 2, 2)) traced", _T, _traced(
+        "tf.nn.depthwise_conv2d([[[2.5, -0.0], [4.0, 1.0]], [[1e-40, 0.5], [7.0, 1e-40]]], filter=255, strides=(1, 2, 2), "
+        "padding='SAME')")),
+    ("depthwise_conv2d(int32 rank-4, int32 filter) traced", _T, _traced(
+        "tf.nn.depthwise_conv2d(tf.ones([1, 2, 2, 1], tf.int32), filter=tf.ones([1, 1, 1, 1], tf.int32), "
+        "strides=[1, 1, 1, 1], padding='SAME')")),
+    ("depthwise_conv2d(float32 rank-4, rank-3 filter) traced", _T, _traced(
+        "tf.nn.depthwise_conv2d(tf.ones([1, 2, 2, 1]), filter=tf.ones([1, 1, 1]), strides=[1, 1, 1, 1], padding='SAME')")),
+    ("depthwise_conv2d(rank-3 float list, filter=255, strides (1, 2, 2))", _T, _eager(
+        "tf.nn.depthwise_conv2d([[[2.5, -0.0], [4.0, 1.0]], [[1e-40, 0.5], [7.0, 1e-40]]], filter=255, strides=(1, 2, 2), "
+        "padding='SAME')")),
     # -- the FFT wrappers' padding with an empty fft_length (1420313001 #135, 1420313002 #77)
     ("irfftnd(np.int64(-4), fft_length=[])", _A, _eager("tf.signal.irfftnd(input_tensor=np.int64(-4), fft_length=[])")),
     ("irfftnd([1+0j], fft_length=[])", _A, _eager("tf.signal.irfftnd(tf.constant([1+0j]), fft_length=[])")),

@@ -687,6 +687,14 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
     strides = args.list_attr(strides, "strides", "depthwise_conv2d_native")
     if context.executing_eagerly():
         DEPTHWISE.dtype((_t(input).dtype, _t(filter).dtype), {})
+    else:   # (op_def_library: the inputs' types before any attr or shape check; fz31b, fz14 seed 1420313008 #137)
+        xd, fd = _t(input).dtype, _t(filter).dtype
+        if xd.name not in ("float16", "bfloat16", "float32", "float64"):
+            raise TypeError(f"Value passed to parameter 'input' has DataType {xd.name} not in list of allowed values: "
+                            "float16, bfloat16, float32, float64")
+        if fd != xd:
+            raise TypeError(f"Input 'filter' of 'DepthwiseConv2dNative' Op has type {fd.name} that does not match type "
+                            f"{xd.name} of argument 'input'.")
     pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative", inputs=(input, filter))
     _graph_ranks("DepthwiseConv2dNative", _t(input), _t(filter))
     if len(strides) != 4 and context.in_function():   # (the shape function's, after the ranks)
