@@ -172,6 +172,12 @@ CASES: list[tuple[str, str, Any]] = [
     ("depthwise_conv2d(rank-3 float list, filter=255, strides (1, 2, 2))", _T, _eager(
         "tf.nn.depthwise_conv2d([[[2.5, -0.0], [4.0, 1.0]], [[1e-40, 0.5], [7.0, 1e-40]]], filter=255, strides=(1, 2, 2), "
         "padding='SAME')")),
+    # -- TruncateMod of half/bfloat16 in a graph: the inputs' types before the kernel (fresh seed 1420313009 #8)
+    ("truncatemod(bfloat16, complex64) traced", _T, _traced(
+        "tf.truncatemod(tf.ones([2], tf.bfloat16), y=tf.constant([-1 - 3.4e38j, 1 + 0j], tf.complex64))")),
+    ("truncatemod(float16, int32) traced", _T, _traced("tf.truncatemod(tf.ones([2], tf.float16), y=tf.ones([2], tf.int32))")),
+    ("truncatemod(bfloat16, bfloat16) traced", _T, _traced("tf.truncatemod(tf.ones([2], tf.bfloat16), y=tf.ones([2], tf.bfloat16))")),
+    ("truncatemod(float16, float32)", _T, _eager("tf.truncatemod(tf.ones([2], tf.float16), y=tf.ones([2]))")),
     # -- the FFT wrappers' padding with an empty fft_length (1420313001 #135, 1420313002 #77)
     ("irfftnd(np.int64(-4), fft_length=[])", _A, _eager("tf.signal.irfftnd(input_tensor=np.int64(-4), fft_length=[])")),
     ("irfftnd([1+0j], fft_length=[])", _A, _eager("tf.signal.irfftnd(tf.constant([1+0j]), fft_length=[])")),
@@ -253,6 +259,10 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.dynamic_stitch([tf.constant(0)], [tf.constant(1.0), tf.constant(2.0)])")),
     ("dynamic_stitch([0, 1], [1, 2.5])", _AT, _eager("tf.dynamic_stitch([0, 1], [1, 2.5])")),
     ("dynamic_stitch([0, 1], [2.5, int32 tensor])", _AT, _eager("tf.dynamic_stitch([0, 1], [2.5, tf.constant(1)])")),
+    ("conv3d_transpose(int32 tensor, float list filter)", _AT, _eager(
+        "tf.nn.conv3d_transpose(tf.ones([2, 2], tf.int32), filters=[1.0, 0.25], output_shape=[4], strides=[1, 2, 2])")),
+    ("conv3d_transpose(float64 tensor, float list filter)", _AT, _eager(
+        "tf.nn.conv3d_transpose(tf.ones([2, 2], tf.float64), filters=[1.0, 0.25], output_shape=[4], strides=[1, 2, 2])")),
     # -- the depthwise backprops' fallback conversion and input types (1420313002 #60)
     ("depthwise_conv2d_backprop_filter(float32 filter_sizes, np.uint8 out_backprop)", _AT, _eager(
         "tf.nn.depthwise_conv2d_backprop_filter(tf.ones([1, 2, 4, 1]), tf.ones([4]), np.uint8(2), [1, 1, 1, 1], 'SAME')")),

@@ -335,7 +335,11 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         return array.transpose(out, [0, 4, 1, 2, 3])
     # nn_ops' _get_sequence of strides and dilations, then the op def's attrs: T, padding, data_format
     st, dl = spatial_sequence(strides, 3, "strides"), spatial_sequence(dilations, 3, "dilations")
-    if not isinstance(input, Tensor) and not hasattr(input, "_as_tensor"):
+    def tensor_like(v: Any) -> bool:
+        return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+    if not (tensor_like(input) and tensor_like(filters)):
+        # (either side a Python or NumPy value: a list filter beside an int32 out_backprop tensor is "Cannot
+        # convert [1.0, 0.25] to EagerTensor of dtype int32"; fz31b, fz14 seed 1420313009 #72)
         # (a Python value too: `conv3d_transpose(True, uint8 ndarray filters, ...)` is "Cannot convert True
         # to EagerTensor of dtype uint8"; fz31b, fz14 seed 1420313006 #76)
         # (filter and out_backprop share T: a NumPy out_backprop is cast to the filter's dtype, a
