@@ -257,6 +257,10 @@ CASES: list[tuple[str, str, Any]] = [
     ("dynamic_stitch([[0]], four floats) traced", _AT, _traced("tf.dynamic_stitch([[0]], [0.0, 1e-40, -float('inf'), -1.5])")),
     ("dynamic_stitch([tensor], two tensors)", _AT, _eager(
         "tf.dynamic_stitch([tf.constant(0)], [tf.constant(1.0), tf.constant(2.0)])")),
+    ("dynamic_stitch([0], a [3, 2] tensor as data)", _AT, _eager(
+        "tf.dynamic_stitch(indices=[0], data=tf.constant([[0.5, 5e-324], [7.0, 0.25], [1e+300, 0.0]], dtype=np.float32))")),
+    ("dynamic_stitch([0, 1, 2], a [3, 2] tensor as data)", _AT, _eager(
+        "tf.dynamic_stitch(indices=[0, 1, 2], data=tf.constant([[0.5, 1.0], [7.0, 0.25], [2.0, 0.0]]))")),
     ("dynamic_stitch([0, 1], [1, 2.5])", _AT, _eager("tf.dynamic_stitch([0, 1], [1, 2.5])")),
     ("dynamic_stitch([0, 1], [2.5, int32 tensor])", _AT, _eager("tf.dynamic_stitch([0, 1], [2.5, tf.constant(1)])")),
     ("conv3d_transpose(int32 tensor, float list filter)", _AT, _eager(

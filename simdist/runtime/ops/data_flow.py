@@ -118,7 +118,8 @@ def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None
     idx = [_t(i) for i in indices]
     # (data share T: the first item converted by itself, the others with its dtype, so a row holding 1e300
     # after float32 rows is float32 inf, not a conversion's range error; fz31b, seed 1420313006 #76)
-    dat = args.matching(list(data), op="DynamicStitch") if data else []
+    items = list(data)   # (a tensor given as the list: its rows, as TF's fast path iterates it)
+    dat = args.matching(items, op="DynamicStitch") if items else []
     _stitch_checks(idx, dat)
     return dispatch.execute(STITCH, idx + dat, {"n": len(idx)})
 
