@@ -144,9 +144,59 @@ def _bools_as_ints(value: Any) -> Any:
     return value
 
 
+def _numpy_inferred_ints(obj: np.ndarray) -> tuple[np.ndarray, dtypes.DType] | None:
+    """A graph's make_tensor_proto of Python ints with no dtype: NumPy's inference (np.array), so
+    ints beyond int64 beside others are float64, made float32 (`[1, 2**64 - 1]` is float32 [1.0,
+    1.8446744e19]), nonnegative ones from 2**63 alone uint64, and ints beyond uint64 NumPy objects,
+    TypeError "Failed to convert elements of ..."; None where every int fits int64 (the usual
+    int32/int64 rule applies). fz31b, fourteenth
+    generator seed 1420313003 #190."""
+    flat = [int(x) for x in obj.flat]
+    if all(-(2**63) <= x < 2**63 for x in flat):
+        return None
+    try:
+        arr = np.array(flat).reshape(obj.shape)
+    except (OverflowError, ValueError):
+        return None
+    if arr.dtype == object:   # (beyond uint64: NumPy's objects, which make_tensor_proto refuses)
+        raise TypeError(f"Failed to convert elements of {obj.tolist()} to Tensor. Consider casting elements to a "
+                        "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF "
+                        "dtypes.")
+    if arr.dtype == np.float64:
+        return arr.astype(np.float32), dtypes.float32
+    if arr.dtype == np.uint64:
+        return arr, dtypes.uint64
+    return None
+
+
+def _numpy_bool_in(value: Any) -> bool:
+    """Whether a (nested) sequence holds a NumPy bool: an np.bool_ or a bool ndarray (0-d too)."""
+    if isinstance(value, (list, tuple)):
+        return any(_numpy_bool_in(v) for v in value)
+    return isinstance(value, np.bool_) or (isinstance(value, np.ndarray) and value.dtype == np.bool_)
+
+
+def _numpy_bools(value: Any, kinds: str, dt: dtypes.DType | None) -> None:
+    """Eagerly py_seq_tensor reads an ndarray inside a sequence element by element as NumPy scalars,
+    and no converter but the bool one takes a NumPy bool (the int and float converters take a
+    Python bool as an int, not np.bool_): NumPy bools beside numbers are ValueError "mixed types"
+    whatever the dtype asked for (`[int64 array, bool array, [3, 2]]`, `[1.5, np.bool_(True)]` as
+    float32); bools only, a NumPy one among them, convert to bool and no other dtype (TypeError
+    "Cannot convert ... to EagerTensor of dtype float"; a dtype hint is then dropped). fz31b, fz14
+    seed 1420313002 #182 (ctc_greedy_decoder's inputs), measured on TF 2.21."""
+    if "?" in kinds or "s" in kinds or "b" not in kinds or not _numpy_bool_in(value):
+        return
+    if kinds != "b":
+        raise ValueError(_MIXED)
+    if dt is not None and not dt.is_bool:
+        raise _cannot(value, dt)
+
+
 def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.DType]:
     sequence = isinstance(value, (list, tuple))
     obj, kinds = _leaves(value)
+    if sequence and not context.in_function():
+        _numpy_bools(value, kinds, dt)
     mixed_bools = "b" in kinds and kinds != "b"
     if mixed_bools and dt is not None and "?" not in kinds and "s" not in kinds and dt is not dtypes.string:
         first_bool = isinstance(obj.flat[0], (bool, np.bool_))
@@ -198,6 +248,10 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
             raise _unsupported(obj.flat[0])
         raise ValueError(_MIXED)
     inferred = dt is None
+    if dt is None and kinds == "i" and sequence and context.in_function():
+        wide = _numpy_inferred_ints(obj)
+        if wide is not None:
+            return wide
     if dt is None:
         dt = dtypes.infer_dtype(value)
         if "c" in kinds and not dt.is_complex:   # a number first, a complex later: [1.0, 2j]

@@ -610,6 +610,16 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
                 return _autopack_cast(value, dtypes.as_dtype(dtype_hint))
             except (TypeError, ValueError):
                 pass
+            except Exception as e:  # noqa: BLE001 - an OpError is re-raised unless marked below
+                # (in a graph the Pack's shape function raises ValueError, which drops the hint too:
+                # `[bool tensor [1], 1]` with an int hint goes on to the bool conversion's TypeError;
+                # fz31b, fz4 seed 3101 #161)
+                from simdist.runtime import context
+                from simdist.runtime.ops import trace_errors
+                from simdist.runtime import errors
+                if not isinstance(e, errors.OpError) or not context.in_function() or \
+                        not isinstance(trace_errors.at_trace(e), (TypeError, ValueError)):
+                    raise
         if dtype is None or dtypes.as_dtype(dtype) == packed:
             return _autopack(value, packed)
         return _autopack_cast(value, dtypes.as_dtype(dtype))

@@ -382,7 +382,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
 
 
 def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | None:
-    """The graph-build error (a TypeError or ValueError) TF's trace of this call raises, found by
+    """The graph-build error (a TypeError, ValueError or AttributeError) TF's trace of this call raises, found by
     the dry runs of get_concrete_function, or None. Asked when a first call met a kernel's error:
     TF builds the whole graph before it runs, so a build error of a later op wins (fz4 seed 32
     #26: `x ** x - 0.5` of int32, Sub's conversion of 0.5, not Pow's negative-exponent error). A
@@ -417,7 +417,11 @@ def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | Non
         trace(function, args, kwargs, variables)
     except errors.OpError:
         return None
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, AttributeError) as e:
+        # (an AttributeError of the traced Python is the trace's too: TF's call traces again and raises
+        # it, where the kernel's error of an earlier op would come only when the graph runs;
+        # `safe_embedding_lookup_sparse(..., sparse_ids=[[2.5]])` after a refused scatter, fz31b,
+        # fz14_known's tensor_scatter_nd_update>safe_embedding_lookup_sparse, seed 1420262601 #33)
         return e
     except Exception:  # noqa: BLE001 - a dry run's own failure says nothing of TF's graph
         return None

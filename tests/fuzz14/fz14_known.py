@@ -56,15 +56,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "tolerance (seed 1420261202 #78: TF adds 0.0021, simdist -0.0905; #921 flips where TF does not; the seeded "
        "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites; fz29b: seed 1420292902 #6, "
        "random_brightness of a bfloat16 image compared with `<`, the first call's draw)"
-       for op in ("random_brightness", "random_flip_up_down", "random_brightness>operator:<")},
-    ('call:tensor_scatter_nd_update>call:nn.safe_embedding_lookup_sparse', 'accepts', "'err', 'AttributeError'"):
-        "`y = tf.tensor_scatter_nd_update(int32 [1, 1], indices=[0], updates=np.int32(-1))`, then "
-        "`tf.nn.safe_embedding_lookup_sparse(..., sparse_ids=[[2.5]])`, in an input_signature tf.function (fz26b: seed "
-        "1420262601 #33): TF 2.21's TensorScatterUpdate shape function passes the scalar updates (its rank check is "
-        "the kernel's, a run-time one), so the trace goes on to safe_embedding_lookup_sparse's AttributeError ('list' "
-        "object has no attribute 'dense_shape'); simdist's trace runs the kernel, whose InvalidArgumentError "
-        "(\"Updates shape must have rank at least one\") stops it before the AttributeError (fz27b: the check is made "
-        "in the Python wrapper, before dispatch, and build_error takes only a TypeError or ValueError: still open)",
+       for op in ("random_brightness", "random_flip_up_down", "random_brightness>operator:<",
+                  "random_brightness>operator:>")},   # (fz31b: fresh seed 1420313006 #190, `> int64 array`)
+    ("call:expand_dims>call:image.random_brightness", "value", "'ok'"):
+        "tf.image.random_brightness(expand_dims(x), max_delta=tf.constant(0.5)) without a seed under a tape (fz31b: "
+        "fresh seed 1420313008 #73): the unseeded tf.image random ops' class above (TF 2.21 adds 0.0880, simdist "
+        "-0.0003: a nondeterministic draw in TF)",
     ("call:nn.dropout", "value", "'grad'"):
         "tf.nn.dropout(x, 0.1) without a seed as a program's first random op, under a tape (fz26b: seed 1420262602 "
         "#92): with no global and no op seed TF 2.21 seeds the kernel nondeterministically (another mask in every "
@@ -75,13 +72,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "kernel nondeterministically with no global and no op seed (measured: six processes of four "
         "calls each gave 0.0 and -5.0 in different orders), simdist deterministically; the class of the `'grad'` key "
         "above",
-    ("call:nn.ctc_greedy_decoder", "error-class", "'err', 'ValueError'"):
-        "tf.nn.ctc_greedy_decoder([1e-40, 65504.0, tf.constant(5, tf.uint32)], sequence_length=[1]) in a tf.function "
-        "(fz27b: fresh seed 1420272703 #56): op_def_library converts `inputs` with T's default float32 as the preferred "
-        "dtype, and the autopacking conversion casts the list's uint32 tensor to it (the Pack is float32 [3]), so the "
-        "trace reaches CTCGreedyDecoder's shape function (ValueError \"Shape must be rank 3 but is rank 1\"); simdist "
-        "packs the list in the tensor's uint32 and refuses 1e-40 (TypeError, eagerly TF's class too). Open: the "
-        "preferred-dtype cast of autopacking in a graph is not modelled",
     ("call:nn.learned_unigram_candidate_sampler", "value", "'dist'"):
         "tf.nn.learned_unigram_candidate_sampler without a seed in MirroredStrategy.run (fz24b: seed 1420262403 #33): "
         "with no global and no op seed TF 2.21 seeds the sampler's kernel nondeterministically (its candidates change "
@@ -99,6 +89,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "its kernel's error (\"-1 is not between 0 and 3\") never comes and every call returns the division; simdist "
         "runs InvertPermutation's kernel on each call and raises its InvalidArgumentError (the class of "
         "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
+    ("operator:@", "value", "'grad'"):
+        "`complex list @ complex64 x` of entries holding ±inf, 3.4e38 and subnormals under a tape (fz31b: fresh seed "
+        "1420313005 #170): the value and its gradient hold NaN parts where simdist's have inf (TF's Eigen kernel adds "
+        "the real and imaginary products apart, under DAZ/FTZ; simdist's NumPy/BLAS product): the third generator's "
+        "open class ('linalg.matmul', 'value') in tests/fuzz3/fz3_known.py, not modelled yet",
     ('call:random.gamma', 'error-class', "'err', 'TypeError'"):
         "tf.random.gamma(..., dtype='bfloat16') in a tf.function with an input_signature (fz30b: seed 1420303002 "
         "#118): random_ops.random_gamma computes np.finfo(alpha.dtype.as_numpy_dtype) before RandomGamma's attr "
@@ -106,12 +101,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "reaches the op (TypeError traced, InvalidArgumentError eagerly), where the goldens' reference host answered "
         "NumPy's ValueError \"data type <class 'ml_dtypes.bfloat16'> not inexact\" (tests/ops/test_fuzz7_edges_tf.py "
         "stateful-bfloat16-finfo, test_random_gamma_tf.py gamma-bfloat16), which simdist keeps: host-dependent",
-    ("call:nn.ctc_greedy_decoder", "accepts", "'err', 'InvalidArgumentError'"):
-        "tf.nn.ctc_greedy_decoder(inputs=(complex128 ndarray,), sequence_length=[0, 0, 1]) eagerly (fz30b: seed "
-        "1420303007 #82): TF 2.21 converts the tuple holding the complex array to a complex128 tensor and the kernel "
-        "refuses T (InvalidArgumentError \"Value for attr 'T' of complex128 is not in the list of allowed values: "
-        "float, double\"), where the bare complex ndarray is cast to float32 and decoded; simdist casts the tuple's "
-        "array to float32 too and decodes (how TF converts a tuple holding an ndarray here is not analysed)",
     ('call:batch_to_space>operator:/', 'error-class', "'err', 'NotImplementedError'"):
         "`y = tf.batch_to_space(bool variable [2, 2, 2, 1], [1], np.array([[0, 0]]))`, then `y / np.bool_(False)` in "
         "a tf.function (fz30b: seed 1420303008 #121): TF 2.21 builds BatchToSpaceND of bool (its missing kernel is "
@@ -138,24 +127,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "tf.nn.relu of float32 subnormals eagerly (fz26b: fresh seed 1420262603 #57, `relu(np.array([[1e-40], "
         "[0.001], [-1.0]], np.float32))`: TF 2.21 keeps the first element's 1e-40, simdist flushes it to 0): "
         "the position-dependent flushing of the call:nn.relu dist class above, not modelled",
-    ("call:math.l2_normalize", "gradient", "'ok'"):
-        "the second-order gradient of tf.math.l2_normalize(x, axis=2) of a float32 Variable whose axis has size 1 "
-        "(seed 1420262201 #119, tape order 2; fz23b analysed it): the function is sign(x), its first gradient "
-        "rounding noise (-5.96e-08 where |x| = 1.5, equal on both sides), and its second gradient goes through "
-        "RsqrtGrad's gradient: TF 2.21's _RsqrtGradGrad (math_grad.py: -1.5 * conj(grad) * b * square(conj(a)), "
-        "rsqrt_grad(conj(a), grad)), where simdist's RsqrtGrad is a composition of Mul ops (unary.rsqrt_grad, the "
-        "kernel's values) differentiated op by op, so the second gradient rounds otherwise: -1.19e-07 in TF, 0 or "
-        "2.98e-08 in simdist; `tf.math.rsqrt(x * x)`'s second gradient differs in the last bit (0.5925927 against "
-        "0.5925926); the same root gives NaN where TF has 0 (seed 1420262302 #26: l2_normalize of a complex vector "
-        "holding NaN, order 2; `x * rsqrt(maximum(reduce_sum(x * x), 1e-12))` with a NaN is [nan, 0, 0] in TF: "
-        "RsqrtGrad(conj(a), 0) is +0 there). fz23b made RsqrtGrad an op with _RsqrtGradGrad (both programs then "
-        "agree, the op and gradient tests pass) but left it out: a new registered op needs an entry in "
-        "tests/ops/specs_*.py, which re-stamps test_op_differential_tf.py's golden (oneDNN ops in it) — for the lead. "
-        "SqrtGrad and ReciprocalGrad are compositions in simdist too",
-    ("call:nn.l2_normalize", "gradient", "'ok'"):
-        "tf.nn.l2_normalize's second-order gradient (the same function as tf.math.l2_normalize; seed 1420262302 #26, "
-        "a complex64 vector holding NaN under an outer tape): the call:math.l2_normalize gradient class above "
-        "(RsqrtGrad a composition in simdist, TF's _RsqrtGradGrad: NaN where TF has 0)",
     ('call:image.crop_and_resize>call:bitwise.left_shift', 'error-class', "'err', 'TypeError'"):
         'crop_and_resize(boxes=-1, box_indices=complex128 tensor): TF 2.21 TypeError (not analysed), simdist '
         "InvalidArgumentError (box_indices' dtype); seed 1420261202 #6",
@@ -173,10 +144,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     ('call:signal.irfftnd', 'accepts', "'err', 'TypeError'"):
         "sig mode: irfftnd(x2, norm='forward'): TF 2.21 TypeError at trace (not analysed: the fft_length "
         'computed from the spec), simdist traces and raises InvalidArgumentError per call; seed 14 #45',
-    ('call:unique_with_counts>call:extract_volume_patches', 'error-class', "'err', 'TypeError'"):
-        "unique_with_counts of a [2, 1] tensor in a tf.function: TF 2.21's UniqueWithCounts shape function "
-        "does not check the rank (the trace goes on to extract_volume_patches' TypeError for a tensor "
-        "ksizes), simdist raises Unique's rank error as a trace-time ValueError; seed 1420261202 #951",
     ("call:nn.fractional_avg_pool", "error-class", "'err', 'MemoryError'"):
         "a 0-d NumPy array as a list attr (fractional_avg_pool's pooling_ratio=np.array(0.5)): TF 2.21's eager fast "
         "path takes it as a sequence and fails inside (MemoryError std::bad_alloc, as conv3d's strides=np.array(1)); "
@@ -187,13 +154,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "\"inputs is not a 3-Tensor\" (InvalidArgumentError); simdist's conversion refuses the list (NumPy's "
         "ValueError \"inhomogeneous shape\"); how TF packs an empty array beside scalars is not analysed; "
         "seed 14 #117",
-    ("call:nn.conv3d_transpose>unary:not", "error-class", "'err', 'ValueError'"):
-        "conv3d_transpose(input=a uint32 ndarray of rank 2, filters=a float list, ...) in a tf.function (fz16a): "
-        "TF 2.21 converts the NumPy out_backprop to the filter's T float32 and its shape function raises "
-        "ValueError \"Shape must be rank 5\" (eagerly the kernel's InvalidArgumentError, also after the cast); "
-        "simdist keeps the array's uint32 and refuses T (TypeError); which NumPy inputs TF's fast path and "
-        "op_def_library cast to another input's dtype is not modelled (args.matching keeps them); "
-        "seed 1420261202 #702",
     ("call:image.random_flip_left_right", "value", "'ok'"):
         "tf.image.random_flip_left_right(int list image, seed=1) in MirroredStrategy.run (dist mode, seed 1420261218 "
         "#249): with an op seed and no global seed TF 2.21's eager stateful kernel is cached per process with its "
@@ -208,6 +168,14 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open (fz28b): the "
         "pad's assert-op checks are made in Python, and no dry-run placeholder of unknown rank passes them (rank 3 "
         "is wider than the target, other ranks are refused); seed 1420261217 #66",
+    # (fz31b) closed and taken off, each recorded program re-run against TF 2.21 agreeing: ctc_greedy_decoder's
+    # list inputs (seeds 1420303007 #82, 1420272703 #56: args_to_matching_eager's own dtype first, a graph's
+    # preferred float32 autopacking; ctc_decode.py), tensor_scatter_nd_update>safe_embedding_lookup_sparse
+    # (1420262601 #33: a call after a failed trace raises the dry runs' AttributeError, _concrete.build_error),
+    # conv3d_transpose>not (1420261202 #702: the NumPy out_backprop cast to the filter's T, then the shape
+    # function's rank-5 input_sizes at trace; conv3d.py); and agreeing on this code without a change of
+    # fz31b's: the two l2_normalize second-order gradients (1420262201 #119, 1420262302 #26) and
+    # unique_with_counts>extract_volume_patches (1420261202 #951)
     # (fz30b) closed and taken off, each recorded program re-run against TF 2.21 agreeing (its labels unchanged):
     # conv3d in sig mode (seed 14 #185), shape_n's out_type (1420261202 #472), signal.fft(False) (1420261202 #925),
     # fftshift of a NumPy int64 (14 #502), crop_and_resize (1420261202 #752), depthwise_conv2d_backprop_input

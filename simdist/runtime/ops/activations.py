@@ -167,11 +167,14 @@ def _check_rank(a: np.ndarray, op: str) -> None:
                                        "Shape must be at least rank 1 but is rank 0", op, [[]])
 
 
-def _softmax(a: np.ndarray, lanes: int = 1) -> np.ndarray:
+def _softmax(a: np.ndarray, lanes: int = 1, eigen: bool = False) -> np.ndarray:
+    """Softmax: oneDNN's kernel where TF 2.21 runs it (host_cpu), else Eigen's; `eigen` (the
+    Grappler rule for a constant input, grappler._softmax_folded: constant folding runs the plain
+    CPU kernel) Eigen's whatever the host."""
     _check_rank(a, "Softmax")
     if a.size == 0:
         return a.copy()
-    onednn = _onednn_softmax(a)
+    onednn = _onednn_softmax(a) and not eigen
     if a.dtype.itemsize == 2:
         if not onednn:   # float16 on a CPU without oneDNN's float16: Eigen's kernel, in float16
             return _eigen_half_softmax(a, log=False)

@@ -1077,10 +1077,18 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
             given[unknown[0]] = n - known    # negative when the known sizes exceed n: refused below
         sizes = tuple(given)
         if sum(sizes) != n or min(sizes, default=0) < 0:
-            raise errors.InvalidArgumentError(
-                None, None, f"Determined shape must either match input shape along split_dim exactly if fully "
-                f"specified, or be less than the size of the input along split_dim if not fully specified.  Got: "
-                f"{sum(sizes)} [Op:SplitV]")
+            text = ("Determined shape must either match input shape along split_dim exactly if fully specified, or "
+                    f"be less than the size of the input along split_dim if not fully specified.  Got: {sum(sizes)}")
+            err = errors.InvalidArgumentError(None, None, f"{text} [Op:SplitV]")
+            if graph_constants.known(axis) and graph_constants.known(num_or_size_splits) and \
+                    static_shapes.known_dim(t, ax) is not None:
+                # (traced: SplitV's shape function reads constant size_splits and split_dim beside a known
+                # dimension, ValueError at trace; fz31b, fourth generator seed 3103 #109)
+                neg = [i for i, v in enumerate(sizes) if v < 0]
+                graph_text = f"Split size at index {neg[0]} must be >= 0. Got: {sizes[neg[0]]}" if neg else \
+                    f"can't split axis of size {n} into pieces of size [{','.join(str(v) for v in sizes)}]"
+                raise trace_errors.mark_shape(err, graph_text, "SplitV", (t.shape.as_list(), [len(given)], []))
+            raise err
     return list(dispatch.execute(SPLIT, (t,), {"sizes": sizes, "axis": ax}))
 
 

@@ -27,6 +27,47 @@ from simdist.runtime.ops.contraction_order import dot   # (in order, not BLAS: o
 __all__ = ["banded_triangular_solve"]
 
 
+def _min(a: Any, b: Any) -> Any:
+    """std::min(a, b), lane by lane: `b < a ? b : a` (a NaN in b is passed over, one in a kept)."""
+    return np.where(b < a, b, a)
+
+
+def _min_abs_pivot(row: np.ndarray) -> Any:
+    """Eigen's `row.cwiseAbs().minCoeff()` (PropagateFast) as TF 2.21's CPU kernel reduces it: a
+    real row in AVX packets (4 doubles, 8 floats; two accumulators over pairs of packets, then one
+    more packet), each reduced lane by lane with std::min and then by halves (predux_helper), the
+    tail after the packets folded in one by one; a complex row (no packet abs) or a row shorter
+    than a packet folded from its first entry. Where a NaN stands decides whether it wins: a
+    first entry NaN fails the pivot check (`[nan, 1, 1, 1]`), a zero in a lane whose accumulator
+    holds NaN is passed over (`[1, nan, 1, 1, 1, 0, 1, 1, 1]` solves), so NumPy's min (NaN
+    anywhere) is not it (fz31b, fz14 seed 1420313002 #140: a lower diagonal [-1, -0, nan, 1])."""
+    v = np.abs(row)
+    n = v.size
+    p = 32 // v.dtype.itemsize if v.dtype.kind == "f" and v.dtype.itemsize in (4, 8) and row.dtype.kind == "f" else 0
+    aligned = (n // p) * p if p else 0
+    if not aligned:
+        res = v[0]
+        for x in v[1:]:
+            res = _min(res, x)
+        return res
+    aligned2 = (n // (2 * p)) * 2 * p
+    r0 = v[:p]
+    if aligned > p:
+        r1 = v[p:2 * p]
+        for i in range(2 * p, aligned2, 2 * p):
+            r0, r1 = _min(r0, v[i:i + p]), _min(r1, v[i + p:i + 2 * p])
+        r0 = _min(r0, r1)
+        if aligned > aligned2:
+            r0 = _min(r0, v[aligned2:aligned2 + p])
+    while r0.size > 1:
+        h = r0.size // 2
+        r0 = _min(r0[:h], r0[h:])
+    res = r0[0]
+    for x in v[aligned:]:
+        res = _min(res, x)
+    return res
+
+
 def _div(row: np.ndarray, s: Any, plain: bool) -> np.ndarray:
     """row / s as TF's kernel divides it: a real row IEEE; a complex one by Eigen's pdiv_complex where
     the kernel assigns `row / s` or `row /= s` (`plain`), by std::complex's operator/ where it
@@ -94,7 +135,7 @@ def _solve(bands: np.ndarray, rhs: np.ndarray, lower: bool = True, adjoint: bool
         raise errors.InvalidArgumentError(None, None, f"In[0] mismatch In[1] shape: {m} vs. {rhs.shape[-2]} "
                                           "[Op:BandedTriangularSolve]")
     first = bands.reshape((-1, k, m))[0]
-    if np.min(np.abs(first[0 if lower else k - 1])) <= 0:
+    if not _min_abs_pivot(first[0 if lower else k - 1]) > 0:
         raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:BandedTriangularSolve]")
     bb = np.broadcast_to(bands, batch + (k, m)).reshape((-1, k, m))
     rr = np.broadcast_to(rhs, batch + rhs.shape[-2:]).reshape((-1,) + rhs.shape[-2:])

@@ -566,11 +566,10 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         if isinstance(padding, (list, tuple)) and len(padding) == 4:
             padding = list(nchw_to_nhwc(padding))
         graph_inputs.check("Conv2D", (input, filters))   # (a graph: before the shape function's rank checks)
-        x = _t(input)
+        x, f = _shared_t(input, filters)
         if not onednn_conv(x.dtype.name):
             # (Conv2DOp::Compute: ComputeConv2DDimension's checks before the CPU launcher refuses NCHW; in a
             # tf.function Conv2DShape's ValueError)
-            f = _t(filters)
             for t, what in ((x, "input"), (f, "filter")):
                 if t.ndim != 4:
                     raise trace_errors.shape_error(
@@ -581,11 +580,11 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         if x.ndim != 4:
             raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x.shape.as_list())} "
                                               "[Op:Conv2D]")
-        out = conv2d(to_channels_last(x), filters, list(nchw_to_nhwc(st)), padding, "NHWC",
+        out = conv2d(to_channels_last(x), f, list(nchw_to_nhwc(st)), padding, "NHWC",
                      list(nchw_to_nhwc(dl)))
         return to_channels_first(out)
     pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
-    x, f = _t(input), _t(filters)
+    x, f = _shared_t(input, filters)
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     if x.ndim < 4:
         _graph_ranks("Conv2D", x, f)
@@ -595,6 +594,17 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         out = dispatch.execute(CONV2D, (flat, f), _traced_attr(attrs))
         return array.reshape(out, lead + out.shape.as_list()[1:])
     return dispatch.execute(CONV2D, (x, f), _traced_attr(attrs))
+
+
+def _shared_t(input: Any, filters: Any) -> tuple[Tensor, Tensor]:  # noqa: A002
+    """Conv2D's input and filter, which share T: a NumPy filter beside a tensor input is cast to
+    its dtype (args.matching: ConvertToEagerTensor's NPY_ARRAY_FORCECAST), so a bool ndarray filter
+    of a float32 input convolves as float32 in TF 2.21 (fz31b, fz14 seed 1420313002 #185); tensors
+    of two dtypes stay apart for the kernel's check."""
+    if isinstance(input, Tensor) and isinstance(filters, Tensor):
+        return input, filters
+    x, f = args.matching([input, filters], op="Conv2D", names=("input", "filter"))
+    return x, f
 
 
 def _graph_ranks(op: str, x: Tensor, f: Tensor) -> None:
@@ -677,6 +687,14 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
     strides = args.list_attr(strides, "strides", "depthwise_conv2d_native")
     if context.executing_eagerly():
         DEPTHWISE.dtype((_t(input).dtype, _t(filter).dtype), {})
+    else:   # (op_def_library: the inputs' types before any attr or shape check; fz31b, fz14 seed 1420313008 #137)
+        xd, fd = _t(input).dtype, _t(filter).dtype
+        if xd.name not in ("float16", "bfloat16", "float32", "float64"):
+            raise TypeError(f"Value passed to parameter 'input' has DataType {xd.name} not in list of allowed values: "
+                            "float16, bfloat16, float32, float64")
+        if fd != xd:
+            raise TypeError(f"Input 'filter' of 'DepthwiseConv2dNative' Op has type {fd.name} that does not match type "
+                            f"{xd.name} of argument 'input'.")
     pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative", inputs=(input, filter))
     _graph_ranks("DepthwiseConv2dNative", _t(input), _t(filter))
     if len(strides) != 4 and context.in_function():   # (the shape function's, after the ranks)

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from simdist.runtime import errors, host_cpu
+from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import args, array, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
@@ -335,10 +335,27 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         return array.transpose(out, [0, 4, 1, 2, 3])
     # nn_ops' _get_sequence of strides and dilations, then the op def's attrs: T, padding, data_format
     st, dl = spatial_sequence(strides, 3, "strides"), spatial_sequence(dilations, 3, "dilations")
+    def tensor_like(v: Any) -> bool:
+        return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+    if not (tensor_like(input) and tensor_like(filters)):
+        # (either side a Python or NumPy value: a list filter beside an int32 out_backprop tensor is "Cannot
+        # convert [1.0, 0.25] to EagerTensor of dtype int32"; fz31b, fz14 seed 1420313009 #72)
+        # (a Python value too: `conv3d_transpose(True, uint8 ndarray filters, ...)` is "Cannot convert True
+        # to EagerTensor of dtype uint8"; fz31b, fz14 seed 1420313006 #76)
+        # (filter and out_backprop share T: a NumPy out_backprop is cast to the filter's dtype, a
+        # list filter's float32 too (args.matching; eagerly and in op_def_library); fz31b,
+        # fz14_known's conv3d_transpose>not class, seed 1420261202 #702)
+        filters, input = args.matching([filters, input], op="Conv3DBackpropInputV2", names=("filter", "out_backprop"))
     _graph_backprop_input_types(filters, input)   # (after _get_sequence's ValueErrors)
     check_format(None, "Conv3DBackpropInputV2", _t(input))
     pad = _padding(padding)
     check_format(data_format, "Conv3DBackpropInputV2")
+    # (a graph: after the attrs, the shape function wants input_sizes of 5 sizes, ValueError "Shape must
+    # be rank 5 but is rank 2" at trace for output_shape=[3, 1]; fz31b, fz14 seed 1420261202 #702)
+    from simdist.runtime.ops import infer_ctx
+    from simdist.runtime.tensor import convert_to_tensor
+    sizes = output_shape if isinstance(output_shape, Tensor) else convert_to_tensor(output_shape, dtype=dtypes.int32)
+    infer_ctx.check("Conv3DBackpropInputV2", {"input_sizes": sizes, "filter": _t(filters), "out_backprop": _t(input)}, {})
     attrs = {"strides": st, "padding": pad, "explicit_paddings": (), "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
     return dispatch.execute(CONV3D_BACKPROP_INPUT, (_t(filters), _t(input)), attrs)

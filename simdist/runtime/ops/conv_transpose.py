@@ -271,6 +271,10 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
         attr_rules.fallback_conversion(input_sizes, dtypes.int32)
     else:
         input_sizes = args.fixed_input(input_sizes, dtypes.int32)
+        if isinstance(input_sizes, Tensor) and input_sizes.dtype != dtypes.int32:
+            # (the kernel's input types before its oneDNN primitive: a float32 input_sizes is
+            # InvalidArgumentError "cannot compute ... as input #0", fz31b)
+            raise args.dtype_error(op, 0, dtypes.int32, input_sizes.dtype)
     # (a graph: the shape function reads input_sizes as a shape of rank 4 before any kernel check;
     # fz28b, fz14 seed 1420282802 #179)
     infer_ctx.check(op, {"input_sizes": _t(input_sizes), "filter": f, "out_backprop": g}, {})
@@ -300,6 +304,13 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     attr_rules.check(op, (input, filter_sizes, out_backprop), strides=strides, padding=padding, data_format=data_format,
                      dilations=dilations)
     x, g = args.matching([input, out_backprop], op=op, names=("input", "out_backprop"))   # (T shared)
+    if isinstance(filter_sizes, Tensor) and not attr_rules.fast_path_takes(
+            op, (input, filter_sizes, out_backprop), strides=strides, padding=padding, data_format=data_format,
+            dilations=dilations) and not context.in_function():
+        # (a call the fast path does not take, a NumPy uint8 out_backprop: the fallback's
+        # convert_to_tensor(filter_sizes, int32) is ValueError for a float32 tensor; fz31b, fz14 seed
+        # 1420313002 #60; backprop_input's input_sizes alike)
+        attr_rules.fallback_conversion(filter_sizes, dtypes.int32)
     filter_sizes = args.fixed_input(filter_sizes, dtypes.int32)   # (an int32 input: [[1.0]] is TypeError)
     if isinstance(filter_sizes, Tensor) and filter_sizes.dtype != dtypes.int32:
         # (the op's input types are checked before its kernel looks at the format: a float32

@@ -106,6 +106,13 @@ def _call(opdef: Any, pyname: str, input: Any, filter: Any, out_backprop: Any, s
     # to its dtype before T's list is checked, `out_backprop=[[0.5]]` beside uint64 tensors is
     # TypeError "Cannot convert ... to EagerTensor of dtype uint64"; fz14 seed 1420261217 #21)
     x, f, dy = matching((input, filter, out_backprop))
+    from simdist.runtime import context
+    if context.in_function() and x.dtype.name in ("float16", "bfloat16", "float32", "float64") and \
+            x.dtype == f.dtype == dy.dtype:
+        # (a graph: after op_def_library's T, the shape function (a rank-4 input or filter) at trace, before the
+        # missing kernel is looked up when the graph runs; fz31b, fz14 seed 1420313007 #15)
+        from simdist.runtime.ops import infer_ctx
+        infer_ctx.check(opdef.name, {"input": x, "filter": f, "out_backprop": dy}, attrs)
     return dispatch.execute(opdef, (x, f, dy), attrs)
 
 

@@ -300,11 +300,18 @@ def _inputs(inputs: Any, sequence_length: Any) -> tuple[Tensor, Tensor]:
         x = _t(inputs)
     elif isinstance(inputs, np.ndarray) and inputs.dtype == np.float64:
         x = convert_to_tensor(inputs)
+    elif isinstance(inputs, (list, tuple)):
+        # (a list is no fast-path input: the eager fallback's args_to_matching_eager converts it on its
+        # own first, keeps a float32/float64 result, and converts anything else again with T's default
+        # float32 as the preferred dtype, dropped when it does not convert: a list mixing bools and
+        # numbers is ValueError "mixed types" (fz14 seed 1420261218 #206), `[float64 tensor]` float64,
+        # a tuple holding a complex128 ndarray complex128 and T's InvalidArgumentError (1420303007
+        # #82). In a graph op_def_library converts once with the preferred float32, so autopacking
+        # casts a uint32 tensor of the list to float32 (1420272703 #56); fz31b)
+        x = None if context.in_function() else convert_to_tensor(inputs)
+        if x is None or x.dtype not in (dtypes.float32, dtypes.float64):
+            x = convert_to_tensor(inputs, dtype_hint=dtypes.float32)
     else:
-        if isinstance(inputs, (list, tuple)):
-            # (a list is no fast-path input: the eager fallback converts it on its own first, so a
-            # list mixing bools and numbers is ValueError "mixed types"; fz14 seed 1420261218 #206)
-            convert_to_tensor(inputs)
         x = convert_to_tensor(np.asarray(inputs, np.float32))
     s = sequence_length if isinstance(sequence_length, Tensor) else convert_to_tensor(sequence_length,
                                                                                           dtype=dtypes.int32)

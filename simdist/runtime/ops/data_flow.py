@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import context, errors
 from simdist.runtime.ops import args, attr_rules, dispatch, list_inputs, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -43,7 +43,7 @@ def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
     tail = data[0].shape[idx[0].ndim:]
     out = np.zeros((size,) + tail, dtype=data[0].dtype)
     for i, d in zip(idx, data):      # later pieces win for repeated indices, as TF's kernel
-        out[i.reshape(-1)] = d.reshape((i.size,) + tail)   # (not -1: a tail of 0 elements; fz31a #161)
+        out[i.reshape(-1)] = d.reshape((i.size,) + tail)   # (not -1: an empty tail has no size to divide; fz31a #161, fz31b)
     return out
 
 
@@ -117,8 +117,16 @@ def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None
     attr_rules.list_input("DynamicStitch", "data", data, fast=fast)
     if len(indices) == 0:   # (N from the first list; T only from data: list_inputs.empty_list)
         raise list_inputs.empty_list("DynamicStitch", "indices", typed=len(data) > 0)
+    if len(data) != len(indices) and (not fast or context.in_function()):
+        # (the eager fallback and op_def_library compare the two lists' lengths before converting them;
+        # the fast path leaves it to the NodeDef's check: fz31b, fz14 seed 1420313006 #71)
+        raise ValueError(f"List argument 'data' to 'dynamic_stitch' Op with length {len(data)} must match length "
+                         f"{len(indices)} of argument 'indices'.")
     idx = [_t(i) for i in indices]
-    dat = [_t(d) for d in data]
+    # (data share T: the first item converted by itself, the others with its dtype, so a row holding 1e300
+    # after float32 rows is float32 inf, not a conversion's range error; fz31b, seed 1420313006 #76)
+    items = list(data)   # (a tensor given as the list: its rows, as TF's fast path iterates it)
+    dat = args.matching(items, op="DynamicStitch") if items else []
     _stitch_checks(idx, dat)
     return dispatch.execute(STITCH, idx + dat, {"n": len(idx)})
 

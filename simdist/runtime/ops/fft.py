@@ -282,6 +282,11 @@ def _maybe_pad(x: Tensor, lengths: tuple[int, ...], reverse: bool) -> Tensor:
     if any(d == 0 for d in shape):
         return x
     k = len(lengths)
+    if not k:
+        from simdist.runtime.ops import static_shapes
+        known = static_shapes.known_shape(x)
+        if known is not None and None not in known:
+            _reverse_of_nothing(reverse, k)
     inner = shape[-k:] if k else shape
     want = list(lengths)
     if reverse and want:
@@ -365,7 +370,8 @@ def _nd(opname: str, real_in: bool) -> Any:
         x = input_tensor if isinstance(input_tensor, Tensor) else convert_to_tensor(input_tensor, dtype_hint=hint)
         if real_in and x.dtype.name not in ("float32", "float64"):
             raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {x!r}")
-        x.shape.with_rank_at_least(rank)
+        from simdist.runtime.ops import static_shapes
+        static_shapes.static_shape(x).with_rank_at_least(rank)   # (the rank the graph knows: fz31b)
         if opname == "IRFFTND" and x.dtype.kind != "c":
             raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x!r}")
         if fft_length is not None:
@@ -376,7 +382,7 @@ def _nd(opname: str, real_in: bool) -> Any:
         else:   # (_infer_fft_length_for_fftn: the whole shape, int32)
             lengths = np.asarray(x.shape.as_list(), dtype=np.int32)
         if fft_length is not None:
-            _pad_for_rfft_shapes(x, lengths, rank, fft_length)
+            _pad_for_rfft_shapes(x, lengths, rank, fft_length, reverse=opname == "IRFFTND")
         if norm not in (None, "backward") and opname == "FFTND":
             # (the wrapper scales the input first: `input_tensor /= n` for "forward", np.sqrt(n) for
             # "ortho", n the product of the lengths from 1; a bool input is truediv's TypeError
@@ -395,28 +401,46 @@ def _nd(opname: str, real_in: bool) -> Any:
     return op
 
 
-def _pad_for_rfft_shapes(x: Tensor, lengths: Any, fft_rank: int, fft_length: Any) -> None:
+def _reverse_of_nothing(reverse: bool, n: int) -> None:
+    """_maybe_pad_for_rfft's Python paddings of an inverse real FFT halve the last fft_length
+    (`fft_shape.dims[-1]`): an empty constant fft_length beside an input the graph knows (no size
+    0) is Python's IndexError in TF 2.21, eagerly and at trace, for irfft/irfft2d/irfft3d and
+    irfftnd alike (fz31b, fz14 seed 1420313001 #135: `irfftnd(np.int64(-4), fft_length=[])`)."""
+    if reverse and n == 0:
+        raise IndexError("list index out of range")
+
+
+def _pad_for_rfft_shapes(x: Tensor, lengths: Any, fft_rank: int, fft_length: Any, reverse: bool = False) -> None:
     """fft_ops._maybe_pad_for_rfft's shape arithmetic in a graph (every ND wrapper calls it): with a
     constant fft_length and the innermost len(fft_length) dimensions of the input known (`shape[-0:]`
     is the whole shape) the paddings are computed in Python; otherwise it subtracts the input's last
     fft_rank sizes from fft_length in the graph, whose Sub broadcasts them at trace: an empty
     fft_length beside three axes is ValueError "Dimensions must be equal, but are 0 and 3" (fz30b,
-    fz14 seed 1420303005 #129: a [None, 4, 4] input_signature; eagerly every size is known).
-    An input with a known size 0 is not padded."""
+    fz14 seed 1420303005 #129: a [None, 4, 4] input_signature; eagerly every size is known), and
+    Pad's shape function then wants one row of paddings for each dimension of an input of known
+    rank: an empty fft_length beside an input_signature [None] makes [0, 2] paddings for a rank-1
+    input, ValueError "Shape must be rank 0 but is rank 1" (fz31b). An input with a known size 0 is
+    not padded."""
     from simdist.runtime.ops import graph_constants, static_shapes
-    if not context.in_function():
-        return
     known = static_shapes.known_shape(x)
     if known is not None and any(d == 0 for d in known):
         return
     n = int(np.asarray(lengths).size)
-    constant = not isinstance(fft_length, Tensor) or graph_constants.known(fft_length)
+    constant = not context.in_function() or not isinstance(fft_length, Tensor) or graph_constants.known(fft_length)
     if constant and known is not None and all(d is not None for d in (known[-n:] if n else known)):
+        _reverse_of_nothing(reverse, n)
+        return
+    if not context.in_function():
         return
     m = fft_rank if known is None else min(fft_rank, len(known))
     if n != m and n != 1 and m != 1:
         raise ValueError(f"Dimensions must be equal, but are {n} and {m} for '{{{{node Sub}}}}' with input shapes: "
                          f"[{n}], [{m}].")
+    if known is not None:   # (the paddings: the outer zeros, then that broadcast; Pad wants one row a dimension)
+        p = max(0, len(known) - fft_rank) + (m if n == 1 else n)
+        if p != len(known):
+            raise ValueError(f"Shape must be rank {p} but is rank {len(known)} for '{{{{node Pad}}}}' with input "
+                             f"shapes: [{','.join('?' if d is None else str(d) for d in known)}], [{p},2].")
 
 
 def _raw(name: str, x: Tensor) -> Tensor:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import dispatch, philox, trace_errors
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.args import t as _t, tf_name
@@ -341,15 +341,23 @@ def _run(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlappi
         from simdist.runtime.ops import random as _random
         seed, seed2 = _random.unseeded_pair()
     x = _t(value)
+
+    def bools() -> dict:
+        return {"pseudo_random": _make_bool(pseudo_random, "pseudo_random", op.name),
+                "overlapping": _make_bool(overlapping, "overlapping", op.name),
+                "deterministic": _make_bool(deterministic, "deterministic", op.name)}
+    # (eagerly the generated wrapper's make_bool comes before the op runs, so an int `overlapping` is
+    # TypeError before a bool value's T (fz31b, fz14 seed 1420313002 #58); a graph's op_def_library
+    # checks the input's type, then the attrs in the op def's order: pooling_ratio's length first)
+    flags = bools() if not context.in_function() else None
     op.dtype((x.dtype,), None)                 # (the dtype first, then the attr's length, as TF checks them)
     if len(ratio) < 4:
         err = errors.InvalidArgumentError(None, None, f"Length for attr 'pooling_ratio' of {len(ratio)} must be at "
                                                       "least minimum 4")
         raise trace_errors.static(err, ValueError, f"Attr 'pooling_ratio' of '{op.name}' Op passed list of length "
                                                    f"{len(ratio)} less than minimum 4.")
-    attrs = {"pooling_ratio": tuple(ratio), "pseudo_random": _make_bool(pseudo_random, "pseudo_random", op.name),
-             "overlapping": _make_bool(overlapping, "overlapping", op.name),
-             "deterministic": _make_bool(deterministic, "deterministic", op.name), "seed": int(seed), "seed2": int(seed2)}
+    attrs = {"pooling_ratio": tuple(ratio), **(flags if flags is not None else bools()), "seed": int(seed),
+             "seed2": int(seed2)}
     return named_outputs(op.name, dispatch.execute(op, (x,), attrs))
 
 

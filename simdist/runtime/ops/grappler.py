@@ -276,21 +276,35 @@ def _monotonic_rule(name: str) -> Any:
 
 # --- arithmetic_optimizer.cc ReplacePackWithTileReshape ------------------------------------------------------
 def _pack_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-    """Pack of N > 1 copies of one tensor (AllRegularInputsEqual) -> Reshape(Tile(x, multiples)),
-    multiples N at the axis: the same values, but Tile's kernel, which has no uint16 case
-    (UnimplementedError "TileOp : The input data type is not supported"). Only for 0 <= axis <
-    rank(x): CalculateMultiplesFromChain refuses a larger axis and, compared unsigned, a negative
-    one; x made by such a refused Pack of copies belongs to the chain, which is then refused
-    whole. A Pack whose input TF's constant folding made a Const is folded instead (a captured
-    tensor is a placeholder there, not a Const)."""
-    from simdist.runtime.ops import array, slicing
+    """Pack of N > 1 copies of one tensor (AllRegularInputsEqual, after common-subexpression
+    elimination has merged identical ops: `stack([argsort(x), argsort(x)])` is a Pack of copies)
+    -> Reshape(Tile(x, multiples)), multiples N at the axis: the same values, but Tile's kernel,
+    which has no uint16 case (UnimplementedError "TileOp : The input data type is not supported").
+    Only for 0 <= axis < rank(x): CalculateMultiplesFromChain refuses a larger axis and, compared
+    unsigned, a negative one; x made by such a refused Pack of copies belongs to the chain, which
+    is then refused whole. A Pack whose input TF's constant folding made a Const is folded instead
+    (a captured tensor is a placeholder there, not a Const).
+
+    The stage takes the input's node, not its output: for output k > 0 of a multi-output op
+    (TopKV2's indices, Split's second part) it tiles output 0, when that has the Pack's dtype and a
+    fully known shape (its properties are the ones read) and the Pack's shape is known: inside
+    tf.function `stack([top_k(x).indices] * 2)` of int32 x holds the values (fz31b, second
+    generator seed 3104 #19: `argsort` of int32, whose indices are TopKV2's second output; measured
+    on TF 2.21). Another dtype at output 0 leaves the graph as it is."""
+    from simdist.runtime.ops import array, slicing, static_shapes
     x = tensors[0]
-    if len(tensors) < 2 or any(t is not x for t in tensors[1:]):
+    if len(tensors) < 2 or any(t is not x and not _merged(rec, t, x) for t in tensors[1:]):
         return None
     i = rec.slot_of.get(id(x))
     if i is not None and rec.static[i]:
         return None
-    axis, rank = int(attrs["axis"]), x.ndim
+    source = _output_zero(rec, x)
+    if source is not x:
+        known = static_shapes.known_shape(source)
+        out = static_shapes.known_shape(x)
+        if source.dtype != x.dtype or known is None or None in known or out is None or None in out:
+            return None
+    axis, rank = int(attrs["axis"]), source.ndim
     if not 0 <= axis < rank:
         return None
     inner = rec.producer(x)
@@ -299,7 +313,55 @@ def _pack_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     multiples = [1] * rank
     multiples[axis] = len(tensors)
     shape = x.shape.as_list()
-    return array.reshape(slicing.tile(x, multiples), shape[:axis] + [len(tensors)] + shape[axis:])
+    return array.reshape(slicing.tile(source, multiples), shape[:axis] + [len(tensors)] + shape[axis:])
+
+
+def _output_zero(rec: Any, x: Tensor) -> Tensor:
+    """Output 0 of the multi-output op whose output k > 0 x is, else x."""
+    i = rec.slot_of.get(id(x))
+    if i is None:
+        return x
+    key = rec.nodes[i].key
+    if not (isinstance(key, tuple) and key[:1] == ("item",) and key[1] > 0):
+        return x
+    parent = rec.nodes[i].ins[0]
+    for j in range(parent + 1, i):
+        n = rec.nodes[j]
+        if n.key == ("item", 0) and n.ins == (parent,) and j in rec.tensor_at:
+            return rec.tensor_at[j]   # type: ignore[no-any-return]
+    return x
+
+
+def _merged(rec: Any, a: Tensor, b: Tensor) -> bool:
+    """Whether Grappler's common-subexpression elimination makes a and b one tensor: the outputs of
+    stateless ops of one kind and attributes on merged inputs, constants of one value."""
+    ia, ib = rec.slot_of.get(id(a)), rec.slot_of.get(id(b))
+    if ia is None or ib is None:
+        return False
+    canon = _canonical(rec, max(ia, ib))
+    return canon[ia] == canon[ib]
+
+
+def _canonical(rec: Any, upto: int) -> list[int]:
+    """For nodes 0..upto, the first node each merges with (see _merged)."""
+    from simdist.runtime.graph.ir import CONST, PURE
+    canon: list[int] = []
+    seen: dict[Any, int] = {}
+    for j in range(upto + 1):
+        n = rec.nodes[j]
+        key: Any = None
+        if n.kind == CONST and n.key != "capture" and isinstance(n.value, np.ndarray):
+            key = ("const", str(n.dtype), n.value.shape, n.value.dtype.str, n.value.tobytes())
+        elif n.kind == PURE and not n.stateful and n.key is not None and n.key[0] != "unique":
+            key = (n.key, tuple(canon[k] for k in n.ins))
+        if key is None:
+            canon.append(j)
+            continue
+        try:
+            canon.append(seen.setdefault(key, j))
+        except TypeError:   # (an unhashable key: the node stands alone)
+            canon.append(j)
+    return canon
 
 
 # --- arithmetic_optimizer.cc RemoveLogicalNotStage ------------------------------------------------------------
@@ -508,14 +570,31 @@ def _ones_like_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return dispatch.execute(array.ZEROS_LIKE, (x,), {"dtype": dt})
 
 
+# --- constant_folding.cc: a Softmax of a constant is evaluated by Grappler with the CPU kernel ------------
+def _softmax_folded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Softmax of a constant that TF's constant folding makes a Const: Grappler evaluates it with
+    the kernel registered for the CPU, Eigen's SoftmaxEigenImpl, not the oneDNN kernel the graph's
+    run would place (a row holding NaN or +inf is NaN throughout; bfloat16 rounds each step): inside
+    tf.function `softmax(tf.constant(bfloat16 rows))` is [nan, nan, nan, nan] where eagerly only the
+    NaN is (fz31b, third generator --ext8 seed 3102 #212; measured on TF 2.21 for float32 and
+    bfloat16, an argument of the function runs oneDNN's kernel)."""
+    from simdist.runtime.ops import activations, dispatch
+    (x,) = tensors
+    if (attrs or {}).get("eigen") or x.dtype.name not in ("float32", "bfloat16", "float16") or \
+            _const_value(rec, x) is None:
+        return None
+    return dispatch.execute(activations.SOFTMAX, (x,), {"eigen": True})   # type: ignore[no-any-return]
+
+
 def _rules() -> dict[Any, Any]:
-    from simdist.runtime.ops import array, math, reductions, unary
+    from simdist.runtime.ops import activations, array, math, reductions, unary
     return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
             reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _then_push_down(_sub_rule, "Sub"),
             math.ADD: _then_push_down(_add_rule, "AddV2"), unary.RECIPROCAL: _reciprocal_rule,
             math.LOGICAL_NOT: _logical_not_rule, math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule,
-            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule}
+            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule,
+            activations.SOFTMAX: _softmax_folded}
 
 
 def install() -> None:
@@ -539,7 +618,7 @@ def _folded_first(rule: Any) -> Any:
     """The rule, except where every input is constant: TF's constant folding evaluates such an
     op as it is (its kernel) before the rewrites look at it (the Pack rule judges for itself)."""
     def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        if rule not in (_pack_rule, _ones_like_rule) and all(rec.is_constant(t) for t in tensors) and \
+        if rule not in (_pack_rule, _ones_like_rule, _softmax_folded) and all(rec.is_constant(t) for t in tensors) and \
                 not _folding_fails(rule, tensors):
             return None
         with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)

@@ -465,6 +465,11 @@ def _color(images: Any, kernel: list) -> Tensor:
     img = _image(images)
     k = convert_to_tensor(np.asarray(kernel, np.float64).astype(img.dtype._np)) if img.dtype.is_floating else \
         convert_to_tensor(kernel, dtype=img.dtype)
+    from simdist.runtime.ops import static_shapes
+    if static_shapes.rank_unknown(img):
+        # (image_ops_impl reads `images.get_shape().ndims`, None for an input of unknown rank: `None - 1`
+        # is Python's TypeError at trace; fz31b, fz14 seed 1420313006 #5, yiq_to_rgb of a TensorSpec(None))
+        raise TypeError("unsupported operand type(s) for -: 'NoneType' and 'int'")
     return ops.tensordot(img, k, axes=[[img.shape.ndims - 1], [0]])
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, infer_ctx
+from simdist.runtime.ops import args, dispatch, infer_ctx
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule
 from simdist.runtime.ops.registry import RegisterGradient, register
@@ -58,6 +58,12 @@ def _solve_ls(a: np.ndarray, b: np.ndarray, l2: np.ndarray, fast: bool = True) -
     for i in range(aa.shape[0]):
         x, y = aa[i], bb[i]
         if not fast:
+            if not np.all(np.isfinite(x)):
+                # (Eigen's CompleteOrthogonalDecomposition: a NaN or infinite entry leaves no pivot above
+                # the rank threshold, rank 0, and the solution is zeros whatever the rhs; measured on
+                # TF 2.21 for float32/float64, fz31b, fourteenth generator seed 1420313004 #40)
+                oo[i] = 0
+                continue
             oo[i] = np.linalg.lstsq(x, y, rcond=None)[0].astype(a.dtype)
             continue
         over = m >= n
@@ -156,14 +162,17 @@ def lstsq(matrix: Any, rhs: Any, l2_regularizer: Any = 0.0, fast: bool = True, n
     from simdist.runtime.ops.linalg_more import cholesky_solve
     a = _t(matrix)
     if _use_composite(fast, a):
-        b = _t(rhs)
+        # (rhs is not converted on its own: matmul converts it with the matrix's dtype as its hint, and
+        # cholesky_solve's MatrixTriangularSolve beside the factor's tensor, so an int list rhs of a
+        # float matrix solves in float32; fz31b, fourteenth generator seed 1420313004 #40)
+        b = rhs
         shp = a.shape.as_list()
         if shp[-2] >= shp[-1]:
             chol = _regularized_gramian_cholesky(a, l2_regularizer, True)
             return cholesky_solve(chol, matmul(a, b, adjoint_a=True))
         chol = _regularized_gramian_cholesky(a, l2_regularizer, False)
         return matmul(a, cholesky_solve(chol, b), adjoint_a=True)
-    b = _t(rhs)
+    a, b = args.matching([a, rhs], op="MatrixSolveLs", names=("matrix", "rhs"))   # (T shared: gen_linalg_ops)
     lam = l2_regularizer if isinstance(l2_regularizer, Tensor) else constant(l2_regularizer, dtype=dtypes.float64)
     MATRIX_SOLVE_LS.dtype((a.dtype, b.dtype, lam.dtype), None)
     return dispatch.execute(MATRIX_SOLVE_LS, (a, b, lam), {"fast": bool(fast)})

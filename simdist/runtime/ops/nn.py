@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import array, dispatch, math, philox, random, unary
+from simdist.runtime.ops import args, array, dispatch, math, philox, random, unary
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.activations import (elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, sigmoid,  # noqa: F401
                                              silu, softmax, softplus, softsign, swish, tanh)
@@ -119,8 +119,13 @@ def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | 
         elif not (data_format.startswith("N") and data_format.endswith("C")):
             raise ValueError(f"`data_format` must be of the form `N...C` or `NC...`. Received: "
                              f"data_format={data_format}")
-    x = _t(value)
-    b = bias if isinstance(bias, Tensor) else convert_to_tensor(bias, dtype=x.dtype)
+    if context.in_function():   # (nn_ops.bias_add converts value, then bias with its dtype, in a graph only)
+        x = _t(value)
+        b = convert_to_tensor(bias, dtype=x.dtype)
+    else:   # (eagerly the generated op's: value and bias share T, a Python value takes the tensor's dtype:
+        # `bias_add(-2.5, int32 tensor)` is "Cannot convert -2.5 to EagerTensor of dtype int32"; fz31b,
+        # fz14 seed 1420313006 #88)
+        x, b = args.matching([value, bias], op="BiasAdd", names=("value", "bias"))
     return dispatch.execute(BIAS_ADD, (x, b), {"data_format": fmt})
 
 
@@ -189,12 +194,31 @@ def _dropout(x: Any, rate: Any, noise_shape: Any, sample: Any) -> Tensor:
     except ValueError:
         err = errors.InvalidArgumentError(None, None, f"condition {_dims(shape)}, then {_dims(xs)}, and else [] must "
                                           "be broadcastable [Op:SelectV2]")
-        raise trace_errors.mark_shape(err, trace_errors.broadcast_text(shape, xs), "SelectV2",
-                                      (shape, xs, [])) from None
+        kx = _select_known(x, shape)
+        if kx is None:   # (a dimension the graph does not know: the kernel's error when it runs)
+            return dispatch.refused(err, x.dtype, xs)
+        raise trace_errors.mark_shape(err, trace_errors.broadcast_text(shape, kx), "SelectV2",
+                                      (shape, kx, [])) from None
     out = math.where(keep_mask, ret, array.constant(0, dtype=x.dtype))
     if context.in_function():
         _set_shape(out, x)
     return out
+
+
+def _select_known(x: Tensor, noise: list[int]) -> list[int | None] | None:
+    """x's shape as SelectV2's shape function sees it beside the keep mask's (the noise shape, a
+    constant), when it sees that they do not broadcast (a pair of known sizes that differ, neither
+    1); None when it cannot (a dimension of x the graph does not know: an input_signature [None]
+    with noise_shape (0,) builds, and the kernel refuses when the graph runs: fz31b, fz14 seed
+    1420313001 #137). Eagerly x's shape."""
+    from simdist.runtime.ops import static_shapes
+    kx = static_shapes.known_shape(x) if context.in_function() else x.shape.as_list()
+    if kx is None:
+        return None
+    for a, b in zip(reversed(noise), reversed(kx)):
+        if b is not None and a != b and a != 1 and b != 1:
+            return kx
+    return None
 
 
 def _set_shape(out: Tensor, x: Tensor) -> None:

@@ -245,6 +245,7 @@ def _grad_window_flops(arrays: Any, out: Any, attrs: Any) -> float:
     return float(arrays[-1].size * k[1] * k[2] * k[3])
 
 
+_ALLOWED = {"MaxPool3D": "half, bfloat16, float", "AvgPool3D": "half, bfloat16, float, double"}
 MAX_POOL3D = register("MaxPool3D", _placed("MaxPool3D", ("float16",), _max_pool3d),
                       _cpu_only("MaxPool3D", "half, bfloat16, float", ("float16",)),
                       _window_flops, kind="window", fusion=rows(0))
@@ -286,13 +287,18 @@ def _attrs(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any, 
     seqs = {"ksize": spatial_sequence(ksize, 3, "ksize"), "strides": spatial_sequence(strides, 3, "strides")}
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
-    if padding not in ("SAME", "VALID"):   # (the op def's order: ksize, strides, padding, data_format, T)
-        err = errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
-                                          "of allowed values: \"SAME\", \"VALID\"")
-        # (op_def_library's ValueError while a tf.function is traced; fz25b, seed 1420262501 #13)
-        raise trace_errors.bad_attr(err, op, "padding", padding, '"SAME", "VALID"')
-    from simdist.runtime.ops.conv3d import check_format
-    check_format(data_format, op)
+    # (T first: eagerly the NodeDef's attrs are validated by name, T, data_format, then padding; a graph's
+    # op_def_library checks the input's type, then the attrs in the op def's order, padding before
+    # data_format, each a ValueError; fz31b, fz14 seed 1420313002 #56, #93)
+    typed(op, _ALLOWED[op])((x.dtype,), None)
+    formats = '"NDHWC", "NCDHW"'
+    checks = [("padding", padding, '"SAME", "VALID"'), ("data_format", data_format, formats)]
+    for attr, value, allowed in (checks if context.in_function() else checks[::-1]):
+        if value is not None and value not in allowed.replace('"', "").split(", "):
+            err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list "
+                                              f"of allowed values: {allowed} [Op:{op}]")
+            # (op_def_library's ValueError while a tf.function is traced; fz25b, seed 1420262501 #13)
+            raise trace_errors.bad_attr(err, op, attr, value, allowed)
     return {**seqs, "padding": padding}
 
 

@@ -234,7 +234,9 @@ def _moments_applied(op: Any, shp: tuple[int, ...], mean: Any, stddev: Any, dt: 
 def _number(v: Any) -> bool:
     """Whether a mean/stddev folds into the op as a number: not a tensor, and 0-d (a list or an
     array is converted and broadcast against the draw, as TF's `rnd * stddev + mean`)."""
-    return not isinstance(v, Tensor) and np.ndim(v) == 0
+    if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):   # (a variable: a tensor, never read as an array:
+        return False                                       # inside tf.function that is NotImplementedError; fz31b)
+    return bool(np.ndim(v) == 0)
 
 
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32, seed: int | None = None,

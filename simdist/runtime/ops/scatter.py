@@ -523,6 +523,8 @@ _SEGMENT_RULE = args.allowed("SegmentSum", *NUMERIC)
 SEGMENT_SUM = register("SegmentSum", _segment_sum, lambda dts, attrs: _SEGMENT_RULE(dts[:1], attrs),
                        lambda arrays, out, attrs: arrays[0].size, kind="gather/scatter",
                        fusion=_LANE_ROWS)
+SEGMENT_SUM.standin = lambda arrays, attrs: (((max(int(arrays[1].reshape(-1)[-1]) + 1, 0) if arrays[1].size else 0,)
+                                              + tuple(arrays[0].shape[1:])),)   # (segments.sorted_segment_standin)
 
 
 def sorted_segment_shape_fn(shapes: list, attrs: Any) -> bool:

@@ -191,6 +191,21 @@ UNSORTED_SEGMENT_PROD = register("UnsortedSegmentProd", _unsorted("prod", "Unsor
                                  _rows_read, kind="gather/scatter", fusion=_PER_LANE)
 
 
+def sorted_segment_standin(arrays: Any, attrs: dict) -> tuple:
+    """The output shape a dry run goes on with past a sorted segment kernel's run-time refusal
+    (segment_ids of another length than data's rows, unsorted or negative ids: TF's shape function
+    passes them and adds the node): the last id + 1 rows of data's row shape. A later op's
+    graph-build error is then the trace's (`segment_min(float16 [4, 3], [0])` then
+    `rgb_to_yuv(int list)` in a tf.function: the TypeError; fz31b, fourteenth generator seed
+    1420313003 #121)."""
+    data, ids = arrays[0], arrays[1]
+    n = max(int(ids.reshape(-1)[-1]) + 1, 0) if ids.size else 0
+    return ((n,) + tuple(data.shape[1:]),)
+
+
+SEGMENT_MAX.standin = SEGMENT_MIN.standin = SEGMENT_PROD.standin = SEGMENT_MEAN.standin = sorted_segment_standin
+
+
 def _sorted_call(op: Any, data: Any, segment_ids: Any) -> Tensor:
     d = _t(data)
     # (attr T before the rank check: eagerly, and by op_def_library before the shape function in a

@@ -144,28 +144,39 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: boo
         raise ValueError(f"Argument `axis` must be a constant scalar. Received: axis={shown}.")
     x = _t(values)
     ax = int(a._v)
-    from simdist.runtime.ops import static_shapes
-    rank = x.ndim
-    if not -rank <= ax < rank and not static_shapes.rank_unknown(x):
-        # (traced with the rank known: sort_ops reads shape(values)[axis], StridedSlice's shape function)
-        raise trace_errors.shape_error(f"Expected axis in [{-rank}, {rank}), got {ax} [Op:TopKV2]",
-                                       f"slice index {ax if ax >= 0 else ax + rank} of dimension 0 out of bounds.",
-                                       "StridedSlice", ((rank,),))
-    if rank == 0 and static_shapes.rank_unknown(x):
-        # (a graph input of unknown rank called with a scalar: sort_ops' shape(values)[-1] is a
-        # dynamic StridedSlice, whose kernel refuses it when the graph runs; fz7 ext seed 83 #187)
-        raise errors.InvalidArgumentError(None, None, "slice index -1 of dimension 0 out of bounds.")
+    def axis_checks() -> None:
+        """sort_ops' `shape(values)[axis]` in _descending_sort: for ascending after the negation,
+        so a bool or string scalar is Neg's dtype error first (TypeError at trace; fz31b, fz14 seed
+        1420313002 #160: `argsort(bool scalar)` in a tf.function)."""
+        from simdist.runtime.ops import static_shapes
+        rank = x.ndim
+        if not -rank <= ax < rank and not static_shapes.rank_unknown(x):
+            # (traced with the rank known: sort_ops reads shape(values)[axis], StridedSlice's shape function)
+            raise trace_errors.shape_error(f"Expected axis in [{-rank}, {rank}), got {ax} [Op:TopKV2]",
+                                           f"slice index {ax if ax >= 0 else ax + rank} of dimension 0 out of bounds.",
+                                           "StridedSlice", ((rank,),))
+        if rank == 0 and static_shapes.rank_unknown(x):
+            # (a graph input of unknown rank called with a scalar: sort_ops' shape(values)[-1] is a
+            # dynamic StridedSlice, whose kernel refuses it when the graph runs; fz7 ext seed 83 #187)
+            raise errors.InvalidArgumentError(None, None, "slice index -1 of dimension 0 out of bounds.")
     if direction == "DESCENDING":
+        axis_checks()
         return _descending(x, ax, return_argsort)
     dt = x.dtype
     if dt.kind == "u":
         off = convert_to_tensor(np.iinfo(dt._np).max, dtype=dt)
-        r = _descending(math.subtract(off, x), ax, return_argsort)
+        y = math.subtract(off, x)
+        axis_checks()
+        r = _descending(y, ax, return_argsort)
         return r if return_argsort else math.subtract(off, r)
     if dt.kind == "i":
-        r = _descending(math.subtract(unary.negative(x), 1), ax, return_argsort)
+        y = math.subtract(unary.negative(x), 1)
+        axis_checks()
+        r = _descending(y, ax, return_argsort)
         return r if return_argsort else math.subtract(unary.negative(r), 1)
-    r = _descending(unary.negative(x), ax, return_argsort)
+    y = unary.negative(x)
+    axis_checks()
+    r = _descending(y, ax, return_argsort)
     return r if return_argsort else unary.negative(r)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, cpu_kernels, dispatch, shape_checks, static_shapes, trace_errors
+from simdist.runtime.ops import args, attr_rules, cpu_kernels, dispatch, shape_checks, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -76,6 +76,15 @@ def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int
         block_shape = np.asarray(block_shape.as_list(), np.int32)
     bs = np.asarray(dispatch.static_value(_t(block_shape)) if isinstance(block_shape, Tensor) else block_shape)
     pr = np.asarray(dispatch.static_value(_t(pairs)) if isinstance(pairs, Tensor) else pairs)
+    for attr, v in (("Tblock_shape", block_shape), (f"T{what}", pairs)):
+        if isinstance(v, (Tensor, np.ndarray)) and v.dtype.name not in ("int32", "int64"):
+            # (the op's index type attrs, an empty float tensor too: `crops=tf.constant([])` is
+            # InvalidArgumentError "Value for attr 'Tcrops' of float is not in the list of allowed values:
+            # int32, int64"; fz31b, fz14 seed 1420313007 #189)
+            name = v.dtype.name if isinstance(v, Tensor) else dtypes.as_dtype(v.dtype).name
+            raise errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of "
+                                              f"{args.tf_name(dtypes.as_dtype(name))} is not in the list of allowed "
+                                              f"values: int32, int64 [Op:{op}]")
     if bs.dtype.kind not in "iu" or (pr.size and pr.dtype.kind not in "iu"):
         raise errors.InvalidArgumentError(None, None, f"block_shape and {what} must be integer tensors [Op:{op}]")
     if bs.ndim != 1:
@@ -228,6 +237,13 @@ def _b2s_shape_fn(t: Tensor, block_shape: Any, crops: Any) -> None:
         bs = np.asarray(_t(block_shape)._v).reshape(-1)
     except (TypeError, ValueError):
         return
+    if graph_constants.known(block_shape) and bs.dtype.kind in "iu" and (bs < 1).any():
+        # (a constant block_shape's values are the shape function's: ValueError "block_shape must be positive"
+        # at trace, where eagerly the kernel's InvalidArgumentError; fz31b, fz14 seed 1420313007 #99)
+        text = "block_shape must be positive"
+        raise array_shape_fns.marked(errors.InvalidArgumentError(
+            None, None, f"Product of block sizes must be positive, got {int(np.prod(bs))} [Op:BatchToSpaceND]"), text,
+            "BatchToSpaceND", [t, block_shape, crops])
     known = static_shapes.known_shape(t)
     if known is None or not known or known[0] is None or not graph_constants.known(block_shape) or \
             bs.dtype.kind not in "iu" or bs.size == 0 or (bs <= 0).any():
@@ -281,7 +297,9 @@ def _depth_args(t: Tensor, block_size: Any, data_format: str, op: str) -> int:
     lookup (NHWC only: NotFoundError), rank and divisibility (InvalidArgumentError), which a
     traced graph's shape function finds first where it knows the dimensions (ValueError:
     `_depth_shape_text`). Clause function.trace-time-errors."""
-    k = int(block_size)
+    # (the wrapper's make_int: a graph tensor is TypeError "Expected int for argument 'block_size' not
+    # <tf.Tensor 'Const:0' ...>" at trace, an eager tensor converts; fz31b, fz14 seed 1420313004 #158)
+    k = attr_rules.make_int(block_size, "block_size")
     if k < 2:
         raise trace_errors.attr_minimum(op, "block_size", k, 2)
     if data_format not in _DEPTH_FORMATS:   # (before the kernel's lookup; fz28b, fz14 seed 1420282801 #4)
