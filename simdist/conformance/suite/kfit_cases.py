@@ -68,6 +68,9 @@ PAIRS: list[dict[str, Any]] = [
     {"y": {"data": "y_float"}, "class_weight": {"class_weight": [[0, 1.0], [1, 2.0]]}},
     {"y": {"data": "y_column"}, "class_weight": {"class_weight": [[0, 1.0], [1, 2.0]]}},
     {"class_weight": {"class_weight": [[0, 1.0], [1, 2.0]]}, "sample_weight": {"data": "w_short"}},
+    {"y": {"data": "y_float_high"}, "class_weight": {"class_weight": [[0, 1.0], [1, 2.0], [2, 3.0]]}},
+    {"epochs": 3, "validation_data": {"data": "val_pair"}, "validation_freq": [1, 3]},
+    {"epochs": 2, "validation_split": 0.3, "validation_freq": [2]},
 ]
 
 
@@ -104,6 +107,7 @@ def data(tf: Any, name: str) -> Any:
     table = {
         "x": lambda: x, "y": lambda: y, "w": lambda: w,
         "y_short": lambda: y[:-1], "y_float": lambda: y.astype(np.float32) + 0.25,
+        "y_float_high": lambda: y.astype(np.float32) + 0.75,
         "y_column": lambda: y.reshape(-1, 1),
         "w_column": lambda: w.reshape(-1, 1), "w_wide": lambda: np.stack([w, w], 1), "w_short": lambda: w[:-1],
         "w_negative": lambda: w - 1.0,
