@@ -58,14 +58,14 @@ def _err(e: BaseException) -> dict[str, str]:
     return {"error": type(e).__name__}
 
 
-def _shapes(out: Any, tf: Any) -> Any:
+def _shapes(out: Any) -> Any:
     """A (nested) output shape as lists of ints and None."""
     if isinstance(out, (tuple, list)) and out and all(d is None or isinstance(d, (int, np.integer)) for d in out):
         return [None if d is None else int(d) for d in out]
     if isinstance(out, dict):
-        return {k: _shapes(v, tf) for k, v in sorted(out.items())}
+        return {k: _shapes(v) for k, v in sorted(out.items())}
     if isinstance(out, (tuple, list)):
-        return [_shapes(v, tf) for v in out]
+        return [_shapes(v) for v in out]
     return repr(out)
 
 
@@ -106,7 +106,7 @@ def observe(tf: Any, name: str, kwargs: dict[str, Any], shape: tuple[int, ...], 
         s = edit(shape, how)
         arg = [s, s] if kind == "pair" else s
         try:
-            out[f"shape {how}"] = _shapes(_make(keras, name, kwargs).compute_output_shape(arg), tf)
+            out[f"shape {how}"] = _shapes(_make(keras, name, kwargs).compute_output_shape(arg))
         except Exception as e:  # noqa: BLE001 - a refusal is what is observed
             out[f"shape {how}"] = _err(e)
         try:
