@@ -214,6 +214,30 @@ def test_blind30_symbolic_specs_match_eager_results(keras, name):
                  what="the KerasTensor results' (shape, dtype) (the eager results')")
 
 
+# -- keras.ops: conv_transpose's output length ------------------------------------------------------------------------
+@clause("keras.ops", ref="tf221")
+@pytest.mark.parametrize("padding", ["same", "valid"])
+@pytest.mark.parametrize("length,kernel,stride", [(5, 3, 2), (4, 2, 3), (3, 3, 1), (4, 1, 2), (2, 4, 2)])
+def test_blind30_conv_transpose_output_length_follows_the_keras_rule(keras, padding, length, kernel, stride):
+    """keras.ops.conv_transpose without output_padding makes each spatial length n * s for "same" and
+    (n - 1) * s + max(k, s) for "valid" (Keras 3.15's compute_conv_transpose_output_shape), eagerly and on a
+    KerasTensor, in 1-D and 2-D."""
+    ops = keras.ops
+    want = length * stride if padding == "same" else (length - 1) * stride + max(kernel, stride)
+    rng = _rng(f"blind30-convt-{padding}-{length}-{kernel}-{stride}")
+    for rank in (1, 2):
+        xs = (2,) + (length,) * rank + (3,)
+        ks = (kernel,) * rank + (4, 3)
+        k = rng.uniform(-1, 1, ks).astype(np.float32)
+        call = f"keras.ops.conv_transpose(x {xs}, kernel {ks}, strides={stride}, padding={padding!r})"
+        eager = ops.conv_transpose(rng.uniform(-1, 1, xs).astype(np.float32), k, strides=stride, padding=padding)
+        assert_equal(tuple(_np(eager).shape), (2,) + (want,) * rank + (4,), what="the eager result's shape",
+                     call=call)
+        sym = ops.conv_transpose(keras.KerasTensor((None,) + xs[1:]), k, strides=stride, padding=padding)
+        assert_equal(tuple(sym.shape), (None,) + (want,) * rank + (4,), what="the KerasTensor result's shape",
+                     call=call)
+
+
 # -- keras.utils: image_dataset_from_directory's crop_to_aspect_ratio takes the centre --------------------------------
 @clause("keras.dataset-from-directory", ref="tf221")
 @pytest.mark.parametrize("height,width,size", [(8, 2, (2, 2)), (7, 2, (2, 2)), (3, 9, (3, 3)), (4, 11, (4, 8))])
