@@ -1,6 +1,7 @@
 """Random functions' arguments at their edges (issue 29, rargs): every public sampling function of tf.random,
-tf.random.experimental, tf.image's random ops, tf.random.Generator's methods and keras.random, each argument set to
-values that pick another branch of its algorithm, one at a time, eagerly and inside a tf.function.
+tf.random.experimental, tf.image's random ops, tf.random.Generator's methods, dropout, tf.experimental.numpy.random
+and keras.random, each argument set to values that pick another branch of its algorithm, one at a time, eagerly
+and inside a tf.function, called once and twice.
 
 A planted bug in a sampler hides in the regime only some parameters reach: the binomial above p = 1/2 or with
 count · p past BTRS's threshold, the gamma below alpha = 1, the Poisson's large-rate algorithm, a truncated normal's
@@ -32,10 +33,11 @@ COMMON: dict[str, list[Any]] = {
 OP_SEED = [None, 0, 99, -5]
 F = ["float16", "bfloat16", "float64"]
 
-#: function path -> (base keyword arguments, {argument: edge values}). Paths: "random.NAME" (tf.random),
-#: "random.experimental.NAME", "image.NAME", "keras.random.NAME", "Generator.METHOD" (a tf.random.Generator made by
-#: from_seed(GLOBAL_SEED)), "Generator:ALG.METHOD" (made with that algorithm), "Generator.STEP.METHOD" (after split,
-#: skip(10), skip(-3) or a refused draw of shape [2, -3]).
+_X = {"t": [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]], "dtype": "float32"}
+#: function path -> (base keyword arguments, {argument: edge values}). Paths: attributes of tf ("random.NAME",
+#: "image.NAME", "nn.NAME", "experimental.numpy.random.NAME"), "keras.random.NAME" (of tf.keras), "Generator.METHOD"
+#: (a tf.random.Generator made by from_seed(GLOBAL_SEED)), "Generator:ALG.METHOD" (made with that algorithm),
+#: "Generator.STEP.METHOD" (after split, skip(10), skip(-3) or a refused draw of shape [2, -3]).
 FUNCS: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
     # -- stateless samplers ------------------------------------------------------------------------------------
     "random.stateless_uniform": ({"shape": [4], "seed": SEED}, {
@@ -98,7 +100,7 @@ FUNCS: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
         "seed": OP_SEED, "maxval": [None, 2, 3]}),
     "random.normal": ({"shape": [4]}, {"seed": OP_SEED, "mean": [2.0], "stddev": [0.0, 3.0],
                                        "dtype": [{"dtype": d} for d in F]}),
-    "random.truncated_normal": ({"shape": [5]}, {"seed": OP_SEED, "stddev": [2.0],
+    "random.truncated_normal": ({"shape": [5]}, {"seed": OP_SEED, "mean": [-3.0], "stddev": [2.0],
                                                  "dtype": [{"dtype": d} for d in F]}),
     "random.gamma": ({"shape": [4], "alpha": 2.0}, {
         "seed": OP_SEED, "alpha": [0.3, 1.0, {"t": [0.5, 5.0], "dtype": "float32"}], "beta": [3.0],
@@ -150,13 +152,30 @@ FUNCS: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
     "image.random_crop": ({"value": "IMAGE", "size": [2, 3, 3]}, {"seed": OP_SEED, "size": [[4, 4, 3]]}),
     "image.random_flip_left_right": ({"image": "BATCH"}, {"seed": OP_SEED}),
     "image.random_saturation": ({"image": "IMAGE", "lower": 0.2, "upper": 1.8}, {"seed": OP_SEED}),
+    # (seed None or 0 is (0, 0) to its kernel: seeded from the OS, not determined; image_ops_impl "if seed else")
+    "image.sample_distorted_bounding_box": ({"image_size": [10, 12, 3], "bounding_boxes": [[[0.1, 0.2, 0.6, 0.9]]],
+                                             "seed": 99}, {
+        "seed": [-5, 7], "min_object_covered": [0.0, 1.0], "area_range": [[0.9, 1.0]],
+        "aspect_ratio_range": [[0.5, 0.5]]}),
+    # -- dropout and tf.experimental.numpy.random -------------------------------------------------------------
+    "nn.experimental.stateless_dropout": ({"x": _X, "rate": 0.5, "seed": SEED}, {
+        "rate": [0.0, 0.99, 1.0, -0.1], "noise_shape": [[1, 4], [2, 1]], "rng_alg": ["philox", "threefry", 1, 3, "bogus"]}),
+    "nn.dropout": ({"x": _X, "rate": 0.5}, {"seed": OP_SEED, "rate": [0.0, 0.99, 1.0], "noise_shape": [[1, 4], [2, 1]]}),
+    "experimental.numpy.random.randint": ({"low": 0, "high": 5, "size": [6]}, {
+        "low": [4, 5, -3], "high": [None, 1000], "dtype": ["int32", "int16"], "size": [None, [2, 3], 4]}),
+    "experimental.numpy.random.uniform": ({"low": 0.0, "high": 1.0, "size": [4]}, {
+        "low": [-2.0, 1.0], "high": [10.0], "size": [None, [2, 2]]}),
+    "experimental.numpy.random.standard_normal": ({"size": [4]}, {"size": [None, [2, 2], 3]}),
+    "experimental.numpy.random.random": ({"size": [3]}, {"size": [None, [2, 2]]}),
+    "experimental.numpy.random.poisson": ({"lam": 3.0, "size": [4]}, {"lam": [0.5, 30.0], "size": [None]}),
     # -- tf.random.Generator ---------------------------------------------------------------------------------
     "Generator.uniform": ({"shape": [4]}, {
         "minval": [-2.0], "maxval": [3.0], "dtype": [{"dtype": d} for d in F + ["int32", "int64"]]}),
     "Generator.uniform:int": ({"shape": [5], "minval": -4, "maxval": 7, "dtype": {"dtype": "int32"}},
                               {"maxval": [None, -4], "dtype": [{"dtype": "int64"}]}),
-    "Generator.normal": ({"shape": [4]}, {"mean": [1.0], "stddev": [0.0], "dtype": [{"dtype": d} for d in F]}),
-    "Generator.truncated_normal": ({"shape": [5]}, {"stddev": [2.0], "dtype": [{"dtype": d} for d in F]}),
+    "Generator.normal": ({"shape": [4]}, {"mean": [1.0], "stddev": [0.0, 2.5], "dtype": [{"dtype": d} for d in F]}),
+    "Generator.truncated_normal": ({"shape": [5]}, {"mean": [-3.0], "stddev": [2.0],
+                                                    "dtype": [{"dtype": d} for d in F]}),
     "Generator.binomial": ({"shape": [5], "counts": 10.0, "probs": 0.3}, {
         "counts": [100.0, 0.0], "probs": [0.8, 0.5], "dtype": [{"dtype": "int64"}]}),
     "Generator.uniform_full_int": ({"shape": [3]}, {"dtype": [{"dtype": d} for d in ("int32", "uint32", "uint64")]}),
@@ -184,13 +203,15 @@ FUNCS: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
         "seed": [{"seedgen": 3}], "alpha": [0.4], "beta": [0.2], "dtype": ["float64"]}),
     "keras.random.categorical": ({"logits": [[0.0, 1.0, 2.0], [3.0, 0.0, 0.0]], "num_samples": 5, "seed": 3}, {
         "seed": [{"seedgen": 3}], "num_samples": [1], "dtype": ["int64"]}),
-    "keras.random.dropout": ({"inputs": {"t": [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]], "dtype": "float32"},
-                              "rate": 0.5, "seed": 3}, {
-        "seed": [{"seedgen": 3}], "rate": [0.0, 0.99, 1.0], "noise_shape": [[1, 4], [2, 1]]}),
+    "keras.random.dropout": ({"inputs": _X, "rate": 0.5, "seed": 3}, {
+        "seed": [{"seedgen": 3}], "rate": [0.0, 0.99, 1.0],
+        "noise_shape": [[1, 4], [2, 1], [None, 1], [2, None], [None, None]]}),
     "keras.random.shuffle": ({"x": {"t": [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]], "dtype": "int32"},
                               "seed": 3}, {"seed": [{"seedgen": 3}], "axis": [1, -1]}),
 }
-MODES = ("eager", "function")
+#: eager: one call; function: one call of a tf.function; eager2 and function2: two calls (a stateful sampler
+#: draws anew, a stateless one repeats; a Generator's state moves on).
+MODES = ("eager", "function", "eager2", "function2")
 #: (function, argument, value) cases that abort TF 2.21's process (a CHECK failure in its kernel), so that nothing
 #: is recorded for them: Generator.binomial with an int64 shape tensor ("Check failed: dtype() == expected_dtype
 #: ... int32 expected, got int64", tensor.cc).
@@ -257,15 +278,18 @@ def observe(tf: Any, path: str, kwargs: dict[str, Any], mode: str) -> dict[str, 
     tf.random.set_seed(GLOBAL_SEED)
     try:
         fn = _resolve(tf, path)
-        if mode == "function":
+        calls = 2 if mode.endswith("2") else 1
+        if mode.startswith("function"):
             # tensors made inside (TF converts a captured eager tensor to another dtype without a check), seed
             # generators outside (their variable, made inside, is refused on TF's second trace of the first call)
             outside = {k: value(tf, v) for k, v in kwargs.items() if isinstance(v, dict) and "seedgen" in v}
-            got = tf.function(lambda: fn(**{k: outside[k] if k in outside else value(tf, v)
-                                            for k, v in kwargs.items()}))()
+            f = tf.function(lambda: fn(**{k: outside[k] if k in outside else value(tf, v)
+                                          for k, v in kwargs.items()}))
+            got = [f() for _ in range(calls)]
         else:
-            got = fn(**{k: value(tf, v) for k, v in kwargs.items()})
-        return {"out": observed(got)}
+            args = {k: value(tf, v) for k, v in kwargs.items()}
+            got = [fn(**args) for _ in range(calls)]
+        return {"out": observed(got[0] if calls == 1 else got)}
     except Exception as e:  # noqa: BLE001 - a refusal is what is observed
         return {"error": type(e).__name__}
 

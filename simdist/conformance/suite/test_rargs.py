@@ -1,10 +1,12 @@
 """Random functions' arguments at their edges (issue 29, rargs): every sampling function of tf.random,
-tf.random.experimental, tf.image's random ops, tf.random.Generator's methods and keras.random, with each argument
+tf.random.experimental, tf.image's random ops, tf.random.Generator's methods, dropout, tf.experimental.numpy.random and
+keras.random, with each argument
 that picks another branch of its algorithm set to its edge values one at a time (rargs_cases.FUNCS: the binomial
 above p = 1/2 and past BTRS's count · p, the gamma below alpha = 1, the Poisson's large rates, truncated normals on
 one-sided and narrow intervals, candidate samplers at num_sampled == range_max, index_shuffle's small and huge
 max_index, seeds of other dtypes and lengths, algorithms by name and number, zero-size and unknown shapes), eagerly
-and inside a tf.function — clause ops.random-arguments.
+and inside a tf.function, called once and twice (a stateful sampler must draw anew, a stateless one repeat) —
+clause ops.random-arguments.
 
 Expected: TF 2.21's recorded observation of each case (rargs_reference): the error class, or the samples' dtype,
 shape and values (floats within 1e-5 relative). The seeds fix every stream (stateful ops after
@@ -42,7 +44,7 @@ def test_rargs_recording_is_current() -> None:
 @clause("ops.random-arguments", ref="tf221")
 @pytest.mark.parametrize("fn", _groups())
 def test_random_function_arguments_at_their_edges(tf, fn: str) -> None:
-    """Each case of the function (both modes): as on TF 2.21."""
+    """Each case of the function (every mode): as on TF 2.21."""
     data = reference.load()
     found: list[str] = []
     for case, want in zip(data["plan"], data["observed"]):

@@ -266,8 +266,11 @@ def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any, op: s
 def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: int = 0, min_object_covered: Any = 0.1,
                                   aspect_ratio_range: Any = None, area_range: Any = None, max_attempts: Any = None,
                                   use_image_if_no_bounding_boxes: Any = None, name: str | None = None) -> tuple:
-    """`tf.image.sample_distorted_bounding_box`: (begin, size, bboxes) of a random crop."""
-    if seed:
+    """`tf.image.sample_distorted_bounding_box`: (begin, size, bboxes) of a random crop. TF's wrapper takes the
+    seed's truth (`if seed`: a tensor seed is OperatorNotAllowedInGraphError inside a tf.function, NumPy's
+    ambiguity ValueError eagerly for two elements)."""
+    from simdist.runtime import symbolic
+    if symbolic.truth_taken(seed):
         from simdist.runtime.ops.random_gamma import tf_seeds
         s1, s2 = tf_seeds(seed)
     else:

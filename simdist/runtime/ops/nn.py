@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, array, dispatch, math, philox, random, unary
+from simdist.runtime.ops import args, array, dispatch, math, random, unary
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.activations import (elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, sigmoid,  # noqa: F401
                                              silu, softmax, softplus, softsign, swish, tanh)
@@ -247,34 +247,15 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = None,
     return _dropout(x, rate, noise_shape, sample)
 
 
-_RNG_ALGS = (None, "philox", "threefry", "auto_select", 1, 2, 3)
-
-
-def _stateless_uniform(shape: list[int], dt: dtypes.DType, seed: Any) -> Tensor:
-    """Uniform [0, 1) draws that depend only on the seed pair (and the shape): TF's Philox values
-    (StatelessRandomUniformV2, runtime/ops/philox.py). A constant, so a recorded tf.function replays the same values, as TF's
-    stateless ops give the same values for the same seed."""
-    s = _t(seed)
-    if not s.dtype.is_integer or s.dtype.name not in ("int32", "int64"):
-        raise attr_error("StatelessRandomGetKeyCounter", s.dtype, "int32, int64", attr="Tseed")
-    if s.shape.as_list() != [2]:
-        from simdist.runtime.ops.random import seed_shape_error
-        raise seed_shape_error(s.shape.as_list())
-    return array.constant(philox.uniform_float(dispatch.static_value(s), tuple(shape), dt.np), dtype=dt)
-
-
 def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None, noise_shape: Any = None,
                       name: str | None = None) -> Tensor:
     """`tf.nn.experimental.stateless_dropout`: dropout whose mask depends only on `seed` (a pair
     of ints): the same seed gives the same mask, whatever the global seed: TF's mask (its Philox
-    uniform draw)."""
-    alg = getattr(rng_alg, "value", rng_alg)
-    if alg not in _RNG_ALGS:
-        raise ValueError(f"Argument `alg` got unsupported value {rng_alg}. Supported values are philox for the "
-                         "Philox algorithm, threefry for the ThreeFry algorithm, and auto_select for auto-selection.")
-
+    uniform draw). The draw is TF's sampler, `stateless_random_uniform(seed=seed, alg=rng_alg)`, called after
+    _dropout's checks of x and rate: its algorithm's errors (an unknown name's ValueError, ThreeFry's counter error
+    on CPU) come from it (TF 2.21, nn_ops.stateless_dropout)."""
     def sample(shape: list[int], dt: dtypes.DType) -> Tensor:
-        return _stateless_uniform(shape, dt, seed)
+        return random.stateless_uniform(list(shape), seed, dtype=dt, alg=rng_alg)
     return _dropout(x, rate, noise_shape, sample)
 
 
