@@ -254,3 +254,63 @@ def test_amut32_dataset_initializer_pairs_of_other_dtypes(tf):
     t = E.index_table_from_dataset(D.range(10, 13), key_dtype=tf.int64)
     assert_equal(to_numpy(t.lookup(tf.constant([12, 10, 3], tf.int64))).tolist(), [2, 0, -1],
                  call="index_table_from_dataset(range(10, 13)): lookup [12, 10, 3]")
+
+
+# -- banded_triangular_solve's gradient: broadcast along an inner batch axis ------------------------------------------
+_BANDED_INNER = {
+    "bands_broadcast_along_the_second_batch_axis": ((2, 1, 2, 3), (2, 4, 3, 2)),
+    "bands_broadcast_along_the_middle_of_three": ((2, 1, 1, 2, 3), (2, 3, 1, 3, 2)),
+    "rhs_broadcast_along_the_second_batch_axis": ((2, 3, 2, 3), (2, 1, 3, 2)),
+}
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("case", list(_BANDED_INNER))
+def test_amut32_banded_solve_gradient_sums_over_inner_broadcast_axes(tf, case):
+    """banded_triangular_solve with bands and rhs whose batch shapes broadcast along an axis other than the first
+    (size 1 at batch axis 1 of 2, or of 3 with the last axis 1 in both): each input's gradient has that input's
+    shape, summed over exactly the axes it was broadcast along (TF 2.21's _BandedTriangularSolveGrad reduces over
+    broadcast_gradient_args); against float64 central differences of the backend's own forward pass."""
+    from simdist.conformance.suite.test_automut_gaps import _band
+    from simdist.conformance.suite.test_gradient_table import check_order
+
+    sb, sr = _BANDED_INNER[case]
+    rng = np.random.default_rng(12)
+    xs = [rng.uniform(-1.0, 1.0, size=sb), rng.uniform(-1.0, 1.0, size=sr)]
+    check_order(tf, f"banded_triangular_solve[{case}]",
+                lambda tf_, b, r: tf_.linalg.banded_triangular_solve(_band(tf_, b), r), xs, rng)
+
+
+# -- RaggedTensor.from_row_splits(validate=True): the failed check names x and y in order -----------------------------
+@clause("ops.ragged", ref="tf221")
+@pytest.mark.parametrize("splits", [[1, 2, 3], [2, 2]])
+def test_amut32_from_row_splits_reports_a_nonzero_first_split(tf, splits):
+    """RaggedTensor.from_row_splits(values, splits, validate=True) checks splits[0] == 0 with
+    assert_equal(row_splits[:1], 0) (TF 2.21's row_partition.py): InvalidArgumentError whose message gives the
+    first split as x and 0 as y (observed)."""
+    want = ("Arguments to from_row_splits do not form a valid RaggedTensor:zero\nCondition x == y did not hold.\n"
+            f"First 1 elements of x:\n[{splits[0]}]\nFirst 1 elements of y:\n[0]")
+    with raises(tf.errors.InvalidArgumentError, match="^" + re.escape(want) + "$",
+                call=f"RaggedTensor.from_row_splits([1, 2, 3], {splits}, validate=True)"):
+        tf.RaggedTensor.from_row_splits([1, 2, 3], splits, validate=True)
+
+
+# -- tridiagonal_matmul's gradient over a batch -------------------------------------------------------------------
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("fmt", ["compact", "sequence"])
+def test_amut32_tridiagonal_matmul_gradient_of_a_batch(tf, fmt):
+    """tf.linalg.tridiagonal_matmul of a batch (diagonals [2, 3, 4], rhs [2, 4, 3]): each diagonal's gradient is
+    the sum over the rhs' last axis of the shifted rhs times the incoming gradient (TF 2.21's _TridiagonalMatMulGrad
+    reduces axis=-1, which is not axis 1 once there is a batch); against float64 central differences of the
+    backend's own forward pass."""
+    from simdist.conformance.suite.test_gradient_table import check_order
+
+    rng = np.random.default_rng(13)
+    if fmt == "compact":
+        xs = [rng.uniform(-1.0, 1.0, size=(2, 3, 4)), rng.uniform(-1.0, 1.0, size=(2, 4, 3))]
+        fn = lambda tf_, d, r: tf_.linalg.tridiagonal_matmul(d, r, diagonals_format="compact")   # noqa: E731
+    else:
+        xs = [rng.uniform(-1.0, 1.0, size=(2, 4)) for _ in range(3)] + [rng.uniform(-1.0, 1.0, size=(2, 4, 3))]
+        fn = lambda tf_, a, b, c, r: tf_.linalg.tridiagonal_matmul((a, b, c), r,   # noqa: E731
+                                                                   diagonals_format="sequence")
+    check_order(tf, f"tridiagonal_matmul[{fmt}, batch of 2]", fn, xs, rng)
