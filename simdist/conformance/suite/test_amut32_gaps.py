@@ -314,3 +314,29 @@ def test_amut32_tridiagonal_matmul_gradient_of_a_batch(tf, fmt):
         fn = lambda tf_, a, b, c, r: tf_.linalg.tridiagonal_matmul((a, b, c), r,   # noqa: E731
                                                                    diagonals_format="sequence")
     check_order(tf, f"tridiagonal_matmul[{fmt}, batch of 2]", fn, xs, rng)
+
+
+# -- tf.summary.audio with no clip to write --------------------------------------------------------------------------
+@clause("summary.event-files", ref="tf221")
+def test_amut32_audio_summary_of_no_clip_writes_an_empty_table(tf, tmp_path):
+    """tf.summary.audio writes a [k, 2] string tensor (WAV bytes, label) of the first max_outputs clips; with none to
+    write (max_outputs=0, or data of 0 clips) its `tf.cond` takes the `tf.constant([], tf.string)` branch and the
+    event holds a [0, 2] tensor (TF 2.21's tensorboard audio summary_v2; observed), and returns True."""
+    pytest.importorskip("tensorboard")
+    import os
+    from tensorboard.backend.event_processing.event_file_loader import RawEventFileLoader
+    from tensorboard.compat.proto import event_pb2
+    from tensorboard.util import tensor_util
+    w = tf.summary.create_file_writer(str(tmp_path))
+    x = np.zeros((2, 8, 1), np.float32)
+    with w.as_default():
+        got = [bool(tf.summary.audio("a0", x, 8000, step=1, max_outputs=0)),
+               bool(tf.summary.audio("a1", np.zeros((0, 8, 1), np.float32), 8000, step=2)),
+               bool(tf.summary.audio("a2", x, 8000, step=3, max_outputs=1))]
+    w.close()
+    (name,) = os.listdir(tmp_path)
+    events = [event_pb2.Event.FromString(r) for r in RawEventFileLoader(str(tmp_path / name)).Load()][1:]
+    shapes = [(e.step, v.tag, list(tensor_util.make_ndarray(v.tensor).shape)) for e in events for v in e.summary.value]
+    assert_equal(got, [True, True, True], call="tf.summary.audio(max_outputs=0), of 0 clips, of 1 clip", what="returned")
+    assert_equal(repr(shapes), repr([(1, "a0", [0, 2]), (2, "a1", [0, 2]), (3, "a2", [1, 2])]),
+                 call="tf.summary.audio(max_outputs=0), of 0 clips, of 1 clip", what="(step, tag, tensor shape)")
