@@ -5280,3 +5280,154 @@ TRAINING_BATCH29: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH29
 CATALOGUE += TRAINING_BATCH29
+
+# -- Thirty-second session: a thirtieth blind batch (TRAINING_BATCH30), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirty-second session: a thirtieth blind batch"). Keras layers
+#    (MaxNumBoundingBoxes' label padding, CLAHE's clipped excess, RandomGaussianBlur's kernel-size pair and sigma
+#    range, RandomGrayscale's draw, RandomColorJitter's value_range, STFTSpectrogram's psd bins and default
+#    fft_length, MaxPooling1D's default pool_size, DepthwiseConv1D's default padding, StringLookup's config), losses and
+#    optimizers (Reduction.all, losses.get("mape"), optimizers.deserialize of a lower-case class name), gradients
+#    (SpaceToBatchND's crops, DynamicPartition's positions), keras.ops (gaussian_blur's sigmas, rgb_to_grayscale's
+#    weights, conv_transpose's "same" shape), keras.ops symbolic specs (extract_sequences, top_k, svd, unstack,
+#    digitize, crop_images), Keras utilities (FeatureSpace.integer_categorical, image_dataset_from_directory's
+#    crop, audio_dataset_from_directory's sampling_rate) and random ops / tf.nn (compute_accidental_hits' weight,
+#    the alg name "auto_select"); each a function, branch or argument no earlier mutant touched, at most two in
+#    one file, most in files no earlier mutant touched.
+TRAINING_BATCH30: list[Mutant] = [
+    # -- Keras layers
+    _t("max-num-boxes-labels-padded-with-zero", "formula", "simdist/keras/layers/preprocessing/image/max_num_bounding_boxes.py",
+       "        labels = ops.numpy.pad(labels[:, : self.max_number], [[0, 0], [0, pad_size]], constant_values=self.fill_value)\n",
+       "        labels = ops.numpy.pad(labels[:, : self.max_number], [[0, 0], [0, pad_size]], constant_values=0)\n",
+       "MaxNumBoundingBoxes pads the labels with 0 instead of fill_value (the boxes keep fill_value)"),
+    _t("clahe-clipped-excess-not-redistributed", "formula", "simdist/keras/layers/preprocessing/image/clahe.py",
+       "            hists = clipped + np_.sum(hists - clipped, axis=-1, keepdims=True) / 256.0\n",
+       "            hists = clipped\n",
+       "ContrastLimitedAdaptiveHistogramEqualization drops the clipped excess instead of spreading it over the bins"),
+    _t("gaussian-blur-layer-kernel-pair-second-unchecked", "missing-error",
+       "simdist/keras/layers/preprocessing/image/random_gaussian_blur.py",
+       "        if value[0] % 2 == 0 or value[1] % 2 == 0:\n",
+       "        if value[0] % 2 == 0:\n",
+       "RandomGaussianBlur(kernel_size=(3, 4)) is accepted (Keras: ValueError, both sizes must be odd)"),
+    _t("random-grayscale-draw-comparison-flipped", "boundary", "simdist/keras/layers/preprocessing/image/random_grayscale.py",
+       "        return self.backend.numpy.expand_dims(draws < self.factor, axis=[1, 2, 3])\n",
+       "        return self.backend.numpy.expand_dims(draws > self.factor, axis=[1, 2, 3])\n",
+       "RandomGrayscale converts an image when its draw is above factor (factor=1 converts none)"),
+    _t("color-jitter-value-range-not-passed", "formula", "simdist/keras/layers/preprocessing/image/random_color_jitter.py",
+       "        common = {\"value_range\": value_range, \"seed\": seed}\n",
+       "        common = {\"seed\": seed}\n",
+       "RandomColorJitter's sub-layers get the default value_range (0, 255) instead of the jitter's"),
+    _t("stft-spectrogram-psd-doubles-nyquist", "boundary", "simdist/keras/layers/preprocessing/audio/stft_spectrogram.py",
+       "power + knp.pad(power[:, :, 1:-1, :], [[0, 0], [0, 0], [1, 1], [0, 0]])",
+       "power + knp.pad(power[:, :, 1:, :], [[0, 0], [0, 0], [1, 0], [0, 0]])",
+       "STFTSpectrogram(mode=\"psd\") doubles the Nyquist bin too (Keras: only the inner bins)"),
+    _t("stft-spectrogram-default-fft-length-is-frame-length", "formula",
+       "simdist/keras/layers/preprocessing/audio/stft_spectrogram.py",
+       "        self._fft_length = fft_length or 2 ** int(math.ceil(math.log2(frame_length)))\n",
+       "        self._fft_length = fft_length or frame_length\n",
+       "STFTSpectrogram's default fft_length is frame_length (Keras: the next power of two)"),
+    _t("max-pooling1d-default-pool-size-three", "boundary", "simdist/keras/layers/pooling1d.py",
+       "    def __init__(self, pool_size: Any = 2, strides: Any = None,",
+       "    def __init__(self, pool_size: Any = 3, strides: Any = None,",
+       "MaxPooling1D's default pool_size is 3 (Keras: 2)"),
+    _t("depthwise-conv1d-default-padding-same", "boundary", "simdist/keras/layers/depthwise_conv1d.py",
+       "padding: str = \"valid\", depth_multiplier: int = 1,",
+       "padding: str = \"same\", depth_multiplier: int = 1,",
+       "DepthwiseConv1D's default padding is \"same\" (Keras: \"valid\")"),
+    _t("string-lookup-config-keeps-vocabulary-dtype", "state", "simdist/keras/layers/string_lookup.py",
+       "        del base_config[\"vocabulary_dtype\"]    # (strings have one dtype)\n",
+       "",
+       "StringLookup.get_config keeps vocabulary_dtype, so from_config(get_config()) passes it twice"),
+    _t("named-factor-lower-bound-not-clipped", "boundary", "simdist/keras/layers/preprocessing/image/factors.py",
+       "        return max(-factor, lo), factor\n",
+       "        return -factor, factor\n",
+       "RandomGaussianBlur(sigma=s) ranges over (-s, s) instead of (max(-s, 0), s)"),
+    # -- losses and optimizers
+    _t("legacy-reduction-all-drops-auto", "missing-error", "simdist/keras/losses/reduction.py",
+       "        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)\n",
+       "        return (cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)\n",
+       "tf.keras.losses.Reduction.all() leaves out AUTO, so validate(\"auto\") raises"),
+    _t("losses-get-mape-alias-dropped", "missing-error", "simdist/keras/losses/__init__.py",
+       "                         \"mape\": _regression.mean_absolute_percentage_error,\n",
+       "",
+       "tf.keras.losses.get(\"mape\") is ValueError (Keras: mean_absolute_percentage_error)"),
+    _t("optimizers-deserialize-lowercase-class-name", "missing-error", "simdist/keras/optimizers/__init__.py",
+       "    cls = classes.get(name) or _BY_NAME.get(name.lower())\n",
+       "    cls = classes.get(name)\n",
+       "keras.optimizers.deserialize({\"class_name\": \"adam\", ...}) returns the string (Keras: an Adam)"),
+    # -- gradients
+    _t("space-to-batch-grad-crops-dropped", "gradient", "simdist/runtime/ops/space_batch.py",
+       "{\"block\": op.get_attr(\"block\"), \"crops\": op.get_attr(\"pads\")})]",
+       "{\"block\": op.get_attr(\"block\"), \"crops\": [[0, 0]] * len(op.get_attr(\"block\"))})]",
+       "SpaceToBatchND's gradient does not crop the paddings (gradient of the padded shape)"),
+    _t("dynamic-partition-grad-positions-flat", "gradient", "simdist/runtime/ops/data_flow.py",
+       "    positions = array.reshape(array.range_(0, n), parts.shape.as_list())\n",
+       "    positions = array.range_(0, n)\n",
+       "DynamicPartition's gradient numbers the rows without the partitions' shape (fails for 2-D partitions)"),
+    # -- keras.ops (the TF backend's functions)
+    _t("keras-ops-gaussian-blur-sigmas-swapped", "axis", "simdist/keras/ops/tf_image.py",
+       "            kernel1d_x = _get_gaussian_kernel1d(size[0], sigma[0])\n"
+       "            kernel1d_y = _get_gaussian_kernel1d(size[1], sigma[1])\n",
+       "            kernel1d_x = _get_gaussian_kernel1d(size[0], sigma[1])\n"
+       "            kernel1d_y = _get_gaussian_kernel1d(size[1], sigma[0])\n",
+       "keras.ops.image.gaussian_blur applies sigma[1] along the first kernel axis and sigma[0] along the second"),
+    _t("keras-ops-rgb-to-grayscale-bgr-weights", "order", "simdist/keras/ops/tf_image.py",
+       "        [0.2989, 0.5870, 0.1140], dtype=images.dtype\n",
+       "        [0.1140, 0.5870, 0.2989], dtype=images.dtype\n",
+       "keras.ops.image.rgb_to_grayscale weighs the channels as BGR"),
+    _t("keras-ops-conv-transpose-same-shape", "boundary", "simdist/keras/ops/backend_utils.py",
+       "            return input_size * strides\n",
+       "            return (input_size - 1) * strides + 1\n",
+       "keras.ops.conv_transpose(padding=\"same\") on a symbolic input infers (n - 1) * s + 1 (Keras: n * s)"),
+    # -- keras.ops symbolic shapes and dtypes (compute_output_spec)
+    _t("keras-ops-extract-sequences-spec-count-off-by-one", "boundary", "simdist/keras/ops/op_math.py",
+       "                1 + (x.shape[-1] - self.sequence_length) // self.sequence_stride\n",
+       "                (x.shape[-1] - self.sequence_length) // self.sequence_stride\n",
+       "keras.ops.extract_sequences on a symbolic input infers one sequence fewer"),
+    _t("keras-ops-top-k-spec-indices-dtype", "dtype", "simdist/keras/ops/op_math.py",
+       "            KerasTensor(shape=output_shape, dtype=\"int32\"),\n        )\n\n    def call(self, x):\n"
+       "        return backend.math.top_k(x, self.k, self.sorted)\n",
+       "            KerasTensor(shape=output_shape, dtype=x.dtype),\n        )\n\n    def call(self, x):\n"
+       "        return backend.math.top_k(x, self.k, self.sorted)\n",
+       "keras.ops.top_k on a symbolic input infers the indices' dtype as the values' (Keras: int32)"),
+    _t("keras-ops-svd-spec-reduced-v-transposed", "order", "simdist/keras/ops/op_linalg.py",
+       "            v_shape = batches + (min(rows, columns), columns)\n",
+       "            v_shape = batches + (columns, min(rows, columns))\n",
+       "keras.ops.svd(full_matrices=False) on a symbolic input infers v as (n, k) instead of (k, n)"),
+    _t("keras-ops-unstack-spec-num-from-axis-zero", "axis", "simdist/keras/ops/op_core.py",
+       "            num = x.shape[axis]\n",
+       "            num = x.shape[0]\n",
+       "keras.ops.unstack(axis=k) on a symbolic input makes as many outputs as the first dimension"),
+    _t("keras-ops-digitize-spec-int64", "dtype", "simdist/keras/ops/op_numpy.py",
+       "        return KerasTensor(x.shape, dtype=\"int32\", sparse=sparse)\n",
+       "        return KerasTensor(x.shape, dtype=\"int64\", sparse=sparse)\n",
+       "keras.ops.digitize on a symbolic input infers int64 (Keras: int32)"),
+    _t("keras-ops-crop-images-spec-left-twice", "formula", "simdist/keras/ops/op_image.py",
+       "target_width = width - self.left_cropping - self.right_cropping",
+       "target_width = width - self.left_cropping - self.left_cropping",
+       "keras.ops.image.crop_images on a symbolic input subtracts left_cropping twice from the width"),
+    # -- Keras utilities
+    _t("feature-space-integer-categorical-oov-dropped", "formula", "simdist/keras/utils/feature_space.py",
+       "        preprocessor = layers.IntegerLookup(name=f\"{name}_preprocessor\", max_tokens=max_tokens,\n"
+       "                                            num_oov_indices=num_oov_indices)\n",
+       "        preprocessor = layers.IntegerLookup(name=f\"{name}_preprocessor\", max_tokens=max_tokens)\n",
+       "FeatureSpace.integer_categorical(num_oov_indices=n) builds its IntegerLookup with one OOV index"),
+    _t("image-dataset-crop-to-aspect-ratio-top-aligned", "formula", "simdist/keras/utils/image_dataset.py",
+       "    h0 = tf.cast(tf.cast(height - crop_h, \"float32\") / 2, \"int32\")\n",
+       "    h0 = tf.cast(0 * height, \"int32\")\n",
+       "image_dataset_from_directory(crop_to_aspect_ratio=True) crops a tall image from the top, not the centre"),
+    # -- random ops / tf.nn
+    _t("accidental-hits-weight-minus-inf", "formula", "simdist/runtime/ops/candidate_sampling.py",
+       "            np.full(len(rows), np.finfo(np.float32).min, np.float32))\n",
+       "            np.full(len(rows), -np.inf, np.float32))\n",
+       "tf.nn.compute_accidental_hits weights a hit -inf (TF: the lowest float32, -FLT_MAX)"),
+    _t("rng-alg-auto-select-underscore-refused", "missing-error", "simdist/runtime/ops/rng_alg.py",
+       "        canon = alg.strip().lower().replace(\"-\", \"\").replace(\"_\", \"\")\n",
+       "        canon = alg.strip().lower().replace(\"-\", \"\")\n",
+       "a stateless random op's alg=\"auto_select\" (a string with an underscore) is ValueError (TF: auto-selection)"),
+    _t("audio-dataset-sampling-rate-zero-accepted", "missing-error", "simdist/keras/utils/audio_dataset.py",
+       "        if sampling_rate <= 0:\n",
+       "        if sampling_rate < 0:\n",
+       "audio_dataset_from_directory(sampling_rate=0) passes the check (Keras: ValueError, should be higher than 0)"),
+]
+TRAINING += TRAINING_BATCH30
+CATALOGUE += TRAINING_BATCH30

@@ -10,11 +10,10 @@ Nothing here imports TensorFlow.
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 from typing import Any
 
-from simdist.conformance.suite import reference_store
+from simdist.conformance.suite import observations, reference_store
 
 PATH = os.path.join(os.path.dirname(__file__), "kfit_reference.json.gz")
 RECORD_COMMAND = "nice -n 10 python -m simdist.conformance.suite.kfit_record"
@@ -41,28 +40,7 @@ def tables_hash() -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _close(g: float, w: float) -> bool:
-    if math.isnan(w) or math.isinf(w):
-        return (math.isnan(g) and math.isnan(w)) or g == w
-    return abs(g - w) <= RTOL * abs(w) + ATOL
-
-
 def differences(got: Any, want: Any, where: str = "") -> list[str]:
-    """Where observation `got` differs from the recorded `want` (got, but should be)."""
-    if isinstance(want, float) and isinstance(got, float):
-        return [] if _close(got, want) else [f"{where or 'value'}: {got!r}, but should be {want!r}"]
-    if isinstance(want, dict) and isinstance(got, dict):
-        if set(got) != set(want):
-            return [f"{where or 'result'}: keys {sorted(got)}, but should be {sorted(want)}"]
-        out: list[str] = []
-        for k in sorted(want):
-            out += differences(got[k], want[k], f"{where}.{k}" if where else str(k))
-        return out
-    if isinstance(want, list) and isinstance(got, list):
-        if len(got) != len(want):
-            return [f"{where}: {len(got)} entries {got!r:.200}, but should be {len(want)} {want!r:.200}"]
-        out = []
-        for i, (g, w) in enumerate(zip(got, want)):
-            out += differences(g, w, f"{where}[{i}]")
-        return out
-    return [] if got == want else [f"{where or 'result'}: {got!r:.200}, but should be {want!r:.200}"]
+    """Where observation `got` differs from the recorded `want` (got, but should be; observations.differences at
+    RTOL/ATOL)."""
+    return observations.differences(got, want, RTOL, ATOL, where)

@@ -177,7 +177,7 @@ def test_amut32_max_num_bounding_boxes_output_shape_of_each_input_form(keras):
 
 
 # -- RandomElasticTransform: each image of a batch transformed with its own probability -------------------------------
-@clause("keras.layer.image-erase-blur", ref="tf221")
+@clause("keras.layer.image-geometric-augment", ref="tf221")
 @pytest.mark.parametrize("seed, factor, want", [
     (1, 0.5, [1, 1, 0, 1, 0, 0, 0, 0]), (1, (0.2, 0.6), [1, 1, 0, 1, 1, 1, 0, 0]),
     (2, 0.5, [1, 0, 0, 0, 0, 0, 0, 0]), (3, (0.2, 0.6), [0, 0, 1, 0, 0, 1, 0, 0])])

@@ -147,6 +147,11 @@ def binomial_samples(gen: philox.Philox, counts: np.ndarray, probs: np.ndarray, 
 
 
 def _check(shape: tuple[int, ...], counts: np.ndarray, probs: np.ndarray, op: str) -> None:
+    """The kernels' checks in their order (random_binomial_op.cc): the shape (tensor::MakeShape), then
+    the parameters' broadcast and the shape's suffix."""
+    for d in shape:
+        if d < 0:
+            raise errors.InvalidArgumentError(None, None, f"Dimension {d} must be >= 0 [Op:{op}]")
     try:
         bshape = np.broadcast_shapes(counts.shape, probs.shape)
     except ValueError:
@@ -234,10 +239,6 @@ def _convert(value: Any, hint: dtypes.DType) -> Tensor:
     """convert_to_tensor with a dtype hint (TF's preferred_dtype, as convert_to_tensor models it:
     eagerly a NumPy array takes the hint too, `probs=np.array([1, 3], np.uint64)` is float32)."""
     return convert_to_tensor(value, dtype_hint=hint)
-    try:
-        return convert_to_tensor(value, dtype=hint)
-    except (TypeError, ValueError):
-        return convert_to_tensor(value)
 
 
 def stateless_binomial(shape: Any, seed: Any, counts: Any, probs: Any, output_dtype: Any = dtypes.int32,

@@ -1,8 +1,10 @@
 """`tf.random.stateless_parameterized_truncated_normal` (TF 2.21's StatelessParameterizedTruncatedNormal
 op): `shape` draws of a normal(means, stddevs) truncated to [minvals, maxvals], a pure function of
 the seed pair. The parameters are converted as TF's wrapper converts them (Python floats to
-float32; all four one dtype of half, float, double) and broadcast together; `shape` must end with
-their broadcast shape (the kernel's InvalidArgumentError otherwise, also inside a tf.function).
+float32; all four one dtype of half, float, double) and broadcast together. The seed must have
+shape [2] (the kernel's InvalidArgumentError eagerly, the shape function's ValueError inside a
+tf.function); `shape` must end with their broadcast shape (the kernel's InvalidArgumentError
+otherwise, also inside a tf.function).
 The values are the kernel's sampling loop (param_truncated_kernel.py). Gradient: TF's
 _StatelessParameterizedTruncatedNormalGrad (random_grad.py, implicit reparameterisation) for the
 four parameters, none for shape and seed. FLOPs: one per output element (as the other random ops).
@@ -36,8 +38,9 @@ def _forward(means: np.ndarray, stddevs: np.ndarray, minvals: np.ndarray, maxval
              shape: tuple[int, ...]) -> np.ndarray:
     """The kernel's checks in its order (the seed's shape, the parameters' broadcast, the output
     shape), then its samples."""
-    if seed.shape != (2,):
-        raise _error(f"seed must have shape [2], not {dims(seed.shape)}")
+    if seed.shape != (2,):   # (the shape function's check too: a ValueError while tracing)
+        from simdist.runtime.ops.random import seed_shape_error  # noqa: PLC0415 - random imports this module's peers
+        raise seed_shape_error(list(seed.shape), _OP)
     ps = [a.shape for a in (means, stddevs, minvals, maxvals)]
     try:
         bshape = np.broadcast_shapes(*ps)

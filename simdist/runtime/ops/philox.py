@@ -157,8 +157,8 @@ class Philox:
         self.counter = counter & ((1 << 128) - 1)
 
     def skip(self, count: int) -> None:
-        """PhiloxRandom::Skip: the counter advanced by `count` outputs (128-bit carry)."""
-        self.counter = (self.counter + count) & ((1 << 128) - 1)
+        """PhiloxRandom::Skip: the counter advanced by `count` outputs (`skipped`)."""
+        self.counter = skipped(self.counter, count)
 
     def copy(self) -> "Philox":
         return Philox(self.key, self.counter)
@@ -167,8 +167,29 @@ class Philox:
         """One output (four uint32 words); the counter moves on by one."""
         c = self.counter
         out = _rounds(c & _M, (c >> 32) & _M, (c >> 64) & _M, (c >> 96) & _M, self.key[0], self.key[1])
-        self.skip(1)
+        self.counter = (c + 1) & _M128   # (skip(1): no count word can wrap)
         return out
+
+
+_M128 = (1 << 128) - 1
+
+
+def skipped(counter: int, count: int) -> int:
+    """The 128-bit `counter` after PhiloxRandom::Skip(uint64 count), as TF writes it (philox_random.h): the
+    count's low word is added to the counter's first word, its high word plus that carry to the second, and
+    a carry out of the second goes to the upper 64 bits. When the high word is 2**32 - 1 a carry wraps it to 0
+    and is lost: a negative delta (RngReadAndSkip skips uint64(256 · delta)) never borrows from the upper
+    half (TF 2.21, run: from_state([1234, 0, 0]).skip(-1) leaves [978, 0, 0])."""
+    count &= _U64
+    lo, hi = count & _M, count >> 32
+    w0 = (counter & _M) + lo
+    if w0 > _M:
+        hi = (hi + 1) & _M
+    w1 = ((counter >> 32) & _M) + hi
+    upper = counter >> 64
+    if w1 > _M:
+        upper = (upper + 1) & _U64
+    return (upper << 64) | ((w1 & _M) << 32) | (w0 & _M)
 
 
 def seeded(seed: int, seed2: int) -> Philox:

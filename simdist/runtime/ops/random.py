@@ -548,11 +548,11 @@ for _n in ("StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRa
     NotDifferentiable(_n)
 
 
-def seed_shape_error(shape: list) -> errors.InvalidArgumentError:
-    """StatelessRandomGetKeyCounter's error for a seed not of shape [2]: eagerly the kernel's
-    InvalidArgumentError, traced its shape function's ValueError (WithRank 1, WithValue 2)."""
-    err = errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {dims(shape)} "
-                                                  "[Op:StatelessRandomGetKeyCounter]")
+def seed_shape_error(shape: list, op: str = "StatelessRandomGetKeyCounter") -> errors.InvalidArgumentError:
+    """The error of stateless op `op` (by default StatelessRandomGetKeyCounter) for a seed not of
+    shape [2]: eagerly the kernel's InvalidArgumentError, traced its shape function's ValueError
+    (WithRank 1, WithValue 2)."""
+    err = errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {dims(shape)} [Op:{op}]")
     text = f"Shape must be rank 1 but is rank {len(shape)}" if len(shape) != 1 else \
         f"Dimension must be 2 but is {shape[0]}"
     return trace_errors.static(err, ValueError, text)

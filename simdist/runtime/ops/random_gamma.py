@@ -242,10 +242,12 @@ def _stateless_gamma_grad(op: Any, grad: Any) -> list:
 
 
 # --- the facade ------------------------------------------------------------------------------------------------
-def _shape(shape: Any, opname: str) -> tuple[int, ...]:
-    """The `shape` argument as TF converts it (int32) and its kernel checks it (a vector, no
-    negative dimension)."""
-    s = convert_to_tensor(shape, dtype=dtypes.int32) if not isinstance(shape, Tensor) else shape
+def _shape(shape: Any, opname: str, int32: bool = False) -> tuple[int, ...]:
+    """The `shape` argument as TF converts it and its kernel checks it (a vector, no negative
+    dimension): a Python value to int32; a tensor kept (shape_tensor: int64 too), or with `int32`
+    converted to int32 as random_gamma and random_poisson_v2 do (`ops.convert_to_tensor(shape,
+    dtype=int32)`: an int64 tensor is the conversion's ValueError)."""
+    s = convert_to_tensor(shape, dtype=dtypes.int32) if int32 or not isinstance(shape, Tensor) else shape
     if s.dtype not in (dtypes.int32, dtypes.int64):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'S' of {tf_name(s.dtype)} is not in the list of "
                                           f"allowed values: int32, int64 [Op:{opname}]")
@@ -305,7 +307,7 @@ def _scaled(raw: Tensor, beta: Tensor, dt: dtypes.DType) -> Tensor:
 def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = dtypes.float32, seed: Any = None,
           name: str | None = None) -> Tensor:
     """`tf.random.gamma`: shape + broadcast(alpha, beta).shape draws of Gamma(alpha, rate beta)."""
-    shp = _shape(shape, "RandomGamma")
+    shp = _shape(shape, "RandomGamma", int32=True)
     dt, ab, b = _float_params(alpha, beta, dtype)
     _gamma_v3_dtype(dt, "RandomGamma", "T")
     from simdist.runtime.ops import random as _random
@@ -315,7 +317,7 @@ def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = dtypes.float32,
 
 def poisson(shape: Any, lam: Any, dtype: Any = dtypes.float32, seed: Any = None, name: str | None = None) -> Tensor:
     """`tf.random.poisson`: shape + lam.shape Poisson(lam) counts of `dtype`."""
-    shp = _shape(shape, "RandomPoissonV2")
+    shp = _shape(shape, "RandomPoissonV2", int32=True)
     lt = _t(lam)
     dt = _out_dtype(dtype, "RandomPoissonV2")
     from simdist.runtime.ops import random as _random
@@ -339,8 +341,30 @@ def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: 
     dt, ab, b = _float_params(alpha, beta, dtype, finfo=False)
     s = _random._seed(seed, "StatelessRandomGammaV3")
     _gamma_v3_dtype(dt)   # the op's attr check, before the wrapper's np.finfo (TF 2.21)
+    _divisor_broadcasts(shp, b)
     raw = dispatch.execute(STATELESS_GAMMA, (ab, s), {"shape": shp, "dtype": dt})
     return _scaled(raw, b, dt)
+
+
+def _divisor_broadcasts(shape: tuple[int, ...], beta: Tensor) -> None:
+    """A beta that does not broadcast with the samples' `shape`: eagerly the kernel's check (`shape` must end
+    with alpha and beta's broadcast shape) raises InvalidArgumentError; a trace does not run the kernel (the
+    op's shape function gives `shape`) and stops at the wrapper's RealDiv(samples, beta), whose shape function
+    raises ValueError (TF 2.21, run: stateless_gamma([5], seed, 2.0, beta=[1., 4.]))."""
+    bshape = tuple(beta.shape.as_list())
+    try:
+        np.broadcast_shapes(shape, bshape)
+    except ValueError:
+        raise trace_errors.shape_error("Shape passed in must end with broadcasted shape. [Op:StatelessRandomGammaV3]",
+                                       _broadcast_text(shape, bshape), "RealDiv", (shape, bshape)) from None
+
+
+def _broadcast_text(a: tuple[int, ...], b: tuple[int, ...]) -> str:
+    """The broadcasting shape function's message for the first pair of trailing dimensions that differ."""
+    for da, db in zip(reversed(a), reversed(b)):
+        if da != db and da != 1 and db != 1:
+            return f"Dimensions must be equal, but are {da} and {db}"
+    return "Incompatible shapes"
 
 
 def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = dtypes.int32, name: str | None = None) -> Tensor:

@@ -112,7 +112,7 @@ def _skip(state: np.ndarray, alg: int, delta: int) -> np.ndarray:
         raise errors.UnimplementedError(None, None, "Non-XLA devices don't support the ThreeFry algorithm. "
                                         "[Op:RngReadAndSkip]")
     s = [int(v) & _U64 for v in state.tolist()]
-    c = ((s[0] | (s[1] << 64)) + 256 * int(delta)) & ((1 << 128) - 1)
+    c = philox.skipped(s[0] | (s[1] << 64), 256 * int(delta))
     return np.array([_to_int64(c & _U64), _to_int64(c >> 64), _to_int64(s[2])], np.int64)
 
 
@@ -290,10 +290,12 @@ class Generator:
         """The state a draw of `shape` reads (the key mixed with the replica id in a replica)."""
         from simdist.runtime.ops import concat, constant, reshape, stack
         from simdist.runtime.ops.array_more import bitcast
+        # TF skips first (RngReadAndSkip by the product of a shape with a negative dimension too: a ThreeFry
+        # generator's UnimplementedError comes first, and a Philox one's counter moves before the draw fails)
+        old = self.skip(int(np.prod(shape, dtype=np.int64)) if shape else 1)
         for d in shape:
             if d < 0:
                 raise errors.InvalidArgumentError(None, None, f"Dimension {d} must be >= 0 [Op:StatelessRandomNormalV2]")
-        old = self.skip(int(np.prod(shape, dtype=np.int64)) if shape else 1)
         rid = self._replica_id()
         if rid is None:
             return old
