@@ -6,10 +6,10 @@ from simdist.session import (LogicalDevice, LogicalDeviceConfiguration, Physical
 from simdist.session import get_memory_growth as _get_memory_growth, set_memory_growth as _set_memory_growth
 from typing import Any as _Any
 from types import SimpleNamespace as _NS
-import warnings as _warnings
 
 from simdist.runtime import execution as _execution
 from simdist.runtime import runtime_config as _runtime_config
+from simdist.runtime.deprecation import log_deprecated as _log_deprecated
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -25,17 +25,21 @@ def functions_run_eagerly() -> bool:
     return _execution.current().client.functions_eagerly
 
 
+_EAGER_MODULE = "tensorflow.python.eager.polymorphic_function.eager_function_run"
+
+
 def experimental_run_functions_eagerly(run_eagerly: bool) -> None:
-    """Deprecated alias of `run_functions_eagerly` (TF logs its deprecation; simdist warns: DeprecationWarning)."""
-    _warnings.warn("experimental_run_functions_eagerly is deprecated: use tf.config.run_functions_eagerly",
-                   DeprecationWarning, stacklevel=2)
+    """Deprecated alias of `run_functions_eagerly`: TF's `@deprecated` notice, logged once per process
+    (simdist/runtime/deprecation.py), no Python warning."""
+    _log_deprecated("experimental_run_functions_eagerly", _EAGER_MODULE,
+                    "Use `tf.config.run_functions_eagerly` instead of the experimental version.")
     run_functions_eagerly(run_eagerly)
 
 
 def experimental_functions_run_eagerly() -> bool:
-    """Deprecated alias of `functions_run_eagerly`."""
-    _warnings.warn("experimental_functions_run_eagerly is deprecated: use tf.config.functions_run_eagerly",
-                   DeprecationWarning, stacklevel=2)
+    """Deprecated alias of `functions_run_eagerly` (TF's notice, as above)."""
+    _log_deprecated("experimental_functions_run_eagerly", _EAGER_MODULE,
+                    "Use tf.config.functions_run_eagerly instead of the experimental version.")
     return functions_run_eagerly()
 
 def _set_threads(attr: str, what: str, num_threads: _Any) -> None:

@@ -1,13 +1,15 @@
 """`tf.data.experimental`'s deprecated forms of Dataset methods (TF 2.21's data/experimental/ops):
 functions returning a transformation for `Dataset.apply`, and classes building a dataset; each
 is the Dataset method it names (clauses dataset.scan-take-while-unique, dataset.group-by-window,
-dataset.sample-choose)."""
+dataset.sample-choose); each logs TF's `@deprecated` notice once per process, naming the caller's line
+(simdist/runtime/deprecation.py)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from simdist.runtime import dtypes
+from simdist.runtime.deprecation import log_deprecated
 
 __all__ = ["scan", "take_while", "unique", "group_by_window", "bucket_by_sequence_length", "Counter",
            "RandomDataset", "enumerate_dataset", "unbatch", "shuffle_and_repeat", "map_and_batch", "pad_to_cardinality",
@@ -15,29 +17,68 @@ __all__ = ["scan", "take_while", "unique", "group_by_window", "bucket_by_sequenc
 
 Transformation = Callable[[Any], Any]
 
+_OPS = "tensorflow.python.data.experimental.ops."
+#: TF 2.21's `@deprecated` notice of each form: (the name TF logs, its module, the instructions) (observed)
+_NOTICES = {
+    "scan": ("scan", _OPS + "scan_ops", "Use `tf.data.Dataset.scan(...) instead"),
+    "take_while": ("take_while", _OPS + "take_while_ops", "Use `tf.data.Dataset.take_while(...)"),
+    "unique": ("unique", _OPS + "unique", "Use `tf.data.Dataset.unique(...)"),
+    "group_by_window": ("group_by_window", _OPS + "grouping", "Use `tf.data.Dataset.group_by_window(...)`."),
+    "bucket_by_sequence_length": ("bucket_by_sequence_length", _OPS + "grouping",
+                                  "Use `tf.data.Dataset.bucket_by_sequence_length(...)`."),
+    "Counter": ("CounterV2", _OPS + "counter", "Use `tf.data.Dataset.counter(...)` instead."),
+    "RandomDataset": ("_RandomDataset.__init__", _OPS + "random_ops", "Use `tf.data.Dataset.random(...)`."),
+    "enumerate_dataset": ("enumerate_dataset", _OPS + "enumerate_ops", "Use `tf.data.Dataset.enumerate()`."),
+    "unbatch": ("unbatch", _OPS + "batching", "Use `tf.data.Dataset.unbatch()`."),
+    "shuffle_and_repeat": ("shuffle_and_repeat", _OPS + "shuffle_ops",
+                           "Use `tf.data.Dataset.shuffle(buffer_size, seed)` followed by `tf.data.Dataset.repeat(count)`. "
+                           "Static tf.data optimizations will take care of using the fused implementation."),
+    "map_and_batch": ("map_and_batch", _OPS + "batching",
+                      "Use `tf.data.Dataset.map(map_func, num_parallel_calls)` followed by "
+                      "`tf.data.Dataset.batch(batch_size, drop_remainder)`. Static tf.data optimizations will take care "
+                      "of using the fused implementation."),
+    "get_next_as_optional": ("get_next_as_optional", "tensorflow.python.data.ops.iterator_ops",
+                             "Use `tf.data.Iterator.get_next_as_optional()` instead."),
+    "parallel_interleave": ("parallel_interleave", _OPS + "interleave_ops",
+                            "Use `tf.data.Dataset.interleave(map_func, cycle_length, block_length, "
+                            "num_parallel_calls=tf.data.AUTOTUNE)` instead. If sloppy execution is desired, use "
+                            "`tf.data.Options.deterministic`."),
+}
+
+
+def _deprecated(form: str) -> None:
+    """TF's deprecation notice of the form, once per process, naming the line that called it."""
+    log_deprecated(*_NOTICES[form], stacklevel=2)
+
 
 def scan(initial_state: Any, scan_func: Callable[..., Any]) -> Transformation:
+    _deprecated("scan")
     return lambda dataset: dataset.scan(initial_state=initial_state, scan_func=scan_func)
 
 
 def take_while(predicate: Callable[..., Any]) -> Transformation:
+    _deprecated("take_while")
     return lambda dataset: dataset.take_while(predicate=predicate)
 
 
 def unique() -> Transformation:
+    _deprecated("unique")
     return lambda dataset: dataset.unique()
 
 
 def unbatch() -> Transformation:
+    _deprecated("unbatch")
     return lambda dataset: dataset.unbatch()
 
 
 def enumerate_dataset(start: Any = 0) -> Transformation:
+    _deprecated("enumerate_dataset")
     return lambda dataset: dataset.enumerate(start)
 
 
 def group_by_window(key_func: Callable[..., Any], reduce_func: Callable[..., Any], window_size: Any = None,
                     window_size_func: Callable[..., Any] | None = None) -> Transformation:
+    _deprecated("group_by_window")
     return lambda dataset: dataset.group_by_window(key_func=key_func, reduce_func=reduce_func,
                                                    window_size=window_size, window_size_func=window_size_func)
 
@@ -46,6 +87,7 @@ def bucket_by_sequence_length(element_length_func: Callable[..., Any], bucket_bo
                               bucket_batch_sizes: Any, padded_shapes: Any = None, padding_values: Any = None,
                               pad_to_bucket_boundary: bool = False, no_padding: bool = False,
                               drop_remainder: bool = False) -> Transformation:
+    _deprecated("bucket_by_sequence_length")
     return lambda dataset: dataset.bucket_by_sequence_length(
         element_length_func=element_length_func, bucket_boundaries=bucket_boundaries,
         bucket_batch_sizes=bucket_batch_sizes, padded_shapes=padded_shapes, padding_values=padding_values,
@@ -54,12 +96,14 @@ def bucket_by_sequence_length(element_length_func: Callable[..., Any], bucket_bo
 
 def Counter(start: Any = 0, step: Any = 1, dtype: Any = dtypes.int64) -> Any:  # noqa: N802 - TF's name
     """tf.data.experimental.Counter: Dataset.counter."""
+    _deprecated("Counter")
     from simdist.runtime.data.dataset import DatasetV2
     return DatasetV2.counter(start, step, dtype)
 
 
 def RandomDataset(seed: Any = None) -> Any:  # noqa: N802 - TF's name
     """tf.data.experimental.RandomDataset: Dataset.random."""
+    _deprecated("RandomDataset")
     from simdist.runtime.data.dataset import DatasetV2
     return DatasetV2.random(seed)
 
@@ -68,6 +112,7 @@ def shuffle_and_repeat(buffer_size: Any, count: Any = None, seed: Any = None) ->
     """tf.data.experimental.shuffle_and_repeat: TF's fused ShuffleAndRepeatDataset, which its docstring
     gives as `shuffle(buffer_size, seed, reshuffle_each_iteration=True).repeat(count)` (simdist builds
     that; the order is TF's fused node's, observed: clause dataset.shuffle)."""
+    _deprecated("shuffle_and_repeat")
     return lambda dataset: dataset.shuffle(buffer_size, seed=seed, reshuffle_each_iteration=True).repeat(count)
 
 
@@ -76,6 +121,7 @@ def map_and_batch(map_func: Callable[..., Any], batch_size: Any, num_parallel_ba
     """tf.data.experimental.map_and_batch: TF's fused MapAndBatchDataset, `map(map_func).batch(batch_size,
     drop_remainder)` (its element spec, cardinality and values). Both `num_parallel_batches` and
     `num_parallel_calls` is ValueError, as in batching.py."""
+    _deprecated("map_and_batch")
     if num_parallel_batches is not None and num_parallel_calls is not None:
         raise ValueError("`map_and_batch` allows only one of `num_parallel_batches` and `num_parallel_calls` to be "
                          f"set, but `num_parallel_batches` was set to {num_parallel_batches} and "
@@ -135,6 +181,7 @@ def get_structure(dataset_or_iterator: Any) -> Any:
 
 def get_next_as_optional(iterator: Any) -> Any:
     """tf.data.experimental.get_next_as_optional: `iterator.get_next_as_optional()`."""
+    _deprecated("get_next_as_optional")
     return iterator.get_next_as_optional()
 
 
@@ -144,6 +191,7 @@ def parallel_interleave(map_func: Callable[..., Any], cycle_length: Any, block_l
     (sloppy=False) is interleave's (observed with TF 2.21 for empty and uneven inputs); non-positive
     lengths are its InvalidArgumentError. `sloppy=True` allows any order: simdist gives interleave's.
     The buffering arguments change no values and are accepted."""
+    _deprecated("parallel_interleave")
     def apply(dataset: Any) -> Any:
         from simdist.runtime import errors
         from simdist.runtime.tensor import convert_to_tensor
