@@ -34,6 +34,9 @@ OP_SEED = [None, 0, 99, -5]
 F = ["float16", "bfloat16", "float64"]
 
 _X = {"t": [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]], "dtype": "float32"}
+_V4 = {"t": [0.5, 1.0, 2.0, 4.0], "dtype": "float32"}
+#: Seeds keras.random reduces (modulo the int32 maximum minus one) or refuses.
+_KSEEDS = [{"seedgen": 3}, 0, 2 ** 31 - 1, 2 ** 31 - 2, 2 ** 40, -1, None]
 #: function path -> (base keyword arguments, {argument: edge values}). Paths: attributes of tf ("random.NAME",
 #: "image.NAME", "nn.NAME", "experimental.numpy.random.NAME"), "keras.random.NAME" (of tf.keras), "Generator.METHOD"
 #: (a tf.random.Generator made by from_seed(GLOBAL_SEED)), "Generator:ALG.METHOD" (made with that algorithm),
@@ -98,9 +101,9 @@ FUNCS: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
         "dtype": [{"dtype": d} for d in F + ["int32", "int64"]]}),
     "random.uniform:int": ({"shape": [5], "minval": 2, "maxval": 12, "dtype": {"dtype": "int64"}}, {
         "seed": OP_SEED, "maxval": [None, 2, 3]}),
-    "random.normal": ({"shape": [4]}, {"seed": OP_SEED, "mean": [2.0], "stddev": [0.0, 3.0],
+    "random.normal": ({"shape": [4]}, {"seed": OP_SEED, "mean": [2.0, _V4], "stddev": [0.0, 3.0, _V4],
                                        "dtype": [{"dtype": d} for d in F]}),
-    "random.truncated_normal": ({"shape": [5]}, {"seed": OP_SEED, "mean": [-3.0], "stddev": [2.0],
+    "random.truncated_normal": ({"shape": [4]}, {"seed": OP_SEED, "mean": [-3.0, _V4], "stddev": [2.0, _V4],
                                                  "dtype": [{"dtype": d} for d in F]}),
     "random.gamma": ({"shape": [4], "alpha": 2.0}, {
         "seed": OP_SEED, "alpha": [0.3, 1.0, {"t": [0.5, 5.0], "dtype": "float32"}], "beta": [3.0],
@@ -184,34 +187,38 @@ FUNCS: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
     "Generator:threefry.uniform_full_int": ({"shape": [3]}, {"dtype": [{"dtype": "int32"}]}),
     "Generator.split.normal": ({"shape": [3]}, {}),
     "Generator.skip.normal": ({"shape": [3]}, {}),
+    "GeneratorKC.normal": ({"shape": [3]}, {}),
+    "GeneratorKC.uniform_full_int": ({"shape": [2]}, {"dtype": [{"dtype": "uint64"}]}),
     "Generator.skipback.normal": ({"shape": [3]}, {}),
     "Generator.failed.normal": ({"shape": [3]}, {}),
     "Generator.failed.uniform_full_int": ({"shape": [2]}, {"dtype": [{"dtype": "uint64"}]}),
     # -- keras.random ----------------------------------------------------------------------------------------
     "keras.random.uniform": ({"shape": [4], "seed": 3}, {
-        "seed": [{"seedgen": 3}, 0], "minval": [-2.0], "maxval": [0.5], "dtype": ["float64", "float16"]}),
-    "keras.random.normal": ({"shape": [4], "seed": 3}, {"seed": [{"seedgen": 3}], "mean": [2.0], "stddev": [0.0],
+        "seed": _KSEEDS, "minval": [-2.0], "maxval": [0.5], "dtype": ["float64", "float16"]}),
+    "keras.random.normal": ({"shape": [4], "seed": 3}, {"seed": _KSEEDS, "mean": [2.0], "stddev": [0.0],
                                                         "dtype": ["float64"]}),
-    "keras.random.truncated_normal": ({"shape": [5], "seed": 3}, {"seed": [{"seedgen": 3}], "stddev": [3.0]}),
+    "keras.random.truncated_normal": ({"shape": [5], "seed": 3}, {"seed": _KSEEDS, "stddev": [3.0]}),
     "keras.random.randint": ({"shape": [6], "minval": 0, "maxval": 5, "seed": 3}, {
-        "seed": [{"seedgen": 3}], "minval": [4, 5], "maxval": [6, 1000], "dtype": ["int64", "uint8"]}),
+        "seed": _KSEEDS, "minval": [4, 5], "maxval": [6, 1000], "dtype": ["int64", "uint8"]}),
     "keras.random.gamma": ({"shape": [4], "alpha": 2.0, "seed": 3}, {
-        "seed": [{"seedgen": 3}], "alpha": [0.3, 1.0, 20.0], "dtype": ["float64"]}),
+        "seed": _KSEEDS, "alpha": [0.3, 1.0, 20.0], "dtype": ["float64"]}),
     "keras.random.binomial": ({"shape": [5], "counts": 10.0, "probabilities": 0.3, "seed": 3}, {
-        "seed": [{"seedgen": 3}], "counts": [200.0, 0.0], "probabilities": [0.8, 0.5, 1.0], "dtype": ["float64"]}),
+        "seed": _KSEEDS, "counts": [200.0, 0.0], "probabilities": [0.8, 0.5, 1.0], "dtype": ["float64"]}),
     "keras.random.beta": ({"shape": [4], "alpha": 2.0, "beta": 3.0, "seed": 3}, {
-        "seed": [{"seedgen": 3}], "alpha": [0.4], "beta": [0.2], "dtype": ["float64"]}),
+        "seed": _KSEEDS, "alpha": [0.4], "beta": [0.2], "dtype": ["float64"]}),
     "keras.random.categorical": ({"logits": [[0.0, 1.0, 2.0], [3.0, 0.0, 0.0]], "num_samples": 5, "seed": 3}, {
-        "seed": [{"seedgen": 3}], "num_samples": [1], "dtype": ["int64"]}),
+        "seed": _KSEEDS, "num_samples": [1], "dtype": ["int64"]}),
     "keras.random.dropout": ({"inputs": _X, "rate": 0.5, "seed": 3}, {
-        "seed": [{"seedgen": 3}], "rate": [0.0, 0.99, 1.0],
+        "seed": _KSEEDS, "rate": [0.0, 0.99, 1.0],
         "noise_shape": [[1, 4], [2, 1], [None, 1], [2, None], [None, None]]}),
     "keras.random.shuffle": ({"x": {"t": [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]], "dtype": "int32"},
-                              "seed": 3}, {"seed": [{"seedgen": 3}], "axis": [1, -1]}),
+                              "seed": 3}, {"seed": _KSEEDS, "axis": [1, -1]}),
 }
 #: eager: one call; function: one call of a tf.function; eager2 and function2: two calls (a stateful sampler
-#: draws anew, a stateless one repeats; a Generator's state moves on).
-MODES = ("eager", "function", "eager2", "function2")
+#: draws anew, a stateless one repeats; a Generator's state moves on); pair: one tf.function making the call twice
+#: (two ops of one graph: their own kernels and op seeds); after_base: eagerly the entry's base call, then the
+#: case's (a kernel another dtype or seed left behind must not continue its stream).
+MODES = ("eager", "function", "eager2", "function2", "pair", "after_base")
 #: (function, argument, value) cases that abort TF 2.21's process (a CHECK failure in its kernel), so that nothing
 #: is recorded for them: Generator.binomial with an int64 shape tensor ("Check failed: dtype() == expected_dtype
 #: ... int32 expected, got int64", tensor.cc).
@@ -243,7 +250,8 @@ def _resolve(tf: Any, path: str) -> Any:
     if name.startswith("Generator"):
         head, *methods = name.split(".")
         alg = head.split(":")[1] if ":" in head else "philox"
-        g = tf.random.Generator.from_seed(GLOBAL_SEED, alg=alg)
+        g = tf.random.Generator.from_key_counter(GLOBAL_SEED, [7, 9], alg=alg) if head == "GeneratorKC" else \
+            tf.random.Generator.from_seed(GLOBAL_SEED, alg=alg)
         if methods[0] == "split":
             g = g.split(2)[1]
         elif methods[0] == "skip":
@@ -275,16 +283,24 @@ def observed(x: Any) -> Any:
 
 def observe(tf: Any, path: str, kwargs: dict[str, Any], mode: str) -> dict[str, Any]:
     """`path` called with the plan's `kwargs` (eagerly or in a tf.function), after tf.random.set_seed."""
-    tf.random.set_seed(GLOBAL_SEED)
+    tf.keras.utils.set_random_seed(GLOBAL_SEED)   # (tf.random.set_seed too)
     try:
         fn = _resolve(tf, path)
         calls = 2 if mode.endswith("2") else 1
-        if mode.startswith("function"):
+        if mode == "after_base":
+            base = FUNCS[path][0]
+            first = fn(**{k: value(tf, v) for k, v in base.items()})
+            return {"out": observed([first, fn(**{k: value(tf, v) for k, v in kwargs.items()})])}
+        if mode.startswith("function") or mode == "pair":
             # tensors made inside (TF converts a captured eager tensor to another dtype without a check), seed
             # generators outside (their variable, made inside, is refused on TF's second trace of the first call)
             outside = {k: value(tf, v) for k, v in kwargs.items() if isinstance(v, dict) and "seedgen" in v}
-            f = tf.function(lambda: fn(**{k: outside[k] if k in outside else value(tf, v)
-                                          for k, v in kwargs.items()}))
+
+            def call() -> Any:
+                return fn(**{k: outside[k] if k in outside else value(tf, v) for k, v in kwargs.items()})
+            if mode == "pair":
+                return {"out": observed(tf.function(lambda: [call(), call()])())}
+            f = tf.function(call)
             got = [f() for _ in range(calls)]
         else:
             args = {k: value(tf, v) for k, v in kwargs.items()}

@@ -5,7 +5,8 @@ range_sampler.cc) on TF's Philox streams, so the sampled classes are TF 2.21's (
 
 Each call reserves 2048 * num_sampled 32-bit words (512 * num_sampled Philox outputs) of the
 kernel's generator (one per (op, attrs, seeds), continuing across eager calls until
-`tf.random.set_seed`, as random_gamma.py's kernels) and reads them one word at a time
+`tf.random.set_seed`, as random_gamma.py's kernels; each sampler op of a traced function its own,
+random_graphs) and reads them one word at a time
 (SimplePhilox over SingleSampleAdapter). UniformSampler: Rand64() % range (Rand64 = lo | hi << 32);
 LogUniformSampler: int64(exp(RandDouble() * log1p(range))) - 1, mod range. unique=True draws until
 num_sampled distinct values (num_tries counted). Expected counts in float: p * num_sampled when no
@@ -23,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors, execution
-from simdist.runtime.ops import attr_rules, dispatch, philox, static_shapes, trace_errors
+from simdist.runtime.ops import attr_rules, dispatch, random_graphs, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -99,7 +100,7 @@ def _unigram_weights(unigrams: tuple, distortion: float, num_reserved_ids: int, 
 
 def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int, unique: bool, range_max: int,
             seed: int, seed2: int, unigrams: tuple = (), distortion: float = 1.0, num_reserved_ids: int = 0,
-            num_shards: int = 1, shard: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            num_shards: int = 1, shard: int = 0, kernel: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     op = _OPNAME[kind]
     table = None
     if kind == "fixed":
@@ -121,18 +122,14 @@ def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int
             raise errors.InvalidArgumentError(None, None, f"`true_candidate` out of range [0, {rng}), received {c} "
                                               f"[Op:{op}]")
     from simdist.runtime.ops import random as _random
-    _random.guarded_init(op, seed, seed2)
     key = (op, num_true, num_sampled, unique, range_max, seed, seed2, unigrams, distortion, num_reserved_ids,
            num_shards, shard)
-    streams = _cur.ctx.rng.setdefault("philox", {})
-    gen = streams.get(key)
-    if gen is None:
-        gen = streams[key] = philox.seeded(seed, seed2)
-    local = gen.copy()
-    gen.skip((2048 * num_sampled + 3) // 4)
+    # the kernel's generator: cached per attrs eagerly, each op of a traced function its own (`kernel`)
+    local = _random._kernel(key, seed, seed2, (2048 * num_sampled + 3) // 4, kernel)
     learned = None
     if kind == "learned":   # the kernel's UnigramSampler: every class weighs 1 until the true classes it sees
-        learned = streams.setdefault(key + ("weights",), np.ones(range_max, np.int64))
+        own = ((random_graphs.aliased_kernel(kernel),) if kernel is not None else ()) + key
+        learned = _cur.ctx.rng.setdefault("philox", {}).setdefault(own + ("weights",), np.ones(range_max, np.int64))
         cum = np.cumsum(learned)
         total_w = int(cum[-1])
     if kind == "all":
@@ -272,7 +269,7 @@ def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique:
                  "shard": int(extra["shard"])}
     out = dispatch.execute(_OPS[kind], (tc,), {"num_true": int(num_true), "num_sampled": int(num_sampled),
                                                "unique": bool(unique), "range_max": rmax, "seed": s1, "seed2": s2,
-                                               **extra})
+                                               "kernel": random_graphs.instance(), **extra})
     return named_outputs(op, out[:3])
 
 

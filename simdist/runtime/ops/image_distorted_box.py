@@ -174,7 +174,7 @@ def _compute(op: str, size: np.ndarray, boxes: np.ndarray, covered: np.ndarray, 
 
 def _stateful(size: np.ndarray, boxes: np.ndarray, covered: np.ndarray, seed: int = 0, seed2: int = 0,
               aspect_ratio_range: tuple = (0.75, 1.33), area_range: tuple = (0.05, 1.0), max_attempts: int = 100,
-              use_image_if_no_bounding_boxes: bool = False) -> tuple:
+              use_image_if_no_bounding_boxes: bool = False, kernel: Any = None) -> tuple:
     from simdist.runtime.ops import random as _random
     op = "SampleDistortedBoundingBoxV2"
     _check_attrs(op, aspect_ratio_range, area_range, max_attempts)
@@ -182,7 +182,7 @@ def _stateful(size: np.ndarray, boxes: np.ndarray, covered: np.ndarray, seed: in
     s1, s2 = (seed, seed2) if (seed, seed2) != (0, 0) else _random.unseeded_pair()
     key = (op, seed, seed2, aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes,
            size.dtype.name)
-    gen = _random._kernel(key, s1, s2, max_attempts)      # ReserveSamples32(4 · max_attempts)
+    gen = _random._kernel(key, s1, s2, max_attempts, kernel)      # ReserveSamples32(4 · max_attempts); per graph op
     return _compute(op, size, boxes, covered, gen, aspect_ratio_range, area_range, max_attempts,
                     use_image_if_no_bounding_boxes)
 
@@ -280,8 +280,9 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
                              f"determinism is enabled, but got seed={seed}. Please pass in a non-zero seed, e.g. by "
                              f'passing "seed=1".')
         s1, s2 = 0, 0
-    attrs = {"seed": int(s1), "seed2": int(s2), **_attrs(aspect_ratio_range, area_range, max_attempts,
-                                                         use_image_if_no_bounding_boxes)}
+    from simdist.runtime.ops import random_graphs
+    attrs = {"seed": int(s1), "seed2": int(s2), "kernel": random_graphs.instance(),
+             **_attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)}
     return named_outputs("SampleDistortedBoundingBoxV2", dispatch.execute(
         SAMPLE_DISTORTED_BOUNDING_BOX, _inputs(image_size, bounding_boxes, min_object_covered, "SampleDistortedBoundingBoxV2",
                                                aspect_ratio_range=aspect_ratio_range, area_range=area_range,
