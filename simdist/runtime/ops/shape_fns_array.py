@@ -43,11 +43,16 @@ def _matmul(c: Ctx) -> None:
     c.merge_dim(a[0] if c.attr("transpose_a") else a[1], b[1] if c.attr("transpose_b") else b[0])
 
 
-def _block_helper(c: Ctx, x: object, block: str, pads: str, batch_to_space: bool) -> None:
+def _block_helper(c: Ctx, x: object, block: str, pads: str, batch_to_space: bool,
+                  block_size: int | None = None) -> None:
     """SpaceToBatchShapeHelper / BatchToSpaceShapeHelper (array_ops.cc): block_shape of rank 1
     and known size M, the input of rank at least M + 1, paddings/crops merged with [M, 2]; with
     known values, each block positive (the batch divided by it evenly), then non-negative
-    paddings/crops and the padded sizes divided (cropped sizes subtracted)."""
+    paddings/crops and the padded sizes divided (cropped sizes subtracted). block_size: the
+    non-ND ops' attr, which they pass as the block tensor [block_size, block_size]."""
+    if block_size is not None:
+        _fixed_block(c, x, pads, batch_to_space, block_size)
+        return
     bs = c.input(block)
     if bs is None or len(bs) != 1:
         c.fail("block_shape must have rank 1.")
@@ -56,7 +61,17 @@ def _block_helper(c: Ctx, x: object, block: str, pads: str, batch_to_space: bool
     m = int(bs[0])
     x = c.with_rank_at_least(x, m + 1)   # type: ignore[arg-type]
     c.merge(c.input(pads), [m, 2])
-    bv, pv = c.value(block), c.value(pads)
+    _block_values(c, x, m, c.value(block), pads, batch_to_space)
+
+
+def _fixed_block(c: Ctx, x: object, pads: str, batch_to_space: bool, block_size: int) -> None:
+    x = c.with_rank_at_least(x, 3)   # type: ignore[arg-type]
+    c.merge(c.input(pads), [2, 2])
+    _block_values(c, x, 2, np.array([block_size, block_size], np.int64), pads, batch_to_space)
+
+
+def _block_values(c: Ctx, x: list | None, m: int, bv: np.ndarray | None, pads: str, batch_to_space: bool) -> None:
+    pv = c.value(pads)
     if bv is not None and (batch_to_space or bv.size > 0):
         bv = np.asarray(bv).reshape(-1)
         batch = None if x is None else x[0]
@@ -98,6 +113,15 @@ def _batch_to_space_nd(c: Ctx) -> None:
 @register("SpaceToBatchND")
 def _space_to_batch_nd(c: Ctx) -> None:
     _block_helper(c, c.input("input"), "block_shape", "paddings", False)
+
+
+@register("SpaceToBatch", "BatchToSpace")
+def _space_batch(c: Ctx) -> None:
+    """The input of rank 4, then the ND helper of block [block_size, block_size] (array_ops.cc), as TF
+    adds the op: before the kernel lookup of a string input (fz32a, function seed 3220261205 #30)."""
+    x = c.with_rank(c.input("input"), 4)
+    s2b = c.op == "SpaceToBatch"
+    _block_helper(c, x, "", "paddings" if s2b else "crops", not s2b, int(c.attr("block_size")))
 
 
 @register("Slice")

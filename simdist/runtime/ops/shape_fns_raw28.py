@@ -68,11 +68,6 @@ def _max_pool_grad_grad_with_argmax(c: Ctx) -> None:
     c.merge(c.input("argmax"), out)
 
 
-@register("SpaceToBatch")
-def _space_to_batch(c: Ctx) -> None:
-    c.with_rank(c.input("input"), 4)
-
-
 @register("SparseSegmentMeanGradV2", "SparseSegmentSqrtNGradV2", "SparseSegmentSumGradV2")
 def _sparse_segment_grad_v2(c: Ctx) -> None:
     """grad of rank >= 1, indices a vector merged with segment_ids, dense_output_dim0 a scalar."""
@@ -162,11 +157,6 @@ def _sparse_concat(c: Ctx) -> None:
 # (fresh sig seed 2920261205: #2 LinSpace, #7 CudnnRNNV2, #15 MaxPoolV2, #19 StringNGrams, #31, #32 FakeQuant,
 # #48 AllToAll, #65 StatelessMultinomial, #87 StatelessTruncatedNormalV2, #96 IRFFT, #154 SparseAddGrad,
 # #173 StatelessRandomGetKeyCounter, #177 StatelessRandomUniformInt, #192 BatchToSpace)
-@register("BatchToSpace")
-def _batch_to_space(c: Ctx) -> None:
-    c.with_rank(c.input("input"), 4)
-
-
 def _rfft(rank: int) -> Any:
     """RFFTShape (spectral_ops.cc): the input of rank >= `rank`, fft_length a vector of `rank` (fuzz20 seed
     3020261201 #167, #177)."""
@@ -259,8 +249,10 @@ def _sparse_add_grad(c: Ctx) -> None:
     c.with_rank(c.input("b_indices"), 2)
 
 
-@register("StatelessRandomGetKeyCounter")
+@register("StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg")
 def _get_key_counter(c: Ctx) -> None:
+    """The seed a vector of 2 (both ops' shape functions in stateless_random_ops_v2.cc; the Alg one at
+    trace: fz32a, function seed 3220261205 #6)."""
     s = c.with_rank(c.input("seed"), 1)
     c.with_value(s[0], 2)
 
