@@ -286,6 +286,32 @@ def _avg_pool3d_grad(c: Ctx) -> None:
     _shape_input(c, "orig_input_shape", 5)
 
 
+@register("DepthwiseConv2dNative")
+def _depthwise_conv2d(c: Ctx) -> None:
+    """DepthwiseConv2DNativeShapeImpl (common_shape_fns.cc): input and filter of rank 4, strides then
+    dilations of 4 values, the input's depth merged with the filter's third dimension ("Dimensions must
+    be equal, but are 4 and 1", at trace where oneDNN's eager kernel aborts; fz32a, function seed
+    3220261205 #198), CheckValidPadding, then rows and cols windowed with their dilations (EXPLICIT
+    padding's sizes are not modelled)."""
+    x = c.with_rank(c.input("input"), 4)
+    f = c.with_rank(c.input("filter"), 4)
+    strides = _attr_len(c, "strides", "stride", 4, "DepthwiseConv2D")
+    dil = list(c.attr("dilations") or [1, 1, 1, 1])
+    if len(dil) != 4:
+        c.fail(f"DepthwiseConv2D requires the dilations attribute to contain 4 values, but got: {len(dil)}")
+    n, h, w, ch = _nhwc(c.attr("data_format"))
+    c.merge_dim(x[ch], f[2])
+    pad = c.attr("padding")
+    text = _valid_padding_text(pad, list(c.attr("explicit_paddings") or ()), c.attr("data_format"))
+    if text is not None:
+        c.fail(text)
+    if pad == "EXPLICIT":
+        return
+    for i, k in ((h, f[0]), (w, f[1])):
+        if k is not None:
+            _windowed(c, x[i], k, strides[i], pad, dil[i])
+
+
 @register("DepthwiseConv2dNativeBackpropFilter")
 def _depthwise_backprop_filter(c: Ctx) -> None:
     _shape_input(c, "filter_sizes", 4)
