@@ -321,11 +321,45 @@ def _gather_v2(c: Ctx) -> None:
     c.with_rank_at_least(p, -a if a < 0 else a + 1)
 
 
+def _scalar_axis(c: Ctx, name: str, rank: int | None) -> int | None:
+    """MakeDimForScalarInputWithNegativeIndexing: a known value a scalar ("Input must be scalar but has
+    rank 1") inside [-rank, rank), counted from the front; None where the graph does not know it."""
+    v = c.value(name)
+    if v is None:
+        return None
+    if np.ndim(v) != 0:
+        c.fail(f"Input must be scalar but has rank {np.ndim(v)}")
+    d = int(v)
+    if rank is None:
+        return d if d >= 0 else None
+    if not -rank <= d < rank:
+        c.fail(f"Dimension size, given by scalar input {d} must be in range [-{rank}, {rank})")
+    return d + rank if d < 0 else d
+
+
+@register("Split")
+def _split(c: Ctx) -> None:
+    """Split's shape function (array_ops.cc): split_dim by MakeDimForScalarInputWithNegativeIndexing (a
+    constant [-2] refused at trace, an unknown one not; fz32a, sig seed 3220261206 #233), then the known
+    dimension divided evenly by num_split."""
+    x = c.input("value")
+    d = _scalar_axis(c, "split_dim", None if x is None else len(x))
+    if d is None:
+        return
+    x = c.with_rank_at_least(x, d + 1)
+    n = int(c.attr("num_split"))
+    if x is not None and x[d] is not None and n and x[d] % n != 0:
+        c.fail(f"Dimension size must be evenly divisible by {n} but is {x[d]}\n\tNumber of ways to split should "
+               "evenly divide the split dimension")
+
+
 @register("SplitV")
 def _split_v(c: Ctx) -> None:
     """SplitV: known sizes without -1 must add up to the known split dimension."""
     v, sizes, axis = c.input("value"), c.value("size_splits"), c.value("split_dim")
-    if v is None or sizes is None or axis is None or np.ndim(axis) != 0:
+    if axis is not None and np.ndim(axis) != 0:
+        c.fail(f"Input must be scalar but has rank {np.ndim(axis)}")
+    if v is None or sizes is None or axis is None:
         return
     a = int(axis)
     if not -len(v) <= a < len(v) or v[a] is None:
