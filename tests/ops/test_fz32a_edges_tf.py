@@ -45,6 +45,9 @@ _MPG2 = "tf.raw_ops.MaxPoolGradGradV2(orig_input=x0, orig_output=x1, grad=x2, ks
 _MPV2 = "tf.raw_ops.MaxPoolV2(input=x0, ksize={k}, strides={s}, padding='{p}'{kw})"
 _DW = "tf.raw_ops.DepthwiseConv2dNative(input=x0, filter=x1, strides={s}, padding='{p}', dilations={d}{kw})"
 _F4 = ([2, 2, 2, 4], "float32")
+_DWE = ("tf.raw_ops.DepthwiseConv2dNative(input=tf.cast(tf.reshape(tf.range(tf.reduce_prod({x})), {x}), tf.{dt}) / 7 - 3, "
+        "filter=tf.cast(tf.reshape(tf.range(tf.reduce_prod({f})), {f}), tf.{dt}) / 5 - 1, strides={s}, padding='{p}', "
+        "dilations={d}, data_format='{fmt}')")
 _S2B = ("tf.raw_ops.SpaceToBatch(input=tf.reshape(tf.constant([b'a', b'1', b'', b'b', b'c', b'd'], tf.string), "
         "[1, 2, 3, 1]), block_size={b}, paddings=tf.constant({p}, tf.int32))")
 _B2S = "tf.raw_ops.BatchToSpace(input=tf.ones({x}), block_size={b}, crops=tf.constant({c}, tf.int32))"
@@ -158,6 +161,30 @@ CASES: list[tuple[str, str, Any]] = [
         ([1, 1, 1, 1], "VALID", [1, 1, 1, 1], "", [([None, None, None, 4], "float32"), ([2, 2, 3, 1], "float32")]),
         ([1, 1, 1, 1], "VALID", [1, 1, 1, 1], "", [([2, 2, 2, 4], "float64"), ([2, 2, 3, 1], "float64")]),
         ([1, 1, 1, 1], "SAME", [1, 1, 1, 1], "", [_F4, ([2, 2, 4, 1], "float32")]))],
+    # DepthwiseConv2dNative eagerly: oneDNN's (float32, bfloat16) list, dilation and grouped-depth rules and its
+    # NCHW values; TF's own (float64) same-depth and no-dilation rules; oneDNN's NCHW backprops' depths (float16,
+    # oneDNN's on the reference host and TF's own here, is left out)
+    # (function seed 3220261205 #198, eager seed 3220261204 #41)
+    *[(f"DepthwiseConv2dNative {dt} {fmt} strides {s} dilations {d}", _K, _eager(_DWE.format(
+        dt=dt, x=[2, 5, 4, 3] if fmt == "NHWC" else [2, 3, 5, 4], s=s, d=d, fmt=fmt, f=[2, 2, 3, 2], p="SAME")))
+      for dt in ("float32", "float64") for fmt in ("NHWC", "NCHW") for s, d in (
+          ([1, 1, 1], [1, 1, 1, 1]), ([1, 1, 1, 1], [1, 1, 1]), ([1, 1, 1, 1, 1], [1, 1, 1, 1]),
+          ([1, 1, 1, 1], [1, 1, 1, 1, 1]), ([1, 1, 1, 1], [2, 1, 1, 1]), ([1, 1, 1, 1], [1, 2, 1, 1]),
+          ([1, 1, 1, 1], [1, 1, 1, 2]), ([1, 0, 1, 1], [1, 1, 1, 1]), ([1, 1, 1, 0], [1, 1, 1, 1]),
+          ([1, 1, 1, 1], [1, 1, 0, 1]), ([1, 1, 1, 1], [1, 1, 1, 0]), ([1, 1, 1, 1], [1, 1, 1, 1]),
+          ([1, 1, 2, 2], [1, 1, 1, 1]), ([1, 2, 2, 1], [1, 1, 1, 1]), ([1, 1, 2, 1], [1, 1, 1, 1]))],
+    *[(f"DepthwiseConv2dNative {dt} {fmt} filter {f} {p}", _K, _eager(_DWE.format(
+        dt=dt, x=[2, 2, 2, 4] if fmt == "NHWC" else [2, 4, 2, 2], s=[1, 1, 1, 1], d=[1, 1, 1, 1], fmt=fmt, f=f, p=p)))
+      for dt in ("float32", "bfloat16", "float64") for fmt in ("NHWC", "NCHW") for f, p in (
+          ([2, 2, 1, 4], "SAME"), ([2, 2, 1, 4], "VALID"), ([2, 2, 2, 1], "SAME"), ([3, 3, 1, 1], "VALID"),
+          ([2, 2, 3, 1], "SAME"))],   # (an empty output's shape depends on the host's CPU vendor: conv.py)
+    *[(f"DepthwiseConv2dNative{op} float32 NCHW depth 4 of a filter depth 3", _K, _eager(expr)) for op, expr in (
+        ("BackpropInput", "tf.raw_ops.DepthwiseConv2dNativeBackpropInput(dilations=[1, 1, 3, 1], filter=tf.ones([4, 4, 3, 4]), "
+                          "out_backprop=tf.ones([4, 4, 1, 4]), padding='SAME', strides=[1, 1, 3, 1], data_format='NCHW', "
+                          "input_sizes=tf.constant([4, 4, 3, 4], tf.int32), explicit_paddings=[])"),
+        ("BackpropFilter", "tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(dilations=[1, 1, 3, 1], input=tf.ones([4, 4, 3, 4]), "
+                           "out_backprop=tf.ones([4, 4, 1, 4]), padding='SAME', strides=[1, 1, 3, 1], data_format='NCHW', "
+                           "filter_sizes=tf.constant([4, 4, 3, 4], tf.int32), explicit_paddings=[])"))],
     # AsString of unsigned integers: printf's "%u" ignores the " " and "+" flags (eager seed 3220261206 #178)
     *[(f"AsString {dt} fill {f!r} width {w}", _K, _eager(
         f"tf.raw_ops.AsString(input=tf.constant([0, 7, 100], tf.{dt}), fill={f!r}, width={w})"))

@@ -138,7 +138,6 @@ def to_last(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> tuple[di
     if isinstance(ex, (list, tuple)) and len(ex) == 2 * rank:
         out["explicit_paddings"] = [x for i in perm for x in ex[2 * i:2 * i + 2]]
     out["data_format"] = _LAST[sp]
-    out["_channels_first"] = True   # (the call was channels-first: raw_rules' oneDNN depthwise rules read it)
     return ins, out
 
 

@@ -284,7 +284,7 @@ def _depthwise_constructor(vals: dict[str, Any], first: bool) -> bool:
     specify 4 dimensions", "Dilation rates field must specify 5 dimensions"), the batch and channel strides
     (UnimplementedError) then dilations of 1, then at Compute the row and column dilations positive ("Dilated
     rates should be larger than 0.") and strides ("Stride must be > 0, but got 0"); unequal row and column
-    strides compute with NCHW and abort the primitive's creation with NHWC. TF's own kernel (float64, half):
+    strides compute (NHWC [1, 1, 2, 1] and NCHW alike). TF's own kernel (float64, half):
     strides of 4, the stride rules below (check_padding), then any dilation other than 1 is UnimplementedError
     "Current kernel implementation does not support dilations, received [2 1 1 1]", before its NHWC refusal.
     True where the forward's remaining checks are settled here (oneDNN's: no equal-strides check)."""
@@ -321,11 +321,6 @@ def _depthwise_constructor(vals: dict[str, Any], first: bool) -> bool:
     for v in (h, w):
         if v <= 0:
             raise errors.InvalidArgumentError(None, None, f"Stride must be > 0, but got {v} [Op:{op}]")
-    if h != w and not first and not vals.get("_channels_first"):
-        raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not create a "
-                                  "primitive descriptor for the convolution forward propagation primitive. Run workload "
-                                  "with environment variable ONEDNN_VERBOSE=all to get additional diagnostic "
-                                  f"information. [Op:{op}]")
     return True
 
 
