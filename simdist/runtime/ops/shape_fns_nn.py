@@ -375,6 +375,13 @@ def _max_pool_op(c: Ctx) -> None:
     text = _valid_padding_text(c.attr("padding"), list(c.attr("explicit_paddings") or ()), c.attr("data_format"))
     if text is not None:
         c.fail(text)
+    if c.attr("data_format") == "NCHW_VECT_C":   # (MaxPoolShapeImpl: rank 5, CheckFormatConstraintsOnShape's vector
+        # dimension 4 or 32, an unknown one read as -1; its window sizes are not modelled: fz32a, sig seed
+        # 3220261207 #114)
+        x = c.with_rank(c.input("input"), 5)
+        if x[4] not in (4, 32):
+            c.fail(f"VECT_C dimension must be 4 or 32, but is {-1 if x[4] is None else x[4]}")
+        return
     _max_pool(c, c.with_rank(c.input("input"), 4))
 
 
