@@ -190,6 +190,22 @@ CASES: list[tuple[str, str, Any]] = [
         f"tf.raw_ops.AsString(input=tf.constant([0, 7, 100], tf.{dt}), fill={f!r}, width={w})"))
       for dt in ("uint8", "uint16", "uint32", "uint64", "int8", "int64") for f in (" ", "+", "0", "-", "#")
       for w in (-2, 4)],
+    # FractionalAvgPoolGrad: out_backprop of rank 4, each pooling sequence at least its size + 1 elements, the first
+    # that many read (sig seed 3220261207 #99)
+    *[(f"FractionalAvgPoolGrad out_backprop {g} rows {r} cols {c}", _K, _eager(
+        f"tf.raw_ops.FractionalAvgPoolGrad(out_backprop=tf.ones({g}, tf.float64), col_pooling_sequence={c}, "
+        f"row_pooling_sequence={r}, orig_input_tensor_shape=[1, 7, 7, 1], overlapping=False)")) for g, r, c in (
+        ([4], [[1, 3]], [0, 0, 1]), ([1, 2, 3, 1], [[1, 3]], [0, 0, 1]), ([1, 2, 3, 1], [0, 1, 2], [0, 0, 1]),
+        ([1, 2, 3, 1], [0, 1, 2], [[0, 1, 2, 3]]), ([1, 2, 3, 1], [0, 2], [0, 1, 2, 3]),
+        ([1, 2, 3, 1], [0, 1, 2, 3, 4], [0, 1, 2, 3]), ([1, 2, 3, 1], [0, 3, 7], [0, 2, 4, 7, 7]))],
+    # MaxPool's NCHW_VECT_C shape function; ScatterNdShapeHelper's NumElements of [None, 0, 1, 0] (sig seed
+    # 3220261207 #114, #189)
+    *[(f"MaxPool NCHW_VECT_C of {sp} in an input_signature", _T, _sig_trace(
+        "tf.raw_ops.MaxPool(strides=[1, 1, 2, 1], data_format='NCHW_VECT_C', input=x0, ksize=[1, 3, 2, 1], "
+        "padding='VALID')", [(sp, "float32")])) for sp in ([None, 3, 3, None], [1, 3, 3, 2, 4], None, [1, 3, 3, 2, 8])],
+    *[(f"TensorScatterSub of {t} and updates {u} in an input_signature", _T, _sig_trace(
+        "tf.raw_ops.TensorScatterSub(tensor=x0, updates=x1, indices=[0, 1])", [(t, "int16"), (u, "int16")]))
+      for t, u in (([None, 0, 1, 0], [1, 0]), ([None, 2, 1, 3], [1, 3]), ([5, 2, 1, 3], [1, 3]), ([0, None], [1]))],
     # Eigen's betainc_impl (tape seed 3220261206 #143): NaN where lgamma(a + b) - lgamma(a) is inf - inf
     *[(f"Betainc {dt} of 20 (a, b, x)", _S, _eager(_BETA.format(a=_BETA_ABX[0], b=_BETA_ABX[1], x=_BETA_ABX[2], dt=dt)))
       for dt in ("float32", "float64")],

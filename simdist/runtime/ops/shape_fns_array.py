@@ -228,7 +228,13 @@ def _reverse_sequence(c: Ctx) -> None:
 
 
 def _num_elements(s: object) -> int | None:
-    if s is None or any(d is None for d in s):   # type: ignore[union-attr]
+    """InferenceContext::NumElements: 0 for a known dimension of 0 beside unknown ones, else None where one is
+    unknown (fz32a)."""
+    if s is None:
+        return None
+    if any(d == 0 for d in s if d is not None):   # type: ignore[union-attr]
+        return 0
+    if any(d is None for d in s):   # type: ignore[union-attr]
         return None
     return int(np.prod(s))
 
