@@ -49,12 +49,13 @@ def _function(name: str, single: bool) -> Callable | None:
     lib = libm._lib()
     if lib is None or ctypes.sizeof(_Env) != 32 or getattr(lib, "fesetenv", None) is None:
         return None
-    fn = getattr(lib, name + "f" if single else name, None)
-    if fn is None:
+    symbol = name + "f" if single else name
+    if getattr(lib, symbol, None) is None:
         return None
     parts = _parts_type(single)
-    fn.restype, fn.argtypes = parts, [parts]
-    return fn
+    # (a function object of its own: the library's attribute is shared, and complex_unary's cpow steps set
+    # their own struct type on it)
+    return ctypes.CFUNCTYPE(parts, parts)((symbol, lib))
 
 
 def complex_map(name: str, z: np.ndarray) -> np.ndarray | None:
