@@ -103,6 +103,10 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "rnn_mode, input_mode, direction), so TF 2.21 raises the TypeError of S where simdist's wrapper refuses the "
         "string first (ValueError; sig seed 3220261207 #121). Ordering the raw wrapper's string-attr check after "
         "the type attrs in a graph was not done in this session (fz32a, open).",
+    ("raw:CudnnRNNCanonicalToParamsV2", "error-class", "TypeError"):
+        "as raw:CudnnRNNParamsSize: a string attr outside its list (input_mode='BOGUS') beside a type attr TF refuses "
+        "first in the OpDef's order, TypeError on TF 2.21, ValueError in simdist (function seed 3220261210 #91; "
+        "fz32a, open).",
     ("raw:MatrixSolveLs", "gradient", "float64"):
         "float64 MatrixSolveLs of a 4x4 system with an l2_regularizer under a tape (seed 3220261209 #63): the "
         "gradients agree to 8 digits and differ in the last bits (the Cholesky solve's order in TF's gradient "
