@@ -206,6 +206,12 @@ CASES: list[tuple[str, str, Any]] = [
     *[(f"TensorScatterSub of {t} and updates {u} in an input_signature", _T, _sig_trace(
         "tf.raw_ops.TensorScatterSub(tensor=x0, updates=x1, indices=[0, 1])", [(t, "int16"), (u, "int16")]))
       for t, u in (([None, 0, 1, 0], [1, 0]), ([None, 2, 1, 3], [1, 3]), ([5, 2, 1, 3], [1, 3]), ([0, None], [1]))],
+    # TridiagonalMatMulShapeFn with inputs of unknown rank (sig seed 3220261211 #77)
+    *[(f"TridiagonalMatMul {sp} in an input_signature", _T, _sig_trace(
+        "tf.raw_ops.TridiagonalMatMul(superdiag=x0, maindiag=x1, subdiag=x2, rhs=x3)", [(s, "float64") for s in sp]))
+      for sp in ([[1, 2, 2], [None, None, 2], None, [None, None, 2]], [None, None, [1, 2, 2], [None, None, 2]],
+                 [[1, 1, 2], None, None, [3, 2, 2]], [[1, 1, 2], None, None, [1, 3, 2]], [None, None, None, [1, 3, 2]],
+                 [[2, 1, 4], None, None, None], [None, [3, 1, 4], None, [2, 4, 3]])],
     # Eigen's betainc_impl (tape seed 3220261206 #143): NaN where lgamma(a + b) - lgamma(a) is inf - inf
     *[(f"Betainc {dt} of 20 (a, b, x)", _S, _eager(_BETA.format(a=_BETA_ABX[0], b=_BETA_ABX[1], x=_BETA_ABX[2], dt=dt)))
       for dt in ("float32", "float64")],
