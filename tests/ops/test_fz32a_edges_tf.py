@@ -212,6 +212,11 @@ CASES: list[tuple[str, str, Any]] = [
       for sp in ([[1, 2, 2], [None, None, 2], None, [None, None, 2]], [None, None, [1, 2, 2], [None, None, 2]],
                  [[1, 1, 2], None, None, [3, 2, 2]], [[1, 1, 2], None, None, [1, 3, 2]], [None, None, None, [1, 3, 2]],
                  [[2, 1, 4], None, None, None], [None, [3, 1, 4], None, [2, 4, 3]])],
+    # MaxPoolGradWithArgmax of an input_signature input of unknown rank traces (sig seed 3220261211 #40)
+    *[(f"MaxPoolGradWithArgmax input {x} in an input_signature", _T, _sig_trace(
+        "tf.raw_ops.MaxPoolGradWithArgmax(padding='VALID', grad=x1, input=x0, ksize=[1, 1, 3, 1], "
+        "include_batch_in_index=False, argmax=tf.constant([0, 0, 2, 3], tf.int64), strides=[1, 3, 3, 1])",
+        [(x, "float32"), ([1, 4], "float32")])) for x in (None, [2, 3, 3], [None, None, None, None])],
     # Eigen's betainc_impl (tape seed 3220261206 #143): NaN where lgamma(a + b) - lgamma(a) is inf - inf
     *[(f"Betainc {dt} of 20 (a, b, x)", _S, _eager(_BETA.format(a=_BETA_ABX[0], b=_BETA_ABX[1], x=_BETA_ABX[2], dt=dt)))
       for dt in ("float32", "float64")],
