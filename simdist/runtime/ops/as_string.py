@@ -6,7 +6,8 @@ as_string_op.cc builds the format: "%" + fill flag + width + "." + precision + c
 - floats (half, bfloat16, float, double, printed as double): "f", "e" with scientific, "g" with
   shortest (both: InvalidArgumentError); printf's default precision 6; complex64/complex128 as
   "(re,im)", each part with the float format (the width and fill apply to each part);
-- integers "d" (precision, scientific or shortest: InvalidArgumentError); bool "true"/"false"
+- integers "d" (unsigned ones "u", which ignores the " " and "+" flags; precision, scientific or
+  shortest: InvalidArgumentError); bool "true"/"false"
   whatever the width; strings as they are without a width, else "%s" with the precision (bytes cut)
   padded to the width (scientific, shortest and precision are no error for strings);
 - non-finite values as glibc prints them: "inf", "nan" with the sign bit as "-" (a NaN too:
@@ -56,6 +57,9 @@ def _format(x: np.ndarray, dtype_name: str, precision: int, scientific: bool, sh
             b = v if isinstance(v, bytes) else str(v).encode("utf-8", "surrogateescape")
             res[i] = b if width <= -1 else sfmt % b
     elif dtype_name in _INTS:
+        if dtype_name.startswith("uint") and fill in " +":   # (TF's "%u"/"%llu": printf's sign flags apply to
+            # signed conversions only, so a uint16 with fill " " prints "1"; fz32a, eager seed 3220261206 #178)
+            spec = "%" + (str(width) if width > -1 else "")
         for i, v in enumerate(flat):
             res[i] = ((spec + "d") % int(v)).encode()
     else:

@@ -7,8 +7,9 @@ its Eigen functor computes one element, the parts read under DAZ and every part 
   rsqrt of an infinite part 0).
 - Log: complex_log, (log |z|, atan2(y, x)) with the C library's cabs (hypot), log and atan2.
 - Exp, Sin, Cos, Tan, Sinh, Cosh, Tanh, Asin, Acos, Atan, Asinh, Acosh, Atanh: std::exp, ... of
-  std::complex, i.e. glibc's cexp, csin, ... (NumPy's complex functions are glibc's: all 396 probe
-  values of each agree bit for bit).
+  std::complex, i.e. glibc's cexp, csin, ..., called through ctypes under the DAZ/FTZ bits themselves
+  (flush_mode.py: glibc's compares and its logf read a subnormal part as TF's thread does; NumPy's
+  complex functions, glibc's without the bits, on DAZ-read parts only without the C library).
 - Expm1: Eigen's expm1_impl for complex: (expm1(x) - 2 (expm1(x) + 1) sin(y/2)^2,
   (expm1(x) + 1) sin(y)) with the C library's expm1 and sin.
 - Log1p: Eigen's std_fallback::log1p: u = 1 + z, x if u == 1 or u == log(u), else
@@ -211,9 +212,14 @@ def _log(z: np.ndarray) -> np.ndarray:
     return _join(re.reshape(z.shape), im.reshape(z.shape), z.dtype)
 
 
-def _glibc(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
-    """glibc's complex function (NumPy's is glibc's) on the parts read under DAZ, flushed."""
+def _glibc(name: str, fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    """glibc's complex function `name` ("catan") run under the MXCSR's DAZ/FTZ bits as TF's threads run it
+    (flush_mode.py); without the C library, NumPy's `fn` on the parts read under DAZ, flushed."""
     def kernel(z: np.ndarray) -> np.ndarray:
+        from simdist.runtime.ops.flush_mode import complex_map
+        w = complex_map(name, z)
+        if w is not None:
+            return w
         x, y = _parts(z)
         with np.errstate(all="ignore"):
             w = fn(_join(x, y, z.dtype))
@@ -283,7 +289,7 @@ def _log1p(z: np.ndarray) -> np.ndarray:
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    e = _glibc(np.exp)(z)
+    e = _glibc("cexp", np.exp)(z)
     er, ei = _parts(e)
     one = np.ones((), z.dtype)
     t = er.dtype.type
@@ -293,10 +299,11 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 KERNELS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "Sqrt": _packets(_psqrt, _sqrt, _LOG_LANES), "Rsqrt": _rsqrt, "Log": _log, "Expm1": _expm1, "Log1p": _log1p, "Sigmoid": _sigmoid,
-    "Exp": _packets(_pexp, _glibc(np.exp), {"complex64": 4}), "Sin": _glibc(np.sin), "Cos": _glibc(np.cos), "Tan": _glibc(np.tan),
-    "Sinh": _glibc(np.sinh), "Cosh": _glibc(np.cosh), "Tanh": _glibc(np.tanh), "Asin": _glibc(np.arcsin),
-    "Acos": _glibc(np.arccos), "Atan": _glibc(np.arctan), "Asinh": _glibc(np.arcsinh),
-    "Acosh": _glibc(np.arccosh), "Atanh": _glibc(np.arctanh),
+    "Exp": _packets(_pexp, _glibc("cexp", np.exp), {"complex64": 4}), "Sin": _glibc("csin", np.sin),
+    "Cos": _glibc("ccos", np.cos), "Tan": _glibc("ctan", np.tan), "Sinh": _glibc("csinh", np.sinh),
+    "Cosh": _glibc("ccosh", np.cosh), "Tanh": _glibc("ctanh", np.tanh), "Asin": _glibc("casin", np.arcsin),
+    "Acos": _glibc("cacos", np.arccos), "Atan": _glibc("catan", np.arctan), "Asinh": _glibc("casinh", np.arcsinh),
+    "Acosh": _glibc("cacosh", np.arccosh), "Atanh": _glibc("catanh", np.arctanh),
 }
 
 

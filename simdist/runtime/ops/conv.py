@@ -355,15 +355,49 @@ def _check_depthwise(x_shape: Sequence[int], f_shape: Sequence[int], op: str) ->
             None, None, f"input depth must be evenly divisible by filter depth: {x_shape[3]} vs {f_shape[2]} [Op:{op}]")
 
 
+def _depthwise_depths(x: np.ndarray, f: np.ndarray) -> bool:
+    """DepthwiseConv2dNative's depth rules, observed on TF 2.21 (fz32a, function seed 3220261205 #198). TF's own
+    kernel (float64; float16 without oneDNN's support): "input and filter must have the same depth: 4 vs 1".
+    oneDNN's (float32, bfloat16) reads the filter as a grouped convolution's: the input depth a multiple of the
+    filter's ("input depth must be evenly divisible by filter depth: 4 vs 3"), the output depth (the filter's
+    last two dimensions' product) of the groups ("output depth must be evenly divisible by number of groups:
+    1 vs 4"); any other mismatch passes and the primitive's creation aborts after the window sizes. True there."""
+    op = "DepthwiseConv2dNative"
+    if len(x.shape) != 4:
+        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x.shape)} [Op:{op}]")
+    if len(f.shape) != 4:
+        raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {_dims(f.shape)} [Op:{op}]")
+    cin, fin = x.shape[3], f.shape[2]
+    if cin == fin:
+        return False
+    if not onednn_conv(x.dtype.name):
+        raise errors.InvalidArgumentError(None, None, f"input and filter must have the same depth: {cin} vs {fin} "
+                                                      f"[Op:{op}]")
+    if fin == 0 or cin % fin:
+        raise errors.InvalidArgumentError(
+            None, None, f"input depth must be evenly divisible by filter depth: {cin} vs {fin} [Op:{op}]")
+    groups, out = cin // fin, fin * f.shape[3]
+    if out % groups:
+        raise errors.InvalidArgumentError(None, None, f"output depth must be evenly divisible by number of groups: "
+                                                      f"{out} vs {groups} [Op:{op}]")
+    return True
+
+
 def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
                dilations: tuple, traced: bool = False) -> np.ndarray:
-    _check_depthwise(x.shape, f.shape, "DepthwiseConv2dNative")
+    aborts = _depthwise_depths(x, f)
     kh, kw, c, m = f.shape
     cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "DepthwiseConv2dNative")
     if _onednn_empty(x, traced):
         return x.copy()
     if oh * ow * c * m == 0 and not traced and _input_shaped_empty(x.dtype.name):   # (as _conv2d's)
         return np.zeros(x.shape, x.dtype)
+    if aborts and oh * ow * c * m:   # (after the window sizes; an output of no elements is returned unmade, as
+        # observed on the AMD host: a 3x3 VALID window of a 2x2 input)
+        raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not create a "
+                                  "primitive descriptor for the convolution forward propagation primitive. Run workload "
+                                  "with environment variable ONEDNN_VERBOSE=all to get additional diagnostic "
+                                  "information. [Op:DepthwiseConv2dNative]")
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 0, 1)            # [C, P, K]
     out = matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
     return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)

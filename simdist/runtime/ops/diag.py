@@ -182,10 +182,11 @@ def _k(k: Any) -> Any:
 
 
 def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: Any = 0,  # noqa: A002
-              align: str = "RIGHT_LEFT") -> Tensor:
-    """`tf.linalg.diag_part`: diagonal k (or the band k = (lo, hi)) of each innermost matrix."""
+              align: str = "RIGHT_LEFT", *, raw: bool = False) -> Tensor:
+    """`tf.linalg.diag_part`: diagonal k (or the band k = (lo, hi)) of each innermost matrix (raw: the
+    raw op's call, without array_ops' bool(padding_value) for a bool input)."""
     x = convert_to_tensor(input)
-    pad = _padding(padding_value, x, input)
+    pad = _padding(padding_value, x, None if raw else input)
     band = _traced_band(x, k)
     return dispatch.execute(DIAG_PART, (x, pad), {"k": band, "align": _align(align, "MatrixDiagPartV3")})
 
@@ -216,14 +217,16 @@ def _traced_band(x: Tensor, k: Any) -> tuple[int, int]:
 
 
 def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_cols: Any = -1,
-         padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
+         padding_value: Any = 0, align: str = "RIGHT_LEFT", *, raw: bool = False) -> Tensor:
     """`tf.linalg.diag`: matrices with `diagonal` on diagonal k (or the band k = (lo, hi)),
-    padding_value elsewhere; the size is inferred when num_rows/num_cols are -1."""
+    padding_value elsewhere; the size is inferred when num_rows/num_cols are -1. raw: the raw op's
+    call, whose padding_value tensor array_ops' bool() never sees (a bool MatrixDiag or MatrixDiagV3 in
+    a tf.function builds; fz32a, function seed 3220261205 #141)."""
     if not isinstance(diagonal, Tensor) and isinstance(padding_value, Tensor) and padding_value.dtype.name != "bool":
         v = convert_to_tensor(diagonal, dtype=padding_value.dtype)   # (T from the tensor argument: TF's fast path)
     else:
         v = convert_to_tensor(diagonal)
-    pad = _padding(padding_value, v, diagonal, "MatrixDiagV3", 4)
+    pad = _padding(padding_value, v, None if raw else diagonal, "MatrixDiagV3", 4)
     band = _band(_k(k), "MatrixDiagV3")
     # (MatrixDiagOp reads num_rows, num_cols and padding_value after k, each a scalar: a raw
     # padding_value of shape [2, 3] is refused, not broadcast; fuzz20 seeds 2620261201 #42, 2620261202 #29.

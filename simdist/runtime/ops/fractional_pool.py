@@ -239,6 +239,21 @@ def _avg_grad(shape: np.ndarray, dy: np.ndarray, rows: np.ndarray, cols: np.ndar
         raise errors.InvalidArgumentError(None, None, "original input tensor shape must be1-dimensional and 4 "
                                                       "elements [Op:FractionalAvgPoolGrad]")
     n_b, n_r, n_c, n_d = (int(v) for v in shape)
+    if dy.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, "out_backprop must be 4-dimensional [Op:FractionalAvgPoolGrad]")
+    if dy.ndim == 4:   # (each sequence flat, at least one more element than out_backprop's rows or cols, the first
+        # that many read: a [1, 2] row sequence of a 2-row gradient is refused, [0, 1, 2, 3, 4] takes [0, 1, 2];
+        # fz32a, sig seed 3220261207 #99, observed on TF 2.21)
+        dims = "[" + ",".join(str(d) for d in dy.shape) + "]"
+        flat = []
+        for what, seq, n in (("row", rows, dy.shape[1]), ("col", cols, dy.shape[2])):
+            v = np.asarray(seq).reshape(-1)
+            if v.size <= n:
+                raise errors.InvalidArgumentError(None, None, f"Given out_backprop shape {dims}, {what}_seq_tensor must "
+                                                              f"have at least {n + 1} elements, but got {v.size} "
+                                                              "[Op:FractionalAvgPoolGrad]")
+            flat.append(v[:n + 1])
+        rows, cols = flat
     acc = np.zeros((n_b, n_r, n_c, n_d), np.float64)
     rs, cs = _windows(rows.tolist(), n_r, overlapping), _windows(cols.tolist(), n_c, overlapping)
     g = dy.astype(np.float64)

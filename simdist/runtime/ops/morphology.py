@@ -257,11 +257,11 @@ def _max_pool_grad_argmax(x: np.ndarray, g: np.ndarray, argmax: np.ndarray, ksiz
                                           f"inferred ksize is: {','.join(str(int(k)) for k in ksize)} [Op:{op}]")
     if ksize[0] != 1 or strides[0] != 1:
         raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
-    if x.ndim != 4:   # (PoolParameters first: a raw call's input; the shape function's rank 4 traced; rawfz21)
-        raise trace_errors.mark_shape(errors.InvalidArgumentError(
-            None, None, f"tensor_in_shape must have 2 spatial dimensions. {x.ndim} 0 [Op:{op}]"),
-            f"Shape must be rank 4 but is rank {x.ndim}", op,
-            [list(x.shape), list(g.shape), list(argmax.shape)])
+    if x.ndim != 4:   # (PoolParameters first: a raw call's input, rawfz21. The shape function's rank 4 at trace is
+        # infer_ctx's, on the shapes the graph knows: an input_signature input of unknown rank traces, where this
+        # kernel's stand-in of rank 1 was marked as the trace-time error; fz32a, sig seed 3220261211 #40)
+        raise errors.InvalidArgumentError(None, None, f"tensor_in_shape must have 2 spatial dimensions. {x.ndim} 0 "
+                                          f"[Op:{op}]")
     _depth_pooling(x.shape, ksize, strides, op)
     if ksize[3] == 1:
         out_hw, _ = window_geometry(x.shape[1:3], ksize[1:3], strides[1:3], (1, 1), padding, (), op)

@@ -188,7 +188,11 @@ def _split(split_dim: Any, value: Any, num_split: int) -> Any:
     from simdist.runtime.ops import array, dispatch
     if split_dim.ndim != 0:
         raise _invalid("Split", f"split_dim must be a scalar but has rank {split_dim.ndim}")
-    return array.split(value, int(num_split), int(dispatch.static_value(split_dim)))
+    from simdist.runtime.ops import graph_constants
+    # (a split_dim the graph does not know stays a tensor: array.split's trace-time errors read a known one
+    # only, so an input_signature's split_dim traces as on TF; fz32a, sig seed 3220261206 #233)
+    axis = int(dispatch.static_value(split_dim)) if graph_constants.known(split_dim) else split_dim
+    return array.split(value, int(num_split), axis)
 
 
 def _shape_n(input: list, out_type: Any) -> Any:  # noqa: A002 - TF's name

@@ -198,10 +198,10 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                                                               "half_pixel_centers": "half_pixel_centers"}))
     from simdist.runtime.ops import diag, generators, linalg_more
     _set("MatrixDiagPartV3", RawArgs(via=lambda input, k, padding_value, align:
-                                     diag.diag_part(input, k=k, padding_value=padding_value, align=align)))
+                                     diag.diag_part(input, k=k, padding_value=padding_value, align=align, raw=True)))
     _set("MatrixDiagV3", RawArgs(via=lambda diagonal, k, num_rows, num_cols, padding_value, align:
                                  diag.diag(diagonal, k=k, num_rows=num_rows, num_cols=num_cols,
-                                           padding_value=padding_value, align=align)))
+                                           padding_value=padding_value, align=align, raw=True)))
     _set("MatrixSetDiagV3", RawArgs(via=lambda input, diagonal, k, align:
                                     linalg_more.set_diag(input, diagonal, k=k, align=align)))
     _set("OneHot", RawArgs(via=lambda indices, depth, on_value, off_value, axis:

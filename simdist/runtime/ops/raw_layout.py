@@ -26,6 +26,11 @@ _OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], int]] = {
     "AvgPoolGrad": (("grad",), ("orig_input_shape",), 2),
     "MaxPool3D": (("input",), (), 3), "AvgPool3D": (("input",), (), 3),
     "AvgPool3DGrad": (("grad",), ("orig_input_shape",), 3),
+    # oneDNN's depthwise convolution (_MklNativeDepthwiseConv2dNative) takes NCHW too, its values the NHWC ones
+    # transposed (observed bit for bit on TF 2.21, float32), the filter (HWIM) in its layout; its constructor's
+    # rules are raw_rules._depthwise_constructor's (fz32a). The backprops' NCHW stays refused (their oneDNN edge
+    # cases abort TF's process; their NHWC values differ from TF's in the last bits: not modelled)
+    "DepthwiseConv2dNative": (("input",), (), 2),
 }
 _FIRST = {2: "NCHW", 3: "NCDHW"}
 # pooling ops TF 2.21 leaves to its own kernel, which refuses channels-first, also where oneDNN runs
@@ -78,6 +83,8 @@ def check(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> None:
 
     from simdist.runtime import errors
     from simdist.runtime.tensor import Tensor
+    if name.startswith("Depthwise"):   # (their checks are the channels-last op's, on the permuted attrs)
+        return
     tensors, shapes, sp = _OPS[name]
     k, st = vals.get("ksize"), vals.get("strides")
     if all(isinstance(v, (list, tuple)) and len(v) == sp + 2 for v in (k, st)) and (k[0] != 1 or st[0] != 1):
@@ -118,7 +125,7 @@ def to_last(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> tuple[di
         if getattr(arr, "ndim", None) == 1 and arr.shape[0] == rank:
             ins[n] = convert_to_tensor(arr[perm])
     out = dict(vals)
-    for a in ("ksize", "strides"):
+    for a in ("ksize", "strides", "dilations"):
         v = out.get(a)
         if isinstance(v, (list, tuple)) and len(v) == rank:
             out[a] = [v[i] for i in perm]

@@ -437,7 +437,18 @@ def _pool_v2(successor: str, op: str) -> Callable[..., Any]:
             names = {"MaxPoolV2": "MaxPoolingV2Op", "MaxPoolGradV2": "MaxPoolingGradOp",
                      "MaxPoolGradGradV2": "MaxPoolingGradGradOp"}
             raise _invalid(op, f"{names[op]} only supports NHWC or NCHW_VECT_C. Got: NCHW")
-        return _raw(successor)(ksize=ks, strides=st, padding=padding, data_format=data_format, **tensors)
+        from simdist.runtime import context
+        from simdist.runtime.ops import graph_constants, trace_errors
+        try:
+            return _raw(successor)(ksize=ks, strides=st, padding=padding, data_format=data_format, **tensors)
+        except Exception as e:
+            # (ksize or strides the graph does not know: the V1 op's shape function saw stand-in values, where
+            # TF's MaxPoolV2Shape left the output unknown, so its error is the kernel's when the graph runs;
+            # fz32a, MaxPoolGradGradV2 of input_signature strides)
+            if context.in_function() and not (graph_constants.known(ksize) and graph_constants.known(strides)) \
+                    and trace_errors.builds(e):
+                trace_errors.unmark(e)
+            raise
     return run
 
 

@@ -353,11 +353,11 @@ def _graph_group(members: list[tuple[str, int | None, Any]], info: dict[str, Any
                 raise TypeError(f"Input '{name}' of '{op}' Op has type {x.dtype.name} that does not match type "
                                 f"{listed.dtype.name} of argument '{first}'.")
         return
+    allowed = info.get("allowed")
     try:
-        t = convert_to_tensor(v, dtype_hint=info.get("default"))
+        t = _graph_convert(v, allowed if info.get("default") is not None else None, info.get("default"))
     except (TypeError, ValueError):
         return
-    allowed = info.get("allowed")
     if allowed and t.dtype.name not in allowed:
         raise TypeError(f"Value passed to parameter '{first}' has DataType {t.dtype.name} not in list of allowed "
                         f"values: {', '.join(allowed)}")
@@ -365,6 +365,21 @@ def _graph_group(members: list[tuple[str, int | None, Any]], info: dict[str, Any
         if isinstance(x, Tensor) and x.dtype != t.dtype:
             raise TypeError(f"Input '{name}' of '{op}' Op has type {x.dtype.name} that does not match type "
                             f"{t.dtype.name} of argument '{first}'.")
+
+
+def _graph_convert(v: Any, allowed: list[str] | None, default: str | None) -> Tensor:
+    """op_def_library's conversion of the Python value that comes first for a type attr: an attr with a
+    default and allowed types takes the value's own conversion if that dtype is allowed, and the default
+    only otherwise (MatrixBandPart(num_lower=2, num_upper=an int32 tensor) builds: 2 is int32 though
+    Tindex defaults to int64; fz32a, sig seed 3220261202 #36); without allowed types, the default preferred."""
+    if allowed:
+        try:
+            own = convert_to_tensor(v)
+        except TypeError:
+            own = None
+        if own is not None and own.dtype.name in allowed:
+            return own
+    return convert_to_tensor(v, dtype_hint=default)
 
 
 def _given(v: Any) -> bool:

@@ -245,6 +245,8 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
     first = vals.get("data_format") == "NCHW"
     st = list(vals.get("strides") or ())
     _init_conv2d_parameters(name, vals, first)
+    if name == "DepthwiseConv2dNative" and _depthwise_constructor(vals, first):
+        return
     if len(st) == 4:   # (the constructors' stride checks come first: those errors stay the op's)
         n, c, h, w = (st[0], st[1], st[2], st[3]) if first else (st[0], st[3], st[1], st[2])
         if name.startswith("Depthwise"):   # (depthwise_conv_op.cc's constructor, before the NHWC refusal;
@@ -273,6 +275,66 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
             return
     from simdist.runtime.ops import conv
     conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, name, channels_first=first)
+    own_depthwise_dilations(name, vals)
+
+
+def _depthwise_constructor(vals: dict[str, Any], first: bool) -> bool:
+    """DepthwiseConv2dNative's list checks, observed on TF 2.21 (fz32a; simdist computed all of these). oneDNN's
+    MklConvOp (float32, bfloat16): strides of 4 or 5, dilations of as many ("Sliding window dilations field must
+    specify 4 dimensions", "Dilation rates field must specify 5 dimensions"), the batch and channel strides
+    (UnimplementedError) then dilations of 1, then at Compute the row and column dilations positive ("Dilated
+    rates should be larger than 0.") and strides ("Stride must be > 0, but got 0"); unequal row and column
+    strides compute (NHWC [1, 1, 2, 1] and NCHW alike). TF's own kernel (float64, half):
+    strides of 4, the stride rules below (check_padding), then any dilation other than 1 is UnimplementedError
+    "Current kernel implementation does not support dilations, received [2 1 1 1]", before its NHWC refusal.
+    True where the forward's remaining checks are settled here (oneDNN's: no equal-strides check)."""
+    from simdist.runtime import host_cpu
+    t = vals.get("T")
+    st, dl = list(vals.get("strides") or ()), list(vals.get("dilations") or ())
+    op = "DepthwiseConv2dNative"
+    if not (isinstance(t, dtypes.DType) and host_cpu.current().onednn_supports(t.name)):
+        if len(st) != 4:
+            raise errors.InvalidArgumentError(None, None, f"Sliding window strides field must specify 4 dimensions "
+                                                          f"[Op:{op}]")
+        return False
+    if len(st) not in (4, 5):
+        raise errors.InvalidArgumentError(None, None, f"Sliding window strides field must specify 4 or 5 dimensions "
+                                                      f"[Op:{op}]")
+    if len(dl) != len(st):
+        text = ("Sliding window dilations field must specify 4 dimensions" if len(st) == 4 else
+                "Dilation rates field must specify 5 dimensions")
+        raise errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+    if len(st) != 4:
+        return False
+    at = (0, 1, 2, 3) if first else (0, 3, 1, 2)   # (N, C, H, W)
+    n, c, h, w = (st[i] for i in at)
+    if n != 1 or c != 1:
+        return False   # (the batch and channel strides' UnimplementedError: check_padding)
+    dn, dc, dh, dw = (dl[i] for i in at)
+    if dn != 1 or dc != 1:
+        raise errors.InvalidArgumentError(None, None, "Current implementation does not yet support dilations in the "
+                                                      f"batch and depth dimensions. [Op:{op}]")
+    from simdist.runtime.ops import conv
+    conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, op, channels_first=first)
+    if dh < 1 or dw < 1:
+        raise errors.InvalidArgumentError(None, None, f"Dilated rates should be larger than 0. [Op:{op}]")
+    for v in (h, w):
+        if v <= 0:
+            raise errors.InvalidArgumentError(None, None, f"Stride must be > 0, but got {v} [Op:{op}]")
+    return True
+
+
+def own_depthwise_dilations(name: str, vals: dict[str, Any]) -> None:
+    """TF's own DepthwiseConv2dNative kernel (not oneDNN's dtypes) computes no dilation: any other than 1 is
+    its UnimplementedError, before its NHWC refusal (observed on TF 2.21; fz32a)."""
+    from simdist.runtime import host_cpu
+    t = vals.get("T")
+    if name != "DepthwiseConv2dNative" or (isinstance(t, dtypes.DType) and host_cpu.current().onednn_supports(t.name)):
+        return
+    dl = list(vals.get("dilations") or ())
+    if any(d != 1 for d in dl):
+        raise errors.UnimplementedError(None, None, "Current kernel implementation does not support dilations, received "
+                                                    f"[{' '.join(str(d) for d in dl)}] [Op:{name}]")
 
 
 def onednn_empty_result(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
@@ -359,6 +421,15 @@ def _init_conv2d_parameters(name: str, vals: dict[str, Any], first: bool) -> Non
         raise dilation
 
 
+def _onednn_nchw_depths(name: str, x: Any, f: Any) -> None:
+    """oneDNN's NCHW depthwise backprops check the input's depth (x's second of 4) a multiple of the filter's
+    (f's third of 4) before simdist's refusal of the layout ("input depth must be evenly divisible by filter
+    depth: 4 vs 3"; fz32a, eager seed 3220261204 #41, observed on TF 2.21)."""
+    if len(x) == 4 and len(f) == 4 and int(f[2]) > 0 and int(x[1]) % int(f[2]) != 0:
+        raise errors.InvalidArgumentError(None, None, "input depth must be evenly divisible by filter depth: "
+                                                      f"{int(x[1])} vs {int(f[2])} [Op:{name}]")
+
+
 def before_layout(name: str, inputs: dict[str, Any], data_format: str, dtype: Any = None) -> None:
     """The checks TF's depthwise kernels make in Compute before their CPU refusal of a channels-first
     layout (depthwise_conv_op.cc, depthwise_conv_grad_op.cc's EXTRACT_AND_VERIFY_DIMENSIONS; TF 2.21's
@@ -385,6 +456,10 @@ def before_layout(name: str, inputs: dict[str, Any], data_format: str, dtype: An
         if n not in (4, 5):
             raise errors.InvalidArgumentError(None, None, f"input_sizes must be 4 or 5-dimensional, got: {n} "
                                                           f"[Op:{name}]")
+        _onednn_nchw_depths(name, np.asarray(inputs["input_sizes"]).reshape(-1), list(inputs["filter"].shape))
+        return
+    if name == "DepthwiseConv2dNativeBackpropFilter" and onednn and data_format == "NCHW":
+        _onednn_nchw_depths(name, np.asarray(inputs["input"].shape), np.asarray(inputs["filter_sizes"]).reshape(-1))
         return
     if not name.startswith("DepthwiseConv2dNative") or onednn:
         return

@@ -48,16 +48,17 @@ def _seed_pair(seed: Any, op: str) -> np.ndarray:
     return np.asarray(dispatch.static_value(seed))
 
 
-def get_key_counter(seed: Any) -> tuple[Any, Any]:
-    """StatelessRandomGetKeyCounter: (key uint64 [1], counter uint64 [2]) of the seed pair."""
-    (k0, k1), (lo, hi) = _key_counter(seed, "StatelessRandomGetKeyCounter")
+def get_key_counter(seed: Any, op: str = "StatelessRandomGetKeyCounter") -> tuple[Any, Any]:
+    """StatelessRandomGetKeyCounter: (key uint64 [1], counter uint64 [2]) of the seed pair (`op`: the op
+    its error names)."""
+    (k0, k1), (lo, hi) = _key_counter(seed, op)
     return (_const(np.array([k0 | (k1 << 32)], np.uint64), dtypes.uint64),
             _const(np.array([lo, hi], np.uint64), dtypes.uint64))
 
 
 def get_key_counter_alg(seed: Any) -> tuple[Any, Any, Any]:
     """StatelessRandomGetKeyCounterAlg: the key, the counter and alg 1 (Philox, the CPU's)."""
-    key, counter = get_key_counter(seed)
+    key, counter = get_key_counter(seed, "StatelessRandomGetKeyCounterAlg")
     return key, counter, _const(np.array(1, np.int32), dtypes.int32)
 
 

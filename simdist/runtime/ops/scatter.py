@@ -299,8 +299,14 @@ def tensor_scatter_shape_text(xs: Any, ids: Any, us: Any) -> str | None:
 
 
 def _elements(shape: Any) -> int | None:
-    """The number of elements of a shape the graph knows, None when it does not."""
-    if shape is None or any(d is None for d in shape):
+    """The number of elements of a shape the graph knows, None when it does not: InferenceContext::NumElements,
+    0 for a known dimension of 0 beside unknown ones (a [None, 0, 1, 0] tensor is empty; fz32a, sig seed
+    3220261207 #189)."""
+    if shape is None:
+        return None
+    if any(d == 0 for d in shape if d is not None):
+        return 0
+    if any(d is None for d in shape):
         return None
     return int(np.prod(shape, dtype=np.int64))
 

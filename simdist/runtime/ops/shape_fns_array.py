@@ -43,11 +43,16 @@ def _matmul(c: Ctx) -> None:
     c.merge_dim(a[0] if c.attr("transpose_a") else a[1], b[1] if c.attr("transpose_b") else b[0])
 
 
-def _block_helper(c: Ctx, x: object, block: str, pads: str, batch_to_space: bool) -> None:
+def _block_helper(c: Ctx, x: object, block: str, pads: str, batch_to_space: bool,
+                  block_size: int | None = None) -> None:
     """SpaceToBatchShapeHelper / BatchToSpaceShapeHelper (array_ops.cc): block_shape of rank 1
     and known size M, the input of rank at least M + 1, paddings/crops merged with [M, 2]; with
     known values, each block positive (the batch divided by it evenly), then non-negative
-    paddings/crops and the padded sizes divided (cropped sizes subtracted)."""
+    paddings/crops and the padded sizes divided (cropped sizes subtracted). block_size: the
+    non-ND ops' attr, which they pass as the block tensor [block_size, block_size]."""
+    if block_size is not None:
+        _fixed_block(c, x, pads, batch_to_space, block_size)
+        return
     bs = c.input(block)
     if bs is None or len(bs) != 1:
         c.fail("block_shape must have rank 1.")
@@ -56,7 +61,17 @@ def _block_helper(c: Ctx, x: object, block: str, pads: str, batch_to_space: bool
     m = int(bs[0])
     x = c.with_rank_at_least(x, m + 1)   # type: ignore[arg-type]
     c.merge(c.input(pads), [m, 2])
-    bv, pv = c.value(block), c.value(pads)
+    _block_values(c, x, m, c.value(block), pads, batch_to_space)
+
+
+def _fixed_block(c: Ctx, x: object, pads: str, batch_to_space: bool, block_size: int) -> None:
+    x = c.with_rank_at_least(x, 3)   # type: ignore[arg-type]
+    c.merge(c.input(pads), [2, 2])
+    _block_values(c, x, 2, np.array([block_size, block_size], np.int64), pads, batch_to_space)
+
+
+def _block_values(c: Ctx, x: list | None, m: int, bv: np.ndarray | None, pads: str, batch_to_space: bool) -> None:
+    pv = c.value(pads)
     if bv is not None and (batch_to_space or bv.size > 0):
         bv = np.asarray(bv).reshape(-1)
         batch = None if x is None else x[0]
@@ -98,6 +113,15 @@ def _batch_to_space_nd(c: Ctx) -> None:
 @register("SpaceToBatchND")
 def _space_to_batch_nd(c: Ctx) -> None:
     _block_helper(c, c.input("input"), "block_shape", "paddings", False)
+
+
+@register("SpaceToBatch", "BatchToSpace")
+def _space_batch(c: Ctx) -> None:
+    """The input of rank 4, then the ND helper of block [block_size, block_size] (array_ops.cc), as TF
+    adds the op: before the kernel lookup of a string input (fz32a, function seed 3220261205 #30)."""
+    x = c.with_rank(c.input("input"), 4)
+    s2b = c.op == "SpaceToBatch"
+    _block_helper(c, x, "", "paddings" if s2b else "crops", not s2b, int(c.attr("block_size")))
 
 
 @register("Slice")
@@ -204,7 +228,13 @@ def _reverse_sequence(c: Ctx) -> None:
 
 
 def _num_elements(s: object) -> int | None:
-    if s is None or any(d is None for d in s):   # type: ignore[union-attr]
+    """InferenceContext::NumElements: 0 for a known dimension of 0 beside unknown ones, else None where one is
+    unknown (fz32a)."""
+    if s is None:
+        return None
+    if any(d == 0 for d in s if d is not None):   # type: ignore[union-attr]
+        return 0
+    if any(d is None for d in s):   # type: ignore[union-attr]
         return None
     return int(np.prod(s))
 
@@ -297,11 +327,45 @@ def _gather_v2(c: Ctx) -> None:
     c.with_rank_at_least(p, -a if a < 0 else a + 1)
 
 
+def _scalar_axis(c: Ctx, name: str, rank: int | None) -> int | None:
+    """MakeDimForScalarInputWithNegativeIndexing: a known value a scalar ("Input must be scalar but has
+    rank 1") inside [-rank, rank), counted from the front; None where the graph does not know it."""
+    v = c.value(name)
+    if v is None:
+        return None
+    if np.ndim(v) != 0:
+        c.fail(f"Input must be scalar but has rank {np.ndim(v)}")
+    d = int(v)
+    if rank is None:
+        return d if d >= 0 else None
+    if not -rank <= d < rank:
+        c.fail(f"Dimension size, given by scalar input {d} must be in range [-{rank}, {rank})")
+    return d + rank if d < 0 else d
+
+
+@register("Split")
+def _split(c: Ctx) -> None:
+    """Split's shape function (array_ops.cc): split_dim by MakeDimForScalarInputWithNegativeIndexing (a
+    constant [-2] refused at trace, an unknown one not; fz32a, sig seed 3220261206 #233), then the known
+    dimension divided evenly by num_split."""
+    x = c.input("value")
+    d = _scalar_axis(c, "split_dim", None if x is None else len(x))
+    if d is None:
+        return
+    x = c.with_rank_at_least(x, d + 1)
+    n = int(c.attr("num_split"))
+    if x is not None and x[d] is not None and n and x[d] % n != 0:
+        c.fail(f"Dimension size must be evenly divisible by {n} but is {x[d]}\n\tNumber of ways to split should "
+               "evenly divide the split dimension")
+
+
 @register("SplitV")
 def _split_v(c: Ctx) -> None:
     """SplitV: known sizes without -1 must add up to the known split dimension."""
     v, sizes, axis = c.input("value"), c.value("size_splits"), c.value("split_dim")
-    if v is None or sizes is None or axis is None or np.ndim(axis) != 0:
+    if axis is not None and np.ndim(axis) != 0:
+        c.fail(f"Input must be scalar but has rank {np.ndim(axis)}")
+    if v is None or sizes is None or axis is None:
         return
     a = int(axis)
     if not -len(v) <= a < len(v) or v[a] is None:

@@ -68,11 +68,6 @@ def _max_pool_grad_grad_with_argmax(c: Ctx) -> None:
     c.merge(c.input("argmax"), out)
 
 
-@register("SpaceToBatch")
-def _space_to_batch(c: Ctx) -> None:
-    c.with_rank(c.input("input"), 4)
-
-
 @register("SparseSegmentMeanGradV2", "SparseSegmentSqrtNGradV2", "SparseSegmentSumGradV2")
 def _sparse_segment_grad_v2(c: Ctx) -> None:
     """grad of rank >= 1, indices a vector merged with segment_ids, dense_output_dim0 a scalar."""
@@ -132,19 +127,21 @@ def _cudnn_rnn(c: Ctx) -> None:
 
 
 @register("StatelessTruncatedNormal", "StatelessRandomNormal", "StatelessRandomUniform", "StatelessRandomUniformFullInt",
-          "StatelessRandomGammaV2")
+          "StatelessRandomGammaV2", "StatelessRandomPoisson", "StatelessRandomBinomial")
 def _stateless_v1(c: Ctx) -> None:
     """StatelessShape (stateless_random_ops.cc): the seed a vector of 2 first (fuzz20 sig seed 2920261205
-    #194), then the output shape from the shape tensor (rank 1, no value below -1)."""
+    #194), then the output shape from the shape tensor (rank 1, no value below -1; StatelessRandomPoisson's
+    shape [-2] at trace, fz32a sig seed 3220261202 #142, and StatelessRandomBinomial's, which
+    stateless_random_ops.cc registers with the same function)."""
     seed = c.with_rank(c.input("seed"), 1)
     c.with_value(seed[0], 2)
     c.shape_from_tensor("shape")
 
 
-@register("MaxPoolGradV2", "MaxPoolGradGradV2")
+@register("MaxPoolGradV2")
 def _max_pool_grad_v2(c: Ctx) -> None:
-    """orig_input of rank 4 (ksize and strides are inputs: no window computed here; sig seed 2920261203 #66,
-    #141)."""
+    """UnchangedShapeWithRank(c, 4): orig_input of rank 4 (sig seed 2920261203 #66, #141; MaxPoolGradGradV2 and
+    MaxPoolV2 run MaxPoolV2Shape: shape_fns_nn.py)."""
     c.with_rank(c.input("orig_input"), 4)
 
 
@@ -160,16 +157,6 @@ def _sparse_concat(c: Ctx) -> None:
 # (fresh sig seed 2920261205: #2 LinSpace, #7 CudnnRNNV2, #15 MaxPoolV2, #19 StringNGrams, #31, #32 FakeQuant,
 # #48 AllToAll, #65 StatelessMultinomial, #87 StatelessTruncatedNormalV2, #96 IRFFT, #154 SparseAddGrad,
 # #173 StatelessRandomGetKeyCounter, #177 StatelessRandomUniformInt, #192 BatchToSpace)
-@register("MaxPoolV2")
-def _max_pool_v2(c: Ctx) -> None:
-    c.with_rank(c.input("input"), 4)
-
-
-@register("BatchToSpace")
-def _batch_to_space(c: Ctx) -> None:
-    c.with_rank(c.input("input"), 4)
-
-
 def _rfft(rank: int) -> Any:
     """RFFTShape (spectral_ops.cc): the input of rank >= `rank`, fft_length a vector of `rank` (fuzz20 seed
     3020261201 #167, #177)."""
@@ -262,8 +249,10 @@ def _sparse_add_grad(c: Ctx) -> None:
     c.with_rank(c.input("b_indices"), 2)
 
 
-@register("StatelessRandomGetKeyCounter")
+@register("StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg")
 def _get_key_counter(c: Ctx) -> None:
+    """The seed a vector of 2 (both ops' shape functions in stateless_random_ops_v2.cc; the Alg one at
+    trace: fz32a, function seed 3220261205 #6)."""
     s = c.with_rank(c.input("seed"), 1)
     c.with_value(s[0], 2)
 

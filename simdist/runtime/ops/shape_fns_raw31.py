@@ -143,13 +143,17 @@ def _tridiagonal_matmul(c: Ctx) -> None:
     main = c.with_rank_at_least(c.input("maindiag"), 2)
     sub = c.with_rank_at_least(c.input("subdiag"), 2)
     rhs = c.with_rank_at_least(c.input("rhs"), 2)
-    if any(s is None for s in (sup, main, sub, rhs)):
-        return
+    # (linalg_ops.cc's order, an unknown rank merging as the other shape with unknown subshapes: the batch dimensions
+    # of maindiag then subdiag merged with rhs's, superdiag's not; a [1, 2, 2] superdiag beside an input_signature
+    # subdiag of unknown rank is still "Dimension must be 1 but is 2"; fz32a, sig seed 3220261211 #77)
+    sup = c.merge(sup, main)
+    rb = c.merge(c.subshape(main, 0, -2), c.subshape(rhs, 0, -2))
+    c.merge(c.subshape(sub, 0, -2), rb)
     main = c.merge(sup, main)
     main = c.merge(sub, main)
-    c.merge(main[:-2], rhs[:-2])
-    c.merge_dim(main[-1], rhs[-2])
-    c.with_value(main[-2], 1)
+    c.merge_dim(c.dim(main, -1), c.dim(rhs, -2))
+    if main is not None:
+        c.with_value(main[-2], 1)
 
 
 @register("Select")

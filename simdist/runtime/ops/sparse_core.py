@@ -436,11 +436,17 @@ FILL_EMPTY_ROWS = register("SparseFillEmptyRows", _fill_empty_rows, _fill_rule, 
 def _fill_grad_kernel(reverse: np.ndarray, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """SparseFillEmptyRowsGrad: d_values = grad at the entries' new places; d_default the rest, summed. The kernel
     first wants reverse_index_map, then grad_values, vectors ("reverse_index_map must be a vector, saw: [0,2]";
-    fz31a, tape seed 3120261209 #56, where simdist took [0, 2] matrices)."""
+    fz31a, tape seed 3120261209 #56, where simdist took [0, 2] matrices), then each reverse index, in order, in
+    [0, N_full) ("Elements in reverse index must be in [0, 4) but got -4"; fz32a, tape seed 3220261201 #54, where
+    NumPy's indexing wrapped -4 around)."""
     for what, a in (("reverse_index_map", reverse), ("grad_values", grad)):
         if a.ndim != 1:
             raise errors.InvalidArgumentError(None, None, f"{what} must be a vector, saw: "
                                               f"[{','.join(map(str, a.shape))}] [Op:SparseFillEmptyRowsGrad]")
+    for r in reverse.tolist():   # (in order: the first index out of range is the one named)
+        if not 0 <= r < grad.shape[0]:
+            raise errors.InvalidArgumentError(None, None, f"Elements in reverse index must be in [0, {grad.shape[0]}) but "
+                                              f"got {r} [Op:SparseFillEmptyRowsGrad]")
     d_values = grad[reverse]
     used = np.zeros(grad.shape[0], bool)
     used[reverse] = True
