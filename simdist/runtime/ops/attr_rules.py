@@ -152,8 +152,12 @@ def sized_list(v: Any) -> None:
     value PySequence_Check takes is sized by PySequence_Size, which is -1 for a 0-d ndarray, and
     the C++ array of -1 values is std::bad_alloc, MemoryError in Python, before the fallback could
     refuse it: `to_hash_bucket_strong(t, 2, key=np.array(1))` (fz27b, fz14 seed 1420272701 #279).
+    A scalar tensor too (a Tensor has __getitem__, its len() raises): `fractional_avg_pool(x,
+    tf.constant(1.5))`, `MaxPool(ksize=tf.constant(2), ...)` (fz32b, fz14 seed 1420323001 #140),
+    and a resource variable of any shape (it has __getitem__ and no __len__; observed on TF 2.21).
     The caller asks only where the fast path reads the attribute (eagerly, inputs it takes)."""
-    if isinstance(v, np.ndarray) and v.ndim == 0:
+    from simdist.runtime.tensor import Tensor
+    if (isinstance(v, (np.ndarray, Tensor)) and len(v.shape) == 0) or _resource_variable(v):
         raise MemoryError("std::bad_alloc")
 
 

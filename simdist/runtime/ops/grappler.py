@@ -570,6 +570,37 @@ def _ones_like_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return dispatch.execute(array.ZEROS_LIKE, (x,), {"dtype": dt})
 
 
+# --- arithmetic_optimizer.cc RemoveRedundantReshapeOrBroadcastTo ------------------------------------------
+def _reshape_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """A Reshape whose input shape and output shape Grappler's shape inference finds symbolically
+    equal (InputMatchesTargetShape) is replaced by its input. The inference runs Reshape's shape
+    function (array_ops.cc SetOutputShapeForReshape), which, for an input of one unknown dimension
+    (the others known, their product non-zero) and a fully known target of the same rank, MERGES
+    the input's unknown dimension with the size it infers (the target's elements over the input's
+    known ones): the input's shape then equals the target whenever the other dimensions agree
+    position by position, whatever the input holds when the graph runs. So inside a tf.function
+    with input_signature [None], `reshape(x, [0])` or `reshape(x, [3])` of a 2-element x returns x
+    itself (shape [2]) where eagerly it is InvalidArgumentError; [None, 3] -> [5, 3] likewise;
+    [None, None] (two unknown), [3, None] -> [5, 3] (another position) and [None] -> [1, 0] (another
+    rank) keep the Reshape and its error (fz32b: fourteenth generator seed 1420323001 #219; measured
+    on TF 2.21). The other equal cases (a known input, or the unknown dimension carried to a -1 at
+    its own position) reshape to the input's own shape, so only this one changes values. BroadcastTo's
+    shape function merges nothing (a [None] input broadcast to [3] keeps its error). Limit: a target
+    computed when the graph runs (a function argument) is read as a constant here."""
+    from simdist.runtime.ops import array, static_shapes
+    (x,) = tensors
+    target = tuple(int(d) for d in attrs["shape"])
+    shape = static_shapes.known_shape(x)
+    if shape is None or len(shape) != len(target) or -1 in target or shape.count(None) != 1:
+        return None
+    known_in = 1
+    for d in shape:
+        known_in *= d if d is not None else 1
+    if known_in == 0 or any(d is not None and d != t for d, t in zip(shape, target)):
+        return None
+    return array.identity(x)
+
+
 # --- constant_folding.cc: a Softmax of a constant is evaluated by Grappler with the CPU kernel ------------
 def _softmax_folded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Softmax of a constant that TF's constant folding makes a Const: Grappler evaluates it with
@@ -593,7 +624,7 @@ def _rules() -> dict[Any, Any]:
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _then_push_down(_sub_rule, "Sub"),
             math.ADD: _then_push_down(_add_rule, "AddV2"), unary.RECIPROCAL: _reciprocal_rule,
             math.LOGICAL_NOT: _logical_not_rule, math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule,
-            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule,
+            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule, array.RESHAPE: _reshape_rule,
             activations.SOFTMAX: _softmax_folded}
 
 
