@@ -97,9 +97,11 @@ def _mul_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         # (complex_mul); zero where y == 0, its parts read under DAZ: fuzz20 seed 2720261205 #21)
         from simdist.runtime.ops import complex_mul
         from simdist.runtime.subnormals import flushed
+        # (np.array copies: np.ascontiguousarray would make a 0-d operand a vector of one, and a scalar
+        # product a [1] tensor; fz32b, fz14 seed 1420323002 #132)
         xb, yb = np.broadcast_arrays(x, y)
-        r = complex_mul.multiply(np.ascontiguousarray(xb), np.ascontiguousarray(yb))
-        zero = (flushed(np.ascontiguousarray(yb.real)) == 0) & (flushed(np.ascontiguousarray(yb.imag)) == 0)
+        r = complex_mul.multiply(np.array(xb), np.array(yb))
+        zero = (flushed(np.array(yb.real)) == 0) & (flushed(np.array(yb.imag)) == 0)
         return np.where(zero, np.zeros((), r.dtype), r).astype(r.dtype, copy=False)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         r = np.multiply(x, y)
