@@ -161,6 +161,18 @@ def sized_list(v: Any) -> None:
         raise MemoryError("std::bad_alloc")
 
 
+def fast_uint64(v: Any, dt: Any) -> None:
+    """The eager fast path's conversion of a Python int operand to a uint64 T fixed by a tensor
+    (ConvertToEagerTensor, PyLong_AsUnsignedLongLong): outside [0, 2**64) it leaves its
+    OverflowError set, which pybind11 raises on return ("can't convert negative int to unsigned",
+    "int too big to convert"): `tf.linalg.cholesky_solve(uint64 tensor, rhs=-1)`, `tf.maximum(uint64,
+    -1)` (fz32b, fz14 seed 1420323002 #53; measured on TF 2.21). Converted in Python instead
+    (`tf.constant(-1, tf.uint64)`, a list `[-1]`, math_ops.add's own conversion) it is
+    convert.py's SystemError. The caller asks on the fast path only."""
+    if type(v) is int and getattr(dt, "name", None) == "uint64" and not 0 <= v < 2**64:
+        raise OverflowError("can't convert negative int to unsigned" if v < 0 else "int too big to convert")
+
+
 def check_one_input(v: Any) -> bool:
     """pywrap_tfe_src.cc CheckOneInput: an eager tensor, a resource variable, an ndarray or a
     Python number (IsNumberType: PyFloat_Check or PyLong_Check, so a bool and np.float64 too, not
@@ -336,6 +348,8 @@ def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
         elif dt is not None:
             if hasattr(v, "_as_tensor"):   # (a variable: its conversion function's ValueError)
                 fallback_conversion(v, dt)
+            if fast:
+                fast_uint64(v, dt)
             out.append(convert_to_tensor(v, dtype=dt))
         else:
             t = convert_to_tensor(v)
