@@ -1073,6 +1073,11 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
             # with dtype bool in order: a uint8 tensor before it is ValueError; fz25b, fresh seed
             # 1420262503 #99)
             raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype {v.dtype.name}: {v!r}")
+        elif fallback and not _tensorlike(v):
+            # (and a Python value before it is converted first: `logical_xor(inf, mirrored variable)` in a
+            # replica is TypeError "Cannot convert inf to EagerTensor of dtype bool"; fz32b, fz14 seed
+            # 1420323002 #255)
+            _logical_operand(v, dtypes.bool_)
     if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         xt = _logical_operand(x, yt.dtype)
