@@ -479,8 +479,11 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     Mul under Mul whose output nothing else uses -> `X op (C op' Y)` with the signs carried,
     C op' Y folded (ConstantPushDown): (x + c1) + c2 is x + (c2 + c1); c - (x - c1) is
     (c + c1) - x; (x * c1) * c2 is x * (c2 * c1). Floats and complex only (integer sums do not
-    change); float16/bfloat16 only for Add under Add (TF excludes the half types from the
-    push-down, but its AddOpsRewrite sums a chain's constants first all the same: measured). TF also pushes a constant down when Y is not one,
+    change); float16/bfloat16 only for Add under Add and Mul under Mul (TF excludes the half types
+    from the push-down, but a chain's constants are combined first all the same: measured for sums
+    (AddOpsRewrite) and, fz32b, for products: inside tf.function `(x * c1) * c2`, `(x / c1) * c2` and
+    `(x * c1) / c2` of float16 or bfloat16 x are x times the constants' product rounded to the half
+    type, fourth generator seed 3201 #5; the stage that does it is not identified). TF also pushes a constant down when Y is not one,
     after which its arithmetic optimizer re-associates the sum again (AddOpsRewrite,
     MinimizeBroadcasts): not modelled, left as written. TF 2.21: `image.random_brightness(img, d,
     seed=)` inside tf.function adds its uniform draw's minval to the image first (fuzz14 seed
@@ -505,8 +508,8 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     if not _really_constant(rec, y):
         return None   # (TF pushes then, but its arithmetic optimizer re-associates the result again)
     sym, child_sym = name != "Sub", node.op.name != "Sub"
-    if a.dtype in (dtypes.float16, dtypes.bfloat16) and not (family is _ADD_SUB and sym and child_sym):
-        return None   # (halves: no push-down, only AddOpsRewrite's regrouping of a sum's constants)
+    if a.dtype in (dtypes.float16, dtypes.bfloat16) and not (sym and child_sym):
+        return None   # (halves: no push-down, only the regrouping of a sum's or a product's constants)
     plus, minus = (math.ADD, math.SUB) if family is _ADD_SUB else (math.MUL, None)
     if sym and child_sym:
         return dispatch.execute(plus, (x, dispatch.execute(plus, (c, y))))
