@@ -168,7 +168,10 @@ def fast_uint64(v: Any, dt: Any) -> None:
     "int too big to convert"): `tf.linalg.cholesky_solve(uint64 tensor, rhs=-1)`, `tf.maximum(uint64,
     -1)` (fz32b, fz14 seed 1420323002 #53; measured on TF 2.21). Converted in Python instead
     (`tf.constant(-1, tf.uint64)`, a list `[-1]`, math_ops.add's own conversion) it is
-    convert.py's SystemError. The caller asks on the fast path only."""
+    convert.py's SystemError. The caller asks on the fast path only. Not modelled: TF's scalar cache
+    keeps the tensor of that first conversion, so a later conversion of the same int to uint64 in
+    the process raises nothing (tf.constant's and the fast path's hold 2**64 - 1, math_ops.add's the
+    wrapped value; measured, not analysed further); simdist raises each time."""
     if type(v) is int and getattr(dt, "name", None) == "uint64" and not 0 <= v < 2**64:
         raise OverflowError("can't convert negative int to unsigned" if v < 0 else "int too big to convert")
 
