@@ -108,6 +108,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "NotImplementedError \"Cannot convert a symbolic tf.Tensor (BatchToSpaceND:0) to a numpy array\" (which path "
         "of truediv does so with a NumPy bool is not analysed); simdist raises the missing bool kernel "
         "(InvalidArgumentError \"No OpKernel was registered to support Op 'BatchToSpaceND'\") while tracing",
+    ('call:reverse_sequence>call:exp', 'rejects', "'calls', (('ok'"):
+        "`y = tf.reverse_sequence(input=int8 [3], seq_lengths=tf.constant([1, 2, 2]), seq_axis=-1)` in a tf.function "
+        "whose result is never used, then `return tf.exp(np.array(3e38))` (fz32b: seed 1420323001 #214): TF 2.21 "
+        "prunes the unused stateless node, so its kernel's error never comes and every call returns inf; simdist "
+        "runs ReverseSequence's kernel on each call and raises its InvalidArgumentError (the class of "
+        "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "
@@ -144,10 +150,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     ('call:signal.irfftnd', 'accepts', "'err', 'TypeError'"):
         "sig mode: irfftnd(x2, norm='forward'): TF 2.21 TypeError at trace (not analysed: the fft_length "
         'computed from the spec), simdist traces and raises InvalidArgumentError per call; seed 14 #45',
-    ("call:nn.fractional_avg_pool", "error-class", "'err', 'MemoryError'"):
-        "a 0-d NumPy array as a list attr (fractional_avg_pool's pooling_ratio=np.array(0.5)): TF 2.21's eager fast "
-        "path takes it as a sequence and fails inside (MemoryError std::bad_alloc, as conv3d's strides=np.array(1)); "
-        "simdist raises the wrapper's TypeError \"Expected list\"; seed 14 #401",
     ("call:nn.ctc_greedy_decoder", "error-class", "'err', 'InvalidArgumentError'"):
         "ctc_greedy_decoder(inputs=[an empty float64 ndarray of shape (3, 2, 0, 2), a NumPy scalar, a Python int], "
         "[0]) eagerly (fz16a): TF 2.21's conversion of that ragged list yields some tensor and the kernel says "
@@ -168,6 +170,9 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open (fz28b): the "
         "pad's assert-op checks are made in Python, and no dry-run placeholder of unknown rank passes them (rank 3 "
         "is wider than the target, other ranks are refused); seed 1420261217 #66",
+    # (fz32b) closed and taken off, its recorded program re-run against TF 2.21 agreeing: fractional_avg_pool's
+    # 0-d NumPy pooling_ratio (seed 14 #401: the fast path's SetOpAttrList sizes it -1, MemoryError, now modelled
+    # for a scalar tensor and a variable too; attr_rules.sized_list, fractional_pool._ratio_attr)
     # (fz31b) closed and taken off, each recorded program re-run against TF 2.21 agreeing: ctc_greedy_decoder's
     # list inputs (seeds 1420303007 #82, 1420272703 #56: args_to_matching_eager's own dtype first, a graph's
     # preferred float32 autopacking; ctc_decode.py), tensor_scatter_nd_update>safe_embedding_lookup_sparse
