@@ -144,12 +144,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         'sig mode: stateless_binomial(...) then approx_max_k(int64 array, 2): TF 2.21 TypeError at trace '
         "(ApproxTopK's T), simdist traces (the binomial's kernel error is raised first per call, "
         'InvalidArgumentError); seed 14 #119',
-    ('call:signal.fftshift', 'accepts', "'err', 'TypeError'"):
-        "sig mode: fftshift(uint64 spec): TF 2.21 TypeError at trace (not analysed: fft_ops' shift arithmetic"
-        " on the spec's shape), simdist computes; seed 1420261202 #581",
-    ('call:signal.irfftnd', 'accepts', "'err', 'TypeError'"):
-        "sig mode: irfftnd(x2, norm='forward'): TF 2.21 TypeError at trace (not analysed: the fft_length "
-        'computed from the spec), simdist traces and raises InvalidArgumentError per call; seed 14 #45',
     ("call:nn.ctc_greedy_decoder", "error-class", "'err', 'InvalidArgumentError'"):
         "ctc_greedy_decoder(inputs=[an empty float64 ndarray of shape (3, 2, 0, 2), a NumPy scalar, a Python int], "
         "[0]) eagerly (fz16a): TF 2.21's conversion of that ragged list yields some tensor and the kernel says "
@@ -170,9 +164,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open (fz28b): the "
         "pad's assert-op checks are made in Python, and no dry-run placeholder of unknown rank passes them (rank 3 "
         "is wider than the target, other ranks are refused); seed 1420261217 #66",
-    # (fz32b) closed and taken off, its recorded program re-run against TF 2.21 agreeing: fractional_avg_pool's
+    # (fz32b) closed and taken off, each recorded program re-run against TF 2.21 agreeing: fractional_avg_pool's
     # 0-d NumPy pooling_ratio (seed 14 #401: the fast path's SetOpAttrList sizes it -1, MemoryError, now modelled
-    # for a scalar tensor and a variable too; attr_rules.sized_list, fractional_pool._ratio_attr)
+    # for a scalar tensor and a variable too; attr_rules.sized_list, fractional_pool._ratio_attr); fftshift of an
+    # unknown-rank spec (1420261202 #581: range(None)'s TypeError; signal_ops._shift); irfftnd of a spec with an
+    # unknown dimension (14 #45: _infer_fft_length_for_irfftn's Python on the static shape; fft._nd)
     # (fz31b) closed and taken off, each recorded program re-run against TF 2.21 agreeing: ctc_greedy_decoder's
     # list inputs (seeds 1420303007 #82, 1420272703 #56: args_to_matching_eager's own dtype first, a graph's
     # preferred float32 autopacking; ctc_decode.py), tensor_scatter_nd_update>safe_embedding_lookup_sparse

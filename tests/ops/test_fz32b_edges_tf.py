@@ -58,7 +58,7 @@ def _in_replicas(expr: str, var: str) -> Callable[[Any], Any]:
     return run
 
 
-def _sig2(expr: str, spec: list[int | None], dtype: str, arg: str) -> Callable[[Any], Any]:
+def _sig2(expr: str, spec: list[int | None] | None, dtype: str, arg: str) -> Callable[[Any], Any]:
     """`lambda x: expr` with a one-spec input_signature, get_concrete_function's error ignored
     (as the fourteenth generator's sig mode), then a call with `arg`."""
     def run(tf: Any) -> Any:
@@ -223,6 +223,24 @@ CASES: list[tuple[str, str, Any]] = [
     ("linear_to_mel_weight_matrix(sample_rate=argument 1000.0)", _T, _traced_of(
         "tf.signal.linear_to_mel_weight_matrix(sample_rate=x, num_mel_bins=3, num_spectrogram_bins=4)",
         "tf.constant(1000.0)")),
+    # -- fft_ops' Python on the static shape (fz14_known's fftshift and irfftnd classes, seeds 1420261202 #581, 14 #45)
+    ("fftshift of an unknown-rank uint64 spec", _T, _sig2("tf.signal.fftshift(x)", None, "uint64",
+                                                          "tf.constant([1, 2, 3], tf.uint64)")),
+    ("ifftshift of an unknown-rank float32 spec", _T, _sig2("tf.signal.ifftshift(x)", None, "float32",
+                                                            "tf.constant([1.0, 2.0, 3.0])")),
+    ("fftshift(axes=0) of an unknown-rank spec", _T, _sig2("tf.signal.fftshift(x, axes=0)", None, "float32",
+                                                           "tf.constant([1.0, 2.0, 3.0])")),
+    ("fftshift of a [None] spec", _T, _sig2("tf.signal.fftshift(x)", [None], "float32", "tf.constant([1.0, 2.0, 3.0])")),
+    ("irfftnd(norm='forward') of a [None, None] spec", _T, _sig2(
+        "tf.signal.irfftnd(x, norm='forward')", [None, None], "complex64", "tf.constant([[1 + 1j, 2, 3]], tf.complex64)")),
+    ("irfftnd of a [1, None] spec", _T, _sig2("tf.signal.irfftnd(x)", [1, None], "complex64",
+                                              "tf.constant([[1 + 1j, 2, 3]], tf.complex64)")),
+    ("irfftnd(norm='forward') of a [2, None, 1] spec", _T, _sig2(
+        "tf.signal.irfftnd(x, norm='forward')", [2, None, 1], "complex64", "tf.ones([2, 4, 1], tf.complex64)")),
+    ("irfftnd(norm='forward') of an unknown-rank spec", _T, _sig2(
+        "tf.signal.irfftnd(x, norm='forward')", None, "complex64", "tf.constant([[1 + 1j, 2, 3]], tf.complex64)")),
+    ("irfftnd(norm='forward') of a [1, 3] spec", _T, _sig2(
+        "tf.signal.irfftnd(x, norm='forward')", [1, 3], "complex64", "tf.constant([[1 + 1j, 2, 3]], tf.complex64)")),
     # -- complex MulNoNan of scalars (1420323002 #132)
     ("multiply_no_nan(complex128 scalar, np.uint32(0))", _X, _eager(
         "tf.math.multiply_no_nan(x=tf.constant(0.25 + 0j, tf.complex128), y=np.uint32(0))")),
