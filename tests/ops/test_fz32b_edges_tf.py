@@ -241,6 +241,15 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.signal.irfftnd(x, norm='forward')", None, "complex64", "tf.constant([[1 + 1j, 2, 3]], tf.complex64)")),
     ("irfftnd(norm='forward') of a [1, 3] spec", _T, _sig2(
         "tf.signal.irfftnd(x, norm='forward')", [1, 3], "complex64", "tf.constant([[1 + 1j, 2, 3]], tf.complex64)")),
+    # -- MatrixBandPart's kernel checks are run-time ones (fz14_known's seed 1420261202 #494)
+    ("+band_part(uint8 [] spec, 5, 1)", _T, _sig2("+tf.linalg.band_part(input=x, num_lower=5, num_upper=1)", [],
+                                                  "uint8", "tf.constant(7, tf.uint8)")),
+    ("band_part(uint8 [] spec, 5, 1)", _T, _sig2("tf.linalg.band_part(input=x, num_lower=5, num_upper=1)", [], "uint8",
+                                                 "tf.constant(7, tf.uint8)")),
+    ("band_part(x, 5, 1) of a [2, 2] spec, then + bool", _T, _sig2(
+        "tf.linalg.band_part(x, 5, 1) + tf.constant(True)", [2, 2], "float32", "tf.ones([2, 2])")),
+    ("band_part(x, 5, 1) of a [2, 2] spec", _T, _sig2("tf.linalg.band_part(x, 5, 1)", [2, 2], "float32", "tf.ones([2, 2])")),
+    ("band_part([2, 2], 1, 5) eagerly", _T, _eager("tf.linalg.band_part(tf.ones([2, 2]), 1, 5)")),
     # -- complex MulNoNan of scalars (1420323002 #132)
     ("multiply_no_nan(complex128 scalar, np.uint32(0))", _X, _eager(
         "tf.math.multiply_no_nan(x=tf.constant(0.25 + 0j, tf.complex128), y=np.uint32(0))")),
