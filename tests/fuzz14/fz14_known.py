@@ -136,10 +136,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     ('call:image.crop_and_resize>call:bitwise.left_shift', 'error-class', "'err', 'TypeError'"):
         'crop_and_resize(boxes=-1, box_indices=complex128 tensor): TF 2.21 TypeError (not analysed), simdist '
         "InvalidArgumentError (box_indices' dtype); seed 1420261202 #6",
-    ('call:random.stateless_binomial>call:nn.approx_max_k', 'accepts', "'err', 'TypeError'"):
-        'sig mode: stateless_binomial(...) then approx_max_k(int64 array, 2): TF 2.21 TypeError at trace '
-        "(ApproxTopK's T), simdist traces (the binomial's kernel error is raised first per call, "
-        'InvalidArgumentError); seed 14 #119',
     ("call:nn.ctc_greedy_decoder", "error-class", "'err', 'InvalidArgumentError'"):
         "ctc_greedy_decoder(inputs=[an empty float64 ndarray of shape (3, 2, 0, 2), a NumPy scalar, a Python int], "
         "[0]) eagerly (fz16a): TF 2.21's conversion of that ragged list yields some tensor and the kernel says "
@@ -166,7 +162,9 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     # unknown-rank spec (1420261202 #581: range(None)'s TypeError; signal_ops._shift); irfftnd of a spec with an
     # unknown dimension (14 #45: _infer_fft_length_for_irfftn's Python on the static shape; fft._nd);
     # band_part>unary:+ (1420261202 #494: MatrixBandPart's rank and bound checks are its kernel's, a dry run goes
-    # on past them on a stand-in to `+`'s TypeError; linalg_more.band_part)
+    # on past them on a stand-in to `+`'s TypeError; linalg_more.band_part); stateless_binomial>approx_max_k (14 #119:
+    # the missing int64 kernel is looked up when the graph runs, a dry run goes on to ApproxTopK's TypeError;
+    # binomial.stateless_binomial)
     # (fz31b) closed and taken off, each recorded program re-run against TF 2.21 agreeing: ctc_greedy_decoder's
     # list inputs (seeds 1420303007 #82, 1420272703 #56: args_to_matching_eager's own dtype first, a graph's
     # preferred float32 autopacking; ctc_decode.py), tensor_scatter_nd_update>safe_embedding_lookup_sparse

@@ -250,6 +250,21 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.linalg.band_part(x, 5, 1) + tf.constant(True)", [2, 2], "float32", "tf.ones([2, 2])")),
     ("band_part(x, 5, 1) of a [2, 2] spec", _T, _sig2("tf.linalg.band_part(x, 5, 1)", [2, 2], "float32", "tf.ones([2, 2])")),
     ("band_part([2, 2], 1, 5) eagerly", _T, _eager("tf.linalg.band_part(tf.ones([2, 2]), 1, 5)")),
+    # -- StatelessRandomBinomial's missing int kernels are looked up when the graph runs (fz14_known's seed 14 #119)
+    ("stateless_binomial(int64 counts) then approx_max_k(int64) of a spec", _T, _sig2(
+        "(tf.random.stateless_binomial([1, 3, 1, 2], seed=[7, 8], counts=tf.constant([[[[2, 3]], [[3, 3]], "
+        "[[-1, 3]]]], tf.int64), probs=x), tf.nn.approx_max_k(np.array([[0, -1], [5, 1]], np.int64), 2))[1]",
+        [1, 3, 1, 2], "int64", "tf.constant(np.zeros([1, 3, 1, 2], np.int64))")),
+    ("stateless_binomial(int64 counts) + bool of a spec", _T, _sig2(
+        "tf.random.stateless_binomial([1, 3, 1, 2], seed=[7, 8], counts=tf.constant([[[[2, 3]], [[3, 3]], "
+        "[[-1, 3]]]], tf.int64), probs=x) + tf.constant(True)", [1, 3, 1, 2], "int64",
+        "tf.constant(np.zeros([1, 3, 1, 2], np.int64))")),
+    ("stateless_binomial(int64 counts) of a spec", _T, _sig2(
+        "tf.random.stateless_binomial([1, 3, 1, 2], seed=[7, 8], counts=tf.constant([[[[2, 3]], [[3, 3]], "
+        "[[-1, 3]]]], tf.int64), probs=x)", [1, 3, 1, 2], "int64", "tf.constant(np.zeros([1, 3, 1, 2], np.int64))")),
+    ("stateless_binomial(int64 counts) eagerly", _T, _eager(
+        "tf.random.stateless_binomial([2], seed=[7, 8], counts=tf.constant([2, 3], tf.int64), "
+        "probs=tf.constant([0, 1], tf.int64))")),
     # -- complex MulNoNan of scalars (1420323002 #132)
     ("multiply_no_nan(complex128 scalar, np.uint32(0))", _X, _eager(
         "tf.math.multiply_no_nan(x=tf.constant(0.25 + 0j, tf.complex128), y=np.uint32(0))")),
