@@ -241,6 +241,24 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.signal.irfftnd(x, norm='forward')", None, "complex64", "tf.constant([[1 + 1j, 2, 3]], tf.complex64)")),
     ("irfftnd(norm='forward') of a [1, 3] spec", _T, _sig2(
         "tf.signal.irfftnd(x, norm='forward')", [1, 3], "complex64", "tf.constant([[1 + 1j, 2, 3]], tf.complex64)")),
+    # -- the ND wrappers iterate an inferred fft_length for a norm (fresh fourteenth generator seed 1420323003 #58)
+    ("ifftnd(int32 ndarray, norm='ortho') traced", _T, _traced(
+        "tf.signal.ifftnd(input_tensor=np.array([0, 1], dtype=np.int32), norm='ortho')")),
+    ("fftnd(complex64 [2], norm='forward') traced", _T, _traced("tf.signal.fftnd(tf.ones([2], tf.complex64), norm='forward')")),
+    ("rfftnd(float32 [2], norm='forward') traced", _T, _traced("tf.signal.rfftnd(tf.ones([2]), norm='forward')")),
+    ("fftnd(fft_length=[2], norm='forward') traced", _T, _traced(
+        "tf.signal.fftnd(tf.ones([2], tf.complex64), fft_length=[2], norm='forward')")),
+    ("irfftnd(complex64 [2], norm='forward') traced", _T, _traced(
+        "tf.signal.irfftnd(tf.ones([2], tf.complex64), norm='forward')")),
+    ("ifftnd(int32 ndarray, norm='ortho') eagerly", _T, _eager(
+        "tf.signal.ifftnd(input_tensor=np.array([0, 1], dtype=np.int32), norm='ortho')")),
+    # -- softmax's axis swap of a float axis (fresh fourteenth generator seed 1420323003 #199)
+    ("softmax(int list, axis=1.5)", _C, _eager("tf.math.softmax([[5, 1], [2, 0]], axis=1.5)")),
+    ("softmax([2, 3, 4], axis=0.5)", _C, _eager("tf.math.softmax(tf.ones([2, 3, 4]), axis=0.5)")),
+    ("softmax([2, 3, 4], axis=0.5) traced", _C, _traced("tf.math.softmax(tf.ones([2, 3, 4]), axis=0.5)")),
+    ("softmax(float list, axis=1.5) traced", _C, _traced("tf.math.softmax([[5.0, 1.0], [2.0, 0.0]], axis=1.5)")),
+    ("log_softmax([2, 3, 4], axis=-1.5)", _C, _eager("tf.math.log_softmax(tf.ones([2, 3, 4]), axis=-1.5)")),
+    ("softmax([2, 3], axis=1.0)", _C, _eager("tf.math.softmax(tf.ones([2, 3]), axis=1.0)")),
     # -- MatrixBandPart's kernel checks are run-time ones (fz14_known's seed 1420261202 #494)
     ("+band_part(uint8 [] spec, 5, 1)", _T, _sig2("+tf.linalg.band_part(input=x, num_lower=5, num_upper=1)", [],
                                                   "uint8", "tf.constant(7, tf.uint8)")),

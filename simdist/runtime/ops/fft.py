@@ -397,6 +397,14 @@ def _nd(opname: str, real_in: bool) -> Any:
             lengths = np.asarray(x.shape.as_list(), dtype=np.int32)
         if fft_length is not None:
             _pad_for_rfft_shapes(x, lengths, rank, fft_length, reverse=opname == "IRFFTND")
+        if norm not in (None, "backward") and fft_length is None and opname != "IRFFTND":
+            from simdist.runtime import context, symbolic
+            if context.in_function():
+                # (_infer_fft_length_for_fftn is a StridedSlice of Shape, which tensor_util.constant_value does
+                # not follow: the wrapper's `for fft_length_i in fft_length` iterates a graph tensor,
+                # OperatorNotAllowedInGraphError, whatever the graph knows of the shape; fz32b, fresh fourteenth
+                # generator seed 1420323003 #58: `ifftnd(np.array([0, 1]), norm='ortho')` traced)
+                raise symbolic.iter_error()
         if norm not in (None, "backward") and opname == "FFTND":
             # (the wrapper scales the input first: `input_tensor /= n` for "forward", np.sqrt(n) for
             # "ortho", n the product of the lengths from 1; a bool input is truediv's TypeError
