@@ -29,6 +29,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "function returns -1; simdist traces with the argument's values and its tensors' ndim is the value's rank "
         "(2), which simdist's own kernels read everywhere, so it cannot answer -1 there without a graph tensor type; "
         "seed 2101 #103 (fz21)",
+    ("variable:assign_sub", "error-class", "ValueError"):
+        "`x0.assign_sub(False)` of a bool Variable in a tf.function (fz32b: fresh seed 3202 #183): TF 2.21 raises "
+        "ValueError at trace (assign_sub converts False beside the bool variable and builds AssignSubVariableOp, whose "
+        "missing bool kernel is a graph-run error: which step raises the ValueError is not analysed), simdist the "
+        "missing kernel's InvalidArgumentError (the bool-variable assignment classes above and below)",
     ("variable:assign_add", "error-class", "TypeError"):
         "a first call whose kernel error (a bool variable's assign_add) comes before a later op's graph-build error "
         "(`v + 0` of the bool variable, TypeError): TF 2.21 builds the whole graph first and raises the TypeError, "

@@ -199,6 +199,14 @@ CASES: list[tuple[str, str, Any]] = [
     ("convert_to_tensor([True, 2.5]) traced", _C, _traced("tf.convert_to_tensor([True, 2.5])")),
     ("convert_to_tensor([0, True, 2**40]) traced", _C, _traced("tf.convert_to_tensor([0, True, 2 ** 40])")),
     ("convert_to_tensor([True, 1j]) traced", _C, _traced("tf.convert_to_tensor([True, 1j])")),
+    # -- the C conversion walks a list's tensors as sequences (fourth generator seed 3202 #127)
+    ("constant([int32 [2, 0]] * 2, float32)", _C, _eager("tf.constant([tf.zeros([2, 0], tf.int32)] * 2, tf.float32)")),
+    ("constant([int32 [2, 0]] * 2)", _C, _eager("tf.constant([tf.zeros([2, 0], tf.int32)] * 2)")),
+    ("constant([float32 [0]], int32)", _C, _eager("tf.constant([tf.zeros([0])], tf.int32)")),
+    ("constant([int32 [2]] * 2, float32)", _C, _eager("tf.constant([tf.constant([1, 2]), tf.constant([3, 4])], tf.float32)")),
+    ("constant([int32 [2]], int32)", _C, _eager("tf.constant([tf.constant([1, 2])], tf.int32)")),
+    ("constant([int32 [2, 0]] * 2, float32) traced", _C, _traced(
+        "tf.constant([tf.zeros([2, 0], tf.int32)] * 2, tf.float32)")),
     # -- the fast path's uint64 conversion of a Python int (1420323002 #53)
     # (each int converted once in TF's worker: its scalar cache keeps the first conversion's tensor)
     ("cholesky_solve(uint64, rhs=-3)", _C, _eager("tf.linalg.cholesky_solve(tf.constant(5, tf.uint64), rhs=-3)")),
