@@ -114,6 +114,20 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "prunes the unused stateless node, so its kernel's error never comes and every call returns inf; simdist "
         "runs ReverseSequence's kernel on each call and raises its InvalidArgumentError (the class of "
         "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
+    ("call:linalg.eigh", "value", "'grad'"):
+        "tf.linalg.eigh of a complex64 Variable [4, 4] under a tape (fz32b: fresh seed 1420323003 #60): TF 2.21's "
+        "eigenvalues are -7.918, -2.681, 6.349, 17.75, simdist's -12.62, -2.680, 11.05, 17.89 (different matrices, "
+        "not rounding: which triangle or which value each side reads of an input that is not Hermitian is not "
+        "analysed)",
+    ("call:image.non_max_suppression_with_scores", "error-class", "'err', 'InvalidArgumentError'"):
+        "non_max_suppression_with_scores(uint64 Variable boxes [3, 2, 2], scores=3, max_output_size=tf.constant(2), "
+        "iou_threshold=np.float32(2)) eagerly (fz32b: fresh seed 1420323003 #89): TF 2.21 InvalidArgumentError, "
+        "simdist ValueError (which of the boxes' rank, the scores' rank or the uint64 dtype TF checks first is not "
+        "analysed)",
+    ("call:image.resize_with_crop_or_pad>call:math.squared_difference", "error-class", "'calls', (('err', 'TypeError'"):
+        "`y = resize_with_crop_or_pad(x, 5, np.int64(2))` of an unknown-rank uint32 spec, then "
+        "`squared_difference(y, 2.5)` (fz32b: fresh seed 1420323003 #149): TF 2.21 TypeError at trace, simdist "
+        "ValueError (the wrapper's checks of an unknown rank against the later op's dtype refusal: not analysed)",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "

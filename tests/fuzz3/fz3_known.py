@@ -160,8 +160,6 @@ KNOWN_OPEN: dict[object, str] = {
                                       "and simdist's second gradients differ; not analysed; fz12 seed 94 #10",
     ("argsort", "error-class"): "traced argsort of a bool list with axis 2: TF 2.21 TypeError (the bool dtype first), "
                                 "simdist ValueError (the axis first); fz12 ext seed 94 #271",
-    ("math.polygamma", "error-class"): "polygamma(a, empty float32): TF 2.21 InvalidArgumentError (the shapes' broadcast), "
-                                       "simdist ValueError; fz12 seed 95 #222",
     ("nn.compute_average_loss", "error-class"): "compute_average_loss(bool tensor, global_batch_size=0): TF 2.21 "
                                                 "InvalidArgumentError, simdist TypeError; fz12 ext seed 95 #25",
     ("dtypes.saturate_cast", "value"): "saturate_cast(float64 with subnormal-range values, 'float32'): TF 2.21's clamp and "

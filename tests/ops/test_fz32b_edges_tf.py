@@ -267,6 +267,10 @@ CASES: list[tuple[str, str, Any]] = [
     ("softmax(float list, axis=1.5) traced", _C, _traced("tf.math.softmax([[5.0, 1.0], [2.0, 0.0]], axis=1.5)")),
     ("log_softmax([2, 3, 4], axis=-1.5)", _C, _eager("tf.math.log_softmax(tf.ones([2, 3, 4]), axis=-1.5)")),
     ("softmax([2, 3], axis=1.0)", _C, _eager("tf.math.softmax(tf.ones([2, 3]), axis=1.0)")),
+    # -- Polygamma's operands that do not broadcast (fz3_known's polygamma class, fz12 seed 95 #222)
+    ("polygamma([3], empty float32)", _T, _eager("tf.math.polygamma(tf.constant([1.0, 2.0, 3.0]), tf.zeros([0]))")),
+    ("polygamma([3], empty float32) traced", _T, _traced("tf.math.polygamma(tf.constant([1.0, 2.0, 3.0]), tf.zeros([0]))")),
+    ("polygamma([2], ones [2])", _T, _eager("tf.math.polygamma(tf.constant([1.0, 2.0]), tf.ones([2]))")),
     # -- MatrixBandPart's kernel checks are run-time ones (fz14_known's seed 1420261202 #494)
     ("+band_part(uint8 [] spec, 5, 1)", _T, _sig2("+tf.linalg.band_part(input=x, num_lower=5, num_upper=1)", [],
                                                   "uint8", "tf.constant(7, tf.uint8)")),

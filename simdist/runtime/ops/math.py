@@ -349,14 +349,22 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     except ValueError as e:
         if numerics_callback.is_callback_error(e):   # (the check-numerics callback's, not the kernel's)
             raise
-        if "broadcast" not in str(e):
-            raise errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]") from None
-        sa, sb = list(np.shape(arrays[0])), list(np.shape(arrays[1]))
-        if not static_shapes.broadcast_fails(a, b):   # an unknown dimension: the graph fails when it runs
-            raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} "
-                                                          f"[Op:{op.name}]") from None
-        raise trace_errors.shape_error(f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]",
-                                       trace_errors.broadcast_text(sa, sb), op.name, (sa, sb)) from None
+        raise kernel_value_error(op, a, b, e) from None
+
+
+def kernel_value_error(op: Any, a: Tensor, b: Tensor, e: ValueError) -> BaseException:
+    """TF's error for a binary op whose NumPy kernel raised `e`: operands that do not broadcast are
+    BinaryOp's InvalidArgumentError "Incompatible shapes", marked with the broadcasting shape
+    function's ValueError where the graph knows both shapes; any other ValueError the kernel's
+    InvalidArgumentError."""
+    if "broadcast" not in str(e):
+        return errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]")
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+    if not static_shapes.broadcast_fails(a, b):   # an unknown dimension: the graph fails when it runs
+        return errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} "
+                                                       f"[Op:{op.name}]")
+    return trace_errors.shape_error(f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]",
+                                    trace_errors.broadcast_text(sa, sb), op.name, (sa, sb))
 
 
 def _literal_dtype(v: Any) -> dtypes.DType:
