@@ -128,6 +128,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "`y = resize_with_crop_or_pad(x, 5, np.int64(2))` of an unknown-rank uint32 spec, then "
         "`squared_difference(y, 2.5)` (fz32b: fresh seed 1420323003 #149): TF 2.21 TypeError at trace, simdist "
         "ValueError (the wrapper's checks of an unknown rank against the later op's dtype refusal: not analysed)",
+    ("call:linalg.cholesky", "value", "'ok'"):
+        "tf.linalg.cholesky of float32 matrices that are not positive definite (inf, -3.4e38 entries) eagerly (fz32b: "
+        "fresh seed 1420323004 #173): TF 2.21's output holds what its buffer held above the diagonal (4.48e-44, "
+        "7.78e31: uninitialised memory, another value in every process), simdist writes 0 there (the lower triangle "
+        "NaN on both); cannot be compared",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "

@@ -271,6 +271,15 @@ CASES: list[tuple[str, str, Any]] = [
     ("polygamma([3], empty float32)", _T, _eager("tf.math.polygamma(tf.constant([1.0, 2.0, 3.0]), tf.zeros([0]))")),
     ("polygamma([3], empty float32) traced", _T, _traced("tf.math.polygamma(tf.constant([1.0, 2.0, 3.0]), tf.zeros([0]))")),
     ("polygamma([2], ones [2])", _T, _eager("tf.math.polygamma(tf.constant([1.0, 2.0]), tf.ones([2]))")),
+    # -- MatrixDiagPartV3 of an unknown rank has an unknown shape (fresh fourteenth generator seed 1420323004 #76)
+    ("diag_part(x) - int list [2, 3, 4] of an unknown-rank spec", _T, _sig2(
+        "tf.linalg.diag_part(x) - [[[0, 0, 5, 3], [0, 1, 2, 2], [2, 0, 1, 5]], [[1, 3, 1, 0], [2, 3, 1, 0], "
+        "[2, 3, 2, 5]]]", None, "int32", "tf.ones([2, 3, 4], tf.int32)")),
+    ("diag_part(x) - int list [2, 3, 4] of a [2, 3, 4] spec", _T, _sig2(
+        "tf.linalg.diag_part(x) - [[[0, 0, 5, 3], [0, 1, 2, 2], [2, 0, 1, 5]], [[1, 3, 1, 0], [2, 3, 1, 0], "
+        "[2, 3, 2, 5]]]", [2, 3, 4], "int32", "tf.ones([2, 3, 4], tf.int32)")),
+    ("shape(diag_part(x)) of an unknown-rank spec", _T, _sig2("tf.shape(tf.linalg.diag_part(x))", None, "int32",
+                                                              "tf.ones([2, 3, 4], tf.int32)")),
     # -- MatrixBandPart's kernel checks are run-time ones (fz14_known's seed 1420261202 #494)
     ("+band_part(uint8 [] spec, 5, 1)", _T, _sig2("+tf.linalg.band_part(input=x, num_lower=5, num_upper=1)", [],
                                                   "uint8", "tf.constant(7, tf.uint8)")),
