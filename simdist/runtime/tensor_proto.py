@@ -53,13 +53,17 @@ def graph_unsupported(value: Any, dt: dtypes.DType | None) -> Any:
     """make_tensor_proto of a value NumPy can only hold as an object (a dict, a set, an object, a list
     of such), inside a tf.function: without a dtype, a tensor among its nest.flatten leaves is
     TypeError "Expected any non-tensor type, but got a tensor instead." and anything else NumPy's
-    object array, whose dtype TF refuses ("Failed to convert elements of ... to Tensor."); with a
+    object array, whose dtype TF refuses ("Failed to convert elements of ... to Tensor."), unless NumPy
+    refuses the value first (ValueError "inhomogeneous shape": arrays of unequal shapes); with a
     numeric or bool dtype (after `assert_compatible`), NumPy's own conversion of the whole value:
     `float()` of a dict is TypeError, `bool()` of one its truth value. (Eagerly it is ValueError
     "Attempt to convert a value ... with an unsupported type".) Returns the array when NumPy makes one."""
     if dt is None:
         if any(_is_tensor(v) for v in _leaves(value)):
             raise TypeError("Expected any non-tensor type, but got a tensor instead.")
+        # (numpy_compat.np_array: NumPy's own inference first, whose ValueError for a list of arrays of
+        # unequal shapes, `[bool array [3, 4, 1, 2], nan, ...]`, is the trace's; fz32b, fz14 seed 1420323001 #197)
+        np.array(value)
         raise TypeError(_FAILED.format(value=value))
     if dt is dtypes.string or not (dt.is_bool or dt.is_integer or dt.is_floating or dt.is_complex):
         raise TypeError(_FAILED.format(value=value))

@@ -108,6 +108,31 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "NotImplementedError \"Cannot convert a symbolic tf.Tensor (BatchToSpaceND:0) to a numpy array\" (which path "
         "of truediv does so with a NumPy bool is not analysed); simdist raises the missing bool kernel "
         "(InvalidArgumentError \"No OpKernel was registered to support Op 'BatchToSpaceND'\") while tracing",
+    ('call:reverse_sequence>call:exp', 'rejects', "'calls', (('ok'"):
+        "`y = tf.reverse_sequence(input=int8 [3], seq_lengths=tf.constant([1, 2, 2]), seq_axis=-1)` in a tf.function "
+        "whose result is never used, then `return tf.exp(np.array(3e38))` (fz32b: seed 1420323001 #214): TF 2.21 "
+        "prunes the unused stateless node, so its kernel's error never comes and every call returns inf; simdist "
+        "runs ReverseSequence's kernel on each call and raises its InvalidArgumentError (the class of "
+        "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
+    ("call:linalg.eigh", "value", "'grad'"):
+        "tf.linalg.eigh of a complex64 Variable [4, 4] under a tape (fz32b: fresh seed 1420323003 #60): TF 2.21's "
+        "eigenvalues are -7.918, -2.681, 6.349, 17.75, simdist's -12.62, -2.680, 11.05, 17.89 (different matrices, "
+        "not rounding: which triangle or which value each side reads of an input that is not Hermitian is not "
+        "analysed)",
+    ("call:image.non_max_suppression_with_scores", "error-class", "'err', 'InvalidArgumentError'"):
+        "non_max_suppression_with_scores(uint64 Variable boxes [3, 2, 2], scores=3, max_output_size=tf.constant(2), "
+        "iou_threshold=np.float32(2)) eagerly (fz32b: fresh seed 1420323003 #89): TF 2.21 InvalidArgumentError, "
+        "simdist ValueError (which of the boxes' rank, the scores' rank or the uint64 dtype TF checks first is not "
+        "analysed)",
+    ("call:image.resize_with_crop_or_pad>call:math.squared_difference", "error-class", "'calls', (('err', 'TypeError'"):
+        "`y = resize_with_crop_or_pad(x, 5, np.int64(2))` of an unknown-rank uint32 spec, then "
+        "`squared_difference(y, 2.5)` (fz32b: fresh seed 1420323003 #149): TF 2.21 TypeError at trace, simdist "
+        "ValueError (the wrapper's checks of an unknown rank against the later op's dtype refusal: not analysed)",
+    ("call:linalg.cholesky", "value", "'ok'"):
+        "tf.linalg.cholesky of float32 matrices that are not positive definite (inf, -3.4e38 entries) eagerly (fz32b: "
+        "fresh seed 1420323004 #173): TF 2.21's output holds what its buffer held above the diagonal (4.48e-44, "
+        "7.78e31: uninitialised memory, another value in every process), simdist writes 0 there (the lower triangle "
+        "NaN on both); cannot be compared",
     ('call:unique_with_counts>operator:-', 'error-class', "'err', 'TypeError'"):
         "`y = tf.unique_with_counts(x)` of a scalar tf.function argument, then `bool tensor - y` (fz23b: seed "
         "1420262301 #284): TF 2.21's UniqueWithCounts shape function does not check the rank, so the trace goes on to "
@@ -130,24 +155,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     ('call:image.crop_and_resize>call:bitwise.left_shift', 'error-class', "'err', 'TypeError'"):
         'crop_and_resize(boxes=-1, box_indices=complex128 tensor): TF 2.21 TypeError (not analysed), simdist '
         "InvalidArgumentError (box_indices' dtype); seed 1420261202 #6",
-    ('call:linalg.band_part>unary:+', 'accepts', "'err', 'TypeError'"):
-        'sig mode: band_part(x1, num_lower=5, num_upper=1): TF 2.21 TypeError at trace (not analysed: the '
-        "index operands' Tindex against x1's spec), simdist traces and raises the kernel's "
-        'InvalidArgumentError; seed 1420261202 #494',
-    ('call:random.stateless_binomial>call:nn.approx_max_k', 'accepts', "'err', 'TypeError'"):
-        'sig mode: stateless_binomial(...) then approx_max_k(int64 array, 2): TF 2.21 TypeError at trace '
-        "(ApproxTopK's T), simdist traces (the binomial's kernel error is raised first per call, "
-        'InvalidArgumentError); seed 14 #119',
-    ('call:signal.fftshift', 'accepts', "'err', 'TypeError'"):
-        "sig mode: fftshift(uint64 spec): TF 2.21 TypeError at trace (not analysed: fft_ops' shift arithmetic"
-        " on the spec's shape), simdist computes; seed 1420261202 #581",
-    ('call:signal.irfftnd', 'accepts', "'err', 'TypeError'"):
-        "sig mode: irfftnd(x2, norm='forward'): TF 2.21 TypeError at trace (not analysed: the fft_length "
-        'computed from the spec), simdist traces and raises InvalidArgumentError per call; seed 14 #45',
-    ("call:nn.fractional_avg_pool", "error-class", "'err', 'MemoryError'"):
-        "a 0-d NumPy array as a list attr (fractional_avg_pool's pooling_ratio=np.array(0.5)): TF 2.21's eager fast "
-        "path takes it as a sequence and fails inside (MemoryError std::bad_alloc, as conv3d's strides=np.array(1)); "
-        "simdist raises the wrapper's TypeError \"Expected list\"; seed 14 #401",
     ("call:nn.ctc_greedy_decoder", "error-class", "'err', 'InvalidArgumentError'"):
         "ctc_greedy_decoder(inputs=[an empty float64 ndarray of shape (3, 2, 0, 2), a NumPy scalar, a Python int], "
         "[0]) eagerly (fz16a): TF 2.21's conversion of that ragged list yields some tensor and the kernel says "
@@ -168,6 +175,15 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "traced Python, on the placeholder values of every dry run too, and never reaches softmax. Open (fz28b): the "
         "pad's assert-op checks are made in Python, and no dry-run placeholder of unknown rank passes them (rank 3 "
         "is wider than the target, other ranks are refused); seed 1420261217 #66",
+    # (fz32b) closed and taken off, each recorded program re-run against TF 2.21 agreeing: fractional_avg_pool's
+    # 0-d NumPy pooling_ratio (seed 14 #401: the fast path's SetOpAttrList sizes it -1, MemoryError, now modelled
+    # for a scalar tensor and a variable too; attr_rules.sized_list, fractional_pool._ratio_attr); fftshift of an
+    # unknown-rank spec (1420261202 #581: range(None)'s TypeError; signal_ops._shift); irfftnd of a spec with an
+    # unknown dimension (14 #45: _infer_fft_length_for_irfftn's Python on the static shape; fft._nd);
+    # band_part>unary:+ (1420261202 #494: MatrixBandPart's rank and bound checks are its kernel's, a dry run goes
+    # on past them on a stand-in to `+`'s TypeError; linalg_more.band_part); stateless_binomial>approx_max_k (14 #119:
+    # the missing int64 kernel is looked up when the graph runs, a dry run goes on to ApproxTopK's TypeError;
+    # binomial.stateless_binomial)
     # (fz31b) closed and taken off, each recorded program re-run against TF 2.21 agreeing: ctc_greedy_decoder's
     # list inputs (seeds 1420303007 #82, 1420272703 #56: args_to_matching_eager's own dtype first, a graph's
     # preferred float32 autopacking; ctc_decode.py), tensor_scatter_nd_update>safe_embedding_lookup_sparse

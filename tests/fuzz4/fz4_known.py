@@ -10,6 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
+    ("unary_op:tf.nn.softmax", "gradient", "0.18174094"):
+        "float32 softmax of a Variable [3, 1, 4] under a tape (fz32b: seed 3201 #100; rows [1e10, -7.25, 0.001, "
+        "0.001], [3, 0, -0, 0], [-2, 1, 0, 0.5]): TF 2.21's eager oneDNN softmax on this AMD EPYC host gives "
+        "0.18174094 and 0.2996401 in the third row and 0.043317165 in the second, simdist 0.18174092, 0.29964012 "
+        "and 0.04331717 (its model of the kernel's exponential and division rounds the last bit otherwise); the "
+        "rows' sums then miss 1.0 in simdist, so SoftmaxGrad's (1 - sum) * y is about -1e-7 where TF's is exactly 0; "
+        "host-dependent, not analysed (ops.host-cpu)",
     ("variable:assign_sub", "error-class", "TypeError"):
         "`x0.assign_sub(np.array([2.5], np.float16), read_value=True)` of a bool Variable, then `len(x0)`, in a "
         "tf.function (fz26b: seed 2601 #139): AssignSubVariableOp has no bool kernel, an error of the graph's run, so "
@@ -22,6 +29,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "function returns -1; simdist traces with the argument's values and its tensors' ndim is the value's rank "
         "(2), which simdist's own kernels read everywhere, so it cannot answer -1 there without a graph tensor type; "
         "seed 2101 #103 (fz21)",
+    ("variable:assign_sub", "error-class", "ValueError"):
+        "`x0.assign_sub(False)` of a bool Variable in a tf.function (fz32b: fresh seed 3202 #183): TF 2.21 raises "
+        "ValueError at trace (assign_sub converts False beside the bool variable and builds AssignSubVariableOp, whose "
+        "missing bool kernel is a graph-run error: which step raises the ValueError is not analysed), simdist the "
+        "missing kernel's InvalidArgumentError (the bool-variable assignment classes above and below)",
     ("variable:assign_add", "error-class", "TypeError"):
         "a first call whose kernel error (a bool variable's assign_add) comes before a later op's graph-build error "
         "(`v + 0` of the bool variable, TypeError): TF 2.21 builds the whole graph first and raises the TypeError, "

@@ -476,6 +476,21 @@ def _along_axis(op: Any, logits: Any, axis: Any) -> Tensor:
             f"input. Received: dim={axis}")
         # (nn_ops._wrap_2d_function checks it in Python against the static rank: traced too)
         raise trace_errors.at_build(err)
+    if isinstance(axis, float):
+        # (_swap_axis builds the permutation from `dim % ndims` with math_ops.range: a float dim makes
+        # `range(dim + 1, ndims - 1)` a float Range, whose start above its limit is the kernel's error (the
+        # shape function's on these constants in a graph), else a float perm Transpose refuses; fz32b, fresh
+        # fourteenth generator seed 1420323003 #199: `softmax(int list, axis=1.5)`, measured on TF 2.21)
+        if axis < 0:   # (`dim += ndims`, the int32 rank tensor: the float converts to int32 first)
+            raise TypeError(f"Cannot convert {axis!r} to EagerTensor of dtype int32")
+        start, limit = axis % nd + 1, nd - 1
+        if start > limit:
+            text = f"Requires start <= limit when delta > 0: {start:g}/{limit:g}"
+            raise trace_errors.static(errors.InvalidArgumentError(None, None, f"{text} [Op:Range]"), ValueError, text)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, "Value for attr 'Tperm' of float is not in the list of allowed values: int32, int64 "
+            "[Op:Transpose]"), TypeError, "Value passed to parameter 'perm' has DataType float32 not in list of "
+            "allowed values: int32, int64")
     perm = _move_axis_last(x, axis % nd)
     return array.transpose(dispatch.execute(op, (array.transpose(x, perm),)), perm)
 

@@ -63,6 +63,7 @@ def matching(values: Sequence[Any], allowed: Sequence[dtypes.DType] = (),
             out.append(convert_to_tensor(v) if dt is None else convert_to_tensor(v, dtype=dt))
             dt = out[-1].dtype if dt is None else dt
         elif dt is not None:
+            attr_rules.fast_uint64(v, dt)   # (the fast path's conversion of a Python int: OverflowError)
             out.append(convert_to_tensor(v, dtype=dt))
         else:
             x = convert_to_tensor(v)

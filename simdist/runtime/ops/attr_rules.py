@@ -152,9 +152,28 @@ def sized_list(v: Any) -> None:
     value PySequence_Check takes is sized by PySequence_Size, which is -1 for a 0-d ndarray, and
     the C++ array of -1 values is std::bad_alloc, MemoryError in Python, before the fallback could
     refuse it: `to_hash_bucket_strong(t, 2, key=np.array(1))` (fz27b, fz14 seed 1420272701 #279).
+    A scalar tensor too (a Tensor has __getitem__, its len() raises): `fractional_avg_pool(x,
+    tf.constant(1.5))`, `MaxPool(ksize=tf.constant(2), ...)` (fz32b, fz14 seed 1420323001 #140),
+    and a resource variable of any shape (it has __getitem__ and no __len__; observed on TF 2.21).
     The caller asks only where the fast path reads the attribute (eagerly, inputs it takes)."""
-    if isinstance(v, np.ndarray) and v.ndim == 0:
+    from simdist.runtime.tensor import Tensor
+    if (isinstance(v, (np.ndarray, Tensor)) and len(v.shape) == 0) or _resource_variable(v):
         raise MemoryError("std::bad_alloc")
+
+
+def fast_uint64(v: Any, dt: Any) -> None:
+    """The eager fast path's conversion of a Python int operand to a uint64 T fixed by a tensor
+    (ConvertToEagerTensor, PyLong_AsUnsignedLongLong): outside [0, 2**64) it leaves its
+    OverflowError set, which pybind11 raises on return ("can't convert negative int to unsigned",
+    "int too big to convert"): `tf.linalg.cholesky_solve(uint64 tensor, rhs=-1)`, `tf.maximum(uint64,
+    -1)` (fz32b, fz14 seed 1420323002 #53; measured on TF 2.21). Converted in Python instead
+    (`tf.constant(-1, tf.uint64)`, a list `[-1]`, math_ops.add's own conversion) it is
+    convert.py's SystemError. The caller asks on the fast path only. Not modelled: TF's scalar cache
+    keeps the tensor of that first conversion, so a later conversion of the same int to uint64 in
+    the process raises nothing (tf.constant's and the fast path's hold 2**64 - 1, math_ops.add's the
+    wrapped value; measured, not analysed further); simdist raises each time."""
+    if type(v) is int and getattr(dt, "name", None) == "uint64" and not 0 <= v < 2**64:
+        raise OverflowError("can't convert negative int to unsigned" if v < 0 else "int too big to convert")
 
 
 def check_one_input(v: Any) -> bool:
@@ -332,6 +351,8 @@ def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
         elif dt is not None:
             if hasattr(v, "_as_tensor"):   # (a variable: its conversion function's ValueError)
                 fallback_conversion(v, dt)
+            if fast:
+                fast_uint64(v, dt)
             out.append(convert_to_tensor(v, dtype=dt))
         else:
             t = convert_to_tensor(v)

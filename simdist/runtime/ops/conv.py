@@ -793,7 +793,7 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
         fmt = data_format or "NDHWC"
         st5, dl5 = ([1, 1, *st], [1, 1, *dl]) if fmt == "NCDHW" else ([1, *st, 1], [1, *dl, 1])
         return conv3d(x, filters, st5, padding, fmt, dl5)
-    if data_format == "NCW":
+    if data_format in ("NCW", "NCHW"):   # (convolution_internal calls conv1d, which reads NCHW as NCW)
         return _ncw_convolution(x, filters, st[0], padding, dl[0])
     check_data_format(data_format, "NWC")
     f = _t(filters)
@@ -845,6 +845,10 @@ def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilatio
     """A channels-first 1-D convolution: TF runs it as an NCHW Conv2D (oneDNN: float32, float16,
     bfloat16 only); simdist computes the NWC one between two transposes, the same values."""
     if not onednn_conv(x.dtype.name):
+        # (a T outside Conv2D's op def (int16) is the attr's InvalidArgumentError first: fz32b, fz14 seed
+        # 1420323001 #203, `convolution(int16 x, 3, data_format='NCHW')`, which conv1d takes as NCW)
+        CONV2D.dtype((x.dtype, x.dtype), None)   # (T from the input first, then the filter's against it)
+        CONV2D.dtype((x.dtype, _t(filters).dtype), None)
         raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
                                         "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
     out = convolution(array.transpose(x, [0, 2, 1]), filters, [stride], padding, "NWC", [dilation])

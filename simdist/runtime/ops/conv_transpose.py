@@ -36,7 +36,13 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         # (in a graph op_def_library checks input_sizes, filter and out_backprop before the attrs: an
         # int64 filter is its TypeError at trace; fz25b, seed 1420262501 #148)
         graph_inputs.check("Conv2DBackpropInput", (output_shape, filters, input))
-        x = _t(input)
+        if context.in_function():
+            x = _t(input)
+        else:   # (eagerly the fast path's or the fallback's conversions come before the kernel's layout refusal: a
+            # list output_shape sends the call to the fallback, whose conversion of an int8 Variable to the uint64
+            # filter's T is ValueError; fz32b, fz14 seed 1420323001 #203)
+            _, x = attr_rules.eager_group([filters, input], _fast_path(output_shape, filters, input, strides, padding,
+                                                                       dilations))
         if not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
             raise errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropInputOp only supports NHWC. "
                                               "[Op:Conv2DBackpropInput]")

@@ -353,7 +353,12 @@ def _fft_rank(input_tensor: Any, axes: Any) -> int:
     as `len(input_tensor.shape)` before the input is converted (a Python number or list has no
     shape: AttributeError); a scalar axes has no dimension 0 (IndexError, TensorShape's tuple)."""
     if axes is None:
-        return len(raw_attribute(input_tensor, "shape"))
+        shape = raw_attribute(input_tensor, "shape")
+        from simdist.runtime.ops import static_shapes
+        if isinstance(input_tensor, Tensor) and static_shapes.rank_unknown(input_tensor):
+            # (a graph tensor of unknown rank: TensorShape.__len__; fz32b)
+            raise ValueError("Cannot take the length of shape with unknown rank.")
+        return len(shape)
     a = convert_to_tensor(axes, dtype=dtypes.int32)
     if a.ndim == 0:
         raise IndexError("tuple index out of range")
@@ -379,10 +384,27 @@ def _nd(opname: str, real_in: bool) -> Any:
         elif opname == "IRFFTND" and x.ndim == 0:
             # (_infer_fft_length_for_irfftn sets `fft_length[-1]` of the shape's empty list)
             raise IndexError("list index out of range")
+        elif opname == "IRFFTND" and static_shapes.known_shape(x)[-1] is None:   # type: ignore[index]
+            # (_infer_fft_length_for_irfftn computes `2 * (fft_length[-1] - 1)` in Python on the static
+            # shape: a last dimension the graph does not know is None - 1; fz32b, fz14_known's irfftnd
+            # class, seed 14 #45)
+            raise TypeError("unsupported operand type(s) for -: 'NoneType' and 'int'")
+        elif opname == "IRFFTND" and None in static_shapes.known_shape(x):   # type: ignore[operator]
+            # (then its convert_to_tensor(fft_length, int32) of the static shape's list: a None there is
+            # make_tensor_proto's TypeError; seed 14 #45, spec [2, None, 1])
+            raise TypeError("Expected int32, but got None of type 'NoneType'.")
         else:   # (_infer_fft_length_for_fftn: the whole shape, int32)
             lengths = np.asarray(x.shape.as_list(), dtype=np.int32)
         if fft_length is not None:
             _pad_for_rfft_shapes(x, lengths, rank, fft_length, reverse=opname == "IRFFTND")
+        if norm not in (None, "backward") and fft_length is None and opname != "IRFFTND":
+            from simdist.runtime import context, symbolic
+            if context.in_function():
+                # (_infer_fft_length_for_fftn is a StridedSlice of Shape, which tensor_util.constant_value does
+                # not follow: the wrapper's `for fft_length_i in fft_length` iterates a graph tensor,
+                # OperatorNotAllowedInGraphError, whatever the graph knows of the shape; fz32b, fresh fourteenth
+                # generator seed 1420323003 #58: `ifftnd(np.array([0, 1]), norm='ortho')` traced)
+                raise symbolic.iter_error()
         if norm not in (None, "backward") and opname == "FFTND":
             # (the wrapper scales the input first: `input_tensor /= n` for "forward", np.sqrt(n) for
             # "ortho", n the product of the lengths from 1; a bool input is truediv's TypeError

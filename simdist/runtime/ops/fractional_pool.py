@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, philox, trace_errors
+from simdist.runtime.ops import attr_rules, dispatch, philox, trace_errors
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -340,8 +340,17 @@ def _ratio_v2(pooling_ratio: Any) -> list[float]:
     return [1.0] + [float(v) for v in value] + [1.0]
 
 
-def _ratio_attr(pooling_ratio: Any, op: str) -> list[float]:
-    """The raw op's pooling_ratio attr: a list of at least 4 floats."""
+def _ratio_attr(pooling_ratio: Any, op: str, value: Any) -> list[float]:
+    """The raw op's pooling_ratio attr: a list of at least 4 floats. Eagerly, when TF's fast path
+    takes the input `value`, pooling_ratio (the op's first attr) is read by SetOpAttrList: a 0-d
+    ndarray or scalar tensor is MemoryError there (attr_rules.sized_list); else the fallback's
+    list check."""
+    if not context.in_function() and attr_rules.check_one_input(value):
+        attr_rules.sized_list(pooling_ratio)
+        if isinstance(pooling_ratio, np.ndarray) and pooling_ratio.ndim == 1 and pooling_ratio.dtype.kind in "iuf":
+            # (a vector the fast path reads item by item with PyFloat_AsDouble: it computes, where a
+            # tensor's rows go to the fallback's list check; observed on TF 2.21)
+            return [float(v) for v in pooling_ratio]
     if not isinstance(pooling_ratio, (list, tuple)):
         raise TypeError(f"Expected list for 'pooling_ratio' argument to '{op}' Op, not {pooling_ratio}.")
     return [float(v) for v in pooling_ratio]
@@ -394,7 +403,7 @@ def fractional_avg_pool(value: Any, pooling_ratio: Any, pseudo_random: bool = Fa
                         seed: int = 0, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """`tf.nn.fractional_avg_pool`: (output, row_pooling_sequence, col_pooling_sequence); pooling_ratio
     goes to the op as given (a list of 4)."""
-    return _v2(FRACTIONAL_AVG_POOL, value, _ratio_attr(pooling_ratio, "fractional_avg_pool"), pseudo_random,
+    return _v2(FRACTIONAL_AVG_POOL, value, _ratio_attr(pooling_ratio, "fractional_avg_pool", value), pseudo_random,
                overlapping, seed)
 
 
@@ -402,7 +411,7 @@ def fractional_max_pool_v1(value: Any, pooling_ratio: Any, pseudo_random: bool =
                            deterministic: bool = False, seed: int = 0, seed2: int = 0,
                            name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """`tf.compat.v1.nn.fractional_max_pool`: the raw op's seeds and `deterministic`."""
-    return _run(FRACTIONAL_MAX_POOL, value, _ratio_attr(pooling_ratio, "fractional_max_pool"), pseudo_random,
+    return _run(FRACTIONAL_MAX_POOL, value, _ratio_attr(pooling_ratio, "fractional_max_pool", value), pseudo_random,
                 overlapping, deterministic, seed, seed2)
 
 
@@ -410,5 +419,5 @@ def fractional_avg_pool_v1(value: Any, pooling_ratio: Any, pseudo_random: bool =
                            deterministic: bool = False, seed: int = 0, seed2: int = 0,
                            name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """`tf.compat.v1.nn.fractional_avg_pool`: the raw op's seeds and `deterministic`."""
-    return _run(FRACTIONAL_AVG_POOL, value, _ratio_attr(pooling_ratio, "fractional_avg_pool"), pseudo_random,
+    return _run(FRACTIONAL_AVG_POOL, value, _ratio_attr(pooling_ratio, "fractional_avg_pool", value), pseudo_random,
                 overlapping, deterministic, seed, seed2)

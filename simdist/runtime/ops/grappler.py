@@ -479,8 +479,11 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     Mul under Mul whose output nothing else uses -> `X op (C op' Y)` with the signs carried,
     C op' Y folded (ConstantPushDown): (x + c1) + c2 is x + (c2 + c1); c - (x - c1) is
     (c + c1) - x; (x * c1) * c2 is x * (c2 * c1). Floats and complex only (integer sums do not
-    change); float16/bfloat16 only for Add under Add (TF excludes the half types from the
-    push-down, but its AddOpsRewrite sums a chain's constants first all the same: measured). TF also pushes a constant down when Y is not one,
+    change); float16/bfloat16 only for Add under Add and Mul under Mul (TF excludes the half types
+    from the push-down, but a chain's constants are combined first all the same: measured for sums
+    (AddOpsRewrite) and, fz32b, for products: inside tf.function `(x * c1) * c2`, `(x / c1) * c2` and
+    `(x * c1) / c2` of float16 or bfloat16 x are x times the constants' product rounded to the half
+    type, fourth generator seed 3201 #5; the stage that does it is not identified). TF also pushes a constant down when Y is not one,
     after which its arithmetic optimizer re-associates the sum again (AddOpsRewrite,
     MinimizeBroadcasts): not modelled, left as written. TF 2.21: `image.random_brightness(img, d,
     seed=)` inside tf.function adds its uniform draw's minval to the image first (fuzz14 seed
@@ -505,8 +508,8 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     if not _really_constant(rec, y):
         return None   # (TF pushes then, but its arithmetic optimizer re-associates the result again)
     sym, child_sym = name != "Sub", node.op.name != "Sub"
-    if a.dtype in (dtypes.float16, dtypes.bfloat16) and not (family is _ADD_SUB and sym and child_sym):
-        return None   # (halves: no push-down, only AddOpsRewrite's regrouping of a sum's constants)
+    if a.dtype in (dtypes.float16, dtypes.bfloat16) and not (sym and child_sym):
+        return None   # (halves: no push-down, only the regrouping of a sum's or a product's constants)
     plus, minus = (math.ADD, math.SUB) if family is _ADD_SUB else (math.MUL, None)
     if sym and child_sym:
         return dispatch.execute(plus, (x, dispatch.execute(plus, (c, y))))
@@ -570,6 +573,37 @@ def _ones_like_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return dispatch.execute(array.ZEROS_LIKE, (x,), {"dtype": dt})
 
 
+# --- arithmetic_optimizer.cc RemoveRedundantReshapeOrBroadcastTo ------------------------------------------
+def _reshape_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """A Reshape whose input shape and output shape Grappler's shape inference finds symbolically
+    equal (InputMatchesTargetShape) is replaced by its input. The inference runs Reshape's shape
+    function (array_ops.cc SetOutputShapeForReshape), which, for an input of one unknown dimension
+    (the others known, their product non-zero) and a fully known target of the same rank, MERGES
+    the input's unknown dimension with the size it infers (the target's elements over the input's
+    known ones): the input's shape then equals the target whenever the other dimensions agree
+    position by position, whatever the input holds when the graph runs. So inside a tf.function
+    with input_signature [None], `reshape(x, [0])` or `reshape(x, [3])` of a 2-element x returns x
+    itself (shape [2]) where eagerly it is InvalidArgumentError; [None, 3] -> [5, 3] likewise;
+    [None, None] (two unknown), [3, None] -> [5, 3] (another position) and [None] -> [1, 0] (another
+    rank) keep the Reshape and its error (fz32b: fourteenth generator seed 1420323001 #219; measured
+    on TF 2.21). The other equal cases (a known input, or the unknown dimension carried to a -1 at
+    its own position) reshape to the input's own shape, so only this one changes values. BroadcastTo's
+    shape function merges nothing (a [None] input broadcast to [3] keeps its error). Limit: a target
+    computed when the graph runs (a function argument) is read as a constant here."""
+    from simdist.runtime.ops import array, static_shapes
+    (x,) = tensors
+    target = tuple(int(d) for d in attrs["shape"])
+    shape = static_shapes.known_shape(x)
+    if shape is None or len(shape) != len(target) or -1 in target or shape.count(None) != 1:
+        return None
+    known_in = 1
+    for d in shape:
+        known_in *= d if d is not None else 1
+    if known_in == 0 or any(d is not None and d != t for d, t in zip(shape, target)):
+        return None
+    return array.identity(x)
+
+
 # --- constant_folding.cc: a Softmax of a constant is evaluated by Grappler with the CPU kernel ------------
 def _softmax_folded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Softmax of a constant that TF's constant folding makes a Const: Grappler evaluates it with
@@ -593,7 +627,7 @@ def _rules() -> dict[Any, Any]:
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _then_push_down(_sub_rule, "Sub"),
             math.ADD: _then_push_down(_add_rule, "AddV2"), unary.RECIPROCAL: _reciprocal_rule,
             math.LOGICAL_NOT: _logical_not_rule, math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule,
-            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule,
+            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule, array.RESHAPE: _reshape_rule,
             activations.SOFTMAX: _softmax_folded}
 
 

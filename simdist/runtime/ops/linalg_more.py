@@ -133,17 +133,23 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = Non
                                               "the list of allowed values: int32, int64 [Op:MatrixBandPart]")
     if lo.dtype != up.dtype:
         raise args.dtype_error("MatrixBandPart", 2, lo.dtype, up.dtype)
+    # (the kernel's checks, which MatrixBandPart's shape function (UnchangedShape) does not make: in a dry run
+    # of a traced function a stand-in of the input's shape goes on, so a later graph-build error is the
+    # trace's, `+band_part(uint8 scalar, 5, 1)`'s TypeError of `+`; fz32b, fz14_known's seed 1420261202 #494)
     if x.ndim < 2:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 2-dim, received shape: "
-                                          f"{args.dims(x.shape.as_list())} [Op:MatrixBandPart]")
+        return dispatch.refused(errors.InvalidArgumentError(
+            None, None, f"input must be at least 2-dim, received shape: {args.dims(x.shape.as_list())} "
+            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list())
     m, n = x.shape.as_list()[-2:]
     lv, uv = int(dispatch.static_value(lo)), int(dispatch.static_value(up))
     if lv > m:
-        raise errors.InvalidArgumentError(None, None, f"num_lower must be negative or less or equal to number of rows "
-                                          f"({m}) got: {lv} [Op:MatrixBandPart]")
+        return dispatch.refused(errors.InvalidArgumentError(
+            None, None, f"num_lower must be negative or less or equal to number of rows ({m}) got: {lv} "
+            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list())
     if uv > n:
-        raise errors.InvalidArgumentError(None, None, f"num_upper must be negative or less or equal to number of "
-                                          f"columns ({n}) got: {uv} [Op:MatrixBandPart]")
+        return dispatch.refused(errors.InvalidArgumentError(
+            None, None, f"num_upper must be negative or less or equal to number of columns ({n}) got: {uv} "
+            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list())
     return dispatch.execute(BAND_PART, (x, lo, up))
 
 

@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, graph_inputs, infer_ctx, list_inputs, raw_layout, raw_rules, registry, trace_errors
+from simdist.runtime.ops import attr_rules, dispatch, graph_inputs, infer_ctx, list_inputs, raw_layout, raw_rules, registry, trace_errors
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -252,6 +252,8 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: st
     if kind == "shape" and fast and isinstance(v, (list, tuple)) and not context.in_function():
         v = _fast_path_shape(v, op)
     if kind.startswith("list("):
+        if fast and not context.in_function():
+            attr_rules.sized_list(v)   # (the fast path's SetOpAttrList: a 0-d array or tensor is MemoryError)
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
         make = _SCALAR[kind[5:-1]]

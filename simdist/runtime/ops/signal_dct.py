@@ -10,7 +10,7 @@ from __future__ import annotations
 import math as _pymath
 from typing import Any, Callable
 
-from simdist.runtime import dtypes
+from simdist.runtime import context, dtypes
 from simdist.runtime.ops import fft as _fft
 from simdist.runtime.ops.args import raw_attribute
 from simdist.runtime.ops.signal_ops import frame, overlap_and_add, vorbis_window
@@ -160,19 +160,26 @@ def linear_to_mel_weight_matrix(num_mel_bins: int = 20, num_spectrogram_bins: in
                                 dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """`tf.signal.linear_to_mel_weight_matrix`: [num_spectrogram_bins, num_mel_bins] triangular mel filters."""
     ops = _ops()
-    if isinstance(sample_rate, Tensor):
+    from simdist.runtime import symbolic
+    from simdist.runtime.ops import graph_constants
+    # (mel_ops: a tensor sample_rate is replaced by tensor_util.constant_value when it has one, a graph's
+    # argument stays a tensor and skips the two checks on it; _validate_arguments takes the truth of each
+    # comparison, which for a tensor operand inside a tf.function is OperatorNotAllowedInGraphError:
+    # `upper_edge_hertz=tf.constant(0.5)` traced; fz32b, fz14 seed 1420323002 #24)
+    if isinstance(sample_rate, Tensor) and (not context.in_function() or graph_constants.python_constant(sample_rate)):
         sample_rate = sample_rate._v.item()
-    if num_mel_bins <= 0:
+    if symbolic.truth_taken(num_mel_bins <= 0):
         raise ValueError(f"num_mel_bins must be positive. Got: {num_mel_bins}")
-    if lower_edge_hertz < 0.0:
+    if symbolic.truth_taken(lower_edge_hertz < 0.0):
         raise ValueError(f"lower_edge_hertz must be non-negative. Got: {lower_edge_hertz}")
-    if lower_edge_hertz >= upper_edge_hertz:
+    if symbolic.truth_taken(lower_edge_hertz >= upper_edge_hertz):
         raise ValueError("lower_edge_hertz %.1f >= upper_edge_hertz %.1f" % (lower_edge_hertz, upper_edge_hertz))
-    if sample_rate <= 0.0:
-        raise ValueError(f"sample_rate must be positive. Got: {sample_rate}")
-    if upper_edge_hertz > sample_rate / 2:
-        raise ValueError("upper_edge_hertz must not be larger than the Nyquist frequency (sample_rate / 2). Got "
-                         f"{upper_edge_hertz} for sample_rate: {sample_rate}")
+    if not isinstance(sample_rate, Tensor):
+        if symbolic.truth_taken(sample_rate <= 0.0):
+            raise ValueError(f"sample_rate must be positive. Got: {sample_rate}")
+        if symbolic.truth_taken(upper_edge_hertz > sample_rate / 2):
+            raise ValueError("upper_edge_hertz must not be larger than the Nyquist frequency (sample_rate / 2). Got "
+                             f"{upper_edge_hertz} for sample_rate: {sample_rate}")
     if not raw_attribute(dtype, "is_floating"):     # (mel_ops._validate_arguments: `dtype` as given)
         raise ValueError(f"dtype must be a floating point type. Got: {dtype}")
     dt = dtypes.as_dtype(dtype)

@@ -53,7 +53,10 @@ def _shift(x: Any, axes: Any, sign: int) -> Tensor:
     ops = _ops()
     t = x if isinstance(x, Tensor) else convert_to_tensor(x)
     if axes is None:
-        axes = tuple(range(t.ndim))
+        # (fft_ops: `tuple(range(x.shape.ndims))`: an unknown rank in a graph is range(None)'s TypeError;
+        # fz32b, fz14_known's fftshift class, seed 1420261202 #581)
+        from simdist.runtime.ops import static_shapes
+        axes = tuple(range(None if static_shapes.rank_unknown(t) else t.ndim))   # type: ignore[arg-type]
         shift = ops.floordiv(ops.shape(t), 2)
     elif isinstance(axes, int):
         shift = ops.floordiv(ops.shape(t)[axes], 2)

@@ -37,14 +37,14 @@ def packet_mask(shape: tuple[int, ...], dtype: np.dtype, lanes: dict[str, int]) 
     return (np.arange(n) < (n // p) * p).reshape(shape)
 
 
-def narrow_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+def narrow_cast(a: np.ndarray, out: np.ndarray, packets: bool = True) -> np.ndarray:
     """A float-to-int8/uint8/int16/uint16 cast as TF 2.21's Eigen kernel computes it: the scalar
     tail wraps (C++'s conversion through int32: x86's truncation, which gives INT32_MIN for NaN,
     infinities and values outside int32, then the low bits), the packets convert to int32 the same
     way and then pack with saturation: int8/int16/uint16 clip the int32; uint8 clips it from
     float32, and from float16/float64 packs to uint16 first and then saturates that as a signed
     int16 (65504 gives 0). bfloat16 converts through float32 (packets of 8). Observed on TF 2.21,
-    clause ops.packet-paths. (`out`, NumPy's astype, is not used for these dtypes: its out-of-range
+    clause ops.packet-paths. `packets` False: the scalar tail throughout (a complex source). (`out`, NumPy's astype, is not used for these dtypes: its out-of-range
     results follow NumPy's SIMD path for the CPU, e.g. 0 where C++ gives 253 on an AVX-512 host.)"""
     if out.dtype.name not in _NARROW or not _is_float(a):
         return out
@@ -52,7 +52,7 @@ def narrow_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     ok = np.isfinite(x) & (x > -2.0 ** 31 - 1) & (x < 2.0 ** 31)
     i32 = np.where(ok, np.trunc(np.where(ok, x, 0.0)), -2.0 ** 31).astype(np.int64)
     wrapped = i32.astype(out.dtype)   # (integer narrowing: the low bits, on every CPU)
-    mask = packet_mask(a.shape, a.dtype, NARROW_CAST_LANES)
+    mask = packet_mask(a.shape, a.dtype, NARROW_CAST_LANES) if packets else None
     if mask is None:
         return wrapped
     packed = i32[mask]
@@ -83,7 +83,7 @@ def bfloat16_signed_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
         return np.where(ok, np.trunc(np.where(ok, x, 0.0)), -(2.0 ** bits)).astype(out.dtype).reshape(a.shape)
 
 
-def unsigned_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+def unsigned_cast(a: np.ndarray, out: np.ndarray, packets: bool = True) -> np.ndarray:
     """A float-to-uint32/uint64 cast as TF 2.21's kernel computes it, element by element
     (NumPy's astype is no reference here: its result for NaN and out-of-range values depends
     on the array's size and its SIMD loop). uint64: values in [2**63, 2**64) exactly, others
@@ -92,7 +92,8 @@ def unsigned_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     give 0, 5e9 gives 705032704, -1 gives 2**32 - 1), except in the packets of 8 elements
     (float16/32/64, bfloat16), where values >= 2**32 or below -2**31, NaN and the infinities
     give 2**31 (3e9 stays 3000000000, -5e9 is 2**31). Clause
-    ops.packet-paths (fuzz2 seed 7 #185, seed 11 #0, seed 20261130 #477)."""
+    ops.packet-paths (fuzz2 seed 7 #185, seed 11 #0, seed 20261130 #477). `packets` False: every
+    element as the scalar tail (a complex source's real part: Eigen has no packet cast from complex)."""
     if not _is_float(a) or out.dtype.name not in ("uint32", "uint64"):
         return out
     x = a.astype(np.float64)
@@ -105,7 +106,7 @@ def unsigned_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
         res = np.where(high, (np.where(high, x, 0.0) - 2.0 ** 63).astype(np.uint64) + np.uint64(2 ** 63), res)
         return res.astype(np.uint64).reshape(a.shape)
     res = np.where(in64, t64.astype(np.int64) % 2 ** 32, 0).astype(np.uint32)
-    mask = packet_mask(a.shape, a.dtype, UINT32_CAST_LANES)
+    mask = packet_mask(a.shape, a.dtype, UINT32_CAST_LANES) if packets else None
     if mask is not None:
         big = mask & ((x >= 2.0 ** 32) | (x < -2.0 ** 31) | ~np.isfinite(x))
         res[big] = 2 ** 31

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, dispatch, graph_constants
+from simdist.runtime.ops import args, dispatch, graph_constants, graph_inputs
 from simdist.runtime.ops import static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
@@ -67,6 +67,9 @@ SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, 
 
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
+    # (a graph: op_def_library converts begin, then size with begin's Index: an int32 tensor size beside
+    # an int64 begin is its TypeError before the shape function; fz32b, fz14 seed 1420323001 #192)
+    graph_inputs.check("Slice", (input_, begin, size))
     t = _t(input_)
     # (begin and size share Index: an empty `size` converts with begin's integer dtype; fz14 seed 14 #574)
     b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", True)

@@ -288,7 +288,10 @@ def polygamma(a: Any, x: Any, name: str | None = None) -> Tensor:
     """`tf.math.polygamma(a, x)`: the a-th derivative of digamma (a, x of one float dtype)."""
     from simdist.runtime.ops import math
     at, xt = math.gen_operands(POLYGAMMA, a, x)   # (gen_math_ops.polygamma: a Python x takes a's dtype)
-    return dispatch.execute(POLYGAMMA, (at, xt))
+    try:
+        return dispatch.execute(POLYGAMMA, (at, xt))
+    except ValueError as e:   # (BinaryOp's shapes: "Incompatible shapes"; fz32b, fz3_known's polygamma class)
+        raise math.kernel_value_error(POLYGAMMA, at, xt, e) from None
 
 
 def asin(x: Any, name: str | None = None) -> Tensor:

@@ -101,7 +101,8 @@ def _mul_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         r = complex_mul.multiply(np.ascontiguousarray(xb), np.ascontiguousarray(yb))
         zero = (flushed(np.ascontiguousarray(yb.real)) == 0) & (flushed(np.ascontiguousarray(yb.imag)) == 0)
         # (np.ascontiguousarray makes a 0-d array 1-d: the result takes the broadcast shape back, or MulNoNan
-        # of two complex scalars was a [1] tensor; fz32a, function seed 3220261205 #143)
+        # of two complex scalars was a [1] tensor; fz32a, function seed 3220261205 #143; fz32b, fz14 seed
+        # 1420323002 #132)
         return np.where(zero, np.zeros((), r.dtype), r).astype(r.dtype, copy=False).reshape(xb.shape)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         r = np.multiply(x, y)
