@@ -101,6 +101,14 @@ FUNCS: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
         "dtype": [{"dtype": d} for d in F + ["int32", "int64"]]}),
     "random.uniform:int": ({"shape": [5], "minval": 2, "maxval": 12, "dtype": {"dtype": "int64"}}, {
         "seed": OP_SEED, "maxval": [None, 2, 3]}),
+    # (an op seed in the base: after_base's second call has the same seeds, so only the kernel's attrs tell them apart)
+    "random.uniform:seeded": ({"shape": [4], "seed": 99}, {"dtype": [{"dtype": d} for d in F + ["int32", "int64"]],
+                                                          "maxval": [5.0], "shape": [[2, 2], [5]]}),
+    # (a tensor mean and stddev together: TF's rnd * stddev + mean, in that order)
+    "random.normal:moments": ({"shape": [4], "mean": _V4, "stddev": _V4, "seed": 99}, {
+        "dtype": [{"dtype": "float64"}]}),
+    "random.truncated_normal:moments": ({"shape": [4], "mean": _V4, "stddev": _V4, "seed": 99}, {}),
+    "random.normal:seeded": ({"shape": [4], "seed": 99}, {"dtype": [{"dtype": d} for d in F], "mean": [1.0]}),
     "random.normal": ({"shape": [4]}, {"seed": OP_SEED, "mean": [2.0, _V4], "stddev": [0.0, 3.0, _V4],
                                        "dtype": [{"dtype": d} for d in F]}),
     "random.truncated_normal": ({"shape": [4]}, {"seed": OP_SEED, "mean": [-3.0, _V4], "stddev": [2.0, _V4],

@@ -180,24 +180,39 @@ def _seed_attrs(op_seed: Any) -> dict[str, Any]:
     return {"seed": s1, "seed2": s2, "kernel": random_graphs.instance()}
 
 
+def shape_type(shape: Any) -> dict[str, str]:
+    """The shape input's type attr T where it is not int32 (an int64 tensor or array): TF caches an eager
+    kernel per attrs, so `uniform(int64 shape, seed=s)` after `uniform([4], seed=s)` starts its own stream
+    (TF 2.21, run; rargs `after_base`)."""
+    dt = getattr(shape, "dtype", None)
+    return {"T": "int64"} if dt is not None and str(getattr(dt, "name", dt)) == "int64" else {}
+
+
+def _t_key(t: str) -> tuple:
+    return () if t == "int32" else (t,)
+
+
 def _outputs(shape: tuple[int, ...]) -> int:
     return int(np.prod(shape, dtype=np.int64)) if shape else 1
 
 
 def _normal(shape: tuple[int, ...], mean: float, stddev: float, dtype: dtypes.DType, seed: int,
-            seed2: int, kernel: Any = None) -> np.ndarray:
+            seed2: int, kernel: Any = None, T: str = "int32") -> np.ndarray:
     n = _outputs(shape)
-    gen = _kernel(("RandomStandardNormal", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED, kernel)
+    gen = _kernel(("RandomStandardNormal", seed, seed2, dtype.name) + _t_key(T), seed, seed2, n * philox_dists.RESERVED,
+                  kernel)
     return _scaled(philox_dists.normal(gen, shape, dtype._np), stddev, mean, dtype)
 
 
 def _uniform(shape: tuple[int, ...], minval: Any, maxval: Any, dtype: dtypes.DType, seed: int, seed2: int,
-             kernel: Any = None) -> np.ndarray:
+             kernel: Any = None, T: str = "int32") -> np.ndarray:
     n = _outputs(shape)
     if dtype.is_integer:
-        gen = _kernel(("RandomUniformInt", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED, kernel)
+        gen = _kernel(("RandomUniformInt", seed, seed2, dtype.name) + _t_key(T), seed, seed2,
+                      n * philox_dists.RESERVED, kernel)
         return philox_dists.uniform_int(gen, shape, int(minval), int(maxval), dtype._np)
-    gen = _kernel(("RandomUniform", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED, kernel)
+    gen = _kernel(("RandomUniform", seed, seed2, dtype.name) + _t_key(T), seed, seed2, n * philox_dists.RESERVED,
+                  kernel)
     r = philox_dists.uniform(gen, shape, dtype._np)
     if minval is None:   # TF's Python int 0: no Add; a maxval other than int 1 multiplies
         return r if maxval is None else r * dtype._np.type(maxval)
@@ -216,18 +231,19 @@ def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtyp
     shp = _check_shape(_vector(shape, "RandomStandardNormal"), "RandomStandardNormal")
     dt = _float_dtype(dtype, mean, stddev, "RandomStandardNormal")
     if not (_number(mean) and _number(stddev)):   # TF's rnd * stddev + mean: arrays broadcast against the draw
-        return _moments_applied(NORMAL, shp, mean, stddev, dt, seed)
+        return _moments_applied(NORMAL, shp, mean, stddev, dt, seed, shape_type(shape))
     return dispatch.execute(NORMAL, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
-                                         "dtype": dt, **_seed_attrs(seed)})
+                                         "dtype": dt, **_seed_attrs(seed), **shape_type(shape)})
 
 
-def _moments_applied(op: Any, shp: tuple[int, ...], mean: Any, stddev: Any, dt: dtypes.DType, seed: Any) -> Tensor:
+def _moments_applied(op: Any, shp: tuple[int, ...], mean: Any, stddev: Any, dt: dtypes.DType, seed: Any,
+                     t_attr: dict[str, str]) -> Tensor:
     """random_ops' `rnd * stddev + mean` as ops (a standard draw of `op`, then Mul and Add): a tensor or
     array mean/stddev broadcasts against the draw, and the tape differentiates it."""
     from simdist.runtime.ops import math
     from simdist.runtime.tensor import convert_to_tensor
     m, sd = convert_to_tensor(mean, dtype=dt), convert_to_tensor(stddev, dtype=dt)
-    r = dispatch.execute(op, (), {"shape": shp, "mean": 0.0, "stddev": 1.0, "dtype": dt, **_seed_attrs(seed)})
+    r = dispatch.execute(op, (), {"shape": shp, "mean": 0.0, "stddev": 1.0, "dtype": dt, **_seed_attrs(seed), **t_attr})
     return math.add(math.multiply(r, sd), m)
 
 
@@ -259,7 +275,7 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
     if not zero or not one or dt.is_integer:   # (TF converts both with the dtype: a tensor of another is ValueError)
         lo_t, hi_t = _bound_tensor(minval, dt), _bound_tensor(maxval, dt)
     shp = _check_shape(_vector(shape, "RandomUniformInt" if dt.is_integer else "RandomUniform"), "RandomUniform")
-    seeds = _seed_attrs(seed)
+    seeds = {**_seed_attrs(seed), **shape_type(shape)}
     if dt.is_integer:
         for what, b in (("minval", lo_t), ("maxval", hi_t)):
             if b.shape.rank != 0:
@@ -353,9 +369,10 @@ def _scaled(r: np.ndarray, scale: float, shift: float, dt: dtypes.DType) -> np.n
 
 
 def _truncated_op(shape: tuple[int, ...], mean: float, stddev: float, dtype: dtypes.DType, seed: int,
-                  seed2: int, kernel: Any = None) -> np.ndarray:
+                  seed2: int, kernel: Any = None, T: str = "int32") -> np.ndarray:
     n = _outputs(shape)
-    gen = _kernel(("TruncatedNormal", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED, kernel)
+    gen = _kernel(("TruncatedNormal", seed, seed2, dtype.name) + _t_key(T), seed, seed2, n * philox_dists.RESERVED,
+                  kernel)
     return _scaled(philox_dists.truncated_normal(gen, shape, dtype._np), stddev, mean, dtype)
 
 
@@ -370,9 +387,9 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
     shp = _check_shape(_vector(shape, "TruncatedNormal"), "TruncatedNormal")
     dt = _float_dtype(dtype, mean, stddev, "TruncatedNormal")
     if not (_number(mean) and _number(stddev)):
-        return _moments_applied(TRUNCATED, shp, mean, stddev, dt, seed)
+        return _moments_applied(TRUNCATED, shp, mean, stddev, dt, seed, shape_type(shape))
     return dispatch.execute(TRUNCATED, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
-                                            "dtype": dt, **_seed_attrs(seed)})
+                                            "dtype": dt, **_seed_attrs(seed), **shape_type(shape)})
 
 
 def _categorical(logits: np.ndarray, num_samples: int, dtype: dtypes.DType, seed: int, seed2: int,

@@ -184,7 +184,7 @@ def _extract_glimpse(input: Any, size: Any, offsets: Any, centered: bool, normal
 
 def _stateful(op: str) -> Any:
     """RandomStandardNormal, RandomUniform, TruncatedNormal: the op's standard draw from the kernel
-    cached for (op, seed, seed2, dtype), whose stream a tf.random.* call of the same seeds shares
+    cached for (op, seed, seed2, dtype, the shape's type T), whose stream a tf.random.* call of the same seeds shares
     (seed = seed2 = 0: TF seeds the kernel at random; simdist's stream of (0, 0))."""
     def run(shape: Any, dtype: dtypes.DType, seed: int, seed2: int) -> Any:
         from simdist.runtime.ops import dispatch, random, random_graphs
@@ -193,7 +193,8 @@ def _stateful(op: str) -> Any:
             raise errors.InvalidArgumentError(None, None, "shape must be a vector of {int32,int64}, got shape "
                                               f"{dims(shape.shape.as_list())} [Op:{op}]")
         shp = random._check_shape(shape_arg(shape), op)
-        attrs = {"shape": shp, "dtype": dtype, "seed": seed, "seed2": seed2, "kernel": random_graphs.instance()}
+        attrs = {"shape": shp, "dtype": dtype, "seed": seed, "seed2": seed2, "kernel": random_graphs.instance(),
+                 **random.shape_type(shape)}   # (an int64 shape is another kernel: attr T)
         if op == "RandomUniform":
             attrs.update(minval=None, maxval=None)
         else:
