@@ -4201,8 +4201,8 @@ TRAINING_BATCH22: list[Mutant] = [
        "    n = s.op_seeds\n",
        "in a tf.function under a global seed every random op without an op seed gets the same op seed"),
     _t("random-kernel-stream-shared-across-dtypes", "state", "simdist/runtime/ops/random.py",
-       "    gen = _kernel((\"RandomUniform\", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED, kernel)\n",
-       "    gen = _kernel((\"RandomUniform\", seed, seed2), seed, seed2, n * philox_dists.RESERVED, kernel)\n",
+       "    gen = _kernel((\"RandomUniform\", seed, seed2, dtype.name) + _t_key(T), seed, seed2, n * philox_dists.RESERVED,\n",
+       "    gen = _kernel((\"RandomUniform\", seed, seed2) + _t_key(T), seed, seed2, n * philox_dists.RESERVED,\n",
        "eager tf.random.uniform caches one kernel per seed pair for every dtype: a float64 draw continues the float32 stream"),
 ]
 TRAINING += TRAINING_BATCH22
