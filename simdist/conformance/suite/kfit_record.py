@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from simdist.conformance.suite import kfit_cases as cases
+from simdist.conformance.suite import observations
 from simdist.conformance.suite import kfit_reference as reference
 from simdist.conformance.suite import reference_store
 
@@ -43,15 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     def observe(tf: Any) -> dict[str, Any]:
-        kept, observed, skipped = [], [], []
-        for case in plan(tf):
-            first = cases.observe(tf, case["method"], case["args"])
-            if cases.observe(tf, case["method"], case["args"]) != first:
-                skipped.append(case)
-                continue
-            kept.append(case)
-            observed.append(first)
-        return {"plan": kept, "skipped": skipped, "observed": observed}
+        return observations.observed_twice(plan(tf), lambda c: cases.observe(tf, c["method"], c["args"]))
 
     data = reference_store.record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe)
     kept, skipped = data["plan"], data["skipped"]

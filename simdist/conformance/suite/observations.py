@@ -1,11 +1,13 @@
 """Comparing an observation with its TF 2.21 recording (the suite families' JSON observations: dicts, lists,
 numbers, strings): where they differ, as "got, but should be" lines. Numbers are close within a relative and an
-absolute tolerance the family chooses; NaN and infinities are compared exactly. Nothing here imports TensorFlow."""
+absolute tolerance the family chooses; NaN and infinities are compared exactly. And the recorders' shared pass
+(`observed_twice`). Nothing here imports TensorFlow."""
 
 from __future__ import annotations
 
+import json
 import math
-from typing import Any
+from typing import Any, Callable
 
 
 def close(g: float, w: float, rtol: float, atol: float) -> bool:
@@ -34,3 +36,17 @@ def differences(got: Any, want: Any, rtol: float, atol: float, where: str = "") 
             out += differences(g, w, rtol, atol, f"{where}[{i}]")
         return out
     return [] if got == want else [f"{where or 'result'}: {got!r:.200}, but should be {want!r:.200}"]
+
+
+def observed_twice(plan: list[Any], observe: Callable[[Any], Any]) -> dict[str, list[Any]]:
+    """A recorder's pass over its plan on the reference: each case observed twice, kept with its observation when
+    both are equal (compared as JSON: NaN equals NaN), else left out as not determined on the reference."""
+    kept, observed, skipped = [], [], []
+    for case in plan:
+        first = observe(case)
+        if json.dumps(observe(case), sort_keys=True) != json.dumps(first, sort_keys=True):
+            skipped.append(case)
+            continue
+        kept.append(case)
+        observed.append(first)
+    return {"plan": kept, "skipped": skipped, "observed": observed}

@@ -16,7 +16,6 @@ Arguments are JSON: {"dtype": NAME} is tf.NAME, {"t": VALUE, "dtype": NAME} is t
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
@@ -316,9 +315,4 @@ def observe(tf: Any, path: str, kwargs: dict[str, Any], mode: str) -> dict[str, 
         return {"out": observed(got[0] if calls == 1 else got)}
     except Exception as e:  # noqa: BLE001 - a refusal is what is observed
         return {"error": type(e).__name__}
-
-
-def same(a: Any, b: Any) -> bool:
-    """Two observations equal (NaN equal to NaN): what the recorder asks of TF's two runs."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 

@@ -15,6 +15,7 @@ import inspect
 import sys
 from typing import Any
 
+from simdist.conformance.suite import observations
 from simdist.conformance.suite import rargs_cases as cases
 from simdist.conformance.suite import rargs_reference as reference
 from simdist.conformance.suite import reference_store
@@ -40,15 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     def observe(tf: Any) -> dict[str, Any]:
-        kept, observed, skipped = [], [], []
-        for case in plan(tf):
-            first = cases.observe(tf, case["fn"], case["args"], case["mode"])
-            if not cases.same(cases.observe(tf, case["fn"], case["args"], case["mode"]), first):
-                skipped.append(case)
-                continue
-            kept.append(case)
-            observed.append(first)
-        return {"plan": kept, "skipped": skipped, "observed": observed}
+        return observations.observed_twice(plan(tf), lambda c: cases.observe(tf, c["fn"], c["args"], c["mode"]))
 
     data = reference_store.record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe)
     kept, skipped = data["plan"], data["skipped"]
