@@ -22,9 +22,16 @@ LONG = ["--param", "training.steps=100000"]
 
 def _start(args: list[str], cwd: Path) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    # own session: a signal to its group is what a terminal's Ctrl-C sends to a foreground job
+    # own session: a signal to its group is what a terminal's Ctrl-C sends to a foreground job; and that job's
+    # dispositions, SIGINT and SIGTERM at their defaults (an ignored signal survives exec, so a test runner's
+    # process that some earlier in-process test left ignoring SIGINT would otherwise hand that on)
     return subprocess.Popen([sys.executable, "-m", "simdist", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_default_signals)
+
+
+def _default_signals() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _wait_for(cond, timeout: float, what: str) -> None:
@@ -237,7 +244,7 @@ def test_interrupt_inside_an_exec_string_still_exits_130(tmp_path: Path) -> None
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "-m", "execint", "run", str(SCEN / "mirrored_allreduce.toml"), "--out",
                         str(out), "--plot", "--no-progress", "--param", "training.steps=5"], cwd=tmp_path, env=env,
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=120, preexec_fn=_default_signals)
     assert p.returncode == 130, f"exit code {p.returncode} (expected 130: the interrupt was handled); " \
         f"stderr:\n{p.stderr}"
     line = _one_line(p.stderr, "run")
@@ -272,7 +279,7 @@ def _run_with_dropped_interrupt(tmp_path: Path, after_drop: str, patch: str = ""
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "-m", "delint", "run", str(SCEN / "mirrored_allreduce.toml"), "--out",
                         str(out), "--no-progress", "--param", "training.steps=5"], cwd=tmp_path, env=env,
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=120, preexec_fn=_default_signals)
     return p, out
 
 
