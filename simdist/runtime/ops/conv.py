@@ -82,7 +82,9 @@ def _trunc_div(a: int, b: int) -> int:
 
 def window_geometry(hw: Sequence[int], khw: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
                     padding: str, explicit: Sequence[int], op: str) -> tuple[tuple[int, int], tuple[int, ...]]:
-    """((out_h, out_w), (pad_top, pad_bottom, pad_left, pad_right)) of a 2-D window op."""
+    """((out_h, out_w), (pad_top, pad_bottom, pad_left, pad_right)) of a 2-D window op. `explicit` is read only
+    for EXPLICIT padding (TF's kernels ignore explicit_paddings otherwise, whatever their length)."""
+    explicit = explicit if padding == "EXPLICIT" else ()
     oh, pt, pb = _out_size(hw[0], (khw[0] - 1) * dilations[0] + 1, strides[0], padding,
                            *(explicit[2:4] if explicit else (0, 0)), op)
     ow, pl, pr = _out_size(hw[1], (khw[1] - 1) * dilations[1] + 1, strides[1], padding,

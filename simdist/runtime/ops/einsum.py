@@ -37,7 +37,22 @@ def _sizes(ins: Sequence[str], arrays: Sequence[np.ndarray]) -> dict[str, int]:
     return out
 
 
+def _sizes_broadcast(ins: Sequence[str], shapes: Sequence[Sequence[int]]) -> dict[str, int]:
+    """Each label's size, a size 1 giving way to another (an ellipsis's broadcast dimensions)."""
+    size: dict[str, int] = {}
+    for s, shp in zip(ins, shapes):
+        for c, d in zip(s, shp):
+            if size.get(c, 1) == 1:
+                size[c] = int(d)
+    return size
+
+
 def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
+    if "..." in equation:   # a raw call's ellipsis: written out, its dimensions of size 1 broadcast
+        ins, out = _parse(equation, [a.ndim for a in arrays])
+        size = _sizes_broadcast(ins, [a.shape for a in arrays])
+        arrays = tuple(np.broadcast_to(a, [size[c] for c in s]) for a, s in zip(arrays, ins))
+        equation = f"{','.join(ins)}->{out}"
     lhs, out = equation.split("->")
     ins = lhs.split(",")
     sizes = _sizes(ins, arrays)
@@ -299,7 +314,10 @@ def _grad_wrt(grad: Any, out: str, x: Tensor, xs: str, other: Any = None, os: st
 
 @RegisterGradient("Einsum")
 def _einsum_grad(op: Any, grad: Any) -> list:
-    lhs, out = op.get_attr("equation").split("->")
+    equation = op.get_attr("equation")
+    if "..." in equation:   # a raw call's ellipsis (TF's _EinsumGrad sums the broadcast dimensions back)
+        return _ellipsis_grad(op, grad, equation)
+    lhs, out = equation.split("->")
     ins = lhs.split(",")
     if len(ins) == 1:
         return [_grad_wrt(grad, out, op.inputs[0], ins[0])]
@@ -309,3 +327,30 @@ def _einsum_grad(op: Any, grad: Any) -> list:
         ca, cb = conj(a), conj(b)
         return [_grad_wrt(grad, out, a, ins[0], cb, ins[1]), _grad_wrt(grad, out, b, ins[1], ca, ins[0])]
     return [_grad_wrt(grad, out, a, ins[0], b, ins[1]), _grad_wrt(grad, out, b, ins[1], a, ins[0])]
+
+
+def _ellipsis_grad(op: Any, grad: Any, equation: str) -> list:
+    """The gradient of a raw Einsum whose equation has an ellipsis: the written-out equation's gradient with
+    respect to each operand broadcast to the full sizes, then summed over the dimensions it broadcast."""
+    from simdist.runtime.ops import array, math
+    xs = list(op.inputs)
+    shapes = [x.shape.as_list() for x in xs]
+    ins, out = _parse(equation, [len(s) for s in shapes])
+    size = _sizes_broadcast(ins, shapes)
+    full = [x if shp == [size[c] for c in s] else array.broadcast_to(x, [size[c] for c in s])
+            for x, s, shp in zip(xs, ins, shapes)]
+    if len(xs) == 1:
+        grads = [_grad_wrt(grad, out, full[0], ins[0])]
+    else:
+        a, b = full
+        if a.dtype.kind == "c":
+            from simdist.runtime.ops.complex_math import conj
+            a_o, b_o = conj(a), conj(b)
+        else:
+            a_o, b_o = a, b
+        grads = [_grad_wrt(grad, out, a, ins[0], b_o, ins[1]), _grad_wrt(grad, out, b, ins[1], a_o, ins[0])]
+    result = []
+    for g, s, shp in zip(grads, ins, shapes):
+        axes = [i for i, (c, d) in enumerate(zip(s, shp)) if d != size[c]]
+        result.append(math.reduce_sum(g, axes, keepdims=True) if axes else g)
+    return result

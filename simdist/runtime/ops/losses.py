@@ -409,8 +409,9 @@ def _xent_grad(op: Any, grad_loss: Any, grad_grad: Any) -> list:
     grad = _broadcast_mul(grad_loss, op.outputs[1])
     if grad_grad is not None:
         grad = grad + _softmax_second_order(logits, grad_grad)
-    labels_grad = _broadcast_mul(grad_loss, -activations.log_softmax(logits))
-    return [grad, math.unbroadcast(labels_grad, op.inputs[1].shape.as_list())]
+    # (nn_grad._SoftmaxCrossEntropyWithLogitsGrad: the labels' gradient has the logits' shape even where the raw
+    # kernel broadcast smaller labels; rgrads SoftmaxCrossEntropyWithLogits)
+    return [grad, _broadcast_mul(grad_loss, -activations.log_softmax(logits))]
 
 
 @RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")

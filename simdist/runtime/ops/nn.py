@@ -46,6 +46,11 @@ def _bias_add(x: np.ndarray, b: np.ndarray, data_format: str = "NHWC") -> np.nda
         raise trace_errors.shape_error(f"Input tensor must be at least 2D: {_dims(x.shape)} [Op:BiasAdd]",
                                        f"Shape must be at least rank 2 but is rank {x.ndim}", "BiasAdd",
                                        (x.shape, b.shape))
+    if data_format == "NCHW" and x.ndim == 2 and context.in_function():
+        # BiasAddShape's WithRankAtLeast(3) for NCHW, in a graph only: the eager kernel adds a matrix's columns
+        # (rgrads BiasAdd)
+        raise trace_errors.shape_error("Input tensor must be at least 3D for NCHW [Op:BiasAdd]",
+                                       "Shape must be at least rank 3 but is rank 2", "BiasAdd", (x.shape, b.shape))
     if b.ndim != 1:
         raise trace_errors.shape_error(f"Biases must be 1D: {_dims(b.shape)} [Op:BiasAdd]",
                                        f"Shape must be rank 1 but is rank {b.ndim}", "BiasAdd", (x.shape, b.shape))
@@ -93,7 +98,7 @@ def _bias_add_sees(shapes: list, attrs: dict | None) -> bool:
     xs, bs = shapes[0], shapes[1]
     if xs is None:   # (WithRankAtLeast passes an unknown rank; the bias's WithRank(1) still runs; fz23b:
         return bs is not None and len(bs) != 1   # fourth generator seed 2301 #56)
-    if len(xs) < 2:
+    if len(xs) < 2 or (len(xs) < 3 and (attrs or {}).get("data_format", "NHWC") == "NCHW"):
         return True
     if bs is None:
         return False

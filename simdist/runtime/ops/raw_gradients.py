@@ -20,7 +20,7 @@ from typing import Any
 from simdist.runtime import execution, nest
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["NO_ENTRY", "NOT_DIFFERENTIABLE", "as_registered"]
+__all__ = ["NO_ENTRY", "NOT_DIFFERENTIABLE", "OWN", "as_registered"]
 
 #: composed raw ops TF 2.21 registers no gradient for (a tape through one: LookupError)
 NO_ENTRY = frozenset((
@@ -56,11 +56,23 @@ NOT_DIFFERENTIABLE = frozenset((
 ))
 
 
+def _scatter_nd_non_aliasing_add_grad(inputs: dict[str, Any], grad: Any) -> list:
+    """array_grad._ScatterNdNonAliasingAddGrad: [grad, None, gather_nd(grad, indices)], the updates' gradient of
+    the gathered shape, not the updates' (rank-1 indices of length 1 with updates [1, n]: a gradient [n]; the
+    composition's slice gave [1, n]; rgrads ScatterNdNonAliasingAdd)."""
+    from simdist.runtime.ops import scatter
+    return [grad, None, scatter.gather_nd(grad, inputs["indices"])]
+
+
+#: composed raw ops whose registered gradient is not their composition's: (OpDef inputs, upstream) -> gradients
+OWN = {"ScatterNdNonAliasingAdd": _scatter_nd_non_aliasing_add_grad}
+
+
 def as_registered(name: str, inputs: dict[str, Any], out: Any) -> Any:
     """`out`, the composition's results of raw op `name` on `inputs` (OpDef input name -> tensor or
     list of tensors): under a gradient tape, for an op of NO_ENTRY or NOT_DIFFERENTIABLE, their
     Identity copies recorded as one op of the tensor inputs whose gradient is TF's registry's."""
-    if name not in NO_ENTRY and name not in NOT_DIFFERENTIABLE:
+    if name not in NO_ENTRY and name not in NOT_DIFFERENTIABLE and name not in OWN:
         return out
     c = execution.current()
     if not c.tapes and c.aside is None:
@@ -75,6 +87,8 @@ def as_registered(name: str, inputs: dict[str, Any], out: Any) -> Any:
     copies = [identity(t) for t in flat_out]
 
     def backward(*grads: Any) -> list:
+        if name in OWN:
+            return OWN[name](inputs, *grads)
         if name in NO_ENTRY:   # (the registry's LookupError, in a tape's or tf.gradients' words)
             registry.gradient_function(registry.OpDef(name, lambda: None, lambda d, a: None, kind="shape"))
         return [None] * len(flat_in)

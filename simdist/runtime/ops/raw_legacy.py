@@ -589,7 +589,9 @@ def _get_alg() -> Any:
 
 
 def _identity(**kw: Any) -> Any:
-    x = kw.get("input", kw.get("x"))
+    """Copy, DeepCopy, DebugIdentityV2 and NextIteration (eagerly and in simdist's graphs, an Identity: a
+    while loop's NextIteration only forwards its value; rgrads)."""
+    x = kw["data"] if "data" in kw else kw.get("input", kw.get("x"))
     return _raw("Identity")(input=x)
 
 
@@ -853,6 +855,7 @@ def forms() -> dict[str, RawArgs]:
         "ConcatOffset": RawArgs(via=_concat_offset),
         "ConjugateTranspose": RawArgs(via=_conjugate_transpose),
         "Copy": RawArgs(via=_identity),
+        "DebugIdentityV2": RawArgs(via=_identity),   # (its dumps to debug_urls are not written; rgrads)
         "DeepCopy": RawArgs(via=_identity),
         "Div": RawArgs(via=_div),
         "Gather": RawArgs(via=_gather),
@@ -873,6 +876,7 @@ def forms() -> dict[str, RawArgs]:
         "MaxPoolGradGradV2": mp("MaxPoolGradGrad", "MaxPoolGradGradV2"),
         "MaxPoolGradV2": mp("MaxPoolGrad", "MaxPoolGradV2"),
         "MaxPoolV2": mp("MaxPool", "MaxPoolV2"),
+        "NextIteration": RawArgs(via=_identity),
         "Mod": RawArgs(via=_mod),
         "NthElement": RawArgs(via=_nth_element),
         "PopulationCount": RawArgs(via=_population_count),
@@ -970,10 +974,10 @@ _NO_CPU_KERNEL = ("AccumulateNV2", "AllToAll", "BatchFFT", "BatchFFT2D", "BatchF
 REFUSED = tuple(sorted(set(_REMOVED) | set(_NO_CPU_KERNEL) | {"TileGrad", "TopK"}))
 
 NAMES = tuple(sorted(("Add", "ApproximateEqual", "BatchMatMul", "BatchMatMulV3", "BatchToSpace", "BiasAddV1", "Bincount",
-                      "Concat", "ConcatOffset", "ConjugateTranspose", "Copy", "DeepCopy", "Div", "Gather", "InTopK",
+                      "Concat", "ConcatOffset", "ConjugateTranspose", "Copy", "DebugIdentityV2", "DeepCopy", "Div", "Gather", "InTopK",
                       "InplaceAdd", "InplaceSub", "InplaceUpdate", "Inv", "InvGrad", "LinSpace", "MatrixDiag",
                       "MatrixDiagPart", "MatrixDiagPartV2", "MatrixDiagV2", "MatrixSetDiag", "MatrixSetDiagV2",
-                      "MaxPoolGradGradV2", "MaxPoolGradV2", "MaxPoolV2", "Mod", "NthElement", "PopulationCount",
+                      "MaxPoolGradGradV2", "MaxPoolGradV2", "MaxPoolV2", "Mod", "NextIteration", "NthElement", "PopulationCount",
                       "Reverse", "ScatterNdNonAliasingAdd", "SoftplusGrad", "StatelessRandomGetAlg",
                       "StatelessRandomNormal", "StatelessRandomUniform", "StatelessRandomUniformFullInt",
                       "StatelessRandomUniformInt", "StatelessTruncatedNormal", "TileGrad", "ToBool", "TopK", "UniqueV2",
