@@ -5431,3 +5431,155 @@ TRAINING_BATCH30: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH30
 CATALOGUE += TRAINING_BATCH30
+
+# -- Thirty-third session: a thirty-first blind batch (TRAINING_BATCH31), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirty-third session: a thirty-first blind batch"). Keras layers
+#    (RandAugment/AugMix's posterization bits, AugMix's all_ops=False list, RandAugment's op draw, RandomPerspective's
+#    scale check, Cropping1D's zero right crop, Permute's dims check, Masking's mask, the normalization layers' axis
+#    check, Discretization's adapted boundaries, RepeatVector's symbolic shape), keras.ops (rearrange's symbolic
+#    dtype), losses and metrics (hinge's 0/1 labels, thresholds of 1, the sensitivity/specificity range),
+#    keras.random (categorical's dtype, randint's intermediate dtype), tf.data (unique's int64, get_single_element's
+#    second element, Optional.from_value's spec), gradients (ClipByValue at a bound, ReverseSequence's axes,
+#    Xlog1py's y, Erfinv, MatrixBandPart, Angle), optimizers and callbacks (Muon's 2-D rule, optimizers.get's case,
+#    ReduceLROnPlateau's cooldown), tf.nn (dropout's rate 1) and distributed values (a sync-on-read variable's
+#    assign_sub); each a function, branch or argument no earlier mutant touched, at most two in one file (29
+#    files), eight in files no earlier mutant touched.
+_IMG31 = "simdist/keras/layers/preprocessing/image/"
+TRAINING_BATCH31: list[Mutant] = [
+    # -- Keras layers
+    _t("augment-posterization-bits-from-lower-factor", "formula", _IMG31 + "augment_ops.py",
+       "        return RandomPosterization(factor=max(1, int(8 * factor[1])), **colour)\n",
+       "        return RandomPosterization(factor=max(1, int(8 * factor[0])), **colour)\n",
+       "RandAugment/AugMix build their RandomPosterization from the lower factor bound (Keras: the upper)"),
+    _t("aug-mix-all-ops-false-list-short", "boundary", _IMG31 + "aug_mix.py",
+       "AUGMENT_LAYERS = AUGMENT_LAYERS_ALL[:7]\n",
+       "AUGMENT_LAYERS = AUGMENT_LAYERS_ALL[:5]\n",
+       "AugMix(all_ops=False) chooses among five sub-layers, not seven (no AutoContrast, no Equalization)"),
+    _t("rand-augment-last-op-never-drawn", "boundary", _IMG31 + "rand_augment.py",
+       "randint((self.num_ops,), 0, len(self._AUGMENT_LAYERS),",
+       "randint((self.num_ops,), 0, len(self._AUGMENT_LAYERS) - 1,",
+       "RandAugment draws its op indices from [0, 10) (an inclusive bound read as exclusive twice: Equalization never)"),
+    _t("random-perspective-negative-scale-accepted", "missing-error", _IMG31 + "random_perspective.py",
+       "        if scale < 0.0 or scale > 1.0:\n",
+       "        if scale > 1.0:\n",
+       "RandomPerspective(scale=-0.5) is accepted (Keras: ValueError, scale in [0, 1])"),
+    _t("cropping1d-zero-right-crop-empties", "boundary", "simdist/keras/layers/cropping1d.py",
+       "        if self.cropping[1] == 0:\n            return inputs[:, self.cropping[0]:, :]\n",
+       "",
+       "Cropping1D((1, 0)) slices [1:-0], an empty sequence (Keras: crops the start only)"),
+    _t("permute-duplicate-dims-accepted", "missing-error", "simdist/keras/layers/permute.py",
+       "        if sorted(dims) != list(range(1, len(dims) + 1)):\n",
+       "        if max(dims) > len(dims):\n",
+       "Permute((1, 1)) passes the check (Keras: ValueError, the dims must be a permutation of 1..n)"),
+    _t("masking-compute-mask-keeps-last-axis", "axis", "simdist/keras/layers/masking.py",
+       "        return _keep(inputs, self.mask_value, keepdims=False)\n",
+       "        return _keep(inputs, self.mask_value, keepdims=True)\n",
+       "Masking.compute_mask keeps the feature axis (Keras: a (batch, steps) mask)"),
+    _t("norm-axis-check-lowest-axis-refused", "boundary", "simdist/keras/layers/unit_normalization.py",
+       "        if a >= len(input_shape) or a < -len(input_shape):\n            raise ValueError(f\"Axis {a} is out",
+       "        if a >= len(input_shape) or a <= -len(input_shape):\n            raise ValueError(f\"Axis {a} is out",
+       "RMSNormalization/GroupNormalization refuse axis=-rank in compute_output_shape (Keras: in range)"),
+    _t("discretization-adapt-boundaries-shifted", "boundary", "simdist/keras/layers/discretization.py",
+       "    return compress_summary(summary, 1.0 / num_bins)[0, :-1]\n",
+       "    return compress_summary(summary, 1.0 / num_bins)[0, 1:]\n",
+       "Discretization(num_bins=n).adapt keeps the upper n - 1 quantiles (Keras: all but the last)"),
+    _t("repeat-vector-output-shape-axes-swapped", "axis", "simdist/keras/layers/repeat_vector.py",
+       "        return (input_shape[0], self.n, input_shape[1])\n",
+       "        return (input_shape[0], input_shape[1], self.n)\n",
+       "RepeatVector's symbolic output shape is (batch, features, n) (Keras: (batch, n, features))"),
+    # -- keras.ops
+    _t("keras-ops-rearrange-spec-float32", "dtype", "simdist/keras/ops/op_einops.py",
+       "        return KerasTensor(shape=output_shape, dtype=tensor.dtype)\n",
+       "        return KerasTensor(shape=output_shape, dtype=\"float32\")\n",
+       "keras.ops.rearrange on a symbolic input infers float32 (Keras: the input's dtype)"),
+    # -- losses and metrics
+    _t("hinge-binary-labels-not-mapped", "formula", "simdist/keras/losses/hinge_losses.py",
+       "    y_true = convert_binary_labels_to_hinge(ops.cast(y_true, y_pred.dtype))\n"
+       "    return ops.mean(tf.maximum(1.0 - y_true * y_pred, 0.0), axis=-1)\n",
+       "    y_true = ops.cast(y_true, y_pred.dtype)\n"
+       "    return ops.mean(tf.maximum(1.0 - y_true * y_pred, 0.0), axis=-1)\n",
+       "keras.losses.hinge takes 0/1 labels as they are (Keras: mapped to -1/1)"),
+    _t("metric-threshold-one-refused", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "t is None or t < 0 or t > 1]",
+       "t is None or t < 0 or t >= 1]",
+       "Precision(thresholds=1.0) is ValueError (Keras: thresholds in [0, 1] inclusive)"),
+    _t("sensitivity-specificity-range-upper-unchecked", "missing-error",
+       "simdist/keras/metrics/sensitivity_specificity.py",
+       "    if value < 0 or value > 1:\n",
+       "    if value < 0 or value > 100:\n",
+       "SensitivityAtSpecificity(1.5) is accepted (a percentage bound; Keras: ValueError, in [0, 1])"),
+    # -- keras.random
+    _t("keras-random-categorical-dtype-ignored", "dtype", "simdist/keras/random.py",
+       "    return tf.cast(out, dtype)\n",
+       "    return out\n",
+       "keras.random.categorical returns int64 whatever dtype (Keras: cast to dtype, int32 by default)"),
+    _t("keras-random-randint-small-ints-drawn-int32", "dtype", "simdist/keras/random.py",
+       "    intermediate = name if name in (\"int32\", \"int64\") else \"int64\"\n",
+       "    intermediate = name if name in (\"int32\", \"int64\") else \"int32\"\n",
+       "keras.random.randint(dtype=\"int8\") draws int32 then casts (Keras's TF backend: int64, other values)"),
+    # -- tf.data
+    _t("dataset-unique-int64-refused", "missing-error", "simdist/runtime/data/unique.py",
+       "            if s.dtype not in (dtypes.int32, dtypes.int64, dtypes.string):\n",
+       "            if s.dtype not in (dtypes.int32, dtypes.string):\n",
+       "Dataset.unique refuses int64 elements (TF: int32, int64 and string)"),
+    _t("get-single-element-second-unchecked", "missing-error", "simdist/runtime/data/single_element.py",
+       "    if next(it, None) is not None:\n",
+       "    if False:\n",
+       "Dataset.get_single_element returns the first of several elements (TF: InvalidArgumentError)"),
+    _t("optional-from-value-spec-shape-dropped", "state", "simdist/runtime/data/iterators.py",
+       "TensorSpec(t.shape, t.dtype)",
+       "TensorSpec(None, t.dtype)",
+       "tf.experimental.Optional.from_value's element_spec has an unknown shape (TF: the value's shape)"),
+    # -- gradients
+    _t("clip-by-value-grad-bound-takes-equal", "gradient", "simdist/runtime/ops/truncation.py",
+       "    below, above = math.less(x, lo), math.greater(x, hi)\n",
+       "    below, above = math.less_equal(x, lo), math.greater_equal(x, hi)\n",
+       "ClipByValue's gradient sends an x equal to a bound's gradient to the bound (TF: to x)"),
+    _t("reverse-sequence-grad-axes-swapped", "gradient", "simdist/runtime/ops/array_more.py",
+       "{\"seq_dim\": op.get_attr(\"seq_dim\"),\n"
+       "                                                                      \"batch_dim\": op.get_attr(\"batch_dim\")}",
+       "{\"seq_dim\": op.get_attr(\"batch_dim\"),\n"
+       "                                                                      \"batch_dim\": op.get_attr(\"seq_dim\")}",
+       "ReverseSequence's gradient reverses along batch_dim per seq_dim entry (seq_dim and batch_dim swapped)"),
+    _t("xlog1py-grad-y-without-one", "gradient", "simdist/runtime/ops/xfunctions.py",
+       "xdivy(x, y + 1.0) * grad)",
+       "xdivy(x, y) * grad)",
+       "Xlog1py's gradient for y is x / y (TF: x / (1 + y))"),
+    _t("erfinv-grad-halved-exponent", "gradient", "simdist/runtime/ops/special_more.py",
+       "    return [grad * _const(np.sqrt(np.pi) / 2, grad.dtype) * exp(square(op.outputs[0]))]\n",
+       "    return [grad * _const(np.sqrt(np.pi) / 2, grad.dtype) * exp(square(op.outputs[0]) / 2.0)]\n",
+       "Erfinv's gradient uses exp(y^2 / 2) (the Ndtri form; TF: sqrt(pi)/2 exp(y^2))"),
+    _t("matrix-band-part-grad-unmasked", "gradient", "simdist/runtime/ops/linalg_more.py",
+       "    return [band_part(grad, op.inputs[1], op.inputs[2]), None, None]\n",
+       "    return [grad, None, None]\n",
+       "MatrixBandPart's gradient passes the whole upstream gradient (TF: only the band)"),
+    _t("angle-grad-sign-flipped", "gradient", "simdist/runtime/ops/complex_math.py",
+       "    return [-complex_(grad, _zeros(grad)) * w]\n",
+       "    return [complex_(grad, _zeros(grad)) * w]\n",
+       "Angle's gradient has the wrong sign (TF: -grad / complex(imag z, real z))"),
+    # -- optimizers and callbacks
+    _t("muon-higher-rank-variables-not-adamw", "boundary", "simdist/keras/optimizers/muon.py",
+       "        if len(variable.shape) != 2:\n",
+       "        if len(variable.shape) < 2:\n",
+       "Muon updates 3-D and 4-D kernels with the Newton-Schulz step (Keras: AdamW for all but 2-D)"),
+    _t("optimizers-get-name-case-sensitive", "missing-error", "simdist/keras/optimizers/__init__.py",
+       "    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:\n",
+       "    if isinstance(identifier, str) and identifier in _BY_NAME:\n",
+       "keras.optimizers.get(\"Adam\") is ValueError (Keras: the class name in any case)"),
+    _t("reduce-lr-always-in-cooldown", "boundary", "simdist/keras/callbacks/reduce_lr_on_plateau.py",
+       "        return self.cooldown_counter > 0\n",
+       "        return self.cooldown_counter >= 0\n",
+       "ReduceLROnPlateau is always in cooldown (counter >= 0), so it never counts a plateau nor reduces the rate"),
+    # -- tf.nn
+    _t("nn-dropout-rate-one-accepted", "missing-error", "simdist/runtime/ops/nn.py",
+       "(rate < 0 or rate >= 1):\n",
+       "(rate < 0 or rate > 1):\n",
+       "tf.nn.dropout(x, rate=1.0) is accepted (TF: ValueError, rate in [0, 1))"),
+    # -- distributed values
+    _t("sync-on-read-assign-sub-adds", "state", "simdist/strategies/sync_on_read.py",
+       "        return self._write(\"assign_sub\", delta, read_value)\n",
+       "        return self._write(\"assign_add\", delta, read_value)\n",
+       "a sync-on-read variable's assign_sub in cross-replica context adds to each copy"),
+]
+TRAINING += TRAINING_BATCH31
+CATALOGUE += TRAINING_BATCH31
