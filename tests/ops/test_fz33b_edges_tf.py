@@ -26,6 +26,8 @@ _A = "ops.argument-errors"
 _C = "ops.conversion"
 _G = "function.grappler-rewrites"
 _H = "ops.math-composites"
+_R = "ops.random-gamma-poisson"
+_AT = "ops.attr-types"
 
 
 def _var_eager(expr: str, var: str) -> Callable[[Any], Any]:
@@ -185,6 +187,23 @@ CASES: list[tuple[str, str, Any]] = [
     ("float64 x - 1e-320 of a [6] spec", _G, _sig("x - tf.constant(1e-320, tf.float64)", [6], "float64",
                                                   f"tf.constant({_SUBS})")),
     ("float64 x / 1 eagerly", _G, _eager(f"tf.constant({_SUBS}) / 1.0")),
+    # -- np.finfo of bfloat16 in random_gamma's wrapper (fourteenth generator seed 1420333002 #256)
+    ("random.gamma(alpha=0, bfloat16) eagerly", _R, _eager("tf.random.gamma(shape=[1, 4], alpha=0, dtype=tf.bfloat16)")),
+    ("random.gamma(alpha=0.5, beta=1, bfloat16) traced", _R, _traced(
+        "tf.random.gamma(shape=[1, 4], alpha=0.5, beta=1, dtype=tf.bfloat16)")),
+    ("random.gamma(int32) eagerly", _R, _eager("tf.random.gamma([2], 1, dtype=tf.int32)")),
+    ("random.stateless_gamma(bfloat16) eagerly", _R, _eager(
+        "tf.random.stateless_gamma([2], [1, 2], 1.0, dtype=tf.bfloat16)")),
+    # -- DenseBincount's bool attr before its size (fourteenth generator seed 1420333002 #266)
+    ("bincount(-2**63, maxlength=2, bfloat16, binary_output=np.bool_(True))", _AT, _eager(
+        "tf.math.bincount(-(2 ** 63), maxlength=2, dtype=tf.bfloat16, binary_output=np.bool_(True))")),
+    ("bincount([-3], binary_output=np.bool_(False))", _AT, _eager("tf.math.bincount([-3], binary_output=np.bool_(False))")),
+    ("bincount([-3], binary_output=np.bool_(False)) traced", _AT, _traced(
+        "tf.math.bincount([-3], binary_output=np.bool_(False))")),
+    ("bincount(constant [-3], binary_output=np.bool_(True)) traced", _AT, _traced(
+        "tf.math.bincount(tf.constant([-3]), binary_output=np.bool_(True))")),
+    ("bincount([3], binary_output=1)", _AT, _eager("tf.math.bincount([3], binary_output=1)")),
+    ("bincount([-2**63], maxlength=2, bfloat16)", _AT, _eager("tf.math.bincount([-(2 ** 63)], maxlength=2, dtype=tf.bfloat16)")),
     # -- HistogramFixedWidth's one bin (third generator seed 3302 #78)
     ("histogram_fixed_width(float64 variable [-inf, nan], nbins=1)", _H, _var_eager(
         "tf.histogram_fixed_width(values=v, value_range=[0.0, 5.0], nbins=1, dtype=tf.int32, name='a/b')",
@@ -245,6 +264,18 @@ def test_arithmetic_simplifications(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.math-composites")
 @EDGES.parametrize("ops.math-composites")
 def test_histogram_one_bin(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.random-gamma-poisson")
+@EDGES.parametrize("ops.random-gamma-poisson")
+def test_gamma_finfo_of_bfloat16(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.attr-types")
+@EDGES.parametrize("ops.attr-types")
+def test_bincount_bool_attr_first(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
