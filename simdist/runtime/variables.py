@@ -711,6 +711,13 @@ class ResourceVariable(InPlaceRefusals, Variable):
                                             "not in the list of allowed values: int32, int64 [Op:ResourceGather]"),
                 TypeError, f"Value passed to parameter 'indices' has DataType {idx_t.dtype.name} not in list of "
                 "allowed values: int32, int64")
+        if self._shape.rank == 0:
+            # (the kernel's IsVectorOrHigher check before any index; a graph's shape function,
+            # WithRankAtLeast(params, batch_dims + 1), refuses it at trace: fz33b, fourth generator seed
+            # 3301 #105; measured on TF 2.21)
+            raise trace_errors.shape_error("params must be at least 1 dimensional [Op:ResourceGather]",
+                                           "Shape must be at least rank 1 but is rank 0", "ResourceGather",
+                                           [[], list(idx_t.shape.as_list() if idx_t.shape.rank is not None else [])])
         idx = _dispatch.raw(idx_t)
         n = self._shape[0] if self._shape.rank else 0
         bad = (idx < 0) | (idx >= n)

@@ -56,14 +56,15 @@ def matching(values: Sequence[Any], allowed: Sequence[dtypes.DType] = (),
         return attr_rules.fallback_args_to_matching(values, allowed, default)
     dt = next((t(v).dtype for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")), None)
     out: list[Tensor] = []
-    for v in values:
+    for i, v in enumerate(values):
         if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
             out.append(t(v))
         elif isinstance(v, (np.ndarray, np.generic)):
             out.append(convert_to_tensor(v) if dt is None else convert_to_tensor(v, dtype=dt))
             dt = out[-1].dtype if dt is None else dt
         elif dt is not None:
-            attr_rules.fast_uint64(v, dt)   # (the fast path's conversion of a Python int: OverflowError)
+            # (the fast path's conversion of a Python int: OverflowError, unless a variable read after drops it)
+            v = attr_rules.fast_uint64(v, dt, any(attr_rules.resource_variable(w) for w in values[i + 1:]))
             out.append(convert_to_tensor(v, dtype=dt))
         else:
             x = convert_to_tensor(v)

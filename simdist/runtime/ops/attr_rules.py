@@ -23,7 +23,7 @@ import numpy as np
 from simdist.runtime.ops.attr_types import ATTR_TYPES
 
 __all__ = ["check", "list_input", "list_items_fast", "check_one_input", "fast_path_takes", "default_group", "fallback_conversion", "fallback_matching",
-           "sequence_attr_taken",
+           "sequence_attr_taken", "resource_variable",
            "make_bool", "opdef_default", "make_int", "make_float", "make_str", "make_type", "attr_type"]
 
 _REAL = (numbers.Real, np.integer, np.floating)
@@ -161,7 +161,7 @@ def sized_list(v: Any) -> None:
         raise MemoryError("std::bad_alloc")
 
 
-def fast_uint64(v: Any, dt: Any) -> None:
+def fast_uint64(v: Any, dt: Any, read_after: bool = False) -> Any:
     """The eager fast path's conversion of a Python int operand to a uint64 T fixed by a tensor
     (ConvertToEagerTensor, PyLong_AsUnsignedLongLong): outside [0, 2**64) it leaves its
     OverflowError set, which pybind11 raises on return ("can't convert negative int to unsigned",
@@ -171,9 +171,17 @@ def fast_uint64(v: Any, dt: Any) -> None:
     convert.py's SystemError. The caller asks on the fast path only. Not modelled: TF's scalar cache
     keeps the tensor of that first conversion, so a later conversion of the same int to uint64 in
     the process raises nothing (tf.constant's and the fast path's hold 2**64 - 1, math_ops.add's the
-    wrapped value; measured, not analysed further); simdist raises each time."""
+    wrapped value; measured, not analysed further); simdist raises each time.
+    `read_after`: a resource variable comes later among the op's inputs; the fast path reads it (a
+    call into Python) after this conversion, which drops the pending OverflowError, and the operand
+    is PyLong_AsUnsignedLongLong's error value 2**64 - 1 whatever the int: `tf.bitwise.right_shift(-1,
+    uint64 variable)` computes (fz33b, second generator seed 3304 #186; `tf.maximum(uint64 variable, -1)`
+    still raises; measured on TF 2.21). Returns the operand to convert."""
     if type(v) is int and getattr(dt, "name", None) == "uint64" and not 0 <= v < 2**64:
+        if read_after:
+            return 2**64 - 1
         raise OverflowError("can't convert negative int to unsigned" if v < 0 else "int too big to convert")
+    return v
 
 
 def check_one_input(v: Any) -> bool:
@@ -329,6 +337,9 @@ def _resource_variable(v: Any) -> bool:
         and not _distributed_variable(v)
 
 
+resource_variable = _resource_variable   # (args.matching's fast path: a variable read after an operand)
+
+
 def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
     """An eager generated op's inputs that share one type attr, as TF converts them. On the fast
     path (TFE_Py_FastPathExecute, `fast`) the first EagerTensor or resource variable fixes T
@@ -343,7 +354,7 @@ def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
         (lambda v: isinstance(v, Tensor))
     dt = next((v.dtype for v in values if counts(v)), None)
     out = []
-    for v in values:
+    for i, v in enumerate(values):
         if isinstance(v, Tensor):
             out.append(v)
         elif fast and _resource_variable(v):
@@ -352,7 +363,7 @@ def eager_group(values: list, fast: bool, allowed: tuple | None = None) -> list:
             if hasattr(v, "_as_tensor"):   # (a variable: its conversion function's ValueError)
                 fallback_conversion(v, dt)
             if fast:
-                fast_uint64(v, dt)
+                v = fast_uint64(v, dt, any(_resource_variable(w) for w in values[i + 1:]))
             out.append(convert_to_tensor(v, dtype=dt))
         else:
             t = convert_to_tensor(v)

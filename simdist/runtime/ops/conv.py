@@ -647,9 +647,11 @@ def _graph_ranks(op: str, x: Tensor, f: Tensor) -> None:
     """Inside a tf.function, the op's shape function (Conv2DShapeImpl, DepthwiseConv2DNativeShapeImpl)
     wants input and filter of rank 4 before any attr or kernel check: ValueError "Shape must be rank
     4 but is rank 0" at trace for ranks the graph knows (eagerly the kernel's own order; fz29b,
-    fz14 seed 1420292902 #0, #133)."""
+    fz14 seed 1420292902 #0, #133), after op_def_library's check of the inputs' types (an int64
+    input's TypeError; fz33b, fz14 seed 1420333001 #73)."""
     if not context.in_function():
         return
+    graph_inputs.check(op, (x, f))
     for t in (x, f):
         if t.ndim != 4 and not _static_shapes.rank_unknown(t):
             shapes = [_static_shapes.known_shape(x), _static_shapes.known_shape(f)]

@@ -282,7 +282,9 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
             # InvalidArgumentError "cannot compute ... as input #0", fz31b)
             raise args.dtype_error(op, 0, dtypes.int32, input_sizes.dtype)
     # (a graph: the shape function reads input_sizes as a shape of rank 4 before any kernel check;
-    # fz28b, fz14 seed 1420282802 #179)
+    # fz28b, fz14 seed 1420282802 #179), after op_def_library's input types (a bool filter's TypeError;
+    # fz33b, fz14 seed 1420333001 #237)
+    graph_inputs.check(op, (input_sizes, f, g))
     infer_ctx.check(op, {"input_sizes": _t(input_sizes), "filter": f, "out_backprop": g}, {})
     _node_attrs(op, g, padding)
     _onednn_strides(g, strides, data_format, op)

@@ -224,6 +224,9 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
         a = array.reshape(a, [-1])
     if w is None:
         w = array.constant(np.zeros([0], dtypes.as_dtype(dtype)._np), dtype=dtypes.as_dtype(dtype))
+    # (gen_math_ops.dense_bincount converts its bool attr before the kernel or, traced, the shape function
+    # judges the size: `binary_output=np.bool_(True)` is make_bool's TypeError; fz33b, fz14 seed 1420333002 #266)
+    binary = _make_bool(binary_output, "binary_output", DENSE_BINCOUNT.name)
     if size < 0:
         err = errors.InvalidArgumentError(None, None, f"size ({size}) must be non-negative [Op:DenseBincount]")
         if context.in_function() and graph_constants.known(a, minlength, maxlength):
@@ -237,7 +240,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
         raise errors.InvalidArgumentError(None, None, "`weights` must be the same shape as `arr` or a length-0 "
                                           "`Tensor`, in which case it acts as all weights equal to 1. Received "
                                           f"{dims} [Op:DenseBincount]")
-    return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": _make_bool(binary_output, "binary_output", DENSE_BINCOUNT.name)})
+    return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": binary})
 
 
 def _ragged_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dtype: Any, axis: Any,

@@ -389,12 +389,23 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
         if op is ADD or context.in_function():
             _check_alone(op, x, yt.dtype)
         _check_beside_variable(x, y)
+        x = _read_after(x, y, yt.dtype)
         if isinstance(x, (np.ndarray, np.generic)):
             # eagerly, every argument is converted to the first tensor's dtype (args_to_matching_eager)
             xt = _as_dtype_or_none(x, yt.dtype)
             return binary(op, xt if xt is not None else _t(x), yt, out_dtype=out_dtype)
         return binary(op, yt, x, True, out_dtype, python_side=False)   # the op's fast path converts x
     return binary(op, _t(x), y, out_dtype=out_dtype)
+
+
+def _read_after(x: Any, y: Any, dt: dtypes.DType) -> Any:
+    """A Python int x before a resource variable y, eagerly on the op's fast path: the variable's
+    read drops the OverflowError x's uint64 conversion left pending (attr_rules.fast_uint64), so an
+    int outside [0, 2**64) is 2**64 - 1 (`tf.bitwise.right_shift(-1, uint64 variable)`; fz33b)."""
+    from simdist.runtime.ops import attr_rules
+    if type(x) is int and not context.in_function() and attr_rules.resource_variable(y):
+        return attr_rules.fast_uint64(x, dt, True)
+    return x
 
 
 def check_distributed_variables(operands: Sequence[Any]) -> None:
@@ -1186,6 +1197,7 @@ def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
         if context.in_function():
             _check_alone(op, x, yt.dtype)
         _check_beside_variable(x, y)
+        x = _read_after(x, y, yt.dtype)
         xt = _as_dtype_or_none(x, yt.dtype) if isinstance(x, (np.ndarray, np.generic)) else None
         return (xt if xt is not None else _operand(x, yt.dtype)), yt
     xt = _t(x)

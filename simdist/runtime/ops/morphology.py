@@ -67,9 +67,16 @@ def _scan(x: np.ndarray, f: np.ndarray | None, k: tuple[int, int], strides: tupl
 def _dilation_attrs_check(x: np.ndarray, f: np.ndarray, strides: tuple, rates: tuple, op: str) -> None:
     """dilation_ops.cc: the constructor's ParseAttributes (the strides', then the rates' batch and
     depth, UnimplementedError with TF's texts; rawfz21, seed 2020261202 #142) before Compute's
-    checks of the inputs."""
+    checks of the inputs. A list longer than the OpDef's minimum of 4 is the constructor's
+    InvalidArgumentError eagerly (a graph's shape function refuses it first: fz33b, fz14 seed
+    1420333001 #2)."""
+    if len(strides) != 4:
+        raise errors.InvalidArgumentError(None, None, f"Sliding window stride field must specify 4 dimensions [Op:{op}]")
     if strides[0] != 1 or strides[3] != 1:
         raise errors.UnimplementedError(None, None, f"Stride is only supported across spatial dimensions. [Op:{op}]")
+    if len(rates) != 4:
+        raise errors.InvalidArgumentError(None, None, f"Input stride (atrous rate) field must specify 4 dimensions "
+                                                      f"[Op:{op}]")
     if rates[0] != 1 or rates[3] != 1:
         raise errors.UnimplementedError(None, None, f"Rate is only supported across spatial dimensions. [Op:{op}]")
     if x.ndim != 4:
@@ -148,13 +155,6 @@ def _dilation_grad(op: Any, grad: Any) -> list:
             dispatch.execute(DILATION2D_BACKPROP_FILTER, (x, f, grad), dict(op.attrs))]
 
 
-def _list4(value: Any, name: str) -> tuple[int, ...]:
-    value = args.list_attr(value, name, "dilation2d")
-    if len(value) != 4:
-        raise errors.InvalidArgumentError(None, None, f"Input {name} tensor must be 4-dimensional [Op:Dilation2D]")
-    return tuple(int(v) for v in value)
-
-
 def _padding(padding: Any) -> str:
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
@@ -175,10 +175,12 @@ def dilation2d(input: Any, filters: Any, strides: Any, padding: Any, data_format
     """`tf.nn.dilation2d` (NHWC): max over each window of input + filters ([fh, fw, C]); strides
     and dilations lists of 4."""
     _nhwc_only(data_format)
-    # (the wrapper's make_*: ops.attr-types)
-    attr_rules.check("Dilation2D", (input, filters), strides=strides, rates=dilations, padding=padding)
-    attrs = {"strides": _list4(strides, "strides"), "rates": _list4(dilations, "rates"), "padding": _padding(padding)}
-    return dispatch.execute(DILATION2D, (_t(input), _t(filters)), attrs)
+    # (TF's gen_nn_ops.dilation2d, the raw op's path: filters converted to input's dtype (a bool NumPy
+    # filter beside an int32 input is cast), the OpDef's list minimums, the shape function in a graph,
+    # the kernel's checks; fz33b, fz14 seed 1420333001 #2)
+    from simdist.runtime.ops import raw_ops
+    return raw_ops.call("Dilation2D", dict(input=input, filter=filters, strides=strides, rates=dilations,
+                                           padding=padding, name=name))
 
 
 def erosion2d(value: Any, filters: Any, strides: Any, padding: Any, data_format: Any, dilations: Any,

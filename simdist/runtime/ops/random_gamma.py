@@ -274,8 +274,16 @@ def _float_params(alpha: Any, beta: Any, dtype: Any, finfo: bool = True) -> tupl
                                                 np.asarray(b.shape.as_list(), np.int32))
     ab = a if a.shape.as_list() == bshape._v.tolist() else array.broadcast_to(a, bshape)
     if finfo and dt not in (dtypes.float16, dtypes.float32, dtypes.float64) and dt.kind != "c":
-        # (np.finfo takes a complex dtype, its real part's: the op's attr check refuses it next)
-        raise ValueError(f"data type {_np_type_name(dt)} not inexact")
+        # (np.finfo takes a complex dtype, its real part's: the op's attr check refuses it next. bfloat16 is
+        # ml_dtypes' type, which np.finfo takes or refuses by the installed NumPy and ml_dtypes (NumPy 2.4.6 with
+        # ml_dtypes 0.7.0 takes it, and TF 2.21 goes on to RandomGamma's attr check; the goldens' reference host
+        # refused it): TF's wrapper calls np.finfo, and so does simdist; fz33b, fz14 seed 1420333002 #256)
+        if dt != dtypes.bfloat16:
+            raise ValueError(f"data type {_np_type_name(dt)} not inexact")
+        try:
+            np.finfo(dt._np)
+        except ValueError:
+            raise ValueError(f"data type {_np_type_name(dt)} not inexact") from None
     return dt, ab, b
 
 

@@ -254,6 +254,9 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: st
     if kind.startswith("list("):
         if fast and not context.in_function():
             attr_rules.sized_list(v)   # (the fast path's SetOpAttrList: a 0-d array or tensor is MemoryError)
+            if kind == "list(int)" and not isinstance(v, (list, tuple)) and attr_rules.sequence_attr_taken(v):
+                v = list(v)   # (the fast path reads any sequence of Python ints: a TensorShape, a range; fz33b,
+                # `tf.nn.dilation2d(x, f, TensorShape([1, 1, 1, 1]), ...)` eagerly)
         if not isinstance(v, (list, tuple)):
             raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
         make = _SCALAR[kind[5:-1]]

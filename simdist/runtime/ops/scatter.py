@@ -156,17 +156,28 @@ def _check_ranks(idx_shape: tuple[int, ...], upd_shape: tuple[int, ...], opname:
                                               f"[Op:{opname}]")
 
 
-def _check_vector_indices(ids: Sequence[int], us: Sequence[int], opname: str) -> None:
+def _check_vector_indices(ids: Sequence[int], us: Sequence[int], opname: str,
+                          xs: Sequence[int] | None = None) -> None:
     """ValidateUpdateShape (scatter_nd_op.cc), which ScatterNd and the TensorScatter ops run after
     their own checks: a rank-1 indices tensor counts as a batch of one dimension (batch_dim 1, each
     index of depth 1), so the updates' first dimension must be its length: `tensor_scatter_nd_update(t,
     [0], updates of shape [2])` is InvalidArgumentError "Dimensions [0,1) of indices[shape=[1]] = 1 must
     match dimensions [0,1) of updates[shape=[2]] = 2", where NumPy's reading (one index of depth 1)
-    accepted it (measured; fz28b, fz14 seed 1420282803 #77)."""
-    if len(ids) == 1 and len(us) >= 1 and us[0] != ids[0]:
+    accepted it (measured; fz28b, fz14 seed 1420282803 #77). Then the tensor's (output's)
+    dimensions from 1 (the slice depth of a rank-1 indices) must be the updates' from 1 (the batch):
+    `tensor_scatter_nd_min(t of [4, 1, 3], [0], updates of [1, 3])`, which the op's own checks
+    pass, is InvalidArgumentError "Dimensions [1,3) of input[shape=[4,1,3]] must match dimensions
+    [1,2) of updates[shape=[1,3]]" (measured; fz33b, fz14 seed 1420333001 #148)."""
+    if len(ids) != 1 or len(us) < 1:
+        return
+    if us[0] != ids[0]:
         raise errors.InvalidArgumentError(
             None, None, f"Dimensions [0,1) of indices[shape={args.dims(ids)}] = {ids[0]} must match dimensions [0,1) "
                         f"of updates[shape={args.dims(us)}] = {us[0]} [Op:{opname}]")
+    if xs is not None and tuple(us[1:]) != tuple(xs[1:]):
+        raise errors.InvalidArgumentError(
+            None, None, f"Dimensions [1,{len(xs)}) of input[shape={args.dims(xs)}] must match dimensions [1,{len(us)}) "
+                        f"of updates[shape={args.dims(us)}] [Op:{opname}]")
 
 
 def _valid_empty(n_shape: int, n_indices: int, n_updates: int, opname: str) -> None:
@@ -194,7 +205,7 @@ def _check_updates(idx: np.ndarray, upd_shape: tuple[int, ...], out_shape: tuple
         raise errors.InvalidArgumentError(None, None, f"Dimension {neg} must be >= 0 [Op:{opname}]")
     if not context.in_function():
         _valid_empty(len(out_shape), idx.size, int(np.prod(upd_shape, dtype=np.int64)), opname)
-    _check_vector_indices(tuple(idx.shape), tuple(upd_shape), opname)
+    _check_vector_indices(tuple(idx.shape), tuple(upd_shape), opname, tuple(out_shape))
     lead = idx.shape[:-1]
     if tuple(upd_shape[:len(lead)]) != tuple(lead):
         raise errors.InvalidArgumentError(
@@ -263,7 +274,7 @@ def tensor_scatter_checks(xs: Sequence[int], ids: Sequence[int], us: Sequence[in
         if us[i + outer] != xs[ix + i]:
             raise bad(f"The inner {len(xs) - ix} dimensions of output.shape={args.dims(xs)} must match the inner "
                       f"{len(us) - outer} dimensions of updates.shape={args.dims(us)}")
-    _check_vector_indices(ids, us, opname)
+    _check_vector_indices(ids, us, opname, xs)
 
 
 def tensor_scatter_shape_text(xs: Any, ids: Any, us: Any) -> str | None:
