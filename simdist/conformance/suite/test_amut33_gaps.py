@@ -135,3 +135,51 @@ def test_amut33_random_flips_draw_under_their_op_seed(tf, fn):
     assert_equal(unseeded, [0.0, 3.0, 4.0, 6.0, 9.0, 11.0, 12.0, 14.0], call=f"then {fn}(8 images)",
                  what="first pixel of each image")
     assert_equal(single, [1.0, 0.0], call=f"set_seed(3); {fn}(one image)", what="pixels")
+
+
+# -- tf.signal windows of lengths 0 to 3 ------------------------------------------------------------------------------
+_WINDOWS = {   # observed on TF 2.21 (float32); kaiser_window(0) is Range's InvalidArgumentError
+    "kaiser_window": {1: [1.0], 2: [5.2773448260268196e-05] * 2, 3: [5.2773448260268196e-05, 1.0, 5.2773448260268196e-05]},
+    "hann_window": {0: [], 1: [1.0], 2: [0.0, 1.0], 3: [0.0, 1.0, 0.0]},
+    "hamming_window": {0: [], 1: [1.0], 2: [0.08000001311302185, 1.0], 3: [0.08000001311302185, 1.0, 0.08000001311302185]},
+    "vorbis_window": {0: [], 1: [1.0], 2: [0.7071067690849304] * 2, 3: [0.3826834559440613, 1.0, 0.38268351554870605]},
+    "kaiser_bessel_derived_window": {0: [], 1: [], 2: [0.7071067690849304] * 2, 3: [0.7071067690849304] * 2},
+}
+
+
+@clause("ops.signal-compositions", ref="tf221")
+@pytest.mark.parametrize("fn", sorted(_WINDOWS))
+def test_amut33_signal_windows_of_short_lengths(tf, fn):
+    """tf.signal's window functions at lengths 0-3 (window_ops.py: a window of length 1 is [1.] for the Kaiser, Hann,
+    Hamming and Vorbis windows, the Kaiser-Bessel-derived window has length // 2 * 2 points, kaiser_window(0) is
+    Range's InvalidArgumentError): shapes and values as observed on TF 2.21. The Kaiser window's edge values are
+    compared within 1e-6 relative (simdist's float32 bessel_i0e is the correctly rounded value, TF's Eigen
+    Chebyshev form is one ulp lower at 12: a documented difference, docs/conformance.md amut33)."""
+    make = getattr(tf.signal, fn)
+    if fn == "kaiser_window":
+        with raises(tf.errors.InvalidArgumentError, match="Requires start <= limit when delta > 0",
+                    call="tf.signal.kaiser_window(0)"):
+            make(0)
+    for n, want in _WINDOWS[fn].items():
+        got = to_numpy(make(n))
+        assert_equal(list(got.shape), [len(want)], call=f"tf.signal.{fn}({n})", what="shape")
+        if fn == "kaiser_window":
+            np.testing.assert_allclose(got, np.float32(want), rtol=1e-6, err_msg=f"tf.signal.{fn}({n})")
+        else:
+            assert_equal(got.tolist(), want, call=f"tf.signal.{fn}({n})", what="values")
+
+
+# -- a graph constant of an object NumPy cannot convert: its NumPy leaves are not tensors -----------------------------
+@clause("ops.conversion", ref="tf221")
+@pytest.mark.parametrize("value, shown", [
+    (lambda: {"a": np.array([1.0])}, "{'a': array([1.])}"),
+    (lambda: {"a": np.int64(3)}, "{'a': np.int64(3)}"),
+    (lambda: {1, 2}, "{1, 2}"),
+], ids=["dict-of-ndarray", "dict-of-numpy-scalar", "set"])
+def test_amut33_graph_constant_of_an_object_with_numpy_leaves(tf, value, shown):
+    """Inside a tf.function, tf.constant of a dict or set is make_tensor_proto's object array, refused with TypeError
+    "Failed to convert elements of VALUE to Tensor. ..." -- NumPy arrays and scalars among its leaves are values, not
+    tensors (only a tensor leaf is "Expected any non-tensor type"; observed on TF 2.21)."""
+    with raises(TypeError, match=re.escape(f"Failed to convert elements of {shown} to Tensor. Consider casting"),
+                call=f"tf.function(lambda: tf.constant({shown}))()"):
+        tf.function(lambda: tf.constant(value()))()
