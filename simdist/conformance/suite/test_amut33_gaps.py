@@ -183,3 +183,30 @@ def test_amut33_graph_constant_of_an_object_with_numpy_leaves(tf, value, shown):
     with raises(TypeError, match=re.escape(f"Failed to convert elements of {shown} to Tensor. Consider casting"),
                 call=f"tf.function(lambda: tf.constant({shown}))()"):
         tf.function(lambda: tf.constant(value()))()
+
+
+@clause("keras.dataset-from-directory", ref="tf221")
+def test_amut33_audio_dataset_ragged_beside_a_sequence_length(keras, tmp_path):
+    """audio_dataset_from_directory refuses ragged=True beside output_sequence_length ("Cannot set both `ragged` and
+    `output_sequence_length`"), after the label checks (a bad label_mode is named first; observed on TF 2.21)."""
+    (tmp_path / "a").mkdir()
+    f = keras.utils.audio_dataset_from_directory
+    with raises(ValueError, match="^Cannot set both `ragged` and `output_sequence_length`$",
+                call="audio_dataset_from_directory(dir, ragged=True, output_sequence_length=10)"):
+        f(str(tmp_path), ragged=True, output_sequence_length=10)
+    with raises(ValueError, match="^" + re.escape(_LABEL_MODE_MSG.format("x")) + "$",
+                call="audio_dataset_from_directory(dir, ragged=True, output_sequence_length=10, label_mode='x')"):
+        f(str(tmp_path), ragged=True, output_sequence_length=10, label_mode="x")
+
+
+# -- copy_to_device / prefetch_to_device place elements as the eager placer does --------------------------------------
+@clause("dataset.copy-to-device", ref="tf221")
+@pytest.mark.parametrize("fn", ["copy_to_device", "prefetch_to_device"])
+@pytest.mark.parametrize("device", ["/gpu:0", "/device:GPU:1", "cpu:0", "/job:localhost/cpu:0", "/CPU:0"])
+def test_amut33_dataset_to_device_places_by_soft_placement(tf, fn, device):
+    """tf.data.experimental.copy_to_device and prefetch_to_device resolve the target as the eager placer does, soft
+    placement included: on a host without a GPU, a GPU or a partial CPU name puts the elements on
+    /job:localhost/replica:0/task:0/device:CPU:0 (observed on TF 2.21)."""
+    ds = tf.data.Dataset.range(2).apply(getattr(tf.data.experimental, fn)(device))
+    assert_equal(sorted({x.device for x in ds}), ["/job:localhost/replica:0/task:0/device:CPU:0"],
+                 call=f"Dataset.range(2).apply({fn}({device!r}))", what="element devices")
