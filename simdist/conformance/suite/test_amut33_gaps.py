@@ -212,3 +212,34 @@ def test_amut33_dataset_to_device_places_by_soft_placement(tf, fn, device):
     ds = tf.data.Dataset.range(2).apply(getattr(tf.data.experimental, fn)(device))
     assert_equal(sorted({x.device for x in ds}), ["/job:localhost/replica:0/task:0/device:CPU:0"],
                  call=f"Dataset.range(2).apply({fn}({device!r}))", what="element devices")
+
+
+# -- non-max suppression stops at max_output_size, in every form -----------------------------------------------------
+_NMS_BOXES = [[0, 0, 1, 1], [2, 2, 3, 3], [4, 4, 5, 5], [6, 6, 7, 7], [0, 0, 1, 1.1]]
+_NMS_SCORES = [0.9, 0.8, 0.7, 0.6, 0.95]
+_NMS_WANT = {0: [], 1: [4], 2: [4, 1], 3: [4, 1, 2]}   # observed on TF 2.21 (box 0 overlaps box 4: IoU 0.91)
+
+
+@clause("ops.image-boxes", ref="tf221")
+@pytest.mark.parametrize("k", sorted(_NMS_WANT))
+def test_amut33_non_max_suppression_stops_at_max_output_size(tf, k):
+    """tf.image.non_max_suppression, non_max_suppression_with_scores (soft-NMS, sigma 0.5) and
+    non_max_suppression_padded (pad_to_max_output_size, boxes given as (y1, x1, y2, x2) and with each box's corners
+    swapped, which canonicalized_coordinates=False puts in order) select at most max_output_size boxes, highest score
+    first, dropping the box that overlaps a selected one (observed on TF 2.21)."""
+    boxes = tf.constant(_NMS_BOXES, tf.float32)
+    flipped = tf.constant([[b[2], b[3], b[0], b[1]] for b in _NMS_BOXES], tf.float32)
+    scores = tf.constant(_NMS_SCORES)
+    want = _NMS_WANT[k]
+    got = to_numpy(tf.image.non_max_suppression(boxes, scores, k, 0.5)).tolist()
+    assert_equal(got, want, call=f"non_max_suppression(boxes, scores, {k}, 0.5)", what="indices")
+    idx, sc = tf.image.non_max_suppression_with_scores(boxes, scores, k, 0.5, soft_nms_sigma=0.5)
+    assert_equal(to_numpy(idx).tolist(), want, call=f"non_max_suppression_with_scores(..., {k}, sigma=0.5)",
+                 what="indices")
+    assert_equal(to_numpy(sc).tolist(), [float(np.float32(_NMS_SCORES[i])) for i in want],
+                 call=f"non_max_suppression_with_scores(..., {k}, sigma=0.5)", what="scores")
+    for name, b in (("boxes", boxes), ("boxes with swapped corners", flipped)):
+        idx, n = tf.image.non_max_suppression_padded(b, scores, k, 0.5, pad_to_max_output_size=True)
+        call = f"non_max_suppression_padded({name}, scores, {k}, 0.5, pad_to_max_output_size=True)"
+        assert_equal(to_numpy(idx).tolist(), want, call=call, what="indices")
+        assert_equal(int(n), len(want), call=call, what="valid count")
