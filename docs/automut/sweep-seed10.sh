@@ -9,10 +9,10 @@
 # min/max zeros, misc_more, nn rules, gamma/Poisson, binomial, Generators, candidate sampling, CTC decoders,
 # decode_csv, Example and SequenceExample parsing, signal, repeat, area and image resizing, stateless seeds, RNG
 # algorithms, Philox distributions, the parameterized truncated normal kernel, top-k, sum/prod/contraction order,
-# half-precision matmul, the control-flow branches.
+# half-precision matmul, the control-flow branches, tf.sets and sparse_cross.
 # Uses the seed-4 include set (keras, runtime, semantics, strategies, tf): map key suffix bcc0e2df. The map of this
 # source hash was built by automut_coverage.build with that include; the unmutated suite failed 3 tests on this host
-# (grad_edges Softmax float32/bfloat16 on an AMD EPYC whose oneDNN Softmax differs from the recording host's, and
+# (grad_edges Softmax float32/bfloat16 on an AMD EPYC whose Softmax differs from the recording host's, and
 # one more), so the map used drops the two Softmax tests (`-nosoftmax`), which would kill every mutant they reach.
 # Run: sh docs/automut/sweep-seed10.sh --map .cache/automut/coverage-fe0a62c9bf2655f5-bcc0e2df-nosoftmax.json \
 #        --budget 2100 --json docs/automut/sweep-seed10.json --markdown docs/automut/sweep-seed10.md
