@@ -243,3 +243,17 @@ def test_amut33_non_max_suppression_stops_at_max_output_size(tf, k):
         call = f"non_max_suppression_padded({name}, scores, {k}, 0.5, pad_to_max_output_size=True)"
         assert_equal(to_numpy(idx).tolist(), want, call=call, what="indices")
         assert_equal(int(n), len(want), call=call, what="valid count")
+
+
+# -- tf.while_loop stops at maximum_iterations, eagerly and traced ----------------------------------------------------
+@clause("function.traced-while-loop", ref="tf221")
+@pytest.mark.parametrize("limit, want", [(0, [0, 1]), (1, [1, 2]), (3, [3, 8]), (20, [10, 1024])])
+def test_amut33_while_loop_stops_at_maximum_iterations(tf, limit, want):
+    """tf.while_loop runs the body while the condition holds and at most maximum_iterations times (0 runs none, a
+    limit above what the condition allows changes nothing), eagerly and inside a tf.function (observed on TF 2.21)."""
+    def loop():
+        return tf.while_loop(lambda i, s: i < 10, lambda i, s: (i + 1, s * 2), (tf.constant(0), tf.constant(1)),
+                             maximum_iterations=limit)
+    for mode, run in (("eagerly", loop), ("in a tf.function", tf.function(loop))):
+        assert_equal([int(v) for v in run()], want, what="(i, s)",
+                     call=f"while_loop(i < 10, (i + 1, s * 2), (0, 1), maximum_iterations={limit}) {mode}")
