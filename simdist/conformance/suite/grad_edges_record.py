@@ -64,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     from simdist.runtime import host_cpu  # noqa: PLC0415
 
     data = {"meta": {"tensorflow": tf.__version__, "tables": reference.tables_hash(),
-                     "host_float16_onednn": host_cpu.detect().onednn_supports("float16")}, "ops": record(tf),
+                     "host_float16_onednn": host_cpu.detect().onednn_supports("float16"),
+                     "host_onednn": {dt: host_cpu.detect().onednn_supports(dt)
+                                     for dt in ("float32", "bfloat16", "float16")}}, "ops": record(tf),
             "axes": record_axes(tf)}
     reference.save(data, args.out)
     print(f"wrote {args.out}: {len(data['ops'])} ops", file=sys.stderr)

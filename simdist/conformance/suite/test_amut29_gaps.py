@@ -220,11 +220,12 @@ def test_amut29_resizing_transformation_is_the_input_size(keras):
 
 # -- keras.ops.conv_transpose: the channel check reads the channels_first input's axis 1 ---------------------------------
 @clause("keras.ops", ref="tf221")
-def test_amut29_conv_transpose_checks_the_channel_axis_of_channels_first(keras):
+def test_amut29_conv_transpose_checks_the_channel_axis_of_channels_first(keras, onednn_float32):
     """keras.ops.conv_transpose(data_format="channels_first") compares the input's axis 1 (not the batch) with the
     kernel's last axis: a batch different from the channels is accepted (output (batch, out, h+1, w+1) for a 2x2
     kernel, stride 1, valid), eager and symbolic; mismatched channels are Keras's ValueError naming both
-    (observed on TF 2.21)."""
+    (observed on TF 2.21). Where TF runs float32 without oneDNN, channels_first is its kernel's "only supports NHWC"
+    (skipped there: the onednn_float32 fixture)."""
     ops = keras.ops
     kernel = np.ones((2, 2, 3, 4), np.float32)     # (h, w, out channels, in channels)
     for shape in [(2, 4, 5, 5), (4, 4, 5, 5), (3, 4, 5, 5)]:

@@ -34,10 +34,21 @@ def test_grad_edges_recording_is_current() -> None:
 
 
 _CASES = [(op, dt) for op in cases.OPS for dt in op.dtypes]
-#: (op, dtype) whose TF 2.21 values depend on whether the CPU runs float16 through oneDNN (clause ops.host-cpu:
-#: an AVX512-FP16 CPU's oneDNN softmax against Eigen's elsewhere; the recording host's answer is in its meta):
+#: (op, dtype) whose TF 2.21 values depend on whether the CPU runs the dtype through oneDNN (clause ops.host-cpu:
+#: oneDNN's softmax against Eigen's, which gives NaN for a row holding inf; the recording host's answer is in its meta):
 #: compared only on a CPU (or a simdist CPU model) that matches the recording host in that respect.
-HOST_DEPENDENT = {("Softmax", "float16")}
+HOST_DEPENDENT = {("Softmax", "float16"), ("Softmax", "float32"), ("Softmax", "bfloat16")}
+#: where the recording predates its meta's `host_onednn` (2026-12-02, an AMD EPYC with AVX-512: oneDNN on, so
+#: float32 and bfloat16 ran through oneDNN's softmax, float16 through Eigen's; simdist's CPU model of that host
+#: matched the recording on it, and an AVX2-only host's TF 2.21 gives NaN for a row holding inf where it has 0)
+_LEGACY_ONEDNN = {"float32": True, "bfloat16": True}
+
+
+def _recorded_onednn(meta: dict, dtype: str) -> bool:
+    """Whether the recording host ran `dtype` through oneDNN."""
+    if "host_onednn" in meta:
+        return bool(meta["host_onednn"][dtype])
+    return meta["host_float16_onednn"] if dtype == "float16" else _LEGACY_ONEDNN[dtype]
 
 
 def _cpu(tf):
@@ -51,9 +62,9 @@ def test_op_at_its_edges(tf, op: cases.Op, dtype: str) -> None:
     """The op's value and gradients on its edge grid in one dtype, as TF 2.21's."""
     data = reference.load()
     if (op.name, dtype) in HOST_DEPENDENT:
-        recorded_host = data["meta"]["host_float16_onednn"]
-        if _cpu(tf).onednn_supports("float16") != recorded_host:
-            pytest.skip(f"{op.name} {dtype} depends on the CPU (ops.host-cpu): recorded where float16 "
+        recorded_host = _recorded_onednn(data["meta"], dtype)
+        if _cpu(tf).onednn_supports(dtype) != recorded_host:
+            pytest.skip(f"{op.name} {dtype} depends on the CPU (ops.host-cpu): recorded where {dtype} "
                         f"{'runs' if recorded_host else 'does not run'} through oneDNN, and here it "
                         f"{'does not' if recorded_host else 'does'}")
     recorded = data["ops"][cases.op_id(op)][dtype]
