@@ -124,11 +124,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "300 random 2x2 complex128 matrices: 239 -> 297 agree) but no order of the complex products and quotients tried "
         "(FMA or not, parts or reciprocal, Smith or pdiv_complex) gave TF's sign in more than 151 of those 300; the "
         "packet paths of Eigen's complex LU are not modelled (eigen_lu.py; fz33a, open).",
-    ("raw:Spence", "value", "float32"):
-        "float32 Spence: TF 2.21 runs Eigen's float spence kernel (Cephes' polynomial in float, log as plog in packets "
-        "and logf in the tail, under DAZ/FTZ: 3e38's 1/x flushes to 0 and gives NaN), simdist SciPy's spence rounded to "
-        "float32 (special_funcs.py says so): last-bit differences (0.5: 0.58224034 on TF, 0.5822405 in simdist; eager "
-        "seed 3320261208 #59). Transcribing Eigen's float spence was not done in this session (fz33a, open).",
 }
 
 

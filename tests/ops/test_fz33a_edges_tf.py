@@ -20,6 +20,9 @@ clause = pytest.mark.clause
 _K = "ops.fuzz-raw"
 _T = "function.trace-time-errors"
 _L = "ops.linalg-more"
+_M = "ops.math-special"
+_SPENCE_X = ("np.concatenate([np.random.default_rng(7).uniform(0, 3, 300), np.exp(np.random.default_rng(8).uniform(-30, 30, 300)), "
+             "[0, 0.5, 1, 1.5, 2, 2.5, 7, 65504, 3e38, np.inf, -1, np.nan, 1e-40, 1e-45, 0.25, 0.001, -0.0, -np.inf]])")
 
 
 def _sig_trace(expr: str, specs: list[tuple[list[int | None] | None, str]]) -> Callable[[Any], Any]:
@@ -148,6 +151,10 @@ CASES: list[tuple[str, str, Any]] = [
         f"tf.raw_ops.LogMatrixDeterminant(input=tf.constant(np.random.default_rng({seed}).choice({_RNG_PARTS}, "
         f"size=(40, {n}, {n})) + 1j * np.random.default_rng({seed + 1}).choice({_RNG_PARTS}, size=(40, {n}, {n})), "
         f"tf.{dt}))[1]")) for dt in ("complex128",) for n, seed in ((2, 3301),)],
+    # TF's spence_op: Cephes' spence in the element's precision, scalar, under DAZ/FTZ (eager seed 3320261208 #59)
+    *[(f"Spence {dt} of 618 values{where}", _M, run(f"tf.raw_ops.Spence(x=tf.constant({_SPENCE_X}, tf.{dt}))"))
+      for dt in ("float32", "float64") for where, run in (("", _eager), (" in a tf.function", _traced))],
+    ("tf.math.special.spence float32", _M, _eager("tf.math.special.spence(tf.constant([0.5, 2.5, 3e38, 1e-40, 7.0]))")),
     # LinearAlgebraOp::PrepareOutputs: an output the kernel does not compute is a scalar (its value uninitialised
     # memory, so only dtype and shape are compared; tape seed 3320261203 #135)
     *[(f"{op} of {sh} {dt} without vectors", _L, _eager(_SHAPES.format(
@@ -184,6 +191,12 @@ def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-more")
 @EDGES.parametrize("ops.linalg-more")
 def test_linalg_unused_outputs(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.math-special")
+@EDGES.parametrize("ops.math-special")
+def test_spence_is_tfs_kernel(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
