@@ -151,6 +151,13 @@ CASES: list[tuple[str, str, Any]] = [
         f"tf.raw_ops.LogMatrixDeterminant(input=tf.constant(np.random.default_rng({seed}).choice({_RNG_PARTS}, "
         f"size=(40, {n}, {n})) + 1j * np.random.default_rng({seed + 1}).choice({_RNG_PARTS}, size=(40, {n}, {n})), "
         f"tf.{dt}))[1]")) for dt in ("complex128",) for n, seed in ((2, 3301),)],
+    # OneHot in its output's memory only (tape seed 3320261208 #76: depth 2147483647 ran simdist out of memory)
+    *[(f"OneHot {dt} depth {d} axis {ax} of {ids}", _K, _eager(
+        f"tf.raw_ops.OneHot(indices=tf.constant({ids}, tf.{it}), depth={d}, on_value=tf.constant({on}, tf.{dt}), "
+        f"off_value=tf.constant({off}, tf.{dt}), axis={ax})"))
+      for dt, on, off in (("int8", 126, -4), ("bfloat16", "float('inf')", "float('nan')"), ("string", "'a'", "''"))
+      for it, ids in (("uint8", [0, 255, 3]), ("int64", [[-1, 2], [70000, 69999]]))
+      for d, ax in ((70000, -1), (4, 0), (0, -1))],
     # TF's spence_op: Cephes' spence in the element's precision, scalar, under DAZ/FTZ (eager seed 3320261208 #59)
     *[(f"Spence {dt} of 618 values{where}", _M, run(f"tf.raw_ops.Spence(x=tf.constant({_SPENCE_X}, tf.{dt}))"))
       for dt in ("float32", "float64") for where, run in (("", _eager), (" in a tf.function", _traced))],
