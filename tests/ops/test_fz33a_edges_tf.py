@@ -161,6 +161,8 @@ CASES: list[tuple[str, str, Any]] = [
     # TF's spence_op: Cephes' spence in the element's precision, scalar, under DAZ/FTZ (eager seed 3320261208 #59)
     *[(f"Spence {dt} of 618 values{where}", _M, run(f"tf.raw_ops.Spence(x=tf.constant({_SPENCE_X}, tf.{dt}))"))
       for dt in ("float32", "float64") for where, run in (("", _eager), (" in a tf.function", _traced))],
+    *[(f"Spence {dt} scalar {v}{where}", _M, run(f"tf.raw_ops.Spence(x=tf.constant({v}, tf.{dt}))"))
+      for dt in ("float32", "float64") for v in ("-0.0", "0.5", "3.0") for where, run in (("", _eager), (" in a tf.function", _traced))],
     ("tf.math.special.spence float32", _M, _eager("tf.math.special.spence(tf.constant([0.5, 2.5, 3e38, 1e-40, 7.0]))")),
     # LinearAlgebraOp::PrepareOutputs: an output the kernel does not compute is a scalar (its value uninitialised
     # memory, so only dtype and shape are compared; tape seed 3320261203 #135)
