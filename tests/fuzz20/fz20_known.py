@@ -111,6 +111,19 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "float64 MatrixSolveLs of a 4x4 system with an l2_regularizer under a tape (seed 3220261209 #63): the "
         "gradients agree to 8 digits and differ in the last bits (the Cholesky solve's order in TF's gradient "
         "composition against simdist's); not analysed (fz32a, open).",
+    ("raw:SelfAdjointEigV2", "value", "(), array("):
+        "SelfAdjointEigV2 with compute_v False (and Svd without compute_uv, fz20_seen's raw:Svd): LinearAlgebraOp::"
+        "PrepareOutputs allocates the output the kernel does not compute as a scalar and never writes it, so TF "
+        "2.21's v is uninitialised memory (observed 6.92560356e-310+4.64727745e-310j, another value each run; tape seed "
+        "3320261203 #135). simdist gives the scalar's shape and dtype with 0 (fz33a: it gave shape [0]); the value "
+        "cannot be modelled (fz33a, open).",
+    ("raw:MatrixDeterminant", "value", "complex"):
+        "complex MatrixDeterminant (and LogMatrixDeterminant's sign) of 2x2 to 8x8 matrices: the last bits of the sign "
+        "(diag / |diag|).prod() of Eigen's complex PartialPivLU (complex128 4x4, seed 3320261201 #252: 117.22873449949907"
+        "+115.68962312775008j on TF 2.21, ...904+...007j in simdist). fz33a made |pivot| glibc's hypot (log|det| of "
+        "300 random 2x2 complex128 matrices: 239 -> 297 agree) but no order of the complex products and quotients tried "
+        "(FMA or not, parts or reciprocal, Smith or pdiv_complex) gave TF's sign in more than 151 of those 300; the "
+        "packet paths of Eigen's complex LU are not modelled (eigen_lu.py; fz33a, open).",
 }
 
 

@@ -66,7 +66,7 @@ def _lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     perm = np.tile(np.arange(n), (b, 1))
     with np.errstate(all="ignore"):
         for k in range(n):
-            col = np.abs(m[:, k:, k])
+            col = _abs(m[:, k:, k])
             # the first row greater than every one before it: the first maximum, a NaN never taken
             # below the top and kept at the top (the scan's `>` is false on NaN)
             idx = np.where(np.isnan(col[:, 0]), 0, np.argmax(np.where(np.isnan(col), -np.inf, col), axis=1))
@@ -104,11 +104,22 @@ def invertible(a: np.ndarray) -> bool:
     return bool(np.all(low > 0))
 
 
+def _abs(d: np.ndarray) -> np.ndarray:
+    """cwiseAbs of LU's diagonal: a complex entry's std::abs is glibc's hypot/hypotf of its parts (NumPy's
+    complex absolute differs from it in the last bit: float64 log|det| of 2x2 complex128 matrices took
+    TF 2.21's value in 238 of 300 random matrices, with hypot in 300; fz33a)."""
+    if d.dtype.kind != "c":
+        return np.abs(d)
+    from simdist.runtime.ops import libm
+    re, im = np.ascontiguousarray(d.real), np.ascontiguousarray(d.imag)
+    return libm.elementwise("hypotf" if re.dtype == np.float32 else "hypot", re, im)
+
+
 def _sign(d: np.ndarray) -> np.ndarray:
     """Eigen's sign of LU's diagonal: real 1, -1, or the value itself for 0 and NaN (psign selects
     |x| where neither x > 0 nor x < 0); complex z · (1 / |z|) part by part (0 for 0; inf parts give NaN)."""
     if d.dtype.kind == "c":
-        ad = np.abs(d)
+        ad = _abs(d)
         inv = d.real.dtype.type(1) / np.where(ad == 0, 1, ad)
         q = np.empty(d.shape, d.dtype)
         q.real, q.imag = d.real * inv, d.imag * inv
@@ -165,7 +176,7 @@ def slogdet(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         d = np.diagonal(lu, axis1=1, axis2=2).copy()
         if a.dtype.kind != "c":
             d[:, 0] = a[np.arange(a.shape[0]), first, 0]
-        logs = _log(np.abs(d))
+        logs = _log(_abs(d))
         signs = _sign(_daz(d))
         lad = logs[:, 0].copy()
         sign = np.where(swaps % 2 == 1, -1, 1).astype(a.dtype) * signs[:, 0]

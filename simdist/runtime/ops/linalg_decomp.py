@@ -34,13 +34,21 @@ from simdist.runtime.tensor import Tensor, convert_to_tensor
 __all__ = ["eigh", "eigvalsh", "svd", "pinv", "matrix_rank"]
 
 
+def _unused(dtype: Any) -> np.ndarray:
+    """An output the kernel does not compute (SelfAdjointEigV2's v without compute_v, Svd's u and v
+    without compute_uv): LinearAlgebraOp::PrepareOutputs allocates each output past the kernel's
+    GetOutputMatrixShapes as a scalar, TensorShape({}), and never writes it; TF 2.21's value is
+    uninitialised memory (observed 6.9e-310+4.6e-310j; fuzz20 tape seed 3320261203 #135), simdist's 0."""
+    return np.zeros((), dtype)
+
+
 def _eigh(a: np.ndarray, compute_v: bool = True) -> Any:
     if a.shape[-1] == 1:
         # (Eigen's SelfAdjointEigenSolver::compute returns a 1x1 matrix's real part as its eigenvalue
         # and a vector of ones, Success, before any check: -inf and NaN included; fz25b, seed
         # 1420262502 #209)
         e = np.real(a[..., 0]).astype(a.dtype)
-        return (e, np.ones(a.shape, a.dtype)) if compute_v else (e, np.zeros((0,), a.dtype))
+        return (e, np.ones(a.shape, a.dtype)) if compute_v else (e, _unused(a.dtype))
     n = a.shape[-1]
     if n == 0:
         e, v = np.zeros(a.shape[:-1], a.dtype), np.zeros(a.shape, a.dtype)
@@ -61,7 +69,7 @@ def _eigh(a: np.ndarray, compute_v: bool = True) -> Any:
             if compute_v:
                 v[ix] = vi
     e, v = e.astype(a.dtype), v.astype(a.dtype)
-    return (e, v) if compute_v else (e, np.zeros((0,), a.dtype))
+    return (e, v) if compute_v else (e, _unused(a.dtype))
 
 
 # Matrices up to this order run Eigen's SelfAdjointEigenSolver as TF does (selfadjoint_eigen.py: TF's
@@ -82,7 +90,7 @@ def _svd(a: np.ndarray, compute_uv: bool = True, full_matrices: bool = False) ->
     clean = np.where(bad[..., None, None], 0, a) if bad is not None else a
     um, vn = (m, n) if full_matrices else (k, k)
     if k == 0:
-        s = np.zeros(batch + (0,), a.dtype)
+        s = np.zeros(batch + (0,), a.real.dtype)
         u = np.zeros(batch + (m, um if full_matrices else 0), a.dtype)
         v = np.zeros(batch + (n, vn if full_matrices else 0), a.dtype)
         if full_matrices:
@@ -107,10 +115,10 @@ def _svd(a: np.ndarray, compute_uv: bool = True, full_matrices: bool = False) ->
         if compute_uv and k:
             u = np.where(bad[..., None, None], np.nan, u)
             v = np.where(bad[..., None, None], np.nan, v)
-    rd = a.real.dtype
+    # (the raw op's s is of the input's dtype, complex too: tf.linalg.svd takes its real part)
     if not compute_uv:
-        return s.astype(rd), np.zeros((0,), a.dtype), np.zeros((0,), a.dtype)
-    return s.astype(rd), u.astype(a.dtype), np.conjugate(v).astype(a.dtype)   # (v: adjoint(vh))
+        return s.astype(a.dtype), _unused(a.dtype), _unused(a.dtype)
+    return s.astype(a.dtype), u.astype(a.dtype), np.conjugate(v).astype(a.dtype)   # (v: adjoint(vh))
 
 
 def _cube_flops(arrays: Any, out: Any, attrs: Any) -> float:
@@ -128,8 +136,11 @@ def _pair(rule: Any, count: int) -> Any:
 EIGH = register("SelfAdjointEigV2", _eigh, _pair(_linalg_rule("SelfAdjointEigV2"), 2), _cube_flops, num_outputs=2,
                 kind="contraction", fusion=_PER_MATRIX)
 def _svd_rule(dts: Any, attrs: Any) -> tuple:
+    """Svd's outputs s, u, v are all of type T (linalg_ops.cc): a complex input's singular values are
+    complex with zero imaginary parts (observed on TF 2.21; fuzz20 tape seed 2020261201 #27, and
+    fz33a's raw Svd without compute_uv)."""
     d = _linalg_rule("Svd")(dts, attrs)
-    return (d.real_dtype, d, d)   # the singular values are real (complex input: its parts' dtype)
+    return (d, d, d)
 
 
 SVD = register("Svd", _svd, _svd_rule, _cube_flops, num_outputs=3, kind="contraction",
@@ -167,6 +178,9 @@ def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name:
             None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Svd]"),
             array_shape_fns.rank_at_least(x, 2), "Svd", [x])
     s, u, v = dispatch.execute(SVD, (x,), {"compute_uv": bool(compute_uv), "full_matrices": bool(full_matrices)})
+    if x.dtype.is_complex:   # (linalg_ops.svd: math_ops.real(s))
+        from simdist.runtime.ops.complex_math import real
+        s = real(s)
     return (s, u, v) if compute_uv else s
 
 

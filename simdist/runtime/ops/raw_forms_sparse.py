@@ -38,19 +38,13 @@ def sparse_concat(indices: list, values: list, shapes: list, concat_dim: int) ->
 def sparse_cross(indices: list, values: list, shapes: list, dense_inputs: list, hashed_output: bool,
                  num_buckets: int, hash_key: int, out_type: dtypes.DType, internal_type: dtypes.DType) -> Any:
     """SparseCross: TF registers its kernel by out_type (sparse_cross_op.cc): int64 crosses are
-    hashed (num_buckets, hash_key), string crosses joined with "_X_"; `hashed_output` and
-    `internal_type` do not change the result (observed on TF 2.21), but an int64 dense input
-    under internal_type string is the kernel's ValidateInput error."""
-    from simdist.runtime import errors
+    hashed (num_buckets, hash_key), string crosses joined with "_X_"; `hashed_output` does not change
+    the result (observed on TF 2.21), and `internal_type` only adds ValidateInput's type checks (a
+    string internal_type refuses int64 values and dense inputs, in ValidateInput's order)."""
     from simdist.runtime.ops import dispatch, sparse_cross as sc
     from simdist.runtime.tensor import convert_to_tensor
-    for d in dense_inputs:
-        if internal_type == dtypes.string and d.dtype == dtypes.int64:
-            raise errors.InvalidArgumentError(None, None, f"Dense inputs should be of internal type "
-                                              f"{dtypes.string.as_datatype_enum} but received "
-                                              f"{dtypes.int64.as_datatype_enum} [Op:SparseCross]")
     tensors = tuple(indices) + tuple(values) + tuple(shapes) + tuple(dense_inputs)
-    counts = {"n_sparse": len(indices), "n_dense": len(dense_inputs)}
+    counts = {"n_sparse": len(indices), "n_dense": len(dense_inputs), "internal": internal_type.name}
     if out_type == dtypes.int64:
         return dispatch.execute(sc.SPARSE_CROSS_HASHED, tensors, {**counts, "num_buckets": num_buckets,
                                                                    "hash_key": hash_key})

@@ -237,9 +237,10 @@ _SCALAR = {"bool": _make_bool, "int": _make_int, "float": _make_float, "string":
            "shape": _make_shape}
 
 
-def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: str = "") -> Any:
+def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: str = "", listed: bool = True) -> Any:
     """The attr's value checked and converted as TF's raw-op wrapper does (None: the attr's
-    default, as the generated wrappers read it)."""
+    default, as the generated wrappers read it); `listed` False: a string attr's allowed values
+    are not checked (the wrapper's make_str only; op_def_library checks the list later)."""
     if v is None and not a.get("required"):
         v = _default_value(a)
     kind = a["type"]
@@ -263,7 +264,7 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: st
         return tuple(make(x, arg) for x in v)
     out = _SCALAR[kind](v, arg)
     allowed = a.get("allowed")
-    if kind == "string" and allowed and out not in allowed:
+    if kind == "string" and allowed and listed and out not in allowed:
         quoted = ", ".join(f'"{x}"' for x in allowed)
         err = errors.InvalidArgumentError(None, None, f"Value for attr '{a['attr']}' of \"{out}\" is not in the list "
                                           f"of allowed values: " + quoted)
@@ -514,10 +515,11 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     from simdist.runtime.ops import raw_legacy
     if name in raw_legacy.GRAPH_REMOVED and context.in_function():
         # (a deprecated op in a graph: the wrapper's make_* conversions of the attrs, then op_def_library's
-        # first check, before any input: fuzz20 sig seeds 2920261203 #59, 2920261205 #22)
+        # first check, before any input and before a string attr's allowed values (_ExtractAttrProto):
+        # fuzz20 sig seeds 2920261203 #59, 2920261205 #22, function seed 3220261212 #190)
         for a in spec["args"]:
             if "attr" in a:
-                _attr_value(kw[a["py"]], a, fname, False, name)
+                _attr_value(kw[a["py"]], a, fname, False, name, listed=False)
         raw_legacy.refuse_in_graph(name)
     vals: dict[str, Any] = {}
     fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and

@@ -57,7 +57,8 @@ _KERNEL_ERRORS = (ValueError, IndexError, KeyError, ZeroDivisionError, OverflowE
 def _type_param(spec: dict[str, Any], attr: str) -> str:
     """The parameter op_def_library names for type attr `attr`: its first input's OpDef name (the
     attr's own name when no input carries it)."""
-    return next((a["input"] for a in spec["args"] if "input" in a and a.get("type_attr") == attr), attr)
+    return next((a["input"] for a in spec["args"] if "input" in a and attr in (a.get("type_attr"),
+                                                                               a.get("type_list_attr"))), attr)
 
 
 def _allowed_type(name: str, spec: dict[str, Any], attr: str, got: Any, allowed: list[str]) -> None:
@@ -93,9 +94,18 @@ def check_attrs(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
 
 
 def _inferred(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
-    for at, info in spec["inferred"].items():
+    """The inferred type attrs' allowed values; a list(type) attr's (SparseCross's sparse_types) each
+    element in turn (fuzz20 function seed 3320261201 #232: a complex128 value is TF 2.21's TypeError
+    in a graph, InvalidArgumentError eagerly, before the kernel's checks), in the order of the inputs
+    that carry them (the record keeps them sorted by name: SparseCross's sparse_types before dense_types)."""
+    carried = [a.get("type_attr") or a.get("type_list_attr") for a in spec["args"] if "input" in a]
+    order = [at for at in dict.fromkeys(carried) if at in spec["inferred"]]
+    for at, info in [(at, spec["inferred"][at]) for at in order + [x for x in spec["inferred"] if x not in order]]:
         if info.get("type") == "type" and info.get("allowed") and at in vals:
             _allowed_type(name, spec, at, vals[at], info["allowed"])
+        elif info.get("type") == "list(type)" and info.get("allowed") and isinstance(vals.get(at), (list, tuple)):
+            for dt in vals[at]:
+                _allowed_type(name, spec, at, dt, info["allowed"])
 
 
 @lru_cache(maxsize=1)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from simdist.runtime.ops.infer_ctx import Ctx, register
 from simdist.runtime.ops.shape_fns_nn import _max_pool
 
@@ -85,17 +87,24 @@ def _sparse_fill_grad(c: Ctx) -> None:
 
 @register("UniqueV2", "UniqueWithCountsV2")
 def _unique_v2(c: Ctx) -> None:
-    """axis a vector of at most one element; no element: x a vector (fuzz20 sig seed 3020261202 #5)."""
-    axis = c.input("axis")
-    if axis is not None and len(axis) != 1:
+    """UniqueIdxShapeFn (array_ops.cc): nothing checked unless the graph knows axis's value and x's rank
+    (fuzz20 sig seed 3220261212 #99: a constant scalar axis of an input_signature x of unknown rank traces);
+    then axis a vector, no element: x a vector, one element: in [-rank, rank) (sig seed 3020261202 #5)."""
+    x, axis, v = c.input("x"), c.input("axis"), c.value("axis")
+    if v is None or x is None:
+        return
+    if len(axis) != 1:
         c.fail("axis expects a 1D vector.")
-    if axis is not None and axis[0] is not None:
-        if axis[0] > 1:
-            c.fail("axis does not support input tensors larger than 1 elements")
-        if axis[0] == 0:
-            x = c.input("x")
-            if x is not None and len(x) != 1:
-                c.fail("x expects a 1D vector.")
+    flat = np.asarray(v).reshape(-1)
+    if flat.size == 0:
+        if len(x) != 1:
+            c.fail("x expects a 1D vector.")
+    elif flat.size == 1:
+        a, r = int(flat[0]), len(x)
+        if a < -r or a >= r:
+            c.fail(f"axis expects to be in the range [{-r}, {r})")
+    else:
+        c.fail("axis does not support input tensors larger than 1 elements.")
 
 
 @register("StringJoin")

@@ -60,25 +60,72 @@ def _text(v: Any) -> bytes:
     return str(int(v)).encode()
 
 
-def _features(arrays: tuple, n_sparse: int, n_dense: int, op: str, feature: Any) -> list[list[list[Any]]]:
-    """Per input, per batch row, its features (mapped by `feature`), after TF's shape checks."""
+def _dims(a: np.ndarray) -> str:
+    """TensorShape::DebugString: [2,1], [] for a scalar."""
+    return "[" + ",".join(str(d) for d in a.shape) + "]"
+
+
+def _validate(inds: tuple, vals: tuple, shapes: tuple, dense: tuple, op: str, internal: str) -> int:
+    """sparse_cross_op.cc ValidateInput in its order (`internal`: SparseCross's internal_type, whose
+    string refuses int64 values and dense inputs; "" for SparseCrossV2, which checks no type), then
+    CalculateBatchSize: the first shape's batch, else the first dense input's rows, else 0."""
+    size = len(inds)
+    for i, a in enumerate(inds):
+        if a.ndim != 2:
+            raise invalid(f"Input indices should be a matrix but received shape {_dims(a)} at position {i}", op)
+        if a.shape[1] != 2:
+            raise invalid(f"Expected D2 of index to be 2 got {a.shape[1]} at position {i}", op)
+    if len(vals) != size:
+        raise invalid(f"Expected {size} input values, got {len(vals)}", op)
+    for i, v in enumerate(vals):
+        if internal == "string" and v.dtype == np.int64:
+            raise invalid(f"Input values should be of internal type {dtypes.string.as_datatype_enum} but received "
+                          f"{dtypes.int64.as_datatype_enum}", op)
+        if v.ndim != 1:
+            raise invalid(f"Input values should be a vector but received shape {_dims(v)} at position {i}", op)
+        if inds[i].shape[0] != v.shape[0]:
+            raise invalid(f"Expected size of values to be {inds[i].shape[0]} got {v.shape[0]} at position {i}", op)
+    if len(shapes) != size:
+        raise invalid(f"Expected {size} input shapes, got {len(shapes)}", op)
+    for i, s in enumerate(shapes):
+        if s.ndim != 1:
+            raise invalid(f"Input shapes should be a vector but received shape {_dims(s)} at position {i}", op)
+        if s.shape[0] != 2:
+            raise invalid(f"shape should imply a 2D tensor, but got {_dims(s)} at position {i}", op)
+    for i, d in enumerate(dense):
+        if internal == "string" and d.dtype == np.int64:
+            raise invalid(f"Dense inputs should be of internal type {dtypes.string.as_datatype_enum} but received "
+                          f"{dtypes.int64.as_datatype_enum}", op)
+        if d.ndim != 2:
+            raise invalid(f"Dense inputs should be a matrix but received shape {_dims(d)} at position {i}", op)
+    batch = int(shapes[0][0]) if shapes else (dense[0].shape[0] if dense else 0)
+    for i, s in enumerate(shapes):
+        if int(s[0]) != batch:
+            raise invalid(f"Expected batch size {batch} got {int(s[0])} at position {i}", op)
+    for i, d in enumerate(dense):
+        if d.shape[0] != batch:
+            raise invalid(f"Expected batch size {batch} got {d.shape[0]} at dense tensor {i}", op)
+    return batch
+
+
+def _features(arrays: tuple, n_sparse: int, n_dense: int, op: str, feature: Any,
+              internal: str = "") -> list[list[list[Any]]]:
+    """Per input, per batch row, its features (mapped by `feature`), after TF's ValidateInput.
+    A sparse input's rows are ExtractFeatureData's: for each batch row b in turn, the run of
+    indices from where the last run stopped whose first column is b (so unsorted or out-of-range
+    rows are skipped, as TF's kernel skips them)."""
     inds, vals, shapes = arrays[:n_sparse], arrays[n_sparse:2 * n_sparse], arrays[2 * n_sparse:3 * n_sparse]
     dense = arrays[3 * n_sparse:3 * n_sparse + n_dense]
-    batches = [int(s[0]) for s in shapes] + [d.shape[0] for d in dense]
-    for s in shapes:
-        if s.shape[0] != 2:
-            raise invalid(f"Expected 2-D sparse tensors, got rank {s.shape[0]}", op)
-    for d in dense:
-        if d.ndim != 2:
-            raise invalid(f"Dense inputs should be a matrix but received shape {list(d.shape)}", op)
-    if any(b != batches[0] for b in batches):
-        raise invalid(f"Expected batch size {batches[0]}, got {[b for b in batches if b != batches[0]][0]}", op)
-    batch = batches[0] if batches else 0
-    features: list[list[list[bytes]]] = []
+    batch = _validate(inds, vals, shapes, dense, op, internal)
+    features: list[list[list[Any]]] = []
     for i in range(n_sparse):
-        rows: list[list[bytes]] = [[] for _ in range(batch)]
-        for n in range(inds[i].shape[0]):
-            rows[int(inds[i][n, 0])].append(feature(vals[i][n]))
+        rows: list[list[Any]] = []
+        row = 0
+        for b in range(batch):
+            start = row
+            while row < inds[i].shape[0] and int(inds[i][row, 0]) == b:
+                row += 1
+            rows.append([feature(vals[i][n]) for n in range(start, row)])
         features.append(rows)
     for d in dense:
         features.append([[feature(v) for v in d[r]] for r in range(batch)])
@@ -100,19 +147,22 @@ def _combine(features: list, combine: Any, out_dtype: Any) -> tuple[np.ndarray, 
     return np.array(out_ind, np.int64).reshape(len(out_ind), 2), values, np.array([batch, width], np.int64)
 
 
-def _cross(*arrays: np.ndarray, n_sparse: int, n_dense: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _cross(*arrays: np.ndarray, n_sparse: int, n_dense: int,
+           internal: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`internal`: raw SparseCross's internal_type (its checks and error name), "" for SparseCrossV2."""
+    feats = _features(arrays[:-1], n_sparse, n_dense, "SparseCross" if internal else "SparseCrossV2", _text, internal)
     sep = _text(arrays[-1].item() if arrays[-1].ndim == 0 else arrays[-1])
-    return _combine(_features(arrays[:-1], n_sparse, n_dense, "SparseCrossV2", _text), sep.join, object)
+    return _combine(feats, sep.join, object)
 
 
 def _cross_hashed(*arrays: np.ndarray, n_sparse: int, n_dense: int, num_buckets: int,
-                  hash_key: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  hash_key: int, internal: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     def combine(combo: tuple) -> int:
         h = hash_key & _MASK64
         for f in combo:
             h = fingerprint_cat64(h, f)
         return h % num_buckets if num_buckets > 0 else h % ((1 << 63) - 1)
-    return _combine(_features(arrays, n_sparse, n_dense, "SparseCross", _feature_hash), combine, np.int64)
+    return _combine(_features(arrays, n_sparse, n_dense, "SparseCross", _feature_hash, internal), combine, np.int64)
 
 
 def _rule_for(op: str, hashed: bool) -> Any:

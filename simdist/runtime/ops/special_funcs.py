@@ -7,8 +7,8 @@ gradient as math_grad.py registers it (docs/spec.md `ops.math-special`).
 
 Values are SciPy's (float32 may differ from Eigen's in the last bits; float16 is computed in
 float32 and rounded), except float32/half bessel_j0/j1/y0/y1: Eigen's float kernels
-(bessel_float.py), and dawsn: Eigen's dawsn_op in the kernel's type (dawson.py; +0.5/|x| for
-x <= -1e9, as TF's kernel). Dtypes: every op def lists bfloat16, half, float and double (others:
+(bessel_float.py), dawsn: Eigen's dawsn_op in the kernel's type (dawson.py; +0.5/|x| for
+x <= -1e9, as TF's kernel), and spence: TF's spence_op (spence_eigen.py). Dtypes: every op def lists bfloat16, half, float and double (others:
 InvalidArgumentError); the CPU kernels are half, float and double for the Bessel functions and
 float and double for dawsn, expint, the Fresnel integrals and spence (others: NotFoundError).
 """
@@ -23,6 +23,7 @@ from simdist.runtime import subnormals as _sn
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.dawson import dawsn as dawsn_kernel
+from simdist.runtime.ops.spence_eigen import spence as spence_kernel
 from simdist.runtime.ops.bessel_float import bessel_j0_float, bessel_j1_float, bessel_y0_float, bessel_y1_float
 from simdist.runtime.ops.registry import RegisterGradient, unary
 from simdist.runtime.ops.special_more import _F32_F64, _HALF_UP, _OPDEF_FLOATS, _elementwise, _kernel_rule, _sp
@@ -99,7 +100,7 @@ def _fresnel(part: int) -> Any:
 
 FRESNEL_COS = _decl("FresnelCos", _fresnel(1), _F32_F64)
 FRESNEL_SIN = _decl("FresnelSin", _fresnel(0), _F32_F64)
-SPENCE = _decl("Spence", lambda a: _sp().spence(a), _F32_F64)
+SPENCE = _decl("Spence", spence_kernel, _F32_F64)   # (Eigen's spence_op, transcribed: spence_eigen.py)
 
 
 def _call(op: Any, x: Any) -> Tensor:
