@@ -35,8 +35,9 @@ def tables_hash() -> str:
     from simdist.conformance.suite import rgrads_cases as cases  # noqa: PLC0415
     from simdist.conformance.suite import rgrads_record as record  # noqa: PLC0415
 
-    text = repr((record.SEED, record.PER_OP, record.ATTEMPTS, record.KINDS, sorted(record._AXES),
-                 sorted(record.SKIP), record._STRINGS, cases.MODES))
+    text = repr((record.SEED, record.VERSION, record.PER_OP, record.ATTEMPTS, record.KINDS, sorted(record._AXES),
+                 sorted(record.SKIP), record._STRINGS,
+                 sorted(record._SIZES), sorted(record._BLOCKS), sorted(record._PADS), cases.MODES))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
