@@ -43,7 +43,7 @@ def _sizes_broadcast(ins: Sequence[str], shapes: Sequence[Sequence[int]]) -> dic
     for s, shp in zip(ins, shapes):
         for c, d in zip(s, shp):
             if size.get(c, 1) == 1:
-                size[c] = int(d)
+                size[c] = d
     return size
 
 
@@ -250,11 +250,7 @@ def _parse(equation: str, ranks: Sequence[int], known: Sequence[bool] | None = N
 def _check_and_broadcast(ts: list[Tensor], ins: list[str]) -> list[Tensor]:
     """TF's dimension checks; ellipsis dims of size 1 broadcast (as BroadcastTo ops)."""
     from simdist.runtime.ops import array
-    size: dict[str, int] = {}
-    for t, s in zip(ts, ins):
-        for c, d in zip(s, t.shape.as_list()):
-            if size.get(c, 1) == 1:
-                size[c] = d
+    size = _sizes_broadcast(ins, [t.shape.as_list() for t in ts])
     out = []
     for t, s in zip(ts, ins):
         shp = t.shape.as_list()
