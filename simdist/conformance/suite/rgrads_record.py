@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import zlib
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -313,7 +314,8 @@ def plan(tf: Any, ops: list[str] | None = None, stats: bool = False) -> list[dic
                     for line in f:
                         row = json.loads(line)
                         done[row["op"]] = row
-            current = open(out + ".current").read() if os.path.exists(out + ".current") else todo[0]
+            marker = out + ".current"
+            current = Path(marker).read_text() if os.path.exists(marker) else todo[0]
             if current not in done:
                 print(f"{current}: left out (a call aborted TF's process)", file=sys.stderr)
                 done[current] = {"op": current, "cases": [], "attempts": -1}
