@@ -255,20 +255,9 @@ def test_uint64_int_before_a_variable(k: int, tf_results: dict[int, Any]) -> Non
     EDGES.check(k, tf_results)
 
 
-#: Mul by ones is not simplified in simdist's functions for now: forwarding `x * 1` at trace broke the replay of
-#: traced functions (a ForwardAccumulator's JVP inside a tf.function was zeros on its second call; a conv train step's
-#: replayed simulated time differed from its first run: tests/runtime/test_forward_accumulator_tf.py
-#: `test_accumulator_api`, tests/runtime/test_nn_ops.py `test_a_conv_train_step_replays_as_it_runs_eagerly`).
-_MUL_BY_ONES_OFF = ("x * 1 of a [6] spec", "x * ones([2, 6]) of a [6] spec", "1 * x of a [6] spec")
-
-
 @clause("function.grappler-rewrites")
 @EDGES.parametrize("function.grappler-rewrites")
 def test_arithmetic_simplifications(k: int, tf_results: dict[int, Any]) -> None:
-    if EDGES.cases[k][0].endswith(_MUL_BY_ONES_OFF):   # (a known difference: it must still differ, until the rule is back)
-        with pytest.raises(AssertionError):
-            EDGES.check(k, tf_results)
-        return
     EDGES.check(k, tf_results)
 
 

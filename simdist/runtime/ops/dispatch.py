@@ -123,11 +123,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     In a tf.function call being recorded, an op with a Grappler rewrite that applies runs as the
     rewritten ops instead (OpDef.graph_rule, simdist.runtime.ops.grappler)."""
     if op.graph_rule is not None and _current.ctx.recorder is not None and _current.ctx.recorder.rewrites:
-        if _NUMERICS[0] is None:
-            rewritten = op.graph_rule(_current.ctx.recorder, tensors, attrs)
-        else:   # (TF instruments the op as built: its check names it, not the rewrite)
-            rewritten = _numerics.rewritten(op.name, tensors,
-                                            lambda: op.graph_rule(_current.ctx.recorder, tensors, attrs))
+        rewritten = _rewritten(op, tensors, attrs)
         if rewritten is not None:
             return rewritten
     rule = op.subnormals
@@ -193,6 +189,36 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
         return _shapes.propagate(op, tensors, t, attrs)
     return t
+
+
+def _rewritten(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> Tensor | None:
+    """The op as Grappler's rewrite of it computes it, or None where no rule applies.
+
+    TF differentiates the graph as the Python built it and optimizes the result afterwards, so a
+    rewrite changes values, never what a gradient is taken of: the rewritten ops run in the sight
+    of the graph recorders alone (the recording and every replay hold them), and the tapes and
+    forward accumulators see the op itself, with the rewritten output. (Shown the rewrite, a
+    ForwardAccumulator's JVP of `ones * x`, which differentiates with respect to the ones it
+    made, was zeros once `x * 1` forwarded x.)"""
+    c = _current.ctx
+    rec = c.recorder
+    observers = c.observers
+    others = [o for o in observers if not any(o is r for r in execution._live)]
+    if others:
+        c.observers = [o for o in observers if not any(o is x for x in others)]
+    try:
+        if _NUMERICS[0] is None:
+            t = op.graph_rule(rec, tensors, attrs)
+        else:   # (TF instruments the op as built: its check names it, not the rewrite)
+            t = _numerics.rewritten(op.name, tensors, lambda: op.graph_rule(rec, tensors, attrs))
+    finally:
+        c.observers = observers
+    if t is None or not others:
+        return t
+    outs = (t,)
+    for o in others:
+        outs = o.op(op, tensors, outs, attrs)
+    return outs[0]  # type: ignore[no-any-return]
 
 
 # how many stand-ins dry runs went on with (tf/_concrete.py tells a run that completed on them)

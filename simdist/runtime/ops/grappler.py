@@ -186,9 +186,7 @@ def _simplified(rec: Any, kind: str, x: Tensor, y: Tensor) -> Tensor | None:
 
 
 def _mul_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-    """Mul of floats or complex numbers: `_simplified`. Not installed (`_rules`): forwarding `x * 1` at trace broke
-    the replay of traced functions (a ForwardAccumulator's JVP zeros on a second call, a conv step's replayed
-    simulated time); tests/ops/test_fz33b_edges_tf.py keeps its TF cases as known differences."""
+    """Mul of floats or complex numbers: `_simplified` (the tapes still see the Mul: dispatch._rewritten)."""
     return _simplified(rec, "Mul", *tensors)
 
 
@@ -672,7 +670,7 @@ def _rules() -> dict[Any, Any]:
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _then_push_down(_sub_rule, "Sub"),
             math.ADD: _then_push_down(_add_rule, "AddV2"), unary.RECIPROCAL: _reciprocal_rule,
             math.LOGICAL_NOT: _logical_not_rule, math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule,
-            math.MUL: _then_push_down(None, "Mul"), array.ONES_LIKE: _ones_like_rule, array.RESHAPE: _reshape_rule,
+            math.MUL: _then_push_down(_mul_rule, "Mul"), array.ONES_LIKE: _ones_like_rule, array.RESHAPE: _reshape_rule,
             activations.SOFTMAX: _softmax_folded}
 
 
