@@ -247,6 +247,12 @@ def end_recording(ctx: ExecutionContext, rec: Any) -> None:
     _recording_hook(_live[-1] if _live else None)
 
 
+def eager_tensor(t: Any) -> bool:
+    """Whether t was made outside every tf.function call being recorded (TF's EagerTensor, which a
+    function graph captures as it is) rather than inside one of them (a graph tensor)."""
+    return not any(rec.made_here(t) for rec in _live)
+
+
 def recording_anywhere() -> bool:
     """Whether a tf.function call is being recorded in this process (on any thread)."""
     return bool(_live)

@@ -578,6 +578,12 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     """TF's `convert_to_tensor`: Python floats become float32, ints int32, arrays keep their dtype."""
     if isinstance(value, Tensor):
         if dtype is not None and dtypes.as_dtype(dtype) != value.dtype:
+            if _current.ctx.recorder is not None and execution.eager_tensor(value):
+                # (EagerTensor.__tf_tensor__ inside a function graph captures the tensor and returns
+                # the capture, before convert() would check the dtype: ops.py; observed on TF 2.21,
+                # `tf.convert_to_tensor(float32 tensor, dtype=tf.int32)` in a tf.function is that
+                # float32 tensor. Clause ops.conversion)
+                return value
             raise ValueError(
                 f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for Tensor with "
                 f"dtype {value.dtype.name}: {value!r}")

@@ -143,6 +143,12 @@ class Recorder(execution.Interpreter):
                                                                    n.key == n0.key and n.ins == n0.ins)}
         return sum(1 for n in self.nodes if any(j in same for j in n.ins))
 
+    def made_here(self, t: Tensor) -> bool:
+        """Whether t is a tensor of this call's graph (an argument, a constant or an op's output made
+        while it records), not one made outside and captured."""
+        i = self.slot_of.get(id(t))
+        return i is not None and self.nodes[i].key != "capture"
+
     def input_tensor(self, node: Node, k: int) -> Tensor:
         """The tensor of input k of a recorded node (its own traced tensor)."""
         return self.tensor_at[node.ins[k]]
