@@ -377,6 +377,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: conv3d (Conv3D), conv3d_transpose (Conv3DBackpropInputV2), max_pool3d and avg_pool3d (and max_pool/avg_pool of rank 5) and extract_volume_patches compute NDHWC windows with TF\'s dtype lists and CPU kernels, MaxPool3D\'s NaN rule and first-maximum gradient, AvgPool3D over in-bounds elements, and nn_grad.py\'s gradients.'),
     Clause('ops.nn-morphology', 'ops', False, (),
            'TF 2.21: dilation2d (Dilation2D: max of input + filter from the lowest finite value, gradients to the kept element or the window\'s first in-bounds one), erosion2d its dual, and max_pool_with_argmax (MaxPoolWithArgmax: from the first in-bounds element, flattened indices, gradient MaxPoolGradWithArgmax), keeping a strictly greater value.'),
+    Clause('ops.fused-batch-norm', 'ops', False, (),
+           'TF 2.21: FusedBatchNorm/V2/V3 (and tf.compat.v1.nn.fused_batch_norm) normalize x of 4 or 5 dimensions over its channel axis with float32 statistics: in training by the batch mean and biased variance, returning the running mean and the Bessel-corrected running variance (mixed by exponential_avg_factor), in inference by the given statistics; the gradient is FusedBatchNormGrad/V2/V3 of the saved statistics (the given ones in inference).'),
     Clause('ops.nn-isotonic', 'ops', False, (),
            'TF 2.21: isotonic_regression pools adjacent violators along the axis (a value joins the segment before it while that segment\'s mean is below its own), giving segment means in the promoted float dtype and int32 segments; decreasing=False negates; the gradient averages the upstream gradient over each segment.'),
     Clause('ops.nn-accidental-hits', 'ops', False, (),

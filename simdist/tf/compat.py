@@ -45,6 +45,7 @@ def _enable_eager_execution(config: _Any = None, device_policy: _Any = None, exe
 
 
 from simdist.runtime.ops.list_diff import setdiff1d as _setdiff1d  # noqa: E402
+from simdist.runtime.ops.fused_batch_norm import fused_batch_norm_v1 as _fused_batch_norm_v1  # noqa: E402
 from simdist.runtime.ops.ctc_decode import ctc_beam_search_decoder_v1 as _ctc_beam_v1  # noqa: E402
 from simdist.runtime.ops.ctc_sparse import ctc_loss_v1 as _ctc_loss_v1  # noqa: E402
 from simdist.runtime.ops.fractional_pool import fractional_avg_pool_v1 as _fap_v1, fractional_max_pool_v1 as _fmp_v1  # noqa: E402,E501
@@ -61,7 +62,8 @@ v1 = _NS(
     setdiff1d=_setdiff1d,
     nn=_NS(ctc_beam_search_decoder=_ctc_beam_v1, ctc_loss=_ctc_loss_v1, fractional_max_pool=_fmp_v1,
                        fractional_avg_pool=_fap_v1, convolution=_v1.convolution, max_pool=_v1.max_pool,
-                       avg_pool=_v1.avg_pool, conv2d_transpose=_v1.conv2d_transpose),
+                       avg_pool=_v1.avg_pool, conv2d_transpose=_v1.conv2d_transpose,
+                       fused_batch_norm=_fused_batch_norm_v1),
     math=_NS(in_top_k=_v1.in_top_k),
     where=_v1.where, cond=_v1.cond, while_loop=_v1.while_loop, gather=_v1.gather, gather_nd=_v1.gather_nd,
     boolean_mask=_v1.boolean_mask, pad=_v1.pad, map_fn=_v1.map_fn, foldl=_v1.foldl, foldr=_v1.foldr, scan=_v1.scan,
