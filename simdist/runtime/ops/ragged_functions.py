@@ -60,10 +60,23 @@ def range_(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, 
     if (dv == 0).any():
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0 [Op:RaggedRange]")
     rows = []
-    for a, b, c in zip(sv.tolist(), lv.tolist(), dv.tolist()):
-        size = 0 if (c > 0 and b < a) or (c < 0 and b > a) else int(np.ceil(abs(b - a) / abs(c))) \
-            if isinstance(a, float) or isinstance(c, float) else (abs(b - a) + abs(c) - 1) // abs(c)
-        rows.append(np.asarray([a + k * c for k in range(size)], dtype=s._v.dtype))
+    npd = s._v.dtype
+    for a, b, c in zip(sv, lv, dv):
+        # (ragged_range_op.cc: a float row's size is ceil(|(limit - start) / delta|) in T, an integer row's
+        # divup(|limit - start|, |delta|); its values start at `start` and add delta one at a time, in T:
+        # float32 range(0, 3, 0.1) ends 2.8999994, not 2.9)
+        if (c > 0 and b < a) or (c < 0 and b > a):
+            size = 0
+        elif npd.kind == "f":
+            with np.errstate(all="ignore"):
+                size = int(np.ceil(np.abs((b - a) / c)))
+        else:
+            size = (abs(int(b) - int(a)) + abs(int(c)) - 1) // abs(int(c))
+        steps = np.full(size, c, dtype=npd)
+        if size:
+            steps[0] = a
+        with np.errstate(all="ignore"):
+            rows.append(np.add.accumulate(steps, dtype=npd))
     values = np.concatenate(rows) if rows else np.zeros(0, s._v.dtype)
     splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])])
     return RaggedTensor(convert_to_tensor(values, dtype=s.dtype), rp.as_splits_tensor(splits, rsd), internal=True)
