@@ -5617,7 +5617,8 @@ TRAINING_BATCH32: list[Mutant] = [
        "    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:\n",
        "keras.layers.Pipeline called without `training` runs its layers in inference (Keras: training=True)"),
     _t("tracked-list-pop-keeps-tracking", "state", "simdist/keras/tracking.py",
-       "        value = super().pop(index)\n        if self.tracker is not None:\n            self.tracker.untrack(value)\n",
+       "        value = super().pop(index)\n"
+       "        if self.tracker is not None:\n            self.tracker.untrack(value)\n",
        "        value = super().pop(index)\n",
        "a layer list's pop() leaves the popped sublayer tracked (its weights still in the owner's weights)"),
     _t("rnn-compute-mask-kept-without-sequences", "state", "simdist/keras/layers/rnn.py",
@@ -5639,7 +5640,8 @@ TRAINING_BATCH32: list[Mutant] = [
        "Sequential.add of a second layer with an existing name is accepted (Keras: ValueError, names unique)"),
     # -- losses and metrics
     _t("mae-ranks-not-matched", "axis", "simdist/keras/losses/losses.py",
-       "    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)\n    return ops.mean(tf.abs(y_true - y_pred), axis=-1)\n",
+       "    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)\n"
+       "    return ops.mean(tf.abs(y_true - y_pred), axis=-1)\n",
        "    return ops.mean(tf.abs(y_true - y_pred), axis=-1)\n",
        "mean_absolute_error of (n,) labels and (n, 1) predictions broadcasts to (n, n) (Keras: squeezes to one rank)"),
     _t("mean-metric-wrapper-mask-ignored", "state", "simdist/keras/metrics/reduction_metrics.py",
