@@ -5583,3 +5583,154 @@ TRAINING_BATCH31: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH31
 CATALOGUE += TRAINING_BATCH31
+
+# -- Thirty-fourth session: a thirty-second blind batch (TRAINING_BATCH32), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirty-fourth session: a thirty-second blind batch"). Keras layers
+#    (RandomElasticTransform's alpha and sigma, RandomHeight's number factor, the colour layers' value_range order,
+#    Pipeline's training default, a tracked list's pop, an RNN's output mask, Add's dtype promotion, the global
+#    poolings' channels_first keepdims shape, Sequential's unique names), losses and metrics (mean_absolute_error's
+#    ranks, MeanMetricWrapper's mask, Precision's top_k, SensitivityAtSpecificity's class_id), optimizers, callbacks
+#    and mixed precision (Adafactor's column factor, MultiOptimizer's iterations, all-None gradients,
+#    LossScaleOptimizer's initial_scale, LearningRateScheduler with a MultiOptimizer), the trainer (dict
+#    loss_weights, unpack_x_y_sample_weight of a list, max_steps_per_epoch, add_loss of a vector), gradients
+#    (NthElement's ties, SigmoidGrad's second order, grad_pass_through's variables), tf.data (shuffle_and_repeat,
+#    pad_to_cardinality, a namedtuple element), keras.random.beta's seeds and a Checkpoint's attributes; each a
+#    function no earlier mutant touched, at most two in one file (29 files), ten in files no earlier mutant touched.
+_IMG32 = "simdist/keras/layers/preprocessing/image/"
+TRAINING_BATCH32: list[Mutant] = [
+    # -- Keras layers
+    _t("elastic-transform-alpha-sigma-sides-swapped", "formula", _IMG32 + "random_elastic_transform.py",
+       "        alpha, sigma = max(height, width) * (0.1 * factor), min(height, width) * (0.05 * factor)\n",
+       "        alpha, sigma = min(height, width) * (0.1 * factor), max(height, width) * (0.05 * factor)\n",
+       "RandomElasticTransform scales alpha by the shorter side and sigma by the longer (Keras: alpha by max(h, w), "
+       "sigma by min(h, w))"),
+    _t("random-size-number-factor-only-enlarges", "boundary", _IMG32 + "random_size.py",
+       "if isinstance(factor, (tuple, list)) else (-factor, factor)\n",
+       "if isinstance(factor, (tuple, list)) else (0.0, factor)\n",
+       "RandomHeight/RandomWidth(factor=f) draw from (0, f), never shrinking (Keras: a number f means (-f, f))"),
+    _t("value-range-kept-unsorted", "order", _IMG32 + "value_range.py",
+       "    return sorted(value_range)\n",
+       "    return list(value_range)\n",
+       "the colour layers keep value_range=(255, 0) as given (Keras sorts it to [0, 255])"),
+    _t("pipeline-training-default-none", "state", "simdist/keras/layers/preprocessing/pipeline.py",
+       "    def call(self, inputs: Any, training: Any = True, mask: Any = None) -> Any:\n",
+       "    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:\n",
+       "keras.layers.Pipeline called without `training` runs its layers in inference (Keras: training=True)"),
+    _t("tracked-list-pop-keeps-tracking", "state", "simdist/keras/tracking.py",
+       "        value = super().pop(index)\n"
+       "        if self.tracker is not None:\n            self.tracker.untrack(value)\n",
+       "        value = super().pop(index)\n",
+       "a layer list's pop() leaves the popped sublayer tracked (its weights still in the owner's weights)"),
+    _t("rnn-compute-mask-kept-without-sequences", "state", "simdist/keras/layers/rnn.py",
+       "        output_mask = mask if self.return_sequences else None\n",
+       "        output_mask = mask\n",
+       "an RNN with return_sequences=False passes its (batch, steps) input mask on (Keras: no output mask)"),
+    _t("add-mixed-dtypes-not-promoted", "dtype", "simdist/keras/layers/merging.py",
+       "the elementwise sum of its inputs.\"\"\"\n\n    def _merge_function(self, inputs: list[Any]) -> Any:\n"
+       "        inputs = _same_dtype(inputs)\n",
+       "the elementwise sum of its inputs.\"\"\"\n\n    def _merge_function(self, inputs: list[Any]) -> Any:\n",
+       "keras.layers.Add of int8 and uint8 inputs adds them unpromoted (Keras: their result_type, int16)"),
+    _t("global-pool-channels-first-keepdims-shape", "axis", "simdist/keras/layers/pooling.py",
+       "            return (input_shape[0], input_shape[1]) + (1,) * nsp\n",
+       "            return (input_shape[0],) + (1,) * nsp + (input_shape[1],)\n",
+       "the global poolings' symbolic shape with channels_first and keepdims puts the channels last"),
+    _t("sequential-duplicate-layer-names-accepted", "missing-error", "simdist/keras/models/sequential.py",
+       "            if layer.name == ref.name and ref is not layer:\n",
+       "            if layer.name == ref.name and ref is layer:\n",
+       "Sequential.add of a second layer with an existing name is accepted (Keras: ValueError, names unique)"),
+    # -- losses and metrics
+    _t("mae-ranks-not-matched", "axis", "simdist/keras/losses/losses.py",
+       "    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)\n"
+       "    return ops.mean(tf.abs(y_true - y_pred), axis=-1)\n",
+       "    return ops.mean(tf.abs(y_true - y_pred), axis=-1)\n",
+       "mean_absolute_error of (n,) labels and (n, 1) predictions broadcasts to (n, n) (Keras: squeezes to one rank)"),
+    _t("mean-metric-wrapper-mask-ignored", "state", "simdist/keras/metrics/reduction_metrics.py",
+       "        sample_weight = apply_mask(sample_weight, mask, dtype=self.dtype, reduction=\"sum\")\n"
+       "        super().update_state(values, sample_weight=sample_weight)\n",
+       "        super().update_state(values, sample_weight=sample_weight)\n",
+       "MeanMetricWrapper metrics (MSE, accuracy...) count the masked steps of a masked prediction"),
+    _t("precision-recall-top-k-dropped", "state", "simdist/keras/metrics/precision_recall.py",
+       "            top_k=self.top_k, class_id=self.class_id, sample_weight=sample_weight)\n",
+       "            class_id=self.class_id, sample_weight=sample_weight)\n",
+       "Precision/Recall(top_k=k) threshold every prediction instead of keeping each row's k largest"),
+    _t("sensitivity-specificity-class-id-dropped", "state", "simdist/keras/metrics/sensitivity_specificity.py",
+       "            thresholds_distributed_evenly=self._thresholds_distributed_evenly, class_id=self.class_id,\n",
+       "            thresholds_distributed_evenly=self._thresholds_distributed_evenly,\n",
+       "SensitivityAtSpecificity & co. (class_id=c) count every class's column, not c's"),
+    # -- optimizers and mixed precision
+    _t("adafactor-column-factor-shape-rows", "axis", "simdist/keras/optimizers/adafactor.py",
+       "shape=shape[:-2] + shape[-1:], dtype=var.dtype, name=var.name))\n",
+       "shape=shape[:-2] + shape[-2:-1], dtype=var.dtype, name=var.name))\n",
+       "Adafactor's column accumulator has the row count (Keras: shape[:-2] + shape[-1:])"),
+    _t("multi-optimizer-iterations-frozen", "state", "simdist/keras/optimizers/multi_optimizer.py",
+       "                opt.apply(list(sub_grads), list(sub_vars))\n        self._iterations.assign_add(1)\n",
+       "                opt.apply(list(sub_grads), list(sub_vars))\n",
+       "MultiOptimizer.apply leaves its own iterations at 0 (Keras counts each apply)"),
+    _t("optimizer-no-gradients-silently-skipped", "missing-error", "simdist/keras/optimizers/base_optimizer.py",
+       "        if not kept:\n            raise ValueError(\"No gradients provided for any variable.\")\n",
+       "        if not kept:\n            return [], []\n",
+       "apply_gradients with every gradient None does nothing (Keras: ValueError 'No gradients provided')"),
+    _t("loss-scale-initial-scale-ignored", "state", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "initializer=float(self.initial_scale),\n",
+       "initializer=2.0 ** 15,\n",
+       "LossScaleOptimizer(initial_scale=s) starts its dynamic scale at 2**15 whatever s"),
+    _t("lr-scheduler-multi-optimizer-first-only", "state", "simdist/keras/callbacks/learning_rate_scheduler.py",
+       "            for opt in optimizers:\n                lr = self._update_optimizer_lr(opt, epoch)\n",
+       "            for opt in optimizers[:1]:\n                lr = self._update_optimizer_lr(opt, epoch)\n",
+       "LearningRateScheduler sets the learning rate of a MultiOptimizer's first optimizer only"),
+    # -- the trainer
+    _t("loss-weights-dict-insertion-order", "order", "simdist/keras/trainers/compile_utils.py",
+       "            return [loss_weights.get(k) for k in sorted(y_pred)]\n",
+       "            return [loss_weights.get(k) for k in y_pred]\n",
+       "a dict of loss_weights pairs with dict outputs in their insertion order, not by sorted key as the losses"),
+    _t("unpack-x-y-list-not-tuple", "state", "simdist/keras/trainers/data_adapter.py",
+       "    if isinstance(data, list):\n        data = tuple(data)\n    if not isinstance(data, tuple):\n",
+       "    if not isinstance(data, tuple):\n",
+       "unpack_x_y_sample_weight takes a list [x, y] as x alone (Keras: a list counts as a tuple)"),
+    _t("max-steps-per-epoch-raises-steps", "boundary", "simdist/keras/trainers/epoch_iterator.py",
+       "            if not steps_per_epoch or max_steps_per_epoch < steps_per_epoch:\n",
+       "            if not steps_per_epoch or max_steps_per_epoch > steps_per_epoch:\n",
+       "keras.config.set_max_steps_per_epoch(m) limits an explicit steps_per_epoch only when it is below m"),
+    _t("added-loss-not-summed", "denominator", "simdist/keras/trainers/trainer.py",
+       "            losses.append(self._aggregate_additional_loss(loss))\n",
+       "            losses.append(tf.reduce_mean(tf.cast(loss, tf.float32)))\n",
+       "a vector passed to add_loss is averaged into the training loss (Keras: summed)"),
+    # -- gradients
+    _t("nth-element-grad-ties-not-shared", "gradient", "simdist/runtime/ops/raw_legacy.py",
+       "    return math.divide(hits, count) * array.expand_dims(grad, -1)\n",
+       "    return hits * array.expand_dims(grad, -1)\n",
+       "NthElement's gradient gives the whole upstream gradient to every tied entry (TF splits it evenly)"),
+    _t("sigmoid-grad-grad-missing-two", "gradient", "simdist/runtime/ops/raw_compositions.py",
+       "    return gb - 2.0 * gb * ca, dispatch.execute(activations.SIGMOID_GRAD, (ca, grad))\n",
+       "    return gb - gb * ca, dispatch.execute(activations.SIGMOID_GRAD, (ca, grad))\n",
+       "SigmoidGrad's gradient with respect to y is g*dy*(1 - y) (TF: g*dy*(1 - 2y))"),
+    _t("grad-pass-through-variables-zero", "gradient", "simdist/runtime/ops/control_more.py",
+       "                return dys, [None] * len(variables)\n",
+       "                return dys, [v * 0 for v in variables]\n",
+       "tf.grad_pass_through gives the variables f reads zero gradients (TF: None)"),
+    # -- tf.data
+    _t("shuffle-and-repeat-same-order-each-epoch", "state", "simdist/runtime/data/experimental_forms.py",
+       "dataset.shuffle(buffer_size, seed=seed, reshuffle_each_iteration=True).repeat(count)\n",
+       "dataset.shuffle(buffer_size, seed=seed, reshuffle_each_iteration=False).repeat(count)\n",
+       "tf.data.experimental.shuffle_and_repeat repeats one order (TF reshuffles each repetition)"),
+    _t("pad-to-cardinality-equal-refused", "boundary", "simdist/runtime/data/experimental_forms.py",
+       "        if card > cardinality:\n",
+       "        if card >= cardinality:\n",
+       "pad_to_cardinality(n) of a dataset of exactly n elements is ValueError (TF: no padding)"),
+    _t("dataset-fn-namedtuple-unpacked", "state", "simdist/runtime/data/elements.py",
+       "    if type(element) is tuple:\n        return fn(*element)\n",
+       "    if isinstance(element, tuple):\n        return fn(*element)\n",
+       "a tf.data function gets a namedtuple element's fields as separate arguments (TF: plain tuples only)"),
+    # -- random
+    _t("keras-random-beta-second-seed-offset", "formula", "simdist/keras/random.py",
+       "    seed_2 = seed_1 + 12\n",
+       "    seed_2 = seed_1 + 1\n",
+       "keras.random.beta seeds its second gamma with seed + 1 (Keras's TF backend: seed + 12)"),
+    # -- checkpoints
+    _t("checkpoint-stale-plain-attribute-shadows", "state", "simdist/strategies/checkpoint.py",
+       "        elif is_trackable(value):\n            self._attrs.pop(name, None)\n",
+       "        elif is_trackable(value):\n",
+       "a Checkpoint attribute first set to a plain value then to a variable still reads the plain value"),
+]
+TRAINING += TRAINING_BATCH32
+CATALOGUE += TRAINING_BATCH32
