@@ -1,4 +1,4 @@
-"""tf.ragged.range (clause ops.ragged): its RaggedRange kernel (ragged_range_op.cc) sizes a float row as
+"""tf.ragged.range and tf.raw_ops.RaggedRange (clause ops.ragged): the RaggedRange kernel (ragged_range_op.cc) sizes a float row as
 ceil(|(limit - start) / delta|) computed in the dtype and fills it by adding delta to start one step at a time,
 in the dtype, so float32 rows drift as TF's do (range(0, 3, 0.1) ends 2.8999994); integer rows are
 divup(|limit - start|, |delta|) long. Each case runs on TF 2.21 and on simdist: the same dtype and values bit for
@@ -52,9 +52,36 @@ _EXPRS = {
     "a matrix of starts": "tf.ragged.range([[0, 1]], [3, 4], 1)",
 }
 
+def _raw(expr: str, traced: bool = False) -> Callable[[Any], Any]:
+    """`expr`, a tf.raw_ops.RaggedRange call: [rt_nested_splits, rt_dense_values]."""
+    def run(tf: Any) -> Any:
+        def call() -> Any:
+            return list(eval(expr, {"tf": tf, "R": tf.raw_ops}))  # noqa: S307 - our own text
+        return tf.function(call, autograph=False)() if traced else call()
+    return run
+
+
+_RAW = {
+    "raw int32": "R.RaggedRange(starts=[2, 5, 8], limits=[3, 5, 12], deltas=1)",
+    "raw float32, int32 splits": "R.RaggedRange(starts=[0.0, 1.0], limits=[3.0, 2.0], deltas=[0.1, 0.3], "
+                                 "Tsplits=tf.int32)",
+    "raw bfloat16 (no CPU kernel)": "R.RaggedRange(starts=tf.constant([0.0], tf.bfloat16), "
+                                    "limits=tf.constant([2.0], tf.bfloat16), deltas=tf.constant([0.25], tf.bfloat16))",
+    "raw float64 scalars": "R.RaggedRange(starts=tf.constant(0.0, tf.float64), limits=tf.constant(1.0, tf.float64), "
+                           "deltas=tf.constant(0.3, tf.float64))",
+    "raw delta 0": "R.RaggedRange(starts=[0], limits=[3], deltas=0)",
+    "raw lengths differ": "R.RaggedRange(starts=[0, 1], limits=[3, 4, 5], deltas=1)",
+    "raw a matrix of starts": "R.RaggedRange(starts=[[0]], limits=[3], deltas=1)",
+    "raw int and float": "R.RaggedRange(starts=[0], limits=[3.0], deltas=1)",
+    "raw int8": "R.RaggedRange(starts=tf.constant([0], tf.int8), limits=tf.constant([3], tf.int8), "
+                "deltas=tf.constant([1], tf.int8))",
+}
+
 CASES = [
     *[(name, _R, _range(e)) for name, e in _EXPRS.items()],
     *[(f"{name} traced", _R, _range(e, traced=True)) for name, e in list(_EXPRS.items())[:4]],
+    *[(name, _R, _raw(e)) for name, e in _RAW.items()],
+    *[(f"{name} traced", _R, _raw(e, traced=True)) for name, e in _RAW.items()],
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

@@ -27,7 +27,7 @@ from simdist.runtime.ops.raw_args import RawArgs
 __all__ = ["NAMES", "forms", "broadcast_gradient_args", "cwise_grad", "strided_slice_grad"]
 
 # TF raw ops that no registered op computes, computed here (their OpDefs are in raw_opdefs.json)
-NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "Range", "ReciprocalGrad", "RsqrtGrad",
+NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "RaggedRange", "Range", "ReciprocalGrad", "RsqrtGrad",
          "Select", "ShapeN", "Split", "SqrtGrad", "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg",
          "StatelessRandomUniformFullIntV2", "StatelessRandomUniformIntV2")
 
@@ -90,6 +90,29 @@ def _range(start: Any, limit: Any, delta: Any) -> Any:
             raise _invalid("Range", f"{name} must be a scalar, not shape {_dims(v.shape.as_list())}")
         scalars.append(v if v.ndim == 0 else array.reshape(v, []))
     return array.range_(*scalars, dtype=start.dtype)
+
+
+def _ragged_range_shapes(shapes: list, attrs: Any) -> str | None:
+    """RaggedRange's shape function (ragged_math_ops.cc): each input of rank at most 1, the vectors'
+    lengths merged."""
+    for s in shapes:
+        if s is not None and len(s) > 1:
+            return f"Shape must be at most rank 1 but is rank {len(s)}"
+    dim = None
+    for s in shapes:
+        if s is not None and len(s) == 1 and s[0] is not None:
+            if dim is not None and s[0] != dim:
+                return f"Dimensions must be equal, but are {dim} and {s[0]}"
+            dim = s[0]
+    return None
+
+
+def _ragged_range(starts: Any, limits: Any, deltas: Any, Tsplits: Any) -> Any:  # noqa: N803 - TF's name
+    """RaggedRange (ragged_range_op.cc): tf.ragged.range's kernel, its (row splits, flat values)."""
+    from simdist.runtime.ops import ragged_functions, shape_checks, static_shapes
+    shape_checks.check("RaggedRange", _ragged_range_shapes, [static_shapes.known_shape(t) for t in (starts, limits, deltas)])
+    rt = ragged_functions.range_(starts, limits, deltas, dtype=starts.dtype, row_splits_dtype=Tsplits)
+    return rt.row_splits, rt.flat_values
 
 
 # --- Select (tensorflow/core/kernels/cwise_op_select.cc, SelectOp) ----------------------------------
@@ -215,6 +238,7 @@ def forms() -> dict[str, RawArgs]:
         "BroadcastGradientArgs": RawArgs(via=_bcast_grad_args),
         "NoOp": RawArgs(via=lambda: None),
         "ParallelDynamicStitch": RawArgs(via=_parallel_dynamic_stitch),
+        "RaggedRange": RawArgs(via=_ragged_range),
         "Range": RawArgs(via=_range),
         "ReciprocalGrad": RawArgs(via=cwise_grad("ReciprocalGrad", unary.reciprocal_grad)),
         "RsqrtGrad": RawArgs(via=cwise_grad("RsqrtGrad", unary.rsqrt_grad)),
