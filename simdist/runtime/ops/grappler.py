@@ -190,6 +190,44 @@ def _mul_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return _simplified(rec, "Mul", *tensors)
 
 
+def _mul_tile(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
+    """arithmetic_optimizer.cc ReplaceMulWithBroadcastByTile: float32 Mul(x, ones) with x not a constant, the
+    ones a Const node of 1.0f as the second operand (IsOnes of DT_FLOAT only), all three of one rank and x's
+    shape not the output's -> Tile(x, output / x per dimension): so x's subnormals survive (`[6, 1] * ones([1, 3])`
+    inside a tf.function keeps 5e-42 in float32, where float64's Mul kernel flushes it; observed on TF 2.21).
+    Runs after constant folding's simplifications and push-down, as the arithmetic optimizer follows them.
+    Limit: Grappler first sorts a commutative op's inputs by node name, so which operand is "second" depends
+    on the names; simdist, which keeps none, tries both orders (`ones * x` tiles too: observed for a Reshape x,
+    "Reshape" < "ones"; `reshape(x) * tf.fill(shape, 1.0)` keeps the Mul in TF, its "Fill" sorting first)."""
+    from simdist.runtime.ops import slicing
+    if x.dtype != dtypes.float32 or y.dtype != dtypes.float32 or rec.is_constant(x):
+        return None
+    v = _const_value(rec, y)   # (a literal, tf.ones, tf.fill: constant folding has made each a Const node)
+    if v is None or not v.size or not bool(np.all(v == np.float32(1.0))):
+        return None
+    xs, ys = x.shape.as_list(), y.shape.as_list()
+    if any(d is None for d in xs + ys) or len(xs) != len(ys):
+        return None
+    try:
+        out = list(np.broadcast_shapes(tuple(xs), tuple(ys)))
+    except ValueError:
+        return None
+    if xs == out or 0 in xs:
+        return None
+    return slicing.tile(x, [o // i for o, i in zip(out, xs)])
+
+
+def _mul_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Mul: constant folding's simplifications and push-down (`_mul_rule`), then the Tile stage (`_mul_tile`)."""
+    r = _MUL_FOLDING(rec, tensors, attrs)
+    if r is None:   # (Grappler sorts a commutative op's inputs by node name first: the ones second, here as both)
+        x, y = tensors
+        r = _mul_tile(rec, x, y)
+        if r is None:
+            r = _mul_tile(rec, y, x)
+    return r
+
+
 def _log_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Log(Add(x, 1)) or Log(Add(1, x)) of floats, the constant of ones broadcasting to x's shape
     -> Log1p(x)."""
@@ -663,6 +701,9 @@ def _softmax_folded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return dispatch.execute(activations.SOFTMAX, (x,), {"eigen": True})   # type: ignore[no-any-return]
 
 
+_MUL_FOLDING = _then_push_down(_mul_rule, "Mul")
+
+
 def _rules() -> dict[Any, Any]:
     from simdist.runtime.ops import activations, array, math, reductions, unary
     return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
@@ -670,7 +711,7 @@ def _rules() -> dict[Any, Any]:
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _then_push_down(_sub_rule, "Sub"),
             math.ADD: _then_push_down(_add_rule, "AddV2"), unary.RECIPROCAL: _reciprocal_rule,
             math.LOGICAL_NOT: _logical_not_rule, math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule,
-            math.MUL: _then_push_down(_mul_rule, "Mul"), array.ONES_LIKE: _ones_like_rule, array.RESHAPE: _reshape_rule,
+            math.MUL: _mul_rules, array.ONES_LIKE: _ones_like_rule, array.RESHAPE: _reshape_rule,
             activations.SOFTMAX: _softmax_folded}
 
 
