@@ -1,0 +1,160 @@
+"""Gaps the eleventh mechanical mutation sweep found (benchmarks/auto_mutants.py, seed 11, over 50 training-layer files
+seeds 1-10 never sampled; thirty-fourth session), and those of seed 10's mutants its session left unrun or unanalysed:
+behaviours the suite executed but no test looked at (docs/conformance.md, "Thirty-fourth session: automatic sweep,
+seed 11 (amut34)"; TF 2.21 + Keras 3.15).
+
+Each test closes the class of behaviour a surviving mutant showed unchecked, not the one mutant. Expected values are
+rules transcribed here, or observations of TF 2.21 named in each test.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_equal, assert_true, raises, to_numpy
+
+clause = pytest.mark.clause
+
+
+# -- tf.linalg.expm: an empty square matrix is returned as given, a non-square one refused by the MatMul ---------------
+@clause("ops.linalg-expm", ref="tf221")
+@pytest.mark.parametrize("shape", [[1, 0], [0, 1], [2, 1, 0]])
+def test_amut34_expm_refuses_a_non_square_empty_matrix(tf, shape):
+    """linalg_impl.matrix_exponential returns a matrix whose last two dimensions are [0, 0] as it is; any other shape
+    goes on to its Padé products, whose first BatchMatMulV2 refuses a non-square one: eagerly InvalidArgumentError
+    "Matrix size-incompatible: In[0]: [..], In[1]: [..]" (the operand reshaped to [-1, rows, cols]), traced
+    ValueError "Dimensions must be equal, but are C and R" (observed on TF 2.21)."""
+    rows, cols = shape[-2:]
+    batch = int(np.prod(shape[:-2], dtype=np.int64))
+    dims = f"[{batch},{rows},{cols}]"
+    with raises(tf.errors.InvalidArgumentError,
+                match=re.escape(f"Matrix size-incompatible: In[0]: {dims}, In[1]: {dims}"),
+                call=f"tf.linalg.expm(tf.zeros({shape}))"):
+        tf.linalg.expm(tf.zeros(shape))
+    with raises(ValueError, match=re.escape(f"Dimensions must be equal, but are {cols} and {rows}"),
+                call=f"tf.function(tf.linalg.expm)(tf.zeros({shape}))"):
+        tf.function(tf.linalg.expm)(tf.zeros(shape))
+
+
+@clause("ops.linalg-expm", ref="tf221")
+@pytest.mark.parametrize("shape", [[0, 0], [3, 0, 0]])
+def test_amut34_expm_of_empty_square_matrices(tf, shape):
+    """expm of matrices of size 0 x 0 is the input itself, eagerly and traced (observed on TF 2.21)."""
+    for mode, fn in (("eagerly", tf.linalg.expm), ("in a tf.function", tf.function(tf.linalg.expm))):
+        got = fn(tf.zeros(shape))
+        assert_equal(list(got.shape), shape, call=f"tf.linalg.expm(tf.zeros({shape})) {mode}", what="shape")
+
+
+# -- tf.repeat along an axis other than the first ----------------------------------------------------------------------
+@clause("ops.array-more", ref="tf221")
+@pytest.mark.parametrize("shape, repeats, axis, want", [
+    ((2, 3), [1, 0, 2], 1, [[0, 2, 2], [3, 5, 5]]),
+    ((2, 3), [2, 1], 0, [[0, 1, 2], [0, 1, 2], [3, 4, 5]]),
+    ((2, 3, 2), [3, 0, 1], 1, [[[0, 1], [0, 1], [0, 1], [4, 5]], [[6, 7], [6, 7], [6, 7], [10, 11]]]),
+    ((2, 3, 2), [2, 1], -1, [[[0, 0, 1], [2, 2, 3], [4, 4, 5]], [[6, 6, 7], [8, 8, 9], [10, 10, 11]]]),
+    ((2, 3, 2), 2, 1, [[[0, 1], [0, 1], [2, 3], [2, 3], [4, 5], [4, 5]],
+                       [[6, 7], [6, 7], [8, 9], [8, 9], [10, 11], [10, 11]]]),
+], ids=["2d-axis1", "2d-axis0", "3d-axis1", "3d-axis-1", "3d-axis1-scalar"])
+def test_amut34_repeat_along_any_axis(tf, shape, repeats, axis, want):
+    """tf.repeat(x, repeats, axis) repeats each slice along `axis` its count of times, a scalar count every slice,
+    whatever the axis (repeat_with_axis broadcasts the counts over the leading dimensions; observed on TF 2.21)."""
+    x = tf.reshape(tf.range(int(np.prod(shape))), shape)
+    got = to_numpy(tf.repeat(x, repeats, axis=axis))
+    assert_equal(got.tolist(), want, call=f"tf.repeat(range{shape}, {repeats}, axis={axis})", what="values")
+
+
+# -- tf.while_loop's maximum_iterations on the loop simdist runs as Python -------------------------------------------
+@clause("function.traced-while-loop", ref="tf221")
+def test_amut34_while_loop_stops_at_maximum_iterations_under_a_tape(tf):
+    """Inside a tf.function, a while_loop under a GradientTape with maximum_iterations=3 and a condition that would
+    allow 10 runs runs the body 3 times: (i, y) = (3, 1.5 * 2**3) and dy/dx = 8 (observed on TF 2.21)."""
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            i, y = tf.while_loop(lambda i, y: i < 10, lambda i, y: (i + 1, y * 2.0), (tf.constant(0), x),
+                                 maximum_iterations=3)
+        return i, y, tape.gradient(y, x)
+    got = [float(v) for v in f(tf.constant(1.5))]
+    assert_equal(got, [3.0, 12.0, 8.0], call="while_loop(i < 10, (i + 1, y * 2), maximum_iterations=3) under a tape",
+                 what="(i, y, dy/dx)")
+
+
+@clause("function.traced-while-loop", ref="tf221")
+def test_amut34_while_loop_stops_at_maximum_iterations_when_shapes_change(tf):
+    """A traced while_loop whose loop variable grows (shape invariant [None]) stops at maximum_iterations=3 though
+    its condition allows 10 runs: (3, [7, 0, 1, 2]) (observed on TF 2.21)."""
+    @tf.function
+    def g():
+        return tf.while_loop(lambda i, y: i < 10, lambda i, y: (i + 1, tf.concat([y, [i]], 0)),
+                             (tf.constant(0), tf.constant([7])),
+                             shape_invariants=(tf.TensorShape([]), tf.TensorShape([None])), maximum_iterations=3)
+    i, y = g()
+    assert_equal([int(i), to_numpy(y).tolist()], [3, [7, 0, 1, 2]],
+                 call="while_loop(i < 10, concat([y, [i]]), maximum_iterations=3)", what="(i, y)")
+
+
+# -- reduce_max/min over the outer and inner axes of a rank-3 tensor: the signed zero TF keeps -----------------------
+_NAN = float("nan")
+
+
+@clause("ops.simd-signed-zeros", ref="tf221")
+@pytest.mark.parametrize("dtype, shape, op, values, want", [
+    ("float32", (2, 2, 2), "max", [-0.0, 0.0, 1.0, -0.0, -0.0, -1.0, -1.0, 0.0], [False, False]),
+    ("float32", (3, 3, 2), "min", [-1.0, -0.0, 0.0, -0.0, 1.0, 0.0, -0.0, -0.0, 0.0, 0.0, -0.0, 1.0, -0.0, 1.0, -0.0,
+                                   1.0, 0.0, _NAN], [True, False, False]),
+    ("float64", (3, 2, 2), "min", [0.0, 1.0, 0.0, -0.0, -0.0, -0.0, -0.0, _NAN, 0.0, 1.0, _NAN, 1.0], [True, False]),
+    ("float64", (3, 2, 2), "min", [1.0, -1.0, 0.0, 0.0, 0.0, -0.0, -0.0, -0.0, -1.0, -0.0, 0.0, 1.0], [True, True]),
+], ids=["f32-max", "f32-min-nan", "f64-min-nan", "f64-min"])
+def test_amut34_reduce_over_outer_and_inner_axes_keeps_tf_signed_zero(tf, dtype, shape, op, values, want):
+    """reduce_max/reduce_min over axes [0, 2] of a rank-3 tensor holding both zeros: Eigen's loops run axis 2 outside
+    and axis 0 inside, so the zero kept is the one that order meets last (ops.simd-signed-zeros); the sign bits of the
+    results observed on TF 2.21."""
+    x = tf.constant(np.array(values, dtype).reshape(shape))
+    got = to_numpy((tf.reduce_max if op == "max" else tf.reduce_min)(x, axis=[0, 2]))
+    assert_equal(np.signbit(got).tolist(), want, call=f"tf.reduce_{op}({dtype} {shape}, axis=[0, 2])",
+                 what="sign bits of the results")
+
+
+# -- float16 Einsum (Eigen's product): the columns after the last 16-column panel, fewer than 8 ----------------------
+def _h(v: np.ndarray) -> np.ndarray:
+    return v.astype(np.float16).astype(np.float32)
+
+
+def _chain(x: np.ndarray, y: np.ndarray, ks: range, fused: bool) -> np.ndarray:
+    acc = np.zeros((x.shape[0], x.shape[1], y.shape[2]), np.float32)
+    for k in ks:
+        p = x[:, :, k, None].astype(np.float32) * y[:, None, k, :].astype(np.float32)
+        acc = _h(acc + (p if fused else _h(p)))
+    return acc
+
+
+@clause("ops.einsum", ref="tf221")
+def test_amut34_float16_einsum_scalar_tail_columns(tf):
+    """On a CPU without oneDNN's float16 (ops.host-cpu), a float16 Einsum of 20 output columns is Eigen's gebp: the
+    16 columns of the whole panel acc = h(acc + h(a·b)), the 4 after it (N mod 8 columns: the scalar path, no one-packet
+    panel) acc = h(acc + a·b), whatever the rows (simdist/runtime/ops/half_matmul.py; tests/ops/test_f16tr_tf.py)."""
+    from simdist.conformance.suite.test_half_einsum import _needs_eigen_float16
+    _needs_eigen_float16(tf)
+    rng = np.random.default_rng(1203)
+    x = (rng.integers(-63, 64, (2, 8, 12)) / 8).astype(np.float16)
+    y = (rng.integers(-63, 64, (2, 12, 20)) / 8).astype(np.float16)
+    want = np.concatenate([_chain(x, y[:, :, :16], range(12), False), _chain(x, y[:, :, 16:], range(12), True)],
+                          axis=2).astype(np.float16)
+    # (the one-packet panel's two accumulators, even and odd k, would give other values in these columns)
+    even = _chain(x, y[:, :, 16:], range(0, 8, 2), False)
+    odd = _chain(x, y[:, :, 16:], range(1, 8, 2), False)
+    acc = _h(even + odd)
+    for k in range(8, 12):
+        acc = _h(acc + _h(x[:, :, k, None].astype(np.float32) * y[:, None, k, 16:].astype(np.float32)))
+    assert_true(bool((acc.astype(np.float16) != want[:, :, 16:]).any()),
+                "two accumulators should differ from the scalar path on these operands", call="reference")
+    got = to_numpy(tf.einsum("bmk,bkn->bmn", tf.constant(x), tf.constant(y)))
+    bad = np.argwhere(got != want)
+    assert_true(got.dtype == want.dtype and bad.size == 0,
+                f"tf.einsum('bmk,bkn->bmn', float16 [2, 8, 12] x [2, 12, 20]) differs at {bad[:3].tolist()}: "
+                f"{[float(got[tuple(i)]) for i in bad[:3]]}, but should be {[float(want[tuple(i)]) for i in bad[:3]]} "
+                f"({len(bad)} of {want.size})", call="tf.einsum(float16)")
