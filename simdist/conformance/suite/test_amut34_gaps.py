@@ -158,3 +158,42 @@ def test_amut34_float16_einsum_scalar_tail_columns(tf):
                 f"tf.einsum('bmk,bkn->bmn', float16 [2, 8, 12] x [2, 12, 20]) differs at {bad[:3].tolist()}: "
                 f"{[float(got[tuple(i)]) for i in bad[:3]]}, but should be {[float(want[tuple(i)]) for i in bad[:3]]} "
                 f"({len(bad)} of {want.size})", call="tf.einsum(float16)")
+
+
+# -- tf.image.resize: a size known at trace with a negative side other than -1 is refused as a Dimension --------------
+@clause("ops.image-resize", ref="tf221")
+@pytest.mark.parametrize("shape, size, preserve, dim", [
+    ((2, 4, 1), [-2, 4], False, -2), ((2, 4, 1), [-1, -3], False, -3), ((2, 4, 1), [-2, -8], True, -4),
+    ((1, 4, 1), [-1, 8], True, -4), ((0, 4, 1), [0, 2], True, -2147483648), ((3, 0, 1), [2, 0], True, -2147483648),
+    ((1, 0, 0, 1), [2, 2], True, -2147483648),
+], ids=["negative-height", "minus-one-then-negative", "preserved-negative", "preserved-minus-one-height",
+        "zero-by-zero-height", "zero-by-zero-width", "empty-image"])
+@pytest.mark.parametrize("mode", ["eagerly", "traced"])
+def test_amut34_resize_refuses_a_negative_known_size(tf, shape, size, preserve, dim, mode):
+    """resize_images_v2 reads the size (after preserve_aspect_ratio's scaling, min(size / input size) in float32,
+    rounded and cast to int32: 0/0 is NaN, cast to int32's minimum) with tensor_util.constant_value_as_shape, where -1
+    is an unknown dimension and any other negative side ValueError "Dimension D must be >= 0" (height first), before
+    the kernel runs, eagerly and traced; TF warns of nothing (observed on TF 2.21)."""
+    import warnings
+
+    def fn(x):
+        return tf.image.resize(x, size, preserve_aspect_ratio=preserve)
+    run = tf.function(fn) if mode == "traced" else fn
+    call = f"tf.image.resize(zeros{shape}, {size}, preserve_aspect_ratio={preserve}) {mode}"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with raises(ValueError, match="^" + re.escape(f"Dimension {dim} must be >= 0") + "$", call=call):
+            run(tf.zeros(shape))
+    assert_equal([str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)], [], call=call,
+                 what="runtime warnings")
+
+
+@clause("ops.image-resize", ref="tf221")
+@pytest.mark.parametrize("shape, size, preserve", [
+    ((2, 4, 1), [-1, 4], False), ((2, 4, 1), [4, -1], False), ((2, 2, 1), [-1, -1], True)])
+def test_amut34_resize_leaves_a_minus_one_side_to_the_kernel(tf, shape, size, preserve):
+    """A side of -1 is an unknown dimension to constant_value_as_shape: the resize kernel refuses it,
+    InvalidArgumentError "output dimensions must be positive" (observed on TF 2.21)."""
+    with raises(tf.errors.InvalidArgumentError, match="output dimensions must be positive",
+                call=f"tf.image.resize(zeros{shape}, {size}, preserve_aspect_ratio={preserve})"):
+        tf.image.resize(tf.zeros(shape), size, preserve_aspect_ratio=preserve)
