@@ -197,3 +197,47 @@ def test_amut34_resize_leaves_a_minus_one_side_to_the_kernel(tf, shape, size, pr
     with raises(tf.errors.InvalidArgumentError, match="output dimensions must be positive",
                 call=f"tf.image.resize(zeros{shape}, {size}, preserve_aspect_ratio={preserve})"):
         tf.image.resize(tf.zeros(shape), size, preserve_aspect_ratio=preserve)
+
+
+# -- a list attr or a list input given one value: the wrapper's TypeError names the op's Python wrapper ----------------
+_X5 = ([1, 2, 2, 2, 1], [1, 1, 1, 1, 1])
+
+
+@clause("ops.attr-types", ref="tf221")
+@pytest.mark.parametrize("op, kwargs, arg, value, wrapper", [
+    ("Conv3D", {"strides": 1, "padding": "SAME"}, "strides", "1", "conv3d"),
+    ("MaxPool3D", {"ksize": 1, "strides": [1, 1, 1, 1, 1], "padding": "SAME"}, "ksize", "1", "max_pool3d"),
+    ("AvgPool3D", {"ksize": [1, 1, 1, 1, 1], "strides": 2, "padding": "SAME"}, "strides", "2", "avg_pool3d"),
+])
+@pytest.mark.parametrize("mode", ["eagerly", "traced"])
+def test_amut34_list_attr_given_a_number_names_the_snake_case_wrapper(tf, op, kwargs, arg, value, wrapper, mode):
+    """A list(int) attr given an int is the generated wrapper's TypeError "Expected list for 'ARG' argument to 'WRAPPER'
+    Op, not V.", WRAPPER the op's name as GenerateLowerCaseOpName makes it (an underscore before an upper-case letter
+    after a lower-case one or before one followed by a lower-case one: Conv3D -> conv3d, MaxPool3D -> max_pool3d),
+    eagerly and traced (observed on TF 2.21)."""
+    x, f = tf.zeros(_X5[0]), tf.zeros(_X5[1])
+
+    def call():
+        extra = {"filter": f} if op == "Conv3D" else {}
+        return getattr(tf.raw_ops, op)(input=x, **extra, **kwargs)
+    want = f"Expected list for '{arg}' argument to '{wrapper}' Op, not {value}."
+    with raises(TypeError, match=re.escape(want), call=f"tf.raw_ops.{op}({arg}={value}) {mode}"):
+        (tf.function(call) if mode == "traced" else call)()
+
+
+@clause("ops.raw-ops", ref="tf221")
+@pytest.mark.parametrize("op, arg, wrapper, extra", [
+    ("ShapeN", "input", "shape_n", {}), ("AddN", "inputs", "add_n", {}), ("ConcatV2", "values", "concat_v2", {"axis": 0}),
+])
+def test_amut34_list_input_given_a_tensor_in_a_function(tf, op, arg, wrapper, extra):
+    """Eagerly a raw op's list input may be one tensor (TF's fast path takes its rows); inside a tf.function the
+    generated wrapper's graph branch wants a list or tuple: TypeError "Expected list for 'ARG' argument to 'WRAPPER' Op,
+    not <tf.Tensor 't:0' shape=(2, 3) dtype=float32>." (observed on TF 2.21)."""
+    def call(t):
+        return getattr(tf.raw_ops, op)(**{arg: t}, **extra)
+    x = tf.reshape(tf.range(6.0), [2, 3])
+    eager = call(x)
+    assert_true(eager is not None, "the eager call should compute", call=f"tf.raw_ops.{op}({arg}=tensor [2, 3])")
+    want = f"Expected list for '{arg}' argument to '{wrapper}' Op, not <tf.Tensor 't:0' shape=(2, 3) dtype=float32>."
+    with raises(TypeError, match=re.escape(want), call=f"tf.function(tf.raw_ops.{op}({arg}=t))(tensor [2, 3])"):
+        tf.function(call)(x)
