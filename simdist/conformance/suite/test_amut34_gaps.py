@@ -241,3 +241,49 @@ def test_amut34_list_input_given_a_tensor_in_a_function(tf, op, arg, wrapper, ex
     want = f"Expected list for '{arg}' argument to '{wrapper}' Op, not <tf.Tensor 't:0' shape=(2, 3) dtype=float32>."
     with raises(TypeError, match=re.escape(want), call=f"tf.function(tf.raw_ops.{op}({arg}=t))(tensor [2, 3])"):
         tf.function(call)(x)
+
+
+# -- the resize kernels with align_corners: (in - 1) / (out - 1) ------------------------------------------------------
+_ALIGNED = {
+    ((3, 3), (5, 4)): {
+        "ResizeBilinear": [[0.0, 0.6666666865348816, 1.3333333730697632, 2.0], [1.5, 2.1666667461395264,
+                           2.8333334922790527, 3.5], [3.0, 3.6666667461395264, 4.333333492279053, 5.0],
+                           [4.5, 5.166666507720947, 5.833333492279053, 6.5], [6.0, 6.666666507720947, 7.333333492279053,
+                                                                               8.0]],
+        "ResizeNearestNeighbor": [[0.0, 1.0, 1.0, 2.0], [3.0, 4.0, 4.0, 5.0], [3.0, 4.0, 4.0, 5.0], [6.0, 7.0, 7.0, 8.0],
+                                  [6.0, 7.0, 7.0, 8.0]],
+        "ResizeBicubic": [[0.0, 0.5744267702102661, 1.4255733489990234, 2.0], [1.21875, 1.7931768894195557,
+                          2.6443233489990234, 3.21875], [3.0, 3.5744268894195557, 4.425573348999023, 5.0],
+                          [4.78125, 5.355676651000977, 6.206823348999023, 6.78125], [6.0, 6.574426651000977,
+                                                                                      7.425573348999023, 8.0]]},
+    ((5, 4), (3, 2)): {op: [[0.0, 3.0], [8.0, 11.0], [16.0, 19.0]]
+                       for op in ("ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic")},
+}
+
+
+@clause("ops.image-resize", ref="tf221")
+@pytest.mark.parametrize("op", ["ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic"])
+@pytest.mark.parametrize("hw, size", sorted(_ALIGNED), ids=["up", "down"])
+def test_amut34_resize_kernels_with_align_corners(tf, op, hw, size):
+    """CalculateResizeScale with align_corners and an output side above 1 is (in - 1) / (out - 1) in float32, so the
+    corner pixels map onto each other: the raw kernels' values of range(h * w) observed on TF 2.21."""
+    img = tf.reshape(tf.range(float(hw[0] * hw[1])), [1, hw[0], hw[1], 1])
+    got = to_numpy(getattr(tf.raw_ops, op)(images=img, size=list(size), align_corners=True))[0, :, :, 0]
+    assert_equal(got.tolist(), _ALIGNED[(hw, size)][op], call=f"tf.raw_ops.{op}(range {hw}, {list(size)}, "
+                 "align_corners=True)", what="values")
+
+
+# -- the colour conversions' shape function reads the last dimension of a rank-1 image --------------------------------
+@clause("ops.image", ref="tf221")
+@pytest.mark.parametrize("fn", ["rgb_to_hsv", "hsv_to_rgb"])
+@pytest.mark.parametrize("shape", [[4], [2, 4]])
+def test_amut34_colour_conversion_checks_three_channels_at_trace(tf, fn, shape):
+    """RGBToHSV/HSVToRGB's shape function wants rank >= 1 and a last dimension of 3: traced, an image [4] or [2, 4] is
+    ValueError "Dimension must be 3 but is 4"; eagerly the kernel's FailedPreconditionError "input must have 3 channels
+    but input only has 4 channels." (observed on TF 2.21)."""
+    f = getattr(tf.image, fn)
+    with raises(ValueError, match=re.escape("Dimension must be 3 but is 4"), call=f"tf.function({fn})(zeros{shape})"):
+        tf.function(f)(tf.zeros(shape))
+    with raises(tf.errors.FailedPreconditionError,
+                match=re.escape("input must have 3 channels but input only has 4 channels."), call=f"{fn}(zeros{shape})"):
+        f(tf.zeros(shape))
