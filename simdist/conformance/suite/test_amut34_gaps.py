@@ -287,3 +287,21 @@ def test_amut34_colour_conversion_checks_three_channels_at_trace(tf, fn, shape):
     with raises(tf.errors.FailedPreconditionError,
                 match=re.escape("input must have 3 channels but input only has 4 channels."), call=f"{fn}(zeros{shape})"):
         f(tf.zeros(shape))
+
+
+# -- atan2 of a subnormal y beside the smallest normal x ---------------------------------------------------------------
+@clause("ops.subnormals", ref="tf221")
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_amut34_atan2_of_a_subnormal_beside_the_smallest_normal(tf, dtype):
+    """Under DAZ a subnormal y is a zero of its sign, and the smallest normal x (finfo.tiny) is not zero: atan2 is ±0
+    for x = tiny and ±pi for x = -tiny, not ±pi/2 (observed on TF 2.21)."""
+    tiny = float(np.finfo(dtype).tiny)
+    sub = 1e-310 if dtype == "float64" else 1e-40
+    y = tf.constant([sub, -sub, sub, -sub], dtype)
+    x = tf.constant([tiny, tiny, -tiny, -tiny], dtype)
+    got = to_numpy(tf.math.atan2(y, x))
+    pi = float(np.pi) if dtype == "float64" else float(np.float32(np.pi))
+    assert_equal([float(v) for v in got], [0.0, -0.0, pi, -pi], call=f"tf.math.atan2(±subnormal, ±tiny) {dtype}",
+                 what="values")
+    assert_equal(np.signbit(got).tolist(), [False, True, False, True], call=f"tf.math.atan2(±subnormal, ±tiny) {dtype}",
+                 what="sign bits")
