@@ -225,6 +225,21 @@ def test_amut34_list_attr_given_a_number_names_the_snake_case_wrapper(tf, op, kw
         (tf.function(call) if mode == "traced" else call)()
 
 
+@clause("ops.attr-types", ref="tf221")
+@pytest.mark.parametrize("mode", ["eagerly", "traced"])
+def test_amut34_public_conv3d_strides_given_a_number(tf, mode):
+    """tf.nn.conv3d passes strides to gen_nn_ops.conv3d as given: an int is TypeError "Expected list for 'strides'
+    argument to 'conv3d' Op, not 1." (the wrapper's name ends in a digit and an upper-case letter), eagerly and traced
+    (observed on TF 2.21)."""
+    x, f = tf.zeros(_X5[0]), tf.zeros(_X5[1])
+
+    def call():
+        return tf.nn.conv3d(x, f, strides=1, padding="SAME")
+    with raises(TypeError, match=re.escape("Expected list for 'strides' argument to 'conv3d' Op, not 1."),
+                call=f"tf.nn.conv3d(x, f, strides=1, padding='SAME') {mode}"):
+        (tf.function(call) if mode == "traced" else call)()
+
+
 @clause("ops.raw-ops", ref="tf221")
 @pytest.mark.parametrize("op, arg, wrapper, extra", [
     ("ShapeN", "input", "shape_n", {}), ("AddN", "inputs", "add_n", {}), ("ConcatV2", "values", "concat_v2", {"axis": 0}),
@@ -294,14 +309,15 @@ def test_amut34_colour_conversion_checks_three_channels_at_trace(tf, fn, shape):
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_amut34_atan2_of_a_subnormal_beside_the_smallest_normal(tf, dtype):
     """Under DAZ a subnormal y is a zero of its sign, and the smallest normal x (finfo.tiny) is not zero: atan2 is ±0
-    for x = tiny and ±pi for x = -tiny, not ±pi/2 (observed on TF 2.21)."""
+    for x = tiny and ±pi for x = -tiny, not ±pi/2, in a whole packet and element by element (observed on TF 2.21)."""
     tiny = float(np.finfo(dtype).tiny)
     sub = 1e-310 if dtype == "float64" else 1e-40
-    y = tf.constant([sub, -sub, sub, -sub], dtype)
-    x = tf.constant([tiny, tiny, -tiny, -tiny], dtype)
-    got = to_numpy(tf.math.atan2(y, x))
+    ys, xs = [sub, -sub, sub, -sub], [tiny, tiny, -tiny, -tiny]
     pi = float(np.pi) if dtype == "float64" else float(np.float32(np.pi))
-    assert_equal([float(v) for v in got], [0.0, -0.0, pi, -pi], call=f"tf.math.atan2(±subnormal, ±tiny) {dtype}",
-                 what="values")
-    assert_equal(np.signbit(got).tolist(), [False, True, False, True], call=f"tf.math.atan2(±subnormal, ±tiny) {dtype}",
-                 what="sign bits")
+    want = [0.0, -0.0, pi, -pi]
+    calls = [(f"tf.math.atan2(±subnormal, ±tiny) {dtype}", ys, xs, want)]
+    calls += [(f"tf.math.atan2([{y}], [{x}]) {dtype}", [y], [x], [w]) for y, x, w in zip(ys, xs, want)]
+    for call, y, x, w in calls:
+        got = to_numpy(tf.math.atan2(tf.constant(y, dtype), tf.constant(x, dtype)))
+        assert_equal([float(v) for v in got], w, call=call, what="values")
+        assert_equal(np.signbit(got).tolist(), np.signbit(w).tolist(), call=call, what="sign bits")
