@@ -321,3 +321,46 @@ def test_amut34_atan2_of_a_subnormal_beside_the_smallest_normal(tf, dtype):
         got = to_numpy(tf.math.atan2(tf.constant(y, dtype), tf.constant(x, dtype)))
         assert_equal([float(v) for v in got], w, call=call, what="values")
         assert_equal(np.signbit(got).tolist(), np.signbit(w).tolist(), call=call, what="sign bits")
+
+
+# -- float64 arithmetic under DAZ/FTZ ---------------------------------------------------------------------------------
+@clause("ops.subnormals", ref="tf221")
+def test_amut34_float64_arithmetic_flushes_subnormals(tf):
+    """TF's CPU kernels run with DAZ and FTZ for float64 as for float32: a product or quotient whose result is a
+    float64 subnormal is a zero of its sign, and a subnormal operand reads as a zero of its sign (-1e-310 + 0.0 is
+    +0.0) (observed on TF 2.21)."""
+    cases = [
+        ("multiply", tf.constant([1e-160, -1e-160, 3.0, 1e-200], tf.float64) * tf.constant([1e-160, 1e-160, 2.0, 1e-120],
+                                                                                            tf.float64),
+         [0.0, -0.0, 6.0, 0.0]),
+        ("add", tf.math.add(tf.constant([1e-310, -1e-310], tf.float64), tf.constant([0.0, 0.0], tf.float64)), [0.0, 0.0]),
+        ("divide", tf.math.divide(tf.constant([1e-300, -1e-300], tf.float64), tf.constant([1e10, 1e10], tf.float64)),
+         [0.0, -0.0]),
+    ]
+    for name, got, want in cases:
+        g = to_numpy(got)
+        assert_equal(g.tolist(), want, call=f"tf.math.{name} (float64, subnormal results or operands)", what="values")
+        assert_equal(np.signbit(g).tolist(), np.signbit(want).tolist(), call=f"tf.math.{name} (float64)",
+                     what="sign bits")
+
+
+# -- float32 triangular_solve of 17 rows: past Eigen's small-panel width ---------------------------------------------
+@clause("ops.eigen-kernels", ref="tf221")
+@pytest.mark.parametrize("k, lower, bits", [(3, True, 102569285109), (3, False, 115546462650),
+                                            (17, True, 616065981438), (17, False, 601332452292)])
+def test_amut34_triangular_solve_of_seventeen_rows(tf, k, lower, bits):
+    """Eigen's triangular solve of float32 (the wheel's AVX build) solves up to 16 rows without a GEBP panel
+    (SmallPanelWidth) and 17 with one, which orders the sums differently: a seeded 17 x 17 system (diagonal + 4) with k
+    right-hand sides is bit for bit TF's; the check is the sum of the result's float32 bit patterns as uint32
+    (observed on TF 2.21)."""
+    rng = np.random.default_rng(34)
+    for n, kk in ((17, 3), (17, 17)):   # (the draws in the order they were observed)
+        a = np.tril(rng.standard_normal((n, n))).astype(np.float32) + 4 * np.eye(n, dtype=np.float32)
+        b = rng.standard_normal((n, kk)).astype(np.float32)
+        if kk == k:
+            break
+    m = a if lower else a.T.copy()
+    got = to_numpy(tf.linalg.triangular_solve(tf.constant(m), tf.constant(b), lower=lower))
+    assert_equal(int(got.view(np.uint32).astype(np.int64).sum()), bits,
+                 call=f"tf.linalg.triangular_solve(17 x 17 {'lower' if lower else 'upper'}, 17 x {k}) float32",
+                 what="sum of the result's bit patterns")
