@@ -457,12 +457,13 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
 
 
 def _as_list(v: Any, arg: str, fname: str) -> list[Any]:
-    """A list input's values: TF's fast path takes any sequence (a tensor or an array of rank >= 1
-    as its rows); anything else is the wrapper's TypeError."""
+    """A list input's values: TF's eager fast path takes any sequence (a tensor or an array of rank
+    >= 1 as its rows); anything else, and inside a tf.function anything but a list or tuple (the
+    generated wrapper's graph branch: op_def_library is never reached), is the wrapper's TypeError."""
     if isinstance(v, (list, tuple)):
         return list(v)
     shape = getattr(v, "shape", None)
-    if shape is not None and len(shape) >= 1:
+    if shape is not None and len(shape) >= 1 and not context.in_function():
         return list(v)
     raise TypeError(f"Expected list for '{arg}' argument to '{fname}' Op, not {v!r}.")
 

@@ -96,6 +96,9 @@ def resize(images: Any, size: Any, method: str = "bilinear", preserve_aspect_rat
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             f = np.minimum(np.float32(sz[0]) / np.float32(h), np.float32(sz[1]) / np.float32(w))
             sz = [int(np.int32(np.round(f * np.float32(h)))), int(np.int32(np.round(f * np.float32(w))))]
+    for v in sz:   # (tensor_util.constant_value_as_shape of the size: -1 an unknown dimension, other negatives refused)
+        if v < -1:
+            raise ValueError(f"Dimension {v} must be >= 0")
     method = str(getattr(method, "value", method))
     out = _resize_fn(x, sz, method, antialias)
     return out if batch else array.squeeze(out, [0])
