@@ -265,12 +265,13 @@ def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
 
 
 def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str) -> None:
-    """TF 2.21's x86 build runs float32, bfloat16 and half conv backprops through oneDNN or its
-    custom kernels, which dilate; float64 takes the plain Eigen CPU kernel, which refuses a
-    dilation rate above 1 (conv_grad_input_ops.h / conv_grad_filter_ops.h; observed: the gradient
-    of a float64 conv2d with dilations=2 is InvalidArgumentError, float32 computes). Clause
-    nn.conv-dilation."""
-    if dtype == np.float64 and any(d > 1 for d in dilations):
+    """TF 2.21's x86 build runs float32, bfloat16 and half conv backprops through oneDNN where the
+    CPU has it for the dtype (`onednn_conv`), which dilates; elsewhere (float64 everywhere; every
+    dtype on a CPU without oneDNN, as this AVX2-only AMD host) the CPU kernels refuse a dilation
+    rate above 1 (conv_grad_input_ops.h / conv_grad_filter_ops.h; observed on the reference host:
+    float64 refused, float32 computes; on the AMD host float32, float16 and bfloat16 refused too,
+    fz34b). Clause nn.conv-dilation."""
+    if any(d > 1 for d in dilations) and not onednn_conv(np.dtype(dtype).name):
         raise errors.InvalidArgumentError(None, None, "Current CPU implementations do not yet support dilation rates "
                                                       f"larger than 1. [Op:{op}]")
 
@@ -566,11 +567,17 @@ def normalize_padding(padding: Any, op: str, explicit_ok: bool = True,
 # TF 2.21's x86 CPU build convolves NCHW only in its oneDNN kernels (onednn_conv); others raise
 
 
-def check_data_format(data_format: Any, default: str = "NHWC", nchw_ok: bool = False) -> bool:
+def check_data_format(data_format: Any, default: str = "NHWC", nchw_ok: bool = False, op: str | None = None) -> bool:
     """simdist computes the channels-last layout (TF's CPU default), and for conv2d NCHW (which
-    TF 2.21's x86 CPU build runs through oneDNN) by transposing to it; True for NCHW."""
+    TF 2.21's x86 CPU build runs through oneDNN) by transposing to it; True for NCHW. A string
+    outside op's OpDef list ("NDHWC" for Conv2D) is the attr's error, eagerly and traced
+    (trace_errors.string_attr; fz34b)."""
     if nchw_ok and data_format == "NCHW":
         return True
+    if op is not None and isinstance(data_format, str):
+        from simdist.runtime.ops import raw_ops
+        attr = next(a for a in raw_ops.opdefs()["ops"][op]["args"] if a.get("attr") == "data_format")
+        trace_errors.check_string(op, "data_format", data_format, attr["allowed"])
     if data_format not in (None, default, "NWC", "NHWC"):
         raise errors.UnimplementedError(None, None, f"simdist computes convolutions and pooling in the channels-last "
                                         f"layout ({default}) only; got data_format={data_format!r}")
@@ -594,7 +601,7 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     "VALID" or explicit [[0, 0], [top, bottom], [left, right], [0, 0]]; input ranks above 4 are
     extra batch dimensions. NCHW (TF's CPU runs it through oneDNN) is computed as NHWC between
     two transposes, the same values."""
-    nchw = check_data_format(data_format, nchw_ok=True)
+    nchw = check_data_format(data_format, nchw_ok=True, op="Conv2D")
     st = spatial_sequence(strides, 2, "strides", nchw)
     dl = spatial_sequence(dilations, 2, "dilations", nchw)
     args.raw_attribute(input, "shape")   # (nn_ops.conv2d reads `input.shape` unconverted: a list is AttributeError)
@@ -718,7 +725,7 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
             raise errors.UnimplementedError(None, None, "Depthwise convolution on CPU is only supported for NHWC "
                                             "format [Op:DepthwiseConv2dNative]")
         data_format = "NHWC"                 # an integer input fails the op's dtype check
-    check_data_format(data_format)
+    check_data_format(data_format, op="DepthwiseConv2dNative")
     # (gen_nn_ops.depthwise_conv2d_native: the strides list first, TypeError, also when the eager fast
     # path gives up on a NumPy array; then eagerly the op's T before its padding attr; fz28b, fz14 seed
     # 1420282802 #197)

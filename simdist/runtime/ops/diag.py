@@ -148,11 +148,8 @@ DIAG.shape_fn = lambda shapes, attrs: shapes[0] is not None
 
 
 def _align(align: Any, op: str) -> str:
-    if align not in _ALIGNS:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'align' of \"{align}\" is not in the list of "
-                                          f"allowed values: \"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", "
-                                          f"\"RIGHT_RIGHT\" [Op:{op}]")
-    return str(align)
+    """align as the OpDef allows it (a graph: op_def_library's ValueError, trace_errors.string_attr)."""
+    return trace_errors.check_string(op, "align", align, _ALIGNS)
 
 
 def _padding(value: Any, like: Tensor, given: Any = None, op: str = "MatrixDiagPartV3", index: int = 2) -> Tensor:
@@ -187,8 +184,9 @@ def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: An
     raw op's call, without array_ops' bool(padding_value) for a bool input)."""
     x = convert_to_tensor(input)
     pad = _padding(padding_value, x, None if raw else input)
+    al = _align(align, "MatrixDiagPartV3")   # (the NodeDef's attrs before the kernel's and shape function's k checks)
     band = _traced_band(x, k)
-    out = dispatch.execute(DIAG_PART, (x, pad), {"k": band, "align": _align(align, "MatrixDiagPartV3")})
+    out = dispatch.execute(DIAG_PART, (x, pad), {"k": band, "align": al})
     from simdist.runtime.ops import static_shapes
     if static_shapes.rank_unknown(x):
         # (MatrixDiagPartV3's shape function: an input of unknown rank gives an unknown shape, so a later
@@ -234,6 +232,7 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
     else:
         v = convert_to_tensor(diagonal)
     pad = _padding(padding_value, v, None if raw else diagonal, "MatrixDiagV3", 4)
+    al = _align(align, "MatrixDiagV3")   # (the NodeDef's attrs before the kernel's k checks; fz34b)
     band = _band(_k(k), "MatrixDiagV3")
     # (MatrixDiagOp reads num_rows, num_cols and padding_value after k, each a scalar: a raw
     # padding_value of shape [2, 3] is refused, not broadcast; fuzz20 seeds 2620261201 #42, 2620261202 #29.
@@ -245,7 +244,7 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
             raise errors.InvalidArgumentError(None, None, f"{what} must be a scalar [Op:MatrixDiagV3]")
         sizes.append(arr)
     return dispatch.execute(DIAG, (v, pad), {"k": band, "num_rows": int(sizes[0]), "num_cols": int(sizes[1]),
-                                             "align": _align(align, "MatrixDiagV3")})
+                                             "align": al})
 
 
 @RegisterGradient("MatrixDiagPartV3")
