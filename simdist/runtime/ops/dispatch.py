@@ -42,6 +42,8 @@ __all__ = ["execute", "run", "refused", "graph_assert", "deferred_kernel", "stat
 
 _STRING = dtypes.string
 _KEEP, _FLUSH, _CHECK, _FLUSHED, _fired, _BF16 = _sn.KEEP, _sn.FLUSH, _sn.CHECK, _sn.FLUSHED_TYPES, _sn._fired, _sn.BF16
+_noting, _NOTING = _sn.noting, _sn._NOTING
+_error_state = _sn._EXTOBJ.get if _sn._EXTOBJ is not None else object   # (NumPy's error state, to test by identity)
 _MAKES = _sn.MAKES
 _sn.install()
 _SUBNORMAL = ("its values hold subnormal floats, which TF's kernels flush to zero: dispatch models it, "
@@ -144,10 +146,11 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if op.trace_shape is not None and context._function_depth:   # (TF's shape function, at trace)
         _trace_shape(op, tensors, attrs)
     try:
-        if marked and rule is not _KEEP:
-            out, arrays = _marked_forward(op, tensors, arrays, attrs, rule)
-        else:
-            out = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
+        if _error_state() is _NOTING[0] or _noting():
+            out, arrays = _forward(op, tensors, arrays, attrs, rule, marked)
+        else:   # (a caller's np.errstate hides underflows: the kernel's own state, subnormals.noting)
+            with _sn.noted():
+                out, arrays = _forward(op, tensors, arrays, attrs, rule, marked)
     except Exception as e:
         if _shapes.UNKNOWN and op.shape_fn is not None:   # (a dimension the traced graph does not know)
             _shapes.unseen(op, tensors, attrs, e)
@@ -304,6 +307,15 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, ts)
     return ts
+
+
+def _forward(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], attrs: dict | None, rule: Any,
+             marked: bool) -> tuple[Any, Sequence[np.ndarray]]:
+    """The op's kernel on its arrays (marked subnormal inputs: `_marked_forward`): (result, the
+    arrays it read)."""
+    if marked and rule is not _KEEP:
+        return _marked_forward(op, tensors, arrays, attrs, rule)
+    return (op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)), arrays
 
 
 def _marked_forward(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], attrs: dict | None,

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, binary
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -87,7 +87,10 @@ def _realdiv_rule(dts: Any, attrs: Any) -> dtypes.DType:
     """RealDiv's op def takes integers, TF's CPU kernels do not: NotFoundError."""
     from simdist.runtime.ops import math
     # the first input's dtype selects the kernel before the second is checked against it:
-    # realdiv(int64, int32) is NotFoundError, not a dtype mismatch
+    # realdiv(int64, int32) is NotFoundError, not a dtype mismatch; a graph build checks the inputs' T first
+    # (op_def_library's TypeError; fz34b, fourth generator seed 3401 #85: realdiv(int32 spec, float32 spec))
+    if context.in_function() and len(dts) == 2 and dts[0] != dts[1]:
+        math._numeric("RealDiv")(dts, attrs)
     d = dts[0] if dts and dts[0].kind in "iu" else math._numeric("RealDiv")(dts, attrs)
     if d.kind in "iu":
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node RealDiv}} = "
