@@ -114,6 +114,14 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "prunes the unused stateless node, so its kernel's error never comes and every call returns inf; simdist "
         "runs ReverseSequence's kernel on each call and raises its InvalidArgumentError (the class of "
         "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
+    ('call:math.unsorted_segment_max>call:linalg.matrix_rank', 'rejects', "'calls', (('ok'"):
+        "`y = tf.math.unsorted_segment_max(list, [1, 1], num_segments=1)` in a tf.function with an input_signature "
+        "whose result is never used, then `return tf.linalg.matrix_rank(bool ndarray)` (fz34b: fresh seed 1420343001 "
+        "#19): TF 2.21 prunes the unused stateless node, so the kernel's \"segment_ids[0] = 1 is out of range [0, 1)\" "
+        "never comes and every call returns 2; simdist runs UnsortedSegmentMax's kernel on each call and raises its "
+        "InvalidArgumentError (the class of unique_with_counts>linalg.svd above: an unused op TF prunes is not "
+        "modelled; modelling it means running a failed call again with the failing op's output a stand-in whose "
+        "taint reaches no output and no stateful op, which dispatch does not track yet)",
     ("call:linalg.eigh", "value", "'grad'"):
         "tf.linalg.eigh of a complex64 Variable [4, 4] under a tape (fz32b: fresh seed 1420323003 #60): TF 2.21's "
         "eigenvalues are -7.918, -2.681, 6.349, 17.75, simdist's -12.62, -2.680, 11.05, 17.89 (different matrices, "
