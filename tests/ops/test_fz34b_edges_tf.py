@@ -165,6 +165,12 @@ CASES: list[tuple[str, str, Any]] = [
     *[(f"realdiv({a}, {b}){s}", _T, run) for a, b in (("int32", "int64"), ("uint8", "float64"),
                                                                     ("int32", "int32"))
       for s, run in _both(f"tf.realdiv(tf.constant([[7], [0]], tf.{a}), tf.constant([[4], [1]], tf.{b}))")],
+    # -- a dry run goes on past a missing kernel without running one (third generator --ext8 seed 3402 #91)
+    ("spence(bfloat16 spec, 'op')", _T, _sig("tf.math.special.spence(x, 'op')", [([None], "bfloat16"), ([2], "int32")],
+                                             "(tf.constant([-0.0], tf.bfloat16), tf.constant([1, 2]))")),
+    ("spence(bfloat16 spec) + int32 spec", _T, _sig("tf.math.special.spence(x) + y",
+                                                    [([None], "bfloat16"), ([2], "int32")],
+                                                    "(tf.constant([1.0], tf.bfloat16), tf.constant([1, 2]))")),
     # -- a caller's np.errstate(all="ignore") does not hide underflows (seed 1420343001 #196)
     ("float32 [-1, 0.5, 7] / variable [-3.4e38, -3, 0] under np.errstate(all='ignore')", _SN, _ignoring(
         "np.array([[-1.0, 0.5, 7.0]], dtype=np.float32) / x")),

@@ -131,7 +131,18 @@ def realdiv(x: Any, y: Any, name: str | None = None) -> Tensor:
     from simdist.runtime.ops import math
     math.check_distributed_variables((x, y))   # (a generated op: its eager fallback; fz14 seed 14 #555)
     xt, yt = math.gen_operands(math.REALDIV, x, y)
-    _realdiv_rule((xt.dtype, yt.dtype), None)
+    try:
+        _realdiv_rule((xt.dtype, yt.dtype), None)
+    except errors.NotFoundError as e:
+        # (a dry run of a tf.function's Python goes on past the missing integer kernel, which the graph looks up
+        # only when it runs, so a later op's graph-build error is the trace's: an unused `realdiv(int64 spec, 0)`
+        # then embedding_lookup_sparse's TypeError; fz34b, fz14 seed 1420333003 #217)
+        from simdist.runtime.ops import dispatch
+        try:
+            shape = np.broadcast_shapes(tuple(xt.shape.as_list()), tuple(yt.shape.as_list()))
+        except (TypeError, ValueError):
+            raise e from None
+        return dispatch.refused(e, xt.dtype, shape)
     return math.binary(math.REALDIV, xt, yt)
 
 
