@@ -28,6 +28,7 @@ _W = "ops.nn-wrapper-order"
 _A = "ops.argument-errors"
 _SN = "ops.subnormals"
 _D = "nn.conv-dilation"
+_C = "ops.conversion"
 
 
 def _both(expr: str) -> list[tuple[str, Callable[[Any], Any]]]:
@@ -171,6 +172,44 @@ CASES: list[tuple[str, str, Any]] = [
     ("spence(bfloat16 spec) + int32 spec", _T, _sig("tf.math.special.spence(x) + y",
                                                     [([None], "bfloat16"), ([2], "int32")],
                                                     "(tf.constant([1.0], tf.bfloat16), tf.constant([1, 2]))")),
+    # -- fresh seed 1420343002: MatrixDiagV2Shape at trace (#17), MatMul's T before its sizes (#178), a NumPy
+    # float64 stddev casts to uint64 before the dtype attr's error (#252)
+    ("diag(spec [None], num_rows=1, num_cols=np.int64(2))", _T, _sig(
+        "tf.linalg.diag(x, num_rows=1, num_cols=np.int64(2))", [([None], "int64"), ([1], "int32")],
+        "(tf.constant([5], tf.int64), tf.constant([1]))")),
+    ("diag(spec [None], num_rows=2)", _T, _sig("tf.linalg.diag(x, num_rows=2)", [([None], "int64"), ([1], "int32")],
+                                               "(tf.constant([5, 6], tf.int64), tf.constant([1]))")),
+    ("diag(spec [2], num_rows=2, num_cols=3)", _T, _sig("tf.linalg.diag(x, num_rows=2, num_cols=3)",
+                                                        [([2], "int64"), ([1], "int32")],
+                                                        "(tf.constant([5, 6], tf.int64), tf.constant([1]))")),
+    *[(f"{name}{s}", _T, run) for name, expr in (
+        ("tensordot(uint16 [3, 0], int32 [3, 0], (-2, 1))",
+         "tf.linalg.tensordot(tf.constant([[], [], []], dtype=tf.uint16), tf.zeros([3, 0], tf.int32), (-2, 1))"),
+        ("tensordot(float32 [3, 2], int32 [3, 4], (-2, 1))",
+         "tf.linalg.tensordot(tf.zeros([3, 2]), tf.zeros([3, 4], tf.int32), (-2, 1))"),
+        ("tensordot(uint16 [3, 2], uint16 [3, 4], (0, 1))",
+         "tf.linalg.tensordot(tf.zeros([3, 2], tf.uint16), tf.zeros([3, 4], tf.uint16), (0, 1))"),
+        ("stateless_normal(mean=[[5]], stddev=np.float64(0.1), dtype='uint64')",
+         "tf.random.stateless_normal([2], [7, 8], mean=[[5]], stddev=np.float64(0.1), dtype='uint64')"),
+        ("stateless_normal(dtype='uint64')", "tf.random.stateless_normal([2], [7, 8], dtype='uint64')"),
+    ) for s, run in _both(expr)],
+    # -- conversions (seed 1420343002 #74, #43): a graph's NumPy promotion of NumPy scalars; eagerly a float32 list
+    # holding a value beyond float32 is cast from doubles under flush-to-zero
+    *[(f"{name}{s}", _C, run) for name, expr in (
+        ("stack((np.array(1, int64), 3, np.array(1, uint64)))",
+         "tf.stack((np.array(1, dtype=np.int64), 3, np.array(1, dtype=np.uint64)), name='op')"),
+        ("constant([np.int64(1), np.uint64(1)])", "tf.constant([np.int64(1), np.uint64(1)])"),
+        ("convert_to_tensor([np.int8(1), np.uint8(1)])", "tf.convert_to_tensor([np.int8(1), np.uint8(1)])"),
+        ("convert_to_tensor([np.int32(1), np.uint32(1)])", "tf.convert_to_tensor([np.int32(1), np.uint32(1)])"),
+        ("convert_to_tensor([np.int64(1), np.float32(1.5)])", "tf.convert_to_tensor([np.int64(1), np.float32(1.5)])"),
+        ("convert_to_tensor([np.float16(1), 2.5])", "tf.convert_to_tensor([np.float16(1), 2.5])"),
+        ("constant([1e300, 1e-40], float32)", "tf.constant([1e300, 1e-40], dtype='float32')"),
+        ("constant([1e-40, 1.0], float32)", "tf.constant([1e-40, 1.0], dtype='float32')"),
+        ("constant([[1e-40], [3.5e38]], float32)", "tf.constant([[1e-40], [3.5e38]], dtype='float32')"),
+        ("stack of a list, a tensor and [[1e300, 1e-40], ...] float32", "tf.stack([[[-1.0, 0.5], [-0.0, -1.0]], "
+         "tf.constant([[0.5, 0.0], [-3.0, 0.5]], dtype='float32'), tf.constant([[1e+300, 1e-40], [-0.0, "
+         "float('inf')]], dtype='float32')], axis=-1)"),
+    ) for s, run in _both(expr)],
     # -- a caller's np.errstate(all="ignore") does not hide underflows (seed 1420343001 #196)
     ("float32 [-1, 0.5, 7] / variable [-3.4e38, -3, 0] under np.errstate(all='ignore')", _SN, _ignoring(
         "np.array([[-1.0, 0.5, 7.0]], dtype=np.float32) / x")),
@@ -241,6 +280,12 @@ def test_conv1d_transpose_sequences(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.argument-errors")
 @EDGES.parametrize("ops.argument-errors")
 def test_list_inputs_of_a_variable(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_conversions(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

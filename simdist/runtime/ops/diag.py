@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, errors, symbolic
+from simdist.runtime import context, dtypes, errors, symbolic
 from simdist.runtime.ops import args, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -233,6 +233,15 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
         v = convert_to_tensor(diagonal)
     pad = _padding(padding_value, v, None if raw else diagonal, "MatrixDiagV3", 4)
     al = _align(align, "MatrixDiagV3")   # (the NodeDef's attrs before the kernel's k checks; fz34b)
+    if context.in_function():
+        # (MatrixDiagV2Shape at trace, shape_fns_array: a diagonal of unknown length enters its arithmetic as -1, so
+        # num_rows=1, num_cols=2 of a [None] spec are "not consistent" (ValueError); fz34b, fz14 seed 1420343002 #17)
+        from simdist.runtime.ops import infer_ctx
+
+        def t32(x: Any) -> Any:
+            return x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=dtypes.int32)
+        infer_ctx.check("MatrixDiagV3", {"diagonal": v, "k": t32(k), "num_rows": t32(num_rows),
+                                         "num_cols": t32(num_cols), "padding_value": pad}, {"align": al})
     band = _band(_k(k), "MatrixDiagV3")
     # (MatrixDiagOp reads num_rows, num_cols and padding_value after k, each a scalar: a raw
     # padding_value of shape [2, 3] is refused, not broadcast; fuzz20 seeds 2620261201 #42, 2620261202 #29.
