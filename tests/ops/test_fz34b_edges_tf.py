@@ -149,6 +149,14 @@ _INPUTS_FIRST = [
      "filters=tf.ones([1, 1, 1]), output_shape=[1, 1, 8], strides=[1, 1, 2], data_format='NCW')"),
     (_W, "conv1d_transpose(float64, dilations [2, 1, 1])", "tf.nn.conv1d_transpose(input=tf.ones([1, 4, 1], "
      "tf.float64), filters=tf.ones([2, 1, 1], tf.float64), output_shape=[1, 4, 1], strides=1, dilations=[2, 1, 1])"),
+    # -- array_ops.stack's Python `axis == 0` and range check before Pack converts (fourth generator seed 3402 #72)
+    (_A, "stack([[1, 2], [3, 4]], axis=[1])", "tf.stack([[1, 2], [3, 4]], axis=[1])"),
+    (_A, "stack([tensor, list], axis=[1])", "tf.stack([tf.constant([1, 2]), [3, 4]], axis=[1])"),
+    (_A, "stack([list, int64 variable], axis=[3])", "tf.stack([[[[-1], [2], [0]], [[5], [2], [0]], [[2], [3], [5]]], "
+     "tf.Variable(np.ones((3, 3, 1), np.int64))], axis=[3])"),
+    (_A, "stack([list, int64 variable], axis=3)", "tf.stack([[[[-1], [2], [0]], [[5], [2], [0]], [[2], [3], [5]]], "
+     "tf.Variable(np.ones((3, 3, 1), np.int64))], axis=3)"),
+    (_A, "stack([[1, 2], [3, 4]], axis=np.array([1]))", "tf.stack([[1, 2], [3, 4]], axis=np.array([1]))"),
     # -- a tensor or a variable given for a list input is iterated (seed 1420343001 #184)
     (_A, "dynamic_stitch([-1], float64 variable)",
      "tf.dynamic_stitch([-1], tf.Variable([2.5, 2.5, 7.0], dtype=tf.float64))"),
