@@ -115,6 +115,14 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "of Q NaN and R[1, 1] NaN; simdist's is LAPACK's geqrf through np.linalg.qr (Q's first column finite, R[1, 1] "
         "-inf), and finite results differ in last bits too (qr([[0.25, 1], [0.5, -inf]]) Q[0, 0] -0.44721353 in TF, "
         "-0.4472136 in simdist): Eigen's Householder QR in its own order is not modelled",
+    ('call:image.non_max_suppression_with_scores>operator:&', 'error-class', "'err', 'InvalidArgumentError'"):
+        "`tf.image.non_max_suppression_with_scores(boxes=uint16 ndarray, scores=uint16 Variable, max_output_size=0)` "
+        "eagerly (fz34b: fresh seed 1420343003 #28): TF 2.21's fast path fixes NonMaxSuppressionV5's T at uint16 from "
+        "the boxes and the NodeDef's T check refuses it (InvalidArgumentError \"Value for attr 'T' of uint16 is not in "
+        "the list of allowed values: half, float\"), where simdist's model of the eager fallback converts the variable "
+        "to the float32 of the thresholds first (ValueError); how the fast path takes a variable beside NumPy inputs "
+        "of a T shared with converted thresholds is not modelled (the class of call:image.non_max_suppression_with_scores "
+        "above)",
     ('call:reverse_sequence>call:exp', 'rejects', "'calls', (('ok'"):
         "`y = tf.reverse_sequence(input=int8 [3], seq_lengths=tf.constant([1, 2, 2]), seq_axis=-1)` in a tf.function "
         "whose result is never used, then `return tf.exp(np.array(3e38))` (fz32b: seed 1420323001 #214): TF 2.21 "

@@ -105,6 +105,12 @@ _STRING_ATTRS = [
     ("unicode_transcode(output_encoding='UTF-9')", "tf.strings.unicode_transcode(['a'], 'UTF-8', 'UTF-9')"),
     ("unicode_transcode(errors='bad')", "tf.strings.unicode_transcode(['a'], 'UTF-8', 'UTF-8', errors='bad')"),
     ("unicode_split(errors='bad')", "tf.strings.unicode_split(['a'], 'UTF-8', errors='bad')"),
+    ("conv2d(padding='same', data_format='NWC')", f"tf.nn.conv2d({_X4}, tf.ones([2, 2, 2, 3]), 1, 'same', "
+                                                  "data_format='NWC')"),
+    ("conv2d(strides=[], padding='same', data_format='NWC')", "tf.nn.conv2d(np.array(5, dtype=np.uint16), "
+     "filters=np.float16(-0.0), strides=tf.constant([], tf.int32), padding='same', data_format='NWC')"),
+    ("conv2d_transpose(padding='same', data_format='NDHWC')", f"tf.nn.conv2d_transpose({_X4}, tf.ones([2, 2, 3, 2]), "
+                                                              "[1, 4, 4, 3], 1, 'same', data_format='NDHWC')"),
     ("conv2d(data_format='NDHWC')", f"tf.nn.conv2d({_X4}, tf.ones([2, 2, 2, 3]), 1, 'SAME', data_format='NDHWC')"),
     ("conv2d_transpose(data_format='nhwc')", f"tf.nn.conv2d_transpose({_X4}, tf.ones([2, 2, 3, 2]), [1, 4, 4, 3], 1, "
                                              "'SAME', data_format='nhwc')"),

@@ -567,17 +567,29 @@ def normalize_padding(padding: Any, op: str, explicit_ok: bool = True,
 # TF 2.21's x86 CPU build convolves NCHW only in its oneDNN kernels (onednn_conv); others raise
 
 
+def _format_list(op: str) -> list[str]:
+    """op's OpDef list of data formats."""
+    from simdist.runtime.ops import raw_ops
+    return next(a for a in raw_ops.opdefs()["ops"][op]["args"] if a.get("attr") == "data_format")["allowed"]
+
+
+def format_attr(op: str, data_format: Any) -> None:
+    """A data_format string outside op's OpDef list: eagerly the NodeDef's InvalidArgumentError, in a
+    graph op_def_library's ValueError (trace_errors.string_attr), in the OpDef's order (after padding)."""
+    if isinstance(data_format, str):
+        trace_errors.check_string(op, "data_format", data_format, _format_list(op))
+
+
 def check_data_format(data_format: Any, default: str = "NHWC", nchw_ok: bool = False, op: str | None = None) -> bool:
     """simdist computes the channels-last layout (TF's CPU default), and for conv2d NCHW (which
-    TF 2.21's x86 CPU build runs through oneDNN) by transposing to it; True for NCHW. A string
-    outside op's OpDef list ("NDHWC" for Conv2D) is the attr's error, eagerly and traced
-    (trace_errors.string_attr; fz34b)."""
+    TF 2.21's x86 CPU build runs through oneDNN) by transposing to it; True for NCHW. With `op`, a
+    string outside its OpDef list ("NDHWC" for Conv2D) reads as channels-last here (nn_ops' channel
+    index for a format not starting "NC"): the attr's error is `format_attr`'s, which the caller
+    raises in the OpDef's order, after the strides' sequence and padding (fz34b)."""
     if nchw_ok and data_format == "NCHW":
         return True
-    if op is not None and isinstance(data_format, str):
-        from simdist.runtime.ops import raw_ops
-        attr = next(a for a in raw_ops.opdefs()["ops"][op]["args"] if a.get("attr") == "data_format")
-        trace_errors.check_string(op, "data_format", data_format, attr["allowed"])
+    if op is not None and isinstance(data_format, str) and data_format not in _format_list(op):
+        return False
     if data_format not in (None, default, "NWC", "NHWC"):
         raise errors.UnimplementedError(None, None, f"simdist computes convolutions and pooling in the channels-last "
                                         f"layout ({default}) only; got data_format={data_format!r}")
@@ -627,6 +639,7 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
                      list(nchw_to_nhwc(dl)))
         return to_channels_first(out)
     pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
+    format_attr("Conv2D", data_format)
     x, f = _shared_t(input, filters)
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     if x.ndim < 4:
@@ -741,6 +754,7 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
             raise TypeError(f"Input 'filter' of 'DepthwiseConv2dNative' Op has type {fd.name} that does not match type "
                             f"{xd.name} of argument 'input'.")
     pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative", inputs=(input, filter))
+    format_attr("DepthwiseConv2dNative", data_format)
     _graph_ranks("DepthwiseConv2dNative", _t(input), _t(filter))
     if len(strides) != 4 and context.in_function():   # (the shape function's, after the ranks)
         raise trace_errors.shape_error(

@@ -13,7 +13,7 @@ from simdist.runtime import context, dtypes, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import args, array, attr_rules, dispatch, graph_inputs, infer_ctx, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
-from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
+from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, format_attr, normalize_padding,
                                       spatial_sequence)
 from simdist.runtime.tensor import Tensor
 
@@ -55,6 +55,7 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     st, dl = spatial_sequence(strides, 2, "strides"), spatial_sequence(dilations, 2, "dilations")   # (TF's order)
     graph_inputs.check("Conv2DBackpropInput", (output_shape, filters, input))
     pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
+    format_attr("Conv2DBackpropInput", data_format or "NHWC")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
     if context.in_function():
@@ -182,6 +183,7 @@ def _depthwise_attrs(strides: Any, padding: Any, dilations: Any, data_format: An
         raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 dimensions "
                                           f"[Op:{op}]")
     pad, explicit = normalize_padding(padding, op)
+    format_attr(op, data_format or "NHWC")
     dl = tuple(int(v) for v in dilations) if dilations is not None else (1, 1, 1, 1)
     return {"strides": tuple(int(v) for v in strides), "padding": pad, "explicit_paddings": explicit, "dilations": dl}
 
