@@ -229,6 +229,12 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
         # [True, 2.5] float32)
         mixed_bools = False
         dt = _numpy_inferred(value)
+    elif dt is None and sequence and context.in_function() and "?" not in kinds and "s" not in kinds and \
+            any(isinstance(x, np.generic) for x in obj.flat):
+        # a graph's make_tensor_proto: NumPy's promotion of NumPy scalars, float64 read as float32 and int64 as int32
+        # when the values fit (`[np.int64(1), 3, np.uint64(1)]` is float32, `[np.int8(1), np.uint8(1)]` int16;
+        # eagerly the first element's inference, int32; fz34b, fz14 seed 1420343002 #74)
+        dt = _numpy_inferred(value)
     python_bools_after = mixed_bools and "?" not in kinds and "s" not in kinds and \
         not isinstance(obj.flat[0], (bool, np.bool_)) and not any(isinstance(x, np.bool_) for x in obj.flat)
     if python_bools_after and dt is dtypes.string and not context.in_function():
@@ -320,10 +326,15 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         return _complex64_of_python(obj)
     with np.errstate(over="ignore"):   # 1e5 as float16 is inf, silently as in TF
         arr = obj.astype(dt.np)
-    if inferred and dt.np == np.float32 and "f" in kinds and not context.in_function():   # (a graph gives inf)
+    if dt.np == np.float32 and "f" in kinds and not context.in_function():   # (a graph gives inf)
         wide = obj.astype(np.float64)   # (a finite value whose float32 rounding overflows: 3.4028235e38
         if np.any(np.isfinite(wide) & np.isinf(arr)):   # rounds to FLT_MAX and converts; fz19)
-            raise ValueError(_FLOAT_RANGE)
+            if inferred:
+                raise ValueError(_FLOAT_RANGE)
+            # (float32 asked for: the float converter gives up and the doubles are cast on the device, under
+            # flush-to-zero, so the list's subnormals are zeros: `tf.constant([1e300, 1e-40], 'float32')` is
+            # [inf, 0] eagerly, [inf, 1e-40] without the 1e300; fz34b, fz14 seed 1420343002 #43)
+            return _ftz_float32(wide)
     return arr
 
 

@@ -108,12 +108,35 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "NotImplementedError \"Cannot convert a symbolic tf.Tensor (BatchToSpaceND:0) to a numpy array\" (which path "
         "of truediv does so with a NumPy bool is not analysed); simdist raises the missing bool kernel "
         "(InvalidArgumentError \"No OpKernel was registered to support Op 'BatchToSpaceND'\") while tracing",
+    ("call:linalg.qr", "value", "'Qr'"):
+        "tf.linalg.qr of a float32 list [[0.25, -inf, -3], [0.001, 2.5, 0.5], [0.25, -3, 0.25], [5e-324, -1.5, 0.001]] "
+        "eagerly (fz34b: seed 1420333003 #284): TF 2.21's Qr kernel is Eigen's HouseholderQR (makeHouseholder and "
+        "applyHouseholderOnTheLeft column by column, Q formed by householderQ()), whose infinite column makes every entry "
+        "of Q NaN and R[1, 1] NaN; simdist's is LAPACK's geqrf through np.linalg.qr (Q's first column finite, R[1, 1] "
+        "-inf), and finite results differ in last bits too (qr([[0.25, 1], [0.5, -inf]]) Q[0, 0] -0.44721353 in TF, "
+        "-0.4472136 in simdist): Eigen's Householder QR in its own order is not modelled",
+    ('call:image.non_max_suppression_with_scores>operator:&', 'error-class', "'err', 'InvalidArgumentError'"):
+        "`tf.image.non_max_suppression_with_scores(boxes=uint16 ndarray, scores=uint16 Variable, max_output_size=0)` "
+        "eagerly (fz34b: fresh seed 1420343003 #28): TF 2.21's fast path fixes NonMaxSuppressionV5's T at uint16 from "
+        "the boxes and the NodeDef's T check refuses it (InvalidArgumentError \"Value for attr 'T' of uint16 is not in "
+        "the list of allowed values: half, float\"), where simdist's model of the eager fallback converts the variable "
+        "to the float32 of the thresholds first (ValueError); how the fast path takes a variable beside NumPy inputs "
+        "of a T shared with converted thresholds is not modelled (the class of call:image.non_max_suppression_with_scores "
+        "above)",
     ('call:reverse_sequence>call:exp', 'rejects', "'calls', (('ok'"):
         "`y = tf.reverse_sequence(input=int8 [3], seq_lengths=tf.constant([1, 2, 2]), seq_axis=-1)` in a tf.function "
         "whose result is never used, then `return tf.exp(np.array(3e38))` (fz32b: seed 1420323001 #214): TF 2.21 "
         "prunes the unused stateless node, so its kernel's error never comes and every call returns inf; simdist "
         "runs ReverseSequence's kernel on each call and raises its InvalidArgumentError (the class of "
         "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
+    ('call:math.unsorted_segment_max>call:linalg.matrix_rank', 'rejects', "'calls', (('ok'"):
+        "`y = tf.math.unsorted_segment_max(list, [1, 1], num_segments=1)` in a tf.function with an input_signature "
+        "whose result is never used, then `return tf.linalg.matrix_rank(bool ndarray)` (fz34b: fresh seed 1420343001 "
+        "#19): TF 2.21 prunes the unused stateless node, so the kernel's \"segment_ids[0] = 1 is out of range [0, 1)\" "
+        "never comes and every call returns 2; simdist runs UnsortedSegmentMax's kernel on each call and raises its "
+        "InvalidArgumentError (the class of unique_with_counts>linalg.svd above: an unused op TF prunes is not "
+        "modelled; modelling it means running a failed call again with the failing op's output a stand-in whose "
+        "taint reaches no output and no stateful op, which dispatch does not track yet)",
     ("call:linalg.eigh", "value", "'grad'"):
         "tf.linalg.eigh of a complex64 Variable [4, 4] under a tape (fz32b: fresh seed 1420323003 #60): TF 2.21's "
         "eigenvalues are -7.918, -2.681, 6.349, 17.75, simdist's -12.62, -2.680, 11.05, 17.89 (different matrices, "

@@ -68,6 +68,14 @@ KNOWN_OPEN: dict[object, str] = {
                              "and TF 2.21 gives pi/2 (the subnormal read as a non-zero y), where eagerly and in simdist "
                              "the kernel's DAZ reads it as 0 and gives 0: the open class of folded bfloat16 subnormals "
                              "('math.pow' below; docs/spec.md ops.subnormals), not modelled",
+    ("math.reduce_max", "value"): "reduce_max of a bfloat16 tensor holding a subnormal (fz34b: ext8 seed 3402 #268, "
+                                  "[[1, 0], [3, 9.2e-41]] over axis -2): TF 2.21 keeps 9.18355e-41 in one column and "
+                                  "flushes it in others by position (eagerly `reduce_max([[1e-40, 2e-40], [0, 1e-40]], "
+                                  "0)` is [0, 0], `[[1, 0], [3, 1e-40]]` over axis 0 keeps it; in a tf.function "
+                                  "Grappler's folding of constants keeps more, reduce_min alike), where simdist flushes "
+                                  "every bfloat16 result; Eigen's float32 reductions of bfloat16 under DAZ/FTZ select "
+                                  "their operands in an order not modelled (the position-dependent class of nn.relu "
+                                  "below)",
     ("nn.relu", "gradient"): "tf.nn.relu of a float32 Variable holding one subnormal under a tape (fz30b: ext8 seed "
                              "3002 #32, relu([1e-40])): TF 2.21 keeps 1e-40, simdist flushes it; the position-"
                              "dependent flushing of TF's Relu kernel (a 1-element input keeps it, other lengths flush "

@@ -979,12 +979,14 @@ def _holds_tensor(values: Any) -> bool:
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     from simdist.runtime.ops import math
-    if isinstance(values, (list, tuple)) and len(values) > 1:
-        math.check_distributed_variables(values)
     if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):
         # (array_ops.stack's `if axis == 0:` takes the truth of a tensor axis; fz11, fz4 seed 41 #3)
         _symbolic.check_truth_taken(axis)
-    if isinstance(values, (list, tuple)) and int(axis) == 0 and values and not _holds_tensor(values):
+    tensor_axis = isinstance(axis, Tensor) or hasattr(axis, "_as_tensor")
+    # (array_ops.stack's `if axis == 0:` in Python: a list axis [3] is not 0, and its range check's `<` is then
+    # TypeError before Pack converts the values; fz34b, fourth generator seed 3402 #72)
+    if isinstance(values, (list, tuple)) and (int(axis) == 0 if tensor_axis else axis == 0) and values and \
+            not _holds_tensor(values):
         # array_ops.stack converts a constant list as a whole first (its dtype is the list's:
         # [np.int64(0)] is int32), then falls back to Pack (ops.conversion)
         try:
@@ -996,6 +998,8 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
         # in Python, before Pack converts the list (so before its dtypes' TypeError in a graph;
         # fz27b, fz14 seed 1420272701 #46); an unknown rank is left to Pack's shape function
         _stack_axis(values[0], axis)
+    if isinstance(values, (list, tuple)) and len(values) > 1:   # (Pack's eager fallback, after the axis check)
+        math.check_distributed_variables(values)
     # (an axis given as a tensor: Pack's attr, which the eager fast path cannot take)
     ts = matching_list(values, "Pack", "values", fallback=isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"))
     if ts:
@@ -1017,8 +1021,9 @@ def _stack_axis(first: Any, axis: Any) -> None:
             n = np.ndim(first) + 1
         except Exception:  # noqa: BLE001 - Pack's conversion of the list raises it
             return
-    if not -n <= int(axis) < n:
-        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-n}, {n})")
+    ax = int(axis) if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor") else axis
+    if ax < -n or ax >= n:   # (Python's comparisons, as array_ops.stack: a list axis is their TypeError)
+        raise ValueError(f"Argument `axis` = {ax} not in range [{-n}, {n})")
 
 
 def args_dims(dims: Sequence[int]) -> str:

@@ -265,12 +265,13 @@ def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
 
 
 def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str) -> None:
-    """TF 2.21's x86 build runs float32, bfloat16 and half conv backprops through oneDNN or its
-    custom kernels, which dilate; float64 takes the plain Eigen CPU kernel, which refuses a
-    dilation rate above 1 (conv_grad_input_ops.h / conv_grad_filter_ops.h; observed: the gradient
-    of a float64 conv2d with dilations=2 is InvalidArgumentError, float32 computes). Clause
-    nn.conv-dilation."""
-    if dtype == np.float64 and any(d > 1 for d in dilations):
+    """TF 2.21's x86 build runs float32, bfloat16 and half conv backprops through oneDNN where the
+    CPU has it for the dtype (`onednn_conv`), which dilates; elsewhere (float64 everywhere; every
+    dtype on a CPU without oneDNN, as this AVX2-only AMD host) the CPU kernels refuse a dilation
+    rate above 1 (conv_grad_input_ops.h / conv_grad_filter_ops.h; observed on the reference host:
+    float64 refused, float32 computes; on the AMD host float32, float16 and bfloat16 refused too,
+    fz34b). Clause nn.conv-dilation."""
+    if any(d > 1 for d in dilations) and not onednn_conv(np.dtype(dtype).name):
         raise errors.InvalidArgumentError(None, None, "Current CPU implementations do not yet support dilation rates "
                                                       f"larger than 1. [Op:{op}]")
 
@@ -566,11 +567,29 @@ def normalize_padding(padding: Any, op: str, explicit_ok: bool = True,
 # TF 2.21's x86 CPU build convolves NCHW only in its oneDNN kernels (onednn_conv); others raise
 
 
-def check_data_format(data_format: Any, default: str = "NHWC", nchw_ok: bool = False) -> bool:
+def _format_list(op: str) -> list[str]:
+    """op's OpDef list of data formats."""
+    from simdist.runtime.ops import raw_ops
+    return next(a for a in raw_ops.opdefs()["ops"][op]["args"] if a.get("attr") == "data_format")["allowed"]
+
+
+def format_attr(op: str, data_format: Any) -> None:
+    """A data_format string outside op's OpDef list: eagerly the NodeDef's InvalidArgumentError, in a
+    graph op_def_library's ValueError (trace_errors.string_attr), in the OpDef's order (after padding)."""
+    if isinstance(data_format, str):
+        trace_errors.check_string(op, "data_format", data_format, _format_list(op))
+
+
+def check_data_format(data_format: Any, default: str = "NHWC", nchw_ok: bool = False, op: str | None = None) -> bool:
     """simdist computes the channels-last layout (TF's CPU default), and for conv2d NCHW (which
-    TF 2.21's x86 CPU build runs through oneDNN) by transposing to it; True for NCHW."""
+    TF 2.21's x86 CPU build runs through oneDNN) by transposing to it; True for NCHW. With `op`, a
+    string outside its OpDef list ("NDHWC" for Conv2D) reads as channels-last here (nn_ops' channel
+    index for a format not starting "NC"): the attr's error is `format_attr`'s, which the caller
+    raises in the OpDef's order, after the strides' sequence and padding (fz34b)."""
     if nchw_ok and data_format == "NCHW":
         return True
+    if op is not None and isinstance(data_format, str) and data_format not in _format_list(op):
+        return False
     if data_format not in (None, default, "NWC", "NHWC"):
         raise errors.UnimplementedError(None, None, f"simdist computes convolutions and pooling in the channels-last "
                                         f"layout ({default}) only; got data_format={data_format!r}")
@@ -594,7 +613,7 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     "VALID" or explicit [[0, 0], [top, bottom], [left, right], [0, 0]]; input ranks above 4 are
     extra batch dimensions. NCHW (TF's CPU runs it through oneDNN) is computed as NHWC between
     two transposes, the same values."""
-    nchw = check_data_format(data_format, nchw_ok=True)
+    nchw = check_data_format(data_format, nchw_ok=True, op="Conv2D")
     st = spatial_sequence(strides, 2, "strides", nchw)
     dl = spatial_sequence(dilations, 2, "dilations", nchw)
     args.raw_attribute(input, "shape")   # (nn_ops.conv2d reads `input.shape` unconverted: a list is AttributeError)
@@ -620,6 +639,7 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
                      list(nchw_to_nhwc(dl)))
         return to_channels_first(out)
     pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
+    format_attr("Conv2D", data_format)
     x, f = _shared_t(input, filters)
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     if x.ndim < 4:
@@ -718,7 +738,7 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
             raise errors.UnimplementedError(None, None, "Depthwise convolution on CPU is only supported for NHWC "
                                             "format [Op:DepthwiseConv2dNative]")
         data_format = "NHWC"                 # an integer input fails the op's dtype check
-    check_data_format(data_format)
+    check_data_format(data_format, op="DepthwiseConv2dNative")
     # (gen_nn_ops.depthwise_conv2d_native: the strides list first, TypeError, also when the eager fast
     # path gives up on a NumPy array; then eagerly the op's T before its padding attr; fz28b, fz14 seed
     # 1420282802 #197)
@@ -734,6 +754,7 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
             raise TypeError(f"Input 'filter' of 'DepthwiseConv2dNative' Op has type {fd.name} that does not match type "
                             f"{xd.name} of argument 'input'.")
     pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative", inputs=(input, filter))
+    format_attr("DepthwiseConv2dNative", data_format)
     _graph_ranks("DepthwiseConv2dNative", _t(input), _t(filter))
     if len(strides) != 4 and context.in_function():   # (the shape function's, after the ranks)
         raise trace_errors.shape_error(

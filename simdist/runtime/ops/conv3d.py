@@ -250,18 +250,16 @@ def check_format(data_format: Any, op: str, x: Tensor | None = None) -> None:
     'data_format' of "NHWC" is not in the list of allowed values: "NDHWC", "NCDHW"")."""
     if x is not None and x.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
         raise attr_error(op, x.dtype, FLOATS)
-    if data_format not in (None, "NDHWC", "NCDHW"):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'data_format' of \"{data_format}\" is not in the "
-                                          f"list of allowed values: \"NDHWC\", \"NCDHW\" [Op:{op}]")
+    if data_format is not None:   # (a graph: op_def_library's ValueError, trace_errors.string_attr)
+        trace_errors.check_string(op, "data_format", data_format, ("NDHWC", "NCDHW"))
 
 
-def _padding(padding: Any) -> str:
+def _padding(padding: Any, op: str) -> str:
+    """padding as op's OpDef allows it (a graph: op_def_library's ValueError naming `op`; fz33b's
+    open #38, `conv3d_transpose(..., padding='same')` traced names Conv3DBackpropInputV2)."""
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
-    if padding not in ("SAME", "VALID"):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
-                                          "of allowed values: \"SAME\", \"VALID\" [Op:Conv3D]")
-    return padding
+    return trace_errors.check_string(op, "padding", padding, ("SAME", "VALID"))
 
 
 def _list5(value: Any, name: str) -> tuple[int, ...]:
@@ -280,9 +278,13 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     attr_rules.check("Conv3D", (input, filters), strides=strides, padding=padding, data_format=data_format,
                      dilations=dilations)
     if data_format == "NCDHW":
+        # (the OpDef's attrs, T, strides and padding, before the kernel refuses the layout, eagerly and in a
+        # graph: `padding='same'` is the attr's error; fz34b)
+        check_format(None, "Conv3D", _t(input))
+        st = _to_last(_list5(strides, "strides"))
+        _padding(padding, "Conv3D")
         x = _channels_first(input, "CPU implementation of Conv3D currently only supports the NHWC tensor format. "
                                    "[Op:Conv3D]")
-        st = _to_last(_list5(strides, "strides"))
         dl = None if dilations is None else _to_last(_list5(dilations, "dilations"))
         return array.transpose(conv3d(array.transpose(x, [0, 2, 3, 4, 1]), filters, st, padding, "NDHWC", dl),
                                [0, 4, 1, 2, 3])
@@ -296,7 +298,7 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     x, f = args.matching((input, filters), op="Conv3D", names=("input", "filter"))
     check_format(None, "Conv3D", x)
     st5 = _list5(st, "strides")
-    pad = _padding(padding)
+    pad = _padding(padding, "Conv3D")
     check_format(data_format, "Conv3D")
     attrs = {"strides": st5, "padding": pad, "explicit_paddings": (), "dilations": _list5(dl, "dilations")}
     return dispatch.execute(CONV3D, (x, f), attrs)
@@ -328,6 +330,7 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         st = _to_last(spatial_sequence(strides, 3, "strides", True))
         dl = None if dilations is None else _to_last(spatial_sequence(dilations, 3, "dilations", True))
         _graph_backprop_input_types(filters, input)
+        _padding(padding, "Conv3DBackpropInputV2")   # (the attr before the kernel's refusal; fz34b)
         x = _channels_first(input, "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU. "
                                    "[Op:Conv3DBackpropInputV2]")
         shape = list(shape_arg(output_shape))
@@ -348,7 +351,7 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         filters, input = args.matching([filters, input], op="Conv3DBackpropInputV2", names=("filter", "out_backprop"))
     _graph_backprop_input_types(filters, input)   # (after _get_sequence's ValueErrors)
     check_format(None, "Conv3DBackpropInputV2", _t(input))
-    pad = _padding(padding)
+    pad = _padding(padding, "Conv3DBackpropInputV2")
     check_format(data_format, "Conv3DBackpropInputV2")
     # (a graph: after the attrs, the shape function wants input_sizes of 5 sizes, ValueError "Shape must
     # be rank 5 but is rank 2" at trace for output_shape=[3, 1]; fz31b, fz14 seed 1420261202 #702)

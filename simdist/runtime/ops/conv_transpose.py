@@ -13,7 +13,7 @@ from simdist.runtime import context, dtypes, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import args, array, attr_rules, dispatch, graph_inputs, infer_ctx, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
-from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
+from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, format_attr, normalize_padding,
                                       spatial_sequence)
 from simdist.runtime.tensor import Tensor
 
@@ -51,10 +51,11 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
             padding = list(nchw_to_nhwc(padding))
         return to_channels_first(conv2d_transpose(to_channels_last(x), filters, list(nchw_to_nhwc(shape)), st,
                                                   padding, "NHWC", dl))
-    check_data_format(data_format or "NHWC")
+    check_data_format(data_format or "NHWC", op="Conv2DBackpropInput")
     st, dl = spatial_sequence(strides, 2, "strides"), spatial_sequence(dilations, 2, "dilations")   # (TF's order)
     graph_inputs.check("Conv2DBackpropInput", (output_shape, filters, input))
     pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
+    format_attr("Conv2DBackpropInput", data_format or "NHWC")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
     if context.in_function():
@@ -131,7 +132,7 @@ def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         shp = list(shape_arg(output_shape))
         x = array.expand_dims(_t(input), 2)
         f = array.expand_dims(_t(filters), 0)
-        out = conv2d_transpose(x, f, shp[:2] + [1] + shp[2:], [1, 1, 1, st[2]], padding, "NCHW", [1, 1, 1, dl[2]])
+        out = conv2d_transpose(x, f, shp[:2] + [1] + shp[2:], [1, *st], padding, "NCHW", [1, *dl])
         return array.squeeze(out, [2])
     if data_format not in (None, "NWC"):
         raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
@@ -140,7 +141,9 @@ def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     shp = list(shape_arg(output_shape))
     x = array.expand_dims(_t(input), 1)
     f = array.expand_dims(_t(filters), 0)
-    out = conv2d_transpose(x, f, shp[:1] + [1] + shp[1:], [1, 1, st[1], 1], padding, "NHWC", [1, 1, dl[1], 1])
+    # (nn_ops.conv1d_transpose passes `[1] + strides` and `[1] + dilations` as _get_sequence gives them: strides
+    # [1, 2, 2] are [1, 1, 2, 2], the kernel's batch-and-depth refusal; fz34b, fz14 seed 1420343001 #219)
+    out = conv2d_transpose(x, f, shp[:1] + [1] + shp[1:], [1, *st], padding, "NHWC", [1, *dl])
     return array.squeeze(out, [1])
 
 
@@ -175,11 +178,12 @@ def atrous_conv2d(value: Any, filters: Any, rate: Any, padding: Any, name: str |
 
 
 def _depthwise_attrs(strides: Any, padding: Any, dilations: Any, data_format: Any, op: str) -> dict:
-    check_data_format(data_format or "NHWC")
+    check_data_format(data_format or "NHWC", op=op)
     if not isinstance(strides, (list, tuple)) or len(strides) != 4:
         raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 dimensions "
                                           f"[Op:{op}]")
     pad, explicit = normalize_padding(padding, op)
+    format_attr(op, data_format or "NHWC")
     dl = tuple(int(v) for v in dilations) if dilations is not None else (1, 1, 1, 1)
     return {"strides": tuple(int(v) for v in strides), "padding": pad, "explicit_paddings": explicit, "dilations": dl}
 

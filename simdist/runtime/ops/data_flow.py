@@ -115,6 +115,9 @@ def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None
     fast = attr_rules.list_items_fast(indices, data)   # (a list item in a list: the fallback's checks)
     attr_rules.list_input("DynamicStitch", "indices", indices, fast=fast)   # (ops.attr-types)
     attr_rules.list_input("DynamicStitch", "data", data, fast=fast)
+    # (the fast path iterates a tensor or a variable given for a list, so a float64 variable of 3 rows is 3
+    # data: the NodeDef's count error; fz34b, fz14 seed 1420343001 #184)
+    indices, data = [v if isinstance(v, (list, tuple)) else list(v) for v in (indices, data)]
     if len(indices) == 0:   # (N from the first list; T only from data: list_inputs.empty_list)
         raise list_inputs.empty_list("DynamicStitch", "indices", typed=len(data) > 0)
     if len(data) != len(indices) and (not fast or context.in_function()):

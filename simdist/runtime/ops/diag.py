@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, errors, symbolic
+from simdist.runtime import context, dtypes, errors, symbolic
 from simdist.runtime.ops import args, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -148,11 +148,8 @@ DIAG.shape_fn = lambda shapes, attrs: shapes[0] is not None
 
 
 def _align(align: Any, op: str) -> str:
-    if align not in _ALIGNS:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'align' of \"{align}\" is not in the list of "
-                                          f"allowed values: \"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", "
-                                          f"\"RIGHT_RIGHT\" [Op:{op}]")
-    return str(align)
+    """align as the OpDef allows it (a graph: op_def_library's ValueError, trace_errors.string_attr)."""
+    return trace_errors.check_string(op, "align", align, _ALIGNS)
 
 
 def _padding(value: Any, like: Tensor, given: Any = None, op: str = "MatrixDiagPartV3", index: int = 2) -> Tensor:
@@ -187,8 +184,9 @@ def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: An
     raw op's call, without array_ops' bool(padding_value) for a bool input)."""
     x = convert_to_tensor(input)
     pad = _padding(padding_value, x, None if raw else input)
+    al = _align(align, "MatrixDiagPartV3")   # (the NodeDef's attrs before the kernel's and shape function's k checks)
     band = _traced_band(x, k)
-    out = dispatch.execute(DIAG_PART, (x, pad), {"k": band, "align": _align(align, "MatrixDiagPartV3")})
+    out = dispatch.execute(DIAG_PART, (x, pad), {"k": band, "align": al})
     from simdist.runtime.ops import static_shapes
     if static_shapes.rank_unknown(x):
         # (MatrixDiagPartV3's shape function: an input of unknown rank gives an unknown shape, so a later
@@ -234,6 +232,16 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
     else:
         v = convert_to_tensor(diagonal)
     pad = _padding(padding_value, v, None if raw else diagonal, "MatrixDiagV3", 4)
+    al = _align(align, "MatrixDiagV3")   # (the NodeDef's attrs before the kernel's k checks; fz34b)
+    if context.in_function():
+        # (MatrixDiagV2Shape at trace, shape_fns_array: a diagonal of unknown length enters its arithmetic as -1, so
+        # num_rows=1, num_cols=2 of a [None] spec are "not consistent" (ValueError); fz34b, fz14 seed 1420343002 #17)
+        from simdist.runtime.ops import infer_ctx
+
+        def t32(x: Any) -> Any:
+            return x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=dtypes.int32)
+        infer_ctx.check("MatrixDiagV3", {"diagonal": v, "k": t32(k), "num_rows": t32(num_rows),
+                                         "num_cols": t32(num_cols), "padding_value": pad}, {"align": al})
     band = _band(_k(k), "MatrixDiagV3")
     # (MatrixDiagOp reads num_rows, num_cols and padding_value after k, each a scalar: a raw
     # padding_value of shape [2, 3] is refused, not broadcast; fuzz20 seeds 2620261201 #42, 2620261202 #29.
@@ -245,7 +253,7 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
             raise errors.InvalidArgumentError(None, None, f"{what} must be a scalar [Op:MatrixDiagV3]")
         sizes.append(arr)
     return dispatch.execute(DIAG, (v, pad), {"k": band, "num_rows": int(sizes[0]), "num_cols": int(sizes[1]),
-                                             "align": _align(align, "MatrixDiagV3")})
+                                             "align": al})
 
 
 @RegisterGradient("MatrixDiagPartV3")

@@ -42,6 +42,8 @@ __all__ = ["execute", "run", "refused", "graph_assert", "deferred_kernel", "stat
 
 _STRING = dtypes.string
 _KEEP, _FLUSH, _CHECK, _FLUSHED, _fired, _BF16 = _sn.KEEP, _sn.FLUSH, _sn.CHECK, _sn.FLUSHED_TYPES, _sn._fired, _sn.BF16
+_noting, _NOTING = _sn.noting, _sn._NOTING
+_error_state = _sn._EXTOBJ.get if _sn._EXTOBJ is not None else object   # (NumPy's error state, to test by identity)
 _MAKES = _sn.MAKES
 _sn.install()
 _SUBNORMAL = ("its values hold subnormal floats, which TF's kernels flush to zero: dispatch models it, "
@@ -94,6 +96,7 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
             raise
         dt = tensors[0].dtype
         _STOOD[0] = True   # (its output's values are unknown to the graph: marked in run)
+        _DEFERRED[0] = True   # (and no kernel runs: run goes on with a stand-in)
     if op.stateful and context._data_traces:   # (made in a tf.data function: clause dataset.iterator-checkpoint)
         _note_stateful(op, attrs)
     return run(op, tensors, arrays, dt, attrs)
@@ -140,10 +143,16 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if op.trace_shape is not None and context._function_depth:   # (TF's shape function, at trace)
         _trace_shape(op, tensors, attrs)
     try:
-        if marked and rule is not _KEEP:
-            out, arrays = _marked_forward(op, tensors, arrays, attrs, rule)
-        else:
-            out = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
+        if _DEFERRED[0]:   # (a missing kernel a dry run defers, execute: none runs; zeros of the broadcast shape,
+            # its stand-in: spence of bfloat16 has no float kernel to compute it on either; fz34b, third generator
+            # --ext8 seed 3402 #91)
+            _DEFERRED[0] = False
+            out = _standin(arrays, dt)
+        elif _error_state() is _NOTING[0] or _noting():
+            out, arrays = _forward(op, tensors, arrays, attrs, rule, marked)
+        else:   # (a caller's np.errstate hides underflows: the kernel's own state, subnormals.noting)
+            with _sn.noted():
+                out, arrays = _forward(op, tensors, arrays, attrs, rule, marked)
     except Exception as e:
         if _shapes.UNKNOWN and op.shape_fn is not None:   # (a dimension the traced graph does not know)
             _shapes.unseen(op, tensors, attrs, e)
@@ -224,6 +233,7 @@ def _rewritten(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> Tens
 # how many stand-ins dry runs went on with (tf/_concrete.py tells a run that completed on them)
 STANDINS = [0]
 _STOOD = [False]   # (the op running now returns a stand-in: its outputs are marked as values the graph does not know)
+_DEFERRED = [False]   # (the op running now has no kernel: execute's deferred_kernel)
 
 
 def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None, e: BaseException) -> Any:
@@ -258,8 +268,8 @@ def deferred_kernel(err: BaseException) -> bool:
     its kernel up only when the graph runs, after the whole trace, so a later op's graph-build error
     is the call's (`tf.range(3, dtype=tf.int8)` then a trace of the vector: MatrixDiagPartV3's
     ValueError; normalize_moments' Reciprocal of int64 counts, then Mul's TypeError). The caller
-    computes the op on and marks its output as a value the graph does not know (a stand-in, counted
-    as `_past_kernel_error`'s). Eagerly, and outside dry runs, False: the error stands."""
+    goes on with a stand-in (`_standin`: no kernel runs) marked as a value the graph does not know,
+    counted as `_past_kernel_error`'s. Eagerly, and outside dry runs, False: the error stands."""
     from simdist.runtime import errors
     if not context._placeholder_depth[0] or not isinstance(err, errors.NotFoundError) or getattr(err, _MARK, None) \
             or "Could not find device for node" not in str(err):
@@ -330,6 +340,21 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, ts)
     return ts
+
+
+def _standin(arrays: Sequence[np.ndarray], dt: Any) -> np.ndarray:
+    """An elementwise op's stand-in output: zeros (empty strings) of its operands' broadcast shape."""
+    shape = np.broadcast_shapes(*(np.shape(a) for a in arrays))
+    return np.full(shape, b"", dtype=object) if dt is _STRING else np.zeros(shape, dt._np)
+
+
+def _forward(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], attrs: dict | None, rule: Any,
+             marked: bool) -> tuple[Any, Sequence[np.ndarray]]:
+    """The op's kernel on its arrays (marked subnormal inputs: `_marked_forward`): (result, the
+    arrays it read)."""
+    if marked and rule is not _KEEP:
+        return _marked_forward(op, tensors, arrays, attrs, rule)
+    return (op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)), arrays
 
 
 def _marked_forward(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], attrs: dict | None,

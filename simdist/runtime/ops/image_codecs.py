@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array, string_tensor, want_string
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -424,12 +424,12 @@ def encode_jpeg(image: Any, format: str = "", quality: int = 95, progressive: bo
                 optimize_size: bool = False, chroma_downsampling: bool = True, density_unit: str = "in",
                 x_density: int = 300, y_density: int = 300, xmp_metadata: str = "", name: str | None = None) -> Tensor:
     """`tf.io.encode_jpeg`: the JPEG bytes TF's libjpeg-turbo writes."""
-    if format not in ("", "grayscale", "rgb"):
-        raise _bad("EncodeJpeg", f"Value for attr 'format' of \"{format}\" is not in the list of allowed values: "
-                   "\"\", \"grayscale\", \"rgb\"")
-    if density_unit not in _DENSITY:
-        raise _bad("EncodeJpeg", f"Value for attr 'density_unit' of \"{density_unit}\" is not in the list of "
-                   "allowed values: \"in\", \"cm\"")
+    from simdist.runtime import context
+    if context.in_function():   # (op_def_library: the uint8 input before the attrs, TypeError; fz34b)
+        image = trace_errors.fixed_operand(image, dtypes.uint8, "EncodeJpeg", "image")
+    # (a graph: op_def_library's ValueError, trace_errors.string_attr)
+    trace_errors.check_string("EncodeJpeg", "format", format, ("", "grayscale", "rgb"))
+    trace_errors.check_string("EncodeJpeg", "density_unit", density_unit, tuple(_DENSITY))
     attrs = {"format": format, "quality": int(quality), "progressive": bool(progressive),
              "optimize_size": bool(optimize_size), "chroma_downsampling": bool(chroma_downsampling),
              "density_unit": density_unit, "x_density": int(x_density), "y_density": int(y_density),

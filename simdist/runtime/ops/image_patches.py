@@ -87,9 +87,7 @@ def extract_patches(images: Any, sizes: Any, strides: Any, rates: Any, padding: 
     attr_rules.check("ExtractImagePatches", (images,), ksizes=sizes, strides=strides, rates=rates, padding=padding)
     x = _t(images)
     ks, st, rt = _list4(sizes, "ksizes"), _list4(strides, "strides"), _list4(rates, "rates")
-    if not isinstance(padding, str) or padding not in ("SAME", "VALID"):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
-                                          "of allowed values: \"SAME\", \"VALID\" [Op:ExtractImagePatches]")
+    trace_errors.check_string("ExtractImagePatches", "padding", padding, ("SAME", "VALID"))
     if x.dtype == dtypes.bool_:
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node ExtractImagePatches}} = "
                                    "ExtractImagePatches[T=DT_BOOL] [Op:ExtractImagePatches]")

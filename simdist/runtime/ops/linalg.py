@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, attr_rules, dispatch
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -553,10 +553,13 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     for i, j in zip(xa, xb):
         sb[j] = sa[i]
     out = [c for k, c in enumerate(sa) if k not in xa] + [c for k, c in enumerate(sb) if k not in xb]
-    if ta.dtype == tb.dtype:   # TF's tensordot is a MatMul: its dtype rule (bool, int8, int16 refused)
-        MATMUL.dtype((ta.dtype, tb.dtype), {})
     da, db = ta.shape.as_list(), tb.shape.as_list()
-    if [da[i] for i in xa] != [db[j] for j in xb]:
+    sizes_differ = [da[i] for i in xa] != [db[j] for j in xb]
+    if ta.dtype == tb.dtype and not (sizes_differ and context.in_function()):
+        # TF's tensordot is a MatMul: its dtype rule (bool, int8, int16 refused); a graph's MatMul shape function
+        # comes before the kernel lookup (uint16 of sizes 3 and 4: ValueError at trace; fz34b)
+        MATMUL.dtype((ta.dtype, tb.dtype), {})
+    if sizes_differ:
         # (TF reshapes each operand to a matrix, free dimensions by contracted ones, and calls MatMul:
         # equal products compute, others are MatMul's error, its shape function's ValueError where
         # the graph knows the dimensions; fz2 seed 63 #18)
@@ -566,6 +569,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         m, ka = int(np.prod([da[k] for k in fa])), int(np.prod([da[i] for i in xa]))
         kb, n = int(np.prod([db[j] for j in xb])), int(np.prod([db[k] for k in fb]))
         if ka != kb:
+            if ta.dtype != tb.dtype:   # (MatMul's inputs' T before its shape function and kernel's sizes, eagerly
+                # and in a graph: op_def_library's TypeError; fz34b, fz14 seed 1420343002 #178)
+                MATMUL.dtype((ta.dtype, tb.dtype), {})
             known = static_shapes.unknown(ta) is None and static_shapes.unknown(tb) is None and \
                 not static_shapes.rank_unknown(ta) and not static_shapes.rank_unknown(tb)
             err = op_errors.InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: [{m},{ka}], In[1]: "

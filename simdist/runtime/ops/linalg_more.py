@@ -185,8 +185,8 @@ def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, alig
     `diagonal` (shaped as diag_part's output for that k and align)."""
     from simdist.runtime.ops.diag import _align, _band, _diag_len, _k
     x, d = args.matching([input, diagonal], op="MatrixSetDiagV3", names=("input", "diagonal"))   # (ops.attr-types)
+    al = _align(align, "MatrixSetDiagV3")   # (the NodeDef's attrs before the kernel's k checks; fz34b)
     kk = _band(_k(k), "MatrixSetDiagV3")
-    al = _align(align, "MatrixSetDiagV3")
     # (input and diagonal share T: a diagonal of another dtype is the op's dtype error before its
     # shape checks, eagerly the kernel's InvalidArgumentError, traced op_def_library's TypeError;
     # fz14 seed 1420261218 #15)

@@ -155,13 +155,10 @@ def _dilation_grad(op: Any, grad: Any) -> list:
             dispatch.execute(DILATION2D_BACKPROP_FILTER, (x, f, grad), dict(op.attrs))]
 
 
-def _padding(padding: Any) -> str:
+def _padding(padding: Any, op: str) -> str:
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
-    if padding not in ("SAME", "VALID"):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
-                                          "of allowed values: \"SAME\", \"VALID\"")
-    return padding
+    return trace_errors.check_string(op, "padding", padding, ("SAME", "VALID"))
 
 
 def _nhwc_only(data_format: Any) -> None:
@@ -341,6 +338,7 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
     if idx.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Targmax' of {idx.name} is not in the list of "
                                           "allowed values: int32, int64 [Op:MaxPoolWithArgmax]")
+    pad = _padding(padding, "MaxPoolWithArgmax")   # (the OpDef's attrs before the kernel's and shape function's checks)
     for k in ks:   # (the kernel's constructor eagerly; TF 2.21's shape function checks it before the rank)
         if k <= 0:
             text = f"ksize must be a positive int32 value, got:{k}"
@@ -350,7 +348,7 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
         raise trace_errors.shape_error("input must be 4-dimensional [Op:MaxPoolWithArgmax]",
                                        f"Shape must be rank 4 but is rank {x.ndim}", "MaxPoolWithArgmax",
                                        [x.shape.as_list()])
-    attrs = {"ksize": ks, "strides": st, "padding": _padding(padding), "Targmax": idx.name,
+    attrs = {"ksize": ks, "strides": st, "padding": pad, "Targmax": idx.name,
              "include_batch_in_index": bool(include_batch_in_index)}
     if ks[0] != 1 or ks[3] != 1 or st[0] != 1 or st[3] != 1:
         # (traced: MaxPoolShape's windowed sizes first, ValueError "Negative dimension size caused by

@@ -594,8 +594,9 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
     from simdist.runtime.tensor import convert_to_tensor
     if not dt.is_floating:   # TF converts the mean and stddev to that dtype first (their errors as they are:
         # a float tensor's ValueError, fz14 seed 1420261219 #222), then the op refuses the dtype attr
-        for v in (a, b):
-            convert_to_tensor(float(v) if isinstance(v, float) else v, dtype=dt)
+        for v in (a, b):   # (a NumPy float64 is NumPy's value, which converts to uint64 by a cast: fz34b, fz14
+            # seed 1420343002 #252, stddev=np.float64(0.1) with dtype='uint64' is the attr's error)
+            convert_to_tensor(float(v) if isinstance(v, float) and not isinstance(v, np.generic) else v, dtype=dt)
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {args.tf_name(dt)} is not in the list "
                                           f"of allowed values: half, bfloat16, float, double [Op:{opname}]")
     shp = _vector(shape, opname)

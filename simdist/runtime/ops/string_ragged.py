@@ -32,6 +32,7 @@ import numpy as np
 from simdist.runtime import dtypes
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
+from simdist.runtime.ops.attr_rules import make_str as _make_str
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, string_tensor, want_string
@@ -224,6 +225,9 @@ def _on_strings(input: Any, op: str, run: Callable[[Tensor], tuple], how: str) -
 
 def split(input: Any, sep: Any = None, maxsplit: int = -1, name: str | None = None) -> Any:  # noqa: A002
     """`tf.strings.split`: each string's pieces at `sep` (None: whitespace runs)."""
+    # (ragged_string_ops.string_split_v2 converts the input to strings before the op's make_str(sep): an int32
+    # tensor with sep=3 is the conversion's ValueError; fz34b)
+    input = _ragged_input(input, "split", "StringSplitV2")
     s = b"" if sep is None else sep.encode() if isinstance(sep, str) else sep
     if not isinstance(s, bytes):
         raise TypeError(f"Expected string for argument 'sep' not {sep!r}.")
@@ -241,13 +245,29 @@ def bytes_split(input: Any, name: str | None = None) -> Any:  # noqa: A002
     return _on_strings(input, "StringSplit", lambda x: dispatch.execute(BYTES_SPLIT, (x,)), "bytes")
 
 
+def _string_input(x: Any, op: str, arg: str) -> None:
+    """A graph build (op_def_library) checks the op's fixed string input before its attrs: a float32
+    input of unicode_decode with errors='bad' is TypeError "Input 'input' of 'UnicodeDecode' Op has
+    type float32 that does not match expected type of string." (eagerly the attrs' errors; fz34b)."""
+    from simdist.runtime import context
+    from simdist.runtime.ops import trace_errors
+    if context.in_function():
+        flat = x.flat_values if isinstance(x, RaggedTensor) else x
+        trace_errors.fixed_operand(flat, dtypes.string, op, arg)
+
+
 def _decoded(input: Any, input_encoding: Any, errors: Any, replacement_char: Any,  # noqa: A002
              replace_control_characters: bool, with_offsets: bool = True) -> tuple[Any, Any, Tensor]:
     """(code points, offsets or None) shaped, and the flat code points."""
     opname = "UnicodeDecodeWithOffsets" if with_offsets else "UnicodeDecode"
     from simdist.runtime.ops import static_shapes
-    if isinstance(input, Tensor) and static_shapes.rank_unknown(input):   # (ragged_string_ops._unicode_decode)
+    # (ragged_string_ops._unicode_decode converts the input without a dtype, then checks its rank, before the
+    # generated op reads any attr: `[1e300]` eagerly is the conversion's ValueError whatever input_encoding is;
+    # fz33b's open #28, fz34b)
+    input = _ragged_input(input, "decode", opname)
+    if isinstance(input, Tensor) and static_shapes.rank_unknown(input):
         raise ValueError("Rank of `input` must be statically known.")
+    _string_input(input, opname, "input")
     err, rc, _ = check_attrs(opname, errors, replacement_char)
     enc = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     if not isinstance(enc, str):
@@ -408,7 +428,7 @@ def ngrams(data: Any, ngram_width: Any, separator: Any = " ", pad_values: Any = 
         if symbolic.truth_taken(w < 1):   # (TF's `if width < 1`: a graph tensor's truth is refused)
             raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
     vals, sp = dispatch.execute(STRING_NGRAMS, (data.values, data.row_splits),
-                                {"separator": _text(separator), "ngram_widths": tuple(int(w) for w in widths),
+                                {"separator": _text(_make_str(separator, "separator")), "ngram_widths": tuple(int(w) for w in widths),
                                  "left_pad": left, "right_pad": right, "pad_width": pw,
                                  "preserve_short_sequences": bool(preserve_short_sequences)})
     return RaggedTensor.from_row_splits(vals, sp, validate=False)

@@ -19,8 +19,9 @@ from typing import Any, Sequence
 from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "attr_minimum", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace",
-           "shapes_text", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "fixed_operand", "bad_attr", "builds",
-           "at_build", "unmark", "const_node_name", "list_minimum", "as_function"]
+           "shapes_text", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "fixed_operand", "bad_attr",
+           "string_attr", "check_string", "builds", "at_build", "unmark", "const_node_name", "list_minimum",
+           "as_function"]
 
 _ATTR = "_simdist_trace_error"
 MARK = _ATTR   # (the attribute holding an error's trace-time mark, for raw_rules to leave marked errors be)
@@ -147,6 +148,26 @@ def bad_attr(err: BaseException, op: str, attr: str, value: str, allowed: str) -
     return static(err, ValueError, f"Attr '{attr}' of '{op}' Op passed string '{value}' not in: {allowed}.")
 
 
+def string_attr(op: str, attr: str, value: Any, allowed: Sequence[str], tagged: bool = True) -> errors.InvalidArgumentError:
+    """A string attr outside its OpDef's allowed values, one rule for every op: eagerly the
+    NodeDef's InvalidArgumentError ("Value for attr 'padding' of "same" is not in the list of
+    allowed values: "SAME", "VALID" [Op:Conv3D]"; `tagged` False: without the op's tag), marked
+    with op_def_library's ValueError (_SatisfiesAllowedStringsConstraint: "Attr 'padding' of
+    'Conv3D' Op passed string 'same' not in: "SAME", "VALID".") that a graph build raises after
+    the inputs' types and the attrs before it in the OpDef (fz33b's open #38, fz34b)."""
+    quoted = ", ".join(f'"{a}"' for a in allowed)
+    err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list of "
+                                                  f"allowed values: {quoted}" + (f" [Op:{op}]" if tagged else ""))
+    return bad_attr(err, op, attr, value, quoted)
+
+
+def check_string(op: str, attr: str, value: Any, allowed: Sequence[str], tagged: bool = True) -> str:
+    """`value` when `allowed` holds it, else raises `string_attr`'s error."""
+    if value not in allowed:
+        raise string_attr(op, attr, value, allowed, tagged)
+    return str(value)
+
+
 def unmark(err: BaseException) -> None:
     """err without its trace-time mark: TF raises it as it is, when the graph runs."""
     setattr(err, _ATTR, False)
@@ -266,6 +287,12 @@ def _attr_list(err: BaseException) -> tuple[type, str] | None:
         op = re.search(r"\[Op:(\w+)\]", str(err))   # the op, not its (oneDNN) kernel
         return TypeError, (f"Input #{m.group(2)} of '{op.group(1) if op else m.group(1)}' Op has type {_PY_NAMES.get(m.group(4), m.group(4))} "
                            f"that does not match expected type of {_PY_NAMES.get(m.group(3), m.group(3))}.")
+    s = re.match(r"Value for attr '(\w+)' of \"(.*?)\" is not in the list of allowed values: ((?:\"[^\"]*\"(?:, )?)+)",
+                 str(err).strip())
+    op = re.search(r"\[Op:(\w+)\]|\{\{node (\w+)\}\}", str(err))
+    if s is not None and op is not None:   # a string attr outside its list: op_def_library's ValueError (fz34b)
+        return ValueError, (f"Attr '{s.group(1)}' of '{op.group(1) or op.group(2)}' Op passed string '{s.group(2)}' "
+                            f"not in: {s.group(3)}.")
     m = re.match(r"Value for attr '(\w+)' of (\w+) is not in the list of allowed values: ([\w, ]+?)(?: \[Op:\w+\])?$",
                  str(err).strip())
     if m is None:

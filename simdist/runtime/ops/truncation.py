@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, binary
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -87,7 +87,10 @@ def _realdiv_rule(dts: Any, attrs: Any) -> dtypes.DType:
     """RealDiv's op def takes integers, TF's CPU kernels do not: NotFoundError."""
     from simdist.runtime.ops import math
     # the first input's dtype selects the kernel before the second is checked against it:
-    # realdiv(int64, int32) is NotFoundError, not a dtype mismatch
+    # realdiv(int64, int32) is NotFoundError, not a dtype mismatch; a graph build checks the inputs' T first
+    # (op_def_library's TypeError; fz34b, fourth generator seed 3401 #85: realdiv(int32 spec, float32 spec))
+    if context.in_function() and len(dts) == 2 and dts[0] != dts[1]:
+        math._numeric("RealDiv")(dts, attrs)
     d = dts[0] if dts and dts[0].kind in "iu" else math._numeric("RealDiv")(dts, attrs)
     if d.kind in "iu":
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node RealDiv}} = "
@@ -128,7 +131,18 @@ def realdiv(x: Any, y: Any, name: str | None = None) -> Tensor:
     from simdist.runtime.ops import math
     math.check_distributed_variables((x, y))   # (a generated op: its eager fallback; fz14 seed 14 #555)
     xt, yt = math.gen_operands(math.REALDIV, x, y)
-    _realdiv_rule((xt.dtype, yt.dtype), None)
+    try:
+        _realdiv_rule((xt.dtype, yt.dtype), None)
+    except errors.NotFoundError as e:
+        # (a dry run of a tf.function's Python goes on past the missing integer kernel, which the graph looks up
+        # only when it runs, so a later op's graph-build error is the trace's: an unused `realdiv(int64 spec, 0)`
+        # then embedding_lookup_sparse's TypeError; fz34b, fz14 seed 1420333003 #217)
+        from simdist.runtime.ops import dispatch
+        try:
+            shape = np.broadcast_shapes(tuple(xt.shape.as_list()), tuple(yt.shape.as_list()))
+        except (TypeError, ValueError):
+            raise e from None
+        return dispatch.refused(e, xt.dtype, shape)
     return math.binary(math.REALDIV, xt, yt)
 
 

@@ -37,12 +37,16 @@ def _mark(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error("simdist_mark", _mark)
 
 
-def _attr_list(op: str, attr: str, value: str, allowed: tuple[str, ...], node: str) -> None:
-    if value not in allowed:
-        listed = ", ".join(f'"{a}"' for a in allowed)
-        raise tf_errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list "
-                                             f"of allowed values: {listed}\n\t; NodeDef: {{{{node {node}}}}}; "
-                                             f"[Op:{op}]")
+def _attr_list(op: str, attr: str, value: str, allowed: tuple[str, ...]) -> None:
+    """`value` in the op's OpDef list for `attr` (its order: UnicodeDecode's errors are "strict",
+    "replace", "ignore", UnicodeEncode's "ignore", "replace", "strict"), else the NodeDef's error,
+    marked with op_def_library's ValueError for a graph build (trace_errors.string_attr; fz34b)."""
+    if value in allowed:
+        return
+    from simdist.runtime.ops import raw_ops, trace_errors
+    spec = raw_ops.opdefs()["ops"].get(op)
+    listed = next((a["allowed"] for a in spec["args"] if a.get("attr") == attr), allowed) if spec else allowed
+    raise trace_errors.string_attr(op, attr, value, listed)
 
 
 def _text_attr(v: Any, name: str) -> str:
@@ -58,8 +62,8 @@ def check_attrs(op: str, errors: Any, replacement_char: Any, output_encoding: An
     err = _text_attr(errors, "errors")
     out = _text_attr(output_encoding, "output_encoding") if output_encoding is not None else "UTF-8"
     if output_encoding is not None:
-        _attr_list(op, "output_encoding", out, OUTPUT_ENCODINGS, op)
-    _attr_list(op, "errors", err, _ERRORS, op)
+        _attr_list(op, "output_encoding", out, OUTPUT_ENCODINGS)
+    _attr_list(op, "errors", err, _ERRORS)
     if isinstance(replacement_char, str) or not isinstance(replacement_char, (int,)) and \
             not hasattr(replacement_char, "__index__"):
         raise TypeError(f"Expected int for argument 'replacement_char' not {replacement_char!r}.")

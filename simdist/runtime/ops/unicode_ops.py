@@ -90,6 +90,9 @@ def unicode_encode(input: Any, output_encoding: Any, errors: Any = "replace",  #
     x = input if isinstance(input, Tensor) else convert_to_tensor(input)
     if x.shape.rank is not None and x.shape.rank < 1:
         raise ValueError("input_tensor's rank must be at least 1.")
+    from simdist.runtime import context
+    if context.in_function():   # (op_def_library: the int32 input_values before the attrs' lists; fz34b)
+        trace_errors.fixed_operand(x, dtypes.int32, "UnicodeEncode", "input_values")
     err, rc, enc = check_attrs("UnicodeEncode", errors, replacement_char, output_encoding)
     return dispatch.execute(UNICODE_ENCODE, (x,), {"output_encoding": enc, "errors": err, "replacement_char": rc})
 
@@ -106,11 +109,13 @@ def unicode_transcode(input: Any, input_encoding: Any, output_encoding: Any, err
                       replacement_char: Any = 65533, replace_control_characters: bool = False,
                       name: str | None = None) -> Tensor:
     """`tf.strings.unicode_transcode`: each string re-encoded from `input_encoding` to `output_encoding`."""
+    # (the input converts to strings before the attrs' allowed lists, eagerly and traced; fz34b)
+    x = string_tensor(input, "UnicodeTranscode")
     err, rc, enc = check_attrs("UnicodeTranscode", errors, replacement_char, output_encoding)
     src = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     if not isinstance(src, str):
         raise TypeError(f"Expected string for argument 'input_encoding' not {input_encoding!r}.")
     codec_name(src, "UnicodeTranscode")
-    return dispatch.execute(UNICODE_TRANSCODE, (string_tensor(input, "UnicodeTranscode"),),
+    return dispatch.execute(UNICODE_TRANSCODE, (x,),
                             {"input_encoding": src, "output_encoding": enc, "errors": err, "replacement_char": rc,
                              "replace_control_characters": _make_bool(replace_control_characters, "replace_control_characters", "UnicodeTranscode")})

@@ -69,8 +69,6 @@ def extract_volume_patches(input: Any, ksizes: Any, strides: Any, padding: Any, 
     attr_rules.check("ExtractVolumePatches", (input,), ksizes=ksizes, strides=strides, padding=padding)
     x = _t(input)
     ks, st = _list5(ksizes, "ksizes"), _list5(strides, "strides")
-    if not isinstance(padding, str) or padding not in ("SAME", "VALID"):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
-                                          "of allowed values: \"SAME\", \"VALID\" [Op:ExtractVolumePatches]")
-    EXTRACT_VOLUME_PATCHES.dtype((x.dtype,), None)
+    EXTRACT_VOLUME_PATCHES.dtype((x.dtype,), None)   # (the OpDef's T before its padding, eagerly and traced)
+    trace_errors.check_string("ExtractVolumePatches", "padding", padding, ("SAME", "VALID"))
     return dispatch.execute(EXTRACT_VOLUME_PATCHES, (x,), {"ksizes": ks, "strides": st, "padding": padding})
