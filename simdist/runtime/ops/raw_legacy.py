@@ -319,12 +319,34 @@ def _first_of_rank1_indices(input: Any, indices: Any, updates: Any) -> tuple[Any
     return array.reshape(indices[:1], [1, 1]), updates[:1]
 
 
+def _scatter_nd_shape_refuses(inp: list | None, idx: list | None, upd: list | None) -> bool:
+    """Whether ScatterNdShapeHelper (common_shape_fns.cc) refuses the shapes a graph knows (None: an
+    unknown rank or dimension): with indices' and updates' ranks known, updates not a scalar and the
+    index depth known, the prefix of indices and updates and the suffix of input and updates must merge."""
+    if idx is None or upd is None or not upd or not idx or idx[-1] is None:
+        return False
+
+    def merges(a: list | None, b: list | None) -> bool:
+        return a is None or b is None or (len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b)))
+    outer, depth = len(idx) - 1, idx[-1]
+    if len(upd) < outer or not merges(idx[:outer], upd[:outer]):
+        return True
+    if inp is not None and len(inp) < depth:
+        return True
+    return not merges(None if inp is None else inp[depth:], upd[outer:])
+
+
 def _scatter_nd_non_aliasing_add(input: Any, indices: Any, updates: Any, bad_indices_policy: str) -> Any:  # noqa: A002
     """TensorScatterAdd's values (rank-1 indices as `_first_of_rank1_indices` reads them); for bool (which
     TensorScatterAdd has no kernel for) `+=` on bool is OR: the updates counted in int32, then > 0 (an
     update's True stays)."""
     from simdist.runtime import context
-    if not context.in_function():   # (in a graph the shape function refuses rank-1 indices first)
+    from simdist.runtime.ops import static_shapes
+    if not context.in_function() or not _scatter_nd_shape_refuses(
+            *[static_shapes.known_shape(t) for t in (input, indices, updates)]):
+        # (the kernel's reading; in a graph the shape function refuses rank-1 indices at trace first where the
+        # shapes it knows show them, and passes them to the kernel where they do not (an input_signature's
+        # None): fz34a, sig seed 3420261207 #50)
         indices, updates = _first_of_rank1_indices(input, indices, updates)
     if input.dtype == dtypes.bool_:
         from simdist.runtime.ops import math
