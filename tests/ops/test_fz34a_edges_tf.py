@@ -145,8 +145,32 @@ _SND = "tf.raw_ops.ScatterNdNonAliasingAdd(indices=tf.constant({idx}, tf.int32),
 _SND_X = ("tf.constant([1j, -1 + 0.75j, 4 + 4j, 0.5j], tf.complex64)",
           "tf.constant([-1.5 + 7j, -1.5j, 4 + 0.001j, -3 + 7j], tf.complex64)")
 
+# QuantizeAndDequantizeV2/V3/V4/V4Grad's shape function: an axis below -1 refused after min and max (function seed
+# 3420261210 #126)
+_QDQ = "tf.raw_ops.{op}({g}input=tf.ones({x}), input_min=tf.ones({m}), input_max=tf.ones({m}){extra}, axis={axis})"
+_QDQ_CASES = [(x, m, axis) for x, m, axis in (([3], [3], -2), ([3], [3], -1), ([3], [3], 1), ([3], [3], 0), ([3], [], -2),
+                                              ([3], [3], -3), ([2, 3], [2], -2), ([2, 3], [3], 2), ([2, 3], [], -5),
+                                              ([], [], -2), ([], [], 0))]
+
+
+def _qdq_cases() -> list[tuple[str, str, Any]]:
+    out: list[tuple[str, str, Any]] = []
+    for op, extra in (("QuantizeAndDequantizeV2", ""), ("QuantizeAndDequantizeV3", ", num_bits=8"),
+                      ("QuantizeAndDequantizeV4", ""), ("QuantizeAndDequantizeV4Grad", "")):
+        for x, m, axis in _QDQ_CASES:
+            g = f"gradients=tf.ones({x}), " if op.endswith("Grad") else ""
+            expr = _QDQ.format(op=op, g=g, x=x, m=m, extra=extra, axis=axis)
+            if op.endswith("Grad"):
+                out += _both(f"{op} input {x} min/max {m} axis {axis}", _T, expr)
+            elif axis < -1:   # (only where the shape function refuses at trace: V3's kernel aborts TF's process on
+                # some of these calls, CHECK failures "d >= 0" and "Must have a one element tensor")
+                out.append((f"{op} input {x} min/max {m} axis {axis} in a tf.function", _T, _traced(expr)))
+    return out
+
+
 CASES: list[tuple[str, str, Any]] = [
     *_conv_cases(),
+    *_qdq_cases(),
     # Conv2DShapeImpl's guards before its divisions: a filter depth of 0, no groups (an input depth of 0)
     *[(f"Conv2D {fmt} input {x} filter {f} in an input_signature", _T, _sig_trace(
         f"tf.raw_ops.Conv2D(input=x0, filter=x1, strides=[1, 1, 1, 1], padding='VALID', data_format='{fmt}')",
