@@ -192,6 +192,43 @@ CASES: list[tuple[str, str, Any]] = [
     *[(f"ScatterNdNonAliasingAdd indices {idx} updates of {us} in an input_signature", _K, _sig_call(
         _SND.format(idx=idx), [([4], "complex64"), (us, "complex64")], list(_SND_X)))
       for idx in ([0, 2, 3, 3], [[0], [2], [3], [3]], [1, 2, 3, 3], [0]) for us in (None, [None], [4])],
+    *[(f"ScatterNdNonAliasingAdd indices {idx}, input {si} updates {su} in an input_signature", _K, _sig_call(
+        _SND.format(idx=idx), [(si, "float32"), (su, "float32")], ["tf.ones([4, 3, 2, 4])", "tf.ones([4, 3, 2, 4])"]))
+      for si, su in (([4, None, 2, 4], [4, 3, None, None]), ([4, None, 2, 4], None), (None, [4, 3, None, None]),
+                     ([None, None, 2, 4], [None, 3, 2, 4]), ([4, 3, 2, 4], [4, 3, 2, 4]))
+      for idx in ([0, 1, 3, 3], [[0], [1], [3], [3]], [0])],
+    # a rank the graph does not know leaves LRN's and GatherV2's checks to the kernel; GatherV2's batch_dims range
+    # needs the indices' rank only (sig seed 3420261211 #25, #65)
+    *[(f"LRN depth_radius {r} of a [4, 1, 2] input as {sh} in an input_signature", _K, _sig_call(
+        f"tf.raw_ops.LRN(depth_radius={r}, input=x0, bias=1e-6, beta=1.0)", [(sh, "float32")],
+        ["tf.reshape(tf.range(8, dtype=tf.float32), [4, 1, 2])"])) for r in (0, -1) for sh in (None, [None, None, None])],
+    *[(f"GatherV2 params as {sh} batch_dims {bd} axis {ax} in an input_signature", _K, _sig_call(
+        f"tf.raw_ops.GatherV2(indices=[-1, 0], params=x0, axis={ax}, batch_dims={bd})", [(sh, "uint64")],
+        ["tf.constant([[0, 3, 7, 3], [9, 3, 1, 9]], tf.uint64)"]))
+      for sh in (None, [None, None], [2, 4]) for bd in (-3, -2, -1, 0, 1, 2) for ax in (1, 0, -1)],
+    # TensorStridedSliceUpdate's shape function is its input's: the slice's checks are the kernel's (sig seed
+    # 3420261211 #81)
+    *[(f"TensorStridedSliceUpdate of {si} and {sv} in an input_signature", _K, _sig_call(
+        "tf.raw_ops.TensorStridedSliceUpdate(value=x1, input=x0, strides=[-1], end_mask=2, begin=[-1], begin_mask=2, "
+        "shrink_axis_mask=3, end=[-1])", [(si, "uint32"), (sv, "uint32")],
+        ["tf.constant([2], tf.uint32)", "tf.zeros([2, 0, 0], tf.uint32)"]))
+      for si, sv in (([1], [2, 0, 0]), (None, None), ([1], None), (None, [2, 0, 0]))],
+    *[c for v, st, b, e, sh in (("tf.zeros([], tf.float32)", [0], [0], [1], 0), ("tf.zeros([1], tf.float32)", [1], [0], [1], 0),
+                                ("tf.zeros([1], tf.float32)", [1, 1], [0], [1], 0), ("tf.zeros([], tf.float32)", [-1], [0], [1], 1),
+                                ("tf.zeros([], tf.float32)", [1], [3], [4], 1))
+      for c in _both(f"TensorStridedSliceUpdate strides {st} begin {b} end {e} shrink {sh}", _K,
+                     f"tf.raw_ops.TensorStridedSliceUpdate(value={v}, input=tf.constant([2.0, 3.0]), strides={st}, "
+                     f"begin={b}, end={e}, shrink_axis_mask={sh})")],
+    # half and bfloat16 hash by their bits: -0.0 and 0.0 are two values (sig seed 3420261211 #199)
+    *[c for dt in ("bfloat16", "float16", "float32") for expr in (
+        f"tf.raw_ops.UniqueWithCounts(x=tf.constant([-0.0, 0.0, 7.0, -0.0], tf.{dt}), out_idx=tf.int32)",
+        f"tf.raw_ops.Unique(x=tf.constant([float('nan'), -0.0, float('nan'), 0.0], tf.{dt}))",
+        f"tf.raw_ops.UniqueV2(x=tf.constant([[-0.0, 1], [0.0, 1]], tf.{dt}), axis=[0])",
+        f"tf.raw_ops.UniqueWithCountsV2(x=tf.constant([[-0.0, 1], [0.0, 1]], tf.{dt}), axis=[1])",
+        f"tf.raw_ops.UniqueV2(x=tf.constant([[-0.0], [0.0]], tf.{dt}), axis=[0])",
+        f"tf.raw_ops.UniqueV2(x=tf.constant([[[-0.0]], [[0.0]]], tf.{dt}), axis=[0])",
+        f"tf.raw_ops.UniqueV2(x=tf.constant([[1, -0.0], [1, 0.0]], tf.{dt}), axis=[0])",
+        f"tf.unique(tf.constant([-0.0, 0.0, 7.0], tf.{dt}))") for c in _both(expr, _K, expr)],
     # Lu's column divided by its pivot as Eigen's pdiv_complex: 0 under an infinite pivot is NaN (sig seed 3420261207 #91)
     *[c for dt in ("complex64", "complex128") for m in (
         "[[[-0.0 + 0j, -3.4e38j], [complex(float('inf'), 0.75), 0.001j]]]", "[[[1 + 0j, 2j], [complex(float('inf'), 0), 1]]]",

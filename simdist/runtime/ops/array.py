@@ -1230,6 +1230,10 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     if not -p.ndim <= ax < p.ndim:
         need = ax + 1 if ax >= 0 else -ax
         text = f"Shape must be at least rank {need} but is rank {p.ndim}"
+        if static_shapes.rank_unknown(p):   # (a graph that does not know the params' rank leaves it to the kernel:
+            # fz34a, sig seed 3420261211 #65's probes)
+            raise errors.InvalidArgumentError(None, None, f"Expected axis in the range [{-p.ndim}, {p.ndim}), but got "
+                                                          f"{ax} [Op:GatherV2]")
         raise trace_errors.shape_error(f"{text} [Op:GatherV2]", text, "GatherV2", (p.shape.as_list(),
                                                                                   idx.shape.as_list(), ()))
     # the axis as given: the gradient is IndexedSlices only for a literal axis 0 (TF's _GatherV2Grad
