@@ -229,6 +229,26 @@ CASES: list[tuple[str, str, Any]] = [
         f"tf.raw_ops.UniqueV2(x=tf.constant([[[-0.0]], [[0.0]]], tf.{dt}), axis=[0])",
         f"tf.raw_ops.UniqueV2(x=tf.constant([[1, -0.0], [1, 0.0]], tf.{dt}), axis=[0])",
         f"tf.unique(tf.constant([-0.0, 0.0, 7.0], tf.{dt}))") for c in _both(expr, _K, expr)],
+    # Reshape's MakeShapeFromShapeTensor reads a known shape whatever the input's (sig seed 3420261212 #38)
+    *[(f"Reshape of {sh} to {shape} in an input_signature", _K, _sig_call(
+        f"tf.raw_ops.Reshape(tensor=x0, shape=tf.constant({shape}, tf.int64))", [(sh, "float32")],
+        ["tf.ones([2, 3])" if sh != [None] else "tf.ones([6])"]))
+      for sh in (None, [None, None], [2, 3], [None]) for shape in ([-2], [-1, -2], [3, -3], [-1], [6], [2, -1])],
+    *[c for shape in ([-2], [3, -3]) for c in _both(f"tf.reshape to {shape}", _K, f"tf.reshape(tf.ones([2, 3]), {shape})")],
+    # MatrixDiag/MatrixDiagPart/MatrixSetDiag's shape functions at trace, before a string kernel's absence (sig seed
+    # 3420261212 #173)
+    *[(f"{op} of a {dt} scalar in a tf.function", _T, _traced(expr.format(v=v, dt=dt)))
+      for dt, v in (("string", "b'a'"), ("float32", "1.0"), ("int32", "1"), ("bool", "True"))
+      for op, expr in (("MatrixSetDiag", "tf.raw_ops.MatrixSetDiag(input=tf.constant({v}, tf.{dt}), "
+                                         "diagonal=tf.fill([2, 3, 2], tf.constant({v}, tf.{dt})))"),
+                       ("MatrixDiagPart", "tf.raw_ops.MatrixDiagPart(input=tf.fill([3], tf.constant({v}, tf.{dt})))"),
+                       ("MatrixDiag", "tf.raw_ops.MatrixDiag(diagonal=tf.constant({v}, tf.{dt}))"),
+                       ("MatrixSetDiagV2", "tf.raw_ops.MatrixSetDiagV2(input=tf.constant({v}, tf.{dt}), "
+                                           "diagonal=tf.fill([2, 3, 2], tf.constant({v}, tf.{dt})), k=0)"))],
+    *[(f"MatrixSetDiag input {si} diagonal {sd} in an input_signature", _T, _sig_trace(
+        "tf.raw_ops.MatrixSetDiag(input=x0, diagonal=x1)", [(si, "float32"), (sd, "float32")]))
+      for si, sd in (([3, 3], [3]), ([3, 3], [2]), ([2, 3, 4], [2, 3]), ([2, 3, 4], [3]), ([2, 3, 4], [2, 4]),
+                     ([None, 3], [3]), (None, [2, 2]), ([2, 3, 3], None), ([3, None], [2]))],
     # Lu's column divided by its pivot as Eigen's pdiv_complex: 0 under an infinite pivot is NaN (sig seed 3420261207 #91)
     *[c for dt in ("complex64", "complex128") for m in (
         "[[[-0.0 + 0j, -3.4e38j], [complex(float('inf'), 0.75), 0.001j]]]", "[[[1 + 0j, 2j], [complex(float('inf'), 0), 1]]]",

@@ -678,3 +678,29 @@ def _broadcast_to(c: Ctx) -> None:
         d = x[-i]
         if d is not None and d > 1:
             c.merge_dim(d, out[-i])
+
+
+@register("MatrixDiag")
+def _matrix_diag_v1(c: Ctx) -> None:
+    """MatrixDiag (array_ops.cc): the diagonal of rank at least 1 (at trace, before a missing kernel:
+    a string scalar is ValueError; fz34a, sig seed 3420261212 #173)."""
+    c.with_rank_at_least(c.input("diagonal"), 1)
+
+
+@register("MatrixDiagPart")
+def _matrix_diag_part_v1(c: Ctx) -> None:
+    """MatrixDiagPart: the input of rank at least 2."""
+    c.with_rank_at_least(c.input("input"), 2)
+
+
+@register("MatrixSetDiag")
+def _matrix_set_diag_v1(c: Ctx) -> None:
+    """MatrixSetDiag: the input of rank at least 2, the diagonal of rank at least 1 and, where the
+    input's rank is known, of that rank less one; its last dimension merged with the input's smaller
+    matrix dimension where both are known."""
+    x = c.with_rank_at_least(c.input("input"), 2)
+    d = c.with_rank_at_least(c.input("diagonal"), 1)
+    if x is not None:
+        d = c.with_rank(c.input("diagonal"), len(x) - 1)
+        if x[-2] is not None and x[-1] is not None:
+            c.merge_dim(min(x[-2], x[-1]), d[-1])
