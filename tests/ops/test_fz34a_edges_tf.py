@@ -168,6 +168,26 @@ def _qdq_cases() -> list[tuple[str, str, Any]]:
     return out
 
 
+_INPLACE = [
+    "tf.raw_ops.InplaceAdd(i=tf.constant([-4, 0]), x=tf.constant([b'AbC', b'123']), v=tf.constant([b' x y ', b'nan']))",
+    "tf.raw_ops.InplaceAdd(i=tf.constant([1, 0]), x=tf.constant([b'AbC', b'123']), v=tf.constant([b' x y ', b'nan']))",
+    "tf.raw_ops.InplaceSub(i=tf.constant([1, 0]), x=tf.constant([b'AbC', b'123']), v=tf.constant([b' x y ', b'nan']))",
+    "tf.raw_ops.InplaceUpdate(i=tf.constant([1, 0]), x=tf.constant([b'AbC', b'123']), v=tf.constant([b' x y ', b'nan']))",
+    "tf.raw_ops.InplaceUpdate(i=tf.constant([-4, 0]), x=tf.constant([b'AbC', b'123']), v=tf.constant([b' x y ', b'nan']))",
+    'tf.raw_ops.InplaceAdd(i=tf.constant([-4, 0]), x=tf.constant([1.0, 2.0]), v=tf.constant([3.0, 4.0]))',
+    'tf.raw_ops.InplaceAdd(i=tf.constant([1, 0]), x=tf.constant([True, False]), v=tf.constant([True, True]))',
+    "tf.raw_ops.InplaceAdd(i=tf.constant([[1, 0]]), x=tf.constant([b'AbC', b'123']), v=tf.constant([b' x y ', b'nan']))",
+    "tf.raw_ops.InplaceAdd(i=tf.constant([1, 0]), x=tf.constant([b'AbC', b'123']), v=tf.constant([[b' x y ', b'nan']]))",
+    "tf.raw_ops.InplaceAdd(i=tf.constant([1]), x=tf.constant([b'AbC', b'123']), v=tf.constant([b' x y ', b'nan']))",
+    "tf.raw_ops.InplaceAdd(i=tf.zeros([0], tf.int32), x=tf.constant([b'AbC', b'123']), v=tf.zeros([0], tf.string))",
+    'tf.raw_ops.InplaceAdd(i=tf.zeros([0], tf.int32), x=tf.zeros([0], tf.string), v=tf.zeros([0], tf.string))',
+    'tf.raw_ops.InplaceSub(i=tf.zeros([0], tf.int32), x=tf.constant([True]), v=tf.zeros([0], tf.bool))',
+    'tf.raw_ops.InplaceSub(i=tf.constant([0]), x=tf.constant([True]), v=tf.constant([True]))',
+    'tf.raw_ops.InplaceAdd(i=tf.constant([0]), x=tf.constant([1], tf.uint16), v=tf.constant([3], tf.uint16))',
+    'tf.raw_ops.InplaceAdd(i=tf.constant([0]), x=tf.constant([1], tf.int8), v=tf.constant([3], tf.int8))',
+    'tf.raw_ops.InplaceAdd(i=tf.constant([0]), x=tf.constant([1j], tf.complex128), v=tf.constant([3], tf.complex128))',
+]
+
 CASES: list[tuple[str, str, Any]] = [
     *_conv_cases(),
     *_qdq_cases(),
@@ -249,6 +269,15 @@ CASES: list[tuple[str, str, Any]] = [
         "tf.raw_ops.MatrixSetDiag(input=x0, diagonal=x1)", [(si, "float32"), (sd, "float32")]))
       for si, sd in (([3, 3], [3]), ([3, 3], [2]), ([2, 3, 4], [2, 3]), ([2, 3, 4], [3]), ([2, 3, 4], [2, 4]),
                      ([None, 3], [3]), (None, [2, 2]), ([2, 3, 3], None), ([3, None], [2]))],
+    # InplaceAdd/InplaceSub: DoInplace's add and subtract take the number types only, after the shape checks and
+    # the return of an empty update (seed 3420261216 #12)
+    *[c for line in _INPLACE for c in _both(line, _K, line)],
+    # SegmentMean of unsigned integers: the wrapped sum divided as it is (tape seed 3420261216 #283)
+    *[c for dt, rows in (("uint64", "[[18446744073709551615, 1], [18446744073709551614, 2], [5, 7]]"),
+                         ("uint32", "[[4294967295, 1], [4294967294, 3], [5, 7]]"), ("uint8", "[[255, 1], [2, 2], [5, 7]]"),
+                         ("int64", "[[-7, 1], [2, 2], [5, 7]]"), ("uint16", "[[65535, 65535], [65535, 2], [5, 7]]"))
+      for c in _both(f"SegmentMean {dt}", _K, f"tf.raw_ops.SegmentMean(data=tf.constant({rows}, tf.{dt}), "
+                                             "segment_ids=[0, 0, 1])")],
     # Lu's column divided by its pivot as Eigen's pdiv_complex: 0 under an infinite pivot is NaN (sig seed 3420261207 #91)
     *[c for dt in ("complex64", "complex128") for m in (
         "[[[-0.0 + 0j, -3.4e38j], [complex(float('inf'), 0.75), 0.001j]]]", "[[[1 + 0j, 2j], [complex(float('inf'), 0), 1]]]",

@@ -213,6 +213,11 @@ def _inplace(op: str) -> Callable[..., Any]:
             raise _invalid(op, f"i and x shape doesn't match at index 0: {_dims(i.shape.as_list())} vs. {_dims(vs)}")
         out = np.array(_value(x), copy=True)
         rows = _value(v)
+        if out.size == 0 or rows.size == 0:   # (nothing to do: the kernel returns before DoInplace's dtype switch)
+            return _const(out, x.dtype)
+        if op != "InplaceUpdate" and (x.dtype == dtypes.bool_ or x.dtype == dtypes.string):
+            # (DoInplace's add and subtract take the number types only; fz34a, seed 3420261216 #12)
+            raise _invalid(op, f"Unsupported data type: {x.dtype.name}")
         n = xs[0]
         for k, r in enumerate(ids):
             r %= n
