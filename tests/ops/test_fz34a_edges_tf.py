@@ -278,6 +278,16 @@ CASES: list[tuple[str, str, Any]] = [
                          ("int64", "[[-7, 1], [2, 2], [5, 7]]"), ("uint16", "[[65535, 65535], [65535, 2], [5, 7]]"))
       for c in _both(f"SegmentMean {dt}", _K, f"tf.raw_ops.SegmentMean(data=tf.constant({rows}, tf.{dt}), "
                                              "segment_ids=[0, 0, 1])")],
+    # NMSShapeFn at trace: the ranks, then boxes' rows and 4 columns (sig seed 3420261219 #153)
+    *[(f"NonMaxSuppression{op} boxes {bs} scores {ss} thresholds {ts} in an input_signature", _K, _sig_call(
+        f"tf.raw_ops.NonMaxSuppression{op}(boxes=x0, scores=x1, max_output_size=2, iou_threshold=x2{extra})",
+        [(bs, "float32"), (ss, "float32"), (ts, "float32")],
+        ["tf.constant([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 2, 1, 3]], tf.float32)", "tf.constant([0.9, 0.8, 0.7])",
+         "tf.constant(0.5)"]))
+      for op, extra in (("V2", ""), ("V3", ", score_threshold=x2"), ("V4", ", score_threshold=x2, pad_to_max_output_size=True"),
+                        ("V5", ", score_threshold=x2, soft_nms_sigma=x2"))
+      for bs, ss, ts in (([None, None, 4], [], [4, None, 1]), ([None, 4], [None], []), ([3, 4], [3], []), ([3, 5], [3], []),
+                         ([3, 4], [2], []), ([None, None], None, None), (None, [None], [1]))],
     # Lu's column divided by its pivot as Eigen's pdiv_complex: 0 under an infinite pivot is NaN (sig seed 3420261207 #91)
     *[c for dt in ("complex64", "complex128") for m in (
         "[[[-0.0 + 0j, -3.4e38j], [complex(float('inf'), 0.75), 0.001j]]]", "[[[1 + 0j, 2j], [complex(float('inf'), 0), 1]]]",
