@@ -4578,8 +4578,8 @@ TRAINING_BATCH25: list[Mutant] = [
        "a variable passed to a custom_gradient function as an argument is also handed to grad_fn as a variable"),
     # -- op gradients
     _t("sparse-segment-sparse-grad-indices-repeated", "gradient", "simdist/runtime/ops/sparse_segments.py",
-       "        uniq = np.unique(idx)\n        full = dense(grad, idx, seg, dim0)\n",
-       "        uniq = np.asarray(idx)\n        full = dense(grad, idx, seg, dim0)\n",
+       "        uniq = np.unique(idx)\n        return full[uniq], uniq.astype(idx.dtype)\n",
+       "        uniq = np.asarray(idx)\n        return full[uniq], uniq.astype(idx.dtype)\n",
        "sparse_segment_*(sparse_gradient=True)'s IndexedSlices repeat a row used twice (its sum counted twice)"),
     _t("svd-values-grad-v-not-adjoint", "gradient", "simdist/runtime/ops/linalg_decomp.py",
        "        return [matmul(u, matmul(grad_s_mat, v, adjoint_b=True))]\n",

@@ -494,6 +494,13 @@ def _unknown_dim_divides(known: list[int | None] | None, shp: tuple[int, ...]) -
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     t = _t(tensor)
     shp = tuple(int(d) for d in (shape._v if isinstance(shape, Tensor) else shape))
+    bad = next(((i, d) for i, d in enumerate(shp) if d < -1), None)
+    if bad is not None:   # (ValidateSizes; in a graph MakeShapeFromShapeTensor reads a known shape whatever the
+        # input's shape: ValueError at trace, fz34a, sig seed 3420261212 #38)
+        err = errors.InvalidArgumentError(None, None, f"Size {bad[0]} must be non-negative, not {bad[1]} [Op:Reshape]")
+        if context.in_function() and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
+            raise trace_errors.static(err, ValueError, f"Invalid value in tensor used for shape: {bad[1]}")
+        raise err
     if context.in_function():
         known = static_shapes.known_shape(t)
         text = _unknown_dim_divides(known, shp)
@@ -1235,6 +1242,10 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     if not -p.ndim <= ax < p.ndim:
         need = ax + 1 if ax >= 0 else -ax
         text = f"Shape must be at least rank {need} but is rank {p.ndim}"
+        if static_shapes.rank_unknown(p):   # (a graph that does not know the params' rank leaves it to the kernel:
+            # fz34a, sig seed 3420261211 #65's probes)
+            raise errors.InvalidArgumentError(None, None, f"Expected axis in the range [{-p.ndim}, {p.ndim}), but got "
+                                                          f"{ax} [Op:GatherV2]")
         raise trace_errors.shape_error(f"{text} [Op:GatherV2]", text, "GatherV2", (p.shape.as_list(),
                                                                                   idx.shape.as_list(), ()))
     # the axis as given: the gradient is IndexedSlices only for a literal axis 0 (TF's _GatherV2Grad

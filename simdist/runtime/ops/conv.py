@@ -23,7 +23,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import args, array, dispatch, graph_inputs, trace_errors
+from simdist.runtime.ops import args, array, conv2d_eigen, dispatch, graph_inputs, trace_errors
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
@@ -151,12 +151,10 @@ def check_valid_padding(padding: str, explicit: Sequence[int], num_dims: int, op
         raise err
 
 
-def _check_conv(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
-                op: str, padding: str = "", explicit: Sequence[int] = ()) -> int:
-    """TF's Conv2D argument checks; returns the number of groups. The strides' and dilations'
-    batch and depth come first: the kernel's constructor checks them (InitConv2DParameters), then
-    the padding (check_valid_padding), its Compute the inputs' ranks (fz14 seed 1420261218 #30: a
-    scalar filter with strides [4, 2, 2, 2] is UnimplementedError)."""
+def _check_conv_attrs(strides: Sequence[int], dilations: Sequence[int], op: str, padding: str = "",
+                      explicit: Sequence[int] = ()) -> None:
+    """The kernel's constructor checks (InitConv2DParameters): the strides' and dilations' batch
+    and depth, then the padding (check_valid_padding)."""
     if strides[0] != 1 or strides[3] != 1:
         raise errors.UnimplementedError(None, None, "Current implementation does not yet support strides in the "
                                         f"batch and depth dimensions. [Op:{op}]")
@@ -165,6 +163,15 @@ def _check_conv(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequenc
                                         f"batch and depth dimensions. [Op:{op}]")
     if padding:
         check_valid_padding(padding, explicit, 4, op)
+
+
+def _check_conv(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
+                op: str, padding: str = "", explicit: Sequence[int] = ()) -> int:
+    """TF's Conv2D argument checks; returns the number of groups. The strides' and dilations'
+    batch and depth come first: the kernel's constructor checks them (InitConv2DParameters), then
+    the padding (check_valid_padding), its Compute the inputs' ranks (fz14 seed 1420261218 #30: a
+    scalar filter with strides [4, 2, 2, 2] is UnimplementedError)."""
+    _check_conv_attrs(strides, dilations, op, padding, explicit)
     if len(x_shape) != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x_shape)} [Op:{op}]")
     if len(f_shape) != 4:
@@ -250,13 +257,29 @@ def _onednn_empty_sizes(input_sizes: Sequence[int], dtype: np.dtype) -> bool:
 
 def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
             dilations: tuple, traced: bool = False) -> np.ndarray:
+    if not onednn_conv(x.dtype.name):   # (TF's own kernel: its checks, early outputs and launcher in their order)
+        _check_conv_attrs(strides, dilations, "Conv2D", padding, explicit_paddings)
+        out_shape = conv2d_eigen.dimensions(x.shape, f.shape, strides, dilations, padding, explicit_paddings, False)
+        early = conv2d_eigen.early_output(x.shape, out_shape, x.dtype)
+        if early is not None:
+            return early
+        groups = conv2d_eigen.launch_checks(x.shape, f.shape, False)
+        return _conv2d_values(x, f, strides, padding, explicit_paddings, dilations, groups)
     groups = _check_conv(x.shape, f.shape, strides, dilations, "Conv2D", padding, explicit_paddings)
     cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "Conv2D")
     if _onednn_empty(x, traced):
         return x.copy()
-    kh, kw, fin, cout = f.shape
-    if oh * ow * cout == 0 and not traced and _input_shaped_empty(x.dtype.name):
+    if oh * ow * f.shape[3] == 0 and not traced and _input_shaped_empty(x.dtype.name):
         return np.zeros(x.shape, x.dtype)
+    return _conv2d_values(x, f, strides, padding, explicit_paddings, dilations, groups, (cols, (oh, ow)))
+
+
+def _conv2d_values(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
+                   dilations: tuple, groups: int, im2col: tuple | None = None) -> np.ndarray:
+    """The NHWC convolution of checked operands (im2col, given or made, and a contraction per group)."""
+    cols, (oh, ow) = im2col if im2col is not None else \
+        _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "Conv2D")[:2]
+    kh, kw, fin, cout = f.shape
     if groups == 1:
         out = matmul(cols, f.reshape(kh * kw * fin, cout))
     else:
@@ -623,15 +646,16 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         graph_inputs.check("Conv2D", (input, filters))   # (a graph: before the shape function's rank checks)
         x, f = _shared_t(input, filters)
         if not onednn_conv(x.dtype.name):
-            # (Conv2DOp::Compute: ComputeConv2DDimension's checks before the CPU launcher refuses NCHW; in a
-            # tf.function Conv2DShape's ValueError)
+            # (Conv2DOp::Compute: ComputeConv2DDimension's checks, the output it returns before the CPU launcher
+            # refuses NCHW (conv2d_eigen); in a tf.function Conv2DShape's ValueError first)
             for t, what in ((x, "input"), (f, "filter")):
                 if t.ndim != 4:
                     raise trace_errors.shape_error(
                         f"convolution {what} must be 4-dimensional: {_dims(t.shape.as_list())} [Op:Conv2D]",
                         f"Shape must be rank 4 but is rank {t.ndim}", "Conv2D", [x.shape.as_list(), f.shape.as_list()])
-            raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
-                                            "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
+            pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
+            _graph_shape_fn(x, f, st, pad, conv2d_eigen.to_nchw_explicit(explicit), dl, "NCHW")
+            return conv2d_eigen.channels_first(x, f, st, pad, explicit, dl)
         if x.ndim != 4:
             raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x.shape.as_list())} "
                                               "[Op:Conv2D]")
@@ -644,6 +668,8 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     if x.ndim < 4:
         _graph_ranks("Conv2D", x, f)
+    if x.ndim == 4:
+        _graph_shape_fn(x, f, st, pad, explicit, dl, "NHWC")
     if x.ndim > 4:
         lead = x.shape.as_list()[:-3]
         flat = array.reshape(x, [-1] + x.shape.as_list()[-3:])
@@ -661,6 +687,16 @@ def _shared_t(input: Any, filters: Any) -> tuple[Tensor, Tensor]:  # noqa: A002
         return input, filters
     x, f = args.matching([input, filters], op="Conv2D", names=("input", "filter"))
     return x, f
+
+
+def _graph_shape_fn(x: Tensor, f: Tensor, strides: Sequence[int], padding: str, explicit: Sequence[int],
+                    dilations: Sequence[int], data_format: str) -> None:
+    """Inside a tf.function, Conv2D's shape function (Conv2DShapeImpl: the depths, the windows) on
+    the shapes the graph knows, as a raw call runs it: ValueError at trace (fz34a)."""
+    from simdist.runtime.ops import infer_ctx
+    infer_ctx.check("Conv2D", {"input": x, "filter": f},
+                    {"strides": list(strides), "padding": padding, "explicit_paddings": list(explicit),
+                     "dilations": list(dilations), "data_format": data_format, "use_cudnn_on_gpu": True})
 
 
 def _graph_ranks(op: str, x: Tensor, f: Tensor) -> None:

@@ -56,10 +56,10 @@ def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple
     idx = np.empty(x.shape[0], dtype=out_idx._np)
     keep: list[int] = []
     items = x.tolist()
-    # float16: -0.0 and 0.0 are two values (TF hashes a half by its bits); other floats: one, and
+    # float16 and bfloat16: -0.0 and 0.0 are two values (TF hashes them by their bits); other floats: one, and
     # under DAZ a float32/float64 subnormal is that value too (std::hash<double> hashes a value
     # `== 0.0` as 0 and `==` reads it as zero: unique([0.0, 5e-324]) is [0.0], seed 54 #27)
-    if x.dtype == np.float16:
+    if x.dtype == np.float16 or x.dtype.name == "bfloat16":   # (bfloat16 too: fz34a, sig seed 3420261211 #199)
         keys = x.view(np.uint16).tolist()
     elif x.dtype in (np.float32, np.float64):
         from simdist.runtime import subnormals

@@ -16,7 +16,7 @@ import numpy as np
 
 from simdist.runtime.ops import complex_div
 
-__all__ = ["partial_piv_lu", "invertible", "slogdet", "lu_solve"]
+__all__ = ["partial_piv_lu", "invertible", "slogdet", "lu_solve", "factor"]
 
 
 def _divide(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -35,6 +35,14 @@ def partial_piv_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     in its own dtype."""
     m, swaps, first, _ = _lu(a)
     return m, swaps, first
+
+
+def factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(packed L\\U, the row permutation) of a batch [b, n, n]: TF's Lu op (lu_op.cc) runs the same
+    PartialPivLU, its column divided as above (a complex64 0 under an infinite pivot is NaN, not
+    NumPy's 0: fz34a, sig seed 3420261207 #91)."""
+    m, _, _, perm = _lu(a)
+    return m, perm
 
 
 def lu_solve(a: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

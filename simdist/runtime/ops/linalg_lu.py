@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array_shape_fns, dispatch
+from simdist.runtime.ops import array_shape_fns, dispatch, eigen_lu
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
@@ -26,29 +26,6 @@ from simdist.runtime.ops.registry import register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"]
-
-
-def _lu_one(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Eigen's PartialPivLU (unblocked_lu) on one square matrix: (packed L\\U, permutation). The
-    pivot is maxCoeff(&row) of the column's absolute values, the first one any later value is
-    strictly greater than (a NaN first in the column is kept, a NaN below it never taken); a zero
-    pivot swaps and divides nothing, and the trailing update runs in every step."""
-    n = a.shape[0]
-    lu_ = a.copy()
-    perm = np.arange(n)
-    for k in range(n):
-        score = np.abs(lu_[k:, k])
-        p, best = k, score[0]
-        for i in range(1, score.shape[0]):
-            if score[i] > best:
-                p, best = k + i, score[i]
-        if best != 0:
-            if p != k:
-                lu_[[k, p]] = lu_[[p, k]]
-                perm[[k, p]] = perm[[p, k]]
-            lu_[k + 1:, k] /= lu_[k, k]
-        lu_[k + 1:, k + 1:] -= np.outer(lu_[k + 1:, k], lu_[k, k + 1:])
-    return lu_, perm
 
 
 def _min_abs_pivot_ok(packed: np.ndarray) -> bool:
@@ -71,11 +48,9 @@ def _lu(a: np.ndarray, output_idx_type: Any = None) -> tuple[np.ndarray, np.ndar
     if a.size == 0:
         return a.copy(), np.zeros(a.shape[:-1], idx)
     flat = a.reshape(-1, n, n)
-    packed = np.empty_like(flat)
-    perms = np.empty(flat.shape[:2], dtype=np.int64)
+    packed, perms = eigen_lu.factor(flat)   # (Eigen's PartialPivLU, its complex pivot division included)
     with np.errstate(all="ignore"):
         for i in range(flat.shape[0]):
-            packed[i], perms[i] = _lu_one(flat[i])
             if not _min_abs_pivot_ok(packed[i]):
                 raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:Lu]")
     return packed.reshape(a.shape), perms.reshape(a.shape[:-1]).astype(idx)

@@ -13,6 +13,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
+from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -330,10 +331,13 @@ def local_response_normalization(input: Any, depth_radius: int = 5, bias: float 
         # (a graph's shape function still refuses a rank other than 4 at trace first; rawfz21)
         err = errors.InvalidArgumentError(None, None, f"depth_radius = {int(depth_radius)} larger than int max "
                                                       "[Op:LRN]")
-        if x.ndim != 4:
+        if x.ndim != 4 and not _static_shapes.rank_unknown(x):
             raise trace_errors.mark_shape(err, f"Shape must be rank 4 but is rank {x.ndim}", "LRN", [x.shape.as_list()])
         raise err
-    if x.ndim != 4:   # (the kernel; in a tf.function LRN's shape function, ValueError at trace)
+    if x.ndim != 4:   # (the kernel; in a tf.function LRN's shape function, ValueError at trace, where the graph
+        # knows the rank: an input_signature's None leaves it to the kernel, fz34a, sig seed 3420261211 #25)
+        if _static_shapes.rank_unknown(x):
+            raise errors.InvalidArgumentError(None, None, "in must be 4-dimensional [Op:LRN]")
         raise trace_errors.shape_error("in must be 4-dimensional [Op:LRN]",
                                        f"Shape must be rank 4 but is rank {x.ndim}", "LRN", [x.shape.as_list()])
     return dispatch.execute(LRN, (x,), {"depth_radius": int(depth_radius), "bias": float(bias),

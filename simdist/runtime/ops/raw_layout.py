@@ -18,7 +18,7 @@ from typing import Any
 
 from simdist.runtime import dtypes
 
-__all__ = ["DEFAULT_ONLY", "applies", "declined", "check", "to_last", "back"]
+__all__ = ["DEFAULT_ONLY", "applies", "declined", "check", "own_kernel", "to_last", "back"]
 
 # op -> (its tensor inputs in the layout, its shape-vector inputs, the spatial rank)
 _OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], int]] = {
@@ -147,3 +147,22 @@ def back(name: str, out: Any) -> Any:
     rank = _OPS[name][2] + 2
     inv = [0, rank - 1, *range(1, rank - 1)]
     return array.transpose(out, inv) if getattr(out, "ndim", None) == rank else out
+
+
+def own_kernel(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
+    """A channels-first Conv2D on TF's own kernel (a dtype oneDNN does not take here): its checks and the
+    output it returns before the launcher refuses NCHW (conv2d_eigen.channels_first; fuzz20 seed 3420261201
+    #191); None for every other call, whose layout raw_rules refuses."""
+    from simdist.runtime import host_cpu
+    from simdist.runtime.ops import conv2d_eigen
+    from simdist.runtime.tensor import Tensor
+    t = vals.get("T")
+    if name != "Conv2D" or vals.get("data_format") != "NCHW" or not isinstance(t, dtypes.DType) or \
+            host_cpu.current().onednn_supports(t.name):
+        return None
+    x, f = inputs["input"], inputs["filter"]
+    if not (isinstance(x, Tensor) and isinstance(f, Tensor)):
+        return None
+    return conv2d_eigen.channels_first(x, f, vals["strides"], vals["padding"],
+                                       conv2d_eigen.to_nhwc_explicit(vals.get("explicit_paddings") or (), True),
+                                       vals["dilations"])

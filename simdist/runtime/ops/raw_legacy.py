@@ -213,6 +213,11 @@ def _inplace(op: str) -> Callable[..., Any]:
             raise _invalid(op, f"i and x shape doesn't match at index 0: {_dims(i.shape.as_list())} vs. {_dims(vs)}")
         out = np.array(_value(x), copy=True)
         rows = _value(v)
+        if out.size == 0 or rows.size == 0:   # (nothing to do: the kernel returns before DoInplace's dtype switch)
+            return _const(out, x.dtype)
+        if op != "InplaceUpdate" and (x.dtype == dtypes.bool_ or x.dtype == dtypes.string):
+            # (DoInplace's add and subtract take the number types only; fz34a, seed 3420261216 #12)
+            raise _invalid(op, f"Unsupported data type: {x.dtype.name}")
         n = xs[0]
         for k, r in enumerate(ids):
             r %= n
@@ -279,12 +284,17 @@ def _unique_v2(counts: bool) -> Callable[..., Any]:
         if not 0 <= a < x.ndim:
             raise _invalid(op, f"axis has to be between [0, {x.ndim})")
         arr = np.moveaxis(_value(x), a, 0)
+        # (half and bfloat16 slices of one element are Unique's values, hashed by their bits: -0.0 and 0.0 differ;
+        # longer slices compare by value, observed on TF 2.21; fz34a, sig seed 3420261211 #199)
+        bits = arr.view(np.uint16) if (arr.dtype == np.float16 or arr.dtype.name == "bfloat16") and \
+            int(np.prod(arr.shape[1:])) == 1 else None
         keys: list[Any] = []
         idx = np.zeros(arr.shape[0], dtype=out_idx.np)
         cnt: list[int] = []
         for r in range(arr.shape[0]):
             row = arr[r]
-            hit = next((j for j, kk in enumerate(keys) if np.array_equal(arr[kk], row)), None)
+            hit = next((j for j, kk in enumerate(keys) if np.array_equal(arr[kk], row) and
+                        (bits is None or np.array_equal(bits[kk], bits[r]))), None)
             if hit is None:
                 keys.append(r)
                 cnt.append(0)
@@ -319,13 +329,45 @@ def _first_of_rank1_indices(input: Any, indices: Any, updates: Any) -> tuple[Any
     return array.reshape(indices[:1], [1, 1]), updates[:1]
 
 
+def _scatter_nd_shape_refuses(inp: list | None, idx: list | None, upd: list | None) -> str | None:
+    """ScatterNdShapeHelper's (common_shape_fns.cc) refusal of the shapes a graph knows (None: an unknown
+    rank or dimension), or None: with indices' and updates' ranks known, updates not a scalar and the index
+    depth known, the prefix of indices and updates and the suffix of input and updates must merge."""
+    if idx is None or upd is None or not upd or not idx or idx[-1] is None:
+        return None
+
+    def merges(a: list | None, b: list | None) -> bool:
+        return a is None or b is None or (len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b)))
+
+    def text(shape: list | None) -> str:
+        return "?" if shape is None else "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+    outer, depth = len(idx) - 1, idx[-1]
+    if len(upd) < outer or not merges(idx[:outer], upd[:outer]):
+        return (f"Dimensions [0,{outer}) of indices[shape={text(idx)}] = {text(idx[:outer])} must match dimensions "
+                f"[0,{outer}) of updates[shape={text(upd)}] = {text(upd[:outer])}")
+    if inp is not None and len(inp) < depth:
+        return f"Shape must be at least rank {depth} but is rank {len(inp)}"
+    if not merges(None if inp is None else inp[depth:], upd[outer:]):
+        return (f"Dimensions [{depth},{len(inp or [])}) of input[shape={text(inp)}] = {text(inp[depth:] if inp else None)} "
+                f"must match dimensions [{outer},{len(upd)}) of updates[shape={text(upd)}] = {text(upd[outer:])}")
+    return None
+
+
 def _scatter_nd_non_aliasing_add(input: Any, indices: Any, updates: Any, bad_indices_policy: str) -> Any:  # noqa: A002
     """TensorScatterAdd's values (rank-1 indices as `_first_of_rank1_indices` reads them); for bool (which
     TensorScatterAdd has no kernel for) `+=` on bool is OR: the updates counted in int32, then > 0 (an
     update's True stays)."""
     from simdist.runtime import context
-    if not context.in_function():   # (in a graph the shape function refuses rank-1 indices first)
-        indices, updates = _first_of_rank1_indices(input, indices, updates)
+    from simdist.runtime.ops import static_shapes, trace_errors
+    known = [static_shapes.known_shape(t) for t in (input, indices, updates)]
+    refusal = _scatter_nd_shape_refuses(*known) if context.in_function() else None
+    if refusal is not None:   # (the op's own shape function at trace, on the shapes the graph knows: fz34a, sig
+        # seed 3420261211 #40)
+        raise trace_errors.shape_error(f"{refusal} [Op:ScatterNdNonAliasingAdd]", refusal, "ScatterNdNonAliasingAdd",
+                                       [k if k is not None else [] for k in known])
+    # (the kernel's reading; where the graph's shapes do not show rank-1 indices (an input_signature's None) the
+    # shape function passes them to the kernel: fz34a, sig seed 3420261207 #50)
+    indices, updates = _first_of_rank1_indices(input, indices, updates)
     if input.dtype == dtypes.bool_:
         from simdist.runtime.ops import math
         summed = _raw("TensorScatterAdd")(tensor=math.cast(input, dtypes.int32), indices=indices,
@@ -699,10 +741,16 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
     `value` broadcast to the slice's shape ("Cannot broadcast input shape [3] into final shape [2]"),
     computed as where(slice mask, StridedSliceGrad(value), input): a tape gives both their gradients."""
     from simdist.runtime.ops import array, math, slicing
-    key = slicing.mask_key(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask,
-                           op="TensorStridedSliceUpdate")
     dims = tuple(input.shape.as_list())
-    norm = array._slice_key(key, dims)
+    try:
+        key = slicing.mask_key(begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                               shrink_axis_mask, op="TensorStridedSliceUpdate")
+        norm = array._slice_key(key, dims)
+    except (errors.InvalidArgumentError, ValueError) as e:   # (TensorStridedSliceUpdate's shape function is its
+        # input's shape, no slice check: the slice's errors are the kernel's, also in a graph; fz34a, sig seed
+        # 3420261211 #81)
+        text = str(e).split(" for '{{node")[0].split(" [Op:")[0]
+        raise _invalid("TensorStridedSliceUpdate", text) from None
     probe = np.zeros(dims, dtype=np.int8)
     want = list(probe[array._np_key(norm)].shape)
     vs = value.shape.as_list()

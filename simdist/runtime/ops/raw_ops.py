@@ -585,6 +585,9 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
     for a in spec["args"]:
         taken = b.via is None and b.attrs is not None and a.get("attr") in b.attrs
         if a.get("attr") in LAYOUT and not taken and vals[a["attr"]] != a.get("default"):
+            own = raw_layout.own_kernel(name, inputs, vals)   # (TF's own kernel's output before its refusal)
+            if own is not None:
+                return _outputs(name, spec, own, vals)
             raw_rules.before_layout(name, every, vals[a["attr"]], vals.get("T"))
             raise raw_rules.layout_error(name, vals[a["attr"]], a.get("default"),
                                          None if onednn or name in raw_layout.DEFAULT_ONLY or

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _subnormals
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, static_shapes, trace_errors
@@ -602,14 +602,20 @@ def unsorted_segment_args(data: Any, segment_ids: Any, num_segments: Any, opname
                                           if len(kd) < len(ki) else "Dimensions must be equal", opname,
                                           [dshape, ishape, []])
         raise err
-    if n < 0:   # (the kernel after the prefix check; traced, the shape function's MakeDimForScalarInput of a
-        # constant num_segments, also after its MergePrefix: fz21, fz14 seed 1420262101 #233)
-        err = errors.InvalidArgumentError(None, None, f"Input num_segments == {n} must not be negative. [Op:{opname}]")
-        if not isinstance(num_segments, Tensor) or graph_constants.known(num_segments):
+    # (the kernel reads num_segments as the ids' type, static_cast<Index>: an int16 id's 2147483647 is -1 rows,
+    # 65539 is 3; fz34a, sig seed 3420261206 #250. The shape function reads it whole)
+    rows = int(np.array(n, np.int64).astype(ids.dtype.np))
+    traced_neg = n < 0 and context.in_function() and (
+        not isinstance(num_segments, Tensor) or graph_constants.known(num_segments))
+    if rows < 0 or traced_neg:   # (the kernel after the prefix check; traced, the shape function's
+        # MakeDimForScalarInput of a constant num_segments, also after its MergePrefix: fz21, fz14 seed 1420262101 #233)
+        err = errors.InvalidArgumentError(None, None, f"Input num_segments == {rows} must not be negative. "
+                                                      f"[Op:{opname}]")
+        if traced_neg:
             raise trace_errors.static(err, ValueError, "Dimension size, given by scalar input 2, must be "
                                                        f"non-negative but is {n}")
         raise err
-    shape = (n,) + tuple(dshape[len(ishape):])
+    shape = (rows,) + tuple(dshape[len(ishape):])
     # (the kernel allocates its output before it reads the ids: an output the allocator cannot give is
     # ResourceExhaustedError, not Python's MemoryError; fuzz20 sig seed 2420261204 #109, fz24a)
     alloc.check_output(opname, shape, d.dtype)

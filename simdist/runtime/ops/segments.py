@@ -49,7 +49,10 @@ def _start(shape: tuple, dt: np.dtype, kind: str, finite: bool) -> np.ndarray:
 def _mean_of(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """sums / counts in the sums' dtype; integers truncate toward zero (C++ division), 0 when empty."""
     c = np.maximum(counts, 1).reshape((-1,) + (1,) * (sums.ndim - 1))
-    if sums.dtype.kind in "iu":   # truncated C++ division of the (wrapped) sum; no abs(), which wraps at the minimum
+    if sums.dtype.kind == "u":   # (unsigned: the wrapped sum divided as it is; uint64 read as int64 was negative,
+        # fz34a, tape seed 3420261216 #283)
+        return (sums // c.astype(sums.dtype)).astype(sums.dtype)
+    if sums.dtype.kind == "i":   # truncated C++ division of the (wrapped) sum; no abs(), which wraps at the minimum
         s64, c64 = sums.astype(np.int64), c.astype(np.int64)
         q = s64 // c64
         q = np.where((s64 % c64 != 0) & (s64 < 0), q + 1, q)

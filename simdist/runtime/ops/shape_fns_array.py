@@ -645,13 +645,15 @@ def _betainc(c: Ctx) -> None:
 @register("QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3", "QuantizeAndDequantizeV4",
           "QuantizeAndDequantizeV4Grad")
 def _quantize_and_dequantize(c: Ctx) -> None:
-    """array_ops.cc: min and max of rank 0 (axis -1) or 1, merged; with an axis the input of rank
+    """array_ops.cc: min and max of rank 0 (axis -1) or 1, merged; an axis below -1 refused; with an axis the input of rank
     >= axis + 1 and its axis dimension merged with theirs; V3's num_bits a scalar; the gradient's
     gradients and input merged."""
     grad = c.op == "QuantizeAndDequantizeV4Grad"
     axis = c.attr("axis", -1)
     minmax = c.with_rank(c.input("input_min"), 0 if axis == -1 else 1)
     minmax = c.merge(c.input("input_max"), minmax)
+    if axis < -1:   # (after min and max, before the input's rank: fz34a, function seed 3420261210 #126)
+        c.fail(f"axis should be at least -1, got {axis}")
     if axis != -1:
         x = c.with_rank_at_least(c.input("gradients" if grad else "input"), axis + 1)
         c.merge_dim(c.dim(minmax, 0), c.dim(x, axis))
@@ -676,3 +678,29 @@ def _broadcast_to(c: Ctx) -> None:
         d = x[-i]
         if d is not None and d > 1:
             c.merge_dim(d, out[-i])
+
+
+@register("MatrixDiag")
+def _matrix_diag_v1(c: Ctx) -> None:
+    """MatrixDiag (array_ops.cc): the diagonal of rank at least 1 (at trace, before a missing kernel:
+    a string scalar is ValueError; fz34a, sig seed 3420261212 #173)."""
+    c.with_rank_at_least(c.input("diagonal"), 1)
+
+
+@register("MatrixDiagPart")
+def _matrix_diag_part_v1(c: Ctx) -> None:
+    """MatrixDiagPart: the input of rank at least 2."""
+    c.with_rank_at_least(c.input("input"), 2)
+
+
+@register("MatrixSetDiag")
+def _matrix_set_diag_v1(c: Ctx) -> None:
+    """MatrixSetDiag: the input of rank at least 2, the diagonal of rank at least 1 and, where the
+    input's rank is known, of that rank less one; its last dimension merged with the input's smaller
+    matrix dimension where both are known."""
+    x = c.with_rank_at_least(c.input("input"), 2)
+    d = c.with_rank_at_least(c.input("diagonal"), 1)
+    if x is not None:
+        d = c.with_rank(c.input("diagonal"), len(x) - 1)
+        if x[-2] is not None and x[-1] is not None:
+            c.merge_dim(min(x[-2], x[-1]), d[-1])

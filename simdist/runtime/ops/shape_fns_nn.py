@@ -343,8 +343,9 @@ def _bias_add_grad(c: Ctx) -> None:
 
 @register("Conv2D")
 def _conv2d(c: Ctx) -> None:
-    """Conv2DShapeImpl: input and filter rank 4, dilations then strides of 4 values, the input depth
-    a multiple of the filter's and the output depth of the groups, then rows and cols windowed
+    """Conv2DShapeImpl: input and filter rank 4, dilations then strides of 4 values, the filter's
+    depth nonzero, the input depth a multiple of it and, where they differ, the groups nonzero and
+    dividing the output depth (observed), then rows and cols windowed
     with their dilations (EXPLICIT padding's sizes are not modelled)."""
     x = c.with_rank(c.input("input"), 4)
     f = c.with_rank(c.input("filter"), 4)
@@ -352,12 +353,17 @@ def _conv2d(c: Ctx) -> None:
     strides = _attr_len(c, "strides", "stride", 4, f"Conv2D on data format {c.attr('data_format') or 'NHWC'}")
     n, h, w, ch = _nhwc(c.attr("data_format"))
     depth = x[ch]
-    if depth is not None and f[2] is not None and f[2] != 0:
+    if depth is not None and f[2] is not None:
+        if f[2] == 0:   # (TF 2.21's guards before its divisions; fz34a, function seed 3420261201 #191's probes)
+            c.fail("Depth of filter must not be 0")
         if depth % f[2] != 0:
             c.fail(f"Depth of input ({depth}) is not a multiple of input depth of filter ({f[2]})")
         groups = depth // f[2]
-        if f[3] is not None and groups and f[3] % groups != 0:
-            c.fail(f"Depth of output ({f[3]}) is not a multiple of the number of groups ({groups})")
+        if depth != f[2] and f[3] is not None:
+            if groups == 0:
+                c.fail("Number of groups must not be 0")
+            if f[3] % groups != 0:
+                c.fail(f"Depth of output ({f[3]}) is not a multiple of the number of groups ({groups})")
     pad = c.attr("padding")
     if pad == "EXPLICIT":
         return

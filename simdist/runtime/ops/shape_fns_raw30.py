@@ -231,3 +231,18 @@ def _scale_and_translate(c: Ctx) -> None:
     c.with_rank(c.input("images"), 4)
     size = c.with_rank(c.input("size"), 1)
     c.with_value(size[0], 2)
+
+
+@register("NonMaxSuppressionV2", "NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5")
+def _nms_shape_fn(c: Ctx) -> None:
+    """NMSShapeFn (image_ops.cc): boxes a matrix, scores a vector, max_output_size, iou_threshold (and from V3
+    score_threshold, V5 soft_nms_sigma) scalars, in that order; then boxes' rows merged with the scores and their
+    4 columns (fz34a, sig seed 3420261219 #153: ranks the graph knows, at trace)."""
+    boxes = c.with_rank(c.input("boxes"), 2)
+    scores = c.with_rank(c.input("scores"), 1)
+    scalars = ["max_output_size", "iou_threshold"] + (["score_threshold"] if c.op != "NonMaxSuppressionV2" else []) + \
+        (["soft_nms_sigma"] if c.op == "NonMaxSuppressionV5" else [])
+    for name in scalars:
+        c.with_rank(c.input(name), 0)
+    c.merge_dim(boxes[0], scores[0])
+    c.with_value(boxes[1], 4)

@@ -153,22 +153,65 @@ def _scales(seg: np.ndarray, segments: int, kind: str) -> np.ndarray:
     return 1.0 / counts if kind == "mean" else 1.0 / np.sqrt(counts)
 
 
-def _grad_kernel(kind: str) -> Any:
-    op = {"sum": "SparseSegmentSumGrad", "mean": "SparseSegmentMeanGrad", "sqrtn": "SparseSegmentSqrtNGrad"}[kind]
+_GRAD_NAMES = {"sum": "SparseSegmentSumGrad", "mean": "SparseSegmentMeanGrad", "sqrtn": "SparseSegmentSqrtNGrad"}
+
+
+def _grad_sizes(grad: np.ndarray, idx: np.ndarray, seg: np.ndarray, dim0: np.ndarray, op: str) -> int:
+    """SparseSegmentGradOpBase::Compute's checks before its output (observed on TF 2.21): indices and
+    segment_ids vectors of one length, the output's rows M not negative; M."""
+    if idx.ndim != 1:
+        raise invalid("indices should be a vector.", op)
+    if seg.ndim != 1:
+        raise invalid("segment_ids should be a vector.", op)
+    if np.ndim(dim0) != 0:
+        raise invalid(f"{'dense_' if op.endswith('V2') else ''}output_dim0 should be a scalar.", op)
+    if idx.size != seg.size:
+        raise invalid("segment_ids and indices should have same size.", op)
+    m = int(dim0)
+    if m < 0:
+        raise invalid(f"Expected a non-negative size, got {m}", op)
+    return m
+
+
+def _segment_checked(s: int, segments: int, op: str) -> int:
+    if not 0 <= s < segments:
+        raise invalid(f"Segment id {s} out of range [0, {segments}).", op)
+    return s
+
+
+def _grad_kernel(kind: str, v2: bool = False) -> Any:
+    """The CPU SparseSegmentGradFunctor (V1) and SparseSegmentGradV2Functor (v2), in their orders
+    (observed on TF 2.21; fz34a, sig seed 3420261202 #114): nothing computed for an output of no
+    rows or no indices; the last segment id below grad's rows ("Invalid number of segments"); then
+    V1 checks every segment id in range while counting them (mean, sqrtn), and each index, then
+    its segment id, as it adds; V2 checks every index first, then every segment id. (V1 with
+    no indices and rows to give returns its output unwritten, uninitialised memory: zeros here.)"""
+    op = _GRAD_NAMES[kind] + ("V2" if v2 else "")
 
     def forward(grad: np.ndarray, idx: np.ndarray, seg: np.ndarray, dim0: np.ndarray) -> np.ndarray:
-        m = int(dim0)
+        m = _grad_sizes(grad, idx, seg, dim0, op)
         out = np.zeros((m,) + grad.shape[1:], grad.dtype)
         if m == 0 or idx.size == 0:
             return out
-        if int(seg[-1]) + 1 > grad.shape[0]:
+        segments = grad.shape[0] if grad.ndim else 0
+        if int(seg[-1]) + 1 > segments:
             raise invalid("Invalid number of segments", op)
-        scale = None if kind == "sum" else _scales(seg, grad.shape[0], kind)
+        if v2:
+            for o in idx.tolist():
+                if not 0 <= int(o) < m:
+                    raise invalid(f"Index {int(o)} out of range [0, {m}).", op)
+            for s in seg.tolist():
+                _segment_checked(int(s), segments, op)
+        elif kind != "sum":
+            for s in seg.tolist():
+                _segment_checked(int(s), segments, op)
+        scale = None if kind == "sum" else _scales(seg, segments, kind)
         seen = np.zeros(m, bool)
         for i in range(idx.shape[0]):
-            o, s = int(idx[i]), int(seg[i])
+            o = int(idx[i])
             if not 0 <= o < m:
                 raise invalid(f"Index {o} out of range [0, {m}).", op)
+            s = _segment_checked(int(seg[i]), segments, op)
             row = grad[s] if scale is None or grad.dtype.type(scale[s]) == 1 else \
                 (grad[s] * grad.dtype.type(scale[s])).astype(grad.dtype)
             out[o] = (out[o] + row).astype(grad.dtype) if seen[o] else row
@@ -178,11 +221,13 @@ def _grad_kernel(kind: str) -> Any:
 
 
 def _grad_v2_kernel(kind: str) -> Any:
-    dense = _grad_kernel(kind)
+    dense = _grad_kernel(kind, v2=True)
 
     def forward(grad: np.ndarray, idx: np.ndarray, seg: np.ndarray, dim0: np.ndarray) -> tuple:
-        uniq = np.unique(idx)
         full = dense(grad, idx, seg, dim0)
+        if full.shape[0] == 0 or idx.size == 0:   # (the early return: no rows, no indices)
+            return full[:0], np.zeros((0,), idx.dtype)
+        uniq = np.unique(idx)
         return full[uniq], uniq.astype(idx.dtype)
     return forward
 
