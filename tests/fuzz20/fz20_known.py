@@ -27,9 +27,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "input, in three processes: \"Dimension (65534)\", \"Dimension (93988163354622)\", \"Dimension "
         "(140358583320574) must be in the range [-3, 3)\", 0 computing in one and refused in another; function seed "
         "3420261205 #146). simdist reads the value given (fz34a, open: undefined behaviour).",
-    ("raw:ArgMin", "accepts", "'err', 'ValueError'"): "as raw:ArgMax: an int16 dimension read as int32/int64 (fz34a, open)",
-    ("raw:ArgMin", "error-class", "'err', 'ValueError'"): "as raw:ArgMax: an int16 dimension read as int32/int64 "
-                                                         "(fz34a, open)",
+    ("raw:ArgMin", "accepts", "'err', 'ValueError'"):
+        "as raw:ArgMax: TF 2.21 reads an int16 dimension as int32/int64 (its high bytes whatever follows in memory) "
+        "and its shape function refuses or computes at random; simdist reads the value given (fz34a, open)",
+    ("raw:ArgMin", "error-class", "'err', 'ValueError'"):
+        "as raw:ArgMax: TF 2.21 reads an int16 dimension as int32/int64 (its high bytes whatever follows in memory) "
+        "and its shape function refuses or computes at random; simdist reads the value given (fz34a, open)",
     ("raw:SparseMatMul", "value", "'ok'"):
         "SparseMatMul with a_is_sparse of operands holding inf: TF 2.21's sparse kernel (sparse_matmul_op.cc) skips the "
         "sparse operand's zero entries (-0.0 too), so the 0 * inf that the dense product makes NaN never happens (a row "

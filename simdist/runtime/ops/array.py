@@ -498,7 +498,9 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     if bad is not None:   # (ValidateSizes; in a graph MakeShapeFromShapeTensor reads a known shape whatever the
         # input's shape: ValueError at trace, fz34a, sig seed 3420261212 #38)
         err = errors.InvalidArgumentError(None, None, f"Size {bad[0]} must be non-negative, not {bad[1]} [Op:Reshape]")
-        if context.in_function() and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
+        # (a tf.data function is a graph too: Keras's batching of arrays with batch_size=-1 is this ValueError)
+        graph = context.in_function() or bool(context._data_traces)
+        if graph and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
             raise trace_errors.static(err, ValueError, f"Invalid value in tensor used for shape: {bad[1]}")
         raise err
     if context.in_function():

@@ -30,7 +30,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, rcp
 from simdist.runtime.ops.nn_rules import attr_error
 from simdist.runtime.ops.raw_args import RawArgs
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["fused_batch_norm_v1"]
@@ -270,7 +270,8 @@ def _shape_fn(grad: bool) -> Any:
 
 def _register(op: str, forward: Any, n_out: int, statistics: tuple) -> Any:
     d = register(op, forward, _dtype(op, n_out, statistics), _flops, num_outputs=n_out, kind="nn",
-                 none_grad_ok=tuple(range(1, n_out)))
+                 none_grad_ok=tuple(range(1, n_out)),
+                 fusion=lanes("its statistics reduce over one lane's batch: no stacked form written"))
     d.trace_shape = _shape_fn(op.startswith("FusedBatchNormGrad"))
     d.raw_args = RawArgs(attrs={"epsilon": "epsilon", "data_format": "data_format", "is_training": "is_training",
                                 **({"exponential_avg_factor": "exponential_avg_factor"}
@@ -323,6 +324,17 @@ def _fused_grad(op: Any, *grads: Any) -> list:
 
 for _name in _GRAD_OF:
     RegisterGradient(_name)(_fused_grad)
+
+
+def _grad_of_grad(op: Any, *grads: Any) -> list:
+    """TF registers `_FusedBatchNormGradGrad` for the backprop kernels (a second derivative of batch
+    normalization); simdist does not model it, and says so rather than give other values."""
+    raise NotImplementedError(f"simdist does not implement the gradient of {op.type} (TF's _FusedBatchNormGradGrad): "
+                              "a second derivative through tf.raw_ops.FusedBatchNorm* (clause ops.fused-batch-norm)")
+
+
+for _name in ("FusedBatchNormGrad", "FusedBatchNormGradV2", "FusedBatchNormGradV3"):
+    RegisterGradient(_name)(_grad_of_grad)
 
 
 def fused_batch_norm_v1(x: Any, scale: Any, offset: Any, mean: Any = None, variance: Any = None,

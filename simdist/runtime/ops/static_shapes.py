@@ -248,6 +248,13 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         return mark(out, (True,)) if rank_unknown(tensors[0]) and out.ndim == 1 else out
     if op.name == "Transpose" and attrs is not None and "perm" in attrs:
         return _transposed(tensors[0], out, attrs["perm"])
+    if op.name in ("SpaceToBatchND", "BatchToSpaceND") and tensors:
+        # (their shape functions, with block and paddings/crops known: each output dimension is known exactly
+        # where the input's is; tf.nn.convolution's dilated path keeps unknown channels unknown)
+        flags = unknown(tensors[0])
+        if rank_unknown(tensors[0]):
+            return mark_rank_unknown(out)
+        return mark(out, flags) if flags is not None and len(flags) == out.ndim else out
     if op.name in _RESHAPING and len(tensors) == 1:
         return _reshaped(op.name, tensors[0], out, (attrs or {}).get("axis"))
     if op.kind == "reduction" and attrs is not None and "axis" in attrs and len(tensors) == 1:
