@@ -125,6 +125,9 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     ops.subnormals): read as zeros and flushed from results, or kept and their mark passed on.
     In a tf.function call being recorded, an op with a Grappler rewrite that applies runs as the
     rewritten ops instead (OpDef.graph_rule, simdist.runtime.ops.grappler)."""
+    deferred = _DEFERRED[0]
+    if deferred:   # (taken at once: an error or a rewrite below must not leave it to the next op)
+        _DEFERRED[0] = False
     if op.graph_rule is not None and _current.ctx.recorder is not None and _current.ctx.recorder.rewrites:
         rewritten = _rewritten(op, tensors, attrs)
         if rewritten is not None:
@@ -143,10 +146,9 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if op.trace_shape is not None and context._function_depth:   # (TF's shape function, at trace)
         _trace_shape(op, tensors, attrs)
     try:
-        if _DEFERRED[0]:   # (a missing kernel a dry run defers, execute: none runs; zeros of the broadcast shape,
+        if deferred:   # (a missing kernel a dry run defers, execute: none runs; zeros of the broadcast shape,
             # its stand-in: spence of bfloat16 has no float kernel to compute it on either; fz34b, third generator
             # --ext8 seed 3402 #91)
-            _DEFERRED[0] = False
             out = _standin(arrays, dt)
         elif _error_state() is _NOTING[0] or _noting():
             out, arrays = _forward(op, tensors, arrays, attrs, rule, marked)
