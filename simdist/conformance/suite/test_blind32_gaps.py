@@ -16,13 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_equal, to_numpy
+from simdist.conformance.assertions import assert_equal, to_numpy as _np   # (an ndarray of any backend's value)
 
 clause = pytest.mark.clause
-
-
-def _np(x):
-    return np.asarray(to_numpy(x))
 
 
 # -- RandomElasticTransform: alpha from the longer side, sigma from the shorter -----------------------------------------

@@ -28,7 +28,9 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, rcp
+from simdist.runtime.ops.args import dims as _dims
 from simdist.runtime.ops.nn_rules import attr_error
+from simdist.runtime.ops.raw_compositions import _invalid   # (the raw forms' shared texts)
 from simdist.runtime.ops.raw_args import RawArgs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -42,14 +44,6 @@ _T_ALLOWED = {"FusedBatchNorm": "float", "FusedBatchNormV2": "half, bfloat16, fl
               "FusedBatchNormV3": "half, bfloat16, float", "FusedBatchNormGrad": "float",
               "FusedBatchNormGradV2": "half, bfloat16, float", "FusedBatchNormGradV3": "half, bfloat16, float"}
 _T_NAMES = {"float": "float32", "half": "float16", "bfloat16": "bfloat16"}
-
-
-def _invalid(op: str, text: str) -> errors.InvalidArgumentError:
-    return errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
-
-
-def _dims(shape: tuple) -> str:
-    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _channels_last(x: np.ndarray, data_format: str) -> np.ndarray:
