@@ -48,6 +48,14 @@ _EXPRS = {
     "int32 splits": "tf.ragged.range([0.5, 2.0], [3.0, 2.5], 0.25, row_splits_dtype=tf.int32)",
     "mixed int and float": "tf.ragged.range([0, 1], [2.5, 3.5], 0.5)",
     "delta zero": "tf.ragged.range([0.0, 1.0], [1.0, 2.0], [0.5, 0.0])",
+    "start -0.0": "tf.ragged.range(tf.constant([-0.0]), tf.constant([1.0]), 0.5)",
+    "an infinite limit": "tf.ragged.range(tf.constant([0.0]), tf.constant([float('inf')]), 1.0)",
+    "a NaN delta": "tf.ragged.range(tf.constant([0.0]), tf.constant([1.0]), float('nan'))",
+    "a NaN start": "tf.ragged.range(tf.constant([float('nan')]), tf.constant([1.0]), 1.0)",
+    "int32 near its maximum": "tf.ragged.range(tf.constant([2**31 - 3]), tf.constant([2**31 - 1]), 1)",
+    "int64 near its minimum": "tf.ragged.range(tf.constant([-(2**62)], tf.int64), tf.constant([-(2**62) + 3], tf.int64), "
+                              "tf.constant(2, tf.int64))",
+    "empty rows": "tf.ragged.range(tf.constant([], tf.float32), tf.constant([], tf.float32), 1.0)",
     "lengths differ": "tf.ragged.range([0, 1], [3, 4, 5], 1)",
     "a matrix of starts": "tf.ragged.range([[0, 1]], [3, 4], 1)",
 }

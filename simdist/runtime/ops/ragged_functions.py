@@ -69,7 +69,11 @@ def range_(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, 
             size = 0
         elif npd.kind == "f":
             with np.errstate(all="ignore"):
-                size = int(np.ceil(np.abs((b - a) / c)))
+                size_f = np.ceil(np.abs((b - a) / c))
+            if not size_f <= float(2 ** 63 - 1):   # (an infinite or NaN size: the kernel's check)
+                raise errors.InvalidArgumentError(None, None, f"Requires ((limit - start) / delta) <= {2 ** 63 - 1} "
+                                                  "[Op:RaggedRange]")
+            size = int(size_f)
         else:
             size = (abs(int(b) - int(a)) + abs(int(c)) - 1) // abs(int(c))
         steps = np.full(size, c, dtype=npd)
