@@ -7,7 +7,10 @@ reduction order), empty inputs, NaN, infinities, a zero variance with epsilon 0,
 functions' errors, eagerly and inside a tf.function. The inference kernel's reserve spaces are uninitialised
 memory in TF and are not compared. Every case has fewer than 8 channels: the statistics' float32 rsqrt then
 runs as Eigen's scalar tail, the same on every CPU (8 or more run the host's vrsqrtps packet, rcp.rsqrt,
-which the goldens' host and this one differ in). Needs the `tf` extra.
+which the goldens' host and this one differ in). The answers were recorded where TF runs these ops with its own
+(Eigen) kernels, oneDNN off (an AVX2 EPYC): simdist is checked under that model. Where oneDNN is on, TF 2.21 runs
+oneDNN's batch normalization, whose values differ in the last bits (not modelled; docs/spec.md
+ops.fused-batch-norm), and a live slice there warns HostDiffersWarning. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -189,7 +192,11 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.fused-batch-norm")
 @EDGES.parametrize("ops.fused-batch-norm")
 def test_fused_batch_norm(k: int, tf_results: dict[int, Any]) -> None:
-    EDGES.check(k, tf_results)
+    import dataclasses
+
+    from simdist.runtime import host_cpu
+    with host_cpu.using(dataclasses.replace(host_cpu.REFERENCE, onednn_opts=False)):   # (the recording host's kernels)
+        EDGES.check(k, tf_results)
 
 
 def test_every_case_has_a_test() -> None:

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, host_cpu
-from simdist.runtime.ops import (array, complex_unary, dispatch, math, packet_math, packet_tanh, softmax_eigen,
-                                 trace_errors, unary)
+from simdist.runtime.ops import (array, complex_unary, dispatch, math, onednn_softmax, packet_math, packet_tanh,
+                                 softmax_eigen, trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
@@ -179,28 +179,12 @@ def _softmax(a: np.ndarray, lanes: int = 1, eigen: bool = False) -> np.ndarray:
         if not onednn:   # float16 on a CPU without oneDNN's float16: Eigen's kernel, in float16
             return _eigen_half_softmax(a, log=False)
         return _softmax(a.astype(np.float32)).astype(a.dtype)   # oneDNN: computes in float32, rounds once
-    if not onednn and a.dtype.name in softmax_eigen.DTYPES:   # Eigen's kernel: bit for bit (nn.softmax-eigen)
-        return softmax_eigen.softmax(a.reshape(-1, a.shape[-1]), lanes).reshape(a.shape)
-    e = _onednn_exp(a - np.max(a, axis=-1, keepdims=True))
-    out = e / np.sum(e, axis=-1, keepdims=True)
-    if onednn:
-        out = _onednn_nonfinite_rows(a, out)
-    return out
-
-
-def _onednn_exp(shifted: np.ndarray) -> np.ndarray:
-    """The exp of oneDNN's float32 softmax, whose own jit polynomial is not modelled: Eigen's
-    pexp_float on every element (a vector kernel without a scalar tail), fixed so that the value
-    does not follow NumPy's exp, which is dispatched per CPU (ops.host-cpu); float64 (no oneDNN
-    kernel; reached only for a dtype softmax_eigen does not take) the C library's exp."""
-    from simdist.runtime.ops import libm
-    from simdist.runtime.ops.packet_pow import pexp_float
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        if shifted.dtype == np.float32:
-            return pexp_float(shifted)
-        if shifted.dtype == np.float64:
-            return libm.elementwise("exp", shifted)
-        return np.exp(shifted)
+    if onednn:   # float32: oneDNN's jit kernel, bit for bit (nn.softmax-onednn)
+        width = 16 if host_cpu.current().has("avx512f") else 8
+        out = onednn_softmax.softmax(a.reshape(-1, a.shape[-1]), width).reshape(a.shape)
+        return _onednn_nonfinite_rows(a, out)
+    # float32 where oneDNN is off, float64: Eigen's kernel, bit for bit (nn.softmax-eigen)
+    return softmax_eigen.softmax(a.reshape(-1, a.shape[-1]), lanes).reshape(a.shape)
 
 
 def _bfloat16_reducer_sum(e: np.ndarray) -> np.ndarray:
@@ -245,7 +229,9 @@ def _onednn_nonfinite_rows(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     rows = bad.any(axis=-1, keepdims=True)
     if not rows.any():
         return out
-    return np.where(rows, np.where(bad | _nan_partners(a), np.array(np.nan, out.dtype), np.zeros((), out.dtype)), out)
+    # x86's default NaN (sign set, 0xffc00000), whatever the input NaN's bits: the kernel makes its NaNs
+    nan = np.array(-np.nan, out.dtype)
+    return np.where(rows, np.where(bad | _nan_partners(a), nan, np.zeros((), out.dtype)), out)
 
 
 def _nan_partners(a: np.ndarray) -> np.ndarray:

@@ -152,26 +152,34 @@ def check_valid_padding(padding: str, explicit: Sequence[int], num_dims: int, op
 
 
 def _check_conv_attrs(strides: Sequence[int], dilations: Sequence[int], op: str, padding: str = "",
-                      explicit: Sequence[int] = ()) -> None:
-    """The kernel's constructor checks (InitConv2DParameters): the strides' and dilations' batch
-    and depth, then the padding (check_valid_padding)."""
+                      explicit: Sequence[int] = (), dtype: Any = None) -> None:
+    """The kernel's constructor checks: the strides' and dilations' batch and depth, then the padding
+    (check_valid_padding). TF's own kernels (InitConv2DParameters) refuse them as UnimplementedError, its
+    Conv2DCustomBackpropFilterOp as InvalidArgumentError; oneDNN's kernels (where `dtype` runs through it)
+    the strides as UnimplementedError in Conv2D and InvalidArgumentError in the backprops, the dilations
+    as InvalidArgumentError (raw_rules' `_conv2d_constructor` for the raw ops; observed on an AVX512-FP16
+    Xeon, thirty-fifth session: `conv1d_transpose(..., strides=[1, 2, 2])` of float32)."""
+    onednn = dtype is not None and onednn_conv(np.dtype(dtype).name)
+    filt = op == "Conv2DBackpropFilter"
     if strides[0] != 1 or strides[3] != 1:
-        raise errors.UnimplementedError(None, None, "Current implementation does not yet support strides in the "
-                                        f"batch and depth dimensions. [Op:{op}]")
+        cls = errors.InvalidArgumentError if filt or (onednn and op != "Conv2D") else errors.UnimplementedError
+        raise cls(None, None, f"Current implementation does not yet support strides in the batch and depth "
+                              f"dimensions. [Op:{op}]")
     if dilations[0] != 1 or dilations[3] != 1:
-        raise errors.UnimplementedError(None, None, "Current implementation does not yet support dilations in the "
-                                        f"batch and depth dimensions. [Op:{op}]")
+        cls = errors.InvalidArgumentError if filt or onednn else errors.UnimplementedError
+        raise cls(None, None, f"Current implementation does not yet support dilations in the batch and depth "
+                              f"dimensions. [Op:{op}]")
     if padding:
         check_valid_padding(padding, explicit, 4, op)
 
 
 def _check_conv(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
-                op: str, padding: str = "", explicit: Sequence[int] = ()) -> int:
+                op: str, padding: str = "", explicit: Sequence[int] = (), dtype: Any = None) -> int:
     """TF's Conv2D argument checks; returns the number of groups. The strides' and dilations'
     batch and depth come first: the kernel's constructor checks them (InitConv2DParameters), then
     the padding (check_valid_padding), its Compute the inputs' ranks (fz14 seed 1420261218 #30: a
     scalar filter with strides [4, 2, 2, 2] is UnimplementedError)."""
-    _check_conv_attrs(strides, dilations, op, padding, explicit)
+    _check_conv_attrs(strides, dilations, op, padding, explicit, dtype)
     if len(x_shape) != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x_shape)} [Op:{op}]")
     if len(f_shape) != 4:
@@ -265,7 +273,7 @@ def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
             return early
         groups = conv2d_eigen.launch_checks(x.shape, f.shape, False)
         return _conv2d_values(x, f, strides, padding, explicit_paddings, dilations, groups)
-    groups = _check_conv(x.shape, f.shape, strides, dilations, "Conv2D", padding, explicit_paddings)
+    groups = _check_conv(x.shape, f.shape, strides, dilations, "Conv2D", padding, explicit_paddings, x.dtype)
     cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "Conv2D")
     if _onednn_empty(x, traced):
         return x.copy()
@@ -301,7 +309,7 @@ def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str) -> None
 
 def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
                            explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
-    groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput")
+    groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput", dtype=f.dtype)
     _check_backprop_dilation(f.dtype, dilations, "Conv2DBackpropInput")
     if _onednn_empty_sizes(input_sizes, f.dtype):
         return np.zeros(tuple(input_sizes), f.dtype)
@@ -323,7 +331,7 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
 
 def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
                             explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
-    groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter")
+    groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter", dtype=x.dtype)
     _check_backprop_dilation(x.dtype, dilations, "Conv2DBackpropFilter")
     if _onednn_empty(x):
         return np.zeros(tuple(filter_sizes), x.dtype)

@@ -306,8 +306,11 @@ def _pool_args(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: A
     return attrs
 
 
-# the dtypes TF 2.21's x86 CPU build pools in NCHW (oneDNN); the others' default kernels refuse it
-_NCHW_DTYPES = ("float32", "bfloat16")
+# the dtypes TF 2.21's x86 CPU build pools in NCHW (oneDNN, where the CPU supports the dtype: host_cpu);
+# the others' default kernels refuse it. MaxPool takes float16 there, AvgPool does not (observed on an
+# AVX512-FP16 host: InvalidArgumentError "Default AvgPoolingOp only supports NHWC ...").
+_NCHW_DTYPES = {"MaxPool": ("float32", "bfloat16", "float16"), "AvgPool": ("float32", "bfloat16")}
+_NCHW_GRAD_DTYPES = ("float32", "bfloat16")   # MaxPoolGrad's (a float16 NCHW gradient is refused, observed)
 
 
 def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, padding: Any, op: str) -> Tensor:
@@ -317,7 +320,7 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
     InvalidArgumentError ("Default MaxPoolingOp only supports NHWC on device type CPU"); an AvgPool
     of a non-float dtype fails its dtype check first."""
     from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
-    if not host_cpu.current().onednn(x.dtype.name, _NCHW_DTYPES):
+    if not host_cpu.current().onednn(x.dtype.name, _NCHW_DTYPES[op]):
         if op == "AvgPool" and not x.dtype.is_floating:
             return pool_nhwc(x, ksize, strides, padding, "NHWC")        # its dtype error
         kind = "MaxPoolingOp" if op == "MaxPool" else "AvgPoolingOp"
@@ -333,7 +336,25 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
     st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
     if isinstance(padding, (list, tuple)) and len(padding) == 4:
         padding = list(nchw_to_nhwc(padding))
-    return to_channels_first(pool_nhwc(to_channels_last(x), k, st, padding, "NHWC"))
+    def pool(v: Tensor) -> Tensor:
+        return to_channels_first(pool_nhwc(to_channels_last(v), k, st, padding, "NHWC"))
+    if op == "MaxPool" and not host_cpu.current().onednn(x.dtype.name, _NCHW_GRAD_DTYPES):
+        return _gradient_refused(pool, x)
+    return pool(x)
+
+
+def _gradient_refused(pool: Any, x: Tensor) -> Tensor:
+    """A float16 NCHW MaxPool, which oneDNN runs on an AVX512-FP16 CPU while its MaxPoolGrad has no
+    oneDNN kernel there: the default kernel refuses NCHW when a tape asks for the gradient (observed)."""
+    from simdist.runtime.autodiff import custom_gradient
+
+    @custom_gradient
+    def refused(v: Tensor) -> Any:
+        def grad(dy: Tensor) -> Any:
+            raise errors.InvalidArgumentError(None, None, "Default MaxPoolingGradOp only supports NHWC on device "
+                                              "type CPU [Op:MaxPoolGrad]")
+        return pool(v), grad
+    return refused(x)
 
 
 def _wrapper_sequences(ksize: Any, strides: Any, data_format: Any) -> None:
