@@ -5748,7 +5748,7 @@ CATALOGUE += TRAINING_BATCH32
 #    weights, ragged_batch's row_splits_dtype), checkpoints and saving (latest_checkpoint of removed files,
 #    save_weights' file name, a deserialized layer's build_config) and a strategy (MirroredStrategy's
 #    batch_reduce_to of a mirrored variable); each a function no earlier mutant touched, at most two in one file
-#    (28 files, one of them, keras/serialization.py, without a mutant before).
+#    (29 files, one of them, keras/serialization.py, without a mutant before).
 TRAINING_BATCH33: list[Mutant] = [
     # -- Keras layers
     _t("index-lookup-hashed-oov-ignores-mask-offset", "boundary", "simdist/keras/layers/index_lookup.py",
