@@ -5734,3 +5734,168 @@ TRAINING_BATCH32: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH32
 CATALOGUE += TRAINING_BATCH32
+
+# -- Thirty-fifth session: a thirty-third blind batch (TRAINING_BATCH33), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirty-fifth session: a thirty-third blind batch"). Keras layers
+#    (IndexLookup's hashed OOV indices, TextVectorization's strip_punctuation, Dot's negative axes over two ranks,
+#    StackedRNNCells' output size, GroupQueryAttention's key_mask, LayerNormalization's axis order, Hashing's
+#    symbolic shape), losses and metrics (AUC's given thresholds, R2Score's reset, BinaryFocalCrossentropy's
+#    config, Tversky's alpha and beta), optimizers, callbacks and mixed precision (Muon's Newton-Schulz
+#    normalization, SwapEMAWeights after evaluate, ReduceLROnPlateau's reset, a nested AutocastScope's exit,
+#    LossScaleOptimizer's inner loss_scale_factor), the trainer (a list of input arrays, compute_metrics' sample
+#    weights, the cardinality check, the weighted metrics' reset), gradients (Xlogy's y at 0/0, Betainc's x
+#    exponents, a tape's watched variables' order), tf.data (a strided window's span, sample_from_datasets' all-zero
+#    weights, ragged_batch's row_splits_dtype), checkpoints and saving (latest_checkpoint of removed files,
+#    save_weights' file name, a deserialized layer's build_config) and a strategy (MirroredStrategy's
+#    batch_reduce_to of a mirrored variable); each a function no earlier mutant touched, at most two in one file
+#    (29 files, one of them, keras/serialization.py, without a mutant before).
+TRAINING_BATCH33: list[Mutant] = [
+    # -- Keras layers
+    _t("index-lookup-hashed-oov-ignores-mask-offset", "boundary", "simdist/keras/layers/index_lookup.py",
+       "            oov_indices = oov_indices + self._oov_start_index()\n",
+       "",
+       "IndexLookup with num_oov_indices > 1 and a mask token hashes OOV inputs into [0, n) (Keras: [1, n + 1), "
+       "past the mask index)"),
+    _t("text-vectorization-strip-punctuation-lowercases", "state", "simdist/keras/layers/text_vectorization.py",
+       "        if self._standardize in (\"lower\", \"lower_and_strip_punctuation\"):\n",
+       "        if self._standardize in (\"lower\", \"lower_and_strip_punctuation\", \"strip_punctuation\"):\n",
+       "TextVectorization(standardize=\"strip_punctuation\") lowercases too (Keras: only strips punctuation)"),
+    _t("dot-negative-axis-first-rank-only", "axis", "simdist/keras/layers/dot.py",
+       "            return [self.axes % rank1, self.axes % rank2] if self.axes < 0 else [self.axes] * 2\n",
+       "            return [self.axes % rank1] * 2 if self.axes < 0 else [self.axes] * 2\n",
+       "Dot(axes=-1) of inputs of two ranks resolves -1 by the first input's rank for both"),
+    _t("stacked-cells-output-size-first-cell", "state", "simdist/keras/layers/stacked_rnn_cells.py",
+       "        if getattr(self.cells[-1], \"output_size\", None) is not None:\n"
+       "            return self.cells[-1].output_size\n",
+       "        if getattr(self.cells[0], \"output_size\", None) is not None:\n"
+       "            return self.cells[0].output_size\n",
+       "StackedRNNCells' output_size is its first cell's (Keras: the last cell's), so RNN's symbolic shape is wrong"),
+    _t("gqa-key-mask-dropped-beside-value-mask", "state", "simdist/keras/layers/grouped_query_attention.py",
+       "        if key_mask is not None:\n            mask = ops.expand_dims(ops.cast(key_mask, \"bool\"), -2)\n",
+       "        if key_mask is not None and value_mask is None:\n"
+       "            mask = ops.expand_dims(ops.cast(key_mask, \"bool\"), -2)\n",
+       "GroupedQueryAttention ignores key_mask when a value_mask is also given (Keras: both are and-ed)"),
+    _t("layernorm-axis-list-kept-unsorted", "order", "simdist/keras/layers/normalization.py",
+       "            self.axis = sorted(self.axis)\n            shape = tuple(input_shape[dim] for dim in self.axis)\n",
+       "            shape = tuple(input_shape[dim] for dim in self.axis)\n",
+       "LayerNormalization(axis=[2, 1]) keeps the axes as given, so gamma and beta get the shape (d2, d1)"),
+    _t("hashing-symbolic-shape-appends-bins", "axis", "simdist/keras/layers/hashing.py",
+       "        return tuple(input_shape[:-1]) + (self.num_bins,)\n",
+       "        return tuple(input_shape) + (self.num_bins,)\n",
+       "Hashing(output_mode=\"one_hot\"/\"multi_hot\"/\"count\") of a (None, 4) Input is (None, 4, bins) symbolically "
+       "(Keras: the last axis replaced, (None, bins))"),
+    # -- losses and metrics
+    _t("auc-given-thresholds-not-sorted", "order", "simdist/keras/metrics/confusion_metrics.py",
+       "            thresholds = sorted(thresholds)\n",
+       "            thresholds = list(thresholds)\n",
+       "AUC(thresholds=[0.7, 0.3]) keeps the thresholds unsorted (Keras sorts them), so the curve's points cross"),
+    _t("r2-score-reset-keeps-sample-count", "state", "simdist/keras/metrics/r2_score.py",
+       "    def reset_state(self) -> None:\n        for v in self.variables:\n",
+       "    def reset_state(self) -> None:\n        for v in (self.squared_sum, self.sum, self.total_mse, self.count):\n",
+       "R2Score.reset_state leaves num_samples counting, so the adjusted score after a reset uses a stale n"),
+    _t("binary-focal-config-drops-class-balancing", "state", "simdist/keras/losses/probabilistic_losses.py",
+       "\"axis\": self.axis,\n                        \"apply_class_balancing\": self.apply_class_balancing, "
+       "\"alpha\": self.alpha,\n",
+       "\"axis\": self.axis,\n                        \"alpha\": self.alpha,\n",
+       "BinaryFocalCrossentropy.get_config omits apply_class_balancing, so a clone from its config loses it"),
+    _t("tversky-class-alpha-beta-swapped", "order", "simdist/keras/losses/overlap_losses.py",
+       "        super().__init__(tversky, name=name, reduction=reduction, dtype=dtype, alpha=alpha, beta=beta, "
+       "axis=axis)\n",
+       "        super().__init__(tversky, name=name, reduction=reduction, dtype=dtype, alpha=beta, beta=alpha, "
+       "axis=axis)\n",
+       "keras.losses.Tversky(alpha, beta) passes them swapped to the function (the fp and fn weights exchanged)"),
+    # -- optimizers, callbacks and mixed precision
+    _t("muon-newton-schulz-rows-normalized", "axis", "simdist/keras/optimizers/muon.py",
+       "        x = x / (tf.sqrt(tf.reduce_sum(x * x, axis=(-2, -1), keepdims=True)) + 1e-7)\n",
+       "        x = x / (tf.sqrt(tf.reduce_sum(x * x, axis=-1, keepdims=True)) + 1e-7)\n",
+       "Muon's Newton-Schulz iteration starts from each row normalized (Keras: the whole matrix by its norm)"),
+    _t("swap-ema-test-end-keeps-ema-weights", "state", "simdist/keras/callbacks/swap_ema_weights.py",
+       "    def on_test_end(self, logs: Any = None) -> None:\n        if self._ema_weights_in_model:\n",
+       "    def on_test_end(self, logs: Any = None) -> None:\n        if not self._ema_weights_in_model:\n",
+       "SwapEMAWeights leaves the EMA weights in the model after evaluate (Keras swaps the trained ones back)"),
+    _t("reduce-lr-reset-keeps-best", "state", "simdist/keras/callbacks/reduce_lr_on_plateau.py",
+       "    def _reset(self) -> None:\n        self.best = None\n",
+       "    def _reset(self) -> None:\n",
+       "ReduceLROnPlateau keeps the previous fit's best value into the next fit, counting its epochs as no gains"),
+    _t("autocast-scope-exit-drops-outer-scope", "state", "simdist/keras/dtype_policies.py",
+       "        _config[\"autocast\"] = self.original_scope\n",
+       "        _config[\"autocast\"] = None\n",
+       "leaving a nested AutocastScope (a float32 sublayer in a mixed layer) ends the outer one too: the outer "
+       "layer's later variable reads are not cast"),
+    _t("loss-scale-inner-factor-kept", "state", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "        self.dynamic_growth_steps = dynamic_growth_steps\n        self.inner_optimizer.loss_scale_factor = None\n",
+       "        self.dynamic_growth_steps = dynamic_growth_steps\n",
+       "LossScaleOptimizer keeps its inner optimizer's loss_scale_factor (Keras clears it: the outer one scales)"),
+    # -- the trainer
+    _t("array-adapter-list-inputs-stacked", "state", "simdist/keras/trainers/data_adapter.py",
+       "    if isinstance(data, list):\n        return tuple(_map(fn, v) for v in data)  # tf.data stacks lists: Keras "
+       "makes them tuples\n",
+       "    if isinstance(data, list):\n        return [_map(fn, v) for v in data]\n",
+       "fit/predict of arrays keep a list of inputs a list, which tf.data stacks into one tensor (Keras: a tuple)"),
+    _t("compute-metrics-sample-weight-dropped", "state", "simdist/keras/trainers/trainer.py",
+       "            self._compile_metrics.update_state(y, y_pred, sample_weight)\n",
+       "            self._compile_metrics.update_state(y, y_pred)\n",
+       "Model.compute_metrics updates the weighted_metrics without the sample weights"),
+    _t("cardinality-check-skips-sample-weight", "missing-error", "simdist/keras/trainers/data_adapter.py",
+       "    sizes = sorted({int(np.shape(i)[0]) for i in _flatten(data) if i is not None})\n",
+       "    sizes = sorted({int(np.shape(i)[0]) for i in _flatten(data[:2]) if i is not None})\n",
+       "fit's data cardinality check compares x and y only: a sample_weight of another length is not the "
+       "'Data cardinality is ambiguous' ValueError"),
+    _t("compile-metrics-reset-skips-weighted", "state", "simdist/keras/trainers/compile_utils.py",
+       "        for m in self._flat_metrics + self._flat_weighted_metrics:\n            if m:\n"
+       "                m.reset_state()\n",
+       "        for m in self._flat_metrics:\n            if m:\n                m.reset_state()\n",
+       "the compiled metrics' reset leaves the weighted_metrics accumulating across epochs and evaluate calls"),
+    # -- gradients
+    _t("xlogy-grad-y-plain-division", "gradient", "simdist/runtime/ops/xfunctions.py",
+       "    return _reduced(op, xlogy(_not_zero(x), y) * grad, xdivy(x, y) * grad)\n",
+       "    return _reduced(op, xlogy(_not_zero(x), y) * grad, (x / y) * grad)\n",
+       "Xlogy's gradient with respect to y is x / y (NaN at x = y = 0; TF: xdivy, 0 there)"),
+    _t("betainc-grad-x-exponents-swapped", "gradient", "simdist/runtime/ops/special_more.py",
+       "    partial_x = exp(xlog1py(b - 1, -x) + xlogy(a - 1, x) - log_beta)\n",
+       "    partial_x = exp(xlog1py(a - 1, -x) + xlogy(b - 1, x) - log_beta)\n",
+       "Betainc's gradient in x uses x^(b-1) (1-x)^(a-1) (TF: x^(a-1) (1-x)^(b-1))"),
+    _t("tape-watched-variables-access-order", "order", "simdist/runtime/autodiff/tape.py",
+       "        \"\"\"The variables this tape watches, in the order they were made (TF's set by handle id).\"\"\"\n"
+       "        if self._tape is not None:\n"
+       "            self._watched_variables = tuple(in_creation_order(self._tape.watched_vars))\n",
+       "        \"\"\"The variables this tape watches, in the order they were made (TF's set by handle id).\"\"\"\n"
+       "        if self._tape is not None:\n"
+       "            self._watched_variables = tuple(self._tape.watched_vars)\n",
+       "GradientTape.watched_variables() lists the variables in the order they were first read (TF: creation order)"),
+    # -- tf.data
+    _t("window-stride-span-unscaled", "boundary", "simdist/runtime/data/window.py",
+       "            last = start + (size - 1) * stride\n",
+       "            last = start + size - 1\n",
+       "Dataset.window(size, stride=s) spans size elements, not (size - 1) * s + 1, so a strided window is short"),
+    _t("sample-from-datasets-all-zero-weights-not-empty", "boundary", "simdist/runtime/data/sampling.py",
+       "if kept else ([datasets[0].take(0)], [1.])\n",
+       "if kept else ([datasets[0]], [1.])\n",
+       "sample_from_datasets with every weight 0 yields the first input's elements (TF: an empty dataset)"),
+    _t("ragged-batch-row-splits-dtype-ignored", "dtype", "simdist/runtime/data/ragged_batch.py",
+       "    ragged = _DenseToRaggedDataset(dataset, dtypes.as_dtype(row_splits_dtype))\n",
+       "    ragged = _DenseToRaggedDataset(dataset, dtypes.int64)\n",
+       "Dataset.ragged_batch(row_splits_dtype=tf.int32) makes int64 row splits anyway"),
+    # -- checkpoints and saving
+    _t("latest-checkpoint-missing-files-returned", "missing-error", "simdist/strategies/checkpoint.py",
+       "    return latest if latest is not None and os.path.exists(latest + \".npz\") else None\n",
+       "    return latest\n",
+       "tf.train.latest_checkpoint names the recorded checkpoint even after its files were removed (TF: None)"),
+    _t("save-weights-plain-h5-accepted", "missing-error", "simdist/keras/models/saving.py",
+       "    if not str(path).endswith(\".weights.h5\"):\n        raise ValueError(f\"The filename must end in",
+       "    if not str(path).endswith(\".h5\"):\n        raise ValueError(f\"The filename must end in",
+       "Model.save_weights(\"w.h5\") writes the file (Keras: ValueError, the name must end in .weights.h5)"),
+    _t("deserialized-layer-build-config-ignored", "state", "simdist/keras/serialization.py",
+       "        if build and hasattr(obj, \"build_from_config\") and not getattr(obj, \"built\", True):\n"
+       "            obj.build_from_config(build)",
+       "        if build and hasattr(obj, \"build_from_config\") and getattr(obj, \"built\", True):\n"
+       "            obj.build_from_config(build)",
+       "keras.layers.deserialize of a built layer's config leaves it unbuilt (Keras builds it from its build_config)"),
+    # -- distribution strategies
+    _t("mirrored-batch-reduce-variable-not-summed", "denominator", "simdist/strategies/mirrored.py",
+       "                out.append(self._reduce_to(op, _as_per_replica(v), d, ring))\n",
+       "                out.append(self._reduce_to(op, v.values[0], d, ring))\n",
+       "MirroredStrategy.extended.batch_reduce_to(SUM) of a MirroredVariable returns one copy (TF adds the copies)"),
+]
+TRAINING += TRAINING_BATCH33
+CATALOGUE += TRAINING_BATCH33

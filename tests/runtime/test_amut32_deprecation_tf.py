@@ -65,6 +65,10 @@ def _cases() -> dict[str, Any]:
             "tf.config.experimental_run_functions_eagerly(1)\n"
             "values = [tf.config.functions_run_eagerly()]"),
         "notice/tf.data experimental forms, each twice": _fresh(_DATA_FORMS),
+        # (blind35: the experimental sample/choose_from_datasets log interleave_ops' notices; choose's default
+        # stop_on_empty_dataset=False skips the exhausted range(2), where the method's True stops: clause
+        # dataset.sample-choose)
+        "notice/tf.data sample_from_datasets and choose_from_datasets, each twice": _fresh(_SAMPLE_CHOOSE),
     }
 
 
@@ -87,6 +91,16 @@ for f in calls:
     f()
     f()
 values = len(calls)
+"""
+
+_SAMPLE_CHOOSE = """
+E, R = tf.data.experimental, tf.data.Dataset.range
+choices = lambda: tf.data.Dataset.from_tensor_slices(tf.constant([0, 0, 0, 1], tf.int64))
+values = []
+for _ in range(2):
+    values.append([int(v) for v in E.sample_from_datasets([R(2), R(10, 12)], weights=[0.0, 1.0], seed=1)])
+    values.append([int(v) for v in E.choose_from_datasets([R(2), R(10, 12)], choices())])
+values.append([int(v) for v in tf.data.Dataset.choose_from_datasets([R(2), R(10, 12)], choices())])
 """
 
 

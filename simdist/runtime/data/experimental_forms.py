@@ -13,7 +13,8 @@ from simdist.runtime.deprecation import log_deprecated
 
 __all__ = ["scan", "take_while", "unique", "group_by_window", "bucket_by_sequence_length", "Counter",
            "RandomDataset", "enumerate_dataset", "unbatch", "shuffle_and_repeat", "map_and_batch", "pad_to_cardinality",
-           "get_structure", "get_next_as_optional", "parallel_interleave"]
+           "get_structure", "get_next_as_optional", "parallel_interleave", "sample_from_datasets",
+           "choose_from_datasets"]
 
 Transformation = Callable[[Any], Any]
 
@@ -43,6 +44,13 @@ _NOTICES = {
                             "Use `tf.data.Dataset.interleave(map_func, cycle_length, block_length, "
                             "num_parallel_calls=tf.data.AUTOTUNE)` instead. If sloppy execution is desired, use "
                             "`tf.data.Options.deterministic`."),
+    "sample_from_datasets": ("sample_from_datasets_v2", _OPS + "interleave_ops",
+                             "Use `tf.data.Dataset.sample_from_datasets(...)`."),
+    "choose_from_datasets": ("choose_from_datasets_v2", _OPS + "interleave_ops",
+                             "Use `tf.data.Dataset.choose_from_datasets(...)` instead. Note that, unlike the experimental "
+                             "endpoint, the non-experimental endpoint sets `stop_on_empty_dataset=True` by default. You "
+                             "should set this argument explicitly in case you would like to match the behavior of the "
+                             "experimental endpoint."),
 }
 
 
@@ -201,3 +209,22 @@ def parallel_interleave(map_func: Callable[..., Any], cycle_length: Any, block_l
                                                               "[Op:LegacyParallelInterleaveDatasetV2]")
         return dataset.interleave(map_func, cycle_length=cycle_length, block_length=block_length)
     return apply
+
+
+def sample_from_datasets(datasets: Any, weights: Any = None, seed: Any = None,
+                         stop_on_empty_dataset: bool = False) -> Any:
+    """tf.data.experimental.sample_from_datasets (interleave_ops.sample_from_datasets_v2): the Dataset
+    method with the same default, after TF's deprecation notice."""
+    _deprecated("sample_from_datasets")
+    from simdist.runtime.data.dataset import DatasetV2
+    return DatasetV2.sample_from_datasets(datasets, weights=weights, seed=seed,
+                                          stop_on_empty_dataset=stop_on_empty_dataset)
+
+
+def choose_from_datasets(datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool = False) -> Any:
+    """tf.data.experimental.choose_from_datasets (interleave_ops.choose_from_datasets_v2): the Dataset
+    method, but stop_on_empty_dataset defaults to False here (an exhausted input is skipped), where the
+    method's default is True (clause dataset.sample-choose)."""
+    _deprecated("choose_from_datasets")
+    from simdist.runtime.data.dataset import DatasetV2
+    return DatasetV2.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=stop_on_empty_dataset)
