@@ -36,6 +36,7 @@ from simdist.runtime.ops.generators import eye, linspace, meshgrid, one_hot, seq
 from simdist.runtime.ops import random  # noqa: F401
 from simdist.runtime.ops import bitwise  # noqa: F401  (installs &, |, ^, ~ on tensors)
 from simdist.runtime.ops import to_bool as _to_bool  # noqa: F401  (registers ToBool)
+from simdist.runtime.ops import cholesky_grad as _cholesky_grad  # noqa: F401  (registers CholeskyGrad)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler
 
