@@ -34,7 +34,13 @@ def _sig(expr: str, spec: tuple, arg: str) -> Any:
 
 
 def _tape(expr: str, src: str) -> Any:
-    return _t(expr.replace("R.", "tf.raw_ops."), src)
+    """The value and the gradient (densified: RaggedGather's is IndexedSlices on both backends)."""
+    run = _t(expr.replace("R.", "tf.raw_ops."), src)
+
+    def dense(tf: Any) -> Any:
+        y, g = run(tf)
+        return [y, g if g is None else tf.convert_to_tensor(g)]
+    return dense
 
 
 def _chol(n: int, batch: tuple = (), dtype: str = "float32", seed: int = 0) -> str:
@@ -76,7 +82,154 @@ _CHOL_CASES: list[tuple[str, str, Any]] = [
     ('CholeskyGrad under a tape (no gradient)', _LA, _tape('R.CholeskyGrad(l=x, grad=x)', 'tf.eye(2) * 2.0')),
 ]
 
-CASES: list[tuple[str, str, Any]] = _CHOL_CASES
+_RG = "ops.ragged"
+_P = "params_nested_splits=[[0, 2, 2, 5]], params_dense_values=[1.0, 2.0, 3.0, 4.0, 5.0]"
+_P2 = "params_nested_splits=[[0, 1, 3], [0, 2, 2, 5]], params_dense_values=[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [9.0, 10.0]]"
+
+_GATHER_CASES: list[tuple[str, str, Any]] = [
+    ('RaggedGather rows', _RG, _eager(f'R.RaggedGather({_P}, indices=[2, 0, 1, 2], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather int32 splits, 2-D indices', _RG, _eager('R.RaggedGather(params_nested_splits=[tf.constant([0, 2, 2, 5], tf.int32)], params_dense_values=[1.0, 2.0, 3.0, 4.0, 5.0], indices=[[2, 0], [1, 2]], OUTPUT_RAGGED_RANK=2)')),
+    ('RaggedGather int64 splits, 3-D indices', _RG, _eager('R.RaggedGather(params_nested_splits=[tf.constant([0, 2, 2, 5], tf.int64)], params_dense_values=tf.constant([1, 2, 3, 4, 5], tf.int64), indices=tf.constant([[[2], [0]], [[1], [1]]], tf.int64), OUTPUT_RAGGED_RANK=3)')),
+    ('RaggedGather scalar index', _RG, _eager(f'R.RaggedGather({_P}, indices=2, OUTPUT_RAGGED_RANK=0)')),
+    ('RaggedGather ragged rank 2, inner dims', _RG, _eager(f'R.RaggedGather({_P2}, indices=[1, 0, 1], OUTPUT_RAGGED_RANK=2)')),
+    ('RaggedGather strings', _RG, _eager('R.RaggedGather(params_nested_splits=[[0, 1, 3], [0, 2, 2, 5]], params_dense_values=["a", "b", "c", "d", "e"], indices=tf.constant([1], tf.int64), OUTPUT_RAGGED_RANK=2)')),
+    ('RaggedGather empty indices', _RG, _eager(f'R.RaggedGather({_P}, indices=tf.zeros([0], tf.int32), OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather index out of range', _RG, _eager(f'R.RaggedGather({_P}, indices=[0, 3], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather negative index, 2-D', _RG, _eager(f'R.RaggedGather({_P}, indices=[[0], [-1]], OUTPUT_RAGGED_RANK=2)')),
+    ('RaggedGather splits past values', _RG, _eager('R.RaggedGather(params_nested_splits=[[0, 2, 2, 6]], params_dense_values=[1.0, 2.0, 3.0, 4.0, 5.0], indices=[0], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather splits unsorted', _RG, _eager('R.RaggedGather(params_nested_splits=[[0, 3, 2, 5]], params_dense_values=[1.0, 2.0, 3.0, 4.0, 5.0], indices=[0], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather splits negative', _RG, _eager('R.RaggedGather(params_nested_splits=[[-1, 2, 2, 5]], params_dense_values=[1.0, 2.0, 3.0, 4.0, 5.0], indices=[0], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather empty splits', _RG, _eager('R.RaggedGather(params_nested_splits=[tf.zeros([0], tf.int64)], params_dense_values=[1.0], indices=tf.zeros([0], tf.int32), OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather empty splits, an index', _RG, _eager('R.RaggedGather(params_nested_splits=[tf.zeros([0], tf.int64)], params_dense_values=[1.0], indices=[0], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather scalar values', _RG, _eager('R.RaggedGather(params_nested_splits=[[0, 1]], params_dense_values=1.0, indices=[0], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather float indices', _RG, _eager(f'R.RaggedGather({_P}, indices=[1.0], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather no splits', _RG, _eager('R.RaggedGather(params_nested_splits=[], params_dense_values=[1.0], indices=[0], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather negative output rank', _RG, _eager(f'R.RaggedGather({_P}, indices=[1], OUTPUT_RAGGED_RANK=-1)')),
+    ('RaggedGather in a tf.function', _RG, _traced(f'R.RaggedGather({_P2}, indices=[[1, 0], [1, 1]], OUTPUT_RAGGED_RANK=3)')),
+    ('RaggedGather output rank in a tf.function', _RG, _traced(f'R.RaggedGather({_P}, indices=[[1, 0]], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather scalar values in a tf.function', _RG, _traced('R.RaggedGather(params_nested_splits=[[0, 1]], params_dense_values=1.0, indices=[0], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather matrix splits in a tf.function', _RG, _traced('R.RaggedGather(params_nested_splits=[[[0, 1]]], params_dense_values=[1.0], indices=[0], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather index out of range in a tf.function', _RG, _traced(f'R.RaggedGather({_P}, indices=[7], OUTPUT_RAGGED_RANK=1)')),
+    ('RaggedGather under a tape', _RG, _tape('R.RaggedGather(params_nested_splits=[[0, 2, 2, 5]], params_dense_values=x, indices=[2, 0, 2], OUTPUT_RAGGED_RANK=1)[1] * tf.range(1.0, 9.0)', 'tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])')),
+]
+
+_S = "rt_nested_splits=[[0, 2, 2, 3], [0, 1, 1, 4]], rt_dense_values=[1.0, 2.0, 3.0, 4.0]"
+_SPARSE_CASES: list[tuple[str, str, Any]] = [
+    ('RaggedTensorToSparse ragged rank 2', _RG, _eager(f'R.RaggedTensorToSparse({_S})')),
+    ('RaggedTensorToSparse inner dims', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[[0, 1, 3]], rt_dense_values=[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])')),
+    ('RaggedTensorToSparse int32 splits, strings', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[tf.constant([0, 2, 2], tf.int32)], rt_dense_values=["a", "b"])')),
+    ('RaggedTensorToSparse empty', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[[0]], rt_dense_values=tf.zeros([0, 2]))')),
+    ('RaggedTensorToSparse matrix splits', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[[[0, 1, 2]]], rt_dense_values=[1.0, 2.0])')),
+    ('RaggedTensorToSparse scalar values', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[[0, 1, 3]], rt_dense_values=1.0)')),
+    ('RaggedTensorToSparse first split', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[[1, 2, 3]], rt_dense_values=[1.0, 2.0, 3.0])')),
+    ('RaggedTensorToSparse decreasing', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[[0, 2, 1, 3]], rt_dense_values=[1.0, 2.0, 3.0])')),
+    ('RaggedTensorToSparse values length', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[[0, 1, 2]], rt_dense_values=[1.0, 2.0, 3.0])')),
+    ('RaggedTensorToSparse nested length', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[[0, 2, 3], [0, 1, 4]], rt_dense_values=[1.0, 2.0, 3.0, 4.0])')),
+    ('RaggedTensorToSparse empty splits', _RG, _eager('R.RaggedTensorToSparse(rt_nested_splits=[tf.zeros([0], tf.int64)], rt_dense_values=tf.zeros([0]))')),
+    ('RaggedTensorToSparse in a tf.function', _RG, _traced(f'R.RaggedTensorToSparse({_S})')),
+    ('RaggedTensorToSparse scalar values in a tf.function', _RG, _traced('R.RaggedTensorToSparse(rt_nested_splits=[[0, 1, 3]], rt_dense_values=1.0)')),
+    ('RaggedTensorToSparse matrix splits in a tf.function', _RG, _traced('R.RaggedTensorToSparse(rt_nested_splits=[[[0, 1, 3]]], rt_dense_values=[1.0])')),
+    ('RaggedTensorToSparse under a tape', _RG, _tape('R.RaggedTensorToSparse(rt_nested_splits=[[0, 1, 3]], rt_dense_values=x)[1] * tf.range(1.0, 7.0)', 'tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])')),
+]
+
+def _rtt(shape: str, values: str, default: str, parts: str, types: str) -> str:
+    return (f"R.RaggedTensorToTensor(shape={shape}, values={values}, default_value={default}, "
+            f"row_partition_tensors={parts}, row_partition_types={types})")
+
+
+_V3 = "[1.0, 2.0, 3.0]"
+_RS = "['ROW_SPLITS']"
+_FV = "['FIRST_DIM_SIZE', 'VALUE_ROWIDS']"
+_TO_TENSOR_CASES: list[tuple[str, str, Any]] = [
+    ('RaggedTensorToTensor row splits', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor cropped and padded', _RG, _eager(_rtt('[3, 1]', _V3, '9.0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor unknown rank', _RG, _eager(_rtt('-1', _V3, '9.0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor value rowids', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[4, [0, 1, 1]]', _FV))),
+    ('RaggedTensorToTensor unsorted value rowids', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[3, [1, 0, 1]]', _FV))),
+    ('RaggedTensorToTensor value rowids, fewer rows', _RG, _eager(_rtt('[5, 1]', _V3, '0.0', '[2, [0, 1, 1]]', _FV))),
+    ('RaggedTensorToTensor ragged rank 2', _RG, _eager(_rtt('[-1, -1, -1]', '[1.0, 2.0, 3.0, 4.0]', '0.0', '[[0, 2, 3], [0, 1, 1, 4]]', "['ROW_SPLITS', 'ROW_SPLITS']"))),
+    ('RaggedTensorToTensor splits then rowids', _RG, _eager(_rtt('[-1, -1, -1]', _V3, '0.0', '[[0, 1, 3], [0, 0, 2]]', "['ROW_SPLITS', 'VALUE_ROWIDS']"))),
+    ('RaggedTensorToTensor inner dims, vector default', _RG, _eager(_rtt('[-1, -1, 2]', '[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]', '[7.0, 8.0]', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor int64 splits, strings', _RG, _eager(_rtt('[-1, 2]', "['a', 'b', 'c']", "'z'", '[tf.constant([0, 3, 3], tf.int64)]', _RS))),
+    ('RaggedTensorToTensor bool', _RG, _eager(_rtt('[-1, -1]', '[True, False, True]', 'True', '[[0, 0, 3]]', _RS))),
+    ('RaggedTensorToTensor int32', _RG, _eager(_rtt('tf.constant([-1, -1], tf.int64)', '[1, 2, 3]', '0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor empty values', _RG, _eager(_rtt('[-1, -1]', 'tf.zeros([0])', '0.0', '[[0, 0]]', _RS))),
+    ('RaggedTensorToTensor default shape', _RG, _eager(_rtt('[-1, -1, 2]', '[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]', '[7.0, 8.0, 9.0]', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor default rank', _RG, _eager(_rtt('[2, 2]', _V3, '[0.0, 0.0]', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor default broadcast', _RG, _eager(_rtt('[-1, -1, 2, 3]', 'tf.ones([3, 2, 3])', '[5.0, 6.0]', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor rowids first', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[[0, 1, 3]]', "['VALUE_ROWIDS']"))),
+    ('RaggedTensorToTensor row lengths', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[[0, 1, 3]]', "['ROW_LENGTHS']"))),
+    ('RaggedTensorToTensor unknown type', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[[0, 1, 3]]', "['BAD']"))),
+    ('RaggedTensorToTensor no types', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[[0, 1, 3]]', '[]'))),
+    ('RaggedTensorToTensor rank', _RG, _eager(_rtt('[-1]', _V3, '0.0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor inner shape', _RG, _eager(_rtt('[-1, -1, 3]', '[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]', '0.0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor unsorted splits', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[[0, 2, 1]]', _RS))),
+    ('RaggedTensorToTensor splits from 1', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[[1, 2, 3]]', _RS))),
+    ('RaggedTensorToTensor row id too big', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[3, [0, 1, 5]]', _FV))),
+    ('RaggedTensorToTensor negative row id', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[2, [0, -1, 1]]', _FV))),
+    ('RaggedTensorToTensor negative first dim', _RG, _eager(_rtt('[-1, -1]', _V3, '0.0', '[-2, [0, 1, 1]]', _FV))),
+    ('RaggedTensorToTensor shape -2', _RG, _eager(_rtt('[-2, -1]', _V3, '0.0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor scalar shape 5', _RG, _eager(_rtt('5', _V3, '0.0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor matrix shape', _RG, _eager(_rtt('[[-1, -1]]', _V3, '0.0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor empty first partition', _RG, _eager(_rtt('[-1, -1]', '[1.0]', '0.0', '[tf.zeros([0], tf.int64)]', _RS))),
+    ('RaggedTensorToTensor partition past output', _RG, _eager(_rtt('[-1, -1, -1]', _V3, '0.0', '[[0, 1, 3], [0, 1, 1, 1, 3]]', "['ROW_SPLITS', 'ROW_SPLITS']"))),
+    ('RaggedTensorToTensor in a tf.function', _RG, _traced(_rtt('[-1, -1, -1]', '[1.0, 2.0, 3.0, 4.0]', '0.0', '[[0, 2, 3], [0, 1, 1, 4]]', "['ROW_SPLITS', 'ROW_SPLITS']"))),
+    ('RaggedTensorToTensor rowids first in a tf.function', _RG, _traced(_rtt('[-1, -1]', _V3, '0.0', '[[0, 1, 3]]', "['VALUE_ROWIDS']"))),
+    ('RaggedTensorToTensor rank in a tf.function', _RG, _traced(_rtt('[-1]', _V3, '0.0', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor default rank in a tf.function', _RG, _traced(_rtt('[-1, -1]', _V3, '[0.0]', '[[0, 1, 3]]', _RS))),
+    ('RaggedTensorToTensor matrix partition in a tf.function', _RG, _traced(_rtt('[-1, -1]', _V3, '0.0', '[[[0, 1, 3]]]', _RS))),
+    ('RaggedTensorToTensor unknown type in a tf.function', _RG, _traced(_rtt('[-1, -1]', _V3, '0.0', '[[0, 1, 3]]', "['BAD']"))),
+    ('RaggedTensorToTensor vector first dim in a tf.function', _RG, _traced(_rtt('[-1, -1]', _V3, '0.0', '[[3], [0, 1, 1]]', _FV))),
+    ('RaggedTensorToTensor row lengths in a tf.function', _RG, _traced(_rtt('[-1, -1]', _V3, '0.0', '[[0, 1, 3]]', "['ROW_LENGTHS']"))),
+    ('RaggedTensorToTensor unknown values in a tf.function', _RG, _sig(_rtt('[-1, -1]', 'x', '0.0', '[[0, 1, 3]]', _RS), ([None], "float32"), '[1.0, 2.0, 3.0]')),
+    ('RaggedTensorToTensor under a tape', _RG, _tape(_rtt('[-1, 3, 2]', 'x', '[5.0, 6.0]', '[[0, 1, 3]]', _RS) + ' * tf.reshape(tf.range(1.0, 13.0), [2, 3, 2])', 'tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])')),
+    ('RaggedTensorToTensor default under a tape', _RG, _tape(_rtt('[-1, 3, 2]', 'tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])', 'x', '[[0, 1, 3]]', _RS) + ' * tf.reshape(tf.range(1.0, 13.0), [2, 3, 2])', 'tf.constant([5.0, 6.0])')),
+]
+
+def _fill(rowids: str, values: str, nrows: str, default: str = '9.0') -> str:
+    return (f"R.RaggedFillEmptyRows(value_rowids=tf.constant({rowids}, tf.int64), values={values}, "
+            f"nrows=tf.constant({nrows}, tf.int64), default_value={default})")
+
+
+def _fill_grad(rev: str, grad: str) -> str:
+    return f"R.RaggedFillEmptyRowsGrad(reverse_index_map=tf.constant({rev}, tf.int64), grad_values={grad})"
+
+
+_FILL_CASES: list[tuple[str, str, Any]] = [
+    ('RaggedFillEmptyRows', _RG, _eager(_fill('[0, 0, 2, 2, 4]', '[1.0, 2.0, 3.0, 4.0, 5.0]', '6'))),
+    ('RaggedFillEmptyRows unordered', _RG, _eager(_fill('[2, 0, 0]', '[1.0, 2.0, 3.0]', '4'))),
+    ('RaggedFillEmptyRows full and ordered', _RG, _eager(_fill('[0, 1]', '[1.0, 2.0]', '2'))),
+    ('RaggedFillEmptyRows bool', _RG, _eager(_fill('[1, 1]', '[True, False]', '2', 'True'))),
+    ('RaggedFillEmptyRows strings', _RG, _eager(_fill('[1]', "['a']", '3', "'z'"))),
+    ('RaggedFillEmptyRows no values', _RG, _eager(_fill('[]', 'tf.zeros([0])', '2'))),
+    ('RaggedFillEmptyRows no rows', _RG, _eager(_fill('[]', 'tf.zeros([0])', '0'))),
+    ('RaggedFillEmptyRows row too big', _RG, _eager(_fill('[0, 5]', '[1.0, 2.0]', '3'))),
+    ('RaggedFillEmptyRows negative row', _RG, _eager(_fill('[0, -1]', '[1.0, 2.0]', '3'))),
+    ('RaggedFillEmptyRows lengths', _RG, _eager(_fill('[0, 1]', '[1.0, 2.0, 3.0]', '3'))),
+    ('RaggedFillEmptyRows vector nrows', _RG, _eager(_fill('[0]', '[1.0]', '[2]'))),
+    ('RaggedFillEmptyRows vector default', _RG, _eager(_fill('[0]', '[1.0]', '2', '[9.0]'))),
+    ('RaggedFillEmptyRows matrix rowids', _RG, _eager(_fill('[[0]]', '[1.0]', '2'))),
+    ('RaggedFillEmptyRows matrix values', _RG, _eager(_fill('[0]', '[[1.0]]', '2'))),
+    ('RaggedFillEmptyRows zero rows with values', _RG, _eager(_fill('[0]', "['a']", '0', "'z'"))),
+    ('RaggedFillEmptyRows negative nrows', _RG, _eager(_fill('[0]', '[1.0]', '-1'))),
+    ('RaggedFillEmptyRows in a tf.function', _RG, _traced(_fill('[2, 0, 0]', '[1.0, 2.0, 3.0]', '4'))),
+    ('RaggedFillEmptyRows lengths in a tf.function', _RG, _traced(_fill('[0, 1]', '[1.0, 2.0, 3.0]', '2'))),
+    ('RaggedFillEmptyRows matrix rowids in a tf.function', _RG, _traced(_fill('[[0]]', '[1.0]', '2'))),
+    ('RaggedFillEmptyRows vector nrows in a tf.function', _RG, _traced(_fill('[0]', '[1.0]', '[2]'))),
+    ('RaggedFillEmptyRows under a tape', _RG, _tape(_fill('[2, 0, 0]', 'x', '4') + '[1] * tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])', 'tf.constant([1.0, 2.0, 3.0])')),
+    ('RaggedFillEmptyRows default under a tape', _RG, _tape(_fill('[2, 0, 0]', 'tf.constant([1.0, 2.0, 3.0])', '5', 'x') + '[1] * tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])', 'tf.constant(9.0)')),
+    ('RaggedFillEmptyRowsGrad', _RG, _eager(_fill_grad('[0, 2, 3]', '[1.0, 2.0, 3.0, 4.0, 5.0]'))),
+    ('RaggedFillEmptyRowsGrad repeated', _RG, _eager(_fill_grad('[1, 1]', '[1.0, 2.0, 3.0]'))),
+    ('RaggedFillEmptyRowsGrad int32', _RG, _eager(_fill_grad('[0]', 'tf.constant([1, 2], tf.int32)'))),
+    ('RaggedFillEmptyRowsGrad string no kernel', _RG, _eager(_fill_grad('[0]', "tf.constant(['a', 'b'])"))),
+    ('RaggedFillEmptyRowsGrad index out of range', _RG, _eager(_fill_grad('[0, 7]', '[1.0, 2.0, 3.0]'))),
+    ('RaggedFillEmptyRowsGrad matrix map', _RG, _eager(_fill_grad('[[0]]', '[1.0, 2.0, 3.0]'))),
+    ('RaggedFillEmptyRowsGrad matrix grad', _RG, _eager(_fill_grad('[0]', '[[1.0, 2.0, 3.0]]'))),
+    ('RaggedFillEmptyRowsGrad matrix map in a tf.function', _RG, _traced(_fill_grad('[[0]]', '[1.0, 2.0, 3.0]'))),
+    ('RaggedFillEmptyRowsGrad under a tape (no gradient)', _RG, _tape(_fill_grad('[0, 2]', 'x') + '[0]', 'tf.constant([1.0, 2.0, 3.0])')),
+]
+
+CASES: list[tuple[str, str, Any]] = _CHOL_CASES + _GATHER_CASES + _SPARSE_CASES + _TO_TENSOR_CASES + _FILL_CASES
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
@@ -89,6 +242,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.linalg-more")
 @EDGES.parametrize("ops.linalg-more")
 def test_cholesky_grad(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.ragged")
+@EDGES.parametrize("ops.ragged")
+def test_ragged_kernels(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
