@@ -229,7 +229,54 @@ _FILL_CASES: list[tuple[str, str, Any]] = [
     ('RaggedFillEmptyRowsGrad under a tape (no gradient)', _RG, _tape(_fill_grad('[0, 2]', 'x') + '[0]', 'tf.constant([1.0, 2.0, 3.0])')),
 ]
 
-CASES: list[tuple[str, str, Any]] = _CHOL_CASES + _GATHER_CASES + _SPARSE_CASES + _TO_TENSOR_CASES + _FILL_CASES
+def _bc(splits: str, values: str, size: str, weights: str = 'tf.zeros([0])', extra: str = '') -> str:
+    return (f"R.RaggedBincount(splits=tf.constant({splits}, tf.int64), values={values}, size={size}, "
+            f"weights={weights}{extra})")
+
+
+def _cso(splits: str, values: str, weights: str = 'tf.zeros([0])', extra: str = '') -> str:
+    return (f"R.RaggedCountSparseOutput(splits=tf.constant({splits}, tf.int64), values={values}, weights={weights}, "
+            f"binary_output=False{extra})")
+
+
+_V5 = '[1, 1, 3, 0, 7]'
+_COUNT_CASES: list[tuple[str, str, Any]] = [
+    ('RaggedBincount', _RG, _eager(_bc('[0, 2, 5]', _V5, '5'))),
+    ('RaggedBincount weights', _RG, _eager(_bc('[0, 2, 5]', _V5, '5', '[0.5, 1.5, 2.0, 3.0, 4.0]'))),
+    ('RaggedBincount float weights in order', _RG, _eager(_bc('[0, 3]', '[2, 2, 2]', '3', '[1e8, 1.0, -1e8]'))),
+    ('RaggedBincount binary', _RG, _eager(_bc('[0, 2, 5]', _V5, '5', extra=', binary_output=True'))),
+    ('RaggedBincount int32 weights, int64 values', _RG, _eager(_bc('[0, 2, 5]', 'tf.constant([1, 1, 3, 0, 7], tf.int64)', 'tf.constant(5, tf.int64)', 'tf.zeros([0], tf.int32)'))),
+    ('RaggedBincount splits out of order', _RG, _eager(_bc('[0, 3, 2, 5]', _V5, '5'))),
+    ('RaggedBincount matrix values', _RG, _eager(_bc('[0, 2, 5]', '[[1, 1, 3, 0, 7]]', '5'))),
+    ('RaggedBincount size 0', _RG, _eager(_bc('[0, 2, 5]', _V5, '0'))),
+    ('RaggedBincount negative value', _RG, _eager(_bc('[0, 2, 5]', '[1, -1, 3, 0, 7]', '5'))),
+    ('RaggedBincount negative size', _RG, _eager(_bc('[0, 2, 5]', _V5, '-1'))),
+    ('RaggedBincount vector size', _RG, _eager(_bc('[0, 2, 5]', _V5, '[5]'))),
+    ('RaggedBincount splits end', _RG, _eager(_bc('[0, 2, 4]', _V5, '5'))),
+    ('RaggedBincount splits start', _RG, _eager(_bc('[1, 2, 5]', _V5, '5'))),
+    ('RaggedBincount empty splits', _RG, _eager(_bc('[]', 'tf.constant([], tf.int32)', '5'))),
+    ('RaggedBincount in a tf.function', _RG, _traced(_bc('[[0, 2, 5]]', _V5, '5'))),
+    ('RaggedBincount vector size in a tf.function', _RG, _traced(_bc('[0, 2, 5]', _V5, '[5]'))),
+    ('RaggedBincount under a tape (no gradient)', _RG, _tape(_bc('[0, 2, 5]', _V5, '5', 'x'), 'tf.constant([0.5, 1.5, 2.0, 3.0, 4.0])')),
+    ('RaggedCountSparseOutput', _RG, _eager(_cso('[0, 2, 5]', _V5))),
+    ('RaggedCountSparseOutput weights, maxlength', _RG, _eager(_cso('[0, 2, 5]', _V5, '[0.5, 1.5, 2.0, 3.0, 4.0]', ', maxlength=4'))),
+    ('RaggedCountSparseOutput binary, minlength', _RG, _eager(_cso('[0, 2, 5]', _V5, extra=', minlength=10').replace('binary_output=False', 'binary_output=True'))),
+    ('RaggedCountSparseOutput maxlength 0', _RG, _eager(_cso('[0, 2, 5]', _V5, extra=', maxlength=0'))),
+    ('RaggedCountSparseOutput splits out of order', _RG, _eager(_cso('[0, 3, 2, 5]', _V5))),
+    ('RaggedCountSparseOutput matrix values, int32 weights', _RG, _eager(_cso('[0, 5]', '[[1, 1, 3, 0, 7]]', 'tf.zeros([0], tf.int32)'))),
+    ('RaggedCountSparseOutput negative value', _RG, _eager(_cso('[0, 2, 5]', '[1, -1, 3, 0, 7]'))),
+    ('RaggedCountSparseOutput one split', _RG, _eager(_cso('[0]', 'tf.constant([], tf.int32)'))),
+    ('RaggedCountSparseOutput splits start', _RG, _eager(_cso('[1, 5]', _V5))),
+    ('RaggedCountSparseOutput splits end', _RG, _eager(_cso('[0, 4]', _V5))),
+    ('RaggedCountSparseOutput weights shape', _RG, _eager(_cso('[0, 5]', _V5, '[1.0, 2.0]'))),
+    ('RaggedCountSparseOutput minlength attr', _RG, _eager(_cso('[0, 5]', _V5, extra=', minlength=-5'))),
+    ('RaggedCountSparseOutput in a tf.function', _RG, _traced(_cso('[[0, 5]]', _V5))),
+    ('RaggedCountSparseOutput minlength attr in a tf.function', _RG, _traced(_cso('[0, 5]', _V5, extra=', minlength=-5'))),
+    ('RaggedCountSparseOutput under a tape (no gradient)', _RG, _tape(_cso('[0, 2, 5]', _V5, 'x') + '[1]', 'tf.constant([0.5, 1.5, 2.0, 3.0, 4.0])')),
+]
+
+CASES: list[tuple[str, str, Any]] = (_CHOL_CASES + _GATHER_CASES + _SPARSE_CASES + _TO_TENSOR_CASES + _FILL_CASES
+                                     + _COUNT_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 

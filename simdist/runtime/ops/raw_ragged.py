@@ -24,7 +24,7 @@ import numpy as np
 from simdist.runtime import dtypes
 from simdist.runtime.ops.raw_compositions import _invalid
 
-__all__ = ["ragged_fill_empty_rows", "ragged_fill_empty_rows_grad", "ragged_gather", "ragged_tensor_to_sparse", "ragged_tensor_to_tensor", "PARTITION_TYPES", "partition_types",
+__all__ = ["ragged_bincount", "ragged_count_sparse_output", "ragged_fill_empty_rows", "ragged_fill_empty_rows_grad", "ragged_gather", "ragged_tensor_to_sparse", "ragged_tensor_to_tensor", "PARTITION_TYPES", "partition_types",
            "ragged_rank_of", "default_value_error", "combine_shapes"]
 
 
@@ -462,3 +462,79 @@ def ragged_fill_empty_rows_grad(reverse_index_map: Any, grad_values: Any) -> Any
         if not 0 <= r < full:
             raise _invalid(op, f"Elements in reverse index must be in [0, {full}) but got {r}")
     return tuple(dispatch.execute(sparse_core.FILL_EMPTY_ROWS_GRAD, (reverse_index_map, grad_values)))
+
+
+# --- RaggedBincount (core/kernels/bincount_op.cc) and RaggedCountSparseOutput (core/kernels/count_ops.cc) -----------
+
+def _batch_rows(splits: np.ndarray, n: int) -> np.ndarray:
+    """Each value's row as the kernels' loop finds it (`while (idx >= splits(batch_idx)) batch_idx++`, then
+    batch_idx - 1): splits out of order put values in the row they reach first, as TF's loop does."""
+    rows = np.empty(n, np.int64)
+    b = 0
+    for idx in range(n):
+        while idx >= splits[b]:
+            b += 1
+        rows[idx] = b - 1
+    return rows
+
+
+def _splits_ends(op: str, splits: np.ndarray, n: int) -> None:
+    if splits[0] != 0:
+        raise _invalid(op, f"Splits must start with 0, not with {splits[0]}")
+    if splits[-1] != n:
+        raise _invalid(op, f"Splits must end with the number of values, got {splits[-1]} instead of {n}")
+
+
+def ragged_bincount(splits: Any, values: Any, size: Any, weights: Any, binary_output: bool) -> Any:
+    """RaggedBincount: a dense [rows, size] count (or sum of weights, or 1 with binary_output) of each row's
+    values below size, added in order in the weights' dtype; a negative value is InvalidArgumentError."""
+    op = "RaggedBincount"
+    if size.ndim != 0:
+        raise _invalid(op, f"Shape must be rank 0 but is rank {size.ndim}")
+    n_size = int(_value(size))
+    if n_size < 0:
+        raise _invalid(op, f"size ({n_size}) must be non-negative")
+    s = _value(splits).ravel().astype(np.int64)
+    if not s.size:
+        raise _invalid(op, "Splits must be non-empty")
+    v = _value(values).ravel().astype(np.int64)
+    _splits_ends(op, s, v.size)
+    w = _value(weights).ravel()
+    dt = weights.dtype
+    out = np.zeros((s.size - 1, n_size), dt.np)
+    rows = _batch_rows(s, v.size)
+    with np.errstate(all="ignore"):
+        for idx in range(v.size):
+            bin_ = int(v[idx])
+            if bin_ < 0:
+                raise _invalid(op, "Input must be non-negative")
+            if bin_ < n_size:
+                if binary_output:
+                    out[rows[idx], bin_] = 1
+                else:
+                    if w.size and idx >= w.size:
+                        raise _invalid(op, f"weights hold {w.size} values, fewer than the values ({v.size}): TF 2.21's "
+                                           "kernel reads past its weights there (undefined values)")
+                    out[rows[idx], bin_] = out[rows[idx], bin_] + (w[idx] if w.size else dt.np.type(1))
+    return _const(out, dt)
+
+
+def ragged_count_sparse_output(splits: Any, values: Any, weights: Any, binary_output: bool, minlength: int,
+                               maxlength: int) -> Any:
+    """RaggedCountSparseOutput: per row a sorted sparse map value -> count (or summed weight, 1 with
+    binary_output) of the values below maxlength, as (output_indices, output_values, output_dense_shape) with
+    dense shape [rows, maxlength, or max(largest + 1, minlength)] (sparse_count.py's counting)."""
+    from simdist.runtime.ops import sparse_count
+    op = "RaggedCountSparseOutput"
+    v = _value(values).ravel().astype(np.int64)
+    w = _value(weights)
+    if w.size and tuple(weights.shape.as_list()) != tuple(values.shape.as_list()):
+        raise _invalid(op, f"Weights and values must have the same shape. Weight shape: "
+                           f"{_dims_text(weights.shape.as_list())}; values shape: {_dims_text(values.shape.as_list())}")
+    s = _value(splits).ravel().astype(np.int64)
+    if s.size - 1 <= 0:
+        raise _invalid(op, "Must provide at least 2 elements for the splits argument")
+    _splits_ends(op, s, v.size)
+    ind, vals, shape = sparse_count._counted(_batch_rows(s, v.size), v, w.ravel(), s.size - 1, minlength, maxlength,
+                                             binary_output, weights.dtype.np, op)
+    return _const(ind, dtypes.int64), _const(vals, weights.dtype), _const(shape, dtypes.int64)
