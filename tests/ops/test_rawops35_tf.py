@@ -275,8 +275,43 @@ _COUNT_CASES: list[tuple[str, str, Any]] = [
     ('RaggedCountSparseOutput under a tape (no gradient)', _RG, _tape(_cso('[0, 2, 5]', _V5, 'x') + '[1]', 'tf.constant([0.5, 1.5, 2.0, 3.0, 4.0])')),
 ]
 
+def _rc(order: str, ragged: str = "", dense: str = "", sparse: str = "", out: str = "tf.string", splits_t: str = "tf.int64",
+        hashed: str = "False", buckets: str = "0", key: str = "0") -> str:
+    r = ragged or "[], ragged_row_splits=[]"
+    sp = sparse or "sparse_indices=[], sparse_values=[], sparse_shape=[]"
+    return (f"R.RaggedCross(ragged_values={r}, {sp}, dense_inputs=[{dense}], input_order='{order}', "
+            f"hashed_output={hashed}, num_buckets={buckets}, hash_key={key}, out_values_type={out}, "
+            f"out_row_splits_type={splits_t})")
+
+
+_RAB = "[tf.constant(['a', 'b', 'c'])], ragged_row_splits=[tf.constant([0, 2, 3], tf.int64)]"
+_D12 = "tf.constant([[1], [2]], tf.int64)"
+_SP = ("sparse_indices=[tf.constant([[0, 0], [1, 0], [1, 1]], tf.int64)], sparse_values=[tf.constant([5, 6, 7], tf.int64)], "
+       "sparse_shape=[tf.constant([2, 2], tf.int64)]")
+_CROSS_CASES: list[tuple[str, str, Any]] = [
+    ('RaggedCross strings', _RG, _eager(_rc('RD', _RAB, _D12))),
+    ('RaggedCross sparse first', _RG, _eager(_rc('SR', _RAB, sparse=_SP))),
+    ('RaggedCross dense, ragged, sparse', _RG, _eager(_rc('DRS', _RAB, "tf.constant([['x', 'y'], ['z', 'w']])", _SP))),
+    ('RaggedCross hashed', _RG, _eager(_rc('DR', _RAB, _D12, out='tf.int64', hashed='True', buckets='10', key='7'))),
+    ('RaggedCross hashed, no buckets', _RG, _eager(_rc('RD', _RAB, _D12, out='tf.int64', hashed='True'))),
+    ('RaggedCross int64 output unhashed', _RG, _eager(_rc('RD', _RAB, _D12, out='tf.int64'))),
+    ('RaggedCross string output hashed', _RG, _eager(_rc('RD', _RAB, _D12, hashed='True', buckets='3'))),
+    ('RaggedCross int32 splits', _RG, _eager(_rc('R', "[tf.constant([4, 5, 6], tf.int64)], ragged_row_splits=[tf.constant([0, 0, 3], tf.int32)]", splits_t='tf.int32'))),
+    ('RaggedCross batches differ', _RG, _eager(_rc('RD', _RAB, "tf.constant([[1], [2], [3]], tf.int64)"))),
+    ('RaggedCross input order letter', _RG, _eager(_rc('RX', _RAB, _D12))),
+    ('RaggedCross input order length', _RG, _eager(_rc('R', _RAB, _D12))),
+    ('RaggedCross int32 values', _RG, _eager(_rc('R', "[tf.constant([1, 2, 3], tf.int32)], ragged_row_splits=[tf.constant([0, 2, 3], tf.int64)]"))),
+    ('RaggedCross splits end', _RG, _eager(_rc('R', "[tf.constant(['a', 'b', 'c'])], ragged_row_splits=[tf.constant([0, 2, 4], tf.int64)]"))),
+    ('RaggedCross dense rank', _RG, _eager(_rc('RD', _RAB, "tf.constant([1, 2], tf.int64)"))),
+    ('RaggedCross in a tf.function', _RG, _traced(_rc('DRS', _RAB, "tf.constant([['x', 'y'], ['z', 'w']])", _SP))),
+    ('RaggedCross dense rank in a tf.function', _RG, _traced(_rc('RD', _RAB, "tf.constant([1, 2], tf.int64)"))),
+    ('RaggedCross matrix ragged values in a tf.function', _RG, _traced(_rc('R', "[tf.constant([['a', 'b', 'c']])], ragged_row_splits=[tf.constant([0, 2, 3], tf.int64)]"))),
+    ('RaggedCross batches differ in a tf.function', _RG, _traced(_rc('RD', _RAB, "tf.constant([[1], [2], [3]], tf.int64)"))),
+    ('RaggedCross hashed in a tf.function', _RG, _traced(_rc('SD', dense=_D12, sparse=_SP, out='tf.int64', hashed='True', buckets='100', key='12345'))),
+]
+
 CASES: list[tuple[str, str, Any]] = (_CHOL_CASES + _GATHER_CASES + _SPARSE_CASES + _TO_TENSOR_CASES + _FILL_CASES
-                                     + _COUNT_CASES)
+                                     + _COUNT_CASES + _CROSS_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 

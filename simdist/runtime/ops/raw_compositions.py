@@ -27,7 +27,7 @@ from simdist.runtime.ops.raw_args import RawArgs
 __all__ = ["NAMES", "forms", "broadcast_gradient_args", "cwise_grad", "strided_slice_grad"]
 
 # TF raw ops that no registered op computes, computed here (their OpDefs are in raw_opdefs.json)
-NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "RaggedBincount", "RaggedCountSparseOutput", "RaggedFillEmptyRows", "RaggedFillEmptyRowsGrad", "RaggedGather", "RaggedRange", "RaggedTensorToSparse", "RaggedTensorToTensor", "Range", "ReciprocalGrad", "RsqrtGrad",
+NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "RaggedBincount", "RaggedCountSparseOutput", "RaggedCross", "RaggedFillEmptyRows", "RaggedFillEmptyRowsGrad", "RaggedGather", "RaggedRange", "RaggedTensorToSparse", "RaggedTensorToTensor", "Range", "ReciprocalGrad", "RsqrtGrad",
          "Select", "ShapeN", "Split", "SqrtGrad", "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg",
          "StatelessRandomUniformFullIntV2", "StatelessRandomUniformIntV2")
 
@@ -242,6 +242,7 @@ def forms() -> dict[str, RawArgs]:
         # (the Ragged* kernels of tf.ragged's functions: runtime/ops/raw_ragged.py)
         "RaggedBincount": RawArgs(via=raw_ragged.ragged_bincount),
         "RaggedCountSparseOutput": RawArgs(via=raw_ragged.ragged_count_sparse_output),
+        "RaggedCross": RawArgs(via=raw_ragged.ragged_cross),
         "RaggedFillEmptyRows": RawArgs(via=raw_ragged.ragged_fill_empty_rows),
         "RaggedFillEmptyRowsGrad": RawArgs(via=raw_ragged.ragged_fill_empty_rows_grad),
         "RaggedGather": RawArgs(via=raw_ragged.ragged_gather),

@@ -17,6 +17,7 @@ InvalidArgumentError naming what TF does.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ import numpy as np
 from simdist.runtime import dtypes
 from simdist.runtime.ops.raw_compositions import _invalid
 
-__all__ = ["ragged_bincount", "ragged_count_sparse_output", "ragged_fill_empty_rows", "ragged_fill_empty_rows_grad", "ragged_gather", "ragged_tensor_to_sparse", "ragged_tensor_to_tensor", "PARTITION_TYPES", "partition_types",
+__all__ = ["ragged_bincount", "ragged_count_sparse_output", "ragged_cross", "ragged_fill_empty_rows", "ragged_fill_empty_rows_grad", "ragged_gather", "ragged_tensor_to_sparse", "ragged_tensor_to_tensor", "PARTITION_TYPES", "partition_types",
            "ragged_rank_of", "default_value_error", "combine_shapes"]
 
 
@@ -538,3 +539,101 @@ def ragged_count_sparse_output(splits: Any, values: Any, weights: Any, binary_ou
     ind, vals, shape = sparse_count._counted(_batch_rows(s, v.size), v, w.ravel(), s.size - 1, minlength, maxlength,
                                              binary_output, weights.dtype.np, op)
     return _const(ind, dtypes.int64), _const(vals, weights.dtype), _const(shape, dtypes.int64)
+
+
+# --- RaggedCross (core/kernels/ragged_cross_op.cc) -----------------------------------------------------------------
+
+def _verify_splits(op: str, s: np.ndarray, n: int) -> None:
+    """RaggedTensorVerifySplits (core/util/ragged_utils.h) with its last-element check."""
+    if s.size < 1:
+        raise _invalid(op, "Invalid ragged splits: ragged splits must have at least one splits, but is empty")
+    if s[0] != 0:
+        raise _invalid(op, f"Invalid ragged splits: first element of ragged splits  must be 0 but is {s[0]}")
+    for j in range(1, s.size):
+        if s[j] < s[j - 1]:
+            raise _invalid(op, f"Invalid ragged splits: ragged splits must be monotonically increasing, but "
+                               f"ragged_splits[{j}]={s[j]} is smaller than row_splits[{j - 1}]={s[j - 1]}")
+    if s[-1] != n:
+        raise _invalid(op, f"Invalid ragged splits: last element of ragged splits must be the number of ragged "
+                           f"values({n}) but is {s[-1]}")
+
+
+def ragged_cross(ragged_values: list, ragged_row_splits: list, sparse_indices: list, sparse_values: list,
+                 sparse_shape: list, dense_inputs: list, input_order: str, hashed_output: bool, num_buckets: int,
+                 hash_key: int, out_values_type: Any, out_row_splits_type: Any) -> Any:
+    """RaggedCross: per batch row, every combination of one feature from each input taken in input_order (R
+    ragged, S sparse, D dense; the last input varying fastest), as (output_values, output_row_splits): int64
+    output values are the crosses hashed (FingerprintCat64 from hash_key, modulo num_buckets), string ones the
+    features joined by "_X_" (the output dtype decides, not hashed_output, as the kernel's writer does)."""
+    from simdist.runtime.ops import sparse_cross as sc
+    op = "RaggedCross"
+    if len(ragged_values) != len(ragged_row_splits):
+        raise _invalid(op, "ragged values and splits must have the same length")
+    if len(ragged_values) + len(sparse_values) + len(dense_inputs) != len(input_order):
+        raise _invalid(op, "Invalid length for input_order")
+    for s in ragged_row_splits:
+        if s.dtype != out_row_splits_type:
+            raise _invalid(op, f"ragged_row_splits of {s.dtype.name} with out_row_splits_type "
+                               f"{dtypes.as_dtype(out_row_splits_type).name}: TF 2.21's kernel reads them as the "
+                               "output's type and aborts the process")
+    for v, s in zip(ragged_values, ragged_row_splits):   # (ValidateInput)
+        if v.ndim != 1 or s.ndim != 1:
+            raise _invalid(op, "tf.ragged.cross only supports inputs with rank=2.")
+        _verify_splits(op, _value(s).astype(np.int64), v.shape.as_list()[0])
+    for i, (ind, val, shp) in enumerate(zip(sparse_indices, sparse_values, sparse_shape)):
+        if ind.ndim != 2 or val.ndim != 1 or shp.ndim != 1:
+            raise _invalid(op, f"Invalid SparseTensor {i}")
+        if shp.shape.as_list()[0] != 2:
+            raise _invalid(op, "tf.ragged.cross only supports inputs with rank=2.")
+    for d in dense_inputs:
+        if d.ndim != 2:
+            raise _invalid(op, "tf.ragged.cross only supports inputs with rank=2.")
+    if ragged_row_splits:
+        batch = ragged_row_splits[0].shape.as_list()[0] - 1
+    elif dense_inputs:
+        batch = dense_inputs[0].shape.as_list()[0]
+    elif sparse_shape:
+        batch = int(_value(sparse_shape[0])[0])
+    else:
+        batch = 0
+    sizes = ([s.shape.as_list()[0] - 1 for s in ragged_row_splits] + [int(_value(s)[0]) for s in sparse_shape]
+             + [d.shape.as_list()[0] for d in dense_inputs])
+    if any(b != batch for b in sizes):
+        raise _invalid(op, "inputs must all have the same batch dimension size.")
+    hashed = dtypes.as_dtype(out_values_type) == dtypes.int64
+    feature = sc._feature_hash if hashed else sc._text
+    rows_of: list[list[list[Any]]] = []
+    nxt = {"R": 0, "S": 0, "D": 0}
+    for c in input_order:
+        if c not in nxt:
+            raise _invalid(op, "Unexpected input_order value.")
+        k = nxt[c]
+        nxt[c] += 1
+        if c == "R":
+            vals, s = _value(ragged_values[k]).tolist(), _value(ragged_row_splits[k]).tolist()
+            rows = [vals[a:b] for a, b in zip(s[:-1], s[1:])]
+        elif c == "S":
+            ind, vals = _value(sparse_indices[k]), _value(sparse_values[k]).tolist()
+            rows = [[] for _ in range(batch)]
+            for j, v in enumerate(vals):   # (SparseFeatureReader: a row's values in their order)
+                rows[int(ind[j, 0])].append(v)
+        else:
+            rows = [list(r) for r in _value(dense_inputs[k]).tolist()]
+        rows_of.append([[feature(v) for v in r] for r in rows])
+    key = int(hash_key) & ((1 << 64) - 1)
+    values: list[Any] = []
+    splits = [0]
+    for b in range(batch):
+        for combo in itertools.product(*[r[b] for r in rows_of]):
+            if hashed:
+                h = key
+                for f in combo:
+                    h = sc.fingerprint_cat64(h, f)
+                values.append(h % int(num_buckets) if num_buckets > 0 else h % ((1 << 63) - 1))
+            else:
+                values.append(b"_X_".join(combo))
+        splits.append(len(values))
+    out_dt = dtypes.int64 if hashed else dtypes.string
+    arr = np.asarray(values, dtype=np.int64 if hashed else object).reshape(len(values))
+    from simdist.runtime.tensor import convert_to_tensor
+    return convert_to_tensor(arr, dtype=out_dt), _const(splits, dtypes.as_dtype(out_row_splits_type))

@@ -100,3 +100,27 @@ def _ragged_fill_empty_rows_grad(c: Ctx) -> None:
     """reverse_index_map and grad_values vectors."""
     c.with_rank(c.input("reverse_index_map"), 1)
     c.with_rank(c.input("grad_values"), 1)
+
+
+@register("RaggedCross")
+def _ragged_cross(c: Ctx) -> None:
+    """The row splits of the ragged inputs merged into one vector (any other shape: "inputs must all have the
+    same batch dimension size."), each dense input of rank 2 (an unknown rank passes) whose known batch size + 1
+    merges into it too."""
+    splits: list | None = [None]
+    bad = "inputs must all have the same batch dimension size."
+    for s in c.input("ragged_row_splits") or []:
+        if s is None:
+            continue
+        if len(s) != 1 or (splits[0] is not None and s[0] is not None and s[0] != splits[0]):
+            c.fail(bad)
+        splits = [s[0] if s[0] is not None else splits[0]]
+    for d in c.input("dense_inputs") or []:
+        if d is None:
+            continue
+        if len(d) != 2:
+            c.fail("tf.ragged.cross only supports inputs with rank=2")
+        if d[0] is not None:
+            if splits[0] is not None and splits[0] != d[0] + 1:
+                c.fail(bad)
+            splits = [d[0] + 1]
