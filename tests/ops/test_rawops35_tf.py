@@ -44,12 +44,11 @@ def _tape(expr: str, src: str) -> Any:
 
 
 def _chol(n: int, batch: tuple = (), dtype: str = "float32", seed: int = 0) -> str:
-    """A CholeskyGrad call on seeded random inputs: l the Cholesky factor of a positive definite matrix plus
-    noise above the diagonal (the kernel reads the lower triangle only), grad a full random matrix."""
+    """A CholeskyGrad call on seeded random inputs: l a random matrix with n added to its diagonal (the kernel
+    reads the lower triangle only; the value above it is noise), grad a full random matrix. Built elementwise (no
+    BLAS or LAPACK), so the inputs do not depend on the host's CPU."""
     shape = tuple(batch) + (n, n)
-    rng = f"np.random.default_rng({seed})"
-    a = (f"(lambda r: (lambda m: np.linalg.cholesky(m @ np.swapaxes(m, -1, -2) + {n} * np.eye({n})) "
-         f"+ np.triu(r.normal(size={shape!r}), 1))(r.normal(size={shape!r})))({rng})")
+    a = f"np.random.default_rng({seed}).normal(size={shape!r}) + {n} * np.eye({n})"
     g = f"np.random.default_rng({seed + 1}).normal(size={shape!r})"
     return f"R.CholeskyGrad(l=tf.constant({a}, tf.{dtype}), grad=tf.constant({g}, tf.{dtype}))"
 
