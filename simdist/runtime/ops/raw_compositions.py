@@ -10,6 +10,7 @@ registered gradient of the raw op); a tf.function traces them, not one node of t
 
 NAMES lists them (scripts/make_raw_opdefs.py records their signatures); `forms()` gives each its
 RawArgs (RawArgs.via), read by runtime/ops/raw_ops.py for a raw op no registered op has.
+The Ragged* kernels (RaggedGather, RaggedTensorToTensor, ...) are raw_ragged.py's.
 `strided_slice_grad` is StridedSliceGrad's (a registered op whose forward takes a `t[...]` key;
 raw_forms_more.py binds it). Imported on the first `tf.raw_ops` lookup, not by `import simdist`.
 """
@@ -27,7 +28,9 @@ from simdist.runtime.ops.raw_args import RawArgs
 __all__ = ["NAMES", "forms", "broadcast_gradient_args", "cwise_grad", "strided_slice_grad"]
 
 # TF raw ops that no registered op computes, computed here (their OpDefs are in raw_opdefs.json)
-NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "RaggedBincount", "RaggedCountSparseOutput", "RaggedCross", "RaggedFillEmptyRows", "RaggedFillEmptyRowsGrad", "RaggedGather", "RaggedRange", "RaggedTensorToSparse", "RaggedTensorToTensor", "Range", "ReciprocalGrad", "RsqrtGrad",
+NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "RaggedBincount", "RaggedCountSparseOutput",
+         "RaggedCross", "RaggedFillEmptyRows", "RaggedFillEmptyRowsGrad", "RaggedGather", "RaggedRange",
+         "RaggedTensorToSparse", "RaggedTensorToTensor", "Range", "ReciprocalGrad", "RsqrtGrad",
          "Select", "ShapeN", "Split", "SqrtGrad", "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg",
          "StatelessRandomUniformFullIntV2", "StatelessRandomUniformIntV2")
 

@@ -302,7 +302,8 @@ def _fast_path_shape(v: list | tuple, op: str) -> list | tuple:
 
 # --- inputs (TF's args_to_matching_eager) ------------------------------------------------------------
 
-def _convert_group(values: list[Any], allowed: list[str] | None, default: str | None, graph: bool = False) -> list[Tensor]:
+def _convert_group(values: list[Any], allowed: list[str] | None, default: str | None,
+                   graph: bool = False) -> list[Tensor]:
     """Values sharing one type attr: the first tensor's dtype for all; without a tensor, the first
     value's own conversion (if its dtype is allowed) or the attr's default, then that dtype. In a graph
     (`graph`) the default comes first: op_def_library converts Python values with the attr's default as

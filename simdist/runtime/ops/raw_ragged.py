@@ -25,8 +25,9 @@ import numpy as np
 from simdist.runtime import dtypes
 from simdist.runtime.ops.raw_compositions import _invalid
 
-__all__ = ["ragged_bincount", "ragged_count_sparse_output", "ragged_cross", "ragged_fill_empty_rows", "ragged_fill_empty_rows_grad", "ragged_gather", "ragged_tensor_to_sparse", "ragged_tensor_to_tensor", "PARTITION_TYPES", "partition_types",
-           "ragged_rank_of", "default_value_error", "combine_shapes"]
+__all__ = ["ragged_bincount", "ragged_count_sparse_output", "ragged_cross", "ragged_fill_empty_rows",
+           "ragged_fill_empty_rows_grad", "ragged_gather", "ragged_tensor_to_sparse", "ragged_tensor_to_tensor",
+           "PARTITION_TYPES", "partition_types", "ragged_rank_of", "default_value_error", "combine_shapes"]
 
 
 def _value(t: Any) -> np.ndarray:
