@@ -1,5 +1,6 @@
 """Raw ops the thirty-fourth session's survey found missing, added in the thirty-fifth (CholeskyGrad, clause
-ops.linalg-more; the Ragged* kernels of tf.ragged's functions, clause ops.ragged), each against real TensorFlow
+ops.linalg-more; the Ragged* kernels of tf.ragged's functions, clause ops.ragged; ExtractGlimpse V1, clause
+ops.image-glimpse), each against real TensorFlow
 2.21: the same raw call on both backends gives the same dtype and values bit for bit, or raises the same exception
 class; eagerly, inside a tf.function (the shape functions' trace-time refusals) and under a GradientTape (TF's
 registered gradient, or its LookupError where it registers none). Needs the `tf` extra.
@@ -309,8 +310,35 @@ _CROSS_CASES: list[tuple[str, str, Any]] = [
     ('RaggedCross hashed in a tf.function', _RG, _traced(_rc('SD', dense=_D12, sparse=_SP, out='tf.int64', hashed='True', buckets='100', key='12345'))),
 ]
 
+_IMG = "tf.reshape(tf.range(1.0, 61.0), [2, 6, 5, 1])"
+
+
+def _eg(size: str, offsets: str, centered: str = "True", normalized: str = "True", noise: str = "'zero'",
+        uniform: str = "False", image: str = _IMG) -> str:
+    return (f"R.ExtractGlimpse(input={image}, size={size}, offsets=tf.constant({offsets}), centered={centered}, "
+            f"normalized={normalized}, uniform_noise={uniform}, noise={noise})")
+
+
+_GL = "ops.image-glimpse"
+_GLIMPSE_CASES: list[tuple[str, str, Any]] = [
+    ('ExtractGlimpse normalized centered', _GL, _eager(_eg('[3, 2]', '[[0.1, -0.3], [0.5, 0.5]]'))),
+    ('ExtractGlimpse unnormalized centered', _GL, _eager(_eg('[3, 2]', '[[0.5, -0.5], [2.0, 1.0]]', normalized='False'))),
+    ('ExtractGlimpse normalized, not centered', _GL, _eager(_eg('[2, 3]', '[[1.0, 1.0], [0.33, -0.71]]', centered='False'))),
+    ('ExtractGlimpse pixel offsets', _GL, _eager(_eg('[3, 2]', '[[0.0, 0.0], [2.7, 1.2]]', 'False', 'False'))),
+    ('ExtractGlimpse whole image', _GL, _eager(_eg('[6, 5]', '[[0.0, 0.0], [-1.0, 0.0]]', 'False', 'False'))),
+    ('ExtractGlimpse inside, default noise', _GL, _eager("R.ExtractGlimpse(input=" + _IMG + ", size=[2, 2], offsets=tf.constant([[0.0, 0.0], [0.1, 0.1]]))")),
+    ('ExtractGlimpse noise and uniform_noise', _GL, _eager(_eg('[3, 2]', '[[0.0, 0.0], [0.0, 0.0]]', uniform='True'))),
+    ('ExtractGlimpse unknown noise', _GL, _eager(_eg('[3, 2]', '[[0.0, 0.0], [0.0, 0.0]]', noise="'pink'"))),
+    ('ExtractGlimpse input rank', _GL, _eager(_eg('[3, 2]', '[[0.0, 0.0]]', image='tf.ones([6, 5, 1])'))),
+    ('ExtractGlimpse offsets batch', _GL, _eager(_eg('[3, 2]', '[[0.0, 0.0]]'))),
+    ('ExtractGlimpse negative size', _GL, _eager(_eg('[-3, 2]', '[[0.0, 0.0], [0.0, 0.0]]'))),
+    ('ExtractGlimpse in a tf.function', _GL, _traced(_eg('[3, 2]', '[[0.5, -0.5], [2.0, 1.0]]', normalized='False'))),
+    ('ExtractGlimpse offsets batch in a tf.function', _GL, _traced(_eg('[3, 2]', '[[0.0, 0.0]]'))),
+    ('ExtractGlimpse under a tape (not differentiable)', _GL, _tape(_eg('[3, 2]', '[[0.0, 0.0], [1.0, 1.0]]', 'False', 'False', image='x'), _IMG)),
+]
+
 CASES: list[tuple[str, str, Any]] = (_CHOL_CASES + _GATHER_CASES + _SPARSE_CASES + _TO_TENSOR_CASES + _FILL_CASES
-                                     + _COUNT_CASES + _CROSS_CASES)
+                                     + _COUNT_CASES + _CROSS_CASES + _GLIMPSE_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
@@ -329,6 +357,12 @@ def test_cholesky_grad(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.ragged")
 @EDGES.parametrize("ops.ragged")
 def test_ragged_kernels(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image-glimpse")
+@EDGES.parametrize("ops.image-glimpse")
+def test_extract_glimpse_v1(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -46,6 +46,7 @@ NO_ENTRY = frozenset((
 #: composed raw ops TF 2.21 declares not differentiable (every input's gradient None)
 NOT_DIFFERENTIABLE = frozenset((
     "ApproximateEqual", "AsString", "BroadcastGradientArgs", "ConcatOffset", "DrawBoundingBoxes", "Equal",
+    "ExtractGlimpse",
     "GenerateBoundingBoxProposals", "HSVToRGB", "LinSpace", "Multinomial", "NonMaxSuppression",
     "NonMaxSuppressionV2", "NotEqual", "OneHot", "OnesLike", "PopulationCount", "RandomShuffle",
     "RandomStandardNormal", "RandomUniform", "Range", "ReduceJoin", "SerializeTensor", "Shape", "ShapeN", "Size",
