@@ -337,8 +337,14 @@ _GLIMPSE_CASES: list[tuple[str, str, Any]] = [
     ('ExtractGlimpse under a tape (not differentiable)', _GL, _tape(_eg('[3, 2]', '[[0.0, 0.0], [1.0, 1.0]]', 'False', 'False', image='x'), _IMG)),
 ]
 
+_SIG_CASES: list[tuple[str, str, Any]] = [
+    ('RaggedGather of unknown indices', _RG, _sig(f'R.RaggedGather({_P}, indices=x, OUTPUT_RAGGED_RANK=1)', ([None], "int32"), 'tf.constant([2, 0])')),
+    ('RaggedTensorToTensor of unknown values', _RG, _sig(_rtt('[-1, -1]', 'x', '0.0', '[tf.constant([0, 1, 3], tf.int64)]', _RS), ([None], "float32"), 'tf.constant([1.0, 2.0, 3.0])')),
+    ('RaggedCross of unknown splits', _RG, _sig(_rc('R', "[tf.constant(['a', 'b', 'c'])], ragged_row_splits=[x]"), ([None], "int64"), 'tf.constant([0, 2, 3], tf.int64)')),
+]
+
 CASES: list[tuple[str, str, Any]] = (_CHOL_CASES + _GATHER_CASES + _SPARSE_CASES + _TO_TENSOR_CASES + _FILL_CASES
-                                     + _COUNT_CASES + _CROSS_CASES + _GLIMPSE_CASES)
+                                     + _COUNT_CASES + _CROSS_CASES + _GLIMPSE_CASES + _SIG_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
