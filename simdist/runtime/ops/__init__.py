@@ -38,6 +38,7 @@ from simdist.runtime.ops import bitwise  # noqa: F401  (installs &, |, ^, ~ on t
 from simdist.runtime.ops import to_bool as _to_bool  # noqa: F401  (registers ToBool)
 from simdist.runtime.ops import sqrt_grads as _sqrt_grads  # noqa: F401  (registers SqrtGrad and RsqrtGrad, which
 #   unary.py's gradients import lazily: registered_ops() must not depend on whether a gradient ran first)
+from simdist.runtime.ops import cholesky_grad as _cholesky_grad  # noqa: F401  (registers CholeskyGrad)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler
 

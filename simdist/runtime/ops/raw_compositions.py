@@ -10,6 +10,7 @@ registered gradient of the raw op); a tf.function traces them, not one node of t
 
 NAMES lists them (scripts/make_raw_opdefs.py records their signatures); `forms()` gives each its
 RawArgs (RawArgs.via), read by runtime/ops/raw_ops.py for a raw op no registered op has.
+The Ragged* kernels (RaggedGather, RaggedTensorToTensor, ...) are raw_ragged.py's.
 `strided_slice_grad` is StridedSliceGrad's (a registered op whose forward takes a `t[...]` key;
 raw_forms_more.py binds it). Imported on the first `tf.raw_ops` lookup, not by `import simdist`.
 """
@@ -27,7 +28,9 @@ from simdist.runtime.ops.raw_args import RawArgs
 __all__ = ["NAMES", "forms", "broadcast_gradient_args", "cwise_grad", "strided_slice_grad"]
 
 # TF raw ops that no registered op computes, computed here (their OpDefs are in raw_opdefs.json)
-NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "RaggedRange", "Range", "ReciprocalGrad", "RsqrtGrad",
+NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "RaggedBincount", "RaggedCountSparseOutput",
+         "RaggedCross", "RaggedFillEmptyRows", "RaggedFillEmptyRowsGrad", "RaggedGather", "RaggedRange",
+         "RaggedTensorToSparse", "RaggedTensorToTensor", "Range", "ReciprocalGrad", "RsqrtGrad",
          "Select", "ShapeN", "Split", "SqrtGrad", "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg",
          "StatelessRandomUniformFullIntV2", "StatelessRandomUniformIntV2")
 
@@ -233,12 +236,21 @@ def _parallel_dynamic_stitch(indices: list, data: list) -> Any:
 @lru_cache(maxsize=1)
 def forms() -> dict[str, RawArgs]:
     """The raw form of each op of NAMES."""
-    from simdist.runtime.ops import raw_stateless, unary
+    from simdist.runtime.ops import raw_ragged, raw_stateless, unary
     out = {
         "BroadcastGradientArgs": RawArgs(via=_bcast_grad_args),
         "NoOp": RawArgs(via=lambda: None),
         "ParallelDynamicStitch": RawArgs(via=_parallel_dynamic_stitch),
         "RaggedRange": RawArgs(via=_ragged_range),
+        # (the Ragged* kernels of tf.ragged's functions: runtime/ops/raw_ragged.py)
+        "RaggedBincount": RawArgs(via=raw_ragged.ragged_bincount),
+        "RaggedCountSparseOutput": RawArgs(via=raw_ragged.ragged_count_sparse_output),
+        "RaggedCross": RawArgs(via=raw_ragged.ragged_cross),
+        "RaggedFillEmptyRows": RawArgs(via=raw_ragged.ragged_fill_empty_rows),
+        "RaggedFillEmptyRowsGrad": RawArgs(via=raw_ragged.ragged_fill_empty_rows_grad),
+        "RaggedGather": RawArgs(via=raw_ragged.ragged_gather),
+        "RaggedTensorToSparse": RawArgs(via=raw_ragged.ragged_tensor_to_sparse),
+        "RaggedTensorToTensor": RawArgs(via=raw_ragged.ragged_tensor_to_tensor),
         "Range": RawArgs(via=_range),
         "ReciprocalGrad": RawArgs(via=cwise_grad("ReciprocalGrad", unary.reciprocal_grad)),
         "RsqrtGrad": RawArgs(via=cwise_grad("RsqrtGrad", unary.rsqrt_grad)),

@@ -35,7 +35,8 @@ NO_ENTRY = frozenset((
     "FFTND", "FixedUnigramCandidateSampler", "IFFTND", "IRFFT3D", "IRFFTND", "InTopK", "InplaceAdd", "InplaceSub",
     "InplaceUpdate", "Lu", "MatrixExponential", "MatrixLogarithm", "MaxPoolGradGradV2", "MaxPoolGradGradWithArgmax",
     "Mod", "NoOp", "NonMaxSuppressionV4", "ParallelConcat", "ParseExampleV2", "ParseSequenceExampleV2", "RFFT3D",
-    "RFFTND", "RandomPoissonV2", "RandomUniformInt", "ResizeArea", "SegmentMaxV2", "SegmentMinV2", "SegmentProdV2",
+    "RaggedBincount", "RaggedCountSparseOutput", "RaggedCross", "RaggedFillEmptyRowsGrad", "RFFTND", "RandomPoissonV2",
+    "RandomUniformInt", "ResizeArea", "SegmentMaxV2", "SegmentMinV2", "SegmentProdV2",
     "SegmentSumV2", "SelfAdjointEig", "Snapshot", "SparseCross", "SparseCrossV2", "SparseSplit", "StatelessRandomGetAlg",
     "StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg", "StatelessShuffle", "StaticRegexFullMatch",
     "StaticRegexReplace", "StringLower", "StringNGrams", "StringSplitV2", "StringUpper", "TileGrad", "UnicodeDecode",
@@ -45,6 +46,7 @@ NO_ENTRY = frozenset((
 #: composed raw ops TF 2.21 declares not differentiable (every input's gradient None)
 NOT_DIFFERENTIABLE = frozenset((
     "ApproximateEqual", "AsString", "BroadcastGradientArgs", "ConcatOffset", "DrawBoundingBoxes", "Equal",
+    "ExtractGlimpse",
     "GenerateBoundingBoxProposals", "HSVToRGB", "LinSpace", "Multinomial", "NonMaxSuppression",
     "NonMaxSuppressionV2", "NotEqual", "OneHot", "OnesLike", "PopulationCount", "RandomShuffle",
     "RandomStandardNormal", "RandomUniform", "Range", "ReduceJoin", "SerializeTensor", "Shape", "ShapeN", "Size",

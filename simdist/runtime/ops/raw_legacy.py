@@ -840,6 +840,35 @@ def _nms_v4(boxes: Any, scores: Any, max_output_size: Any, iou_threshold: Any, s
     return out[0], out[2]
 
 
+def _extract_glimpse_v1(input: Any, size: Any, offsets: Any, centered: bool, normalized: bool,  # noqa: A002
+                        uniform_noise: bool, noise: str) -> Any:
+    """ExtractGlimpse (V1: attention_ops.cc runs Eigen's ExtractGlimpses with version 1): the V2 kernel's checks, noise
+    and copy, but the corner computed as version 1 does (observed on TF 2.21, 96 zero-noise windows): normalized
+    offsets times the image's size; centered ones, normalized or not, halved and moved by half the image; then every
+    corner moved back by half the window (V2 halves and moves back only normalized centered ones: unnormalized (0, 0)
+    of a [3, 2] window is the corner (-1, -1) in V1, (0, 0) in V2). The corner is computed here in float32 and given to
+    ExtractGlimpseV2 as a pixel offset."""
+    shapes_ok = (input.ndim == 4 and size.ndim == 1 and size.shape.as_list()[0] == 2 and offsets.ndim == 2
+                 and offsets.shape.as_list()[1:] == [2] and offsets.dtype == dtypes.float32)
+    if shapes_ok:
+        f = np.float32
+        in_h, in_w = (f(d) for d in input.shape.as_list()[1:3])
+        h, w = (f(v) for v in _value(size).tolist())
+        off = np.asarray(_value(offsets), np.float32)
+        y, x = off[:, 0], off[:, 1]
+        with np.errstate(all="ignore"):
+            if normalized:
+                x, y = x * in_w, y * in_h
+            if centered:   # (V1 halves centered offsets, normalized or not)
+                x, y = x / f(2), y / f(2)
+                x, y = x + in_w / f(2), y + in_h / f(2)
+            x, y = x - w / f(2), y - h / f(2)
+        offsets = _const(np.stack([y, x], axis=1), dtypes.float32)
+        centered = normalized = False
+    return _raw("ExtractGlimpseV2")(input=input, size=size, offsets=offsets, centered=centered, normalized=normalized,
+                                    uniform_noise=uniform_noise, noise=noise)
+
+
 def _draw_bounding_boxes(images: Any, boxes: Any) -> Any:
     return _raw("DrawBoundingBoxesV2")(images=images, boxes=boxes, colors=_const(np.zeros([0, 4]), dtypes.float32))
 
@@ -958,6 +987,7 @@ def forms() -> dict[str, RawArgs]:
         "DataFormatDimMap": RawArgs(via=_data_format_dim_map),
         "DataFormatVecPermute": RawArgs(via=_data_format_vec_permute),
         "DrawBoundingBoxes": RawArgs(via=_draw_bounding_boxes),
+        "ExtractGlimpse": RawArgs(via=_extract_glimpse_v1),
         "Empty": RawArgs(via=_empty),
         "ImageProjectiveTransformV2": RawArgs(via=_ipt_v2),
         "NonMaxSuppression": RawArgs(via=_nms_v1),
@@ -1035,7 +1065,7 @@ NAMES = tuple(sorted(("Add", "ApproximateEqual", "BatchMatMul", "BatchMatMulV3",
                       "StatelessRandomNormal", "StatelessRandomUniform", "StatelessRandomUniformFullInt",
                       "StatelessRandomUniformInt", "StatelessTruncatedNormal", "TileGrad", "ToBool", "TopK", "UniqueV2",
                       "UniqueWithCountsV2", "ApproxTopK", "Bucketize", "CheckNumericsV2", "DataFormatDimMap",
-                      "DataFormatVecPermute", "DrawBoundingBoxes", "Empty", "ImageProjectiveTransformV2",
+                      "DataFormatVecPermute", "DrawBoundingBoxes", "Empty", "ExtractGlimpse", "ImageProjectiveTransformV2",
                       "NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV4", "ParallelConcat", "SpaceToBatch",
                       "SparseMatMul", "StatelessRandomGammaV2", "TensorStridedSliceUpdate", "RandomUniformInt")
                      + tuple(_REMOVED) + _NO_CPU_KERNEL))

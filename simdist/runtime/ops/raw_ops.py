@@ -302,9 +302,13 @@ def _fast_path_shape(v: list | tuple, op: str) -> list | tuple:
 
 # --- inputs (TF's args_to_matching_eager) ------------------------------------------------------------
 
-def _convert_group(values: list[Any], allowed: list[str] | None, default: str | None) -> list[Tensor]:
+def _convert_group(values: list[Any], allowed: list[str] | None, default: str | None,
+                   graph: bool = False) -> list[Tensor]:
     """Values sharing one type attr: the first tensor's dtype for all; without a tensor, the first
-    value's own conversion (if its dtype is allowed) or the attr's default, then that dtype."""
+    value's own conversion (if its dtype is allowed) or the attr's default, then that dtype. In a graph
+    (`graph`) the default comes first: op_def_library converts Python values with the attr's default as
+    their preferred dtype (RaggedGather's [[0, 2, 5]] splits are int64 in a tf.function, int32 eagerly;
+    observed on TF 2.21)."""
     dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
     if dtype is None and _fast_path_variable(values):
         dtype = next(v.dtype for v in values if hasattr(v, "_as_tensor"))
@@ -315,7 +319,14 @@ def _convert_group(values: list[Any], allowed: list[str] | None, default: str | 
             continue
         if dtype is None:
             t = None
-            if allowed:
+            if graph and default is not None:
+                try:
+                    t = convert_to_tensor(v, dtype=default)
+                except (TypeError, ValueError):
+                    t = None
+                if t is not None and allowed and t.dtype.name not in allowed:
+                    t = None
+            if t is None and allowed:
                 t = convert_to_tensor(v)
                 if t.dtype.name not in allowed:
                     t = None
@@ -445,7 +456,8 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
         else:
             if context.in_function():
                 _graph_group(members, info, op)
-            ts = _convert_group([x for _, _, x in members], info.get("allowed"), info.get("default"))
+            ts = _convert_group([x for _, _, x in members], info.get("allowed"), info.get("default"),
+                                context.in_function())
             if ts:
                 vals[attr] = ts[0].dtype
         for (name, i, _), t in zip(members, ts):

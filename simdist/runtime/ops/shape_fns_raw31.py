@@ -92,7 +92,7 @@ def _batch_matmul_v3(c: Ctx) -> None:
     c.broadcast(a[:-2], b[:-2])
 
 
-@register("ExtractGlimpseV2")
+@register("ExtractGlimpseV2", "ExtractGlimpse")
 def _extract_glimpse_v2(c: Ctx) -> None:
     """input of rank 4, offsets of rank 2, their batch merged, offsets of 2 columns; uniform_noise with a noise
     other than "" or "uniform" refused ("The uniform_noise should not be True when noise is not uniform"); then
