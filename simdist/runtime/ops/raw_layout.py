@@ -31,6 +31,9 @@ _OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], int]] = {
     # rules are raw_rules._depthwise_constructor's (fz32a). The backprops' NCHW stays refused (their oneDNN edge
     # cases abort TF's process; their NHWC values differ from TF's in the last bits: not modelled)
     "DepthwiseConv2dNative": (("input",), (), 2),
+    # oneDNN's Conv2D (_MklNativeConv2D) likewise: NCHW computed, the filter HWIO in either layout (observed on
+    # TF 2.21, float32 and bfloat16, fz35a); TF's own kernel's NCHW is own_kernel's
+    "Conv2D": (("input",), (), 2),
 }
 _FIRST = {2: "NCHW", 3: "NCDHW"}
 # pooling ops TF 2.21 leaves to its own kernel, which refuses channels-first, also where oneDNN runs
@@ -83,7 +86,7 @@ def check(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> None:
 
     from simdist.runtime import errors
     from simdist.runtime.tensor import Tensor
-    if name.startswith("Depthwise"):   # (their checks are the channels-last op's, on the permuted attrs)
+    if name in ("DepthwiseConv2dNative", "Conv2D"):   # (their checks are the channels-last op's, on the permuted attrs)
         return
     tensors, shapes, sp = _OPS[name]
     k, st = vals.get("ksize"), vals.get("strides")

@@ -24,7 +24,8 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import attr_rules, dispatch, graph_inputs, infer_ctx, list_inputs, raw_layout, raw_rules, registry, trace_errors
+from simdist.runtime.ops import (attr_rules, dispatch, graph_inputs, infer_ctx, list_inputs, onednn_padding, raw_layout,
+                                 raw_rules, registry, trace_errors)
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -576,6 +577,7 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
     every = {**inputs, **vals}
     if b.check is not None:
         b.check(every)
+    vals = onednn_padding.as_read(name, vals)   # (oneDNN's eager forward convolutions: no CheckValidPadding)
     raw_rules.check_padding(name, vals)
     onednn = raw_layout.applies(name, vals.get("data_format"), vals.get("T"))
     if onednn and not raw_layout.declined(name, vals):   # (oneDNN's channels-first pools)
