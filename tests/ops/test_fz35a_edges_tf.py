@@ -67,8 +67,24 @@ def _conv_cases() -> list[tuple[str, str, Any]]:
     return out
 
 
+_CAST_VALUES = ("[-1.5, 0.75, 0.0, -3.0, 2.5, -0.0, 1.1, 3.3, 1e300, 5e-324, 2.2250738585072014e-308, float('inf'), "
+                "float('nan')]")
+
+
+def _cast_cases() -> list[tuple[str, str, Any]]:
+    """Cast with Truncate=True to a complex output (LSBZeroSetter's mantissa widths)."""
+    out: list[tuple[str, str, Any]] = []
+    for src, dst in (("float64", "complex64"), ("float64", "complex128"), ("float32", "complex64"),
+                     ("float16", "complex64"), ("complex128", "complex64")):
+        expr = f"tf.raw_ops.Cast(x=tf.cast(tf.constant({_CAST_VALUES}, tf.float64), tf.{src}), Truncate=True, DstT=tf.{dst})"
+        out.append((f"Cast {src} to {dst} Truncate", _K, _eager(expr)))
+        out.append((f"Cast {src} to {dst} Truncate in a tf.function", _K, _traced(expr)))
+    return out
+
+
 CASES: list[tuple[str, str, Any]] = [
     *_conv_cases(),
+    *_cast_cases(),
 ]
 
 
