@@ -10,7 +10,9 @@ are small multiples of 1/4, so every sum is exact in either order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
+
+import numpy as np
 
 import pytest
 
@@ -22,6 +24,7 @@ pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
 
 _K = "ops.fuzz-raw"
+_T = "function.trace-time-errors"
 
 _X = {"NHWC": "tf.constant(np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2) / 4)",
       "NCHW": "tf.constant(np.arange(32, dtype=np.float32).reshape(1, 2, 4, 4) / 4)"}
@@ -82,9 +85,66 @@ def _cast_cases() -> list[tuple[str, str, Any]]:
     return out
 
 
+def _sig_trace(expr: str, specs: list[tuple[list[int | None] | None, str]]) -> Callable[[Any], Any]:
+    """get_concrete_function of `lambda x0, ...: expr` with an input_signature of `specs` (its trace-time
+    error, if any)."""
+    def run(tf: Any) -> Any:
+        fn = eval("lambda " + ", ".join(f"x{i}" for i in range(len(specs))) + ": " + expr, {"tf": tf})  # noqa: S307
+        tf.function(fn, input_signature=[tf.TensorSpec(s, getattr(tf, d)) for s, d in specs],
+                    autograph=False).get_concrete_function()
+        return "traced"
+    return run
+
+
+def _sig_call(expr: str, specs: list[tuple[list[int | None] | None, str]], args: list[str]) -> Callable[[Any], Any]:
+    """As _sig_trace, then a call of the concrete function on `args` (its error class, or its result)."""
+    def run(tf: Any) -> Any:
+        fn = eval("lambda " + ", ".join(f"x{i}" for i in range(len(specs))) + ": " + expr, {"tf": tf})  # noqa: S307
+        g = tf.function(fn, input_signature=[tf.TensorSpec(s, getattr(tf, d)) for s, d in specs], autograph=False)
+        g.get_concrete_function()
+        return g(*[eval(a, {"tf": tf, "np": np}) for a in args])  # noqa: S307
+    return run
+
+
+def _shape_fn_cases() -> list[tuple[str, str, Any]]:
+    out: list[tuple[str, str, Any]] = []
+    # DrawBoundingBoxes: images of rank 4 and a known depth of 1, 3 or 4, boxes of rank 3 and last dimension 4
+    # (V2's shape function checks only the images' rank >= 3)
+    for op in ("DrawBoundingBoxes", "DrawBoundingBoxesV2"):
+        extra = ", colors=tf.constant([[1.0, 0.0, 0.0, 1.0]])" if op.endswith("V2") else ""
+        for si, sb in (([1, 1, 4, 2], [1, 1, 4]), ([None, None, None, 2], [None, None, None]), ([1, 1, 4, 3], [1, 2, 4]),
+                       ([1, 1, 4, 3], [1, 2, 3]), (None, [1, 2, 3]), ([1, 1, 4, None], [1, 2, None]),
+                       ([1, 1, 4, 5], [None, None, None]), ([1, 1, 4, 3], [1, 1, 4, 2])):
+            out.append((f"{op} images {si} boxes {sb} in an input_signature", _T,
+                        _sig_trace(f"tf.raw_ops.{op}(images=x0, boxes=x1{extra})", [(si, "float32"), (sb, "float32")])))
+    # ReverseSequence's negative batch_dim: the shape function's only where the input's rank is known
+    for spec in (None, [None, 2], [3, 2]):
+        expr = "tf.raw_ops.ReverseSequence(input=x0, seq_lengths=tf.constant([0], tf.int32), seq_dim=1, batch_dim=-1)"
+        out.append((f"ReverseSequence batch_dim=-1 of {spec} in an input_signature", _T, _sig_trace(expr, [(spec, "float32")])))
+    out.append(("ReverseSequence batch_dim=-1 of an unknown rank, called", _T,
+                _sig_call("tf.raw_ops.ReverseSequence(input=x0, seq_lengths=tf.constant([0], tf.int32), seq_dim=1, "
+                          "batch_dim=-1)", [(None, "float32")], ["tf.ones([1, 2])"])))
+    return out
+
+
+def _resize_grad_cases() -> list[tuple[str, str, Any]]:
+    """ImageResizerGradientState's checks: grads' and the original's sizes positive."""
+    out: list[tuple[str, str, Any]] = []
+    for op in ("ResizeBicubicGrad", "ResizeBilinearGrad"):
+        for gs, os_ in (((3, 1, 0, 0), (3, 1, 0, 0)), ((1, 2, 2, 1), (1, 0, 2, 1)), ((1, 2, 2, 1), (1, 4, 0, 1)),
+                        ((1, 0, 2, 1), (1, 4, 4, 1)), ((1, 2, 2, 0), (1, 4, 4, 0)), ((0, 2, 2, 1), (0, 4, 4, 1))):
+            expr = (f"tf.raw_ops.{op}(grads=tf.ones({list(gs)}), original_image=tf.zeros({list(os_)}, tf.float64), "
+                    "align_corners=False, half_pixel_centers=False)")
+            out += [(f"{op} grads {gs} original {os_}", _K, _eager(expr)),
+                    (f"{op} grads {gs} original {os_} in a tf.function", _K, _traced(expr))]
+    return out
+
+
 CASES: list[tuple[str, str, Any]] = [
     *_conv_cases(),
     *_cast_cases(),
+    *_shape_fn_cases(),
+    *_resize_grad_cases(),
 ]
 
 
@@ -99,6 +159,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.fuzz-raw")
 @EDGES.parametrize("ops.fuzz-raw")
 def test_raw_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_trace_time_errors(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
