@@ -140,7 +140,23 @@ def _resize_grad_cases() -> list[tuple[str, str, Any]]:
     return out
 
 
+def _pool_v2_cases() -> list[tuple[str, str, Any]]:
+    """MaxPoolGradV2 / MaxPoolGradGradV2: Compute's three rank checks before ksize's and strides' (read from
+    their tensors), eagerly and in a tf.function (where the shape function checks orig_input's rank)."""
+    out: list[tuple[str, str, Any]] = []
+    for op in ("MaxPoolGradV2", "MaxPoolGradGradV2"):
+        for shapes in (((2, 2), (1, 1, 1, 1), (1, 1, 1, 1)), ((1, 1, 1, 1), (1, 1), (1, 1, 1, 1)),
+                       ((1, 1, 1, 1), (1, 1, 1, 1), (1, 1)), ((1, 1, 1, 1), (1, 1, 1, 1), (1, 1, 1, 1))):
+            for ks in ([2, 1, 1, 1], [1, 1], [1, 1, 1, 2], [1, 1, 1, 1]):
+                expr = (f"tf.raw_ops.{op}(orig_input=tf.ones({list(shapes[0])}), orig_output=tf.ones({list(shapes[1])}), "
+                        f"grad=tf.ones({list(shapes[2])}), ksize={ks}, strides=[-1, 1, 1, 1], padding='VALID')")
+                out.append((f"{op} {shapes} ksize {ks}", _K, _eager(expr)))
+                out.append((f"{op} {shapes} ksize {ks} in a tf.function", _K, _traced(expr)))
+    return out
+
+
 CASES: list[tuple[str, str, Any]] = [
+    *_pool_v2_cases(),
     *_conv_cases(),
     *_cast_cases(),
     *_shape_fn_cases(),

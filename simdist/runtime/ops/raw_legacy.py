@@ -465,11 +465,22 @@ def _static_list(v: Any) -> list[int]:
     return [int(d) for d in _value(v).ravel().tolist()]
 
 
+# MaxPoolingGradOp's and MaxPoolingGradGradOp's names for their three inputs in their rank checks
+_GRAD_RANKS = {"MaxPoolGradV2": ("tensor_in", "tensor_out", "out_backprop"),
+               "MaxPoolGradGradV2": ("tensor_in", "tensor_out", "out_grad_backprop")}
+
+
 def _pool_v2(successor: str, op: str) -> Callable[..., Any]:
     """MaxPoolV2, MaxPoolGradV2, MaxPoolGradGradV2: the V1 kernels with ksize and strides read from
     input tensors (maxpooling_op.cc), which refuse NCHW on the CPU ("only supports NHWC or
     NCHW_VECT_C")."""
     def run(ksize: Any, strides: Any, padding: str, data_format: str, **tensors: Any) -> Any:
+        if op in _GRAD_RANKS and data_format != "NCHW":   # (Compute's rank checks, before it reads ksize and
+            # strides from their tensors; the V1 kernels' constructors check those first; fz35a, tape seed
+            # 3520261208 #77)
+            for name, text in zip(("orig_input", "orig_output", "grad"), _GRAD_RANKS[op]):
+                if getattr(tensors.get(name), "ndim", 4) != 4:
+                    raise _invalid(op, f"{text} must be 4-dimensional")
         ks, st = _static_list(ksize), _static_list(strides)
         if len(ks) != 4:
             raise _invalid(op, "Sliding window ksize field must specify 4 dimensions")
