@@ -155,7 +155,13 @@ def _pool_v2_cases() -> list[tuple[str, str, Any]]:
     return out
 
 
+_INVERT = [(v, dt) for v in ("[[0]]", "0", "[[1, 0]]", "[[]]", "[1, 0]", "[0, 0]", "[2, 0]", "[]") for dt in ("int32", "int64")]
+
+
 CASES: list[tuple[str, str, Any]] = [
+    # InvertPermutation's kernel: a vector first ("invert_permutation expects a 1D vector."), then its entries
+    *[(f"InvertPermutation {dt} {v}", _K, _eager(f"tf.raw_ops.InvertPermutation(x=tf.constant({v}, tf.{dt}))"))
+      for v, dt in _INVERT],
     *_pool_v2_cases(),
     *_conv_cases(),
     *_cast_cases(),
