@@ -158,7 +158,16 @@ def _pool_v2_cases() -> list[tuple[str, str, Any]]:
 _INVERT = [(v, dt) for v in ("[[0]]", "0", "[[1, 0]]", "[[]]", "[1, 0]", "[0, 0]", "[2, 0]", "[]") for dt in ("int32", "int64")]
 
 
+# LRN rows holding inf or NaN: the band-matrix contraction's inf * 0 makes every channel outside their windows NaN
+# (the outputs here are NaN or 0 throughout, so their last bits are no question)
+_LRN_X = "[[[[4.0, 0.5, -np.inf]], [[np.inf, np.nan, 2.5]]], [[[1e20, 3.0, 0.0]], [[np.nan, 0.0, 0.0]]]]"
+_LRN = [(dt, r, beta) for dt in ("float32", "float16") for r in (0, 1, 2) for beta in (0.5, 1.0, 0.75)]
+
+
 CASES: list[tuple[str, str, Any]] = [
+    *[(f"LRN {dt} depth_radius {r} beta {beta} of rows with inf and NaN", _K, _eager(
+        f"tf.raw_ops.LRN(input=tf.constant(np.array({_LRN_X}, np.float32), tf.{dt}), depth_radius={r}, bias=1.0, "
+        f"alpha=0.25, beta={beta})")) for dt, r, beta in _LRN],
     # InvertPermutation's kernel: a vector first ("invert_permutation expects a 1D vector."), then its entries
     *[(f"InvertPermutation {dt} {v}", _K, _eager(f"tf.raw_ops.InvertPermutation(x=tf.constant({v}, tf.{dt}))"))
       for v, dt in _INVERT],
