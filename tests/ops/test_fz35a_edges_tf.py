@@ -164,7 +164,16 @@ _LRN_X = "[[[[4.0, 0.5, -np.inf]], [[np.inf, np.nan, 2.5]]], [[[1e20, 3.0, 0.0]]
 _LRN = [(dt, r, beta) for dt in ("float32", "float16") for r in (0, 1, 2) for beta in (0.5, 1.0, 0.75)]
 
 
+_STRONG = [(key, inp) for key in ([0], [1, 2], [1, 2, 3], []) for inp in ([], ["a"])]
+
+
 CASES: list[tuple[str, str, Any]] = [
+    # StringToHashBucketStrong's constructor: a key of two elements
+    *[(f"StringToHashBucketStrong key {key} of {inp}{where}", _K, run(
+        f"tf.raw_ops.StringToHashBucketStrong(num_buckets=4, key={key}, input=tf.constant({inp}, tf.string))"))
+      for key, inp in _STRONG for where, run in (("", _eager), (" in a tf.function", _traced))],
+    ("tf.strings.to_hash_bucket_strong of a one-element key", _K,
+     _eager("tf.strings.to_hash_bucket_strong(['a'], 3, [1])")),
     *[(f"LRN {dt} depth_radius {r} beta {beta} of rows with inf and NaN", _K, _eager(
         f"tf.raw_ops.LRN(input=tf.constant(np.array({_LRN_X}, np.float32), tf.{dt}), depth_radius={r}, bias=1.0, "
         f"alpha=0.25, beta={beta})")) for dt, r, beta in _LRN],
