@@ -167,7 +167,38 @@ _LRN = [(dt, r, beta) for dt in ("float32", "float16") for r in (0, 1, 2) for be
 _STRONG = [(key, inp) for key in ([0], [1, 2], [1, 2, 3], []) for inp in ([], ["a"])]
 
 
+_DIM_MAP = ("[-9223372036854775808, 9223372036854775807, 9223372036854775806, 9223372036854775805, -9, -8, -5, -4, -1, 0, "
+            "1, 3, 4, 5, 8, 9]")
+_DIM_MAP32 = "[2147483647, 2147483646, 2147483645, -2147483648, -9, -5, -4, -1, 0, 3, 4, 9]"
+
+
+def _grouped_backprop_cases() -> list[tuple[str, str, Any]]:
+    """TF's own (float64) Conv2D backprops compute no groups: after the window and out_backprop checks, the
+    filter's "filter_size does not have enough elements", the input's "Gradients for grouped convolutions are not
+    supported on CPU"."""
+    out: list[tuple[str, str, Any]] = []
+    for fs in ([4, 3, 1, 4], [4, 3, 2, 4], [2, 2, 1, 4], [1, 1, 1, 4], [1, 1, 4, 4]):
+        for st in ([1, 1, 3, 1], [1, 1, 1, 1]):
+            for pad in ("SAME", "VALID"):
+                out.append((f"Conv2DBackpropFilter float64 filter_sizes {fs} strides {st} {pad}", _K, _eager(
+                    f"tf.raw_ops.Conv2DBackpropFilter(input=tf.ones([4, 3, 1, 4], tf.float64), filter_sizes={fs}, "
+                    f"out_backprop=tf.ones([4, 3, 1, 4], tf.float64), strides={st}, padding='{pad}')")))
+    for fs, isz, dys in (([2, 2, 1, 4], [1, 4, 4, 2], [1, 3, 3, 4]), ([2, 2, 1, 4], [1, 4, 4, 3], [1, 3, 3, 4]),
+                         ([2, 2, 1, 4], [1, 4, 4, 2], [1, 2, 2, 4]), ([2, 2, 2, 4], [1, 4, 4, 2], [1, 3, 3, 4]),
+                         ([1, 1, 1, 2], [1, 2, 2, 2], [1, 2, 2, 2])):
+        out.append((f"Conv2DBackpropInput float64 filter {fs} input_sizes {isz} out_backprop {dys}", _K, _eager(
+            f"tf.raw_ops.Conv2DBackpropInput(input_sizes={isz}, filter=tf.ones({fs}, tf.float64), "
+            f"out_backprop=tf.ones({dys}, tf.float64), strides=[1, 1, 1, 1], padding='VALID')")))
+    return out
+
+
 CASES: list[tuple[str, str, Any]] = [
+    *_grouped_backprop_cases(),
+    # DataFormatDimMap: (x + n) % n in T, wrapping, the last place for every other remainder
+    *[(f"DataFormatDimMap {dt} {sf} -> {df}", _K, _eager(
+        f"tf.raw_ops.DataFormatDimMap(x=tf.constant({_DIM_MAP if dt == 'int64' else _DIM_MAP32}, tf.{dt}), "
+        f"src_format='{sf}', dst_format='{df}')"))
+      for dt in ("int64", "int32") for sf, df in (("NHWC", "NCHW"), ("NDHWC", "NCDHW"), ("NHWC", "HWNC"))],
     # StringToHashBucketStrong's constructor: a key of two elements
     *[(f"StringToHashBucketStrong key {key} of {inp}{where}", _K, run(
         f"tf.raw_ops.StringToHashBucketStrong(num_buckets=4, key={key}, input=tf.constant({inp}, tf.string))"))

@@ -682,12 +682,17 @@ def _formats(op: str, src: str, dst: str) -> None:
 
 
 def _data_format_dim_map(x: Any, src_format: str, dst_format: str) -> Any:
-    """DataFormatDimMap (data_format_ops.cc): each dimension index of src_format (modulo its length,
-    negative ones too) mapped to its place in dst_format."""
+    """DataFormatDimMap (data_format_ops.h): each dimension index of src_format mapped to its place in
+    dst_format, as the functor computes it: m = (x + n) % n in T (the addition wrapping, C's truncating
+    remainder), the places of 0 .. n - 2 selected by equality and every other m (a negative one: x below -n, or
+    an x + n that wrapped, int64 2**63 - 2) the last's (fz35a, sig seed 3520261211 #166)."""
     _formats("DataFormatDimMap", src_format, dst_format)
     n = len(src_format)
     v = _value(x)
-    out = np.vectorize(lambda d: dst_format.index(src_format[int(d) % n]), otypes=[v.dtype])(v) if v.size else v
+    place = np.array([dst_format.index(c) for c in src_format], dtype=v.dtype)
+    with np.errstate(over="ignore"):
+        m = np.fmod(v + v.dtype.type(n), v.dtype.type(n))
+    out = np.where((m >= 0) & (m < n - 1), place[np.clip(m, 0, n - 1)], place[n - 1])
     return _const(np.asarray(out, dtype=v.dtype).reshape(v.shape), x.dtype)
 
 
