@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import edge_compare
-from edge_programs import eager as _eager, traced as _traced
+from edge_programs import eager as _eager, tape as _tape, traced as _traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -200,11 +200,29 @@ def _close(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     return np.abs(got.astype(np.complex128) - want.astype(np.complex128)) <= 1e-9 * (1 + np.abs(want))
 
 
+# TridiagonalMatMul's gradient (linalg_grad._TridiagonalMatMulGrad) conjugates the diagonals and rhs
+_TRI = {"superdiag": "[[[1 + 2j, -1j, 3]]]", "maindiag": "[[[2 - 1j, 1 + 1j, -2j]]]", "subdiag": "[[[0.5j, 2, 1 - 3j]]]",
+        "rhs": "[[[1 - 1j, 2j], [3, -1 + 1j], [2 + 2j, -1]]]"}
+
+
+def _tridiagonal_cases() -> list[tuple[str, str, Any]]:
+    out: list[tuple[str, str, Any]] = []
+    for dt in ("complex128", "complex64", "float64"):
+        for watched in _TRI:
+            args = ", ".join(f"{k}=x" if k == watched else
+                             f"{k}=tf.cast(tf.constant({v}, tf.complex128), tf.{dt})" for k, v in _TRI.items())
+            out.append((f"TridiagonalMatMul {dt} gradient of {watched}", _K, _tape(
+                f"tf.raw_ops.TridiagonalMatMul({args}) * tf.cast(tf.constant([[[1 + 1j, 2], [-1j, 1], [3, 1 - 2j]]]), "
+                f"tf.{dt})", f"tf.cast(tf.constant({_TRI[watched]}, tf.complex128), tf.{dt})")))
+    return out
+
+
 _HERMITIAN = ["[[1 - 1.5j, 0.001], [7 - 1j, -3j]]", "[[-1 - 3j, 0.75 + 7j], [-1 + 7j, -1 + 4j]]",
               "[[2 + 1j, 9], [1j, 3 - 2j]]", "[[0.5j, 0, 0], [1 - 1j, 2 + 3j, 0], [0.5 + 2j, -1j, -1 - 1j]]"]
 
 
 CASES: list[tuple[Any, ...]] = [
+    *_tridiagonal_cases(),
     # SelfAdjointEigV2 of a complex matrix reads the lower triangle and the diagonal's real part only (also in the
     # tridiagonalization's product): values to 1e-9 (the QR iteration's last bits are not the question here)
     *[(f"SelfAdjointEigV2 {dt} of {m} compute_v={cv}", _L, _eager(
