@@ -143,6 +143,13 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "300 random 2x2 complex128 matrices: 239 -> 297 agree) but no order of the complex products and quotients tried "
         "(FMA or not, parts or reciprocal, Smith or pdiv_complex) gave TF's sign in more than 151 of those 300; the "
         "packet paths of Eigen's complex LU are not modelled (eigen_lu.py; fz33a, open).",
+    ("raw:MatrixDeterminant", "gradient", "complex"):
+        "as the value entry: the forward's complex determinant under a tape differs between TF 2.21 and simdist in the "
+        "last bits (complex64 80.056114+531.1162j on TF, 80.0561+531.1163j in simdist; tape seed 3520261203 #140), Eigen's "
+        "complex LU packet paths (fz35a, open).",
+    ("raw:MatrixLogarithm", "gradient", "complex"):
+        "as the value entry: the forward's complex Schur-Pade logarithm under a tape differs between TF 2.21 and simdist "
+        "in the last bits (complex128 2x2, tape seed 3520261203 #173; fz35a, open).",
 }
 
 
