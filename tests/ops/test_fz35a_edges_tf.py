@@ -125,6 +125,12 @@ def _shape_fn_cases() -> list[tuple[str, str, Any]]:
     out.append(("ReverseSequence batch_dim=-1 of an unknown rank, called", _T,
                 _sig_call("tf.raw_ops.ReverseSequence(input=x0, seq_lengths=tf.constant([0], tf.int32), seq_dim=1, "
                           "batch_dim=-1)", [(None, "float32")], ["tf.ones([1, 2])"])))
+    # Substr: pos's dimensions against len's, each unknown one -1 (a len of unknown rank: all unknown)
+    for sp, sl in (([4], None), (None, [4]), (None, None), ([4], [None]), ([None], [4]), ([None], [None]), ([], None),
+                   (None, []), ([2, 2], [2, None]), ([None, 2], None)):
+        out.append((f"Substr pos {sp} len {sl} in an input_signature", _T, _sig_trace(
+            "tf.raw_ops.Substr(input=tf.constant(['abcd'] * 4), pos=x0, len=x1, unit='UTF8_CHAR')",
+            [(sp, "int32"), (sl, "int32")])))
     return out
 
 
