@@ -144,6 +144,12 @@ def _resize_grad_cases() -> list[tuple[str, str, Any]]:
                     "align_corners=False, half_pixel_centers=False)")
             out += [(f"{op} grads {gs} original {os_}", _K, _eager(expr)),
                     (f"{op} grads {gs} original {os_} in a tf.function", _K, _traced(expr))]
+    for op in ("ResizeBicubicGrad", "ResizeBilinearGrad"):   # (the constructor's attr check comes first)
+        for hp, ac, gs in ((True, True, [1, 2, 2, 1]), (True, True, [1, 0, 2, 1]), (True, False, [1, 2, 2, 1]),
+                           (False, True, [1, 2, 2, 1])):
+            out.append((f"{op} half_pixel_centers={hp} align_corners={ac} grads {gs}", _K, _eager(
+                f"tf.raw_ops.{op}(grads=tf.ones({gs}), original_image=tf.ones([1, 3, 3, 1]), align_corners={ac}, "
+                f"half_pixel_centers={hp})")))
     return out
 
 
@@ -227,7 +233,15 @@ _HERMITIAN = ["[[1 - 1.5j, 0.001], [7 - 1j, -3j]]", "[[-1 - 3j, 0.75 + 7j], [-1 
               "[[2 + 1j, 9], [1j, 3 - 2j]]", "[[0.5j, 0, 0], [1 - 1j, 2 + 3j, 0], [0.5 + 2j, -1j, -1 - 1j]]"]
 
 
+_AS_STRING = ["np.array(complex(-1.401298464324817e-45, 0.0), np.complex64)", "np.array([1e-310 + 1e-310j, -5e-324j])",
+              "np.array([complex(-1.4e-45, 3e-39)] * 9, np.complex64)", "np.array([1e-310, -5e-324])"]
+
+
 CASES: list[tuple[Any, ...]] = [
+    # AsString reads subnormal parts of complex numbers as zeros of their sign (DAZ), as the real dtypes' values
+    *[(f"AsString of {v} scientific={sci}", _K, _eager(
+        f"tf.raw_ops.AsString(input=tf.constant({v}), precision=1, scientific={sci}, shortest=False, fill='')"))
+      for v in _AS_STRING for sci in (True, False)],
     *_tridiagonal_cases(),
     # SelfAdjointEigV2 of a complex matrix reads the lower triangle and the diagonal's real part only (also in the
     # tridiagonalization's product): values to 1e-9 (the QR iteration's last bits are not the question here)
