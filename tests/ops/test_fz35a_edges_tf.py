@@ -237,7 +237,31 @@ _AS_STRING = ["np.array(complex(-1.401298464324817e-45, 0.0), np.complex64)", "n
               "np.array([complex(-1.4e-45, 3e-39)] * 9, np.complex64)", "np.array([1e-310, -5e-324])"]
 
 
+_X3 = "tf.constant(np.arange(108, dtype=np.float32).reshape(2, 2, 3, 3, 3) / 4)"   # NCDHW
+_F3 = "tf.constant(np.arange(48, dtype=np.float32).reshape(2, 2, 2, 2, 3) / 4 - 2)"   # DHWIO
+_DY3 = "tf.constant(np.arange(48, dtype=np.float32).reshape(2, 3, 2, 2, 2) / 4)"
+
+
+def _conv3d_cases() -> list[tuple[str, str, Any]]:
+    """oneDNN's 3-D convolutions in NCDHW (float32, bfloat16: computed; float64: TF's own kernels' refusals)."""
+    out: list[tuple[str, str, Any]] = []
+    for dt in ("float32", "bfloat16", "float64"):
+        c = (lambda t: f"tf.cast({t}, tf.{dt})")
+        for st in ([1, 1, 1, 1, 1], [1, 1, 2, 1, 1]):
+            out.append((f"Conv3D {dt} NCDHW strides {st}", _K, _eager(
+                f"tf.raw_ops.Conv3D(input={c(_X3)}, filter={c(_F3)}, strides={st}, padding='VALID', data_format='NCDHW')")))
+        out.append((f"Conv3DBackpropInputV2 {dt} NCDHW", _K, _eager(
+            f"tf.raw_ops.Conv3DBackpropInputV2(input_sizes=[2, 2, 3, 3, 3], filter={c(_F3)}, out_backprop={c(_DY3)}, "
+            "strides=[1, 1, 1, 1, 1], padding='VALID', data_format='NCDHW')")))
+        for fs in ([2, 2, 2, 2, 3], [-2, 1], [2, 2, 2, 1, 3]):
+            out.append((f"Conv3DBackpropFilterV2 {dt} NCDHW filter_sizes {fs}", _K, _eager(
+                f"tf.raw_ops.Conv3DBackpropFilterV2(input={c(_X3)}, filter_sizes={fs}, out_backprop={c(_DY3)}, "
+                "strides=[1, 1, 1, 1, 1], padding='VALID', data_format='NCDHW')")))
+    return out
+
+
 CASES: list[tuple[Any, ...]] = [
+    *_conv3d_cases(),
     # AsString reads subnormal parts of complex numbers as zeros of their sign (DAZ), as the real dtypes' values
     *[(f"AsString of {v} scientific={sci}", _K, _eager(
         f"tf.raw_ops.AsString(input=tf.constant({v}), precision=1, scientific={sci}, shortest=False, fill='')"))

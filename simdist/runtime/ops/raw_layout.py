@@ -34,7 +34,14 @@ _OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], int]] = {
     # oneDNN's Conv2D (_MklNativeConv2D) likewise: NCHW computed, the filter HWIO in either layout (observed on
     # TF 2.21, float32 and bfloat16, fz35a); TF's own kernel's NCHW is own_kernel's
     "Conv2D": (("input",), (), 2),
+    # oneDNN's 3-D convolutions (float32, bfloat16) take NCDHW too, the filter DHWIO in both layouts (observed on
+    # TF 2.21: the NDHWC values transposed; fz35a, seed 3520261216 #164); the filter gradient is no image
+    "Conv3D": (("input",), (), 3),
+    "Conv3DBackpropInputV2": (("out_backprop",), ("input_sizes",), 3),
+    "Conv3DBackpropFilterV2": (("input", "out_backprop"), (), 3),
 }
+# the ops above whose output is a filter, not in the layout (back() leaves it)
+_FILTER_OUT = frozenset({"Conv3DBackpropFilterV2"})
 _FIRST = {2: "NCHW", 3: "NCDHW"}
 # pooling ops TF 2.21 leaves to its own kernel, which refuses channels-first, also where oneDNN runs
 # the dtype (observed: MaxPoolGrad of float32 is "Default MaxPoolingGradOp only supports NHWC";
@@ -86,7 +93,8 @@ def check(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> None:
 
     from simdist.runtime import errors
     from simdist.runtime.tensor import Tensor
-    if name in ("DepthwiseConv2dNative", "Conv2D"):   # (their checks are the channels-last op's, on the permuted attrs)
+    if name in ("DepthwiseConv2dNative", "Conv2D") or name.startswith("Conv3D"):   # (their checks are the
+        # channels-last op's, on the permuted attrs)
         return
     tensors, shapes, sp = _OPS[name]
     k, st = vals.get("ksize"), vals.get("strides")
@@ -147,6 +155,8 @@ def to_last(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> tuple[di
 def back(name: str, out: Any) -> Any:
     """The channels-last result in the channels-first layout."""
     from simdist.runtime.ops import array
+    if name in _FILTER_OUT:
+        return out
     rank = _OPS[name][2] + 2
     inv = [0, rank - 1, *range(1, rank - 1)]
     return array.transpose(out, inv) if getattr(out, "ndim", None) == rank else out
