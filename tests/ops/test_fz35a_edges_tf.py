@@ -260,7 +260,16 @@ def _conv3d_cases() -> list[tuple[str, str, Any]]:
     return out
 
 
+_CUDNN = ("tf.raw_ops.CudnnRNNCanonicalToParams(num_layers=1, num_units=1, input_size=1, weights=[tf.ones([2])] * 2, "
+          "biases=[tf.ones([2])] * 2, rnn_mode='lstm', input_mode='skip_input', {})")
+
+
 CASES: list[tuple[Any, ...]] = [
+    # every attr's make_* conversion (TypeError) before a string attr's allowed values
+    *[(f"CudnnRNNCanonicalToParams {kw}{where}", _K, run(_CUDNN.format(kw)))
+      for kw in ("dropout='x'", "direction='BOGUS'", "seed='a'", "dropout='x', direction='BOGUS'",
+                 "direction='BOGUS', seed='a'")
+      for where, run in (("", _eager), (" in a tf.function", _traced))],
     *_conv3d_cases(),
     # AsString reads subnormal parts of complex numbers as zeros of their sign (DAZ), as the real dtypes' values
     *[(f"AsString of {v} scientific={sci}", _K, _eager(

@@ -531,6 +531,15 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     # (a graph: op_def_library checks the inputs' types before the attrs' allowed values; the
     # wrapper's make_* TypeErrors, which come first in TF, are of the same class)
     graph_inputs.check(name, [kw[a["py"]] for a in spec["args"] if "input" in a])
+    # (every attr's make_* conversion comes before any string attr's allowed values: the wrapper converts them all
+    # first, the eager fallback and the graph path alike; fz35a, sig seed 3520261219 #56: CudnnRNNCanonicalToParams'
+    # dropout 'x' is TypeError beside a direction 'BOGUS')
+    for a in spec["args"]:
+        if "attr" in a and a.get("allowed"):
+            for b2 in spec["args"]:
+                if "attr" in b2:
+                    _attr_value(kw[b2["py"]], b2, fname, fast, name, listed=False)
+            break
     for a in spec["args"]:
         if "attr" in a:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name)
