@@ -165,6 +165,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     ("raw:Conv2DBackpropInput", "rejects", "'ok'"):
         "as raw:Conv2DBackpropFilter's rejects entry: oneDNN's backprop input takes a nonzero explicit_paddings beside SAME or "
         "VALID on TF 2.21, where simdist raises CheckValidPadding's InvalidArgumentError (fz35a, open).",
+    ("raw:SelfAdjointEigV2", "value", "complex"):
+        "complex SelfAdjointEigV2 of 2x2 matrices whose diagonal has imaginary parts (sig seed 3520261211 #157): after "
+        "fz35a's fix (the diagonal's real part in the tridiagonalization's product) the eigenvalues differ between TF 2.21 "
+        "and simdist in the last bit (-2.7913812651491092 on TF, -2.791381265149109 in simdist) and an eigenvector's sign "
+        "with them ([0.707, -0.116+0.697j] on TF, its negation in simdist): the complex Householder and QR steps' rounding "
+        "is not matched (fz35a, open).",
 }
 
 
