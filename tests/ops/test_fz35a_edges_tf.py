@@ -264,7 +264,22 @@ _CUDNN = ("tf.raw_ops.CudnnRNNCanonicalToParams(num_layers=1, num_units=1, input
           "biases=[tf.ones([2])] * 2, rnn_mode='lstm', input_mode='skip_input', {})")
 
 
+_POOL16 = [
+    ("MaxPool", "tf.raw_ops.MaxPool(input=tf.ones([1, 2, 3, 3], tf.float16), ksize=[1, 1, 2, 2], strides=[1, 1, 1, 1], "
+                "padding='VALID', data_format='NCHW')"),
+    ("AvgPool", "tf.raw_ops.AvgPool(value=tf.ones([1, 2, 3, 3], tf.float16), ksize=[1, 1, 2, 2], strides=[1, 1, 1, 1], "
+                "padding='VALID', data_format='NCHW')"),
+    ("AvgPoolGrad", "tf.raw_ops.AvgPoolGrad(orig_input_shape=[1, 2, 3, 3], grad=tf.ones([1, 2, 2, 2], tf.float16), "
+                    "ksize=[1, 1, 2, 2], strides=[1, 1, 1, 1], padding='VALID', data_format='NCHW')"),
+    ("AvgPoolGrad of a wrong grad", "tf.raw_ops.AvgPoolGrad(orig_input_shape=[1], grad=tf.ones([1], tf.float16), "
+                                    "ksize=[1, 3, 3, 1], strides=[1, 1, 3, 1], padding='SAME', data_format='NCHW')"),
+]
+
+
 CASES: list[tuple[Any, ...]] = [
+    # float16 channels-first pools: MaxPool's oneDNN kernel takes half, AvgPool's and AvgPoolGrad's are float32 and
+    # bfloat16 only (TF's own kernel refuses NCHW); the same on every CPU without oneDNN's half (the refusal too)
+    *[(f"{n} float16 NCHW", _K, _eager(e)) for n, e in _POOL16],
     # every attr's make_* conversion (TypeError) before a string attr's allowed values
     *[(f"CudnnRNNCanonicalToParams {kw}{where}", _K, run(_CUDNN.format(kw)))
       for kw in ("dropout='x'", "direction='BOGUS'", "seed='a'", "dropout='x', direction='BOGUS'",

@@ -18,7 +18,7 @@ from typing import Any
 
 from simdist.runtime import dtypes
 
-__all__ = ["DEFAULT_ONLY", "applies", "declined", "check", "own_kernel", "to_last", "back"]
+__all__ = ["DEFAULT_ONLY", "applies", "declined", "check", "own_kernel", "registered", "to_last", "back"]
 
 # op -> (its tensor inputs in the layout, its shape-vector inputs, the spatial rank)
 _OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], int]] = {
@@ -57,12 +57,24 @@ def _perm(rank: int) -> list[int]:
     return [0, *range(2, rank), 1]
 
 
+# the dtypes TF 2.21's x86 build registers an op's oneDNN kernel for, where not float32, bfloat16 and float16:
+# AvgPool and AvgPoolGrad have no half kernel (float16 takes TF's own, "Default AvgPoolingOp only supports NHWC on
+# device type CPU" also on an AVX512-FP16 host, where MaxPool's half NCHW computes; fz35a, tape seed 3520261220 #181)
+_REGISTERED = {"AvgPool": ("float32", "bfloat16"), "AvgPoolGrad": ("float32", "bfloat16")}
+
+
+def registered(name: str) -> tuple[str, ...]:
+    """The dtypes TF 2.21 registers op `name`'s oneDNN kernel for (float32, bfloat16, float16 unless _REGISTERED
+    says otherwise); which of them oneDNN runs is the modelled CPU's (host_cpu.CPUModel.onednn)."""
+    return _REGISTERED.get(name, ("float32", "bfloat16", "float16"))
+
+
 def applies(name: str, data_format: str, dtype: Any) -> bool:
     """Whether raw op `name` with `data_format` is one oneDNN's kernel may take for `dtype`."""
     from simdist.runtime import host_cpu
     spec = _OPS.get(name)
     return (spec is not None and data_format == _FIRST[spec[2]] and isinstance(dtype, dtypes.DType)
-            and host_cpu.current().onednn_supports(dtype.name))
+            and host_cpu.current().onednn(dtype.name, registered(name)))
 
 
 def declined(name: str, vals: dict[str, Any]) -> bool:

@@ -540,7 +540,8 @@ def layout_error(name: str, given: str, default: str, dtype: Any = None) -> erro
     cls, text = CPU_LAYOUT.get(name, (None, None))
     # (oneDNN's kernels take NCHW/NCDHW only: NCHW_VECT_C reaches TF's own kernel, whose refusal it is;
     # fuzz20 tape seed 2520261202 #113)
-    onednn = (isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)
+    from simdist.runtime.ops import raw_layout
+    onednn = (isinstance(dtype, dtypes.DType) and host_cpu.current().onednn(dtype.name, raw_layout.registered(name))
               and given in ("NCHW", "NCDHW"))
     if cls is None or onednn:
         return errors.UnimplementedError(None, None, f"simdist computes {name} in the {default} layout only, not "
