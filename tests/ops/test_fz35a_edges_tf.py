@@ -276,7 +276,26 @@ _POOL16 = [
 ]
 
 
+def _conjugate_transpose_cases() -> list[tuple[str, str, Any]]:
+    """ConjugateTranspose of an identity perm in a tf.function: grappler's Conj, complex only."""
+    out: list[tuple[str, str, Any]] = []
+    for dt in ("bfloat16", "float32", "int32", "bool", "complex64"):
+        for perm in ([0, 1], [1, 0]):
+            expr = f"tf.raw_ops.ConjugateTranspose(perm=tf.constant({perm}), x=tf.zeros([3, 1], tf.{dt}))"
+            out += [(f"ConjugateTranspose {dt} perm {perm}", _K, _eager(expr)),
+                    (f"ConjugateTranspose {dt} perm {perm} in a tf.function", _K, _traced(expr))]
+    for dt in ("bfloat16", "float32", "int32", "complex64"):   # (x an argument: not folded)
+        out.append((f"ConjugateTranspose {dt} of an argument, identity perm, in an input_signature", _K, _sig_call(
+            "tf.raw_ops.ConjugateTranspose(perm=tf.constant([0, 1]), x=x0)", [([None, None], dt)],
+            [f"tf.zeros([3, 1], tf.{dt})"])))
+    out.append(("ConjugateTranspose float32 of an identity perm given as an argument", _K, _sig_call(
+        "tf.raw_ops.ConjugateTranspose(perm=x1, x=x0)", [([None, None], "float32"), ([2], "int32")],
+        ["tf.zeros([3, 1])", "tf.constant([0, 1])"])))
+    return out
+
+
 CASES: list[tuple[Any, ...]] = [
+    *_conjugate_transpose_cases(),
     # float16 channels-first pools: MaxPool's oneDNN kernel takes half, AvgPool's and AvgPoolGrad's are float32 and
     # bfloat16 only (TF's own kernel refuses NCHW); the same on every CPU without oneDNN's half (the refusal too)
     *[(f"{n} float16 NCHW", _K, _eager(e)) for n, e in _POOL16],

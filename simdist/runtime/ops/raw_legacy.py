@@ -128,6 +128,20 @@ def _to_bool(input: Any) -> Any:  # noqa: A002 - TF's name
 # --- shapes and data movement ------------------------------------------------------------------------
 
 def _conjugate_transpose(x: Any, perm: Any) -> Any:
+    """ConjugateTranspose: Transpose, then Conj of a complex input. In a tf.function grappler's ArithmeticOptimizer
+    (RemoveIdentityTranspose) replaces one whose perm is a known identity by a Conj node, whose OpDef takes complex64,
+    complex128 and variant only: any other dtype is InvalidArgumentError when the function runs, unless x too is a
+    constant the graph folds (observed on TF 2.21; fz35a, sig seed 3520261221 #85)."""
+    from simdist.runtime import context
+    from simdist.runtime.ops import graph_constants
+    if context.in_function() and not x.dtype.is_complex and graph_constants.known(perm) and \
+            not graph_constants.known(x):   # (a constant x: grappler's constant folding computes the op first)
+        p = _value(perm).ravel().tolist() if not isinstance(perm, (list, tuple)) else list(perm)
+        if p == list(range(len(p))):
+            name = {"float32": "float", "float64": "double"}.get(x.dtype.name, x.dtype.name)
+            raise _invalid("ConjugateTranspose", f"Value for attr 'T' of {name} is not in the list of allowed values: "
+                                                 "complex64, complex128, variant\n\t; NodeDef: {{node ArithmeticOptimizer/"
+                                                 "RemoveIdentityTranspose_ConjugateTranspose}}")
     out = _raw("Transpose")(x=x, perm=perm)
     return _raw("Conj")(input=out) if x.dtype.is_complex else out
 
