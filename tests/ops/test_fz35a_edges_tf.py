@@ -288,6 +288,10 @@ def _conjugate_transpose_cases() -> list[tuple[str, str, Any]]:
         out.append((f"ConjugateTranspose {dt} of an argument, identity perm, in an input_signature", _K, _sig_call(
             "tf.raw_ops.ConjugateTranspose(perm=tf.constant([0, 1]), x=x0)", [([None, None], dt)],
             [f"tf.zeros([3, 1], tf.{dt})"])))
+    for perm, spec, val in (([], None, "2"), ([0], [None], "[2]"), ([0], None, "[2]"), ([0, 1], None, "[[2]]"),
+                            ([0, 1, 2], [None, None, None], "[[[2]]]")):   # (perms of 0 or 1 entries: no Conj)
+        out.append((f"ConjugateTranspose int8 perm {perm} of a {spec} argument", _K, _sig_call(
+            f"tf.raw_ops.ConjugateTranspose(perm={perm}, x=x0)", [(spec, "int8")], [f"tf.constant({val}, tf.int8)"])))
     out.append(("ConjugateTranspose float32 of an identity perm given as an argument", _K, _sig_call(
         "tf.raw_ops.ConjugateTranspose(perm=x1, x=x0)", [([None, None], "float32"), ([2], "int32")],
         ["tf.zeros([3, 1])", "tf.constant([0, 1])"])))

@@ -137,7 +137,7 @@ def _conjugate_transpose(x: Any, perm: Any) -> Any:
     if context.in_function() and not x.dtype.is_complex and graph_constants.known(perm) and \
             not graph_constants.known(x):   # (a constant x: grappler's constant folding computes the op first)
         p = _value(perm).ravel().tolist() if not isinstance(perm, (list, tuple)) else list(perm)
-        if p == list(range(len(p))):
+        if len(p) >= 2 and p == list(range(len(p))):   # (a perm of 0 or 1 entries: no Conj node; seed 3520261221 #63)
             name = {"float32": "float", "float64": "double"}.get(x.dtype.name, x.dtype.name)
             raise _invalid("ConjugateTranspose", f"Value for attr 'T' of {name} is not in the list of allowed values: "
                                                  "complex64, complex128, variant\n\t; NodeDef: {{node ArithmeticOptimizer/"
