@@ -127,10 +127,12 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_a
     batch_dim = int(batch_axis) if batch_axis is not None else 0
     # (the kernel's constructor refuses negative dims, batch_dim first, and does not count them from the end;
     # a graph's shape function refuses a negative batch_dim at trace: rawfz20 slice seed 20202612010 #25)
-    if batch_dim < 0:
-        raise trace_errors.static(errors.InvalidArgumentError(None, None, f"Invalid batch_dim {batch_dim} "
-                                                                          "[Op:ReverseSequence]"),
-                                  ValueError, f"Invalid batch_dim {batch_dim}")
+    if batch_dim < 0:   # (the shape function returns an unknown shape for an input of unknown rank before it
+        # reads batch_dim: then only the kernel refuses it, when the graph runs; fz35a, sig seed 3520261202 #81)
+        err = errors.InvalidArgumentError(None, None, f"Invalid batch_dim {batch_dim} [Op:ReverseSequence]")
+        if static_shapes.rank_unknown(t):
+            raise err
+        raise trace_errors.static(err, ValueError, f"Invalid batch_dim {batch_dim}")
     if seq_dim < 0:
         raise errors.InvalidArgumentError(None, None, f"Invalid seq_dim {seq_dim} [Op:ReverseSequence]")
     ln = dispatch.static_value(lens)

@@ -80,6 +80,10 @@ def _as_string(x: np.ndarray, dtype_name: str = "float32", precision: int = -1, 
     """AsStringOp: its constructor's attr checks (`_constructor`: run-time errors of a graph), then
     each element formatted."""
     _constructor(dtype_name, precision, scientific, shortest, fill)
+    if x.dtype.kind == "c":   # (the kernel reads a complex number's parts under DAZ, as the real dtypes' values
+        # are read: a subnormal part prints as a zero of its sign; fz35a, seed 3520261216 #64)
+        from simdist.runtime import subnormals
+        x = subnormals.flush_parts(x)
     return _format(x, dtype_name, precision, scientific, shortest, width, fill)
 
 

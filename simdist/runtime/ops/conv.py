@@ -93,10 +93,25 @@ def window_geometry(hw: Sequence[int], khw: Sequence[int], strides: Sequence[int
 
 
 def _pad(x: np.ndarray, pads: Sequence[int], value: Any = 0) -> np.ndarray:
+    """x padded with `value` by (top, bottom, left, right); a negative pad crops (oneDNN's eager forward
+    takes one, onednn_padding.py: its windows are sized, then the primitive refuses it)."""
     if not any(pads):
         return x
+    if min(pads) < 0:
+        pt, pb, pl, pr = pads
+        h, w = x.shape[1], x.shape[2]
+        x = x[:, max(0, -pt):h - max(0, -pb), max(0, -pl):w - max(0, -pr), :]
+        pads = tuple(max(0, p) for p in pads)
     pt, pb, pl, pr = pads
     return np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)), constant_values=value)
+
+
+def _primitive_error(op: str) -> errors.AbortedError:
+    """oneDNN's refusal to create a convolution primitive (mkl_conv_ops.cc's catch of dnnl::error)."""
+    return errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not create a "
+                               "primitive descriptor for the convolution forward propagation primitive. Run workload "
+                               "with environment variable ONEDNN_VERBOSE=all to get additional diagnostic "
+                               f"information. [Op:{op}]")
 
 
 def windows(xp: np.ndarray, khw: Sequence[int], out_hw: Sequence[int], strides: Sequence[int],
@@ -243,12 +258,13 @@ def _onednn_empty(x: np.ndarray, traced: bool = False) -> bool:
 
 def _input_shaped_empty(dtype_name: str) -> bool:
     """Where TF 2.21's oneDNN convolution gives an output of zero elements the *input's* shape, unwritten
-    (mkl_conv_ops.cc allocates it with the source shape): observed on this project's AMD EPYC host (a VALID
-    window longer than the input at a stride that rounds its size to 0: (6, 6, 1) for a 256-tap conv1d at stride
-    128 over 6 samples, which Keras's STFTSpectrogram returns on a short signal; a 5-row filter over 4 rows:
-    (1, 4, 4, 2)), while the goldens' Intel reference host gives the convolution's own empty shape ([1, 0, 3, 1];
-    tests/ops/test_shapefn21_tf.py). Which CPU property chooses the path is not known: modelled by vendor."""
-    return onednn_conv(dtype_name) and host_cpu.current().vendor == "AuthenticAMD"
+    (mkl_conv_ops.cc allocates it with the source shape): read, and observed on this project's AMD EPYC host (a
+    VALID window longer than the input at a stride that rounds its size to 0: (6, 6, 1) for a 256-tap conv1d at
+    stride 128 over 6 samples, which Keras's STFTSpectrogram returns on a short signal; a 5-row filter over 4
+    rows: (1, 4, 4, 2)) and on session 35's Intel Xeon (AVX-512, AMX) host, while the goldens' Intel reference
+    host gives the convolution's own empty shape ([1, 0, 3, 1]; tests/ops/test_shapefn21_tf.py), for a reason
+    not known: host_cpu.CPUModel.conv_empty_input_shaped."""
+    return onednn_conv(dtype_name) and host_cpu.current().conv_empty_input_shaped
 
 
 def _traced_attr(attrs: dict) -> dict:
@@ -273,12 +289,17 @@ def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
             return early
         groups = conv2d_eigen.launch_checks(x.shape, f.shape, False)
         return _conv2d_values(x, f, strides, padding, explicit_paddings, dilations, groups)
-    groups = _check_conv(x.shape, f.shape, strides, dilations, "Conv2D", padding, explicit_paddings, x.dtype)
-    cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "Conv2D")
+    # (oneDNN's kernel runs no CheckValidPadding: in a graph the shape function has; eagerly the raw call's
+    # padding is what onednn_padding.as_read gives, a pad maybe negative)
+    groups = _check_conv(x.shape, f.shape, strides, dilations, "Conv2D", padding if context.in_function() else "",
+                         explicit_paddings, x.dtype)
+    cols, (oh, ow), pads = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "Conv2D")
     if _onednn_empty(x, traced):
         return x.copy()
     if oh * ow * f.shape[3] == 0 and not traced and _input_shaped_empty(x.dtype.name):
         return np.zeros(x.shape, x.dtype)
+    if min(pads) < 0:
+        raise _primitive_error("Conv2D")
     return _conv2d_values(x, f, strides, padding, explicit_paddings, dilations, groups, (cols, (oh, ow)))
 
 
@@ -317,6 +338,10 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, "Conv2DBackpropInput")
     _check_out_backprop(dy, (input_sizes[0], oh, ow, cout), "Conv2DBackpropInput")
+    if groups > 1 and not onednn_conv(np.dtype(f.dtype).name):   # (TF's own kernel; fz35a, as the filter's)
+        raise errors.InvalidArgumentError(None, None, "Gradients for grouped convolutions are not supported on CPU. "
+                                          "Please file a feature request if you run into this issue. Otherwise "
+                                          "consider falling back to separable convolutions. [Op:Conv2DBackpropInput]")
     n = input_sizes[0]
     dy2 = dy.reshape(n * oh * ow, cout)
     if groups == 1:
@@ -339,6 +364,12 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
                               "Conv2DBackpropFilter")
     _check_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter")
+    if groups > 1 and not onednn_conv(x.dtype.name):
+        # (TF's own Conv2DCustomBackpropFilterOp computes no groups: its filter_total_size is the window times the
+        # input's depth, more than the filter of filter_sizes holds; fz35a, sig seed 3520261211 #139)
+        raise errors.InvalidArgumentError(None, None, "filter_size does not have enough elements, requested "
+                                          f"{kh * kw * x.shape[3] * cout}, got {kh * kw * fin * cout} "
+                                          "[Op:Conv2DBackpropFilter]")
     dy2 = dy.reshape(-1, cout)
     if groups == 1:
         return matmul(cols.T, dy2).reshape(filter_sizes)
@@ -421,17 +452,15 @@ def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, expli
                dilations: tuple, traced: bool = False) -> np.ndarray:
     aborts = _depthwise_depths(x, f)
     kh, kw, c, m = f.shape
-    cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "DepthwiseConv2dNative")
+    cols, (oh, ow), pads = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "DepthwiseConv2dNative")
     if _onednn_empty(x, traced):
         return x.copy()
     if oh * ow * c * m == 0 and not traced and _input_shaped_empty(x.dtype.name):   # (as _conv2d's)
         return np.zeros(x.shape, x.dtype)
-    if aborts and oh * ow * c * m:   # (after the window sizes; an output of no elements is returned unmade, as
-        # observed on the AMD host: a 3x3 VALID window of a 2x2 input)
-        raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not create a "
-                                  "primitive descriptor for the convolution forward propagation primitive. Run workload "
-                                  "with environment variable ONEDNN_VERBOSE=all to get additional diagnostic "
-                                  "information. [Op:DepthwiseConv2dNative]")
+    if (aborts or min(pads) < 0) and oh * ow * c * m:   # (after the window sizes; an output of no elements is
+        # returned unmade, as observed on the AMD host: a 3x3 VALID window of a 2x2 input; a negative pad:
+        # onednn_padding.py)
+        raise _primitive_error("DepthwiseConv2dNative")
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 0, 1)            # [C, P, K]
     out = matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
     return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)

@@ -630,7 +630,11 @@ def _lsb_zeroed(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     if (a.dtype.name, dt.name) not in _TRUNCATED:
         return a
     part = _PART.get(a.dtype.name, a.dtype.name)
-    bits = _MANTISSA[part] - _MANTISSA[_PART.get(dt.name, dt.name)]
+    # (a real input cast to a complex output takes the generic LSBZeroSetter, whose MantissaWidth of
+    # std::complex<float> is numeric_limits' 0: every bit of the double's mantissa and the exponent's lowest
+    # go, float64 1.1 -> complex64 0.5; observed on TF 2.21, fz35a, function seed 3520261205 #56)
+    out_width = 0 if a.dtype.kind == "f" and dt.name in _PART else _MANTISSA[_PART.get(dt.name, dt.name)]
+    bits = _MANTISSA[part] - out_width
     uint = np.uint64 if part == "float64" else np.uint32
     mask = uint((~np.uint64(0)) << np.uint64(bits)) if uint is np.uint64 else uint((0xFFFFFFFF << bits) & 0xFFFFFFFF)
 

@@ -159,7 +159,10 @@ def accumulate_n(inputs: Any, shape: Any = None, tensor_dtype: Any = None, name:
 # --- InvertPermutation: an op of its own --------------------------------------------------------------------
 def _invert(p: np.ndarray) -> np.ndarray:
     """InvertPermutationOp: each entry in [0, n) and none repeated (the kernel's checks, so a raw call
-    makes them too: fuzz20 seed 2520261205 #2, where NumPy wrapped -1), then y[x[i]] = i."""
+    makes them too: fuzz20 seed 2520261205 #2, where NumPy wrapped -1), after its vector check (a raw [[0]]
+    was computed: fz35a, tape seed 3520261209 #191), then y[x[i]] = i."""
+    if p.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, "invert_permutation expects a 1D vector. [Op:InvertPermutation]")
     n = p.size
     seen = np.zeros(n, bool)
     for d in p.reshape(-1).tolist():

@@ -169,6 +169,20 @@ def _window_sum(sq: np.ndarray, r: int) -> np.ndarray:
     return c[..., hi] - c[..., lo]
 
 
+def _band_nan(sq: np.ndarray, r: int) -> np.ndarray:
+    """Where TF's LRN window sum is NaN from outside the window: LaunchLRN<CPUDevice> (lrn_op.cc) sums the
+    squares by a contraction with a depth x depth band matrix of ones and zeros, so a square that is inf or
+    NaN anywhere in the row meets a 0 for every channel whose window it is outside (inf * 0 = NaN; observed on
+    TF 2.21, float32 and float16: [4, 0.5, -inf] normalises to NaN throughout; fz35a, eager seed 3520261204
+    #44). True there. (Depths above 384 with beta 0.5 or 1 take a sliding single-threaded sum: not modelled.)"""
+    bad = ~np.isfinite(sq.astype(np.float32))
+    n = sq.shape[-1]
+    cnt = np.concatenate([np.zeros(bad.shape[:-1] + (1,), np.int64), np.cumsum(bad, axis=-1)], axis=-1)
+    hi = np.minimum(np.arange(n) + r + 1, n)
+    lo = np.maximum(np.arange(n) - r, 0)
+    return (cnt[..., -1:] - (cnt[..., hi] - cnt[..., lo])) > 0
+
+
 def _pow32(norm: np.ndarray, e: float) -> np.ndarray:
     """norm ** e in float32 by the C library's powf on each element: the value NumPy's power gives
     on a CPU without AVX-512, where its loop is glibc's (with AVX-512 it is SVML's: ops.host-cpu).
@@ -194,6 +208,7 @@ def _lrn_half(x: np.ndarray, r: int, bias: float, alpha: float, beta: float) -> 
             for i in range(max(d - r, 0), min(d + r + 1, n)):
                 part = (part.astype(f) + sq[..., i].astype(f)).astype(h)
             acc[..., d] = part
+        acc[_band_nan(sq, r)] = h(np.nan)
         tmp = ((acc.astype(f) * f(h(alpha))).astype(h).astype(f) + f(h(bias))).astype(h).astype(f)
         if h(beta) == h(1):
             scale = (f(1) / tmp).astype(h)
@@ -208,7 +223,10 @@ def _lrn(x: np.ndarray, depth_radius: int, bias: float, alpha: float, beta: floa
     if x.dtype == np.float16:
         return _lrn_half(x, depth_radius, bias, alpha, beta)
     x32 = x.astype(np.float32) if x.dtype != np.float32 else x
-    norm = bias + alpha * _window_sum(x32 * x32, depth_radius)
+    sq = x32 * x32
+    with np.errstate(invalid="ignore"):
+        norm = bias + alpha * _window_sum(sq, depth_radius)
+    norm[_band_nan(sq, depth_radius)] = np.nan
     return (x32 * _pow32(norm, -beta)).astype(x.dtype)
 
 

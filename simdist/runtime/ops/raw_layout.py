@@ -18,7 +18,7 @@ from typing import Any
 
 from simdist.runtime import dtypes
 
-__all__ = ["DEFAULT_ONLY", "applies", "declined", "check", "own_kernel", "to_last", "back"]
+__all__ = ["DEFAULT_ONLY", "applies", "declined", "check", "own_kernel", "registered", "to_last", "back"]
 
 # op -> (its tensor inputs in the layout, its shape-vector inputs, the spatial rank)
 _OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], int]] = {
@@ -31,7 +31,17 @@ _OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], int]] = {
     # rules are raw_rules._depthwise_constructor's (fz32a). The backprops' NCHW stays refused (their oneDNN edge
     # cases abort TF's process; their NHWC values differ from TF's in the last bits: not modelled)
     "DepthwiseConv2dNative": (("input",), (), 2),
+    # oneDNN's Conv2D (_MklNativeConv2D) likewise: NCHW computed, the filter HWIO in either layout (observed on
+    # TF 2.21, float32 and bfloat16, fz35a); TF's own kernel's NCHW is own_kernel's
+    "Conv2D": (("input",), (), 2),
+    # oneDNN's 3-D convolutions (float32, bfloat16) take NCDHW too, the filter DHWIO in both layouts (observed on
+    # TF 2.21: the NDHWC values transposed; fz35a, seed 3520261216 #164); the filter gradient is no image
+    "Conv3D": (("input",), (), 3),
+    "Conv3DBackpropInputV2": (("out_backprop",), ("input_sizes",), 3),
+    "Conv3DBackpropFilterV2": (("input", "out_backprop"), (), 3),
 }
+# the ops above whose output is a filter, not in the layout (back() leaves it)
+_FILTER_OUT = frozenset({"Conv3DBackpropFilterV2"})
 _FIRST = {2: "NCHW", 3: "NCDHW"}
 # pooling ops TF 2.21 leaves to its own kernel, which refuses channels-first, also where oneDNN runs
 # the dtype (observed: MaxPoolGrad of float32 is "Default MaxPoolingGradOp only supports NHWC";
@@ -47,12 +57,24 @@ def _perm(rank: int) -> list[int]:
     return [0, *range(2, rank), 1]
 
 
+# the dtypes TF 2.21's x86 build registers an op's oneDNN kernel for, where not float32, bfloat16 and float16:
+# AvgPool and AvgPoolGrad have no half kernel (float16 takes TF's own, "Default AvgPoolingOp only supports NHWC on
+# device type CPU" also on an AVX512-FP16 host, where MaxPool's half NCHW computes; fz35a, tape seed 3520261220 #181)
+_REGISTERED = {"AvgPool": ("float32", "bfloat16"), "AvgPoolGrad": ("float32", "bfloat16")}
+
+
+def registered(name: str) -> tuple[str, ...]:
+    """The dtypes TF 2.21 registers op `name`'s oneDNN kernel for (float32, bfloat16, float16 unless _REGISTERED
+    says otherwise); which of them oneDNN runs is the modelled CPU's (host_cpu.CPUModel.onednn)."""
+    return _REGISTERED.get(name, ("float32", "bfloat16", "float16"))
+
+
 def applies(name: str, data_format: str, dtype: Any) -> bool:
     """Whether raw op `name` with `data_format` is one oneDNN's kernel may take for `dtype`."""
     from simdist.runtime import host_cpu
     spec = _OPS.get(name)
     return (spec is not None and data_format == _FIRST[spec[2]] and isinstance(dtype, dtypes.DType)
-            and host_cpu.current().onednn_supports(dtype.name))
+            and host_cpu.current().onednn(dtype.name, registered(name)))
 
 
 def declined(name: str, vals: dict[str, Any]) -> bool:
@@ -83,7 +105,8 @@ def check(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> None:
 
     from simdist.runtime import errors
     from simdist.runtime.tensor import Tensor
-    if name.startswith("Depthwise"):   # (their checks are the channels-last op's, on the permuted attrs)
+    if name in ("DepthwiseConv2dNative", "Conv2D") or name.startswith("Conv3D"):   # (their checks are the
+        # channels-last op's, on the permuted attrs)
         return
     tensors, shapes, sp = _OPS[name]
     k, st = vals.get("ksize"), vals.get("strides")
@@ -144,6 +167,8 @@ def to_last(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> tuple[di
 def back(name: str, out: Any) -> Any:
     """The channels-last result in the channels-first layout."""
     from simdist.runtime.ops import array
+    if name in _FILTER_OUT:
+        return out
     rank = _OPS[name][2] + 2
     inv = [0, rank - 1, *range(1, rank - 1)]
     return array.transpose(out, inv) if getattr(out, "ndim", None) == rank else out

@@ -128,6 +128,20 @@ def _to_bool(input: Any) -> Any:  # noqa: A002 - TF's name
 # --- shapes and data movement ------------------------------------------------------------------------
 
 def _conjugate_transpose(x: Any, perm: Any) -> Any:
+    """ConjugateTranspose: Transpose, then Conj of a complex input. In a tf.function grappler's ArithmeticOptimizer
+    (RemoveIdentityTranspose) replaces one whose perm is a known identity by a Conj node, whose OpDef takes complex64,
+    complex128 and variant only: any other dtype is InvalidArgumentError when the function runs, unless x too is a
+    constant the graph folds (observed on TF 2.21; fz35a, sig seed 3520261221 #85)."""
+    from simdist.runtime import context
+    from simdist.runtime.ops import graph_constants
+    if context.in_function() and not x.dtype.is_complex and graph_constants.known(perm) and \
+            not graph_constants.known(x):   # (a constant x: grappler's constant folding computes the op first)
+        p = _value(perm).ravel().tolist() if not isinstance(perm, (list, tuple)) else list(perm)
+        if len(p) >= 2 and p == list(range(len(p))):   # (a perm of 0 or 1 entries: no Conj node; seed 3520261221 #63)
+            name = {"float32": "float", "float64": "double"}.get(x.dtype.name, x.dtype.name)
+            raise _invalid("ConjugateTranspose", f"Value for attr 'T' of {name} is not in the list of allowed values: "
+                                                 "complex64, complex128, variant\n\t; NodeDef: {{node ArithmeticOptimizer/"
+                                                 "RemoveIdentityTranspose_ConjugateTranspose}}")
     out = _raw("Transpose")(x=x, perm=perm)
     return _raw("Conj")(input=out) if x.dtype.is_complex else out
 
@@ -465,11 +479,22 @@ def _static_list(v: Any) -> list[int]:
     return [int(d) for d in _value(v).ravel().tolist()]
 
 
+# MaxPoolingGradOp's and MaxPoolingGradGradOp's names for their three inputs in their rank checks
+_GRAD_RANKS = {"MaxPoolGradV2": ("tensor_in", "tensor_out", "out_backprop"),
+               "MaxPoolGradGradV2": ("tensor_in", "tensor_out", "out_grad_backprop")}
+
+
 def _pool_v2(successor: str, op: str) -> Callable[..., Any]:
     """MaxPoolV2, MaxPoolGradV2, MaxPoolGradGradV2: the V1 kernels with ksize and strides read from
     input tensors (maxpooling_op.cc), which refuse NCHW on the CPU ("only supports NHWC or
     NCHW_VECT_C")."""
     def run(ksize: Any, strides: Any, padding: str, data_format: str, **tensors: Any) -> Any:
+        if op in _GRAD_RANKS and data_format != "NCHW":   # (Compute's rank checks, before it reads ksize and
+            # strides from their tensors; the V1 kernels' constructors check those first; fz35a, tape seed
+            # 3520261208 #77)
+            for name, text in zip(("orig_input", "orig_output", "grad"), _GRAD_RANKS[op]):
+                if getattr(tensors.get(name), "ndim", 4) != 4:
+                    raise _invalid(op, f"{text} must be 4-dimensional")
         ks, st = _static_list(ksize), _static_list(strides)
         if len(ks) != 4:
             raise _invalid(op, "Sliding window ksize field must specify 4 dimensions")
@@ -671,12 +696,17 @@ def _formats(op: str, src: str, dst: str) -> None:
 
 
 def _data_format_dim_map(x: Any, src_format: str, dst_format: str) -> Any:
-    """DataFormatDimMap (data_format_ops.cc): each dimension index of src_format (modulo its length,
-    negative ones too) mapped to its place in dst_format."""
+    """DataFormatDimMap (data_format_ops.h): each dimension index of src_format mapped to its place in
+    dst_format, as the functor computes it: m = (x + n) % n in T (the addition wrapping, C's truncating
+    remainder), the places of 0 .. n - 2 selected by equality and every other m (a negative one: x below -n, or
+    an x + n that wrapped, int64 2**63 - 2) the last's (fz35a, sig seed 3520261211 #166)."""
     _formats("DataFormatDimMap", src_format, dst_format)
     n = len(src_format)
     v = _value(x)
-    out = np.vectorize(lambda d: dst_format.index(src_format[int(d) % n]), otypes=[v.dtype])(v) if v.size else v
+    place = np.array([dst_format.index(c) for c in src_format], dtype=v.dtype)
+    with np.errstate(over="ignore"):
+        m = np.fmod(v + v.dtype.type(n), v.dtype.type(n))
+    out = np.where((m >= 0) & (m < n - 1), place[np.clip(m, 0, n - 1)], place[n - 1])
     return _const(np.asarray(out, dtype=v.dtype).reshape(v.shape), x.dtype)
 
 

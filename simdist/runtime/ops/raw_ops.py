@@ -24,7 +24,8 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import attr_rules, dispatch, graph_inputs, infer_ctx, list_inputs, raw_layout, raw_rules, registry, trace_errors
+from simdist.runtime.ops import (attr_rules, dispatch, graph_inputs, infer_ctx, list_inputs, onednn_padding, raw_layout,
+                                 raw_rules, registry, trace_errors)
 from simdist.runtime.ops.raw_args import NO_EFFECT, RawArgs
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -542,6 +543,15 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     # (a graph: op_def_library checks the inputs' types before the attrs' allowed values; the
     # wrapper's make_* TypeErrors, which come first in TF, are of the same class)
     graph_inputs.check(name, [kw[a["py"]] for a in spec["args"] if "input" in a])
+    # (every attr's make_* conversion comes before any string attr's allowed values: the wrapper converts them all
+    # first, the eager fallback and the graph path alike; fz35a, sig seed 3520261219 #56: CudnnRNNCanonicalToParams'
+    # dropout 'x' is TypeError beside a direction 'BOGUS')
+    for a in spec["args"]:
+        if "attr" in a and a.get("allowed"):
+            for b2 in spec["args"]:
+                if "attr" in b2:
+                    _attr_value(kw[b2["py"]], b2, fname, fast, name, listed=False)
+            break
     for a in spec["args"]:
         if "attr" in a:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name)
@@ -588,6 +598,7 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
     every = {**inputs, **vals}
     if b.check is not None:
         b.check(every)
+    vals = onednn_padding.as_read(name, vals)   # (oneDNN's eager forward convolutions: no CheckValidPadding)
     raw_rules.check_padding(name, vals)
     onednn = raw_layout.applies(name, vals.get("data_format"), vals.get("T"))
     if onednn and not raw_layout.declined(name, vals):   # (oneDNN's channels-first pools)

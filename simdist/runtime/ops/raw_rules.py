@@ -283,9 +283,15 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
                 raise cls(None, None, f"{text} [Op:{name}]")
         if n != 1 or c != 1:
             return
-    from simdist.runtime.ops import conv
-    conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, name, channels_first=first)
+    _check_valid_padding(name, vals, first)
     own_depthwise_dilations(name, vals)
+
+
+def _check_valid_padding(name: str, vals: dict[str, Any], first: bool) -> None:
+    """conv.check_valid_padding, which oneDNN's eager forward convolutions never run (onednn_padding.py; fz35a)."""
+    from simdist.runtime.ops import conv, onednn_padding
+    if not onednn_padding.unchecked(name, vals):
+        conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, name, channels_first=first)
 
 
 def _depthwise_constructor(vals: dict[str, Any], first: bool) -> bool:
@@ -324,8 +330,7 @@ def _depthwise_constructor(vals: dict[str, Any], first: bool) -> bool:
     if dn != 1 or dc != 1:
         raise errors.InvalidArgumentError(None, None, "Current implementation does not yet support dilations in the "
                                                       f"batch and depth dimensions. [Op:{op}]")
-    from simdist.runtime.ops import conv
-    conv.check_valid_padding(vals["padding"], list(vals["explicit_paddings"] or ()), 4, op, channels_first=first)
+    _check_valid_padding(op, vals, first)
     if dh < 1 or dw < 1:
         raise errors.InvalidArgumentError(None, None, f"Dilated rates should be larger than 0. [Op:{op}]")
     for v in (h, w):
@@ -537,7 +542,8 @@ def layout_error(name: str, given: str, default: str, dtype: Any = None) -> erro
     cls, text = CPU_LAYOUT.get(name, (None, None))
     # (oneDNN's kernels take NCHW/NCDHW only: NCHW_VECT_C reaches TF's own kernel, whose refusal it is;
     # fuzz20 tape seed 2520261202 #113)
-    onednn = (isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)
+    from simdist.runtime.ops import raw_layout
+    onednn = (isinstance(dtype, dtypes.DType) and host_cpu.current().onednn(dtype.name, raw_layout.registered(name))
               and given in ("NCHW", "NCDHW"))
     if cls is None or onednn:
         return errors.UnimplementedError(None, None, f"simdist computes {name} in the {default} layout only, not "

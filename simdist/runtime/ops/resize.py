@@ -67,7 +67,10 @@ def _resize_bilinear_grad(grads: np.ndarray, original: np.ndarray, align_corners
     the top-left, top-right, bottom-left and bottom-right pixels in that order (float16 and
     bfloat16 accumulate in float32 and are cast at the end). The output is [batch, height, width,
     channels] of grads' batch and channels and the original's size (ValidateAndCreateOutput; the
-    original's own batch and channels are not read: fuzz20 seed 2420261202 #187)."""
+    original's own batch and channels are not read: fuzz20 seed 2420261202 #187), after its checks
+    (resize_state.check_grad: resized and original sizes positive; fz35a)."""
+    resize_state.check_grad("ResizeBilinearGrad", list(grads.shape), list(original.shape), "float32", align_corners,
+                            half_pixel_centers)
     _, h, w, _ = original.shape
     n, oh, ow, c = grads.shape
     yl, yu, ylerp = _weights(h, oh, align_corners, half_pixel_centers)

@@ -94,6 +94,10 @@ def _interpolate(xf: np.ndarray, yi: np.ndarray, yw: np.ndarray, xi: np.ndarray,
 
 
 def _grad(g: np.ndarray, original: np.ndarray, align_corners: bool, half_pixel_centers: bool) -> np.ndarray:
+    """ResizeBicubicOpGrad: ImageResizerGradientState's checks (resize_state.check_grad: an empty grads or
+    original size is InvalidArgumentError, fz35a, sig seed 3520261202 #76), then the scattered taps."""
+    resize_state.check_grad("ResizeBicubicGrad", list(g.shape), list(original.shape), "float32", align_corners,
+                            half_pixel_centers)
     n, oh, ow, c = g.shape
     _, h, w, _ = original.shape
     hs, ws = _scales(h, w, (oh, ow), align_corners)

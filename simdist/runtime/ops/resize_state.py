@@ -55,8 +55,12 @@ def check_forward(op: str, shape: list, size: tuple, align_corners: bool = False
         raise _err("output dimensions must be positive", op)
 
 
-def check_grad(op: str, grad_shape: list, original_shape: list, grad_dtype_name: str) -> None:
-    """ImageResizerGradientState::ValidateAndCreateOutput's checks."""
+def check_grad(op: str, grad_shape: list, original_shape: list, grad_dtype_name: str, align_corners: bool = False,
+               half_pixel_centers: bool = False) -> None:
+    """The gradient kernel's constructor check (half_pixel_centers with align_corners; fz35a, seed 3520261216
+    #92), then ImageResizerGradientState::ValidateAndCreateOutput's checks."""
+    if half_pixel_centers and align_corners:
+        raise _err("If half_pixel_centers is True, align_corners must be False.", op)
     if len(grad_shape) != 4:
         raise _err(f"input_grad must be 4-dimensional[{','.join(str(d) for d in grad_shape)}]", op)
     if grad_dtype_name != "float32":

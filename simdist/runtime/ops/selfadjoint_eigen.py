@@ -46,8 +46,10 @@ def _tridiagonalize(mat: np.ndarray) -> np.ndarray:
         v = mat[i + 1:, i].copy()
         blk = mat[i + 1:, i + 1:]
         x = (ct(np.conj(h)) * v).astype(ct)
-        # selfadjointView<Lower>() * x: the lower triangle and its adjoint
-        low = np.tril(blk)
+        # selfadjointView<Lower>() * x: the lower triangle and its adjoint, the diagonal's real part only
+        # (SelfadjointMatrixVector.h: numext::real(A(j, j)); a complex input's imaginary diagonal is unread:
+        # fz35a, sig seed 3520261211 #157)
+        low = np.tril(blk, -1) + np.diag(np.real(np.diagonal(blk))).astype(ct)
         w = (low @ x + np.conj(np.tril(blk, -1)).T @ x).astype(ct)
         # += (conj(h) * -0.5 * w.dot(v)) * v  (Eigen's dot conjugates its first operand)
         d = ct(np.sum(np.conj(w) * v))

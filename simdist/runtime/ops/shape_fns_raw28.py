@@ -44,8 +44,15 @@ def _bincount(c: Ctx) -> None:
 
 @register("DrawBoundingBoxes")
 def _draw_boxes(c: Ctx) -> None:
-    c.with_rank(c.input("images"), 4)
-    c.with_rank(c.input("boxes"), 3)
+    """image_ops.cc's DrawBoundingBoxes shape function: images of rank 4 whose known depth is 1, 3 or 4, boxes
+    of rank 3 whose last dimension is 4 (the depth and the 4 were missing: fz35a, sig seed 3520261207 #23;
+    DrawBoundingBoxesV2's is UnchangedShapeWithRankAtLeast(3) alone)."""
+    images = c.with_rank(c.input("images"), 4)
+    depth = c.dim(images, 3)
+    if depth is not None and depth not in (1, 3, 4):
+        c.fail("Channel depth should be either 1 (GRY), 3 (RGB), or 4 (RGBA)")
+    boxes = c.with_rank(c.input("boxes"), 3)
+    c.with_value(c.dim(boxes, 2), 4)
 
 
 @register("SegmentSumV2", "SegmentMaxV2", "SegmentMinV2", "SegmentProdV2")

@@ -18,12 +18,13 @@ __all__: list[str] = []
 @register("Substr")
 def _substr(c: Ctx) -> None:
     """pos of len's rank, then pos's and len's dimensions equal ("pos and len shapes must match: [2] vs. [3]", an
-    unknown dimension against a known one too), then BroadcastBinaryOpShapeFn of input and pos."""
+    unknown dimension against a known one too, and a len of unknown rank, whose every dimension is unknown: a known
+    pos dimension fails, fz35a, sig seed 3520261215 #101), then BroadcastBinaryOpShapeFn of input and pos."""
     pos, ln = c.input("pos"), c.input("len")
     if ln is not None:
         c.with_rank(pos, len(ln))
-    if pos is not None and ln is not None and any((a if a is not None else -1) != (b if b is not None else -1)
-                                                  for a, b in zip(pos, ln)):
+    if pos is not None and any((a if a is not None else -1) != (b if b is not None else -1)
+                               for a, b in zip(pos, ln if ln is not None else [None] * len(pos))):
         c.fail(f"pos and len shapes must match: {dims_text(pos)} vs. {dims_text(ln)}")
     c.broadcast(c.input("input"), pos)
 

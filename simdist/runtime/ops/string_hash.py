@@ -50,9 +50,17 @@ HASH_BUCKET_FAST = register("StringToHashBucketFast", lambda x, num_buckets=1: _
                             **STRING_COST)
 HASH_BUCKET = register("StringToHashBucket", lambda x, num_buckets=1: _buckets(x, hash64, num_buckets),
                        _int64_rule("StringToHashBucket"), kind="elementwise", fusion=_PER_STRING, **STRING_COST)
+def _strong(x: np.ndarray, num_buckets: int = 1, key: Any = (0, 0)) -> np.ndarray:
+    """StringToHashBucketStrongOp: its constructor refuses a key of other than two elements ("Key must have 2
+    elements"; a raw call read past a shorter key or ignored the rest: fz35a, function seed 3520261210 #35),
+    then SipHash-2-4 under the key, modulo num_buckets."""
+    if len(key) != 2:
+        raise errors.InvalidArgumentError(None, None, "Key must have 2 elements [Op:StringToHashBucketStrong]")
+    return _buckets(x, lambda s: siphash24(key[0], key[1], s), num_buckets)
+
+
 HASH_BUCKET_STRONG = register(
-    "StringToHashBucketStrong",
-    lambda x, num_buckets=1, key=(0, 0): _buckets(x, lambda s: siphash24(key[0], key[1], s), num_buckets),
+    "StringToHashBucketStrong", _strong,
     _int64_rule("StringToHashBucketStrong"), kind="elementwise", fusion=_PER_STRING, **STRING_COST)
 NotDifferentiable("StringToHashBucketFast")
 NotDifferentiable("StringToHashBucket")

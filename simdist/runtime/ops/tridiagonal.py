@@ -59,11 +59,13 @@ def _shift(x: Any, left: bool) -> Any:
 
 @RegisterGradient("TridiagonalMatMul")
 def _tridiagonal_matmul_grad(op: Any, grad: Any) -> list:
-    from simdist.runtime.ops import math
+    from simdist.runtime.ops import complex_math, math
     from simdist.runtime.ops.array import expand_dims
     from simdist.runtime.ops.linalg import matrix_transpose
-    sup_t, main_t, sub_t = (matrix_transpose(op.inputs[i]) for i in range(3))
-    rhs = op.inputs[3]
+    # (linalg_grad._TridiagonalMatMulGrad: the diagonals' adjoints and rhs conjugated, so a complex product's
+    # gradients are TF's; fz35a, tape seed 3520261206 #148)
+    sup_t, main_t, sub_t = (matrix_transpose(op.inputs[i], conjugate=True) for i in range(3))
+    rhs = complex_math.conj(op.inputs[3])
     sup_g = math.reduce_sum(_shift(rhs, True) * grad, axis=-1)
     main_g = math.reduce_sum(rhs * grad, axis=-1)
     sub_g = math.reduce_sum(_shift(rhs, False) * grad, axis=-1)
