@@ -205,6 +205,10 @@ def test_amut35_dct_type_one(tf, n):
     j = np.arange(1, n - 1)[None, :]
     want = x[0] + (-1.0) ** np.arange(n) * x[-1] + 2 * (x[1:-1][None, :] * np.cos(np.pi * k * j / (n - 1))).sum(1)
     got = to_numpy(tf.signal.dct(tf.constant([x], tf.float32), type=1))[0]
+    for shape in ([n], [1, 1, n]):   # (the mirror is concatenated along the last axis, whatever the rank)
+        other = to_numpy(tf.signal.dct(tf.constant(x.reshape(shape), tf.float32), type=1))
+        assert_equal(other.reshape(-1).tolist(), got.tolist(), call=f"tf.signal.dct(x as {shape}, type=1)",
+                     what="values (as for [1, n])")
     assert_equal(got.shape, (n,), call=f"tf.signal.dct({x.tolist()}, type=1)", what="shape")
     assert_equal(bool(np.allclose(got, want, rtol=1e-5, atol=1e-5)), True,
                  call=f"tf.signal.dct({x.tolist()}, type=1) = {got.tolist()}, DCT-I {want.tolist()}",
@@ -251,3 +255,79 @@ def test_amut35_raw_stateless_random_uniform_v2(tf):
                                                                 "[1,1]"),
                 call="tf.raw_ops.StatelessRandomUniformV2(shape=[[3]], ...)"):
         tf.raw_ops.StatelessRandomUniformV2(shape=[[3]], key=key, counter=ctr, alg=1)
+
+
+# -- Sobol points: as many digits as the last index needs ----------------------------------------------------------
+@clause("ops.nn-more", ref="tf221")
+@pytest.mark.parametrize("dim, n, skip, want", [
+    (1, 1, 0, [[0.5]]),
+    (2, 3, 0, [[0.5, 0.5], [0.75, 0.25], [0.25, 0.75]]),
+    (3, 7, 0, [[0.5, 0.5, 0.5], [0.75, 0.25, 0.25], [0.25, 0.75, 0.75], [0.375, 0.375, 0.625], [0.875, 0.875, 0.125],
+               [0.625, 0.125, 0.875], [0.125, 0.625, 0.375]]),
+    (2, 5, 2, [[0.25, 0.75], [0.375, 0.375], [0.875, 0.875], [0.625, 0.125], [0.125, 0.625]]),
+])
+def test_amut35_sobol_points_where_the_count_reaches_a_power_of_two(tf, dim, n, skip, want):
+    """SobolSample's points 1 .. n + skip in Gray-code order, each coordinate a binary fraction of as many digits as
+    log2(skip + n + 1) + 1 (here skip + n + 1 is 2, 4 or 8) (observed on TF 2.21)."""
+    got = to_numpy(tf.math.sobol_sample(dim, n, skip=skip))
+    assert_equal(got.tolist(), want, call=f"tf.math.sobol_sample({dim}, {n}, skip={skip})", what="points")
+
+
+# -- tf.raw_ops.RandomGamma with op seeds ----------------------------------------------------------------------------
+@clause("ops.random-gamma-poisson", ref="tf221")
+def test_amut35_raw_random_gamma_with_seeds(tf):
+    """The raw RandomGamma with seed/seed2 draws shape + alpha.shape samples, its dtype alpha's (observed on TF 2.21:
+    the values below)."""
+    got = to_numpy(tf.raw_ops.RandomGamma(shape=[3], alpha=tf.constant([0.5, 2.0]), seed=5, seed2=7))
+    want = [[1.038369059562683, 2.386685609817505], [0.0038461429066956043, 1.4226257801055908],
+            [0.11995662748813629, 2.032636880874634]]
+    assert_equal(got.tolist(), want, call="tf.raw_ops.RandomGamma(shape=[3], alpha=[0.5, 2.0], seed=5, seed2=7)",
+                 what="values")
+    got = tf.raw_ops.RandomGamma(shape=tf.constant([2], tf.int64), alpha=tf.constant(3.0, tf.float64), seed=1, seed2=2)
+    assert_equal(got.dtype.name, "float64", call="tf.raw_ops.RandomGamma(alpha float64)", what="dtype")
+    assert_equal(to_numpy(got).tolist(), [0.8462445922369881, 1.8540495813483577],
+                 call="tf.raw_ops.RandomGamma(shape=[2], alpha=3.0 float64, seed=1, seed2=2)", what="values")
+
+
+# -- a lookup table's default is one value ------------------------------------------------------------------------
+@clause("ops.lookup", ref="tf221")
+@pytest.mark.parametrize("default", [[7, 8], [7]], ids=["two", "one-element-vector"])
+def test_amut35_static_hash_table_refuses_a_non_scalar_default(tf, default):
+    """StaticHashTable (InitializableLookupTableBase) merges its default's shape with []: a vector default, even of one
+    element, is ValueError "Shapes (k,) and () are not compatible" at construction (observed on TF 2.21)."""
+    init = tf.lookup.KeyValueTensorInitializer([1, 2], [10, 20])
+    with raises(ValueError, match=re.escape(f"Shapes ({len(default)},) and () are not compatible"),
+                call=f"tf.lookup.StaticHashTable(..., default_value={default})"):
+        tf.lookup.StaticHashTable(init, default_value=tf.constant(default))
+    table = tf.lookup.StaticHashTable(init, default_value=tf.constant(-1))
+    assert_equal(to_numpy(table.lookup(tf.constant([1, 3]))).tolist(), [10, -1], call="lookup([1, 3])", what="values")
+
+
+# -- the file ops' inputs by their op_def names ---------------------------------------------------------------------
+@clause("io.tensor-codec", ref="tf221")
+def test_amut35_file_ops_name_their_inputs_in_a_tf_function(tf):
+    """Inside a tf.function, op_def_library names a file op's input by its op_def name: a non-string tensor is TypeError
+    "Input 'pattern' of 'MatchingFiles' Op has type int32 that does not match expected type of string." ('filename'
+    for ReadFile and WriteFile's first, 'contents' for its second), a Python value that is no text "Expected string
+    passed to parameter 'pattern' of op 'MatchingFiles', got [1] ..." (observed on TF 2.21)."""
+    d = tempfile.mkdtemp()
+    p = os.path.join(d, "f")
+    cases = [
+        ("matching_files(int32 tensor)", lambda: tf.io.matching_files(tf.constant([1])),
+         "Input 'pattern' of 'MatchingFiles' Op has type int32 that does not match expected type of string."),
+        ("read_file(int32 tensor)", lambda: tf.io.read_file(tf.constant(1)),
+         "Input 'filename' of 'ReadFile' Op has type int32 that does not match expected type of string."),
+        ("write_file(int32 tensor, 'x')", lambda: tf.io.write_file(tf.constant(1), "x"),
+         "Input 'filename' of 'WriteFile' Op has type int32 that does not match expected type of string."),
+        ("write_file(path, int32 tensor)", lambda: tf.io.write_file(p, tf.constant(2)),
+         "Input 'contents' of 'WriteFile' Op has type int32 that does not match expected type of string."),
+        ("matching_files([1])", lambda: tf.io.matching_files([1]),
+         "Expected string passed to parameter 'pattern' of op 'MatchingFiles', got [1] of type 'list' instead."),
+    ]
+    try:
+        for call, fn, text in cases:
+            with raises(TypeError, match=re.escape(text), call=f"tf.function(lambda: tf.io.{call})()"):
+                tf.function(fn)()
+    finally:
+        import shutil
+        shutil.rmtree(d, ignore_errors=True)
