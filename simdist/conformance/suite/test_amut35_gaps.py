@@ -331,3 +331,61 @@ def test_amut35_file_ops_name_their_inputs_in_a_tf_function(tf):
     finally:
         import shutil
         shutil.rmtree(d, ignore_errors=True)
+
+
+# -- the Operation an output-less op returns in a tf.function ------------------------------------------------------
+@clause("function.operation-results", ref="tf221")
+def test_amut35_output_less_ops_return_named_operations_in_a_function(tf):
+    """Inside a tf.function, tf.debugging.Assert, tf.no_op and tf.group return an Operation with the graph's name and
+    op type ('chk/Assert' of type 'Assert', 'nop' and 'grp' of type 'NoOp'), which control_dependencies takes and
+    convert_to_tensor refuses: TypeError "can't convert Operation 'nop' to Tensor" (observed on TF 2.21)."""
+    seen: dict = {}
+
+    @tf.function
+    def f(x):
+        a = tf.debugging.Assert(x > 0, [x], name="chk")
+        n = tf.no_op(name="nop")
+        g = tf.group(x + 1, name="grp")
+        seen.update(a=(a.name, a.type), n=(n.name, n.type), g=(g.name, g.type))
+        try:
+            tf.convert_to_tensor(n)
+        except TypeError as e:
+            seen["conv"] = str(e)
+        with tf.control_dependencies([a, n]):
+            return x * 2
+    assert_equal(int(f(tf.constant(3))), 6, call="f(3) under control_dependencies([assert, no_op])", what="value")
+    assert_equal(seen.get("a"), ("chk/Assert", "Assert"), call="tf.debugging.Assert(..., name='chk')",
+                 what="(name, type)")
+    assert_equal(seen.get("n"), ("nop", "NoOp"), call="tf.no_op(name='nop')", what="(name, type)")
+    assert_equal(seen.get("g"), ("grp", "NoOp"), call="tf.group(x + 1, name='grp')", what="(name, type)")
+    assert_equal(seen.get("conv"), "can't convert Operation 'nop' to Tensor", call="tf.convert_to_tensor(no_op)",
+                 what="TypeError message")
+
+
+# -- the random kernels' refusal of a shape that is not a vector ------------------------------------------------------
+@clause("ops.random-gamma-poisson", ref="tf221")
+@pytest.mark.parametrize("op, shape, shown", [
+    ("RandomGamma", [[2]], ": Tensor<type: int32 shape: [1,1] values: [2]>"),
+    ("RandomGamma", [[2, 1, 1], [1, 1, 1]], ": Tensor<type: int32 shape: [2,3] values: [2 1 1]...>"),
+    ("RandomGamma", 2, ": Tensor<type: int32 shape: [] values: 2>"),
+    ("RandomPoissonV2", [[2]], " [1,1]"),
+    ("StatelessRandomGammaV3", [[2]], " [1,1]"),
+    ("StatelessRandomPoisson", [[2]], " [1,1]"),
+])
+def test_amut35_random_kernels_show_a_non_vector_shape(tf, op, shape, shown):
+    """A shape that is not a vector is InvalidArgumentError "shape must be a vector of {int32,int64}, got shape..."
+    eagerly: RandomGamma's kernel shows the tensor's DebugString (its first 3 values), the Poisson and stateless
+    kernels its shape only (observed on TF 2.21)."""
+    key, ctr = tf.constant([1], tf.uint64), tf.constant([0, 0], tf.uint64)
+    calls = {
+        "RandomGamma": lambda: tf.raw_ops.RandomGamma(shape=shape, alpha=tf.constant(3.0), seed=1, seed2=2),
+        "RandomPoissonV2": lambda: tf.raw_ops.RandomPoissonV2(shape=shape, rate=tf.constant(3.0), seed=1, seed2=2),
+        "StatelessRandomGammaV3": lambda: tf.raw_ops.StatelessRandomGammaV3(shape=shape, key=key, counter=ctr, alg=1,
+                                                                           alpha=tf.constant(3.0)),
+        "StatelessRandomPoisson": lambda: tf.raw_ops.StatelessRandomPoisson(shape=shape, seed=[1, 2],
+                                                                           lam=tf.constant(3.0), dtype=tf.float32),
+    }
+    with raises(tf.errors.InvalidArgumentError,
+                match=re.escape(f"shape must be a vector of {{int32,int64}}, got shape{shown} [Op:{op}]"),
+                call=f"tf.raw_ops.{op}(shape={shape}, ...)"):
+        calls[op]()
