@@ -389,3 +389,23 @@ def test_amut35_random_kernels_show_a_non_vector_shape(tf, op, shape, shown):
                 match=re.escape(f"shape must be a vector of {{int32,int64}}, got shape{shown} [Op:{op}]"),
                 call=f"tf.raw_ops.{op}(shape={shape}, ...)"):
         calls[op]()
+
+
+# -- a raw op's input of a fixed dtype given a Python value that does not convert, in a tf.function -------------------
+@clause("ops.raw-ops", ref="tf221")
+@pytest.mark.parametrize("op, arg, want, value, kwargs", [
+    ("OneHot", "depth", "int32", 2.5, {"indices": [0, 1], "on_value": 1.0, "off_value": 0.0}),
+    ("OneHot", "depth", "int32", "two", {"indices": [0, 1], "on_value": 1.0, "off_value": 0.0}),
+    ("MatrixDiagV3", "k", "int32", 0.5, {"diagonal": [1.0, 2.0], "num_rows": -1, "num_cols": -1, "padding_value": 0.0}),
+    ("EncodeBase64", "input", "string", 3, {}),
+], ids=["onehot-depth-float", "onehot-depth-str", "matrix-diag-k-float", "encode-base64-int"])
+def test_amut35_raw_op_fixed_dtype_input_refuses_a_python_value(tf, op, arg, want, value, kwargs):
+    """op_def_library converts a Python value for an input of fixed dtype to that dtype: one that does not convert is
+    TypeError "Expected int32 passed to parameter 'depth' of op 'OneHot', got 2.5 of type 'float' instead. Error:
+    Expected int32, but got 2.5 of type 'float'." while the function is traced (observed on TF 2.21)."""
+    shown = f"'{value}'" if isinstance(value, str) else str(value)
+    text = (f"Expected {want} passed to parameter '{arg}' of op '{op}', got {shown} of type '{type(value).__name__}' "
+            f"instead. Error: Expected {want}, but got {value} of type '{type(value).__name__}'.")
+    fn = tf.function(lambda: getattr(tf.raw_ops, op)(**{arg: value}, **kwargs))
+    with raises(TypeError, match=re.escape(text), call=f"tf.function(tf.raw_ops.{op}({arg}={value!r}, ...))()"):
+        fn()
