@@ -19,7 +19,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import lookup_find
 from simdist.runtime.sparse_tensor import SparseTensor
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["KeyValueTensorInitializer", "TextFileIndex", "TextFileInitializer", "StaticHashTable", "MutableHashTable"]
 
@@ -160,6 +160,8 @@ class StaticHashTable(_HashTable):
         self._initializer = initializer
         self._key_dtype, self._value_dtype = initializer.key_dtype, initializer.value_dtype
         self._default_value = convert_to_tensor(default_value, dtype=self._value_dtype)
+        # (InitializableLookupTableBase: the default is one value, ValueError "Shapes (2,) and () are not compatible")
+        self._default_value.shape.merge_with(TensorShape([]))
         self._keys, self._values = [], []
         contents = initializer._contents()
         self._initialized = contents is not None   # (an initializer that fills nothing: Keras's NullInitializer)

@@ -92,18 +92,19 @@ def _matching(patterns: np.ndarray) -> np.ndarray:
     return bytes_array((len(names),), [n.encode("utf-8", "surrogateescape") for n in names])
 
 
-def _rule(op: str, n: int, out: dtypes.DType) -> Any:
+def _rule(op: str, args: tuple[str, ...], out: dtypes.DType) -> Any:
+    """The op's dtype rule: each input (named `args`, its op_def's names) a string tensor."""
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
-        for i in range(n):
-            want_string(op, dts, i)
+        for i, arg in enumerate(args):
+            want_string(op, dts, i, arg)
         return out
     return rule
 
 
-READ_FILE = register("ReadFile", _read, _rule("ReadFile", 1, dtypes.string), kind="io", fusion=_WHY, **STRING_COST)
-WRITE_FILE = register("WriteFile", _write, _rule("WriteFile", 2, dtypes.int32), kind="io", fusion=_WHY,
+READ_FILE = register("ReadFile", _read, _rule("ReadFile", ("filename",), dtypes.string), kind="io", fusion=_WHY, **STRING_COST)
+WRITE_FILE = register("WriteFile", _write, _rule("WriteFile", ("filename", "contents"), dtypes.int32), kind="io", fusion=_WHY,
                       stateful=True, **STRING_COST)
-MATCHING_FILES = register("MatchingFiles", _matching, _rule("MatchingFiles", 1, dtypes.string), kind="io",
+MATCHING_FILES = register("MatchingFiles", _matching, _rule("MatchingFiles", ("pattern",), dtypes.string), kind="io",
                           fusion=_WHY, **STRING_COST)
 for _op in ("ReadFile", "WriteFile", "MatchingFiles"):
     NotDifferentiable(_op)

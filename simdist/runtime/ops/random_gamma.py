@@ -242,6 +242,17 @@ def _stateless_gamma_grad(op: Any, grad: Any) -> list:
 
 
 # --- the facade ------------------------------------------------------------------------------------------------
+def _shown(s: Tensor, opname: str) -> str:
+    """How the kernel shows a `shape` that is not a vector: RandomGamma's random_gamma_op.cc by the tensor's
+    DebugString (": Tensor<type: int32 shape: [1,1] values: [2]>", SummarizeValue(3)), the Poisson and stateless
+    kernels by its shape (" [1,1]")."""
+    if opname != "RandomGamma":
+        return f" {dims(s.shape.as_list())}"
+    from simdist.runtime.ops.summarize_value import summarize_value
+    return (f": Tensor<type: {tf_name(s.dtype)} shape: {dims(s.shape.as_list())} values: "
+            f"{summarize_value(np.asarray(s._v), 3, False)}>")
+
+
 def _shape(shape: Any, opname: str, int32: bool = False) -> tuple[int, ...]:
     """The `shape` argument as TF converts it and its kernel checks it (a vector, no negative
     dimension): a Python value to int32; a tensor kept (shape_tensor: int64 too), or with `int32`
@@ -252,8 +263,8 @@ def _shape(shape: Any, opname: str, int32: bool = False) -> tuple[int, ...]:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'S' of {tf_name(s.dtype)} is not in the list of "
                                           f"allowed values: int32, int64 [Op:{opname}]")
     if s.ndim != 1:   # (the shape function's ValueError while a tf.function is traced)
-        raise trace_errors.shape_error(f"shape must be a vector of {{int32,int64}}, got shape: "
-                                       f"{dims(s.shape.as_list())} [Op:{opname}]",
+        raise trace_errors.shape_error(f"shape must be a vector of {{int32,int64}}, got shape{_shown(s, opname)} "
+                                       f"[Op:{opname}]",
                                        f"Shape must be rank 1 but is rank {s.ndim}", opname, (s.shape.as_list(),))
     out = tuple(int(v) for v in s._v.tolist())
     for d in out:
