@@ -136,7 +136,13 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     # (TF converts b with a's dtype as its hint: a Python list or NumPy array beside a float16 a is float16)
     tb = _t(b) if isinstance(b, Tensor) or hasattr(b, "_as_tensor") else convert_to_tensor(b, dtype_hint=ta.dtype)
     _conjugated(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse)
-    _check_attrs(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, grad_a, grad_b)
+    sparse = _check_attrs(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, grad_a,
+                          grad_b)
+    if sparse and ta.dtype != tb.dtype and not output_type:
+        # (SparseMatMul of float32 and bfloat16: both read as float32, a float32 product; fz35b)
+        from simdist.runtime.ops.math import cast
+        return matmul(cast(ta, dtypes.float32), cast(tb, dtypes.float32), transpose_a=bool(transpose_a or adjoint_a),
+                      transpose_b=bool(transpose_b or adjoint_b))
     if output_type and _batch_matmul_v3(ta, tb, output_type, a_is_sparse, b_is_sparse):
         return _matmul_v3(ta, tb, dtypes.as_dtype(output_type), bool(transpose_a or adjoint_a),
                           bool(transpose_b or adjoint_b), grad_a, grad_b)
@@ -339,8 +345,8 @@ def _conjugated(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjo
 
 
 def _check_attrs(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjoint_a: Any, adjoint_b: Any,
-                 a_is_sparse: Any, b_is_sparse: Any, grad_a: Any, grad_b: Any) -> None:
-    """The attributes math_ops.matmul passes to the op it chooses, as the user gave them (clause
+                 a_is_sparse: Any, b_is_sparse: Any, grad_a: Any, grad_b: Any) -> bool:
+    """Whether math_ops.matmul chooses SparseMatMul, after checking the attributes it passes to the op it chooses, as the user gave them (clause
     ops.attr-types): BatchMatMulV2 (either operand above rank 2, or of a rank the graph does not
     know, and no sparse flag) gets adj_x = transpose_a or adjoint_a (True when transpose_a is
     truthy, else adjoint_a as given), grad_x = grad_a; else a truthy adjoint makes transpose True,
@@ -352,7 +358,7 @@ def _check_attrs(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adj
     if not a_is_sparse and not b_is_sparse and (ka is None or kb is None or len(ka) > 2 or len(kb) > 2):
         attr_rules.check("BatchMatMulV2", adj_x=True if transpose_a else adjoint_a,
                          adj_y=True if transpose_b else adjoint_b, grad_x=grad_a, grad_y=grad_b)
-        return
+        return False
     transpose_a = True if adjoint_a else transpose_a
     transpose_b = True if adjoint_b else transpose_b
     da, db = ta.dtype.name, tb.dtype.name
@@ -363,8 +369,14 @@ def _check_attrs(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adj
     if sparse:
         attr_rules.check("SparseMatMul", transpose_a=transpose_a, transpose_b=transpose_b, a_is_sparse=a_is_sparse,
                          b_is_sparse=b_is_sparse)
+        for attr, t in (("Ta", ta), ("Tb", tb)):
+            # (SparseMatMul's Ta and Tb are float or bfloat16: `uint32 @ bfloat16` is the attr's
+            # InvalidArgumentError, TypeError in a graph; fz35b, fourteenth generator seed 1420353001 #118)
+            if t.dtype.name not in _SPARSE_TYPES:
+                raise trace_errors.attr_not_allowed("SparseMatMul", attr, t.dtype, "float, bfloat16")
     else:
         attr_rules.check("MatMul", transpose_a=transpose_a, transpose_b=transpose_b, grad_a=grad_a, grad_b=grad_b)
+    return sparse
 
 
 def _mm(x: Any, y: Any, ta: bool = False, tb: bool = False) -> Tensor:
