@@ -689,7 +689,7 @@ def _autopack(value: Any, dtype: Any) -> Any:
     def tensor(v: Any) -> Tensor:
         return v if isinstance(v, Tensor) else v._as_tensor()
     if not context.in_function() and all(_tensor_like(v) for v in value):
-        return array.pack([tensor(v) for v in value])
+        return array.pack(list(value))   # (as they are: a distributed variable sends Pack to its fallback)
     parts, must_pack = [], False
     for v in value:
         if _tensor_like(v):

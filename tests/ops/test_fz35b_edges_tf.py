@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 import edge_compare
-from edge_programs import eager as _eager, traced as _traced
+from edge_programs import eager as _eager, sig as _sig, traced as _traced
 import tf_workers
+from simdist.runtime import host_cpu
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
@@ -22,9 +23,10 @@ _C = "ops.conversion"
 _AT = "ops.attr-types"
 _T = "function.trace-time-errors"
 _R = "ops.random-arguments"
+_H = "ops.host-cpu"
 
 _V = "tf.Variable(np.array([0.0, 0.0, 0.0999755859375], np.float16))"   # (the fourth generator's #96 variable)
-_H = "tf.constant(2.5, tf.float16)"
+_F16 = "tf.constant(2.5, tf.float16)"
 _H3 = "tf.constant([1.0, 2.0, 3.0], tf.float16)"
 
 
@@ -47,6 +49,31 @@ def _of_v_traced(expr: str) -> Callable[[Any], Any]:
     def run(tf: Any) -> Any:
         v = eval(_V, {"tf": tf, "np": np})  # noqa: S307 - our own text
         return tf.function(lambda: eval(expr, {"tf": tf, "np": np, "v": v}), autograph=False)()  # noqa: S307
+    return run
+
+
+def _with_var(var: str, expr: str) -> list[tuple[str, Callable[[Any], Any]]]:
+    """(suffix, program) of `expr` of a variable `v` made by `var`: eagerly and in a tf.function."""
+    def eager(tf: Any) -> Any:
+        v = eval(var, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        return eval(expr, {"tf": tf, "np": np, "v": v})  # noqa: S307 - our own text
+
+    def traced(tf: Any) -> Any:
+        v = eval(var, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        return tf.function(lambda: eval(expr, {"tf": tf, "np": np, "v": v}), autograph=False)()  # noqa: S307
+    return [("", eager), (" traced", traced)]
+
+
+def _shape_text(expr: str) -> str:
+    """`expr`'s static shape, as the graph knows it, in a string tensor."""
+    return f"tf.constant(str({expr}.shape))"
+
+
+def _of_c128(expr: str) -> Callable[[Any], Any]:
+    """`expr` eagerly, of a complex128 variable `v` of 3 (the fourteenth generator's #149 variable)."""
+    def run(tf: Any) -> Any:
+        v = tf.Variable(np.array([5e-324 - 1.5j, -1.5, 0.25j], np.complex128))
+        return eval(expr, {"tf": tf, "np": np, "v": v})  # noqa: S307 - our own text
     return run
 
 
@@ -76,18 +103,18 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"{name} traced", _C, _of_v_traced(expr)) for name, expr in _STACK_OF_V if "tf.constant(True)" not in expr
       and "tf.constant(0)" not in expr and "Variable(0)" not in expr],
     *[(f"{name}{s}", _C, run) for name, expr in (
-        ("stack([1, float16])", f"tf.stack([1, {_H}])"),
-        ("stack([[float16], [1]])", f"tf.stack([[{_H}], [1]])"),
-        ("stack([[float16], [1]], axis=1)", f"tf.stack([[{_H}], [1]], axis=1)"),
-        ("stack([[1, float16], [float16, 2]], axis=-1)", f"tf.stack([[1, {_H}], [{_H}, 2]], axis=-1)"),
-        ("stack([np.int64(3), float16])", f"tf.stack([np.int64(3), {_H}])"),
-        ("stack([1e40, float16])", f"tf.stack([1e40, {_H}])"),
-        ("stack([1e40, float16], axis=-1)", f"tf.stack([1e40, {_H}], axis=-1)"),
-        ("stack([float16, [1, 2]])", f"tf.stack([{_H}, [1, 2]])"),
-        ("stack([float16, 'a'])", f"tf.stack([{_H}, 'a'])"),
-        ("stack([int32, float16])", f"tf.stack([tf.constant(1), {_H}])"),
-        ("convert_to_tensor([1, float16])", f"tf.convert_to_tensor([1, {_H}])"),
-        ("convert_to_tensor([[float16, float16], [1]])", f"tf.convert_to_tensor([[{_H}, {_H}], [1]])"),
+        ("stack([1, float16])", f"tf.stack([1, {_F16}])"),
+        ("stack([[float16], [1]])", f"tf.stack([[{_F16}], [1]])"),
+        ("stack([[float16], [1]], axis=1)", f"tf.stack([[{_F16}], [1]], axis=1)"),
+        ("stack([[1, float16], [float16, 2]], axis=-1)", f"tf.stack([[1, {_F16}], [{_F16}, 2]], axis=-1)"),
+        ("stack([np.int64(3), float16])", f"tf.stack([np.int64(3), {_F16}])"),
+        ("stack([1e40, float16])", f"tf.stack([1e40, {_F16}])"),
+        ("stack([1e40, float16], axis=-1)", f"tf.stack([1e40, {_F16}], axis=-1)"),
+        ("stack([float16, [1, 2]])", f"tf.stack([{_F16}, [1, 2]])"),
+        ("stack([float16, 'a'])", f"tf.stack([{_F16}, 'a'])"),
+        ("stack([int32, float16])", f"tf.stack([tf.constant(1), {_F16}])"),
+        ("convert_to_tensor([1, float16])", f"tf.convert_to_tensor([1, {_F16}])"),
+        ("convert_to_tensor([[float16, float16], [1]])", f"tf.convert_to_tensor([[{_F16}, {_F16}], [1]])"),
         # -- range converts each argument alone, then casts to the widest (seed 1420353001 #87)
         ("range(np.float64(0.1), delta=1e-6)", "tf.range(start=np.float64(0.1), delta=1e-6)"),
         ("range(0, np.float64(1.0), 0.1)", "tf.range(0, np.float64(1.0), 0.1)"),
@@ -154,6 +181,88 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ) for s, run in _both(expr)],
 ]
 
+CASES += [
+    # -- a dry run goes on past kernels' run-time checks; the trace's shape knowledge (seeds 1420353003 #83, #87,
+    # #254, #33; third generator --ext8 seed 3503 #169, #212; the fz21 open class of random.fold_in)
+    *[(f"{name}{s}", _T, run) for name, expr in (
+        ("split(threefry) ** nan", "(lambda y: y ** float('nan'))(tf.random.split([0, 0], alg='threefry'))"),
+        ("fold_in(rank-3 data, threefry)", "tf.random.fold_in([1, 2], tf.ones([2, 2, 2], tf.int32), alg='threefry')"),
+        ("fold_in(3, threefry)", "tf.random.fold_in([1, 2], 3, alg='threefry')"),
+        ("stateless_uniform(seed [[1, 2]], philox)", "tf.random.stateless_uniform([2], [[1, 2]], alg='philox')"),
+        ("stateless_uniform(seed [], philox) + 'a'", "tf.random.stateless_uniform([2], tf.zeros([0], tf.int32), "
+                                                   "alg='philox') + 'a'"),
+        ("matmul(inf, np.bool_(False), adjoint_b=np.bool_(True), output_type=int64)",
+         "tf.linalg.matmul(float('inf'), np.bool_(False), adjoint_b=np.bool_(True), output_type=tf.int64)"),
+        ("matmul([2, 2], transpose_a=np.bool_(True), output_type=float64)",
+         "tf.linalg.matmul(tf.ones([2, 2]), tf.ones([2, 2]), transpose_a=np.bool_(True), output_type=tf.float64)"),
+        ("matmul([1, 2, 2], adjoint_a=np.bool_(True), output_type=float64)",
+         "tf.linalg.matmul(tf.ones([1, 2, 2]), tf.ones([1, 2, 2]), adjoint_a=np.bool_(True), output_type=tf.float64)"),
+        ("searchsorted(complex64 scalar, TensorProto)", "tf.searchsorted(np.complex64(complex(0.5, 1e+300)), "
+                                                        "tf.make_tensor_proto(np.array([1, 2], np.complex64)))"),
+        ("searchsorted(scalar, [1.0], side='bad')", "tf.searchsorted(1.0, [1.0], side='bad')"),
+        ("searchsorted([1.0], scalar, side='bad')", "tf.searchsorted([1.0], 1.0, side='bad')"),
+        ("searchsorted([1.0], [1.0], side='bad')", "tf.searchsorted([1.0], [1.0], side='bad')"),
+    ) for s, run in _both(expr)],
+    *[(f"{name}{s}", _T, run) for name, var, expr in (
+        ("embedding_lookup(bool variable, [2], max_norm=1.0)", "tf.Variable(np.ones([2, 2, 3, 3], bool))",
+         "tf.nn.embedding_lookup(v, [2], max_norm=1.0)"),
+        ("gather(float32 variable, [5])", "tf.Variable(np.float32([1, 2]))", "tf.gather(v, [5])"),
+        ("gather(float32 variable, [5]) + 'a'", "tf.Variable(np.float32([1, 2]))", "tf.gather(v, [5]) + 'a'"),
+    ) for s, run in _with_var(var, expr)],
+    *[(name, _T, _sig(expr, spec, arg)) for name, expr, spec, arg in (
+        ("sig [0, None]: eigh_tridiagonal(reshape(x, [-1]), [])", "tf.linalg.eigh_tridiagonal(tf.reshape(x, [-1]), "
+         "tf.constant([], dtype=tf.float32))", ([0, None], "float32"), "tf.zeros([0, 3])"),
+        *[(f"sig {spec}: reshape(x, {tgt}).shape", _shape_text(f"tf.reshape(x, {tgt})"), (spec, "float32"),
+           f"tf.zeros({[0 if d is None else d for d in spec]})")
+          for spec, tgt in (([0, None], [-1]), ([0, None, None], [-1]), ([0, None], [-1, 2]), ([None, 0], [2, -1]),
+                            ([None, 0], [0, -1]), ([None, 3], [-1]), ([0, None], [3, -1, 0]))],
+        ("sig None: ctc_unique_labels(x)", "tf.nn.ctc_unique_labels(labels=x)", (None, "int64"),
+         "tf.ones([1, 3, 4], tf.int64)"),
+        ("sig None: map_fn(unique) of a matrix", "tf.map_fn(lambda r: tf.unique(r)[0], x)", (None, "int32"),
+         "tf.ones([2, 3, 4], tf.int32)"),
+        ("sig None: assert_rank(x, 5), then x + 1", "(tf.debugging.assert_rank(x, 5), x + 1)[1]", (None, "uint32"),
+         "tf.constant(np.uint32([[[[0]]]]))"),
+        ("sig None: assert_rank(x, 1), then x + 1", "(tf.debugging.assert_rank(x, 1), x + 1)[1]", (None, "uint32"),
+         "tf.constant(np.uint32([0, 1]))"),
+        ("sig None: assert_rank_at_least(x, 3)", "(tf.debugging.assert_rank_at_least(x, 3), x + 1)[1]",
+         (None, "float32"), "tf.ones([2])"),
+        ("sig None: assert_rank_in(x, [0, 3])", "(tf.debugging.assert_rank_in(x, [0, 3]), x + 1)[1]",
+         (None, "float32"), "tf.ones([2])"),
+        ("sig [2]: assert_rank(x, 5)", "(tf.debugging.assert_rank(x, 5), x + 1)[1]", ([2], "float32"), "tf.ones([2])"),
+    )],
+    # -- Conv3DBackpropInputV2's eager fallback when an input or attr leaves the fast path (seed 1420353003 #149)
+    *[(name, _AT, _of_c128(expr)) for name, expr in (
+        ("conv3d_transpose(complex128 variable, -(2**63), strides ndarray, NCHW)",
+         "tf.nn.conv3d_transpose(v, filters=-(2 ** 63), output_shape=tf.constant([1, 2, 2], tf.int32), "
+         "strides=np.array([1, 2, 2], dtype=np.int64), padding='same', data_format='NCHW')"),
+        ("conv3d_transpose(complex128 variable, 1, output_shape list)",
+         "tf.nn.conv3d_transpose(v, filters=1, output_shape=[1, 2, 2], strides=[1, 2, 2], padding='same', "
+         "data_format='NCHW')"),
+        ("conv3d_transpose(complex128 variable, -(2**63), output_shape list)",
+         "tf.nn.conv3d_transpose(v, filters=-(2 ** 63), output_shape=[1, 2, 2], strides=[1, 2, 2], padding='SAME')"),
+        ("conv3d_transpose(complex128 variable, 1, fast path)",
+         "tf.nn.conv3d_transpose(v, filters=1, output_shape=tf.constant([1, 2, 2]), strides=[1, 2, 2], "
+         "padding='SAME')"),
+        ("conv3d_transpose(complex128 [2], 1, output_shape list)",
+         "tf.nn.conv3d_transpose(tf.constant(np.complex128([1, 2])), filters=1, output_shape=[1, 2, 2], "
+         "strides=[1, 2, 2], padding='SAME')"),
+    )],
+    # -- the 2-D convolution backprops' batch and depth strides on this host's kernels (oneDNN's
+    # MklConvBackpropCommonOp: InvalidArgumentError; TF's own Conv2DBackpropInput: UnimplementedError)
+    *[(f"{name} {dt}{s}", _H, run) for name, expr in (
+        ("raw Conv2DBackpropInput(strides [1, 1, 2, 2])", "tf.raw_ops.Conv2DBackpropInput(input_sizes=[1, 4, 4, 2], "
+         "filter=tf.ones([2, 2, 2, 2], tf.DT), out_backprop=tf.ones([1, 4, 4, 2], tf.DT), strides=[1, 1, 2, 2], "
+         "padding='SAME')"),
+        ("raw Conv2DBackpropFilter(strides [2, 1, 1, 1])", "tf.raw_ops.Conv2DBackpropFilter(input=tf.ones([1, 4, 4, 2], "
+         "tf.DT), filter_sizes=[2, 2, 2, 2], out_backprop=tf.ones([1, 4, 4, 2], tf.DT), strides=[2, 1, 1, 1], "
+         "padding='SAME')"),
+        ("raw Conv2D(strides [1, 1, 2, 2])", "tf.raw_ops.Conv2D(input=tf.ones([1, 4, 4, 2], tf.DT), "
+         "filter=tf.ones([2, 2, 2, 2], tf.DT), strides=[1, 1, 2, 2], padding='SAME')"),
+        ("conv1d_transpose(strides [1, 2, 2])", "tf.nn.conv1d_transpose(tf.ones([1, 4, 1], tf.DT), "
+         "tf.ones([2, 1, 1], tf.DT), [1, 8, 1], [1, 2, 2])"),
+    ) for dt in ("float32", "bfloat16", "float16", "float64") for s, run in _both(expr.replace("tf.DT", f"tf.{dt}"))],
+]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
 
@@ -184,6 +293,13 @@ def test_input_types_and_slice_vectors(k: int, tf_results: dict[int, Any]) -> No
 @EDGES.parametrize("ops.random-arguments")
 def test_random_bounds_of_any_shape(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
+
+
+@clause("ops.host-cpu")
+@EDGES.parametrize("ops.host-cpu")
+def test_backprop_strides_on_this_machine(k: int, tf_results: dict[int, Any]) -> None:
+    with host_cpu.using("host"):   # (oneDNN's backprop kernels or TF's own: whichever this CPU runs)
+        EDGES.check(k, tf_results)
 
 
 def test_every_case_has_a_test() -> None:

@@ -152,12 +152,17 @@ def check_valid_padding(padding: str, explicit: Sequence[int], num_dims: int, op
 
 
 def _check_conv_attrs(strides: Sequence[int], dilations: Sequence[int], op: str, padding: str = "",
-                      explicit: Sequence[int] = ()) -> None:
+                      explicit: Sequence[int] = (), dtype_name: str = "") -> None:
     """The kernel's constructor checks (InitConv2DParameters): the strides' and dilations' batch
-    and depth, then the padding (check_valid_padding)."""
+    and depth, then the padding (check_valid_padding). The strides' error is UnimplementedError,
+    but a backprop's oneDNN kernel (MklConvBackpropCommonOp, where this host runs `dtype_name`
+    through oneDNN) and TF's own Conv2DBackpropFilter raise InvalidArgumentError (observed on TF 2.21
+    on this session's oneDNN host: conv1d_transpose with strides [1, 2, 2]; fz35b)."""
     if strides[0] != 1 or strides[3] != 1:
-        raise errors.UnimplementedError(None, None, "Current implementation does not yet support strides in the "
-                                        f"batch and depth dimensions. [Op:{op}]")
+        backprop = op != "Conv2D" and (op == "Conv2DBackpropFilter" or onednn_conv(dtype_name))
+        raise (errors.InvalidArgumentError if backprop else errors.UnimplementedError)(
+            None, None, f"Current implementation does not yet support strides in the batch and depth dimensions. "
+                        f"[Op:{op}]")
     if dilations[0] != 1 or dilations[3] != 1:
         raise errors.UnimplementedError(None, None, "Current implementation does not yet support dilations in the "
                                         f"batch and depth dimensions. [Op:{op}]")
@@ -166,12 +171,12 @@ def _check_conv_attrs(strides: Sequence[int], dilations: Sequence[int], op: str,
 
 
 def _check_conv(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
-                op: str, padding: str = "", explicit: Sequence[int] = ()) -> int:
+                op: str, padding: str = "", explicit: Sequence[int] = (), dtype_name: str = "") -> int:
     """TF's Conv2D argument checks; returns the number of groups. The strides' and dilations'
     batch and depth come first: the kernel's constructor checks them (InitConv2DParameters), then
     the padding (check_valid_padding), its Compute the inputs' ranks (fz14 seed 1420261218 #30: a
     scalar filter with strides [4, 2, 2, 2] is UnimplementedError)."""
-    _check_conv_attrs(strides, dilations, op, padding, explicit)
+    _check_conv_attrs(strides, dilations, op, padding, explicit, dtype_name)
     if len(x_shape) != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x_shape)} [Op:{op}]")
     if len(f_shape) != 4:
@@ -301,7 +306,7 @@ def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str) -> None
 
 def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
                            explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
-    groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput")
+    groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput", dtype_name=f.dtype.name)
     _check_backprop_dilation(f.dtype, dilations, "Conv2DBackpropInput")
     if _onednn_empty_sizes(input_sizes, f.dtype):
         return np.zeros(tuple(input_sizes), f.dtype)
@@ -323,7 +328,7 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
 
 def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
                             explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
-    groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter")
+    groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter", dtype_name=x.dtype.name)
     _check_backprop_dilation(x.dtype, dilations, "Conv2DBackpropFilter")
     if _onednn_empty(x):
         return np.zeros(tuple(filter_sizes), x.dtype)

@@ -144,6 +144,17 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         return matmul(cast(ta, dtypes.float32), cast(tb, dtypes.float32), transpose_a=bool(transpose_a or adjoint_a),
                       transpose_b=bool(transpose_b or adjoint_b))
     if output_type and _batch_matmul_v3(ta, tb, output_type, a_is_sparse, b_is_sparse):
+        # (the adj attrs as math_ops.matmul passes them, checked by make_bool before anything else: on the
+        # batch path `True` for a truthy transpose, else the adjoint as given; on the other `adjoint or
+        # transpose`, so `adjoint_b=np.bool_(True)` is TypeError "Expected bool for argument 'adj_y' not
+        # np.True_."; fz35b, fourteenth generator seed 1420353003 #52)
+        from simdist.runtime.ops import static_shapes
+        ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)
+        if ka is None or kb is None or len(ka) > 2 or len(kb) > 2:
+            adj_x, adj_y = (True if transpose_a else adjoint_a), (True if transpose_b else adjoint_b)
+        else:
+            adj_x, adj_y = (adjoint_a or transpose_a), (adjoint_b or transpose_b)
+        attr_rules.check("BatchMatMulV3", adj_x=adj_x, adj_y=adj_y, grad_x=grad_a, grad_y=grad_b)
         return _matmul_v3(ta, tb, dtypes.as_dtype(output_type), bool(transpose_a or adjoint_a),
                           bool(transpose_b or adjoint_b), grad_a, grad_b)
     if (adjoint_a or adjoint_b) and ta.dtype.kind == "c" and tb.dtype == ta.dtype:   # the adjoint: conjugated too
