@@ -20,14 +20,6 @@ from fz14_seen import SEEN
 _MISSING: tuple[str, ...] = ()
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
-    ("call:random.fold_in", "error-class", "'err', 'ValueError'"):
-        "tf.random.fold_in(seed, data) of a rank-3 data with alg='threefry' in a tf.function (seed 1420262101 #201, "
-        "fz21): TF 2.21 builds the StatelessRandomUniformFullIntV2 node (its counter check is a run-time one) and goes "
-        "on to stack its scalar output with the data, whose Pack shape function raises ValueError \"Shapes must be "
-        "equal rank\" at trace; simdist's trace runs the ops eagerly and stops at the uniform kernel's "
-        "InvalidArgumentError (\"counter must be a vector with length at least 2\"), so it never reaches the Pack "
-        "(with a vector data both raise the Pack's ValueError; fz27b: the dry runs go on past a kernel's run-time error on "
-        "stand-ins, but this counter check is made in Python before dispatch: still open)",
     **{(f"call:{op}", "missing", ""): f"tf.{op} exists in TF 2.21, not in simdist's facade (simdist: AttributeError)"
        for op in _MISSING},
     ("random:", "value", "calls"):
