@@ -263,6 +263,33 @@ CASES += [
     ) for dt in ("float32", "bfloat16", "float16", "float64") for s, run in _both(expr.replace("tf.DT", f"tf.{dt}"))],
 ]
 
+def _sums(expr: str, dt: str) -> Callable[[Any], Any]:
+    """`expr` of arguments x, y, z, w [3, 2], s [] and r [2] of dtype `dt` (seeded values of mixed
+    magnitudes) inside a tf.function: Grappler's AddOpsRewrite regroups the sum by shape."""
+    def run(tf: Any) -> Any:
+        rng = np.random.RandomState(0)
+
+        def vals(shape: list[int]) -> Any:
+            return tf.cast(tf.constant((rng.standard_normal(shape) * np.array([1, 1e-3, 1e3])[
+                rng.randint(0, 3, size=shape)]).astype(np.float32)), getattr(tf, dt))
+        args = [vals([3, 2]) for _ in range(4)] + [vals([]), vals([2])]
+        f = tf.function(lambda x, y, z, w, s, r: eval(expr, {"tf": tf, "x": x, "y": y, "z": z, "w": w, "s": s,  # noqa: S307
+                                                          "r": r}), autograph=False)
+        return f(*args)
+    return run
+
+
+_G = "function.grappler-rewrites"
+CASES += [
+    # -- AddOpsRewrite (fourth generator seed 3502 #57: float16 `(x + 2.5) + x` is (x + x) + 2.5 in the graph)
+    ("(x + 2.5) + x float16 [3, 2] of seed 3502 #57", _G, _traced("(lambda x: (x + 2.5) + x)(tf.constant(np.array("
+     "[[float('inf'), 0.0999755859375], [0.0010004043579101562, 0.0999755859375], [3.0, 2.5]], np.float16)))")),
+    *[(f"{expr} {dt}", _G, _sums(expr, dt)) for dt in ("float16", "float32", "bfloat16") for expr in (
+        "(x + 2.5) + x", "x + (y + z)", "(x + s) + y", "(s + x) + (y + s)", "tf.add_n([x, y]) + z", "(x + x) + x",
+        "((x + x) + x) + x", "(x + 0.1) + y", "(x + y) + 0.1", "(x + y) * 2 + z", "(x + r) + y", "(r + x) + (r + y)",
+        "x + (r + 1.0)")],
+]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
 
@@ -300,6 +327,12 @@ def test_random_bounds_of_any_shape(k: int, tf_results: dict[int, Any]) -> None:
 def test_backprop_strides_on_this_machine(k: int, tf_results: dict[int, Any]) -> None:
     with host_cpu.using("host"):   # (oneDNN's backprop kernels or TF's own: whichever this CPU runs)
         EDGES.check(k, tf_results)
+
+
+@clause("function.grappler-rewrites")
+@EDGES.parametrize("function.grappler-rewrites")
+def test_sums_regrouped_by_shape(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
 
 
 def test_every_case_has_a_test() -> None:
