@@ -134,7 +134,7 @@ KNOWN_OPEN: dict[object, str] = {
                                 "(fz35b: ext8 seed 3503 #245, float32 `matmul(x, b, a_is_sparse=True)`: TF 2.21's "
                                 "SparseMatMul skips the zero entries of the sparse operand, so 0 * inf there is no NaN "
                                 "(matmul([[1, 0], [0, 2]], [[inf, 1], [nan, 3]], a_is_sparse=True) is [[inf, 1], "
-                                "[nan, 6]], measured); simdist multiplies every entry: not modelled)",
+                                "[nan, 6]], measured): modelled since, linalg.py `_sparse_products`)",
     ("cast", "value"): _CX_VALUE,
     ("math.add", "gradient"): _CX_GRAD,
     ("math.subtract", "gradient"): _CX_GRAD,

@@ -290,6 +290,29 @@ CASES += [
         "x + (r + 1.0)")],
 ]
 
+_EK = "ops.eigen-kernels"
+_A2 = "tf.constant([[1.0, 0.0], [0.0, 2.0]])"
+_B2 = "tf.constant([[np.inf, 1.0], [np.nan, 3.0]])"
+CASES += [
+    # -- SparseMatMul skips the zero entries of its sparse operand (third generator --ext8 seed 3503 #245)
+    *[(f"{name}{s}", _EK, run) for name, expr in (
+        ("matmul(a, b, a_is_sparse)", f"tf.linalg.matmul({_A2}, {_B2}, a_is_sparse=True)"),
+        ("matmul(b, a, b_is_sparse)", f"tf.linalg.matmul({_B2}, {_A2}, b_is_sparse=True)"),
+        ("matmul(a, b, both sparse)", f"tf.linalg.matmul({_A2}, {_B2}, a_is_sparse=True, b_is_sparse=True)"),
+        ("matmul(a, b, a_is_sparse, transposed)", f"tf.linalg.matmul({_A2}, {_B2}, a_is_sparse=True, "
+                                                  "transpose_a=True, transpose_b=True)"),
+        ("matmul(bfloat16 a, float32 b, a_is_sparse)", f"tf.linalg.matmul(tf.cast({_A2}, tf.bfloat16), {_B2}, "
+                                                       "a_is_sparse=True)"),
+        ("matmul(bfloat16 a, bfloat16 b, a_is_sparse)", f"tf.linalg.matmul(tf.cast({_A2}, tf.bfloat16), "
+                                                        f"tf.cast({_B2}, tf.bfloat16), a_is_sparse=True)"),
+        ("matmul of seed 3503 #245", "tf.linalg.matmul(tf.constant([[0.0, 1e10, -np.inf], [1.0, 0.0, 3.0], "
+         "[np.nan, 0.0, 0.5]]), tf.constant([[0.0, -1.0, -7.25], [0.5, float('inf'), -2.0], [float('nan'), -2.0, "
+         "-2.0]]), a_is_sparse=True)"),
+        ("matmul finite, a_is_sparse", "tf.linalg.matmul(tf.constant([[1.5, 0.0, -2.0]]), "
+                                       "tf.constant([[1.0], [5.0], [0.25]]), a_is_sparse=True)"),
+    ) for s, run in _both(expr)],
+]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
 
@@ -332,6 +355,12 @@ def test_backprop_strides_on_this_machine(k: int, tf_results: dict[int, Any]) ->
 @clause("function.grappler-rewrites")
 @EDGES.parametrize("function.grappler-rewrites")
 def test_sums_regrouped_by_shape(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.eigen-kernels")
+@EDGES.parametrize("ops.eigen-kernels")
+def test_sparse_matmul_skips_zeros(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
