@@ -202,12 +202,21 @@ CASES += [
         ("searchsorted(scalar, [1.0], side='bad')", "tf.searchsorted(1.0, [1.0], side='bad')"),
         ("searchsorted([1.0], scalar, side='bad')", "tf.searchsorted([1.0], 1.0, side='bad')"),
         ("searchsorted([1.0], [1.0], side='bad')", "tf.searchsorted([1.0], [1.0], side='bad')"),
+        ("strings.to_number(['1'], out_type=int16)", "tf.strings.to_number(['1'], out_type=tf.int16)"),
+        ("strings.to_number(['1'], out_type=bfloat16)", "tf.strings.to_number(['1'], out_type=tf.bfloat16)"),
     ) for s, run in _both(expr)],
     *[(f"{name}{s}", _T, run) for name, var, expr in (
         ("embedding_lookup(bool variable, [2], max_norm=1.0)", "tf.Variable(np.ones([2, 2, 3, 3], bool))",
          "tf.nn.embedding_lookup(v, [2], max_norm=1.0)"),
         ("gather(float32 variable, [5])", "tf.Variable(np.float32([1, 2]))", "tf.gather(v, [5])"),
         ("gather(float32 variable, [5]) + 'a'", "tf.Variable(np.float32([1, 2]))", "tf.gather(v, [5]) + 'a'"),
+        # (a graph: the input's type, then the out_type attr, both TypeError; seed 1420353004 #24)
+        ("strings.to_number(int16 variable, out_type=int16)", "tf.Variable(np.int16([[2], [0]]))",
+         "tf.strings.to_number(v, out_type=tf.int16)"),
+        ("strings.to_number(int16 variable, out_type=float32)", "tf.Variable(np.int16([[2], [0]]))",
+         "tf.strings.to_number(v, out_type=tf.float32)"),
+        ("strings.to_number(string variable, out_type=int16)", "tf.Variable(['1', '2'])",
+         "tf.strings.to_number(v, out_type=tf.int16)"),
     ) for s, run in _with_var(var, expr)],
     *[(name, _T, _sig(expr, spec, arg)) for name, expr, spec, arg in (
         ("sig [0, None]: eigh_tridiagonal(reshape(x, [-1]), [])", "tf.linalg.eigh_tridiagonal(tf.reshape(x, [-1]), "
