@@ -24,8 +24,8 @@ _LANE_AXES = lanes("its attributes index one lane's axes: no stacked form writte
 _LANE_ROWS = lanes("its indices address one lane's rows: no stacked form written")
 
 __all__ = ["constant", "range_", "reshape", "identity", "expand_dims", "squeeze", "ones", "zeros", "fill",
-           "ones_like", "zeros_like", "concat", "concat_arrays", "stack", "pack", "unstack", "split", "transpose", "shape",
-           "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient",
+           "ones_like", "zeros_like", "concat", "concat_arrays", "stack", "pack", "unstack", "split", "transpose",
+           "shape", "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient",
            "boolean_mask"]
 
 _ZERO = args.zero_flops

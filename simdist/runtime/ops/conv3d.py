@@ -350,8 +350,8 @@ def _fallback_inputs(output_shape: Any, filters: Any, input: Any, strides: Any, 
         isinstance(data_format, (str, bytes))
     if fast:
         return filters, input
-    return tuple(attr_rules.fallback_args_to_matching([filters, input], (dtypes.float16, dtypes.bfloat16, dtypes.float32,
-                                                                         dtypes.float64)))
+    floats = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
+    return tuple(attr_rules.fallback_args_to_matching([filters, input], floats))
 
 
 def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002

@@ -388,7 +388,8 @@ def _conjugated(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjo
 
 def _check_attrs(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjoint_a: Any, adjoint_b: Any,
                  a_is_sparse: Any, b_is_sparse: Any, grad_a: Any, grad_b: Any) -> bool:
-    """Whether math_ops.matmul chooses SparseMatMul, after checking the attributes it passes to the op it chooses, as the user gave them (clause
+    """Whether math_ops.matmul chooses SparseMatMul, after checking the attributes it passes to the
+    op it chooses, as the user gave them (clause
     ops.attr-types): BatchMatMulV2 (either operand above rank 2, or of a rank the graph does not
     know, and no sparse flag) gets adj_x = transpose_a or adjoint_a (True when transpose_a is
     truthy, else adjoint_a as given), grad_x = grad_a; else a truthy adjoint makes transpose True,
