@@ -129,6 +129,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "InvalidArgumentError (the class of unique_with_counts>linalg.svd above: an unused op TF prunes is not "
         "modelled; modelling it means running a failed call again with the failing op's output a stand-in whose "
         "taint reaches no output and no stateful op, which dispatch does not track yet)",
+    ('call:math.sobol_sample>call:constant', 'rejects', "'calls', (('ok'"):
+        "`y = tf.math.sobol_sample(1, num_results=0)` in a tf.function with an input_signature whose result is never "
+        "used, then `return tf.constant(...)` (fz35b: fresh seed 1420353005 #16): TF 2.21 prunes the unused stateless "
+        "node, so the kernel's num_results check never runs and both calls return the constant; simdist runs "
+        "SobolSample's kernel on each call and raises its InvalidArgumentError (the class of "
+        "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
     ("call:linalg.eigh", "value", "'grad'"):
         "tf.linalg.eigh of a complex64 Variable [4, 4] under a tape (fz32b: fresh seed 1420323003 #60): TF 2.21's "
         "eigenvalues are -7.918, -2.681, 6.349, 17.75, simdist's -12.62, -2.680, 11.05, 17.89 (different matrices, "

@@ -299,6 +299,16 @@ CASES += [
         "x + (r + 1.0)")],
 ]
 
+CASES += [
+    # -- AdjustContrastv2 of an empty image (fourteenth generator seed 1420353005 #45)
+    *[(f"{name}{s}", "ops.image", run) for name, expr in (
+        ("adjust_contrast(float64 [3, 3, 0], -1.0)", "tf.image.adjust_contrast(tf.zeros([3, 3, 0], tf.float64), -1.0)"),
+        ("adjust_contrast(float32 [0, 3, 2], 2.0)", "tf.image.adjust_contrast(tf.zeros([0, 3, 2]), 2.0)"),
+        ("adjust_contrast(float32 [2, 0, 3, 2], 2.0)", "tf.image.adjust_contrast(tf.zeros([2, 0, 3, 2]), 2.0)"),
+        ("adjust_contrast(float32 [0, 3, 2], [2.0])", "tf.image.adjust_contrast(tf.zeros([0, 3, 2]), [2.0])"),
+    ) for s, run in _both(expr)],
+]
+
 _EK = "ops.eigen-kernels"
 _A2 = "tf.constant([[1.0, 0.0], [0.0, 2.0]])"
 _B2 = "tf.constant([[np.inf, 1.0], [np.nan, 3.0]])"
@@ -370,6 +380,12 @@ def test_sums_regrouped_by_shape(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.eigen-kernels")
 @EDGES.parametrize("ops.eigen-kernels")
 def test_sparse_matmul_skips_zeros(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image")
+@EDGES.parametrize("ops.image")
+def test_empty_images(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
