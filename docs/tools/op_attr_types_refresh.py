@@ -15,8 +15,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 # op types a facade's wrapper may call although simdist computes them with another registered op
-# (math_ops.matmul's SparseMatMul path: simdist's MatMul computes it; ApproxTopK: TopKV2 on the CPU)
-EXTRA = ("SparseMatMul", "ApproxTopK")
+# (math_ops.matmul's SparseMatMul path: simdist's MatMul computes it; ApproxTopK: TopKV2 on the CPU;
+# BatchMatMulV3, an output_type: Cast and MatMul)
+EXTRA = ("SparseMatMul", "ApproxTopK", "BatchMatMulV3")
 KINDS = ("bool", "int", "float", "string", "type", "shape", "list(bool)", "list(int)", "list(float)",
          "list(string)", "list(type)", "list(shape)")
 

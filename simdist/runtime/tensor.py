@@ -689,7 +689,7 @@ def _autopack(value: Any, dtype: Any) -> Any:
     def tensor(v: Any) -> Tensor:
         return v if isinstance(v, Tensor) else v._as_tensor()
     if not context.in_function() and all(_tensor_like(v) for v in value):
-        return array.stack([tensor(v) for v in value])
+        return array.pack(list(value))   # (as they are: a distributed variable sends Pack to its fallback)
     parts, must_pack = [], False
     for v in value:
         if _tensor_like(v):
@@ -705,7 +705,7 @@ def _autopack(value: Any, dtype: Any) -> Any:
             parts.append(v)
     if not must_pack:
         return parts
-    return array.stack([p if isinstance(p, Tensor) else convert_to_tensor(p, dtype=dtype) for p in parts])
+    return array.pack([p if isinstance(p, Tensor) else convert_to_tensor(p, dtype=dtype) for p in parts])
 
 
 def _autopack_cast(value: Any, dtype: Any) -> Tensor:
@@ -731,10 +731,10 @@ def _autopack_cast(value: Any, dtype: Any) -> Tensor:
         if id(v) in cast:
             return cast[id(v)]
         if isinstance(v, (list, tuple)) and _first_tensor_dtype(v) is not None:
-            return array.stack([leaf(u) for u in v])
+            return array.pack([leaf(u) for u in v])
         return convert_to_tensor(v, dtype=dtype)
     cast_all(value)
-    return array.stack([leaf(v) for v in value])
+    return array.pack([leaf(v) for v in value])
 
 
 def _first_tensor_dtype(value: Any) -> Any:

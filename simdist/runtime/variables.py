@@ -723,9 +723,12 @@ class ResourceVariable(InPlaceRefusals, Variable):
         bad = (idx < 0) | (idx >= n)
         if bad.any():
             pos = np.unravel_index(int(np.argmax(bad)), idx.shape) if idx.ndim else ()
-            raise errors.InvalidArgumentError(
+            # (the kernel's run-time check: a dry run of a tf.function goes on past it, so a later op's
+            # trace-time error comes first, embedding_lookup's max_norm Sum of a bool variable: fz35b,
+            # fourteenth generator seed 1420353003 #87)
+            return _dispatch.refused(errors.InvalidArgumentError(
                 None, None, f"indices[{','.join(str(int(i)) for i in pos)}] = {int(idx[bad].flat[0])} is not in "
-                f"[0, {n}) [Op:ResourceGather]")
+                f"[0, {n}) [Op:ResourceGather]"), self._dtype, list(idx.shape) + list(self._shape.as_list()[1:]))
         row_bytes = self.nbytes // max(int(n), 1)
         value = self._read_array(row_bytes * int(np.unique(idx).size))
         from simdist.runtime.cost import tally

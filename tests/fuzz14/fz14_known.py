@@ -20,14 +20,6 @@ from fz14_seen import SEEN
 _MISSING: tuple[str, ...] = ()
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
-    ("call:random.fold_in", "error-class", "'err', 'ValueError'"):
-        "tf.random.fold_in(seed, data) of a rank-3 data with alg='threefry' in a tf.function (seed 1420262101 #201, "
-        "fz21): TF 2.21 builds the StatelessRandomUniformFullIntV2 node (its counter check is a run-time one) and goes "
-        "on to stack its scalar output with the data, whose Pack shape function raises ValueError \"Shapes must be "
-        "equal rank\" at trace; simdist's trace runs the ops eagerly and stops at the uniform kernel's "
-        "InvalidArgumentError (\"counter must be a vector with length at least 2\"), so it never reaches the Pack "
-        "(with a vector data both raise the Pack's ValueError; fz27b: the dry runs go on past a kernel's run-time error on "
-        "stand-ins, but this counter check is made in Python before dispatch: still open)",
     **{(f"call:{op}", "missing", ""): f"tf.{op} exists in TF 2.21, not in simdist's facade (simdist: AttributeError)"
        for op in _MISSING},
     ("random:", "value", "calls"):
@@ -137,6 +129,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "InvalidArgumentError (the class of unique_with_counts>linalg.svd above: an unused op TF prunes is not "
         "modelled; modelling it means running a failed call again with the failing op's output a stand-in whose "
         "taint reaches no output and no stateful op, which dispatch does not track yet)",
+    ('call:math.sobol_sample>call:constant', 'rejects', "'calls', (('ok'"):
+        "`y = tf.math.sobol_sample(1, num_results=0)` in a tf.function with an input_signature whose result is never "
+        "used, then `return tf.constant(...)` (fz35b: fresh seed 1420353005 #16): TF 2.21 prunes the unused stateless "
+        "node, so the kernel's num_results check never runs and both calls return the constant; simdist runs "
+        "SobolSample's kernel on each call and raises its InvalidArgumentError (the class of "
+        "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
     ("call:linalg.eigh", "value", "'grad'"):
         "tf.linalg.eigh of a complex64 Variable [4, 4] under a tape (fz32b: fresh seed 1420323003 #60): TF 2.21's "
         "eigenvalues are -7.918, -2.681, 6.349, 17.75, simdist's -12.62, -2.680, 11.05, 17.89 (different matrices, "

@@ -88,7 +88,9 @@ KNOWN_OPEN: dict[object, str] = {
                                     "eager): TF 2.21's float16 DepthwiseConv2dNative rounds its products and partial "
                                     "sums in another order, so the first row's vertical difference of reflected rows "
                                     "is 0.0003662, -0.002953, -inf where simdist's is exactly 0; the half kernel's "
-                                    "accumulation order is not modelled",
+                                    "accumulation order is not modelled (fz35b: ext8 seed 3503 #45, a bfloat16 image "
+                                    "holding inf, NaN, 1e30 and a subnormal on this oneDNN host: 10 of 144 outputs NaN "
+                                    "in TF where simdist's are finite; a single inf gives NaN on both, not analysed)",
     ("linalg.inv", "value"): "MatrixInverse's last bits where sums cancel (finite matrices with entries of very "
                              "different sizes: 1e30 beside O(1)): TF 2.21's Eigen blocked triangular solves add in "
                              "another order than simdist's row-by-row solve (eigen_lu.lu_solve); real matrices holding "
@@ -128,7 +130,11 @@ KNOWN_OPEN: dict[object, str] = {
                                 "TF's Eigen kernel multiplies part by part and adds the real and imaginary products "
                                 "apart ([1, 2] @ [inf; 1] is inf + NaNj in TF, NaN + NaNj from simdist's NumPy/BLAS), "
                                 "under DAZ/FTZ ((1e-20 + 1e-20j) * 1e-20 in complex64 is 0 in TF, 1e-40 + 1e-40j in "
-                                "simdist); a 1 x k @ k x 1 product takes Eigen's matrix-vector path; not modelled yet",
+                                "simdist); a 1 x k @ k x 1 product takes Eigen's matrix-vector path; not modelled yet. "
+                                "(fz35b: ext8 seed 3503 #245, float32 `matmul(x, b, a_is_sparse=True)`: TF 2.21's "
+                                "SparseMatMul skips the zero entries of the sparse operand, so 0 * inf there is no NaN "
+                                "(matmul([[1, 0], [0, 2]], [[inf, 1], [nan, 3]], a_is_sparse=True) is [[inf, 1], "
+                                "[nan, 6]], measured): modelled since, linalg.py `_sparse_products`)",
     ("cast", "value"): _CX_VALUE,
     ("math.add", "gradient"): _CX_GRAD,
     ("math.subtract", "gradient"): _CX_GRAD,

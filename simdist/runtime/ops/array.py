@@ -24,8 +24,8 @@ _LANE_AXES = lanes("its attributes index one lane's axes: no stacked form writte
 _LANE_ROWS = lanes("its indices address one lane's rows: no stacked form written")
 
 __all__ = ["constant", "range_", "reshape", "identity", "expand_dims", "squeeze", "ones", "zeros", "fill",
-           "ones_like", "zeros_like", "concat", "concat_arrays", "stack", "unstack", "split", "transpose", "shape",
-           "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient",
+           "ones_like", "zeros_like", "concat", "concat_arrays", "stack", "pack", "unstack", "split", "transpose",
+           "shape", "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient",
            "boolean_mask"]
 
 _ZERO = args.zero_flops
@@ -150,6 +150,11 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         if not all(k in order for k in kinds):
             raise AssertionError()
         dt = max(kinds, key=order.index)
+        # (each argument converted alone first, then cast: a Python float beside a float64 is its
+        # float32 value, `range(np.float64(0.1), delta=1e-6)` steps by 9.99999997e-07; fz35b,
+        # fourteenth generator seed 1420353001 #87)
+        vals = [v if isinstance(v, Tensor) or hasattr(v, "_as_tensor") or k == dt else convert.to_array(v, k)[0]
+                for v, k in zip(vals, kinds)]
     else:
         dt = dtypes.as_dtype(dtype)
         for v in vals:      # TF converts each argument to dtype: 0.5 is refused for an integer range
@@ -511,6 +516,12 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
                 f"Input to reshape is a tensor with {t.shape.num_elements()} values, but the requested shape has "
                 f"{int(np.prod(shp))} [Op:Reshape]", text, "Reshape", (known, (len(shp),)))
     out = dispatch.execute(RESHAPE, (t,), {"shape": shp})
+    known = static_shapes.known_shape(t) if -1 in shp else None
+    if known is not None and 0 in known and int(np.prod([d for d in shp if d != -1])) != 0:
+        # (an input with a known zero dimension has no elements, so the -1 of a target whose other sizes
+        # are not zero is a known 0: `reshape(TensorSpec([0, None]), [-1])` is [0], and eigh_tridiagonal's
+        # `alpha.shape[0] <= 1` traces; fz35b, third generator --ext8 seed 3503 #169)
+        return out
     if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t)):
         # (Reshape's shape function: the -1 dimension of an input whose size the graph does not know)
         return static_shapes.mark(out, [d == -1 for d in shp])
@@ -994,44 +1005,63 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     tensor_axis = isinstance(axis, Tensor) or hasattr(axis, "_as_tensor")
     # (array_ops.stack's `if axis == 0:` in Python: a list axis [3] is not 0, and its range check's `<` is then
     # TypeError before Pack converts the values; fz34b, fourth generator seed 3402 #72)
-    if isinstance(values, (list, tuple)) and (int(axis) == 0 if tensor_axis else axis == 0) and values and \
-            not _holds_tensor(values):
-        # array_ops.stack converts a constant list as a whole first (its dtype is the list's:
-        # [np.int64(0)] is int32), then falls back to Pack (ops.conversion)
+    # (`axis == 0` with TF's operators: a bool tensor axis is its TypeError "Cannot convert 0 to
+    # EagerTensor of dtype bool"; fz35b)
+    if isinstance(values, (list, tuple)) and (bool(axis == 0) if tensor_axis else axis == 0) and values:
+        # array_ops.stack converts the list as a whole first (its dtype is the list's: [np.int64(0)]
+        # is int32; a list holding tensors is autopacked, its other elements converted to the first
+        # tensor's dtype, in a graph too: `stack([1, float16 variable])` is float16), swallowing only
+        # TypeError, ValueError and NotImplementedError before Pack (ops.conversion; the autopacking
+        # Pack's InvalidArgumentError propagates: fz35b, fourth generator seed 3501 #96)
         try:
             return convert_to_tensor(values)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, NotImplementedError):
             pass
     if isinstance(values, (list, tuple)) and values:
-        # TF's array_ops.stack converts the first value alone and checks the axis against its rank,
-        # in Python, before Pack converts the list (so before its dtypes' TypeError in a graph;
-        # fz27b, fz14 seed 1420272701 #46); an unknown rank is left to Pack's shape function
+        # TF's array_ops.stack converts the first value alone (its errors propagate: eagerly 1e40 is
+        # float32's ValueError) and checks the axis against its rank, in Python, before Pack converts
+        # the list (so before its dtypes' TypeError in a graph; fz27b, fz14 seed 1420272701 #46); an
+        # unknown rank is left to Pack's shape function
         _stack_axis(values[0], axis)
     if isinstance(values, (list, tuple)) and len(values) > 1:   # (Pack's eager fallback, after the axis check)
         math.check_distributed_variables(values)
-    # (an axis given as a tensor: Pack's attr, which the eager fast path cannot take)
-    ts = matching_list(values, "Pack", "values", fallback=isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"))
+    # (an axis other than a Python int, a tensor, a NumPy integer or a float: Pack's attr, which the
+    # eager fast path's ParseInt64Value (PyLong_Check) cannot take, so the eager fallback converts
+    # the list, and its make_int truncates a float: fz35b)
+    ts = matching_list(values, "Pack", "values", fallback=not isinstance(axis, int))
     if ts:
         _stack_axis(ts[0], axis)
     return dispatch.execute(PACK, ts, {"axis": int(axis)})
 
 
+def pack(values: Sequence[Any]) -> Tensor:
+    """gen_array_ops.pack(values) on axis 0, as TF's autopacking conversion calls it (no
+    array_ops.stack before it: no whole-list conversion, no Python axis check); a distributed
+    variable in a replica sends it to the eager fallback (`math.check_distributed_variables`)."""
+    from simdist.runtime.ops import math
+    if len(values) > 1:
+        math.check_distributed_variables(values)
+    return dispatch.execute(PACK, matching_list(values, "Pack", "values"), {"axis": 0})
+
+
 def _stack_axis(first: Any, axis: Any) -> None:
     """array_ops.stack's check of `axis` against the rank of the first value + 1 (ValueError), when
-    the graph knows that rank; a first value that does not convert is left to Pack's conversion."""
+    the graph knows that rank; the first value's conversion comes first, its errors propagate."""
     if isinstance(first, Tensor) or hasattr(first, "_as_tensor"):
         if isinstance(first, Tensor) and static_shapes.rank_unknown(first):
             return
         n = len(first.shape) + 1
-    else:   # (a Python or NumPy value: its rank as converted; a list holding tensors is left to Pack)
-        if _holds_tensor([first]):
+    else:   # (a Python or NumPy value: its rank as ops.convert_to_tensor converts it, errors and all)
+        first = convert_to_tensor(first)
+        if static_shapes.rank_unknown(first):
             return
-        try:
-            n = np.ndim(first) + 1
-        except Exception:  # noqa: BLE001 - Pack's conversion of the list raises it
-            return
-    ax = int(axis) if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor") else axis
-    if ax < -n or ax >= n:   # (Python's comparisons, as array_ops.stack: a list axis is their TypeError)
+        n = len(first.shape) + 1
+    # (Python's comparisons, as array_ops.stack: a list axis is their TypeError; a tensor axis compares
+    # with TF's operators, in its dtype: a uint8 axis 1 is below -2, which wraps to 254; fz35b)
+    if axis < -n or axis >= n:
+        ax = axis
+        if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):
+            ax = np.asarray(_t(axis).numpy()).tolist()   # (EagerTensor.__format__: its value's tolist())
         raise ValueError(f"Argument `axis` = {ax} not in range [{-n}, {n})")
 
 

@@ -236,27 +236,37 @@ no_tf_gradient("LowerBound")
 no_tf_gradient("UpperBound")
 
 
+def _scalar_row(x: Tensor) -> None:
+    """array_ops.searchsorted's shape(x)[-1] of a scalar: a StridedSlice of an empty shape, whose
+    shape function sees it while a graph is built when the rank is known (fz5 seed 61 #285)."""
+    text = "slice index -1 of dimension 0 out of bounds."
+    err = errors.InvalidArgumentError(None, None, f"{text} [Op:StridedSlice]")
+    if static_shapes.rank_unknown(x):
+        raise err
+    raise trace_errors.mark_shape(err, text, "strided_slice", ((0,), (1,), (1,), (1,)))
+
+
 def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type: Any = dtypes.int32,
                  name: str | None = None) -> Tensor:
     """`tf.searchsorted`: per row of the innermost axis, where each value would be inserted in the
     sorted row (left: before equal values; right: after); leading axes must match."""
     from simdist.runtime.ops.array import reshape
-    s, v = _t(sorted_sequence), _t(values)
-    if side not in ("left", "right"):
+    # (array_ops.searchsorted: shape(sorted_sequence)[-1] before values is converted, so a scalar
+    # sequence is StridedSlice's error beside values that do not convert (an eager TensorProto: fz35b,
+    # fourteenth generator seed 1420353003 #33))
+    s = _t(sorted_sequence)
+    if s.ndim == 0:
+        _scalar_row(s)
+    v = _t(values)
+    if v.ndim == 0:
+        _scalar_row(v)
+    if side not in ("left", "right"):   # (after the reshapes)
         raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = '{side}'.")
     ot = dtypes.as_dtype(out_type)
-    if s.ndim == 0 or v.ndim == 0:
-        # array_ops.searchsorted takes shape(x)[-1] of each: a StridedSlice of an empty shape, whose
-        # shape function sees it while a graph is built when the rank is known (fz5 seed 61 #285)
-        text = "slice index -1 of dimension 0 out of bounds."
-        err = errors.InvalidArgumentError(None, None, f"{text} [Op:StridedSlice]")
-        if static_shapes.rank_unknown(s if s.ndim == 0 else v):
-            raise err
-        raise trace_errors.mark_shape(err, text, "strided_slice", ((0,), (1,), (1,), (1,)))
+    n, m = int(s.shape[-1]), int(v.shape[-1])
     if ot.name not in _INT_INDEX:   # (after the StridedSlices that build the reshapes: fz10 seed 93 #113)
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
                                           f"list of allowed values: int32, int64 [Op:{'LowerBound' if side == 'left' else 'UpperBound'}]")
-    n, m = int(s.shape[-1]), int(v.shape[-1])
     s2 = reshape(s, [-1, n])
     v2 = reshape(v, [-1, m])
     op = LOWER_BOUND if side == "left" else UPPER_BOUND

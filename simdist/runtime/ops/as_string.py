@@ -124,9 +124,13 @@ NotDifferentiable("AsString")
 def as_string(input: Any, precision: int = -1, scientific: bool = False, shortest: bool = False,  # noqa: A002
               width: int = -1, fill: str = "", name: str | None = None) -> Tensor:
     """`tf.as_string` (`tf.strings.as_string`): each element as a string, printf-formatted."""
-    x = _t(input)
     attr_rules.check("AsString", precision=precision, scientific=scientific, shortest=shortest, width=width,
                      fill=fill)   # (the wrapper's make_*: ops.attr-types)
+    # (the input after the attrs: the fast path sets its attrs first and falls back on one it cannot
+    # read, and the eager fallback and a graph build run make_* before converting any input, so
+    # `as_string([1e300], scientific=1)` is make_bool's TypeError; fz35b, fourteenth generator seed
+    # 1420353001 #159)
+    x = _t(input)
     fill = "" if fill is None else str(fill)
     name_ = x.dtype.name
     if not context.in_function():   # (eagerly the kernel is made before the type attr's check)

@@ -139,8 +139,20 @@ def _elems(elems: Any, what: str = "elems") -> tuple[list[Tensor], int]:
 
 def _rows(flat: list[Tensor]) -> list[list[Tensor]]:
     from simdist.runtime.ops.array import unstack
+    from simdist.runtime.ops import static_shapes
     # (TensorArray.unstack: no `num` to infer, so a dimension a traced graph does not know is fine)
-    return [unstack(e, num=int(e.shape[0])) if e.ndim else unstack(e) for e in flat]
+    rows = [unstack(e, num=int(e.shape[0])) if e.ndim else unstack(e) for e in flat]
+    for e, rs in zip(flat, rows):
+        # (a TensorArray's reads have the element shape the graph knows: none for elems of an unknown
+        # rank, so `ctc_unique_labels` of a TensorSpec(None) traces and Unique refuses a row as the graph
+        # runs, InvalidArgumentError; fz35b, third generator --ext8 seed 3503 #212)
+        flags = static_shapes.unknown(e)
+        for r in rs:
+            if static_shapes.rank_unknown(e):
+                static_shapes.mark_rank_unknown(r)
+            elif flags is not None and static_shapes.unknown(r) is None:
+                static_shapes.mark(r, flags[1:])
+    return rows
 
 
 class _Stack:

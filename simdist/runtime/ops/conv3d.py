@@ -321,6 +321,39 @@ def _graph_backprop_input_types(filters: Any, input: Any) -> None:  # noqa: A002
                         f"not match type {f.dtype.name} of argument 'filter'.")
 
 
+def _python_ints(value: Any) -> bool:
+    """Whether nn_ops._get_sequence of `value` holds Python ints only, which the eager fast path's
+    list(int) parser takes (PyLong_Check): None, an int, a list or tuple of ints; a NumPy array's
+    np.int64 elements or a float are not."""
+    if value is None or isinstance(value, int):
+        return isinstance(value, int) or value is None
+    if isinstance(value, (list, tuple)):
+        return all(isinstance(v, int) for v in value)
+    return False
+
+
+def _fallback_inputs(output_shape: Any, filters: Any, input: Any, strides: Any, dilations: Any,  # noqa: A002
+                     padding: Any, data_format: Any) -> tuple[Any, Any]:
+    """filter and out_backprop as Conv3DBackpropInputV2's eager fallback converts them, when the call
+    leaves the fast path: an input CheckOneInput refuses (output_shape as a list), or an attr its
+    parsers refuse (strides of np.int64 from an ndarray, a float). Its args_to_matching_eager takes T
+    from the first eager tensor (a variable is none), else from the first value (its own dtype when
+    a float type, else again), so `conv3d_transpose(complex128 variable, filters=-(2**63), strides=
+    np.array([1, 2, 2]), ...)` is the variable's conversion to int64, ValueError (fz35b, fourteenth
+    generator seed 1420353003 #149; on the fast path the variable fixes T and T's attr error comes).
+    Else, and in a graph, as given."""
+    from simdist.runtime import context
+    if context.in_function():
+        return filters, input
+    fast = all(attr_rules.check_one_input(v) for v in (output_shape, filters, input)) and \
+        _python_ints(strides) and _python_ints(dilations) and isinstance(padding, (str, bytes)) and \
+        isinstance(data_format, (str, bytes))
+    if fast:
+        return filters, input
+    floats = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
+    return tuple(attr_rules.fallback_args_to_matching([filters, input], floats))
+
+
 def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                      data_format: str = "NDHWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv3d_transpose` (NDHWC): Conv3DBackpropInputV2 with the input as out_backprop and
@@ -329,6 +362,7 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     if data_format == "NCDHW":
         st = _to_last(spatial_sequence(strides, 3, "strides", True))
         dl = None if dilations is None else _to_last(spatial_sequence(dilations, 3, "dilations", True))
+        filters, input = _fallback_inputs(output_shape, filters, input, strides, dilations, padding, data_format)
         _graph_backprop_input_types(filters, input)
         _padding(padding, "Conv3DBackpropInputV2")   # (the attr before the kernel's refusal; fz34b)
         x = _channels_first(input, "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU. "
@@ -338,6 +372,8 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         return array.transpose(out, [0, 4, 1, 2, 3])
     # nn_ops' _get_sequence of strides and dilations, then the op def's attrs: T, padding, data_format
     st, dl = spatial_sequence(strides, 3, "strides"), spatial_sequence(dilations, 3, "dilations")
+    filters, input = _fallback_inputs(output_shape, filters, input, strides, dilations, padding, data_format)
+
     def tensor_like(v: Any) -> bool:
         return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
     if not (tensor_like(input) and tensor_like(filters)):

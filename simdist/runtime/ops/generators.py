@@ -208,4 +208,6 @@ def meshgrid(*args_: Any, **kwargs: Any) -> list[Tensor]:
     if not out:
         return []
     ones = array.ones(shapes, dtype=ts[0].dtype)
-    return [math.multiply(x, ones) for x in out]
+    # (array_ops.meshgrid's `x * mult_fact`: the operator, whose bool product is a logical and, so
+    # `tf.meshgrid(True)` is [True] where Mul refuses bool; fz35b, fourteenth generator seed 1420353001 #97)
+    return [x * ones for x in out]

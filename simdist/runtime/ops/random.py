@@ -665,7 +665,9 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
             raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} "
                                               "[Op:StatelessRandomUniformIntV2]")
         return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": lo, "maxval": hi})
-    if isinstance(minval, Tensor) or isinstance(maxval, Tensor):
+    if isinstance(minval, Tensor) or isinstance(maxval, Tensor) or lo_t.ndim or hi_t.ndim:
+        # (TF's `rnd * (maxval - minval) + minval` broadcasts bounds of any shape: a maxval of shape [1]
+        # makes a [1] result; fz35b, fourteenth generator seed 1420353001 #168)
         r = dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": 0.0, "maxval": 1.0})
         return math.add(math.multiply(r, math.subtract(hi_t, lo_t)), lo_t)
     return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": float(minval),

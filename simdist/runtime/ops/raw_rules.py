@@ -384,7 +384,8 @@ def _init_conv2d_parameters(name: str, vals: dict[str, Any], first: bool) -> Non
     column strides positive, then the dilations' batch and channel (UnimplementedError);
     Conv2DCustomBackpropFilterOp the same with InvalidArgumentError throughout; both backprops refuse
     NCHW first. oneDNN's kernels (float32, bfloat16 here; a backprop with EXPLICIT padding stays TF's
-    own, raw_layout.declined): the strides' batch and channel (UnimplementedError), then the
+    own, raw_layout.declined): the strides' batch and channel (UnimplementedError for Conv2D, the
+    backprops' MklConvBackpropCommonOp InvalidArgumentError), then the
     dilations' (InvalidArgumentError), before the positive strides and the layout. (oneDNN's Conv2D
     also takes an empty explicit_paddings with EXPLICIT padding; not modelled.)"""
     from simdist.runtime import host_cpu

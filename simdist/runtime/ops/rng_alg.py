@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import dims
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -94,9 +95,17 @@ def seed_for(seed: Any, alg: Any, opname: str) -> Tensor:
         if shape[0] < 2:
             raise errors.InvalidArgumentError(None, None, f"slice index {shape[0]} of dimension 0 out of bounds. "
                                                           "[Op:StridedSlice]")
-        raise _counter_error(opname, [1], 2)
-    if len(shape) != 1 or shape[0] < 1:     # (the Philox key draw: StatelessRandomUniformFullIntV2)
-        raise _counter_error("StatelessRandomUniformFullIntV2", shape, 1)
+        # (the kernels' run-time check: a dry run of a tf.function goes on past it with a stand-in seed, so
+        # a later op's trace-time error comes first, `tf.random.split([0, 0], alg='threefry') ** nan`'s
+        # TypeError; fz35b, fourteenth generator seed 1420353003 #83)
+        return dispatch.refused(_counter_error(opname, [1], 2), dtypes.int64, [2])
+    if len(shape) != 1:     # (the Philox key draw: StatelessRandomUniformFullIntV2; traced, its shape function)
+        from simdist.runtime.ops import trace_errors
+        raise trace_errors.mark_shape(_counter_error("StatelessRandomUniformFullIntV2", shape, 1),
+                                      f"Shape must be rank 1 but is rank {len(shape)}",
+                                      "StatelessRandomUniformFullIntV2", [[1], shape])
+    if shape[0] < 1:
+        return dispatch.refused(_counter_error("StatelessRandomUniformFullIntV2", shape, 1), dtypes.int64, [2])
     if s.dtype in (dtypes.int32, dtypes.int64) and shape[0] == 2:
         return s
     from simdist.runtime.ops import math, slicing

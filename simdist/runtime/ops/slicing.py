@@ -160,6 +160,7 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
         # fz26b, fz14 seed 1420262602 #14)
         input_ = _t(input_)
     _index_match(begin, end, strides)
+    _vectors(begin, end, strides)
     b, e = _ints(begin, "Index", "StridedSlice"), _ints(end, "Index", "StridedSlice")
     st = (1,) * len(b) if strides is None else _ints(strides, "Index", "StridedSlice")
     if not len(b) == len(e) == len(st):
@@ -181,6 +182,34 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
     key = _masked_key(b, e, st, begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, "StridedSlice",
                       known)
     return array.strided_slice(input_, key, _index_attr(begin, end, strides))
+
+
+def _vectors(begin: Any, end: Any, strides: Any) -> None:
+    """StridedSlice's begin, end and strides are vectors (strides=None is ones_like(begin)): eagerly
+    the kernel's InvalidArgumentError "Expected begin, end, and strides to be 1D equal size tensors,
+    but got shapes [1,1], [1], and [1,1] instead.", traced the shape function's ValueError "Shape
+    must be rank 1 but is rank 2" (begin, then end, then strides); a rank the graph does not know is
+    left to the run (fz35b, fourteenth generator seed 1420353002 #146: `strided_slice(x, begin=[[0]],
+    end=[0])` was computed)."""
+    from simdist.runtime.ops import static_shapes
+
+    def shape(v: Any) -> list | None:
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            return static_shapes.known_shape(_t(v))
+        try:
+            return list(np.shape(v))
+        except Exception:  # noqa: BLE001 - a ragged list: the conversion's error comes later
+            return [0]
+    shapes = [shape(begin), shape(end), shape(begin if strides is None else strides)]
+    bad = next((shp for shp in shapes if shp is not None and len(shp) != 1), None)
+    if bad is None:
+        return
+    a, b, c = ("<unknown>" if shp is None else "[" + ",".join("?" if d is None else str(d) for d in shp) + "]"
+               for shp in shapes)
+    err = errors.InvalidArgumentError(None, None, "Expected begin, end, and strides to be 1D equal size tensors, but "
+                                      f"got shapes {a}, {b}, and {c} instead. [Op:StridedSlice]")
+    raise trace_errors.mark_shape(err, f"Shape must be rank 1 but is rank {len(bad)}", "StridedSlice",
+                                  [[]] + [shp or [] for shp in shapes])
 
 
 def _index_attr(begin: Any, end: Any, strides: Any) -> str:

@@ -107,12 +107,11 @@ def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int
 
 
 def _index_attrs(op: str, block_shape: Any, pairs: Any, what: str) -> None:
-    """Inside a tf.function, op_def_library's check of Tblock_shape and Tpaddings/Tcrops (int32 or
-    int64) when the op is built, before its shape function: a float32 paddings tensor is TypeError
-    (fz14 seed 1420261218 #130)."""
+    """The check of Tblock_shape and Tpaddings/Tcrops (int32 or int64): inside a tf.function
+    op_def_library's when the op is built, before its shape function (a float32 paddings tensor is
+    TypeError; fz14 seed 1420261218 #130), eagerly the NodeDef's InvalidArgumentError, before the
+    kernel lookup."""
     from simdist.runtime.tensor import TensorShape
-    if not context.in_function():
-        return
     for name, v in (("block_shape", block_shape), (what, pairs)):
         if isinstance(v, TensorShape):
             continue
@@ -122,6 +121,11 @@ def _index_attrs(op: str, block_shape: Any, pairs: Any, what: str) -> None:
         except (TypeError, ValueError):
             continue
         if dt.name not in ("int32", "int64"):
+            if not context.in_function():
+                # (eagerly the NodeDef's attr check, before the kernel lookup: a complex64 input with
+                # float32 paddings is Tpaddings' InvalidArgumentError, not T's missing kernel; fz35b,
+                # fourteenth generator seed 1420353002 #204)
+                raise trace_errors.attr_not_allowed(op, "T" + name, dt, "int32, int64")
             raise TypeError(f"Value passed to parameter '{name}' has DataType {dt.name} not in list of allowed "
                             "values: int32, int64")
 

@@ -147,6 +147,13 @@ def to_number(input: Any, out_type: Any = dtypes.float32, name: str | None = Non
         # (InvalidArgumentError on the fast path; fz30b: seed 1420303001 #77)
         convert_to_tensor(input, dtype=dtypes.string)
     if dt.name not in _FORMATS and dt.name not in _INT_RANGE:
+        if context.in_function():
+            # (a graph build: op_def_library checks the input's type first, then the out_type attr,
+            # TypeError both; `to_number(int16 variable, out_type=tf.int16)` traced is the input's;
+            # fz35b, fourteenth generator seed 1420353004 #24)
+            string_tensor(input, "StringToNumber", "string_tensor")
+            raise TypeError(f"Value passed to parameter 'out_type' has DataType {dt.name} not in list of allowed "
+                            "values: float32, float64, int32, int64, uint32, uint64")
         c_name = {"float16": "half", "bfloat16": "bfloat16"}.get(dt.name, dt.name)
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {c_name} is not in the list of "
                                           f"allowed values: {_ALLOWED}\n\t; NodeDef: {{{{node StringToNumber}}}}; "

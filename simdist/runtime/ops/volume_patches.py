@@ -68,7 +68,11 @@ def extract_volume_patches(input: Any, ksizes: Any, strides: Any, padding: Any, 
     # (the wrapper's make_* before the input's conversion: ops.attr-types; fz14 seed 1420261202 #951)
     attr_rules.check("ExtractVolumePatches", (input,), ksizes=ksizes, strides=strides, padding=padding)
     x = _t(input)
-    ks, st = _list5(ksizes, "ksizes"), _list5(strides, "strides")
-    EXTRACT_VOLUME_PATCHES.dtype((x.dtype,), None)   # (the OpDef's T before its padding, eagerly and traced)
+    ks_list = args.list_attr(ksizes, "ksizes", "extract_volume_patches")   # (the wrapper's list checks)
+    st_list = args.list_attr(strides, "strides", "extract_volume_patches")
+    # (the OpDef's T before its list lengths and padding, eagerly and traced: op_def_library checks the
+    # inputs' types before the attrs; fz35b, fourteenth generator seed 1420353001 #54)
+    EXTRACT_VOLUME_PATCHES.dtype((x.dtype,), None)
+    ks, st = _list5(ks_list, "ksizes"), _list5(st_list, "strides")
     trace_errors.check_string("ExtractVolumePatches", "padding", padding, ("SAME", "VALID"))
     return dispatch.execute(EXTRACT_VOLUME_PATCHES, (x,), {"ksizes": ks, "strides": st, "padding": padding})
