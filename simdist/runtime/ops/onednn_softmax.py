@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.runtime.subnormals import flushed
+
 _F32 = np.float32
 _LN_FLT_MIN = np.uint32(0xC2AEAC50).view(_F32)
 _LN_FLT_MAX = np.uint32(0x42B17218).view(_F32)
@@ -38,23 +40,25 @@ _TINY = np.finfo(_F32).tiny
 
 def _ftz(a: np.ndarray) -> np.ndarray:
     """Subnormal results flushed to a zero of their sign (MXCSR.FTZ; inputs read under DAZ)."""
-    return np.where(np.abs(a) < _TINY, np.copysign(_F32(0), a), a).astype(_F32)
+    return flushed(np.asarray(a, _F32))
 
 
 def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """float32 a·b + c rounded once (vfmadd): a·b is exact in float64, the float64 sum is rounded
-    to odd (its error from a two-sum) so that rounding it to float32 rounds the exact sum."""
+    """float32 a·b + c rounded once (vfmadd), not flushed. a·b is exact in float64; the float64 sum s rounds
+    to float32 as the exact sum does unless s is a float32 midpoint (its low 29 bits 1 followed by zeros),
+    where the sum's error, from a two-sum, says which way (hot path: only those elements pay for it)."""
     a64, b64, c64 = (np.asarray(v, _F32).astype(np.float64) for v in (a, b, c))
     p = a64 * b64
     with np.errstate(over="ignore", invalid="ignore"):
         s = p + c64
-        bp = s - c64
-        err = (p - (s - bp)) + (c64 - bp)
-    bits = s.view(np.uint64)
-    inexact = (err != 0) & np.isfinite(s) & ((bits & np.uint64(1)) == 0)
-    s = np.where(inexact, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+    tie = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    if tie.any():
+        p, c64, st = np.broadcast_to(p, s.shape)[tie], np.broadcast_to(c64, s.shape)[tie], s[tie]
+        bp = st - c64
+        err = (p - (st - bp)) + (c64 - bp)
+        s[tie] = np.where(err == 0, st, np.nextafter(st, np.where(err > 0, np.inf, -np.inf)))
     with np.errstate(over="ignore"):
-        return _ftz(s.astype(_F32))
+        return s.astype(_F32)
 
 
 def exp(x: np.ndarray) -> np.ndarray:
@@ -63,16 +67,32 @@ def exp(x: np.ndarray) -> np.ndarray:
     below = x < _LN_FLT_MIN
     with np.errstate(invalid="ignore", over="ignore"):
         xc = np.maximum(np.minimum(x, _LN_FLT_MAX), _LN_FLT_MIN).astype(_F32)
-        fx = np.floor(_ftz((xc * _LOG2EF).astype(_F32) + _F32(0.5))).astype(_F32)
-        r = fma32(-fx, _LN2F, xc)
-        n1 = (fx - _F32(1)).astype(np.int32)
-        scale = ((n1 + np.int32(127)) << 23).astype(np.int32).view(_F32)
-        scale = np.where(below, _F32(0), scale).astype(_F32)
-        y = np.full(x.shape, _POL[4], _F32)
-        for c in (_POL[3], _POL[2], _POL[1], _POL[0], _F32(1)):
-            y = fma32(y, r, c)
-        y = _ftz((_ftz(scale) * y).astype(_F32))
-        return _ftz((y * _F32(2)).astype(_F32))
+        # (x log2e + 1/2 and r are never subnormal: multiples of 2^-25 where not 0, or r = x, read under DAZ)
+        fx = np.floor(xc * _LOG2EF + _F32(0.5)).astype(_F32)
+        # r = fma(-fx, ln2, xc): exact in float64 (fx an integer below 2^8, both terms multiples of 2^-25 below 2^7
+        # once fx is not 0), so one rounding to float32 is the fused result
+        r = (xc.astype(np.float64) - fx.astype(np.float64) * np.float64(_LN2F)).astype(_F32)
+        scale = ((fx.astype(np.int32) - np.int32(1) + np.int32(127)) << 23).astype(np.int32).view(_F32)
+        scale = np.where(below, _F32(0), scale)
+        y = _horner(r)
+        return _ftz(scale * y) * _F32(2)   # (doubling a normal or a 0 stays one)
+
+
+def _horner(r: np.ndarray) -> np.ndarray:
+    """1 + r(p1 + r(p2 + r(p3 + r(p4 + r p5)))) in float32 fused multiply-adds, as fma32 rounds them, in place
+    in float64 (|r| < 0.35 and every coefficient >= 0.008: no step is subnormal)."""
+    r64 = r.astype(np.float64)
+    y32 = np.full(r.shape, _POL[4], _F32)
+    y = y32.astype(np.float64)
+    for c in (_POL[3], _POL[2], _POL[1], _POL[0], _F32(1)):
+        np.multiply(y, r64, out=y)
+        np.add(y, np.float64(c), out=y)
+        tie = (y.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+        if tie.any():
+            y[tie] = fma32(y32[tie], r[tie], np.full(int(tie.sum()), c, _F32))
+        y32 = y.astype(_F32)
+        y[...] = y32
+    return y32
 
 
 def _lanes_sum(v: np.ndarray, width: int) -> np.ndarray:
@@ -86,29 +106,27 @@ def _lanes_sum(v: np.ndarray, width: int) -> np.ndarray:
 
 
 def row_sums(e: np.ndarray, width: int) -> np.ndarray:
-    """The dense kernel's sum of each row of `e` (float32, 2-D), in its accumulators' order."""
+    """The dense kernel's sum of each row of `e` (float32, 2-D, entries 0 or normal: no partial sum is
+    subnormal), in its accumulators' order: cumsum adds in order along the runs of four vectors."""
     rows, n = e.shape
     full, tail = divmod(n, width)
     n_loops, loop_tail = divmod(full, 4)
     max_unroll = 4 if n_loops else (loop_tail or 1)
     acc = np.zeros((max_unroll, rows, width), _F32)
-    vec = 0
-    for _ in range(n_loops):
-        for i in range(4):
-            acc[i] = _ftz((acc[i] + e[:, vec * width:(vec + 1) * width]).astype(_F32))
-            vec += 1
+    done = n_loops * 4 * width
+    if n_loops:
+        runs = e[:, :done].reshape(rows, n_loops, 4, width)
+        acc[:4] = (np.cumsum(runs, axis=1, dtype=_F32)[:, -1] if n_loops > 1 else runs[:, 0]).transpose(1, 0, 2)
     for i in range(loop_tail):
-        acc[i] = _ftz((acc[i] + e[:, vec * width:(vec + 1) * width]).astype(_F32))
-        vec += 1
+        acc[i] = acc[i] + e[:, done + i * width:done + (i + 1) * width]
     if tail:
-        part = e[:, vec * width:]
-        acc[0, :, :tail] = _ftz((acc[0, :, :tail] + part).astype(_F32))
+        acc[0, :, :tail] = acc[0, :, :tail] + e[:, full * width:]
     if max_unroll == 4:
-        total = _ftz(_ftz(acc[0] + acc[1]) + _ftz(acc[2] + acc[3]))
+        total = (acc[0] + acc[1]) + (acc[2] + acc[3])
     elif max_unroll == 3:
-        total = _ftz(_ftz(acc[0] + acc[1]) + acc[2])
+        total = (acc[0] + acc[1]) + acc[2]
     elif max_unroll == 2:
-        total = _ftz(acc[0] + acc[1])
+        total = acc[0] + acc[1]
     else:
         total = acc[0]
     return _lanes_sum(total, width)
