@@ -50,7 +50,10 @@ STFT = {
     "stft_imag_expand": {"mode": "imag", "frame_length": 8, "expand_dims": True, "window": "blackman"},
 }
 CASES = tuple(MEL) + tuple(STFT) + ("initializer", "pipeline", "swap_ema", "configs", "errors")
-CLOSE = set(MEL) | set(STFT)
+# compared within float32 rounding: the spectrograms (FFTs), and the pipeline, whose RandomSharpness is a float32
+# depthwise convolution, one of README's two open exceptions (float32 convolutions stay on OpenBLAS; where TF runs
+# oneDNN's, as on an AVX-512 Xeon, 45 of its elements differ in the last bit: thirty-fifth session)
+CLOSE = set(MEL) | set(STFT) | {"pipeline"}
 
 
 def _signal() -> np.ndarray:
