@@ -35,7 +35,6 @@ _LOG2EF = np.uint32(0x3FB8AA3B).view(_F32)
 _LN2F = np.uint32(0x3F317218).view(_F32)
 # p1..p5 (p0 = 1): exp_polynomial's table, Horner from p5 down
 _POL = tuple(np.uint32(b).view(_F32) for b in (0x3F7FFFFB, 0x3EFFFEE3, 0x3E2AAD40, 0x3D2B9D0D, 0x3C07CFCE))
-_TINY = np.finfo(_F32).tiny
 
 
 def _ftz(a: np.ndarray) -> np.ndarray:
