@@ -139,9 +139,11 @@ def _onednn_half_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     BLAS float32 product NumPy's einsum ran differed in a few elements' last bit."""
     x32, y32 = x.astype(np.float32), y.astype(np.float32)
     acc = np.zeros((x.shape[0], x.shape[1], y.shape[2]), np.float32)
+    buf = np.empty_like(acc)
     with np.errstate(over="ignore", invalid="ignore"):
-        for i in range(x.shape[2]):
-            acc += x32[:, :, i:i + 1] * y32[:, i:i + 1, :]
+        for i in range(x.shape[2]):   # (k in order, from +0: one pass of the [b, m, n] sum per k)
+            np.multiply(x32[:, :, i:i + 1], y32[:, i:i + 1, :], out=buf)
+            acc += buf
         return acc.astype(np.float16)
 
 
