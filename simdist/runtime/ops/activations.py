@@ -179,7 +179,7 @@ def _softmax(a: np.ndarray, lanes: int = 1, eigen: bool = False) -> np.ndarray:
         if not onednn:   # float16 on a CPU without oneDNN's float16: Eigen's kernel, in float16
             return _eigen_half_softmax(a, log=False)
         return _softmax(a.astype(np.float32)).astype(a.dtype)   # oneDNN: computes in float32, rounds once
-    if onednn:   # float32: oneDNN's jit kernel, bit for bit (nn.softmax-onednn)
+    if onednn:   # float32: oneDNN's jit kernel, bit for bit (nn.softmax-nonfinite, its finite rows)
         width = 16 if host_cpu.current().has("avx512f") else 8
         out = onednn_softmax.softmax(a.reshape(-1, a.shape[-1]), width).reshape(a.shape)
         return _onednn_nonfinite_rows(a, out)

@@ -1,4 +1,5 @@
-"""oneDNN's float32 softmax as TF 2.21's x86-64 wheel runs it (clause nn.softmax-onednn).
+"""oneDNN's float32 softmax as TF 2.21's x86-64 wheel runs it (clause nn.softmax-nonfinite, its paragraph
+"The finite rows, bit for bit").
 
 Where TF rewrites Softmax to oneDNN (host_cpu: float32 wherever oneDNN is on, bfloat16 and float16 where
 the CPU supports them), the kernel is oneDNN v3.7.3's `jit_softmax_dense_kernel_t` (src/cpu/x64/

@@ -336,6 +336,7 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
     st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
     if isinstance(padding, (list, tuple)) and len(padding) == 4:
         padding = list(nchw_to_nhwc(padding))
+
     def pool(v: Tensor) -> Tensor:
         return to_channels_first(pool_nhwc(to_channels_last(v), k, st, padding, "NHWC"))
     if op == "MaxPool" and not host_cpu.current().onednn(x.dtype.name, _NCHW_GRAD_DTYPES):
