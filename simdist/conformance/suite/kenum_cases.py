@@ -7,8 +7,10 @@ A planted bug in a Keras class often sits in the branch of one documented mode: 
 ``average="weighted"``, a loss's ``reduction="mean_with_sample_weight"``, UpSampling2D's ``interpolation="bicubic"``.
 kargs (kargs_cases) tries strings only as "bogus" and upper-cased, and the hand-written grids (harden20b_tables) name
 the modes of some fifty classes; this family takes the values mechanically from the reference's docstrings
-(`documented_values`: the words quoted in the argument's entry of the class docstring's Args section), so nothing
-about the backend under test chooses what is tried.
+(`documented_values`: the words quoted in the argument's entry of the class docstring's Args section), and tries
+every sequence-valued default of two or more distinct elements in reverse order (`reordered_values`: a colour
+layer's `value_range=(255, 0)`, BinaryIoU's `target_class_ids=(1, 0)`), so nothing about the backend under test
+chooses what is tried.
 
 - layers: kargs' plan (each layer's required arguments, the input shape and kind its default configuration accepts
   on TF 2.21), observed by kargs_cases.observe; the string layers kargs leaves out (StringLookup,
@@ -68,6 +70,17 @@ def documented_values(cls: Any) -> list[tuple[str, list[str]]]:
                  if w != p.default and w not in names and w not in NOT_VALUES]
         if words and (isinstance(p.default, str) or len(words) >= 2):
             out.append((p.name, words))
+    return out
+
+
+def reordered_values(cls: Any) -> list[tuple[str, list[Any]]]:
+    """(argument, [its default reversed]) for each constructor argument of `cls` whose default is a tuple or list of
+    two or more distinct elements (an order a class must keep, or check, as Keras does)."""
+    out = []
+    for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
+        d = p.default
+        if isinstance(d, (tuple, list)) and len(d) >= 2 and len({repr(v) for v in d}) > 1:
+            out.append((p.name, [list(d)[::-1]]))
     return out
 
 

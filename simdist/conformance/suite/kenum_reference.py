@@ -9,6 +9,7 @@ Comparison (`differences`): kargs_reference's (error classes, structure, shapes 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import os
 from typing import Any
 
@@ -34,7 +35,7 @@ def tables_hash() -> str:
     from simdist.conformance.suite import harden19_training as training  # noqa: PLC0415
     from simdist.conformance.suite import kenum_cases as cases  # noqa: PLC0415
 
-    text = repr((cases._QUOTED.pattern, cases.NOT_VALUES, cases.SKIP_ARGS, sorted(cases.STRING_LAYERS.items()),
+    text = repr((cases._QUOTED.pattern, inspect.getsource(cases.reordered_values), cases.NOT_VALUES, cases.SKIP_ARGS, sorted(cases.STRING_LAYERS.items()),
                  sorted(training.LOSS_CASES.items()), sorted(training.METRIC_CASES.items()),
                  cases._weights(4, "x").tolist(), kargs_reference.tables_hash()))
     return hashlib.sha256(text.encode()).hexdigest()
