@@ -2,7 +2,7 @@
 out, called in its default configuration with each argument of its `call` signature (after the inputs) set, one at
 a time, to the values that pick another branch: a bool negated (`return_attention_scores`, `use_causal_mask`,
 `reverse`), `training` True and False, a mask (`mask`, `query_mask`, `value_mask`, `key_mask`, `attention_mask`)
-with some steps off.
+with some steps off; where a call takes several masks, each pair of them and all of them together.
 
 A planted bug in a layer often sits in a branch only a call argument reaches: a key mask dropped beside a value
 mask, a causal mask built the wrong way round, a `training` flag not passed on, a mask propagated where the layer
@@ -37,7 +37,7 @@ MASKS = ("mask", "query_mask", "value_mask", "key_mask", "attention_mask")
 
 def call_variants(cls: Any, inputs: int) -> list[dict[str, Any]]:
     """The call-argument variants of a layer class whose call takes `inputs` leading input arguments: each bool
-    negated, `training` True and False (its default left out), each mask argument as "MASK"."""
+    negated, `training` True and False (its default left out), each mask argument as "MASK", then each pair of mask arguments and all of them."""
     params = [p for p in list(inspect.signature(cls.call).parameters.values())[1 + inputs:]
               if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     out: list[dict[str, Any]] = []
@@ -48,6 +48,11 @@ def call_variants(cls: Any, inputs: int) -> list[dict[str, Any]]:
             out.append({p.name: not p.default})
         elif p.name in MASKS and p.default is None:
             out.append({p.name: "MASK"})
+    masks = [p.name for p in params if p.name in MASKS and p.default is None]
+    # masks together too: a layer may drop one mask beside another (each pair, then all of them)
+    out += [{a: "MASK", b: "MASK"} for i, a in enumerate(masks) for b in masks[i + 1:]]
+    if len(masks) > 2:
+        out.append({m: "MASK" for m in masks})
     return out
 
 
