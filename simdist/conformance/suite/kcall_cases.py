@@ -2,7 +2,7 @@
 out, called in its default configuration with each argument of its `call` signature (after the inputs) set, one at
 a time, to the values that pick another branch: a bool negated (`return_attention_scores`, `use_causal_mask`,
 `reverse`), `training` True and False, a mask (`mask`, `query_mask`, `value_mask`, `key_mask`, `attention_mask`)
-with some steps off; where a call takes several masks, each pair of them and all of them together.
+with some steps off (each mask argument its own); where a call takes several masks, each pair of them and all of them together.
 
 A planted bug in a layer often sits in a branch only a call argument reaches: a key mask dropped beside a value
 mask, a causal mask built the wrong way round, a `training` flag not passed on, a mask propagated where the layer
@@ -56,9 +56,10 @@ def call_variants(cls: Any, inputs: int) -> list[dict[str, Any]]:
     return out
 
 
-def _steps_mask(shape: tuple[int, ...]) -> np.ndarray:
-    """A fixed boolean mask of `shape`: every third step off, and the first step of every row on."""
-    m = (np.arange(int(np.prod(shape))) % 3 != 2).reshape(shape)
+def _steps_mask(shape: tuple[int, ...], offset: int = 0) -> np.ndarray:
+    """A fixed boolean mask of `shape`: every fourth step off (from step 3 - offset), and the first step of every row
+    on; each mask argument has its own offset, so that two masks given together differ."""
+    m = ((np.arange(int(np.prod(shape))) + offset) % 4 != 3).reshape(shape)
     m[(slice(None),) * (len(shape) - 1) + (0,)] = True
     return m
 
@@ -67,7 +68,8 @@ def mask_for(name: str, kind: str, shape: tuple[int, ...]) -> Any:
     """The mask a "MASK" argument stands for: the attention layers' per-argument shapes; a pair of step masks for
     two inputs; else a mask of the input's leading two axes."""
     if kind == "attention":
-        return _steps_mask({"query_mask": QUERY[:2], "attention_mask": QUERY[:2] + VALUE[1:2]}.get(name, VALUE[:2]))
+        return _steps_mask({"query_mask": QUERY[:2], "attention_mask": QUERY[:2] + VALUE[1:2]}.get(name, VALUE[:2]),
+                           MASKS.index(name))
     steps = _steps_mask(tuple(shape[:2]))
     return [steps, steps[::-1].copy()] if kind == "pair" else steps
 
