@@ -1,13 +1,14 @@
 """Keras layers' call arguments (issue 29, kcall): every layer of kargs' plan, and the attention layers kargs leaves
-out, called in its default configuration with each argument of its `call` signature (after the inputs) set, one at
-a time, to the values that pick another branch: a bool negated (`return_attention_scores`, `use_causal_mask`,
+out, called in its default configuration with each argument of its `call` signature (after the inputs) set, one at a
+time, to the values that pick another branch: a bool negated (`return_attention_scores`, `use_causal_mask`,
 `reverse`), `training` True and False, a mask (`mask`, `query_mask`, `value_mask`, `key_mask`, `attention_mask`)
-with some steps off (each mask argument its own); where a call takes several masks, each pair of them and all of them together.
+with some steps off (each mask argument its own); where a call takes several masks, each pair of them and all of
+them together.
 
 A planted bug in a layer often sits in a branch only a call argument reaches: a key mask dropped beside a value
 mask, a causal mask built the wrong way round, a `training` flag not passed on, a mask propagated where the layer
-consumes it. The arguments come mechanically from the reference's own signatures (`call_variants`), so nothing
-about the backend under test chooses what is tried.
+consumes it. The arguments come mechanically from the reference's own signatures (`call_variants`), so nothing about
+the backend under test chooses what is tried.
 
 Observed (`observe`): the error class of the construction or the call, or the outputs' shapes, dtypes and values,
 and for a mask variant the layer's `compute_mask` of the same inputs and mask (its error class, None, or the mask).
@@ -37,7 +38,8 @@ MASKS = ("mask", "query_mask", "value_mask", "key_mask", "attention_mask")
 
 def call_variants(cls: Any, inputs: int) -> list[dict[str, Any]]:
     """The call-argument variants of a layer class whose call takes `inputs` leading input arguments: each bool
-    negated, `training` True and False (its default left out), each mask argument as "MASK", then each pair of mask arguments and all of them."""
+    negated, `training` True and False (its default left out), each mask argument as "MASK", then each pair of
+    mask arguments and all of them."""
     params = [p for p in list(inspect.signature(cls.call).parameters.values())[1 + inputs:]
               if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     out: list[dict[str, Any]] = []
@@ -78,7 +80,8 @@ def _inputs(tf: Any, kind: str, shape: tuple[int, ...]) -> list[Any]:
     if kind == "attention":
         n = int(np.prod(QUERY)) + int(np.prod(VALUE))
         flat = kargs_cases.input_array((n,), "float32")
-        return [tf.constant(flat[:int(np.prod(QUERY))].reshape(QUERY)), tf.constant(flat[int(np.prod(QUERY)):].reshape(VALUE))]
+        q = int(np.prod(QUERY))
+        return [tf.constant(flat[:q].reshape(QUERY)), tf.constant(flat[q:].reshape(VALUE))]
     if kind == "pair":
         first = kargs_cases.input_array(shape, "float32")
         return [[tf.constant(first), tf.constant((first[..., ::-1] * 0.5 + 0.25).copy())]]
@@ -86,7 +89,9 @@ def _inputs(tf: Any, kind: str, shape: tuple[int, ...]) -> list[Any]:
 
 
 def _flat(tf: Any, x: Any) -> list[Any]:
-    return [None if v is None else kargs_cases._value(v) for v in tf.nest.flatten(x)] if x is not None else [None]
+    if x is None:
+        return [None]
+    return [None if v is None else kargs_cases._value(v) for v in tf.nest.flatten(x)]
 
 
 def observe(tf: Any, variant: dict[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,8 @@ def tables_hash() -> str:
     """The SHA-256 of the rules the plan is derived by and of the inputs (a recording made by others is stale)."""
     from simdist.conformance.suite import kcall_cases as cases  # noqa: PLC0415
 
-    text = repr((inspect.getsource(cases.call_variants), sorted(cases.ATTENTION.items()), cases.QUERY, cases.VALUE, cases.MASKS,
+    text = repr((inspect.getsource(cases.call_variants),
+                 sorted(cases.ATTENTION.items()), cases.QUERY, cases.VALUE, cases.MASKS,
                  cases.mask_for("mask", "single", (2, 6, 3)).tolist(),
                  cases.mask_for("attention_mask", "attention", cases.QUERY).tolist(), kargs_reference.tables_hash()))
     return hashlib.sha256(text.encode()).hexdigest()

@@ -1,16 +1,17 @@
-"""Keras's documented option values (issue 29, kenum): every public layer, loss and metric of TF 2.21's tf.keras
-(Keras 3.15) with each string-valued (or None-defaulted) constructor argument set, one at a time, to each value
-its own docstring names for it.
+"""Keras's documented option values (issue 29, kenum): every public layer, loss and metric of TF 2.21's tf.keras (Keras
+3.15) with each string-valued (or None-defaulted) constructor argument set, one at a time, to each value its own
+docstring names for it.
 
 A planted bug in a Keras class often sits in the branch of one documented mode: TextVectorization's
 ``standardize="strip_punctuation"``, a pooling layer's ``data_format="channels_first"``, F1Score's
-``average="weighted"``, a loss's ``reduction="mean_with_sample_weight"``, UpSampling2D's ``interpolation="bicubic"``.
-kargs (kargs_cases) tries strings only as "bogus" and upper-cased, and the hand-written grids (harden20b_tables) name
-the modes of some fifty classes; this family takes the values mechanically from the reference's docstrings
-(`documented_values`: the words quoted in the argument's entry of the class docstring's Args section), and tries
-every sequence-valued default of two or more distinct elements in reverse order (`reordered_values`: a colour
-layer's `value_range=(255, 0)`, BinaryIoU's `target_class_ids=(1, 0)`), so nothing about the backend under test
-chooses what is tried.
+``average="weighted"``, a loss's ``reduction="mean_with_sample_weight"``, UpSampling2D's
+``interpolation="bicubic"``. kargs (kargs_cases) tries strings only as "bogus" and upper-cased, and the hand-written
+grids (harden20b_tables) name the modes of some fifty classes; this family takes the values mechanically from the
+reference's docstrings (`documented_values`: the words quoted in the argument's entry of the class docstring's Args
+section), and tries every sequence-valued default of two or more distinct elements in reverse order
+(`reordered_values`: a colour layer's `value_range=(255, 0)`, BinaryIoU's `target_class_ids=(1, 0)`) and every list
+a hand-written grid gives a metric's option (`grid_sequences`: AUC's `thresholds=[0.75, 0.5, 0.25]`), so nothing
+about the backend under test chooses what is tried.
 
 - layers: kargs' plan (each layer's required arguments, the input shape and kind its default configuration accepts
   on TF 2.21), observed by kargs_cases.observe; the string layers kargs leaves out (StringLookup,
@@ -82,6 +83,18 @@ def reordered_values(cls: Any) -> list[tuple[str, list[Any]]]:
         if isinstance(d, (tuple, list)) and len(d) >= 2 and len({repr(v) for v in d}) > 1:
             out.append((p.name, [list(d)[::-1]]))
     return out
+
+
+def grid_sequences(kind: str, name: str) -> list[tuple[str, list[Any]]]:
+    """(option, [its list value reversed]) for each list of two or more distinct elements that harden20b's grids give
+    a metric's or loss's option (AUC's thresholds and label_weights, Precision's thresholds, IoU's
+    target_class_ids): an order the class must sort, keep or check as Keras does."""
+    from simdist.conformance.suite import harden20b_tables as grids  # noqa: PLC0415
+
+    factors = (grids.METRICS[name][2] if kind == "metric" and name in grids.METRICS else
+               grids.LOSSES[name][1] if kind == "loss" and name in grids.LOSSES else [])
+    return [(option, [list(v)[::-1]]) for option, values in factors for v in values
+            if isinstance(v, (list, tuple)) and len(v) >= 2 and len({repr(e) for e in v}) > 1]
 
 
 def _value(t: Any) -> Any:

@@ -6,8 +6,9 @@ The plan comes from TF's own classes (kenum_cases.documented_values): every laye
 arguments, input shape and kind; kargs_reference) and the string layers of STRING_LAYERS, every loss of
 harden19_training.LOSS_CASES and metric of METRIC_CASES; for each, its default configuration, then each documented
 value of each string or None-defaulted argument, and each sequence-valued default reversed
-(kenum_cases.reordered_values). A class whose default configuration gives two different
-observations on TF is left out (not determined). Writes kenum_reference.PATH.
+(kenum_cases.reordered_values), and each list harden20b's grids give a metric's option reversed (grid_sequences). A
+class whose default configuration gives two different observations on TF is left out (not determined). Writes
+kenum_reference.PATH.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def plan(tf: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
         if cls is None:
             skipped[base["cls"]] = "not in TF 2.21's tf.keras"
             continue
-        values = cases.documented_values(cls) + cases.reordered_values(cls)
+        values = (cases.documented_values(cls) + cases.reordered_values(cls)
+                  + cases.grid_sequences(base["kind"], base["cls"]))
         if not values:
             continue
         if cases.observe(tf, base) != cases.observe(tf, base):

@@ -33,9 +33,12 @@ def tables_hash() -> str:
     """The SHA-256 of the rules the plan is derived by and of the programs' inputs (a recording made by others is
     stale)."""
     from simdist.conformance.suite import harden19_training as training  # noqa: PLC0415
+    from simdist.conformance.suite import harden20b_tables  # noqa: PLC0415
     from simdist.conformance.suite import kenum_cases as cases  # noqa: PLC0415
 
-    text = repr((cases._QUOTED.pattern, inspect.getsource(cases.reordered_values), cases.NOT_VALUES, cases.SKIP_ARGS, sorted(cases.STRING_LAYERS.items()),
+    text = repr((cases._QUOTED.pattern, inspect.getsource(cases.reordered_values),
+                 inspect.getsource(cases.grid_sequences), harden20b_tables.METRICS, harden20b_tables.LOSSES,
+                 cases.NOT_VALUES, cases.SKIP_ARGS, sorted(cases.STRING_LAYERS.items()),
                  sorted(training.LOSS_CASES.items()), sorted(training.METRIC_CASES.items()),
                  cases._weights(4, "x").tolist(), kargs_reference.tables_hash()))
     return hashlib.sha256(text.encode()).hexdigest()

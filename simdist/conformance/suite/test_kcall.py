@@ -31,7 +31,8 @@ def test_kcall_recording_is_current() -> None:
     meta = reference.load()["meta"]
     assert_true(meta["tables"] == reference.tables_hash(),
                 f"kcall_reference.json.gz was made by other rules (tables {meta['tables'][:12]}, but should be "
-                f"{reference.tables_hash()[:12]}): re-record it with `{reference.RECORD_COMMAND}`", call="kcall recording")
+                f"{reference.tables_hash()[:12]}): re-record it with `{reference.RECORD_COMMAND}`",
+                call="kcall recording")
 
 
 def _check(tf, layer: str) -> None:

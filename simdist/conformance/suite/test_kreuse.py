@@ -27,7 +27,8 @@ def test_kreuse_recording_is_current() -> None:
     meta = reference.load()["meta"]
     assert_true(meta["tables"] == reference.tables_hash(),
                 f"kreuse_reference.json.gz was made by other rules (tables {meta['tables'][:12]}, but should be "
-                f"{reference.tables_hash()[:12]}): re-record it with `{reference.RECORD_COMMAND}`", call="kreuse recording")
+                f"{reference.tables_hash()[:12]}): re-record it with `{reference.RECORD_COMMAND}`",
+                call="kreuse recording")
 
 
 def _check(tf, kind: str, tmp_path) -> None:
