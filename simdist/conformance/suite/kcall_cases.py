@@ -11,7 +11,8 @@ consumes it. The arguments come mechanically from the reference's own signatures
 the backend under test chooses what is tried.
 
 Observed (`observe`): the error class of the construction or the call, or the outputs' shapes, dtypes and values,
-and for a mask variant the layer's `compute_mask` of the same inputs and mask (its error class, None, or the mask).
+and for a mask variant the layer's `compute_mask` of the same inputs and mask (its error class, None, or the mask);
+for the plain call of every layer, `compute_mask` of no mask and of a mask of steps.
 The global seed is set before each construction. The TF 2.21 recording is kcall_reference. Nothing here imports
 TensorFlow.
 """
@@ -114,8 +115,17 @@ def observe(tf: Any, variant: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"out": [kargs_cases._value(t) for t in tf.nest.flatten(y)]}
     masks = [k for k, v in variant["call"].items() if v == "MASK"]
     if masks == ["mask"]:
-        try:
-            out["mask"] = _flat(tf, layer.compute_mask(xs[0], call["mask"]))
-        except Exception as e:  # noqa: BLE001
-            out["mask"] = type(e).__name__
+        out["mask"] = _compute_mask(tf, layer, xs[0], call["mask"])
+    if not variant["call"] and kind != "attention":
+        # the plain call: the mask the layer passes on, of no mask and of a mask of steps
+        steps = tf.nest.map_structure(tf.constant, mask_for("mask", kind, shape))
+        out["compute_mask"] = [_compute_mask(tf, layer, xs[0], None), _compute_mask(tf, layer, xs[0], steps)]
     return out
+
+
+def _compute_mask(tf: Any, layer: Any, x: Any, mask: Any) -> Any:
+    """`layer.compute_mask(x, mask)`: its error class, or the mask (None, or each mask's values)."""
+    try:
+        return _flat(tf, layer.compute_mask(x, mask))
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__

@@ -4,8 +4,8 @@
 
 The plan comes from TF's own layer classes (kcall_cases.call_variants): every layer of kargs' plan (its required
 arguments, input shape and kind; kargs_reference) and the attention layers of ATTENTION, in the default
-configuration, called plainly and with each call-argument variant. A variant whose two observations on TF differ is
-left out (not determined). Writes kcall_reference.PATH.
+configuration, called plainly (with compute_mask asked) and with each call-argument variant. A variant whose two
+observations on TF differ is left out (not determined). Writes kcall_reference.PATH.
 """
 
 from __future__ import annotations
@@ -33,8 +33,6 @@ def plan(tf: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
     skipped: dict[str, str] = {}
     for base in bases:
         calls = cases.call_variants(getattr(tf.keras.layers, base["layer"]), 2 if base["kind"] == "attention" else 1)
-        if not calls:
-            continue
         for call in [{}] + calls:
             variant = {**base, "call": call}
             if cases.observe(tf, variant) != cases.observe(tf, variant):

@@ -34,7 +34,7 @@ def tables_hash() -> str:
     """The SHA-256 of the rules the plan is derived by and of the inputs (a recording made by others is stale)."""
     from simdist.conformance.suite import kcall_cases as cases  # noqa: PLC0415
 
-    text = repr((inspect.getsource(cases.call_variants),
+    text = repr((inspect.getsource(cases.call_variants), inspect.getsource(cases.observe),
                  sorted(cases.ATTENTION.items()), cases.QUERY, cases.VALUE, cases.MASKS,
                  cases.mask_for("mask", "single", (2, 6, 3)).tolist(),
                  cases.mask_for("attention_mask", "attention", cases.QUERY).tolist(), kargs_reference.tables_hash()))
@@ -43,8 +43,10 @@ def tables_hash() -> str:
 
 def differences(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
     """Where observation `got` differs from the recorded `want` (got, but should be)."""
-    out = kargs_reference.differences({k: v for k, v in got.items() if k != "mask"},
-                                      {k: v for k, v in want.items() if k != "mask"})
-    if got.get("mask") != want.get("mask"):
-        out.append(f"compute_mask {got.get('mask')}, but should be {want.get('mask')}")
+    extra = ("mask", "compute_mask")
+    out = kargs_reference.differences({k: v for k, v in got.items() if k not in extra},
+                                      {k: v for k, v in want.items() if k not in extra})
+    for k in extra:
+        if got.get(k) != want.get(k):
+            out.append(f"{k} {got.get(k)}, but should be {want.get(k)}")
     return out
