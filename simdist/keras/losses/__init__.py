@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 from typing import Any
 
 from simdist.keras.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
@@ -78,7 +80,15 @@ def serialize(loss: Any) -> Any:
 
 
 def deserialize(name: Any, custom_objects: dict | None = None) -> Any:
-    """The loss a `serialize` result (or a {"class_name", "config"} dict) describes."""
+    """The loss a `serialize` result (or a {"class_name", "config"} dict) describes. A dict whose class_name is the
+    name of one of the module's functions ({"class_name": "hinge", "config": {}}) gives that function, its config
+    unread (Keras 3.15's deserialize_keras_object with module_objects: a FunctionType found by the name is looked up
+    again by that name in its own module, so an alias, "mse" or "bce", is ValueError there)."""
+    if isinstance(name, dict) and isinstance(name.get("class_name"), str) and name.get("module", "_") is not None \
+            and name["class_name"] not in (custom_objects or {}) \
+            and inspect.isfunction(ALL_OBJECTS_DICT.get(name["class_name"])) \
+            and ALL_OBJECTS_DICT[name["class_name"]].__name__ == name["class_name"]:
+        return ALL_OBJECTS_DICT[name["class_name"]]
     return deserialize_keras_object(name, ALL_OBJECTS_DICT, "loss", custom_objects, base=Loss)
 
 

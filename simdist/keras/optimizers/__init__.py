@@ -26,9 +26,11 @@ from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 from simdist.keras.optimizers.multi_optimizer import MultiOptimizer, OptimizerMap
 
 
-# keras.optimizers.get's names (Keras 3.15's ALL_OBJECTS_DICT: Lamb is not among them)
-_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, Adagrad, RMSprop, Nadam, Adamax, Adadelta, Ftrl,
-                                            Lion, Adafactor, ScheduleFreeAdamW, Muon)}
+# Keras 3.15's ALL_OBJECTS_DICT (optimizers/__init__.py): each class by its lower-cased name, the base Optimizer and
+# the wrappers too (Lamb is not among them)
+_BY_NAME = {c.__name__.lower(): c for c in (Optimizer, Adam, SGD, RMSprop, Adadelta, AdamW, Adagrad, Adamax, Adafactor,
+                                            Muon, MultiOptimizer, OptimizerMap, Nadam, Ftrl, Lion, LossScaleOptimizer,
+                                            ScheduleFreeAdamW)}
 
 
 def serialize(optimizer: Optimizer) -> dict[str, Any]:
@@ -37,28 +39,31 @@ def serialize(optimizer: Optimizer) -> dict[str, Any]:
 
 
 def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Any:
-    """The optimizer a `serialize` dict describes. A class name that is neither one of
-    keras.optimizers' objects (Lamb is not) nor in custom_objects comes back as that name, a
-    str: Keras's deserialize_keras_object takes it for an object "already deserialized"."""
-    name = config.get("class_name", "")
-    classes: dict[str, Any] = {c.__name__: c for c in _BY_NAME.values()}
-    classes["LossScaleOptimizer"] = LossScaleOptimizer
-    classes["MultiOptimizer"] = MultiOptimizer
-    classes["OptimizerMap"] = OptimizerMap
-    classes.update(custom_objects or {})
-    cls = classes.get(name) or _BY_NAME.get(name.lower())
+    """The optimizer a `serialize` dict describes. Keras lower-cases a built-in class name in the given dict itself
+    (case-insensitive lookup) and builds the class from the dict's config (`Optimizer` from `{}`: the constructor's
+    TypeError; a wrapper without its inner optimizers: KeyError). A class name that is neither one of
+    keras.optimizers' objects (Lamb is not) nor in custom_objects comes back as that name, a str: Keras's
+    deserialize_keras_object takes it for an object "already deserialized"."""
+    if config["class_name"].lower() in _BY_NAME:
+        config["class_name"] = config["class_name"].lower()
+    name = config["class_name"]
+    cls = (custom_objects or {}).get(name) or _BY_NAME.get(name)
     if cls is None:
         return name
-    return cls.from_config(config.get("config", {}), custom_objects=custom_objects)
+    return cls.from_config(config.get("config") or {}, custom_objects=custom_objects)
 
 
 def get(identifier: Any) -> Optimizer:
-    """An optimizer from an instance, a name ("adam") or a serialized dict (else ValueError)."""
-    obj = identifier
-    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
-        obj = _BY_NAME[identifier.lower()]()
-    elif isinstance(identifier, dict):
+    """Keras's `optimizers.get`: None -> None; a dict -> `deserialize(dict)`; a name -> `deserialize({"class_name":
+    name, "config": {}})`; then an Optimizer is returned, anything else is ValueError."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
         obj = deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = deserialize({"class_name": identifier, "config": {}})
+    else:
+        obj = identifier
     if isinstance(obj, Optimizer):
         return obj
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
