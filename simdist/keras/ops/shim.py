@@ -17,8 +17,16 @@ from typing import Any, Callable
 from simdist import tf as _simdist_tf
 from simdist.keras import config
 from simdist.keras import dtype_promotion
-from simdist.keras.losses._ops import cast
+from simdist.keras.losses._ops import cast as _dense_cast
 from simdist.keras.losses._ops import convert_to_tensor as _convert_to_tensor
+
+
+def cast(x: Any, dtype: Any) -> Any:
+    """Keras's backend `cast` (core.py): a tf.SparseTensor (bincount(sparse=True)'s output) cast as a whole, its
+    shape kept; anything else as a dense tensor."""
+    if isinstance(x, _simdist_tf.SparseTensor):
+        return _simdist_tf.cast(x, dtype)
+    return _dense_cast(x, dtype)
 
 
 class _RaggedTensor:
