@@ -293,21 +293,31 @@ def _log_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
 LOG = Fixed("log", _log_fix)
 
 
-def _xlogy_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
-    """float32 Xlogy (x * log(y), 0 where x == 0) of a subnormal y in the scalar tail: glibc's logf
-    as for Log (log(2**-150) for a positive y, NaN for a negative one); the packets read y as zero
-    (-inf), as FLUSH computes. Modelled without broadcasting (the tail is the output's); fz5 seed 63
-    #291: xlogy(-0.001, 1e-40) is 0.10397 in TF 2.21."""
+def _tail_log_y(arrays: Any, flushed_in: Any, out: Any) -> Any:
+    """Xlogy's result where y, broadcast to the output, is a nonzero subnormal in the scalar tail of
+    the output's flat order (float32, and bfloat16 computed through float32): glibc's logf as for Log
+    (log(2**-150) for a positive y, NaN for a negative one) times x read under DAZ; the packets read y
+    as zero (-inf), as FLUSH computes. xlogy(-0.001, 1e-40) is 0.10397 in TF 2.21 (fz5 seed 63 #291);
+    broadcast operands take the tail of the output too, and bfloat16 the same value rounded
+    (xlogy(0.25, 1e-40) is -26: fz36a, seed 3620261201 #106)."""
     x, y = arrays
-    if y.dtype != np.float32 or x.shape != y.shape or not y.size:
+    if y.dtype not in (np.float32, BF16) or not out.size:
         return out
-    sub = (y != 0) & (np.abs(y) < _TINY[y.dtype]) & _tail(y.shape, y.dtype)
+    yb = np.broadcast_to(y, out.shape).astype(np.float32)
+    sub = (yb != 0) & (np.abs(yb) < _TINY[np.dtype(np.float32)]) & _tail(out.shape, y.dtype)
     if not sub.any():
         return out
-    fx = flushed[0]
+    fx = np.broadcast_to(flushed_in[0], out.shape).astype(np.float32)
+    # the zero test reads x as the kernel does: float32 under DAZ, bfloat16 widened by a bit shift
+    zero = (fx if y.dtype == np.float32 else np.broadcast_to(x, out.shape).astype(np.float32)) == 0
     with np.errstate(invalid="ignore"):
-        val = fx * np.where(np.signbit(y), np.float32(np.nan), _LOG_TAIL)
-    return np.where(sub, np.where(fx == 0, np.float32(0), val), out).astype(out.dtype, copy=False)
+        val = fx * np.where(np.signbit(yb), np.float32(np.nan), _LOG_TAIL)
+    return np.where(sub, np.where(zero, np.float32(0), val).astype(out.dtype), out).astype(out.dtype, copy=False)
+
+
+def _xlogy_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+    """float32 Xlogy (x * log(y), 0 where x == 0) of a subnormal y in the scalar tail (_tail_log_y)."""
+    return _tail_log_y(arrays, flushed, out)
 
 
 XLOGY = Fixed("xlogy", _xlogy_fix)
@@ -332,7 +342,9 @@ def _bf16_x_times(f: Any) -> Fixed:
     return Fixed(f.__name__, fix)
 
 
-_XLOGY_BF16 = _bf16_x_times(np.log)
+_XLOGY_BF16_X = _bf16_x_times(np.log)
+# bfloat16 Xlogy: the subnormal x's ±0 product, then a subnormal y's log in the tail (_tail_log_y)
+_XLOGY_BF16 = Fixed("xlogy_bf16", lambda a, f, out, at: _tail_log_y(a, f, _XLOGY_BF16_X.fix(a, f, out, at)))
 _XLOG1PY_BF16 = _bf16_x_times(np.log1p)
 
 
