@@ -272,6 +272,15 @@ def _traced_attr(attrs: dict) -> dict:
     return dict(attrs, traced=True) if context.in_function() else attrs
 
 
+def onednn_filter_corner(x: np.ndarray, dy: np.ndarray, filter_sizes: Sequence[int]) -> bool:
+    """mkl_conv_grad_filter_ops.cc's corner case (Conv2DBackpropFilter, Conv3DBackpropFilterV2 where oneDNN
+    takes the dtype): past the constructor's checks, an input, a filter_sizes or an out_backprop of no elements
+    gives zeros of filter_sizes' shape before any rank or size is checked (a [3, 2, 0, 0] input beside a
+    [0] out_backprop is a [1, 3, 0, 2] gradient in TF 2.21; fz36a, tape seed 3620261208 #59)."""
+    return onednn_conv(np.dtype(x.dtype).name) and (
+        x.size == 0 or dy.size == 0 or int(np.prod(filter_sizes, dtype=np.int64)) == 0)
+
+
 def _onednn_empty_sizes(input_sizes: Sequence[int], dtype: np.dtype) -> bool:
     """The backprops of such a convolution: oneDNN's kernels give zeros of the requested input
     (or, for an empty input, filter) shape without checking out_backprop's shape, which is the
@@ -356,6 +365,10 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
 
 def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
                             explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    if onednn_conv(x.dtype.name):   # (past the constructor, oneDNN's corner case before any rank)
+        _check_conv_attrs(strides, dilations, "Conv2DBackpropFilter", padding, explicit_paddings, x.dtype)
+        if onednn_filter_corner(x, dy, filter_sizes):
+            return np.zeros(tuple(filter_sizes), x.dtype)
     groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter", dtype=x.dtype)
     _check_backprop_dilation(x.dtype, dilations, "Conv2DBackpropFilter")
     if _onednn_empty(x):
@@ -403,7 +416,8 @@ CONV2D_BACKPROP_INPUT = register(
     kind="contraction", fusion=CONV_INPUT_ROWS)
 CONV2D_BACKPROP_FILTER = register(
     "Conv2DBackpropFilter", _conv2d_backprop_filter, typed("Conv2DBackpropFilter", FLOATS),
-    lambda a, out, at: _conv_flops(a[0].shape, out.shape, a[1].size // a[1].shape[-1]),
+    lambda a, out, at: (_conv_flops(a[0].shape, out.shape, a[1].size // a[1].shape[-1])
+                        if out.size and a[1].size else 0.0),
     kind="contraction",
     fusion=lanes("sums over the lane's rows: no stacked form; its cross-replica sum is fused (sums)"),
     sums=_summed_rows)
