@@ -346,7 +346,7 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
     kh, kw, fin, cout = f.shape
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, "Conv2DBackpropInput")
-    _check_out_backprop(dy, (input_sizes[0], oh, ow, cout), "Conv2DBackpropInput")
+    _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, cout), "Conv2DBackpropInput")
     if groups > 1 and not onednn_conv(np.dtype(f.dtype).name):   # (TF's own kernel; fz35a, as the filter's)
         raise errors.InvalidArgumentError(None, None, "Gradients for grouped convolutions are not supported on CPU. "
                                           "Please file a feature request if you run into this issue. Otherwise "
@@ -376,7 +376,7 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
     kh, kw, fin, cout = filter_sizes
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
                               "Conv2DBackpropFilter")
-    _check_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter")
+    _check_dw_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter")
     if groups > 1 and not onednn_conv(x.dtype.name):
         # (TF's own Conv2DCustomBackpropFilterOp computes no groups: its filter_total_size is the window times the
         # input's depth, more than the filter of filter_sizes holds; fz35a, sig seed 3520261211 #139)
@@ -481,13 +481,18 @@ def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, expli
 
 
 _ONEDNN_SOURCE = {"DepthwiseConv2dNativeBackpropInput": "mkl_conv_grad_input_ops.cc:546",
-                  "DepthwiseConv2dNativeBackpropFilter": "mkl_conv_grad_filter_ops.cc:685"}
+                  "DepthwiseConv2dNativeBackpropFilter": "mkl_conv_grad_filter_ops.cc:685",
+                  "Conv2DBackpropInput": "mkl_conv_grad_input_ops.cc:546",
+                  "Conv2DBackpropFilter": "mkl_conv_grad_filter_ops.cc:685"}
 
 
 def _check_dw_out_backprop(dy: np.ndarray, want: Sequence[int], op: str) -> None:
-    """The depthwise backprops' out_backprop shape: Eigen's kernels' InvalidArgumentError, oneDNN's
-    (float32, bfloat16) AbortedError from the primitive's creation (observed on TF 2.21)."""
-    if tuple(dy.shape) != tuple(want) and onednn_conv(np.dtype(dy.dtype).name):
+    """The 2-D backprops' out_backprop shape (depthwise and Conv2D): Eigen's kernels' InvalidArgumentError,
+    oneDNN's (float32, bfloat16; float16 where the CPU takes it) AbortedError from the primitive's creation for
+    an out_backprop of rank 4 and another shape, its batch, rows, columns or depth (observed on TF 2.21; fz36a:
+    Conv2DBackpropInput, sig seed 3620261212 #199, function seed 3620261216 #63). (TF aborts the process for
+    one of another rank: simdist keeps the InvalidArgumentError.)"""
+    if tuple(dy.shape) != tuple(want) and dy.ndim == len(want) and onednn_conv(np.dtype(dy.dtype).name):
         raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
                                   "create a primitive descriptor for the convolution forward propagation "
                                   "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
