@@ -904,6 +904,9 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
             None, None, f"cannot compute AddN as input #1(zero-based) was expected to be a {ts[0].dtype.name} tensor "
                         f"but is a {next(u.dtype for u in ts if u.dtype != ts[0].dtype).name} tensor [Op:AddN]"),
             "AddN", [u.dtype for u in ts])
+    if context.in_function():   # (AddN's shape function on the shapes the graph knows: shape_fns_raw36.py)
+        from simdist.runtime.ops import infer_ctx
+        infer_ctx.check("AddN", {"inputs": ts}, {})
     shp = ts[0].shape
     for i, x in enumerate(ts[1:], 1):
         if x.shape != shp:
