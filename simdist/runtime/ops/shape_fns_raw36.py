@@ -30,3 +30,32 @@ def _add_n(c: Ctx) -> None:
             cur = c.merge(shapes[i], cur)
         except ShapeFnError as e:
             c.fail(f"{e.text}\n\tFrom merging shape {i} with other shapes.")
+
+
+@register("ParseSequenceExampleV2")
+def _parse_sequence_example_v2(c: Ctx) -> None:
+    """The shape function's first step (ParseSequenceExampleAttrs::Init, then FinishInit for op version 2,
+    example_proto_helper.cc): each count attr against its list's size, context sparse, context dense (types and
+    shapes), feature-list sparse, feature-list dense (types and shapes). TF 2.21's graph refuses Ncontext_sparse=1
+    beside no context_sparse_types at trace (ValueError "num_context_sparse (1) must match the size of
+    context_sparse_types (0)"; fz36a, function seed 3620261212 #84), where simdist's kernel refused it when the
+    graph ran; the shape function's input checks that follow are not transcribed (fz20_known.py)."""
+    def n(name: str) -> int:
+        v = c.attr(name)
+        return len(v) if isinstance(v, (list, tuple)) else 0
+    ncs = int(c.attr("Ncontext_sparse", 0) or 0)
+    if ncs != n("context_sparse_types"):
+        c.fail(f"num_context_sparse ({ncs}) must match the size of context_sparse_types ({n('context_sparse_types')})")
+    defaults = c.input("context_dense_defaults")
+    ncd = len(defaults) if isinstance(defaults, list) else n("Tcontext_dense")
+    if ncd != n("context_dense_shapes"):
+        c.fail(f"num_context_dense ({ncd}) must match the size of context_dense_types ({ncd}) and "
+               f"context_dense_shapes ({n('context_dense_shapes')})")
+    nfs = int(c.attr("Nfeature_list_sparse", 0) or 0)
+    if nfs != n("feature_list_sparse_types"):
+        c.fail(f"num_feature_list_sparse ({nfs}) must match the size of feature_list_sparse_types "
+               f"({n('feature_list_sparse_types')})")
+    nfd = int(c.attr("Nfeature_list_dense", 0) or 0)
+    if nfd != n("feature_list_dense_types") or nfd != n("feature_list_dense_shapes"):
+        c.fail(f"num_feature_list_dense ({nfd}) must match the size of feature_list_dense_types "
+               f"({n('feature_list_dense_types')}) and feature_list_dense_shapes ({n('feature_list_dense_shapes')})")
