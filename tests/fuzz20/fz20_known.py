@@ -164,9 +164,10 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     ("raw:Conv2DBackpropFilter", "rejects", "'ok'"):
         "oneDNN's Conv2D backprops (float32, bfloat16, float16 on an AVX-512 host; SAME or VALID padding, EXPLICIT goes to "
         "TF's own kernel) run no CheckValidPadding, as oneDNN's forward (onednn_padding.py): TF 2.21 takes a nonzero "
-        "explicit_paddings beside SAME (an empty input then gives zeros of filter_sizes, seed 3520261219 #31), and refuses an "
-        "out_backprop of another size with the primitive's AbortedError; simdist raises CheckValidPadding's and the size "
-        "check's InvalidArgumentError. Observed at the session's end, not modelled (fz35a, open).",
+        "explicit_paddings beside SAME (an empty input then gives zeros of filter_sizes, seed 3520261219 #31), where simdist "
+        "raises CheckValidPadding's InvalidArgumentError. Observed at the session's end, not modelled (fz35a, open; since "
+        "fz36a an out_backprop of another size is the primitive's AbortedError and an empty operand zeros of filter_sizes "
+        "in simdist too).",
     ("raw:Conv2DBackpropInput", "rejects", "'ok'"):
         "as raw:Conv2DBackpropFilter's rejects entry: oneDNN's backprop input takes a nonzero explicit_paddings beside SAME or "
         "VALID on TF 2.21, where simdist raises CheckValidPadding's InvalidArgumentError (fz35a, open).",
