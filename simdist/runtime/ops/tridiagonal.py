@@ -37,8 +37,9 @@ def _matmul(sup: np.ndarray, main: np.ndarray, sub: np.ndarray, rhs: np.ndarray)
     s, a, b = (np.swapaxes(d, -1, -2) for d in (sup, main, sub))   # [..., M, 1]
     out = _times(rhs, a)
     if m > 1:
-        out[..., :-1, :] += _times(rhs[..., 1:, :], s[..., :-1, :])
-        out[..., 1:, :] += _times(rhs[..., :-1, :], b[..., 1:, :])
+        with np.errstate(invalid="ignore", over="ignore"):
+            out[..., :-1, :] += _times(rhs[..., 1:, :], s[..., :-1, :])
+            out[..., 1:, :] += _times(rhs[..., :-1, :], b[..., 1:, :])
     return out
 
 
