@@ -55,13 +55,15 @@ def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after
     if stride <= 0:
         raise _window_error(f"Stride must be > 0, but got {stride}", op)
     if padding == "VALID":
-        if size < eff and op in _SHAPE_FN_WINDOWS and context.in_function():
+        if size < eff and op in _SHAPE_FN_WINDOWS and context.in_function() and not trace_errors.kernel_only():
             # (the shape function subtracts the window from the input's size: a window larger than the
-            # input is ValueError at trace, where the kernel would give an empty output)
+            # input is ValueError at trace, where the kernel would give an empty output; where the graph does not
+            # know the dimension the kernel computes that output: dispatch's rerun, fz36a, sig seed 3620261221 #22)
             err = errors.InvalidArgumentError(None, None, f"Negative dimension size caused by subtracting {eff} "
                                               f"from {size} [Op:{op}]")
-            raise trace_errors.static(err, ValueError, f"Negative dimension size caused by subtracting {eff} from "
-                                                       f"{size} for '{{{{node {op}}}}}'")
+            raise trace_errors.shape_fn_only(trace_errors.static(
+                err, ValueError, f"Negative dimension size caused by subtracting {eff} from {size} for "
+                                 f"'{{{{node {op}}}}}'"))
         out, before, after = _trunc_div(size - eff + stride, stride), 0, 0
     elif padding == "EXPLICIT":
         out = _trunc_div(size + before + after - eff + stride, stride)
@@ -85,10 +87,15 @@ def window_geometry(hw: Sequence[int], khw: Sequence[int], strides: Sequence[int
     """((out_h, out_w), (pad_top, pad_bottom, pad_left, pad_right)) of a 2-D window op. `explicit` is read only
     for EXPLICIT padding (TF's kernels ignore explicit_paddings otherwise, whatever their length)."""
     explicit = explicit if padding == "EXPLICIT" else ()
-    oh, pt, pb = _out_size(hw[0], (khw[0] - 1) * dilations[0] + 1, strides[0], padding,
-                           *(explicit[2:4] if explicit else (0, 0)), op)
-    ow, pl, pr = _out_size(hw[1], (khw[1] - 1) * dilations[1] + 1, strides[1], padding,
-                           *(explicit[4:6] if explicit else (0, 0)), op)
+    sizes = []
+    for i in (0, 1):
+        try:
+            sizes.append(_out_size(hw[i], (khw[i] - 1) * dilations[i] + 1, strides[i], padding,
+                                   *(explicit[2 + 2 * i:4 + 2 * i] if explicit else (0, 0)), op))
+        except errors.InvalidArgumentError as e:
+            setattr(e, trace_errors.WINDOW_DIM, i)   # (the spatial dimension it came from: dispatch's rerun)
+            raise
+    (oh, pt, pb), (ow, pl, pr) = sizes
     return (oh, ow), (pt, pb, pl, pr)
 
 
