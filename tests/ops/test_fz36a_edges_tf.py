@@ -213,6 +213,15 @@ def _shape_fn_cases() -> list[tuple[str, str, Any]]:
                                ("[[0], [1]]", None, "np.zeros((2,), bool)", "[0]")):
         out.append((f"ScatterNd indices {ix} updates {spec} shape {shape}", _T, _sig_call(
             f"tf.raw_ops.ScatterNd(indices={ix}, updates=x0, shape={shape})", [(spec, "bool")], [f"tf.constant({u})"])))
+    # a VALID window longer than an input dimension: the shape function's error where the graph knows the
+    # dimension, else the kernel's empty output when the graph runs
+    for spec in ([1, 0, None, 2], None, [1, 0, 0, 2]):
+        out.append((f"AvgPool NCHW of {spec} in an input_signature, called", _T, _sig_call(
+            "tf.raw_ops.AvgPool(ksize=[1, 1, 1, 1], value=x0, data_format='NCHW', strides=[1, 1, 1, 1], "
+            "padding='VALID')", [(spec, "float32")], ["tf.zeros([1, 0, 0, 2])"])))
+    for spec in ([1, None, None, 2], [1, None, 5, 2], [1, 2, None, 2]):
+        out.append((f"MaxPool 3x3 VALID of {spec} in an input_signature, called on [1, 2, 5, 2]", _T, _sig_call(
+            "tf.nn.max_pool2d(x0, 3, 1, 'VALID')", [(spec, "float32")], ["tf.zeros([1, 2, 5, 2])"])))
     for attrs in _PSE_ATTRS:
         out.append((f"ParseSequenceExampleV2 {attrs} in a tf.function", _T, _traced(
             f"tf.raw_ops.ParseSequenceExampleV2({_PSE}, {attrs})")))
