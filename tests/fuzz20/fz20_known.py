@@ -76,6 +76,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "matrices (function seed 3620261210 #53, sig seed 3620261215 #61), the complex128 entry's cause in float32: "
         "eigen_lu.lu_solve models Eigen's PartialPivLU bit for bit for real dtypes and complex of order 1 only (the "
         "packet products of the complex rank-1 updates are not modelled) (fz36a, open).",
+    ("raw:IFFT2D", "value", "'ok'"):
+        "IFFT2D/IFFT3D of complex64 values near the float32 maximum whose 1/N scale decides overflow: TF 2.21 (DUCC) "
+        "scales before the length-2 pass for an input of shape [2, 1] or [2, 1, 1] (3.2e38j where (a - b)/2 overflows "
+        "unscaled) but after it for [1, 2], [2] and [1, 2, 1] (inf j); simdist applies the scale after the first axis "
+        "longer than 1 (fft.py `_c2c`), matching the latter. Which of DUCC's axis loops applies the scale where was not "
+        "mapped (sig seed 3620261225 #79; fz36a, open).",
     ("raw:AccumulateNV2", "error-class", "AlreadyExistsError"):
         "AccumulateNV2 in a tf.function after a failed one in the same process: TF 2.21's AccumulateNV2RemovePass "
         "names its temporary variable after the node, and the variable a failed run leaks makes every later run of "
