@@ -72,8 +72,9 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "the order of Eigen's complex PartialPivLU updates: TF 2.21's values and simdist's differ by that ulp; not "
         "analysed (fz30a, open).",
     ("raw:MatrixSolve", "value", "complex64"):
-        "complex64 MatrixSolve of batches of 3x3 and 4x4 systems: relative differences up to 1e-6 in the entries of some "
-        "matrices (function seed 3620261210 #53, sig seed 3620261215 #61), the complex128 entry's cause in float32: "
+        "complex64 MatrixSolve of batches of 3x3 and 4x4 systems: TF 2.21's values and simdist's differ by relative "
+        "amounts up to 1e-6 in the entries of some matrices (function seed 3620261210 #53, sig seed 3620261215 #61), the "
+        "complex128 entry's cause in float32: "
         "eigen_lu.lu_solve models Eigen's PartialPivLU bit for bit for real dtypes and complex of order 1 only (the "
         "packet products of the complex rank-1 updates are not modelled) (fz36a, open).",
     ("raw:IFFT2D", "value", "'ok'"):
