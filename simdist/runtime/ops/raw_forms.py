@@ -205,6 +205,14 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("Conv3DBackpropFilterV2", RawArgs(inputs=("input", "out_backprop"),
                                            attrs={**conv3d, "filter_sizes": "filter_sizes"}))
     _set("MirrorPadGrad", RawArgs(inputs=("input",), attrs={"paddings": "paddings", "mode": "mode"}))
+    # (the kernels' checks live in the public functions: a raw call went to the op without them, so a [2, 3, 0, 3]
+    # SpaceToDepth by 4 computed; TF refuses "Image width 0 and height 3 should be divisible by block_size: 4";
+    # fz36a, eager seed 3620261227 #6)
+    from simdist.runtime.ops import space_batch
+    _set("SpaceToDepth", RawArgs(via=lambda input, block_size, data_format:
+                                 space_batch.space_to_depth(input, block_size, data_format)))
+    _set("DepthToSpace", RawArgs(via=lambda input, block_size, data_format:
+                                 space_batch.depth_to_space(input, block_size, data_format)))
     _set("ResizeBilinear", RawArgs(inputs=("images",), attrs={"size": "size", "align_corners": "align_corners",
                                                               "half_pixel_centers": "half_pixel_centers"}))
     from simdist.runtime.ops import diag, generators, linalg_more
