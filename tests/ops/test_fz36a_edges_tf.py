@@ -284,6 +284,10 @@ CASES: list[tuple[Any, ...]] = [
       for op in ("TensorScatterAdd", "TensorScatterSub", "TensorScatterMax", "TensorScatterMin", "TensorScatterUpdate",
                  "ScatterNdNonAliasingAdd")
       for dt, a, b in (("float64", "5e-324", "1e-310"), ("float32", "1e-45", "1e-40"))],
+    # raw SpaceToDepth/DepthToSpace: the kernels' divisibility checks, empty inputs too
+    *[(f"{op} block 4 of {shape}", _K, _eager(f"tf.raw_ops.{op}(input=tf.zeros({shape}), block_size=4)"))
+      for op in ("SpaceToDepth", "DepthToSpace")
+      for shape in ([2, 3, 0, 3], [2, 4, 0, 3], [2, 0, 4, 3], [2, 4, 4, 0], [0, 3, 4, 3], [2, 8, 4, 1], [1, 4, 4, 16])],
     # MaxPoolWithArgmax's gradient: MaxPoolGradWithArgmax has kernels for an int64 argmax only
     *[(f"MaxPoolWithArgmax {dt} Targmax {am} gradient{where}", _K, run(
         f"tf.raw_ops.MaxPoolWithArgmax(Targmax=tf.{am}, strides=[1, 1, 2, 1], padding='VALID', input=x, "
