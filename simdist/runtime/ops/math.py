@@ -947,6 +947,10 @@ def _where(c: np.ndarray) -> np.ndarray:
     true/non-zero entries."""
     if c.ndim == 0:
         raise errors.InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 [Op:Where]")
+    if c.dtype.kind == "c":   # (a complex entry's `!= 0` reads its parts under DAZ: 1e-40 + 0j is false; fz36a, tape
+        # seed 3620261231 #23; the real dtypes' inputs are flushed by the op's subnormal rule)
+        from simdist.runtime.subnormals import flushed
+        return np.argwhere((flushed(np.ascontiguousarray(c.real)) != 0) | (flushed(np.ascontiguousarray(c.imag)) != 0))
     return np.argwhere(c)
 
 
