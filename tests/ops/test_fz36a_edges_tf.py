@@ -288,6 +288,12 @@ CASES: list[tuple[Any, ...]] = [
     *[(f"{op} block 4 of {shape}", _K, _eager(f"tf.raw_ops.{op}(input=tf.zeros({shape}), block_size=4)"))
       for op in ("SpaceToDepth", "DepthToSpace")
       for shape in ([2, 3, 0, 3], [2, 4, 0, 3], [2, 0, 4, 3], [2, 4, 4, 0], [0, 3, 4, 3], [2, 8, 4, 1], [1, 4, 4, 16])],
+    # Where of complex entries: their parts read under DAZ
+    *[(f"Where {ct}{where}", _K, run(
+        f"tf.raw_ops.Where(condition=tf.constant(np.array([complex({t}, 0), complex(0, {t}), complex({t}, {t}), "
+        f"complex(-{t}, 0), complex(1, 0), complex(0, 0), complex(float('nan'), 0), complex(0, -0.0)], np.{ct})))"))
+      for ct, t in (("complex64", "1e-40"), ("complex128", "1e-310"))
+      for where, run in (("", _eager), (" in a tf.function", _traced))],
     # MaxPoolWithArgmax's gradient: MaxPoolGradWithArgmax has kernels for an int64 argmax only
     *[(f"MaxPoolWithArgmax {dt} Targmax {am} gradient{where}", _K, run(
         f"tf.raw_ops.MaxPoolWithArgmax(Targmax=tf.{am}, strides=[1, 1, 2, 1], padding='VALID', input=x, "
