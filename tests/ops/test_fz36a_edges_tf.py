@@ -222,6 +222,14 @@ def _shape_fn_cases() -> list[tuple[str, str, Any]]:
     for spec in ([1, None, None, 2], [1, None, 5, 2], [1, 2, None, 2]):
         out.append((f"MaxPool 3x3 VALID of {spec} in an input_signature, called on [1, 2, 5, 2]", _T, _sig_call(
             "tf.nn.max_pool2d(x0, 3, 1, 'VALID')", [(spec, "float32")], ["tf.zeros([1, 2, 5, 2])"])))
+    # LowerBound/UpperBound: the shape function's rank checks see only ranks the graph knows
+    for op in ("LowerBound", "UpperBound"):
+        for s0, arg in ((None, "tf.constant([[7], [0], [4], [3]])"), (None, "tf.constant([[1, 5, 9]])"),
+                        ([None, None], "tf.constant([[1, 5, 9]])"), ([3], "tf.constant([1, 5, 9])"),
+                        (None, "tf.constant([1, 5, 9])")):
+            out.append((f"{op} sorted_inputs {s0} called on {arg}", _T, _sig_call(
+                f"tf.raw_ops.{op}(sorted_inputs=x0, values=tf.constant([[0, 5]]), out_type=tf.int32)",
+                [(s0, "int32")], [arg])))
     for attrs in _PSE_ATTRS:
         out.append((f"ParseSequenceExampleV2 {attrs} in a tf.function", _T, _traced(
             f"tf.raw_ops.ParseSequenceExampleV2({_PSE}, {attrs})")))
