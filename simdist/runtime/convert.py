@@ -418,13 +418,24 @@ def to_array(value: Any, dt: dtypes.DType | None, hint: dtypes.DType | None = No
     return _to_array(value, dt)
 
 
+def _listed(value: np.ndarray, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.DType]:
+    """A text or object ndarray converted through its Python list (the string converter's walk), keeping
+    the array's shape where it has no elements, which the list does not hold past its first empty
+    dimension (an empty [1, 0, 3, 1] object array is a [1, 0, 3, 1] string tensor in TF 2.21, not [1, 0]:
+    fz36a, tape seed 3620261203 #157, StringNGrams' empty result)."""
+    arr, out_dt = _python_to(value.tolist(), dt)
+    if value.size == 0 and np.size(arr) == 0 and np.shape(arr) != value.shape:
+        arr = np.asarray(arr).reshape(value.shape)
+    return arr, out_dt
+
+
 def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.DType]:
     numpy_value = isinstance(value, (np.ndarray, np.generic))
     if numpy_value:
         if dt is None:
             dt = dtypes.as_dtype(value.dtype)
             if dt is dtypes.string:
-                return _python_to(value.tolist(), dt)
+                return _listed(value, dt)
             return np.asarray(value), dt
         if dt is dtypes.string and value.dtype.kind not in "USO" and value.size and not context.in_function():
             # (eagerly TF's ndarray conversion to a string tensor: the first element's Python type;
@@ -438,7 +449,7 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
             # float"; fz21, `tf.where(c, str_array, float32_variable)`)
             return np.asarray(value).astype(dt.np), dt
         if dt is dtypes.string or value.dtype.kind in "USO":
-            return _python_to(value.tolist(), dt)
+            return _listed(value, dt)
         with np.errstate(all="ignore"):
             return np.asarray(value).astype(dt.np, copy=False), dt
     if dt is not None and value is not None and context.in_function():

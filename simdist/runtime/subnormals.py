@@ -293,24 +293,56 @@ def _log_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
 LOG = Fixed("log", _log_fix)
 
 
-def _xlogy_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
-    """float32 Xlogy (x * log(y), 0 where x == 0) of a subnormal y in the scalar tail: glibc's logf
-    as for Log (log(2**-150) for a positive y, NaN for a negative one); the packets read y as zero
-    (-inf), as FLUSH computes. Modelled without broadcasting (the tail is the output's); fz5 seed 63
-    #291: xlogy(-0.001, 1e-40) is 0.10397 in TF 2.21."""
+def _tail_log_y(arrays: Any, flushed_in: Any, out: Any) -> Any:
+    """Xlogy's result where y, broadcast to the output, is a nonzero subnormal in the scalar tail of
+    the output's flat order (float32, and bfloat16 computed through float32): glibc's logf as for Log
+    (log(2**-150) for a positive y, NaN for a negative one) times x read under DAZ; the packets read y
+    as zero (-inf), as FLUSH computes. xlogy(-0.001, 1e-40) is 0.10397 in TF 2.21 (fz5 seed 63 #291);
+    broadcast operands take the tail of the output too, and bfloat16 the same value rounded
+    (xlogy(0.25, 1e-40) is -26: fz36a, seed 3620261201 #106)."""
     x, y = arrays
-    if y.dtype != np.float32 or x.shape != y.shape or not y.size:
+    if y.dtype not in (np.float32, BF16) or not out.size:
         return out
-    sub = (y != 0) & (np.abs(y) < _TINY[y.dtype]) & _tail(y.shape, y.dtype)
+    yb = np.broadcast_to(y, out.shape).astype(np.float32)
+    sub = (yb != 0) & (np.abs(yb) < _TINY[np.dtype(np.float32)]) & _tail(out.shape, y.dtype)
     if not sub.any():
         return out
-    fx = flushed[0]
+    fx = np.broadcast_to(flushed_in[0], out.shape).astype(np.float32)
+    # the zero test reads x as the kernel does: float32 under DAZ, bfloat16 widened by a bit shift
+    zero = (fx if y.dtype == np.float32 else np.broadcast_to(x, out.shape).astype(np.float32)) == 0
     with np.errstate(invalid="ignore"):
-        val = fx * np.where(np.signbit(y), np.float32(np.nan), _LOG_TAIL)
-    return np.where(sub, np.where(fx == 0, np.float32(0), val), out).astype(out.dtype, copy=False)
+        val = fx * np.where(np.signbit(yb), np.float32(np.nan), _LOG_TAIL)
+    return np.where(sub, np.where(zero, np.float32(0), val).astype(out.dtype), out).astype(out.dtype, copy=False)
+
+
+def _xlogy_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+    """float32 Xlogy (x * log(y), 0 where x == 0) of a subnormal y in the scalar tail (_tail_log_y)."""
+    return _tail_log_y(arrays, flushed, out)
 
 
 XLOGY = Fixed("xlogy", _xlogy_fix)
+
+
+def _tensor_scatter_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+    """TensorScatterAdd/Sub/Max/Min (scatter_nd_op.cc): the output starts as a copy of the tensor, its bits kept,
+    and only the slices the indices address compute, reading subnormals as zeros and flushing results: an
+    untouched 5e-324 stays 5e-324 where an addressed 1.0 + 1e-310 is 1.0 (observed on TF 2.21, float32 and
+    float64; fz36a, eager seed 3620261223 #99, ScatterNdNonAliasingAdd through TensorScatterAdd)."""
+    t, idx = arrays[0], arrays[1]
+    out = flushed(np.asarray(out))
+    if idx.ndim == 0 or out.shape != t.shape or out.dtype != t.dtype:
+        return out
+    depth = idx.shape[-1]
+    if depth == 0 or depth > t.ndim:
+        return out
+    flat = idx.reshape(-1, depth).astype(np.int64)
+    ok = np.all((flat >= 0) & (flat < np.asarray(t.shape[:depth], np.int64)), axis=1)
+    mask = np.zeros(t.shape[:depth], bool)
+    mask[tuple(flat[ok].T)] = True
+    return np.where(mask.reshape(mask.shape + (1,) * (t.ndim - depth)), out, t)
+
+
+TENSOR_SCATTER = Fixed("tensor_scatter", _tensor_scatter_fix)
 
 
 def _bf16_x_times(f: Any) -> Fixed:
@@ -332,7 +364,9 @@ def _bf16_x_times(f: Any) -> Fixed:
     return Fixed(f.__name__, fix)
 
 
-_XLOGY_BF16 = _bf16_x_times(np.log)
+_XLOGY_BF16_X = _bf16_x_times(np.log)
+# bfloat16 Xlogy: the subnormal x's ±0 product, then a subnormal y's log in the tail (_tail_log_y)
+_XLOGY_BF16 = Fixed("xlogy_bf16", lambda a, f, out, at: _tail_log_y(a, f, _XLOGY_BF16_X.fix(a, f, out, at)))
 _XLOG1PY_BF16 = _bf16_x_times(np.log1p)
 
 
@@ -580,8 +614,8 @@ RULES: dict[str, Any] = {
     "UnsortedSegmentSum": FLUSH, "SegmentSum": FLUSH, "SegmentMax": _bf16_select(_SEGMENT_EXTREME_BF16), "SegmentMin": _bf16_select(_SEGMENT_EXTREME_BF16),
     "SegmentProd": FLUSH, "SegmentMean": FLUSH, "UnsortedSegmentMax": _bf16_select(_SEGMENT_EXTREME_BF16),
     "UnsortedSegmentMin": _bf16_select(_SEGMENT_EXTREME_BF16),
-    "UnsortedSegmentProd": FLUSH, "ScatterNd": FLUSH, "TensorScatterAdd": FLUSH, "TensorScatterSub": FLUSH,
-    "TensorScatterMax": FLUSH, "TensorScatterMin": FLUSH, "DenseBincount": FLUSH, "InTopKV2": FLUSH,
+    "UnsortedSegmentProd": FLUSH, "ScatterNd": FLUSH, "TensorScatterAdd": TENSOR_SCATTER,
+    "TensorScatterSub": TENSOR_SCATTER, "TensorScatterMax": TENSOR_SCATTER, "TensorScatterMin": TENSOR_SCATTER, "DenseBincount": FLUSH, "InTopKV2": FLUSH,
     "LowerBound": FLUSH, "UpperBound": FLUSH,
     # Where(condition) tests `x != 0` under DAZ; NextAfter steps through the bits (std::nextafter)
     "Where": FLUSH, "NextAfter": MAKES, "FloorMod": FLOORMOD, "TruncateMod": TRUNCATEMOD,

@@ -234,6 +234,12 @@ UPPER_BOUND = register("UpperBound", _bound("right"), _bound_rule("UpperBound"),
                        fusion=_BOUND_LANES)
 no_tf_gradient("LowerBound")
 no_tf_gradient("UpperBound")
+# (the shape function's WithRank(2) sees only an input whose rank the graph knows: an input_signature's unknown-rank
+# sorted_inputs traces, its stand-in's rank error is the kernel's when the graph runs, and the trace goes on with
+# values' shape; fz36a, sig seed 3620261233 #153)
+LOWER_BOUND.shape_fn = UPPER_BOUND.shape_fn = \
+    lambda shapes, attrs: any(s is not None and len(s) != 2 for s in shapes[:2])
+LOWER_BOUND.standin = UPPER_BOUND.standin = lambda arrays, attrs: (np.shape(arrays[1]),)
 
 
 def _scalar_row(x: Tensor) -> None:

@@ -67,12 +67,18 @@ def _abs(z: np.ndarray) -> np.ndarray:
 
 def _angle(z: np.ndarray) -> np.ndarray:
     """std::arg of each element: the C library's atan2f/atan2 (libm.py; equal to TF 2.21 on 4,099
-    complex64 and complex128 values); not NumPy's arctan2, which is SVML's on a CPU with AVX-512
-    (ops.host-cpu)."""
+    complex64 and complex128 values), on every element (no packets), under the CPU's DAZ/FTZ as Atan2's
+    scalar tail computes it (packet_atan2.tail: angle(1 - 1e-45j) is -1e-45, angle(1e-40 + 1e-40j) NaN;
+    fz36a, function seed 3620261205 #109: simdist flushed the result and read the parts unflushed); not
+    NumPy's arctan2, which is SVML's on a CPU with AVX-512 (ops.host-cpu)."""
     im, re = np.asarray(z.imag), np.asarray(z.real)
     if re.dtype in (np.float32, np.float64):
-        from simdist.runtime.ops import libm
-        return libm.elementwise("atan2f" if re.dtype == np.float32 else "atan2", im, re)
+        from simdist.runtime.ops import packet_atan2
+        if not re.size:
+            return np.empty(re.shape, re.dtype)
+        with np.errstate(all="ignore"):
+            return packet_atan2.tail(np.ascontiguousarray(im).ravel(), np.ascontiguousarray(re).ravel()).reshape(
+                re.shape)
     return np.arctan2(im, re)
 
 
@@ -81,7 +87,7 @@ COMPLEX = binary("Complex", _complex_forward, _complex_rule)
 REAL = unary("Real", lambda z: np.array(z.real), _complex_in("Real"))
 IMAG = unary("Imag", lambda z: np.array(z.imag), _complex_in("Imag"))
 CONJ = unary("Conj", np.conjugate, args.allowed("Conj", "c", _COMPLEX + ", variant"))
-ANGLE = unary("Angle", _angle, _complex_in("Angle"))
+ANGLE = unary("Angle", _angle, _complex_in("Angle"), subnormals="keep")   # (the kernel's DAZ/FTZ: _angle)
 COMPLEX_ABS = unary("ComplexAbs", _abs, _complex_in("ComplexAbs"))
 
 

@@ -160,7 +160,7 @@ def _scalar(name: str, *cols: np.ndarray) -> np.ndarray:
 
 def _log_parts(xr: np.ndarray, yr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """complex_log of raw parts: (log(cabs), atan2(y, x)), the C library's, under DAZ."""
-    from simdist.runtime.ops.packet_atan2 import _tail as atan2_tail
+    from simdist.runtime.ops.packet_atan2 import tail as atan2_tail
     x, y = _ftz(xr), _ftz(yr)
     a = _ftz(_scalar("hypot", x, y)) if x.size else x
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -346,7 +346,7 @@ def power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     real part: (-1e-40 + 0.5j) ** 2 is -0.25 + 3.8e-08j), the product libgcc's (`_scalar_mul`),
     cexp of the flushed product (atan2(-1.5, 3e38) flushes to -0, so (3e38 - 1.5j) ** 5 is inf + 0j).
     NumPy's power differs (it multiplies out integer exponents)."""
-    from simdist.runtime.ops.packet_atan2 import _tail as atan2_tail
+    from simdist.runtime.ops.packet_atan2 import tail as atan2_tail
     xb, yb = np.broadcast_arrays(x, y)
     if not xb.size:
         return np.empty(xb.shape, xb.dtype)

@@ -55,13 +55,15 @@ def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after
     if stride <= 0:
         raise _window_error(f"Stride must be > 0, but got {stride}", op)
     if padding == "VALID":
-        if size < eff and op in _SHAPE_FN_WINDOWS and context.in_function():
+        if size < eff and op in _SHAPE_FN_WINDOWS and context.in_function() and not trace_errors.kernel_only():
             # (the shape function subtracts the window from the input's size: a window larger than the
-            # input is ValueError at trace, where the kernel would give an empty output)
+            # input is ValueError at trace, where the kernel would give an empty output; where the graph does not
+            # know the dimension the kernel computes that output: dispatch's rerun, fz36a, sig seed 3620261221 #22)
             err = errors.InvalidArgumentError(None, None, f"Negative dimension size caused by subtracting {eff} "
                                               f"from {size} [Op:{op}]")
-            raise trace_errors.static(err, ValueError, f"Negative dimension size caused by subtracting {eff} from "
-                                                       f"{size} for '{{{{node {op}}}}}'")
+            raise trace_errors.shape_fn_only(trace_errors.static(
+                err, ValueError, f"Negative dimension size caused by subtracting {eff} from {size} for "
+                                 f"'{{{{node {op}}}}}'"))
         out, before, after = _trunc_div(size - eff + stride, stride), 0, 0
     elif padding == "EXPLICIT":
         out = _trunc_div(size + before + after - eff + stride, stride)
@@ -85,10 +87,15 @@ def window_geometry(hw: Sequence[int], khw: Sequence[int], strides: Sequence[int
     """((out_h, out_w), (pad_top, pad_bottom, pad_left, pad_right)) of a 2-D window op. `explicit` is read only
     for EXPLICIT padding (TF's kernels ignore explicit_paddings otherwise, whatever their length)."""
     explicit = explicit if padding == "EXPLICIT" else ()
-    oh, pt, pb = _out_size(hw[0], (khw[0] - 1) * dilations[0] + 1, strides[0], padding,
-                           *(explicit[2:4] if explicit else (0, 0)), op)
-    ow, pl, pr = _out_size(hw[1], (khw[1] - 1) * dilations[1] + 1, strides[1], padding,
-                           *(explicit[4:6] if explicit else (0, 0)), op)
+    sizes = []
+    for i in (0, 1):
+        try:
+            sizes.append(_out_size(hw[i], (khw[i] - 1) * dilations[i] + 1, strides[i], padding,
+                                   *(explicit[2 + 2 * i:4 + 2 * i] if explicit else (0, 0)), op))
+        except errors.InvalidArgumentError as e:
+            setattr(e, trace_errors.WINDOW_DIM, i)   # (the spatial dimension it came from: dispatch's rerun)
+            raise
+    (oh, pt, pb), (ow, pl, pr) = sizes
     return (oh, ow), (pt, pb, pl, pr)
 
 
@@ -272,6 +279,15 @@ def _traced_attr(attrs: dict) -> dict:
     return dict(attrs, traced=True) if context.in_function() else attrs
 
 
+def onednn_filter_corner(x: np.ndarray, dy: np.ndarray, filter_sizes: Sequence[int]) -> bool:
+    """mkl_conv_grad_filter_ops.cc's corner case (Conv2DBackpropFilter, Conv3DBackpropFilterV2 where oneDNN
+    takes the dtype): past the constructor's checks, an input, a filter_sizes or an out_backprop of no elements
+    gives zeros of filter_sizes' shape before any rank or size is checked (a [3, 2, 0, 0] input beside a
+    [0] out_backprop is a [1, 3, 0, 2] gradient in TF 2.21; fz36a, tape seed 3620261208 #59)."""
+    return onednn_conv(np.dtype(x.dtype).name) and (
+        x.size == 0 or dy.size == 0 or int(np.prod(filter_sizes, dtype=np.int64)) == 0)
+
+
 def _onednn_empty_sizes(input_sizes: Sequence[int], dtype: np.dtype) -> bool:
     """The backprops of such a convolution: oneDNN's kernels give zeros of the requested input
     (or, for an empty input, filter) shape without checking out_backprop's shape, which is the
@@ -337,7 +353,7 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
     kh, kw, fin, cout = f.shape
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, "Conv2DBackpropInput")
-    _check_out_backprop(dy, (input_sizes[0], oh, ow, cout), "Conv2DBackpropInput")
+    _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, cout), "Conv2DBackpropInput")
     if groups > 1 and not onednn_conv(np.dtype(f.dtype).name):   # (TF's own kernel; fz35a, as the filter's)
         raise errors.InvalidArgumentError(None, None, "Gradients for grouped convolutions are not supported on CPU. "
                                           "Please file a feature request if you run into this issue. Otherwise "
@@ -356,6 +372,10 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
 
 def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
                             explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    if onednn_conv(x.dtype.name):   # (past the constructor, oneDNN's corner case before any rank)
+        _check_conv_attrs(strides, dilations, "Conv2DBackpropFilter", padding, explicit_paddings, x.dtype)
+        if onednn_filter_corner(x, dy, filter_sizes):
+            return np.zeros(tuple(filter_sizes), x.dtype)
     groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter", dtype=x.dtype)
     _check_backprop_dilation(x.dtype, dilations, "Conv2DBackpropFilter")
     if _onednn_empty(x):
@@ -363,7 +383,7 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
     kh, kw, fin, cout = filter_sizes
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
                               "Conv2DBackpropFilter")
-    _check_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter")
+    _check_dw_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter")
     if groups > 1 and not onednn_conv(x.dtype.name):
         # (TF's own Conv2DCustomBackpropFilterOp computes no groups: its filter_total_size is the window times the
         # input's depth, more than the filter of filter_sizes holds; fz35a, sig seed 3520261211 #139)
@@ -403,7 +423,8 @@ CONV2D_BACKPROP_INPUT = register(
     kind="contraction", fusion=CONV_INPUT_ROWS)
 CONV2D_BACKPROP_FILTER = register(
     "Conv2DBackpropFilter", _conv2d_backprop_filter, typed("Conv2DBackpropFilter", FLOATS),
-    lambda a, out, at: _conv_flops(a[0].shape, out.shape, a[1].size // a[1].shape[-1]),
+    lambda a, out, at: (_conv_flops(a[0].shape, out.shape, a[1].size // a[1].shape[-1])
+                        if out.size and a[1].size else 0.0),
     kind="contraction",
     fusion=lanes("sums over the lane's rows: no stacked form; its cross-replica sum is fused (sums)"),
     sums=_summed_rows)
@@ -467,13 +488,18 @@ def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, expli
 
 
 _ONEDNN_SOURCE = {"DepthwiseConv2dNativeBackpropInput": "mkl_conv_grad_input_ops.cc:546",
-                  "DepthwiseConv2dNativeBackpropFilter": "mkl_conv_grad_filter_ops.cc:685"}
+                  "DepthwiseConv2dNativeBackpropFilter": "mkl_conv_grad_filter_ops.cc:685",
+                  "Conv2DBackpropInput": "mkl_conv_grad_input_ops.cc:546",
+                  "Conv2DBackpropFilter": "mkl_conv_grad_filter_ops.cc:685"}
 
 
 def _check_dw_out_backprop(dy: np.ndarray, want: Sequence[int], op: str) -> None:
-    """The depthwise backprops' out_backprop shape: Eigen's kernels' InvalidArgumentError, oneDNN's
-    (float32, bfloat16) AbortedError from the primitive's creation (observed on TF 2.21)."""
-    if tuple(dy.shape) != tuple(want) and onednn_conv(np.dtype(dy.dtype).name):
+    """The 2-D backprops' out_backprop shape (depthwise and Conv2D): Eigen's kernels' InvalidArgumentError,
+    oneDNN's (float32, bfloat16; float16 where the CPU takes it) AbortedError from the primitive's creation for
+    an out_backprop of rank 4 and another shape, its batch, rows, columns or depth (observed on TF 2.21; fz36a:
+    Conv2DBackpropInput, sig seed 3620261212 #199, function seed 3620261216 #63). (TF aborts the process for
+    one of another rank: simdist keeps the InvalidArgumentError.)"""
+    if tuple(dy.shape) != tuple(want) and dy.ndim == len(want) and onednn_conv(np.dtype(dy.dtype).name):
         raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
                                   "create a primitive descriptor for the convolution forward propagation "
                                   "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "

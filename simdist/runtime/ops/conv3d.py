@@ -23,7 +23,7 @@ from numpy.lib.stride_tricks import as_strided
 from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import args, array, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
-from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
+from simdist.runtime.ops.conv import _out_size, _register_gradients, onednn_filter_corner, spatial_sequence
 from simdist.runtime.ops.nn_rules import FLOATS, attr_error, typed
 from simdist.runtime.ops.registry import lanes, register, rows
 from simdist.runtime.ops.contraction_order import matmul   # (float64/complex in order; float32 BLAS's)
@@ -146,6 +146,10 @@ def _check(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int
     if dtype_name == "float64" and any(d != 1 for d in dilations):
         raise errors.InvalidArgumentError(None, None, f"CPU implementation of {op.replace('V2', '')} currently only "
                                           f"supports dilated rates of 1. [Op:{op}]")
+    if op != "Conv3D" and not onednn_backprop and f_shape[3] <= 0:
+        # (TF's own backprops: ConvBackpropComputeDimensionsV2 before the depths compare; fz36a, tape seed 3620261208)
+        raise errors.InvalidArgumentError(None, None, f"{op.replace('V2', 'Op')}: filter depth must be strictly "
+                                          f"greated than zero [Op:{op}]")
     if x_shape[4] != f_shape[3]:
         raise errors.InvalidArgumentError(None, None, f"input and filter must have the same depth: {x_shape[4]} vs "
                                           f"{f_shape[3]} [Op:{op}]")
@@ -198,11 +202,20 @@ def _backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: 
 def _backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
                      explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     op = "Conv3DBackpropFilterV2"
+    if len(strides) == 5 and len(dilations) == 5 and _backprop_constructor(strides, dilations, _dtname(x), op) \
+            and onednn_filter_corner(x, dy, filter_sizes):
+        return np.zeros(tuple(filter_sizes), x.dtype)
     _check(x.shape, filter_sizes, strides, dilations, _dtname(x), op)
     xw, dyw = _wide(x, dy)
     cols, out, _ = _cols(xw, filter_sizes[:3], strides, padding, dilations, op)
     _check_dy(dy, (x.shape[0],) + out + (filter_sizes[4],), op)
     return matmul(cols.T, dyw.reshape(-1, filter_sizes[4])).reshape(filter_sizes).astype(x.dtype)
+
+
+def _pixels(dy: np.ndarray) -> int:
+    """out_backprop's pixels (its elements over its depth; 0 for one of no elements, which oneDNN's corner case
+    takes at any rank)."""
+    return dy.size // dy.shape[-1] if dy.size else 0
 
 
 def _flops(f_shape: Sequence[int], out_pixels: int) -> float:
@@ -218,11 +231,11 @@ CONV3D = register("Conv3D", _conv3d, typed("Conv3D", FLOATS),
                   fusion=rows(0))
 CONV3D_BACKPROP_INPUT = register(
     "Conv3DBackpropInputV2", _backprop_input, typed("Conv3DBackpropInputV2", FLOATS),
-    lambda a, out, at: _flops(a[0].shape, a[1].size // a[1].shape[-1]), kind="contraction",
+    lambda a, out, at: _flops(a[0].shape, _pixels(a[1])), kind="contraction",
     fusion=lanes("its input_sizes attribute is one lane's batch: no stacked form written"))
 CONV3D_BACKPROP_FILTER = register(
     "Conv3DBackpropFilterV2", _backprop_filter, typed("Conv3DBackpropFilterV2", FLOATS),
-    lambda a, out, at: _flops(out.shape, a[1].size // a[1].shape[-1]), kind="contraction",
+    lambda a, out, at: _flops(out.shape, _pixels(a[1])), kind="contraction",
     fusion=lanes("sums over the lane's rows: no stacked form; its cross-replica sum is fused (sums)"),
     sums=_summed_rows)
 _register_gradients("Conv3D", CONV3D, CONV3D_BACKPROP_INPUT, CONV3D_BACKPROP_FILTER)

@@ -39,6 +39,10 @@ def _partition(data: np.ndarray, parts: np.ndarray, num_partitions: int) -> tupl
 
 def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
     idx, data = arrays[:n], arrays[n:]
+    for i in idx:   # (the kernel's bounds check, also when a graph runs: fz36a, sig seed 3620261218 #132)
+        neg = np.nonzero(i.reshape(-1) < 0)[0]
+        if neg.size:
+            raise errors.InvalidArgumentError(None, None, f"indices[{int(neg[0])}] is out of range [Op:DynamicStitch]")
     size = max((int(i.max()) + 1 for i in idx if i.size), default=0)
     tail = data[0].shape[idx[0].ndim:]
     out = np.zeros((size,) + tail, dtype=data[0].dtype)

@@ -156,12 +156,20 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
             with _sn.noted():
                 out, arrays = _forward(op, tensors, arrays, attrs, rule, marked)
     except Exception as e:
-        if _shapes.UNKNOWN and op.shape_fn is not None:   # (a dimension the traced graph does not know)
-            _shapes.unseen(op, tensors, attrs, e)
-        out = _past_kernel_error(op, arrays, dt, attrs, e)
-        if out is None:
-            raise
-        _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
+        rerun = None
+        if _shapes.UNKNOWN:   # (a dimension the traced graph does not know)
+            if op.shape_fn is not None:
+                _shapes.unseen(op, tensors, attrs, e)
+            from simdist.runtime.ops import trace_errors   # (a check only the shape function makes: the kernel's
+            rerun = trace_errors.rerun_kernel_only(        # result where the graph does not see it)
+                e, lambda: _forward(op, tensors, arrays, attrs, rule, marked), tensors)
+        if rerun is not None:
+            out, arrays = rerun
+        else:
+            out = _past_kernel_error(op, arrays, dt, attrs, e)
+            if out is None:
+                raise
+            _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
     if op.num_outputs != 1:
         return _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
     if type(out) is not np.ndarray:

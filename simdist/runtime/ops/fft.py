@@ -203,7 +203,10 @@ def _kernel_checks(name: str, x: Tensor, lengths: tuple[int, ...] | None, fft_le
         return
     assert lengths is not None
     text = _length_shape_text(rank, fft_length)
-    if text is not None or len(lengths) != rank:
+    # (the kernel compares fft_length's shape with [rank]: a scalar 3 is refused, not read as [3]; fz36a, eager
+    # seed 3620261212 #159)
+    nd = None if fft_length is None else (fft_length.ndim if isinstance(fft_length, Tensor) else np.ndim(fft_length))
+    if text is not None or len(lengths) != rank or (nd is not None and nd != 1):
         from simdist.runtime.ops import static_shapes
         err = errors.InvalidArgumentError(None, None, f"fft_length must have shape [{rank}] [Op:{name}]")
         if text is not None:

@@ -52,7 +52,7 @@ def register(*names: str) -> Callable[[Callable[["Ctx"], None]], Callable[["Ctx"
 def _load() -> None:
     from simdist.runtime.ops import (shape_fns_array, shape_fns_linalg, shape_fns_misc,  # noqa: F401 (they register)
                                      shape_fns_nn, shape_fns_ragged, shape_fns_raw28, shape_fns_raw30,
-                                     shape_fns_raw31, shape_fns_sparse)
+                                     shape_fns_raw31, shape_fns_raw36, shape_fns_sparse)
 
 
 def has(op: str) -> bool:
@@ -137,6 +137,16 @@ class Ctx:
         if d is not None and d != v:
             self.fail(f"Dimension must be {v} but is {d}")
         return v
+
+    def batch_square(self, s: Shape) -> Shape:
+        """MakeBatchSquareMatrix (linalg_ops.cc): rank >= 2, then Merge(Dim(-2), Dim(-1)), the merged
+        dimension in both places of the shape returned (an unknown column count takes the known row
+        count, which later merges read: [2, ?, 4, ?] is [2, ?, 4, 4]; fz36a, sig seed 3620261201 #184)."""
+        s = self.with_rank_at_least(s, 2)
+        if s is None:
+            return None
+        n = self.merge_dim(s[-2], s[-1])
+        return list(s[:-2]) + [n, n]
 
     def merge_dim(self, a: int | None, b: int | None) -> int | None:
         """c->Merge(dim, dim)."""

@@ -904,6 +904,9 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
             None, None, f"cannot compute AddN as input #1(zero-based) was expected to be a {ts[0].dtype.name} tensor "
                         f"but is a {next(u.dtype for u in ts if u.dtype != ts[0].dtype).name} tensor [Op:AddN]"),
             "AddN", [u.dtype for u in ts])
+    if context.in_function():   # (AddN's shape function on the shapes the graph knows: shape_fns_raw36.py)
+        from simdist.runtime.ops import infer_ctx
+        infer_ctx.check("AddN", {"inputs": ts}, {})
     shp = ts[0].shape
     for i, x in enumerate(ts[1:], 1):
         if x.shape != shp:
@@ -944,6 +947,10 @@ def _where(c: np.ndarray) -> np.ndarray:
     true/non-zero entries."""
     if c.ndim == 0:
         raise errors.InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 [Op:Where]")
+    if c.dtype.kind == "c":   # (a complex entry's `!= 0` reads its parts under DAZ: 1e-40 + 0j is false; fz36a, tape
+        # seed 3620261231 #23; the real dtypes' inputs are flushed by the op's subnormal rule)
+        from simdist.runtime.subnormals import flushed
+        return np.argwhere((flushed(np.ascontiguousarray(c.real)) != 0) | (flushed(np.ascontiguousarray(c.imag)) != 0))
     return np.argwhere(c)
 
 

@@ -316,6 +316,10 @@ no_tf_gradient("MaxPoolGradWithArgmax")
 @RegisterGradient("MaxPoolWithArgmax")
 def _max_pool_with_argmax_grad(op: Any, grad: Any, unused_argmax_grad: Any) -> list:
     attrs = {k: op.attrs[k] for k in ("ksize", "strides", "padding", "include_batch_in_index")}
+    # (TF 2.21 registers MaxPoolGradWithArgmax for an int64 argmax only: the gradient of an int32 one finds no
+    # kernel, NotFoundError eagerly; fz36a, tape seed 3620261220 #42)
+    from simdist.runtime.ops import raw_rules
+    raw_rules.check_kernel("MaxPoolGradWithArgmax", {"T": op.inputs[0].dtype, "Targmax": op.outputs[1].dtype})
     return [dispatch.execute(MAX_POOL_GRAD_WITH_ARGMAX, (op.inputs[0], grad, op.outputs[1]), attrs)]
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from simdist.runtime.ops import libm
 from simdist.runtime.ops.packet_trig import _ftz, generic_atan
 
-__all__ = ["atan2"]
+__all__ = ["atan2", "tail"]
 
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
@@ -36,7 +36,7 @@ def atan2(y: np.ndarray, x: np.ndarray) -> np.ndarray | None:
         if k:
             out[:k] = _patan2(yf[:k], xf[:k])
         if k < yf.size:
-            out[k:] = _tail(yf[k:], xf[k:])
+            out[k:] = tail(yf[k:], xf[k:])
     return out.reshape(shape)
 
 
@@ -60,8 +60,8 @@ def _patan2(y: np.ndarray, x: np.ndarray) -> np.ndarray:
     return _ftz(generic_atan(arg) + shift)
 
 
-def _tail(y: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """glibc's atan2f/atan2 under DAZ/FTZ, element by element."""
+def tail(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """glibc's atan2f/atan2 under DAZ/FTZ, element by element (1-d arrays of one dtype; also Angle's kernel)."""
     dt = y.dtype
     single = dt == np.float32
     out = libm.scalar_map("atan2f" if single else "atan2", y, x)

@@ -218,6 +218,18 @@ def _split(split_dim: Any, value: Any, num_split: int) -> Any:
     # (a split_dim the graph does not know stays a tensor: array.split's trace-time errors read a known one
     # only, so an input_signature's split_dim traces as on TF; fz32a, sig seed 3220261206 #233)
     axis = int(dispatch.static_value(split_dim)) if graph_constants.known(split_dim) else split_dim
+    from simdist.runtime import context
+    from simdist.runtime.ops import grappler, trace_errors
+    if int(num_split) == 1 and context.in_function() and grappler.enabled:
+        # (constant_folding.cc RemoveSplitOrSplitV: past the shape function the graph's Split of one output is an
+        # Identity, so the kernel's split_dim check never runs: a scalar or an out-of-range split_dim the graph does
+        # not see computes; fz36a, sig seed 3620261207 #89)
+        try:
+            return array.split(value, 1, axis)
+        except Exception as e:
+            if trace_errors.builds(e):
+                raise
+            return [array.identity(value)]
     return array.split(value, int(num_split), axis)
 
 

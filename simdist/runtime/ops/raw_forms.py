@@ -50,6 +50,15 @@ def _split_v_shape(value: Any, size_splits: Any, split_dim: Any, num_split: int,
     if value.ndim == 0:
         raise trace_errors.static(errors.InvalidArgumentError(None, None, "Can't split scalars [Op:SplitV]"),
                                   ValueError, "Can't split scalars")
+    if graph_constants.known(split_dim):   # (a known split_dim in range of the known rank; fz36a, sig seed 3620261207)
+        from simdist.runtime.ops import dispatch
+        raw = dispatch.static_value(split_dim) if isinstance(split_dim, Tensor) else split_dim
+        axis, rank = int(np.asarray(raw).reshape(-1)[0]), value.ndim
+        if not -rank <= axis < rank:
+            raise trace_errors.static(
+                errors.InvalidArgumentError(None, None, f"-input rank(-{rank}) <= split_dim < input rank ({rank}), "
+                                                        f"but got {axis} [Op:SplitV]"),
+                ValueError, f"Dimension size, given by scalar input {axis} must be in range [-{rank}, {rank})")
     sizes = size_splits.shape.as_list()
     if graph_constants.known(size_splits) and len(sizes) == 1 and sizes[0] != num_split:
         raise trace_errors.static(err, ValueError, "Length of size_splits should be equal to num_outputs")
@@ -196,6 +205,14 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     _set("Conv3DBackpropFilterV2", RawArgs(inputs=("input", "out_backprop"),
                                            attrs={**conv3d, "filter_sizes": "filter_sizes"}))
     _set("MirrorPadGrad", RawArgs(inputs=("input",), attrs={"paddings": "paddings", "mode": "mode"}))
+    # (the kernels' checks live in the public functions: a raw call went to the op without them, so a [2, 3, 0, 3]
+    # SpaceToDepth by 4 computed; TF refuses "Image width 0 and height 3 should be divisible by block_size: 4";
+    # fz36a, eager seed 3620261227 #6)
+    from simdist.runtime.ops import space_batch
+    _set("SpaceToDepth", RawArgs(via=lambda input, block_size, data_format:
+                                 space_batch.space_to_depth(input, block_size, data_format)))
+    _set("DepthToSpace", RawArgs(via=lambda input, block_size, data_format:
+                                 space_batch.depth_to_space(input, block_size, data_format)))
     _set("ResizeBilinear", RawArgs(inputs=("images",), attrs={"size": "size", "align_corners": "align_corners",
                                                               "half_pixel_centers": "half_pixel_centers"}))
     from simdist.runtime.ops import diag, generators, linalg_more
@@ -218,6 +235,7 @@ def declare() -> None:  # noqa: C901 - one declaration per op
     def split_v(value: Any, size_splits: Any, split_dim: Any, num_split: int) -> Any:
         from simdist.runtime import context
         from simdist.runtime.ops import grappler
+        from simdist.runtime.ops import dispatch, static_shapes
         from simdist.runtime.tensor import Tensor
         sizes = size_splits.shape.as_list()
         err = errors.InvalidArgumentError(None, None, "size of the split_tensor must be 1-D and have the same "
@@ -234,6 +252,18 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                 raise errors.InvalidArgumentError(None, None, "split_dim_tensor must have exactly one element. "
                                                               "[Op:SplitV]")
             split_dim = array.reshape(split_dim, [])
+        if num_split == 1 and len(sizes) == 1 and isinstance(value, Tensor) and not static_shapes.rank_unknown(value):
+            # (SplitVOpBase::ComputeEasyCases: one output is the input, its size as given, before a -1 is resolved;
+            # fz36a: size_splits=[-1] is refused eagerly)
+            axis = int(np.asarray(dispatch.static_value(split_dim) if isinstance(split_dim, Tensor)
+                                  else split_dim).reshape(-1)[0])
+            given = int(np.asarray(dispatch.static_value(size_splits) if isinstance(size_splits, Tensor)
+                                   else size_splits).reshape(-1)[0])
+            if -value.ndim <= axis < value.ndim and static_shapes.known_dim(value, axis % value.ndim) is not None \
+                    and given != value.shape[axis]:
+                raise errors.InvalidArgumentError(None, None, "If there is only one output, it must have the same "
+                                                              f"size as the input. Input size: {value.shape[axis]} "
+                                                              f"output size: {given} [Op:SplitV]")
         return array.split(value, size_splits, split_dim, num=num_split)
     _set("SplitV", RawArgs(via=split_v))
     # ops whose kernel checks simdist's public function makes (not the op's forward): their raw form

@@ -266,11 +266,7 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: st
     out = _SCALAR[kind](v, arg)
     allowed = a.get("allowed")
     if kind == "string" and allowed and listed and out not in allowed:
-        quoted = ", ".join(f'"{x}"' for x in allowed)
-        err = errors.InvalidArgumentError(None, None, f"Value for attr '{a['attr']}' of \"{out}\" is not in the list "
-                                          f"of allowed values: " + quoted)
-        # (a graph build: op_def_library's ValueError; fuzz20 seed 2320261202 #101, #109)
-        raise trace_errors.bad_attr(err, op, a["attr"], out, quoted) if op else err
+        raise raw_rules.string_not_allowed(op, a["attr"], out, allowed)
     return out
 
 
@@ -552,9 +548,9 @@ def call(name: str, kw: dict[str, Any]) -> Any:
                 if "attr" in b2:
                     _attr_value(kw[b2["py"]], b2, fname, fast, name, listed=False)
             break
-    for a in spec["args"]:
+    for a in spec["args"]:   # (a graph checks a string's allowed values with the other attrs: raw_rules.check_attrs)
         if "attr" in a:
-            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name)
+            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name, listed=not context.in_function())
     inputs = _inputs(spec, kw, vals, fname, name)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)

@@ -76,13 +76,19 @@ def check_attrs(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
     in the OpDef's order: the given attrs, then the attrs inferred from the inputs. A graph build
     (inside a tf.function) converts the inputs first (op_def_library._apply_op_helper: the inferred
     type attrs' TypeError before the given attrs' minimums; fuzz20 seed 2020261201 #74)."""
-    if context.in_function():
+    graph = context.in_function()
+    if graph:
         _inferred(name, spec, vals)
-    for a in spec["args"]:
+    for a in _opdef_order(name, spec["args"]):
         at = a.get("attr")
         if at is None or at not in vals:
             continue
         v = vals[at]
+        if graph and a["type"] == "string" and a.get("allowed") and v not in a["allowed"]:
+            # (a graph build: op_def_library checks a string's allowed values in the OpDef's attr order too, after
+            # the wrapper's conversions: MaxPoolWithArgmax's Targmax float64 is TypeError beside padding 'BOGUS';
+            # fz36a, function seed 3620261217 #50; eagerly the fast path checks them first: raw_ops._attr_value)
+            raise string_not_allowed(name, at, v, a["allowed"])
         if a["type"] == "type" and a.get("allowed"):
             _allowed_type(name, spec, at, v, a["allowed"])
         elif a["type"] == "int" and "minimum" in a and isinstance(v, int) and v < a["minimum"]:
@@ -91,6 +97,25 @@ def check_attrs(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
                 len(v) < a["minimum"]:
             raise trace_errors.list_minimum(name, at, len(v), a["minimum"])
     _inferred(name, spec, vals)
+
+
+def _opdef_order(name: str, args: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The raw op's arguments with its attrs in the OpDef's order where attr_types records it (the Python
+    signature's order may differ: MaxPoolWithArgmax's padding before Targmax), else as given."""
+    from simdist.runtime.ops.attr_types import ATTR_TYPES
+    order = {n: i for i, (n, _, _) in enumerate(ATTR_TYPES.get(name, ()))}
+    if not order:
+        return args
+    return sorted(args, key=lambda a: order.get(a.get("attr", ""), len(order)))
+
+
+def string_not_allowed(op: str, attr: str, value: str, allowed: list[str]) -> Exception:
+    """A string attr's value outside its OpDef's list: the NodeDef's InvalidArgumentError eagerly,
+    op_def_library's ValueError in a graph build (fuzzer 20 seed 2320261202 #101, #109)."""
+    quoted = ", ".join(f'"{x}"' for x in allowed)
+    err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list "
+                                      f"of allowed values: " + quoted)
+    return trace_errors.bad_attr(err, op, attr, value, quoted) if op else err
 
 
 def _inferred(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:

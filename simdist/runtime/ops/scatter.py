@@ -277,15 +277,17 @@ def tensor_scatter_checks(xs: Sequence[int], ids: Sequence[int], us: Sequence[in
     _check_vector_indices(ids, us, opname, xs)
 
 
-def tensor_scatter_shape_text(xs: Any, ids: Any, us: Any) -> str | None:
+def tensor_scatter_shape_text(xs: Any, ids: Any, us: Any, output: bool = False) -> str | None:
     """What the TensorScatter ops' shape function (ScatterNdTensorShape, then
     ScatterNdShapeHelper) finds in the shapes a traced graph knows (None: an unknown dimension,
     a shape None: an unknown rank), or None: the tensor and the indices of rank at least 1, then
     the indices' outer dimensions merged with the updates' and the tensor's inner ones with the
     updates' (InferenceContext::Merge; Subshape clamps to the rank; a scalar `updates` is left to
-    the kernel, as TF 2.21 does). Clause function.trace-time-errors."""
+    the kernel, as TF 2.21 does). Clause function.trace-time-errors. output=True: ScatterNd's (ScatterNdShape),
+    whose xs is the output's shape made from the shape tensor, of any rank (shape=[] traces beside updates of
+    unknown rank, the kernel refusing it when the graph runs; fz36a, sig seed 3620261201 #122)."""
     from simdist.runtime.ops import static_shapes
-    for s in (xs, ids):
+    for s in ((ids,) if output else (xs, ids)):
         if s is not None and len(s) < 1:
             return f"Shape must be at least rank 1 but is rank {len(s)}"
     # (ScatterNdShapeHelper's first check, whatever the updates' rank: a scalar too; fz16d, fz14 seed 14 #448)
@@ -395,7 +397,7 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
         # (a dimension the graph does not know: ScatterNdShapeHelper still merges the ranks, with the
         # output's dimensions unknown as the traced graph has them; fz23b, fz14 seed 1420262302 #17)
         text = tensor_scatter_shape_text([None] * len(shp), static_shapes.known_shape(idx),
-                                         static_shapes.known_shape(upd))
+                                         static_shapes.known_shape(upd), output=True)
         if text is not None:
             raise trace_errors.mark_shape(e, text, "ScatterNd", (tuple(idx.shape.as_list()),
                                                                  tuple(upd.shape.as_list()), (len(shp),)))

@@ -12,10 +12,8 @@ __all__: list[str] = []
 
 
 def _batch_square(c: Ctx, s: object) -> object:
-    """MakeBatchSquareMatrix: rank >= 2, then Merge(Dim(-2), Dim(-1))."""
-    s = c.with_rank_at_least(s, 2)
-    c.merge_dim(c.dim(s, -2), c.dim(s, -1))
-    return s
+    """MakeBatchSquareMatrix: rank >= 2, then Merge(Dim(-2), Dim(-1)) (Ctx.batch_square)."""
+    return c.batch_square(s)
 
 
 @register("MatrixInverse", "MatrixExponential", "MatrixLogarithm", "Cholesky", "MatrixSquareRoot",

@@ -301,8 +301,7 @@ def _matrix_triangular_solve(c: Ctx) -> None:
     """MatrixTriangularSolveShapeFn (linalg_ops.cc): matrix a batch of square matrices
     (MakeBatchSquareMatrix), rhs of rank >= 2, the batch shapes broadcast, M merged with rhs' rows
     (fuzz20 seed 2320261202 #21)."""
-    a = c.with_rank_at_least(c.input("matrix"), 2)
-    c.merge_dim(c.dim(a, -2), c.dim(a, -1))
+    a = c.batch_square(c.input("matrix"))
     b = c.with_rank_at_least(c.input("rhs"), 2)
     c.broadcast(c.subshape(a, 0, -2), c.subshape(b, 0, -2))
     c.merge_dim(c.dim(a, -1), c.dim(b, -2))

@@ -88,6 +88,10 @@ def _forward(kind: str, with_num: bool) -> Any:
             rows_out = int(seg[-1]) + 1 if n else 0
         if n and rows_out <= 0 and not with_num:
             raise invalid("segment ids must be >= 0", op)
+        # (the kernel allocates its output before it reads an id: num_segments 2**31 - 1 of [4, 2, 3] float16 rows is
+        # ResourceExhaustedError, not NumPy's MemoryError; fz36a, eager seed 3620261219 #55)
+        from simdist.runtime.ops import alloc
+        alloc.check_output(op, (max(rows_out, 0),) + data.shape[1:], dtypes.as_dtype(data.dtype))
         out = np.zeros((max(rows_out, 0),) + data.shape[1:], data.dtype)
         acc = np.float32 if data.dtype.name in ("float16", "bfloat16") else data.dtype.type
         start = 0

@@ -168,6 +168,50 @@ def check_string(op: str, attr: str, value: Any, allowed: Sequence[str], tagged:
     return str(value)
 
 
+_KERNEL_ONLY = [False]
+_SHAPE_FN_ONLY = "_simdist_shape_fn_only"
+
+
+def shape_fn_only(err: BaseException) -> BaseException:
+    """err marked as one only the op's shape function raises (the kernel computes where the graph does not see
+    it: a VALID window longer than an input dimension the graph does not know gives an empty output)."""
+    setattr(err, _SHAPE_FN_ONLY, True)
+    return err
+
+
+def kernel_only() -> bool:
+    """Whether the kernel runs without its shape function's checks (dispatch's rerun of such an error)."""
+    return _KERNEL_ONLY[0]
+
+
+WINDOW_DIM = "_simdist_window_dim"
+
+
+def rerun_kernel_only(err: BaseException, fn: Any, tensors: Sequence[Any]) -> Any:
+    """fn() with the shape-function-only checks off, where err is one of them and the graph does not know the
+    dimensions it read: the input's spatial dimension (NHWC: 1 + err's WINDOW_DIM) or the filter's (a second
+    input of rank 4: its dimension WINDOW_DIM); err then is not a trace-time error and the kernel's result
+    stands (TF 2.21: an AvgPool of an input_signature's [1, 0, ?, 2] NCHW input traces and computes an empty
+    output when called); None otherwise."""
+    from simdist.runtime.ops import static_shapes
+    dim = getattr(err, WINDOW_DIM, None)
+    if not getattr(err, _SHAPE_FN_ONLY, False) or dim is None or not tensors:
+        return None
+    x = static_shapes.known_shape(tensors[0])
+    seen = x is not None and len(x) == 4 and x[1 + dim] is not None
+    if seen and len(tensors) > 1:
+        f = static_shapes.known_shape(tensors[1])
+        seen = f is not None and len(f) == 4 and f[dim] is not None
+    if seen:
+        return None
+    unmark(err)
+    _KERNEL_ONLY[0] = True
+    try:
+        return fn()
+    finally:
+        _KERNEL_ONLY[0] = False
+
+
 def unmark(err: BaseException) -> None:
     """err without its trace-time mark: TF raises it as it is, when the graph runs."""
     setattr(err, _ATTR, False)
