@@ -13,8 +13,6 @@ kenum_reference.PATH.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from typing import Any
 
 from simdist.conformance.suite import harden19_training as training
@@ -61,19 +59,19 @@ def plan(tf: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
     return out, skipped
 
 
+def observe(tf: Any) -> dict[str, Any]:
+    """The plan and TF's observation of each variant."""
+    variants, skipped = plan(tf)
+    return {"plan": variants, "skipped": skipped, "observed": [cases.observe(tf, v) for v in variants]}
+
+
+def _summary(data: dict[str, Any]) -> str:
+    classes = len({v["cls"] for v in data["plan"]})
+    return f"{len(data['plan'])} variants of {classes} classes ({len(data['skipped'])} left out)"
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=reference.PATH)
-    args = ap.parse_args(argv)
-
-    def observe(tf: Any) -> dict[str, Any]:
-        variants, skipped = plan(tf)
-        return {"plan": variants, "skipped": skipped, "observed": [cases.observe(tf, v) for v in variants]}
-
-    data = reference_store.record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe)
-    print(f"wrote {args.out}: {len(data['plan'])} variants of {len({v['cls'] for v in data['plan']})} classes "
-          f"({len(data['skipped'])} left out)", file=sys.stderr)
-    return 0
+    return reference_store.recorder_main(argv, __doc__, reference, observe, _summary)
 
 
 if __name__ == "__main__":

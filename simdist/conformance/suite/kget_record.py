@@ -8,9 +8,7 @@ or NOT_NAMES), each spelled as kget_cases.identifiers gives. Writes kget_referen
 
 from __future__ import annotations
 
-import argparse
 import inspect
-import sys
 from typing import Any
 
 from simdist.conformance.suite import kget_cases as cases
@@ -28,21 +26,20 @@ def plan(tf: Any) -> dict[str, list[str]]:
     return out
 
 
+def observe(tf: Any) -> dict[str, Any]:
+    """The plan and TF's answer to each identifier."""
+    names = plan(tf)
+    observed = {m: {n: [cases.observe(tf, m, i) for i in cases.identifiers(n)] for n in names[m]}
+                for m in cases.MODULES}
+    return {"plan": names, "observed": observed}
+
+
+def _summary(data: dict[str, Any]) -> str:
+    return f"{sum(len(v) for v in data['plan'].values())} names in {len(data['plan'])} modules"
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=reference.PATH)
-    args = ap.parse_args(argv)
-
-    def observe(tf: Any) -> dict[str, Any]:
-        names = plan(tf)
-        observed = {m: {n: [cases.observe(tf, m, i) for i in cases.identifiers(n)] for n in names[m]}
-                    for m in cases.MODULES}
-        return {"plan": names, "observed": observed}
-
-    data = reference_store.record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe)
-    print(f"wrote {args.out}: {sum(len(v) for v in data['plan'].values())} names in {len(data['plan'])} modules",
-          file=sys.stderr)
-    return 0
+    return reference_store.recorder_main(argv, __doc__, reference, observe, _summary)
 
 
 if __name__ == "__main__":

@@ -8,9 +8,7 @@ variant whose two observations on TF differ is left out (not determined). Writes
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from typing import Any
 
 from simdist.conformance.suite import kops23_cases
@@ -34,20 +32,20 @@ def plan(keras: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
     return out, skipped
 
 
+def observe(tf: Any) -> dict[str, Any]:
+    """The plan and TF's observation of each variant."""
+    variants, skipped = plan(tf.keras)
+    return {"plan": variants, "skipped": skipped,
+            "observed": [kops23_cases.observe(tf.keras, cases.variant(v)) for v in variants]}
+
+
+def _summary(data: dict[str, Any]) -> str:
+    functions = len({v["base"] for v in data["plan"]})
+    return f"{len(data['plan'])} variants of {functions} functions ({len(data['skipped'])} left out)"
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=reference.PATH)
-    args = ap.parse_args(argv)
-
-    def observe(tf: Any) -> dict[str, Any]:
-        variants, skipped = plan(tf.keras)
-        return {"plan": variants, "skipped": skipped,
-                "observed": [kops23_cases.observe(tf.keras, cases.variant(v)) for v in variants]}
-
-    data = reference_store.record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe)
-    print(f"wrote {args.out}: {len(data['plan'])} variants of {len({v['base'] for v in data['plan']})} functions "
-          f"({len(data['skipped'])} left out)", file=sys.stderr)
-    return 0
+    return reference_store.recorder_main(argv, __doc__, reference, observe, _summary)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,6 @@ and writes kreuse_reference.PATH.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import tempfile
 from typing import Any
 
@@ -28,13 +26,12 @@ def observe_all(tf: Any) -> dict[str, Any]:
     return {"observed": out}
 
 
+def _summary(data: dict[str, Any]) -> str:
+    return f"{len(data['observed'])} cases"
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=reference.PATH)
-    args = ap.parse_args(argv)
-    data = reference_store.record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe_all)
-    print(f"wrote {args.out}: {len(data['observed'])} cases", file=sys.stderr)
-    return 0
+    return reference_store.recorder_main(argv, __doc__, reference, observe_all, _summary)
 
 
 if __name__ == "__main__":
