@@ -1,0 +1,262 @@
+"""Raw ops the thirty-fourth session's survey found missing, added in the thirty-sixth: the fused RNN kernels
+(LSTMBlockCell, LSTMBlockCellGrad, BlockLSTM, BlockLSTMV2, BlockLSTMGrad, BlockLSTMGradV2, GRUBlockCell,
+GRUBlockCellGrad; clause ops.rnn-block), each against real TensorFlow 2.21: the same raw call on both backends
+gives the same dtype and values bit for bit, or raises the same exception class; eagerly, inside a tf.function (the
+shape functions' trace-time refusals) and under a GradientTape (TF's registered gradient, or its LookupError where
+it registers none). Needs the `tf` extra.
+
+Host independence: the kernels' matrix products are Eigen contractions whose summation order may depend on the
+CPU's kernel; the inputs here make every sum order-free — the state and input matrices of multiples of 1/8
+(exact products and sums), or weights with one power of two in each row and column ("permutation" weights: one
+product per entry, in both the forward and the backward products) — so the recorded answers hold on any host.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import edge_compare
+from edge_programs import eager as _e, sig as _s, tape as _t, traced as _tr
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_RB = "ops.rnn-block"
+
+
+def _eager(expr: str) -> Any:
+    return _e(expr.replace("R.", "tf.raw_ops."))
+
+
+def _traced(expr: str) -> Any:
+    return _tr(expr.replace("R.", "tf.raw_ops."))
+
+
+def _sig(expr: str, spec: tuple, arg: str) -> Any:
+    return _s(expr.replace("R.", "tf.raw_ops."), spec, arg)
+
+
+def _tape(expr: str, src: str) -> Any:
+    return _t(expr.replace("R.", "tf.raw_ops."), src)
+
+
+def _dy(shape: tuple, seed: int, dt: str = "float32", top: int = 8) -> str:
+    """Multiples of 1/8 in [-top/8, top/8] (seeded): exact products and sums."""
+    return f"tf.constant(np.random.default_rng({seed}).integers(-{top}, {top + 1}, size={shape!r}) / 8, tf.{dt})"
+
+
+def _rn(shape: tuple, seed: int, dt: str = "float32", scale: float = 1.0) -> str:
+    """Seeded normal values (for elementwise inputs only)."""
+    return f"tf.constant(np.random.default_rng({seed}).normal(size={shape!r}) * {scale}, tf.{dt})"
+
+
+def _perm(rows: int, cols: int, seed: int, dt: str = "float32") -> str:
+    """A [rows, cols] weight with one power of two (±0.5, ±1, ±2) at column 3r mod cols of row r (cols not a
+    multiple of 3, rows <= cols: one entry per row and per column)."""
+    return (f"tf.constant(np.where(np.arange({rows})[:, None] * 3 % {cols} == np.arange({cols})[None, :], "
+            f"np.random.default_rng({seed}).choice([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0], size=({rows}, 1)), 0.0), "
+            f"tf.{dt})")
+
+
+def _cell(b: int, n: int, c: int, seed: int = 0, dt: str = "float32", peep: bool = False, clip: float = 3.0,
+          fb: float = 1.0, w: str | None = None) -> str:
+    """An LSTMBlockCell call on dyadic x, h_prev, w, b and normal cs_prev and peepholes."""
+    w = w or _dy((n + c, 4 * c), seed + 3, dt)
+    return (f"R.LSTMBlockCell(x={_dy((b, n), seed, dt)}, cs_prev={_rn((b, c), seed + 1, dt)}, "
+            f"h_prev={_dy((b, c), seed + 2, dt)}, w={w}, wci={_rn((c,), seed + 4, dt)}, wcf={_rn((c,), seed + 5, dt)}, "
+            f"wco={_rn((c,), seed + 6, dt)}, b={_dy((4 * c,), seed + 7, dt)}, forget_bias={fb}, cell_clip={clip}, "
+            f"use_peephole={peep})")
+
+
+def _cell_grad(b: int, n: int, c: int, seed: int = 0, dt: str = "float32", peep: bool = False) -> str:
+    """LSTMBlockCellGrad on a forward step's outputs (permutation weights: the backward product is order-free)."""
+    c4 = 4 * c
+    ins = (f"x={_dy((b, n), seed, dt, 2)}, cs_prev={_rn((b, c), seed + 1, dt)}, h_prev={_dy((b, c), seed + 2, dt, 2)}, "
+           f"w={_perm(n + c, c4, seed + 3, dt)}, wci={_rn((c,), seed + 4, dt)}, wcf={_rn((c,), seed + 5, dt)}, "
+           f"wco={_rn((c,), seed + 6, dt)}, b={_dy((c4,), seed + 7, dt)}")
+    return (f"(lambda a, o: R.LSTMBlockCellGrad(**a, i=o[0], cs=o[1], f=o[2], o=o[3], ci=o[4], co=o[5], "
+            f"cs_grad={_rn((b, c), seed + 8, dt)}, h_grad={_rn((b, c), seed + 9, dt)}, use_peephole={peep}))"
+            f"(*(lambda a: (a, R.LSTMBlockCell(**a, use_peephole={peep})))(dict({ins})))")
+
+
+def _block_ins(t: int, b: int, n: int, c: int, seed: int, dt: str, x: str | None = None) -> str:
+    """BlockLSTM's tensors: x and h_prev of 0 and ±1/8, ±1/4 (powers of two: exact products), permutation weights
+    (one product per gate and per backward entry)."""
+    return (f"x={x or _dy((t, b, n), seed, dt, 2)}, cs_prev={_rn((b, c), seed + 1, dt)}, "
+            f"h_prev={_dy((b, c), seed + 2, dt, 2)}, w={_perm(n + c, 4 * c, seed + 3, dt)}, "
+            f"wci={_rn((c,), seed + 4, dt)}, wcf={_rn((c,), seed + 5, dt)}, wco={_rn((c,), seed + 6, dt)}, "
+            f"b={_rn((4 * c,), seed + 7, dt)}")
+
+
+def _block(op: str, t: int, b: int, n: int, c: int, seq: int | None = None, seed: int = 0, dt: str = "float32",
+           peep: bool = False, clip: float = 3.0, fb: float | None = None) -> str:
+    attrs = f"cell_clip={clip}, use_peephole={peep}" + (f", forget_bias={fb}" if fb is not None else "")
+    return f"R.{op}(seq_len_max=tf.constant({t if seq is None else seq}, tf.int64), {_block_ins(t, b, n, c, seed, dt)}, {attrs})"
+
+
+def _block_grad(op: str, t: int, b: int, n: int, c: int, seq: int | None = None, seed: int = 0,
+                dt: str = "float32", peep: bool = False) -> str:
+    """BlockLSTMGrad(V2) on the forward op's outputs (their cs and h; i, f, o, ci and co past seq_len_max are
+    memory TF never writes, so the forward runs the whole sequence and the gradient's seq_len_max is cut)."""
+    fwd = op.replace("Grad", "")
+    s = t if seq is None else seq
+    return (f"(lambda a, o: R.{op}(seq_len_max=tf.constant({s}, tf.int64), **a, i=o[0], cs=o[1], f=o[2], o=o[3], "
+            f"ci=o[4], co=o[5], h=o[6], cs_grad={_rn((t, b, c), seed + 8, dt)}, h_grad={_rn((t, b, c), seed + 9, dt)}, "
+            f"use_peephole={peep}))(*(lambda a: (a, R.{fwd}(seq_len_max=tf.constant({t}, tf.int64), **a, "
+            f"use_peephole={peep})))(dict({_block_ins(t, b, n, c, seed, dt)})))")
+
+
+def _gru(b: int, n: int, c: int, seed: int = 0) -> str:
+    """GRUBlockCell: w_ru dyadic over dyadic [x, h_prev]; w_c zero on x's rows and half the identity on h's."""
+    wc = f"tf.constant(np.concatenate([np.zeros(({n}, {c})), np.eye({c}) / 2]), tf.float32)"
+    return (f"R.GRUBlockCell(x={_dy((b, n), seed)}, h_prev={_dy((b, c), seed + 1)}, w_ru={_dy((n + c, 2 * c), seed + 2)}, "
+            f"w_c={wc}, b_ru={_dy((2 * c,), seed + 3)}, b_c={_rn((c,), seed + 4)})")
+
+
+def _gru_grad(b: int, n: int, c: int, seed: int = 0) -> str:
+    """GRUBlockCellGrad: permutation w_ru and w_c (n <= c), on normal r, u, c and d_h."""
+    wc = f"tf.constant(np.where(np.arange({n + c})[:, None] % {c} == np.arange({c})[None, :], 0.5, 0.0), tf.float32)"
+    return (f"R.GRUBlockCellGrad(x={_dy((b, n), seed)}, h_prev={_rn((b, c), seed + 1)}, "
+            f"w_ru={_perm(n + c, 2 * c, seed + 2)}, w_c={wc}, b_ru={_rn((2 * c,), seed + 3)}, b_c={_rn((c,), seed + 4)}, "
+            f"r=tf.sigmoid({_rn((b, c), seed + 5)}), u=tf.sigmoid({_rn((b, c), seed + 6)}), "
+            f"c=tf.tanh({_rn((b, c), seed + 7)}), d_h={_rn((b, c), seed + 8)})")
+
+
+_Z2, _Z1 = "tf.zeros([2, 2])", "tf.zeros([2])"
+_CELL_ARGS = (f"x=tf.zeros([2, 3]), cs_prev={_Z2}, h_prev={_Z2}, w=tf.zeros([5, 8]), wci={_Z1}, wcf={_Z1}, "
+              f"wco={_Z1}, b=tf.zeros([8])")
+
+_CELL_CASES: list[tuple[str, str, Any]] = [
+    ('LSTMBlockCell 2x3, cell 4', _RB, _eager(_cell(2, 3, 4))),
+    ('LSTMBlockCell 3x5, cell 7, peephole', _RB, _eager(_cell(3, 5, 7, seed=10, peep=True))),
+    ('LSTMBlockCell 8x16, cell 16, peephole, clip 0.5', _RB, _eager(_cell(8, 16, 16, seed=20, peep=True, clip=0.5))),
+    ('LSTMBlockCell 5x9, cell 11, no clip, forget bias -2', _RB, _eager(_cell(5, 9, 11, seed=30, clip=0.0, fb=-2.0))),
+    ('LSTMBlockCell 1x2, cell 3 (a 1-row product)', _RB, _eager(_cell(1, 2, 3, seed=40, peep=True))),
+    ('LSTMBlockCell float16 2x3, cell 8', _RB, _eager(_cell(2, 3, 8, seed=50, dt="float16", peep=True))),
+    ('LSTMBlockCell default attrs', _RB, _eager(f'R.LSTMBlockCell({_CELL_ARGS})')),
+    ('LSTMBlockCell cs_prev batch', _RB, _eager(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace(f'cs_prev={_Z2}', 'cs_prev=tf.zeros([3, 2])'))),
+    ('LSTMBlockCell h_prev cells', _RB, _eager(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace(f'h_prev={_Z2}', 'h_prev=tf.zeros([2, 3])'))),
+    ('LSTMBlockCell w rows', _RB, _eager(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace('w=tf.zeros([5, 8])', 'w=tf.zeros([4, 8])'))),
+    ('LSTMBlockCell w columns', _RB, _eager(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace('w=tf.zeros([5, 8])', 'w=tf.zeros([5, 6])'))),
+    ('LSTMBlockCell b length', _RB, _eager(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace('b=tf.zeros([8])', 'b=tf.zeros([6])'))),
+    ('LSTMBlockCell wci rank', _RB, _eager(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace(f'wci={_Z1}', 'wci=tf.zeros([1, 2])'))),
+    ('LSTMBlockCell b rank', _RB, _eager(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace('b=tf.zeros([8])', 'b=tf.zeros([1, 8])'))),
+    ('LSTMBlockCell empty batch', _RB, _eager(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace('x=tf.zeros([2, 3])', 'x=tf.zeros([0, 3])').replace(f'cs_prev={_Z2}, h_prev={_Z2}', 'cs_prev=tf.zeros([0, 2]), h_prev=tf.zeros([0, 2])'))),
+    ('LSTMBlockCell float64 refused', _RB, _eager(_cell(2, 3, 4, dt="float64"))),
+    ('LSTMBlockCell dtypes differ', _RB, _eager(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace('b=tf.zeros([8])', 'b=tf.zeros([8], tf.float16)'))),
+    ('LSTMBlockCell in a tf.function', _RB, _traced(_cell(3, 5, 7, seed=60, peep=True))),
+    ('LSTMBlockCell x rank in a tf.function', _RB, _traced(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace('x=tf.zeros([2, 3])', 'x=tf.zeros([2, 3, 1])'))),
+    ('LSTMBlockCell cs_prev rank in a tf.function', _RB, _traced(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace(f'cs_prev={_Z2}', 'cs_prev=tf.zeros([4])'))),
+    ('LSTMBlockCell w columns in a tf.function', _RB, _traced(_CELL_ARGS.join(('R.LSTMBlockCell(', ')')).replace('w=tf.zeros([5, 8])', 'w=tf.zeros([5, 6])'))),
+    ('LSTMBlockCell of unknown batch', _RB, _sig('R.LSTMBlockCell(x=x, cs_prev=tf.zeros([2, 2]) + x[:, :2], h_prev=tf.zeros([2, 2]), w=tf.ones([5, 8]) / 8, wci=tf.zeros([2]), wcf=tf.zeros([2]), wco=tf.zeros([2]), b=tf.zeros([8]))', ([None, 3], "float32"), 'tf.ones([2, 3]) / 4')),
+    ('LSTMBlockCell under a tape (no gradient)', _RB, _tape(f'R.LSTMBlockCell(x=x, cs_prev={_Z2}, h_prev={_Z2}, w=tf.ones([5, 8]) / 8, wci={_Z1}, wcf={_Z1}, wco={_Z1}, b=tf.zeros([8]))[6]', 'tf.ones([2, 3]) / 4')),
+    ('LSTMBlockCellGrad 2x3, cell 4', _RB, _eager(_cell_grad(2, 3, 4))),
+    ('LSTMBlockCellGrad 1x5, cell 7, peephole', _RB, _eager(_cell_grad(1, 5, 7, seed=10, peep=True))),
+    ('LSTMBlockCellGrad 4x6, cell 8, peephole', _RB, _eager(_cell_grad(4, 6, 8, seed=20, peep=True))),
+    ('LSTMBlockCellGrad float16 3x2, cell 5, peephole', _RB, _eager(_cell_grad(3, 2, 5, seed=30, dt="float16", peep=True))),
+    ('LSTMBlockCellGrad i batch', _RB, _eager(f'R.LSTMBlockCellGrad({_CELL_ARGS}, i=tf.zeros([3, 2]), cs={_Z2}, f={_Z2}, o={_Z2}, ci={_Z2}, co={_Z2}, cs_grad={_Z2}, h_grad={_Z2}, use_peephole=False)')),
+    ('LSTMBlockCellGrad f cells', _RB, _eager(f'R.LSTMBlockCellGrad({_CELL_ARGS}, i={_Z2}, cs={_Z2}, f=tf.zeros([2, 3]), o={_Z2}, ci={_Z2}, co={_Z2}, cs_grad={_Z2}, h_grad={_Z2}, use_peephole=False)')),
+    ('LSTMBlockCellGrad h_grad batch', _RB, _eager(f'R.LSTMBlockCellGrad({_CELL_ARGS}, i={_Z2}, cs={_Z2}, f={_Z2}, o={_Z2}, ci={_Z2}, co={_Z2}, cs_grad={_Z2}, h_grad=tf.zeros([1, 2]), use_peephole=True)')),
+    ('LSTMBlockCellGrad in a tf.function', _RB, _traced(_cell_grad(2, 3, 4, seed=40, peep=True))),
+    ('LSTMBlockCellGrad under a tape (no gradient)', _RB, _tape(f'R.LSTMBlockCellGrad(x=tf.zeros([2, 3]), cs_prev={_Z2}, h_prev={_Z2}, w=tf.zeros([5, 8]), wci={_Z1}, wcf={_Z1}, wco={_Z1}, b=tf.zeros([8]), i={_Z2}, cs={_Z2}, f={_Z2}, o={_Z2}, ci={_Z2}, co={_Z2}, cs_grad=x, h_grad={_Z2}, use_peephole=False)[0]', 'tf.ones([2, 2])')),
+]
+
+_BLK_ARGS = (f"x=tf.zeros([3, 2, 3]), cs_prev={_Z2}, h_prev={_Z2}, w=tf.zeros([5, 8]), wci={_Z1}, wcf={_Z1}, "
+             f"wco={_Z1}, b=tf.zeros([8])")
+
+
+def _blk(op: str, seq: str = "3", **swap: str) -> str:
+    args = _BLK_ARGS
+    for k, v in swap.items():
+        args = args.replace(k.replace("_eq_", "="), v)
+    return f"R.{op}(seq_len_max=tf.constant({seq}, tf.int64), {args})"
+
+
+_BLOCK_CASES: list[tuple[str, str, Any]] = [
+    ('BlockLSTM 3 steps, 2x3, cell 4', _RB, _eager(_block("BlockLSTM", 3, 2, 3, 4, fb=1.0))),
+    ('BlockLSTM 4 steps, 1x5, cell 7, peephole, clip 1', _RB, _eager(_block("BlockLSTM", 4, 1, 5, 7, seed=10, peep=True, clip=1.0, fb=0.5))),
+    ('BlockLSTM default attrs', _RB, _eager(f'R.BlockLSTM(seq_len_max=tf.constant(3, tf.int64), {_block_ins(3, 2, 3, 4, 15, "float32")})')),
+    ('BlockLSTM seq_len_max 2 of 4 (cs, h)', _RB, _eager(f'(lambda o: (o[1], o[6]))({_block("BlockLSTM", 4, 3, 2, 5, seq=2, seed=20, peep=True)})')),
+    ('BlockLSTM seq_len_max 0 (cs, h)', _RB, _eager(f'(lambda o: (o[1], o[6]))({_block("BlockLSTM", 2, 2, 3, 4, seq=0, seed=25)})')),
+    ('BlockLSTM float16, peephole', _RB, _eager(_block("BlockLSTM", 3, 2, 3, 5, seed=30, dt="float16", peep=True))),
+    ('BlockLSTMV2 3 steps, 2x3, cell 4', _RB, _eager(_block("BlockLSTMV2", 3, 2, 3, 4, seed=40))),
+    ('BlockLSTMV2 5 steps, 3x2, cell 5, peephole, clip 0.75', _RB, _eager(_block("BlockLSTMV2", 5, 3, 2, 5, seed=50, peep=True, clip=0.75))),
+    ('BlockLSTMV2 default attrs (no clip)', _RB, _eager(f'R.BlockLSTMV2(seq_len_max=tf.constant(2, tf.int64), {_block_ins(2, 2, 3, 4, 55, "float32")})')),
+    ('BlockLSTM seq_len_max of rank 1', _RB, _eager(_blk("BlockLSTM", "[3]"))),
+    ('BlockLSTM x of rank 2', _RB, _eager(_blk("BlockLSTM", **{"x_eq_tf.zeros([3, 2, 3])": "x=tf.zeros([2, 3])"}))),
+    ('BlockLSTM cs_prev batch', _RB, _eager(_blk("BlockLSTM", **{f"cs_prev_eq_{_Z2}": "cs_prev=tf.zeros([3, 2])"}))),
+    ('BlockLSTM h_prev cells', _RB, _eager(_blk("BlockLSTMV2", **{f"h_prev_eq_{_Z2}": "h_prev=tf.zeros([2, 3])"}))),
+    ('BlockLSTM w rows', _RB, _eager(_blk("BlockLSTM", **{"w_eq_tf.zeros([5, 8])": "w=tf.zeros([6, 8])"}))),
+    ('BlockLSTM wcf length', _RB, _eager(_blk("BlockLSTM", **{f"wcf_eq_{_Z1}": "wcf=tf.zeros([3])"}))),
+    ('BlockLSTM b length', _RB, _eager(_blk("BlockLSTMV2", **{"b_eq_tf.zeros([8])": "b=tf.zeros([12])"}))),
+    ('BlockLSTM seq_len_max a Python int', _RB, _eager(f'(lambda o: o[6])({_blk("BlockLSTM").replace("tf.constant(3, tf.int64)", "2")})')),
+    ('BlockLSTM in a tf.function', _RB, _traced(_block("BlockLSTM", 3, 2, 3, 4, seed=60, peep=True, fb=1.0))),
+    ('BlockLSTM x rank in a tf.function', _RB, _traced(_blk("BlockLSTM", **{"x_eq_tf.zeros([3, 2, 3])": "x=tf.zeros([2, 3])"}))),
+    ('BlockLSTM b not of 4 in a tf.function', _RB, _traced(_blk("BlockLSTMV2", **{"b_eq_tf.zeros([8])": "b=tf.zeros([6])"}))),
+    ('BlockLSTM b rank in a tf.function', _RB, _traced(_blk("BlockLSTM", **{"b_eq_tf.zeros([8])": "b=tf.zeros([2, 4])"}))),
+    ('BlockLSTMGrad 3 steps, 1x3, cell 4', _RB, _eager(_block_grad("BlockLSTMGrad", 3, 1, 3, 4))),
+    ('BlockLSTMGrad 1 step, 2x3, cell 4', _RB, _eager(_block_grad("BlockLSTMGrad", 1, 2, 3, 4, seed=5))),
+    ('BlockLSTMGrad 4 steps, 1x2, cell 5, peephole', _RB, _eager(_block_grad("BlockLSTMGrad", 4, 1, 2, 5, seed=10, peep=True))),
+    ('BlockLSTMGrad seq_len_max 2 of 4', _RB, _eager(_block_grad("BlockLSTMGrad", 4, 1, 3, 4, seq=2, seed=20, peep=True))),
+    ('BlockLSTMGradV2 3 steps, 1x3, cell 4, peephole', _RB, _eager(_block_grad("BlockLSTMGradV2", 3, 1, 3, 4, seed=30, peep=True))),
+    ('BlockLSTMGrad float16', _RB, _eager(_block_grad("BlockLSTMGrad", 2, 1, 2, 4, seed=40, dt="float16", peep=True))),
+    ('BlockLSTMGrad w columns', _RB, _eager(f'R.BlockLSTMGrad(seq_len_max=tf.constant(3, tf.int64), {_BLK_ARGS.replace("w=tf.zeros([5, 8])", "w=tf.zeros([5, 6])")}, i=tf.zeros([3, 2, 2]), cs=tf.zeros([3, 2, 2]), f=tf.zeros([3, 2, 2]), o=tf.zeros([3, 2, 2]), ci=tf.zeros([3, 2, 2]), co=tf.zeros([3, 2, 2]), h=tf.zeros([3, 2, 2]), cs_grad=tf.zeros([3, 2, 2]), h_grad=tf.zeros([3, 2, 2]), use_peephole=False)')),
+    ('BlockLSTMGrad h of rank 2', _RB, _eager(f'R.BlockLSTMGradV2(seq_len_max=tf.constant(3, tf.int64), {_BLK_ARGS}, i=tf.zeros([3, 2, 2]), cs=tf.zeros([3, 2, 2]), f=tf.zeros([3, 2, 2]), o=tf.zeros([3, 2, 2]), ci=tf.zeros([3, 2, 2]), co=tf.zeros([3, 2, 2]), h=tf.zeros([2, 2]), cs_grad=tf.zeros([3, 2, 2]), h_grad=tf.zeros([3, 2, 2]), use_peephole=False)')),
+    ('BlockLSTMGrad in a tf.function', _RB, _traced(_block_grad("BlockLSTMGrad", 3, 1, 3, 4, seed=50))),
+    ('BlockLSTMGrad wco rank in a tf.function', _RB, _traced(f'R.BlockLSTMGrad(seq_len_max=tf.constant(3, tf.int64), {_BLK_ARGS.replace(f"wco={_Z1}", "wco=tf.zeros([1, 2])")}, i=tf.zeros([3, 2, 2]), cs=tf.zeros([3, 2, 2]), f=tf.zeros([3, 2, 2]), o=tf.zeros([3, 2, 2]), ci=tf.zeros([3, 2, 2]), co=tf.zeros([3, 2, 2]), h=tf.zeros([3, 2, 2]), cs_grad=tf.zeros([3, 2, 2]), h_grad=tf.zeros([3, 2, 2]), use_peephole=False)')),
+    ('BlockLSTM under a tape (of x)', _RB, _tape(f'R.BlockLSTM(seq_len_max=tf.constant(3, tf.int64), {_block_ins(3, 1, 3, 4, 70, "float32", "x")}, use_peephole=True)', _dy((3, 1, 3), 70, "float32", 2))),
+    ('BlockLSTM under a tape (h only)', _RB, _tape(f'R.BlockLSTM(seq_len_max=tf.constant(2, tf.int64), {_block_ins(3, 1, 3, 4, 75, "float32", "x")})[6]', _dy((3, 1, 3), 75, "float32", 2))),
+    ('BlockLSTMV2 under a tape (V1 gradient kernel)', _RB, _tape(f'R.BlockLSTMV2(seq_len_max=tf.constant(3, tf.int64), {_block_ins(3, 1, 3, 4, 80, "float32", "x")}, use_peephole=True)[6]', _dy((3, 1, 3), 80, "float32", 2))),
+    ('BlockLSTMGrad under a tape (no gradient)', _RB, _tape(f'R.BlockLSTMGrad(seq_len_max=tf.constant(1, tf.int64), x=tf.zeros([1, 2, 3]), cs_prev={_Z2}, h_prev={_Z2}, w=tf.zeros([5, 8]), wci={_Z1}, wcf={_Z1}, wco={_Z1}, b=tf.zeros([8]), i=tf.zeros([1, 2, 2]), cs=tf.zeros([1, 2, 2]), f=tf.zeros([1, 2, 2]), o=tf.zeros([1, 2, 2]), ci=tf.zeros([1, 2, 2]), co=tf.zeros([1, 2, 2]), h=tf.zeros([1, 2, 2]), cs_grad=x, h_grad=tf.zeros([1, 2, 2]), use_peephole=False)[0]', 'tf.ones([1, 2, 2])')),
+]
+
+_GRU_ARGS = "x=tf.zeros([2, 3]), h_prev=tf.zeros([2, 2]), w_ru=tf.zeros([5, 4]), w_c=tf.zeros([5, 2]), b_ru=tf.zeros([4]), b_c=tf.zeros([2])"
+_GRU_GRAD_ARGS = _GRU_ARGS + ", r=tf.zeros([2, 2]), u=tf.zeros([2, 2]), c=tf.zeros([2, 2]), d_h=tf.zeros([2, 2])"
+
+_GRU_CASES: list[tuple[str, str, Any]] = [
+    ('GRUBlockCell 2x3, cell 4', _RB, _eager(_gru(2, 3, 4))),
+    ('GRUBlockCell 5x7, cell 9', _RB, _eager(_gru(5, 7, 9, seed=10))),
+    ('GRUBlockCell 1x2, cell 3', _RB, _eager(_gru(1, 2, 3, seed=20))),
+    ('GRUBlockCell x rank', _RB, _eager(f'R.GRUBlockCell({_GRU_ARGS.replace("x=tf.zeros([2, 3])", "x=tf.zeros([2, 3, 1])")})')),
+    ('GRUBlockCell w_ru columns', _RB, _eager(f'R.GRUBlockCell({_GRU_ARGS.replace("w_ru=tf.zeros([5, 4])", "w_ru=tf.zeros([5, 3])")})')),
+    ('GRUBlockCell w_c rank', _RB, _eager(f'R.GRUBlockCell({_GRU_ARGS.replace("w_c=tf.zeros([5, 2])", "w_c=tf.zeros([10])")})')),
+    ('GRUBlockCell b_c length', _RB, _eager(f'R.GRUBlockCell({_GRU_ARGS.replace("b_c=tf.zeros([2])", "b_c=tf.zeros([3])")})')),
+    ('GRUBlockCell float16 refused', _RB, _eager(f'R.GRUBlockCell({_GRU_ARGS})'.replace("])", "], tf.float16)"))),
+    ('GRUBlockCell in a tf.function', _RB, _traced(_gru(2, 3, 4, seed=30))),
+    ('GRUBlockCell h_prev rank in a tf.function', _RB, _traced(f'R.GRUBlockCell({_GRU_ARGS.replace("h_prev=tf.zeros([2, 2])", "h_prev=tf.zeros([4])")})')),
+    ('GRUBlockCell under a tape (no gradient)', _RB, _tape(f'R.GRUBlockCell({_GRU_ARGS.replace("x=tf.zeros([2, 3])", "x=x")})[3]', 'tf.ones([2, 3])')),
+    ('GRUBlockCellGrad 2x3, cell 4', _RB, _eager(_gru_grad(2, 3, 4))),
+    ('GRUBlockCellGrad 3x5, cell 7', _RB, _eager(_gru_grad(3, 5, 7, seed=10))),
+    ('GRUBlockCellGrad c rank', _RB, _eager(f'R.GRUBlockCellGrad({_GRU_GRAD_ARGS.replace("c=tf.zeros([2, 2])", "c=tf.zeros([4])")})')),
+    ('GRUBlockCellGrad d_h cells', _RB, _eager(f'R.GRUBlockCellGrad({_GRU_GRAD_ARGS.replace("d_h=tf.zeros([2, 2])", "d_h=tf.zeros([2, 3])")})')),
+    ('GRUBlockCellGrad in a tf.function', _RB, _traced(_gru_grad(2, 3, 4, seed=20))),
+    ('GRUBlockCellGrad w_ru rank in a tf.function', _RB, _traced(f'R.GRUBlockCellGrad({_GRU_GRAD_ARGS.replace("w_ru=tf.zeros([5, 4])", "w_ru=tf.zeros([20])")})')),
+    ('GRUBlockCellGrad under a tape (no gradient)', _RB, _tape(f'R.GRUBlockCellGrad({_GRU_GRAD_ARGS.replace("d_h=tf.zeros([2, 2])", "d_h=x")})[0]', 'tf.ones([2, 2])')),
+]
+
+CASES: list[tuple[str, str, Any]] = _CELL_CASES + _BLOCK_CASES + _GRU_CASES
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.rnn-block")
+@EDGES.parametrize("ops.rnn-block")
+def test_rnn_block_kernels(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_rawops36_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
