@@ -1,6 +1,7 @@
 """Raw ops the thirty-fourth session's survey found missing, added in the thirty-sixth: the fused RNN kernels
 (LSTMBlockCell, LSTMBlockCellGrad, BlockLSTM, BlockLSTMV2, BlockLSTMGrad, BlockLSTMGradV2, GRUBlockCell,
-GRUBlockCellGrad; clause ops.rnn-block), each against real TensorFlow 2.21: the same raw call on both backends
+GRUBlockCellGrad; clause ops.rnn-block) and the audio features (AudioSpectrogram, Mfcc; clause
+ops.audio-features), each against real TensorFlow 2.21: the same raw call on both backends
 gives the same dtype and values bit for bit, or raises the same exception class; eagerly, inside a tf.function (the
 shape functions' trace-time refusals) and under a GradientTape (TF's registered gradient, or its LookupError where
 it registers none). Needs the `tf` extra.
@@ -237,7 +238,58 @@ _GRU_CASES: list[tuple[str, str, Any]] = [
     ('GRUBlockCellGrad under a tape (no gradient)', _RB, _tape(f'R.GRUBlockCellGrad({_GRU_GRAD_ARGS.replace("d_h=tf.zeros([2, 2])", "d_h=x")})[0]', 'tf.ones([2, 2])')),
 ]
 
-CASES: list[tuple[str, str, Any]] = _CELL_CASES + _BLOCK_CASES + _GRU_CASES
+_AF = "ops.audio-features"
+
+
+def _audio(n: int, ch: int, seed: int) -> str:
+    """Seeded audio in [-1, 1), [samples, channels]."""
+    return f"tf.constant(np.random.default_rng({seed}).uniform(-1, 1, size=({n}, {ch})), tf.float32)"
+
+
+def _spec(n: int, ch: int, win: int, stride: int, seed: int, sq: bool = True) -> str:
+    return f"R.AudioSpectrogram(input={_audio(n, ch, seed)}, window_size={win}, stride={stride}, magnitude_squared={sq})"
+
+
+def _mfcc(spec: str, rate: str = "16000", **attrs: Any) -> str:
+    extra = "".join(f", {k}={v}" for k, v in attrs.items())
+    return f"R.Mfcc(spectrogram={spec}, sample_rate={rate}{extra})"
+
+
+_AUDIO_CASES: list[tuple[str, str, Any]] = [
+    ('AudioSpectrogram window 16 stride 8, squared', _AF, _eager(_spec(100, 1, 16, 8, 0))),
+    ('AudioSpectrogram window 25 stride 10, 2 channels', _AF, _eager(_spec(257, 2, 25, 10, 1, False))),
+    ('AudioSpectrogram window 200 stride 80 (fft 256)', _AF, _eager(_spec(1600, 1, 200, 80, 2, False))),
+    ('AudioSpectrogram window 7 stride 3, 3 channels', _AF, _eager(_spec(50, 3, 7, 3, 3))),
+    ('AudioSpectrogram shorter than the window', _AF, _eager(_spec(10, 2, 16, 4, 4, False))),
+    ('AudioSpectrogram of silence', _AF, _eager('R.AudioSpectrogram(input=tf.zeros([40, 1]), window_size=8, stride=8)')),
+    ('AudioSpectrogram input rank', _AF, _eager('R.AudioSpectrogram(input=tf.ones([9]), window_size=1, stride=2)')),
+    ('AudioSpectrogram window of 1', _AF, _eager('R.AudioSpectrogram(input=tf.ones([9, 1]), window_size=1, stride=2)')),
+    ('AudioSpectrogram stride 0', _AF, _eager('R.AudioSpectrogram(input=tf.ones([9, 1]), window_size=4, stride=0)')),
+    ('AudioSpectrogram float64 refused', _AF, _eager('R.AudioSpectrogram(input=tf.ones([9, 1], tf.float64), window_size=4, stride=1)')),
+    ('AudioSpectrogram in a tf.function', _AF, _traced(_spec(64, 2, 16, 5, 5, False))),
+    ('AudioSpectrogram input rank in a tf.function', _AF, _traced('R.AudioSpectrogram(input=tf.ones([9]), window_size=1, stride=1)')),
+    ('AudioSpectrogram window of 1 in a tf.function', _AF, _traced('R.AudioSpectrogram(input=tf.ones([9, 1]), window_size=1, stride=0)')),
+    ('AudioSpectrogram stride 0 in a tf.function', _AF, _traced('R.AudioSpectrogram(input=tf.ones([9, 1]), window_size=4, stride=0)')),
+    ('AudioSpectrogram under a tape (no gradient)', _AF, _tape('R.AudioSpectrogram(input=x, window_size=4, stride=2)', 'tf.ones([9, 1])')),
+    ('Mfcc defaults', _AF, _eager(_mfcc(_spec(1000, 2, 64, 32, 6)))),
+    ('Mfcc 20 bands, 10 coefficients, 50-2000 Hz', _AF, _eager(_mfcc(_spec(1600, 1, 200, 80, 7), upper_frequency_limit=2000.0, lower_frequency_limit=50.0, filterbank_channel_count=20, dct_coefficient_count=10))),
+    ('Mfcc few bins for the bands', _AF, _eager(_mfcc(_spec(50, 2, 7, 3, 8)))),
+    ('Mfcc upper limit past the last bin (zeros)', _AF, _eager(_mfcc(_spec(100, 1, 16, 8, 9), "3000"))),
+    ('Mfcc of a spectrogram with zeros and negatives', _AF, _eager(_mfcc('tf.constant([[[0.0, 1.0, -1.0, 4.0, 0.5, 0.0, 2.0, 3.0, 1e-20]]])', "8000", filterbank_channel_count=4, dct_coefficient_count=3))),
+    ('Mfcc sample rate a tensor', _AF, _eager(_mfcc('tf.ones([1, 2, 9])', 'tf.constant(16000)'))),
+    ('Mfcc spectrogram rank', _AF, _eager(_mfcc('tf.ones([2, 9])'))),
+    ('Mfcc sample rate of rank 1', _AF, _eager(_mfcc('tf.ones([1, 2, 9])', '[16000]'))),
+    ('Mfcc more coefficients than bands', _AF, _eager(_mfcc('tf.ones([1, 2, 9])', dct_coefficient_count=50))),
+    ('Mfcc one bin', _AF, _eager(_mfcc('tf.ones([1, 2, 1])'))),
+    ('Mfcc sample rate 0', _AF, _eager(_mfcc('tf.ones([1, 2, 129])', '0'))),
+    ('Mfcc lower limit above the upper', _AF, _eager(_mfcc('tf.ones([1, 2, 129])', lower_frequency_limit=5000.0))),
+    ('Mfcc in a tf.function', _AF, _traced(_mfcc(_spec(300, 1, 32, 16, 10), filterbank_channel_count=12, dct_coefficient_count=6))),
+    ('Mfcc sample rate of rank 1 in a tf.function', _AF, _traced(_mfcc('tf.ones([1, 2, 9])', '[16000]'))),
+    ('Mfcc spectrogram rank in a tf.function', _AF, _traced(_mfcc('tf.ones([2, 9])'))),
+    ('Mfcc under a tape (no gradient)', _AF, _tape(_mfcc('x'), 'tf.ones([1, 2, 9])')),
+]
+
+CASES: list[tuple[str, str, Any]] = _CELL_CASES + _BLOCK_CASES + _GRU_CASES + _AUDIO_CASES
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
@@ -250,6 +302,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.rnn-block")
 @EDGES.parametrize("ops.rnn-block")
 def test_rnn_block_kernels(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.audio-features")
+@EDGES.parametrize("ops.audio-features")
+def test_audio_features(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
