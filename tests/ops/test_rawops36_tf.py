@@ -1,7 +1,7 @@
 """Raw ops the thirty-fourth session's survey found missing, added in the thirty-sixth: the fused RNN kernels
 (LSTMBlockCell, LSTMBlockCellGrad, BlockLSTM, BlockLSTMV2, BlockLSTMGrad, BlockLSTMGradV2, GRUBlockCell,
 GRUBlockCellGrad; clause ops.rnn-block) and the audio features (AudioSpectrogram, Mfcc; clause
-ops.audio-features), each against real TensorFlow 2.21: the same raw call on both backends
+ops.audio-features), ParseExample (V1), ParseSingleExample and Fact (clause ops.raw-ops), each against real TensorFlow 2.21: the same raw call on both backends
 gives the same dtype and values bit for bit, or raises the same exception class; eagerly, inside a tf.function (the
 shape functions' trace-time refusals) and under a GradientTape (TF's registered gradient, or its LookupError where
 it registers none). Needs the `tf` extra.
@@ -289,7 +289,60 @@ _AUDIO_CASES: list[tuple[str, str, Any]] = [
     ('Mfcc under a tape (no gradient)', _AF, _tape(_mfcc('x'), 'tf.ones([1, 2, 9])')),
 ]
 
-CASES: list[tuple[str, str, Any]] = _CELL_CASES + _BLOCK_CASES + _GRU_CASES + _AUDIO_CASES
+_RO = "ops.raw-ops"
+# three serialized tf.train.Examples (made by TF 2.21's protos): {a: [1., 2.], b: [3], c: [b"x"]},
+# {a: [4., 5.], c: [b"y", b"z"]}, {a: [0.5, -1.5, 2.25], b: [7, 8]}
+_EX = (repr(b'\n+\n\n\n\x01b\x12\x05\x1a\x03\n\x01\x03\n\x11\n\x01a\x12\x0c\x12\n\n\x08\x00\x00\x80?\x00\x00\x00@\n\n\n\x01c'
+            b'\x12\x05\n\x03\n\x01x'),
+       repr(b'\n"\n\x11\n\x01a\x12\x0c\x12\n\n\x08\x00\x00\x80@\x00\x00\xa0@\n\r\n\x01c\x12\x08\n\x06\n\x01y\n\x01z'),
+       repr(b'\n$\n\x0b\n\x01b\x12\x06\x1a\x04\n\x02\x07\x08\n\x15\n\x01a\x12\x10\x12\x0e\n\x0c\x00\x00\x00?\x00\x00\xc0\xbf'
+            b'\x00\x00\x10@'))
+_S01 = f"[{_EX[0]}, {_EX[1]}]"
+
+
+def _pe(serialized: str = _S01, names: str = "[]", sparse: str = "['c']", dense: str = "['a']",
+        defaults: str = "[tf.zeros([2])]", types: str = "[tf.string]", shapes: str = "[[2]]") -> str:
+    return (f"R.ParseExample(serialized={serialized}, names={names}, sparse_keys={sparse}, dense_keys={dense}, "
+            f"dense_defaults={defaults}, sparse_types={types}, dense_shapes={shapes})")
+
+
+def _pse(serialized: str = _EX[1], defaults: str = "[tf.zeros([2])]", n: int = 1, sparse: str = "['c']",
+         dense: str = "['a']", types: str = "[tf.string]", shapes: str = "[[2]]") -> str:
+    return (f"R.ParseSingleExample(serialized={serialized}, dense_defaults={defaults}, num_sparse={n}, "
+            f"sparse_keys={sparse}, dense_keys={dense}, sparse_types={types}, dense_shapes={shapes})")
+
+
+_PARSE_CASES: list[tuple[str, str, Any]] = [
+    ('ParseExample sparse strings, dense floats', _RO, _eager(_pe())),
+    ('ParseExample names given', _RO, _eager(_pe(names="[b'first', b'second']"))),
+    ('ParseExample int64 default used', _RO, _eager(_pe(f"[{_EX[1]}, {_EX[0]}]", sparse="[]", dense="['b']", defaults="[tf.constant([9], tf.int64)]", types="[]", shapes="[[1]]"))),
+    ('ParseExample variable length, padded', _RO, _eager(_pe(f"[{_EX[0]}, {_EX[2]}]", sparse="['b']", dense="['a']", defaults="[tf.constant(-1.0)]", types="[tf.int64]", shapes="[[None]]"))),
+    ('ParseExample no keys', _RO, _eager(_pe(sparse="[]", dense="[]", defaults="[]", types="[]", shapes="[]"))),
+    ('ParseExample serialized a scalar', _RO, _eager(_pe(_EX[0]))),
+    ('ParseExample names of another length', _RO, _eager(_pe(names="[b'n1']"))),
+    ('ParseExample required feature missing', _RO, _eager(_pe(sparse="[]", dense="['b']", defaults="[tf.constant([], tf.int64)]", types="[]", shapes="[[1]]"))),
+    ('ParseExample default of another shape', _RO, _eager(_pe(f"[{_EX[1]}]", sparse="[]", dense="['z']", defaults="[tf.zeros([2])]", types="[]", shapes="[[3]]"))),
+    ('ParseExample not an Example', _RO, _eager(_pe("[b'garbage']", dense="[]", defaults="[]", shapes="[]"))),
+    ('ParseExample dtypes differ', _RO, _eager(_pe(f"[{_EX[0]}]", sparse="['b']", dense="[]", defaults="[]", types="[tf.float32]", shapes="[]"))),
+    ('ParseExample in a tf.function', _RO, _traced(_pe())),
+    ('ParseExample serialized a scalar in a tf.function', _RO, _traced(_pe(_EX[0]))),
+    ('ParseExample under a tape (no gradient)', _RO, _tape(_pe(f"[{_EX[1]}]", sparse="[]", dense="['z']", defaults="[x]", types="[]", shapes="[[2]]") + '[0]', 'tf.ones([2])')),
+    ('ParseSingleExample sparse and dense', _RO, _eager(_pse())),
+    ('ParseSingleExample default used', _RO, _eager(_pse(_EX[1], defaults="[tf.constant([7], tf.int64)]", n=0, sparse="[]", dense="['b']", types="[]", shapes="[[1]]"))),
+    ('ParseSingleExample variable length', _RO, _eager(_pse(_EX[2], defaults="[tf.constant(0.0)]", n=1, sparse="['b']", dense="['a']", types="[tf.int64]", shapes="[[None]]"))),
+    ('ParseSingleExample serialized a vector', _RO, _eager(_pse(_S01))),
+    ('ParseSingleExample num_sparse', _RO, _eager(_pse(n=2))),
+    ('ParseSingleExample more dense keys than defaults', _RO, _eager(_pse(defaults="[tf.zeros([2])]", n=0, sparse="[]", dense="['a', 'b']", types="[]", shapes="[[2]]"))),
+    ('ParseSingleExample required feature missing', _RO, _eager(_pse(_EX[1], defaults="[tf.constant([], tf.int64)]", n=0, sparse="[]", dense="['b']", types="[]", shapes="[[1]]"))),
+    ('ParseSingleExample not an Example', _RO, _eager(_pse("b'garbage'"))),
+    ('ParseSingleExample in a tf.function', _RO, _traced(_pse(_EX[0]))),
+    ('ParseSingleExample serialized a vector in a tf.function', _RO, _traced(_pse(_S01))),
+    ('ParseSingleExample num_sparse in a tf.function', _RO, _traced(_pse(n=2))),
+    ('Fact', _RO, _eager('R.Fact()')),
+    ('Fact in a tf.function', _RO, _traced('R.Fact()')),
+]
+
+CASES: list[tuple[str, str, Any]] = _CELL_CASES + _BLOCK_CASES + _GRU_CASES + _AUDIO_CASES + _PARSE_CASES
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
@@ -308,6 +361,12 @@ def test_rnn_block_kernels(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.audio-features")
 @EDGES.parametrize("ops.audio-features")
 def test_audio_features(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.raw-ops")
+@EDGES.parametrize("ops.raw-ops")
+def test_example_parsers_v1_and_fact(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

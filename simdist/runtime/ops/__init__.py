@@ -42,6 +42,7 @@ from simdist.runtime.ops import cholesky_grad as _cholesky_grad  # noqa: F401  (
 from simdist.runtime.ops import lstm_block as _lstm_block  # noqa: F401  (registers BlockLSTM & co.)
 from simdist.runtime.ops import gru_block as _gru_block  # noqa: F401  (registers GRUBlockCell & co.)
 from simdist.runtime.ops import audio_features as _audio_features  # noqa: F401  (registers AudioSpectrogram, Mfcc)
+from simdist.runtime.ops import fact as _fact  # noqa: F401  (registers Fact)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler
 
