@@ -1,7 +1,8 @@
 """Raw ops the thirty-fourth session's survey found missing, added in the thirty-sixth: the fused RNN kernels
 (LSTMBlockCell, LSTMBlockCellGrad, BlockLSTM, BlockLSTMV2, BlockLSTMGrad, BlockLSTMGradV2, GRUBlockCell,
 GRUBlockCellGrad; clause ops.rnn-block) and the audio features (AudioSpectrogram, Mfcc; clause
-ops.audio-features), ParseExample (V1), ParseSingleExample and Fact (clause ops.raw-ops), each against real TensorFlow 2.21: the same raw call on both backends
+ops.audio-features), ParseExample (V1), ParseSingleExample, ShardedFilename, ShardedFilespec and Fact (clause
+ops.raw-ops), each against real TensorFlow 2.21: the same raw call on both backends
 gives the same dtype and values bit for bit, or raises the same exception class; eagerly, inside a tf.function (the
 shape functions' trace-time refusals) and under a GradientTape (TF's registered gradient, or its LookupError where
 it registers none). Needs the `tf` extra.
@@ -338,6 +339,15 @@ _PARSE_CASES: list[tuple[str, str, Any]] = [
     ('ParseSingleExample in a tf.function', _RO, _traced(_pse(_EX[0]))),
     ('ParseSingleExample serialized a vector in a tf.function', _RO, _traced(_pse(_S01))),
     ('ParseSingleExample num_sparse in a tf.function', _RO, _traced(_pse(n=2))),
+    ('ShardedFilename', _RO, _eager("R.ShardedFilename(basename='a/b', shard=3, num_shards=10)")),
+    ('ShardedFilename negative shard, six digits', _RO, _eager("R.ShardedFilename(basename='x', shard=-3, num_shards=123456)")),
+    ('ShardedFilename basename read up to a NUL', _RO, _eager("R.ShardedFilename(basename=b'ab\\x00cd', shard=1, num_shards=2)")),
+    ('ShardedFilename basename a vector', _RO, _eager("R.ShardedFilename(basename=['x', 'y'], shard=[1, 2], num_shards=5)")),
+    ('ShardedFilename shard a vector', _RO, _eager("R.ShardedFilename(basename='x', shard=[1], num_shards=5)")),
+    ('ShardedFilename basename a vector in a tf.function', _RO, _traced("R.ShardedFilename(basename=['x', 'y'], shard=1, num_shards=5)")),
+    ('ShardedFilespec', _RO, _eager("R.ShardedFilespec(basename='dir/f', num_shards=7)")),
+    ('ShardedFilespec num_shards a vector', _RO, _eager("R.ShardedFilespec(basename='dir/f', num_shards=[7])")),
+    ('ShardedFilespec in a tf.function', _RO, _traced("R.ShardedFilespec(basename='q', num_shards=3)")),
     ('Fact', _RO, _eager('R.Fact()')),
     ('Fact in a tf.function', _RO, _traced('R.Fact()')),
 ]

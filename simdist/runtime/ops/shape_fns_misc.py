@@ -323,3 +323,14 @@ def _dense_bincount(c: Ctx) -> None:
     v = c.value("size")
     if v is not None and int(np.asarray(v).reshape(())) < 0:
         c.fail(f"size ({int(np.asarray(v).reshape(()))}) must be non-negative")
+
+
+@register("ShardedFilename", "ShardedFilespec")
+def _sharded_names(c: Ctx) -> None:
+    """io_ops.cc: every input a scalar (observed on TF 2.21: "Shape must be rank 0 but is rank 1" at trace)."""
+    for name in ("basename", "shard", "num_shards"):
+        try:
+            s = c.input(name)
+        except KeyError:   # (ShardedFilespec has no shard)
+            continue
+        c.with_rank(s, 0)
