@@ -348,6 +348,11 @@ _PARSE_CASES: list[tuple[str, str, Any]] = [
     ('ShardedFilespec', _RO, _eager("R.ShardedFilespec(basename='dir/f', num_shards=7)")),
     ('ShardedFilespec num_shards a vector', _RO, _eager("R.ShardedFilespec(basename='dir/f', num_shards=[7])")),
     ('ShardedFilespec in a tf.function', _RO, _traced("R.ShardedFilespec(basename='q', num_shards=3)")),
+    ('fixed int64 input given int32, float attr by its int default (fallback: ValueError)', _RO, _eager(_blk("BlockLSTMV2").replace("tf.int64", "tf.int32"))),
+    ('fixed int64 input given int32, float attr a Python float (fast path: kernel error)', _RO, _eager(_blk("BlockLSTMV2").replace("tf.int64", "tf.int32")[:-1] + ", cell_clip=0.0)")),
+    ('fixed int64 input given int32, float attr a NumPy float32 (fallback)', _RO, _eager(_blk("BlockLSTMV2").replace("tf.int64", "tf.int32")[:-1] + ", cell_clip=np.float32(0.0))")),
+    ('fixed int32 input given int64 beside a Python string (fallback)', _RO, _eager("R.ShardedFilename(basename='x', shard=tf.constant(1, tf.int64), num_shards=5)")),
+    ('fixed int32 input given int64 beside tensors (fast path)', _RO, _eager("R.ShardedFilename(basename=tf.constant('x'), shard=tf.constant(1, tf.int64), num_shards=tf.constant(5))")),
     ('Fact', _RO, _eager('R.Fact()')),
     ('Fact in a tf.function', _RO, _traced('R.Fact()')),
 ]
