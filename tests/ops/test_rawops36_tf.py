@@ -299,6 +299,30 @@ _EX = (repr(b'\n+\n\n\n\x01b\x12\x05\x1a\x03\n\x01\x03\n\x11\n\x01a\x12\x0c\x12\
        repr(b'\n$\n\x0b\n\x01b\x12\x06\x1a\x04\n\x02\x07\x08\n\x15\n\x01a\x12\x10\x12\x0e\n\x0c\x00\x00\x00?\x00\x00\xc0\xbf'
             b'\x00\x00\x10@'))
 _S01 = f"[{_EX[0]}, {_EX[1]}]"
+# a serialized tf.train.SequenceExample: context {c: int64 [5, 6], d: float [1.5]}, feature lists
+# f: float [[1, 2], [3, 4], [5, 6]], g: bytes [[a], [b, c]]
+_SEQ = repr(b'\n\x1c\n\r\n\x01d\x12\x08\x12\x06\n\x04\x00\x00\xc0?\n\x0b\n\x01c\x12\x06\x1a\x04\n\x02\x05\x06\x12I\n\x16\n\x01g'
+            b'\x12\x11\n\x05\n\x03\n\x01a\n\x08\n\x06\n\x01b\n\x01c\n/\n\x01f\x12*\n\x0c\x12\n\n\x08\x00\x00\x80?\x00\x00\x00@'
+            b'\n\x0c\x12\n\n\x08\x00\x00@@\x00\x00\x80@\n\x0c\x12\n\n\x08\x00\x00\xa0@\x00\x00\xc0@')
+
+
+def _pseq(serialized: str, missing: str = "['h']", fl_dense: tuple = ("f", "h")) -> str:
+    types = "[" + ", ".join("tf.float32" if k == "f" else "tf.int64" for k in fl_dense) + "]"
+    shapes = "[" + ", ".join("[2]" if k == "f" else "[1]" for k in fl_dense) + "]"
+    return (f"R.ParseSequenceExample(serialized={serialized}, debug_name=[], context_dense_defaults=[tf.zeros([1])], "
+            f"feature_list_dense_missing_assumed_empty={missing}, context_sparse_keys=['c'], context_dense_keys=['d'], "
+            f"feature_list_sparse_keys=['g'], feature_list_dense_keys={list(fl_dense)!r}, Ncontext_sparse=1, "
+            f"Ncontext_dense=1, Nfeature_list_sparse=1, Nfeature_list_dense={len(fl_dense)}, "
+            f"context_sparse_types=[tf.int64], feature_list_dense_types={types}, context_dense_shapes=[[1]], "
+            f"feature_list_sparse_types=[tf.string], feature_list_dense_shapes={shapes})")
+
+
+def _psseq(serialized: str, missing: str = "['h']") -> str:
+    return (f"R.ParseSingleSequenceExample(serialized={serialized}, feature_list_dense_missing_assumed_empty={missing}, "
+            "context_sparse_keys=['c'], context_dense_keys=['d'], feature_list_sparse_keys=['g'], "
+            "feature_list_dense_keys=['f', 'h'], context_dense_defaults=[tf.zeros([1])], debug_name='', "
+            "context_sparse_types=[tf.int64], feature_list_dense_types=[tf.float32, tf.int64], "
+            "context_dense_shapes=[[1]], feature_list_sparse_types=[tf.string], feature_list_dense_shapes=[[2], [1]])")
 
 
 def _pe(serialized: str = _S01, names: str = "[]", sparse: str = "['c']", dense: str = "['a']",
@@ -339,6 +363,16 @@ _PARSE_CASES: list[tuple[str, str, Any]] = [
     ('ParseSingleExample in a tf.function', _RO, _traced(_pse(_EX[0]))),
     ('ParseSingleExample serialized a vector in a tf.function', _RO, _traced(_pse(_S01))),
     ('ParseSingleExample num_sparse in a tf.function', _RO, _traced(_pse(n=2))),
+    ('ParseSequenceExample two SequenceExamples', _RO, _eager(_pseq(f"[{_SEQ}, {_SEQ}]"))),
+    ('ParseSequenceExample a scalar', _RO, _eager(_pseq(_SEQ))),
+    ('ParseSequenceExample feature list required', _RO, _eager(_pseq(f"[{_SEQ}]", missing="[]"))),
+    ('ParseSequenceExample in a tf.function', _RO, _traced(_pseq(f"[{_SEQ}]"))),
+    ('ParseSequenceExample serialized of rank 2 in a tf.function', _RO, _traced(_pseq(f"[[{_SEQ}]]"))),
+    ('ParseSingleSequenceExample', _RO, _eager(_psseq(_SEQ))),
+    ('ParseSingleSequenceExample serialized a vector', _RO, _eager(_psseq(f"[{_SEQ}]"))),
+    ('ParseSingleSequenceExample feature list required', _RO, _eager(_psseq(_SEQ, "[]"))),
+    ('ParseSingleSequenceExample in a tf.function', _RO, _traced(_psseq(_SEQ))),
+    ('ParseSingleSequenceExample serialized a vector in a tf.function', _RO, _traced(_psseq(f"[{_SEQ}]"))),
     ('ShardedFilename', _RO, _eager("R.ShardedFilename(basename='a/b', shard=3, num_shards=10)")),
     ('ShardedFilename negative shard, six digits', _RO, _eager("R.ShardedFilename(basename='x', shard=-3, num_shards=123456)")),
     ('ShardedFilename basename read up to a NUL', _RO, _eager("R.ShardedFilename(basename=b'ab\\x00cd', shard=1, num_shards=2)")),

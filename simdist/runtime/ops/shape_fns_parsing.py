@@ -9,9 +9,9 @@ from simdist.runtime.ops.infer_ctx import Ctx, register
 __all__: list[str] = []
 
 
-@register("ParseExample")
+@register("ParseExample", "ParseSequenceExample")
 def _parse_example(c: Ctx) -> None:
-    """serialized and names of rank 1."""
+    """serialized of rank 1 (a scalar passes eagerly: the kernels take it)."""
     c.with_rank(c.input("serialized"), 1)
 
 
@@ -22,4 +22,10 @@ def _parse_single_example(c: Ctx) -> None:
     n, keys, types = c.attr("num_sparse"), c.attr("sparse_keys") or [], c.attr("sparse_types") or []
     if isinstance(n, int) and (n != len(keys) or n != len(types)):
         c.fail(f"num_sparse ({n}) must match the size of sparse_keys ({len(keys)}) and sparse_types ({len(types)})")
+    c.with_rank(c.input("serialized"), 0)
+
+
+@register("ParseSingleSequenceExample")
+def _parse_single_sequence_example(c: Ctx) -> None:
+    """serialized a scalar."""
     c.with_rank(c.input("serialized"), 0)
