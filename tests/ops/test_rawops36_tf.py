@@ -1,8 +1,9 @@
 """Raw ops the thirty-fourth session's survey found missing, added in the thirty-sixth: the fused RNN kernels
 (LSTMBlockCell, LSTMBlockCellGrad, BlockLSTM, BlockLSTMV2, BlockLSTMGrad, BlockLSTMGradV2, GRUBlockCell,
 GRUBlockCellGrad; clause ops.rnn-block) and the audio features (AudioSpectrogram, Mfcc; clause
-ops.audio-features), ParseExample (V1), ParseSingleExample, ShardedFilename, ShardedFilespec and Fact (clause
-ops.raw-ops), each against real TensorFlow 2.21: the same raw call on both backends
+ops.audio-features), ParseExample (V1), ParseSingleExample, ParseSequenceExample (V1), ParseSingleSequenceExample,
+SparseBincount, ShardedFilename, ShardedFilespec, Fact and the fast path's fixed-dtype inputs (clause ops.raw-ops),
+each against real TensorFlow 2.21: the same raw call on both backends
 gives the same dtype and values bit for bit, or raises the same exception class; eagerly, inside a tf.function (the
 shape functions' trace-time refusals) and under a GradientTape (TF's registered gradient, or its LookupError where
 it registers none). Needs the `tf` extra.
@@ -317,6 +318,13 @@ def _pseq(serialized: str, missing: str = "['h']", fl_dense: tuple = ("f", "h"))
             f"feature_list_sparse_types=[tf.string], feature_list_dense_shapes={shapes})")
 
 
+def _sbc(ind: str, vals: str, shape: str, size: str, weights: str = "tf.constant([], tf.float32)",
+         tidx: str = "tf.int32", binary: bool = False) -> str:
+    return (f"R.SparseBincount(indices=tf.constant({ind}, tf.int64), values=tf.constant({vals}, {tidx}), "
+            f"dense_shape=tf.constant({shape}, tf.int64), size=tf.constant({size}, {tidx}), weights={weights}, "
+            f"binary_output={binary})")
+
+
 def _psseq(serialized: str, missing: str = "['h']") -> str:
     return (f"R.ParseSingleSequenceExample(serialized={serialized}, feature_list_dense_missing_assumed_empty={missing}, "
             "context_sparse_keys=['c'], context_dense_keys=['d'], feature_list_sparse_keys=['g'], "
@@ -373,6 +381,22 @@ _PARSE_CASES: list[tuple[str, str, Any]] = [
     ('ParseSingleSequenceExample feature list required', _RO, _eager(_psseq(_SEQ, "[]"))),
     ('ParseSingleSequenceExample in a tf.function', _RO, _traced(_psseq(_SEQ))),
     ('ParseSingleSequenceExample serialized a vector in a tf.function', _RO, _traced(_psseq(f"[{_SEQ}]"))),
+    ('SparseBincount 1-D, counts', _RO, _eager(_sbc("[[0], [2], [3]]", "[1, 1, 4]", "[5]", "5"))),
+    ('SparseBincount 2-D, weights, int64 values', _RO, _eager(_sbc("[[0, 0], [0, 2], [1, 1]]", "[1, 1, 4]", "[2, 5]", "3", "tf.constant([0.5, 2.0, 3.0])", tidx="tf.int64"))),
+    ('SparseBincount 2-D, binary output, int32', _RO, _eager(_sbc("[[0, 0], [0, 2], [1, 1]]", "[1, 1, 4]", "[2, 5]", "3", "tf.constant([], tf.int32)", binary=True))),
+    ('SparseBincount 2-D, a negative value skipped', _RO, _eager(_sbc("[[0, 0], [1, 2]]", "[1, -1]", "[2, 5]", "5"))),
+    ('SparseBincount 3-D dense shape (rows by the first index)', _RO, _eager(_sbc("[[0, 0, 0], [1, 1, 1]]", "[1, 3]", "[2, 2, 2]", "5", "tf.constant([1.5, 2.5], tf.float64)"))),
+    ('SparseBincount 1-D negative value', _RO, _eager(_sbc("[[0], [2]]", "[1, -1]", "[5]", "5"))),
+    ('SparseBincount negative size', _RO, _eager(_sbc("[[0], [2]]", "[1, 1]", "[5]", "-1"))),
+    ('SparseBincount size a vector', _RO, _eager(_sbc("[[0], [2]]", "[1, 1]", "[5]", "[5]"))),
+    ('SparseBincount indices and values counts', _RO, _eager(_sbc("[[0], [2]]", "[1, 1, 2]", "[5]", "5"))),
+    ('SparseBincount index and shape ranks', _RO, _eager(_sbc("[[0, 0], [1, 2]]", "[1, 1]", "[5]", "5"))),
+    ('SparseBincount index out of bounds', _RO, _eager(_sbc("[[0, 0], [1, 9]]", "[1, 1]", "[2, 5]", "5"))),
+    ('SparseBincount weights of another size', _RO, _eager(_sbc("[[0], [2]]", "[1, 1]", "[5]", "5", "tf.constant([1.0])"))),
+    ('SparseBincount in a tf.function', _RO, _traced(_sbc("[[0, 0], [0, 2], [1, 1]]", "[1, 1, 4]", "[2, 5]", "3"))),
+    ('SparseBincount size a vector in a tf.function', _RO, _traced(_sbc("[[0], [2]]", "[1, 1]", "[5]", "[5]"))),
+    ('SparseBincount indices a vector in a tf.function', _RO, _traced(_sbc("[0, 2]", "[1, 1]", "[5]", "5"))),
+    ('SparseBincount under a tape (no gradient)', _RO, _tape("R.SparseBincount(indices=tf.constant([[0], [2]], tf.int64), values=tf.constant([1, 1]), dense_shape=tf.constant([5], tf.int64), size=tf.constant(5), weights=x)", "tf.constant([1.0, 2.0])")),
     ('ShardedFilename', _RO, _eager("R.ShardedFilename(basename='a/b', shard=3, num_shards=10)")),
     ('ShardedFilename negative shard, six digits', _RO, _eager("R.ShardedFilename(basename='x', shard=-3, num_shards=123456)")),
     ('ShardedFilename basename read up to a NUL', _RO, _eager("R.ShardedFilename(basename=b'ab\\x00cd', shard=1, num_shards=2)")),

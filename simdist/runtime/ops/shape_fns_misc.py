@@ -334,3 +334,10 @@ def _sharded_names(c: Ctx) -> None:
         except KeyError:   # (ShardedFilespec has no shard)
             continue
         c.with_rank(s, 0)
+
+
+@register("SparseBincount")
+def _sparse_bincount(c: Ctx) -> None:
+    """math_ops.cc: size a scalar (observed on TF 2.21: a vector size is ValueError at trace; the sparse tensor's
+    own ranks are the kernel's when the graph runs)."""
+    c.with_rank(c.input("size"), 0)
