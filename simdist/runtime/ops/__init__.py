@@ -39,6 +39,12 @@ from simdist.runtime.ops import to_bool as _to_bool  # noqa: F401  (registers To
 from simdist.runtime.ops import sqrt_grads as _sqrt_grads  # noqa: F401  (registers SqrtGrad and RsqrtGrad, which
 #   unary.py's gradients import lazily: registered_ops() must not depend on whether a gradient ran first)
 from simdist.runtime.ops import cholesky_grad as _cholesky_grad  # noqa: F401  (registers CholeskyGrad)
+from simdist.runtime.ops import lstm_block as _lstm_block  # noqa: F401  (registers BlockLSTM & co.)
+from simdist.runtime.ops import gru_block as _gru_block  # noqa: F401  (registers GRUBlockCell & co.)
+from simdist.runtime.ops import audio_features as _audio_features  # noqa: F401  (registers AudioSpectrogram, Mfcc)
+from simdist.runtime.ops import fact as _fact  # noqa: F401  (registers Fact)
+from simdist.runtime.ops import sharded_names as _sharded_names  # noqa: F401  (registers ShardedFilename, ShardedFilespec)
+from simdist.runtime.ops import sparse_bincount as _sparse_bincount  # noqa: F401  (registers SparseBincount)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler
 

@@ -81,10 +81,32 @@ def _values(feature: Any, kind: str, dtype: str) -> Any:
     return np.asarray(values, dtype=np.dtype(dtype))
 
 
+def _dims(shape: Any) -> str:
+    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+def _check_defaults(defaults: tuple, dense_shapes: tuple, prefix: str) -> None:
+    """The kernel's dense default checks before it parses (example_parsing_ops.cc): a variable-length feature's
+    default one padding element; a fixed one's, when given, of a shape compatible with dense_shapes[d] (TF 2.21's
+    texts, observed: "def_value[0].shape() == [2] is not compatible with dense_shapes_[0] == [3]")."""
+    for d, (default, shape) in enumerate(zip(defaults, dense_shapes)):
+        shape = tuple(shape)
+        if shape and shape[0] is None:
+            if default.size != 1:
+                raise _error(prefix, f"dense_shape[{d}] is a variable length shape: {_dims(shape)}, therefore "
+                             f"def_value[{d}] must contain a single element (the padding element).  But "
+                             f"def_value[{d}].shape() == {_dims(default.shape)}")
+        elif default.size and (len(shape) != default.ndim or any(a is not None and a != b
+                                                                  for a, b in zip(shape, default.shape))):
+            raise _error(prefix, f"def_value[{d}].shape() == {_dims(default.shape)} is not compatible with "
+                         f"dense_shapes_[{d}] == {_dims(shape)}")
+
+
 def _parse(serialized: np.ndarray, names: np.ndarray, *defaults: np.ndarray, sparse_keys: tuple,
            sparse_types: tuple, dense_keys: tuple, dense_types: tuple, dense_shapes: tuple,
            prefix: str = "") -> tuple:
     """The kernel: (sparse indices..., sparse values..., sparse shapes..., dense values...)."""
+    _check_defaults(defaults, dense_shapes, prefix)
     scalar = serialized.ndim == 0
     flat = serialized.reshape(-1)
     batch = len(flat)

@@ -34,7 +34,7 @@ NO_ENTRY = frozenset((
     "DataFormatVecPermute", "DecodeAndCropJpeg", "DecodeCSV", "DecodeJpeg", "DeepCopy", "Empty", "ExtractGlimpseV2",
     "FFTND", "FixedUnigramCandidateSampler", "IFFTND", "IRFFT3D", "IRFFTND", "InTopK", "InplaceAdd", "InplaceSub",
     "InplaceUpdate", "Lu", "MatrixExponential", "MatrixLogarithm", "MaxPoolGradGradV2", "MaxPoolGradGradWithArgmax",
-    "Mod", "NoOp", "NonMaxSuppressionV4", "ParallelConcat", "ParseExampleV2", "ParseSequenceExampleV2", "RFFT3D",
+    "Mod", "NoOp", "NonMaxSuppressionV4", "ParallelConcat", "ParseExample", "ParseExampleV2", "ParseSingleExample", "ParseSequenceExample", "ParseSequenceExampleV2", "ParseSingleSequenceExample", "RFFT3D",
     "RaggedBincount", "RaggedCountSparseOutput", "RaggedCross", "RaggedFillEmptyRowsGrad", "RFFTND", "RandomPoissonV2",
     "RandomUniformInt", "ResizeArea", "SegmentMaxV2", "SegmentMinV2", "SegmentProdV2",
     "SegmentSumV2", "SelfAdjointEig", "Snapshot", "SparseCross", "SparseCrossV2", "SparseSplit", "StatelessRandomGetAlg",

@@ -899,6 +899,26 @@ def _extract_glimpse_v1(input: Any, size: Any, offsets: Any, centered: bool, nor
                                     uniform_noise=uniform_noise, noise=noise)
 
 
+def _parse_example_v1(**kw: Any) -> Any:
+    from simdist.runtime.ops import raw_parsing_v1
+    return raw_parsing_v1.parse_example(**kw)
+
+
+def _parse_single_example(**kw: Any) -> Any:
+    from simdist.runtime.ops import raw_parsing_v1
+    return raw_parsing_v1.parse_single_example(**kw)
+
+
+def _parse_sequence_example_v1(**kw: Any) -> Any:
+    from simdist.runtime.ops import raw_parsing_v1
+    return raw_parsing_v1.parse_sequence_example(**kw)
+
+
+def _parse_single_sequence_example(**kw: Any) -> Any:
+    from simdist.runtime.ops import raw_parsing_v1
+    return raw_parsing_v1.parse_single_sequence_example(**kw)
+
+
 def _draw_bounding_boxes(images: Any, boxes: Any) -> Any:
     return _raw("DrawBoundingBoxesV2")(images=images, boxes=boxes, colors=_const(np.zeros([0, 4]), dtypes.float32))
 
@@ -1018,6 +1038,10 @@ def forms() -> dict[str, RawArgs]:
         "DataFormatVecPermute": RawArgs(via=_data_format_vec_permute),
         "DrawBoundingBoxes": RawArgs(via=_draw_bounding_boxes),
         "ExtractGlimpse": RawArgs(via=_extract_glimpse_v1),
+        "ParseExample": RawArgs(via=_parse_example_v1),
+        "ParseSingleExample": RawArgs(via=_parse_single_example),
+        "ParseSequenceExample": RawArgs(via=_parse_sequence_example_v1),
+        "ParseSingleSequenceExample": RawArgs(via=_parse_single_sequence_example),
         "Empty": RawArgs(via=_empty),
         "ImageProjectiveTransformV2": RawArgs(via=_ipt_v2),
         "NonMaxSuppression": RawArgs(via=_nms_v1),
@@ -1096,6 +1120,7 @@ NAMES = tuple(sorted(("Add", "ApproximateEqual", "BatchMatMul", "BatchMatMulV3",
                       "StatelessRandomUniformInt", "StatelessTruncatedNormal", "TileGrad", "ToBool", "TopK", "UniqueV2",
                       "UniqueWithCountsV2", "ApproxTopK", "Bucketize", "CheckNumericsV2", "DataFormatDimMap",
                       "DataFormatVecPermute", "DrawBoundingBoxes", "Empty", "ExtractGlimpse", "ImageProjectiveTransformV2",
+                      "ParseExample", "ParseSingleExample", "ParseSequenceExample", "ParseSingleSequenceExample",
                       "NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV4", "ParallelConcat", "SpaceToBatch",
                       "SparseMatMul", "StatelessRandomGammaV2", "TensorStridedSliceUpdate", "RandomUniformInt")
                      + tuple(_REMOVED) + _NO_CPU_KERNEL))

@@ -272,11 +272,15 @@ def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: st
 
 def _fast_path_refuses(v: Any, a: dict[str, Any]) -> bool:
     """Whether TF's eager fast path gives up on an attr value and sends the call to the wrapper's
-    fallback: a list(int) holding a float (SetOpAttrList parses each item as a Python int), where
+    fallback: a float attr given anything but a Python float (an int, a bool, a NumPy float32 or int64; a float
+    subclass such as np.float64 passes: observed on TF 2.21 through the error class of a fixed-dtype input given a
+    tensor of another dtype, the fallback's ValueError against EagerExecute's InvalidArgumentError); a list(int) holding a float (SetOpAttrList parses each item as a Python int), where
     the fallback's make_int truncates it and its list checks refuse a None beside it (TypeError
     "Expected list for 'strides' argument to 'max_pool3d' Op, not None."; observed on TF 2.21,
     fuzz20 seed 2920261201 #110)."""
     import numbers
+    if a["type"] == "float" and v is not None and not isinstance(v, float):
+        return True   # (a float attr given anything but a Python float: an int default such as BlockLSTMV2's cell_clip=0)
     return a["type"] == "list(int)" and isinstance(v, (list, tuple)) and \
         any(isinstance(x, numbers.Real) and not isinstance(x, numbers.Integral) for x in v)
 
@@ -401,8 +405,10 @@ def _given(v: Any) -> bool:
     return v is not None and not (isinstance(v, (list, tuple)) and len(v) == 0)
 
 
-def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str, op: str) -> dict[str, Any]:
-    """Each OpDef input converted (a list input as a list of Tensors), by OpDef name."""
+def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fname: str, op: str,
+            fast: bool = True) -> dict[str, Any]:
+    """Each OpDef input converted (a list input as a list of Tensors), by OpDef name; `fast`: whether TF's eager fast
+    path takes the call (else the wrapper's fallback converts each fixed-dtype input to its dtype)."""
     inferred = spec["inferred"]
     groups: dict[str, list[tuple[str, int | None, Any]]] = {}
     out: dict[str, Any] = {}
@@ -443,7 +449,10 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
         else:
             want = dtypes.as_dtype(a["dtype"])
             items = v if listed else [v]
-            ts = [x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=want) for x in items]
+            # (the fast path passes a tensor as it is, for EagerExecute's "cannot compute" (_check_dtypes); the
+            # wrapper's fallback converts it to the input's dtype: convert_to_tensor's ValueError for another)
+            fallback = not fast and not context.in_function()
+            ts = [x if isinstance(x, Tensor) and not fallback else convert_to_tensor(x, dtype=want) for x in items]
             out[a["input"]] = ts if listed else ts[0]
     for attr, members in groups.items():
         info = inferred.get(attr, {})
@@ -534,6 +543,7 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     vals: dict[str, Any] = {}
     fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
                                                              type(kw[a["py"]]) is not np.float64)
+                   or isinstance(kw[a["py"]], (str, bytes))   # (a Python string: the fallback converts it)
                    for a in spec["args"] if "input" in a)   # (pywrap_tfe_src.cc's CheckOneInput)
     fast = fast and not any(_fast_path_refuses(kw[a["py"]], a) for a in spec["args"] if "attr" in a)
     # (a graph: op_def_library checks the inputs' types before the attrs' allowed values; the
@@ -551,7 +561,7 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     for a in spec["args"]:   # (a graph checks a string's allowed values with the other attrs: raw_rules.check_attrs)
         if "attr" in a:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name, listed=not context.in_function())
-    inputs = _inputs(spec, kw, vals, fname, name)
+    inputs = _inputs(spec, kw, vals, fname, name, fast)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
     infer_ctx.check(name, inputs, vals)   # (in a tf.function: the op's shape function, as TF adds the op)

@@ -322,3 +322,21 @@ def _dense_bincount(c: Ctx) -> None:
     v = c.value("size")
     if v is not None and int(np.asarray(v).reshape(())) < 0:
         c.fail(f"size ({int(np.asarray(v).reshape(()))}) must be non-negative")
+
+
+@register("ShardedFilename", "ShardedFilespec")
+def _sharded_names(c: Ctx) -> None:
+    """io_ops.cc: every input a scalar (observed on TF 2.21: "Shape must be rank 0 but is rank 1" at trace)."""
+    for name in ("basename", "shard", "num_shards"):
+        try:
+            s = c.input(name)
+        except KeyError:   # (ShardedFilespec has no shard)
+            continue
+        c.with_rank(s, 0)
+
+
+@register("SparseBincount")
+def _sparse_bincount(c: Ctx) -> None:
+    """math_ops.cc: size a scalar (observed on TF 2.21: a vector size is ValueError at trace; the sparse tensor's
+    own ranks are the kernel's when the graph runs)."""
+    c.with_rank(c.input("size"), 0)
