@@ -9,6 +9,8 @@ rules transcribed here, or observations of TF 2.21 named in each test.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -126,3 +128,186 @@ def test_amut36_as_numpy_iterator_arrays_are_read_only(tf, batch):
     again = [np.asarray(e).tolist() for e in ds.as_numpy_iterator()]
     want = [src[i:i + batch].tolist() for i in range(0, 3, batch)] if batch else src.tolist()
     assert again == want, f"a second pass: expected {want}, got {again}"
+
+
+# -- shape functions' messages while tracing ---------------------------------------------------------------------------
+@clause("ops.argument-errors", ref="tf221")
+def test_amut36_traced_gather_of_a_scalar_needs_rank_1(tf):
+    """tf.gather of a scalar params in a tf.function: GatherV2's shape function, ValueError "Shape must be at least rank
+    1 but is rank 0 for '{{node GatherV2}} ..." (observed on TF 2.21)."""
+    with raises(ValueError, match=r"Shape must be at least rank 1 but is rank 0 for '\{\{node GatherV2\}\}",
+                call="tf.function(tf.gather(scalar, 0))"):
+        tf.function(lambda p: tf.gather(p, 0))(tf.constant(3.0))
+
+
+_SQUARE_OPS = {
+    "inv": (lambda tf, x: tf.linalg.inv(x), "rows"), "cholesky": (lambda tf, x: tf.linalg.cholesky(x), "rows"),
+    "eigh": (lambda tf, x: tf.linalg.eigh(x), "rows"), "eig": (lambda tf, x: tf.linalg.eig(x), "rows"),
+    "sqrtm": (lambda tf, x: tf.linalg.sqrtm(x), "rows"),
+    "logm": (lambda tf, x: tf.linalg.logm(tf.cast(x, tf.complex64)), "rows"),
+    "triangular_solve": (lambda tf, x: tf.linalg.triangular_solve(x, tf.ones(x.shape[:-1] + [1])), "rows"),
+    "det": (lambda tf, x: tf.linalg.det(x), "columns"), "slogdet": (lambda tf, x: tf.linalg.slogdet(x), "columns"),
+}
+
+
+@clause("ops.linalg-more", ref="tf221")
+@pytest.mark.parametrize("shape", [(2, 3), (4, 3, 2)], ids=["2x3", "batch-3x2"])
+@pytest.mark.parametrize("op", list(_SQUARE_OPS))
+def test_amut36_traced_square_matrix_ops_name_the_dimensions_in_their_merge_order(tf, op, shape):
+    """In a tf.function a non-square matrix is the shape function's ValueError "Dimensions must be equal, but are a and
+    b": MakeBatchSquareMatrix (inv, cholesky, eigh, eig, sqrtm, logm) and MatrixTriangularSolve name the rows first,
+    MatrixDeterminant and LogMatrixDeterminant the columns first (observed on TF 2.21; simdist named the columns first
+    for all)."""
+    fn, first = _SQUARE_OPS[op]
+    a, b = (shape[-2], shape[-1]) if first == "rows" else (shape[-1], shape[-2])
+    x = tf.constant(np.ones(shape, np.float32))
+    with raises(ValueError, match=f"Dimensions must be equal, but are {a} and {b}",
+                call=f"tf.function({op})(ones{shape})"):
+        tf.function(lambda m: fn(tf, m))(x)
+
+
+@clause("ops.image-box-proposals", ref="tf221")
+def test_amut36_box_proposals_traced_check_only_image_info_s_width(tf):
+    """GenerateBoundingBoxProposals in a tf.function: valid shapes trace (scores [1,2,2,1], deltas [1,2,2,4], image_info
+    [1,5], anchors [1,1,4]) and the call fails at run time for want of a CPU kernel, InvalidArgumentError "No OpKernel
+    was registered to support Op 'GenerateBoundingBoxProposals'"; only image_info's second dimension must be 5,
+    ValueError "Dimension must be 5 but is 4" (observed on TF 2.21)."""
+    scores = np.ones((1, 2, 2, 1), np.float32)
+    deltas = np.zeros((1, 2, 2, 4), np.float32)
+    info = np.array([[16.0, 16.0, 1.0, 1.0, 0.0]], np.float32)
+    anchors = np.array([[[0.0, 0.0, 8.0, 8.0]]], np.float32)
+    with raises(tf.errors.InvalidArgumentError, match="No OpKernel was registered to support Op "
+                "'GenerateBoundingBoxProposals'", call="generate_bounding_box_proposals of valid shapes, traced"):
+        tf.function(lambda: tf.image.generate_bounding_box_proposals(scores, deltas, info, anchors))()
+    with raises(ValueError, match="Dimension must be 5 but is 4", call="image_info [1, 4], traced"):
+        tf.function(lambda: tf.image.generate_bounding_box_proposals(scores, deltas, info[:, :4], anchors))()
+
+
+# -- images ---------------------------------------------------------------------------------------------------------
+@clause("ops.image-boxes", ref="tf221")
+@pytest.mark.parametrize("box", [[0.6, 0.1, 0.2, 0.5], [0.2, 0.8, 0.6, 0.3], [1.5, 0.1, 1.9, 0.5],
+                                 [0.1, 1.5, 0.5, 1.9], [-0.9, 0.1, -0.5, 0.5], [0.1, -0.9, 0.5, -0.5]],
+                         ids=["rows-inverted", "cols-inverted", "below", "right", "above", "left"])
+def test_amut36_draw_bounding_boxes_skips_inverted_and_outside_boxes(tf, box):
+    """draw_bounding_boxes does not draw a box whose rows or columns are inverted, or that lies wholly outside the
+    image (ymin * (h - 1) >= h, ymax * (h - 1) < 0, likewise for x): the image comes back unchanged (TF logs "is
+    inverted and will not be drawn"; draw_bounding_box_op.cc)."""
+    img = (np.arange(5 * 6 * 3, dtype=np.float32).reshape(1, 5, 6, 3) % 7) / 7.0
+    out = tf.image.draw_bounding_boxes(img, np.array([[box]], np.float32), np.array([[1.0, 0.0, 0.0]], np.float32))
+    assert_equal(out, img, call=f"draw_bounding_boxes(box={box})")
+
+
+@clause("ops.image", ref="tf221")
+def test_amut36_ssim_multiscale_default_power_factors(tf):
+    """tf.image.ssim_multiscale's default power_factors are _MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
+    (image_ops_impl.py): the default call equals the call given them explicitly, bit for bit."""
+    x = tf.random.stateless_uniform((2, 64, 64, 1), seed=(1, 2))
+    y = tf.clip_by_value(x + tf.random.stateless_normal((2, 64, 64, 1), seed=(3, 4)) * 0.1, 0.0, 1.0)
+    got = tf.image.ssim_multiscale(x, y, 1.0, filter_size=3)
+    want = tf.image.ssim_multiscale(x, y, 1.0, power_factors=(0.0448, 0.2856, 0.3001, 0.2363, 0.1333), filter_size=3)
+    assert_equal(got, want, call="ssim_multiscale with the default power_factors vs given explicitly")
+
+
+@clause("io.image-codecs", ref="tf221")
+@pytest.mark.parametrize("channels, fmt, text", [(4, "", "image must have 1 or 3 channels, got [8,8,4]"),
+                                                 (2, "", "image must have 1 or 3 channels, got [8,8,2]"),
+                                                 (4, "rgb", "format rgb expects 3 channels, got [8,8,4]"),
+                                                 (3, "grayscale", "format grayscale expects 1 channels, got [8,8,3]")],
+                         ids=["4", "2", "rgb-4", "grayscale-3"])
+def test_amut36_encode_jpeg_checks_the_channel_count(tf, channels, fmt, text):
+    """EncodeJpeg takes 1 or 3 channels without a format, and exactly the format's count with one:
+    InvalidArgumentError naming the image's shape (observed on TF 2.21)."""
+    img = np.zeros((8, 8, channels), np.uint8)
+    with raises(tf.errors.InvalidArgumentError, match=re.escape(text), call=f"encode_jpeg([8,8,{channels}], {fmt!r})"):
+        tf.io.encode_jpeg(img, format=fmt)
+
+
+@clause("io.image-codecs", ref="tf221")
+def test_amut36_decode_jpeg_upsamples_chroma_to_the_last_column(tf):
+    """A 4:2:0 JPEG (encode_jpeg's default chroma downsampling) of an odd-sized colour image decodes with libjpeg's
+    fancy upsampling, whose first and last columns are edge cases: the decoded image's sums, over all, over its last
+    and its second column, are TF 2.21's (observed: 131835, 5793, 6637 for this seeded 16x22 image at quality 90)."""
+    img = np.random.default_rng(5).integers(0, 256, (16, 22, 3), dtype=np.uint8)
+    dec = tf.io.decode_jpeg(tf.io.encode_jpeg(img, quality=90)).numpy().astype(np.int64)
+    got = (int(dec.sum()), int(dec[:, -1].sum()), int(dec[:, 1].sum()))
+    assert got == (131835, 5793, 6637), f"decoded sums (all, last column, column 1): expected (131835, 5793, 6637), " \
+                                        f"got {got}"
+
+
+# -- linalg, strings ----------------------------------------------------------------------------------------------------
+@clause("ops.linalg-eigh-tridiagonal", ref="tf221")
+def test_amut36_eigh_tridiagonal_refuses_an_empty_value_interval(tf):
+    """eigh_tridiagonal(select='v') needs select_range[0] < select_range[1]: an interval of one point is
+    InvalidArgumentError "Got empty interval in select_range."; a proper one gives the eigenvalues inside it."""
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([0.5, 0.5])
+    with raises(tf.errors.InvalidArgumentError, match="Got empty interval in select_range",
+                call="eigh_tridiagonal(select='v', select_range=[1.5, 1.5])"):
+        tf.linalg.eigh_tridiagonal(a, b, eigvals_only=True, select="v", select_range=[1.5, 1.5])
+    full = np.linalg.eigvalsh(np.diag(a) + np.diag(b, 1) + np.diag(b, -1))
+    got = tf.linalg.eigh_tridiagonal(a, b, eigvals_only=True, select="v", select_range=[0.0, 2.5]).numpy()
+    want = full[(full > 0.0) & (full <= 2.5)]
+    assert got.shape == want.shape and np.allclose(got, want, rtol=1e-12), f"eigenvalues in (0, 2.5]: expected {want}, " \
+                                                                          f"got {got}"
+
+
+@clause("ops.strings-regex", ref="tf221")
+def test_amut36_regex_escape_of_a_non_ascii_character_is_invalid(tf):
+    """RE2 escapes only ASCII punctuation: "\\\\\\u0080" (a backslash before U+0080) is InvalidArgumentError "invalid
+    escape sequence", while "\\\\\\x7f" and "\\\\~" match the character itself (observed on TF 2.21)."""
+    with raises(tf.errors.InvalidArgumentError, match="invalid escape sequence", call="regex_full_match('\\\\\\u0080')"):
+        tf.strings.regex_full_match(["a"], "\\\u0080")
+    assert_equal(tf.strings.regex_full_match(["\x7f", "~"], "\\\x7f|\\~"), np.array([True, True]),
+                 call="regex_full_match(['\\x7f', '~'], '\\\\\\x7f|\\\\~')")
+
+
+@clause("ops.string-hash-bucket", ref="tf221")
+def test_amut36_hashing_of_eight_to_sixteen_byte_strings(tf, keras):
+    """Fingerprint64 (farmhash) of strings of 8-16 bytes takes its own path (HashLen0to16's first branch): Keras's
+    Hashing layer and to_hash_bucket_fast give TF 2.21's buckets (observed) for strings of 7, 8, 9, 10 and 16 bytes."""
+    words = ["abcdefgh", "abcdefghi", "0123456789abcdef", "training", "validation", "x" * 16, "seven77"]
+    assert_equal(keras.layers.Hashing(num_bins=97)(np.array(words)), np.array([7, 56, 30, 68, 69, 12, 21]),
+                 call=f"Hashing(num_bins=97)({words})")
+    assert_equal(tf.strings.to_hash_bucket_fast(words, 2**31 - 1),
+                 np.array([245091680, 1094637548, 100009012, 434065385, 829887371, 1495521792, 272394242]),
+                 call=f"to_hash_bucket_fast({words}, 2**31 - 1)")
+
+
+# -- oneDNN's float32 kernels on the CPUs where TF 2.21 turns them on -------------------------------------------------
+@clause("nn.softmax-nonfinite", ref="tf221")
+def test_amut36_onednn_softmax_flushes_below_twice_flt_min(tf, onednn_float32):
+    """oneDNN's softmax computes exp(x - max) / 2 with flush-to-zero and doubles it: a term below 2 * FLT_MIN, x - max
+    under about -86.64, is 0 (-86.7, -86.9, -87.2, -87.4), -86.5 and -80 are not (observed on TF 2.21, Intel
+    AVX-512)."""
+    x = tf.constant([[0.0, -86.5, -86.7, -86.9, -87.2, -87.4, -80.0]], tf.float32)
+    want = np.array([[1.0, 2.713484715927212e-38, 0.0, 0.0, 0.0, 0.0, 1.8048519025566916e-35]], np.float32)
+    assert_equal(tf.nn.softmax(x), want, call="tf.nn.softmax near the flush threshold")
+
+
+def _conv_ones_2x2(x: np.ndarray, top: int, bottom: int, left: int, right: int) -> np.ndarray:
+    p = np.pad(x[0, :, :, 0], ((top, bottom), (left, right)))
+    out = p[:-1, :-1] + p[1:, :-1] + p[:-1, 1:] + p[1:, 1:]
+    return out[None, :, :, None]
+
+
+@clause("ops.fuzz-raw", ref="tf221")
+def test_amut36_onednn_eager_conv_reads_explicit_paddings_unchecked(tf, onednn_float32):
+    """Eagerly, oneDNN's float32 Conv2D runs no CheckValidPadding: a nonzero explicit_paddings list beside VALID pads
+    the spatial places it names, nonzero batch/depth places are not read; in a tf.function the graph's checks refuse
+    both: ValueError "explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT" and
+    "Nonzero explicit padding in the batch or depth dimensions is not supported" (observed on TF 2.21, Intel AVX-512;
+    the values are the 2x2 sums of the padded input, computed here)."""
+    x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    w = np.ones((2, 2, 1, 1), np.float32)
+    kw = dict(strides=[1, 1, 1, 1])
+    valid = dict(kw, padding="VALID", explicit_paddings=[0, 0, 1, 1, 1, 1, 0, 0])
+    batch = dict(kw, padding="EXPLICIT", explicit_paddings=[1, 1, 1, 0, 0, 1, 0, 0])
+    assert_equal(tf.raw_ops.Conv2D(input=x, filter=w, **valid), _conv_ones_2x2(x, 1, 1, 1, 1),
+                 call="eager Conv2D(VALID, explicit_paddings=[0,0,1,1,1,1,0,0])")
+    assert_equal(tf.raw_ops.Conv2D(input=x, filter=w, **batch), _conv_ones_2x2(x, 1, 0, 0, 1),
+                 call="eager Conv2D(EXPLICIT, explicit_paddings=[1,1,1,0,0,1,0,0])")
+    with raises(ValueError, match="explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT",
+                call="traced Conv2D(VALID, explicit_paddings=[0,0,1,1,1,1,0,0])"):
+        tf.function(lambda: tf.raw_ops.Conv2D(input=x, filter=w, **valid))()
+    with raises(ValueError, match="Nonzero explicit padding in the batch or depth dimensions is not supported",
+                call="traced Conv2D(EXPLICIT, explicit_paddings=[1,1,1,0,0,1,0,0])"):
+        tf.function(lambda: tf.raw_ops.Conv2D(input=x, filter=w, **batch))()
