@@ -311,3 +311,128 @@ def test_amut36_onednn_eager_conv_reads_explicit_paddings_unchecked(tf, onednn_f
     with raises(ValueError, match="Nonzero explicit padding in the batch or depth dimensions is not supported",
                 call="traced Conv2D(EXPLICIT, explicit_paddings=[1,1,1,0,0,1,0,0])"):
         tf.function(lambda: tf.raw_ops.Conv2D(input=x, filter=w, **batch))()
+
+
+# -- more string, ragged and tf.experimental.numpy edges ---------------------------------------------------------------
+@clause("ops.strings-unicode", ref="tf221")
+@pytest.mark.parametrize("errors", ["strict", "replace", "ignore"])
+@pytest.mark.parametrize("replace_controls", [False, True], ids=["controls-kept", "controls-replaced"])
+def test_amut36_unicode_decode_of_control_characters(tf, errors, replace_controls):
+    """unicode_decode(_with_offsets) keeps C0 controls (tab, newline, U+0001) as code points unless
+    replace_control_characters; then they are replacement_char under "strict" and "replace" (UnicodeDecode replaces
+    them itself; only an ill-formed byte is strict's error) and dropped under "ignore" (observed on TF 2.21; simdist
+    refused them under "strict")."""
+    words = ["a\tb\n", "\x01z"]
+    if not replace_controls:
+        want = [[97, 9, 98, 10], [1, 122]]
+    elif errors == "ignore":
+        want = [[97, 98], [122]]
+    else:
+        want = [[97, 63, 98, 63], [63, 122]]
+    kw = dict(errors=errors, replace_control_characters=replace_controls, replacement_char=63)
+    got = tf.strings.unicode_decode(words, "UTF-8", **kw).to_list()
+    assert got == want, f"unicode_decode({words}, {kw}): expected {want}, got {got}"
+    cps, offsets = tf.strings.unicode_decode_with_offsets(words, "UTF-8", **kw)
+    assert cps.to_list() == want, f"unicode_decode_with_offsets({words}, {kw}) code points: expected {want}, " \
+                                  f"got {cps.to_list()}"
+    if replace_controls and errors == "strict":
+        with raises(tf.errors.InvalidArgumentError, match="Invalid formatting on input string",
+                    call="unicode_decode of an ill-formed byte, strict"):
+            tf.strings.unicode_decode([b"a\xffb"], "UTF-8", **kw)
+
+
+@clause("ops.strings-substr", ref="tf221")
+def test_amut36_substr_counts_utf8_characters(tf):
+    """substr(unit="UTF8_CHAR") counts characters, not bytes: pos 1, len 3 of "héllo wörld" is "éll" and of "ééé" the
+    two characters left (computed here from Python's own slicing of the decoded text)."""
+    words = ["h\u00e9llo w\u00f6rld", "\u00e9\u00e9\u00e9"]
+    want = [w[1:4].encode() for w in words]
+    got = tf.strings.substr(words, 1, 3, unit="UTF8_CHAR").numpy().tolist()
+    assert got == want, f"substr({words}, 1, 3, UTF8_CHAR): expected {want}, got {got}"
+
+
+@clause("ops.string-hash-bucket", ref="tf221")
+def test_amut36_hashing_of_strings_longer_than_64_bytes(tf, keras):
+    """Fingerprint64 of a string over 64 bytes runs farmhash's 64-byte loop: to_hash_bucket_fast and Keras's Hashing
+    give TF 2.21's buckets (observed)."""
+    words = ["q" * 65, "abc" * 30, "the quick brown fox jumps over the lazy dog " * 3]
+    assert_equal(tf.strings.to_hash_bucket_fast(words, 2**31 - 1), np.array([1962566055, 1962186072, 1583920542]),
+                 call="to_hash_bucket_fast of 65-132 byte strings")
+    assert_equal(keras.layers.Hashing(num_bins=101)(np.array(words[:2])), np.array([3, 12]),
+                 call="Hashing(num_bins=101) of 65 and 90 byte strings")
+
+
+@clause("ops.ragged", ref="tf221")
+def test_amut36_ragged_range_rows_by_the_sign_of_delta(tf):
+    """tf.ragged.range: a row is empty when delta's sign points away from limit, and otherwise steps by delta however
+    small: starts [5, 0, 1, 3], limits [2, 2, 3, 0], deltas [1, 0.5, 0.75, -1] (computed here with np.arange)."""
+    starts, limits, deltas = [5.0, 0.0, 1.0, 3.0], [2.0, 2.0, 3.0, 0.0], [1.0, 0.5, 0.75, -1.0]
+    want = [np.arange(s, l, d, dtype=np.float32).tolist() for s, l, d in zip(starts, limits, deltas)]
+    got = tf.ragged.range(starts, limits, deltas).to_list()
+    assert got == want, f"ragged.range({starts}, {limits}, {deltas}): expected {want}, got {got}"
+
+
+@clause("ops.experimental-numpy", ref="tf221")
+def test_amut36_tnp_negative_axes_and_take_along_axis(tf):
+    """tnp.moveaxis reads negative source and destination axes from the end, and tnp.take_along_axis gathers along a
+    middle or the last axis of a rank-3 array, as NumPy does (computed with NumPy)."""
+    tnp = tf.experimental.numpy
+    a = np.arange(24).reshape(2, 3, 4)
+    for src, dst in ((-1, 0), ([-1, -3], [0, -1]), (0, -2)):
+        got = tnp.moveaxis(a, src, dst).numpy()
+        assert_equal(got, np.moveaxis(a, src, dst), call=f"tnp.moveaxis(a[2,3,4], {src}, {dst})")
+    for idx, axis in ((np.array([[[3, 0]], [[1, 2]]]), -1), (np.array([[[3, 0]], [[1, 2]]]), 2),
+                      (np.array([[[2, 0, 1, 1]], [[0, 1, 2, 0]]]), 1)):
+        assert_equal(tnp.take_along_axis(a, idx, axis=axis), np.take_along_axis(a, idx, axis=axis),
+                     call=f"tnp.take_along_axis(a[2,3,4], idx{idx.shape}, axis={axis})")
+
+
+@clause("ops.experimental-numpy", ref="tf221")
+def test_amut36_tnp_arange_and_big_ints(tf):
+    """tnp.arange follows np.arange (increasing, decreasing, stop only, empty ranges), and tnp.asarray(2**63) is
+    uint64 (np_arrays.convert_to_tensor: an int of 2**63 or more) (computed with NumPy; observed on TF 2.21)."""
+    tnp = tf.experimental.numpy
+    for args in ((0, 5), (5,), (5, 0, -2), (0, 5, 2), (3, 1), (-3,), (1, 3, 0.5)):
+        got = tnp.arange(*args).numpy().tolist()
+        assert got == np.arange(*args).tolist(), f"tnp.arange{args}: expected {np.arange(*args).tolist()}, got {got}"
+    big = tnp.asarray(2**63)
+    assert big.dtype == tf.uint64 and int(big.numpy()) == 2**63, f"tnp.asarray(2**63): expected uint64 2**63, got " \
+                                                                  f"{big.dtype} {big.numpy()}"
+
+
+@clause("ops.linalg-more", ref="tf221")
+def test_amut36_complex_eig_vectors_have_unit_norm(tf):
+    """tf.linalg.eig of a complex matrix: each eigenvector column has unit 2-norm and A v = lambda v (the rule,
+    checked with NumPy)."""
+    a = np.array([[1 + 2j, 3 - 1j, 0.5], [0.5j, 2 + 0j, -1j], [4.0, 1 + 1j, -2 + 0.5j]], np.complex128)
+    w, v = (t.numpy() for t in tf.linalg.eig(tf.constant(a)))
+    norms = np.linalg.norm(v, axis=0)
+    assert np.allclose(norms, 1.0, rtol=1e-12), f"eigenvector norms: expected 1, got {norms}"
+    assert np.allclose(a @ v, v * w, atol=1e-10), f"A v - lambda v: expected 0, got {a @ v - v * w}"
+
+
+@clause("io.image-codecs", ref="tf221")
+@pytest.mark.parametrize("lo, hi", [(-1, 50), (10, 101), (101, 102), (-5, -1)])
+def test_amut36_random_jpeg_quality_range_is_checked(tf, lo, hi):
+    """random_jpeg_quality needs 0 <= min, max <= 100: ValueError "jpeg encoding range must be between 0 and 100."
+    for any bound outside (observed on TF 2.21)."""
+    with raises(ValueError, match="jpeg encoding range must be between 0 and 100",
+                call=f"random_jpeg_quality(img, {lo}, {hi})"):
+        tf.image.random_jpeg_quality(np.zeros((4, 4, 3), np.uint8), lo, hi, seed=1)
+
+
+# -- raw ops' shape functions in a tf.function, at valid calls ---------------------------------------------------------
+@clause("ops.fuzz-raw", ref="tf221")
+def test_amut36_raw_ops_trace_at_their_lowest_ranks(tf):
+    """MatrixDiagPartV2 takes a rank-2 input and MirrorPadGrad a [rank, 2] paddings matrix: both trace and give the
+    eager values (the diagonal, computed with NumPy; the REFLECT pad's gradient, folded by hand), and
+    StaticRegexReplace's replace_global defaults to True (observed on TF 2.21)."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    got = tf.function(lambda: tf.raw_ops.MatrixDiagPartV2(input=x, k=0, padding_value=0.0))()
+    assert_equal(got, np.diagonal(x), call="traced MatrixDiagPartV2 of a [2, 3] matrix")
+    ones = np.ones((5, 6), np.float32)
+    grad = tf.function(lambda: tf.raw_ops.MirrorPadGrad(input=ones, paddings=[[1, 1], [2, 1]], mode="REFLECT"))()
+    rows, cols = np.array([1.0, 3.0, 1.0]), np.array([1.0, 3.0, 2.0])   # (each place plus its reflections)
+    assert_equal(grad, np.outer(rows, cols).astype(np.float32), call="traced MirrorPadGrad(ones[5, 6], [[1,1],[2,1]])")
+    assert_equal(tf.raw_ops.StaticRegexReplace(input=["aab"], pattern="a", rewrite="x"), np.array([b"xxb"], object),
+                 call="raw StaticRegexReplace without replace_global")
