@@ -392,7 +392,7 @@ def test_amut36_tnp_arange_and_big_ints(tf):
     """tnp.arange follows np.arange (increasing, decreasing, stop only, empty ranges), and tnp.asarray(2**63) is
     uint64 (np_arrays.convert_to_tensor: an int of 2**63 or more) (computed with NumPy; observed on TF 2.21)."""
     tnp = tf.experimental.numpy
-    for args in ((0, 5), (5,), (5, 0, -2), (0, 5, 2), (3, 1), (-3,), (1, 3, 0.5)):
+    for args in ((0, 5), (5,), (5, 0, -2), (0, 5, 2), (3, 1), (-3,), (1, 3, 0.5), (1, 3, -1), (3, 1, -1)):
         got = tnp.arange(*args).numpy().tolist()
         assert got == np.arange(*args).tolist(), f"tnp.arange{args}: expected {np.arange(*args).tolist()}, got {got}"
     big = tnp.asarray(2**63)
@@ -436,3 +436,38 @@ def test_amut36_raw_ops_trace_at_their_lowest_ranks(tf):
     assert_equal(grad, np.outer(rows, cols).astype(np.float32), call="traced MirrorPadGrad(ones[5, 6], [[1,1],[2,1]])")
     assert_equal(tf.raw_ops.StaticRegexReplace(input=["aab"], pattern="a", rewrite="x"), np.array([b"xxb"], object),
                  call="raw StaticRegexReplace without replace_global")
+
+
+@clause("ops.strings-unicode", ref="tf221")
+def test_amut36_unicode_defaults_and_attr_messages(tf):
+    """unicode_decode's default replacement_char is U+FFFD (65533) for an ill-formed byte under the default "replace";
+    unicode_transcode's replace_control_characters must be a bool: TypeError "Expected bool for argument
+    'replace_control_characters' not 'yes'." (observed on TF 2.21)."""
+    got = tf.strings.unicode_decode([b"a\xffb"], "UTF-8").to_list()
+    assert got == [[97, 65533, 98]], f"unicode_decode(b'a\\xffb'): expected [[97, 65533, 98]], got {got}"
+    with raises(TypeError, match=re.escape("Expected bool for argument 'replace_control_characters' not 'yes'."),
+                call="unicode_transcode(replace_control_characters='yes')"):
+        tf.strings.unicode_transcode(["a"], "UTF-8", "UTF-16-BE", replace_control_characters="yes")
+
+
+@clause("ops.strings-regex", ref="tf221")
+@pytest.mark.parametrize("replace_global", [True, False])
+def test_amut36_regex_replace_with_tensor_pattern_and_rewrite(tf, replace_global):
+    """regex_replace given its pattern and rewrite as tensors runs RegexReplace (not the static op): the pattern is
+    matched and the rewrite substituted, \\0 the whole match (Python's re computes the expected values)."""
+    words = ["aab", "ba", "xyz"]
+    got = tf.strings.regex_replace(words, tf.constant("a+"), tf.constant("<\\0>"), replace_global=replace_global)
+    want = [re.sub("a+", r"<\g<0>>", w, count=0 if replace_global else 1).encode() for w in words]
+    assert got.numpy().tolist() == want, f"regex_replace({words}, 'a+', '<\\0>', {replace_global}): expected {want}, " \
+                                         f"got {got.numpy().tolist()}"
+
+
+@clause("ops.string-hash-bucket", ref="tf221")
+def test_amut36_hash_bucket_count_at_int64_min_traced(tf):
+    """to_hash_bucket_fast with num_buckets -2**63 in a tf.function: op_def_library's minimum check names the value,
+    ValueError "Attr 'num_buckets' of 'StringToHashBucketFast' Op passed -9223372036854775808 less than minimum 1."
+    (observed on TF 2.21)."""
+    with raises(ValueError, match=re.escape("Attr 'num_buckets' of 'StringToHashBucketFast' Op passed "
+                                            "-9223372036854775808 less than minimum 1."),
+                call="tf.function(to_hash_bucket_fast(['a'], -2**63))"):
+        tf.function(lambda: tf.strings.to_hash_bucket_fast(["a"], -2**63))()
