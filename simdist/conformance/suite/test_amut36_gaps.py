@@ -134,10 +134,14 @@ def test_amut36_as_numpy_iterator_arrays_are_read_only(tf, batch):
 @clause("ops.argument-errors", ref="tf221")
 def test_amut36_traced_gather_of_a_scalar_needs_rank_1(tf):
     """tf.gather of a scalar params in a tf.function: GatherV2's shape function, ValueError "Shape must be at least rank
-    1 but is rank 0 for '{{node GatherV2}} ..." (observed on TF 2.21)."""
+    1 but is rank 0 for '{{node GatherV2}} ...", checked before the axis, so also where the axis is a value the graph
+    does not know (observed on TF 2.21)."""
     with raises(ValueError, match=r"Shape must be at least rank 1 but is rank 0 for '\{\{node GatherV2\}\}",
                 call="tf.function(tf.gather(scalar, 0))"):
         tf.function(lambda p: tf.gather(p, 0))(tf.constant(3.0))
+    with raises(ValueError, match=r"Shape must be at least rank 1 but is rank 0 for '\{\{node GatherV2\}\}",
+                call="tf.function(tf.gather(scalar, 0, axis=a tensor argument))"):
+        tf.function(lambda p, ax: tf.gather(p, 0, axis=ax))(tf.constant(3.0), tf.constant(0))
 
 
 _SQUARE_OPS = {
@@ -471,3 +475,13 @@ def test_amut36_hash_bucket_count_at_int64_min_traced(tf):
                                             "-9223372036854775808 less than minimum 1."),
                 call="tf.function(to_hash_bucket_fast(['a'], -2**63))"):
         tf.function(lambda: tf.strings.to_hash_bucket_fast(["a"], -2**63))()
+
+
+@clause("ops.strings-join", ref="tf221")
+def test_amut36_strings_format_gives_a_python_bytes_scalar(tf):
+    """tf.strings.format's result is a scalar string tensor whose numpy() is a Python bytes object (as every string
+    scalar's), ending with what the template ends with, a NUL included (observed on TF 2.21)."""
+    t = tf.strings.format("x={} y={}\x00", [tf.constant([1, 2]), 3.5])
+    v = t.numpy()
+    assert type(v) is bytes and v == b"x=[1 2] y=3.5\x00", f"strings.format(...).numpy(): expected bytes " \
+                                                            f"b'x=[1 2] y=3.5\\x00', got {type(v).__name__} {v!r}"
