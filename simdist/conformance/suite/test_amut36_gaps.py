@@ -444,11 +444,13 @@ def test_amut36_raw_ops_trace_at_their_lowest_ranks(tf):
 
 @clause("ops.strings-unicode", ref="tf221")
 def test_amut36_unicode_defaults_and_attr_messages(tf):
-    """unicode_decode's default replacement_char is U+FFFD (65533) for an ill-formed byte under the default "replace";
+    """unicode_decode's and unicode_decode_with_offsets' default replacement_char is U+FFFD (65533) for an ill-formed byte under the default "replace";
     unicode_transcode's replace_control_characters must be a bool: TypeError "Expected bool for argument
     'replace_control_characters' not 'yes'." (observed on TF 2.21)."""
     got = tf.strings.unicode_decode([b"a\xffb"], "UTF-8").to_list()
     assert got == [[97, 65533, 98]], f"unicode_decode(b'a\\xffb'): expected [[97, 65533, 98]], got {got}"
+    got = tf.strings.unicode_decode_with_offsets([b"a\xffb"], "UTF-8")[0].to_list()
+    assert got == [[97, 65533, 98]], f"unicode_decode_with_offsets(b'a\\xffb'): expected [[97, 65533, 98]], got {got}"
     with raises(TypeError, match=re.escape("Expected bool for argument 'replace_control_characters' not 'yes'."),
                 call="unicode_transcode(replace_control_characters='yes')"):
         tf.strings.unicode_transcode(["a"], "UTF-8", "UTF-16-BE", replace_control_characters="yes")
@@ -469,12 +471,17 @@ def test_amut36_regex_replace_with_tensor_pattern_and_rewrite(tf, replace_global
 @clause("ops.string-hash-bucket", ref="tf221")
 def test_amut36_hash_bucket_count_at_int64_min_traced(tf):
     """to_hash_bucket_fast with num_buckets -2**63 in a tf.function: op_def_library's minimum check names the value,
-    ValueError "Attr 'num_buckets' of 'StringToHashBucketFast' Op passed -9223372036854775808 less than minimum 1."
-    (observed on TF 2.21)."""
+    ValueError "Attr 'num_buckets' of 'StringToHashBucketFast' Op passed -9223372036854775808 less than minimum 1.";
+    a count outside int64 is ValueError "Value out of range: <n>" (the AttrValue's int64 field refuses it) (observed
+    on TF 2.21; simdist said "passed -1 less than minimum 1")."""
     with raises(ValueError, match=re.escape("Attr 'num_buckets' of 'StringToHashBucketFast' Op passed "
                                             "-9223372036854775808 less than minimum 1."),
                 call="tf.function(to_hash_bucket_fast(['a'], -2**63))"):
         tf.function(lambda: tf.strings.to_hash_bucket_fast(["a"], -2**63))()
+    for n in (-2**63 - 1, -2**64, 2**63):
+        with raises(ValueError, match=re.escape(f"Value out of range: {n}"),
+                    call=f"tf.function(to_hash_bucket_fast(['a'], {n}))"):
+            tf.function(lambda: tf.strings.to_hash_bucket_fast(["a"], n))()
 
 
 @clause("ops.strings-join", ref="tf221")
