@@ -492,3 +492,18 @@ def test_amut36_strings_format_gives_a_python_bytes_scalar(tf):
     v = t.numpy()
     assert type(v) is bytes and v == b"x=[1 2] y=3.5\x00", f"strings.format(...).numpy(): expected bytes " \
                                                             f"b'x=[1 2] y=3.5\\x00', got {type(v).__name__} {v!r}"
+
+
+@clause("ops.image-glimpse", ref="tf221")
+@pytest.mark.parametrize("size, eager_text, traced_text", [
+    ([2, 2, 2], "input must be a vector of size 2 (height, width)[3]", "Dimension must be 2 but is 3"),
+    ([[2, 2]], "input must be a vector of size 2 (height, width)[1,2]", "Shape must be rank 1 but is rank 2"),
+], ids=["three-long", "matrix"])
+def test_amut36_extract_glimpse_size_is_a_2_vector(tf, size, eager_text, traced_text):
+    """extract_glimpse's size must be a vector of 2: eagerly the kernel's InvalidArgumentError naming size's shape, in
+    a tf.function the shape function's ValueError, for a vector of 3 and for a [1, 2] matrix (observed on TF 2.21)."""
+    img = np.ones((1, 4, 4, 1), np.float32)
+    with raises(tf.errors.InvalidArgumentError, match=re.escape(eager_text), call=f"extract_glimpse(size={size})"):
+        tf.image.extract_glimpse(img, size, [[0.0, 0.0]])
+    with raises(ValueError, match=re.escape(traced_text), call=f"tf.function(extract_glimpse(size={size}))"):
+        tf.function(lambda: tf.image.extract_glimpse(img, size, [[0.0, 0.0]]))()
