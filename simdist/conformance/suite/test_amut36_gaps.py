@@ -296,7 +296,8 @@ def _conv_ones_2x2(x: np.ndarray, top: int, bottom: int, left: int, right: int) 
 @clause("ops.fuzz-raw", ref="tf221")
 def test_amut36_onednn_eager_conv_reads_explicit_paddings_unchecked(tf, onednn_float32):
     """Eagerly, oneDNN's float32 Conv2D runs no CheckValidPadding: a nonzero explicit_paddings list beside VALID pads
-    the spatial places it names, nonzero batch/depth places are not read; in a tf.function the graph's checks refuse
+    the spatial places it names, nonzero batch/depth places are not read, and a list of 6 or 7 values (the places read
+    all there) is read as one of 8; in a tf.function the graph's checks refuse
     both: ValueError "explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT" and
     "Nonzero explicit padding in the batch or depth dimensions is not supported" (observed on TF 2.21, Intel AVX-512;
     the values are the 2x2 sums of the padded input, computed here)."""
@@ -309,6 +310,9 @@ def test_amut36_onednn_eager_conv_reads_explicit_paddings_unchecked(tf, onednn_f
                  call="eager Conv2D(VALID, explicit_paddings=[0,0,1,1,1,1,0,0])")
     assert_equal(tf.raw_ops.Conv2D(input=x, filter=w, **batch), _conv_ones_2x2(x, 1, 0, 0, 1),
                  call="eager Conv2D(EXPLICIT, explicit_paddings=[1,1,1,0,0,1,0,0])")
+    for ex, pad in (([0, 0, 1, 1, 1, 1], "VALID"), ([0, 0, 1, 1, 1, 1, 0], "EXPLICIT")):   # (long enough: 6 places read)
+        assert_equal(tf.raw_ops.Conv2D(input=x, filter=w, strides=[1, 1, 1, 1], padding=pad, explicit_paddings=ex),
+                     _conv_ones_2x2(x, 1, 1, 1, 1), call=f"eager Conv2D({pad}, explicit_paddings={ex})")
     with raises(ValueError, match="explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT",
                 call="traced Conv2D(VALID, explicit_paddings=[0,0,1,1,1,1,0,0])"):
         tf.function(lambda: tf.raw_ops.Conv2D(input=x, filter=w, **valid))()
