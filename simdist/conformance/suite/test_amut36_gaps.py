@@ -238,7 +238,7 @@ def test_amut36_decode_jpeg_upsamples_chroma_to_the_last_column(tf):
                                         f"got {got}"
 
 
-# -- linalg, strings ----------------------------------------------------------------------------------------------------
+# -- linalg, strings ---------------------------------------------------------------------------------------------------
 @clause("ops.linalg-eigh-tridiagonal", ref="tf221")
 def test_amut36_eigh_tridiagonal_refuses_an_empty_value_interval(tf):
     """eigh_tridiagonal(select='v') needs select_range[0] < select_range[1]: an interval of one point is
@@ -250,7 +250,8 @@ def test_amut36_eigh_tridiagonal_refuses_an_empty_value_interval(tf):
     full = np.linalg.eigvalsh(np.diag(a) + np.diag(b, 1) + np.diag(b, -1))
     got = tf.linalg.eigh_tridiagonal(a, b, eigvals_only=True, select="v", select_range=[0.0, 2.5]).numpy()
     want = full[(full > 0.0) & (full <= 2.5)]
-    assert got.shape == want.shape and np.allclose(got, want, rtol=1e-12), f"eigenvalues in (0, 2.5]: expected {want}, " \
+    assert got.shape == want.shape and np.allclose(got, want, rtol=1e-12), \
+        f"eigenvalues in (0, 2.5]: expected {want}, " \
                                                                           f"got {got}"
 
 
@@ -258,7 +259,8 @@ def test_amut36_eigh_tridiagonal_refuses_an_empty_value_interval(tf):
 def test_amut36_regex_escape_of_a_non_ascii_character_is_invalid(tf):
     """RE2 escapes only ASCII punctuation: "\\\\\\u0080" (a backslash before U+0080) is InvalidArgumentError "invalid
     escape sequence", while "\\\\\\x7f" and "\\\\~" match the character itself (observed on TF 2.21)."""
-    with raises(tf.errors.InvalidArgumentError, match="invalid escape sequence", call="regex_full_match('\\\\\\u0080')"):
+    with raises(tf.errors.InvalidArgumentError, match="invalid escape sequence",
+                call="regex_full_match('\\\\\\u0080')"):
         tf.strings.regex_full_match(["a"], "\\\u0080")
     assert_equal(tf.strings.regex_full_match(["\x7f", "~"], "\\\x7f|\\~"), np.array([True, True]),
                  call="regex_full_match(['\\x7f', '~'], '\\\\\\x7f|\\\\~')")
@@ -310,7 +312,7 @@ def test_amut36_onednn_eager_conv_reads_explicit_paddings_unchecked(tf, onednn_f
                  call="eager Conv2D(VALID, explicit_paddings=[0,0,1,1,1,1,0,0])")
     assert_equal(tf.raw_ops.Conv2D(input=x, filter=w, **batch), _conv_ones_2x2(x, 1, 0, 0, 1),
                  call="eager Conv2D(EXPLICIT, explicit_paddings=[1,1,1,0,0,1,0,0])")
-    for ex, pad in (([0, 0, 1, 1, 1, 1], "VALID"), ([0, 0, 1, 1, 1, 1, 0], "EXPLICIT")):   # (long enough: 6 places read)
+    for ex, pad in (([0, 0, 1, 1, 1, 1], "VALID"), ([0, 0, 1, 1, 1, 1, 0], "EXPLICIT")):   # (the 6 places read)
         assert_equal(tf.raw_ops.Conv2D(input=x, filter=w, strides=[1, 1, 1, 1], padding=pad, explicit_paddings=ex),
                      _conv_ones_2x2(x, 1, 1, 1, 1), call=f"eager Conv2D({pad}, explicit_paddings={ex})")
     with raises(ValueError, match="explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT",
@@ -351,8 +353,8 @@ def test_amut36_unicode_decode_of_control_characters(tf, errors, replace_control
 
 @clause("ops.strings-substr", ref="tf221")
 def test_amut36_substr_counts_utf8_characters(tf):
-    """substr(unit="UTF8_CHAR") counts characters, not bytes: pos 1, len 3 of "héllo wörld" is "éll" and of "ééé" the
-    two characters left (computed here from Python's own slicing of the decoded text)."""
+    """substr(unit="UTF8_CHAR") counts characters, not bytes: pos 1, len 3 of "héllo wörld" is "éll" and of "ééé"
+    the    two characters left (computed here from Python's own slicing of the decoded text)."""
     words = ["h\u00e9llo w\u00f6rld", "\u00e9\u00e9\u00e9"]
     want = [w[1:4].encode() for w in words]
     got = tf.strings.substr(words, 1, 3, unit="UTF8_CHAR").numpy().tolist()
@@ -448,7 +450,8 @@ def test_amut36_raw_ops_trace_at_their_lowest_ranks(tf):
 
 @clause("ops.strings-unicode", ref="tf221")
 def test_amut36_unicode_defaults_and_attr_messages(tf):
-    """unicode_decode's and unicode_decode_with_offsets' default replacement_char is U+FFFD (65533) for an ill-formed byte under the default "replace";
+    """unicode_decode's and unicode_decode_with_offsets' default replacement_char is U+FFFD (65533) for an ill-formed
+    byte under the default "replace";
     unicode_transcode's replace_control_characters must be a bool: TypeError "Expected bool for argument
     'replace_control_characters' not 'yes'." (observed on TF 2.21)."""
     got = tf.strings.unicode_decode([b"a\xffb"], "UTF-8").to_list()

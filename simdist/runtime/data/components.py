@@ -19,8 +19,8 @@ from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, flatten, pack_as
 from simdist.runtime.tensor import TensorShape
 
-__all__ = ["batch_sparse", "read_only", "component_specs", "flat_component_specs", "has_composite", "leaf_arrays", "pack",
-           "probe_sparse", "slice_sparse", "spec_of", "unbatch_sparse"]
+__all__ = ["batch_sparse", "read_only", "component_specs", "flat_component_specs", "has_composite", "leaf_arrays",
+           "pack", "probe_sparse", "slice_sparse", "spec_of", "unbatch_sparse"]
 
 
 def component_specs(spec: Any) -> list[TensorSpec]:
