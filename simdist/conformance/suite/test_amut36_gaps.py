@@ -514,3 +514,18 @@ def test_amut36_extract_glimpse_size_is_a_2_vector(tf, size, eager_text, traced_
         tf.image.extract_glimpse(img, size, [[0.0, 0.0]])
     with raises(ValueError, match=re.escape(traced_text), call=f"tf.function(extract_glimpse(size={size}))"):
         tf.function(lambda: tf.image.extract_glimpse(img, size, [[0.0, 0.0]]))()
+
+
+@clause("ops.experimental-numpy", ref="tf221")
+def test_amut36_tnp_matmul_of_matrices_is_matmul(tf):
+    """tnp.matmul of two matrices is MatMul: a size mismatch is ValueError "Matrix size-incompatible: In[0]: [2,3],
+    In[1]: [4,5]" eagerly and MatMul's shape function's "Dimensions must be equal, but are 3 and 4" in a tf.function
+    (observed on TF 2.21)."""
+    tnp = tf.experimental.numpy
+    a, b = np.ones((2, 3), np.float32), np.ones((4, 5), np.float32)
+    with raises(ValueError, match=re.escape("Matrix size-incompatible: In[0]: [2,3], In[1]: [4,5]"),
+                call="tnp.matmul([2,3], [4,5])"):
+        tnp.matmul(a, b)
+    with raises(ValueError, match="Dimensions must be equal, but are 3 and 4",
+                call="tf.function(tnp.matmul([2,3], [4,5]))"):
+        tf.function(lambda: tnp.matmul(a, b))()
