@@ -529,3 +529,24 @@ def test_amut36_tnp_matmul_of_matrices_is_matmul(tf):
     with raises(ValueError, match="Dimensions must be equal, but are 3 and 4",
                 call="tf.function(tnp.matmul([2,3], [4,5]))"):
         tf.function(lambda: tnp.matmul(a, b))()
+
+
+@clause("ops.strings-join", ref="tf221")
+@pytest.mark.parametrize("axis", [[0], np.int64(0), 0], ids=["list", "numpy-int", "int"])
+def test_amut36_reduce_join_of_a_non_string_tensor(tf, axis):
+    """reduce_join of an int32 tensor: eagerly an axis that is no fast-path input (a list, a NumPy integer) sends the
+    call to the eager fallback, ValueError "Tensor conversion requested dtype string for Tensor with dtype int32",
+    a Python int reaches the kernel, InvalidArgumentError "... was expected to be a string tensor but is a int32
+    tensor"; in a tf.function every axis is op_def_library's TypeError "Input 'inputs' of 'ReduceJoin' Op has type
+    int32 that does not match expected type of string." (observed on TF 2.21)."""
+    x = tf.constant([1, 2])
+    if isinstance(axis, int) and not isinstance(axis, np.integer):
+        want, text = tf.errors.InvalidArgumentError, "was expected to be a string tensor but is a int32 tensor"
+    else:
+        want, text = ValueError, "Tensor conversion requested dtype string for Tensor with dtype int32"
+    with raises(want, match=re.escape(text), call=f"reduce_join(int32, axis={axis!r})"):
+        tf.strings.reduce_join(x, axis=axis)
+    with raises(TypeError, match=re.escape("Input 'inputs' of 'ReduceJoin' Op has type int32 that does not match "
+                                           "expected type of string."),
+                call=f"tf.function(reduce_join(int32, axis={axis!r}))"):
+        tf.function(lambda: tf.strings.reduce_join(x, axis=axis))()
