@@ -550,3 +550,21 @@ def test_amut36_reduce_join_of_a_non_string_tensor(tf, axis):
                                            "expected type of string."),
                 call=f"tf.function(reduce_join(int32, axis={axis!r}))"):
         tf.function(lambda: tf.strings.reduce_join(x, axis=axis))()
+
+
+@clause("ops.attr-types", ref="tf221")
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "traced"])
+def test_amut36_as_string_attrs_none_and_wrong_types(tf, traced):
+    """as_string's attrs given as None take the op def's defaults (precision and width -1, scientific and shortest
+    False, fill ""), as the generated wrapper does; a precision that is no int is make_int's TypeError "Expected int
+    for argument 'precision' not 'a'." (observed on TF 2.21; simdist refused precision=None and width=None)."""
+    def run(fn):
+        return tf.function(fn)() if traced else fn()
+    got = run(lambda: tf.strings.as_string([1.25, 3e10], precision=None, width=None, fill=None, scientific=None,
+                                           shortest=None))
+    want = run(lambda: tf.strings.as_string([1.25, 3e10]))
+    assert got.numpy().tolist() == want.numpy().tolist() == [b"1.250000", b"30000001024.000000"], \
+        f"as_string with every attr None: expected [b'1.250000', b'30000001024.000000'], got {got.numpy().tolist()}"
+    with raises(TypeError, match=re.escape("Expected int for argument 'precision' not 'a'."),
+                call="as_string(precision='a')"):
+        run(lambda: tf.strings.as_string([1.25], precision="a"))
