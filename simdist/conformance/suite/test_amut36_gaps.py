@@ -568,3 +568,25 @@ def test_amut36_as_string_attrs_none_and_wrong_types(tf, traced):
     with raises(TypeError, match=re.escape("Expected int for argument 'precision' not 'a'."),
                 call="as_string(precision='a')"):
         run(lambda: tf.strings.as_string([1.25], precision="a"))
+
+
+@clause("ops.fuzz-raw", ref="tf221")
+def test_amut36_raw_sparse_max_reductions_and_concat(tf):
+    """tf.raw_ops.SparseReduceMax and SparseReduceMaxSparse take each row's maximum (not its sum), and SparseConcat
+    joins its inputs along concat_dim (values computed here from the dense matrices with NumPy)."""
+    ind = np.array([[0, 0], [0, 2], [1, 1]], np.int64)
+    val = np.array([1.0, 5.0, 3.0], np.float32)
+    shp = np.array([2, 3], np.int64)
+    dense = np.zeros((2, 3), np.float32)
+    dense[tuple(ind.T)] = val
+    rowmax = np.array([dense[0, [0, 2]].max(), dense[1, [1]].max()], np.float32)
+    got = tf.raw_ops.SparseReduceMax(input_indices=ind, input_values=val, input_shape=shp, reduction_axes=[1],
+                                     keep_dims=False)
+    assert_equal(got, rowmax, call="raw SparseReduceMax over axis 1")
+    sp = tf.raw_ops.SparseReduceMaxSparse(input_indices=ind, input_values=val, input_shape=shp, reduction_axes=[1],
+                                          keep_dims=True)
+    assert_equal(sp[1], rowmax, call="raw SparseReduceMaxSparse's values over axis 1")
+    out = tf.raw_ops.SparseConcat(indices=[ind, ind], values=[val, val], shapes=[shp, shp], concat_dim=1)
+    back = np.zeros(tuple(out[2].numpy()), np.float32)
+    back[tuple(out[0].numpy().T)] = out[1].numpy()
+    assert_equal(back, np.concatenate([dense, dense], axis=1), call="raw SparseConcat along axis 1, densified")
