@@ -590,3 +590,22 @@ def test_amut36_raw_sparse_max_reductions_and_concat(tf):
     back = np.zeros(tuple(out[2].numpy()), np.float32)
     back[tuple(out[0].numpy().T)] = out[1].numpy()
     assert_equal(back, np.concatenate([dense, dense], axis=1), call="raw SparseConcat along axis 1, densified")
+
+
+@clause("ops.fuzz-raw", ref="tf221")
+def test_amut36_raw_string_split_csv_and_ngrams(tf):
+    """tf.raw_ops.StringSplit, DecodeCSV and StringNGrams called with their raw arguments compute what the public
+    functions do (split on the delimiter, parse each column with its default's type, join bigrams) (the expected
+    values written from the inputs by hand; observed on TF 2.21)."""
+    ind, vals, shape = tf.raw_ops.StringSplit(input=["a b", "c"], delimiter=" ")
+    got = (ind.numpy().tolist(), vals.numpy().tolist(), shape.numpy().tolist())
+    assert got == ([[0, 0], [0, 1], [1, 0]], [b"a", b"b", b"c"], [2, 2]), f"raw StringSplit: got {got}"
+    cols = tf.raw_ops.DecodeCSV(records=["1,2", "3,4"], record_defaults=[[0], [0.0]])
+    got = [c.numpy().tolist() for c in cols]
+    assert got == [[1, 3], [2.0, 4.0]] and cols[0].dtype == tf.int32 and cols[1].dtype == tf.float32, \
+        f"raw DecodeCSV: expected int32 [1, 3] and float32 [2.0, 4.0], got {got}"
+    grams, splits = tf.raw_ops.StringNGrams(data=["a", "b", "c"], data_splits=np.array([0, 3], np.int64),
+                                            separator=" ", ngram_widths=[2], left_pad="", right_pad="", pad_width=0,
+                                            preserve_short_sequences=False)
+    got = (grams.numpy().tolist(), splits.numpy().tolist())
+    assert got == ([b"a b", b"b c"], [0, 2]), f"raw StringNGrams: expected ([b'a b', b'b c'], [0, 2]), got {got}"
