@@ -609,3 +609,16 @@ def test_amut36_raw_string_split_csv_and_ngrams(tf):
                                             preserve_short_sequences=False)
     got = (grams.numpy().tolist(), splits.numpy().tolist())
     assert got == ([b"a b", b"b c"], [0, 2]), f"raw StringNGrams: expected ([b'a b', b'b c'], [0, 2]), got {got}"
+
+
+@clause("ops.strings-case", ref="tf221")
+def test_amut36_string_ops_take_python_bytes_in_a_function(tf):
+    """A string op given Python bytes in a tf.function converts them as one string (tf.strings.length(b"abc") is 3,
+    upper(b"ab") b"AB"); eagerly a list mixing a tensor and a number is the conversion's TypeError "Cannot convert 1
+    to EagerTensor of dtype string" (observed on TF 2.21)."""
+    assert int(tf.function(lambda: tf.strings.length(b"abc"))().numpy()) == 3, "traced strings.length(b'abc') != 3"
+    got = tf.function(lambda: tf.strings.upper(b"ab"))().numpy()
+    assert got == b"AB", f"traced strings.upper(b'ab'): expected b'AB', got {got!r}"
+    with raises(TypeError, match=re.escape("Cannot convert 1 to EagerTensor of dtype string"),
+                call="strings.upper([tf.constant('a'), 1])"):
+        tf.strings.upper([tf.constant("a"), 1])
