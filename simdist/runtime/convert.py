@@ -436,7 +436,7 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
             dt = dtypes.as_dtype(value.dtype)
             if dt is dtypes.string:
                 return _listed(value, dt)
-            return np.asarray(value), dt
+            return np.array(value), dt   # (a private copy: TF copies the array into the tensor)
         if dt is dtypes.string and value.dtype.kind not in "USO" and value.size and not context.in_function():
             # (eagerly TF's ndarray conversion to a string tensor: the first element's Python type;
             # a graph's make_tensor_proto is TypeError, as _python_to's)
@@ -451,7 +451,7 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
         if dt is dtypes.string or value.dtype.kind in "USO":
             return _listed(value, dt)
         with np.errstate(all="ignore"):
-            return np.asarray(value).astype(dt.np, copy=False), dt
+            return np.asarray(value).astype(dt.np), dt   # (a copy, as above)
     if dt is not None and value is not None and context.in_function():
         # (a graph constant: make_tensor_proto's check, after its ValueError for None)
         tensor_proto.assert_compatible(value, dt)

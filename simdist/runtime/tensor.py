@@ -315,12 +315,14 @@ class Tensor:
         return TensorShape._of_array(self._v.shape)
 
     def numpy(self) -> Any:
+        """A copy of the value (TF's EagerTensor.numpy: `_numpy().copy()`, as tensors are
+        immutable), or a NumPy scalar for a 0-d tensor: writing into it changes no tensor."""
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "numpy")
         v = self._v
         if v.ndim == 0:
             return v[()]
-        return v
+        return v.copy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         """TF's EagerTensor.__array__: its `_numpy()` (a NumPy scalar for a 0-d tensor), or
@@ -343,7 +345,10 @@ class Tensor:
         v = self._v
         if v.dtype.isbuiltin != 1:
             raise AttributeError("__array_interface__")
-        return v.__array_interface__
+        face = v.__array_interface__
+        if face.get("data") is not None:   # (read-only, as TF's buffer: np.asarray(t) cannot write into t)
+            face["data"] = (face["data"][0], True)
+        return face
 
     def _numpy_text(self, is_repr: bool) -> str:
         v = self.numpy()

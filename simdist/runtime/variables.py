@@ -285,7 +285,7 @@ class Variable(metaclass=_VariableMeta):
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         if _symbolic.DEPTH[0]:
             _symbolic.check_variable("array")
-        arr = self._as_tensor()._v
+        arr = np.array(self._as_tensor()._v)   # (TF: np.asarray(self.numpy(), dtype), a copy)
         return arr if dtype is None else arr.astype(dtype)
 
     def get_shape(self) -> TensorShape:

@@ -19,8 +19,8 @@ from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, flatten, pack_as
 from simdist.runtime.tensor import TensorShape
 
-__all__ = ["batch_sparse", "component_specs", "flat_component_specs", "has_composite", "leaf_arrays", "pack",
-           "probe_sparse", "slice_sparse", "spec_of", "unbatch_sparse"]
+__all__ = ["batch_sparse", "read_only", "component_specs", "flat_component_specs", "has_composite", "leaf_arrays",
+           "pack", "probe_sparse", "slice_sparse", "spec_of", "unbatch_sparse"]
 
 
 def component_specs(spec: Any) -> list[TensorSpec]:
@@ -102,7 +102,7 @@ def pack(structure: Any, components: list[Any]) -> Any:
 
 def numpy_leaves(structure: Any, flat: list[np.ndarray]) -> list[Any]:
     """as_numpy_iterator's leaves: a sparse leaf as its dense array (TF's SparseTensor._numpy, zeros
-    elsewhere), a 0-d array as a NumPy scalar."""
+    elsewhere), a 0-d array as a NumPy scalar, any other array read-only."""
     out, i = [], 0
     for spec in flatten(structure):
         if isinstance(spec, SparseTensorSpec):
@@ -122,9 +122,17 @@ def numpy_leaves(structure: Any, flat: list[np.ndarray]) -> list[Any]:
             i += 1 + k
         else:
             a = flat[i]
-            out.append(a[()] if a.ndim == 0 else a)
+            out.append(a[()] if a.ndim == 0 else read_only(a))
             i += 1
     return out
+
+
+def read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only view of an element's array (TF's `_numpy()` of the element tensor: writing into it
+    is NumPy's ValueError, and no element of the dataset changes)."""
+    v = a.view()
+    v.flags.writeable = False
+    return v
 
 
 def _check_ordered(ind: np.ndarray) -> None:

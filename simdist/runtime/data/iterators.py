@@ -172,6 +172,7 @@ class _NumpyIterator:
         if self._dataset._composite:
             spec = self._dataset.element_spec
             return pack_as(spec, components.numpy_leaves(spec, flat))
-        return pack_as(self._dataset.element_spec, [a[()] if a.ndim == 0 else a for a in flat])
+        return pack_as(self._dataset.element_spec,
+                       [a[()] if a.ndim == 0 else components.read_only(a) for a in flat])
 
     next = __next__

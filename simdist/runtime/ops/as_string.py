@@ -123,7 +123,10 @@ NotDifferentiable("AsString")
 
 def as_string(input: Any, precision: int = -1, scientific: bool = False, shortest: bool = False,  # noqa: A002
               width: int = -1, fill: str = "", name: str | None = None) -> Tensor:
-    """`tf.as_string` (`tf.strings.as_string`): each element as a string, printf-formatted."""
+    """`tf.as_string` (`tf.strings.as_string`): each element as a string, printf-formatted. An attr given
+    as None takes its op def default (gen_string_ops.as_string: `if precision is None: precision = -1`)."""
+    precision = -1 if precision is None else precision
+    width = -1 if width is None else width
     attr_rules.check("AsString", precision=precision, scientific=scientific, shortest=shortest, width=width,
                      fill=fill)   # (the wrapper's make_*: ops.attr-types)
     # (the input after the attrs: the fast path sets its attrs first and falls back on one it cannot

@@ -53,6 +53,10 @@ def _linalg_rule(name: str, half_kernel: bool = False, bfloat16_listed: bool = F
     return rule
 
 
+#: The square-matrix ops whose shape function names a non-square matrix's columns first.
+_COLUMNS_FIRST = frozenset(["MatrixDeterminant", "LogMatrixDeterminant"])
+
+
 def _square(t: Tensor, op: str) -> None:
     """The square-matrix checks: eagerly the kernel's InvalidArgumentError; traced the shape
     function's ValueError where the graph knows the rank and the two dimensions, else the kernel's
@@ -68,8 +72,11 @@ def _square(t: Tensor, op: str) -> None:
             trace_errors.unmark(err)
         raise err
     if shp[-1] != shp[-2]:
+        # (the shape functions' Merge: MakeBatchSquareMatrix merges Dim(-2) into Dim(-1), rows first; the
+        # determinants' merge Dim(-1) with Dim(-2), columns first: observed on TF 2.21, clause ops.linalg-more)
+        a, b = (shp[-1], shp[-2]) if op in _COLUMNS_FIRST else (shp[-2], shp[-1])
         err = trace_errors.shape_error(f"Input matrix must be square. [Op:{op}]",
-                                       f"Dimensions must be equal, but are {shp[-1]} and {shp[-2]}", op, (shp,))
+                                       f"Dimensions must be equal, but are {a} and {b}", op, (shp,))
         if known is None or known[-1] is None or known[-2] is None:
             trace_errors.unmark(err)
         raise err

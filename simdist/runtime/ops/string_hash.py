@@ -71,12 +71,15 @@ def _num_buckets(op: str, num_buckets: Any, x: Tensor | None = None, arg: str = 
     """num_buckets through make_int and the op def's minimum 1. Inside a tf.function op_def_library
     checks the input `x` (`arg`) is a string tensor first, TypeError, then the minimum, ValueError
     "Attr 'num_buckets' of 'StringToHashBucketFast' Op passed 0 less than minimum 1." at trace
-    (fz30b, fz14 seed 1420261202 #832); eagerly the kernel's InvalidArgumentError."""
-    n = attr_rules.make_int(num_buckets, "num_buckets")
+    (fz30b, fz14 seed 1420261202 #832), and a value outside int64 is ValueError "Value out of range: <n>" there;
+    eagerly the kernel's InvalidArgumentError."""
+    n = given = attr_rules.make_int(num_buckets, "num_buckets")
     if not -2 ** 63 <= n < 2 ** 63:
         n = -1          # (the C attr conversion's failure value)
     if context.in_function() and x is not None:
         want_string(op, (x.dtype,), 0, arg)
+        if n != given:   # (op_def_library's AttrValue.i = value: protobuf's refusal, before the minimum)
+            raise ValueError(f"Value out of range: {given}")
         if n < 1:
             raise ValueError(f"Attr 'num_buckets' of '{op}' Op passed {n} less than minimum 1.")
     if n < 1:

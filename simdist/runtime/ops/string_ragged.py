@@ -124,7 +124,7 @@ def _chars_with_offsets(s: bytes, encoding: str, errors: str, rc: int, control: 
     offs: list[int] = []
     if width is None and codec_name(encoding) != "utf-8":          # single-byte encodings
         for i in range(len(s)):
-            got = decode(s[i:i + 1], encoding, errors, rc, control, op)
+            got = decode(s[i:i + 1], encoding, errors, rc, control, op, strict_controls=False)
             chars.extend(got)
             offs.extend([i] * len(got))
         return chars, offs
@@ -140,7 +140,7 @@ def _chars_with_offsets(s: bytes, encoding: str, errors: str, rc: int, control: 
                     j += 1
                     continue
                 piece = piece[:max(e.end, 1)]
-            got = decode(piece, encoding, errors, rc, control, op)
+            got = decode(piece, encoding, errors, rc, control, op, strict_controls=False)
             chars.extend(got)
             offs.extend([i] * len(got))
             i += len(piece)

@@ -7,7 +7,8 @@ encoding to code points with TF's `errors` modes, and code points to bytes in an
   one, a UTF-16 odd byte or lone surrogate one), which `errors` "replace" makes
   `replacement_char`, "ignore" drops and "strict" refuses (InvalidArgumentError);
   `replace_control_characters` makes C0 controls (U+0000..U+001F) errors too ("ignore" drops
-  them); a BOM is a character;
+  them; under "strict" UnicodeDecode makes them `replacement_char`, UnicodeTranscode refuses them);
+  a BOM is a character;
 - encoding: UTF-8, UTF-16-BE (surrogate pairs above U+FFFF), UTF-32-BE; a code point outside
   [0, U+10FFFF] or a surrogate is an error for `errors` as above;
 - `replacement_char` outside [0, U+10FFFF]: InvalidArgumentError "replacement_char out of
@@ -89,12 +90,18 @@ def codec_name(encoding: str, op: str = "UnicodeDecode") -> str:
     return py
 
 
-def decode(s: bytes, encoding: str, errors: str, replacement_char: int, control: bool, op: str) -> list[int]:
-    """The code points of s in `encoding`, ill-formed parts handled by `errors` (module docstring)."""
+def decode(s: bytes, encoding: str, errors: str, replacement_char: int, control: bool, op: str,
+           strict_controls: bool = True) -> list[int]:
+    """The code points of s in `encoding`, ill-formed parts handled by `errors` (module docstring).
+    `strict_controls` False: a C0 control that `control` replaces is replacement_char under "strict"
+    too (UnicodeDecode's own replacement, after the converter; UnicodeTranscode's converter refuses it)."""
     text = s.decode(codec_name(encoding), "simdist_mark")
     out: list[int] = []
     for ch in text:
         if ch == _MARK or (control and ch < "\x20"):
+            if errors == "strict" and ch != _MARK and not strict_controls:
+                out.append(replacement_char)
+                continue
             if errors == "strict":
                 raise tf_errors.InvalidArgumentError(None, None, f"Invalid formatting on input string [Op:{op}]")
             if errors == "replace":
