@@ -36,6 +36,8 @@ class DatasetV2:
         # the specs of the flat components (a SparseTensor leaf has three: components.py)
         self._flat_specs: list[TensorSpec] = components.flat_component_specs(element_spec)
         self._composite = components.has_composite(element_spec)
+        # dataset-valued leaves (a window's DatasetSpec, passed on by take/skip/prefetch...): no dtype
+        self._nested = any(not hasattr(s, "dtype") for s in self._flat_specs)
 
     # --- pipeline introspection ---------------------------------------------------------------------
     @property
@@ -94,7 +96,12 @@ class DatasetV2:
     def _pack(self, flat: list[np.ndarray], device: str | None = None) -> Any:
         if device is None:
             device = self._elements_device() or host_device()
-        leaves = [Tensor(a, s.dtype, device) for a, s in zip(flat, self._flat_specs)]
+        if self._nested:
+            from simdist.runtime.data.window import nested_leaf
+            leaves = [nested_leaf(a, s) if not hasattr(s, "dtype") else Tensor(a, s.dtype, device)
+                      for a, s in zip(flat, self._flat_specs)]
+        else:
+            leaves = [Tensor(a, s.dtype, device) for a, s in zip(flat, self._flat_specs)]
         if self._composite:
             return components.pack(self._element_spec, leaves)
         return pack_as(self._element_spec, leaves)

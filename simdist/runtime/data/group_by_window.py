@@ -13,6 +13,8 @@ key_func and window_size_func must return int64 scalars (ValueError at build).
 
 from __future__ import annotations
 
+import contextlib
+
 import warnings
 from typing import Any, Callable, Iterator
 
@@ -51,6 +53,27 @@ def group_by_window(dataset: Any, key_func: Callable[..., Any], reduce_func: Cal
     return _GroupByWindowDataset(dataset, key_func, reduce_func, window_size_func)
 
 
+
+_CODE_NAMES = {getattr(errors, n): n for n in ("CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+                                              "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED",
+                                              "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+                                              "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS")}
+_PROBING: list[bool] = []
+
+
+def probing() -> bool:
+    """Whether reduce_func is being traced (its spec probed) rather than run on a window."""
+    return bool(_PROBING)
+
+
+@contextlib.contextmanager
+def _probe() -> Iterator[None]:
+    _PROBING.append(True)
+    try:
+        yield
+    finally:
+        _PROBING.pop()
+
 class _GroupByWindowDataset(_FunctionDataset):
     _KIND = "GroupByWindowDataset"
 
@@ -74,12 +97,13 @@ class _GroupByWindowDataset(_FunctionDataset):
                                             "window_size_func": window_size_func}, spec)
 
     def _reduce_spec(self, reduce_func: Callable[..., Any], input_dataset: Any) -> Any:
-        """The returned datasets' spec: two probes (windows of one probe element), merged as map's."""
+        """The returned datasets' spec: two probes (windows of one probe element), merged as map's. The probes are
+        TF's trace: a run-time check of reduce_func (`probing()` true) does not fire in them."""
         specs = []
         for size, fill in ((2, 0), (3, 1)):
             window = _VariantDataset([input_dataset._probe_flat(size, fill)], input_dataset.element_spec)
             key = Tensor(np.asarray(fill, np.int64), dtypes.int64)
-            with _tracing(self._trace), warnings.catch_warnings():
+            with _tracing(self._trace), warnings.catch_warnings(), _probe():
                 warnings.simplefilter("ignore")
                 specs.append(_returned_dataset(reduce_func(key, window)).element_spec)
         assert_same_structure(specs[0], specs[1])
@@ -88,9 +112,17 @@ class _GroupByWindowDataset(_FunctionDataset):
 
     def _reduce(self, key: int, group: list[list[np.ndarray]], instance: Any) -> Iterator[list[np.ndarray]]:
         window = _VariantDataset(group, self._input.element_spec)
-        with random_graphs.running(instance):
-            out = _returned_dataset(self._params["reduce_func"](Tensor(np.asarray(key, np.int64), dtypes.int64),
-                                                                window))
+        reduce_func = self._params["reduce_func"]
+        try:
+            with random_graphs.running(instance):
+                out = _returned_dataset(reduce_func(Tensor(np.asarray(key, np.int64), dtypes.int64), window))
+        except errors.OpError as e:
+            # (GroupByWindowDataset's iterator runs reduce_func as a captured function and passes its error on as
+            # InternalError naming the code and the function; observed on TF 2.21 for an assertion in it)
+            raise errors.InternalError(None, None, f"Got error code {_CODE_NAMES.get(e.error_code, e.error_code)} "
+                                       f"and message: {{\n{e.message}\n}} \nfrom running user-defined function "
+                                       f"__inference_Dataset_group_by_window_{getattr(reduce_func, '__name__', 'fn')}"
+                                       ": ") from None
         got = [s.dtype for s in out._flat_specs]
         if got != [s.dtype for s in self._flat_specs]:
             raise errors.InvalidArgumentError(None, None, f"reduce_func returned a dataset of {got} elements where "
@@ -153,7 +185,9 @@ def bucket_by_sequence_length(dataset: Any, element_length_func: Callable[..., A
         filler = None
         if pad_to_bucket_boundary:
             k = int(np.asarray(bucket_id._v))
-            if k >= len(bucket_batch_sizes) - 1:
+            if k >= len(bucket_batch_sizes) - 1 and probing():
+                k = len(bucket_batch_sizes) - 2   # (TF's trace: its assert_less runs only with the window)
+            elif k >= len(bucket_batch_sizes) - 1:
                 raise errors.InvalidArgumentError(None, None, "assertion failed: [When pad_to_bucket_boundary=True, "
                                                   "elements must have length < max(bucket_boundaries).]")
             filler = bucket_boundaries[k] - 1

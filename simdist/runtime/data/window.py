@@ -27,7 +27,7 @@ from simdist.runtime.data.elements import INFINITE_CARDINALITY, UNKNOWN_CARDINAL
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
 from simdist.runtime.tensor import convert_to_tensor
 
-__all__ = ["DatasetSpec", "_WindowDataset", "window"]
+__all__ = ["DatasetSpec", "_WindowDataset", "nested_leaf", "window"]
 
 
 class DatasetSpec:
@@ -67,6 +67,12 @@ class _VariantDataset(DatasetV2):
 
     def _card(self) -> int:
         return len(self._elements)
+
+
+def nested_leaf(arrays: list[np.ndarray], spec: DatasetSpec) -> "_VariantDataset":
+    """A dataset-valued component of an element (a window's, as a transformation after `window` passes it on):
+    the component's arrays as the dataset of its elements."""
+    return _VariantDataset([[a] for a in arrays], spec.element_spec)
 
 
 def _int64(value: Any) -> int:
