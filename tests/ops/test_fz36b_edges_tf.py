@@ -29,6 +29,36 @@ def _both(expr: str) -> list[tuple[str, Callable[[Any], Any]]]:
     return [("", _eager(expr)), (" traced", _traced(expr))]
 
 
+def _calls(body: str, arg: str, n: int = 2, spec: tuple | None = None, var: str | None = None,
+           tape: bool = False) -> Callable[[Any], Any]:
+    """`def g(x):` with `body` (lines joined by ';'; a variable `v` made by `var` first) as a
+    tf.function (an input_signature of `spec`, get_concrete_function first), called n times with
+    `arg`: the list of results (a failed call: its error's class name), then `v`'s value when there
+    is one; under a GradientTape if `tape`."""
+    def run(tf: Any) -> Any:
+        env: dict = {"tf": tf, "np": np}
+        if var is not None:
+            env["v"] = eval(var, env)  # noqa: S307 - our own text
+        exec("def g(x):\n" + "".join(f"    {line.strip()}\n" for line in body.split(";")), env)  # noqa: S102
+        sig = None if spec is None else [tf.TensorSpec(spec[0], getattr(tf, spec[1]))]
+        f = tf.function(env["g"], input_signature=sig, autograph=False)
+        if sig is not None:
+            f.get_concrete_function()
+        x = eval(arg, env)  # noqa: S307 - our own text
+        def call() -> Any:
+            try:
+                return f(x)
+            except Exception as e:  # noqa: BLE001 - each call's outcome: its error's class
+                return type(e).__name__
+        if tape:
+            with tf.GradientTape():
+                out = [call() for _ in range(n)]
+        else:
+            out = [call() for _ in range(n)]
+        return out + ([env["v"].read_value()] if var is not None else [])
+    return run
+
+
 _X = "tf.constant([[3, 4, 5]])"
 _SS49 = ("tf.strided_slice(tf.constant(np.arange(48, dtype=np.complex128).reshape((4, 4, 3))), "
          "begin=np.array([0, 1, 2, 3], np.int64), end=tf.constant([1, 2, 3, 3]), var=0)")
@@ -127,12 +157,80 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("einsum(uint32, uint16)", "tf.einsum('i,j->ij', tf.constant([1], tf.uint32), tf.constant([1], tf.uint16))"),
         ("einsum(int32, int16)", "tf.einsum('i,j->ij', tf.constant([1]), tf.constant([1], tf.int16))"),
     )],
+    # -- ExpandDims' dim converts with Tdim's default int32: a Python float is TypeError (seed 1420363004 #89)
+    *[(name, _AE, _eager(expr)) for name, expr in (
+        ("linspace(axis=1.5) of seed 1420363004 #89", "tf.linspace(start=tf.constant(0.5), stop=3.0, num=3, axis=1.5)"),
+        ("linspace(axis=0.0)", "tf.linspace(start=tf.constant(0.5), stop=3.0, num=3, axis=0.0)"),
+        ("linspace(axis=np.int64(1))", "tf.linspace(start=tf.constant([0.5]), stop=3.0, num=3, axis=np.int64(1))"),
+        ("expand_dims(x, 1.5)", "tf.expand_dims(tf.constant(0.5), 1.5)"),
+        ("expand_dims(x, 0.0)", "tf.expand_dims(tf.constant(0.5), 0.0)"),
+        ("expand_dims(x, np.float32(1.0))", "tf.expand_dims(tf.constant([0.5]), np.float32(1.0))"),
+        ("expand_dims(x, np.float64(1.0))", "tf.expand_dims(tf.constant([0.5]), np.float64(1.0))"),
+    )],
     *[(f"{name} traced", _AE, _traced(expr)) for name, expr in (
+        ("expand_dims(x, 1.0)", "tf.expand_dims(tf.constant([0.5]), 1.0)"),
         ("floordiv(complex64, float32)", "tf.math.floordiv(tf.constant([1j]), tf.constant(1.0))"),
         ("tensordot(uint32, np.uint16, 0)", "tf.linalg.tensordot(tf.constant([0, 1], dtype=np.uint32), "
                                             "np.uint16(1), axes=0)"),
         ("einsum(uint32, uint16)", "tf.einsum('i,j->ij', tf.constant([1], tf.uint32), tf.constant([1], tf.uint16))"),
     )],
+    # -- math_ops.add converts y with x's dtype as a hint: the list's own conversion error propagates (seed 1420363004 #55)
+    *[(name, "ops.conversion", _eager(expr)) for name, expr in (
+        ("add(int32, list with 1e300) of seed 1420363004 #55", "tf.add(tf.constant([[2, 2147483647, 0, 3]], "
+         "dtype='int32'), y=[[-1e-45, 4.0, 0.25, 1e+300]])"),
+        ("int32 + [[4.5, 1e300]]", "tf.constant([[2, 3]]) + [[4.5, 1e300]]"),
+        ("add(int8, [[4.5, 1e300]])", "tf.add(tf.constant([[2, 3]], tf.int8), [[4.5, 1e300]])"),
+        ("add(int32, [[4, 1e300]])", "tf.add(tf.constant([[2, 3]]), [[4, 1e300]])"),
+        ("add(int32, [[4.5, 3.0]])", "tf.add(tf.constant([[2, 3]]), [[4.5, 3.0]])"),
+        ("add(float16, [[4.5, 1e300]])", "tf.add(tf.constant([[2, 3]], tf.float16), [[4.5, 1e300]])"),
+        ("add(int32, ragged list)", "tf.add(tf.constant([[2, 3]]), [[4.5], [1.0, 2.0]])"),
+    )],
+    # -- a string tensor in an arithmetic or order op: the attr's error (seed 1420363004 #233)
+    *[(f"{name}{sfx}", _AE, run) for name, expr in (
+        ("as_string(0.5) - itself of seed 1420363004 #233", "(lambda y: y - y)(tf.as_string(input=0.5, scientific=True))"),
+        ("string * string", "tf.constant(['a']) * tf.constant(['a'])"),
+        ("string < string", "tf.constant(['a']) < tf.constant(['a'])"),
+        ("string // string", "tf.constant(['a']) // tf.constant(['a'])"),
+        ("maximum(string, string)", "tf.math.maximum(tf.constant(['a']), tf.constant(['b']))"),
+        ("subtract(string, 'a')", "tf.math.subtract(tf.constant(['a']), 'a')"),
+        ("string + string", "tf.constant(['a']) + tf.constant(['b'])"),
+        ("string == string", "tf.constant(['a']) == tf.constant(['a'])"),
+    ) for sfx, run in _both(expr)],
+    # -- the generated wrapper's make_str before the input's conversion (seed 1420363004 #273)
+    *[(name, _AE, _eager(expr)) for name, expr in (
+        ("unicode_transcode(uint64 ndarray, uint64 ndarray, [1]) of seed 1420363004 #273", "tf.strings."
+         "unicode_transcode(np.array([0], dtype=np.uint64), np.array([18446744073709551615], dtype=np.uint64), [1])"),
+        ("unicode_transcode(uint64 ndarray, 'UTF-8', [1])", "tf.strings.unicode_transcode(np.array([0], "
+                                                             "dtype=np.uint64), 'UTF-8', [1])"),
+        ("unicode_transcode(uint64 ndarray, 'UTF-8', 'UTF-8')", "tf.strings.unicode_transcode(np.array([0], "
+                                                                "dtype=np.uint64), 'UTF-8', 'UTF-8')"),
+        ("unicode_transcode(['a'], 'BAD', 'UTF-8')", "tf.strings.unicode_transcode(['a'], 'BAD', 'UTF-8')"),
+    )],
+    # -- Slice's begin and size are vectors (seed 1420363004 #169)
+    *[(f"{name}{sfx}", _T, run) for name, expr in (
+        ("slice([-4], [[0]], (1,)) of seed 1420363004 #169", "tf.slice([-4], begin=[[0]], size=(1,))"),
+        ("slice([-4], [0], [[1]])", "tf.slice([-4], begin=[0], size=[[1]])"),
+        ("slice([-4], 0, 1)", "tf.slice([-4], begin=0, size=1)"),
+        ("slice(matrix, int32 [[0, 0]], [1, 1])", "tf.slice([[1, 2]], begin=tf.constant([[0, 0]]), size=[1, 1])"),
+        ("slice(matrix, [0, 0], [1, 1])", "tf.slice([[-4]], begin=[0, 0], size=[1, 1])"),
+    ) for sfx, run in _both(expr)],
+    # -- LRN's rank in a graph before its missing bfloat16 kernel (seed 1420363004 #114)
+    *[(name, _T, run) for name, run in (
+        ("sig [2]: lrn(bfloat16 rank 3 constant) of seed 1420363004 #114", _sig(
+            "tf.nn.lrn(tf.constant([[[4.0, 65504.0, -0.0, 1e+300], [float('nan'), -3.0, 0.0, 7.0]]], "
+            "dtype=tf.bfloat16), beta=3.0)", ([2], "int64"), "tf.constant([1, 2], tf.int64)")),
+        ("lrn(bfloat16 rank 3) traced", _traced("tf.nn.lrn(tf.constant([[[4.0, 1.0]]], dtype=tf.bfloat16), beta=3.0)")),
+        ("lrn(bfloat16 rank 4) traced", _traced("tf.nn.lrn(tf.constant([[[[4.0, 1.0]]]], dtype=tf.bfloat16))")),
+        ("lrn(float32 rank 3) traced", _traced("tf.nn.lrn(tf.constant([[[4.0, 1.0]]]), beta=3.0)")),
+    )],
+    # -- a returned output of a failing op raises at every call (the retry's recording is dropped; seed
+    # 1420363004 #62, #220)
+    ("segment_prod(segment_ids=[2]) in a tf.function, three calls", _T, _calls(
+        "return tf.math.segment_prod(data=tf.constant(np.ones((2, 3), np.uint16)), segment_ids=[2])",
+        "tf.constant(0)", 3)),
+    ("stateless_binomial(probs=255) in a tf.function, three calls", _T, _calls(
+        "return tf.random.stateless_binomial([3], [1, 2], counts=np.array([2], dtype=np.int64), probs=255)",
+        "tf.constant(0)", 3)),
     # -- MatrixDiagV3's shape function reads a diagonal length the graph does not know as -1 (seed 1420363002 #27)
     *[(name, _T, _sig(expr, spec, arg)) for name, expr, spec, arg in (
         ("sig [4, None]: diag(bool, num_rows=0) of seed 1420363002 #27", "tf.linalg.diag(diagonal=x, num_rows=0)",
@@ -160,6 +258,46 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     )],
 ]
 
+
+
+_P = _T   # (function.trace-time-errors: what a graph raises, and when)
+_IP = "tf.constant([-1, -1, 0])"
+CASES += [
+    # -- a stateless op whose result nothing uses: TF prunes it, its kernel's error never comes (fz14_known's
+    # five pruned-op classes: seeds 1420262402 #26, 1420303002 #13, 1420323001 #214, 1420343001 #19, 1420353005 #16)
+    *[(name, _P, run) for name, run in (
+        ("unused invert_permutation of a variable, then divide", _calls(
+            "y = tf.math.invert_permutation(x); return tf.divide(3, 2)", "tf.Variable([-1, -1, 0])", 3)),
+        ("invert_permutation returned", _calls("return tf.math.invert_permutation(x)", _IP)),
+        ("invert_permutation used by x + 1", _calls("y = tf.math.invert_permutation(x); return y + 1", _IP)),
+        ("sig [2]: unused unsorted_segment_max, then matrix_rank", _calls(
+            "y = tf.math.unsorted_segment_max([[1.0, 2.0], [3.0, 4.0]], [1, 1], num_segments=1); "
+            "return tf.linalg.matrix_rank(np.array([[1.0, 0.0], [0.0, 1.0]], np.float32))", "tf.constant([1.0, 2.0])",
+            spec=([2], "float32"))),
+        ("sig [2]: unused sobol_sample(num_results=0), then a constant", _calls(
+            "y = tf.math.sobol_sample(1, num_results=0); return tf.constant([1.5, 2.5])", "tf.constant([1.0, 2.0])",
+            spec=([2], "float32"))),
+        ("unused unique_with_counts of a rank-3 tensor, then svd", _calls(
+            "y = tf.unique_with_counts(x); return tf.linalg.svd([[1.0, 2.0], [3.0, 4.0]], compute_uv=False)",
+            "tf.constant(np.arange(8).reshape((2, 2, 2)))")),
+        ("unused reverse_sequence(seq_axis=-1), then exp", _calls(
+            "y = tf.reverse_sequence(input=tf.constant([1, 2, 3], tf.int8), seq_lengths=tf.constant([1, 2, 2]), "
+            "seq_axis=-1); return tf.exp(np.array(3e38))", "tf.constant(1.0)")),
+        ("two failing invert_permutations, the second returned", _calls(
+            "y = tf.math.invert_permutation(x); z = tf.math.invert_permutation(x * 2); return z", _IP)),
+        ("two unused failing ops, then x + 1", _calls(
+            "y = tf.math.invert_permutation(x); z = tf.gather([1, 2, 3], [5]); return x + 1", _IP)),
+        ("unused failing op beside a variable's assign_add", _calls(
+            "y = tf.math.invert_permutation(x); v.assign_add(1); return v.read_value()", _IP, var="tf.Variable(0)")),
+        ("unused failing op then tf.print of its result", _calls(
+            "y = tf.math.invert_permutation(x); tf.print(y); return x", _IP, n=1)),
+        ("unused failing op under a GradientTape", _calls(
+            "y = tf.math.invert_permutation(x); return x * 2", _IP, tape=True)),
+        ("sig [3]: unused failing op", _calls("y = tf.math.invert_permutation(x); return x * 2", _IP,
+                                             spec=([3], "int32"))),
+    )],
+]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
 
@@ -182,7 +320,13 @@ def test_kernel_lookup_before_input_types(k: int, tf_results: dict[int, Any]) ->
 
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
-def test_unknown_lengths_and_graph_asserts(k: int, tf_results: dict[int, Any]) -> None:
+def test_unknown_lengths_asserts_and_pruned_ops(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_add_converts_the_list_alone(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

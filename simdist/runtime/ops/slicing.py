@@ -65,6 +65,17 @@ SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, 
                  bytes=selected_bytes)
 
 
+def _rank_of(v: Any) -> int | None:
+    """The rank of Slice's begin or size as the graph knows it (None: unknown, or a ragged list)."""
+    if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+        known = static_shapes.known_shape(_t(v))
+        return None if known is None else len(known)
+    try:
+        return np.ndim(v)
+    except Exception:  # noqa: BLE001 - a ragged list: its conversion's error comes later
+        return None
+
+
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
     # (a graph: op_def_library converts begin, then size with begin's Index: an int32 tensor size beside
@@ -74,6 +85,17 @@ def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tenso
     # (begin and size share Index: an empty `size` converts with begin's integer dtype; fz14 seed 14 #574)
     b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", True)
     shp = t.shape.as_list()
+    ranks = [_rank_of(begin), _rank_of(size)]
+    if any(r not in (None, 1) for r in ranks):
+        # (SharedSliceValidation: begin and size are vectors; traced, SliceShape's WithRank(begin, 1), then
+        # size's: `tf.slice([-4], begin=[[0]], size=(1,))`; fz36b, fz14 seed 1420363004 #169)
+        bs, ss = (list(np.shape(dispatch.static_value(v) if isinstance(v, Tensor) else v)) for v in (begin, size))
+        err = errors.InvalidArgumentError(
+            None, None, f"Expected begin and size arguments to be 1-D tensors of size {len(shp)}, but got shapes "
+            f"{args.dims(bs)} and {args.dims(ss)} instead. [Op:Slice]")
+        bad = next(r for r in ranks if r not in (None, 1))
+        raise trace_errors.mark_shape(err, f"Shape must be rank 1 but is rank {bad}", "Slice",
+                                      [static_shapes.known_shape(t) or [], bs, ss])
     if len(b) != len(shp) or len(s) != len(shp):
         err = errors.InvalidArgumentError(
             None, None, f"Expected begin and size arguments to be 1-D tensors of size {len(shp)}, but got shapes "
