@@ -171,14 +171,6 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if op.num_outputs != 1:
         ts = _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
         return ts if pruned is None else _pruning.poison(ts, pruned)
-    if pruned is not None:
-        return _pruning.poison(_run_one(op, tensors, arrays, out, dt, attrs, rule, marked, makes), pruned)
-    return _run_one(op, tensors, arrays, out, dt, attrs, rule, marked, makes)
-
-
-def _run_one(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], out: Any, dt: Any,
-             attrs: dict | None, rule: Any, marked: bool, makes: bool) -> Tensor:
-    """run()'s single output: its cast, flush, tally, placement and observers."""
     if type(out) is not np.ndarray:
         out = np.asarray(out)   # a NumPy scalar from a 0-d op
     npd = dt._np
@@ -213,7 +205,9 @@ def _run_one(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray],
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
-        return _shapes.propagate(op, tensors, t, attrs)
+        t = _shapes.propagate(op, tensors, t, attrs)
+    if pruned is not None:
+        _pruning.poison(t, pruned)
     return t
 
 
