@@ -231,6 +231,21 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("stateless_binomial(probs=255) in a tf.function, three calls", _T, _calls(
         "return tf.random.stateless_binomial([3], [1, 2], counts=np.array([2], dtype=np.int64), probs=255)",
         "tf.constant(0)", 3)),
+    # -- JacobiSVD's scaled matrix under FTZ: an entry 2e38 below the largest is zero (seed 1420363005 #60)
+    *[(name, "ops.linalg-spectral", _eager(expr)) for name, expr in (
+        ("matrix_rank(float32 [2, 2, 2], tol=0.5) of seed 1420363005 #60", "tf.linalg.matrix_rank(np.array([[[-0.0, "
+         "1.0], [-3.0, -3.0]], [[7.0, 0.5], [-3.4e+38, -1.5]]], dtype=np.float32), tol=tf.constant(0.5))"),
+        ("svd values of [[7, 0.5], [-3.4e38, -1.5]]", "tf.linalg.svd(np.array([[7.0, 0.5], [-3.4e+38, -1.5]], "
+                                                      "dtype=np.float32), compute_uv=False)"),
+        ("svd of [[7, 0.5], [-3.4e38, -1.5]]", "tf.linalg.svd(np.array([[7.0, 0.5], [-3.4e+38, -1.5]], "
+                                               "dtype=np.float32))"),
+        ("svd values of [[7, 0.5], [-3.4e30, -1.5]]", "tf.linalg.svd(np.array([[7.0, 0.5], [-3.4e+30, -1.5]], "
+                                                      "dtype=np.float32), compute_uv=False)"),
+        ("svd values of float64 [[7e-300, 0.5], [-1e300, -1.5]]", "tf.linalg.svd(np.array([[7e-300, 0.5], "
+                                                                  "[-1e+300, -1.5]]), compute_uv=False)"),
+        ("svd values of [[1e-39, 0.5], [2, -1.5]]", "tf.linalg.svd(np.array([[1e-39, 0.5], [2.0, -1.5]], "
+                                                    "dtype=np.float32), compute_uv=False)"),
+    )],
     # -- MatrixDiagV3's shape function reads a diagonal length the graph does not know as -1 (seed 1420363002 #27)
     *[(name, _T, _sig(expr, spec, arg)) for name, expr, spec, arg in (
         ("sig [4, None]: diag(bool, num_rows=0) of seed 1420363002 #27", "tf.linalg.diag(diagonal=x, num_rows=0)",
@@ -327,6 +342,12 @@ def test_unknown_lengths_asserts_and_pruned_ops(k: int, tf_results: dict[int, An
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_add_converts_the_list_alone(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.linalg-spectral")
+@EDGES.parametrize("ops.linalg-spectral")
+def test_svd_scaled_under_ftz(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
