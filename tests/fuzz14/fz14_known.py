@@ -74,6 +74,11 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "1420313005 #170): the value and its gradient hold NaN parts where simdist's have inf (TF's Eigen kernel adds "
         "the real and imaginary products apart, under DAZ/FTZ; simdist's NumPy/BLAS product): the third generator's "
         "open class ('linalg.matmul', 'value') in tests/fuzz3/fz3_known.py, not modelled yet",
+    ("operator:@", "value", "'calls'"):
+        "`x0 @ complex128 ndarray` of entries holding -inf and 3e38 parts through an input_signature (fz36b: fresh "
+        "seed 1420363005 #235): TF 2.21's products hold NaN parts where simdist's hold inf (TF's Eigen complex GEMM "
+        "adds the real and imaginary products apart, in its own order; simdist's NumPy/BLAS product): the class of "
+        "('operator:@', 'value', 'grad') above and the third generator's ('linalg.matmul', 'value'), not modelled",
     ('call:random.gamma', 'error-class', "'err', 'TypeError'"):
         "tf.random.gamma(..., dtype='bfloat16') in a tf.function with an input_signature (fz30b: seed 1420303002 "
         "#118): random_ops.random_gamma computes np.finfo(alpha.dtype.as_numpy_dtype) before RandomGamma's attr "
