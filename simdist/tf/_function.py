@@ -79,7 +79,8 @@ class Function:
         _mark_arguments(args, kwargs, symbolic.note, self.python_function if first else None)
         # (a call of a function with nothing recorded yet, after get_concrete_function: its writes are
         # noted too, for a retry past an op TF prunes, runtime/ops/pruning.py)
-        writes = _variables.trace_writes() if first or not self._calls else contextlib.nullcontext()
+        writes = _variables.trace_writes() if first or (not self._calls and _graph_mod().enabled) \
+            else contextlib.nullcontext()
         journal = None
         pruned = self.__dict__.get("_pruned_keys", {}).get(kind)   # (errors a retry of this kind deferred)
         # (None before the first call; then whether that call created variables: TF's later traces

@@ -11,7 +11,8 @@ read (an op's input, `numpy()`, its shape) raises the error, so the call complet
 prunes the op; an output that holds a stand-in raises it too (`check`). Only the error the first
 run met is deferred (its op and message), so an error a wrapper catches and translates keeps its
 class. The recording keeps the failing op with its stand-in, which its replays drop as an unused
-pure op. Limits: the Python runs twice, its own side effects (print, appends) too; an op reading
+pure op. Limits: the Python runs twice, its own side effects (print, appends, tf.print, stateful
+draws) too; an op reading
 only a stand-in that is itself unused still raises (TF prunes both).
 """
 
