@@ -79,6 +79,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "seed 1420363005 #235): TF 2.21's products hold NaN parts where simdist's hold inf (TF's Eigen complex GEMM "
         "adds the real and imaginary products apart, in its own order; simdist's NumPy/BLAS product): the class of "
         "('operator:@', 'value', 'grad') above and the third generator's ('linalg.matmul', 'value'), not modelled",
+    ("call:image.non_max_suppression_padded", "accepts", "TypeError"):
+        "`tf.image.non_max_suppression_padded(int64 boxes [[5, -4, 1, 0]], scores [[-4, 1, -4, 1]], 0)` through an "
+        "input_signature (fz36b: fresh seed 1420363006 #57): TF 2.21 raises op_def_library's TypeError \"Input 'y' of "
+        "'Greater' Op has type float32 that does not match type int32 of argument 'x'\" at trace (and eagerly, from "
+        "the tf.function inside its implementation), simdist traces and raises GatherV2's InvalidArgumentError at "
+        "the calls (which comparison of image_ops' padded NMS meets int32 beside float32 is not analysed)",
     ('call:random.gamma', 'error-class', "'err', 'TypeError'"):
         "tf.random.gamma(..., dtype='bfloat16') in a tf.function with an input_signature (fz30b: seed 1420303002 "
         "#118): random_ops.random_gamma computes np.finfo(alpha.dtype.as_numpy_dtype) before RandomGamma's attr "

@@ -125,6 +125,21 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
             "area_range=[0.5, np.float32(1.0)]", "area_range=[0.5, np.float64(1.0)]", "area_range=[0.5, True]",
             "max_attempts=0", "min_object_covered=1", "name='op'")],
     )],
+    # -- DrawBoundingBoxesV2's fallback (a NumPy scalar colors) converts boxes before T's check (seed 1420363006 #34)
+    *[(name, _AT, _eager(expr)) for name, expr in (
+        ("draw_bounding_boxes(bool, bool, np.bool_) of seed 1420363006 #34", "(lambda x: tf.image.draw_bounding_boxes("
+         "x, x, np.bool_(False), name='op'))(tf.constant(np.zeros((0, 1), bool)))"),
+        ("draw_bounding_boxes(float32 [0, 1], np.bool_)", "(lambda x: tf.image.draw_bounding_boxes(x, x, "
+                                                          "np.bool_(False)))(tf.zeros([0, 1]))"),
+        ("draw_bounding_boxes(bool, bool, None)", "(lambda x: tf.image.draw_bounding_boxes(x, x, None))("
+                                                  "tf.constant(np.zeros((0, 1), bool)))"),
+        ("draw_bounding_boxes(bool, bool, [[1.0, 0, 0]])", "(lambda x: tf.image.draw_bounding_boxes(x, x, "
+                                                           "[[1.0, 0.0, 0.0]]))(tf.constant(np.zeros((0, 1), bool)))"),
+        ("draw_bounding_boxes(image, boxes, np.bool_)", "tf.image.draw_bounding_boxes(tf.zeros([1, 2, 2, 3]), "
+                                                        "tf.zeros([1, 1, 4]), np.bool_(False))"),
+        ("draw_bounding_boxes(image, boxes, False)", "tf.image.draw_bounding_boxes(tf.zeros([1, 2, 2, 3]), "
+                                                     "tf.zeros([1, 1, 4]), False)"),
+    )],
     # -- eagerly T's own checks (the op def's list, the CPU kernel) before another input's dtype
     # (seed 1420363002 #111: floordiv(complex64 variable, float32); #256: tensordot(uint32, np.uint16))
     *[(name, _AE, _eager(expr)) for name, expr in (
