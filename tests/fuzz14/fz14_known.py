@@ -85,6 +85,10 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "'Greater' Op has type float32 that does not match type int32 of argument 'x'\" at trace (and eagerly, from "
         "the tf.function inside its implementation), simdist traces and raises GatherV2's InvalidArgumentError at "
         "the calls (which comparison of image_ops' padded NMS meets int32 beside float32 is not analysed)",
+    ("call:nn.ctc_loss>call:clip_by_global_norm", "error-class", "'calls', (('err', 'ValueError'"):
+        "`y = tf.nn.ctc_loss(<float list labels>, tf.constant(float32 [3, 2, 4, 3]), ..., <complex64 ndarray>)` "
+        "then clip_by_global_norm in a tf.function (fz36b: fresh seed 1420363006 #201): TF 2.21 ValueError at every "
+        "call, simdist TypeError (which of ctc_loss's conversions a graph meets first is not analysed)",
     ('call:random.gamma', 'error-class', "'err', 'TypeError'"):
         "tf.random.gamma(..., dtype='bfloat16') in a tf.function with an input_signature (fz30b: seed 1420303002 "
         "#118): random_ops.random_gamma computes np.finfo(alpha.dtype.as_numpy_dtype) before RandomGamma's attr "

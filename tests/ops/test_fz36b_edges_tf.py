@@ -140,6 +140,25 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("draw_bounding_boxes(image, boxes, False)", "tf.image.draw_bounding_boxes(tf.zeros([1, 2, 2, 3]), "
                                                      "tf.zeros([1, 1, 4]), False)"),
     )],
+    # -- the eager fallback's args_to_matching_eager beside a variable: x1's dtype outside T, T's default (seed 1420363006 #197)
+    *[(name, _AT, run) for name, run in (
+        ("nextafter(np.uint8(255), float32 variable) of seed 1420363006 #197",
+         _eager("(lambda v: tf.math.nextafter(x1=np.uint8(255), x2=v))(tf.Variable(0.0))")),
+        ("nextafter(np.int64(255), float32 variable)",
+         _eager("(lambda v: tf.math.nextafter(x1=np.int64(255), x2=v))(tf.Variable(0.0))")),
+        ("nextafter(np.float32(255), float64 variable)",
+         _eager("(lambda v: tf.math.nextafter(x1=np.float32(255), x2=v))(tf.Variable(0.0, dtype=tf.float64))")),
+        ("nextafter(uint8 ndarray, float32 variable)",
+         _eager("(lambda v: tf.math.nextafter(x1=np.array([255], np.uint8), x2=v))(tf.Variable(0.0))")),
+        ("nextafter(np.uint8(255), float32 tensor)", _eager("tf.math.nextafter(x1=np.uint8(255), x2=tf.constant(1.0))")),
+    )],
+    # -- AddN's T before its shapes (seed 1420363006 #254)
+    *[(f"{name}{sfx}", _AE, run) for name, expr in (
+        ("add_n of bool arrays and a list of seed 1420363006 #254", "tf.add_n((np.array([True], dtype=np.bool_), "
+         "[[True]], np.array([[True]], dtype=np.bool_)), name='op')"),
+        ("add_n of bool tensors of two shapes", "tf.add_n([tf.constant([True]), tf.constant([[True]])])"),
+        ("add_n of int32 tensors of two shapes", "tf.add_n([tf.constant([1]), tf.constant([[1]])])"),
+    ) for sfx, run in _both(expr)],
     # -- eagerly T's own checks (the op def's list, the CPU kernel) before another input's dtype
     # (seed 1420363002 #111: floordiv(complex64 variable, float32); #256: tensordot(uint32, np.uint16))
     *[(name, _AE, _eager(expr)) for name, expr in (

@@ -918,6 +918,9 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
             None, None, f"cannot compute AddN as input #1(zero-based) was expected to be a {ts[0].dtype.name} tensor "
                         f"but is a {next(u.dtype for u in ts if u.dtype != ts[0].dtype).name} tensor [Op:AddN]"),
             "AddN", [u.dtype for u in ts])
+    # (T, the first input's dtype, against AddN's list before the shapes: a bool list is the attr's
+    # InvalidArgumentError eagerly, op_def_library's TypeError traced; fz36b, fz14 seed 1420363006 #254)
+    ADD_N.dtype((ts[0].dtype,) * len(ts), None)
     shp = ts[0].shape
     for i, x in enumerate(ts[1:], 1):
         if x.shape != shp:
