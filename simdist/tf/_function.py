@@ -31,6 +31,14 @@ from simdist.runtime import variables as _variables
 from simdist.runtime.function_type import register_function_type
 
 
+_UNSET = object()   # (no output yet: Function._invoke)
+
+
+def _pruning() -> Any:
+    from simdist.runtime.ops import pruning
+    return pruning
+
+
 class Function:
     """A `tf.function`-decorated callable. `python_function` is the undecorated function."""
     _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
@@ -69,40 +77,60 @@ class Function:
         # (placeholder names only for a trace: the Python of a later call of its kind does not run
         # in TF, and binding the signature on every call would cost the replay path)
         _mark_arguments(args, kwargs, symbolic.note, self.python_function if first else None)
-        writes = _variables.trace_writes() if first else contextlib.nullcontext()
+        # (a call of a function with nothing recorded yet, after get_concrete_function: its writes are
+        # noted too, for a retry past an op TF prunes, runtime/ops/pruning.py)
+        writes = _variables.trace_writes() if first or (not self._calls and _graph_mod().enabled) \
+            else contextlib.nullcontext()
         journal = None
+        pruned = self.__dict__.get("_pruned_keys", {}).get(kind)   # (errors a retry of this kind deferred)
         # (None before the first call; then whether that call created variables: TF's later traces
         # refuse any, runtime/variable_creation.py)
         creating = self.__dict__.get("_first_created")
         made = _creation.created()
+        out: Any = _UNSET
         try:
             with symbolic.strictness(self._strict()), writes as journal, \
-                    (_creation.refused() if creating else contextlib.nullcontext()):
+                    (_creation.refused() if creating else contextlib.nullcontext()), \
+                    (_pruning().deferring(pruned) if pruned else contextlib.nullcontext()):
                 out = _as_traced(self._call, args, kwargs)
+                if pruned:
+                    _pruning().check(out)
                 if creating is None:
                     self._first_created = _creation.created() > made
         except Exception as e:
             from simdist.runtime import errors
+            traced = journal if first else None   # (a trace's writes, undone when it fails)
             staged = _autograph_errors.staged(e, self.python_function, not self._strict())
             if staged is not None:   # (AutoGraph's re-raise of the trace's exception)
-                if journal is not None:
-                    _variables.undo_trace_writes(journal)
+                if traced is not None:
+                    _variables.undo_trace_writes(traced)
                 raise staged from None
             # (an op error TF raises while it builds the graph, trace_errors.at_build, fails the trace
             # itself: no trace is counted, as for the marked ones; fz14 seed 14202612011 #1)
             if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None) and \
                     not getattr(e, "_simdist_graph_build", False):
-                if journal is not None:   # (a trace: a later op's graph-build error comes first)
+                if traced is not None:   # (a trace: a later op's graph-build error comes first)
                     from simdist.tf import _concrete
                     with symbolic.strictness(self._strict()):
                         built = _concrete.build_error(self, args, kwargs)
                     if built is not None:
-                        _variables.undo_trace_writes(journal)
+                        _variables.undo_trace_writes(traced)
                         raise built from None
-                self._count_trace(args, kwargs, kind)   # (an error of the graph's run: the trace was made)
-            elif journal is not None:
-                _variables.undo_trace_writes(journal)
-            raise
+                if journal is not None and not pruned:
+                    # (a stateless op TF prunes as unused: its kernel never runs; runtime/ops/pruning.py)
+                    retried = self._pruned_retry(e, args, kwargs, journal, creating, made, kind)
+                    if retried is not None:
+                        if not retried[0]:
+                            self._count_trace(args, kwargs, kind)
+                            raise retried[1] from None
+                        out = retried[1]
+                if out is _UNSET:
+                    self._count_trace(args, kwargs, kind)   # (an error of the graph's run: the trace was made)
+                    raise
+            elif traced is not None:
+                _variables.undo_trace_writes(traced)
+            if out is _UNSET:
+                raise
         finally:
             if not symbolic.DEPTH[0]:
                 symbolic.clear()
@@ -121,6 +149,41 @@ class Function:
                 # variable on every run raises on its second call here, on its first in TF)
                 self._count_trace(args, kwargs, _NO_CREATION_TRACE)
         return out
+
+    def _pruned_retry(self, err: BaseException, args: tuple, kwargs: dict, journal: Any, creating: Any,
+                      made: int, kind: Any) -> tuple[bool, Any] | None:
+        """A first call that `err`, a stateless op's kernel error, failed, run again with that error
+        deferred (runtime/ops/pruning.py: TF prunes an op whose result nothing uses, so its kernel never
+        runs), and again for each such error the retries meet (at most four): (True, outputs), or (False,
+        the error the last retry met); None when `err` is no such error. Each retry's variable writes
+        replace the failed run's (`journal`); the Python's own side effects happen again."""
+        from simdist.runtime import errors, symbolic
+        from simdist.runtime.ops import pruning
+        key = pruning.prunable(err)
+        if key is None:
+            return None
+        keys = [key]
+        for _ in range(4):
+            _variables.undo_trace_writes(journal)
+            recorded = set(self._calls)
+            try:
+                with symbolic.strictness(self._strict()), _variables.trace_writes() as journal, \
+                        pruning.deferring(keys), (_creation.refused() if creating else contextlib.nullcontext()):
+                    out = _as_traced(self._call, args, kwargs)
+                    pruning.check(out)
+                    if creating is None:
+                        self._first_created = _creation.created() > made
+                # (a later call of the kind that runs the Python again defers the same errors)
+                self.__dict__.setdefault("_pruned_keys", {})[kind] = keys
+                return True, out
+            except Exception as e:  # noqa: BLE001 - the call's error, or another op to prune
+                for k in [k for k in self._calls if k not in recorded]:   # (a recording that holds a stand-in)
+                    del self._calls[k]
+                key = pruning.prunable(e) if isinstance(e, errors.OpError) else None
+                if key is None or key in keys:
+                    return False, e
+                keys.append(key)
+        return False, err
 
     def _strict(self) -> bool:
         """Whether AutoGraph is off for this function (runtime/symbolic.py: graph tensors then

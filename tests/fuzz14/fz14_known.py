@@ -69,23 +69,26 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "with no global and no op seed TF 2.21 seeds the sampler's kernel nondeterministically (its candidates change "
         "from process to process), simdist deterministically; the values cannot be compared (as tf.image's unseeded "
         "random ops below)",
-    ('call:unique_with_counts>call:linalg.svd', 'rejects', "'calls', (('ok'"):
-        "`y = tf.unique_with_counts(x)` of a rank-3 tensor in a tf.function whose result is never used, then "
-        "`return tf.linalg.svd(list)` (fz24b: seed 1420262402 #26): TF 2.21's UniqueWithCounts shape function "
-        "passes any rank, and Grappler prunes the unused node, so its kernel never runs and every call returns the "
-        "svd; simdist's trace runs Unique's kernel, whose rank error (\"unique expects a 1D vector\") is raised "
-        "(an unused op TF prunes is not modelled, spec function.trace-time-errors)",
-    ('call:math.invert_permutation>call:divide', 'rejects', "'calls', (('ok'"):
-        "`y = tf.math.invert_permutation(x0)` of an int32 Variable [-1, -1, 0] in a tf.function whose result is never "
-        "used, then `return tf.divide(...)` (fz30b: seed 1420303002 #13): TF 2.21 prunes the unused stateless node, so "
-        "its kernel's error (\"-1 is not between 0 and 3\") never comes and every call returns the division; simdist "
-        "runs InvertPermutation's kernel on each call and raises its InvalidArgumentError (the class of "
-        "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
     ("operator:@", "value", "'grad'"):
         "`complex list @ complex64 x` of entries holding ±inf, 3.4e38 and subnormals under a tape (fz31b: fresh seed "
         "1420313005 #170): the value and its gradient hold NaN parts where simdist's have inf (TF's Eigen kernel adds "
         "the real and imaginary products apart, under DAZ/FTZ; simdist's NumPy/BLAS product): the third generator's "
         "open class ('linalg.matmul', 'value') in tests/fuzz3/fz3_known.py, not modelled yet",
+    ("operator:@", "value", "'calls'"):
+        "`x0 @ complex128 ndarray` of entries holding -inf and 3e38 parts through an input_signature (fz36b: fresh "
+        "seed 1420363005 #235): TF 2.21's products hold NaN parts where simdist's hold inf (TF's Eigen complex GEMM "
+        "adds the real and imaginary products apart, in its own order; simdist's NumPy/BLAS product): the class of "
+        "('operator:@', 'value', 'grad') above and the third generator's ('linalg.matmul', 'value'), not modelled",
+    ("call:image.non_max_suppression_padded", "accepts", "TypeError"):
+        "`tf.image.non_max_suppression_padded(int64 boxes [[5, -4, 1, 0]], scores [[-4, 1, -4, 1]], 0)` through an "
+        "input_signature (fz36b: fresh seed 1420363006 #57): TF 2.21 raises op_def_library's TypeError \"Input 'y' of "
+        "'Greater' Op has type float32 that does not match type int32 of argument 'x'\" at trace (and eagerly, from "
+        "the tf.function inside its implementation), simdist traces and raises GatherV2's InvalidArgumentError at "
+        "the calls (which comparison of image_ops' padded NMS meets int32 beside float32 is not analysed)",
+    ("call:nn.ctc_loss>call:clip_by_global_norm", "error-class", "'calls', (('err', 'ValueError'"):
+        "`y = tf.nn.ctc_loss(<float list labels>, tf.constant(float32 [3, 2, 4, 3]), ..., <complex64 ndarray>)` "
+        "then clip_by_global_norm in a tf.function (fz36b: fresh seed 1420363006 #201): TF 2.21 ValueError at every "
+        "call, simdist TypeError (which of ctc_loss's conversions a graph meets first is not analysed)",
     ('call:random.gamma', 'error-class', "'err', 'TypeError'"):
         "tf.random.gamma(..., dtype='bfloat16') in a tf.function with an input_signature (fz30b: seed 1420303002 "
         "#118): random_ops.random_gamma computes np.finfo(alpha.dtype.as_numpy_dtype) before RandomGamma's attr "
@@ -115,26 +118,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "to the float32 of the thresholds first (ValueError); how the fast path takes a variable beside NumPy inputs "
         "of a T shared with converted thresholds is not modelled (the class of call:image.non_max_suppression_with_scores "
         "above)",
-    ('call:reverse_sequence>call:exp', 'rejects', "'calls', (('ok'"):
-        "`y = tf.reverse_sequence(input=int8 [3], seq_lengths=tf.constant([1, 2, 2]), seq_axis=-1)` in a tf.function "
-        "whose result is never used, then `return tf.exp(np.array(3e38))` (fz32b: seed 1420323001 #214): TF 2.21 "
-        "prunes the unused stateless node, so its kernel's error never comes and every call returns inf; simdist "
-        "runs ReverseSequence's kernel on each call and raises its InvalidArgumentError (the class of "
-        "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
-    ('call:math.unsorted_segment_max>call:linalg.matrix_rank', 'rejects', "'calls', (('ok'"):
-        "`y = tf.math.unsorted_segment_max(list, [1, 1], num_segments=1)` in a tf.function with an input_signature "
-        "whose result is never used, then `return tf.linalg.matrix_rank(bool ndarray)` (fz34b: fresh seed 1420343001 "
-        "#19): TF 2.21 prunes the unused stateless node, so the kernel's \"segment_ids[0] = 1 is out of range [0, 1)\" "
-        "never comes and every call returns 2; simdist runs UnsortedSegmentMax's kernel on each call and raises its "
-        "InvalidArgumentError (the class of unique_with_counts>linalg.svd above: an unused op TF prunes is not "
-        "modelled; modelling it means running a failed call again with the failing op's output a stand-in whose "
-        "taint reaches no output and no stateful op, which dispatch does not track yet)",
-    ('call:math.sobol_sample>call:constant', 'rejects', "'calls', (('ok'"):
-        "`y = tf.math.sobol_sample(1, num_results=0)` in a tf.function with an input_signature whose result is never "
-        "used, then `return tf.constant(...)` (fz35b: fresh seed 1420353005 #16): TF 2.21 prunes the unused stateless "
-        "node, so the kernel's num_results check never runs and both calls return the constant; simdist runs "
-        "SobolSample's kernel on each call and raises its InvalidArgumentError (the class of "
-        "unique_with_counts>linalg.svd above: an unused op TF prunes is not modelled)",
     ("call:linalg.eigh", "value", "'grad'"):
         "tf.linalg.eigh of a complex64 Variable [4, 4] under a tape (fz32b: fresh seed 1420323003 #60): TF 2.21's "
         "eigenvalues are -7.918, -2.681, 6.349, 17.75, simdist's -12.62, -2.680, 11.05, 17.89 (different matrices, "

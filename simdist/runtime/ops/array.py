@@ -541,7 +541,11 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
     t = _t(input)
     nd = t.ndim
     if not isinstance(axis, (int, np.integer)):   # a one-element list or tensor is TF's `dim` too ([1]: 1)
-        # (converted as the op's `dim` input: None is convert_to_tensor's ValueError; fz14 seed 14 #670)
+        # (converted as the op's `dim` input: None is convert_to_tensor's ValueError; fz14 seed 14 #670; a
+        # Python float does not convert to Tdim's default int32 on the fast path: TypeError "Cannot convert
+        # 1.5 to EagerTensor of dtype int32", also through linspace's axis; fz36b, fz14 seed 1420363004 #89)
+        if isinstance(axis, float) and not isinstance(axis, np.floating):
+            convert_to_tensor(axis, dtype=dtypes.int32)
         a = np.asarray(axis._v if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype_hint=dtypes.int32)._v)
         if a.size != 1:
             err = errors.InvalidArgumentError(None, None, "'dim' must be a tensor with a single value [Op:ExpandDims]")

@@ -225,11 +225,17 @@ def sequence_attr_taken(v: Any, inputs: tuple = ()) -> bool:
 def _fast_path_value(kind: str, v: Any) -> bool:
     """Whether pywrap_tfe_src.cc's SetOpAttrs reads `v` for an attribute of `kind` (ParseIntValue:
     PyLong_Check, so a bool too but no NumPy integer or tensor; ParseFloatValue: a Python int or
-    float, np.float64 being a float; ParseBoolValue: PyBool; strings: str/bytes; ParseTypeValue: a
+    float, np.float64 being a float, and in a list(float) a float only; ParseBoolValue: PyBool; strings: str/bytes; ParseTypeValue: a
     Python int or an object with `_type_enum`, a tf.DType, so no NumPy type and no dtype name: with
     `out_type=np.int64` the fallback runs, fz30b)."""
     if kind == "list(int)" and not isinstance(v, (list, tuple)):
         return _fast_path_ints(v)   # (a TensorShape, a range, an empty ndarray: PySequence_Check)
+    if kind == "list(float)":
+        # (each item a Python float, np.float64 too: a Python int or bool among them sends the call to
+        # the fallback, observed on TF 2.21: `sample_distorted_bounding_box(..., area_range=[1, 0])`
+        # beside complex64 boxes is the fallback's ValueError, `[1.0, 0.0]` the kernel's
+        # InvalidArgumentError; fz36b, fourteenth generator seed 1420363002 #6)
+        return isinstance(v, (list, tuple)) and all(isinstance(x, float) for x in v)
     if kind.startswith("list("):
         return isinstance(v, (list, tuple)) and all(_fast_path_value(kind[5:-1], x) for x in v)
     if kind == "int":

@@ -106,16 +106,13 @@ def _diag(v: np.ndarray, pad: np.ndarray, k: tuple[int, int], num_rows: int, num
     min_cols = max_len + max(lo, 0)
     # (matrix_diag_op.cc: a given size below the diagonals' minimum before the consistency check;
     # `diag([[2.5]], k=2, num_cols=1)`, fz14 seed 1420261218 #83)
-    # Traced, MatrixDiagV2Shape checks the same sizes: ValueError "num_rows is too small" at trace
-    # (fz14 seed 1420261219 #49)
+    # Traced, MatrixDiagV2Shape checks the same sizes where the graph knows the diagonals' length
+    # (shape_fns_array.py: ValueError "num_rows is too small" at trace, fz14 seed 1420261219 #49; an
+    # unknown length is its -1, so the kernel's error comes at the call: fz36b, seed 1420363002 #27)
     if num_rows != -1 and num_rows < min_rows:
-        raise trace_errors.static(errors.InvalidArgumentError(None, None, "The number of rows is too small. "
-                                                              "[Op:MatrixDiagV3]"), ValueError,
-                                  "num_rows is too small for '{{node MatrixDiagV3}}'")
+        raise errors.InvalidArgumentError(None, None, "The number of rows is too small. [Op:MatrixDiagV3]")
     if num_cols != -1 and num_cols < min_cols:
-        raise trace_errors.static(errors.InvalidArgumentError(None, None, "The number of columns is too small. "
-                                                              "[Op:MatrixDiagV3]"), ValueError,
-                                  "num_cols is too small for '{{node MatrixDiagV3}}'")
+        raise errors.InvalidArgumentError(None, None, "The number of columns is too small. [Op:MatrixDiagV3]")
     if num_rows == -1 and num_cols == -1:
         num_rows = num_cols = max(min_rows, min_cols)
     elif num_rows == -1:

@@ -32,6 +32,7 @@ from simdist.runtime import subnormals as _sn
 from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import graph_constants as _consts
+from simdist.runtime.ops import pruning as _pruning
 from simdist.runtime.ops import static_shapes as _shapes
 from simdist.runtime.ops.trace_errors import MARK as _MARK
 from simdist.runtime.ops.registry import OpDef
@@ -145,6 +146,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         rule = rule(arrays, attrs)
     if op.trace_shape is not None and context._function_depth:   # (TF's shape function, at trace)
         _trace_shape(op, tensors, attrs)
+    pruned = None
     try:
         if deferred:   # (a missing kernel a dry run defers, execute: none runs; zeros of the broadcast shape,
             # its stand-in: spence of bfloat16 has no float kernel to compute it on either; fz34b, third generator
@@ -168,10 +170,15 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         else:
             out = _past_kernel_error(op, arrays, dt, attrs, e)
             if out is None:
-                raise
+                if context._placeholder_depth[0] or not _pruning.defers(op, e):
+                    # (else a retry of a tf.function call past an op TF prunes, or its replay under a tape)
+                    _pruning.note(op, e)
+                    raise
+                out, pruned = _pruning.standin(op, arrays, dt, attrs), e
             _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
     if op.num_outputs != 1:
-        return _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
+        ts = _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
+        return ts if pruned is None else _pruning.poison(ts, pruned)
     if type(out) is not np.ndarray:
         out = np.asarray(out)   # a NumPy scalar from a 0-d op
     npd = dt._np
@@ -206,7 +213,9 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
-        return _shapes.propagate(op, tensors, t, attrs)
+        t = _shapes.propagate(op, tensors, t, attrs)
+    if pruned is not None:
+        _pruning.poison(t, pruned)
     return t
 
 
@@ -299,11 +308,18 @@ def graph_assert(err: BaseException) -> None:
     STANDINS[0] += 1
 
 
-def refused(err: BaseException, dt: Any, shape: Sequence[int]) -> Tensor:
+def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = False) -> Tensor:
     """A kernel's run-time refusal that an op's Python wrapper checks before dispatch (MatMul's
     sizes for dimensions the graph does not know): raised; in a dry run of a tf.function's Python,
-    a stand-in of the shape the op's shape function gives instead, as `_past_kernel_error`."""
+    a stand-in of the shape the op's shape function gives instead, as `_past_kernel_error`.
+    `pruned`: the refusal is a stateless op's kernel's, which TF never runs when nothing uses the op
+    (runtime/ops/pruning.py): a retry of the tf.function call goes on past it."""
     if not context._placeholder_depth[0] or getattr(err, _MARK, None):
+        if pruned and context._function_depth and not getattr(err, _MARK, None):   # (a stateless op TF may
+            # prune: pruning.py; `pruned` where the caller checks such an op's kernel, not an Assert's)
+            if _pruning.defers_key("", err):
+                return _pruning.poison(Tensor(np.zeros(tuple(shape), dt._np), dt, context.current_device()), err)
+            _pruning.note_key("", False, err)
         raise err
     STANDINS[0] += 1
     t = Tensor(np.zeros(tuple(shape), dt._np), dt, context.current_device())

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import errors, host_cpu
+from simdist.runtime import context, errors, host_cpu
 from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops import half_matmul as _half
 from simdist.runtime.ops.args import t as _t
@@ -298,6 +298,8 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
     ts = [_t(x) for x in inputs]
     for i in range(1, len(ts)):
         if ts[i].dtype != ts[0].dtype:
+            if context.executing_eagerly():   # (T's own checks first: uint32 has no kernel, NotFoundError; fz36b)
+                EINSUM.dtype(tuple(ts[0].dtype for _ in ts), {"equation": equation})
             raise args.dtype_error("Einsum", i, ts[0].dtype, ts[i].dtype)
     ins, out = _parse(equation, [t.ndim for t in ts], [not static_shapes.rank_unknown(t) for t in ts])
     ts = _check_and_broadcast(ts, ins)

@@ -96,15 +96,18 @@ def draw_bounding_boxes(images: Any, boxes: Any, colors: Any, name: str | None =
     # TypeError; fz23b: fz14 SEEN seed 1420261202 #935)
     graph_inputs.check("DrawBoundingBoxesV2", (images, boxes, colors))
     img = images if isinstance(images, Tensor) else convert_to_tensor(images, dtype_hint=dtypes.float32)
-    if not context.in_function():
-        # (eagerly attr T, read from the images, is refused before boxes and colors convert: a float64
-        # image beside an int32 Variable of colours is the attr's InvalidArgumentError; fz25b, seed
-        # 1420262502 #123)
+    # (colors=None is the V1 op DrawBoundingBoxes of images and boxes alone)
+    fast = attr_rules.fast_path_takes("DrawBoundingBoxesV2", (images, boxes) if colors is None else (images, boxes, colors))
+    if not context.in_function() and fast:
+        # (eagerly on the fast path attr T, read from the images, is refused before boxes and colors
+        # convert: a float64 image beside an int32 Variable of colours is the attr's InvalidArgumentError;
+        # fz25b, seed 1420262502 #123. The eager fallback (a NumPy scalar colors) converts boxes and
+        # colors to float32 first: bool boxes are its ValueError; fz36b, seed 1420363006 #34)
         DRAW_BOUNDING_BOXES.dtype((img.dtype, dtypes.float32, dtypes.float32), None)
     # (boxes and colors: fixed float inputs; on the fast path a Variable passes as its own dtype and
     # the kernel's input check refuses it: InvalidArgumentError "cannot compute ...")
     bx, col = attr_rules.fixed_inputs("DrawBoundingBoxesV2", [(boxes, dtypes.float32, "boxes"),
-                                                             (colors, dtypes.float32, "colors")],
-                                      attr_rules.fast_path_takes("DrawBoundingBoxesV2", (images, boxes, colors)),
-                                      first=1)
+                                                             (colors, dtypes.float32, "colors")], fast, first=1)
+    if not context.in_function() and not fast:
+        DRAW_BOUNDING_BOXES.dtype((img.dtype, dtypes.float32, dtypes.float32), None)
     return dispatch.execute(DRAW_BOUNDING_BOXES, (img, bx, col))

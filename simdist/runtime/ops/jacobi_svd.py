@@ -29,6 +29,20 @@ from simdist.runtime.ops.eigen_visitors import first_max
 
 __all__ = ["jacobi_svd", "MAX_COLS"]
 
+
+def _ftz(x: np.ndarray, rt: type) -> np.ndarray:
+    """The scaled matrix as TF's kernel has it under FTZ: a quotient below the smallest normal is a
+    signed zero (an entry 2e38 below the largest: `svd([[7, 0.5], [-3.4e38, -1.5]])` of float32 has
+    singular values [3.4e38, 0]; fz36b, fz14 seed 1420363005 #60), complex numbers part by part."""
+    tiny = rt(np.finfo(rt).tiny)
+    if x.dtype.kind == "c":
+        re, im = _ftz(np.ascontiguousarray(x.real), rt), _ftz(np.ascontiguousarray(x.imag), rt)
+        return (re + 1j * im).astype(x.dtype) if (re != x.real).any() or (im != x.imag).any() else x
+    small = (np.abs(x) < tiny) & (x != 0)
+    if not small.any():
+        return x
+    return np.where(small, np.copysign(rt(0), x), x).astype(x.dtype)
+
 MAX_COLS = 16   # BDCSVD's m_algoswap: a matrix with fewer columns runs JacobiSVD
 
 
@@ -190,7 +204,7 @@ def jacobi_svd(a: np.ndarray, compute_uv: bool, full_matrices: bool
         return np.zeros(diag, rt), None, None, False
     if scale == 0:
         scale = rt(1)
-    x = (a / ct(scale)).astype(a.dtype)
+    x = _ftz((a / ct(scale)).astype(a.dtype), rt)
     u = v = None
     if rows > cols:
         qr, h, perm = _colpiv_qr(x)

@@ -614,6 +614,11 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         # TF's tensordot is a MatMul: its dtype rule (bool, int8, int16 refused); a graph's MatMul shape function
         # comes before the kernel lookup (uint16 of sizes 3 and 4: ValueError at trace; fz34b)
         MATMUL.dtype((ta.dtype, tb.dtype), {})
+    elif ta.dtype != tb.dtype and context.executing_eagerly():
+        # (eagerly MatMul's T is a's: its attr check and kernel lookup, then the comparison of b's
+        # dtype; `tensordot(uint32, np.uint16(1), axes=0)` is NotFoundError; fz36b, fz14 seed 1420363002 #256)
+        MATMUL.dtype((ta.dtype, ta.dtype), {})
+        raise args.dtype_error("MatMul", 1, ta.dtype, tb.dtype)
     if sizes_differ:
         # (TF reshapes each operand to a matrix, free dimensions by contracted ones, and calls MatMul:
         # equal products compute, others are MatMul's error, its shape function's ValueError where

@@ -188,6 +188,8 @@ def _multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 MUL = binary_op("Mul", _multiply, args.same_dtype("Mul"), exact=True)
+_MUL_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, "
+              "complex128")
 FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv),
                      args.listed_no_complex_kernel("FloorDiv", "fiu", _NO_BOOL["FloorDiv"]))
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
@@ -330,18 +332,30 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if op is ADD and not reflected and (type(y) in (float, bool, complex) or type(y) is int and dt.kind == "b"):
             raise args.mismatch_error("AddV2", 1, dt, _literal_dtype(y)) from None
         if op is ADD and not reflected and isinstance(y, (list, tuple)):   # `bool + [2]`: the list alone, then AddV2
-            yd = _as_dtype_or_none(y, None)
-            if yd is not None:
-                if dt.kind == "b":
-                    op.dtype((dt, dt), None)   # AddV2 has no bool: its attr error comes first
-                raise args.mismatch_error("AddV2", 1, dt, yd.dtype) from None
+            # (convert_to_tensor's dtype_hint falls back on the list's own conversion, whose error propagates:
+            # `int32 + [[4.5, 1e300]]` is float32's ValueError; fz36b, fz14 seed 1420363004 #55)
+            yd = convert_to_tensor(y)
+            if dt.kind == "b":
+                op.dtype((dt, dt), None)   # AddV2 has no bool: its attr error comes first
+            raise args.mismatch_error("AddV2", 1, dt, yd.dtype) from None
         raise
     if yt.dtype is not dt and yt.dtype != dt:
         if reflected:
             raise args.dtype_error(op.name, 1, dt, yt.dtype)
+        if context.executing_eagerly():
+            # (eagerly x fixes T, which TF checks against the op def and looks its CPU kernel up for
+            # before it compares y: `floordiv(complex64, float32)` is NotFoundError; fz36b, fourteenth
+            # generator seed 1420363002 #111; clause ops.argument-errors, cpu_kernels.py)
+            op.dtype((dt, dt), None)
         raise args.mismatch_error(op.name, 1, dt, yt.dtype)
     if (dt._np.kind in "bc" and op.name in _NO_BOOL) or (op is POW and dt._np.kind == "u"):   # (complex: order ops)
         op.dtype((dt, dt), None)    # raises TF's error: the fast path below skips the dtype rules
+    elif dt is dtypes.string and op is not ADD and op.name not in ("Equal", "NotEqual"):
+        # (no arithmetic or order op takes strings: the attr's error, not NumPy's on bytes; fz36b, fz14 seed
+        # 1420363004 #233, `as_string(0.5) - as_string(0.5)`)
+        if op is MUL:
+            raise trace_errors.attr_not_allowed("Mul", "T", dt, _MUL_TYPES)
+        op.dtype((dt, dt), None)
     a, b = (yt, x) if reflected else (x, yt)
     arrays = (a._v, b._v) if _cur.ctx.recorder is None else (_raw(a), _raw(b))
     try:
@@ -904,6 +918,9 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
             None, None, f"cannot compute AddN as input #1(zero-based) was expected to be a {ts[0].dtype.name} tensor "
                         f"but is a {next(u.dtype for u in ts if u.dtype != ts[0].dtype).name} tensor [Op:AddN]"),
             "AddN", [u.dtype for u in ts])
+    # (T, the first input's dtype, against AddN's list before the shapes: a bool list is the attr's
+    # InvalidArgumentError eagerly, op_def_library's TypeError traced; fz36b, fz14 seed 1420363006 #254)
+    ADD_N.dtype((ts[0].dtype,) * len(ts), None)
     if context.in_function():   # (AddN's shape function on the shapes the graph knows: shape_fns_raw36.py)
         from simdist.runtime.ops import infer_ctx
         infer_ctx.check("AddN", {"inputs": ts}, {})

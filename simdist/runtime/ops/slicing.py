@@ -65,6 +65,17 @@ SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, 
                  bytes=selected_bytes)
 
 
+def _rank_of(v: Any) -> int | None:
+    """The rank of Slice's begin or size as the graph knows it (None: unknown, or a ragged list)."""
+    if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+        known = static_shapes.known_shape(_t(v))
+        return None if known is None else len(known)
+    try:
+        return np.ndim(v)
+    except Exception:  # noqa: BLE001 - a ragged list: its conversion's error comes later
+        return None
+
+
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
     # (a graph: op_def_library converts begin, then size with begin's Index: an int32 tensor size beside
@@ -74,6 +85,17 @@ def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tenso
     # (begin and size share Index: an empty `size` converts with begin's integer dtype; fz14 seed 14 #574)
     b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", True)
     shp = t.shape.as_list()
+    ranks = [_rank_of(begin), _rank_of(size)]
+    if any(r not in (None, 1) for r in ranks):
+        # (SharedSliceValidation: begin and size are vectors; traced, SliceShape's WithRank(begin, 1), then
+        # size's: `tf.slice([-4], begin=[[0]], size=(1,))`; fz36b, fz14 seed 1420363004 #169)
+        bs, ss = (list(np.shape(dispatch.static_value(v) if isinstance(v, Tensor) else v)) for v in (begin, size))
+        err = errors.InvalidArgumentError(
+            None, None, f"Expected begin and size arguments to be 1-D tensors of size {len(shp)}, but got shapes "
+            f"{args.dims(bs)} and {args.dims(ss)} instead. [Op:Slice]")
+        bad = next(r for r in ranks if r not in (None, 1))
+        raise trace_errors.mark_shape(err, f"Shape must be rank 1 but is rank {bad}", "Slice",
+                                      [static_shapes.known_shape(t) or [], bs, ss])
     if len(b) != len(shp) or len(s) != len(shp):
         err = errors.InvalidArgumentError(
             None, None, f"Expected begin and size arguments to be 1-D tensors of size {len(shp)}, but got shapes "
@@ -112,41 +134,87 @@ def _slice_grad(op: Any, grad: Any) -> list:
 def _index_dtype(v: Any) -> dtypes.DType | None:
     """The dtype `v` converts to for StridedSlice's attr Index: a tensor's or a NumPy integer
     array's own, a Python list of ints int32 (None where it is no integer value: `_ints` refuses it)."""
-    if isinstance(v, Tensor):
-        return v.dtype
+    if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+        return dtypes.as_dtype(v.dtype)
     arr = np.asarray(v)
     if arr.dtype.kind not in "iu":
         return None
     return dtypes.as_dtype(arr.dtype) if isinstance(v, (np.ndarray, np.generic)) else dtypes.int32
 
 
-def _index_match(begin: Any, end: Any, strides: Any) -> None:
+def _index_match(begin: Any, end: Any, strides: Any, fast: bool = False) -> tuple:
     """begin, end and strides share StridedSlice's attr Index, checked before any shape (fz14 seed
     1420261219 #120). strides=None is array_ops' ones_like(begin): a tensor of begin's dtype. Eagerly
-    (the fallback's args_to_matching_eager) the first tensor fixes Index and another tensor of
-    another dtype is convert_to_tensor's ValueError; in a graph (op_def_library) the first input
+    on TF's fast path (`fast`: every input one CheckOneInput takes and every mask a Python int) the
+    first tensor or variable fixes Index, the other values are converted to it, and a tensor of
+    another dtype reaches the op as it is: the executor's InvalidArgumentError "cannot compute
+    StridedSlice as input #3(zero-based) was expected to be a int32 tensor but is a int64 tensor"
+    (fz36b, fourteenth generator seed 1420363001 #49: `strided_slice(x, np.array([0], np.int64),
+    tf.constant([1]))`, whose ones_like strides are int64). On the eager fallback (a NumPy scalar or
+    a list among the inputs) args_to_matching_eager passes tensors alone as they are (the same
+    error, Index being begin's) and otherwise converts each to the first tensor's dtype: a tensor
+    of another dtype is convert_to_tensor's ValueError. In a graph (op_def_library) the first input
     fixes it and a later tensor of another dtype is the TypeError "Input 'end' of 'StridedSlice' Op
     has type int32 that does not match type int64 of argument 'begin'"."""
     named = [("begin", begin), ("end", end), ("strides", strides)]
     dts = [_index_dtype(v) for _, v in named]
     if dts[2] is None and strides is None:
         dts[2] = dts[0]
-    if any(d is None for d in dts):
-        return
+        if begin is not None and context.executing_eagerly():
+            try:   # (ones_like(begin): a NumPy float array's float64, a Python list's own dtype)
+                dts[2] = convert_to_tensor(begin).dtype
+            except Exception:  # noqa: BLE001 - begin's own conversion error comes later
+                pass
     tensor = [isinstance(v, Tensor) or (i == 2 and strides is None) for i, (_, v) in enumerate(named)]
     if context.executing_eagerly():
-        first = next((d for d, t in zip(dts, tensor) if t), None)
-        for i, (d, t) in enumerate(zip(dts, tensor)):
-            if t and first is not None and d != first:
-                v = named[i][1] if strides is not None or i != 2 else convert_to_tensor(np.ones(len(np.asarray(
-                    dispatch.static_value(begin) if isinstance(begin, Tensor) else begin).reshape(-1)),
-                    d.as_numpy_dtype))
-                raise ValueError(f"Tensor conversion requested dtype {first.name} for Tensor with dtype {d.name}: {v!r}")
-        return
+        return tuple(_eager_index_match(named, dts, tensor, fast))
+    if any(d is None for d in dts):
+        return begin, end, strides
     for i in (1, 2):
         if tensor[i] and dts[i] != dts[0]:
             raise TypeError(f"Input '{named[i][0]}' of 'StridedSlice' Op has type {dts[i].name} that does not match "
                             f"type {dts[0].name} of argument 'begin'.")
+    return begin, end, strides
+
+
+def _eager_index_match(named: list, dts: list, tensor: list, fast: bool) -> list:
+    """`_index_match` eagerly: on the fast path (or the fallback with tensors alone) a tensor of
+    another Index than the first tensor's (a variable's, on the fast path) is the executor's
+    InvalidArgumentError after every value is converted; on the fallback the values convert in
+    order to the first eager tensor's dtype (a tensor of another dtype: ValueError). Either way a
+    Python value that does not convert to that dtype is its TypeError ("Cannot convert [1.5, 1] to
+    EagerTensor of dtype int32"), and a NumPy value is cast to it. Returns begin, end and strides
+    with those casts; with no tensor the conversions of `_ints` decide."""
+    variable = [not isinstance(v, Tensor) and hasattr(v, "_as_tensor") for _, v in named]
+    fast = fast or all(tensor)
+    held = [t or (fast and var) for t, var in zip(tensor, variable)]
+    cast = [v for _, v in named]
+    index = next((d for d, h in zip(dts, held) if h), None)
+    if all(tensor):
+        index = dts[0]   # (args_to_matching_eager passes eager tensors alone as they are: Index is begin's)
+    if index not in (dtypes.int32, dtypes.int64):
+        return cast   # (no tensor, or Index of another dtype: the attr's check, `_ints`)
+    for i, (name, v) in enumerate(named):
+        if held[i]:
+            if not fast and dts[i] != index:
+                v = v if i != 2 or v is not None else convert_to_tensor(np.ones(len(np.asarray(
+                    dispatch.static_value(named[0][1]) if isinstance(named[0][1], Tensor) else named[0][1]
+                ).reshape(-1)), dts[i].as_numpy_dtype))
+                raise ValueError(f"Tensor conversion requested dtype {index.name} for Tensor with dtype "
+                                 f"{dts[i].name}: {v!r}")
+        elif variable[i]:   # (the fallback: a variable converts through its conversion function)
+            from simdist.runtime.ops import attr_rules
+            attr_rules.fallback_conversion(v, index)
+        elif not isinstance(v, (np.ndarray, np.generic)):
+            convert_to_tensor(v, dtype=index)   # (a Python value: its TypeError when it does not fit)
+        elif np.asarray(v).dtype != index.as_numpy_dtype:
+            cast[i] = np.asarray(v).astype(index.as_numpy_dtype)   # (a NumPy value is cast: 0.5 to 0)
+    for i, (d, h) in enumerate(zip(dts, held)):
+        if h and d != index:
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute StridedSlice as input #{i + 1}(zero-based) was expected to be a "
+                            f"{args.tf_name(index)} tensor but is a {args.tf_name(d)} tensor [Op:StridedSlice] name: ")
+    return cast
 
 
 def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0, end_mask: int = 0,
@@ -154,12 +222,16 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
                      name: str | None = None) -> Tensor:
     """`tf.strided_slice` with TF's bit masks, as the same StridedSlice op `t[...]` makes."""
     from simdist.runtime.ops import array
+    from simdist.runtime.ops import attr_rules
+    fast = context.executing_eagerly() and attr_rules.fast_path_takes(
+        "StridedSlice", tuple(v for v in (input_, begin, end, strides) if v is not None), begin_mask=begin_mask,
+        end_mask=end_mask, ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask)
     if not isinstance(input_, Tensor) and not hasattr(input_, "_as_tensor"):
         # (the generated op converts `input` before begin, end and strides, on the eager fallback and
         # in a graph: `strided_slice([0.5, 1e300], [0], [1, 2])` is the conversion's ValueError;
         # fz26b, fz14 seed 1420262602 #14)
         input_ = _t(input_)
-    _index_match(begin, end, strides)
+    begin, end, strides = _index_match(begin, end, strides, fast)
     _vectors(begin, end, strides)
     b, e = _ints(begin, "Index", "StridedSlice"), _ints(end, "Index", "StridedSlice")
     st = (1,) * len(b) if strides is None else _ints(strides, "Index", "StridedSlice")

@@ -235,6 +235,14 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
         traced = context.in_function()
         x1, x2 = (v if traced and isinstance(v, (np.ndarray, np.generic)) and (k == 1 or v.dtype in _OWN)
                   else _as_float32(v) for k, v in enumerate((x1, x2)))
+    if not context.in_function() and isinstance(x1, np.generic) and not isinstance(x1, float) and \
+            not isinstance(x2, Tensor) and hasattr(x2, "_as_tensor"):
+        # (a NumPy scalar x1 sends the call to the eager fallback, whose args_to_matching_eager sees no eager
+        # tensor beside a variable: x1's own dtype when T allows it, else T's default float32, and the
+        # variable converted to it: `nextafter(np.uint8(255), float32 variable)` is 254.99998; fz36b, fz14
+        # seed 1420363006 #197)
+        from simdist.runtime.ops import attr_rules
+        x1, x2 = attr_rules.fallback_args_to_matching([x1, x2], (dtypes.float64, dtypes.float32), dtypes.float32)
     # (its result is marked when it holds subnormals: the op's rule, subnormals.MAKES)
     return _binary(NEXTAFTER, x1, x2)
 

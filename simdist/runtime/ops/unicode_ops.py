@@ -110,11 +110,15 @@ def unicode_transcode(input: Any, input_encoding: Any, output_encoding: Any, err
                       name: str | None = None) -> Tensor:
     """`tf.strings.unicode_transcode`: each string re-encoded from `input_encoding` to `output_encoding`."""
     # (the input converts to strings before the attrs' allowed lists, eagerly and traced; fz34b)
-    x = string_tensor(input, "UnicodeTranscode")
-    err, rc, enc = check_attrs("UnicodeTranscode", errors, replacement_char, output_encoding)
+    # (make_str of input_encoding, the wrapper's first attr, before any input: a uint64 ndarray is its TypeError
+    # beside an input that does not convert to strings; fz36b, fz14 seed 1420363004 #273)
     src = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     if not isinstance(src, str):
         raise TypeError(f"Expected string for argument 'input_encoding' not {input_encoding!r}.")
+    if not isinstance(output_encoding, (str, bytes)):   # (make_str of output_encoding, the next)
+        raise TypeError(f"Expected string for argument 'output_encoding' not {output_encoding!r}.")
+    x = string_tensor(input, "UnicodeTranscode")
+    err, rc, enc = check_attrs("UnicodeTranscode", errors, replacement_char, output_encoding)
     codec_name(src, "UnicodeTranscode")
     return dispatch.execute(UNICODE_TRANSCODE, (x,),
                             {"input_encoding": src, "output_encoding": enc, "errors": err, "replacement_char": rc,

@@ -1,0 +1,158 @@
+"""Ops TF prunes from a tf.function's graph before it runs (clause function.trace-time-errors).
+
+TF 2.21 instantiates a function with PruneFunctionBody (common_runtime/function_utils.cc): only the
+nodes the outputs, the stateful ops and the control outputs reach back to run, so a stateless op
+whose result nothing uses never runs its kernel, and its run-time error never comes:
+`y = tf.math.invert_permutation(v)` of [-1, -1, 0], then `return tf.divide(...)`, returns the
+division on every call. simdist runs a tf.function's Python eagerly on its first call of a kind
+(the recording), where that kernel raises. When it does, the call runs the Python again
+(`Function._invoke`) with that error deferred: the failing op's output is a stand-in whose every
+read (an op's input, `numpy()`, its shape) raises the error, so the call completes only where TF
+prunes the op; an output that holds a stand-in raises it too (`check`). Only the error the first
+run met is deferred (its op and message), so an error a wrapper catches and translates keeps its
+class. The recording keeps the failing op with its stand-in, which its replays drop as an unused
+pure op. Limits: the Python runs twice, its own side effects (print, appends, tf.print, stateful
+draws) too; an op reading
+only a stand-in that is itself unused still raises (TF prunes both).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import weakref
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from simdist.runtime import context, dtypes
+from simdist.runtime.tensor import Tensor, _Traced
+
+# the (op name, message) keys of the kernel errors the running retry defers, else None
+_ACTIVE: list[Any] = [None]
+# (error, op name, whether the op is stateful) of the last kernel error raised inside a tf.function's Python
+_LAST: list[Any] = [None]
+# id(stand-in) -> the error its reads raise
+_ERRORS: dict[int, BaseException] = {}
+
+
+def _error_of(t: Tensor) -> BaseException:
+    return _ERRORS[id(t)]
+
+
+class _PrunedTensor(Tensor):
+    """A stand-in of a failed op's output: every read of its value or shape raises its error."""
+
+    __slots__ = ()
+
+    @property   # type: ignore[override]
+    def _v(self) -> np.ndarray:
+        raise _error_of(self)
+
+    @property   # type: ignore[override]
+    def shape(self) -> Any:
+        raise _error_of(self)
+
+
+class _PrunedTraced(_Traced):
+    """`_PrunedTensor` of a call being recorded."""
+
+    __slots__ = ()
+
+    @property   # type: ignore[override]
+    def _v(self) -> np.ndarray:
+        raise _error_of(self)
+
+    @property   # type: ignore[override]
+    def shape(self) -> Any:
+        raise _error_of(self)
+
+
+_CLASSES = {Tensor: _PrunedTensor, _Traced: _PrunedTraced}
+
+
+def note(op: Any, err: BaseException) -> None:
+    """Remember a kernel's error raised inside a tf.function's Python (dispatch.run)."""
+    note_key(op.name, op.stateful, err)
+
+
+def note_key(name: str, stateful: bool, err: BaseException) -> None:
+    """`note` of a kernel's refusal a wrapper raises before dispatch (dispatch.refused: name '')."""
+    if context._function_depth and not context._placeholder_depth[0]:
+        _LAST[0] = (err, name, stateful)
+
+
+def prunable(err: BaseException) -> tuple[str, str] | None:
+    """The (op name, message) to defer when `err`, which failed a tf.function call, is the last
+    error a stateless op's kernel raised; else None."""
+    last = _LAST[0]
+    _LAST[0] = None
+    if last is None or last[0] is not err or last[2]:
+        return None
+    return last[1], str(err)
+
+
+@contextlib.contextmanager
+def deferring(keys: list[tuple[str, str]]) -> Iterator[None]:
+    """A retry of the call in which the kernel errors `keys` give stand-ins (`defers`)."""
+    before = _ACTIVE[0]
+    _ACTIVE[0] = keys
+    try:
+        yield
+    finally:
+        _ACTIVE[0] = before
+
+
+def defers(op: Any, err: BaseException) -> bool:
+    """Whether dispatch goes on past `err` of op's kernel with a stand-in (a retry's error)."""
+    return not op.stateful and defers_key(op.name, err)
+
+
+def defers_key(name: str, err: BaseException) -> bool:
+    """`defers` of a refusal a wrapper raises before dispatch (dispatch.refused: name '')."""
+    keys = _ACTIVE[0]
+    return keys is not None and (name, str(err)) in keys
+
+
+def standin(op: Any, arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None) -> Any:
+    """Arrays to go on with: zeros of the shape the op's stand-in rule gives (else a scalar), a
+    tuple for several outputs; `poison` makes their tensors raise."""
+    n = op.num_outputs
+    try:
+        if op.kind == "elementwise" and n == 1:
+            shapes: Any = (np.broadcast_shapes(*(np.shape(a) for a in arrays)),)
+        elif op.standin is not None:
+            shapes = op.standin(arrays, attrs or {})
+        else:
+            shapes = ((),) * n
+    except Exception:  # noqa: BLE001 - no shape: a scalar, never read
+        shapes = ((),) * n
+    dts = dt if type(dt) is tuple else (dt,) * len(shapes)
+    outs = tuple(np.full(s, b"", dtype=object) if d is dtypes.string else np.zeros(s, d._np)
+                 for s, d in zip(shapes, dts))
+    return outs[0] if n == 1 else outs
+
+
+def poison(result: Any, err: BaseException) -> Any:
+    """The op's output tensor(s) made stand-ins raising `err` on every read."""
+    for t in (result if type(result) is tuple else (result,)):
+        cls = _CLASSES.get(type(t))
+        if cls is not None:
+            t.__class__ = cls
+            _ERRORS[id(t)] = err
+            weakref.finalize(t, _ERRORS.pop, id(t), None)
+    return result
+
+
+def check(out: Any) -> None:
+    """Raise the error of a stand-in among a call's outputs (nested lists, tuples, dicts)."""
+    if not _ERRORS:
+        return
+    stack = [out]
+    while stack:
+        x = stack.pop()
+        if type(x) in (_PrunedTensor, _PrunedTraced):
+            raise _error_of(x)
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
