@@ -5899,3 +5899,172 @@ TRAINING_BATCH33: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH33
 CATALOGUE += TRAINING_BATCH33
+
+# -- Thirty-sixth session: a thirty-fourth blind batch (TRAINING_BATCH34), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirty-sixth session: a thirty-fourth blind batch"). Keras layers
+#    (Attention's value mask, MultiHeadAttention's causal mask over a longer value, Multiply's mixed dtypes,
+#    ConvLSTM's candidate activation, Normalization's given mean of lower rank, GroupNormalization's gamma layout,
+#    MelSpectrogram's mag_exp, ReversibleEmbedding's reverse shape), losses and metrics (Circle's remove_diagonal,
+#    the weighted values' ranks, OneHotMeanIoU's ignore_class, RecallAtPrecision's constraint), optimizers,
+#    callbacks and mixed precision (MultiOptimizer's loss_scale_factor, LossScaleOptimizer's iterations,
+#    Adafactor's RMS, on_train_batch_begin, the callbacks' params), the trainer (a metric's string name, compile's
+#    auto_scale_loss, predict's scalar outputs, PyDataset.on_epoch_begin), gradients (GatherV2 on a negative
+#    axis, MatrixInverse, MatrixSetDiagV3's align), tf.data (scan's state shape, shuffle's reshuffle seeds,
+#    skip(-1)), checkpoints and saving (CheckpointManager's save_counter, load_weights' skip_mismatch of a .keras
+#    file) and a strategy (read_var of a sync-on-read variable); each a function no earlier mutant touched, at
+#    most two in one file.
+TRAINING_BATCH34: list[Mutant] = [
+    # -- Keras layers
+    _t("attention-value-mask-expanded-on-key-axis", "axis", "simdist/keras/layers/dot_attention.py",
+       "                padding_mask = tf.expand_dims(padding_mask, axis=-2)\n",
+       "                padding_mask = tf.expand_dims(padding_mask, axis=-1)\n",
+       "Attention's (batch, Tv) value mask is expanded on the last axis, so it masks query rows, not key columns"),
+    _t("mha-causal-mask-value-length-ignored", "boundary", "simdist/keras/layers/attention.py",
+       "        s = t if value is None else tf.shape(value)[1]\n",
+       "        s = t\n",
+       "MultiHeadAttention(use_causal_mask=True) builds a (T, T) mask from the query alone: a value of another "
+       "length does not fit"),
+    _t("fold-merge-mixed-dtypes-not-promoted", "dtype", "simdist/keras/layers/merging.py",
+       "        inputs = _same_dtype(inputs)\n        out = inputs[0]\n        for x in inputs[1:]:\n"
+       "            out = type(self)._op(out, x)\n",
+       "        out = inputs[0]\n        for x in inputs[1:]:\n            out = type(self)._op(out, x)\n",
+       "Multiply/Maximum/Minimum of inputs of two dtypes do not promote them first (Keras: their result_type)"),
+    _t("convlstm-candidate-recurrent-activation", "formula", "simdist/keras/layers/conv_lstm.py",
+       "        c = f * c_tm1 + i * self.activation(x_c + h_c)\n",
+       "        c = f * c_tm1 + i * self.recurrent_activation(x_c + h_c)\n",
+       "ConvLSTM's candidate cell state goes through the recurrent (gate) activation instead of `activation`"),
+    _t("normalization-given-mean-aligned-left", "axis", "simdist/keras/layers/normalization_adapt.py",
+       "                expanded[self._keep_axis[-i]] = mean.shape[-i]\n",
+       "                expanded[self._keep_axis[i - 1]] = mean.shape[-i]\n",
+       "Normalization(axis=(1, 2), mean=m) with m of lower rank puts m's axes on the first kept axes "
+       "(Keras: aligned on the last ones)"),
+    _t("group-norm-gamma-broadcast-groups-minor", "order", "simdist/keras/layers/group_normalization.py",
+       "        shape[self.axis] = channels // self.groups\n        shape.insert(self.axis, self.groups)\n"
+       "        return shape\n",
+       "        shape[self.axis] = self.groups\n        shape.insert(self.axis, channels // self.groups)\n"
+       "        return shape\n",
+       "GroupNormalization reshapes gamma and beta as (channels/groups, groups): a channel's scale lands on another "
+       "channel"),
+    _t("mel-spectrogram-mag-exp-ignored", "formula", "simdist/keras/layers/preprocessing/audio/mel_spectrogram.py",
+       "        return np_.power(spec, self.mag_exp)\n",
+       "        return np_.square(spec)\n",
+       "MelSpectrogram always squares the magnitude (mag_exp=1.0, an amplitude spectrogram, is ignored)"),
+    _t("reversible-embedding-reverse-shape-output-dim", "axis", "simdist/keras/layers/reversible_embedding.py",
+       "            output_shape[-1] = self.input_dim\n",
+       "            output_shape[-1] = self.output_dim\n",
+       "ReversibleEmbedding's symbolic reverse output ends in output_dim (Keras: input_dim, the vocabulary)"),
+    # -- losses and metrics
+    _t("circle-class-remove-diagonal-not-passed", "state", "simdist/keras/losses/similarity_losses.py",
+       "        super().__init__(circle, name=name, reduction=reduction, dtype=dtype, gamma=gamma, margin=margin,\n"
+       "                         remove_diagonal=remove_diagonal)\n",
+       "        super().__init__(circle, name=name, reduction=reduction, dtype=dtype, gamma=gamma, margin=margin)\n",
+       "keras.losses.Circle(remove_diagonal=False) does not pass it to the function, which removes the diagonal"),
+    _t("loss-weighted-values-ranks-not-matched", "axis", "simdist/keras/losses/loss.py",
+       "        values, sample_weight = squeeze_or_expand_to_same_rank(values, sample_weight)\n"
+       "        values = values * sample_weight\n",
+       "        values = values * sample_weight\n",
+       "a loss's per-sample values are multiplied by (batch, 1) sample weights without matching ranks: a "
+       "(batch, batch) product is reduced"),
+    _t("one-hot-mean-iou-ignore-class-dropped", "state", "simdist/keras/metrics/iou_metrics.py",
+       "        super().__init__(num_classes=num_classes, name=name, dtype=dtype, ignore_class=ignore_class,\n"
+       "                         sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)\n",
+       "        super().__init__(num_classes=num_classes, name=name, dtype=dtype,\n"
+       "                         sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)\n",
+       "OneHotMeanIoU(ignore_class=c) does not pass ignore_class on: the ignored class's pixels count"),
+    _t("recall-at-precision-constraint-swapped", "order", "simdist/keras/metrics/sensitivity_specificity.py",
+       "    _constrained, _dependent = \"precision\", \"recall\"\n",
+       "    _constrained, _dependent = \"recall\", \"precision\"\n",
+       "RecallAtPrecision returns the best precision where recall reaches the value (PrecisionAtRecall's rule)"),
+    # -- optimizers, callbacks and mixed precision
+    _t("multi-optimizer-map-loss-scale-factor-not-set", "state", "simdist/keras/optimizers/multi_optimizer.py",
+       "                if all(opt is not o for o in self._inner_optimizers):\n"
+       "                    opt.loss_scale_factor = loss_scale_factor\n"
+       "                    self._inner_optimizers.append(opt)\n",
+       "                if all(opt is not o for o in self._inner_optimizers):\n"
+       "                    self._inner_optimizers.append(opt)\n",
+       "MultiOptimizer(map, loss_scale_factor=s) gives s to the default optimizer only: the mapped optimizers do "
+       "not unscale the scaled gradients"),
+    _t("lso-iterations-own-counter", "state", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "    def iterations(self) -> OptimizerVariable:\n        return self.inner_optimizer.iterations\n",
+       "    def iterations(self) -> OptimizerVariable:\n        return self._iterations\n",
+       "LossScaleOptimizer.iterations is its own counter, which apply never advances (Keras: the inner optimizer's)"),
+    _t("adafactor-rms-is-norm", "formula", "simdist/keras/optimizers/adafactor.py",
+       "        return ops.sqrt(ops.mean(ops.square(x)))\n",
+       "        return ops.sqrt(ops.sum(ops.square(x)))\n",
+       "Adafactor's RMS is the L2 norm (sum, not mean, of squares): the relative step and the clipping scale by "
+       "sqrt(size)"),
+    _t("callback-train-batch-begin-not-forwarded", "state", "simdist/keras/callbacks/callback.py",
+       "    def on_train_batch_begin(self, batch: int, logs: Any = None) -> None:\n"
+       "        self.on_batch_begin(batch, logs=logs)\n",
+       "    def on_train_batch_begin(self, batch: int, logs: Any = None) -> None:\n        pass\n",
+       "Callback.on_train_batch_begin does not call on_batch_begin, so a callback overriding the old hook is not "
+       "called in fit"),
+    _t("callback-list-params-not-forwarded", "state", "simdist/keras/callbacks/callback_list.py",
+       "        self.params = params\n        if params:\n            for callback in self.callbacks:\n"
+       "                callback.set_params(params)\n",
+       "        self.params = params\n",
+       "CallbackList.set_params keeps the params to itself: the user's callbacks see params None in fit"),
+    # -- the trainer
+    _t("compile-metric-string-name-from-object", "state", "simdist/keras/trainers/compile_utils.py",
+       "    metric_name = identifier if isinstance(identifier, str) else _object_name(metric_obj)\n",
+       "    metric_name = _object_name(metric_obj)\n",
+       "compile(metrics=[\"mae\"]) names the metric after its function (mean_absolute_error), not the string given"),
+    _t("compile-auto-scale-loss-flag-ignored", "state", "simdist/keras/trainers/trainer.py",
+       "            if auto_scale_loss and self.dtype_policy.name == \"mixed_float16\" and self.optimizer \\\n",
+       "            if self.dtype_policy.name == \"mixed_float16\" and self.optimizer \\\n",
+       "compile(auto_scale_loss=False) under mixed_float16 still wraps the optimizer in a LossScaleOptimizer"),
+    _t("predict-concat-scalars-not-stacked", "axis", "simdist/keras/trainers/trainer.py",
+       "    if len(tensors[0].shape) == 0:\n        return tf.stack(tensors, axis=axis)\n",
+       "    if len(tensors[0].shape) == 0:\n        return tf.concat([tf.reshape(t, [1]) for t in tensors[:1]], "
+       "axis=axis)\n",
+       "predict of a model whose output is a scalar per batch keeps the first batch's only"),
+    _t("py-dataset-on-epoch-begin-not-forwarded", "state", "simdist/keras/trainers/py_dataset.py",
+       "        self._within_epoch = True\n        self.py_dataset.on_epoch_begin()\n",
+       "        self._within_epoch = True\n",
+       "fit never calls a PyDataset's on_epoch_begin"),
+    # -- gradients
+    _t("gather-grad-negative-axis-sliced", "gradient", "simdist/runtime/ops/array.py",
+       "    if axis == 0:    # literally 0 (a negative axis naming the first dimension gets a dense gradient)\n",
+       "    if axis % len(pshape) == 0:\n",
+       "tf.gather(params, i, axis=-rank)'s gradient is IndexedSlices (TF: a dense tensor unless axis is literally 0)"),
+    _t("matrix-inverse-grad-right-factor-not-transposed", "gradient", "simdist/runtime/ops/linalg_more.py",
+       "    return [-_mm(ainv, _mm(grad, ainv, adjoint_a=adj, adjoint_b=not adj), adjoint_a=not adj)]\n",
+       "    return [-_mm(ainv, _mm(grad, ainv, adjoint_a=adj, adjoint_b=adj), adjoint_a=not adj)]\n",
+       "MatrixInverse's gradient is -A^-T g A^-1 (TF: -A^-T g A^-T)"),
+    _t("set-diag-grad-diagonal-align-dropped", "gradient", "simdist/runtime/ops/linalg_more.py",
+       "    return [grad_input, diag_part(grad, k=k, align=align)]\n",
+       "    return [grad_input, diag_part(grad, k=k)]\n",
+       "MatrixSetDiagV3's gradient of the diagonals reads the band with the default align, not the op's"),
+    # -- tf.data
+    _t("scan-state-shape-not-relaxed", "boundary", "simdist/runtime/data/scan.py",
+       "            if all(a.shape.rank is None or (w.rank is not None and a.shape.as_list() == w.as_list())\n"
+       "                   for a, w in zip(old, weak)):\n                break\n",
+       "            break\n",
+       "Dataset.scan keeps the initial state's shape: a state that grows is refused (TF relaxes it to None dims)"),
+    _t("shuffle-reshuffle-generator-not-advanced", "state", "simdist/runtime/data/shuffle.py",
+       "    gen.skip((2 * epoch) // 4)\n",
+       "",
+       "a reshuffling shuffle's seeds for epoch 2 and later come from the generator's first block again: epoch 2 "
+       "repeats epoch 0's order"),
+    _t("skip-negative-count-skips-nothing", "boundary", "simdist/runtime/data/counting.py",
+       "        if count < 0:\n            for _ in it:\n                pass\n            return iter(())\n",
+       "        if count < 0:\n            return it\n",
+       "Dataset.skip(-1) yields every element (TF: skips the whole dataset)"),
+    # -- checkpoints and saving
+    _t("checkpoint-manager-save-counter-not-advanced", "state", "simdist/strategies/checkpoint.py",
+       "        self._counter_made = True\n        self._counter += 1\n        return self._counter\n",
+       "        self._counter_made = True\n        return self._counter + 1\n",
+       "CheckpointManager.save numbers the checkpoint but leaves the checkpoint's save_counter where it was"),
+    _t("load-weights-keras-file-skip-mismatch-dropped", "missing-error", "simdist/keras/models/keras_file.py",
+       "    _load_checked(model, weights, path, skip_mismatch=skip_mismatch)\n",
+       "    _load_checked(model, weights, path)\n",
+       "model.load_weights(\"m.keras\", skip_mismatch=True) refuses a mismatched layer instead of skipping it"),
+    # -- distribution strategies
+    _t("mirrored-read-var-sync-on-read-first-copy", "denominator", "simdist/strategies/mirrored.py",
+       "        if isinstance(v, SyncOnReadVariable):\n            return v._cross_replica_value()\n",
+       "        if isinstance(v, SyncOnReadVariable):\n            return convert_to_tensor(v.values[0])\n",
+       "MirroredStrategy.extended.read_var of a sync-on-read variable gives the first replica's copy, not the "
+       "aggregate"),
+]
+TRAINING += TRAINING_BATCH34
+CATALOGUE += TRAINING_BATCH34

@@ -32,6 +32,7 @@ from simdist.keras.losses.loss import scale_loss_for_distribution, unscale_loss_
 from simdist.keras.traced import traced_step
 from simdist.keras.utils.python_utils import pythonify_logs
 from simdist.keras.trainers.data_adapter import unpack_x_y_sample_weight
+from simdist.keras.trainers.predict_concat import convert_to_np_if_not_ragged, potentially_ragged_concat
 
 
 def _first_leaf(x: Any) -> Any:
@@ -534,10 +535,8 @@ class Trainer:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use "
                              "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "
                              "for more information of where went wrong, or file a issue/bug to `tf.keras`.")
-        outputs = _map_up_to(batch_outputs, lambda parts: np.concatenate(
-            [np.asarray(p.numpy() if hasattr(p, "numpy") else p) for p in parts], axis=0)
-            if np.ndim(parts[0]) > 0 else np.stack([np.asarray(p) for p in parts]), outputs)
-        return outputs
+        outputs = _map_up_to(batch_outputs, potentially_ragged_concat, outputs)
+        return _map_up_to(batch_outputs, convert_to_np_if_not_ragged, outputs)
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: dict | None = None,
                        return_dict: bool = False) -> Any:
