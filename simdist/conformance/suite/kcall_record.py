@@ -15,7 +15,7 @@ from typing import Any
 from simdist.conformance.suite import kargs_reference
 from simdist.conformance.suite import kcall_cases as cases
 from simdist.conformance.suite import kcall_reference as reference
-from simdist.conformance.suite import reference_store
+from simdist.conformance.suite import common_record
 
 
 def plan(tf: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -52,7 +52,7 @@ def _summary(data: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return reference_store.recorder_main(argv, __doc__, reference, observe, _summary)
+    return common_record.recorder_main(argv, __doc__, reference, observe, _summary)
 
 
 if __name__ == "__main__":

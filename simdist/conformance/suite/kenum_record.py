@@ -19,7 +19,7 @@ from simdist.conformance.suite import harden19_training as training
 from simdist.conformance.suite import kargs_reference
 from simdist.conformance.suite import kenum_cases as cases
 from simdist.conformance.suite import kenum_reference as reference
-from simdist.conformance.suite import reference_store
+from simdist.conformance.suite import common_record
 
 
 def _bases() -> list[dict[str, Any]]:
@@ -71,7 +71,7 @@ def _summary(data: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return reference_store.recorder_main(argv, __doc__, reference, observe, _summary)
+    return common_record.recorder_main(argv, __doc__, reference, observe, _summary)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from typing import Any
 
 from simdist.conformance.suite import kget_cases as cases
 from simdist.conformance.suite import kget_reference as reference
-from simdist.conformance.suite import reference_store
+from simdist.conformance.suite import common_record
 
 
 def plan(tf: Any) -> dict[str, list[str]]:
@@ -39,7 +39,7 @@ def _summary(data: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return reference_store.recorder_main(argv, __doc__, reference, observe, _summary)
+    return common_record.recorder_main(argv, __doc__, reference, observe, _summary)
 
 
 if __name__ == "__main__":

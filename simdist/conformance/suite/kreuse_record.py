@@ -13,7 +13,7 @@ from typing import Any
 
 from simdist.conformance.suite import kreuse_cases as cases
 from simdist.conformance.suite import kreuse_reference as reference
-from simdist.conformance.suite import reference_store
+from simdist.conformance.suite import common_record
 
 
 def observe_all(tf: Any) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def _summary(data: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return reference_store.recorder_main(argv, __doc__, reference, observe_all, _summary)
+    return common_record.recorder_main(argv, __doc__, reference, observe_all, _summary)
 
 
 if __name__ == "__main__":

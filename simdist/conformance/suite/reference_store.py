@@ -50,18 +50,3 @@ def record(save_to: Callable[[dict[str, Any]], None], tables_hash: str,
     data = {"meta": meta, **observe(tf)}
     save_to(data)
     return data
-
-
-def recorder_main(argv: list[str] | None, doc: str, reference: Any, observe: Callable[[Any], dict[str, Any]],
-                  summary: Callable[[dict[str, Any]], str]) -> int:
-    """A recorder module's `main`: `--out PATH` (default `reference.PATH`), `record` with `reference.save` and
-    `reference.tables_hash()`, then "wrote PATH: <summary(data)>" on stderr."""
-    import argparse  # noqa: PLC0415
-    import sys  # noqa: PLC0415
-
-    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    ap.add_argument("--out", default=reference.PATH)
-    args = ap.parse_args(argv)
-    data = record(lambda d: reference.save(d, args.out), reference.tables_hash(), observe)
-    print(f"wrote {args.out}: {summary(data)}", file=sys.stderr)
-    return 0
