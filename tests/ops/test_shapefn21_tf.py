@@ -451,10 +451,10 @@ CALLS: list[tuple[str, str]] = [
 
 # Eager calls whose kernel check simdist's kernel does not make (it returns where TF 2.21's kernel raises
 # InvalidArgumentError): kernel checks, not shape functions, left to the raw-op kernels' owners (rawfz21).
+# (Slice's begin and size of rank 2, "Expected begin and size arguments to be 1-D tensors", since fz36b)
 EAGER_OPEN = {
     ("ImageProjectiveTransformV3", "output_shape=np.array([2,2,2],np.int32)"): "output shape must have two elements",
     ("ImageProjectiveTransformV3", "output_shape=np.array([-2,2],np.int32)"): "output_shape's elements must be positive",
-    ("Slice", "begin=np.array([[0,0]])"): "Expected begin and size arguments to be 1-D tensors",
     ("EditDistance", "hypothesis_values=np.array([1,2],np.int32)"): "Expected hypothesis_values.NumElements == #rows",
     ("ResizeBilinear", "size=np.array([-2,2],np.int32)"): "output dimensions must be positive",
 }

@@ -158,5 +158,6 @@ class LossScaleOptimizer(Optimizer):
     def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "LossScaleOptimizer":
         from simdist.keras.optimizers import deserialize
         config = dict(config)
-        inner = deserialize(config.pop("inner_optimizer"), custom_objects=custom_objects)
+        inner = config.pop("inner_optimizer")   # (a copy: deserialize lower-cases a dict's class_name in place)
+        inner = deserialize(dict(inner) if isinstance(inner, dict) else inner, custom_objects=custom_objects)
         return cls(inner, **config)

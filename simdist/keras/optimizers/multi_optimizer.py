@@ -33,7 +33,9 @@ def _deserialize(config: Any, custom_objects: dict | None) -> Any:
     from simdist.keras import optimizers
     if isinstance(config, dict) and "class_name" not in config:
         return {k: _deserialize(v, custom_objects) for k, v in config.items()}
-    return optimizers.deserialize(config, custom_objects=custom_objects)
+    # (a copy: Keras's wrappers deserialize with serialization_lib's generic path, which leaves the config as it is;
+    # optimizers.deserialize lower-cases its class_name in place)
+    return optimizers.deserialize(dict(config) if isinstance(config, dict) else config, custom_objects=custom_objects)
 
 
 class OptimizerMap(MutableMapping):
