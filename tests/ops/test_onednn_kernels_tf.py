@@ -4,7 +4,7 @@ through oneDNN, computed in float32 and rounded once) is oneDNN v3.7.3's jit den
 exp polynomial, its four accumulators and lane shuffles for the row sum, e · (1 / sum)
 (simdist/runtime/ops/onednn_softmax.py); the NaNs it makes are x86's default NaN (sign set) whatever the
 input's bits. MaxPool takes float16 NCHW through oneDNN where the CPU has AVX512-FP16, its gradient and
-AvgPool do not; bfloat16 AvgPool there sums and divides in float32 and rounds once. Each case runs on TF 2.21 and on simdist (the goldens' host model): the same dtype and
+AvgPool do not; bfloat16 AvgPool and float16 Conv2DBackpropInput there compute in float32 and round once. Each case runs on TF 2.21 and on simdist (the goldens' host model): the same dtype and
 bits, or the same exception class. Needs the `tf` extra.
 """
 
@@ -86,6 +86,8 @@ _S = "nn.softmax-nonfinite"
 _H = "ops.host-cpu"
 #: Average pooling's input: seeded normal values (bfloat16 after the cast).
 _AVG_IN = np.random.default_rng(3).standard_normal((2, 8, 8, 3)).astype(np.float32)
+#: A transposed convolution's filter: [3, 3, out 3, in 2].
+_CONV_W = np.random.default_rng(4).standard_normal((3, 3, 3, 2)).astype(np.float32)
 
 CASES = [
     *[(f"softmax {dt} rows of 1..1000 at scale {s}", _S, _softmaxes(s, dt))
@@ -131,6 +133,9 @@ CASES = [
      _expr("[tf.nn.avg_pool1d(tf.cast(x[0], tf.bfloat16), 3, 2, 'SAME'), "
            "tf.nn.avg_pool2d(tf.cast(x, tf.bfloat16), 2, 2, 'SAME', data_format='NCHW'), "
            "tf.function(lambda v: tf.nn.avg_pool2d(tf.cast(v, tf.bfloat16), 3, 2, 'SAME'))(x)]", x=_AVG_IN)),
+    ("float16 conv2d_transpose (float32 sums, rounded once)", _H,
+     _expr("[tf.nn.conv2d_transpose(tf.cast(x, tf.float16), tf.cast(w, tf.float16), [2, 8 * s, 8 * s, 3], s, p) "
+           "for s, p in ((1, 'SAME'), (2, 'SAME'))]", x=_AVG_IN[..., :2].copy(), w=_CONV_W)),
     *[(f"FusedBatchNorm{v} placeholder outputs' shapes, {dt}", _H, _fbn_shapes(v, dt))
       for v in ("V3", "GradV3", "Grad") for dt in ("float32", "bfloat16")],
 ]

@@ -361,6 +361,12 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
         raise errors.InvalidArgumentError(None, None, "Gradients for grouped convolutions are not supported on CPU. "
                                           "Please file a feature request if you run into this issue. Otherwise "
                                           "consider falling back to separable convolutions. [Op:Conv2DBackpropInput]")
+    if f.dtype == np.float16 and onednn_conv("float16"):
+        # (oneDNN's float16 backward-data convolution accumulates in float32 and rounds once: TF 2.21 on an
+        # AVX512-FP16 host equals the float32 kernel on the same values rounded to float16, every element;
+        # simdist's float16 adds were an ulp off in 15-57% of them)
+        return _conv2d_backprop_input(f.astype(np.float32), dy.astype(np.float32), input_sizes, strides, padding,
+                                      explicit_paddings, dilations).astype(np.float16)
     n = input_sizes[0]
     dy2 = dy.reshape(n * oh * ow, cout)
     if groups == 1:
