@@ -56,6 +56,14 @@ UnauthenticatedError = _make("UnauthenticatedError", 16)
 CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_EXISTS, PERMISSION_DENIED = range(1, 8)
 RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE = range(8, 15)
 DATA_LOSS, UNAUTHENTICATED = 15, 16
+_CODE_NAMES = ("OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+               "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+               "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED")
+
+
+def code_name(code: int) -> str:
+    """A status code's name as TF's messages print it ("INVALID_ARGUMENT" for 3)."""
+    return _CODE_NAMES[code] if 0 <= code < len(_CODE_NAMES) else str(code)
 
 # Module names of TF's error classes, so `type(e).__module__`-independent code can match them.
 for _cls in (CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,

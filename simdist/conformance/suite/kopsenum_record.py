@@ -22,7 +22,7 @@ def plan(keras: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
     out, skipped = [], {}
     for fn, base in cases.bases().items():
         for option, value in cases.option_values(kops23_cases._resolve(keras, fn), base):
-            json.dumps(value)
+            json.dumps(value)   # (the recording holds the value as JSON: an unencodable one fails here, at planning)
             entry = {"base": kops23_cases.key(base), "option": option, "value": value}
             case = cases.variant(entry)
             if kops23_cases.observe(keras, case) != kops23_cases.observe(keras, case):

@@ -53,11 +53,6 @@ def group_by_window(dataset: Any, key_func: Callable[..., Any], reduce_func: Cal
     return _GroupByWindowDataset(dataset, key_func, reduce_func, window_size_func)
 
 
-
-_CODE_NAMES = {getattr(errors, n): n for n in ("CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
-                                              "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED",
-                                              "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
-                                              "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS")}
 _PROBING: list[bool] = []
 
 
@@ -119,7 +114,7 @@ class _GroupByWindowDataset(_FunctionDataset):
         except errors.OpError as e:
             # (GroupByWindowDataset's iterator runs reduce_func as a captured function and passes its error on as
             # InternalError naming the code and the function; observed on TF 2.21 for an assertion in it)
-            raise errors.InternalError(None, None, f"Got error code {_CODE_NAMES.get(e.error_code, e.error_code)} "
+            raise errors.InternalError(None, None, f"Got error code {errors.code_name(e.error_code)} "
                                        f"and message: {{\n{e.message}\n}} \nfrom running user-defined function "
                                        f"__inference_Dataset_group_by_window_{getattr(reduce_func, '__name__', 'fn')}"
                                        ": ") from None
