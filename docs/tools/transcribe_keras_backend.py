@@ -1,5 +1,5 @@
 """Write simdist/keras/ops/tf_*.py and backend_utils.py: Keras 3.15's TensorFlow-backend modules
-(keras/src/backend/tensorflow/{numpy,math,linalg,nn}.py) and keras/src/backend/common/
+(keras/src/backend/tensorflow/{numpy,math,linalg,nn,sparse}.py) and keras/src/backend/common/
 backend_utils.py, their bodies kept as Keras wrote them, their imports replaced by
 simdist/keras/ops/shim.py's names (which put the functions on simdist.tf).
 
@@ -25,6 +25,8 @@ MODULES = {   # keras/src/<source> -> (simdist file, title)
     "backend/tensorflow/math.py": ("tf_math.py", "keras.ops' math functions"),
     "backend/tensorflow/linalg.py": ("tf_linalg.py", "keras.ops' linear algebra"),
     "backend/tensorflow/nn.py": ("tf_nn.py", "keras.ops' neural-network functions"),
+    # the sparse decorators of the functions above (shim.sparse): SparseTensor and IndexedSlices kept sparse
+    "backend/tensorflow/sparse.py": ("tf_sparse.py", "Keras's TF-backend sparse helpers and decorators"),
     "backend/common/backend_utils.py": ("backend_utils.py", "Keras's backend-independent helpers"),
     "backend/tensorflow/core.py": ("tf_core.py", "keras.ops' core functions (the stateless ones)"),
     # the ops layer: argument checks and the functions' eager branches (any_symbolic_tensors is

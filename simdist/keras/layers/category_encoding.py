@@ -5,7 +5,9 @@ one-hot, multi-hot or count vectors of `num_tokens` slots. Inputs of rank <= 2 i
 maxlength = depth, axis=-1)`, which ignores indices >= depth; larger ranks through one_hot. A
 RaggedTensor of rank 2 (TextVectorization's split tokens) counts each row the same way (TF's
 RaggedBincount); in "one_hot" mode each of its values becomes a one-hot row (tf.one_hot's ragged
-dispatch: a ragged [batch, None, depth] result)."""
+dispatch: a ragged [batch, None, depth] result). With `sparse=True` the same paths give tf.SparseTensor
+results as Keras's TF backend does: tf.sparse.bincount (tf_utils.sparse_bincount, dense shape (depth,) or
+(batch, depth)) on the fast path, the backend's sparse one_hot / multi_hot otherwise."""
 
 from __future__ import annotations
 
@@ -17,8 +19,17 @@ from simdist.keras.layers.layer import Layer
 __all__ = ["CategoryEncoding", "encode_categorical_inputs"]
 
 
-def _tf_encode(inputs: Any, output_mode: str, depth: int, dtype: Any, count_weights: Any) -> Any:
-    """Keras's tf_utils.tf_encode_categorical_inputs (dense): a bincount over the last axis."""
+def _sparse_bincount(inputs: Any, depth: int, binary_output: bool, dtype: Any, count_weights: Any) -> Any:
+    """Keras's tf_utils.sparse_bincount: tf.sparse.bincount over the last axis, its values cast to `dtype`, its dense
+    shape (depth,) or (rows, depth)."""
+    result = tf.cast(tf.sparse.bincount(inputs, weights=count_weights, minlength=depth, maxlength=depth, axis=-1,
+                                        binary_output=binary_output), dtype)
+    shape = (depth,) if len(inputs.shape) == 1 else (tf.shape(result)[0], depth)
+    return tf.SparseTensor(indices=result.indices, values=result.values, dense_shape=shape)
+
+
+def _tf_encode(inputs: Any, output_mode: str, depth: int, dtype: Any, count_weights: Any, sparse: bool = False) -> Any:
+    """Keras's tf_utils.tf_encode_categorical_inputs: a bincount over the last axis (sparse: _sparse_bincount)."""
     original_shape = inputs.shape
     if len(inputs.shape) == 0:
         inputs = tf.expand_dims(inputs, -1)
@@ -28,31 +39,39 @@ def _tf_encode(inputs: Any, output_mode: str, depth: int, dtype: Any, count_weig
         raise ValueError(f"When output_mode is not `'int'`, maximum supported output rank is 2. Received output_mode "
                          f"{output_mode} and input shape {original_shape}, which would result in output rank "
                          f"{len(inputs.shape)}.")
+    binary_output = output_mode in ("multi_hot", "one_hot")
+    if sparse:
+        return tf.cast(_sparse_bincount(inputs, depth, binary_output, dtype, count_weights), dtype)
     result = tf.math.bincount(inputs, weights=count_weights, minlength=depth, maxlength=depth, dtype=dtype, axis=-1,
-                              binary_output=output_mode in ("multi_hot", "one_hot"))
+                              binary_output=binary_output)
     return tf.cast(result, dtype)
 
 
 def encode_categorical_inputs(inputs: Any, output_mode: str, depth: int, dtype: Any = "float32",
-                              count_weights: Any = None) -> Any:
-    """Keras's encode_categorical_inputs (dense outputs; TF backend)."""
+                              count_weights: Any = None, sparse: bool = False) -> Any:
+    """Keras's encode_categorical_inputs (TF backend; `sparse`: tf.SparseTensor outputs)."""
     if output_mode == "int":
         return tf.cast(inputs, dtype)
     if isinstance(inputs, tf.RaggedTensor):
+        if sparse and not (len(inputs.shape) <= 2 and output_mode in ("multi_hot", "count")):
+            return _sparse_encode(inputs, output_mode, depth, dtype, count_weights)
         if output_mode == "one_hot":
             return tf.ragged.map_flat_values(tf.one_hot, inputs, depth, dtype=dtype)
         if len(inputs.shape) <= 2 and output_mode in ("multi_hot", "count") and count_weights is None:
-            return _tf_encode(inputs, output_mode, depth, dtype, count_weights)
+            return _tf_encode(inputs, output_mode, depth, dtype, count_weights, sparse)
         raise NotImplementedError(f"simdist's encode_categorical_inputs of a RaggedTensor of shape {inputs.shape} "
                                   f"(output_mode={output_mode}): only rank 2 without count_weights")
-    inputs = tf.convert_to_tensor(inputs)
+    if not isinstance(inputs, tf.SparseTensor):
+        inputs = tf.convert_to_tensor(inputs)
     if len(inputs.shape) == 0:
         inputs = tf.expand_dims(inputs, -1)
     if len(inputs.shape) <= 2 and output_mode in ("multi_hot", "count"):
         try:
-            return _tf_encode(inputs, output_mode, depth, dtype, count_weights)
+            return _tf_encode(inputs, output_mode, depth, dtype, count_weights, sparse)
         except ValueError:
             pass
+    if sparse:
+        return _sparse_encode(inputs, output_mode, depth, dtype, count_weights)
     if output_mode == "multi_hot":
         outputs = tf.one_hot(inputs, depth, dtype=dtype)
         return tf.reduce_max(outputs, axis=1 if len(inputs.shape) > 1 else 0)
@@ -66,6 +85,25 @@ def encode_categorical_inputs(inputs: Any, output_mode: str, depth: int, dtype: 
     if count_weights is not None:
         one_hot = one_hot * tf.expand_dims(count_weights, -1)
     return tf.reduce_sum(one_hot, axis=1 if len(inputs.shape) > 1 else 0)
+
+
+def _sparse_encode(inputs: Any, output_mode: str, depth: int, dtype: Any, count_weights: Any) -> Any:
+    """encode_categorical_inputs' slow path with sparse=True: Keras's TF backend's sparse one_hot and multi_hot, and a
+    count as the sum of the one-hot rows."""
+    from simdist.keras.ops import tf_nn, tf_numpy  # noqa: PLC0415 - the Keras backend, only for sparse outputs
+
+    if output_mode == "multi_hot":
+        return tf_nn.multi_hot(inputs, depth, dtype=dtype, sparse=True)
+    if output_mode == "one_hot":
+        if len(inputs.shape) > 1 and inputs.shape[-1] == 1:
+            inputs = tf.reshape(inputs, inputs.shape[:-1])
+        return tf_nn.one_hot(inputs, depth, dtype=dtype, sparse=True)
+    if count_weights is not None:
+        dtype = count_weights.dtype
+    one_hot = tf_nn.one_hot(inputs, depth, dtype=dtype, sparse=True)
+    if count_weights is not None:
+        one_hot = tf_numpy.multiply(one_hot, tf_numpy.expand_dims(count_weights, -1))
+    return tf_numpy.sum(one_hot, axis=1 if len(inputs.shape) > 1 else 0)
 
 
 class CategoryEncoding(Layer):
@@ -84,8 +122,6 @@ class CategoryEncoding(Layer):
                              "beforehand, use the IntegerLookup layer instead.")
         if num_tokens < 1:
             raise ValueError(f"`num_tokens` must be >= 1. Received: num_tokens={num_tokens}.")
-        if sparse:
-            raise NotImplementedError("CategoryEncoding(sparse=True): simdist's layer returns dense tensors only")
         self.num_tokens = num_tokens
         self.output_mode = output_mode
         self.sparse = sparse
@@ -107,8 +143,10 @@ class CategoryEncoding(Layer):
                 raise ValueError(f"`count_weights` is not used when `output_mode` is not `'count'`. Received "
                                  f"`count_weights={count_weights}`.")
             count_weights = tf.convert_to_tensor(count_weights, dtype=self.compute_dtype)
-        return encode_categorical_inputs(tf.convert_to_tensor(inputs), self.output_mode, self.num_tokens,
-                                         dtype=self.dtype, count_weights=count_weights)
+        from simdist.keras.ops.shim import convert_to_tensor  # noqa: PLC0415 - Keras's: a RaggedTensor stays one
+
+        return encode_categorical_inputs(convert_to_tensor(inputs), self.output_mode, self.num_tokens,
+                                         dtype=self.dtype, count_weights=count_weights, sparse=self.sparse)
 
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}

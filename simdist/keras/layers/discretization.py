@@ -54,8 +54,9 @@ class Discretization(Layer):
     def __init__(self, bin_boundaries: Any = None, num_bins: int | None = None, epsilon: float = 0.01,
                  output_mode: str = "int", sparse: bool = False, dtype: Any = None, name: str | None = None) -> None:
         super().__init__(name=name, dtype=dtype)
-        if sparse:
-            raise NotImplementedError("Discretization(sparse=True): simdist's layer returns dense tensors only")
+        if sparse and output_mode == "int":
+            raise ValueError("`sparse=True` may only be used if `output_mode` is `'one_hot'`, `'multi_hot'`, or "
+                             f"`'count'`. Received: sparse={sparse} and output_mode={output_mode}")
         if output_mode not in ("int", "one_hot", "multi_hot", "count"):
             raise ValueError("Unknown value for `output_mode` argument of Discretization. Allowed values are: ('int', "
                              f"'one_hot', 'multi_hot', 'count'). Received: output_mode={output_mode}")
@@ -148,7 +149,7 @@ class Discretization(Layer):
         bins, flat = bucketize_operands(x, self.bin_boundaries)
         indices = tf.reshape(tf.searchsorted(bins, flat, side="right"), tf.shape(x))
         return encode_categorical_inputs(indices, self.output_mode, len(self.bin_boundaries) + 1,
-                                         dtype=self.output_dtype)
+                                         dtype=self.output_dtype, sparse=self.sparse)
 
     def get_config(self) -> dict[str, Any]:
         return {"bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins, "epsilon": self.epsilon,

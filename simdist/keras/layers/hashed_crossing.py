@@ -26,8 +26,6 @@ class HashedCrossing(Layer):
         super().__init__(name=name, dtype=dtype)
         validate_string_arg(output_mode, allowable_strings=("int", "one_hot"), caller_name=self.__class__.__name__,
                             arg_name="output_mode")
-        if sparse:
-            raise NotImplementedError("HashedCrossing(sparse=True): simdist's layer returns dense tensors only")
         self.num_bins = num_bins
         self.output_mode = output_mode
         self.sparse = sparse
@@ -64,7 +62,7 @@ class HashedCrossing(Layer):
         elif rank == 0:
             outputs = tf.reshape(outputs, [])
         outputs = encode_categorical_inputs(outputs, output_mode=self.output_mode, depth=self.num_bins,
-                                            dtype=self.compute_dtype)
+                                            dtype=self.compute_dtype, sparse=self.sparse)
         return outputs
 
     def get_config(self) -> dict[str, Any]:

@@ -37,8 +37,6 @@ class Hashing(Layer):
         if sparse and output_mode == "int":
             raise ValueError("`sparse` may only be true if `output_mode` is `\"one_hot\"`, `\"multi_hot\"`, or "
                              f"`\"count\"`. Received: sparse={sparse} and output_mode={output_mode}")
-        if sparse:
-            raise NotImplementedError("Hashing(sparse=True): simdist's layer returns dense tensors only")
         if salt is not None:
             raise NotImplementedError("Hashing(salt=...): the keyed SipHash of tf.strings.to_hash_bucket_strong is not "
                                       "implemented by simdist; unsalted hashing (FarmHash) is")
@@ -79,7 +77,7 @@ class Hashing(Layer):
         if self.output_mode == "one_hot" and inputs.shape[-1] == 1:
             inputs = tf.squeeze(inputs, axis=-1)
         indices = self._hash_values_to_bins(inputs)
-        return encode_categorical_inputs(indices, self.output_mode, self.num_bins, dtype=self.dtype)
+        return encode_categorical_inputs(indices, self.output_mode, self.num_bins, dtype=self.dtype, sparse=self.sparse)
 
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "num_bins": self.num_bins, "salt": self.salt, "mask_value": self.mask_value,

@@ -8,7 +8,7 @@ by the token (both descending: NumPy's lexsort reversed), up to `max_tokens`. Ou
 "one_hot", "multi_hot", "count", "tf_idf" (encode_categorical_inputs; tf_idf weights the counts by
 the idf weights given or learned as log(1 + documents / (1 + document count))). Dense tensors,
 SparseTensors and RaggedTensors (looked up through tf.ragged.map_flat_values, adapted from their
-flat values, a row a document; TextVectorization's split tokens), sparse=False, unsalted hashing
+flat values, a row a document; TextVectorization's split tokens), sparse outputs (tf.SparseTensor, as Keras gives), unsalted hashing
 (no SipHash)."""
 
 from __future__ import annotations
@@ -94,9 +94,6 @@ class IndexLookup(Layer):
         if idf_weights is not None and output_mode != "tf_idf":
             raise ValueError("`idf_weights` should only be set if `output_mode` is `'tf_idf'`. Received: "
                              f"idf_weights={idf_weights} and output_mode={output_mode}")
-        if sparse:
-            raise NotImplementedError(f"{self.__class__.__name__}(sparse=True): simdist's layer returns dense tensors "
-                                      "only")
         super().__init__(name=name)
         self._convert_input_args = False
         self._allow_non_tensor_positional_args = True
@@ -437,9 +434,12 @@ class IndexLookup(Layer):
         depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
         idf_weights = self.idf_weights_const if self.output_mode == "tf_idf" else None
         output = encode_categorical_inputs(lookups, output_mode="count" if self.output_mode == "tf_idf"
-                                           else self.output_mode, depth=depth, dtype=self._value_dtype)
+                                           else self.output_mode, depth=depth, dtype=self._value_dtype,
+                                           sparse=self.sparse)
         if self.output_mode == "tf_idf":
-            output = tf.multiply(tf.cast(output, idf_weights.dtype), idf_weights)
+            from simdist.keras.ops import tf_numpy  # noqa: PLC0415 - the Keras backend's multiply (a sparse count)
+
+            output = tf_numpy.multiply(tf.cast(output, idf_weights.dtype), idf_weights)
         return output
 
     def _lookup_dense(self, inputs: Any) -> Any:

@@ -136,7 +136,22 @@ tf = _TF()
 
 
 def convert_to_tensor(x: Any, dtype: Any = None, sparse: Any = None, ragged: Any = None) -> Any:
-    """Keras's TF-backend convert_to_tensor (dense tensors only)."""
+    """Keras's TF-backend convert_to_tensor: a SparseTensor or RaggedTensor stays one (cast to `dtype`) unless
+    `sparse` / `ragged` is False, which densifies it, as Keras's backend/tensorflow/core.py does."""
+    if isinstance(x, _simdist_tf.SparseTensor):
+        if sparse is not None and not sparse:
+            x = _simdist_tf.sparse.to_dense(x)
+        elif dtype is not None and _simdist_tf.as_dtype(dtype) != x.dtype:
+            return _simdist_tf.cast(x, dtype)
+        else:
+            return x
+    if isinstance(x, _simdist_tf.RaggedTensor):
+        if ragged is not None and not ragged:
+            x = x.to_tensor()
+        elif dtype is not None and _simdist_tf.as_dtype(dtype) != x.dtype:
+            return _simdist_tf.cast(x, dtype)
+        else:
+            return x
     return _convert_to_tensor(x, dtype=dtype)
 
 
@@ -201,8 +216,9 @@ def _same_factory(*args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], C
 
 
 class _Sparse:
-    """Keras's sparse module: its decorators leave the function as is; its sparse helpers (only
-    named as decorator arguments) refuse to run, since simdist's keras.ops take dense tensors."""
+    """A stand-in for Keras's sparse module while tf_sparse.py (its transcription, which imports this module) loads;
+    `sparse` is rebound to tf_sparse at the end of this module, so the transcribed functions' decorators keep a
+    SparseTensor or IndexedSlices sparse as Keras's TF backend does."""
 
     elementwise_unary = staticmethod(_same)
     densifying_unary = staticmethod(_same_factory)
@@ -274,3 +290,6 @@ class _Backend:
 
 
 backend = _Backend()
+
+
+from simdist.keras.ops import tf_sparse as sparse  # noqa: E402 - tf_sparse imports this module's names

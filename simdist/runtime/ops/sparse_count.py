@@ -151,10 +151,13 @@ no_tf_gradient("SparseCountSparseOutput")   # tape seed 2720261205 #181)
 
 def bincount(values: Any, weights: Any = None, axis: Any = 0, minlength: Any = None, maxlength: Any = None,
              binary_output: bool = False, name: str | None = None) -> SparseTensor:
-    """`tf.sparse.bincount`: the counts (or summed weights) of each value, as a SparseTensor."""
-    if not isinstance(values, SparseTensor):
+    """`tf.sparse.bincount`: the counts (or summed weights) of each value, as a SparseTensor; a RaggedTensor counts
+    each row (ragged_bincount_ops.sparse_bincount: RaggedCountSparseOutput)."""
+    from simdist.runtime.ragged_tensor import RaggedTensor  # noqa: PLC0415
+
+    if not isinstance(values, (SparseTensor, RaggedTensor)):
         values = _t(values)
-    if weights is not None and not isinstance(weights, SparseTensor):
+    if weights is not None and not isinstance(weights, (SparseTensor, RaggedTensor)):
         weights = _t(weights)
     if weights is not None and binary_output:
         raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify only one.")
@@ -166,6 +169,8 @@ def bincount(values: Any, weights: Any = None, axis: Any = 0, minlength: Any = N
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
     attrs = {"minlength": -1 if minlength is None else int(minlength),
              "maxlength": -1 if maxlength is None else int(maxlength), "binary_output": bool(binary_output)}
+    if isinstance(values, RaggedTensor):
+        return _ragged_bincount(values, weights, axis, attrs)
     if axis == 0:
         if isinstance(values, SparseTensor):
             if weights is not None:
@@ -179,6 +184,43 @@ def bincount(values: Any, weights: Any = None, axis: Any = 0, minlength: Any = N
         w = weights.values if isinstance(weights, SparseTensor) else (
             weights if weights is not None else convert_to_tensor(np.zeros(0, values.dtype._np)))
         out = dispatch.execute(SPARSE_COUNT, (values.indices, values.values, values.dense_shape, w), attrs)
+    else:
+        w = weights if weights is not None else convert_to_tensor(np.zeros(0, values.dtype._np))
+        out = dispatch.execute(DENSE_COUNT, (values, w), attrs)
+    return SparseTensor(*out)
+
+
+def _ragged_weights(values: Any, weights: Any) -> Any:
+    """ragged_bincount_ops.validate_ragged_weights: an empty vector of the values' dtype for no weights, else the
+    weights' flat values (a RaggedTensor of the same row splits)."""
+    from simdist.runtime import context  # noqa: PLC0415
+    from simdist.runtime.ragged_tensor import RaggedTensor  # noqa: PLC0415
+
+    if weights is None:
+        return convert_to_tensor(np.zeros(0, values.values.dtype._np))
+    if not isinstance(weights, RaggedTensor):
+        kind = "EagerTensor" if isinstance(weights, Tensor) and context.executing_eagerly() else type(weights).__name__
+        raise ValueError(f"`weights` must be a RaggedTensor if `values` is a RaggedTensor. Received argument "
+                         f"weights={weights} of type: {kind}.")
+    if weights.row_splits is not values.row_splits and not np.array_equal(np.asarray(weights.row_splits),
+                                                                           np.asarray(values.row_splits)):
+        raise invalid("'weights' and 'values' must have the same row splits.", "assert_equal")
+    return weights.values
+
+
+def _ragged_bincount(values: Any, weights: Any, axis: int, attrs: dict[str, Any]) -> SparseTensor:
+    """tf.sparse.bincount of a RaggedTensor: axis 0 counts its flat values (dense counting), -1 each row."""
+    from simdist.runtime.ops import raw_ragged  # noqa: PLC0415
+    from simdist.runtime.ragged_tensor import RaggedTensor  # noqa: PLC0415
+
+    if axis == 0:
+        if weights is not None:
+            weights = _ragged_weights(values, weights)
+        values = values.values
+    if isinstance(values, RaggedTensor):
+        w = _ragged_weights(values, weights)
+        out = raw_ragged.ragged_count_sparse_output(values.row_splits, values.values, w, attrs["binary_output"],
+                                                    attrs["minlength"], attrs["maxlength"])
     else:
         w = weights if weights is not None else convert_to_tensor(np.zeros(0, values.dtype._np))
         out = dispatch.execute(DENSE_COUNT, (values, w), attrs)
