@@ -17,9 +17,6 @@ from simdist.conformance.suite import kbase_cases as cases
 from simdist.conformance.suite import kbase_reference as reference
 
 clause = pytest.mark.clause
-#: Arguments simdist refuses as not modelled (NotImplementedError at construction; open, named in docs/spec.md under
-#: keras.layer.arguments): a variant of one of them that simdist refuses so is an expected failure, not a pass.
-UNMODELLED_IN_SIMDIST = ("lora_rank",)
 
 
 def _layers() -> list[str]:
@@ -43,19 +40,9 @@ def test_layer_arguments_from_a_base(tf, layer: str) -> None:
     """Each variant of the layer's arguments: built and called as on TF 2.21."""
     data = reference.load()
     found: list[str] = []
-    unmodelled: list[str] = []
-    simdist = tf.__name__.startswith("simdist")
     for variant, want in zip(data["plan"], data["observed"]):
         if variant["layer"] == layer:
             got = cases.observe(tf, variant)
-            diffs = [f"{layer}({variant['kwargs']}): {d}" for d in reference.differences(got, want)]
-            if diffs and simdist and got == {"init": "NotImplementedError"} and any(
-                    a in variant["kwargs"] for a in UNMODELLED_IN_SIMDIST):
-                unmodelled += diffs
-            else:
-                found += diffs
+            found += [f"{layer}({variant['kwargs']}): {d}" for d in reference.differences(got, want)]
     assert_true(not found, f"{len(found)} differences from TF 2.21 (got, but should be):\n  " + "\n  ".join(found[:15]),
                 call=f"keras.layers.{layer} arguments from a base")
-    if unmodelled:
-        pytest.xfail(f"simdist does not model {', '.join(UNMODELLED_IN_SIMDIST)} (NotImplementedError): "
-                     + "; ".join(unmodelled[:3]))

@@ -14,6 +14,7 @@ from simdist.keras import constraints
 from simdist.keras import activations, dtype_promotion, initializers, regularizers
 from simdist.keras.layers.argument_validation import (compute_conv_output_shape, standardize_data_format,
                                                       standardize_padding, standardize_tuple)
+from simdist.keras.layers import lora
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 
@@ -91,9 +92,9 @@ class BaseConv(Layer):
                  kernel_constraint: Any = None, bias_constraint: Any = None, lora_rank: Any = None,
                  lora_alpha: Any = None, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if lora_rank:
-            raise NotImplementedError(f"{type(self).__name__}(lora_rank={lora_rank}): simdist's convolutions do not "
-                                      "implement LoRA")
+        self.lora_rank = lora_rank
+        self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
+        self.lora_enabled = False
         self.rank = rank
         self.filters = filters
         self.groups = groups
@@ -152,12 +153,38 @@ class BaseConv(Layer):
         else:
             self.bias = None
         self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank, lora_alpha=self.lora_alpha)
 
     @property
     def kernel(self) -> Any:
+        """The kernel variable, or with LoRA the merged kernel (simdist/keras/layers/lora.py)."""
         if not self.built:
             raise AttributeError("You must build the layer before accessing `kernel`.")
+        if self.lora_enabled:
+            return lora.merged(self, self._kernel, self.lora_kernel_a, self.lora_kernel_b)
         return self._kernel
+
+    def enable_lora(self, rank: int, lora_alpha: Any = None, a_initializer: Any = "he_uniform",
+                    b_initializer: Any = "zeros") -> None:
+        """Keras's BaseConv.enable_lora: trainable lora_kernel_a (the kernel's shape but its last axis, rank) and
+        lora_kernel_b (rank, filters), the kernel frozen."""
+        lora.enable(self, rank, lora_alpha, a_initializer, b_initializer, base="_kernel",
+                    names=("lora_kernel_a", "lora_kernel_b"), constraint=self.kernel_constraint,
+                    refusal="Lora is incompatible with kernel constraints. In order to enable lora on this layer, "
+                            "remove the `kernel_constraint` argument.", regularizer=self.kernel_regularizer)
+
+    @property
+    def _saves_own_variables(self) -> bool:
+        """With LoRA the layer writes its variables itself (the merged kernel, the bias)."""
+        return self.lora_enabled
+
+    def save_own_variables(self, store: Any) -> None:
+        lora.save(store, [self.kernel] + ([] if self.bias is None else [self.bias]))
+
+    def load_own_variables(self, store: Any) -> None:
+        lora.load(store, [self._kernel] + ([] if self.bias is None else [self.bias]), self.lora_kernel_a,
+                  self.lora_kernel_b)
 
     def convolution_op(self, inputs: Any, kernel: Any) -> Any:
         return conv(inputs, kernel, strides=list(self.strides), padding=self.padding,
@@ -183,7 +210,8 @@ class BaseConv(Layer):
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                 "activity_regularizer": regularizers.serialize(self.activity_regularizer),
                 "kernel_constraint": constraints.serialize(self.kernel_constraint),
-                "bias_constraint": constraints.serialize(self.bias_constraint)}
+                "bias_constraint": constraints.serialize(self.bias_constraint),
+                **({"lora_rank": self.lora_rank, "lora_alpha": self.lora_alpha} if self.lora_rank else {})}
 
 
 class Conv2D(BaseConv):

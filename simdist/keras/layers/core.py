@@ -8,6 +8,7 @@ from typing import Any
 from simdist import tf
 from simdist.keras import constraints
 from simdist.keras import activations, dtype_promotion, initializers, regularizers
+from simdist.keras.layers import lora
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 
@@ -49,9 +50,9 @@ class Dense(Layer):
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: "
                              f"units={units}")
-        if lora_rank or quantization_config is not None:
-            raise NotImplementedError("Dense(lora_rank=..., quantization_config=...): simdist's Dense does not "
-                                      "implement LoRA or quantization")
+        if quantization_config is not None:
+            raise NotImplementedError("Dense(quantization_config=...): simdist's Dense does not implement "
+                                      "quantization")
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.units = units
         self.activation = activations.get(activation)
@@ -62,6 +63,9 @@ class Dense(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
+        self.lora_rank = lora_rank
+        self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
+        self.lora_enabled = False
         self.input_spec = InputSpec(min_ndim=2)
         self.supports_masking = True
 
@@ -76,15 +80,41 @@ class Dense(Layer):
             self.bias = None
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
         self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank)   # (Keras 3.15: the constructor's lora_alpha becomes the rank)
 
     @property
     def kernel(self) -> Any:
+        """The kernel variable, or with LoRA the merged kernel (simdist/keras/layers/lora.py)."""
         if not self.built:
             raise AttributeError("You must build the layer before accessing `kernel`.")
+        if self.lora_enabled:
+            return lora.merged(self, self._kernel, self.lora_kernel_a, self.lora_kernel_b)
         return self._kernel
 
+    def enable_lora(self, rank: int, lora_alpha: Any = None, a_initializer: Any = "he_uniform",
+                    b_initializer: Any = "zeros") -> None:
+        """Keras's Dense.enable_lora: trainable lora_kernel_a (input_dim, rank) and lora_kernel_b (rank, units), the
+        kernel frozen."""
+        lora.enable(self, rank, lora_alpha, a_initializer, b_initializer, base="_kernel",
+                    names=("lora_kernel_a", "lora_kernel_b"), constraint=self.kernel_constraint,
+                    refusal="Lora is incompatible with kernel constraints. In order to enable lora on this layer, "
+                            "remove the `kernel_constraint` argument.", regularizer=self.kernel_regularizer)
+
+    @property
+    def _saves_own_variables(self) -> bool:
+        """With LoRA the layer writes its variables itself (the merged kernel, the bias)."""
+        return self.lora_enabled
+
+    def save_own_variables(self, store: Any) -> None:
+        lora.save(store, [self.kernel] + ([] if self.bias is None else [self.bias]))
+
+    def load_own_variables(self, store: Any) -> None:
+        lora.load(store, [self._kernel] + ([] if self.bias is None else [self.bias]), self.lora_kernel_a,
+                  self.lora_kernel_b)
+
     def call(self, inputs: Any, training: Any = None) -> Any:
-        x = matmul(inputs, self._kernel)
+        x = matmul(inputs, self.kernel)
         if self.bias is not None:
             x = bias_add(x, self.bias)
         if self.activation is not None:
@@ -104,7 +134,8 @@ class Dense(Layer):
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                 "kernel_constraint": constraints.serialize(self.kernel_constraint),
                 "bias_constraint": constraints.serialize(self.bias_constraint),
-                "quantization_config": None}   # (Keras 3.15 writes the field; simdist refuses a non-None one)
+                "quantization_config": None,   # (Keras 3.15 writes the field; simdist refuses a non-None one)
+                **({"lora_rank": self.lora_rank, "lora_alpha": self.lora_alpha} if self.lora_rank else {})}
 
 
 class Embedding(Layer):
@@ -120,8 +151,8 @@ class Embedding(Layer):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"`{arg}` must be a positive integer. Received: {arg}={value} "
                                  f"(of type {type(value).__name__}).")
-        if lora_rank or quantization_config is not None:
-            raise NotImplementedError("Embedding(lora_rank=..., quantization_config=...): not implemented by simdist")
+        if quantization_config is not None:
+            raise NotImplementedError("Embedding(quantization_config=...): not implemented by simdist")
         if kwargs.pop("input_length", None) is not None:
             import warnings
             warnings.warn("Argument `input_length` is deprecated. Just remove it.")
@@ -134,6 +165,9 @@ class Embedding(Layer):
         self.mask_zero = mask_zero
         self.supports_masking = mask_zero
         self.autocast = False
+        self.lora_rank = lora_rank
+        self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
+        self.lora_enabled = False
         if weights is not None:
             self.build()
             if not (isinstance(weights, list) and len(weights) == 1):
@@ -148,17 +182,42 @@ class Embedding(Layer):
                                            regularizer=self.embeddings_regularizer,
                                            constraint=self.embeddings_constraint, trainable=True)
         self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank)   # (Keras 3.15: the constructor's lora_alpha becomes the rank)
 
     @property
     def embeddings(self) -> Any:
+        """The embeddings variable, or with LoRA the merged table (simdist/keras/layers/lora.py)."""
         if not self.built:
             raise AttributeError("You must build the layer before accessing `embeddings`.")
+        if self.lora_enabled:
+            return lora.merged(self, self._embeddings, self.lora_embeddings_a, self.lora_embeddings_b)
         return self._embeddings
+
+    def enable_lora(self, rank: int, lora_alpha: Any = None, a_initializer: Any = "he_uniform",
+                    b_initializer: Any = "zeros") -> None:
+        """Keras's Embedding.enable_lora: trainable lora_embeddings_a (input_dim, rank) and lora_embeddings_b (rank,
+        output_dim), the table frozen."""
+        lora.enable(self, rank, lora_alpha, a_initializer, b_initializer, base="_embeddings",
+                    names=("lora_embeddings_a", "lora_embeddings_b"), constraint=self.embeddings_constraint,
+                    refusal="Lora is incompatible with embedding constraints. In order to enable lora on this layer, "
+                            "remove the `embeddings_constraint` argument.", regularizer=self.embeddings_regularizer)
+
+    @property
+    def _saves_own_variables(self) -> bool:
+        """With LoRA the layer writes its variable itself (the merged table)."""
+        return self.lora_enabled
+
+    def save_own_variables(self, store: Any) -> None:
+        lora.save(store, [self.embeddings])
+
+    def load_own_variables(self, store: Any) -> None:
+        lora.load(store, [self._embeddings], self.lora_embeddings_a, self.lora_embeddings_b)
 
     def call(self, inputs: Any) -> Any:
         if inputs.dtype not in (tf.int32, tf.int64):
             inputs = tf.cast(inputs, tf.int32)
-        table = tf.convert_to_tensor(self._embeddings)
+        table = tf.convert_to_tensor(self.embeddings)
         n = tf.cast(tf.shape(table)[0], inputs.dtype)
         indices = tf.where(inputs < 0, inputs + n, inputs)
         out = tf.gather(table, indices, axis=0)
@@ -179,7 +238,8 @@ class Embedding(Layer):
                 "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
                 "activity_regularizer": regularizers.serialize(self.activity_regularizer),
                 "embeddings_constraint": constraints.serialize(self.embeddings_constraint), "mask_zero": self.mask_zero,
-                "quantization_config": None}
+                "quantization_config": None,
+                **({"lora_rank": self.lora_rank, "lora_alpha": self.lora_alpha} if self.lora_rank else {})}
 
 
 class Activation(Layer):

@@ -20,6 +20,7 @@ from typing import Any
 from simdist import tf
 from simdist.keras import constraints
 from simdist.keras import activations, dtype_policies, dtype_promotion, initializers, regularizers
+from simdist.keras.layers import lora
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 
@@ -186,9 +187,9 @@ class EinsumDense(Layer):
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, lora_rank: Any = None, lora_alpha: Any = None,
                  gptq_unpacked_column_size: Any = None, quantization_config: Any = None, **kwargs: Any) -> None:
-        if lora_rank or quantization_config is not None or gptq_unpacked_column_size:
-            raise NotImplementedError("EinsumDense(lora_rank=..., quantization_config=...): simdist's EinsumDense "
-                                      "does not implement LoRA or quantization")
+        if quantization_config is not None or gptq_unpacked_column_size:
+            raise NotImplementedError("EinsumDense(quantization_config=...): simdist's EinsumDense does not implement "
+                                      "quantization")
         super().__init__(**kwargs)
         self.equation = equation
         self.partial_output_shape = (output_shape,) if isinstance(output_shape, int) else tuple(output_shape)
@@ -202,6 +203,7 @@ class EinsumDense(Layer):
         self.bias_constraint = constraints.get(bias_constraint)
         self.lora_rank = lora_rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
+        self.lora_enabled = False
         self.quantization_config = None
 
     def build(self, input_shape: Any) -> None:
@@ -225,18 +227,44 @@ class EinsumDense(Layer):
         else:
             self.bias = None
         self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank, lora_alpha=self.lora_alpha)
 
     @property
     def kernel(self) -> Any:
+        """The kernel variable, or with LoRA the merged kernel (simdist/keras/layers/lora.py)."""
         if not self.built:
             raise AttributeError("You must build the layer before accessing `kernel`.")
+        if self.lora_enabled:
+            return lora.merged(self, self._kernel, self.lora_kernel_a, self.lora_kernel_b)
         return self._kernel
+
+    def enable_lora(self, rank: int, lora_alpha: Any = None, a_initializer: Any = "he_uniform",
+                    b_initializer: Any = "zeros") -> None:
+        """Keras's EinsumDense.enable_lora: trainable lora_kernel_a (the kernel's shape but its last axis, rank) and
+        lora_kernel_b (rank, the kernel's last axis), the kernel frozen."""
+        lora.enable(self, rank, lora_alpha, a_initializer, b_initializer, base="_kernel",
+                    names=("lora_kernel_a", "lora_kernel_b"), constraint=self.kernel_constraint,
+                    refusal="Lora is incompatible with kernel constraints. In order to enable lora on this layer, "
+                            "remove the `kernel_constraint` argument.", regularizer=self.kernel_regularizer)
+
+    @property
+    def _saves_own_variables(self) -> bool:
+        """With LoRA the layer writes its variables itself (the merged kernel, the bias)."""
+        return self.lora_enabled
+
+    def save_own_variables(self, store: Any) -> None:
+        lora.save(store, [self.kernel] + ([] if self.bias is None else [self.bias]))
+
+    def load_own_variables(self, store: Any) -> None:
+        lora.load(store, [self._kernel] + ([] if self.bias is None else [self.bias]), self.lora_kernel_a,
+                  self.lora_kernel_b)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return tuple(analyze_einsum_string(self.equation, self.bias_axes, input_shape, self.partial_output_shape)[2])
 
     def call(self, inputs: Any, training: Any = None) -> Any:
-        x = einsum(self.equation, inputs, self._kernel)
+        x = einsum(self.equation, inputs, self.kernel)
         if self.bias is not None:
             x = tf.add(x, tf.convert_to_tensor(self.bias))
         if self.activation is not None:

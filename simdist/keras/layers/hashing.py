@@ -1,6 +1,6 @@
-"""`keras.layers.Hashing` (keras/src/layers/preprocessing/hashing.py) without a salt: values
-hashed to `num_bins` bins by `tf.strings.to_hash_bucket_fast` (FarmHash Fingerprint64 modulo
-the bins) of their string form (integers printed by `tf.as_string`, floats cast to int64
+"""`keras.layers.Hashing` (keras/src/layers/preprocessing/hashing.py): values hashed to `num_bins`
+bins by `tf.strings.to_hash_bucket_fast` (FarmHash Fingerprint64 modulo the bins), or with a `salt`
+(an int k is [k, k]) by `tf.strings.to_hash_bucket_strong` (SipHash-2-4 keyed by it), of their string form (integers printed by `tf.as_string`, floats cast to int64
 first); with `mask_value`, bin 0 is reserved for it and the others shift by one; then encoded
 as CategoryEncoding does for output_mode "one_hot" / "multi_hot" / "count"."""
 
@@ -16,8 +16,7 @@ __all__ = ["Hashing"]
 
 
 class Hashing(Layer):
-    """`keras.layers.Hashing(num_bins, mask_value=None, salt=None, output_mode="int")`; the salted
-    (SipHash, `to_hash_bucket_strong`) form is not implemented."""
+    """`keras.layers.Hashing(num_bins, mask_value=None, salt=None, output_mode="int", sparse=False)`."""
 
     def __init__(self, num_bins: int, mask_value: Any = None, salt: Any = None, output_mode: str = "int",
                  sparse: bool = False, **kwargs: Any) -> None:
@@ -37,15 +36,20 @@ class Hashing(Layer):
         if sparse and output_mode == "int":
             raise ValueError("`sparse` may only be true if `output_mode` is `\"one_hot\"`, `\"multi_hot\"`, or "
                              f"`\"count\"`. Received: sparse={sparse} and output_mode={output_mode}")
-        if salt is not None:
-            raise NotImplementedError("Hashing(salt=...): the keyed SipHash of tf.strings.to_hash_bucket_strong is not "
-                                      "implemented by simdist; unsalted hashing (FarmHash) is")
         self.num_bins = num_bins
         self.mask_value = mask_value
-        self.strong_hash = False
+        self.strong_hash = salt is not None
         self.output_mode = output_mode
         self.sparse = sparse
         self.salt = None
+        if salt is not None:
+            if isinstance(salt, (tuple, list)) and len(salt) == 2:
+                self.salt = list(salt)
+            elif isinstance(salt, int):
+                self.salt = [salt, salt]
+            else:
+                raise ValueError("The `salt` argument for `Hashing` can only be a tuple of size 2 integers, or a "
+                                 f"single integer. Received: salt={salt}.")
         self._convert_input_args = False
         self._allow_non_tensor_positional_args = True
 
@@ -66,7 +70,10 @@ class Hashing(Layer):
             values = tf.cast(values, "int64")
         if values.dtype != tf.string:
             values = tf.strings.as_string(values)
-        values = tf.strings.to_hash_bucket_fast(values, hash_bins)
+        if self.strong_hash:   # SipHash-2-4 keyed by the salt
+            values = tf.strings.to_hash_bucket_strong(values, hash_bins, key=self.salt)
+        else:
+            values = tf.strings.to_hash_bucket_fast(values, hash_bins)
         if mask is not None:
             values = tf.add(values, tf.ones_like(values))
             values = tf.where(mask, tf.zeros_like(values), values)

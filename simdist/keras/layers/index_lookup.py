@@ -8,8 +8,8 @@ by the token (both descending: NumPy's lexsort reversed), up to `max_tokens`. Ou
 "one_hot", "multi_hot", "count", "tf_idf" (encode_categorical_inputs; tf_idf weights the counts by
 the idf weights given or learned as log(1 + documents / (1 + document count))). Dense tensors,
 SparseTensors and RaggedTensors (looked up through tf.ragged.map_flat_values, adapted from their
-flat values, a row a document; TextVectorization's split tokens), sparse outputs (tf.SparseTensor, as Keras gives), unsalted hashing
-(no SipHash)."""
+flat values, a row a document; TextVectorization's split tokens), sparse outputs (tf.SparseTensor, as Keras gives), OOV hashing with a salt by SipHash-2-4
+(`tf.strings.to_hash_bucket_strong`)."""
 
 from __future__ import annotations
 
@@ -78,8 +78,13 @@ class IndexLookup(Layer):
             if tf.as_dtype(vocabulary_dtype).is_integer and oov_method != "farmhash":
                 raise ValueError(f"`salt` can only be used when `oov_method='farmhash'`. Received: oov_method="
                                  f"{oov_method}")
-            raise NotImplementedError(f"{self.__class__.__name__}(salt=...): the keyed SipHash of "
-                                      "tf.strings.to_hash_bucket_strong is not implemented by simdist")
+            if isinstance(salt, (tuple, list)) and len(salt) == 2:
+                salt = list(salt)
+            elif isinstance(salt, int):
+                salt = [salt, salt]
+            else:
+                raise ValueError("The `salt` argument for `IndexLookup` can only be a tuple of 2 integers, or a single "
+                                 f"integer. Received: salt={salt}.")
         if output_mode == "binary":
             output_mode = "multi_hot"
         if output_mode == "tf-idf":
@@ -464,7 +469,11 @@ class IndexLookup(Layer):
                 hash_inputs = inputs
                 if tf.as_dtype(self._key_dtype).is_integer:
                     hash_inputs = tf.strings.as_string(inputs)
-                oov_indices = tf.strings.to_hash_bucket_fast(hash_inputs, num_buckets=self.num_oov_indices)
+                if self.salt is not None:   # SipHash-2-4 keyed by the salt
+                    oov_indices = tf.strings.to_hash_bucket_strong(hash_inputs, num_buckets=self.num_oov_indices,
+                                                                   key=self.salt)
+                else:
+                    oov_indices = tf.strings.to_hash_bucket_fast(hash_inputs, num_buckets=self.num_oov_indices)
             oov_indices = oov_indices + self._oov_start_index()
             oov_locations = tf.equal(lookups, self._default_value)
             lookups = tf.where(oov_locations, oov_indices, lookups)

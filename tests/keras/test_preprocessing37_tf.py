@@ -1,5 +1,6 @@
-"""Keras preprocessing layers with `sparse=True`, and tf.sparse.bincount of a RaggedTensor, on simdist vs TF 2.21 +
-Keras 3.15: CategoryEncoding (one_hot, multi_hot, count; inputs of rank 0 to 3, a trailing 1, count_weights,
+"""Keras preprocessing layers with `sparse=True` or a `salt`, and tf.sparse.bincount of a RaggedTensor, on simdist vs
+TF 2.21 + Keras 3.15: Hashing, StringLookup and IntegerLookup with a salt (SipHash; a pair, an int, string, int and
+float inputs, a mask value, multi_hot, the configs and the errors); CategoryEncoding (one_hot, multi_hot, count; inputs of rank 0 to 3, a trailing 1, count_weights,
 a negative index, RaggedTensor inputs), Discretization, Hashing, IntegerLookup and StringLookup (each output
 mode, tf_idf of rank 1 and the GatherNd error of rank 2), HashedCrossing (one_hot, int), TextVectorization
 (multi_hot, count, one_hot, tf_idf), and tf.sparse.bincount of a RaggedTensor along both axes, with weights,
@@ -112,6 +113,26 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["rb/other_splits"] = _error_class(_bincount(r, weights=lambda tf: tf.ragged.constant(
         [[1.0], [3, 4, 5, 6, 7, 8, 9], []]), axis=-1))
     c["rb/negative"] = _bincount(lambda tf: tf.ragged.constant([[1, -2], [3]]), axis=-1)
+    words = lambda tf: tf.constant([["A", "B"], ["C", "D"], ["E", "F"]])  # noqa: E731
+    c["salt/hash_pair"] = _layer("Hashing", _on(words), num_bins=3, salt=[133, 137])
+    c["salt/hash_int"] = _layer("Hashing", _on(words), num_bins=3, salt=133)
+    c["salt/hash_int_inputs"] = _layer("Hashing", _on(lambda tf: tf.constant([[1, 2], [3, -4]])), num_bins=5, salt=7)
+    c["salt/hash_float_mask"] = _layer("Hashing", _on(lambda tf: tf.constant([[1.5, 2.0], [3.2, -4.0]])), num_bins=5,
+                                       salt=7, mask_value=2.0)
+    c["salt/hash_multi_hot"] = _layer("Hashing", _on(words), num_bins=4, salt=(1, 2), output_mode="multi_hot")
+    c["salt/hash_bad"] = lambda tf: tf.keras.layers.Hashing(num_bins=3, salt="x")
+    c["salt/hash_config"] = lambda tf: tf.keras.layers.Hashing(num_bins=3, salt=5).get_config()["salt"]
+    c["salt/string_farmhash"] = _layer("StringLookup", _on(lambda tf: tf.constant(["a", "b", "zz", "q"])),
+                                       vocabulary=["a"], num_oov_indices=3, salt=11, oov_method="farmhash")
+    c["salt/string_floormod"] = _layer("StringLookup", _on(lambda tf: tf.constant(["a", "b", "zz", "q"])),
+                                       vocabulary=["a"], num_oov_indices=3, salt=11)
+    c["salt/integer_farmhash"] = _layer("IntegerLookup", _on(lambda tf: tf.constant([1, 2, 30, 400])), vocabulary=[1],
+                                        num_oov_indices=3, salt=(4, 5), oov_method="farmhash")
+    c["salt/integer_floormod"] = lambda tf: tf.keras.layers.IntegerLookup(vocabulary=[1], num_oov_indices=3, salt=4)
+    c["salt/integer_bad"] = lambda tf: tf.keras.layers.IntegerLookup(vocabulary=[1], num_oov_indices=3,
+                                                                     salt=[1, 2, 3], oov_method="farmhash")
+    c["salt/string_config"] = lambda tf: tf.keras.layers.StringLookup(vocabulary=["a"], num_oov_indices=2,
+                                                                      salt=9).get_config()["salt"]
     return c
 
 
@@ -150,6 +171,11 @@ def _check(tf_results: dict[int, Any], prefixes: tuple[str, ...]) -> None:
 @pytest.mark.clause("keras.layer.lookup")
 def test_preprocessing_layers_sparse_outputs_match_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("ce/", "disc/", "hash/", "intlookup/", "strlookup/", "hx/", "tv/"))
+
+
+@pytest.mark.clause("keras.layer.lookup")
+def test_salted_hashing_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("salt/",))
 
 
 @pytest.mark.clause("ops.sparse")
