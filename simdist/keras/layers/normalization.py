@@ -96,9 +96,10 @@ def batch_normalization(x: Any, mean: Any, variance: Any, axis: int, offset: Any
 
 
 def layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any = -1,
-                        epsilon: float | None = None) -> Any:
-    """Keras's `ops.layer_normalization` (not rms_scaling): x * inv + (beta - mean * inv) with
-    inv = gamma / sqrt(var + eps), the moments over `axis`, computed in at least float32."""
+                        epsilon: float | None = None, rms_scaling: bool = False) -> Any:
+    """Keras's `ops.layer_normalization`: x * inv + (beta - mean * inv) with inv = gamma / sqrt(var + eps), the
+    moments over `axis`, computed in at least float32; with the deprecated `rms_scaling`, x / sqrt(var + eps) * gamma
+    (the variance, not the mean square, as Keras 3.15 computes it; no beta)."""
     if epsilon is None:
         epsilon = _KERAS_EPSILON
     x = tf.convert_to_tensor(x)
@@ -120,6 +121,19 @@ def layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any =
             return tf.reshape(v, broadcast_shape)
         return v
 
+    if rms_scaling:
+        import warnings  # noqa: PLC0415
+
+        from simdist.keras.ops import tf_numpy  # noqa: PLC0415 - Keras's backend var (float32 at least)
+
+        warnings.warn("You passed `rms_scaling=True`, which is deprecated. This argument incorrectly scales the input "
+                      "by the variance, not the root mean square. To correctly use RMS Normalization, please use "
+                      "`keras.ops.rms_normalization` / `keras.ops.nn.rms_normalization` instead.")
+
+        outputs = x * tf.math.rsqrt(tf_numpy.var(x, axis=axis, keepdims=True) + epsilon)
+        if gamma is not None:
+            outputs = outputs * tf.cast(_broadcast(gamma), x.dtype)
+        return _to(outputs, original)
     mean, variance = moments(x, axes=axis, keepdims=True)
     gamma, beta = _broadcast(gamma), _broadcast(beta)
     inv = tf.math.rsqrt(variance + epsilon)
@@ -143,9 +157,13 @@ class LayerNormalization(Layer):
                  beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", beta_regularizer: Any = None,
                  gamma_regularizer: Any = None, beta_constraint: Any = None, gamma_constraint: Any = None,
                  **kwargs: Any) -> None:
-        if kwargs.pop("rms_scaling", False):
-            raise NotImplementedError("LayerNormalization(rms_scaling=True) (deprecated in Keras 3.15) is not "
-                                      "implemented by simdist")
+        rms_scaling = kwargs.pop("rms_scaling", False)
+        if rms_scaling:
+            import warnings  # noqa: PLC0415
+
+            warnings.warn("You passed `rms_scaling=True`, which is deprecated. This argument incorrectly scales the "
+                          "input by the variance, not the root mean square. To correctly use RMS Normalization, please "
+                          "use `keras.layers.RMSNormalization` instead.")
         super().__init__(**kwargs)
         if isinstance(axis, (list, tuple)):
             self.axis: Any = list(axis)
@@ -157,7 +175,7 @@ class LayerNormalization(Layer):
         self.epsilon = epsilon
         self.center = center
         self.scale = scale
-        self.rms_scaling = False
+        self.rms_scaling = rms_scaling
         self.beta_initializer = initializers.get(beta_initializer)
         self.gamma_initializer = initializers.get(gamma_initializer)
         self.beta_regularizer = regularizers.get(beta_regularizer)
@@ -173,13 +191,13 @@ class LayerNormalization(Layer):
         else:
             shape = (input_shape[self.axis],)
             self.axis = [self.axis]
-        if self.scale:
+        if self.scale or self.rms_scaling:
             self.gamma = self.add_weight(name="gamma", shape=shape, initializer=self.gamma_initializer,
                                          regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
                                          trainable=True, autocast=False)
         else:
             self.gamma = None
-        if self.center:
+        if self.center and not self.rms_scaling:
             self.beta = self.add_weight(name="beta", shape=shape, initializer=self.beta_initializer,
                                         regularizer=self.beta_regularizer, constraint=self.beta_constraint,
                                         trainable=True, autocast=False)
@@ -187,7 +205,8 @@ class LayerNormalization(Layer):
             self.beta = None
 
     def call(self, inputs: Any) -> Any:
-        outputs = layer_normalization(inputs, self.gamma, self.beta, self.axis, self.epsilon)
+        outputs = layer_normalization(inputs, self.gamma, self.beta, self.axis, self.epsilon,
+                                      rms_scaling=self.rms_scaling)
         return _to(outputs, tf.as_dtype(self.compute_dtype))
 
     def compute_output_shape(self, input_shape: Any) -> Any:

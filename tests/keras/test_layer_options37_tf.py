@@ -1,4 +1,5 @@
-"""LoRA of keras.layers.Dense, EinsumDense, Embedding and the convolutions (Conv1D, Conv2D) on simdist vs TF 2.21 + Keras 3.15: `lora_rank` at
+"""LayerNormalization(rms_scaling=True) (deprecated, Keras 3.15: x / sqrt(var + eps) * gamma, no beta, its warnings;
+float32, float16, mixed_float16, several axes) and LoRA of keras.layers.Dense, EinsumDense, Embedding and the convolutions (Conv1D, Conv2D) on simdist vs TF 2.21 + Keras 3.15: `lora_rank` at
 construction (the weights, trainable and frozen weights, the first output, the config; Dense's and Embedding's
 lora_alpha replaced by the rank at build, EinsumDense's kept), `enable_lora` on a built layer and its errors (not
 built, twice, a kernel or embeddings constraint), three epochs of Adam then a .weights.h5 round trip into a model
@@ -104,7 +105,26 @@ def _mixed(tf: Any) -> Any:
     return [layer(X), layer.kernel]
 
 
+def _rms(dtype: str = "float32", **kw: Any) -> Callable[[Any], Any]:
+    def f(tf: Any) -> Any:
+        import warnings
+        tf.keras.utils.set_random_seed(1)
+        x = np.linspace(-2, 3, 24).reshape(2, 3, 4).astype("float16" if dtype == "float16" else "float32")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            layer = tf.keras.layers.LayerNormalization(rms_scaling=True, dtype=dtype, **kw)
+            y = layer(x)
+        return [y, _names(layer.weights), layer.get_config()["rms_scaling"],
+                sum("rms_scaling" in str(w.message) for w in caught)]
+    return f
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
+    "ln/rms": _rms(),
+    "ln/rms_axes": _rms(axis=[1, 2], gamma_initializer="random_normal"),
+    "ln/rms_no_center_no_scale": _rms(center=False, scale=False),
+    "ln/rms_float16": _rms("float16"),
+    "ln/rms_mixed_float16": _rms("mixed_float16"),
     "dense/rank2": _built(lora_rank=2),
     "dense/rank2_alpha8": _built(lora_rank=2, lora_alpha=8),
     "dense/trained": _trained(lambda tf: tf.keras.layers.Dense(3, lora_rank=2), X),
@@ -128,7 +148,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
                                                                  embeddings_constraint="non_neg")(IDS),
 }
 LABELS = sorted(CASES)
-_AUTO_NAME = re.compile(r"\b(dense|einsum_dense|embedding|sequential|flatten|conv1d|conv2d)(_\d+)?\b")
+_AUTO_NAME = re.compile(r"\b(dense|einsum_dense|embedding|sequential|flatten|conv1d|conv2d|layer_normalization)(_\d+)?\b")
 
 
 def _run(tf: Any, label: str) -> Any:
@@ -145,11 +165,21 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(LABELS))))
 
 
+def _check(tf_results: dict[int, Any], prefixes: tuple[str, ...]) -> None:
+    from simdist import tf
+    labels = [(i, lab) for i, lab in enumerate(LABELS) if lab.startswith(prefixes)]
+    bad = [d for i, lab in labels if (d := case_results.diff(_run(tf, lab), tf_results[i], lab))]
+    assert not bad, f"{len(bad)} of {len(labels)} cases differ from TF 2.21:\n" + "\n".join(bad)
+
+
 @pytest.mark.clause("keras.layer.forward-and-gradients")
 def test_lora_layers_match_tf(tf_results: dict[int, Any]) -> None:
-    from simdist import tf
-    bad = [d for i, lab in enumerate(LABELS) if (d := case_results.diff(_run(tf, lab), tf_results[i], lab))]
-    assert not bad, f"{len(bad)} of {len(LABELS)} cases differ from TF 2.21:\n" + "\n".join(bad)
+    _check(tf_results, ("dense/", "einsum/", "conv1d/", "conv2d/", "embedding/"))
+
+
+@pytest.mark.clause("keras.layer.layernorm")
+def test_layer_normalization_rms_scaling_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("ln/",))
 
 
 if __name__ == "__main__":  # TF worker
