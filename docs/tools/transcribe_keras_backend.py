@@ -248,7 +248,11 @@ def api_module(keras_root: Path) -> str:
                                                              else f"{n}=keras_op(\"{n}\", op_{m.rsplit('.', 1)[1]}.{f})"
                                                              for m, f, n in names) + ")")
     head = API_HEADER.format(left_out=", ".join(f"`{n}`" for n in left) or "nothing")
-    return head + "\n".join(out) + "\n"
+    names = sorted(line.split(" = ", 1)[0] for line in out)
+    tail = ("\n\nfrom simdist.keras import _api  # noqa: E402\n\n"
+            "__all__ = [   # TF 2.21's tf.keras.ops names simdist has (one a line; clause api.namespaces)\n"
+            + "".join(f'    "{n}",\n' for n in names) + "]\n__dir__ = _api.dir_of(__name__)\n")
+    return head + "\n".join(out) + "\n" + tail
 
 
 def legacy_names(keras_root: Path) -> str:

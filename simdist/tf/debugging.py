@@ -11,12 +11,56 @@ from simdist.runtime.graph_op import op_result as _op_result
 from simdist.runtime.tensor import convert_to_tensor as _convert_to_tensor
 
 
-def _check(ok: bool, message: str | None, condition: str, values: dict[str, _Any], static: bool = False) -> None:
+def _pretty(item: _Any, summarize: _Any) -> str:
+    """check_ops._pretty_print: a tensor as the list of its first `summarize` elements' str (with '...' when cut; a
+    scalar as its str), anything else (NumPy arrays too) by str."""
+    from simdist.runtime.tensor import Tensor
+    if not isinstance(item, Tensor):
+        return str(item)
+    arr = item.numpy()
+    if _np.isscalar(arr):
+        return str(arr)
+    flat = arr.reshape((-1,))
+    out = [str(v) for v in flat[:summarize]]   # (summarize < 0 is 1e9 here: a float slice, TypeError, as in TF 2.21)
+    if len(out) < flat.size:
+        out.append("...")
+    return str(out)
+
+
+def _summarize(summarize: _Any) -> _Any:
+    return 3 if summarize is None else (1e9 if summarize < 0 else summarize)
+
+
+def _eager_binary_data(sym: str, x: _Any, y: _Any, test: _Any, summarize: _Any) -> list[_Any]:
+    """check_ops._make_assert_msg_data: the condition, where x and y differ (same non-scalar shapes), and their
+    first elements, as NumPy arrays (printed by str)."""
+    data: list[_Any] = [f"Condition x {sym} y did not hold."]
+    if summarize > 0:
+        xa, ya = _np.asarray(x._v), _np.asarray(y._v)
+        if xa.shape == ya.shape and xa.ndim:
+            bad = ~_np.asarray(test._v)
+            idx = _np.argwhere(bad)
+            n = min(int(summarize), idx.shape[0])
+            data += [f"Indices of first {n} different values:", idx[:n], "Corresponding x values:",
+                     xa[bad].reshape((-1,))[:n], "Corresponding y values:", ya[bad].reshape((-1,))[:n]]
+        xs, ys = xa.reshape((-1,)), ya.reshape((-1,))
+        nx, ny = min(xs.size, summarize), min(ys.size, summarize)
+        data += [f"First {int(nx)} elements of x:", xs[:int(nx)], f"First {int(ny)} elements of y:", ys[:int(ny)]]
+    return data
+
+
+def _check(ok: bool, message: str | None, condition: str, values: dict[str, _Any], static: bool = False,
+           eager: _Callable[[], list[_Any]] | None = None, summarize: _Any = None) -> None:
+    """Raise the failed assertion's InvalidArgumentError: eagerly with check_ops' eager data (`eager()`, each item by
+    _pretty), in a tf.function with the static form (the values; TF also names the graph tensors)."""
     from simdist.runtime import context
     if ok or (context.in_placeholder_run() and not static):
         # (a dry run's placeholder zeros: the Assert op fails only when TF's graph runs, after the
         # trace, which goes on; graph constants failing are at_build, raised by the caller)
         return
+    if eager is not None and not context.in_function():
+        n = _summarize(summarize)
+        raise _errors.InvalidArgumentError(None, None, "\n".join(_pretty(d, n) for d in eager()))
     lines = [message] if message else []
     lines.append(f"Condition {condition} did not hold element-wise:")
     for k, v in values.items():
@@ -24,17 +68,26 @@ def _check(ok: bool, message: str | None, condition: str, values: dict[str, _Any
     raise _errors.InvalidArgumentError(None, None, "\n".join(lines))
 
 
-def _unary(cond: _Callable[[_np.ndarray], _np.ndarray], text: str) -> _Callable[..., None]:
+def _unary(cond: _Callable[[_np.ndarray], _np.ndarray], text: str, joined: bool = False) -> _Callable[..., None]:
+    """check_ops.assert_positive and kin: eagerly the data [message prefix, "Condition x > 0 did not hold
+    element-wise:", "x (shape=... dtype=...) = ", x] (`joined`: assert_non_positive's source lacks the comma
+    between the two texts, so they print on one line)."""
     def assertion(x: _Any, message: str | None = None, summarize: _Any = None, name: _Any = None) -> _Any:
-        a = _convert_to_tensor(x)._v
-        _check(bool(_np.all(cond(a))), message, text, {"x": a})
+        t = _convert_to_tensor(x)
+        a = t._v
+
+        def eager() -> list[_Any]:
+            head = [_prefix(message), f"Condition {text} did not hold element-wise:"]
+            label = f"x (shape={t.shape} dtype={t.dtype.name}) = "
+            return head[:1] + ([head[1] + label] if joined else [head[1], label]) + [t]
+        _check(bool(_np.all(cond(a))), message, text, {"x": a}, eager=eager, summarize=summarize)
         return _op_result("assert/Assert/Assert", "Assert")
     return assertion
 
 
 assert_positive = _unary(lambda a: a > 0, "x > 0")
 assert_negative = _unary(lambda a: a < 0, "x < 0")
-assert_non_positive = _unary(lambda a: a <= 0, "x <= 0")
+assert_non_positive = _unary(lambda a: a <= 0, "x <= 0", joined=True)
 assert_non_negative = _unary(lambda a: a >= 0, "x >= 0")
 
 
@@ -50,7 +103,10 @@ def _binary(compare: str, text: str) -> _Callable[..., None]:
         test = getattr(math, compare)(xt, yt)
         static = context.in_function() and graph_constants.python_constant(xt, yt)
         try:
-            _check(bool(_np.all(test._v)), message, text, {"x": xt._v, "y": yt._v}, static)
+            sym = text.split(" ")[1]
+            _check(bool(_np.all(test._v)), message, text, {"x": xt._v, "y": yt._v}, static,
+                   eager=lambda: ([] if message is None else [message])
+                   + _eager_binary_data(sym, xt, yt, test, _summarize(summarize)), summarize=summarize)
         except _errors.InvalidArgumentError as e:
             # (in a graph, check_ops._binary_assert's _assert_static: x and y both known to
             # tensor_util.constant_value fail while the graph is built, get_concrete_function too;

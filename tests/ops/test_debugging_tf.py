@@ -158,6 +158,35 @@ _ASSERTS: list[tuple[str, Callable[[Any], Any]]] = [
     ("shapes-string-symbol", _returns(lambda tf: tf.debugging.assert_shapes([(tf.ones([2]), ("N",)),
                                                                              (tf.ones([2]), "N")]))),
     ("traceback-filtering", lambda tf: tf.constant(tf.debugging.is_traceback_filtering_enabled())),
+    # (thirty-seventh session) the elementwise assertions' eager messages: check_ops._make_assert_msg_data and the
+    # unary ones' data through _pretty_print
+    *[(f"elementwise-{name}", _message(fn)) for name, fn in (
+        ("equal", lambda tf: tf.debugging.assert_equal(tf.constant([0, 1, 8, 5, 6]), tf.constant([0, 2, 8, 4, 6]))),
+        ("equal-message", lambda tf: tf.debugging.assert_equal(tf.constant([0, 1]), tf.constant([0, 2]), message="m")),
+        ("equal-summarize-1", lambda tf: tf.debugging.assert_equal(tf.constant([0, 1, 8]), tf.constant([0, 2, 9]),
+                                                                   summarize=1)),
+        ("equal-summarize-0", lambda tf: tf.debugging.assert_equal(tf.constant([0, 1]), tf.constant([0, 2]),
+                                                                   summarize=0)),
+        ("equal-scalar", lambda tf: tf.debugging.assert_equal(tf.constant(1), tf.constant(2))),
+        ("equal-broadcast", lambda tf: tf.debugging.assert_equal(tf.constant([0, 1, 8, 5]), tf.constant(0))),
+        ("equal-2d", lambda tf: tf.debugging.assert_equal(tf.constant([[1, 2], [3, 4]]), tf.constant([[1, 0], [0, 4]]))),
+        ("equal-float", lambda tf: tf.debugging.assert_equal(tf.constant([1.5, -2.25, 3.0]), tf.constant([1.5, 2.0, 3.5]))),
+        ("equal-string", lambda tf: tf.debugging.assert_equal(tf.constant(["a", "b"]), tf.constant(["a", "c"]))),
+        ("less-all", lambda tf: tf.debugging.assert_less(tf.range(10), tf.range(10) * 2, summarize=-1, message="hey")),
+        ("less-equal", lambda tf: tf.debugging.assert_less_equal(tf.constant([0, 5]), tf.constant([1, 4]))),
+        ("greater-half", lambda tf: tf.debugging.assert_greater(tf.constant([1.5, 2.0], tf.float16),
+                                                                tf.constant(1.75, tf.float16))),
+        ("greater-equal-int64", lambda tf: tf.debugging.assert_greater_equal(tf.constant([2**40, 5], tf.int64),
+                                                                             tf.constant([2**41, 1], tf.int64))),
+        ("positive", lambda tf: tf.debugging.assert_positive(tf.constant([0, 1, 8, 5]))),
+        ("positive-message-summarize", lambda tf: tf.debugging.assert_positive(tf.constant([1.5, -2.25, 3.0]),
+                                                                               message="mm", summarize=1)),
+        ("positive-2d", lambda tf: tf.debugging.assert_positive(tf.constant([[1.0, -1.0], [2.0, 3.0]]))),
+        ("positive-scalar", lambda tf: tf.debugging.assert_positive(tf.constant(-1))),
+        ("negative", lambda tf: tf.debugging.assert_negative(tf.constant([-1, 1, -8, 5]))),
+        ("non-negative-summarize-negative", lambda tf: tf.debugging.assert_non_negative(tf.constant([1.5, -2.0]),
+                                                                                        summarize=-1)),
+        ("non-positive", lambda tf: tf.debugging.assert_non_positive(tf.constant([0, 1, 8, 5]), message="z")))],
 ]
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
