@@ -38,7 +38,7 @@ def bias_add(x: Any, bias: Any) -> Any:
     return tf.add(x, b)
 
 
-class Dense(Layer):
+class Dense(lora.KernelLoRA, Layer):
     """`keras.layers.Dense(units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
     bias_initializer="zeros", ...)`: `activation(inputs @ kernel + bias)` on the last axis."""
 
@@ -82,36 +82,6 @@ class Dense(Layer):
         self.built = True
         if self.lora_rank:
             self.enable_lora(self.lora_rank)   # (Keras 3.15: the constructor's lora_alpha becomes the rank)
-
-    @property
-    def kernel(self) -> Any:
-        """The kernel variable, or with LoRA the merged kernel (simdist/keras/layers/lora.py)."""
-        if not self.built:
-            raise AttributeError("You must build the layer before accessing `kernel`.")
-        if self.lora_enabled:
-            return lora.merged(self, self._kernel, self.lora_kernel_a, self.lora_kernel_b)
-        return self._kernel
-
-    def enable_lora(self, rank: int, lora_alpha: Any = None, a_initializer: Any = "he_uniform",
-                    b_initializer: Any = "zeros") -> None:
-        """Keras's Dense.enable_lora: trainable lora_kernel_a (input_dim, rank) and lora_kernel_b (rank, units), the
-        kernel frozen."""
-        lora.enable(self, rank, lora_alpha, a_initializer, b_initializer, base="_kernel",
-                    names=("lora_kernel_a", "lora_kernel_b"), constraint=self.kernel_constraint,
-                    refusal="Lora is incompatible with kernel constraints. In order to enable lora on this layer, "
-                            "remove the `kernel_constraint` argument.", regularizer=self.kernel_regularizer)
-
-    @property
-    def _saves_own_variables(self) -> bool:
-        """With LoRA the layer writes its variables itself (the merged kernel, the bias)."""
-        return self.lora_enabled
-
-    def save_own_variables(self, store: Any) -> None:
-        lora.save(store, [self.kernel] + ([] if self.bias is None else [self.bias]))
-
-    def load_own_variables(self, store: Any) -> None:
-        lora.load(store, [self._kernel] + ([] if self.bias is None else [self.bias]), self.lora_kernel_a,
-                  self.lora_kernel_b)
 
     def call(self, inputs: Any, training: Any = None) -> Any:
         x = matmul(inputs, self.kernel)

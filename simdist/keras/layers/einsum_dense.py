@@ -178,7 +178,7 @@ def _analyze_split(input_spec: str, weight_spec: str, output_spec: str, bias_axe
     return weight_shape, bias_shape, output_shape, input_axes, output_axes
 
 
-class EinsumDense(Layer):
+class EinsumDense(lora.KernelLoRA, Layer):
     """`keras.layers.EinsumDense(equation, output_shape, activation=None, bias_axes=None, ...)`:
     `activation(einsum(equation, inputs, kernel) + bias)`."""
 
@@ -229,36 +229,6 @@ class EinsumDense(Layer):
         self.built = True
         if self.lora_rank:
             self.enable_lora(self.lora_rank, lora_alpha=self.lora_alpha)
-
-    @property
-    def kernel(self) -> Any:
-        """The kernel variable, or with LoRA the merged kernel (simdist/keras/layers/lora.py)."""
-        if not self.built:
-            raise AttributeError("You must build the layer before accessing `kernel`.")
-        if self.lora_enabled:
-            return lora.merged(self, self._kernel, self.lora_kernel_a, self.lora_kernel_b)
-        return self._kernel
-
-    def enable_lora(self, rank: int, lora_alpha: Any = None, a_initializer: Any = "he_uniform",
-                    b_initializer: Any = "zeros") -> None:
-        """Keras's EinsumDense.enable_lora: trainable lora_kernel_a (the kernel's shape but its last axis, rank) and
-        lora_kernel_b (rank, the kernel's last axis), the kernel frozen."""
-        lora.enable(self, rank, lora_alpha, a_initializer, b_initializer, base="_kernel",
-                    names=("lora_kernel_a", "lora_kernel_b"), constraint=self.kernel_constraint,
-                    refusal="Lora is incompatible with kernel constraints. In order to enable lora on this layer, "
-                            "remove the `kernel_constraint` argument.", regularizer=self.kernel_regularizer)
-
-    @property
-    def _saves_own_variables(self) -> bool:
-        """With LoRA the layer writes its variables itself (the merged kernel, the bias)."""
-        return self.lora_enabled
-
-    def save_own_variables(self, store: Any) -> None:
-        lora.save(store, [self.kernel] + ([] if self.bias is None else [self.bias]))
-
-    def load_own_variables(self, store: Any) -> None:
-        lora.load(store, [self._kernel] + ([] if self.bias is None else [self.bias]), self.lora_kernel_a,
-                  self.lora_kernel_b)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return tuple(analyze_einsum_string(self.equation, self.bias_axes, input_shape, self.partial_output_shape)[2])

@@ -71,3 +71,39 @@ def load(store: Any, variables: list[Any], a: Any, b: Any) -> None:
         v.assign(store[str(i)])
     a.assign(tf.zeros(a.shape, a.dtype))
     b.assign(tf.zeros(b.shape, b.dtype))
+
+
+class KernelLoRA:
+    """The LoRA surface of a layer whose main weight is `_kernel` (Dense, EinsumDense, the convolutions): its `kernel`
+    property, `enable_lora` (lora_kernel_a, lora_kernel_b) and, with LoRA enabled, Keras's save/load of the merged
+    kernel and the bias. The layer sets `lora_rank`, `lora_alpha` and `lora_enabled` in its constructor."""
+
+    @property
+    def kernel(self) -> Any:
+        """The kernel variable, or with LoRA the merged kernel."""
+        if not self.built:
+            raise AttributeError("You must build the layer before accessing `kernel`.")
+        if self.lora_enabled:
+            return merged(self, self._kernel, self.lora_kernel_a, self.lora_kernel_b)
+        return self._kernel
+
+    def enable_lora(self, rank: int, lora_alpha: Any = None, a_initializer: Any = "he_uniform",
+                    b_initializer: Any = "zeros") -> None:
+        """Keras's enable_lora: trainable lora_kernel_a (the kernel's shape but its last axis, rank) and lora_kernel_b
+        (rank, the kernel's last axis), the kernel frozen."""
+        enable(self, rank, lora_alpha, a_initializer, b_initializer, base="_kernel",
+               names=("lora_kernel_a", "lora_kernel_b"), constraint=self.kernel_constraint,
+               refusal="Lora is incompatible with kernel constraints. In order to enable lora on this layer, remove "
+                       "the `kernel_constraint` argument.", regularizer=self.kernel_regularizer)
+
+    @property
+    def _saves_own_variables(self) -> bool:
+        """With LoRA the layer writes its variables itself (the merged kernel, the bias)."""
+        return self.lora_enabled
+
+    def save_own_variables(self, store: Any) -> None:
+        save(store, [self.kernel] + ([] if self.bias is None else [self.bias]))
+
+    def load_own_variables(self, store: Any) -> None:
+        load(store, [self._kernel] + ([] if self.bias is None else [self.bias]), self.lora_kernel_a,
+             self.lora_kernel_b)
