@@ -19,7 +19,7 @@ from simdist.keras.layers.core import Input  # noqa: F401
 from simdist.keras.layers.input_spec import InputSpec  # noqa: F401
 from simdist.keras.layers.layer import Layer  # noqa: F401
 from simdist.keras.naming import name_scope  # noqa: F401
-from simdist.keras.variables import Variable  # noqa: F401
+from simdist.keras.variables import StatelessScope, Variable  # noqa: F401
 from simdist.keras import config  # noqa: F401
 from simdist.keras import losses  # noqa: F401
 from simdist.keras import metrics  # noqa: F401
@@ -78,6 +78,7 @@ __all__ = [   # TF 2.21's tf.keras names simdist has (one a line; clause api.nam
     "Optimizer",
     "Regularizer",
     "Sequential",
+    "StatelessScope",
     "Variable",
     "activations",
     "backend",

@@ -88,14 +88,33 @@ def convert_to_tensor(x: Any, dtype: Any = None) -> Any:
 
 
 class StatelessScope:
-    """Inside, Keras variables' writes are kept in the scope (reads see them) and dropped on
-    exit, as in Keras's StatelessScope: a layer's first call runs its `call` once in such a scope
-    to build its sub-layers, without side effects."""
+    """`keras.StatelessScope(state_mapping=None, collect_losses=False, initialize_variables=True)`: inside, Keras
+    variables read the values `state_mapping` gives them ((variable, value) pairs, each value converted to its
+    variable's dtype and of its shape) and their writes are kept in the scope (`get_current_value`) instead of
+    applied; with `collect_losses`, layers' add_loss goes to `losses` (Keras's backend/common/stateless_scope.py).
+    A layer's first call also runs its `call` once in such a scope to build its sub-layers, without side effects."""
 
     _stack: list["StatelessScope"] = []
 
-    def __init__(self) -> None:
-        self.updates: dict[int, tuple[Any, Any]] = {}
+    def __init__(self, state_mapping: Any = None, collect_losses: bool = False,
+                 initialize_variables: bool = True) -> None:
+        self.collect_losses = collect_losses
+        self.initialize_variables = initialize_variables
+        self.losses: list[Any] = []
+        self.state_mapping: dict[int, Any] = {}
+        for k, v in state_mapping or {}:
+            if not isinstance(k, Variable):
+                raise ValueError("Invalid reference variable in StatelessScope: all keys in argument `mapping` must "
+                                 f"be Variable instances. Received instead: {k}")
+            if isinstance(v, Variable):
+                v = tf.cast(v.value, k.dtype)
+            else:
+                v = convert_to_tensor(v, dtype=k.dtype)
+            if tuple(k.shape) != tuple(v.shape):
+                raise ValueError("Invalid variable value in StatelessScope: all values in argument `mapping` must be "
+                                 "tensors with a shape that matches the corresponding variable shape. For variable "
+                                 f"{k}, received invalid value {v} with shape {v.shape}.")
+            self.state_mapping[id(k)] = v
 
     def __enter__(self) -> "StatelessScope":
         StatelessScope._stack.append(self)
@@ -104,9 +123,15 @@ class StatelessScope:
     def __exit__(self, *exc: object) -> None:
         StatelessScope._stack.remove(self)
 
+    def add_loss(self, loss: Any) -> None:
+        self.losses.append(loss)
+
+    def add_update(self, update: tuple[Any, Any]) -> None:
+        variable, value = update
+        self.state_mapping[id(variable)] = value
+
     def get_current_value(self, variable: Any) -> Any:
-        entry = self.updates.get(id(variable))
-        return None if entry is None else entry[1]
+        return self.state_mapping.get(id(variable), None)
 
 
 def get_stateless_scope() -> StatelessScope | None:
@@ -301,7 +326,7 @@ class Variable:
                              f"`variable.assign(value)` must match. variable.shape={self.shape}, Received: "
                              f"value.shape={value.shape}. Target variable: {self}")
         if StatelessScope._stack:
-            StatelessScope._stack[-1].updates[id(self)] = (self, value)
+            StatelessScope._stack[-1].add_update((self, value))
             return value
         self._value.assign(value if value.dtype == self._value.dtype else tf.cast(value, self._value.dtype))
         return value

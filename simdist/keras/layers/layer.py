@@ -231,6 +231,7 @@ class Layer(KerasSaveable):
                              f"{type(trainable)})")
         self._trainable = trainable
         self._losses: list[Any] = []
+        self._scope_loss_ids: set[int] = set()   # (losses this layer added inside a StatelessScope)
         self._call_signature = inspect.signature(self.call)
         self.call_signature_parameters = [p.name for p in self._call_signature.parameters.values()]
         self._call_has_training_arg = "training" in self.call_signature_parameters
@@ -554,9 +555,23 @@ class Layer(KerasSaveable):
 
     # --- losses -------------------------------------------------------------------------------------
     def add_loss(self, loss: Any) -> None:
-        """A scalar loss to add to the training loss (collected by `losses`)."""
-        for x in flatten(loss):
-            self._losses.append(x)
+        """A scalar loss to add to the training loss (collected by `losses`); inside a StatelessScope it goes to the
+        scope when the scope collects losses (and is dropped otherwise), as Keras does."""
+        losses = flatten(loss)
+        scope = StatelessScope._stack[-1] if StatelessScope._stack else None
+        if scope is None:
+            self._losses.extend(losses)
+        elif scope.collect_losses:
+            for x in losses:
+                scope.add_loss(x)
+                self._scope_loss_ids.add(id(x))
+
+    def _own_losses(self) -> list[Any]:
+        """Keras's _get_own_losses: the losses this layer added (inside a StatelessScope, those of the scope's)."""
+        if StatelessScope._stack:
+            ids = self._scope_loss_ids
+            return [x for x in StatelessScope._stack[-1].losses if id(x) in ids]
+        return list(self._losses)
 
     def _get_regularization_losses(self) -> list[Any]:
         return [v.regularizer(v) for v in self.trainable_weights if v.regularizer is not None]
@@ -565,11 +580,38 @@ class Layer(KerasSaveable):
     def losses(self) -> list[Any]:
         """The losses added in the last call (this layer's and its sub-layers'), then the weight
         regularization penalties."""
-        out = list(self._losses)
+        out = self._own_losses()
         for layer in self._flatten_layers(include_self=False):
-            out.extend(layer._losses)
+            out.extend(layer._own_losses())
         out.extend(self._get_regularization_losses())
         return out
+
+    # --- the stateless API (Keras 3's layer.py stateless_call) ---------------------------------------------------
+    def stateless_call(self, trainable_variables: Any, non_trainable_variables: Any, *args: Any,
+                       return_losses: bool = False, **kwargs: Any) -> Any:
+        """`call` with the layer's trainable and non-trainable variables replaced by the given values (one per
+        variable, in their order), in a StatelessScope: (outputs, the non-trainable values after the call[, the
+        losses the call added when `return_losses`]); the layer's own variables are not written."""
+        if not self.built:
+            raise ValueError(f"To call stateless_call, {self.__class__.__name__} must be built (i.e. its variables "
+                             "must have been already created). You can build it by calling it on some data.")
+        for arg, given, own in (("trainable_variables", trainable_variables, self.trainable_variables),
+                                ("non_trainable_variables", non_trainable_variables, self.non_trainable_variables)):
+            if len(given) != len(own):
+                raise ValueError(f"Argument `{arg}` must be a list of tensors corresponding 1:1 to "
+                                 f"{self.__class__.__name__}().{arg}. Received list with length {len(given)}, but "
+                                 f"expected {len(own)} variables.")
+        mapping = list(zip(self.trainable_variables, trainable_variables)) + list(
+            zip(self.non_trainable_variables, non_trainable_variables))
+        losses = None
+        with StatelessScope(state_mapping=mapping, collect_losses=return_losses) as scope:
+            outputs = self.call(*args, **kwargs)
+            if return_losses:
+                losses = self.losses
+        non_trainable = [scope.get_current_value(v) for v in self.non_trainable_variables]
+        if return_losses:
+            return outputs, non_trainable, losses
+        return outputs, non_trainable
 
     def _clear_losses(self) -> None:
         self._losses.clear()

@@ -17,7 +17,7 @@ from simdist.keras import config, dtype_policies
 from simdist.keras.losses import _ops as ops
 from simdist.keras.naming import auto_name, name_scope
 from simdist.keras.tracking import Tracker
-from simdist.keras.variables import Variable
+from simdist.keras.variables import StatelessScope, Variable
 from simdist.keras.keras_saveable import KerasSaveable
 
 
@@ -48,6 +48,36 @@ class Metric(KerasSaveable):
     def result(self) -> Any:
         """The current value (a scalar tensor or a dict of them)."""
         raise NotImplementedError
+
+    # --- the stateless API (Keras 3's metric.py): the state passed in and returned, the variables untouched ---------
+    def _check_state_length(self, metric_variables: Any) -> None:
+        if len(metric_variables) != len(self.variables):
+            raise ValueError(f"Argument `metric_variables` must be a list of tensors corresponding 1:1 to "
+                             f"{self.__class__.__name__}().variables. Received list with length "
+                             f"{len(metric_variables)}, but expected {len(self.variables)} variables.")
+
+    def _state_after(self, scope: Any) -> list[Any]:
+        return [scope.get_current_value(v) if scope.get_current_value(v) is not None else v for v in self.variables]
+
+    def stateless_update_state(self, metric_variables: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        """update_state on `metric_variables` (one value per variable) in a StatelessScope: the new values (a
+        variable the update did not write is returned as itself)."""
+        self._check_state_length(metric_variables)
+        with StatelessScope(state_mapping=list(zip(self.variables, metric_variables))) as scope:
+            self.update_state(*args, **kwargs)
+        return self._state_after(scope)
+
+    def stateless_result(self, metric_variables: Any) -> Any:
+        """result() of the state `metric_variables`."""
+        self._check_state_length(metric_variables)
+        with StatelessScope(state_mapping=list(zip(self.variables, metric_variables))):
+            return self.result()
+
+    def stateless_reset_state(self) -> list[Any]:
+        """The state reset_state would write."""
+        with StatelessScope() as scope:
+            self.reset_state()
+        return self._state_after(scope)
 
     @property
     def dtype(self) -> str:
