@@ -2,7 +2,8 @@
 written inside, the variables untouched, its errors), `Layer.stateless_call` (Dense with regularizers and
 return_losses, BatchNormalization in training with its moving statistics returned, a functional model, the errors of
 an unbuilt layer and of a wrong number of values) and the metrics' `stateless_update_state` / `stateless_result` /
-`stateless_reset_state` (clause keras.metric.option-coverage's kmuse runs them on every metric). Clause
+`stateless_reset_state` (clause keras.metric.option-coverage's kmuse runs them on every metric), and
+`Optimizer.stateless_apply`, which Keras's TF backend refuses. Clause
 keras.layer.forward-and-gradients. Its golden (tests/goldens/) is stamped with this file.
 """
 
@@ -101,6 +102,9 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "metric/auc": _metric("AUC"),
     "metric/f1": _metric("F1Score"),
     "metric/mean_squared_error": _metric("MeanSquaredError"),
+    "optimizer/sgd": lambda tf: tf.keras.optimizers.SGD().stateless_apply([], [], []),
+    "optimizer/loss_scale_unbuilt": lambda tf: tf.keras.optimizers.LossScaleOptimizer(
+        tf.keras.optimizers.SGD()).stateless_apply([], [], []),
     "metric/wrong_count": lambda tf: tf.keras.metrics.Mean().stateless_update_state([1.0], tf.constant([1.0])),
 }
 LABELS = sorted(CASES)

@@ -244,6 +244,11 @@ class Optimizer(KerasSaveable):
         self.apply(grads, variables)
         return self._iterations
 
+    def stateless_apply(self, optimizer_variables: Any, grads: Any, trainable_variables: Any) -> Any:
+        """Keras's TF backend refuses it (TFOptimizer: tf.distribute needs tf.Variables), before any check."""
+        raise ValueError("stateless_apply is not supported with the TensorFlow backend (as it is incompatible with "
+                         "tf.distribute).")
+
     def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Any] | None = None) -> None:
         """Update the variables with their gradients (builds the optimizer on first use)."""
         if len(grads) == 0:

@@ -63,6 +63,15 @@ class LossScaleOptimizer(Optimizer):
         self.dynamic_growth_steps = dynamic_growth_steps
         self.inner_optimizer.loss_scale_factor = None
 
+
+    def stateless_apply(self, optimizer_variables: Any, grads: Any, trainable_variables: Any) -> Any:
+        """Keras's LossScaleOptimizer.stateless_apply: unbuilt is its own ValueError; built, finite gradients reach
+        the inner optimizer's, which the TF backend refuses (ValueError). (Non-finite gradients, for which TF 2.21
+        returns the variables without reaching the inner optimizer, are refused the same way here.)"""
+        if not self.built:
+            raise ValueError(f"To call `stateless_apply`, {self.__class__.__name__} must be built (i.e. its variables "
+                             "must have been created). You can build it via `optimizer.build(trainable_variables)`.")
+        return self.inner_optimizer.stateless_apply(optimizer_variables, grads, trainable_variables)
     def build(self, var_list: Sequence[Any]) -> None:
         self.step_counter = self.add_variable(shape=(), dtype="int64", initializer="zeros", name="step_counter")
         self.dynamic_scale = self.add_variable(shape=(), dtype="float32", initializer=float(self.initial_scale),
