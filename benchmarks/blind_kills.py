@@ -114,7 +114,7 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "sample-from-datasets-all-zero-weights-not-empty", "latest-checkpoint-missing-files-returned",
             "mirrored-batch-reduce-variable-not-summed"],
            "blind33"),
-    "35": (["gqa-causal-mask-query-length-only", "moments-bfloat16-not-upcast", "resizing-masks-own-interpolation",
+    "35": (["gqa-causal-mask-query-length-only", "resizing-masks-own-interpolation",
             "metric-call-resets-state", "predict-on-batch-inputs-not-wrapped", "compile-crossentropy-sparse-before-binary",
             "compute-loss-training-always-true", "fused-bn-inference-grad-nchw-perm-not-inverted",
             "padded-batch-equal-padded-shape-refused", "weights-file-children-plain-sorted", "unique-ignores-shape"],
