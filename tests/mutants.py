@@ -6068,3 +6068,167 @@ TRAINING_BATCH34: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH34
 CATALOGUE += TRAINING_BATCH34
+
+# -- Thirty-seventh session: a thirty-fifth blind batch (TRAINING_BATCH35), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirty-seventh session: a thirty-fifth blind batch"). Keras layers
+#    (HashedCrossing of (batch,) inputs, Subtract's operands, GroupedQueryAttention's causal mask over a longer
+#    value, Concatenate's unknown axis, moments of bfloat16, Resizing's masks, SimpleRNNCell's recurrent dropout,
+#    Bidirectional's mask without sequences), losses and metrics (CategoricalHinge, a metric's __call__,
+#    SparseTopKCategoricalAccuracy's from_sorted_ids, CategoricalFocalCrossentropy's label_smoothing), optimizers,
+#    callbacks and mixed precision (EarlyStopping's start_from_epoch, AutocastScope of integers, Adadelta's slot
+#    names, an optimizer's global_clipnorm config, ModelCheckpoint's directory), the trainer ("crossentropy" of one
+#    column, predict_on_batch of a list, the epoch iterator's reset, compute_loss's training flag), gradients
+#    (ResizeBilinear's half_pixel_centers, MaxPool3D's second order, FusedBatchNorm's NCHW inference gradient),
+#    tf.data (unique's shapes, padded_batch's equal and larger padded shapes), checkpoints and saving (the weights
+#    file's attribute order, the checkpoint state file) and a strategy (MirroredStrategy's update of per-replica
+#    arguments); each a function no earlier mutant touched, at most two in one file.
+TRAINING_BATCH35: list[Mutant] = [
+    # -- Keras layers
+    _t("hashed-crossing-rank-one-not-squeezed", "axis", "simdist/keras/layers/hashed_crossing.py",
+       "        if rank == 1:\n            outputs = tf.squeeze(outputs, axis=1)\n        elif rank == 0:\n",
+       "        if rank == 0:\n",
+       "HashedCrossing of (batch,) inputs returns (batch, 1) crosses (Keras: squeezed back to (batch,))"),
+    _t("subtract-operands-reversed", "order", "simdist/keras/layers/merging.py",
+       "        a, b = _same_dtype(inputs)\n        return tf.subtract(a, b)\n",
+       "        b, a = _same_dtype(inputs)\n        return tf.subtract(a, b)\n",
+       "keras.layers.Subtract computes inputs[1] - inputs[0]"),
+    _t("gqa-causal-mask-query-length-only", "boundary", "simdist/keras/layers/grouped_query_attention.py",
+       "        v_seq_length = q_seq_length if value is None else ops.shape(value)[1]\n        ones_mask",
+       "        v_seq_length = q_seq_length\n        ones_mask",
+       "GroupedQueryAttention's causal mask (with another mask given) is (T, T) from the query alone: a value of "
+       "another length does not fit"),
+    _t("concatenate-shape-skips-unknown-axis", "boundary", "simdist/keras/layers/merging.py",
+       "            if out[self.axis] is None or shape[self.axis] is None:\n                out[self.axis] = None\n"
+       "                break\n",
+       "            if out[self.axis] is None or shape[self.axis] is None:\n                continue\n",
+       "Concatenate's symbolic shape sums the known sizes on the axis and ignores an unknown one (Keras: None)"),
+    _t("moments-bfloat16-not-upcast", "dtype", "simdist/keras/layers/normalization.py",
+       "    need_cast = ori.name in (\"float16\", \"bfloat16\")\n",
+       "    need_cast = ori.name == \"float16\"\n",
+       "Keras's moments (BatchNormalization's statistics) of bfloat16 inputs are computed in bfloat16, not float32",
+       unobservable="equivalent: every caller of keras/layers/normalization.moments (BatchNormalization, "
+       "layer_normalization, GroupNormalization) casts 16-bit inputs to result_type(dtype, float32) first, so moments "
+       "never sees bfloat16; its probe seemed to differ only because the probes of an 'all' run drew other random "
+       "inputs (found after the commit, docs/conformance.md thirty-fifth blind batch)"),
+    _t("resizing-masks-own-interpolation", "state", "simdist/keras/layers/preprocessing/image/resizing.py",
+       "        return self._transform_images(segmentation_masks, transformation, \"nearest\")\n",
+       "        return self._transform_images(segmentation_masks, transformation, self.interpolation)\n",
+       "Resizing resizes segmentation masks with the images' interpolation (Keras: always nearest)"),
+    _t("simple-rnn-recurrent-dropout-at-inference", "state", "simdist/keras/layers/rnn_cells.py",
+       "        if training and rec_dp_mask is not None:\n            prev_output = prev_output * rec_dp_mask\n",
+       "        if rec_dp_mask is not None:\n            prev_output = prev_output * rec_dp_mask\n",
+       "SimpleRNNCell applies its recurrent dropout mask outside training too"),
+    _t("bidirectional-mask-kept-without-sequences", "state", "simdist/keras/layers/bidirectional.py",
+       "        if self.return_sequences:\n            return (mask, mask) if not self.merge_mode else mask\n"
+       "        return (None, None) if not self.merge_mode else None\n",
+       "        return (mask, mask) if not self.merge_mode else mask\n",
+       "Bidirectional without return_sequences passes the time-step mask on to its (per-sample) output"),
+    # -- losses and metrics
+    _t("categorical-hinge-metric-hinge-fn", "formula", "simdist/keras/metrics/hinge_metrics.py",
+       "        super().__init__(fn=categorical_hinge, name=name, dtype=dtype)\n",
+       "        super().__init__(fn=hinge, name=name, dtype=dtype)\n",
+       "keras.metrics.CategoricalHinge averages the (binary) hinge loss"),
+    _t("metric-call-resets-state", "state", "simdist/keras/metrics/metric.py",
+       "        self._check_super_called()\n        self.update_state(*args, **kwargs)\n        return self.result()\n",
+       "        self._check_super_called()\n        self.reset_state()\n        self.update_state(*args, **kwargs)\n"
+       "        return self.result()\n",
+       "calling a metric object resets it first: metric(y, p) gives the batch's value, not the running one"),
+    _t("sparse-top-k-from-sorted-ids-dropped", "state", "simdist/keras/metrics/accuracy_metrics.py",
+       "        super().__init__(fn=sparse_top_k_categorical_accuracy, name=name, dtype=dtype, k=k,\n"
+       "                         from_sorted_ids=from_sorted_ids)\n",
+       "        super().__init__(fn=sparse_top_k_categorical_accuracy, name=name, dtype=dtype, k=k)\n",
+       "SparseTopKCategoricalAccuracy(from_sorted_ids=True) reads its predictions as scores"),
+    _t("categorical-focal-label-smoothing-dropped", "state", "simdist/keras/losses/probabilistic_losses.py",
+       "        super().__init__(categorical_focal_crossentropy, name=name, reduction=reduction, dtype=dtype, alpha=alpha,\n"
+       "                         gamma=gamma, from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)\n",
+       "        super().__init__(categorical_focal_crossentropy, name=name, reduction=reduction, dtype=dtype, alpha=alpha,\n"
+       "                         gamma=gamma, from_logits=from_logits, axis=axis)\n",
+       "CategoricalFocalCrossentropy(label_smoothing=s) does not smooth the labels (the attribute is set, the "
+       "function never gets it)"),
+    # -- optimizers, callbacks and mixed precision
+    _t("early-stopping-start-from-epoch-ignored", "state", "simdist/keras/callbacks/early_stopping.py",
+       "        self.start_from_epoch = start_from_epoch\n",
+       "        self.start_from_epoch = 0\n",
+       "EarlyStopping(start_from_epoch=n) watches the metric from the first epoch"),
+    _t("autocast-scope-casts-integer-variables", "dtype", "simdist/keras/dtype_policies.py",
+       "        if self.dtype is not None and is_float_dtype(value.dtype):\n",
+       "        if self.dtype is not None:\n",
+       "under a mixed policy an integer variable read in a layer's call is cast to the compute dtype"),
+    _t("adadelta-slot-names-swapped", "order", "simdist/keras/optimizers/adadelta.py",
+       "            var_list, [\"accumulated_grad\", \"accumulated_delta_var\"])\n",
+       "            var_list, [\"accumulated_delta_var\", \"accumulated_grad\"])\n",
+       "Adadelta's accumulated gradients live in the variables named accumulated_delta_var and the other way round"),
+    _t("optimizer-config-global-clipnorm-from-clipnorm", "state", "simdist/keras/optimizers/base_optimizer.py",
+       "\"clipnorm\": self.clipnorm, \"global_clipnorm\": self.global_clipnorm,",
+       "\"clipnorm\": self.clipnorm, \"global_clipnorm\": self.clipnorm,",
+       "an optimizer's get_config writes clipnorm for global_clipnorm (a saved or cloned optimizer clips otherwise)"),
+    _t("model-checkpoint-directory-not-created", "missing-error", "simdist/keras/callbacks/model_checkpoint.py",
+       "                if dirname and not os.path.exists(dirname):\n                    os.makedirs(dirname, "
+       "exist_ok=True)\n",
+       "",
+       "ModelCheckpoint does not create the missing directories of its file path"),
+    # -- the trainer
+    _t("compile-crossentropy-sparse-before-binary", "order", "simdist/keras/trainers/compile_utils.py",
+       "        if is_binary:\n            loss_obj = losses.binary_crossentropy\n        elif is_sparse:\n"
+       "            loss_obj = losses.sparse_categorical_crossentropy\n",
+       "        if is_sparse:\n            loss_obj = losses.sparse_categorical_crossentropy\n        elif is_binary:\n"
+       "            loss_obj = losses.binary_crossentropy\n",
+       "compile(loss=\"crossentropy\") with (batch,) labels and (batch, 1) predictions picks the sparse categorical "
+       "crossentropy (Keras: binary, the one-column rule first)"),
+    _t("predict-on-batch-inputs-not-wrapped", "state", "simdist/keras/trainers/trainer.py",
+       "        out = self.predict_function([(x,)])\n",
+       "        out = self.predict_function([x])\n",
+       "predict_on_batch passes x as the batch itself: a list of two inputs is unpacked as (x, y)"),
+    _t("epoch-iterator-reset-skips-on-epoch-end", "state", "simdist/keras/trainers/epoch_iterator.py",
+       "        self._epoch_iterator = None\n        self.data_adapter.on_epoch_end()\n",
+       "        self._epoch_iterator = None\n",
+       "the epoch iterator's reset does not call the data adapter's on_epoch_end (a PyDataset misses one call)"),
+    _t("compute-loss-training-always-true", "state", "simdist/keras/trainers/trainer.py",
+       "            return self.compute_loss(x, y, y_pred, sample_weight, training=training)\n",
+       "            return self.compute_loss(x, y, y_pred, sample_weight, training=True)\n",
+       "a compute_loss override with a `training` argument is told training=True in evaluate too"),
+    # -- gradients
+    _t("resize-bilinear-grad-half-pixel-dropped", "gradient", "simdist/runtime/ops/resize.py",
+       "                             {\"align_corners\": op.get_attr(\"align_corners\"),\n"
+       "                              \"half_pixel_centers\": op.get_attr(\"half_pixel_centers\")})]\n",
+       "                             {\"align_corners\": op.get_attr(\"align_corners\")})]\n",
+       "ResizeBilinear's gradient does not pass half_pixel_centers to ResizeBilinearGrad (its default False is used)"),
+    _t("max-pool3d-second-order-grad-first-order-kernel", "gradient", "simdist/runtime/ops/pooling3d.py",
+       "            dispatch.execute(MAX_POOL3D_GRAD_GRAD, (x, y, grad), dict(op.attrs))]\n",
+       "            dispatch.execute(MAX_POOL3D_GRAD, (x, y, grad), dict(op.attrs))]\n",
+       "MaxPool3DGrad's gradient (MaxPool3D's second order) runs MaxPool3DGrad again instead of MaxPool3DGradGrad"),
+    _t("fused-bn-inference-grad-nchw-perm-not-inverted", "gradient", "simdist/runtime/ops/fused_batch_norm.py",
+       "        back = [0, 3, 1, 2] if data_format == \"NCHW\" else [0, 4, 1, 2, 3]\n",
+       "        back = [0, 2, 3, 1] if data_format == \"NCHW\" else [0, 4, 1, 2, 3]\n",
+       "FusedBatchNorm's inference gradient in NCHW transposes dx back with the forward permutation"),
+    # -- tf.data
+    _t("padded-batch-equal-padded-shape-refused", "boundary", "simdist/runtime/data/batching.py",
+       "    return all(p is None or c is None or p >= c for p, c in zip(padded.as_list(), component.as_list()))\n",
+       "    return all(p is None or c is None or p > c for p, c in zip(padded.as_list(), component.as_list()))\n",
+       "padded_batch refuses a padded shape equal to the component's (TF: only a smaller one)"),
+    _t("unique-ignores-shape", "formula", "simdist/runtime/data/unique.py",
+       "            key = (a.shape, tuple(a.ravel().tolist()))\n",
+       "            key = tuple(a.ravel().tolist())\n",
+       "Dataset.unique compares elements by their values alone: [1, 2] and [[1], [2]] count as one"),
+    _t("padded-batch-slices-larger-shape-not-padded", "boundary", "simdist/runtime/data/batching.py",
+       "any(d is not None and d != r for d, r in zip(shape.as_list(), a.shape[1:])):\n",
+       "any(d is not None and d < r for d, r in zip(shape.as_list(), a.shape[1:])):\n",
+       "padded_batch of from_tensor_slices rows takes the unpadded fast path when the padded shape is larger"),
+    # -- checkpoints and saving
+    _t("weights-file-children-plain-sorted", "order", "simdist/keras/models/saving.py",
+       "    for attr in sorted(dir(obj), key=_name_key):\n",
+       "    for attr in sorted(dir(obj)):\n",
+       "the weights file walks a layer's attributes in plain sorted order (Keras: private names after public ones), "
+       "so a layer reachable by a public and a private attribute is stored under the private path"),
+    _t("checkpoint-state-lists-only-latest", "state", "simdist/strategies/checkpoint.py",
+       "    lines += [f'all_model_checkpoint_paths: \"{os.path.basename(p)}\"' for p in paths]\n",
+       "    lines += [f'all_model_checkpoint_paths: \"{os.path.basename(paths[-1])}\"']\n",
+       "the checkpoint state file lists only the latest checkpoint: a new CheckpointManager forgets the others"),
+    # -- distribution strategies
+    _t("mirrored-update-args-first-replica", "placement", "simdist/strategies/mirrored.py",
+       "*select_replica(i, args), **select_replica(i, kwargs))",
+       "*select_replica(0, args), **select_replica(0, kwargs))",
+       "MirroredStrategy.extended.update gives every copy the first replica's component of a per-replica argument"),
+]
+TRAINING += TRAINING_BATCH35
+CATALOGUE += TRAINING_BATCH35

@@ -173,6 +173,19 @@ def _can_pad_to(padded: TensorShape, component: TensorShape) -> bool:
     return all(p is None or c is None or p >= c for p, c in zip(padded.as_list(), component.as_list()))
 
 
+def _padded_shape(p: Any) -> TensorShape:
+    """One component's `padded_shapes` entry as TF's padded_batch_op._padded_shape_to_tensor reads it: a sequence
+    (or TensorShape, or 1-D tensor) of dimensions, None or -1 unknown; a scalar integer n >= 0 (a Python or NumPy
+    int, or a scalar tensor) is the singleton shape [n], as `tf.TensorShape(n)` is, and a negative scalar is TF's
+    ValueError (clause dataset.batching)."""
+    p = p.numpy().tolist() if isinstance(p, Tensor) else p
+    if isinstance(p, (int, np.integer)) and not isinstance(p, bool):
+        if p < 0:
+            raise ValueError(f"Padded shape {int(p)} must be a `tf.int64` vector tensor, but its shape was ().")
+        p = [int(p)]
+    return TensorShape(None if p is None else [None if d is None or int(d) < 0 else int(d) for d in p])
+
+
 class _PaddedBatchDataset(_UnaryDataset):
     _KIND = "PaddedBatchDatasetV2"
 
@@ -197,8 +210,7 @@ class _PaddedBatchDataset(_UnaryDataset):
             raw = _flatten_shapes(padded_shapes, in_spec) if isinstance(in_spec, (tuple, dict)) else [padded_shapes]
             shapes = []
             for p, s in zip(raw, in_specs):
-                p = p.numpy().tolist() if isinstance(p, Tensor) else p
-                shape = TensorShape(None if p is None else [None if d is None or int(d) < 0 else int(d) for d in p])
+                shape = _padded_shape(p)
                 if not _can_pad_to(shape, s.shape):
                     raise ValueError(f"The padded shape {shape} is not compatible with the shape {s.shape} of the "
                                      "corresponding input component.")
