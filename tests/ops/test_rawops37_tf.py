@@ -1,0 +1,239 @@
+"""Raw ops the thirty-fourth session's survey found missing, added in the thirty-seventh (clause ops.raw-ops): the
+serialized SparseTensors (SerializeSparse, SerializeManySparse, DeserializeSparse, DeserializeManySparse; string
+form), SparseCrossHashed and DecodeJSONExample, each against real TensorFlow 2.21: the same raw call on both
+backends gives the same dtype and values bit for bit (the serialized protos byte for byte), or raises the same
+exception class; eagerly, inside a tf.function (the shape functions' trace-time refusals) and under a
+GradientTape (TF registers no gradient for any of them). Needs the `tf` extra.
+
+Host independence: no floating-point arithmetic is compared here but float32 rounding of JSON numbers (one
+correctly rounded conversion), so the recorded answers hold on any host.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import edge_compare
+from edge_programs import eager as _e, tape as _t, traced as _tr
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_RO = "ops.raw-ops"
+
+
+def _eager(expr: str) -> Any:
+    return _e(expr.replace("R.", "tf.raw_ops."))
+
+
+def _traced(expr: str) -> Any:
+    return _tr(expr.replace("R.", "tf.raw_ops."))
+
+
+def _tape(expr: str, src: str) -> Any:
+    return _t(expr.replace("R.", "tf.raw_ops."), src.replace("R.", "tf.raw_ops."))
+
+
+def _i(v: str) -> str:
+    return f"tf.constant({v}, tf.int64)"
+
+
+def _ss(ind: str, vals: str, shape: str, op: str = "SerializeSparse", extra: str = "") -> str:
+    return f"R.{op}(sparse_indices={ind}, sparse_values={vals}, sparse_shape={shape}{extra})"
+
+
+def _sm(ind: str, vals: str, shape: str, extra: str = "") -> str:
+    return _ss(ind, vals, shape, "SerializeManySparse", extra)
+
+
+_A = _ss(_i("[[2, 3], [0, 1]]"), "tf.constant([1.5, 2.5])", _i("[3, 4]"))
+_B = _ss(_i("[[1, 0]]"), "tf.constant([7.0])", _i("[2, 5]"))
+_C = _ss(_i("[[1, 0]]"), "tf.constant([7])", _i("[2, 5]"))
+_D = _ss(_i("[[1]]"), "tf.constant([7.0])", _i("[2]"))
+_M = _sm(_i("[[0, 1, 1], [2, 0, 0], [2, 3, 1], [3, 0, 0]]"), "tf.constant([1, 2, 3, 4])", _i("[4, 4, 2]"))
+
+
+def _ds(s: str, dt: str = "tf.float32", op: str = "DeserializeSparse") -> str:
+    return f"R.{op}(serialized_sparse={s}, dtype={dt})"
+
+
+def _dm(s: str, dt: str = "tf.float32") -> str:
+    return _ds(s, dt, "DeserializeManySparse")
+
+
+def _ser(t: str) -> str:
+    """A TensorProto's bytes (SerializeTensor: strings as string_val, others as content)."""
+    return f"R.SerializeTensor(tensor={t}).numpy()"
+
+
+def _rows(*protos: str) -> str:
+    return f"tf.constant([{', '.join(protos)}])"
+
+
+_SERIAL_CASES: list[tuple[str, str, Any]] = [
+    ('SerializeSparse float32', _RO, _eager(_A)),
+    ('SerializeSparse strings (content as EncodeStringList)', _RO, _eager(_ss(_i("[[0, 1], [2, 3]]"), "tf.constant(['ab', ''])", _i("[3, 4]")))),
+    ('SerializeSparse long strings (varint lengths)', _RO, _eager(_ss(_i("[[0], [2]]"), "tf.constant(['q' * 130, ''])", _i("[3]")))),
+    ('SerializeSparse empty int32', _RO, _eager(_ss("tf.zeros([0, 2], tf.int64)", "tf.constant([], tf.int32)", _i("[3, 4]")))),
+    ('SerializeSparse bool', _RO, _eager(_ss(_i("[[0], [1]]"), "tf.constant([True, False])", _i("[2]")))),
+    ('SerializeSparse bfloat16', _RO, _eager(_ss(_i("[[0], [1]]"), "tf.constant([1.5, -2.0], tf.bfloat16)", _i("[2]")))),
+    ('SerializeSparse float16', _RO, _eager(_ss(_i("[[0], [1]]"), "tf.constant([1.5, -2.0], tf.float16)", _i("[2]")))),
+    ('SerializeSparse complex128', _RO, _eager(_ss(_i("[[0], [1]]"), "tf.constant([1 + 2j, -3j], tf.complex128)", _i("[2]")))),
+    ('SerializeSparse uint64, int8', _RO, _eager(f"[{_ss(_i('[[0], [1]]'), 'tf.constant([1, 2 ** 63], tf.uint64)', _i('[2]'))}, {_ss(_i('[[0]]'), 'tf.constant([-5], tf.int8)', _i('[2]'))}]")),
+    ('SerializeSparse a scalar SparseTensor', _RO, _eager(_ss("tf.zeros([1, 0], tf.int64)", "tf.constant([37])", "tf.zeros([0], tf.int64)"))),
+    ('SerializeSparse counts and bounds unchecked', _RO, _eager(_ss(_i("[[0], [7]]"), "tf.constant([1.0, 2.0, 3.0])", _i("[3, -4]")))),
+    ('SerializeSparse indices a vector', _RO, _eager(_ss(_i("[0, 1]"), "tf.constant([1.5, 2.5])", _i("[3]")))),
+    ('SerializeSparse values a matrix', _RO, _eager(_ss(_i("[[0], [1]]"), "tf.constant([[1.5, 2.5]])", _i("[3]")))),
+    ('SerializeSparse shape a scalar', _RO, _eager(_ss(_i("[[0], [1]]"), "tf.constant([1.5, 2.5])", _i("3")))),
+    ('SerializeSparse int32 indices', _RO, _eager(_ss("tf.constant([[0], [1]])", "tf.constant([1.5, 2.5])", _i("[3]")))),
+    ('SerializeSparse out_type int32', _RO, _eager(_ss(_i("[[0], [1]]"), "tf.constant([1.5, 2.5])", _i("[3]"), extra=", out_type=tf.int32"))),
+    ('SerializeSparse in a tf.function', _RO, _traced(_A)),
+    ('SerializeSparse indices a vector in a tf.function', _RO, _traced(_ss(_i("[0, 1]"), "tf.constant([1.5, 2.5])", _i("[3]")))),
+    ('SerializeSparse shape a scalar in a tf.function', _RO, _traced(_ss(_i("[[0], [1]]"), "tf.constant([1.5, 2.5])", _i("3")))),
+    ('SerializeSparse under a tape (no gradient)', _RO, _tape(_ss(_i("[[0], [1]]"), "x", _i("[3]")), "tf.constant([1.5, 2.5])")),
+    ('SerializeManySparse float32 (empty rows)', _RO, _eager(_sm(_i("[[0, 1], [2, 0], [2, 3]]"), "tf.constant([1.5, 2.5, 3.5])", _i("[4, 4]")))),
+    ('SerializeManySparse strings rank 3', _RO, _eager(_sm(_i("[[0, 1, 1], [2, 0, 0], [2, 3, 1]]"), "tf.constant(['a', 'bb', ''])", _i("[3, 4, 2]")))),
+    ('SerializeManySparse no entries', _RO, _eager(_sm("tf.zeros([0, 3], tf.int64)", "tf.constant([], tf.float64)", _i("[2, 4, 1]")))),
+    ('SerializeManySparse no rows', _RO, _eager(_sm("tf.zeros([0, 2], tf.int64)", "tf.constant([], tf.float32)", _i("[0, 4]")))),
+    ('SerializeManySparse rank 1', _RO, _eager(_sm(_i("[[0], [2]]"), "tf.constant([1.5, 2.5])", _i("[4]")))),
+    ('SerializeManySparse negative dim', _RO, _eager(_sm(_i("[[0, 1]]"), "tf.constant([1.5])", _i("[4, -4]")))),
+    ('SerializeManySparse counts', _RO, _eager(_sm(_i("[[0, 1], [2, 3]]"), "tf.constant([1.5, 2.5, 3.0])", _i("[4, 4]")))),
+    ('SerializeManySparse index and shape ranks', _RO, _eager(_sm(_i("[[0, 1], [2, 3]]"), "tf.constant([1.5, 2.5])", _i("[4, 4, 4]")))),
+    ('SerializeManySparse out of bounds', _RO, _eager(_sm(_i("[[0, 1], [5, 0]]"), "tf.constant([1.5, 2.5])", _i("[4, 4]")))),
+    ('SerializeManySparse out of order', _RO, _eager(_sm(_i("[[0, 1], [0, 0]]"), "tf.constant([1.5, 2.5])", _i("[4, 4]")))),
+    ('SerializeManySparse repeated', _RO, _eager(_sm(_i("[[0, 1], [0, 1]]"), "tf.constant([1.5, 2.5])", _i("[4, 4]")))),
+    ('SerializeManySparse in a tf.function', _RO, _traced(_sm(_i("[[0, 1], [2, 0], [2, 3]]"), "tf.constant([1.5, 2.5, 3.5])", _i("[4, 4]")))),
+    ('SerializeManySparse values a matrix in a tf.function', _RO, _traced(_sm(_i("[[0, 1]]"), "tf.constant([[1.5]])", _i("[4, 4]")))),
+    ('SerializeManySparse rank 1 in a tf.function', _RO, _traced(_sm(_i("[[0], [2]]"), "tf.constant([1.5, 2.5])", _i("[4]")))),
+    ('DeserializeSparse one (returned as is, unordered)', _RO, _eager(_ds(_A))),
+    ('DeserializeSparse strings', _RO, _eager(_ds(_ss(_i("[[0, 1], [2, 3]]"), "tf.constant(['x', 'yz'])", _i("[3, 4]")), "tf.string"))),
+    ('DeserializeSparse two (concatenated in order, largest dims)', _RO, _eager(_ds(f"tf.stack([{_A}, {_B}])"))),
+    ('DeserializeSparse of SerializeManySparse reshaped [2, 2, 3]', _RO, _eager(_ds(f"tf.reshape({_M}, [2, 2, 3])", "tf.int32"))),
+    ('DeserializeSparse indices out of bounds kept, reshaped', _RO, _eager(_ds(f"tf.reshape(tf.stack([{_ss(_i('[[0, 9]]'), 'tf.constant([1.5])', _i('[3, 4]'))}] * 4), [2, 2, 3])"))),
+    ('DeserializeSparse of string_val protos', _RO, _eager(_ds(_rows(_ser(_i("[[0]]")), _ser("tf.constant(['q'])"), _ser(_i("[2]"))), "tf.string"))),
+    ('DeserializeSparse typed-list values padded', _RO, _eager(_ds("tf.constant([b'\\x08\\t\\x12\\x08\\x12\\x02\\x08\\x01\\x12\\x02\\x08\\x01', b'\\x08\\x01\\x12\\x04\\x12\\x02\\x08\\x01', b'\\x08\\t\\x12\\x04\\x12\\x02\\x08\\x01'])"))),
+    ('DeserializeSparse dtype mismatch', _RO, _eager(_ds(f"tf.stack([{_A}, {_C}])"))),
+    ('DeserializeSparse ranks differ', _RO, _eager(_ds(f"tf.stack([{_A}, {_D}])"))),
+    ('DeserializeSparse scalar', _RO, _eager(_ds("tf.constant('x')"))),
+    ('DeserializeSparse last dim 2', _RO, _eager(_ds("tf.constant([['a', 'b']])"))),
+    ('DeserializeSparse no rows', _RO, _eager(_ds("tf.zeros([0, 3], tf.string)"))),
+    ('DeserializeSparse not a proto', _RO, _eager(_ds("tf.constant(['a', 'b', 'c'])"))),
+    ('DeserializeSparse empty protos (no tensor)', _RO, _eager(_ds("tf.constant(['', '', ''])"))),
+    ('DeserializeSparse content of the wrong size', _RO, _eager(_ds("tf.constant([b'\\x08\\t\\x12\\x08\\x12\\x02\\x08\\x01\\x12\\x02\\x08\\x01\"\\x08\\x01\\x00\\x00', b'', b''])"))),
+    ('DeserializeSparse bad string list', _RO, _eager(_ds("tf.constant([b'\\x08\\t\\x12\\x08\\x12\\x02\\x08\\x01\\x12\\x02\\x08\\x01', b'\\x08\\x07\\x12\\x04\\x12\\x02\\x08\\x01\"\\x03\\x05ab', b'\\x08\\t\\x12\\x04\\x12\\x02\\x08\\x01'])", "tf.string"))),
+    ('DeserializeSparse indices a vector', _RO, _eager(_ds(_rows(_ser(_i("[0]")), _ser("tf.constant(['q'])"), _ser(_i("[2]"))), "tf.string"))),
+    ('DeserializeSparse values a matrix', _RO, _eager(_ds(_rows(_ser(_i("[[0]]")), _ser("tf.constant([['q']])"), _ser(_i("[2]"))), "tf.string"))),
+    ('DeserializeSparse shape a scalar', _RO, _eager(_ds(_rows(_ser(_i("[[0]]")), _ser("tf.constant(['q'])"), _ser(_i("2"))), "tf.string"))),
+    ('DeserializeSparse counts', _RO, _eager(_ds(f"tf.stack([{_ss(_i('[[0, 1]]'), 'tf.constant([1.5, 3.0])', _i('[3, 4]'))}])"))),
+    ('DeserializeSparse columns and shape size', _RO, _eager(_ds(f"tf.stack([{_ss(_i('[[0, 1]]'), 'tf.constant([1.5])', _i('[3, 4, 5]'))}])"))),
+    ('DeserializeSparse int32 input', _RO, _eager(_ds("tf.constant([1, 2, 3])"))),
+    ('DeserializeSparse in a tf.function', _RO, _traced(_ds(f"tf.reshape({_M}, [2, 2, 3])", "tf.int32"))),
+    ('DeserializeSparse scalar in a tf.function', _RO, _traced(_ds("tf.constant('x')"))),
+    ('DeserializeSparse last dim 2 in a tf.function', _RO, _traced(_ds("tf.constant([['a', 'b']])"))),
+    ('DeserializeManySparse', _RO, _eager(_dm(_M, "tf.int32"))),
+    ('DeserializeManySparse of a vector (the same kernel)', _RO, _eager(_dm(_A))),
+    ('DeserializeManySparse rank 3 input', _RO, _eager(_dm(f"tf.reshape({_M}, [2, 2, 3])", "tf.int32"))),
+    ('DeserializeManySparse dtype mismatch', _RO, _eager(_dm(_M))),
+    ('DeserializeManySparse int32 input', _RO, _eager(_dm("tf.constant([[1, 2, 3]])"))),
+    ('DeserializeManySparse in a tf.function', _RO, _traced(_dm(_M, "tf.int32"))),
+    ('DeserializeManySparse a vector in a tf.function', _RO, _traced(_dm(_A))),
+    ('DeserializeManySparse last dim 2 in a tf.function', _RO, _traced(_dm("tf.constant([['a', 'b']])"))),
+    ('DeserializeSparse under a tape (no gradient)', _RO, _tape(f"{_ds('x')}[1] * 2.0", f"tf.stack([{_A}, {_B}])")),
+]
+
+
+def _sch(sparse: list[tuple[str, str, str]], dense: list[str], buckets: str = "0", strong: str = "False",
+         salt: str = "[1, 2]") -> str:
+    ind = ", ".join(_i(s[0]) for s in sparse)
+    vals = ", ".join(s[1] for s in sparse)
+    shapes = ", ".join(_i(s[2]) for s in sparse)
+    return (f"R.SparseCrossHashed(indices=[{ind}], values=[{vals}], shapes=[{shapes}], dense_inputs=[{', '.join(dense)}], "
+            f"num_buckets=tf.constant({buckets}, tf.int64), strong_hash=tf.constant({strong}), "
+            f"salt=tf.constant({salt}, tf.int64))")
+
+
+_S1 = ("[[0, 0], [1, 0], [1, 1]]", "tf.constant(['a', 'b', 'c'])", "[2, 2]")
+_S2 = ("[[0, 0], [1, 0], [1, 1]]", "tf.constant([5, 6, -7], tf.int64)", "[2, 2]")
+_S3 = ("[[0, 0], [1, 0]]", "tf.constant(['d', 'e'])", "[2, 1]")
+_DI = "tf.constant([[3], [4]], tf.int64)"
+_DS = "tf.constant([['x'], ['y']])"
+
+_CROSS_CASES: list[tuple[str, str, Any]] = [
+    ('SparseCrossHashed strings and dense int64', _RO, _eager(_sch([_S1], [_DI]))),
+    ('SparseCrossHashed int64 (Fingerprint64 of four bytes) and dense strings', _RO, _eager(_sch([_S2], [_DS]))),
+    ('SparseCrossHashed one sparse int64 column', _RO, _eager(_sch([_S2], []))),
+    ('SparseCrossHashed dense int64 only, negative buckets', _RO, _eager(_sch([], ["tf.constant([[3, 9], [-4, 2 ** 40]], tf.int64)"], "-5"))),
+    ('SparseCrossHashed 100 buckets', _RO, _eager(_sch([_S2], [_DI], "100", salt="[137, 173]"))),
+    ('SparseCrossHashed a row without features', _RO, _eager(_sch([_S1, ("[[1, 0]]", "tf.constant(['z'])", "[2, 1]")], [_DS]))),
+    ('SparseCrossHashed strong hash, two string columns', _RO, _eager(_sch([_S1, _S3], [], strong="True"))),
+    ('SparseCrossHashed strong hash, int64 (SipHash of four bytes)', _RO, _eager(_sch([_S2], [], strong="True"))),
+    ('SparseCrossHashed strong hash, dense strings', _RO, _eager(_sch([], [_DS], "7", "True", "[-1, 2 ** 62]"))),
+    ('SparseCrossHashed strong hash, 10 buckets', _RO, _eager(_sch([_S1], [], "10", "True", "[-1, 2 ** 62]"))),
+    ('SparseCrossHashed salt of 3', _RO, _eager(_sch([_S1], [], salt="[1, 2, 3]"))),
+    ('SparseCrossHashed batch sizes', _RO, _eager(_sch([("[[0, 0]]", "tf.constant(['a'])", "[3, 2]")], [_DI]))),
+    ('SparseCrossHashed float values', _RO, _eager(_sch([("[[0, 0]]", "tf.constant([1.0])", "[2, 2]")], []))),
+    ('SparseCrossHashed indices of 3 columns', _RO, _eager(_sch([("[[0, 0, 0]]", "tf.constant(['a'])", "[2, 2]")], []))),
+    ('SparseCrossHashed in a tf.function', _RO, _traced(_sch([_S1, _S3], [_DS], "0", "True"))),
+    ('SparseCrossHashed salt a matrix in a tf.function', _RO, _traced(_sch([_S1], [], strong="True", salt="[[1, 2]]"))),
+    ('SparseCrossHashed indices a vector in a tf.function', _RO, _traced(_sch([("[0, 0]", "tf.constant(['a', 'b'])", "[2, 2]")], []))),
+]
+
+
+def _dj(text: str) -> str:
+    return f"R.DecodeJSONExample(json_examples=tf.constant({text!r}))"
+
+
+_FEAT = '{"features": {"feature": {"a": {"int64List": {"value": ["1", 2]}}, "b": {"bytesList": {"value": ["eHk="]}}, "c": {"floatList": {"value": [1.5, -2]}}}}}'
+_JSON_CASES: list[tuple[str, str, Any]] = [
+    ('DecodeJSONExample three kinds', _RO, _eager(_dj([_FEAT]))),
+    ('DecodeJSONExample map order as given', _RO, _eager(_dj('{"features": {"feature": {"b": {"bytesList": {"value": ["eHk="]}}, "a": {"int64List": {"value": ["1", 2]}}}}}'))),
+    ('DecodeJSONExample empties', _RO, _eager(_dj(['{}', '{"features": {}}', '{"features": {"feature": {}}}', '{"features": {"feature": {"a": {}}}}', '{"features": {"feature": {"a": {"floatList": {}}}}}', '{"features": {"feature": {"a": {"floatList": {"value": []}}}}}']))),
+    ('DecodeJSONExample nulls', _RO, _eager(_dj(['{"features": null}', '{"features": {"feature": {"a": null}}}']))),
+    ('DecodeJSONExample a matrix, snake_case names, lone value, whitespace', _RO, _eager(_dj([['{}', '{"features": {"feature": {"z": {"int64_list": {"value": [-1, 1e2, "-3"]}}}}}'], [' {"features": {"feature": {"a": {"int64List": {"value": 5}}}}} ', '{"features": {"feature": {"": {"bytes_list": {"value": "eHk"}}}}}']]))),
+    ('DecodeJSONExample floats', _RO, _eager(_dj('{"features": {"feature": {"a": {"floatList": {"value": ["1.5", "NaN", "Infinity", "-Infinity", 3.4028235e38, 1e-50, 16777217, 0.1, -0.0]}}}}}'))),
+    ('DecodeJSONExample int64 extremes', _RO, _eager(_dj('{"features": {"feature": {"a": {"int64List": {"value": [-9223372036854775808, "9223372036854775807", 4294967296]}}}}}'))),
+    ('DecodeJSONExample base64 web-safe, unpadded, empty', _RO, _eager(_dj('{"features": {"feature": {"a": {"bytesList": {"value": ["eHk", "-_8=", ""]}}}}}'))),
+    ('DecodeJSONExample features twice', _RO, _eager(_dj('{"features":{"feature":{"a":{"int64List":{"value":[]}}}},"features":{}}'))),
+    ('DecodeJSONExample not JSON', _RO, _eager(_dj('not json'))),
+    ('DecodeJSONExample unknown field', _RO, _eager(_dj('{"bogus": 1}'))),
+    ('DecodeJSONExample fractional int64', _RO, _eager(_dj('{"features": {"feature": {"a": {"int64List": {"value": [1.5]}}}}}'))),
+    ('DecodeJSONExample int64 out of range', _RO, _eager(_dj('{"features": {"feature": {"a": {"int64List": {"value": ["9223372036854775808"]}}}}}'))),
+    ('DecodeJSONExample bool for int64', _RO, _eager(_dj('{"features": {"feature": {"a": {"int64List": {"value": [true]}}}}}'))),
+    ('DecodeJSONExample float out of range', _RO, _eager(_dj('{"features": {"feature": {"a": {"floatList": {"value": [1e40]}}}}}'))),
+    ('DecodeJSONExample bare NaN', _RO, _eager(_dj('{"features": {"feature": {"a": {"floatList": {"value": [NaN]}}}}}'))),
+    ('DecodeJSONExample corrupt base64', _RO, _eager(_dj('{"features": {"feature": {"a": {"bytesList": {"value": ["not base64!"]}}}}}'))),
+    ('DecodeJSONExample two kinds', _RO, _eager(_dj('{"features": {"feature": {"a": {"int64List": {"value": [1]}, "floatList": {"value": [2]}}}}}'))),
+    ('DecodeJSONExample repeated key', _RO, _eager(_dj('{"features": {"feature": {"a": {"int64List": {"value": [1]}}, "a": {"floatList": {"value": [2]}}}}}'))),
+    ('DecodeJSONExample feature a list', _RO, _eager(_dj('{"features": {"feature": []}}'))),
+    ('DecodeJSONExample trailing characters', _RO, _eager(_dj('{"features": {}} x'))),
+    ('DecodeJSONExample second element bad', _RO, _eager(_dj(['{"features": {}}', 'bad']))),
+    ('DecodeJSONExample int32 input', _RO, _eager("R.DecodeJSONExample(json_examples=tf.constant(3))")),
+    ('DecodeJSONExample in a tf.function', _RO, _traced(_dj([_FEAT, '{}']))),
+]
+
+CASES: list[tuple[str, str, Any]] = _SERIAL_CASES + _CROSS_CASES + _JSON_CASES
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.raw-ops")
+@EDGES.parametrize("ops.raw-ops")
+def test_serialized_sparse_cross_hashed_and_json_examples(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_rawops37_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
