@@ -1,12 +1,14 @@
 """Raw ops the thirty-fourth session's survey found missing, added in the thirty-seventh (clause ops.raw-ops): the
 serialized SparseTensors (SerializeSparse, SerializeManySparse, DeserializeSparse, DeserializeManySparse; string
-form), SparseCrossHashed and DecodeJSONExample, each against real TensorFlow 2.21: the same raw call on both
+form), SparseCrossHashed, DecodeJSONExample and the stateless summary kernels (ScalarSummary, HistogramSummary,
+MergeSummary, TensorSummaryV2), each against real TensorFlow 2.21: the same raw call on both
 backends gives the same dtype and values bit for bit (the serialized protos byte for byte), or raises the same
 exception class; eagerly, inside a tf.function (the shape functions' trace-time refusals) and under a
 GradientTape (TF registers no gradient for any of them). Needs the `tf` extra.
 
-Host independence: no floating-point arithmetic is compared here but float32 rounding of JSON numbers (one
-correctly rounded conversion), so the recorded answers hold on any host.
+Host independence: the floating-point work compared here is correctly rounded conversions (JSON numbers and
+summary values to float32) and HistogramSummary's sequential double sums (no FMA in TF's build, none in Python's),
+so the recorded answers hold on any host.
 """
 
 from __future__ import annotations
@@ -214,7 +216,72 @@ _JSON_CASES: list[tuple[str, str, Any]] = [
     ('DecodeJSONExample in a tf.function', _RO, _traced(_dj([_FEAT, '{}']))),
 ]
 
-CASES: list[tuple[str, str, Any]] = _SERIAL_CASES + _CROSS_CASES + _JSON_CASES
+
+
+def _v(expr: str) -> str:
+    """A scalar string result as a vector (object values: trailing NUL bytes compared too)."""
+    return f"tf.reshape({expr}, [-1])"
+
+
+def _scs(tags: str, values: str) -> str:
+    return _v(f"R.ScalarSummary(tags=tf.constant({tags}), values={values})")
+
+
+def _hs(values: str, tag: str = "'h'") -> str:
+    return _v(f"R.HistogramSummary(tag=tf.constant({tag}), values={values})")
+
+
+def _ts(tensor: str, meta: str = "''", tag: str = "'t'") -> str:
+    return _v(f"R.TensorSummaryV2(tag=tf.constant({tag}), tensor={tensor}, serialized_summary_metadata=tf.constant({meta}))")
+
+
+def _ms(*inputs: str) -> str:
+    return _v(f"R.MergeSummary(inputs=[{', '.join(inputs)}])")
+
+
+_SC = "R.ScalarSummary(tags=tf.constant(['a', 'bb']), values=tf.constant([1.5, 0.0]))"
+_HI = "R.HistogramSummary(tag=tf.constant('h'), values=tf.constant([1.0, -2.5]))"
+_SUMMARY_CASES: list[tuple[str, str, Any]] = [
+    ('ScalarSummary float32 (a zero value written)', _RO, _eager(_scs("['a', 'bb']", "tf.constant([1.5, 0.0])"))),
+    ('ScalarSummary scalar int64', _RO, _eager(_scs("'a'", "tf.constant(3, tf.int64)"))),
+    ('ScalarSummary empty tag, int64 rounded to float', _RO, _eager(_scs("['', 'x']", "tf.constant([2 ** 40 + 1, -1], tf.int64)"))),
+    ('ScalarSummary matrix float64, bfloat16, uint64', _RO, _eager("[" + ", ".join([_scs("[['a'], ['b']]", "tf.constant([[1.0], [1e300]], tf.float64)"), _scs("['a']", "tf.constant([1.5], tf.bfloat16)"), _scs("['a']", "tf.constant([2 ** 64 - 1], tf.uint64)")]) + "]")),
+    ('ScalarSummary one tag, two values', _RO, _eager(_scs("['a']", "tf.constant([1.0, 2.0])"))),
+    ('ScalarSummary two tags, one value', _RO, _eager(_scs("['a', 'b']", "tf.constant([1.0])"))),
+    ('ScalarSummary scalar tag, vector value', _RO, _eager(_scs("'a'", "tf.constant([1.0])"))),
+    ('ScalarSummary bool values', _RO, _eager(_scs("['a', 'b']", "tf.constant([True, False])"))),
+    ('ScalarSummary in a tf.function', _RO, _traced(_scs("['a', 'bb']", "tf.constant([1.5, -0.0])"))),
+    ('ScalarSummary shapes in a tf.function', _RO, _traced(_scs("['a', 'b']", "tf.constant([1.0])"))),
+    ('ScalarSummary under a tape (not differentiable: None)', _RO, _tape("R.ScalarSummary(tags=tf.constant('a'), values=x)", "tf.constant(1.5)")),
+    ('HistogramSummary float32', _RO, _eager(_hs("tf.constant([1.0, 2.0, 2.5, -3.0, 0.0, 1e-13])"))),
+    ('HistogramSummary empty', _RO, _eager(_hs("tf.constant([], tf.float32)"))),
+    ('HistogramSummary int32 matrix', _RO, _eager(_hs("tf.constant([[1, 5], [7, 1000000]], tf.int32)"))),
+    ('HistogramSummary float64 wide range', _RO, _eager(_hs("tf.constant([1e30, -1e25, 0.1, 0.3, 1e-300, -0.0], tf.float64)"))),
+    ('HistogramSummary seeded normal values', _RO, _eager(_hs("tf.constant(np.random.default_rng(7).normal(size=200), tf.float64)"))),
+    ('HistogramSummary tag a vector', _RO, _eager(_hs("tf.constant([1.0])", "['h']"))),
+    ('HistogramSummary NaN', _RO, _eager(_hs("tf.constant([1.0, float('nan')])"))),
+    ('HistogramSummary infinity', _RO, _eager(_hs("tf.constant([1.0, -float('inf')])"))),
+    ('HistogramSummary in a tf.function', _RO, _traced(_hs("tf.constant([0.5, 0.25, 4.0], tf.float16)"))),
+    ('MergeSummary of two', _RO, _eager(_ms(_SC, _HI))),
+    ('MergeSummary of a vector', _RO, _eager(_ms("tf.stack([R.ScalarSummary(tags=tf.constant('a'), values=tf.constant(1.5)), R.ScalarSummary(tags=tf.constant('b'), values=tf.constant(2.5))])"))),
+    ('MergeSummary duplicate tag', _RO, _eager(_ms(_SC, "R.ScalarSummary(tags=tf.constant('bb'), values=tf.constant(2.5))"))),
+    ('MergeSummary empty tags repeat', _RO, _eager(_ms("R.ScalarSummary(tags=tf.constant(''), values=tf.constant(1.5))", "R.ScalarSummary(tags=tf.constant(''), values=tf.constant(0.0))"))),
+    ('MergeSummary not a proto', _RO, _eager(_ms("tf.constant('garbage')"))),
+    ('MergeSummary bad UTF-8 tag', _RO, _eager(_ms("tf.constant(b'\\x0a\\x03\\x0a\\x01\\xff')"))),
+    ('MergeSummary empty strings, unknown field kept', _RO, _eager(_ms("tf.constant([['', '']])", "tf.constant(b'\\x0a\\x05\\x0a\\x01a\\x18\\x05')"))),
+    ('MergeSummary a TensorSummaryV2', _RO, _eager(_ms(_SC, "R.TensorSummaryV2(tag=tf.constant('t'), tensor=tf.constant([1, 2]), serialized_summary_metadata=tf.constant(''))"))),
+    ('MergeSummary in a tf.function', _RO, _traced(_ms(_SC, _HI))),
+    ('TensorSummaryV2 float32 matrix, empty metadata', _RO, _eager(_ts("tf.constant([[1.5, 2.0]])"))),
+    ('TensorSummaryV2 strings (string_val), metadata', _RO, _eager(_ts("tf.constant(['x', 'yz'])", "b'\\n\\x08\\n\\x06scalar\\x12\\x02dn'"))),
+    ('TensorSummaryV2 metadata not a proto', _RO, _eager(_ts("tf.constant(3)", "b'garbage'"))),
+    ('TensorSummaryV2 metadata re-serialized', _RO, _eager(_ts("tf.constant(3)", "b'\\x22\\x01\\x01\\x1a\\x03abc\\x12\\x01z\\x20\\x00'"))),
+    ('TensorSummaryV2 metadata parsed up to a bad field', _RO, _eager(_ts("tf.constant(True)", "b'\\x12\\x01z\\x0f\\x1a\\x01a'"))),
+    ('TensorSummaryV2 tag a vector', _RO, _eager(_ts("tf.constant(3)", tag="['t']"))),
+    ('TensorSummaryV2 metadata a vector', _RO, _eager(_ts("tf.constant(3)", "['', '']"))),
+    ('TensorSummaryV2 in a tf.function', _RO, _traced(_ts("tf.constant([1.0, 2.0], tf.float64)", "b'\\x12\\x01z'"))),
+]
+
+CASES: list[tuple[str, str, Any]] = _SERIAL_CASES + _CROSS_CASES + _JSON_CASES + _SUMMARY_CASES
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
@@ -226,7 +293,7 @@ def tf_results() -> dict[int, Any]:
 
 @clause("ops.raw-ops")
 @EDGES.parametrize("ops.raw-ops")
-def test_serialized_sparse_cross_hashed_and_json_examples(k: int, tf_results: dict[int, Any]) -> None:
+def test_raw_ops_added_in_session_37(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
