@@ -1,5 +1,5 @@
 """The op table's entries for the raw ops the thirty-seventh session added (clause ops.raw-ops): the serialized
-SparseTensors, SparseCrossHashed, DecodeJSONExample and the stateless summary kernels, each a raw op only of string or int64 outputs (or of a
+SparseTensors, SparseCrossHashed, DecodeJSONExample, the stateless summary kernels and the tfdbg kernels, each a raw op only of string or int64 outputs (or of a
 string input), compared with TF 2.21 byte for byte (values, errors, tf.function, tape) in
 tests/ops/test_rawops37_tf.py."""
 
@@ -21,4 +21,9 @@ UNTESTED_OPS: dict[str, str] = {
     "HistogramSummary": _NOT_DIFF,
     "MergeSummary": _NOT_DIFF,
     "TensorSummaryV2": _NOT_DIFF,
+    "DebugIdentity": _NO_GRAD.replace("of string or int64 outputs (or a string input)", "of a debugging kernel"),
+    "DebugNanCount": _NO_GRAD.replace("of string or int64 outputs (or a string input)", "of a debugging kernel"),
+    "DebugNumericSummaryV2": _NO_GRAD.replace("of string or int64 outputs (or a string input)", "of a debugging kernel"),
+    "DebugGradientIdentity": ("a raw op only, whose registered gradient (debug_gradients.py) needs a GradientsDebugger's "
+                              f"op name: a tape through it is AttributeError; against TF: {_WHERE} (ops.raw-ops)"),
 }

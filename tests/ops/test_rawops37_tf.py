@@ -1,7 +1,8 @@
 """Raw ops the thirty-fourth session's survey found missing, added in the thirty-seventh (clause ops.raw-ops): the
 serialized SparseTensors (SerializeSparse, SerializeManySparse, DeserializeSparse, DeserializeManySparse; string
 form), SparseCrossHashed, DecodeJSONExample and the stateless summary kernels (ScalarSummary, HistogramSummary,
-MergeSummary, TensorSummaryV2), each against real TensorFlow 2.21: the same raw call on both
+MergeSummary, TensorSummaryV2) and the tfdbg kernels that publish nothing (DebugIdentity, DebugNanCount,
+DebugGradientIdentity, DebugNumericSummaryV2), each against real TensorFlow 2.21: the same raw call on both
 backends gives the same dtype and values bit for bit (the serialized protos byte for byte), or raises the same
 exception class; eagerly, inside a tf.function (the shape functions' trace-time refusals) and under a
 GradientTape (TF registers no gradient for any of them). Needs the `tf` extra.
@@ -281,7 +282,48 @@ _SUMMARY_CASES: list[tuple[str, str, Any]] = [
     ('TensorSummaryV2 in a tf.function', _RO, _traced(_ts("tf.constant([1.0, 2.0], tf.float64)", "b'\\x12\\x01z'"))),
 ]
 
-CASES: list[tuple[str, str, Any]] = _SERIAL_CASES + _CROSS_CASES + _JSON_CASES + _SUMMARY_CASES
+
+
+def _dn(x: str, mode: int, extra: str = "") -> str:
+    return f"R.DebugNumericSummaryV2(input={x}, tensor_debug_mode={mode}{extra})"
+
+
+_X6 = "tf.constant([1.0, -2.0, 0.0, float('nan'), float('inf'), 3.0])"
+_DEBUG_CASES: list[tuple[str, str, Any]] = [
+    ('DebugIdentity default tensor name', _RO, _eager("R.DebugIdentity(input=tf.constant([1.0, 2.0]))")),
+    ('DebugIdentity strings', _RO, _eager("R.DebugIdentity(input=tf.constant(['a']), device_name='x', tensor_name='t')")),
+    ('DebugIdentity node:slot', _RO, _eager("R.DebugIdentity(input=tf.constant([1, 2]), tensor_name='n:-1')")),
+    ('DebugIdentity bad slot', _RO, _eager("R.DebugIdentity(input=tf.constant([1.0]), tensor_name='n:x')")),
+    ('DebugIdentity three items', _RO, _eager("R.DebugIdentity(input=tf.constant([1.0]), tensor_name='n:0:1')")),
+    ('DebugIdentity empty slot', _RO, _eager("R.DebugIdentity(input=tf.constant([1.0]), tensor_name='n:')")),
+    ('DebugIdentity gated (empty output)', _RO, _eager("R.DebugIdentity(input=tf.constant([[1.0, 2.0]]), tensor_name='n:0', gated_grpc=True)")),
+    ('DebugIdentity in a tf.function', _RO, _traced("R.DebugIdentity(input=tf.constant([1.0, 2.0]), tensor_name='n')")),
+    ('DebugIdentity under a tape (no gradient)', _RO, _tape("R.DebugIdentity(input=x, tensor_name='n') * 2.0", "tf.constant([1.0, 2.0])")),
+    ('DebugNanCount float32', _RO, _eager("R.DebugNanCount(input=tf.constant([1.0, float('nan'), float('nan')]), tensor_name='n')")),
+    ('DebugNanCount int32, bfloat16, float16', _RO, _eager("[R.DebugNanCount(input=tf.constant([1, 2]), tensor_name='n'), R.DebugNanCount(input=tf.constant([[float('nan')]], tf.bfloat16), tensor_name='n'), R.DebugNanCount(input=tf.constant([float('nan'), 1.0], tf.float16), tensor_name='n')]")),
+    ('DebugNanCount gated', _RO, _eager("R.DebugNanCount(input=tf.constant([float('nan')]), tensor_name='n', gated_grpc=True)")),
+    ('DebugNanCount default tensor name', _RO, _eager("R.DebugNanCount(input=tf.constant([1.0]))")),
+    ('DebugNanCount bool (no kernel)', _RO, _eager("R.DebugNanCount(input=tf.constant([True]), tensor_name='n')")),
+    ('DebugNanCount in a tf.function', _RO, _traced("R.DebugNanCount(input=tf.constant([1.0, float('nan')]), tensor_name='n')")),
+    ('DebugGradientIdentity', _RO, _eager("[R.DebugGradientIdentity(input=tf.constant(['a'])), R.DebugGradientIdentity(input=tf.constant([1 + 1j]))]")),
+    ('DebugGradientIdentity under a tape (its gradient needs a debugger: AttributeError)', _RO, _tape("R.DebugGradientIdentity(input=x) * x", "tf.constant([1.5, -2.0])")),
+    ('DebugNumericSummaryV2 CURT_HEALTH', _RO, _eager(_dn(_X6, 2))),
+    ('DebugNumericSummaryV2 CONCISE_HEALTH', _RO, _eager(_dn(_X6, 3))),
+    ('DebugNumericSummaryV2 FULL_HEALTH float64 out, id 7', _RO, _eager(_dn("tf.constant([[1.0, -2.0, 0.0], [float('nan'), -float('inf'), 3.0]], tf.float64)", 4, ", tensor_id=7, output_dtype=tf.float64"))),
+    ('DebugNumericSummaryV2 FULL_HEALTH int32, empty', _RO, _eager(f"[{_dn('tf.constant([1, -2, 0])', 4)}, {_dn('tf.constant([], tf.float32)', 4)}]")),
+    ('DebugNumericSummaryV2 SHAPE rank 8, scalar, bool', _RO, _eager(f"[{_dn('tf.zeros([1, 2, 1, 2, 1, 2, 3, 1])', 5)}, {_dn('tf.constant(5.0)', 5)}, {_dn('tf.constant([True])', 5)}]")),
+    ('DebugNumericSummaryV2 REDUCE_INF_NAN_THREE_SLOTS', _RO, _eager(f"[{_dn(_X6, 8)}, {_dn('tf.constant([], tf.float16)', 8)}, {_dn('tf.constant([-float(1e999), float(1e999)])', 8, ', output_dtype=tf.float64')}]")),
+    ('DebugNumericSummaryV2 unimplemented modes', _RO, _eager(_dn("tf.constant([1.0])", 6))),
+    ('DebugNumericSummaryV2 default mode', _RO, _eager("R.DebugNumericSummaryV2(input=tf.constant([1.0]))")),
+    ('DebugNumericSummaryV2 tensor_id above 2**24', _RO, _eager(_dn("tf.constant([1.0])", 2, ", tensor_id=2 ** 24 + 1"))),
+    ('DebugNumericSummaryV2 tensor_id large, float64', _RO, _eager(_dn("tf.constant([1.0])", 2, ", tensor_id=2 ** 30 + 1, output_dtype=tf.float64"))),
+    ('DebugNumericSummaryV2 output_dtype half', _RO, _eager(_dn("tf.constant([1.0])", 2, ", output_dtype=tf.float16"))),
+    ('DebugNumericSummaryV2 strings (no kernel)', _RO, _eager(_dn("tf.constant(['a'])", 5))),
+    ('DebugNumericSummaryV2 in a tf.function', _RO, _traced(_dn("tf.constant([1.0, float('inf')])", 3))),
+    ('DebugNumericSummaryV2 under a tape (no gradient)', _RO, _tape(_dn("x", 3) + " * 2.0", "tf.constant([1.0, 2.0])")),
+]
+
+CASES: list[tuple[str, str, Any]] = _SERIAL_CASES + _CROSS_CASES + _JSON_CASES + _SUMMARY_CASES + _DEBUG_CASES
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
