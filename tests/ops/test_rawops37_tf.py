@@ -2,7 +2,7 @@
 serialized SparseTensors (SerializeSparse, SerializeManySparse, DeserializeSparse, DeserializeManySparse; string
 form), SparseCrossHashed, DecodeJSONExample and the stateless summary kernels (ScalarSummary, HistogramSummary,
 MergeSummary, TensorSummaryV2) and the tfdbg kernels that publish nothing (DebugIdentity, DebugNanCount,
-DebugGradientIdentity, DebugNumericSummaryV2), each against real TensorFlow 2.21: the same raw call on both
+DebugGradientIdentity, DebugNumericSummaryV2), and the eager fast path's list inputs, each against real TensorFlow 2.21: the same raw call on both
 backends gives the same dtype and values bit for bit (the serialized protos byte for byte), or raises the same
 exception class; eagerly, inside a tf.function (the shape functions' trace-time refusals) and under a
 GradientTape (TF registers no gradient for any of them). Needs the `tf` extra.
@@ -323,7 +323,23 @@ _DEBUG_CASES: list[tuple[str, str, Any]] = [
     ('DebugNumericSummaryV2 under a tape (no gradient)', _RO, _tape(_dn("x", 3) + " * 2.0", "tf.constant([1.0, 2.0])")),
 ]
 
-CASES: list[tuple[str, str, Any]] = _SERIAL_CASES + _CROSS_CASES + _JSON_CASES + _SUMMARY_CASES + _DEBUG_CASES
+_SC64 = "shapes=[tf.constant([2], tf.int64), tf.constant([2], tf.int64)]"
+_SCV = "values=[tf.constant([1.0]), tf.constant([2.0])]"
+_SCH = ("indices=[tf.constant([[0, 0]], tf.int64)], values=[tf.constant(['a'])], shapes=[tf.constant([1, 1], tf.int64)], "
+        "dense_inputs=[], strong_hash=tf.constant(False), salt=tf.constant([1, 2], tf.int64)")
+# (TF's eager fast path takes a list input's Python list when each item is a tensor, an ndarray or a number:
+# a fixed-dtype input given another dtype is then EagerExecute's InvalidArgumentError; a list holding a list or a
+# string, or a list for a single input, sends the call to the fallback's convert_to_tensor ValueError)
+_FAST_CASES: list[tuple[str, str, Any]] = [
+    ('list input of tensors, one int32 for int64 (fast path)', _RO, _eager(f"R.SparseConcat(indices=[tf.constant([[0]], tf.int32), tf.constant([[1]], tf.int64)], {_SCV}, {_SC64}, concat_dim=0)")),
+    ('list input holding a Python list (fallback)', _RO, _eager(f"R.SparseConcat(indices=[tf.constant([[0]], tf.int64), tf.constant([[1]], tf.int64)], {_SCV}, shapes=[[2], tf.constant([2], tf.int32)], concat_dim=0)")),
+    ('fixed int64 input given int32 beside lists of tensors (fast path)', _RO, _eager(f"R.SparseCrossHashed({_SCH}, num_buckets=tf.constant(0, tf.int32))")),
+    ('fixed int64 input given int32 beside a list of Python lists (fallback)', _RO, _eager(f"R.SparseCrossHashed({_SCH.replace('shapes=[tf.constant([1, 1], tf.int64)]', 'shapes=[[1, 1]]')}, num_buckets=tf.constant(0, tf.int32))")),
+    ('fixed int64 input given int32 beside a list of arrays (fast path)', _RO, _eager(f"R.SparseCrossHashed({_SCH.replace('indices=[tf.constant([[0, 0]], tf.int64)]', 'indices=[np.array([[0, 0]])]')}, num_buckets=tf.constant(0, tf.int32))")),
+]
+
+CASES: list[tuple[str, str, Any]] = (_SERIAL_CASES + _CROSS_CASES + _JSON_CASES + _SUMMARY_CASES + _DEBUG_CASES
+                                     + _FAST_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
