@@ -23,6 +23,7 @@ UNTESTED_OPS: dict[str, str] = {
     "TensorSummaryV2": _NOT_DIFF,
     "DebugIdentity": _NO_GRAD.replace("of string or int64 outputs (or a string input)", "of a debugging kernel"),
     "DebugNanCount": _NO_GRAD.replace("of string or int64 outputs (or a string input)", "of a debugging kernel"),
+    "DebugNumericSummary": _NO_GRAD.replace("of string or int64 outputs (or a string input)", "of a debugging kernel"),
     "DebugNumericSummaryV2": _NO_GRAD.replace("of string or int64 outputs (or a string input)", "of a debugging kernel"),
     "DebugGradientIdentity": ("a raw op only, whose registered gradient (debug_gradients.py) needs a GradientsDebugger's "
                               f"op name: a tape through it is AttributeError; against TF: {_WHERE} (ops.raw-ops)"),

@@ -1,13 +1,17 @@
 """TF's tfdbg kernels that publish nothing (raw ops only; tensorflow/core/kernels/debug_ops.h, clause ops.raw-ops):
-DebugIdentity, DebugNanCount, DebugGradientIdentity and DebugNumericSummaryV2, as TF 2.21 computes them (observed).
+DebugIdentity, DebugNanCount, DebugGradientIdentity, DebugNumericSummary and DebugNumericSummaryV2, as TF 2.21
+computes them (observed).
 
-DebugIdentity and DebugNanCount (BaseDebugOp) parse `tensor_name` first: split at ':' it must give one or two
+DebugIdentity, DebugNanCount and DebugNumericSummary (BaseDebugOp) parse `tensor_name` first: split at ':' it must give one or two
 items ("Failed to parse tensor name: \"\"" for the default empty name, or "n:0:1"), a second item an int32
 ("Invalid string value for output_slot: \"x\""). With gated_grpc the gate of a node without gRPC URLs is closed:
 the output is an empty vector of the output's dtype. Otherwise DebugIdentity is its input and DebugNanCount the
 count of NaN elements as an int64 [1] (integer types: 0; no kernel for bool, complex or string: NotFoundError).
 Non-empty debug_urls would publish the tensor (files, gRPC): simdist refuses them (UnimplementedError).
-DebugGradientIdentity is its input.
+DebugGradientIdentity is its input. DebugNumericSummary (real or bool inputs; float16 and bfloat16 have no kernel)
+is a float64 vector: [1, size, then the counts of NaN, -inf or at most lower_bound, negative, zero, positive, +inf
+or at least upper_bound (in that order of tests), then min, max, mean and variance (two passes, in double) of the
+values that are neither NaN nor infinite (none: inf, -inf, NaN, NaN), the dtype's enum, the rank, the dims].
 
 DebugNumericSummaryV2 (any real or bool T; output_dtype float32 or float64): tensor_id at most 2**24 for float32
 ("DebugNumericSummaryV2Op requires tensor_id to be less than or equal to (2^24). Given tensor_id:16777217");
@@ -29,7 +33,8 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 
-__all__ = ["DEBUG_IDENTITY", "DEBUG_NAN_COUNT", "DEBUG_GRADIENT_IDENTITY", "DEBUG_NUMERIC_SUMMARY_V2"]
+__all__ = ["DEBUG_IDENTITY", "DEBUG_NAN_COUNT", "DEBUG_GRADIENT_IDENTITY", "DEBUG_NUMERIC_SUMMARY",
+           "DEBUG_NUMERIC_SUMMARY_V2"]
 
 _INT32_MAX = 2**31 - 1
 
@@ -78,6 +83,52 @@ def _debug_nan_count(input: np.ndarray, device_name: str = "", tensor_name: str 
 
 def _debug_gradient_identity(input: np.ndarray) -> np.ndarray:  # noqa: A002
     return input
+
+
+def _debug_numeric_summary(input: np.ndarray, device_name: str = "", tensor_name: str = "",  # noqa: A002
+                           debug_urls: Any = (), lower_bound: float = float("-inf"), upper_bound: float = float("inf"),
+                           mute_if_healthy: bool = False, gated_grpc: bool = False) -> np.ndarray:
+    """DebugNumericSummaryOp::Compute (V1): [1 (initialized), size, NaN, -inf (or <= lower_bound), negative, zero,
+    positive, +inf (or >= upper_bound) counts, min, max, mean, variance of the finite values (strict comparisons
+    in order: -0.0 first stays), the dtype's enum, rank, dims]; mute_if_healthy only mutes publishing."""
+    _debug_common("DebugNumericSummary", tensor_name, debug_urls)
+    if gated_grpc:
+        return np.zeros((0,), np.float64)
+    x = [float(v) for v in input.reshape(-1).astype(np.float64)]
+    nan = neg_inf = neg = zero = pos = pos_inf = 0
+    lo, hi, total, finite = float("inf"), float("-inf"), 0.0, []
+    for v in x:
+        if v != v:
+            nan += 1
+            continue
+        if v == float("-inf") or v <= lower_bound:
+            neg_inf += 1
+        elif v == float("inf") or v >= upper_bound:
+            pos_inf += 1
+        elif v < 0:
+            neg += 1
+        elif v > 0:
+            pos += 1
+        else:
+            zero += 1
+        if v in (float("inf"), float("-inf")):
+            continue
+        if v < lo:
+            lo = v
+        if v > hi:
+            hi = v
+        total += v
+        finite.append(v)
+    mean = variance = float("nan")
+    if finite:
+        mean = total / len(finite)
+        variance = 0.0
+        for v in finite:
+            variance += (v - mean) * (v - mean)
+        variance /= len(finite)
+    enum = dtypes.as_dtype(input.dtype).as_datatype_enum
+    return np.array([1.0, len(x), nan, neg_inf, neg, zero, pos, pos_inf, lo, hi, mean, variance, enum, input.ndim]
+                    + list(input.shape), np.float64)
 
 
 _MODES = {2: "CURT_HEALTH", 3: "CONCISE_HEALTH", 4: "FULL_HEALTH", 5: "SHAPE", 8: "REDUCE_INF_NAN_THREE_SLOTS"}
@@ -132,6 +183,14 @@ def _nan_count_rule(dts: Any, attrs: Any) -> dtypes.DType:
     return dtypes.int64
 
 
+def _summary_v1_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    from simdist.runtime.ops.args import no_kernel
+    if dts[0] not in (dtypes.float64, dtypes.float32, dtypes.int32, dtypes.int8, dtypes.uint8, dtypes.int16,
+                      dtypes.uint16, dtypes.uint32, dtypes.int64, dtypes.uint64, dtypes.bool_):
+        raise no_kernel("DebugNumericSummary", dts[0])
+    return dtypes.float64
+
+
 def _summary_rule(dts: Any, attrs: Any) -> dtypes.DType:
     from simdist.runtime.ops.args import no_kernel
     from simdist.runtime.ops.nn_rules import attr_error
@@ -150,9 +209,11 @@ DEBUG_NAN_COUNT = register("DebugNanCount", _debug_nan_count, _nan_count_rule, l
                            kind="reduction", fusion=_WHY)
 DEBUG_GRADIENT_IDENTITY = register("DebugGradientIdentity", _debug_gradient_identity, _same("DebugGradientIdentity", ()),
                                    lambda a, o, at: 0.0, kind="shape", fusion=_WHY)
+DEBUG_NUMERIC_SUMMARY = register("DebugNumericSummary", _debug_numeric_summary, _summary_v1_rule,
+                                 lambda a, o, at: float(a[0].size), kind="reduction", fusion=_WHY)
 DEBUG_NUMERIC_SUMMARY_V2 = register("DebugNumericSummaryV2", _summary_v2, _summary_rule,
                                     lambda a, o, at: float(a[0].size), kind="reduction", fusion=_WHY)
-for _op in ("DebugIdentity", "DebugNanCount", "DebugNumericSummaryV2"):
+for _op in ("DebugIdentity", "DebugNanCount", "DebugNumericSummary", "DebugNumericSummaryV2"):
     no_tf_gradient(_op)
 
 
