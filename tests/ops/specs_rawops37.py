@@ -20,6 +20,7 @@ UNTESTED_OPS: dict[str, str] = {
     "ScalarSummary": _NOT_DIFF,
     "HistogramSummary": _NOT_DIFF,
     "MergeSummary": _NOT_DIFF,
+    "TensorSummary": _NOT_DIFF,
     "TensorSummaryV2": _NOT_DIFF,
     "DebugIdentity": _NO_GRAD.replace("of string or int64 outputs (or a string input)", "of a debugging kernel"),
     "DebugNanCount": _NO_GRAD.replace("of string or int64 outputs (or a string input)", "of a debugging kernel"),

@@ -1,6 +1,6 @@
 """TF's stateless summary kernels (raw ops only; tensorflow/core/kernels/summary_op.cc, summary_tensor_op.cc,
-lib/histogram/histogram.cc; clause ops.raw-ops): ScalarSummary, HistogramSummary, MergeSummary and
-TensorSummaryV2, each a scalar string, a serialized tensorflow.Summary written field by field as protobuf's C++
+lib/histogram/histogram.cc; clause ops.raw-ops): ScalarSummary, HistogramSummary, MergeSummary,
+TensorSummary and TensorSummaryV2, each a scalar string, a serialized tensorflow.Summary written field by field as protobuf's C++
 serializer writes it (fields in number order; proto3: empty strings and zero scalars omitted, a oneof member and a
 set message always written).
 
@@ -16,6 +16,7 @@ parsed as a Summary ("Could not parse one of the summary inputs"), their Values 
 bytes for a Value in canonical field order). TensorSummaryV2: tag and metadata scalars ("tag must be scalar",
 "serialized_summary_metadata must be scalar"); a Value {tag, tensor: the TensorProto (AsProtoTensorContent, a
 string tensor's values as string_val), metadata: the metadata parsed, as far as it parses, and re-serialized}.
+TensorSummary (V1): a Value {node_name "TensorSummary", tensor} (its description, labels and display_name unused).
 TF declares each not differentiable (logging_ops.py: a tape's gradient through one is None)."""
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, want_string
 
-__all__ = ["SCALAR_SUMMARY", "HISTOGRAM_SUMMARY", "MERGE_SUMMARY", "TENSOR_SUMMARY_V2"]
+__all__ = ["SCALAR_SUMMARY", "HISTOGRAM_SUMMARY", "MERGE_SUMMARY", "TENSOR_SUMMARY", "TENSOR_SUMMARY_V2"]
 
 _DBL_MAX = float(np.finfo(np.float64).max)
 
@@ -334,6 +335,17 @@ def _tensor_summary_v2(tag: np.ndarray, tensor: np.ndarray, serialized_summary_m
     return _scalar_out(_ld(1, value))
 
 
+def _tensor_summary(tensor: np.ndarray, description: str = "", labels: Any = (), display_name: str = "") -> np.ndarray:
+    """SummaryTensorOp::Compute (V1): a Value {node_name: the kernel's name, tensor}; description, labels and
+    display_name are not written (observed). The kernel's name is the op type eagerly; in a tf.function TF
+    writes the graph node's name (a `name` given, a second node's "TensorSummary_1"), which simdist does not
+    track: it writes "TensorSummary"."""
+    from simdist.runtime import tensor_proto_wire
+    enum = dtypes.string.as_datatype_enum if tensor.dtype == object else dtypes.as_dtype(tensor.dtype).as_datatype_enum
+    value = _string(7, b"TensorSummary") + _ld(8, tensor_proto_wire.serialize(tensor, enum))
+    return _scalar_out(_ld(1, value))
+
+
 # --- registration --------------------------------------------------------------------------------------------------
 
 _REAL = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.uint8, dtypes.int16, dtypes.int8, dtypes.int64,
@@ -369,9 +381,11 @@ SCALAR_SUMMARY = register("ScalarSummary", _scalar_summary, _real_rule("ScalarSu
 HISTOGRAM_SUMMARY = register("HistogramSummary", _histogram_summary, _real_rule("HistogramSummary", "tag"), kind="io",
                              fusion=_WHY, **STRING_COST)
 MERGE_SUMMARY = register("MergeSummary", _merge_summary, _merge_rule, kind="io", fusion=_WHY, **STRING_COST)
+TENSOR_SUMMARY = register("TensorSummary", _tensor_summary, lambda dts, attrs: dtypes.string, kind="io",
+                          fusion=_WHY, **STRING_COST)
 TENSOR_SUMMARY_V2 = register("TensorSummaryV2", _tensor_summary_v2, _tensor_rule, kind="io", fusion=_WHY,
                              **STRING_COST)
-for _op in ("ScalarSummary", "HistogramSummary", "MergeSummary", "TensorSummaryV2"):
+for _op in ("ScalarSummary", "HistogramSummary", "MergeSummary", "TensorSummary", "TensorSummaryV2"):
     NotDifferentiable(_op)   # (logging_ops.py)
 
 
