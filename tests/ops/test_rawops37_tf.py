@@ -2,7 +2,8 @@
 serialized SparseTensors (SerializeSparse, SerializeManySparse, DeserializeSparse, DeserializeManySparse; string
 form), SparseCrossHashed, DecodeJSONExample and the stateless summary kernels (ScalarSummary, HistogramSummary,
 MergeSummary, TensorSummaryV2) and the tfdbg kernels that publish nothing (DebugIdentity, DebugNanCount,
-DebugGradientIdentity, DebugNumericSummaryV2), and the eager fast path's list inputs, each against real TensorFlow 2.21: the same raw call on both
+DebugGradientIdentity, DebugNumericSummary, DebugNumericSummaryV2), the eager fast path's list inputs, and
+ops TF 2.21's CPU build has no kernel for (BoostedTrees*, TPU*, Xla*ND, SparseCore COO, XlaSparseDenseMatmul*), each against real TensorFlow 2.21: the same raw call on both
 backends gives the same dtype and values bit for bit (the serialized protos byte for byte), or raises the same
 exception class; eagerly, inside a tf.function (the shape functions' trace-time refusals) and under a
 GradientTape (TF registers no gradient for any of them). Needs the `tf` extra.
@@ -350,7 +351,26 @@ _FAST_CASES: list[tuple[str, str, Any]] = [
     ('fixed int64 input given int32 beside a list of arrays (fast path)', _RO, _eager(f"R.SparseCrossHashed({_SCH.replace('indices=[tf.constant([[0, 0]], tf.int64)]', 'indices=[np.array([[0, 0]])]')}, num_buckets=tf.constant(0, tf.int32))")),
 ]
 
-CASES: list[tuple[str, str, Any]] = (_SERIAL_CASES + _CROSS_CASES + _JSON_CASES + _SUMMARY_CASES + _DEBUG_CASES
+_BTB = "R.BoostedTreesBucketize(float_values=[tf.constant({v})], bucket_boundaries=[tf.constant([1.0, 2.0])])"
+# (TF 2.21's CPU build registers no kernel for these: NotFoundError eagerly, InvalidArgumentError "No OpKernel was
+# registered" in a tf.function, after the shape function's checks)
+_NO_KERNEL_CASES: list[tuple[str, str, Any]] = [
+    ('BoostedTreesBucketize no kernel', _RO, _eager(_BTB.format(v="[0.5, 1.0]"))),
+    ('BoostedTreesBucketize no kernel in a tf.function', _RO, _traced(_BTB.format(v="[0.5, 1.0]"))),
+    ('BoostedTreesBucketize a matrix in a tf.function (shape function)', _RO, _traced(_BTB.format(v="[[0.5, 1.0]]"))),
+    ('BoostedTreesMakeStatsSummary no kernel', _RO, _eager("R.BoostedTreesMakeStatsSummary(node_ids=tf.constant([0]), gradients=tf.constant([[1.0]]), hessians=tf.constant([[1.0]]), bucketized_features_list=[tf.constant([0])], max_splits=1, num_buckets=2)")),
+    ('XlaSplitND no kernel', _RO, _eager("R.XlaSplitND(input=tf.ones([2, 2]), num_splits=[1, 1], N=1)")),
+    ('XlaConcatND no kernel', _RO, _eager("R.XlaConcatND(inputs=[tf.ones([2, 2])], num_concats=[1, 1])")),
+    ('TPUReplicatedInput no kernel', _RO, _eager("R.TPUReplicatedInput(inputs=[tf.ones([2])])")),
+    ('TPUReplicatedOutput no kernel', _RO, _eager("R.TPUReplicatedOutput(input=tf.ones([2]), num_replicas=1)")),
+    ('TPUCompilationResult no kernel', _RO, _eager("R.TPUCompilationResult()")),
+    ('TPUReplicateMetadata no kernel', _RO, _eager("R.TPUReplicateMetadata(num_replicas=1)")),
+    ('TPUPartitionedInput no kernel', _RO, _eager("R.TPUPartitionedInput(inputs=[tf.ones([2])])")),
+    ('TPUPartitionedOutput no kernel in a tf.function', _RO, _traced("R.TPUPartitionedOutput(inputs=tf.ones([2]), num_splits=1)")),
+    ('SortListOfSparseCoreCooTensors no kernel', _RO, _eager("R.SortListOfSparseCoreCooTensors(row_ids_list=[tf.constant([0])], col_ids_list=[tf.constant([0])], gains_list=[tf.constant([1.0])], sample_count_list=[1], col_offset_list=[0], num_replica=1, table_vocab_size=2, feature_width=1, num_sc_per_chip=1, max_ids_per_sparse_core=1, max_unique_ids_per_sparse_core=1, table_name='t')")),
+]
+
+CASES: list[tuple[str, str, Any]] = (_NO_KERNEL_CASES + _SERIAL_CASES + _CROSS_CASES + _JSON_CASES + _SUMMARY_CASES + _DEBUG_CASES
                                      + _FAST_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)

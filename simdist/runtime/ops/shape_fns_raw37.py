@@ -30,3 +30,13 @@ def _deserialize_many_sparse(c: Ctx) -> None:
     """serialized_sparse a matrix of 3 columns."""
     s = c.with_rank(c.input("serialized_sparse"), 2)
     c.with_value(s[1], 3)
+
+
+@register("BoostedTreesBucketize")
+def _boosted_trees_bucketize(c: Ctx) -> None:
+    """boosted_trees_ops.cc: each float_values tensor and each bucket_boundaries tensor a vector (TF 2.21 has no
+    kernel for the op: this is the only error a tf.function gives before "No OpKernel was registered")."""
+    for name in ("float_values", "bucket_boundaries"):
+        shapes = c.input(name)
+        for s in shapes if isinstance(shapes, list) else [shapes]:
+            c.with_rank(s, 1)
