@@ -17,6 +17,7 @@ UNTESTED_OPS: dict[str, str] = {
     "DeserializeManySparse": _NO_GRAD,
     "SparseCrossHashed": _NO_GRAD,
     "DecodeJSONExample": _NO_GRAD,
+    "SdcaFprint": _NO_GRAD,
     "ScalarSummary": _NOT_DIFF,
     "HistogramSummary": _NOT_DIFF,
     "MergeSummary": _NOT_DIFF,

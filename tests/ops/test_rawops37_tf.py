@@ -3,7 +3,7 @@ serialized SparseTensors (SerializeSparse, SerializeManySparse, DeserializeSpars
 form), SparseCrossHashed, DecodeJSONExample and the stateless summary kernels (ScalarSummary, HistogramSummary,
 MergeSummary, TensorSummaryV2) and the tfdbg kernels that publish nothing (DebugIdentity, DebugNanCount,
 DebugGradientIdentity, DebugNumericSummary, DebugNumericSummaryV2), the eager fast path's list inputs, and
-ops TF 2.21's CPU build has no kernel for (BoostedTrees*, TPU*, Xla*ND, SparseCore COO, XlaSparseDenseMatmul*), each against real TensorFlow 2.21: the same raw call on both
+SdcaFprint, and ops TF 2.21's CPU build has no kernel for (BoostedTrees*, TPU*, Xla*ND, SparseCore COO, XlaSparseDenseMatmul*), each against real TensorFlow 2.21: the same raw call on both
 backends gives the same dtype and values bit for bit (the serialized protos byte for byte), or raises the same
 exception class; eagerly, inside a tf.function (the shape functions' trace-time refusals) and under a
 GradientTape (TF registers no gradient for any of them). Needs the `tf` extra.
@@ -370,7 +370,18 @@ _NO_KERNEL_CASES: list[tuple[str, str, Any]] = [
     ('SortListOfSparseCoreCooTensors no kernel', _RO, _eager("R.SortListOfSparseCoreCooTensors(row_ids_list=[tf.constant([0])], col_ids_list=[tf.constant([0])], gains_list=[tf.constant([1.0])], sample_count_list=[1], col_offset_list=[0], num_replica=1, table_vocab_size=2, feature_width=1, num_sc_per_chip=1, max_ids_per_sparse_core=1, max_unique_ids_per_sparse_core=1, table_name='t')")),
 ]
 
-CASES: list[tuple[str, str, Any]] = (_NO_KERNEL_CASES + _SERIAL_CASES + _CROSS_CASES + _JSON_CASES + _SUMMARY_CASES + _DEBUG_CASES
+_SDCA_CASES: list[tuple[str, str, Any]] = [
+    ('SdcaFprint of seeded strings of 0 to 399 bytes', _RO, _eager("R.SdcaFprint(input=tf.constant([bytes(np.random.default_rng(n).integers(0, 256, size=n, dtype=np.uint8)) for n in range(400)]))")),
+    ('SdcaFprint around the 128-byte loop', _RO, _eager("R.SdcaFprint(input=tf.constant([b'q' * n for n in (127, 128, 129, 143, 144, 145, 255, 256, 257, 1000)]))")),
+    ('SdcaFprint empty', _RO, _eager("R.SdcaFprint(input=tf.constant([], tf.string))")),
+    ('SdcaFprint a scalar', _RO, _eager("R.SdcaFprint(input=tf.constant('x'))")),
+    ('SdcaFprint a matrix', _RO, _eager("R.SdcaFprint(input=tf.constant([['x']]))")),
+    ('SdcaFprint int32', _RO, _eager("R.SdcaFprint(input=tf.constant([1]))")),
+    ('SdcaFprint in a tf.function', _RO, _traced("R.SdcaFprint(input=tf.constant(['x', 'yy']))")),
+    ('SdcaFprint a scalar in a tf.function', _RO, _traced("R.SdcaFprint(input=tf.constant('x'))")),
+]
+
+CASES: list[tuple[str, str, Any]] = (_SDCA_CASES + _NO_KERNEL_CASES + _SERIAL_CASES + _CROSS_CASES + _JSON_CASES + _SUMMARY_CASES + _DEBUG_CASES
                                      + _FAST_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)

@@ -49,6 +49,7 @@ from simdist.runtime.ops import sparse_cross_hashed as _sparse_cross_hashed  # n
 from simdist.runtime.ops import decode_json_example as _decode_json_example  # noqa: F401  (registers DecodeJSONExample)
 from simdist.runtime.ops import summary_protos as _summary_protos  # noqa: F401  (registers ScalarSummary & co.)
 from simdist.runtime.ops import debug_kernels as _debug_kernels  # noqa: F401  (registers DebugIdentity & co.)
+from simdist.runtime.ops import sdca_fprint as _sdca_fprint  # noqa: F401  (registers SdcaFprint)
 from simdist.runtime.ops import sparse_bincount as _sparse_bincount  # noqa: F401  (registers SparseBincount)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler

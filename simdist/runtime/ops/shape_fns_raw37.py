@@ -40,3 +40,9 @@ def _boosted_trees_bucketize(c: Ctx) -> None:
         shapes = c.input(name)
         for s in shapes if isinstance(shapes, list) else [shapes]:
             c.with_rank(s, 1)
+
+
+@register("SdcaFprint")
+def _sdca_fprint(c: Ctx) -> None:
+    """sdca_ops.cc: input a vector ("Shape must be rank 1 but is rank 0", observed on TF 2.21)."""
+    c.with_rank(c.input("input"), 1)
