@@ -44,6 +44,12 @@ from simdist.runtime.ops import gru_block as _gru_block  # noqa: F401  (register
 from simdist.runtime.ops import audio_features as _audio_features  # noqa: F401  (registers AudioSpectrogram, Mfcc)
 from simdist.runtime.ops import fact as _fact  # noqa: F401  (registers Fact)
 from simdist.runtime.ops import sharded_names as _sharded_names  # noqa: F401  (registers ShardedFilename, ShardedFilespec)
+from simdist.runtime.ops import sparse_serialize as _sparse_serialize  # noqa: F401  (registers SerializeSparse & co.)
+from simdist.runtime.ops import sparse_cross_hashed as _sparse_cross_hashed  # noqa: F401  (registers SparseCrossHashed)
+from simdist.runtime.ops import decode_json_example as _decode_json_example  # noqa: F401  (registers DecodeJSONExample)
+from simdist.runtime.ops import summary_protos as _summary_protos  # noqa: F401  (registers ScalarSummary & co.)
+from simdist.runtime.ops import debug_kernels as _debug_kernels  # noqa: F401  (registers DebugIdentity & co.)
+from simdist.runtime.ops import sdca_fprint as _sdca_fprint  # noqa: F401  (registers SdcaFprint)
 from simdist.runtime.ops import sparse_bincount as _sparse_bincount  # noqa: F401  (registers SparseBincount)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler

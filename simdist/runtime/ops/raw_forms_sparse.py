@@ -17,7 +17,7 @@ from simdist.runtime import dtypes
 from simdist.runtime.ops import registry
 from simdist.runtime.ops.raw_args import RawArgs
 
-__all__ = ["declare", "sparse_split", "sparse_concat", "sparse_cross", "sparse_cross_v2"]
+__all__ = ["declare", "sparse_split", "sparse_concat", "sparse_cross", "sparse_cross_v2", "sparse_cross_hashed"]
 
 
 def sparse_split(split_dim: Any, indices: Any, values: Any, shape: Any, num_split: int) -> list[Any]:
@@ -58,6 +58,15 @@ def sparse_cross_v2(indices: list, values: list, shapes: list, dense_inputs: lis
     return dispatch.execute(sc.SPARSE_CROSS, tensors, {"n_sparse": len(indices), "n_dense": len(dense_inputs)})
 
 
+def sparse_cross_hashed(indices: list, values: list, shapes: list, dense_inputs: list, num_buckets: Any,
+                        strong_hash: Any, salt: Any) -> Any:
+    """SparseCrossHashed: the crosses hashed by HashCrosserV2 (sparse_cross_hashed.py)."""
+    from simdist.runtime.ops import dispatch, sparse_cross_hashed as sch
+    tensors = tuple(indices) + tuple(values) + tuple(shapes) + tuple(dense_inputs) + (num_buckets, strong_hash, salt)
+    return dispatch.execute(sch.SPARSE_CROSS_HASHED_V2, tensors, {"n_sparse": len(indices),
+                                                                  "n_dense": len(dense_inputs)})
+
+
 def declare() -> None:
     """Set the raw forms above, and the max reductions' `kind`, on their ops (idempotent)."""
     for op in ("SparseReduceMax", "SparseReduceMaxSparse"):
@@ -66,3 +75,4 @@ def declare() -> None:
     registry.set_raw_args("SparseConcat", RawArgs(via=sparse_concat))
     registry.set_raw_args("SparseCross", RawArgs(via=sparse_cross))
     registry.set_raw_args("SparseCrossV2", RawArgs(via=sparse_cross_v2))
+    registry.set_raw_args("SparseCrossHashed", RawArgs(via=sparse_cross_hashed))

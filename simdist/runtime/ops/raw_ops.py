@@ -541,8 +541,8 @@ def call(name: str, kw: dict[str, Any]) -> Any:
                 _attr_value(kw[a["py"]], a, fname, False, name, listed=False)
         raw_legacy.refuse_in_graph(name)
     vals: dict[str, Any] = {}
-    fast = not any(isinstance(kw[a["py"]], (list, tuple)) or (isinstance(kw[a["py"]], np.generic) and
-                                                             type(kw[a["py"]]) is not np.float64)
+    fast = not any((isinstance(kw[a["py"]], (list, tuple)) and not _fast_list(kw[a["py"]], a))
+                   or (isinstance(kw[a["py"]], np.generic) and type(kw[a["py"]]) is not np.float64)
                    or isinstance(kw[a["py"]], (str, bytes))   # (a Python string: the fallback converts it)
                    for a in spec["args"] if "input" in a)   # (pywrap_tfe_src.cc's CheckOneInput)
     fast = fast and not any(_fast_path_refuses(kw[a["py"]], a) for a in spec["args"] if "attr" in a)
@@ -581,6 +581,18 @@ def call(name: str, kw: dict[str, Any]) -> Any:
         if tf_err is None:
             raise
         raise tf_err from e
+
+
+def _fast_list(v: list | tuple, a: dict[str, Any]) -> bool:
+    """Whether TF's eager fast path takes a Python list for input `a` (CheckInputsOk): only a list input's, each
+    item an EagerTensor, an ndarray or a Python number (CheckOneInput); a list for a single input, or a list
+    holding a string or a nested list, sends the call to the fallback. (Session 37: SparseCrossHashed's
+    num_buckets given int32 beside lists of tensors is EagerExecute's InvalidArgumentError, observed; simdist
+    had sent every list to the fallback, a convert_to_tensor ValueError.)"""
+    if "number_attr" not in a and "type_list_attr" not in a:
+        return False
+    return all(isinstance(x, (Tensor, np.ndarray)) or (isinstance(x, (int, float)) and not isinstance(x, np.generic))
+               for x in v)
 
 
 def _trace_checks(name: str, b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any]) -> None:

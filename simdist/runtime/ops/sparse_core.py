@@ -25,7 +25,7 @@ from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, la
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["SPARSE_TO_DENSE", "SPARSE_REORDER", "SPARSE_RESHAPE", "SPARSE_SLICE", "SPARSE_SPLIT", "SPARSE_CONCAT",
-           "FILL_EMPTY_ROWS", "lex_order", "invalid", "check_sparse"]
+           "FILL_EMPTY_ROWS", "lex_order", "invalid", "check_sparse", "validate_indices"]
 
 _VALUE_DEPENDENT = lanes("its output's length depends on the index values")
 _NO_FLOPS = (lambda a, out, at: 0.0)
@@ -100,6 +100,9 @@ def _validate_indices(ind: np.ndarray, shape: np.ndarray, op: str) -> None:
         raise invalid(f"indices[{k}] = [{text}] is repeated", op)
     raise invalid(f"indices[{k}] = [{text}] is out of order. Many sparse ops require sorted indices.\n    Use "
                   "`tf.sparse.reorder` to create a correctly ordered copy.\n\n", op)
+
+
+validate_indices = _validate_indices   # (SerializeManySparse's IndicesValid too: sparse_serialize.py)
 
 
 def _sparse_to_dense(ind: np.ndarray, out_shape: np.ndarray, values: np.ndarray, default: np.ndarray,

@@ -24,7 +24,7 @@ from simdist.runtime.ops.sparse_core import invalid
 from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import convert_to_tensor
 
-__all__ = ["cross", "cross_hashed", "fingerprint_cat64"]
+__all__ = ["cross", "cross_hashed", "fingerprint_cat64", "features", "combine"]
 
 _MASK64 = (1 << 64) - 1
 _KMUL = 0xC6A4A7935BD1E995
@@ -145,6 +145,10 @@ def _combine(features: list, combine: Any, out_dtype: Any) -> tuple[np.ndarray, 
     values = np.empty(len(out_val), dtype=out_dtype)
     values[:] = out_val
     return np.array(out_ind, np.int64).reshape(len(out_ind), 2), values, np.array([batch, width], np.int64)
+
+
+features = _features   # (SparseCrossHashed's too: sparse_cross_hashed.py)
+combine = _combine
 
 
 def _cross(*arrays: np.ndarray, n_sparse: int, n_dense: int,
