@@ -20,27 +20,13 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.spec import TensorShape, TensorSpec
+from simdist.runtime.proto_wire import key as _key, varint as _varint
 
 __all__ = ["encode_tensor", "decode_tensor", "encode_structure", "decode_structure", "encode_metadata",
            "decode_metadata"]
 
 
 # --- protobuf wire format ----------------------------------------------------------------------------------
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1   # (negative int64s as their two's complement, ten bytes)
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def _key(field: int, wire: int) -> bytes:
-    return _varint((field << 3) | wire)
 
 
 def _int_field(field: int, value: int) -> bytes:

@@ -27,6 +27,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, want_string
+from simdist.runtime.proto_wire import length_delimited as _field, varint as _varint
 
 __all__ = ["DECODE_JSON_EXAMPLE", "json_to_example_bytes"]
 
@@ -39,22 +40,6 @@ class _Bad(Exception):
     """A JSON text protobuf's parser refuses."""
 
 
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def _field(number: int, payload: bytes) -> bytes:
-    """A length-delimited field."""
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
 def _pairs(v: Any, where: str) -> list[tuple[str, Any]]:

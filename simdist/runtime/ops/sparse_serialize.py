@@ -25,6 +25,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array
+from simdist.runtime.proto_wire import varint as _varint
 
 __all__ = ["SERIALIZE_SPARSE", "SERIALIZE_MANY_SPARSE", "DESERIALIZE_SPARSE", "DESERIALIZE_MANY_SPARSE",
            "encode_string_list", "tensor_bytes"]
@@ -40,16 +41,6 @@ def _dims(shape: Any) -> str:
     return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
 
 
 def encode_string_list(values: list[bytes]) -> bytes:

@@ -31,6 +31,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, want_string
+from simdist.runtime.proto_wire import length_delimited as _ld, varint as _varint
 
 __all__ = ["SCALAR_SUMMARY", "HISTOGRAM_SUMMARY", "MERGE_SUMMARY", "TENSOR_SUMMARY", "TENSOR_SUMMARY_V2"]
 
@@ -42,21 +43,6 @@ def _bad(op: str, text: str) -> errors.InvalidArgumentError:
                                        f"replica:0/task:0/device:CPU:0}}}} {text} [Op:{op}]")
 
 
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def _ld(number: int, payload: bytes) -> bytes:
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
 def _string(number: int, text: bytes) -> bytes:
