@@ -367,7 +367,8 @@ class DatasetV2:
 
     def cache(self, filename: str = "", name: str | None = None) -> "DatasetV2":
         if filename:
-            raise NotImplementedError("simdist datasets cache in memory only (filename must be '')")
+            from simdist.runtime.data.file_cache import _FileCacheDataset
+            return _FileCacheDataset(self, str(filename))
         return _CacheDataset(self)
 
     def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: Any = None,
