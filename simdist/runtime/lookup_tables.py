@@ -135,8 +135,9 @@ class _HashTable:
     def _arrays(self) -> tuple[Tensor, Tensor]:
         kd = object if self._key_dtype == dtypes.string else self._key_dtype.as_numpy_dtype
         vd = object if self._value_dtype == dtypes.string else self._value_dtype.as_numpy_dtype
+        vshape = list(getattr(self, "_value_shape", []))
         return (convert_to_tensor(np.array(self._keys, dtype=kd).reshape(-1), dtype=self._key_dtype),
-                convert_to_tensor(np.array(self._values, dtype=vd).reshape(-1), dtype=self._value_dtype))
+                convert_to_tensor(np.array(self._values, dtype=vd).reshape([-1] + vshape), dtype=self._value_dtype))
 
     def _find(self, keys: Tensor, default: Tensor) -> Tensor:
         table_keys, table_values = self._arrays()
@@ -205,6 +206,11 @@ class StaticHashTable(_HashTable):
     __getitem__ = lookup
 
 
+def _dims(shape: list) -> str:
+    """A shape as TF's kernels print it: [1,2]."""
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
 def _eager_only(what: str) -> None:
     from simdist.runtime import context
     if not context.executing_eagerly():
@@ -215,15 +221,14 @@ def _eager_only(what: str) -> None:
 class MutableHashTable(_HashTable):
     """`tf.lookup.experimental.MutableHashTable(key_dtype, value_dtype, default_value)`: a table
     filled by `insert` (an existing key's value replaced) and emptied by `remove` (absent keys
-    ignored); scalar values only."""
+    ignored); a default_value of rank 1 makes a table of vectors (TF's MutableHashTableOfTensors:
+    insert takes values of shape keys.shape + value_shape, lookup gives that shape)."""
 
     def __init__(self, key_dtype: Any, value_dtype: Any, default_value: Any, name: str = "MutableHashTable",
                  checkpoint: bool = True, experimental_is_anonymous: bool = False) -> None:
         self._key_dtype, self._value_dtype = dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype)
         self._default_value = convert_to_tensor(default_value, dtype=self._value_dtype)
-        if self._default_value.shape.rank != 0:
-            raise NotImplementedError("MutableHashTable with a non-scalar default_value (vector values): not "
-                                      "implemented by simdist")
+        self._value_shape = [int(d) for d in self._default_value.shape.as_list()]
         self._index: dict[Any, int] = {}
         self._keys, self._values = [], []
 
@@ -232,11 +237,13 @@ class MutableHashTable(_HashTable):
         _eager_only("insert")
         k = convert_to_tensor(keys, dtype=self._key_dtype)
         v = convert_to_tensor(values, dtype=self._value_dtype)
-        if k.shape.as_list() != v.shape.as_list():
-            raise errors.InvalidArgumentError(None, None, f"Expected shape {k.shape.as_list()} for value, got "
-                                              f"{v.shape.as_list()} [Op:LookupTableInsertV2]")
-        for kk, vv in zip(np.asarray(k.numpy()).reshape(-1), np.asarray(v.numpy()).reshape(-1)):
-            kk, vv = _item(kk), _item(vv)
+        expected = k.shape.as_list() + self._value_shape
+        if expected != v.shape.as_list():
+            raise errors.InvalidArgumentError(None, None, f"Expected shape {_dims(expected)} for value, got "
+                                              f"{_dims(v.shape.as_list())} [Op:LookupTableInsertV2]")
+        rows = np.asarray(v.numpy()).reshape([-1] + self._value_shape)
+        for kk, vv in zip(np.asarray(k.numpy()).reshape(-1), rows):
+            kk, vv = _item(kk), (_item(vv) if not self._value_shape else vv.copy())
             if kk in self._index:
                 self._values[self._index[kk]] = vv
             else:
@@ -259,9 +266,25 @@ class MutableHashTable(_HashTable):
         """Each key's value (the default where absent), in the keys' shape."""
         _eager_only("lookup")
         k = convert_to_tensor(keys, dtype=self._key_dtype)
+        if dynamic_default_values is None and not self._value_shape:
+            return self._find(k, self._default_value)
+        full = k.shape.as_list() + self._value_shape
+        default = np.asarray(self._default_value.numpy())
         if dynamic_default_values is not None:
-            raise NotImplementedError("MutableHashTable.lookup(dynamic_default_values=...): not implemented by simdist")
-        return self._find(k, self._default_value)
+            d = convert_to_tensor(dynamic_default_values, dtype=self._value_dtype)
+            if d.shape.as_list() not in (self._value_shape, full):   # (one default value, or one per key)
+                raise errors.InvalidArgumentError(None, None, f"Expected shape {_dims(self._value_shape)} or "
+                                                  f"{_dims(full)} for default value, got {_dims(d.shape.as_list())} "
+                                                  "[Op:LookupTableFindV2]")
+            default = np.broadcast_to(np.asarray(d.numpy()), full).reshape([-1] + self._value_shape)
+        vd = object if self._value_dtype == dtypes.string else self._value_dtype.as_numpy_dtype
+        flat = np.asarray(k.numpy()).reshape(-1)
+        out = np.empty([flat.size] + self._value_shape, dtype=vd)
+        for i, key in enumerate(flat):
+            j = self._index.get(_item(key))
+            out[i] = self._values[j] if j is not None else (default[i] if dynamic_default_values is not None
+                                                             else default)
+        return convert_to_tensor(out.reshape(full), dtype=self._value_dtype)
 
     def size(self, name: str | None = None) -> Tensor:
         _eager_only("size")
