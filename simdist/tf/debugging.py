@@ -8,45 +8,9 @@ import numpy as _np
 
 from simdist.runtime import errors as _errors
 from simdist.runtime.graph_op import op_result as _op_result
+from simdist.runtime.assert_messages import eager_binary_data as _eager_binary_data, pretty as _pretty
+from simdist.runtime.assert_messages import summarize_count as _summarize
 from simdist.runtime.tensor import convert_to_tensor as _convert_to_tensor
-
-
-def _pretty(item: _Any, summarize: _Any) -> str:
-    """check_ops._pretty_print: a tensor as the list of its first `summarize` elements' str (with '...' when cut; a
-    scalar as its str), anything else (NumPy arrays too) by str."""
-    from simdist.runtime.tensor import Tensor
-    if not isinstance(item, Tensor):
-        return str(item)
-    arr = item.numpy()
-    if _np.isscalar(arr):
-        return str(arr)
-    flat = arr.reshape((-1,))
-    out = [str(v) for v in flat[:summarize]]   # (summarize < 0 is 1e9 here: a float slice, TypeError, as in TF 2.21)
-    if len(out) < flat.size:
-        out.append("...")
-    return str(out)
-
-
-def _summarize(summarize: _Any) -> _Any:
-    return 3 if summarize is None else (1e9 if summarize < 0 else summarize)
-
-
-def _eager_binary_data(sym: str, x: _Any, y: _Any, test: _Any, summarize: _Any) -> list[_Any]:
-    """check_ops._make_assert_msg_data: the condition, where x and y differ (same non-scalar shapes), and their
-    first elements, as NumPy arrays (printed by str)."""
-    data: list[_Any] = [f"Condition x {sym} y did not hold."]
-    if summarize > 0:
-        xa, ya = _np.asarray(x._v), _np.asarray(y._v)
-        if xa.shape == ya.shape and xa.ndim:
-            bad = ~_np.asarray(test._v)
-            idx = _np.argwhere(bad)
-            n = min(int(summarize), idx.shape[0])
-            data += [f"Indices of first {n} different values:", idx[:n], "Corresponding x values:",
-                     xa[bad].reshape((-1,))[:n], "Corresponding y values:", ya[bad].reshape((-1,))[:n]]
-        xs, ys = xa.reshape((-1,)), ya.reshape((-1,))
-        nx, ny = min(xs.size, summarize), min(ys.size, summarize)
-        data += [f"First {int(nx)} elements of x:", xs[:int(nx)], f"First {int(ny)} elements of y:", ys[:int(ny)]]
-    return data
 
 
 def _check(ok: bool, message: str | None, condition: str, values: dict[str, _Any], static: bool = False,

@@ -4,7 +4,8 @@ float inputs, a mask value, multi_hot, the configs and the errors); CategoryEnco
 a negative index, RaggedTensor inputs), Discretization, Hashing, IntegerLookup and StringLookup (each output
 mode, tf_idf of rank 1 and the GatherNd error of rank 2), HashedCrossing (one_hot, int), TextVectorization
 (multi_hot, count, one_hot, tf_idf), and tf.sparse.bincount of a RaggedTensor along both axes, with weights,
-binary output, min/max length and its errors. A SparseTensor result is compared by its indices, values, dtype
+binary output, min/max length and its errors; tf.math.bincount of a RaggedTensor with weights (both axes, ragged rank
+2, the weights' checks). A SparseTensor result is compared by its indices, values, dtype
 and dense shape. Clauses keras.layer.lookup and ops.sparse. Its golden (tests/goldens/) is stamped with this file.
 """
 
@@ -110,8 +111,24 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["rb/flat"] = _bincount(r, axis=0)
     c["rb/flat_weights"] = _bincount(r, weights=w, axis=0)
     c["rb/dense_weights"] = _bincount(r, weights=lambda tf: tf.constant([1.0, 2.0]), axis=-1)
-    c["rb/other_splits"] = _error_class(_bincount(r, weights=lambda tf: tf.ragged.constant(
-        [[1.0], [3, 4, 5, 6, 7, 8, 9], []]), axis=-1))
+    c["rb/other_splits"] = _bincount(r, weights=lambda tf: tf.ragged.constant([[1.0], [3, 4, 5, 6, 7, 8, 9], []]),
+                                     axis=-1)
+    rr = lambda tf: tf.ragged.constant([[1, 2, 2], [0], [3, 1]])  # noqa: E731
+    rw = lambda tf: tf.ragged.constant([[0.5, 1.0, 2.0], [3.0], [1.5, 0.25]])  # noqa: E731
+    c["rbm/flat_weights"] = lambda tf: tf.math.bincount(rr(tf), weights=rw(tf))
+    c["rbm/rows_weights"] = lambda tf: tf.math.bincount(rr(tf), weights=rw(tf), axis=-1)
+    c["rbm/rows_weights_maxlength"] = lambda tf: tf.math.bincount(rr(tf), weights=rw(tf), axis=-1, maxlength=2)
+    c["rbm/rows_weights_dtype"] = lambda tf: tf.math.bincount(rr(tf), weights=rw(tf), axis=-1, dtype=tf.float64)
+    c["rbm/int_weights"] = lambda tf: tf.math.bincount(rr(tf), weights=tf.ragged.constant([[1, 2, 3], [4], [5, 6]]))
+    c["rbm/dense_weights"] = lambda tf: tf.math.bincount(rr(tf), weights=tf.constant([1.0, 2, 3, 4, 5, 6]))
+    c["rbm/binary_and_weights"] = lambda tf: tf.math.bincount(rr(tf), weights=rw(tf), binary_output=True)
+    c["rbm/other_splits"] = lambda tf: tf.math.bincount(rr(tf), weights=tf.ragged.constant(
+        [[0.5, 1.0], [3.0, 2.0], [1.5, 0.25]]), axis=-1)
+    r2 = lambda tf: tf.ragged.constant([[[1, 2], [2]], [[0, 3]]])  # noqa: E731
+    c["rbm/ragged_rank_2_flat"] = lambda tf: tf.math.bincount(r2(tf))
+    c["rbm/ragged_rank_2_rows"] = lambda tf: tf.math.bincount(r2(tf), axis=-1)
+    c["rbm/ragged_rank_2_weights"] = lambda tf: tf.math.bincount(r2(tf), weights=tf.ragged.constant(
+        [[[1.0, 2], [3]], [[4, 5]]]))
     c["rb/negative"] = _bincount(lambda tf: tf.ragged.constant([[1, -2], [3]]), axis=-1)
     words = lambda tf: tf.constant([["A", "B"], ["C", "D"], ["E", "F"]])  # noqa: E731
     c["salt/hash_pair"] = _layer("Hashing", _on(words), num_bins=3, salt=[133, 137])
@@ -181,6 +198,11 @@ def test_salted_hashing_matches_tf(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("ops.sparse")
 def test_sparse_bincount_of_ragged_tensors_matches_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("rb/",))
+
+
+@pytest.mark.clause("ops.strings-ragged")
+def test_bincount_of_ragged_tensors_with_weights_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("rbm/",))
 
 
 if __name__ == "__main__":  # TF worker

@@ -246,13 +246,17 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
 def _ragged_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dtype: Any, axis: Any,
                      binary_output: bool) -> Tensor:
     """ragged_bincount_ops.bincount: the size from the flat values as the dense op's; axis 0 counts
-    the flat values (DenseBincount), -1 each row of a ragged_rank-1 tensor (RaggedBincount: a dense
-    [nrows, size] result, values >= size dropped, a negative one InvalidArgumentError)."""
+    the flat values (DenseBincount; RaggedTensor weights checked level by level, then their flat
+    values), -1 each row of a ragged_rank-1 tensor (RaggedBincount: a dense [nrows, size] result,
+    the weights' dtype with weights, values >= size dropped, a negative one InvalidArgumentError)."""
     from simdist.runtime.ops import math
-    if weights is not None:
-        raise NotImplementedError("simdist's tf.math.bincount of a RaggedTensor takes no weights")
-    if arr.ragged_rank != 1 and axis not in (None, 0):
-        raise NotImplementedError("simdist's tf.math.bincount(axis=-1) of a RaggedTensor takes ragged_rank 1")
+    from simdist.runtime.ops.sparse_count import ragged_weights
+    from simdist.runtime.ragged_tensor import RaggedTensor
+    from simdist.runtime.sparse_tensor import SparseTensor
+    if weights is not None and not isinstance(weights, (SparseTensor, RaggedTensor)):
+        weights = convert_to_tensor(weights)
+    if weights is not None and binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify only one.")
     flat = arr.flat_values
     if not flat.dtype.is_integer:
         flat = math.cast(flat, dtypes.int32)
@@ -260,7 +264,15 @@ def _ragged_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dty
     if axis not in (0, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
     if axis == 0:
-        return bincount(flat, None, minlength, maxlength, dtype, binary_output=binary_output)
+        level = arr
+        while isinstance(level, RaggedTensor):   # (each ragged level's weights checked against its splits)
+            if weights is not None:
+                weights = ragged_weights(level, weights)
+            level = level.values
+        return bincount(flat, weights, minlength, maxlength, dtype, binary_output=binary_output)
+    if arr.ragged_rank != 1:   # (RaggedBincount is handed the nested values: their conversion fails)
+        raise ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
+    w = None if weights is None else np.asarray(ragged_weights(arr, weights)._v)
     v = dispatch.static_value(flat)
     size = int(v.max()) + 1 if v.size else 0
     for bound, pick in ((minlength, max), (maxlength, min)):
@@ -269,11 +281,16 @@ def _ragged_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dty
     if (v < 0).any():
         raise errors.InvalidArgumentError(None, None, "Input must be non-negative [Op:RaggedBincount]")
     splits = arr.row_splits._v.tolist()
-    out_dtype = dtypes.as_dtype(dtype)
+    out_dtype = dtypes.as_dtype(dtype) if w is None else dtypes.as_dtype(w.dtype)
     out = np.zeros((len(splits) - 1, max(size, 0)), out_dtype._np)
     for i, (a, b) in enumerate(zip(splits, splits[1:])):
         row = v[a:b].astype(np.int64)
-        counts = np.bincount(row[row < size], minlength=size)[:size] if size > 0 else np.zeros(0, np.int64)
+        keep = row < size
+        if w is not None:   # (RaggedBincount: each value's weight added in its row's order)
+            for value, weight in zip(row[keep], w[a:b][keep]):
+                out[i, value] += weight
+            continue
+        counts = np.bincount(row[keep], minlength=size)[:size] if size > 0 else np.zeros(0, np.int64)
         out[i] = np.minimum(counts, 1) if binary_output else counts
     return convert_to_tensor(out, dtype=out_dtype)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -190,7 +190,7 @@ def bincount(values: Any, weights: Any = None, axis: Any = 0, minlength: Any = N
     return SparseTensor(*out)
 
 
-def _ragged_weights(values: Any, weights: Any) -> Any:
+def ragged_weights(values: Any, weights: Any) -> Any:
     """ragged_bincount_ops.validate_ragged_weights: an empty vector of the values' dtype for no weights, else the
     weights' flat values (a RaggedTensor of the same row splits)."""
     from simdist.runtime import context  # noqa: PLC0415
@@ -202,9 +202,16 @@ def _ragged_weights(values: Any, weights: Any) -> Any:
         kind = "EagerTensor" if isinstance(weights, Tensor) and context.executing_eagerly() else type(weights).__name__
         raise ValueError(f"`weights` must be a RaggedTensor if `values` is a RaggedTensor. Received argument "
                          f"weights={weights} of type: {kind}.")
-    if weights.row_splits is not values.row_splits and not np.array_equal(np.asarray(weights.row_splits),
-                                                                           np.asarray(values.row_splits)):
-        raise invalid("'weights' and 'values' must have the same row splits.", "assert_equal")
+    if weights.row_splits is not values.row_splits:   # (check_ops.assert_equal eagerly, its message)
+        from simdist.runtime import assert_messages  # noqa: PLC0415
+        from simdist.runtime.ops import math  # noqa: PLC0415
+
+        x, y = convert_to_tensor(weights.row_splits), convert_to_tensor(values.row_splits)
+        if x.shape.as_list() != y.shape.as_list() or not np.array_equal(np.asarray(x._v), np.asarray(y._v)):
+            test = math.equal(x, y)
+            raise errors.InvalidArgumentError(None, None, assert_messages.eager_message(
+                "'weights' and 'values' must have the same row splits.",
+                assert_messages.eager_binary_data("==", x, y, test, 3), 3))
     return weights.values
 
 
@@ -215,10 +222,10 @@ def _ragged_bincount(values: Any, weights: Any, axis: int, attrs: dict[str, Any]
 
     if axis == 0:
         if weights is not None:
-            weights = _ragged_weights(values, weights)
+            weights = ragged_weights(values, weights)
         values = values.values
     if isinstance(values, RaggedTensor):
-        w = _ragged_weights(values, weights)
+        w = ragged_weights(values, weights)
         out = raw_ragged.ragged_count_sparse_output(values.row_splits, values.values, w, attrs["binary_output"],
                                                     attrs["minlength"], attrs["maxlength"])
     else:
