@@ -69,3 +69,28 @@ def test_amut37_eigh_tridiagonal_clusters_by_the_largest_eigenvalue_magnitude(tf
             [-1.2462541849195263e-12, -0.1590370088815689, 0.019140571355819702, -0.987087070941925]]
     assert_close(v, want, tolerance=Tolerance(rtol=0.0, atol=1e-6),
                  call="eigh_tridiagonal([-1000, .5, .5, 2], [1, 5e-3, .25]) float32 eigenvectors")
+
+
+# -- Keras callbacks -----------------------------------------------------------------------------------------------------
+@clause("keras.backup-and-restore.resume", ref="tf221")
+def test_amut37_backup_and_restore_resumes_from_the_previous_backup_s_epoch(keras, tmp_path):
+    """BackupAndRestore(double_checkpoint=True): when the latest weights file cannot be read, on_train_begin copies
+    the ".bkp" weights AND the ".bkp" training metadata over the latest ones (keras/src/callbacks/
+    backup_and_restore.py), so fit resumes at the previous backup's epoch with its weights: after two epochs (backups
+    of epochs 1 and 2) and a damaged latest file, fit(epochs=4) runs epochs 1, 2 and 3."""
+    x = np.arange(8, dtype=np.float32).reshape(4, 2) / 8.0
+    y = np.array([[1.0], [0.0], [1.0], [0.0]], np.float32)
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    d = str(tmp_path / "backup")
+    cb = keras.callbacks.BackupAndRestore(d, double_checkpoint=True, delete_checkpoint=False)
+    model.fit(x, y, epochs=2, batch_size=4, verbose=0, shuffle=False, callbacks=[cb])
+    with open(f"{d}/latest.weights.h5", "wb") as f:
+        f.write(b"not a weights file")
+    again = keras.callbacks.BackupAndRestore(d, double_checkpoint=True, delete_checkpoint=False)
+    hist = model.fit(x, y, epochs=4, batch_size=4, verbose=0, shuffle=False, callbacks=[again])
+    assert_equal(list(hist.epoch), [1, 2, 3], call="fit(epochs=4) resumed from a damaged latest backup: history.epoch "
+                                                   "(the .bkp metadata's epoch 1 onwards)")
+    with open(f"{d}/training_metadata.json", encoding="utf-8") as f:
+        meta = f.read()
+    assert_equal(meta, '{"epoch": 4, "batch": 0}', call="training_metadata.json after the resumed fit")
