@@ -94,3 +94,25 @@ def test_amut37_backup_and_restore_resumes_from_the_previous_backup_s_epoch(kera
     with open(f"{d}/training_metadata.json", encoding="utf-8") as f:
         meta = f.read()
     assert_equal(meta, '{"epoch": 4, "batch": 0}', call="training_metadata.json after the resumed fit")
+
+
+# -- Keras losses --------------------------------------------------------------------------------------------------------
+_REGRESSION_FNS = ["mse", "mae", "mape", "msle", "cosine_similarity", "huber", "logcosh", "poisson", "kld", "hinge",
+                   "squared_hinge", "categorical_hinge"]
+
+
+@clause("keras.loss.functions", ref="tf221")
+@pytest.mark.parametrize("true_dtype", ["int32", "float64"])
+@pytest.mark.parametrize("fn", _REGRESSION_FNS)
+def test_amut37_regression_loss_functions_cast_y_true_to_y_pred_s_dtype(keras, fn, true_dtype):
+    """The regression, probabilistic and hinge loss functions convert y_pred first and y_true to y_pred's dtype (keras/src/losses/
+    losses.py): integer or float64 targets with float32 predictions give float32 losses equal to those of the
+    targets cast to float32 (never predictions truncated to integers or widened to float64)."""
+    y_true = np.array([[1, 2, 3], [0, 4, 1]]).astype(true_dtype)
+    y_pred = np.array([[0.5, 2.5, 2.0], [0.25, 3.5, 1.75]], np.float32)
+    f = getattr(keras.losses, fn)
+    got = f(y_true, y_pred)
+    want = f(y_true.astype(np.float32), y_pred)
+    assert_equal(np.asarray(got).dtype.name, "float32", call=f"keras.losses.{fn}({true_dtype} y_true, float32 y_pred).dtype")
+    assert_equal(np.asarray(got), np.asarray(want),
+                 call=f"keras.losses.{fn}({true_dtype} y_true, float32 y_pred) vs with y_true cast to float32")
