@@ -116,3 +116,61 @@ def test_amut37_regression_loss_functions_cast_y_true_to_y_pred_s_dtype(keras, f
     assert_equal(np.asarray(got).dtype.name, "float32", call=f"keras.losses.{fn}({true_dtype} y_true, float32 y_pred).dtype")
     assert_equal(np.asarray(got), np.asarray(want),
                  call=f"keras.losses.{fn}({true_dtype} y_true, float32 y_pred) vs with y_true cast to float32")
+
+
+# -- audio features ------------------------------------------------------------------------------------------------------
+@clause("ops.audio-features", ref="tf221")
+def test_amut37_mfcc_of_a_silent_frame(tf):
+    """Mfcc of a spectrogram frame of zeros (silence): each filterbank band takes sqrt(0) = 0 and is floored at
+    1e-12 before the log (tensorflow/core/kernels/mfcc_mel_filterbank.cc, mfcc.cc), so the frame's coefficients are
+    finite: the first sqrt(2/40) * 40 * ln(1e-12), the rest about 0; a ramp frame beside it as TF 2.21 gives it
+    (observed, bit for bit)."""
+    spec = np.zeros((1, 2, 257), np.float32)
+    spec[0, 1] = np.linspace(0.0, 3.0, 257, dtype=np.float32)
+    out = tf.raw_ops.Mfcc(spectrogram=spec, sample_rate=16000).numpy()
+    silent = [-247.1393585205078, 8.881784197001252e-16, 2.220446049250313e-14, -1.0658141036401503e-14,
+              8.881784197001252e-16, -1.5987211554602254e-14, 1.1546319456101628e-14, -4.440892098500626e-15,
+              1.0658141036401503e-14, -4.796163466380676e-14, 1.5987211554602254e-14, -2.842170943040401e-14, 0.0]
+    ramp = [4.006036758422852, -6.6029791831970215, -0.7606249451637268, -1.0866918563842773, -0.3733772337436676,
+            -0.5040392875671387, -0.2449154406785965, -0.31295689940452576, -0.18052519857883453, -0.221896693110466,
+            -0.14737047255039215, -0.1832854002714157, -0.13117240369319916]
+    assert_equal(out, np.array([[silent, ramp]], np.float32),
+                 call="Mfcc(spectrogram=[silence, a ramp 0..3 over 257 bins], sample_rate=16000)")
+
+
+# -- Keras optimizers ----------------------------------------------------------------------------------------------------
+@clause("optim.update-rules", ref="tf221")
+@pytest.mark.parametrize("how", ["build", "apply_gradients"])
+def test_amut37_optimizer_own_variables_take_the_current_name_scope(keras, how):
+    """Adafactor's placeholders for a variable of rank < 2 and Nadam's u_product are plain backend.Variables the
+    optimizer makes in build(), not add_variable's "<optimizer>/<name>": built directly they have no scope ("bias",
+    "variable"); built by apply_gradients they are in the optimizer's scope. Paths as TF 2.21 gives them (observed)."""
+    b = keras.Variable(np.ones(3, np.float32), name="bias")
+    k = keras.Variable(np.ones((2, 3), np.float32), name="kernel")
+    ada, nadam = keras.optimizers.Adafactor(), keras.optimizers.Nadam()
+    nb = keras.Variable(np.ones(3, np.float32), name="bias")
+    if how == "build":
+        ada.build([b, k])
+        nadam.build([nb])
+    else:
+        ada.apply_gradients([(np.ones(3, np.float32), b), (np.ones((2, 3), np.float32), k)])
+        nadam.apply_gradients([(np.ones(3, np.float32), nb)])
+    a, n = ada.name, nadam.name
+    p = "" if how == "build" else f"{a}/"
+    assert_equal([v.path for v in ada.variables],
+                 [f"{a}/iteration", f"{a}/learning_rate", f"{p}bias", f"{p}bias", f"{a}/bias_velocity", f"{a}/kernel",
+                  f"{a}/kernel", f"{a}/kernel_velocity"], call=f"Adafactor {how}: optimizer.variables' paths")
+    own = [v.path for v in nadam.variables][-1]
+    assert_equal(own.rsplit("_", 1)[0] if own[-1].isdigit() else own,
+                 "variable" if how == "build" else f"{n}/variable",
+                 call=f"Nadam {how}: u_product's path (auto-named 'variable', uniquified)")
+
+
+# -- Keras callbacks' state ----------------------------------------------------------------------------------------------
+@clause("keras.callback.option-coverage", ref="tf221")
+def test_amut37_reduce_lr_on_plateau_starts_out_of_cooldown(keras):
+    """ReduceLROnPlateau's counters start at zero (keras/src/callbacks/reduce_lr_on_plateau.py __init__), before any
+    on_train_begin: cooldown_counter 0, wait 0, so a callback driven by hand is not in cooldown at first."""
+    cb = keras.callbacks.ReduceLROnPlateau(cooldown=2)
+    assert_equal([cb.cooldown_counter, cb.wait, bool(cb.in_cooldown())], [0, 0, False],
+                 call="ReduceLROnPlateau(cooldown=2): [cooldown_counter, wait, in_cooldown()] as constructed")
