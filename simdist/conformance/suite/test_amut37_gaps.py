@@ -174,3 +174,39 @@ def test_amut37_reduce_lr_on_plateau_starts_out_of_cooldown(keras):
     cb = keras.callbacks.ReduceLROnPlateau(cooldown=2)
     assert_equal([cb.cooldown_counter, cb.wait, bool(cb.in_cooldown())], [0, 0, False],
                  call="ReduceLROnPlateau(cooldown=2): [cooldown_counter, wait, in_cooldown()] as constructed")
+
+
+_HOOKS = ["on_batch_begin", "on_batch_end", "on_epoch_begin", "on_epoch_end", "on_train_batch_begin",
+          "on_train_batch_end", "on_test_batch_begin", "on_test_batch_end", "on_predict_batch_begin",
+          "on_predict_batch_end", "on_train_begin", "on_train_end", "on_test_begin", "on_test_end", "on_predict_begin",
+          "on_predict_end"]
+
+
+@clause("keras.callback.option-coverage", ref="tf221")
+def test_amut37_callback_list_forwards_logs_to_every_hook(keras):
+    """CallbackList passes each hook's logs on to every callback (keras/src/callbacks/callback_list.py, after
+    pythonify_logs): a callback driven through the list sees the same logs dict values for each of the 16 hooks
+    (batch and epoch hooks with their index)."""
+    seen = []
+
+    class Recorder(keras.callbacks.Callback):
+        pass
+
+    def record(name):
+        def hook(*args, **kwargs):
+            logs = kwargs.get("logs", args[-1] if args and isinstance(args[-1], (dict, type(None))) else None)
+            seen.append((name, None if logs is None else {k: float(v) for k, v in logs.items()}))
+        return hook
+    rec = Recorder()
+    for h in _HOOKS:
+        setattr(rec, h, record(h))
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+    cl = keras.callbacks.CallbackList([rec], model=model)
+    for i, h in enumerate(_HOOKS):
+        logs = {"loss": np.float32(0.25 * (i + 1))}
+        if h.endswith(("_begin", "_end")) and ("batch" in h or "epoch" in h):
+            getattr(cl, h)(i, logs=logs)
+        else:
+            getattr(cl, h)(logs=logs)
+    assert_equal(seen, [(h, {"loss": 0.25 * (i + 1)}) for i, h in enumerate(_HOOKS)],
+                 call="CallbackList([recorder]).<hook>(..., logs={'loss': ...}) for each hook: what the recorder saw")
