@@ -170,10 +170,15 @@ def test_amut37_optimizer_own_variables_take_the_current_name_scope(keras, how):
 @clause("keras.callback.option-coverage", ref="tf221")
 def test_amut37_reduce_lr_on_plateau_starts_out_of_cooldown(keras):
     """ReduceLROnPlateau's counters start at zero (keras/src/callbacks/reduce_lr_on_plateau.py __init__), before any
-    on_train_begin: cooldown_counter 0, wait 0, so a callback driven by hand is not in cooldown at first."""
+    on_train_begin: cooldown_counter 0, wait 0, so a callback driven by hand is not in cooldown at first; and
+    on_train_begin (_reset) sets them to zero again and forgets best."""
     cb = keras.callbacks.ReduceLROnPlateau(cooldown=2)
     assert_equal([cb.cooldown_counter, cb.wait, bool(cb.in_cooldown())], [0, 0, False],
                  call="ReduceLROnPlateau(cooldown=2): [cooldown_counter, wait, in_cooldown()] as constructed")
+    cb.cooldown_counter, cb.wait = 5, 3
+    cb.on_train_begin()
+    assert_equal([cb.cooldown_counter, cb.wait, cb.best, bool(cb.in_cooldown())], [0, 0, None, False],
+                 call="ReduceLROnPlateau: [cooldown_counter, wait, best, in_cooldown()] after on_train_begin resets")
 
 
 _HOOKS = ["on_batch_begin", "on_batch_end", "on_epoch_begin", "on_epoch_end", "on_train_batch_begin",
@@ -210,3 +215,22 @@ def test_amut37_callback_list_forwards_logs_to_every_hook(keras):
             getattr(cl, h)(logs=logs)
     assert_equal(seen, [(h, {"loss": 0.25 * (i + 1)}) for i, h in enumerate(_HOOKS)],
                  call="CallbackList([recorder]).<hook>(..., logs={'loss': ...}) for each hook: what the recorder saw")
+
+
+# -- Keras metrics -------------------------------------------------------------------------------------------------------
+@clause("keras.metric.accuracy", ref="tf221")
+def test_amut37_sparse_categorical_accuracy_compares_in_y_pred_s_dtype(keras):
+    """sparse_categorical_accuracy converts the labels to y_pred's dtype and casts argmax(y_pred) to it before
+    comparing (keras/src/metrics/accuracy_metrics.py): with float16 predictions over 4100 classes, label 2049 and
+    argmax 2048 are both 2048 in float16 and count as a hit, label 4001 and argmax 4000 likewise; 10 vs 11 is a
+    miss (TF 2.21: [1, 1, 0]); the metric class averages the same."""
+    y_pred = np.zeros((3, 4100), np.float16)
+    y_pred[0, 2048] = y_pred[1, 4000] = y_pred[2, 11] = 1.0
+    y_true = np.array([2049, 4001, 10], np.int32)
+    got = keras.metrics.sparse_categorical_accuracy(y_true, y_pred)
+    assert_equal(np.asarray(got), np.array([1.0, 1.0, 0.0], np.float32),
+                 call="sparse_categorical_accuracy(int labels [2049, 4001, 10], float16 y_pred peaking at 2048, 4000, 11)")
+    m = keras.metrics.SparseCategoricalAccuracy()
+    m.update_state(y_true, y_pred)
+    assert_close(m.result(), 2.0 / 3.0, tolerance=Tolerance(rtol=1e-7, atol=0.0),
+                 call="SparseCategoricalAccuracy of the same batch")
