@@ -234,3 +234,26 @@ def test_amut37_sparse_categorical_accuracy_compares_in_y_pred_s_dtype(keras):
     m.update_state(y_true, y_pred)
     assert_close(m.result(), 2.0 / 3.0, tolerance=Tolerance(rtol=1e-7, atol=0.0),
                  call="SparseCategoricalAccuracy of the same batch")
+
+
+# -- trace-time shape functions ------------------------------------------------------------------------------------------
+@clause("function.trace-time-errors", ref="tf221")
+@pytest.mark.parametrize("sigs,text", [
+    ([[3, None], [3, 2], [2, None]],
+     "Dimension 0 in both shapes must be equal, but are 3 and 2. Shapes are [3,2] and [2,?]."),
+    ([[3, None], [2, 2, 1], [3, None]], "Shapes must be equal rank, but are 3 and 2"),
+    ([[4], [None, 3], [5]], "Shapes must be equal rank, but are 2 and 1"),
+])
+def test_amut37_add_n_merges_each_input_with_the_shapes_after_it(tf, sigs, text):
+    """AddN's shape function merges input i with the merge of the inputs after it, Merge(input(i), cur)
+    (tensorflow/core/ops/math_ops.cc): a traced AddN's ValueError names input i's shape first, then the merged
+    rest's, then "From merging shape i with other shapes." (TF 2.21's texts, observed)."""
+    import re
+    specs = [tf.TensorSpec(s, tf.float32) for s in sigs]
+    f = tf.function(lambda a, b, c: tf.raw_ops.AddN(inputs=[a, b, c]), input_signature=specs)
+    with pytest.raises(ValueError) as info:
+        f.get_concrete_function()
+    msg = str(info.value)
+    want = text + "\n\tFrom merging shape 1 with other shapes."
+    assert re.search(re.escape(text) + r"\s*\n\s*\tFrom merging shape 1 with other shapes\.", msg), \
+        f"AddN of {sigs} traced: expected the message to contain {want!r}, got {msg[-400:]!r}"
