@@ -9,6 +9,8 @@ rules transcribed here, or observations of TF 2.21 named in each test.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -71,7 +73,7 @@ def test_amut37_eigh_tridiagonal_clusters_by_the_largest_eigenvalue_magnitude(tf
                  call="eigh_tridiagonal([-1000, .5, .5, 2], [1, 5e-3, .25]) float32 eigenvectors")
 
 
-# -- Keras callbacks -----------------------------------------------------------------------------------------------------
+# -- Keras callbacks ---------------------------------------------------------------------------------------------------
 @clause("keras.backup-and-restore.resume", ref="tf221")
 def test_amut37_backup_and_restore_resumes_from_the_previous_backup_s_epoch(keras, tmp_path):
     """BackupAndRestore(double_checkpoint=True): when the latest weights file cannot be read, on_train_begin copies
@@ -96,7 +98,7 @@ def test_amut37_backup_and_restore_resumes_from_the_previous_backup_s_epoch(kera
     assert_equal(meta, '{"epoch": 4, "batch": 0}', call="training_metadata.json after the resumed fit")
 
 
-# -- Keras losses --------------------------------------------------------------------------------------------------------
+# -- Keras losses ------------------------------------------------------------------------------------------------------
 _REGRESSION_FNS = ["mse", "mae", "mape", "msle", "cosine_similarity", "huber", "logcosh", "poisson", "kld", "hinge",
                    "squared_hinge", "categorical_hinge"]
 
@@ -105,20 +107,21 @@ _REGRESSION_FNS = ["mse", "mae", "mape", "msle", "cosine_similarity", "huber", "
 @pytest.mark.parametrize("true_dtype", ["int32", "float64"])
 @pytest.mark.parametrize("fn", _REGRESSION_FNS)
 def test_amut37_regression_loss_functions_cast_y_true_to_y_pred_s_dtype(keras, fn, true_dtype):
-    """The regression, probabilistic and hinge loss functions convert y_pred first and y_true to y_pred's dtype (keras/src/losses/
-    losses.py): integer or float64 targets with float32 predictions give float32 losses equal to those of the
-    targets cast to float32 (never predictions truncated to integers or widened to float64)."""
+    """The regression, probabilistic and hinge loss functions convert y_pred first and y_true to y_pred's dtype
+    (keras/src/losses/losses.py): integer or float64 targets with float32 predictions give float32 losses equal to
+    those of the targets cast to float32 (never predictions truncated to integers or widened to float64)."""
     y_true = np.array([[1, 2, 3], [0, 4, 1]]).astype(true_dtype)
     y_pred = np.array([[0.5, 2.5, 2.0], [0.25, 3.5, 1.75]], np.float32)
     f = getattr(keras.losses, fn)
     got = f(y_true, y_pred)
     want = f(y_true.astype(np.float32), y_pred)
-    assert_equal(np.asarray(got).dtype.name, "float32", call=f"keras.losses.{fn}({true_dtype} y_true, float32 y_pred).dtype")
+    assert_equal(np.asarray(got).dtype.name, "float32",
+                 call=f"keras.losses.{fn}({true_dtype} y_true, float32 y_pred).dtype")
     assert_equal(np.asarray(got), np.asarray(want),
                  call=f"keras.losses.{fn}({true_dtype} y_true, float32 y_pred) vs with y_true cast to float32")
 
 
-# -- audio features ------------------------------------------------------------------------------------------------------
+# -- audio features ----------------------------------------------------------------------------------------------------
 @clause("ops.audio-features", ref="tf221")
 def test_amut37_mfcc_of_a_silent_frame(tf):
     """Mfcc of a spectrogram frame of zeros (silence): each filterbank band takes sqrt(0) = 0 and is floored at
@@ -138,7 +141,7 @@ def test_amut37_mfcc_of_a_silent_frame(tf):
                  call="Mfcc(spectrogram=[silence, a ramp 0..3 over 257 bins], sample_rate=16000)")
 
 
-# -- Keras optimizers ----------------------------------------------------------------------------------------------------
+# -- Keras optimizers --------------------------------------------------------------------------------------------------
 @clause("optim.update-rules", ref="tf221")
 @pytest.mark.parametrize("how", ["build", "apply_gradients"])
 def test_amut37_optimizer_own_variables_take_the_current_name_scope(keras, how):
@@ -166,7 +169,7 @@ def test_amut37_optimizer_own_variables_take_the_current_name_scope(keras, how):
                  call=f"Nadam {how}: u_product's path (auto-named 'variable', uniquified)")
 
 
-# -- Keras callbacks' state ----------------------------------------------------------------------------------------------
+# -- Keras callbacks' state --------------------------------------------------------------------------------------------
 @clause("keras.callback.option-coverage", ref="tf221")
 def test_amut37_reduce_lr_on_plateau_starts_out_of_cooldown(keras):
     """ReduceLROnPlateau's counters start at zero (keras/src/callbacks/reduce_lr_on_plateau.py __init__), before any
@@ -217,7 +220,7 @@ def test_amut37_callback_list_forwards_logs_to_every_hook(keras):
                  call="CallbackList([recorder]).<hook>(..., logs={'loss': ...}) for each hook: what the recorder saw")
 
 
-# -- Keras metrics -------------------------------------------------------------------------------------------------------
+# -- Keras metrics -----------------------------------------------------------------------------------------------------
 @clause("keras.metric.accuracy", ref="tf221")
 def test_amut37_sparse_categorical_accuracy_compares_in_y_pred_s_dtype(keras):
     """sparse_categorical_accuracy converts the labels to y_pred's dtype and casts argmax(y_pred) to it before
@@ -229,14 +232,15 @@ def test_amut37_sparse_categorical_accuracy_compares_in_y_pred_s_dtype(keras):
     y_true = np.array([2049, 4001, 10], np.int32)
     got = keras.metrics.sparse_categorical_accuracy(y_true, y_pred)
     assert_equal(np.asarray(got), np.array([1.0, 1.0, 0.0], np.float32),
-                 call="sparse_categorical_accuracy(int labels [2049, 4001, 10], float16 y_pred peaking at 2048, 4000, 11)")
+                 call="sparse_categorical_accuracy(int labels [2049, 4001, 10], float16 y_pred peaking at 2048, "
+                      "4000, 11)")
     m = keras.metrics.SparseCategoricalAccuracy()
     m.update_state(y_true, y_pred)
     assert_close(m.result(), 2.0 / 3.0, tolerance=Tolerance(rtol=1e-7, atol=0.0),
                  call="SparseCategoricalAccuracy of the same batch")
 
 
-# -- trace-time shape functions ------------------------------------------------------------------------------------------
+# -- trace-time shape functions ----------------------------------------------------------------------------------------
 @clause("function.trace-time-errors", ref="tf221")
 @pytest.mark.parametrize("sigs,text", [
     ([[3, None], [3, 2], [2, None]],
@@ -248,7 +252,6 @@ def test_amut37_add_n_merges_each_input_with_the_shapes_after_it(tf, sigs, text)
     """AddN's shape function merges input i with the merge of the inputs after it, Merge(input(i), cur)
     (tensorflow/core/ops/math_ops.cc): a traced AddN's ValueError names input i's shape first, then the merged
     rest's, then "From merging shape i with other shapes." (TF 2.21's texts, observed)."""
-    import re
     specs = [tf.TensorSpec(s, tf.float32) for s in sigs]
     f = tf.function(lambda a, b, c: tf.raw_ops.AddN(inputs=[a, b, c]), input_signature=specs)
     with pytest.raises(ValueError) as info:
