@@ -260,3 +260,39 @@ def test_amut37_add_n_merges_each_input_with_the_shapes_after_it(tf, sigs, text)
     want = text + "\n\tFrom merging shape 1 with other shapes."
     assert re.search(re.escape(text) + r"\s*\n\s*\tFrom merging shape 1 with other shapes\.", msg), \
         f"AddN of {sigs} traced: expected the message to contain {want!r}, got {msg[-400:]!r}"
+
+
+# -- Keras fit's inputs --------------------------------------------------------------------------------------------------
+class _ArrayLike:
+    """An array-like that is no NumPy array or tensor: __array__, shape and dtype (as pandas or xarray objects)."""
+
+    def __init__(self, a: np.ndarray) -> None:
+        self._a = a
+        self.shape = a.shape
+        self.dtype = a.dtype
+
+    def __array__(self, dtype=None, copy=None):
+        return self._a if dtype is None else self._a.astype(dtype)
+
+    def __len__(self) -> int:
+        return len(self._a)
+
+
+@clause("keras.fit.data", ref="tf221")
+def test_amut37_fit_takes_array_likes_as_arrays(keras):
+    """Model.fit and evaluate take any object with __array__ where an array goes (keras/src/trainers/data_adapters/
+    array_slicing.py can_slice_array): an array-like x (and y) trains and evaluates exactly as the NumPy arrays."""
+    x = np.arange(12, dtype=np.float32).reshape(6, 2) / 12.0
+    y = np.array([[1.0], [0.0], [1.0], [0.0], [1.0], [0.0]], np.float32)
+
+    def run(xx, yy):
+        keras.utils.set_random_seed(3)
+        model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+        hist = model.fit(xx, yy, epochs=2, batch_size=3, shuffle=False, verbose=0)
+        return hist.history["loss"], model.evaluate(xx, yy, verbose=0), model.get_weights()[0]
+    want = run(x, y)
+    got = run(_ArrayLike(x), _ArrayLike(y))
+    assert_equal(got[0], want[0], call="fit(array-like x, y): history['loss'] vs NumPy arrays")
+    assert_equal(got[1], want[1], call="evaluate(array-like x, y) vs NumPy arrays")
+    assert_equal(got[2], want[2], call="the kernel after fit on array-likes vs NumPy arrays")
