@@ -33,8 +33,15 @@ B="--files $K/metrics/reduction_metrics.py --files $K/metrics/iou_metrics.py --f
    --files $K/layers/attention.py --files $K/layers/rnn_cells.py --files $K/layers/convolutional.py
    --files $K/layers/einsum_dense.py --files $D/dataset.py --files $D/batching.py --files $D/map_filter.py
    --files $D/save_load.py --files $D/checkpoint_state.py --files simdist/strategies/checkpoint.py"
+# Part c (added after a and b had run, 02:55 UTC): 12 more of the least-sampled Keras and tf.data files, the same
+# seed and sampling: sh docs/automut/sweep-seed14.sh --part c (the same map and flags) --budget 1500
+#   --json docs/automut/sweep-seed14c.json --markdown docs/automut/sweep-seed14c.md (not part of "all 50")
+C="--files $K/optimizers/muon.py --files $K/losses/similarity_losses.py --files $K/metrics/r2_score.py
+   --files $K/metrics/f_score_metrics.py --files $K/callbacks/swap_ema_weights.py --files $K/layers/text_vectorization.py
+   --files $K/layers/dot_attention.py --files $K/layers/grouped_query_attention.py --files $K/layers/conv_transpose.py
+   --files $K/layers/depthwise_separable.py --files $K/layers/discretization.py --files $K/layers/category_encoding.py"
 case "$1" in
-  --part) if [ "$2" = a ]; then FILES=$A; else FILES=$B; fi; shift 2 ;;
+  --part) if [ "$2" = a ]; then FILES=$A; elif [ "$2" = c ]; then FILES=$C; else FILES=$B; fi; shift 2 ;;
   *) FILES="$A $B" ;;
 esac
 exec nice -n 10 env PYTHONPATH=. python benchmarks/auto_mutants.py $FILES --per-file 2 --seed 14 --timeout 240 "$@"

@@ -262,7 +262,7 @@ def test_amut37_add_n_merges_each_input_with_the_shapes_after_it(tf, sigs, text)
         f"AddN of {sigs} traced: expected the message to contain {want!r}, got {msg[-400:]!r}"
 
 
-# -- Keras fit's inputs --------------------------------------------------------------------------------------------------
+# -- Keras fit's inputs ------------------------------------------------------------------------------------------------
 class _ArrayLike:
     """An array-like that is no NumPy array or tensor: __array__, shape and dtype (as pandas or xarray objects)."""
 
@@ -296,3 +296,23 @@ def test_amut37_fit_takes_array_likes_as_arrays(keras):
     assert_equal(got[0], want[0], call="fit(array-like x, y): history['loss'] vs NumPy arrays")
     assert_equal(got[1], want[1], call="evaluate(array-like x, y) vs NumPy arrays")
     assert_equal(got[2], want[2], call="the kernel after fit on array-likes vs NumPy arrays")
+
+
+# -- Keras preprocessing layers' shapes --------------------------------------------------------------------------------
+@clause("keras.layer.lookup", ref="tf221")
+@pytest.mark.parametrize("mode,want,symbolic", [
+    ("multi_hot", [(5,), (4, 5), (2, 3, 5), (2, 3, 5)], (None, 3, 5)),
+    ("count", [(5,), (4, 5), (2, 3, 5), (2, 3, 5)], (None, 3, 5)),
+    ("one_hot", [(4, 5), (4, 3, 5), (2, 3, 4, 5), (2, 3, 5)], (None, 3, 4, 5)),
+])
+def test_amut37_category_encoding_output_shapes(keras, mode, want, symbolic):
+    """CategoryEncoding(num_tokens=5)'s compute_output_shape (keras/src/layers/preprocessing/category_encoding.py):
+    multi_hot and count replace the last axis by num_tokens (a rank-1 input is one sample), one_hot appends it unless
+    the last axis is 1; of inputs (4,), (4, 3), (2, 3, 4), (2, 3, 1), and of a symbolic keras.Input((3, 4)) (TF 2.21,
+    observed)."""
+    layer = keras.layers.CategoryEncoding(num_tokens=5, output_mode=mode)
+    got = [tuple(layer.compute_output_shape(s)) for s in [(4,), (4, 3), (2, 3, 4), (2, 3, 1)]]
+    assert_equal(str(got), str(want), call=f"CategoryEncoding(5, {mode!r}).compute_output_shape of (4,), (4, 3), "
+                                           f"(2, 3, 4), (2, 3, 1)")
+    assert_equal(str(tuple(layer(keras.Input((3, 4))).shape)), str(symbolic),
+                 call=f"CategoryEncoding(5, {mode!r}) of keras.Input((3, 4)): the symbolic output's shape")
