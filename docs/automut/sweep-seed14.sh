@@ -33,7 +33,7 @@ B="--files $K/metrics/reduction_metrics.py --files $K/metrics/iou_metrics.py --f
    --files $K/layers/attention.py --files $K/layers/rnn_cells.py --files $K/layers/convolutional.py
    --files $K/layers/einsum_dense.py --files $D/dataset.py --files $D/batching.py --files $D/map_filter.py
    --files $D/save_load.py --files $D/checkpoint_state.py --files simdist/strategies/checkpoint.py"
-# Part c (added after a and b had run, 02:55 UTC): 12 more of the least-sampled Keras and tf.data files, the same
+# Part c (added after a and b had run, 02:55 UTC): 12 more of the least-sampled Keras files, the same
 # seed and sampling: sh docs/automut/sweep-seed14.sh --part c (the same map and flags) --budget 1500
 #   --json docs/automut/sweep-seed14c.json --markdown docs/automut/sweep-seed14c.md (not part of "all 50")
 C="--files $K/optimizers/muon.py --files $K/losses/similarity_losses.py --files $K/metrics/r2_score.py
