@@ -40,8 +40,18 @@ C="--files $K/optimizers/muon.py --files $K/losses/similarity_losses.py --files 
    --files $K/metrics/f_score_metrics.py --files $K/callbacks/swap_ema_weights.py --files $K/layers/text_vectorization.py
    --files $K/layers/dot_attention.py --files $K/layers/grouped_query_attention.py --files $K/layers/conv_transpose.py
    --files $K/layers/depthwise_separable.py --files $K/layers/discretization.py --files $K/layers/category_encoding.py"
+# Part d (03:00 UTC): 16 more least-sampled Keras layers and utilities and tf.data files, likewise:
+#   sh docs/automut/sweep-seed14.sh --part d (the same) --budget 1200 --json docs/automut/sweep-seed14d.json
+#   --markdown docs/automut/sweep-seed14d.md (one site, rebatch.py:27:arith, repeats an earlier seed's)
+L=simdist/keras/layers
+DD="--files $L/index_lookup.py --files $L/conv_lstm.py --files $L/dot.py --files $L/normalization_adapt.py
+   --files $K/activations.py --files $K/initializers.py --files $L/noise.py --files $L/group_normalization.py
+   --files $L/hashed_crossing.py --files $K/utils/feature_space.py --files $K/preprocessing/sequence.py
+   --files $K/utils/split_dataset.py --files $D/components.py --files $D/group_by_window.py --files $D/sampling.py
+   --files $D/rebatch.py"
 case "$1" in
-  --part) if [ "$2" = a ]; then FILES=$A; elif [ "$2" = c ]; then FILES=$C; else FILES=$B; fi; shift 2 ;;
+  --part) if [ "$2" = a ]; then FILES=$A; elif [ "$2" = c ]; then FILES=$C; elif [ "$2" = d ]; then FILES=$DD; else FILES=$B; fi
+          shift 2 ;;
   *) FILES="$A $B" ;;
 esac
 exec nice -n 10 env PYTHONPATH=. python benchmarks/auto_mutants.py $FILES --per-file 2 --seed 14 --timeout 240 "$@"

@@ -316,3 +316,36 @@ def test_amut37_category_encoding_output_shapes(keras, mode, want, symbolic):
                                            f"(2, 3, 4), (2, 3, 1)")
     assert_equal(str(tuple(layer(keras.Input((3, 4))).shape)), str(symbolic),
                  call=f"CategoryEncoding(5, {mode!r}) of keras.Input((3, 4)): the symbolic output's shape")
+
+
+@clause("keras.layer.lookup", ref="tf221")
+@pytest.mark.parametrize("kw,want", [({}, "[UNK]\nb\na\nc"),
+                                     ({"mask_token": "", "num_oov_indices": 2}, "\n[UNK]\n[UNK]\nb\na\nc")])
+def test_amut37_string_lookup_saves_its_special_tokens_as_assets(keras, tmp_path, kw, want):
+    """An adapted StringLookup saved in a .keras file writes its vocabulary asset (assets/.../vocabulary.txt) with
+    the special tokens, mask first, then the OOV tokens, then the adapted terms by frequency (keras/src/layers/
+    preprocessing/index_lookup.py save_assets: get_vocabulary(include_special_tokens=True); TF 2.21, observed)."""
+    import zipfile
+    layer = keras.layers.StringLookup(**kw)
+    layer.adapt(np.array(["b", "a", "b", "c", "b", "a"]))
+    model = keras.Sequential([keras.Input((1,), dtype="string"), layer])
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    with zipfile.ZipFile(path) as z:
+        got = [z.read(n).decode() for n in z.namelist() if n.endswith("vocabulary.txt")]
+    assert_equal(got, [want], call=f"StringLookup({kw}) adapted on b, a, b, c, b, a and saved: the vocabulary asset")
+
+
+@clause("keras.utils.data-tools", ref="tf221")
+@pytest.mark.parametrize("kw", [{"left_size": 4}, {"right_size": 4}, {"left_size": 0}, {"right_size": 0.0}])
+def test_amut37_split_dataset_refuses_a_side_of_the_whole_size(keras, tf, kw):
+    """keras.utils.split_dataset: an int size must lie strictly between 0 and the dataset's size, a float strictly
+    between 0 and 1 (keras/src/utils/dataset_utils.py): a side of all 4 elements, or of none, is ValueError; a side
+    of 3 splits 1 and 3."""
+    ds = tf.data.Dataset.range(4)
+    side = next(iter(kw))
+    with pytest.raises(ValueError, match=f"`{side}` should be either a positive integer"):
+        keras.utils.split_dataset(ds, **kw)
+    left, right = keras.utils.split_dataset(ds, **{side: 3})
+    got = [int(left.cardinality()), int(right.cardinality())]
+    assert_equal(got, [3, 1] if side == "left_size" else [1, 3], call=f"split_dataset(range(4), {side}=3) sizes")
