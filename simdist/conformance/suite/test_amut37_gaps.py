@@ -337,11 +337,12 @@ def test_amut37_string_lookup_saves_its_special_tokens_as_assets(keras, tmp_path
 
 
 @clause("keras.utils.data-tools", ref="tf221")
-@pytest.mark.parametrize("kw", [{"left_size": 4}, {"right_size": 4}, {"left_size": 0}, {"right_size": 0.0}])
+@pytest.mark.parametrize("kw", [{"left_size": 4}, {"right_size": 4}, {"left_size": 0}, {"right_size": 0.0},
+                                {"left_size": 1.0}, {"right_size": 1.0}])
 def test_amut37_split_dataset_refuses_a_side_of_the_whole_size(keras, tf, kw):
     """keras.utils.split_dataset: an int size must lie strictly between 0 and the dataset's size, a float strictly
-    between 0 and 1 (keras/src/utils/dataset_utils.py): a side of all 4 elements, or of none, is ValueError; a side
-    of 3 splits 1 and 3."""
+    between 0 and 1 (keras/src/utils/dataset_utils.py): a side of all 4 elements (4 or 1.0), or of none (0 or 0.0),
+    is ValueError; a side of 3 splits 1 and 3."""
     ds = tf.data.Dataset.range(4)
     side = next(iter(kw))
     with pytest.raises(ValueError, match=f"`{side}` should be either a positive integer"):
@@ -349,3 +350,22 @@ def test_amut37_split_dataset_refuses_a_side_of_the_whole_size(keras, tf, kw):
     left, right = keras.utils.split_dataset(ds, **{side: 3})
     got = [int(left.cardinality()), int(right.cardinality())]
     assert_equal(got, [3, 1] if side == "left_size" else [1, 3], call=f"split_dataset(range(4), {side}=3) sizes")
+
+
+@clause("keras.layer.groupnorm", ref="tf221")
+def test_amut37_group_normalization_reads_gamma_and_beta_in_float32_under_mixed_precision(keras):
+    """GroupNormalization's gamma and beta are added with autocast=False and the layer computes in float32 however
+    its inputs come (keras/src/layers/normalization/group_normalization.py): under mixed_float16, with gamma 1.1 and
+    beta 0.3 (not float16 values) and float16-exact inputs, the output is the float32 layer's output rounded once to
+    float16."""
+    x = (np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 8.0 - 1.0).astype(np.float16).astype(np.float32)
+    outs = {}
+    for policy in ("float32", "mixed_float16"):
+        layer = keras.layers.GroupNormalization(groups=2, dtype=policy)
+        layer.build((2, 3, 4))
+        layer.set_weights([np.full(4, 1.1, np.float32), np.full(4, 0.3, np.float32)])
+        outs[policy] = np.asarray(layer(x))
+    assert_equal(str(outs["mixed_float16"].dtype), "float16",
+                 call="GroupNormalization(dtype='mixed_float16') output dtype")
+    assert_equal(outs["mixed_float16"], outs["float32"].astype(np.float16),
+                 call="GroupNormalization(groups=2) under mixed_float16 vs the float32 layer's output in float16")
