@@ -369,3 +369,20 @@ def test_amut37_group_normalization_reads_gamma_and_beta_in_float32_under_mixed_
                  call="GroupNormalization(dtype='mixed_float16') output dtype")
     assert_equal(outs["mixed_float16"], outs["float32"].astype(np.float16),
                  call="GroupNormalization(groups=2) under mixed_float16 vs the float32 layer's output in float16")
+
+
+# -- tf.data ---------------------------------------------------------------------------------------------------------
+@clause("dataset.sparse-elements", ref="tf221")
+@pytest.mark.parametrize("beside", [False, True])
+def test_amut37_from_tensor_slices_refuses_a_rank_one_sparse_tensor(tf, beside):
+    """Dataset.from_tensor_slices of a rank-1 SparseTensor (alone, or beside a dense tensor) is SerializeManySparse's
+    InvalidArgumentError "Rank of input SparseTensor should be > 1, but saw rank: 1" (TF 2.21, observed; simdist
+    sliced it into scalar SparseTensors): a sparse element of rank 0 cannot be made by slicing; a rank-2 one slices."""
+    st = tf.sparse.SparseTensor(indices=[[0], [2]], values=[5, 7], dense_shape=[3])
+    arg = (tf.constant([1, 2, 3]), st) if beside else st
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Rank of input SparseTensor should be > 1, but saw rank: 1"):
+        tf.data.Dataset.from_tensor_slices(arg)
+    st2 = tf.sparse.SparseTensor(indices=[[0, 1], [2, 0]], values=[5, 7], dense_shape=[3, 2])
+    got = [tf.sparse.to_dense(s).numpy().tolist() for s in tf.data.Dataset.from_tensor_slices(st2)]
+    assert_equal(got, [[0, 5], [0, 0], [7, 0]], call="from_tensor_slices of a [3, 2] SparseTensor: its rows, dense")
