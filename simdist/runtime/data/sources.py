@@ -71,6 +71,12 @@ class _TensorSliceDataset(DatasetV2):
             rows, dims, i = [], [], 0
             for leaf in leaves:
                 if isinstance(leaf, SparseTensorSpec):
+                    rank = int(np.asarray(arrays[i + 2]).shape[0])
+                    if rank == 1:   # (SerializeManySparse's check; rank 0 is the Python ValueError below)
+                        raise errors.InvalidArgumentError(
+                            None, None, "{{function_node __wrapped__SerializeManySparse_device_/job:localhost/replica:"
+                            "0/task:0/device:CPU:0}} Rank of input SparseTensor should be > 1, but saw rank: 1 "
+                            "[Op:SerializeManySparse] name: ")
                     rows.append(components.slice_sparse(*arrays[i:i + 3]))
                     dims.append(int(arrays[i + 2][0]))
                     i += 3
