@@ -119,6 +119,32 @@ def _patch_cases() -> list[tuple[str, str, Any]]:
     return out
 
 
+# --- oneDNN's AvgPool3D checks the input's rank before the depth window (MaxPool3D the window first)
+def _pool3d_cases() -> list[tuple[str, str, Any]]:
+    out = []
+    for op in ("AvgPool3D", "MaxPool3D"):
+        for dt in ("float32", "bfloat16"):
+            for shape in ([2, 2], [2, 2, 2, 2, 2, 2]):
+                for ks, st in (([1, 2, 1, 1, 2], [1, 1, 2, 2, 1]), ([1, 1, 1, 1, 2], [1, 1, 1, 1, 1]),
+                               ([1, 1, 1, 1, 1], [1, 1, 1, 1, 2]), ([2, 1, 1, 1, 1], [1, 1, 1, 1, 2])):
+                    out.append((f"{op} {dt} of {shape} ksize {ks} strides {st}", _K, _eager(
+                        f"tf.raw_ops.{op}(input=tf.ones({shape}, tf.{dt}), ksize={ks}, strides={st}, padding='SAME')")))
+    return out
+
+
+# --- RGBToHSV: each step's subnormal result flushed (a huge range's reciprocal is 0)
+def _rgb_cases() -> list[tuple[str, str, Any]]:
+    out = []
+    for dt in ("float32", "float64"):
+        for px in ("[-1.401298464324817e-45, -3.4e38, -0.0]", "[-0.0, -3.4e38, -0.0]", "[3.4e38, 0.0, -3.4e38]",
+                   "[1e-40, 0.5, 0.25]", "[0.5, 0.25, -1e-40]", "[2e-38, 1e-38, 0.0]", "[1e300, -1e300, 0.0]"):
+            out.append((f"RGBToHSV {dt} {px}", _K, _eager(f"tf.raw_ops.RGBToHSV(images=tf.constant({px}, tf.{dt}))")))
+        out.append((f"RGBToHSV {dt} of 200 pixels across magnitudes", _K, _eager(
+            "tf.raw_ops.RGBToHSV(images=tf.constant((lambda r: r.standard_normal((200, 3)) * 10.0 ** "
+            f"r.integers(-40, 39, (200, 3)))(np.random.default_rng(5)), tf.{dt}))")))
+    return out
+
+
 # --- StridedSlice's shape function checks nothing where the graph does not know the input's rank
 _SS = "tf.raw_ops.StridedSlice(input=x, begin=[-1, -1, 1], end=tf.constant([1, 0, -1], tf.int32), strides=[-1, 1, 1], " \
       "ellipsis_mask={e}, new_axis_mask={n}, shrink_axis_mask={s})"
@@ -149,6 +175,8 @@ CASES: list[tuple] = [
     *_conv_dilation_cases(),
     *_banded_cases(),
     *_patch_cases(),
+    *_pool3d_cases(),
+    *_rgb_cases(),
     *_strided_slice_cases(),
     *_partition_cases(),
 ]
