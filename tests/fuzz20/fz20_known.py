@@ -83,6 +83,18 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "unscaled) but after it for [1, 2], [2] and [1, 2, 1] (inf j); simdist applies the scale after the first axis "
         "longer than 1 (fft.py `_c2c`), matching the latter. Which of DUCC's axis loops applies the scale where was not "
         "mapped (sig seed 3620261225 #79; fz36a, open).",
+    ("raw:AvgPoolGrad", "error-class", "'err', 'InvalidArgumentError'"):
+        "oneDNN's AvgPoolGrad (float32, bfloat16 here) of an orig_input_shape that does not fit grad (eager seed "
+        "3720261217 #2: NCHW, [2, 2, 0, 2] beside a [4, 4, 1, 4] grad, ksize [1, 2, 3, 1]): TF 2.21 raises the "
+        "primitive's InvalidArgumentError (\"index * stride must be less than or equal to input size\", \"Output only "
+        "has 0 elements but computation requested would use element with index=15\"), NHWC alike, where simdist "
+        "raises its NCHW window refusal (UnimplementedError) or computes; which shapes oneDNN's reorder refuses was "
+        "not mapped (fz36a's AvgPoolGrad note; fz37a, open).",
+    ("raw:MatrixInverse", "gradient", "complex128"):
+        "the gradient of a complex128 MatrixInverse of a [1, 1, 3, 3] batch (tape seed 3720261217 #110): TF 2.21's "
+        "and simdist's inverses agree, their gradients (-A^-H g A^-H, two complex MatMuls) differ in the last bits; "
+        "the order of Eigen's complex GEMM products behind it was not analysed, as the forward complex linear-algebra "
+        "entries above (fz37a, open).",
     ("raw:AccumulateNV2", "error-class", "AlreadyExistsError"):
         "AccumulateNV2 in a tf.function after a failed one in the same process: TF 2.21's AccumulateNV2RemovePass "
         "names its temporary variable after the node, and the variable a failed run leaks makes every later run of "

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import errors, subnormals
 from simdist.runtime.ops import args, attr_rules, dispatch, infer_ctx
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule
@@ -40,8 +40,11 @@ def _min_abs_pivot(row: np.ndarray) -> Any:
     than a packet folded from its first entry. Where a NaN stands decides whether it wins: a
     first entry NaN fails the pivot check (`[nan, 1, 1, 1]`), a zero in a lane whose accumulator
     holds NaN is passed over (`[1, nan, 1, 1, 1, 0, 1, 1, 1]` solves), so NumPy's min (NaN
-    anywhere) is not it (fz31b, fz14 seed 1420313002 #140: a lower diagonal [-1, -0, nan, 1])."""
-    v = np.abs(row)
+    anywhere) is not it (fz31b, fz14 seed 1420313002 #140: a lower diagonal [-1, -0, nan, 1]). A
+    complex entry's abs (std::abs: hypot of its parts) reads the parts under DAZ and the check
+    `> 0` reads the result so: a diagonal entry 1e-40 + 0j, 1e-40j or 1e-310 + 0j (complex128) is
+    not invertible (fz37a, eager seed 3720261204 #199), as real subnormals are."""
+    v = np.abs(subnormals.flush_parts(row)) if row.dtype.kind == "c" else np.abs(row)
     n = v.size
     p = 32 // v.dtype.itemsize if v.dtype.kind == "f" and v.dtype.itemsize in (4, 8) and row.dtype.kind == "f" else 0
     aligned = (n // p) * p if p else 0

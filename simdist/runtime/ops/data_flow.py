@@ -53,6 +53,10 @@ def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
 
 PARTITION = register("DynamicPartition", _partition, args.first, args.zero_flops, num_outputs=-1, kind="gather/scatter",
                      fusion=lanes("its outputs' lengths depend on the lane's values"))
+# (the shape function's outputs, [?] + data.shape[partitions' rank:] each: what a dry run or a retry past the kernel's
+# error goes on with; without it a variadic op had no outputs to go on with, and a tf.function of an out-of-range
+# partition returned [] where TF 2.21 raises the kernel's error; fz37a, sig seed 3720261202 #141)
+PARTITION.standin = lambda arrays, attrs: ((0,) + tuple(arrays[0].shape[np.ndim(arrays[1]):]),) * attrs["num_partitions"]
 STITCH = register("DynamicStitch", _stitch, lambda dts, attrs: dts[attrs["n"]], args.zero_flops, kind="gather/scatter",
                   fusion=_LANE_ROWS)
 

@@ -175,6 +175,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
                     _pruning.note(op, e)
                     raise
                 out, pruned = _pruning.standin(op, arrays, dt, attrs), e
+                if out is None:   # (a variadic op without a count to go on with)
+                    raise
             _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
     if op.num_outputs != 1:
         ts = _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)

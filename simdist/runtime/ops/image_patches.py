@@ -1,6 +1,6 @@
 """`tf.image.extract_patches` (TF's ExtractImagePatches op): the [kh, kw] windows of an NHWC image
 (strides, rates, SAME / VALID zero padding) flattened into the depth axis in (kh, kw, C) order,
-[N, OH, OW, kh·kw·C], for every real dtype (bool: NotFoundError, no CPU kernel). Clause ops.image.
+[N, OH, OW, kh·kw·C], for every real and complex dtype (bool: NotFoundError, no CPU kernel). Clause ops.image.
 
 Observed on TF 2.21: ksizes/strides/rates are lists of at least 4; a size or stride other than
 1 in the batch or depth place is UnimplementedError ("Only support ksizes across space."); the
@@ -51,7 +51,9 @@ def _patches(x: np.ndarray, ksizes: tuple, strides: tuple, rates: tuple, padding
     return np.ascontiguousarray(win).reshape(x.shape[0], oh, ow, ksizes[1] * ksizes[2] * x.shape[3])
 
 
-EXTRACT_IMAGE_PATCHES = register("ExtractImagePatches", _patches, typed("ExtractImagePatches", REAL_NUMBERS),
+# (the OpDef's T but bool, which has no CPU kernel: complex64 and complex128 have, fz37a, tape seed 3720261209 #41)
+_PATCH_TYPES = REAL_NUMBERS + ", complex64, complex128"
+EXTRACT_IMAGE_PATCHES = register("ExtractImagePatches", _patches, typed("ExtractImagePatches", _PATCH_TYPES),
                                  lambda a, out, at: 0.0, kind="shape", fusion=rows(0))
 
 

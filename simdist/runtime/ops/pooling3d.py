@@ -39,14 +39,19 @@ def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], o
     Compute's rank: "Input must be 4 or 5-dimensional" where oneDNN runs the dtype (observed on TF
     2.21 for float32 and bfloat16; fuzz20 seed 2520261204 #132), Pooling3DOp's "tensor_in must be
     5-dimensional" elsewhere; then the window."""
+    from simdist.runtime import host_cpu
     if ksize[0] != 1 or strides[0] != 1:
         raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
+    onednn = dtype is not None and host_cpu.current().onednn_supports(np.dtype(dtype).name)
+    if onednn and op == "AvgPool3D" and len(shape) not in (4, 5):
+        # (oneDNN's AvgPool3D checks the batch only in its constructor, and the rank in Compute before
+        # MklPoolParameters::Init reads the depth window: a [2, 2] input under ksize [1, 2, 1, 1, 2] is the rank's
+        # InvalidArgumentError; MaxPool3D refuses the depth window first; fz37a, tape seed 3720261215 #163)
+        raise errors.InvalidArgumentError(None, None, f"Input must be 4 or 5-dimensional [Op:{op}]")
     if ksize[4] != 1 or strides[4] != 1:   # (MaxPooling3dGradGradOp names itself: observed on TF 2.21)
         who = "MaxPooling3dGradGrad" if op == "MaxPool3DGradGrad" else "Pooling"
         raise errors.UnimplementedError(None, None, f"{who} is not yet supported on the depth dimension. [Op:{op}]")
     if len(shape) != 5:
-        from simdist.runtime import host_cpu
-        onednn = dtype is not None and host_cpu.current().onednn_supports(np.dtype(dtype).name)
         text = "Input must be 4 or 5-dimensional" if onednn else "tensor_in must be 5-dimensional"
         raise errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
     if any(k <= 0 for k in ksize):

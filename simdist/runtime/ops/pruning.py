@@ -115,17 +115,21 @@ def defers_key(name: str, err: BaseException) -> bool:
 
 def standin(op: Any, arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None) -> Any:
     """Arrays to go on with: zeros of the shape the op's stand-in rule gives (else a scalar), a
-    tuple for several outputs; `poison` makes their tensors raise."""
+    tuple for several outputs; `poison` makes their tensors raise. None for a variadic op whose
+    output count neither a stand-in rule nor its dtypes give."""
     n = op.num_outputs
+    count = len(dt) if n < 0 and type(dt) is tuple else n   # (a variadic op's count: its dtypes', else the rule's)
     try:
         if op.kind == "elementwise" and n == 1:
             shapes: Any = (np.broadcast_shapes(*(np.shape(a) for a in arrays)),)
         elif op.standin is not None:
             shapes = op.standin(arrays, attrs or {})
         else:
-            shapes = ((),) * n
+            shapes = ((),) * count
     except Exception:  # noqa: BLE001 - no shape: a scalar, never read
-        shapes = ((),) * n
+        shapes = ((),) * count
+    if count < 0 and not shapes:
+        return None   # (no count to go on with: the kernel's error stands)
     dts = dt if type(dt) is tuple else (dt,) * len(shapes)
     outs = tuple(np.full(s, b"", dtype=object) if d is dtypes.string else np.zeros(s, d._np)
                  for s, d in zip(shapes, dts))

@@ -412,7 +412,8 @@ def _init_conv2d_parameters(name: str, vals: dict[str, Any], first: bool) -> Non
     own, raw_layout.declined): the strides' batch and channel (UnimplementedError for Conv2D, the
     backprops' MklConvBackpropCommonOp InvalidArgumentError), then the
     dilations' (InvalidArgumentError), before the positive strides and the layout. (oneDNN's Conv2D
-    also takes an empty explicit_paddings with EXPLICIT padding; not modelled.)"""
+    also takes an empty explicit_paddings with EXPLICIT padding; not modelled.) The backprops check the
+    dilations' length (4) after the strides' batch and channel (TF's own: after the positive strides too)."""
     from simdist.runtime import host_cpu
     from simdist.runtime.ops import raw_layout
     if name not in ("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter"):
@@ -437,13 +438,12 @@ def _init_conv2d_parameters(name: str, vals: dict[str, Any], first: bool) -> Non
             text = "Sliding window strides field must specify 4 dimensions"
         if text is not None:
             raise errors.InvalidArgumentError(None, None, f"{text} [Op:{name}]")
-    if len(st) != 4 or len(dl) != 4:
+    if len(st) != 4:
         return
 
     def nchw(v: list[int]) -> tuple[int, int, int, int]:
         return (v[0], v[1], v[2], v[3]) if first else (v[0], v[3], v[1], v[2])
     sn, sc, sh, sw = nchw(st)
-    dn, dc, _, _ = nchw(dl)
     filt = name == "Conv2DBackpropFilter" and not onednn
     # (oneDNN's backprops, MklConvBackpropCommonOp's constructor, refuse them as InvalidArgumentError, its Conv2D
     # as UnimplementedError; observed on an AVX512-FP16 Xeon, thirty-fifth session)
@@ -451,6 +451,15 @@ def _init_conv2d_parameters(name: str, vals: dict[str, Any], first: bool) -> Non
     if sn != 1 or sc != 1:
         raise unimpl(None, None, f"Current implementation does not yet support strides in the batch and depth "
                                  f"dimensions. [Op:{name}]")
+    if len(dl) != 4:
+        # (the backprops read their dilations after the strides: TF's own kernels after the positive strides too,
+        # oneDNN's before its dilations' batch and channel; observed on TF 2.21, fz37a, eager seed 3720261204 #10)
+        if not onednn and (sh <= 0 or sw <= 0):
+            raise errors.InvalidArgumentError(None, None, "Row and column strides should be larger than 0. "
+                                                          f"[Op:{name}]")
+        raise errors.InvalidArgumentError(None, None, f"Sliding window dilations field must specify 4 dimensions "
+                                                      f"[Op:{name}]")
+    dn, dc, _, _ = nchw(dl)
     dilation = (errors.InvalidArgumentError if onednn or filt else errors.UnimplementedError)(
         None, None, f"Current implementation does not yet support dilations in the batch and depth dimensions. "
                     f"[Op:{name}]")

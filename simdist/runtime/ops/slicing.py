@@ -250,7 +250,10 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
     known: Any = False
     if context.in_function() and isinstance(input_, Tensor):
         from simdist.runtime.ops import static_shapes
-        known = static_shapes.known_shape(input_)
+        from simdist.runtime.ops import graph_constants
+        # (StridedSliceShapeFn returns an unknown shape unchecked unless the graph knows the input's rank and
+        # the strides' values)
+        known = static_shapes.known_shape(input_) if graph_constants.known(strides) else None
     key = _masked_key(b, e, st, begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, "StridedSlice",
                       known)
     return array.strided_slice(input_, key, _index_attr(begin, end, strides))
@@ -313,10 +316,13 @@ def _masked_key(b: tuple, e: tuple, st: tuple, begin_mask: int, end_mask: int, e
     shape as a graph being built knows it, False eagerly)."""
     if ellipsis_mask & (ellipsis_mask - 1):   # ValidateStridedSliceOp: the mask's bits, even beyond begin's
         # length (fuzz20 sig seed 2420261204 #127: mask 5 with empty begin; the kernel eagerly, the shape
-        # function when traced)
-        raise trace_errors.static(errors.InvalidArgumentError(
-            None, None, f"Multiple ellipses in slice spec not allowed [Op:{op}]"), ValueError,
-            f"Multiple ellipses in slice spec not allowed for '{{{{node {op}}}}}'")
+        # function when traced, which returns an unknown shape unchecked where the graph does not know the
+        # input's rank: then the kernel when the graph runs; fz37a, sig seed 3720261201 #39)
+        err = errors.InvalidArgumentError(None, None, f"Multiple ellipses in slice spec not allowed [Op:{op}]")
+        if known is None:
+            raise err
+        raise trace_errors.static(err, ValueError,
+                                  f"Multiple ellipses in slice spec not allowed for '{{{{node {op}}}}}'")
     key: list[Any] = []
     for i in range(len(b)):
         bit = 1 << i

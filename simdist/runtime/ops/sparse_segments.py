@@ -162,7 +162,8 @@ _GRAD_NAMES = {"sum": "SparseSegmentSumGrad", "mean": "SparseSegmentMeanGrad", "
 
 def _grad_sizes(grad: np.ndarray, idx: np.ndarray, seg: np.ndarray, dim0: np.ndarray, op: str) -> int:
     """SparseSegmentGradOpBase::Compute's checks before its output (observed on TF 2.21): indices and
-    segment_ids vectors of one length, the output's rows M not negative; M."""
+    segment_ids vectors of one length, grad of rank at least 1 and the output's rows M not negative
+    (TensorShape::SetDimWithStatus(0, M) of grad's shape); M."""
     if idx.ndim != 1:
         raise invalid("indices should be a vector.", op)
     if seg.ndim != 1:
@@ -172,6 +173,9 @@ def _grad_sizes(grad: np.ndarray, idx: np.ndarray, seg: np.ndarray, dim0: np.nda
     if idx.size != seg.size:
         raise invalid("segment_ids and indices should have same size.", op)
     m = int(dim0)
+    if grad.ndim == 0:   # (the output shape is grad's with dimension 0 set by SetDimWithStatus, which checks the
+        # index before the size: a scalar grad is refused whatever the rows; fz37a, eager seed 3720261204 #1)
+        raise invalid("Index must be less than 0, got 0", op)
     if m < 0:
         raise invalid(f"Expected a non-negative size, got {m}", op)
     return m
