@@ -1042,7 +1042,11 @@ def pack(values: Sequence[Any]) -> Tensor:
     """gen_array_ops.pack(values) on axis 0, as TF's autopacking conversion calls it (no
     array_ops.stack before it: no whole-list conversion, no Python axis check); a distributed
     variable in a replica sends it to the eager fallback (`math.check_distributed_variables`)."""
-    from simdist.runtime.ops import math
+    from simdist.runtime.ops import list_inputs, math
+    if not values:   # (eagerly _autopacking_helper packs a nested empty list as it is, its elements all being
+        # tensors: `tf.stack([int32 tensor, []])` is Pack's N=0 InvalidArgumentError; fz37b, third generator
+        # seed 3703 #291)
+        raise list_inputs.empty_list("Pack", "values", typed=False, other_attrs="axis=0")
     if len(values) > 1:
         math.check_distributed_variables(values)
     return dispatch.execute(PACK, matching_list(values, "Pack", "values"), {"axis": 0})

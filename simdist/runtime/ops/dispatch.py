@@ -91,6 +91,7 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
     try:
         dt = op.dtype(tuple(t.dtype for t in tensors), attrs)
     except Exception as e:
+        graph_shape_first(op, tensors, attrs, e)
         # (a dry run: an elementwise op's missing CPU kernel is looked up when the graph runs, so the
         # trace goes on with an output of its inputs' dtype; fz28b)
         if op.kind != "elementwise" or op.num_outputs != 1 or not tensors or not deferred_kernel(e):
@@ -279,6 +280,36 @@ def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: 
     STANDINS[0] += 1
     outs = tuple(np.full(s, b"", dtype=object) if d is _STRING else np.zeros(s, d._np) for s, d in zip(shapes, dts))
     return outs[0] if op.num_outputs == 1 else outs
+
+
+def missing_kernel(err: BaseException) -> bool:
+    """Whether err is a kernel lookup's NotFoundError ("Could not find device for node"), unmarked."""
+    from simdist.runtime import errors
+    return isinstance(err, errors.NotFoundError) and not getattr(err, _MARK, None) \
+        and "Could not find device for node" in str(err)
+
+
+def graph_shape_first(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None, err: BaseException) -> None:
+    """Inside a tf.function, an op whose CPU kernel is missing for its dtype (err, its dtype rule's
+    error, `missing_kernel`; any other error: nothing done here): TF builds the node (its
+    shape function at trace) and looks the kernel up only when the graph runs, so the shape
+    function's error is the trace's ValueError first: `igammac(float16 [4], float16 [0])` with an
+    input_signature is "Dimensions must be equal, but are 4 and 0" at get_concrete_function (fz37b,
+    fourteenth generator seed 1420373001 #247; observed on TF 2.21). The op's trace_shape, else its
+    shape function registered with infer_ctx."""
+    if not context._function_depth or not missing_kernel(err):
+        return
+    if op.trace_shape is not None:
+        _trace_shape(op, tensors, attrs)
+        return
+    from simdist.runtime.ops import infer_ctx
+    if infer_ctx.has(op.name):
+        _trace_shape_with(op, infer_ctx.trace_shape(op.name), tensors, attrs)
+
+
+def _trace_shape_with(op: OpDef, trace_shape: Any, tensors: Sequence[Tensor], attrs: dict | None) -> None:
+    from simdist.runtime.ops import shape_checks
+    shape_checks.check(op.name, trace_shape, [_shapes.known_shape(t) for t in tensors], attrs)
 
 
 def deferred_kernel(err: BaseException) -> bool:

@@ -1235,7 +1235,11 @@ def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
 def _checked_binary(op: Any, x: Any, y: Any) -> Tensor:
     """binary() after the op's dtype rule (the operators' fast path skips it: their ops take all types)."""
     xt, yt = gen_operands(op, x, y)
-    op.dtype((xt.dtype, yt.dtype), None)
+    try:
+        op.dtype((xt.dtype, yt.dtype), None)
+    except errors.NotFoundError as e:   # (a missing kernel: a graph's broadcast shapes at trace first)
+        dispatch.graph_shape_first(op, (xt, yt), None, e)
+        raise
     return binary(op, xt, yt)
 
 
