@@ -737,6 +737,9 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
     format_attr("Conv2D", data_format)
     x, f = _shared_t(input, filters)
+    # (a graph: op_def_library's types when Conv2D is built, before its shape function; a complex64 input is
+    # TypeError with a rank or stride the shape function refuses; fz37b, fz14 seed 1420373003 #106)
+    graph_inputs.check("Conv2D", (x, f))
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     if x.ndim < 4:
         _graph_ranks("Conv2D", x, f)

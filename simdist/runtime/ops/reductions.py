@@ -313,9 +313,11 @@ def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
     op.dtype((t.dtype,), None)   # attr T is checked when the op is built, before the kernel's axis check
     ax = _scan_axis(op, axis)
     nd = t.ndim
-    if not -nd <= ax < nd:
-        raise errors.InvalidArgumentError(None, None, f"ScanOp: Expected scan axis in the range [{-nd}, {nd}), "
-                                          f"but got {ax} [Op:{op.name}]")
+    if not -nd <= ax < nd:   # (the kernel's check, when the graph runs: a tf.function that never uses the scan
+        # prunes it, `y = tf.math.cumprod(scalar)` then `return 1` returns 1; fz37b, fz14 seed 1420373003 #226)
+        return dispatch.refused(errors.InvalidArgumentError(
+            None, None, f"ScanOp: Expected scan axis in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]"),
+            t.dtype, t.shape.as_list(), pruned=True)
     return dispatch.execute(op, (t,), {"axis": ax % nd, "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
