@@ -339,6 +339,16 @@ def graph_assert(err: BaseException) -> None:
     STANDINS[0] += 1
 
 
+def deferred_value_error(text: str) -> ValueError:
+    """A ValueError TF raises where Python reads a built node's output shape (a dimension its shape
+    function computed below 0), not when it builds the node: `refused` with pruned=True defers it as a
+    pruned kernel's error (a graph that never reads the output prunes the op), and a dry run's
+    stand-in raises it when read or returned."""
+    err = ValueError(text)
+    err._simdist_deferred_value = True   # type: ignore[attr-defined]
+    return err
+
+
 def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = False) -> Tensor:
     """A kernel's run-time refusal that an op's Python wrapper checks before dispatch (MatMul's
     sizes for dimensions the graph does not know): raised; in a dry run of a tf.function's Python,
@@ -354,6 +364,8 @@ def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = Fa
         raise err
     STANDINS[0] += 1
     t = Tensor(np.zeros(tuple(shape), dt._np), dt, context.current_device())
+    if getattr(err, "_simdist_deferred_value", False):   # (read, or returned: the trace's error)
+        return _pruning.poison(_consts.vary(t), err)
     return _consts.vary(t)
 
 
