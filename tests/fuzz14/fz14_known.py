@@ -110,6 +110,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "of Q NaN and R[1, 1] NaN; simdist's is LAPACK's geqrf through np.linalg.qr (Q's first column finite, R[1, 1] "
         "-inf), and finite results differ in last bits too (qr([[0.25, 1], [0.5, -inf]]) Q[0, 0] -0.44721353 in TF, "
         "-0.4472136 in simdist): Eigen's Householder QR in its own order is not modelled",
+    ("call:linalg.qr", "value", "'grad'"):
+        "tf.linalg.qr of a float16 Variable [[4, 0.25], [0, -0], [1, -0]] under a tape (fz37b: fresh seed 1420373003 "
+        "#278): TF 2.21's Q is [[-0.9697, -0.2423], [0, 0], [-0.2423, 0.97]] and R[1, 1] -0.06058, simdist's Q "
+        "[[-0.97, 0.2426], [-0, 0], [-0.2426, -0.97]] and R[1, 1] 0.06064: Eigen's HouseholderQR in half precision "
+        "(its own signs and rounding) against simdist's LAPACK geqrf, the class of ('call:linalg.qr', 'value', "
+        "\"'Qr'\") above, not modelled",
     ('call:image.non_max_suppression_with_scores>operator:&', 'error-class', "'err', 'InvalidArgumentError'"):
         "`tf.image.non_max_suppression_with_scores(boxes=uint16 ndarray, scores=uint16 Variable, max_output_size=0)` "
         "eagerly (fz34b: fresh seed 1420343003 #28): TF 2.21's fast path fixes NonMaxSuppressionV5's T at uint16 from "

@@ -33,6 +33,36 @@ def _both(expr: str) -> list[tuple[str, Callable[[Any], Any]]]:
     return [("", _eager(expr)), (" traced", _traced(expr))]
 
 
+def _calls(body: str, arg: str, n: int = 2, spec: tuple | None = None, var: str | None = None,
+           tape: bool = False) -> Callable[[Any], Any]:
+    """`def g(x):` with `body` (lines joined by ';'; a variable `v` made by `var` first) as a
+    tf.function (an input_signature of `spec`, get_concrete_function first), called n times with
+    `arg`: the list of results (a failed call: its error's class name), then `v`'s value when there
+    is one; under a GradientTape if `tape`."""
+    def run(tf: Any) -> Any:
+        env: dict = {"tf": tf, "np": np}
+        if var is not None:
+            env["v"] = eval(var, env)  # noqa: S307 - our own text
+        exec("def g(x):\n" + "".join(f"    {line.strip()}\n" for line in body.split(";")), env)  # noqa: S102
+        sig = None if spec is None else [tf.TensorSpec(spec[0], getattr(tf, spec[1]))]
+        f = tf.function(env["g"], input_signature=sig, autograph=False)
+        if sig is not None:
+            f.get_concrete_function()
+        x = eval(arg, env)  # noqa: S307 - our own text
+        def call() -> Any:
+            try:
+                return f(x)
+            except Exception as e:  # noqa: BLE001 - each call's outcome: its error's class
+                return type(e).__name__
+        if tape:
+            with tf.GradientTape():
+                out = [call() for _ in range(n)]
+        else:
+            out = [call() for _ in range(n)]
+        return out + ([env["v"].read_value()] if var is not None else [])
+    return run
+
+
 def _pool(op: str, dtype: str, rank: int, ksize: list, strides: Any = 1) -> str:
     shape = [1, 3, 3, 2] if rank == 4 else [1, 3, 3, 3, 2] if rank == 5 else [3, 3, 2]
     return f"tf.nn.{op}(tf.zeros({shape}, tf.{dtype}), ksize={ksize}, strides={strides}, padding='SAME')"
@@ -91,3 +121,115 @@ CASES += [
       for sfx, run in _both(f"tf.stack({e})")],
     ("tf.constant([tensor, []])", "ops.conversion", _eager("tf.constant([tf.zeros([0]), []])")),
 ]
+
+_V4 = "tf.Variable([-3.4e38, np.nan, 7.0, 1e300], dtype=tf.float64)"
+_U = "np.ones((4, 4, 1, 2), np.float32)"
+_NAN_RANGE = "tf.range(np.float32(2), delta=float('nan'))"
+_C64 = "tf.constant(np.ones((4, 2, 3, 2), np.complex64))"
+CASES += [
+    # -- graph-build order: op_def_library's types, then the shape function, the kernel when the graph runs
+    *[(name, _T, run) for name, run in (
+        ("unsorted_segment_mean of a variable, then svd, of seed 1420373003 #230", _calls(
+            "y = tf.math.unsorted_segment_mean(v, [4], num_segments=np.int64(2)); return tf.linalg.svd(y)", "1.0",
+            var=_V4)),
+        ("unsorted_segment_mean of ids not a prefix", _calls(
+            "return tf.math.unsorted_segment_mean(x, [1], num_segments=2)", "tf.constant([1.0, 2.0, 3.0])")),
+        ("unsorted_segment_mean of an id out of range", _calls(
+            "return tf.math.unsorted_segment_mean(x, [4, 0, 1], num_segments=2)", "tf.constant([1.0, 2.0, 3.0])")),
+        ("unused cumprod of a bfloat16 scalar variable, then a sampler, of seed 1420373003 #226", _calls(
+            "y = tf.math.cumprod(v); return tf.random.uniform_candidate_sampler(true_classes=0.5, num_true=-1, "
+            "num_sampled=1, unique=True, range_max=0, seed=1)", "1", var="tf.Variable(tf.constant(7.0, tf.bfloat16))")),
+        ("unused cumsum of a scalar, then x + 1", _calls("y = tf.math.cumsum(x); return x + 1", "tf.constant(2.0)")),
+        ("cumsum of a scalar returned", _calls("return tf.math.cumsum(x)", "tf.constant(2.0)")),
+        ("cumprod(axis=1) of a vector used", _calls("return tf.math.cumprod(x, axis=1) * 2.0", "tf.constant([2.0])")),
+        ("sig None: segment_sum of seed 3701 #45", _calls(
+            "return tf.math.segment_sum(x, segment_ids=tf.constant([1, 0, 0]))",
+            "tf.constant([[5, 2], [0, -1], [5, 3]], tf.int64)", spec=(None, "int64"))),
+        ("sig None: segment_max of a scalar", _calls("return tf.math.segment_max(x, segment_ids=[0])",
+                                                      "tf.constant(2.0)", spec=(None, "float32"))),
+        ("sig None: segment_sum of a matrix", _calls("return tf.math.segment_sum(x, segment_ids=[0, 0])",
+                                                      "tf.constant([[1.0], [2.0]])", spec=(None, "float32"))),
+        ("segment_mean of a scalar traced", _calls("return tf.math.segment_mean(x, segment_ids=[0])",
+                                                   "tf.constant(2.0)")),
+        ("sig None: tensor_scatter_nd_min, then batch_normalization, of seed 1420373003 #223", _calls(
+            f"y = tf.tensor_scatter_nd_min(tensor=x, indices=[4], updates={_U}); "
+            f"return tf.nn.batch_normalization(y, -0.0, np.uint16(5), offset=0, scale={_U}.tolist(), "
+            "variance_epsilon=np.float64(0.1))", "tf.zeros([4, 4, 1, 2], tf.bfloat16)", spec=(None, "bfloat16"))),
+        ("sig None: tensor_scatter_nd_update, then a [3, 3] product", _calls(
+            "y = tf.tensor_scatter_nd_update(x, [[9]], [1.0]); return y * tf.ones([3, 3])", "tf.zeros([2])",
+            spec=(None, "float32"))),
+        ("sig []: unused NaN range, then truncated_normal, of seed 1420373003 #172", _calls(
+            f"y = {_NAN_RANGE}; return tf.ones([1], tf.float64)", "1.0", spec=([], "float32"))),
+        ("unused NaN range", _calls(f"y = {_NAN_RANGE}; return x", "1.0")),
+        ("NaN range returned", _calls(f"return {_NAN_RANGE}", "1.0")),
+        ("sig []: NaN range returned", _calls(f"return {_NAN_RANGE}", "1.0", spec=([], "float32"))),
+        ("NaN range's shape read", _calls(f"y = {_NAN_RANGE}; return len(y.shape)", "1.0")),
+        ("tf.size of a NaN range", _calls(f"return tf.size({_NAN_RANGE})", "1.0")),
+        ("sig [4, None, None, 2]: conv2d of complex64 of seed 1420373003 #106", _calls(
+            f"return tf.nn.conv2d({_C64}, filters=True, strides=np.array([0], np.int64), padding='SAME')",
+            "tf.zeros([4, 2, 3, 2], tf.bfloat16)", spec=([4, None, None, 2], "bfloat16"))),
+        ("conv2d of complex64 filters a vector traced", _calls(
+            f"return tf.nn.conv2d({_C64}, filters=tf.ones([2], tf.complex64), strides=1, padding='SAME')", "1.0")),
+    )],
+]
+
+CASES += [
+    # -- eagerly the inputs' conversions before the NodeDef's attr values (seed 1420373003 #117)
+    *[(name, "ops.attr-types", _eager(expr)) for name, expr in (
+        ("conv2d_transpose of seed 1420373003 #117", "tf.nn.conv2d_transpose(tf.constant([-1, 3]), 1.0, "
+         "output_shape=tf.constant([2], tf.int32), strides=tf.constant([0], tf.int32), padding='same', "
+         "dilations=tf.TensorShape([2]))"),
+        ("conv2d_transpose(int32, 1.0, padding='same')", "tf.nn.conv2d_transpose(tf.constant([-1, 3]), 1.0, "
+         "output_shape=[2], strides=1, padding='same')"),
+        ("conv2d_transpose(float32, float32, padding='same')", "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]), "
+         "tf.zeros([1, 1, 1, 1]), output_shape=[1, 2, 2, 1], strides=1, padding='same')"),
+        ("conv2d_transpose(float32, int64 ndarray, padding='same')", "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]),"
+         " np.zeros([1, 1, 1, 1], np.int64), output_shape=[1, 2, 2, 1], strides=1, padding='valid')"),
+    )],
+]
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_pool_window_checks(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_graph_build_order(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.symbolic-tensors")
+@EDGES.parametrize("function.symbolic-tensors")
+def test_symbolic_ndim(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_autopacked_empty_list(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.attr-types")
+@EDGES.parametrize("ops.attr-types")
+def test_conversions_before_attr_values(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fz37b_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
