@@ -63,6 +63,20 @@ def _calls(body: str, arg: str, n: int = 2, spec: tuple | None = None, var: str 
     return run
 
 
+def _args4(params: str, body: str, dtype: str = "float32") -> Callable[[Any], Any]:
+    """`def g(<params>): return <body>` as a tf.function, called with the four values 1e8, 3, -1e8, 5 of
+    `dtype` in six orders (distinct tensors): the results."""
+    def run(tf: Any) -> Any:
+        env: dict = {"tf": tf, "np": np}
+        exec(f"def g({params}):\n    return {body}\n", env)  # noqa: S102 - our own text
+        f = tf.function(env["g"], autograph=False)
+        vals = [tf.constant(v, getattr(tf, dtype)) for v in (1e8, 3.0, -1e8, 5.0)]
+        n = len(params.split(","))
+        orders = ((0, 1, 2, 3), (1, 0, 2, 3), (2, 3, 0, 1), (3, 2, 1, 0), (1, 3, 0, 2), (0, 2, 3, 1))
+        return [f(*[tf.identity(vals[i]) for i in o[:n]]) for o in orders]
+    return run
+
+
 def _pool(op: str, dtype: str, rank: int, ksize: list, strides: Any = 1) -> str:
     shape = [1, 3, 3, 2] if rank == 4 else [1, 3, 3, 3, 2] if rank == 5 else [3, 3, 2]
     return f"tf.nn.{op}(tf.zeros({shape}, tf.{dtype}), ksize={ksize}, strides={strides}, padding='SAME')"
@@ -188,6 +202,21 @@ CASES += [
     )],
 ]
 
+CASES += [
+    # -- the inputs of an AddN Grappler leaves (a user's, or AddOpsRewrite's) sorted by node name: arguments by
+    # their placeholders' names (the open class of fz35b/fz36b, function.grappler-rewrites)
+    *[(name, "function.grappler-rewrites", _args4(params, body, dt)) for name, params, body, dt in (
+        ("((x + y) + z) + w", "x, y, z, w", "((x + y) + z) + w", "float32"),
+        ("((b + a) + d) + c", "b, a, d, c", "((b + a) + d) + c", "float32"),
+        ("add_n([x, y, z, w])", "x, y, z, w", "tf.add_n([x, y, z, w])", "float32"),
+        ("add_n([z, y, x])", "x, y, z", "tf.add_n([z, y, x])", "float32"),
+        ("(x + y) + x", "x, y", "(x + y) + x", "float32"),
+        ("(x1 + x10) + (x2 + x0) float16", "x1, x10, x2, x0", "(x1 + x10) + (x2 + x0)", "float16"),
+        ("(y + x) + z bfloat16", "x, y, z", "(y + x) + z", "bfloat16"),
+        ("(x + y) * z, no AddN", "x, y, z", "(x + y) * z", "float32"),
+    )],
+]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
 
@@ -217,6 +246,12 @@ def test_symbolic_ndim(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_autopacked_empty_list(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.grappler-rewrites")
+@EDGES.parametrize("function.grappler-rewrites")
+def test_add_n_inputs_by_name(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
