@@ -182,6 +182,10 @@ CASES += [
         ("sig [4, None, None, 2]: conv2d of complex64 of seed 1420373003 #106", _calls(
             f"return tf.nn.conv2d({_C64}, filters=True, strides=np.array([0], np.int64), padding='SAME')",
             "tf.zeros([4, 2, 3, 2], tf.bfloat16)", spec=([4, None, None, 2], "bfloat16"))),
+        ("einsum('ij->j') of a uint32 variable (no kernel; its list input) traced", _calls(
+            "return tf.einsum('ij->j', v)", "1", var="tf.Variable(np.array([[9]], np.uint32))")),
+        ("sig [None]: igammac of half vectors, kernel missing when it runs", _calls(
+            "return tf.math.igammac(x, tf.ones([3], tf.float16))", "tf.ones([3], tf.float16)", spec=([None], "float16"))),
         ("conv2d of complex64 filters a vector traced", _calls(
             f"return tf.nn.conv2d({_C64}, filters=tf.ones([2], tf.complex64), strides=1, padding='SAME')", "1.0")),
     )],

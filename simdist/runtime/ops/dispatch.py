@@ -295,15 +295,16 @@ def graph_shape_first(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None, 
     shape function at trace) and looks the kernel up only when the graph runs, so the shape
     function's error is the trace's ValueError first: `igammac(float16 [4], float16 [0])` with an
     input_signature is "Dimensions must be equal, but are 4 and 0" at get_concrete_function (fz37b,
-    fourteenth generator seed 1420373001 #247; observed on TF 2.21). The op's trace_shape, else its
-    shape function registered with infer_ctx."""
+    fourteenth generator seed 1420373001 #247; observed on TF 2.21). The op's trace_shape, else, for an
+    elementwise op (whose inputs are TF's, in order), its shape function registered with infer_ctx (another
+    op's simdist inputs need not be TF's: Einsum's list is one input there)."""
     if not context._function_depth or not missing_kernel(err):
         return
     if op.trace_shape is not None:
         _trace_shape(op, tensors, attrs)
         return
     from simdist.runtime.ops import infer_ctx
-    if infer_ctx.has(op.name):
+    if op.kind == "elementwise" and infer_ctx.has(op.name):
         _trace_shape_with(op, infer_ctx.trace_shape(op.name), tensors, attrs)
 
 
