@@ -73,12 +73,9 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "`complex list @ complex64 x` of entries holding ±inf, 3.4e38 and subnormals under a tape (fz31b: fresh seed "
         "1420313005 #170): the value and its gradient hold NaN parts where simdist's have inf (TF's Eigen kernel adds "
         "the real and imaginary products apart, under DAZ/FTZ; simdist's NumPy/BLAS product): the third generator's "
-        "open class ('linalg.matmul', 'value') in tests/fuzz3/fz3_known.py, not modelled yet",
-    ("operator:@", "value", "'calls'"):
-        "`x0 @ complex128 ndarray` of entries holding -inf and 3e38 parts through an input_signature (fz36b: fresh "
-        "seed 1420363005 #235): TF 2.21's products hold NaN parts where simdist's hold inf (TF's Eigen complex GEMM "
-        "adds the real and imaginary products apart, in its own order; simdist's NumPy/BLAS product): the class of "
-        "('operator:@', 'value', 'grad') above and the third generator's ('linalg.matmul', 'value'), not modelled",
+        "open class ('linalg.matmul', 'value') in tests/fuzz3/fz3_known.py: its GEBP products are modelled since fz37b "
+        "(contraction_order.complex_gebp; seed 1420363005 #235 agrees since), this one (a one-column product, the "
+        "gradient's adjoint products, subnormal parts under DAZ) still differs",
     ("call:image.non_max_suppression_padded", "accepts", "TypeError"):
         "`tf.image.non_max_suppression_padded(int64 boxes [[5, -4, 1, 0]], scores [[-4, 1, -4, 1]], 0)` through an "
         "input_signature (fz36b: fresh seed 1420363006 #57): TF 2.21 raises op_def_library's TypeError \"Input 'y' of "

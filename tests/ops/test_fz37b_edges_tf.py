@@ -221,6 +221,44 @@ CASES += [
     )],
 ]
 
+_CX_A = ("tf.constant(np.array([[-0.0 + 0.5j, 1 + 0.25j, 1 + 1j], [1 + 2.5j, 1 + 3e38j, 0 - 1.5j]], np.complex64))")
+_CX_B = ("tf.constant(np.array([[3e38 + 3e38j, 1 - 0j], [-1.5 + 0.25j, 1j], [1 + 2.5j, complex(np.nan, np.nan)]], "
+         "np.complex64))")
+
+
+def _cx(shape: tuple, dtype: str, seed: int, inf: bool) -> str:
+    """A complex matrix of `shape` as an expression: seeded parts, normal or drawn from infinities, NaN
+    and 3e38 (`inf`), each part set apart (no complex product makes them)."""
+    rng = np.random.default_rng(seed)
+    pool = [0.0, -0.0, 1.0, 2.5, -1.5, np.inf, -np.inf, np.nan, 3e38, 0.5] if inf else None
+    def part() -> list:
+        if pool is None:
+            return np.round(rng.standard_normal(shape), 6).tolist()
+        return [[pool[int(i)] for i in row] for row in rng.integers(0, len(pool), shape)]
+    return (f"tf.complex(tf.constant({part()}, tf.float{32 if dtype == 'complex64' else 64}), "
+            f"tf.constant({part()}, tf.float{32 if dtype == 'complex64' else 64}))").replace("inf", "np.inf") \
+        .replace("nan", "np.nan")
+
+
+CASES += [
+    # -- complex products of Eigen's GEBP shapes (m, n, k >= 2): four real sums, then alpha's complex product
+    # (the complex-GEMM class of fz36b: fourteenth generator seed 1420363005 #235, third generator fz3_known)
+    ("complex64 2x3 @ 3x2 with 3e38, inf and NaN parts", "ops.complex", _eager(f"tf.matmul({_CX_A}, {_CX_B})")),
+    ("complex64 2x3 @ 3x2 with 3e38, inf and NaN parts, traced twice", "ops.complex",
+     lambda tf: (lambda f: [f(), f()])(tf.function(lambda: tf.matmul(eval(_CX_A, {"tf": tf, "np": np}),
+                                                                       eval(_CX_B, {"tf": tf, "np": np}))))),
+    *[(f"{dt} {m}x{k} @ {k}x{n} {'non-finite' if inf else 'normal'} #{seed}{sfx}", "ops.complex", run)
+      for dt in ("complex64", "complex128") for (m, k, n), inf, seed in (
+          ((2, 3, 2), True, 1), ((3, 2, 4), True, 2), ((4, 5, 3), True, 3), ((2, 2, 2), False, 4),
+          ((3, 7, 4), False, 5), ((8, 33, 8), False, 6), ((3, 1, 2), True, 7), ((1, 3, 2), True, 8))
+      for sfx, run in _both(f"tf.matmul({_cx((m, k), dt, seed, inf)}, {_cx((k, n), dt, seed + 100, inf)})")],
+    ("complex128 batch [2] of 2x3 @ 3x2 non-finite", "ops.complex", _eager(
+        f"tf.matmul(tf.stack([{_cx((2, 3), 'complex128', 9, True)}, {_cx((2, 3), 'complex128', 10, True)}]), "
+        f"{_cx((3, 2), 'complex128', 11, True)})")),
+    ("complex64 2x3 @ 3x2 with adjoint_b, non-finite", "ops.complex", _eager(
+        f"tf.matmul({_cx((2, 3), 'complex64', 12, True)}, {_cx((2, 3), 'complex64', 13, True)}, adjoint_b=True)")),
+]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
 
@@ -256,6 +294,12 @@ def test_autopacked_empty_list(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.grappler-rewrites")
 @EDGES.parametrize("function.grappler-rewrites")
 def test_add_n_inputs_by_name(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.complex")
+@EDGES.parametrize("ops.complex")
+def test_complex_gebp(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
