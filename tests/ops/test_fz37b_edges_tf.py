@@ -134,6 +134,15 @@ CASES += [
         f"[{_Z3}, [[], [], []]], axis=1", f"[{_Z3}, [[1], [2], [3]]]", "[[[], [], []], [[], [], []]]")
       for sfx, run in _both(f"tf.stack({e})")],
     ("tf.constant([tensor, []])", "ops.conversion", _eager("tf.constant([tf.zeros([0]), []])")),
+    # -- a Python int beyond int64 as bool: the bool converter gives up and the int64 inference's ValueError comes
+    # first (fourteenth generator seed 1420373004 #115: `-(2 ** 63) ** bool_variable`); within int64 TypeError
+    *[(f"{e}{sfx}", "ops.conversion", run) for e in (
+        "-(2 ** 63) ** tf.Variable([True, False])", "(2 ** 63) - tf.constant([True])", "tf.constant([True]) * 2 ** 64", "tf.constant([True]) + -(2 ** 63) - 1", "2 ** 63 * tf.constant([True])",
+        "(-(2 ** 63) - 1) + tf.constant([True])", "(2 ** 63 - 1) + tf.constant([True])", "5 ** tf.constant([True])",
+        "tf.constant(2 ** 63, tf.bool)", "tf.convert_to_tensor([1, 2 ** 64], tf.bool)",
+        "tf.convert_to_tensor([2 ** 64, 1.5], tf.bool)", "tf.convert_to_tensor([1.5, 2 ** 64], tf.bool)",
+        "tf.convert_to_tensor([[1], [2 ** 64]], tf.bool)", "tf.constant(2 ** 63, tf.int32)")
+      for sfx, run in _both(e)],
 ]
 
 _V4 = "tf.Variable([-3.4e38, np.nan, 7.0, 1e300], dtype=tf.float64)"

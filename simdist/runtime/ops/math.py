@@ -298,6 +298,10 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
     if conv is not None:
         return _operand(conv(), dt)   # a variable: its value
     if (tp is float and dt.kind in "iub") or (tp is int and dt.kind == "b"):
+        if tp is int and not -(2**63) <= y < 2**63 and not context.in_function():
+            # (the bool converter gives up and py_seq_tensor's int64 inference refuses it first: ValueError;
+            # `2**63 ** bool_variable`, fz37b, fz14 seed 1420373004 #115; convert.py)
+            raise ValueError(convert.INT_RANGE_TEXT)
         raise TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
     return convert_to_tensor(y, dtype=dt)
 
@@ -1494,6 +1498,10 @@ def _truth_of(v: Any) -> Tensor:
     refuses bools. Other operators and tf.math.multiply refuse the number (TypeError)."""
     if type(v) is int:
         if not -(2 ** 63) <= v < 2 ** 63:
+            if context.in_function():   # (a graph's make_tensor_proto: TypeError; fz37b, observed on TF 2.21)
+                raise TypeError(f"Failed to convert elements of {v} to Tensor. Consider casting elements to a "
+                                "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for "
+                                "supported TF dtypes.")
             raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         truth = (v & 0xFFFFFFFF) != 0
     else:
