@@ -210,6 +210,24 @@ CASES += [
          "output_shape=[2], strides=1, padding='same')"),
         ("conv2d_transpose(float32, float32, padding='same')", "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]), "
          "tf.zeros([1, 1, 1, 1]), output_shape=[1, 2, 2, 1], strides=1, padding='same')"),
+        ("conv2d of seed 1420373005 #167: strides a tensor, an int8 variable, a uint64 filter", "tf.nn.conv2d("
+         "tf.Variable(np.ones((3, 4, 2, 4), np.int8)), tf.constant(np.ones((4, 2, 4, 4), np.uint64)), "
+         "tf.constant([3, 4, 2, 4], tf.int32), 'same', dilations=(3, 4, 2, 4))"),
+        ("conv2d: strides an int, an int8 variable, a uint64 filter", "tf.nn.conv2d(tf.Variable(np.ones((3, 4, 2, 4), "
+         "np.int8)), tf.constant(np.ones((4, 2, 4, 4), np.uint64)), 1, 'same')"),
+        ("conv2d: strides a tensor, float32 input and filter", "tf.nn.conv2d(tf.ones([1, 3, 3, 1]), tf.ones([1, 1, 1, 1]),"
+         " tf.constant([1, 1, 1, 1]), 'SAME')"),
+        ("dilation2d of seed 1420373005 #59: an int32 variable, an int8 filter", "tf.nn.dilation2d(tf.Variable(np.ones("
+         "(1, 1, 3, 3), np.int32)), tf.constant(np.ones((1, 1, 3), np.int8)), tf.TensorShape([2, 3]), 'VALID', "
+         "data_format='NHWC', dilations=(1, 1, 3, 3))"),
+        ("raw Dilation2D(int32 variable, int8 filter)", "tf.raw_ops.Dilation2D(input=tf.Variable(np.ones((1, 1, 3, 3), "
+         "np.int32)), filter=tf.constant(np.ones((1, 1, 3), np.int8)), strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], "
+         "padding='VALID')"),
+        ("raw AddV2(int32 variable, int8 tensor)", "tf.raw_ops.AddV2(x=tf.Variable([1, 2]), y=tf.constant([1, 2], "
+         "tf.int8))"),
+        ("raw AddV2(int8 tensor, int32 variable)", "tf.raw_ops.AddV2(x=tf.constant([1, 2], tf.int8), "
+         "y=tf.Variable([1, 2]))"),
+        ("raw AddV2(int32 variable, [1.5])", "tf.raw_ops.AddV2(x=tf.Variable([1, 2]), y=[1.5, 2.5])"),
         ("conv2d_transpose(float32, int64 ndarray, padding='same')", "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]),"
          " np.zeros([1, 1, 1, 1], np.int64), output_shape=[1, 2, 2, 1], strides=1, padding='valid')"),
     )],

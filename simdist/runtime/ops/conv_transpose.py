@@ -87,11 +87,7 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         raise
 
 
-def _fast_ints(v: Any) -> bool:
-    """Whether nn_ops._get_sequence's value for a list(int) attr holds Python ints only (it keeps
-    the elements given; an int becomes [1, v, v, 1]), which the fast path reads."""
-    return v is None or type(v) is int or (isinstance(v, (list, tuple)) and all(_fast_ints(x) and x is not None
-                                                                                for x in v))
+_fast_ints = attr_rules.fast_ints
 
 
 def _fast_path(output_shape: Any, filters: Any, input: Any, strides: Any, padding: Any,  # noqa: A002
