@@ -228,10 +228,21 @@ CASES += [
         ("raw AddV2(int8 tensor, int32 variable)", "tf.raw_ops.AddV2(x=tf.constant([1, 2], tf.int8), "
          "y=tf.Variable([1, 2]))"),
         ("raw AddV2(int32 variable, [1.5])", "tf.raw_ops.AddV2(x=tf.Variable([1, 2]), y=[1.5, 2.5])"),
+        *[(f"reduce {e}", e) for e in (
+            "tf.math.reduce_sum([0, 3, 1], axis=1.0, keepdims=False, name='r')", "tf.math.reduce_sum([0, 3, 1], axis=0.5)",
+            "tf.math.reduce_sum(tf.constant([0, 3, 1]), axis=1.0)", "tf.math.reduce_max(tf.constant([0, 3, 1]), axis=-1.0)",
+            "tf.math.reduce_sum(tf.constant([0, 3, 1]), axis=[0.0])", "tf.math.reduce_prod(tf.constant([2, 3]), axis=[0.0])",
+            "tf.math.reduce_sum(tf.constant([0, 3, 1]), axis=np.float32(0.0))",
+            "tf.math.reduce_min([[1, 2], [3, 4]], axis=np.float32(1.7))", "tf.math.reduce_mean(tf.ones([2, 3]), axis=1.0)",
+            "tf.math.reduce_any(tf.constant([True]), axis=0.0)", "tf.math.reduce_sum(tf.constant([1, 2]), axis=[0, 1.0])")],
         ("conv2d_transpose(float32, int64 ndarray, padding='same')", "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]),"
          " np.zeros([1, 1, 1, 1], np.int64), output_shape=[1, 2, 2, 1], strides=1, padding='valid')"),
     )],
 ]
+
+CASES += [(f"traced: {e}", "ops.attr-types", _traced(e)) for e in (
+    "tf.math.reduce_sum(tf.constant([0, 3, 1]), axis=[0.0])", "tf.math.reduce_sum([0, 3, 1], axis=1.0)",
+    "tf.math.reduce_sum(tf.constant([0, 3, 1]), axis=np.float32(0.0))")]
 
 CASES += [
     # -- the inputs of an AddN Grappler leaves (a user's, or AddOpsRewrite's) sorted by node name: arguments by
