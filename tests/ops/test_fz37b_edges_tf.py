@@ -235,6 +235,13 @@ CASES += [
             "tf.math.reduce_sum(tf.constant([0, 3, 1]), axis=np.float32(0.0))",
             "tf.math.reduce_min([[1, 2], [3, 4]], axis=np.float32(1.7))", "tf.math.reduce_mean(tf.ones([2, 3]), axis=1.0)",
             "tf.math.reduce_any(tf.constant([True]), axis=0.0)", "tf.math.reduce_sum(tf.constant([1, 2]), axis=[0, 1.0])")],
+        ("fftnd of seed 1420373006 #273", "tf.fftnd(True, np.array([3], dtype=np.int64), axes=0, name='op')"),
+        ("fftnd(True, [3], axes=[0]): the fallback", "tf.fftnd(True, [3], axes=[0])"),
+        ("fftnd(1.5, ndarray, 0)", "tf.fftnd(1.5, np.array([3], np.int32), axes=0)"),
+        ("raw FFT(input=True)", "tf.raw_ops.FFT(input=True)"),
+        ("raw FFT(input=1.5)", "tf.raw_ops.FFT(input=1.5)"),
+        ("raw Cos(x=True)", "tf.raw_ops.Cos(x=True)"),
+        ("raw RFFT(input=True, fft_length=ndarray)", "tf.raw_ops.RFFT(input=True, fft_length=np.array([2], np.int32))"),
         ("conv2d_transpose(float32, int64 ndarray, padding='same')", "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]),"
          " np.zeros([1, 1, 1, 1], np.int64), output_shape=[1, 2, 2, 1], strides=1, padding='valid')"),
     )],

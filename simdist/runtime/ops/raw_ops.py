@@ -321,6 +321,12 @@ def _convert_group(values: list[Any], allowed: list[str] | None, default: str | 
         dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
     if dtype is None and _fast_path_variable(values):
         dtype = next(v.dtype for v in values if hasattr(v, "_as_tensor"))
+    if dtype is None and fast and not graph and default is not None and \
+            all(type(v) in (bool, int, float, complex) for v in values):
+        # (the fast path with no tensor to take the type attr from converts Python values with the attr's
+        # default: `tf.raw_ops.FFT(input=True)`, `tf.fftnd(True, np.array([3]), axes=0)` are TypeError "Cannot
+        # convert True to EagerTensor of dtype complex64"; fz37b, fz14 seed 1420373006 #273)
+        dtype = dtypes.as_dtype(default)
     out = []
     for v in values:
         if isinstance(v, Tensor):
