@@ -191,6 +191,14 @@ CASES += [
         ("sig [4, None, None, 2]: conv2d of complex64 of seed 1420373003 #106", _calls(
             f"return tf.nn.conv2d({_C64}, filters=True, strides=np.array([0], np.int64), padding='SAME')",
             "tf.zeros([4, 2, 3, 2], tf.bfloat16)", spec=([4, None, None, 2], "bfloat16"))),
+        ("sig [1, 3, None, 3]: unused eig (seed 1420373006 #299), then a product", _calls(
+            "y = tf.linalg.eig(x); return tf.ones([2]) * 3.0", "tf.ones([1, 3, 1, 3], tf.complex128)",
+            spec=([1, 3, None, 3], "complex128"))),
+        ("sig [1, 3, None, 3]: eig's eigenvalues returned", _calls(
+            "return tf.linalg.eig(x)[0]", "tf.ones([1, 3, 1, 3], tf.complex128)", spec=([1, 3, None, 3], "complex128"))),
+        ("sig [None, None]: unused eigvals, then x * 2", _calls(
+            "y = tf.linalg.eigvals(x); return x * 2", "tf.ones([2, 3])", spec=([None, None], "float32"))),
+        ("eig of a known non-square shape traced", _calls("y = tf.linalg.eig(x); return 1.0", "tf.ones([2, 3])")),
         ("einsum('ij->j') of a uint32 variable (no kernel; its list input) traced", _calls(
             "return tf.einsum('ij->j', v)", "1", var="tf.Variable(np.array([[9]], np.uint32))")),
         ("sig [None]: igammac of half vectors, kernel missing when it runs", _calls(
