@@ -2189,9 +2189,9 @@ TRAINING_BATCH12: list[Mutant] = [
        "ReduceLROnPlateau cannot tell the direction of a validation metric"),
     # -- mainstream: layers
     _t("dense-activation-before-bias", "order", "simdist/keras/layers/core.py",
-       "        x = matmul(inputs, self._kernel)\n        if self.bias is not None:\n            x = bias_add(x, self.bias)\n"
+       "        x = matmul(inputs, self.kernel)\n        if self.bias is not None:\n            x = bias_add(x, self.bias)\n"
        "        if self.activation is not None:\n            x = self.activation(x)\n",
-       "        x = matmul(inputs, self._kernel)\n        if self.activation is not None:\n            x = self.activation(x)\n"
+       "        x = matmul(inputs, self.kernel)\n        if self.activation is not None:\n            x = self.activation(x)\n"
        "        if self.bias is not None:\n            x = bias_add(x, self.bias)\n",
        "Dense applies its activation before adding the bias"),
     _t("conv-strides-axes-reversed", "axis", "simdist/keras/layers/convolutional.py",

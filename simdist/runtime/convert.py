@@ -55,6 +55,7 @@ _F32_HALF_PAST = 2.0 ** 128 - 2.0 ** 103
 _NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "bfloat16", "complex64"})
 _MIXED = "Can't convert Python sequence with mixed types to Tensor."
 _INT_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+INT_RANGE_TEXT = _INT_RANGE   # (the text, for the operators' own conversion: ops/math.py)
 UINT64_PENDING = "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with an exception set"
 _FLOAT_RANGE = "Can't convert Python sequence with a value out of range for a double-precision float."
 
@@ -300,6 +301,15 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         raise _cannot(value, dt)
     if dt.is_bool:
         if kinds not in ("b", ""):
+            if not context.in_function():
+                # (as the string converter: the bool one gives up and py_seq_tensor infers the value's dtype,
+                # whose ValueError comes first: an int beyond int64, `tf.constant(2**63, tf.bool)`, `bool
+                # tensor - 2**63`; fz37b, fz14 seed 1420373004 #115)
+                try:
+                    _python_to(value, None)
+                except ValueError as e:
+                    if str(e) in (_MIXED, _INT_RANGE):
+                        raise
             raise _cannot(value, dt)
         return obj.astype(np.bool_)
     if "i" in kinds and not context.in_function() and dt.name in _INFERRED_FIRST:

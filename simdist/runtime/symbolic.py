@@ -60,6 +60,15 @@ def inherit_name(src: Any, dst: Any) -> None:
         note(dst, mark.name, mark.shape)
 
 
+def placeholder_name(t: Any) -> str | None:
+    """The name of the placeholder a graph tensor argument of the running tf.function has (`x`,
+    `args_0`), or None for any other tensor."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    if mark is None or mark() is not t:
+        return None
+    return getattr(mark, "name", None)
+
+
 def noted_shape(t: Any) -> Any:
     """The shape noted for a graph tensor argument (a tf.data function's element spec shape), or None."""
     mark = _MARKS.get(id(t)) if _MARKS else None

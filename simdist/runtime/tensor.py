@@ -294,6 +294,12 @@ class Tensor:
 
     @property
     def ndim(self) -> int:
+        """The rank; inside a tf.function user code reads the graph's, -1 where it is unknown (TF 2.21's
+        symbolic `Tensor.ndim` is the C API's rank, -1 for an unknown one: `x.ndim` of a TensorSpec(None)
+        argument returned is the tensor -1; fz37b, fourth generator seed 3702 #174)."""
+        if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:
+            rank = _graph_shape(self, self._v.shape).rank
+            return -1 if rank is None else rank
         return self._v.ndim
 
     @property
@@ -538,6 +544,9 @@ class _Traced(Tensor):
 
     @property
     def ndim(self) -> int:
+        if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:   # (Tensor.ndim's rule)
+            rank = _graph_shape(self, self._a.shape).rank
+            return -1 if rank is None else rank
         return self._a.ndim
 
     def __len__(self) -> int:

@@ -491,6 +491,7 @@ def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
     undone, the tapes not watching, inside a tf.function's context (nested tf.functions run as
     Python)."""
     from simdist.runtime import context, cost, execution, variables
+    from simdist.runtime.ops import pruning
     from simdist.strategies import timing
     from simdist.tf._function import _outputs_to_tensors
     c = execution.current()
@@ -502,7 +503,9 @@ def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
     try:
         with context.in_function_call(), context.placeholder_run(), variables.transaction(), \
                 timing.collect(execution.Discarded()):
-            return _outputs_to_tensors(fn(*args))
+            out = fn(*args)
+            pruning.check(out)   # (an output a deferred shape error poisoned: dispatch.deferred_value_error)
+            return _outputs_to_tensors(out)
     finally:
         c.tapes, c.observers = tapes, observers
         c.rng.clear()

@@ -107,8 +107,8 @@ class Function:
                 raise staged from None
             # (an op error TF raises while it builds the graph, trace_errors.at_build, fails the trace
             # itself: no trace is counted, as for the marked ones; fz14 seed 14202612011 #1)
-            if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None) and \
-                    not getattr(e, "_simdist_graph_build", False):
+            if (isinstance(e, errors.OpError) or getattr(e, "_simdist_deferred_value", False)) and \
+                    not getattr(e, "_simdist_trace_error", None) and not getattr(e, "_simdist_graph_build", False):
                 if traced is not None:   # (a trace: a later op's graph-build error comes first)
                     from simdist.tf import _concrete
                     with symbolic.strictness(self._strict()):
@@ -179,7 +179,8 @@ class Function:
             except Exception as e:  # noqa: BLE001 - the call's error, or another op to prune
                 for k in [k for k in self._calls if k not in recorded]:   # (a recording that holds a stand-in)
                     del self._calls[k]
-                key = pruning.prunable(e) if isinstance(e, errors.OpError) else None
+                key = pruning.prunable(e) if isinstance(e, errors.OpError) or \
+                    getattr(e, "_simdist_deferred_value", False) else None
                 if key is None or key in keys:
                     return False, e
                 keys.append(key)

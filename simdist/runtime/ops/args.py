@@ -87,8 +87,30 @@ def shape_arg(shape: Any) -> tuple[int, ...]:
     return tuple(map(int, shape))
 
 
+def _float_axis(axis: Any, opname: str, fast: bool) -> None:
+    """A float reduction axis as TF 2.21 refuses it (observed; fz37b, fourth generator seed 3703 #155). Inside a
+    tf.function op_def_library's TypeError for a Python float or a list holding one. Eagerly a Python float
+    on the fast path (`fast`: the input a tensor, a variable, an ndarray or a Python number) converts with
+    Tidx's default: TypeError "Cannot convert 1.0 to EagerTensor of dtype int32"; on the op's fallback (a
+    list input, or a list axis) it converts alone, a float32, and the NodeDef's Tidx check refuses it:
+    InvalidArgumentError; a NumPy float scalar (not np.float64) takes the fallback and is cast to int32."""
+    if isinstance(axis, np.floating) and type(axis) is not np.float64:
+        return
+    listed = isinstance(axis, (list, tuple)) and any(isinstance(a, float) for a in axis)
+    if not listed and not isinstance(axis, float):
+        return
+    from simdist.runtime import context
+    if context.in_function():
+        raise TypeError("Value passed to parameter 'reduction_indices' has DataType float32 not in list of "
+                        "allowed values: int32, int64")
+    if fast and not listed:
+        raise TypeError(f"Cannot convert {axis!r} to EagerTensor of dtype int32")
+    raise errors.InvalidArgumentError(None, None, "Value for attr 'Tidx' of float is not in the list of allowed "
+                                      f"values: int32, int64 [Op:{opname}]")
+
+
 def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
-         of: Any = None) -> tuple[int, ...] | None:
+         of: Any = None, fast: bool = True) -> tuple[int, ...] | None:
     """A reduction's `axis` argument, checked against the rank and made non-negative. An axis out
     of range is the kernel's InvalidArgumentError, marked with the shape function's ValueError
     (a tf.function's trace; `shape`: the input's, for the message) unless the graph does not know
@@ -102,9 +124,9 @@ def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
             raise TypeError(f"Value passed to parameter 'reduction_indices' has DataType {axis.dtype.name} not in "
                             "list of allowed values: int32, int64")
         axis = axis._v.tolist()
-    if isinstance(axis, float):
-        raise TypeError("Value passed to parameter 'reduction_indices' has DataType float32 not in list of "
-                        "allowed values: int32, int64")
+    _float_axis(axis, opname, fast)
+    if isinstance(axis, np.floating):   # (the eager fallback's conversion with Tidx's int32: a forced cast)
+        axis = int(axis)
     axs = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out = []
     for a in axs:

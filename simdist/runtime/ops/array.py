@@ -193,6 +193,13 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
             raise err      # (a graph input or a value computed from one, unknown to the shape function)
         # (traced: Range's shape function evaluates constant inputs, graph_constants.py)
         if not (s > lim and d > 0) and not (s < lim and d < 0):
+            # (the node is built: its output's shape holds that dimension, which Python refuses only where it
+            # reads the shape (`.shape`, tf.size, the function's outputs); a graph that never reads it prunes
+            # the op: `y = tf.range(2.0, delta=nan)` then `return 1.0` returns 1.0; fz37b, fz14 seed
+            # 1420373003 #172. A deferred error as the pruned kernels' (pruning.py), read as ValueError)
+            if context.in_function():
+                return dispatch.refused(dispatch.deferred_value_error("Dimension -9223372036854775808 must be >= 0"),
+                                        dt, (0,), pruned=True)
             raise trace_errors.static(err, ValueError, "Dimension -9223372036854775808 must be >= 0")
         raise trace_errors.mark_shape(err, text, "Range", ((), (), ()))
     if no_kernel is not None:
@@ -1042,7 +1049,11 @@ def pack(values: Sequence[Any]) -> Tensor:
     """gen_array_ops.pack(values) on axis 0, as TF's autopacking conversion calls it (no
     array_ops.stack before it: no whole-list conversion, no Python axis check); a distributed
     variable in a replica sends it to the eager fallback (`math.check_distributed_variables`)."""
-    from simdist.runtime.ops import math
+    from simdist.runtime.ops import list_inputs, math
+    if not values:   # (eagerly _autopacking_helper packs a nested empty list as it is, its elements all being
+        # tensors: `tf.stack([int32 tensor, []])` is Pack's N=0 InvalidArgumentError; fz37b, third generator
+        # seed 3703 #291)
+        raise list_inputs.empty_list("Pack", "values", typed=False, other_attrs="axis=0")
     if len(values) > 1:
         math.check_distributed_variables(values)
     return dispatch.execute(PACK, matching_list(values, "Pack", "values"), {"axis": 0})

@@ -252,6 +252,13 @@ def _fast_path_value(kind: str, v: Any) -> bool:
     return True
 
 
+def fast_ints(v: Any) -> bool:
+    """Whether nn_ops._get_sequence's value for a list(int) attr holds Python ints only (it keeps
+    the elements given; an int becomes [1, v, v, 1]), which the fast path reads."""
+    return v is None or type(v) is int or (isinstance(v, (list, tuple)) and all(fast_ints(x) and x is not None
+                                                                               for x in v))
+
+
 def fast_path_takes(op_type: str, inputs: tuple = (), **values: Any) -> bool:
     """Whether an eager call of generated op `op_type` stays on TF's fast path
     (TFE_Py_FastPathExecute): every attribute value of the kind its parser reads

@@ -734,9 +734,18 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         out = conv2d(to_channels_last(x), f, list(nchw_to_nhwc(st)), padding, "NHWC",
                      list(nchw_to_nhwc(dl)))
         return to_channels_first(out)
+    if not context.in_function() and not _fast_conv2d(input, filters, strides, padding, dilations):
+        # (the op's eager fallback, taken for a strides or dilations the fast path cannot read (a tensor):
+        # args_to_matching_eager converts the inputs before the NodeDef's attr checks, a variable of
+        # another dtype than the first EagerTensor its ValueError; fz37b, fz14 seed 1420373005 #167)
+        from simdist.runtime.ops import attr_rules
+        input, filters = attr_rules.eager_group([input, filters], False)
     pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
     format_attr("Conv2D", data_format)
     x, f = _shared_t(input, filters)
+    # (a graph: op_def_library's types when Conv2D is built, before its shape function; a complex64 input is
+    # TypeError with a rank or stride the shape function refuses; fz37b, fz14 seed 1420373003 #106)
+    graph_inputs.check("Conv2D", (x, f))
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     if x.ndim < 4:
         _graph_ranks("Conv2D", x, f)
@@ -748,6 +757,16 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         out = dispatch.execute(CONV2D, (flat, f), _traced_attr(attrs))
         return array.reshape(out, lead + out.shape.as_list()[1:])
     return dispatch.execute(CONV2D, (x, f), _traced_attr(attrs))
+
+
+def _fast_conv2d(input: Any, filters: Any, strides: Any, padding: Any, dilations: Any) -> bool:  # noqa: A002
+    """Whether an eager Conv2D call stays on TF's fast path: its inputs (attr_rules.fast_path_takes),
+    strides and dilations of Python ints as nn_ops._get_sequence keeps them, a padding string or explicit
+    paddings of Python ints."""
+    from simdist.runtime.ops import attr_rules
+    pad_ok = isinstance(padding, str) or (isinstance(padding, (list, tuple)) and attr_rules.fast_ints(padding))
+    return attr_rules.fast_path_takes("Conv2D", (input, filters)) and attr_rules.fast_ints(strides) and \
+        attr_rules.fast_ints(dilations) and pad_ok
 
 
 def _shared_t(input: Any, filters: Any) -> tuple[Tensor, Tensor]:  # noqa: A002

@@ -54,7 +54,16 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     check_data_format(data_format or "NHWC", op="Conv2DBackpropInput")
     st, dl = spatial_sequence(strides, 2, "strides"), spatial_sequence(dilations, 2, "dilations")   # (TF's order)
     graph_inputs.check("Conv2DBackpropInput", (output_shape, filters, input))
-    pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
+    try:
+        pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
+    except errors.InvalidArgumentError:
+        # (eagerly a padding string outside the attr's list is the NodeDef's check, after the fast path has
+        # converted the inputs: `conv2d_transpose(int32 x, 1.0, ..., padding='same')` is the filter's TypeError;
+        # fz37b, fz14 seed 1420373003 #117)
+        if not context.in_function():
+            attr_rules.eager_group([filters, input], _fast_path(output_shape, filters, input, strides, padding,
+                                                                 dilations))
+        raise
     format_attr("Conv2DBackpropInput", data_format or "NHWC")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
@@ -78,11 +87,7 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         raise
 
 
-def _fast_ints(v: Any) -> bool:
-    """Whether nn_ops._get_sequence's value for a list(int) attr holds Python ints only (it keeps
-    the elements given; an int becomes [1, v, v, 1]), which the fast path reads."""
-    return v is None or type(v) is int or (isinstance(v, (list, tuple)) and all(_fast_ints(x) and x is not None
-                                                                                for x in v))
+_fast_ints = attr_rules.fast_ints
 
 
 def _fast_path(output_shape: Any, filters: Any, input: Any, strides: Any, padding: Any,  # noqa: A002

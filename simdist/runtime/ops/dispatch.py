@@ -91,6 +91,7 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
     try:
         dt = op.dtype(tuple(t.dtype for t in tensors), attrs)
     except Exception as e:
+        graph_shape_first(op, tensors, attrs, e)
         # (a dry run: an elementwise op's missing CPU kernel is looked up when the graph runs, so the
         # trace goes on with an output of its inputs' dtype; fz28b)
         if op.kind != "elementwise" or op.num_outputs != 1 or not tensors or not deferred_kernel(e):
@@ -283,6 +284,37 @@ def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: 
     return outs[0] if op.num_outputs == 1 else outs
 
 
+def missing_kernel(err: BaseException) -> bool:
+    """Whether err is a kernel lookup's NotFoundError ("Could not find device for node"), unmarked."""
+    from simdist.runtime import errors
+    return isinstance(err, errors.NotFoundError) and not getattr(err, _MARK, None) \
+        and "Could not find device for node" in str(err)
+
+
+def graph_shape_first(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None, err: BaseException) -> None:
+    """Inside a tf.function, an op whose CPU kernel is missing for its dtype (err, its dtype rule's
+    error, `missing_kernel`; any other error: nothing done here): TF builds the node (its
+    shape function at trace) and looks the kernel up only when the graph runs, so the shape
+    function's error is the trace's ValueError first: `igammac(float16 [4], float16 [0])` with an
+    input_signature is "Dimensions must be equal, but are 4 and 0" at get_concrete_function (fz37b,
+    fourteenth generator seed 1420373001 #247; observed on TF 2.21). The op's trace_shape, else, for an
+    elementwise op (whose inputs are TF's, in order), its shape function registered with infer_ctx (another
+    op's simdist inputs need not be TF's: Einsum's list is one input there)."""
+    if not context._function_depth or not missing_kernel(err):
+        return
+    if op.trace_shape is not None:
+        _trace_shape(op, tensors, attrs)
+        return
+    from simdist.runtime.ops import infer_ctx
+    if op.kind == "elementwise" and infer_ctx.has(op.name):
+        _trace_shape_with(op, infer_ctx.trace_shape(op.name), tensors, attrs)
+
+
+def _trace_shape_with(op: OpDef, trace_shape: Any, tensors: Sequence[Tensor], attrs: dict | None) -> None:
+    from simdist.runtime.ops import shape_checks
+    shape_checks.check(op.name, trace_shape, [_shapes.known_shape(t) for t in tensors], attrs)
+
+
 def deferred_kernel(err: BaseException) -> bool:
     """Whether a dry run of a tf.function's Python (tf/_concrete.py) goes on past `err`, a missing
     CPU kernel (NotFoundError "Could not find device for node", unmarked): TF adds the node and looks
@@ -310,6 +342,16 @@ def graph_assert(err: BaseException) -> None:
     STANDINS[0] += 1
 
 
+def deferred_value_error(text: str) -> ValueError:
+    """A ValueError TF raises where Python reads a built node's output shape (a dimension its shape
+    function computed below 0), not when it builds the node: `refused` with pruned=True defers it as a
+    pruned kernel's error (a graph that never reads the output prunes the op), and a dry run's
+    stand-in raises it when read or returned."""
+    err = ValueError(text)
+    err._simdist_deferred_value = True   # type: ignore[attr-defined]
+    return err
+
+
 def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = False) -> Tensor:
     """A kernel's run-time refusal that an op's Python wrapper checks before dispatch (MatMul's
     sizes for dimensions the graph does not know): raised; in a dry run of a tf.function's Python,
@@ -325,6 +367,8 @@ def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = Fa
         raise err
     STANDINS[0] += 1
     t = Tensor(np.zeros(tuple(shape), dt._np), dt, context.current_device())
+    if getattr(err, "_simdist_deferred_value", False):   # (read, or returned: the trace's error)
+        return _pruning.poison(_consts.vary(t), err)
     return _consts.vary(t)
 
 

@@ -117,7 +117,14 @@ def _run(tensor: Any, compute_v: bool) -> tuple[Tensor, Tensor]:
     out = _OUT.get(x.dtype.name)
     if out is None:
         raise UnboundLocalError("cannot access local variable 'out_dtype' where it is not associated with a value")
-    _square(x, "Eig")
+    try:
+        _square(x, "Eig")
+    except errors.InvalidArgumentError as e:
+        # (a check the graph cannot make, a dimension it does not know: the kernel's when the graph runs, so a
+        # tf.function that never uses the Eig prunes it and returns; fz37b, fz14 seed 1420373006 #299. A check
+        # the shape function makes stays the trace's ValueError: dispatch.refused raises a marked error)
+        shape = x.shape.as_list()
+        return (dispatch.refused(e, out, shape[:-1], pruned=True), dispatch.refused(e, out, shape, pruned=True))
     return dispatch.execute(EIG, (x,), {"Tout": out, "compute_v": compute_v})
 
 

@@ -525,8 +525,16 @@ def _int32_operand(value: Any, param: str) -> Any:
 def _raw_nd(opname: str) -> Any:
     def op(input: Any, fft_length: Any, axes: Any, name: str | None = None, **kw: Any) -> Tensor:  # noqa: A002
         hint = dtypes.float32 if opname == "RFFTND" else dtypes.complex64
-        x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype_hint=hint)
         from simdist.runtime import context
+        from simdist.runtime.ops import attr_rules
+        if type(input) in (bool, int, float, complex) and attr_rules.fast_path_takes(opname, (fft_length, axes)):
+            # (the eager fast path, no tensor to take the type attr from: a Python input converts with its
+            # default, `tf.fftnd(True, np.array([3]), axes=0)` TypeError "Cannot convert True to EagerTensor of
+            # dtype complex64"; a list fft_length or axes sends the call to the fallback, which converts it
+            # alone (bool: the attr's InvalidArgumentError); fz37b, fz14 seed 1420373006 #273)
+            x = convert_to_tensor(input, dtype=hint)
+        else:
+            x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype_hint=hint)
         ins = ("float32", "float64") if opname == "RFFTND" else ("complex64", "complex128")
         if context.in_function() and x.dtype.name not in ins:
             # (op_def_library checks each input's type attr as it converts the inputs in order: before

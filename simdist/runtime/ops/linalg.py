@@ -27,7 +27,10 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
             return _half_matmul_f32(x, y)
         from simdist.runtime.ops.contraction_order import matmul
         return matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
-    from simdist.runtime.ops.contraction_order import matmul, needs_order, ordered_matmul, row_in_order
+    from simdist.runtime.ops.contraction_order import (complex_gebp, matmul, needs_order, ordered_matmul, row_in_order,
+                                                       takes_gebp)
+    if takes_gebp(x, y):   # (complex: Eigen's GEBP, its four real sums and alpha's complex product)
+        return complex_gebp(x, y)
     if x.ndim >= 2 and y.ndim >= 2:
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
@@ -122,8 +125,12 @@ def _matmul_rule(name: str, ints: tuple[str, ...]) -> Any:
 
 def _bare_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """MatMul without attributes as a replay runs it (OpDef.bare): NumPy's, except a one-row
-    float product, which TF accumulates in order (contraction_order.row_in_order)."""
-    from simdist.runtime.ops.contraction_order import gemv_in_order, matmul, ordered_matmul, row_in_order
+    float product, which TF accumulates in order (contraction_order.row_in_order), and a complex one of
+    Eigen's GEBP shapes (`_matmul`)."""
+    from simdist.runtime.ops.contraction_order import (complex_gebp, gemv_in_order, matmul, ordered_matmul,
+                                                       row_in_order, takes_gebp)
+    if takes_gebp(x, y):
+        return complex_gebp(x, y)
     if x.shape[-2] == 1 and row_in_order(x, y):
         return ordered_matmul(x, y)
     if gemv_in_order(x, y):

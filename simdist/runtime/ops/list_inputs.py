@@ -86,7 +86,8 @@ def matching_list(values: Sequence[Any], op: str, arg: str, fallback: bool = Fal
     return out
 
 
-def empty_list(op: str, arg: str, typed: bool, n_attr: str = "N", t_attr: str = "T", minimum: int = 1) -> Any:
+def empty_list(op: str, arg: str, typed: bool, n_attr: str = "N", t_attr: str = "T", minimum: int = 1,
+               other_attrs: str = "") -> Any:
     """The error of an empty list input `arg` of `op` whose number attr `n_attr` has a minimum (to
     raise). Eagerly the fast path builds the NodeDef with N=0 (an empty list, tuple, 1-d ndarray or
     tensor): with no element giving the type attr (`typed` False: no other input of it, no default)
@@ -94,10 +95,12 @@ def empty_list(op: str, arg: str, typed: bool, n_attr: str = "N", t_attr: str = 
     attr 'T' not in NodeDef '[N=0]'", else the NodeDef check's "Value for attr 'N' of 0 must be at
     least minimum 1" (both InvalidArgumentError); in a graph op_def_library's ValueError "List
     argument 'indices' to 'DynamicStitch' Op with length 0 shorter than minimum length 1."
-    (fz29b, fourteenth generator seed 1420292902 #29)."""
+    (fz29b, fourteenth generator seed 1420292902 #29). `other_attrs`: the NodeDef's other attrs as its
+    text lists them ("axis=0" of Pack)."""
     from simdist.runtime.ops import raw_rules, trace_errors
     if not typed and raw_rules.kernel_constrains(op, t_attr):
-        text = f"OpKernel '{op}' has constraint on attr '{t_attr}' not in NodeDef '[{n_attr}=0]'"
+        node = f"{n_attr}=0" + (f", {other_attrs}" if other_attrs else "")
+        text = f"OpKernel '{op}' has constraint on attr '{t_attr}' not in NodeDef '[{node}]'"
     else:
         text = f"Value for attr '{n_attr}' of 0 must be at least minimum {minimum}"
     return trace_errors.static(errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]"), ValueError,

@@ -298,6 +298,10 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
     if conv is not None:
         return _operand(conv(), dt)   # a variable: its value
     if (tp is float and dt.kind in "iub") or (tp is int and dt.kind == "b"):
+        if tp is int and not -(2**63) <= y < 2**63 and not context.in_function():
+            # (the bool converter gives up and py_seq_tensor's int64 inference refuses it first: ValueError;
+            # `2**63 ** bool_variable`, fz37b, fz14 seed 1420373004 #115; convert.py)
+            raise ValueError(convert.INT_RANGE_TEXT)
         raise TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
     return convert_to_tensor(y, dtype=dt)
 
@@ -863,9 +867,10 @@ MIN = reduction("Min", _extreme(np.min, False), args.allowed("Min", *REAL), args
 
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
+    fast = not isinstance(input_tensor, (list, tuple))   # (a list input: the op's eager fallback)
     t = _t(input_tensor)
     op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
-    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t)
+    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast)
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 
 
@@ -1235,7 +1240,11 @@ def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
 def _checked_binary(op: Any, x: Any, y: Any) -> Tensor:
     """binary() after the op's dtype rule (the operators' fast path skips it: their ops take all types)."""
     xt, yt = gen_operands(op, x, y)
-    op.dtype((xt.dtype, yt.dtype), None)
+    try:
+        op.dtype((xt.dtype, yt.dtype), None)
+    except errors.NotFoundError as e:   # (a missing kernel: a graph's broadcast shapes at trace first)
+        dispatch.graph_shape_first(op, (xt, yt), None, e)
+        raise
     return binary(op, xt, yt)
 
 
@@ -1490,6 +1499,10 @@ def _truth_of(v: Any) -> Tensor:
     refuses bools. Other operators and tf.math.multiply refuse the number (TypeError)."""
     if type(v) is int:
         if not -(2 ** 63) <= v < 2 ** 63:
+            if context.in_function():   # (a graph's make_tensor_proto: TypeError; fz37b, observed on TF 2.21)
+                raise TypeError(f"Failed to convert elements of {v} to Tensor. Consider casting elements to a "
+                                "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for "
+                                "supported TF dtypes.")
             raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         truth = (v & 0xFFFFFFFF) != 0
     else:

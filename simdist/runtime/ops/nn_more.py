@@ -345,11 +345,12 @@ def local_response_normalization(input: Any, depth_radius: int = 5, bias: float 
     attr_rules.check("LRN", depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta)
     try:
         LRN.dtype((x.dtype,), None)
-    except errors.OpError:
+    except errors.OpError as e:
         # (a graph: the shape function's rank check at trace before the missing kernel (bfloat16), which
-        # only the run meets; fz36b, fz14 seed 1420363004 #114)
+        # only the run meets; fz36b, fz14 seed 1420363004 #114. A dtype outside T's list is op_def_library's
+        # TypeError before the shape function: float64 of rank 1 is TypeError traced; fz37b, seed 1420373001 #130)
         from simdist.runtime import context
-        if context.in_function() and x.ndim != 4 and not _static_shapes.rank_unknown(x):
+        if isinstance(e, errors.NotFoundError) and context.in_function() and x.ndim != 4 and not _static_shapes.rank_unknown(x):
             raise trace_errors.shape_error("in must be 4-dimensional [Op:LRN]", f"Shape must be rank 4 but is rank "
                                            f"{x.ndim}", "LRN", [x.shape.as_list()]) from None
         raise

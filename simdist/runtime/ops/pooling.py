@@ -27,16 +27,42 @@ from simdist.runtime.tensor import Tensor
 __all__ = ["max_pool2d", "avg_pool2d", "max_pool", "avg_pool"]
 
 
-def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], op: str) -> None:
-    """The pooling kernel's checks: its constructor's batch refusal (MaxPoolingOp, MklPoolingOpBase)
-    before Compute's rank (fuzz20 seed 2520261204 #132), then the window."""
+def _positive_text(ksize: Sequence[int], op: str) -> str:
+    return ("Sliding window ksize must be positive. The specified or inferred ksize is: "
+            f"{','.join(str(int(k)) for k in ksize)} [Op:{op}]")
+
+
+def _positive_first(op: str, dtype: Any) -> bool:
+    """Whether the forward kernel refuses a window entry below 1 in its constructor, before the batch:
+    MaxPoolingOp (every dtype) and oneDNN's MklPoolingOpBase (an AvgPool of a dtype oneDNN runs);
+    TF's own AvgPoolingOp refuses the batch first (observed on TF 2.21, fz37b)."""
+    if op == "MaxPool":
+        return True
+    return op == "AvgPool" and dtype is not None and \
+        host_cpu.current().onednn(np.dtype(dtype).name, _NCHW_DTYPES["AvgPool"])
+
+
+def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], op: str, dtype: Any = None) -> None:
+    """The pooling kernel's checks: MaxPool's (and oneDNN's AvgPool's) positive window entries in its
+    constructor (fz37b, fourteenth generator seed 1420373001 #4: `max_pool(x, ksize=[0, 3, 1, 2],
+    strides=[3])` is InvalidArgumentError, not the batch's UnimplementedError), the constructor's batch
+    refusal (MaxPoolingOp, MklPoolingOpBase) before Compute's rank (fuzz20 seed 2520261204 #132);
+    TF's own AvgPoolingOp's "ksize must be a positive int32 value" after the batch, before the rank;
+    then the window."""
+    first = _positive_first(op, dtype)
+    if first and any(k <= 0 for k in ksize):
+        raise errors.InvalidArgumentError(None, None, _positive_text(ksize, op))
     if ksize[0] != 1 or strides[0] != 1:
         raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
+    if op == "AvgPool" and not first:
+        for k in ksize:
+            if k <= 0:
+                raise errors.InvalidArgumentError(None, None, f"ksize must be a positive int32 value, got:{int(k)} "
+                                                  f"[Op:{op}]")
     if len(shape) != 4:
         raise errors.InvalidArgumentError(None, None, f"Input must be 4 or 5-dimensional [Op:{op}]")
     if any(k <= 0 for k in ksize):
-        raise errors.InvalidArgumentError(None, None, "Sliding window ksize must be positive. The specified or "
-                                          f"inferred ksize is: {','.join(str(int(k)) for k in ksize)} [Op:{op}]")
+        raise errors.InvalidArgumentError(None, None, _positive_text(ksize, op))
     if ksize[3] != 1 or strides[3] != 1:
         raise errors.UnimplementedError(None, None, "simdist: pooling across the depth dimension is not supported "
                                         f"[Op:{op}]")
@@ -59,8 +85,8 @@ def _check_explicit(ksize: Sequence[int], padding: str, explicit: Sequence[int],
 
 
 def _geometry(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], padding: str, explicit: tuple,
-              op: str) -> tuple[tuple[int, int], tuple[int, ...]]:
-    _check(shape, ksize, strides, op)
+              op: str, dtype: Any = None) -> tuple[tuple[int, int], tuple[int, ...]]:
+    _check(shape, ksize, strides, op, dtype)
     _check_explicit(ksize, padding, explicit, op)
     return window_geometry(shape[1:3], ksize[1:3], strides[1:3], (1, 1), padding, explicit, op)
 
@@ -100,7 +126,7 @@ def _argmax(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explicit:
 def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explicit_paddings: tuple = ()) -> np.ndarray:
     """TF's MaxPool starts each window at the dtype's lowest finite value and keeps a strictly
     greater one: NaNs are skipped, and a window of only NaN or -inf gives -FLT_MAX (not NaN/-inf)."""
-    out_hw, pads = _geometry(x.shape, ksize, strides, padding, explicit_paddings, "MaxPool")
+    out_hw, pads = _geometry(x.shape, ksize, strides, padding, explicit_paddings, "MaxPool", x.dtype)
     flat = _flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype))
     if flat.dtype.kind != "f" and flat.dtype.name != "bfloat16":
         return np.max(flat, axis=3)
@@ -190,7 +216,7 @@ def _avg_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.n
         # (oneDNN's bfloat16 average pooling sums and divides in float32 and rounds once; Eigen's adds in
         # bfloat16: observed on TF 2.21, 27 of 96 elements of a 2x2 pool of normal values differ by an ulp)
         return _avg_pool(x.astype(np.float32), ksize, strides, padding).astype(x.dtype)
-    out_hw, pads = _geometry(x.shape, ksize, strides, padding, (), "AvgPool")
+    out_hw, pads = _geometry(x.shape, ksize, strides, padding, (), "AvgPool", x.dtype)
     s = np.sum(_flat_windows(x, ksize, strides, out_hw, pads, 0), axis=3)
     return s / _valid_counts(x.shape, ksize, strides, out_hw, pads).astype(x.dtype)
 

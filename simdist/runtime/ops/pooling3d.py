@@ -38,8 +38,20 @@ def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], o
     """Pooling3DOp's (and oneDNN's MklPoolingOpBase's) constructor checks, batch then depth, before
     Compute's rank: "Input must be 4 or 5-dimensional" where oneDNN runs the dtype (observed on TF
     2.21 for float32 and bfloat16; fuzz20 seed 2520261204 #132), Pooling3DOp's "tensor_in must be
-    5-dimensional" elsewhere; then the window."""
+    5-dimensional" elsewhere; then the window. A forward op's window entry below 1 (fz37b, observed on TF
+    2.21): oneDNN's AvgPool3D refuses it in its constructor before the batch; Pooling3DOp (MaxPool3D, and
+    AvgPool3D where oneDNN does not run) refuses it as InvalidArgumentError "Sliding window ksize field
+    must have non-negative dimensions" where the batch or depth refusal would come, else after the rank."""
     from simdist.runtime import host_cpu
+    forward = op in ("MaxPool3D", "AvgPool3D")
+    bad_window = any(k <= 0 for k in ksize)
+    if forward and bad_window and op == "AvgPool3D" and dtype is not None and \
+            host_cpu.current().onednn_supports(np.dtype(dtype).name):
+        raise errors.InvalidArgumentError(None, None, "Sliding window ksize must be positive. The specified or "
+                                          f"inferred ksize is: {','.join(str(int(k)) for k in ksize)} [Op:{op}]")
+    if forward and bad_window and (ksize[0] != 1 or strides[0] != 1 or ksize[4] != 1 or strides[4] != 1):
+        raise errors.InvalidArgumentError(None, None, "Sliding window ksize field must have non-negative dimensions "
+                                          f"[Op:{op}]")
     if ksize[0] != 1 or strides[0] != 1:
         raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
     onednn = dtype is not None and host_cpu.current().onednn_supports(np.dtype(dtype).name)

@@ -304,19 +304,36 @@ def _fast_path_shape(v: list | tuple, op: str) -> list | tuple:
 # --- inputs (TF's args_to_matching_eager) ------------------------------------------------------------
 
 def _convert_group(values: list[Any], allowed: list[str] | None, default: str | None,
-                   graph: bool = False) -> list[Tensor]:
+                   graph: bool = False, fast: bool = False) -> list[Tensor]:
     """Values sharing one type attr: the first tensor's dtype for all; without a tensor, the first
     value's own conversion (if its dtype is allowed) or the attr's default, then that dtype. In a graph
     (`graph`) the default comes first: op_def_library converts Python values with the attr's default as
     their preferred dtype (RaggedGather's [[0, 2, 5]] splits are int64 in a tf.function, int32 eagerly;
-    observed on TF 2.21)."""
-    dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    observed on TF 2.21). On the eager fast path (`fast`) the first tensor or resource variable fixes the
+    dtype (MaybeGetDTypeForAttr) and a variable passes as it is, read, so a tensor of another dtype beside
+    it is the kernel's "cannot compute ... as input #1" (`Dilation2D(input=int32 variable, filter=int8
+    tensor)`; fz37b, fz14 seed 1420373005 #59), where the fallback converts the variable (ValueError)."""
+    on_fast = fast and not graph and any(hasattr(v, "_as_tensor") and not isinstance(v, Tensor) for v in values) \
+        and any(isinstance(v, Tensor) for v in values)
+    if on_fast:
+        dtype = next(v.dtype for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor"))
+    else:
+        dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
     if dtype is None and _fast_path_variable(values):
         dtype = next(v.dtype for v in values if hasattr(v, "_as_tensor"))
+    if dtype is None and fast and not graph and default is not None and \
+            all(type(v) in (bool, int, float, complex) for v in values):
+        # (the fast path with no tensor to take the type attr from converts Python values with the attr's
+        # default: `tf.raw_ops.FFT(input=True)`, `tf.fftnd(True, np.array([3]), axes=0)` are TypeError "Cannot
+        # convert True to EagerTensor of dtype complex64"; fz37b, fz14 seed 1420373006 #273)
+        dtype = dtypes.as_dtype(default)
     out = []
     for v in values:
         if isinstance(v, Tensor):
             out.append(v)
+            continue
+        if on_fast and hasattr(v, "_as_tensor"):
+            out.append(convert_to_tensor(v))   # (ReadVariableOp, its own dtype)
             continue
         if dtype is None:
             t = None
@@ -463,7 +480,7 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
             if context.in_function():
                 _graph_group(members, info, op)
             ts = _convert_group([x for _, _, x in members], info.get("allowed"), info.get("default"),
-                                context.in_function())
+                                context.in_function(), fast)
             if ts:
                 vals[attr] = ts[0].dtype
         for (name, i, _), t in zip(members, ts):

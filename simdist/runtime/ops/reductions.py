@@ -63,9 +63,10 @@ NotDifferentiable("All")
 
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
+    fast = not isinstance(input_tensor, (list, tuple))   # (a list input: the op's eager fallback)
     t = _t(input_tensor)
     op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
-    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t)
+    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast)
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 
 
@@ -313,9 +314,11 @@ def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
     op.dtype((t.dtype,), None)   # attr T is checked when the op is built, before the kernel's axis check
     ax = _scan_axis(op, axis)
     nd = t.ndim
-    if not -nd <= ax < nd:
-        raise errors.InvalidArgumentError(None, None, f"ScanOp: Expected scan axis in the range [{-nd}, {nd}), "
-                                          f"but got {ax} [Op:{op.name}]")
+    if not -nd <= ax < nd:   # (the kernel's check, when the graph runs: a tf.function that never uses the scan
+        # prunes it, `y = tf.math.cumprod(scalar)` then `return 1` returns 1; fz37b, fz14 seed 1420373003 #226)
+        return dispatch.refused(errors.InvalidArgumentError(
+            None, None, f"ScanOp: Expected scan axis in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]"),
+            t.dtype, t.shape.as_list(), pruned=True)
     return dispatch.execute(op, (t,), {"axis": ax % nd, "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 

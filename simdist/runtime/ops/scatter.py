@@ -573,8 +573,11 @@ def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
 
 def check_segment_rank(d: Tensor, opname: str) -> None:
     """A sorted segment reduction of a scalar: the kernel's InvalidArgumentError, traced the shape
-    function's ValueError (ops.argument-errors)."""
+    function's ValueError (ops.argument-errors); where the graph does not know the rank, the kernel's
+    when it runs (an input_signature of TensorSpec(None) traces; fz37b, fourth generator seed 3701 #45)."""
     if d.ndim == 0:
+        if static_shapes.rank_unknown(d):
+            raise errors.InvalidArgumentError(None, None, f"input must be at least rank 1 [Op:{opname}]")
         raise trace_errors.shape_error(f"input must be at least rank 1 [Op:{opname}]",
                                        "Shape must be at least rank 1 but is rank 0", opname, ([],))
 

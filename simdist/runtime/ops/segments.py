@@ -295,6 +295,10 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: 
     if not d.dtype.is_bool:   # (bool data: the count's UnsortedSegmentSum refuses it first, in _segment_n)
         _count_ranks(d, ids)
     _segment_n_types(d)
+    # (a traced graph checks the sum's shapes at trace before N's ids are checked when it runs, as
+    # unsorted_segment_sqrt_n's: `unsorted_segment_mean([4 values], [4], 2)` is "Dimensions must be equal"
+    # ValueError in a tf.function, not N's out-of-range id; fz37b, fz14 seed 1420373003 #230)
+    _sum_shapes(d, ids, num_segments)
     n = _segment_n(d, ids, num_segments)   # (N's kernels before the sum's, as math_ops builds them)
     return math.truediv(unsorted_segment_sum(d, ids, num_segments), n)
 

@@ -255,6 +255,13 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         if rank_unknown(tensors[0]):
             return mark_rank_unknown(out)
         return mark(out, flags) if flags is not None and len(flags) == out.ndim else out
+    if op.name in _TENSOR_SCATTER and tensors:
+        # (ScatterNdTensorShape: the output is the tensor's shape, an unknown rank too; a dry run's stand-in past
+        # the kernel's check keeps it: fz37b, fz14 seed 1420373003 #223)
+        if rank_unknown(tensors[0]):
+            return mark_rank_unknown(out)
+        flags = unknown(tensors[0])
+        return mark(out, flags) if flags is not None and len(flags) == out.ndim else out
     if op.name in _RESHAPING and len(tensors) == 1:
         return _reshaped(op.name, tensors[0], out, (attrs or {}).get("axis"))
     if op.kind == "reduction" and attrs is not None and "axis" in attrs and len(tensors) == 1:
@@ -270,6 +277,8 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
 
 
 _RESHAPING = frozenset({"Squeeze", "ExpandDims", "Identity", "StopGradient"})
+_TENSOR_SCATTER = frozenset({"TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMin",
+                             "TensorScatterMax"})
 
 
 def _reshaped(name: str, x: Tensor, out: Tensor, axis: Any) -> Tensor:
