@@ -21,48 +21,12 @@ from simdist.runtime import dtypes
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.ops.sparse_core import invalid
+from simdist.runtime.ops.tsl_hash import siphash24
 
-__all__ = ["SPARSE_CROSS_HASHED_V2", "siphash24"]
+__all__ = ["SPARSE_CROSS_HASHED_V2"]
 
 _OP = "SparseCrossHashed"
 _M64 = (1 << 64) - 1
-
-
-def _rotl(x: int, b: int) -> int:
-    return ((x << b) | (x >> (64 - b))) & _M64
-
-
-def siphash24(k0: int, k1: int, data: bytes) -> int:
-    """SipHash-2-4 (highwayhash's SipHash, TF's StrongKeyedHash) of `data` under the key (k0, k1)."""
-    v0, v1 = k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D
-    v2, v3 = k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573
-
-    def rounds(v0: int, v1: int, v2: int, v3: int, n: int) -> tuple[int, int, int, int]:
-        for _ in range(n):
-            v0 = (v0 + v1) & _M64
-            v1 = _rotl(v1, 13) ^ v0
-            v0 = _rotl(v0, 32)
-            v2 = (v2 + v3) & _M64
-            v3 = _rotl(v3, 16) ^ v2
-            v0 = (v0 + v3) & _M64
-            v3 = _rotl(v3, 21) ^ v0
-            v2 = (v2 + v1) & _M64
-            v1 = _rotl(v1, 17) ^ v2
-            v2 = _rotl(v2, 32)
-        return v0, v1, v2, v3
-    full = len(data) // 8 * 8
-    for i in range(0, full, 8):
-        m = int.from_bytes(data[i:i + 8], "little")
-        v3 ^= m
-        v0, v1, v2, v3 = rounds(v0, v1, v2, v3, 2)
-        v0 ^= m
-    m = int.from_bytes(data[full:], "little") | ((len(data) & 0xFF) << 56)
-    v3 ^= m
-    v0, v1, v2, v3 = rounds(v0, v1, v2, v3, 2)
-    v0 ^= m
-    v2 ^= 0xFF
-    v0, v1, v2, v3 = rounds(v0, v1, v2, v3, 4)
-    return v0 ^ v1 ^ v2 ^ v3
 
 
 def _feature_hash(v: Any, dense: bool, strong: bool, key: tuple[int, int]) -> int:
