@@ -40,7 +40,7 @@ from simdist.keras.random import SeedGenerator
 from simdist.keras.tensor_attributes import get_keras_mask, set_keras_mask
 from simdist.keras.tracking import Tracker, no_tracking
 from simdist.keras.traceback_utils import call_with_argument_info
-from simdist.keras.variables import StatelessScope, Variable, standardize_shape
+from simdist.keras.variables import StatelessScope, Variable, get_stateless_scope, standardize_shape
 from simdist.keras.keras_saveable import KerasSaveable
 
 __all__ = ["Layer", "InputSpec", "CallContext", "is_metric"]
@@ -558,7 +558,7 @@ class Layer(KerasSaveable):
         """A scalar loss to add to the training loss (collected by `losses`); inside a StatelessScope it goes to the
         scope when the scope collects losses (and is dropped otherwise), as Keras does."""
         losses = flatten(loss)
-        scope = StatelessScope._stack[-1] if StatelessScope._stack else None
+        scope = get_stateless_scope()
         if scope is None:
             self._losses.extend(losses)
         elif scope.collect_losses:
@@ -568,9 +568,9 @@ class Layer(KerasSaveable):
 
     def _own_losses(self) -> list[Any]:
         """Keras's _get_own_losses: the losses this layer added (inside a StatelessScope, those of the scope's)."""
-        if StatelessScope._stack:
-            ids = self._scope_loss_ids
-            return [x for x in StatelessScope._stack[-1].losses if id(x) in ids]
+        scope = get_stateless_scope()
+        if scope is not None:
+            return [x for x in scope.losses if id(x) in self._scope_loss_ids]
         return list(self._losses)
 
     def _get_regularization_losses(self) -> list[Any]:

@@ -57,7 +57,12 @@ class Metric(KerasSaveable):
                              f"{len(metric_variables)}, but expected {len(self.variables)} variables.")
 
     def _state_after(self, scope: Any) -> list[Any]:
-        return [scope.get_current_value(v) if scope.get_current_value(v) is not None else v for v in self.variables]
+        """Each variable's value the scope wrote, else the variable itself (Keras returns it so)."""
+        out = []
+        for v in self.variables:
+            new = scope.get_current_value(v)
+            out.append(v if new is None else new)
+        return out
 
     def stateless_update_state(self, metric_variables: Any, *args: Any, **kwargs: Any) -> list[Any]:
         """update_state on `metric_variables` (one value per variable) in a StatelessScope: the new values (a
