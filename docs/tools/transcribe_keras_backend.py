@@ -83,7 +83,7 @@ tensorflow = tf
 _AXES = "from simdist.keras.ops.backend_utils import canonicalize_axis, to_tuple_or_list\n"
 EXTRA = {
     "backend/tensorflow/numpy.py": (_AXES + "from simdist.keras.ops.backend_utils import vectorize_impl\n"
-                                    "from simdist.keras.ops.shim import sparse_csr_matrix_ops\n"),
+                                    "from simdist.keras.ops.csr_matrix import sparse_csr_matrix_ops\n"),
     "backend/tensorflow/math.py": _AXES,
     "backend/tensorflow/linalg.py": _AXES,
     "backend/tensorflow/nn.py": (_AXES + "from simdist.keras.ops.backend_utils import (check_conv_input_channels,\n"

@@ -23,7 +23,7 @@ from simdist.keras.ops.shim import (backend, cast, config, convert_to_tensor, dt
                                     is_nan, shape_op, sparse, standardize_dtype, tf, tree)
 from simdist.keras.ops.backend_utils import canonicalize_axis, to_tuple_or_list
 from simdist.keras.ops.backend_utils import vectorize_impl
-from simdist.keras.ops.shim import sparse_csr_matrix_ops
+from simdist.keras.ops.csr_matrix import sparse_csr_matrix_ops
 
 tensorflow = tf
 
