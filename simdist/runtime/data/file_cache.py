@@ -7,8 +7,8 @@ When `<filename>.index` exists, an iteration reads the cached elements from the 
 another iterator meeting the lockfile is AlreadyExistsError ("There appears to be a concurrent caching iterator
 running - cache lockfile already exists ('<lockfile>'). ..."), a missing directory NotFoundError ("<lockfile>; No such
 file or directory"); a complete pass renames its elements into `<filename>.data-00000-of-00001` and `<filename>.index`
-and drops the lockfile (an empty pass writes the index alone); an iterator dropped before the end discards what it wrote (TF: "the partially cached
-contents of the dataset will be discarded").
+and drops the lockfile (an empty pass writes the index alone); an iterator dropped before the end discards what it
+wrote (TF: "the partially cached contents of the dataset will be discarded").
 
 Differences: the files hold simdist's own format (each element's components as TensorProtos, length-delimited; the
 index their count), so a cache TF wrote is not read by simdist nor the reverse; the lockfile says "Created at: 0"
@@ -33,16 +33,12 @@ from simdist.runtime.spec import flatten
 _TEMP_IDS = itertools.count()
 
 
-def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
-    return snapshot_format._read_varint(data, pos)
-
-
 def _read(filename: str) -> list[list[np.ndarray]]:
     """The elements a completed cache holds (the index gives their count and components)."""
     with open(filename + ".index", "rb") as f:
         index = f.read()
-    count, pos = _read_varint(index, 0)
-    width, _ = _read_varint(index, pos)
+    count, pos = proto_wire.read_varint(index, 0)
+    width, _ = proto_wire.read_varint(index, pos)
     if not count:
         return []
     with open(filename + ".data-00000-of-00001", "rb") as f:
@@ -51,7 +47,7 @@ def _read(filename: str) -> list[list[np.ndarray]]:
     for _ in range(count):
         element = []
         for _ in range(width):
-            n, pos = _read_varint(data, pos)
+            n, pos = proto_wire.read_varint(data, pos)
             element.append(snapshot_format.decode_tensor(data[pos:pos + n])[1])
             pos += n
         out.append(element)

@@ -20,7 +20,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.spec import TensorShape, TensorSpec
-from simdist.runtime.proto_wire import key as _key, varint as _varint
+from simdist.runtime.proto_wire import key as _key, read_varint as _read_varint, varint as _varint
 
 __all__ = ["encode_tensor", "decode_tensor", "encode_structure", "decode_structure", "encode_metadata",
            "decode_metadata"]
@@ -35,19 +35,6 @@ def _int_field(field: int, value: int) -> bytes:
 
 def _bytes_field(field: int, data: bytes) -> bytes:
     return _key(field, 2) + _varint(len(data)) + data
-
-
-def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
-    shift = result = 0
-    while True:
-        if pos >= len(data):
-            raise ValueError("truncated varint")
-        b = data[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, pos
-        shift += 7
 
 
 def _fields(data: bytes) -> list[tuple[int, Any]]:
