@@ -20,6 +20,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import lookup_find
 from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+from simdist.runtime.ops.args import dims_text as _dims
 
 __all__ = ["KeyValueTensorInitializer", "TextFileIndex", "TextFileInitializer", "StaticHashTable", "MutableHashTable"]
 
@@ -204,11 +205,6 @@ class StaticHashTable(_HashTable):
         return values
 
     __getitem__ = lookup
-
-
-def _dims(shape: list) -> str:
-    """A shape as TF's kernels print it: [1,2]."""
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def _eager_only(what: str) -> None:

@@ -10,8 +10,13 @@ from simdist.runtime import context, dtypes, errors, host_cpu
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["t", "fixed_input", "matching", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype",
+__all__ = ["dims_text", "t", "fixed_input", "matching", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype",
            "first", "zero_flops", "input_size_flops", "dtype_error", "mismatch_error", "allowed", "tf_name", "dims"]
+
+
+def dims_text(shape: Any) -> str:
+    """A shape as TF's kernels print it (TensorShape::DebugString of a known shape): [2,3], [] for a scalar."""
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def t(x: Any) -> Tensor:

@@ -28,6 +28,7 @@ from simdist.runtime.ops.nn_rules import FLOATS, attr_error, typed
 from simdist.runtime.ops.registry import lanes, register, rows
 from simdist.runtime.ops.contraction_order import matmul   # (float64/complex in order; float32 BLAS's)
 from simdist.runtime.tensor import Tensor
+from simdist.runtime.ops.args import dims_text as _dims
 
 __all__ = ["conv3d", "conv3d_transpose", "geometry3d", "windows3d", "scatter_windows3d"]
 
@@ -80,8 +81,6 @@ def scatter_windows3d(dwin: np.ndarray, in_shape: Sequence[int], pads: Sequence[
 
 
 # --- the three kernels -----------------------------------------------------------------------------------------
-def _dims(shape: Sequence[int]) -> str:
-    return "[" + ",".join(str(int(v)) for v in shape) + "]"
 
 
 def _conv3d_constructor(strides: Sequence[int], dilations: Sequence[int], dtype_name: str) -> None:

@@ -28,6 +28,7 @@ from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.args import raw_attribute, tf_name
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.ops.args import dims_text as _dims
 
 __all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d",
            "irfft3d", "fftnd", "ifftnd", "rfftnd", "irfftnd", "raw_fftnd", "raw_ifftnd", "raw_rfftnd", "raw_irfftnd"]
@@ -37,8 +38,6 @@ _COMPLEX_OF = {"float32": dtypes.complex64, "float64": dtypes.complex128}
 _CPP = {"float32": "float", "float64": "double", "float16": "half"}
 
 
-def _dims(shape: Sequence[int]) -> str:
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def _kind_of(name: str) -> tuple[int, bool, bool]:

@@ -24,6 +24,7 @@ import numpy as np
 
 from simdist.runtime import errors
 from simdist.runtime.ops.raw_args import RawArgs
+from simdist.runtime.ops.args import dims_text as _dims
 
 __all__ = ["NAMES", "forms", "broadcast_gradient_args", "cwise_grad", "strided_slice_grad"]
 
@@ -35,9 +36,6 @@ NAMES = ("BroadcastGradientArgs", "NoOp", "ParallelDynamicStitch", "RaggedBincou
          "StatelessRandomUniformFullIntV2", "StatelessRandomUniformIntV2")
 
 
-def _dims(shape: Any) -> str:
-    """TensorShape::DebugString: [2,3], [] for a scalar."""
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def _invalid(op: str, text: str) -> errors.InvalidArgumentError:

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
+from simdist.runtime.ops.args import dims_text as _dims
 
 __all__ = ["parse_example", "parse_single_example"]
 
@@ -44,8 +45,6 @@ def _bad(op: str, text: str, n_sparse: int, n_dense: int, n_types: int | None = 
     return errors.InvalidArgumentError(None, None, f"{_prefix(op, n_sparse, n_dense, types)}{text} [Op:{op}]")
 
 
-def _dims(shape: Any) -> str:
-    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _flat_keys(keys: list) -> list[str]:

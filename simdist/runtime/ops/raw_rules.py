@@ -46,6 +46,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import trace_errors
+from simdist.runtime.ops.args import dims_text as _dims
 
 __all__ = ["check_attrs", "check_kernel", "check_padding", "check_shapes", "kernel_error", "layout_error", "CPU_LAYOUT", "SAME_SHAPE",
            "SAME_SIZE"]
@@ -224,8 +225,6 @@ SAME_SHAPE = frozenset({"AddN", "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", 
 SAME_SIZE = frozenset({"SigmoidGrad", "TanhGrad"})
 
 
-def _dims(shape: Any) -> str:
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def _merge_text(a: Any, b: Any) -> str | None:

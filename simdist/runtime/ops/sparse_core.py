@@ -23,6 +23,7 @@ from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import invert_permutation
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
+from simdist.runtime.ops.args import dims_text as _dims
 
 __all__ = ["SPARSE_TO_DENSE", "SPARSE_REORDER", "SPARSE_RESHAPE", "SPARSE_SLICE", "SPARSE_SPLIT", "SPARSE_CONCAT",
            "FILL_EMPTY_ROWS", "lex_order", "invalid", "check_sparse", "validate_indices"]
@@ -31,9 +32,6 @@ _VALUE_DEPENDENT = lanes("its output's length depends on the index values")
 _NO_FLOPS = (lambda a, out, at: 0.0)
 
 
-def _dims(shape: Any) -> str:
-    """TensorShape::DebugString: [2,3], [] for a scalar."""
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def invalid(msg: str, op: str) -> errors.InvalidArgumentError:
