@@ -120,6 +120,7 @@ class _HashTable:
     _default_value: Tensor
     _keys: list
     _values: list
+    _value_shape: list[int] = []   # (each value's shape: a table of vectors sets it; never mutated)
 
     @property
     def key_dtype(self) -> dtypes.DType:
@@ -136,7 +137,7 @@ class _HashTable:
     def _arrays(self) -> tuple[Tensor, Tensor]:
         kd = object if self._key_dtype == dtypes.string else self._key_dtype.as_numpy_dtype
         vd = object if self._value_dtype == dtypes.string else self._value_dtype.as_numpy_dtype
-        vshape = list(getattr(self, "_value_shape", []))
+        vshape = list(self._value_shape)
         return (convert_to_tensor(np.array(self._keys, dtype=kd).reshape(-1), dtype=self._key_dtype),
                 convert_to_tensor(np.array(self._values, dtype=vd).reshape([-1] + vshape), dtype=self._value_dtype))
 
