@@ -43,7 +43,9 @@ def is_traceback_filtering_enabled() -> bool:
 
 
 def format_argument_value(value: Any) -> str:
-    if isinstance(value, tf.Tensor):
+    """Keras's short form of a tensor argument: whatever the TF backend's is_tensor takes (tf.is_tensor: variables,
+    SparseTensor, RaggedTensor and IndexedSlices too)."""
+    if tf.is_tensor(value):
         return f"tf.Tensor(shape={value.shape}, dtype={value.dtype.name})"
     return repr(value)
 

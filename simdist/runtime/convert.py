@@ -73,8 +73,13 @@ def _unsupported(value: Any) -> ValueError:
         # (TF 2.21's conversion of a RaggedTensor, which has no __len__, to a dense tensor: tf.convert_to_tensor,
         # and the ops TF does not dispatch for ragged arguments (boolean_mask, argmax, unstack); clause ops.ragged)
         return ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
-    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a "
-                      "Tensor.")
+    kind = _TF_CLASSES.get(type(value).__module__ + "." + type(value).__qualname__, repr(type(value)))
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({kind}) to a Tensor.")
+
+
+# TF 2.21's classes for simdist's composite values, as the conversion error names them
+_TF_CLASSES = {"simdist.runtime.sparse_tensor.SparseTensor":
+               "<class 'tensorflow.python.framework.sparse_tensor.SparseTensor'>"}
 
 
 def _leaf_kind(x: Any) -> str:

@@ -37,7 +37,6 @@ from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402  (Sparse
 (abs, asin, asinh, atan, atanh, bessel_i0e, bessel_i1e, erf, negative, sign, sin, sqrt, square, tan,  # noqa: A001
  tanh) = (_sparse_api.sparse_unary(_f) for _f in (abs, asin, asinh, atan, atanh, bessel_i0e, bessel_i1e, erf, negative,
                                                   sign, sin, sqrt, square, tan, tanh))
-bincount = _sparse_api.sparse_bincount_dispatch(bincount)
 
 from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
 _ragged_dispatch.install(globals(), "math.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)

@@ -54,7 +54,7 @@ def encode_categorical_inputs(inputs: Any, output_mode: str, depth: int, dtype: 
         return tf.cast(inputs, dtype)
     if isinstance(inputs, tf.RaggedTensor):
         if sparse and not (len(inputs.shape) <= 2 and output_mode in ("multi_hot", "count")):
-            return _sparse_encode(inputs, output_mode, depth, dtype, count_weights)
+            return _slow_encode(inputs, output_mode, depth, dtype, count_weights, sparse)
         if output_mode == "one_hot":
             return tf.ragged.map_flat_values(tf.one_hot, inputs, depth, dtype=dtype)
         if len(inputs.shape) <= 2 and output_mode in ("multi_hot", "count") and count_weights is None:
@@ -70,39 +70,26 @@ def encode_categorical_inputs(inputs: Any, output_mode: str, depth: int, dtype: 
             return _tf_encode(inputs, output_mode, depth, dtype, count_weights, sparse)
         except ValueError:
             pass
-    if sparse:
-        return _sparse_encode(inputs, output_mode, depth, dtype, count_weights)
-    if output_mode == "multi_hot":
-        outputs = tf.one_hot(inputs, depth, dtype=dtype)
-        return tf.reduce_max(outputs, axis=1 if len(inputs.shape) > 1 else 0)
-    if output_mode == "one_hot":
-        if len(inputs.shape) > 1 and inputs.shape[-1] == 1:
-            inputs = tf.reshape(inputs, inputs.shape[:-1])
-        return tf.one_hot(inputs, depth, dtype=dtype)
-    if count_weights is not None:
-        dtype = count_weights.dtype
-    one_hot = tf.one_hot(inputs, depth, dtype=dtype)
-    if count_weights is not None:
-        one_hot = one_hot * tf.expand_dims(count_weights, -1)
-    return tf.reduce_sum(one_hot, axis=1 if len(inputs.shape) > 1 else 0)
+    return _slow_encode(inputs, output_mode, depth, dtype, count_weights, sparse)
 
 
-def _sparse_encode(inputs: Any, output_mode: str, depth: int, dtype: Any, count_weights: Any) -> Any:
-    """encode_categorical_inputs' slow path with sparse=True: Keras's TF backend's sparse one_hot and multi_hot, and a
-    count as the sum of the one-hot rows."""
-    from simdist.keras.ops import tf_nn, tf_numpy  # noqa: PLC0415 - the Keras backend, only for sparse outputs
+def _slow_encode(inputs: Any, output_mode: str, depth: int, dtype: Any, count_weights: Any, sparse: bool) -> Any:
+    """encode_categorical_inputs' path past the bincount one: Keras's TF backend's one_hot and multi_hot (which
+    convert the input to int64 first; dense or, with `sparse`, SparseTensor results) and a count as the sum of the
+    one-hot rows, weighted by count_weights."""
+    from simdist.keras.ops import tf_nn, tf_numpy  # noqa: PLC0415 - the Keras backend
 
     if output_mode == "multi_hot":
-        return tf_nn.multi_hot(inputs, depth, dtype=dtype, sparse=True)
+        return tf_nn.multi_hot(inputs, depth, dtype=dtype, sparse=sparse)
     if output_mode == "one_hot":
         if len(inputs.shape) > 1 and inputs.shape[-1] == 1:
-            inputs = tf.reshape(inputs, inputs.shape[:-1])
-        return tf_nn.one_hot(inputs, depth, dtype=dtype, sparse=True)
+            inputs = tf_numpy.reshape(inputs, tuple(inputs.shape[:-1]))
+        return tf_nn.one_hot(inputs, depth, dtype=dtype, sparse=sparse)
     if count_weights is not None:
         dtype = count_weights.dtype
-    one_hot = tf_nn.one_hot(inputs, depth, dtype=dtype, sparse=True)
+    one_hot = tf_nn.one_hot(inputs, depth, dtype=dtype, sparse=sparse)
     if count_weights is not None:
-        one_hot = tf_numpy.multiply(one_hot, tf_numpy.expand_dims(count_weights, -1))
+        one_hot = one_hot * tf_numpy.expand_dims(count_weights, -1)
     return tf_numpy.sum(one_hot, axis=1 if len(inputs.shape) > 1 else 0)
 
 
@@ -138,13 +125,14 @@ class CategoryEncoding(Layer):
         return tuple(input_shape[:-1]) + (self.num_tokens,)
 
     def call(self, inputs: Any, count_weights: Any = None) -> Any:
+        # (the backend's convert_to_tensor: a SparseTensor or RaggedTensor stays one, cast)
+        from simdist.keras.ops.shim import convert_to_tensor  # noqa: PLC0415
+
         if count_weights is not None:
             if self.output_mode != "count":
                 raise ValueError(f"`count_weights` is not used when `output_mode` is not `'count'`. Received "
                                  f"`count_weights={count_weights}`.")
-            count_weights = tf.convert_to_tensor(count_weights, dtype=self.compute_dtype)
-        from simdist.keras.ops.shim import convert_to_tensor  # noqa: PLC0415 - Keras's: a RaggedTensor stays one
-
+            count_weights = convert_to_tensor(count_weights, dtype=self.compute_dtype)
         return encode_categorical_inputs(convert_to_tensor(inputs), self.output_mode, self.num_tokens,
                                          dtype=self.dtype, count_weights=count_weights, sparse=self.sparse)
 

@@ -138,9 +138,8 @@ def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_outp
     # ResourceExhaustedError even beside a negative value; fz5 seed 62 #145)
     out_shape, out_dt = ([arr.shape[0]] if arr.ndim == 2 else []) + [size], dtypes.as_dtype(weights.dtype)
     alloc.check_output("DenseBincount", out_shape, out_dt, limit=alloc.HOST_BYTES)
-    if arr.ndim < 2 and arr.size and arr.min() < 0:
-        raise errors.InvalidArgumentError(None, None, "Input 'in' must be non-negative! Negative input value found: "
-                                          f"{int(arr.min())} [Op:DenseBincount]")
+    if arr.ndim < 2 and arr.size and arr.min() < 0:   # (BincountFunctor's check; rows: _rows_sign_check)
+        raise errors.InvalidArgumentError(None, None, "Input arr must be non-negative! [Op:DenseBincount]")
     if arr.ndim == 2:
         _rows_sign_check(arr)
     alloc.check_output("DenseBincount", out_shape, out_dt)
@@ -195,33 +194,57 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     """`tf.math.bincount`: how often each value 0..size-1 occurs in `arr` (or the sum of its weights)."""
     from simdist.runtime.ops import array, math
     from simdist.runtime.ragged_tensor import RaggedTensor
+    from simdist.runtime.sparse_tensor import SparseTensor
     if isinstance(arr, RaggedTensor):
         return _ragged_bincount(arr, weights, minlength, maxlength, dtype, axis, binary_output)
+    if isinstance(arr, SparseTensor):
+        from simdist.runtime.ops import sparse_bincount
+        return sparse_bincount.bincount(arr, weights, minlength, maxlength, dtype, axis, binary_output)
     a = convert_to_tensor(arr)
     w = convert_to_tensor(weights) if weights is not None else None
     if w is not None and binary_output:
         raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify only one.")
     if not a.dtype.is_integer:
         a = math.cast(a, dtypes.int32)
+    axis = check_axis(axis)
+    v = dispatch.static_value(a)
+    npd = a.dtype._np
+    with np.errstate(over="ignore"):
+        # cast(size(arr) > 0) * (reduce_max(arr) + 1), in arr's dtype (uint64's 2**64 - 1 wraps to 0)
+        size_v = (v.max() + np.ones((), npd)).astype(npd) if v.size else np.zeros((), npd)
+        size_v = bounded_size(size_v, a.dtype, minlength, maxlength)
+    if axis == 0:
+        if w is not None:
+            w = array.reshape(w, [-1])
+        a = array.reshape(a, [-1])
+    return dense_bincount(a, w, int(size_v), dtype, binary_output, (minlength, maxlength))
+
+
+def check_axis(axis: Any) -> int:
+    """bincount's axis: None is 0; only 0 and -1 are taken."""
     axis = 0 if axis is None else axis
     if isinstance(axis, Tensor):   # (bincount_ops' `axis not in [0, -1]` takes a comparison's truth:
         from simdist.runtime import symbolic   # in a tf.function OperatorNotAllowedInGraphError; fz14 seed
         symbolic.check_truth_taken(axis)       # 1420261219 #101)
     if axis not in (0, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
-    v = dispatch.static_value(a)
-    npd = a.dtype._np
-    with np.errstate(over="ignore"):
-        # cast(size(arr) > 0) * (reduce_max(arr) + 1), in arr's dtype (uint64's 2**64 - 1 wraps to 0)
-        size_v = (v.max() + np.ones((), npd)).astype(npd) if v.size else np.zeros((), npd)
-        for bound, pick in ((minlength, np.maximum), (maxlength, np.minimum)):
-            if bound is not None:   # (converted to arr's dtype, as TF's maximum/minimum operands)
-                size_v = pick(dispatch.static_value(convert_to_tensor(bound, dtype=a.dtype)), size_v)
-    size = int(size_v)
-    if axis == 0:
-        if w is not None:
-            w = array.reshape(w, [-1])
-        a = array.reshape(a, [-1])
+    return axis
+
+
+def bounded_size(size_v: np.ndarray, dtype: dtypes.DType, minlength: Any, maxlength: Any) -> np.ndarray:
+    """gen_math_ops.maximum(minlength, size), then minimum(maxlength, size), each bound converted to the values'
+    dtype."""
+    for bound, pick in ((minlength, np.maximum), (maxlength, np.minimum)):
+        if bound is not None:
+            size_v = pick(dispatch.static_value(convert_to_tensor(bound, dtype=dtype)), size_v)
+    return size_v
+
+
+def dense_bincount(a: Tensor, w: Tensor | None, size: int, dtype: Any, binary_output: Any,
+                   bounds: tuple = (None, None)) -> Tensor:
+    """validate_dense_weights, then gen_math_ops.dense_bincount: DenseBincount of `a` into `size` bins (``bounds``,
+    the minlength and maxlength a traced size was made of)."""
+    from simdist.runtime.ops import array
     if w is None:
         w = array.constant(np.zeros([0], dtypes.as_dtype(dtype)._np), dtype=dtypes.as_dtype(dtype))
     # (gen_math_ops.dense_bincount converts its bool attr before the kernel or, traced, the shape function
@@ -229,7 +252,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     binary = _make_bool(binary_output, "binary_output", DENSE_BINCOUNT.name)
     if size < 0:
         err = errors.InvalidArgumentError(None, None, f"size ({size}) must be non-negative [Op:DenseBincount]")
-        if context.in_function() and graph_constants.known(a, minlength, maxlength):
+        if context.in_function() and graph_constants.known(a, *bounds):
             # DenseBincount's shape function evaluates a constant size (graph_constants.py)
             raise trace_errors.mark_shape(err, f"size ({size}) must be non-negative", "DenseBincount",
                                           [a.shape.as_list(), [], w.shape.as_list()])
@@ -260,9 +283,7 @@ def _ragged_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dty
     flat = arr.flat_values
     if not flat.dtype.is_integer:
         flat = math.cast(flat, dtypes.int32)
-    axis = 0 if axis is None else axis
-    if axis not in (0, -1):
-        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
+    axis = check_axis(axis)
     if axis == 0:
         level = arr
         while isinstance(level, RaggedTensor):   # (each ragged level's weights checked against its splits)

@@ -382,19 +382,6 @@ def sparse_shape_query(fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
     return wrapped
 
 
-def sparse_bincount_dispatch(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """`tf.math.bincount` of a SparseTensor counts its stored values (axis None or 0)."""
-    def wrapped(arr: Any, weights: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(arr, SparseTensor) and kwargs.get("axis", 0) in (None, 0):
-            arr = arr.values
-            if isinstance(weights, SparseTensor):
-                weights = weights.values
-        return fn(arr, weights, *args, **kwargs)
-    wrapped.__name__ = getattr(fn, "__name__", "bincount")
-    wrapped.__doc__ = fn.__doc__
-    return wrapped
-
-
 def sampled_addmm(indices: Any, values: Any, dense_shape: Any, mat1: Any, mat2: Any, beta: Any = 1.0,
                   alpha: Any = 1.0, output_type: Any = dtypes.float32) -> tuple[Tensor, Tensor, Tensor]:
     """`tf.sparse.sampled_addmm` (math_ops.py): alpha * (mat1 @ mat2) at indices + beta * values,

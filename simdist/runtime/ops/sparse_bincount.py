@@ -6,7 +6,12 @@ be rank 0 but is rank 1"), not negative ("size (-1) must be non-negative"), then
 [1, 9] is out of bounds"). A one-dimensional dense_shape counts into [size] (BincountFunctor: "Input arr must be
 non-negative!", then "Input indices and weights must have the same size."); otherwise into [dense_shape[0], size]
 by each entry's first index, a negative value skipped. Values from `size` on are dropped; each counted value adds
-its weight (none: 1), or sets 1 with binary_output. TF registers no gradient (a tape: LookupError)."""
+its weight (none: 1), or sets 1 with binary_output. TF registers no gradient (a tape: LookupError).
+
+`bincount` is TF's dispatch of `tf.math.bincount` for a SparseTensor (sparse_ops.bincount): the stored values are
+counted (implicit zeros are not), into cast(size(arr) > 0) * (max(reduce_max(values), -1) + 1) bins bounded by
+minlength and maxlength; axis 0 by DenseBincount of the values, axis -1 by SparseBincount per row of the first
+index."""
 
 from __future__ import annotations
 
@@ -15,10 +20,12 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.counting import bounded_size, check_axis, dense_bincount, no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.tensor import convert_to_tensor
 
-__all__ = ["SPARSE_BINCOUNT"]
+__all__ = ["SPARSE_BINCOUNT", "bincount"]
 
 _OP = "SparseBincount"
 _PREFIX = f"{{{{function_node __wrapped__{_OP}_device_/job:localhost/replica:0/task:0/device:CPU:0}}}} "
@@ -97,3 +104,30 @@ def _rule(dts: Any, attrs: Any) -> dtypes.DType:
 SPARSE_BINCOUNT = register(_OP, _sparse_bincount, _rule, lambda arrays, out, attrs: float(np.size(arrays[1])),
                            kind="gather/scatter", fusion=lanes("value-dependent scatter of one lane's counts"))
 no_tf_gradient(_OP)
+
+
+def bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dtype: Any, axis: Any,
+             binary_output: Any) -> Any:
+    """`tf.math.bincount` of a SparseTensor (sparse_ops.bincount, TF 2.21): weights must be a SparseTensor of the
+    same dense shape and indices (validate_sparse_weights)."""
+    from simdist.runtime.ops import math, reductions
+    from simdist.runtime.ops.attr_rules import make_bool
+    from simdist.runtime.ops.sparse_count import sparse_weights
+    from simdist.runtime.sparse_tensor import SparseTensor
+    if weights is not None and binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify only one.")
+    if not arr.dtype.is_integer:   # (math_ops.cast of a SparseTensor casts its values)
+        arr = SparseTensor(arr.indices, math.cast(arr.values, dtypes.int32), arr.dense_shape)
+    axis = check_axis(axis)
+    nonempty = math.greater(math.cast(reductions.reduce_prod(arr.dense_shape), dtypes.int32), 0)
+    max_value = math.maximum(math.reduce_max(arr.values), -1)
+    size = math.multiply(math.cast(nonempty, arr.dtype), math.add(max_value, 1))
+    size_v = bounded_size(dispatch.static_value(size), arr.dtype, minlength, maxlength)
+    if axis == 0:
+        if weights is not None:
+            weights = sparse_weights(arr, weights, dtype)
+        return dense_bincount(arr.values, weights, int(size_v), dtype, binary_output, (minlength, maxlength))
+    w = sparse_weights(arr, weights, dtype)
+    return dispatch.execute(SPARSE_BINCOUNT, (arr.indices, arr.values, arr.dense_shape,
+                                              convert_to_tensor(size_v, dtype=arr.dtype), w),
+                            {"binary_output": make_bool(binary_output, "binary_output", _OP)})

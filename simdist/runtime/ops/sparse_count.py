@@ -174,45 +174,85 @@ def bincount(values: Any, weights: Any = None, axis: Any = 0, minlength: Any = N
     if axis == 0:
         if isinstance(values, SparseTensor):
             if weights is not None:
-                weights = weights.values if isinstance(weights, SparseTensor) else weights
+                weights = sparse_weights(values, weights)
             values = values.values
         else:
-            if weights is not None:
-                weights = array.reshape(weights, [-1])
+            if weights is not None:   # (tf.reshape's ragged dispatch: a RaggedTensor's flat values)
+                from simdist.runtime.ops.ragged_rows import ragged_reshape  # noqa: PLC0415
+                weights = ragged_reshape(array.reshape)(weights, [-1])
             values = array.reshape(values, [-1])
     if isinstance(values, SparseTensor):
-        w = weights.values if isinstance(weights, SparseTensor) else (
-            weights if weights is not None else convert_to_tensor(np.zeros(0, values.dtype._np)))
+        w = sparse_weights(values, weights)
         out = dispatch.execute(SPARSE_COUNT, (values.indices, values.values, values.dense_shape, w), attrs)
     else:
-        w = weights if weights is not None else convert_to_tensor(np.zeros(0, values.dtype._np))
-        out = dispatch.execute(DENSE_COUNT, (values, w), attrs)
+        out = dispatch.execute(DENSE_COUNT, (values, dense_weights(values, weights)), attrs)
     return SparseTensor(*out)
+
+
+def _weights_kind(weights: Any) -> str:
+    """The class name TF's weights checks print: EagerTensor (SymbolicTensor in a graph) for a tensor."""
+    from simdist.runtime import context  # noqa: PLC0415
+
+    if isinstance(weights, Tensor):
+        return "EagerTensor" if context.executing_eagerly() else "SymbolicTensor"
+    return type(weights).__name__
+
+
+def _assert_same(x: Any, y: Any, message: str) -> None:
+    """check_ops.assert_equal(x, y, message) eagerly: InvalidArgumentError with its data where they differ (and
+    equal's own error where their shapes do not broadcast)."""
+    from simdist.runtime import assert_messages  # noqa: PLC0415
+    from simdist.runtime.ops import math  # noqa: PLC0415
+
+    x, y = convert_to_tensor(x), convert_to_tensor(y)
+    if x.shape.as_list() != y.shape.as_list() or not np.array_equal(np.asarray(x._v), np.asarray(y._v)):
+        test = math.equal(x, y)
+        if bool(np.all(np.asarray(test._v))):
+            return
+        raise errors.InvalidArgumentError(None, None, assert_messages.eager_message(
+            message, assert_messages.eager_binary_data("==", x, y, test, 3), 3))
 
 
 def ragged_weights(values: Any, weights: Any) -> Any:
     """ragged_bincount_ops.validate_ragged_weights: an empty vector of the values' dtype for no weights, else the
     weights' flat values (a RaggedTensor of the same row splits)."""
-    from simdist.runtime import context  # noqa: PLC0415
     from simdist.runtime.ragged_tensor import RaggedTensor  # noqa: PLC0415
 
     if weights is None:
         return convert_to_tensor(np.zeros(0, values.values.dtype._np))
     if not isinstance(weights, RaggedTensor):
-        kind = "EagerTensor" if isinstance(weights, Tensor) and context.executing_eagerly() else type(weights).__name__
         raise ValueError(f"`weights` must be a RaggedTensor if `values` is a RaggedTensor. Received argument "
-                         f"weights={weights} of type: {kind}.")
-    if weights.row_splits is not values.row_splits:   # (check_ops.assert_equal eagerly, its message)
-        from simdist.runtime import assert_messages  # noqa: PLC0415
-        from simdist.runtime.ops import math  # noqa: PLC0415
-
-        x, y = convert_to_tensor(weights.row_splits), convert_to_tensor(values.row_splits)
-        if x.shape.as_list() != y.shape.as_list() or not np.array_equal(np.asarray(x._v), np.asarray(y._v)):
-            test = math.equal(x, y)
-            raise errors.InvalidArgumentError(None, None, assert_messages.eager_message(
-                "'weights' and 'values' must have the same row splits.",
-                assert_messages.eager_binary_data("==", x, y, test, 3), 3))
+                         f"weights={weights} of type: {_weights_kind(weights)}.")
+    if weights.row_splits is not values.row_splits:
+        _assert_same(weights.row_splits, values.row_splits, "'weights' and 'values' must have the same row splits.")
     return weights.values
+
+
+def sparse_weights(values: SparseTensor, weights: Any, dtype: Any = None) -> Tensor:
+    """sparse_ops.validate_sparse_weights: an empty vector of ``dtype`` (else the values' dtype) for no weights, else
+    the weights' values: a SparseTensor with the values' dense shape and indices (each compared by assert_equal
+    unless it is the same tensor)."""
+    if weights is None:
+        return convert_to_tensor(np.zeros(0, dtypes.as_dtype(dtype or values.values.dtype)._np))
+    if not isinstance(weights, SparseTensor):
+        raise ValueError(f"Argument `weights` must be a SparseTensor if `values` is a SparseTensor. Received "
+                         f"weights={weights} of type: {_weights_kind(weights)}")
+    if weights.dense_shape is not values.dense_shape:
+        _assert_same(weights.dense_shape, values.dense_shape, "'weights' and 'values' must have the same dense shape.")
+    if weights.indices is not values.indices:
+        _assert_same(weights.indices, values.indices, "'weights' and 'values' must have the same indices.")
+    return weights.values
+
+
+def dense_weights(values: Tensor, weights: Any, dtype: Any = None) -> Tensor:
+    """bincount_ops.validate_dense_weights: an empty vector of ``dtype`` (else the values' dtype) for no weights; a
+    weights argument that is not a tensor (a SparseTensor, a RaggedTensor) is ValueError."""
+    if weights is None:
+        return convert_to_tensor(np.zeros(0, dtypes.as_dtype(dtype or values.dtype)._np))
+    if not isinstance(weights, Tensor):
+        raise ValueError(f"Argument `weights` must be a tf.Tensor if `values` is a tf.Tensor. Received "
+                         f"weights={weights} of type: {type(weights).__name__}")
+    return weights
 
 
 def _ragged_bincount(values: Any, weights: Any, axis: int, attrs: dict[str, Any]) -> SparseTensor:
