@@ -52,6 +52,7 @@ from simdist.runtime.ops.fractional_pool import fractional_avg_pool_v1 as _fap_v
 
 from simdist.runtime.dimension import Dimension as _Dimension, dimension_value as _dimension_value  # noqa: E402
 from simdist.tf import _compat_v1_ops as _v1  # noqa: E402
+from simdist.tf import _compat_v1_debugging as _v1_debugging  # noqa: E402
 
 v1 = _NS(
     ConfigProto=_ConfigProto,
@@ -60,6 +61,10 @@ v1 = _NS(
     enable_eager_execution=_enable_eager_execution,
     executing_eagerly=_context.executing_eagerly,
     setdiff1d=_setdiff1d,
+    debugging=_v1_debugging.namespace(),
+    verify_tensor_all_finite=_v1_debugging.verify_tensor_all_finite,
+    assert_variables_initialized=_v1_debugging.assert_variables_initialized,
+    **_v1_debugging.ASSERTS,
     nn=_NS(ctc_beam_search_decoder=_ctc_beam_v1, ctc_loss=_ctc_loss_v1, fractional_max_pool=_fmp_v1,
                        fractional_avg_pool=_fap_v1, convolution=_v1.convolution, max_pool=_v1.max_pool,
                        avg_pool=_v1.avg_pool, conv2d_transpose=_v1.conv2d_transpose,

@@ -33,14 +33,18 @@ def _check(ok: bool, message: str | None, condition: str, values: dict[str, _Any
 
 
 def _unary(cond: _Callable[[_np.ndarray], _np.ndarray], text: str, joined: bool = False) -> _Callable[..., None]:
-    """check_ops.assert_positive and kin: eagerly the data [message prefix, "Condition x > 0 did not hold
-    element-wise:", "x (shape=... dtype=...) = ", x] (`joined`: assert_non_positive's source lacks the comma
-    between the two texts, so they print on one line)."""
-    def assertion(x: _Any, message: str | None = None, summarize: _Any = None, name: _Any = None) -> _Any:
+    """check_ops.assert_positive and kin, TF's v1 form (x, data, summarize, message, name): eagerly the data
+    [message prefix, "Condition x > 0 did not hold element-wise:", "x (shape=... dtype=...) = ", x], or the given
+    `data` alone (the message then unused: TF passes the data on to assert_less without it); `joined`:
+    assert_non_positive's source lacks the comma between the two texts, so they print on one line."""
+    def assertion(x: _Any, data: _Any = None, summarize: _Any = None, message: str | None = None,
+                  name: _Any = None) -> _Any:
         t = _convert_to_tensor(x)
         a = t._v
 
         def eager() -> list[_Any]:
+            if data is not None:
+                return list(data)
             head = [_prefix(message), f"Condition {text} did not hold element-wise:"]
             label = f"x (shape={t.shape} dtype={t.dtype.name}) = "
             return head[:1] + ([head[1] + label] if joined else [head[1], label]) + [t]
@@ -49,28 +53,43 @@ def _unary(cond: _Callable[[_np.ndarray], _np.ndarray], text: str, joined: bool 
     return assertion
 
 
-assert_positive = _unary(lambda a: a > 0, "x > 0")
-assert_negative = _unary(lambda a: a < 0, "x < 0")
-assert_non_positive = _unary(lambda a: a <= 0, "x <= 0", joined=True)
-assert_non_negative = _unary(lambda a: a >= 0, "x >= 0")
+def _v2_unary(v1: _Callable[..., _Any]) -> _Callable[..., _Any]:
+    """The v2 form (x, message, summarize, name) of a v1 unary assertion (check_ops' *_v2: data=None)."""
+    def assertion(x: _Any, message: str | None = None, summarize: _Any = None, name: _Any = None) -> _Any:
+        return v1(x, None, summarize, message, name)
+    assertion.__name__ = assertion.__qualname__ = v1.__name__
+    return assertion
+
+
+_assert_positive_v1 = _unary(lambda a: a > 0, "x > 0")
+_assert_negative_v1 = _unary(lambda a: a < 0, "x < 0")
+_assert_non_positive_v1 = _unary(lambda a: a <= 0, "x <= 0", joined=True)
+_assert_non_negative_v1 = _unary(lambda a: a >= 0, "x >= 0")
+assert_positive, assert_negative, assert_non_positive, assert_non_negative = (
+    _v2_unary(f) for f in (_assert_positive_v1, _assert_negative_v1, _assert_non_positive_v1, _assert_non_negative_v1))
 
 
 def _binary(compare: str, text: str) -> _Callable[..., None]:
-    """check_ops._binary_assert: x and y converted each by itself, then compared by the op
-    (math_ops.equal, less, ...), whose dtype rules apply: a bool x for Less, or x and y of two
-    dtypes, is the op's error (eagerly InvalidArgumentError; in a tf.function TypeError at trace,
-    clause ops.attr-types), not a failed condition."""
-    def assertion(x: _Any, y: _Any, message: str | None = None, summarize: _Any = None, name: _Any = None) -> _Any:
+    """check_ops._binary_assert, TF's v1 form (x, y, data, summarize, message, name): x and y converted each by
+    itself, then compared by the op (math_ops.equal, less, ...), whose dtype rules apply: a bool x for Less, or x
+    and y of two dtypes, is the op's error (eagerly InvalidArgumentError; in a tf.function TypeError at trace,
+    clause ops.attr-types), not a failed condition. Eagerly the message (if any), then the given `data` or
+    _make_assert_msg_data's."""
+    def assertion(x: _Any, y: _Any, data: _Any = None, summarize: _Any = None, message: str | None = None,
+                  name: _Any = None) -> _Any:
         from simdist.runtime import context
         from simdist.runtime.ops import graph_constants, math, trace_errors
         xt, yt = _convert_to_tensor(x), _convert_to_tensor(y)
         test = getattr(math, compare)(xt, yt)
         static = context.in_function() and graph_constants.python_constant(xt, yt)
+        sym = text.split(" ")[1]
+
+        def eager() -> list[_Any]:
+            shown = list(data) if data is not None else _eager_binary_data(sym, xt, yt, test, _summarize(summarize))
+            return ([] if message is None else [message]) + shown
         try:
-            sym = text.split(" ")[1]
-            _check(bool(_np.all(test._v)), message, text, {"x": xt._v, "y": yt._v}, static,
-                   eager=lambda: ([] if message is None else [message])
-                   + _eager_binary_data(sym, xt, yt, test, _summarize(summarize)), summarize=summarize)
+            _check(bool(_np.all(test._v)), message, text, {"x": xt._v, "y": yt._v}, static, eager=eager,
+                   summarize=summarize)
         except _errors.InvalidArgumentError as e:
             # (in a graph, check_ops._binary_assert's _assert_static: x and y both known to
             # tensor_util.constant_value fail while the graph is built, get_concrete_function too;
@@ -79,22 +98,34 @@ def _binary(compare: str, text: str) -> _Callable[..., None]:
                 raise trace_errors.at_build(e) from None
             raise
         return _op_result(f"assert_{compare}/Assert/Assert", "Assert")   # (in a tf.function the Assert op)
+    assertion.__name__ = assertion.__qualname__ = f"assert_{compare}"
     return assertion
 
 
-assert_equal = _binary("equal", "x == y")
-assert_less = _binary("less", "x < y")
-assert_greater = _binary("greater", "x > y")
-assert_less_equal = _binary("less_equal", "x <= y")
-assert_greater_equal = _binary("greater_equal", "x >= y")
+def _v2_binary(v1: _Callable[..., _Any]) -> _Callable[..., _Any]:
+    """The v2 form (x, y, message, summarize, name) of a v1 binary assertion (check_ops' *_v2: data=None)."""
+    def assertion(x: _Any, y: _Any, message: str | None = None, summarize: _Any = None, name: _Any = None) -> _Any:
+        return v1(x, y, None, summarize, message, name)
+    assertion.__name__ = assertion.__qualname__ = v1.__name__
+    return assertion
 
 
-def assert_near(x: _Any, y: _Any, rtol: float | None = None, atol: float | None = None, message: str | None = None,
-                summarize: _Any = None, name: _Any = None) -> _Any:
-    """`tf.debugging.assert_near` (check_ops.py): every |x - y| < atol + rtol * |y| (strictly), rtol
+_assert_equal_v1 = _binary("equal", "x == y")
+_assert_less_v1 = _binary("less", "x < y")
+_assert_greater_v1 = _binary("greater", "x > y")
+_assert_less_equal_v1 = _binary("less_equal", "x <= y")
+_assert_greater_equal_v1 = _binary("greater_equal", "x >= y")
+assert_equal, assert_less, assert_greater, assert_less_equal, assert_greater_equal = (
+    _v2_binary(f) for f in (_assert_equal_v1, _assert_less_v1, _assert_greater_v1, _assert_less_equal_v1,
+                            _assert_greater_equal_v1))
+
+
+def _assert_near_v1(x: _Any, y: _Any, rtol: float | None = None, atol: float | None = None, data: _Any = None,
+                   summarize: _Any = None, message: str | None = None, name: _Any = None) -> _Any:
+    """`tf.compat.v1.assert_near` (check_ops.py): every |x - y| < atol + rtol * |y| (strictly), rtol
     and atol 10 eps of x's real dtype by default (np.finfo: an integer x is ValueError), y converted
     to x's dtype; else tf.Assert's InvalidArgumentError with TF's data list (the message, the
-    tolerances, x and y with their shapes and dtypes)."""
+    tolerances, x and y with their shapes and dtypes) or the given `data` (the message then unused)."""
     from simdist.runtime.ops import math as _math, reductions as _red, unary as _un
     from simdist.runtime.ops.control_flow import Assert as _assert
     xt = _convert_to_tensor(x)
@@ -103,11 +134,19 @@ def assert_near(x: _Any, y: _Any, rtol: float | None = None, atol: float | None 
     eps = _np.finfo(dtype.as_numpy_dtype).eps
     rt = _convert_to_tensor(10 * eps if rtol is None else rtol, dtype=dtype)
     at = _convert_to_tensor(10 * eps if atol is None else atol, dtype=dtype)
-    data = [_prefix(message), f"x and y not equal to tolerance rtol = {rt!s}, atol = {at!s}",
-            f"x (shape={xt.shape} dtype={xt.dtype.name}) = ", xt, f"y (shape={yt.shape} dtype={yt.dtype.name}) = ", yt]
+    if data is None:
+        data = [_prefix(message), f"x and y not equal to tolerance rtol = {rt!s}, atol = {at!s}",
+                f"x (shape={xt.shape} dtype={xt.dtype.name}) = ", xt,
+                f"y (shape={yt.shape} dtype={yt.dtype.name}) = ", yt]
     tol = at + rt * _un.abs_(yt)
     condition = _red.reduce_all(_math.less(_un.abs_(xt - yt), tol))
     return _assert(condition, data, summarize=summarize, name="assert_near/Assert")
+
+
+def assert_near(x: _Any, y: _Any, rtol: float | None = None, atol: float | None = None, message: str | None = None,
+                summarize: _Any = None, name: _Any = None) -> _Any:
+    """`tf.debugging.assert_near` (assert_near_v2): the v1 form without data."""
+    return _assert_near_v1(x, y, rtol, atol, None, summarize, message, name)
 
 
 from simdist.runtime.ops.control_flow import Assert  # noqa: E402,F401  (tf.debugging.Assert is tf.Assert)
@@ -133,6 +172,13 @@ def assert_rank(x: _Any, rank: _Any, message: str | None = None, name: str | Non
     """`tf.debugging.assert_rank` (= `tf.assert_rank`): x's rank is `rank`, else ValueError (TF 2.21
     checks the static rank at once, eagerly and while tracing); rank: a scalar int or int32 tensor
     (another dtype: TypeError; not a scalar: ValueError)."""
+    return _assert_rank_v1(x, rank, None, None, message, name)
+
+
+def _assert_rank_v1(x: _Any, rank: _Any, data: _Any = None, summarize: _Any = None, message: str | None = None,
+                   name: str | None = None) -> _Any:
+    """`tf.compat.v1.assert_rank`: the static check raises without the data (which only a graph's Assert of an
+    unknown rank would print)."""
     from simdist.runtime.ops.args import t as _t
     from simdist.runtime.tensor import Tensor
     t = _t(x)
@@ -186,9 +232,14 @@ def _int32_ranks(ranks: _Any) -> list[int]:
     return [int(_np.asarray(r._v)) for r in out]
 
 
-def assert_rank_at_least(x: _Any, rank: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
-                         name: _Any = None) -> _Any:
+def assert_rank_at_least(x: _Any, rank: _Any, message: _Any = None, name: _Any = None) -> _Any:
     """`tf.debugging.assert_rank_at_least`: x's static rank is >= rank, else ValueError."""
+    return _assert_rank_at_least_v1(x, rank, None, None, message, name)
+
+
+def _assert_rank_at_least_v1(x: _Any, rank: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
+                            name: _Any = None) -> _Any:
+    """`tf.compat.v1.assert_rank_at_least` (the data unused by the static check)."""
     from simdist.runtime.ops.args import t as _t
     t = _t(x)
     want = _int32_ranks([rank])[0]
@@ -200,9 +251,14 @@ def assert_rank_at_least(x: _Any, rank: _Any, data: _Any = None, summarize: _Any
     return _op_result("assert_rank_at_least/static_checks_determined_all_ok", "NoOp")
 
 
-def assert_rank_in(x: _Any, ranks: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
-                   name: _Any = None) -> _Any:
+def assert_rank_in(x: _Any, ranks: _Any, message: _Any = None, name: _Any = None) -> _Any:
     """`tf.debugging.assert_rank_in`: x's static rank is one of `ranks`, else ValueError."""
+    return _assert_rank_in_v1(x, ranks, None, None, message, name)
+
+
+def _assert_rank_in_v1(x: _Any, ranks: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
+                      name: _Any = None) -> _Any:
+    """`tf.compat.v1.assert_rank_in` (the data unused by the static check)."""
     from simdist.runtime.ops.args import t as _t
     t = _t(x)
     want = _int32_ranks(list(ranks))
@@ -277,10 +333,15 @@ def is_numeric_tensor(tensor: _Any) -> bool:
     return isinstance(tensor, Tensor) and tensor.dtype.kind in "fiucV" and tensor.dtype.name != "bool"
 
 
-def assert_none_equal(x: _Any, y: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
-                      name: _Any = None) -> _Any:
-    """`tf.debugging.assert_none_equal`: x != y everywhere (NotEqual's broadcasting and dtype
-    errors), else InvalidArgumentError with check_ops' eager message."""
+def assert_none_equal(x: _Any, y: _Any, summarize: _Any = None, message: _Any = None, name: _Any = None) -> _Any:
+    """`tf.debugging.assert_none_equal` (assert_none_equal_v2: its own argument order)."""
+    return _assert_none_equal_v1(x, y, None, summarize, message, name)
+
+
+def _assert_none_equal_v1(x: _Any, y: _Any, data: _Any = None, summarize: _Any = None, message: _Any = None,
+                         name: _Any = None) -> _Any:
+    """`tf.compat.v1.assert_none_equal`: x != y everywhere (NotEqual's broadcasting and dtype
+    errors), else InvalidArgumentError with check_ops' eager message (or the message and `data`)."""
     from simdist.runtime import ops
     a, b = _convert_to_tensor(x), _convert_to_tensor(y)
     test = ops.not_equal(a, b)
@@ -290,7 +351,7 @@ def assert_none_equal(x: _Any, y: _Any, data: _Any = None, summarize: _Any = Non
         return _op_result("assert_none_equal/Assert/Assert", "Assert")
     n = 3 if summarize is None else (10**9 if summarize < 0 else summarize)
     xa, ya = _np.asarray(a._v), _np.asarray(b._v)
-    lines = ["Condition x != y did not hold."] if data is None else [str(d) for d in data]
+    lines = ["Condition x != y did not hold."] if data is None else [_pretty(d, _summarize(summarize)) for d in data]
     if data is None and n > 0:
         if xa.shape == ya.shape and xa.ndim:
             idx = _np.argwhere(~ok)
