@@ -19,7 +19,11 @@ def matmul(x: Any, kernel: Any) -> Any:
     """Keras's ops.matmul on TF for a kernel of rank 2: both operands cast to
     `result_type(x, kernel, float)` (a float16 input and a float32 kernel meet in float32), then
     tf.matmul for rank-2 inputs or tensordot over the last axis for higher ranks, the product
-    cast to `result_type(x, kernel)`."""
+    cast to `result_type(x, kernel)`. A SparseTensor input takes the backend's own matmul (its sparse-dense
+    product)."""
+    if isinstance(x, tf.SparseTensor):
+        from simdist.keras.ops import tf_numpy  # noqa: PLC0415 - Keras's TF backend, for sparse inputs only
+        return tf_numpy.matmul(x, kernel)
     k = tf.convert_to_tensor(kernel)
     x = tf.convert_to_tensor(x)
     compute = dtype_promotion.result_type(x.dtype, k.dtype, float)
@@ -385,8 +389,6 @@ class InputLayer(Layer):
             shape = kwargs.pop("input_shape")
         if "batch_input_shape" in kwargs:
             batch_shape = kwargs.pop("batch_input_shape")
-        if sparse or ragged:
-            raise NotImplementedError("Input(sparse=True / ragged=True): simdist has no sparse or ragged tensors")
         if input_tensor is not None:
             if not isinstance(input_tensor, KerasTensor):
                 raise ValueError(f"Argument `input_tensor` must be a KerasTensor. Received invalid type: "
@@ -405,10 +407,10 @@ class InputLayer(Layer):
                 batch_shape = (batch_size,) + shape
         self._batch_shape = standardize_shape(batch_shape)
         self._dtype = dtype_policies.standardize_dtype(dtype)
-        self.sparse = False
-        self.ragged = False
+        self.sparse = bool(sparse)   # (the TF backend supports both: SUPPORTS_SPARSE/RAGGED_TENSORS)
+        self.ragged = bool(ragged)
         if input_tensor is None:
-            input_tensor = KerasTensor(shape=batch_shape, dtype=dtype, name=name)
+            input_tensor = KerasTensor(shape=batch_shape, dtype=dtype, sparse=sparse, ragged=ragged, name=name)
         self._input_tensor = input_tensor
         Node(operation=self, call_args=(), call_kwargs={}, outputs=input_tensor)
         self.built = True

@@ -73,9 +73,11 @@ class CallContext:
 
 
 def _is_tensor_or_symbolic(x: Any, allow_none: bool = False) -> bool:
+    """Keras's is_backend_tensor_or_symbolic: tf.is_tensor (variables, SparseTensor, RaggedTensor too) or a
+    KerasTensor."""
     if allow_none and x is None:
         return True
-    return isinstance(x, (tf.Tensor, KerasTensor))
+    return tf.is_tensor(x) or isinstance(x, KerasTensor)
 
 
 class CallSpec:

@@ -23,7 +23,7 @@ from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 from simdist.keras.models.model import Model
 from simdist.keras.tracking import no_tracking
-from simdist.keras.variables import convert_to_tensor
+from simdist.keras.ops.shim import convert_to_tensor
 
 __all__ = ["Functional", "map_graph"]
 
@@ -340,7 +340,7 @@ class Functional(Model):
 
     def _standardize_inputs(self, inputs: Any) -> list:
         struct = self._inputs_struct
-        if isinstance(struct, list) and len(struct) == 1 and isinstance(inputs, (tf.Tensor, KerasTensor)):
+        if isinstance(struct, list) and len(struct) == 1 and (tf.is_tensor(inputs) or isinstance(inputs, KerasTensor)):
             inputs = [inputs]
         elif isinstance(inputs, dict) and not isinstance(struct, dict):
             keys = set(inputs)
@@ -363,7 +363,8 @@ class Functional(Model):
             elif isinstance(x, KerasTensor):
                 converted.append(x)
             else:
-                converted.append(convert_to_tensor(x, dtype=ref.dtype))
+                # (the backend's: a SparseTensor is densified unless its Input is sparse, a RaggedTensor kept)
+                converted.append(convert_to_tensor(x, dtype=ref.dtype, sparse=ref.sparse))
         return self._adjust_input_rank(converted)
 
     def _raise_structure(self, inputs: Any) -> None:

@@ -61,6 +61,11 @@ def get_data_adapter(x: Any, y: Any = None, sample_weight: Any = None, batch_siz
             warnings.warn("`shuffle=True` was passed, but will be ignored since the data `x` was provided as a "
                           "generator. The generator is expected to yield already-shuffled data.", stacklevel=2)
         return GeneratorDataAdapter(x)
+    if any(isinstance(v, (tf.SparseTensor, tf.RaggedTensor)) for v in tf.nest.flatten((x, y, sample_weight))):
+        # (Keras slices them as arrays: array_slicing.py's TensorflowSparseWrapper and ragged slicing)
+        raise NotImplementedError("simdist's fit/evaluate/predict do not slice SparseTensor or RaggedTensor arrays "
+                                  "as Keras's ArrayDataAdapter does; pass a tf.data.Dataset of them instead "
+                                  "(tf.data.Dataset.from_tensor_slices((x, y)).batch(batch_size))")
     raise ValueError(f"Unrecognized data type: x={x} (of type {type(x)})")
 
 
