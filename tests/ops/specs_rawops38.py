@@ -1,0 +1,15 @@
+"""The op table's entries for the raw ops the thirty-eighth session added (clause ops.raw-ops): the media summary
+kernels and EncodeJpegVariableQuality, each a raw op only of a string output, compared with TF 2.21 byte for byte
+(values, errors, tf.function, tape) in tests/ops/test_rawops38_tf.py."""
+
+import simdist.tf  # noqa: F401 - registers the ops below
+
+_WHERE = "tests/ops/test_rawops38_tf.py"
+_NOT_DIFF = ("a raw op only, of a string output, that TF declares not differentiable (logging_ops.py: a tape's "
+             f"gradient through it is None); against TF's kernel: {_WHERE} (ops.raw-ops)")
+UNTESTED_OPS: dict[str, str] = {
+    "AudioSummaryV2": _NOT_DIFF,
+    "ImageSummary": _NOT_DIFF,
+    "EncodeJpegVariableQuality": ("a raw op only, of a uint8 image and a string output, whose gradient TF does not "
+                                  f"register (LookupError); against TF's kernel: {_WHERE} (ops.raw-ops)"),
+}
