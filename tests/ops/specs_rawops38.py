@@ -1,5 +1,5 @@
 """The op table's entries for the raw ops the thirty-eighth session added (clause ops.raw-ops): the media summary
-kernels and EncodeJpegVariableQuality, each a raw op only of a string output, compared with TF 2.21 byte for byte
+kernels, EncodeJpegVariableQuality and the k-means helper kernels, each a raw op only, compared with TF 2.21 byte for byte
 (values, errors, tf.function, tape) in tests/ops/test_rawops38_tf.py."""
 
 import simdist.tf  # noqa: F401 - registers the ops below
@@ -12,4 +12,7 @@ UNTESTED_OPS: dict[str, str] = {
     "ImageSummary": _NOT_DIFF,
     "EncodeJpegVariableQuality": ("a raw op only, of a uint8 image and a string output, whose gradient TF does not "
                                   f"register (LookupError); against TF's kernel: {_WHERE} (ops.raw-ops)"),
+    **{op: ("a raw op only (k-means helpers: sampling and selection), whose gradient TF does not register (a tape "
+            f"through it is LookupError); against TF's kernel: {_WHERE} (ops.raw-ops)")
+       for op in ("KMC2ChainInitialization", "KmeansPlusPlusInitialization", "NearestNeighbors")},
 }

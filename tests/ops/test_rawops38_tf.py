@@ -2,13 +2,18 @@
 media summary kernels ImageSummary (a PNG per image; its tensor attr bad_color: every eager call TF 2.21's runtime
 refuses, the kernel in a tf.function) and AudioSummaryV2 (a 16-bit PCM WAV per entry), AudioSummary (V1, removed
 from TF 2.21's GraphDef) and EncodeJpegVariableQuality, each against real TensorFlow 2.21: the same raw call on both
-backends gives the same dtype and bytes, or raises the same exception class; eagerly, inside a tf.function (the shape
+backends gives the same dtype and bytes, or raises the same exception class; and the k-means helper kernels
+KMC2ChainInitialization, KmeansPlusPlusInitialization and NearestNeighbors (clustering_ops.cc), the same values bit
+for bit; eagerly, inside a tf.function (the shape
 functions' trace-time refusals) and under a GradientTape (TF declares the summaries not differentiable). Needs the
 `tf` extra.
 
 Host independence: the floating-point work compared here is ImageSummary's normalization (float min/max, one float
 division, then a product and a sum per value in the image's dtype, each correctly rounded: TF's build has no FMA)
-and AudioSummaryV2's sample scaling (a float product, roundf), so the recorded answers hold on any host.
+and AudioSummaryV2's sample scaling (a float product, roundf), and the clustering kernels' float sums of products
+of at most three coordinates (Eigen's sequential order at those depths, whatever GEBP path a thread's shard of points
+takes; six in KmeansPlusPlusInitialization's GEMV, below its 8-lane packets),
+so the recorded answers hold on any host.
 """
 
 from __future__ import annotations
@@ -138,12 +143,88 @@ _JPEG_CASES: list[tuple[str, str, Any]] = [
     ('EncodeJpegVariableQuality in a tf.function: images=tf.zeros([2,2,3]), quality=c(1)', _RO, _traced('tf.reshape(R.EncodeJpegVariableQuality(images=tf.zeros([2,2,3]), quality=tf.constant(1)), [-1])')),
 ]
 
+_KMC2_CASES: list[tuple[str, str, Any]] = [
+    ('KMC2ChainInitialization: distances=c([1.0, 2.0, 0.5, 3.0, 0.1]), seed=c(7)', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant([1.0, 2.0, 0.5, 3.0, 0.1]), seed=tf.constant(7, tf.int64))')),
+    ('KMC2ChainInitialization: distances=c(rng(1).uniform(size=50)), seed=c(-3)', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant(np.random.default_rng(1).uniform(size=50), tf.float32), seed=tf.constant(-3, tf.int64))')),
+    ('KMC2ChainInitialization: distances=c(rng(2).uniform(size=300)), seed=c(2**40 + 5)', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant(np.random.default_rng(2).uniform(size=300), tf.float32), seed=tf.constant(2**40 + 5, tf.int64))')),
+    ('KMC2ChainInitialization: distances=c([0.0, 0.0, 1.0]), seed=c(0)', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant([0.0, 0.0, 1.0]), seed=tf.constant(0, tf.int64))')),
+    ('KMC2ChainInitialization: distances=c([2.0]), seed=c(0)', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant([2.0]), seed=tf.constant(0, tf.int64))')),
+    ("KMC2ChainInitialization: distances=c([1.0, float('nan'), 2.0]), seed=c(1)", _RO, _eager("R.KMC2ChainInitialization(distances=tf.constant([1.0, float('nan'), 2.0]), seed=tf.constant(1, tf.int64))")),
+    ('KMC2ChainInitialization: distances=c([]), seed=c(1)', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant([], tf.float32), seed=tf.constant(1, tf.int64))')),
+    ('KMC2ChainInitialization: distances=c([[1.0]]), seed=c(1)', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant([[1.0]]), seed=tf.constant(1, tf.int64))')),
+    ('KMC2ChainInitialization: distances=c([1.0]), seed=c([1])', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant([1.0]), seed=tf.constant([1], tf.int64))')),
+    ('KMC2ChainInitialization: distances=c([1.0]), seed=c(1)', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant([1.0]), seed=tf.constant(1))')),
+    ('KMC2ChainInitialization: distances=c([1.0], tf.float64), seed=c(1)', _RO, _eager('R.KMC2ChainInitialization(distances=tf.constant([1.0], tf.float64), seed=tf.constant(1, tf.int64))')),
+    ('KMC2ChainInitialization in a tf.function: distances=c([1.0, 2.0, 0.5, 3.0, 0.1]), seed=c(7)', _RO, _traced('R.KMC2ChainInitialization(distances=tf.constant([1.0, 2.0, 0.5, 3.0, 0.1]), seed=tf.constant(7, tf.int64))')),
+    ('KMC2ChainInitialization in a tf.function: distances=c([[1.0]]), seed=c(1)', _RO, _traced('R.KMC2ChainInitialization(distances=tf.constant([[1.0]]), seed=tf.constant(1, tf.int64))')),
+    ('KMC2ChainInitialization in a tf.function: distances=c([1.0]), seed=c([1])', _RO, _traced('R.KMC2ChainInitialization(distances=tf.constant([1.0]), seed=tf.constant([1], tf.int64))')),
+]
+
+_KMEANSPP_CASES: list[tuple[str, str, Any]] = [
+    ('KmeansPlusPlusInitialization: points=c(rng(3).normal(size=(20, 2))), num_to_sample=c(5), seed=c(11), num_retries_per_sample=c(-1)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.constant(np.random.default_rng(3).normal(size=(20, 2)), tf.float32), num_to_sample=tf.constant(5, tf.int64), seed=tf.constant(11, tf.int64), num_retries_per_sample=tf.constant(-1, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=c(rng(4).normal(size=(50, 3))), num_to_sample=c(10), seed=c(12), num_retries_per_sample=c(0)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.constant(np.random.default_rng(4).normal(size=(50, 3)), tf.float32), num_to_sample=tf.constant(10, tf.int64), seed=tf.constant(12, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=c(rng(5).normal(size=(37, 1))), num_to_sample=c(37), seed=c(13), num_retries_per_sample=c(3)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.constant(np.random.default_rng(5).normal(size=(37, 1)), tf.float32), num_to_sample=tf.constant(37, tf.int64), seed=tf.constant(13, tf.int64), num_retries_per_sample=tf.constant(3, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=c(rng(6).normal(size=(100, 2))), num_to_sample=c(8), seed=c(-14), num_retries_per_sample=c(-1)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.constant(np.random.default_rng(6).normal(size=(100, 2)), tf.float32), num_to_sample=tf.constant(8, tf.int64), seed=tf.constant(-14, tf.int64), num_retries_per_sample=tf.constant(-1, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=c(rng(9).normal(size=(60, 6))), num_to_sample=c(8), seed=c(4), num_retries_per_sample=c(-1)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.constant(np.random.default_rng(9).normal(size=(60, 6)), tf.float32), num_to_sample=tf.constant(8, tf.int64), seed=tf.constant(4, tf.int64), num_retries_per_sample=tf.constant(-1, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4, 2]), num_to_sample=c(3), seed=c(1), num_retries_per_sample=c(0)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4, 2]), num_to_sample=tf.constant(3, tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4, 2]), num_to_sample=c(4), seed=c(2), num_retries_per_sample=c(-1)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4, 2]), num_to_sample=tf.constant(4, tf.int64), seed=tf.constant(2, tf.int64), num_retries_per_sample=tf.constant(-1, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4, 2]), num_to_sample=c(5), seed=c(1), num_retries_per_sample=c(0)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4, 2]), num_to_sample=tf.constant(5, tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4, 2]), num_to_sample=c(0), seed=c(1), num_retries_per_sample=c(0)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4, 2]), num_to_sample=tf.constant(0, tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([0, 2]), num_to_sample=c(1), seed=c(1), num_retries_per_sample=c(0)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([0, 2]), num_to_sample=tf.constant(1, tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4]), num_to_sample=c(1), seed=c(1), num_retries_per_sample=c(0)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4]), num_to_sample=tf.constant(1, tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4, 2]), num_to_sample=c([1]), seed=c(1), num_retries_per_sample=c(0)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4, 2]), num_to_sample=tf.constant([1], tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4, 2]), num_to_sample=c(1), seed=c([1]), num_retries_per_sample=c(0)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4, 2]), num_to_sample=tf.constant(1, tf.int64), seed=tf.constant([1], tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4, 2]), num_to_sample=c(1), seed=c(1), num_retries_per_sample=c([0])', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4, 2]), num_to_sample=tf.constant(1, tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant([0], tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4, 2]), num_to_sample=c(1), seed=c(1), num_retries_per_sample=c(0)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4, 2]), num_to_sample=tf.constant(1), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization: points=tf.ones([4, 0]), num_to_sample=c(2), seed=c(1), num_retries_per_sample=c(1)', _RO, _eager('R.KmeansPlusPlusInitialization(points=tf.ones([4, 0]), num_to_sample=tf.constant(2, tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(1, tf.int64))')),
+    ('KmeansPlusPlusInitialization in a tf.function: points=c(rng(3).normal(size=(20, 2))), num_to_sample=c(5), seed=c(11), num_retries_per_sample=c(-1)', _RO, _traced('R.KmeansPlusPlusInitialization(points=tf.constant(np.random.default_rng(3).normal(size=(20, 2)), tf.float32), num_to_sample=tf.constant(5, tf.int64), seed=tf.constant(11, tf.int64), num_retries_per_sample=tf.constant(-1, tf.int64))')),
+    ('KmeansPlusPlusInitialization in a tf.function: points=tf.ones([4]), num_to_sample=c(1), seed=c(1), num_retries_per_sample=c(0)', _RO, _traced('R.KmeansPlusPlusInitialization(points=tf.ones([4]), num_to_sample=tf.constant(1, tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+    ('KmeansPlusPlusInitialization in a tf.function: points=tf.ones([4, 2]), num_to_sample=c([1]), seed=c(1), num_retries_per_sample=c(0)', _RO, _traced('R.KmeansPlusPlusInitialization(points=tf.ones([4, 2]), num_to_sample=tf.constant([1], tf.int64), seed=tf.constant(1, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64))')),
+]
+
+_NEAREST_CASES: list[tuple[str, str, Any]] = [
+    ('NearestNeighbors: points=c(rng(7).normal(size=(10, 2))), centers=c(rng(8).normal(size=(6, 2))), k=c(3)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(7).normal(size=(10, 2)), tf.float32), centers=tf.constant(np.random.default_rng(8).normal(size=(6, 2)), tf.float32), k=tf.constant(3, tf.int64))')),
+    ('NearestNeighbors: points=c(rng(7).normal(size=(10, 3))), centers=c(rng(8).normal(size=(6, 3))), k=c(1)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(7).normal(size=(10, 3)), tf.float32), centers=tf.constant(np.random.default_rng(8).normal(size=(6, 3)), tf.float32), k=tf.constant(1, tf.int64))')),
+    ('NearestNeighbors: points=c(rng(7).normal(size=(10, 3))), centers=c(rng(8).normal(size=(6, 3))), k=c(10)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(7).normal(size=(10, 3)), tf.float32), centers=tf.constant(np.random.default_rng(8).normal(size=(6, 3)), tf.float32), k=tf.constant(10, tf.int64))')),
+    ('NearestNeighbors: points=c([[0.0, 0.0], [1.0, 1.0]]), centers=c([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]]), k=c(1)', _RO, _eager('R.NearestNeighbors(points=tf.constant([[0.0, 0.0], [1.0, 1.0]]), centers=tf.constant([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]]), k=tf.constant(1, tf.int64))')),
+    ('NearestNeighbors: points=c([[0.0, 0.0], [1.0, 1.0]]), centers=c([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]]), k=c(3)', _RO, _eager('R.NearestNeighbors(points=tf.constant([[0.0, 0.0], [1.0, 1.0]]), centers=tf.constant([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]]), k=tf.constant(3, tf.int64))')),
+    ("NearestNeighbors: points=c([[0.0, 0.0]]), centers=c([[float('nan'), 0.0], [1.0, 0.0], [2.0, 0.0]]), k=c(1)", _RO, _eager("R.NearestNeighbors(points=tf.constant([[0.0, 0.0]]), centers=tf.constant([[float('nan'), 0.0], [1.0, 0.0], [2.0, 0.0]]), k=tf.constant(1, tf.int64))")),
+    ("NearestNeighbors: points=c([[0.0, 0.0]]), centers=c([[1.0, 0.0], [float('nan'), 0.0], [2.0, 0.0]]), k=c(2)", _RO, _eager("R.NearestNeighbors(points=tf.constant([[0.0, 0.0]]), centers=tf.constant([[1.0, 0.0], [float('nan'), 0.0], [2.0, 0.0]]), k=tf.constant(2, tf.int64))")),
+    ('NearestNeighbors: points=c([[0.0, 0.0]]), centers=tf.zeros([0, 2]), k=c(2)', _RO, _eager('R.NearestNeighbors(points=tf.constant([[0.0, 0.0]]), centers=tf.zeros([0, 2]), k=tf.constant(2, tf.int64))')),
+    ('NearestNeighbors: points=c([[0.0, 0.0]]), centers=tf.ones([3, 2]), k=c(0)', _RO, _eager('R.NearestNeighbors(points=tf.constant([[0.0, 0.0]]), centers=tf.ones([3, 2]), k=tf.constant(0, tf.int64))')),
+    ('NearestNeighbors: points=tf.zeros([0, 2]), centers=tf.ones([3, 2]), k=c(1)', _RO, _eager('R.NearestNeighbors(points=tf.zeros([0, 2]), centers=tf.ones([3, 2]), k=tf.constant(1, tf.int64))')),
+    ('NearestNeighbors: points=tf.zeros([2, 2]), centers=tf.ones([3, 3]), k=c(1)', _RO, _eager('R.NearestNeighbors(points=tf.zeros([2, 2]), centers=tf.ones([3, 3]), k=tf.constant(1, tf.int64))')),
+    ('NearestNeighbors: points=tf.zeros([2]), centers=tf.ones([3, 2]), k=c(1)', _RO, _eager('R.NearestNeighbors(points=tf.zeros([2]), centers=tf.ones([3, 2]), k=tf.constant(1, tf.int64))')),
+    ('NearestNeighbors: points=tf.zeros([2, 2]), centers=tf.ones([3]), k=c(1)', _RO, _eager('R.NearestNeighbors(points=tf.zeros([2, 2]), centers=tf.ones([3]), k=tf.constant(1, tf.int64))')),
+    ('NearestNeighbors: points=tf.zeros([2, 2]), centers=tf.ones([3, 2]), k=c([1])', _RO, _eager('R.NearestNeighbors(points=tf.zeros([2, 2]), centers=tf.ones([3, 2]), k=tf.constant([1], tf.int64))')),
+    ('NearestNeighbors: points=tf.zeros([2, 2]), centers=tf.ones([3, 2]), k=c(1)', _RO, _eager('R.NearestNeighbors(points=tf.zeros([2, 2]), centers=tf.ones([3, 2]), k=tf.constant(1))')),
+    ('NearestNeighbors: points=c(rng(21).normal(size=(3, 2))), centers=c(rng(22).normal(size=(2500, 2))), k=c(5)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(21).normal(size=(3, 2)), tf.float32), centers=tf.constant(np.random.default_rng(22).normal(size=(2500, 2)), tf.float32), k=tf.constant(5, tf.int64))')),
+    ('NearestNeighbors: points=c(rng(21).normal(size=(3, 2))), centers=c(rng(22).normal(size=(2500, 2))), k=c(1)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(21).normal(size=(3, 2)), tf.float32), centers=tf.constant(np.random.default_rng(22).normal(size=(2500, 2)), tf.float32), k=tf.constant(1, tf.int64))')),
+    ('NearestNeighbors: points=c(rng(21).normal(size=(2, 1))), centers=c(rng(22).normal(size=(1100, 1))), k=c(1050)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(21).normal(size=(2, 1)), tf.float32), centers=tf.constant(np.random.default_rng(22).normal(size=(1100, 1)), tf.float32), k=tf.constant(1050, tf.int64))')),
+    ('NearestNeighbors in a tf.function: points=c(rng(7).normal(size=(10, 2))), centers=c(rng(8).normal(size=(6, 2))), k=c(3)', _RO, _traced('R.NearestNeighbors(points=tf.constant(np.random.default_rng(7).normal(size=(10, 2)), tf.float32), centers=tf.constant(np.random.default_rng(8).normal(size=(6, 2)), tf.float32), k=tf.constant(3, tf.int64))')),
+    ('NearestNeighbors in a tf.function: points=tf.zeros([2]), centers=tf.ones([3, 2]), k=c(1)', _RO, _traced('R.NearestNeighbors(points=tf.zeros([2]), centers=tf.ones([3, 2]), k=tf.constant(1, tf.int64))')),
+    ('NearestNeighbors in a tf.function: points=tf.zeros([2, 2]), centers=tf.ones([3, 2]), k=c([1])', _RO, _traced('R.NearestNeighbors(points=tf.zeros([2, 2]), centers=tf.ones([3, 2]), k=tf.constant([1], tf.int64))')),
+    ('NearestNeighbors in a tf.function: points=tf.zeros([2, 2]), centers=tf.ones([3, 3]), k=c(1)', _RO, _traced('R.NearestNeighbors(points=tf.zeros([2, 2]), centers=tf.ones([3, 3]), k=tf.constant(1, tf.int64))')),
+    ('NearestNeighbors: points=c(rng(17).normal(size=(40, 2))), centers=c(rng(18).normal(size=(30, 2))), k=c(30)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(17).normal(size=(40, 2)), tf.float32), centers=tf.constant(np.random.default_rng(18).normal(size=(30, 2)), tf.float32), k=tf.constant(30, tf.int64))')),
+    ('NearestNeighbors: points=c(rng(17).normal(size=(40, 3))), centers=c(rng(18).normal(size=(30, 3))), k=c(30)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(17).normal(size=(40, 3)), tf.float32), centers=tf.constant(np.random.default_rng(18).normal(size=(30, 3)), tf.float32), k=tf.constant(30, tf.int64))')),
+    ('NearestNeighbors: points=c(rng(17).normal(size=(40, 3))), centers=c(rng(18).normal(size=(3, 3))), k=c(3)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(17).normal(size=(40, 3)), tf.float32), centers=tf.constant(np.random.default_rng(18).normal(size=(3, 3)), tf.float32), k=tf.constant(3, tf.int64))')),
+    ('NearestNeighbors: points=c(rng(17).normal(size=(5, 3))), centers=c(rng(18).normal(size=(3, 3))), k=c(3)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(17).normal(size=(5, 3)), tf.float32), centers=tf.constant(np.random.default_rng(18).normal(size=(3, 3)), tf.float32), k=tf.constant(3, tf.int64))')),
+    ('NearestNeighbors: points=c(rng(17).normal(size=(100, 3))), centers=c(rng(18).normal(size=(61, 3))), k=c(61)', _RO, _eager('R.NearestNeighbors(points=tf.constant(np.random.default_rng(17).normal(size=(100, 3)), tf.float32), centers=tf.constant(np.random.default_rng(18).normal(size=(61, 3)), tf.float32), k=tf.constant(61, tf.int64))')),
+]
+
+_CLUSTER_TAPE_CASES: list[tuple[str, str, Any]] = [
+    ('NearestNeighbors under a tape (no gradient)', _RO, _tape("R.NearestNeighbors(points=x, centers=tf.constant([[1.0, 0.0], [0.0, 2.0]]), k=tf.constant(1, tf.int64))[1] * 2.0", "tf.constant([[0.5, 0.5]])")),
+    ('KmeansPlusPlusInitialization under a tape (no gradient)', _RO, _tape("R.KmeansPlusPlusInitialization(points=x, num_to_sample=tf.constant(1, tf.int64), seed=tf.constant(3, tf.int64), num_retries_per_sample=tf.constant(0, tf.int64)) * 2.0", "tf.constant([[0.5, 0.5], [1.0, 2.0]])")),
+    ('KMC2ChainInitialization under a tape (no gradient)', _RO, _tape("R.KMC2ChainInitialization(distances=x, seed=tf.constant(3, tf.int64))", "tf.constant([0.5, 1.5])")),
+]
+
 _TAPE_CASES: list[tuple[str, str, Any]] = [
     ('AudioSummaryV2 under a tape (not differentiable: None)', _RO, _tape("tf.reshape(R.AudioSummaryV2(tag=tf.constant('a'), tensor=x, sample_rate=tf.constant(8.0)), [-1])", "tf.constant([[0.5, -0.25]])")),
     ('EncodeJpegVariableQuality under a tape (a uint8 image: None)', _RO, _tape("tf.reshape(R.EncodeJpegVariableQuality(images=x, quality=tf.constant(50)), [-1])", "tf.zeros([2, 2, 3], tf.uint8)")),
 ]
 
-CASES: list[tuple[str, str, Any]] = _IMAGE_CASES + _AUDIO_CASES + _AUDIO_V1_CASES + _JPEG_CASES + _TAPE_CASES
+CASES: list[tuple[str, str, Any]] = (_IMAGE_CASES + _AUDIO_CASES + _AUDIO_V1_CASES + _JPEG_CASES + _TAPE_CASES + _KMC2_CASES
+                                     + _KMEANSPP_CASES + _NEAREST_CASES + _CLUSTER_TAPE_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
