@@ -116,7 +116,7 @@ NO_CPU_KERNEL = ("Conv2DBackpropFilterV2", "Conv2DBackpropInputV2", "GenerateBou
 
 
 # Raw ops whose calls need files: their differential cases are tests/ops/test_raw_file_ops_tf.py's
-ELSEWHERE = ("MatchingFiles", "ReadFile", "WriteFile")
+ELSEWHERE = ("GenerateVocabRemapping", "MatchingFiles", "ReadFile", "WriteFile")
 
 # Raw ops whose recorded program call could not tell a wrong binding (SparseReduceMax's was of an
 # empty sparse tensor, which a sum and a max reduce alike): their handwritten call replaces it

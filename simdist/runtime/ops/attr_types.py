@@ -276,6 +276,8 @@ ATTR_TYPES: dict[str, tuple[tuple[str, str, bool], ...]] = {'Abs': (('T', 'type'
  'GatherV2': (('batch_dims', 'int', True), ('Tparams', 'type', False), ('Tindices', 'type', False),
               ('Taxis', 'type', False)),
  'GenerateBoundingBoxProposals': (('post_nms_topn', 'int', True),),
+ 'GenerateVocabRemapping': (('new_vocab_offset', 'int', False), ('num_new_vocab', 'int', False),
+                            ('old_vocab_size', 'int', True)),
  'Greater': (('T', 'type', False),),
  'GreaterEqual': (('T', 'type', False),),
  'GuaranteeConst': (('T', 'type', False),),
