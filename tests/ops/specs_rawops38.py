@@ -15,6 +15,9 @@ UNTESTED_OPS: dict[str, str] = {
     **{op: ("a raw op only (k-means helpers: sampling and selection), whose gradient TF does not register (a tape "
             f"through it is LookupError); against TF's kernel: {_WHERE} (ops.raw-ops)")
        for op in ("KMC2ChainInitialization", "KmeansPlusPlusInitialization", "NearestNeighbors")},
+    **{op: ("a raw op only (a fused mirror-pad, resize and convolution), whose gradient TF does not register (a "
+            f"tape through it is LookupError); against TF's kernel: {_WHERE} (ops.raw-ops)")
+       for op in ("FusedPadConv2D", "FusedResizeAndPadConv2D")},
     "GenerateVocabRemapping": ("a raw op only, of int64 and int32 outputs read from two vocabulary files, that TF "
                                "declares not differentiable (training/checkpoint_ops.py); against TF's kernel: "
                                "tests/ops/test_raw_file_ops_tf.py (ops.raw-ops)"),

@@ -55,6 +55,7 @@ from simdist.runtime.ops import summary_audio as _summary_audio  # noqa: F401  (
 from simdist.runtime.ops import summary_image as _summary_image  # noqa: F401  (registers ImageSummary)
 from simdist.runtime.ops import clustering_ops as _clustering_ops  # noqa: F401  (registers NearestNeighbors & co.)
 from simdist.runtime.ops import vocab_remapping as _vocab_remapping  # noqa: F401  (registers GenerateVocabRemapping)
+from simdist.runtime.ops import fused_pad_conv as _fused_pad_conv  # noqa: F401  (registers FusedPadConv2D & co.)
 from simdist.runtime.ops import sparse_bincount as _sparse_bincount  # noqa: F401  (registers SparseBincount)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler
