@@ -33,6 +33,10 @@ def _default(v: Any) -> Any:
         return {"default": [x.name if isinstance(x, tf.DType) else x for x in v]}
     if isinstance(v, bytes):
         return {"default": v.decode()}
+    from tensorflow.core.framework import tensor_pb2
+    if isinstance(v, tensor_pb2.TensorProto):   # (a tensor attr's default: its text format, which make_tensor parses)
+        from google.protobuf import text_format
+        return {"default": text_format.MessageToString(v, as_one_line=True)}
     return {"default": v}
 
 

@@ -1,5 +1,5 @@
-"""`tf.raw_ops.ReadFile`, `WriteFile` and `MatchingFiles` against real TensorFlow 2.21 (clause
-ops.raw-ops): their calls need files, so their cases live here rather than in raw_op_cases.json
+"""`tf.raw_ops.ReadFile`, `WriteFile`, `MatchingFiles` and `GenerateVocabRemapping` against real TensorFlow 2.21
+(clause ops.raw-ops): their calls need files, so their cases live here rather than in raw_op_cases.json
 (scripts/record_raw_op_cases.py ELSEWHERE). Each case makes its own temporary directory on its
 backend and returns only what does not depend on its path (contents, base names, errors). Needs the
 `tf` extra (or this module's golden).
@@ -19,7 +19,7 @@ import tf_workers
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
 
-FILE_OPS = ("MatchingFiles", "ReadFile", "WriteFile")
+FILE_OPS = ("GenerateVocabRemapping", "MatchingFiles", "ReadFile", "WriteFile")
 
 
 def _in_dir(body: Callable[[Any, str], Any]) -> Callable[[Any], Any]:
@@ -72,6 +72,58 @@ def _traced(tf: Any, d: str) -> Any:
     return f()
 
 
+_VOCABS = {"new": b"a\nb\nc\nd\ne\n", "old": b"c\na\nx\ne\n", "dup": b"c\na\nc\n", "crlf": b"a\r\nb\r\nc",
+           "empty": b"", "blank": b"a\n\nb\n", "last": b"e\nd"}
+
+
+def _vocab(new: str, old: str, traced: bool = False, **attrs: Any) -> Callable[[Any], Any]:
+    """GenerateVocabRemapping of the vocabulary files `new` and `old` (keys of _VOCABS, or "" for an empty name,
+    "missing" for a file not there, "dir" for the directory, [name] for a vector), written in the case's directory."""
+    def body(tf: Any, d: str) -> Any:
+        for name, text in _VOCABS.items():
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(text)
+
+        def path(v: Any) -> Any:
+            if isinstance(v, list):
+                return [path(x) for x in v]
+            return "" if v == "" else d if v == "dir" else os.path.join(d, v)
+        kw = {"new_vocab_file": path(new), "old_vocab_file": path(old), "new_vocab_offset": 0, "num_new_vocab": 5,
+              **attrs}
+        if traced:
+            return tf.function(lambda: tf.raw_ops.GenerateVocabRemapping(**kw), autograph=False)()
+        return tf.raw_ops.GenerateVocabRemapping(**kw)
+    return _in_dir(body)
+
+
+_VOCAB_CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    ("GenerateVocabRemapping: all the new vocabulary", "files", _vocab("new", "old")),
+    ("GenerateVocabRemapping: an offset", "files", _vocab("new", "old", new_vocab_offset=2, num_new_vocab=3)),
+    ("GenerateVocabRemapping: old_vocab_size 2", "files", _vocab("new", "old", old_vocab_size=2)),
+    ("GenerateVocabRemapping: none (num_new_vocab 0)", "files", _vocab("new", "old", new_vocab_offset=5, num_new_vocab=0)),
+    ("GenerateVocabRemapping: CRLF lines, a last line without newline", "files", _vocab("crlf", "old", num_new_vocab=3)),
+    ("GenerateVocabRemapping: old CRLF lines", "files", _vocab("new", "crlf")),
+    ("GenerateVocabRemapping: old last line without newline", "files", _vocab("new", "last")),
+    ("GenerateVocabRemapping in a tf.function", "files", _vocab("new", "old", traced=True, new_vocab_offset=1, num_new_vocab=2)),
+    ("GenerateVocabRemapping: old_vocab_size beyond the file", "errors", _vocab("new", "old", old_vocab_size=9)),
+    ("GenerateVocabRemapping: old_vocab_size 0", "errors", _vocab("new", "old", old_vocab_size=0)),
+    ("GenerateVocabRemapping: past the new vocabulary", "errors", _vocab("new", "old", new_vocab_offset=3, num_new_vocab=3)),
+    ("GenerateVocabRemapping: a repeated old token", "errors", _vocab("new", "dup")),
+    ("GenerateVocabRemapping: an empty new file", "errors", _vocab("empty", "old", num_new_vocab=0)),
+    ("GenerateVocabRemapping: an empty old file", "errors", _vocab("new", "empty", num_new_vocab=2)),
+    ("GenerateVocabRemapping: an empty line", "errors", _vocab("blank", "old", num_new_vocab=3)),
+    ("GenerateVocabRemapping: a missing new file", "errors", _vocab("missing", "old", num_new_vocab=1)),
+    ("GenerateVocabRemapping: a missing old file", "errors", _vocab("new", "missing", num_new_vocab=1)),
+    ("GenerateVocabRemapping: a directory", "errors", _vocab("dir", "old", num_new_vocab=1)),
+    ("GenerateVocabRemapping: an empty new name", "errors", _vocab("", "old", num_new_vocab=1)),
+    ("GenerateVocabRemapping: an empty old name", "errors", _vocab("new", "", num_new_vocab=1)),
+    ("GenerateVocabRemapping: a vector new name", "errors", _vocab(["new"], "old", num_new_vocab=1)),
+    ("GenerateVocabRemapping: a vector old name", "errors", _vocab("new", ["old"], num_new_vocab=1)),
+    ("GenerateVocabRemapping: a vector name in a tf.function", "errors", _vocab(["new"], "old", traced=True, num_new_vocab=1)),
+    ("GenerateVocabRemapping: a negative offset", "errors", _vocab("new", "old", new_vocab_offset=-1, num_new_vocab=1)),
+    ("GenerateVocabRemapping: old_vocab_size -2", "errors", _vocab("new", "old", old_vocab_size=-2)),
+]
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("WriteFile then ReadFile, bytes and its result", "files", _in_dir(_write_read)),
     ("WriteFile twice replaces the file", "files", _in_dir(_overwrite)),
@@ -86,7 +138,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         filename=os.path.join(d, "v"), contents=["a", "b"]))),
     ("MatchingFiles of a matrix", "errors", _in_dir(lambda tf, d: tf.raw_ops.MatchingFiles(pattern=[[d]]))),
     ("ReadFile of a number", "errors", _in_dir(lambda tf, d: tf.raw_ops.ReadFile(filename=1))),
-]
+] + _VOCAB_CASES
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 

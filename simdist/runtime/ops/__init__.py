@@ -50,6 +50,12 @@ from simdist.runtime.ops import decode_json_example as _decode_json_example  # n
 from simdist.runtime.ops import summary_protos as _summary_protos  # noqa: F401  (registers ScalarSummary & co.)
 from simdist.runtime.ops import debug_kernels as _debug_kernels  # noqa: F401  (registers DebugIdentity & co.)
 from simdist.runtime.ops import sdca_fprint as _sdca_fprint  # noqa: F401  (registers SdcaFprint)
+from simdist.runtime.ops import jpeg_variable_quality as _jpeg_variable_quality  # noqa: F401  (registers EncodeJpegVariableQuality)
+from simdist.runtime.ops import summary_audio as _summary_audio  # noqa: F401  (registers AudioSummaryV2)
+from simdist.runtime.ops import summary_image as _summary_image  # noqa: F401  (registers ImageSummary)
+from simdist.runtime.ops import clustering_ops as _clustering_ops  # noqa: F401  (registers NearestNeighbors & co.)
+from simdist.runtime.ops import vocab_remapping as _vocab_remapping  # noqa: F401  (registers GenerateVocabRemapping)
+from simdist.runtime.ops import fused_pad_conv as _fused_pad_conv  # noqa: F401  (registers FusedPadConv2D & co.)
 from simdist.runtime.ops import sparse_bincount as _sparse_bincount  # noqa: F401  (registers SparseBincount)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler

@@ -27,7 +27,7 @@ from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array, string_tensor, want_string
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["decode_wav", "encode_wav"]
+__all__ = ["decode_wav", "encode_wav", "s16le_wav"]
 
 _WHY = lanes("decodes or encodes each file's bytes in Python: no stacked form")
 
@@ -45,17 +45,23 @@ def _encode(audio: np.ndarray, sample_rate: np.ndarray) -> np.ndarray:
                    f"[{','.join(str(d) for d in sample_rate.shape)}] instead.")
     if int(sample_rate) <= 0:   # (EncodeWavOp: after the shapes, before the samples; fz31a, seed 3120261208 #5)
         raise _bad(op, f"sample_rate must be in (0, 2^32), got: {int(sample_rate)}")
-    frames, channels = audio.shape
+    return bytes_array((), [s16le_wav(audio, int(sample_rate))])
+
+
+def s16le_wav(audio: np.ndarray, rate: int) -> bytes:
+    """wav_io.cc EncodeAudioAsS16LEWav's bytes of `audio` [frames, channels] at `rate` (its checks are its
+    callers'): a 44-byte RIFF/WAVE header (fmt chunk of 16 bytes, PCM, 16 bits; bytes per second and per frame
+    truncated to the fields' 32 and 16 bits, as EncodeFixed32/16 store them) and each sample as
+    roundf(x * 32768) clamped to int16 (FloatToInt16Sample)."""
+    channels = audio.shape[1]
     scaled = audio.astype(np.float32) * np.float32(32768.0)
     t = np.trunc(scaled).astype(np.float64)
     x = np.where(np.abs(scaled - t) >= 0.5, t + np.sign(scaled), t)   # (roundf: halves away from zero)
     pcm = np.clip(x, -32768, 32767).astype("<i2")
-    rate = int(sample_rate)
     data = pcm.tobytes()
-    hdr = (b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVEfmt " +
-           struct.pack("<IHHIIHH", 16, 1, channels, rate, rate * channels * 2, channels * 2, 16) +
-           b"data" + struct.pack("<I", len(data)))
-    return bytes_array((), [hdr + data])
+    return (b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVEfmt " +
+            struct.pack("<IHHIIHH", 16, 1, channels, rate & 0xFFFFFFFF, (rate * channels * 2) & 0xFFFFFFFF,
+                        (channels * 2) & 0xFFFF, 16) + b"data" + struct.pack("<I", len(data)) + data)
 
 
 class _Reader:

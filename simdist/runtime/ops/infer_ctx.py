@@ -52,7 +52,7 @@ def register(*names: str) -> Callable[[Callable[["Ctx"], None]], Callable[["Ctx"
 def _load() -> None:
     from simdist.runtime.ops import (shape_fns_array, shape_fns_linalg, shape_fns_misc,  # noqa: F401 (they register)
                                      shape_fns_audio, shape_fns_nn, shape_fns_parsing, shape_fns_ragged,
-                                     shape_fns_raw28, shape_fns_raw30, shape_fns_raw31, shape_fns_raw36, shape_fns_raw37,
+                                     shape_fns_raw28, shape_fns_raw30, shape_fns_raw31, shape_fns_raw36, shape_fns_raw37, shape_fns_raw38,
                                      shape_fns_rnn,
                                      shape_fns_sparse)
 

@@ -1076,6 +1076,8 @@ _REMOVED: dict[str, tuple[int, str]] = {
     "AdjustContrast": (2, "Use AdjustContrastv2 instead"), "QuantizeAndDequantize": (22, "Replaced by QuantizeAndDequantizeV2"),
     "BatchNormWithGlobalNormalization": (9, "Use tf.nn.batch_normalization()"),
     "BatchNormWithGlobalNormalizationGrad": (9, "Use tf.nn.batch_normalization()"),
+    # (thirty-eighth session: AudioSummary, V1 of AudioSummaryV2 with sample_rate an attr, observed)
+    "AudioSummary": (15, "Use AudioSummaryV2."),
 }
 # Every op whose OpDef carries a deprecation (TF 2.21's op_def_registry): a graph refuses the node as
 # op_def_library._apply_op_helper starts, before it converts any input (NotImplementedError); eagerly the

@@ -173,6 +173,13 @@ def bound_names() -> tuple[str, ...]:
     return tuple(sorted(n for n in opdefs()["ops"] if isinstance(binding(n), RawArgs)))
 
 
+def eager_refused() -> tuple[str, ...]:
+    """The bound raw ops with an attr of type "tensor" (ImageSummary), every eager call of which TF 2.21 refuses
+    (tensor_attrs.eager_refusal): no recorded eager call can succeed; their differential modules call them in a
+    tf.function."""
+    return tuple(n for n in bound_names() if any(a.get("type") == "tensor" for a in opdefs()["ops"][n]["args"]))
+
+
 def unbound() -> dict[str, str]:
     """Registered ops that are TF raw ops without a raw form: name -> why."""
     _registry_complete()
@@ -234,8 +241,13 @@ def _make_shape(v: Any, arg: str) -> tuple | None:
     return None if s.rank is None else tuple(s.as_list())
 
 
+def _make_tensor(v: Any, arg: str) -> np.ndarray:
+    from simdist.runtime.ops import tensor_attrs
+    return tensor_attrs.make_tensor(v, arg)
+
+
 _SCALAR = {"bool": _make_bool, "int": _make_int, "float": _make_float, "string": _make_str, "type": _make_type,
-           "shape": _make_shape}
+           "shape": _make_shape, "tensor": _make_tensor}
 
 
 def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: str = "", listed: bool = True) -> Any:
@@ -578,6 +590,10 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     for a in spec["args"]:   # (a graph checks a string's allowed values with the other attrs: raw_rules.check_attrs)
         if "attr" in a:
             vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name, listed=not context.in_function())
+    for a in spec["args"]:   # (eagerly, TF's runtime sets no tensor attr: tensor_attrs.eager_refusal)
+        if a.get("type") == "tensor" and not context.in_function():
+            from simdist.runtime.ops import tensor_attrs
+            raise tensor_attrs.eager_refusal(name, a["attr"])
     inputs = _inputs(spec, kw, vals, fname, name, fast)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
