@@ -7,8 +7,9 @@ Python wrappers' dtype checks (TypeError), the import's shape and duplicate-key 
 (InvalidArgumentError / FailedPreconditionError at construction), the insert's shape check.
 `export()` returns the entries in insertion order; TF returns a hash table's iteration order
 (unspecified), so programs (Keras's IndexLookup among them) sort or re-index what they export.
-A MutableHashTable's contents change under insert/remove: simdist runs its ops eagerly only (a
-traced tf.function using one raises NotImplementedError)."""
+A MutableHashTable's contents change under insert/remove: inside a tf.function its ops run on the
+table as the call runs (the call is not recorded for replay, so every call re-runs them); a dry run on
+placeholder values leaves the table unchanged; a tf.data function using one raises NotImplementedError."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.graph_op import op_result as _op_result
 from simdist.runtime.ops import lookup_find
 from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
@@ -208,11 +210,19 @@ class StaticHashTable(_HashTable):
     __getitem__ = lookup
 
 
-def _eager_only(what: str) -> None:
+def _stateful(what: str, mutates: bool = False) -> bool:
+    """Whether a MutableHashTable op runs now (False: a mutation inside a dry run on placeholder values, which must
+    not change the table). Inside a tf.function the op's effect is not recordable, so the call stays eager (each
+    call runs the op again, as TF's graph does); a tf.data function is not supported."""
     from simdist.runtime import context
-    if not context.executing_eagerly():
-        raise NotImplementedError(f"MutableHashTable.{what} inside a tf.function: simdist runs a mutable table's ops "
-                                  "eagerly only")
+    from simdist.runtime.ops import dispatch
+    if context.executing_eagerly():
+        return True
+    if not context.in_function():
+        raise NotImplementedError(f"MutableHashTable.{what} inside a tf.data function: simdist runs a mutable "
+                                  "table's ops eagerly or in a tf.function only")
+    dispatch.unrecordable(f"it runs MutableHashTable.{what} (a mutable table's ops are not recorded)")
+    return not (mutates and context.in_placeholder_run())
 
 
 class MutableHashTable(_HashTable):
@@ -229,15 +239,17 @@ class MutableHashTable(_HashTable):
         self._index: dict[Any, int] = {}
         self._keys, self._values = [], []
 
-    def insert(self, keys: Any, values: Any, name: str | None = None) -> None:
+    def insert(self, keys: Any, values: Any, name: str | None = None) -> Any:
         """Insert (or overwrite) each key's value; keys and values of one shape."""
-        _eager_only("insert")
+        run = _stateful("insert", mutates=True)
         k = convert_to_tensor(keys, dtype=self._key_dtype)
         v = convert_to_tensor(values, dtype=self._value_dtype)
         expected = k.shape.as_list() + self._value_shape
         if expected != v.shape.as_list():
             raise errors.InvalidArgumentError(None, None, f"Expected shape {_dims(expected)} for value, got "
                                               f"{_dims(v.shape.as_list())} [Op:LookupTableInsertV2]")
+        if not run:
+            return _op_result("MutableHashTable_lookup_table_insert/LookupTableInsertV2", "LookupTableInsertV2")
         rows = np.asarray(v.numpy()).reshape([-1] + self._value_shape)
         for kk, vv in zip(np.asarray(k.numpy()).reshape(-1), rows):
             kk, vv = _item(kk), (_item(vv) if not self._value_shape else vv.copy())
@@ -247,21 +259,26 @@ class MutableHashTable(_HashTable):
                 self._index[kk] = len(self._keys)
                 self._keys.append(kk)
                 self._values.append(vv)
+        # (TF's insert returns its op: None eagerly, an Operation in a tf.function)
+        return _op_result("MutableHashTable_lookup_table_insert/LookupTableInsertV2", "LookupTableInsertV2")
 
-    def remove(self, keys: Any, name: str | None = None) -> None:
+    def remove(self, keys: Any, name: str | None = None) -> Any:
         """Remove the keys present (others ignored)."""
-        _eager_only("remove")
+        run = _stateful("remove", mutates=True)
         if keys.dtype != self._key_dtype:
             raise TypeError(f"Dtype of argument `keys` must be {self._key_dtype}, received: {keys.dtype}")
+        if not run:
+            return _op_result("MutableHashTable_lookup_table_remove/LookupTableRemoveV2", "LookupTableRemoveV2")
         gone = {_item(k) for k in np.asarray(keys.numpy()).reshape(-1)}
         kept = [(k, v) for k, v in zip(self._keys, self._values) if k not in gone]
         self._keys = [k for k, _ in kept]
         self._values = [v for _, v in kept]
         self._index = {k: i for i, k in enumerate(self._keys)}
+        return _op_result("MutableHashTable_lookup_table_remove/LookupTableRemoveV2", "LookupTableRemoveV2")
 
     def lookup(self, keys: Any, dynamic_default_values: Any = None, name: str | None = None) -> Tensor:
         """Each key's value (the default where absent), in the keys' shape."""
-        _eager_only("lookup")
+        _stateful("lookup")
         k = convert_to_tensor(keys, dtype=self._key_dtype)
         if dynamic_default_values is None and not self._value_shape:
             return self._find(k, self._default_value)
@@ -284,9 +301,9 @@ class MutableHashTable(_HashTable):
         return convert_to_tensor(out.reshape(full), dtype=self._value_dtype)
 
     def size(self, name: str | None = None) -> Tensor:
-        _eager_only("size")
+        _stateful("size")
         return super().size(name)
 
     def export(self, name: str | None = None) -> tuple[Tensor, Tensor]:
-        _eager_only("export")
+        _stateful("export")
         return super().export(name)
