@@ -242,8 +242,8 @@ class MutableHashTable(_HashTable):
     def insert(self, keys: Any, values: Any, name: str | None = None) -> Any:
         """Insert (or overwrite) each key's value; keys and values of one shape."""
         run = _stateful("insert", mutates=True)
-        k = convert_to_tensor(keys, dtype=self._key_dtype)
-        v = convert_to_tensor(values, dtype=self._value_dtype)
+        k = convert_to_tensor(keys, dtype=self._key_dtype, name="keys")
+        v = convert_to_tensor(values, dtype=self._value_dtype, name="values")
         expected = k.shape.as_list() + self._value_shape
         if expected != v.shape.as_list():
             raise errors.InvalidArgumentError(None, None, f"Expected shape {_dims(expected)} for value, got "
@@ -279,7 +279,7 @@ class MutableHashTable(_HashTable):
     def lookup(self, keys: Any, dynamic_default_values: Any = None, name: str | None = None) -> Tensor:
         """Each key's value (the default where absent), in the keys' shape."""
         _stateful("lookup")
-        k = convert_to_tensor(keys, dtype=self._key_dtype)
+        k = convert_to_tensor(keys, dtype=self._key_dtype, name="keys")
         if dynamic_default_values is None and not self._value_shape:
             return self._find(k, self._default_value)
         full = k.shape.as_list() + self._value_shape

@@ -598,9 +598,10 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
                 # `tf.convert_to_tensor(float32 tensor, dtype=tf.int32)` in a tf.function is that
                 # float32 tensor. Clause ops.conversion)
                 return value
-            raise ValueError(
-                f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for Tensor with "
-                f"dtype {value.dtype.name}: {value!r}")
+            # (tensor_conversion_registry's _add_error_prefix: a given name leads the message)
+            raise ValueError(("" if name is None else f"{name}: ") +
+                             f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for Tensor with "
+                             f"dtype {value.dtype.name}: {value!r}")
         return value
     conv = getattr(value, "_as_tensor", None)
     if conv is not None:

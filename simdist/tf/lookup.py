@@ -7,4 +7,6 @@ from simdist.runtime.lookup_tables import (KeyValueTensorInitializer, StaticHash
 from simdist.runtime.lookup_tables import MutableHashTable as _MutableHashTable
 from simdist.runtime.vocabulary_table import StaticVocabularyTable  # noqa: F401
 
-experimental = _NS(MutableHashTable=_MutableHashTable)   # (TF 2.21: tf.lookup.experimental only)
+from simdist.runtime.dense_hash_table import DenseHashTable as _DenseHashTable  # noqa: E402
+
+experimental = _NS(MutableHashTable=_MutableHashTable, DenseHashTable=_DenseHashTable)   # (TF 2.21: tf.lookup.experimental only)
