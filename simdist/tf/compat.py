@@ -54,7 +54,10 @@ from simdist.runtime.dimension import Dimension as _Dimension, dimension_value a
 from simdist.tf import _compat_v1_ops as _v1  # noqa: E402
 from simdist.tf import _compat_v1_debugging as _v1_debugging  # noqa: E402
 
-v1 = _NS(
+from simdist.tf import _compat_v1_aliases  # noqa: E402
+
+# (its own v1 forms; the names TF binds to TF2 objects resolve to simdist's on first use: _compat_v1_aliases)
+v1 = _compat_v1_aliases.namespaces(dict(
     ConfigProto=_ConfigProto,
     Dimension=_Dimension,
     dimension_value=_dimension_value,
@@ -80,4 +83,4 @@ v1 = _NS(
         MirroredStrategy=_MirroredStrategyV1,
         experimental=_NS(CentralStorageStrategy=_CentralStorageStrategyV1),
     ),
-)
+))
