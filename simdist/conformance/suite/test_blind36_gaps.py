@@ -244,3 +244,110 @@ def test_blind36_predict_keeps_the_output_structure_as_numpy(keras, structure, b
     for g, w in zip(got_leaves, want_leaves):
         assert isinstance(g, np.ndarray), f"predict: expected ndarray leaves, got {type(g).__name__}"
         np.testing.assert_allclose(g, _np(w), rtol=1e-5, atol=1e-6, err_msg="predict vs the model on the whole input")
+
+
+# -- fit's shuffle: "batch" shuffles inside each batch, True across them, False not at all -----------------------------
+@clause("keras.fit.data", ref="tf221")
+@pytest.mark.parametrize("shuffle", ["batch", True, False])
+def test_blind36_fit_shuffle_modes_of_array_inputs(tf, keras, shuffle):
+    """fit(x, batch_size=4, shuffle=...) of 8 arrays rows (Keras 3.15 array_data_adapter): shuffle=False gives rows
+    0-3 then 4-7 in order; shuffle="batch" gives the same two blocks in that order, each block's rows permuted
+    (under a fixed seed at least one of six batches is out of order: the chance all six come out sorted is 24**-6);
+    shuffle=True mixes the rows across batches (seeded: at least one batch is not a block). Read from a custom
+    train_step run eagerly."""
+    keras.utils.set_random_seed(4)
+    seen = []
+
+    class Recorder(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            x, _ = data
+            seen.append(np.asarray(x)[:, 0].astype(int).tolist())
+            return {"n": tf.constant(0.0)}
+
+    model = Recorder()
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    x = np.stack([np.arange(8), np.arange(8)], 1).astype("float32")
+    model.fit(x, np.zeros((8, 1), "float32"), batch_size=4, shuffle=shuffle, epochs=3, verbose=0)
+    assert len(seen) == 6, f"expected 6 batches (2 per epoch), got {seen}"
+    blocks = [sorted(b) == list(range(4 * (i % 2), 4 * (i % 2) + 4)) for i, b in enumerate(seen)]
+    if shuffle is False:
+        assert seen == [[0, 1, 2, 3], [4, 5, 6, 7]] * 3, f"shuffle=False: expected the rows in order, got {seen}"
+    elif shuffle == "batch":
+        assert all(blocks), f"shuffle='batch': expected each batch to hold its block's rows, got {seen}"
+        assert any(b != sorted(b) for b in seen), f"shuffle='batch': expected the rows shuffled in a batch, got {seen}"
+    else:
+        assert not all(blocks), f"shuffle=True: expected rows mixed across batches, got {seen}"
+
+
+# -- CholeskyGrad reads the lower triangle of its upstream gradient ------------------------------------------------
+@clause("ops.linalg-more", ref="tf221")
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_blind36_cholesky_grad_reads_the_lower_triangle_of_grad(tf, n):
+    """tf.raw_ops.CholeskyGrad(l, grad): the gradient with respect to A = L L^T of a loss whose gradient with
+    respect to L is the lower triangle of `grad` (its upper part ignored): 0.5 (X + X^T) with
+    X = L^-T Phi(L^T tril(grad)) L^-1, Phi the lower triangle with the diagonal halved (Murray 2016, the blocked
+    algorithm TF's kernel runs). Computed with NumPy in float64."""
+    rng = np.random.RandomState(n)
+    m = rng.rand(n, n)
+    a = m @ m.T + n * np.eye(n)
+    low = np.linalg.cholesky(a)
+    g = rng.rand(n, n) * 2 - 1                               # a full upstream gradient, upper part included
+    got = _np(tf.raw_ops.CholeskyGrad(l=tf.constant(low), grad=tf.constant(g)))
+    inv = np.linalg.inv(low)
+    phi = np.tril(low.T @ np.tril(g))
+    phi[np.diag_indices(n)] *= 0.5
+    x = inv.T @ phi @ inv
+    expected = 0.5 * (x + x.T)
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12, err_msg=f"CholeskyGrad n={n} vs NumPy")
+
+
+# -- sample_from_datasets / choose_from_datasets: the element_spec is the inputs' common supertype -------------------
+@clause("dataset.sample-choose", ref="tf221")
+@pytest.mark.parametrize("shapes, want", [([[2], [3]], [None]), ([[2], [2]], [2]), ([[None, 3], [2, 3]], [None, 3]),
+                                          ([[2, 3], [2, 4], [2, 3]], [2, None])])
+@pytest.mark.parametrize("how", ["sample", "choose"])
+def test_blind36_sampled_datasets_spec_is_the_common_supertype(tf, shapes, want, how):
+    """sample_from_datasets / choose_from_datasets of datasets whose element shapes differ: the element_spec's shape
+    is the most specific shape compatible with every input (TF 2.21's DirectedInterleaveDataset: a dimension that
+    differs is None), and every element comes through with its own shape."""
+    def source(shape):
+        concrete = [2 if d is None else d for d in shape]
+        if None not in shape:
+            return tf.data.Dataset.from_tensors(tf.zeros(concrete))
+        return tf.data.Dataset.from_generator(lambda: iter([np.zeros(concrete, "float32")]),
+                                              output_signature=tf.TensorSpec(shape, tf.float32))
+    inputs = [source(s) for s in shapes]
+    if how == "sample":
+        ds = tf.data.Dataset.sample_from_datasets(inputs, seed=3)
+    else:
+        ds = tf.data.Dataset.choose_from_datasets(inputs, tf.data.Dataset.range(len(inputs)))
+    assert ds.element_spec.shape.as_list() == want, \
+        f"{how} of shapes {shapes}: expected element_spec shape {want}, got {ds.element_spec.shape.as_list()}"
+    got = sorted(tuple(e.shape.as_list()) for e in ds)
+    expected = sorted(tuple(2 if d is None else d for d in s) for s in shapes)
+    assert got == expected, f"{how}: expected elements of shapes {expected}, got {got}"
+
+
+# -- a model's config holding NumPy scalars is written as plain JSON numbers ---------------------------------------
+@clause("keras.saving.json-and-serialize", ref="tf221")
+@pytest.mark.parametrize("value", [np.float32(0.25), np.float64(0.5), 0.25])
+def test_blind36_model_json_of_numpy_scalar_arguments(keras, value, tmp_path):
+    """Model.to_json / Model.save of a model whose layer was given a NumPy scalar argument (Dropout(rate)): the JSON
+    holds a plain number equal to it (Keras 3.15's json encoder converts NumPy scalars), and the saved model loads
+    back with that rate."""
+    import json
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dropout(value, name="drop")])
+    layers = json.loads(model.to_json())["config"]["layers"]
+    rate = [layer for layer in layers if layer["class_name"] == "Dropout"][0]["config"]["rate"]
+    assert isinstance(rate, float) and rate == float(value), f"to_json: expected rate {float(value)}, got {rate!r}"
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    loaded = keras.models.load_model(path)
+    assert float(loaded.get_layer("drop").rate) == float(value), "the loaded model's Dropout rate"
