@@ -6232,3 +6232,183 @@ TRAINING_BATCH35: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH35
 CATALOGUE += TRAINING_BATCH35
+
+# -- Thirty-eighth session: a thirty-sixth blind batch (TRAINING_BATCH36), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirty-eighth session: a thirty-sixth blind batch"). Keras layers
+#    and attention masks (MultiHeadAttention's mask over two attention axes and its key's last size,
+#    GroupedQueryAttention's mask on its dot-product path, Attention's output mask, Dot's normalisation of a zero vector,
+#    Reshape's -1), losses and metrics (the stateless API: stateless_update_state, stateless_result,
+#    stateless_reset_state and the state's length; AUC's reset, a confusion count's default threshold,
+#    BinaryFocalCrossentropy's class balancing), optimizers and callbacks (Adam's amsgrad config, ReduceLROnPlateau's
+#    factor), the trainer (predict's stop_predicting and its tuple and NumPy outputs, custom train_step logs,
+#    pack_x_y_sample_weight, fit's shuffle="batch", a metric function's name), CholeskyGrad, tf.data
+#    (bucket_by_sequence_length's boundary padding, sample_from_datasets' element_spec, zip of one tuple, unbatch's
+#    batch sizes), checkpoints and saving (BackupAndRestore's epoch, a config's NumPy scalars) and Strategy.reduce's
+#    unhashable axis; each a function no earlier mutant touched.
+TRAINING_BATCH36: list[Mutant] = [
+    # -- Keras layers and attention masks
+    _t("mha-mask-expanded-at-fixed-axis", "axis", "simdist/keras/layers/attention.py",
+       "            attention_mask = tf.convert_to_tensor(attention_mask)\n"
+       "            axis = -len(self._attention_axes) * 2 - 1\n",
+       "            attention_mask = tf.convert_to_tensor(attention_mask)\n" "            axis = -3\n",
+       "MultiHeadAttention expands a lower-rank attention mask at axis -3 (the heads' axis only for one "
+       "attention axis): with attention_axes=(1, 2) the heads' axis is missed"),
+    _t("mha-output-shape-key-last-dim-checked", "boundary", "simdist/keras/layers/attention.py",
+       "        if value_shape[1:-1] != key_shape[1:-1]:\n",
+       "        if value_shape[1:] != key_shape[1:]:\n",
+       "MultiHeadAttention.compute_output_shape refuses a key whose last size differs from the value's "
+       "(Keras: only the other dimensions must agree)"),
+    _t("gqa-fast-path-mask-dropped", "state", "simdist/keras/layers/grouped_query_attention.py",
+       "            return ops.dot_product_attention(query=query, key=key, value=value, bias=None, mask=attention_mask,\n",
+       "            return ops.dot_product_attention(query=query, key=key, value=value, bias=None, mask=None,\n",
+       "GroupedQueryAttention's dot-product path (no scores asked, no dropout) drops the attention mask"),
+    _t("attention-output-mask-from-value", "state", "simdist/keras/layers/dot_attention.py",
+       "        if mask is None or mask[0] is None:\n" "            return None\n"
+       "        return tf.convert_to_tensor(mask[0])\n",
+       "        if mask is None or mask[-1] is None:\n" "            return None\n"
+       "        return tf.convert_to_tensor(mask[-1])\n",
+       "keras.layers.Attention's output mask is the value's mask (Keras: the query's)"),
+    _t("dot-normalize-unbounded-inverse-norm", "formula", "simdist/keras/layers/dot.py",
+       "    inv_norm = tf.minimum(tf.math.rsqrt(square_sum), tf.cast(1.0 / epsilon, x.dtype))\n",
+       "    inv_norm = tf.math.rsqrt(square_sum)\n",
+       "Dot(normalize=True) divides by the plain L2 norm: a zero vector gives NaN (Keras: rsqrt capped at "
+       "1/epsilon)"),
+    _t("reshape-indivisible-size-accepted", "missing-error", "simdist/keras/layers/reshaping.py",
+       "    if known == 0 or size % known != 0:\n",
+       "    if known == 0:\n",
+       "Reshape with a -1 whose other sizes do not divide the input's size builds a (floored) shape instead "
+       "of Keras's ValueError"),
+    # -- losses and metrics
+    _t("metric-stateless-update-ignores-given-state", "state", "simdist/keras/metrics/metric.py",
+       "        self._check_state_length(metric_variables)\n"
+       "        with StatelessScope(state_mapping=list(zip(self.variables, metric_variables))) as scope:\n"
+       "            self.update_state(*args, **kwargs)\n",
+       "        self._check_state_length(metric_variables)\n" "        with StatelessScope() as scope:\n"
+       "            self.update_state(*args, **kwargs)\n",
+       "stateless_update_state starts from the metric's own variables, not the metric_variables given"),
+    _t("metric-stateless-reset-returns-current", "state", "simdist/keras/metrics/metric.py",
+       "        with StatelessScope() as scope:\n" "            self.reset_state()\n"
+       "        return self._state_after(scope)\n",
+       "        return list(self.variables)\n",
+       "stateless_reset_state returns the metric's current values instead of the reset ones"),
+    _t("metric-stateless-result-ignores-given-state", "state", "simdist/keras/metrics/metric.py",
+       "        self._check_state_length(metric_variables)\n"
+       "        with StatelessScope(state_mapping=list(zip(self.variables, metric_variables))):\n"
+       "            return self.result()\n",
+       "        self._check_state_length(metric_variables)\n" "        with StatelessScope():\n"
+       "            return self.result()\n",
+       "stateless_result reads the metric's own variables, not the metric_variables given"),
+    _t("metric-stateless-state-length-unchecked", "missing-error", "simdist/keras/metrics/metric.py",
+       "        if len(metric_variables) != len(self.variables):\n",
+       "        if len(metric_variables) > len(self.variables):\n",
+       "a stateless metric call given fewer metric_variables than the metric has is accepted (zip drops the "
+       "rest)"),
+    _t("auc-reset-keeps-negatives", "state", "simdist/keras/metrics/confusion_metrics.py",
+       "            for v in (self.true_positives, self.false_positives, self.true_negatives, self.false_negatives):\n"
+       "                v.assign(tf.zeros(shape))\n",
+       "            for v in (self.true_positives, self.false_positives):\n"
+       "                v.assign(tf.zeros(shape))\n",
+       "AUC.reset_state zeroes the positives' counts only: true and false negatives carry over"),
+    _t("confusion-count-default-threshold-zero", "boundary", "simdist/keras/metrics/precision_recall.py",
+       "        self.thresholds = metrics_utils.parse_init_thresholds(thresholds, default_threshold=0.5)\n"
+       "        self._thresholds_distributed_evenly = metrics_utils.is_evenly_distributed_thresholds(self.thresholds)\n"
+       "        self.accumulator",
+       "        self.thresholds = metrics_utils.parse_init_thresholds(thresholds, default_threshold=0.0)\n"
+       "        self._thresholds_distributed_evenly = metrics_utils.is_evenly_distributed_thresholds(self.thresholds)\n"
+       "        self.accumulator",
+       "TruePositives/FalsePositives/... without thresholds count predictions above 0 as positive (Keras: "
+       "0.5)"),
+    _t("binary-focal-class-balancing-dropped", "state", "simdist/keras/losses/probabilistic_losses.py",
+       "                         apply_class_balancing=apply_class_balancing, alpha=alpha, gamma=gamma,\n",
+       "                         alpha=alpha, gamma=gamma,\n",
+       "BinaryFocalCrossentropy(apply_class_balancing=True) does not weight by alpha (the option never "
+       "reaches the function)"),
+    # -- optimizers and callbacks
+    _t("adam-config-amsgrad-dropped", "state", "simdist/keras/optimizers/adam.py",
+       "        config.update({\"beta_1\": self.beta_1, \"beta_2\": self.beta_2, \"epsilon\": self.epsilon,\n"
+       "                       \"amsgrad\": self.amsgrad})\n",
+       "        config.update({\"beta_1\": self.beta_1, \"beta_2\": self.beta_2, \"epsilon\": self.epsilon})\n",
+       "Adam's get_config leaves amsgrad out: a saved or cloned Adam(amsgrad=True) is plain Adam"),
+    _t("reduce-lr-factor-one-accepted", "boundary", "simdist/keras/callbacks/reduce_lr_on_plateau.py",
+       "        if factor >= 1.0:\n",
+       "        if factor > 1.0:\n",
+       "ReduceLROnPlateau(factor=1.0) is accepted (Keras: ValueError for a factor >= 1.0)"),
+    # -- the trainer
+    _t("predict-stop-predicting-ignored", "state", "simdist/keras/trainers/trainer.py",
+       "                callbacks.on_predict_batch_end(end_step, {\"outputs\": batch_outputs})\n"
+       "                if self.stop_predicting:\n" "                    break\n",
+       "                callbacks.on_predict_batch_end(end_step, {\"outputs\": batch_outputs})\n",
+       "predict ignores model.stop_predicting set by a callback and runs every batch"),
+    _t("metrics-result-replaces-custom-logs", "state", "simdist/keras/trainers/trainer.py",
+       "        if isinstance(logs, dict) and set(logs.keys()) == set(metric_logs.keys()):\n"
+       "            return metric_logs\n" "        return logs\n",
+       "        return metric_logs\n",
+       "fit/evaluate report the compiled metrics' results even when train_step/test_step returned other logs"),
+    _t("predict-tuple-outputs-as-list", "state", "simdist/keras/trainers/trainer.py",
+       "        return type(shallow)(_map_up_to(s, fn, d) for s, d in zip(shallow, deep))\n",
+       "        return [_map_up_to(s, fn, d) for s, d in zip(shallow, deep)]\n",
+       "predict of a model with a tuple of outputs returns a list"),
+    _t("predict-outputs-left-as-tensors", "state", "simdist/keras/trainers/predict_concat.py",
+       "    if isinstance(x, tf.Tensor):\n" "        return x.numpy()\n" "    return x\n",
+       "    return x\n",
+       "predict returns its outputs as tf.Tensor objects (Keras: NumPy arrays)"),
+    _t("pack-x-y-list-not-wrapped", "state", "simdist/keras/trainers/data_adapter.py",
+       "        return x if not isinstance(x, (tuple, list)) else (x,)\n",
+       "        return x\n",
+       "pack_x_y_sample_weight(x) of a list or tuple returns it as is (Keras: (x,), so it is not read as (x,"
+       " y))"),
+    _t("fit-batch-shuffle-within-batch-skipped", "state", "simdist/keras/trainers/data_adapter.py",
+       "        if shuffle == \"batch\":\n" "            indices = indices.map(tf.random.shuffle)\n",
+       "",
+       "fit(shuffle=\"batch\") keeps each batch's samples in order (Keras: each batch shuffled)"),
+    _t("metric-function-name-not-snake-cased", "state", "simdist/keras/trainers/compile_utils.py",
+       "    if fn:\n" "        return to_snake_case(fn)\n",
+       "    if fn:\n" "        return fn\n",
+       "a metric function passed to compile is logged under its __name__ as written (Keras: snake case)"),
+    # -- gradients
+    _t("cholesky-grad-upper-upstream-kept", "gradient", "simdist/runtime/ops/cholesky_grad.py",
+       "    g = np.tril(grad).reshape(-1, n, n)\n",
+       "    g = grad.reshape(-1, n, n)\n",
+       "CholeskyGrad reads the upstream gradient's upper triangle too (TF: its lower triangle only)"),
+    # -- tf.data
+    _t("bucket-pad-to-boundary-not-minus-one", "boundary", "simdist/runtime/data/group_by_window.py",
+       "            filler = bucket_boundaries[k] - 1\n",
+       "            filler = bucket_boundaries[k]\n",
+       "bucket_by_sequence_length(pad_to_bucket_boundary=True) pads to the boundary (TF: boundary - 1)"),
+    _t("sample-from-datasets-spec-of-first", "state", "simdist/runtime/data/sampling.py",
+       "                if any(m is None for m in merged):\n" "                    raise TypeError\n"
+       "                specs = merged\n",
+       "                if any(m is None for m in merged):\n" "                    raise TypeError\n",
+       "sample_from_datasets/choose_from_datasets take the first dataset's element_spec (TF: the most "
+       "specific common supertype: [2] and [3] are [None])"),
+    _t("dataset-zip-single-structure-nested", "state", "simdist/runtime/data/dataset.py",
+       "        elif len(args) == 1:\n" "            structure = args[0]\n" "        elif not args:\n",
+       "        elif not args:\n",
+       "Dataset.zip((a, b)) with one structure argument nests it as ((x, y),)"),
+    _t("unbatch-batch-sizes-unchecked", "missing-error", "simdist/runtime/data/batching.py",
+       "            if c.shape[0] != flat[0].shape[0]:\n" "                raise errors.InvalidArgumentError(\n"
+       "                    None, None, \"Input element must have the same batch size in each component. Component \"\n",
+       "            if c.shape[0] < flat[0].shape[0]:\n" "                raise errors.InvalidArgumentError(\n"
+       "                    None, None, \"Input element must have the same batch size in each component. Component \"\n",
+       "unbatch accepts an element whose later components have more rows than the first (the extra rows "
+       "dropped)"),
+    # -- checkpoints and saving
+    _t("backup-restore-initial-epoch-ignored", "state", "simdist/keras/callbacks/backup_and_restore.py",
+       "                training_metadata = json.loads(f.read())\n"
+       "            self.model._initial_epoch = training_metadata[\"epoch\"]\n",
+       "                training_metadata = json.loads(f.read())\n",
+       "BackupAndRestore restores the weights but not the epoch: a resumed fit starts again from epoch 0"),
+    _t("keras-json-numpy-scalar-kept", "state", "simdist/keras/models/keras_file.py",
+       "    if isinstance(x, np.generic):\n" "        return x.item()\n" "    return x\n",
+       "    return x\n",
+       "a model's config holding a NumPy scalar is not converted: to_json/save fail on it"),
+    # -- distribution
+    _t("strategy-reduce-unhashable-axis-accepted", "missing-error", "simdist/strategies/base.py",
+       "            if not context.in_function():\n"
+       "                # TF 2.21 eagerly caches its per-axis tf.function in a dict",
+       "            if False:\n" "                # TF 2.21 eagerly caches its per-axis tf.function in a dict",
+       "Strategy.reduce(op, value, axis=[0]) eagerly is accepted (TF 2.21: TypeError unhashable type: "
+       "'list')"),
+]
+TRAINING += TRAINING_BATCH36
+CATALOGUE += TRAINING_BATCH36

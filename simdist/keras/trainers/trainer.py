@@ -329,6 +329,8 @@ class Trainer:
                     raise StopIteration
                 outputs = one_step_on_data(data)
                 ran = True
+                if hasattr(iterator, "get_next_as_optional") and not tf.nest.flatten(outputs):
+                    _refuse_logs_without_components(outputs, traced=not self.run_eagerly)
             return outputs
 
         function.__wrapped__ = one_step_on_data   # type: ignore[attr-defined]  # (what explain reads)
@@ -710,6 +712,15 @@ def _multi_worker_concat(v: Any, strategy: Any) -> Any:
     for replica_id in range(per_worker):
         ordered += parts[replica_id::per_worker]
     return concat(ordered)
+
+
+def _refuse_logs_without_components(logs: Any, traced: bool) -> None:
+    """Keras 3.15 wraps each step's logs read from a dataset iterator (fit, evaluate) in
+    tf.experimental.Optional.from_value, in its multi_step_on_iterator (traced unless run_eagerly, and
+    marked do_not_convert: a trace error is op_def_library's plain ValueError): logs without components
+    ({} from a custom train_step) are that op's error (spec `keras.fit.logs`). train_on_batch's Python
+    iterator is not wrapped."""
+    raise tf.experimental.Optional._no_components_error(traced)
 
 
 def _append_outputs(outputs: Any, batch_outputs: Any) -> None:

@@ -26,10 +26,24 @@ class Optional:
 
     @staticmethod
     def from_value(value: Any) -> "Optional":
+        """The Optional holding `value`. A structure without components (`{}`, `()`, nested empties) is the
+        OptionalFromValue op's attr check, as on TF 2.21: InvalidArgumentError eagerly, ValueError when a
+        tf.function traces it (spec `dataset.api-surface`)."""
+        if not _is_distributed(value) and not flatten(value):
+            _refuse_no_components()
         tensors = map_structure(_to_tensor, value) if not _is_distributed(value) else value
         spec = map_structure(lambda t: TensorSpec(t.shape, t.dtype), tensors) if not _is_distributed(value) \
             else None
         return Optional(tensors, spec, True)
+
+    @staticmethod
+    def _no_components_error(traced: bool) -> Exception:
+        """The error of `from_value` of a structure without components where AutoGraph does not convert
+        the caller (Keras's do_not_convert step functions): InvalidArgumentError eagerly, op_def_library's
+        plain ValueError at trace."""
+        if traced:
+            return ValueError(_NO_COMPONENTS_TRACED)
+        return errors.InvalidArgumentError(None, None, _NO_COMPONENTS_EAGER)
 
     @staticmethod
     def empty(element_spec: Any) -> "Optional":
@@ -46,6 +60,20 @@ class Optional:
     @property
     def element_spec(self) -> Any:
         return self._element_spec
+
+
+_NO_COMPONENTS_EAGER = ("Length for attr 'Toutput_types' of 0 must be at least minimum 1\n\t; NodeDef: {{node "
+                        "OptionalFromValue}}; Op<name=OptionalFromValue; signature=components: -> optional:variant; "
+                        "attr=Toutput_types:list(type),min=1> [Op:OptionalFromValue] name: ")
+_NO_COMPONENTS_TRACED = "Attr 'Toutput_types' of 'OptionalFromValue' Op passed list of length 0 less than minimum 1."
+
+
+def _refuse_no_components() -> None:
+    """OptionalFromValue's `Toutput_types: list(type), min=1` with no components: TF 2.21's eager
+    InvalidArgumentError, marked with op_def_library's ValueError that a tf.function's trace raises."""
+    from simdist.runtime.ops import trace_errors
+    raise trace_errors.static(errors.InvalidArgumentError(None, None, _NO_COMPONENTS_EAGER), ValueError,
+                              _NO_COMPONENTS_TRACED)
 
 
 def _is_distributed(value: Any) -> bool:
