@@ -70,6 +70,8 @@ from simdist.tf import audio, bitwise, compat, config, data, debugging, distribu
 from simdist.tf import signal  # noqa: E402
 from simdist.tf import quantization  # noqa: E402,F401  (clause ops.fake-quant)
 from simdist.tf import raw_ops  # noqa: E402,F401  (functions made on first use: clause ops.raw-ops)
+from simdist.tf._gen_wrappers import (AggregationMethod, ragged_fill_empty_rows,  # noqa: E402,F401
+                                      ragged_fill_empty_rows_grad)
 from simdist.tf._initializers import (Constant as constant_initializer, Ones as ones_initializer,  # noqa: E402
                                      RandomNormal as random_normal_initializer,
                                      RandomUniform as random_uniform_initializer, Zeros as zeros_initializer)
