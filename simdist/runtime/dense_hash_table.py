@@ -22,7 +22,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.graph_op import op_result
-from simdist.runtime.lookup_tables import _stateful
+from simdist.runtime.lookup_tables import TableDtypes, _stateful
 from simdist.runtime.ops.args import dims_text
 from simdist.runtime.ops.tsl_hash import hash64
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -59,7 +59,7 @@ def _row(v: np.ndarray) -> tuple:
     return tuple(x if isinstance(x, bytes) else x.item() for x in v)
 
 
-class DenseHashTable:
+class DenseHashTable(TableDtypes):
     """`tf.lookup.experimental.DenseHashTable(key_dtype, value_dtype, default_value, empty_key, deleted_key,
     initial_num_buckets=None, name="MutableDenseHashTable", checkpoint=True, experimental_is_anonymous=False)`."""
 
@@ -157,14 +157,6 @@ class DenseHashTable:
                     raise errors.InternalError(None, None, "Internal error in MutableDenseHashTable insert")
 
     # -- the API -------------------------------------------------------------------------------------------
-    @property
-    def key_dtype(self) -> dtypes.DType:
-        return self._key_dtype
-
-    @property
-    def value_dtype(self) -> dtypes.DType:
-        return self._value_dtype
-
     @property
     def name(self) -> None:
         return None   # (eagerly TF's _table_name is None)

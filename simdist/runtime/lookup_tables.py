@@ -24,7 +24,7 @@ from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 from simdist.runtime.ops.args import dims_text as _dims
 
-__all__ = ["KeyValueTensorInitializer", "TextFileIndex", "TextFileInitializer", "StaticHashTable", "MutableHashTable"]
+__all__ = ["TableDtypes", "KeyValueTensorInitializer", "TextFileIndex", "TextFileInitializer", "StaticHashTable", "MutableHashTable"]
 
 
 def _item(v: Any) -> Any:
@@ -33,6 +33,22 @@ def _item(v: Any) -> Any:
 
 def _text(v: Any) -> str:
     return v.decode("utf-8", "backslashreplace") if isinstance(v, bytes) else str(v)
+
+
+class TableDtypes:
+    """The key_dtype and value_dtype properties of TF's tables and table initializers (kept as _key_dtype and
+    _value_dtype)."""
+
+    _key_dtype: dtypes.DType
+    _value_dtype: dtypes.DType
+
+    @property
+    def key_dtype(self) -> dtypes.DType:
+        return self._key_dtype
+
+    @property
+    def value_dtype(self) -> dtypes.DType:
+        return self._value_dtype
 
 
 class KeyValueTensorInitializer:
@@ -64,7 +80,7 @@ class TextFileIndex:
     LINE_NUMBER = -1
 
 
-class TextFileInitializer:
+class TextFileInitializer(TableDtypes):
     """`tf.lookup.TextFileInitializer`: keys and values from a text file's lines (a column split by
     `delimiter`, the whole line or the line number plus `value_index_offset`: TF adds the offset to
     a LINE_NUMBER key too), at most `vocab_size` lines."""
@@ -86,14 +102,6 @@ class TextFileInitializer:
                 raise ValueError(f"`{what.lower()}_dtype` should be either integer or string for "
                                  f"{what.lower()}_index {TextFileIndex.WHOLE_LINE}. Received: {dt}")
 
-    @property
-    def key_dtype(self) -> dtypes.DType:
-        return self._key_dtype
-
-    @property
-    def value_dtype(self) -> dtypes.DType:
-        return self._value_dtype
-
     def _column(self, line: str, number: int, index: int, dt: dtypes.DType, offset: int) -> Any:
         if index == TextFileIndex.LINE_NUMBER:
             return number + offset
@@ -114,23 +122,13 @@ class TextFileInitializer:
         return k.reshape(-1), v.reshape(-1)
 
 
-class _HashTable:
+class _HashTable(TableDtypes):
     """The contents and the lookup both table kinds share."""
 
-    _key_dtype: dtypes.DType
-    _value_dtype: dtypes.DType
     _default_value: Tensor
     _keys: list
     _values: list
     _value_shape: list[int] = []   # (each value's shape: a table of vectors sets it; never mutated)
-
-    @property
-    def key_dtype(self) -> dtypes.DType:
-        return self._key_dtype
-
-    @property
-    def value_dtype(self) -> dtypes.DType:
-        return self._value_dtype
 
     @property
     def name(self) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import case_results
+from case_wrappers import error_class
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -72,16 +73,6 @@ def _op(name: str, *args: Callable[[Any], Any], **kw: Any) -> Callable[[Any], An
     return f
 
 
-def _error_class(case: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """The case's result, or only the class of its error (TF's conversion error names TF's SparseTensor class)."""
-    def f(tf: Any) -> Any:
-        try:
-            return case(tf)
-        except Exception as e:  # noqa: BLE001 - the class is the result
-            return ("raised", type(e).__name__)
-    return f
-
-
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     for name in UNARY:
@@ -97,7 +88,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["special/matmul_sp_sp"] = _op("matmul", _sp, lambda tf: tf.sparse.transpose(_sp2(tf)))
     for axis in (None, 0, 1):
         c[f"special/sum_{axis}"] = _op("sum", _sp, axis=axis)
-        c[f"special/mean_{axis}"] = _error_class(_op("mean", _sp, axis=axis))
+        c[f"special/mean_{axis}"] = error_class(_op("mean", _sp, axis=axis))
     c["special/sum_keepdims"] = _op("sum", _sp, axis=1, keepdims=True)
     c["special/mean_slices"] = _op("mean", lambda tf: _slices(tf, [0, 3]), axis=0)
     c["special/concatenate_sp_sp"] = lambda tf: _out(tf, tf.keras.ops.concatenate([_sp(tf), _sp2(tf)], axis=1))
@@ -112,7 +103,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["special/cast"] = _op("cast", _sp, "float16")
     c["special/cast_int"] = _op("cast", _sp, "int32")
     c["special/convert_to_numpy"] = _op("convert_to_numpy", _sp)
-    c["special/relu"] = _error_class(_op("relu", _sp))
+    c["special/relu"] = error_class(_op("relu", _sp))
     c["special/matmul_batched_sp_sp"] = _op("matmul", lambda tf: tf.sparse.expand_dims(_sp(tf), 0),
                                             lambda tf: tf.sparse.expand_dims(tf.sparse.transpose(_sp2(tf)), 0))
     return c

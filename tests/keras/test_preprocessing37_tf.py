@@ -18,6 +18,7 @@ from typing import Any, Callable
 import pytest
 
 import case_results
+from case_wrappers import error_class
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -43,17 +44,6 @@ def _bincount(values: Callable[[Any], Any], **kw: Any) -> Callable[[Any], Any]:
     return f
 
 
-def _error_class(case: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """The case's result, or only the class of the error it raises (its text is not compared: the repr Keras gives a
-    RaggedTensor argument, assert_equal's eager wording)."""
-    def f(tf: Any) -> Any:
-        try:
-            return case(tf)
-        except Exception as e:  # noqa: BLE001 - the class is the result
-            return ("raised", type(e).__name__)
-    return f
-
-
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     ints = {"r2": lambda tf: tf.constant([[0, 1, 1, 3], [2, 2, 0, 9]]), "r1": lambda tf: tf.constant([0, 3, 3]),
@@ -61,7 +51,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
             "r2c1": lambda tf: tf.constant([[1], [3]]), "ragged": lambda tf: tf.ragged.constant([[0, 3, 3], [1]])}
     for mode in ("one_hot", "multi_hot", "count"):
         for key, value in ints.items():
-            c[f"ce/{mode}/{key}"] = (_error_class if key == "ragged" and mode == "one_hot" else lambda f: f)(_layer("CategoryEncoding", _on(value), num_tokens=4, output_mode=mode, sparse=True))
+            c[f"ce/{mode}/{key}"] = (error_class if key == "ragged" and mode == "one_hot" else lambda f: f)(_layer("CategoryEncoding", _on(value), num_tokens=4, output_mode=mode, sparse=True))
         c[f"ce/{mode}/ragged_dense"] = _layer("CategoryEncoding", _on(ints["ragged"]), num_tokens=4, output_mode=mode)
     c["ce/count/weights"] = _layer("CategoryEncoding", _on(ints["r2"], count_weights=lambda tf: tf.constant(
         [[1.0, 2, 3, 4], [0.5, 0.5, 0.5, 0.5]])), num_tokens=4, output_mode="count", sparse=True)
@@ -83,7 +73,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
                                          sparse=True)
     c["intlookup/tf_idf/rank1"] = _layer("IntegerLookup", _on(lambda tf: tf.constant([4, 4, 6])), vocabulary=[4, 5],
                                          idf_weights=[0.5, 2.0], output_mode="tf_idf", sparse=True)
-    c["strlookup/one_hot/ragged"] = _error_class(_layer("StringLookup", _on(lambda tf: tf.ragged.constant(
+    c["strlookup/one_hot/ragged"] = error_class(_layer("StringLookup", _on(lambda tf: tf.ragged.constant(
         [["a", "b"], ["z"]])), vocabulary=["a", "b"], output_mode="one_hot", sparse=True))
     c["strlookup/count/ragged"] = _layer("StringLookup", _on(lambda tf: tf.ragged.constant([["a", "b", "b"], ["z"]])),
                                          vocabulary=["a", "b"], output_mode="count", sparse=True)

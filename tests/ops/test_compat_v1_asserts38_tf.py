@@ -14,6 +14,7 @@ from typing import Any, Callable
 import pytest
 
 import case_results
+from case_wrappers import error_class
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -21,17 +22,6 @@ pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 def _xy(tf: Any) -> tuple:
     return tf.constant([1, 2, 3]), tf.constant([1, 5, 3])
-
-
-def _error_class(case: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """The case's result, or only the class of its error (AutoGraph's "in user code:" frame in the text names
-    source lines)."""
-    def f(tf: Any) -> Any:
-        try:
-            return case(tf)
-        except Exception as e:  # noqa: BLE001 - the class is the result
-            return ("raised", type(e).__name__)
-    return f
 
 
 def _cases() -> dict[str, Callable[[Any], Any]]:
@@ -77,7 +67,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
         tf.constant([float("inf")]), "inf here")
     c["variables_initialized/none"] = lambda tf: tf.compat.v1.assert_variables_initialized()
     c["variables_initialized/eager"] = lambda tf: tf.compat.v1.assert_variables_initialized([tf.Variable(1.0)])
-    c["variables_initialized/function"] = _error_class(lambda tf: (lambda v, w: tf.function(
+    c["variables_initialized/function"] = error_class(lambda tf: (lambda v, w: tf.function(
         lambda: tf.compat.v1.assert_variables_initialized([v, w]))())(tf.Variable(1.0), tf.Variable([[1.0]])))
     c["variables_initialized/graph_tensors"] = lambda tf: tf.function(
         lambda a, b: tf.compat.v1.assert_variables_initialized([a * 2, b]))(tf.constant(1.0), tf.constant([[1.0]]))

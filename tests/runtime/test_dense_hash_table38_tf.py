@@ -15,6 +15,7 @@ from typing import Any, Callable
 import pytest
 
 import case_results
+from case_wrappers import error_class
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -95,15 +96,6 @@ def _in_function(tf: Any) -> Any:
     return [f(tf.constant([1, 2], tf.int64)), f(tf.constant([3], tf.int64)), _snap(d)]
 
 
-def _class_only(case: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    def f(tf: Any) -> Any:
-        try:
-            return case(tf)
-        except Exception as e:  # noqa: BLE001 - the class is the result (TF's text names a process-wide uid)
-            return ("raised", type(e).__name__)
-    return f
-
-
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {"values/sequence": _sequence, "values/duplicate": _duplicate,
                                           "values/grow": _grow, "values/strings": _strings,
@@ -127,8 +119,8 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["errors/insert_int32_values"] = lambda tf: _table(tf).insert(i64(tf, [1]), tf.constant([1]))
     c["errors/mutable_lookup_int32_keys"] = lambda tf: tf.lookup.experimental.MutableHashTable(
         tf.int64, tf.float32, 0.).lookup(tf.constant([1]))
-    c["errors/float_keys"] = _class_only(lambda tf: _table(tf, key_dtype=tf.float32, empty_key=0.0, deleted_key=-1.0))
-    c["errors/string_values"] = _class_only(lambda tf: _table(tf, value_dtype=tf.string, default_value=""))
+    c["errors/float_keys"] = error_class(lambda tf: _table(tf, key_dtype=tf.float32, empty_key=0.0, deleted_key=-1.0))
+    c["errors/string_values"] = error_class(lambda tf: _table(tf, value_dtype=tf.string, default_value=""))
     c["errors/convert_name_prefix"] = lambda tf: tf.convert_to_tensor(tf.constant([1]), tf.int64, name="foo")
     return c
 

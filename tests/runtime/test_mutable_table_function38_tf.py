@@ -13,6 +13,7 @@ from typing import Any, Callable
 import pytest
 
 import case_results
+from case_wrappers import error_class
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -84,20 +85,10 @@ def _returns_op(tf: Any) -> Any:
             tf.function(lambda k: t.insert(k, tf.ones_like(k, tf.float32)))(tf.constant([2], tf.int64))]
 
 
-def _error_class(case: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """The case's result, or only the class of its error (a graph's error names its nodes and function)."""
-    def f(tf: Any) -> Any:
-        try:
-            return case(tf)
-        except Exception as e:  # noqa: BLE001 - the class is the result
-            return ("raised", type(e).__name__)
-    return f
-
-
 def _cases() -> dict[str, Callable[[Any], Any]]:
     return {"counting": _counting, "remove_export": _remove_export, "vectors": _vectors,
-            "placeholder_trace": _placeholder_trace, "shape_error": _error_class(_shape_error),
-            "returns_op": _error_class(_returns_op)}
+            "placeholder_trace": _placeholder_trace, "shape_error": error_class(_shape_error),
+            "returns_op": error_class(_returns_op)}
 
 
 TABLE = case_results.Table(__file__, _cases(), re.compile(r"(mutable_table_auto_)\d+"))   # (no auto-named objects)

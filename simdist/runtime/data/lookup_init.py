@@ -19,6 +19,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.data import resources
+from simdist.runtime.lookup_tables import TableDtypes
 from simdist.runtime.spec import TensorSpec
 
 __all__ = ["DatasetInitializer", "table_from_dataset", "index_table_from_dataset"]
@@ -40,7 +41,7 @@ def _check_spec(spec: Any) -> None:
                                      f"{s.shape.rank}.")
 
 
-class DatasetInitializer:
+class DatasetInitializer(TableDtypes):
     """tf.data.experimental.DatasetInitializer(dataset): a table's contents, the dataset's pairs."""
 
     def __init__(self, dataset: Any) -> None:
@@ -50,14 +51,6 @@ class DatasetInitializer:
         _check_spec(spec)
         self.dataset = dataset
         self._key_dtype, self._value_dtype = spec[0].dtype, spec[1].dtype
-
-    @property
-    def key_dtype(self) -> dtypes.DType:
-        return self._key_dtype
-
-    @property
-    def value_dtype(self) -> dtypes.DType:
-        return self._value_dtype
 
     def _contents(self) -> tuple[np.ndarray, np.ndarray]:
         keys, values = [], []
