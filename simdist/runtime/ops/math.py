@@ -475,10 +475,10 @@ def _check_beside_variable(x: Any, y: Any) -> None:
         # (np.float64 is a Python float, which CheckOneInput takes: the fast path converts it to the
         # variable's dtype, `not_equal(np.float64(2.5), float32_variable)`; fz29b, fuzz2 seed 2904 #122)
         return   # (a Python e beside a NumPy t is converted to t's dtype: `where(True, np.float64(1.0), -1.5)`, fz27b)
-    try:
-        xdt = convert_to_tensor(x).dtype
-    except (TypeError, ValueError):
-        return
+    # (the fallback's conversion of x alone raises as it does: `polygamma([1e300, 1.0], float32_variable)` is
+    # py_seq_tensor's ValueError "Can't convert Python sequence with a value out of range for a double-precision
+    # float." where beside a tensor 1e300 becomes inf; fz38b, fz14 seed 1420383001 #49)
+    xdt = convert_to_tensor(x).dtype
     ydt = _t(y).dtype
     if xdt is not ydt and xdt != ydt:
         distributed_variable_conversion(y, xdt)   # (a variable's own conversion text)
