@@ -347,8 +347,24 @@ def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str) -> None
                                                       f"larger than 1. [Op:{op}]")
 
 
+def _out_backprop_rank_first(dy: np.ndarray, dtype: Any) -> None:
+    """Conv2DBackpropInput's Compute checks out_backprop's rank before the filter's and input_sizes', in a
+    text that names input_sizes (TF 2.21, observed; fz38b, fz14 seed 1420383001 #286): oneDNN's kernel "input_sizes
+    must be 4 or 5-dimensional, got: 2" for a rank other than 4 or 5, TF's own "input_sizes must be
+    4-dimensional, got: 2" for one other than 4."""
+    if onednn_conv(np.dtype(dtype).name):
+        if dy.ndim not in (4, 5):
+            raise errors.InvalidArgumentError(None, None, "input_sizes must be 4 or 5-dimensional, got: "
+                                              f"{dy.ndim} [Op:Conv2DBackpropInput]")
+    elif dy.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, f"input_sizes must be 4-dimensional, got: {dy.ndim} "
+                                          "[Op:Conv2DBackpropInput]")
+
+
 def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
                            explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    _check_conv_attrs(strides, dilations, "Conv2DBackpropInput", "", (), f.dtype)   # (the constructor's)
+    _out_backprop_rank_first(dy, f.dtype)
     groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput", dtype=f.dtype)
     _check_backprop_dilation(f.dtype, dilations, "Conv2DBackpropInput")
     if _onednn_empty_sizes(input_sizes, f.dtype):

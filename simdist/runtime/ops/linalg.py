@@ -252,6 +252,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
                 raise err from None
             return dispatch.refused(err, ta.dtype, batch + [xa[-2], xb[-1]])
         if no_kernel is not None:
+            if inner_a is None or inner_b is None:
+                # (the shape function passes a dimension the graph does not know: the missing kernel, when the
+                # graph runs; fz38b, fz14 seed 1420383001 #48: a uint16 TensorSpec(None) @ a list)
+                raise no_kernel
             raise trace_errors.mark_shape(no_kernel, traced, "BatchMatMulV2" if batched else "MatMul", (sa, sb))
         if batched:
             raise trace_errors.shape_error(
