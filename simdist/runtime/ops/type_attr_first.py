@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 
 __all__ = ["refusal"]
 
@@ -57,6 +57,8 @@ def refusal(opname: str, index: int, want: dtypes.DType) -> Any:
     if found is None:
         return None
     attr, arg = found
+    if context.in_function() and ("number_attr" in arg or "type_list_attr" in arg):
+        return None   # (op_def_library: a list's "don't all match" before the attr's constraint)
     allowed = spec.get("inferred", {}).get(attr, {}).get("allowed")
     if not allowed or want.name in allowed:
         return None
