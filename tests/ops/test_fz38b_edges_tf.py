@@ -207,6 +207,33 @@ _CONV = (
 CASES += [(name, _C, _text(_eager(expr))) for name, expr in _CONV]
 CASES += [(f"{name} values", _C, _eager(expr)) for name, expr in _CONV[2:4] + _CONV[7:9]]
 
+# -- seed 1420383003: make_bool before the conversions (#120), DenseBincount's T first (#157), an empty data
+# list's missing T (#176, its class: TF's KernelDef text varies between debugstr and debugproto), complex Pow's
+# Grappler rewrite (#241)
+_A300 = "[[1e300, 1.0], [1.0, 1.0]]"
+CASES += [
+    *[c for name, expr in (
+        ("triangular_solve(1e300 list, lower=np.bool_(True))", f"tf.linalg.triangular_solve({_A300}, [[1.0], [1.0]], "
+         "lower=np.bool_(True))"),
+        ("triangular_solve(1e300 list, lower=True)", f"tf.linalg.triangular_solve({_A300}, [[1.0], [1.0]], lower=True)"),
+        ("triangular_solve(lower=1)", "tf.linalg.triangular_solve([[1.0, 0.0], [1.0, 1.0]], [[1.0], [1.0]], lower=1)"),
+        ("bincount of seed 1420383003 #157", "tf.math.bincount(-1, weights=np.array([[2, 1, 1], [1, 1, 3], [0, 2, 0]], "
+         "dtype=np.uint64), minlength=-1)"),
+        ("bincount([1, 2], uint64 weights of 3)", "tf.math.bincount([1, 2], weights=np.array([1, 2, 3], np.uint64))"),
+        ("bincount([1, 2], float32 weights of 3)", "tf.math.bincount([1, 2], weights=np.array([1, 2, 3], np.float32))"),
+    ) for c in _both_text(_A, name, expr)],
+    ("dynamic_stitch of seed 1420383003 #176", _AE, _eager(
+        "tf.dynamic_stitch([0], data=tf.constant([], dtype='complex128'))")),
+    ("dynamic_stitch([0, 1], an empty float32 tensor)", _AE, _eager(
+        "tf.dynamic_stitch([0, 1], data=tf.constant([], dtype='float32'))")),
+    *[(f"sig {spec}: complex64 x ** {c}", "function.grappler-rewrites", _sig(
+        f"x ** {c}", (spec, "complex64"), "tf.constant(np.array([0, complex('nan'), complex('inf'), "
+        "complex(1, float('inf')), 2 + 3j], np.complex64))"))
+      for spec in ([5], None, [None]) for c in ("-0.0", "0.0", "1.0", "0j", "np.zeros([5])", "np.zeros([2, 5])")],
+    ("sig [2, 3]: complex128 x ** -0.0 of seed 1420383003 #241", "function.grappler-rewrites", _sig(
+        "x ** -0.0", ([2, 3], "complex128"), "tf.constant(np.array([[0, 1j, -0.0], [2.5, -1.5j, 0.25]], np.complex128))")),
+]
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
 
@@ -247,6 +274,12 @@ def test_graph_build_order(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_fallback_conversion_alone(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("function.grappler-rewrites")
+@EDGES.parametrize("function.grappler-rewrites")
+def test_complex_pow_rewrite(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

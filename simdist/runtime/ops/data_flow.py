@@ -93,7 +93,14 @@ def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str
 def _stitch_checks(idx: list[Tensor], dat: list[Tensor]) -> None:
     """DynamicStitchOp's checks (dynamic_stitch_op.cc): as many data as indices (the NodeDef's
     inputs), data[i].shape starting with indices[i].shape, one trailing shape for every data, and
-    indices in [0, the largest + 1)."""
+    indices in [0, the largest + 1). An empty data list (a tensor of no rows, which the fast path
+    iterates) leaves T out of the NodeDef: the kernel lookup's constraint error (TF 2.21, observed; fz38b,
+    fz14 seed 1420383003 #176)."""
+    if not dat:
+        raise errors.InvalidArgumentError(
+            None, None, f"OpKernel 'DynamicStitch' has constraint on attr 'T' not in NodeDef '[N={len(idx)}]', "
+            "KernelDef: 'goo.gle/debugstr    op: \"DynamicStitch\" device_type: \"CPU\" constraint { name: \"T\" "
+            "allowed_values { list { type: DT_QINT32 } } } host_memory_arg: \"indices\"' [Op:DynamicStitch]")
     if len(idx) != len(dat):
         raise errors.InvalidArgumentError(
             None, None, f"NodeDef expected inputs '{', '.join(['int32'] * len(idx) + [args.tf_name(dat[0].dtype)] * len(idx))}' "

@@ -710,8 +710,10 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
                      name: str | None = None) -> Tensor:
     """`tf.linalg.triangular_solve`: X with tri(matrix) @ X = rhs (only the lower or upper triangle
     read; batch shapes broadcast)."""
+    # (the wrapper's make_* before the inputs' conversion: a fast path that refuses an attr (np.bool_) hands the call
+    # to the fallback, which converts the attrs first; fz38b, fz14 seed 1420383003 #120; ops.attr-types)
+    attr_rules.check("MatrixTriangularSolve", lower=lower, adjoint=adjoint)
     a, b = args.matching([matrix, rhs], op="MatrixTriangularSolve", names=("matrix", "rhs"))   # (ops.attr-types)
-    attr_rules.check("MatrixTriangularSolve", lower=lower, adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
     triangular_solve_checks.check(a, b, lower, adjoint)   # (the kernel's texts; traced, the shape function's)
     return dispatch.execute(TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
