@@ -3,10 +3,4 @@ fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's 
 and what each side did."""
 
 SEEN: dict[tuple[str, str, str], str] = {
-    ("call:nn.depthwise_conv2d", "error-class", "TypeError"):
-        "seed 1420373006 #131 (tape): depthwise_conv2d(bfloat16 [1, 3, 2, 4], int list filter, "
-        "tf.constant([2, 3]), 'VALID', data_format='NCHW'): TF 2.21 TypeError \"Expected list for 'strides' argument "
-        "to 'depthwise_conv2d_native' Op\" (a tensor strides, the gen op's list check), simdist InvalidArgumentError "
-        "\"Sliding window strides field must specify 4 or 5 dimensions\" (its NCHW path counts the strides first; "
-        "NHWC agrees). fz37b, not fixed for lack of time",
 }
