@@ -41,7 +41,8 @@ def _head(e: BaseException) -> str:
     if "in user code:" in msg:
         lines = [ln.strip() for ln in msg.splitlines() if re.match(r"^\s*\w+(Error|Exception): ", ln)]
         msg = lines[-1].split(": ", 1)[1] if lines else msg
-    for tail in ("\n\t; NodeDef", "\n\t [[", " [Op:", " for '{{node", " used by {{node", ", not <"):
+    for tail in ("\n\t; NodeDef", "\n\t [[", " [Op:", " for '{{node", " used by {{node", ", not <", " not <tf.Tensor",
+                 "}} = "):
         msg = msg.split(tail)[0]
     msg = msg.strip()
     return f"{type(e).__name__}: {msg}"
@@ -232,6 +233,30 @@ CASES += [
       for spec in ([5], None, [None]) for c in ("-0.0", "0.0", "1.0", "0j", "np.zeros([5])", "np.zeros([2, 5])")],
     ("sig [2, 3]: complex128 x ** -0.0 of seed 1420383003 #241", "function.grappler-rewrites", _sig(
         "x ** -0.0", ([2, 3], "complex128"), "tf.constant(np.array([[0, 1j, -0.0], [2.5, -1.5j, 0.25]], np.complex128))")),
+]
+
+# -- fresh seeds 1420383005 (#108, #228) and second generator 3806 (#186)
+_W = "tf.constant(np.array([-4, -1], np.int64))"
+CASES += [
+    *[(name, _A, _text(_eager(expr))) for name, expr in (
+        ("where of seed 1420383005 #228: an int64 condition, a uint64 variable, np.int64(0)", f"tf.where({_W}, "
+         "tf.Variable(np.array([5, 1], np.uint64)), np.int64(0))"),
+        ("where(int64 condition, uint64 tensor, np.int64(0))", f"tf.where({_W}, tf.constant(np.array([5, 1], np.uint64)), "
+         "np.int64(0))"),
+        ("where(int64 condition, uint64 tensor, uint64 tensor)", f"tf.where({_W}, tf.constant(np.array([5, 1], "
+         "np.uint64)), tf.constant(np.array([0, 0], np.uint64)))"),
+        ("where(int64 condition, 1.5, 2.5)", f"tf.where({_W}, 1.5, 2.5)"),
+        ("where(bool list, uint64 variable, np.int64(0))", "tf.where([True, False], tf.Variable(np.array([5, 1], "
+         "np.uint64)), np.int64(0))"),
+    )],
+    *_both_text(_T, "dynamic_partition(num_partitions=tf.constant(2)) of seed 1420383005 #108",
+                "tf.dynamic_partition(tf.ones([1, 1]), [[0]], num_partitions=tf.constant(2))"),
+    *_both_text(_T, "tensordot of bool [3, 3, 2] operands, axes=1 (sizes 2 and 3) of seed 3806 #186",
+                "tf.tensordot(tf.ones([3, 3, 2], tf.bool), tf.ones([3, 3, 2], tf.bool), axes=1)"),
+    *_both_text(_T, "tensordot of uint16 [3, 3, 2] operands, axes=1", "tf.tensordot(tf.ones([3, 3, 2], tf.uint16), "
+                "tf.ones([3, 3, 2], tf.uint16), axes=1)"),
+    *_both_text(_T, "tensordot of float32 [3, 3, 2] operands, axes=1", "tf.tensordot(tf.ones([3, 3, 2]), "
+                "tf.ones([3, 3, 2]), axes=1)"),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)

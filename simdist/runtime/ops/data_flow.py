@@ -85,7 +85,9 @@ def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str
     """`tf.dynamic_partition`, with DynamicPartitionOp's checks: num_partitions at least 1 (the
     attr's minimum), every partition in [0, num_partitions)."""
     d, p = _t(data), _t(partitions)
-    n = int(num_partitions)
+    # (gen_data_flow_ops' make_int: a graph tensor is TypeError "Expected int for argument 'num_partitions' not
+    # <tf.Tensor 'Const:0' ...>" at trace, where the eager fast path takes a tensor; fz38b, fz14 seed 1420383005 #108)
+    n = attr_rules.make_int(num_partitions, "num_partitions") if context.in_function() else int(num_partitions)
     _check_partition(d, p, n)   # (then the kernel's check of each id, `_partition`: SliceDebugString's [i,j])
     return list(dispatch.execute(PARTITION, (d, p), {"num_partitions": n}))
 

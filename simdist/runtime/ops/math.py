@@ -1009,6 +1009,13 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
             raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was "
                                               f"expected to be a bool tensor but is a {c.dtype.name} tensor "
                                               "[Op:SelectV2]")
+    from simdist.runtime.ops import attr_rules as _rules
+    if not context.in_function() and _tensorlike(condition) and \
+            not _rules.fast_path_takes("SelectV2", (condition, x, y)):
+        # (an input the fast path refuses, np.int64(0), sends the call to the fallback, which converts the
+        # condition with dtype bool: an int64 tensor is ValueError "Tensor conversion requested dtype bool for
+        # Tensor with dtype int64"; fz38b, fz14 seed 1420383005 #228)
+        _rules.fallback_conversion(condition, dtypes.bool_)
     if context.in_function():
         condition_type()
     elif not (_tensorlike(x) or type(x) in (int, float, bool) or isinstance(x, (np.ndarray, np.generic))) or \
