@@ -3,4 +3,9 @@ fz14_seen_refresh.py from campaign logs; see fz14_known.py): (label, kind, TF's 
 and what each side did."""
 
 SEEN: dict[tuple[str, str, str], str] = {
+    ("call:greater>call:image.sobel_edges", "value", "grad"):
+        "seed 1420383005 #53 (tape): y = tf.greater(x0, int32 array); return tf.image.sobel_edges(bfloat16 [4, 4, 2, 2] "
+        "constant holding 1e300 (inf), 5e-324, -3.4e38, NaN): TF 2.21 NaN at three elements of the [4, 4, 2, 2, 2] output "
+        "where simdist gives 0, 0 and inf (the bfloat16 depthwise convolution's non-finite taps, oneDNN's on this host; "
+        "not analysed: fz38b, found at the end of the session)",
 }
