@@ -171,7 +171,8 @@ def dims(shape: Any) -> str:
 # Ops whose x86 CPU kernel in TF 2.21 is oneDNN's for float32, float16 and bfloat16 (float16 where
 # the CPU supports it: host_cpu.py): eager errors raised while the kernel is chosen name that
 # kernel (clause keras.ops.dtype-promotion).
-_ONEDNN_KERNELS = {"Conv2D": "_MklNativeConv2D", "MatMul": "_MklMatMul", "BatchMatMulV2": "_MklBatchMatMulV2"}
+_ONEDNN_KERNELS = {"Conv2D": "_MklNativeConv2D", "MatMul": "_MklMatMul", "BatchMatMulV2": "_MklBatchMatMulV2",
+                   "DepthwiseConv2dNative": "_MklNativeDepthwiseConv2dNative"}
 _ONEDNN_DTYPES = ("float32", "float16", "bfloat16")
 
 
@@ -184,6 +185,12 @@ def kernel_name(opname: str, dtype: dtypes.DType) -> str:
 
 
 def dtype_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType) -> errors.InvalidArgumentError:
+    """The kernel's input-type error; the NodeDef's allowed-values error first where `want`, which
+    an earlier input fixed, is not allowed (type_attr_first.py)."""
+    from simdist.runtime.ops import type_attr_first
+    first = type_attr_first.refusal(opname, index, want)
+    if first is not None:
+        return first
     return errors.InvalidArgumentError(
         None, None, f"cannot compute {kernel_name(opname, want)} as input #{index}(zero-based) was expected to be a "
         f"{tf_name(want)} tensor but is a {tf_name(got)} tensor [Op:{opname}]")
@@ -192,7 +199,12 @@ def dtype_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType) 
 def mismatch_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType,
                    all_dtypes: Sequence[dtypes.DType] | None = None) -> errors.InvalidArgumentError:
     """dtype_error for an input whose dtype differs from the one the op's type attr took from an
-    earlier input: TF catches it when it builds a graph (a TypeError at trace time)."""
+    earlier input: TF catches it when it builds a graph (a TypeError at trace time); the NodeDef's
+    allowed-values error (its own graph TypeError) where `want` is not allowed."""
+    from simdist.runtime.ops import type_attr_first
+    first = type_attr_first.refusal(opname, index, want)
+    if first is not None:
+        return first
     return trace_errors.dtype_mismatch(dtype_error(opname, index, want, got), opname, index, want, got, all_dtypes)
 
 

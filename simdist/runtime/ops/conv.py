@@ -347,8 +347,24 @@ def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str) -> None
                                                       f"larger than 1. [Op:{op}]")
 
 
+def _out_backprop_rank_first(dy: np.ndarray, dtype: Any) -> None:
+    """Conv2DBackpropInput's Compute checks out_backprop's rank before the filter's and input_sizes', in a
+    text that names input_sizes (TF 2.21, observed; fz38b, fz14 seed 1420383001 #286): oneDNN's kernel "input_sizes
+    must be 4 or 5-dimensional, got: 2" for a rank other than 4 or 5, TF's own "input_sizes must be
+    4-dimensional, got: 2" for one other than 4."""
+    if onednn_conv(np.dtype(dtype).name):
+        if dy.ndim not in (4, 5):
+            raise errors.InvalidArgumentError(None, None, "input_sizes must be 4 or 5-dimensional, got: "
+                                              f"{dy.ndim} [Op:Conv2DBackpropInput]")
+    elif dy.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, f"input_sizes must be 4-dimensional, got: {dy.ndim} "
+                                          "[Op:Conv2DBackpropInput]")
+
+
 def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
                            explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    _check_conv_attrs(strides, dilations, "Conv2DBackpropInput", "", (), f.dtype)   # (the constructor's)
+    _out_backprop_rank_first(dy, f.dtype)
     groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput", dtype=f.dtype)
     _check_backprop_dilation(f.dtype, dilations, "Conv2DBackpropInput")
     if _onednn_empty_sizes(input_sizes, f.dtype):
@@ -807,10 +823,9 @@ def _graph_ranks(op: str, x: Tensor, f: Tensor) -> None:
 
 
 def _equal_depthwise_strides(x: Tensor, row: Any, col: Any) -> None:
-    """TF 2.21's default (Eigen) depthwise kernel, the one of every float dtype but oneDNN's
-    float32 and bfloat16, refuses unequal row and column strides."""
-    if x.dtype.is_floating and not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")) \
-            and int(row) != int(col):
+    """TF 2.21's default (Eigen) depthwise kernel, the one of every float dtype oneDNN does not take
+    (float64; float16 where the CPU has no AVX512-FP16), refuses unequal row and column strides."""
+    if x.dtype.is_floating and not onednn_conv(x.dtype.name) and int(row) != int(col):
         raise errors.InvalidArgumentError(None, None, "Current implementation only supports equal length strides in "
                                           "the row and column dimensions. [Op:DepthwiseConv2dNative]")
 
@@ -845,27 +860,13 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
 def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
                       dilations: Any = None) -> Tensor:
     """DepthwiseConv2dNative (NHWC): channel c of the input convolved with filter[:, :, c, :]
-    gives output channels c*M .. c*M+M-1; strides a list of 4. NCHW: TF 2.21's oneDNN kernel
-    (float32, bfloat16), the NHWC values between two transposes; the default kernels refuse it
-    (UnimplementedError)."""
-    if data_format == "NCHW":
-        x = _t(input)
-        if host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
-            if not isinstance(strides, (list, tuple)) or len(strides) != 4:
-                raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 "
-                                                  "dimensions [Op:DepthwiseConv2dNative]")
-            dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
-            if isinstance(padding, (list, tuple)) and len(padding) == 4:
-                padding = list(nchw_to_nhwc(padding))
-            return to_channels_first(_depthwise_native(to_channels_last(x), filter, list(nchw_to_nhwc(strides)),
-                                                       padding, "NHWC", dl))
-        if x.dtype.is_floating:
-            if isinstance(strides, (list, tuple)) and len(strides) == 4:
-                _equal_depthwise_strides(x, strides[2], strides[3])
-            raise errors.UnimplementedError(None, None, "Depthwise convolution on CPU is only supported for NHWC "
-                                            "format [Op:DepthwiseConv2dNative]")
-        data_format = "NHWC"                 # an integer input fails the op's dtype check
-    check_data_format(data_format, op="DepthwiseConv2dNative")
+    gives output channels c*M .. c*M+M-1; strides a list of 4. Every layout meets the same checks
+    first (gen_nn_ops' strides list, the NodeDef's T, padding and format, the graph's ranks and
+    shape function, then the kernel's strides: `_depthwise_strides`); then NCHW: TF 2.21's oneDNN
+    kernel (float32, bfloat16, float16 where the CPU takes it) computes the NHWC values between two
+    transposes, the default kernels refuse it (UnimplementedError) after their equal-strides check
+    (observed; fz38b, fz14_seen seed 1420373006 #131: a tensor strides with NCHW is the list's
+    TypeError)."""
     # (gen_nn_ops.depthwise_conv2d_native: the strides list first, TypeError, also when the eager fast
     # path gives up on a NumPy array; then eagerly the op's T before its padding attr; fz28b, fz14 seed
     # 1420282802 #197)
@@ -888,14 +889,51 @@ def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_
             "Sliding window strides field must specify 4 or 5 dimensions [Op:DepthwiseConv2dNative]",
             f"DepthwiseConv2D requires the stride attribute to contain 4 values, but got: {len(strides)}",
             "DepthwiseConv2dNative", [_static_shapes.known_shape(_t(input)), _static_shapes.known_shape(_t(filter))])
-    if len(strides) != 4:
-        raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 dimensions "
-                                          "[Op:DepthwiseConv2dNative]")
+    x = _t(input)
+    _depthwise_strides(x, strides, dilations, data_format)
+    if data_format == "NCHW":
+        if onednn_conv(x.dtype.name):
+            dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
+            if isinstance(padding, (list, tuple)) and len(padding) == 4:
+                padding = list(nchw_to_nhwc(padding))
+            return to_channels_first(_depthwise_native(to_channels_last(x), filter, list(nchw_to_nhwc(strides)),
+                                                       padding, "NHWC", dl))
+        raise errors.UnimplementedError(None, None, "Depthwise convolution on CPU is only supported for NHWC "
+                                        "format [Op:DepthwiseConv2dNative]")
     st = tuple(int(v) for v in strides)
-    _equal_depthwise_strides(_t(input), st[1], st[2])
     dl = spatial_sequence(dilations, 2, "dilations") if dilations is not None else (1, 1, 1, 1)
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
-    return dispatch.execute(DEPTHWISE, (_t(input), _t(filter)), _traced_attr(attrs))
+    return dispatch.execute(DEPTHWISE, (x, _t(filter)), _traced_attr(attrs))
+
+
+def _depthwise_strides(x: Tensor, strides: Sequence[int], dilations: Any, data_format: Any) -> None:
+    """The kernel constructors' checks of the strides (TF 2.21, observed; fz38b). oneDNN's (float32,
+    bfloat16, float16 where the CPU takes it): 4 or 5 of them, then as many dilations ("Dilation rates
+    field must specify 5 dimensions" for 5 strides and the default 4), then 1 at the batch and channel
+    places of the layout (UnimplementedError "Current implementation does not yet support strides in
+    the batch and depth dimensions."); unequal row and column strides compute. TF's own (float64;
+    float16 elsewhere): 4 of them ("Sliding window strides field must specify 4 dimensions"), equal
+    row and column strides, then the batch and channel (InvalidArgumentError, the same text)."""
+    n = len(strides)
+    onednn = onednn_conv(x.dtype.name)
+    if onednn:
+        if n == 5 and (dilations is None or len(dilations) != 5):
+            raise errors.InvalidArgumentError(None, None, "Dilation rates field must specify 5 dimensions "
+                                              "[Op:DepthwiseConv2dNative]")
+        if n not in (4, 5):
+            raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 "
+                                              "dimensions [Op:DepthwiseConv2dNative]")
+    elif n != 4:
+        raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 dimensions "
+                                          "[Op:DepthwiseConv2dNative]")
+    first = data_format == "NCHW"
+    if n == 4:
+        row, col = (strides[2], strides[3]) if first else (strides[1], strides[2])
+        _equal_depthwise_strides(x, row, col)
+        if int(strides[0]) != 1 or int(strides[1] if first else strides[3]) != 1:
+            cls = errors.UnimplementedError if onednn else errors.InvalidArgumentError
+            raise cls(None, None, "Current implementation does not yet support strides in the batch and depth "
+                      "dimensions. [Op:DepthwiseConv2dNative]")
 
 
 def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "VALID",  # noqa: A002

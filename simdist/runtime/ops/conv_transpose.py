@@ -67,9 +67,9 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     format_attr("Conv2DBackpropInput", data_format or "NHWC")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
-    if context.in_function():
-        x = _t(input)
-        f = _t(filters)
+    if context.in_function():   # (op_def_library: the filter fixes T and a Python out_backprop converts to it,
+        # `[[True], [False]]` to float32 too; fz38b, fz14 seed 1420383001 #286)
+        f, x = args.matching([filters, input], (), None, "Conv2DBackpropInput", ("filter", "out_backprop"))
     else:   # (filter and out_backprop share T: converted as the fast path or the fallback does; ops.attr-types)
         f, x = attr_rules.eager_group([filters, input], _fast_path(output_shape, filters, input, strides, padding,
                                                                    dilations))

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, graph_inputs, static_shapes, trace_errors
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
@@ -250,6 +250,10 @@ def dense_bincount(a: Tensor, w: Tensor | None, size: int, dtype: Any, binary_ou
     # (gen_math_ops.dense_bincount converts its bool attr before the kernel or, traced, the shape function
     # judges the size: `binary_output=np.bool_(True)` is make_bool's TypeError; fz33b, fz14 seed 1420333002 #266)
     binary = _make_bool(binary_output, "binary_output", DENSE_BINCOUNT.name)
+    # (the op's types before its size and weights checks: op_def_library's in a graph, the NodeDef's eagerly;
+    # uint64 weights are T's error, not the weights' shape; fz38b, fz14 seed 1420383003 #157)
+    graph_inputs.check("DenseBincount", (a, size, w))
+    DENSE_BINCOUNT.dtype((a.dtype, w.dtype), None)
     if size < 0:
         err = errors.InvalidArgumentError(None, None, f"size ({size}) must be non-negative [Op:DenseBincount]")
         if context.in_function() and graph_constants.known(a, *bounds):

@@ -85,7 +85,9 @@ def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str
     """`tf.dynamic_partition`, with DynamicPartitionOp's checks: num_partitions at least 1 (the
     attr's minimum), every partition in [0, num_partitions)."""
     d, p = _t(data), _t(partitions)
-    n = int(num_partitions)
+    # (gen_data_flow_ops' make_int: a graph tensor is TypeError "Expected int for argument 'num_partitions' not
+    # <tf.Tensor 'Const:0' ...>" at trace, where the eager fast path takes a tensor; fz38b, fz14 seed 1420383005 #108)
+    n = attr_rules.make_int(num_partitions, "num_partitions") if context.in_function() else int(num_partitions)
     _check_partition(d, p, n)   # (then the kernel's check of each id, `_partition`: SliceDebugString's [i,j])
     return list(dispatch.execute(PARTITION, (d, p), {"num_partitions": n}))
 
@@ -93,7 +95,14 @@ def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str
 def _stitch_checks(idx: list[Tensor], dat: list[Tensor]) -> None:
     """DynamicStitchOp's checks (dynamic_stitch_op.cc): as many data as indices (the NodeDef's
     inputs), data[i].shape starting with indices[i].shape, one trailing shape for every data, and
-    indices in [0, the largest + 1)."""
+    indices in [0, the largest + 1). An empty data list (a tensor of no rows, which the fast path
+    iterates) leaves T out of the NodeDef: the kernel lookup's constraint error (TF 2.21, observed; fz38b,
+    fz14 seed 1420383003 #176)."""
+    if not dat:
+        raise errors.InvalidArgumentError(
+            None, None, f"OpKernel 'DynamicStitch' has constraint on attr 'T' not in NodeDef '[N={len(idx)}]', "
+            "KernelDef: 'goo.gle/debugstr    op: \"DynamicStitch\" device_type: \"CPU\" constraint { name: \"T\" "
+            "allowed_values { list { type: DT_QINT32 } } } host_memory_arg: \"indices\"' [Op:DynamicStitch]")
     if len(idx) != len(dat):
         raise errors.InvalidArgumentError(
             None, None, f"NodeDef expected inputs '{', '.join(['int32'] * len(idx) + [args.tf_name(dat[0].dtype)] * len(idx))}' "

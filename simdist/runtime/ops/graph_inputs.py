@@ -46,6 +46,14 @@ def check(op: str, values: Sequence[Any]) -> None:
                 if allowed and (isinstance(t, Tensor) or _is_variable(t)) and t.dtype.name not in allowed:
                     raise TypeError(f"Value passed to parameter '{a['input']}' has DataType {t.dtype.name} not in "
                                     f"list of allowed values: {', '.join(allowed)}")
+        if "number_attr" in a and attr is not None and attr not in given and attr not in fixed \
+                and isinstance(v, (list, tuple)):
+            # (op_def_library: a list of one type attr whose tensors' dtypes differ, before the attr's constraint;
+            # `raw_ops.AddN(inputs=[bool, float32])` in a tf.function; fz38b)
+            dts = [_dtype_of(t) for t in v]
+            if all(d is not None for d in dts) and len(set(d.name for d in dts)) > 1:
+                raise TypeError(f"Tensors in list passed to '{a['input']}' of '{op}' Op have types "
+                                f"[{', '.join(d.name for d in dts)}] that don't all match.")
         if "number_attr" in a or "type_list_attr" in a or attr in given:
             return
         if attr is None:   # (an input of a fixed dtype: converted to it)

@@ -116,6 +116,8 @@ def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     #130)."""
     from simdist.runtime.ops import dispatch, math, unary
     x, y = tensors
+    if x.dtype.is_complex:
+        return _complex_pow(rec, x, y)
     v = _const_value(rec, y)
     if v is None or x.dtype not in (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64,
                                     dtypes.int32, dtypes.int64):
@@ -138,6 +140,36 @@ def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         return None
     op = {0.5: unary.SQRT, -0.5: unary.RSQRT, -1.0: unary.RECIPROCAL}.get(c)
     return None if op is None else dispatch.execute(op, (x,))
+
+
+def _complex_pow(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
+    """ConvertPowStage of a complex Pow(x, c): c = 0 where x's shape is the output's and fully
+    known is a Const of ones, c = 1 where it is the output's is Identity(x) (TF 2.21, observed: `x **
+    -0.0` of a [2, 3, 3, 4] complex128 spec is 1 at x = 0, whose Pow kernel gives NaN + NaNj; `x ** 1.0`
+    of a [None] spec is x; an unknown rank, or a c that broadcasts x, runs the kernel; fz38b, fz14 seed 1420383003 #241). Other constants (Square, Sqrt,
+    ...) of complex x: not modelled."""
+    from simdist.runtime.ops import array, static_shapes
+    v = _const_value(rec, y)
+    if v is None or v.size == 0:
+        return None
+    flat = v.reshape(-1).astype(np.complex128)
+    c = complex(flat[0])
+    if not bool(np.all(flat == c)) or c not in (0, 1):
+        return None
+    known = static_shapes.known_shape(x)
+    try:
+        out = list(np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list())))
+    except ValueError:
+        return None
+    if known is None:
+        return None
+    ys = y.shape.as_list()
+    same = (None not in known and list(known) == out) or (len(ys) <= len(known) and all(d == 1 for d in ys))
+    if c == 1 and same:   # (ShapesSymbolicallyEqual: an unknown dimension of x is the output's own)
+        return x
+    if c == 0 and same and None not in known:   # (and the output fully defined)
+        return array.constant(np.ones(out, x.dtype._np), dtype=x.dtype)
+    return None
 
 
 # --- arithmetic_optimizer.cc ConvertLog1pStage and ConvertExpm1Stage

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, attr_rules, dispatch
+from simdist.runtime.ops import args, attr_rules, dispatch, graph_inputs
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import BATCH_MATMUL_ROWS, MATMUL_ROWS, RegisterGradient, register
@@ -252,6 +252,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
                 raise err from None
             return dispatch.refused(err, ta.dtype, batch + [xa[-2], xb[-1]])
         if no_kernel is not None:
+            if inner_a is None or inner_b is None:
+                # (the shape function passes a dimension the graph does not know: the missing kernel, when the
+                # graph runs; fz38b, fz14 seed 1420383001 #48: a uint16 TensorSpec(None) @ a list)
+                raise no_kernel
             raise trace_errors.mark_shape(no_kernel, traced, "BatchMatMulV2" if batched else "MatMul", (sa, sb))
         if batched:
             raise trace_errors.shape_error(
@@ -621,6 +625,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         # TF's tensordot is a MatMul: its dtype rule (bool, int8, int16 refused); a graph's MatMul shape function
         # comes before the kernel lookup (uint16 of sizes 3 and 4: ValueError at trace; fz34b)
         MATMUL.dtype((ta.dtype, tb.dtype), {})
+    elif ta.dtype == tb.dtype:   # (a graph: op_def_library's allowed types still before the shape function, bool's
+        # TypeError; fz38b, second generator seed 3806 #186)
+        graph_inputs.check("MatMul", (ta, tb))
     elif ta.dtype != tb.dtype and context.executing_eagerly():
         # (eagerly MatMul's T is a's: its attr check and kernel lookup, then the comparison of b's
         # dtype; `tensordot(uint32, np.uint16(1), axes=0)` is NotFoundError; fz36b, fz14 seed 1420363002 #256)

@@ -96,9 +96,10 @@ def lu(input: Any, output_idx_type: Any = dtypes.int32, name: str | None = None)
 
 
 def _unit_lower(lower_upper: Tensor) -> Tensor:
-    from simdist.runtime.ops.array import ones
+    from simdist.runtime.ops.array import ones, shape
     from simdist.runtime.ops.linalg_more import band_part, set_diag
-    return set_diag(band_part(lower_upper, -1, 0), ones(lower_upper.shape.as_list()[:-1], dtype=lower_upper.dtype))
+    # (linalg_impl: the ones of `array_ops.shape(lower_upper)[:-1]`, dimensions a graph does not know left unknown)
+    return set_diag(band_part(lower_upper, -1, 0), ones(shape(lower_upper)[:-1], dtype=lower_upper.dtype))
 
 
 def _factors(lower_upper: Any, perm: Any) -> tuple[Tensor, Tensor]:

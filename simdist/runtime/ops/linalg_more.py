@@ -15,7 +15,8 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import args, array_shape_fns, attr_rules, dispatch, eigen_lu, infer_ctx, libm, linalg_inputs, trace_errors
+from simdist.runtime.ops import (args, array_shape_fns, attr_rules, dispatch, eigen_lu, infer_ctx, libm, linalg_inputs,
+                                 trace_errors, triangular_solve_checks)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -709,19 +710,12 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
                      name: str | None = None) -> Tensor:
     """`tf.linalg.triangular_solve`: X with tri(matrix) @ X = rhs (only the lower or upper triangle
     read; batch shapes broadcast)."""
+    # (the wrapper's make_* before the inputs' conversion: a fast path that refuses an attr (np.bool_) hands the call
+    # to the fallback, which converts the attrs first; fz38b, fz14 seed 1420383003 #120; ops.attr-types)
+    attr_rules.check("MatrixTriangularSolve", lower=lower, adjoint=adjoint)
     a, b = args.matching([matrix, rhs], op="MatrixTriangularSolve", names=("matrix", "rhs"))   # (ops.attr-types)
-    attr_rules.check("MatrixTriangularSolve", lower=lower, adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
     TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
-    _square(a, "MatrixTriangularSolve")
-    sa, sb = a.shape.as_list(), b.shape.as_list()
-    if len(sb) < 2 or sb[-2] != sa[-1]:
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs {args.dims(sb)} "
-                                          "[Op:MatrixTriangularSolve]")
-    try:
-        np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))
-    except ValueError:
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs {args.dims(sb)} "
-                                          "[Op:MatrixTriangularSolve]") from None
+    triangular_solve_checks.check(a, b, lower, adjoint)   # (the kernel's texts; traced, the shape function's)
     return dispatch.execute(TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import (activations, array, dispatch, graph_constants, math, packet_math, softmax_eigen,
-                                 static_shapes, trace_errors, unary)
+from simdist.runtime.ops import (activations, array, dispatch, graph_constants, graph_inputs, math, packet_math,
+                                 softmax_eigen, static_shapes, trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
@@ -226,6 +226,9 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
     if fully and lshape != gshape[:-1]:
         raise ValueError("`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
                          f"labels.shape={_shape_str(lshape)} and logits.shape={_shape_str(gshape)}")
+    # (a graph builds the op, whose op_def_library refuses the features' and the labels' types, before its
+    # assert_equal runs: an unknown-rank int16 logits is TypeError at trace; fz38b, fz14 seed 1420383001 #84)
+    graph_inputs.check("SparseSoftmaxCrossEntropyWithLogits", (precise, labels_t))
     if not fully:   # check_ops.assert_equal(shape(labels), shape(logits)[:-1]): broadcast, then all()
         a, b = np.asarray(lshape, np.int64), np.asarray(gshape[:-1], np.int64)
         try:

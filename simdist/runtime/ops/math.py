@@ -475,10 +475,10 @@ def _check_beside_variable(x: Any, y: Any) -> None:
         # (np.float64 is a Python float, which CheckOneInput takes: the fast path converts it to the
         # variable's dtype, `not_equal(np.float64(2.5), float32_variable)`; fz29b, fuzz2 seed 2904 #122)
         return   # (a Python e beside a NumPy t is converted to t's dtype: `where(True, np.float64(1.0), -1.5)`, fz27b)
-    try:
-        xdt = convert_to_tensor(x).dtype
-    except (TypeError, ValueError):
-        return
+    # (the fallback's conversion of x alone raises as it does: `polygamma([1e300, 1.0], float32_variable)` is
+    # py_seq_tensor's ValueError "Can't convert Python sequence with a value out of range for a double-precision
+    # float." where beside a tensor 1e300 becomes inf; fz38b, fz14 seed 1420383001 #49)
+    xdt = convert_to_tensor(x).dtype
     ydt = _t(y).dtype
     if xdt is not ydt and xdt != ydt:
         distributed_variable_conversion(y, xdt)   # (a variable's own conversion text)
@@ -1009,6 +1009,13 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
             raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was "
                                               f"expected to be a bool tensor but is a {c.dtype.name} tensor "
                                               "[Op:SelectV2]")
+    from simdist.runtime.ops import attr_rules as _rules
+    if not context.in_function() and _tensorlike(condition) and \
+            not _rules.fast_path_takes("SelectV2", (condition, x, y)):
+        # (an input the fast path refuses, np.int64(0), sends the call to the fallback, which converts the
+        # condition with dtype bool: an int64 tensor is ValueError "Tensor conversion requested dtype bool for
+        # Tensor with dtype int64"; fz38b, fz14 seed 1420383005 #228)
+        _rules.fallback_conversion(condition, dtypes.bool_)
     if context.in_function():
         condition_type()
     elif not (_tensorlike(x) or type(x) in (int, float, bool) or isinstance(x, (np.ndarray, np.generic))) or \

@@ -520,8 +520,9 @@ def _number_source(spec: dict[str, Any], n: str) -> str:
 
 
 def _check_dtypes(name: str, spec: dict[str, Any], inputs: dict[str, Any], vals: dict[str, Any]) -> None:
-    """A tensor input whose dtype is not its argument's: TF's "cannot compute Op as input #i"."""
-    from simdist.runtime.ops import args as _args
+    """A tensor input whose dtype is not its argument's: TF's "cannot compute Op as input #i" (where the
+    attr's value is one the OpDef allows: type_attr_first.py)."""
+    from simdist.runtime.ops import args as _args, type_attr_first
     k = 0
     for a in spec["args"]:
         if "input" not in a:
@@ -535,6 +536,9 @@ def _check_dtypes(name: str, spec: dict[str, Any], inputs: dict[str, Any], vals:
             want = dtypes.as_dtype(a["dtype"])
         for t in items:
             if want is not None and t.dtype != want:
+                first = type_attr_first.refusal(name, k, want) if "type_attr" in a else None
+                if first is not None:   # (the NodeDef's allowed values before the kernel's input types)
+                    raise first
                 raise errors.InvalidArgumentError(
                     None, None, f"cannot compute {name} as input #{k}(zero-based) was expected to be a "
                     f"{_args.tf_name(want)} tensor but is a {_args.tf_name(t.dtype)} tensor [Op:{name}] name: ")

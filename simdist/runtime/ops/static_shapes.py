@@ -255,9 +255,11 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         if rank_unknown(tensors[0]):
             return mark_rank_unknown(out)
         return mark(out, flags) if flags is not None and len(flags) == out.ndim else out
-    if op.name in _TENSOR_SCATTER and tensors:
+    if op.name in _INPUT_SHAPED and tensors:
         # (ScatterNdTensorShape: the output is the tensor's shape, an unknown rank too; a dry run's stand-in past
-        # the kernel's check keeps it: fz37b, fz14 seed 1420373003 #223)
+        # the kernel's check keeps it: fz37b, fz14 seed 1420373003 #223. MatrixBandPart's UnchangedShape and
+        # MatrixSetDiagV3's input shape likewise: lu_solve's unit lower factor of a [None, None] input keeps its
+        # unknown dimensions; fz38b)
         if rank_unknown(tensors[0]):
             return mark_rank_unknown(out)
         flags = unknown(tensors[0])
@@ -277,8 +279,8 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
 
 
 _RESHAPING = frozenset({"Squeeze", "ExpandDims", "Identity", "StopGradient"})
-_TENSOR_SCATTER = frozenset({"TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMin",
-                             "TensorScatterMax"})
+_INPUT_SHAPED = frozenset({"TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMin",
+                           "TensorScatterMax", "MatrixBandPart", "MatrixSetDiagV3"})
 
 
 def _reshaped(name: str, x: Tensor, out: Tensor, axis: Any) -> Tensor:
