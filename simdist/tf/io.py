@@ -28,6 +28,8 @@ from simdist.runtime.ops.image_codecs import (decode_and_crop_jpeg, decode_bmp, 
 from simdist.runtime.ops.raw_codecs import decode_base64, decode_compressed, decode_raw, encode_base64  # noqa: F401
 from simdist.runtime.ops.sequence_parsing import parse_sequence_example, parse_single_sequence_example  # noqa: F401
 from simdist.runtime.ops.tensor_codec import parse_tensor, serialize_tensor  # noqa: F401
+from simdist.tf._io_sparse import (decode_json_example, deserialize_many_sparse, serialize_many_sparse,  # noqa: F401
+                                   serialize_sparse)
 from simdist.runtime.ops.parsing_config import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature)
 
