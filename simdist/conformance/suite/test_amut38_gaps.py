@@ -128,3 +128,109 @@ def test_amut38_symbolic_gaussian_blur_keeps_its_sigma(keras):
     eager = keras.ops.convert_to_numpy(keras.ops.image.gaussian_blur(x, kernel_size=(3, 3), sigma=(0.5, 2.0)))
     assert_equal(mdl.predict(x, verbose=0).tolist(), eager.tolist(),
                  call="functional gaussian_blur(sigma=(0.5, 2.0)).predict vs the eager call")
+
+
+@clause("ops.raw-ops", ref="tf221")
+def test_amut38_raw_conv3d_backprop_input_v2(tf):
+    """tf.raw_ops.Conv3DBackpropInputV2 called directly (input_sizes an input, filter and out_backprop tensors):
+    with a 1x1x1 unit filter the input gradient is out_backprop itself (TF 2.21, observed)."""
+    r = tf.raw_ops.Conv3DBackpropInputV2(input_sizes=[1, 2, 2, 2, 1], filter=tf.ones([1, 1, 1, 1, 1]),
+                                         out_backprop=tf.reshape(tf.range(8, dtype=tf.float32), [1, 2, 2, 2, 1]),
+                                         strides=[1, 1, 1, 1, 1], padding="VALID")
+    _dtype_and_values(r, "float32", [[[[[0.0], [1.0]], [[2.0], [3.0]]], [[[4.0], [5.0]], [[6.0], [7.0]]]]],
+                      call="tf.raw_ops.Conv3DBackpropInputV2 of a unit 1x1x1 filter")
+
+
+# -- subnormals --------------------------------------------------------------------------------------------------------
+@clause("ops.subnormals", ref="tf221")
+@pytest.mark.parametrize("how", ["multiply", "divide"])
+def test_amut38_bfloat16_results_flushed_to_zero_keep_their_sign(tf, how):
+    """A bfloat16 product or quotient that lands among the subnormals is flushed to a zero of its sign (FTZ on the
+    float32 the kernel computes in): -1e-20 * 1e-19 is -0.0, 1e-20 * 1e-19 is +0.0 (TF 2.21, observed signbits)."""
+    bf = tf.bfloat16
+    if how == "multiply":
+        r = tf.constant([-1e-20, 1e-20], bf) * tf.constant([1e-19, 1e-19], bf)
+    else:
+        r = tf.constant([-1e-30, 1e-30], bf) / tf.constant([1e9, 1e9], bf)
+    got = r.numpy().astype(np.float32)
+    assert_equal(got.tolist(), [0.0, 0.0], call=f"bfloat16 {how} underflowing to a subnormal")
+    assert_equal(np.signbit(got).tolist(), [True, False], call=f"bfloat16 {how} underflowing: signbits")
+
+
+@clause("ops.math-special", ref="tf221")
+def test_amut38_expint_of_subnormal_inputs(tf):
+    """tf.math.special.expint of a subnormal: float32 gives Eigen's value for its smallest normal input
+    (-103.39486, not the -inf of a flushed 0), float64 gives -inf (TF 2.21, observed)."""
+    a = tf.math.special.expint(tf.constant([1e-40, 2e-39], tf.float32))
+    b = tf.math.special.expint(tf.constant([1e-310], tf.float64))
+    _dtype_and_values(a, "float32", [-103.39485931396484, -103.39485931396484], call="expint(float32 subnormals)")
+    _dtype_and_values(b, "float64", [-np.inf], call="expint(float64 [1e-310])")
+
+
+# -- tf.experimental.numpy, variables ----------------------------------------------------------------------------------
+@clause("ops.experimental-numpy", ref="tf221")
+def test_amut38_tnp_isclose_default_tolerances(tf):
+    """tnp.isclose's defaults are NumPy's rtol=1e-05, atol=1e-08: 0 and 0.5 are not close, 1 and 1 + 5e-9 are
+    (TF 2.21, observed)."""
+    r = tf.experimental.numpy.isclose(tf.constant([0.0, 1.0]), tf.constant([0.5, 1.0 + 5e-9]))
+    _dtype_and_values(r, "bool", [False, True], call="tnp.isclose([0, 1], [0.5, 1 + 5e-9])")
+
+
+@clause("ops.variable-inplace", ref="tf221")
+@pytest.mark.parametrize("read", ["read_value", "value", "convert"])
+def test_amut38_a_variables_earlier_reads_keep_their_values_after_a_scatter(tf, read):
+    """A tensor read from a variable (read_value(), value(), tf.convert_to_tensor) before a scatter_add keeps the
+    value it read; the variable changes (TF 2.21, observed: [1, 2, 3] read, [11, 2, 3] after)."""
+    v = tf.Variable([1.0, 2.0, 3.0])
+    r = {"read_value": v.read_value, "value": v.value, "convert": lambda: tf.convert_to_tensor(v)}[read]()
+    v.scatter_add(tf.IndexedSlices(tf.constant([10.0]), tf.constant([0])))
+    assert_equal(r.numpy().tolist(), [1.0, 2.0, 3.0], call=f"v.{read}() taken before v.scatter_add")
+    assert_equal(v.numpy().tolist(), [11.0, 2.0, 3.0], call="v after scatter_add([10] at 0)")
+
+
+# -- keras.ops, image decoding, MWMS -----------------------------------------------------------------------------------
+@clause("keras.ops", ref="tf221")
+@pytest.mark.parametrize("size,want", [(2, [1, 2]), (3, [1, 2, 3]), (4, [1, 2, 3, 0])])
+def test_amut38_unique_pads_or_truncates_to_size(keras, size, want):
+    """keras.ops.unique(x, size=n): the sorted unique values truncated to n, or padded with 0 to n (Keras's
+    tensorflow/numpy.py unique; TF backend observed for [3, 1, 3, 2], whose unique values are [1, 2, 3])."""
+    r = keras.ops.unique(np.array([3, 1, 3, 2]), size=size)
+    assert_equal(keras.ops.convert_to_numpy(r).tolist(), want, call=f"keras.ops.unique([3, 1, 3, 2], size={size})")
+
+
+@clause("io.image-codecs", ref="tf221")
+def test_amut38_decoded_images_static_shapes_in_a_function(tf):
+    """Inside a tf.function a decoded image's height and width are unknown and its channels known when `channels`
+    is given (decode_png/decode_image/decode_jpeg shape functions: [?, ?, channels or ?]; TF 2.21, observed)."""
+    png = tf.io.encode_png(tf.zeros([2, 3, 3], tf.uint8))
+    jpg = tf.io.encode_jpeg(tf.zeros([2, 3, 3], tf.uint8))
+    shapes = []
+
+    @tf.function
+    def f(b, j):
+        shapes.append(tf.io.decode_png(b, channels=3).shape.as_list())
+        shapes.append(tf.io.decode_png(b).shape.as_list())
+        shapes.append(tf.io.decode_image(b, channels=3, expand_animations=False).shape.as_list())
+        shapes.append(tf.io.decode_jpeg(j, channels=1).shape.as_list())
+        return 0
+
+    f(png, jpg)
+    assert_equal(shapes[:4], [[None, None, 3], [None, None, None], [None, None, 3], [None, None, 1]],
+                 call="static shapes of decode_png(channels=3), decode_png(), decode_image(channels=3), "
+                      "decode_jpeg(channels=1) in a tf.function")
+
+
+_MWMS_RID_PROGRAM = """
+rid = strategy.run(lambda: tf.distribute.get_replica_context().replica_id_in_sync_group)
+result = {"dtype": rid.dtype.name, "numpy_dtype": str(rid.numpy().dtype), "value": int(rid)}
+"""
+
+
+@clause("run.replica-context", ref="tf221")
+def test_amut38_mwms_replica_id_is_an_int32_tensor(backend):
+    """Under MultiWorkerMirroredStrategy (2 workers) replica_id_in_sync_group is an int32 tensor whose numpy() is
+    an int32 value, the worker's index (TF 2.21, observed)."""
+    out = backend.run_multi_worker(_MWMS_RID_PROGRAM, 2)
+    got = [(o["dtype"], o["numpy_dtype"], o["value"]) for o in out]
+    assert_equal(got, [("int32", "int32", 0), ("int32", "int32", 1)],
+                 call="MWMS(2 workers).run(replica_id_in_sync_group): (dtype, numpy dtype, value) per worker")
