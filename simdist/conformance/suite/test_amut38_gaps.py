@@ -8,10 +8,12 @@ rules transcribed here, or observations of TF 2.21 named in each test.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_close, assert_equal
+from simdist.conformance.assertions import assert_close, assert_equal, raises
 from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
@@ -234,3 +236,16 @@ def test_amut38_mwms_replica_id_is_an_int32_tensor(backend):
     got = [(o["dtype"], o["numpy_dtype"], o["value"]) for o in out]
     assert_equal(got, [("int32", "int32", 0), ("int32", "int32", 1)],
                  call="MWMS(2 workers).run(replica_id_in_sync_group): (dtype, numpy dtype, value) per worker")
+
+
+@clause("ops.ragged", ref="tf221")
+@pytest.mark.parametrize("lengths,text", [
+    ([2, 2], "Arguments to _from_row_partition do not form a valid RaggedTensor"),
+    ([4, -1], "Arguments to from_row_lengths do not form a valid RowPartition"),
+])
+def test_amut38_ragged_from_row_lengths_validates_by_default(tf, lengths, text):
+    """tf.RaggedTensor.from_row_lengths validates by default (validate=True): row lengths that do not sum to the
+    values' length, or a negative one, are InvalidArgumentError (TF 2.21, observed texts)."""
+    with raises(tf.errors.InvalidArgumentError, match=re.escape(text),
+                call=f"tf.RaggedTensor.from_row_lengths([1, 2, 3], {lengths})"):
+        tf.RaggedTensor.from_row_lengths([1, 2, 3], lengths)
