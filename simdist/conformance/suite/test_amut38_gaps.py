@@ -249,3 +249,31 @@ def test_amut38_ragged_from_row_lengths_validates_by_default(tf, lengths, text):
     with raises(tf.errors.InvalidArgumentError, match=re.escape(text),
                 call=f"tf.RaggedTensor.from_row_lengths([1, 2, 3], {lengths})"):
         tf.RaggedTensor.from_row_lengths([1, 2, 3], lengths)
+
+
+# -- shape functions in a tf.function ----------------------------------------------------------------------------------
+@clause("function.trace-time-errors", ref="tf221")
+@pytest.mark.parametrize("spec", [None, [None]], ids=["unknown-rank", "unknown-size"])
+def test_amut38_scatter_nd_into_an_empty_output_with_updates_of_unknown_size(tf, spec):
+    """ScatterNdShapeHelper refuses indices or updates for an empty output only when their element count is known
+    and positive: in a tf.function whose input_signature leaves the updates' size unknown, raw ScatterNd of zero
+    indices into shape [0] traces and gives a bool [0] (TF 2.21, observed)."""
+    f = tf.function(lambda x0: tf.raw_ops.ScatterNd(indices=tf.zeros([0, 1], tf.int32), updates=x0, shape=[0]),
+                    input_signature=[tf.TensorSpec(spec, tf.bool)])
+    r = f(tf.zeros([0], tf.bool))
+    assert_equal(r.dtype.name, "bool", call=f"ScatterNd(zeros [0, 1], updates {spec}, [0]) traced", what="dtype")
+    assert_equal(r.shape.as_list(), [0], call=f"ScatterNd(zeros [0, 1], updates {spec}, [0]) traced", what="shape")
+
+
+@clause("function.trace-time-errors", ref="tf221")
+@pytest.mark.parametrize("spec", [[1, 0, None, 2], None], ids=["unknown-width", "unknown-rank"])
+def test_amut38_avg_pool_window_past_an_unknown_dimension_runs_the_kernel(tf, spec):
+    """A VALID AvgPool window longer than a dimension the traced graph does not know is no trace-time error: the
+    kernel computes the empty output when called (NCHW [1, 0, ?, 2] or unknown rank, called on zeros [1, 0, 0, 2];
+    TF 2.21, observed: float32 [1, 0, 0, 2])."""
+    f = tf.function(lambda x0: tf.raw_ops.AvgPool(ksize=[1, 1, 1, 1], value=x0, data_format="NCHW",
+                                                  strides=[1, 1, 1, 1], padding="VALID"),
+                    input_signature=[tf.TensorSpec(spec, tf.float32)])
+    r = f(tf.zeros([1, 0, 0, 2]))
+    assert_equal(r.dtype.name, "float32", call=f"AvgPool NCHW of {spec} traced, called", what="dtype")
+    assert_equal(r.shape.as_list(), [1, 0, 0, 2], call=f"AvgPool NCHW of {spec} traced, called", what="shape")
