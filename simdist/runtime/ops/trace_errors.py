@@ -117,10 +117,12 @@ def fixed_input(value: Any, dt: dtypes.DType, op: str, arg: str) -> Any:
     tensor when its dtype is `dt`; else convert_to_tensor's ValueError eagerly, marked with
     op_def_library's TypeError that a graph build raises for a graph tensor. (For a tensor captured
     from eager code TF 2.21 raises `assert False, "Unreachable"` there instead, AssertionError;
-    simdist does not tell captured tensors apart, as `fixed_type`.)"""
+    simdist does not tell captured tensors apart, as `fixed_type`.) The ValueError's text ends with the
+    tensor's repr, as Tensor.__tf_tensor__'s (TF 2.21 framework/tensor.py; amut38)."""
     if value.dtype == dt:
         return value
-    err = ValueError(f"Tensor conversion requested dtype {dt.name} for Tensor with dtype {value.dtype.name}")
+    err = ValueError(f"Tensor conversion requested dtype {dt.name} for Tensor with dtype {value.dtype.name}: "
+                     f"{value!r}")
     return static(err, TypeError, f"Input '{arg}' of '{op}' Op has type {value.dtype.name} that does not match "
                                   f"expected type of {dt.name}.")
 
