@@ -209,6 +209,44 @@ def _rgb_to_hsv_grad(op: Any, grad: Tensor) -> list:
 _F = np.float32
 
 
+# adjust_hue_op.cc brings the shifted hue into [0, 6) by steps of 6 in float32 (`while (h < 0) h += 6;` then
+# `while (h >= 6) h -= 6;`): below 2**25 in magnitude each step is exact; up to 2**27 a step rounds to the
+# nearest float32 (ulp 4 or 8: from a multiple of 8 it moves by 8, from 4 mod 8 by 4, ties to even); above
+# 2**27 (or at an infinity) `h + 6` rounds back to h and TF's loop never ends.
+_EXACT = 2.0 ** 25
+_STUCK = 2.0 ** 27
+
+
+def _hue_into_range(h: np.ndarray, delta: Any) -> np.ndarray:
+    """float32 hues after the kernel's two loops, in closed form (the steps' count can be 2e7 a pixel)."""
+    with np.errstate(all="ignore"):
+        v = h.astype(np.float64)
+        m = np.abs(v)
+        stuck = np.isinf(m) | (m > _STUCK)
+        if stuck.any():
+            raise errors.InvalidArgumentError(
+                None, None, f"delta {float(delta)} shifts a hue to {float(h[stuck][0])}, which TF's AdjustHue kernel "
+                f"never brings into [0, 6): its float32 steps of 6 round back to it and the loop runs forever "
+                f"[Op:AdjustHue]")
+        rounding = m - 6 >= _EXACT                   # (the step's result has an ulp of 4 or 8)
+        m = np.where(rounding & (m % 8 == 4), m - 4, m)
+        k = np.where(m - 6 >= _EXACT, np.floor((m - 6 - _EXACT) / 8) + 1, 0)
+        v = np.sign(v) * (m - 8 * k)                 # (now every step left is exact until the last)
+        neg = v < 0
+        n = np.where(neg, np.ceil(-v / 6) - 1, 0)    # exact steps up to [-6, 0)
+        low = v + 6 * n
+        low = np.where(neg & (low < -6), low + 6, low)
+        low = np.where(neg & (low >= 0), low - 6, low)
+        up = (low.astype(_F) + _F(6)).astype(np.float64)   # the last step, rounded (-1e-45 + 6 is 6)
+        v = np.where(neg, up, v)
+        pos = v >= 6
+        n = np.where(pos, np.floor(v / 6), 0)        # exact steps down to [0, 6)
+        r = v - 6 * n
+        r = np.where(pos & (r < 0), r + 6, r)
+        r = np.where(pos & (r >= 6), r - 6, r)
+        return np.where(pos, r, v).astype(_F)
+
+
 def _adjust_hue(x: np.ndarray, delta: np.ndarray) -> np.ndarray:
     p = x.reshape(-1, 3)
     r, g, b = p[:, 0], p[:, 1], p[:, 2]
@@ -223,11 +261,7 @@ def _adjust_hue(x: np.ndarray, delta: np.ndarray) -> np.ndarray:
         inc = (cat & 1) == 0
         h = cat.astype(_F) + np.where(inc, ratio, _F(1) - ratio)
     h = np.where(vmax == vmin, _F(0), h).astype(_F)
-    h = (h + _F(delta) * _F(6)).astype(_F)
-    while (h < 0).any():
-        h = np.where(h < 0, h + _F(6), h).astype(_F)
-    while (h >= 6).any():
-        h = np.where(h >= 6, h - _F(6), h).astype(_F)
+    h = _hue_into_range((h + _F(delta) * _F(6)).astype(_F), delta)
     # hv_range_to_rgb
     hc = h.astype(np.int32)
     ratio = h - hc.astype(_F)

@@ -1,0 +1,101 @@
+"""Rules behind the twentieth fuzzer's classes that fz38a closed (fresh campaigns of session 38: seeds
+3820261201- in every mode, and fz37a's open seed 3720261206 --mode sig), each against real TensorFlow 2.21:
+the same call on both backends gives the same dtype and values bit for bit (a NaN matching any NaN), or raises
+the same exception class. Needs the `tf` extra.
+
+AdjustHue's deltas stop short of the hues TF's kernel loops forever on (a shifted hue above 2**27 in magnitude,
+or infinite): TF never answers those, so simdist's refusal of them is checked on simdist alone
+(`test_adjust_hue_refuses_what_tf_never_finishes`).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import edge_compare
+from edge_programs import eager as _eager, sig as _sig
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_K = "ops.fuzz-raw"
+_T = "function.trace-time-errors"
+
+# --- AdjustHue brings the shifted hue into [0, 6) by float32 steps of 6 (exact below 2**25, rounding to 4 or 8
+# up to 2**27): simdist's closed form of the loops against TF's, on 61 pixels of normal values
+_PIXELS = ("(lambda r: np.concatenate([[[0.1, 0.5, 0.9], [0.9, 0.2, 0.3], [0.0, 0.0, 1.0], [1.0, 1.0, 1.0], "
+           "[float('nan'), 0.0, 1.0], [3e38, -3e38, 0.0]], r.standard_normal((55, 3))]).astype(np.float32)"
+           "[None])(np.random.default_rng(1))")
+_DELTAS = (0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -2.5, 1e-7, -3e-8, 1e3, -1e3, 1e6, -1e6, 2796202.75, -2796202.75,
+           5592405.5, -5592405.5, 5592406.0, -5592406.0, 5592407.0, -5592407.0, 1e7, -1e7, 1.5e7, -1.5e7, 2e7, -2e7,
+           22369621.0, -22369621.0, 22369622.0, -22369622.0, 22369000.0, -22369000.0, float("nan"), -1e-45)
+
+
+def _hue_cases() -> list[tuple[str, str, object]]:
+    return [(f"AdjustHue delta {d!r}", _K, _eager(
+        f"tf.raw_ops.AdjustHue(images=tf.constant({_PIXELS}), delta=tf.constant(float({str(d)!r}), tf.float32))"))
+        for d in _DELTAS]
+
+
+# --- Unpack's shape function checks the axis only where the graph knows the input's rank
+def _unpack_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for spec in (None, [None, None], [1, 3]):
+        for num, axis in ((3, 2), (3, -3), (2, 1), (3, 1), (0, 2)):
+            out.append((f"Unpack num {num} axis {axis} of {spec} called on a [1, 3]", _T, _sig(
+                f"tf.raw_ops.Unpack(value=x, num={num}, axis={axis})", (spec, "float64"),
+                "tf.constant([[-3.0, 1.0, 1.0]], tf.float64)")))
+    out.append(("Unpack num 1 axis 0 of None called on a scalar", _T, _sig(
+        "tf.raw_ops.Unpack(value=x, num=1, axis=0)", (None, "float64"), "tf.constant(5.0, tf.float64)")))
+    return out
+
+
+CASES: list[tuple] = [
+    *_hue_cases(),
+    *_unpack_cases(),
+]
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: case[3] if len(case) > 3 else edge_compare.parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, object]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.fuzz-raw")
+@EDGES.parametrize("ops.fuzz-raw")
+def test_raw_kernel_checks(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_trace_time_errors(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+@clause("ops.fuzz-raw")
+@pytest.mark.parametrize("delta", [1e8, -1e8, 22369624.0, -22369624.0, 3.4e38, -3.4e38, float("inf"), float("-inf")])
+def test_adjust_hue_refuses_what_tf_never_finishes(delta: float) -> None:
+    """A shifted hue beyond 2**27 (observed: TF 2.21's AdjustHue did not return within 60 s for deltas of 1e8,
+    -1e8, 1e30, 3.4e38, -3.4e38, +-inf, +-22369624) is simdist's InvalidArgumentError, at once (it looped forever too, fz37a's
+    seed 3720261206 --mode sig #35); 22369624 * 6 is 2**27 + 16 in float32, where a step of 6 rounds back (2**27 itself steps to 2**27 - 8)."""
+    from simdist import tf
+    start = time.process_time()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="never brings into"):
+        tf.raw_ops.AdjustHue(images=tf.constant([[[0.1, 0.5, 0.9]]]), delta=tf.constant(delta, tf.float32))
+    assert time.process_time() - start < 5, "expected the refusal at once, got a long run"
+
+
+if __name__ == "__main__":  # TF worker: python test_fz38a_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
