@@ -53,9 +53,61 @@ def _unpack_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- bfloat16 Xlogy/Xlog1py/Xdivy: packets of 8 return x itself where x == 0 under DAZ (±0 and subnormals kept)
+_XS = "np.array([9.2e-41, -0.0, 0.0, -9.2e-41] * 12, np.float32)"
+_YS = "np.array([2.5, -1.5, 0.0, 7.0, 0.0, 1e-40] * 8, np.float32)"
+
+
+def _x_function_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for op in ("Xlog1py", "Xlogy", "Xdivy"):
+        for n in (48, 20, 16, 9, 3):
+            out.append((f"{op} bfloat16 of {n}", _K, _eager(
+                f"tf.raw_ops.{op}(x=tf.cast({_XS}[:{n}], tf.bfloat16), y=tf.cast({_YS}[:{n}], tf.bfloat16))")))
+        out.append((f"{op} bfloat16 [4, 3, 4] by [1, 3, 4]", _K, _eager(
+            f"tf.raw_ops.{op}(x=tf.cast({_XS}.reshape(4, 3, 4), tf.bfloat16), "
+            f"y=tf.cast({_YS}[:12].reshape(1, 3, 4), tf.bfloat16))")))
+    return out
+
+
+# --- complex SegmentMean: Eigen's MeanReducer divides the packet columns by pdiv_complex, the tail by Smith
+_CVALS = "[complex(np.nan, -np.inf), 0.25 + 0.25j, complex(1e-40, 1e300), complex(np.inf, 1), complex(-np.inf, np.inf), " \
+         "complex(5e-324, 0.25), 3 - 4j, complex(np.nan, np.nan), complex(1e30, 1e30)]"
+
+
+def _segment_mean_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for ct in ("complex128", "complex64"):
+        for cols in (1, 2, 3, 5, 9):
+            for ids in ([1, 1, 2], [0, 0, 0], [0, 0, 1, 1, 1, 3]):
+                data = (f"(lambda r: np.array({_CVALS}, np.{ct})[r.integers(0, 9, {len(ids) * cols})])"
+                        f"(np.random.default_rng({cols})).reshape({len(ids)}, {cols})")
+                out.append((f"SegmentMean {ct} {cols} columns ids {ids}", _K, _eager(
+                    f"tf.raw_ops.SegmentMean(data=tf.constant({data}), segment_ids=tf.constant({ids}, tf.int64))")))
+    return out
+
+
+# --- Reverse's shape function: dims a vector, the input of its length's rank where both are known, at most rank 8
+def _reverse_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for spec, arg in (([2, None], "tf.constant(np.arange(6, dtype=np.int8).reshape(2, 3))"),
+                      (None, "tf.constant(np.arange(6, dtype=np.int8).reshape(2, 3))"),
+                      ([2, 3], "tf.constant(np.arange(6, dtype=np.int8).reshape(2, 3))"),
+                      ([], "tf.constant(np.int8(5))"),
+                      ([1] * 9, "tf.zeros([1] * 9, tf.int8)")):
+        for dims in ("tf.constant([], tf.bool)", "tf.constant([True], tf.bool)", "[True, False]",
+                     "tf.constant([True, False, True], tf.bool)", "tf.constant([[True, False]])", "[True] * 9"):
+            out.append((f"Reverse dims {dims} of {spec} called on {arg}", _T, _sig(
+                f"tf.raw_ops.Reverse(tensor=x, dims={dims})", (spec, "int8"), arg)))
+    return out
+
+
 CASES: list[tuple] = [
+    *_reverse_cases(),
     *_hue_cases(),
     *_unpack_cases(),
+    *_x_function_cases(),
+    *_segment_mean_cases(),
 ]
 
 
