@@ -15,7 +15,7 @@ import time
 import pytest
 
 import edge_compare
-from edge_programs import eager as _eager, sig as _sig
+from edge_programs import eager as _eager, sig as _sig, tape as _tape
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -71,8 +71,8 @@ def _x_function_cases() -> list[tuple[str, str, object]]:
 
 
 # --- complex SegmentMean: Eigen's MeanReducer divides the packet columns by pdiv_complex, the tail by Smith
-_CVALS = "[complex(np.nan, -np.inf), 0.25 + 0.25j, complex(1e-40, 1e300), complex(np.inf, 1), complex(-np.inf, np.inf), " \
-         "complex(5e-324, 0.25), 3 - 4j, complex(np.nan, np.nan), complex(1e30, 1e30)]"
+_CVALS = "[complex(np.nan, -np.inf), 0.25 + 0.25j, complex(1e-40, 1e300), complex(np.inf, 1), " \
+         "complex(-np.inf, np.inf), complex(5e-324, 0.25), 3 - 4j, complex(np.nan, np.nan), complex(1e30, 1e30)]"
 
 
 def _segment_mean_cases() -> list[tuple[str, str, object]]:
@@ -102,7 +102,27 @@ def _reverse_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- an eager raw op's attr given as None is None to its gradient function (the kernel took the default)
+_SQ = "tf.constant([[[2.5, 7.0], [-3.0, -3.0]], [[0.001, -1.5], [0.75, 0.001]]], tf.float32)"
+
+
+def _none_attr_cases() -> list[tuple[str, str, object]]:
+    out = []
+    # (compute_v=False is left out: a last-bit difference of the recomputed eigh's gradient, open)
+    for extra in ("compute_v=None", "compute_v=True", ""):
+        out.append((f"SelfAdjointEigV2({extra}) gradient", _K, _tape(
+            f"tf.raw_ops.SelfAdjointEigV2(input=x{', ' + extra if extra else ''})", _SQ)))
+    for extra in ("compute_uv=None", "compute_uv=True", "full_matrices=None"):
+        out.append((f"Svd({extra}) gradient", _K, _tape(f"tf.raw_ops.Svd(input=x, {extra})", _SQ)))
+    for extra in ("transpose_a=None", "transpose_b=None", "transpose_a=None, transpose_b=True"):
+        out.append((f"MatMul({extra}) gradient", _K, _tape(f"tf.raw_ops.MatMul(a=x[0], b=x[1] * 2.0, {extra})", _SQ)))
+    for extra in ("exclusive=None", "reverse=None", "exclusive=True, reverse=None"):
+        out.append((f"Cumsum({extra}) gradient", _K, _tape(f"tf.raw_ops.Cumsum(x=x, axis=1, {extra})", _SQ)))
+    return out
+
+
 CASES: list[tuple] = [
+    *_none_attr_cases(),
     *_reverse_cases(),
     *_hue_cases(),
     *_unpack_cases(),
@@ -139,9 +159,10 @@ def test_every_case_has_a_test() -> None:
 @clause("ops.fuzz-raw")
 @pytest.mark.parametrize("delta", [1e8, -1e8, 22369624.0, -22369624.0, 3.4e38, -3.4e38, float("inf"), float("-inf")])
 def test_adjust_hue_refuses_what_tf_never_finishes(delta: float) -> None:
-    """A shifted hue beyond 2**27 (observed: TF 2.21's AdjustHue did not return within 60 s for deltas of 1e8,
-    -1e8, 1e30, 3.4e38, -3.4e38, +-inf, +-22369624) is simdist's InvalidArgumentError, at once (it looped forever too, fz37a's
-    seed 3720261206 --mode sig #35); 22369624 * 6 is 2**27 + 16 in float32, where a step of 6 rounds back (2**27 itself steps to 2**27 - 8)."""
+    """A shifted hue beyond 2**27 (observed: TF 2.21's AdjustHue did not return within 60 s for deltas of
+    1e8, -1e8, 1e30, 3.4e38, -3.4e38, +-inf, +-22369624) is simdist's InvalidArgumentError, at once (it
+    looped forever too, fz37a's seed 3720261206 --mode sig #35); 22369624 * 6 is 2**27 + 16 in float32,
+    where a step of 6 rounds back (2**27 itself steps to 2**27 - 8)."""
     from simdist import tf
     start = time.process_time()
     with pytest.raises(tf.errors.InvalidArgumentError, match="never brings into"):
