@@ -121,7 +121,31 @@ def _none_attr_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- the depthwise backprops' depth rules: TF's own kernels (float64) want equal depths, oneDNN's (float32, bfloat16)
+# the grouped convolution's divisibility, a divisible mismatch aborting at the primitive (float16: host-dependent)
+_DW_DEPTHS = (([4, 1, 2, 4], [4, 1, 2, 4], 16), ([4, 1, 2, 4], [1, 1, 2, 4], 8), ([4, 1, 2, 4], [1, 1, 2, 3], 6),
+              ([4, 1, 2, 4], [1, 1, 3, 1], 3), ([4, 1, 2, 6], [1, 1, 4, 1], 4), ([4, 1, 2, 4], [1, 1, 1, 1], 1),
+              ([4, 1, 2, 4], [1, 1, 4, 1], 5), ([4, 1, 2, 2], [1, 1, 4, 1], 4), ([4, 1, 2, 4], [1, 1, 4, 2], 8))
+
+
+def _depthwise_backprop_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for dt in ("float32", "bfloat16", "float64"):
+        for ish, fs, depth in _DW_DEPTHS:
+            for st in ("[1, 1, 1, 1]", "[1, 2, 2, 1]"):
+                rows, cols = (1, 1) if st == "[1, 2, 2, 1]" else (1, 2)
+                ob = f"tf.ones([4, {rows}, {cols}, {depth}], tf.{dt})"
+                out.append((f"DepthwiseConv2dNativeBackpropFilter {dt} input {ish} filter {fs} strides {st}", _K, _eager(
+                    f"tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(input=tf.ones({ish}, tf.{dt}), filter_sizes={fs}, "
+                    f"out_backprop={ob}, strides={st}, padding='SAME')")))
+                out.append((f"DepthwiseConv2dNativeBackpropInput {dt} input {ish} filter {fs} strides {st}", _K, _eager(
+                    f"tf.raw_ops.DepthwiseConv2dNativeBackpropInput(input_sizes={ish}, filter=tf.ones({fs}, tf.{dt}), "
+                    f"out_backprop={ob}, strides={st}, padding='SAME')")))
+    return out
+
+
 CASES: list[tuple] = [
+    *_depthwise_backprop_cases(),
     *_none_attr_cases(),
     *_reverse_cases(),
     *_hue_cases(),
