@@ -40,6 +40,18 @@ def _hue_cases() -> list[tuple[str, str, object]]:
         for d in _DELTAS]
 
 
+# --- AdjustHue's subnormal channels: read as zeros (DAZ), v_min's copy keeping its bits, v_max and v_mid flushed
+# (the modelled part: 24 of 600 pixels drawn from subnormals, zeros and small normals still differ, docs/spec.md)
+def _hue_subnormal_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for px in ([1e-45, 0.0, 1e-45], [0.5, 0.25, -1e-40], [1e-40, 2e-40, 0.5], [-1e-40, 0.0, 1e-40],
+               [1e-40, 1e-40, 1e-40], [0.0, 1e-40, -0.0], [0.75, -1e-40, 0.25], [2e-40, 0.5, 1.0]):
+        for d in (0.0, 0.3, 0.6):
+            out.append((f"AdjustHue of {px} delta {d}", _K, _eager(
+                f"tf.raw_ops.AdjustHue(images=tf.constant(np.array([[{px}]], np.float32)), delta={d})")))
+    return out
+
+
 # --- Unpack's shape function checks the axis only where the graph knows the input's rank
 def _unpack_cases() -> list[tuple[str, str, object]]:
     out = []
@@ -149,6 +161,7 @@ CASES: list[tuple] = [
     *_none_attr_cases(),
     *_reverse_cases(),
     *_hue_cases(),
+    *_hue_subnormal_cases(),
     *_unpack_cases(),
     *_x_function_cases(),
     *_segment_mean_cases(),

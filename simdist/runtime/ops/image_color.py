@@ -247,7 +247,10 @@ def _hue_into_range(h: np.ndarray, delta: Any) -> np.ndarray:
         return np.where(pos, r, v).astype(_F)
 
 
-def _adjust_hue(x: np.ndarray, delta: np.ndarray) -> np.ndarray:
+def _adjust_hue(x: np.ndarray, delta: np.ndarray, original: np.ndarray | None = None) -> np.ndarray:
+    """AdjustHue's per-pixel loop on x (read under DAZ when the dispatcher flushed it); `original`: the image as
+    given, whose v_min the compiled kernel copies to the output with its bits (a subnormal channel survives there),
+    while v_max and the computed v_mid come out flushed (observed on TF 2.21: `_HUE_SUBNORMALS`)."""
     p = x.reshape(-1, 3)
     r, g, b = p[:, 0], p[:, 1], p[:, 2]
     # rgb_to_hv_range: the category by comparisons in the kernel's order
@@ -266,7 +269,12 @@ def _adjust_hue(x: np.ndarray, delta: np.ndarray) -> np.ndarray:
     hc = h.astype(np.int32)
     ratio = h - hc.astype(_F)
     ratio = np.where((hc & 1) == 0, ratio, _F(1) - ratio)
-    vmid = vmin + ratio * (vmax - vmin)
+    with np.errstate(all="ignore"):
+        vmid = vmin + ratio * (vmax - vmin)
+    if original is not None:   # (v_min's copy keeps the input's bits; v_max and the computed v_mid are flushed)
+        q = original.reshape(-1, 3)
+        vmid = subnormals.flushed(np.asarray(vmid, _F))
+        vmin = np.choose(cat, [q[:, 2], q[:, 2], q[:, 0], q[:, 0], q[:, 1], q[:, 1]])
     hc = np.where((hc >= 0) & (hc <= 5), hc, 5)
     out = np.stack([np.choose(hc, [vmax, vmid, vmin, vmin, vmid, vmax]),
                     np.choose(hc, [vmid, vmax, vmax, vmid, vmin, vmin]),
@@ -326,8 +334,14 @@ def _float_only(name: str) -> Any:
     return rule
 
 
+# AdjustHue under DAZ/FTZ: categories, ratios and the hue read subnormal channels as zeros, but v_min is copied to
+# the output as it is (observed on TF 2.21: [0.5, 0.25, -1e-40] stays [0.5, 0.25, -1e-40], while [1e-45, 0, 1e-45]'s
+# v_max, r, comes out 0; fz38a)
+_HUE_SUBNORMALS = subnormals.Fixed("adjust_hue", lambda arrays, flushed, out, attrs: _adjust_hue(
+    flushed[0], flushed[1], arrays[0]))
 ADJUST_HUE = register("AdjustHue", _adjust_checks(_adjust_hue, "AdjustHue"), _float_only("AdjustHue"),
-                      lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise")
+                      lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise",
+                      subnormals=_HUE_SUBNORMALS)
 ADJUST_SATURATION = register("AdjustSaturation", _adjust_checks(_adjust_saturation, "AdjustSaturation"),
                              _float_only("AdjustSaturation"),
                              lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise")
