@@ -4,7 +4,9 @@ printed with its reproducer, then the counts by (snippet label, kind, mode):
 
     python tests/fuzz20/fz20_campaign.py SEED START N [--batch 20] [--mode M] [--show 2] [--no-keep] [--no-minimize]
 
-The runner, TF worker, comparison and minimizer are the fourteenth fuzzer's (tests/fuzz14/fz14_run.py).
+The runner, TF worker, comparison and minimizer are the fourteenth fuzzer's (tests/fuzz14/fz14_run.py); simdist's
+side of each batch runs under an address-space limit (SIMDIST_ADDRESS_LIMIT: a program that would take more is a
+MemoryError outcome).
 Exit status 1 when any snippet outside tests/fuzz20/fz20_known.py disagrees.
 """
 from __future__ import annotations
