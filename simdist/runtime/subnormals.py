@@ -346,28 +346,35 @@ TENSOR_SCATTER = Fixed("tensor_scatter", _tensor_scatter_fix)
 
 
 def _bf16_x_times(f: Any) -> Fixed:
-    """bfloat16 Xlogy/Xlog1py (0 where x == 0, else x * f(y)): the kernel tests x == 0 on the value
-    widened by a bit shift, so a subnormal x is not zero there, and then multiplies under DAZ, reading
-    it as ±0: ±0 * f(y), NaN where f(y) is infinite or NaN (xlogy(1e-40, 0) is NaN, xlog1py(-1e-40,
-    0) is -0.0; TF 2.21 eagerly and traced, fz3 seed 91 #107). Other dtypes: FLUSH's result."""
+    """bfloat16 Xlogy/Xlog1py/Xdivy (0 where x == 0, else x * f(y), x / y): in the scalar tail of the
+    output's flat order the kernel tests x == 0 on the value widened by a bit shift, so a subnormal x is
+    not zero there, and then multiplies under DAZ, reading it as ±0: ±0 * f(y), NaN where f(y) is
+    infinite or NaN (xlogy(1e-40, 0) is NaN, xlog1py(-1e-40, 0) is -0.0; TF 2.21 eagerly and traced, fz3
+    seed 91 #107); f None (Xdivy): FLUSH's result there. In the packets of 8 (Packet8bf through float32)
+    `pselect(pcmp_eq(x, 0), x, ...)` compares under DAZ and returns x itself: a subnormal x keeps its
+    bits (xlog1py of 1e-40 in a packet is 9.18e-41; fz38a, tape seed 3820261203 #73). Other dtypes:
+    FLUSH's result."""
     def fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
         x = arrays[0]
         out = flushed(np.asarray(out))
         fx = flushed_in[0].astype(np.float32)
-        sub = (x.astype(np.float32) != 0) & (fx == 0)
+        sub = np.broadcast_to((x.astype(np.float32) != 0) & (fx == 0), out.shape)
         if not sub.any():
             return out
-        with np.errstate(all="ignore"):
-            val = fx * f(flushed_in[1].astype(np.float32))
-        return np.where(np.broadcast_to(sub, out.shape), np.broadcast_to(val, out.shape).astype(out.dtype),
-                        out).astype(out.dtype, copy=False)
-    return Fixed(f.__name__, fix)
+        tail = _tail(out.shape, BF16)
+        if f is not None:
+            with np.errstate(all="ignore"):
+                val = fx * f(flushed_in[1].astype(np.float32))
+            out = np.where(sub & tail, np.broadcast_to(val, out.shape).astype(out.dtype), out)
+        return np.where(sub & ~tail, np.broadcast_to(x, out.shape), out).astype(out.dtype, copy=False)
+    return Fixed(f.__name__ if f is not None else "xdivy", fix)
 
 
 _XLOGY_BF16_X = _bf16_x_times(np.log)
 # bfloat16 Xlogy: the subnormal x's ±0 product, then a subnormal y's log in the tail (_tail_log_y)
 _XLOGY_BF16 = Fixed("xlogy_bf16", lambda a, f, out, at: _tail_log_y(a, f, _XLOGY_BF16_X.fix(a, f, out, at)))
 _XLOG1PY_BF16 = _bf16_x_times(np.log1p)
+_XDIVY_BF16 = _bf16_x_times(None)
 
 
 def _xlogy_rule(arrays: Any, attrs: dict | None) -> Any:
@@ -376,6 +383,10 @@ def _xlogy_rule(arrays: Any, attrs: dict | None) -> Any:
 
 def _xlog1py_rule(arrays: Any, attrs: dict | None) -> Any:
     return _XLOG1PY_BF16 if arrays[0].dtype == BF16 else FLUSH
+
+
+def _xdivy_rule(arrays: Any, attrs: dict | None) -> Any:
+    return _XDIVY_BF16 if arrays[0].dtype == BF16 else FLUSH
 
 
 # Lgamma calls glibc's lgamma/lgammaf element by element (no packets), which for a tiny x returns
@@ -622,7 +633,8 @@ RULES: dict[str, Any] = {
     "Sign": SIGN,
     # float32/float64 Atan2 and Relu6: the kernels (packet_atan2.py, activations.py) apply DAZ/FTZ
     # themselves, packets and scalar tail apart
-    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": _xlogy_rule, "Xlog1py": _xlog1py_rule, "Pow": _pow_rule,
+    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": _xlogy_rule, "Xlog1py": _xlog1py_rule, "Xdivy": _xdivy_rule,
+    "Pow": _pow_rule,
     # Complex packs the two parts' bits (tf.complex(5e-324, 1e-310) keeps both; fz5 ext seed 61 #57, #173)
     "Complex": KEEP, "Real": KEEP, "Imag": KEEP, "Conj": KEEP,
 }

@@ -4,13 +4,16 @@ printed with its reproducer, then the counts by (snippet label, kind, mode):
 
     python tests/fuzz20/fz20_campaign.py SEED START N [--batch 20] [--mode M] [--show 2] [--no-keep] [--no-minimize]
 
-The runner, TF worker, comparison and minimizer are the fourteenth fuzzer's (tests/fuzz14/fz14_run.py).
+The runner, TF worker, comparison and minimizer are the fourteenth fuzzer's (tests/fuzz14/fz14_run.py); simdist's
+side of each batch runs under an address-space limit (SIMDIST_ADDRESS_LIMIT: a program that would take more is a
+MemoryError outcome).
 Exit status 1 when any snippet outside tests/fuzz20/fz20_known.py disagrees.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,12 +28,29 @@ from fz20_known import known_key  # noqa: E402
 from fz20_progs import generate  # noqa: E402
 
 ANSWERS_DIR = os.path.join(os.path.dirname(TESTS), ".cache", "fuzz20-answers")
+# The address space simdist's side of a batch may use (RLIMIT_AS, soft): a program that would take more (seed
+# 3720261203 --mode tape #21: a float64 gradient of 2**31 - 1 segments, 16 GB) gets its MemoryError as its
+# outcome instead of the kernel's OOM killer ending the campaign. TF's worker is started outside it (its
+# answer for such a program is ("tf-died", ...), not compared). docs/spec.md `ops.fuzz-raw`, fz38a.
+SIMDIST_ADDRESS_LIMIT = 6 * 2 ** 30
+
+
+def run_simdist_limited(programs: list) -> list:
+    """fz14_run.run_simdist(programs) under SIMDIST_ADDRESS_LIMIT (the previous soft limit restored after, so
+    the TF worker, which the runner may restart between batches, inherits none)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = SIMDIST_ADDRESS_LIMIT if hard == resource.RLIM_INFINITY else min(SIMDIST_ADDRESS_LIMIT, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        return run_simdist(programs)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def stream(worker: KeptWorker14, seed: int, indices: list[int], mode: str | None, batch: int):
     """(program, snippet, simdist's outcome, TF's outcome) of each disagreement: the second
     fuzzer's pipelined stream with this generator and fz14's runner and comparison."""
-    return fz2_campaign.stream(worker, seed, indices, mode, batch, generate=generate, run_simdist=run_simdist,
+    return fz2_campaign.stream(worker, seed, indices, mode, batch, generate=generate, run_simdist=run_simdist_limited,
                                disagreements_of=disagreements_of)
 
 

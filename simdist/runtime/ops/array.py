@@ -1093,14 +1093,18 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     if not -t.ndim <= int(axis) < t.ndim:
         if num is None:   # (array_ops.unstack's own check, where it infers num)
             raise ValueError(f"Argument `axis` = {axis} not in range [{-t.ndim}, {t.ndim})")
-        if int(num) == 0 and not context.in_function():
+        if int(num) == 0 and (not context.in_function() or static_shapes.rank_unknown(t)):
             return []   # (eagerly an Unpack of no outputs returns none before its kernel checks the axis;
-            #             traced, its shape function refuses the axis: fz14 seed 1420261202 #346)
+            #             traced, its shape function refuses the axis: fz14 seed 1420261202 #346, unless the
+            #             graph does not know the rank: no check, and no output to run the kernel for; fz38a)
         # (with num given, Unpack's: the kernel's InvalidArgumentError, its shape function's
         # ValueError in a graph; fz11, fz4 seed 43 #187)
-        raise trace_errors.shape_error(f"axis = {int(axis)} not in [{-t.ndim}, {t.ndim}) [Op:Unpack]",
+        err = trace_errors.shape_error(f"axis = {int(axis)} not in [{-t.ndim}, {t.ndim}) [Op:Unpack]",
                                        f"Invalid axis: {int(axis)}; must be in [{-t.ndim},{t.ndim})", "Unpack",
                                        [t.shape.as_list()])
+        if static_shapes.rank_unknown(t):   # (UnpackShapeFn checks the axis only where the rank is known:
+            trace_errors.unmark(err)        #  an input of unknown rank leaves it to the kernel; fz38a,
+        raise err                           #  fuzz20 sig seed 3820261202 #168)
     ax = int(axis) % t.ndim
     if num is None and isinstance(axis, float):   # (array_ops.unstack: `value_shape.dims[axis]`)
         raise TypeError("list indices must be integers or slices, not float")

@@ -456,14 +456,36 @@ CONV2D_BACKPROP_FILTER = register(
 
 
 # --- DepthwiseConv2dNative ------------------------------------------------------------------------------
-def _check_depthwise(x_shape: Sequence[int], f_shape: Sequence[int], op: str) -> None:
+def _check_depthwise(x_shape: Sequence[int], f_shape: Sequence[int], dtype: Any, op: str) -> bool:
+    """The depthwise backprops' depth rules (observed on TF 2.21; fz38a, tape seed 3820261209 #143): TF's own
+    kernels (float64; float16 without oneDNN) "DepthwiseConv2DBackpropFilter: input and filter must have the same
+    in_depth"; oneDNN's (float32, bfloat16) the forward's grouped-convolution rules (`_depthwise_depths`): a depth
+    that divides passes them and the primitive's creation aborts. True there."""
     if len(x_shape) != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x_shape)} [Op:{op}]")
     if len(f_shape) != 4:
         raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {_dims(f_shape)} [Op:{op}]")
-    if x_shape[3] != f_shape[2]:
+    if x_shape[3] != f_shape[2] and not onednn_conv(np.dtype(dtype).name):
+        label = "DepthwiseConv2DBackpropFilter" if op.endswith("Filter") else "DepthwiseConv2DBackpropInput"
+        raise errors.InvalidArgumentError(None, None, f"{label}: input and filter must have the same in_depth "
+                                                      f"[Op:{op}]")
+    return _grouped_depths(x_shape[3], f_shape[2], f_shape[3], op)
+
+
+def _grouped_depths(cin: int, fin: int, multiplier: int, op: str) -> bool:
+    """oneDNN's depthwise depth checks (a grouped convolution's): the input depth a multiple of the filter's, the
+    output depth (fin * multiplier) a multiple of the groups; True where they pass with cin != fin (the primitive's
+    creation then aborts)."""
+    if cin == fin:
+        return False
+    if fin == 0 or cin % fin:
         raise errors.InvalidArgumentError(
-            None, None, f"input depth must be evenly divisible by filter depth: {x_shape[3]} vs {f_shape[2]} [Op:{op}]")
+            None, None, f"input depth must be evenly divisible by filter depth: {cin} vs {fin} [Op:{op}]")
+    groups, out = cin // fin, fin * multiplier
+    if out % groups:
+        raise errors.InvalidArgumentError(None, None, f"output depth must be evenly divisible by number of groups: "
+                                                      f"{out} vs {groups} [Op:{op}]")
+    return True
 
 
 def _depthwise_depths(x: np.ndarray, f: np.ndarray) -> bool:
@@ -484,14 +506,7 @@ def _depthwise_depths(x: np.ndarray, f: np.ndarray) -> bool:
     if not onednn_conv(x.dtype.name):
         raise errors.InvalidArgumentError(None, None, f"input and filter must have the same depth: {cin} vs {fin} "
                                                       f"[Op:{op}]")
-    if fin == 0 or cin % fin:
-        raise errors.InvalidArgumentError(
-            None, None, f"input depth must be evenly divisible by filter depth: {cin} vs {fin} [Op:{op}]")
-    groups, out = cin // fin, fin * f.shape[3]
-    if out % groups:
-        raise errors.InvalidArgumentError(None, None, f"output depth must be evenly divisible by number of groups: "
-                                                      f"{out} vs {groups} [Op:{op}]")
-    return True
+    return _grouped_depths(cin, fin, f.shape[3], op)
 
 
 def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
@@ -525,12 +540,17 @@ def _check_dw_out_backprop(dy: np.ndarray, want: Sequence[int], op: str) -> None
     Conv2DBackpropInput, sig seed 3620261212 #199, function seed 3620261216 #63). (TF aborts the process for
     one of another rank: simdist keeps the InvalidArgumentError.)"""
     if tuple(dy.shape) != tuple(want) and dy.ndim == len(want) and onednn_conv(np.dtype(dy.dtype).name):
-        raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
-                                  "create a primitive descriptor for the convolution forward propagation "
-                                  "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
-                                  "additional diagnostic information., in file "
-                                  f"tensorflow/core/kernels/mkl/{_ONEDNN_SOURCE[op]} [Op:{op}]")
+        raise _primitive_aborted(op)
     _check_out_backprop(dy, want, op)
+
+
+def _primitive_aborted(op: str) -> errors.AbortedError:
+    """oneDNN's AbortedError when it cannot create the backprop's primitive."""
+    return errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
+                               "create a primitive descriptor for the convolution forward propagation "
+                               "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
+                               "additional diagnostic information., in file "
+                               f"tensorflow/core/kernels/mkl/{_ONEDNN_SOURCE[op]} [Op:{op}]")
 
 
 def _dw_dilations(dtype: Any, dilations: tuple) -> tuple:
@@ -545,12 +565,14 @@ def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple,
                               explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropInput"
     dilations = _dw_dilations(f.dtype, dilations)
-    _check_depthwise(input_sizes, f.shape, op)
+    grouped = _check_depthwise(input_sizes, f.shape, f.dtype, op)
     if _onednn_empty_sizes(input_sizes, f.dtype):
         return np.zeros(tuple(input_sizes), f.dtype)
     kh, kw, c, m = f.shape
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, op)
+    if grouped:
+        raise _primitive_aborted(op)
     _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, c * m), op)
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
     dcols = matmul(dyc, f.reshape(kh * kw, c, m).transpose(1, 2, 0))       # [C, P, K]
@@ -562,11 +584,13 @@ def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tupl
                                explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropFilter"
     dilations = _dw_dilations(x.dtype, dilations)
-    _check_depthwise(x.shape, filter_sizes, op)
+    grouped = _check_depthwise(x.shape, filter_sizes, x.dtype, op)
     if _onednn_empty(x):
         return np.zeros(tuple(filter_sizes), x.dtype)
     kh, kw, c, m = filter_sizes
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations, op)
+    if grouped:
+        raise _primitive_aborted(op)
     _check_dw_out_backprop(dy, (x.shape[0], oh, ow, c * m), op)
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 1, 0)              # [C, K, P]
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]

@@ -209,7 +209,48 @@ def _rgb_to_hsv_grad(op: Any, grad: Tensor) -> list:
 _F = np.float32
 
 
-def _adjust_hue(x: np.ndarray, delta: np.ndarray) -> np.ndarray:
+# adjust_hue_op.cc brings the shifted hue into [0, 6) by steps of 6 in float32 (`while (h < 0) h += 6;` then
+# `while (h >= 6) h -= 6;`): below 2**25 in magnitude each step is exact; up to 2**27 a step rounds to the
+# nearest float32 (ulp 4 or 8: from a multiple of 8 it moves by 8, from 4 mod 8 by 4, ties to even); above
+# 2**27 (or at an infinity) `h + 6` rounds back to h and TF's loop never ends.
+_EXACT = 2.0 ** 25
+_STUCK = 2.0 ** 27
+
+
+def _hue_into_range(h: np.ndarray, delta: Any) -> np.ndarray:
+    """float32 hues after the kernel's two loops, in closed form (the steps' count can be 2e7 a pixel)."""
+    with np.errstate(all="ignore"):
+        v = h.astype(np.float64)
+        m = np.abs(v)
+        stuck = np.isinf(m) | (m > _STUCK)
+        if stuck.any():
+            raise errors.InvalidArgumentError(
+                None, None, f"delta {float(delta)} shifts a hue to {float(h[stuck][0])}, which TF's AdjustHue kernel "
+                f"never brings into [0, 6): its float32 steps of 6 round back to it and the loop runs forever "
+                f"[Op:AdjustHue]")
+        rounding = m - 6 >= _EXACT                   # (the step's result has an ulp of 4 or 8)
+        m = np.where(rounding & (m % 8 == 4), m - 4, m)
+        k = np.where(m - 6 >= _EXACT, np.floor((m - 6 - _EXACT) / 8) + 1, 0)
+        v = np.sign(v) * (m - 8 * k)                 # (now every step left is exact until the last)
+        neg = v < 0
+        n = np.where(neg, np.ceil(-v / 6) - 1, 0)    # exact steps up to [-6, 0)
+        low = v + 6 * n
+        low = np.where(neg & (low < -6), low + 6, low)
+        low = np.where(neg & (low >= 0), low - 6, low)
+        up = (low.astype(_F) + _F(6)).astype(np.float64)   # the last step, rounded (-1e-45 + 6 is 6)
+        v = np.where(neg, up, v)
+        pos = v >= 6
+        n = np.where(pos, np.floor(v / 6), 0)        # exact steps down to [0, 6)
+        r = v - 6 * n
+        r = np.where(pos & (r < 0), r + 6, r)
+        r = np.where(pos & (r >= 6), r - 6, r)
+        return np.where(pos, r, v).astype(_F)
+
+
+def _adjust_hue(x: np.ndarray, delta: np.ndarray, original: np.ndarray | None = None) -> np.ndarray:
+    """AdjustHue's per-pixel loop on x (read under DAZ when the dispatcher flushed it); `original`: the image as
+    given, whose v_min the compiled kernel copies to the output with its bits (a subnormal channel survives there),
+    while v_max and the computed v_mid come out flushed (observed on TF 2.21: `_HUE_SUBNORMALS`)."""
     p = x.reshape(-1, 3)
     r, g, b = p[:, 0], p[:, 1], p[:, 2]
     # rgb_to_hv_range: the category by comparisons in the kernel's order
@@ -223,16 +264,17 @@ def _adjust_hue(x: np.ndarray, delta: np.ndarray) -> np.ndarray:
         inc = (cat & 1) == 0
         h = cat.astype(_F) + np.where(inc, ratio, _F(1) - ratio)
     h = np.where(vmax == vmin, _F(0), h).astype(_F)
-    h = (h + _F(delta) * _F(6)).astype(_F)
-    while (h < 0).any():
-        h = np.where(h < 0, h + _F(6), h).astype(_F)
-    while (h >= 6).any():
-        h = np.where(h >= 6, h - _F(6), h).astype(_F)
+    h = _hue_into_range((h + _F(delta) * _F(6)).astype(_F), delta)
     # hv_range_to_rgb
     hc = h.astype(np.int32)
     ratio = h - hc.astype(_F)
     ratio = np.where((hc & 1) == 0, ratio, _F(1) - ratio)
-    vmid = vmin + ratio * (vmax - vmin)
+    with np.errstate(all="ignore"):
+        vmid = vmin + ratio * (vmax - vmin)
+    if original is not None:   # (v_min's copy keeps the input's bits; v_max and the computed v_mid are flushed)
+        q = original.reshape(-1, 3)
+        vmid = subnormals.flushed(np.asarray(vmid, _F))
+        vmin = np.choose(cat, [q[:, 2], q[:, 2], q[:, 0], q[:, 0], q[:, 1], q[:, 1]])
     hc = np.where((hc >= 0) & (hc <= 5), hc, 5)
     out = np.stack([np.choose(hc, [vmax, vmid, vmin, vmin, vmid, vmax]),
                     np.choose(hc, [vmid, vmax, vmax, vmid, vmin, vmin]),
@@ -292,8 +334,14 @@ def _float_only(name: str) -> Any:
     return rule
 
 
+# AdjustHue under DAZ/FTZ: categories, ratios and the hue read subnormal channels as zeros, but v_min is copied to
+# the output as it is (observed on TF 2.21: [0.5, 0.25, -1e-40] stays [0.5, 0.25, -1e-40], while [1e-45, 0, 1e-45]'s
+# v_max, r, comes out 0; fz38a)
+_HUE_SUBNORMALS = subnormals.Fixed("adjust_hue", lambda arrays, flushed, out, attrs: _adjust_hue(
+    flushed[0], flushed[1], arrays[0]))
 ADJUST_HUE = register("AdjustHue", _adjust_checks(_adjust_hue, "AdjustHue"), _float_only("AdjustHue"),
-                      lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise")
+                      lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise",
+                      subnormals=_HUE_SUBNORMALS)
 ADJUST_SATURATION = register("AdjustSaturation", _adjust_checks(_adjust_saturation, "AdjustSaturation"),
                              _float_only("AdjustSaturation"),
                              lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise")

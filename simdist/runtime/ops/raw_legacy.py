@@ -157,8 +157,25 @@ def _gather(params: Any, indices: Any, validate_indices: bool) -> Any:
     return _raw("GatherV2")(params=params, indices=indices, axis=0)
 
 
+def _reverse_shape(shapes: list, attrs: Any) -> str | None:
+    """Reverse's shape function (array_ops.cc): dims a vector, and where its length is known the input of
+    that rank (c->WithRank), then at most 8 dimensions; an input of unknown rank takes the length of dims."""
+    t, d = shapes
+    if d is not None and len(d) != 1:
+        return f"Shape must be rank 1 but is rank {len(d)}"
+    rank = None if t is None else len(t)
+    if d is not None and d[0] is not None:
+        if rank is not None and rank != d[0]:
+            return f"Shape must be rank {d[0]} but is rank {rank}"
+        rank = d[0]   # (an unknown rank becomes the dims' length)
+    return "reverse does not work on tensors with more than 8 dimensions" if rank is not None and rank > 8 else None
+
+
 def _reverse(tensor: Any, dims: Any) -> Any:
-    """Reverse (reverse_op.cc, ReverseOp): `dims` a vector with one bool per dimension, rank <= 8."""
+    """Reverse (reverse_op.cc, ReverseOp): `dims` a vector with one bool per dimension, rank <= 8; inside a
+    tf.function the shape function's checks first, a ValueError at trace (fz38a, sig seed 3820261206 #96)."""
+    from simdist.runtime.ops import shape_checks, static_shapes
+    shape_checks.check("Reverse", _reverse_shape, [static_shapes.known_shape(tensor), static_shapes.known_shape(dims)])
     if dims.ndim != 1:
         raise _invalid("Reverse", f"'dims' must be 1-dimension, not {dims.ndim}")
     flags = [bool(b) for b in _value(dims).tolist()]

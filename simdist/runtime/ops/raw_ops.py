@@ -611,8 +611,12 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     empty = raw_rules.onednn_empty_result(name, inputs, vals)
     if empty is not None:
         return empty
+    # (attrs passed as None: TF's eager fast path records them so for the gradient; registry.RecordedAttrs)
+    nones = frozenset(a["attr"] for a in spec["args"]
+                      if "attr" in a and kw[a["py"]] is None and not a.get("required")) \
+        if fast and not context.in_function() else frozenset()
     try:
-        return _run(name, spec, b, inputs, vals)
+        return _run(name, spec, b, inputs, vals, nones)
     except Exception as e:
         tf_err = raw_rules.kernel_error(name, e, inputs)
         if tf_err is None:
@@ -648,8 +652,9 @@ def _trace_checks(name: str, b: RawArgs, inputs: dict[str, Any], vals: dict[str,
         shape_checks.check(name, op.trace_shape, [static_shapes.known_shape(t) for t in ts], vals)
 
 
-def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
-    """The raw call's op run on its checked inputs and attrs."""
+def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], vals: dict[str, Any],
+         nones: frozenset = frozenset()) -> Any:
+    """The raw call's op run on its checked inputs and attrs (`nones`: the attrs the call passed as None)."""
     every = {**inputs, **vals}
     if b.check is not None:
         b.check(every)
@@ -691,6 +696,8 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
                 attrs[k] = _static(inputs[src])
             else:
                 attrs[k] = vals[src]
+    if nones & attrs.keys():
+        attrs = registry.RecordedAttrs(attrs, {k: None for k in sorted(nones & attrs.keys())})
     op = registry.get(name)
     if op.kind == "elementwise":   # (TF's kernels' shape checks: NumPy's broadcasting is not theirs)
         from simdist.runtime.ops import raw_shapes

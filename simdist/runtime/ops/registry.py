@@ -245,6 +245,19 @@ class OpDef:
         return f"<OpDef {self.name}>"
 
 
+class RecordedAttrs(dict):
+    """An op call's attrs (what its kernel reads) with `given`: the values TF's eager fast path records
+    for the gradient where they differ from the kernel's. TFE_Py_FastPathExecute keeps each attr as the
+    call passed it, so a raw op's attr given as None is None to its gradient function (backprop's
+    _MockOp.get_attr, make_attr), while the kernel took the default: `SelfAdjointEigV2(input=x,
+    compute_v=None)` computes v, and its gradient takes the `not compute_v` branch (observed on TF 2.21;
+    fz38a, tape seed 3820261207 #146)."""
+
+    def __init__(self, attrs: dict, given: dict) -> None:
+        super().__init__(attrs)
+        self.given = dict(given)
+
+
 class OpCall:
     """One executed op, as a gradient function sees it (TF's `op` argument): `.type`, `.inputs`,
     `.outputs`, `.get_attr(name)`, and `.skip_input_indices`: the inputs no tape needs a gradient
@@ -270,6 +283,9 @@ class OpCall:
         return self.opdef.name
 
     def get_attr(self, name: str) -> Any:
+        given = getattr(self.attrs, "given", None)
+        if given is not None and name in given:
+            return given[name]
         try:
             return self.attrs[name]
         except KeyError:

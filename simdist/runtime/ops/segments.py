@@ -57,8 +57,25 @@ def _mean_of(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
         q = s64 // c64
         q = np.where((s64 % c64 != 0) & (s64 < 0), q + 1, q)
         return q.astype(sums.dtype)
+    if sums.dtype.kind == "c" and sums.size:
+        return _complex_mean_of(sums, c)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return (sums / c.astype(sums.dtype)).astype(sums.dtype)
+
+
+def _complex_mean_of(sums: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Complex sums / counts as Eigen's MeanReducer finalizes a segment's reduction over its rows: the
+    first (columns // lanes) * lanes columns of the [segments, columns] slice in packets (pdiv_complex by
+    the count), the rest by the scalar finalize (std::complex's operator/, libgcc's Smith with Annex G):
+    (nan - inf j) / 2 is nan + nan j in a packet and nan - inf j in the tail (fz38a, tape seed 3820261203
+    #175; clause ops.complex-division)."""
+    from simdist.runtime.ops import complex_div
+    flat = sums.reshape(sums.shape[0], -1)
+    count = np.broadcast_to(c.reshape(-1, 1), flat.shape).astype(sums.dtype)
+    lanes = complex_div.DIV_LANES[sums.dtype.name]
+    packet = np.arange(flat.shape[1]) < (flat.shape[1] // lanes) * lanes
+    out = np.where(packet, complex_div.quotient(flat, count, True), complex_div.quotient(flat, count, False))
+    return out.astype(sums.dtype).reshape(sums.shape)
 
 
 def _fold_at(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> None:

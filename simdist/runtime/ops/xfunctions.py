@@ -124,9 +124,13 @@ def _flops(n: int) -> Any:
     return lambda arrays, out, attrs: n * out.size
 
 
-XLOGY = binary("Xlogy", _zero_where_x_zero(_xlogy), args.allowed("Xlogy", "f", _HALF_UP), _flops(2))
-XDIVY = binary("Xdivy", _zero_where_x_zero(_xdivy), args.allowed("Xdivy", "f", _HALF_UP), _flops(1))
-XLOG1PY = binary("Xlog1py", _zero_where_x_zero(_xlog1py, {k: v for k, v in XFUNC_LANES.items() if k[0] != "c"}), args.allowed("Xlog1py", "f", _HALF_UP), _flops(2))
+# bfloat16's packets (Packet8bf, computed through float32) select x itself where x == 0 as the other types' do
+# (fz38a: xlog1py(-0.0, y) is -0.0 in a packet of bfloat16; the subnormal x: subnormals._bf16_x_times)
+_X_LANES = {**XFUNC_LANES, "bfloat16": 8}
+XLOGY = binary("Xlogy", _zero_where_x_zero(_xlogy, _X_LANES), args.allowed("Xlogy", "f", _HALF_UP), _flops(2))
+XDIVY = binary("Xdivy", _zero_where_x_zero(_xdivy, _X_LANES), args.allowed("Xdivy", "f", _HALF_UP), _flops(1))
+XLOG1PY = binary("Xlog1py", _zero_where_x_zero(_xlog1py, {k: v for k, v in _X_LANES.items() if k[0] != "c"}),
+                 args.allowed("Xlog1py", "f", _HALF_UP), _flops(2))
 MUL_NO_NAN = binary("MulNoNan", _mul_no_nan,
                     args.allowed("MulNoNan", "f", "bfloat16, half, float, double, complex64, complex128"), _flops(1))
 ATAN2 = binary("Atan2", _atan2, args.allowed("Atan2", "f", "bfloat16, half, float, double"), _flops(1))
