@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import edge_compare
-from edge_programs import eager as _e, tape as _t, traced as _tr
+from edge_programs import tape as _t
+from raw_programs import eager as _eager, traced as _traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -22,14 +23,6 @@ clause = pytest.mark.clause
 
 _R = "ops.raw-ops"
 _SRC = "tf.reshape(tf.range(1.0, 9.0), [2, 2, 2])"
-
-
-def _eager(expr: str) -> Any:
-    return _e(expr.replace("R.", "tf.raw_ops."))
-
-
-def _traced(expr: str) -> Any:
-    return _tr(expr.replace("R.", "tf.raw_ops."))
 
 
 def _tape(expr: str, src: str) -> Any:

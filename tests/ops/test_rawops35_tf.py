@@ -13,21 +13,14 @@ from typing import Any
 import pytest
 
 import edge_compare
-from edge_programs import eager as _e, sig as _s, tape as _t, traced as _tr
+from edge_programs import sig as _s, tape as _t
+from raw_programs import eager as _eager, traced as _traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
 
 _LA = "ops.linalg-more"
-
-
-def _eager(expr: str) -> Any:
-    return _e(expr.replace("R.", "tf.raw_ops."))
-
-
-def _traced(expr: str) -> Any:
-    return _tr(expr.replace("R.", "tf.raw_ops."))
 
 
 def _sig(expr: str, spec: tuple, arg: str) -> Any:

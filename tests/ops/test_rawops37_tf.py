@@ -20,25 +20,13 @@ from typing import Any
 import pytest
 
 import edge_compare
-from edge_programs import eager as _e, tape as _t, traced as _tr
+from raw_programs import eager as _eager, tape as _tape, traced as _traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
 
 _RO = "ops.raw-ops"
-
-
-def _eager(expr: str) -> Any:
-    return _e(expr.replace("R.", "tf.raw_ops."))
-
-
-def _traced(expr: str) -> Any:
-    return _tr(expr.replace("R.", "tf.raw_ops."))
-
-
-def _tape(expr: str, src: str) -> Any:
-    return _t(expr.replace("R.", "tf.raw_ops."), src.replace("R.", "tf.raw_ops."))
 
 
 def _i(v: str) -> str:
