@@ -120,6 +120,14 @@ class DenseHashTable(TableDtypes):
         zero = b"" if self._value_dtype.name == "string" else self._value_dtype.as_numpy_dtype(0).item()
         self._values: list[tuple] = [(zero,) * self._value_size] * n
 
+    def _check_key_shape(self, keys: Tensor, op: str) -> list:
+        """The lookup interface's CheckKeyShape (insert, find and remove): the keys' shape ends with the key shape."""
+        kshape = keys.shape.as_list()
+        if len(kshape) < len(self._key_shape) or kshape[len(kshape) - len(self._key_shape):] != self._key_shape:
+            raise _bad(f"Input key shape {dims_text(kshape)} must end with the table's key shape "
+                       f"{dims_text(self._key_shape)}", op)
+        return kshape
+
     def _batch(self, keys: Tensor, op: str) -> list[tuple]:
         """The keys as rows: a scalar key, or a leading batch dimension (the kernel's "Expected key shape")."""
         shape = keys.shape.as_list()
@@ -169,6 +177,7 @@ class DenseHashTable(TableDtypes):
         """Each key's value, the default where absent: keys [batch] + key shape give [batch] + value shape."""
         _stateful("lookup")
         k = convert_to_tensor(keys, dtype=self._key_dtype, name="keys")
+        self._check_key_shape(k, "LookupTableFindV2")
         rows = self._batch(k, "LookupTableFindV2")
         mask = self._num_buckets - 1
         default = _row(np.asarray(self._default_value.numpy()).reshape(-1))
@@ -201,10 +210,7 @@ class DenseHashTable(TableDtypes):
         op = "LookupTableInsertV2"
         k = convert_to_tensor(keys, dtype=self._key_dtype, name="keys")
         v = convert_to_tensor(values, dtype=self._value_dtype, name="values")
-        kshape = k.shape.as_list()
-        if kshape[len(kshape) - len(self._key_shape):] != self._key_shape or len(kshape) < len(self._key_shape):
-            raise _bad(f"Input key shape {dims_text(kshape)} must end with the table's key shape "
-                       f"{dims_text(self._key_shape)}", op)
+        kshape = self._check_key_shape(k, op)
         expected = kshape[:len(kshape) - len(self._key_shape)] + self._value_shape
         if v.shape.as_list() != expected:
             raise _bad(f"Expected shape {dims_text(expected)} for value, got {dims_text(v.shape.as_list())}", op)
@@ -233,6 +239,7 @@ class DenseHashTable(TableDtypes):
             raise TypeError(f"Signature mismatch. Keys must be dtype {self._key_dtype!s}, got {keys.dtype!s}.")
         run = _stateful("remove", mutates=True)
         op = "LookupTableRemoveV2"
+        self._check_key_shape(keys, op)
         rows = self._batch(keys, op)
         if not run:
             return op_result(op, op)

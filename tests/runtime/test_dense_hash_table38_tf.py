@@ -114,6 +114,13 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["errors/key_shape"] = lambda tf: _table(tf, value_dtype=tf.float32, default_value=0., empty_key=[0, 0],
                                               deleted_key=[1, 1]).insert(i64(tf, [1, 2]), tf.constant([1., 2.]))
     c["errors/lookup_matrix"] = lambda tf: _table(tf).lookup(i64(tf, [[1, 2], [3, 4]]))
+    vec = lambda tf: _table(tf, empty_key=[0, 0], deleted_key=[-1, -1])  # noqa: E731
+    for k in ([1, 2, 3], [[1, 2, 3]], 5):
+        c[f"errors/key_shape_insert_{k}"] = lambda tf, k=k: vec(tf).insert(i64(tf, k), i64(tf, 1))
+        c[f"errors/key_shape_lookup_{k}"] = lambda tf, k=k: vec(tf).lookup(i64(tf, k))
+        c[f"errors/key_shape_remove_{k}"] = lambda tf, k=k: vec(tf).remove(i64(tf, k))
+    c["values/vector_key_batches"] = lambda tf: (lambda d: [d.insert(i64(tf, [[[1, 2]]]), i64(tf, [[7]])), d.size(),
+                                                            d.lookup(i64(tf, [[[1, 2]], [[3, 3]]]))][1:])(vec(tf))
     c["errors/erase_dtype"] = lambda tf: _table(tf).erase(tf.constant([1]))
     c["errors/lookup_int32_keys"] = lambda tf: _table(tf).lookup(tf.constant([1]))
     c["errors/insert_int32_values"] = lambda tf: _table(tf).insert(i64(tf, [1]), tf.constant([1]))
