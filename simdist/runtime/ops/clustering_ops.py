@@ -15,7 +15,7 @@ half squared distances' cumulative sum (std::partial_sum, float) by upper_bound(
 while the index was taken (a total not above 0: Uniform64 instead), among 1 + retries candidates the one whose
 distances' sum (Eigen's redux) is least (the first on ties). Half squared distances are (|x|^2/2 - <x, y>) + |y|^2/2
 in float (Eigen's GEMV and squaredNorm: sequential sums for rows of fewer than eight coordinates; longer rows'
-8-lane packet order is not modelled). The potential of the candidates is Eigen's redux (`_redux_sum`).
+8-lane packet order is not modelled). The potential of the candidates is Eigen's redux (eigen_redux.redux_sum).
 
 NearestNeighbors(points, centers, k): points and centers matrices, k a scalar ("Input points should be a matrix.",
 "Input centers should be a matrix.", "Input k should be a scalar."), "Expected points.rows() > 0.", "Expected
@@ -38,6 +38,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.args import dtype_error
+from simdist.runtime.ops.eigen_redux import redux_sum
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.gtl_top_n import TopN
 from simdist.runtime.ops.philox import Philox
@@ -72,33 +73,6 @@ def _seq_sum(terms: np.ndarray) -> np.ndarray:
 def _half_norms(x: np.ndarray) -> np.ndarray:
     """0.5 * rowwise().squaredNorm()."""
     return (_seq_sum(x * x) * _F(0.5)).astype(_F)
-
-
-def _redux_sum(v: np.ndarray) -> np.float32:
-    """Eigen's redux of an aligned VectorXf under AVX (8 lanes): two packet accumulators over pairs of packets,
-    merged, one more packet, the lanes summed ((l0+h0)+(l2+h2)) + ((l1+h1)+(l3+h3)), then the tail in order."""
-    n, p = v.size, 8
-    whole = n // p * p
-    if whole == 0:
-        res = v[0] if n else _F(0.0)
-        for x in v[1:]:
-            res = _F(res + x)
-        return _F(res)
-    acc0 = v[0:p].copy()
-    if whole > p:
-        acc1 = v[p:2 * p].copy()
-        end2 = n // (2 * p) * (2 * p)
-        for i in range(2 * p, end2, 2 * p):
-            acc0 = acc0 + v[i:i + p]
-            acc1 = acc1 + v[i + p:i + 2 * p]
-        acc0 = acc0 + acc1
-        if whole > end2:
-            acc0 = acc0 + v[end2:end2 + p]
-    q = acc0[:4] + acc0[4:]
-    res = _F(_F(q[0] + q[2]) + _F(q[1] + q[3]))
-    for x in v[whole:]:
-        res = _F(res + x)
-    return res
 
 
 # --- KMC2ChainInitialization ---------------------------------------------------------------------------------------
@@ -176,7 +150,7 @@ def _kmeanspp(points: np.ndarray, num_to_sample: np.ndarray, seed: np.ndarray,
             for _ in range(1 + retries):
                 cand = draw()
                 new = np.minimum(min_d, distances_to(cand))
-                pot = _redux_sum(new)
+                pot = np.float32(redux_sum(new))
                 if pot < best_pot:
                     best, best_d, best_pot = cand, new, pot
             nxt = best

@@ -25,48 +25,12 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, libm
 from simdist.runtime.ops.args import tf_name
+from simdist.runtime.ops.eigen_redux import redux_sum as _redux_sum
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["ctc_loss_sparse", "ctc_loss_v1", "prevent_gradient"]
-
-_PACKET = {"float32": 8, "float64": 4}
-
-
-def _predux(p: np.ndarray) -> Any:
-    """Eigen's predux of an AVX packet: halves added, then pairs ((l0+l4)+(l2+l6))+((l1+l5)+(l3+l7))."""
-    h = p.size // 2
-    q = p[:h] + p[h:]
-    while q.size > 2:
-        h = q.size // 2
-        q = q[:h] + q[h:]
-    return q[0] + q[1] if q.size == 2 else q[0]
-
-
-def _redux_sum(v: np.ndarray) -> Any:
-    """DenseBase::sum of an aligned dynamic array (LinearVectorizedTraversal)."""
-    n, p = v.size, _PACKET[v.dtype.name]
-    aligned, aligned2 = (n // p) * p, (n // (2 * p)) * (2 * p)
-    if not aligned:
-        res = v[0]
-        for i in range(1, n):
-            res = res + v[i]
-        return res
-    r0 = v[:p].copy()
-    if aligned > p:
-        r1 = v[p:2 * p].copy()
-        for i in range(2 * p, aligned2, 2 * p):
-            r0 = r0 + v[i:i + p]
-            r1 = r1 + v[i + p:i + 2 * p]
-        r0 = r0 + r1
-        if aligned > aligned2:
-            r0 = r0 + v[aligned2:aligned2 + p]
-    res = _predux(r0)
-    for i in range(aligned, n):
-        res = res + v[i]
-    return res
-
 
 class _Math:
     """The scalar functions of the calculator in dtype T: log (std::log of T), and LogSumExp and
