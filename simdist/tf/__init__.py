@@ -202,7 +202,7 @@ def print(*inputs: object, **kwargs: object) -> None:  # noqa: A001
 # metrics, optimizers and initializers modules: the same modules as tf.keras.X), imported on first use
 _LAZY = ("keras", "initializers", "losses", "metrics", "optimizers")
 # `tf.summary` (simdist/tf/summary, clause summary.event-files), imported on first use
-_LAZY_MODULES = ("summary",)
+_LAZY_MODULES = ("summary", "autograph")
 
 
 def __getattr__(name: str) -> object:

@@ -28,7 +28,7 @@ _KEPT = (AssertionError, AttributeError, NameError, NotImplementedError, Runtime
 
 def _converted(fn: Any, autograph: bool) -> bool:
     """Whether AutoGraph converts fn: autograph on, user code (not simdist's), source readable."""
-    if not autograph:
+    if not autograph or getattr(fn, "_simdist_do_not_convert", False):   # (tf.autograph.experimental.do_not_convert)
         return False
     target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else getattr(type(fn), "__call__", None)
     code = getattr(inspect.unwrap(target), "__code__", None) if target is not None else None
