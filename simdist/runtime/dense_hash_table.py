@@ -12,7 +12,7 @@ into the first empty or deleted bucket on its probe path (so a key stored past a
 in TF); remove marks the key's bucket with deleted_key (its value stays); lookup stops at the key or at an empty
 bucket. The empty and deleted keys are refused as keys ("Using the empty_key as a table key is not allowed").
 Key dtypes int32, int64 and string with the value dtypes TF registers. Inside a tf.function the ops run as the call
-runs (lookup_tables._stateful). Clause ops.lookup."""
+runs (lookup_tables.table_op_runs). Clause ops.lookup."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.graph_op import op_result
-from simdist.runtime.lookup_tables import TableDtypes, _stateful
+from simdist.runtime.lookup_tables import TableDtypes, table_op_runs
 from simdist.runtime.ops.args import dims_text
 from simdist.runtime.ops.tsl_hash import hash64
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -53,6 +53,10 @@ def _hash_scalar(k: Any) -> int:
 def _hash_combine(a: int, b: int) -> int:
     """tsl::Hash64Combine."""
     return (a ^ ((b + 0x9E3779B97F4A7800 + ((a << 10) & _M) + (a >> 4)) & _M)) & _M
+
+
+def _runs(what: str, mutates: bool = False) -> bool:
+    return table_op_runs(what, mutates, "DenseHashTable")
 
 
 def _row(v: np.ndarray) -> tuple:
@@ -146,9 +150,9 @@ class DenseHashTable(TableDtypes):
         """MutableDenseHashTable::DoInsert."""
         mask = self._num_buckets - 1
         for key, value in zip(keys, values):
-            h = self._hash(key)
             if rebucketing and key in (self._empty, self._deleted):
                 continue
+            h = self._hash(key)
             self._refuse_special(key, h, op)
             b, probes = h & mask, 0
             while True:
@@ -164,39 +168,43 @@ class DenseHashTable(TableDtypes):
                 if probes >= self._num_buckets:
                     raise errors.InternalError(None, None, "Internal error in MutableDenseHashTable insert")
 
+    def _locate(self, key: tuple, op: str, what: str) -> int | None:
+        """The bucket holding `key` (Find's and Remove's probe: it stops at the key or at an empty bucket, passing
+        deleted ones), or None."""
+        h = self._hash(key)
+        self._refuse_special(key, h, op)
+        mask = self._num_buckets - 1
+        b, probes = h & mask, 0
+        while True:
+            if self._keys[b] == key:
+                return b
+            if self._keys[b] == self._empty:
+                return None
+            probes += 1
+            b = (b + probes) & mask
+            if probes >= self._num_buckets:
+                raise errors.InternalError(None, None, f"Internal error in MutableDenseHashTable {what}")
+
     # -- the API -------------------------------------------------------------------------------------------
     @property
     def name(self) -> None:
         return None   # (eagerly TF's _table_name is None)
 
     def size(self, name: str | None = None) -> Tensor:
-        _stateful("size")
+        _runs("size")
         return convert_to_tensor(np.int64(self._num_entries))
 
     def lookup(self, keys: Any, name: str | None = None) -> Tensor:
         """Each key's value, the default where absent: keys [batch] + key shape give [batch] + value shape."""
-        _stateful("lookup")
+        _runs("lookup")
         k = convert_to_tensor(keys, dtype=self._key_dtype, name="keys")
         self._check_key_shape(k, "LookupTableFindV2")
         rows = self._batch(k, "LookupTableFindV2")
-        mask = self._num_buckets - 1
         default = _row(np.asarray(self._default_value.numpy()).reshape(-1))
         out = []
         for key in rows:
-            h = self._hash(key)
-            self._refuse_special(key, h, "LookupTableFindV2")
-            b, probes = h & mask, 0
-            while True:
-                if self._keys[b] == key:
-                    out.append(self._values[b])
-                    break
-                if self._keys[b] == self._empty:
-                    out.append(default)
-                    break
-                probes += 1
-                b = (b + probes) & mask
-                if probes >= self._num_buckets:
-                    raise errors.InternalError(None, None, "Internal error in MutableDenseHashTable lookup")
+            b = self._locate(key, "LookupTableFindV2", "lookup")
+            out.append(default if b is None else self._values[b])
         lead = k.shape.as_list()[:len(k.shape.as_list()) - len(self._key_shape)]
         vd = object if self._value_dtype.name == "string" else self._value_dtype.as_numpy_dtype
         arr = np.array(out, dtype=vd).reshape(lead + self._value_shape)
@@ -206,7 +214,7 @@ class DenseHashTable(TableDtypes):
 
     def insert_or_assign(self, keys: Any, values: Any, name: str | None = None) -> Any:
         """Insert each key's value (a key present gets the new value)."""
-        run = _stateful("insert", mutates=True)
+        run = _runs("insert", mutates=True)
         op = "LookupTableInsertV2"
         k = convert_to_tensor(keys, dtype=self._key_dtype, name="keys")
         v = convert_to_tensor(values, dtype=self._value_dtype, name="values")
@@ -216,7 +224,7 @@ class DenseHashTable(TableDtypes):
             raise _bad(f"Expected shape {dims_text(expected)} for value, got {dims_text(v.shape.as_list())}", op)
         rows = self._batch(k, op)
         if not run:
-            return op_result(f"{op}", op)
+            return op_result(op, op)
         vals = [_row(r) for r in np.asarray(v.numpy()).reshape(len(rows), self._value_size)] if rows else []
         pending = self._num_entries + len(rows)
         if pending > self._num_buckets * _MAX_LOAD_FACTOR:
@@ -229,7 +237,7 @@ class DenseHashTable(TableDtypes):
             self._allocate(n, op)
             self._insert_rows(old_keys, old_values, True, op)
         self._insert_rows(rows, vals, False, op)
-        return op_result(f"{op}", op)
+        return op_result(op, op)
 
     insert = insert_or_assign
 
@@ -237,28 +245,17 @@ class DenseHashTable(TableDtypes):
         """Remove the keys present (others ignored): their buckets get the deleted key."""
         if keys.dtype != self._key_dtype:
             raise TypeError(f"Signature mismatch. Keys must be dtype {self._key_dtype!s}, got {keys.dtype!s}.")
-        run = _stateful("remove", mutates=True)
+        run = _runs("remove", mutates=True)
         op = "LookupTableRemoveV2"
         self._check_key_shape(keys, op)
         rows = self._batch(keys, op)
         if not run:
             return op_result(op, op)
-        mask = self._num_buckets - 1
         for key in rows:
-            h = self._hash(key)
-            self._refuse_special(key, h, op)
-            b, probes = h & mask, 0
-            while True:
-                if self._keys[b] == key:
-                    self._num_entries -= 1
-                    self._keys[b] = self._deleted
-                    break
-                if self._keys[b] == self._empty:
-                    break
-                probes += 1
-                b = (b + probes) & mask
-                if probes >= self._num_buckets:
-                    raise errors.InternalError(None, None, "Internal error in MutableDenseHashTable remove")
+            b = self._locate(key, op, "remove")
+            if b is not None:
+                self._num_entries -= 1
+                self._keys[b] = self._deleted
         return op_result(op, op)
 
     remove = erase
@@ -266,7 +263,7 @@ class DenseHashTable(TableDtypes):
     def export(self, name: str | None = None) -> tuple[Tensor, Tensor]:
         """The bucket matrices: keys [num_buckets, key_size] (empty and deleted buckets hold those keys) and values
         [num_buckets, value_size]."""
-        _stateful("export")
+        _runs("export")
         kd = object if self._key_dtype.name == "string" else self._key_dtype.as_numpy_dtype
         vd = object if self._value_dtype.name == "string" else self._value_dtype.as_numpy_dtype
         keys = np.array(self._keys, dtype=kd).reshape(self._num_buckets, self._key_size)

@@ -24,7 +24,8 @@ from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 from simdist.runtime.ops.args import dims_text as _dims
 
-__all__ = ["TableDtypes", "KeyValueTensorInitializer", "TextFileIndex", "TextFileInitializer", "StaticHashTable", "MutableHashTable"]
+__all__ = ["TableDtypes", "KeyValueTensorInitializer", "TextFileIndex", "TextFileInitializer", "StaticHashTable",
+           "MutableHashTable", "table_op_runs"]
 
 
 def _item(v: Any) -> Any:
@@ -208,18 +209,19 @@ class StaticHashTable(_HashTable):
     __getitem__ = lookup
 
 
-def _stateful(what: str, mutates: bool = False) -> bool:
-    """Whether a MutableHashTable op runs now (False: a mutation inside a dry run on placeholder values, which must
-    not change the table). Inside a tf.function the op's effect is not recordable, so the call stays eager (each
-    call runs the op again, as TF's graph does); a tf.data function is not supported."""
+def table_op_runs(what: str, mutates: bool = False, table: str = "MutableHashTable") -> bool:
+    """Whether a mutable table's op (MutableHashTable's, DenseHashTable's) runs now (False: a mutation inside a dry
+    run on placeholder values, which must not change the table). Inside a tf.function the op's effect is not
+    recordable, so the call stays eager (each call runs the op again, as TF's graph does); a tf.data function is not
+    supported."""
     from simdist.runtime import context
     from simdist.runtime.ops import dispatch
     if context.executing_eagerly():
         return True
     if not context.in_function():
-        raise NotImplementedError(f"MutableHashTable.{what} inside a tf.data function: simdist runs a mutable "
-                                  "table's ops eagerly or in a tf.function only")
-    dispatch.unrecordable(f"it runs MutableHashTable.{what} (a mutable table's ops are not recorded)")
+        raise NotImplementedError(f"{table}.{what} inside a tf.data function: simdist runs a mutable table's ops "
+                                  "eagerly or in a tf.function only")
+    dispatch.unrecordable(f"it runs {table}.{what} (a mutable table's ops are not recorded)")
     return not (mutates and context.in_placeholder_run())
 
 
@@ -239,16 +241,14 @@ class MutableHashTable(_HashTable):
 
     def insert(self, keys: Any, values: Any, name: str | None = None) -> Any:
         """Insert (or overwrite) each key's value; keys and values of one shape."""
-        run = _stateful("insert", mutates=True)
+        run = table_op_runs("insert", mutates=True)
         k = convert_to_tensor(keys, dtype=self._key_dtype, name="keys")
         v = convert_to_tensor(values, dtype=self._value_dtype, name="values")
         expected = k.shape.as_list() + self._value_shape
         if expected != v.shape.as_list():
             raise errors.InvalidArgumentError(None, None, f"Expected shape {_dims(expected)} for value, got "
                                               f"{_dims(v.shape.as_list())} [Op:LookupTableInsertV2]")
-        if not run:
-            return _op_result("MutableHashTable_lookup_table_insert/LookupTableInsertV2", "LookupTableInsertV2")
-        rows = np.asarray(v.numpy()).reshape([-1] + self._value_shape)
+        rows = np.asarray(v.numpy()).reshape([-1] + self._value_shape) if run else []
         for kk, vv in zip(np.asarray(k.numpy()).reshape(-1), rows):
             kk, vv = _item(kk), (_item(vv) if not self._value_shape else vv.copy())
             if kk in self._index:
@@ -262,21 +262,20 @@ class MutableHashTable(_HashTable):
 
     def remove(self, keys: Any, name: str | None = None) -> Any:
         """Remove the keys present (others ignored)."""
-        run = _stateful("remove", mutates=True)
+        run = table_op_runs("remove", mutates=True)
         if keys.dtype != self._key_dtype:
             raise TypeError(f"Dtype of argument `keys` must be {self._key_dtype}, received: {keys.dtype}")
-        if not run:
-            return _op_result("MutableHashTable_lookup_table_remove/LookupTableRemoveV2", "LookupTableRemoveV2")
-        gone = {_item(k) for k in np.asarray(keys.numpy()).reshape(-1)}
-        kept = [(k, v) for k, v in zip(self._keys, self._values) if k not in gone]
-        self._keys = [k for k, _ in kept]
-        self._values = [v for _, v in kept]
-        self._index = {k: i for i, k in enumerate(self._keys)}
+        if run:
+            gone = {_item(k) for k in np.asarray(keys.numpy()).reshape(-1)}
+            kept = [(k, v) for k, v in zip(self._keys, self._values) if k not in gone]
+            self._keys = [k for k, _ in kept]
+            self._values = [v for _, v in kept]
+            self._index = {k: i for i, k in enumerate(self._keys)}
         return _op_result("MutableHashTable_lookup_table_remove/LookupTableRemoveV2", "LookupTableRemoveV2")
 
     def lookup(self, keys: Any, dynamic_default_values: Any = None, name: str | None = None) -> Tensor:
         """Each key's value (the default where absent), in the keys' shape."""
-        _stateful("lookup")
+        table_op_runs("lookup")
         k = convert_to_tensor(keys, dtype=self._key_dtype, name="keys")
         if dynamic_default_values is None and not self._value_shape:
             return self._find(k, self._default_value)
@@ -299,9 +298,9 @@ class MutableHashTable(_HashTable):
         return convert_to_tensor(out.reshape(full), dtype=self._value_dtype)
 
     def size(self, name: str | None = None) -> Tensor:
-        _stateful("size")
+        table_op_runs("size")
         return super().size(name)
 
     def export(self, name: str | None = None) -> tuple[Tensor, Tensor]:
-        _stateful("export")
+        table_op_runs("export")
         return super().export(name)

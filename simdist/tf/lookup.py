@@ -9,4 +9,5 @@ from simdist.runtime.vocabulary_table import StaticVocabularyTable  # noqa: F401
 
 from simdist.runtime.dense_hash_table import DenseHashTable as _DenseHashTable  # noqa: E402
 
-experimental = _NS(MutableHashTable=_MutableHashTable, DenseHashTable=_DenseHashTable)   # (TF 2.21: tf.lookup.experimental only)
+# (TF 2.21: tf.lookup.experimental only)
+experimental = _NS(MutableHashTable=_MutableHashTable, DenseHashTable=_DenseHashTable)

@@ -20,7 +20,7 @@ from simdist import tf
 from simdist.keras.keras_tensor import KerasTensor, flatten, map_structure, pack_sequence_as
 from simdist.keras.layers.core import InputLayer
 from simdist.keras.layers.input_spec import InputSpec
-from simdist.keras.layers.layer import Layer
+from simdist.keras.layers.layer import Layer, _is_tensor_or_symbolic
 from simdist.keras.models.model import Model
 from simdist.keras.tracking import no_tracking
 from simdist.keras.ops.shim import convert_to_tensor
@@ -340,7 +340,7 @@ class Functional(Model):
 
     def _standardize_inputs(self, inputs: Any) -> list:
         struct = self._inputs_struct
-        if isinstance(struct, list) and len(struct) == 1 and (tf.is_tensor(inputs) or isinstance(inputs, KerasTensor)):
+        if isinstance(struct, list) and len(struct) == 1 and _is_tensor_or_symbolic(inputs):
             inputs = [inputs]
         elif isinstance(inputs, dict) and not isinstance(struct, dict):
             keys = set(inputs)

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, graph_inputs, static_shapes, trace_errors
+from simdist.runtime.ops import (alloc, args, attr_rules, dispatch, graph_constants, graph_inputs, static_shapes,
+                                 trace_errors)
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
