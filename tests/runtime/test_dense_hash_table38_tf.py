@@ -86,6 +86,25 @@ def _vector_keys(tf: Any) -> Any:
     return _snap(d) + [d.lookup(tf.constant([[2, 1], [9, 9]], tf.int64)).numpy()]
 
 
+def _extremes(tf: Any) -> Any:
+    """int64 extremes as keys (the smallest the deleted key), bool values."""
+    import numpy as np
+    big = [np.iinfo(np.int64).max, np.iinfo(np.int64).min + 2, -5, 2 ** 40 + 3, 7]
+    d = _table(tf, value_dtype=tf.bool, default_value=False, deleted_key=np.iinfo(np.int64).min)
+    d.insert(tf.constant(big, tf.int64), tf.constant([True, False, True, True, False]))
+    return _snap(d) + [d.lookup(tf.constant(big + [1], tf.int64)).numpy()]
+
+
+def _edge_values(tf: Any) -> Any:
+    """int32 extremes, -0.0, inf and a subnormal stored bit for bit, a NaN default, an empty lookup and remove."""
+    d = tf.lookup.experimental.DenseHashTable(tf.int32, tf.float64, float("nan"), 0, -1, initial_num_buckets=4)
+    d.insert(tf.constant([2 ** 31 - 1, -2 ** 31, -2], tf.int32), tf.constant([-0.0, float("inf"), 1e-310], tf.float64))
+    keys, values = d.export()
+    s = tf.lookup.experimental.DenseHashTable(tf.string, tf.int64, -1, "", "$", initial_num_buckets=4)
+    return [keys.numpy(), repr(values.numpy().tolist()), repr(d.lookup(tf.constant([5, -2], tf.int32)).numpy().tolist()),
+            s.lookup(tf.constant([], tf.string)), s.remove(tf.constant(["q"])) is None, s.size()]
+
+
 def _in_function(tf: Any) -> Any:
     d = _table(tf)
 
@@ -100,7 +119,8 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {"values/sequence": _sequence, "values/duplicate": _duplicate,
                                           "values/grow": _grow, "values/strings": _strings,
                                           "values/int32_vectors": _int32_vectors, "values/vector_keys": _vector_keys,
-                                          "values/in_function": _in_function}
+                                          "values/in_function": _in_function, "values/extremes": _extremes,
+                                          "values/edge_values": _edge_values}
     i64 = lambda tf, v: tf.constant(v, tf.int64)  # noqa: E731
     c["errors/empty_lookup"] = lambda tf: _table(tf).lookup(i64(tf, [0]))
     c["errors/deleted_lookup"] = lambda tf: _table(tf).lookup(i64(tf, [-1]))
