@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simdist.runtime import execution
+from simdist.runtime import graph_names as _graph_names
 from simdist.runtime import symbolic as _symbolic
 
 _DEVICE_NESTING = "Device scope nesting error: move call to tf.distribute.set_strategy() out of `with` scope."
@@ -100,16 +101,17 @@ _function_depth = 0
 def function_state() -> tuple:
     """The running tf.function calls of this program (their depth, the graph tensors' state), as
     one value: the clients of simdist.launch take turns in one process, each keeping its own."""
-    return _function_depth, _symbolic.state()
+    return _function_depth, _symbolic.state(), _graph_names.state()
 
 
 def set_function_state(st: tuple) -> None:
     global _function_depth
     _function_depth = st[0]
     _symbolic.set_state(st[1])
+    _graph_names.set_state(st[2])
 
 
-NO_FUNCTION = (0, (0, False, None))   # (a client's start: set_function_state gives it its own marks)
+NO_FUNCTION = (0, (0, False, None), None)   # (a client's start: set_function_state gives it its own marks)
 
 
 class in_function_call:
@@ -119,11 +121,13 @@ class in_function_call:
         global _function_depth
         _function_depth += 1
         _symbolic.DEPTH[0] = _function_depth + _data_function_depth
+        _graph_names.begin()
 
     def __exit__(self, *exc: object) -> None:
         global _function_depth
         _function_depth -= 1
         _symbolic.DEPTH[0] = _function_depth + _data_function_depth
+        _graph_names.end()
         if not _symbolic.DEPTH[0]:
             _symbolic.clear()
 

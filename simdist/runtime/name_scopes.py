@@ -7,9 +7,10 @@ now, as TF 2.21 keeps it (observed):
 - a tf.function's Python starts at the root scope (its graph's), whatever scope the call is in;
 - `tf.init_scope()` lifts into the eager context at the current scope and pauses the gradient
   tapes (ops inside are not recorded: their results get no gradient).
-Scopes name nothing else in simdist (ops and tensors carry no names): they change no value. The
-stack is per thread, and each entry remembers the tf.function depth it was entered at, so a
-function call sees only the scopes entered inside it.
+Inside a tf.function a scope is a graph's: validated and made unique (`a`, `a_1`) with the nodes'
+names (runtime/graph_names.py), which name the graph's tensors. The stack is per thread, and each
+entry remembers the tf.function depth it was entered at, so a function call sees only the scopes
+entered inside it.
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ class name_scope:  # noqa: N801 - TF's name
             scope = ""
         elif name.endswith("/"):
             scope = name
+        elif _depth():   # (a graph's scope: validated and made unique, runtime/graph_names.py)
+            from simdist.runtime import context, graph_names
+            scope = (_current() + name if context.executing_eagerly() else
+                     graph_names.scope_name(_current(), name)) + "/"
         else:
             scope = _current() + name + "/"
         self._entry = (_depth(), scope)

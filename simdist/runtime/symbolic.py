@@ -37,9 +37,11 @@ def _drop(key: int, ref: Any) -> None:
 
 
 class _Mark(weakref.ref):
-    """A graph tensor's mark: a weak reference, and the placeholder name TF gives an argument."""
+    """A graph tensor's mark: a weak reference, and its node's name in TF's graph: the placeholder
+    name TF gives an argument (`arg`), or the name of the node an op made (runtime/graph_names.py)
+    with the output's index."""
 
-    __slots__ = ("name", "shape")
+    __slots__ = ("name", "shape", "index", "arg", "forward")
 
 
 def note(t: Any, name: str | None = None, shape: Any = None) -> None:
@@ -50,13 +52,57 @@ def note(t: Any, name: str | None = None, shape: Any = None) -> None:
     mark = _Mark(t, lambda r, key=key: _drop(key, r))
     mark.name = name
     mark.shape = shape
+    mark.index = 0
+    mark.arg = name is not None
+    mark.forward = None
     _MARKS[key] = mark
+    if name is not None:
+        from simdist.runtime import graph_names
+        names = graph_names.current()
+        if names is not None:
+            names.mark(name)
+
+
+def name_output(t: Any, node: str, index: int) -> None:
+    """Give t (a graph tensor an op made) the name `node:index`, unless it has a name already (an
+    argument, or a tensor a Grappler rewrite forwarded)."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    if mark is None or mark() is not t or mark.name is not None:
+        return
+    mark.name = node
+    mark.index = index
+
+
+def node_name(t: Any) -> str | None:
+    """The name of the node that makes graph tensor t in TF's graph (`x`, `mul_1`,
+    `gradient_tape/Cos`), or None where simdist does not know it."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    if mark is None or mark() is not t:
+        return None
+    return mark.name
+
+
+def forwarded(t: Any, src: Any) -> None:
+    """t is what Grappler's rewrite makes of an op that forwards its input src (`x * 1` is x): in
+    the optimized graph its consumers read src's node (optimized_name)."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    if mark is not None and mark() is t:
+        mark.forward = optimized_name(src)
+
+
+def optimized_name(t: Any) -> str | None:
+    """The name of the node that gives t in the graph Grappler optimized (node_name, or that of the
+    input a rewrite forwarded), or None where simdist does not know it."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    if mark is None or mark() is not t:
+        return None
+    return mark.forward or mark.name
 
 
 def inherit_name(src: Any, dst: Any) -> None:
     """Give dst (a recorder's twin of an argument) the placeholder name of src."""
     mark = _MARKS.get(id(src)) if _MARKS else None
-    if mark is not None and mark() is src and getattr(mark, "name", None) is not None:
+    if mark is not None and mark() is src and mark.arg:
         note(dst, mark.name, mark.shape)
 
 
@@ -64,9 +110,9 @@ def placeholder_name(t: Any) -> str | None:
     """The name of the placeholder a graph tensor argument of the running tf.function has (`x`,
     `args_0`), or None for any other tensor."""
     mark = _MARKS.get(id(t)) if _MARKS else None
-    if mark is None or mark() is not t:
+    if mark is None or mark() is not t or not mark.arg:
         return None
-    return getattr(mark, "name", None)
+    return mark.name
 
 
 def noted_shape(t: Any) -> Any:
@@ -92,8 +138,8 @@ def graph_text(t: Any, as_repr: bool) -> str | None:
         from simdist.runtime.ops import static_shapes
         shape = static_shapes.static_shape(t)
     if as_repr:
-        return f"<tf.Tensor '{mark.name}:0' shape={shape} dtype={t.dtype.name}>"
-    return f'Tensor("{mark.name}:0", shape={shape}, dtype={t.dtype.name})'
+        return f"<tf.Tensor '{mark.name}:{mark.index}' shape={shape} dtype={t.dtype.name}>"
+    return f'Tensor("{mark.name}:{mark.index}", shape={shape}, dtype={t.dtype.name})'
 
 
 class strictness:

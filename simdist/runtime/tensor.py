@@ -412,7 +412,8 @@ class Tensor:
     # --- graph-only introspection, and TF's eager stand-ins (EagerTensor, ops.py _EagerTensorBase) ---
     @property
     def name(self) -> str:
-        """A graph argument's "x:0"; an eager tensor has no name (TF's AttributeError)."""
+        """A graph tensor's "x:0", "mul_1:0" (runtime/graph_names.py); an eager tensor has no name (TF's
+        AttributeError)."""
         text = _symbolic.graph_text(self, True) if _symbolic._MARKS else None
         if text is not None:
             return text.split("'")[1]

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from simdist.runtime import cost, dtypes, execution, gc_phase
+from simdist.runtime import context, cost, dtypes, execution, gc_phase, name_scopes
 from simdist.runtime import nest
 from simdist.runtime.variables import in_creation_order
 from simdist.runtime.autodiff import backprop
@@ -73,7 +73,7 @@ def _is_variable(x: Any) -> bool:
 class _Entry:
     """One recorded op: its inputs' and outputs' keys and how to compute its input gradients."""
 
-    __slots__ = ("op_type", "input_ids", "output_ids", "backward", "outputs", "none_ok")
+    __slots__ = ("op_type", "input_ids", "output_ids", "backward", "outputs", "none_ok", "scope")
 
     def __init__(self, op_type: str, input_ids: tuple, output_ids: tuple, backward: Callable[..., Any],
                  outputs: tuple, none_ok: tuple[int, ...] = ()) -> None:
@@ -83,6 +83,9 @@ class _Entry:
         self.backward = backward
         self.outputs = outputs          # (for zeros of an output nobody differentiated)
         self.none_ok = none_ok
+        # inside a tf.function, the name scope the op was made in (TF's forward_pass_name_scope:
+        # its gradient's ops are named below `gradient_tape/<scope>/`, runtime/graph_names.py)
+        self.scope = name_scopes.get_current_name_scope() if context._function_depth else None
 
 
 class _Tape(execution.Interpreter):

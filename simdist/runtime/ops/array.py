@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import context, convert, dtypes, errors
+from simdist.runtime import context, convert, dtypes, errors, graph_names
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
@@ -536,7 +536,10 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
 
 
 def identity(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
-    return dispatch.execute(IDENTITY, (_t(input),))
+    if name is None or not context._function_depth:
+        return dispatch.execute(IDENTITY, (_t(input),))
+    with graph_names.given_name(name, "Identity"):   # (its node's name in a tf.function's graph)
+        return dispatch.execute(IDENTITY, (_t(input),))
 
 
 def stop_gradient(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
@@ -1608,7 +1611,10 @@ def _install_operators() -> None:
     def getitem(self: Tensor, key: Any) -> Tensor:
         if _is_bool_key(key):   # TF: a boolean key is a boolean_mask
             return boolean_mask(self, key)
-        return strided_slice(self, key, _key_index_dtype(key))
+        if not context._function_depth:
+            return strided_slice(self, key, _key_index_dtype(key))
+        with graph_names.op_scope("strided_slice", "StridedSlice"):   # (_slice_helper's scope: the node's name)
+            return strided_slice(self, key, _key_index_dtype(key))
 
     def iterate(self: Tensor) -> Any:
         if _symbolic.DEPTH[0]:

@@ -27,6 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, dtypes, execution
+from simdist.runtime import graph_names as _names
 from simdist.runtime import numerics_callback as _numerics
 from simdist.runtime import subnormals as _sn
 from simdist.runtime import cost as _cost
@@ -213,6 +214,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         if _STOOD[0]:
             _STOOD[0] = False
             _consts.vary(t)
+        _names.name_outputs(op, (t,))   # (its node's name in TF's graph: runtime/graph_names.py)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
@@ -238,12 +240,15 @@ def _rewritten(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> Tens
     if others:
         c.observers = [o for o in observers if not any(o is x for x in others)]
     try:
-        if _NUMERICS[0] is None:
-            t = op.graph_rule(rec, tensors, attrs)
-        else:   # (TF instruments the op as built: its check names it, not the rewrite)
-            t = _numerics.rewritten(op.name, tensors, lambda: op.graph_rule(rec, tensors, attrs))
+        with _names.quiet():   # (the rewrite's ops are not nodes of the Python's graph)
+            if _NUMERICS[0] is None:
+                t = op.graph_rule(rec, tensors, attrs)
+            else:   # (TF instruments the op as built: its check names it, not the rewrite)
+                t = _numerics.rewritten(op.name, tensors, lambda: op.graph_rule(rec, tensors, attrs))
     finally:
         c.observers = observers
+    if t is not None:
+        _names.name_outputs(op, (t,))   # (the op's node; a tensor the rewrite forwarded keeps its name)
     if t is None or not others:
         return t
     outs = (t,)
@@ -409,6 +414,7 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
             _STOOD[0] = False
             for x in ts:
                 _consts.vary(x)
+        _names.name_outputs(op, ts)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, ts)
     return ts

@@ -205,16 +205,26 @@ def _simplified(rec: Any, kind: str, x: Tensor, y: Tensor) -> Tensor | None:
     x_one = kind == "Mul" and _is_ones(rec, x)
     y_one = kind in ("Mul", "RealDiv") and _is_ones(rec, y)
     if y.shape.as_list() == out and ((x_one or (x_zero and kind == "AddV2"))):
-        return array.identity(y)
+        return _forward(y)
     if y.shape.as_list() == out and x_zero and kind == "Sub":
         return dispatch.execute(unary.NEG, (y,))
     if x.shape.as_list() == out and (y_one or y_zero):
-        return array.identity(x)
+        return _forward(x)
     if x.shape.as_list() == out and (x_one or (x_zero and kind == "AddV2")):
         return array.broadcast_to(y, out)
     if y.shape.as_list() == out and (y_one or y_zero):
         return array.broadcast_to(x, out)
     return None
+
+
+def _forward(x: Tensor) -> Tensor:
+    """x as the simplified op's output: an Identity, which the dependency optimizer then removes, so
+    the op's consumers read x's node (its name orders an AddN: `_by_name`)."""
+    from simdist.runtime import symbolic
+    from simdist.runtime.ops import array
+    out = array.identity(x)
+    symbolic.forwarded(out, x)
+    return out
 
 
 def _mul_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
@@ -515,11 +525,12 @@ def _by_name(ts: Any) -> list[Tensor] | None:
     """An AddN's inputs in the order TF's optimized graph holds them, sorted by their nodes' names
     (measured on TF 2.21: inside tf.function `tf.add_n([x, y, z, w])` and `((x + y) + z) + w` of float32
     arguments named x, y, z, w sum as add_n([w, x, y, z]); renamed b, a, d, c they follow the new names;
-    `(x + y) + x` is AddN(x, x, y)), where every input is an argument of the function (its placeholder's
-    name: symbolic.placeholder_name); None where one is not (simdist's graphs name no other node: the order
+    `(x + y) + x` is AddN(x, x, y); a tape's gradient terms sum in their nodes' names' order, `mul_10`
+    before `mul_2`, after the rewrites that forward a node's input: `ones * c` is c, runtime/graph_names.py),
+    where every input has a name simdist knows (symbolic.node_name); None where one does not (the order
     stays as written) or the order does not change."""
     from simdist.runtime import symbolic
-    names = [symbolic.placeholder_name(t) for t in ts]
+    names = [symbolic.optimized_name(t) for t in ts]
     if any(n is None for n in names):
         return None
     order = sorted(range(len(ts)), key=lambda i: names[i])   # (stable: one tensor twice keeps its place)
@@ -619,7 +630,7 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     const = [rec.is_constant(t) for t in tensors]
     k = sum(const)
     if k < 2 or k == len(tensors):
-        named = _by_name(tensors) if k == 0 else None   # (a user's AddN of arguments: their names' order)
+        named = _by_name(tensors) if k == 0 else None   # (Grappler's canonical order: their nodes' names)
         return None if named is None else dispatch.execute(math.ADD_N, tuple(named))
     first = const.index(True)
     folded = dispatch.execute(math.ADD_N, tuple(t for t, c in zip(tensors, const) if c))

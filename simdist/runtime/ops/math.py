@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import context, execution, numerics_callback, scalar_cache, subnormals
+from simdist.runtime import context, execution, graph_names, numerics_callback, scalar_cache, subnormals
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops import graph_inputs, packet_pow, pow_subnormals, reflected, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
@@ -1564,8 +1564,8 @@ def _install_operators() -> None:
     for name, op in (("add", ADD), ("sub", SUB), ("mul", MUL), ("floordiv", FLOORDIV), ("mod", FLOORMOD),
                      ("pow", POW)):
         fwd, rev = op2(op, name)
-        setattr(Tensor, f"__{name}__", fwd)
-        setattr(Tensor, f"__r{name}__", rev)
+        setattr(Tensor, f"__{name}__", _scoped(fwd, name, op.name))
+        setattr(Tensor, f"__r{name}__", _scoped(rev, name, op.name))
 
     # The comparison operators are the generated ops themselves (Tensor.__lt__ = gen_math_ops.less;
     # __eq__/__ne__ call gen_math_ops.equal/not_equal), not binary_op_wrapper: a distributed variable
@@ -1600,8 +1600,24 @@ def _install_operators() -> None:
     # &, |, ^, ~: logical on bools, bitwise on integers (ops/bitwise.py installs them)
     Tensor.__eq__ = eq   # type: ignore[assignment]
     Tensor.__ne__ = ne   # type: ignore[assignment]
-    Tensor.__truediv__ = _truediv_operator   # type: ignore[assignment]
-    Tensor.__rtruediv__ = lambda self, o: truediv(convert_to_tensor(o, dtype_hint=self.dtype), self)  # type: ignore
+    Tensor.__truediv__ = _scoped(_truediv_operator, "truediv", "RealDiv")   # type: ignore[assignment]
+    Tensor.__rtruediv__ = _scoped(lambda self, o: truediv(convert_to_tensor(o, dtype_hint=self.dtype), self),
+                                  "truediv", "RealDiv")   # type: ignore[assignment]
+
+
+def _scoped(fn: Any, scope: str, *ops: str) -> Any:
+    """The operator `fn` inside TF's binary_op_wrapper scope: in a tf.function's graph its op is the
+    node `scope` (`mul`, `mul_1`, `blk/truediv`) and its conversions are named below it (TF 2.21's
+    math_ops.binary_op_wrapper `with ops.name_scope(None, op_name, [x, y]) as name`; clause
+    function.node-names)."""
+    def operator(self: Tensor, o: Any) -> Any:
+        if not context._function_depth:
+            return fn(self, o)
+        with graph_names.op_scope(scope, *ops):
+            return fn(self, o)
+    operator.__name__ = getattr(fn, "__name__", scope)
+    operator.__doc__ = fn.__doc__
+    return operator
 
 
 _install_operators()

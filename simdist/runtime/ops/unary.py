@@ -391,8 +391,11 @@ def _sign_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Square")
 def _square_grad(op: Any, grad: Any) -> list:
-    x = _conj(op.inputs[0])
-    return [grad * (x * (2.0 if x.dtype.kind in "fc" else 2))]
+    from simdist.runtime.ops import math
+    from simdist.runtime.tensor import convert_to_tensor
+    x = _conj(op.inputs[0])   # (math_grad._SquareGrad: multiply(grad, multiply(x, 2)), its nodes Mul, Mul_1)
+    return [math.multiply(grad, math.multiply(x, convert_to_tensor(2.0 if x.dtype.kind in "fc" else 2,
+                                                                     dtype=x.dtype)))]
 
 
 def _install_operators() -> None:

@@ -1,0 +1,200 @@
+"""The names TF gives the nodes of a tf.function's graph (docs/spec.md `function.node-names`).
+
+TF 2.21 names every node its Python builds in a FuncGraph (ops.py `Graph.unique_name`, observed):
+an op is named by its `name`, else its type, below the current name scope; a name already in use,
+compared without case, takes the first free suffix `_1`, `_2`, ... (so after `mul`, tf.multiply's
+node is `Mul_1`). A public function that opens a name scope (`x * y`: binary_op_wrapper's "mul")
+names its main op by that scope (`mul`, `mul_1`, `blk/mul`); other ops made inside it are named
+below it (`mul/y`). A gradient function a tape runs inside a tf.function runs in the absolute scope
+`gradient_tape/<the forward op's scope>/` (backprop._gradient_function). A tensor's name is its
+node's with the output index (`mul:0`).
+
+simdist runs the function's Python eagerly: each running tf.function call has its own GraphNames
+(begun and ended with the call), the op dispatch names the outputs of the ops the Python makes
+(ops a Grappler rewrite runs instead take no name: TF names the graph before optimizing it), and
+the names are marked on the graph tensors (runtime/symbolic.py). The names order an AddN's inputs
+as Grappler's canonical form does (runtime/ops/grappler.py `_by_name`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
+           "given_name", "name_outputs", "quiet"]
+
+# ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
+_VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+
+
+class GraphNames:
+    """The names in use in one function graph (TF's Graph._names_in_use) and the exact name the
+    next op of a given type takes (a public function's scope, `pending`)."""
+
+    __slots__ = ("in_use", "pending", "quiet")
+
+    def __init__(self) -> None:
+        self.in_use: dict[str, int] = {}
+        self.pending: list[tuple[tuple, str]] = []   # (the op types, the exact node name) of open op scopes
+        self.quiet = 0   # > 0 while a Grappler rewrite runs its ops: they take no names
+
+    def unique(self, name: str) -> str:
+        """TF's Graph.unique_name(name) with the name stack already prefixed: the first of `name`,
+        `name_1`, `name_2`, ... not in use (without case), marked as used."""
+        key = name.lower()
+        i = self.in_use.get(key, 0)
+        self.in_use[key] = i + 1
+        if i > 0:
+            base = key
+            while key in self.in_use:
+                key = f"{base}_{i}"
+                i += 1
+            self.in_use[key] = 1
+            name = f"{name}_{i - 1}"
+        return name
+
+    def mark(self, name: str) -> None:
+        """A node named outside unique() (a placeholder): its name is in use."""
+        key = name.lower()
+        if key not in self.in_use:
+            self.in_use[key] = 1
+
+
+_STACK: list[GraphNames] = []   # one per running tf.function call, the innermost last
+
+
+def begin() -> None:
+    """A tf.function call's Python starts: a graph with no names in use."""
+    _STACK.append(GraphNames())
+
+
+def end() -> None:
+    _STACK.pop()
+
+
+def current() -> GraphNames | None:
+    """The innermost running call's names (None outside a tf.function)."""
+    return _STACK[-1] if _STACK else None
+
+
+def state() -> list[GraphNames]:
+    """This program's stack of graphs' names (the clients of simdist.launch keep their own)."""
+    return _STACK
+
+
+def set_state(stack: list[GraphNames] | None) -> None:
+    global _STACK
+    _STACK = [] if stack is None else stack
+
+
+def scope_name(prefix: str, name: str) -> str:
+    """The name stack `tf.name_scope(name)` enters below `prefix` (with its "/", or "") in a graph:
+    the name validated as ops.py's Graph.name_scope does (ValueError), then made unique."""
+    names = current()
+    if names is None:
+        return prefix + name
+    text = None
+    if prefix:
+        if not _VALID_SCOPE_NAME.match(name):
+            text = (f"'{name}' is not a valid scope name. A scope name has to match the following pattern: "
+                    f"{_VALID_SCOPE_NAME.pattern}")
+    elif not _VALID_OP_NAME.match(name):
+        text = (f"'{name}' is not a valid root scope name. A root scope name has to match the following pattern: "
+                f"{_VALID_OP_NAME.pattern}")
+    if text is not None:   # (raised as the trace raises it: AutoGraph's "in user code:" frame)
+        from simdist.runtime.ops import trace_errors
+        raise trace_errors.static(ValueError(text), ValueError, text)
+    return names.unique(prefix + name)
+
+
+class op_scope:  # noqa: N801 - a context manager, named as TF's ops.name_scope
+    """`with op_scope("mul", "Mul"):` what TF's `with ops.name_scope(None, "mul", ...) as name:
+    gen_math_ops.mul(x, y, name=name)` does inside a tf.function: a unique scope below the current
+    one, whose first node of one of the op types given takes the scope's own name. Outside a
+    tf.function it does nothing."""
+
+    __slots__ = ("default", "ops", "_scope", "_entry")
+
+    def __init__(self, default: str, *ops: str) -> None:
+        self.default = default
+        self.ops = ops
+        self._scope: Any = None
+        self._entry: Any = None
+
+    def __enter__(self) -> None:
+        names = current()
+        if names is None:
+            return
+        from simdist.runtime import name_scopes
+        self._scope = name_scopes.name_scope(self.default)
+        full = self._scope.__enter__()
+        self._entry = (self.ops, full[:-1])
+        names.pending.append(self._entry)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._scope is None:
+            return
+        names = current()
+        if names is not None and names.pending and names.pending[-1] is self._entry:
+            names.pending.pop()
+        self._scope.__exit__(*exc)
+
+
+class given_name:  # noqa: N801
+    """`with given_name(name, "Identity"):` a public function's `name=` argument (`tf.identity(x,
+    name="mine")`): its op's node is `name` below the current scope, made unique. Nothing outside a
+    tf.function or for name None."""
+
+    __slots__ = ("name", "ops", "_entry")
+
+    def __init__(self, name: str | None, *ops: str) -> None:
+        self.name = name
+        self.ops = ops
+        self._entry: Any = None
+
+    def __enter__(self) -> None:
+        names = current()
+        if names is None or not self.name:
+            return
+        from simdist.runtime import name_scopes
+        self._entry = (self.ops, names.unique(name_scopes._current() + self.name))
+        names.pending.append(self._entry)
+
+    def __exit__(self, *exc: object) -> None:
+        names = current()
+        if self._entry is not None and names is not None and names.pending and names.pending[-1] is self._entry:
+            names.pending.pop()
+
+
+class quiet:  # noqa: N801
+    """`with quiet():` ops a Grappler rewrite runs in place of the op the Python asked for: not
+    nodes of TF's Python graph, so they take no name."""
+
+    __slots__ = ("names",)
+
+    def __enter__(self) -> None:
+        self.names = current()
+        if self.names is not None:
+            self.names.quiet += 1
+
+    def __exit__(self, *exc: object) -> None:
+        if self.names is not None:
+            self.names.quiet -= 1
+
+
+def name_outputs(op: Any, outs: tuple) -> None:
+    """Name the node op makes (inside a tf.function's Python) and mark its outputs `node:k`; an
+    output that already has a name (one a rewrite forwarded) keeps it."""
+    names = current()
+    if names is None or names.quiet:
+        return
+    from simdist.runtime import name_scopes, symbolic
+    pending = names.pending
+    if pending and op.name in pending[-1][0]:
+        node = pending.pop()[1]   # (the op the scope was opened for: the scope's name, already in use)
+    else:
+        node = names.unique(name_scopes._current() + op.name)
+    for k, t in enumerate(outs):
+        symbolic.name_output(t, node, k)
