@@ -1,4 +1,4 @@
-"""The names TF gives the nodes of a tf.function's graph (docs/spec.md `function.node-names`).
+"""The names TF gives the nodes of a tf.function's graph (docs/spec.md `function.symbolic-tensors`, node names).
 
 TF 2.21 names every node its Python builds in a FuncGraph (ops.py `Graph.unique_name`, observed):
 an op is named by its `name`, else its type, below the current name scope; a name already in use,
@@ -18,11 +18,13 @@ as Grappler's canonical form does (runtime/ops/grappler.py `_by_name`).
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
-           "given_name", "name_outputs", "quiet"]
+           "given_name", "scoped", "name_outputs", "quiet"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -166,6 +168,26 @@ class given_name:  # noqa: N801
         names = current()
         if self._entry is not None and names is not None and names.pending and names.pending[-1] is self._entry:
             names.pending.pop()
+
+
+def scoped(default: str, *ops: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorate a public function whose TF Python opens `with ops.name_scope(name, default, ...)` (or
+    names its one op `name`, default `default`): inside a tf.function its first op of the types given
+    is the node `name` or `default` made unique (`transpose`, `concat_1`, `Cast`), its other ops are
+    named below it (`transpose/perm`). The function's `name` parameter is read by keyword or position."""
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        params = list(inspect.signature(fn).parameters)
+        at = params.index("name") if "name" in params else None
+
+        @functools.wraps(fn)
+        def in_scope(*args: Any, **kwargs: Any) -> Any:
+            if not _STACK:
+                return fn(*args, **kwargs)
+            name = kwargs.get("name") if at is None or len(args) <= at else args[at]
+            with op_scope(name if isinstance(name, str) and name else default, *ops):
+                return fn(*args, **kwargs)
+        return in_scope
+    return decorate
 
 
 class quiet:  # noqa: N801

@@ -1,6 +1,6 @@
 """The names of a tf.function's graph nodes (Tensor.name inside the function's Python, tf.name_scope made
 unique and validated there) and the order Grappler sums an AddN's inputs in (by those names), on simdist vs
-TF 2.21. Clause function.node-names. Its golden (tests/goldens/) is stamped with this file."""
+TF 2.21. Clauses function.symbolic-tensors (the names) and function.grappler-rewrites (the sums). Its golden (tests/goldens/) is stamped with this file."""
 
 from __future__ import annotations
 
@@ -57,6 +57,16 @@ def _scopes(tf: Any, x: Any, c: Any) -> list:
     out.append(tf.identity(x, name="mine"))
     out.append(tf.matmul(tf.reshape(x, [1, 1]), tf.reshape(c[0], [1, 1])))
     return out
+
+
+def _array_scopes(tf: Any, x: Any, c: Any) -> list:
+    """Functions whose TF Python opens a scope or names its op (`transpose`, `concat`, `stack`, `Cast`, and
+    their `name` argument; a concat of one value is Identity `concat_1/concat`; a cast to the same dtype
+    makes no node but takes the name)."""
+    m = tf.reshape(c[:2] * x, [1, 2])
+    return [tf.transpose(m), tf.concat([m, m], 0), tf.stack([m, m]), tf.cast(m, tf.float64), tf.cast(m, tf.float32),
+            tf.cast(m, tf.int32, name="ci"), tf.transpose(m, name="tt"), tf.concat([m, m], axis=1, name="cc"),
+            tf.stack([m], 1), tf.concat([m], 0), tf.cast(m, tf.float64)]
 
 
 def _tape(tf: Any, x: Any, c: Any) -> list:
@@ -143,6 +153,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["names/operators"] = lambda tf: _names(tf, _operators, x(tf), cs(tf))
     c["names/scopes"] = lambda tf: _names(tf, _scopes, x(tf), cs(tf))
     c["names/tape"] = lambda tf: _names(tf, _tape, x(tf), cs(tf))
+    c["names/array_scopes"] = lambda tf: _names(tf, _array_scopes, x(tf), cs(tf))
     c["scope/invalid_nested"] = error_last_line(lambda tf: _scope_error(tf, "a b"))
     c["scope/valid_nested_underscore"] = error_last_line(lambda tf: _scope_error(tf, "_a"))
     c["scope/invalid_root_underscore"] = error_last_line(lambda tf: _root_scope_error(tf, "_a"))
@@ -167,12 +178,12 @@ def tf_results() -> dict[int, Any]:
     return TABLE.tf_results()
 
 
-@pytest.mark.clause("function.node-names")
+@pytest.mark.clause("function.symbolic-tensors")
 def test_node_names_match_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith(("names/", "scope/")))
 
 
-@pytest.mark.clause("function.node-names")
+@pytest.mark.clause("function.grappler-rewrites")
 def test_add_n_sums_in_name_order_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: not lab.startswith(("names/", "scope/")))
 

@@ -632,6 +632,7 @@ def _perm(perm: Any, t: Tensor) -> tuple[int, ...]:
     return tuple(int(i) for i in np.asarray(dispatch.static_value(pt)).reshape(-1))
 
 
+@graph_names.scoped("transpose", "Transpose", "ConjugateTranspose")   # (array_ops.transpose's scope)
 def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
     """`tf.transpose`; `conjugate` conjugates complex values (a no-op on real dtypes)."""
     t = _t(a)
@@ -874,6 +875,7 @@ def _concat_sees(shapes: list, attrs: dict | None) -> bool:
 CONCAT.shape_fn = _concat_sees
 
 
+@graph_names.scoped("concat", "ConcatV2")   # (array_ops.concat: ConcatV2 named `name`)
 def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     """`tf.concat` with TF's ConcatOp error messages."""
     from simdist.runtime.ops import math
@@ -886,7 +888,7 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
         # ValueError, 1.5 TypeError, a vector assert_has_rank's ValueError), then identity(values[0]),
         # an Identity op (a bool variable's gradient through it is zeros: fuzz2 seed 20261130 #1871)
         convert_to_tensor(axis, dtype=dtypes.int32).shape.assert_has_rank(0)
-        return identity(matching_list(values, "ConcatV2", "values")[0])
+        return identity(matching_list(values, "ConcatV2", "values")[0], name=name)   # (`concat_1/concat`)
     ts = matching_list(values, "ConcatV2", "values")
     if not ts:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
@@ -1011,6 +1013,7 @@ def _holds_tensor(values: Any) -> bool:
     return False
 
 
+@graph_names.scoped("stack", "Pack")   # (array_ops.stack: Pack named `name`)
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     from simdist.runtime.ops import math
     if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):

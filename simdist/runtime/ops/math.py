@@ -726,6 +726,11 @@ def cast(x: Any, dtype: Any, name: str | None = None, truncate: bool = False) ->
     dt = dtypes.as_dtype(dtype)
     if (isinstance(x, Tensor) or isinstance(x, _variables().ResourceVariable)) and x.dtype == dt:
         return x
+    return _cast(x, dt, name, truncate)
+
+
+@graph_names.scoped("Cast", "Cast")   # (math_ops.cast's scope, after its early return: a graph's node names)
+def _cast(x: Any, dt: dtypes.DType, name: str | None = None, truncate: bool = False) -> Tensor:
     t = _t(x)
     if dt is dtypes.string or t.dtype is dtypes.string:
         if dt is t.dtype:
@@ -1609,7 +1614,7 @@ def _scoped(fn: Any, scope: str, *ops: str) -> Any:
     """The operator `fn` inside TF's binary_op_wrapper scope: in a tf.function's graph its op is the
     node `scope` (`mul`, `mul_1`, `blk/truediv`) and its conversions are named below it (TF 2.21's
     math_ops.binary_op_wrapper `with ops.name_scope(None, op_name, [x, y]) as name`; clause
-    function.node-names)."""
+    function.symbolic-tensors)."""
     def operator(self: Tensor, o: Any) -> Any:
         if not context._function_depth:
             return fn(self, o)
