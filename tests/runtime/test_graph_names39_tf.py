@@ -69,6 +69,11 @@ def _array_scopes(tf: Any, x: Any, c: Any) -> list:
             tf.stack([m], 1), tf.concat([m], 0), tf.cast(m, tf.float64)]
 
 
+def _gradients_names(tf: Any, x: Any, c: Any) -> list:
+    s = tf.add_n([x * c[0], tf.multiply(x, c[1]), tf.sin(x) * c[2]])
+    return [s, tf.gradients(s, x)[0], tf.gradients(s, x, name="mine")[0], tf.gradients(s * s, x)[0]]
+
+
 def _tape(tf: Any, x: Any, c: Any) -> list:
     with tf.GradientTape() as t:
         t.watch(x)
@@ -119,6 +124,22 @@ def _gradients_sum(tf: Any, coeffs: list) -> Any:
     return f(tf.constant(1.0), tf.constant(coeffs, tf.float32)).numpy()
 
 
+def _upstream_sum(tf: Any, coeffs: list, how: str) -> Any:
+    """The same with an upstream gradient that is no constant (the sum times an argument w): no term is
+    forwarded, each is its gradient node (`gradient_tape/mul_3/Mul`; tf.gradients' `gradients/mul_3_grad/Mul`,
+    so `mul_10_grad` sorts before `mul_1_grad`)."""
+    @tf.function
+    def f(x: Any, c: Any, w: Any) -> Any:
+        if how == "gradients":
+            s = tf.add_n([x * c[i] for i in range(len(coeffs))]) * w
+            return tf.gradients(s, x)[0]
+        with tf.GradientTape() as t:
+            t.watch(x)
+            s = tf.add_n([x * c[i] for i in range(len(coeffs))]) * w
+        return t.gradient(s, x)
+    return f(tf.constant(1.0), tf.constant(coeffs, tf.float32), tf.constant(1.0)).numpy()
+
+
 def _mixed_tape(tf: Any) -> Any:
     @tf.function
     def f(x: Any, c: Any) -> Any:
@@ -154,6 +175,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["names/scopes"] = lambda tf: _names(tf, _scopes, x(tf), cs(tf))
     c["names/tape"] = lambda tf: _names(tf, _tape, x(tf), cs(tf))
     c["names/array_scopes"] = lambda tf: _names(tf, _array_scopes, x(tf), cs(tf))
+    c["names/gradients"] = lambda tf: _names(tf, _gradients_names, x(tf), cs(tf))
     c["scope/invalid_nested"] = error_last_line(lambda tf: _scope_error(tf, "a b"))
     c["scope/valid_nested_underscore"] = error_last_line(lambda tf: _scope_error(tf, "_a"))
     c["scope/invalid_root_underscore"] = error_last_line(lambda tf: _root_scope_error(tf, "_a"))
@@ -165,6 +187,9 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
         c[f"tape_multiply/{name}"] = lambda tf, coeffs=coeffs: _tape_sum(tf, coeffs, "multiply")
         c[f"gradients/{name}"] = lambda tf, coeffs=coeffs: _gradients_sum(tf, coeffs)
     c["tape/mixed_ops"] = _mixed_tape
+    for name, coeffs in (("twelve", _TWELVE), ("twelve_c", [1e8, 1.0, 1.0, 0.0, -1e8, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 5.0])):
+        c[f"tape_upstream/{name}"] = lambda tf, coeffs=coeffs: _upstream_sum(tf, coeffs, "tape")
+        c[f"gradients_upstream/{name}"] = lambda tf, coeffs=coeffs: _upstream_sum(tf, coeffs, "gradients")
     for order in (["mul", "Abs", "blk", "sub"], ["sub", "blk", "mul", "Abs"], ["blk", "mul", "sub", "Abs"]):
         c["add_n/" + "_".join(order)] = lambda tf, order=order: _forward_add_n(tf, order)
     return c

@@ -139,10 +139,10 @@ def imperative_grad(tape: Any, targets: Sequence[Any], sources: Sequence[Any], o
             for j, g in enumerate(out_grads):
                 if g is None and j not in entry.none_ok:
                     out_grads[j] = _zeros_for(entry.outputs[j])
-            if entry.scope is None:
+            if entry.grad_scope is None:
                 in_grads = list(entry.backward(*out_grads))
-            else:   # (inside a tf.function: backprop._gradient_function's scope, runtime/graph_names.py)
-                with name_scopes.name_scope(f"gradient_tape/{entry.scope}/" if entry.scope else "gradient_tape/"):
+            else:   # (inside a tf.function: the scope its gradient's nodes are named in, runtime/graph_names.py)
+                with name_scopes.name_scope(entry.grad_scope):
                     in_grads = list(entry.backward(*out_grads))
             if len(in_grads) != len(entry.input_ids):
                 raise ValueError(f"the gradient of {entry.op_type} returned {len(in_grads)} gradients for "

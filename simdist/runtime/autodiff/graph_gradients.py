@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simdist.runtime import context, execution, nest
+from simdist.runtime import context, execution, name_scopes, nest, symbolic
 from simdist.runtime.autodiff import backprop
 from simdist.runtime.autodiff.tape import UnconnectedGradients, _Entry, _densify_slices, _SLICES_THROUGH, \
     _unconnected, trainable, variable_key
@@ -168,8 +168,12 @@ def _add_op(tape: _GraphTape, op_id: int, op: Any, ins: tuple, outs: tuple, attr
     its registered gradient, a custom gradient's own)."""
     if not any(id(t) in reached for t in ins):
         return
-    tape.op_tape[op_id] = _Entry(op.name, tuple(id(t) for t in ins), tuple(id(t) for t in outs),
-                                 _backward(op, ins, outs, attrs), outs, op.none_grad_ok)
+    entry = _Entry(op.name, tuple(id(t) for t in ins), tuple(id(t) for t in outs), _backward(op, ins, outs, attrs),
+                   outs, op.none_grad_ok)
+    # (gradients_util: each op's gradient in `<op's name>_grad` below the call's scope, `gradients/mul_grad/Mul`)
+    node = symbolic.node_name(outs[0]) if outs else None
+    entry.grad_scope = None if node is None else node + "_grad"
+    tape.op_tape[op_id] = entry
     for t in outs:
         if id(t) not in stops:
             tape.tensor_tape[id(t)] = op_id
@@ -265,7 +269,8 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", ga
     from simdist.runtime.ops.registry import SYMBOLIC_GRADIENTS
     token = SYMBOLIC_GRADIENTS.set(True)
     try:
-        return backprop.imperative_grad(tape, flat_ys, flat_xs, flat_grad_ys, unconnected)
+        with name_scopes.name_scope(name or "gradients"):   # (its nodes' names: `gradients/AddN`, runtime/graph_names.py)
+            return backprop.imperative_grad(tape, flat_ys, flat_xs, flat_grad_ys, unconnected)
     finally:
         SYMBOLIC_GRADIENTS.reset(token)
 

@@ -73,7 +73,7 @@ def _is_variable(x: Any) -> bool:
 class _Entry:
     """One recorded op: its inputs' and outputs' keys and how to compute its input gradients."""
 
-    __slots__ = ("op_type", "input_ids", "output_ids", "backward", "outputs", "none_ok", "scope")
+    __slots__ = ("op_type", "input_ids", "output_ids", "backward", "outputs", "none_ok", "grad_scope")
 
     def __init__(self, op_type: str, input_ids: tuple, output_ids: tuple, backward: Callable[..., Any],
                  outputs: tuple, none_ok: tuple[int, ...] = ()) -> None:
@@ -83,9 +83,13 @@ class _Entry:
         self.backward = backward
         self.outputs = outputs          # (for zeros of an output nobody differentiated)
         self.none_ok = none_ok
-        # inside a tf.function, the name scope the op was made in (TF's forward_pass_name_scope:
-        # its gradient's ops are named below `gradient_tape/<scope>/`, runtime/graph_names.py)
-        self.scope = name_scopes.get_current_name_scope() if context._function_depth else None
+        # inside a tf.function, the name scope its gradient's ops are named in (runtime/graph_names.py):
+        # `gradient_tape/<the scope the op was made in>/` (TF's forward_pass_name_scope); tf.gradients
+        # sets its own (graph_gradients.py)
+        self.grad_scope = None
+        if context._function_depth:
+            scope = name_scopes.get_current_name_scope()
+            self.grad_scope = f"gradient_tape/{scope}/" if scope else "gradient_tape/"
 
 
 class _Tape(execution.Interpreter):
