@@ -74,6 +74,16 @@ def _gradients_names(tf: Any, x: Any, c: Any) -> list:
     return [s, tf.gradients(s, x)[0], tf.gradients(s, x, name="mine")[0], tf.gradients(s * s, x)[0]]
 
 
+def _matmuls(tf: Any, x: Any, c: Any) -> list:
+    """tf.matmul's scope `MatMul` (or its name) for MatMul and BatchMatMulV3 alike; `@`'s `matmul`."""
+    m = tf.reshape(c[:2] * x, [1, 2]) * tf.ones([2, 1])
+    with tf.GradientTape() as t:
+        t.watch(m)
+        y = tf.reduce_sum(tf.matmul(m, m) @ m)
+    return [tf.matmul(m, m), m @ m, tf.matmul(tf.stack([m, m]), m), tf.matmul(m, m, name="mm"), tf.stack([m, m]) @ m,
+            m @ m, t.gradient(y, m)]
+
+
 def _tape(tf: Any, x: Any, c: Any) -> list:
     with tf.GradientTape() as t:
         t.watch(x)
@@ -176,6 +186,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["names/tape"] = lambda tf: _names(tf, _tape, x(tf), cs(tf))
     c["names/array_scopes"] = lambda tf: _names(tf, _array_scopes, x(tf), cs(tf))
     c["names/gradients"] = lambda tf: _names(tf, _gradients_names, x(tf), cs(tf))
+    c["names/matmul"] = lambda tf: _names(tf, _matmuls, x(tf), cs(tf))
     c["scope/invalid_nested"] = error_last_line(lambda tf: _scope_error(tf, "a b"))
     c["scope/valid_nested_underscore"] = error_last_line(lambda tf: _scope_error(tf, "_a"))
     c["scope/invalid_root_underscore"] = error_last_line(lambda tf: _root_scope_error(tf, "_a"))

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, errors
+from simdist.runtime import context, dtypes, errors, graph_names, name_scopes
 from simdist.runtime.ops import args, attr_rules, dispatch, graph_inputs
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -163,7 +163,18 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
            grad_a: bool = False, grad_b: bool = False, name: str | None = None, *, _batched: bool = False) -> Tensor:
     """`tf.matmul` (rank 2: MatMul; higher ranks: BatchMatMulV2 with broadcast batch dims);
     counts 2*m*n*k FLOPs. `_batched`: BatchMatMulV2 at every rank (the raw op: its int16 kernel
-    multiplies matrices too; fuzz20 seed 2920261201 #168)."""
+    multiplies matrices too; fuzz20 seed 2920261201 #168). Inside a tf.function its node is named
+    by math_ops.matmul's scope, `MatMul` or `name` (runtime/graph_names.py)."""
+    args = (a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, output_type, grad_a, grad_b)
+    if _batched or not context._function_depth:
+        return _matmul_call(*args, _batched=_batched)
+    with graph_names.op_scope(name or "MatMul", "MatMul", "BatchMatMulV2"):
+        return _matmul_call(*args)
+
+
+def _matmul_call(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
+                 adjoint_b: bool = False, a_is_sparse: bool = False, b_is_sparse: bool = False, output_type: Any = None,
+                 grad_a: bool = False, grad_b: bool = False, *, _batched: bool = False) -> Tensor:
     for x, adj, which in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
         if x and adj:   # (math_ops.matmul, before converting anything)
             raise ValueError(f"Only one of `transpose_{which}` and `adjoint_{which}` can be True. Received "
@@ -495,7 +506,10 @@ def _install_operators() -> None:
 def _matmul_operator(self: Tensor, o: Any) -> Any:
     """`tensor @ o`: matmul, or o's reflected operator when it refuses the pair (ops/reflected.py)."""
     try:
-        return matmul(self, o)
+        if not context._function_depth:
+            return matmul(self, o)
+        with name_scopes.name_scope("matmul") as scope:   # (binary_op_wrapper's scope names the node: `matmul_1`)
+            return matmul(self, o, name=scope)
     except Exception as e:  # noqa: BLE001 - binary_op_wrapper's retry decides
         from simdist.runtime.ops import reflected
         return reflected.retry(e, self, o, "matmul")
