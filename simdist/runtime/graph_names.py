@@ -24,7 +24,7 @@ import re
 from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
-           "given_name", "scoped", "name_outputs", "quiet"]
+           "given_name", "scoped", "inner_name", "name_outputs", "name_constant", "quiet"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -143,6 +143,17 @@ class op_scope:  # noqa: N801 - a context manager, named as TF's ops.name_scope
             names.pending.pop()
         self._scope.__exit__(*exc)
 
+    def claim(self, result: Any) -> Any:
+        """The function's result, named by the scope when no op of its types took the name (simdist
+        made it without one: `tf.range(3)`'s constant, TF's Range node `range`)."""
+        if self._entry is not None:
+            from simdist.runtime import symbolic
+            if symbolic.is_graph(result) and symbolic.node_name(result) is None:
+                names = current()
+                if names is not None and not names.quiet and self._entry not in names.pending:
+                    symbolic.name_output(result, self._entry[1], 0)
+        return result
+
 
 class given_name:  # noqa: N801
     """`with given_name(name, "Identity"):` a public function's `name=` argument (`tf.identity(x,
@@ -184,10 +195,22 @@ def scoped(default: str, *ops: str) -> Callable[[Callable[..., Any]], Callable[.
             if not _STACK:
                 return fn(*args, **kwargs)
             name = kwargs.get("name") if at is None or len(args) <= at else args[at]
-            with op_scope(name if isinstance(name, str) and name else default, *ops):
-                return fn(*args, **kwargs)
+            scope = op_scope(name if isinstance(name, str) and name else default, *ops)
+            with scope:
+                result = fn(*args, **kwargs)
+            return scope.claim(result)
         return in_scope
     return decorate
+
+
+def inner_name() -> str | None:
+    """The current scope as an absolute name (`ones_like/`), for a public function that hands its own
+    scope to another as TF's Python does (`ones(shape, name=name)` inside ones_like's scope: the inner
+    function's node takes the outer's name); None outside a tf.function."""
+    if current() is None:
+        return None
+    from simdist.runtime import name_scopes
+    return name_scopes._current() or None
 
 
 class quiet:  # noqa: N801
@@ -220,3 +243,16 @@ def name_outputs(op: Any, outs: tuple) -> None:
         node = names.unique(name_scopes._current() + op.name)
     for k, t in enumerate(outs):
         symbolic.name_output(t, node, k)
+
+
+def name_constant(t: Any, name: str | None) -> None:
+    """A user's tf.constant inside a tf.function: the Const node `name` or `Const` below the current
+    scope, made unique (t made by no op simdist names; a tensor tf.constant returned as it is keeps
+    its own name)."""
+    names = current()
+    if names is None or names.quiet:
+        return
+    from simdist.runtime import name_scopes, symbolic
+    if symbolic.node_name(t) is not None or not symbolic.is_graph(t):
+        return
+    symbolic.name_output(t, names.unique(name_scopes._current() + (name or "Const")), 0)

@@ -84,6 +84,19 @@ def _matmuls(tf: Any, x: Any, c: Any) -> list:
             m @ m, t.gradient(y, m)]
 
 
+def _functions(tf: Any, x: Any, c: Any) -> list:
+    """Public functions' nodes: a constant's `Const` (or its name), the scopes of zeros, ones, zeros_like,
+    ones_like, range, one_hot and clip_by_value (its Minimum below it), and ops named by their types."""
+    v = c[:2] * x
+    return [tf.constant(1.0), tf.constant([1, 2], name="k"), tf.zeros([2]), tf.ones([2, 2]), tf.fill([2], 3.0),
+            tf.zeros_like(v), tf.ones_like(v), tf.constant(2.0), tf.range(3), tf.reduce_sum(v), tf.reshape(v, [-1]),
+            tf.expand_dims(v, 0), tf.nn.relu(v), tf.sigmoid(v), tf.abs(v), tf.reduce_mean(v), tf.square(v),
+            tf.maximum(v, 0.0), tf.where(v > 0, v, 0.0), v > 0, -v, abs(v), tf.identity(v), tf.nn.softmax(v),
+            tf.exp(v), tf.math.log(v), tf.gather(v, [0]), tf.squeeze(v), tf.tile(v, [2]), tf.clip_by_value(v, 0.0, 1.0),
+            tf.nn.tanh(v), tf.one_hot([0, 1], 2), tf.argmax(v), tf.shape(v), tf.size(v), tf.rank(v),
+            tf.zeros([2], name="z"), tf.range(1, 4, name="r")]
+
+
 def _tape(tf: Any, x: Any, c: Any) -> list:
     with tf.GradientTape() as t:
         t.watch(x)
@@ -187,6 +200,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["names/array_scopes"] = lambda tf: _names(tf, _array_scopes, x(tf), cs(tf))
     c["names/gradients"] = lambda tf: _names(tf, _gradients_names, x(tf), cs(tf))
     c["names/matmul"] = lambda tf: _names(tf, _matmuls, x(tf), cs(tf))
+    c["names/functions"] = lambda tf: _names(tf, _functions, x(tf), cs(tf))
     c["scope/invalid_nested"] = error_last_line(lambda tf: _scope_error(tf, "a b"))
     c["scope/valid_nested_underscore"] = error_last_line(lambda tf: _scope_error(tf, "_a"))
     c["scope/invalid_root_underscore"] = error_last_line(lambda tf: _root_scope_error(tf, "_a"))

@@ -42,9 +42,19 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
 
 
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
-    """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
-    trace_errors.const_node_name(name)
+    """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value.
+    Inside a tf.function the user's constant is one Const node, `Const` or `name` (runtime/graph_names.py)."""
     user = not sys._getframe(1).f_globals.get("__name__", "").startswith("simdist.")
+    if not user or not context._function_depth:
+        return _constant(value, dtype, shape, name, user)
+    with graph_names.quiet():   # (the ops simdist computes it with are not nodes of TF's graph)
+        out = _constant(value, dtype, shape, name, user)
+    graph_names.name_constant(out, name)
+    return out
+
+
+def _constant(value: Any, dtype: Any, shape: Sequence[int] | None, name: str | None, user: bool) -> Tensor:
+    trace_errors.const_node_name(name)
     if user and value is not None and shape is not None and not isinstance(value, (np.ndarray, np.generic)) \
             and _symbolic.is_graph(shape):
         # (a graph's make_tensor_proto takes np.prod(shape) before it looks at a non-NumPy value:
@@ -61,8 +71,8 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
     if isinstance(value, Tensor):
         t = value
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
-            if not context._function_depth and not sys._getframe(1).f_globals.get("__name__", "").startswith(
-                    "simdist."):   # (eagerly TF does not cast a tensor: ops.conversion, fuzz4; simdist's own calls cast)
+            if not context._function_depth and user:   # (eagerly TF does not cast a tensor: ops.conversion, fuzz4;
+                # simdist's own calls cast)
                 raise TypeError(f"Expected tensor {t.numpy()} with dtype tf.{dtypes.as_dtype(dtype).name}, but got "
                                 f"dtype tf.{t.dtype.name}.")
             t = _cast(t, dtype)
@@ -139,6 +149,7 @@ def _cast(x: Tensor, dtype: Any) -> Tensor:
 
 
 
+@graph_names.scoped("range", "Range")   # (math_ops.range's scope names its node: a graph's names)
 def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
     """`tf.range`: int32 for Python ints, float32 if any argument is a float."""
     if limit is None:
@@ -318,6 +329,7 @@ for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
     NotDifferentiable(_n)
 
 
+@graph_names.scoped("ones", "Ones")   # (array_ops.ones' scope: its Const or Fill is `ones`)
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
     """array_ops.ones: Fill of `constant(1, dtype)` (True for bool), so a string dtype is that
     constant's TypeError ("Cannot convert 1 to EagerTensor of dtype string"; in a graph "Expected
@@ -334,6 +346,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
     return call_with_layout(run, layout, "ones")
 
 
+@graph_names.scoped("zeros", "Zeros")   # (array_ops.zeros' scope: its Const or Fill is `zeros`)
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
     shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
 
@@ -380,6 +393,7 @@ _ONES_LIKE_T = ("bfloat16, half, float, double, int8, uint8, int16, uint16, int3
                 "complex128, bool")
 
 
+@graph_names.scoped("ones_like", "OnesLike")   # (array_ops.ones_like's scope names its node, `ones` in it too)
 def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
     """array_ops.array_like_impl with ones (clause ops.conversion): a dtype other than the input's
     is `ones` of its shape (a string dtype: constant(1)'s TypeError); else eagerly the OnesLike op,
@@ -394,7 +408,7 @@ def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: An
         raise trace_errors.attr_not_allowed("OnesLike", "T", dt, _ONES_LIKE_T)
     known = static_shapes.known_shape(t) if context.in_function() and layout is None else None
     if known is not None and None not in known:   # (ones_like_impl in a graph: `ones` of a fully known shape,
-        return ones(known, dt)                     # never Grappler's OnesLike materialization; fz26a)
+        return ones(known, dt, name=graph_names.inner_name())   # never Grappler's OnesLike materialization; fz26a)
     return call_with_layout(lambda: dispatch.execute(ONES_LIKE, (t,), {"dtype": dt}), layout, "ones_like")
 
 
@@ -407,6 +421,7 @@ def ones_like_op(x: Any) -> Tensor:
     return dispatch.execute(ONES_LIKE, (t,), {"dtype": t.dtype})
 
 
+@graph_names.scoped("zeros_like", "ZerosLike")   # (array_ops.zeros_like's scope names its node)
 def zeros_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
     t = _t(input)
     dt = t.dtype if dtype is None else dtypes.as_dtype(dtype)

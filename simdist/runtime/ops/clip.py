@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from simdist.runtime import graph_names
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import array, math, unary
 from simdist.runtime.ops.args import raw_attribute, t as _t
@@ -38,6 +39,7 @@ def _same_shape(a: Tensor, b: Tensor) -> None:
         raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible")
 
 
+@graph_names.scoped("clip_by_value", "Maximum")   # (clip_ops: Minimum below the scope, the Maximum named by it)
 def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Any:
     """`tf.clip_by_value`: minimum(t, max) then maximum(., min); the bounds take t's dtype (a
     float bound on an int tensor is a TypeError, as in TF)."""

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, graph_names
 from simdist.runtime.ops import args, array, attr_rules, dispatch, math, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -62,6 +62,7 @@ def _one_hot_kernel_error(ndim: int, depth: np.ndarray, on: Tensor, off: Tensor,
     return None
 
 
+@graph_names.scoped("one_hot", "OneHot")   # (array_ops.one_hot's scope names its node)
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
             dtype: Any = None, name: str | None = None) -> Tensor:
     """`tf.one_hot`: float32 unless dtype or on/off values say otherwise; an index outside
