@@ -1,6 +1,8 @@
 """Raw ops the thirty-fourth session's survey found missing, added in the thirty-ninth (clause ops.raw-ops): the
 function-calling ops PartitionedCall, StatefulPartitionedCall, If, StatelessIf, Case, StatelessCase, While,
-StatelessWhile and For (runtime/ops/raw_functional.py), each against real TensorFlow 2.21: the same raw call, its
+StatelessWhile and For (runtime/ops/raw_functional.py), and DecodeGif with the GIF branch of the other decoders
+(runtime/ops/gif_codec.py: hand-written streams and Pillow's, tests/ops/gif_fixtures.py), each against real
+TensorFlow 2.21: the same raw call, its
 func attrs concrete functions made outside the call (`tf.function(...).get_concrete_function(...)`), on both
 backends gives the same dtypes and values, or raises the same exception class; eagerly and inside a tf.function.
 Needs the `tf` extra.
@@ -17,6 +19,7 @@ import numpy as np
 import pytest
 
 import edge_compare
+import gif_fixtures
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -164,7 +167,93 @@ _LOOPS = [
     ("For: body a string", "R.For(start=0, limit=3, delta=1, input=[tf.constant(1.0)], body='nope')"),
 ]
 
-CASES: list[tuple[str, str, Any]] = [c for label, expr in _CALLS + _IFS + _CASES_OP + _LOOPS for c in _both(label, expr)]
+_IC = "io.image-codecs"
+_P4 = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]
+_P2 = [(10, 20, 30), (200, 100, 50)]
+_Q4 = [(1, 2, 3), (4, 5, 6), (7, 8, 9), (250, 251, 252)]
+
+
+def _gif_program(data: bytes, expr: str, traced: bool) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        tf.constant(1.0) + 1.0
+        call = lambda: eval(expr, {"tf": tf, "np": np, "g": tf.constant(data)})  # noqa: E731,S307 - our own text
+        return tf.function(call, autograph=False)() if traced else call()
+    return run
+
+
+_G = gif_fixtures
+_GIFS: list[tuple[str, bytes]] = [
+    ("3x2, a global palette of 4", _G.gif(3, 2, [_G.image(3, 2, [0, 1, 2, 3, 2, 1])], palette=_P4)),
+    ("3x2, a local palette overriding the global one", _G.gif(3, 2, [_G.image(3, 2, [0, 1, 2, 3, 2, 1], palette=_Q4)], palette=_P4)),
+    ("2x2, code size 1 (two colors)", _G.gif(2, 2, [_G.image(2, 2, [1, 0, 0, 1], bits=1)], palette=_P2)),
+    ("4x3, code size 8 (256 entries, 4 colors)", _G.gif(4, 3, [_G.image(4, 3, [3, 2, 1, 0] * 3, bits=8)], palette=_P4)),
+    ("a screen of 9x9 holding a 3x2 image", _G.gif(9, 9, [_G.image(3, 2, [0, 1, 2, 3, 2, 1])], palette=_P4)),
+    ("interlaced 2x9", _G.gif(2, 9, [_G.image(2, 9, [i % 4 for i in range(18)], interlace=True)], palette=_P4)),
+    ("without a trailer", _G.gif(3, 2, [_G.image(3, 2, [0, 1, 2, 3, 2, 1])], palette=_P4, trailer=False)),
+    ("GIF87a", _G.gif(3, 2, [_G.image(3, 2, [3, 3, 0, 0, 1, 1])], palette=_P4, version=b"87a")),
+    ("a comment extension before the image", _G.gif(2, 1, [b"\x21\xfe\x03abc\x00", _G.image(2, 1, [1, 2])], palette=_P4)),
+    ("transparent index 1 in frame 0 (black)", _G.gif(3, 2, [_G.gce(1), _G.image(3, 2, [0, 1, 2, 3, 2, 1])], palette=_P4)),
+    ("two frames, frame 1 transparent 2 (frame 0 shows)", _G.gif(3, 2, [_G.image(3, 2, [0, 1, 2, 3, 2, 1]), _G.gce(2), _G.image(3, 2, [2, 2, 3, 3, 2, 0])], palette=_P4)),
+    ("two frames, frame 1 a 2x1 at (1, 1)", _G.gif(3, 2, [_G.image(3, 2, [0, 0, 0, 0, 0, 0]), _G.image(2, 1, [3, 1], left=1, top=1)], palette=_P4)),
+    ("frame 0 a 1x1 at (1, 0), frame 1 3x2 (the canvas its size; frame 0 black around)", _G.gif(3, 2, [_G.image(1, 1, [3], left=1), _G.image(3, 2, [1, 1, 1, 2, 2, 2])], palette=_P4)),
+    ("frame 1 2x2 at (2, 1) over a 3x2 canvas (clipped)", _G.gif(3, 2, [_G.image(3, 2, [0] * 6), _G.image(2, 2, [1, 2, 3, 1], left=2, top=1)], palette=_P4)),
+    ("frame 1 at (5, 5): outside the canvas", _G.gif(3, 2, [_G.image(3, 2, [1] * 6), _G.image(2, 2, [2] * 4, left=5, top=5)], palette=_P4)),
+    ("three frames, disposal 2 in frame 1 (not read)", _G.gif(2, 2, [_G.image(2, 2, [0, 1, 2, 3]), _G.gce(None, 2), _G.image(1, 1, [3]), _G.image(1, 1, [2], left=1, top=1)], palette=_P4)),
+    ("a GCE of 5 bytes (not read: no transparency)", _G.gif(2, 1, [_G.gce(1, size=5), _G.image(2, 1, [1, 0])], palette=_P4)),
+    ("index 3 beyond a palette of 2", _G.gif(2, 1, [_G.image(2, 1, [1, 3])], palette=_P2)),
+    ("index 3 beyond a palette of 2 but transparent", _G.gif(2, 1, [_G.gce(3), _G.image(2, 1, [1, 3])], palette=_P2)),
+    ("no color map", _G.gif(2, 1, [_G.image(2, 1, [1, 0])])),
+    ("no color map, frame 1 has a local one", _G.gif(2, 1, [_G.image(2, 1, [1, 0], palette=_P4), _G.image(2, 1, [0, 1])])),
+    ("an end code before the last pixel", _G.gif(3, 2, [_G.image(3, 2, [], data=_G.lzw([0, 1, 2], 2))], palette=_P4)),
+    ("a wrong record type before any image", _G.gif(2, 1, [b"\x99"], palette=_P4)),
+    ("a wrong record type after an image (the image decodes)", _G.gif(2, 1, [_G.image(2, 1, [1, 2]), b"\x99"], palette=_P4)),
+    ("no image", _G.gif(2, 1, [], palette=_P4)),
+    ("cut in the image descriptor", _G.gif(2, 1, [_G.image(2, 1, [1, 2])[:6]], palette=_P4, trailer=False)),
+    ("cut after the image descriptor (no code size)", _G.gif(2, 1, [_G.image(2, 1, [1, 2])[:10]], palette=_P4, trailer=False)),
+    ("a code size of 9", _G.gif(2, 1, [_G.image(2, 1, [], data=b"\x09\x01\x00\x00")], palette=_P4)),
+    ("a 0x1 image", _G.gif(2, 1, [_G.image(0, 1, [], data=_G.lzw([], 2))], palette=_P4)),
+    ("a second image cut in its descriptor (the first decodes)", _G.gif(2, 1, [_G.image(2, 1, [1, 2]), _G.image(2, 1, [3, 3])[:7]], palette=_P4, trailer=False)),
+    ("only the header", b"GIF89a"),
+    ("GIF8 and 3 bytes", b"GIF8xyz"),
+    ("a header cut in the screen descriptor", b"GIF89a\x02\x00"),
+    ("a global palette cut short", _G.gif(2, 1, [], palette=_P4)[:15]),
+] + [(f"Pillow: {name}", data) for name, data in _G.PILLOW.items()]
+
+_GIF_CALLS = [
+    ("tf.io.decode_gif", "tf.io.decode_gif(g)"),
+    ("decode_image", "tf.io.decode_image(g)"),
+]
+_GIF_MORE = [
+    ("R.DecodeGif, 2 frames", _GIFS[10][1], "tf.raw_ops.DecodeGif(contents=g)"),
+    ("decode_image(expand_animations=False), 3 frames", _G.PILLOW["optimized 3 frames 5x6"], "tf.io.decode_image(g, expand_animations=False)"),
+    ("decode_image(dtype=uint16), 2 frames", _GIFS[10][1], "tf.io.decode_image(g, dtype=tf.uint16)"),
+    ("decode_image(dtype=float32)", _G.PILLOW["rgb 7x5 noise"], "tf.io.decode_image(g, dtype=tf.float32)"),
+    ("decode_image(dtype=float16) (uint16 then converted)", _GIFS[0][1], "tf.io.decode_image(g, dtype=tf.float16)"),
+    ("decode_image(channels=3)", _GIFS[0][1], "tf.io.decode_image(g, channels=3)"),
+    ("decode_image(channels=1)", _GIFS[0][1], "tf.io.decode_image(g, channels=1)"),
+    ("decode_image(channels=4)", _GIFS[0][1], "tf.io.decode_image(g, channels=4)"),
+    ("decode_png of one frame", _GIFS[0][1], "tf.io.decode_png(g)"),
+    ("decode_png(dtype=uint16) of one frame", _GIFS[0][1], "tf.io.decode_png(g, dtype=tf.uint16)"),
+    ("decode_jpeg of one frame", _GIFS[1][1], "tf.io.decode_jpeg(g)"),
+    ("decode_jpeg of two frames", _GIFS[10][1], "tf.io.decode_jpeg(g)"),
+    ("decode_png of three frames", _G.PILLOW["optimized 3 frames 5x6"], "tf.io.decode_png(g)"),
+    ("decode_bmp", _GIFS[0][1], "tf.io.decode_bmp(g)"),
+    ("decode_and_crop_jpeg", _GIFS[0][1], "tf.io.decode_and_crop_jpeg(g, [0, 0, 1, 1])"),
+    ("R.DecodeImage(channels=2)", _GIFS[0][1], "tf.raw_ops.DecodeImage(contents=g, channels=2)"),
+    ("tf.image.decode_gif of a PNG", b"", "tf.image.decode_gif(tf.io.encode_png(tf.zeros([2, 3, 3], tf.uint8)))"),
+    ("decode_gif of a vector", _GIFS[0][1], "tf.io.decode_gif(tf.stack([g, g]))"),
+    ("decode_gif of ''", b"", "tf.io.decode_gif(g)"),
+    ("decode_gif of bytes of no format", b"GIF7", "tf.io.decode_gif(g)"),
+]
+
+_GIF_CASES: list[tuple[str, str, Any]] = (
+    [(f"{call} of {label}{' in a tf.function' if traced else ''}", _IC, _gif_program(data, expr, traced))
+     for label, data in _GIFS for call, expr in _GIF_CALLS for traced in (False, True)]
+    + [(f"{label}{' in a tf.function' if traced else ''}", _IC, _gif_program(data, expr, traced))
+       for label, data, expr in _GIF_MORE for traced in (False, True)])
+
+CASES: list[tuple[str, str, Any]] = ([c for label, expr in _CALLS + _IFS + _CASES_OP + _LOOPS for c in _both(label, expr)]
+                                     + _GIF_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 
@@ -177,6 +266,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.raw-ops")
 @EDGES.parametrize("ops.raw-ops")
 def test_raw_ops_added_in_session_39(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("io.image-codecs")
+@EDGES.parametrize("io.image-codecs")
+def test_decode_gif(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
