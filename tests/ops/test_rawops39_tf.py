@@ -69,6 +69,20 @@ def _program(expr: str, traced: bool) -> Callable[[Any], Any]:
     return run
 
 
+def _with_args(expr: str, signature: bool) -> Callable[[Any], Any]:
+    """`lambda x: expr` as a tf.function called on 1.0, then 30.0 (with an input_signature: through
+    get_concrete_function, whose trace runs on placeholders)."""
+    def run(tf: Any) -> Any:
+        scope = {"tf": tf, "np": np, "R": tf.raw_ops, **_funcs(tf)}
+        fn = eval(f"lambda x: {expr}", scope)  # noqa: S307 - our own text
+        if signature:
+            f = tf.function(fn, input_signature=[tf.TensorSpec([], tf.float32)], autograph=False).get_concrete_function()
+        else:
+            f = tf.function(fn, autograph=False)
+        return [f(tf.constant(1.0)), f(tf.constant(30.0))]
+    return run
+
+
 def _both(label: str, expr: str) -> list[tuple[str, str, Any]]:
     return [(label, _RO, _program(expr, False)), (f"{label} in a tf.function", _RO, _program(expr, True))]
 
@@ -167,6 +181,18 @@ _LOOPS = [
     ("For: body a string", "R.For(start=0, limit=3, delta=1, input=[tf.constant(1.0)], body='nope')"),
 ]
 
+_ARGS = [
+    ("StatelessIf of x > 5", "R.StatelessIf(cond=x > 5.0, input=[x], Tout=[tf.float32], then_branch=INC, else_branch=DBL)"),
+    ("StatelessWhile from x", "R.StatelessWhile(input=[x], cond=LT10, body=DBL)"),
+    ("While from x, then times 3", "R.While(input=[x], cond=LT10, body=INC)[0] * 3.0"),
+    ("For 0 to 3 from x", "R.For(start=0, limit=3, delta=1, input=[x], body=FB)"),
+    ("StatelessCase of int(x > 5)", "R.StatelessCase(branch_index=tf.cast(x > 5.0, tf.int32), input=[x], Tout=[tf.float32], branches=[INC, DBL])"),
+    ("PartitionedCall of x, then plus 1", "R.PartitionedCall(args=[x], Tout=[tf.float32], f=DBL)[0] + 1.0"),
+]
+_ARG_CASES: list[tuple[str, str, Any]] = [
+    (f"{label}: a tf.function of x{' with an input_signature' if sig else ''}, at 1.0 and 30.0", _RO, _with_args(expr, sig))
+    for label, expr in _ARGS for sig in (False, True)]
+
 _IC = "io.image-codecs"
 _P4 = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]
 _P2 = [(10, 20, 30), (200, 100, 50)]
@@ -253,7 +279,7 @@ _GIF_CASES: list[tuple[str, str, Any]] = (
        for label, data, expr in _GIF_MORE for traced in (False, True)])
 
 CASES: list[tuple[str, str, Any]] = ([c for label, expr in _CALLS + _IFS + _CASES_OP + _LOOPS for c in _both(label, expr)]
-                                     + _GIF_CASES)
+                                     + _ARG_CASES + _GIF_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 

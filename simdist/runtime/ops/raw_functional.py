@@ -27,7 +27,8 @@ WhileOp, ForOp; partitioned_function_ops.cc), observed on TF 2.21:
 The op calls the function (its ops are simdist's dispatched ops: a tape through them differentiates the branch that
 ran, as TF's registered If/Case gradient does in a tf.function; eagerly TF 2.21's tape fails on these ops, not
 modelled); inside a tf.function the call is not recorded (dispatch.unrecordable): the branch taken depends on values,
-so the function's Python runs again each call."""
+so the function's Python runs again each call; in a dry run on placeholder values (get_concrete_function of an
+input_signature) the loops give their loop values without running (a trip count on zeros could be endless)."""
 
 from __future__ import annotations
 
@@ -155,6 +156,14 @@ def _sig(tin: int, tout: int | None) -> str:
     return f"_Tin_{tin}" + ("" if tout is None else f"_Tout_{tout}")
 
 
+def _dry() -> bool:
+    """A dry run on placeholder values (get_concrete_function of an input_signature: tf/_concrete.py dry_run): a
+    loop's trip count on zeros says nothing of the graph's (and may never end); the loop values stand for its
+    results, of their dtypes, as the graph's While and For outputs are."""
+    from simdist.runtime import context
+    return context.in_placeholder_run()
+
+
 def _begin() -> None:
     from simdist.runtime.ops import dispatch
     dispatch.unrecordable("it calls a function attr's concrete function, whose branch or trip count depends on values")
@@ -239,6 +248,8 @@ def _while(op: str) -> Callable[..., Any]:
         for f in (cond, body):   # (GetHandles: both instantiated before the loop)
             if isinstance(f, _Named):
                 _call(f, op, attrs, xs)
+        if _dry():
+            return xs
         while True:   # (WhileOp::DoComputeSync)
             c = _call(cond, op, attrs, xs)
             if len(c) != 1:
@@ -267,6 +278,8 @@ def _for(start: Any, limit: Any, delta: Any, input: Any, body: Any) -> list[Any]
     types = [x.dtype for x in xs]
     if isinstance(body, _Named):   # (ForOp instantiates its body when the kernel is made)
         _call(body, op, attrs, xs)
+    if _dry():
+        return xs
     i = _scalar(start, "start", op, attrs)
     lim = _scalar(limit, "limit", op, attrs)
     d = _scalar(delta, "delta", op, attrs)
