@@ -83,6 +83,19 @@ def _with_args(expr: str, signature: bool) -> Callable[[Any], Any]:
     return run
 
 
+def _taped(expr: str, traced: bool) -> Callable[[Any], Any]:
+    """`expr` of a watched x = 3.0 under a GradientTape (eagerly, or inside a tf.function), and the gradient."""
+    def run(tf: Any) -> Any:
+        scope = {"tf": tf, "np": np, "R": tf.raw_ops, **_funcs(tf)}
+        fn = eval(f"lambda x: {expr}", scope)  # noqa: S307 - our own text
+        x = tf.constant(3.0)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = (tf.function(fn, autograph=False) if traced else fn)(x)
+        return [y, tape.gradient(y, x)]
+    return run
+
+
 def _both(label: str, expr: str) -> list[tuple[str, str, Any]]:
     return [(label, _RO, _program(expr, False)), (f"{label} in a tf.function", _RO, _program(expr, True))]
 
@@ -193,6 +206,22 @@ _ARG_CASES: list[tuple[str, str, Any]] = [
     (f"{label}: a tf.function of x{' with an input_signature' if sig else ''}, at 1.0 and 30.0", _RO, _with_args(expr, sig))
     for label, expr in _ARGS for sig in (False, True)]
 
+_TAPES = [
+    ("PartitionedCall", "R.PartitionedCall(args=[x], Tout=[tf.float32], f=DBL)[0]"),
+    ("StatefulPartitionedCall", "R.StatefulPartitionedCall(args=[x], Tout=[tf.float32], f=DBL)[0]"),
+    ("StatelessIf", "R.StatelessIf(cond=True, input=[x], Tout=[tf.float32], then_branch=DBL, else_branch=INC)[0]"),
+    ("If", "R.If(cond=False, input=[x], Tout=[tf.float32], then_branch=DBL, else_branch=INC)[0]"),
+    ("StatelessCase", "R.StatelessCase(branch_index=1, input=[x], Tout=[tf.float32], branches=[INC, DBL])[0]"),
+    ("Case", "R.Case(branch_index=0, input=[x], Tout=[tf.float32], branches=[INC, DBL])[0]"),
+    ("StatelessWhile", "R.StatelessWhile(input=[x], cond=LT10, body=DBL)[0]"),
+    ("While", "R.While(input=[x], cond=LT10, body=DBL)[0]"),
+    ("For", "R.For(start=0, limit=2, delta=1, input=[x], body=FB)[0]"),
+    ("StatelessIf of an unwatched constant", "R.StatelessIf(cond=True, input=[tf.constant(2.0)], Tout=[tf.float32], then_branch=DBL, else_branch=INC)[0] + x"),
+]
+_TAPE_CASES: list[tuple[str, str, Any]] = [
+    (f"{label} under a tape{' in a tf.function' if traced else ''}", _RO, _taped(expr, traced))
+    for label, expr in _TAPES for traced in (False, True)]
+
 _IC = "io.image-codecs"
 _P4 = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]
 _P2 = [(10, 20, 30), (200, 100, 50)]
@@ -279,7 +308,7 @@ _GIF_CASES: list[tuple[str, str, Any]] = (
        for label, data, expr in _GIF_MORE for traced in (False, True)])
 
 CASES: list[tuple[str, str, Any]] = ([c for label, expr in _CALLS + _IFS + _CASES_OP + _LOOPS for c in _both(label, expr)]
-                                     + _ARG_CASES + _GIF_CASES)
+                                     + _ARG_CASES + _TAPE_CASES + _GIF_CASES)
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.parts_agree)
 

@@ -24,9 +24,10 @@ WhileOp, ForOp; partitioned_function_ops.cc), observed on TF 2.21:
   <= limit) or (delta < 0 and start >= limit) or (delta == 0 and start == limit), else InvalidArgumentError "Invalid
   start/limit/delta: 0 5 -2"; the body gets the counter then the loop values.
 
-The op calls the function (its ops are simdist's dispatched ops: a tape through them differentiates the branch that
-ran, as TF's registered If/Case gradient does in a tf.function; eagerly TF 2.21's tape fails on these ops, not
-modelled); inside a tf.function the call is not recorded (dispatch.unrecordable): the branch taken depends on values,
+The op calls the function (its ops are simdist's dispatched ops). A tape: where TF 2.21's gradient through the op
+fails (eagerly every one; in a tf.function all but If and Case, whose gradient differentiates the branch taken) the
+function's ops are hidden from the tapes and the op is one recorded op whose gradient raises TF's error
+(`_gradient_error`, observed); inside a tf.function the call is not recorded (dispatch.unrecordable): the branch taken depends on values,
 so the function's Python runs again each call; in a dry run on placeholder values (get_concrete_function of an
 input_signature) the loops give their loop values without running (a trip count on zeros could be endless)."""
 
@@ -156,6 +157,53 @@ def _sig(tin: int, tout: int | None) -> str:
     return f"_Tin_{tin}" + ("" if tout is None else f"_Tout_{tout}")
 
 
+_EAGER_OP_ERROR = ("If", "StatelessIf", "Case", "StatelessCase", "While", "StatelessWhile")
+
+
+def _gradient_error(op: str) -> BaseException | None:
+    """What TF 2.21's tape.gradient raises through the op (observed), None when it differentiates the function
+    (If and Case in a tf.function: cond_v2's and the Case gradient)."""
+    from simdist.runtime import context
+    if not context.in_function():
+        if op in _EAGER_OP_ERROR:
+            return AttributeError("Tensor.op is undefined when eager execution is enabled.")
+        return LookupError(f"gradient registry has no entry for: {op}")
+    if op in ("PartitionedCall", "StatefulPartitionedCall"):
+        return AttributeError("'AtomicFunction' object has no attribute 'python_grad_func'")
+    if op in ("While", "StatelessWhile"):
+        return IndexError("tuple index out of range")
+    if op == "For":
+        return LookupError("gradient registry has no entry for: For")
+    return None
+
+
+def _taped(op: str, xs: list[Any], run: Callable[[], list[Any]]) -> list[Any]:
+    """run(), its ops hidden from the tapes when TF's gradient through the op fails (_gradient_error): then the op
+    is one recorded op from the inputs to copies of its results whose gradient raises TF's error."""
+    from simdist.runtime import execution
+    from simdist.runtime.ops import custom
+    from simdist.runtime.ops.array import identity
+    from simdist.runtime.interpret import Deferred
+    err = _gradient_error(op)
+    c = execution.current()
+    # (the tapes, and inside a tf.function called under a tape the Deferred that hands them the call's ops after)
+    hidden = list(c.tapes) + [o for o in c.observers if isinstance(o, Deferred)]
+    if err is None or not hidden:
+        return run()
+    tapes, observers = c.tapes, c.observers
+    c.tapes, c.observers = [], [o for o in observers if all(o is not t for t in hidden)]
+    try:
+        out = [identity(t) for t in run()]
+    finally:
+        c.tapes, c.observers = tapes, observers
+
+    def backward(*grads: Any) -> Any:
+        raise err
+
+    custom.bind(op, xs, tuple(out), backward)
+    return out
+
+
 def _dry() -> bool:
     """A dry run on placeholder values (get_concrete_function of an input_signature: tf/_concrete.py dry_run): a
     loop's trip count on zeros says nothing of the graph's (and may never end); the loop values stand for its
@@ -180,7 +228,7 @@ def _partitioned(op: str) -> Callable[..., Any]:
             raise _fail(errors.NotFoundError, op, attrs, f"No executor factory registered for the given executor type: "
                                                           f"{executor_type} Registered factories are {{DEFAULT, , "
                                                           "SINGLE_THREADED_EXECUTOR}.")
-        return _partitioned_outputs(op, attrs, _call(f, op, attrs, xs), list(Tout))
+        return _taped(op, xs, lambda: _partitioned_outputs(op, attrs, _call(f, op, attrs, xs), list(Tout)))
     return run
 
 
@@ -217,7 +265,7 @@ def _if(op: str) -> Callable[..., Any]:
         xs = _tensors(input)
         attrs = _sig(len(xs), len(Tout))
         branch = then_branch if to_bool(cond, op, attrs) else else_branch
-        return _outputs(op, attrs, _call(branch, op, attrs, xs), list(Tout))
+        return _taped(op, xs, lambda: _outputs(op, attrs, _call(branch, op, attrs, xs), list(Tout)))
     return run
 
 
@@ -235,7 +283,7 @@ def _case(op: str) -> Callable[..., Any]:
         k = int(np.asarray(dispatch.raw(branch_index)))
         if k < 0 or k >= len(branches):   # (the last branch is the default)
             k = len(branches) - 1
-        return _outputs(op, attrs, _call(branches[k], op, attrs, xs), list(Tout))
+        return _taped(op, xs, lambda: _outputs(op, attrs, _call(branches[k], op, attrs, xs), list(Tout)))
     return run
 
 
@@ -250,15 +298,20 @@ def _while(op: str) -> Callable[..., Any]:
                 _call(f, op, attrs, xs)
         if _dry():
             return xs
-        while True:   # (WhileOp::DoComputeSync)
-            c = _call(cond, op, attrs, xs)
-            if len(c) != 1:
-                raise _fail(errors.InvalidArgumentError, op, attrs, "Expected a single scalar return value from WhileOp "
-                                                                    f"cond, got {len(c)} tensors.")
-            if not to_bool(c[0], op, attrs):
-                return _outputs(op, attrs, xs, types)
-            xs = _call(body, op, attrs, xs)
+        return _taped(op, xs, lambda: _loop(op, attrs, xs, types, cond, body))
     return run
+
+
+def _loop(op: str, attrs: str, xs: list[Any], types: list[Any], cond: Any, body: Any) -> list[Any]:
+    """WhileOp::DoComputeSync."""
+    while True:
+        c = _call(cond, op, attrs, xs)
+        if len(c) != 1:
+            raise _fail(errors.InvalidArgumentError, op, attrs, "Expected a single scalar return value from WhileOp "
+                                                                f"cond, got {len(c)} tensors.")
+        if not to_bool(c[0], op, attrs):
+            return _outputs(op, attrs, xs, types)
+        xs = _call(body, op, attrs, xs)
 
 
 def _scalar(v: Any, label: str, op: str, attrs: str) -> int:
@@ -285,16 +338,18 @@ def _for(start: Any, limit: Any, delta: Any, input: Any, body: Any) -> list[Any]
     d = _scalar(delta, "delta", op, attrs)
     if not ((d > 0 and i <= lim) or (d < 0 and i >= lim) or (d == 0 and i == lim)):
         raise _fail(errors.InvalidArgumentError, op, attrs, f"Invalid start/limit/delta: {i} {lim} {d}")
-    vals = list(xs)   # (ForOp::State::RunNext: the body's results replace the first loop values)
-    rets = list(xs)
-    while not (i >= lim if d > 0 else i <= lim):
-        if len(rets) >= len(vals) + 1:
-            raise _fail(errors.InvalidArgumentError, op, attrs,
-                        f"For loop body returned {len(rets)} arguments. Expected: {len(vals)}")
-        vals[:len(rets)] = rets
-        rets = _call(body, op, attrs, [convert_to_tensor(np.int32(i))] + vals)
-        i = (i + d + 2**31) % 2**32 - 2**31   # (int32 arithmetic)
-    return _outputs(op, attrs, rets, types)
+    def loop(i: int) -> list[Any]:
+        vals = list(xs)   # (ForOp::State::RunNext: the body's results replace the first loop values)
+        rets = list(xs)
+        while not (i >= lim if d > 0 else i <= lim):
+            if len(rets) >= len(vals) + 1:
+                raise _fail(errors.InvalidArgumentError, op, attrs,
+                            f"For loop body returned {len(rets)} arguments. Expected: {len(vals)}")
+            vals[:len(rets)] = rets
+            rets = _call(body, op, attrs, [convert_to_tensor(np.int32(i))] + vals)
+            i = (i + d + 2**31) % 2**32 - 2**31   # (int32 arithmetic)
+        return _outputs(op, attrs, rets, types)
+    return _taped(op, xs, lambda: loop(i))
 
 
 def forms() -> dict[str, RawArgs]:
