@@ -376,8 +376,8 @@ EXTRACT_JPEG_SHAPE = register("ExtractJpegShape", _extract_shape, _out("output_t
 for _d in (DECODE_PNG, DECODE_JPEG, DECODE_BMP, DECODE_GIF, DECODE_IMAGE, EXTRACT_JPEG_SHAPE):
     # (a traced graph runs DecodeImageShapeFn: contents a scalar, ValueError at trace; shape_fns_raw31)
     _d.trace_shape = infer_ctx.trace_shape(_d.name)
-for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeBmp", "DecodeGif", "DecodeImage", "EncodePng", "EncodeJpeg",
-            "ExtractJpegShape"):
+for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeBmp", "DecodeGif", "DecodeImage", "EncodePng",
+            "EncodeJpeg", "ExtractJpegShape"):
     NotDifferentiable(_op)
 
 

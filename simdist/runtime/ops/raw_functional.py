@@ -15,10 +15,10 @@ WhileOp, ForOp; partitioned_function_ops.cc), observed on TF 2.21:
   results as SetOutputs checks them against Tout (For and the Whiles: the inputs' types), InternalError "Expect to
   produce 2 tensors, but only get 1" and "Expect 0-th output is of type int32 but get float";
 - If's cond is ToBool's: a non-scalar is true when it has elements, a scalar of float, double, int32, uint8, int16,
-  int8, int64 when not 0 (NaN is true), bool as is, string when not empty; another dtype is InvalidArgumentError "<dtype>
-  cannot be converted to a boolean" (TF 2.21's IfOp reports it with OP_REQUIRES_OK in an async kernel: the process
-  aborts, so simdist's error is not compared); While's cond result likewise, one value ("Expected a single scalar
-  return value from WhileOp cond, got 2 tensors.");
+  int8, int64 when not 0 (NaN is true), bool as is, string when not empty; another dtype is InvalidArgumentError
+  "<dtype> cannot be converted to a boolean" (TF 2.21's IfOp reports it with OP_REQUIRES_OK in an async kernel: the
+  process aborts, so simdist's error is not compared); While's cond result likewise, one value ("Expected a single
+  scalar return value from WhileOp cond, got 2 tensors.");
 - Case's branch_index is a scalar ("branch_index must be scalar"), out of range it takes the last branch;
 - For's start, limit and delta are int32 scalars ("start must be a scalar, but [2]"), run when (delta > 0 and start
   <= limit) or (delta < 0 and start >= limit) or (delta == 0 and start == limit), else InvalidArgumentError "Invalid
@@ -27,9 +27,10 @@ WhileOp, ForOp; partitioned_function_ops.cc), observed on TF 2.21:
 The op calls the function (its ops are simdist's dispatched ops). A tape: where TF 2.21's gradient through the op
 fails (eagerly every one; in a tf.function all but If and Case, whose gradient differentiates the branch taken) the
 function's ops are hidden from the tapes and the op is one recorded op whose gradient raises TF's error
-(`_gradient_error`, observed); inside a tf.function the call is not recorded (dispatch.unrecordable): the branch taken depends on values,
-so the function's Python runs again each call; in a dry run on placeholder values (get_concrete_function of an
-input_signature) the loops give their loop values without running (a trip count on zeros could be endless)."""
+(`_gradient_error`, observed); inside a tf.function the call is not recorded (dispatch.unrecordable): the branch
+taken depends on values, so the function's Python runs again each call; in a dry run on placeholder values
+(get_concrete_function of an input_signature) the loops give their loop values without running (a trip count on
+zeros could be endless)."""
 
 from __future__ import annotations
 
@@ -103,12 +104,13 @@ def _call(cf: Any, op: str, attrs: str, args: list[Any]) -> list[Any]:
     from simdist.runtime.tensor import convert_to_tensor
     if isinstance(cf, _Named):
         if op in ("PartitionedCall", "StatefulPartitionedCall"):
-            raise errors.InternalError(None, None, f"Can't find a function: node={{{{node {op}}}}} = {op}[f={cf.name}[]]"
-                                                   f" [Op:{op}]")
+            raise errors.InternalError(None, None, f"Can't find a function: node={{{{node {op}}}}} = "
+                                                   f"{op}[f={cf.name}[]] [Op:{op}]")
         raise errors.NotFoundError(None, None, f"Function {cf.name} is not defined. [Op:{op}]")
     specs = _specs(cf)
     if len(specs) != len(args):
-        raise _fail(errors.InvalidArgumentError, op, attrs, f"Expects {len(specs)} arguments, but {len(args)} is provided")
+        raise _fail(errors.InvalidArgumentError, op, attrs,
+                    f"Expects {len(specs)} arguments, but {len(args)} is provided")
     for i, (s, a) in enumerate(zip(specs, args)):
         if s.dtype != a.dtype:
             raise _fail(errors.InvalidArgumentError, op, attrs,
@@ -121,7 +123,8 @@ def _call(cf: Any, op: str, attrs: str, args: list[Any]) -> list[Any]:
 def _outputs(op: str, attrs: str, rets: list[Any], types: list[Any]) -> list[Any]:
     """SetOutputs: as many results as the op's outputs, each of its declared type."""
     if len(rets) != len(types):
-        raise _fail(errors.InternalError, op, attrs, f"Expect to produce {len(types)} tensors, but only get {len(rets)}")
+        raise _fail(errors.InternalError, op, attrs,
+                    f"Expect to produce {len(types)} tensors, but only get {len(rets)}")
     for i, (r, t) in enumerate(zip(rets, types)):
         if r.dtype != t:
             raise _fail(errors.InternalError, op, attrs,
@@ -270,7 +273,8 @@ def _if(op: str) -> Callable[..., Any]:
 
 
 def _case(op: str) -> Callable[..., Any]:
-    def run(branch_index: Any, input: Any, Tout: Any, branches: Any, output_shapes: Any = ()) -> list[Any]:  # noqa: A002,N803
+    def run(branch_index: Any, input: Any, Tout: Any, branches: Any,  # noqa: A002,N803
+            output_shapes: Any = ()) -> list[Any]:
         from simdist.runtime.ops import dispatch
         _begin()
         xs = _tensors(input)
@@ -288,7 +292,8 @@ def _case(op: str) -> Callable[..., Any]:
 
 
 def _while(op: str) -> Callable[..., Any]:
-    def run(input: Any, cond: Any, body: Any, output_shapes: Any = (), parallel_iterations: Any = 10) -> list[Any]:  # noqa: A002
+    def run(input: Any, cond: Any, body: Any, output_shapes: Any = (),  # noqa: A002
+            parallel_iterations: Any = 10) -> list[Any]:
         _begin()
         xs = _tensors(input)
         attrs = f"_T_{len(xs)}"
