@@ -297,6 +297,11 @@ _GIF_MORE = [
     ("R.DecodeImage(channels=2)", _GIFS[0][1], "tf.raw_ops.DecodeImage(contents=g, channels=2)"),
     ("tf.image.decode_gif of a PNG", b"", "tf.image.decode_gif(tf.io.encode_png(tf.zeros([2, 3, 3], tf.uint8)))"),
     ("decode_gif of a vector", _GIFS[0][1], "tf.io.decode_gif(tf.stack([g, g]))"),
+    ("decode_png of a vector", _GIFS[0][1], "tf.io.decode_png(tf.stack([g, g]))"),
+    ("decode_jpeg of a vector", _GIFS[0][1], "tf.io.decode_jpeg(tf.stack([g]))"),
+    ("decode_bmp of a vector", _GIFS[0][1], "tf.io.decode_bmp(tf.stack([g]))"),
+    ("decode_image of a vector", _GIFS[0][1], "tf.io.decode_image(tf.stack([g]))"),
+    ("extract_jpeg_shape of a vector", _GIFS[0][1], "tf.io.extract_jpeg_shape(tf.stack([g]))"),
     ("decode_gif of ''", b"", "tf.io.decode_gif(g)"),
     ("decode_gif of bytes of no format", b"GIF7", "tf.io.decode_gif(g)"),
 ]
