@@ -254,6 +254,9 @@ def handwritten(tf: Any) -> dict[str, Any]:
         "SparseSliceGrad": dict(backprop_val_grad=c([1.0, 2.0]), input_indices=c([[0, 0], [1, 1], [2, 2]], i64),
                                 input_start=c([1, 0], i64), output_indices=c([[0, 1], [1, 2]], i64)),
         "StatelessRandomPoisson": dict(shape=c([3, 2]), seed=c([1, 2]), lam=c([1.0, 4.0]), dtype=tf.float32),
+        # (a 2x1 GIF of a 4-color global palette, pixels 1 and 2: tests/ops/gif_fixtures.py's writer)
+        "DecodeGif": dict(contents=c(b"GIF89a\x02\x00\x01\x00\x81\x00\x00\xff\x00\x00\x00\xff\x00\x00\x00\xff"
+                                     b"\xff\xff\xff,\x00\x00\x00\x00\x02\x00\x01\x00\x00\x02\x02\x8c\n\x00;")),
     }
 
 
@@ -284,10 +287,11 @@ def main() -> None:
     import subprocess
     from simdist.runtime.ops import raw_ops
     import simdist.tf  # noqa: F401
-    from simdist.runtime.ops import raw_legacy
+    from simdist.runtime.ops import raw_functional, raw_legacy
     # (no call of raw_legacy's REFUSED, nor an eager one of an op with a tensor attr, can succeed; ELSEWHERE's calls
-    # need files)
-    wanted = set(raw_ops.bound_names()) - set(raw_legacy.REFUSED) - set(ELSEWHERE) - set(raw_ops.eager_refused())
+    # need files; the function-calling ops' func attrs are concrete functions, which JSON does not hold)
+    wanted = set(raw_ops.bound_names()) - set(raw_legacy.REFUSED) - set(ELSEWHERE) - set(raw_ops.eager_refused()) \
+        - set(raw_functional.NAMES)
     # (incremental: the calls already recorded for raw ops still in the namespace are kept; --fresh drops them)
     old = {} if "--fresh" in sys.argv or not OUT.exists() else json.loads(OUT.read_text())
     cases: dict[str, Any] = {k: v for k, v in old.items() if k in wanted and k not in HAND_FIRST}

@@ -26,6 +26,7 @@ import specs_rawops35
 import specs_rawops36
 import specs_rawops37
 import specs_rawops38
+import specs_rawops39
 
 SPECS = all_specs()
 UNTESTED_OPS = {**all_untested(), **specs_complex.UNTESTED_OPS, **specs_gap6.UNTESTED_OPS, **specs_ops8.UNTESTED_OPS,
@@ -33,7 +34,8 @@ UNTESTED_OPS = {**all_untested(), **specs_complex.UNTESTED_OPS, **specs_gap6.UNT
                 **specs_io19.UNTESTED_OPS, **specs_codecs21.UNTESTED_OPS, **specs_summary22.UNTESTED_OPS,
                 **specs_quantize24.UNTESTED_OPS, **specs_fused_batch_norm.UNTESTED_OPS,
                 **specs_rawops35.UNTESTED_OPS, **specs_rawops36.UNTESTED_OPS,
-                **specs_rawops37.UNTESTED_OPS, **specs_rawops38.UNTESTED_OPS}
+                **specs_rawops37.UNTESTED_OPS, **specs_rawops38.UNTESTED_OPS,
+                **specs_rawops39.UNTESTED_OPS}
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECS if s.fd], ids=lambda s: s.name)

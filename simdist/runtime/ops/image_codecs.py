@@ -23,7 +23,12 @@ random_jpeg_quality, stateless_random_jpeg_quality).
   (BGR(A) to RGB(A), bottom-up rows unless the height is negative; channels 0, 3, 4: "`channels`
   must be 0, 3 or 4 for BMP, but got 1"; the size checks and messages of DecodeBmpV2); another op
   refuses a BMP ("Trying to decode BMP format using a wrong op. ...") and DecodeBmp a PNG or JPEG.
-GIF, WebP and JPEG XL content is NotImplementedError (simdist has no decoder for them yet).
+- decode_gif (and decode_image, decode_png and decode_jpeg of a GIF): gif_codec.py (giflib's reader and
+  gif_io.cc's compositing); channels 0 or 3 ("channels must be 0 or 3 for GIF, got 1"); frames [n, H, W, 3] for
+  DecodeGif and decode_image (expand_animations=False: the first frame, 3-D), a single frame 3-D for DecodePng and
+  DecodeJpeg ("Got 2 frames, but animated gifs can only be decoded by tf.io.decode_gif or tf.io.decode_image");
+  a bad stream "Invalid GIF data (size 12), failed to slurp gif file: ..."; uint16 x * 256, float32 x / 255.
+WebP and JPEG XL content is NotImplementedError (simdist has no decoder for them yet).
 Not differentiable. Clause io.image-codecs.
 """
 
@@ -34,12 +39,12 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.ops import dispatch, infer_ctx, trace_errors
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array, string_tensor, want_string
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["decode_bmp", "decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg",
+__all__ = ["decode_bmp", "decode_gif", "decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg",
            "extract_jpeg_shape",
            "is_jpeg", "decode_image", "adjust_jpeg_quality", "random_jpeg_quality", "stateless_random_jpeg_quality"]
 
@@ -87,7 +92,7 @@ def _check_channels(op: str, channels: int) -> None:
 
 
 def _decode_any(op: str, data: bytes, channels: int, dtype: str, jpeg: dict | None = None,
-                crop: tuple[int, int, int, int] | None = None) -> np.ndarray:
+                crop: tuple[int, int, int, int] | None = None, expand_animations: bool = True) -> np.ndarray:
     """DecodeImageV2Op::Compute: the image of any supported format, as `dtype`."""
     from simdist.runtime.ops import jpeg_codec, png_codec
     kind = _format(data)
@@ -139,7 +144,38 @@ def _decode_any(op: str, data: bytes, channels: int, dtype: str, jpeg: dict | No
         if dtype == "float32":
             return img.astype(np.float32) * np.float32(1.0 / 255)
         return img
-    raise NotImplementedError(f"{op}: decoding {kind.upper()} content (simdist decodes PNG, JPEG and BMP)")
+    if kind == "gif":
+        return _decode_gif_bytes(op, data, channels, dtype, expand_animations)
+    raise NotImplementedError(f"{op}: decoding {kind.upper()} content (simdist decodes PNG, JPEG, GIF and BMP)")
+
+
+def _decode_gif_bytes(op: str, data: bytes, channels: int, dtype: str, expand_animations: bool) -> np.ndarray:
+    """DecodeImageV2Op::DecodeGifV2: gif_codec's frames, 4-D for DecodeGif and an expanding DecodeImage, 3-D for
+    DecodeImage(expand_animations=False) and for DecodePng and DecodeJpeg of a single frame."""
+    from simdist.runtime.ops import gif_codec
+    if channels not in (0, 3):
+        raise _bad(op, f"channels must be 0 or 3 for GIF, got {channels}")
+    if op == "DecodeBmp":
+        raise _bad(op, "Trying to decode GIF format using DecodeBmp op. Use `decode_gif` or `decode_image` instead.")
+    if op == "DecodeAndCropJpeg":
+        raise _bad(op, "DecodeAndCropJpeg operation can run on JPEG only, but detected GIF.")
+    expand = expand_animations if op == "DecodeImage" else True
+    try:
+        frames = gif_codec.decode(data, expand)
+    except gif_codec.GifError as e:
+        raise _bad(op, f"Invalid GIF data (size {len(data)}), {e}") from None
+    if op in ("DecodePng", "DecodeJpeg"):
+        if frames.shape[0] != 1:
+            raise _bad(op, f"Got {frames.shape[0]} frames, but animated gifs can only be decoded by tf.io.decode_gif "
+                           "or tf.io.decode_image")
+        frames = frames[0]
+    elif op == "DecodeImage" and not expand_animations:
+        frames = frames[0]
+    if dtype == "uint16":
+        return frames.astype(np.uint16) * np.uint16(256)
+    if dtype == "float32":
+        return frames.astype(np.float32) * np.float32(1.0 / 255)
+    return frames
 
 
 def _decode_bmp_bytes(op: str, data: bytes, channels: int) -> np.ndarray:
@@ -221,7 +257,14 @@ def _decode_bmp(contents: np.ndarray, channels: int = 0) -> np.ndarray:
 def _decode_image(contents: np.ndarray, channels: int = 0, dtype: str = "uint8",
                   expand_animations: bool = True) -> np.ndarray:
     _check_channels("DecodeImage", channels)
-    return _decode_any("DecodeImage", _scalar_bytes("DecodeImage", contents), channels, dtype)
+    return _decode_any("DecodeImage", _scalar_bytes("DecodeImage", contents), channels, dtype,
+                       expand_animations=bool(expand_animations))
+
+
+def _decode_gif(contents: np.ndarray) -> np.ndarray:
+    """DecodeGif: channels 3 (the op has no attr); a PNG or JPEG as one frame [1, H, W, 3]."""
+    img = _decode_any("DecodeGif", _scalar_bytes("DecodeGif", contents), 3, "uint8")
+    return img[None] if img.ndim == 3 else img
 
 
 def _encode_png(image: np.ndarray, compression: int = -1) -> np.ndarray:
@@ -320,6 +363,8 @@ DECODE_AND_CROP_JPEG = register("DecodeAndCropJpeg", _decode_crop, _fixed("Decod
                                 kind="io", fusion=_WHY, **STRING_COST)
 DECODE_BMP = register("DecodeBmp", _decode_bmp, _fixed("DecodeBmp", dtypes.uint8), kind="io", fusion=_WHY,
                       **STRING_COST)
+DECODE_GIF = register("DecodeGif", _decode_gif, _fixed("DecodeGif", dtypes.uint8), kind="io", fusion=_WHY,
+                      **STRING_COST)
 DECODE_IMAGE = register("DecodeImage", _decode_image, _out("dtype", "uint8", "DecodeImage"), kind="io",
                         fusion=_WHY, **STRING_COST)
 ENCODE_PNG = register("EncodePng", _encode_png, _encode_rule("EncodePng", ("uint8", "uint16")), kind="io",
@@ -328,12 +373,15 @@ ENCODE_JPEG = register("EncodeJpeg", _encode_jpeg, _encode_rule("EncodeJpeg", ("
                        **STRING_COST)
 EXTRACT_JPEG_SHAPE = register("ExtractJpegShape", _extract_shape, _out("output_type", "int32", "ExtractJpegShape"),
                               kind="io", fusion=_WHY, **STRING_COST)
-for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeBmp", "DecodeImage", "EncodePng", "EncodeJpeg",
-            "ExtractJpegShape"):
+for _d in (DECODE_PNG, DECODE_JPEG, DECODE_BMP, DECODE_GIF, DECODE_IMAGE, EXTRACT_JPEG_SHAPE):
+    # (a traced graph runs DecodeImageShapeFn: contents a scalar, ValueError at trace; shape_fns_raw31)
+    _d.trace_shape = infer_ctx.trace_shape(_d.name)
+for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeBmp", "DecodeGif", "DecodeImage", "EncodePng",
+            "EncodeJpeg", "ExtractJpegShape"):
     NotDifferentiable(_op)
 
 
-def _unknown_size(out: Tensor, channels: int, rank: int = 3) -> Tensor:
+def _unknown_size(out: Tensor, channels: int, rank: int | None = 3) -> Tensor:
     """A decoded image as a traced graph knows it: height and width unknown (TF's shape function:
     [?, ?, channels], the channels unknown too when 0), so a recorded Shape of it is computed again."""
     from simdist.runtime.ops import static_shapes
@@ -341,6 +389,8 @@ def _unknown_size(out: Tensor, channels: int, rank: int = 3) -> Tensor:
     # the concrete values of this call (resize_with_pad, central_crop ...), which a replay on other
     # bytes would keep; TF's graph computes them from the image at run time)
     dispatch.unrecordable("a decoded image's size follows from its bytes")
+    if rank is None:   # (decode_image: 3-D, or 4-D for an animation's frames)
+        rank = len(out.shape)
     return static_shapes.mark(out, (True,) * (rank - 1) + (channels == 0,))
 
 
@@ -399,6 +449,12 @@ def decode_bmp(contents: Any, channels: int = 0, name: str | None = None) -> Ten
                                           {"channels": c}), c)
 
 
+def decode_gif(contents: Any, name: str | None = None) -> Tensor:
+    """`tf.io.decode_gif`: a GIF's frames as a (frames, H, W, 3) uint8 tensor (gif_codec: giflib and gif_io.cc)."""
+    return _unknown_size(dispatch.execute(DECODE_GIF, (string_tensor(contents, "DecodeGif", "contents"),), None),
+                         3, rank=4)
+
+
 def decode_image(contents: Any, channels: int | None = None, dtype: Any = dtypes.uint8, name: str | None = None,
                  expand_animations: bool = True) -> Tensor:
     """`tf.io.decode_image`: a PNG or JPEG as uint8, uint16 or float32 (another dtype: decoded as
@@ -408,7 +464,8 @@ def decode_image(contents: Any, channels: int | None = None, dtype: Any = dtypes
     c = _channels("DecodeImage", channels)
     out = _unknown_size(dispatch.execute(DECODE_IMAGE, (string_tensor(contents, "DecodeImage", "contents"),),
                                          {"channels": c, "dtype": decode_dt.name,
-                                          "expand_animations": bool(expand_animations)}), c)
+                                          "expand_animations": bool(expand_animations)}), c,
+                        rank=None)
     if decode_dt != want:
         from simdist.runtime.ops.image_basic import convert_image_dtype
         out = convert_image_dtype(out, want)

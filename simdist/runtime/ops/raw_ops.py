@@ -102,10 +102,12 @@ def binding(name: str) -> RawArgs | str:
     except LookupError:
         # (a raw op simdist computes as a composition of its ops: runtime/ops/raw_compositions.py)
         # (or as the op's successor: runtime/ops/raw_legacy.py)
-        from simdist.runtime.ops import raw_compositions, raw_legacy
+        from simdist.runtime.ops import raw_compositions, raw_functional, raw_legacy
         composed = raw_compositions.forms().get(name) if name in raw_compositions.NAMES else None
         if composed is None and name in raw_legacy.NAMES:
             composed = raw_legacy.forms()[name]
+        if composed is None and name in raw_functional.NAMES:   # (the function-calling ops)
+            composed = raw_functional.forms()[name]
         return composed if composed is not None else "simdist does not implement the op"
     if isinstance(op.raw_args, str):
         return op.raw_args
@@ -246,8 +248,13 @@ def _make_tensor(v: Any, arg: str) -> np.ndarray:
     return tensor_attrs.make_tensor(v, arg)
 
 
+def _make_func(v: Any, arg: str) -> Any:
+    from simdist.runtime.ops import raw_functional
+    return raw_functional.make_func(v, arg)
+
+
 _SCALAR = {"bool": _make_bool, "int": _make_int, "float": _make_float, "string": _make_str, "type": _make_type,
-           "shape": _make_shape, "tensor": _make_tensor}
+           "shape": _make_shape, "tensor": _make_tensor, "func": _make_func}
 
 
 def _attr_value(v: Any, a: dict[str, Any], fname: str, fast: bool = True, op: str = "", listed: bool = True) -> Any:

@@ -39,7 +39,7 @@ def _decode_csv(c: Ctx) -> None:
             c.fail("Shape of a default must be a length-0 or length-1 vector, or a scalar.")
 
 
-@register("DecodePng", "DecodeJpeg", "DecodeBmp", "DecodeImage", "ExtractJpegShape")
+@register("DecodePng", "DecodeJpeg", "DecodeBmp", "DecodeGif", "DecodeImage", "ExtractJpegShape")
 def _decode_image(c: Ctx) -> None:
     """DecodeImageShapeFn / DecodeImageV2ShapeFn: the contents a scalar, then a negative channels attr refused
     ("channels must be non-negative, got -2"), before the kernel's 0, 1, 3 or 4 (shape_fns_raw28's rank check,
