@@ -207,6 +207,26 @@ def is_graph(t: Any) -> bool:
     return bool(_MARKS) and id(t) in _MARKS and _MARKS[id(t)]() is t
 
 
+class EndlessDryRun(Exception):
+    """A dry run on placeholder values (get_concrete_function of an input_signature) took the truth
+    of its graph tensors more than DRY_TRUTHS times: the user's Python loop (`while x < 10: x *= 2`,
+    which AutoGraph makes a tf.while_loop TF traces once) runs on values that may never end it, so
+    that placeholder cannot show the outputs (tf/_concrete.py tries the next)."""
+
+
+DRY_TRUTHS = 100_000
+_dry_truths = [0]
+
+
+def dry_truth() -> None:
+    """Count a truth taken of a graph tensor in a dry run (reset by tf/_concrete.py dry_run)."""
+    from simdist.runtime import context
+    if context._placeholder_depth[0]:
+        _dry_truths[0] += 1
+        if _dry_truths[0] > DRY_TRUTHS:
+            raise EndlessDryRun(f"more than {DRY_TRUTHS} truths of graph tensors taken in one dry run")
+
+
 def check_tensor(t: Any, what: str) -> None:
     """Raise TF's graph-tensor error for `what` of t when t is a graph tensor read by user code
     (the frame two levels up: the caller of the dunder that calls this)."""

@@ -464,6 +464,7 @@ class Tensor:
     def __bool__(self) -> bool:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "bool")
+            _symbolic.dry_truth()   # (a Python loop on a dry run's placeholder values may never end)
         if self._v.size != 1:   # (TF's __bool__: `bool(x.size > 0 and x)`, so an empty tensor is False)
             if self._v.size == 0:
                 return False

@@ -337,7 +337,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     """get_concrete_function: the dry runs of the module's docstring, a ConcreteFunction or the
     trace-time error. `variables`: parameters bound to these Variables instead of placeholders
     (a call's own variables, `build_error`)."""
-    from simdist.runtime import errors
+    from simdist.runtime import errors, symbolic
     from simdist.runtime.ops import dispatch, trace_errors
     params, bound = specs_of(function, args, kwargs)
     if variables:
@@ -353,7 +353,16 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
         tried.add(key)
         standins = dispatch.STANDINS[0]
         try:
-            out = dry_run(function.python_function, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
+            try:
+                out = dry_run(function.python_function,
+                              _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
+            except symbolic.EndlessDryRun:
+                # (a Python loop that zeros never end, `while x < 10: x *= 2`, which TF traces once as a
+                # tf.while_loop: ones of the same shapes may end it, else another placeholder)
+                out = dry_run(function.python_function,
+                              _graph_inputs([_placeholder(bound[p], size, rank, 1) for p in params]))
+        except symbolic.EndlessDryRun:
+            continue
         except Exception as e:  # noqa: BLE001 - classified below
             traced = (trace_errors.at_trace(e) or e) if trace_errors.builds(e) else None
             if traced is not None:
@@ -433,8 +442,8 @@ def _placeholder_shape(spec: Any, size: int, rank: int) -> tuple[int, ...]:
     return tuple(size if d is None else d for d in dims)
 
 
-def _placeholder(spec: Any, size: int, rank: int) -> Any:
-    """Zeros of the spec's dtype, unknown dimensions `size` long (marked unknown to the graph)."""
+def _placeholder(spec: Any, size: int, rank: int, fill: int = 0) -> Any:
+    """Zeros (or `fill`) of the spec's dtype, unknown dimensions `size` long (marked unknown to the graph)."""
     if not _is_spec(spec):
         return spec
     import numpy as np
@@ -442,7 +451,7 @@ def _placeholder(spec: Any, size: int, rank: int) -> Any:
     from simdist.runtime.ops import static_shapes
     from simdist.runtime.tensor import Tensor
     from simdist.runtime.ops import graph_constants
-    t = Tensor(np.zeros(_placeholder_shape(spec, size, rank), spec.dtype.as_numpy_dtype), spec.dtype)
+    t = Tensor(np.full(_placeholder_shape(spec, size, rank), fill, spec.dtype.as_numpy_dtype), spec.dtype)
     return graph_constants.argument(static_shapes.argument(t, spec.shape))
 
 
@@ -490,7 +499,7 @@ def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
     """fn(*args) as a trace: its variable writes, simulator charges, FLOPs and random draws
     undone, the tapes not watching, inside a tf.function's context (nested tf.functions run as
     Python)."""
-    from simdist.runtime import context, cost, execution, variables
+    from simdist.runtime import context, cost, execution, symbolic, variables
     from simdist.runtime.ops import pruning
     from simdist.strategies import timing
     from simdist.tf._function import _outputs_to_tensors
@@ -500,6 +509,7 @@ def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
     tally = cost.tally.snapshot()
     run_flops = timing.run_flops_accum[0]
     c.tapes, c.observers = [], []
+    symbolic._dry_truths[0] = 0
     try:
         with context.in_function_call(), context.placeholder_run(), variables.transaction(), \
                 timing.collect(execution.Discarded()):

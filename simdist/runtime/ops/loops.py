@@ -75,6 +75,14 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
         out = body(*nest.pack_sequence_as(structure, flat))
         return _checked(out, structure, flat0, invariants)
 
+    from simdist.runtime import context
+    if context.in_placeholder_run():
+        # (a dry run on placeholder values, get_concrete_function of an input_signature: TF traces cond and
+        # body once, with their checks, and runs nothing; a trip count on zeros may never end: `x < 10`,
+        # `x * 2`. The loop variables stand for the results, of their dtypes and shapes)
+        run_cond(flat0)
+        run_body(flat0)
+        return structure
     from simdist.runtime.graph import branches as recorded
     from simdist.runtime.ops.branches import _FAILED, untaken
     rec = execution.current().recorder
