@@ -182,6 +182,32 @@ CASES += [
     *_both_text(_AE, "split(axis=np.float32(1.5))", "tf.split(tf.constant([-4, 1, 5, 2]), 2, axis=np.float32(1.5))"),
 ]
 
+# -- seed 1420393004 #136, #178, #284: a graph's shape functions and input types before its kernels and attrs
+_U64 = "tf.constant(np.array([5, 0, 2], np.uint64))"
+CASES += [
+    ("banded_triangular_solve(float16 [4], False) of seed 1420393004 #136 sig", _T, _sig(
+        "tf.linalg.banded_triangular_solve(tf.constant([3e+38, 1.0, -0.0, 2.5], tf.float16), False)", ([4], "int32"),
+        "tf.constant([5, -4, 1, 7])")),
+    *[(f"banded_triangular_solve(float16 [1, 2], float16 [2, 1]){how}", _T, run(
+        "tf.linalg.banded_triangular_solve(tf.constant([[3.0, 1.0]], tf.float16), tf.constant([[1.0], [2.0]], "
+        "tf.float16))")) for how, run in (("", _eager), (" traced", _traced))],   # (TF's text lists the kernels)
+    ("banded_triangular_solve(float32 [1, 2], float32 [2, 1]) traced values", _T, _traced(
+        "tf.linalg.banded_triangular_solve(tf.constant([[3.0, 1.0]]), tf.constant([[1.0], [2.0]]))")),
+    *_both_text(_T, "conv2d(uint64 input, data_format='NWC') of seed 1420393004 #178", "tf.nn.conv2d(input="
+                f"{_U64}, filters=np.array([-1.5, 1.0, 0.0], np.float32), strides=np.array([3], np.int64), "
+                "padding='SAME', data_format='NWC')"),
+    *_both_text(_T, "conv2d(float32 [1, 3, 3, 1], data_format='NWC')", "tf.nn.conv2d(tf.ones([1, 3, 3, 1]), "
+                "tf.ones([1, 1, 1, 1]), 1, 'SAME', data_format='NWC')"),
+    ("grayscale_to_rgb of a [4, 2, None, 3] spec, of seed 1420393004 #284", _T, _text(_sig(
+        "tf.image.grayscale_to_rgb(x)", ([4, 2, None, 3], "float32"), "tf.zeros([4, 2, 2, 3])"))),
+    ("grayscale_to_rgb of a [None, 2, 2, 2] spec", _T, _text(_sig(
+        "tf.image.grayscale_to_rgb(x)", ([None, 2, 2, 2], "float32"), "tf.zeros([1, 2, 2, 2])"))),
+    ("grayscale_to_rgb of a [4, 2, None, None] spec, a [4, 2, 2, 3] input", _T, _sig(   # (TF's text lists x and y)
+        "tf.image.grayscale_to_rgb(x)", ([4, 2, None, None], "float32"), "tf.zeros([4, 2, 2, 3])")),
+    ("grayscale_to_rgb of a [None, 2, 1] spec values", _T, _sig(
+        "tf.image.grayscale_to_rgb(x)", ([None, 2, 1], "float32"), "tf.constant([[[0.5], [-1.0]]])")),
+]
+
 # -- fz38b's open item: Conv2DBackpropInput's input_sizes of 2 values (height and width)
 _X = "tf.constant(np.arange(18, dtype=np.float32).reshape(2, 3, 3, 2) / 7, tf.{dt})"
 _F = "tf.constant(np.arange(32, dtype=np.float32).reshape(2, 2, 4, 2) / 5, tf.{dt})"

@@ -798,8 +798,21 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         # another dtype than the first EagerTensor its ValueError; fz37b, fz14 seed 1420373005 #167)
         from simdist.runtime.ops import attr_rules
         input, filters = attr_rules.eager_group([input, filters], False)
+    if context.in_function():   # (op_def_library: the inputs' types before the attrs, a uint64 input's TypeError
+        # before data_format='NWC'; fz39b, fourteenth generator seed 1420393004 #178)
+        graph_inputs.check("Conv2D", (input, filters))
     pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
-    format_attr("Conv2D", data_format)
+    try:
+        format_attr("Conv2D", data_format)
+    except errors.InvalidArgumentError:
+        # (eagerly the NodeDef's attrs in OpDef order: T (a uint64 input) before data_format; fz39b, fourteenth
+        # generator seed 1420393004 #178)
+        if not context.in_function():
+            from simdist.runtime.ops import type_attr_first
+            first = type_attr_first.earlier_refusal("Conv2D", [_shared_t(input, filters)[0].dtype])
+            if first is not None:
+                raise first from None
+        raise
     x, f = _shared_t(input, filters)
     # (a graph: op_def_library's types when Conv2D is built, before its shape function; a complex64 input is
     # TypeError with a rank or stride the shape function refuses; fz37b, fz14 seed 1420373003 #106)
