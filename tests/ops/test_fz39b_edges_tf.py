@@ -139,8 +139,11 @@ _ATR = "tf.nn.atrous_conv2d_transpose(tf.constant([[[[-1, 1, 5]]]], tf.int8), np
 _V = "tf.constant(np.arange(12, dtype=np.float32).reshape(1, 2, 2, 3) / 7)"
 _W = "tf.constant(np.arange(27, dtype=np.float32).reshape(3, 3, 3, 1)[:, :, :, [0, 0, 0]] / 5 - 2)"
 CASES += [
-    (f"squared_difference({_BDS}, '2') of seed 1420393001 #21 traced", _T, _traced(
-        f"tf.math.squared_difference({_BDS}, '2')")),
+    (f"squared_difference({_BDS}, '2') of seed 1420393001 #21 traced", _T, _text(_traced(
+        f"tf.math.squared_difference({_BDS}, '2')"))),
+    *_both_text(_T, "squared_difference(int64 tensor, '2')", "tf.math.squared_difference(tf.constant([1, 2], "
+                "tf.int64), '2')"),
+    *_both_text(_T, "subtract(int32 tensor, 'a')", "tf.math.subtract(tf.constant([1, 2]), 'a')"),
     (f"{_BDS} unused traced", _T, _traced(f"({_BDS}, tf.constant(1))[1]")),
     *_both_text(_T, f"{_BDS} + 1", f"{_BDS} + 1"),
     ("stft of float16 signals, fft_length=TensorShape([0]), of seed 1420393001 #51", _T, _text(_eager(_STFT))),
