@@ -49,7 +49,9 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites; fz29b: seed 1420292902 #6, "
        "random_brightness of a bfloat16 image compared with `<`, the first call's draw)"
        for op in ("random_brightness", "random_flip_up_down", "random_brightness>operator:<",
-                  "random_brightness>operator:>")},   # (fz31b: fresh seed 1420313006 #190, `> int64 array`)
+                  "random_brightness>operator:>", "random_brightness>operator:+")},
+    # (fz31b: fresh seed 1420313006 #190, `> int64 array`; fz39b: seed 1420393003 #50, `0 + y` of a float16 image
+    # in MirroredStrategy.run, max_delta=np.float32(2) and no seed)
     ("call:expand_dims>call:image.random_brightness", "value", "'ok'"):
         "tf.image.random_brightness(expand_dims(x), max_delta=tf.constant(0.5)) without a seed under a tape (fz31b: "
         "fresh seed 1420313008 #73): the unseeded tf.image random ops' class above (TF 2.21 adds 0.0880, simdist "

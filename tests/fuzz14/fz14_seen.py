@@ -7,5 +7,13 @@ SEEN: dict[tuple[str, str, str], str] = {
         "seed 1420383005 #53 (tape): y = tf.greater(x0, int32 array); return tf.image.sobel_edges(bfloat16 [4, 4, 2, 2] "
         "constant holding 1e300 (inf), 5e-324, -3.4e38, NaN): TF 2.21 NaN at three elements of the [4, 4, 2, 2, 2] output "
         "where simdist gives 0, 0 and inf (the bfloat16 depthwise convolution's non-finite taps, oneDNN's on this host; "
-        "not analysed: fz38b, found at the end of the session)",
+        "not analysed: fz38b, found at the end of the session; fz39b: TF's float32 sobel_edges of the same values "
+        "agrees with simdist's, its bfloat16 one differs from it (NaN at [1, 0, 1, 1, 0], [2, 0, 1, 0, 0], ...); "
+        "depthwise_conv2d of bfloat16 rows with inf/NaN beside zero taps agrees (widths 1, 2, 3, 5, channel "
+        "multiplier 2), so the difference is not a padded tap; not found)",
+    ("call:fill", "trace-time", "'ValueError'"):
+        "seed 1420393004 #192 (sig, [None] float16 and int64 specs): tf.fill(tf.constant([2, 3]), [-1.0]) traces in "
+        "simdist (its first call, get_concrete_function, returns) where TF 2.21 raises Fill's shape function's "
+        "ValueError \"Shape must be rank 0 but is rank 1\" at get_concrete_function; the snippet alone, in the same "
+        "specs and lambda form, raises on both (fz39b: not reproduced outside the program, not analysed)",
 }

@@ -1170,6 +1170,17 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
                                               [list(np.shape(axis)), t.shape.as_list()])
             raise err
         axis = int(a[0])
+    if type(axis) is float:   # (the generated wrapper converts split_dim to int32: a Python float is the fast
+        # path's TypeError "Cannot convert 1.5 to EagerTensor of dtype int32", op_def_library's in a graph, before
+        # the kernel's range check; a NumPy float converts; fz39b, fourteenth generator seed 1420393003 #124)
+        from simdist.runtime.tensor import convert_to_tensor
+        if context.in_function():
+            from simdist.runtime.ops import graph_inputs
+            if isinstance(num_or_size_splits, (int, np.integer)):
+                graph_inputs.check("Split", (axis, t))
+            else:
+                graph_inputs.check("SplitV", (t, num_or_size_splits, axis))
+        convert_to_tensor(axis, dtype=dtypes.int32)
     if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
         raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
     op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"

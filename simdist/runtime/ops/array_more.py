@@ -534,8 +534,12 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
     try:
         np.broadcast_shapes(tuple(xs.tolist()), tuple(ys.tolist()))
     except ValueError:
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(xs)} vs. {args.dims(ys)} "
-                                          "[Op:BroadcastArgs]") from None
+        # (the kernel's refusal: in a tf.function BroadcastArgs' shape function reads no values, so a later
+        # op's graph-build error comes first (`squared_difference(y, '2')`: TypeError), and TF prunes an
+        # unused BroadcastArgs; fz39b, fourteenth generator seed 1420393001 #21)
+        return dispatch.refused(errors.InvalidArgumentError(
+            None, None, f"Incompatible shapes: {args.dims(xs)} vs. {args.dims(ys)} [Op:BroadcastArgs]"), x.dtype,
+            [max(len(xs), len(ys))], pruned=True)
     return dispatch.execute(BROADCAST_ARGS, (x, y))
 
 

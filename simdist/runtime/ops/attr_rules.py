@@ -224,8 +224,8 @@ def sequence_attr_taken(v: Any, inputs: tuple = ()) -> bool:
 
 def _fast_path_value(kind: str, v: Any) -> bool:
     """Whether pywrap_tfe_src.cc's SetOpAttrs reads `v` for an attribute of `kind` (ParseIntValue:
-    PyLong_Check, so a bool too but no NumPy integer or tensor; ParseFloatValue: a Python int or
-    float, np.float64 being a float, and in a list(float) a float only; ParseBoolValue: PyBool; strings: str/bytes; ParseTypeValue: a
+    PyLong_Check, so a bool too but no NumPy integer or tensor; a float attr: a Python float only
+    (np.float64 being one; observed, fz39b), in a list(float) too; ParseBoolValue: PyBool; strings: str/bytes; ParseTypeValue: a
     Python int or an object with `_type_enum`, a tf.DType, so no NumPy type and no dtype name: with
     `out_type=np.int64` the fallback runs, fz30b)."""
     if kind == "list(int)" and not isinstance(v, (list, tuple)):
@@ -241,7 +241,11 @@ def _fast_path_value(kind: str, v: Any) -> bool:
     if kind == "int":
         return isinstance(v, int)
     if kind == "float":
-        return isinstance(v, (int, float))
+        # (a Python float only, np.float64 being one: an int or a bool sends the call to the fallback, as the
+        # raw ops' `_fast_path_refuses`; observed on TF 2.21: `crop_and_resize(..., extrapolation_value=0)` beside
+        # a bfloat16 box_indices is the fallback's ValueError, `0.0` the kernel's InvalidArgumentError; fz39b,
+        # fourteenth generator seed 1420393002 #112)
+        return isinstance(v, float)
     if kind == "bool":
         return isinstance(v, bool)
     if kind == "string":
@@ -431,13 +435,15 @@ def default_group(values: list, default: Any, allowed: tuple, fast: bool) -> lis
     return out
 
 
-def fixed_inputs(op_type: str, specs: list, fast: bool, first: int = 0) -> list:
+def fixed_inputs(op_type: str, specs: list, fast: bool, first: int = 0, earlier: Sequence[Any] = ()) -> list:
     """Inputs of fixed dtypes (value, dtype, OpDef name), in OpDef order. Off the eager fast path
     trace_errors.fixed_operand's rule for each (the fallback's ValueError for a tensor of another
     dtype, op_def_library's TypeError in a graph). On it a tensor passes as it is and a value
     converts to its dtype; then EagerExecute checks the inputs in order: InvalidArgumentError "cannot
     compute ExtractGlimpseV2 as input #2(zero-based) was expected to be a float tensor but is a int8
-    tensor" (fz14 seed 1420262201 #185). `first`: the OpDef index of the first of them."""
+    tensor" (fz14 seed 1420262201 #185), after the NodeDef's type attrs that the inputs before them
+    (`earlier`, tensors in OpDef order) fixed (type_attr_first.earlier_refusal). `first`: the OpDef
+    index of the first of them."""
     from simdist.runtime import context
     from simdist.runtime.ops import args, trace_errors
     from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -448,7 +454,9 @@ def fixed_inputs(op_type: str, specs: list, fast: bool, first: int = 0) -> list:
            convert_to_tensor(v, dtype=dt) for v, dt, _ in specs]
     for i, (t, (_, dt, _)) in enumerate(zip(out, specs)):
         if t.dtype != dt:
-            raise args.dtype_error(op_type, first + i, dt, t.dtype)
+            from simdist.runtime.ops import type_attr_first
+            err = type_attr_first.earlier_refusal(op_type, [e.dtype for e in earlier])
+            raise err if err is not None else args.dtype_error(op_type, first + i, dt, t.dtype)
     return out
 
 

@@ -361,10 +361,28 @@ def _out_backprop_rank_first(dy: np.ndarray, dtype: Any) -> None:
                                           "[Op:Conv2DBackpropInput]")
 
 
+def backprop_input_shape(input_sizes: Sequence[int], dy_shape: Sequence[int], f_shape: Sequence[int],
+                         dtype: Any) -> tuple[int, ...]:
+    """Conv2DBackpropComputeInputShape (conv_grad_shape_utils.cc): input_sizes of 4 values is the
+    input's shape; of 2 values its height and width, the batch taken from out_backprop and the depth
+    from the filter's in_channels (NHWC: [dy[0], h, w, f[2]]; TF 2.21 observed, both kernels, eagerly
+    and in a graph; fz39b, fz38b's open item). Any other count: TF's own kernel's InvalidArgumentError
+    "Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: 3" (oneDNN's
+    kernel aborts TF's process there: simdist's rank text stands)."""
+    sizes = tuple(int(v) for v in input_sizes)
+    if len(sizes) == 2 and len(dy_shape) == 4 and len(f_shape) == 4:
+        return (int(dy_shape[0]), sizes[0], sizes[1], int(f_shape[2]))
+    if len(sizes) != 4 and not onednn_conv(np.dtype(dtype).name):
+        raise errors.InvalidArgumentError(None, None, "Conv2DBackpropInput requires input_sizes to contain 4 values "
+                                          f"or 2 values, but got: {len(sizes)} [Op:Conv2DBackpropInput]")
+    return sizes
+
+
 def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
                            explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     _check_conv_attrs(strides, dilations, "Conv2DBackpropInput", "", (), f.dtype)   # (the constructor's)
     _out_backprop_rank_first(dy, f.dtype)
+    input_sizes = backprop_input_shape(input_sizes, dy.shape, f.shape, f.dtype)
     groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput", dtype=f.dtype)
     _check_backprop_dilation(f.dtype, dilations, "Conv2DBackpropInput")
     if _onednn_empty_sizes(input_sizes, f.dtype):
@@ -780,8 +798,21 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         # another dtype than the first EagerTensor its ValueError; fz37b, fz14 seed 1420373005 #167)
         from simdist.runtime.ops import attr_rules
         input, filters = attr_rules.eager_group([input, filters], False)
+    if context.in_function():   # (op_def_library: the inputs' types before the attrs, a uint64 input's TypeError
+        # before data_format='NWC'; fz39b, fourteenth generator seed 1420393004 #178)
+        graph_inputs.check("Conv2D", (input, filters))
     pad, explicit = normalize_padding(padding, "Conv2D", inputs=(input, filters))
-    format_attr("Conv2D", data_format)
+    try:
+        format_attr("Conv2D", data_format)
+    except errors.InvalidArgumentError:
+        # (eagerly the NodeDef's attrs in OpDef order: T (a uint64 input) before data_format; fz39b, fourteenth
+        # generator seed 1420393004 #178)
+        if not context.in_function():
+            from simdist.runtime.ops import type_attr_first
+            first = type_attr_first.earlier_refusal("Conv2D", [_shared_t(input, filters)[0].dtype])
+            if first is not None:
+                raise first from None
+        raise
     x, f = _shared_t(input, filters)
     # (a graph: op_def_library's types when Conv2D is built, before its shape function; a complex64 input is
     # TypeError with a rank or stride the shape function refuses; fz37b, fz14 seed 1420373003 #106)

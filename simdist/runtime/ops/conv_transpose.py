@@ -49,7 +49,9 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
         shape = output_shape._v.tolist() if isinstance(output_shape, Tensor) else list(output_shape)
         if isinstance(padding, (list, tuple)) and len(padding) == 4:
             padding = list(nchw_to_nhwc(padding))
-        return to_channels_first(conv2d_transpose(to_channels_last(x), filters, list(nchw_to_nhwc(shape)), st,
+        if len(shape) != 2:   # (2 values are the height and width in either layout: conv.backprop_input_shape)
+            shape = list(nchw_to_nhwc(shape))
+        return to_channels_first(conv2d_transpose(to_channels_last(x), filters, shape, st,
                                                   padding, "NHWC", dl))
     check_data_format(data_format or "NHWC", op="Conv2DBackpropInput")
     st, dl = spatial_sequence(strides, 2, "strides"), spatial_sequence(dilations, 2, "dilations")   # (TF's order)

@@ -86,7 +86,14 @@ def expm(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
         # InferenceContext::Subshape's error for a vector, before Abs checks the dtype; a scalar
         # reaches Max's shape function instead; fz14 seed 14 #361)
         raise ValueError("Subshape start out of bounds: -2, for shape with rank 1")
+    flags = static_shapes.unknown(matrix)
     matrix = reshape(matrix, [-1] + shp[-2:])
+    if flags is not None and not static_shapes.rank_unknown(matrix):
+        # (the reshape's target is concat([-1], shape(matrix)[-2:]): the graph knows the matrix dimensions it knew,
+        # and the batch where it knew every dimension, so a [None, None] spec's [1, 4] input is BatchMatMulV2's
+        # run-time InvalidArgumentError, not a shape function's ValueError at trace; fz39b, fourteenth generator
+        # seed 1420393003 #10)
+        matrix = static_shapes.mark(matrix, (any(flags), flags[-2], flags[-1]))
     l1 = math.reduce_max(math.reduce_sum(abs_(matrix), axis=1), axis=-1)
     l1 = reshape(l1, l1.shape.as_list() + [1, 1])
 

@@ -317,11 +317,11 @@ def _real_op(opname: str) -> Any:
             input_tensor, dtype_hint=dtypes.float32 if forward else dtypes.complex64)
         if forward:
             if x.dtype.name not in ("float32", "float64"):
-                raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {x!r}")
+                raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {x!s}")
         if x.ndim < rank:
             raise ValueError(f"Shape {x.shape} must have rank at least {rank}")
         if not forward and x.dtype.kind != "c":
-            raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x!r}")
+            raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x!s}")
         if fft_length is None:
             lengths = tuple(x.shape.as_list()[x.ndim - rank:])
             if not forward and lengths:
@@ -376,11 +376,11 @@ def _nd(opname: str, real_in: bool) -> Any:
         hint = dtypes.float32 if real_in else dtypes.complex64
         x = input_tensor if isinstance(input_tensor, Tensor) else convert_to_tensor(input_tensor, dtype_hint=hint)
         if real_in and x.dtype.name not in ("float32", "float64"):
-            raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {x!r}")
+            raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {x!s}")
         from simdist.runtime.ops import static_shapes
         static_shapes.static_shape(x).with_rank_at_least(rank)   # (the rank the graph knows: fz31b)
         if opname == "IRFFTND" and x.dtype.kind != "c":
-            raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x!r}")
+            raise ValueError(f"IRFFT requires tf.complex64 or tf.complex128 inputs, got: {x!s}")
         if fft_length is not None:
             lengths = convert_to_tensor(fft_length, dtype=dtypes.int32).numpy()
         elif opname == "IRFFTND" and x.ndim == 0:

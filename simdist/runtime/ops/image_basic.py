@@ -448,6 +448,14 @@ def grayscale_to_rgb(images: Any, name: str | None = None) -> Tensor:
         raise ValueError("Last dimension of a grayscale image should be size 1.")
     if not static.is_fully_defined():   # its assert ops, when the graph runs (at once when the graph knows
         shape = dispatch.raw(img).shape  # what they compare: check_ops' static check, trace_errors.at_build)
+        if static.ndims is not None and static[-1] is not None and static[-1] != 1 and len(shape) >= 3:
+            # (assert_equal(shape(image)[-1], 1) has no constant value while the graph does not know every
+            # dimension, so it waits for the run; the Tile of a known last dimension then meets set_shape's
+            # [..., 3]: ValueError at trace; fz39b, fourteenth generator seed 1420393004 #284)
+            dims = ["?" if d is None else str(d) for d in static.as_list()]
+            tiled = ",".join(dims[:-1] + [str(3 * static[-1])])
+            raise ValueError(f"Dimension {len(dims) - 1} in both shapes must be equal, but are {3 * static[-1]} and "
+                             f"3. Shapes are [{tiled}] and [{','.join(dims[:-1] + ['3'])}].")
         if len(shape) < 1 or shape[-1] != 1:
             err = errors.InvalidArgumentError(None, None, "assertion failed: [Last dimension of a grayscale image "
                                               "should be size 1.]")

@@ -326,7 +326,8 @@ def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any, me
                                       extrapolation_value=extrapolation_value)
     bx, bi, cs = attr_rules.fixed_inputs("CropAndResize", [(boxes, dtypes.float32, "boxes"),
                                                            (box_indices, dtypes.int32, "box_ind"),
-                                                           (crop_size, dtypes.int32, "crop_size")], fast, first=1)
+                                                           (crop_size, dtypes.int32, "crop_size")], fast, first=1,
+                                  earlier=(img,))
     if method not in ("bilinear", "nearest"):
         raise trace_errors.bad_attr(errors.InvalidArgumentError(
             None, None, f"Value for attr 'method' of \"{method}\" is not in the list of allowed values: \"bilinear\", "

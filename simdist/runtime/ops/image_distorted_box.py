@@ -259,7 +259,8 @@ def _inputs(image_size: Any, bounding_boxes: Any, min_object_covered: Any, op: s
     fast = attr_rules.fast_path_takes(op, (image_size, bounding_boxes, min_object_covered, *extra),
                                       **{k: v for k, v in attr_values.items() if v is not None})
     boxes, cov = attr_rules.fixed_inputs(op, [(bounding_boxes, dtypes.float32, "bounding_boxes"),
-                                              (min_object_covered, dtypes.float32, "min_object_covered")], fast, first=1)
+                                              (min_object_covered, dtypes.float32, "min_object_covered")], fast, first=1,
+                                         earlier=(size,))
     return size, boxes, cov
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import attr_rules, dispatch
+from simdist.runtime.ops import attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import dtype_error
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.image_nms import _corners, _iou
@@ -215,13 +215,20 @@ def combined_non_max_suppression(boxes: Any, scores: Any, max_output_size_per_cl
     fallback = not context.in_function() and not attr_rules.fast_path_takes(
         "CombinedNonMaxSuppression", tuple(v for v, _ in fixed), pad_per_class=pad_per_class, clip_boxes=clip_boxes)
     converted = []
-    for v, dt in fixed:
+    for (v, dt), arg in zip(fixed, ("boxes", "scores", "max_output_size_per_class", "max_total_size", "iou_threshold",
+                                    "score_threshold")):
         if fallback and isinstance(v, Tensor):
             attr_rules.fallback_conversion(v, dt)
         if not fallback and not context.in_function() and hasattr(v, "_as_tensor") and not isinstance(v, Tensor):
             # (the fast path reads a variable as it is: another dtype is the kernel's InvalidArgumentError;
             # fz21, fz14 seed 1420262101 #172)
             converted.append(v._as_tensor())
+            continue
+        if context.in_function() and (isinstance(v, Tensor) or hasattr(v, "_as_tensor")):
+            # (a graph's op_def_library types a variable as the tensor it reads: a float32 one for
+            # max_output_size_per_class is its TypeError "Input 'max_output_size_per_class' of ...", not the
+            # dtype conversion's ValueError; fz39b, fz14 seed 1420393001 #109)
+            converted.append(trace_errors.fixed_operand(v, dt, "CombinedNonMaxSuppression", arg))
             continue
         converted.append(_typed(v, dt))
     b, s, mpc = converted[:3]

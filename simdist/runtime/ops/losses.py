@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
+from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import (activations, array, dispatch, graph_constants, graph_inputs, math, packet_math,
                                  softmax_eigen, static_shapes, trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
@@ -163,6 +164,11 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
     shape = precise.shape.as_list()
     if axis is None:
         axis = -1
+    if isinstance(axis, Tensor):
+        # (nn_ops' `if axis != -1:` takes the truth of a tensor comparison, after the conversions and the
+        # labels' cast: in a tf.function OperatorNotAllowedInGraphError, tf.constant(0) too; fz39b, fz14
+        # seed 1420393001 #295)
+        _symbolic.check_truth_taken(axis)
     if axis != -1:
         # nn_ops._move_dim_to_end, before the outer dimensions are flattened: transpose(x,
         # concat([range(axis), range(axis + 1, rank), [axis]])) of logits, then of labels; the rank

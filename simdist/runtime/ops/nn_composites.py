@@ -215,7 +215,9 @@ def atrous_conv2d_transpose(value: Any, filters: Any, output_shape: Any, rate: i
     out = [int(d) for d in (output_shape._v.tolist() if isinstance(output_shape, Tensor) else output_shape)]
     if len(out) != 4:
         raise ValueError(f"`output_shape` must have shape (4,). Received: output_shape=({len(out)},)")
-    if f.shape[2] != out[3]:
+    # (only a list, tuple or ndarray output_shape meets the channel check: a tensor goes on to the
+    # Conv2DBackpropInput node, whose types come first; fz39b, fourteenth generator seed 1420393003 #269)
+    if isinstance(output_shape, (list, tuple, np.ndarray)) and f.shape[2] != out[3]:
         raise ValueError("`output_shape` channel count must be compatible with `filters` output channel count. "
                          f"Received: output_shape={list(out)} with channel count {out[3]} and filters.shape="
                          f"{f.shape} with output channel count {f.shape[3]}.")
@@ -229,12 +231,25 @@ def atrous_conv2d_transpose(value: Any, filters: Any, output_shape: Any, rate: i
         raise ValueError(f"`padding` must be either 'VALID' or 'SAME'. Received: padding={padding}")
     in_h, in_w = out[1] + pt + pb, out[2] + pl + pr
     eb, er = (rate - in_h % rate) % rate, (rate - in_w % rate) % rate
-    v = space_to_batch_nd(v, [rate, rate], [[0, eb], [0, er]])
+    if isinstance(output_shape, Tensor):   # (TF's pads are then int32 tensor arithmetic: a NumPy float rate converts)
+        eb, er = int(eb), int(er)
+    # (array_ops.space_to_batch and batch_to_space take `np.array([rate, rate], dtype=np.int64)`: a NumPy
+    # float rate is its integer; fz39b, fourteenth generator seed 1420393003 #269)
+    block = np.array([rate, rate], dtype=np.int64)
+    v = space_to_batch_nd(v, block, [[0, eb], [0, er]])
+    rate = int(block[0])
     sizes = (rate * rate * out[0], (in_h + eb) // rate, (in_w + er) // rate, out[3])
+    if v.dtype != f.dtype:   # (gen_nn_ops.conv2d_backprop_input's: out_backprop is input #2 and shares T with the
+        # filter; op_def_library's TypeError in a graph)
+        from simdist.runtime import context
+        from simdist.runtime.ops import args
+        if context.in_function():
+            args.matching([f, v], (), None, "Conv2DBackpropInput", ("filter", "out_backprop"))
+        raise args.dtype_error("Conv2DBackpropInput", 2, f.dtype, v.dtype)
     v = dispatch.execute(CONV2D_BACKPROP_INPUT, (f, v), {"strides": (1, 1, 1, 1), "padding": "VALID",
                                                         "explicit_paddings": (), "dilations": (1, 1, 1, 1),
                                                         "input_sizes": sizes})
-    return batch_to_space(v, [rate, rate], [[pt, pb + eb], [pl, pr + er]])
+    return batch_to_space(v, block, [[pt, pb + eb], [pl, pr + er]])
 
 
 def collapse_repeated(labels: Any, seq_length: Any, name: str | None = None) -> tuple[Tensor, Tensor]:

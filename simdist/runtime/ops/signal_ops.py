@@ -268,6 +268,10 @@ def stft(signals: Any, frame_length: Any, frame_step: Any, fft_length: Any = Non
     if window_fn is not None:
         framed = framed * window_fn(fl, dtype=framed.dtype)
     if n.ndim != 0:
+        # (fft_ops._rfft checks the frames' dtype before it reads [fft_length]: float16 signals with a
+        # TensorShape([0]) fft_length are its ValueError; fz39b, fz14 seed 1420393001 #51)
+        if framed.dtype.name not in ("float32", "float64"):
+            raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {framed!s}")
         _nonscalar_fft_length(n)
     return _fft.rfft(framed, [_int(n)])
 

@@ -264,6 +264,14 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
             return mark_rank_unknown(out)
         flags = unknown(tensors[0])
         return mark(out, flags) if flags is not None and len(flags) == out.ndim else out
+    if op.name == "Conv2DBackpropInput" and attrs is not None and len(attrs.get("input_sizes", ())) == 2 and \
+            len(tensors) == 2 and out.ndim == 4:
+        # (Conv2DBackpropInput's shape function with input_sizes of 2 values: out_backprop's batch and the
+        # filter's in_channels, unknown where the graph does not know them; fz39b)
+        def dim(t: Tensor, i: int) -> bool:
+            flags = unknown(t)
+            return rank_unknown(t) or (flags is not None and len(flags) > i and flags[i])
+        return mark(out, (dim(tensors[1], 0), False, False, dim(tensors[0], 2)))
     if op.name in _RESHAPING and len(tensors) == 1:
         return _reshaped(op.name, tensors[0], out, (attrs or {}).get("axis"))
     if op.kind == "reduction" and attrs is not None and "axis" in attrs and len(tensors) == 1:
