@@ -67,3 +67,79 @@ def test_blind37_confusion_metric_thresholds_in_the_unit_interval(keras, name, t
     got = _np(m.result())
     assert got.shape == (() if not isinstance(thresholds, list) else (len(thresholds),)), \
         f"{name}(thresholds={thresholds!r}): result shape {got.shape}"
+
+
+# -- a Python generator's later batches must fit the signature of its first two ------------------------------------
+@clause("keras.fit.data", ref="tf221")
+@pytest.mark.parametrize("shapes, spec", [
+    ([(2, 3), (2, 3), (2, 4, 1)], "(None, 3)"),
+    ([(2, 3), (3, 3), (2, 4)], "(None, 3)"),
+    ([(2, 3), (2, 5), (2, 4, 1)], "(None, None)"),
+    ([(2, 3), (3, 3), (1, 3)], None)])
+def test_blind37_generator_batches_fit_the_first_batches_signature(tf, keras, shapes, spec):
+    """predict(generator): Keras 3.15 reads the signature from the first two batches (a dimension that differs
+    between them is None) and checks every later batch against it in the tf.data generator (`convert_to_tf`): a
+    batch that does not fit is TF's InvalidArgumentError carrying "TypeError: Generator yielded an element of shape S
+    where an element of shape SPEC was expected"; batches that fit are predicted in order."""
+    model = keras.Sequential([keras.Input((None,)), keras.layers.Activation("linear")])
+    batches = [np.arange(np.prod(s), dtype="float32").reshape(s) + i for i, s in enumerate(shapes)]
+
+    def gen():
+        for b in batches:
+            yield (b,)
+    if spec is None:
+        out = _np(model.predict(gen(), steps=len(batches), verbose=0))
+        want = np.concatenate(batches)
+        np.testing.assert_allclose(out, want, err_msg=f"batches {shapes}: predict vs the batches concatenated")
+        return
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        model.predict(gen(), steps=len(batches), verbose=0)
+    bad = next(s for s in shapes[2:])
+    want = f"TypeError: Generator yielded an element of shape {bad} where an element of shape {spec} was expected"
+    assert want in str(e.value), f"batches {shapes}: expected {want!r} in {str(e.value)[:400]!r}"
+
+
+# -- dict batches of a generator: the same keys, in any order --------------------------------------------------------
+@clause("keras.fit.data", ref="tf221")
+@pytest.mark.parametrize("orders", [("ab", "ba", "ab"), ("ba", "ab", "ba"), ("ab", "ab", "ab")])
+def test_blind37_generator_dict_batches_match_by_key(keras, orders):
+    """A generator yielding ({"a": ..., "b": ...},) batches: Keras 3.15 maps the batches' structures by key
+    (tree.map_structure over dicts is by sorted key), so the order in which a batch lists its keys does not matter;
+    the model's inputs are matched by name. Expected: a - b per batch, with NumPy."""
+    a, b = keras.Input((1,), name="a"), keras.Input((1,), name="b")
+    model = keras.Model({"a": a, "b": b}, keras.layers.Subtract()([a, b]))
+    rng = np.random.RandomState(5)
+    data = [(rng.rand(2, 1).astype("float32"), rng.rand(2, 1).astype("float32")) for _ in orders]
+
+    def gen():
+        for order, (xa, xb) in zip(orders, data):
+            parts = {"a": xa, "b": xb}
+            yield ({k: parts[k] for k in order},)
+    out = _np(model.predict(gen(), steps=len(orders), verbose=0))
+    want = np.concatenate([xa - xb for xa, xb in data])
+    np.testing.assert_allclose(out, want, rtol=1e-6, err_msg=f"key orders {orders}: predict vs a - b")
+
+
+# -- y and sample_weight: the same structure, list and tuple apart ----------------------------------------------------
+@clause("keras.fit.data", ref="tf221")
+@pytest.mark.parametrize("y_kind, w_kind", [(list, tuple), (tuple, list), (list, list), (tuple, tuple)])
+def test_blind37_sample_weight_structure_matches_y(keras, y_kind, w_kind):
+    """evaluate(x, y, sample_weight) of a two-output model: Keras 3.15's array adapter asserts that sample_weight has
+    y's structure (tree.assert_same_structure: a list and a tuple differ), else ValueError "You should provide one
+    `sample_weight` array per output in `y`"; with matching structures each output's mse is weighted by its array
+    (expected with NumPy: sum(w * e^2) / n per output, the loss their sum)."""
+    inp = keras.Input((2,))
+    model = keras.Model(inp, [keras.layers.Dense(1, kernel_initializer="ones")(inp),
+                              keras.layers.Dense(1, kernel_initializer="zeros")(inp)])
+    model.compile(loss=["mse", "mse"])
+    x = np.arange(8, dtype="float32").reshape(4, 2) / 8
+    ys = [np.ones((4, 1), "float32"), np.full((4, 1), 2.0, "float32")]
+    ws = [np.array([1, 0, 2, 1], "float32"), np.array([0.5, 0.5, 0, 1], "float32")]
+    if y_kind is not w_kind:
+        with pytest.raises(ValueError, match="You should provide one `sample_weight` array per output in `y`"):
+            model.evaluate(x, y_kind(ys), sample_weight=w_kind(ws), verbose=0)
+        return
+    got = model.evaluate(x, y_kind(ys), sample_weight=w_kind(ws), verbose=0)
+    preds = [x.sum(axis=1, keepdims=True), np.zeros((4, 1))]
+    per = [float(np.sum(w * ((p - y) ** 2)[:, 0]) / 4) for p, y, w in zip(preds, ys, ws)]
+    np.testing.assert_allclose(got[0], sum(per), rtol=1e-5, err_msg=f"{y_kind.__name__} y: weighted loss")
