@@ -143,3 +143,54 @@ def test_blind37_sample_weight_structure_matches_y(keras, y_kind, w_kind):
     preds = [x.sum(axis=1, keepdims=True), np.zeros((4, 1))]
     per = [float(np.sum(w * ((p - y) ** 2)[:, 0]) / 4) for p, y, w in zip(preds, ys, ws)]
     np.testing.assert_allclose(got[0], sum(per), rtol=1e-5, err_msg=f"{y_kind.__name__} y: weighted loss")
+
+
+# -- predict of outputs whose non-batch shapes differ between batches: one RaggedTensor ------------------------------
+@clause("keras.predict.order", ref="tf221")
+@pytest.mark.parametrize("shapes", [
+    [(2, 3, 2), (2, 5, 2)],
+    [(1, 4, 3), (2, 2, 3), (1, 1, 3)],
+    [(2, 3, 2, 2), (1, 1, 2, 2)],
+    [(2, 3), (2, 1)]])
+def test_blind37_predict_ragged_outputs_keep_the_constant_inner_dims(tf, keras, shapes):
+    """predict over batches whose outputs differ in a non-batch dimension: Keras 3.15's potentially_ragged_concat
+    returns one RaggedTensor whose trailing dimensions that agree in every batch stay uniform (inner_shape = the
+    constant dims counted from the back), the batch rows concatenated: ragged_rank 1 when only the dimension after
+    the batch varies, flat_values of shape (total rows * that size, *inner dims). Expected values: the batches' rows
+    in order (NumPy)."""
+    rank = len(shapes[0])
+    model = keras.Sequential([keras.Input((None,) * (rank - 1)), keras.layers.Activation("linear")])
+    rng = np.random.RandomState(9)
+    batches = [rng.rand(*s).astype("float32") for s in shapes]
+    spec = tf.TensorSpec((None,) * rank, tf.float32)
+    ds = tf.data.Dataset.from_generator(lambda: iter(batches), output_signature=spec)
+    out = model.predict(ds, verbose=0)
+    assert isinstance(out, tf.RaggedTensor), f"shapes {shapes}: expected a RaggedTensor, got {type(out).__name__}"
+    rows = [row for b in batches for row in b.tolist()]
+    assert out.to_list() == rows or np.allclose(np.concatenate([np.ravel(r) for r in out.to_list()]),
+                                                np.concatenate([np.ravel(r) for r in rows])), \
+        f"shapes {shapes}: the ragged rows differ from the batches' rows"
+    inner = tuple(shapes[0][2:])
+    assert out.ragged_rank == 1, f"shapes {shapes}: ragged_rank {out.ragged_rank}, expected 1"
+    want_flat = (sum(s[0] * s[1] for s in shapes), *inner)
+    assert tuple(out.flat_values.shape) == want_flat, \
+        f"shapes {shapes}: flat_values shape {tuple(out.flat_values.shape)}, expected {want_flat}"
+
+
+# -- the weighted metrics are the model's metrics too: callbacks can monitor them --------------------------------------
+@clause("keras.callback.monitor", ref="tf221")
+@pytest.mark.parametrize("monitor", ["mse", "mae", "val_mse", "accuracy"])
+@pytest.mark.parametrize("callback", ["EarlyStopping", "ReduceLROnPlateau"])
+def test_blind37_callbacks_monitor_weighted_metrics(keras, monitor, callback):
+    """compile(metrics=["mae"], weighted_metrics=["mse", "accuracy"]): Keras 3.15's CompileMetrics lists the plain
+    and the weighted metrics, and a MonitorCallback with mode="auto" takes the direction of the metric it finds
+    there (MeanSquaredError and MeanAbsoluteError down, Accuracy up), so monitoring a weighted metric (or its val_
+    twin) runs; the history holds every metric."""
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"], weighted_metrics=["mse", "accuracy"])
+    x, y = np.ones((4, 2), "float32"), np.arange(4, dtype="float32").reshape(4, 1)
+    w = np.array([1.0, 0.0, 2.0, 1.0], "float32")
+    cb = getattr(keras.callbacks, callback)(monitor=monitor, patience=5)
+    h = model.fit(x, y, sample_weight=w, epochs=2, verbose=0, callbacks=[cb], validation_data=(x, y, w))
+    want = {"loss", "mae", "mse", "accuracy", "val_loss", "val_mae", "val_mse", "val_accuracy"}
+    assert want <= set(h.history), f"{callback}({monitor!r}): history keys {sorted(h.history)}"
