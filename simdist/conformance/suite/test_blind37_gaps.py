@@ -194,3 +194,28 @@ def test_blind37_callbacks_monitor_weighted_metrics(keras, monitor, callback):
     h = model.fit(x, y, sample_weight=w, epochs=2, verbose=0, callbacks=[cb], validation_data=(x, y, w))
     want = {"loss", "mae", "mse", "accuracy", "val_loss", "val_mae", "val_mse", "val_accuracy"}
     assert want <= set(h.history), f"{callback}({monitor!r}): history keys {sorted(h.history)}"
+
+
+# -- weights of an unbuilt model: neither saved nor loaded ----------------------------------------------------------
+@clause("keras.model.save-weights", ref="tf221")
+@pytest.mark.parametrize("suffix", [".keras", ".weights.h5"])
+def test_blind37_unbuilt_models_refuse_weight_files(keras, tmp_path, suffix):
+    """Keras 3.15: load_weights of a `.keras` or `.weights.h5` file into a model that is not built is ValueError "You
+    are loading weights into a model that has not yet been built", and save_weights of an unbuilt model is ValueError
+    "You are saving a model that has not yet been built"; once built (here by calling it), the weights load and
+    equal the saved ones."""
+    src = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, kernel_initializer="glorot_uniform")])
+    path = str(tmp_path / f"m{suffix}")
+    if suffix == ".keras":
+        src.save(path)
+    else:
+        src.save_weights(path)
+    unbuilt = keras.Sequential([keras.layers.Dense(2)])
+    with pytest.raises(ValueError, match="You are loading weights into a model that has not yet been built"):
+        unbuilt.load_weights(path)
+    with pytest.raises(ValueError, match="You are saving a model that has not yet been built"):
+        unbuilt.save_weights(str(tmp_path / "unbuilt.weights.h5"))
+    unbuilt(np.zeros((1, 3), "float32"))
+    unbuilt.load_weights(path)
+    for got, want in zip(unbuilt.get_weights(), src.get_weights()):
+        np.testing.assert_array_equal(got, want, err_msg=f"{suffix}: loaded weights vs saved")
