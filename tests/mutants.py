@@ -6412,3 +6412,170 @@ TRAINING_BATCH36: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH36
 CATALOGUE += TRAINING_BATCH36
+
+# -- Thirty-ninth session: a thirty-seventh blind batch (TRAINING_BATCH37), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Thirty-ninth session: a thirty-seventh blind batch"). Keras layers
+#    (MultiHeadAttention's and Attention's symbolic scores, Dropout's noise_shape, BatchNormalization's renorm
+#    clipping, Reshape's negative sizes, ZeroPadding2D's output shape), losses and metrics (the weighted confusion
+#    counts, top-k of rank-3 inputs, IoU's confusion matrix, FBetaScore's averaged state, a single threshold's
+#    range, AUC's multi-label rank, the loss's divide_no_nan), optimizers and callbacks (the logged learning rate, an unknown
+#    variable's error), the trainer (predict's ragged concatenation and its steps_per_execution order, a generator's
+#    batch-shape error, the batches' dict structure, loss_weights' structure, the compiled metrics' list), gradients
+#    (GatherNd's sparse gradient, Maximum/Minimum ties), tf.data (choose_from_datasets' choice dtype, a scalar
+#    padded shape, shard's index, window's shift), checkpoints and saving (unbuilt models) and the collectives'
+#    dtype check; each a function no earlier mutant touched.
+TRAINING_BATCH37: list[Mutant] = [
+    # -- Keras layers
+    _t("mha-symbolic-scores-value-length", "axis", "simdist/keras/layers/attention.py",
+       "            return spec, KerasTensor((query.shape[0], self.num_heads, length, length), dtype=self.compute_dtype)\n",
+       "            return spec, KerasTensor((query.shape[0], self.num_heads, length, value.shape[1]),\n"
+       "                                     dtype=self.compute_dtype)\n",
+       "MultiHeadAttention's symbolic attention scores end in the value's length (Keras 3.15's compute_output_spec "
+       "gives (batch, heads, query length, query length))"),
+    _t("attention-symbolic-scores-query-length", "axis", "simdist/keras/layers/dot_attention.py",
+       "            return spec, KerasTensor((*query.shape[:-1], key.shape[-2]), dtype=self.compute_dtype)\n",
+       "            return spec, KerasTensor((*query.shape[:-1], query.shape[-2]), dtype=self.compute_dtype)\n",
+       "keras.layers.Attention's symbolic scores end in the query's length instead of the key's"),
+    _t("dropout-noise-shape-zero-accepted", "boundary", "simdist/keras/layers/core.py",
+       "                if dim <= 0:\n",
+       "                if dim < 0:\n",
+       "Dropout(noise_shape=(0, ...)) is accepted (Keras: ValueError for a zero or negative dimension)"),
+    _t("renorm-dmax-lower-bound-dropped", "boundary", "simdist/keras/layers/normalization.py",
+       "            d = tf.clip_by_value(d, -dmax, dmax)\n",
+       "            d = tf.minimum(d, dmax)\n",
+       "BatchNormalization(renorm=True)'s d correction is clipped above only: renorm_clipping's dmax does not bound "
+       "a negative d"),
+    _t("reshape-minus-two-accepted", "boundary", "simdist/keras/layers/reshaping.py",
+       "        if dim < -1:\n",
+       "        if dim < -2:\n",
+       "Reshape((-2, n)) is accepted (Keras: ValueError, each dimension non-negative or -1)"),
+    _t("zero-padding2d-shape-symmetric", "formula", "simdist/keras/layers/upsampling_padding.py",
+       "                out[i + offset] += self.padding[i][0] + self.padding[i][1]\n",
+       "                out[i + offset] += 2 * self.padding[i][0]\n",
+       "ZeroPadding2D.compute_output_shape assumes symmetric padding (twice the first amount)"),
+    # -- losses and metrics
+    _t("confusion-weighted-add-ignores-weights", "state", "simdist/keras/metrics/metrics_utils.py",
+       "            result = tf.where(label_and_pred, ops.cast(weights, var.dtype), tf.zeros_like(ops.cast(weights, var.dtype)))\n",
+       "            result = ops.cast(label_and_pred, var.dtype)\n",
+       "the evenly-distributed-thresholds confusion update counts hits without their sample weights"),
+    _t("top-k-rank3-labels-not-flattened", "axis", "simdist/keras/metrics/accuracy_metrics.py",
+       "    if len(y_true.shape) > 1:\n"
+       "        return tf.reshape(y_true, [-1]), y_pred, org_shape\n",
+       "    if len(y_true.shape) > 1:\n"
+       "        return y_true, y_pred, org_shape\n",
+       "top-k accuracy of rank-3 inputs flattens the predictions but not the labels"),
+    _t("iou-confusion-matrix-last-wins", "formula", "simdist/keras/metrics/iou_metrics.py",
+       "    return tf.scatter_nd(indices, values, (int(num_classes), int(num_classes)))\n",
+       "    return tf.tensor_scatter_nd_update(tf.zeros((int(num_classes), int(num_classes)), dtype=values.dtype),\n"
+       "                                       indices, values)\n",
+       "the IoU metrics' confusion matrix keeps one count per (label, prediction) pair instead of summing repeats"),
+    _t("fbeta-macro-state-scalar", "axis", "simdist/keras/metrics/f_score_metrics.py",
+       "        shape = (int(y_pred_shape[-1]),) if self.average != \"micro\" else ()\n",
+       "        shape = (int(y_pred_shape[-1]),) if self.average is None else ()\n",
+       "FBetaScore(average='macro'/'weighted') keeps scalar counts (Keras: one per class unless 'micro')"),
+    _t("thresholds-scalar-range-unchecked", "missing-error", "simdist/keras/metrics/metrics_utils.py",
+       "    if thresholds is not None:\n"
+       "        assert_thresholds_range(_to_list(thresholds))\n",
+       "    if isinstance(thresholds, list):\n"
+       "        assert_thresholds_range(thresholds)\n",
+       "a confusion metric's single threshold outside [0, 1] (Precision(thresholds=1.5)) is accepted: only a list "
+       "is range-checked (Keras: ValueError)"),
+    _t("auc-multi-label-rank-unchecked", "missing-error", "simdist/keras/metrics/confusion_metrics.py",
+       "            if len(shape) != 2:\n",
+       "            if len(shape) < 2:\n",
+       "AUC(multi_label=True) accepts predictions of rank 3 (Keras: ValueError, rank 2 only)"),
+    _t("loss-divide-no-nan-plain-divide", "formula", "simdist/keras/losses/_ops.py",
+       "    return tf.math.divide_no_nan(convert_to_tensor(x1, dt), convert_to_tensor(x2, dt))\n",
+       "    return tf.math.divide(convert_to_tensor(x1, dt), convert_to_tensor(x2, dt))\n",
+       "the losses' ops.divide_no_nan divides plainly: a batch whose sample weights are all zero gives NaN, not 0"),
+    # -- optimizers and callbacks
+    _t("lr-logged-as-lr", "state", "simdist/keras/callbacks/learning_rate_scheduler.py",
+       "        logs[\"learning_rate\"] = _as_float(optimizer.learning_rate)\n",
+       "        logs[\"lr\"] = _as_float(optimizer.learning_rate)\n",
+       "LearningRateScheduler/ReduceLROnPlateau log the rate under tf.keras 2's key 'lr' (Keras 3: 'learning_rate')"),
+    _t("optimizer-unknown-variable-key-error", "error-class", "simdist/keras/optimizers/base_optimizer.py",
+       "                raise ValueError(f\"Unknown variable: {v}. This optimizer can only be called for the variables it was \"\n",
+       "                raise KeyError(f\"Unknown variable: {v}. This optimizer can only be called for the variables it was \"\n",
+       "apply_gradients with a variable the optimizer was not built with is KeyError (Keras: ValueError)"),
+    # -- the trainer
+    _t("predict-ragged-inner-dims-unreversed", "order", "simdist/keras/trainers/predict_concat.py",
+       "    constant_inner_dimensions = np.asarray(constant_dims).tolist()[::-1].index(False)\n",
+       "    constant_inner_dimensions = np.asarray(constant_dims).tolist().index(False)\n",
+       "predict's ragged concatenation counts the constant inner dimensions from the front, not the back"),
+    _t("generator-batch-shape-value-error", "error-class", "simdist/keras/trainers/generator_adapter.py",
+       "        raise TypeError(f\"Generator yielded an element of shape {tuple(shape.as_list())} where an element of shape \"\n",
+       "        raise ValueError(f\"Generator yielded an element of shape {tuple(shape.as_list())} where an element of shape \"\n",
+       "a generator batch that does not fit the first batches' signature is ValueError (Keras: TypeError)"),
+    _t("generator-dict-key-order-checked", "order", "simdist/keras/trainers/tensor_spec.py",
+       "            if not isinstance(s, dict) or sorted(s) != sorted(first):\n",
+       "            if not isinstance(s, dict) or list(s) != list(first):\n",
+       "the batches of a generator or PyDataset must list a dict's keys in the same order (Keras: same keys)"),
+    _t("structure-list-tuple-alike", "missing-error", "simdist/keras/trainers/data_adapter.py",
+       "        return type(a) is type(b) and len(a) == len(b) and all(same_structure(x, y) for x, y in zip(a, b))\n",
+       "        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(same_structure(x, y) for x, y in zip(a, b))\n",
+       "the structure check of y against sample_weight (and of loss against loss_weights) takes a list and a tuple "
+       "as the same structure"),
+    _t("predict-steps-per-execution-reversed", "order", "simdist/keras/trainers/trainer.py",
+       "                outputs = tf.nest.map_structure(lambda a, b: concat([a, b]), outputs, step_outputs)\n",
+       "                outputs = tf.nest.map_structure(lambda a, b: concat([b, a]), outputs, step_outputs)\n",
+       "predict with steps_per_execution > 1 puts each later batch of a group before the earlier ones"),
+    _t("compile-metrics-weighted-not-listed", "state", "simdist/keras/trainers/compile_utils.py",
+       "        out: list[Any] = []\n"
+       "        for m in self._flat_metrics + self._flat_weighted_metrics:\n"
+       "            if isinstance(m, MetricsList):\n",
+       "        out: list[Any] = []\n"
+       "        for m in self._flat_metrics:\n"
+       "            if isinstance(m, MetricsList):\n",
+       "the compiled metrics' `metrics` list leaves the weighted metrics out"),
+    # -- gradients
+    _t("gather-nd-grad-always-dense", "gradient", "simdist/runtime/ops/scatter.py",
+       "    if indices.ndim == 2 and indices.shape.as_list()[-1] == 1:\n"
+       "        return [IndexedSlices(grad,",
+       "    if False:\n"
+       "        return [IndexedSlices(grad,",
+       "GatherNd's gradient is a dense ScatterNd also for [N, 1] indices (TF: IndexedSlices)"),
+    _t("max-min-grad-ties-to-both", "gradient", "simdist/runtime/ops/math.py",
+       "    return [unbroadcast(where(xmask, grad, zeros), sx), unbroadcast(where(xmask, zeros, grad), sy)]\n",
+       "    return [unbroadcast(where(xmask, grad, zeros), sx), unbroadcast(where(select(y, x), grad, zeros), sy)]\n",
+       "Maximum/Minimum's gradient gives a tie to both inputs (TF: to x only)"),
+    # -- tf.data
+    _t("choose-from-datasets-int32-choices", "missing-error", "simdist/runtime/data/sampling.py",
+       "    if not (isinstance(spec, TensorSpec) and spec.dtype == dtypes.int64 and spec.shape.is_compatible_with([])):\n",
+       "    if not (isinstance(spec, TensorSpec) and spec.dtype.is_integer and spec.shape.is_compatible_with([])):\n",
+       "choose_from_datasets accepts a choice dataset of int32 scalars (TF: TypeError, int64 only)"),
+    _t("padded-shape-scalar-minus-one-accepted", "boundary", "simdist/runtime/data/batching.py",
+       "        if p < 0:\n"
+       "            raise ValueError(f\"Padded shape {int(p)} must be",
+       "        if p < -1:\n"
+       "            raise ValueError(f\"Padded shape {int(p)} must be",
+       "padded_batch(padded_shapes=-1) (a scalar) is read as one unknown dimension (TF: ValueError)"),
+    _t("shard-index-equal-num-shards", "boundary", "simdist/runtime/data/shard.py",
+       "    if not ((0 <= index < num_shards) or num_shards == SHARD_HINT):\n",
+       "    if not ((0 <= index <= num_shards) or num_shards == SHARD_HINT):\n",
+       "Dataset.shard(n, n) is accepted (TF: InvalidArgumentError, index in [0, n))"),
+    _t("window-shift-default-one", "boundary", "simdist/runtime/data/window.py",
+       "    return _WindowDataset(dataset, _int64(size), _int64(size if shift is None else shift), _int64(stride),\n",
+       "    return _WindowDataset(dataset, _int64(size), _int64(1 if shift is None else shift), _int64(stride),\n",
+       "Dataset.window(size) without shift slides by one (TF: shift defaults to size)"),
+    # -- checkpoints and saving
+    _t("load-keras-file-unbuilt-accepted", "missing-error", "simdist/keras/models/model.py",
+       "            if not self.built:\n"
+       "                raise ValueError(\"You are loading weights into a model that has not yet been built. Try building the \"\n",
+       "            if False:\n"
+       "                raise ValueError(\"You are loading weights into a model that has not yet been built. Try building the \"\n",
+       "load_weights of a .keras file into an unbuilt model does not raise Keras's ValueError"),
+    _t("save-weights-unbuilt-accepted", "missing-error", "simdist/keras/models/saving.py",
+       "    if not model.built:\n"
+       "        raise ValueError(\"You are saving a model that has not yet been built.",
+       "    if False:\n"
+       "        raise ValueError(\"You are saving a model that has not yet been built.",
+       "save_weights of an unbuilt model writes a file instead of Keras's ValueError"),
+    # -- distribution
+    _t("collective-dtypes-unchecked-for-two", "boundary", "simdist/strategies/base.py",
+       "        if allowed is None or self._num_replicas < 2:\n",
+       "        if allowed is None or self._num_replicas <= 2:\n",
+       "the CPU collectives' dtype check is skipped with two replicas: an all_reduce or all_gather of an unsupported "
+       "dtype runs (TF 2.21: its error)"),
+]
+TRAINING += TRAINING_BATCH37
+CATALOGUE += TRAINING_BATCH37

@@ -86,7 +86,7 @@ class AUC(Metric):
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
         """Accumulate the confusion matrices of this batch at every threshold."""
         if not self._built:
-            self._build(list(y_pred.shape))
+            self._build(tuple(y_pred.shape))   # (Keras passes y_pred.shape: its rank error prints a tuple)
         label_weights = None if self.multi_label else self.label_weights
         if self._from_logits:
             y_pred = tf.sigmoid(ops.convert_to_tensor(y_pred))
