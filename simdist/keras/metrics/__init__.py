@@ -128,26 +128,15 @@ def get(identifier: Any) -> Any:
     return get_keras_object(identifier, ALL_OBJECTS_DICT, "metric", deserialize)
 
 
-def _shape(x: Any) -> tuple:
-    shape = getattr(x, "shape", None)
-    if shape is None:
-        return ()
-    return tuple(shape.as_list() if hasattr(shape, "as_list") else shape)
-
-
 def accuracy_variant(y_true: Any, y_pred: Any) -> type:
     """Which accuracy compile() makes of "accuracy"/"acc" (Keras 3.15's compile_utils.get_metric,
     clause keras.metric.accuracy-resolution): BinaryAccuracy if y_pred's last dim is 1; else
     SparseCategoricalAccuracy if y_true has lower rank than y_pred, or its last dim is 1 while
-    y_pred's is > 1; else CategoricalAccuracy. The loss plays no part (unlike tf.keras 2)."""
-    ts, ps = _shape(y_true), _shape(y_pred)
-    y_t_last = ts[-1] if ts else None
-    y_p_last = ps[-1] if ps else None
-    if y_p_last == 1:
-        return BinaryAccuracy
-    if len(ts) < len(ps) or (y_t_last == 1 and y_p_last is not None and y_p_last > 1):
-        return SparseCategoricalAccuracy
-    return CategoricalAccuracy
+    y_pred's is > 1; else CategoricalAccuracy. The loss plays no part (unlike tf.keras 2). The rule
+    is compile's own (compile_utils.is_binary_or_sparse_categorical), so this names what compile does."""
+    from simdist.keras.trainers.compile_utils import is_binary_or_sparse_categorical
+    is_binary, is_sparse = is_binary_or_sparse_categorical(y_true, y_pred)
+    return BinaryAccuracy if is_binary else SparseCategoricalAccuracy if is_sparse else CategoricalAccuracy
 
 
 from simdist.keras import _api  # noqa: E402

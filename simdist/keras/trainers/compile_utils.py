@@ -104,13 +104,7 @@ def get_metric(identifier: Any, y_true: Any, y_pred: Any) -> Any:
     if str(identifier).lower() not in ("accuracy", "acc"):
         metric_obj = metrics.get(identifier)
     else:
-        is_binary, is_sparse = is_binary_or_sparse_categorical(y_true, y_pred)
-        if is_binary:
-            metric_obj = metrics.BinaryAccuracy(name=str(identifier))
-        elif is_sparse:
-            metric_obj = metrics.SparseCategoricalAccuracy(name=str(identifier))
-        else:
-            metric_obj = metrics.CategoricalAccuracy(name=str(identifier))
+        metric_obj = metrics.accuracy_variant(y_true, y_pred)(name=str(identifier))
     metric_name = identifier if isinstance(identifier, str) else _object_name(metric_obj)
     if not isinstance(metric_obj, metrics.Metric):
         metric_obj = metrics.MeanMetricWrapper(metric_obj)
