@@ -1,0 +1,87 @@
+"""Gaps the sixteenth mechanical mutation sweep found (benchmarks/auto_mutants.py, seed 16, over the training-layer
+files seeds 1-15 never or least sampled; thirty-ninth session): behaviours the suite executed but no test looked at
+(docs/conformance.md, "Thirty-ninth session: automatic sweep, seed 16 (amut39)"; TF 2.21 + Keras 3.15).
+
+Each test closes the class of behaviour a surviving mutant showed unchecked, not the one mutant. Expected values are
+rules transcribed here, or observations of TF 2.21 named in each test.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal, raises
+from simdist.conformance.tolerances import Tolerance
+
+clause = pytest.mark.clause
+
+
+# -- keras.ops ---------------------------------------------------------------------------------------------------------
+@clause("keras.ops", ref="tf221")
+@pytest.mark.parametrize(("lower", "want"), [(True, [1.0, 2.0, 19.0 / 6.0]), (False, [1.0, 7.0 / 3.0, 5.5])])
+def test_amut39_solve_triangular_of_a_vector(keras, lower, want):
+    """keras.ops.solve_triangular with b one rank below a (a [3, 3], b [3]): the TF backend solves b as a column and
+    squeezes it back, a [3] result (TF 2.21, observed: [1, 2, 3.1666667] lower, [1, 2.3333335, 5.5] upper, the exact
+    solutions here). The suite solved only matrix right-hand sides."""
+    a = np.array([[2.0, 0, 0], [1, 3, 0], [4, 5, 6]], np.float32)
+    b = np.array([2.0, 7, 33], np.float32)
+    call = f"keras.ops.solve_triangular(a [3, 3], b [3], lower={lower})"
+    r = keras.ops.convert_to_numpy(keras.ops.solve_triangular(a, b, lower=lower))
+    assert_equal(list(r.shape), [3], call=call, what="shape")
+    assert_close(r, np.array(want), tolerance=Tolerance(rtol=1e-6, atol=1e-6), call=call)
+
+
+# -- linear algebra ----------------------------------------------------------------------------------------------------
+@clause("ops.linalg-more", ref="tf221")
+@pytest.mark.parametrize(("select_range", "want"), [
+    ([0, 1], [1.254718759825861, 2.8227170808871085]),
+    ([1, 3], [2.8227170808871085, 4.177282919112892, 5.745281240174139]),
+    ([2, 2], [4.177282919112892]),
+])
+def test_amut39_eigh_tridiagonal_index_range_includes_both_ends(tf, select_range, want):
+    """tf.linalg.eigh_tridiagonal(select='i', select_range=[lo, hi]) returns the eigenvalues of indices lo..hi, both
+    ends included (hi - lo + 1 of them). TF 2.21, observed for the float64 diagonal [2, 3, 4, 5] and off-diagonal
+    [1, 1, 1]; the suite only selected all ('a')."""
+    a = tf.constant([2.0, 3.0, 4.0, 5.0], tf.float64)
+    b = tf.constant([1.0, 1.0, 1.0], tf.float64)
+    call = f"tf.linalg.eigh_tridiagonal([2, 3, 4, 5], [1, 1, 1], eigvals_only=True, select='i', select_range={select_range})"
+    r = tf.linalg.eigh_tridiagonal(a, b, eigvals_only=True, select="i", select_range=select_range).numpy()
+    assert_equal(list(r.shape), [len(want)], call=call, what="shape")
+    assert_close(r, np.array(want), tolerance=Tolerance(rtol=1e-12, atol=1e-12), call=call)
+
+
+# -- raw ops -----------------------------------------------------------------------------------------------------------
+@clause("ops.raw-ops", ref="tf221")
+@pytest.mark.parametrize("axis", [1, 2])
+def test_amut39_quantize_and_dequantize_v4_grad_axis_past_the_rank(tf, axis):
+    """raw QuantizeAndDequantizeV4Grad with an axis at or past the input's rank (input rank 1) is InvalidArgumentError
+    "Axis should be -1 or 0 or a positive value less than 1but given axis value was <axis>" (TF 2.21, observed; the
+    kernel's text has no space before "but")."""
+    x = tf.constant([1.0, 2.0])
+    call = f"tf.raw_ops.QuantizeAndDequantizeV4Grad(input rank 1, axis={axis})"
+    text = f"Axis should be -1 or 0 or a positive value less than 1but given axis value was {axis}"
+    with raises(tf.errors.InvalidArgumentError, match=re.escape(text), call=call):
+        tf.raw_ops.QuantizeAndDequantizeV4Grad(gradients=tf.constant([1.0, 1.0]), input=x, input_min=tf.constant(0.0),
+                                               input_max=tf.constant(3.0), axis=axis)
+
+
+# -- tf.io -------------------------------------------------------------------------------------------------------------
+@clause("ops.conversion", ref="tf221")
+def test_amut39_parse_example_names_that_are_not_text_in_a_function(tf):
+    """tf.io.parse_example inside a tf.function with example_names [1]: op_def_library's TypeError names the op's
+    input and the op, "Expected string passed to parameter 'names' of op 'ParseExampleV2', got [1] of type 'list'
+    instead. Error: Expected string, but got 1 of type 'int'." (TF 2.21, observed; its AutoGraph frame lines come
+    first)."""
+    feats = {"a": tf.io.FixedLenFeature([], tf.int64, 0)}
+
+    @tf.function
+    def f(x):
+        return tf.io.parse_example(x, feats, example_names=[1])
+
+    text = ("Expected string passed to parameter 'names' of op 'ParseExampleV2', got [1] of type 'list' instead. "
+            "Error: Expected string, but got 1 of type 'int'.")
+    with raises(TypeError, match=re.escape(text), call="tf.function: tf.io.parse_example(..., example_names=[1])"):
+        f(tf.constant([b""]))
