@@ -85,3 +85,35 @@ def test_amut39_parse_example_names_that_are_not_text_in_a_function(tf):
             "Error: Expected string, but got 1 of type 'int'.")
     with raises(TypeError, match=re.escape(text), call="tf.function: tf.io.parse_example(..., example_names=[1])"):
         f(tf.constant([b""]))
+
+
+@clause("ops.linalg-more", ref="tf221")
+def test_amut39_svd_of_a_non_symmetric_matrix_to_the_last_bits(tf):
+    """tf.linalg.svd of a float64 3x3 matrix whose 2x2 Jacobi blocks are not symmetric (Eigen's JacobiSVD first
+    rotates each block symmetric from its trace and its off-diagonal difference, real_2x2_jacobi_svd): TF 2.21's
+    singular values to 5e-15 and vectors to 1e-15 (observed; a wrong symmetrizing rotation still converges, off in
+    the last bits only, so the suite's looser SVD checks did not see it)."""
+    m = np.array([[1.0, 2, 0], [3, 1, 4], [0, 5, 2]])
+    s, u, v = tf.linalg.svd(tf.constant(m))
+    call = "tf.linalg.svd([[1, 2, 0], [3, 1, 4], [0, 5, 2]] float64)"
+    want_s = [6.60489441053206, 3.87298334620742, 1.17276162357164]
+    want_u = [[0.2709029485663496, 0.19611613513818385, -0.9424171337558113],
+              [0.6199928743664238, -0.7844645405527363, 0.014973989122626817],
+              [0.7363561829664487, 0.5883484054145522, 0.3341043634154396]]
+    want_v = [[0.32262159532297013, -0.5570066518960167, -0.765283539594869],
+              [0.7333318877297831, 0.6582805886043833, -0.16997355413516468],
+              [0.5984476991934506, -0.5063696835418334, 0.6208462731786417]]
+    assert_close(s.numpy(), np.array(want_s), tolerance=Tolerance(rtol=0.0, atol=5e-15), call=call + " s")
+    assert_close(u.numpy(), np.array(want_u), tolerance=Tolerance(rtol=0.0, atol=1e-15), call=call + " u")
+    assert_close(v.numpy(), np.array(want_v), tolerance=Tolerance(rtol=0.0, atol=1e-15), call=call + " v")
+
+
+@clause("ops.linalg-more", ref="tf221")
+def test_amut39_expm_with_a_degree_9_pade_approximant(tf):
+    """tf.linalg.expm of a float64 2x2 matrix whose 1-norm (1.3) selects the degree-9 Pade approximant (TF's
+    _matrix_exp_pade9): TF 2.21's values to 1e-14 (observed). The suite's expm checks were looser than a one-unit
+    change in a Pade coefficient."""
+    r = tf.linalg.expm(tf.constant([[0.5, 1.0], [-0.7, 0.3]], tf.float64)).numpy()
+    want = [[1.13867564454108, 1.3260873602752608], [-0.9282611521926825, 0.8734581724860282]]
+    assert_close(r, np.array(want), tolerance=Tolerance(rtol=0.0, atol=1e-14),
+                 call="tf.linalg.expm([[0.5, 1.0], [-0.7, 0.3]] float64)")
