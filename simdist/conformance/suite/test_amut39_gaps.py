@@ -117,3 +117,15 @@ def test_amut39_expm_with_a_degree_9_pade_approximant(tf):
     want = [[1.13867564454108, 1.3260873602752608], [-0.9282611521926825, 0.8734581724860282]]
     assert_close(r, np.array(want), tolerance=Tolerance(rtol=0.0, atol=1e-14),
                  call="tf.linalg.expm([[0.5, 1.0], [-0.7, 0.3]] float64)")
+
+
+@clause("ops.linalg-more", ref="tf221")
+@pytest.mark.parametrize("select_range", [[2, 1], [3, 0]])
+def test_amut39_eigh_tridiagonal_empty_index_range(tf, select_range):
+    """tf.linalg.eigh_tridiagonal(select='i') with select_range[0] > select_range[1] is InvalidArgumentError "Got empty
+    index range in select_range." (TF 2.21, observed eagerly; check_ops.assert_less_equal's data follows it)."""
+    a = tf.constant([2.0, 3.0, 4.0, 5.0], tf.float64)
+    b = tf.constant([1.0, 1.0, 1.0], tf.float64)
+    with raises(tf.errors.InvalidArgumentError, match=re.escape("Got empty index range in select_range."),
+                call=f"tf.linalg.eigh_tridiagonal(..., select='i', select_range={select_range})"):
+        tf.linalg.eigh_tridiagonal(a, b, eigvals_only=True, select="i", select_range=select_range)
