@@ -129,3 +129,20 @@ def test_amut39_eigh_tridiagonal_empty_index_range(tf, select_range):
     with raises(tf.errors.InvalidArgumentError, match=re.escape("Got empty index range in select_range."),
                 call=f"tf.linalg.eigh_tridiagonal(..., select='i', select_range={select_range})"):
         tf.linalg.eigh_tridiagonal(a, b, eigvals_only=True, select="i", select_range=select_range)
+
+
+# -- tf.debugging ------------------------------------------------------------------------------------------------------
+@clause("ops.debugging-checks", ref="tf221")
+@pytest.mark.parametrize(("call", "text"), [
+    ("tf.compat.v1.assert_positive(tf.constant([-1, 2]))",
+     "\nCondition x > 0 did not hold element-wise:\nx (shape=(2,) dtype=int32) = \n['-1', '2']"),
+    ("tf.compat.v1.assert_less(tf.constant([3, 1]), tf.constant([2, 2]))",
+     "Condition x < y did not hold.\nIndices of first 1 different values:\n[[0]]\nCorresponding x values:\n[3]\n"
+     "Corresponding y values:\n[2]\nFirst 2 elements of x:\n[3 1]\nFirst 2 elements of y:\n[2 2]"),
+])
+def test_amut39_eager_v1_assertions_print_check_ops_eager_data(tf, call, text):
+    """A failing tf.compat.v1 assertion run eagerly raises InvalidArgumentError with check_ops' eager data (the
+    tensor's shape and dtype label and its elements as strings; for a binary assertion _make_assert_msg_data's
+    indices and first elements), not the graph's "x = [...]" form (TF 2.21, observed texts)."""
+    with raises(tf.errors.InvalidArgumentError, match="^" + re.escape(text) + "$", call=call):
+        eval(call, {"tf": tf})  # noqa: S307 - the parametrized call text above
