@@ -49,8 +49,8 @@ def tf_results() -> dict[int, Any]:
     return EDGES.tf_answers()
 
 
-@clause(_LA)
-@EDGES.parametrize(_LA)
+@clause("ops.linalg-more")
+@EDGES.parametrize("ops.linalg-more")
 def test_eigh_tridiagonal_empty_range_texts(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 

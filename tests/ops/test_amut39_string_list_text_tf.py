@@ -58,8 +58,8 @@ def tf_results() -> dict[int, Any]:
     return EDGES.tf_answers()
 
 
-@clause(_CONV)
-@EDGES.parametrize(_CONV)
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
 def test_string_list_conversion_error_texts(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
