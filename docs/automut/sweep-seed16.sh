@@ -16,6 +16,12 @@
 #        --skip-new-modules --budget 1020 --json docs/automut/sweep-seed16.json --markdown docs/automut/sweep-seed16.md
 #      sh docs/automut/sweep-seed16.sh --part b (the same) --json docs/automut/sweep-seed16b.json --markdown docs/automut/sweep-seed16b.md
 # (without --part: all 50 files in one process)
+# Parts c and d (13:17 UTC, after a and b): a and b stopped at the budget with 21 and 23 mutants not run (the machine
+# at load 12-13); the not-run ids of each part's json, the same sampling, beside the re-runs:
+#   sh docs/automut/sweep-seed16.sh --part a --map <map> --skip-new-modules --timeout 240 --budget 780 \
+#       --only <the 21 not-run ids of sweep-seed16.json> --json docs/automut/sweep-seed16c.json --markdown docs/automut/sweep-seed16c.md
+#   sh docs/automut/sweep-seed16.sh --part b --map <map> --skip-new-modules --timeout 240 --budget 720 \
+#       --only <the 23 not-run ids of sweep-seed16b.json> --json docs/automut/sweep-seed16d.json --markdown docs/automut/sweep-seed16d.md
 K=simdist/keras; O=simdist/runtime/ops; R=simdist/runtime; S=simdist/strategies; T=simdist/tf
 A="--files $O/cholesky_grad.py --files $O/triangular_solve_checks.py --files $O/type_attr_first.py
    --files $O/eigen_redux.py --files $O/image_nms_padded.py --files $R/convert.py --files $O/binomial.py
