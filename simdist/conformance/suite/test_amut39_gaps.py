@@ -146,3 +146,18 @@ def test_amut39_eager_v1_assertions_print_check_ops_eager_data(tf, call, text):
     indices and first elements), not the graph's "x = [...]" form (TF 2.21, observed texts)."""
     with raises(tf.errors.InvalidArgumentError, match="^" + re.escape(text) + "$", call=call):
         eval(call, {"tf": tf})  # noqa: S307 - the parametrized call text above
+
+
+@clause("function.trace-time-errors", ref="tf221")
+@pytest.mark.parametrize("rd", [2, -3])
+def test_amut39_approx_max_k_reduction_dimension_out_of_range_at_trace(tf, rd):
+    """tf.math.approx_max_k of a [1, 3] input with reduction_dimension 2 or -3, traced: ApproxTopK's shape function
+    refuses it, ValueError "Invalid reduction dimension: <rd>. Must be within the range of [-2, 1]" (TF 2.21, observed
+    for 2; -3 the same rule's other end). The suite traced only dimensions in range."""
+    @tf.function
+    def f():
+        return tf.math.approx_max_k(tf.constant([[1.0, 5.0, 3.0]]), 2, reduction_dimension=rd)
+
+    text = f"Invalid reduction dimension: {rd}. Must be within the range of [-2, 1]"
+    with raises(ValueError, match=re.escape(text), call=f"traced tf.math.approx_max_k([1, 3], 2, reduction_dimension={rd})"):
+        f.get_concrete_function()
