@@ -63,6 +63,19 @@ def _sturm(alpha: Tensor, beta_sq: Tensor, pivmin: Tensor, alpha0_perturbation: 
     return count
 
 
+def _empty_range(message: str, sym: str, select_range: Any, np_dtype: Any) -> errors.InvalidArgumentError:
+    """TF's check_ops.assert_less_equal (select 'i') / assert_less (select 'v') of select_range's ends failing: eagerly
+    its message and _make_assert_msg_data ("Condition x <= y did not hold.", "First 1 elements of x:", "[2]", ...;
+    TF 2.21, observed; amut39). In a tf.function TF's graph form names the assert's tensors, which simdist does not
+    model: the message alone there."""
+    from simdist.runtime import assert_messages, context
+    if context.in_function():
+        return errors.InvalidArgumentError(None, None, message)
+    x, y = (convert_to_tensor(np.asarray(v, np_dtype)) for v in select_range[:2])
+    data = assert_messages.eager_binary_data(sym, x, y, None, 3)
+    return errors.InvalidArgumentError(None, None, assert_messages.eager_message(message, data, 3))
+
+
 def _eigenvalues(alpha: Tensor, beta: Tensor, select: str, select_range: Any, tol: Any) -> Tensor:
     n = int(alpha.shape[0])
     if alpha.dtype.is_complex:
@@ -89,11 +102,11 @@ def _eigenvalues(alpha: Tensor, beta: Tensor, select: str, select_range: Any, to
         target_counts = array.range_(n)
     elif select == "i":
         if select_range[0] > select_range[1]:
-            raise errors.InvalidArgumentError(None, None, "Got empty index range in select_range.")
+            raise _empty_range("Got empty index range in select_range.", "<=", select_range, np.int32)
         target_counts = array.range_(select_range[0], select_range[1] + 1)
     elif select == "v":
         if not select_range[0] < select_range[1]:
-            raise errors.InvalidArgumentError(None, None, "Got empty interval in select_range.")
+            raise _empty_range("Got empty interval in select_range.", "<", select_range, alpha.dtype.real_dtype._np)
     else:
         raise ValueError("'select must have a value in {'a', 'i', 'v'}.")
     fudge = 2.1

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, tensor_proto
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import dtype_error
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -27,6 +27,17 @@ def _leaf(x: Any) -> Any:
     while isinstance(x, (list, tuple)) and len(x):
         x = x[0]
     return x
+
+
+def _first_mismatch(x: list, fallback: Any) -> str:
+    """make_tensor_proto's _AssertCompatible text for a list converted to string in a graph: the first
+    nest.flatten leaf that is not text, printed with str() and its own type name ("Expected string, but
+    got 2 of type 'int64'." for ['x', np.int64(2)]; TF 2.21, amut39). `fallback` when every leaf is text."""
+    try:
+        tensor_proto.assert_compatible(x, dtypes.string)
+    except TypeError as e:
+        return str(e)
+    return f"Expected string, but got {fallback!r} of type '{type(fallback).__name__}'."
 
 
 def string_tensor(x: Any, op: str = "", arg: str = "input") -> Tensor:
@@ -64,7 +75,7 @@ def string_tensor(x: Any, op: str = "", arg: str = "input") -> Tensor:
         bad = bad.item() if isinstance(bad, np.generic) else bad
         if context.in_function() and op:
             why = (f"Expected binary or unicode string, got {bad!r}" if numpy_value or not isinstance(x, list) else
-                   f"Expected string, but got {bad!r} of type '{type(bad).__name__}'.")
+                   _first_mismatch(x, bad))
             raise TypeError(f"Expected string passed to parameter '{arg}' of op '{op}', got {x!r} of type "
                             f"'{type(x).__name__}' instead. Error: {why}") from None
         if numpy_value and context.in_function():
