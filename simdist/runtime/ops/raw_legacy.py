@@ -131,13 +131,16 @@ def _conjugate_transpose(x: Any, perm: Any) -> Any:
     """ConjugateTranspose: Transpose, then Conj of a complex input. In a tf.function grappler's ArithmeticOptimizer
     (RemoveIdentityTranspose) replaces one whose perm is a known identity by a Conj node, whose OpDef takes complex64,
     complex128 and variant only: any other dtype is InvalidArgumentError when the function runs, unless x too is a
-    constant the graph folds (observed on TF 2.21; fz35a, sig seed 3520261221 #85)."""
+    constant the graph folds (observed on TF 2.21; fz35a, sig seed 3520261221 #85). Grappler rewrites a graph that
+    was built: TransposeShapeFn's trace-time ValueError of an identity perm whose length differs from x's known rank
+    ("Dimension must be 3 but is 4") comes first (fz39a, sig seed 3920261202 #144)."""
     from simdist.runtime import context
-    from simdist.runtime.ops import graph_constants
+    from simdist.runtime.ops import graph_constants, static_shapes
     if context.in_function() and not x.dtype.is_complex and graph_constants.known(perm) and \
             not graph_constants.known(x):   # (a constant x: grappler's constant folding computes the op first)
         p = _value(perm).ravel().tolist() if not isinstance(perm, (list, tuple)) else list(perm)
-        if len(p) >= 2 and p == list(range(len(p))):   # (a perm of 0 or 1 entries: no Conj node; seed 3520261221 #63)
+        rank_fits = static_shapes.rank_unknown(x) or x.ndim == len(p)   # (else the shape function's error, below)
+        if len(p) >= 2 and p == list(range(len(p))) and rank_fits:   # (0 or 1 entries: no Conj node; seed 3520261221 #63)
             name = {"float32": "float", "float64": "double"}.get(x.dtype.name, x.dtype.name)
             raise _invalid("ConjugateTranspose", f"Value for attr 'T' of {name} is not in the list of allowed values: "
                                                  "complex64, complex128, variant\n\t; NodeDef: {{node ArithmeticOptimizer/"
