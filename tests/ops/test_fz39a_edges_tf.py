@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import edge_compare
-from edge_programs import eager as _eager, sig as _sig, tape as _tape
+from edge_programs import eager as _eager, sig as _sig, tape as _tape, traced as _traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -130,7 +130,27 @@ def _svd_grad_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- fz32a's open CudnnRNN classes, closed since: in a graph op_def_library checks the attrs in the OpDef's order
+# (T, S, then rnn_mode, input_mode, direction), so a type attr outside its list is the TypeError before a string
+# attr outside its list (sig seed 3220261207 #121, function seed 3220261210 #91 agree on this code)
+def _cudnn_attr_order_cases() -> list[tuple[str, str, object]]:
+    out = []
+    sizes = "num_layers=tf.constant(1), num_units=tf.constant(2), input_size=tf.constant(3)"
+    w = "weights=[tf.ones([4, 3])], biases=[tf.ones([4])]"
+    for t, s_ in (("float32", "float32"), ("int32", "int32"), ("float32", "int32"), ("float16", "int64")):
+        for bad in ("direction='BOGUS'", "rnn_mode='BOGUS'", "input_mode='BOGUS'", "rnn_mode='BOGUS', direction='x'"):
+            out.append((f"CudnnRNNParamsSize T {t} S {s_} {bad} in a tf.function", _T, _traced(
+                f"tf.raw_ops.CudnnRNNParamsSize({sizes}, T=tf.{t}, S=tf.{s_}, {bad})")))
+        out.append((f"CudnnRNNCanonicalToParamsV2 weights of {t} {bad} in a tf.function", _T, _traced(
+            f"tf.raw_ops.CudnnRNNCanonicalToParamsV2({sizes}, weights=[tf.ones([4, 3], tf.{t})], "
+            f"biases=[tf.ones([4], tf.{t})], {bad})")))
+    out.append(("CudnnRNNCanonicalToParamsV2 input_mode BOGUS in a tf.function", _T, _traced(
+        f"tf.raw_ops.CudnnRNNCanonicalToParamsV2({sizes}, {w}, input_mode='BOGUS', rnn_mode='lstm')")))
+    return out
+
+
 CASES: list[tuple] = [
+    *_cudnn_attr_order_cases(),
     *_svd_grad_cases(),
     *_fake_quant_cases(),
     *_depthwise_explicit_cases(),
