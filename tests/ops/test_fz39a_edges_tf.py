@@ -149,7 +149,23 @@ def _cudnn_attr_order_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- SparseSplit's kernel checks split_dim a scalar first; its shape function reads no split_dim (a graph traces it)
+def _sparse_split_cases() -> list[tuple[str, str, object]]:
+    out = []
+    vals = "tf.constant(np.array([0, 1, 1, 3], np.uint64))"
+    for sd in ("[0]", "0", "[[0]]", "[0, 1]", "[]", "-1"):
+        for ind in ("[[0], [2], [2], [3]]", "[0, 2, 2, 3]"):
+            call = (f"tf.raw_ops.SparseSplit(values={{v}}, num_split=4, shape=tf.constant([4], tf.int64), split_dim={sd}, "
+                    f"indices={ind})")
+            out.append((f"SparseSplit split_dim {sd} indices {ind}", _K, _eager(call.format(v=vals))))
+            for spec in ([4], None):
+                out.append((f"SparseSplit split_dim {sd} indices {ind} of {spec}", _T, _sig(
+                    call.format(v="x"), (spec, "uint64"), vals)))
+    return out
+
+
 CASES: list[tuple] = [
+    *_sparse_split_cases(),
     *_cudnn_attr_order_cases(),
     *_svd_grad_cases(),
     *_fake_quant_cases(),
