@@ -164,7 +164,39 @@ def _sparse_split_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- StridedSliceAssignBCast: a strided-slice assignment's value drops its extra leading ones before it broadcasts
+# to the slice (a [1] value fills a scalar slice), in TensorStridedSliceUpdate and a variable's slice assign
+def _slice_assign_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for val in ("[-4]", "[[-4]]", "-4", "[-4, 3]", "[[[-4]]]"):
+        out.append((f"TensorStridedSliceUpdate of a scalar by {val}", _K, _eager(
+            f"tf.raw_ops.TensorStridedSliceUpdate(input=tf.constant(1, tf.int64), value=tf.constant({val}, tf.int64), "
+            "begin=tf.constant([], tf.int32), end=[], strides=[])")))
+        out.append((f"TensorStridedSliceUpdate shrink of a scalar by {val}", _K, _eager(
+            f"tf.raw_ops.TensorStridedSliceUpdate(input=tf.constant(1, tf.int64), value=tf.constant({val}, tf.int64), "
+            "begin=tf.constant([], tf.int32), end=[], strides=[], shrink_axis_mask=3, ellipsis_mask=1)")))
+    for shape in ([6], [3, 2], [1, 6], [1, 2, 3], [1, 1, 2, 3], [2, 1, 3], [1, 3], [1, 1, 1], [2, 3]):
+        n = int(np.prod(shape))
+        for dt in ("int64", "float32"):
+            val = f"tf.reshape(tf.range({n}, dtype=tf.{dt}), {shape})"
+            out.append((f"TensorStridedSliceUpdate [2, 3] {dt} full by {shape}", _K, _eager(
+                f"tf.raw_ops.TensorStridedSliceUpdate(input=tf.zeros([2, 3], tf.{dt}), value={val}, begin=[0, 0], "
+                "end=[0, 0], strides=[1, 1], begin_mask=3, end_mask=3)")))
+            out.append((f"TensorStridedSliceUpdate [2, 3] {dt} row by {shape}", _K, _eager(
+                f"tf.raw_ops.TensorStridedSliceUpdate(input=tf.zeros([2, 3], tf.{dt}), value={val}, begin=[0, 0], "
+                "end=[1, 3], strides=[1, 1])")))
+    for val in ("[[5.]]", "[5.]", "[[1., 2., 3.]]", "[[[1., 2., 3.]]]", "[[1.], [2.]]", "[2., 3.]", "5."):
+        for key in ("0, 0", "0", "0:1"):
+            out.append((f"Variable[{key}].assign({val})", _K, _eager(
+                f"(lambda v: (v[{key}].assign({val}), v.read_value())[1])(tf.Variable(tf.zeros([2, 3])))")))
+    out.append(("TensorStridedSliceUpdate of a [1] value under a tape", _K, _tape(
+        "tf.raw_ops.TensorStridedSliceUpdate(input=x[0], value=tf.reshape(x[1:], [1, 1]), begin=[0], end=[1], "
+        "strides=[1], shrink_axis_mask=1)", "tf.constant([2.0, 3.0])")))
+    return out
+
+
 CASES: list[tuple] = [
+    *_slice_assign_cases(),
     *_sparse_split_cases(),
     *_cudnn_attr_order_cases(),
     *_svd_grad_cases(),

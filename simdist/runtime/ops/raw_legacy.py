@@ -806,16 +806,15 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
     vs = value.shape.as_list()
     if int(np.prod(want)) == 0:   # (an empty slice: the input as it is, no broadcast check; observed on TF
         return _empty_slice_update(input, value, want)   # 2.21, fuzz20 seed 2920261201 #82)
-    try:
-        np.broadcast_shapes(tuple(vs), tuple(want))
-        if len(vs) > len(want) or np.broadcast_shapes(tuple(vs), tuple(want)) != tuple(want):
-            raise ValueError
-    except ValueError:
+    from simdist.runtime.ops.slice_assign_bcast import fitted_shape
+    fitted = fitted_shape(vs, want)   # (StridedSliceAssignBCast: extra leading ones dropped, then broadcast)
+    if fitted is None:
         raise _invalid("TensorStridedSliceUpdate", f"Cannot broadcast input shape {_dims(vs)} into final shape "
-                                                   f"{_dims(want)}") from None
+                                                   f"{_dims(want)}")
     mask = np.zeros(dims, dtype=bool)
     mask[array._np_key(norm)] = True
-    filled = array.broadcast_to(value, want) if vs != want else value
+    filled = array.reshape(value, list(fitted)) if list(fitted) != vs else value
+    filled = array.broadcast_to(filled, want) if list(fitted) != want else filled
     if input.dtype.is_floating or input.dtype.is_complex:
         from simdist.runtime.ops import dispatch
         placed = dispatch.execute(array.STRIDED_SLICE_GRAD, (filled,), {"shape": dims, "key": norm})
