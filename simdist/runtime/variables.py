@@ -461,8 +461,12 @@ class Variable(metaclass=_VariableMeta):
         target = tuple(pos.shape.as_list())
         if not pos._v.size:   # (the kernel returns before it looks at the value: an empty slice takes any;
             return self       # fz4 seed 34 #32)
+        from simdist.runtime.ops.slice_assign_bcast import fitted_shape
+        fitted = fitted_shape(np.shape(arr), target)   # (StridedSliceAssignBCast: extra leading ones dropped; fz39a)
         try:
-            arr = np.broadcast_to(arr, target)
+            if fitted is None:
+                raise ValueError
+            arr = np.broadcast_to(np.reshape(arr, fitted), target)
         except ValueError:
             raise errors.InvalidArgumentError(    # (the kernel's, also in a graph)
                 None, None, f"Cannot broadcast input shape {trace_errors.shapes_text([arr.shape])} into final "

@@ -140,16 +140,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "reads its second word past the tensor's end (observed 5.9665 for key [7], counter [1], alpha 4; eager "
         "seed 3220261208 #193); simdist refuses with UnimplementedError rather than read memory it does not have "
         "(fz32a, open).",
-    ("raw:CudnnRNNParamsSize", "error-class", "TypeError"):
-        "CudnnRNNParamsSize in a graph with both a type attr outside its list (S=tf.float32) and a string attr "
-        "outside its list (direction='BOGUS'): op_def_library checks the attrs in the OpDef's order (T, S, then "
-        "rnn_mode, input_mode, direction), so TF 2.21 raises the TypeError of S where simdist's wrapper refuses the "
-        "string first (ValueError; sig seed 3220261207 #121). Ordering the raw wrapper's string-attr check after "
-        "the type attrs in a graph was not done in this session (fz32a, open).",
-    ("raw:CudnnRNNCanonicalToParamsV2", "error-class", "TypeError"):
-        "as raw:CudnnRNNParamsSize: a string attr outside its list (input_mode='BOGUS') beside a type attr TF refuses "
-        "first in the OpDef's order, TypeError on TF 2.21, ValueError in simdist (function seed 3220261210 #91; "
-        "fz32a, open).",
     ("raw:MatrixSolveLs", "gradient", "float64"):
         "float64 MatrixSolveLs of a 4x4 system with an l2_regularizer under a tape (seed 3220261209 #63): the "
         "gradients agree to 8 digits and differ in the last bits (the Cholesky solve's order in TF's gradient "

@@ -663,6 +663,15 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
                                                             f"is a vector of size {len(p)} [Op:Transpose]"),
                     ValueError, f"perm dim {d} is out of range of input rank {len(p)} for '{{{{node Transpose}}}}' "
                                 f"with input shapes: ?, [{len(p)}].")
+    if no_rank and len(p) != nd and len(p) >= 2 and p == tuple(range(len(p))) and context.in_function() and \
+            graph_constants.known(perm):
+        # grappler's ArithmeticOptimizer (RemoveIdentityTranspose) takes a known identity perm's Transpose out of
+        # the graph before it runs, so the kernel never compares the perm with the input's rank: x itself (a
+        # ConjugateTranspose its Conj), whatever rank it has (observed on TF 2.21; fz39a)
+        if conjugate and t.dtype.kind == "c":
+            from simdist.runtime.ops.complex_math import conj
+            return conj(t)
+        return t
     if len(p) != nd:        # TF's Transpose kernel checks (NumPy's errors would leak)
         err = trace_errors.shape_error(f"transpose expects a vector of size {nd}. But input(1) is a vector of size "
                                        f"{len(p)} [Op:Transpose]", f"Dimension must be {nd} but is {len(p)}",

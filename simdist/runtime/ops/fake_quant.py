@@ -4,7 +4,7 @@ fake_quant_ops_functor.h computes them in float32 (clause ops.fake-quant).
 
 Nudge(min, max, quant_min, quant_max): scale = (max - min) / (qmax - qmin), inv_scale =
 (qmax - qmin) / (max - min), zero point qmin - min / scale clamped to [qmin, qmax] and rounded half
-away from zero (std::round), nudged_min = (qmin - zp) * scale, nudged_max = (qmax - zp) * scale;
+away from zero (std::round; a NaN one, of an infinite min, is 0 as x86 converts it), nudged_min = (qmin - zp) * scale, nudged_max = (qmax - zp) * scale;
 qmin is 1 with narrow_range, else 0, qmax 2^num_bits - 1. The output is
 floor((clamp(x) - nudged_min) * inv_scale - quant_zero + 0.5) * scale with quant_zero =
 floor(-nudged_min * inv_scale + 0.5) (the Vars op divides by scale instead of multiplying by
@@ -54,9 +54,14 @@ def nudge(mn: float, mx: float, quant_min: int, quant_max: int) -> tuple[np.floa
         zp = qmin
     elif zp_from_min > qmax:
         zp = qmax
+    elif np.isnan(zp_from_min):   # (static_cast<uint16>(std::round(NaN)): x86's cvttss2si gives the "integer
+        # indefinite" 0x80000000, whose low 16 bits are 0, with narrow_range too: an infinite min makes the nudged
+        # range (NaN or +-inf, +-inf), observed on TF 2.21; fz39a, tape seed 3920261205 #197)
+        zp = _F(0)
     else:
         zp = _round_half_away(zp_from_min)
-    return _F((qmin - zp) * scale), _F((qmax - zp) * scale), scale, inv_scale
+    with np.errstate(all="ignore"):
+        return _F((qmin - zp) * scale), _F((qmax - zp) * scale), scale, inv_scale
 
 
 def _quantize(x: np.ndarray, mn: float, mx: float, quant_min: int, quant_max: int, divide: bool) -> np.ndarray:

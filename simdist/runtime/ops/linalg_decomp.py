@@ -268,6 +268,7 @@ def _svd_grad(op: Any, grad_s: Any, grad_u: Any, grad_v: Any) -> list:
     full_matrices = op.get_attr("full_matrices")
     m, n = a.shape.as_list()[-2:]
     s, u, v = op.outputs
+    s = math.cast(s, a.dtype)
     use_adjoint = m > n
     if use_adjoint:
         m, n = n, m
@@ -291,11 +292,18 @@ def _svd_grad(op: Any, grad_s: Any, grad_u: Any, grad_v: Any) -> list:
     if m == n:
         before = term1
     else:
-        gv1t = matrix_transpose(grad_v1)
+        gv1t = matrix_transpose(grad_v1, conjugate=True)
         term2_nous = gv1t - matmul(matmul(gv1t, v1), v1, adjoint_b=True)
         if full_matrices:
             v2 = v[..., :, m:n]
             grad_v2 = grad_v[..., :, m:n]
             term2_nous -= matmul(matmul(v1, grad_v2, adjoint_a=True), v2, adjoint_b=True)
         before = term1 + matmul(matmul(u, s_inv_mat), term2_nous)
-    return [matrix_transpose(before) if use_adjoint else before]
+    if a.dtype.is_complex:   # (the complex SVD's gauge term, and conjugates above: TF 2.21's _SvdGrad; fz39a, tape
+        # seed 3920261207 #37, a complex128 4x1 matrix whose gradient simdist took as the real case's)
+        from simdist.runtime.ops.generators import eye
+        s_shape = s.shape.as_list()
+        l_ = eye(s_shape[-1], batch_shape=s_shape[:-1], dtype=a.dtype) * v_gv
+        term3_nouv = matmul(s_inv_mat, adjoint(l_) - l_)
+        before += 1 / 2. * matmul(u, matmul(term3_nouv, v1, adjoint_b=True))
+    return [matrix_transpose(before, conjugate=True) if use_adjoint else before]

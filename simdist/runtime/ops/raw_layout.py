@@ -77,14 +77,20 @@ def applies(name: str, data_format: str, dtype: Any) -> bool:
             and host_cpu.current().onednn(dtype.name, registered(name)))
 
 
+_OWN_WHEN_EXPLICIT = ("Conv2DBackpropInput", "Conv2DBackpropFilter", "DepthwiseConv2dNativeBackpropInput",
+                      "DepthwiseConv2dNativeBackpropFilter")
+
+
 def declined(name: str, vals: dict[str, Any]) -> bool:
     """Whether TF's oneDNN rewrite leaves the op to TF's own kernel, which refuses the layout
     (raw_rules.CPU_LAYOUT): a MaxPool or MaxPool3D whose window or strides span the batch or channels
     (observed "Default MaxPoolingOp only supports NHWC on device type CPU"; AvgPool, AvgPool3D and
-    AvgPoolGrad stay oneDNN's), a 2-D convolution's backprop with EXPLICIT padding."""
+    AvgPoolGrad stay oneDNN's), a 2-D convolution's or depthwise convolution's backprop with EXPLICIT padding."""
     k = vals.get("ksize")
-    if name in ("Conv2DBackpropInput", "Conv2DBackpropFilter"):   # (EXPLICIT padding: TF's own
-        # Conv2DCustomBackprop*Op, "only supports NHWC" also for float32; observed, fuzz20 seed 2620261204)
+    if name in _OWN_WHEN_EXPLICIT:   # (EXPLICIT padding: TF's own Conv2DCustomBackprop*Op, "only supports
+        # NHWC" also for float32, observed, fuzz20 seed 2620261204; TF's own DepthwiseConv2dNativeBackprop*Op,
+        # its equal row and column strides and "only supported for NHWC format" for float32 and bfloat16,
+        # observed, fz39a, eager seed 3920261204 #78; the forward DepthwiseConv2dNative stays oneDNN's)
         return vals.get("padding") == "EXPLICIT"
     if name not in ("MaxPool", "MaxPool3D"):
         return False

@@ -131,13 +131,16 @@ def _conjugate_transpose(x: Any, perm: Any) -> Any:
     """ConjugateTranspose: Transpose, then Conj of a complex input. In a tf.function grappler's ArithmeticOptimizer
     (RemoveIdentityTranspose) replaces one whose perm is a known identity by a Conj node, whose OpDef takes complex64,
     complex128 and variant only: any other dtype is InvalidArgumentError when the function runs, unless x too is a
-    constant the graph folds (observed on TF 2.21; fz35a, sig seed 3520261221 #85)."""
+    constant the graph folds (observed on TF 2.21; fz35a, sig seed 3520261221 #85). Grappler rewrites a graph that
+    was built: TransposeShapeFn's trace-time ValueError of an identity perm whose length differs from x's known rank
+    ("Dimension must be 3 but is 4") comes first (fz39a, sig seed 3920261202 #144)."""
     from simdist.runtime import context
-    from simdist.runtime.ops import graph_constants
+    from simdist.runtime.ops import graph_constants, static_shapes
     if context.in_function() and not x.dtype.is_complex and graph_constants.known(perm) and \
             not graph_constants.known(x):   # (a constant x: grappler's constant folding computes the op first)
         p = _value(perm).ravel().tolist() if not isinstance(perm, (list, tuple)) else list(perm)
-        if len(p) >= 2 and p == list(range(len(p))):   # (a perm of 0 or 1 entries: no Conj node; seed 3520261221 #63)
+        rank_fits = static_shapes.rank_unknown(x) or x.ndim == len(p)   # (else the shape function's error, below)
+        if len(p) >= 2 and p == list(range(len(p))) and rank_fits:   # (0 or 1 entries: no Conj node; seed 3520261221 #63)
             name = {"float32": "float", "float64": "double"}.get(x.dtype.name, x.dtype.name)
             raise _invalid("ConjugateTranspose", f"Value for attr 'T' of {name} is not in the list of allowed values: "
                                                  "complex64, complex128, variant\n\t; NodeDef: {{node ArithmeticOptimizer/"
@@ -803,16 +806,15 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
     vs = value.shape.as_list()
     if int(np.prod(want)) == 0:   # (an empty slice: the input as it is, no broadcast check; observed on TF
         return _empty_slice_update(input, value, want)   # 2.21, fuzz20 seed 2920261201 #82)
-    try:
-        np.broadcast_shapes(tuple(vs), tuple(want))
-        if len(vs) > len(want) or np.broadcast_shapes(tuple(vs), tuple(want)) != tuple(want):
-            raise ValueError
-    except ValueError:
+    from simdist.runtime.ops.slice_assign_bcast import fitted_shape
+    fitted = fitted_shape(vs, want)   # (StridedSliceAssignBCast: extra leading ones dropped, then broadcast)
+    if fitted is None:
         raise _invalid("TensorStridedSliceUpdate", f"Cannot broadcast input shape {_dims(vs)} into final shape "
-                                                   f"{_dims(want)}") from None
+                                                   f"{_dims(want)}")
     mask = np.zeros(dims, dtype=bool)
     mask[array._np_key(norm)] = True
-    filled = array.broadcast_to(value, want) if vs != want else value
+    filled = array.reshape(value, list(fitted)) if list(fitted) != vs else value
+    filled = array.broadcast_to(filled, want) if list(fitted) != want else filled
     if input.dtype.is_floating or input.dtype.is_complex:
         from simdist.runtime.ops import dispatch
         placed = dispatch.execute(array.STRIDED_SLICE_GRAD, (filled,), {"shape": dims, "key": norm})

@@ -288,8 +288,9 @@ def check_padding(name: str, vals: dict[str, Any]) -> None:
             # oneDNN's backprops (float32, bfloat16) take unequal ones: fz27a)
             t = vals.get("T")
             from simdist.runtime import host_cpu
+            from simdist.runtime.ops import raw_layout
             onednn = isinstance(t, dtypes.DType) and host_cpu.current().onednn_supports(t.name)
-            onednn_bp = name != "DepthwiseConv2dNative" and onednn
+            onednn_bp = name != "DepthwiseConv2dNative" and onednn and not raw_layout.declined(name, vals)
             batch_depth = "Current implementation does not yet support strides in the batch and depth dimensions."
             text = ("Current implementation only supports equal length strides in the row and column dimensions."
                     if h != w and not onednn_bp else batch_depth if n != 1 or c != 1 else None)
@@ -498,7 +499,9 @@ def before_layout(name: str, inputs: dict[str, Any], data_format: str, dtype: An
             raise errors.InvalidArgumentError(None, None, "Current implementation does not yet support strides in "
                                                           f"the batch and depth dimensions. [Op:{name}]")
         return
-    onednn = isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)
+    from simdist.runtime.ops import raw_layout
+    onednn = (isinstance(dtype, dtypes.DType) and host_cpu.current().onednn_supports(dtype.name)
+              and not raw_layout.declined(name, inputs))   # (EXPLICIT padding: TF's own backprops; fz39a)
     if name == "DepthwiseConv2dNativeBackpropInput" and onednn and data_format == "NCHW":
         # (oneDNN's MklConvCustomBackpropInputOp first checks out_backprop's rank, 4 or 5, in a text that
         # names input_sizes: observed, fuzz20 tape seed 2920261202 #116; with a 4-D out_backprop, sizes

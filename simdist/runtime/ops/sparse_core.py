@@ -334,6 +334,9 @@ def _split(axis: np.ndarray, ind: np.ndarray, val: np.ndarray, shape: np.ndarray
            piece: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Piece `piece` of SparseSplit's num_split outputs (the first dim % num_split pieces one wider)."""
     op = "SparseSplit"
+    if np.ndim(axis) != 0:   # (SparseSplitOp's first check, in its kernel only: its shape function reads no
+        # split_dim, so a graph traces it; fz39a, sig seed 3920261213 #184)
+        raise invalid(f"Input axis should be a scalar but received shape {_dims(np.shape(axis))}", op)
     check_sparse(ind, val, shape, op)
     rank = shape.shape[0]
     ax = int(axis)
