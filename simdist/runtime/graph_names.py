@@ -6,8 +6,9 @@ compared without case, takes the first free suffix `_1`, `_2`, ... (so after `mu
 node is `Mul_1`). A public function that opens a name scope (`x * y`: binary_op_wrapper's "mul")
 names its main op by that scope (`mul`, `mul_1`, `blk/mul`); other ops made inside it are named
 below it (`mul/y`). A gradient function a tape runs inside a tf.function runs in the absolute scope
-`gradient_tape/<the forward op's scope>/` (backprop._gradient_function). A tensor's name is its
-node's with the output index (`mul:0`).
+`gradient_tape/<the forward op's scope>/` (backprop._gradient_function); tf.gradients runs each in
+`<its name scope>/<the op's node name>_grad/` (gradients_util). A tensor's name is its node's with
+the output index (`mul:0`).
 
 simdist runs the function's Python eagerly: each running tf.function call has its own GraphNames
 (begun and ended with the call), the op dispatch names the outputs of the ops the Python makes
