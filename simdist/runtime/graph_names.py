@@ -139,21 +139,25 @@ class op_scope:  # noqa: N801 - a context manager, named as TF's ops.name_scope
     def __exit__(self, *exc: object) -> None:
         if self._scope is None:
             return
-        names = current()
-        if names is not None and names.pending and names.pending[-1] is self._entry:
-            names.pending.pop()
+        _close(self._entry)
         self._scope.__exit__(*exc)
 
     def claim(self, result: Any) -> Any:
         """The function's result, named by the scope when no op of its types took the name (simdist
-        made it without one: `tf.range(3)`'s constant, TF's Range node `range`)."""
-        if self._entry is not None:
+        made it without one: `tf.range(3)`'s constant, TF's Range node `range`); a named result keeps
+        its name (symbolic.name_output)."""
+        names = current()
+        if self._entry is not None and names is not None and not names.quiet and self._entry not in names.pending:
             from simdist.runtime import symbolic
-            if symbolic.is_graph(result) and symbolic.node_name(result) is None:
-                names = current()
-                if names is not None and not names.quiet and self._entry not in names.pending:
-                    symbolic.name_output(result, self._entry[1], 0)
+            symbolic.name_output(result, self._entry[1], 0)
         return result
+
+
+def _close(entry: Any) -> None:
+    """The scope of `entry` ends: its exact name is no longer waiting for an op (if none took it)."""
+    names = current()
+    if entry is not None and names is not None and names.pending and names.pending[-1] is entry:
+        names.pending.pop()
 
 
 class given_name:  # noqa: N801
@@ -177,9 +181,7 @@ class given_name:  # noqa: N801
         names.pending.append(self._entry)
 
     def __exit__(self, *exc: object) -> None:
-        names = current()
-        if self._entry is not None and names is not None and names.pending and names.pending[-1] is self._entry:
-            names.pending.pop()
+        _close(self._entry)
 
 
 def scoped(default: str, *ops: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

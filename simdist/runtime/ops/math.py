@@ -1582,8 +1582,10 @@ def _install_operators() -> None:
     for name, op in (("add", ADD), ("sub", SUB), ("mul", MUL), ("floordiv", FLOORDIV), ("mod", FLOORMOD),
                      ("pow", POW)):
         fwd, rev = op2(op, name)
-        setattr(Tensor, f"__{name}__", _scoped(fwd, name, op.name))
-        setattr(Tensor, f"__r{name}__", _scoped(rev, name, op.name))
+        # (binary_op_wrapper's scope: in a tf.function's graph the op is the node `mul`, `mul_1`, `blk/truediv`
+        # and its conversions are named below it; clause function.symbolic-tensors)
+        setattr(Tensor, f"__{name}__", graph_names.scoped(name, op.name)(fwd))
+        setattr(Tensor, f"__r{name}__", graph_names.scoped(name, op.name)(rev))
 
     # The comparison operators are the generated ops themselves (Tensor.__lt__ = gen_math_ops.less;
     # __eq__/__ne__ call gen_math_ops.equal/not_equal), not binary_op_wrapper: a distributed variable
@@ -1618,24 +1620,9 @@ def _install_operators() -> None:
     # &, |, ^, ~: logical on bools, bitwise on integers (ops/bitwise.py installs them)
     Tensor.__eq__ = eq   # type: ignore[assignment]
     Tensor.__ne__ = ne   # type: ignore[assignment]
-    Tensor.__truediv__ = _scoped(_truediv_operator, "truediv", "RealDiv")   # type: ignore[assignment]
-    Tensor.__rtruediv__ = _scoped(lambda self, o: truediv(convert_to_tensor(o, dtype_hint=self.dtype), self),
-                                  "truediv", "RealDiv")   # type: ignore[assignment]
-
-
-def _scoped(fn: Any, scope: str, *ops: str) -> Any:
-    """The operator `fn` inside TF's binary_op_wrapper scope: in a tf.function's graph its op is the
-    node `scope` (`mul`, `mul_1`, `blk/truediv`) and its conversions are named below it (TF 2.21's
-    math_ops.binary_op_wrapper `with ops.name_scope(None, op_name, [x, y]) as name`; clause
-    function.symbolic-tensors)."""
-    def operator(self: Tensor, o: Any) -> Any:
-        if not context._function_depth:
-            return fn(self, o)
-        with graph_names.op_scope(scope, *ops):
-            return fn(self, o)
-    operator.__name__ = getattr(fn, "__name__", scope)
-    operator.__doc__ = fn.__doc__
-    return operator
+    Tensor.__truediv__ = graph_names.scoped("truediv", "RealDiv")(_truediv_operator)   # type: ignore[assignment]
+    Tensor.__rtruediv__ = graph_names.scoped("truediv", "RealDiv")(   # type: ignore[assignment]
+        lambda self, o: truediv(convert_to_tensor(o, dtype_hint=self.dtype), self))
 
 
 _install_operators()
