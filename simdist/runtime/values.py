@@ -47,12 +47,6 @@ class Mirrored(DistributedValues):
     __slots__ = ()
 
 
-class PerWorker(DistributedValues):
-    """One component per worker of a cluster (TF's `PerWorkerValues`)."""
-
-    __slots__ = ()
-
-
 def regroup(per_replica_outputs: Sequence[Any], always_wrap: bool = False) -> Any:
     """Merge the outputs of each replica into one structure whose leaves are PerReplica.
 

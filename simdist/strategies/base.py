@@ -922,6 +922,12 @@ class DefaultStrategy(Strategy):
         from simdist.strategies.input import ValueContext
         return value_fn(ValueContext())
 
+    def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:
+        """The dataset itself, whatever it and `options` are (TF 2.21's _DefaultDistributionExtended;
+        clause input.interface-types): not a tf.distribute.DistributedDataset, its iterator a
+        plain one."""
+        return dataset
+
     def distribute_datasets_from_function(self, dataset_fn: Callable[[Any], Any], options: Any = None) -> Any:
         from simdist.strategies.input import InputContext
         return dataset_fn(InputContext())

@@ -5,7 +5,7 @@ As TF's cluster_coordinator.py splits it: `schedule` wraps a tf.function in a `C
 (closure_queue.py) holds the closures and the first error; the `Cluster` (cluster.py) runs them on
 its workers (worker.py: what a closure does and costs) over the simulator's worker service, whose
 preemption handler carries out the session's fault plan (simdist.sim.workers, .preemption);
-`create_per_worker_dataset` gives PerWorker values (per_worker.py). `join`, `done` and `fetch`
+`create_per_worker_dataset` gives per-worker values (per_worker.py). `join`, `done` and `fetch`
 advance the simulated clock until what they wait for has happened.
 
 Faults: a preempted closure loses its uncommitted writes and is put back at the head of the queue

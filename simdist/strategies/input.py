@@ -32,6 +32,7 @@ from simdist.runtime.data import resources as _resources
 from simdist.runtime.spec import PerReplicaSpec, TensorSpec, flatten, is_fully_static, map_structure, pack_as
 from simdist.runtime.values import PerReplica
 from simdist.semantics import autoshard, rebatch
+from simdist.strategies import input_types
 
 _log = logging.getLogger(__name__)
 
@@ -182,7 +183,7 @@ def _dynamic_batch(spec: TensorSpec) -> TensorSpec:
 
 
 # --- the distributed dataset classes -------------------------------------------------------------------
-class _DistributedInputBase:
+class _DistributedInputBase(input_types.DistributedDataset):
     """What DistributedDataset and DistributedDatasetsFromFunction share: pipes, specs, iteration."""
 
     def _setup(self, pipes: list[_Pipe], layout: InputLayout, options: InputOptions, on_step: OnStep | None,
@@ -399,7 +400,7 @@ def _replace_shard_hint(ds: DatasetV2, num_workers: int, index: int) -> DatasetV
 
 
 # --- iteration ------------------------------------------------------------------------------------------
-class DistributedIterator:
+class DistributedIterator(input_types.DistributedIterator):
     """Iterator over a distributed dataset: `next()`, `get_next()`, `get_next_as_optional()`."""
 
     def __init__(self, owner: _DistributedInputBase) -> None:

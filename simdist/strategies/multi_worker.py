@@ -13,7 +13,6 @@ peers that never come (TF blocks); simdist refuses it at once (clause mwms.bad-t
 
 from __future__ import annotations
 
-import enum
 from typing import Any, Callable, Sequence
 
 from simdist import session
@@ -27,6 +26,7 @@ from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
 from simdist.strategies import clients, collective_timeout, shared_variables, timing
+from simdist.strategies.collective_options import CommunicationImplementation, Options
 from simdist.strategies.base import (ReplicaContext, StrategyExtended, _flatten, _nbytes, _place, _reduce_axis_none,
                                      _reduce_slices, _strip)
 from simdist.strategies.cluster_resolver import ClusterResolver, TFConfigClusterResolver
@@ -34,46 +34,6 @@ from simdist.strategies.mirrored import MirroredExtended, MirroredStrategy
 from simdist.strategies.replica_run import SyncPoint
 from simdist.strategies.sync_on_read import SyncOnReadVariable
 from simdist.strategies.dist_variables import MirroredVariable
-
-
-class CommunicationImplementation(enum.Enum):
-    """`tf.distribute.experimental.CommunicationImplementation`."""
-
-    AUTO = "AUTO"
-    RING = "RING"
-    NCCL = "NCCL"
-
-
-class CommunicationOptions:
-    """`tf.distribute.experimental.CommunicationOptions` (TF's collective_util.Options): clause
-    mwms.communication-options. bytes_per_pack < 0 is a ValueError; an implementation given as
-    a string is looked up by its upper-cased name; timeout_seconds is kept as given."""
-
-    def __init__(self, bytes_per_pack: int = 0, timeout_seconds: float | None = None,
-                 implementation: Any = CommunicationImplementation.AUTO) -> None:
-        if bytes_per_pack < 0:
-            raise ValueError(f"Argument `bytes_per_pack` must be >=0, Received {bytes_per_pack}.")
-        if isinstance(implementation, str):
-            implementation = CommunicationImplementation(implementation.upper())
-        if not isinstance(implementation, CommunicationImplementation):
-            raise ValueError("Argument `implementation` must be instance of "
-                             "`tf.distribute.experimental.CommunicationImplementation`.")
-        self.bytes_per_pack = bytes_per_pack
-        self.timeout_seconds = timeout_seconds
-        self.implementation = implementation
-
-    def merge(self, options: "CommunicationOptions | None") -> "CommunicationOptions":
-        """These options with every field `options` sets to a non-default value replaced (TF's merge)."""
-        if options is None:
-            return self
-        out = CommunicationOptions(self.bytes_per_pack, self.timeout_seconds, self.implementation)
-        if options.bytes_per_pack != 0:
-            out.bytes_per_pack = options.bytes_per_pack
-        if options.timeout_seconds is not None:
-            out.timeout_seconds = options.timeout_seconds
-        if options.implementation != CommunicationImplementation.AUTO:
-            out.implementation = options.implementation
-        return out
 
 
 def group_by_size(sizes: Sequence[int], bytes_per_pack: int) -> list[list[int]]:
@@ -110,7 +70,7 @@ class _Group:
         return "ring"
 
     def cross(self, kind: str, payload: Any, combine: Callable[[list[Any]], Any], sizes: Sequence[int],
-              options: CommunicationOptions | None = None, overlap: bool = False) -> Any:
+              options: Options | None = None, overlap: bool = False) -> Any:
         """Meet the other workers: every worker gets `combine(payloads in task order)`; the
         simulated collective over every worker's devices is charged where this worker is now
         (a run's merge: at its phase; else next on the worker's timeline). With an armed
@@ -301,7 +261,7 @@ class MultiWorkerMirroredExtended(MirroredExtended):
         return StrategyExtended.batch_reduce_to(self, reduce_op, value_destination_pairs, options)
 
     def __init__(self, strategy: "MultiWorkerMirroredStrategy", resolver: ClusterResolver,
-                 options: CommunicationOptions) -> None:
+                 options: Options) -> None:
         self._cluster_resolver = resolver
         self._communication_options = options
         jobs = {j: resolver.cluster_spec().job_tasks(j) for j in resolver.cluster_spec().jobs}
@@ -426,8 +386,8 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
 
     def __init__(self, cluster_resolver: Any = None, communication_options: Any = None) -> None:
         if communication_options is None:
-            communication_options = CommunicationOptions()
-        if not isinstance(communication_options, CommunicationOptions):
+            communication_options = Options()
+        if not isinstance(communication_options, Options):
             raise ValueError("communication_options must be an instance of "
                              "tf.distribute.experimental.CommunicationOptions")
         resolver = cluster_resolver or TFConfigClusterResolver()

@@ -16,6 +16,7 @@ from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.tensor import Tensor, TensorShape
 from simdist.semantics import cluster as cluster_rules
 from simdist.semantics import partition
+from simdist.strategies import input_types
 from simdist.strategies.base import Strategy, StrategyExtended, _strip, update_one_variable
 
 _NO_INITIAL_VALUE = (
@@ -232,7 +233,7 @@ class ParameterServerStrategy(Strategy):
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
 
-class _CoordinatorOnlyDataset:
+class _CoordinatorOnlyDataset(input_types.DistributedDataset):
     """A PSS distributed dataset: only `ClusterCoordinator.create_per_worker_dataset` may use it."""
 
     def __init__(self, strategy: ParameterServerStrategy, dataset: Any, options: Any, dataset_fn: Any = None) -> None:

@@ -1,4 +1,5 @@
-"""Per-worker datasets and iterators of a ClusterCoordinator (`create_per_worker_dataset`)."""
+"""Per-worker values of a ClusterCoordinator: the container (`PerWorkerValues`), and the datasets and
+iterators `create_per_worker_dataset` makes."""
 
 from __future__ import annotations
 
@@ -7,9 +8,27 @@ from typing import TYPE_CHECKING, Any
 from simdist import session
 from simdist.runtime import context
 from simdist.strategies.parameter_server import worker_host
+from simdist.strategies.remote_value import RemoteValue
 
 if TYPE_CHECKING:
     from simdist.strategies.coordinator import ClusterCoordinator
+
+
+class PerWorkerValues:
+    """`tf.distribute.coordinator.PerWorkerValue` (also experimental.coordinator.PerWorkerValues):
+    one value per worker; given to `schedule`, each worker's function gets its own (TF's
+    coordinator/values.py). TF builds one only from RemoteValues ("`PerWorkerValues` should only
+    take `RemoteValue`s.", an AssertionError), and its one supported source is `iter` of a
+    per-worker dataset (PerWorkerIterator, a subclass)."""
+
+    def __init__(self, values: Any) -> None:
+        for v in values:
+            if not isinstance(v, RemoteValue):
+                raise AssertionError("`PerWorkerValues` should only take `RemoteValue`s.")
+        self._values = tuple(values)
+
+    def _get_worker(self, w: int) -> Any:
+        return self._values[w]
 
 
 class PerWorkerDataset:
@@ -55,10 +74,11 @@ class PerWorkerDataset:
         return self._datasets[0].element_spec
 
 
-class PerWorkerIterator:
-    """Per-worker iterators over a PerWorkerDataset; passed to `schedule`, each worker's function
-    gets its own. Rebuilt from the start when a preempted worker comes back (TF's resource
-    rebuild), so a worker's stream may repeat elements after a preemption."""
+class PerWorkerIterator(PerWorkerValues):
+    """Per-worker iterators over a PerWorkerDataset (TF's PerWorkerDistributedIterator, a
+    PerWorkerValues); passed to `schedule`, each worker's function gets its own. Rebuilt from the
+    start when a preempted worker comes back (TF's resource rebuild), so a worker's stream may
+    repeat elements after a preemption."""
 
     def __init__(self, ds: PerWorkerDataset) -> None:
         self._ds = ds

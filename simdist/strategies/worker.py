@@ -23,12 +23,11 @@ from simdist.runtime.cost import tally
 from simdist.runtime.graph import dataflow
 from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.tensor import Tensor
-from simdist.runtime.values import PerWorker
 from simdist.sim.workers import Preempted
 from simdist.strategies import timing
 from simdist.strategies.closure import Closure
 from simdist.strategies.parameter_server import worker_host
-from simdist.strategies.per_worker import PerWorkerIterator
+from simdist.strategies.per_worker import PerWorkerValues
 from simdist.strategies.remote_value import _map
 
 __all__ = ["Workers"]
@@ -577,5 +576,4 @@ def _annotated_flops(fn: Any, counted: float) -> float:
 
 
 def _select_worker(w: int, x: Any) -> Any:
-    return _map(x, lambda v: v._get_worker(w) if isinstance(v, PerWorkerIterator) else
-                (v.values[w] if isinstance(v, PerWorker) else v))
+    return _map(x, lambda v: v._get_worker(w) if isinstance(v, PerWorkerValues) else v)

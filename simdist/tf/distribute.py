@@ -14,7 +14,6 @@ from simdist.strategies.mirrored import (HierarchicalCopyAllReduce, MirroredStra
                                          ReductionToOneDevice)
 from simdist.strategies.one_device import OneDeviceStrategy  # noqa: F401
 from simdist.strategies.multi_worker import MultiWorkerMirroredStrategy  # noqa: F401
-from simdist.strategies import multi_worker as _mw
 
 from simdist.strategies import cluster_resolver as _cr  # noqa: E402
 from simdist.strategies import partitioners as _partitioners  # noqa: E402
@@ -22,6 +21,13 @@ from simdist.strategies.coordinator import ClusterCoordinator as _ClusterCoordin
 from simdist.strategies.coordinator import RemoteValue as _RemoteValue  # noqa: E402
 from simdist.strategies.parameter_server import ParameterServerStrategy as _PSS  # noqa: E402
 from simdist.strategies import preemption_handler as _pch  # noqa: E402
+from simdist.strategies import collective_options as _co  # noqa: E402
+from simdist.strategies.coordinator_context import get_current_worker_index as _worker_index  # noqa: E402
+from simdist.strategies.input_types import DistributedDataset, DistributedIterator  # noqa: E402,F401
+from simdist.strategies.per_worker import PerWorkerValues as _PerWorkerValues  # noqa: E402
+from simdist.strategies.multi_worker_experimental import _CollectiveAllReduceStrategyExperimental as _ExpMWMS  # noqa: E402
+from simdist.strategies.preemption_watcher import PreemptionWatcher as _PreemptionWatcher  # noqa: E402
+from simdist.strategies.run_options import RunOptions  # noqa: E402,F401
 
 from simdist.strategies.server import Server  # noqa: E402,F401
 
@@ -30,20 +36,22 @@ cluster_resolver = _NS(
     SimpleClusterResolver=_cr.SimpleClusterResolver,
     TFConfigClusterResolver=_cr.TFConfigClusterResolver,
 )
-_coordinator_ns = _NS(ClusterCoordinator=_ClusterCoordinator, RemoteValue=_RemoteValue)
-coordinator = _coordinator_ns
+coordinator = _NS(ClusterCoordinator=_ClusterCoordinator, PerWorkerValue=_PerWorkerValues, RemoteValue=_RemoteValue,
+                  experimental_get_current_worker_index=_worker_index)
 ParameterServerStrategy = _PSS   # TF 2.21 exports it beside experimental.ParameterServerStrategy (the same class)
 experimental = _NS(
     CentralStorageStrategy=_CentralStorageStrategy,
-    CommunicationImplementation=_mw.CommunicationImplementation,
-    CommunicationOptions=_mw.CommunicationOptions,
-    CollectiveCommunication=_mw.CommunicationImplementation,   # (TF 2.21's deprecated alias)
-    MultiWorkerMirroredStrategy=MultiWorkerMirroredStrategy,
+    CollectiveHints=_co.CollectiveHints,
+    CommunicationImplementation=_co.CommunicationImplementation,
+    CommunicationOptions=_co.CommunicationOptions,
+    CollectiveCommunication=_co.CommunicationImplementation,   # (TF 2.21's deprecated alias)
+    MultiWorkerMirroredStrategy=_ExpMWMS,
     ParameterServerStrategy=_PSS,
     PreemptionCheckpointHandler=_pch.PreemptionCheckpointHandler,
+    PreemptionWatcher=_PreemptionWatcher,
     TerminationConfig=_pch.TerminationConfig,
     ValueContext=_ValueContext,
-    coordinator=_coordinator_ns,
+    coordinator=_NS(ClusterCoordinator=_ClusterCoordinator, PerWorkerValues=_PerWorkerValues, RemoteValue=_RemoteValue),
     partitioners=_NS(
         Partitioner=_partitioners.Partitioner,
         FixedShardsPartitioner=_partitioners.FixedShardsPartitioner,

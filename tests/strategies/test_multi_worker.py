@@ -21,7 +21,8 @@ from simdist import tf
 from simdist.faults import FaultPlan, Straggler
 from simdist.launch import launch
 from simdist.runtime import errors
-from simdist.strategies.multi_worker import CommunicationOptions, group_by_size
+from simdist.strategies.collective_options import CommunicationOptions
+from simdist.strategies.multi_worker import group_by_size
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

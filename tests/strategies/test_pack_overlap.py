@@ -11,7 +11,7 @@ import pytest
 from simdist import tf
 from simdist.launch import launch
 from simdist.sim import presets, roofline
-from simdist.strategies.multi_worker import CommunicationOptions
+from simdist.strategies.collective_options import CommunicationOptions
 
 LAYERS, WIDTH, BATCH, STEPS = 6, 256, 512, 2
 PACK = 2 * WIDTH * WIDTH * 4     # 256 KiB of gradient per layer: 3 layers per pack, 2 packs
