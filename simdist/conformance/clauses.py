@@ -93,6 +93,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 (StrategyExtendedV1.broadcast_to): the value copied onto each destination device by an identity (IndexedSlices and composite values kept; several devices give a Mirrored value); a Python number comes back as it is; OneDeviceStrategy returns the value; the default strategy raises NotImplementedError; None or a list of destinations is AssertionError.'),
     Clause('extended.reduce-to', 'reduce', True, ('ODS', 'PSS'),
            '`StrategyExtended.reduce_to(op, value, destinations)` and `batch_reduce_to` are more advanced versions of `Strategy.reduce` that allow customizing the destination of the result; they are called in cross-replica context.'),
+    Clause('extended.cross-device-ops', 'reduce', False, (),
+           'TF 2.21: `tf.distribute.CrossDeviceOps` and its kinds used directly: `reduce` / `batch_reduce` / `broadcast` onto a device, variable or distributed value (a one-value shortcut on matching devices, the base class NotImplementedError otherwise); ReductionToOneDevice sums with AddN on one device and broadcasts; the all-reduce kinds give Mirrored results on matching devices.'),
     Clause('reduce.doc-example-loop', 'reduce', True, ('CSS24', 'CSS20'),
            'the CentralStorage example iterates `Dataset.range(10)` unbatched and states [4,6,8,10] / 28. TF 2.21: an unbatched dataset over 2 replicas raises IndexError, and with `.batch(8)` the last step holds [8] / [9] (SUM axis=None [17]). The example is inconsistent; record both.'),
     Clause('gather.concat', 'gather', True, ('CSS24', 'PSS'),

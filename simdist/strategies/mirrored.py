@@ -12,6 +12,7 @@ from simdist.semantics import reduce as reduce_rules
 from simdist.semantics import replica_batch
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import shared_variables, timing
+from simdist.strategies.cross_device_ops import HierarchicalCopyAllReduce, NcclAllReduce, ReductionToOneDevice  # noqa: F401
 from simdist.strategies.dist_variables import MirroredVariable, update_context
 from simdist.strategies.sync_on_read import SyncOnReadVariable
 
@@ -195,26 +196,6 @@ def _mirror_leaves(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return type(value)(_mirror_leaves(v) for v in value)
     return value
-
-
-class HierarchicalCopyAllReduce:
-    """`tf.distribute.HierarchicalCopyAllReduce` (simulated as a ring all-reduce)."""
-    algorithm = "ring"
-
-    def __init__(self, num_packs: int = 1) -> None:
-        self.num_packs = num_packs
-
-
-class NcclAllReduce(HierarchicalCopyAllReduce):
-    """`tf.distribute.NcclAllReduce`: a ring all-reduce."""
-
-
-class ReductionToOneDevice:
-    """`tf.distribute.ReductionToOneDevice`: every replica sends to one device, which broadcasts back."""
-    algorithm = "reduce_to_one"
-
-    def __init__(self, reduce_to_device: str | None = None, accumulation_fn: Any = None) -> None:
-        self.reduce_to_device = reduce_to_device
 
 
 class MirroredStrategy(Strategy):

@@ -10,8 +10,9 @@ from simdist.strategies.base import (ReplicaContext, Strategy, StrategyExtended,
 from simdist.strategies.central_storage import CentralStorageStrategy as _CentralStorageStrategy
 from simdist.strategies.input import InputContext, InputOptions, InputReplicationMode  # noqa: F401
 from simdist.strategies.input import ValueContext as _ValueContext
-from simdist.strategies.mirrored import (HierarchicalCopyAllReduce, MirroredStrategy, NcclAllReduce,  # noqa: F401
-                                         ReductionToOneDevice)
+from simdist.strategies.cross_device_ops import (CrossDeviceOps, HierarchicalCopyAllReduce, NcclAllReduce,  # noqa: F401
+                                                 ReductionToOneDevice)
+from simdist.strategies.mirrored import MirroredStrategy  # noqa: F401
 from simdist.strategies.one_device import OneDeviceStrategy  # noqa: F401
 from simdist.strategies.multi_worker import MultiWorkerMirroredStrategy  # noqa: F401
 

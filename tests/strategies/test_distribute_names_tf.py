@@ -1,4 +1,5 @@
-"""tf.distribute's remaining public names against TF 2.21 (the fortieth session): RunOptions, the
+"""tf.distribute's remaining public names against TF 2.21 (the fortieth session): RunOptions,
+CrossDeviceOps and its three kinds used directly, the
 interface types DistributedDataset / DistributedIterator (and the default strategy's
 `experimental_distribute_dataset`, the dataset itself), CommunicationOptions / CollectiveHints
 (factories of one Options class), PreemptionWatcher off TPUs, PerWorkerValue(s) and
@@ -132,6 +133,48 @@ def worker_index_off_the_cluster(tf: Any) -> Any:
             "one class": C.PerWorkerValue is tf.distribute.experimental.coordinator.PerWorkerValues}
 
 
+def _describe(r: Any) -> Any:
+    if isinstance(r, (list, tuple)):
+        return [_describe(x) for x in r]
+    if type(r).__name__ in ("Mirrored", "PerReplica"):
+        return [type(r).__name__, [_describe(v) for v in r.values]]
+    return ["T", r.numpy().tolist(), r.device.split("/")[-1]]
+
+
+def cross_device_ops(tf: Any, replicas: int) -> Any:
+    """Each kind's reduce, batch_reduce and broadcast onto a device and onto a mirrored variable;
+    with three replicas, sums that round differently in any order but left to right."""
+    D = tf.distribute
+    devices = [f"/cpu:{i}" for i in range(replicas)]
+    s = D.MirroredStrategy(devices)
+    rows = [[1.0, 1e8, -1e8, 3.0], [1e8, 1.0, 1.0, 1e-8], [-1e8, -1e8, 1e8, 7.0]][:replicas]
+    pr = s.run(lambda: tf.gather(tf.constant(rows), D.get_replica_context().replica_id_in_sync_group))
+    with s.scope():
+        mv = tf.Variable([0.0] * 4)
+    out = {}
+    for name, make in (("base", D.CrossDeviceOps), ("one", D.ReductionToOneDevice),
+                       ("one onto the last", lambda: D.ReductionToOneDevice(devices[-1])),
+                       ("nccl", D.NcclAllReduce), ("hierarchical", D.HierarchicalCopyAllReduce)):
+        ops = make()
+        for what, call in (("sum to cpu0", lambda: ops.reduce(D.ReduceOp.SUM, pr, "/cpu:0")),
+                           ("mean to the variable", lambda: ops.reduce(D.ReduceOp.MEAN, pr, mv)),
+                           ("a tensor to its device", lambda: ops.reduce(D.ReduceOp.SUM, tf.constant(3.0), "/cpu:0")),
+                           ("a tensor to another", lambda: ops.reduce(D.ReduceOp.SUM, tf.constant(3.0), devices[-1])),
+                           ("a string op", lambda: ops.reduce("SUM", pr, "/cpu:0")),
+                           ("batch", lambda: ops.batch_reduce(D.ReduceOp.SUM, [(pr, "/cpu:0"), (pr, mv)])),
+                           ("broadcast to the variable", lambda: ops.broadcast(tf.constant(5.0), mv)),
+                           ("broadcast to one device", lambda: ops.broadcast(tf.constant(5.0), devices[-1])),
+                           ("empty destinations", lambda: ops.reduce(D.ReduceOp.SUM, pr, [])),
+                           ("empty batch", lambda: ops.batch_reduce(D.ReduceOp.SUM, [])),
+                           ("strategy reduce with it", lambda: D.MirroredStrategy(devices, cross_device_ops=ops).reduce(
+                               "SUM", pr, axis=None))):
+            out[f"{name}: {what}"] = attempt(lambda: _describe(call()))
+    out["subclasses"] = [issubclass(c, D.CrossDeviceOps) for c in (D.ReductionToOneDevice, D.NcclAllReduce,
+                                                                   D.HierarchicalCopyAllReduce)]
+    out["members"] = sorted(n for n in dir(D.CrossDeviceOps) if not n.startswith("_"))
+    return out
+
+
 def _pss_coordinator(tf: Any) -> Any:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "keras"))   # (tests/keras/tf_cases.py)
     import tf_cases
@@ -177,6 +220,8 @@ PROGRAMS: dict[str, tuple[str, str, Callable[[Any], Any]]] = {
     "one-device-dataset": ("input.interface-types", "one_device", one_device_dataset),
     "interfaces": ("input.interface-types", "default", interfaces),
     "communication-options-and-hints": ("mwms.communication-options", "default", options_and_hints),
+    "cross-device-ops-2": ("extended.cross-device-ops", "mirrored2", lambda tf: cross_device_ops(tf, 2)),
+    "cross-device-ops-3": ("extended.cross-device-ops", "mirrored3", lambda tf: cross_device_ops(tf, 3)),
     "preemption-watcher": ("pch.watcher", "default", preemption_watcher),
     "worker-index-off-the-cluster": ("coord.worker-index", "default", worker_index_off_the_cluster),
     "pss-worker-index": ("coord.worker-index", "pss", lambda tf: pss_worker_index(tf, False)),
@@ -226,6 +271,12 @@ def test_distributed_input_interface_types(index: int, tf_results: dict[int, Any
 @pytest.mark.clause("mwms.communication-options")
 @_of("mwms.communication-options")
 def test_communication_options_factories(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("extended.cross-device-ops")
+@_of("extended.cross-device-ops")
+def test_cross_device_ops(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 

@@ -5,6 +5,7 @@ input.interface-types, mwms.communication-options, coord.worker-index and pch.wa
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from simdist.conformance.assertions import raises
@@ -133,3 +134,43 @@ def test_preemption_watcher_off_tpus_never_notices(backend, tf):
     assert w.preemption_message is None, f"preemption_message={w.preemption_message!r}, but should be None off TPUs"
     got = w.block_until_worker_exit()
     assert got is None, f"block_until_worker_exit() returned {got!r}, but should return None at once off TPUs"
+
+
+@clause("extended.cross-device-ops", ref="tf221")
+@pytest.mark.parametrize("kind", ["ReductionToOneDevice", "NcclAllReduce", "HierarchicalCopyAllReduce"])
+def test_cross_device_ops_reduce_and_broadcast(backend, tf, kind):
+    """Three replicas' sums, left to right as TF's CPU kernels add them, onto one device and onto
+    a mirrored variable (an all-reduce there); a broadcast onto the variable's devices."""
+    D = tf.distribute
+    s = backend.make_strategy("mirrored", 3)
+    rows = [[1.0, 1e8, -1e8, 3.0], [1e8, 1.0, 1.0, 1e-8], [-1e8, -1e8, 1e8, 7.0]]
+    pr = s.run(lambda: tf.gather(tf.constant(rows), D.get_replica_context().replica_id_in_sync_group))
+    with s.scope():
+        mv = tf.Variable([0.0] * 4)
+    ops = getattr(D, kind)()
+    assert isinstance(ops, D.CrossDeviceOps), f"{kind}() is not a tf.distribute.CrossDeviceOps"
+    one = ops.reduce(D.ReduceOp.SUM, pr, s.experimental_local_results(pr)[0].device)
+    assert one.numpy().tolist() == [0.0, 0.0, 0.0, 10.0], \
+        f"sum={one.numpy().tolist()}, but should be [0.0, 0.0, 0.0, 10.0] (left to right) [{kind}.reduce(SUM, ..., one device)]"
+    everywhere = s.experimental_local_results(ops.reduce(D.ReduceOp.MEAN, pr, mv))
+    got = [t.numpy().tolist() for t in everywhere]
+    want = [[0.0, 0.0, 0.0, float(np.float32(10.0) / np.float32(3.0))]] * 3
+    assert got == want, f"means={got}, but should be {want} [{kind}.reduce(MEAN, ..., mirrored variable)]"
+    copies = [t.numpy().tolist() for t in s.experimental_local_results(ops.broadcast(tf.constant(5.0), mv))]
+    assert copies == [5.0] * 3, f"broadcast copies={copies}, but should be [5.0] * 3 [{kind}.broadcast]"
+    with raises(ValueError, match="must be Reduce.SUM or Reduce.MEAN", call=f"{kind}.reduce('SUM', ...)"):
+        ops.reduce("SUM", pr, "/cpu:0")
+
+
+@clause("extended.cross-device-ops", ref="tf221")
+def test_cross_device_ops_base_leaves_reduce_to_descendants(backend, tf):
+    D = tf.distribute
+    s = backend.make_strategy("mirrored", 2)
+    pr = s.run(lambda: tf.constant(1.0) * tf.cast(D.get_replica_context().replica_id_in_sync_group + 1, tf.float32))
+    base = D.CrossDeviceOps()
+    with raises(NotImplementedError, match="must be implemented in descendants", call="CrossDeviceOps().reduce"):
+        base.reduce(D.ReduceOp.SUM, pr, "/cpu:0")
+    with raises(NotImplementedError, match="must be implemented in descendants", call="CrossDeviceOps().batch_reduce"):
+        base.batch_reduce(D.ReduceOp.SUM, [(pr, "/cpu:0")])
+    with raises(ValueError, match="destinations must be one of", call="CrossDeviceOps().reduce(..., [])"):
+        base.reduce(D.ReduceOp.SUM, pr, [])
