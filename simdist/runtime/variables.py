@@ -656,6 +656,13 @@ class ResourceVariable(InPlaceRefusals, Variable):
         return self._dtype
 
     @property
+    def handle(self) -> Tensor:
+        """The variable's resource handle: a scalar tensor of dtype resource naming this variable
+        (runtime/resource_handle.py; clause ops.resource-handles)."""
+        from simdist.runtime import resource_handle
+        return resource_handle.handle_of(self)
+
+    @property
     def shape(self) -> TensorShape:
         return self._shape
 
