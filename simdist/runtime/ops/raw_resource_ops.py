@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from simdist.runtime.ops import resource_variable_kernels
+from simdist.runtime.ops import resource_variable_kernels, training_kernels
 from simdist.runtime.ops.raw_args import RawArgs
 
 __all__ = ["NAMES", "forms"]
 
-NAMES = tuple(sorted(resource_variable_kernels.NAMES))
+NAMES = tuple(sorted(resource_variable_kernels.NAMES + training_kernels.NAMES))
 
 
 @lru_cache(maxsize=1)
 def forms() -> dict[str, RawArgs]:
-    out = dict(resource_variable_kernels.forms())
+    out = {**resource_variable_kernels.forms(), **training_kernels.forms()}
     assert tuple(sorted(out)) == NAMES
     return out
