@@ -77,12 +77,17 @@ class ResourceHandle:
         raise numpy_refusal()
 
 
-def handle_tensor(h: ResourceHandle) -> Any:
-    """The eager scalar tensor of dtype resource holding `h`."""
+def handle_tensor(h: ResourceHandle, eager: bool = False) -> Any:
+    """The scalar tensor of dtype resource holding `h` (`eager`: an eager tensor even while a tf.function's Python
+    runs, as a variable's handle is, made when the variable was: not a graph tensor of the function)."""
     from simdist.runtime.tensor import Tensor
     arr = np.empty((), dtype=object)
     arr[()] = h
-    return Tensor(arr, dtypes.resource, h.device)
+    if not eager:
+        return Tensor(arr, dtypes.resource, h.device)
+    t = Tensor.__new__(Tensor)
+    t._v, t.dtype, t._device, t._sub = arr, dtypes.resource, h.device, False
+    return t
 
 
 def handle_of(var: Any) -> Any:
@@ -92,7 +97,7 @@ def handle_of(var: Any) -> Any:
     if t is None:
         shape = var.shape.as_list() if var.shape.rank is not None else None
         h = ResourceHandle(var, f"{var._name}/{next(_ANONYMOUS)}", var.device, "Anonymous", var.dtype, shape)
-        t = var._handle_t = handle_tensor(h)
+        t = var._handle_t = handle_tensor(h, eager=True)
     return t
 
 

@@ -61,6 +61,10 @@ def read_watched(var: Any, t: Tensor, indices: Tensor | None = None) -> Tensor:
     does not watch it)."""
     from simdist.runtime import execution
     from simdist.runtime.autodiff import tape as _tape
+    from simdist.runtime import context
+    if context.in_function():   # (a tf.function marks the variables it captures accessed: TF's call watches them, so
+        # the read is every observer's, as a variable's own read is; the tapes' through the call's Deferred)
+        return dispatch.variable_read(var, t) if indices is None else dispatch.variable_gathered(var, indices, t)
     for o in execution.current().observers:
         if isinstance(o, _tape._Tape) and id(var) in o.tensor_tape:
             t = o.read(var, t) if indices is None else o.gathered(var, indices, t)
@@ -290,6 +294,9 @@ def _strided_slice_assign(ref: Tensor, begin: Tensor, end: Tensor, strides: Tens
         raise kernel_error(op, f"l-value dtype {_args.tf_name(_dtype(var))} does not match r-value dtype "
                                f"{_args.tf_name(value.dtype)}")
     cur = var._read_array()
+    step = dispatch.raw(strides).reshape(-1)
+    if (step == 0).any():
+        raise kernel_error(op, f"strides[{int(np.argmax(step == 0))}] must be non-zero")
     from simdist.runtime.ops import raw_ops
     positions = Tensor(np.arange(cur.size, dtype=np.int64).reshape(cur.shape), dtypes.int64)
     try:
@@ -297,8 +304,8 @@ def _strided_slice_assign(ref: Tensor, begin: Tensor, end: Tensor, strides: Tens
             "input": positions, "begin": begin, "end": end, "strides": strides, "begin_mask": begin_mask,
             "end_mask": end_mask, "ellipsis_mask": ellipsis_mask, "new_axis_mask": new_axis_mask,
             "shrink_axis_mask": shrink_axis_mask})
-    except errors.InvalidArgumentError as e:
-        text = e.message.split(" [Op:")[0]
+    except (errors.InvalidArgumentError, ValueError) as e:   # (StridedSlice's checks at trace too: the kernel's)
+        text = (e.message if isinstance(e, errors.OpError) else str(e)).split(" [Op:")[0]
         text = text.split("}} ", 1)[-1] if text.startswith("{{function_node") else text
         raise kernel_error(op, text) from None
     where = dispatch.raw(picked)
@@ -306,8 +313,8 @@ def _strided_slice_assign(ref: Tensor, begin: Tensor, end: Tensor, strides: Tens
     try:
         val = np.broadcast_to(val, where.shape)
     except ValueError:
-        raise kernel_error(op, f"sliced l-value shape {_dims(where.shape)} does not match r-value shape "
-                               f"{_dims(val.shape)}. Automatic broadcasting not yet implemented.") from None
+        raise kernel_error(op, f"Cannot broadcast input shape {_dims(val.shape)} into final shape "
+                               f"{_dims(where.shape)}") from None
     out = np.array(cur, copy=True)
     out.reshape(-1)[where.reshape(-1)] = val.reshape(-1)
     var._write("assign", out)

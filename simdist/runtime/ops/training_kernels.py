@@ -41,6 +41,10 @@ def _sign(x: np.ndarray) -> np.ndarray:
     return ((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)).astype(x.dtype)
 
 
+def _pow(x: np.ndarray, p: Any) -> np.ndarray:
+    return (x.astype(np.float64) ** np.float64(p)).astype(x.dtype) if x.dtype == np.float32 else np.power(x, p)
+
+
 def _rsqrt(x: np.ndarray) -> np.ndarray:
     return (np.ones((), x.dtype) / np.sqrt(x)).astype(x.dtype)
 
@@ -143,7 +147,7 @@ def _ftrl_linear(v: dict, s: dict, g: np.ndarray, new_accum: np.ndarray, by_lr: 
     if half:
         step = np.sqrt(new_accum) - np.sqrt(v["accum"])
     else:
-        step = np.power(new_accum, -s["lr_power"]) - np.power(v["accum"], -s["lr_power"])
+        step = _pow(new_accum, -s["lr_power"]) - _pow(v["accum"], -s["lr_power"])
     if by_lr:
         return v["linear"] + (shrunk * s["lr"] - step * v["var"])
     return v["linear"] + (shrunk - step / s["lr"] * v["var"])
@@ -156,7 +160,7 @@ def _ftrl(v2: bool) -> Callable[..., dict]:
         shrunk = g + two * s["l2_shrinkage"] * v["var"] if v2 else g
         new_accum = v["accum"] + g * g
         linear = _ftrl_linear(v, s, g, new_accum, by_lr, shrunk)
-        root = np.sqrt(new_accum) if s["lr_power"] == g.dtype.type(-0.5) else np.power(new_accum, -s["lr_power"])
+        root = np.sqrt(new_accum) if s["lr_power"] == g.dtype.type(-0.5) else _pow(new_accum, -s["lr_power"])
         if by_lr:
             l1 = s["l1"] * s["lr"]
             y = root + two * s["l2"] * s["lr"]
@@ -352,7 +356,8 @@ def _apply(op: str, spec: _Spec, every: dict[str, Any]) -> None:
         s = scalars()
         shapes()
     attrs = {k: every[k] for k in spec.attrs}
-    new = spec.fn(arrays, s, g, attrs)
+    with np.errstate(all="ignore"):   # (NaN and inf as the kernel makes them, silently)
+        new = spec.fn(arrays, s, g, attrs)
     for n in spec.handles:   # (each written once, var last: the functor's results)
         if n in new and n != "var":
             held[n]._write("assign", np.asarray(new[n], dtype=arrays[n].dtype))
