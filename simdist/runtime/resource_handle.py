@@ -104,4 +104,10 @@ def handle_of(var: Any) -> Any:
 def handle_in(t: Any) -> ResourceHandle:
     """The ResourceHandle a resource tensor holds (its value read as an op's input)."""
     from simdist.runtime.ops import dispatch
-    return dispatch.raw(t)[()]
+    arr = dispatch.raw(t)
+    if arr.ndim == 0:
+        return arr[()]
+    if arr.size == 0:   # (HandleFromInput's flat(0) of no handle)
+        from simdist.runtime import errors
+        raise errors.InvalidArgumentError(None, None, "resource handle input holds no handle")
+    return arr.reshape(-1)[0]   # (a packed [h]: the kernel reads the first handle, as TF's flat(0))

@@ -621,7 +621,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         if dtype is not None:
             variable_conversion(value, dtypes.as_dtype(dtype))
         return convert_to_tensor(conv(), dtype=dtype)
-    if dtype is _RESOURCE or dtype is dtypes.variant:   # (no value but a handle is one: constant_op's TypeError)
+    if (dtype is _RESOURCE or dtype is dtypes.variant) and not (isinstance(value, (list, tuple)) and any(
+            isinstance(v, Tensor) for v in value)):   # (no value but a handle is one: constant_op's TypeError)
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
     if type(value) is Dimension:   # (constant_op._dimension_tensor_conversion_function)
         if value.value is None:

@@ -90,9 +90,22 @@ _HANDLES = [
      "|T(repr(m.handle))"),
     ("a variable for a handle input", "v = tf.Variable(1.0)|R.ReadVariableOp(resource=v, dtype=tf.float32)"),
     ("a float tensor for a handle input", "|R.ReadVariableOp(resource=tf.constant(1.0), dtype=tf.float32)"),
+    ("a list of one handle for a handle input", "v = tf.Variable([1.0, 2.0])|R.ReadVariableOp(resource=[v.handle], "
+     "dtype=tf.float32)"),
+    ("a Python float for a handle input", "|R.ReadVariableOp(resource=1.0, dtype=tf.float32)"),
+    ("v.handle * v.handle", "v = tf.Variable(1.0)|v.handle * v.handle"),
+    ("tf.cast(v.handle, tf.float32)", "v = tf.Variable(1.0)|tf.cast(v.handle, tf.float32)"),
+    ("tf.reduce_sum(v.handle)", "v = tf.Variable(1.0)|tf.reduce_sum(v.handle)"),
+    ("ZerosLike of a handle", "v = tf.Variable(1.0)|R.ZerosLike(x=v.handle)"),
+    ("Shape, Size and Rank of a handle", "v = tf.Variable([1.0])|[R.Shape(input=v.handle), R.Size(input=v.handle), "
+     "R.Rank(input=v.handle), tf.shape(v.handle)]"),
+    ("tf.stack of handles", "v = tf.Variable([1.0])|[T(str(tf.stack([v.handle, v.handle]).shape)), "
+     "tf.stack([v.handle, v.handle]).dtype.name]"),
+    ("tf.zeros and tf.ones of dtype resource", "|[tf.zeros([2], tf.resource), tf.ones([2], tf.resource)]"),
 ]
 _HANDLES_TRACED = [
     ("v.handle + 1 in a tf.function", "v = tf.Variable(1.0)|v.handle + 1"),
+    ("v.handle + 1 eagerly", "v = tf.Variable(1.0)|v.handle + 1"),
     ("tf.identity(v.handle) printed in a tf.function", "v = tf.Variable([1.0])|repr(tf.identity(v.handle))"),
 ]
 
@@ -326,7 +339,7 @@ _TRAIN_ERRORS = [
 CASES: list[tuple] = (
     [c for label, body in _DTYPES for c in _both(label, _RH, body, traced_too=False)]
     + [c for label, body in _HANDLES for c in _both(label, _RH, body)]
-    + [(label, _RH, _program(body, True)) for label, body in _HANDLES_TRACED]
+    + [(label, _RH, _program(body, "eagerly" not in label)) for label, body in _HANDLES_TRACED]
     + [("v.handle returned by a tf.function", _RH, _returned_handle)]
     + [c for label, body in _OPS for c in _both(label, _RH, body, label not in _EAGER_ONLY)]
     + _TAPE_CASES

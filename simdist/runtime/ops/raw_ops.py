@@ -617,7 +617,8 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     raw_rules.check_attrs(name, spec, vals)
     infer_ctx.check(name, inputs, vals)   # (in a tf.function: the op's shape function, as TF adds the op)
     try:
-        raw_rules.check_kernel(name, vals, any(a.get("dtype") == "resource" for a in spec["args"]))
+        raw_rules.check_kernel(name, vals, any(t.dtype is dtypes.resource for v in inputs.values()
+                                               for t in (v if isinstance(v, list) else [v])))
     except errors.InvalidArgumentError:   # (a graph: its shape checks at trace come before the missing kernel)
         _trace_checks(name, b, inputs, vals)
         raise
