@@ -127,9 +127,9 @@ def record(names: list[str]) -> dict[str, Any]:
 def main() -> None:
     from simdist.runtime.ops import registry
     import simdist.tf  # noqa: F401 - registers every op
-    from simdist.runtime.ops import raw_compositions, raw_functional, raw_legacy
+    from simdist.runtime.ops import raw_compositions, raw_functional, raw_legacy, raw_resource_ops
     data = record(sorted({op.name for op in registry.registered_ops()} | set(raw_compositions.NAMES)
-                         | set(raw_legacy.NAMES) | set(raw_functional.NAMES)))
+                         | set(raw_legacy.NAMES) | set(raw_functional.NAMES) | set(raw_resource_ops.NAMES)))
     text = json.dumps(data, indent=0, sort_keys=True) + "\n"
     if "--check" in sys.argv:   # (tests/ops/test_raw_opdefs.py: exit 1 when the file is stale)
         if OUT.read_text() != text:

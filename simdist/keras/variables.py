@@ -239,6 +239,12 @@ class Variable:
         return self._name
 
     @property
+    def handle(self) -> Any:
+        """The tf.Variable's resource handle (Keras 3's TF backend variable forwards `handle` to it; clause
+        ops.resource-handles)."""
+        return self._value.handle
+
+    @property
     def path(self) -> str:
         return self._path
 

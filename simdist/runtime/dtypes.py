@@ -19,7 +19,8 @@ class DType:
         # NumPy's kind letter ("f", "i", "u", "b", "O"); ml_dtypes' bfloat16 is "V" to NumPy, "f" here
         self.kind = self._np.kind if kind is None else kind
         self.np: np.dtype = self._np     # the NumPy dtype that stores it
-        self.as_numpy_dtype = self._np.type
+        if kind != "r":   # (a handle dtype's as_numpy_dtype is _HandleDType's KeyError)
+            self.as_numpy_dtype = self._np.type
         self.size = size
 
     @property
@@ -156,6 +157,36 @@ complex64 = DType("complex64", np.complex64, 8)
 complex128 = DType("complex128", np.complex128, 16)
 _REAL_PARTS = {"complex64": float32, "complex128": float64}
 
+
+
+class _HandleDType(DType):
+    """TF's resource and variant dtypes: the element of a handle tensor, which no NumPy dtype holds
+    (clause ops.resource-handles). TF 2.21: size 0, not NumPy-compatible, not numeric, floating or
+    integer; `as_numpy_dtype` and `limits` are the KeyError of the enum's missing NumPy type
+    (KeyError 20), `min`/`max` TypeError "Cannot find minimum value of <dtype: 'resource'>."
+    (observed). simdist stores a handle tensor's value as a 0-d object array (runtime/resource_handle.py)."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, object, 0, kind="r")
+
+    @property   # type: ignore[override]
+    def as_numpy_dtype(self) -> Any:
+        raise KeyError(_ENUM[self._name])
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        return False
+
+    @property
+    def limits(self) -> tuple:
+        raise KeyError(_ENUM[self._name])
+
+    def _limit(self, word: str, attr: str) -> Any:
+        raise TypeError(f"Cannot find {word} value of <dtype: '{self._name}'>.")
+
+
 ALL = (bfloat16, float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string,
        complex64, complex128)
 _BY_NAME = {d.name: d for d in ALL}
@@ -165,6 +196,12 @@ half, double = float16, float64
 _ENUM = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7, "complex64": 8,
          "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17, "complex128": 18, "float16": 19, "uint32": 22,
          "uint64": 23}
+# the handle dtypes: named and numbered as TF's, outside ALL (no NumPy dtype maps to them, and no op of
+# simdist's computes on them)
+resource = _HandleDType("resource")
+variant = _HandleDType("variant")
+_BY_NAME.update(resource=resource, variant=variant)
+_ENUM.update(resource=20, variant=21)
 _BY_ENUM = {v: _BY_NAME[k] for k, v in _ENUM.items()}
 
 

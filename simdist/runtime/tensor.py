@@ -14,6 +14,9 @@ from simdist.runtime import convert, dtypes, execution, subnormals
 from simdist.runtime.dimension import Dimension
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime import runtime_config as _runtime_config
+from simdist.runtime import resource_handle as _resource_handle
+
+_RESOURCE = dtypes.resource
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -327,6 +330,8 @@ class Tensor:
             _SYM_CHECK(self, "numpy")
         v = self._v
         if v.ndim == 0:
+            if self.dtype is _RESOURCE:   # (a handle: runtime/resource_handle.py)
+                raise _resource_handle.numpy_refusal()
             return v[()]
         return v.copy()
 
@@ -336,6 +341,8 @@ class Tensor:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "array")
         v = self._v
+        if v.dtype.hasobject and self.dtype is _RESOURCE:
+            raise _resource_handle.numpy_refusal()
         if dtype is not None:
             return v.astype(dtype)
         return v[()] if v.ndim == 0 else v
@@ -349,7 +356,7 @@ class Tensor:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "array")
         v = self._v
-        if v.dtype.isbuiltin != 1:
+        if v.dtype.isbuiltin != 1 or self.dtype is _RESOURCE:   # (a handle: __array__'s refusal)
             raise AttributeError("__array_interface__")
         face = v.__array_interface__
         if face.get("data") is not None:   # (read-only, as TF's buffer: np.asarray(t) cannot write into t)
@@ -357,6 +364,8 @@ class Tensor:
         return face
 
     def _numpy_text(self, is_repr: bool) -> str:
+        if self.dtype is _RESOURCE:   # (TF prints the handle's DebugString)
+            return repr(self._v[()])
         v = self.numpy()
         if self.dtype is dtypes.string and self._v.ndim == 0:
             text = repr(v)
@@ -379,7 +388,9 @@ class Tensor:
             text = _symbolic.graph_text(self, True)
             if text is not None:
                 return text
-        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={self._numpy_text(True)}>"
+        # (a resource tensor's value is no NumPy value: TF prints `value=`)
+        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, " \
+            f"{'value' if self.dtype is _RESOURCE else 'numpy'}={self._numpy_text(True)}>"
 
     def __str__(self) -> str:
         if _symbolic._MARKS:
@@ -610,6 +621,9 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         if dtype is not None:
             variable_conversion(value, dtypes.as_dtype(dtype))
         return convert_to_tensor(conv(), dtype=dtype)
+    if (dtype is _RESOURCE or dtype is dtypes.variant) and not (isinstance(value, (list, tuple)) and any(
+            isinstance(v, Tensor) for v in value)):   # (no value but a handle is one: constant_op's TypeError)
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
     if type(value) is Dimension:   # (constant_op._dimension_tensor_conversion_function)
         if value.value is None:
             raise ValueError(f"Cannot convert unknown Dimension {value} to a Tensor.")

@@ -656,6 +656,13 @@ class ResourceVariable(InPlaceRefusals, Variable):
         return self._dtype
 
     @property
+    def handle(self) -> Tensor:
+        """The variable's resource handle: a scalar tensor of dtype resource naming this variable
+        (runtime/resource_handle.py; clause ops.resource-handles)."""
+        from simdist.runtime import resource_handle
+        return resource_handle.handle_of(self)
+
+    @property
     def shape(self) -> TensorShape:
         return self._shape
 
@@ -989,12 +996,17 @@ def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op
     if not shape or upd.shape != idx.shape + tuple(shape[1:]) and upd.shape != ():
         raise errors.InvalidArgumentError(
             None, None, "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = [], got "
-            f"updates.shape {list(upd.shape)}, indices.shape {list(idx.shape)}, params.shape {list(shape)} [Op:{op}]")
+            f"updates.shape {_dims(upd.shape)}, indices.shape {_dims(idx.shape)}, params.shape {_dims(shape)} [Op:{op}]")
     bad = (idx < 0) | (idx >= shape[0])
     if bad.any():
         pos = int(np.argmax(bad.ravel()))
         raise errors.InvalidArgumentError(
             None, None, f"indices[{pos}] = {int(idx.ravel()[pos])} is not in [0, {shape[0]}) [Op:{op}]")
+
+
+def _dims(shape: Any) -> str:
+    """A shape as TF's kernels print it (TensorShape::DebugString): [2,3], no spaces."""
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def _rebuild_resource_variable(value: np.ndarray, dtype: str, name: str, device: str, trainable: bool) -> ResourceVariable:

@@ -240,6 +240,9 @@ class MirroredVariable(NoNumberProtocol, _AggregatedUpdates, Mirrored, Variable)
         return self._values[rid] if rid < len(self._values) else self._values[0]
 
     name = property(lambda self: self._primary.name)
+    # (TF 2.21: the handle of the copy a read sees, the replica's own in a replica context; clause
+    # ops.resource-handles)
+    handle = property(lambda self: self._local().handle)
     dtype = property(lambda self: self._primary.dtype)
     shape = property(lambda self: self._primary.shape)
     device = property(lambda self: self._local().device)

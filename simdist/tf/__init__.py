@@ -5,7 +5,7 @@ The same program runs under `import tensorflow as tf` and `from simdist import t
 
 from simdist.runtime.context import device_scope as _device_scope
 from simdist.runtime.dtypes import (DType, as_dtype, bfloat16, bool_ as bool, float16, float32, float64, half, double,  # noqa: A001
-                                    int8, int16, int32, int64, string, uint8, uint16, uint32, uint64,
+                                    int8, int16, resource, variant, int32, int64, string, uint8, uint16, uint32, uint64,
                                     complex64, complex128)
 from simdist.runtime.ops import (add, add_n, broadcast_to, cast, concat, constant,  # noqa: F401
                                  embedding_lookup as _embedding_lookup, equal, exp, expand_dims, fill, gather,

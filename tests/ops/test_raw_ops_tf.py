@@ -246,11 +246,12 @@ def test_every_raw_op_has_a_case() -> None:
     TF 2.21 refuses, whose errors tests/ops/test_raw_legacy_tf.py checks, and the file ops, whose calls
     need files: tests/ops/test_raw_file_ops_tf.py, and those of a tensor attr, which TF 2.21 refuses eagerly:
     raw_ops.eager_refused, and the function-calling ops, whose func attrs are concrete functions no JSON
-    records: tests/ops/test_rawops39_tf.py)."""
-    from simdist.runtime.ops import raw_functional, raw_legacy, raw_ops
+    records: tests/ops/test_rawops39_tf.py, and the ops over resource handles, whose handles name variables no JSON
+    records: tests/ops/test_res40_tf.py)."""
+    from simdist.runtime.ops import raw_functional, raw_legacy, raw_ops, raw_resource_ops
     from test_raw_file_ops_tf import FILE_OPS
     missing = sorted(set(raw_ops.bound_names()) - set(RECORDED) - set(raw_legacy.REFUSED) - set(FILE_OPS)
-                     - set(raw_ops.eager_refused()) - set(raw_functional.NAMES))
+                     - set(raw_ops.eager_refused()) - set(raw_functional.NAMES) - set(raw_resource_ops.NAMES))
     assert not missing, f"raw ops with no recorded call: {missing}; run scripts/record_raw_op_cases.py"
     stale = sorted(set(RECORDED) - set(raw_ops.bound_names()))
     assert not stale, f"recorded calls of raw ops simdist's namespace lacks: {stale}"

@@ -266,6 +266,18 @@ def allowed(name: str, kinds: str, what: str) -> Any:
     return rule
 
 
+def handle_refused(op: str) -> Exception:
+    """A resource tensor given to op `op`, whose attr T does not allow resource: TF's InvalidArgumentError "Value for
+    attr 'T' of resource is not in the list of allowed values: ..." eagerly (the OpDef's list, raw_opdefs.json), the
+    op_def_library TypeError in a tf.function (`v.handle + 1`, `v.handle * v.handle`; observed on TF 2.21)."""
+    from simdist.runtime.ops import raw_ops
+    allowed = raw_ops.opdefs()["ops"].get(op, {}).get("inferred", {}).get("T", {}).get("allowed", [])
+    what = ", ".join(tf_name(dtypes.as_dtype(a)) if a in dtypes._BY_NAME else a for a in allowed)
+    return trace_errors.not_allowed(errors.InvalidArgumentError(
+        None, None, f"Value for attr 'T' of resource is not in the list of allowed values: {what} [Op:{op}]"), op,
+        dtypes.resource, what)
+
+
 def list_attr(value: Any, name: str, op: str) -> list:
     """A list(int) attr of the generated op wrapper `op` (`strides`, `ksizes`): a list or tuple;
     eagerly also any other sequence whose items are Python ints (a TensorShape, an empty NumPy

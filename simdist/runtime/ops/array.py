@@ -335,7 +335,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
     constant's TypeError ("Cannot convert 1 to EagerTensor of dtype string"; in a graph "Expected
     string, but got 1 of type 'int'.") before the shape is read (clause ops.conversion)."""
     dt = dtypes.as_dtype(dtype)
-    if dt == dtypes.string:
+    if dt == dtypes.string or dt.kind == "r":
         convert_to_tensor(1, dtype=dt)
     shp = shape_arg(shape)
 
@@ -348,6 +348,8 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
 
 @graph_names.scoped("zeros", "Zeros")   # (array_ops.zeros' scope: its Const or Fill is `zeros`)
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
+    if dtypes.as_dtype(dtype).kind == "r":   # (array_ops.zeros' constant(0, dtype): TypeError; observed)
+        convert_to_tensor(0, dtype=dtypes.as_dtype(dtype))
     shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
 
     def run() -> Tensor:

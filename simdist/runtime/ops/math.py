@@ -323,6 +323,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     converted in Python (`_operand`); by default for `+` (math_ops.add converts y) and reflected
     operators (r_binary_op_wrapper), as TF's operators do."""
     dt = x.dtype
+    if dt.kind == "r":   # (a handle: the op's attr T refuses resource before y is converted; clause ops.resource-handles)
+        raise args.handle_refused(op.name)
     try:
         yt = _operand(y, dt, op is ADD or reflected if python_side is None else python_side)
     except ValueError:
@@ -734,6 +736,10 @@ def cast(x: Any, dtype: Any, name: str | None = None, truncate: bool = False) ->
 @graph_names.scoped("Cast", "Cast")   # (math_ops.cast's scope, after its early return: a graph's node names)
 def _cast(x: Any, dt: dtypes.DType, name: str | None = None, truncate: bool = False) -> Tensor:
     t = _t(x)
+    if t.dtype.kind == "r" or dt.kind == "r":   # (a handle: CastOp's refusal; observed, clause ops.resource-handles)
+        raise errors.UnimplementedError(None, None, "{{function_node __wrapped__Cast_device_/job:localhost/replica:0/"
+                                        f"task:0/device:CPU:0}}}} Cast {args.tf_name(t.dtype)} to {args.tf_name(dt)} "
+                                        "is not supported [Op:Cast] name: ")
     if dt is dtypes.string or t.dtype is dtypes.string:
         if dt is t.dtype:
             return t

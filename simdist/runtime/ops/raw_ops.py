@@ -102,12 +102,14 @@ def binding(name: str) -> RawArgs | str:
     except LookupError:
         # (a raw op simdist computes as a composition of its ops: runtime/ops/raw_compositions.py)
         # (or as the op's successor: runtime/ops/raw_legacy.py)
-        from simdist.runtime.ops import raw_compositions, raw_functional, raw_legacy
+        from simdist.runtime.ops import raw_compositions, raw_functional, raw_legacy, raw_resource_ops
         composed = raw_compositions.forms().get(name) if name in raw_compositions.NAMES else None
         if composed is None and name in raw_legacy.NAMES:
             composed = raw_legacy.forms()[name]
         if composed is None and name in raw_functional.NAMES:   # (the function-calling ops)
             composed = raw_functional.forms()[name]
+        if composed is None and name in raw_resource_ops.NAMES:   # (the ops over a resource handle)
+            composed = raw_resource_ops.forms()[name]
         return composed if composed is not None else "simdist does not implement the op"
     if isinstance(op.raw_args, str):
         return op.raw_args
@@ -488,6 +490,11 @@ def _inputs(spec: dict[str, Any], kw: dict[str, Any], vals: dict[str, Any], fnam
             # (the fast path passes a tensor as it is, for EagerExecute's "cannot compute" (_check_dtypes); the
             # wrapper's fallback converts it to the input's dtype: convert_to_tensor's ValueError for another)
             fallback = not fast and not context.in_function()
+            if want is dtypes.resource and fast and not context.in_function():
+                # (a variable for a handle input: the fast path reads it, for EagerExecute's "cannot compute ... was
+                # expected to be a resource tensor but is a float tensor"; observed on TF 2.21)
+                items = [x._as_tensor() if hasattr(x, "_as_tensor") and not isinstance(x, Tensor) else x
+                         for x in items]
             ts = [x if isinstance(x, Tensor) and not fallback else convert_to_tensor(x, dtype=want) for x in items]
             out[a["input"]] = ts if listed else ts[0]
     for attr, members in groups.items():
@@ -610,7 +617,8 @@ def call(name: str, kw: dict[str, Any]) -> Any:
     raw_rules.check_attrs(name, spec, vals)
     infer_ctx.check(name, inputs, vals)   # (in a tf.function: the op's shape function, as TF adds the op)
     try:
-        raw_rules.check_kernel(name, vals)
+        raw_rules.check_kernel(name, vals, any(t.dtype is dtypes.resource for v in inputs.values()
+                                               for t in (v if isinstance(v, list) else [v])))
     except errors.InvalidArgumentError:   # (a graph: its shape checks at trace come before the missing kernel)
         _trace_checks(name, b, inputs, vals)
         raise

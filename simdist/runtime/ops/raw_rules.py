@@ -166,16 +166,19 @@ def kernel_constrains(name: str, attr: str) -> bool:
     return bool(ks) and all(attr in k for k in ks)
 
 
-def check_kernel(name: str, vals: dict[str, Any]) -> None:
+def check_kernel(name: str, vals: dict[str, Any], pinned: bool = False) -> None:
     """Raise TF's error when no CPU kernel of `name` takes the call's attrs (the module's
-    docstring); an op the record does not hold passes."""
+    docstring); an op the record does not hold passes. `pinned`: the op takes a resource handle, which
+    places it on the handle's device, so eagerly too the kernel lookup's InvalidArgumentError "No OpKernel
+    was registered ..." is raised, not placement's NotFoundError (AssignAddVariableOp of a bool value;
+    observed on TF 2.21, clause ops.resource-handles)."""
     ks = _kernels().get(name)
     if ks is None or any(_satisfies(k, vals) for k in ks):
         return
     if name == "AccumulateNV2" and context.in_function():   # (a graph pass rewrites it: raw_legacy `_accumulate_n`)
         return
     shown = ", ".join(f"{k}={_value_name(v)}" for k, v in sorted(vals.items()) if not isinstance(v, (list, tuple)))
-    if context.in_function():
+    if context.in_function() or pinned:
         raise errors.InvalidArgumentError(None, None, f"No OpKernel was registered to support Op '{name}' used by "
                                                       f"{{{{node {name}}}}} with these attrs: [{shown}]")
     raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = {name}[{shown}]\n"
