@@ -222,3 +222,38 @@ def test_amut40_a_slice_with_an_ellipsis_or_a_new_axis_of_an_unknown_dimension(t
     call = f"traced {text} of a [None, 3] input"
     assert_equal(seen["static"], static, call=call, what="static shape")
     assert_equal(r.shape.as_list(), shape, call=call + " run on [2, 3]", what="shape")
+
+
+# -- ClusterCoordinator: a scheduled function reading a variable off the parameter servers -------------------------
+@pytest.mark.requires("multi_worker")
+@clause("coord.schedule-async", ref="tf221")
+def test_amut40_scheduled_function_reads_a_variable_made_outside_the_scope(backend, tf):
+    """A variable made outside the ParameterServerStrategy's scope lives on the chief
+    (/job:chief/replica:0/task:0/device:CPU:0), not on a parameter server; a scheduled tf.function reads it and adds
+    it into a ps variable (TF 2.21, observed: one schedule of `inside.assign_add(outside); return inside + outside`
+    with inside 1.0 and outside 3.0 fetches 7.0 and leaves inside at 4.0; a function reading only it fetches 4.0). The
+    suite's scheduled functions read ps variables only."""
+    cluster = backend.make_ps_cluster(workers=1, ps=1)
+    strategy, coordinator = cluster.strategy, cluster.coordinator
+    outside = tf.Variable(3.0)
+    with strategy.scope():
+        inside = tf.Variable(1.0)
+
+    @tf.function
+    def step():
+        inside.assign_add(outside)
+        return inside.read_value() + outside
+
+    @tf.function
+    def read():
+        return outside + 1.0
+
+    call = "coordinator.schedule of a tf.function reading a variable made outside strategy.scope()"
+    assert_equal(outside.device, "/job:chief/replica:0/task:0/device:CPU:0", call=call, what="its device")
+    r = coordinator.schedule(step)
+    coordinator.join()
+    assert_equal(float(r.fetch()), 7.0, call=call, what="the fetched result")
+    assert_equal(float(inside.numpy()), 4.0, call=call, what="the ps variable after it")
+    r = coordinator.schedule(read)
+    coordinator.join()
+    assert_equal(float(r.fetch()), 4.0, call=call + " (a read only)", what="the fetched result")
