@@ -257,3 +257,91 @@ def test_amut40_scheduled_function_reads_a_variable_made_outside_the_scope(backe
     r = coordinator.schedule(read)
     coordinator.join()
     assert_equal(float(r.fetch()), 4.0, call=call + " (a read only)", what="the fetched result")
+
+
+# == seed 17 (amut40's sweep) ===========================================================================================
+@clause("ops.debugging-checks", ref="tf221")
+@pytest.mark.parametrize(("summarize", "text"), [
+    (0, "Condition x == y did not hold."),
+    (1, "Condition x == y did not hold.\nIndices of first 1 different values:\n[[1]]\nCorresponding x values:\n[2]\n"
+        "Corresponding y values:\n[5]\nFirst 1 elements of x:\n[1]\nFirst 1 elements of y:\n[1]"),
+])
+def test_amut40_eager_assert_equal_with_summarize_0_and_1(tf, summarize, text):
+    """An eager tf.debugging.assert_equal that fails with summarize=0 prints the condition alone, with summarize=1 the
+    first differing index and element of each (check_ops._make_assert_msg_data: its data only when summarize > 0, the
+    elements a negative summarize shows all of; TF 2.21, observed texts). The suite used the default (3) and -1."""
+    call = f"tf.debugging.assert_equal([1, 2, 3], [1, 5, 7], summarize={summarize})"
+    with raises(tf.errors.InvalidArgumentError, match="^" + re.escape(text) + r"($|\s*\[Op:|\n\t)", call=call):
+        tf.debugging.assert_equal(tf.constant([1, 2, 3]), tf.constant([1, 5, 7]), summarize=summarize)
+
+
+@clause("ops.debugging-checks", ref="tf221")
+def test_amut40_eager_assert_positive_with_summarize_0(tf):
+    """tf.debugging.assert_positive with summarize=0 prints the tensor's label and "['...']" (no element; TF 2.21,
+    observed "\\nCondition x > 0 did not hold element-wise:\\nx (shape=(2,) dtype=int32) = \\n['...']")."""
+    text = "\nCondition x > 0 did not hold element-wise:\nx (shape=(2,) dtype=int32) = \n['...']"
+    with raises(tf.errors.InvalidArgumentError, match="^" + re.escape(text),
+                call="tf.debugging.assert_positive([-1, 2], summarize=0)"):
+        tf.debugging.assert_positive(tf.constant([-1, 2]), summarize=0)
+
+
+@clause("dataset.readers", ref="tf221")
+def test_amut40_tfrecord_file_bytes_with_masked_crcs(tf, tmp_path):
+    """A TFRecord file is, per record, its length (uint64 little-endian), the length's masked CRC-32C, the data and the
+    data's masked CRC-32C (crc32c::Mask: the CRC rotated right by 15 bits plus 0xa282ead8): one record b"abc" is the
+    bytes 03000000 00000000 b099490e 616263 6e57f121 (TF 2.21, observed), which TF and simdist read back."""
+    path = str(tmp_path / "amut40.tfrecord")
+    with tf.io.TFRecordWriter(path) as w:
+        w.write(b"abc")
+    with open(path, "rb") as f:
+        got = f.read().hex()
+    assert_equal(got, "0300000000000000b099490e6162636e57f121", call="tf.io.TFRecordWriter: write(b'abc')",
+                 what="the file's bytes (hex)")
+    assert_equal([r.numpy() for r in tf.data.TFRecordDataset(path)], [b"abc"], call="TFRecordDataset of it")
+
+
+@clause("dataset.csv", ref="tf221")
+@pytest.mark.parametrize(("record", "want"), [(b"a,\rb", [b"a", b"b"]), (b"a,\nb", [b"a", b"b"]),
+                                              (b'"a\r",b', [b"a\r", b"b"])])
+def test_amut40_decode_csv_skips_a_cr_or_lf_where_a_field_starts(tf, record, want):
+    """tf.io.decode_csv skips '\\r' and '\\n' where a field starts (ExtractFields), keeps them inside quotes, and an
+    unquoted field holding one elsewhere is "Unquoted fields cannot have quotes/CRLFs inside" (TF 2.21, observed:
+    b"a,\\rb" is [a, b], b"a,b\\r" the error)."""
+    call = f"tf.io.decode_csv({record!r}, [[''], ['']])"
+    r = tf.io.decode_csv(tf.constant(record), [[""], [""]])
+    assert_equal([x.numpy() for x in r], want, call=call)
+    with raises(tf.errors.InvalidArgumentError, match=re.escape("Unquoted fields cannot have quotes/CRLFs inside"),
+                call="tf.io.decode_csv(b'a,b\\r', [[''], ['']])"):
+        tf.io.decode_csv(tf.constant(b"a,b\r"), [[""], [""]])
+
+
+@clause("ops.variable-slices", ref="tf221")
+@pytest.mark.parametrize("value", [[5.0], [[5.0]]])
+def test_amut40_slice_assign_drops_leading_ones_of_the_value(tf, value):
+    """`v[0].assign(value)` of a vector variable with a [1] or [1, 1] value fills the scalar slice
+    (StridedSliceAssignBCast drops the value's extra leading dimensions that are 1; TF 2.21, observed [5, 2])."""
+    v = tf.Variable([1.0, 2.0])
+    v[0].assign(value)
+    assert_equal(v.numpy().tolist(), [5.0, 2.0], call=f"tf.Variable([1., 2.])[0].assign({value})")
+
+
+@clause("ops.strings-to-number", ref="tf221")
+@pytest.mark.parametrize(("text", "dtype", "want"), [
+    ("3.4e38", "float32", 3.3999999521443642e+38), ("3.4028234e38", "float32", 3.4028234663852886e+38),
+    ("1.7e308", "float64", 1.7e+308), ("1.7e308", "float32", math.inf),
+])
+def test_amut40_string_to_number_near_the_largest_finite(tf, text, dtype, want):
+    """tf.strings.to_number rounds a text just below the format's largest finite value to that float, not to inf
+    (only past it: "1.7e308" as float32 is inf; TF 2.21, observed)."""
+    r = tf.strings.to_number(text, getattr(tf, dtype)).numpy()
+    assert_equal(float(r), want, call=f"tf.strings.to_number({text!r}, tf.{dtype})")
+
+
+@clause("ops.strings-join", ref="tf221")
+def test_amut40_strings_format_of_bytes_that_are_not_utf8(tf):
+    """tf.strings.format of a string tensor whose bytes are not UTF-8 passes them through (absl::Utf8SafeCEscape
+    leaves bytes >= 0x80 as they are; TF 2.21, observed b'["\\xff\\xfeab" "\\xc3\\xa9"]' and b'x="a\\xffb"')."""
+    r = tf.strings.format("{}", tf.constant([b"\xff\xfeab", b"\xc3\xa9"])).numpy()
+    assert_equal(r, b'["\xff\xfeab" "\xc3\xa9"]', call="tf.strings.format('{}', [b'\\xff\\xfeab', b'\\xc3\\xa9'])")
+    r = tf.strings.format("x={}", tf.constant(b"a\xffb")).numpy()
+    assert_equal(r, b'x="a\xffb"', call="tf.strings.format('x={}', b'a\\xffb')")
