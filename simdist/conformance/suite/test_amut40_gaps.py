@@ -345,3 +345,18 @@ def test_amut40_strings_format_of_bytes_that_are_not_utf8(tf):
     assert_equal(r, b'["\xff\xfeab" "\xc3\xa9"]', call="tf.strings.format('{}', [b'\\xff\\xfeab', b'\\xc3\\xa9'])")
     r = tf.strings.format("x={}", tf.constant(b"a\xffb")).numpy()
     assert_equal(r, b'x="a\xffb"', call="tf.strings.format('x={}', b'a\\xffb')")
+
+
+@clause("ops.strings-regex", ref="tf221")
+def test_amut40_traced_regex_replace_names_its_pattern_input(tf):
+    """Inside a tf.function, tf.strings.regex_replace with a pattern [1] is op_def_library's TypeError naming the input
+    and the op: "Expected string passed to parameter 'pattern' of op 'RegexReplace', got [1] of type 'list' instead.
+    Error: Expected string, but got 1 of type 'int'." (TF 2.21, observed; its AutoGraph frame lines come first)."""
+    @tf.function
+    def f(x):
+        return tf.strings.regex_replace(x, [1], "a")
+
+    text = ("Expected string passed to parameter 'pattern' of op 'RegexReplace', got [1] of type 'list' instead. "
+            "Error: Expected string, but got 1 of type 'int'.")
+    with raises(TypeError, match=re.escape(text), call="traced tf.strings.regex_replace(x, [1], 'a')"):
+        f(tf.constant(["abc"]))
