@@ -187,6 +187,8 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
         pv = pad_value if isinstance(pad_value, Tensor) else convert_to_tensor(pad_value, dtype=sig.dtype)
         if pv.ndim != 0:
             raise ValueError(f"Shape {pv.shape} must have rank 0")
+        if fs.dtype.is_unsigned and length > 0:   # (`-(-length_samples // frame_step)`: -length in frame_step's dtype)
+            raise OverflowError(f"Python integer {-length} out of bounds for {fs.dtype.name}")
         if fl.dtype != fs.dtype:   # (`frame_length + frame_step * (num_frames - 1)`: AddV2 of the two dtypes)
             raise dtype_error("AddV2", 1, fl.dtype, fs.dtype)
         num_frames = -(-length // fstep)
