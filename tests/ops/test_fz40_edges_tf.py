@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import edge_compare
-from edge_programs import eager as _eager, sig as _sig, tape as _tape, traced as _traced
+from edge_programs import eager as _eager, sig as _sig, tape as _tape, traced as _traced, var_traced as _var_traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -329,7 +329,22 @@ def _complex_solve_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- a string input given as a list holding a variable, in a tf.function: op_def_library converts the list with
+# dtype string, so an element that is no text is make_tensor_proto's TypeError before the variable's Cast
+def _string_list_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for lst in ("[np.uint16(2), [1, 3], v]", "['a', v]", "[v, 3]", "[b'x', v, 'y']", "[2.5, v]"):
+        for var in ("tf.Variable(-3.0)", "tf.Variable('s')"):
+            for call in ("tf.strings.unsorted_segment_join({l}, segment_ids=[0] * {n}, num_segments=1)",
+                         "tf.strings.length({l})", "tf.strings.upper({l})"):
+                n = lst.count(",") + 1 - lst.count("[1, 3]")
+                expr = call.format(l=lst, n=n)
+                out.append((f"{expr} of {var} in a tf.function", _T, _var_traced(expr, var)))
+    return out
+
+
 CASES: list[tuple] = [
+    *_string_list_cases(),
     *_make_tensor_proto_cases(),
     *_fill_layout_cases(),
     *_frame_cases(),
