@@ -181,6 +181,11 @@ def _convert(values: Any, dt: dtypes.DType | None, shape: Any) -> np.ndarray:
     reaches the shape's product first (a graph tensor's shape: NotImplementedError; a shape of no
     elements: an empty array), then _AssertCompatible's TypeError (fz40 sig seed 1420403003 #42)."""
     if _array_like(values) and not _symbolic(values):
+        if getattr(values, "_as_tensor", None) is not None and not isinstance(values, np.ndarray) and \
+                _graph_tensor(values._as_tensor()):
+            # (a variable's __array__ is its numpy(), which a tf.function's graph refuses; fz40, fourteenth
+            # generator seed 1420403004 #293)
+            raise NotImplementedError("numpy() is only available when eager execution is enabled.")
         values = np.asarray(values)
     if isinstance(values, (np.ndarray, np.generic)):
         return np.asarray(values).astype(object if dt is dtypes.string else dt._np) if dt is not None else \

@@ -343,7 +343,22 @@ def _string_list_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- make_tensor_proto of a variable in a tf.function: its __array__ is numpy(), refused in a graph
+# (NotImplementedError); image.adjust_gamma's _assert(gamma >= 0) refuses a NaN gamma too
+def _variable_proto_and_gamma_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for var in ("tf.Variable(0.001, dtype=tf.float64)", "tf.Variable([1, 2])", "tf.Variable('s')"):
+        for kw in ("", ", shape=[0]", ", dtype=tf.float64"):
+            out.append((f"make_tensor_proto of {var}{kw} in a tf.function", _T, _var_traced(
+                f"tf.make_tensor_proto(values=v{kw}) and 1", var)))
+    for img in ("-1", "tf.constant(2.0)", "tf.constant([[[0.5]]])", "tf.constant([[[7]]], tf.uint8)"):
+        for gamma in ("float('nan')", "-1.0", "0.0", "2.0", "float('inf')"):
+            out.append((f"adjust_gamma {img} gamma {gamma}", _K, _eager(f"tf.image.adjust_gamma({img}, gamma={gamma})")))
+    return out
+
+
 CASES: list[tuple] = [
+    *_variable_proto_and_gamma_cases(),
     *_string_list_cases(),
     *_make_tensor_proto_cases(),
     *_fill_layout_cases(),
