@@ -179,6 +179,15 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "same product without the transposed or adjoint rhs is NaN+NaNj (packets). simdist multiplies every k = 1 product "
         "as NumPy does (NaN+NaNj); which of Eigen's paths (k = 1, the transposed rhs) take the scalar operator was not "
         "mapped: fz3_known's ('linalg.matmul', 'value') class, the non-GEBP paths (fz40, open).",
+    ("raw:BatchMatMulV2", "value", "complex"):
+        "as raw:BatchMatMul's value entry: complex64 BatchMatMulV2(adj_x=True) of [4, 4, k] operands holding inf, NaN "
+        "and 3e38 parts under a tape (tape seed 4020261209 #24, found on the session's final code): TF 2.21 gives "
+        "inf-2.25e38j and -inf+infj where simdist's products give NaN+NaNj; which of Eigen's complex kernels multiply "
+        "those entries as std::complex's operator* (Annex G) was not mapped (fz40, open).",
+    ("raw:Expint", "value", "'ok'"):
+        "float32 Expint of values near 6 (tape seed 4020261209 #116, eager): TF 2.21's Eigen expint gives 191.50476 "
+        "where simdist's gives 191.50475, one ulp; the float32 series' evaluation order was not compared (fz40, open: "
+        "last bits).",
     ("raw:AvgPoolGrad", "rejects", "'ok'"):
         "oneDNN's AvgPoolGrad (float32, bfloat16) of an empty grad in NCHW with a window over the channels (sig seed "
         "4020261202 #101: grad [3, 0, 1, 3], orig_input_shape [1, 2, 2, 3], ksize [1, 2, 1, 1]): TF 2.21 returns zeros of "

@@ -357,7 +357,32 @@ def _variable_proto_and_gamma_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- _GatherNdGrad reads `shape(ref, out_type=indices.dtype)` first: int16 indices are Shape's out_type error
+def _dense_grad(expr: str, source: str) -> Callable[[Any], Any]:
+    """The expression of a watched `x` under a GradientTape, and its gradient as a dense tensor (an
+    IndexedSlices converted)."""
+    def run(tf: Any) -> Any:
+        x = eval(source, {"tf": tf, "np": np})  # noqa: S307 - our own text
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = eval(expr, {"tf": tf, "np": np, "x": x})  # noqa: S307 - our own text
+        return [y, tf.convert_to_tensor(tape.gradient(y, x))]
+    return run
+
+
+def _gather_nd_grad_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for dt in ("float32", "complex64", "float64"):
+        for idt in ("int16", "int32", "int64"):
+            for ind in ("[[0, 0]]", "[[1], [0]]", "[1, 1]"):
+                out.append((f"GatherNd {dt} indices {ind} {idt} under a tape", _K, _dense_grad(
+                    f"tf.raw_ops.GatherNd(indices=tf.constant({ind}, tf.{idt}), params=x)",
+                    f"tf.constant([[1.0, 2.0], [3.0, 4.0]], tf.{dt})")))
+    return out
+
+
 CASES: list[tuple] = [
+    *_gather_nd_grad_cases(),
     *_variable_proto_and_gamma_cases(),
     *_string_list_cases(),
     *_make_tensor_proto_cases(),

@@ -141,6 +141,9 @@ def _gather_nd_grad(op: Any, grad: Any) -> list:
     """TF's _GatherNdGrad: IndexedSlices for [N, 1] indices, else a ScatterNd into zeros."""
     from simdist.runtime.ops import array
     ref, indices = op.inputs
+    # (`array_ops.shape(ref, out_type=indices.dtype)` first: Shape's out_type refuses int16 indices'
+    # dtype, InvalidArgumentError; fz40, twentieth generator tape seed 4020261209 #35)
+    array.shape(ref, out_type=indices.dtype)
     shape = ref.shape.as_list()
     if indices.ndim == 2 and indices.shape.as_list()[-1] == 1:
         return [IndexedSlices(grad, array.squeeze(indices, axis=[-1]), array.constant(shape, dtype=indices.dtype)),
