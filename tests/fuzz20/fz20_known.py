@@ -185,7 +185,7 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "inf-2.25e38j and -inf+infj where simdist's products give NaN+NaNj; which of Eigen's complex kernels multiply "
         "those entries as std::complex's operator* (Annex G) was not mapped (fz40, open).",
     ("raw:Expint", "value", "'ok'"):
-        "float32 Expint of values near 6 (tape seed 4020261209 #116, eager): TF 2.21's Eigen expint gives 191.50476 "
+        "float32 Expint of values near 6 (seed 4020261209 #116, eager): TF 2.21's Eigen expint gives 191.50476 "
         "where simdist's gives 191.50475, one ulp; the float32 series' evaluation order was not compared (fz40, open: "
         "last bits).",
     ("raw:AvgPoolGrad", "rejects", "'ok'"):
