@@ -160,9 +160,32 @@ def _array_like(values: Any) -> bool:
     return hasattr(values, "__array__") and not isinstance(values, (np.ndarray, np.generic))
 
 
+def _symbolic(values: Any) -> bool:
+    """A tf.function's graph tensor (TF's _is_array_like is False for it: it has no value to store)."""
+    from simdist.runtime.tensor import _Traced
+    return isinstance(values, _Traced) or _graph_tensor(values)
+
+
+def _np_array(values: Any, np_dt: Any) -> np.ndarray:
+    """numpy_compat.np_array: a numeric dtype by astype after the conversion, so an integer out of the
+    dtype's range wraps (-2**63 to int16 is 0, 70000 is 4464) where np.array(..., dtype) refuses it
+    (fz40, fourteenth generator seed 1420403003 #123)."""
+    if np_dt is not None and np.issubdtype(np_dt, np.number):
+        with np.errstate(all="ignore"):
+            return np.array(values).astype(np_dt)
+    return np.array(values, np_dt)
+
+
 def _convert(values: Any, dt: dtypes.DType | None, shape: Any) -> np.ndarray:
-    """The NumPy array make_tensor_proto stores (its conversion steps, in its order)."""
-    if _array_like(values):
+    """The NumPy array make_tensor_proto stores (its conversion steps, in its order). A graph tensor
+    reaches the shape's product first (a graph tensor's shape: NotImplementedError; a shape of no
+    elements: an empty array), then _AssertCompatible's TypeError (fz40 sig seed 1420403003 #42)."""
+    if _array_like(values) and not _symbolic(values):
+        if getattr(values, "_as_tensor", None) is not None and not isinstance(values, np.ndarray) and \
+                _graph_tensor(values._as_tensor()):
+            # (a variable's __array__ is its numpy(), which a tf.function's graph refuses; fz40, fourteenth
+            # generator seed 1420403004 #293)
+            raise NotImplementedError("numpy() is only available when eager execution is enabled.")
         values = np.asarray(values)
     if isinstance(values, (np.ndarray, np.generic)):
         return np.asarray(values).astype(object if dt is dtypes.string else dt._np) if dt is not None else \
@@ -173,10 +196,12 @@ def _convert(values: Any, dt: dtypes.DType | None, shape: Any) -> np.ndarray:
     if shape is not None and np.prod(shape, dtype=np.int64) == 0:
         arr = np.empty(shape, dtype=np_dt)
     else:
+        if _symbolic(values):
+            raise TypeError("Expected any non-tensor type, but got a tensor instead.")
         if dt is not None:
             assert_compatible(values, dt)
         try:
-            arr = np.array(values, np_dt)
+            arr = _np_array(values, np_dt)
         except ValueError as e:   # a ragged list (NumPy refuses it)
             raise ValueError(f"Expected values {values} to be a dense tensor with shape {_dense_dims(values)}") from e
         if list(arr.shape) != _dense_dims(values):
@@ -202,13 +227,10 @@ def _graph_tensor(values: Any) -> bool:
 def make_tensor_proto(values: Any, dtype: Any = None, shape: Any = None, verify_shape: bool = False,
                       allow_broadcast: bool = False) -> TensorProto:
     """`tf.make_tensor_proto` (see the module)."""
-    from simdist.runtime.tensor import _Traced
     if allow_broadcast and verify_shape:
         raise ValueError("allow_broadcast and verify_shape are not both allowed.")
     if isinstance(values, TensorProto):
         return values
-    if isinstance(values, _Traced) or _graph_tensor(values):   # a tf.function's graph tensor has no value to
-        raise TypeError("Expected any non-tensor type, but got a tensor instead.")   # store (at trace too)
     dt = dtypes.as_dtype(dtype) if dtype else None
     arr = _convert(values, dt, shape)
     try:

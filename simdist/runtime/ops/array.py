@@ -370,9 +370,12 @@ def _fill_dims(shp: Sequence[int], value_shape: Sequence[int] = ()) -> None:
 
 
 def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
-    v, shp = _t(value), shape_arg(dims)
+    """array_ops.fill: call_with_layout(gen_array_ops.fill, layout, dims=dims, value=value), so eagerly a
+    layout's attribute read (AttributeError) comes before dims and value are converted (fz40, fourteenth
+    generator seed 1420403003 #67)."""
 
     def run() -> Tensor:
+        v, shp = _t(value), shape_arg(dims)
         # (a graph that does not know value's rank, an input_signature's TensorSpec(None), leaves the
         # check to FillOp when it runs: fuzz20 sig seed 2520261203 #176)
         rank_known = not context.in_function() or static_shapes.known_shape(v) is not None

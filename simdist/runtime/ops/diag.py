@@ -224,8 +224,11 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
     padding_value elsewhere; the size is inferred when num_rows/num_cols are -1. raw: the raw op's
     call, whose padding_value tensor array_ops' bool() never sees (a bool MatrixDiag or MatrixDiagV3 in
     a tf.function builds; fz32a, function seed 3220261205 #141)."""
-    if not isinstance(diagonal, Tensor) and isinstance(padding_value, Tensor) and padding_value.dtype.name != "bool":
-        v = convert_to_tensor(diagonal, dtype=padding_value.dtype)   # (T from the tensor argument: TF's fast path)
+    if not isinstance(diagonal, Tensor) and isinstance(padding_value, Tensor) and padding_value.dtype.name != "bool" \
+            and not context.in_function():
+        # (T from the tensor argument: TF's eager fast path; a graph's _apply_op_helper converts diagonal first, so a
+        # float64 array beside a float32 padding_value is its TypeError; fz40, fourteenth generator seed 1420403002 #141)
+        v = convert_to_tensor(diagonal, dtype=padding_value.dtype)
     else:
         v = convert_to_tensor(diagonal)
     pad = _padding(padding_value, v, None if raw else diagonal, "MatrixDiagV3", 4)

@@ -101,9 +101,10 @@ def _lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 def invertible(a: np.ndarray) -> bool:
     """TF's MatrixInverse check (matrix_inverse_op.cc): min |diagonal of LU| folded left to right
     as `d < m ? d : m` (a NaN first pivot stays, a later one is skipped) must be > 0, for every
-    matrix of the batch [..., n, n]."""
+    matrix of the batch [..., n, n]. A complex matrix in complex128, |pivot| its modulus, so inf + NaNj
+    counts as infinite (fz40: MatrixSolve in sqrtm's gradient, fourteenth generator tape seed 1420403002 #147)."""
     n = a.shape[-1]
-    lu, _, _ = partial_piv_lu(a.reshape(-1, n, n).astype(np.float64))
+    lu, _, _ = partial_piv_lu(a.reshape(-1, n, n).astype(np.complex128 if a.dtype.kind == "c" else np.float64))
     with np.errstate(all="ignore"):
         d = np.abs(np.diagonal(lu, axis1=1, axis2=2))
         low = d[:, 0]

@@ -407,8 +407,8 @@ def adjust_gamma(image: Any, gamma: Any = 1, gain: Any = 1) -> Tensor:
     img = _image(image)
     flt = _to_float(img)
     g = float(dispatch.static_value(gamma)) if isinstance(gamma, Tensor) else gamma
-    if g < 0:
-        raise ValueError("Gamma should be a non-negative real number.")
+    if not g >= 0:   # (image_ops' _assert(gamma >= 0, ...): a NaN gamma fails it too; fz40, fourteenth generator
+        raise ValueError("Gamma should be a non-negative real number.")   # seed 1420403004 #191)
     adjusted = gain * flt ** gamma   # TF's Python operators: gain and gamma take the image's float dtype
     return convert_image_dtype(adjusted, img.dtype, saturate=True)
 

@@ -197,7 +197,7 @@ def _matmul_call(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = 
         # np.True_."; fz35b, fourteenth generator seed 1420353003 #52)
         from simdist.runtime.ops import static_shapes
         ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)
-        if ka is None or kb is None or len(ka) > 2 or len(kb) > 2:
+        if (ka is None or kb is None or len(ka) > 2 or len(kb) > 2) and not (a_is_sparse or b_is_sparse):
             adj_x, adj_y = (True if transpose_a else adjoint_a), (True if transpose_b else adjoint_b)
         else:
             adj_x, adj_y = (adjoint_a or transpose_a), (adjoint_b or transpose_b)
@@ -346,8 +346,10 @@ def _batch_matmul_v3(ta: Tensor, tb: Tensor, output_type: Any, a_is_sparse: Any,
     tout = dtypes.as_dtype(output_type)
     if tout == ta.dtype and tout == tb.dtype:
         return False
-    if ta.ndim > 2 or tb.ndim > 2:
-        return not (a_is_sparse or b_is_sparse)
+    if (ta.ndim > 2 or tb.ndim > 2) and not (a_is_sparse or b_is_sparse):
+        return True
+    # (a sparse flag beside an operand above rank 2 takes matmul's second path too: SparseMatMul only for its
+    # types, else BatchMatMulV3; fz40, fourteenth generator seed 1420403002 #53)
     sparse = bool(a_is_sparse or b_is_sparse) and ta.dtype.name in _SPARSE_TYPES and tb.dtype.name in _SPARSE_TYPES
     mixed_bf16 = ta.dtype != tb.dtype and (
         (ta.dtype.name == "bfloat16" and tb.dtype.name not in ("int8", "uint8")) or

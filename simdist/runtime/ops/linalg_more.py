@@ -523,6 +523,9 @@ def _solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.ndarray:
         if finite and not ok.all():
             raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:MatrixSolve]")
         return x.reshape(b.shape)
+    if a.dtype.kind == "c" and not finite and not eigen_lu.invertible(a):
+        # (the same min |pivot| > 0 check of a complex matrix holding inf/NaN: a NaN pivot fails it; fz40)
+        raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:MatrixSolve]")
     try:
         return np.linalg.solve(a, b)
     except np.linalg.LinAlgError:

@@ -1537,6 +1537,7 @@ def _truth_of(v: Any) -> Tensor:
             raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         truth = (v & 0xFFFFFFFF) != 0
     else:
+        v = v.real if type(v) is complex else v   # (a complex converts as complex128, then Cast's real part)
         truth = v != v or not -2.0 ** 31 < v < 2.0 ** 31 or int(v) != 0
     out = Tensor(np.asarray(truth), dtypes.bool_)
     return out if _cur.ctx.recorder is None else dispatch.constant_made(out)
@@ -1555,7 +1556,7 @@ def _install_operators() -> None:
     def op2(op: Any, name: str) -> tuple[Any, Any]:
         def fwd(self: Tensor, o: Any) -> Tensor:
             operand = o
-            if (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (int, float):
+            if (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (int, float, complex):
                 o = _truth_of(o)
             elif (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (list, tuple) \
                     and not _holds_tensors(o):
@@ -1565,9 +1566,10 @@ def _install_operators() -> None:
                 if o.dtype is not dtypes.bool_:
                     o = _truth_tensor(o)
             elif (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and isinstance(o, (np.ndarray, np.generic)) \
-                    and o.dtype != np.bool_ and o.dtype.kind in "iuf":
+                    and o.dtype != np.bool_ and o.dtype.kind in "iufc":
                 # a NumPy value too: its own dtype, then to bool through int32 (`bool_tensor *
-                # np.array([0.1, 3.0])` is [False, True]; fz4 seed 31 #130)
+                # np.array([0.1, 3.0])` is [False, True]; fz4 seed 31 #130), a complex one by its real part
+                # (`* np.array([0.25 + 0.25j])` is [False]; fz40, fourteenth generator seed 1420403003 #109)
                 o = _truth_tensor(convert_to_tensor(o))
             elif op is MUL and isinstance(o, Tensor) and (self.dtype is dtypes.bool_) != (o.dtype is dtypes.bool_):
                 self, o = _truth_tensor(self), _truth_tensor(o)

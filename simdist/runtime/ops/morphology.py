@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, attr_rules, dispatch, infer_ctx, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import spatial_sequence, window_geometry, windows
@@ -348,6 +348,12 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
             text = f"ksize must be a positive int32 value, got:{k}"
             raise trace_errors.static(errors.InvalidArgumentError(None, None, f"{text} [Op:MaxPoolWithArgmax]"),
                                       ValueError, text)
+    batch = ks[0] != 1 or st[0] != 1
+    if batch and x.ndim != 4 and not context.in_function():
+        # (MaxPoolingWithArgmaxOp's constructor refuses a batch window or stride before Compute reads the rank:
+        # eagerly a scalar input is this UnimplementedError; fz40, fourteenth generator seed 1420403002 #53)
+        raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the batch dimension. "
+                                        "[Op:MaxPoolWithArgmax]")
     if x.ndim != 4:
         raise trace_errors.shape_error("input must be 4-dimensional [Op:MaxPoolWithArgmax]",
                                        f"Shape must be rank 4 but is rank {x.ndim}", "MaxPoolWithArgmax",
@@ -358,7 +364,8 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
         # (traced: MaxPoolShape's windowed sizes first, ValueError "Negative dimension size caused by
         # subtracting 3 from 1"; the kernel's refusal when the graph runs; fz29b, fz14 seed 1420292902 #47)
         infer_ctx.check("MaxPoolWithArgmax", {"input": x}, attrs)
-        raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the batch nor channel "
-                                        "dimension. [Op:MaxPoolWithArgmax]")
+        raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the batch dimension. "
+                                        "[Op:MaxPoolWithArgmax]" if batch else "Pooling is not yet supported on "
+                                        "the batch nor channel dimension. [Op:MaxPoolWithArgmax]")
     y, a = dispatch.execute(MAX_POOL_WITH_ARGMAX, (x,), attrs)
     return named_outputs("MaxPoolWithArgmax", (y, a))

@@ -60,6 +60,9 @@ def _gather_nd(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
     requested is refused before the indices are checked (fuzz2 seed 4 #286); then, with any slice requested,
     its switch on the indices' depth has cases 0 to 7 only ("Only indices.shape[-1] values between 1 and 7 are
     currently supported.  Requested rank: 8", before any index is read; fz31a, beside ScatterNd's)."""
+    if p.ndim == 0:   # (its first check, for every indices' shape: [0] and [2, 0] indices gather no slice of a
+        # scalar yet are refused, eagerly and when a graph runs; the shape function passes them; fz40 seed 4020261201 #16)
+        raise errors.InvalidArgumentError(None, None, "params must be at least a vector [Op:GatherNd]")
     n = int(np.prod(idx.shape[:-1], dtype=np.int64))
     if p.size == 0 and n > 0:
         raise errors.InvalidArgumentError(None, None, "Requested more than 0 entries, but params is empty.  Params "
@@ -138,6 +141,9 @@ def _gather_nd_grad(op: Any, grad: Any) -> list:
     """TF's _GatherNdGrad: IndexedSlices for [N, 1] indices, else a ScatterNd into zeros."""
     from simdist.runtime.ops import array
     ref, indices = op.inputs
+    # (`array_ops.shape(ref, out_type=indices.dtype)` first: Shape's out_type refuses int16 indices'
+    # dtype, InvalidArgumentError; fz40, twentieth generator tape seed 4020261209 #35)
+    array.shape(ref, out_type=indices.dtype)
     shape = ref.shape.as_list()
     if indices.ndim == 2 and indices.shape.as_list()[-1] == 1:
         return [IndexedSlices(grad, array.squeeze(indices, axis=[-1]), array.constant(shape, dtype=indices.dtype)),

@@ -31,8 +31,13 @@ def _ops() -> Any:
 
 
 def _scalar_int(value: Any, what: str, dtype: Any = None) -> Tensor:
-    """value as a scalar tensor (TF's convert_to_tensor + shape.assert_has_rank(0))."""
-    t = value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=dtype)
+    """value as a scalar tensor (TF's convert_to_tensor + shape.assert_has_rank(0)); a tensor of another
+    dtype than a `dtype` asked is convert_to_tensor's ValueError (window_ops' int32 window_length of an
+    int64 frame_length in stft; fz40, fourteenth generator seed 1420403003 #108)."""
+    if isinstance(value, Tensor) and (dtype is None or value.dtype == dtype):
+        t = value
+    else:
+        t = convert_to_tensor(value, dtype=dtype, name=what)
     if t.ndim != 0:
         raise ValueError(f"Shape {t.shape} must have rank 0")
     return t
@@ -177,27 +182,28 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
     if fstep == 0:   # (TF's num_frames divides by the frame_step tensor: FloorDiv's error)
         from simdist.runtime import errors
         raise errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorDiv]")
+    from simdist.runtime.ops.args import dtype_error
     if pad_end:
         pv = pad_value if isinstance(pad_value, Tensor) else convert_to_tensor(pad_value, dtype=sig.dtype)
         if pv.ndim != 0:
             raise ValueError(f"Shape {pv.shape} must have rank 0")
+        if fs.dtype.is_unsigned and length > 0:   # (`-(-length_samples // frame_step)`: -length in frame_step's dtype)
+            raise OverflowError(f"Python integer {-length} out of bounds for {fs.dtype.name}")
+        if fl.dtype != fs.dtype:   # (`frame_length + frame_step * (num_frames - 1)`: AddV2 of the two dtypes)
+            raise dtype_error("AddV2", 1, fl.dtype, fs.dtype)
         num_frames = -(-length // fstep)
         pad_samples = max(0, flen + fstep * (num_frames - 1) - length)
         paddings = [[0, 0]] * len(outer) + [[0, pad_samples]] + [[0, 0]] * len(inner)
-        sig = ops.pad(sig, paddings, constant_values=pv)
+        # (of pad_samples' dtype, frame_length's: PadV2's Tpaddings refuses int16 and the other integers)
+        sig = ops.pad(sig, convert_to_tensor(paddings, dtype=fl.dtype), constant_values=pv)
         length = sig.shape.as_list()[a]
     else:
+        if fl.dtype != fs.dtype:   # (`(length_samples - frame_length) // frame_step`, length a Python int: FloorDiv
+            raise dtype_error("FloorDiv", 1, fl.dtype, fs.dtype)   # of the two dtypes; fz40 seed 1420403003 #108)
         num_frames = max(0, 1 + (length - flen) // fstep)
+    # (util_ops.gcd of two constants is convert_to_tensor(math.gcd(...)), whose constant value (a NumPy int32)
+    # then divides frame_length and frame_step of any one integer dtype: int64 frames as int32's)
     sub = _pymath.gcd(flen, fstep)
-    # util_ops.gcd of two constants is convert_to_tensor(math.gcd(...)), an int32 tensor, and TF then
-    # computes `frame_length // subframe_length` and `frame_step // subframe_length`: a frame_length or
-    # frame_step of another integer dtype is FloorDiv's dtype error (fz14 seed 1420261202 #458: stft of
-    # np.int64(2))
-    from simdist.runtime.ops.args import dtype_error
-    if fl.dtype != dtypes.int32:
-        raise dtype_error("FloorDiv", 1, fl.dtype, dtypes.int32)
-    if fs.dtype != dtypes.int32:   # (an int32 numerator over the int64 frame_step, as TF 2.21 reports it)
-        raise dtype_error("FloorDiv", 1, dtypes.int32, fs.dtype)
     per_frame, per_hop = flen // sub, fstep // sub
     num_sub = length // sub
     begin = [0] * len(shape)

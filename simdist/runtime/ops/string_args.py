@@ -58,11 +58,12 @@ def string_tensor(x: Any, op: str = "", arg: str = "input") -> Tensor:
         math.distributed_variable_conversion(x, dtypes.string)
     if isinstance(x, Variable):
         return x.read_value()
-    if context.in_function() and op and isinstance(x, (list, tuple)) and any(isinstance(v, Tensor) for v in x):
-        # (op_def_library's conversion of a list holding a tensor: an element that is no text is
-        # make_tensor_proto's TypeError, where eagerly the list packs and Cast refuses the tensor;
-        # fz20: fz14 seed 1420261202 #957)
-        bad = next((v for v in x if not isinstance(v, (Tensor, str, bytes))), None)
+    tensorlike = (lambda v: isinstance(v, Tensor) or getattr(v, "_as_tensor", None) is not None)
+    if context.in_function() and op and isinstance(x, (list, tuple)) and any(tensorlike(v) for v in x):
+        # (op_def_library's conversion of a list holding a tensor, or a variable (fz40, fourteenth generator
+        # seed 1420403004 #78): an element that is no text is make_tensor_proto's TypeError, where eagerly the
+        # list packs and Cast refuses the tensor; fz20: fz14 seed 1420261202 #957)
+        bad = next((v for v in x if not (tensorlike(v) or isinstance(v, (str, bytes)))), None)
         if bad is not None:
             bad = bad.item() if isinstance(bad, np.generic) else bad
             raise TypeError(f"Expected string passed to parameter '{arg}' of op '{op}', got {x!r} of type "

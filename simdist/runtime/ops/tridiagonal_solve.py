@@ -120,6 +120,17 @@ def _perturb_pivot(perturb: Any, pivot: Any, row: np.ndarray) -> tuple[Any, np.n
     return pivot, row
 
 
+def _reciprocal(denom: Any) -> Any:
+    """`Scalar(1) / denom` of the perturbed solve: a complex one is std::complex's operator/ (libgcc's Smith
+    with Annex G), so 1 / (NaN + inf j) is 0 - 0j where NumPy's quotient is NaN (fz40, twentieth generator
+    tape seed 4020261205 #122)."""
+    ty = type(denom)
+    if np.iscomplexobj(denom):
+        from simdist.runtime.ops.complex_div import quotient
+        return quotient(np.asarray(ty(1)), np.asarray(denom), packet=False)[()]
+    return ty(1) / denom
+
+
 def _perturbed(sup: np.ndarray, d: np.ndarray, sub: np.ndarray, rhs: np.ndarray, x: np.ndarray) -> None:
     ty = d.dtype.type
     n = d.shape[0]
@@ -128,7 +139,7 @@ def _perturbed(sup: np.ndarray, d: np.ndarray, sub: np.ndarray, rhs: np.ndarray,
     if n == 1:
         denom = d[0]
         denom, row = _perturb_pivot(eps * abs(denom), denom, rhs[0].copy())
-        x[0] = row * (one / denom)
+        x[0] = row * _reciprocal(denom)
         return
     u = np.zeros((n, 3), d.dtype)
     u[0, 0], u[0, 1] = d[0], sup[0]
@@ -170,15 +181,15 @@ def _perturbed(sup: np.ndarray, d: np.ndarray, sub: np.ndarray, rhs: np.ndarray,
     max_abs_u = max(max_abs_u, abs(u[n - 1, 0]))
     tol = eps * max_abs_u
     denom, row = _perturb_pivot(tol, u[n - 1, 0], x[n - 1].copy())
-    x[n - 1] = row * (one / denom)
+    x[n - 1] = row * _reciprocal(denom)
     denom = u[n - 2, 0]
     denom, row = _perturb_pivot(np.copysign(tol, np.real(denom)), denom, x[n - 2] - u[n - 2, 1] * x[n - 1])
-    x[n - 2] = row * (one / denom)
+    x[n - 2] = row * _reciprocal(denom)
     for k in range(n - 3, -1, -1):
         row = x[k] - u[k, 1] * x[k + 1] - u[k, 2] * x[k + 2]
         denom = u[k, 0]
         denom, row = _perturb_pivot(np.copysign(tol, np.real(denom)), denom, row)
-        x[k] = row * (one / denom)
+        x[k] = row * _reciprocal(denom)
 
 
 def _solve_one(diags: np.ndarray, rhs: np.ndarray, pivoting: bool, perturb: bool) -> np.ndarray:
@@ -203,6 +214,10 @@ def _solve_one(diags: np.ndarray, rhs: np.ndarray, pivoting: bool, perturb: bool
 
 def _solve(diags: np.ndarray, rhs: np.ndarray, partial_pivoting: bool = True,
            perturb_singular: bool = False) -> np.ndarray:
+    if perturb_singular and not partial_pivoting:   # (the kernel's constructor, before any input is read; a graph
+        # builds the op and refuses it when it runs; fz40, twentieth generator tape seed 4020261205 #122)
+        raise errors.InvalidArgumentError(None, None, "Setting perturb_singular requires also setting partial_pivoting. "
+                                          "[Op:TridiagonalSolve]")
     if diags.ndim < 2 or rhs.ndim < 2:
         bad = diags if diags.ndim < 2 else rhs
         raise errors.InvalidArgumentError(None, None, f"Input tensor {0 if bad is diags else 1} must have rank >= 2, "
