@@ -300,20 +300,30 @@ def test_blind38_loss_reduction_is_case_sensitive(keras, loss, reduction):
 
 # -- the crossentropies: target and output of one shape, no broadcasting --------------------------------------------
 @clause("keras.loss.shapes", ref="tf221")
-@pytest.mark.parametrize("fn", ["binary_crossentropy", "categorical_crossentropy"])
+@pytest.mark.parametrize("fn", ["ops.binary_crossentropy", "ops.categorical_crossentropy",
+                                "losses.binary_crossentropy", "losses.categorical_crossentropy",
+                                "losses.BinaryCrossentropy", "losses.CategoricalCrossentropy"])
 @pytest.mark.parametrize("target, output", [((2, 1), (2, 3)), ((2, 3), (2, 1)), ((2, 3), (2, 4)), ((1, 3), (2, 3)),
                                             ((2, 3), (3,)), ((2, 3), (2, 3))])
 def test_blind38_crossentropy_shapes_must_match(keras, fn, target, output):
-    """keras.ops.binary_crossentropy and categorical_crossentropy (Keras 3.15's TF backend) compare the shapes
-    before computing: another rank is ValueError "... must have the same rank (ndim)", a differing dimension, a 1
-    against n as well, "Arguments `target` and `output` must have the same shape"; equal shapes compute."""
+    """The crossentropies (keras.ops.binary/categorical_crossentropy, the keras.losses functions and their Loss
+    classes; Keras 3.15's TF backend) compare the shapes before computing: another rank is ValueError "... must have
+    the same rank (ndim)" (the classes first align the ranks), a differing dimension, a 1 against n as well,
+    "Arguments `target` and `output` must have the same shape"; equal shapes compute."""
+    module, name = fn.split(".")
+    f = getattr(getattr(keras, module), name)
+    if name[0].isupper():
+        if len(target) != len(output):
+            return   # (a Loss class squeezes or expands the ranks first: not this rule)
+        f = f()
     t, o = np.full(target, 0.5, "float32"), np.full(output, 0.5, "float32")
     if target == output:
-        got = _np(getattr(keras.ops, fn)(t, o))
-        assert got.shape == (target if fn == "binary_crossentropy" else target[:-1]), f"{fn} of {target}: {got.shape}"
+        got = _np(f(t, o))
+        want = () if name[0].isupper() else target if fn == "ops.binary_crossentropy" else target[:-1]
+        assert got.shape == want, f"{fn} of {target}: expected shape {want}, got {got.shape}"
         return
     with pytest.raises(ValueError) as e:
-        getattr(keras.ops, fn)(t, o)
+        f(t, o)
     want = "must have the same rank (ndim)" if len(target) != len(output) else \
         "Arguments `target` and `output` must have the same shape"
     assert want in str(e.value), f"{fn}({target}, {output}): expected {want!r} in {str(e.value)!r}"
