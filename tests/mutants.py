@@ -6579,3 +6579,171 @@ TRAINING_BATCH37: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH37
 CATALOGUE += TRAINING_BATCH37
+
+# -- Fortieth session: a thirty-eighth blind batch (TRAINING_BATCH38), written from the source alone, before
+#    reading any suite test (docs/conformance.md, "Fortieth session: a thirty-eighth blind batch"), in Keras layers,
+#    losses and metrics, optimizers and schedules, and callbacks only (blind40b's batch 39 takes the trainer,
+#    gradients, tf.data, saving and distribution): argument checks (standardize_tuple's length, data_format's case,
+#    AdaptiveAveragePooling's output_size, merge masks, TimeDistributed's rank, HashedCrossing's shapes, a loss's
+#    reduction, the losses' same-shape check, IoU's target ids, Lion's beta_1, Ftrl's learning_rate_power,
+#    PiecewiseConstantDecay's lengths, BackupAndRestore's save_freq, Optimizer.set_weights' shapes), output shapes
+#    of second code paths (channels_first, 'same' pooling, Dot, RNN states, Discretization, Flatten, ConvLSTM's
+#    mask), dtypes, slots and values (GlobalAveragePooling2D of ints, GroupNormalization's groups, the -0.0 argmax,
+#    the crossentropies' axis and ignore_class, RMSprop's momentum slots, CosineDecayRestarts' multipliers) and a
+#    warning's text; each a function no earlier mutant touched.
+TRAINING_BATCH38: list[Mutant] = [
+    # -- Keras layers
+    _t("standardize-tuple-short-accepted", "missing-error", "simdist/keras/layers/argument_validation.py",
+       "        if len(value_tuple) != n:\n"
+       "            raise ValueError(error_msg)\n",
+       "        if len(value_tuple) > n:\n"
+       "            raise ValueError(error_msg)\n",
+       "standardize_tuple accepts an iterable with fewer than n entries (Keras: ValueError 'must be a tuple of n integers')"),
+    _t("pool-same-shape-valid-formula", "formula", "simdist/keras/layers/argument_validation.py",
+       '    elif padding == "same":\n'
+       "        out = np.floor((spatial - 1) / strides) + 1\n",
+       '    elif padding == "same":\n'
+       "        out = np.floor((spatial - pool) / strides) + 1\n",
+       "a pooling's 'same' output shape uses the 'valid' formula (subtracting the pool size)"),
+    _t("data-format-case-sensitive", "boundary", "simdist/keras/layers/argument_validation.py",
+       "    data_format = str(data_format).lower()\n",
+       "    data_format = str(data_format)\n",
+       "data_format is compared as given (Keras lower-cases it: 'Channels_Last' is accepted)"),
+    _t("adaptive-pool-output-size-too-long", "missing-error", "simdist/keras/layers/adaptive_pooling.py",
+       "    if isinstance(output_size, (tuple, list)) and len(output_size) == rank:\n",
+       "    if isinstance(output_size, (tuple, list)) and len(output_size) >= rank:\n",
+       "AdaptiveAveragePooling2D accepts an output_size tuple longer than the spatial rank"),
+    _t("conv-transpose-channels-first-order", "axis", "simdist/keras/layers/conv_transpose.py",
+       "    return [input_shape[0], filters, *sizes]\n",
+       "    return [input_shape[0], *sizes, filters]\n",
+       "a channels_first transposed convolution's output shape puts the filters last"),
+    _t("dot-shape-second-batch-kept", "axis", "simdist/keras/layers/dot.py",
+       "        shape2.pop(axes[1])\n"
+       "        shape2.pop(0)\n",
+       "        shape2.pop(axes[1])\n",
+       "Dot's output shape keeps the second input's batch dimension"),
+    _t("group-norm-groups-interleaved", "axis", "simdist/keras/layers/group_normalization.py",
+       "        shape[self.axis] = shape[self.axis] // self.groups\n"
+       "        shape.insert(self.axis, self.groups)\n"
+       "        return shape\n",
+       "        per_group = shape[self.axis] // self.groups\n"
+       "        shape[self.axis] = self.groups\n"
+       "        shape.insert(self.axis, per_group)\n"
+       "        return shape\n",
+       "GroupNormalization groups channels by stride (channel c in group c % groups) instead of in contiguous blocks"),
+    _t("merge-masks-length-unchecked", "missing-error", "simdist/keras/layers/merging.py",
+       "    if len(mask) != len(inputs):\n",
+       "    if len(mask) > len(inputs):\n",
+       "a merge layer's compute_mask accepts fewer masks than inputs"),
+    _t("zero-padding1d-channels-first-axis", "axis", "simdist/keras/layers/upsampling_padding.py",
+       '        axis = 2 if self.data_format == "channels_first" else 1\n'
+       "        if out[axis] is not None:\n"
+       "            out[axis] += self.padding[0] + self.padding[1]\n",
+       "        axis = 1\n"
+       "        if out[axis] is not None:\n"
+       "            out[axis] += self.padding[0] + self.padding[1]\n",
+       "ZeroPadding1D(data_format='channels_first')'s output shape pads the channels axis"),
+    _t("global-avg-pool2d-int-result-int", "dtype", "simdist/keras/layers/pooling.py",
+       "        result = compute if (ori.is_integer or ori.is_bool) else ori\n"
+       "        out = tf.reduce_mean(tf.cast(x, compute), axis=self._spatial_axes(x), keepdims=self.keepdims)\n",
+       "        result = ori\n"
+       "        out = tf.reduce_mean(tf.cast(x, compute), axis=self._spatial_axes(x), keepdims=self.keepdims)\n",
+       "GlobalAveragePooling2D of integers is cast back to the integer dtype (Keras: float32)"),
+    _t("rnn-state-shapes-no-batch", "axis", "simdist/keras/layers/rnn.py",
+       "        states_shape = [(batch_size, s) if isinstance(s, int) else [(batch_size, d) for d in s]\n",
+       "        states_shape = [(s,) if isinstance(s, int) else [(batch_size, d) for d in s]\n",
+       "an RNN's return_state output shapes drop the batch dimension for int state sizes"),
+    _t("convlstm-mask-kept-without-sequences", "state", "simdist/keras/layers/conv_lstm.py",
+       "        output_mask = mask if self.return_sequences else None\n"
+       "        if self.return_state:\n"
+       "            return [output_mask, None, None]\n",
+       "        output_mask = mask\n"
+       "        if self.return_state:\n"
+       "            return [output_mask, None, None]\n",
+       "ConvLSTM's compute_mask passes the mask on though return_sequences is False"),
+    _t("time-distributed-rank2-accepted", "missing-error", "simdist/keras/layers/time_distributed.py",
+       "        if not isinstance(input_shape, (tuple, list)) or len(input_shape) < 3:\n",
+       "        if not isinstance(input_shape, (tuple, list)) or len(input_shape) < 2:\n",
+       "TimeDistributed accepts rank-2 inputs (Keras: ValueError, at least 3 dimensions)"),
+    _t("hashed-crossing-shapes-rank-only", "missing-error", "simdist/keras/layers/hashed_crossing.py",
+       "        if not all(tuple(x.shape) == first_shape for x in inputs[1:]):\n",
+       "        if not all(len(x.shape) == rank for x in inputs[1:]):\n",
+       "HashedCrossing compares its inputs' ranks instead of their shapes"),
+    _t("discretization-depth-off-by-one", "formula", "simdist/keras/layers/discretization.py",
+       "        depth = len(self.bin_boundaries) + 1 if self.bin_boundaries is not None else self.num_bins\n",
+       "        depth = len(self.bin_boundaries) if self.bin_boundaries is not None else self.num_bins\n",
+       "Discretization's output shape counts the boundaries, not the bins (one fewer)"),
+    _t("flatten-shape-any-none-all", "boundary", "simdist/keras/layers/reshaping.py",
+       "            flat: Any = 1\n"
+       "        elif any(d is None for d in non_batch):\n",
+       "            flat: Any = 1\n"
+       "        elif all(d is None for d in non_batch):\n",
+       "Flatten's output shape is computed from the known dims only when all are unknown (a partly unknown shape fails)"),
+    # -- losses and metrics
+    _t("argmax-negative-zero-sign-flipped", "boundary", "simdist/keras/losses/_ops.py",
+       "    is_negative_zero = tf.logical_and(tf.equal(x, 0.0), tf.less(tf.math.reciprocal(x), 0.0))\n",
+       "    is_negative_zero = tf.logical_and(tf.equal(x, 0.0), tf.greater(tf.math.reciprocal(x), 0.0))\n",
+       "the losses' argmax takes +0.0 (not -0.0) as the smaller zero"),
+    _t("reduction-case-insensitive", "missing-error", "simdist/keras/losses/loss.py",
+       "    if reduction not in REDUCTIONS:\n",
+       "    if (reduction.lower() if isinstance(reduction, str) else reduction) not in REDUCTIONS:\n",
+       "a loss's reduction is matched case-insensitively ('SUM' accepted; Keras: ValueError)"),
+    _t("nn-same-shape-broadcast-dims", "missing-error", "simdist/keras/losses/_nn.py",
+       "        if e1 is not None and e2 is not None and e1 != e2:\n"
+       '            raise ValueError("Arguments `target` and `output` must have the same shape. Received: "\n',
+       "        if e1 is not None and e2 is not None and e1 != e2 and 1 not in (e1, e2):\n"
+       '            raise ValueError("Arguments `target` and `output` must have the same shape. Received: "\n',
+       "the losses' same-shape check lets a dimension of 1 broadcast"),
+    _t("cce-axis-not-passed", "axis", "simdist/keras/losses/losses.py",
+       "                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)\n",
+       "                         from_logits=from_logits, label_smoothing=label_smoothing)\n",
+       "CategoricalCrossentropy(axis=...) does not pass its axis to the loss function"),
+    _t("scce-ignore-class-not-passed", "state", "simdist/keras/losses/losses.py",
+       "                         from_logits=from_logits, ignore_class=ignore_class, axis=axis)\n",
+       "                         from_logits=from_logits, axis=axis)\n",
+       "SparseCategoricalCrossentropy(ignore_class=...) does not pass ignore_class to the loss function"),
+    _t("iou-target-id-equal-num-classes", "boundary", "simdist/keras/metrics/iou_metrics.py",
+       "        if max(target_class_ids) >= num_classes:\n",
+       "        if max(target_class_ids) > num_classes:\n",
+       "IoU accepts a target class id equal to num_classes (Keras: ValueError, out of range [0, num_classes))"),
+    # -- optimizers and schedules
+    _t("optimizer-set-weights-rank-only", "missing-error", "simdist/keras/optimizers/base_optimizer.py",
+       "            if want != got:   # Keras 3.15's check",
+       "            if len(want) != len(got):   # Keras 3.15's check",
+       "Optimizer.set_weights compares only the ranks of the weights"),
+    _t("piecewise-extra-values-accepted", "missing-error", "simdist/keras/optimizers/schedules.py",
+       "        if len(boundaries) != len(values) - 1:\n",
+       "        if len(boundaries) > len(values) - 1:\n",
+       "PiecewiseConstantDecay accepts more values than boundaries + 1"),
+    _t("sgdr-t-mul-m-mul-swapped", "formula", "simdist/keras/optimizers/schedules.py",
+       "        self._t_mul = t_mul\n"
+       "        self._m_mul = m_mul\n",
+       "        self._t_mul = m_mul\n"
+       "        self._m_mul = t_mul\n",
+       "CosineDecayRestarts stores t_mul and m_mul in each other's place"),
+    _t("ftrl-lr-power-zero-refused", "missing-error", "simdist/keras/optimizers/ftrl.py",
+       '            if arg == "initial_accumulator_value" and learning_rate_power > 0.0:\n',
+       '            if arg == "initial_accumulator_value" and learning_rate_power >= 0.0:\n',
+       "Ftrl refuses learning_rate_power=0 (Keras: negative or zero)"),
+    _t("lion-beta1-one-refused", "boundary", "simdist/keras/optimizers/lion.py",
+       "        if beta_1 <= 0 or beta_1 > 1:\n",
+       "        if beta_1 <= 0 or beta_1 >= 1:\n",
+       "Lion refuses beta_1=1 (Keras: the range is (0, 1])"),
+    _t("rmsprop-momentum-slots-always", "state", "simdist/keras/optimizers/rmsprop.py",
+       "        if self.momentum > 0:\n"
+       '            self._momentums = self.add_optimizer_variables(var_list, "momentum")\n',
+       "        if self.momentum >= 0:\n"
+       '            self._momentums = self.add_optimizer_variables(var_list, "momentum")\n',
+       "RMSprop builds momentum slots when momentum is 0 (Keras: only for momentum > 0)"),
+    # -- callbacks
+    _t("early-stopping-missing-metric-list-sep", "formula", "simdist/keras/callbacks/early_stopping.py",
+       '                          f"Available metrics are: {\',\'.join(list(logs.keys()))}", stacklevel=2)\n',
+       '                          f"Available metrics are: {\', \'.join(list(logs.keys()))}", stacklevel=2)\n',
+       "EarlyStopping's missing-metric warning separates the available metrics with ', '"),
+    _t("backup-save-freq-bool-refused", "boundary", "simdist/keras/callbacks/backup_and_restore.py",
+       '        if save_freq != "epoch" and not isinstance(save_freq, int):\n',
+       '        if save_freq != "epoch" and (not isinstance(save_freq, int) or isinstance(save_freq, bool)):\n',
+       "BackupAndRestore refuses save_freq=False (Keras accepts bools as ints)"),
+]
+TRAINING += TRAINING_BATCH38
+CATALOGUE += TRAINING_BATCH38

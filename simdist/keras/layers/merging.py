@@ -14,12 +14,13 @@ __all__ = ["Merge", "Add", "Average", "Concatenate", "Subtract", "Multiply", "Ma
            "concatenate", "subtract", "multiply", "maximum", "minimum"]
 
 
-def _check_masks(inputs: Any, mask: Any) -> Any:
-    """Keras's argument checks of a merge layer's compute_mask; the masks as a list, or None."""
+def _check_masks(inputs: Any, mask: Any, received: str = "Received: ") -> Any:
+    """Keras's argument checks of a merge layer's compute_mask; the masks as a list, or None. `received` starts
+    the not-a-list message's tail: Keras 3.15's Merge says "Received: mask=", its Concatenate "Received mask="."""
     if mask is None:
         return None
     if not isinstance(mask, (tuple, list)):
-        raise ValueError(f"`mask` should be a list. Received: mask={mask}")
+        raise ValueError(f"`mask` should be a list. {received}mask={mask}")
     if not isinstance(inputs, (tuple, list)):
         raise ValueError(f"`inputs` should be a list. Received: inputs={inputs}")
     if len(mask) != len(inputs):
@@ -182,7 +183,7 @@ class Concatenate(Merge):
         """Keras's Concatenate mask: each input's mask (all True when it has none, broadcast to
         the input's shape when of lower rank) concatenated along `axis`, then any() over the last
         axis (as Keras 3.15 computes it)."""
-        masks = _check_masks(inputs, mask)
+        masks = _check_masks(inputs, mask, received="Received ")
         if masks is None or all(m is None for m in masks):
             return None
         full = []
