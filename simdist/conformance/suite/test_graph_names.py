@@ -36,6 +36,22 @@ def test_graph_tensors_are_named_after_their_nodes(tf):
                         "blk_1/mul:0", "mine:0"], call="Tensor.name inside a tf.function", what="the nodes' names")
 
 
+
+@clause("function.symbolic-tensors", ref="tf221")
+def test_traced_constants_are_const_nodes(tf):
+    """A tf.constant made inside a tf.function is a Const node: `Const`, or its `name`, made unique."""
+    seen = []
+
+    @tf.function
+    def f():
+        a, b, c = tf.constant(1.0), tf.constant(2.0, name="bee"), tf.constant(3.0)
+        seen.extend(t.name for t in (a, b, c))
+        return a + b + c
+
+    f()
+    assert_equal(seen, ["Const:0", "bee:0", "Const_1:0"], call="tf.constant(...).name inside a tf.function",
+                 what="the constants' names")
+
 def _twelve(tf, how):
     """d/dx of sum_i x * c_i inside a tf.function, c an argument (nothing folds), times an argument w = 1."""
     coeffs = [1e8, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1e8, 3.0]
