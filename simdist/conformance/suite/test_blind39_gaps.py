@@ -110,3 +110,126 @@ def test_blind39_rebatch_components_share_the_batch_size(tf, sizes):
     with pytest.raises(tf.errors.InvalidArgumentError) as e:
         list(ds.rebatch(2))
     assert want in str(e.value), f"rebatch of sizes {sizes}: expected {want!r} in {str(e.value)!r}"
+
+
+# -- a PyDataset of length 0 ----------------------------------------------------------------------------------------
+@clause("keras.fit.python-inputs", ref="tf221")
+@pytest.mark.parametrize("method", ["fit", "evaluate", "predict"])
+@pytest.mark.parametrize("length", [0, 1, 3])
+def test_blind39_pydataset_of_length_zero_is_refused(keras, method, length):
+    """fit, evaluate and predict of a PyDataset whose `__len__` is 0 raise Keras 3.15's ValueError "The PyDataset has
+    length 0" (PyDatasetAdapter reads the first batches for the tensor spec and finds none); a PyDataset of n >= 1
+    batches runs n steps (its batches counted here as `__getitem__` calls of distinct indices)."""
+    seen = set()
+
+    class Data(keras.utils.PyDataset):
+        def __init__(self):
+            super().__init__()
+
+        def __len__(self):
+            return length
+
+        def __getitem__(self, i):
+            seen.add(i)
+            x = np.full((2, 2), float(i), "float32")
+            return (x,) if method == "predict" else (x, np.ones((2, 1), "float32"))
+
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(loss="mse")
+    run = {"fit": lambda d: model.fit(d, verbose=0), "evaluate": lambda d: model.evaluate(d, verbose=0),
+           "predict": lambda d: model.predict(d, verbose=0)}[method]
+    if length == 0:
+        with pytest.raises(ValueError) as e:
+            run(Data())
+        assert str(e.value) == "The PyDataset has length 0", \
+            f"{method} of an empty PyDataset: expected 'The PyDataset has length 0', got {str(e.value)!r}"
+        return
+    out = run(Data())
+    assert sorted(seen) == list(range(length)), f"{method}: expected batches {list(range(length))} read, got {sorted(seen)}"
+    if method == "predict":
+        want = np.repeat(np.arange(length, dtype="float32") * 2.0, 2).reshape(-1, 1)
+        np.testing.assert_allclose(_np(out), want, err_msg=f"predict of {length} batches")
+
+
+# -- Dataset.list_files: shuffled unless shuffle=False ------------------------------------------------------------------
+@clause("dataset.readers", ref="tf221")
+@pytest.mark.parametrize("shuffle", ["default", None, True, False])
+def test_blind39_list_files_shuffles_unless_told_not_to(tf, tmp_path, shuffle):
+    """Dataset.list_files(pattern, shuffle=None, seed) (TF 2.21 readers.py): the matching names, sorted, then
+    shuffled with the whole list as buffer unless shuffle=False (None means True): for a seed, the order of
+    `Dataset.from_tensor_slices(sorted names).shuffle(len(names), seed=seed)`; shuffle=False keeps them sorted."""
+    names = sorted(str(tmp_path / f"f{i:02d}.txt") for i in range(12))
+    for n in names:
+        open(n, "w").close()
+    pattern = str(tmp_path / "*.txt")
+    kwargs = {} if shuffle == "default" else {"shuffle": shuffle}
+    orders = []
+    for seed in (1, 7, 23):
+        got = [v.decode() for v in tf.data.Dataset.list_files(pattern, seed=seed, **kwargs).as_numpy_iterator()]
+        if shuffle is False:
+            want = names
+        else:
+            want = [v.decode() for v in tf.data.Dataset.from_tensor_slices(names).shuffle(len(names), seed=seed)
+                    .as_numpy_iterator()]
+        assert got == want, f"list_files(shuffle={shuffle!r}, seed={seed}): expected {want}, got {got}"
+        orders.append(got)
+    if shuffle is not False:
+        assert any(o != names for o in orders), f"list_files(shuffle={shuffle!r}) kept the sorted order for every seed"
+
+
+# -- Functional.compute_output_shape: one shape per input, any spelling -------------------------------------------------
+@clause("keras.model.call", ref="tf221")
+@pytest.mark.parametrize("kind, shape", [("one", (None, 3)), ("one", (7, 3)), ("one", [None, 3]), ("one", [5, 3]),
+                                         ("two", [(None, 3), (None, 2)]), ("two", ((4, 3), (4, 2))),
+                                         ("dict", {"p": (None, 3), "q": (None, 2)}), ("dict", {"q": [6, 2], "p": [6, 3]}),
+                                         ("sequential", (2, 3)), ("sequential", [None, 3])])
+def test_blind39_functional_output_shape_of_each_shape_spelling(keras, kind, shape):
+    """A functional model's compute_output_shape (Keras 3.15 Function.compute_output_shape: tree.map_shape_structure)
+    takes each input's shape as a tuple or a list of ints and None, several inputs' as a list, a tuple or a dict by
+    the inputs' keys; the output is the Dense's (batch, units), the batch taken from the shape given."""
+    i, j = keras.Input((3,)), keras.Input((2,))
+    both = keras.layers.Concatenate()([i, j])
+    model, units = {"one": (lambda: keras.Model(i, keras.layers.Dense(4)(i)), 4),
+                    "two": (lambda: keras.Model([i, j], keras.layers.Dense(5)(both)), 5),
+                    "dict": (lambda: keras.Model({"p": i, "q": j}, keras.layers.Dense(5)(both)), 5),
+                    "sequential": (lambda: keras.Sequential([keras.Input((3,)), keras.layers.Dense(6)]), 6)}[kind]
+    first = shape["p"] if isinstance(shape, dict) else (shape[0] if isinstance(shape[0], (tuple, list)) else shape)
+    want = (first[0], units)
+    got = model().compute_output_shape(shape)
+    assert tuple(got) == want, f"{kind} compute_output_shape({shape!r}): expected {want}, got {got!r}"
+
+
+# -- model.save: the path must end in .keras ---------------------------------------------------------------------------
+@clause("keras.saving.keras-file", ref="tf221")
+@pytest.mark.parametrize("name", ["m.keras.bak", "m.kerasx", "m_keras", "m.keras.zip", "m", "m.weights.h5.keras"])
+def test_blind39_save_path_must_end_in_keras(keras, tmp_path, name):
+    """model.save(path) (Keras 3.15 saving_api.save_model) writes a `.keras` archive only for a path that ends in
+    ".keras" (".h5"/".hdf5" being the legacy format); any other path, one holding ".keras" elsewhere included, is
+    ValueError "Invalid filepath extension for saving. ..." and writes nothing; a path ending in .keras loads back."""
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, kernel_initializer="ones")])
+    path = str(tmp_path / name)
+    if name.endswith(".keras"):
+        model.save(path)
+        x = np.arange(6, dtype="float32").reshape(2, 3)
+        np.testing.assert_allclose(_np(keras.models.load_model(path)(x)), x.sum(axis=1, keepdims=True).repeat(2, 1),
+                                   err_msg=f"{name}: the loaded model's outputs")
+        return
+    with pytest.raises(ValueError) as e:
+        model.save(path)
+    assert "Invalid filepath extension for saving" in str(e.value), \
+        f"save({name!r}): expected 'Invalid filepath extension for saving' in {str(e.value)!r}"
+    assert not (tmp_path / name).exists(), f"save({name!r}) refused the path but wrote a file"
+
+
+# -- a Sequential model's input_dtype: its Input's dtype ---------------------------------------------------------------
+@clause("keras.model.call", ref="tf221")
+@pytest.mark.parametrize("dtype", ["int32", "float64", "float16", "bool", None])
+def test_blind39_sequential_input_dtype_is_its_inputs(keras, dtype):
+    """A Sequential model whose first layer is an Input has that Input's dtype as its `input_dtype` (Keras 3.15
+    Sequential.input_dtype reads its InputLayer's dtype; "float32" for an Input without one), not its own compute
+    dtype (float32 here); its Dense layer still computes in float32."""
+    inp = keras.Input((3,), dtype=dtype) if dtype else keras.Input((3,))
+    model = keras.Sequential([inp, keras.layers.Dense(1)])
+    want = dtype or "float32"
+    assert model.input_dtype == want, f"Sequential with Input(dtype={dtype!r}): expected input_dtype {want!r}, got {model.input_dtype!r}"
+    assert model.layers[-1].compute_dtype == "float32", f"Dense's compute dtype: expected 'float32', got {model.layers[-1].compute_dtype!r}"
