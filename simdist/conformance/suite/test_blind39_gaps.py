@@ -233,3 +233,42 @@ def test_blind39_sequential_input_dtype_is_its_inputs(keras, dtype):
     want = dtype or "float32"
     assert model.input_dtype == want, f"Sequential with Input(dtype={dtype!r}): expected input_dtype {want!r}, got {model.input_dtype!r}"
     assert model.layers[-1].compute_dtype == "float32", f"Dense's compute dtype: expected 'float32', got {model.layers[-1].compute_dtype!r}"
+
+
+# -- Model.to_json passes json.dumps' keyword arguments on ---------------------------------------------------------------
+@clause("keras.saving.json-and-serialize", ref="tf221")
+@pytest.mark.parametrize("kwargs", [{}, {"indent": 2}, {"sort_keys": True}, {"indent": 1, "sort_keys": True},
+                                    {"separators": (",", ":")}])
+@pytest.mark.parametrize("kind", ["sequential", "functional"])
+def test_blind39_to_json_passes_json_dumps_arguments(keras, kwargs, kind):
+    """Model.to_json(**kwargs) is `json.dumps(model_config, **kwargs)` (Keras 3.15): the text with indent, sort_keys
+    or separators is json.dumps of the same object (the plain to_json read back) with those arguments."""
+    import json
+    inp = keras.Input((3,))
+    model = keras.Sequential([inp, keras.layers.Dense(2)]) if kind == "sequential" else \
+        keras.Model(inp, keras.layers.Dense(2)(inp))
+    plain = json.loads(model.to_json())
+    got = model.to_json(**kwargs)
+    want = json.dumps(plain, **kwargs)
+    assert got == want, f"{kind} to_json(**{kwargs}): expected json.dumps(config, **{kwargs}) ({len(want)} chars), " \
+                        f"got {len(got)} chars: {got[:120]!r}"
+
+
+# -- Square's gradient: 2 * conj(x) times the upstream gradient ---------------------------------------------------------
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("upstream", ["ones", "given"])
+def test_blind39_square_gradient_conjugates_complex_inputs(tf, dtype, upstream):
+    """The gradient of tf.square (TF 2.21 math_grad._SquareGrad: `grad * 2 * conj(x)`) for real and complex inputs,
+    with the default upstream gradient (ones) and a given one: NumPy's 2 * conj(x) * dy."""
+    x = np.array([1 + 2j, -0.5 + 1j, 3 - 0.25j, 0j]) if dtype.startswith("complex") else np.array([1.5, -2.0, 0.0, 4.0])
+    x = x.astype(dtype)
+    dy = np.ones_like(x) if upstream == "ones" else (np.array([2 - 1j, 0.5, -1j, 3]) if dtype.startswith("complex")
+                                                     else np.array([2.0, 0.5, -1.0, 3.0])).astype(dtype)
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = tf.square(xt)
+    got = _np(tape.gradient(y, xt, output_gradients=None if upstream == "ones" else tf.constant(dy)))
+    want = 2 * np.conj(x) * dy
+    np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=f"d square(x)/dx of {dtype}, upstream {upstream}")
