@@ -272,3 +272,74 @@ def test_blind39_square_gradient_conjugates_complex_inputs(tf, dtype, upstream):
     got = _np(tape.gradient(y, xt, output_gradients=None if upstream == "ones" else tf.constant(dy)))
     want = 2 * np.conj(x) * dy
     np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=f"d square(x)/dx of {dtype}, upstream {upstream}")
+
+
+# -- SoftplusGrad's gradients ------------------------------------------------------------------------------------------
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_blind39_softplus_grad_second_order(tf, dtype):
+    """The gradients of tf.raw_ops.SoftplusGrad(gradients=dy, features=x) = dy * sigmoid(x) (TF 2.21
+    nn_grad._SoftplusGradGrad): with respect to dy, g * sigmoid(x); with respect to x, g * dy / (exp(-x) + 2 +
+    exp(x)), which is 0 (not NaN) where x is infinite. NumPy in float64."""
+    x = np.array([-30.0, -2.0, -0.5, 0.0, 0.5, 2.0, 30.0, np.inf, -np.inf]).astype(dtype)
+    dy = np.array([1.0, 2.0, -1.5, 0.5, 3.0, -2.0, 1.0, 1.0, 2.0]).astype(dtype)
+    g = np.array([1.0, 0.5, 2.0, -1.0, 1.5, 1.0, -0.5, 2.0, 1.0]).astype(dtype)
+    xt, dyt = tf.constant(x), tf.constant(dy)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([xt, dyt])
+        out = tf.raw_ops.SoftplusGrad(gradients=dyt, features=xt)
+    d_dy, d_x = tape.gradient(out, [dyt, xt], output_gradients=tf.constant(g))
+    x64, dy64, g64 = x.astype("float64"), dy.astype("float64"), g.astype("float64")
+    with np.errstate(over="ignore"):
+        want_x = g64 * dy64 / (np.exp(-x64) + 2.0 + np.exp(x64))
+        want_dy = g64 / (1.0 + np.exp(-x64))
+    rtol = 1e-5 if dtype == "float32" else 1e-12
+    np.testing.assert_allclose(_np(d_x), want_x, rtol=rtol, atol=1e-30, err_msg=f"d SoftplusGrad/d features, {dtype}")
+    np.testing.assert_allclose(_np(d_dy), want_dy, rtol=rtol, atol=1e-30, err_msg=f"d SoftplusGrad/d gradients, {dtype}")
+
+
+# -- GradientTape.watch: tensors and tf.Variables only -----------------------------------------------------------------
+@clause("autodiff.watch", ref="tf221")
+@pytest.mark.parametrize("kind", ["keras.Variable", "list with keras.Variable", "float", "ndarray", "keras value",
+                                  "tf.Variable"])
+def test_blind39_tape_watch_refuses_what_is_not_a_tensor_or_tf_variable(tf, keras, kind):
+    """GradientTape.watch takes tensors and tf.Variables (TF 2.21 backprop.py `watch`): anything else, a Keras 3
+    keras.Variable included (its `.value` is the tf.Variable to watch), is ValueError "Passed in object <repr> of
+    type '<class>', not tf.Tensor or tf.Variable or ExtensionType.", also inside a list; what it accepts is
+    differentiated (d(3 v)/dv = 3)."""
+    kv = keras.Variable(2.0)
+    objs = {"keras.Variable": kv, "list with keras.Variable": [tf.constant(1.0), kv], "float": 1.5,
+            "ndarray": np.ones(2, "float32"), "keras value": kv.value, "tf.Variable": tf.Variable(2.0)}
+    obj = objs[kind]
+    bad = {"keras.Variable": kv, "list with keras.Variable": kv, "float": obj, "ndarray": obj}.get(kind)
+    with tf.GradientTape() as tape:
+        if bad is not None:
+            with pytest.raises(ValueError) as e:
+                tape.watch(obj)
+            want = f"of type '{type(bad).__name__}', not tf.Tensor or tf.Variable or ExtensionType."
+            assert str(e.value).startswith("Passed in object ") and str(e.value).endswith(want), \
+                f"watch({kind}): expected 'Passed in object ... {want}', got {str(e.value)!r}"
+            return
+        tape.watch(obj)
+        y = obj * 3.0
+    got = float(_np(tape.gradient(y, obj)))
+    assert got == 3.0, f"watch({kind}): d(3 v)/dv expected 3.0, got {got}"
+
+
+# -- CentralStorageStrategy.batch_reduce_to of one-component values ----------------------------------------------------
+@clause("extended.reduce-to", ref="tf221")
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+@pytest.mark.parametrize("op", ["MEAN", "SUM"])
+def test_blind39_central_storage_batch_reduce_of_one_component(tf, backend, dtype, op):
+    """CentralStorageStrategy's extended.batch_reduce_to of values that are not distributed (one component) onto
+    another device (TF 2.21 ReductionToOneDevice): SUM keeps each value and its dtype; MEAN divides it by 1 with
+    Python's true division, so an integer becomes float64 and a float keeps its dtype, the values unchanged."""
+    strategy = backend.make_strategy("central_storage", 2)
+    devices = backend.device_names(2, "CPU")
+    with tf.device(devices[0]):
+        values = [tf.constant(np.array([3, -4, 5]).astype(dtype)), tf.constant(np.array([[1, 2]]).astype(dtype))]
+    out = strategy.extended.batch_reduce_to(getattr(tf.distribute.ReduceOp, op), [(v, devices[1]) for v in values])
+    want_dtype = "float64" if op == "MEAN" and dtype.startswith("int") else dtype
+    for v, o in zip(values, out):
+        assert o.dtype.name == want_dtype, f"{op} of a one-component {dtype} value: expected dtype {want_dtype}, got {o.dtype.name}"
+        np.testing.assert_array_equal(_np(o), _np(v).astype(want_dtype), err_msg=f"{op} of a one-component {dtype} value")
