@@ -6747,3 +6747,187 @@ TRAINING_BATCH38: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH38
 CATALOGUE += TRAINING_BATCH38
+
+# -- Fortieth session: a thirty-ninth blind batch (TRAINING_BATCH39, helper blind40b), written from the source alone,
+#    before reading any suite test (docs/conformance.md, "Fortieth session: a thirty-ninth blind batch"). Only the
+#    trainer (the replicas' step reduction, compile's metrics arguments, PyDataset's and a generator's first batches,
+#    compile's dict flattening, Functional's output shapes, Sequential's input dtype, to_json), gradients (Reciprocal at a
+#    zero upstream, complex Square and Complex, SoftplusGrad's second order, keras.Variable on a tape, an
+#    accumulator's unconnected JVPs, the all-reduce's gradient), tf.data (take_while's predicate, rebatch's
+#    components, parallel interleave's block length, integer arguments, list_files' shuffle, padded_batch's size),
+#    checkpoints and saving (the .keras extension, the write callbacks, the checkpoint state file, deferred
+#    restores, a Sequential's identity) and distribution (input options, broadcast_to of a Python int, a one-device
+#    MEAN); each a function no earlier mutant touched (batch 38, blind40a's, takes the other training areas).
+TRAINING_BATCH39: list[Mutant] = [
+    # -- the trainer
+    _t("reduce-per-replica-mean-first-replica", "denominator", "simdist/keras/trainers/trainer.py",
+       "        if reduction == \"mean\":\n"
+       "            return tf.reduce_mean(tf.stack(list(local)), axis=0)\n",
+       "        if reduction == \"mean\":\n"
+       "            return local[0]\n",
+       "the train/test step's per-replica outputs reduced with 'auto' (= 'mean') keep the first replica's value"),
+    _t("compile-metrics-string-accepted", "missing-error", "simdist/keras/trainers/compile_utils.py",
+       "        if metrics and not isinstance(metrics, (list, tuple, dict)):\n",
+       "        if metrics and not isinstance(metrics, (list, tuple, dict, str)):\n",
+       "compile(metrics='mae') (a bare string) is accepted (Keras: ValueError, a list, tuple or dict)"),
+    _t("metrics-list-tuple-not-listed", "missing-error", "simdist/keras/trainers/compile_utils.py",
+       "    if isinstance(metrics, (list, tuple)):\n"
+       "        return MetricsList([get_metric(m, y_true, y_pred) for m in metrics], output_name=output_name)\n",
+       "    if isinstance(metrics, list):\n"
+       "        return MetricsList([get_metric(m, y_true, y_pred) for m in metrics], output_name=output_name)\n",
+       "one output's metrics given as a tuple are taken as one metric identifier"),
+    _t("pydataset-empty-unchecked", "missing-error", "simdist/keras/trainers/py_dataset.py",
+       "            if not batches:\n"
+       "                raise ValueError(\"The PyDataset has length 0\")\n",
+       "            if not batches and num_batches is None:\n"
+       "                raise ValueError(\"The PyDataset has length 0\")\n",
+       "a PyDataset of length 0 is not refused with Keras's ValueError 'The PyDataset has length 0'"),
+    _t("compile-flatten-dict-insertion-order", "order", "simdist/keras/trainers/compile_utils.py",
+       "        return [leaf for k in sorted(x) for leaf in _flatten(x[k])]\n",
+       "        return [leaf for k in x for leaf in _flatten(x[k])]\n",
+       "compile's flattening of dict targets, predictions and weights follows insertion order, not sorted keys "
+       "(tree.flatten), so a dict y given in another key order pairs with the wrong outputs"),
+    _t("functional-output-shape-single-tuple-unwrapped", "axis", "simdist/keras/models/functional.py",
+       "        specs = tree.flatten(tree.map_shape_structure(lambda s: KerasTensor(tuple(s)), input_shape))\n",
+       "        specs = [KerasTensor(tuple(s)) for s in input_shape]\n",
+       "Functional.compute_output_shape reads its argument as one shape per input, so one input's shape tuple is "
+       "taken apart (its anchor moved with the fix of blind batch 39: a list or dict of shapes was refused)"),
+    _t("generator-list-batches-accepted", "missing-error", "simdist/keras/trainers/generator_adapter.py",
+       "        if not isinstance(first_batches[0], tuple):\n",
+       "        if not isinstance(first_batches[0], (tuple, list)):\n",
+       "a Python generator yielding lists [x, y] is accepted (Keras: ValueError, it must yield tuples)"),
+    _t("sequential-input-dtype-policy", "dtype", "simdist/keras/models/sequential.py",
+       "        if layers and isinstance(layers[0], InputLayer):\n"
+       "            return layers[0].dtype\n",
+       "        if layers and isinstance(layers[0], InputLayer):\n"
+       "            return self.dtype_policy.compute_dtype\n",
+       "a Sequential model's input_dtype is its compute dtype, not its Input's dtype"),
+    _t("to-json-kwargs-dropped", "state", "simdist/keras/models/model.py",
+       "        return json.dumps(_jsonable(serialize_model(self)), **kwargs)\n",
+       "        return json.dumps(_jsonable(serialize_model(self)))\n",
+       "Model.to_json(**kwargs) drops json.dumps' keyword arguments (indent, sort_keys)"),
+    # -- gradients
+    _t("reciprocal-grad-nan-at-zero-upstream", "gradient", "simdist/runtime/ops/unary.py",
+       "    c = _conj(y)\n"
+       "    return _safe(dy, -dy * (c * c))\n",
+       "    c = _conj(y)\n"
+       "    return -dy * (c * c)\n",
+       "ReciprocalGrad multiplies a zero upstream gradient by an infinite y^2 (NaN; TF: 0 where dy is 0)"),
+    _t("square-grad-complex-no-conj", "gradient", "simdist/runtime/ops/unary.py",
+       "    x = _conj(op.inputs[0])   # (math_grad._SquareGrad",
+       "    x = op.inputs[0]   # (math_grad._SquareGrad",
+       "Square's gradient of a complex input uses x instead of conj(x)"),
+    _t("softplus-grad-grad-denominator-without-two", "gradient", "simdist/runtime/ops/activations.py",
+       "    d2x = grad * dy / (unary.exp(-x) + two + unary.exp(x))\n",
+       "    d2x = grad * dy / (unary.exp(-x) + unary.exp(x))\n",
+       "SoftplusGrad's gradient with respect to the features drops the 2 of exp(-x) + 2 + exp(x)"),
+    _t("complex-grad-imag-summed-to-real-shape", "gradient", "simdist/runtime/ops/complex_math.py",
+       "    return [unbroadcast(real(grad), re.shape), unbroadcast(imag(grad), im.shape)]\n",
+       "    return [unbroadcast(real(grad), re.shape), unbroadcast(imag(grad), re.shape)]\n",
+       "tf.complex's gradient sums the imaginary part's gradient to the real part's shape (broadcast inputs)"),
+    _t("tape-watch-keras-variable-accepted", "missing-error", "simdist/runtime/autodiff/tape.py",
+       "            if not isinstance(t, Tensor) and (not _is_variable(t) or hasattr(t, \"_simdist_variable\")):\n",
+       "            if not isinstance(t, Tensor) and not _is_variable(t) and not hasattr(t, \"_simdist_variable\"):\n",
+       "GradientTape.watch of a keras.Variable is accepted (TF 2.21: ValueError, watch its .value)"),
+    _t("jvp-unconnected-none-as-zero", "gradient", "simdist/runtime/autodiff/forwardprop.py",
+       "            if got is None and zero:\n",
+       "            if got is None:\n",
+       "ForwardAccumulator.jvp of a primal the watched tensors do not reach gives zeros also under the default "
+       "unconnected_gradients=NONE (TF: None)"),
+    _t("all-reduce-grad-always-sum", "gradient", "simdist/runtime/ops/collective.py",
+       "    return list(op.get_attr(\"replica_context\").all_reduce(op.get_attr(\"reduce_op\"), list(grads)))\n",
+       "    return list(op.get_attr(\"replica_context\").all_reduce(type(op.get_attr(\"reduce_op\")).SUM, list(grads)))\n",
+       "the gradient of a replica context's all_reduce(MEAN) sums the upstream gradients instead of averaging them"),
+    # -- tf.data
+    _t("take-while-vector-predicate-accepted", "missing-error", "simdist/runtime/data/take_while.py",
+       "        if not (spec.dtype == dtypes.bool_ and spec.shape.rank == 0):\n",
+       "        if not (spec.dtype == dtypes.bool_ and spec.shape.num_elements() == 1):\n",
+       "take_while accepts a predicate returning a bool of shape [1] (TF: ValueError, a scalar)"),
+    _t("rebatch-smaller-component-accepted", "missing-error", "simdist/runtime/data/rebatch.py",
+       "        if c.shape[0] != comps[0].shape[0]:\n",
+       "        if c.shape[0] > comps[0].shape[0]:\n",
+       "rebatch accepts an element whose later component has fewer rows than the first"),
+    _t("parallel-interleave-block-zero-accepted", "boundary", "simdist/runtime/data/interleave.py",
+       "            if block <= 0:\n"
+       "                raise errors.InvalidArgumentError(None, None, \"`block_length` must be > 0 \"\n",
+       "            if block < 0:\n"
+       "                raise errors.InvalidArgumentError(None, None, \"`block_length` must be > 0 \"\n",
+       "interleave(block_length=0, num_parallel_calls=n) is accepted (TF: InvalidArgumentError)"),
+    _t("dataset-int-arg-float-accepted", "dtype", "simdist/runtime/data/elements.py",
+       "    if isinstance(value, (int, np.integer)):\n"
+       "        return int(value)\n"
+       "    raise TypeError(f\"Cannot convert {value!r} to EagerTensor of dtype int64\")\n",
+       "    if isinstance(value, (int, np.integer, float)):\n"
+       "        return int(value)\n"
+       "    raise TypeError(f\"Cannot convert {value!r} to EagerTensor of dtype int64\")\n",
+       "tf.data's int64 arguments (batch, take, skip, shard, repeat, prefetch, shuffle) accept a Python float, "
+       "truncated (TF: TypeError)"),
+    _t("list-files-default-unshuffled", "order", "simdist/runtime/data/readers.py",
+       "    if shuffle is None or shuffle:\n",
+       "    if shuffle:\n",
+       "Dataset.list_files without shuffle= gives the sorted names (TF: shuffled unless shuffle=False)"),
+    _t("padded-batch-size-zero-accepted", "boundary", "simdist/runtime/data/batching.py",
+       "        if batch_size <= 0:\n"
+       "            raise errors.InvalidArgumentError(None, None, \"Batch size must be greater than zero.\")\n"
+       "        in_spec = input_dataset.element_spec\n"
+       "        in_specs = flatten(in_spec)\n",
+       "        if batch_size < 0:\n"
+       "            raise errors.InvalidArgumentError(None, None, \"Batch size must be greater than zero.\")\n"
+       "        in_spec = input_dataset.element_spec\n"
+       "        in_specs = flatten(in_spec)\n",
+       "padded_batch(0) is accepted (TF: InvalidArgumentError 'Batch size must be greater than zero.')"),
+    # -- checkpoints and saving
+    _t("save-model-extension-anywhere", "missing-error", "simdist/keras/models/keras_file.py",
+       "    if not path.endswith(\".keras\"):\n"
+       "        raise ValueError(\"Invalid filepath extension for saving.",
+       "    if \".keras\" not in path:\n"
+       "        raise ValueError(\"Invalid filepath extension for saving.",
+       "model.save of a path that holds '.keras' but does not end in it ('m.keras.bak') is accepted"),
+    _t("write-callback-path-not-passed", "state", "simdist/strategies/checkpoint.py",
+       "        if len(inspect.signature(callback).parameters) == 1:\n"
+       "            callback(path)\n",
+       "        if len(inspect.signature(callback).parameters) > 1:\n"
+       "            callback(path)\n",
+       "CheckpointOptions' write callbacks taking one parameter are called without the checkpoint's path"),
+    _t("checkpoint-state-keeps-last-path-only", "state", "simdist/strategies/checkpoint.py",
+       "            elif key == \"all_model_checkpoint_paths\":\n"
+       "                every.append(os.path.join(directory, val))\n",
+       "            elif key == \"all_model_checkpoint_paths\":\n"
+       "                every = [os.path.join(directory, val)]\n",
+       "the checkpoint state file's all_model_checkpoint_paths keep only the last one when read back"),
+    _t("unbuilt-prefix-without-slash", "state", "simdist/strategies/checkpoint.py",
+       "        for k in sorted(obj._objects):\n"
+       "            yield from _unbuilt(obj._objects[k], f\"{prefix}{k}/\")\n",
+       "        for k in sorted(obj._objects):\n"
+       "            yield from _unbuilt(obj._objects[k], f\"{prefix}{k}\")\n",
+       "a Checkpoint's unbuilt objects (an optimizer before its first step) are found under a prefix without '/': "
+       "their slots' saved values are not deferred to their creation"),
+    _t("sequential-identity-src-module", "state", "simdist/keras/models/keras_file.py",
+       "    if cls is Sequential:\n"
+       "        return \"keras\", None\n",
+       "    if cls is Sequential:\n"
+       "        return \"keras.src.models.sequential\", \"Sequential\"\n",
+       "a Sequential model is serialized (config.json, to_json) with Functional's style of identity, module "
+       "'keras.src.models.sequential' and registered_name 'Sequential' (Keras 3.15: 'keras', None)"),
+    # -- distribution
+    _t("input-options-wrong-type-ignored", "missing-error", "simdist/strategies/input.py",
+       "    if not isinstance(options, InputOptions):\n"
+       "        # (TF 2.21 reads the option without a check",
+       "    if not isinstance(options, InputOptions):\n"
+       "        return InputOptions()\n"
+       "        # (TF 2.21 reads the option without a check",
+       "experimental_distribute_dataset(options=<not an InputOptions>) runs with the default options "
+       "(TF 2.21: AttributeError)"),
+    _t("broadcast-to-int-converted", "dtype", "simdist/strategies/mirrored.py",
+       "        if isinstance(tensor, (float, int)):\n"
+       "            return tensor\n",
+       "        if isinstance(tensor, float):\n"
+       "            return tensor\n",
+       "MirroredStrategy's extended.broadcast_to converts a Python int (TF keeps a Python number as it is)"),
+    _t("central-storage-mean-one-component-undivided", "dtype", "simdist/strategies/central_storage.py",
+       "                out.append(self._place(one / 1 if op is ReduceOp.MEAN else one, d))\n",
+       "                out.append(self._place(one, d))\n",
+       "batch_reduce_to(MEAN) of a one-component integer value keeps its dtype (TF divides by 1: float64)"),
+]
+TRAINING += TRAINING_BATCH39
+CATALOGUE += TRAINING_BATCH39

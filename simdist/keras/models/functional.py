@@ -425,10 +425,12 @@ class Functional(Model):
         return outputs
 
     def compute_output_shape(self, input_shape: Any) -> Any:
-        specs = map_structure(lambda s: s, input_shape)
-        if isinstance(specs, tuple) and all(isinstance(d, (int, type(None))) for d in specs):
-            specs = [specs]
-        kts = [KerasTensor(s, dtype=ref.dtype) for s, ref in zip(specs, self._inputs)]
+        """Keras 3.15's Function.compute_output_shape: each shape of the structure `input_shape` (a tuple or a
+        list of ints and None: tree.map_shape_structure) is one input's, flattened in Keras's tree order (a dict
+        by sorted key) against the model's inputs, whose dtypes they take (spec `keras.model.call`)."""
+        from simdist.keras import tree
+        specs = tree.flatten(tree.map_shape_structure(lambda s: KerasTensor(tuple(s)), input_shape))
+        kts = [KerasTensor(s.shape, dtype=ref.dtype) for s, ref in zip(specs, self._inputs)]
         out = self.compute_output_spec(kts if len(kts) > 1 else kts[0])
         return map_structure(lambda x: x.shape, out)
 

@@ -108,7 +108,9 @@ class Model(Trainer, Layer):
     def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
         """Read the weights from a Keras 3 `.weights.h5` or `.keras` file (made by simdist or by Keras)."""
         import os
-        if str(os.fspath(filepath)).endswith(".keras") and not kwargs:
+        from simdist.keras.models.load_kwargs import check_load_kwargs
+        check_load_kwargs(str(os.fspath(filepath)), kwargs)
+        if str(os.fspath(filepath)).endswith(".keras"):
             from simdist.keras.models.keras_file import load_weights_from_keras_file
             if not self.built:
                 raise ValueError("You are loading weights into a model that has not yet been built. Try building the "

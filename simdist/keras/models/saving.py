@@ -338,13 +338,14 @@ def _load_container(container: Any, h5: Any, path: str, visited: set[int], ctx: 
 
 def load_weights(model: Any, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
     """Assign `model`'s weights from a `.weights.h5` file (Keras's or simdist's)."""
-    if kwargs:
-        raise ValueError(f"Invalid keyword arguments: {kwargs}")
     path = os.fspath(filepath)
+    from simdist.keras.models.load_kwargs import check_load_kwargs
+    if check_load_kwargs(str(path), kwargs) is not None:
+        raise NotImplementedError("load_weights(objects_to_skip=...): simdist does not model skipping objects when "
+                                  "loading a .weights.h5 file")
     if not str(path).endswith(".weights.h5"):
-        raise ValueError("File format not supported: filepath="
-                         f"{path}. Keras 3 only supports V3 `.keras` and `.weights.h5` files, or legacy V1/V2 `.h5` "
-                         "files.")
+        raise ValueError(f"File format not supported: filepath={path}. Keras 3 only supports V3 `.keras` files, "
+                         "`.weights.h5` files, legacy H5 format files (`.h5` extension), or Orbax checkpoints.")
     if not model.built:
         raise ValueError("You are loading weights into a model that has not yet been built. Try building the model "
                          "first by calling it on some data or by using `build()`.")
