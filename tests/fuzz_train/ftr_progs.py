@@ -1,4 +1,4 @@
-"""The training fuzzer's generator: fresh random whole training programs (issue 29, docs/spec.md `train.fuzz`).
+"""The training fuzzer's generator: fresh random whole training programs (issue 29, docs/spec.md `train.reference-grid`, kfuzz40).
 
 A program is drawn from one root seed and its index (``np.random.default_rng([seed, index])``: no wall clock,
 no global state) as a full random configuration over the union of the training grid's factors
@@ -64,6 +64,8 @@ def valid(cfg: dict[str, str]) -> bool:
     if "class_weight" in cfg.get("fitopts", "") and (cfg["outputs"] != "1" or target not in ("bin", "onehot", "sparse")
                                                       or LOSSES[cfg["loss"]][1] == 2 and target == "bin"):
         return False   # class weights need one output of class labels
+    if "class_weight" in cfg.get("fitopts", "") and "sample_weight" in cfg.get("fitopts", ""):
+        return False   # fit raises ValueError "You cannot `class_weight` and `sample_weight` at the same time."
     return True
 
 

@@ -1,4 +1,4 @@
-"""A campaign of the training fuzzer (docs/spec.md `train.fuzz`): programs START..START+N of root seed SEED
+"""A campaign of the training fuzzer (docs/spec.md `train.reference-grid`, kfuzz40): programs START..START+N of root seed SEED
 (tests/fuzz_train/ftr_progs.py), run on the suite's tensorflow backend in a worker process (TF's answers kept
 under .cache/fuzz_train-answers, one gzip'd JSON per program with its program hash, so a re-run asks TF only for
 new or changed programs) and on simdist in this process, every observable compared with the training grid's

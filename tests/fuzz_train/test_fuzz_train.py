@@ -1,4 +1,4 @@
-"""The training fuzzer against real TensorFlow 2.21 (docs/spec.md `train.fuzz`, issue 29): seeded random whole
+"""The training fuzzer against real TensorFlow 2.21 (docs/spec.md `train.reference-grid`, kfuzz40, issue 29): seeded random whole
 training programs (tests/fuzz_train/ftr_progs.py: the training grid's templates and factors with a wider
 vocabulary, full random configurations) run on simdist and compared observable by observable with TF's answers
 (the grid's reference.compare). A bounded slice runs by default against TF's answers kept in
@@ -28,7 +28,7 @@ SLICE_SEED = SEED * 10
 SLICE = list(range(12))
 
 
-@clause("train.fuzz")
+@clause("train.reference-grid")
 @pytest.mark.parametrize("index", SLICE)
 def test_fuzz_train_slice(index: int) -> None:
     """Program `index` of the slice seed: every observable as TF 2.21's kept answer (or TF's error class)."""
@@ -44,7 +44,7 @@ def test_fuzz_train_slice(index: int) -> None:
 @needs_tf
 @pytest.mark.tf
 @pytest.mark.slow
-@clause("train.fuzz")
+@clause("train.reference-grid")
 @pytest.mark.parametrize("chunk", range(3))
 def test_fuzz_train_long(chunk: int) -> None:
     """120 programs of seed SEED + 1 in 3 chunks of 40 against live TF (answers kept under .cache/)."""
