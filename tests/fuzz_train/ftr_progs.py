@@ -28,6 +28,8 @@ LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
+ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2")
+TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2")
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
 #: strategy -> weight (MirroredStrategy(3) programs take TF the longest)
 STRATEGY_WEIGHTS = {"default": 3, "one_device": 2, "mirrored2": 3, "mirrored3": 1, "central2": 1}
@@ -53,7 +55,7 @@ def valid(cfg: dict[str, str]) -> bool:
         return False
     if not grid.valid(gridcfg):
         return False
-    if cfg["mode"] != "fit" and cfg["outputs"] != "1":
+    if cfg["mode"] != "fit" and (cfg["outputs"] != "1" or ARCHS[cfg["arch"]][0] == "float2"):
         return False
     if cfg["common"] in SCHEDULED and cfg["callbacks"] in SETS_LR:
         return False   # a schedule's learning rate cannot be set
@@ -74,7 +76,7 @@ def draw_config(rng: np.random.Generator) -> dict[str, str]:
     while True:
         cfg = {
             "mode": _pick(rng, grid.MODES, [6, 1, 1]),
-            "arch": _pick(rng, ARCHS),
+            "arch": _pick(rng, ONE_INPUT),
             "loss": _pick(rng, LOSSES),
             "optimizer": _pick(rng, OPTIMIZERS),
             "common": _pick(rng, COMMON) if rng.random() < 0.6 else "none",
@@ -120,8 +122,11 @@ def _target(kind: str, units: int, rng: np.random.Generator, n: int) -> np.ndarr
 
 def _data(cfg: dict[str, str], rng: np.random.Generator, n: int) -> tuple[np.ndarray, Any]:
     kind, shape, _ = ARCHS[cfg["arch"]]
-    x = (rng.integers(0, 6, (n, *shape)).astype(np.int32) if kind == "int"
-         else rng.uniform(-1.0, 1.0, (n, *shape)).astype(np.float32))
+    if kind == "float2":
+        x: Any = [rng.uniform(-1.0, 1.0, (n, *s)).astype(np.float32) for s in shape]
+    else:
+        x = (rng.integers(0, 6, (n, *shape)).astype(np.int32) if kind == "int"
+             else rng.uniform(-1.0, 1.0, (n, *shape)).astype(np.float32))
     target, units = LOSSES[cfg["loss"]][:2]
     y = _target(target, units, rng, n)
     if cfg["outputs"] == "2":
@@ -157,7 +162,10 @@ def _build_source(cfg: dict[str, str]) -> str:
     kind, shape, lines = ARCHS[cfg["arch"]]
     dtype = ", dtype='int32'" if kind == "int" else ""
     heads = [cfg["loss"]] + ([cfg["loss2"]] if cfg["outputs"] == "2" else [])
-    body = [f"inp = tf.keras.Input({shape!r}{dtype})", "h = inp", *lines]
+    if kind == "float2":
+        body = [f"in{i} = tf.keras.Input({s!r})" for i, s in enumerate(shape)] + ["inp = [in0, in1]", *lines]
+    else:
+        body = [f"inp = tf.keras.Input({shape!r}{dtype})", "h = inp", *lines]
     for i, loss in enumerate(heads):
         _, units, act = LOSSES[loss][:3]
         body.append(f"out{i} = tf.keras.layers.Dense({units}, activation={act!r}, name='out{i}')(h)")
@@ -175,6 +183,12 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
     rng = np.random.default_rng([seed, index])
     if cfg is None:
         cfg = draw_config(rng)
+        # a model of two inputs for one fit program in ten, drawn from a generator of its own so the other
+        # programs of a seed stay what they were before two-input models were drawn
+        side = np.random.default_rng([seed, index, 2])
+        if side.random() < 0.1:
+            two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
+            cfg = two if valid(two) else cfg
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
     reduction = None if cfg["reduction"] == "None" else cfg["reduction"]
     lines = [f"strategy = backend.make_strategy({kind!r}, {replicas})", grid.PRELUDE, _build_source(cfg)]
@@ -217,6 +231,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
                 .replace("CALLBACKS", CALLBACKS[cfg["callbacks"]]))
         if cfg["persist"] != "none":
             body += grid.PERSIST_SRC[cfg["persist"]].replace("LOSS", loss).replace("SPE", str(spe))
+        if ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input
+            body = body.replace("x[:5]", "[a[:5] for a in x]").replace("x[:4]", "[a[:4] for a in x]")
         params.update(x=x, y=y, batch_size=bs, epochs=epochs, fit_kwargs=fit_kwargs)
     else:
         x, y = _data(cfg, rng, int(_pick(rng, (8, 12))))

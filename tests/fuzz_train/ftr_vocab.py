@@ -3,7 +3,7 @@
 The same formats as the grid's tables, so the generator (ftr_progs.py) draws from the union of both:
 
 * ARCHS: name -> (input kind, input shape, hidden lines mapping ``h`` to the next ``h``; a line may bind
-  other names for branches);
+  other names for branches; kind ``float2``: two inputs ``in0`` and ``in1``, one shape each);
 * LOSSES: name -> (target kind, head units, head activation, loss class, loss options); target kinds are
   the grid's (reg, bin, onehot, sparse) and ``pos`` (regression targets in (0, 2), for losses that take
   logarithms or divide by the target);
@@ -72,6 +72,13 @@ ARCHS: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
     "masked_gru_seq": ("int", (4,), (f"h = {_L}Embedding(6, 2, mask_zero=True)(h)",
                                      f"h = {_L}GRU(2, return_sequences=True)(h)",
                                      f"h = {_L}GlobalAveragePooling1D()(h)")),
+    # two inputs (input kind "float2", one shape per input; the lines read in0 and in1): fit programs only
+    "two_inputs_concat": ("float2", ((4,), (3,)), (f"a = {_L}Dense(3)(in0)",
+                                                   f"b = {_L}Dense(3, activation='relu')(in1)",
+                                                   f"h = {_L}Concatenate()([a, b])")),
+    "two_inputs_seq_add": ("float2", ((3, 2), (4,)), (f"a = {_L}GRU(2)(in0)",
+                                                      f"b = {_L}Dense(2, activation='tanh')(in1)",
+                                                      f"h = {_L}Add()([a, b])")),
 }
 
 #: Layers that draw random numbers in training (a seed-generator state CentralStorage cannot update).

@@ -95,16 +95,21 @@ def run_simdist(case: Any) -> tuple[str, Any]:
         return "raised", e
 
 
+def _brief(message: str) -> str:
+    """TF's error text, its head and its tail (a graph error names the failing node and the cause last)."""
+    return message if len(message) <= 500 else message[:150] + " ... " + message[-350:]
+
+
 def disagreements(case: Any, outcome: tuple[str, Any], answer: dict[str, Any]) -> list[str]:
     """One line per disagreeing observable (expected vs got), or the error classes."""
     status, value = outcome
     if "error" in answer:
         want = answer["error"]
         if status == "ran":
-            return [f"error: ran, but TF 2.21 raises {want['type']}: {want['message'][:300]}"]
+            return [f"error: ran, but TF 2.21 raises {want['type']}: {_brief(want['message'])}"]
         if type(value).__name__ != want["type"]:
             return [f"error: raised {type(value).__name__}: {str(value)[:300]}, but TF 2.21 raises {want['type']}: "
-                    f"{want['message'][:300]}"]
+                    f"{_brief(want['message'])}"]
         return []
     if status == "raised":
         return [f"error: raised {type(value).__name__}: {str(value)[:400]}, but TF 2.21 runs the program"]
