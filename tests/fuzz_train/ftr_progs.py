@@ -66,6 +66,9 @@ def valid(cfg: dict[str, str]) -> bool:
     if "class_weight" in cfg.get("fitopts", "") and (cfg["outputs"] != "1" or target not in ("bin", "onehot", "sparse")
                                                       or LOSSES[cfg["loss"]][1] == 2 and target == "bin"):
         return False   # class weights need one output of class labels
+    if "steps_per_execution" in cfg.get("fitopts", "") and cfg["strategy"] in ("mirrored2", "mirrored3"):
+        return False   # TF 2.21 fails such a fit (InvalidArgumentError "You must feed a value for placeholder tensor
+        #                'while/cond/Placeholder'": the grid's and simdist's rule), so nothing is trained
     if "class_weight" in cfg.get("fitopts", "") and "sample_weight" in cfg.get("fitopts", ""):
         return False   # fit raises ValueError "You cannot `class_weight` and `sample_weight` at the same time."
     return True
