@@ -69,6 +69,11 @@ def valid(cfg: dict[str, str]) -> bool:
     if "steps_per_execution" in cfg.get("fitopts", "") and cfg["strategy"] in ("mirrored2", "mirrored3"):
         return False   # TF 2.21 fails such a fit (InvalidArgumentError "You must feed a value for placeholder tensor
         #                'while/cond/Placeholder'": the grid's and simdist's rule), so nothing is trained
+    if cfg["mode"] != "fit" and cfg["loss"] in ("dice", "tversky"):
+        return False   # reduction="none" of an axis=None loss is a scalar: compute_average_loss's ValueError
+    if cfg["strategy"] != "default" and cfg["strategy"] != "one_device" and cfg["mode"] != "ctl_eager" \
+            and cfg["common"] in ("grad_accum", "ema_overwrite"):
+        return False   # the optimizer's cond merge_calls in a traced replica context: RuntimeError (the grid's rule)
     if "class_weight" in cfg.get("fitopts", "") and "sample_weight" in cfg.get("fitopts", ""):
         return False   # fit raises ValueError "You cannot `class_weight` and `sample_weight` at the same time."
     return True
