@@ -142,10 +142,12 @@ def _data(cfg: dict[str, str], rng: np.random.Generator, n: int) -> tuple[np.nda
     return x, y
 
 
-def _loss_source(name: str, reduction: str | None) -> str:
+def _loss_source(name: str, reduction: str | None, force: bool = False) -> str:
+    """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
+    else applies to losses without one."""
     _, _, _, cls, opts = LOSSES[name]
     opts = dict(opts)
-    if reduction is not None and "reduction" not in opts:
+    if reduction is not None and (force or "reduction" not in opts):
         opts["reduction"] = reduction
     return f"tf.keras.losses.{cls}({', '.join(f'{k}={v!r}' for k, v in opts.items())})"
 
@@ -244,7 +246,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
         params.update(x=x, y=y, batch_size=bs, epochs=epochs, fit_kwargs=fit_kwargs)
     else:
         x, y = _data(cfg, rng, int(_pick(rng, (8, 12))))
-        body = (grid.CTL.replace("LOSS_NONE", _loss_source(cfg["loss"], "none"))
+        body = (grid.CTL.replace("LOSS_NONE", _loss_source(cfg["loss"], "none", force=True))
                 .replace("USE_FUNCTION", str(cfg["mode"] == "ctl_function")))
         params.update(x=x, y=y)
     if cfg["policy"] != "float32":
