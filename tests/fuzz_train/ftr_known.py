@@ -11,12 +11,13 @@ from typing import Any
 
 KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
     "conv-empty-replica-traced": (
-        {"strategy": "mirrored3"}, "Must provide as many biases as the last dimension of the input tensor",
+        {}, "Must provide as many biases as the last dimension of the input tensor",
         "TF 2.21's oneDNN Conv2D kernel returns its input on a replica batch of size 0 (MirroredStrategy(3): a last "
         "batch of 2 split [1, 1, 0]); traced (fit's multi_step_on_iterator, a traced predict), the graph keeps the "
         "convolution's static shape, Keras's ops.add picks BiasAdd and its runtime check fails: InvalidArgumentError "
         "\"Must provide as many biases as the last dimension of the input tensor: [2] vs. [0,6,6,1]\" (seed 41 #53, a "
-        "dilated Conv2D, partial batch of 9 by 3s under initial_epoch). simdist models the empty input eagerly "
+        "dilated Conv2D, partial batch of 9 by 3s under initial_epoch; seed 4020261205 #112: CentralStorage's two replicas, "
+        "a causal Conv1D, a batch split [1, 0]). simdist models the empty input eagerly "
         "(clause nn.conv-empty-input) but keeps the static shape in a tf.function, so fit runs. The training grid's "
         "open class (suite/test_train_grid.py KNOWN_SIMDIST_BUGS, _R_EMPTY): a tensor's runtime shape differing from "
         "its static shape in a known dimension is not modelled (kfuzz40, open)."),
@@ -33,6 +34,14 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "replicas). The same with tf.function(input_signature=[TensorSpec([None])]) and mean_with_sample_weight "
         "(TF 0.684, simdist 1.143). Letting simdist.keras.losses.loss read static shapes fixes the input_signature "
         "case but not fit's, whose replica inputs simdist does not mark as of unknown batch size (kfuzz40, open)."),
+    "mixed-float16-mape-ftrl": (
+        {"policy": "mixed_float16", "loss": "mape"}, "elements off",
+        "mixed_float16 with MeanAbsolutePercentageError (seed 4020261205 #110: two inputs, two MAPE outputs, Ftrl, "
+        "partial batches): one of 12 Ftrl accumulator elements off by 1.3% (TF 4.142, simdist 4.087) and 2 of 20 float16 "
+        "predictions by a few ulps. MAPE divides by targets near 0.05 and Ftrl's accumulators sum squared gradients, so "
+        "the float16 rounding difference of TF's fused fit step (grid/reference.py MIXED: grappler's float16 "
+        "MatMul + BiasAdd rounds once, simdist after each op) grows past the MIXED tolerance. Not analysed further: "
+        "whether only that rounding is involved (kfuzz40, open)."),
 }
 
 

@@ -56,8 +56,27 @@ def _fit(opt_name: str, wrap: bool, mixed: bool, built_by: str) -> Callable[[Any
     return case
 
 
+def _global_max(layer: str, shape: tuple, traced: bool, dtype: str = "float32") -> Callable[[Any], Any]:
+    """GlobalMaxPooling of an empty batch: Keras's ops.max asserts a non-empty input only when executing eagerly
+    (keras/src/backend/tensorflow/numpy.py `max`); in a tf.function (fit's or predict's step on MirroredStrategy(3)'s
+    empty replica batch, training fuzzer seed 4020261205 #101) the reduction of nothing gives an empty result."""
+    def case(tf: Any) -> Any:
+        pool = getattr(tf.keras.layers, layer)()
+        x = np.zeros(shape, dtype=dtype)
+        if traced:
+            return tf.function(lambda t: pool(t))(tf.constant(x))
+        return pool(tf.constant(x))
+    return case
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
+    for layer, shape in (("GlobalMaxPooling1D", (0, 3, 2)), ("GlobalMaxPooling2D", (0, 2, 2, 3))):
+        out[f"pool/{layer} of an empty batch, eagerly"] = _global_max(layer, shape, False)
+        out[f"pool/{layer} of an empty batch, in a tf.function"] = _global_max(layer, shape, True)
+        out[f"pool/{layer} of a batch, in a tf.function"] = _global_max(layer, (2,) + shape[1:], True)
+    out["pool/GlobalMaxPooling1D of an empty bool batch, in a tf.function"] = _global_max(
+        "GlobalMaxPooling1D", (0, 3, 2), True, "bool")
     for opt in ("Adafactor", "Nadam"):
         out[f"plain/{opt}"] = _fit(opt, False, False, "fit")
         out[f"lso/{opt} in LossScaleOptimizer"] = _fit(opt, True, False, "fit")
@@ -80,6 +99,11 @@ def tf_results() -> dict[int, Any]:
 @pytest.mark.parametrize("prefix", ["plain/", "lso/", "mixed/"])
 def test_attribute_variables_of_an_optimizer_built_untracked(tf_results: dict[int, Any], prefix: str) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith(prefix))
+
+
+@pytest.mark.clause("keras.layer.pooling.global")
+def test_global_max_pooling_of_an_empty_batch_asserts_eagerly_only(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("pool/"))
 
 
 if __name__ == "__main__":  # TF worker
