@@ -153,19 +153,16 @@ class GlobalAveragePooling2D(BaseGlobalPooling):
 
 class GlobalMaxPooling2D(BaseGlobalPooling):
     """`keras.layers.GlobalMaxPooling2D(data_format=None, keepdims=False)`: the maximum over
-    height and width; an empty input raises (Keras's ops.max)."""
+    height and width (Keras's ops.max: an empty input raises when executing eagerly)."""
 
     def __init__(self, data_format: Any = None, keepdims: bool = False, **kwargs: Any) -> None:
         super().__init__(pool_dimensions=2, data_format=data_format, keepdims=keepdims, **kwargs)
 
     def call(self, inputs: Any) -> Any:
         x = tf.convert_to_tensor(inputs)
-        size = tf.size(x)
-        tf.debugging.assert_greater(size, tf.constant(0, dtype=size.dtype),
-                                    message="Cannot compute the max of an empty tensor.")
-        if x.dtype == tf.bool:
-            return tf.reduce_any(x, axis=self._spatial_axes(x), keepdims=self.keepdims)
-        return tf.reduce_max(x, axis=self._spatial_axes(x), keepdims=self.keepdims)
+        from simdist.keras.ops import tf_numpy  # noqa: PLC0415 - Keras's ops.max (TF backend)
+        # (its empty-input assert runs eagerly only: in a traced step an empty replica batch passes; kfuzz40)
+        return tf_numpy.max(x, axis=self._spatial_axes(x), keepdims=self.keepdims)
 
 
 MaxPool2D = MaxPooling2D

@@ -43,8 +43,8 @@ class Adafactor(Optimizer):
             overwrite = getattr(var, "overwrite_with_gradient", False)
             if len(var.shape) < 2:
                 # Keras: placeholders, so that r and c are indexed like the variables
-                self._r.append(self._make_variable(0, (), "int32", var.name, scoped=False))
-                self._c.append(self._make_variable(0, (), "int32", var.name, scoped=False))
+                self._r.append(self._make_variable(0, (), "int32", var.name, scoped=False, by_attribute=True))
+                self._c.append(self._make_variable(0, (), "int32", var.name, scoped=False, by_attribute=True))
             elif overwrite:
                 self._r.append(None)
                 self._c.append(None)

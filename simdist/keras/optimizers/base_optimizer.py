@@ -32,6 +32,7 @@ from simdist.keras.optimizers._distribute import all_reduce_sum, maybe_merge_cal
 from simdist.keras.naming import auto_name, name_scope
 from simdist.keras.optimizers._variable import OptimizerVariable, make_variable, unwrap
 from simdist.keras.keras_saveable import KerasSaveable
+from simdist.keras.tracking import is_tracking_enabled
 
 __all__ = ["Optimizer"]
 
@@ -105,7 +106,15 @@ class Optimizer(KerasSaveable):
 
     # Variables ---------------------------------------------------------------------------------
     def _make_variable(self, initial_value: Any, shape: Any, dtype: Any, name: str | None,
-                       aggregation: str = "none", scoped: bool = True, trainable: bool = False) -> OptimizerVariable:
+                       aggregation: str = "none", scoped: bool = True, trainable: bool = False,
+                       by_attribute: bool = False) -> OptimizerVariable:
+        """A new optimizer variable, one of `variables`. ``by_attribute``: a variable Keras's build makes with
+        `backend.Variable` and keeps in an attribute (Nadam's u_product, Adafactor's placeholders), which the
+        optimizer's attribute tracker adds to `variables` only while tracking is on: not under
+        LossScaleOptimizer.build (@no_automatic_dependency_tracking), where it exists but is no optimizer
+        variable (clause optim.option-coverage, kfuzz40)."""
+        if by_attribute and not is_tracking_enabled():
+            return make_variable(self, initial_value, dtype, name, aggregation, scoped, trainable)
         pending = self.__dict__.get("_checkpoint_pending")
         if pending:   # a tf.train.Checkpoint restored before this variable existed: created with its value
             value = pending.pop(len(self._variables), None)

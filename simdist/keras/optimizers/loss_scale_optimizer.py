@@ -26,7 +26,9 @@ from typing import Any, Sequence
 from simdist import tf
 from simdist.keras.optimizers import _ops as ops
 from simdist.keras.optimizers.base_optimizer import Optimizer
+from simdist.keras.naming import name_scope
 from simdist.keras.optimizers._variable import OptimizerVariable
+from simdist.keras.tracking import no_tracking
 
 __all__ = ["LossScaleOptimizer"]
 
@@ -73,11 +75,14 @@ class LossScaleOptimizer(Optimizer):
                              "must have been created). You can build it via `optimizer.build(trainable_variables)`.")
         return self.inner_optimizer.stateless_apply(optimizer_variables, grads, trainable_variables)
     def build(self, var_list: Sequence[Any]) -> None:
-        self.step_counter = self.add_variable(shape=(), dtype="int64", initializer="zeros", name="step_counter")
-        self.dynamic_scale = self.add_variable(shape=(), dtype="float32", initializer=float(self.initial_scale),
-                                               name="dynamic_scale")
-        self.inner_optimizer.build(var_list)
-        super().build(var_list)
+        # Keras: @tracking.no_automatic_dependency_tracking, so the variables the inner optimizer's build keeps
+        # in attributes (Nadam's u_product, Adafactor's placeholders) are none of its `variables`
+        with no_tracking():
+            self.step_counter = self.add_variable(shape=(), dtype="int64", initializer="zeros", name="step_counter")
+            self.dynamic_scale = self.add_variable(shape=(), dtype="float32", initializer=float(self.initial_scale),
+                                                   name="dynamic_scale")
+            self.inner_optimizer.build(var_list)
+            super().build(var_list)
 
     @property
     def variables(self) -> list[OptimizerVariable]:
@@ -86,7 +91,8 @@ class LossScaleOptimizer(Optimizer):
     # --- applying ----------------------------------------------------------------------------------
     def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Any] | None = None) -> None:
         if not self.built:
-            self.build(list(trainable_variables) if trainable_variables is not None else [])
+            with name_scope(self.name, caller=self):   # Keras: the inner optimizer's slots under this optimizer's name
+                self.build(list(trainable_variables) if trainable_variables is not None else [])
             self.built = True
         if tf.distribute.in_cross_replica_context():
             raise ValueError("apply() must be called in a replica context.")

@@ -35,7 +35,7 @@ class Nadam(Optimizer):
         dtype = var_list[0].dtype if var_list else config.floatx()
         super().build(var_list)
         self._momentums, self._velocities = self.add_optimizer_variables(var_list, ["momentum", "velocity"])
-        self._u_product = self._make_variable(1.0, (), dtype, None, scoped=False, trainable=True)
+        self._u_product = self._make_variable(1.0, (), dtype, None, scoped=False, trainable=True, by_attribute=True)
 
     def _backend_update_step(self, grads: list[Any], trainable_variables: list[Any], learning_rate: Any) -> None:
         dtype = self._u_product.dtype

@@ -1,0 +1,274 @@
+"""The training fuzzer's generator: fresh random whole training programs (issue 29, docs/spec.md `train.reference-grid`, kfuzz40).
+
+A program is drawn from one root seed and its index (``np.random.default_rng([seed, index])``: no wall clock,
+no global state) as a full random configuration over the union of the training grid's factors
+(simdist/conformance/grid/programs.py: ARCHS, LOSSES, OPTIMIZERS, COMMON, STRATEGIES, CALLBACK_SRC, POLICIES,
+MODES, PERSIST, METRIC_SETS) and this fuzzer's wider vocabulary (ftr_vocab.py), not the grid's pairwise
+covering. Its source is the grid's templates (PRELUDE, FIT, CTL, PERSIST_SRC), imported, with the drawn
+model, losses (one or two outputs with loss_weights, reductions), optimizer (schedules, wrappers), fit
+arguments (sample/class weights, validation_split or validation_data, initial_epoch, steps_per_execution,
+shuffle, partial batches) and callbacks filled in; the result is a grid :class:`Case`, so the grid's
+runner runs it and the grid's :func:`reference.compare` compares its observables with TF 2.21's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from ftr_vocab import (ARCHS as V_ARCHS, CALLBACKS as V_CALLBACKS, LOSSES as V_LOSSES, OPTIMIZERS as V_OPTIMIZERS,
+                       RANDOM_ARCHS, REDUCTIONS, SCHEDULES, SETS_LR)
+from simdist.conformance.grid import programs as grid
+from simdist.conformance.grid import reference
+
+ARCHS = {**grid.ARCHS, **V_ARCHS}
+LOSSES = {**grid.LOSSES, **V_LOSSES}
+OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
+COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
+CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
+ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2")
+TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2")
+SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
+#: strategy -> weight (MirroredStrategy(3) programs take TF the longest)
+STRATEGY_WEIGHTS = {"default": 3, "one_device": 2, "mirrored2": 3, "mirrored3": 1, "central2": 1}
+_ADAPTIVE_VOCAB = ("adadelta", "adamax", "nadam", "ftrl", "ftrl_shrinkage", "lion", "lamb", "adafactor",
+                   "loss_scale_adam")
+
+
+def _pick(rng: np.random.Generator, options: Any, weights: Any = None) -> Any:
+    options = list(options)
+    if weights is None:
+        return options[int(rng.integers(len(options)))]
+    p = np.asarray(weights, dtype=np.float64)
+    return options[int(rng.choice(len(options), p=p / p.sum()))]
+
+
+def valid(cfg: dict[str, str]) -> bool:
+    """The grid's rules (simdist/conformance/grid/programs.py `valid`) plus this vocabulary's."""
+    target = LOSSES[cfg["loss"]][0]
+    gridcfg = {k: cfg[k] for k in ("mode", "callbacks", "persist", "policy", "metrics", "loss", "arch", "strategy",
+                                   "common") if k in cfg}
+    gridcfg["feed"] = "partial_batch" if cfg.get("partial") == "yes" else "plain"
+    if cfg["mode"] != "fit" and cfg.get("fitopts", "") != "":
+        return False
+    if not grid.valid(gridcfg):
+        return False
+    if cfg["mode"] != "fit" and (cfg["outputs"] != "1" or ARCHS[cfg["arch"]][0] == "float2"):
+        return False
+    if cfg["common"] in SCHEDULED and cfg["callbacks"] in SETS_LR:
+        return False   # a schedule's learning rate cannot be set
+    if cfg["strategy"] == "central2" and cfg["arch"] in RANDOM_ARCHS:
+        return False   # TF 2.21 raises ValueError (a replica-context update of an AggregatingVariable)
+    if cfg["policy"] == "mixed_float16" and cfg["metrics"] == "m0" and target in ("onehot", "sparse"):
+        return False   # in_top_k of float16 predictions raises TypeError (the ops.in-top-k-dtype rule)
+    if "class_weight" in cfg.get("fitopts", "") and (cfg["outputs"] != "1" or target not in ("bin", "onehot", "sparse")
+                                                      or LOSSES[cfg["loss"]][1] == 2 and target == "bin"):
+        return False   # class weights need one output of class labels
+    if "steps_per_execution" in cfg.get("fitopts", "") and cfg["strategy"] in ("mirrored2", "mirrored3"):
+        return False   # TF 2.21 fails such a fit (InvalidArgumentError "You must feed a value for placeholder tensor
+        #                'while/cond/Placeholder'": the grid's and simdist's rule), so nothing is trained
+    if cfg["mode"] != "fit" and cfg["loss"] in ("dice", "tversky"):
+        return False   # reduction="none" of an axis=None loss is a scalar: compute_average_loss's ValueError
+    if cfg["strategy"] != "default" and cfg["strategy"] != "one_device" and cfg["mode"] != "ctl_eager" \
+            and cfg["common"] in ("grad_accum", "ema_overwrite"):
+        return False   # the optimizer's cond merge_calls in a traced replica context: RuntimeError (the grid's rule)
+    if "class_weight" in cfg.get("fitopts", "") and "sample_weight" in cfg.get("fitopts", ""):
+        return False   # fit raises ValueError "You cannot `class_weight` and `sample_weight` at the same time."
+    return True
+
+
+def draw_config(rng: np.random.Generator) -> dict[str, str]:
+    """A random valid configuration (redrawn until valid)."""
+    while True:
+        cfg = {
+            "mode": _pick(rng, grid.MODES, [6, 1, 1]),
+            "arch": _pick(rng, ONE_INPUT),
+            "loss": _pick(rng, LOSSES),
+            "optimizer": _pick(rng, OPTIMIZERS),
+            "common": _pick(rng, COMMON) if rng.random() < 0.6 else "none",
+            "strategy": _pick(rng, STRATEGY_WEIGHTS, list(STRATEGY_WEIGHTS.values())),
+            "callbacks": _pick(rng, CALLBACKS) if rng.random() < 0.5 else "none",
+            "policy": "mixed_float16" if rng.random() < 0.15 else "float32",
+            "persist": _pick(rng, grid.PERSIST, [6, 1, 1]),
+            "metrics": _pick(rng, grid.METRICS),
+            "outputs": "2" if rng.random() < 0.25 else "1",
+            "reduction": str(_pick(rng, REDUCTIONS)),
+            "partial": "yes" if rng.random() < 0.5 else "no",
+        }
+        if cfg["mode"] != "fit":
+            cfg.update(callbacks="none", persist="none", policy="float32", metrics="m0", outputs="1", partial="no")
+        opts = []
+        if cfg["mode"] == "fit":
+            for name, p in (("sample_weight", 0.25), ("class_weight", 0.15), ("validation_split", 0.2),
+                            ("validation_data", 0.15), ("initial_epoch", 0.15), ("steps_per_execution", 0.25),
+                            ("shuffle", 0.1)):
+                if rng.random() < p:
+                    opts.append(name)
+            if "validation_split" in opts and "validation_data" in opts:
+                opts.remove("validation_data")
+        cfg["fitopts"] = ",".join(opts)
+        if cfg["outputs"] == "2":
+            target, units = LOSSES[cfg["loss"]][:2]
+            cfg["loss2"] = _pick(rng, sorted(k for k, v in LOSSES.items() if v[:2] == (target, units)))
+        if valid(cfg):
+            return cfg
+
+
+def _target(kind: str, units: int, rng: np.random.Generator, n: int) -> np.ndarray:
+    if kind == "reg":
+        return rng.uniform(-1.0, 1.0, (n, units)).astype(np.float32)
+    if kind == "pos":
+        return rng.uniform(0.05, 2.0, (n, units)).astype(np.float32)
+    if kind == "bin":
+        return rng.integers(0, 2, (n, units)).astype(np.float32)
+    if kind == "onehot":
+        return np.eye(units, dtype=np.float32)[rng.integers(0, units, n)]
+    return rng.integers(0, units, (n,)).astype(np.int32)
+
+
+def _data(cfg: dict[str, str], rng: np.random.Generator, n: int) -> tuple[np.ndarray, Any]:
+    kind, shape, _ = ARCHS[cfg["arch"]]
+    if kind == "float2":
+        x: Any = [rng.uniform(-1.0, 1.0, (n, *s)).astype(np.float32) for s in shape]
+    else:
+        x = (rng.integers(0, 6, (n, *shape)).astype(np.int32) if kind == "int"
+             else rng.uniform(-1.0, 1.0, (n, *shape)).astype(np.float32))
+    target, units = LOSSES[cfg["loss"]][:2]
+    y = _target(target, units, rng, n)
+    if cfg["outputs"] == "2":
+        return x, [y, _target(target, units, rng, n)]
+    return x, y
+
+
+def _loss_source(name: str, reduction: str | None, force: bool = False) -> str:
+    """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
+    else applies to losses without one."""
+    _, _, _, cls, opts = LOSSES[name]
+    opts = dict(opts)
+    if reduction is not None and (force or "reduction" not in opts):
+        opts["reduction"] = reduction
+    return f"tf.keras.losses.{cls}({', '.join(f'{k}={v!r}' for k, v in opts.items())})"
+
+
+def _opt_source(cfg: dict[str, str]) -> str:
+    """The grid's optimizer source rule (the base option wins over a class option of the same name) over the
+    union of both vocabularies, with a wrapper class around the inner optimizer."""
+    cls, opts = OPTIMIZERS[cfg["optimizer"]]
+    opts = dict(opts)
+    wrap = opts.pop("wrap", None)
+    common = dict(COMMON[cfg["common"]])
+    lr = repr(opts.pop("lr"))
+    if "schedule" in common:
+        lr = common.pop("schedule").format(lr=lr)
+    opts.update(common)
+    args = [f"learning_rate={lr}"] + [f"{k}={v!r}" for k, v in opts.items()]
+    src = f"tf.keras.optimizers.{cls}({', '.join(args)})"
+    return f"tf.keras.optimizers.{wrap.replace('OPT', src)}" if wrap else src
+
+
+def _build_source(cfg: dict[str, str]) -> str:
+    kind, shape, lines = ARCHS[cfg["arch"]]
+    dtype = ", dtype='int32'" if kind == "int" else ""
+    heads = [cfg["loss"]] + ([cfg["loss2"]] if cfg["outputs"] == "2" else [])
+    if kind == "float2":
+        body = [f"in{i} = tf.keras.Input({s!r})" for i, s in enumerate(shape)] + ["inp = [in0, in1]", *lines]
+    else:
+        body = [f"inp = tf.keras.Input({shape!r}{dtype})", "h = inp", *lines]
+    for i, loss in enumerate(heads):
+        _, units, act = LOSSES[loss][:3]
+        body.append(f"out{i} = tf.keras.layers.Dense({units}, activation={act!r}, name='out{i}')(h)")
+    outs = "out0" if len(heads) == 1 else "[out0, out1]"
+    body += [f"model = tf.keras.Model(inp, {outs})", "init_weights(model, seed)", f"opt = {_opt_source(cfg)}",
+             "return model, opt"]
+    return "def build():\n" + "\n".join("    " + b for b in body) + "\n"
+
+
+_FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
+
+
+def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> grid.Case:
+    """Program ``index`` of root seed ``seed`` (its configuration drawn unless given)."""
+    rng = np.random.default_rng([seed, index])
+    if cfg is None:
+        cfg = draw_config(rng)
+        # a model of two inputs for one fit program in ten, drawn from a generator of its own so the other
+        # programs of a seed stay what they were before two-input models were drawn
+        side = np.random.default_rng([seed, index, 2])
+        if side.random() < 0.1:
+            two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
+            cfg = two if valid(two) else cfg
+    kind, replicas = grid.STRATEGIES[cfg["strategy"]]
+    reduction = None if cfg["reduction"] == "None" else cfg["reduction"]
+    lines = [f"strategy = backend.make_strategy({kind!r}, {replicas})", grid.PRELUDE, _build_source(cfg)]
+    params: dict[str, Any] = {"seed": int(rng.integers(1, 2 ** 31))}
+    opts = [o for o in cfg.get("fitopts", "").split(",") if o]
+    if cfg["mode"] == "fit":
+        # a batch that does not split evenly over the replicas now and then (TF 2.21 refuses some: an AddN of the
+        # replicas' unequal input gradients), most programs one that does
+        even = {1: (3, 4, 6), 2: (4, 6), 3: (3, 6)}[replicas]
+        bs = int(_pick(rng, even)) if rng.random() < 0.9 else int(_pick(rng, (3, 4, 5)))
+        n = int(_pick(rng, (9, 10, 14)) if cfg["partial"] == "yes" else bs * int(_pick(rng, (2, 3))))
+        x, y = _data(cfg, rng, n)
+        fit_kwargs: dict[str, Any] = {}
+        spe = int(_pick(rng, (2, 3))) if "steps_per_execution" in opts else 1
+        if "validation_data" in opts:
+            fit_kwargs["validation_data"] = _data(cfg, rng, int(_pick(rng, (4, 5))))
+        if "validation_split" in opts:
+            fit_kwargs["validation_split"] = float(_pick(rng, (0.2, 0.25, 0.5)))
+        if "class_weight" in opts:
+            units = LOSSES[cfg["loss"]][1]
+            fit_kwargs["class_weight"] = {i: float(w) for i, w in
+                                          enumerate(np.round(rng.uniform(0.25, 3.0, max(units, 2)), 2))}
+        if "sample_weight" in opts:
+            fit_kwargs["sample_weight"] = np.round(rng.uniform(0.0, 2.0, (n,)), 2).astype(np.float32)
+        epochs = {"none": 2, "reduce_lr": 5, "reduce_lr_cooldown": 4}.get(cfg["callbacks"], 3)
+        if "initial_epoch" in opts:
+            fit_kwargs["initial_epoch"] = 1
+            epochs += 1
+        target = LOSSES[cfg["loss"]][0]
+        metrics = grid.METRIC_SETS["reg" if target == "pos" else target][grid.METRICS.index(cfg["metrics"])]
+        loss = _loss_source(cfg["loss"], reduction)
+        if cfg["outputs"] == "2":
+            w = np.round(rng.uniform(0.2, 1.5, 2), 2)
+            loss = f"[{loss}, {_loss_source(cfg['loss2'], reduction)}], loss_weights=[{w[0]!r}, {w[1]!r}]"
+            metrics = f"[{metrics}, {metrics}]"
+        fit = grid.FIT
+        if "shuffle" in opts:
+            fit = "tf.keras.utils.set_random_seed(seed)\n" + fit.replace(_FIT_CALL, _FIT_CALL.replace("False", "True"))
+        body = (fit.replace("LOSS", loss).replace("METRICS", metrics).replace("SPE", str(spe))
+                .replace("CALLBACKS", CALLBACKS[cfg["callbacks"]]))
+        if cfg["persist"] != "none":
+            body += grid.PERSIST_SRC[cfg["persist"]].replace("LOSS", loss).replace("SPE", str(spe))
+        if ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input
+            body = body.replace("x[:5]", "[a[:5] for a in x]").replace("x[:4]", "[a[:4] for a in x]")
+        params.update(x=x, y=y, batch_size=bs, epochs=epochs, fit_kwargs=fit_kwargs)
+    else:
+        x, y = _data(cfg, rng, int(_pick(rng, (8, 12))))
+        body = (grid.CTL.replace("LOSS_NONE", _loss_source(cfg["loss"], "none", force=True))
+                .replace("USE_FUNCTION", str(cfg["mode"] == "ctl_function")))
+        params.update(x=x, y=y)
+    if cfg["policy"] != "float32":
+        body = ("tf.keras.mixed_precision.set_global_policy(%r)\ntry:\n" % cfg["policy"]
+                + "\n".join("    " + ln for ln in body.splitlines())
+                + "\nfinally:\n    tf.keras.mixed_precision.set_global_policy('float32')\n")
+    lines.append(body)
+    return grid.Case(index, dict(cfg), "\n".join(ln for ln in lines if ln), params)
+
+
+def comparison_case(case: grid.Case) -> grid.Case:
+    """The case as reference.compare should see it: this vocabulary's adaptive optimizers named as the grid's
+    adaptive "adam", so compare's noise rule (reference.NOISE_PARAMS: the exactly-zero gradients of the bias
+    before BatchNormalization and of MultiHeadAttention's key bias) applies to them as to the grid's."""
+    if case.config["optimizer"] in _ADAPTIVE_VOCAB:
+        return dataclasses.replace(case, config={**case.config, "optimizer": "adam"})
+    return case
+
+
+def program_hash(case: grid.Case) -> str:
+    return grid.case_hash(case)
+
+
+def compare(case: grid.Case, got: dict[str, Any], recorded: dict[str, Any]) -> list[str]:
+    return reference.compare(comparison_case(case), got, recorded)

@@ -1,0 +1,144 @@
+"""The training fuzzer's vocabulary beyond the training grid's (simdist/conformance/grid/programs.py).
+
+The same formats as the grid's tables, so the generator (ftr_progs.py) draws from the union of both:
+
+* ARCHS: name -> (input kind, input shape, hidden lines mapping ``h`` to the next ``h``; a line may bind
+  other names for branches; kind ``float2``: two inputs ``in0`` and ``in1``, one shape each);
+* LOSSES: name -> (target kind, head units, head activation, loss class, loss options); target kinds are
+  the grid's (reg, bin, onehot, sparse) and ``pos`` (regression targets in (0, 2), for losses that take
+  logarithms or divide by the target);
+* OPTIMIZERS: name -> (class, options with the learning rate as ``lr``); ``wrap`` names an outer class
+  built around the inner optimizer (LossScaleOptimizer);
+* SCHEDULES: name -> a learning-rate schedule's source with ``{lr}`` for the optimizer's rate;
+* CALLBACKS: name -> the source of a callbacks list (the grid's CALLBACK_SRC format).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_L = "tf.keras.layers."
+
+ARCHS: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "branch_add": ("float", (4,), (f"a = {_L}Dense(3, activation='relu')(h)",
+                                   f"b = {_L}Dense(3, activation='tanh')(h)",
+                                   f"h = {_L}Add()([a, b])")),
+    "branch_concat_elu": ("float", (4,), (f"a = {_L}Dense(2)(h)",
+                                          f"b = {_L}Dense(3, activation='elu')(h)",
+                                          f"h = {_L}Concatenate()([a, b])")),
+    "branch_multiply": ("float", (4,), (f"a = {_L}Dense(3, activation='sigmoid')(h)",
+                                        f"b = {_L}Dense(3)(h)",
+                                        f"h = {_L}Multiply()([a, b])")),
+    "conv1d_causal_dilated": ("float", (8, 2), (f"h = {_L}Conv1D(3, 2, dilation_rate=2, padding='causal')(h)",
+                                                f"h = {_L}Flatten()(h)")),
+    "conv1d_valid_stride": ("float", (7, 2), (f"h = {_L}Conv1D(2, 3, strides=2, padding='valid', activation='relu')(h)",
+                                              f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "conv2d_dilated": ("float", (6, 6, 1), (f"h = {_L}Conv2D(2, 2, dilation_rate=2, padding='valid')(h)",
+                                            f"h = {_L}Flatten()(h)")),
+    "conv2d_transpose": ("float", (3, 3, 2), (f"h = {_L}Conv2DTranspose(2, 2, strides=2)(h)",
+                                              f"h = {_L}Flatten()(h)")),
+    "separable_conv2d": ("float", (5, 5, 2), (f"h = {_L}SeparableConv2D(3, 2, depth_multiplier=2)(h)",
+                                              f"h = {_L}GlobalMaxPooling2D()(h)")),
+    "separable_conv1d": ("float", (6, 2), (f"h = {_L}SeparableConv1D(2, 3, padding='same')(h)",
+                                           f"h = {_L}Flatten()(h)")),
+    "depthwise_conv2d": ("float", (4, 4, 2), (f"h = {_L}DepthwiseConv2D(2, depth_multiplier=2, activation='relu')(h)",
+                                              f"h = {_L}Flatten()(h)")),
+    "group_norm": ("float", (4,), (f"h = {_L}Dense(4)(h)",
+                                   f"h = {_L}GroupNormalization(groups=2, epsilon=0.01)(h)")),
+    "unit_norm": ("float", (4,), (f"h = {_L}Dense(4)(h)",
+                                  f"h = {_L}UnitNormalization()(h)")),
+    "bidirectional_lstm": ("float", (3, 2), (f"h = {_L}Bidirectional({_L}LSTM(2))(h)",)),
+    "bidirectional_gru_sum": ("float", (3, 2), (f"h = {_L}Bidirectional({_L}GRU(2, return_sequences=True), merge_mode='sum')(h)",
+                                                f"h = {_L}Flatten()(h)")),
+    "time_distributed": ("float", (3, 2), (f"h = {_L}TimeDistributed({_L}Dense(3, activation='relu'))(h)",
+                                           f"h = {_L}Flatten()(h)")),
+    "attention": ("float", (3, 4), (f"h = {_L}Attention()([h, h])",
+                                    f"h = {_L}Flatten()(h)")),
+    "attention_scaled": ("float", (3, 4), (f"q = {_L}Dense(4)(h)",
+                                           f"h = {_L}Attention(use_scale=True, score_mode='concat')([q, h])",
+                                           f"h = {_L}Flatten()(h)")),
+    "additive_attention": ("float", (3, 4), (f"h = {_L}AdditiveAttention()([h, h])",
+                                             f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "gaussian_noise": ("float", (4,), (f"h = {_L}Dense(4)(h)",
+                                       f"h = {_L}GaussianNoise(0.3, seed=11)(h)")),
+    "spatial_dropout": ("float", (5, 3), (f"h = {_L}Conv1D(4, 2, activation='relu')(h)",
+                                          f"h = {_L}SpatialDropout1D(0.4, seed=5)(h)",
+                                          f"h = {_L}Flatten()(h)")),
+    "prelu": ("float", (4,), (f"h = {_L}Dense(4)(h)", f"h = {_L}PReLU()(h)")),
+    "leaky_relu": ("float", (4,), (f"h = {_L}Dense(4)(h)", f"h = {_L}LeakyReLU(negative_slope=0.2)(h)")),
+    "elu": ("float", (4,), (f"h = {_L}Dense(4)(h)", f"h = {_L}ELU(alpha=0.5)(h)")),
+    "masked_lstm": ("int", (4,), (f"h = {_L}Embedding(6, 3, mask_zero=True)(h)",
+                                  f"h = {_L}LSTM(3)(h)")),
+    "masked_gru_seq": ("int", (4,), (f"h = {_L}Embedding(6, 2, mask_zero=True)(h)",
+                                     f"h = {_L}GRU(2, return_sequences=True)(h)",
+                                     f"h = {_L}GlobalAveragePooling1D()(h)")),
+    # two inputs (input kind "float2", one shape per input; the lines read in0 and in1): fit programs only
+    "two_inputs_concat": ("float2", ((4,), (3,)), (f"a = {_L}Dense(3)(in0)",
+                                                   f"b = {_L}Dense(3, activation='relu')(in1)",
+                                                   f"h = {_L}Concatenate()([a, b])")),
+    "two_inputs_seq_add": ("float2", ((3, 2), (4,)), (f"a = {_L}GRU(2)(in0)",
+                                                      f"b = {_L}Dense(2, activation='tanh')(in1)",
+                                                      f"h = {_L}Add()([a, b])")),
+}
+
+#: Layers that draw random numbers in training (a seed-generator state CentralStorage cannot update).
+RANDOM_ARCHS = ("dropout", "gaussian_noise", "spatial_dropout")
+
+_K = "tf.keras.losses."
+LOSSES: dict[str, tuple[str, int, str | None, str, dict[str, Any]]] = {
+    "huber": ("reg", 2, None, "Huber", {"delta": 0.4}),
+    "log_cosh": ("reg", 2, None, "LogCosh", {}),
+    "kld": ("onehot", 3, "softmax", "KLDivergence", {}),
+    "poisson": ("pos", 2, "softplus", "Poisson", {}),
+    "hinge": ("bin", 1, "tanh", "Hinge", {}),
+    "squared_hinge": ("bin", 2, None, "SquaredHinge", {}),
+    "categorical_hinge": ("onehot", 3, None, "CategoricalHinge", {}),
+    "cosine": ("reg", 2, None, "CosineSimilarity", {"axis": -1}),
+    "msle": ("pos", 2, "softplus", "MeanSquaredLogarithmicError", {}),
+    "mape": ("pos", 2, None, "MeanAbsolutePercentageError", {}),
+    "binary_focal": ("bin", 1, None, "BinaryFocalCrossentropy",
+                     {"from_logits": True, "apply_class_balancing": True, "alpha": 0.3, "gamma": 1.5}),
+    "binary_focal_smooth": ("bin", 2, "sigmoid", "BinaryFocalCrossentropy", {"gamma": 2.0, "label_smoothing": 0.1}),
+    "categorical_focal": ("onehot", 3, None, "CategoricalFocalCrossentropy", {"from_logits": True, "alpha": 0.4}),
+    "dice": ("bin", 2, "sigmoid", "Dice", {}),
+    "tversky": ("bin", 2, "sigmoid", "Tversky", {"alpha": 0.3, "beta": 0.7}),
+}
+
+#: Reductions drawn for a loss (the loss's own option wins when it has one).
+REDUCTIONS = (None, None, "sum", "sum_over_batch_size", "mean_with_sample_weight")
+
+OPTIMIZERS: dict[str, tuple[str, dict[str, Any]]] = {
+    "adadelta": ("Adadelta", {"lr": 1.0, "rho": 0.8}),
+    "adamax": ("Adamax", {"lr": 0.02}),
+    "nadam": ("Nadam", {"lr": 0.01, "beta_1": 0.8}),
+    "ftrl": ("Ftrl", {"lr": 0.1, "l1_regularization_strength": 0.01, "l2_regularization_strength": 0.02}),
+    "ftrl_shrinkage": ("Ftrl", {"lr": 0.2, "learning_rate_power": -0.3, "l2_shrinkage_regularization_strength": 0.05,
+                                "beta": 0.1}),
+    "lion": ("Lion", {"lr": 0.005, "beta_1": 0.8}),
+    "lamb": ("Lamb", {"lr": 0.01}),
+    "adafactor": ("Adafactor", {"lr": 0.05}),
+    "loss_scale_sgd": ("SGD", {"lr": 0.1, "wrap": "LossScaleOptimizer(OPT, initial_scale=64.0, dynamic_growth_steps=2)"}),
+    "loss_scale_adam": ("Adam", {"lr": 0.01, "wrap": "LossScaleOptimizer(OPT, initial_scale=2.0 ** 20, dynamic_growth_steps=1)"}),
+}
+
+_S = "tf.keras.optimizers.schedules."
+SCHEDULES: dict[str, str] = {
+    "cosine_warmup": _S + "CosineDecay({lr} / 2, 4, alpha=0.1, warmup_target={lr}, warmup_steps=2)",
+    "cosine": _S + "CosineDecay({lr}, 3, alpha=0.2)",
+    "inverse_time": _S + "InverseTimeDecay({lr}, 2, 0.5)",
+    "inverse_time_staircase": _S + "InverseTimeDecay({lr}, 2, 0.7, staircase=True)",
+    "polynomial": _S + "PolynomialDecay({lr}, 4, end_learning_rate={lr} / 10, power=2.0)",
+    "polynomial_cycle": _S + "PolynomialDecay({lr}, 2, end_learning_rate={lr} / 5, power=0.5, cycle=True)",
+}
+
+_C = "tf.keras.callbacks."
+CALLBACKS: dict[str, str] = {
+    "terminate_on_nan": f"[{_C}TerminateOnNaN()]",
+    "early_stopping_min_delta": f"[{_C}EarlyStopping(monitor='loss', min_delta=0.5, patience=0, verbose=0)]",
+    "early_stopping_baseline": f"[{_C}EarlyStopping(monitor='loss', baseline=0.01, patience=1, restore_best_weights=True, start_from_epoch=1)]",
+    "reduce_lr_cooldown": f"[{_C}ReduceLROnPlateau(monitor='loss', factor=0.3, patience=0, cooldown=1, min_lr=0.002, min_delta=10.0)]",
+    "lr_scheduler_epoch": f"[{_C}LearningRateScheduler(lambda epoch: 0.05 / (1 + epoch))]",
+    "two": f"[{_C}TerminateOnNaN(), {_C}ReduceLROnPlateau(monitor='loss', factor=0.5, patience=1, min_delta=10.0)]",
+}
+#: Callbacks that set the learning rate (an optimizer with a schedule refuses them).
+SETS_LR = ("reduce_lr", "lr_scheduler", "reduce_lr_cooldown", "lr_scheduler_epoch", "two")

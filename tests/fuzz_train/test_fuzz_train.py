@@ -1,0 +1,88 @@
+"""The training fuzzer against real TensorFlow 2.21 (docs/spec.md `train.reference-grid`, kfuzz40, issue 29): seeded random whole
+training programs (tests/fuzz_train/ftr_progs.py: the training grid's templates and factors with a wider
+vocabulary, full random configurations) run on simdist and compared observable by observable with TF's answers
+(the grid's reference.compare). A bounded slice runs by default against TF's answers kept in
+tests/goldens/fuzz_train-slice/ (no TensorFlow needed); `-m slow` runs 120 programs of seed SEED + 1 against
+live TF (answers kept under .cache/fuzz_train-answers).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+
+import numpy as np
+import pytest
+
+from ftr_known import KNOWN_OPEN
+from ftr_progs import ARCHS, LOSSES, OPTIMIZERS, make_program
+from fz_train_campaign import ANSWERS_DIR, campaign, load_answer
+
+needs_tf = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
+                              reason="real TensorFlow is not installed (pip install -e .[tf])")
+clause = pytest.mark.clause
+SEED = 40_20261204
+SLICE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "goldens", "fuzz_train-slice")
+SLICE_SEED = SEED * 10
+SLICE = list(range(12))
+
+
+@clause("train.reference-grid")
+@pytest.mark.parametrize("index", SLICE)
+def test_fuzz_train_slice(index: int) -> None:
+    """Program `index` of the slice seed: every observable as TF 2.21's kept answer (or TF's error class)."""
+    case = make_program(SLICE_SEED, index)
+    if load_answer(SLICE_DIR, case, SLICE_SEED) is None:
+        pytest.fail(f"no current TF answer for slice program {index} in {SLICE_DIR}: record it with "
+                    f"`python tests/fuzz_train/fz_train_campaign.py {SLICE_SEED} {index} 1 --answers {SLICE_DIR} "
+                    f"--no-simdist` (needs TF 2.21)")
+    failures, known = campaign(SLICE_SEED, [index], SLICE_DIR, out=io.StringIO())
+    assert not failures, f"slice program {index} disagrees with TF 2.21 (open classes seen: {known}):\n" + failures[0]
+
+
+@needs_tf
+@pytest.mark.tf
+@pytest.mark.slow
+@clause("train.reference-grid")
+@pytest.mark.parametrize("chunk", range(3))
+def test_fuzz_train_long(chunk: int) -> None:
+    """120 programs of seed SEED + 1 in 3 chunks of 40 against live TF (answers kept under .cache/)."""
+    failures, known = campaign(SEED + 1, list(range(chunk * 40, chunk * 40 + 40)), ANSWERS_DIR, out=io.StringIO())
+    assert not failures, f"{len(failures)} of 40 programs disagree with TF 2.21 (open classes seen: {known}):\n" + \
+        "\n\n".join(failures[:3])
+
+
+def test_generation_is_deterministic() -> None:
+    """A program depends only on (seed, index): drawn twice, the same source, configuration and data."""
+    for i in range(20):
+        a, b = make_program(SEED, i), make_program(SEED, i)
+        assert a.source == b.source and a.config == b.config, f"program {i} differs between two draws"
+        for k in a.params:
+            assert repr(a.params[k]) == repr(b.params[k]), f"program {i}'s parameter {k} differs between two draws"
+
+
+def test_programs_reach_the_vocabulary() -> None:
+    """600 programs of one seed reach every architecture, loss and optimizer of both vocabularies, every mode,
+    strategy, fit option, two outputs and mixed_float16."""
+    cs = [make_program(SEED, i) for i in range(600)]
+    for factor, levels in (("arch", ARCHS), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
+        drawn = {c.config[factor] for c in cs}
+        assert drawn == set(levels), f"600 programs never draw {factor} {sorted(set(levels) - drawn)}"
+    for factor, want in (("mode", {"fit", "ctl_eager", "ctl_function"}),
+                         ("strategy", {"default", "one_device", "mirrored2", "mirrored3", "central2"}),
+                         ("outputs", {"1", "2"}), ("policy", {"float32", "mixed_float16"}),
+                         ("persist", {"none", "weights_file", "checkpoint"})):
+        drawn = {c.config[factor] for c in cs}
+        assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
+    opts = {o for c in cs for o in c.config["fitopts"].split(",") if o}
+    want = {"sample_weight", "class_weight", "validation_split", "validation_data", "initial_epoch",
+            "steps_per_execution", "shuffle"}
+    assert opts == want, f"600 programs use fit options {sorted(opts)}, but should use {sorted(want)}"
+    assert any(c.params.get("x") is not None and len(c.params["x"]) % c.params.get("batch_size", 1) for c in cs), \
+        "no partial last batch in 600 programs"
+
+
+def test_known_classes_say_what_each_side_does() -> None:
+    for key, (_levels, _fragment, text) in KNOWN_OPEN.items():
+        assert "TF" in text and "simdist" in text, f"open class {key} does not say what TF and simdist do: {text}"
