@@ -95,6 +95,16 @@ def tf_results() -> dict[int, Any]:
     return TABLE.tf_results()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _fresh_keras_session_after() -> Any:
+    """The cases make auto-named layers and optimizers in this process without clearing the Keras session; a
+    later module in the same worker that compares auto-names with a fresh TF process (test_klayer3_tf's
+    serialized models) would count from them, so the session is cleared when this module ends."""
+    yield
+    from simdist import tf
+    tf.keras.backend.clear_session()
+
+
 @pytest.mark.clause("optim.option-coverage")
 @pytest.mark.parametrize("prefix", ["plain/", "lso/", "mixed/"])
 def test_attribute_variables_of_an_optimizer_built_untracked(tf_results: dict[int, Any], prefix: str) -> None:
