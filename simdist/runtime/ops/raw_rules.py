@@ -230,19 +230,6 @@ SAME_SIZE = frozenset({"SigmoidGrad", "TanhGrad"})
 
 
 
-def _merge_text(a: Any, b: Any) -> str | None:
-    """InferenceContext::Merge's error for two shapes as a graph knows them (None: they merge)."""
-    if a is None or b is None:
-        return None
-    if len(a) != len(b):
-        return f"Shapes must be equal rank, but are {len(a)} and {len(b)}"
-    for d, (x, y) in enumerate(zip(a, b)):
-        if x is not None and y is not None and x != y:
-            return (f"Dimension {d} in both shapes must be equal, but are {x} and {y}. Shapes are "
-                    f"{trace_errors.shapes_text([a])} and {trace_errors.shapes_text([b])}.")
-    return None
-
-
 def check_shapes(name: str, spec: dict[str, Any], inputs: dict[str, Any]) -> None:
     """Raise the kernel's error (marked with the shape function's trace-time ValueError where it
     finds it) for inputs of a SAME_SHAPE or SAME_SIZE op that TF refuses and simdist's kernel
@@ -268,7 +255,7 @@ def check_shapes(name: str, spec: dict[str, Any], inputs: dict[str, Any]) -> Non
                                                           f"same size and shape.  Input 0: {_dims(a)} != input {i}: "
                                                           f"{_dims(b)} [Op:{name}]")
             known = [static_shapes.known_shape(x) for x in ts]
-            text = _merge_text(known[0], known[i])
+            text = trace_errors.merge_refusal(known[0], known[i])
             raise trace_errors.mark_shape(err, text, name, known) if text is not None else err
 
 

@@ -21,7 +21,7 @@ ResourceStridedSliceAssign's, VariableShape's and the others' errors come from t
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 from simdist.runtime import errors, resource_handle
 from simdist.runtime.ops import args as _args, static_shapes, trace_errors
@@ -33,19 +33,6 @@ Shape = "list[int | None] | None"
 
 def _dims(s: Any) -> str:
     return trace_errors._dims(s)
-
-
-def merge_text(a: Sequence[int | None] | None, b: Sequence[int | None] | None) -> str | None:
-    """InferenceContext::Merge's refusal of shapes a and b, or None when they merge."""
-    if a is None or b is None:
-        return None
-    if len(a) != len(b):
-        return f"Shapes must be equal rank, but are {len(a)} and {len(b)}"
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x is not None and y is not None and x != y:
-            return (f"Dimension {i} in both shapes must be equal, but are {x} and {y}. Shapes are {_dims(a)} and "
-                    f"{_dims(b)}.")
-    return None
 
 
 def _refuse(op: str, text: str, shapes: list) -> Exception:
@@ -86,7 +73,7 @@ def check(op: str, spec_args: list[dict[str, Any]], every: dict[str, Any]) -> No
         return
     if op in _ASSIGNS:
         _dtype_check(op, first, every["value"].dtype, shapes)
-        text = merge_text(first.shape, _shape(every["value"]))
+        text = trace_errors.merge_refusal(first.shape, _shape(every["value"]))
         if text is not None:
             raise _refuse(op, text, shapes)
         return
@@ -97,7 +84,7 @@ def check(op: str, spec_args: list[dict[str, Any]], every: dict[str, Any]) -> No
         _dtype_check(op, first, every["updates"].dtype, shapes)
         upd, idx = _shape(every["updates"]), _shape(every["indices"])
         if upd is not None and len(upd) != 0 and idx is not None and first.shape is not None and first.shape:
-            text = merge_text(upd, idx + list(first.shape[1:]))
+            text = trace_errors.merge_refusal(upd, idx + list(first.shape[1:]))
             if text is not None:
                 raise _refuse(op, text, shapes)
         return
@@ -113,13 +100,13 @@ def _scatter_nd(op: str, h: resource_handle.ResourceHandle, every: dict[str, Any
         return
     batch = len(idx) - 1
     lead_i, lead_u = idx[:batch], upd[:batch]
-    text = merge_text(lead_i, lead_u) if len(upd) >= batch else None
+    text = trace_errors.merge_refusal(lead_i, lead_u) if len(upd) >= batch else None
     if text is not None:
         raise _refuse(op, f"Dimensions [0,{batch}) of indices[shape={_dims(idx)}] = {_dims(lead_i)} must match "
                           f"dimensions [0,{batch}) of updates[shape={_dims(upd)}] = {_dims(lead_u)}: {text}", shapes)
     k = idx[-1]
     tail_r, tail_u = list(ref[k:]), upd[batch:]
-    text = merge_text(tail_r, tail_u)
+    text = trace_errors.merge_refusal(tail_r, tail_u)
     if text is not None:
         raise _refuse(op, f"Dimensions [{k},{len(ref)}) of input[shape={_dims(ref)}] = {_dims(tail_r)} must match "
                           f"dimensions [{batch},{len(upd)}) of updates[shape={_dims(upd)}] = {_dims(tail_u)}: {text}",
@@ -133,9 +120,9 @@ def _training(op: str, spec_args: list[dict[str, Any]], every: dict[str, Any], h
     s = handles[inputs[0]].shape
     for n in inputs[1:]:
         if n in handles:
-            text = merge_text(s, handles[n].shape)
+            text = trace_errors.merge_refusal(s, handles[n].shape)
         elif n in ("grad", "delta"):
-            text = merge_text(s, _shape(every[n]))
+            text = trace_errors.merge_refusal(s, _shape(every[n]))
         else:
             got = _shape(every[n])
             text = None if got is None or len(got) == 0 else f"Shape must be rank 0 but is rank {len(got)}"

@@ -99,9 +99,7 @@ def _read_variable_op(resource: Tensor, dtype: dtypes.DType) -> Tensor:
                                f"container={h.container}, status error message="
                                f"{resource_manager.missing_text(h.container, h.name)}",
                            errors.FailedPreconditionError, True) from None
-    if _dtype(var) != dtype:
-        raise kernel_error(op, f"Trying to read variable with wrong dtype. Expected {_args.tf_name(dtype)} got "
-                               f"{_args.tf_name(_dtype(var))}", name_tail=True)
+    _check_read_dtype(op, var, dtype, name_tail=True)
     t = _value_tensor(var, var._read_array())
     return read_watched(var, t)
 
@@ -175,14 +173,19 @@ def _index_text(pos: tuple) -> str:
     return ",".join(str(int(i)) for i in pos)
 
 
+def _check_read_dtype(op: str, var: Any, dtype: dtypes.DType, name_tail: bool = False) -> None:
+    """The read kernels' refusal of a variable of another dtype than the op's `dtype` attr."""
+    if _dtype(var) != dtype:
+        raise kernel_error(op, f"Trying to read variable with wrong dtype. Expected {_args.tf_name(dtype)} got "
+                               f"{_args.tf_name(_dtype(var))}", name_tail=name_tail)
+
+
 def _resource_gather(resource: Tensor, indices: Tensor, batch_dims: int, validate_indices: bool,
                      dtype: dtypes.DType) -> Tensor:
     op = "ResourceGather"
     _eager(op)
     var = resolve(op, resource)
-    if _dtype(var) != dtype:
-        raise kernel_error(op, f"Trying to read variable with wrong dtype. Expected {_args.tf_name(dtype)} got "
-                               f"{_args.tf_name(_dtype(var))}")
+    _check_read_dtype(op, var, dtype)
     params = var._read_array()
     idx = dispatch.raw(indices)
     if params.ndim < 1:
@@ -207,9 +210,7 @@ def _resource_gather_nd(resource: Tensor, indices: Tensor, dtype: dtypes.DType) 
     op = "ResourceGatherNd"
     _eager(op)
     var = resolve(op, resource)
-    if _dtype(var) != dtype:
-        raise kernel_error(op, f"Trying to read variable with wrong dtype. Expected {_args.tf_name(dtype)} got "
-                               f"{_args.tf_name(_dtype(var))}")
+    _check_read_dtype(op, var, dtype)
     params = var._read_array()
     idx = dispatch.raw(indices)
     k = idx.shape[-1] if idx.ndim else 0

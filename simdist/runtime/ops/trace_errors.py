@@ -375,6 +375,19 @@ def broadcast_text(sa: Sequence[int], sb: Sequence[int]) -> str:
     return "Dimensions must be equal"
 
 
+def merge_refusal(a: Sequence[int | None] | None, b: Sequence[int | None] | None) -> str | None:
+    """InferenceContext::Merge's refusal of two shapes as a graph knows them (None for an unknown rank, a
+    dimension None where unknown), or None when they merge."""
+    if a is None or b is None:
+        return None
+    if len(a) != len(b):
+        return f"Shapes must be equal rank, but are {len(a)} and {len(b)}"
+    for d, (x, y) in enumerate(zip(a, b)):
+        if x is not None and y is not None and x != y:
+            return f"Dimension {d} in both shapes must be equal, but are {x} and {y}. Shapes are {_dims(a)} and {_dims(b)}."
+    return None
+
+
 def merge_text(s0: Sequence[int], s1: Sequence[int]) -> str:
     """InferenceContext::Merge's message for two known shapes of one rank that differ."""
     for d, (a, b) in enumerate(zip(s0, s1)):
