@@ -51,6 +51,24 @@ def test_unwatched_source_beside_a_watched_one_gives_none(backend, tf):
 
 
 @clause("autodiff.watch", ref="tf221")
+def test_unconnected_gradients_is_an_enum(backend, tf):
+    """tf.UnconnectedGradients is an Enum (TF 2.21): its members are not their strings, `.value` is, the class maps a
+    string to its member and refuses another; `gradient` takes the member or the string."""
+    U = tf.UnconnectedGradients
+    assert_equal([m.value for m in U], ["none", "zero"], call="list(tf.UnconnectedGradients)", what="the values")
+    assert_true(U.ZERO != "zero" and U("zero") is U.ZERO, f"ZERO == 'zero' is {U.ZERO == 'zero'}, U('zero') is "
+                f"{U('zero')!r}; TF: ZERO != 'zero' and U('zero') is ZERO", call="tf.UnconnectedGradients")
+    with raises(ValueError, match="is not a valid UnconnectedGradients", call="tf.UnconnectedGradients('bad')"):
+        U("bad")
+    v = tf.Variable(1.0)
+    for given in (U.ZERO, "zero"):
+        with tf.GradientTape() as t:
+            y = tf.constant(2.0)
+        assert_close(t.gradient(y, v, unconnected_gradients=given), np.zeros(()),
+                     call=f"gradient(unconnected_gradients={given!r}) of an unconnected variable")
+
+
+@clause("autodiff.watch", ref="tf221")
 def test_trainable_variables_are_watched_when_read(backend, tf):
     v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
     w = tf.Variable(3.0, trainable=False)

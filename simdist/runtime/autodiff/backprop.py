@@ -173,7 +173,7 @@ def imperative_grad(tape: Any, targets: Sequence[Any], sources: Sequence[Any], o
         gs = gradients.get(k) if seen else None
         if gs:
             out.append(aggregate(gs))
-        elif unconnected == "zero":
+        elif getattr(unconnected, "value", unconnected) == "zero":
             out.append(_zeros_for(s))
         else:
             out.append(None)

@@ -17,6 +17,7 @@ watched leaves), so no key is reused while the tape holds it.
 from __future__ import annotations
 
 import contextlib
+import enum
 import logging
 from typing import Any, Callable, Iterator, Sequence
 
@@ -41,8 +42,10 @@ def trainable(dt: dtypes.DType) -> bool:
     return dt.kind in TRAINABLE_KINDS
 
 
-class UnconnectedGradients:
-    """`tf.UnconnectedGradients`: what `gradient` returns for a source the target does not reach."""
+class UnconnectedGradients(enum.Enum):
+    """`tf.UnconnectedGradients`: what `gradient` returns for a source the target does not reach. An Enum, as TF
+    2.21's (`ZERO != "zero"`, `.value` is the string, `UnconnectedGradients("zero")` the member); the gradient
+    functions take a member or its string (`_unconnected`)."""
 
     NONE = "none"
     ZERO = "zero"
@@ -468,7 +471,7 @@ class GradientTape:
 
 def _unconnected(value: Any) -> str:
     v = getattr(value, "value", value)
-    if v not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
+    if v not in (UnconnectedGradients.NONE.value, UnconnectedGradients.ZERO.value):
         raise ValueError(f"Unknown value for unconnected_gradients: {value!r}")
     return v
 
