@@ -620,7 +620,8 @@ TRAINING: list[Mutant] = [
        "    if all(isinstance(g, Tensor) for g in grads):\n        return grads[-1]\n",
        "a tensor used twice gets only its last use's gradient"),
     _t("tape-unconnected-zero-ignored", "state", BP,
-       "        elif unconnected == \"zero\":\n", "        elif unconnected == \"zeros\":\n",
+       "        elif getattr(unconnected, \"value\", unconnected) == \"zero\":\n",
+       "        elif getattr(unconnected, \"value\", unconnected) == \"zeros\":\n",
        "unconnected_gradients=ZERO still returns None"),
     _t("tape-persistent-released", "state", TP,
        "        if not self._persistent:\n            self._watched_variables = tuple(in_creation_order(self._tape.watched_vars))\n"
