@@ -47,9 +47,9 @@ OWN = {
         "    return int(shape[-2]), int(shape[-1])",
         "a convolution kernel's fans leave out the receptive field (fan_in = in_channels)", layer="training"),
     "cce-clip-epsilon-1e-6": mutants.Mutant(
-        "cce-clip-epsilon-1e-6", "formula", _K + "losses/_nn.py",
-        "    output = output / tf.reduce_sum(output, axis, keepdims=True)\n    eps = config.epsilon()\n",
-        "    output = output / tf.reduce_sum(output, axis, keepdims=True)\n    eps = 1e-6\n",
+        "cce-clip-epsilon-1e-6", "formula", _K + "ops/tf_nn.py",
+        "    # Compute cross entropy from probabilities.\n    output = tf.clip_by_value(\n        output, backend.epsilon(), 1.0 - backend.epsilon()\n    )\n    return -tf.reduce_sum(",
+        "    # Compute cross entropy from probabilities.\n    output = tf.clip_by_value(\n        output, 1e-6, 1.0 - 1e-6\n    )\n    return -tf.reduce_sum(",
         "categorical_crossentropy clips probabilities to [1e-6, 1 - 1e-6], not the backend epsilon 1e-7",
         layer="training"),
     "mape-epsilon-added": mutants.Mutant(

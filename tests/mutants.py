@@ -512,7 +512,7 @@ TP = "simdist/runtime/autodiff/tape.py"
 BO = "simdist/keras/optimizers/base_optimizer.py"
 KL = "simdist/keras/losses/losses.py"
 KLL = "simdist/keras/losses/loss.py"
-KNN = "simdist/keras/losses/_nn.py"
+KNN = "simdist/keras/ops/tf_nn.py"   # keras.ops' crossentropies, which the losses call
 
 
 def _t(id: str, kind: str, path: str, old: str, new: str, why: str, **kw) -> Mutant:
@@ -690,8 +690,8 @@ TRAINING: list[Mutant] = [
        "    output = output / tf.reduce_sum(output, axis, keepdims=True)\n", "",
        "categorical_crossentropy of probabilities that do not sum to 1 is not renormalised"),
     _t("scce-from-logits-ignored", "formula", KNN,
-       "    if not from_logits:\n        eps = config.epsilon()\n        output = tf.math.log(",
-       "    if True:\n        eps = config.epsilon()\n        output = tf.math.log(",
+       "    if not from_logits:\n        output = tf.clip_by_value(\n            output, backend.epsilon(), 1 - backend.epsilon()\n",
+       "    if True:\n        output = tf.clip_by_value(\n            output, backend.epsilon(), 1 - backend.epsilon()\n",
        "sparse_categorical_crossentropy(from_logits=True) treats the logits as probabilities"),
     # -- metrics ----------------------------------------------------------------------------------------
     _t("mean-metric-weights-not-counted", "denominator", "simdist/keras/metrics/reduction_metrics.py",
@@ -785,7 +785,8 @@ TRAINING += [
        "    if False:\n        total = ops.prod_of_shape(mask, dtype)",
        "a masked loss (ignore_class, a Keras mask) averages over every entry instead of the valid ones"),
     _t("loss-softmax-logits-shortcut-ignored", "formula", KNN,
-       "    return logits, True\n", "    return output, from_logits\n",
+       "        output_ = output._keras_logits\n        from_logits_ = True\n",
+       "        output_ = output\n        from_logits_ = from_logits\n",
        "a cross-entropy of a softmax/sigmoid layer's output uses the clipped probabilities, not the layer's "
        "logits (Keras's _keras_logits shortcut)"),
     # metrics, fit
@@ -973,8 +974,8 @@ CATALOGUE += TRAINING_BATCH4
 # gap classes it revealed were closed (run with --only against the suite with the new tests) -------------
 TRAINING_AFTER4: list[Mutant] = [
     _t("bce-probabilities-not-clipped", "boundary", KNN,
-       "    output = tf.clip_by_value(output, eps, 1.0 - eps)\n    bce = target * tf.math.log(output)\n",
-       "    bce = target * tf.math.log(output)\n",
+       "    output = tf.clip_by_value(\n        output, backend.epsilon(), 1.0 - backend.epsilon()\n    )\n    bce = target",
+       "    bce = target",
        "binary_crossentropy of probabilities 0 or 1 takes log(0) (inf/NaN) instead of clipping to [eps, 1 - eps]"),
     _t("precision-threshold-inclusive", "boundary", "simdist/keras/metrics/metrics_utils.py",
        "    pred_is_pos = tf.greater(preds_tiled, thresh_tiled)\n",
@@ -1236,12 +1237,12 @@ TRAINING_BATCH6: list[Mutant] = [
        "a SeedGenerator hands out the same seed every call (Dropout draws the same mask each step)"),
     # losses
     _t("bce-axis-ignored", "axis", KL,
-       "    return ops.mean(_nn.binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=axis)\n",
-       "    return ops.mean(_nn.binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=-1)\n",
+       "    return ops.mean(nn_ops().binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=axis)\n",
+       "    return ops.mean(nn_ops().binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=-1)\n",
        "binary_crossentropy(axis=k) averages over the last axis whatever axis says"),
     _t("cce-logits-axis-dropped", "axis", KNN,
-       "        return tf.nn.softmax_cross_entropy_with_logits(labels=target, logits=output, axis=axis)\n",
-       "        return tf.nn.softmax_cross_entropy_with_logits(labels=target, logits=output)\n",
+       "        return tf.nn.softmax_cross_entropy_with_logits(\n            labels=target, logits=output, axis=axis\n        )\n",
+       "        return tf.nn.softmax_cross_entropy_with_logits(\n            labels=target, logits=output\n        )\n",
        "categorical_crossentropy(from_logits=True, axis=k) takes the softmax over the last axis"),
     # metrics
     _t("categorical-hinge-neg-includes-target", "formula", "simdist/keras/losses/hinge_losses.py",
@@ -6689,11 +6690,15 @@ TRAINING_BATCH38: list[Mutant] = [
        "    if reduction not in REDUCTIONS:\n",
        "    if (reduction.lower() if isinstance(reduction, str) else reduction) not in REDUCTIONS:\n",
        "a loss's reduction is matched case-insensitively ('SUM' accepted; Keras: ValueError)"),
-    _t("nn-same-shape-broadcast-dims", "missing-error", "simdist/keras/losses/_nn.py",
+    _t("nn-same-shape-broadcast-dims", "missing-error", KNN,   # (categorical_crossentropy's copy of the check)
        "        if e1 is not None and e2 is not None and e1 != e2:\n"
-       '            raise ValueError("Arguments `target` and `output` must have the same shape. Received: "\n',
+       '            raise ValueError(\n                "Arguments `target` and `output` must have the same shape. "\n'
+       '                "Received: "\n                f"target.shape={target.shape}, output.shape={output.shape}"\n'
+       "            )\n\n    output, from_logits = _get_logits(\n        output, from_logits, \"Softmax\", \"categorical_crossentropy\"\n",
        "        if e1 is not None and e2 is not None and e1 != e2 and 1 not in (e1, e2):\n"
-       '            raise ValueError("Arguments `target` and `output` must have the same shape. Received: "\n',
+       '            raise ValueError(\n                "Arguments `target` and `output` must have the same shape. "\n'
+       '                "Received: "\n                f"target.shape={target.shape}, output.shape={output.shape}"\n'
+       "            )\n\n    output, from_logits = _get_logits(\n        output, from_logits, \"Softmax\", \"categorical_crossentropy\"\n",
        "the losses' same-shape check lets a dimension of 1 broadcast"),
     _t("cce-axis-not-passed", "axis", "simdist/keras/losses/losses.py",
        "                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)\n",

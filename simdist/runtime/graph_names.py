@@ -232,9 +232,10 @@ class quiet:  # noqa: N801
             self.names.quiet -= 1
 
 
-def name_outputs(op: Any, outs: tuple) -> None:
-    """Name the node op makes (inside a tf.function's Python) and mark its outputs `node:k`; an
-    output that already has a name (one a rewrite forwarded) keeps it."""
+def name_outputs(op: Any, outs: tuple, inputs: Any = ()) -> None:
+    """Name the node op makes (inside a tf.function's Python) and mark its outputs `node:k` (with the
+    op's type and `inputs`, the tensors it read: symbolic.producer); an output that already has a
+    name (one a rewrite forwarded) keeps it."""
     names = current()
     if names is None or names.quiet:
         return
@@ -244,8 +245,9 @@ def name_outputs(op: Any, outs: tuple) -> None:
         node = pending.pop()[1]   # (the op the scope was opened for: the scope's name, already in use)
     else:
         node = names.unique(name_scopes._current() + op.name)
+    ins = tuple(inputs)
     for k, t in enumerate(outs):
-        symbolic.name_output(t, node, k)
+        symbolic.name_output(t, node, k, op.name, ins)
 
 
 def name_constant(t: Any, name: str | None) -> None:

@@ -12,9 +12,10 @@ from typing import Any
 class GraphOperation:
     """A stand-in for a tf.Operation of type `type` named `name` in the graph being traced."""
 
-    def __init__(self, name: str, type: str) -> None:  # noqa: A002 - TF's attribute name
+    def __init__(self, name: str, type: str, inputs: tuple = ()) -> None:  # noqa: A002 - TF's attribute name
         self.name = name
         self.type = type
+        self.inputs = list(inputs)   # (the tensors it read, in order: TF's Operation.inputs)
 
     def _as_tensor(self) -> Any:
         """ops.Operation.__tf_tensor__: an operation has no tensor value."""

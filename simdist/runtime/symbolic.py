@@ -39,9 +39,9 @@ def _drop(key: int, ref: Any) -> None:
 class _Mark(weakref.ref):
     """A graph tensor's mark: a weak reference, and its node's name in TF's graph: the placeholder
     name TF gives an argument (`arg`), or the name of the node an op made (runtime/graph_names.py)
-    with the output's index."""
+    with the output's index; for an op's output, the op's type and its inputs (`producer`)."""
 
-    __slots__ = ("name", "shape", "index", "arg", "forward")
+    __slots__ = ("name", "shape", "index", "arg", "forward", "op_type", "inputs")
 
 
 def note(t: Any, name: str | None = None, shape: Any = None) -> None:
@@ -55,6 +55,8 @@ def note(t: Any, name: str | None = None, shape: Any = None) -> None:
     mark.index = 0
     mark.arg = name is not None
     mark.forward = None
+    mark.op_type = None
+    mark.inputs = ()
     _MARKS[key] = mark
     if name is not None:
         from simdist.runtime import graph_names
@@ -63,14 +65,30 @@ def note(t: Any, name: str | None = None, shape: Any = None) -> None:
             names.mark(name)
 
 
-def name_output(t: Any, node: str, index: int) -> None:
+def name_output(t: Any, node: str, index: int, op_type: str | None = None, inputs: tuple = ()) -> None:
     """Give t (a graph tensor an op made) the name `node:index`, unless it has a name already (an
-    argument, or a tensor a Grappler rewrite forwarded)."""
+    argument, or a tensor a Grappler rewrite forwarded); `op_type` and `inputs`: the op that made it
+    and the tensors it read, which `producer` gives back."""
     mark = _MARKS.get(id(t)) if _MARKS else None
     if mark is None or mark() is not t or mark.name is not None:
         return
     mark.name = node
     mark.index = index
+    if op_type is not None:
+        mark.op_type = op_type
+        mark.inputs = inputs   # (held while t lives, as TF's graph holds an op's inputs)
+
+
+def producer(t: Any) -> Any:
+    """The node that made graph tensor t inside the running tf.function, as TF's `t.op` (its name,
+    type and input tensors: a GraphOperation), or None where simdist does not know it (an argument,
+    a tensor made by no op it names). Keras's crossentropies read it (clause
+    keras.loss.logits-shortcut)."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    if mark is None or mark() is not t or mark.op_type is None:
+        return None
+    from simdist.runtime.graph_op import GraphOperation
+    return GraphOperation(mark.name, mark.op_type, mark.inputs)
 
 
 def node_name(t: Any) -> str | None:

@@ -179,6 +179,45 @@ loss = loss.numpy()
                 f"{ns['grad_probs']!r}, but should be None (the loss used the logits)", call=call)
 
 
+@clause("keras.loss.logits-shortcut", ref="tf221")
+def test_raw_softmax_and_sigmoid_in_a_function_give_their_logits(backend):
+    """Inside a tf.function Keras's crossentropies look at y_pred's producing op: a raw Softmax (tf.nn.softmax,
+    tf.math.softmax over the last axis) or Sigmoid (tf.sigmoid, tf.nn.sigmoid, tf.math.sigmoid) gives its input as
+    the logits (keras/src/backend/tensorflow/nn.py `_get_logits`). TF 2.21, observed: logits [[100, -100], [-100,
+    100]] against the other class cost 200 (categorical, sparse, the Loss class with or without from_logits) and
+    100 (binary) where clipped probabilities give -log(1e-7) = 16.118095; a softmax over axis 0 (TF transposes
+    around the op), `s * 1.0` and `tf.identity(s)` are no Softmax: 16.118095. Eagerly no tensor has an op."""
+    ns = _run(backend, """
+logits = tf.constant([[100.0, -100.0], [-100.0, 100.0]])
+t = tf.constant([[0.0, 1.0], [1.0, 0.0]])
+@tf.function
+def f(l):
+    s = tf.nn.softmax(l)
+    return dict(
+        cce=tf.keras.losses.categorical_crossentropy(t, s),
+        cce_math=tf.keras.losses.categorical_crossentropy(t, tf.math.softmax(l)),
+        scce=tf.keras.losses.sparse_categorical_crossentropy(tf.constant([1, 0]), s),
+        cls=tf.keras.losses.CategoricalCrossentropy()(t, s),
+        bce=tf.keras.losses.binary_crossentropy(t, tf.sigmoid(l)),
+        bce_nn=tf.keras.losses.binary_crossentropy(t, tf.nn.sigmoid(l)),
+        bce_math=tf.keras.losses.binary_crossentropy(t, tf.math.sigmoid(l)),
+        axis0=tf.keras.losses.categorical_crossentropy(t, tf.nn.softmax(l, axis=0), axis=0),
+        times_one=tf.keras.losses.categorical_crossentropy(t, s * 1.0),
+        identity=tf.keras.losses.categorical_crossentropy(t, tf.identity(s)))
+got = {k: v.numpy() for k, v in f(logits).items()}
+eager = tf.keras.losses.categorical_crossentropy(t, tf.nn.softmax(logits)).numpy()
+""")
+    clipped = float(-np.log(np.float32(1e-7)))
+    want = {"cce": 200.0, "cce_math": 200.0, "scce": 200.0, "cls": 200.0, "bce": 100.0, "bce_nn": 100.0,
+            "bce_math": 100.0, "axis0": clipped, "times_one": clipped, "identity": clipped}
+    for key, value in want.items():
+        assert_close(ns["got"][key], np.full(() if key == "cls" else (2,), value, np.float32),
+                     call=f"a crossentropy of a raw op's output in a tf.function ({key})",
+                     what="the loss (200/100: from the logits; 16.118: from clipped probabilities)", scale=200.0)
+    assert_close(ns["eager"], np.full((2,), clipped, np.float32), scale=200.0,
+                 call="categorical_crossentropy(t, tf.nn.softmax(logits)) eagerly", what="the loss (clipped)")
+
+
 # -- keras.loss.shapes ------------------------------------------------------------------------------------------
 @clause("keras.loss.shapes", ref="tf221")
 def test_label_shapes_and_shape_errors(backend):

@@ -14,6 +14,13 @@ from simdist import tf
 from simdist.keras import config, dtype_promotion
 
 
+def nn_ops() -> Any:
+    """keras.ops' neural-network functions (Keras's losses call its crossentropies: shape checks, the logits
+    shortcut, clipping). Imported on first use: keras.ops imports this module."""
+    from simdist.keras.ops import op_nn  # noqa: PLC0415 - an import cycle, see above
+    return op_nn
+
+
 def dtype_name(dt: Any) -> str:
     """A dtype as Keras's string ("float32")."""
     if isinstance(dt, str):

@@ -7,7 +7,7 @@ import warnings
 from typing import Any, Callable
 
 from simdist import tf
-from simdist.keras.losses import _nn
+from simdist.keras.losses._ops import nn_ops
 from simdist.keras.losses import _ops as ops
 from simdist.keras.losses.loss import Loss, squeeze_or_expand_to_same_rank
 from simdist.keras.serialization import deserialize_function, function_objects, serialize_function
@@ -81,7 +81,7 @@ def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False
     if label_smoothing:
         num_classes = ops.cast(ops.shape(y_true)[-1], y_pred.dtype)
         y_true = y_true * (1.0 - label_smoothing) + (label_smoothing / num_classes)
-    return _nn.categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
+    return nn_ops().categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
 
 
 def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False, ignore_class: Any = None,
@@ -101,7 +101,7 @@ def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool 
                                   else ops.cast(ignore_class, y_true.dtype))
         y_true = tf.where(valid_mask, y_true, tf.zeros_like(y_true))
         y_pred = tf.where(tf.expand_dims(valid_mask, axis), y_pred, tf.zeros_like(y_pred))
-    res = _nn.sparse_categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
+    res = nn_ops().sparse_categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
     if valid_mask is not None:
         valid_mask = tf.reshape(valid_mask, res_shape)
         res = tf.where(valid_mask, res, tf.zeros_like(res))
@@ -117,7 +117,7 @@ def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False, lab
     y_true = ops.cast(y_true, y_pred.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
-    return ops.mean(_nn.binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=axis)
+    return ops.mean(nn_ops().binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=axis)
 
 
 # ---------------------------------------------------------------------------------------------

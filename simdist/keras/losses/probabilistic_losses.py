@@ -9,7 +9,7 @@ from typing import Any
 
 from simdist import tf
 from simdist.keras import activations, config
-from simdist.keras.losses import _nn
+from simdist.keras.losses._ops import nn_ops
 from simdist.keras.losses import _ops as ops
 from simdist.keras.losses.loss import Loss
 from simdist.keras.losses.losses import LossFunctionWrapper
@@ -44,7 +44,7 @@ def binary_focal_crossentropy(y_true: Any, y_pred: Any, apply_class_balancing: b
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:
         y_pred = activations.sigmoid(y_pred)
-    bce = _nn.binary_crossentropy(y_true, y_pred, from_logits=False)
+    bce = nn_ops().binary_crossentropy(y_true, y_pred, from_logits=False)
     p_t = y_true * y_pred + (1 - y_true) * (1 - y_pred)
     focal_bce = ops.power(1.0 - p_t, gamma) * bce
     if apply_class_balancing:

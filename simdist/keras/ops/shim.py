@@ -111,6 +111,17 @@ def _unique_v2(x: Any, axis: Any, counts: bool) -> Any:
     return y, inv
 
 
+class _EagerTensorType(type):
+    def __instancecheck__(cls, x: Any) -> bool:
+        return isinstance(x, _simdist_tf.Tensor) and not _simdist_tf.is_symbolic_tensor(x)
+
+
+class _EagerTensor(metaclass=_EagerTensorType):
+    """TF's EagerTensor for isinstance tests: a tensor with a value, not a graph tensor of the running
+    tf.function (Keras's crossentropies look at a graph tensor's producing op: clause
+    keras.loss.logits-shortcut)."""
+
+
 class _TF:
     """simdist.tf with the few names Keras's TF backend reads that simdist's facade does not have:
     `RaggedTensor` (for isinstance tests), `__internal__.EagerTensor`/`smart_cond`/`tf2.enabled`
@@ -118,7 +129,7 @@ class _TF:
     `experimental.numpy.finfo`/`select` and `raw_ops.Bucketize`/`UniqueV2`/`UniqueWithCountsV2`."""
 
     RaggedTensor = _RaggedTensor
-    __internal__ = SimpleNamespace(EagerTensor=_simdist_tf.Tensor,
+    __internal__ = SimpleNamespace(EagerTensor=_EagerTensor,
                                    smart_cond=SimpleNamespace(smart_cond=_smart_cond),
                                    tf2=SimpleNamespace(enabled=lambda: True),
                                    eager_context=SimpleNamespace(eager_mode=_simdist_tf.init_scope))

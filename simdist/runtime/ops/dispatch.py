@@ -214,7 +214,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         if _STOOD[0]:
             _STOOD[0] = False
             _consts.vary(t)
-        _names.name_outputs(op, (t,))   # (its node's name in TF's graph: runtime/graph_names.py)
+        _names.name_outputs(op, (t,), tensors)   # (its node's name in TF's graph: runtime/graph_names.py)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
@@ -248,7 +248,7 @@ def _rewritten(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> Tens
     finally:
         c.observers = observers
     if t is not None:
-        _names.name_outputs(op, (t,))   # (the op's node; a tensor the rewrite forwarded keeps its name)
+        _names.name_outputs(op, (t,), tensors)   # (the op's node; a tensor the rewrite forwarded keeps its name)
     if t is None or not others:
         return t
     outs = (t,)
@@ -414,7 +414,7 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
             _STOOD[0] = False
             for x in ts:
                 _consts.vary(x)
-        _names.name_outputs(op, ts)
+        _names.name_outputs(op, ts, tensors)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, ts)
     return ts
