@@ -110,6 +110,13 @@ FIXES: list[tuple[str, str, str, str]] = [
      "from simdist.keras.ops.tf_numpy import log10", "psnr's lazy import"),
     # unseeded legacy random functions draw their op seed from NumPy's global stream; simdist's
     # tf.random._simdist_numpy_seed is that stream after set_random_seed, else one derived from the root seed
+    # the crossentropies' logits shortcut reads a graph tensor's producing op (`output.op`): simdist's graph
+    # tensors keep theirs privately (runtime/symbolic.py `producer`), not as a public `.op` (clause
+    # keras.loss.logits-shortcut); the two texts are only in _get_logits
+    ("backend/tensorflow/nn.py", 'hasattr(output, "op")', "tf._simdist_graph_op(output) is not None",
+     "the logits shortcut's test for a producing op"),
+    ("backend/tensorflow/nn.py", "output.op.", "tf._simdist_graph_op(output).",
+     "the logits shortcut's producing op"),
     ("legacy/backend.py", "np.random.randint(10e6)", "tf.random._simdist_numpy_seed(10e6)",
      "unseeded op seeds (dropout, random_*, truncated_normal)"),
     ("legacy/backend.py", "np.random.randint(10e8)", "tf.random._simdist_numpy_seed(10e8)",

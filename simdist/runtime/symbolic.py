@@ -80,10 +80,11 @@ def name_output(t: Any, node: str, index: int, op_type: str | None = None, input
 
 
 def producer(t: Any) -> Any:
-    """The node that made graph tensor t inside the running tf.function, as TF's `t.op` (its name,
-    type and input tensors: a GraphOperation), or None where simdist does not know it (an argument,
-    a tensor made by no op it names). Keras's crossentropies read it (clause
-    keras.loss.logits-shortcut)."""
+    """The op that made graph tensor t inside the running tf.function (its node name, type and input
+    tensors: a GraphOperation), or None where simdist does not know it (an argument, a tensor made by
+    no op it names). Keras's crossentropies read it where TF's read `output.op` (clause
+    keras.loss.logits-shortcut); not a public `t.op`: simdist's op is not always the node TF's Python
+    builds (TF's attr constants are inputs, its static shapes fold to Const)."""
     mark = _MARKS.get(id(t)) if _MARKS else None
     if mark is None or mark() is not t or mark.op_type is None:
         return None

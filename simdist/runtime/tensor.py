@@ -537,15 +537,6 @@ class _Traced(Tensor):
     __slots__ = ("_a",)
 
     @property   # type: ignore[override]
-    def op(self) -> Any:
-        """The node that made this graph tensor (name, type, inputs: TF's `t.op`) where simdist knows it,
-        an op it ran inside the tf.function; otherwise the eager tensor's AttributeError, as before."""
-        got = _symbolic.producer(self)
-        if got is None:
-            raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
-        return got
-
-    @property   # type: ignore[override]
     def _v(self) -> np.ndarray:
         rec = _current.ctx.recorder
         if rec is not None and rec.live and not rec.is_constant(self):

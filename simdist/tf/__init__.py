@@ -59,6 +59,7 @@ from simdist.runtime.tensor_proto_message import make_ndarray, make_tensor_proto
 from simdist.runtime.ops.conv_v2_backprops import conv2d_backprop_filter_v2, conv2d_backprop_input_v2  # noqa: F401,E402
 from simdist.runtime.ops.fingerprint import fingerprint  # noqa: F401,E402
 from simdist.runtime.name_scopes import get_current_name_scope, init_scope, name_scope  # noqa: F401,E402
+from simdist.runtime.symbolic import producer as _simdist_graph_op  # noqa: E402 - (not TF's: Keras's `output.op`)
 from simdist.runtime.ops.math_more import approx_top_k, scalar_mul  # noqa: F401,E402
 from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402
                                              map_fn, no_op, scan, tuple_ as tuple, vectorized_map, while_loop)

@@ -1282,18 +1282,18 @@ def _get_logits(output, from_logits, op_type, fn_name):
         from_logits_ = True
 
     from_expected_op_type = (
-        hasattr(output, "op")
+        tf._simdist_graph_op(output) is not None
         and not isinstance(output, (tf.__internal__.EagerTensor, tf.Variable))
-        and output.op.type == op_type
+        and tf._simdist_graph_op(output).type == op_type
     ) and not has_keras_logits
 
     if from_expected_op_type:
         # When softmax activation function is used for output operation, we
         # use logits from the softmax function directly to compute loss in order
         # to prevent collapsing zero when training.
-        if len(output.op.inputs) != 1:
+        if len(tf._simdist_graph_op(output).inputs) != 1:
             raise ValueError(f"Expected 1 input for {op_type}.")
-        output_ = output.op.inputs[0]
+        output_ = tf._simdist_graph_op(output).inputs[0]
         from_logits_ = True
 
     if from_logits and (has_keras_logits or from_expected_op_type):
