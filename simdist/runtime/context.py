@@ -137,6 +137,28 @@ def in_function() -> bool:
     return _function_depth > 0
 
 
+# How many XLA-compiled tf.function calls (jit_compile=True) are running, or gradients of ops recorded in one:
+# TF compiles such a function, and its gradient, with XLA, whose kernels take what some of TF's own CPU kernels
+# refuse (a grouped convolution's gradients where oneDNN is off: Keras routes grouped convolutions through a
+# jit-compiled function for that: docs/spec.md, "Grouped convolutions under XLA").
+_xla_depth = [0]
+
+
+class in_xla_call:
+    """Context manager marking an XLA-compiled call (or the gradient of an op recorded in one)."""
+
+    def __enter__(self) -> None:
+        _xla_depth[0] += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _xla_depth[0] -= 1
+
+
+def in_xla() -> bool:
+    """Whether an XLA-compiled tf.function call (jit_compile=True) is running."""
+    return _xla_depth[0] > 0
+
+
 _placeholder_depth = [0]
 
 

@@ -24,6 +24,7 @@ import contextlib
 import functools
 from typing import Any, Callable
 
+from simdist.runtime import context as _context
 from simdist.runtime import execution as _execution
 from simdist.runtime import variable_creation as _creation
 from simdist.tf import _autograph_errors
@@ -59,6 +60,9 @@ class Function:
             # the signature, converting arguments or counting a trace (polymorphic_function.py
             # `__call__`; clause function.run-eagerly)
             return self.python_function(*args, **kwargs)
+        if self._options.get("jit_compile"):   # (XLA's kernel rules, for the call and its ops' gradients)
+            with _context.in_xla_call():
+                return self._invoke(args, kwargs)
         return self._invoke(args, kwargs)
 
     def _invoke(self, args: tuple, kwargs: dict) -> Any:
@@ -767,5 +771,5 @@ def function(func: Callable[..., Any] | None = None, input_signature: Any = None
              **kwargs: Any) -> Any:
     """Decorator form `@tf.function` or `@tf.function(input_signature=...)`."""
     if func is None:
-        return lambda f: Function(f, input_signature, autograph=autograph)
-    return Function(func, input_signature, autograph=autograph)
+        return lambda f: Function(f, input_signature, autograph=autograph, jit_compile=jit_compile)
+    return Function(func, input_signature, autograph=autograph, jit_compile=jit_compile)

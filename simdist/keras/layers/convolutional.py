@@ -6,7 +6,6 @@ activation."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from simdist import tf
@@ -37,19 +36,11 @@ def _tf_data_format(data_format: str, ndim: int) -> str:
 
 def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", data_format: str | None = None,
          dilation_rate: Any = 1) -> Any:
-    """Keras's `ops.conv` on TF: `tf.nn.convolution`; an empty output from a non-empty input is
-    refused (Keras's ValueError)."""
-    data_format = standardize_data_format(data_format)
-    inputs = tf.convert_to_tensor(inputs)
-    result = tf.nn.convolution(inputs, kernel, strides, padding.upper(),
-                               data_format=_tf_data_format(data_format, len(inputs.shape)), dilations=dilation_rate)
-    out_shape = result.shape.as_list()
-    in_shape = inputs.shape.as_list()
-    if None not in out_shape and math.prod(out_shape) == 0 and math.prod(in_shape) != 0:
-        raise ValueError(f"The convolution operation resulted in an empty output. Output shape: {result.shape}. "
-                         "This can happen if the input is too small for the given kernel size, strides, dilation "
-                         "rate, and padding mode. Please check the input shape and convolution parameters.")
-    return result
+    """Keras's `ops.conv` (the layers' convolution_op calls it): keras.ops' transcription, whose TF backend
+    runs `tf.nn.convolution`, refuses an empty output from a non-empty input, and routes grouped and
+    channels-first 3-D convolutions through an XLA-compiled function (keras/ops/tf_nn.py `conv`)."""
+    from simdist.keras.ops import op_nn  # noqa: PLC0415 - keras.ops imports the layers' package (a cycle)
+    return op_nn.conv(tf.convert_to_tensor(inputs), kernel, strides, padding, data_format, dilation_rate)
 
 
 def keras_add(x1: Any, x2: Any) -> Any:

@@ -172,6 +172,7 @@ class _Tape(execution.Interpreter):
         tt = self.tensor_tape
         skip = tuple(i for i, t in enumerate(tensors) if id(t) not in tt or not trainable(t.dtype))
         call = OpCall(op, tuple(tensors), outs, attrs, skip)
+        xla = context._xla_depth[0] > 0   # (recorded in an XLA-compiled call: TF compiles its gradient too)
 
         def backward(*out_grads: Any) -> Any:
             from simdist.runtime.ops.registry import NO_GRADIENT, gradient_function
@@ -180,6 +181,9 @@ class _Tape(execution.Interpreter):
                 return [None] * len(call.inputs)
             if op.name not in _SLICES_THROUGH:
                 out_grads = _densify_slices(out_grads)
+            if xla:
+                with context.in_xla_call():
+                    return fn(call, *out_grads)
             return fn(call, *out_grads)
         self.record(op.name, tensors, tuple(id(t) for t in tensors), outs, backward, op.none_grad_ok)
         return outs

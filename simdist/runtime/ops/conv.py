@@ -391,7 +391,7 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, "Conv2DBackpropInput")
     _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, cout), "Conv2DBackpropInput")
-    if groups > 1 and not onednn_conv(np.dtype(f.dtype).name):   # (TF's own kernel; fz35a, as the filter's)
+    if groups > 1 and not onednn_conv(np.dtype(f.dtype).name) and not context.in_xla():   # (TF's own kernel; fz35a)
         raise errors.InvalidArgumentError(None, None, "Gradients for grouped convolutions are not supported on CPU. "
                                           "Please file a feature request if you run into this issue. Otherwise "
                                           "consider falling back to separable convolutions. [Op:Conv2DBackpropInput]")
@@ -427,7 +427,7 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
                               "Conv2DBackpropFilter")
     _check_dw_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter")
-    if groups > 1 and not onednn_conv(x.dtype.name):
+    if groups > 1 and not onednn_conv(x.dtype.name) and not context.in_xla():   # (XLA's kernels take it)
         # (TF's own Conv2DCustomBackpropFilterOp computes no groups: its filter_total_size is the window times the
         # input's depth, more than the filter of filter_sizes holds; fz35a, sig seed 3520261211 #139)
         raise errors.InvalidArgumentError(None, None, "filter_size does not have enough elements, requested "
