@@ -31,7 +31,8 @@ _INT32_MAX = 2**31 - 1
 class RuntimeConfig:
     """One client process's runtime settings, as TF's eager context keeps them (context.Context)."""
 
-    __slots__ = ("inter_op_threads", "intra_op_threads", "op_determinism", "tf32", "initialized")
+    __slots__ = ("inter_op_threads", "intra_op_threads", "op_determinism", "tf32", "initialized", "optimizer",
+                 "jit")
 
     def __init__(self) -> None:
         # tf.config.threading's values as set (None: unset, read as 0); TF keeps the raw value and
@@ -41,6 +42,10 @@ class RuntimeConfig:
         self.op_determinism = False   # tf.config.experimental.enable_op_determinism()
         self.tf32 = True              # TF32 on tensor cores for float32 matmuls/convolutions (TF's default)
         self.initialized = False      # kept here while another client runs (`FRESH` holds the running one's)
+        # tf.config.optimizer.set_experimental_options' dict as given (context._optimizer_experimental_options,
+        # updated by each call; runtime/ops/grappler.py reads it), and set_jit's autoclustering flag
+        self.optimizer: dict[str, Any] = {}
+        self.jit = False
 
 
 def thread_count(value: Any, field: str) -> int:

@@ -131,3 +131,52 @@ def set_soft_device_placement(enabled: bool) -> None:
 def get_soft_device_placement() -> bool:
     """The value `set_soft_device_placement` set (True at start)."""
     return _execution.current().client.soft_placement
+
+
+# --- tf.config.optimizer (framework/config.py and eager/context.py; clause function.grappler-rewrites)
+_TOGGLES = ("layout_optimizer", "constant_folding", "shape_optimization", "remapping", "arithmetic_optimization",
+            "dependency_optimization", "loop_optimization", "function_optimization", "debug_stripper",
+            "disable_model_pruning", "scoped_allocator_optimization", "pin_to_host_optimization",
+            "implementation_selector", "auto_mixed_precision", "use_plugin_optimizers", "disable_meta_optimizer",
+            "auto_mixed_precision_onednn_bfloat16", "auto_mixed_precision_mkl")
+_BOOLS = ("disable_model_pruning", "disable_meta_optimizer")
+
+
+def _set_optimizer_jit(enabled: _Any) -> None:
+    """`tf.config.optimizer.set_jit`: XLA autoclustering on for True or "autoclustering", off for anything
+    else (simdist compiles nothing: the flag is only read back)."""
+    _execution.current().client.config.jit = enabled in (True, "autoclustering")
+
+
+def _get_optimizer_jit() -> str:
+    return "autoclustering" if _execution.current().client.config.jit else ""
+
+
+def _set_optimizer_experimental_options(options: _Any) -> None:
+    """`tf.config.optimizer.set_experimental_options`: the dict updated with `options` (any keys; only
+    RewriterConfig's are read). simdist's Grappler rewrites (runtime/ops/grappler.py) read constant_folding,
+    arithmetic_optimization and disable_meta_optimizer."""
+    _execution.current().client.config.optimizer.update(options)
+
+
+def _get_optimizer_experimental_options() -> dict:
+    """The RewriterConfig context.config builds from the options, read back: each toggle set (True for
+    a true value), disable_model_pruning and disable_meta_optimizer always, min_graph_nodes when set
+    and not 0, in RewriterConfig's order."""
+    opts = _execution.current().client.config.optimizer
+    out: dict[str, _Any] = {}
+    for key in _TOGGLES:
+        v = opts.get(key)
+        if key in _BOOLS:
+            out[key] = False if v is None else v
+        elif v is not None:
+            out[key] = bool(v)
+    nodes = opts.get("min_graph_nodes")
+    if nodes:
+        out["min_graph_nodes"] = nodes
+    return out
+
+
+optimizer = _NS(set_jit=_set_optimizer_jit, get_jit=_get_optimizer_jit,
+                set_experimental_options=_set_optimizer_experimental_options,
+                get_experimental_options=_get_optimizer_experimental_options)
