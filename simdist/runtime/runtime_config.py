@@ -32,7 +32,7 @@ class RuntimeConfig:
     """One client process's runtime settings, as TF's eager context keeps them (context.Context)."""
 
     __slots__ = ("inter_op_threads", "intra_op_threads", "op_determinism", "tf32", "initialized", "optimizer",
-                 "jit")
+                 "jit", "device_policy", "synchronous", "log_placement", "mlir_bridge")
 
     def __init__(self) -> None:
         # tf.config.threading's values as set (None: unset, read as 0); TF keeps the raw value and
@@ -46,6 +46,13 @@ class RuntimeConfig:
         # updated by each call; runtime/ops/grappler.py reads it), and set_jit's autoclustering flag
         self.optimizer: dict[str, Any] = {}
         self.jit = False
+        # tf.config.experimental.set_device_policy / set_synchronous_execution, tf.debugging's
+        # set_log_device_placement, enable/disable_mlir_bridge: the context's flags as set (simdist
+        # places, runs and logs as it does whatever they hold: only read back)
+        self.device_policy = "silent"
+        self.synchronous = True
+        self.log_placement = False
+        self.mlir_bridge: Any = None
 
 
 def thread_count(value: Any, field: str) -> int:
