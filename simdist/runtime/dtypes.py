@@ -47,8 +47,8 @@ class DType:
 
     @property
     def is_numeric(self) -> bool:
-        """TF's `DType.is_numeric`: integers, floats and complex (not bool or string)."""
-        return self.kind in "iufc"
+        """TF's `DType.is_numeric`: integers, floats, complex and the quantized dtypes (not bool or string)."""
+        return self.kind in "iufcq"
 
     @property
     def real_dtype(self) -> "DType":
@@ -65,7 +65,7 @@ class DType:
 
     @property
     def is_quantized(self) -> bool:
-        return False   # (simdist has no quantized dtypes)
+        return self.kind == "q"
 
     @property
     def is_numpy_compatible(self) -> bool:
@@ -187,6 +187,32 @@ class _HandleDType(DType):
         raise TypeError(f"Cannot find {word} value of <dtype: '{self._name}'>.")
 
 
+class _QuantizedDType(DType):
+    """TF's quantized dtypes (qint8, quint8, qint16, quint16, qint32; clause ops.quantize-dequantize): integers
+    stored as their NumPy base type, which TF's EagerTensor.numpy() gives (int8 for qint8), while
+    `as_numpy_dtype` is TF's one-field structured NumPy dtype ([('qint8', 'i1')]). TF 2.21: quantized
+    and numeric, neither integer nor unsigned (quint8 too), size its base's, `real_dtype` itself,
+    `limits` ValueError, `min`/`max` TypeError "Cannot find minimum value of <dtype: 'qint8'> with
+    quantized type <dtype: 'qint8'>." (observed)."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str, base: Any) -> None:
+        super().__init__(name, base, np.dtype(base).itemsize, kind="q")
+        self.as_numpy_dtype = np.dtype([(name, base)])
+
+    def _limit(self, word: str, attr: str) -> Any:
+        raise TypeError(f"Cannot find {word} value of <dtype: '{self._name}'> with quantized type <dtype: "
+                        f"'{self._name}'>.")
+
+
+qint8 = _QuantizedDType("qint8", np.int8)
+quint8 = _QuantizedDType("quint8", np.uint8)
+qint16 = _QuantizedDType("qint16", np.int16)
+quint16 = _QuantizedDType("quint16", np.uint16)
+qint32 = _QuantizedDType("qint32", np.int32)
+QUANTIZED = (qint8, quint8, qint16, quint16, qint32)
+
 ALL = (bfloat16, float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string,
        complex64, complex128)
 _BY_NAME = {d.name: d for d in ALL}
@@ -202,6 +228,11 @@ resource = _HandleDType("resource")
 variant = _HandleDType("variant")
 _BY_NAME.update(resource=resource, variant=variant)
 _ENUM.update(resource=20, variant=21)
+# the quantized dtypes: outside ALL too (only the quantize ops make them); NumPy's structured dtypes
+# TF gives as their as_numpy_dtype convert back to them (tf.as_dtype(tf.qint8.as_numpy_dtype))
+_BY_NAME.update((d.name, d) for d in QUANTIZED)
+_ENUM.update(qint8=11, quint8=12, qint32=13, qint16=15, quint16=16)
+_BY_NP.update((d.as_numpy_dtype, d) for d in QUANTIZED)
 _BY_ENUM = {v: _BY_NAME[k] for k, v in _ENUM.items()}
 
 

@@ -31,7 +31,8 @@ _INT32_MAX = 2**31 - 1
 class RuntimeConfig:
     """One client process's runtime settings, as TF's eager context keeps them (context.Context)."""
 
-    __slots__ = ("inter_op_threads", "intra_op_threads", "op_determinism", "tf32", "initialized")
+    __slots__ = ("inter_op_threads", "intra_op_threads", "op_determinism", "tf32", "initialized", "optimizer",
+                 "jit", "device_policy", "synchronous", "log_placement", "mlir_bridge")
 
     def __init__(self) -> None:
         # tf.config.threading's values as set (None: unset, read as 0); TF keeps the raw value and
@@ -41,6 +42,17 @@ class RuntimeConfig:
         self.op_determinism = False   # tf.config.experimental.enable_op_determinism()
         self.tf32 = True              # TF32 on tensor cores for float32 matmuls/convolutions (TF's default)
         self.initialized = False      # kept here while another client runs (`FRESH` holds the running one's)
+        # tf.config.optimizer.set_experimental_options' dict as given (context._optimizer_experimental_options,
+        # updated by each call; runtime/ops/grappler.py reads it), and set_jit's autoclustering flag
+        self.optimizer: dict[str, Any] = {}
+        self.jit = False
+        # tf.config.experimental.set_device_policy / set_synchronous_execution, tf.debugging's
+        # set_log_device_placement, enable/disable_mlir_bridge: the context's flags as set (simdist
+        # places, runs and logs as it does whatever they hold: only read back)
+        self.device_policy = "silent"
+        self.synchronous = True
+        self.log_placement = False
+        self.mlir_bridge: Any = None
 
 
 def thread_count(value: Any, field: str) -> int:

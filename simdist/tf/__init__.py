@@ -6,7 +6,8 @@ The same program runs under `import tensorflow as tf` and `from simdist import t
 from simdist.runtime.context import device_scope as _device_scope
 from simdist.runtime.dtypes import (DType, as_dtype, bfloat16, bool_ as bool, float16, float32, float64, half, double,  # noqa: A001
                                     int8, int16, resource, variant, int32, int64, string, uint8, uint16, uint32, uint64,
-                                    complex64, complex128)
+                                    complex64, complex128, qint8, quint8, qint16, quint16, qint32)
+from simdist.runtime.dtypes import QUANTIZED as _QUANTIZED
 from simdist.runtime.ops import (add, add_n, broadcast_to, cast, concat, constant,  # noqa: F401
                                  embedding_lookup as _embedding_lookup, equal, exp, expand_dims, fill, gather,
                                  greater, greater_equal, identity, less, less_equal, matmul, maximum, minimum,
@@ -101,7 +102,10 @@ experimental = _NS(Optional=_Optional, numpy=_experimental_numpy, DynamicRaggedS
 dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_cast, bfloat16=bfloat16, bool=bool,
              float16=float16, float32=float32, float64=float64, half=half, double=double, int8=int8, int16=int16,
              int32=int32, int64=int64, string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64,
-             complex64=complex64, complex128=complex128)
+             complex64=complex64, complex128=complex128, resource=resource, variant=variant, qint8=qint8,
+             quint8=quint8, qint16=qint16, quint16=quint16, qint32=qint32,
+             # (TF's frozenset also holds the five _ref dtypes of TF1 reference variables, which simdist has not)
+             QUANTIZED_DTYPES=frozenset(_QUANTIZED))
 autodiff = _NS(GradientTape=GradientTape, ForwardAccumulator=_forwardprop.ForwardAccumulator)
 from simdist.runtime.ops import image_projective as _image_projective  # noqa: E402,F401 (tf.raw_ops.ImageProjectiveTransformV3)
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,

@@ -452,3 +452,20 @@ def is_traceback_filtering_enabled() -> bool:
 
 from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
 _ragged_dispatch.install(globals(), "debugging.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)
+
+
+def set_log_device_placement(enabled: bool) -> None:
+    """`tf.debugging.set_log_device_placement`: pybind11's bool conversion (None, a bool, a number: 1 is
+    True, observed; a string TypeError); read back only (simdist logs no placements)."""
+    from simdist.runtime import execution
+    if enabled is None:
+        enabled = False
+    if not isinstance(enabled, (bool, int, float, _np.generic)):
+        raise TypeError("TFE_ContextSetLogDevicePlacement(): incompatible function arguments. The following argument "
+                        "types are supported:\n    1. (arg0: object, arg1: bool) -> None\n")
+    execution.current().client.config.log_placement = bool(enabled)
+
+
+def get_log_device_placement() -> bool:
+    from simdist.runtime import execution
+    return execution.current().client.config.log_placement   # type: ignore[no-any-return]

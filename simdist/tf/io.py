@@ -7,17 +7,12 @@ serialize_tensor / parse_tensor (tensor_codec.py), decode_csv (decode_csv.py), d
 (image_codecs.py: decode_png, encode_png, decode_jpeg, encode_jpeg, decode_and_crop_jpeg,
 extract_jpeg_shape, is_jpeg, decode_image).
 
-TF's gfile reaches many filesystems; a simulated job has only this machine's, so these are
-the os/shutil calls TF's local filesystem makes (makedirs creates parents and accepts an
-existing directory; rmtree and remove raise NotFoundError for a missing path, as TF does).
+TF's gfile reaches many filesystems; a simulated job has only this machine's: simdist/tf/_gfile.py
+(GFile, copy, rename, stat, walk, ... with TF's local filesystem's errors; clause io.tensor-codec).
 """
 
-import glob as _globmod
-import os as _os
-import shutil as _shutil
 from types import SimpleNamespace as _NS
 
-from simdist.runtime import errors as _errors
 from simdist.runtime.data.readers import TFRecordOptions, TFRecordWriter  # noqa: F401
 from simdist.runtime.ops.decode_csv import decode_csv  # noqa: F401
 from simdist.runtime.ops.example_parsing import parse_example, parse_single_example  # noqa: F401
@@ -34,48 +29,8 @@ from simdist.runtime.ops.parsing_config import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature)
 
 
-def _missing(path: str) -> _errors.NotFoundError:
-    return _errors.NotFoundError(None, None, f"{path}; No such file or directory")
-
-
-def _makedirs(path: str) -> None:
-    """Create `path` and its missing parents (an existing directory is fine)."""
-    _os.makedirs(_os.fspath(path), exist_ok=True)
-
-
-def _rmtree(path: str) -> None:
-    """Delete a directory and everything under it."""
-    if not _os.path.exists(path):
-        raise _missing(_os.fspath(path))
-    _shutil.rmtree(path)
-
-
-def _exists(path: str) -> bool:
-    return _os.path.exists(path)
-
-
-def _isdir(path: str) -> bool:
-    return _os.path.isdir(path)
-
-
-def _listdir(path: str) -> list[str]:
-    if not _os.path.isdir(path):
-        raise _missing(_os.fspath(path))
-    return sorted(_os.listdir(path))
-
-
-def _remove(path: str) -> None:
-    if not _os.path.exists(path):
-        raise _missing(_os.fspath(path))
-    _os.remove(path)
-
-
-def _glob(pattern: str) -> list[str]:
-    return sorted(_globmod.glob(pattern))
-
-
-gfile = _NS(makedirs=_makedirs, rmtree=_rmtree, exists=_exists, isdir=_isdir, listdir=_listdir, remove=_remove,
-            glob=_glob)   # (TF has these at tf.io.gfile only)
+from simdist.tf import _gfile  # noqa: E402
+gfile = _NS(**{n: getattr(_gfile, n) for n in _gfile.__all__})   # (TF has these at tf.io.gfile only; clause io.tensor-codec)
 
 from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402
 _ragged_dispatch.install(globals(), "io.")   # (RaggedTensor arguments: TF's ragged dispatch, clause ops.ragged)

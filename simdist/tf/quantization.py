@@ -1,11 +1,13 @@
 """`tf.quantization`: fake quantization (simdist/runtime/ops/fake_quant.py; clause ops.fake-quant) and
 simulated quantization of float tensors (simdist/runtime/ops/quantize_dequantize.py; clause
-ops.quantize-dequantize). TF 2.21's quantize, dequantize and quantized_concat, which take and give
-TF's quantized dtypes (qint8, quint8, ...), are not computed by simdist yet (AttributeError)."""
+ops.quantize-dequantize); TF 2.21's quantize and dequantize, which give and take TF's quantized dtypes
+(qint8, quint8, qint16, quint16, qint32: QuantizeV2 and Dequantize, simdist/runtime/ops/quantize_ops.py;
+clause ops.quantize-dequantize)."""
 
 from typing import Any as _Any
 
 from simdist.runtime.ops import quantize_dequantize as _quantize_dequantize  # noqa: F401 - registers the ops
+from simdist.runtime.ops import quantize_ops as _quantize_ops  # noqa: F401 - registers QuantizeV2, Dequantize
 
 from simdist.runtime.ops.fake_quant import (fake_quant_with_min_max_args,  # noqa: F401
                                             fake_quant_with_min_max_args_gradient, fake_quant_with_min_max_vars,
@@ -47,3 +49,66 @@ def quantize_and_dequantize_v2(input: _Any, input_min: _Any, input_max: _Any, si
         input=input, input_min=input_min, input_max=input_max, signed_input=signed_input, num_bits=num_bits,
         range_given=range_given, round_mode=round_mode, narrow_range=narrow_range, axis=_axis(input, axis),
         name=name))
+
+
+def _attr_choice(op: str, attr: str, value: _Any, allowed: tuple) -> None:
+    """A string attr outside its OpDef's list: TF's InvalidArgumentError, the list quoted."""
+    from simdist.runtime import errors
+    if value not in allowed:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list of "
+                                          f"allowed values: {', '.join(chr(34) + a + chr(34) for a in allowed)} "
+                                          f"[Op:{op}]")
+
+
+def _float_input(v: _Any) -> _Any:
+    """An input of the op's float type: a Tensor as it is (its dtype checked by the op), anything else
+    converted to float32 as the generated wrapper converts it."""
+    from simdist.runtime import dtypes
+    from simdist.runtime.tensor import Tensor, convert_to_tensor
+    return v if isinstance(v, Tensor) else convert_to_tensor(v, dtypes.float32)
+
+
+def quantize(input: _Any, min_range: _Any, max_range: _Any, T: _Any, mode: str = "MIN_COMBINED",  # noqa: A002,N803
+             round_mode: str = "HALF_AWAY_FROM_ZERO", name: _Any = None, narrow_range: bool = False, axis: _Any = None,
+             ensure_minimum_range: float = 0.01) -> _Any:
+    """`tf.quantization.quantize`: QuantizeV2, a namedtuple (output, output_min, output_max)."""
+    from simdist.runtime import dtypes, errors
+    from simdist.runtime.ops import dispatch
+    from simdist.runtime.ops.args import tf_name
+    from simdist.runtime.ops.quantize_ops import QUANTIZE_V2
+    from simdist.runtime.tensor import convert_to_tensor
+    t = dtypes.as_dtype(T)
+    if not t.is_quantized:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(t)} is not in the list of allowed "
+                                          "values: qint8, quint8, qint32, qint16, quint16 [Op:QuantizeV2]")
+    _attr_choice("QuantizeV2", "mode", mode, ("MIN_COMBINED", "MIN_FIRST", "SCALED"))
+    _attr_choice("QuantizeV2", "round_mode", round_mode, ("HALF_AWAY_FROM_ZERO", "HALF_TO_EVEN"))
+    axis_ = _axis(input, axis)   # (of the argument as given: a NumPy array's shape is a tuple, AttributeError)
+    x = convert_to_tensor(input, dtypes.float32) if not hasattr(input, "dtype") else _float_input(input)
+    out = dispatch.execute(QUANTIZE_V2, (x, _float_input(min_range), _float_input(max_range)), dict(
+        T=t, mode=mode, round_mode=round_mode, narrow_range=bool(narrow_range), axis=axis_,
+        ensure_minimum_range=float(ensure_minimum_range)))
+    return _QuantizeV2(*out)
+
+
+def dequantize(input: _Any, min_range: _Any, max_range: _Any, mode: str = "MIN_COMBINED", name: _Any = None,  # noqa: A002
+               axis: _Any = None, narrow_range: bool = False, dtype: _Any = None) -> _Any:
+    """`tf.quantization.dequantize`: Dequantize, to float32 (or bfloat16 in MIN_COMBINED mode)."""
+    from simdist.runtime import dtypes
+    from simdist.runtime.ops import dispatch
+    from simdist.runtime.ops.quantize_ops import DEQUANTIZE
+    from simdist.runtime.tensor import convert_to_tensor
+    _attr_choice("Dequantize", "mode", mode, ("MIN_COMBINED", "MIN_FIRST", "SCALED"))
+    axis_ = _axis(input, axis)
+    q = convert_to_tensor(input)
+    return dispatch.execute(DEQUANTIZE, (q, _float_input(min_range), _float_input(max_range)), dict(
+        mode=mode, narrow_range=bool(narrow_range), axis=axis_,
+        dtype=dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)))
+
+
+def _namedtuple() -> _Any:
+    import collections
+    return collections.namedtuple("QuantizeV2", ["output", "output_min", "output_max"])
+
+
+_QuantizeV2 = _namedtuple()

@@ -165,6 +165,9 @@ UNTESTED_OPS: dict[str, str] = {
                     "and with a sum over every alignment in the conformance suite (ops.nn-ctc)",
     "GuaranteeConst": "no gradient registered (TF 2.21: LookupError through a tape): its identity values, dtypes "
                       "and the LookupError are compared with TF 2.21 in tests/ops/test_op_gap4_tf.py (ops.tf-utilities)",
+    **{op: "no gradient registered (TF 2.21: LookupError through a tape), and integer outputs of quantized dtypes: "
+           "no finite differences; values, ranges, errors and the LookupError are compared with TF 2.21 in "
+           "tests/ops/test_quantize_ops_tf.py (ops.quantize-dequantize)" for op in ("QuantizeV2", "Dequantize")},
     "Conv": "no gradient registered (TF 2.21: LookupError through a tape): its values (Conv2D's and Conv3D's, which "
             "have OpSpecs), checks, dtypes and the LookupError are compared with TF 2.21 in "
             "tests/ops/test_miss15_ops_tf.py and with a direct convolution in the conformance suite (ops.conv-generic)",

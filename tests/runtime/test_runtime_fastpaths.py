@@ -48,7 +48,11 @@ def test_ones_errors_match_tf():
     assert "Dimension -1 must be >= 0 [Op:Fill]" in str(ours.value), \
         f"ones([2, -1]) raised {str(ours.value)!r}, but should be Fill's 'Dimension -1 must be >= 0 [Op:Fill]'"
     with pytest.raises(TypeError, match="Cannot convert"):
-        ops.ones([2], dtype="qint8")   # (a TF dtype simdist has not)
+        ops.ones([2], dtype="float7")   # (no such dtype)
+    # (TF 2.21, observed: `tf.ones([2], dtype="qint8")` is [1, 1] of qint8, which simdist has since names41)
+    q = ops.ones([2], dtype="qint8")
+    assert (q.dtype.name, q.numpy().tolist()) == ("qint8", [1, 1]), \
+        f"ones([2], qint8) gave {q.dtype.name} {q.numpy().tolist()}, but TF 2.21 gives qint8 [1, 1]"
 
 
 def test_shape_arg_list_fast_path_equals_general_path():

@@ -258,6 +258,11 @@ def allowed(name: str, kinds: str, what: str) -> Any:
 
     def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
         d = base(dts, attrs)
+        if d.kind == "q" and f" {d.name}," in f" {what},":
+            # (a quantized dtype the OpDef lists but no CPU kernel of TF 2.21 registers: Sum, Mean, Max of qint8 are
+            # NotFoundError "Could not find device for node"; observed; clause ops.quantize-dequantize)
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = {name}"
+                                       f"[T=DT_{d.name.upper()}] [Op:{name}]")
         if d.kind not in kinds:
             raise trace_errors.not_allowed(errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {tf_name(d)} is not in the list of allowed values: {what} "
@@ -276,6 +281,20 @@ def handle_refused(op: str) -> Exception:
     return trace_errors.not_allowed(errors.InvalidArgumentError(
         None, None, f"Value for attr 'T' of resource is not in the list of allowed values: {what} [Op:{op}]"), op,
         dtypes.resource, what)
+
+
+def quantized_refused(op: str, d: dtypes.DType) -> Exception | None:
+    """A tensor of a quantized dtype given to op `op`: TF's InvalidArgumentError "Value for attr 'T' of qint8 is not
+    in the list of allowed values: ..." when the OpDef's T (raw_opdefs.json) lists allowed types without it (AddV2,
+    Mul, ...: `q + q`), else None (Reshape, Identity, ConcatV2 take any type; observed on TF 2.21; clause
+    ops.quantize-dequantize)."""
+    from simdist.runtime.ops import raw_ops
+    allowed = raw_ops.opdefs()["ops"].get(op, {}).get("inferred", {}).get("T", {}).get("allowed")
+    if not allowed or d.name in allowed:
+        return None
+    what = ", ".join(tf_name(dtypes.as_dtype(a)) if a in dtypes._BY_NAME else a for a in allowed)
+    return trace_errors.not_allowed(errors.InvalidArgumentError(
+        None, None, f"Value for attr 'T' of {d.name} is not in the list of allowed values: {what} [Op:{op}]"), op, d, what)
 
 
 def list_attr(value: Any, name: str, op: str) -> list:

@@ -746,7 +746,7 @@ def parallel_stack(values: Sequence[Any], name: str = "parallel_stack") -> Tenso
 
 
 def _bitcast(a: np.ndarray, type: dtypes.DType) -> np.ndarray:  # noqa: A002 - TF's attr
-    to = np.dtype(type.as_numpy_dtype)
+    to = type.np   # (a quantized dtype's storage: its as_numpy_dtype is TF's structured one)
     src = a.dtype.itemsize
     if src == to.itemsize:
         return a.view(to)
@@ -762,10 +762,10 @@ no_tf_gradient("Bitcast")
 
 # (complex64/complex128 too: Bitcast's op def lists them, `bitcast(int64, complex64)` computes; fz5 ext seed 61 #121)
 _BITCASTABLE = ("bfloat16", "float16", "float32", "float64", "int64", "int32", "uint8", "uint16", "uint32",
-                "uint64", "int8", "int16", "complex64", "complex128")
+                "uint64", "int8", "int16", "complex64", "complex128", "qint8", "quint8", "qint16", "quint16", "qint32")
 
 
-_BITCAST_ALLOWED = ", ".join(_BITCASTABLE + ("qint8", "quint8", "qint16", "quint16", "qint32"))
+_BITCAST_ALLOWED = ", ".join(_BITCASTABLE)
 
 
 def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's names

@@ -90,7 +90,14 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
     else:
         arrays = [raw(t) for t in tensors]
     try:
-        dt = op.dtype(tuple(t.dtype for t in tensors), attrs)
+        dts = tuple(t.dtype for t in tensors)
+        for d in dts:
+            if d.kind == "q":   # (a quantized input: refused by the OpDef's T list; clause ops.quantize-dequantize)
+                from simdist.runtime.ops import args
+                refused = args.quantized_refused(op.name, d)
+                if refused is not None:
+                    raise refused
+        dt = op.dtype(dts, attrs)
     except Exception as e:
         graph_shape_first(op, tensors, attrs, e)
         # (a dry run: an elementwise op's missing CPU kernel is looked up when the graph runs, so the

@@ -37,6 +37,36 @@ enabled = os.environ.get("SIMDIST_GRAPPLER", "1") != "0"
 _FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 
 
+def _options() -> dict:
+    from simdist.runtime import execution
+    return execution.current().client.config.optimizer   # type: ignore[no-any-return]
+
+
+def _on(owner: str) -> bool:
+    """Whether the Grappler optimizer `owner` ("constant_folding", "arithmetic_optimization") runs under
+    tf.config.optimizer.set_experimental_options: unless set to a false value or disable_meta_optimizer
+    is set (observed on TF 2.21; "both" is ConstantPushDown, which stops only when both are off)."""
+    opts = _options()
+    if not opts:
+        return True
+    if opts.get("disable_meta_optimizer"):
+        return False
+    if owner == "both":
+        return _on("constant_folding") or _on("arithmetic_optimization")
+    v = opts.get(owner)
+    return v is None or bool(v)
+
+
+def _owned(owner: str, rule: Any) -> Any:
+    """A rule that runs only while its optimizer does."""
+    def gated(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+        return rule(rec, tensors, attrs) if _on(owner) else None
+    gated.__name__ = getattr(rule, "__name__", "rule")
+    gated.__doc__ = getattr(rule, "__doc__", None)
+    gated.inner = rule   # type: ignore[attr-defined]   (the rule itself, for _folded_first's checks)
+    return gated
+
+
 def _is_float(t: Tensor) -> bool:
     return t.dtype in _FLOATS
 
@@ -70,22 +100,23 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     simple = _simplified(rec, "RealDiv", x, y)   # (x / 1 -> x first)
     if simple is not None:
         return simple
-    if x.dtype.is_complex and y.dtype == x.dtype and _const_value(rec, y) is not None:
+    folding = _on("constant_folding")
+    if folding and x.dtype.is_complex and y.dtype == x.dtype and _const_value(rec, y) is not None:
         # (ReduceDivToReciprocalMul takes complex T too: `x / tf.constant(0.25 - 3j)` made in the
         # function is x * (1 / c), another last bit; fz25b, seed 1420262502 #12)
         return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RECIPROCAL, (y,))))
     if not (_is_float(x) and _is_float(y)):
         return None
-    if _const_value(rec, y) is not None:
+    if folding and _const_value(rec, y) is not None:
         r = dispatch.execute(unary.RECIPROCAL, (y,))
         if y.dtype is not dtypes.float16:
             r = _daz(r)
         return dispatch.execute(math.MUL, (x, r))
-    if _ones(_const_value(rec, x)) and y.shape.as_list() == list(np.broadcast_shapes(
+    if folding and _ones(_const_value(rec, x)) and y.shape.as_list() == list(np.broadcast_shapes(
             tuple(x.shape.as_list()), tuple(y.shape.as_list()))):
         return dispatch.execute(unary.RECIPROCAL, (y,))   # ones / y (SimplifyArithmeticOperations)
     node = rec.producer(y)
-    if node is not None and node.op.name == "Sqrt" and rec.consumers(y) == 0:
+    if _on("arithmetic_optimization") and node is not None and node.op.name == "Sqrt" and rec.consumers(y) == 0:
         z = rec.input_tensor(node, 0)
         return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RSQRT, (z,))))
     return None
@@ -197,7 +228,7 @@ def _simplified(rec: Any, kind: str, x: Tensor, y: Tensor) -> Tensor | None:
     measured on TF 2.21 for float64 and complex128: `[4, 1] - zeros([1, 3])` runs the kernel,
     `[4] * ones([2, 4])` is BroadcastTo)."""
     from simdist.runtime.ops import array, dispatch, unary
-    if not all(_is_float(t) or t.dtype.is_complex for t in (x, y)):
+    if not _on("constant_folding") or not all(_is_float(t) or t.dtype.is_complex for t in (x, y)):
         return None
     out = list(np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list())))
     x_zero = kind in ("AddV2", "Sub") and _zeros(rec, x)
@@ -262,7 +293,8 @@ def _mul_tile(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
 def _mul_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Mul: constant folding's simplifications and push-down (`_mul_rule`), then the Tile stage (`_mul_tile`)."""
     r = _MUL_FOLDING(rec, tensors, attrs)
-    if r is None:   # (Grappler sorts a commutative op's inputs by node name first: the ones second, here as both)
+    if r is None and _on("arithmetic_optimization"):   # (Grappler sorts a commutative op's inputs by node name
+        # first: the ones second, here as both)
         x, y = tensors
         r = _mul_tile(rec, x, y)
         if r is None:
@@ -304,7 +336,7 @@ def _sub_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         # Neg(y) for them, whose kernel refuses uint8/uint16 when the graph runs ("Value for attr 'T'
         # of uint8 is not in the list of allowed values") and gives complex -0.0 parts; fz26b, fz14
         # seed 1420262602 #46)
-        if e.dtype in _IS_ZEROS_TYPES and _zeros(rec, e) and c.shape.as_list() == list(
+        if _on("constant_folding") and e.dtype in _IS_ZEROS_TYPES and _zeros(rec, e) and c.shape.as_list() == list(
                 np.broadcast_shapes(tuple(e.shape.as_list()), tuple(c.shape.as_list()))):
             if c.dtype.kind == "u":   # (the rewritten graph's Neg kernel, as it runs: no trace-time mark)
                 err = errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {c.dtype.name} is not in the "
@@ -316,7 +348,8 @@ def _sub_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         return None
     out = list(np.broadcast_shapes(tuple(e.shape.as_list()), tuple(c.shape.as_list())))
     node = rec.producer(e)
-    if node is not None and node.op.name == "Exp" and e.shape.as_list() == out and _ones(_const_value(rec, c)):
+    if _on("arithmetic_optimization") and node is not None and node.op.name == "Exp" and e.shape.as_list() == out \
+            and _ones(_const_value(rec, c)):
         return dispatch.execute(special.EXPM1, (rec.input_tensor(node, 0),))
     return None
 
@@ -328,7 +361,7 @@ def _add_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     the output's shape): so -0.0 + 0.0 is -0.0 inside tf.function, +0.0 eagerly."""
     a, b = tensors
     if a is b:
-        return _aggregation(tensors)
+        return _aggregation(tensors) if _on("arithmetic_optimization") else None
     return _simplified(rec, "AddV2", a, b)
 
 
@@ -610,7 +643,7 @@ def _add_folding(rule: Any) -> Any:
     before the arithmetic optimizer."""
     def both(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         r = rule(rec, tensors, attrs)
-        return r if r is not None else _add_ops_rule(rec, tensors, attrs)
+        return r if r is not None or not _on("arithmetic_optimization") else _add_ops_rule(rec, tensors, attrs)
     both.__name__ = rule.__name__
     both.__doc__ = rule.__doc__
     return both
@@ -748,7 +781,7 @@ def _then_push_down(rule: Any, name: str) -> Any:
     arithmetic simplifications before pushing constants down."""
     def both(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         r = rule(rec, tensors, attrs) if rule is not None else None
-        return r if r is not None else _push_down_rule(rec, tensors, attrs, name)
+        return r if r is not None or not _on("both") else _push_down_rule(rec, tensors, attrs, name)
     both.__name__ = getattr(rule, "__name__", "_push_down_rule")
     both.__doc__ = getattr(rule, "__doc__", None) or _push_down_rule.__doc__
     return both
@@ -845,13 +878,16 @@ _MUL_FOLDING = _then_push_down(_mul_rule, "Mul")
 
 def _rules() -> dict[Any, Any]:
     from simdist.runtime.ops import activations, array, math, reductions, unary
-    return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
-            reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
-            math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _then_push_down(_sub_rule, "Sub"),
-            math.ADD: _add_folding(_then_push_down(_add_rule, "AddV2")), unary.RECIPROCAL: _reciprocal_rule,
-            math.LOGICAL_NOT: _logical_not_rule, math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule,
-            math.MUL: _mul_rules, array.ONES_LIKE: _ones_like_rule, array.RESHAPE: _reshape_rule,
-            activations.SOFTMAX: _softmax_folded}
+    ao, cf = "arithmetic_optimization", "constant_folding"
+    return {array.PACK: _owned(ao, _pack_rule), math.MAX: _owned(ao, _monotonic_rule("Max")),
+            math.MIN: _owned(ao, _monotonic_rule("Min")), reductions.ARGMAX: _owned(ao, _monotonic_rule("ArgMax")),
+            reductions.ARGMIN: _owned(ao, _monotonic_rule("ArgMin")),
+            math.REALDIV: _div_rule, math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
+            math.SUB: _then_push_down(_sub_rule, "Sub"),
+            math.ADD: _add_folding(_then_push_down(_add_rule, "AddV2")), unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
+            math.LOGICAL_NOT: _owned(ao, _logical_not_rule), math.ADD_N: _owned(cf, _add_n_rule),
+            unary.SQUARE: _owned(ao, _square_rule), math.MUL: _mul_rules, array.ONES_LIKE: _owned(cf, _ones_like_rule),
+            array.RESHAPE: _owned(ao, _reshape_rule), activations.SOFTMAX: _owned(cf, _softmax_folded)}
 
 
 def install() -> None:
@@ -864,7 +900,7 @@ def _folding_fails(rule: Any, tensors: Any) -> bool:
     """Constant folding leaves an op whose kernel fails on its constants for the later stages:
     Pow of integers with a negative power (its kernel's "Integers to negative integer powers are not
     allowed") still meets ConvertPowStage."""
-    if rule is not _pow_rule:
+    if getattr(rule, "inner", rule) is not _pow_rule:
         return False
     from simdist.runtime.ops import dispatch
     x, y = tensors
@@ -875,7 +911,7 @@ def _folded_first(rule: Any) -> Any:
     """The rule, except where every input is constant: TF's constant folding evaluates such an
     op as it is (its kernel) before the rewrites look at it (the Pack rule judges for itself)."""
     def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        if rule not in (_pack_rule, _ones_like_rule, _softmax_folded) and all(rec.is_constant(t) for t in tensors) and \
+        if getattr(rule, "inner", rule) not in (_pack_rule, _ones_like_rule, _softmax_folded) and all(rec.is_constant(t) for t in tensors) and \
                 not _folding_fails(rule, tensors):
             return None
         with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)

@@ -325,6 +325,10 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     dt = x.dtype
     if dt.kind == "r":   # (a handle: the op's attr T refuses resource before y is converted; clause ops.resource-handles)
         raise args.handle_refused(op.name)
+    if dt.kind == "q":   # (a quantized tensor: the op's attr T refuses it likewise; clause ops.quantize-dequantize)
+        refused = args.quantized_refused(op.name, dt)
+        if refused is not None:
+            raise refused
     try:
         yt = _operand(y, dt, op is ADD or reflected if python_side is None else python_side)
     except ValueError:
