@@ -19,6 +19,7 @@ from typing import Iterator
 
 class _State(threading.local):
     depth = 0
+    static_batch = False
 
 
 _state = _State()
@@ -37,6 +38,25 @@ def traced_step(traced: bool = True) -> Iterator[None]:
         _state.depth -= 1
 
 
+@contextlib.contextmanager
+def data_batches(static: bool) -> Iterator[None]:
+    """Run fit's or evaluate's loop over a dataset whose batches have a static size (`static`) or not.
+
+    Keras 3.15's ArrayDataAdapter (NumPy arrays and tensors) batches the full batches by reshaping the
+    sample indices to [num_full_batches, batch_size] and concatenates the partial last batch: the
+    dataset's element spec, and so the traced step's inputs, have batch dimension `batch_size` when
+    there is no partial batch, None when there is one; a MirroredStrategy's per-replica inputs
+    batch_size / replicas when that divides evenly (TF 2.21: a custom train_step reads x.shape (4, 3)
+    for 8 samples by 4s, (None, 3) for 10, (1, 3) for 6 by 3s over three replicas; kfuzz41)."""
+    before = _state.static_batch
+    _state.static_batch = static
+    try:
+        yield
+    finally:
+        _state.static_batch = before
+
+
 def batch_dim_unknown() -> bool:
-    """True inside a traced step: static batch dimensions read as unknown."""
-    return _state.depth > 0
+    """True inside a traced step over batches without a static size (`data_batches`): static batch
+    dimensions read as unknown."""
+    return _state.depth > 0 and not _state.static_batch

@@ -21,19 +21,6 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "(clause nn.conv-empty-input) but keeps the static shape in a tf.function, so fit runs. The training grid's "
         "open class (suite/test_train_grid.py KNOWN_SIMDIST_BUGS, _R_EMPTY): a tensor's runtime shape differing from "
         "its static shape in a known dimension is not modelled (kfuzz40, open)."),
-    "loss-scalar-replica-batch-of-one": (
-        {"loss": "dice"}, "batch_loss/",
-        "A loss whose call reduces a replica's batch to a scalar (Dice, Tversky: axis=None) with sample weights, "
-        "under MirroredStrategy on a batch split with a replica batch of 1 (seed 4020261205 #49: 14 examples by 4s, "
-        "the last batch of 2 split [1, 1]). Keras's reduce_weighted_values (keras/src/losses/loss.py) matches ranks "
-        "by static shape: in TF 2.21's traced train step the sample weights are (None,), so they stay a vector, "
-        "the weighted loss is (None,) and reduce_values sums, divides and scales it for the distribution (x 1/2); "
-        "simdist's Keras port reads concrete shapes inside a tf.function (runtime/tensor.py _graph_shape: simdist "
-        "modules see the concrete shape), squeezes the (1,) weights to a scalar and returns the scalar loss "
-        "unreduced and unscaled: that batch's loss 0.750 where TF gives 0.532 (Dice, sum_over_batch_size, two "
-        "replicas). The same with tf.function(input_signature=[TensorSpec([None])]) and mean_with_sample_weight "
-        "(TF 0.684, simdist 1.143). Letting simdist.keras.losses.loss read static shapes fixes the input_signature "
-        "case but not fit's, whose replica inputs simdist does not mark as of unknown batch size (kfuzz40, open)."),
     "mixed-float16-mape-ftrl": (
         {"policy": "mixed_float16", "loss": "mape"}, "elements off",
         "mixed_float16 with MeanAbsolutePercentageError (seed 4020261205 #110: two inputs, two MAPE outputs, Ftrl, "

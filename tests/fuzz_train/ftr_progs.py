@@ -18,17 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from ftr_vocab import (ARCHS as V_ARCHS, CALLBACKS as V_CALLBACKS, LOSSES as V_LOSSES, OPTIMIZERS as V_OPTIMIZERS,
-                       RANDOM_ARCHS, REDUCTIONS, SCHEDULES, SETS_LR)
+from ftr_vocab import (ARCHS as V_ARCHS, CALLBACKS as V_CALLBACKS, CUSTOM_MODEL, LOSS_STRINGS, LOSSES as V_LOSSES,
+                       OPTIMIZERS as V_OPTIMIZERS, RANDOM_ARCHS, REDUCTIONS, SCHEDULES, SETS_LR, TEXT_ARCHS)
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
-ARCHS = {**grid.ARCHS, **V_ARCHS}
+ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
-ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2")
+ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS)
 TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2")
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
 #: strategy -> weight (MirroredStrategy(3) programs take TF the longest)
@@ -142,9 +142,30 @@ def _data(cfg: dict[str, str], rng: np.random.Generator, n: int) -> tuple[np.nda
     return x, y
 
 
-def _loss_source(name: str, reduction: str | None, force: bool = False) -> str:
+def _widen(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz41's vocabulary, drawn from a generator of its own (so that the programs drawn before it stay what
+    they were, with the same configuration keys): a text model (TEXT_ARCHS) for one program in eight, a
+    subclassed model with the Keras guide's own train_step (``model=custom_train_step``) for one fit program
+    of one output in six, the loss by its string name (``loss_form=string``) for one in four of the losses that have one
+    and no options; each kept only when the configuration stays valid."""
+    a, b, c = side.random(3)
+    text = _pick(side, TEXT_ARCHS)
+    if a < 0.125 and ARCHS[cfg["arch"]][0] != "float2" and valid({**cfg, "arch": text}):
+        cfg = {**cfg, "arch": text}
+    if b < 1 / 6 and cfg["mode"] == "fit" and cfg["outputs"] == "1":   # (two outputs add per-output loss
+        #                                            trackers the guide's metric loop does not expect: TypeError)
+        cfg = {**cfg, "model": "custom_train_step"}
+    if c < 0.25 and cfg["mode"] == "fit" and cfg["reduction"] == "None" and cfg["loss"] in LOSS_STRINGS \
+            and cfg.get("loss2", cfg["loss"]) in LOSS_STRINGS:
+        cfg = {**cfg, "loss_form": "string"}
+    return cfg
+
+
+def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
-    else applies to losses without one."""
+    else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
+    if string:
+        return repr(LOSS_STRINGS[name])
     _, _, _, cls, opts = LOSSES[name]
     opts = dict(opts)
     if reduction is not None and (force or "reduction" not in opts):
@@ -180,7 +201,8 @@ def _build_source(cfg: dict[str, str]) -> str:
         _, units, act = LOSSES[loss][:3]
         body.append(f"out{i} = tf.keras.layers.Dense({units}, activation={act!r}, name='out{i}')(h)")
     outs = "out0" if len(heads) == 1 else "[out0, out1]"
-    body += [f"model = tf.keras.Model(inp, {outs})", "init_weights(model, seed)", f"opt = {_opt_source(cfg)}",
+    model_cls = "CustomModel" if cfg.get("model") == "custom_train_step" else "tf.keras.Model"
+    body += [f"model = {model_cls}(inp, {outs})", "init_weights(model, seed)", f"opt = {_opt_source(cfg)}",
              "return model, opt"]
     return "def build():\n" + "\n".join("    " + b for b in body) + "\n"
 
@@ -199,9 +221,11 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
         if side.random() < 0.1:
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
+        cfg = _widen(cfg, np.random.default_rng([seed, index, 3]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
     reduction = None if cfg["reduction"] == "None" else cfg["reduction"]
-    lines = [f"strategy = backend.make_strategy({kind!r}, {replicas})", grid.PRELUDE, _build_source(cfg)]
+    lines = [f"strategy = backend.make_strategy({kind!r}, {replicas})", grid.PRELUDE,
+             CUSTOM_MODEL if cfg.get("model") == "custom_train_step" else "", _build_source(cfg)]
     params: dict[str, Any] = {"seed": int(rng.integers(1, 2 ** 31))}
     opts = [o for o in cfg.get("fitopts", "").split(",") if o]
     if cfg["mode"] == "fit":
@@ -229,10 +253,12 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
             epochs += 1
         target = LOSSES[cfg["loss"]][0]
         metrics = grid.METRIC_SETS["reg" if target == "pos" else target][grid.METRICS.index(cfg["metrics"])]
-        loss = _loss_source(cfg["loss"], reduction)
+        string = cfg.get("loss_form") == "string"
+        loss = _loss_source(cfg["loss"], reduction, string=string)
         if cfg["outputs"] == "2":
             w = np.round(rng.uniform(0.2, 1.5, 2), 2)
-            loss = f"[{loss}, {_loss_source(cfg['loss2'], reduction)}], loss_weights=[{w[0]!r}, {w[1]!r}]"
+            loss = (f"[{loss}, {_loss_source(cfg['loss2'], reduction, string=string)}], "
+                    f"loss_weights=[{w[0]!r}, {w[1]!r}]")
             metrics = f"[{metrics}, {metrics}]"
         fit = grid.FIT
         if "shuffle" in opts:

@@ -81,8 +81,53 @@ ARCHS: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
                                                       f"h = {_L}Add()([a, b])")),
 }
 
+#: Text models (kfuzz41): token ids into an Embedding, pooled over the sequence (a masked Embedding's
+#: GlobalAveragePooling1D averages the unmasked steps only). Drawn by ftr_progs.make_program's side generator,
+#: not by draw_config, so the programs drawn before them stay the same.
+TEXT_ARCHS: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "embed_avg_pool": ("int", (5,), (f"h = {_L}Embedding(6, 3)(h)",
+                                     f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "embed_masked_avg_pool": ("int", (5,), (f"h = {_L}Embedding(6, 4, mask_zero=True)(h)",
+                                            f"h = {_L}GlobalAveragePooling1D()(h)",
+                                            f"h = {_L}Dense(3, activation='relu')(h)")),
+    "embed_max_pool_dropout": ("int", (6,), (f"h = {_L}Embedding(6, 3)(h)",
+                                             f"h = {_L}GlobalMaxPooling1D()(h)",
+                                             f"h = {_L}Dropout(0.3, seed=3)(h)")),
+    "embed_conv_pool": ("int", (6,), (f"h = {_L}Embedding(6, 3)(h)",
+                                      f"h = {_L}Conv1D(4, 3, activation='relu')(h)",
+                                      f"h = {_L}GlobalMaxPooling1D()(h)")),
+}
+
+#: A subclassed Model with its own train_step, as the Keras guide writes it (kfuzz41): the loss by
+#: compute_loss, gradients by a GradientTape, apply_gradients, the metrics updated by hand and returned
+#: by get_metrics_result (no loss scaling of its own, as the guide's step has none).
+CUSTOM_MODEL = '''\
+class CustomModel(tf.keras.Model):
+    def train_step(self, data):
+        x, y, sample_weight = tf.keras.utils.unpack_x_y_sample_weight(data)
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred, sample_weight=sample_weight)
+        return self.get_metrics_result()
+'''
+
+#: Losses by their string names (kfuzz41; compile's `loss="mse"`): the grid's loss key -> the name.
+LOSS_STRINGS: dict[str, str] = {
+    "mse": "mse", "mae": "mae", "cce_softmax": "categorical_crossentropy",
+    "scce_softmax": "sparse_categorical_crossentropy", "log_cosh": "log_cosh", "kld": "kld", "poisson": "poisson",
+    "hinge": "hinge", "squared_hinge": "squared_hinge", "categorical_hinge": "categorical_hinge", "msle": "msle",
+    "mape": "mape",
+}
+
 #: Layers that draw random numbers in training (a seed-generator state CentralStorage cannot update).
-RANDOM_ARCHS = ("dropout", "gaussian_noise", "spatial_dropout")
+RANDOM_ARCHS = ("dropout", "gaussian_noise", "spatial_dropout", "embed_max_pool_dropout")
 
 _K = "tf.keras.losses."
 LOSSES: dict[str, tuple[str, int, str | None, str, dict[str, Any]]] = {

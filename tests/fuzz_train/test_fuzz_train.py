@@ -63,8 +63,9 @@ def test_generation_is_deterministic() -> None:
 
 
 def test_programs_reach_the_vocabulary() -> None:
-    """600 programs of one seed reach every architecture, loss and optimizer of both vocabularies, every mode,
-    strategy, fit option, two outputs and mixed_float16."""
+    """600 programs of one seed reach every architecture (the text models too), loss and optimizer of both
+    vocabularies, every mode, strategy, fit option, two outputs, mixed_float16, the subclassed model with its own
+    train_step and losses by string."""
     cs = [make_program(SEED, i) for i in range(600)]
     for factor, levels in (("arch", ARCHS), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
         drawn = {c.config[factor] for c in cs}
@@ -81,6 +82,12 @@ def test_programs_reach_the_vocabulary() -> None:
     assert opts == want, f"600 programs use fit options {sorted(opts)}, but should use {sorted(want)}"
     assert any(c.params.get("x") is not None and len(c.params["x"]) % c.params.get("batch_size", 1) for c in cs), \
         "no partial last batch in 600 programs"
+    for factor, want in (("model", {"custom_train_step"}), ("loss_form", {"string"})):   # (kfuzz41's side draws)
+        drawn = {c.config[factor] for c in cs if factor in c.config}
+        assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
+    customs = [c for c in cs if c.config.get("model") == "custom_train_step"]
+    assert all("class CustomModel(tf.keras.Model)" in c.source and "model = CustomModel(" in c.source
+               for c in customs), "a custom_train_step program does not build its model from CustomModel"
 
 
 def test_known_classes_say_what_each_side_does() -> None:

@@ -78,17 +78,27 @@ class Loss(KerasSaveable):
         return f"<{type(self).__name__} name={self.name}>"
 
 
+def _static_last_dim(x: Any) -> Any:
+    """x's last dimension as Keras reads it, statically: a vector's only dimension is the batch's,
+    unknown (None) inside a traced step over batches without a static size (traced.batch_dim_unknown;
+    kfuzz41: Dice's scalar loss against sample weights of a replica batch of 1)."""
+    if len(x.shape) == 1 and traced.batch_dim_unknown():
+        return None
+    return x.shape[-1]
+
+
 def squeeze_or_expand_to_same_rank(x1: Any, x2: Any, expand_rank_1: bool = True) -> tuple[Any, Any]:
-    """Squeeze (or, for a rank-1 other side, expand) a trailing dim of 1 when ranks differ by one."""
+    """Squeeze (or, for a rank-1 other side, expand) a trailing dim of 1 when ranks differ by one
+    (Keras compares static shapes: `_static_last_dim`)."""
     r1, r2 = len(x1.shape), len(x2.shape)
     if r1 == r2:
         return x1, x2
-    if r1 == r2 + 1 and x1.shape[-1] == 1:
+    if r1 == r2 + 1 and _static_last_dim(x1) == 1:
         if r2 == 1 and expand_rank_1:
             x2 = ops.expand_dims(x2, -1)
         else:
             x1 = ops.squeeze(x1, -1)
-    if r2 == r1 + 1 and x2.shape[-1] == 1:
+    if r2 == r1 + 1 and _static_last_dim(x2) == 1:
         if r1 == 1 and expand_rank_1:
             x1 = ops.expand_dims(x1, -1)
         else:

@@ -163,6 +163,15 @@ class EpochIterator:
             self.data_adapter.on_epoch_end()
 
     @property
+    def static_batch(self) -> bool:
+        """Whether the traced step's inputs have a static batch size (simdist.keras.traced.data_batches):
+        arrays batched without a partial last batch, split evenly over the strategy's replicas."""
+        a = self.data_adapter
+        if not isinstance(a, ArrayDataAdapter) or a.has_partial_batch:
+            return False
+        return a.batch_size % self._distribute_strategy.num_replicas_in_sync == 0
+
+    @property
     def num_batches(self) -> int | None:
         if self.steps_per_epoch:
             return self.steps_per_epoch

@@ -29,7 +29,7 @@ from simdist.keras import config as keras_config
 from simdist.keras.trainers import data_adapter as data_adapter_module, multi_step_bug
 from simdist.keras.trainers import epoch_iterator as epoch_iterator_module
 from simdist.keras.losses.loss import scale_loss_for_distribution, unscale_loss_for_distribution
-from simdist.keras.traced import traced_step
+from simdist.keras.traced import data_batches, traced_step
 from simdist.keras.utils.python_utils import pythonify_logs
 from simdist.keras.trainers.data_adapter import unpack_x_y_sample_weight
 from simdist.keras.trainers.predict_concat import convert_to_np_if_not_ragged, potentially_ragged_concat
@@ -425,7 +425,7 @@ class Trainer:
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            with epoch_iterator.catch_stop_iteration():
+            with epoch_iterator.catch_stop_iteration(), data_batches(epoch_iterator.static_batch):
                 for begin_step, end_step, iterator in epoch_iterator:
                     callbacks.on_train_batch_begin(begin_step)
                     logs = self.train_function(iterator)
@@ -480,7 +480,7 @@ class Trainer:
         callbacks.on_test_begin()
         logs: Any = {}
         self.reset_metrics()
-        with epoch_iterator.catch_stop_iteration():
+        with epoch_iterator.catch_stop_iteration(), data_batches(epoch_iterator.static_batch):
             for begin_step, end_step, iterator in epoch_iterator:
                 callbacks.on_test_batch_begin(begin_step)
                 logs = self.test_function(iterator)
@@ -520,7 +520,7 @@ class Trainer:
         callbacks.on_predict_begin()
         outputs: Any = None
         batch_outputs: Any = None
-        with epoch_iterator.catch_stop_iteration():
+        with epoch_iterator.catch_stop_iteration(), data_batches(False):   # (predict_function's own rule)
             for begin_step, end_step, iterator in epoch_iterator:
                 callbacks.on_predict_batch_begin(begin_step)
                 data = get_data(iterator)
@@ -551,7 +551,8 @@ class Trainer:
             sample_weight = data_adapter_module.class_weight_to_sample_weights(y, class_weight)
         self.make_train_function()
         self.reset_metrics()
-        logs = self.train_function(iter([(x, y, sample_weight)]))
+        with data_batches(False):   # (TF traces the batch's own shape first, relaxes it after)
+            logs = self.train_function(iter([(x, y, sample_weight)]))
         logs = pythonify_logs(logs)
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
@@ -559,7 +560,8 @@ class Trainer:
         self._assert_compile_called("test_on_batch")
         self.make_test_function()
         self.reset_metrics()
-        logs = pythonify_logs(self.test_function(iter([(x, y, sample_weight)])))
+        with data_batches(False):   # (TF traces the batch's own shape first, relaxes it after)
+            logs = pythonify_logs(self.test_function(iter([(x, y, sample_weight)])))
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def predict_on_batch(self, x: Any) -> Any:
