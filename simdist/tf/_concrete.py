@@ -31,8 +31,11 @@ from typing import Any, Callable
 
 # (size of each unknown dimension, rank of each unknown-rank input) per dry run, in order; the
 # last, images of 3 x 3 pixels, for an image op whose kernel refuses a dimension of 1 (sobel_edges'
-# REFLECT padding) before a later op's graph-build error (fz27b, fz14 seed 1420272701 #28)
-_PLACEHOLDERS = ((1, 1), (2, 2), (1, 0), (3, 3), (1, 4), (3, 4))
+# REFLECT padding) before a later op's graph-build error (fz27b, fz14 seed 1420272701 #28); then vectors of 3
+# and of 2, tried only when no earlier choice built: an unknown-rank input packed beside a [3] array, which
+# every other choice's Pack refuses at run time, then reduce_join's make_bool of keepdims=1 at trace (fz41,
+# fz14 seed 1420413001 #58)
+_PLACEHOLDERS = ((1, 1), (2, 2), (1, 0), (3, 3), (1, 4), (3, 4), (3, 1), (2, 1))
 
 
 class GraphTensor:

@@ -378,7 +378,8 @@ def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = Fa
             _pruning.note_key("", False, err)
         raise err
     STANDINS[0] += 1
-    t = Tensor(np.zeros(tuple(shape), dt._np), dt, context.current_device())
+    t = Tensor(np.full(tuple(shape), b"", dtype=object) if dt is _STRING else np.zeros(tuple(shape), dt._np), dt,
+               context.current_device())
     if getattr(err, "_simdist_deferred_value", False):   # (read, or returned: the trace's error)
         return _pruning.poison(_consts.vary(t), err)
     return _consts.vary(t)

@@ -526,15 +526,25 @@ def _raw_nd(opname: str) -> Any:
         hint = dtypes.float32 if opname == "RFFTND" else dtypes.complex64
         from simdist.runtime import context
         from simdist.runtime.ops import attr_rules
-        if type(input) in (bool, int, float, complex) and attr_rules.fast_path_takes(opname, (fft_length, axes)):
+        ins = ("float32", "float64") if opname == "RFFTND" else ("complex64", "complex128")
+        if isinstance(input, Tensor):
+            x = input
+        elif context.in_function():
+            x = convert_to_tensor(input, dtype_hint=hint)
+        elif attr_rules.fast_path_takes(opname, (input, fft_length, axes)):
             # (the eager fast path, no tensor to take the type attr from: a Python input converts with its
             # default, `tf.fftnd(True, np.array([3]), axes=0)` TypeError "Cannot convert True to EagerTensor of
-            # dtype complex64"; a list fft_length or axes sends the call to the fallback, which converts it
-            # alone (bool: the attr's InvalidArgumentError); fz37b, fz14 seed 1420373006 #273)
-            x = convert_to_tensor(input, dtype=hint)
+            # dtype complex64"; an ndarray or NumPy float is cast to it (np.array([1, 2]) is float32 there); a list
+            # fft_length or axes sends the call to the fallback, which converts it alone (bool: the attr's
+            # InvalidArgumentError); fz37b, fz14 seed 1420373006 #273; fz41)
+            x = convert_to_tensor(np.asarray(input).astype(hint.np)) if isinstance(input, (np.ndarray, np.generic)) \
+                else convert_to_tensor(input, dtype=hint)
         else:
-            x = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype_hint=hint)
-        ins = ("float32", "float64") if opname == "RFFTND" else ("complex64", "complex128")
+            # (the eager fallback's args_to_matching_eager: the value's own conversion first, kept when its
+            # dtype is allowed, else again preferring the default: a list holding 1e300 is the plain conversion's
+            # ValueError "Can't convert Python sequence with a value out of range for a double-precision
+            # float." before fft_length and axes; fz41, fz14 seed 1420403004 #160)
+            x, = attr_rules.fallback_args_to_matching([input], tuple(dtypes.as_dtype(d) for d in ins), hint)
         if context.in_function() and x.dtype.name not in ins:
             # (op_def_library checks each input's type attr as it converts the inputs in order: before
             # fft_length and axes; fz14 seed 1420261217 #128: an int32 input of IRFFTND; fz23b: seed

@@ -88,6 +88,10 @@ DRAW_BOUNDING_BOXES = register("DrawBoundingBoxesV2", _forward, _rule, lambda a,
                                fusion=lanes("boxes are per image of the batch: a lane draws its own"))
 no_tf_gradient("DrawBoundingBoxesV2")
 DRAW_BOUNDING_BOXES.trace_shape = shape_fn(("rank>=", 0, 3))   # (image_ops.cc: UnchangedShapeWithRankAtLeast(c, 3))
+# (a graph's run-time refusals, "The rank of the images should be 4" of a rank-3 image the shape function passes,
+# leave a later op's graph-build error first: the dry runs go on with the images' shape, which the op keeps;
+# fz41, fz14 seed 1420413002 #34: `~draw_bounding_boxes(rank-3 float image, ...)` is Invert's TypeError)
+DRAW_BOUNDING_BOXES.standin = lambda arrays, attrs: (np.shape(arrays[0]),)
 
 
 def draw_bounding_boxes(images: Any, boxes: Any, colors: Any, name: str | None = None) -> Tensor:

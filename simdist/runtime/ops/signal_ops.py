@@ -179,16 +179,25 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
     a = range(len(shape))[_int(ax)]
     outer, length, inner = shape[:a], shape[a], shape[a + 1:]
     flen, fstep = _int(fl), _int(fs)
-    if fstep == 0:   # (TF's num_frames divides by the frame_step tensor: FloorDiv's error)
-        from simdist.runtime import errors
-        raise errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorDiv]")
     from simdist.runtime.ops.args import dtype_error
+
+    def by_zero() -> Tensor:
+        # (TF's num_frames divides by the frame_step tensor, after pad_end's conversion of pad_value and the
+        # dtypes of the division: FloorDiv's "Integer division by zero", a kernel's run-time error: in a graph the
+        # ops after it are built first, stft's float check of a bool signal and its fft_length's rank come at
+        # trace; the dry runs go on with zero frames of the frame length; fz41, fz14 seed 1420413002 #269)
+        from simdist.runtime import errors
+        from simdist.runtime.ops import dispatch
+        return dispatch.refused(errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorDiv]"),
+                                sig.dtype, outer + [0, flen] + inner)
     if pad_end:
         pv = pad_value if isinstance(pad_value, Tensor) else convert_to_tensor(pad_value, dtype=sig.dtype)
         if pv.ndim != 0:
             raise ValueError(f"Shape {pv.shape} must have rank 0")
         if fs.dtype.is_unsigned and length > 0:   # (`-(-length_samples // frame_step)`: -length in frame_step's dtype)
             raise OverflowError(f"Python integer {-length} out of bounds for {fs.dtype.name}")
+        if fstep == 0:
+            return by_zero()
         if fl.dtype != fs.dtype:   # (`frame_length + frame_step * (num_frames - 1)`: AddV2 of the two dtypes)
             raise dtype_error("AddV2", 1, fl.dtype, fs.dtype)
         num_frames = -(-length // fstep)
@@ -200,6 +209,8 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
     else:
         if fl.dtype != fs.dtype:   # (`(length_samples - frame_length) // frame_step`, length a Python int: FloorDiv
             raise dtype_error("FloorDiv", 1, fl.dtype, fs.dtype)   # of the two dtypes; fz40 seed 1420403003 #108)
+        if fstep == 0:
+            return by_zero()
         num_frames = max(0, 1 + (length - flen) // fstep)
     # (util_ops.gcd of two constants is convert_to_tensor(math.gcd(...)), whose constant value (a NumPy int32)
     # then divides frame_length and frame_step of any one integer dtype: int64 frames as int32's)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.ops import dispatch, infer_ctx, trace_errors
 from simdist.runtime.ops.args import dims, dtype_error
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -200,8 +200,22 @@ def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator
 def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any, separator: Any = "",
                           name: str | None = None) -> Tensor:
     """`tf.strings.unsorted_segment_join`: the strings of each segment joined, row-major."""
+    from simdist.runtime.ops import attr_rules
+    if isinstance(inputs, Tensor) and inputs.dtype != dtypes.string and not context.in_function() and \
+            not attr_rules.fast_path_takes("UnsortedSegmentJoin", (inputs, segment_ids, num_segments)):
+        # (a list segment_ids or num_segments sends the call to the eager fallback, which converts inputs with
+        # dtype string: a number tensor is ValueError, where the fast path leaves it to the kernel; fz41)
+        raise ValueError(f"Tensor conversion requested dtype string for Tensor with dtype {inputs.dtype.name}: "
+                         f"{inputs!r}")
     x = string_tensor(inputs, "UnsortedSegmentJoin", "inputs")
     ids = segment_ids if isinstance(segment_ids, Tensor) else convert_to_tensor(segment_ids)
     num = num_segments if isinstance(num_segments, Tensor) else convert_to_tensor(num_segments)
     sep = _separator(separator)
+    # (its shape function at trace, MergePrefix(inputs, segment_ids) "Dimensions must be equal, but are 3 and 1", a
+    # known num_segments not negative, before the kernel, and before a Cast of number tensors to string that fails
+    # only when the graph runs; fz41, fz14 seed 1420413001 #25)
+    if context.in_function():   # (op_def_library's input types first: "Input 'inputs' of 'UnsortedSegmentJoin' Op has
+        want_string("UnsortedSegmentJoin", [x.dtype], 0, "inputs")   # type float32 that does not match ...")
+    infer_ctx.check("UnsortedSegmentJoin", {"inputs": x, "segment_ids": ids, "num_segments": num},
+                    {"separator": sep})
     return dispatch.execute(SEGMENT_JOIN, (x, ids, num), {"separator": sep})
