@@ -203,6 +203,21 @@ def test_amut41_tnp_diag_of_a_scalar_is_its_asserts_error(tf, v):
         tnp.diag(tf.constant(v))
 
 
+@clause("ops.experimental-numpy", ref="tf221")
+@pytest.mark.parametrize("v", [3.0, 5])
+def test_amut41_traced_tnp_diag_of_a_scalar_is_numpys_index_error(tf, v):
+    """Inside a tf.function tnp.diag of a scalar goes on past its Assert (a graph runs it later) to _diag_part, whose
+    `np_utils.getitem(shape, 0)` of the static shape [] is NumPy's IndexError "index 0 is out of bounds for axis 0 with
+    size 0", re-raised by AutoGraph as StagingError (TF 2.21, observed for a float32 and an int32 scalar)."""
+    tnp = tf.experimental.numpy
+    f = tf.function(lambda x: tnp.diag(x))
+    call = f"tf.function(lambda x: tnp.diag(x))(tf.constant({v!r}))"
+    with raises(Exception, match=re.escape("IndexError: index 0 is out of bounds for axis 0 with size 0"),
+                call=call) as box:
+        f(tf.constant(v))
+    assert_equal(type(box["value"]).__name__, "StagingError", call=call, what="the error's class")
+
+
 @clause("keras.model.save-weights", ref="tf221")
 @pytest.mark.parametrize("suffix", [".weights.h5", ".weights.json"])
 @pytest.mark.parametrize("by_name", [True, False, 0])
