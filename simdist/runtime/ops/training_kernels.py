@@ -12,7 +12,10 @@ for bit libm's: on longer variables those ops agree to rounding.
 
 The kernels' checks, observed on TF 2.21 (texts with the wrapped function's prefix): each handle's lookup
 (InternalError "Invalid variable reference." for a VarHandleOp handle without a variable); the scalar inputs in input
-order ("lr is not a scalar: [1]"; RMSProp's and CenteredRMSProp's "lr is not a scalar : [1]"; l1 and l2 "l1
+order ("lr is not a scalar: [1]"; RMSProp's, CenteredRMSProp's, Adam's, AdamWithAmsgrad's and AdaMax's "lr is not a
+scalar : [1]"; dense Ftrl's and FtrlV2's "lr_power is not a scalar[1]", FtrlV2's before l2_shrinkage's; AddSign
+and PowerSign check alpha's or logbase's shape in sign_decay's place, so sign_decay of one element in any shape is
+taken; l1 and l2 "l1
 regularization strength is not a scalar: [1]"; ProximalAdagrad's "lr is not a positive scalar: []" and "l1
 regularization strength is not a non-negative scalar: []", values checked too) and the slots' and gradient's shapes
 against var's ("var and accum do not have the same shape[3,2] [3,3]"), in the kernel's order: AdagradDA, Ftrl,
@@ -236,10 +239,13 @@ class _Spec:
         self.fn, self.shapes_first, self.attrs = fn, shapes_first, attrs
 
 
-def _plain(*names: str, lr_text: str = "lr is not a scalar: ") -> dict:
+def _plain(*names: str, lr_text: str = "lr is not a scalar: ", **rules: tuple) -> dict:
+    """The scalar inputs `names` in the kernel's order, each (its message, its rule): TF's words, or `rules[name]`."""
     out = {}
     for n in names:
-        if n == "lr":
+        if n in rules:
+            out[n] = rules[n]
+        elif n == "lr":
             out[n] = (lr_text, None)
         elif n in ("l1", "l2"):
             out[n] = (f"{n} regularization strength is not a scalar: ", None)
@@ -250,7 +256,13 @@ def _plain(*names: str, lr_text: str = "lr is not a scalar: ") -> dict:
     return out
 
 
-_RMS_LR = "lr is not a scalar : "
+# (the kernels that word lr's check "lr is not a scalar : ": RMSProp, CenteredRMSProp, Adam, AdamWithAmsgrad, AdaMax)
+_SPACED_LR = "lr is not a scalar : "
+# (dense Ftrl and FtrlV2: StrCat("lr_power is not a scalar", shape), no separator)
+_FTRL_LR_POWER = ("lr_power is not a scalar", None)
+# (AddSign checks alpha's shape where sign_decay's belongs, PowerSign logbase's: sign_decay's shape is never checked,
+# and the functor reads its one element, sign_decay.scalar<T>())
+_UNCHECKED = ("", "one element")
 _SPECS: dict[str, _Spec] = {
     "ResourceApplyGradientDescent": _Spec(("var",), {}, _plain("alpha"), "delta", _gd),
     "ResourceApplyMomentum": _Spec(("var", "accum"), {"accum": "accum"}, _plain("lr", "momentum"), "grad", _momentum,
@@ -258,29 +270,33 @@ _SPECS: dict[str, _Spec] = {
     "ResourceApplyKerasMomentum": _Spec(("var", "accum"), {"accum": "accum"}, _plain("lr", "momentum"), "grad",
                                         _keras_momentum, attrs=("use_nesterov",)),
     "ResourceApplyAdam": _Spec(("var", "m", "v"), {"m": "m", "v": "v"},
-                               _plain("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon"), "grad", _adam,
+                               _plain("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon",
+                                      lr_text=_SPACED_LR), "grad", _adam,
                                attrs=("use_nesterov",)),
     "ResourceApplyAdamWithAmsgrad": _Spec(("var", "m", "v", "vhat"), {"m": "m", "v": "v"},
-                                          _plain("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon"),
-                                          "grad", _amsgrad),
+                                          _plain("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon",
+                                                 lr_text=_SPACED_LR), "grad", _amsgrad),
     "ResourceApplyAdaMax": _Spec(("var", "m", "v"), {"m": "m", "v": "v"},
-                                 _plain("beta1_power", "lr", "beta1", "beta2", "epsilon"), "grad", _adamax),
+                                 _plain("beta1_power", "lr", "beta1", "beta2", "epsilon", lr_text=_SPACED_LR), "grad",
+                                 _adamax),
     "ResourceApplyAdagrad": _Spec(("var", "accum"), {"accum": "accum"}, _plain("lr"), "grad", _adagrad,
                                   attrs=("update_slots",)),
     "ResourceApplyAdagradV2": _Spec(("var", "accum"), {"accum": "accum"}, _plain("lr", "epsilon"), "grad",
                                     _adagrad_v2, attrs=("update_slots",)),
     "ResourceApplyRMSProp": _Spec(("var", "ms", "mom"), {"ms": "ms", "mom": "mom"},
-                                  _plain("lr", "rho", "momentum", "epsilon", lr_text=_RMS_LR), "grad", _rmsprop),
+                                  _plain("lr", "rho", "momentum", "epsilon", lr_text=_SPACED_LR), "grad", _rmsprop),
     "ResourceApplyCenteredRMSProp": _Spec(("var", "mg", "ms", "mom"), {"mg": "mg", "ms": "ms", "mom": "mom"},
-                                          _plain("lr", "rho", "momentum", "epsilon", lr_text=_RMS_LR), "grad",
+                                          _plain("lr", "rho", "momentum", "epsilon", lr_text=_SPACED_LR), "grad",
                                           _centered_rmsprop),
     "ResourceApplyAdadelta": _Spec(("var", "accum", "accum_update"), {"accum": "accum"},
                                    _plain("lr", "rho", "epsilon"), "grad", _adadelta),
     "ResourceApplyFtrl": _Spec(("var", "accum", "linear"), {"accum": "accum", "linear": "linear"},
-                               _plain("lr", "l1", "l2", "lr_power"), "grad", _ftrl(False), shapes_first=True,
+                               _plain("lr", "l1", "l2", "lr_power", lr_power=_FTRL_LR_POWER), "grad", _ftrl(False),
+                               shapes_first=True,
                                attrs=("multiply_linear_by_lr",)),
     "ResourceApplyFtrlV2": _Spec(("var", "accum", "linear"), {"accum": "accum", "linear": "linear"},
-                                 _plain("lr", "l1", "l2", "l2_shrinkage", "lr_power"), "grad", _ftrl(True),
+                                 _plain("lr", "l1", "l2", "lr_power", "l2_shrinkage", lr_power=_FTRL_LR_POWER), "grad",
+                                 _ftrl(True),
                                  shapes_first=True, attrs=("multiply_linear_by_lr",)),
     "ResourceApplyProximalGradientDescent": _Spec(("var",), {}, _plain("alpha", "l1", "l2"), "delta", _proximal_gd),
     "ResourceApplyProximalAdagrad": _Spec(
@@ -289,9 +305,11 @@ _SPECS: dict[str, _Spec] = {
          "l1": ("l1 regularization strength is not a non-negative scalar: ", "non-negative"),
          "l2": ("l2 regularization strength is not a non-negative scalar: ", "non-negative")},
         "grad", _proximal_adagrad, shapes_first=True),
-    "ResourceApplyAddSign": _Spec(("var", "m"), {"m": "m"}, _plain("lr", "alpha", "sign_decay", "beta"), "grad",
+    "ResourceApplyAddSign": _Spec(("var", "m"), {"m": "m"},
+                                  _plain("lr", "alpha", "sign_decay", "beta", sign_decay=_UNCHECKED), "grad",
                                   _add_sign),
-    "ResourceApplyPowerSign": _Spec(("var", "m"), {"m": "m"}, _plain("lr", "logbase", "sign_decay", "beta"), "grad",
+    "ResourceApplyPowerSign": _Spec(("var", "m"), {"m": "m"},
+                                    _plain("lr", "logbase", "sign_decay", "beta", sign_decay=_UNCHECKED), "grad",
                                     _power_sign),
     "ResourceApplyAdagradDA": _Spec(
         ("var", "gradient_accumulator", "gradient_squared_accumulator"),
@@ -339,6 +357,12 @@ def _apply(op: str, spec: _Spec, every: dict[str, Any]) -> None:
         out = {}
         for n, (text, rule) in spec.scalars.items():
             arr = dispatch.raw(every[n])
+            if rule == "one element":   # (not checked; Tensor::scalar's CHECK of one element aborts TF 2.21)
+                if arr.size != 1:
+                    raise kernel_error(op, f"Must have a one element tensor: {n} of shape{_args.dims(arr.shape)}",
+                                       name_tail=True)
+                out[n] = arr.reshape(())[()]
+                continue
             ok = arr.ndim == 0
             if ok and rule == "positive":
                 ok = bool(arr > 0)
