@@ -6937,3 +6937,193 @@ TRAINING_BATCH39: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH39
 CATALOGUE += TRAINING_BATCH39
+
+# -- Forty-first session: a forty-first blind batch (TRAINING_BATCH41, helper blind41b), written from the source alone,
+#    before reading any suite test (docs/conformance.md, "Forty-first session: a forty-first blind batch"). Only the
+#    trainer (the data-adapter errors, the epoch iterator's step counts, compile's loss_weights, weighted metrics,
+#    the arrays' dtype, the metrics' pairing with dict targets), gradients and the tape (Unpack, MulNoNan, EluGrad,
+#    BiasAdd NCHW, complex Expm1, MirrorPadGrad, integer ops on a tape), tf.function's input signature, tf.data
+#    (assert_cardinality, random access, sparse batches, shuffle's buffer, take's negative counts), checkpoints and
+#    saving (assert_consumed, write callbacks, CheckpointManager, save_format), distribution (cross-device ops'
+#    one-value reduce, batch_reduce's destinations, broadcast_to's destinations) and random ops (stateless uniform's
+#    unsigned dtypes, negative dimensions); each a function no earlier mutant touched (batch 40, blind41a's, takes
+#    the other training areas).
+TRAINING_BATCH41: list[Mutant] = [
+    # -- the trainer
+    _t("unsupported-data-arg-type-error", "error-class", "simdist/keras/trainers/epoch_iterator.py",
+       "    raise ValueError(f\"When providing `x` as a {input_type}, `{arg_name}` should not be passed. Instead, \"\n",
+       "    raise TypeError(f\"When providing `x` as a {input_type}, `{arg_name}` should not be passed. Instead, \"\n",
+       "fit/evaluate/predict given y or sample_weight beside a dataset, PyDataset or generator raise TypeError "
+       "(Keras: ValueError)"),
+    _t("epoch-num-batches-before-steps", "order", "simdist/keras/trainers/epoch_iterator.py",
+       "        if self.steps_per_epoch:\n"
+       "            return self.steps_per_epoch\n"
+       "        return self._num_batches\n",
+       "        if self._num_batches:\n"
+       "            return self._num_batches\n"
+       "        return self.steps_per_epoch\n",
+       "the epoch iterator's num_batches (the callbacks' params['steps'], the progress bar's target) prefers the data's "
+       "batch count to the steps_per_epoch given"),
+    _t("epoch-unknown-count-off-by-one", "boundary", "simdist/keras/trainers/epoch_iterator.py",
+       "            if self._num_batches is None:\n"
+       "                self._num_batches = self._steps_seen\n",
+       "            if self._num_batches is None:\n"
+       "                self._num_batches = self._steps_seen - 1\n",
+       "the batch count learned when a dataset of unknown cardinality runs out is one short"),
+    _t("compile-loss-weights-int-accepted", "missing-error", "simdist/keras/trainers/compile_utils.py",
+       "        if loss_weights and not isinstance(loss_weights, (list, tuple, dict, float)):\n",
+       "        if loss_weights and not isinstance(loss_weights, (list, tuple, dict, float, int)):\n",
+       "compile(loss_weights=2) (a Python int) is accepted (Keras: ValueError, a float or a list, tuple or dict)"),
+    _t("metrics-list-sample-weight-dropped", "state", "simdist/keras/trainers/compile_utils.py",
+       "        for m in self.metrics:\n"
+       "            m.update_state(y_true, y_pred, sample_weight=sample_weight)\n",
+       "        for m in self.metrics:\n"
+       "            m.update_state(y_true, y_pred)\n",
+       "one output's list of weighted_metrics is updated without the sample weights"),
+    _t("compile-metrics-dict-y-sorted-keys", "order", "simdist/keras/trainers/compile_utils.py",
+       "        if isinstance(y, dict) and self._resolved_output_names is not None:\n"
+       "            return [y[name] for name in self._resolved_output_names]\n",
+       "        if isinstance(y, dict) and self._resolved_output_names is None:\n"
+       "            return [y[name] for name in self._resolved_output_names]\n",
+       "the compiled metrics flatten dict targets by sorted keys instead of the model's output names, so outputs "
+       "named out of alphabetical order pair their metrics with another output's targets"),
+    _t("floatx-cast-compares-float32", "dtype", "simdist/keras/trainers/data_adapter.py",
+       "    return dtype_policies.is_float_dtype(dtype) and dtype_policies.standardize_dtype(dtype) != keras_config.floatx()\n",
+       "    return dtype_policies.is_float_dtype(dtype) and dtype_policies.standardize_dtype(dtype) != \"float32\"\n",
+       "fit/evaluate/predict cast their float arrays to floatx only when they are not float32 (under "
+       "set_floatx('float64') float32 data stay float32; Keras compares with floatx())"),
+    # -- gradients and the tape
+    _t("unpack-grad-axis-zero", "axis", "simdist/runtime/ops/array.py",
+       "    return [stack(gs, axis=op.get_attr(\"axis\"))]\n",
+       "    return [stack(gs, axis=0)]\n",
+       "the gradient of tf.unstack(x, axis=k) stacks the upstream gradients along axis 0"),
+    _t("mul-no-nan-grad-y-operands-swapped", "gradient", "simdist/runtime/ops/xfunctions.py",
+       "    return _reduced(op, multiply_no_nan(grad, y), multiply_no_nan(x, grad))\n",
+       "    return _reduced(op, multiply_no_nan(grad, y), multiply_no_nan(grad, x))\n",
+       "MulNoNan's gradient for y is mul_no_nan(grad, x) (zero where x is 0) instead of mul_no_nan(x, grad) (zero "
+       "where the upstream gradient is 0): an infinite x under a zero upstream gives NaN"),
+    _t("elu-grad-grad-zero-inclusive", "boundary", "simdist/runtime/ops/activations.py",
+       "            math.where(elu_x < 0, grad * op.inputs[0], array.zeros_like(elu_x))]\n",
+       "            math.where(elu_x <= 0, grad * op.inputs[0], array.zeros_like(elu_x))]\n",
+       "EluGrad's gradient with respect to the elu output counts an output of exactly 0 as negative (elu's second "
+       "derivative at 0 becomes 1)"),
+    _t("bias-add-grad-format-dropped", "axis", "simdist/runtime/ops/nn.py",
+       "    return [grad, dispatch.execute(BIAS_ADD_GRAD, (grad,), {\"data_format\": op.get_attr(\"data_format\")})]\n",
+       "    return [grad, dispatch.execute(BIAS_ADD_GRAD, (grad,), {\"data_format\": \"NHWC\"})]\n",
+       "BiasAdd's gradient for the bias sums over the NHWC axes whatever the data_format (NCHW reduces the wrong axes)"),
+    _t("expm1-grad-complex-no-conj", "gradient", "simdist/runtime/ops/special.py",
+       "    return [grad * exp(_conj(op.inputs[0]))]\n",
+       "    return [grad * exp(op.inputs[0])]\n",
+       "Expm1's gradient of a complex input uses exp(x) instead of exp(conj(x))"),
+    _t("mirror-pad-grad-modes-swapped", "formula", "simdist/runtime/ops/slicing.py",
+       "    off = 1 if mode == \"REFLECT\" else 0\n"
+       "    p = np.asarray(paddings)\n",
+       "    off = 1 if mode == \"SYMMETRIC\" else 0\n"
+       "    p = np.asarray(paddings)\n",
+       "MirrorPadGrad folds the border back as SYMMETRIC for REFLECT and as REFLECT for SYMMETRIC"),
+    _t("tape-records-integer-ops", "gradient", "simdist/runtime/autodiff/tape.py",
+       "            if id(t) in tt and trainable(t.dtype):\n"
+       "                return True\n",
+       "            if id(t) in tt:\n"
+       "                return True\n",
+       "a tape records the ops of a watched integer tensor (TF records only ops of a trainable dtype: the gradient "
+       "with respect to an integer source is None)"),
+    # -- tf.function
+    _t("signature-shape-rank-only", "missing-error", "simdist/tf/_signature.py",
+       "    if t.dtype != spec.dtype or not spec.shape.is_compatible_with(t.shape):\n",
+       "    if t.dtype != spec.dtype or (spec.shape.rank is not None and spec.shape.rank != t.shape.rank):\n",
+       "a tf.function's input_signature checks an argument's rank only: a TensorSpec([2]) accepts a tensor of shape "
+       "[3] (TF: TypeError)"),
+    # -- tf.data
+    _t("assert-cardinality-card-from-input", "state", "simdist/runtime/data/assert_cardinality.py",
+       "    def _card(self) -> int:\n"
+       "        return self._params[\"expected_cardinality\"]\n",
+       "    def _card(self) -> int:\n"
+       "        return self._input._card()\n",
+       "assert_cardinality(n)'s dataset reports its input's cardinality (unknown after a filter) instead of n"),
+    _t("random-access-unknown-card-passes", "error-class", "simdist/runtime/data/random_access.py",
+       "        if card in (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY):\n",
+       "        if card == INFINITE_CARDINALITY:\n",
+       "tf.data.experimental.at checks a random-access node's cardinality for infinity only: an unknown one passes "
+       "(TF: FailedPreconditionError)"),
+    _t("sparse-batch-card-drops-remainder", "boundary", "simdist/runtime/data/sparse_batch.py",
+       "        return _batch_card(self._input._card(), self._params[\"batch_size\"], False)\n",
+       "        return _batch_card(self._input._card(), self._params[\"batch_size\"], True)\n",
+       "dense_to_sparse_batch's cardinality leaves out the partial last batch it yields"),
+    _t("shuffle-buffer-zero-accepted", "boundary", "simdist/runtime/data/shuffle.py",
+       "        if buffer_size <= 0 and buffer_size != UNKNOWN_CARDINALITY:\n",
+       "        if buffer_size < 0 and buffer_size != UNKNOWN_CARDINALITY:\n",
+       "Dataset.shuffle(0) is accepted (TF: InvalidArgumentError, buffer_size must be greater than zero)"),
+    _t("take-negative-count-not-all", "boundary", "simdist/runtime/data/counting.py",
+       "        it = self._input._iter_flat()\n"
+       "        if count < 0:\n"
+       "            return it\n"
+       "        taken = 0\n",
+       "        it = self._input._iter_flat()\n"
+       "        if count == -1:\n"
+       "            return it\n"
+       "        taken = 0\n",
+       "take(count) with a negative count other than -1 yields nothing (TF: every element)"),
+    # -- checkpoints and saving
+    _t("checkpoint-assert-consumed-unused-ignored", "missing-error", "simdist/strategies/checkpoint.py",
+       "        if self._missing or self._unused:\n",
+       "        if self._missing:\n",
+       "a restore status's assert_consumed passes when the checkpoint holds values no object took"),
+    _t("checkpoint-options-two-param-callback-accepted", "missing-error", "simdist/strategies/checkpoint.py",
+       "                assert len(inspect.signature(callback).parameters) <= 1\n",
+       "                assert len(inspect.signature(callback).parameters) <= 2\n",
+       "CheckpointOptions accepts a write callback of two parameters (TF: AssertionError)"),
+    _t("manager-latest-checkpoint-oldest", "order", "simdist/strategies/checkpoint.py",
+       "        return self._checkpoints[-1] if self._checkpoints else None\n",
+       "        return self._checkpoints[0] if self._checkpoints else None\n",
+       "CheckpointManager.latest_checkpoint is the oldest checkpoint it keeps"),
+    _t("save-format-keras-refused", "missing-error", "simdist/keras/models/keras_file.py",
+       "    if save_format and not str(filepath).endswith((\".h5\", \".hdf5\", \".keras\")):\n",
+       "    if save_format and not str(filepath).endswith((\".h5\", \".hdf5\")):\n",
+       "model.save('m.keras', save_format='keras') is refused (Keras 3.15: a deprecation warning, then saves)"),
+    # -- distribution
+    _t("cross-device-reduce-one-value-destination-ignored", "placement", "simdist/strategies/cross_device_ops.py",
+       "        if len(value.values) == 1 and _devices_match(value, destinations):\n",
+       "        if len(value.values) == 1:\n",
+       "a CrossDeviceOps' reduce of a one-component value onto another device returns it on its own device"),
+    _t("all-reduce-batch-destinations-unchecked", "placement", "simdist/strategies/cross_device_ops.py",
+       "        if _all_devices_match(value_destination_pairs):\n"
+       "            return [self._all_reduce(reduce_op, v) for v, _ in value_destination_pairs]\n",
+       "        if True:\n"
+       "            return [self._all_reduce(reduce_op, v) for v, _ in value_destination_pairs]\n",
+       "an all-reduce CrossDeviceOps' batch_reduce all-reduces onto the values' devices whatever the destinations"),
+    _t("broadcast-to-tuple-destinations-accepted", "missing-error", "simdist/strategies/base.py",
+       "        if isinstance(destinations, (list, tuple)):\n"
+       "            raise AssertionError()\n"
+       "        return self._broadcast_to(tensor, destinations)\n",
+       "        if isinstance(destinations, list):\n"
+       "            raise AssertionError()\n"
+       "        return self._broadcast_to(tensor, destinations)\n",
+       "extended.broadcast_to accepts a tuple of destinations (TF: AssertionError)"),
+    # -- random ops
+    _t("stateless-uniform-uint32-minval-accepted", "missing-error", "simdist/runtime/ops/random.py",
+       "        if minval is not None and dt in (dtypes.uint32, dtypes.uint64):\n",
+       "        if minval is not None and dt == dtypes.uint64:\n",
+       "stateless_uniform(dtype=uint32, minval=.., maxval=..) is accepted (TF: ValueError, no unsigned dtype with "
+       "bounds)"),
+    _t("random-shape-minus-one-accepted", "boundary", "simdist/runtime/ops/random.py",
+       "    for d in shape:\n"
+       "        if d < 0:\n"
+       "            raise errors.InvalidArgumentError(None, None, f\"Dimension {d} must be >= 0 [Op:{opname}]\")\n",
+       "    for d in shape:\n"
+       "        if d < -1:\n"
+       "            raise errors.InvalidArgumentError(None, None, f\"Dimension {d} must be >= 0 [Op:{opname}]\")\n",
+       "the random ops' shape check lets a dimension of -1 through (TF: InvalidArgumentError 'Dimension -1 must be "
+       ">= 0')"),
+    _t("random-normal-complex-dtype-accepted", "missing-error", "simdist/runtime/ops/random.py",
+       "    if dt.is_floating:\n"
+       "        return dt\n"
+       "    raise errors.InvalidArgumentError(None, None, f\"Value for attr 'dtype' of {tf_name(dt)} is not in the list of \"\n",
+       "    if dt.is_floating or dt.is_complex:\n"
+       "        return dt\n"
+       "    raise errors.InvalidArgumentError(None, None, f\"Value for attr 'dtype' of {tf_name(dt)} is not in the list of \"\n",
+       "tf.random.normal/truncated_normal accept a complex dtype (TF: InvalidArgumentError, half, bfloat16, float, "
+       "double only)"),
+]
+TRAINING += TRAINING_BATCH41
+CATALOGUE += TRAINING_BATCH41

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist import tf
-from simdist.keras import dtype_policies
+from simdist.keras import config as keras_config, dtype_policies
 
 
 # --- packing ---------------------------------------------------------------------------------------
@@ -256,16 +256,7 @@ class ArrayDataAdapter(DataAdapter):
 
     def get_tf_dataset(self) -> Any:
         def to_tensor(a: Any) -> Any:
-            if isinstance(a, tf.Tensor):
-                return a
-            arr = _to_numpy(a)
-            # Keras's convert_to_sliceable asks whether a NumPy array's dtype is a float
-            # (array_slicing.is_non_floatx_float): a dtype Keras does not know (NumPy strings
-            # "str32", object arrays) is ValueError "Invalid dtype: ..." on TF too
-            dtype_policies.is_float_dtype(arr.dtype)
-            if arr.dtype == np.float64:
-                pass  # kept: tf.data keeps NumPy dtypes; the model casts (Keras's layers do)
-            return tf.convert_to_tensor(arr)
+            return _floatx_tensor(a)
 
         inputs = _map(to_tensor, self._inputs)
         bs = self._batch_size
@@ -286,6 +277,26 @@ class ArrayDataAdapter(DataAdapter):
         options = tf.data.Options()
         options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
         return dataset.with_options(options)
+
+
+def _non_floatx_float(dtype: Any) -> bool:
+    """Keras 3.15's array_slicing.is_non_floatx_float: a float dtype other than keras.config.floatx(). A dtype
+    Keras does not know (NumPy strings "str32", object arrays) is ValueError "Invalid dtype: ..." (as on TF)."""
+    return dtype_policies.is_float_dtype(dtype) and dtype_policies.standardize_dtype(dtype) != keras_config.floatx()
+
+
+def _floatx_tensor(a: Any) -> Any:
+    """One array of fit/evaluate/predict's x, y or sample_weight as the tensor the batches are cut from: Keras 3.15's
+    convert_to_sliceable (array_slicing.py, step 2) casts every float array whose dtype is not floatx() to floatx()
+    (a NumPy array by astype, a tf.Tensor by tf.cast): float64 and float16 data become float32 by default, and
+    float32 data float64 under set_floatx("float64"); integer and other arrays keep their dtype (spec
+    `keras.fit.python-inputs`)."""
+    if isinstance(a, tf.Tensor):
+        return tf.cast(a, keras_config.floatx()) if _non_floatx_float(a.dtype) else a
+    arr = _to_numpy(a)
+    if _non_floatx_float(arr.dtype):
+        arr = arr.astype(keras_config.floatx())
+    return tf.convert_to_tensor(arr)
 
 
 class TFDatasetAdapter(DataAdapter):
