@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39 or 41. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40 or 41. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -18,7 +18,7 @@ thirtieth blind batch"; batch 31 in "Thirty-third session, 2026-12-03: a thirty-
 2026-12-03: a thirty-second blind batch"; batch 33 in "Thirty-fifth session, 2026-12-03: a thirty-third blind batch"; batch 34 in "Thirty-sixth session,
 2026-12-03: a thirty-fourth blind batch"; batch 35 in "Thirty-seventh session, 2026-12-04: a thirty-fifth blind batch";
 batch 36 in "Thirty-eighth session, 2026-12-04: a thirty-sixth blind batch"; batch 37 in "Thirty-ninth session,
-2026-12-04: a thirty-seventh blind batch"; batch 38 in "Fortieth session, 2026-12-04: a thirty-eighth blind batch"; batch 39 in "Fortieth session, 2026-12-04: a thirty-ninth blind batch"; batch 41 in "Forty-first session, 2026-12-04: a forty-first blind batch".
+2026-12-04: a thirty-seventh blind batch"; batch 38 in "Fortieth session, 2026-12-04: a thirty-eighth blind batch"; batch 39 in "Fortieth session, 2026-12-04: a thirty-ninth blind batch"; batch 40 in "Forty-first session, 2026-12-04: a fortieth blind batch"; batch 41 in "Forty-first session, 2026-12-04: a forty-first blind batch".
 """
 
 from __future__ import annotations
@@ -141,6 +141,13 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "rebatch-smaller-component-accepted", "list-files-default-unshuffled", "save-model-extension-anywhere",
             "central-storage-mean-one-component-undivided"],
            "blind39"),
+    "40": (["cropping1d-whole-length-shape-accepted", "conv-strides-dilation-first-axis-only",
+            "conv-groups-kernel-full-channels", "layer-norm-shape-axis-bound-off-by-one",
+            "batch-norm-renorm-dmax-zero-refused", "relu-max-value-zero-refused", "noise-amount-one-refused",
+            "bidirectional-return-state-mismatch-accepted", "bidirectional-state-shapes-once",
+            "attention-single-mask-accepted", "subtract-three-inputs-built", "sgd-int-momentum-accepted",
+            "nadam-u-product-floatx", "csv-logger-list-values-comma-only"],
+           "blind40"),
     "41": (["epoch-unknown-count-off-by-one", "floatx-cast-compares-float32", "signature-shape-rank-only",
             "save-format-keras-refused", "cross-device-reduce-one-value-destination-ignored",
             "all-reduce-batch-destinations-unchecked", "broadcast-to-tuple-destinations-accepted",

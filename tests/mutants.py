@@ -6938,6 +6938,169 @@ TRAINING_BATCH39: list[Mutant] = [
 TRAINING += TRAINING_BATCH39
 CATALOGUE += TRAINING_BATCH39
 
+# Blind batch 40 (forty-first session, helper blind41a): 30 mutants written from simdist's source alone, before
+# reading any suite test, in the Keras layers, losses and metrics, optimizers and schedules, and callbacks, each in
+# a function no earlier mutant touched (docs/conformance.md, "Forty-first session, 2026-12-04: a fortieth blind
+# batch").
+TRAINING_BATCH40: list[Mutant] = [
+    # -- Keras layers
+    _t("upsampling2d-channels-first-sizes-swapped", "axis", "simdist/keras/layers/upsampling_padding.py",
+       "            return (input_shape[0], input_shape[1], _times(self.size[0], input_shape[2]),\n"
+       "                    _times(self.size[1], input_shape[3]))\n",
+       "            return (input_shape[0], input_shape[1], _times(self.size[1], input_shape[2]),\n"
+       "                    _times(self.size[0], input_shape[3]))\n",
+       "UpSampling2D(data_format='channels_first').compute_output_shape multiplies rows by size[1] and columns by "
+       "size[0]"),
+    _t("upsampling1d-size-zero-accepted", "boundary", "simdist/keras/layers/upsampling_padding.py",
+       "        if size <= 0:\n"
+       "            raise ValueError(f\"Argument `size` should be a positive integer. Received: size={size}\")\n",
+       "        if size < 0:\n"
+       "            raise ValueError(f\"Argument `size` should be a positive integer. Received: size={size}\")\n",
+       "UpSampling1D(size=0) is accepted (Keras: ValueError, a positive integer)"),
+    _t("cropping1d-whole-length-shape-accepted", "boundary", "simdist/keras/layers/cropping1d.py",
+       "            length = input_shape[1] - self.cropping[0] - self.cropping[1]\n"
+       "            if length <= 0:\n",
+       "            length = input_shape[1] - self.cropping[0] - self.cropping[1]\n"
+       "            if length < 0:\n",
+       "Cropping1D.compute_output_shape accepts a cropping that removes every step (a length-0 output; Keras: "
+       "ValueError)"),
+    _t("conv-strides-dilation-first-axis-only", "missing-error", "simdist/keras/layers/convolutional.py",
+       "        if max(self.strides) > 1 and max(self.dilation_rate) > 1:\n",
+       "        if self.strides[0] > 1 and self.dilation_rate[0] > 1:\n",
+       "a convolution's strides > 1 with dilation_rate > 1 is refused only when both are on the first spatial axis "
+       "(Keras: any strides > 1 with any dilation > 1)"),
+    _t("conv-groups-kernel-full-channels", "shard-size", "simdist/keras/layers/convolutional.py",
+       "        kernel_shape = self.kernel_size + (input_channel // self.groups, self.filters)\n",
+       "        kernel_shape = self.kernel_size + (input_channel, self.filters)\n",
+       "a grouped convolution's kernel has all the input channels instead of input_channels / groups (a full "
+       "convolution)"),
+    _t("pool-size-zero-accepted", "boundary", "simdist/keras/layers/pooling.py",
+       "        self.pool_size = standardize_tuple(pool_size, pool_dimensions, \"pool_size\")\n",
+       "        self.pool_size = standardize_tuple(pool_size, pool_dimensions, \"pool_size\", allow_zero=True)\n",
+       "a pooling layer's pool_size accepts 0 (Keras: ValueError, the strides alone may be 0)"),
+    _t("global-max-pool2d-keepdims-dropped", "axis", "simdist/keras/layers/pooling.py",
+       "        return tf_numpy.max(x, axis=self._spatial_axes(x), keepdims=self.keepdims)\n",
+       "        return tf_numpy.max(x, axis=self._spatial_axes(x))\n",
+       "GlobalMaxPooling2D(keepdims=True) drops the spatial axes when called"),
+    _t("layer-norm-shape-axis-bound-off-by-one", "boundary", "simdist/keras/layers/normalization.py",
+       "        axes = [self.axis] if isinstance(self.axis, int) else self.axis\n"
+       "        for axis in axes:\n"
+       "            if axis >= len(input_shape) or axis < -len(input_shape):\n",
+       "        axes = [self.axis] if isinstance(self.axis, int) else self.axis\n"
+       "        for axis in axes:\n"
+       "            if axis > len(input_shape) or axis < -len(input_shape):\n",
+       "LayerNormalization.compute_output_shape accepts an axis equal to the input's rank"),
+    _t("batch-norm-renorm-dmax-zero-refused", "boundary", "simdist/keras/layers/normalization.py",
+       "            if dmax is not None and dmax < 0:\n",
+       "            if dmax is not None and dmax <= 0:\n",
+       "BatchNormalization(renorm=True, renorm_clipping={'dmax': 0}) is refused (Keras: dmax must be >= 0)"),
+    _t("dense-units-zero-accepted", "boundary", "simdist/keras/layers/core.py",
+       "        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:\n",
+       "        if not isinstance(units, int) or isinstance(units, bool) or units < 0:\n",
+       "Dense(0) is accepted (Keras: ValueError, a positive integer)"),
+    _t("relu-max-value-zero-refused", "boundary", "simdist/keras/layers/core.py",
+       "        if max_value is not None and max_value < 0.0:\n",
+       "        if max_value is not None and max_value <= 0.0:\n",
+       "ReLU(max_value=0) is refused (Keras: only a negative max_value)"),
+    _t("dropout-rate-one-refused", "boundary", "simdist/keras/layers/core.py",
+       "        if not 0 <= rate <= 1:\n"
+       "            raise ValueError(f\"Invalid value received for argument `rate`. Expected a float value between 0 and 1. \"\n",
+       "        if not 0 <= rate < 1:\n"
+       "            raise ValueError(f\"Invalid value received for argument `rate`. Expected a float value between 0 and 1. \"\n",
+       "Dropout(rate=1) is refused (Keras: 0 <= rate <= 1)"),
+    _t("noise-amount-one-refused", "boundary", "simdist/keras/layers/noise.py",
+       "    if not 0 <= value <= 1:\n",
+       "    if not 0 <= value < 1:\n",
+       "GaussianNoise(stddev=1) / GaussianDropout(rate=1) / AlphaDropout(rate=1) are refused (Keras: 0 <= x <= 1)"),
+    _t("bidirectional-return-state-mismatch-accepted", "missing-error", "simdist/keras/layers/bidirectional.py",
+       "        for a in (\"stateful\", \"return_sequences\", \"return_state\"):\n",
+       "        for a in (\"stateful\", \"return_sequences\"):\n",
+       "Bidirectional accepts a backward_layer whose return_state differs from the forward layer's"),
+    _t("bidirectional-state-shapes-once", "shard-size", "simdist/keras/layers/bidirectional.py",
+       "            return (output_shape,) + state_shape + state_shape\n",
+       "            return (output_shape,) + state_shape\n",
+       "Bidirectional(return_state=True).compute_output_shape lists the forward layer's states only (merged modes)"),
+    _t("attention-single-mask-accepted", "missing-error", "simdist/keras/layers/dot_attention.py",
+       "            if len(mask) < 2 or len(mask) > 3:\n",
+       "            if len(mask) < 1 or len(mask) > 3:\n",
+       "Attention/AdditiveAttention accept a mask list of one element (Keras: ValueError, 2 or 3 masks)"),
+    _t("subtract-three-inputs-built", "missing-error", "simdist/keras/layers/merging.py",
+       "        super().build(input_shape)\n"
+       "        if len(input_shape) != 2:\n",
+       "        super().build(input_shape)\n"
+       "        if len(input_shape) < 2:\n",
+       "Subtract.build accepts three input shapes (Keras: ValueError, exactly 2 inputs)"),
+    # -- losses and metrics
+    _t("cosine-similarity-loss-axis-not-passed", "axis", "simdist/keras/losses/regression_losses.py",
+       "        super().__init__(cosine_similarity, name=name, reduction=reduction, dtype=dtype, axis=axis)\n",
+       "        super().__init__(cosine_similarity, name=name, reduction=reduction, dtype=dtype)\n",
+       "keras.losses.CosineSimilarity(axis=...) computes along the last axis whatever axis it is given"),
+    _t("huber-delta-not-passed", "formula", "simdist/keras/losses/regression_losses.py",
+       "        super().__init__(huber, name=name, reduction=reduction, dtype=dtype, delta=delta)\n",
+       "        super().__init__(huber, name=name, reduction=reduction, dtype=dtype)\n",
+       "keras.losses.Huber(delta=...) computes with delta=1 whatever delta it is given"),
+    _t("top-k-accuracy-k-not-passed", "formula", "simdist/keras/metrics/accuracy_metrics.py",
+       "        super().__init__(fn=top_k_categorical_accuracy, name=name, dtype=dtype, k=k)\n",
+       "        super().__init__(fn=top_k_categorical_accuracy, name=name, dtype=dtype)\n",
+       "TopKCategoricalAccuracy(k=...) counts the top 5 whatever k it is given"),
+    _t("mean-result-empty-nan", "denominator", "simdist/keras/metrics/reduction_metrics.py",
+       "        return ops.divide_no_nan(self.total, ops.cast(self.count, self.dtype))\n",
+       "        return ops.divide(self.total, ops.cast(self.count, self.dtype))\n",
+       "keras.metrics.Mean's result before any update (count 0) is NaN (Keras: divide_no_nan, 0)"),
+    _t("mean-iou-last-class-dropped", "boundary", "simdist/keras/metrics/iou_metrics.py",
+       "        super().__init__(name=name, num_classes=num_classes, target_class_ids=list(range(num_classes)),\n",
+       "        super().__init__(name=name, num_classes=num_classes, target_class_ids=list(range(num_classes - 1)),\n",
+       "MeanIoU averages the IoU of classes 0 .. num_classes - 2 (the last class left out)"),
+    _t("one-hot-iou-axis-not-passed", "axis", "simdist/keras/metrics/iou_metrics.py",
+       "                         ignore_class=ignore_class, sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)\n"
+       "\n"
+       "    def get_config(self) -> dict[str, Any]:\n"
+       "        return {\"num_classes\": self.num_classes, \"target_class_ids\"",
+       "                         ignore_class=ignore_class, sparse_y_true=False, sparse_y_pred=sparse_y_pred)\n"
+       "\n"
+       "    def get_config(self) -> dict[str, Any]:\n"
+       "        return {\"num_classes\": self.num_classes, \"target_class_ids\"",
+       "OneHotIoU(axis=...) takes the argmax of y_true and y_pred along the last axis whatever axis it is given"),
+    # -- optimizers and schedules
+    _t("sgd-int-momentum-accepted", "dtype", "simdist/keras/optimizers/sgd.py",
+       "        if not isinstance(momentum, float) or momentum < 0 or momentum > 1:\n",
+       "        if not isinstance(momentum, (int, float)) or momentum < 0 or momentum > 1:\n",
+       "SGD(momentum=1) (a Python int) is accepted (Keras: ValueError, momentum must be a float)"),
+    _t("polynomial-decay-steps-unchecked", "missing-error", "simdist/keras/optimizers/schedules.py",
+       "        self.cycle = cycle\n"
+       "        self.name = name\n"
+       "        _check_steps(\"decay_steps\", decay_steps)\n",
+       "        self.cycle = cycle\n"
+       "        self.name = name\n",
+       "PolynomialDecay(decay_steps=0) is accepted (Keras: ValueError, decay_steps must be > 0)"),
+    _t("ftrl-slot-initializers-swapped", "order", "simdist/keras/optimizers/ftrl.py",
+       "            var_list, [\"accumulator\", \"linear\"], initializer=[float(self.initial_accumulator_value), \"zeros\"])\n",
+       "            var_list, [\"accumulator\", \"linear\"], initializer=[\"zeros\", float(self.initial_accumulator_value)])\n",
+       "Ftrl's slots are initialized in the wrong order: the accumulators at zero and the linear slots at "
+       "initial_accumulator_value"),
+    _t("nadam-u-product-floatx", "dtype", "simdist/keras/optimizers/nadam.py",
+       "        dtype = var_list[0].dtype if var_list else config.floatx()\n",
+       "        dtype = config.floatx()\n",
+       "Nadam's u_product variable is made in floatx instead of the first variable's dtype"),
+    # -- callbacks
+    _t("csv-logger-list-values-comma-only", "formula", "simdist/keras/callbacks/csv_logger.py",
+       "        return f'\"[{\", \".join(map(str, k))}]\"'\n",
+       "        return f'\"[{\",\".join(map(str, k))}]\"'\n",
+       "CSVLogger writes a list value as \"[a,b]\" (Keras: \"[a, b]\")"),
+    _t("backup-double-checkpoint-metadata-not-copied", "state", "simdist/keras/callbacks/backup_and_restore.py",
+       "        if self.double_checkpoint and os.path.exists(self._training_metadata_path):\n"
+       "            shutil.copyfile(self._training_metadata_path, self._prev_training_metadata_path)\n",
+       "",
+       "BackupAndRestore(double_checkpoint=True) keeps the previous weights but not the previous training metadata"),
+    _t("swap-ema-average-sign", "formula", "simdist/keras/callbacks/swap_ema_weights.py",
+       "        extended.update(var, lambda a, b: a.assign_add(b), args=(average,))\n"
+       "        extended.update(var, lambda a, b: b.assign(a - b), args=(average,))\n",
+       "        extended.update(var, lambda a, b: a.assign_add(b), args=(average,))\n"
+       "        extended.update(var, lambda a, b: b.assign(b - a), args=(average,))\n",
+       "SwapEMAWeights' in-place swap computes the average's new value as b - a (its sign flipped)"),
+]
+TRAINING += TRAINING_BATCH40
+CATALOGUE += TRAINING_BATCH40
 # -- Forty-first session: a forty-first blind batch (TRAINING_BATCH41, helper blind41b), written from the source alone,
 #    before reading any suite test (docs/conformance.md, "Forty-first session: a forty-first blind batch"). Only the
 #    trainer (the data-adapter errors, the epoch iterator's step counts, compile's loss_weights, weighted metrics,
