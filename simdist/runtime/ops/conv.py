@@ -1088,8 +1088,9 @@ def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, s
 
 def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilation: int) -> Tensor:
     """A channels-first 1-D convolution: TF runs it as an NCHW Conv2D (oneDNN: float32, float16,
-    bfloat16 only); simdist computes the NWC one between two transposes, the same values."""
-    if not onednn_conv(x.dtype.name):
+    bfloat16 only; XLA, in a jit-compiled call, any dtype); simdist computes the NWC one between two transposes,
+    the same values."""
+    if not onednn_conv(x.dtype.name) and not context.in_xla():
         # (a T outside Conv2D's op def (int16) is the attr's InvalidArgumentError first: fz32b, fz14 seed
         # 1420323001 #203, `convolution(int16 x, 3, data_format='NCHW')`, which conv1d takes as NCW)
         CONV2D.dtype((x.dtype, x.dtype), None)   # (T from the input first, then the filter's against it)

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from simdist.runtime import dtypes, errors, host_cpu
+from simdist.runtime import context, dtypes, errors, host_cpu
 from simdist.runtime.ops import args, array, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, onednn_filter_corner, spatial_sequence
@@ -243,9 +243,11 @@ _register_gradients("Conv3D", CONV3D, CONV3D_BACKPROP_INPUT, CONV3D_BACKPROP_FIL
 # --- public functions ------------------------------------------------------------------------------------------
 def _channels_first(input: Any, refusal: str) -> Tensor:  # noqa: A002
     """NCDHW (clause ops.nn-more): TF 2.21's x86 CPU runs float32 and bfloat16 through oneDNN, the
-    NDHWC values between two transposes; the default kernels refuse it (InvalidArgumentError)."""
+    NDHWC values between two transposes; the default kernels refuse it (InvalidArgumentError). XLA computes it
+    (a jit-compiled call: Keras routes channels-first 3-D convolutions through one; docs/spec.md "Grouped
+    convolutions under XLA")."""
     x = _t(input)
-    if not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
+    if not context.in_xla() and not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
         raise errors.InvalidArgumentError(None, None, refusal)
     return x
 
