@@ -1095,6 +1095,14 @@ def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilatio
         # 1420323001 #203, `convolution(int16 x, 3, data_format='NCHW')`, which conv1d takes as NCW)
         CONV2D.dtype((x.dtype, x.dtype), None)   # (T from the input first, then the filter's against it)
         CONV2D.dtype((x.dtype, _t(filters).dtype), None)
+        # (TF's own Conv2DOp on the NCHW-expanded operands: ComputeConv2DDimension's checks, e.g. "Computed output
+        # size would be negative", and an empty output returned, before the launcher refuses NCHW; an STFT
+        # spectrogram's channels-first framing on a CPU without oneDNN, observed)
+        f = _t(filters)
+        if x.ndim == 3 and f.ndim == 3:
+            out = conv2d(array.expand_dims(x, 2), array.expand_dims(f, 0), [1, 1, 1, stride], padding, "NCHW",
+                         [1, 1, 1, dilation])
+            return array.squeeze(out, [2])
         raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
                                         "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
     out = convolution(array.transpose(x, [0, 2, 1]), filters, [stride], padding, "NWC", [dilation])
