@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_equal, raises, to_numpy
+from simdist.conformance.suite.log_records import LogRecords
 
 clause = pytest.mark.clause
 
@@ -46,15 +47,6 @@ def test_amut33_dataset_from_directory_checks_labels_and_label_mode(keras, tmp_p
 
 
 # -- tf.config's deprecated aliases: the notice names the caller's line -----------------------------------------------
-class _Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
 @clause("function.run-eagerly", ref="tf221")
 def test_amut33_deprecated_run_eagerly_aliases_name_the_calling_line(tf):
     """TF's @deprecated (warn_once) logs WARNING on the "tensorflow" logger at a function's first call in the process,
@@ -62,7 +54,7 @@ def test_amut33_deprecated_run_eagerly_aliases_name_the_calling_line(tf):
     FILE:LINE being the line that called the deprecated function (observed on TF 2.21); later calls log nothing. The
     notice is once per process, so this checks every notice this test's calls caused (none when an earlier test of
     the process called the alias first)."""
-    handler = _Records()
+    handler = LogRecords()
     logger = logging.getLogger("tensorflow")
     logger.addHandler(handler)
     here = __file__

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_equal, raises
+from simdist.conformance.suite.log_records import LogRecords
 
 clause = pytest.mark.clause
 
@@ -236,15 +237,6 @@ def test_amut41_load_weights_refuses_by_name_for_weights_files(keras, tmp_path, 
         model.load_weights(path, by_name=by_name)
 
 
-class _Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
 @clause("mwms.communication-options", ref="tf221")
 def test_amut41_collective_hints_deprecation_notice(tf):
     """CollectiveHints is collective_util.Hints, whose `__new__` is @deprecated: its first construction in the process
@@ -253,7 +245,7 @@ def test_amut41_collective_hints_deprecation_notice(tf):
     for updating:\nuse distribute.experimental.CommunicationOptions instead", FILE:LINE the constructing line (TF 2.21,
     observed); later ones log nothing. The notice is once per process, so this checks every notice this test's calls
     caused (none when an earlier test of the process made a CollectiveHints first)."""
-    handler = _Records()
+    handler = LogRecords()
     logger = logging.getLogger("tensorflow")
     logger.addHandler(handler)
     try:

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_close, assert_equal, assert_true, raises
+from simdist.conformance.suite.log_records import LogRecords
 
 clause = pytest.mark.clause
 
@@ -94,15 +95,6 @@ def test_keras_config_caps_limit_fit_evaluate_and_predict(keras, config):
                 "the cap", call="evaluate(steps=2) under set_max_steps_per_epoch(3)")
 
 
-class _Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
 @clause("keras.config.globals", ref="tf221")
 @pytest.mark.parametrize("interactive", [True, False])
 def test_keras_config_interactive_logging_chooses_stdout_or_absl(keras, config, interactive):
@@ -112,7 +104,7 @@ def test_keras_config_interactive_logging_chooses_stdout_or_absl(keras, config, 
                  what="the switch")
     model = _model(keras)
     absl = logging.getLogger("absl")
-    handler, level = _Records(), absl.level
+    handler, level = LogRecords(logging.INFO), absl.level
     absl.addHandler(handler)
     absl.setLevel(logging.INFO)
     out = io.StringIO()
