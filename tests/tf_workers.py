@@ -336,3 +336,14 @@ def serve(worker: Any) -> None:
     out = worker([int(x) for x in sys.argv[1].split(",") if x])
     sys.stdout.buffer.write(pickle.dumps(out))
     sys.stdout.flush()
+
+
+def skip_unless_golden_fits_this_cpu() -> None:
+    """Skip a case simdist checks with this machine's CPU model (host_cpu.using("host")) when TF's answers come
+    from the golden and this CPU's oneDNN default differs from the golden's host (an Intel Xeon whose TF runs
+    oneDNN; on an AVX2-only AMD EPYC TF 2.21 leaves it off): only live TF answers for this machine there."""
+    import pytest
+
+    from simdist.runtime import host_cpu
+    if live_mode != "all" and host_cpu.detect().onednn_enabled != host_cpu.REFERENCE.onednn_enabled:
+        pytest.skip("this CPU's oneDNN default differs from the golden's host: run with --tf-live all to check it")

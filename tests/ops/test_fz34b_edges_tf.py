@@ -283,19 +283,11 @@ def test_split_input_before_sep(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
-def _golden_speaks_for_this_cpu() -> None:
-    """Skip a case simdist checks with this machine's CPU model when TF's answers come from the golden and this
-    CPU's oneDNN default differs from the golden's host (an Intel Xeon whose TF runs oneDNN; on an AVX2-only AMD
-    EPYC TF 2.21 leaves it off): only live TF answers for this machine there (`--tf-live all`)."""
-    if tf_workers.live_mode != "all" and host_cpu.detect().onednn_enabled != host_cpu.REFERENCE.onednn_enabled:
-        pytest.skip("this CPU's oneDNN default differs from the golden's host: run with --tf-live all to check it")
-
-
 @clause("ops.nn-wrapper-order")
 @clause("ops.host-cpu")
 @EDGES.parametrize("ops.nn-wrapper-order")
 def test_conv1d_transpose_sequences(k: int, tf_results: dict[int, Any]) -> None:
-    _golden_speaks_for_this_cpu()
+    tf_workers.skip_unless_golden_fits_this_cpu()
     with host_cpu.using("host"):   # (NCW runs NCHW Conv2DBackpropInput: oneDNN's, or TF's own refusal)
         EDGES.check(k, tf_results)
 
@@ -322,7 +314,7 @@ def test_underflows_under_a_callers_errstate(k: int, tf_results: dict[int, Any])
 @clause("ops.host-cpu")
 @EDGES.parametrize("nn.conv-dilation")
 def test_dilated_backprops_on_this_machine(k: int, tf_results: dict[int, Any]) -> None:
-    _golden_speaks_for_this_cpu()
+    tf_workers.skip_unless_golden_fits_this_cpu()
     with host_cpu.using("host"):   # (oneDNN's kernels dilate, TF's own refuse: whichever this CPU runs)
         EDGES.check(k, tf_results)
 

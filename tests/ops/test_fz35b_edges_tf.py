@@ -367,6 +367,7 @@ def test_random_bounds_of_any_shape(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.host-cpu")
 @EDGES.parametrize("ops.host-cpu")
 def test_backprop_strides_on_this_machine(k: int, tf_results: dict[int, Any]) -> None:
+    tf_workers.skip_unless_golden_fits_this_cpu()
     with host_cpu.using("host"):   # (oneDNN's backprop kernels or TF's own: whichever this CPU runs)
         EDGES.check(k, tf_results)
 
