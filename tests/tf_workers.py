@@ -229,6 +229,7 @@ def spawn(module_file: str, indices: list[int], timeout: float = 900, fresh: boo
     if golden and not HAS_TF:
         return _golden_answers(module_file, indices)
     if fresh:
+        _live_answered.add(_key(module_file))
         return _run_live(module_file, indices, timeout, record=golden, replace=True)
     if golden and live_mode != "all" and indices and _usable(module_file, indices):
         out = _golden_answers(module_file, indices)
@@ -249,7 +250,18 @@ def spawn(module_file: str, indices: list[int], timeout: float = 900, fresh: boo
                 if pickle.dumps(answer, protocol=4) != pickle.dumps(out[i], protocol=4):
                     _host_differs(module_file, i)
         return out
+    _live_answered.add(_key(module_file))
     return _run_live(module_file, indices, timeout, record=golden)
+
+
+_live_answered: set[str] = set()
+
+
+def answered_live(module_file: str) -> bool:
+    """Whether `spawn` took the module's TF answers from live TF on this machine (a live-only module, or
+    --tf-live all, or a stale golden) rather than from its golden: simdist is then checked with this
+    machine's CPU model (host_cpu "host"), as a golden's answers are checked with its host's ("reference")."""
+    return _key(module_file) in _live_answered
 
 
 class HostDiffersWarning(UserWarning):

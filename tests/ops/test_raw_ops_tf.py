@@ -52,6 +52,11 @@ def decode(tf: Any, v: Any) -> Any:
 _SIGN_FREE = {"SelfAdjointEigV2": (1,), "Svd": (1, 2), "Qr": (0, 1), "Eig": (1,)}
 # kernels simdist computes another way than TF (clause ops.linalg-sqrtm and its neighbours): this relative tolerance
 _LOOSE = {"MatrixSquareRoot": 1e-4, "MatrixLogarithm": 1e-4, "MatrixExponential": 1e-4}
+# contractions simdist sums in BLAS's order, not the order of TF's GEMM blocking (which follows the CPU: AVX-512 or
+# AVX2 packets): an output that is a cancellation of terms of order 1 differs by their rounding, about
+# eps * sum|terms| ~ 1e-6 absolute, not relative to itself (observed: 0.00198079 against TF's 0.00198085 on an
+# AMD EPYC host, where the Intel Xeon's TF agreed within 1e-5): an absolute floor of rtol * this ratio
+_ABS_RATIO = {"FusedResizeAndPadConv2D": 0.1, "FusedPadConv2D": 0.1}
 
 
 def _call(op: str) -> Callable[[Any], Any]:
@@ -195,7 +200,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = (
 
 def _agree(case: tuple) -> Any:
     op = case[0].partition("[")[2].rstrip("]").partition(":")[0]
-    return complex_parts(edge_compare.within(_LOOSE.get(op, 1e-5), floors={"float16": 1e-3, "bfloat16": 1e-2}))
+    return complex_parts(edge_compare.within(_LOOSE.get(op, 1e-5), floors={"float16": 1e-3, "bfloat16": 1e-2},
+                                             atol_ratio=_ABS_RATIO.get(op, 1e-3)))
 
 
 def complex_parts(agree: Any) -> Any:
