@@ -28,8 +28,10 @@ simdist's values against TF's:
   those answers against the golden's, recorded from the same TF release: live TF still checks the
   goldens (and so simdist) in every run. Where this host's TF answers otherwise (host-dependent
   kernels: oneDNN's float16 convolutions, the CPU's vrcpps tables; simdist models the recording
-  host, an Intel Xeon with AVX-512), the case keeps the golden's answer and a HostDiffersWarning
-  names it, so that the default run gives one verdict on every machine. `--tf-live all` (the long profile,
+  host, which a golden records since the forty-second session and is otherwise the Intel Xeon with
+  AVX-512 of the older goldens: `answers_model`, used by edge_compare), the case keeps the golden's
+  answer and a HostDiffersWarning names it, so that the default run gives one verdict on every
+  machine. Live answers are checked with this machine's model. `--tf-live all` (the long profile,
   and what a TF upgrade needs) runs every case live; `--tf-live none` uses the goldens only;
 - without TensorFlow, `spawn` returns the golden's answers if its stamp matches the module's
   source and it holds every case asked for; otherwise the module's tests are skipped, saying
@@ -205,7 +207,11 @@ def _refresh(module_file: str, results: dict[int, Any], replace: bool = False) -
     if current and not added:
         return
     merged.update(added)
-    data = pickle.dumps({"stamp": stamp, "release": release, "results": dict(sorted(merged.items()))}, protocol=4)
+    # the CPU whose TF gave the answers (oneDNN on or off, the vrcpps tables): simdist is checked with its model
+    # (`answers_model`); a golden gaining cases keeps its host, one recorded afresh takes this machine's
+    host = g.get("host") if current and not replace and g is not None else this_host()
+    data = pickle.dumps({"stamp": stamp, "release": release, "host": host, "results": dict(sorted(merged.items()))},
+                        protocol=4)
     _PlainOnly(io.BytesIO(data)).load()
     GOLDENS.mkdir(exist_ok=True)
     path = golden_path(module_file)
@@ -213,6 +219,7 @@ def _refresh(module_file: str, results: dict[int, Any], replace: bool = False) -
     with gzip.GzipFile(tmp, "wb", mtime=0) as f:   # mtime 0: the same answers give the same bytes
         f.write(data)
     os.replace(tmp, path)
+    _golden_hosts.pop(_key(module_file), None)
 
 
 def _usable(module_file: str, indices: list[int]) -> bool:
@@ -259,9 +266,41 @@ _live_answered: set[str] = set()
 
 def answered_live(module_file: str) -> bool:
     """Whether `spawn` took the module's TF answers from live TF on this machine (a live-only module, or
-    --tf-live all, or a stale golden) rather than from its golden: simdist is then checked with this
-    machine's CPU model (host_cpu "host"), as a golden's answers are checked with its host's ("reference")."""
+    --tf-live all, or a stale golden) rather than from its golden."""
     return _key(module_file) in _live_answered
+
+
+def this_host() -> dict[str, Any]:
+    """This machine's CPU as a golden records it (host_cpu.CPUModel's fields but the name)."""
+    import dataclasses
+
+    from simdist.runtime import host_cpu
+    model = dataclasses.asdict(host_cpu.detect())
+    model.pop("name")
+    model["flags"] = list(model["flags"])
+    return model
+
+
+def answers_model(module_file: str) -> Any:
+    """The CPU model to check simdist with against the module's TF answers: this machine's where TF answered
+    live; the golden's recording host where it records one (goldens since the forty-second session); else the
+    model in force (the tests' "reference": the Intel Xeon the older goldens were recorded on). TF's answers
+    follow the CPU (ops.host-cpu), so simdist models the CPU that gave them."""
+    from simdist.runtime import host_cpu
+    if answered_live(module_file):
+        return host_cpu.detect()
+    key = _key(module_file)
+    if key not in _golden_hosts:
+        g = _load(module_file)
+        _golden_hosts[key] = dict(g["host"]) if g is not None and g.get("host") else None
+    h = _golden_hosts[key]
+    if h is None:
+        return host_cpu.current()
+    h = dict(h)
+    return host_cpu.CPUModel("golden host", h.pop("vendor"), tuple(h.pop("flags")), **h)
+
+
+_golden_hosts: dict[str, dict[str, Any] | None] = {}   # a golden's recording host, read once per module
 
 
 class HostDiffersWarning(UserWarning):

@@ -170,9 +170,9 @@ class EdgeModule:
         from simdist import tf
         from simdist.runtime import host_cpu
         case = self.cases[k]
-        # live TF answered on this machine: simdist models this machine's CPU (oneDNN on or off, its vrcpps
-        # tables); a golden's answers are the reference host's, which the tests' default model is
-        with host_cpu.using("host" if tf_workers.answered_live(self.module_file) else host_cpu.current()):
+        # simdist models the CPU whose TF answered (oneDNN on or off, its vrcpps tables): this machine's for live
+        # answers, a golden's recording host's
+        with host_cpu.using(tf_workers.answers_model(self.module_file)):
             got = self.outcome(tf, k)
         check_outcome(case[0], tf_results[k], got, self.agree(case))
 
