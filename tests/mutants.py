@@ -7290,3 +7290,149 @@ TRAINING_BATCH41: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH41
 CATALOGUE += TRAINING_BATCH41
+
+# -- Forty-second session: a forty-second blind batch (TRAINING_BATCH42, helper blind42a), written from simdist's
+#    source alone, before reading any suite test (docs/conformance.md, "Forty-second session, 2026-12-04: a
+#    forty-second blind batch"). Only the Keras layers, losses and metrics, optimizers and schedules, and callbacks
+#    (batch 43, blind42b's, takes the trainer, gradients, tf.function, tf.data, saving, distribution and random
+#    ops); each in a function no earlier mutant touched.
+TRAINING_BATCH42: list[Mutant] = [
+    # -- Keras layers
+    _t("thresholded-relu-theta-zero-refused", "boundary", "simdist/keras/layers/activation_layers.py",
+       "        if theta < 0:\n",
+       "        if theta <= 0:\n",
+       "ThresholdedReLU(theta=0) is refused (Keras: theta must be >= 0)"),
+    _t("conv-transpose-output-padding-equal-strides", "boundary", "simdist/keras/layers/conv_transpose.py",
+       "                if op >= s:\n",
+       "                if op > s:\n",
+       "a transposed convolution accepts an output_padding equal to its strides (Keras: strictly less)"),
+    _t("group-norm-groups-zero-accepted", "boundary", "simdist/keras/layers/group_normalization.py",
+       "        if not isinstance(groups, int) or (groups <= 0 and groups != -1):\n",
+       "        if not isinstance(groups, int) or (groups < 0 and groups != -1):\n",
+       "GroupNormalization(groups=0) is accepted (Keras: ValueError, a positive integer or -1)"),
+    _t("dot-one-axis-accepted", "missing-error", "simdist/keras/layers/dot.py",
+       "            if len(axes) != 2:\n",
+       "            if len(axes) > 2:\n",
+       "Dot(axes=[1]) (a list of one axis) is accepted (Keras: ValueError, two elements)"),
+    _t("global-max-pool1d-channels-first-typo", "axis", "simdist/keras/layers/global_pooling1d.py",
+       "        steps_axis = 1 if self.data_format == \"channels_last\" else 2\n"
+       "        from simdist.keras.ops import tf_numpy",
+       "        steps_axis = 1 if self.data_format != \"channel_first\" else 2\n"
+       "        from simdist.keras.ops import tf_numpy",
+       "GlobalMaxPooling1D(data_format='channels_first') reduces axis 1 (the channels) instead of the steps (a typo "
+       "in the format's name)"),
+    _t("prelu-negative-part-sign", "formula", "simdist/keras/layers/prelu.py",
+       "        neg = tf.negative(self.alpha) * activations.relu(tf.negative(inputs))\n",
+       "        neg = self.alpha * activations.relu(tf.negative(inputs))\n",
+       "PReLU's negative part has its sign flipped (alpha * relu(-x) instead of -alpha * relu(-x))"),
+    _t("average-pooling1d-padding-dropped", "formula", "simdist/keras/layers/pooling1d.py",
+       "pool_dimensions=1, pool_mode=\"average\", padding=padding,",
+       "pool_dimensions=1, pool_mode=\"average\", padding=\"valid\",",
+       "AveragePooling1D(padding='same') pools as 'valid' (its padding is not passed on)"),
+    _t("max-pooling3d-data-format-dropped", "formula", "simdist/keras/layers/pooling3d.py",
+       "        super().__init__(pool_size, strides, pool_dimensions=3, pool_mode=\"max\", padding=padding,\n"
+       "                         data_format=data_format, name=name, **kwargs)\n",
+       "        super().__init__(pool_size, strides, pool_dimensions=3, pool_mode=\"max\", padding=padding,\n"
+       "                         data_format=None, name=name, **kwargs)\n",
+       "MaxPooling3D(data_format='channels_first') pools as channels_last (its data_format is not passed on)"),
+    _t("flatten-data-format-case-sensitive", "boundary", "simdist/keras/layers/reshaping.py",
+       "        data_format = \"channels_last\" if data_format is None else str(data_format).lower()\n",
+       "        data_format = \"channels_last\" if data_format is None else str(data_format)\n",
+       "Flatten(data_format='Channels_First') is refused (Keras lower-cases the format)"),
+    _t("zero-padding3d-shape-symmetric", "formula", "simdist/keras/layers/zero_padding3d.py",
+       "                out[i + offset] += self.padding[i][0] + self.padding[i][1]\n",
+       "                out[i + offset] += 2 * self.padding[i][0]\n",
+       "ZeroPadding3D.compute_output_shape counts an asymmetric padding as twice its first side"),
+    _t("zero-padding1d-zero-refused", "boundary", "simdist/keras/layers/upsampling_padding.py",
+       "        self.padding = standardize_tuple(padding, 2, \"padding\", allow_zero=True)\n",
+       "        self.padding = standardize_tuple(padding, 2, \"padding\")\n",
+       "ZeroPadding1D(0) (and a zero side) is refused (Keras allows zero)"),
+    _t("hashing-int-salt-half", "formula", "simdist/keras/layers/hashing.py",
+       "                self.salt = [salt, salt]\n",
+       "                self.salt = [salt, 0]\n",
+       "Hashing(salt=<int>) keys its strong hash with [salt, 0] instead of [salt, salt]"),
+    _t("mha-negative-attention-axes", "axis", "simdist/keras/layers/attention.py",
+       "            self._attention_axes = tuple(a if a >= 0 else (rank - 1) + a for a in self._attention_axes)\n",
+       "            self._attention_axes = tuple(a if a >= 0 else rank + a for a in self._attention_axes)\n",
+       "MultiHeadAttention's negative attention_axes count from the projected rank instead of the input's"),
+    _t("wrapper-non-layer-type-error", "error-class", "simdist/keras/layers/wrapper.py",
+       "            raise ValueError(f\"Layer {layer} supplied to Wrapper isn't a supported layer type.",
+       "            raise TypeError(f\"Layer {layer} supplied to Wrapper isn't a supported layer type.",
+       "a Wrapper (TimeDistributed, Bidirectional...) of a non-layer raises TypeError (Keras: ValueError)"),
+    _t("leaky-relu-layer-slope-not-passed", "formula", "simdist/keras/layers/activation_layers.py",
+       "        return activations.leaky_relu(inputs, negative_slope=self.negative_slope)\n",
+       "        return activations.leaky_relu(inputs)\n",
+       "the LeakyReLU layer applies leaky_relu's default slope (0.2) instead of its own negative_slope (0.3)"),
+    _t("elu-layer-alpha-not-passed", "formula", "simdist/keras/layers/activation_layers.py",
+       "        return activations.elu(inputs, alpha=self.alpha)\n",
+       "        return activations.elu(inputs)\n",
+       "the ELU layer ignores its alpha (always 1.0)"),
+    _t("category-encoding-zero-tokens-accepted", "boundary", "simdist/keras/layers/category_encoding.py",
+       "        if num_tokens < 1:\n",
+       "        if num_tokens < 0:\n",
+       "CategoryEncoding(num_tokens=0) is accepted (Keras: ValueError, >= 1)"),
+    # -- losses and metrics
+    _t("loss-dtype-ignored", "dtype", "simdist/keras/losses/loss.py",
+       "        self._dtype_policy = dtype_policies.get(dtype or config.floatx())\n",
+       "        self._dtype_policy = dtype_policies.get(config.floatx())\n",
+       "a Loss's dtype argument is ignored (its values always in floatx)"),
+    _t("generalized-ce-q-one-accepted", "boundary", "simdist/keras/losses/probabilistic_losses.py",
+       "        if not 0 < q < 1:\n",
+       "        if not 0 < q <= 1:\n",
+       "CategoricalGeneralizedCrossEntropy(q=1) is accepted (Keras: q in the open interval (0, 1))"),
+    _t("specificity-at-sensitivity-class-id-dropped", "formula", "simdist/keras/metrics/sensitivity_specificity.py",
+       "        super().__init__(sensitivity, num_thresholds=num_thresholds, class_id=class_id, name=name, dtype=dtype)\n",
+       "        super().__init__(sensitivity, num_thresholds=num_thresholds, name=name, dtype=dtype)\n",
+       "SpecificityAtSensitivity(class_id=...) scores every class (its class_id is not passed on)"),
+    _t("auc-curve-lowercase-prgain-refused", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "        if key in (\"prgain\", \"PRGAIN\"):\n",
+       "        if key in (\"PRGAIN\",):\n",
+       "AUC(curve='prgain') is refused (Keras accepts 'prgain' and 'PRGAIN')"),
+    _t("pearson-axis-not-passed", "formula", "simdist/keras/metrics/correlation_metrics.py",
+       "        super().__init__(fn=pearson_correlation, name=name, dtype=dtype, axis=axis)\n",
+       "        super().__init__(fn=pearson_correlation, name=name, dtype=dtype)\n",
+       "PearsonCorrelation(axis=...) correlates over the last axis (its axis is not passed to the function)"),
+    _t("regression-pair-ranks-not-matched", "axis", "simdist/keras/losses/regression_losses.py",
+       "    y_true = ops.convert_to_tensor(y_true, dtype=y_pred.dtype)\n"
+       "    return squeeze_or_expand_to_same_rank(y_true, y_pred)\n",
+       "    y_true = ops.convert_to_tensor(y_true, dtype=y_pred.dtype)\n"
+       "    return y_true, y_pred\n",
+       "the regression loss functions (log_cosh, huber, MAPE, MSLE, cosine_similarity) do not match y_true's and "
+       "y_pred's ranks: labels (N,) against predictions (N, 1) broadcast to (N, N)"),
+    # -- optimizers and schedules
+    _t("optimizer-sparse-assign-sub-adds", "formula", "simdist/keras/optimizers/base_optimizer.py",
+       "            variable.scatter_sub(value)\n",
+       "            variable.scatter_add(value)\n",
+       "Optimizer.assign_sub of IndexedSlices (a sparse gradient, e.g. SGD on an Embedding) adds its rows"),
+    _t("muon-velocity-for-every-variable", "state", "simdist/keras/optimizers/muon.py",
+       "            if self._should_use_adamw(var):\n"
+       "                self.adam_velocities[index] = self.add_variable_from_reference(var, name=\"velocity\")\n",
+       "            self.adam_velocities[index] = self.add_variable_from_reference(var, name=\"velocity\")\n",
+       "Muon builds an Adam velocity for every variable, also those it updates with Muon (2-D+ kernels)"),
+    _t("cosine-decay-steps-unchecked", "missing-error", "simdist/keras/optimizers/schedules.py",
+       "        self.warmup_target = warmup_target\n"
+       "        _check_steps(\"decay_steps\", decay_steps)\n",
+       "        self.warmup_target = warmup_target\n",
+       "CosineDecay(decay_steps=0) is accepted"),
+    _t("lion-slot-name", "order", "simdist/keras/optimizers/lion.py",
+       "        self._momentums = self.add_optimizer_variables(var_list, \"momentum\")\n",
+       "        self._momentums = self.add_optimizer_variables(var_list, \"velocity\")\n",
+       "Lion's slot variables are named '..._velocity' (Keras: '..._momentum'; a checkpoint's keys)"),
+    # -- callbacks
+    _t("model-checkpoint-batch-save-epoch-plus-one", "boundary", "simdist/keras/callbacks/model_checkpoint.py",
+       "        self._current_epoch = epoch\n",
+       "        self._current_epoch = epoch + 1\n",
+       "ModelCheckpoint(save_freq=<int>) names its batch-end saves one epoch later ({epoch} of the epoch after)"),
+    _t("callback-list-tuple-not-flattened", "boundary", "simdist/keras/callbacks/callback_list.py",
+       "    if isinstance(callbacks, (list, tuple)):\n",
+       "    if isinstance(callbacks, list):\n",
+       "CallbackList (fit's callbacks) does not flatten a tuple of callbacks"),
+    _t("reduce-lr-not-reset-on-train-begin", "state", "simdist/keras/callbacks/reduce_lr_on_plateau.py",
+       "    def on_train_begin(self, logs: Any = None) -> None:\n"
+       "        self._reset()\n",
+       "    def on_train_begin(self, logs: Any = None) -> None:\n"
+       "        pass\n",
+       "ReduceLROnPlateau keeps its wait, cooldown and best from the previous fit"),
+]
+TRAINING += TRAINING_BATCH42
+CATALOGUE += TRAINING_BATCH42
