@@ -125,8 +125,13 @@ class Function:
                     retried = self._pruned_retry(e, args, kwargs, journal, creating, made, kind)
                     if retried is not None:
                         if not retried[0]:
-                            self._count_trace(args, kwargs, kind)
-                            raise retried[1] from None
+                            late = retried[1]
+                            if isinstance(late, errors.OpError) or getattr(late, "_simdist_deferred_value", False):
+                                self._count_trace(args, kwargs, kind)   # (an error of the graph's run)
+                            # (else the Python's own error past the pruned op, the trace's: TF counts no trace;
+                            # segment_min's refused segment_ids, then eig's UnboundLocalError of int64; fz42, fz14
+                            # seed 1420423003 #201)
+                            raise late from None
                         out = retried[1]
                 if out is _UNSET:
                     self._count_trace(args, kwargs, kind)   # (an error of the graph's run: the trace was made)

@@ -67,7 +67,9 @@ KNOWN_OPEN: dict[object, str] = {
                              "tf.function (fz32b: ext8 seed 3202 #233, sig): Grappler's constant folding evaluates it "
                              "and TF 2.21 gives pi/2 (the subnormal read as a non-zero y), where eagerly and in simdist "
                              "the kernel's DAZ reads it as 0 and gives 0: the open class of folded bfloat16 subnormals "
-                             "('math.pow' below; docs/spec.md ops.subnormals), not modelled",
+                             "('math.pow' below; docs/spec.md ops.subnormals), not modelled. fz42 (ext8 seed 4103 "
+                             "#128, sig): atan2(y=x, x=x) of a bfloat16 matrix holding 9.99995e-41 is NaN there in "
+                             "TF 2.21, 0 in simdist; not analysed",
     ("math.reduce_max", "value"): "reduce_max of a bfloat16 tensor holding a subnormal (fz34b: ext8 seed 3402 #268, "
                                   "[[1, 0], [3, 9.2e-41]] over axis -2): TF 2.21 keeps 9.18355e-41 in one column and "
                                   "flushes it in others by position (eagerly `reduce_max([[1e-40, 2e-40], [0, 1e-40]], "

@@ -298,6 +298,9 @@ def _unravel(idx: np.ndarray, dims: np.ndarray) -> np.ndarray:
         raise errors.InvalidArgumentError(None, None, f"{text} [Op:UnravelIndex]")
     if idx.ndim > 1:
         fail(f"The indices can only be scalar or vector, got \"{args.dims(idx.shape)}\"")
+    if idx.size == 0:   # (then no index: a raw call's [] too, whatever dims is; fz42, fz20 seed 4120261209 #128)
+        fail(f"received empty tensor indices: Tensor<type: {dtypes.as_dtype(idx.dtype).name} shape: "
+             f"{args.dims(idx.shape)} values: >")
     for k, v in enumerate(dims.reshape(-1).tolist()):
         if v == 0:
             fail(f"Input dims cannot contain a dim of zero, but dims contains zero at index {k}")
@@ -347,16 +350,20 @@ def unravel_index(indices: Any, dims: Any, name: str | None = None) -> Tensor:
         i, d = attr_rules.default_group([indices, dims], dtypes.int32, ("int32", "int64"),
                                         attr_rules.fast_path_takes("UnravelIndex", (indices, dims)))
     UNRAVEL_INDEX.dtype((i.dtype, d.dtype), None)
+    from simdist.runtime.ops import infer_ctx
+    infer_ctx.check("UnravelIndex", {"indices": i, "dims": d}, {})   # (traced: dims of rank 1, shape_fns_array)
     dv, iv = dispatch.static_value(d), dispatch.static_value(i)
+    # (the kernel's order, observed on TF 2.21: the indices' rank, then their emptiness (`unravel_index([[]], [2])`
+    # is the rank's error, `unravel_index([], [[2]])` the emptiness'), then the dims' rank; fz42)
+    if i.ndim > 1:
+        raise errors.InvalidArgumentError(None, None, f"The indices can only be scalar or vector, got "
+                                          f"\"{args.dims(iv.shape)}\" [Op:UnravelIndex]")
     if iv.size == 0:
         raise errors.InvalidArgumentError(None, None, f"received empty tensor indices: Tensor<type: {i.dtype.name} "
                                           f"shape: {args.dims(iv.shape)} values: > [Op:UnravelIndex]")
     if d.ndim != 1:
         raise errors.InvalidArgumentError(None, None, f"The dims argument must be a 1-D tensor, got shape "
                                           f"{args.dims(dv.shape)} [Op:UnravelIndex]")
-    if i.ndim > 1:
-        raise errors.InvalidArgumentError(None, None, f"The indices can only be scalar or vector, got "
-                                          f"\"{args.dims(iv.shape)}\" [Op:UnravelIndex]")
     # (the dims' and the indices' values are the kernel's checks, `_unravel`, with TF 2.21's texts: a
     # dry run goes on past them with the op's stand-in)
     return dispatch.execute(UNRAVEL_INDEX, (i, d))

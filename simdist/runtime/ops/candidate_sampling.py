@@ -87,17 +87,13 @@ def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true
     # eager fallback's ValueError when the call leaves the fast path, attr_rules.fast_path_takes)
     fallback = not attr_rules.fast_path_takes("ComputeAccidentalHits", (true_classes, sampled_candidates),
                                               num_true=num_true)
-    tcs = []
-    for v, arg in ((true_classes, "true_classes"), (sampled_candidates, "sampled_candidates")):
-        if context.in_function() and not isinstance(v, Tensor) and hasattr(v, "_as_tensor"):
-            # (a variable is read into the graph: a uint64 one is op_def_library's TypeError, not
-            # convert_to_tensor's ValueError; fz14 seed 1420261219 #233)
-            tcs.append(trace_errors.fixed_operand(v.read_value(), dtypes.int64, "ComputeAccidentalHits", arg))
-            continue
-        tcs.append(v if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dtypes.int64))
-        if fallback and isinstance(v, Tensor) and not context.in_function():
-            attr_rules.fallback_conversion(v, dtypes.int64)
-    tc, sc = tcs
+    # (attr_rules.fixed_inputs: on the fast path a resource variable is read and the kernel judges its dtype,
+    # "cannot compute ComputeAccidentalHits as input #0(zero-based) was expected to be a int64 tensor but is a float
+    # tensor" InvalidArgumentError, not the fallback's ValueError, fz14 seed 1420413004 #98; in a graph a variable is
+    # read into it, a uint64 one op_def_library's TypeError, fz14 seed 1420261219 #233)
+    tc, sc = attr_rules.fixed_inputs("ComputeAccidentalHits", [(true_classes, dtypes.int64, "true_classes"),
+                                                               (sampled_candidates, dtypes.int64, "sampled_candidates")],
+                                     fast=not fallback)
     HITS.dtype((tc.dtype, sc.dtype), None)
     _shape_fn(tc, sc, int(num_true))
     out = dispatch.execute(HITS, (tc, sc), {"num_true": int(num_true), "seed": 0, "seed2": 0})

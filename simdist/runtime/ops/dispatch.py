@@ -85,6 +85,10 @@ def static_value(t: Tensor) -> np.ndarray:
 
 def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> Any:
     """Run op on tensors (already converted): its Tensor, or a tuple for multi-output ops."""
+    if _pruning._ERRORS and not op.stateful:   # (a retry's stand-in read by a stateless op: pruning.py)
+        err = _pruning.standin_error(tensors)
+        if err is not None:
+            return _through_standin(op, tensors, attrs, err)
     if _current.ctx.recorder is None:
         arrays = [t._v for t in tensors]
     else:
@@ -110,6 +114,33 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
     if op.stateful and context._data_traces:   # (made in a tf.data function: clause dataset.iterator-checkpoint)
         _note_stateful(op, attrs)
     return run(op, tensors, arrays, dt, attrs)
+
+
+def past_standin(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> Any:
+    """`_through_standin`'s stand-ins when a stateless op reads a retry's stand-in, else None: for callers that read
+    their inputs' arrays before `run` (the arithmetic operators' fast path)."""
+    if not _pruning._ERRORS or op.stateful:
+        return None
+    err = _pruning.standin_error(tensors)
+    return None if err is None else _through_standin(op, tensors, attrs, err)
+
+
+def _through_standin(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None, err: BaseException) -> Any:
+    """A stateless op of a tf.function call's retry (runtime/ops/pruning.py) reading a stand-in: no kernel runs;
+    stand-ins of its outputs (its stand-in rule's shapes), raising `err` when read, as TF prunes the op with the
+    failed one when nothing uses them. `err` itself when no output count or dtype can be had."""
+    try:
+        dt = op.dtype(tuple(t.dtype for t in tensors), attrs)
+    except Exception:  # noqa: BLE001 - no dtype to stand in with: the stand-in's error stands
+        raise err from None
+    out = _pruning.standin(op, [_pruning.standin_array(t) for t in tensors], dt, attrs)
+    if out is None:
+        raise err
+    dev = context.current_device()
+    if op.num_outputs == 1:
+        return _pruning.poison(Tensor(np.asarray(out), dt, dev), err)
+    dts = dt if type(dt) is tuple else (dt,) * len(out)
+    return _pruning.poison(tuple(Tensor(np.asarray(o), d, dev) for o, d in zip(out, dts)), err)
 
 
 # Stateful ops tf.data lets an iterator's checkpoint hold (TF's WHITELIST_STATEFUL_OP_FOR_DATASET_FUNCTIONS,
@@ -188,7 +219,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
                     raise
             _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
     if op.num_outputs != 1:
-        ts = _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
+        ts = _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked, pruned is None)
         return ts if pruned is None else _pruning.poison(ts, pruned)
     if type(out) is not np.ndarray:
         out = np.asarray(out)   # a NumPy scalar from a 0-d op
@@ -200,7 +231,9 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         # an underflow was noted (a subnormal result, or one rounded to zero), the inputs held
         # subnormals, or the op's NumPy kernel does not note underflows: flush the result (FTZ)
         out = _flush_result(out, rule)
-    fl = op.flops
+    # (a stand-in's zeros are no kernel's output: the op's cost rule, which may read the output's shape, is not
+    # asked; SparseSegmentSumWithNumSegments' OOM deferred in a tf.function's retry had met its IndexError, fz42)
+    fl = op.flops if pruned is None else None
     n = out.size if fl is None else fl(arrays, out, attrs)
     c = _current.ctx
     d = c.device
@@ -393,7 +426,7 @@ def _trace_shape(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> No
 
 
 def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], outs: Any, dts: Any,
-               attrs: dict | None, rule: Any, marked: bool) -> tuple[Tensor, ...]:
+               attrs: dict | None, rule: Any, marked: bool, ran: bool = True) -> tuple[Tensor, ...]:
     if type(dts) is not tuple:
         dts = (dts,) * len(outs)
     flush = (_fired[0] or marked or rule is _CHECK) and rule is not _KEEP
@@ -405,7 +438,7 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
         if (flush or dt._np is _BF16) and rule is not _KEEP:
             out = _flush_result(out, rule)
         fixed.append(out)
-    fl = op.flops
+    fl = op.flops if ran else None   # (not `ran`: a stand-in's zeros, run's comment)
     n = sum(o.size for o in fixed) if fl is None else fl(arrays, fixed, attrs)
     dev = context.current_device()
     rl = _cost.roofline

@@ -312,6 +312,11 @@ def central_crop(image: Any, central_fraction: float) -> Tensor:
         raise ValueError("central_fraction must be within (0, 1]")
     if frac == 1.0:
         return img
+    from simdist.runtime.ops import static_shapes
+    if static_shapes.rank_unknown(img):
+        # (a graph that does not know the rank: _CheckAtLeast3DImage adds its run-time assert, then the rank read is
+        # None, the trace's ValueError; fz42, fz14 seed 1420423003 #63)
+        raise ValueError("`image` should either be a Tensor with rank = 3 or rank = 4. Had rank = None.")
     _check_at_least_3d(img)
     r = img.shape.ndims
     if r not in (3, 4):

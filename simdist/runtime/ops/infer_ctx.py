@@ -24,7 +24,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-__all__ = ["ShapeFnError", "Ctx", "register", "registered", "has", "check", "trace_shape", "dims_text", "Shape"]
+__all__ = ["ShapeFnError", "Ctx", "register", "registered", "has", "check", "trace_shape", "dims_text", "Shape",
+           "kernel_dtype"]
 
 Shape = list | None
 
@@ -266,6 +267,23 @@ def check(op: str, inputs: dict[str, Any], attrs: dict[str, Any]) -> None:
         from simdist.runtime.ops import trace_errors
         raise trace_errors.shape_error(f"{e.text} [Op:{op}]", e.text, op, flat) from None
 
+
+
+def kernel_dtype(opdef: Any, op: str, inputs: dict[str, Any], attrs: dict[str, Any], dts: tuple,
+                 dtype_attrs: Any = None) -> Any:
+    """`opdef.dtype(dts, dtype_attrs)`, the output dtype(s) of TF op `op`; inside a tf.function a refusal that is
+    no graph-build error (a missing CPU kernel for a half or bfloat16 input, which only the graph's run finds)
+    comes after the op's shape function (`check` on `inputs`, OpDef name -> tensor): TF adds the node first, so
+    `tf.linalg.solve(np.float16(1.0), -1)` traced is "Shape must be at least rank 2 but is rank 0" ValueError, not
+    the missing kernel's InvalidArgumentError (fz42, fz14 seed 1420423002 #163; Cholesky's, fz41). op_def_library's
+    T list (bfloat16 where the OpDef refuses it: TypeError) stays first."""
+    try:
+        return opdef.dtype(dts, dtype_attrs)
+    except Exception as e:
+        from simdist.runtime.ops import trace_errors
+        if not trace_errors.builds(e):
+            check(op, inputs, attrs)
+        raise
 
 
 def trace_shape(op: str) -> Callable[[list, dict | None], str | None]:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array_shape_fns, attr_rules, dispatch, linalg_inputs
+from simdist.runtime.ops import array_shape_fns, attr_rules, dispatch, infer_ctx, linalg_inputs
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
 from simdist.runtime.ops.registry import RegisterGradient, register
@@ -151,7 +151,7 @@ def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.linalg.eigh`: (eigenvalues ascending, eigenvectors as columns) of each innermost
     self-adjoint matrix, read from its lower triangle."""
     x = _t(tensor)
-    EIGH.dtype((x.dtype,), None)
+    infer_ctx.kernel_dtype(EIGH, "SelfAdjointEigV2", {"input": x}, {}, (x.dtype,))   # (fz42)
     _square(x, "SelfAdjointEigV2")
     e, v = dispatch.execute(EIGH, (x,), {"compute_v": True})
     return e, v
@@ -160,7 +160,7 @@ def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
 def eigvalsh(tensor: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.eigvalsh`: the eigenvalues (ascending) of each innermost self-adjoint matrix."""
     x = _t(tensor)
-    EIGH.dtype((x.dtype,), None)
+    infer_ctx.kernel_dtype(EIGH, "SelfAdjointEigV2", {"input": x}, {}, (x.dtype,))   # (fz42)
     _square(x, "SelfAdjointEigV2")
     return dispatch.execute(EIGH, (x,), {"compute_v": False})[0]
 
@@ -171,7 +171,8 @@ def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name:
     x = _t(tensor)
     # (the wrapper's make_*: ops.attr-types)
     attr_rules.check("Svd", compute_uv=compute_uv, full_matrices=full_matrices)
-    SVD.dtype((x.dtype,), None)
+    infer_ctx.kernel_dtype(SVD, "Svd", {"input": x}, {"compute_uv": bool(compute_uv),
+                                                    "full_matrices": bool(full_matrices)}, (x.dtype,))   # (fz42)
     if x.ndim < 2:
         # (traced: Svd's shape function, WithRankAtLeast(input, 2), where the graph knows the rank)
         raise array_shape_fns.marked(errors.InvalidArgumentError(

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array_shape_fns, dispatch, eigen_lu
+from simdist.runtime.ops import array_shape_fns, dispatch, eigen_lu, infer_ctx
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
@@ -78,7 +78,8 @@ def lu(input: Any, output_idx_type: Any = dtypes.int32, name: str | None = None)
     if idx.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'output_idx_type' of {idx.name} is not in the "
                                           "list of allowed values: int32, int64 [Op:Lu]")
-    LU.dtype((x.dtype,), {"output_idx_type": idx.name})
+    infer_ctx.kernel_dtype(LU, "Lu", {"input": x}, {"output_idx_type": idx}, (x.dtype,),
+                           {"output_idx_type": idx.name})   # (fz42)
     if x.ndim < 2:
         # (traced: Lu's shape function, WithRankAtLeast(input, 2), where the graph knows the rank)
         raise array_shape_fns.marked(errors.InvalidArgumentError(

@@ -696,7 +696,8 @@ def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None)
     """`tf.linalg.solve`: X with matrix @ X = rhs (batch shapes equal: MatrixSolve does not broadcast)."""
     a, b = args.matching([matrix, rhs], op="MatrixSolve", names=("matrix", "rhs"))   # (ops.attr-types)
     attr_rules.check("MatrixSolve", adjoint=adjoint)   # (the wrapper's make_*: ops.attr-types)
-    SOLVE.dtype((a.dtype, b.dtype), None)
+    # (a graph: MatrixSolveShapeFn before a half input's missing kernel; fz42, fz14 seed 1420423002 #163)
+    infer_ctx.kernel_dtype(SOLVE, "MatrixSolve", {"matrix": a, "rhs": b}, {"adjoint": bool(adjoint)}, (a.dtype, b.dtype))
     # (the shapes: MatrixSolveShapeFn at trace (SOLVE.trace_shape), LinearAlgebraOp's checks in the kernel)
     return dispatch.execute(SOLVE, (a, b), {"adjoint": bool(adjoint)})
 
@@ -726,7 +727,8 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
     # to the fallback, which converts the attrs first; fz38b, fz14 seed 1420383003 #120; ops.attr-types)
     attr_rules.check("MatrixTriangularSolve", lower=lower, adjoint=adjoint)
     a, b = args.matching([matrix, rhs], op="MatrixTriangularSolve", names=("matrix", "rhs"))   # (ops.attr-types)
-    TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
+    infer_ctx.kernel_dtype(TRIANGULAR_SOLVE, "MatrixTriangularSolve", {"matrix": a, "rhs": b},
+                           {"lower": bool(lower), "adjoint": bool(adjoint)}, (a.dtype, b.dtype))   # (fz42)
     triangular_solve_checks.check(a, b, lower, adjoint)   # (the kernel's texts; traced, the shape function's)
     return dispatch.execute(TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
 

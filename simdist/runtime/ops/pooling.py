@@ -353,7 +353,11 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
     of a non-float dtype fails its dtype check first."""
     from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
     if not host_cpu.current().onednn(x.dtype.name, _NCHW_DTYPES[op]):
-        if op == "AvgPool" and not x.dtype.is_floating:
+        from simdist.runtime.ops import raw_ops
+        if x.dtype.name not in raw_ops.opdefs()["ops"][op]["inferred"]["T"]["allowed"]:
+            # (a dtype outside the op's T list fails its dtype check first, an AvgPool's of a non-float dtype, a
+            # MaxPool's of bool: "Value for attr 'T' of bool is not in the list of allowed values" eagerly,
+            # op_def_library's TypeError in a graph; fz42, fz14 seed 1420423004 #148)
             return pool_nhwc(x, ksize, strides, padding, "NHWC")        # its dtype error
         kind = "MaxPoolingOp" if op == "MaxPool" else "AvgPoolingOp"
         err = errors.InvalidArgumentError(None, None, f"Default {kind} only supports NHWC on device type CPU "

@@ -11,9 +11,10 @@ read (an op's input, `numpy()`, its shape) raises the error, so the call complet
 prunes the op; an output that holds a stand-in raises it too (`check`). Only the error the first
 run met is deferred (its op and message), so an error a wrapper catches and translates keeps its
 class. The recording keeps the failing op with its stand-in, which its replays drop as an unused
-pure op. Limits: the Python runs twice, its own side effects (print, appends, tf.print, stateful
-draws) too; an op reading
-only a stand-in that is itself unused still raises (TF prunes both).
+pure op. A stateless op reading a stand-in gives stand-ins of its own outputs, raising the same error
+(dispatch.execute: TF prunes both when nothing uses them; `tf.random.stateless_normal(..., alg='threefry')`,
+whose counter the kernel refuses, unused; fz42, fz14 seed 1420423001 #99); a stateful one raises it. Limits:
+the Python runs twice, its own side effects (print, appends, tf.print, stateful draws) too.
 """
 
 from __future__ import annotations
@@ -134,6 +135,25 @@ def standin(op: Any, arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None) 
     outs = tuple(np.full(s, b"", dtype=object) if d is dtypes.string else np.zeros(s, d._np)
                  for s, d in zip(shapes, dts))
     return outs[0] if n == 1 else outs
+
+
+def standin_error(tensors: Sequence[Any]) -> BaseException | None:
+    """The error of the first stand-in among `tensors` while a retry runs (`deferring`), else None."""
+    if _ACTIVE[0] is None or not _ERRORS:
+        return None
+    for t in tensors:
+        if type(t) in (_PrunedTensor, _PrunedTraced):
+            return _error_of(t)
+    return None
+
+
+def standin_array(t: Any) -> Any:
+    """The array of `t`, a stand-in's zeros read past its poisoned `_v` (the slot under it)."""
+    if type(t) is _PrunedTensor:
+        return Tensor._v.__get__(t)   # type: ignore[attr-defined]
+    if type(t) is _PrunedTraced:
+        return _Traced._a.__get__(t)   # type: ignore[attr-defined]
+    return t._a if type(t) is _Traced else t._v
 
 
 def poison(result: Any, err: BaseException) -> Any:

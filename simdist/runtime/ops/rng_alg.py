@@ -98,7 +98,7 @@ def seed_for(seed: Any, alg: Any, opname: str) -> Tensor:
         # (the kernels' run-time check: a dry run of a tf.function goes on past it with a stand-in seed, so
         # a later op's trace-time error comes first, `tf.random.split([0, 0], alg='threefry') ** nan`'s
         # TypeError; fz35b, fourteenth generator seed 1420353003 #83)
-        return dispatch.refused(_counter_error(opname, [1], 2), dtypes.int64, [2])
+        return dispatch.refused(_counter_error(opname, [1], 2), dtypes.int64, [2], pruned=True)
     if len(shape) != 1:     # (the Philox key draw: StatelessRandomUniformFullIntV2; traced, its shape function)
         from simdist.runtime.ops import trace_errors
         raise trace_errors.mark_shape(_counter_error("StatelessRandomUniformFullIntV2", shape, 1),

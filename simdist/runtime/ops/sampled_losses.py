@@ -76,11 +76,7 @@ def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sam
                     num_true: int, sampled_values: Any, subtract_log_q: bool, remove_accidental_hits: bool,
                     seed: Any) -> tuple[Tensor, Tensor]:
     from simdist.runtime.ops import array, math
-    from simdist.runtime.ops.candidate_sampling import compute_accidental_hits
     from simdist.runtime.ops.candidate_samplers import log_uniform_candidate_sampler
-    from simdist.runtime.ops.linalg import matmul
-    from simdist.runtime.ops.scatter import tensor_scatter_nd_update
-    from simdist.runtime.ops.unary import log
     if not isinstance(weights, list):   # (nn_impl: a tuple is one tensor, a list a list of shards)
         weights = [weights]
     # (TF reads labels.dtype and later inputs.dtype on the arguments as given: a Python number or
@@ -88,6 +84,7 @@ def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sam
     if raw_attribute(labels, "dtype") != dtypes.int64:
         labels = math.cast(labels, dtypes.int64)
     labels_flat = array.reshape(labels, [-1])
+    pending = None
     if sampled_values is None:
         try:
             sampled_values = log_uniform_candidate_sampler(labels, num_true, num_sampled, True, num_classes,
@@ -95,12 +92,46 @@ def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sam
         except errors.InvalidArgumentError as e:
             from simdist.runtime import context
             from simdist.runtime.ops import trace_errors
-            if context.in_function() and not trace_errors.builds(e):
-                # (in a graph the sampler's kernel refuses its true_classes when the graph runs; the
-                # wrapper's Python goes on first, and inputs.dtype of a list is its AttributeError;
-                # fz14 seed 1420262201 #172)
-                raw_attribute(inputs, "dtype")
+            if not context.in_function() or trace_errors.builds(e):
+                raise
+            # (in a graph the sampler's kernel refuses its true_classes only when the graph runs; the wrapper's
+            # Python goes on first, so a later op's build error wins: the lookup of a scalar weights is GatherV2's
+            # "Shape must be at least rank 1 but is rank 0" ValueError (fz42, fz14 seed 1420423002 #211),
+            # inputs.dtype of a list its AttributeError (fz14 seed 1420262201 #172); else the sampler's error)
+            pending = e
+            sampled_values = _sampler_standins(labels, num_sampled)
+    if pending is None:
+        return _logits(weights, biases, labels, labels_flat, inputs, num_true, sampled_values, subtract_log_q,
+                       remove_accidental_hits)
+    try:
+        _logits(weights, biases, labels, labels_flat, inputs, num_true, sampled_values, subtract_log_q,
+                remove_accidental_hits)
+    except errors.OpError as e:   # (a run-time error of an op fed by the stand-ins: the sampler's comes first)
+        from simdist.runtime.ops import trace_errors
+        if trace_errors.builds(e):
             raise
+    raise pending
+
+
+def _sampler_standins(labels: Any, num_sampled: int) -> tuple[Tensor, Tensor, Tensor]:
+    """Stand-ins of LogUniformCandidateSampler's outputs in a graph whose run its kernel refuses: zeros of the
+    shapes its shape function gives (sampled_candidates [num_sampled] int64, true_expected_count the
+    true_classes' shape, sampled_expected_count [num_sampled], float32), values the graph does not know."""
+    from simdist.runtime.ops import array, graph_constants
+    n = int(num_sampled)
+    shape = labels.shape.as_list() if isinstance(labels, Tensor) else list(_t(labels).shape.as_list())
+    outs = (array.zeros([n], dtypes.int64), array.zeros([d or 1 for d in shape], dtypes.float32),
+            array.zeros([n], dtypes.float32))
+    return tuple(graph_constants.vary(o) for o in outs)
+
+
+def _logits(weights: Any, biases: Any, labels: Any, labels_flat: Tensor, inputs: Any, num_true: int,
+            sampled_values: Any, subtract_log_q: bool, remove_accidental_hits: bool) -> tuple[Tensor, Tensor]:
+    from simdist.runtime.ops import array, math
+    from simdist.runtime.ops.candidate_sampling import compute_accidental_hits
+    from simdist.runtime.ops.linalg import matmul
+    from simdist.runtime.ops.scatter import tensor_scatter_nd_update
+    from simdist.runtime.ops.unary import log
     sampled, true_expected, sampled_expected = (array.stop_gradient(s) for s in sampled_values)
     sampled = math.cast(sampled, dtypes.int64)
     num_true = int(num_true)
@@ -111,15 +142,18 @@ def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sam
     inputs = _t(inputs)
     if all_w.dtype != inputs.dtype:
         all_w = math.cast(all_w, inputs.dtype)
-    dim = all_w.shape.as_list()[1]
-    true_w = all_w[:n_true]
-    sampled_w = all_w[n_true:]
+    # (TF's Slice ops, in its order, before the matmul and the biases' lookup: weights of rank 1 are Slice's error,
+    # InvalidArgumentError eagerly, its shape function's ValueError in a graph, not an IndexError; fz42)
+    from simdist.runtime.ops.slicing import slice_
+    true_w = slice_(all_w, [0, 0], [n_true, -1])
+    sampled_w = slice_(all_w, [n_true, 0], [-1, -1])
     sampled_logits = matmul(inputs, sampled_w, transpose_b=True)
     all_b = _lookup(biases, all_ids)
     if all_b.dtype != inputs.dtype:
         all_b = math.cast(all_b, inputs.dtype)
-    true_b = all_b[:n_true]
-    sampled_b = all_b[n_true:]
+    true_b = slice_(all_b, [0], [n_true])
+    sampled_b = slice_(all_b, [n_true], [-1])
+    dim = true_w.shape.as_list()[1]
     row_wise_dots = math.multiply(array.expand_dims(inputs, 1), array.reshape(true_w, [-1, num_true, dim]))
     dots_as_matrix = array.reshape(row_wise_dots, [-1, dim])
     true_logits = array.reshape(_sum_rows(dots_as_matrix), [-1, num_true])

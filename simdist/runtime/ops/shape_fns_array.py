@@ -704,3 +704,33 @@ def _matrix_set_diag_v1(c: Ctx) -> None:
         d = c.with_rank(c.input("diagonal"), len(x) - 1)
         if x[-2] is not None and x[-1] is not None:
             c.merge_dim(min(x[-2], x[-1]), d[-1])
+
+
+@register("Bitcast")
+def _bitcast(c: Ctx) -> None:
+    """array_ops.cc Bitcast's shape function: an unknown rank passes; to a wider type the input's last
+    dimension, where known, must be the ratio of the sizes ("Cannot bitcast from 3 to 18 due to shape. 2 does not
+    match 4", the DataType enums: a [1, 3, ?, 2] int32 spec as complex128 at trace; fz42, twentieth generator sig
+    seed 4120261210 #123); a zero-size type (string, resource) is refused."""
+    x = c.input("input")
+    if x is None:
+        return
+    src, dst = c.attr("T"), c.attr("type")
+    if src is None or dst is None:
+        return
+    a, b = int(getattr(src, "size", 0) or 0), int(getattr(dst, "size", 0) or 0)
+    if a == 0 or b == 0:
+        c.fail(f"Cannot bitcast types {src.name} to {dst.name} because one of the type sizes is zero.")
+    if a < b:
+        c.with_rank_at_least(x, 1)
+        last = c.dim(x, -1)
+        if last is not None and last != b // a:
+            c.fail(f"Cannot bitcast from {src.as_datatype_enum} to {dst.as_datatype_enum} due to shape. {last} does "
+                   f"not match {b // a}")
+
+
+@register("UnravelIndex")
+def _unravel_index(c: Ctx) -> None:
+    """array_ops.cc UnravelIndex's shape function: dims of rank 1 (the indices' rank is the kernel's check, when the
+    graph runs): `unravel_index([], [[2]])` in a tf.function is "Shape must be rank 1 but is rank 2" at trace (fz42)."""
+    c.with_rank(c.input("dims"), 1)

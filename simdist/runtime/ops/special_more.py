@@ -220,7 +220,9 @@ def zeta(x: Any, q: Any, name: str | None = None) -> Tensor:
 
 def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
     """`tf.math.nextafter(x1, x2)`: the next representable value after x1 toward x2. Eagerly,
-    with no tensor operand, TF's fast path converts both to NextAfter's default T, float32: a
+    with no tensor operand, TF's fast path (both operands passing CheckOneInput) converts both to
+    NextAfter's default T, float32 (a list or a NumPy scalar other than np.float64: the eager
+    fallback's args_to_matching_eager, x1's own float dtype kept); there a
     NumPy float64 array is cast (1e300 to inf), so the result is float32 (ops.conversion; TF's
     very first call in a process takes the slow path, which keeps float64: not modelled). A
     tf.function's graph keeps a float32/float64 NumPy x1's dtype, casts another NumPy x1 to float32,
@@ -230,19 +232,26 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
         # (a graph's op_def_library converts a Python x1 by its own dtype when T allows it, else
         # preferring T's default, float32, whatever x2 is: True is 1.0; fz25b, seed 1420262501 #44)
         x1 = graph_inputs.convert("NextAfter", x1, "x1")
-    if not math._tensorlike(x1) and not math._tensorlike(x2):
+    from simdist.runtime.ops import attr_rules
+    if not context.in_function() and not isinstance(x1, Tensor) and not isinstance(x2, Tensor) and \
+            not (attr_rules.check_one_input(x1) and attr_rules.check_one_input(x2)):
+        # (an operand the fast path does not take, a list or a NumPy scalar other than np.float64, sends the call to
+        # the eager fallback, whose args_to_matching_eager sees no eager tensor: x1's own conversion when T allows
+        # its dtype, else T's default float32, and x2 converted to it: `nextafter(float64 array, [2, 0])` is float64,
+        # `nextafter([1e300], float64 array)` the plain conversion's ValueError (fz42, fz14 seed 1420423001 #209);
+        # `nextafter(np.uint8(255), float32 variable)` is 254.99998 (fz36b, fz14 seed 1420363006 #197))
+        x1, x2 = attr_rules.fallback_args_to_matching([x1, x2], (dtypes.float64, dtypes.float32), dtypes.float32)
+    elif not math._tensorlike(x1) and not math._tensorlike(x2):
         # (a graph converts Python values with T's default too, NumPy values with their own dtype)
+        x2_given = x2
         traced = context.in_function()
+        kept = traced and isinstance(x1, (np.ndarray, np.generic)) and x1.dtype in _OWN
         x1, x2 = (v if traced and isinstance(v, (np.ndarray, np.generic)) and (k == 1 or v.dtype in _OWN)
                   else _as_float32(v) for k, v in enumerate((x1, x2)))
-    if not context.in_function() and isinstance(x1, np.generic) and not isinstance(x1, float) and \
-            not isinstance(x2, Tensor) and hasattr(x2, "_as_tensor"):
-        # (a NumPy scalar x1 sends the call to the eager fallback, whose args_to_matching_eager sees no eager
-        # tensor beside a variable: x1's own dtype when T allows it, else T's default float32, and the
-        # variable converted to it: `nextafter(np.uint8(255), float32 variable)` is 254.99998; fz36b, fz14
-        # seed 1420363006 #197)
-        from simdist.runtime.ops import attr_rules
-        x1, x2 = attr_rules.fallback_args_to_matching([x1, x2], (dtypes.float64, dtypes.float32), dtypes.float32)
+        if kept and isinstance(x2, Tensor) and x2.dtype != x1.dtype and x1.dtype == np.float64:
+            # (a graph converts a Python x2 to the float64 x1's T: `nextafter(float64 array, [2, 0])` is float64;
+            # fz42)
+            x2 = convert_to_tensor(x2_given, dtype=dtypes.float64)
     # (its result is marked when it holds subnormals: the op's rule, subnormals.MAKES)
     return _binary(NEXTAFTER, x1, x2)
 
