@@ -10,7 +10,14 @@ structure) covers is traced with the common supertype, so once the function has 
 evaluate by 6s runs with the batch dimension None, and by 4s again with the (4, 3) trace; compile makes new
 functions. train_on_batch passes the batch itself: its own trace, concrete shapes. Each case returns the
 distinct shapes the step's Python saw, per phase (-1 for None), in first-seen order, or per call the batch
-dimension each batch's trace baked into the step's logs (a reused trace runs no Python), and the weights."""
+dimension each batch's trace baked into the step's logs (a reused trace runs no Python), and the weights.
+
+The loss_weights cases (the training fuzzer's seed 4220261202 #0 and #37: two outputs, np.float64 loss weights,
+a kernel regularizer): Keras's CompileLoss weighs each output's loss by `ops.multiply(value, loss_weight)`,
+where a Python float is weak but a NumPy scalar brings its dtype, so np.float64 weights make the compiled loss
+float64; compute_loss sums it with the float32 regularization loss by `ops.sum(losses)`, whose conversion of
+the list fails (TypeError traced, InvalidArgumentError eagerly); float32 and float64 weights fail in the sum of
+the weighted losses (AddV2)."""
 
 from __future__ import annotations
 
@@ -130,6 +137,74 @@ def _sequence(steps: tuple[tuple[str, int, int, bool], ...]) -> Callable[[Any], 
     return case
 
 
+def _weighted(weights: tuple, regularizer: bool, outputs: int = 2, eager: bool = False,
+              policy: str = "float32") -> Callable[[Any], Any]:
+    """fit of a model of `outputs` outputs (mse each) with compile's loss_weights `weights` (Python floats or
+    NumPy scalars) and an L2 kernel regularizer or none: each epoch's losses and the weights, or the error."""
+    def case(tf: Any) -> Any:
+        _setup(tf, 1)
+        keras = tf.keras
+        keras.mixed_precision.set_global_policy(policy)
+        try:
+            inp = keras.Input((3,))
+            reg = keras.regularizers.L2(0.02) if regularizer else None
+            h = keras.layers.Dense(2, kernel_initializer=keras.initializers.Constant(0.1), kernel_regularizer=reg,
+                                   name="h")(inp)
+            outs = [keras.layers.Dense(2, kernel_initializer=keras.initializers.Constant(0.2), name=f"o{i}")(h)
+                    for i in range(outputs)]
+            m = keras.Model(inp, outs if outputs > 1 else outs[0])
+            m.compile(keras.optimizers.SGD(0.1), ["mse"] * outputs if outputs > 1 else "mse",
+                      loss_weights=list(weights), run_eagerly=eager)
+            x = (np.arange(24, dtype=np.float32).reshape(8, 3) / 10).astype(np.float32)
+            y = [np.ones((8, 2), np.float32)] * outputs if outputs > 1 else np.ones((8, 2), np.float32)
+            hist = m.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+            return [np.asarray(hist.history[k], dtype=np.float64) for k in sorted(hist.history)] + \
+                [np.asarray(w, dtype=np.float64) for w in m.get_weights()]
+        finally:
+            keras.mixed_precision.set_global_policy("float32")
+    return case
+
+
+def _loss_weight_cases() -> dict[str, Callable[[Any], Any]]:
+    f64, f32 = np.float64, np.float32
+    return {
+        "loss_weights/np.float64 weights and a regularizer": _weighted((f64(0.7), f64(0.9)), True),
+        "loss_weights/np.float64 weights, no regularizer": _weighted((f64(0.7), f64(0.9)), False),
+        "loss_weights/Python float weights and a regularizer": _weighted((0.7, 0.9), True),
+        "loss_weights/np.float64 weights and a regularizer, run eagerly": _weighted((f64(0.7), f64(0.9)), True,
+                                                                                   eager=True),
+        "loss_weights/np.float32 and np.float64 weights": _weighted((f32(0.7), f64(0.9)), False),
+        "loss_weights/np.float32 weights and a regularizer": _weighted((f32(0.7), f32(0.9)), True),
+        "loss_weights/Python floats, mixed_float16, a regularizer": _weighted((0.7, 0.9), True,
+                                                                             policy="mixed_float16"),
+        "loss_weights/np.float64, mixed_float16, a regularizer": _weighted((f64(0.7), f64(0.9)), True,
+                                                                          policy="mixed_float16"),
+        "loss_weights/one output, np.float64 weight and a regularizer": _weighted((f64(0.7),), True, outputs=1),
+    }
+
+
+def _add(a: Any, b: Any) -> Any:
+    return a + b
+
+
+def _framed(how: str) -> Callable[[Any], Any]:
+    """A trace-time op error (AddV2 of float32 and float64) out of a tf.function: AutoGraph's "in user code:"
+    frame when it converts the function, op_def_library's message as it is when autograph=False or the
+    function is marked do_not_convert (as Keras's step functions are)."""
+    def case(tf: Any) -> Any:
+        _setup(tf, 1)
+        fn = {"converted": lambda: tf.function(_add), "autograph=False": lambda: tf.function(_add, autograph=False),
+              "do_not_convert": lambda: tf.function(tf.autograph.experimental.do_not_convert(_add))}[how]()
+        return fn(tf.constant(1.0), tf.constant(1.0, tf.float64))
+    return case
+
+
+def _pack_mixed(tf: Any) -> Any:
+    """tf.convert_to_tensor of [float64 tensor, float32 tensor] eagerly: Pack's kernel error, named "packed"."""
+    _setup(tf, 1)
+    return tf.convert_to_tensor([tf.constant(1.0, tf.float64), tf.constant(2.0)])
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
     for n, bs, replicas, feed in ((8, 4, 1, "arrays"), (10, 4, 1, "arrays"), (8, 4, 2, "arrays"),
@@ -148,6 +223,10 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     out["retracing/train_on_batch traces apart; compile starts afresh"] = _sequence(
         (("train_on_batch", 4, 4, False), ("fit", 12, 6, False), ("fit", 8, 4, False), ("compile", 0, 0, False),
          ("fit", 12, 6, False)))
+    out.update(_loss_weight_cases())
+    for how in ("converted", "autograph=False", "do_not_convert"):
+        out[f"frame/{how}"] = _framed(how)
+    out["conversion/a list of a float64 and a float32 tensor, eagerly"] = _pack_mixed
     return out
 
 
@@ -172,6 +251,21 @@ def _fresh_keras_session_after() -> Any:
 def test_a_custom_step_reads_the_element_spec_batch_after_reduce_retracing(tf_results: dict[int, Any],
                                                                            prefix: str) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith(prefix))
+
+
+@pytest.mark.clause("keras.compile.loss-weights")
+def test_loss_weights_keep_their_dtype_and_the_losses_are_summed_as_one_tensor(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("loss_weights/"))
+
+
+@pytest.mark.clause("function.trace-time-errors")
+def test_a_trace_error_is_framed_only_by_autograph(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("frame/"))
+
+
+@pytest.mark.clause("ops.conversion")
+def test_an_eager_autopacked_list_names_its_pack(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("conversion/"))
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:

@@ -423,11 +423,14 @@ class CompileLoss:
                 rows = None if traced.batch_dim_unknown() else tf.shape(flat_pred[i])[0]
                 metric.update_state(unscale_loss_for_distribution(value), sample_weight=rows)
             if weight is not None:
-                value = value * tf.cast(weight, value.dtype)
+                # Keras's ops.multiply(value, loss_weight): a Python float is weak (the loss's dtype), a NumPy
+                # scalar brings its dtype (np.float64 loss_weights make the loss float64; kfuzz42)
+                from simdist.keras.ops import tf_numpy  # noqa: PLC0415
+                value = tf_numpy.multiply(value, weight)
             values.append(value)
         if not values:
             return None
         total = values[0]
         for v in values[1:]:
-            total = total + v
+            total = total + v   # (Keras: `sum(loss_values)`; float32 + float64 fails as TF's AddV2 does)
         return total

@@ -233,7 +233,11 @@ class Trainer:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         if len(losses) == 1:
             return losses[0]
-        return tf.add_n([tf.cast(v, losses[0].dtype) for v in losses])
+        # Keras's ops.sum(losses): the list converted to one tensor, so losses of different dtypes (a compiled
+        # loss made float64 by np.float64 loss_weights beside a float32 regularization loss) fail as TF's
+        # conversion does (traced: TypeError "Cannot convert a list containing a tensor of dtype ..."; kfuzz42)
+        from simdist.keras.ops import tf_numpy  # noqa: PLC0415
+        return tf_numpy.sum(losses)
 
     def _compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None, sample_weight: Any = None,
                       training: bool = True) -> Any:
