@@ -268,6 +268,7 @@ def _build_source(cfg: dict[str, str]) -> str:
 
 
 _DATASET = """\
+fit_kwargs = dict(fit_kwargs)   # (the program's parameters stay as drawn: their hash names TF's answer)
 def _slices(v):
     return tuple(v) if isinstance(v, list) else v
 _parts = (_slices(x), _slices(y)) + ((fit_kwargs.pop("sample_weight"),) if "sample_weight" in fit_kwargs else ())
