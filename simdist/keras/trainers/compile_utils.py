@@ -22,6 +22,7 @@ from simdist.keras import traced
 from simdist.keras.naming import to_snake_case
 from simdist.keras.losses.loss import unscale_loss_for_distribution
 from simdist.keras.trainers.data_adapter import same_structure
+from simdist.keras.ops import tf_numpy
 
 
 def _metrics_module() -> Any:
@@ -423,11 +424,10 @@ class CompileLoss:
                 rows = None if traced.batch_dim_unknown() else tf.shape(flat_pred[i])[0]
                 metric.update_state(unscale_loss_for_distribution(value), sample_weight=rows)
             if weight is not None:
-                # Keras's ops.multiply(value, loss_weight): a Python float is weak (the loss's dtype), a NumPy
-                # scalar brings its dtype (np.float64 loss_weights make the loss float64; kfuzz42)
-                from simdist.keras.ops import tf_numpy  # noqa: PLC0415
                 value = tf_numpy.multiply(value, weight)
             values.append(value)
+        # (Keras's ops.multiply(value, loss_weight) above: a Python float is weak, keeping the loss's dtype, a
+        # NumPy scalar brings its dtype, so np.float64 loss_weights make the loss float64; kfuzz42)
         if not values:
             return None
         total = values[0]
