@@ -315,9 +315,15 @@ class Trainer:
             # (the graph's dataset element: its batch dimension unknown to user code in the step, kfuzz42)
             return step_function(tf.nest.map_structure(tf._simdist_unknown_batch, data))
 
+        # Only a user's own train_step or test_step (or predict_step) is given the marked elements: the marks
+        # make the recording compute the batch's shape queries on each run, so Keras code that reads one as a
+        # Python int (Reshape's tf.shape(x)[0]) runs the step eagerly; a user's step is worth that, Keras's
+        # own steps read the concrete shapes by their own rules (traced.batch_dim_unknown)
+        users = getattr(step_function, "__func__", None) not in (Trainer.train_step, Trainer.test_step)
+
         def one_step_on_data(data: Any) -> Any:
             with traced_step(self._step_traced()):
-                step = step_on_elements if batch_elements_unknown() else step_function
+                step = step_on_elements if users and batch_elements_unknown() else step_function
                 outputs = self.distribute_strategy.run(step, args=(data,))
                 return reduce_per_replica(outputs, self.distribute_strategy, reduction="auto")
 
