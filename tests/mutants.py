@@ -1129,8 +1129,8 @@ TRAINING_BATCH5: list[Mutant] = [
        "        for epoch in range(initial_epoch, initial_epoch + epochs):\n",
        "fit(initial_epoch=k, epochs=n) runs n more epochs instead of stopping at epoch index n"),
     _t("evaluate-metrics-not-reset", "state", TR,
-       "        logs: Any = {}\n        self.reset_metrics()\n        with epoch_iterator.catch_stop_iteration(), data_batches(",
-       "        logs: Any = {}\n        with epoch_iterator.catch_stop_iteration(), data_batches(",
+       "        logs: Any = {}\n        self.reset_metrics()\n        static = epoch_iterator.traced_static_batch(",
+       "        logs: Any = {}\n        static = epoch_iterator.traced_static_batch(",
        "evaluate does not reset the metrics first: a fit's or earlier evaluate's state leaks into the result"),
     _t("steps-batch-size-floor", "boundary", "simdist/keras/trainers/data_adapter.py",
        "            batch_size = int(math.ceil(num_samples / steps)) if steps else 32\n",
@@ -1300,9 +1300,9 @@ TRAINING_BATCH6: list[Mutant] = [
        "metrics=['accuracy'] with (batch, 1) integer targets and (batch, k) outputs picks categorical accuracy"),
     _t("output-loss-metric-records-weighted", "order", "simdist/keras/trainers/compile_utils.py",
        "                metric.update_state(unscale_loss_for_distribution(value), sample_weight=rows)\n"
-       "            if weight is not None:\n                value = value * tf.cast(weight, value.dtype)\n",
+       "            if weight is not None:\n                value = tf_numpy.multiply(value, weight)\n",
        "                pass\n"
-       "            if weight is not None:\n                value = value * tf.cast(weight, value.dtype)\n"
+       "            if weight is not None:\n                value = tf_numpy.multiply(value, weight)\n"
        "            if metric is not None:\n"
        "                metric.update_state(unscale_loss_for_distribution(value), sample_weight=rows)\n",
        "multi-output models: each output's `<name>_loss` metric records the loss after its loss_weight"),

@@ -715,12 +715,19 @@ def _autopack(value: Any, dtype: Any) -> Any:
     are converted with `dtype` last. A nested list holding no tensor comes back as it is.
     Clause ops.conversion."""
     from simdist.runtime import context
+    from simdist.runtime import errors as _errors
     from simdist.runtime.ops import array
 
     def tensor(v: Any) -> Tensor:
         return v if isinstance(v, Tensor) else v._as_tensor()
     if not context.in_function() and all(_tensor_like(v) for v in value):
-        return array.pack(list(value))   # (as they are: a distributed variable sends Pack to its fallback)
+        try:
+            return array.pack(list(value))   # (as they are: a distributed variable sends Pack to its fallback)
+        except _errors.InvalidArgumentError as e:   # (the op is named "packed": _autopacking_conversion_function;
+            #   TF 2.21 eagerly: "... but is a float tensor [Op:Pack] name: packed", kfuzz42)
+            if str(e.message).endswith("[Op:Pack]"):
+                raise _errors.InvalidArgumentError(e.node_def, e.op, f"{e.message} name: packed") from None
+            raise
     parts, must_pack = [], False
     for v in value:
         if _tensor_like(v):

@@ -65,6 +65,20 @@ def _one_lambda_like(code: Any) -> bool:
     return len(same) <= 1
 
 
+def unframe(err: BaseException, fn: Any, autograph: bool) -> None:
+    """err without the "in user code:" frame of a trace-time op error (runtime/ops/trace_errors.py
+    `at_trace`) when it leaves the outermost tf.function and AutoGraph does not convert that function: the
+    frame is AutoGraph's, so a function it leaves alone (Keras's step functions, marked do_not_convert)
+    raises op_def_library's message as it is (TF 2.21: fit's traced step raises TypeError "Input 'y' of
+    'AddV2' Op has type float64 that does not match type float32 of argument 'x'."; kfuzz42)."""
+    from simdist.runtime import context
+    text = getattr(err, "_simdist_unframed", None)
+    if text is None or context.in_function() or _converted(fn, autograph):
+        return
+    err.args = (text,)
+    del err._simdist_unframed
+
+
 def staged(err: BaseException, fn: Any, autograph: bool) -> BaseException | None:
     """The StagingError TF raises instead of err from fn's trace, or None when err keeps its class."""
     t = type(err)

@@ -104,6 +104,7 @@ class Function:
         except Exception as e:
             from simdist.runtime import errors
             traced = journal if first else None   # (a trace's writes, undone when it fails)
+            _autograph_errors.unframe(e, self.python_function, not self._strict())
             staged = _autograph_errors.staged(e, self.python_function, not self._strict())
             if staged is not None:   # (AutoGraph's re-raise of the trace's exception)
                 if traced is not None:

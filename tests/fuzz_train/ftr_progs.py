@@ -14,6 +14,7 @@ runner runs it and the grid's :func:`reference.compare` compares its observables
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import numpy as np
@@ -161,6 +162,49 @@ def _widen(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+_SEQ_LINE = re.compile(r"^h = (.+)\(h\)$")
+
+
+def _layer_exprs(arch: str) -> list[str] | None:
+    """The hidden layers of a one-input architecture whose every line maps h to the next h by one layer
+    (``h = Layer(...)(h)``), as the layers' sources; None when some line does more (branches, two inputs)."""
+    kind, _, lines = ARCHS[arch]
+    if kind == "float2":
+        return None
+    out = []
+    for ln in lines:
+        m = _SEQ_LINE.match(ln)
+        if m is None:
+            return None
+        out.append(m.group(1))
+    return out
+
+
+def _widen2(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz42's vocabulary, drawn from a generator of its own (``[seed, index, 4]``), so the programs it leaves
+    alone keep their configuration, source and hash: for fit programs of one output, the model as a
+    ``tf.keras.Sequential`` list of its layers (``model_form=sequential``) or as a subclassed Model whose
+    ``__init__`` makes the layers and ``call`` applies them (``model_form=subclassed``) for one in six each when
+    every hidden line is one layer; fit fed a ``tf.data.Dataset`` of batches (``feed=dataset``: the weights in the
+    dataset, validation_data a dataset too; not with validation_split, which TF refuses for datasets) for one fit
+    program in five; an L2 or L1 kernel regularizer on the head (``regularizer``) for one program in six;
+    ``weighted_metrics`` (``weighted_metrics=yes``: the metric set weighted by the sample or class weights) for
+    one fit program with weights in three."""
+    a, b, c, d = side.random(4)
+    form = "sequential" if a < 1 / 6 else "subclassed" if a < 1 / 3 else None
+    if form and cfg["mode"] == "fit" and cfg["outputs"] == "1" and _layer_exprs(cfg["arch"]) is not None \
+            and not (form == "sequential" and cfg.get("model") == "custom_train_step"):
+        cfg = {**cfg, "model_form": form}
+    opts = [o for o in cfg.get("fitopts", "").split(",") if o]
+    if b < 0.2 and cfg["mode"] == "fit" and "validation_split" not in opts:
+        cfg = {**cfg, "feed": "dataset"}
+    if c < 1 / 6:
+        cfg = {**cfg, "regularizer": _pick(side, ("l2", "l1"))}
+    if d < 1 / 3 and cfg["mode"] == "fit" and ("sample_weight" in opts or "class_weight" in opts):
+        cfg = {**cfg, "weighted_metrics": "yes"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -197,16 +241,42 @@ def _build_source(cfg: dict[str, str]) -> str:
         body = [f"in{i} = tf.keras.Input({s!r})" for i, s in enumerate(shape)] + ["inp = [in0, in1]", *lines]
     else:
         body = [f"inp = tf.keras.Input({shape!r}{dtype})", "h = inp", *lines]
+    reg = {"l2": ", kernel_regularizer=tf.keras.regularizers.L2(0.02)",
+           "l1": ", kernel_regularizer=tf.keras.regularizers.L1(0.01)"}.get(cfg.get("regularizer", ""), "")
+    heads_src = []
     for i, loss in enumerate(heads):
         _, units, act = LOSSES[loss][:3]
-        body.append(f"out{i} = tf.keras.layers.Dense({units}, activation={act!r}, name='out{i}')(h)")
+        heads_src.append(f"tf.keras.layers.Dense({units}, activation={act!r}{reg}, name='out{i}')")
+        body.append(f"out{i} = {heads_src[-1]}(h)")
     outs = "out0" if len(heads) == 1 else "[out0, out1]"
     model_cls = "CustomModel" if cfg.get("model") == "custom_train_step" else "tf.keras.Model"
-    body += [f"model = {model_cls}(inp, {outs})", "init_weights(model, seed)", f"opt = {_opt_source(cfg)}",
-             "return model, opt"]
+    form = cfg.get("model_form")
+    if form is not None:   # (kfuzz42: one input, one output, every hidden line one layer)
+        layers = [*_layer_exprs(cfg["arch"]), heads_src[0]]
+        if form == "sequential":
+            body = [f"model = tf.keras.Sequential([tf.keras.Input({shape!r}{dtype}), " + ", ".join(layers) + "])"]
+        else:
+            body = [f"class Net({model_cls}):", "    def __init__(self):", "        super().__init__()"]
+            body += [f"        self.l{i} = {src}" for i, src in enumerate(layers)]
+            body += ["    def call(self, h):"] + [f"        h = self.l{i}(h)" for i in range(len(layers))]
+            body += ["        return h", "model = Net()",
+                     f"model(np.zeros((1,) + {shape!r}, dtype={'np.int32' if kind == 'int' else 'np.float32'}))"]
+    else:
+        body.append(f"model = {model_cls}(inp, {outs})")
+    body += ["init_weights(model, seed)", f"opt = {_opt_source(cfg)}", "return model, opt"]
     return "def build():\n" + "\n".join("    " + b for b in body) + "\n"
 
 
+_DATASET = """\
+fit_kwargs = dict(fit_kwargs)   # (the program's parameters stay as drawn: their hash names TF's answer)
+def _slices(v):
+    return tuple(v) if isinstance(v, list) else v
+_parts = (_slices(x), _slices(y)) + ((fit_kwargs.pop("sample_weight"),) if "sample_weight" in fit_kwargs else ())
+ds = tf.data.Dataset.from_tensor_slices(_parts).batch(batch_size)
+if "validation_data" in fit_kwargs:
+    fit_kwargs["validation_data"] = tf.data.Dataset.from_tensor_slices(
+        tuple(_slices(v) for v in fit_kwargs["validation_data"])).batch(batch_size)
+"""
 _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
 
 
@@ -222,6 +292,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
         cfg = _widen(cfg, np.random.default_rng([seed, index, 3]))
+        cfg = _widen2(cfg, np.random.default_rng([seed, index, 4]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
     reduction = None if cfg["reduction"] == "None" else cfg["reduction"]
     lines = [f"strategy = backend.make_strategy({kind!r}, {replicas})", grid.PRELUDE,
@@ -261,6 +332,10 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
                     f"loss_weights=[{w[0]!r}, {w[1]!r}]")
             metrics = f"[{metrics}, {metrics}]"
         fit = grid.FIT
+        if cfg.get("weighted_metrics") == "yes":
+            fit = fit.replace("metrics=METRICS,", "metrics=METRICS, weighted_metrics=METRICS,")
+        if cfg.get("feed") == "dataset":   # (kfuzz42: the batches as a tf.data.Dataset, weights in it)
+            fit = _DATASET + fit.replace(_FIT_CALL, "hist = model.fit(ds, epochs=epochs,")
         if "shuffle" in opts:
             fit = "tf.keras.utils.set_random_seed(seed)\n" + fit.replace(_FIT_CALL, _FIT_CALL.replace("False", "True"))
         body = (fit.replace("LOSS", loss).replace("METRICS", metrics).replace("SPE", str(spe))

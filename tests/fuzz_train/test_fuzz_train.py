@@ -65,7 +65,8 @@ def test_generation_is_deterministic() -> None:
 def test_programs_reach_the_vocabulary() -> None:
     """600 programs of one seed reach every architecture (the text models too), loss and optimizer of both
     vocabularies, every mode, strategy, fit option, two outputs, mixed_float16, the subclassed model with its own
-    train_step and losses by string."""
+    train_step and losses by string, the Sequential and subclassed model forms, datasets fed to fit, kernel
+    regularizers and weighted metrics."""
     cs = [make_program(SEED, i) for i in range(600)]
     for factor, levels in (("arch", ARCHS), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
         drawn = {c.config[factor] for c in cs}
@@ -82,12 +83,21 @@ def test_programs_reach_the_vocabulary() -> None:
     assert opts == want, f"600 programs use fit options {sorted(opts)}, but should use {sorted(want)}"
     assert any(c.params.get("x") is not None and len(c.params["x"]) % c.params.get("batch_size", 1) for c in cs), \
         "no partial last batch in 600 programs"
-    for factor, want in (("model", {"custom_train_step"}), ("loss_form", {"string"})):   # (kfuzz41's side draws)
+    for factor, want in (("model", {"custom_train_step"}), ("loss_form", {"string"}),   # (kfuzz41's side draws)
+                         ("model_form", {"sequential", "subclassed"}), ("feed", {"dataset"}),   # (kfuzz42's)
+                         ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"})):
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     customs = [c for c in cs if c.config.get("model") == "custom_train_step"]
-    assert all("class CustomModel(tf.keras.Model)" in c.source and "model = CustomModel(" in c.source
+    assert all("class CustomModel(tf.keras.Model)" in c.source
+               and ("model = CustomModel(" in c.source or "class Net(CustomModel)" in c.source)
                for c in customs), "a custom_train_step program does not build its model from CustomModel"
+    forms = {"sequential": "model = tf.keras.Sequential([", "subclassed": "    def call(self, h):"}
+    for c in cs:
+        form = c.config.get("model_form")
+        assert form is None or forms[form] in c.source, f"program {c.index} ({form}) does not build its model so"
+        assert c.config.get("feed") != "dataset" or "hist = model.fit(ds, epochs=epochs," in c.source, \
+            f"program {c.index} (feed=dataset) does not fit on the dataset"
 
 
 def test_known_classes_say_what_each_side_does() -> None:

@@ -22,6 +22,7 @@ from simdist.keras import traced
 from simdist.keras.naming import to_snake_case
 from simdist.keras.losses.loss import unscale_loss_for_distribution
 from simdist.keras.trainers.data_adapter import same_structure
+from simdist.keras.ops import tf_numpy
 
 
 def _metrics_module() -> Any:
@@ -423,11 +424,13 @@ class CompileLoss:
                 rows = None if traced.batch_dim_unknown() else tf.shape(flat_pred[i])[0]
                 metric.update_state(unscale_loss_for_distribution(value), sample_weight=rows)
             if weight is not None:
-                value = value * tf.cast(weight, value.dtype)
+                value = tf_numpy.multiply(value, weight)
             values.append(value)
+        # (Keras's ops.multiply(value, loss_weight) above: a Python float is weak, keeping the loss's dtype, a
+        # NumPy scalar brings its dtype, so np.float64 loss_weights make the loss float64; kfuzz42)
         if not values:
             return None
         total = values[0]
         for v in values[1:]:
-            total = total + v
+            total = total + v   # (Keras: `sum(loss_values)`; float32 + float64 fails as TF's AddV2 does)
         return total

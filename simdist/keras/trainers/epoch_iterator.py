@@ -98,6 +98,7 @@ class EpochIterator:
         self._num_batches = self.data_adapter.num_batches
         self._distribute_strategy = distribute_strategy or tf.distribute.get_strategy()
         dataset = self.data_adapter.get_tf_dataset()
+        self.element_key = _element_key(dataset)
         if not _is_distributed_dataset(dataset):
             dataset = self._distribute_strategy.experimental_distribute_dataset(dataset)
         self._distributed_dataset = dataset
@@ -162,6 +163,26 @@ class EpochIterator:
             self._current_iterator = None
             self.data_adapter.on_epoch_end()
 
+    def traced_static_batch(self, function: Any) -> bool:
+        """Whether the traced `function` (the model's train or test function) sees a static batch size for
+        this iterator's elements: `static_batch`, after tf.function's reduce_retracing, which Keras 3.15's
+        functions use. A call whose element type no trace of the same element structure covers is traced
+        with the most specific common supertype of it and the earlier traces' (the batch dimension None
+        when their sizes differ); a call a trace covers runs the most specific one. So once the function has
+        traced batches of 4, a fit or evaluate by 6s (or one with a partial batch) runs with the batch
+        dimension unknown, and batches of 4 later keep their static trace (observed on TF 2.21 + Keras 3.15: a
+        custom train_step or test_step reading x.shape; kfuzz42). The traces are kept on the function,
+        which compile replaces."""
+        static = self.static_batch
+        size = self.data_adapter.batch_size if static else None
+        traces = function.__dict__.setdefault("_simdist_batch_traces", {}).setdefault(self.element_key, [])
+        if size in traces:
+            return static
+        if None in traces:
+            return False
+        traces.append(None if traces else size)
+        return static and len(traces) == 1
+
     @property
     def static_batch(self) -> bool:
         """Whether the traced step's inputs have a static batch size (simdist.keras.traced.data_batches):
@@ -176,3 +197,17 @@ class EpochIterator:
         if self.steps_per_epoch:
             return self.steps_per_epoch
         return self._num_batches
+
+
+def _element_key(dataset: Any) -> str | None:
+    """The structure, dtypes and non-batch dimensions of a dataset's elements: what decides whether two
+    element types have a common supertype for tf.function (their batch sizes aside); None when unknown."""
+    spec = getattr(dataset, "element_spec", None)
+    if spec is None:
+        return None
+    leaves = []
+    for s in tf.nest.flatten(spec):
+        shape = getattr(s, "shape", None)
+        dims = None if shape is None or shape.rank is None else tuple(shape.as_list()[1:])
+        leaves.append((type(s).__name__, str(getattr(s, "dtype", None)), dims))
+    return repr((tf.nest.map_structure(lambda _: 0, spec), leaves))

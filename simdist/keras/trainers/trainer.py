@@ -29,7 +29,7 @@ from simdist.keras import config as keras_config
 from simdist.keras.trainers import data_adapter as data_adapter_module, multi_step_bug
 from simdist.keras.trainers import epoch_iterator as epoch_iterator_module
 from simdist.keras.losses.loss import scale_loss_for_distribution, unscale_loss_for_distribution
-from simdist.keras.traced import data_batches, traced_step
+from simdist.keras.traced import batch_elements_unknown, data_batches, traced_step
 from simdist.keras.utils.python_utils import pythonify_logs
 from simdist.keras.trainers.data_adapter import unpack_x_y_sample_weight
 from simdist.keras.trainers.predict_concat import convert_to_np_if_not_ragged, potentially_ragged_concat
@@ -233,7 +233,11 @@ class Trainer:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         if len(losses) == 1:
             return losses[0]
-        return tf.add_n([tf.cast(v, losses[0].dtype) for v in losses])
+        # Keras's ops.sum(losses): the list converted to one tensor, so losses of different dtypes (a compiled
+        # loss made float64 by np.float64 loss_weights beside a float32 regularization loss) fail as TF's
+        # conversion does (traced: TypeError "Cannot convert a list containing a tensor of dtype ..."; kfuzz42)
+        from simdist.keras.ops import tf_numpy  # noqa: PLC0415
+        return tf_numpy.sum(losses)
 
     def _compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None, sample_weight: Any = None,
                       training: bool = True) -> Any:
@@ -307,9 +311,20 @@ class Trainer:
         `run_eagerly`, as Keras 3.15's TF trainer does, so that it records once per input
         signature and replays after (simdist/tf/_function.py); `function(iterator)` takes up to
         `steps_per_execution` batches and runs the step on each (clause keras.fit.step-replay)."""
+        def step_on_elements(data: Any) -> Any:
+            # (the graph's dataset element: its batch dimension unknown to user code in the step, kfuzz42)
+            return step_function(tf.nest.map_structure(tf._simdist_unknown_batch, data))
+
+        # Only a user's own train_step or test_step (or predict_step) is given the marked elements: the marks
+        # make the recording compute the batch's shape queries on each run, so Keras code that reads one as a
+        # Python int (Reshape's tf.shape(x)[0]) runs the step eagerly; a user's step is worth that, Keras's
+        # own steps read the concrete shapes by their own rules (traced.batch_dim_unknown)
+        users = getattr(step_function, "__func__", None) not in (Trainer.train_step, Trainer.test_step)
+
         def one_step_on_data(data: Any) -> Any:
             with traced_step(self._step_traced()):
-                outputs = self.distribute_strategy.run(step_function, args=(data,))
+                step = step_on_elements if users and batch_elements_unknown() else step_function
+                outputs = self.distribute_strategy.run(step, args=(data,))
                 return reduce_per_replica(outputs, self.distribute_strategy, reduction="auto")
 
         if not self.run_eagerly:
@@ -425,7 +440,8 @@ class Trainer:
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            with epoch_iterator.catch_stop_iteration(), data_batches(epoch_iterator.static_batch):
+            static = epoch_iterator.traced_static_batch(self.train_function)
+            with epoch_iterator.catch_stop_iteration(), data_batches(static, elements=True):
                 for begin_step, end_step, iterator in epoch_iterator:
                     callbacks.on_train_batch_begin(begin_step)
                     logs = self.train_function(iterator)
@@ -480,7 +496,8 @@ class Trainer:
         callbacks.on_test_begin()
         logs: Any = {}
         self.reset_metrics()
-        with epoch_iterator.catch_stop_iteration(), data_batches(epoch_iterator.static_batch):
+        static = epoch_iterator.traced_static_batch(self.test_function)
+        with epoch_iterator.catch_stop_iteration(), data_batches(static, elements=True):
             for begin_step, end_step, iterator in epoch_iterator:
                 callbacks.on_test_batch_begin(begin_step)
                 logs = self.test_function(iterator)

@@ -27,7 +27,7 @@ from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
 
-__all__ = ["UNKNOWN", "mark", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
+__all__ = ["UNKNOWN", "mark", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "declare", "declared",
            "propagate",
            "broadcast_fails"]
@@ -114,6 +114,15 @@ def mark_rank_unknown(t: Tensor) -> Tensor:
     key = id(t)
     UNKNOWN[key] = (weakref.ref(t, functools.partial(_drop, key)), (True,) * t.ndim, True)
     return t
+
+
+def unknown_batch(t: Any) -> Any:
+    """t (any value) with its first dimension unknown to the graph being built, when t is a tensor of rank
+    >= 1 (a dataset element's batch dimension inside a traced Keras step: simdist.keras.traced); anything
+    else as it is."""
+    if not isinstance(t, Tensor) or t.ndim == 0:
+        return t
+    return mark_dim(t, 0)
 
 
 def mark_dim(t: Tensor, axis: int) -> Tensor:

@@ -309,7 +309,9 @@ def at_trace(err: BaseException) -> BaseException | None:
         line = (f.line or "").strip()
         where = f"    File \"{f.filename}\", line {f.lineno}, in {f.name}  *\n" + (f"        {line}\n" if line else "") + "\n"
     body = f"{cls.__name__}: {text}".replace("\n", "\n    ")
-    return cls(f"in user code:\n\n{where}    {body}\n")
+    out = cls(f"in user code:\n\n{where}    {body}\n")
+    out._simdist_unframed = text   # (the message a function AutoGraph does not convert raises: tf/_function.py)
+    return out
 
 
 _PY_NAMES = {"float": "float32", "double": "float64", "half": "float16"}
