@@ -431,16 +431,21 @@ def test_blind43_categorical_needs_a_class(tf, op, classes):
         assert set(_np(got).ravel().tolist()) <= {0, 1, 2}
 
 
-@clause("ops.random-arguments", ref="tf221")
-@pytest.mark.parametrize("seed", ["1.5", "2.0", "string", "True", "numpy int", "int", "None"])
+@clause("keras.random.distributions", ref="tf221")
+@pytest.mark.parametrize("seed", ["1.5", "2.0", "string", "numpy int", "True", "int", "None"])
 def test_blind43_seed_generator_needs_an_integer_seed(keras, seed):
-    """keras.random.SeedGenerator(seed) (Keras 3.15): a seed that is not an int (a float, even 2.0, a string, a bool)
-    is ValueError "Argument `seed` must be an integer"; an int or NumPy integer is its state's first element, None a
-    drawn one."""
+    """keras.random.SeedGenerator(seed) (Keras 3.15 `if not isinstance(seed, int)`): a seed that is not a Python int
+    (a float, even 2.0, a string, a NumPy integer) is ValueError "Argument `seed` must be an integer"; a bool passes that
+    check and fails converting [seed, 0] to a tensor (ValueError "Can't convert Python sequence with mixed types");
+    an int is its state's first element, None a drawn one."""
     value = {"1.5": 1.5, "2.0": 2.0, "string": "3", "True": True, "numpy int": np.int64(7), "int": 7,
              "None": None}[seed]
-    if seed in ("1.5", "2.0", "string", "True"):
+    if seed in ("1.5", "2.0", "string", "numpy int"):
         with pytest.raises(ValueError, match="Argument `seed` must be an integer"):
+            keras.random.SeedGenerator(value)
+        return
+    if seed == "True":
+        with pytest.raises(ValueError, match="Can't convert Python sequence with mixed types to Tensor"):
             keras.random.SeedGenerator(value)
         return
     g = keras.random.SeedGenerator(value)
