@@ -453,3 +453,38 @@ def test_blind43_seed_generator_needs_an_integer_seed(keras, seed):
     assert state.shape == (2,) and int(state[1]) == 0
     if value is not None:
         assert int(state[0]) == 7
+
+
+@clause("keras.random.distributions", ref="tf221")
+@pytest.mark.parametrize("where", ["keras.random.normal", "keras.random.uniform", "GlorotUniform", "RandomNormal"])
+@pytest.mark.parametrize("seed", ["numpy int", "True", "1.5", "int"])
+def test_blind43_draw_and_initializer_seeds_are_python_ints(keras, where, seed):
+    """Keras 3.15's draw_seed (`isinstance(seed, int)`, then convert_to_tensor([seed, 0])) and RandomInitializer
+    (`isinstance(seed, (int, SeedGenerator))`): a NumPy integer or a float is ValueError (draw: "Argument `seed` must be
+    either an integer or an instance of `SeedGenerator`", initializer: "`seed` argument should be an instance of
+    `keras.random.SeedGenerator()` or an integer"); a bool passes both checks and fails at the draw ("Can't convert
+    Python sequence with mixed types to Tensor."); an int draws, the same values twice."""
+    value = {"numpy int": np.int64(3), "True": True, "1.5": 1.5, "int": 3}[seed]
+    if where.startswith("keras.random"):
+        fn = getattr(keras.random, where.split(".")[-1])
+        draw = lambda: fn((3,), seed=value)   # noqa: E731
+        refused = "Argument `seed` must be either an integer or an instance of `SeedGenerator`"
+    else:
+        init = getattr(keras.initializers, where)
+        if seed in ("numpy int", "1.5"):
+            with pytest.raises(ValueError, match="`seed` argument should be an instance of"):
+                init(seed=value)
+            return
+        draw = lambda: init(seed=value)((3,))   # noqa: E731
+        refused = None
+    if seed == "True":
+        with pytest.raises(ValueError, match="Can't convert Python sequence with mixed types to Tensor"):
+            draw()
+        return
+    if seed in ("numpy int", "1.5"):
+        with pytest.raises(ValueError, match=refused):
+            draw()
+        return
+    a, b = _np(draw()), _np(draw())
+    assert a.shape == (3,)
+    np.testing.assert_array_equal(a, b)
