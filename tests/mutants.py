@@ -7436,3 +7436,163 @@ TRAINING_BATCH42: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH42
 CATALOGUE += TRAINING_BATCH42
+
+# -- Forty-second session: a forty-third blind batch (TRAINING_BATCH43, helper blind42b), written from the source
+#    alone, before reading any suite test (docs/conformance.md, "Forty-second session: a forty-third blind batch").
+#    Only the trainer (distribute_reduction_method before it is set, compile's missing-call error, PyDataset's
+#    iteration, make_train_function's force, get_metrics_result's compiled metrics), op gradients (Real,
+#    TensorScatterAdd's updates, BroadcastTo, Polygamma's broadcast, a non-square ResizeNearestNeighbor) and the
+#    tape (duplicate primals, jvp's unconnected enum, an unknown unconnected_gradients, a SparseTensor source),
+#    tf.function (a copy's shared traces, a variable-creating concrete function's count), tf.data (get_single_element
+#    of a non-dataset, batch's drop_remainder of slices, len of an unknown cardinality, apply's result), checkpoints
+#    and saving (a falsy root, a plain attribute over a dependency, the compile config's optimizer), distribution
+#    (MirroredStrategy's duplicate devices, InputOptions' default, a sparse reduce's error) and random ops (uniform
+#    int bounds, zero classes, categorical's dtype, SeedGenerator's seed); each a function no earlier mutant touched
+#    (batch 42, blind42a's, takes the other training areas).
+TRAINING_BATCH43: list[Mutant] = [
+    # -- the trainer
+    _t("distribute-reduction-method-unset-auto", "missing-error", "simdist/keras/trainers/trainer.py",
+       "        return self._distribute_reduction_method or \"auto\"\n",
+       "        return getattr(self, \"_distribute_reduction_method\", None) or \"auto\"\n",
+       "Model.distribute_reduction_method read before it is set gives 'auto' (Keras 3.15's TF trainer: "
+       "AttributeError, the attribute is never set)"),
+    _t("assert-compile-called-runtime-error", "error-class", "simdist/keras/trainers/trainer.py",
+       "            raise ValueError(\"You must call `compile()` before using the model.\")\n",
+       "            raise RuntimeError(\"You must call `compile()` before using the model.\")\n",
+       "fit/evaluate/train_on_batch of a model never compiled raise RuntimeError (Keras: ValueError)"),
+    _t("py-dataset-iter-last-batch-dropped", "boundary", "simdist/keras/trainers/py_dataset.py",
+       "                index_range = range(num_batches)\n",
+       "                index_range = range(num_batches - 1)\n",
+       "iterating a PyDataset (iter(ds)) stops one batch before its num_batches"),
+    _t("train-function-force-ignored", "state", "simdist/keras/trainers/trainer.py",
+       "        if self.train_function is not None and not force:\n            return self.train_function\n",
+       "        if self.train_function is not None:\n            return self.train_function\n",
+       "make_train_function(force=True) returns the cached train function instead of making a new one"),
+    _t("get-metrics-result-dict-nested", "formula", "simdist/keras/trainers/trainer.py",
+       "            if isinstance(result, dict):\n                out.update(result)\n            else:\n"
+       "                out[metric.name] = result\n        return out\n",
+       "            out[metric.name] = result\n        return out\n",
+       "get_metrics_result() nests the compiled metrics' dict under 'compile_metrics' instead of merging it"),
+    # -- op gradients
+    _t("real-grad-imaginary-part", "order", "simdist/runtime/ops/complex_math.py",
+       "    return [complex_(grad, _zeros(grad))]\n",
+       "    return [complex_(_zeros(grad), grad)]\n",
+       "the gradient of tf.math.real(z) is complex(0, grad) (TF's _RealGrad: complex(grad, 0))"),
+    _t("tensor-scatter-add-grad-updates-none", "gradient", "simdist/runtime/ops/scatter.py",
+       "    return [array.identity(grad), None, gather_nd(grad, op.inputs[1])]\n",
+       "    return [array.identity(grad), None, None]\n",
+       "tensor_scatter_nd_add gives its updates no gradient (TF: gather_nd(grad, indices))"),
+    _t("broadcast-to-grad-not-reduced", "gradient", "simdist/runtime/ops/array.py",
+       "    return [math.unbroadcast(grad, _in_shape(op))]\n",
+       "    return [grad]\n",
+       "BroadcastTo's gradient is not summed back to the input's shape"),
+    _t("polygamma-grad-not-unbroadcast", "gradient", "simdist/runtime/ops/special.py",
+       "    return [None, math.unbroadcast(grad * polygamma(n + 1, x), x.shape.as_list())]\n",
+       "    return [None, grad * polygamma(n + 1, x)]\n",
+       "polygamma's x gradient is not reduced over the axes x was broadcast on"),
+    _t("resize-nearest-grad-size-swapped", "order", "simdist/runtime/ops/resize_nearest.py",
+       "    return [dispatch.execute(RESIZE_NEAREST_GRAD, (grad,), {\"size\": (shp[1], shp[2]),\n",
+       "    return [dispatch.execute(RESIZE_NEAREST_GRAD, (grad,), {\"size\": (shp[2], shp[1]),\n",
+       "ResizeNearestNeighbor's gradient takes the image size as (width, height): wrong for a non-square image"),
+    # -- the tape and forward accumulators
+    _t("forward-accumulator-duplicate-primal-accepted", "missing-error", "simdist/runtime/autodiff/forwardprop.py",
+       "            if id(p) in seen:   # (TF's text is never formatted)\n",
+       "            if False:   # (TF's text is never formatted)\n",
+       "ForwardAccumulator accepts a primal listed twice (TF: ValueError 'specified as a primal multiple times')"),
+    _t("jvp-unconnected-zero-enum-ignored", "formula", "simdist/runtime/autodiff/forwardprop.py",
+       "        zero = str(getattr(unconnected_gradients, \"value\", unconnected_gradients)).lower() == \"zero\"\n",
+       "        zero = unconnected_gradients == \"zero\"\n",
+       "ForwardAccumulator.jvp(unconnected_gradients=tf.UnconnectedGradients.ZERO) gives None (only the string works)"),
+    _t("unconnected-gradients-unknown-accepted", "missing-error", TP,
+       "    if v not in (UnconnectedGradients.NONE.value, UnconnectedGradients.ZERO.value):\n"
+       "        raise ValueError(f\"Unknown value for unconnected_gradients: {value!r}\")\n",
+       "    if v not in (UnconnectedGradients.NONE.value, UnconnectedGradients.ZERO.value):\n"
+       "        v = UnconnectedGradients.NONE.value\n",
+       "tape.gradient(unconnected_gradients='zeros') is taken as NONE (TF: ValueError 'Unknown value')"),
+    _t("sparse-gradient-source-type-error", "error-class", "simdist/runtime/autodiff/gradient_args.py",
+       "        raise ValueError(f\"Type {type(composite).__name__} is not supported as a gradient source or gradient target.\")\n",
+       "        raise TypeError(f\"Type {type(composite).__name__} is not supported as a gradient source or gradient target.\")\n",
+       "a SparseTensor as a tape's source or target is TypeError (TF: ValueError)"),
+    # -- tf.function
+    _t("function-copy-traces-not-shared", "state", "simdist/tf/_function.py",
+       "        self.__dict__.setdefault(\"_trace_keys\", [])   # (shared from now on, as TF's cache is from the start)\n",
+       "",
+       "copy.copy of a tf.function never called yet does not share its tracing count with the original"),
+    _t("concrete-function-creation-trace-uncounted", "boundary", "simdist/tf/_function.py",
+       "        if self.__dict__.get(\"_first_created\") and creating is None:\n"
+       "            self._count_trace(args, kwargs, _NO_CREATION_TRACE)\n",
+       "",
+       "get_concrete_function of a function that creates a variable counts one trace (TF traces twice)"),
+    # -- tf.data
+    _t("get-single-element-non-dataset-unchecked", "missing-error", "simdist/runtime/data/single_element.py",
+       "    if not isinstance(dataset, DatasetV2):\n"
+       "        raise TypeError(f\"Invalid `dataset`. Expected a `tf.data.Dataset` object but got {type(dataset)}.\")\n"
+       "    return get_single_element(dataset)\n",
+       "    return get_single_element(dataset)\n",
+       "tf.data.experimental.get_single_element of a non-dataset fails inside (TF: TypeError 'Invalid `dataset`')"),
+    _t("slice-batches-drop-full-last", "boundary", "simdist/runtime/data/batching.py",
+       "    stop = n - n % size if drop else n\n",
+       "    stop = n - size if drop else n\n",
+       "batch(drop_remainder=True) of tensor slices drops the last batch even when it is full"),
+    _t("len-unknown-cardinality-no-error", "missing-error", "simdist/runtime/data/dataset.py",
+       "        if n == UNKNOWN_CARDINALITY:\n            raise TypeError(\"The dataset length is unknown.\")\n",
+       "",
+       "len() of a dataset of unknown cardinality is Python's ValueError for a negative __len__ (TF: TypeError "
+       "'The dataset length is unknown.')"),
+    _t("apply-non-dataset-accepted", "missing-error", "simdist/runtime/data/dataset.py",
+       "        if not isinstance(out, DatasetV2):\n"
+       "            raise TypeError(\"`transformation_func` must return a `tf.data.Dataset` object. \"\n"
+       "                            f\"Got {type(out)}.\")\n",
+       "",
+       "Dataset.apply returns whatever its function returns (TF: TypeError for a non-dataset)"),
+    # -- checkpoints and saving
+    _t("checkpoint-falsy-root-refused", "boundary", "simdist/strategies/checkpoint.py",
+       "        if root:   # (TF: `if root:`, so a falsy root is no root)\n",
+       "        if root is not None:   # (TF: `if root:`, so a falsy root is no root)\n",
+       "tf.train.Checkpoint(root=<falsy value>) checks it as a root (TF: `if root:`, a falsy root is no root)"),
+    _t("checkpoint-getattr-dependency-first", "order", "simdist/strategies/checkpoint.py",
+       "        for store in (\"_attrs\", \"_objects\"):\n",
+       "        for store in (\"_objects\", \"_attrs\"):\n",
+       "a Checkpoint attribute reassigned to a plain value reads back the earlier trackable dependency"),
+    _t("compile-config-optimizer-unserialized", "state", "simdist/keras/models/keras_file.py",
+       "    raw[\"optimizer\"] = model.optimizer\n",
+       "",
+       "a .keras file's compile_config keeps the optimizer as compile() was given it ('sgd') instead of the "
+       "serialized optimizer"),
+    # -- distribution
+    _t("mirrored-duplicate-devices-raw-check", "formula", "simdist/strategies/mirrored.py",
+       "            if len(set(devs)) != len(devs):\n",
+       "            if len(set(devices)) != len(devices):\n",
+       "MirroredStrategy checks its devices for duplicates before canonicalising them: '/cpu:0' and "
+       "'/device:CPU:0' both pass (TF: AssertionError)"),
+    _t("input-options-fetch-default-false", "state", "simdist/strategies/input.py",
+       "        if experimental_fetch_to_device is None:\n            experimental_fetch_to_device = True\n",
+       "        if experimental_fetch_to_device is None:\n            experimental_fetch_to_device = False\n",
+       "tf.distribute.InputOptions() defaults experimental_fetch_to_device to False (TF: True)"),
+    _t("reduce-sparse-axis-none-type-error", "error-class", "simdist/strategies/base.py",
+       "    if where == \"reduce_no_axis\":\n        raise AttributeError(\"'SparseTensor' object has no attribute 'device'\")\n",
+       "",
+       "strategy.reduce(axis=None) of per-replica SparseTensors is TypeError (TF: AttributeError, .device)"),
+    # -- random ops
+    _t("uniform-int-equal-bounds-accepted", "boundary", "simdist/runtime/ops/random.py",
+       "        if lo >= hi:\n"
+       "            raise errors.InvalidArgumentError(None, None, f\"Need minval < maxval, got {lo} >= {hi} [Op:RandomUniformInt]\")\n",
+       "        if lo > hi:\n"
+       "            raise errors.InvalidArgumentError(None, None, f\"Need minval < maxval, got {lo} >= {hi} [Op:RandomUniformInt]\")\n",
+       "tf.random.uniform(dtype=int32, minval=3, maxval=3) is accepted (TF: InvalidArgumentError 'Need minval < maxval')"),
+    _t("categorical-zero-classes-accepted", "boundary", "simdist/runtime/ops/random.py",
+       "    if classes is not None and classes <= 0:\n",
+       "    if classes is not None and classes < 0:\n",
+       "tf.random.categorical of logits with 0 classes is accepted (TF: InvalidArgumentError 'num_classes should be "
+       "positive')"),
+    _t("categorical-default-dtype-int32", "state", "simdist/runtime/ops/random.py",
+       "    dt = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)\n",
+       "    dt = dtypes.int32 if dtype is None else dtypes.as_dtype(dtype)\n",
+       "tf.random.categorical's samples are int32 by default (TF: int64)"),
+    _t("seed-generator-float-seed-accepted", "missing-error", "simdist/keras/random.py",
+       "        if not isinstance(seed, int):   # (Keras 3.15: a NumPy integer is refused too)\n",
+       "        if not isinstance(seed, (int, float)):   # (Keras 3.15: a NumPy integer is refused too)\n",
+       "keras.random.SeedGenerator(1.5) is accepted (Keras: ValueError 'must be an integer')"),
+]
+TRAINING += TRAINING_BATCH43
+CATALOGUE += TRAINING_BATCH43

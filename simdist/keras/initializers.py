@@ -90,10 +90,11 @@ class RandomInitializer(Initializer):
         self._init_seed = seed
         if seed is None:
             seed = random.make_default_seed()
-        elif not isinstance(seed, (int, np.integer, random.SeedGenerator)) or isinstance(seed, bool):
+        elif not isinstance(seed, (int, random.SeedGenerator)):   # (Keras 3.15: no NumPy integer; a bool passes
+            # here and fails at the draw, random.draw_seed)
             raise ValueError("`seed` argument should be an instance of `keras.random.SeedGenerator()` or an integer. "
                              f"Received: seed={seed}")
-        self.seed = int(seed) if isinstance(seed, (int, np.integer)) else seed
+        self.seed = seed
 
     def get_config(self) -> dict[str, Any]:
         return {"seed": self._init_seed}

@@ -57,8 +57,10 @@ class SeedGenerator:
         self._initial_seed = seed
         if seed is None:
             seed = make_default_seed()
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        if not isinstance(seed, int):   # (Keras 3.15: a NumPy integer is refused too)
             raise ValueError(f"Argument `seed` must be an integer. Received: seed={seed}")
+        if isinstance(seed, bool):   # (an int to isinstance: Keras's convert_to_tensor([seed, 0]) refuses it)
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
         seed = int(seed)
 
         def seed_initializer(shape: Any, dtype: Any = None) -> Any:
@@ -97,7 +99,9 @@ def draw_seed(seed: Any) -> Any:
     """The seed pair of one draw (int64 [2])."""
     if isinstance(seed, SeedGenerator):
         return seed.next()
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+    if isinstance(seed, int):   # (Keras 3.15: a NumPy integer is no int here, the ValueError below)
+        if isinstance(seed, bool):   # (Keras's convert_to_tensor([seed, 0]) of a bool and an int)
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
         return tf.constant([int(seed), 0], dtype=tf.int64)
     if seed is None:
         return global_seed_generator().next(ordered=False)

@@ -351,17 +351,17 @@ class Trainer:
         function.__wrapped__ = one_step_on_data   # type: ignore[attr-defined]  # (what explain reads)
         return function
 
+    # Keras 3.15's make_train/test/predict_function return the cached function, and None when they (re)make it
+    # (no return statement after the assignment; spec `keras.fit.step-replay`).
     def make_train_function(self, force: bool = False) -> Any:
         if self.train_function is not None and not force:
             return self.train_function
         self.train_function = self._make_function(self.train_step, train=True)
-        return self.train_function
 
     def make_test_function(self, force: bool = False) -> Any:
         if self.test_function is not None and not force:
             return self.test_function
         self.test_function = self._make_function(self.test_step)
-        return self.test_function
 
     def make_predict_function(self, force: bool = False) -> Any:
         if self.predict_function is not None and not force:
@@ -389,7 +389,6 @@ class Trainer:
         if not self.run_eagerly:
             predict_function = tf.function(predict_function, reduce_retracing=True)
         self.predict_function = predict_function
-        return predict_function
 
     # -- fit / evaluate / predict ----------------------------------------------------------------
     def _assert_compile_called(self, method_name: str | None = None) -> None:
