@@ -110,10 +110,13 @@ def _mha(keras, axes, x):
     return _np(y), tuple(_np(s).shape)
 
 
+# (not ((1, 2, 3, 2, 4), (-2,), (3,)): its scores are rank 6, whose Softmax oneDNN's kernel refuses, AbortedError
+# "Input dims must be <= 5 and >=1", where the CPU runs float32 through oneDNN and TF's own kernel computes elsewhere:
+# a host-dependent case, clause ops.host-cpu)
 @clause("keras.mha.arguments", ref="tf221")
 @pytest.mark.parametrize("shape, negative, positive", [
     ((2, 2, 3, 4), (-2,), (2,)), ((2, 2, 3, 4), (-3,), (1,)), ((2, 2, 3, 4), (-3, -2), (1, 2)),
-    ((2, 2, 3, 4), -2, 2), ((1, 2, 3, 2, 4), (-2,), (3,)), ((1, 2, 3, 2, 4), (-4, -2), (1, 3)),
+    ((2, 2, 3, 4), -2, 2), ((1, 2, 3, 2, 4), (-4, -2), (1, 3)),
     ((1, 2, 3, 2, 4), (-3, 3), (2, 3)), ((2, 5, 4), (-2,), (1,))])
 def test_blind42_mha_negative_attention_axes(keras, shape, negative, positive):
     """MultiHeadAttention(attention_axes=a) with a < 0 means axis rank(query) + a of the query (Keras 3.15:
