@@ -85,10 +85,10 @@ def static_value(t: Tensor) -> np.ndarray:
 
 def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> Any:
     """Run op on tensors (already converted): its Tensor, or a tuple for multi-output ops."""
-    if _pruning._ERRORS and not op.stateful:   # (a retry's stand-in read by a stateless op: pruning.py)
-        err = _pruning.standin_error(tensors)
-        if err is not None:
-            return _through_standin(op, tensors, attrs, err)
+    if _pruning._ERRORS:   # (a retry's stand-in read by a stateless op: pruning.py)
+        stood = past_standin(op, tensors, attrs)
+        if stood is not None:
+            return stood
     if _current.ctx.recorder is None:
         arrays = [t._v for t in tensors]
     else:
