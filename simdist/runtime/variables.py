@@ -74,24 +74,31 @@ class Transaction:
     commit time, as a parameter server applies them. The value a read inside the transaction
     sees is folded from the buffered writes only when such a read happens."""
 
+    pinned: dict[int, np.ndarray] | None = None   # (a Reread's: reads of variables it has not written)
+
     def __init__(self) -> None:
         self.ops: list[tuple[Any, str, np.ndarray]] = []
         # id(var) -> [its value after the writes folded so far (None: none yet), ops folded, var],
         # in the order of the variables' first writes
         self.overlay: dict[int, list[Any]] = {}
+        self.read_own = False    # whether a read saw this transaction's own writes (see Reread)
 
     def value(self, var: Any) -> np.ndarray | None:
         """`var` as this transaction sees it, or None when it wrote nothing to it."""
         entry = self.overlay.get(id(var))
         if entry is None:
             return None
+        self.read_own = True
         arr, upto = entry[0], entry[1]
         if upto < len(self.ops):
             for v, kind, operand in self.ops[upto:]:
                 if v is var:   # (an assign needs no base: it must not read a lost value)
-                    arr = _updated(var._current() if arr is None and kind != "assign" else arr, kind, operand)
+                    arr = _updated(self._base(var) if arr is None and kind != "assign" else arr, kind, operand)
             entry[0], entry[1] = arr, len(self.ops)
         return arr
+
+    def _base(self, var: Any) -> np.ndarray:
+        return var._current()
 
     def commit(self) -> None:
         for var, kind, operand in self.ops:
@@ -135,6 +142,40 @@ class Transaction:
             b = sizes.get(id(var), -1)
             out.append((var, int(var.nbytes) if b < 0 else min(b, int(var.nbytes))))
         return out
+
+
+class Reread(Transaction):
+    """A ClusterCoordinator closure's function evaluated again where its parameter servers ran its
+    reads (clause optim.pss-updates): TF runs a read of a ps variable that the function's automatic
+    control dependencies order after its own write of that variable on the ps, right after that
+    write, so it sees the write and every other closure's write that reached the ps before it
+    (Adam's `m` read after its own `assign_add`; `v.assign_add(x); v.read_value()`). A read of a
+    variable the function has not written sees the value `pinned` when the closure started; after
+    its own writes, a read sees them folded onto the ps's value when they arrived: `after` (the
+    value right after its early writes were applied, those ops at `early` positions not folded
+    again), else the value now (its writes that commit at the closure's end, this instant)."""
+
+    def __init__(self, pinned: dict[int, np.ndarray], after: dict[int, np.ndarray], early: frozenset[int]) -> None:
+        super().__init__()
+        self.pinned = pinned
+        self.after = after
+        self.early = early
+
+    def value(self, var: Any) -> np.ndarray | None:
+        entry = self.overlay.get(id(var))
+        if entry is None:
+            return None
+        if entry[1] < len(self.ops):
+            arr = self.after.get(id(var))
+            for i, (v, kind, operand) in enumerate(self.ops):
+                if v is var and i not in self.early:   # (an assign needs no base: it must not read a lost value)
+                    arr = _updated(var._current() if arr is None and kind != "assign" else arr, kind, operand)
+            entry[0], entry[1] = arr, len(self.ops)
+        return entry[0]
+
+    def late_ops(self) -> list[tuple[Any, str, Any]]:
+        """The ops that commit now: those not applied early."""
+        return [op for i, op in enumerate(self.ops) if i not in self.early]
 
 
 def apply(ops: list[tuple[Any, str, Any]]) -> None:
@@ -706,6 +747,10 @@ class ResourceVariable(InPlaceRefusals, Variable):
                 pending = t.value(self)
                 if pending is not None:
                     return pending
+            elif t.pinned is not None:   # (a Reread: the value the closure's start read)
+                pinned = t.pinned.get(id(self))
+                if pinned is not None:
+                    return pinned
         return self._current()
 
     def sparse_read(self, indices: Any, name: Any = None) -> Tensor:

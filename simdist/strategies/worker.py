@@ -8,7 +8,10 @@ over the network, compute on the worker (FLOPs from the tally or a `simdist.sim.
 a straggler's slowdown is the simulator's, as for every kernel), writes back to the ps tasks; the
 writes are committed when they arrive. Its early writes (values from reads and constants only:
 runtime/graph/dataflow.py, clause optim.pss-updates) are sent when the reads they depend on are
-back, each committed when it arrives. `Workers.execute(w, closure)` is that, as the generator the
+back, each committed when it arrives. A recorded function that read a ps variable after its own
+write of it is replayed again when its writes have arrived, where another closure wrote one of its
+variables meanwhile: TF's ps runs such a read right after the write (`_reread`, variables.Reread).
+`Workers.execute(w, closure)` is that, as the generator the
 simulator's worker service (`simdist.sim.workers`) runs on worker w; a preemption planned at a
 closure count raises `Preempted` part-way.
 """
@@ -201,6 +204,14 @@ class Workers:
                         None, None, f"/job:ps/replica:0/task:{f.task} is unavailable while running {closure.name} "
                         f"on {worker_host(w)}: the parameter server failed at t={f.at:.6g}s")
                     break
+        # a recorded function reading a ps variable after its own write of it: evaluated again at its end,
+        # where the ps ran those reads (variables.Reread); the values its start read, kept for that
+        reread = None
+        if error is None and txn is not None and txn.read_own and closure.synthetic is None \
+                and closure.fn._replay is not None and not closure.args and not closure.kwargs \
+                and any(_on_ps(v) for v in txn.written()):
+            reread = (_start_values(read_list), [(id(v), k) for v, k, _ in txn.ops],
+                      [(v, v._version) for v in txn.written()])
         # 1. reads from the ps tasks
         nbytes = 0
         sent: _Sent | None = None
@@ -216,7 +227,7 @@ class Workers:
         if early is not None and error is None and txn is not None:
             # the reads the early writes need, then those writes, each committed when it arrives
             # (TF's executor runs that chain as soon as its reads are back); the other reads at once
-            sent = _Sent(txn.split(early.ops), closure.attempts)
+            sent = _Sent(txn.split(early.ops), closure.attempts, {} if reread is not None else None)
             if early.dep_moves:
                 ev = sim.transfers(early.dep_moves)
                 ev.callbacks.append(lambda _: self._send_early(w, closure, early, sent))
@@ -269,7 +280,10 @@ class Workers:
                 return
         if txn is not None:
             try:
-                txn.commit()
+                if reread is not None and _written_by_others(reread[2], sent):
+                    result = self._reread(closure, wcpu, reread, sent, early, txn, result)
+                else:
+                    txn.commit()
             except errors.OpError as e:
                 self._queue.fail(closure, e)
                 return
@@ -301,6 +315,35 @@ class Workers:
         except errors.OpError as e:
             if sent.error is None:
                 sent.error = e
+            return
+        if sent.after is not None:   # (what a read ordered after these writes sees: Reread; held, not copied,
+            for var, _, _ in ops:    # as _start_values says)
+                sent.after[id(var)] = var._current()
+
+    @staticmethod
+    def _reread(closure: Closure, wcpu: str, reread: tuple, sent: "_Sent | None", early: "_Early | None",
+                txn: Any, first: Any) -> Any:
+        """Commit a closure whose function read a ps variable after writing it, as TF's ps runs such a
+        read (after the write, seeing the writes that reached the ps before it; variables.Reread): its
+        replay again, reads of variables it had not written pinned to their start values, and its
+        writes that commit now (not those applied early) from that replay. Returns its result. A replay
+        whose writes are not the first run's (a data-dependent branch) commits the first run's."""
+        pinned, kinds, _ = reread
+        taken = frozenset(early.ops) if early is not None and sent is not None else frozenset()
+        rt = variables.Reread(pinned, sent.after if sent is not None and sent.after is not None else {}, taken)
+        txns = variables.transactions()
+        flops = tally.flops
+        txns.append(rt)
+        try:
+            result = closure.fn._replay(wcpu)
+        finally:
+            txns.remove(rt)
+            tally.flops = flops   # (its cost was charged by the first run)
+        if [(id(v), k) for v, k, _ in rt.ops] != kinds:
+            txn.commit()
+            return first
+        variables.apply(rt.late_ops())
+        return result
 
     def _writes_start(self, w: int, closure: Closure, attempt: int, nbytes: int) -> bool:
         """At the end of a closure's compute: whether its writes go out (not if it was preempted,
@@ -492,13 +535,39 @@ class _Sent:
     """One closure's early writes: the ops taken out of its transaction, its attempt, the
     transfers sent, and the first error a commit met (a failed ps)."""
 
-    __slots__ = ("ops", "attempt", "events", "error")
+    __slots__ = ("ops", "attempt", "events", "error", "after")
 
-    def __init__(self, ops: list[tuple[Any, str, Any]], attempt: int) -> None:
+    def __init__(self, ops: list[tuple[Any, str, Any]], attempt: int, after: dict[int, Any] | None = None) -> None:
         self.ops = ops
         self.attempt = attempt
         self.events: list[Any] = []
         self.error: Exception | None = None
+        self.after = after   # id(var) -> its value right after these writes were applied (a Reread's), or None
+
+
+def _written_by_others(versions: list[tuple[Any, int]], sent: "_Sent | None") -> bool:
+    """Whether another write reached a variable the closure wrote since it started (each applied write
+    bumps a variable's version once; its own early writes are counted out): if none did, its reads after
+    its own writes saw at its start what the ps holds now, and a Reread would give the same values."""
+    own: dict[int, int] = {}
+    if sent is not None:
+        for var, _, _ in sent.ops:
+            own[id(var)] = own.get(id(var), 0) + 1
+    return any(v._version != version + own.get(id(v), 0) for v, version in versions)
+
+
+def _start_values(read_list: list[tuple[Any, int]]) -> dict[int, Any]:
+    """The ps variables a closure read, as they are when it starts (a Reread's pinned reads); one whose ps
+    lost it is left out (the function may assign it before reading it). The arrays themselves, not copies:
+    a write updates a variable's buffer in place only when nothing else holds it (ResourceVariable._apply_op),
+    so holding one keeps it as it was."""
+    out = {}
+    for v, _ in read_list:
+        try:
+            out[id(v)] = v._current()
+        except errors.OpError:
+            continue
+    return out
 
 
 def _arg_key(x: Any) -> Any:

@@ -6,10 +6,11 @@ The program: `inside` (1.0) on the ps, `outside` (3.0) on the chief, three sched
 (the AssignAddVariableOp and the ReadVariableOp ordered after it by the automatic control dependencies) when
 `outside`'s value reaches the ps, so each read sees its own add and every add that reached the ps before it:
 the three fetches are 7, 10 and 13 in some order, with 1, 2 or 3 workers (observed, recorded in the goldens).
-simdist runs a closure's function when its worker starts it, reading the values current then (its own
-writes included), and commits the add when it reaches the ps: closures that start together fetch 7 each
-(1 worker: 7, 10, 13). The variable ends at 10.0 on both. The simdist side with 2 and 3 workers is a strict
-xfail until reads are modelled at their simulated instants. Needs the `tf` extra (or its recorded goldens).
+simdist runs a closure's function when its worker starts it and, because it read a ps variable after its
+own write, again when its writes have reached the ps (strategies/worker.py `_reread`, variables.Reread): that
+read sees the add applied there and the adds that arrived before it, as TF's. (Before the forty-second
+session simdist fetched 7, 7, 13 with 2 workers and 7, 7, 7 with 3.) The variable ends at 10.0 on both.
+Needs the `tf` extra (or its recorded goldens).
 """
 
 from __future__ import annotations
@@ -79,10 +80,7 @@ def test_tf_reads_each_add_with_the_adds_before_it(tf_answers: dict[int, Any], k
         f"says {TF_ORDER} (10.0): each read sees its own add and the adds before it"
 
 
-@pytest.mark.parametrize("k", [pytest.param(k, marks=[pytest.mark.xfail(
-    strict=True, reason="open (optim.pss-updates, Difference): simdist reads a closure's variables when its worker "
-                        "starts it, so closures starting together read the same value after their own add")]
-    if WORKERS[k] > 1 else []) for k in range(len(WORKERS))], ids=[f"{w}_workers" for w in WORKERS])
+@pytest.mark.parametrize("k", range(len(WORKERS)), ids=[f"{w}_workers" for w in WORKERS])
 def test_simdist_fetches_as_tf(tf_answers: dict[int, Any], k: int) -> None:
     got = _simdist(WORKERS[k])
     assert got["final"] == tf_answers[k]["final"], \
