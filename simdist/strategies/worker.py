@@ -23,7 +23,7 @@ from typing import Any
 from simdist import session
 from simdist.runtime import context, errors, execution, graph, variables
 from simdist.runtime.cost import tally
-from simdist.runtime.graph import dataflow
+from simdist.runtime.graph import dataflow, reevaluate
 from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.tensor import Tensor
 from simdist.sim.workers import Preempted
@@ -77,7 +77,9 @@ class Workers:
         self._synth_moves: dict[tuple[int, int, str], tuple[Any, int]] = {}   # see _synthetic_moves
         self._traffic_items: dict[tuple, tuple[tuple, list]] = {}   # see traffic
         self._plans: dict[tuple[int, int], tuple] = {}   # (id(tf.function), worker) -> see _replay_plan
-        self._seen: Any = None   # the last eager call's (early writes, written variables): see _run_function
+        self._seen: Any = None   # the last eager call's (early writes, written variables, reads its own writes):
+        # see _run_function; and its watched recording (recorder, result) if it reads its own writes, else None
+        self._again: Any = None
         self._flows: dict[tuple, tuple] = {}   # (id(fn), argument signature) -> (fn, its dataflow's `seen`)
         self._eager_plans: dict[tuple, tuple] = {}   # see _eager_early
 
@@ -204,14 +206,20 @@ class Workers:
                         None, None, f"/job:ps/replica:0/task:{f.task} is unavailable while running {closure.name} "
                         f"on {worker_host(w)}: the parameter server failed at t={f.at:.6g}s")
                     break
-        # a recorded function reading a ps variable after its own write of it: evaluated again at its end,
-        # where the ps ran those reads (variables.Reread); the values its start read, kept for that
+        # a function reading a ps variable after its own write of it: evaluated again at its end, where
+        # the ps ran those reads (variables.Reread), from its recorded graph (its replay's, or the graph
+        # this eager call was watched under: _run_function); the values its start read, kept for that
         reread = None
-        if error is None and txn is not None and txn.read_own and closure.synthetic is None \
-                and closure.fn._replay is not None and not closure.args and not closure.kwargs \
-                and any(_on_ps(v) for v in txn.written()):
-            reread = (_start_values(read_list), [(id(v), k) for v, k, _ in txn.ops],
-                      [(v, v._version) for v in txn.written()])
+        watched, self._again = self._again, None   # (its recorder is kept by this closure alone)
+        if error is None and txn is not None and txn.read_own and closure.synthetic is None:
+            if closure.fn._replay is not None and not closure.args and not closure.kwargs:
+                g = closure.fn._graph
+                again = g.run if g.stateless else None
+            else:
+                again = watched
+            if again is not None and any(_on_ps(v) for v in txn.written()):
+                reread = (_start_values(read_list), [(id(v), k) for v, k, _ in txn.ops],
+                          [(v, v._version) for v in txn.written()], again)
         # 1. reads from the ps tasks
         nbytes = 0
         sent: _Sent | None = None
@@ -325,17 +333,22 @@ class Workers:
                 txn: Any, first: Any) -> Any:
         """Commit a closure whose function read a ps variable after writing it, as TF's ps runs such a
         read (after the write, seeing the writes that reached the ps before it; variables.Reread): its
-        replay again, reads of variables it had not written pinned to their start values, and its
-        writes that commit now (not those applied early) from that replay. Returns its result. A replay
-        whose writes are not the first run's (a data-dependent branch) commits the first run's."""
-        pinned, kinds, _ = reread
+        graph evaluated again (its replay's, or an eager call's watched graph: not its Python, whose effects
+        run once), reads of variables it had not written pinned to their start values, and its writes that
+        commit now (not those applied early) from that evaluation. Returns its result. A replay whose writes
+        are not the first run's (a data-dependent branch), or an eager call without such a graph, commits
+        the first run's."""
+        pinned, kinds, _, again = reread
+        if type(again) is tuple and again[0].reason is not None:   # (this eager call's recording was abandoned)
+            txn.commit()
+            return first
         taken = frozenset(early.ops) if early is not None and sent is not None else frozenset()
         rt = variables.Reread(pinned, sent.after if sent is not None and sent.after is not None else {}, taken)
         txns = variables.transactions()
         flops = tally.flops
         txns.append(rt)
-        try:
-            result = closure.fn._replay(wcpu)
+        try:    # (an eager call: its watched recording, re-evaluated where its reads changed)
+            result = reevaluate.evaluate(*again) if type(again) is tuple else again(dev=wcpu)
         finally:
             txns.remove(rt)
             tally.flops = flops   # (its cost was charged by the first run)
@@ -376,8 +389,12 @@ class Workers:
         # A call that does not record now: its early writes are those of its function's first such
         # call with this input signature, which ran under a recorder only to see its dataflow (as
         # TF traces a function once per signature); a recording call's graph says it for itself.
+        # A function of that signature that reads a ps variable after its own write runs under a recorder
+        # on every call: a Reread evaluates the call's graph again (not its Python) where another closure
+        # wrote one of its variables meanwhile (see execute).
         seen: Any = None
         key: Any = None
+        self._again = None
         if recorded is not None or args or kwargs or not graph.enabled:
             key = (id(fn), _arg_key(args), _arg_key(kwargs))
             hit = self._flows.get(key)
@@ -385,8 +402,14 @@ class Workers:
                 seen, key = hit[1], None
         try:
             if key is not None:
-                early, wvars, result = dataflow.watch(lambda: fn._scheduled(args, kwargs))
-                seen = (early, wvars)
+                early, wvars, result, own, rec = dataflow.watch(lambda: fn._scheduled(args, kwargs), keep=True)
+                seen = (early, wvars, own)
+                if own:
+                    self._again = (rec, result)
+            elif seen is not None and seen[2]:
+                result, rec = dataflow.recorded(lambda: fn._scheduled(args, kwargs))
+                if rec is not None:
+                    self._again = (rec, result)
             else:
                 result = fn._scheduled(args, kwargs)
         except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
@@ -491,7 +514,7 @@ class Workers:
         call with its signature), when those recorded writes (variables and kinds) are this
         call's transaction's: else none early (a write the recorder could not follow, or Python
         that took another path)."""
-        early, writes = seen
+        early, writes, _ = seen
         ops = txn.ops
         if len(writes) != len(ops) or any(v is not op[0] or k != op[1] for (v, k), op in zip(writes, ops)):
             return None

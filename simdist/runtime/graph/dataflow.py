@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from simdist.runtime.graph.ir import CONST, PURE, READ, WRITE, Node
 
-__all__ = ["CHEAP_KINDS", "early_writes", "watch"]
+__all__ = ["CHEAP_KINDS", "early_writes", "recorded", "watch"]
 
 # Op kinds (OpDef.kind) whose work is linear in their operands: a chain of them is not the step's
 # compute. Contractions, windows (convolutions, pooling), nn, sort, random, collective and custom
@@ -95,24 +95,39 @@ def _union(parts: list[tuple[Any, ...] | None]) -> tuple[Any, ...] | None:
     return tuple(seen.values())
 
 
-def watch(call: Callable[[], Any]) -> tuple[tuple[tuple[Any, ...] | None, ...] | None, list[tuple[Any, str]], Any]:
+def watch(call: Callable[[], Any], keep: bool = False) -> tuple:
     """Run `call()` eagerly under a graph recorder only to see its dataflow: (its early writes as
     `early_writes` gives them, None when it runs inside another recording; the variable and kind
-    of each recorded write, in order; its result). The recorder's traced tensors are what the call sees,
-    as on a recording call. An exception from the call propagates."""
-    from simdist.runtime import execution
+    of each recorded write, in order; its result; whether it `reevaluate.rereads`; with `keep`, the
+    recorder, from which `reevaluate.evaluate` evaluates it again, else None). The recorder's traced tensors are what
+    the call sees, as on a recording call. An exception from the call propagates."""
     from simdist.runtime.graph.optimize import plan
+    from simdist.runtime.graph.reevaluate import rereads
+    result, rec = recorded(call)
+    if rec is None:
+        return None, [], result, False, None
+    nodes = rec.nodes
+    p = plan(nodes, ("py", None))
+    return (early_writes(p.steps, nodes), [(st[2], st[3]) for st in p.steps if st[0] == WRITE], result,
+            rereads(p.steps, rec), rec if keep else None)
+
+
+def recorded(call: Callable[[], Any]) -> tuple[Any, Any]:
+    """Run `call()` eagerly under a graph recorder: (its result, the recorder; None when it runs
+    inside another recording). An exception from the call propagates."""
+    from simdist.runtime import execution
     from simdist.runtime.graph.recording import Recorder
     ctx = execution.current()
     if ctx.recorder is not None:
-        return None, [], call()
+        return call(), None
     rec = Recorder()
+    # (no Grappler rewrite: a scheduled call that does not replay runs its Python as plain ops, watched or
+    # not, so every call of it computes alike; TF runs the rewritten graph: open, clause function.grappler-rewrites)
+    rec.rewrites = False
     execution.begin_recording(ctx, rec)
     try:
         result = call()
     finally:
         execution.end_recording(ctx, rec)
         rec.live = False
-    nodes = rec.nodes
-    p = plan(nodes, ("py", None))
-    return early_writes(p.steps, nodes), [(st[2], st[3]) for st in p.steps if st[0] == WRITE], result
+    return result, rec

@@ -9,6 +9,7 @@ from simdist.runtime import variables
 from simdist.runtime.graph.codegen import compile_replay
 from simdist.runtime.graph.dataflow import early_writes
 from simdist.runtime.graph.ir import READ, WRITE, Node, Untraceable, bind_dtypes
+from simdist.runtime.graph.reevaluate import stateless
 from simdist.runtime.graph.optimize import plan
 
 __all__ = ["Graph", "explain"]
@@ -19,7 +20,7 @@ class Graph:
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
                  "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
-                 "unfused", "uniform", "program", "untaped", "early", "step_bytes", "write_vars")
+                 "unfused", "uniform", "program", "untaped", "early", "step_bytes", "write_vars", "stateless")
 
     def __init__(self, nodes: list[Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
@@ -50,6 +51,9 @@ class Graph:
         # per write step: the variables its value was read from, or None when it waits for the
         # call's compute (graph/dataflow.py: what a ClusterCoordinator closure sends early)
         self.early = early_writes(steps, nodes)
+        # whether a second run of it is the same call (no op with effects of its own: a random draw, a
+        # print, a simulator charge): a ClusterCoordinator closure may then be evaluated again (Reread)
+        self.stateless = stateless(nodes)
         self.template = bind_dtypes(p.template, nodes)
         self.run = compile_replay(self, nodes)
 

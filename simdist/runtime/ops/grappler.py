@@ -909,10 +909,12 @@ def _folding_fails(rule: Any, tensors: Any) -> bool:
 
 def _folded_first(rule: Any) -> Any:
     """The rule, except where every input is constant: TF's constant folding evaluates such an
-    op as it is (its kernel) before the rewrites look at it (the Pack rule judges for itself)."""
+    op as it is (its kernel) before the rewrites look at it (the Pack rule judges for itself). A
+    tensor captured from outside the call is a placeholder of TF's graph, not a constant: an op of
+    one runs rewritten (`x / tf.constant(3.0)` of a captured x is x * (1 / 3), as of an argument)."""
     def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        if getattr(rule, "inner", rule) not in (_pack_rule, _ones_like_rule, _softmax_folded) and all(rec.is_constant(t) for t in tensors) and \
-                not _folding_fails(rule, tensors):
+        if getattr(rule, "inner", rule) not in (_pack_rule, _ones_like_rule, _softmax_folded) and \
+                all(rec.is_constant(t) and not rec.is_capture(t) for t in tensors) and not _folding_fails(rule, tensors):
             return None
         with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
             return rule(rec, tensors, attrs)

@@ -1,0 +1,90 @@
+"""A watched eager call evaluated again where some of its reads see other values (clause
+optim.pss-updates): a ClusterCoordinator closure whose function reads a parameter-server variable
+after its own write of it. TF's ps runs such a read right after the write, so it sees every other
+closure's write that reached the ps first; simdist ran the function's Python when the closure
+started. `evaluate` walks the call's recorded nodes (dataflow.recorded) in order inside a
+`variables.Reread` transaction: each write made again (its operand the value it has now), each read
+of a variable the call wrote seen anew, and only the ops downstream of a read that changed computed
+again; every other node keeps the value of the call's run. The Python does not run again, so its
+effects (an iterator's `next`, Python state) happen once. A recorded function evaluates its whole
+replay again instead (`replay.Graph.stateless`); both give the values a run at those reads would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import variables
+from simdist.runtime.graph.ir import CHARGE, PURE, READ, WRITE, Node
+from simdist.runtime.tensor import Tensor
+from simdist.runtime.values import Mirrored, PerReplica
+
+__all__ = ["rereads", "evaluate"]
+
+
+def rereads(steps: list[tuple], rec: Any) -> bool:
+    """Whether a recorded call reads a variable after its own write of it and can be evaluated again
+    in its place: recorded to the end (no reason to abandon it), no op with effects of its own (a
+    random draw, a print, a simulator charge: as `replay.Graph.stateless` says of a recorded function,
+    so a replayed and an eager call are evaluated again alike)."""
+    if rec.reason is not None or not stateless(rec.nodes):
+        return False
+    written: set[int] = set()
+    for st in steps:
+        if st[0] == WRITE:
+            written.add(id(st[2]))
+        elif st[0] == READ and id(st[2]) in written:
+            return True
+    return False
+
+
+def stateless(nodes: list[Node]) -> bool:
+    """Whether running these nodes again is the same call: no random draw, print or charge."""
+    return not any(n.kind == CHARGE or (n.kind == PURE and n.stateful) for n in nodes)
+
+
+def evaluate(rec: Any, first: Any) -> Any:
+    """The call `rec` recorded, evaluated again inside the open transaction (a `variables.Reread`): its
+    writes made again in order, and its result (`first`, with each tensor whose value changed made
+    anew)."""
+    nodes = rec.nodes
+    new: dict[int, Any] = {}        # node -> its value where it is not the run's
+    written: set[int] = set()
+    with np.errstate(all="ignore"):
+        for i, n in enumerate(nodes):
+            kind = n.kind
+            if kind == PURE:
+                ins = n.ins
+                for j in ins:
+                    if j in new:
+                        new[i] = n.impl(*[new[j] if j in new else nodes[j].value for j in ins])
+                        break
+            elif kind == READ:
+                if id(n.var) in written:
+                    new[i] = n.var._read_array()
+            elif kind == WRITE:
+                var = n.var
+                operand = [new[j] if j in new else nodes[j].value for j in n.ins]
+                if n.write_kind in variables.SCATTER_KINDS:
+                    var._write_scatter(n.write_kind, tuple(operand))
+                else:
+                    var._write(n.write_kind, np.asarray(operand[0]))
+                written.add(id(var))
+    return _rebuild(first, rec.slot_of, new) if new else first
+
+
+def _rebuild(x: Any, slot_of: dict[int, int], new: dict[int, Any]) -> Any:
+    """x with each tensor whose node has a new value made anew (same dtype and device)."""
+    t = type(x)
+    if isinstance(x, Tensor):
+        i = slot_of.get(id(x))
+        return x if i is None or i not in new else Tensor(np.asarray(new[i]), x.dtype, x._device)
+    if t is tuple or t is list:
+        return t([_rebuild(v, slot_of, new) for v in x])
+    if t is dict:
+        return {k: _rebuild(v, slot_of, new) for k, v in x.items()}
+    if t is PerReplica or t is Mirrored:
+        return t(tuple(_rebuild(v, slot_of, new) for v in x._values))
+    return x
