@@ -1,0 +1,932 @@
+"""`tf.linalg.LinearOperator` and its core subclasses (clause ops.linalg-more; the forty-third session): the base
+class, LinearOperatorFullMatrix, LinearOperatorDiag, LinearOperatorLowerTriangular, and the operators the
+base class builds, LinearOperatorAdjoint, LinearOperatorInversion and LinearOperatorComposition.
+
+Transcribed from TF 2.21's tensorflow/python/ops/linalg/linear_operator.py, linear_operator_full_matrix.py,
+linear_operator_diag.py, linear_operator_lower_triangular.py, linear_operator_adjoint.py,
+linear_operator_inversion.py, linear_operator_composition.py, linear_operator_util.py and
+property_hint_util.py, over simdist's public tf ops (so gradients and costs come with them). Not modelled:
+name scopes (no observable op names), the CompositeTensor side (an operator is not a tf.function argument),
+TF's "(possibly slow) default implementation" log warnings, dynamic (unknown) shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "LinearOperatorLowerTriangular",
+           "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition"]
+
+
+def _tf() -> Any:
+    from simdist import tf
+    return tf
+
+
+def _convert_nonref_to_tensor(value: Any, name: str) -> Any:
+    """A variable is kept (TF's is_ref), anything else converted to a tensor."""
+    tf = _tf()
+    if isinstance(value, tf.Variable):
+        return value
+    return tf.convert_to_tensor(value, name=name)
+
+
+def _dimension_at_index(shape: Any, index: int) -> Any:
+    from simdist.runtime.dimension import Dimension
+    if shape.rank is None:
+        return Dimension(None)
+    return shape.dims[index]
+
+
+def _use_operator_or_provided_hint_unless_contradicting(operator: Any, hint_attr_name: str, provided: Any,
+                                                        message: str) -> bool | None:
+    op_hint = getattr(operator, hint_attr_name)
+    if op_hint is False and provided:
+        raise ValueError(message)
+    if op_hint and provided is False:
+        raise ValueError(message)
+    if op_hint or provided:
+        return True
+    if op_hint is False or provided is False:
+        return False
+    return None
+
+
+def _is_adjoint_pair(x: Any, y: Any) -> bool:
+    if x is y:
+        if x.is_self_adjoint is False:
+            return False
+        if x.is_self_adjoint:
+            return True
+    return x.H is y or y.H is x
+
+
+def _is_aat_form(operators: list) -> bool:
+    operators = list(operators)
+    if not operators:
+        raise ValueError("AAT form is undefined for empty operators")
+    if len(operators) % 2:
+        return False
+    return all(_is_adjoint_pair(operators[i], operators[-1 - i]) for i in range(len(operators) // 2))
+
+
+def _hint_is_square(a: Any, b: Any) -> bool | None:
+    if a.is_square and b.is_square:
+        return True
+    if a.is_square is False and b.is_square is False:
+        m, n = a.range_dimension, b.domain_dimension
+        if m is not None and n is not None:
+            return m == n
+    if a.is_square != b.is_square and a.is_square is not None and b.is_square is not None:
+        return False
+    return None
+
+
+def _combined_non_singular_hint(a: Any, b: Any) -> bool | None:
+    if a.is_non_singular is False or b.is_non_singular is False:
+        return False
+    return a.is_non_singular and b.is_non_singular
+
+
+def _combined_commuting_self_adjoint_hint(a: Any, b: Any) -> bool | None:
+    if a.is_self_adjoint and b.is_self_adjoint:
+        return True
+    if (a.is_self_adjoint is True and b.is_self_adjoint is False
+            or a.is_self_adjoint is False and b.is_self_adjoint is True):
+        return False
+    return None
+
+
+def _combined_commuting_positive_definite_hint(a: Any, b: Any) -> bool | None:
+    if (a.is_positive_definite is True and a.is_self_adjoint is True and b.is_positive_definite is True
+            and b.is_self_adjoint is True):
+        return True
+    return None
+
+
+def _matrix_solve_with_broadcast(matrix: Any, rhs: Any, adjoint: bool = False) -> Any:
+    """linear_operator_util.matrix_solve_with_broadcast (its reshape for efficiency included)."""
+    tf = _tf()
+    matrix = tf.convert_to_tensor(matrix, name="matrix")
+    rhs = tf.convert_to_tensor(rhs, name="rhs", dtype=matrix.dtype)
+    matrix, rhs, reshape_inv, still_need_to_transpose = _reshape_for_efficiency(matrix, rhs, adjoint_a=adjoint)
+    matrix, rhs = _broadcast_matrix_batch_dims([matrix, rhs])
+    solution = tf.linalg.solve(matrix, rhs, adjoint=adjoint and still_need_to_transpose)
+    return reshape_inv(solution)
+
+
+def _broadcast_matrix_batch_dims(batch_matrices: list) -> list:
+    tf = _tf()
+    batch_matrices = [tf.convert_to_tensor(m) for m in batch_matrices]
+    if len(batch_matrices) < 2:
+        return batch_matrices
+    bcast = batch_matrices[0].shape[:-2]
+    for mat in batch_matrices[1:]:
+        bcast = tf.broadcast_static_shape(bcast, mat.shape[:-2])
+    for i, mat in enumerate(batch_matrices):
+        if mat.shape[:-2] != bcast:
+            batch_matrices[i] = tf.broadcast_to(mat, tf.concat([bcast.as_list(), tf.shape(mat)[-2:]], axis=0))
+    return batch_matrices
+
+
+def _reshape_for_efficiency(a: Any, b: Any, adjoint_a: bool = False) -> tuple:
+    tf = _tf()
+
+    def identity(x: Any) -> Any:
+        return x
+    if a.shape.ndims >= b.shape.ndims:
+        return a, b, identity, True
+    b_extra_ndims = b.shape.ndims - a.shape.ndims
+    a_domain_sz_ = a.shape[-2 if adjoint_a else -1]
+    b_eq_sz_ = b.shape[-1]
+    b_extra_sz_ = int(np.prod(b.shape[:b_extra_ndims].as_list()))
+    if b_extra_sz_ < 2 or a_domain_sz_ <= b_eq_sz_:
+        return a, b, identity, True
+    if adjoint_a:
+        a = tf.linalg.matrix_transpose(a, conjugate=True)
+    b_extra_sh = tf.shape(b)[:b_extra_ndims]
+    b_main_sh = tf.shape(b)[b_extra_ndims:]
+    perm = np.concatenate((np.arange(b_extra_ndims, b.shape.ndims), np.arange(0, b_extra_ndims)), 0)
+    b_extra_on_end = tf.transpose(b, perm=perm)
+    b_squashed_end = tf.reshape(b_extra_on_end, tf.concat((b_main_sh[:-1], [-1]), 0))
+
+    def reshape_inv(y: Any) -> Any:
+        y_extra_shape = tf.concat((tf.shape(y)[:-1], [b_main_sh[-1]], b_extra_sh), 0)
+        y_extra_on_end = tf.reshape(y, y_extra_shape)
+        return tf.transpose(y_extra_on_end, perm=np.argsort(perm))
+    return a, b_squashed_end, reshape_inv, False
+
+
+class LinearOperator:
+    """Base class defining a [batch of] linear operator[s] (TF 2.21's linear_operator.LinearOperator)."""
+
+    def __init__(self, dtype: Any, graph_parents: Any = None, is_non_singular: Any = None,
+                 is_self_adjoint: Any = None, is_positive_definite: Any = None, is_square: Any = None,
+                 name: Any = None, parameters: Any = None) -> None:
+        tf = _tf()
+        if is_positive_definite:
+            if is_non_singular is False:
+                raise ValueError("A positive definite matrix is always non-singular.")
+            is_non_singular = True
+        if is_non_singular:
+            if is_square is False:
+                raise ValueError("A non-singular matrix is always square.")
+            is_square = True
+        if is_self_adjoint:
+            if is_square is False:
+                raise ValueError("A self-adjoint matrix is always square.")
+            is_square = True
+        self._is_square_set_or_implied_by_hints = is_square
+        self._graph_parents = [] if graph_parents is None else list(graph_parents)
+        self._dtype = tf.as_dtype(dtype).base_dtype if dtype else dtype
+        self._is_non_singular = is_non_singular
+        self._is_self_adjoint = is_self_adjoint
+        self._is_positive_definite = is_positive_definite
+        self._parameters = parameters
+        self._name = name or type(self).__name__
+
+    @property
+    def parameters(self) -> dict:
+        return dict(self._parameters)
+
+    @property
+    def dtype(self) -> Any:
+        return self._dtype
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def graph_parents(self) -> list:
+        return self._graph_parents
+
+    @property
+    def is_non_singular(self) -> Any:
+        return self._is_non_singular
+
+    @property
+    def is_self_adjoint(self) -> Any:
+        return self._is_self_adjoint
+
+    @property
+    def is_positive_definite(self) -> Any:
+        return self._is_positive_definite
+
+    @property
+    def is_square(self) -> Any:
+        auto_square_check = self.domain_dimension == self.range_dimension
+        if self._is_square_set_or_implied_by_hints is False and auto_square_check:
+            raise ValueError("User set is_square hint to False, but the operator was square.")
+        if self._is_square_set_or_implied_by_hints is None:
+            return auto_square_check
+        return self._is_square_set_or_implied_by_hints
+
+    def _shape(self) -> Any:
+        raise NotImplementedError("_shape is not implemented.")
+
+    @property
+    def shape(self) -> Any:
+        return self._shape()
+
+    def shape_tensor(self, name: str = "shape_tensor") -> Any:
+        return _tf().constant(self.shape.as_list(), dtype=_tf().int32)
+
+    @property
+    def batch_shape(self) -> Any:
+        return self.shape[:-2]
+
+    def batch_shape_tensor(self, name: str = "batch_shape_tensor") -> Any:
+        return _tf().constant(self.batch_shape.as_list(), dtype=_tf().int32)
+
+    @property
+    def tensor_rank(self) -> Any:
+        return self.shape.ndims
+
+    def tensor_rank_tensor(self, name: str = "tensor_rank_tensor") -> Any:
+        return _tf().convert_to_tensor(self.tensor_rank)
+
+    @property
+    def domain_dimension(self) -> Any:
+        return _dimension_at_index(self.shape, -1)
+
+    def domain_dimension_tensor(self, name: str = "domain_dimension_tensor") -> Any:
+        return _tf().convert_to_tensor(self.domain_dimension.value)
+
+    @property
+    def range_dimension(self) -> Any:
+        from simdist.runtime.dimension import Dimension
+        if self.shape.dims:
+            return self.shape.dims[-2]
+        return Dimension(None)
+
+    def range_dimension_tensor(self, name: str = "range_dimension_tensor") -> Any:
+        return _tf().convert_to_tensor(self.range_dimension.value)
+
+    def _check_input_dtype(self, arg: Any) -> None:
+        if arg.dtype.base_dtype != self.dtype:
+            raise TypeError("Expected argument to have dtype %s.  Found: %s in tensor %s" % (self.dtype, arg.dtype, arg))
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        raise NotImplementedError("_matmul is not implemented.")
+
+    def matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False, name: str = "matmul") -> Any:
+        if isinstance(x, LinearOperator):
+            left_operator = self.adjoint() if adjoint else self
+            right_operator = x.adjoint() if adjoint_arg else x
+            if (right_operator.range_dimension is not None and left_operator.domain_dimension is not None
+                    and right_operator.range_dimension != left_operator.domain_dimension):
+                raise ValueError("Operators are incompatible. Expected `x` to have dimension {} but got {}.".format(
+                    left_operator.domain_dimension, right_operator.range_dimension))
+            return self._linop_matmul(left_operator, right_operator)
+        x = _tf().convert_to_tensor(x, name="x")
+        self._check_input_dtype(x)
+        self_dim = -2 if adjoint else -1
+        arg_dim = -1 if adjoint_arg else -2
+        _dimension_at_index(self.shape, self_dim).assert_is_compatible_with(x.shape[arg_dim])
+        return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _linop_matmul(self, left_operator: "LinearOperator", right_operator: "LinearOperator") -> "LinearOperator":
+        is_square = _hint_is_square(left_operator, right_operator)
+        is_non_singular = is_self_adjoint = is_positive_definite = None
+        if is_square:
+            is_non_singular = _combined_non_singular_hint(left_operator, right_operator)
+        elif is_square is False:
+            is_non_singular = is_self_adjoint = is_positive_definite = False
+        return LinearOperatorComposition(operators=[left_operator, right_operator], is_non_singular=is_non_singular,
+                                         is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                                         is_square=is_square)
+
+    def __matmul__(self, other: Any) -> Any:
+        return self.matmul(other)
+
+    def _matvec(self, x: Any, adjoint: bool = False) -> Any:
+        tf = _tf()
+        y_mat = self.matmul(tf.expand_dims(x, axis=-1), adjoint=adjoint)
+        return tf.squeeze(y_mat, axis=-1)
+
+    def matvec(self, x: Any, adjoint: bool = False, name: str = "matvec") -> Any:
+        x = _tf().convert_to_tensor(x, name="x")
+        self._check_input_dtype(x)
+        self_dim = -2 if adjoint else -1
+        _dimension_at_index(self.shape, self_dim).assert_is_compatible_with(x.shape[-1])
+        return self._matvec(x, adjoint=adjoint)
+
+    def _can_use_cholesky(self) -> Any:
+        return self.is_self_adjoint and self.is_positive_definite
+
+    def _determinant(self) -> Any:
+        tf = _tf()
+        if self._can_use_cholesky():
+            return tf.exp(self.log_abs_determinant())
+        return tf.linalg.det(self.to_dense())
+
+    def determinant(self, name: str = "det") -> Any:
+        if self.is_square is False:
+            raise NotImplementedError("Determinant not implemented for an operator that is expected to not be square.")
+        return self._determinant()
+
+    def _log_abs_determinant(self) -> Any:
+        tf = _tf()
+        if self._can_use_cholesky():
+            diag = tf.linalg.diag_part(tf.linalg.cholesky(self.to_dense()))
+            return 2 * tf.reduce_sum(tf.math.log(diag), axis=[-1])
+        _, log_abs_det = tf.linalg.slogdet(self.to_dense())
+        return log_abs_det
+
+    def log_abs_determinant(self, name: str = "log_abs_det") -> Any:
+        if self.is_square is False:
+            raise NotImplementedError("Determinant not implemented for an operator that is expected to not be square.")
+        return self._log_abs_determinant()
+
+    def _dense_solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        if self.is_square is False:
+            raise NotImplementedError("Solve is not yet implemented for non-square operators.")
+        rhs = tf.linalg.adjoint(rhs) if adjoint_arg else rhs
+        if self._can_use_cholesky():
+            return tf.linalg.cholesky_solve(tf.linalg.cholesky(self.to_dense()), rhs)
+        return _matrix_solve_with_broadcast(self.to_dense(), rhs, adjoint=adjoint)
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self._dense_solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False, name: str = "solve") -> Any:
+        if self.is_non_singular is False:
+            raise NotImplementedError("Exact solve not implemented for an operator that is expected to be singular.")
+        if self.is_square is False:
+            raise NotImplementedError("Exact solve not implemented for an operator that is expected to not be square.")
+        if isinstance(rhs, LinearOperator):
+            left_operator = self.adjoint() if adjoint else self
+            right_operator = rhs.adjoint() if adjoint_arg else rhs
+            if (right_operator.range_dimension is not None and left_operator.domain_dimension is not None
+                    and right_operator.range_dimension != left_operator.domain_dimension):
+                raise ValueError("Operators are incompatible. Expected `rhs` to have dimension {} but got {}.".format(
+                    left_operator.domain_dimension, right_operator.range_dimension))
+            return self._linop_solve(left_operator, right_operator)
+        rhs = _tf().convert_to_tensor(rhs, name="rhs")
+        self._check_input_dtype(rhs)
+        self_dim = -1 if adjoint else -2
+        arg_dim = -1 if adjoint_arg else -2
+        _dimension_at_index(self.shape, self_dim).assert_is_compatible_with(rhs.shape[arg_dim])
+        return self._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _linop_solve(self, left_operator: "LinearOperator", right_operator: "LinearOperator") -> "LinearOperator":
+        is_square = _hint_is_square(left_operator, right_operator)
+        is_non_singular = is_self_adjoint = is_positive_definite = None
+        if is_square:
+            is_non_singular = _combined_non_singular_hint(left_operator, right_operator)
+        elif is_square is False:
+            is_non_singular = is_self_adjoint = is_positive_definite = False
+        return LinearOperatorComposition(operators=[LinearOperatorInversion(left_operator), right_operator],
+                                         is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                         is_positive_definite=is_positive_definite, is_square=is_square)
+
+    def _solvevec(self, rhs: Any, adjoint: bool = False) -> Any:
+        tf = _tf()
+        solution_mat = self.solve(tf.expand_dims(rhs, axis=-1), adjoint=adjoint)
+        return tf.squeeze(solution_mat, axis=-1)
+
+    def solvevec(self, rhs: Any, adjoint: bool = False, name: str = "solve") -> Any:
+        rhs = _tf().convert_to_tensor(rhs, name="rhs")
+        self._check_input_dtype(rhs)
+        self_dim = -1 if adjoint else -2
+        _dimension_at_index(self.shape, self_dim).assert_is_compatible_with(rhs.shape[-1])
+        return self._solvevec(rhs, adjoint=adjoint)
+
+    def adjoint(self, name: str = "adjoint") -> "LinearOperator":
+        if self.is_self_adjoint is True:
+            return self
+        return self._linop_adjoint()
+
+    H = property(adjoint, None)
+
+    def _linop_adjoint(self) -> "LinearOperator":
+        return LinearOperatorAdjoint(self, is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+                                     is_positive_definite=self.is_positive_definite, is_square=self.is_square)
+
+    def inverse(self, name: str = "inverse") -> "LinearOperator":
+        if self.is_square is False:
+            raise ValueError("Cannot take the Inverse: This operator represents a non square matrix.")
+        if self.is_non_singular is False:
+            raise ValueError("Cannot take the Inverse: This operator represents a singular matrix.")
+        return self._linop_inverse()
+
+    def _linop_inverse(self) -> "LinearOperator":
+        return LinearOperatorInversion(self, is_non_singular=self.is_non_singular,
+                                       is_self_adjoint=self.is_self_adjoint,
+                                       is_positive_definite=self.is_positive_definite, is_square=self.is_square)
+
+    def cholesky(self, name: str = "cholesky") -> "LinearOperator":
+        if not self._can_use_cholesky():
+            raise ValueError("Cannot take the Cholesky decomposition: Not a positive definite self adjoint matrix.")
+        return self._linop_cholesky()
+
+    def _linop_cholesky(self) -> "LinearOperator":
+        return LinearOperatorLowerTriangular(_tf().linalg.cholesky(self.to_dense()), is_non_singular=True,
+                                             is_self_adjoint=False, is_square=True)
+
+    def _to_dense(self) -> Any:
+        tf = _tf()
+        eye = tf.eye(num_rows=self.domain_dimension.value, batch_shape=self.batch_shape.as_list(), dtype=self.dtype)
+        return self.matmul(eye)
+
+    def to_dense(self, name: str = "to_dense") -> Any:
+        return self._to_dense()
+
+    def _diag_part(self) -> Any:
+        return _tf().linalg.diag_part(self.to_dense())
+
+    def diag_part(self, name: str = "diag_part") -> Any:
+        return self._diag_part()
+
+    def _trace(self) -> Any:
+        return _tf().reduce_sum(self.diag_part(), axis=-1)
+
+    def trace(self, name: str = "trace") -> Any:
+        return self._trace()
+
+    def _add_to_tensor(self, x: Any) -> Any:
+        return self.to_dense() + x
+
+    def add_to_tensor(self, x: Any, name: str = "add_to_tensor") -> Any:
+        x = _tf().convert_to_tensor(x, name="x")
+        self._check_input_dtype(x)
+        return self._add_to_tensor(x)
+
+    def _eigvals(self) -> Any:
+        return _tf().linalg.eigvalsh(self.to_dense())
+
+    def eigvals(self, name: str = "eigvals") -> Any:
+        if not self.is_self_adjoint:
+            raise NotImplementedError("Only self-adjoint matrices are supported.")
+        return self._eigvals()
+
+    def _cond(self) -> Any:
+        tf = _tf()
+        if not self.is_self_adjoint:
+            vals = tf.linalg.svd(self.to_dense(), compute_uv=False)
+        else:
+            vals = tf.abs(self._eigvals())
+        return tf.reduce_max(vals, axis=-1) / tf.reduce_min(vals, axis=-1)
+
+    def cond(self, name: str = "cond") -> Any:
+        return self._cond()
+
+
+class LinearOperatorFullMatrix(LinearOperator):
+    """`LinearOperator` that wraps a [batch] matrix."""
+
+    def __init__(self, matrix: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None, name: str = "LinearOperatorFullMatrix") -> None:
+        parameters = dict(matrix=matrix, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        self._matrix = _convert_nonref_to_tensor(matrix, name="matrix")
+        self._check_matrix(self._matrix)
+        super().__init__(dtype=self._matrix.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    def _check_matrix(self, matrix: Any) -> None:
+        tf = _tf()
+        allowed_dtypes = [tf.float16, tf.float32, tf.float64, tf.complex64, tf.complex128]
+        matrix = tf.convert_to_tensor(matrix, name="matrix")
+        dtype = matrix.dtype
+        if dtype not in allowed_dtypes:
+            raise TypeError(f"Argument `matrix` must have dtype in {allowed_dtypes}. Received: {dtype}.")
+        if matrix.shape.ndims is not None and matrix.shape.ndims < 2:
+            raise ValueError(f"Argument `matrix` must have at least 2 dimensions. Received: {matrix}.")
+
+    @property
+    def matrix(self) -> Any:
+        return self._matrix
+
+    def _shape(self) -> Any:
+        return self._matrix.shape
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return _tf().matmul(self._matrix, x, adjoint_a=adjoint, adjoint_b=adjoint_arg)
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self._dense_solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _to_dense(self) -> Any:
+        return self._matrix
+
+
+class LinearOperatorDiag(LinearOperator):
+    """`LinearOperator` acting like a [batch] square diagonal matrix."""
+
+    def __init__(self, diag: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None, name: str = "LinearOperatorDiag") -> None:
+        parameters = dict(diag=diag, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        self._diag = _convert_nonref_to_tensor(diag, name="diag")
+        self._check_diag(self._diag)
+        if not self._diag.dtype.is_complex:
+            if is_self_adjoint is False:
+                raise ValueError("A real diagonal operator is always self adjoint.")
+            is_self_adjoint = True
+        if is_square is False:
+            raise ValueError("Only square diagonal operators currently supported.")
+        is_square = True
+        super().__init__(dtype=self._diag.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    def _check_diag(self, diag: Any) -> None:
+        if diag.shape.ndims is not None and diag.shape.ndims < 1:
+            raise ValueError("Argument diag must have at least 1 dimension.  Found: %s" % diag)
+
+    def _shape(self) -> Any:
+        d_shape = self._diag.shape
+        return d_shape.concatenate(d_shape[-1:])
+
+    @property
+    def diag(self) -> Any:
+        return self._diag
+
+    def _linop_inverse(self) -> "LinearOperatorDiag":
+        return LinearOperatorDiag(1.0 / self.diag, is_non_singular=self.is_non_singular,
+                                  is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite,
+                                  is_square=True)
+
+    def _linop_matmul(self, left_operator: Any, right_operator: Any) -> Any:
+        is_non_singular = _combined_non_singular_hint(left_operator, right_operator)
+        is_self_adjoint = _combined_commuting_self_adjoint_hint(left_operator, right_operator)
+        is_positive_definite = _combined_commuting_positive_definite_hint(left_operator, right_operator)
+        if isinstance(right_operator, LinearOperatorDiag):
+            return LinearOperatorDiag(diag=left_operator.diag * right_operator.diag, is_non_singular=is_non_singular,
+                                      is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                                      is_square=True)
+        if isinstance(right_operator, LinearOperatorLowerTriangular):
+            return LinearOperatorLowerTriangular(tril=left_operator.diag[..., None] * right_operator.to_dense(),
+                                                 is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                                 is_positive_definite=None, is_square=True)
+        return super()._linop_matmul(left_operator, right_operator)
+
+    def _linop_solve(self, left_operator: Any, right_operator: Any) -> Any:
+        is_non_singular = _combined_non_singular_hint(left_operator, right_operator)
+        is_self_adjoint = _combined_commuting_self_adjoint_hint(left_operator, right_operator)
+        is_positive_definite = _combined_commuting_positive_definite_hint(left_operator, right_operator)
+        if isinstance(right_operator, LinearOperatorDiag):
+            return LinearOperatorDiag(diag=right_operator.diag / left_operator.diag, is_non_singular=is_non_singular,
+                                      is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                                      is_square=True)
+        if isinstance(right_operator, LinearOperatorLowerTriangular):
+            return LinearOperatorLowerTriangular(tril=right_operator.to_dense() / left_operator.diag[..., None],
+                                                 is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                                 is_positive_definite=None, is_square=True)
+        return super()._linop_solve(left_operator, right_operator)
+
+    def _linop_adjoint(self) -> "LinearOperatorDiag":
+        diag = self.diag
+        if diag.dtype.is_complex:
+            diag = _tf().math.conj(diag)
+        return LinearOperatorDiag(diag=diag, is_non_singular=self.is_non_singular,
+                                  is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite,
+                                  is_square=True)
+
+    def _linop_cholesky(self) -> "LinearOperatorDiag":
+        return LinearOperatorDiag(_tf().sqrt(self.diag), is_non_singular=True, is_self_adjoint=True,
+                                  is_positive_definite=True, is_square=True)
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        diag_term = tf.math.conj(self._diag) if adjoint else self._diag
+        x = tf.linalg.adjoint(x) if adjoint_arg else x
+        return tf.expand_dims(diag_term, -1) * x
+
+    def _matvec(self, x: Any, adjoint: bool = False) -> Any:
+        diag_term = _tf().math.conj(self._diag) if adjoint else self._diag
+        return diag_term * x
+
+    def _determinant(self) -> Any:
+        return _tf().reduce_prod(self._diag, axis=[-1])
+
+    def _log_abs_determinant(self) -> Any:
+        tf = _tf()
+        log_det = tf.reduce_sum(tf.math.log(tf.abs(self._diag)), axis=[-1])
+        if self.dtype.is_complex:
+            log_det = tf.cast(log_det, dtype=self.dtype)
+        return log_det
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        diag_term = tf.math.conj(self._diag) if adjoint else self._diag
+        rhs = tf.linalg.adjoint(rhs) if adjoint_arg else rhs
+        return rhs * tf.expand_dims(1.0 / diag_term, -1)
+
+    def _to_dense(self) -> Any:
+        return _tf().linalg.diag(self._diag)
+
+    def _diag_part(self) -> Any:
+        return self.diag
+
+    def _add_to_tensor(self, x: Any) -> Any:
+        tf = _tf()
+        return tf.linalg.set_diag(x, self._diag + tf.linalg.diag_part(x))
+
+    def _eigvals(self) -> Any:
+        return _tf().convert_to_tensor(self.diag)
+
+    def _cond(self) -> Any:
+        tf = _tf()
+        abs_diag = tf.abs(self.diag)
+        return tf.reduce_max(abs_diag, axis=-1) / tf.reduce_min(abs_diag, axis=-1)
+
+
+class LinearOperatorLowerTriangular(LinearOperator):
+    """`LinearOperator` acting like a [batch] square lower triangular matrix (the upper triangle ignored)."""
+
+    def __init__(self, tril: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None,
+                 name: str = "LinearOperatorLowerTriangular") -> None:
+        parameters = dict(tril=tril, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        if is_square is False:
+            raise ValueError("Only square lower triangular operators supported at this time.")
+        is_square = True
+        self._tril = _convert_nonref_to_tensor(tril, name="tril")
+        self._check_tril(self._tril)
+        super().__init__(dtype=self._tril.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    @property
+    def tril(self) -> Any:
+        return self._tril
+
+    def _check_tril(self, tril: Any) -> None:
+        if tril.shape.ndims is not None and tril.shape.ndims < 2:
+            raise ValueError("Argument tril must have at least 2 dimensions.  Found: %s" % tril)
+
+    def _get_tril(self) -> Any:
+        return _tf().linalg.band_part(self._tril, -1, 0)
+
+    def _get_diag(self) -> Any:
+        return _tf().linalg.diag_part(self._tril)
+
+    def _shape(self) -> Any:
+        return self._tril.shape
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return _tf().matmul(self._get_tril(), x, adjoint_a=adjoint, adjoint_b=adjoint_arg)
+
+    def _linop_matmul(self, left_operator: Any, right_operator: Any) -> Any:
+        if hasattr(right_operator, "_check_diag"):
+            return LinearOperatorLowerTriangular(
+                tril=left_operator.to_dense() * right_operator.diag,
+                is_non_singular=_combined_non_singular_hint(right_operator, left_operator),
+                is_self_adjoint=_combined_commuting_self_adjoint_hint(right_operator, left_operator),
+                is_positive_definite=None, is_square=True)
+        return super()._linop_matmul(left_operator, right_operator)
+
+    def _determinant(self) -> Any:
+        return _tf().reduce_prod(self._get_diag(), axis=[-1])
+
+    def _log_abs_determinant(self) -> Any:
+        tf = _tf()
+        return tf.reduce_sum(tf.math.log(tf.abs(self._get_diag())), axis=[-1])
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        rhs = tf.linalg.adjoint(rhs) if adjoint_arg else rhs
+        return tf.linalg.triangular_solve(self._get_tril(), rhs, lower=True, adjoint=adjoint)
+
+    def _to_dense(self) -> Any:
+        return self._get_tril()
+
+    def _eigvals(self) -> Any:
+        return self._get_diag()
+
+
+class LinearOperatorAdjoint(LinearOperator):
+    """`LinearOperator` representing the adjoint of another operator."""
+
+    def __init__(self, operator: LinearOperator, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None, name: Any = None) -> None:
+        parameters = dict(operator=operator, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        self._operator = operator
+        hint = _use_operator_or_provided_hint_unless_contradicting
+        is_square = hint(operator, "is_square", is_square,
+                         "An operator is square if and only if its adjoint is square.")
+        is_non_singular = hint(operator, "is_non_singular", is_non_singular,
+                               "An operator is non-singular if and only if its adjoint is non-singular.")
+        is_self_adjoint = hint(operator, "is_self_adjoint", is_self_adjoint,
+                               "An operator is self-adjoint if and only if its adjoint is self-adjoint.")
+        is_positive_definite = hint(operator, "is_positive_definite", is_positive_definite,
+                                    "An operator is positive-definite if and only if its adjoint is positive-definite.")
+        if name is None:
+            name = operator.name + "_adjoint"
+        super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    @property
+    def operator(self) -> LinearOperator:
+        return self._operator
+
+    def _linop_adjoint(self) -> LinearOperator:
+        return self.operator
+
+    def _shape(self) -> Any:
+        shape = self.operator.shape
+        return shape[:-2].concatenate([shape[-1], shape[-2]])
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self.operator.matmul(x, adjoint=not adjoint, adjoint_arg=adjoint_arg)
+
+    def _matvec(self, x: Any, adjoint: bool = False) -> Any:
+        return self.operator.matvec(x, adjoint=not adjoint)
+
+    def _determinant(self) -> Any:
+        if self.is_self_adjoint:
+            return self.operator.determinant()
+        return _tf().math.conj(self.operator.determinant())
+
+    def _log_abs_determinant(self) -> Any:
+        return self.operator.log_abs_determinant()
+
+    def _trace(self) -> Any:
+        if self.is_self_adjoint:
+            return self.operator.trace()
+        return _tf().math.conj(self.operator.trace())
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self.operator.solve(rhs, adjoint=not adjoint, adjoint_arg=adjoint_arg)
+
+    def _solvevec(self, rhs: Any, adjoint: bool = False) -> Any:
+        return self.operator.solvevec(rhs, adjoint=not adjoint)
+
+    def _to_dense(self) -> Any:
+        if self.is_self_adjoint:
+            return self.operator.to_dense()
+        return _tf().linalg.adjoint(self.operator.to_dense())
+
+    def _eigvals(self) -> Any:
+        eigvals = self.operator.eigvals()
+        if not self.operator.is_self_adjoint:
+            eigvals = _tf().math.conj(eigvals)
+        return eigvals
+
+    def _cond(self) -> Any:
+        return self.operator.cond()
+
+
+class LinearOperatorInversion(LinearOperator):
+    """`LinearOperator` representing the inverse of another operator."""
+
+    def __init__(self, operator: LinearOperator, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None, name: Any = None) -> None:
+        parameters = dict(operator=operator, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        self._operator = operator
+        if operator.is_non_singular is False or is_non_singular is False:
+            raise ValueError("Argument `is_non_singular` or argument `operator` must have supplied hint "
+                             "`is_non_singular` equal to `True` or `None`. Found `operator.is_non_singular`: "
+                             f"{operator.is_non_singular}, `is_non_singular`: {is_non_singular}.")
+        if operator.is_square is False or is_square is False:
+            raise ValueError("Argument `is_square` or argument `operator` must have supplied hint `is_square` equal "
+                             f"to `True` or `None`. Found `operator.is_square`: {operator.is_square}, `is_square`: "
+                             f"{is_square}.")
+        hint = _use_operator_or_provided_hint_unless_contradicting
+        is_square = hint(operator, "is_square", is_square,
+                         "An operator is square if and only if its inverse is square.")
+        is_non_singular = hint(operator, "is_non_singular", is_non_singular,
+                               "An operator is non-singular if and only if its inverse is non-singular.")
+        is_self_adjoint = hint(operator, "is_self_adjoint", is_self_adjoint,
+                               "An operator is self-adjoint if and only if its inverse is self-adjoint.")
+        is_positive_definite = hint(operator, "is_positive_definite", is_positive_definite,
+                                    "An operator is positive-definite if and only if its inverse is positive-definite.")
+        if name is None:
+            name = operator.name + "_inv"
+        super().__init__(dtype=operator.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    @property
+    def operator(self) -> LinearOperator:
+        return self._operator
+
+    def _linop_inverse(self) -> LinearOperator:
+        return self.operator
+
+    def _linop_solve(self, left_operator: Any, right_operator: Any) -> Any:
+        return left_operator.operator.matmul(right_operator)
+
+    def _shape(self) -> Any:
+        return self.operator.shape
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self.operator.solve(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _determinant(self) -> Any:
+        return 1.0 / self.operator.determinant()
+
+    def _log_abs_determinant(self) -> Any:
+        return -1.0 * self.operator.log_abs_determinant()
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self.operator.matmul(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _eigvals(self) -> Any:
+        return 1.0 / self.operator.eigvals()
+
+    def _cond(self) -> Any:
+        return self.operator.cond()
+
+
+def _composition_must_be_self_adjoint(operators: list) -> bool:
+    if len(operators) == 1 and operators[0].is_self_adjoint:
+        return True
+    return _is_aat_form(operators)
+
+
+class LinearOperatorComposition(LinearOperator):
+    """Composes one or more `LinearOperators` (applied right to left)."""
+
+    def __init__(self, operators: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None, name: Any = None) -> None:
+        parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        if isinstance(operators, (str, bytes)) or not hasattr(operators, "__iter__"):
+            raise TypeError(f"Expected argument 'operators' to be a proper iterable, found: {operators!r}")
+        operators = list(operators)
+        if not operators:
+            raise ValueError("Expected a non-empty list of operators. Found: %s" % operators)
+        self._operators = operators
+        dtype = operators[0].dtype
+        for operator in operators:
+            if operator.dtype != dtype:
+                name_type = (str((o.name, o.dtype)) for o in operators)
+                raise TypeError("Expected all operators to have the same dtype.  Found %s" % "   ".join(name_type))
+        if all(operator.is_non_singular for operator in operators):
+            if is_non_singular is False:
+                raise ValueError("The composition of non-singular operators is always non-singular.")
+            is_non_singular = True
+        if _composition_must_be_self_adjoint(operators):
+            if is_self_adjoint is False:
+                raise ValueError("The composition was determined to be self-adjoint but user provided incorrect "
+                                 "`False` hint.")
+            is_self_adjoint = True
+        if _is_aat_form(operators):
+            if is_square is False:
+                raise ValueError("The composition was determined have the form A @ A.H, hence it must be square. The "
+                                 "user provided an incorrect `False` hint.")
+            is_square = True
+        if _is_aat_form(operators) and is_non_singular:
+            if is_positive_definite is False:
+                raise ValueError("The composition was determined to be non-singular and have the form A @ A.H, hence "
+                                 "it must be positive-definite. The user provided an incorrect `False` hint.")
+            is_positive_definite = True
+        if name is None:
+            name = "_o_".join(operator.name for operator in operators)
+        super().__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    @property
+    def operators(self) -> list:
+        return self._operators
+
+    def _shape(self) -> Any:
+        tf = _tf()
+        domain_dimension = self.operators[0].domain_dimension
+        for operator in self.operators[1:]:
+            domain_dimension.assert_is_compatible_with(operator.range_dimension)
+            domain_dimension = operator.domain_dimension
+        matrix_shape = tf.TensorShape([self.operators[0].range_dimension, self.operators[-1].domain_dimension])
+        batch_shape = self.operators[0].batch_shape
+        for operator in self.operators[1:]:
+            batch_shape = tf.broadcast_static_shape(batch_shape, operator.batch_shape)
+        return batch_shape.concatenate(matrix_shape)
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        order = self.operators if adjoint else list(reversed(self.operators))
+        result = order[0].matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
+        for operator in order[1:]:
+            result = operator.matmul(result, adjoint=adjoint)
+        return result
+
+    def _determinant(self) -> Any:
+        result = self.operators[0].determinant()
+        for operator in self.operators[1:]:
+            result *= operator.determinant()
+        return result
+
+    def _log_abs_determinant(self) -> Any:
+        result = self.operators[0].log_abs_determinant()
+        for operator in self.operators[1:]:
+            result += operator.log_abs_determinant()
+        return result
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        order = list(reversed(self.operators)) if adjoint else self.operators
+        solution = order[0].solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
+        for operator in order[1:]:
+            solution = operator.solve(solution, adjoint=adjoint)
+        return solution

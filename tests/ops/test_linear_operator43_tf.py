@@ -1,0 +1,232 @@
+"""tf.linalg.LinearOperator's core classes against TF 2.21 (the forty-third session, clause ops.linalg-more):
+LinearOperatorFullMatrix (square, self-adjoint positive definite, batched, rectangular), LinearOperatorDiag,
+LinearOperatorLowerTriangular, and the Adjoint, Inversion and Composition operators their methods build:
+shape / batch_shape / tensor_rank / domain and range dimensions, the is_* hints and their errors, to_dense,
+determinant, log_abs_determinant, diag_part, trace, matmul / matvec / solve / solvevec with adjoint and
+adjoint_arg, adjoint(), inverse(), cholesky(), add_to_tensor, eigvals, cond, operator-operator matmul and
+solve, and a gradient through a variable matrix.
+
+One program per operator family, the same on both backends, returning plain Python values (a tensor as
+[dtype, shape, values]; a raised error as its class and message, TF's eager "{{function_node ...}}" prefix
+and " name: " suffix removed); TF runs it in a worker process (live or from the golden). Floats compare
+to rtol 1e-5, atol 1e-6; everything else exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import tf_programs
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+
+A = [[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]]
+B = [[[2.0, 1.0], [0.5, 3.0]], [[1.0, -1.0], [2.0, 5.0]]]
+D = [2.0, -4.0, 0.5]
+X = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+V = [1.0, -2.0, 3.0]
+
+
+def attempt(f: Callable[[], Any]) -> Any:
+    try:
+        r = f()
+        if hasattr(r, "numpy"):
+            r = [r.dtype.name, r.shape.as_list(), np.asarray(r.numpy(), np.float64).tolist()]
+        return ["ok", r]
+    except Exception as e:  # noqa: BLE001 - the class and message are the observable
+        msg = re.sub(r"^\{\{function_node [^}]*\}\} ", "", str(e))
+        return ["error", type(e).__name__, re.sub(r" name: \S*$", "", msg)]
+
+
+def desc(op: Any) -> list:
+    return [type(op).__name__, op.name, op.shape.as_list(), op.batch_shape.as_list(), op.tensor_rank,
+            str(op.domain_dimension), str(op.range_dimension), op.dtype.name, op.is_non_singular, op.is_self_adjoint,
+            op.is_positive_definite, op.is_square]
+
+
+def _methods(op: Any, a: Any, x: Any, v: Any, b: Any) -> dict:
+    return {"desc": desc(op), "to_dense": attempt(op.to_dense), "determinant": attempt(op.determinant),
+            "log_abs_determinant": attempt(op.log_abs_determinant), "diag_part": attempt(op.diag_part),
+            "trace": attempt(op.trace), "matmul": attempt(lambda: op.matmul(x if op.shape[-1] == 3 else b)),
+            "matmul adjoint": attempt(lambda: op.matmul(x, adjoint=True)),
+            "matvec": attempt(lambda: op.matvec(v if op.shape[-1] == 3 else v[:2])),
+            "matvec adjoint": attempt(lambda: op.matvec(v, adjoint=True)),
+            "solve": attempt(lambda: op.solve(x)), "solve adjoint": attempt(lambda: op.solve(x, adjoint=True)),
+            "solve adjoint_arg": attempt(lambda: op.solve(np.transpose(x), adjoint_arg=True)),
+            "solvevec": attempt(lambda: op.solvevec(v)), "solvevec adjoint": attempt(lambda: op.solvevec(v, adjoint=True)),
+            "adjoint": attempt(lambda: desc(op.adjoint())), "H.to_dense": attempt(lambda: op.H.to_dense()),
+            "H.matmul": attempt(lambda: op.H.matmul(x)), "H.solve": attempt(lambda: op.H.solve(x)),
+            "H.determinant": attempt(lambda: op.H.determinant()), "H.trace": attempt(lambda: op.H.trace()),
+            "inverse": attempt(lambda: desc(op.inverse())), "inverse.matmul": attempt(lambda: op.inverse().matmul(x)),
+            "inverse.solve": attempt(lambda: op.inverse().solve(x)),
+            "inverse.determinant": attempt(lambda: op.inverse().determinant()),
+            "inverse.log_abs_determinant": attempt(lambda: op.inverse().log_abs_determinant()),
+            "inverse.inverse is op": attempt(lambda: op.inverse().inverse() is op),
+            "cholesky": attempt(lambda: [type(op.cholesky()).__name__, attempt(op.cholesky().to_dense)]),
+            "add_to_tensor": attempt(lambda: op.add_to_tensor(a)), "eigvals": attempt(op.eigvals),
+            "cond": attempt(op.cond), "parameters": sorted(op.parameters)}
+
+
+def full_matrix(tf: Any) -> Any:
+    L = tf.linalg
+    a, b, x, v = (np.asarray(t, np.float32) for t in (A, B, X, V))
+    ops = {"square": L.LinearOperatorFullMatrix(a),
+           "self-adjoint positive definite": L.LinearOperatorFullMatrix(a, is_self_adjoint=True,
+                                                                        is_positive_definite=True),
+           "batched": L.LinearOperatorFullMatrix(b), "rectangular": L.LinearOperatorFullMatrix(x),
+           "float64": L.LinearOperatorFullMatrix(a.astype(np.float64), name="f64")}
+    out: dict[str, Any] = {k: _methods(op, a if k != "float64" else a.astype(np.float64),
+                                       x if k != "float64" else x.astype(np.float64),
+                                       v if k != "float64" else v.astype(np.float64), b) for k, op in ops.items()}
+    out["errors"] = {
+        "incompatible operators": attempt(lambda: ops["square"].matmul(ops["batched"])),
+        "a dimension": attempt(lambda: ops["square"].matmul(np.ones((2, 2), np.float32))),
+        "a dtype": attempt(lambda: ops["square"].matmul(np.ones((3, 2), np.float64))),
+        "an int matrix": attempt(lambda: L.LinearOperatorFullMatrix(np.ones((2, 2), np.int32))),
+        "a vector": attempt(lambda: L.LinearOperatorFullMatrix(np.ones((2,), np.float32))),
+        "pd but singular": attempt(lambda: desc(L.LinearOperatorFullMatrix(a, is_positive_definite=True,
+                                                                           is_non_singular=False))),
+        "non-singular rectangle": attempt(lambda: L.LinearOperatorFullMatrix(x, is_non_singular=True).is_square),
+        "self-adjoint rectangle": attempt(lambda: L.LinearOperatorFullMatrix(x, is_self_adjoint=True, is_square=False)),
+        "square told not": attempt(lambda: L.LinearOperatorFullMatrix(a, is_square=False).is_square),
+        "singular solve": attempt(lambda: L.LinearOperatorFullMatrix(a, is_non_singular=False).solve(x)),
+        "singular inverse": attempt(lambda: L.LinearOperatorFullMatrix(a, is_non_singular=False).inverse()),
+        "Inversion of singular": attempt(lambda: L.LinearOperatorInversion(
+            L.LinearOperatorFullMatrix(a, is_non_singular=False))),
+        "Inversion of rectangle": attempt(lambda: L.LinearOperatorInversion(L.LinearOperatorFullMatrix(x),
+                                                                            is_square=False)),
+        "Adjoint contradicting": attempt(lambda: L.LinearOperatorAdjoint(L.LinearOperatorFullMatrix(a, is_square=True),
+                                                                         is_square=False)),
+        "Adjoint named": attempt(lambda: desc(L.LinearOperatorAdjoint(ops["square"], name="adj"))),
+    }
+    var = tf.Variable(a)
+    with tf.GradientTape() as tape:
+        y = (tf.reduce_sum(L.LinearOperatorFullMatrix(var).solve(x))
+             + L.LinearOperatorLowerTriangular(var).log_abs_determinant()
+             + tf.reduce_sum(L.LinearOperatorFullMatrix(var).matvec(v)))
+    out["gradient through a variable"] = attempt(lambda: tape.gradient(y, var))
+    return out
+
+
+def diag_and_triangular(tf: Any) -> Any:
+    L = tf.linalg
+    a, b, d, x, v = (np.asarray(t, np.float32) for t in (A, B, D, X, V))
+    ops = {"diag": L.LinearOperatorDiag(d), "batched diag": L.LinearOperatorDiag(np.stack([d, d[::-1]])),
+           "positive diag": L.LinearOperatorDiag(np.abs(d), is_positive_definite=True),
+           "tril": L.LinearOperatorLowerTriangular(a), "tril non-singular": L.LinearOperatorLowerTriangular(
+               a, is_non_singular=True)}
+    out: dict[str, Any] = {k: _methods(op, a, x, v, b) for k, op in ops.items()}
+    out["errors"] = {
+        "diag told not self-adjoint": attempt(lambda: L.LinearOperatorDiag(d, is_self_adjoint=False)),
+        "diag told not square": attempt(lambda: L.LinearOperatorDiag(d, is_square=False)),
+        "a scalar diag": attempt(lambda: L.LinearOperatorDiag(np.float32(2.0))),
+        "tril told not square": attempt(lambda: L.LinearOperatorLowerTriangular(a, is_square=False)),
+        "a vector tril": attempt(lambda: L.LinearOperatorLowerTriangular(d)),
+        "an int diag": attempt(lambda: desc(L.LinearOperatorDiag(np.array([1, 2], np.int32)))),
+        "int diag matmul": attempt(lambda: L.LinearOperatorDiag(np.array([1, 2], np.int32)).matvec(
+            np.array([3, 4], np.int32))),
+    }
+    return out
+
+
+def compositions(tf: Any) -> Any:
+    L = tf.linalg
+    a, d, x, v = (np.asarray(t, np.float32) for t in (A, D, X, V))
+    full, diag, tril = L.LinearOperatorFullMatrix(a), L.LinearOperatorDiag(d), L.LinearOperatorLowerTriangular(a)
+    out: dict[str, Any] = {
+        "full @ diag": attempt(lambda: desc(full @ diag)), "full @ diag matmul": attempt(lambda: (full @ diag).matmul(x)),
+        "full @ tril solve": attempt(lambda: (full @ tril).solve(x)),
+        "full @ tril determinant": attempt(lambda: (full @ tril).determinant()),
+        "full @ tril log_abs_determinant": attempt(lambda: (full @ tril).log_abs_determinant()),
+        "full @ tril adjoint matmul": attempt(lambda: (full @ tril).matmul(x, adjoint=True)),
+        "diag @ diag": attempt(lambda: [desc(diag.matmul(L.LinearOperatorDiag(v))),
+                                        attempt(diag.matmul(L.LinearOperatorDiag(v)).to_dense)]),
+        "diag @ tril": attempt(lambda: [desc(diag @ tril), attempt((diag @ tril).to_dense)]),
+        "tril @ diag": attempt(lambda: [desc(tril @ diag), attempt((tril @ diag).to_dense)]),
+        "diag solve diag": attempt(lambda: diag.solve(L.LinearOperatorDiag(v)).to_dense()),
+        "diag solve tril": attempt(lambda: diag.solve(tril).to_dense()),
+        "full solve diag": attempt(lambda: [desc(full.solve(diag)), attempt(full.solve(diag).to_dense)]),
+        "inverse solve": attempt(lambda: [desc(full.inverse().solve(diag)), attempt(full.inverse().solve(diag).to_dense)]),
+        "tril tril^H": attempt(lambda: desc(L.LinearOperatorComposition([tril, tril.H]))),
+        "tril tril^H, non-singular": attempt(lambda: desc(L.LinearOperatorComposition(
+            [L.LinearOperatorLowerTriangular(a, is_non_singular=True),
+             L.LinearOperatorLowerTriangular(a, is_non_singular=True).H]))),
+        "matmul adjoint operators": attempt(lambda: desc(full.matmul(tril, adjoint=True, adjoint_arg=True))),
+        "three": attempt(lambda: [desc(L.LinearOperatorComposition([full, diag, tril], name="three")),
+                                  attempt(lambda: L.LinearOperatorComposition([full, diag, tril]).solvevec(v))]),
+        "empty": attempt(lambda: L.LinearOperatorComposition([])),
+        "mixed dtypes": attempt(lambda: L.LinearOperatorComposition(
+            [full, L.LinearOperatorFullMatrix(a.astype(np.float64))])),
+        "told singular": attempt(lambda: L.LinearOperatorComposition(
+            [L.LinearOperatorDiag(d, is_non_singular=True)], is_non_singular=False)),
+        "incompatible": attempt(lambda: full.matmul(L.LinearOperatorFullMatrix(np.ones((2, 2), np.float32)))),
+        "solve incompatible": attempt(lambda: full.solve(L.LinearOperatorFullMatrix(np.ones((2, 2), np.float32)))),
+    }
+    return out
+
+
+def set_diag_checks(tf: Any) -> Any:
+    """tf.linalg.set_diag's kernel checks in MatrixSetDiagOp's order and texts (add_to_tensor of a batched
+    diagonal reached the shape check, whose text simdist had made up)."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    ones = (lambda *s: np.ones(s, np.float32))
+    S = tf.linalg.set_diag
+    return {"a batch too many": attempt(lambda: S(x, ones(2, 3))), "too long": attempt(lambda: S(x, ones(4))),
+            "a scalar diagonal": attempt(lambda: S(x, np.float32(1))),
+            "two diagonals for three": attempt(lambda: S(x, ones(2, 3), k=(0, 2))),
+            "three for two": attempt(lambda: S(x, ones(3, 3), k=(0, 1))),
+            "k reversed": attempt(lambda: S(x, ones(3), k=(1, 0))), "upper out of bound": attempt(lambda: S(x, ones(3), k=(0, 5))),
+            "lower out of bound": attempt(lambda: S(x, ones(3), k=-3)), "a band": attempt(lambda: S(x, ones(2, 3), k=(-1, 0))),
+            "a band given one": attempt(lambda: S(x, ones(3), k=(-1, 1))),
+            "a vector input": attempt(lambda: S(np.ones(3, np.float32), ones(3))),
+            "superdiagonal": attempt(lambda: S(x, ones(3), k=1)),
+            "batched input": attempt(lambda: S(np.stack([x, x]), ones(2, 3)))}
+
+
+PROGRAMS: dict[str, Callable[[Any], Any]] = {"full-matrix": full_matrix, "diag-and-triangular": diag_and_triangular,
+                                             "compositions": compositions, "set-diag-checks": set_diag_checks}
+CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in PROGRAMS}
+
+
+def program(tf: Any, case: dict, workdir: str) -> Any:
+    return PROGRAMS[case["name"]](tf)
+
+
+def _compare(got: Any, want: Any, where: str, bad: list) -> None:
+    if isinstance(want, float) and isinstance(got, (float, int)) and not isinstance(got, bool):
+        if not np.isclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True):
+            bad.append(f"{where}: simdist gives {got!r}, but TF 2.21 gives {want!r}")
+    elif isinstance(want, dict) and isinstance(got, dict) and sorted(got) == sorted(want):
+        for k in want:
+            _compare(got[k], want[k], f"{where}/{k}", bad)
+    elif isinstance(want, list) and isinstance(got, list) and len(got) == len(want):
+        for i, (g, w) in enumerate(zip(got, want)):
+            _compare(g, w, f"{where}[{i}]", bad)
+    elif got != want:
+        bad.append(f"{where}: simdist gives {got!r}, but TF 2.21 gives {want!r}")
+
+
+@pytest.fixture(scope="module")
+def tf_results(request: Any) -> dict[int, Any]:
+    return tf_programs.spawn(__file__, CASES, tf_programs.selected(request, __file__))
+
+
+@pytest.mark.clause("ops.linalg-more")
+@pytest.mark.parametrize("index", range(len(PROGRAMS)), ids=list(PROGRAMS))
+def test_linear_operators_as_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    name = list(CASES)[index]
+    got, want = tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[index]
+    bad: list[str] = []
+    _compare(got, want, name, bad)
+    assert not bad, "; ".join(bad[:12])
+
+
+if __name__ == "__main__":  # TF worker
+    tf_workers.serve(tf_programs.worker(CASES, program))
+    os._exit(0)
