@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "LinearOperatorLowerTriangular",
-           "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition"]
+           "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition", "LinearOperatorIdentity",
+           "LinearOperatorScaledIdentity"]
 
 
 def _tf() -> Any:
@@ -289,6 +290,8 @@ class LinearOperator:
         return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
     def _linop_matmul(self, left_operator: "LinearOperator", right_operator: "LinearOperator") -> "LinearOperator":
+        if hasattr(right_operator, "_ones_diag") and not hasattr(right_operator, "multiplier"):
+            return left_operator
         is_square = _hint_is_square(left_operator, right_operator)
         is_non_singular = is_self_adjoint = is_positive_definite = None
         if is_square:
@@ -374,6 +377,8 @@ class LinearOperator:
         return self._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
     def _linop_solve(self, left_operator: "LinearOperator", right_operator: "LinearOperator") -> "LinearOperator":
+        if hasattr(right_operator, "_ones_diag") and not hasattr(right_operator, "multiplier"):
+            return left_operator.inverse()
         is_square = _hint_is_square(left_operator, right_operator)
         is_non_singular = is_self_adjoint = is_positive_definite = None
         if is_square:
@@ -561,6 +566,10 @@ class LinearOperatorDiag(LinearOperator):
             return LinearOperatorDiag(diag=left_operator.diag * right_operator.diag, is_non_singular=is_non_singular,
                                       is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
                                       is_square=True)
+        if hasattr(right_operator, "_ones_diag") and hasattr(right_operator, "multiplier"):
+            return LinearOperatorDiag(diag=left_operator.diag * right_operator.multiplier,
+                                      is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                      is_positive_definite=is_positive_definite, is_square=True)
         if isinstance(right_operator, LinearOperatorLowerTriangular):
             return LinearOperatorLowerTriangular(tril=left_operator.diag[..., None] * right_operator.to_dense(),
                                                  is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
@@ -575,6 +584,10 @@ class LinearOperatorDiag(LinearOperator):
             return LinearOperatorDiag(diag=right_operator.diag / left_operator.diag, is_non_singular=is_non_singular,
                                       is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
                                       is_square=True)
+        if hasattr(right_operator, "_ones_diag") and hasattr(right_operator, "multiplier"):
+            return LinearOperatorDiag(diag=right_operator.multiplier / left_operator.diag,
+                                      is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                      is_positive_definite=is_positive_definite, is_square=True)
         if isinstance(right_operator, LinearOperatorLowerTriangular):
             return LinearOperatorLowerTriangular(tril=right_operator.to_dense() / left_operator.diag[..., None],
                                                  is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
@@ -930,3 +943,274 @@ class LinearOperatorComposition(LinearOperator):
         for operator in order[1:]:
             solution = operator.solve(solution, adjoint=adjoint)
         return solution
+
+
+def _assert_not_ref_type(x: Any, arg_name: str) -> None:
+    if isinstance(x, _tf().Variable):
+        raise TypeError(f"Argument {arg_name} cannot be reference type. Found: {type(x)}.")
+
+
+def _shape_tensor(shape: Any, name: str) -> Any:
+    tf = _tf()
+    dtype = tf.int32 if isinstance(shape, (tuple, list)) and not shape else None
+    return tf.convert_to_tensor(shape, dtype=dtype, name=name)
+
+
+class BaseLinearOperatorIdentity(LinearOperator):
+    """Base class for Identity operators (TF's linear_operator_identity.py)."""
+
+    def _check_num_rows_possibly_add_asserts(self) -> None:
+        if not self._num_rows.dtype.is_integer:
+            raise TypeError("Argument num_rows must be integer type.  Found: %s" % self._num_rows)
+        num_rows_static = self._num_rows_static
+        if num_rows_static.ndim != 0:
+            raise ValueError("Argument num_rows must be a 0-D Tensor.  Found: %s" % num_rows_static)
+        if num_rows_static < 0:
+            raise ValueError("Argument num_rows must be non-negative.  Found: %s" % num_rows_static)
+
+    def _min_matrix_dim(self) -> Any:
+        domain_dim, range_dim = self.domain_dimension.value, self.range_dimension.value
+        if domain_dim is None or range_dim is None:
+            return None
+        return min(domain_dim, range_dim)
+
+    def _ones_diag(self) -> Any:
+        d_shape = self.batch_shape.concatenate([self._min_matrix_dim()])
+        return _tf().ones(shape=d_shape.as_list(), dtype=self.dtype)
+
+
+class LinearOperatorIdentity(BaseLinearOperatorIdentity):
+    """`LinearOperator` acting like a [batch] square identity matrix."""
+
+    def __init__(self, num_rows: Any, batch_shape: Any = None, dtype: Any = None, is_non_singular: Any = True,
+                 is_self_adjoint: Any = True, is_positive_definite: Any = True, is_square: Any = True,
+                 assert_proper_shapes: bool = False, name: str = "LinearOperatorIdentity") -> None:
+        tf = _tf()
+        parameters = dict(num_rows=num_rows, batch_shape=batch_shape, dtype=dtype, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                          is_square=is_square, assert_proper_shapes=assert_proper_shapes, name=name)
+        dtype = dtype or tf.float32
+        self._assert_proper_shapes = assert_proper_shapes
+        dtype = tf.as_dtype(dtype)
+        if not is_self_adjoint:
+            raise ValueError("An identity operator is always self adjoint.")
+        if not is_non_singular:
+            raise ValueError("An identity operator is always non-singular.")
+        if not is_positive_definite:
+            raise ValueError("An identity operator is always positive-definite.")
+        if not is_square:
+            raise ValueError("An identity operator is always square.")
+        super().__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+        _assert_not_ref_type(num_rows, "num_rows")
+        _assert_not_ref_type(batch_shape, "batch_shape")
+        self._num_rows = _shape_tensor(num_rows, name="num_rows")
+        self._num_rows_static = self._num_rows.numpy()
+        self._check_num_rows_possibly_add_asserts()
+        if batch_shape is None:
+            self._batch_shape_arg = None
+        else:
+            self._batch_shape_arg = _shape_tensor(batch_shape, name="batch_shape_arg")
+            self._batch_shape_static = self._batch_shape_arg.numpy()
+            self._check_batch_shape_possibly_add_asserts()
+
+    def _check_batch_shape_possibly_add_asserts(self) -> None:
+        if not self._batch_shape_arg.dtype.is_integer:
+            raise TypeError("Argument batch_shape must be integer type.  Found: %s" % self._batch_shape_arg)
+        if self._batch_shape_static.ndim != 1:
+            raise ValueError("Argument batch_shape must be a 1-D Tensor.  Found: %s" % self._batch_shape_static)
+        if np.any(self._batch_shape_static < 0):
+            raise ValueError("Argument batch_shape must be non-negative.  Found:%s" % self._batch_shape_static)
+
+    def _shape(self) -> Any:
+        tf = _tf()
+        n = int(self._num_rows_static)
+        matrix_shape = tf.TensorShape((n, n))
+        if self._batch_shape_arg is None:
+            return matrix_shape
+        return tf.TensorShape([int(d) for d in self._batch_shape_static]).concatenate(matrix_shape)
+
+    def _linop_adjoint(self) -> "LinearOperatorIdentity":
+        return self
+
+    def _linop_cholesky(self) -> "LinearOperatorIdentity":
+        return LinearOperatorIdentity(num_rows=self._num_rows, batch_shape=self.batch_shape, dtype=self.dtype,
+                                      is_non_singular=True, is_self_adjoint=True, is_positive_definite=True,
+                                      is_square=True)
+
+    def _linop_inverse(self) -> "LinearOperatorIdentity":
+        return self
+
+    def _linop_matmul(self, left_operator: Any, right_operator: Any) -> Any:
+        return right_operator
+
+    def _linop_solve(self, left_operator: Any, right_operator: Any) -> Any:
+        return right_operator
+
+    def _possibly_broadcast_batch_shape(self, x: Any) -> Any:
+        tf = _tf()
+        if self._batch_shape_arg is None:
+            return x
+        special_shape = self.batch_shape.concatenate([1, 1])
+        bshape = tf.broadcast_static_shape(x.shape, special_shape)
+        if bshape == x.shape:
+            return x
+        return x + tf.zeros(shape=special_shape.as_list(), dtype=self.dtype)
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        x = _tf().linalg.adjoint(x) if adjoint_arg else x
+        return self._possibly_broadcast_batch_shape(x)
+
+    def _determinant(self) -> Any:
+        return _tf().ones(shape=self.batch_shape.as_list(), dtype=self.dtype)
+
+    def _log_abs_determinant(self) -> Any:
+        return _tf().zeros(shape=self.batch_shape.as_list(), dtype=self.dtype)
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self._matmul(rhs, adjoint_arg=adjoint_arg)
+
+    def _trace(self) -> Any:
+        batch_of_ones = _tf().ones(shape=self.batch_shape.as_list(), dtype=self.dtype)
+        return self._min_matrix_dim() * batch_of_ones
+
+    def _diag_part(self) -> Any:
+        return self._ones_diag()
+
+    def add_to_tensor(self, mat: Any, name: str = "add_to_tensor") -> Any:
+        tf = _tf()
+        mat = tf.convert_to_tensor(mat, name="mat")
+        return tf.linalg.set_diag(mat, 1 + tf.linalg.diag_part(mat))
+
+    def _eigvals(self) -> Any:
+        return self._ones_diag()
+
+    def _cond(self) -> Any:
+        return _tf().ones(self.batch_shape.as_list(), dtype=self.dtype)
+
+
+class LinearOperatorScaledIdentity(BaseLinearOperatorIdentity):
+    """`LinearOperator` acting like a scaled [batch] identity matrix `A = c I`."""
+
+    def __init__(self, num_rows: Any, multiplier: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = True, assert_proper_shapes: bool = False,
+                 name: str = "LinearOperatorScaledIdentity") -> None:
+        tf = _tf()
+        parameters = dict(num_rows=num_rows, multiplier=multiplier, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                          is_square=is_square, assert_proper_shapes=assert_proper_shapes, name=name)
+        self._assert_proper_shapes = assert_proper_shapes
+        self._multiplier = _convert_nonref_to_tensor(multiplier, name="multiplier")
+        if not self._multiplier.dtype.is_complex:
+            if is_self_adjoint is False:
+                raise ValueError("A real diagonal operator is always self adjoint.")
+            is_self_adjoint = True
+        if not is_square:
+            raise ValueError("A ScaledIdentity operator is always square.")
+        _assert_not_ref_type(num_rows, "num_rows")
+        super().__init__(dtype=self._multiplier.dtype.base_dtype, is_non_singular=is_non_singular,
+                         is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                         is_square=is_square, parameters=parameters, name=name)
+        self._num_rows = _shape_tensor(num_rows, name="num_rows")
+        self._num_rows_static = self._num_rows.numpy()
+        self._check_num_rows_possibly_add_asserts()
+        self._num_rows_cast_to_dtype = tf.cast(self._num_rows, self.dtype)
+        self._num_rows_cast_to_real_dtype = tf.cast(self._num_rows, self.dtype.real_dtype)
+
+    @property
+    def multiplier(self) -> Any:
+        return self._multiplier
+
+    def _shape(self) -> Any:
+        n = int(self._num_rows_static)
+        return self.multiplier.shape.concatenate(_tf().TensorShape((n, n)))
+
+    def _make_multiplier_matrix(self, conjugate: bool = False) -> Any:
+        tf = _tf()
+        m = tf.expand_dims(tf.expand_dims(self.multiplier, -1), -1)
+        return tf.math.conj(m) if conjugate else m
+
+    def _linop_adjoint(self) -> "LinearOperatorScaledIdentity":
+        multiplier = self.multiplier
+        if multiplier.dtype.is_complex:
+            multiplier = _tf().math.conj(multiplier)
+        return LinearOperatorScaledIdentity(num_rows=self._num_rows, multiplier=multiplier,
+                                            is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+                                            is_positive_definite=self.is_positive_definite, is_square=True)
+
+    def _linop_cholesky(self) -> "LinearOperatorScaledIdentity":
+        return LinearOperatorScaledIdentity(num_rows=self._num_rows, multiplier=_tf().sqrt(self.multiplier),
+                                            is_non_singular=True, is_self_adjoint=True, is_positive_definite=True,
+                                            is_square=True)
+
+    def _linop_inverse(self) -> "LinearOperatorScaledIdentity":
+        return LinearOperatorScaledIdentity(num_rows=self._num_rows, multiplier=1.0 / self.multiplier,
+                                            is_non_singular=self.is_non_singular, is_self_adjoint=True,
+                                            is_positive_definite=self.is_positive_definite, is_square=True)
+
+    def _linop_matmul(self, left_operator: Any, right_operator: Any) -> Any:
+        is_non_singular = _combined_non_singular_hint(left_operator, right_operator)
+        is_self_adjoint = _combined_commuting_self_adjoint_hint(left_operator, right_operator)
+        is_positive_definite = _combined_commuting_positive_definite_hint(left_operator, right_operator)
+        if isinstance(right_operator, LinearOperatorScaledIdentity):
+            return LinearOperatorScaledIdentity(num_rows=left_operator.domain_dimension_tensor(),
+                                                multiplier=left_operator.multiplier * right_operator.multiplier,
+                                                is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                                is_positive_definite=is_positive_definite, is_square=True)
+        if isinstance(right_operator, LinearOperatorDiag):
+            return LinearOperatorDiag(diag=right_operator.diag * left_operator.multiplier,
+                                      is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                      is_positive_definite=is_positive_definite, is_square=True)
+        return super()._linop_matmul(left_operator, right_operator)
+
+    def _linop_solve(self, left_operator: Any, right_operator: Any) -> Any:
+        is_non_singular = _combined_non_singular_hint(left_operator, right_operator)
+        is_self_adjoint = _combined_commuting_self_adjoint_hint(left_operator, right_operator)
+        is_positive_definite = _combined_commuting_positive_definite_hint(left_operator, right_operator)
+        if isinstance(right_operator, LinearOperatorScaledIdentity):
+            return LinearOperatorScaledIdentity(num_rows=left_operator.domain_dimension_tensor(),
+                                                multiplier=right_operator.multiplier / left_operator.multiplier,
+                                                is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                                is_positive_definite=is_positive_definite, is_square=True)
+        if isinstance(right_operator, LinearOperatorDiag):
+            return LinearOperatorDiag(diag=right_operator.diag / left_operator.multiplier,
+                                      is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                      is_positive_definite=is_positive_definite, is_square=True)
+        return super()._linop_solve(left_operator, right_operator)
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        x = _tf().linalg.adjoint(x) if adjoint_arg else x
+        return x * self._make_multiplier_matrix(conjugate=adjoint)
+
+    def _determinant(self) -> Any:
+        return self.multiplier ** self._num_rows_cast_to_dtype
+
+    def _log_abs_determinant(self) -> Any:
+        tf = _tf()
+        return self._num_rows_cast_to_real_dtype * tf.math.log(tf.abs(self.multiplier))
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        rhs = _tf().linalg.adjoint(rhs) if adjoint_arg else rhs
+        return rhs / self._make_multiplier_matrix(conjugate=adjoint)
+
+    def _trace(self) -> Any:
+        batch_of_ones = _tf().ones(shape=self.batch_shape.as_list(), dtype=self.dtype)
+        return self.multiplier * self._min_matrix_dim() * batch_of_ones
+
+    def _diag_part(self) -> Any:
+        return self._ones_diag() * self.multiplier[..., None]
+
+    def add_to_tensor(self, mat: Any, name: str = "add_to_tensor") -> Any:
+        tf = _tf()
+        multiplier_vector = tf.expand_dims(self.multiplier, -1)
+        mat = tf.convert_to_tensor(mat, name="mat")
+        return tf.linalg.set_diag(mat, multiplier_vector + tf.linalg.diag_part(mat))
+
+    def _eigvals(self) -> Any:
+        return self._ones_diag() * self.multiplier[..., None]
+
+    def _cond(self) -> Any:
+        tf = _tf()
+        return tf.where(tf.equal(self._multiplier, 0.0), tf.cast(np.nan, dtype=self.dtype),
+                        tf.cast(1.0, dtype=self.dtype))

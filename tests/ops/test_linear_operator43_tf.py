@@ -8,7 +8,7 @@ solve, and a gradient through a variable matrix.
 
 One program per operator family, the same on both backends, returning plain Python values (a tensor as
 [dtype, shape, values]; a raised error as its class and message, TF's eager "{{function_node ...}}" prefix
-and " name: " suffix removed); TF runs it in a worker process (live or from the golden). Floats compare
+and " name: " suffix removed, a class shown without its module); TF runs it in a worker process (live or from the golden). Floats compare
 to rtol 1e-5, atol 1e-6; everything else exactly.
 """
 
@@ -41,6 +41,7 @@ def attempt(f: Callable[[], Any]) -> Any:
         return ["ok", r]
     except Exception as e:  # noqa: BLE001 - the class and message are the observable
         msg = re.sub(r"^\{\{function_node [^}]*\}\} ", "", str(e))
+        msg = re.sub(r"<class '[\w.]*\.(\w+)'>", r"<class \1>", msg)   # (the classes' modules differ)
         return ["error", type(e).__name__, re.sub(r" name: \S*$", "", msg)]
 
 
@@ -171,6 +172,58 @@ def compositions(tf: Any) -> Any:
     return out
 
 
+def identities(tf: Any) -> Any:
+    L = tf.linalg
+    a, b, d, x, v = (np.asarray(t, np.float32) for t in (A, B, D, X, V))
+    ops = {"identity": L.LinearOperatorIdentity(3), "batched identity": L.LinearOperatorIdentity(3, batch_shape=[2]),
+           "float64 identity": L.LinearOperatorIdentity(3, dtype=tf.float64),
+           "scaled": L.LinearOperatorScaledIdentity(3, 2.5),
+           "batched scaled": L.LinearOperatorScaledIdentity(3, np.array([2.0, -0.5], np.float32)),
+           "positive scaled": L.LinearOperatorScaledIdentity(3, 4.0, is_positive_definite=True)}
+    out: dict[str, Any] = {}
+    for k, op in ops.items():
+        f64 = k.startswith("float64")
+        cast = (lambda t: t.astype(np.float64)) if f64 else (lambda t: t)
+        out[k] = _methods(op, cast(a), cast(x), cast(v), b)
+    full, diag = L.LinearOperatorFullMatrix(a), L.LinearOperatorDiag(d)
+    ident, scaled = ops["identity"], ops["scaled"]
+    out["compositions"] = {
+        "full @ identity is full": attempt(lambda: (full @ ident) is full),
+        "identity @ full is full": attempt(lambda: (ident @ full) is full),
+        "full solve identity": attempt(lambda: desc(full.solve(ident))),
+        "identity solve full": attempt(lambda: (ident.solve(full)) is full),
+        "scaled @ scaled": attempt(lambda: [desc(scaled @ L.LinearOperatorScaledIdentity(3, -2.0)),
+                                            attempt((scaled @ L.LinearOperatorScaledIdentity(3, -2.0)).to_dense)]),
+        "scaled @ diag": attempt(lambda: [desc(scaled @ diag), attempt((scaled @ diag).to_dense)]),
+        "diag @ scaled": attempt(lambda: [desc(diag @ scaled), attempt((diag @ scaled).to_dense)]),
+        "scaled solve diag": attempt(lambda: attempt(scaled.solve(diag).to_dense)),
+        "diag solve scaled": attempt(lambda: attempt(diag.solve(scaled).to_dense)),
+        "scaled solve scaled": attempt(lambda: attempt(scaled.solve(L.LinearOperatorScaledIdentity(3, 5.0)).to_dense)),
+        "full @ scaled": attempt(lambda: [desc(full @ scaled), attempt((full @ scaled).to_dense)]),
+        "batched identity matmul": attempt(lambda: ops["batched identity"].matmul(x)),
+        "batched identity matmul batched": attempt(lambda: ops["batched identity"].matmul(np.stack([x, x]))),
+    }
+    out["errors"] = {
+        "not self-adjoint": attempt(lambda: L.LinearOperatorIdentity(3, is_self_adjoint=False)),
+        "not non-singular": attempt(lambda: L.LinearOperatorIdentity(3, is_non_singular=False)),
+        "not positive definite": attempt(lambda: L.LinearOperatorIdentity(3, is_positive_definite=False)),
+        "not square": attempt(lambda: L.LinearOperatorIdentity(3, is_square=False)),
+        "float rows": attempt(lambda: L.LinearOperatorIdentity(3.0)),
+        "negative rows": attempt(lambda: L.LinearOperatorIdentity(-1)),
+        "a vector of rows": attempt(lambda: L.LinearOperatorIdentity([2])),
+        "a matrix batch shape": attempt(lambda: L.LinearOperatorIdentity(3, batch_shape=[[2]])),
+        "a negative batch shape": attempt(lambda: L.LinearOperatorIdentity(3, batch_shape=[-1])),
+        "a float batch shape": attempt(lambda: L.LinearOperatorIdentity(3, batch_shape=[2.0])),
+        "a variable num_rows": attempt(lambda: L.LinearOperatorIdentity(tf.Variable(3))),
+        "scaled not square": attempt(lambda: L.LinearOperatorScaledIdentity(3, 2.0, is_square=False)),
+        "scaled not self-adjoint": attempt(lambda: L.LinearOperatorScaledIdentity(3, 2.0, is_self_adjoint=False)),
+        "scaled float rows": attempt(lambda: L.LinearOperatorScaledIdentity(2.0, 2.0)),
+        "identity dtype mismatch": attempt(lambda: ident.matmul(x.astype(np.float64))),
+        "scaled cond of zero": attempt(lambda: L.LinearOperatorScaledIdentity(2, np.array([0.0, 3.0], np.float32)).cond()),
+    }
+    return out
+
+
 def set_diag_checks(tf: Any) -> Any:
     """tf.linalg.set_diag's kernel checks in MatrixSetDiagOp's order and texts (add_to_tensor of a batched
     diagonal reached the shape check, whose text simdist had made up)."""
@@ -190,7 +243,8 @@ def set_diag_checks(tf: Any) -> Any:
 
 
 PROGRAMS: dict[str, Callable[[Any], Any]] = {"full-matrix": full_matrix, "diag-and-triangular": diag_and_triangular,
-                                             "compositions": compositions, "set-diag-checks": set_diag_checks}
+                                             "compositions": compositions, "identities": identities,
+                                             "set-diag-checks": set_diag_checks}
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in PROGRAMS}
 
 
