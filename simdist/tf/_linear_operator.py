@@ -18,7 +18,7 @@ import numpy as np
 
 __all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "LinearOperatorLowerTriangular",
            "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition", "LinearOperatorIdentity",
-           "LinearOperatorScaledIdentity"]
+           "LinearOperatorScaledIdentity", "LinearOperatorPermutation", "LinearOperatorHouseholder"]
 
 
 def _tf() -> Any:
@@ -1214,3 +1214,175 @@ class LinearOperatorScaledIdentity(BaseLinearOperatorIdentity):
         tf = _tf()
         return tf.where(tf.equal(self._multiplier, 0.0), tf.cast(np.nan, dtype=self.dtype),
                         tf.cast(1.0, dtype=self.dtype))
+
+
+class LinearOperatorPermutation(LinearOperator):
+    """`LinearOperator` acting like a [batch] permutation matrix (TF's linear_operator_permutation.py)."""
+
+    def __init__(self, perm: Any, dtype: Any = None, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None,
+                 name: str = "LinearOperatorPermutation") -> None:
+        tf = _tf()
+        dtype = tf.float32 if dtype is None else dtype
+        parameters = dict(perm=perm, dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        self._perm = _convert_nonref_to_tensor(perm, name="perm")
+        self._check_perm(self._perm)
+        if is_non_singular is False:
+            raise ValueError("A Permutation operator is always non-singular. Expected argument `is_non_singular` to "
+                             f"be True. Received: {is_non_singular}.")
+        if is_square is False:
+            raise ValueError("A Permutation operator is always square. Expected argument `is_square` to be True. "
+                             f"Received: {is_square}.")
+        is_square = True
+        super().__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    def _check_perm(self, perm: Any) -> None:
+        if perm.shape.ndims is not None and perm.shape.ndims < 1:
+            raise ValueError(f"Argument `perm` must have at least 1 dimension. Received: {perm}.")
+        if not perm.dtype.is_integer:
+            raise TypeError(f"Argument `perm` must be integer dtype. Received: {perm}.")
+        static_perm = np.asarray(perm.numpy())
+        sorted_perm = np.sort(static_perm, axis=-1)
+        if np.any(sorted_perm != np.arange(0, static_perm.shape[-1])):
+            raise ValueError(f"Argument `perm` must be a vector of unique integers from 0 to "
+                             f"{static_perm.shape[-1] - 1}.")
+
+    @property
+    def perm(self) -> Any:
+        return self._perm
+
+    def _shape(self) -> Any:
+        perm_shape = self._perm.shape
+        return perm_shape.concatenate(perm_shape[-1:])
+
+    def _domain_dimension_tensor(self, perm: Any = None) -> Any:
+        perm = perm if perm is not None else self.perm
+        return _tf().shape(perm)[-1]
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        perm = tf.convert_to_tensor(self.perm)
+        if adjoint and not self.is_self_adjoint:
+            perm = tf.argsort(perm, axis=-1)
+        x = tf.linalg.adjoint(x) if adjoint_arg else x
+        broadcast_shape = tf.broadcast_dynamic_shape(tf.shape(x)[:-1], tf.shape(perm))
+        k = tf.shape(x)[-1]
+        broadcast_x_shape = tf.concat([broadcast_shape, [k]], axis=-1)
+        x = tf.broadcast_to(x, broadcast_x_shape)
+        perm = tf.broadcast_to(perm, broadcast_shape)
+        m = tf.shape(x)[-2]
+        x = tf.reshape(x, [-1, m, k])
+        perm = tf.reshape(perm, [-1, m])
+        y = tf.gather(x, perm, axis=-2, batch_dims=1)
+        return tf.reshape(y, broadcast_x_shape)
+
+    def _log_abs_determinant(self) -> Any:
+        return _tf().zeros(shape=self.batch_shape.as_list(), dtype=self.dtype)
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self._matmul(rhs, adjoint=not adjoint, adjoint_arg=adjoint_arg)
+
+    def _to_dense(self) -> Any:
+        tf = _tf()
+        perm = tf.convert_to_tensor(self.perm)
+        return tf.cast(tf.equal(tf.range(0, self._domain_dimension_tensor(perm)), perm[..., None]), self.dtype)
+
+    def _diag_part(self) -> Any:
+        tf = _tf()
+        perm = tf.convert_to_tensor(self.perm)
+        return tf.cast(tf.equal(tf.range(0, self._domain_dimension_tensor(perm)), perm), self.dtype)
+
+    def _cond(self) -> Any:
+        return _tf().ones(self.batch_shape.as_list(), dtype=self.dtype)
+
+
+class LinearOperatorHouseholder(LinearOperator):
+    """`LinearOperator` acting like a [batch] Householder reflection (TF's linear_operator_householder.py)."""
+
+    def __init__(self, reflection_axis: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None,
+                 name: str = "LinearOperatorHouseholder") -> None:
+        parameters = dict(reflection_axis=reflection_axis, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                          is_square=is_square, name=name)
+        self._reflection_axis = _convert_nonref_to_tensor(reflection_axis, name="reflection_axis")
+        self._check_reflection_axis(self._reflection_axis)
+        if is_self_adjoint is False:
+            raise ValueError("A Householder operator is always self adjoint.")
+        is_self_adjoint = True
+        if is_positive_definite is True:
+            raise ValueError("A Householder operator is always non-positive definite.")
+        is_positive_definite = False
+        if is_square is False:
+            raise ValueError("A Householder operator is always square.")
+        is_square = True
+        super().__init__(dtype=self._reflection_axis.dtype, is_non_singular=is_non_singular,
+                         is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                         is_square=is_square, parameters=parameters, name=name)
+
+    def _check_reflection_axis(self, reflection_axis: Any) -> None:
+        if reflection_axis.shape.ndims is not None and reflection_axis.shape.ndims < 1:
+            raise ValueError("Argument reflection_axis must have at least 1 dimension.  Found: %s" % reflection_axis)
+
+    @property
+    def reflection_axis(self) -> Any:
+        return self._reflection_axis
+
+    def _shape(self) -> Any:
+        d_shape = self._reflection_axis.shape
+        return d_shape.concatenate(d_shape[-1:])
+
+    def _linop_adjoint(self) -> "LinearOperatorHouseholder":
+        return self
+
+    def _linop_inverse(self) -> "LinearOperatorHouseholder":
+        return self
+
+    def _normalized_column(self) -> Any:
+        tf = _tf()
+        normalized_axis = tf.nn.l2_normalize(tf.convert_to_tensor(self.reflection_axis), axis=-1)
+        return normalized_axis, normalized_axis[..., None]
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        x = tf.linalg.adjoint(x) if adjoint_arg else x
+        _, mat = self._normalized_column()
+        x_dot_normalized_v = tf.matmul(mat, x, adjoint_a=True)
+        return x - 2 * mat * x_dot_normalized_v
+
+    def _trace(self) -> Any:
+        tf = _tf()
+        return (tf.cast(self.domain_dimension.value - 2, self.dtype)
+                * tf.ones(shape=self.batch_shape.as_list(), dtype=self.dtype))
+
+    def _determinant(self) -> Any:
+        return -_tf().ones(shape=self.batch_shape.as_list(), dtype=self.dtype)
+
+    def _log_abs_determinant(self) -> Any:
+        return _tf().zeros(shape=self.batch_shape.as_list(), dtype=self.dtype)
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self._matmul(rhs, adjoint, adjoint_arg)
+
+    def _to_dense(self) -> Any:
+        tf = _tf()
+        _, mat = self._normalized_column()
+        matrix = -2 * tf.matmul(mat, mat, adjoint_b=True)
+        return tf.linalg.set_diag(matrix, 1.0 + tf.linalg.diag_part(matrix))
+
+    def _diag_part(self) -> Any:
+        tf = _tf()
+        normalized_axis, _ = self._normalized_column()
+        return 1.0 - 2 * normalized_axis * tf.math.conj(normalized_axis)
+
+    def _eigvals(self) -> Any:
+        tf = _tf()
+        shape = self.reflection_axis.shape.as_list()
+        eigvals = tf.ones(shape=shape[:-1] + [shape[-1] - 1], dtype=self.dtype)
+        return tf.concat([-tf.ones(shape=shape[:-1] + [1], dtype=self.dtype), eigvals], axis=-1)
+
+    def _cond(self) -> Any:
+        return _tf().ones(self.batch_shape.as_list(), dtype=self.dtype)

@@ -21,5 +21,6 @@ from simdist.runtime.ops.banded_solve import banded_triangular_solve  # noqa: F4
 from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (clause ops.complex)
 from simdist.tf._linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition,  # noqa: F401,E402
                                          LinearOperatorDiag, LinearOperatorFullMatrix, LinearOperatorIdentity,
-                                         LinearOperatorInversion, LinearOperatorLowerTriangular,
+                                         LinearOperatorHouseholder, LinearOperatorInversion,
+                                         LinearOperatorLowerTriangular, LinearOperatorPermutation,
                                          LinearOperatorScaledIdentity)

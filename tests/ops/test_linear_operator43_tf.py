@@ -224,6 +224,34 @@ def identities(tf: Any) -> Any:
     return out
 
 
+def permutation_and_householder(tf: Any) -> Any:
+    L = tf.linalg
+    a, b, x, v = (np.asarray(t, np.float32) for t in (A, B, X, V))
+    ops = {"permutation": L.LinearOperatorPermutation(np.array([2, 0, 1], np.int32)),
+           "self-adjoint permutation": L.LinearOperatorPermutation(np.array([1, 0, 2], np.int64), is_self_adjoint=True),
+           "batched permutation": L.LinearOperatorPermutation(np.array([[2, 0, 1], [0, 2, 1]], np.int32)),
+           "householder": L.LinearOperatorHouseholder(np.array([1.0, 2.0, 2.0], np.float32)),
+           "batched householder": L.LinearOperatorHouseholder(np.array([[1.0, 2.0, 2.0], [0.0, 3.0, -4.0]], np.float32))}
+    out: dict[str, Any] = {k: _methods(op, a, x, v, b) for k, op in ops.items()}
+    out["float64 permutation"] = attempt(lambda: L.LinearOperatorPermutation([1, 2, 0], dtype=tf.float64).matmul(
+        x.astype(np.float64)))
+    out["errors"] = {
+        "repeated": attempt(lambda: L.LinearOperatorPermutation(np.array([0, 0, 1], np.int32))),
+        "a float perm": attempt(lambda: L.LinearOperatorPermutation(np.array([0.0, 1.0], np.float32))),
+        "a scalar perm": attempt(lambda: L.LinearOperatorPermutation(np.int32(0))),
+        "told singular": attempt(lambda: L.LinearOperatorPermutation([1, 0], is_non_singular=False)),
+        "told not square": attempt(lambda: L.LinearOperatorPermutation([1, 0], is_square=False)),
+        "householder not self-adjoint": attempt(lambda: L.LinearOperatorHouseholder(v, is_self_adjoint=False)),
+        "householder positive definite": attempt(lambda: L.LinearOperatorHouseholder(v, is_positive_definite=True)),
+        "householder not square": attempt(lambda: L.LinearOperatorHouseholder(v, is_square=False)),
+        "householder scalar": attempt(lambda: L.LinearOperatorHouseholder(np.float32(1.0))),
+        "householder inverse is itself": attempt(lambda: ops["householder"].inverse() is ops["householder"]),
+        "householder @ permutation": attempt(lambda: [desc(ops["householder"] @ ops["permutation"]),
+                                                     attempt(lambda: (ops["householder"] @ ops["permutation"]).matmul(x))]),
+    }
+    return out
+
+
 def set_diag_checks(tf: Any) -> Any:
     """tf.linalg.set_diag's kernel checks in MatrixSetDiagOp's order and texts (add_to_tensor of a batched
     diagonal reached the shape check, whose text simdist had made up)."""
@@ -244,6 +272,7 @@ def set_diag_checks(tf: Any) -> Any:
 
 PROGRAMS: dict[str, Callable[[Any], Any]] = {"full-matrix": full_matrix, "diag-and-triangular": diag_and_triangular,
                                              "compositions": compositions, "identities": identities,
+                                             "permutation-and-householder": permutation_and_householder,
                                              "set-diag-checks": set_diag_checks}
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in PROGRAMS}
 
