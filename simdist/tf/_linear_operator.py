@@ -18,7 +18,8 @@ import numpy as np
 
 __all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "LinearOperatorLowerTriangular",
            "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition", "LinearOperatorIdentity",
-           "LinearOperatorScaledIdentity", "LinearOperatorPermutation", "LinearOperatorHouseholder"]
+           "LinearOperatorScaledIdentity", "LinearOperatorPermutation", "LinearOperatorHouseholder",
+           "LinearOperatorZeros"]
 
 
 def _tf() -> Any:
@@ -292,6 +293,11 @@ class LinearOperator:
     def _linop_matmul(self, left_operator: "LinearOperator", right_operator: "LinearOperator") -> "LinearOperator":
         if hasattr(right_operator, "_ones_diag") and not hasattr(right_operator, "multiplier"):
             return left_operator
+        if hasattr(right_operator, "_zeros_diag"):
+            if not right_operator.is_square or not left_operator.is_square:
+                raise ValueError("Matmul with non-square `LinearOperator`s or non-square `LinearOperatorZeros` not "
+                                 "supported at this time.")
+            return right_operator
         is_square = _hint_is_square(left_operator, right_operator)
         is_non_singular = is_self_adjoint = is_positive_definite = None
         if is_square:
@@ -1386,3 +1392,112 @@ class LinearOperatorHouseholder(LinearOperator):
 
     def _cond(self) -> Any:
         return _tf().ones(self.batch_shape.as_list(), dtype=self.dtype)
+
+
+class LinearOperatorZeros(LinearOperator):
+    """`LinearOperator` acting like a [batch] zero matrix (TF's linear_operator_zeros.py)."""
+
+    def __init__(self, num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = None,
+                 is_non_singular: Any = False, is_self_adjoint: Any = True, is_positive_definite: Any = False,
+                 is_square: Any = True, assert_proper_shapes: bool = False, name: str = "LinearOperatorZeros") -> None:
+        tf = _tf()
+        parameters = dict(num_rows=num_rows, num_columns=num_columns, batch_shape=batch_shape, dtype=dtype,
+                          is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square,
+                          assert_proper_shapes=assert_proper_shapes, name=name)
+        dtype = dtype or tf.float32
+        self._assert_proper_shapes = assert_proper_shapes
+        dtype = tf.as_dtype(dtype)
+        if not is_self_adjoint and is_square:
+            raise ValueError("A zero operator is always self adjoint.")
+        if is_non_singular:
+            raise ValueError("A zero operator is always singular.")
+        if is_positive_definite:
+            raise ValueError("A zero operator is always not positive-definite.")
+        super().__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+        _assert_not_ref_type(num_rows, "num_rows")
+        _assert_not_ref_type(num_columns, "num_columns")
+        _assert_not_ref_type(batch_shape, "batch_shape")
+        self._num_rows = _shape_tensor(num_rows, name="num_rows")
+        self._num_rows_static = self._num_rows.numpy()
+        if num_columns is None:
+            num_columns = num_rows
+        self._num_columns = _shape_tensor(num_columns, name="num_columns")
+        self._num_columns_static = self._num_columns.numpy()
+        self._check_domain_range_possibly_add_asserts()
+        if is_square and self._num_rows_static != self._num_columns_static:
+            raise ValueError("LinearOperatorZeros initialized as is_square=True, but got num_rows({}) != "
+                             "num_columns({})".format(self._num_rows_static, self._num_columns_static))
+        if batch_shape is None:
+            self._batch_shape_arg = None
+        else:
+            self._batch_shape_arg = _shape_tensor(batch_shape, name="batch_shape_arg")
+            self._batch_shape_static = self._batch_shape_arg.numpy()
+            LinearOperatorIdentity._check_batch_shape_possibly_add_asserts(self)  # (the same checks and texts)
+
+    def _check_domain_range_possibly_add_asserts(self) -> None:
+        if not self._num_rows.dtype.is_integer:
+            raise TypeError("Argument num_rows must be integer type.  Found: %s" % self._num_rows)
+        if not self._num_columns.dtype.is_integer:
+            raise TypeError("Argument num_columns must be integer type.  Found: %s" % self._num_columns)
+        for what, static in (("num_rows", self._num_rows_static), ("num_columns", self._num_columns_static)):
+            if static.ndim != 0:
+                raise ValueError(f"Argument {what} must be a 0-D Tensor.  Found: %s" % static)
+            if static < 0:
+                raise ValueError(f"Argument {what} must be non-negative.  Found: %s" % static)
+
+    def _shape(self) -> Any:
+        tf = _tf()
+        matrix_shape = tf.TensorShape((int(self._num_rows_static), int(self._num_columns_static)))
+        if self._batch_shape_arg is None:
+            return matrix_shape
+        return tf.TensorShape([int(d) for d in self._batch_shape_static]).concatenate(matrix_shape)
+
+    _possibly_broadcast_batch_shape = LinearOperatorIdentity._possibly_broadcast_batch_shape
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        if self.is_square:
+            if adjoint_arg:
+                output_shape = tf.concat([tf.shape(x)[:-2], [tf.shape(x)[-1], tf.shape(x)[-2]]], axis=0)
+            else:
+                output_shape = tf.shape(x)
+            return self._possibly_broadcast_batch_shape(tf.zeros(shape=output_shape, dtype=x.dtype))
+        x_shape = tf.shape(x)
+        n = self._num_columns if adjoint else self._num_rows
+        m = x_shape[-2] if adjoint_arg else x_shape[-1]
+        output_shape = tf.concat([x_shape[:-2], [n, m]], axis=0)
+        return self._possibly_broadcast_batch_shape(tf.zeros(shape=output_shape, dtype=x.dtype))
+
+    def _linop_matmul(self, left_operator: Any, right_operator: Any) -> Any:
+        if not left_operator.is_square or not right_operator.is_square:
+            raise ValueError("Matmul with non-square `LinearOperator`s or non-square `LinearOperatorZeros` not "
+                             "supported at this time.")
+        return left_operator
+
+    def _determinant(self) -> Any:
+        return _tf().zeros(shape=self.batch_shape.as_list(), dtype=self.dtype)
+
+    def _trace(self) -> Any:
+        return _tf().zeros(shape=self.batch_shape.as_list(), dtype=self.dtype)
+
+    def _diag_part(self) -> Any:
+        return self._zeros_diag()
+
+    def add_to_tensor(self, mat: Any, name: str = "add_to_tensor") -> Any:
+        return self._possibly_broadcast_batch_shape(mat)
+
+    def _min_matrix_dim(self) -> Any:
+        domain_dim, range_dim = self.domain_dimension.value, self.range_dimension.value
+        if domain_dim is None or range_dim is None:
+            return None
+        return min(domain_dim, range_dim)
+
+    def _zeros_diag(self) -> Any:
+        d_shape = self.batch_shape.concatenate([self._min_matrix_dim()])
+        return _tf().zeros(shape=d_shape.as_list(), dtype=self.dtype)
+
+    def _eigvals(self) -> Any:
+        return self._zeros_diag()

@@ -38,6 +38,8 @@ def attempt(f: Callable[[], Any]) -> Any:
         r = f()
         if hasattr(r, "numpy"):
             r = [r.dtype.name, r.shape.as_list(), np.asarray(r.numpy(), np.float64).tolist()]
+        elif isinstance(r, np.ndarray):   # (Zeros.add_to_tensor hands back its argument unconverted, as TF's)
+            r = ["ndarray", r.dtype.name, r.tolist()]
         return ["ok", r]
     except Exception as e:  # noqa: BLE001 - the class and message are the observable
         msg = re.sub(r"^\{\{function_node [^}]*\}\} ", "", str(e))
@@ -233,6 +235,27 @@ def permutation_and_householder(tf: Any) -> Any:
            "householder": L.LinearOperatorHouseholder(np.array([1.0, 2.0, 2.0], np.float32)),
            "batched householder": L.LinearOperatorHouseholder(np.array([[1.0, 2.0, 2.0], [0.0, 3.0, -4.0]], np.float32))}
     out: dict[str, Any] = {k: _methods(op, a, x, v, b) for k, op in ops.items()}
+    zeros = {"zeros": L.LinearOperatorZeros(3), "batched zeros": L.LinearOperatorZeros(3, batch_shape=[2]),
+             "rectangular zeros": L.LinearOperatorZeros(3, 2, is_square=False, is_self_adjoint=False),
+             "float64 zeros": L.LinearOperatorZeros(3, dtype=tf.float64)}
+    for k, op in zeros.items():
+        f64 = k.startswith("float64")
+        cast = (lambda t: t.astype(np.float64)) if f64 else (lambda t: t)
+        out[k] = _methods(op, cast(a), cast(x), cast(v), b)
+    full = L.LinearOperatorFullMatrix(a)
+    out["zeros compositions"] = {
+        "full @ zeros": attempt(lambda: (full @ zeros["zeros"]) is zeros["zeros"]),
+        "zeros @ full": attempt(lambda: (zeros["zeros"] @ full) is zeros["zeros"]),
+        "full @ rectangular zeros": attempt(lambda: full @ zeros["rectangular zeros"]),
+        "zeros told non-singular": attempt(lambda: L.LinearOperatorZeros(3, is_non_singular=True)),
+        "zeros told not self-adjoint": attempt(lambda: L.LinearOperatorZeros(3, is_self_adjoint=False)),
+        "zeros told positive definite": attempt(lambda: L.LinearOperatorZeros(3, is_positive_definite=True)),
+        "square zeros of 3 by 2": attempt(lambda: L.LinearOperatorZeros(3, 2)),
+        "float columns": attempt(lambda: L.LinearOperatorZeros(3, 2.0, is_square=False)),
+        "negative columns": attempt(lambda: L.LinearOperatorZeros(3, -2, is_square=False)),
+        "rectangular matmul adjoint_arg": attempt(lambda: zeros["rectangular zeros"].matmul(np.ones((4, 2), np.float32),
+                                                                                          adjoint_arg=True)),
+    }
     out["float64 permutation"] = attempt(lambda: L.LinearOperatorPermutation([1, 2, 0], dtype=tf.float64).matmul(
         x.astype(np.float64)))
     out["errors"] = {
