@@ -19,7 +19,7 @@ import numpy as np
 __all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "LinearOperatorLowerTriangular",
            "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition", "LinearOperatorIdentity",
            "LinearOperatorScaledIdentity", "LinearOperatorPermutation", "LinearOperatorHouseholder",
-           "LinearOperatorZeros"]
+           "LinearOperatorZeros", "LinearOperatorTridiag"]
 
 
 def _tf() -> Any:
@@ -1501,3 +1501,111 @@ class LinearOperatorZeros(LinearOperator):
 
     def _eigvals(self) -> Any:
         return self._zeros_diag()
+
+
+_COMPACT, _MATRIX, _SEQUENCE = "compact", "matrix", "sequence"
+_DIAGONAL_FORMATS = frozenset({_COMPACT, _MATRIX, _SEQUENCE})
+
+
+class LinearOperatorTridiag(LinearOperator):
+    """`LinearOperator` acting like a [batch] square tridiagonal matrix (TF's linear_operator_tridiag.py)."""
+
+    def __init__(self, diagonals: Any, diagonals_format: str = _COMPACT, is_non_singular: Any = None,
+                 is_self_adjoint: Any = None, is_positive_definite: Any = None, is_square: Any = None,
+                 name: str = "LinearOperatorTridiag") -> None:
+        parameters = dict(diagonals=diagonals, diagonals_format=diagonals_format, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                          is_square=is_square, name=name)
+        if diagonals_format not in _DIAGONAL_FORMATS:
+            raise ValueError("Argument `diagonals_format` must be one of compact, matrix, or sequence. Received : "
+                             f"{diagonals_format}.")
+        if diagonals_format == _SEQUENCE:
+            self._diagonals = [_convert_nonref_to_tensor(d, name="diag_{}".format(i)) for i, d in enumerate(diagonals)]
+            dtype = self._diagonals[0].dtype
+        else:
+            self._diagonals = _convert_nonref_to_tensor(diagonals, name="diagonals")
+            dtype = self._diagonals.dtype
+        self._diagonals_format = diagonals_format
+        super().__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    @property
+    def diagonals(self) -> Any:
+        return self._diagonals
+
+    @property
+    def diagonals_format(self) -> str:
+        return self._diagonals_format
+
+    def _shape(self) -> Any:
+        tf = _tf()
+        if self.diagonals_format == _MATRIX:
+            return self.diagonals.shape
+        if self.diagonals_format == _COMPACT:
+            d_shape = self.diagonals.shape[:-2].concatenate(self.diagonals.shape[-1:])
+        else:
+            broadcast_shape = tf.broadcast_static_shape(self.diagonals[0].shape[:-1], self.diagonals[1].shape[:-1])
+            broadcast_shape = tf.broadcast_static_shape(broadcast_shape, self.diagonals[2].shape[:-1])
+            d_shape = broadcast_shape.concatenate(self.diagonals[1].shape[-1:])
+        return d_shape.concatenate(d_shape[-1:])
+
+    def _construct_adjoint_diagonals(self, diagonals: Any) -> Any:
+        tf = _tf()
+        if self.diagonals_format == _SEQUENCE:
+            diagonals = [tf.math.conj(d) for d in reversed(diagonals)]
+            diagonals[0] = tf.roll(diagonals[0], shift=-1, axis=-1)
+            diagonals[2] = tf.roll(diagonals[2], shift=1, axis=-1)
+            return diagonals
+        if self.diagonals_format == _MATRIX:
+            return tf.linalg.adjoint(diagonals)
+        diagonals = tf.math.conj(diagonals)
+        superdiag, diag, subdiag = tf.unstack(diagonals, num=3, axis=-2)
+        new_superdiag = tf.roll(subdiag, shift=-1, axis=-1)
+        new_subdiag = tf.roll(superdiag, shift=1, axis=-1)
+        return tf.stack([new_superdiag, diag, new_subdiag], axis=-2)
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        diagonals = self.diagonals
+        if adjoint:
+            diagonals = self._construct_adjoint_diagonals(diagonals)
+        x = tf.linalg.adjoint(x) if adjoint_arg else x
+        return tf.linalg.tridiagonal_matmul(diagonals, x, diagonals_format=self.diagonals_format)
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        diagonals = self.diagonals
+        if adjoint:
+            diagonals = self._construct_adjoint_diagonals(diagonals)
+        shape = self.shape.as_list()
+        k = shape[-1]
+        rhs_shape = tf.shape(rhs)
+        broadcast_shape = tf.broadcast_dynamic_shape(tf.constant(shape[:-2], tf.int32), rhs_shape[:-2])
+        rhs = tf.broadcast_to(rhs, tf.concat([broadcast_shape, rhs_shape[-2:]], axis=-1))
+        if self.diagonals_format == _MATRIX:
+            diagonals = tf.broadcast_to(diagonals, tf.concat([broadcast_shape, [k, k]], axis=-1))
+        elif self.diagonals_format == _COMPACT:
+            diagonals = tf.broadcast_to(diagonals, tf.concat([broadcast_shape, [3, k]], axis=-1))
+        else:
+            diagonals = [tf.broadcast_to(d, tf.concat([broadcast_shape, [k]], axis=-1)) for d in diagonals]
+        return tf.linalg.tridiagonal_solve(diagonals, rhs, diagonals_format=self.diagonals_format,
+                                           transpose_rhs=adjoint_arg, conjugate_rhs=adjoint_arg)
+
+    def _diag_part(self) -> Any:
+        tf = _tf()
+        if self.diagonals_format == _MATRIX:
+            return tf.linalg.diag_part(self.diagonals)
+        if self.diagonals_format == _SEQUENCE:
+            return tf.broadcast_to(self.diagonals[1], self.shape.as_list()[:-1])
+        return self.diagonals[..., 1, :]
+
+    def _to_dense(self) -> Any:
+        tf = _tf()
+        if self.diagonals_format == _MATRIX:
+            return self.diagonals
+        if self.diagonals_format == _COMPACT:
+            return tf.linalg.diag(self.diagonals, k=(-1, 1), num_rows=-1, num_cols=-1, align="LEFT_RIGHT",
+                                  padding_value=0.0)
+        diagonals = tf.stack([tf.convert_to_tensor(d) for d in self.diagonals], axis=-2)
+        return tf.linalg.diag(diagonals, k=(-1, 1), num_rows=-1, num_cols=-1, align="LEFT_RIGHT", padding_value=0.0)

@@ -23,4 +23,4 @@ from simdist.tf._linear_operator import (LinearOperator, LinearOperatorAdjoint, 
                                          LinearOperatorDiag, LinearOperatorFullMatrix, LinearOperatorIdentity,
                                          LinearOperatorHouseholder, LinearOperatorInversion,
                                          LinearOperatorLowerTriangular, LinearOperatorPermutation,
-                                         LinearOperatorScaledIdentity, LinearOperatorZeros)
+                                         LinearOperatorScaledIdentity, LinearOperatorTridiag, LinearOperatorZeros)

@@ -275,6 +275,24 @@ def permutation_and_householder(tf: Any) -> Any:
     return out
 
 
+def tridiagonal(tf: Any) -> Any:
+    L = tf.linalg
+    a, b, x, v = (np.asarray(t, np.float32) for t in (A, B, X, V))
+    sup, diag, sub = [1.0, 0.5, 0.0], [4.0, 3.0, 2.0], [0.0, 1.0, 0.25]
+    compact = np.array([sup, diag, sub], np.float32)
+    dense = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 0.5], [0.0, 0.25, 2.0]], np.float32)
+    ops = {"compact": L.LinearOperatorTridiag(compact), "matrix": L.LinearOperatorTridiag(dense, diagonals_format="matrix"),
+           "sequence": L.LinearOperatorTridiag([np.array(d, np.float32) for d in (sup, diag, sub)],
+                                               diagonals_format="sequence"),
+           "batched compact": L.LinearOperatorTridiag(np.stack([compact, compact * 2.0])),
+           "self-adjoint pd": L.LinearOperatorTridiag(np.array([[1.0, 1.0, 0.0], diag, [0.0, 1.0, 1.0]], np.float32),
+                                                      is_self_adjoint=True, is_positive_definite=True)}
+    out: dict[str, Any] = {k: _methods(op, a, x, v, b) for k, op in ops.items()}
+    out["errors"] = {"a bad format": attempt(lambda: L.LinearOperatorTridiag(compact, diagonals_format="banded")),
+                     "batched solve of a batch": attempt(lambda: ops["compact"].solve(np.stack([x, x * 2.0])))}
+    return out
+
+
 def set_diag_checks(tf: Any) -> Any:
     """tf.linalg.set_diag's kernel checks in MatrixSetDiagOp's order and texts (add_to_tensor of a batched
     diagonal reached the shape check, whose text simdist had made up)."""
@@ -296,6 +314,7 @@ def set_diag_checks(tf: Any) -> Any:
 PROGRAMS: dict[str, Callable[[Any], Any]] = {"full-matrix": full_matrix, "diag-and-triangular": diag_and_triangular,
                                              "compositions": compositions, "identities": identities,
                                              "permutation-and-householder": permutation_and_householder,
+                                             "tridiagonal": tridiagonal,
                                              "set-diag-checks": set_diag_checks}
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in PROGRAMS}
 
