@@ -19,7 +19,7 @@ import numpy as np
 __all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "LinearOperatorLowerTriangular",
            "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition", "LinearOperatorIdentity",
            "LinearOperatorScaledIdentity", "LinearOperatorPermutation", "LinearOperatorHouseholder",
-           "LinearOperatorZeros", "LinearOperatorTridiag"]
+           "LinearOperatorZeros", "LinearOperatorTridiag", "LinearOperatorKronecker"]
 
 
 def _tf() -> Any:
@@ -1609,3 +1609,158 @@ class LinearOperatorTridiag(LinearOperator):
                                   padding_value=0.0)
         diagonals = tf.stack([tf.convert_to_tensor(d) for d in self.diagonals], axis=-2)
         return tf.linalg.diag(diagonals, k=(-1, 1), num_rows=-1, num_cols=-1, align="LEFT_RIGHT", padding_value=0.0)
+
+
+class LinearOperatorKronecker(LinearOperator):
+    """Kronecker product of one or more `LinearOperators` (TF's linear_operator_kronecker.py; static shapes)."""
+
+    def __init__(self, operators: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None, name: Any = None) -> None:
+        parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        if isinstance(operators, (str, bytes)) or not hasattr(operators, "__iter__"):
+            raise TypeError(f"Expected argument 'operators' to be a proper iterable, found: {operators!r}")
+        operators = list(operators)
+        if not operators:
+            raise ValueError(f"Argument `operators` must be a list of >=1 operators. Received: {operators}.")
+        self._operators = operators
+        dtype = operators[0].dtype
+        for operator in operators:
+            if operator.dtype != dtype:
+                name_type = (str((o.name, o.dtype)) for o in operators)
+                raise TypeError("Expected every operation in argument `operators` to have the same dtype. Received "
+                                f"{list(name_type)}.")
+        if all(operator.is_non_singular for operator in operators):
+            if is_non_singular is False:
+                raise ValueError("The Kronecker product of non-singular operators is always non-singular. Expected "
+                                 f"argument `is_non_singular` to be True. Received: {is_non_singular}.")
+            is_non_singular = True
+        if all(operator.is_self_adjoint for operator in operators):
+            if is_self_adjoint is False:
+                raise ValueError("The Kronecker product of self-adjoint operators is always self-adjoint. Expected "
+                                 f"argument `is_self_adjoint` to be True. Received: {is_self_adjoint}.")
+            is_self_adjoint = True
+        if all(operator.is_positive_definite for operator in operators):
+            if is_positive_definite is False:
+                raise ValueError("The Kronecker product of positive-definite operators is always positive-definite. "
+                                 f"Expected argument `is_positive_definite` to be True. Received: "
+                                 f"{is_positive_definite}.")
+            is_positive_definite = True
+        if name is None:
+            name = operators[0].name
+            for operator in operators[1:]:
+                name += "_x_" + operator.name
+        super().__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    @property
+    def operators(self) -> list:
+        return self._operators
+
+    def _shape(self) -> Any:
+        tf = _tf()
+        domain_dimension = self.operators[0].domain_dimension
+        for operator in self.operators[1:]:
+            domain_dimension = domain_dimension * operator.domain_dimension
+        range_dimension = self.operators[0].range_dimension
+        for operator in self.operators[1:]:
+            range_dimension = range_dimension * operator.range_dimension
+        matrix_shape = tf.TensorShape([range_dimension, domain_dimension])
+        batch_shape = self.operators[0].batch_shape
+        for operator in self.operators[1:]:
+            batch_shape = tf.broadcast_static_shape(batch_shape, operator.batch_shape)
+        return batch_shape.concatenate(matrix_shape)
+
+    def _linop_adjoint(self) -> "LinearOperatorKronecker":
+        return LinearOperatorKronecker(operators=[operator.adjoint() for operator in self.operators],
+                                       is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+                                       is_positive_definite=self.is_positive_definite, is_square=True)
+
+    def _linop_cholesky(self) -> "LinearOperatorKronecker":
+        return LinearOperatorKronecker(operators=[operator.cholesky() for operator in self.operators],
+                                       is_non_singular=True, is_self_adjoint=None, is_square=True)
+
+    def _linop_inverse(self) -> "LinearOperatorKronecker":
+        return LinearOperatorKronecker(operators=[operator.inverse() for operator in self.operators],
+                                       is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+                                       is_positive_definite=self.is_positive_definite, is_square=True)
+
+    def _solve_matmul_internal(self, x: Any, solve_matmul_fn: Any, adjoint: bool = False,
+                               adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        output = x
+        if adjoint_arg:
+            if self.dtype.is_complex:
+                output = tf.math.conj(output)
+        else:
+            output = tf.linalg.matrix_transpose(output)
+        for o in reversed(self.operators):
+            operator_dimension = (o.range_dimension if adjoint else o.domain_dimension).value
+            output_shape = output.shape.as_list()
+            dim = int(output_shape[-2] * output_shape[-1] // operator_dimension)
+            output = tf.reshape(output, shape=output_shape[:-2] + [dim, operator_dimension])
+            if self.dtype.is_complex:
+                output = tf.math.conj(output)
+            output = solve_matmul_fn(o, output, adjoint=adjoint, adjoint_arg=True)
+        col_dim = x.shape.as_list()[-2] if adjoint_arg else x.shape.as_list()[-1]
+        row_dim = (self.domain_dimension if adjoint else self.range_dimension).value
+        return tf.reshape(output, output.shape.as_list()[:-2] + [row_dim, col_dim])
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self._solve_matmul_internal(x, lambda o, y, adjoint, adjoint_arg: o.matmul(
+            y, adjoint=adjoint, adjoint_arg=adjoint_arg), adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        return self._solve_matmul_internal(rhs, lambda o, y, adjoint, adjoint_arg: o.solve(
+            y, adjoint=adjoint, adjoint_arg=adjoint_arg), adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _determinant(self) -> Any:
+        tf = _tf()
+        total = self.domain_dimension_tensor()
+        determinant = 1.0
+        for operator in self.operators:
+            determinant = determinant * operator.determinant() ** tf.cast(total / operator.domain_dimension_tensor(),
+                                                                          dtype=operator.dtype)
+        return determinant
+
+    def _log_abs_determinant(self) -> Any:
+        tf = _tf()
+        total = self.domain_dimension_tensor()
+        log_abs_det = 0.0
+        for operator in self.operators:
+            log_abs_det += operator.log_abs_determinant() * tf.cast(total / operator.domain_dimension_tensor(),
+                                                                   dtype=operator.dtype)
+        return log_abs_det
+
+    def _trace(self) -> Any:
+        trace = 1.0
+        for operator in self.operators:
+            trace = trace * operator.trace()
+        return trace
+
+    def _diag_part(self) -> Any:
+        tf = _tf()
+        diag_part = self.operators[0].diag_part()
+        for operator in self.operators[1:]:
+            diag_part = diag_part[..., :, None] * operator.diag_part()[..., None, :]
+            diag_part = tf.reshape(diag_part, shape=tf.concat([tf.shape(diag_part)[:-2], [-1]], axis=0))
+        return diag_part
+
+    def _to_dense(self) -> Any:
+        tf = _tf()
+        product = self.operators[0].to_dense()
+        for operator in self.operators[1:]:
+            product = product[..., :, None, :, None] * operator.to_dense()[..., None, :, None, :]
+            s = product.shape.as_list()
+            product = tf.reshape(product, shape=s[:-4] + [s[-4] * s[-3], s[-2] * s[-1]])
+        return product
+
+    def _eigvals(self) -> Any:
+        tf = _tf()
+        eigvals = [operator.eigvals() for operator in self.operators]
+        product = eigvals[0]
+        for eigval in eigvals[1:]:
+            product = product[..., None] * eigval[..., None, :]
+            product = tf.reshape(product, shape=tf.concat([tf.shape(product)[:-2], [-1]], axis=0))
+        return product

@@ -21,6 +21,6 @@ from simdist.runtime.ops.banded_solve import banded_triangular_solve  # noqa: F4
 from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (clause ops.complex)
 from simdist.tf._linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition,  # noqa: F401,E402
                                          LinearOperatorDiag, LinearOperatorFullMatrix, LinearOperatorIdentity,
-                                         LinearOperatorHouseholder, LinearOperatorInversion,
+                                         LinearOperatorHouseholder, LinearOperatorInversion, LinearOperatorKronecker,
                                          LinearOperatorLowerTriangular, LinearOperatorPermutation,
                                          LinearOperatorScaledIdentity, LinearOperatorTridiag, LinearOperatorZeros)

@@ -293,6 +293,41 @@ def tridiagonal(tf: Any) -> Any:
     return out
 
 
+def kronecker(tf: Any) -> Any:
+    L = tf.linalg
+    a, b, d, v = (np.asarray(t, np.float32) for t in (A, B, D, V))
+    two = np.array([[2.0, 1.0], [0.5, 3.0]], np.float32)
+    x6 = np.arange(12, dtype=np.float32).reshape(6, 2) / 4.0
+    v6 = np.arange(6, dtype=np.float32) - 2.5
+    a6 = np.eye(6, dtype=np.float32) + 0.125
+    ops = {"full x full": L.LinearOperatorKronecker([L.LinearOperatorFullMatrix(two), L.LinearOperatorFullMatrix(a)]),
+           "diag x lower": L.LinearOperatorKronecker([L.LinearOperatorDiag(np.array([2.0, -1.0], np.float32)),
+                                                       L.LinearOperatorLowerTriangular(a)]),
+           "pd x pd": L.LinearOperatorKronecker([L.LinearOperatorFullMatrix(np.array([[2.0, 0.5], [0.5, 1.0]], np.float32),
+                                                                             is_self_adjoint=True, is_positive_definite=True),
+                                                  L.LinearOperatorFullMatrix(a, is_self_adjoint=True,
+                                                                             is_positive_definite=True)])}
+    out: dict[str, Any] = {k: _methods(op, a6, x6, v6, b) for k, op in ops.items()}
+    for k, op in ops.items():
+        out[k]["matmul of 6 rows"] = attempt(lambda: op.matmul(x6))
+        out[k]["matmul adjoint_arg"] = attempt(lambda: op.matmul(np.transpose(x6), adjoint_arg=True))
+        out[k]["matvec of 6"] = attempt(lambda: op.matvec(v6))
+    out["errors"] = {"empty": attempt(lambda: L.LinearOperatorKronecker([])),
+                     "mixed dtypes": attempt(lambda: L.LinearOperatorKronecker(
+                         [L.LinearOperatorDiag(d), L.LinearOperatorDiag(d.astype(np.float64))])),
+                     "told singular": attempt(lambda: L.LinearOperatorKronecker(
+                         [L.LinearOperatorDiag(d, is_non_singular=True)], is_non_singular=False)),
+                     "told not self-adjoint": attempt(lambda: L.LinearOperatorKronecker(
+                         [L.LinearOperatorDiag(d)], is_self_adjoint=False)),
+                     "named": attempt(lambda: desc(L.LinearOperatorKronecker([L.LinearOperatorDiag(d)], name="k"))),
+                     "a rectangular factor": attempt(lambda: desc(L.LinearOperatorKronecker(
+                         [L.LinearOperatorFullMatrix(np.ones((2, 3), np.float32)), L.LinearOperatorDiag(d)]))),
+                     "rectangular matmul": attempt(lambda: L.LinearOperatorKronecker(
+                         [L.LinearOperatorFullMatrix(np.ones((2, 3), np.float32)), L.LinearOperatorDiag(d)]).matmul(
+                         np.ones((9, 2), np.float32)))}
+    return out
+
+
 def set_diag_checks(tf: Any) -> Any:
     """tf.linalg.set_diag's kernel checks in MatrixSetDiagOp's order and texts (add_to_tensor of a batched
     diagonal reached the shape check, whose text simdist had made up)."""
@@ -314,7 +349,7 @@ def set_diag_checks(tf: Any) -> Any:
 PROGRAMS: dict[str, Callable[[Any], Any]] = {"full-matrix": full_matrix, "diag-and-triangular": diag_and_triangular,
                                              "compositions": compositions, "identities": identities,
                                              "permutation-and-householder": permutation_and_householder,
-                                             "tridiagonal": tridiagonal,
+                                             "tridiagonal": tridiagonal, "kronecker": kronecker,
                                              "set-diag-checks": set_diag_checks}
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in PROGRAMS}
 
