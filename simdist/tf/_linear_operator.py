@@ -19,7 +19,7 @@ import numpy as np
 __all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "LinearOperatorLowerTriangular",
            "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition", "LinearOperatorIdentity",
            "LinearOperatorScaledIdentity", "LinearOperatorPermutation", "LinearOperatorHouseholder",
-           "LinearOperatorZeros", "LinearOperatorTridiag", "LinearOperatorKronecker"]
+           "LinearOperatorZeros", "LinearOperatorTridiag", "LinearOperatorKronecker", "LinearOperatorLowRankUpdate"]
 
 
 def _tf() -> Any:
@@ -1764,3 +1764,162 @@ class LinearOperatorKronecker(LinearOperator):
             product = product[..., None] * eigval[..., None, :]
             product = tf.reshape(product, shape=tf.concat([tf.shape(product)[:-2], [-1]], axis=0))
         return product
+
+
+class LinearOperatorLowRankUpdate(LinearOperator):
+    """`A = L + U D V^H` (TF's linear_operator_low_rank_update.py): Woodbury solves, the capacitance's determinant."""
+
+    def __init__(self, base_operator: LinearOperator, u: Any, diag_update: Any = None, v: Any = None,
+                 is_diag_update_positive: Any = None, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None,
+                 name: str = "LinearOperatorLowRankUpdate") -> None:
+        parameters = dict(base_operator=base_operator, u=u, diag_update=diag_update, v=v,
+                          is_diag_update_positive=is_diag_update_positive, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                          is_square=is_square, name=name)
+        dtype = base_operator.dtype
+        if diag_update is None:
+            if is_diag_update_positive is False:
+                raise ValueError("Default diagonal is the identity, which is positive.  However, user set "
+                                 "'is_diag_update_positive' to False.")
+            is_diag_update_positive = True
+        self._use_cholesky = (base_operator.is_positive_definite and base_operator.is_self_adjoint
+                              and is_diag_update_positive and v is None)
+        if base_operator.is_self_adjoint and v is None and not dtype.is_complex:
+            if is_self_adjoint is False:
+                raise ValueError("A = L + UDU^H, with L self-adjoint and D real diagonal.  Since UDU^H is self-adjoint, "
+                                 "this must be a self-adjoint operator.")
+            is_self_adjoint = True
+        if self._use_cholesky:
+            if is_positive_definite is False or is_self_adjoint is False or is_non_singular is False:
+                raise ValueError("Arguments imply this is self-adjoint positive-definite operator.")
+            is_positive_definite = True
+            is_self_adjoint = True
+        self._u = _convert_nonref_to_tensor(u, name="u")
+        self._v = self._u if v is None else _convert_nonref_to_tensor(v, name="v")
+        self._diag_update = None if diag_update is None else _convert_nonref_to_tensor(diag_update, name="diag_update")
+        self._base_operator = base_operator
+        super().__init__(dtype=self._base_operator.dtype, is_non_singular=is_non_singular,
+                         is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                         is_square=is_square, parameters=parameters, name=name)
+        self._set_diag_operators(diag_update, is_diag_update_positive)
+        self._is_diag_update_positive = is_diag_update_positive
+        self._check_shapes()
+
+    def _check_shapes(self) -> None:
+        tf = _tf()
+        uv_shape = tf.broadcast_static_shape(self.u.shape, self.v.shape)
+        batch_shape = tf.broadcast_static_shape(self.base_operator.batch_shape, uv_shape[:-2])
+        self.base_operator.domain_dimension.assert_is_compatible_with(uv_shape[-2])
+        if self._diag_update is not None:
+            _dimension_at_index(uv_shape, -1).assert_is_compatible_with(self._diag_update.shape[-1])
+            tf.broadcast_static_shape(batch_shape, self._diag_update.shape[:-1])
+
+    def _set_diag_operators(self, diag_update: Any, is_diag_update_positive: Any) -> None:
+        if diag_update is not None:
+            self._diag_operator = LinearOperatorDiag(self._diag_update, is_positive_definite=is_diag_update_positive)
+        else:
+            self._diag_operator = LinearOperatorIdentity(num_rows=self.u.shape[-1], dtype=self.dtype)
+
+    @property
+    def u(self) -> Any:
+        return self._u
+
+    @property
+    def v(self) -> Any:
+        return self._v
+
+    @property
+    def is_diag_update_positive(self) -> Any:
+        return self._is_diag_update_positive
+
+    @property
+    def diag_update(self) -> Any:
+        return self._diag_update
+
+    @property
+    def diag_operator(self) -> LinearOperator:
+        return self._diag_operator
+
+    @property
+    def base_operator(self) -> LinearOperator:
+        return self._base_operator
+
+    def _shape(self) -> Any:
+        tf = _tf()
+        batch_shape = tf.broadcast_static_shape(self.base_operator.batch_shape, self.diag_operator.batch_shape)
+        batch_shape = tf.broadcast_static_shape(batch_shape, self.u.shape[:-2])
+        batch_shape = tf.broadcast_static_shape(batch_shape, self.v.shape[:-2])
+        return batch_shape.concatenate(self.base_operator.shape[-2:])
+
+    def _get_uv_as_tensors(self) -> tuple:
+        tf = _tf()
+        u = tf.convert_to_tensor(self.u)
+        v = u if self.v is self.u else tf.convert_to_tensor(self.v)
+        return u, v
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        u, v = self._get_uv_as_tensors()
+        leading_term = self.base_operator.matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
+        if adjoint:
+            uh_x = tf.matmul(u, x, adjoint_a=True, adjoint_b=adjoint_arg)
+            return leading_term + tf.matmul(v, self.diag_operator.matmul(uh_x, adjoint=adjoint))
+        vh_x = tf.matmul(v, x, adjoint_a=True, adjoint_b=adjoint_arg)
+        return leading_term + tf.matmul(u, self.diag_operator.matmul(vh_x, adjoint=adjoint))
+
+    def _determinant(self) -> Any:
+        tf = _tf()
+        if self.is_positive_definite:
+            return tf.exp(self.log_abs_determinant())
+        u, v = self._get_uv_as_tensors()
+        det_c = tf.linalg.det(self._make_capacitance(u=u, v=v))
+        return det_c * self.diag_operator.determinant() * self.base_operator.determinant()
+
+    def _diag_part(self) -> Any:
+        tf = _tf()
+        u, v = self._get_uv_as_tensors()
+        product = u * tf.math.conj(v)
+        if self.diag_update is not None:
+            product *= tf.expand_dims(self.diag_update, axis=-2)
+        return tf.reduce_sum(product, axis=-1) + self.base_operator.diag_part()
+
+    def _log_abs_determinant(self) -> Any:
+        tf = _tf()
+        u, v = self._get_uv_as_tensors()
+        log_abs_det_d = self.diag_operator.log_abs_determinant()
+        log_abs_det_l = self.base_operator.log_abs_determinant()
+        if self._use_cholesky:
+            chol_cap_diag = tf.linalg.diag_part(tf.linalg.cholesky(self._make_capacitance(u=u, v=v)))
+            log_abs_det_c = 2 * tf.reduce_sum(tf.math.log(chol_cap_diag), axis=[-1])
+        else:
+            det_c = tf.linalg.det(self._make_capacitance(u=u, v=v))
+            log_abs_det_c = tf.math.log(tf.abs(det_c))
+            if self.dtype.is_complex:
+                log_abs_det_c = tf.cast(log_abs_det_c, dtype=self.dtype)
+        return log_abs_det_c + log_abs_det_d + log_abs_det_l
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        if self.base_operator.is_non_singular is False:
+            raise ValueError("Solve not implemented unless this is a perturbation of a non-singular LinearOperator.")
+        base = self.base_operator
+        if adjoint:
+            v, u = self._get_uv_as_tensors()
+            capacitance = self._make_capacitance(u=v, v=u)
+        else:
+            u, v = self._get_uv_as_tensors()
+            capacitance = self._make_capacitance(u=u, v=v)
+        linv_rhs = base.solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
+        vh_linv_rhs = tf.matmul(v, linv_rhs, adjoint_a=True)
+        if self._use_cholesky:
+            capinv_vh_linv_rhs = tf.linalg.cholesky_solve(tf.linalg.cholesky(capacitance), vh_linv_rhs)
+        else:
+            capinv_vh_linv_rhs = _matrix_solve_with_broadcast(capacitance, vh_linv_rhs, adjoint=adjoint)
+        u_capinv_vh_linv_rhs = tf.matmul(u, capinv_vh_linv_rhs)
+        return linv_rhs - base.solve(u_capinv_vh_linv_rhs, adjoint=adjoint)
+
+    def _make_capacitance(self, u: Any, v: Any) -> Any:
+        linv_u = self.base_operator.solve(u)
+        vh_linv_u = _tf().matmul(v, linv_u, adjoint_a=True)
+        return self._diag_operator.inverse().add_to_tensor(vh_linv_u)

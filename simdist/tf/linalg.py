@@ -22,5 +22,6 @@ from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (clause ops
 from simdist.tf._linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition,  # noqa: F401,E402
                                          LinearOperatorDiag, LinearOperatorFullMatrix, LinearOperatorIdentity,
                                          LinearOperatorHouseholder, LinearOperatorInversion, LinearOperatorKronecker,
-                                         LinearOperatorLowerTriangular, LinearOperatorPermutation,
+                                         LinearOperatorLowerTriangular, LinearOperatorLowRankUpdate,
+                                         LinearOperatorPermutation,
                                          LinearOperatorScaledIdentity, LinearOperatorTridiag, LinearOperatorZeros)

@@ -328,6 +328,36 @@ def kronecker(tf: Any) -> Any:
     return out
 
 
+def low_rank_update(tf: Any) -> Any:
+    L = tf.linalg
+    a, b, d, x, v = (np.asarray(t, np.float32) for t in (A, B, D, X, V))
+    u = np.array([[1.0, 0.5], [0.0, 1.0], [2.0, -1.0]], np.float32)
+    w = np.array([[0.5, 1.0], [1.0, 0.0], [-1.0, 2.0]], np.float32)
+    pd = L.LinearOperatorFullMatrix(a, is_self_adjoint=True, is_positive_definite=True)
+    ops = {"pd + UU^H": L.LinearOperatorLowRankUpdate(pd, u),
+           "diag + UDU^H": L.LinearOperatorLowRankUpdate(L.LinearOperatorDiag(np.abs(d)), u,
+                                                         diag_update=np.array([2.0, 0.5], np.float32)),
+           "full + UDV^H": L.LinearOperatorLowRankUpdate(L.LinearOperatorFullMatrix(a), u,
+                                                         diag_update=np.array([2.0, -0.5], np.float32), v=w),
+           "pd + UDU^H, D positive": L.LinearOperatorLowRankUpdate(pd, u, diag_update=np.array([2.0, 0.5], np.float32),
+                                                                   is_diag_update_positive=True)}
+    out: dict[str, Any] = {k: _methods(op, a, x, v, b) for k, op in ops.items()}
+    for k, op in ops.items():
+        out[k]["parts"] = [type(op.diag_operator).__name__, op.is_diag_update_positive, op.v is op.u]
+    out["errors"] = {
+        "identity told not positive": attempt(lambda: L.LinearOperatorLowRankUpdate(pd, u, is_diag_update_positive=False)),
+        "self-adjoint told not": attempt(lambda: L.LinearOperatorLowRankUpdate(L.LinearOperatorDiag(d), u,
+                                                                               is_self_adjoint=False)),
+        "pd told singular": attempt(lambda: L.LinearOperatorLowRankUpdate(pd, u, is_non_singular=False)),
+        "u of the wrong rows": attempt(lambda: L.LinearOperatorLowRankUpdate(pd, np.ones((2, 2), np.float32))),
+        "diag_update of the wrong rank": attempt(lambda: L.LinearOperatorLowRankUpdate(
+            pd, u, diag_update=np.ones(3, np.float32))),
+        "singular base solve": attempt(lambda: L.LinearOperatorLowRankUpdate(
+            L.LinearOperatorFullMatrix(a, is_non_singular=False), u).solve(x)),
+    }
+    return out
+
+
 def set_diag_checks(tf: Any) -> Any:
     """tf.linalg.set_diag's kernel checks in MatrixSetDiagOp's order and texts (add_to_tensor of a batched
     diagonal reached the shape check, whose text simdist had made up)."""
@@ -350,6 +380,7 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {"full-matrix": full_matrix, "diag-a
                                              "compositions": compositions, "identities": identities,
                                              "permutation-and-householder": permutation_and_householder,
                                              "tridiagonal": tridiagonal, "kronecker": kronecker,
+                                             "low-rank-update": low_rank_update,
                                              "set-diag-checks": set_diag_checks}
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in PROGRAMS}
 
