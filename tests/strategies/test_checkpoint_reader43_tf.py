@@ -111,6 +111,36 @@ def object_graph_keys(tf: Any, wd: str) -> Any:
     return out
 
 
+def layer_zoo_keys(tf: Any, wd: str) -> Any:
+    """The keys of a Sequential holding one layer of each kind (TF's names are Keras 3's attribute names:
+    `_kernel`, `bias`, `cell`, `forward_layer`, ...), a Functional with Dropout, and a MultiHeadAttention."""
+    keras = tf.keras
+    L = keras.layers
+    zoo = {"conv2d": (lambda: L.Conv2D(2, 3), (1, 5, 5, 2)), "conv1d": (lambda: L.Conv1D(2, 2), (1, 4, 3)),
+           "depthwise": (lambda: L.DepthwiseConv2D(3), (1, 5, 5, 2)), "batchnorm": (lambda: L.BatchNormalization(), (2, 3)),
+           "layernorm": (lambda: L.LayerNormalization(), (2, 3)), "embedding": (lambda: L.Embedding(4, 2), None),
+           "lstm": (lambda: L.LSTM(2), (1, 3, 2)), "gru": (lambda: L.GRU(2), (1, 3, 2)),
+           "simplernn": (lambda: L.SimpleRNN(2), (1, 3, 2)), "bidirectional": (lambda: L.Bidirectional(L.LSTM(2)), (1, 3, 2)),
+           "dense without bias": (lambda: L.Dense(2, use_bias=False), (1, 3)), "prelu": (lambda: L.PReLU(), (1, 3)),
+           "conv2dtranspose": (lambda: L.Conv2DTranspose(2, 3), (1, 4, 4, 2)),
+           "separable": (lambda: L.SeparableConv2D(2, 3), (1, 5, 5, 2)),
+           "groupnorm": (lambda: L.GroupNormalization(groups=1), (2, 4)),
+           "einsumdense": (lambda: L.EinsumDense("ab,bc->ac", output_shape=2, bias_axes="c"), (1, 3))}
+    out: dict[str, Any] = {}
+    for name, (make, shape) in zoo.items():
+        keras.backend.clear_session()
+        inp = keras.Input((2,), dtype="int32") if shape is None else keras.Input(shape[1:])
+        out[name] = attempt(lambda: _keys(tf, wd, name.replace(" ", "_"), model=keras.Sequential([inp, make()])))
+    i = keras.Input((3,))
+    o = L.Dense(1)(L.Dropout(0.5)(L.Dense(4)(i)))
+    out["functional with dropout"] = _keys(tf, wd, "functional", model=keras.Model(i, o))
+    mha = L.MultiHeadAttention(num_heads=2, key_dim=2)
+    q = np.ones((1, 2, 3), np.float32)
+    mha(q, q)
+    out["multi-head attention"] = _keys(tf, wd, "mha", layer=mha)
+    return out
+
+
 def reader_errors_and_state(tf: Any, wd: str) -> Any:
     ck = tf.train.Checkpoint(s=tf.Variable(2.5))
     out: dict[str, Any] = {"no state yet": tf.train.get_checkpoint_state(wd) is None,
@@ -174,6 +204,7 @@ def iterate_checkpoints(tf: Any, wd: str) -> Any:
 
 PROGRAMS: dict[str, Callable[[Any, str], Any]] = {
     "reader-training-checkpoint": reader_of_a_training_checkpoint, "object-graph-keys": object_graph_keys,
+    "layer-zoo-keys": layer_zoo_keys,
     "reader-errors-state": reader_errors_and_state, "checkpoints-iterator": iterate_checkpoints}
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in PROGRAMS}
 
