@@ -19,7 +19,8 @@ import numpy as np
 __all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "LinearOperatorLowerTriangular",
            "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition", "LinearOperatorIdentity",
            "LinearOperatorScaledIdentity", "LinearOperatorPermutation", "LinearOperatorHouseholder",
-           "LinearOperatorZeros", "LinearOperatorTridiag", "LinearOperatorKronecker", "LinearOperatorLowRankUpdate"]
+           "LinearOperatorZeros", "LinearOperatorTridiag", "LinearOperatorKronecker", "LinearOperatorLowRankUpdate",
+           "LinearOperatorBlockDiag"]
 
 
 def _tf() -> Any:
@@ -1923,3 +1924,284 @@ class LinearOperatorLowRankUpdate(LinearOperator):
         linv_u = self.base_operator.solve(u)
         vh_linv_u = _tf().matmul(v, linv_u, adjoint_a=True)
         return self._diag_operator.inverse().add_to_tensor(vh_linv_u)
+
+
+def _is_nested(x: Any) -> bool:
+    return isinstance(x, (list, tuple, dict))
+
+
+def _arg_is_blockwise(block_dimensions: list, arg: Any, arg_split_dim: int) -> bool:
+    """linear_operator_util.arg_is_blockwise."""
+    if isinstance(arg, (tuple, list)) and len(arg) == len(block_dimensions):
+        if not any(_is_nested(x) for x in arg):
+            return True
+        arg_dims = [_tf().convert_to_tensor(x).shape[arg_split_dim] for x in arg]
+        self_dims = [dim.value for dim in block_dimensions]
+        if all(self_d is None for self_d in self_dims):
+            if len(arg_dims) == 1:
+                return False
+            if any(dim != arg_dims[0] for dim in arg_dims):
+                return True
+            raise ValueError("Parsing of the input structure is ambiguous. Please input a blockwise iterable of "
+                             "`Tensor`s or a single `Tensor`.")
+        if all(self_d == arg_d or self_d is None for self_d, arg_d in zip(self_dims, arg_dims)):
+            return True
+        self_dim = sum(self_d for self_d in self_dims if self_d is not None)
+        if all(s == arg_dims[0] for s in arg_dims) and arg_dims[0] >= self_dim:
+            return False
+        raise ValueError("Input dimension does not match operator dimension.")
+    return False
+
+
+def _split_arg_into_blocks(block_dims: list, arg: Any, axis: int = -1) -> list:
+    return _tf().split(arg, [dim.value for dim in block_dims], axis=axis)
+
+
+def _check_operators_agree(r: Any, l: Any, message: str) -> None:
+    if r.range_dimension is not None and l.domain_dimension is not None and r.range_dimension != l.domain_dimension:
+        raise ValueError(message)
+
+
+class LinearOperatorBlockDiag(LinearOperator):
+    """Combines square `LinearOperators` into a block-diagonal matrix (TF's linear_operator_block_diag.py)."""
+
+    def __init__(self, operators: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = True, name: Any = None) -> None:
+        parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        if isinstance(operators, (str, bytes)) or not hasattr(operators, "__iter__"):
+            raise TypeError(f"Expected argument 'operators' to be a proper iterable, found: {operators!r}")
+        operators = list(operators)
+        if not operators:
+            raise ValueError("Expected a non-empty list of operators. Found: %s" % operators)
+        self._operators = operators
+        self._diagonal_operators = operators
+        dtype = operators[0].dtype
+        for operator in operators:
+            if operator.dtype != dtype:
+                name_type = (str((o.name, o.dtype)) for o in operators)
+                raise TypeError("Expected all operators to have the same dtype.  Found %s" % "   ".join(name_type))
+        if all(operator.is_non_singular for operator in operators):
+            if is_non_singular is False:
+                raise ValueError("The direct sum of non-singular operators is always non-singular.")
+            is_non_singular = True
+        if all(operator.is_self_adjoint for operator in operators):
+            if is_self_adjoint is False:
+                raise ValueError("The direct sum of self-adjoint operators is always self-adjoint.")
+            is_self_adjoint = True
+        if all(operator.is_positive_definite for operator in operators):
+            if is_positive_definite is False:
+                raise ValueError("The direct sum of positive definite operators is always positive definite.")
+            is_positive_definite = True
+        if name is None:
+            name = "_ds_".join(operator.name for operator in operators)
+        super().__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    @property
+    def operators(self) -> list:
+        return self._operators
+
+    def _block_range_dimensions(self) -> list:
+        return [op.range_dimension for op in self._diagonal_operators]
+
+    def _block_domain_dimensions(self) -> list:
+        return [op.domain_dimension for op in self._diagonal_operators]
+
+    def _shape(self) -> Any:
+        tf = _tf()
+        domain_dimension = sum(self._block_domain_dimensions())
+        range_dimension = sum(self._block_range_dimensions())
+        matrix_shape = tf.TensorShape([range_dimension, domain_dimension])
+        batch_shape = self.operators[0].batch_shape
+        for operator in self.operators[1:]:
+            batch_shape = tf.broadcast_static_shape(batch_shape, operator.batch_shape)
+        return batch_shape.concatenate(matrix_shape)
+
+    def _linop_adjoint(self) -> "LinearOperatorBlockDiag":
+        return LinearOperatorBlockDiag(operators=[operator.adjoint() for operator in self.operators],
+                                       is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+                                       is_positive_definite=self.is_positive_definite, is_square=True)
+
+    def _linop_cholesky(self) -> "LinearOperatorBlockDiag":
+        return LinearOperatorBlockDiag(operators=[operator.cholesky() for operator in self.operators],
+                                       is_non_singular=True, is_self_adjoint=None, is_square=True)
+
+    def _linop_inverse(self) -> "LinearOperatorBlockDiag":
+        return LinearOperatorBlockDiag(operators=[operator.inverse() for operator in self.operators],
+                                       is_non_singular=self.is_non_singular, is_self_adjoint=self.is_self_adjoint,
+                                       is_positive_definite=self.is_positive_definite, is_square=True)
+
+    def _linop_matmul(self, left_operator: Any, right_operator: Any) -> Any:
+        if isinstance(right_operator, LinearOperatorBlockDiag):
+            return LinearOperatorBlockDiag(
+                operators=[o1.matmul(o2) for o1, o2 in zip(left_operator.operators, right_operator.operators)],
+                is_non_singular=_combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=None,
+                is_positive_definite=None, is_square=True)
+        return super()._linop_matmul(left_operator, right_operator)
+
+    def _linop_solve(self, left_operator: Any, right_operator: Any) -> Any:
+        if isinstance(right_operator, LinearOperatorBlockDiag):
+            return LinearOperatorBlockDiag(
+                operators=[o1.solve(o2) for o1, o2 in zip(left_operator.operators, right_operator.operators)],
+                is_non_singular=_combined_non_singular_hint(left_operator, right_operator), is_self_adjoint=None,
+                is_positive_definite=None, is_square=True)
+        return super()._linop_solve(left_operator, right_operator)
+
+    def _blockwise_checked(self, x: list, block_dimensions: list, arg_dim: int) -> None:
+        for i, block in enumerate(x):
+            if not isinstance(block, LinearOperator):
+                block = _tf().convert_to_tensor(block)
+                self._check_input_dtype(block)
+                block_dimensions[i].assert_is_compatible_with(block.shape[arg_dim])
+                x[i] = block
+
+    def matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False, name: str = "matmul") -> Any:
+        if isinstance(x, LinearOperator):
+            left_operator = self.adjoint() if adjoint else self
+            right_operator = x.adjoint() if adjoint_arg else x
+            _check_operators_agree(right_operator, left_operator,
+                                   "Operators are incompatible. Expected `x` to have dimension {} but got {}.".format(
+                                       left_operator.domain_dimension, right_operator.range_dimension))
+            if isinstance(x, LinearOperatorBlockDiag):
+                if len(left_operator.operators) != len(right_operator.operators):
+                    raise ValueError("Can not efficiently multiply two `LinearOperatorBlockDiag`s together when number "
+                                     "of blocks differ.")
+                for o1, o2 in zip(left_operator.operators, right_operator.operators):
+                    _check_operators_agree(o2, o1, "Blocks are incompatible. Expected `x` to have dimension {} but got "
+                                                   "{}.".format(o1.domain_dimension, o2.range_dimension))
+            return self._linop_matmul(left_operator, right_operator)
+        arg_dim = -1 if adjoint_arg else -2
+        block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+        if _arg_is_blockwise(block_dimensions, x, arg_dim):
+            self._blockwise_checked(x, block_dimensions, arg_dim)
+        else:
+            x = _tf().convert_to_tensor(x, name="x")
+            self._check_input_dtype(x)
+            op_dimension = self.range_dimension if adjoint else self.domain_dimension
+            op_dimension.assert_is_compatible_with(x.shape[arg_dim])
+        return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        arg_dim = -1 if adjoint_arg else -2
+        block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+        blockwise_arg = _arg_is_blockwise(block_dimensions, x, arg_dim)
+        split_x = x if blockwise_arg else _split_arg_into_blocks(block_dimensions, x, axis=-1 if adjoint_arg else -2)
+        result_list = [operator.matmul(split_x[i], adjoint=adjoint, adjoint_arg=adjoint_arg)
+                       for i, operator in enumerate(self.operators)]
+        if blockwise_arg:
+            return result_list
+        return _tf().concat(_broadcast_matrix_batch_dims(result_list), axis=-2)
+
+    def matvec(self, x: Any, adjoint: bool = False, name: str = "matvec") -> Any:
+        tf = _tf()
+        block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+        if _arg_is_blockwise(block_dimensions, x, -1):
+            self._blockwise_checked(x, block_dimensions, -1)
+            y_mat = self.matmul([block[..., None] for block in x], adjoint=adjoint)
+            return [tf.squeeze(y, axis=-1) for y in y_mat]
+        x = tf.convert_to_tensor(x, name="x")
+        self._check_input_dtype(x)
+        op_dimension = self.range_dimension if adjoint else self.domain_dimension
+        op_dimension.assert_is_compatible_with(x.shape[-1])
+        return tf.squeeze(self.matmul(x[..., None], adjoint=adjoint), axis=-1)
+
+    def _determinant(self) -> Any:
+        result = self.operators[0].determinant()
+        for operator in self.operators[1:]:
+            result *= operator.determinant()
+        return result
+
+    def _log_abs_determinant(self) -> Any:
+        result = self.operators[0].log_abs_determinant()
+        for operator in self.operators[1:]:
+            result += operator.log_abs_determinant()
+        return result
+
+    def solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False, name: str = "solve") -> Any:
+        tf = _tf()
+        if self.is_non_singular is False:
+            raise NotImplementedError("Exact solve not implemented for an operator that is expected to be singular.")
+        if self.is_square is False:
+            raise NotImplementedError("Exact solve not implemented for an operator that is expected to not be square.")
+        if isinstance(rhs, LinearOperator):
+            left_operator = self.adjoint() if adjoint else self
+            right_operator = rhs.adjoint() if adjoint_arg else rhs
+            _check_operators_agree(right_operator, left_operator,
+                                   "Operators are incompatible. Expected `x` to have dimension {} but got {}.".format(
+                                       left_operator.domain_dimension, right_operator.range_dimension))
+            if isinstance(right_operator, LinearOperatorBlockDiag):
+                if len(left_operator.operators) != len(right_operator.operators):
+                    raise ValueError("Can not efficiently solve `LinearOperatorBlockDiag` when number of blocks "
+                                     "differ.")
+                for o1, o2 in zip(left_operator.operators, right_operator.operators):
+                    _check_operators_agree(o2, o1, "Blocks are incompatible. Expected `x` to have dimension {} but got "
+                                                   "{}.".format(o1.domain_dimension, o2.range_dimension))
+            return self._linop_solve(left_operator, right_operator)
+        block_dimensions = self._block_domain_dimensions() if adjoint else self._block_range_dimensions()
+        arg_dim = -1 if adjoint_arg else -2
+        blockwise_arg = _arg_is_blockwise(block_dimensions, rhs, arg_dim)
+        if blockwise_arg:
+            split_rhs = rhs
+            self._blockwise_checked(split_rhs, block_dimensions, arg_dim)
+        else:
+            rhs = tf.convert_to_tensor(rhs, name="rhs")
+            self._check_input_dtype(rhs)
+            op_dimension = self.domain_dimension if adjoint else self.range_dimension
+            op_dimension.assert_is_compatible_with(rhs.shape[arg_dim])
+            split_rhs = _split_arg_into_blocks(self._block_domain_dimensions(), rhs, axis=-1 if adjoint_arg else -2)
+        solution_list = [operator.solve(split_rhs[i], adjoint=adjoint, adjoint_arg=adjoint_arg)
+                         for i, operator in enumerate(self.operators)]
+        if blockwise_arg:
+            return solution_list
+        return tf.concat(_broadcast_matrix_batch_dims(solution_list), axis=-2)
+
+    def solvevec(self, rhs: Any, adjoint: bool = False, name: str = "solve") -> Any:
+        tf = _tf()
+        block_dimensions = self._block_domain_dimensions() if adjoint else self._block_range_dimensions()
+        if _arg_is_blockwise(block_dimensions, rhs, -1):
+            self._blockwise_checked(rhs, block_dimensions, -1)
+            solution_mat = self.solve([tf.expand_dims(block, axis=-1) for block in rhs], adjoint=adjoint)
+            return [tf.squeeze(x, axis=-1) for x in solution_mat]
+        rhs = tf.convert_to_tensor(rhs, name="rhs")
+        self._check_input_dtype(rhs)
+        op_dimension = self.domain_dimension if adjoint else self.range_dimension
+        op_dimension.assert_is_compatible_with(rhs.shape[-1])
+        return tf.squeeze(self.solve(tf.expand_dims(rhs, axis=-1), adjoint=adjoint), axis=-1)
+
+    def _diag_part(self) -> Any:
+        tf = _tf()
+        if not all(operator.is_square for operator in self.operators):
+            raise NotImplementedError("`diag_part` not implemented for an operator whose blocks are not square.")
+        diag_list = _broadcast_matrix_batch_dims([operator.diag_part()[..., None] for operator in self.operators])
+        return tf.squeeze(tf.concat(diag_list, axis=-2), axis=-1)
+
+    def _trace(self) -> Any:
+        if not all(operator.is_square for operator in self.operators):
+            raise NotImplementedError("`trace` not implemented for an operator whose blocks are not square.")
+        result = self.operators[0].trace()
+        for operator in self.operators[1:]:
+            result += operator.trace()
+        return result
+
+    def _to_dense(self) -> Any:
+        tf = _tf()
+        num_cols = 0
+        rows = []
+        blocks = _broadcast_matrix_batch_dims([operator.to_dense() for operator in self.operators])
+        total = self.domain_dimension.value
+        for block in blocks:
+            batch_row_shape = block.shape.as_list()[:-1]
+            before = tf.zeros(shape=batch_row_shape + [num_cols], dtype=block.dtype)
+            num_cols += block.shape.as_list()[-1]
+            after = tf.zeros(shape=batch_row_shape + [total - num_cols], dtype=block.dtype)
+            rows.append(tf.concat([before, block, after], axis=-1))
+        return tf.concat(rows, axis=-2)
+
+    def _eigvals(self) -> Any:
+        tf = _tf()
+        if not all(operator.is_square for operator in self.operators):
+            raise NotImplementedError("`eigvals` not implemented for an operator whose blocks are not square.")
+        eig_list = _broadcast_matrix_batch_dims([operator.eigvals()[..., None] for operator in self.operators])
+        return tf.squeeze(tf.concat(eig_list, axis=-2), axis=-1)

@@ -358,6 +358,46 @@ def low_rank_update(tf: Any) -> Any:
     return out
 
 
+def block_diag(tf: Any) -> Any:
+    L = tf.linalg
+    a, b, d, v = (np.asarray(t, np.float32) for t in (A, B, D, V))
+    two = np.array([[2.0, 1.0], [0.5, 3.0]], np.float32)
+    x5 = np.arange(10, dtype=np.float32).reshape(5, 2) / 4.0
+    v5 = np.arange(5, dtype=np.float32) - 1.5
+    a5 = np.eye(5, dtype=np.float32) + 0.25
+    ops = {"full and diag": L.LinearOperatorBlockDiag([L.LinearOperatorFullMatrix(two), L.LinearOperatorDiag(d)]),
+           "pd blocks": L.LinearOperatorBlockDiag([
+               L.LinearOperatorFullMatrix(np.array([[2.0, 0.5], [0.5, 1.0]], np.float32), is_self_adjoint=True,
+                                          is_positive_definite=True),
+               L.LinearOperatorFullMatrix(a, is_self_adjoint=True, is_positive_definite=True)]),
+           "tril and identity": L.LinearOperatorBlockDiag([L.LinearOperatorLowerTriangular(a),
+                                                           L.LinearOperatorIdentity(2)])}
+    out: dict[str, Any] = {k: _methods(op, a5, x5, v5, b) for k, op in ops.items()}
+    fd = ops["full and diag"]
+    for k, op in ops.items():
+        out[k]["matmul of 5 rows"] = attempt(lambda: op.matmul(x5))
+        out[k]["solvevec of 5"] = attempt(lambda: op.solvevec(v5))
+    out["blockwise"] = {
+        "matmul of blocks": attempt(lambda: [attempt(lambda: t) for t in fd.matmul([x5[:2], x5[2:]])]),
+        "matvec of blocks": attempt(lambda: [attempt(lambda: t) for t in fd.matvec([v5[:2], v5[2:]])]),
+        "solve of blocks": attempt(lambda: [attempt(lambda: t) for t in fd.solve([x5[:2], x5[2:]])]),
+        "solvevec of blocks": attempt(lambda: [attempt(lambda: t) for t in fd.solvevec([v5[:2], v5[2:]])]),
+        "blocks of wrong sizes": attempt(lambda: fd.matmul([x5[:3], x5[3:]])),
+        "block @ block": attempt(lambda: [desc(fd @ fd), attempt((fd @ fd).to_dense)]),
+        "block solve block": attempt(lambda: attempt(fd.solve(fd).to_dense)),
+        "block @ other count": attempt(lambda: fd @ L.LinearOperatorBlockDiag([L.LinearOperatorDiag(v5)])),
+    }
+    out["errors"] = {"empty": attempt(lambda: L.LinearOperatorBlockDiag([])),
+                     "mixed dtypes": attempt(lambda: L.LinearOperatorBlockDiag(
+                         [L.LinearOperatorDiag(d), L.LinearOperatorDiag(d.astype(np.float64))])),
+                     "told singular": attempt(lambda: L.LinearOperatorBlockDiag(
+                         [L.LinearOperatorDiag(d, is_non_singular=True)], is_non_singular=False)),
+                     "told not self-adjoint": attempt(lambda: L.LinearOperatorBlockDiag([L.LinearOperatorDiag(d)],
+                                                                                        is_self_adjoint=False)),
+                     "named": attempt(lambda: desc(L.LinearOperatorBlockDiag([L.LinearOperatorDiag(d)], name="bd")))}
+    return out
+
+
 def set_diag_checks(tf: Any) -> Any:
     """tf.linalg.set_diag's kernel checks in MatrixSetDiagOp's order and texts (add_to_tensor of a batched
     diagonal reached the shape check, whose text simdist had made up)."""
@@ -380,7 +420,7 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {"full-matrix": full_matrix, "diag-a
                                              "compositions": compositions, "identities": identities,
                                              "permutation-and-householder": permutation_and_householder,
                                              "tridiagonal": tridiagonal, "kronecker": kronecker,
-                                             "low-rank-update": low_rank_update,
+                                             "low-rank-update": low_rank_update, "block-diag": block_diag,
                                              "set-diag-checks": set_diag_checks}
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in PROGRAMS}
 
