@@ -20,7 +20,8 @@ __all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "
            "LinearOperatorAdjoint", "LinearOperatorInversion", "LinearOperatorComposition", "LinearOperatorIdentity",
            "LinearOperatorScaledIdentity", "LinearOperatorPermutation", "LinearOperatorHouseholder",
            "LinearOperatorZeros", "LinearOperatorTridiag", "LinearOperatorKronecker", "LinearOperatorLowRankUpdate",
-           "LinearOperatorBlockDiag"]
+           "LinearOperatorBlockDiag", "LinearOperatorCirculant", "LinearOperatorCirculant2D", "LinearOperatorCirculant3D",
+           "LinearOperatorToeplitz"]
 
 
 def _tf() -> Any:
@@ -2205,3 +2206,291 @@ class LinearOperatorBlockDiag(LinearOperator):
             raise NotImplementedError("`eigvals` not implemented for an operator whose blocks are not square.")
         eig_list = _broadcast_matrix_batch_dims([operator.eigvals()[..., None] for operator in self.operators])
         return tf.squeeze(tf.concat(eig_list, axis=-2), axis=-1)
+
+
+def _to_complex(x: Any) -> Any:
+    tf = _tf()
+    if x.dtype.is_complex:
+        return x
+    return tf.cast(x, tf.complex128 if x.dtype == tf.float64 else tf.complex64)
+
+
+def _rotate_transpose(x: Any, shift: int) -> Any:
+    """distribution_util.rotate_transpose for a static rank and shift."""
+    ndims = x.shape.ndims
+    return _tf().transpose(x, perm=np.roll(np.arange(ndims), shift).tolist())
+
+
+class _BaseLinearOperatorCirculant(LinearOperator):
+    """Base class for (nested block) circulant operators (TF's linear_operator_circulant.py; static shapes)."""
+
+    def __init__(self, spectrum: Any, block_depth: int, input_output_dtype: Any = None, is_non_singular: Any = None,
+                 is_self_adjoint: Any = None, is_positive_definite: Any = None, is_square: Any = True,
+                 parameters: Any = None, name: str = "LinearOperatorCirculant") -> None:
+        tf = _tf()
+        input_output_dtype = tf.complex64 if input_output_dtype is None else input_output_dtype
+        allowed_block_depths = [1, 2, 3]
+        self._name = name
+        if block_depth not in allowed_block_depths:
+            raise ValueError(f"Argument `block_depth` must be one of {allowed_block_depths}. Received: {block_depth}.")
+        self._block_depth = block_depth
+        self._spectrum = self._check_spectrum_and_return_tensor(spectrum)
+        if not self.spectrum.dtype.is_complex:
+            if is_self_adjoint is False:
+                raise ValueError("A real spectrum always corresponds to a self-adjoint operator. Expected argument "
+                                 "`is_self_adjoint` to be True when `spectrum.dtype.is_complex` = True. Received: "
+                                 f"{is_self_adjoint}.")
+            is_self_adjoint = True
+        if is_square is False:
+            raise ValueError("A [[nested] block] circulant operator is always square. Expected argument `is_square` to "
+                             f"be True. Received: {is_square}.")
+        is_square = True
+        super().__init__(dtype=tf.as_dtype(input_output_dtype), is_non_singular=is_non_singular,
+                         is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                         is_square=is_square, parameters=parameters, name=name)
+
+    def _check_spectrum_and_return_tensor(self, spectrum: Any) -> Any:
+        spectrum = _convert_nonref_to_tensor(spectrum, name="spectrum")
+        if spectrum.shape.ndims is not None and spectrum.shape.ndims < self.block_depth:
+            raise ValueError(f"Argument `spectrum` must have at least {self.block_depth} dimensions. Received: "
+                             f"{spectrum}.")
+        return spectrum
+
+    @property
+    def block_depth(self) -> int:
+        return self._block_depth
+
+    @property
+    def block_shape(self) -> Any:
+        return self.spectrum.shape[-self.block_depth:]
+
+    def block_shape_tensor(self) -> Any:
+        return _shape_tensor(self.block_shape.as_list(), name="block_shape")
+
+    @property
+    def spectrum(self) -> Any:
+        return self._spectrum
+
+    def _same_kind(self, **kwargs: Any) -> Any:
+        """A circulant operator of this class (the base class's for the base: TF's subclasses rebuild their own)."""
+        if type(self) is _BaseLinearOperatorCirculant:
+            return _BaseLinearOperatorCirculant(block_depth=self.block_depth, **kwargs)
+        return type(self)(**kwargs)
+
+    def _linop_adjoint(self) -> Any:
+        spectrum = self.spectrum
+        if spectrum.dtype.is_complex:
+            spectrum = _tf().math.conj(spectrum)
+        return self._same_kind(spectrum=spectrum, is_non_singular=self.is_non_singular,
+                               is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite,
+                               is_square=True)
+
+    def _linop_inverse(self) -> Any:
+        return self._same_kind(spectrum=1.0 / self.spectrum, is_non_singular=self.is_non_singular,
+                               is_self_adjoint=self.is_self_adjoint, is_positive_definite=self.is_positive_definite,
+                               is_square=True, input_output_dtype=self.dtype)
+
+    def _linop_matmul(self, left_operator: Any, right_operator: Any) -> Any:
+        if not isinstance(right_operator, type(self)) or not isinstance(left_operator, type(right_operator)):
+            return super()._linop_matmul(left_operator, right_operator)
+        return self._same_kind(
+            spectrum=left_operator.spectrum * right_operator.spectrum,
+            is_non_singular=_combined_non_singular_hint(left_operator, right_operator),
+            is_self_adjoint=_combined_commuting_self_adjoint_hint(left_operator, right_operator),
+            is_positive_definite=_combined_commuting_positive_definite_hint(left_operator, right_operator),
+            is_square=True)
+
+    def _linop_solve(self, left_operator: Any, right_operator: Any) -> Any:
+        if not isinstance(right_operator, type(self)) or (type(self) is _BaseLinearOperatorCirculant and not isinstance(
+                left_operator, type(right_operator))):
+            return super()._linop_solve(left_operator, right_operator)
+        return self._same_kind(
+            spectrum=right_operator.spectrum / left_operator.spectrum,
+            is_non_singular=_combined_non_singular_hint(left_operator, right_operator),
+            is_self_adjoint=_combined_commuting_self_adjoint_hint(left_operator, right_operator),
+            is_positive_definite=_combined_commuting_positive_definite_hint(left_operator, right_operator),
+            is_square=True)
+
+    def _vectorize_then_blockify(self, matrix: Any) -> Any:
+        vec = _rotate_transpose(matrix, shift=1)
+        final_shape = vec.shape[:-1].concatenate(self.block_shape)
+        return _tf().reshape(vec, final_shape.as_list())
+
+    def _unblockify(self, x: Any) -> Any:
+        x_shape = x.shape.as_list()
+        flat_shape = x_shape[:-self.block_depth] + [int(np.prod(x_shape[-self.block_depth:]))]
+        return _tf().reshape(x, flat_shape)
+
+    def _unblockify_then_matricize(self, vec: Any) -> Any:
+        return _rotate_transpose(self._unblockify(vec), shift=-1)
+
+    def _fft(self, x: Any) -> Any:
+        s = _tf().signal
+        return {1: s.fft, 2: s.fft2d, 3: s.fft3d}[self.block_depth](_to_complex(x))
+
+    def _ifft(self, x: Any) -> Any:
+        s = _tf().signal
+        return {1: s.ifft, 2: s.ifft2d, 3: s.ifft3d}[self.block_depth](_to_complex(x))
+
+    def convolution_kernel(self, name: str = "convolution_kernel") -> Any:
+        return _tf().cast(self._ifft(_to_complex(self.spectrum)), self.dtype)
+
+    def _shape(self) -> Any:
+        s_shape = self._spectrum.shape
+        n = int(np.prod(s_shape[-self.block_depth:].as_list()))
+        return s_shape[:-self.block_depth].concatenate(_tf().TensorShape([n, n]))
+
+    def _broadcast_batch_dims(self, x: Any, spectrum: Any) -> tuple:
+        tf = _tf()
+        spectrum = tf.convert_to_tensor(spectrum, name="spectrum")
+        batch_shape = spectrum.shape.as_list()[:-self.block_depth]
+        spec_mat = tf.reshape(spectrum, batch_shape + [-1, 1])
+        x, spec_mat = _broadcast_matrix_batch_dims([x, spec_mat])
+        x_batch_shape = x.shape.as_list()[:-2]
+        spectrum = tf.reshape(spec_mat, x_batch_shape + spectrum.shape.as_list()[-self.block_depth:])
+        return x, spectrum
+
+    def _cond(self) -> Any:
+        tf = _tf()
+        abs_singular_values = tf.abs(self._unblockify(self.spectrum))
+        return tf.reduce_max(abs_singular_values, axis=-1) / tf.reduce_min(abs_singular_values, axis=-1)
+
+    def _eigvals(self) -> Any:
+        return _tf().convert_to_tensor(self._unblockify(self.spectrum))
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        x = tf.linalg.adjoint(x) if adjoint_arg else x
+        spectrum = _to_complex(self.spectrum)
+        if adjoint:
+            spectrum = tf.math.conj(spectrum)
+        x = tf.cast(x, spectrum.dtype)
+        x, spectrum = self._broadcast_batch_dims(x, spectrum)
+        block_vector_result = self._ifft(spectrum * self._fft(self._vectorize_then_blockify(x)))
+        return tf.cast(self._unblockify_then_matricize(block_vector_result), self.dtype)
+
+    def _determinant(self) -> Any:
+        tf = _tf()
+        axis = [-(i + 1) for i in range(self.block_depth)]
+        return tf.cast(tf.reduce_prod(self.spectrum, axis=axis), self.dtype)
+
+    def _log_abs_determinant(self) -> Any:
+        tf = _tf()
+        axis = [-(i + 1) for i in range(self.block_depth)]
+        return tf.cast(tf.reduce_sum(tf.math.log(tf.abs(self.spectrum)), axis=axis), self.dtype)
+
+    def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        rhs = tf.linalg.adjoint(rhs) if adjoint_arg else rhs
+        spectrum = _to_complex(self.spectrum)
+        if adjoint:
+            spectrum = tf.math.conj(spectrum)
+        rhs, spectrum = self._broadcast_batch_dims(rhs, spectrum)
+        solution_vb = self._ifft(self._fft(self._vectorize_then_blockify(rhs)) / spectrum)
+        return tf.cast(self._unblockify_then_matricize(solution_vb), self.dtype)
+
+    def _diag_part(self) -> Any:
+        tf = _tf()
+        ones_diag = tf.ones(self.shape.as_list()[:-1], dtype=self.dtype)
+        diag_value = self.trace() / tf.cast(self.domain_dimension.value, self.dtype)
+        return diag_value[..., None] * ones_diag
+
+    def _trace(self) -> Any:
+        tf = _tf()
+        spec_rank = self.spectrum.shape.ndims
+        axis = np.arange(spec_rank - self.block_depth, spec_rank, dtype=np.int32).tolist()
+        re_d_value = tf.reduce_sum(tf.math.real(self.spectrum), axis=axis)
+        if not self.dtype.is_complex:
+            return tf.cast(re_d_value, self.dtype)
+        if self.is_self_adjoint:
+            im_d_value = tf.zeros_like(re_d_value)
+        else:
+            im_d_value = tf.reduce_sum(tf.math.imag(self.spectrum), axis=axis)
+        return tf.cast(tf.complex(re_d_value, im_d_value), self.dtype)
+
+
+def _circulant_class(class_name: str, depth: int) -> type:
+    def __init__(self: Any, spectrum: Any, input_output_dtype: Any = None, is_non_singular: Any = None,
+                 is_self_adjoint: Any = None, is_positive_definite: Any = None, is_square: Any = True,
+                 name: str = class_name) -> None:
+        input_output_dtype = _tf().complex64 if input_output_dtype is None else input_output_dtype
+        parameters = dict(spectrum=spectrum, input_output_dtype=input_output_dtype, is_non_singular=is_non_singular,
+                          is_self_adjoint=is_self_adjoint, is_positive_definite=is_positive_definite,
+                          is_square=is_square, name=name)
+        _BaseLinearOperatorCirculant.__init__(self, spectrum, block_depth=depth, input_output_dtype=input_output_dtype,
+                                              is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                                              is_positive_definite=is_positive_definite, is_square=is_square,
+                                              parameters=parameters, name=name)
+    doc = f"`LinearOperator` acting like a {'' if depth == 1 else f'{depth}-level nested block '}circulant matrix."
+    return type(class_name, (_BaseLinearOperatorCirculant,), {"__init__": __init__, "__doc__": doc,
+                                                              "__module__": __name__})
+
+
+LinearOperatorCirculant = _circulant_class("LinearOperatorCirculant", 1)
+LinearOperatorCirculant2D = _circulant_class("LinearOperatorCirculant2D", 2)
+LinearOperatorCirculant3D = _circulant_class("LinearOperatorCirculant3D", 3)
+
+
+class LinearOperatorToeplitz(LinearOperator):
+    """`LinearOperator` acting like a [batch] Toeplitz matrix (TF's linear_operator_toeplitz.py): matmul through a
+    circulant embedding of size 2n."""
+
+    def __init__(self, col: Any, row: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None, name: str = "LinearOperatorToeplitz") -> None:
+        parameters = dict(col=col, row=row, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        self._row = _convert_nonref_to_tensor(row, name="row")
+        self._col = _convert_nonref_to_tensor(col, name="col")
+        self._check_row_col(self._row, self._col)
+        if is_square is False:
+            raise ValueError("Only square Toeplitz operators currently supported.")
+        is_square = True
+        super().__init__(dtype=self._row.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    def _check_row_col(self, row: Any, col: Any) -> None:
+        for name, t in (("row", row), ("col", col)):
+            if t.shape.ndims is not None and t.shape.ndims < 1:
+                raise ValueError("Argument {} must have at least 1 dimension.  Found: {}".format(name, t))
+        if row.shape[-1] is not None and col.shape[-1] is not None and row.shape[-1] != col.shape[-1]:
+            raise ValueError("Expected square matrix, got row and col with mismatched dimensions.")
+
+    @property
+    def col(self) -> Any:
+        return self._col
+
+    @property
+    def row(self) -> Any:
+        return self._row
+
+    def _shape(self) -> Any:
+        v_shape = _tf().broadcast_static_shape(self.row.shape, self.col.shape)
+        return v_shape.concatenate(v_shape[-1:])
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        x = tf.linalg.adjoint(x) if adjoint_arg else x
+        expanded_x = tf.concat([x, tf.zeros_like(x)], axis=-2)
+        col, row = tf.convert_to_tensor(self.col), tf.convert_to_tensor(self.row)
+        circulant_col = tf.concat([col, tf.zeros_like(col[..., 0:1]), tf.reverse(row[..., 1:], axis=[-1])], axis=-1)
+        circulant = LinearOperatorCirculant(tf.signal.fft(_to_complex(circulant_col)), input_output_dtype=row.dtype)
+        result = circulant.matmul(expanded_x, adjoint=adjoint, adjoint_arg=False)
+        return tf.cast(result[..., :self.domain_dimension.value, :], self.dtype)
+
+    def _trace(self) -> Any:
+        return _tf().cast(self.domain_dimension.value, dtype=self.dtype) * self.col[..., 0]
+
+    def _diag_part(self) -> Any:
+        return self.col[..., 0:1] * _tf().ones([self.domain_dimension.value], self.dtype)
+
+    def _to_dense(self) -> Any:
+        tf = _tf()
+        row, col = tf.convert_to_tensor(self.row), tf.convert_to_tensor(self.col)
+        total_shape = tf.broadcast_dynamic_shape(tf.shape(row), tf.shape(col))
+        n = row.shape.as_list()[-1]
+        row = tf.broadcast_to(row, total_shape)
+        col = tf.broadcast_to(col, total_shape)
+        elements = tf.concat([tf.reverse(col, axis=[-1]), row[..., 1:]], axis=-1)
+        indices = tf.math.floormod(tf.range(0, n) + tf.range(n - 1, -1, -1)[..., None], 2 * n - 1)
+        return tf.gather(elements, indices, axis=-1)
