@@ -28,6 +28,35 @@ class Frame:
     device: str | None       # current device scope (tf.device / strategy device), None = default
 
 
+@dataclass(frozen=True)
+class CreatorFrame(Frame):
+    """A `tf.variable_creator_scope` entry: the frame below's strategy, replica context and device, plus the
+    creator (so replica threads, which start from a copy of the stack, inherit it, as TF's copy the graph's
+    variable creator stack)."""
+
+    creator: Any = None
+
+
+_CREATOR_SCOPE_NESTING = "Exiting variable_creator_scope without proper nesting."
+
+
+def push_creator(creator: Any) -> CreatorFrame:
+    top = current()
+    frame = CreatorFrame(top.strategy, top.replica_context, top.device, creator)
+    push(frame)
+    return frame
+
+
+def pop_creator(frame: CreatorFrame) -> None:
+    pop(frame, _CREATOR_SCOPE_NESTING)
+
+
+def creators() -> list[Any]:
+    """The variable creators of the open `tf.variable_creator_scope`s, outermost first."""
+    st = _current.ctx.stack
+    return [f.creator for f in st if type(f) is CreatorFrame]
+
+
 # (the execution context keeps the top frame's device in `device`, set by push/pop/adopt, so
 # that current_device(), called by every op, reads one attribute instead of the stack)
 _current = execution._current

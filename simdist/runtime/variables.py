@@ -280,10 +280,44 @@ def resolve_initial_value(initial_value: Any, dtype: Any = None) -> Tensor:
     return convert_to_tensor(initial_value)
 
 
+def _create_through_strategy(**kwargs: Any) -> Any:
+    return context.get_strategy().extended._create_variable(**kwargs)
+
+
+def _creator_defaults() -> dict[str, Any]:
+    """The arguments `tf.Variable` hands the creators of `tf.variable_creator_scope`, as TF 2.21's
+    VariableMetaclass._variable_v2_call passes them (every one, defaults filled; observed)."""
+    return {"initial_value": None, "trainable": None, "validate_shape": True, "caching_device": None, "name": None,
+            "variable_def": None, "dtype": None, "import_scope": None, "constraint": None,
+            "synchronization": VariableSynchronization.AUTO, "aggregation": VariableAggregation.NONE, "shape": None,
+            "experimental_enable_variable_lifting": None}
+
+
+def _default_creator(**kwargs: Any) -> Any:
+    """The innermost `next_creator`: the strategy's creation (TF's default_variable_creator_v2 under the
+    strategy's own creator), given the arguments that differ from tf.Variable's defaults; one it does not
+    know is ignored, as TF's reads only its own from **kwargs."""
+    defaults = _creator_defaults()
+    kw = {k: v for k, v in kwargs.items() if k in defaults and not (v is defaults[k] or
+                                                                     (k == "validate_shape" and v is True))}
+    return _create_through_strategy(**kw)
+
+
+def _chain(creator: Any, previous: Any) -> Any:
+    return lambda **kwargs: creator(previous, **kwargs)
+
+
 class _VariableMeta(type):
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is Variable:
-            return context.get_strategy().extended._create_variable(**_bind_args(args, kwargs))
+            kw = _bind_args(args, kwargs)
+            chain = context.creators()
+            if not chain:
+                return _create_through_strategy(**kw)
+            getter = _default_creator   # the innermost scope's creator is called first (TF's _make_getter)
+            for creator in chain:
+                getter = _chain(creator, getter)
+            return getter(**{**_creator_defaults(), **kw})
         return super().__call__(*args, **kwargs)
 
 

@@ -159,11 +159,35 @@ from simdist.tf import version  # noqa: E402  (clause api.version)
 __version__ = version.VERSION
 newaxis = None
 
+from simdist.tf._device_spec import DeviceSpecV2 as DeviceSpec  # noqa: E402
+
+
+import contextlib as _contextlib  # noqa: E402
+
+
+@_contextlib.contextmanager
+def variable_creator_scope(variable_creator: object) -> "_contextlib.AbstractContextManager":
+    """`tf.variable_creator_scope(creator)`: inside, `tf.Variable(...)` calls `creator(next_creator, **kwargs)`
+    with every argument (defaults filled), the innermost scope's creator first, down to the current
+    strategy's creation; a creator may change the arguments or return anything. Scopes opened inside a
+    strategy's scope see its variables (a MirroredVariable); replica threads inherit the open scopes.
+    Exiting out of order is TF's RuntimeError "Exiting variable_creator_scope without proper nesting."
+    (clause api.namespaces; simdist/runtime/context.py CreatorFrame, runtime/variables.py)."""
+    from simdist.runtime import context as _ctx
+    frame = _ctx.push_creator(variable_creator)
+    try:
+        yield
+    finally:
+        _ctx.pop_creator(frame)
+
+
 def device(device_name: str) -> _device_scope:
     """`tf.device(name)`: ops inside default to that device, or to the device TF's placer picks
     for it when the machine does not have it (clause placement.soft-placement)."""
     from simdist import session
     from simdist.runtime import execution
+    if isinstance(device_name, DeviceSpec):   # (TF's context.device: a DeviceSpec's to_string())
+        device_name = device_name.to_string()
     if not device_name:
         return _device_scope(None)
     return _device_scope(session.placed(session.canonical(device_name), execution.current().client.soft_placement))

@@ -1,6 +1,6 @@
 """`tf.experimental.numpy` (clause ops.experimental-numpy): TF's NumPy API over tf ops, as TF
-2.21 runs it without `experimental_enable_numpy_behavior` (which simdist does not implement:
-absent). The rules live in simdist/runtime/ops/tnp_*.py; this module only re-exports them."""
+2.21 runs it without `experimental_enable_numpy_behavior` (which simdist refuses with
+NotImplementedError: see the function). The rules live in simdist/runtime/ops/tnp_*.py; this module only re-exports them."""
 
 from types import SimpleNamespace as _NS
 
@@ -40,3 +40,17 @@ from simdist.runtime.ops import tnp_random as _random
 random = _NS(poisson=_random.poisson, rand=_random.rand, randint=_random.randint, randn=_random.randn,
              random=_random.random, seed=_random.seed, standard_normal=_random.standard_normal,
              uniform=_random.uniform)
+
+
+def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conversion_mode: str = "legacy") -> None:
+    """`tf.experimental.numpy.experimental_enable_numpy_behavior`: refused (NotImplementedError). TF 2.21's
+    (np_config.py) switches the whole process, irreversibly: ops.set_dtype_conversion_mode(mode), NumPy-style
+    slicing, NumPy's ndarray methods on every tensor (reshape, ravel, astype, T, ...; np_math_ops
+    enable_numpy_methods_on_tensor) and float64 for Python floats unless prefer_float32. simdist models none
+    of these, so a program that enables them would silently get TF's default behaviour instead (clause
+    ops.experimental-numpy)."""
+    raise NotImplementedError(
+        "simdist does not implement tf.experimental.numpy.experimental_enable_numpy_behavior("
+        f"prefer_float32={prefer_float32!r}, dtype_conversion_mode={dtype_conversion_mode!r}): TF 2.21's switches "
+        "the process to NumPy-style dtype conversion and slicing, NumPy methods on tensors and float64 Python "
+        "floats, none of which simdist models; the program would run with TF's default behaviour instead")

@@ -5,6 +5,8 @@ classes built on first use, simdist/runtime/example_proto.py)."""
 from simdist.runtime import example_proto as _example_proto
 from simdist.strategies.checkpoint import (Checkpoint, CheckpointManager, CheckpointOptions,  # noqa: F401
                                           latest_checkpoint)
+from simdist.strategies.checkpoint_reader import (checkpoints_iterator, get_checkpoint_state,  # noqa: F401
+                                                 list_variables, load_checkpoint, load_variable)
 from simdist.strategies.cluster_resolver import ClusterSpec  # noqa: F401
 from simdist.tf._moving_averages import ExponentialMovingAverage  # noqa: F401
 

@@ -191,7 +191,7 @@ SET_DIAG = register("MatrixSetDiagV3", _set_diag, args.same_dtype("MatrixSetDiag
 def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:  # noqa: A002
     """`tf.linalg.set_diag`: the input with diagonal k (or the band k = (lo, hi)) replaced by
     `diagonal` (shaped as diag_part's output for that k and align)."""
-    from simdist.runtime.ops.diag import _align, _band, _diag_len, _k
+    from simdist.runtime.ops.diag import _align, _band, _k
     x, d = args.matching([input, diagonal], op="MatrixSetDiagV3", names=("input", "diagonal"))   # (ops.attr-types)
     al = _align(align, "MatrixSetDiagV3")   # (the NodeDef's attrs before the kernel's k checks; fz34b)
     kk = _band(_k(k), "MatrixSetDiagV3")
@@ -206,16 +206,30 @@ def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, alig
     def fail(text: str) -> BaseException:
         return array_shape_fns.marked(errors.InvalidArgumentError(None, None, f"{text} [Op:MatrixSetDiagV3]"),
                                       array_shape_fns.set_diag(x, d, band), "MatrixSetDiagV3", [x, d, k])
+    # (MatrixSetDiagOp::Compute's checks in its order, TF 2.21's texts: matrix_set_diag_op.cc; names43)
     if x.ndim < 2:
         raise fail(f"input must be at least 2-dim, received shape: {args.dims(x.shape.as_list())}")
+    if d.ndim < 1:
+        raise fail(f"diagonal must be at least 1-dim, received shape: {args.dims(d.shape.as_list())}")
     m, n = x.shape.as_list()[-2:]
     lo, hi = kk
-    if (lo != 0 and (lo <= -m or lo >= n)) or (hi != 0 and (hi <= -m or hi >= n)):
+    if not (-m < lo < n or lo == 0):
         raise fail(f"lower_diag_index is out of bound: {lo} It must be between {-m} and {n}")
-    max_len = max(_diag_len(m, n, dd) for dd in range(lo, hi + 1))
-    want = x.shape.as_list()[:-2] + ([max_len] if lo == hi else [hi - lo + 1, max_len])
+    if not (-m < hi < n or hi == 0):
+        raise fail(f"upper_diag_index is out of bound: {hi} It must be between {-m} and {n}")
+    if lo > hi:
+        raise fail(f"lower_diag_index must not be larger than upper_diag_index: {lo} > {hi}")
+    num_diags = hi - lo + 1
+    if lo != hi and (d.ndim <= x.ndim - 2 or d.shape.as_list()[x.ndim - 2] != num_diags):
+        raise fail("The number of diagonals provided in `diag` is not consistent with `lower_diag_index` and "
+                   "`upper_diag_index`")
+    max_len = min(m + min(hi, 0), n - max(lo, 0))
+    want = x.shape.as_list()[:-2] + ([num_diags] if num_diags > 1 else []) + [max_len]
     if d.shape.as_list() != want:
-        raise fail(f"diagonal must have shape {args.dims(want)}, got {args.dims(d.shape.as_list())}")
+        raise fail("Either first dimensions of diagonal don't match input.shape[:-2], or diagonal.shape[:-1] is not "
+                   "equal to the longests diagonal in range [lower_diag_index:upper_diag_index].\nInput shape: "
+                   f"{args.dims(x.shape.as_list())}\nDiagonal shape: {args.dims(d.shape.as_list())}\nExpected "
+                   f"diagonal shape: {args.dims(want)}")
     return dispatch.execute(SET_DIAG, (x, d), {"k": kk, "align": al})
 
 
