@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "train": ([], ["--repeat", "3", "--steps", "100"]),
     "keras": ([], ["--repeat", "1"]),
     "input": ([], ["--examples", "1024", "--repeat", "1"]),
+    "ps_reread": ([], ["--steps", "100", "--repeat", "1"]),
 }
 TAKES_NO_TF = {"foundation", "ps", "conv", "train", "keras"}
 

@@ -1,6 +1,6 @@
 """The cost of evaluating contended PS closures again where they read their own writes (clause optim.pss-updates).
 
-    python benchmarks/ps_reread.py [--steps 400] [--workers 4] [--repeat 2]
+    python benchmarks/bench_ps_reread.py [--steps 400] [--workers 4] [--repeat 2]
 
 Out of the box (benchmarks/default_env.py clears SIMDIST_* variables). A 16-32-1 Dense model trained by
 ClusterCoordinator closures on `--workers` workers and one ps, in two forms: a recorded step (no arguments,
