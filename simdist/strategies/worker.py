@@ -155,6 +155,8 @@ class Workers:
         charges: list[Any] = []
         rbytes = wbytes = -1   # a recorded function's read and write bytes (from its plan)
         early: _Early | None = None   # its writes that do not wait for its compute (see _Early)
+        drawn: list | None = None     # a replay's draws, kept for its evaluation again (see _reread)
+        replayed = False
         if closure.synthetic is not None:
             flops, read_list, write_list = closure.synthetic
             txn = None
@@ -169,12 +171,17 @@ class Workers:
             txns = variables.transactions()
             txns.append(txn)
             result = error = None
+            g = fn._graph
+            replayed = True
+            if g.rereads and g.draws is not None:   # (the draws an evaluation again would take: reevaluate.STASH)
+                drawn = reevaluate.STASH[1] = []
             try:
                 result = fn._replay(wcpu)    # (its results are made on the worker: no device scope needed)
             except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
                 error = e
             finally:
                 txns.remove(txn)
+                reevaluate.STASH[1] = None
             # (what a strategy.run inside it charged when it recorded, charged again on this worker)
             gch = fn._graph.charges
             if gch:
@@ -213,8 +220,10 @@ class Workers:
         watched, self._again = self._again, None   # (its recorder is kept by this closure alone)
         if error is None and txn is not None and txn.read_own and closure.synthetic is None:
             if closure.fn._replay is not None and not closure.args and not closure.kwargs:
-                g = closure.fn._graph
-                again = g.run if g.stateless else None
+                g = closure.fn._graph     # (its replay, taking the draws of this call: its run's, or the recording's)
+                draws = drawn if replayed else g.draws
+                again = ("replay", g.run, draws) if g.rereads and (g.draws is None or (
+                    g.fused is None and draws is not None)) else None
             else:
                 again = watched
             if again is not None and any(_on_ps(v) for v in txn.written()):
@@ -339,7 +348,7 @@ class Workers:
         are not the first run's (a data-dependent branch), or an eager call without such a graph, commits
         the first run's."""
         pinned, kinds, _, again = reread
-        if type(again) is tuple and again[0].reason is not None:   # (this eager call's recording was abandoned)
+        if again[0] == "eager" and again[1].reason is not None:   # (this eager call's recording was abandoned)
             txn.commit()
             return first
         taken = frozenset(early.ops) if early is not None and sent is not None else frozenset()
@@ -348,8 +357,13 @@ class Workers:
         flops = tally.flops
         txns.append(rt)
         try:    # (an eager call: its watched recording, re-evaluated where its reads changed)
-            result = reevaluate.evaluate(*again) if type(again) is tuple else again(dev=wcpu)
+            if again[0] == "eager":
+                result = reevaluate.evaluate(again[1], again[2])
+            else:
+                reevaluate.STASH[0] = iter(again[2]) if again[2] is not None else None
+                result = again[1](dev=wcpu)
         finally:
+            reevaluate.STASH[0] = None
             txns.remove(rt)
             tally.flops = flops   # (its cost was charged by the first run)
         if [(id(v), k) for v, k, _ in rt.ops] != kinds:
@@ -405,11 +419,11 @@ class Workers:
                 early, wvars, result, own, rec = dataflow.watch(lambda: fn._scheduled(args, kwargs), keep=True)
                 seen = (early, wvars, own)
                 if own:
-                    self._again = (rec, result)
+                    self._again = ("eager", rec, result)
             elif seen is not None and seen[2]:
                 result, rec = dataflow.recorded(lambda: fn._scheduled(args, kwargs))
                 if rec is not None:
-                    self._again = (rec, result)
+                    self._again = ("eager", rec, result)
             else:
                 result = fn._scheduled(args, kwargs)
         except Exception as e:  # noqa: BLE001 - an application error of the scheduled function

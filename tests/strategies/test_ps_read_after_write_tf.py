@@ -28,8 +28,10 @@ pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__), pytest.mark.cla
 
 WORKERS = (1, 2, 3)
 # How the function gets its `outside`: captured (it replays a recorded graph on simdist), as an argument,
-# and from a per-worker dataset's iterator (both run its Python on simdist: clause optim.pss-updates)
-PROGRAMS = ("captured", "argument", "iterator")
+# and from a per-worker dataset's iterator (both run its Python on simdist: clause optim.pss-updates); and
+# captured with a random draw in the step (`+ 0.0 * tf.random.uniform([])`: a replay evaluated again takes
+# the draws its run made, runtime/graph/reevaluate.py STASH)
+PROGRAMS = ("captured", "argument", "iterator", "random")
 CASES = [(p, w) for p in PROGRAMS for w in WORKERS]
 IDS = [f"{p}-{w}_workers" for p, w in CASES]
 TF_ORDER = [7.0, 10.0, 13.0]
@@ -47,6 +49,11 @@ def fetches(tf: Any, strategy: Any, coordinator: Any, program: str) -> dict[str,
         return inside.read_value() + outside
 
     @tf.function
+    def step_drawing() -> Any:
+        inside.assign_add(outside)
+        return inside.read_value() + outside + 0.0 * tf.random.uniform([])
+
+    @tf.function
     def step_of(o: Any) -> Any:
         inside.assign_add(o)
         return inside.read_value() + o
@@ -59,6 +66,8 @@ def fetches(tf: Any, strategy: Any, coordinator: Any, program: str) -> dict[str,
 
     if program == "captured":
         rs = [coordinator.schedule(step) for _ in range(3)]
+    elif program == "random":
+        rs = [coordinator.schedule(step_drawing) for _ in range(3)]
     elif program == "argument":
         rs = [coordinator.schedule(step_of, args=(tf.constant(3.0),)) for _ in range(3)]
     else:
@@ -121,6 +130,43 @@ def test_simdist_fetches_as_tf(tf_answers: dict[int, Any], k: int, traced: bool)
         f"the ps variable ended at {got['final']} on simdist, {tf_answers[k]['final']} on TF 2.21 [{IDS[k]}]"
     assert got["fetched"] == tf_answers[k]["fetched"], \
         f"simdist fetched {got['fetched']}, TF 2.21 {tf_answers[k]['fetched']} [{IDS[k]}]"
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_draws_are_taken_once_replayed_or_eager(workers: int) -> None:
+    """A contended closure with a random draw, evaluated again at its end: the fetched value holds the draw its
+    run made, replayed or eager (the draws advance the generator once per closure, alike on both)."""
+    from ps_helpers import coordinator, pss
+
+    from simdist import tf
+    from simdist.runtime import graph
+
+    def run(traced: bool) -> list[float]:
+        old, graph.enabled = graph.enabled, traced
+        try:
+            strategy = pss(workers=workers, ps=1)
+            coord = coordinator(strategy)
+            outside = tf.Variable(3.0)
+            with strategy.scope():
+                inside = tf.Variable(1.0)
+            tf.random.set_seed(7)
+
+            @tf.function
+            def step() -> Any:
+                inside.assign_add(outside)
+                return inside.read_value() + tf.random.uniform([])
+
+            rs = [coord.schedule(step) for _ in range(4)]
+            coord.join()
+            return [float(r.fetch()) for r in rs]
+        finally:
+            graph.enabled = old
+    traced, eager = run(True), run(False)
+    assert traced == eager, f"replayed closures fetched {traced}, eager ones {eager}: they should agree [{workers} workers]"
+    base = sorted(int(v // 1) for v in traced)
+    assert base == [4, 7, 10, 13], \
+        f"fetched {traced}: each should be its add's value (4, 7, 10, 13) plus a draw in [0, 1) [{workers} workers]"
+    assert len({v % 1 for v in traced}) == 4, f"fetched {traced}: the four draws should differ [{workers} workers]"
 
 
 if __name__ == "__main__":

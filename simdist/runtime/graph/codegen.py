@@ -9,6 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, execution, uniform
+from simdist.runtime.graph import reevaluate
 from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import CHARGE, PURE, READ, WRITE, Node, has_numbers, slots
 from simdist.runtime.tensor import Tensor
@@ -56,7 +57,13 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
         if i not in kept and graph.env0[i] is None:
             drop.setdefault(s, []).append(i)
     lines = []
+    pending: tuple[int, int] | None = None   # (first line, node) of a stateful op's statements: see _stashed
     for s, st in enumerate(graph.steps):
+        if pending is not None:
+            _stashed(lines, *pending)
+            pending = None
+        if st[0] == PURE and nodes[st[1]].stateful:
+            pending = (len(lines), st[1])
         if s > 0 and s - 1 in drop:
             lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[s - 1])))
         if st[0] == PURE:
@@ -97,6 +104,8 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
             lines.append(f"{k(st[2])}._write_scatter({st[3]!r}, ({val(st[1])}, {val(st[4])}))")
         else:
             lines.append(f"{k(st[2])}._write({st[3]!r}, {operand(st[1], st)})")
+    if pending is not None:
+        _stashed(lines, *pending)
     if len(graph.steps) - 1 in drop:
         lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[len(graph.steps) - 1])))
     lines.append(f"tally.flops += {k(graph.flops)}")
@@ -119,13 +128,27 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
     # the eager ops do not show them either (runtime/ops/math.py)
     src = (f"def make({names}):\n    def run({params}dev=None):\n        with errstate(all='ignore'):\n"
            + "".join(f"            {ln}\n" for ln in lines) + "    return run\n")
-    ns: dict[str, Any] = {"np": np, "errstate": np.errstate, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
+    ns: dict[str, Any] = {"_stash": reevaluate.STASH, "np": np, "errstate": np.errstate, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
                           "ndarray": np.ndarray, "asarray": np.asarray, "_cur": execution._current}
     exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
     graph.source = src
     # (`make` out of its own globals: function -> globals -> function would be a reference cycle
     # per recorded graph, and tf.data functions record one per dataset built)
     return ns.pop("make")(*bound)
+
+def _stashed(lines: list[str], start: int, i: int) -> None:
+    """A stateful op's statements (a random draw: lines[start:], making v{i}) made conditional: a replay
+    evaluated again for a ClusterCoordinator closure takes the value its run drew (reevaluate.STASH),
+    and a run that may be evaluated again keeps it; otherwise the op runs as it is."""
+    body = lines[start:]
+    del lines[start:]
+    lines.append("if _stash[0] is None:")
+    lines.extend("    " + ln for ln in body)
+    lines.append("    if _stash[1] is not None:")
+    lines.append(f"        _stash[1].append(v{i})")
+    lines.append("else:")
+    lines.append(f"    v{i} = next(_stash[0])")
+
 
 def _emit(graph: Any, template: Any, k: Callable[[Any], str], val: Callable[[int], str]) -> str:
     kind = template[0]

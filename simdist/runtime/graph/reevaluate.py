@@ -5,9 +5,10 @@ closure's write that reached the ps first; simdist ran the function's Python whe
 started. `evaluate` walks the call's recorded nodes (dataflow.recorded) in order inside a
 `variables.Reread` transaction: each write made again (its operand the value it has now), each read
 of a variable the call wrote seen anew, and only the ops downstream of a read that changed computed
-again; every other node keeps the value of the call's run. The Python does not run again, so its
-effects (an iterator's `next`, Python state) happen once. A recorded function evaluates its whole
-replay again instead (`replay.Graph.stateless`); both give the values a run at those reads would.
+again; every other node, and every random draw, keeps the value of the call's run. The Python does
+not run again, so its effects (an iterator's `next`, Python state) happen once. A recorded function
+evaluates its whole replay again instead, its stateful ops taking the draws its run made (`STASH`);
+both give the values a run at those reads would.
 """
 
 from __future__ import annotations
@@ -21,16 +22,22 @@ from simdist.runtime.graph.ir import CHARGE, PURE, READ, WRITE, Node
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import Mirrored, PerReplica
 
-__all__ = ["rereads", "evaluate"]
+__all__ = ["STASH", "evaluable", "reads_own_writes", "rereads", "evaluate"]
+
+# The draws of a recorded call's stateful ops (random), for its replay evaluated again: [an iterator over the
+# values to take (None: draw), a list keeping the values drawn (None: keep none)] (runtime/graph/codegen.py).
+STASH: list[Any] = [None, None]
 
 
 def rereads(steps: list[tuple], rec: Any) -> bool:
-    """Whether a recorded call reads a variable after its own write of it and can be evaluated again
-    in its place: recorded to the end (no reason to abandon it), no op with effects of its own (a
-    random draw, a print, a simulator charge: as `replay.Graph.stateless` says of a recorded function,
-    so a replayed and an eager call are evaluated again alike)."""
-    if rec.reason is not None or not stateless(rec.nodes):
-        return False
+    """Whether a recorded call reads a variable after its own write of it and can be evaluated again in
+    its place: recorded to the end (no reason to abandon it) and `evaluable`."""
+    return rec.reason is None and evaluable(rec.nodes) and reads_own_writes(steps)
+
+
+def reads_own_writes(steps: list[tuple]) -> bool:
+    """Whether a call's steps read a variable after its own write of it (clause optim.pss-updates: on a
+    parameter server that read runs after the write, not at the call's start)."""
     written: set[int] = set()
     for st in steps:
         if st[0] == WRITE:
@@ -40,9 +47,10 @@ def rereads(steps: list[tuple], rec: Any) -> bool:
     return False
 
 
-def stateless(nodes: list[Node]) -> bool:
-    """Whether running these nodes again is the same call: no random draw, print or charge."""
-    return not any(n.kind == CHARGE or (n.kind == PURE and n.stateful) for n in nodes)
+def evaluable(nodes: list[Node]) -> bool:
+    """Whether running these nodes again, with their stateful ops' draws kept, is the same call: no
+    simulator charge among them."""
+    return not any(n.kind == CHARGE for n in nodes)
 
 
 def evaluate(rec: Any, first: Any) -> Any:
@@ -56,6 +64,8 @@ def evaluate(rec: Any, first: Any) -> Any:
         for i, n in enumerate(nodes):
             kind = n.kind
             if kind == PURE:
+                if n.stateful:
+                    continue    # (a draw keeps its value, as a replay's STASH gives it)
                 ins = n.ins
                 for j in ins:
                     if j in new:

@@ -8,8 +8,8 @@ from typing import Any, Callable
 from simdist.runtime import variables
 from simdist.runtime.graph.codegen import compile_replay
 from simdist.runtime.graph.dataflow import early_writes
-from simdist.runtime.graph.ir import READ, WRITE, Node, Untraceable, bind_dtypes
-from simdist.runtime.graph.reevaluate import stateless
+from simdist.runtime.graph.ir import PURE, READ, WRITE, Node, Untraceable, bind_dtypes
+from simdist.runtime.graph.reevaluate import evaluable, reads_own_writes
 from simdist.runtime.graph.optimize import plan
 
 __all__ = ["Graph", "explain"]
@@ -20,7 +20,7 @@ class Graph:
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
                  "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
-                 "unfused", "uniform", "program", "untaped", "early", "step_bytes", "write_vars", "stateless")
+                 "unfused", "uniform", "program", "untaped", "early", "step_bytes", "write_vars", "rereads", "draws")
 
     def __init__(self, nodes: list[Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
@@ -51,9 +51,13 @@ class Graph:
         # per write step: the variables its value was read from, or None when it waits for the
         # call's compute (graph/dataflow.py: what a ClusterCoordinator closure sends early)
         self.early = early_writes(steps, nodes)
-        # whether a second run of it is the same call (no op with effects of its own: a random draw, a
-        # print, a simulator charge): a ClusterCoordinator closure may then be evaluated again (Reread)
-        self.stateless = stateless(nodes)
+        # whether a ClusterCoordinator closure replaying it may be evaluated again at its end (it reads a
+        # variable after its own write, and no simulator charge would be made twice: runtime/graph/reevaluate.py),
+        # and its stateful ops' values in the recording call, in step order (None: it has none), which that
+        # evaluation of the recording call takes in place of new draws (reevaluate.STASH)
+        self.rereads = evaluable(nodes) and reads_own_writes(steps)
+        draws = [nodes[st[1]].value for st in steps if st[0] == PURE and nodes[st[1]].stateful]
+        self.draws = draws if draws else None
         self.template = bind_dtypes(p.template, nodes)
         self.run = compile_replay(self, nodes)
 
