@@ -7596,3 +7596,150 @@ TRAINING_BATCH43: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH43
 CATALOGUE += TRAINING_BATCH43
+
+
+# -- Forty-third session (2026-12-05), helper blind43b: a forty-fifth blind batch, written from simdist's source
+# alone before reading any suite test, each in a function no earlier mutant touched (the trainer, op gradients and
+# the tape, tf.function, tf.data, checkpoints and saving, distribution, random ops; docs/conformance.md).
+TRAINING_BATCH45 = [
+    # -- the trainer and its data adapters
+    _t("static-batch-partial-ignored", "boundary", "simdist/keras/trainers/epoch_iterator.py",
+       "        if not isinstance(a, ArrayDataAdapter) or a.has_partial_batch:\n",
+       "        if not isinstance(a, ArrayDataAdapter):\n",
+       "fit on arrays with a partial last batch traces a user's train_step with a static batch size (TF: None)"),
+    _t("tf-dataset-unknown-cardinality-as-steps", "boundary", "simdist/keras/trainers/data_adapter.py",
+       "        return None if card < 0 else card\n",
+       "        return card\n",
+       "a tf.data dataset of unknown cardinality (a filter) gives fit/evaluate -2 batches instead of None (iterate to "
+       "the end)"),
+    _t("floatx-tensor-float64-kept", "dtype", "simdist/keras/trainers/data_adapter.py",
+       "    if isinstance(a, tf.Tensor):\n        return tf.cast(a, keras_config.floatx()) if _non_floatx_float(a.dtype) else a\n",
+       "    if isinstance(a, tf.Tensor):\n        return a\n",
+       "fit/predict's tf.Tensor inputs of float64 are not cast to floatx (NumPy arrays are)"),
+    _t("py-dataset-no-super-queue-size", "state", "simdist/keras/trainers/py_dataset.py",
+       "            self._max_queue_size, warn = 10, True\n",
+       "            self._max_queue_size, warn = 1, True\n",
+       "a PyDataset whose __init__ skips super().__init__() reads max_queue_size 1 (Keras: 10)"),
+    # -- op gradients and the tape
+    _t("tape-reenter-accepted", "missing-error", "simdist/runtime/autodiff/tape.py",
+       "        if self._recording:\n            raise ValueError(\"Tape is still recording, This can happen",
+       "        if False:\n            raise ValueError(\"Tape is still recording, This can happen",
+       "re-entering a GradientTape that is still recording is accepted (TF: ValueError 'Tape is still recording')"),
+    _t("hessians-flat-shape", "formula", "simdist/runtime/autodiff/graph_gradients.py",
+       "array.zeros([0] + dims, x.dtype), dims + dims))\n",
+       "array.zeros([0] + dims, x.dtype), [n, n]))\n",
+       "tf.hessians of a matrix x has shape [n, n] (n = x's size) instead of x.shape + x.shape"),
+    _t("forward-tangent-not-cast", "dtype", "simdist/runtime/autodiff/forwardprop.py",
+       "            tan = convert_to_tensor(tangent, dtype=primal.dtype)\n",
+       "            tan = convert_to_tensor(tangent)\n",
+       "ForwardAccumulator converts a Python tangent with its default dtype (float32), not the primal's (float64)"),
+    # -- tf.function
+    _t("function-deepcopy-traced-accepted", "missing-error", "simdist/tf/_function.py",
+       "        if self.__dict__.get(\"_trace_keys\") and (owner is None or id(owner) not in memo):\n",
+       "        if False and (owner is None or id(owner) not in memo):\n",
+       "copy.deepcopy of a traced tf.function succeeds (TF: TypeError \"cannot pickle 'FuncGraph' object\")"),
+    _t("function-numpy-in-dict-kept", "state", "simdist/tf/_function.py",
+       "    if type(x) is dict:\n        return any(_has_numpy(v) for v in x.values())\n    return False\n",
+       "    return False\n",
+       "a NumPy array inside a dict argument of a tf.function reaches the Python as an array (TF: a tensor)"),
+    _t("function-decorator-signature-dropped", "state", "simdist/tf/_function.py",
+       "        return lambda f: Function(f, input_signature, autograph=autograph, jit_compile=jit_compile)\n",
+       "        return lambda f: Function(f, None, autograph=autograph, jit_compile=jit_compile)\n",
+       "@tf.function(input_signature=...) as a decorator drops the signature"),
+    # -- tf.data
+    _t("range-two-args-shifted", "order", "simdist/runtime/data/dataset.py",
+       "(0, ints[0], 1) if len(ints) == 1 else (ints + [1])[:3] if len(ints) == 2 else ints\n",
+       "(0, ints[0], 1) if len(ints) == 1 else ([0] + ints)[:3] if len(ints) == 2 else ints\n",
+       "Dataset.range(start, stop) takes its two arguments as (stop, step) from 0"),
+    _t("from-generator-signature-and-types", "missing-error", "simdist/runtime/data/dataset.py",
+       "            if output_types is not None or output_shapes is not None:\n",
+       "            if False:\n",
+       "from_generator(output_signature=..., output_types=...) is accepted (TF: TypeError)"),
+    _t("skip-counts-errors", "order", "simdist/runtime/data/counting.py",
+       "            if skipped < count:\n                run = 0   # (this call's Skip: counted once it completes)\n"
+       "                while skipped + run < count:\n                    next(it)\n                    run += 1\n                skipped += run\n",
+       "            while skipped < count:\n                next(it)\n                skipped += 1\n",
+       "Dataset.skip(n) keeps the progress of a skip an input's error broke off (TF: that call's skipped elements "
+       "are not counted, the next call skips count - i again)"),
+    _t("window-zero-size-accepted", "boundary", "simdist/runtime/data/window.py",
+       "            if v <= 0:\n",
+       "            if v < 0:\n",
+       "Dataset.window(0) (or shift/stride 0) is accepted (TF: InvalidArgumentError 'must be greater than zero')"),
+    # -- checkpoints and saving
+    _t("checkpoint-save-counter-int32", "dtype", "simdist/strategies/checkpoint.py",
+       "        return Tensor(np.asarray(self._counter, dtype=np.int64), dtypes.int64)\n",
+       "        return Tensor(np.asarray(self._counter, dtype=np.int32), dtypes.int32)\n",
+       "Checkpoint.save_counter is int32 (TF: int64)"),
+    _t("weights-h5-vars-numbered-from-one", "boundary", "simdist/keras/models/saving.py",
+       "            for i, v in enumerate(own):\n                group[str(i)] = np.asarray(v)",
+       "            for i, v in enumerate(own, 1):\n                group[str(i)] = np.asarray(v)",
+       "save_weights numbers a layer's variables in the .weights.h5 file from 1 (Keras: from 0)"),
+    _t("load-weights-unbuilt-accepted", "missing-error", "simdist/keras/models/saving.py",
+       "    if not model.built:\n        raise ValueError(\"You are loading weights into a model that has not yet been built. Try building the model \"\n",
+       "    if False:\n        raise ValueError(\"You are loading weights into a model that has not yet been built. Try building the model \"\n",
+       "load_weights into a model that is not built is not refused (Keras: ValueError 'has not yet been built')"),
+    _t("keras-file-metrics-list-not-deserialized", "state", "simdist/keras/models/keras_file.py",
+       "            return [metric_of(v) for v in x]\n",
+       "            return x\n",
+       "a .keras file's list of compiled metrics is passed to compile() as configs, not deserialized metrics"),
+    # -- distribution
+    _t("replica-id-int64", "dtype", "simdist/strategies/base.py",
+       "Tensor(np.asarray(rid, dtype=np.int32), dtypes.int32, self._device()))\n",
+       "Tensor(np.asarray(rid, dtype=np.int64), dtypes.int64, self._device()))\n",
+       "replica_id_in_sync_group is an int64 tensor in a replica (TF: int32)"),
+    _t("update-group-false-not-tupled", "state", "simdist/strategies/base.py",
+       "        return {k: _local_results(v) for k, v in value.items()}\n    return (value,)\n",
+       "        return {k: _local_results(v) for k, v in value.items()}\n    return value\n",
+       "extended.update(group=False) returns a lone result itself instead of a one-tuple"),
+    # -- random ops
+    _t("shuffle-two-rows-kept", "boundary", "simdist/runtime/ops/random.py",
+       "    if a.size <= 1 or a.shape[0] <= 1:\n",
+       "    if a.size <= 2 or a.shape[0] <= 2:\n",
+       "tf.random.shuffle never shuffles two rows (and draws nothing for them)"),
+    _t("uniform-tensor-bounds-no-subtract", "formula", "simdist/runtime/ops/random.py",
+       "    lo_t = array.constant(lo, dtype=dt) if isinstance(lo, float) else lo\n"
+       "    return math.add(math.multiply(r, math.subtract(hi_t, lo_t)), lo_t)\n",
+       "    lo_t = array.constant(lo, dtype=dt) if isinstance(lo, float) else lo\n"
+       "    return math.add(math.multiply(r, hi_t), lo_t)\n",
+       "tf.random.uniform with array/tensor bounds computes rnd * maxval + minval"),
+    _t("categorical-skip-floor", "formula", "simdist/runtime/ops/random.py",
+       "    skip = rows * ((num_samples + 3) // 4 * 4 * 2) * philox_dists.RESERVED\n",
+       "    skip = rows * (num_samples // 4 * 4 * 2) * philox_dists.RESERVED\n",
+       "tf.random.categorical reserves its Philox outputs for whole groups of 4 samples only (a started group lost): "
+       "the next draw repeats numbers"),
+    _t("generator-normal-mean-stddev-swapped", "order", "simdist/runtime/ops/random_generator.py",
+       "        rnd = dispatch.execute(NORMAL, (self._prepare(shp),), {\"shape\": shp, \"dtype\": dt})\n"
+       "        return add(multiply(rnd, s), m)\n\n    def truncated_normal(",
+       "        rnd = dispatch.execute(NORMAL, (self._prepare(shp),), {\"shape\": shp, \"dtype\": dt})\n"
+       "        return add(multiply(rnd, m), s)\n\n    def truncated_normal(",
+       "tf.random.Generator.normal scales by the mean and shifts by the stddev"),
+    _t("stateless-categorical-seed-shape-unchecked", "missing-error", "simdist/runtime/ops/random.py",
+       "    if s.dtype.is_integer and s.shape.as_list() != [2]:\n        raise seed_shape_error(s.shape.as_list())\n",
+       "",
+       "stateless_categorical of a seed not of shape [2] is not the seed's error"),
+    _t("generator-state-shape-rank-only", "boundary", "simdist/runtime/ops/random_generator.py",
+       "        if shape != [size]:\n",
+       "        if len(shape) != 1:\n",
+       "tf.random.Generator.reset(state of the wrong length) is accepted"),
+    _t("generator-skip-returns-new", "order", "simdist/runtime/ops/random_generator.py",
+       "        var.assign(dispatch.execute(SKIP, (old,), {\"alg\": self._alg, \"delta\": int(delta)}))\n        return old\n",
+       "        var.assign(dispatch.execute(SKIP, (old,), {\"alg\": self._alg, \"delta\": int(delta)}))\n"
+       "        return var.read_value()\n",
+       "Generator.skip returns the state after the skip (TF: the state before)"),
+    _t("train-steps-per-execution-ignored", "boundary", "simdist/keras/trainers/trainer.py",
+       "            ran = False\n            for _ in range(self.steps_per_execution):\n",
+       "            ran = False\n            for _ in range(1):\n",
+       "fit's train function runs one step per execution whatever steps_per_execution says"),
+    _t("take-counts-errors", "order", "simdist/runtime/data/counting.py",
+       "            flat = next(it)\n            taken += 1\n            return flat\n",
+       "            taken += 1\n            flat = next(it)\n            return flat\n",
+       "Dataset.take(n) counts an element that raised an error as taken (TF: not counted)"),
+    _t("distributed-get-next-in-replica-accepted", "missing-error", "simdist/strategies/input.py",
+       "        if context.has_strategy() and context.get_replica_context() is not None:\n"
+       "            raise ValueError(\"next(iterator) should be called from outside of replica_fn.",
+       "        if False:\n"
+       "            raise ValueError(\"next(iterator) should be called from outside of replica_fn.",
+       "next() of a distributed iterator inside strategy.run's replica function is not refused (TF: ValueError)"),
+]
+TRAINING += TRAINING_BATCH45
+CATALOGUE += TRAINING_BATCH45

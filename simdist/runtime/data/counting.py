@@ -97,16 +97,22 @@ class _SkipDataset(_UnaryDataset):
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         """The elements after the first `count` (all of them: none); an input's error while skipping is
-        passed on and not counted (SkipDataset's kernel), the iteration going on after it."""
+        passed on and the iteration goes on after it. SkipDataset's kernel skips with one
+        `input_impl_->Skip(count - i_)` and adds the number skipped to `i_` only when that call returns
+        OK: an error loses the call's progress, so the next call skips `count - i_` elements again
+        (skip(2) of [1, error, 2, 3, 4] is error, 4; observed on TF 2.21)."""
         count = self._params["count"]
         it = self._input._iter_flat()
         skipped = 0
 
         def step() -> list[np.ndarray]:
             nonlocal skipped
-            while skipped < count:
-                next(it)
-                skipped += 1
+            if skipped < count:
+                run = 0   # (this call's Skip: counted once it completes)
+                while skipped + run < count:
+                    next(it)
+                    run += 1
+                skipped += run
             return next(it)
         if count < 0:
             for _ in it:
