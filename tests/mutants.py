@@ -7650,8 +7650,8 @@ TRAINING_BATCH44: list[Mutant] = [
        "(not isinstance(sliding_window, int) or sliding_window < 0):\n",
        "GroupedQueryAttention(sliding_window=0) is accepted (Keras: ValueError, None or a positive integer)"),
     _t("rnn-cell-zero-units-accepted", "boundary", "simdist/keras/layers/rnn_cells.py",
-       "    if not isinstance(units, int) or isinstance(units, bool) or units <= 0:\n",
-       "    if not isinstance(units, int) or isinstance(units, bool) or units < 0:\n",
+       "    if units <= 0:\n",
+       "    if units < 0:\n",
        "SimpleRNNCell/LSTMCell/GRUCell(units=0) (and the layers) are accepted (Keras: ValueError)"),
     _t("lstm-cell-implementation-from-dropout", "formula", "simdist/keras/layers/rnn_cells.py",
        "        self.implementation = 1 if self.recurrent_dropout != 0.0 else implementation\n"
