@@ -200,3 +200,135 @@ def test_blind44_bidirectional_sublayer_names(keras, cls, name):
     b2 = keras.layers.Bidirectional(getattr(keras.layers, cls)(2, name=name), backward_layer=back)
     assert b2.backward_layer.name == f"mine_{name}", f"Bidirectional(backward_layer named 'mine_{name}'): got " \
                                                      f"{b2.backward_layer.name!r}"
+
+
+# -- the lookup layers' mask token in every output mode ---------------------------------------------------------------
+def _lookup_expected(vocab, mask, mode, data, oov):
+    """Keras 3.15 IndexLookup with one OOV index: the mask token takes index 0 in output_mode 'int' only (the OOV
+    index and the tokens shift by one); in the other modes the mask token encodes as nothing (an all-zero one_hot
+    row, not counted by multi_hot/count) and has no index."""
+    oov_start = 1 if mask is not None and mode == "int" else 0
+    start = oov_start + 1
+    depth = len(vocab) + start
+
+    def index(t):
+        if mask is not None and t == mask:
+            return None if mode != "int" else 0
+        return start + vocab.index(t) if t in vocab else oov_start
+
+    idx = [index(t) for t in data]
+    if mode == "int":
+        out = idx
+    elif mode == "one_hot":
+        out = [[1 if i == j else 0 for j in range(depth)] for i in idx]
+    else:
+        counts = [sum(1 for i in idx if i == j) for j in range(depth)]
+        out = [[min(c, 1) for c in counts]] if mode == "multi_hot" else [counts]
+    vocabulary = ([mask] if mask is not None and mode == "int" else []) + [oov] + list(vocab)
+    return out, depth, vocabulary
+
+
+@clause("keras.layer.lookup", ref="tf221")
+@pytest.mark.parametrize("mode", ["int", "one_hot", "multi_hot", "count"])
+@pytest.mark.parametrize("masked", [False, True])
+@pytest.mark.parametrize("cls", ["StringLookup", "IntegerLookup"])
+def test_blind44_lookup_mask_token_in_every_output_mode(keras, cls, masked, mode):
+    """StringLookup/IntegerLookup(vocabulary, mask_token, output_mode): the outputs, vocabulary_size() and
+    get_vocabulary() of a batch with a known token, another, an OOV token and the mask token (expected values from
+    the transcription of IndexLookup's index rule above)."""
+    if cls == "StringLookup":
+        vocab, mask, data, oov = ["a", "b"], ("" if masked else None), ["a", "b", "z", ""], "[UNK]"
+    else:
+        vocab, mask, data, oov = [5, 6], (0 if masked else None), [5, 6, 9, 0], -1
+    layer = getattr(keras.layers, cls)(vocabulary=vocab, mask_token=mask, output_mode=mode)
+    x = np.array(data) if mode in ("int", "one_hot") else np.array([data])
+    want, size, vocabulary = _lookup_expected(vocab, mask, mode, data, oov)
+    got = _np(layer(x)).tolist()
+    assert got == want, f"{cls}(vocabulary={vocab}, mask_token={mask!r}, output_mode={mode!r}) of {data}: " \
+                        f"expected {want}, got {got}"
+    assert layer.vocabulary_size() == size, f"{cls}(mask_token={mask!r}, output_mode={mode!r}).vocabulary_size(): " \
+                                            f"expected {size}, got {layer.vocabulary_size()}"
+    got_vocab = [v.decode() if isinstance(v, bytes) else (v.item() if hasattr(v, "item") else v)
+                 for v in layer.get_vocabulary()]
+    assert got_vocab == vocabulary, f"{cls}(mask_token={mask!r}, output_mode={mode!r}).get_vocabulary(): " \
+                                    f"expected {vocabulary}, got {got_vocab}"
+
+
+@clause("keras.layer.lookup", ref="tf221")
+@pytest.mark.parametrize("masked", [False, True])
+@pytest.mark.parametrize("cls", ["StringLookup", "IntegerLookup"])
+def test_blind44_lookup_invert_with_and_without_mask(keras, cls, masked):
+    """invert=True maps indices back: with a mask token index 0 is the mask and 1 the OOV token; without, 0 is the OOV
+    token; an index past the vocabulary is the OOV token."""
+    if cls == "StringLookup":
+        vocab, mask, oov = ["a", "b"], ("" if masked else None), "[UNK]"
+    else:
+        vocab, mask, oov = [5, 6], (0 if masked else None), -1
+    table = ([mask] if masked else []) + [oov] + vocab
+    want = [table[i] if i < len(table) else oov for i in range(4)]
+    layer = getattr(keras.layers, cls)(vocabulary=vocab, mask_token=mask, invert=True)
+    got = [v.decode() if isinstance(v, bytes) else int(v) for v in _np(layer(np.array([0, 1, 2, 3]))).tolist()]
+    assert got == want, f"{cls}(mask_token={mask!r}, invert=True) of [0, 1, 2, 3]: expected {want}, got {got}"
+    assert layer.vocabulary_size() == len(table), f"{cls}(mask_token={mask!r}, invert=True).vocabulary_size(): " \
+                                                  f"expected {len(table)}, got {layer.vocabulary_size()}"
+
+
+# -- categorical accuracies: the labels' shape decides the result's ---------------------------------------------------
+@clause("keras.metric.accuracy", ref="tf221")
+@pytest.mark.parametrize("yt_shape, yp_shape", [((2, 1, 3), (2, 3)), ((2, 3), (2, 3)), ((2, 2, 3), (2, 2, 3)),
+                                                ((2, 1, 3), (2, 1, 3)), ((3, 1, 3), (3, 3))])
+@pytest.mark.parametrize("fn", ["categorical_accuracy", "top_k_categorical_accuracy"])
+def test_blind44_categorical_accuracies_take_the_labels_shape(keras, fn, yt_shape, yp_shape):
+    """categorical_accuracy and top_k_categorical_accuracy (k=2) compare argmax(y_true) with argmax(y_pred) (or the
+    k largest): when argmax(y_true) has y_pred's rank (one-hot labels (N, 1, C) against (N, C) predictions) its unit
+    axis is squeezed for the comparison and the matches are reshaped back to argmax(y_true)'s shape; the
+    CategoricalAccuracy metric is their mean. Expected values with NumPy (predictions without ties)."""
+    n = int(np.prod(yt_shape))
+    yt = np.zeros(yt_shape, "float32")
+    np.put_along_axis(yt, (np.arange(n // 3).reshape(yt_shape[:-1] + (1,)) * 2) % 3, 1.0, axis=-1)
+    yp = ((np.arange(int(np.prod(yp_shape))).reshape(yp_shape) * 7) % 5).astype("float32")
+    labels = np.argmax(yt, axis=-1)
+    flat_labels = labels.reshape(yp.shape[:-1])
+    if fn == "categorical_accuracy":
+        match = flat_labels == np.argmax(yp, axis=-1)
+    else:
+        order = np.argsort(-yp, axis=-1)[..., :2]
+        match = (order == flat_labels[..., None]).any(axis=-1)
+    want = match.astype("float32").reshape(labels.shape)
+    got = getattr(keras.metrics, fn)(yt, yp, **({} if fn == "categorical_accuracy" else {"k": 2}))
+    assert tuple(got.shape) == want.shape, f"{fn}(labels {yt_shape}, predictions {yp_shape}): expected shape " \
+                                           f"{want.shape}, got {tuple(got.shape)}"
+    np.testing.assert_array_equal(_np(got), want, err_msg=f"{fn}(labels {yt_shape}, predictions {yp_shape})")
+    if fn == "categorical_accuracy":
+        m = keras.metrics.CategoricalAccuracy()
+        m.update_state(yt, yp)
+        assert abs(float(_np(m.result())) - float(want.mean())) < 1e-6, \
+            f"CategoricalAccuracy(labels {yt_shape}, predictions {yp_shape}): expected {want.mean()}, got {m.result()}"
+
+
+# -- LossScaleOptimizer's variables: its own, then the inner optimizer's ----------------------------------------------
+_INNER = {"SGD": (lambda k: k.optimizers.SGD(momentum=0.9), ["iteration", "learning_rate", "w_momentum"]),
+          "SGD-plain": (lambda k: k.optimizers.SGD(), ["iteration", "learning_rate"]),
+          "Adam": (lambda k: k.optimizers.Adam(), ["iteration", "learning_rate", "w_momentum", "w_velocity"]),
+          "RMSprop": (lambda k: k.optimizers.RMSprop(), ["iteration", "learning_rate", "w_velocity"])}
+
+
+@clause("optim.option-coverage", ref="tf221")
+@pytest.mark.parametrize("inner", list(_INNER))
+def test_blind44_loss_scale_optimizer_variables_include_the_inner(keras, tf, inner):
+    """LossScaleOptimizer.variables (Keras 3.15: `self._variables[:] + self.inner_optimizer.variables`): its own
+    iteration, learning_rate, step_counter and dynamic_scale, then every variable of the inner optimizer (its
+    iteration, learning_rate and slots), the same list after a step."""
+    make, inner_names = _INNER[inner]
+    opt = make(keras)
+    lso = keras.optimizers.LossScaleOptimizer(opt)
+    v = keras.Variable(np.ones((2,), "float32"), name="w")
+    lso.build([v])
+    want = ["iteration", "learning_rate", "step_counter", "dynamic_scale"] + inner_names
+    for when in ("built", "after a step"):
+        got = [x.path.split("/")[-1] for x in lso.variables]
+        assert got == want, f"LossScaleOptimizer({inner}).variables {when}: expected {want}, got {got}"
+        inner_paths = [x.path for x in opt.variables]
+        assert [x.path for x in lso.variables][4:] == inner_paths, \
+            f"LossScaleOptimizer({inner}).variables {when}: the inner optimizer's variables should follow its own"
+        lso.apply_gradients([(tf.constant([1.0, 2.0]), v)])
