@@ -332,3 +332,32 @@ def test_blind44_loss_scale_optimizer_variables_include_the_inner(keras, tf, inn
         assert [x.path for x in lso.variables][4:] == inner_paths, \
             f"LossScaleOptimizer({inner}).variables {when}: the inner optimizer's variables should follow its own"
         lso.apply_gradients([(tf.constant([1.0, 2.0]), v)])
+
+
+@clause("keras.layer.arguments", ref="tf221")
+@pytest.mark.parametrize("q, kv", [(4, 2), (2, 2), (3, 2), (2, 4), (6, 3), (1, 1)])
+def test_blind44_group_query_attention_heads_divide(keras, q, kv):
+    """GroupQueryAttention(num_query_heads=q, num_key_value_heads=kv): q % kv must be 0 (ValueError "`num_query_heads`
+    must be divisible by `num_key_value_heads`."), and then each key/value head serves num_repeats = q // kv."""
+    fn = lambda: keras.layers.GroupQueryAttention(head_dim=2, num_query_heads=q,  # noqa: E731
+                                                  num_key_value_heads=kv).num_repeats
+    if q % kv:
+        _check(f"GroupQueryAttention(num_query_heads={q}, num_key_value_heads={kv})", fn, "ValueError",
+               "`num_query_heads` must be divisible by `num_key_value_heads`.")
+    else:
+        _check(f"GroupQueryAttention(num_query_heads={q}, num_key_value_heads={kv}).num_repeats", fn, "ok",
+               want_value=q // kv)
+
+
+@clause("keras.rnn.bidirectional", ref="tf221")
+@pytest.mark.parametrize("mode, ok", [("sum", True), ("mul", True), ("ave", True), ("concat", True), (None, True),
+                                      ("SUM", False), ("add", False), ("avg", False), ("Concat", False)])
+def test_blind44_bidirectional_merge_mode_exact(keras, mode, ok):
+    """Bidirectional(merge_mode=...): exactly one of 'sum', 'mul', 'ave', 'concat' or None (case-sensitive), else
+    ValueError "Invalid merge mode"."""
+    fn = lambda: keras.layers.Bidirectional(keras.layers.LSTM(2), merge_mode=mode).merge_mode  # noqa: E731
+    if ok:
+        cls, got = _outcome(fn)
+        assert cls == "ok" and got == mode, f"Bidirectional(merge_mode={mode!r}): expected it kept, got {cls}: {got!r}"
+    else:
+        _check(f"Bidirectional(merge_mode={mode!r})", fn, "ValueError", f"Invalid merge mode. Received: {mode}.")
