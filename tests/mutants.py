@@ -7743,3 +7743,148 @@ TRAINING_BATCH45 = [
 ]
 TRAINING += TRAINING_BATCH45
 CATALOGUE += TRAINING_BATCH45
+# -- Forty-third session: a forty-fourth blind batch (TRAINING_BATCH44, helper blind43a), written from simdist's
+#    source alone, before reading any suite test (docs/conformance.md, "Forty-third session, 2026-12-05: a
+#    forty-fourth blind batch"). Only the Keras layers, losses and metrics, optimizers and schedules, and callbacks
+#    (batch 45, blind43b's, takes the trainer, gradients, tf.function, tf.data, saving, distribution and random
+#    ops); each in a function no earlier mutant touched.
+TRAINING_BATCH44: list[Mutant] = [
+    # -- Keras layers
+    _t("cropping-channels-first-axes", "axis", "simdist/keras/layers/cropping.py",
+       "        start = 2 if self.data_format == \"channels_first\" else 1\n",
+       "        start = 1\n",
+       "Cropping2D/3D(data_format='channels_first') crop from axis 1 (the channels) as in channels_last"),
+    _t("upsampling3d-shape-first-size", "formula", "simdist/keras/layers/upsampling3d.py",
+       "            out[axis] = None if out[axis] is None else self.size[i] * out[axis]\n",
+       "            out[axis] = None if out[axis] is None else self.size[0] * out[axis]\n",
+       "UpSampling3D.compute_output_shape scales every spatial axis by the first size"),
+    _t("spectral-norm-zero-iterations-accepted", "boundary", "simdist/keras/layers/spectral_normalization.py",
+       "        if power_iterations <= 0:\n",
+       "        if power_iterations < 0:\n",
+       "SpectralNormalization(power_iterations=0) is accepted (Keras: ValueError, greater than zero)"),
+    _t("bidirectional-backward-name-strip", "formula", "simdist/keras/layers/bidirectional.py",
+       "name=f\"backward_{_strip(layer.name, 'backward_')}\")",
+       "name=f\"backward_{_strip(layer.name, 'forward_')}\")",
+       "Bidirectional's backward copy of a layer named 'backward_x' is named 'backward_backward_x' (a copy-paste "
+       "of the forward prefix)"),
+    _t("embedding-zero-dim-accepted", "boundary", "simdist/keras/layers/core.py",
+       "            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:\n",
+       "            if not isinstance(value, int) or isinstance(value, bool) or value < 0:\n",
+       "Embedding(input_dim=0) / output_dim=0 is accepted (Keras: ValueError, a positive integer)"),
+    _t("layer-norm-axis-error-class", "error-class", "simdist/keras/layers/normalization.py",
+       "            raise TypeError(\"Expected an int or a list/tuple of ints for the argument 'axis', but received: %r\"\n",
+       "            raise ValueError(\"Expected an int or a list/tuple of ints for the argument 'axis', but received: %r\"\n",
+       "LayerNormalization(axis='x') raises ValueError (Keras: TypeError)"),
+    _t("attention-score-mode-case-folded", "missing-error", "simdist/keras/layers/dot_attention.py",
+       "        if self.score_mode not in [\"dot\", \"concat\"]:\n",
+       "        if self.score_mode.lower() not in [\"dot\", \"concat\"]:\n",
+       "Attention(score_mode='DOT') is accepted (Keras: ValueError, exactly 'dot' or 'concat')"),
+    _t("discretization-zero-bins-refused", "boundary", "simdist/keras/layers/discretization.py",
+       "        if num_bins is not None and num_bins < 0:\n",
+       "        if num_bins is not None and num_bins <= 0:\n",
+       "Discretization(num_bins=0) is refused (Keras: only a negative num_bins)"),
+    _t("upsampling2d-interpolation-case", "boundary", "simdist/keras/layers/upsampling_padding.py",
+       "        self.interpolation = interpolation.lower()\n",
+       "        self.interpolation = interpolation\n",
+       "UpSampling2D(interpolation='Bilinear') keeps the capitalised name (Keras lower-cases it)"),
+    _t("zero-padding2d-width-from-height", "axis", "simdist/keras/layers/upsampling_padding.py",
+       "standardize_tuple(padding[1], 2, \"2nd entry of padding\", allow_zero=True))",
+       "standardize_tuple(padding[0], 2, \"2nd entry of padding\", allow_zero=True))",
+       "ZeroPadding2D(((t, b), (l, r))) pads the width by the height's pair"),
+    _t("gqa-zero-sliding-window-accepted", "boundary", "simdist/keras/layers/grouped_query_attention.py",
+       "(not isinstance(sliding_window, int) or sliding_window <= 0):\n",
+       "(not isinstance(sliding_window, int) or sliding_window < 0):\n",
+       "GroupedQueryAttention(sliding_window=0) is accepted (Keras: ValueError, None or a positive integer)"),
+    _t("rnn-cell-zero-units-accepted", "boundary", "simdist/keras/layers/rnn_cells.py",
+       "    if units <= 0:\n",
+       "    if units < 0:\n",
+       "SimpleRNNCell/LSTMCell/GRUCell(units=0) (and the layers) are accepted (Keras: ValueError)"),
+    _t("lstm-cell-implementation-from-dropout", "formula", "simdist/keras/layers/rnn_cells.py",
+       "        self.implementation = 1 if self.recurrent_dropout != 0.0 else implementation\n"
+       "        if self.implementation == 1:\n            self.dropout_mask_count = 4\n",
+       "        self.implementation = 1 if self.dropout != 0.0 else implementation\n"
+       "        if self.implementation == 1:\n            self.dropout_mask_count = 4\n",
+       "LSTMCell switches to implementation 1 on its input dropout instead of its recurrent_dropout"),
+    _t("prelu-int-shared-axes-not-listed", "formula", "simdist/keras/layers/prelu.py",
+       "            self.shared_axes = [shared_axes]\n",
+       "            self.shared_axes = shared_axes\n",
+       "PReLU(shared_axes=1) (an int) is kept as an int, not a list of one axis"),
+    _t("lookup-oov-start-mask-any-mode", "boundary", "simdist/keras/layers/index_lookup.py",
+       "        return 1 if self.mask_token is not None and self.output_mode == \"int\" else 0\n",
+       "        return 1 if self.mask_token is not None else 0\n",
+       "StringLookup/IntegerLookup with a mask_token reserve index 0 for it in every output_mode (Keras: only 'int')"),
+    _t("resizing-shape-unbatched", "axis", "simdist/keras/layers/preprocessing/image/resizing.py",
+       "    first = (1 if len(shape) == 4 else 0) + (1 if data_format == \"channels_first\" else 0)\n",
+       "    first = 1 + (1 if data_format == \"channels_first\" else 0)\n",
+       "Resizing/CenterCrop.compute_output_shape of an unbatched (rank-3) image replaces the wrong axes"),
+    _t("category-encoding-one-hot-rank1-shape", "boundary", "simdist/keras/layers/category_encoding.py",
+       "            if input_shape[-1] != 1 or len(input_shape) == 1:\n",
+       "            if input_shape[-1] != 1:\n",
+       "CategoryEncoding(output_mode='one_hot').compute_output_shape((1,)) drops the batch axis of one"),
+    # -- losses and metrics
+    _t("categorical-accuracy-matches-not-reshaped", "axis", "simdist/keras/metrics/accuracy_metrics.py",
+       "    y_true = ops.argmax(y_true, axis=-1)\n    reshape_matches = False\n    y_pred = ops.convert_to_tensor(y_pred)\n"
+       "    y_true = ops.convert_to_tensor(y_true, dtype=y_pred.dtype)\n    y_true_org_shape = ops.shape(y_true)\n"
+       "    if len(y_true.shape) == len(y_pred.shape):\n        y_true = ops.squeeze(y_true, -1)\n"
+       "        reshape_matches = True\n",
+       "    y_true = ops.argmax(y_true, axis=-1)\n    reshape_matches = False\n    y_pred = ops.convert_to_tensor(y_pred)\n"
+       "    y_true = ops.convert_to_tensor(y_true, dtype=y_pred.dtype)\n    y_true_org_shape = ops.shape(y_true)\n"
+       "    if len(y_true.shape) == len(y_pred.shape):\n        y_true = ops.squeeze(y_true, -1)\n"
+       "        reshape_matches = False\n",
+       "categorical_accuracy of labels one rank above the predictions returns matches without the labels' shape"),
+    _t("recall-at-precision-range-unchecked", "missing-error", "simdist/keras/metrics/sensitivity_specificity.py",
+       "        _check_range(\"precision\", precision)\n        self.precision = precision\n",
+       "        self.precision = precision\n",
+       "RecallAtPrecision(precision=1.5) is accepted (Keras: ValueError, in [0, 1])"),
+    _t("r2-negative-regressors-accepted", "missing-error", "simdist/keras/metrics/r2_score.py",
+       "        if num_regressors < 0:\n",
+       "        if num_regressors < -1:\n",
+       "R2Score(num_regressors=-1) is accepted (Keras: ValueError, >= 0)"),
+    _t("fbeta-sample-weight-ignored", "formula", "simdist/keras/metrics/f_score_metrics.py",
+       "            if sample_weight is not None:\n                val = tf.multiply(val, tf.expand_dims(sample_weight, 1))\n",
+       "            if sample_weight is not None:\n                pass\n",
+       "FBetaScore/F1Score ignore their sample_weight"),
+    _t("binary-accuracy-threshold-not-passed", "formula", "simdist/keras/metrics/accuracy_metrics.py",
+       "        super().__init__(fn=binary_accuracy, name=name, dtype=dtype, threshold=threshold)\n",
+       "        super().__init__(fn=binary_accuracy, name=name, dtype=dtype)\n",
+       "BinaryAccuracy(threshold=...) thresholds at 0.5 (its threshold is not passed to the function)"),
+    _t("bce-label-smoothing-not-passed", "formula", "simdist/keras/losses/losses.py",
+       "        super().__init__(binary_crossentropy, name=name, reduction=reduction, dtype=dtype, from_logits=from_logits,\n"
+       "                         label_smoothing=label_smoothing, axis=axis)\n",
+       "        super().__init__(binary_crossentropy, name=name, reduction=reduction, dtype=dtype, from_logits=from_logits,\n"
+       "                         axis=axis)\n",
+       "BinaryCrossentropy(label_smoothing=...) computes without smoothing (not passed to the function)"),
+    # -- optimizers and schedules
+    _t("sgd-momentum-slots-always", "state", "simdist/keras/optimizers/sgd.py",
+       "        if self.momentum != 0:\n",
+       "        if self.momentum is not None:\n",
+       "SGD without momentum builds momentum slots (its variables list grows by one per model variable)"),
+    _t("loss-scale-optimizer-variables-no-inner", "state", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "        return self._variables[:] + list(self.inner_optimizer.variables)\n",
+       "        return self._variables[:]\n",
+       "LossScaleOptimizer.variables leaves out the inner optimizer's variables"),
+    _t("adamax-slot-name", "order", "simdist/keras/optimizers/adamax.py",
+       "[\"momentum\", \"norm\"])",
+       "[\"momentum\", \"velocity\"])",
+       "Adamax's second slots are named '..._velocity' (Keras: '..._norm'; a checkpoint's keys)"),
+    _t("optimizer-sparse-assign-add-overwrites", "formula", "simdist/keras/optimizers/base_optimizer.py",
+       "            variable.scatter_add(value)\n        else:\n            variable.assign_add(value)\n",
+       "            variable.scatter_update(value)\n        else:\n            variable.assign_add(value)\n",
+       "Optimizer.assign_add of IndexedSlices overwrites the rows instead of adding"),
+    # -- callbacks
+    _t("swap-ema-starts-swapped", "state", "simdist/keras/callbacks/swap_ema_weights.py",
+       "        self.swap_on_epoch = swap_on_epoch\n        self._ema_weights_in_model = False\n",
+       "        self.swap_on_epoch = swap_on_epoch\n        self._ema_weights_in_model = True\n",
+       "SwapEMAWeights starts as if the EMA weights were already in the model: evaluate runs on the trained "
+       "weights and leaves the EMA weights in the model"),
+    _t("callback-list-model-history-not-set", "state", "simdist/keras/callbacks/callback_list.py",
+       "        if self._history:\n            model.history = self._history\n",
+       "        if self._history:\n            pass\n",
+       "CallbackList(add_history=True, model=m) does not set m.history to its History"),
+    _t("model-checkpoint-epoch-end-epoch-plus-one", "boundary", "simdist/keras/callbacks/model_checkpoint.py",
+       "            self._save_model(epoch=epoch, batch=None, logs=logs)\n",
+       "            self._save_model(epoch=epoch + 1, batch=None, logs=logs)\n",
+       "ModelCheckpoint(save_freq='epoch') names its saves one epoch late ({epoch} of the next epoch)"),
+]
+TRAINING += TRAINING_BATCH44
+CATALOGUE += TRAINING_BATCH44
