@@ -8,7 +8,12 @@ evaluate runs is the one for the iterator's element spec, for every batch of it:
 a static size, an evaluate over arrays with a partial last batch runs with the batch dimension None, its full
 batches as well (seed 4320261201 #7: two outputs, MirroredStrategy(2), validation 4 by 4s, evaluate 10 by 6s:
 out0_loss 1.1032 on TF, simdist 1.1230, having replayed the validation's static recording for the batch of 4).
-Each case returns the logs of each call and the weights."""
+Each case returns the logs of each call and the weights.
+
+The sample_weights cases (seed 4320261203 #8: a dict of targets with one sample-weight array against a list of
+outputs; clause keras.compile.loss-weights): Keras 3.15's data adapter replicates one array over y's structure,
+and CompileLoss.call maps a dict y onto the list of outputs but reads each output's sample weights by the loss's
+path in the predictions (`resolve_path`): an index into a dict, KeyError: 0 (fit and evaluate)."""
 
 from __future__ import annotations
 
@@ -91,6 +96,29 @@ def _fit_after_fit(replicas: int, first: tuple[int, int], second: tuple[int, int
     return case
 
 
+def _weighted_outputs(outputs: str, y_form: str, sw_form: str, what: str = "fit") -> Callable:
+    """A model of two outputs (a list or a dict of them) fit or evaluated with targets as a list or a dict and
+    sample weights as one array, a list or a dict: the losses and weights, or Keras's error (CompileLoss
+    resolves each output's weights by the loss's path in the predictions: an index for a list of outputs)."""
+    def case(tf: Any) -> Any:
+        _setup(tf, 1)
+        keras = tf.keras
+        inp = keras.Input((4,))
+        o0 = keras.layers.Dense(2, name="out0", kernel_initializer=keras.initializers.Constant(0.25))(inp)
+        o1 = keras.layers.Dense(2, name="out1", kernel_initializer=keras.initializers.Constant(-0.5))(inp)
+        m = keras.Model(inp, {"out0": o0, "out1": o1} if outputs == "dict" else [o0, o1])
+        m.compile(keras.optimizers.SGD(0.1), {"out0": "mse", "out1": "mae"} if outputs == "dict" else ["mse", "mae"])
+        x, (y0, y1) = _data(8)
+        sw = np.linspace(0.5, 1.5, 8).astype(np.float32)
+        y = {"out0": y0, "out1": y1} if y_form == "dict" else [y0, y1]
+        s = {"out0": sw, "out1": sw} if sw_form == "dict" else [sw, sw] if sw_form == "list" else sw
+        if what == "evaluate":
+            return _logs(m.evaluate(x, y, sample_weight=s, batch_size=4, verbose=0, return_dict=True))
+        hist = m.fit(x, y, sample_weight=s, batch_size=4, epochs=2, verbose=0, shuffle=False)
+        return _logs(hist.history) + [np.asarray(w, np.float64) for w in m.get_weights()]
+    return case
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
     for replicas in (1, 2):
@@ -103,6 +131,12 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
             _evaluate_after_validation(replicas, "sum_over_batch_size", (6, 4), (12, 4))
         out[f"trackers/fit 10 by 4s after fit 8 by 4s, {replicas} replica(s)"] = _fit_after_fit(replicas, (8, 4), (10, 4))
         out[f"trackers/fit 8 by 4s after fit 10 by 4s, {replicas} replica(s)"] = _fit_after_fit(replicas, (10, 4), (8, 4))
+    for outputs, y_form, sw_form, what in (("list", "dict", "array", "fit"), ("list", "list", "array", "fit"),
+                                           ("list", "dict", "dict", "fit"), ("list", "list", "list", "fit"),
+                                           ("list", "dict", "array", "evaluate"), ("dict", "dict", "array", "fit"),
+                                           ("dict", "list", "list", "fit"), ("dict", "dict", "dict", "evaluate")):
+        out[f"sample_weights/{what}: {outputs} outputs, {y_form} targets, {sw_form} sample weights"] = \
+            _weighted_outputs(outputs, y_form, sw_form, what)
     return out
 
 
@@ -125,6 +159,11 @@ def _fresh_keras_session_after() -> Any:
 @pytest.mark.clause("keras.fit.traced-shapes")
 def test_loss_trackers_weigh_every_batch_by_the_trace_of_the_element_spec(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("trackers/"))
+
+
+@pytest.mark.clause("keras.compile.loss-weights")
+def test_each_outputs_sample_weights_are_read_by_the_losss_path_in_the_predictions(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("sample_weights/"))
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
