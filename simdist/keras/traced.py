@@ -63,6 +63,12 @@ def data_batches(static: bool, elements: bool = False) -> Iterator[None]:
         _state.static_batch, _state.elements = before
 
 
+def batch_view() -> tuple[bool, bool]:
+    """(static, elements) of the loop running now (`data_batches`): what a step recorded under it read of
+    the batch dimension, so the trainer keeps one recording per view (kfuzz43)."""
+    return _state.static_batch, _state.elements
+
+
 def batch_dim_unknown() -> bool:
     """True inside a traced step over batches without a static size (`data_batches`): static batch
     dimensions read as unknown."""

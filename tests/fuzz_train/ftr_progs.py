@@ -19,17 +19,19 @@ from typing import Any
 
 import numpy as np
 
-from ftr_vocab import (ARCHS as V_ARCHS, CALLBACKS as V_CALLBACKS, CUSTOM_MODEL, LOSS_STRINGS, LOSSES as V_LOSSES,
-                       OPTIMIZERS as V_OPTIMIZERS, RANDOM_ARCHS, REDUCTIONS, SCHEDULES, SETS_LR, TEXT_ARCHS)
+from ftr_vocab import (ARCHS as V_ARCHS, BN_ARCHS, CALLBACKS as V_CALLBACKS, CHECKPOINT_CB, CHECKPOINT_POST,
+                       CHECKPOINT_PRE, CUSTOM_MODEL, KERAS_FILE_SRC, LOSS_STRINGS, LOSSES as V_LOSSES,
+                       OPTIMIZERS as V_OPTIMIZERS, RANDOM_ARCHS, REDUCTIONS, SCHEDULES, SETS_LR, TEXT2_ARCHS,
+                       TEXT_ARCHS, TRAINING_CALL_SRC, VAL_CALLBACKS)
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
-ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS}
+ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
-ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS)
+ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS)
 TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2")
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
 #: strategy -> weight (MirroredStrategy(3) programs take TF the longest)
@@ -60,7 +62,10 @@ def valid(cfg: dict[str, str]) -> bool:
         return False
     if cfg["common"] in SCHEDULED and cfg["callbacks"] in SETS_LR:
         return False   # a schedule's learning rate cannot be set
-    if cfg["strategy"] == "central2" and cfg["arch"] in RANDOM_ARCHS:
+    if cfg["arch"] in TEXT2_ARCHS and cfg["arch"] in BN_ARCHS and (
+            cfg["strategy"] == "central2" or cfg["strategy"] == "mirrored3" and cfg.get("partial") == "yes"):
+        return False   # the grid's batchnorm rules (ftr_vocab.BN_ARCHS)
+    if cfg["strategy"] == "central2" and (cfg["arch"] in RANDOM_ARCHS or cfg["arch"] == "dense_bn_dropout"):
         return False   # TF 2.21 raises ValueError (a replica-context update of an AggregatingVariable)
     if cfg["policy"] == "mixed_float16" and cfg["metrics"] == "m0" and target in ("onehot", "sparse"):
         return False   # in_top_k of float16 predictions raises TypeError (the ops.in-top-k-dtype rule)
@@ -205,6 +210,45 @@ def _widen2(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _widen3(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz43's vocabulary, drawn from a generator of its own (``[seed, index, 5]``), so the programs it leaves
+    alone keep their configuration, source and hash: a recurrent text model or the Dense + BatchNormalization +
+    Dropout block (TEXT2_ARCHS) for one one-input program in ten; for fit programs of two outputs of a functional
+    model, the losses, loss weights, metrics and targets as dicts keyed by the output names
+    (``outputs_form=dict``, one in two); ``model.save`` to a .keras file, ``tf.keras.models.load_model`` under
+    the strategy and one more epoch of fit (``save=keras_file``, one fit program in four without another
+    persistence; not the subclassed models, which load_model cannot rebuild unregistered); a ModelCheckpoint
+    keeping the best epoch's weights, loaded into a fresh model after fit (``checkpoint_cb=best``, one fit
+    program in seven); EarlyStopping or ReduceLROnPlateau on the validation loss (``val_callbacks``, one in three
+    fit programs with validation data and no callbacks); the model called in training mode after everything
+    (``training_call=yes``, one fit program in five without random layers); the inputs of a two-input model
+    named and fed as a dict keyed by the names (``inputs_form=dict``, one two-input fit program in two)."""
+    a, b, c, d, e, f = side.random(6)
+    text2 = _pick(side, TEXT2_ARCHS)
+    val_cb = _pick(side, VAL_CALLBACKS)
+    opts = [o for o in cfg.get("fitopts", "").split(",") if o]
+    if e < 0.1 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and valid({**cfg, "arch": text2}):
+        cfg = {**cfg, "arch": text2}
+    fit = cfg["mode"] == "fit"
+    custom = cfg.get("model") == "custom_train_step" or cfg.get("model_form") == "subclassed"
+    if a < 0.5 and fit and cfg["outputs"] == "2":
+        cfg = {**cfg, "outputs_form": "dict"}
+    if b < 0.25 and fit and cfg["persist"] == "none" and not custom:
+        cfg = {**cfg, "save": "keras_file"}
+    if c < 1 / 7 and fit:
+        cfg = {**cfg, "checkpoint_cb": "best"}
+    if d < 1 / 3 and fit and cfg["callbacks"] == "none" and ("validation_split" in opts or "validation_data" in opts) \
+            and not (val_cb == "reduce_lr_val" and cfg["common"] in SCHEDULED):
+        cfg = {**cfg, "val_callbacks": val_cb}
+    random_layers = cfg["arch"] in RANDOM_ARCHS or cfg["arch"] == "dense_bn_dropout"
+    if f < 0.2 and fit and not random_layers and ARCHS[cfg["arch"]][0] != "float2":
+        cfg = {**cfg, "training_call": "yes"}
+    if side.random() < 0.5 and fit and ARCHS[cfg["arch"]][0] == "float2":   # (drawn last: the draws above stay)
+        cfg = {**cfg, "inputs_form": "dict"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -238,7 +282,9 @@ def _build_source(cfg: dict[str, str]) -> str:
     dtype = ", dtype='int32'" if kind == "int" else ""
     heads = [cfg["loss"]] + ([cfg["loss2"]] if cfg["outputs"] == "2" else [])
     if kind == "float2":
-        body = [f"in{i} = tf.keras.Input({s!r})" for i, s in enumerate(shape)] + ["inp = [in0, in1]", *lines]
+        named = ", name='in{i}'" if cfg.get("inputs_form") == "dict" else ""
+        body = [f"in{i} = tf.keras.Input({s!r}{named.format(i=i)})" for i, s in enumerate(shape)] + \
+            ["inp = [in0, in1]", *lines]
     else:
         body = [f"inp = tf.keras.Input({shape!r}{dtype})", "h = inp", *lines]
     reg = {"l2": ", kernel_regularizer=tf.keras.regularizers.L2(0.02)",
@@ -277,6 +323,21 @@ if "validation_data" in fit_kwargs:
     fit_kwargs["validation_data"] = tf.data.Dataset.from_tensor_slices(
         tuple(_slices(v) for v in fit_kwargs["validation_data"])).batch(batch_size)
 """
+_DICT_TARGETS = """\
+y = {"out0": y[0], "out1": y[1]}   # (kfuzz43: targets keyed by the output names)
+fit_kwargs = dict(fit_kwargs)
+if "validation_data" in fit_kwargs:
+    fit_kwargs["validation_data"] = (fit_kwargs["validation_data"][0],
+                                     {"out0": fit_kwargs["validation_data"][1][0],
+                                      "out1": fit_kwargs["validation_data"][1][1]})
+"""
+_DICT_INPUTS = """\
+x = {"in0": x[0], "in1": x[1]}   # (kfuzz43: inputs keyed by the Input layers' names)
+fit_kwargs = dict(fit_kwargs)
+if "validation_data" in fit_kwargs:
+    fit_kwargs["validation_data"] = ({"in0": fit_kwargs["validation_data"][0][0],
+                                      "in1": fit_kwargs["validation_data"][0][1]},) + tuple(fit_kwargs["validation_data"][1:])
+"""
 _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
 
 
@@ -293,6 +354,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
             cfg = two if valid(two) else cfg
         cfg = _widen(cfg, np.random.default_rng([seed, index, 3]))
         cfg = _widen2(cfg, np.random.default_rng([seed, index, 4]))
+        cfg = _widen3(cfg, np.random.default_rng([seed, index, 5]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
     reduction = None if cfg["reduction"] == "None" else cfg["reduction"]
     lines = [f"strategy = backend.make_strategy({kind!r}, {replicas})", grid.PRELUDE,
@@ -328,21 +390,43 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
         loss = _loss_source(cfg["loss"], reduction, string=string)
         if cfg["outputs"] == "2":
             w = np.round(rng.uniform(0.2, 1.5, 2), 2)
-            loss = (f"[{loss}, {_loss_source(cfg['loss2'], reduction, string=string)}], "
-                    f"loss_weights=[{w[0]!r}, {w[1]!r}]")
-            metrics = f"[{metrics}, {metrics}]"
+            loss2 = _loss_source(cfg['loss2'], reduction, string=string)
+            if cfg.get("outputs_form") == "dict":   # (kfuzz43: keyed by the output layers' names)
+                loss = f"{{'out0': {loss}, 'out1': {loss2}}}, loss_weights={{'out0': {w[0]!r}, 'out1': {w[1]!r}}}"
+                metrics = f"{{'out0': {metrics}, 'out1': {metrics}}}"
+            else:
+                loss = f"[{loss}, {loss2}], loss_weights=[{w[0]!r}, {w[1]!r}]"
+                metrics = f"[{metrics}, {metrics}]"
         fit = grid.FIT
+        callbacks = CALLBACKS[cfg["callbacks"]]
+        if "val_callbacks" in cfg:
+            callbacks = VAL_CALLBACKS[cfg["val_callbacks"]]
+        if cfg.get("checkpoint_cb") == "best":
+            monitor = "val_loss" if "validation_split" in opts or "validation_data" in opts else "loss"
+            callbacks += f" + [{CHECKPOINT_CB.replace('MONITOR', repr(monitor))}]"
+            fit = CHECKPOINT_PRE + fit
         if cfg.get("weighted_metrics") == "yes":
             fit = fit.replace("metrics=METRICS,", "metrics=METRICS, weighted_metrics=METRICS,")
         if cfg.get("feed") == "dataset":   # (kfuzz42: the batches as a tf.data.Dataset, weights in it)
             fit = _DATASET + fit.replace(_FIT_CALL, "hist = model.fit(ds, epochs=epochs,")
+        if cfg.get("outputs_form") == "dict":
+            fit = _DICT_TARGETS + fit
         if "shuffle" in opts:
             fit = "tf.keras.utils.set_random_seed(seed)\n" + fit.replace(_FIT_CALL, _FIT_CALL.replace("False", "True"))
         body = (fit.replace("LOSS", loss).replace("METRICS", metrics).replace("SPE", str(spe))
-                .replace("CALLBACKS", CALLBACKS[cfg["callbacks"]]))
+                .replace("CALLBACKS", callbacks))
         if cfg["persist"] != "none":
             body += grid.PERSIST_SRC[cfg["persist"]].replace("LOSS", loss).replace("SPE", str(spe))
-        if ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input
+        if cfg.get("checkpoint_cb") == "best":
+            body += CHECKPOINT_POST
+        if cfg.get("save") == "keras_file":
+            body += KERAS_FILE_SRC
+        if cfg.get("training_call") == "yes":
+            body += TRAINING_CALL_SRC
+        if cfg.get("inputs_form") == "dict":   # (kfuzz43: the inputs by their names)
+            body = (_DICT_INPUTS + body).replace("x[:5]", "{k: a[:5] for k, a in x.items()}").replace(
+                "x[:4]", "{k: a[:4] for k, a in x.items()}")
+        elif ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input
             body = body.replace("x[:5]", "[a[:5] for a in x]").replace("x[:4]", "[a[:4] for a in x]")
         params.update(x=x, y=y, batch_size=bs, epochs=epochs, fit_kwargs=fit_kwargs)
     else:

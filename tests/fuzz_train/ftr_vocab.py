@@ -187,3 +187,67 @@ CALLBACKS: dict[str, str] = {
 }
 #: Callbacks that set the learning rate (an optimizer with a schedule refuses them).
 SETS_LR = ("reduce_lr", "lr_scheduler", "reduce_lr_cooldown", "lr_scheduler_epoch", "two")
+
+#: kfuzz43's models, drawn by ftr_progs._widen3's generator of its own: text models with recurrent layers
+#: (Embedding, masked or not, into LSTM and GRU layers, stacked or Bidirectional) and the Dense without bias +
+#: BatchNormalization + Dropout block (the bias BatchNormalization would cancel is left out, as people write
+#: it: no parameter whose gradient is 0 in exact arithmetic).
+TEXT2_ARCHS: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "embed_lstm_masked_seq": ("int", (5,), (f"h = {_L}Embedding(7, 3, mask_zero=True)(h)",
+                                            f"h = {_L}LSTM(3, return_sequences=True)(h)",
+                                            f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "embed_bigru": ("int", (5,), (f"h = {_L}Embedding(6, 3)(h)",
+                                  f"h = {_L}Bidirectional({_L}GRU(2))(h)")),
+    "embed_stacked_lstm_gru": ("int", (4,), (f"h = {_L}Embedding(6, 3, mask_zero=True)(h)",
+                                             f"h = {_L}LSTM(3, return_sequences=True)(h)",
+                                             f"h = {_L}GRU(2)(h)")),
+    "dense_bn_dropout": ("float", (4,), (f"h = {_L}Dense(5, use_bias=False)(h)",
+                                         f"h = {_L}BatchNormalization(momentum=0.8)(h)",
+                                         f"h = {_L}Activation('relu')(h)",
+                                         f"h = {_L}Dropout(0.25, seed=9)(h)")),
+}
+#: Models with BatchNormalization (TF 2.21 refuses it under CentralStorage; an empty replica batch of
+#: MirroredStrategy(3) makes its batch moments NaN: the grid's rules for its own batchnorm model).
+BN_ARCHS = ("batchnorm", "dense_bn_dropout")
+
+#: Callbacks on the validation loss (kfuzz43): drawn for fit programs with validation data and no other callbacks.
+VAL_CALLBACKS: dict[str, str] = {
+    "early_stopping_val": f"[{_C}EarlyStopping(monitor='val_loss', patience=1, restore_best_weights=True)]",
+    "reduce_lr_val": f"[{_C}ReduceLROnPlateau(monitor='val_loss', factor=0.5, patience=0, min_lr=0.001)]",
+}
+
+#: ModelCheckpoint keeping the best epoch's weights (kfuzz43), then loaded into a fresh model.
+CHECKPOINT_CB = (f"{_C}ModelCheckpoint(ckpt_file, monitor=MONITOR, save_best_only=True, "
+                 "save_weights_only=True)")
+CHECKPOINT_PRE = '''\
+import os, tempfile
+ckpt_file = os.path.join(tempfile.mkdtemp(), "best.weights.h5")
+'''
+CHECKPOINT_POST = '''\
+with strategy.scope():
+    model_ck, _ = build()
+model_ck.load_weights(ckpt_file)
+obs["loaded_weights/checkpoint_cb"] = flat(model_ck)
+'''
+
+#: model.save to a .keras file, keras.models.load_model under the strategy, then fit continued (kfuzz43).
+KERAS_FILE_SRC = '''\
+import os, tempfile
+keras_path = os.path.join(tempfile.mkdtemp(), "model.keras")
+model.save(keras_path)
+with strategy.scope():
+    model_kf = tf.keras.models.load_model(keras_path)
+obs["loaded_weights/keras_file"] = flat(model_kf)
+obs["loaded_predict/keras_file"] = np.asarray(model_kf.predict(x[:4], verbose=0))
+for i, v in enumerate(opt_vars(model_kf.optimizer)):
+    obs[f"restored_optimizer_var/keras_file/{i}"] = v
+model_kf.fit(x, y, batch_size=batch_size, epochs=1, shuffle=False, verbose=0)
+obs["continued_weights/keras_file"] = flat(model_kf)
+'''
+
+#: The model called in training mode after fit (BatchNormalization's batch statistics, kfuzz43).
+TRAINING_CALL_SRC = '''\
+obs["predict/training_call"] = np.stack([np.asarray(backend.to_numpy(t))
+                                         for t in tf.nest.flatten(model(x[:4], training=True))])
+obs["final_weights/after_training_call"] = flat(model)
+'''

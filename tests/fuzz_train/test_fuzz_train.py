@@ -66,7 +66,8 @@ def test_programs_reach_the_vocabulary() -> None:
     """600 programs of one seed reach every architecture (the text models too), loss and optimizer of both
     vocabularies, every mode, strategy, fit option, two outputs, mixed_float16, the subclassed model with its own
     train_step and losses by string, the Sequential and subclassed model forms, datasets fed to fit, kernel
-    regularizers and weighted metrics."""
+    regularizers and weighted metrics, dict losses and targets, .keras files saved and loaded, ModelCheckpoint,
+    callbacks on the validation loss and the model called in training mode (kfuzz43)."""
     cs = [make_program(SEED, i) for i in range(600)]
     for factor, levels in (("arch", ARCHS), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
         drawn = {c.config[factor] for c in cs}
@@ -85,13 +86,21 @@ def test_programs_reach_the_vocabulary() -> None:
         "no partial last batch in 600 programs"
     for factor, want in (("model", {"custom_train_step"}), ("loss_form", {"string"}),   # (kfuzz41's side draws)
                          ("model_form", {"sequential", "subclassed"}), ("feed", {"dataset"}),   # (kfuzz42's)
-                         ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"})):
+                         ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"}),
+                         ("outputs_form", {"dict"}), ("save", {"keras_file"}),   # (kfuzz43's)
+                         ("checkpoint_cb", {"best"}), ("val_callbacks", {"early_stopping_val", "reduce_lr_val"}),
+                         ("training_call", {"yes"})):
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     customs = [c for c in cs if c.config.get("model") == "custom_train_step"]
     assert all("class CustomModel(tf.keras.Model)" in c.source
                and ("model = CustomModel(" in c.source or "class Net(CustomModel)" in c.source)
                for c in customs), "a custom_train_step program does not build its model from CustomModel"
+    checks = {"outputs_form": "loss={'out0': ", "save": "tf.keras.models.load_model(keras_path)",
+              "checkpoint_cb": "ModelCheckpoint(ckpt_file", "training_call": "model(x[:4], training=True)"}
+    for c in cs:
+        for factor, text in checks.items():
+            assert factor not in c.config or text in c.source, f"program {c.index} ({factor}) has no {text!r}"
     forms = {"sequential": "model = tf.keras.Sequential([", "subclassed": "    def call(self, h):"}
     for c in cs:
         form = c.config.get("model_form")

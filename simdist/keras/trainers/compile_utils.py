@@ -53,6 +53,19 @@ def _flatten(x: Any) -> list[Any]:
     return [x]
 
 
+def _resolve_sample_weight(sample_weight: Any, y_pred: Any, i: int, flat_sw: list[Any]) -> Any:
+    """Output `i`'s sample weights of nested `sample_weight`, as Keras 3.15's CompileLoss.call reads them:
+    `resolve_path(path, sample_weight)` with the loss's path in the predictions' structure, an index for a list
+    of outputs, a name for a dict. So the weights of a dict `y` (fit's single array replicated over y's
+    structure by the data adapter, or a dict given) against a list of outputs raise KeyError: 0, as in TF 2.21
+    (kfuzz43: seed 4320261203 #8; CompileLoss maps a dict y to the output list, but not the weights)."""
+    if isinstance(y_pred, (list, tuple)) and not any(_is_nested(p) for p in y_pred):
+        return sample_weight[i]
+    if isinstance(y_pred, dict) and not any(_is_nested(p) for p in y_pred.values()):
+        return sample_weight[sorted(y_pred)[i]]
+    return flat_sw[i]
+
+
 def _pack_as(structure: Any, flat: list[Any]) -> Any:
     it = iter(flat)
 
@@ -414,7 +427,7 @@ class CompileLoss:
         metrics = self._metrics if self._metrics else [None] * len(self._flat_losses)
         values = []
         for (i, loss_fn, weight, _), metric in zip(self._flat_losses, metrics):
-            sw = flat_sw[i] if nested_sw else sample_weight
+            sw = _resolve_sample_weight(sample_weight, y_pred, i, flat_sw) if nested_sw else sample_weight
             value = tf.cast(loss_fn(flat_true[i], flat_pred[i], sw), self.dtype)
             if metric is not None:
                 # Keras 3.15 weighs each output's loss tracker by the prediction's *static* batch size
