@@ -867,6 +867,22 @@ def _composition_must_be_self_adjoint(operators: list) -> bool:
     return _is_aat_form(operators)
 
 
+def _operator_list(operators: Any, empty: Any = None, mixed: Any = None) -> list:
+    """The operators of a composite operator as a list, checked as TF's constructors check them: an
+    iterable (not a string), not empty, of one dtype; `empty` and `mixed` give a class's own texts (TF's
+    Kronecker words them differently from its Composition and BlockDiag)."""
+    if isinstance(operators, (str, bytes)) or not hasattr(operators, "__iter__"):
+        raise TypeError(f"Expected argument 'operators' to be a proper iterable, found: {operators!r}")
+    operators = list(operators)
+    if not operators:
+        raise ValueError(empty(operators) if empty else "Expected a non-empty list of operators. Found: %s" % operators)
+    dtype = operators[0].dtype
+    if any(o.dtype != dtype for o in operators):
+        raise TypeError(mixed(operators) if mixed else "Expected all operators to have the same dtype.  Found %s"
+                        % "   ".join(str((o.name, o.dtype)) for o in operators))
+    return operators
+
+
 class LinearOperatorComposition(LinearOperator):
     """Composes one or more `LinearOperators` (applied right to left)."""
 
@@ -874,17 +890,9 @@ class LinearOperatorComposition(LinearOperator):
                  is_positive_definite: Any = None, is_square: Any = None, name: Any = None) -> None:
         parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        if isinstance(operators, (str, bytes)) or not hasattr(operators, "__iter__"):
-            raise TypeError(f"Expected argument 'operators' to be a proper iterable, found: {operators!r}")
-        operators = list(operators)
-        if not operators:
-            raise ValueError("Expected a non-empty list of operators. Found: %s" % operators)
+        operators = _operator_list(operators)
         self._operators = operators
         dtype = operators[0].dtype
-        for operator in operators:
-            if operator.dtype != dtype:
-                name_type = (str((o.name, o.dtype)) for o in operators)
-                raise TypeError("Expected all operators to have the same dtype.  Found %s" % "   ".join(name_type))
         if all(operator.is_non_singular for operator in operators):
             if is_non_singular is False:
                 raise ValueError("The composition of non-singular operators is always non-singular.")
@@ -1620,18 +1628,12 @@ class LinearOperatorKronecker(LinearOperator):
                  is_positive_definite: Any = None, is_square: Any = None, name: Any = None) -> None:
         parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        if isinstance(operators, (str, bytes)) or not hasattr(operators, "__iter__"):
-            raise TypeError(f"Expected argument 'operators' to be a proper iterable, found: {operators!r}")
-        operators = list(operators)
-        if not operators:
-            raise ValueError(f"Argument `operators` must be a list of >=1 operators. Received: {operators}.")
+        operators = _operator_list(
+            operators, lambda ops: f"Argument `operators` must be a list of >=1 operators. Received: {ops}.",
+            lambda ops: "Expected every operation in argument `operators` to have the same dtype. Received "
+                        f"{[str((o.name, o.dtype)) for o in ops]}.")
         self._operators = operators
         dtype = operators[0].dtype
-        for operator in operators:
-            if operator.dtype != dtype:
-                name_type = (str((o.name, o.dtype)) for o in operators)
-                raise TypeError("Expected every operation in argument `operators` to have the same dtype. Received "
-                                f"{list(name_type)}.")
         if all(operator.is_non_singular for operator in operators):
             if is_non_singular is False:
                 raise ValueError("The Kronecker product of non-singular operators is always non-singular. Expected "
@@ -1970,18 +1972,10 @@ class LinearOperatorBlockDiag(LinearOperator):
                  is_positive_definite: Any = None, is_square: Any = True, name: Any = None) -> None:
         parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        if isinstance(operators, (str, bytes)) or not hasattr(operators, "__iter__"):
-            raise TypeError(f"Expected argument 'operators' to be a proper iterable, found: {operators!r}")
-        operators = list(operators)
-        if not operators:
-            raise ValueError("Expected a non-empty list of operators. Found: %s" % operators)
+        operators = _operator_list(operators)
         self._operators = operators
-        self._diagonal_operators = operators
         dtype = operators[0].dtype
-        for operator in operators:
-            if operator.dtype != dtype:
-                name_type = (str((o.name, o.dtype)) for o in operators)
-                raise TypeError("Expected all operators to have the same dtype.  Found %s" % "   ".join(name_type))
+        self._diagonal_operators = operators
         if all(operator.is_non_singular for operator in operators):
             if is_non_singular is False:
                 raise ValueError("The direct sum of non-singular operators is always non-singular.")
