@@ -920,6 +920,12 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
         # an Identity op (a bool variable's gradient through it is zeros: fuzz2 seed 20261130 #1871)
         convert_to_tensor(axis, dtype=dtypes.int32).shape.assert_has_rank(0)
         return identity(matching_list(values, "ConcatV2", "values")[0], name=name)   # (`concat_1/concat`)
+    if type(axis) is float and not context.in_function():
+        from simdist.runtime.ops import attr_rules
+        if all(attr_rules.check_one_input(v) for v in values):
+            # (the eager fast path converts a Python float axis with Tidx's default int32; the fallback (a list
+            # among the values) infers float32, the attr's refusal below; fz43, as ReverseV2's axis)
+            raise TypeError(f"Cannot convert {axis!r} to EagerTensor of dtype int32")
     ts = matching_list(values, "ConcatV2", "values")
     if not ts:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, dispatch, graph_constants, graph_inputs
+from simdist.runtime.ops import args, attr_rules, dispatch, graph_constants, graph_inputs
 from simdist.runtime.ops import static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
@@ -81,6 +81,10 @@ def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tenso
     # (a graph: op_def_library converts begin, then size with begin's Index: an int32 tensor size beside
     # an int64 begin is its TypeError before the shape function; fz32b, fz14 seed 1420323001 #192)
     graph_inputs.check("Slice", (input_, begin, size))
+    if not context.in_function() and (type(begin) is float or type(size) is float):
+        # (eagerly begin and size share Index as TF converts them: `slice(x, [0, 0], 1.5)` is size's conversion
+        # to begin's int32, TypeError "Cannot convert 1.5 to EagerTensor of dtype int32"; fz43)
+        attr_rules.eager_group([begin, size], attr_rules.fast_path_takes("Slice", (input_, begin, size)))
     t = _t(input_)
     # (begin and size share Index: an empty `size` converts with begin's integer dtype; fz14 seed 14 #574)
     b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", True)
@@ -374,13 +378,26 @@ TILE.standin = lambda arrays, attrs: (tuple(d * k for d, k in zip(arrays[0].shap
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
+    if not context.in_function() and not (isinstance(multiples, Tensor) or hasattr(multiples, "_as_tensor")) and \
+            not (type(multiples) in (list, tuple) and all(type(i) is int for i in multiples)):
+        # (eagerly Tmultiples' default int32 as TF's fast path or fallback converts: `tile(x, 1.5)` is TypeError
+        # "Cannot convert 1.5 to EagerTensor of dtype int32", an ndarray is cast; fz43, as ReverseV2's axis)
+        multiples = attr_rules.default_group([multiples], dtypes.int32, ("int32", "int64"),
+                                             attr_rules.fast_path_takes("Tile", (input, multiples)))[0]
     md = getattr(multiples, "dtype", None)
     if isinstance(multiples, Tensor) or hasattr(multiples, "_as_tensor"):
         if md not in (dtypes.int32, dtypes.int64):   # (an empty one too: the attr is checked before the values)
             raise trace_errors.attr_not_allowed("Tile", "Tmultiples", md, "int32, int64")
     m = _ints(multiples, "Tmultiples", "Tile")
+    m_rank = np.ndim(dispatch.static_value(multiples) if isinstance(multiples, Tensor) else multiples)
+    if m_rank != 1 and not (isinstance(multiples, Tensor) and static_shapes.rank_unknown(multiples)):
+        # (TileOp: a vector of multiples, "Expected multiples to be 1-D, but got shape []" for np.float32(2) cast to
+        # int32; Tile's shape function WithRank(multiples, 1) in a graph; fz43, observed on TF 2.21)
+        raise trace_errors.shape_error(f"Expected multiples to be 1-D, but got shape "
+                                       f"{args.dims(list(np.shape(dispatch.static_value(multiples) if isinstance(multiples, Tensor) else multiples)))} [Op:Tile]",
+                                       f"Shape must be rank 1 but is rank {m_rank}", "Tile",
+                                       (t.shape.as_list(), list(np.shape(multiples))))
     if len(m) != t.ndim:
-        from simdist.runtime.ops import static_shapes
         if static_shapes.rank_unknown(t):   # (Tile's shape function cannot see it: the kernel, when the graph runs)
             raise errors.InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length "
                                                           f"{t.ndim} but got length {len(m)} [Op:Tile]")
@@ -583,7 +600,12 @@ REVERSE = register("ReverseV2", lambda a, axis: np.flip(a, axis), args.first, ar
 def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
     """`tf.reverse`: the elements reversed along each axis of the 1-D `axis` (int32 or int64)."""
     t = _t(tensor)
-    ax = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype_hint=dtypes.int32)   # Tidx's default
+    if isinstance(axis, Tensor) or context.in_function():
+        ax = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype_hint=dtypes.int32)   # Tidx's default
+    else:   # (eagerly Tidx's default int32 as TF's fast path or fallback converts: a Python float is TypeError "Cannot
+        # convert 1.5 to EagerTensor of dtype int32", an ndarray is cast; fz43, fz14 seed 1420433003 #93)
+        ax = attr_rules.default_group([axis], dtypes.int32, ("int32", "int64"),
+                                      attr_rules.fast_path_takes("ReverseV2", (tensor, axis)))[0]
     if ax.dtype.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(ax.dtype)} is not in "
                                           "the list of allowed values: int32, int64 [Op:ReverseV2]")
