@@ -93,14 +93,11 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     # (op_def_library converts a non-tensor with TI's default, int64, as the preferred dtype: Python and NumPy
     # bools become 0/1, floats keep float32 and are refused; fz3 seed 97 #69)
     idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices, dtype_hint=dtypes.int64)
-    if type(depth) in (float, complex):
-        # (OneHot's depth is an int32 input: a Python float or complex is the conversion's TypeError eagerly (fast path
-        # and fallback alike), op_def_library's in a graph; a NumPy float is cast; fz43, observed on TF 2.21)
-        if context.in_function():
-            raise TypeError(f"Expected int32 passed to parameter 'depth' of op 'OneHot', got {depth!r} of type "
-                            f"'{type(depth).__name__}' instead. Error: Expected int32, but got {depth!r} of type "
-                            f"'{type(depth).__name__}'.")
-        raise TypeError(f"Cannot convert {depth!r} to EagerTensor of dtype int32")
+    if not isinstance(depth, Tensor):
+        # (OneHot's depth is an int32 input, converted as TF converts it: a Python float or complex, [1.5], 'a' are
+        # TypeError, None ValueError, 2**40 wraps to 0 (an empty one-hot), a NumPy float is cast; op_def_library's
+        # errors in a graph; fz43, observed on TF 2.21)
+        depth = convert_to_tensor(depth._as_tensor() if hasattr(depth, "_as_tensor") else depth, dtype=dtypes.int32)
     dv = np.asarray(dispatch.static_value(depth) if isinstance(depth, Tensor) else depth)
     ax = -1 if axis is None else int(axis)
     kerr = _one_hot_kernel_error(idx.ndim, dv, on, off, ax)

@@ -34,6 +34,21 @@ def _ints(v: Any, what: str, opname: str, empty_ok: bool = True) -> tuple[int, .
     return tuple(int(i) for i in arr.reshape(-1))
 
 
+def _python_ints(v: Any) -> bool:
+    """A Python list or tuple of Python ints (the common shape-like argument: no conversion rule to apply)."""
+    return type(v) in (list, tuple) and all(type(i) is int for i in v)
+
+
+def _value_shape(v: Any) -> list[int]:
+    """The shape of an op's operand as given (a tensor's static shape, a nested list's by its first items, NumPy's),
+    without reading a graph tensor's value."""
+    if isinstance(v, Tensor):
+        return [int(d) if d is not None else -1 for d in v.shape.as_list()] if v.shape.rank is not None else []
+    if isinstance(v, (list, tuple)):
+        return [len(v)] + (_value_shape(v[0]) if v and isinstance(v[0], (list, tuple, np.ndarray)) else [])
+    return list(np.shape(v))
+
+
 def _paddings(p: Any, opname: str, shp: list[int]) -> tuple[tuple[int, int], ...]:
     """The paddings as the op takes them (attr Tpaddings, default int32): a tensor must be int32 or
     int64; a NumPy value and an empty Python list convert to int32; a Python list of floats infers
@@ -81,9 +96,9 @@ def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tenso
     # (a graph: op_def_library converts begin, then size with begin's Index: an int32 tensor size beside
     # an int64 begin is its TypeError before the shape function; fz32b, fz14 seed 1420323001 #192)
     graph_inputs.check("Slice", (input_, begin, size))
-    if not context.in_function() and (type(begin) is float or type(size) is float):
-        # (eagerly begin and size share Index as TF converts them: `slice(x, [0, 0], 1.5)` is size's conversion
-        # to begin's int32, TypeError "Cannot convert 1.5 to EagerTensor of dtype int32"; fz43)
+    if not context.in_function() and not (_python_ints(begin) and _python_ints(size)):
+        # (eagerly begin and size share Index as TF converts them: `slice(x, [0, 0], 1.5)` and `[1.5]`, `1j`, 'a' are
+        # size's conversion to begin's int32, TypeError "Cannot convert 1.5 to EagerTensor of dtype int32"; fz43)
         attr_rules.eager_group([begin, size], attr_rules.fast_path_takes("Slice", (input_, begin, size)))
     t = _t(input_)
     # (begin and size share Index: an empty `size` converts with begin's integer dtype; fz14 seed 14 #574)
@@ -384,19 +399,23 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
         # "Cannot convert 1.5 to EagerTensor of dtype int32", an ndarray is cast; fz43, as ReverseV2's axis)
         multiples = attr_rules.default_group([multiples], dtypes.int32, ("int32", "int64"),
                                              attr_rules.fast_path_takes("Tile", (input, multiples)))[0]
+    elif context.in_function() and not (isinstance(multiples, Tensor) or hasattr(multiples, "_as_tensor")) and \
+            not _python_ints(multiples):
+        # (op_def_library's conversion of Tmultiples, preferring int32: np.float32(1.5) and True are int32 scalars,
+        # then the shape function's rank error; None its ValueError; fz43)
+        multiples = graph_inputs.convert("Tile", multiples, "multiples")
     md = getattr(multiples, "dtype", None)
     if isinstance(multiples, Tensor) or hasattr(multiples, "_as_tensor"):
         if md not in (dtypes.int32, dtypes.int64):   # (an empty one too: the attr is checked before the values)
             raise trace_errors.attr_not_allowed("Tile", "Tmultiples", md, "int32, int64")
     m = _ints(multiples, "Tmultiples", "Tile")
-    m_rank = np.ndim(dispatch.static_value(multiples) if isinstance(multiples, Tensor) else multiples)
-    if m_rank != 1 and not (isinstance(multiples, Tensor) and static_shapes.rank_unknown(multiples)):
+    m_shape = _value_shape(multiples)
+    if len(m_shape) != 1 and not (isinstance(multiples, Tensor) and static_shapes.rank_unknown(multiples)):
         # (TileOp: a vector of multiples, "Expected multiples to be 1-D, but got shape []" for np.float32(2) cast to
         # int32; Tile's shape function WithRank(multiples, 1) in a graph; fz43, observed on TF 2.21)
-        raise trace_errors.shape_error(f"Expected multiples to be 1-D, but got shape "
-                                       f"{args.dims(list(np.shape(dispatch.static_value(multiples) if isinstance(multiples, Tensor) else multiples)))} [Op:Tile]",
-                                       f"Shape must be rank 1 but is rank {m_rank}", "Tile",
-                                       (t.shape.as_list(), list(np.shape(multiples))))
+        raise trace_errors.shape_error(f"Expected multiples to be 1-D, but got shape {args.dims(m_shape)} [Op:Tile]",
+                                       f"Shape must be rank 1 but is rank {len(m_shape)}", "Tile",
+                                       (t.shape.as_list(), m_shape))
     if len(m) != t.ndim:
         if static_shapes.rank_unknown(t):   # (Tile's shape function cannot see it: the kernel, when the graph runs)
             raise errors.InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length "
