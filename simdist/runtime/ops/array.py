@@ -920,19 +920,22 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
         # an Identity op (a bool variable's gradient through it is zeros: fuzz2 seed 20261130 #1871)
         convert_to_tensor(axis, dtype=dtypes.int32).shape.assert_has_rank(0)
         return identity(matching_list(values, "ConcatV2", "values")[0], name=name)   # (`concat_1/concat`)
+    late_axis: Any = None
     if not context.in_function() and not isinstance(axis, Tensor) and not hasattr(axis, "_as_tensor") and \
-            not (type(axis) is int and -(2**31) <= axis < 2**31) and not isinstance(axis, (list, tuple)):
+            not (type(axis) is int and -(2**31) <= axis < 2**31) and not isinstance(axis, (list, tuple)) and \
+            axis is not None:
         from simdist.runtime.ops import attr_rules
         # (eagerly Tidx's default int32 as TF's fast path (every value a tensor or number) or fallback converts the
         # axis: a Python float is TypeError "Cannot convert 1.5 to EagerTensor of dtype int32", 2**40 wraps to 0, True
         # is 1, np.float32(1.5) and np.array([1.5]) are cast (a one-element axis); with a list among the values the
         # fallback keeps a float axis float32, the attr's refusal; fz43, as ReverseV2's axis)
-        fast = all(attr_rules.check_one_input(v) for v in values) and attr_rules.check_one_input(axis)
-        if type(axis) is float and not fast:
-            axis = convert_to_tensor(axis)
-        else:
-            axis = attr_rules.default_group([axis], dtypes.int32, ("int32", "int64"), fast)[0]
+        # (both convert the values first, then the axis: `concat([nan, ..., uint8 tensor], 1.5)` is the values'
+        # TypeError "Cannot convert nan to EagerTensor of dtype uint8")
+        late_axis = (axis, all(attr_rules.check_one_input(v) for v in values) and attr_rules.check_one_input(axis))
     ts = matching_list(values, "ConcatV2", "values")
+    if late_axis is not None:
+        from simdist.runtime.ops import attr_rules
+        axis = attr_rules.default_group([late_axis[0]], dtypes.int32, ("int32", "int64"), late_axis[1])[0]
     if not ts:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
     if len(ts) == 1:

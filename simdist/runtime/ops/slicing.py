@@ -96,11 +96,11 @@ def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tenso
     # (a graph: op_def_library converts begin, then size with begin's Index: an int32 tensor size beside
     # an int64 begin is its TypeError before the shape function; fz32b, fz14 seed 1420323001 #192)
     graph_inputs.check("Slice", (input_, begin, size))
+    t = _t(input_)
     if not context.in_function() and not (_python_ints(begin) and _python_ints(size)):
         # (eagerly begin and size share Index as TF converts them: `slice(x, [0, 0], 1.5)` and `[1.5]`, `1j`, 'a' are
         # size's conversion to begin's int32, TypeError "Cannot convert 1.5 to EagerTensor of dtype int32"; fz43)
         attr_rules.eager_group([begin, size], attr_rules.fast_path_takes("Slice", (input_, begin, size)))
-    t = _t(input_)
     # (begin and size share Index: an empty `size` converts with begin's integer dtype; fz14 seed 14 #574)
     b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", True)
     shp = t.shape.as_list()
