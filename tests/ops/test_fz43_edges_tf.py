@@ -278,6 +278,21 @@ def _variable_update_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- found by tests/fuzz43/fz43_gen.py (seed 43001): array_ops.stack converts a str or bytes as a whole (a string
+# scalar); to_hash_bucket_fast's fallback checks num_buckets with make_int before it converts the input
+def _generator_cases() -> list[tuple[str, str, object]]:
+    out = []
+    for call in ("tf.stack(b'\\xc3\\xa9t')", "tf.stack('ab')", "tf.stack('')", "tf.stack(['ab', 'c'])", "tf.stack(b'ab', axis=1)",
+                 "tf.strings.to_hash_bucket_fast(tf.ones([1, 2]), np.array([1, 2], np.int16))",
+                 "tf.strings.to_hash_bucket_fast(tf.ones([1, 2]), np.int64(3))",
+                 "tf.strings.to_hash_bucket_fast(['a', 'b'], np.int64(3))",
+                 "tf.strings.to_hash_bucket_fast(tf.ones([1, 2]), 2.5)", "tf.strings.to_hash_bucket_fast(['a'], 2.5)",
+                 "tf.strings.to_hash_bucket(tf.ones([1, 2]), np.array([1, 2], np.int16))"):
+        out.append((call, _K, _eager(call)))
+        out.append((f"{call} in a tf.function", _T, _traced(call)))
+    return out
+
+
 CASES: list[tuple] = [
     *_conversion_cases(),
     *_segment_join_cases(),
@@ -290,6 +305,7 @@ CASES: list[tuple] = [
     *_rtruediv_cases(),
     *_tuple_and_stitch_cases(),
     *_variable_update_cases(),
+    *_generator_cases(),
 ]
 
 

@@ -1070,7 +1070,9 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     # TypeError before Pack converts the values; fz34b, fourth generator seed 3402 #72)
     # (`axis == 0` with TF's operators: a bool tensor axis is its TypeError "Cannot convert 0 to
     # EagerTensor of dtype bool"; fz35b)
-    if isinstance(values, (list, tuple)) and (bool(axis == 0) if tensor_axis else axis == 0) and values:
+    if (isinstance(values, (list, tuple)) and values or isinstance(values, (str, bytes))) and \
+            (bool(axis == 0) if tensor_axis else axis == 0):
+        # (a str or bytes converts as a whole too: `tf.stack(b'ab')` is the string scalar; fz43's own generator)
         # array_ops.stack converts the list as a whole first (its dtype is the list's: [np.int64(0)]
         # is int32; a list holding tensors is autopacked, its other elements converted to the first
         # tensor's dtype, in a graph too: `stack([1, float16 variable])` is float16), swallowing only
