@@ -900,7 +900,8 @@ class ResourceVariable(InPlaceRefusals, Variable):
             # (TF converts the value with the variable's dtype first: convert_to_tensor's ValueError)
             raise ValueError(f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype "
                              f"{t.dtype.name}: {t!r}")
-        if op != "AssignVariableOp":
+        graph = context.in_function()
+        if op != "AssignVariableOp" and not graph:
             self._update_kernel(op)   # (after the conversion, before the kernel's shape check)
         arr = _dispatch.raw(t)   # (the write is recorded with the tensor as its operand)
         if arr.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape) and op != "AssignVariableOp":
@@ -913,6 +914,11 @@ class ResourceVariable(InPlaceRefusals, Variable):
             raise trace_errors.shape_error(
                 f"Cannot update variable with shape {trace_errors.shapes_text([want])} using a Tensor with shape "
                 f"{trace_errors.shapes_text([got])}, shapes must be equal. [Op:{op}]", text, op, [[], got])
+        if op != "AssignVariableOp" and graph:
+            # (a graph builds the node first, its shape function's ValueError at trace, and looks the kernel up when it
+            # runs: `bool_variable.assign_add(True)` in a tf.function is "Shapes must be equal rank, but are 2 and 0";
+            # fz43, fz4 seed 4301 #115, observed on TF 2.21)
+            self._update_kernel(op)
         if arr.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape):
             raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
                              f"{self._shape}, and the assigned value shape {t.shape} are incompatible.")

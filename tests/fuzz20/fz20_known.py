@@ -184,6 +184,15 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "same product without the transposed or adjoint rhs is NaN+NaNj (packets). simdist multiplies every k = 1 product "
         "as NumPy does (NaN+NaNj); which of Eigen's paths (k = 1, the transposed rhs) take the scalar operator was not "
         "mapped: fz3_known's ('linalg.matmul', 'value') class, the non-GEBP paths (fz40, open).",
+    ("raw:BatchMatMul", "gradient", "complex"):
+        "as raw:BatchMatMul's value entry, in the gradient: complex64 BatchMatMul of [2, 1, 1] operands, x holding "
+        "nan+infj, under a tape (seed 4320261201 #64): y's gradient matmul(x, grad, adjoint_a=True) is nan-infj on TF 2.21, "
+        "NaN+NaNj in simdist. fz43 observed (tf.linalg.matmul, complex64 and complex128): every adjoint_a product of m, k, "
+        "n in {1, 2} and (3, 1, 3), (1, 5, 1), (1, 9, 1), (4, 1, 1), (1, 1, 5) takes the scalar operator* with Annex G's "
+        "recovery (conj(x) * y: (nan+infj) * (0+1j) is -inf+nanj), where the same products without adjoint are NumPy's "
+        "(NaN+NaNj); of 128 random [b, m, k] x [b, k, n] products (m, k, n up to 17, adjoint_a, adjoint_b, both, "
+        "transpose_a; batch 1 and 3) holding nan+infj, inf and 0+infj, 85 differ, batch 3 more than batch 1 (Eigen's "
+        "SequentialMatMulKernel's lazy products against the parallel contraction); not mapped (fz43, open).",
     ("raw:BatchMatMulV2", "value", "complex"):
         "as raw:BatchMatMul's value entry: complex64 BatchMatMulV2(adj_x=True) of [4, 4, k] operands holding inf, NaN "
         "and 3e38 parts under a tape (tape seed 4020261209 #24, found on the session's final code): TF 2.21 gives "

@@ -920,7 +920,22 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
         # an Identity op (a bool variable's gradient through it is zeros: fuzz2 seed 20261130 #1871)
         convert_to_tensor(axis, dtype=dtypes.int32).shape.assert_has_rank(0)
         return identity(matching_list(values, "ConcatV2", "values")[0], name=name)   # (`concat_1/concat`)
+    late_axis: Any = None
+    if not context.in_function() and not isinstance(axis, Tensor) and not hasattr(axis, "_as_tensor") and \
+            not (type(axis) is int and -(2**31) <= axis < 2**31) and not isinstance(axis, (list, tuple)) and \
+            axis is not None:
+        from simdist.runtime.ops import attr_rules
+        # (eagerly Tidx's default int32 as TF's fast path (every value a tensor or number) or fallback converts the
+        # axis: a Python float is TypeError "Cannot convert 1.5 to EagerTensor of dtype int32", 2**40 wraps to 0, True
+        # is 1, np.float32(1.5) and np.array([1.5]) are cast (a one-element axis); with a list among the values the
+        # fallback keeps a float axis float32, the attr's refusal; fz43, as ReverseV2's axis)
+        # (both convert the values first, then the axis: `concat([nan, ..., uint8 tensor], 1.5)` is the values'
+        # TypeError "Cannot convert nan to EagerTensor of dtype uint8")
+        late_axis = (axis, all(attr_rules.check_one_input(v) for v in values) and attr_rules.check_one_input(axis))
     ts = matching_list(values, "ConcatV2", "values")
+    if late_axis is not None:
+        from simdist.runtime.ops import attr_rules
+        axis = attr_rules.default_group([late_axis[0]], dtypes.int32, ("int32", "int64"), late_axis[1])[0]
     if not ts:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
     if len(ts) == 1:
@@ -1055,7 +1070,9 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     # TypeError before Pack converts the values; fz34b, fourth generator seed 3402 #72)
     # (`axis == 0` with TF's operators: a bool tensor axis is its TypeError "Cannot convert 0 to
     # EagerTensor of dtype bool"; fz35b)
-    if isinstance(values, (list, tuple)) and (bool(axis == 0) if tensor_axis else axis == 0) and values:
+    if (isinstance(values, (list, tuple)) and values or isinstance(values, (str, bytes))) and \
+            (bool(axis == 0) if tensor_axis else axis == 0):
+        # (a str or bytes converts as a whole too: `tf.stack(b'ab')` is the string scalar; fz43's own generator)
         # array_ops.stack converts the list as a whole first (its dtype is the list's: [np.int64(0)]
         # is int32; a list holding tensors is autopacked, its other elements converted to the first
         # tensor's dtype, in a graph too: `stack([1, float16 variable])` is float16), swallowing only

@@ -198,6 +198,11 @@ _OPS = {kind: register(name, (lambda kind: lambda tc, **a: _sample(kind, tc, **a
         for kind, name in _OPNAME.items()}
 for _n in _OPNAME.values():
     NotDifferentiable(_n)
+for _op in _OPS.values():
+    # (the shapes TF's shape function gives: a dry run of a tf.function goes on past the kernel's run-time refusal,
+    # so a later op's graph-build error is the trace's; in_top_k's TypeError after a sampler refusing num_true,
+    # fz43, fz14 seed 1420433002 #193)
+    _op.standin = lambda arrays, attrs: ((attrs["num_sampled"],), np.shape(arrays[0]), (attrs["num_sampled"],))
 
 
 def _range_max_bound(range_max: Any) -> None:

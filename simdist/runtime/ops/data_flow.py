@@ -45,7 +45,11 @@ def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
             raise errors.InvalidArgumentError(None, None, f"indices[{int(neg[0])}] is out of range [Op:DynamicStitch]")
     size = max((int(i.max()) + 1 for i in idx if i.size), default=0)
     tail = data[0].shape[idx[0].ndim:]
-    out = np.zeros((size,) + tail, dtype=data[0].dtype)
+    # (positions no index names are left as allocated: zeros here, and a string tensor's empty strings, its
+    # default-constructed tstrings: ParallelDynamicStitch of [1, 3] and [2, 3] has b'' at 0; fz43, fz20 seed
+    # 4320261205 #130)
+    out = np.full((size,) + tail, b"", dtype=object) if data[0].dtype == object else \
+        np.zeros((size,) + tail, dtype=data[0].dtype)
     for i, d in zip(idx, data):      # later pieces win for repeated indices, as TF's kernel
         out[i.reshape(-1)] = d.reshape((i.size,) + tail)   # (not -1: an empty tail has no size to divide; fz31a #161, fz31b)
     return out

@@ -537,7 +537,10 @@ def _raw_nd(opname: str) -> Any:
             # dtype complex64"; an ndarray or NumPy float is cast to it (np.array([1, 2]) is float32 there); a list
             # fft_length or axes sends the call to the fallback, which converts it alone (bool: the attr's
             # InvalidArgumentError); fz37b, fz14 seed 1420373006 #273; fz41)
+            # A resource variable is read as its own dtype, which fixes the type attr: int32 is the attr's
+            # InvalidArgumentError, not a conversion's ValueError (fz43, fz14 seed 1420433002 #100)
             x = convert_to_tensor(np.asarray(input).astype(hint.np)) if isinstance(input, (np.ndarray, np.generic)) \
+                else convert_to_tensor(input) if attr_rules.resource_variable(input) \
                 else convert_to_tensor(input, dtype=hint)
         else:
             # (the eager fallback's args_to_matching_eager: the value's own conversion first, kept when its

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, graph_names
+from simdist.runtime import context, dtypes, errors, graph_names
 from simdist.runtime.ops import args, array, attr_rules, dispatch, math, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -93,13 +93,19 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     # (op_def_library converts a non-tensor with TI's default, int64, as the preferred dtype: Python and NumPy
     # bools become 0/1, floats keep float32 and are refused; fz3 seed 97 #69)
     idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices, dtype_hint=dtypes.int64)
+    given_tensor = isinstance(depth, Tensor)
+    if not isinstance(depth, Tensor):
+        # (OneHot's depth is an int32 input, converted as TF converts it: a Python float or complex, [1.5], 'a' are
+        # TypeError, None ValueError, 2**40 wraps to 0 (an empty one-hot), a NumPy float is cast; op_def_library's
+        # errors in a graph; fz43, observed on TF 2.21)
+        depth = convert_to_tensor(depth._as_tensor() if hasattr(depth, "_as_tensor") else depth, dtype=dtypes.int32)
     dv = np.asarray(dispatch.static_value(depth) if isinstance(depth, Tensor) else depth)
     ax = -1 if axis is None else int(axis)
     kerr = _one_hot_kernel_error(idx.ndim, dv, on, off, ax)
     if kerr is not None:
         # (traced: a Python depth is a constant, which OneHot's shape function reads at trace before the kernel
         # runs: MakeDimForScalarInput; a tensor may be a graph input, unknown to the shape function)
-        shape_text = None if isinstance(depth, Tensor) else (
+        shape_text = None if given_tensor else (
             f"Input must be scalar but has rank {dv.ndim}" if dv.ndim else
             f"Dimension size, given by scalar input 1, must be non-negative but is {int(dv)}" if int(dv) < 0 else None)
         if ax < -1:

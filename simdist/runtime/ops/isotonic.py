@@ -123,7 +123,9 @@ def isotonic_regression(inputs: Any, decreasing: bool = True, axis: int = -1) ->
 
     rank = x.ndim
     if axis == -1 or axis == rank - 1:
-        return named_outputs("IsotonicRegression", compute(x))
+        # (decreasing: the generated op's namedtuple as it is; else `-output, segments`, a plain tuple; fz43, fz14 seed
+        # 1420433003 #172)
+        return named_outputs("IsotonicRegression", compute(x)) if decreasing else tuple(compute(x))
     if not -rank <= axis < rank:
         raise errors.InvalidArgumentError(None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is "
                                           f"the number of dimensions in the input. Received: dim={axis}")

@@ -207,7 +207,7 @@ def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: str | Non
     if rcond is None:
         rows, cols = x.shape.as_list()[-2:]
         rcond = 10.0 * float(max(rows, cols)) * float(np.finfo(x.dtype.np).eps)
-    rc = constant(rcond, dtype=x.dtype)
+    rc = convert_to_tensor(rcond, dtype=x.dtype, name="rcond")   # (a tensor of another dtype: ValueError, before Svd)
     s, u, v = svd(x, full_matrices=False, compute_uv=True)
     cutoff = rc * math.reduce_max(s, axis=-1)
     s = math.where(s > expand_dims(cutoff, -1), s, constant(np.array(np.inf, npdt), dtype=x.dtype))

@@ -132,6 +132,7 @@ def concat_axis(axis: Any, shapes: Sequence[Sequence[int]]) -> int:
         raise ValueError(f"Shape must be rank 0 but is rank {arr.ndim} for '{{{{node concat}}}} = ConcatV2[N={len(shapes)}"
                          f"]' with input shapes: {dims}.")
     if arr.ndim == 0 or arr.shape == (1,):
-        return int(arr.reshape(-1)[0])
+        # (the kernel reads an int64 axis as int32: np.int64(2**40) is axis 0; fz43, observed on TF 2.21)
+        return int(np.asarray(arr.reshape(-1)[0]).astype(np.int64).astype(np.int32))
     raise errors.InvalidArgumentError(None, None, "axis tensor should be a scalar integer, but got shape "
                                       f"[{','.join(str(d) for d in arr.shape)}] [Op:ConcatV2]")

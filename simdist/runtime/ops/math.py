@@ -1640,8 +1640,11 @@ def _install_operators() -> None:
     Tensor.__eq__ = eq   # type: ignore[assignment]
     Tensor.__ne__ = ne   # type: ignore[assignment]
     Tensor.__truediv__ = graph_names.scoped("truediv", "RealDiv")(_truediv_operator)   # type: ignore[assignment]
+    # (r_binary_op_wrapper: maybe_promote_tensors(force_same_dtype=True) converts o with the tensor's dtype, strict,
+    # before truediv: `[[1.5, 1.0]] / int32 tensor` is "Cannot convert [[1.5, 1.0]] to EagerTensor of dtype int32"
+    # TypeError, a list holding 1e300 too; fz43, fz14 seed 1420433003 #284, observed on TF 2.21)
     Tensor.__rtruediv__ = graph_names.scoped("truediv", "RealDiv")(   # type: ignore[assignment]
-        lambda self, o: truediv(convert_to_tensor(o, dtype_hint=self.dtype), self))
+        lambda self, o: truediv(_operand(o, self.dtype, True), self))
 
 
 _install_operators()

@@ -225,6 +225,11 @@ NotDifferentiable("StatelessRandomPoisson")
 def _alpha_grad(alpha: Tensor, sample: Tensor, grad: Tensor, sample_dims: int) -> Tensor:
     """random_grad.py: sum over the sample dimensions of grad * RandomGammaGrad(alpha, sample)."""
     from simdist.runtime.ops import array, math
+    if sample_dims < 0:
+        # (add_leading_unit_dimensions' ones([num_sample_dimensions]): a shape shorter than alpha's rank, as a
+        # StatelessRandomGammaV2 of shape [0] and a [2, 3, 2] alpha computes, is Fill's InvalidArgumentError
+        # "Dimension -2 must be >= 0"; fz43, twentieth generator tape seed 4320261203 #89, observed on TF 2.21)
+        array.ones([sample_dims], dtype=dtypes.int32)
     a = array.reshape(alpha, [1] * sample_dims + alpha.shape.as_list())
     partial = dispatch.execute(GAMMA_GRAD, (a, sample))
     return math.reduce_sum(grad * partial, axis=list(range(sample_dims)))

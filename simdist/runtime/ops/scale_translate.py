@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import dispatch, libm
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.nn_rules import _allowed_set, attr_error
@@ -247,9 +247,15 @@ def _c_name(dt: dtypes.DType) -> str:
 def scale_and_translate(images: Tensor, size: tuple[int, int], scale: tuple[float, float],
                         translation: tuple[float, float], kernel_type: str = "lanczos3",
                         antialias: bool = True) -> Tensor:
-    """The ScaleAndTranslate op on a 4-D NHWC tensor (the kernel's checks, in its order)."""
+    """The ScaleAndTranslate op on a 4-D NHWC tensor (the kernel's checks, in its order). Eagerly an antialias
+    that is not a bool sends the call to the generated wrapper's fallback, whose make_bool raises TypeError before
+    any check of the kernel (`resize(..., (2, 0), antialias=1)`); in a graph op_def_library checks the images'
+    dtype first (fz43, fz14 seed 1420433002 #162, observed on TF 2.21)."""
+    if not context.in_function():
+        _make_bool(antialias, "antialias", "ScaleAndTranslate")
     if images.dtype.name not in _allowed_set(_TYPES):
         raise attr_error("ScaleAndTranslate", images.dtype, _TYPES)
+    aa = _make_bool(antialias, "antialias", "ScaleAndTranslate")
     if kernel_type not in KERNELS:
         raise errors.InvalidArgumentError(None, None, f"Unrecognized kernel type: {kernel_type} "
                                           "[Op:ScaleAndTranslate]")
@@ -270,4 +276,4 @@ def scale_and_translate(images: Tensor, size: tuple[int, int], scale: tuple[floa
     return dispatch.execute(SCALE_AND_TRANSLATE, (images,),
                             {"size": (int(size[0]), int(size[1])), "scale": (float(scale[0]), float(scale[1])),
                              "translation": (float(translation[0]), float(translation[1])),
-                             "kernel_type": kernel_type, "antialias": _make_bool(antialias, "antialias", "ScaleAndTranslate")})
+                             "kernel_type": kernel_type, "antialias": aa})

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, dispatch, graph_constants, graph_inputs
+from simdist.runtime.ops import args, attr_rules, dispatch, graph_constants, graph_inputs
 from simdist.runtime.ops import static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
@@ -32,6 +32,21 @@ def _ints(v: Any, what: str, opname: str, empty_ok: bool = True) -> tuple[int, .
         raise errors.InvalidArgumentError(None, None, f"Value for attr '{what}' of {name} is not in the list of "
                                           f"allowed values: int32, int64 [Op:{opname}]")
     return tuple(int(i) for i in arr.reshape(-1))
+
+
+def _python_ints(v: Any) -> bool:
+    """A Python list or tuple of Python ints (the common shape-like argument: no conversion rule to apply)."""
+    return type(v) in (list, tuple) and all(type(i) is int for i in v)
+
+
+def _value_shape(v: Any) -> list[int]:
+    """The shape of an op's operand as given (a tensor's static shape, a nested list's by its first items, NumPy's),
+    without reading a graph tensor's value."""
+    if isinstance(v, Tensor):
+        return [int(d) if d is not None else -1 for d in v.shape.as_list()] if v.shape.rank is not None else []
+    if isinstance(v, (list, tuple)):
+        return [len(v)] + (_value_shape(v[0]) if v and isinstance(v[0], (list, tuple, np.ndarray)) else [])
+    return list(np.shape(v))
 
 
 def _paddings(p: Any, opname: str, shp: list[int]) -> tuple[tuple[int, int], ...]:
@@ -82,6 +97,10 @@ def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tenso
     # an int64 begin is its TypeError before the shape function; fz32b, fz14 seed 1420323001 #192)
     graph_inputs.check("Slice", (input_, begin, size))
     t = _t(input_)
+    if not context.in_function() and not (_python_ints(begin) and _python_ints(size)):
+        # (eagerly begin and size share Index as TF converts them: `slice(x, [0, 0], 1.5)` and `[1.5]`, `1j`, 'a' are
+        # size's conversion to begin's int32, TypeError "Cannot convert 1.5 to EagerTensor of dtype int32"; fz43)
+        attr_rules.eager_group([begin, size], attr_rules.fast_path_takes("Slice", (input_, begin, size)))
     # (begin and size share Index: an empty `size` converts with begin's integer dtype; fz14 seed 14 #574)
     b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", True)
     shp = t.shape.as_list()
@@ -374,13 +393,30 @@ TILE.standin = lambda arrays, attrs: (tuple(d * k for d, k in zip(arrays[0].shap
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
+    if not context.in_function() and not (isinstance(multiples, Tensor) or hasattr(multiples, "_as_tensor")) and \
+            not (type(multiples) in (list, tuple) and all(type(i) is int for i in multiples)):
+        # (eagerly Tmultiples' default int32 as TF's fast path or fallback converts: `tile(x, 1.5)` is TypeError
+        # "Cannot convert 1.5 to EagerTensor of dtype int32", an ndarray is cast; fz43, as ReverseV2's axis)
+        multiples = attr_rules.default_group([multiples], dtypes.int32, ("int32", "int64"),
+                                             attr_rules.fast_path_takes("Tile", (input, multiples)))[0]
+    elif context.in_function() and not (isinstance(multiples, Tensor) or hasattr(multiples, "_as_tensor")) and \
+            not _python_ints(multiples):
+        # (op_def_library's conversion of Tmultiples, preferring int32: np.float32(1.5) and True are int32 scalars,
+        # then the shape function's rank error; None its ValueError; fz43)
+        multiples = graph_inputs.convert("Tile", multiples, "multiples")
     md = getattr(multiples, "dtype", None)
     if isinstance(multiples, Tensor) or hasattr(multiples, "_as_tensor"):
         if md not in (dtypes.int32, dtypes.int64):   # (an empty one too: the attr is checked before the values)
             raise trace_errors.attr_not_allowed("Tile", "Tmultiples", md, "int32, int64")
     m = _ints(multiples, "Tmultiples", "Tile")
+    m_shape = _value_shape(multiples)
+    if len(m_shape) != 1 and not (isinstance(multiples, Tensor) and static_shapes.rank_unknown(multiples)):
+        # (TileOp: a vector of multiples, "Expected multiples to be 1-D, but got shape []" for np.float32(2) cast to
+        # int32; Tile's shape function WithRank(multiples, 1) in a graph; fz43, observed on TF 2.21)
+        raise trace_errors.shape_error(f"Expected multiples to be 1-D, but got shape {args.dims(m_shape)} [Op:Tile]",
+                                       f"Shape must be rank 1 but is rank {len(m_shape)}", "Tile",
+                                       (t.shape.as_list(), m_shape))
     if len(m) != t.ndim:
-        from simdist.runtime.ops import static_shapes
         if static_shapes.rank_unknown(t):   # (Tile's shape function cannot see it: the kernel, when the graph runs)
             raise errors.InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length "
                                                           f"{t.ndim} but got length {len(m)} [Op:Tile]")
@@ -583,7 +619,12 @@ REVERSE = register("ReverseV2", lambda a, axis: np.flip(a, axis), args.first, ar
 def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
     """`tf.reverse`: the elements reversed along each axis of the 1-D `axis` (int32 or int64)."""
     t = _t(tensor)
-    ax = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype_hint=dtypes.int32)   # Tidx's default
+    if isinstance(axis, Tensor) or context.in_function():
+        ax = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype_hint=dtypes.int32)   # Tidx's default
+    else:   # (eagerly Tidx's default int32 as TF's fast path or fallback converts: a Python float is TypeError "Cannot
+        # convert 1.5 to EagerTensor of dtype int32", an ndarray is cast; fz43, fz14 seed 1420433003 #93)
+        ax = attr_rules.default_group([axis], dtypes.int32, ("int32", "int64"),
+                                      attr_rules.fast_path_takes("ReverseV2", (tensor, axis)))[0]
     if ax.dtype.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(ax.dtype)} is not in "
                                           "the list of allowed values: int32, int64 [Op:ReverseV2]")

@@ -95,6 +95,11 @@ def _fallback_input(x: Any, num_buckets: Any) -> None:
     1420261219 #111 (attr_rules.fallback_conversion), a Variable too (its conversion's ValueError;
     fz26b, fz14 seed 1420262601 #34)."""
     from simdist.runtime import context
+    if not context.in_function() and not isinstance(num_buckets, int):
+        # (the fallback's make_int of num_buckets comes before its conversion of the input: an int16 array
+        # num_buckets is TypeError "Expected int for argument 'num_buckets' not array([1, 2], dtype=int16)." beside
+        # a float tensor input; fz43's own generator, seed 43001, observed on TF 2.21)
+        attr_rules.make_int(num_buckets, "num_buckets")
     if not context.in_function() and (isinstance(x, Tensor) or hasattr(x, "_as_tensor")) \
             and not isinstance(num_buckets, int):
         attr_rules.fallback_conversion(x, dtypes.string)

@@ -11,7 +11,8 @@ UnsortedSegmentJoin kernels): strings concatenated with `separator` between them
   twice InvalidArgumentError "Duplicate reduction dimension -2" (the value as given); an empty
   reduced axis joins nothing (b"");
 - unsorted_segment_join: output[i, ...] the strings whose `segment_ids` (int32 or int64, a prefix
-  of the input's shape, rank >= 1) is i, in row-major order; segments without one are b"";
+  of the input's shape, rank >= 1) is i, in row-major order; segments without one are b""; the kernel
+  appends the separator only after a non-empty output so far (leading empty strings add none);
   TF's checks and texts for a scalar `num_segments`, its sign, the ids' rank and shape and range.
 Not differentiable (TF: NotDifferentiable StringJoin, ReduceJoin; no gradient for
 UnsortedSegmentJoin, so LookupError). Clause ops.strings-join.
@@ -124,8 +125,17 @@ def _segment_join(x: np.ndarray, ids: np.ndarray, num: np.ndarray, separator: by
     out = np.empty((n, width), dtype=object)
     for s in range(n):
         for k in range(width):
-            out[s, k] = separator.join(parts[s][k])
+            out[s, k] = _append_joined(parts[s][k], separator)
     return out.reshape((n,) + tuple(inner))
+
+
+def _append_joined(items: list[bytes], separator: bytes) -> bytes:
+    """UnsortedSegmentJoin's accumulation: the kernel appends the separator only when the output so far is not
+    empty, so leading empty strings add none (['', 'x'] is b"x", ['x', ''] b"x" + separator)."""
+    acc = b""
+    for item in items:
+        acc = acc + separator + item if acc else item
+    return acc
 
 
 def _segment_rule(dts: Any, attrs: Any) -> dtypes.DType:
