@@ -8,9 +8,10 @@ over the network, compute on the worker (FLOPs from the tally or a `simdist.sim.
 a straggler's slowdown is the simulator's, as for every kernel), writes back to the ps tasks; the
 writes are committed when they arrive. Its early writes (values from reads and constants only:
 runtime/graph/dataflow.py, clause optim.pss-updates) are sent when the reads they depend on are
-back, each committed when it arrives. A recorded function that read a ps variable after its own
-write of it is replayed again when its writes have arrived, where another closure wrote one of its
-variables meanwhile: TF's ps runs such a read right after the write (`_reread`, variables.Reread).
+back, each committed when it arrives. A function that read a ps variable after its own write of it
+is evaluated again when its writes have arrived, where another closure wrote one of its variables
+meanwhile: TF's ps runs such a read right after the write (`_reread`, variables.Reread; a recorded
+function's replay, an eager call's recorded nodes: runtime/graph/reevaluate.py).
 `Workers.execute(w, closure)` is that, as the generator the
 simulator's worker service (`simdist.sim.workers`) runs on worker w; a preemption planned at a
 closure count raises `Preempted` part-way.
@@ -78,7 +79,7 @@ class Workers:
         self._traffic_items: dict[tuple, tuple[tuple, list]] = {}   # see traffic
         self._plans: dict[tuple[int, int], tuple] = {}   # (id(tf.function), worker) -> see _replay_plan
         self._seen: Any = None   # the last eager call's (early writes, written variables, reads its own writes):
-        # see _run_function; and its watched recording (recorder, result) if it reads its own writes, else None
+        # see _run_function; and its watched recording ("eager", recorder, result) if it reads its own writes
         self._again: Any = None
         self._flows: dict[tuple, tuple] = {}   # (id(fn), argument signature) -> (fn, its dataflow's `seen`)
         self._eager_plans: dict[tuple, tuple] = {}   # see _eager_early
