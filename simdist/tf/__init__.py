@@ -160,6 +160,12 @@ __version__ = version.VERSION
 newaxis = None
 
 from simdist.tf._device_spec import DeviceSpecV2 as DeviceSpec  # noqa: E402
+# tf.TypeSpec and the composite specs (spec api.namespaces, names43b); TensorSpec, SparseTensorSpec and
+# RaggedTensorSpec are its virtual subclasses
+from simdist.runtime import type_specs as _type_specs  # noqa: E402
+from simdist.runtime.type_specs import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,  # noqa: E402,F401
+                                        TensorArraySpec, TypeSpec)
+_type_specs.register_virtual(TensorSpec, SparseTensorSpec, RaggedTensorSpec)
 
 
 import contextlib as _contextlib  # noqa: E402
@@ -210,15 +216,10 @@ def is_symbolic_tensor(tensor: object) -> bool:
     return isinstance(tensor, _Traced)
 
 def type_spec_from_value(value: object) -> object:
-    """`tf.type_spec_from_value`: a SparseTensor's SparseTensorSpec, a RaggedTensor's RaggedTensorSpec, a
-    tensor's TensorSpec (other
+    """`tf.type_spec_from_value`: a SparseTensor's SparseTensorSpec, a RaggedTensor's RaggedTensorSpec, None's
+    NoneTensorSpec, a TensorArray's, IndexedSlices' and Optional's specs, a tensor's TensorSpec (other
     values converted to a tensor first)."""
-    if isinstance(value, SparseTensor):
-        return value._type_spec
-    if isinstance(value, RaggedTensor):
-        return RaggedTensorSpec.from_value(value)
-    t = value if isinstance(value, Tensor) else convert_to_tensor(value)
-    return TensorSpec(t.shape, t.dtype)
+    return _type_specs.type_spec_from_value(value)
 
 def executing_eagerly() -> bool:
     """False while a tf.function's or tf.data function's Python runs (clause function.executing-eagerly)."""
