@@ -55,6 +55,9 @@ class Optional:
     def get_value(self, name: str | None = None) -> Any:
         if not self._has_value:
             raise errors.InvalidArgumentError(None, None, "The given optional does not have a value.")
+        mismatch = getattr(self, "_mismatch", None)
+        if mismatch is not None:   # (bound to an OptionalSpec of other dtypes: tf/_signature.py, names43b)
+            raise errors.InvalidArgumentError(None, None, mismatch)
         return self._value
 
     @property
