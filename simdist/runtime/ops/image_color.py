@@ -366,7 +366,9 @@ def adjust_hue(image: Any, delta: Any, name: str | None = None) -> Tensor:
     """`tf.image.adjust_hue`: AdjustHue on the float32 image (delta in [-1, 1], checked only
     eagerly: TF's `if context.executing_eagerly()`; fz7 ext seed 83 #150)."""
     from simdist.runtime import context
-    if not isinstance(delta, Tensor) and not context.in_function() and (delta < -1 or delta > 1):
+    # (a tensor delta compares too, eagerly: its truth value, NumPy's ValueError for more than one element;
+    # fz43b, fz43_gen seed 43001)
+    if not context.in_function() and (delta < -1 or delta > 1):
         raise ValueError("delta must be in the interval [-1, 1]")
     return _adjust(ADJUST_HUE, image, delta, "AdjustHue")
 
