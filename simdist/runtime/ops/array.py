@@ -752,11 +752,43 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     return out
 
 
+def _leaves(v: Any) -> list:
+    return [x for e in v for x in _leaves(e)] if isinstance(v, (list, tuple)) else [v]
+
+
+def _broadcast_shape_dtype(input: Any, shape: Any) -> None:  # noqa: A002 - TF's name
+    """BroadcastTo's Tidx (int32 or int64) of its shape, as TF 2.21 converts it (observed; fz43b, fz43_gen seed
+    43002): eagerly a Python float on the fast path (the input not a list) is TypeError "Cannot convert -0.0 to
+    EagerTensor of dtype int32"; a list holding a float or a str, a str, or a tensor of another dtype reaches the
+    op's fallback, which converts it alone and the NodeDef check refuses its dtype (InvalidArgumentError); in a
+    graph op_def_library's TypeError. An ndarray of floats is cast (unchanged here)."""
+    if isinstance(shape, Tensor):
+        dt = shape.dtype
+    elif isinstance(shape, (float, str, bytes, list, tuple)) and any(
+            isinstance(x, (float, str, bytes)) for x in _leaves(shape)):
+        if isinstance(shape, float) and not isinstance(input, (list, tuple)) and not context.in_function():
+            raise TypeError(f"Cannot convert {shape!r} to EagerTensor of dtype int32")
+        try:
+            dt = convert_to_tensor(shape).dtype
+        except (TypeError, ValueError):
+            return
+    else:
+        return
+    if dt in (dtypes.int32, dtypes.int64) or dt.is_bool:
+        return
+    c_name = {"float16": "half", "float32": "float", "float64": "double"}.get(dt.name, dt.name)
+    err = errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {c_name} is not in the list of allowed "
+                                                  "values: int32, int64 [Op:BroadcastTo]")
+    raise trace_errors.static(err, TypeError, f"Value passed to parameter 'shape' has DataType {dt.name} not in list "
+                                              "of allowed values: int32, int64")
+
+
 def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     """`tf.broadcast_to`: the kernel's checks (a shape vector, then the broadcast), each marked
     with BroadcastTo's shape function's ValueError where a traced graph sees it
     (array_shape_fns.broadcast_to; clause function.trace-time-errors)."""
     from simdist.runtime.ops import array_shape_fns
+    _broadcast_shape_dtype(input, shape)
     t = _t(input)
     sv = shape._v if isinstance(shape, Tensor) else np.asarray(shape.as_list() if isinstance(shape, TensorShape)
                                                              else [int(d) for d in shape] if isinstance(
