@@ -132,6 +132,15 @@ def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
     _float_axis(axis, opname, fast)
     if isinstance(axis, np.floating):   # (the eager fallback's conversion with Tidx's int32: a forced cast)
         axis = int(axis)
+    if isinstance(axis, (list, tuple, np.ndarray)) and np.ndim(axis) >= 2:
+        # (reduction_indices of rank 2 or more: the kernel reads them flat, the shape function wants at most rank 1,
+        # its ValueError while a tf.function is traced; fz43b, fz43_gen seed 43002 nn.moments)
+        nd = np.ndim(axis)
+        from simdist.runtime import context
+        if context.in_function():
+            raise ValueError(f"Shape must be at most rank 1 but is rank {nd} for '{{{{node {opname}}}}}' with input "
+                             f"shapes: {_dims_text(shape) if shape is not None else '?'}, {_dims_text(np.shape(axis))}.")
+        axis = [int(a) for a in np.asarray(axis).ravel()]
     axs = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out = []
     for a in axs:
@@ -166,6 +175,9 @@ def tf_name(d: dtypes.DType) -> str:
 def dims(shape: Any) -> str:
     """A shape as TF's C++ messages print it: [2,3] (no spaces)."""
     return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+_dims_text = dims
 
 
 # Ops whose x86 CPU kernel in TF 2.21 is oneDNN's for float32, float16 and bfloat16 (float16 where
