@@ -126,6 +126,12 @@ def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
         return None
     if isinstance(axis, Tensor):
         if not axis.dtype.is_integer:
+            from simdist.runtime import context
+            if not context.in_function():   # (eagerly the NodeDef's Tidx refusal; observed, fz43b)
+                c_name = {"float16": "half", "float32": "float", "float64": "double"}.get(axis.dtype.name,
+                                                                                          axis.dtype.name)
+                raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {c_name} is not in the list "
+                                                              f"of allowed values: int32, int64 [Op:{opname}]")
             raise TypeError(f"Value passed to parameter 'reduction_indices' has DataType {axis.dtype.name} not in "
                             "list of allowed values: int32, int64")
         axis = axis._v.tolist()
