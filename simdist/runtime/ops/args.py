@@ -101,17 +101,25 @@ def _float_axis(axis: Any, opname: str, fast: bool) -> None:
     InvalidArgumentError; a NumPy float scalar (not np.float64) takes the fallback and is cast to int32."""
     if isinstance(axis, np.floating) and type(axis) is not np.float64:
         return
-    listed = isinstance(axis, (list, tuple)) and any(isinstance(a, float) for a in axis)
+    # (a nested list's leaves too, and a Python complex among them converts the list to complex128: fz43b,
+    # fz43_gen seed 43004 nn.moments, 43003 l2_normalize)
+    leaves = _leaves(axis) if isinstance(axis, (list, tuple)) else []
+    listed = any(isinstance(a, (float, complex)) for a in leaves)
     if not listed and not isinstance(axis, float):
         return
+    cplx = any(isinstance(a, complex) for a in leaves)
     from simdist.runtime import context
     if context.in_function():
-        raise TypeError("Value passed to parameter 'reduction_indices' has DataType float32 not in list of "
-                        "allowed values: int32, int64")
+        raise TypeError(f"Value passed to parameter 'reduction_indices' has DataType {'complex128' if cplx else 'float32'}"
+                        " not in list of allowed values: int32, int64")
     if fast and not listed:
         raise TypeError(f"Cannot convert {axis!r} to EagerTensor of dtype int32")
-    raise errors.InvalidArgumentError(None, None, "Value for attr 'Tidx' of float is not in the list of allowed "
-                                      f"values: int32, int64 [Op:{opname}]")
+    raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {'complex128' if cplx else 'float'} is "
+                                      f"not in the list of allowed values: int32, int64 [Op:{opname}]")
+
+
+def _leaves(v: Any) -> list:
+    return [x for e in v for x in _leaves(e)] if isinstance(v, (list, tuple)) else [v]
 
 
 def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,

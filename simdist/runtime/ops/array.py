@@ -383,6 +383,8 @@ def _zeros_shape(shape: Any) -> tuple[int, ...]:
     else, on its TypeError or ValueError (a float, a string, a nested list, None), the fallback
     `convert_to_tensor(shape, dtype=int32)` (its TypeError "Cannot convert [1.5] to EagerTensor of dtype
     int32", its ValueError for None), whose tensor Fill then takes as dims (fz43b, fz43_gen seed 43002)."""
+    if isinstance(shape, Tensor) and shape.dtype not in (dtypes.int32, dtypes.int64):
+        return _dims_tensor(shape)   # (a tensor goes to Fill as it is: its index_type refusal; fz43_gen seed 43004)
     if isinstance(shape, (Tensor, np.ndarray, TensorShape)) or hasattr(shape, "_as_tensor"):
         return shape_arg(shape)
     items = list(shape) if isinstance(shape, (list, tuple)) else [shape]
