@@ -101,17 +101,25 @@ def _float_axis(axis: Any, opname: str, fast: bool) -> None:
     InvalidArgumentError; a NumPy float scalar (not np.float64) takes the fallback and is cast to int32."""
     if isinstance(axis, np.floating) and type(axis) is not np.float64:
         return
-    listed = isinstance(axis, (list, tuple)) and any(isinstance(a, float) for a in axis)
+    # (a nested list's leaves too, and a Python complex among them converts the list to complex128: fz43b,
+    # fz43_gen seed 43004 nn.moments, 43003 l2_normalize)
+    leaves = _leaves(axis) if isinstance(axis, (list, tuple)) else []
+    listed = any(isinstance(a, (float, complex)) for a in leaves)
     if not listed and not isinstance(axis, float):
         return
+    cplx = any(isinstance(a, complex) for a in leaves)
     from simdist.runtime import context
     if context.in_function():
-        raise TypeError("Value passed to parameter 'reduction_indices' has DataType float32 not in list of "
-                        "allowed values: int32, int64")
+        raise TypeError(f"Value passed to parameter 'reduction_indices' has DataType {'complex128' if cplx else 'float32'}"
+                        " not in list of allowed values: int32, int64")
     if fast and not listed:
         raise TypeError(f"Cannot convert {axis!r} to EagerTensor of dtype int32")
-    raise errors.InvalidArgumentError(None, None, "Value for attr 'Tidx' of float is not in the list of allowed "
-                                      f"values: int32, int64 [Op:{opname}]")
+    raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {'complex128' if cplx else 'float'} is "
+                                      f"not in the list of allowed values: int32, int64 [Op:{opname}]")
+
+
+def _leaves(v: Any) -> list:
+    return [x for e in v for x in _leaves(e)] if isinstance(v, (list, tuple)) else [v]
 
 
 def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
@@ -126,12 +134,27 @@ def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
         return None
     if isinstance(axis, Tensor):
         if not axis.dtype.is_integer:
+            from simdist.runtime import context
+            if not context.in_function():   # (eagerly the NodeDef's Tidx refusal; observed, fz43b)
+                c_name = {"float16": "half", "float32": "float", "float64": "double"}.get(axis.dtype.name,
+                                                                                          axis.dtype.name)
+                raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {c_name} is not in the list "
+                                                              f"of allowed values: int32, int64 [Op:{opname}]")
             raise TypeError(f"Value passed to parameter 'reduction_indices' has DataType {axis.dtype.name} not in "
                             "list of allowed values: int32, int64")
         axis = axis._v.tolist()
     _float_axis(axis, opname, fast)
     if isinstance(axis, np.floating):   # (the eager fallback's conversion with Tidx's int32: a forced cast)
         axis = int(axis)
+    if isinstance(axis, (list, tuple, np.ndarray)) and np.ndim(axis) >= 2:
+        # (reduction_indices of rank 2 or more: the kernel reads them flat, the shape function wants at most rank 1,
+        # its ValueError while a tf.function is traced; fz43b, fz43_gen seed 43002 nn.moments)
+        nd = np.ndim(axis)
+        from simdist.runtime import context
+        if context.in_function():
+            raise ValueError(f"Shape must be at most rank 1 but is rank {nd} for '{{{{node {opname}}}}}' with input "
+                             f"shapes: {_dims_text(shape) if shape is not None else '?'}, {_dims_text(np.shape(axis))}.")
+        axis = [int(a) for a in np.asarray(axis).ravel()]
     axs = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out = []
     for a in axs:
@@ -166,6 +189,9 @@ def tf_name(d: dtypes.DType) -> str:
 def dims(shape: Any) -> str:
     """A shape as TF's C++ messages print it: [2,3] (no spaces)."""
     return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+_dims_text = dims
 
 
 # Ops whose x86 CPU kernel in TF 2.21 is oneDNN's for float32, float16 and bfloat16 (float16 where

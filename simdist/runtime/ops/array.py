@@ -339,7 +339,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
     dt = dtypes.as_dtype(dtype)
     if dt == dtypes.string or dt.kind == "r":
         convert_to_tensor(1, dtype=dt)
-    shp = shape_arg(shape)
+    shp = _zeros_shape(shape)
 
     def run() -> Tensor:
         _fill_dims(shp)
@@ -352,13 +352,48 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
     if dtypes.as_dtype(dtype).kind == "r":   # (array_ops.zeros' constant(0, dtype): TypeError; observed)
         convert_to_tensor(0, dtype=dtypes.as_dtype(dtype))
-    shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
+    shp, dt = _zeros_shape(shape), dtypes.as_dtype(dtype)
 
     def run() -> Tensor:
         _fill_dims(shp)
         alloc.check_output("Fill", shp, dt)
         return dispatch.execute(ZEROS, (), {"shape": shp, "dtype": dt})
     return call_with_layout(run, layout, "zeros")
+
+
+def _dims_tensor(d: Tensor, value_shape: Sequence[int] = ()) -> tuple[int, ...]:
+    """Fill's `dims` input as a tensor: of index_type int32 or int64 (else the NodeDef's attr error eagerly,
+    op_def_library's TypeError in a graph) and a vector (FillOp's "dims must represent a vector", the shape
+    function's rank-1 ValueError in a graph; fz43b, fz43_gen seed 43002)."""
+    if d.dtype not in (dtypes.int32, dtypes.int64):
+        raise trace_errors.attr_not_allowed("Fill", "index_type", d.dtype, "int32, int64")
+    if d.ndim != 1:
+        raise trace_errors.shape_error(f"dims must represent a vector, got shape {args.dims(d.shape.as_list())} "
+                                       "[Op:Fill]", f"Shape must be rank 1 but is rank {d.ndim}", "Fill",
+                                       (d.shape.as_list(), list(value_shape)))
+    return tuple(int(x) for x in d._v.tolist())
+
+
+def _index_like(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool) or isinstance(v, bool)
+
+
+def _zeros_shape(shape: Any) -> tuple[int, ...]:
+    """array_ops.zeros/ones' shape of a Python value: TensorShape(shape) (each dimension an int: `__index__`),
+    else, on its TypeError or ValueError (a float, a string, a nested list, None), the fallback
+    `convert_to_tensor(shape, dtype=int32)` (its TypeError "Cannot convert [1.5] to EagerTensor of dtype
+    int32", its ValueError for None), whose tensor Fill then takes as dims (fz43b, fz43_gen seed 43002)."""
+    if isinstance(shape, Tensor) and shape.dtype not in (dtypes.int32, dtypes.int64):
+        return _dims_tensor(shape)   # (a tensor goes to Fill as it is: its index_type refusal; fz43_gen seed 43004)
+    if isinstance(shape, (Tensor, np.ndarray, TensorShape)) or hasattr(shape, "_as_tensor"):
+        return shape_arg(shape)
+    items = list(shape) if isinstance(shape, (list, tuple)) else [shape]
+    if isinstance(shape, (list, tuple, int, np.integer)) and all(_index_like(v) for v in items):
+        return shape_arg(shape)
+    if context.in_function() and isinstance(shape, (list, tuple)) and \
+            all(isinstance(v, (int, float, np.number)) for v in items) and np.prod(items) < 1000:
+        return shape_arg(shape)   # (a graph's _constant_if_small: constant(0, shape=[1.5, 2.0]) truncates)
+    return _dims_tensor(convert_to_tensor(shape, dtype=dtypes.int32))
 
 
 def _fill_dims(shp: Sequence[int], value_shape: Sequence[int] = ()) -> None:
@@ -377,7 +412,15 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
     generator seed 1420403003 #67)."""
 
     def run() -> Tensor:
-        v, shp = _t(value), shape_arg(dims)
+        v = _t(value)
+        # (gen_array_ops.fill: dims converted by itself, no dtype asked (a float list is float32) and checked
+        # against index_type; a nested list is a matrix: fz43b, fz43_gen seed 43002)
+        plain = isinstance(dims, (list, tuple)) and all(_index_like(x) for x in dims) or _index_like(dims)
+        if isinstance(dims, float) and not context.in_function():   # (the fast path's int32 index_type)
+            raise TypeError(f"Cannot convert {dims!r} to EagerTensor of dtype int32")
+        # (an ndarray of floats converts with index_type's int32: a cast)
+        d = dims.astype(np.int32) if isinstance(dims, np.ndarray) and dims.dtype.kind == "f" else dims
+        shp = shape_arg(d) if plain or isinstance(d, TensorShape) else _dims_tensor(_t(d), v.shape.as_list())
         # (a graph that does not know value's rank, an input_signature's TensorSpec(None), leaves the
         # check to FillOp when it runs: fuzz20 sig seed 2520261203 #176)
         rank_known = not context.in_function() or static_shapes.known_shape(v) is not None
@@ -711,11 +754,43 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     return out
 
 
+def _leaves(v: Any) -> list:
+    return [x for e in v for x in _leaves(e)] if isinstance(v, (list, tuple)) else [v]
+
+
+def _broadcast_shape_dtype(input: Any, shape: Any) -> None:  # noqa: A002 - TF's name
+    """BroadcastTo's Tidx (int32 or int64) of its shape, as TF 2.21 converts it (observed; fz43b, fz43_gen seed
+    43002): eagerly a Python float on the fast path (the input not a list) is TypeError "Cannot convert -0.0 to
+    EagerTensor of dtype int32"; a list holding a float or a str, a str, or a tensor of another dtype reaches the
+    op's fallback, which converts it alone and the NodeDef check refuses its dtype (InvalidArgumentError); in a
+    graph op_def_library's TypeError. An ndarray of floats is cast (unchanged here)."""
+    if isinstance(shape, Tensor):
+        dt = shape.dtype
+    elif isinstance(shape, (float, str, bytes, list, tuple)) and any(
+            isinstance(x, (float, str, bytes)) for x in _leaves(shape)):
+        if isinstance(shape, float) and not isinstance(input, (list, tuple)) and not context.in_function():
+            raise TypeError(f"Cannot convert {shape!r} to EagerTensor of dtype int32")
+        try:
+            dt = convert_to_tensor(shape).dtype
+        except (TypeError, ValueError):
+            return
+    else:
+        return
+    if dt in (dtypes.int32, dtypes.int64) or dt.is_bool:
+        return
+    c_name = {"float16": "half", "float32": "float", "float64": "double"}.get(dt.name, dt.name)
+    err = errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {c_name} is not in the list of allowed "
+                                                  "values: int32, int64 [Op:BroadcastTo]")
+    raise trace_errors.static(err, TypeError, f"Value passed to parameter 'shape' has DataType {dt.name} not in list "
+                                              "of allowed values: int32, int64")
+
+
 def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     """`tf.broadcast_to`: the kernel's checks (a shape vector, then the broadcast), each marked
     with BroadcastTo's shape function's ValueError where a traced graph sees it
     (array_shape_fns.broadcast_to; clause function.trace-time-errors)."""
     from simdist.runtime.ops import array_shape_fns
+    _broadcast_shape_dtype(input, shape)
     t = _t(input)
     sv = shape._v if isinstance(shape, Tensor) else np.asarray(shape.as_list() if isinstance(shape, TensorShape)
                                                              else [int(d) for d in shape] if isinstance(

@@ -306,10 +306,18 @@ def central_crop(image: Any, central_fraction: float) -> Tensor:
     """`tf.image.central_crop`: the central fraction of height and width (offsets truncated)."""
     ops = _ops()
     img = _image(image)
-    frac = float(dispatch.static_value(central_fraction)) if isinstance(central_fraction, Tensor) \
-        else float(central_fraction)
-    if frac <= 0.0 or frac > 1.0:
+    # (TF compares tensor_util.constant_value(central_fraction) in Python: a tensor's NumPy value, whose
+    # truth value of more than one element is NumPy's ValueError; a Python list as it is, `list <= 0.0`'s
+    # TypeError; a variable's `central_fraction > 0.0` tensors in _assert, the same ValueError; fz43b,
+    # fz43_gen seed 43002)
+    if isinstance(central_fraction, Tensor) or hasattr(central_fraction, "_as_tensor"):
+        cf = central_fraction if isinstance(central_fraction, Tensor) else central_fraction._as_tensor()
+        static = np.asarray(dispatch.static_value(cf) if isinstance(central_fraction, Tensor) else cf._v)
+    else:
+        static = central_fraction
+    if static <= 0.0 or static > 1.0:
         raise ValueError("central_fraction must be within (0, 1]")
+    frac = float(static)
     if frac == 1.0:
         return img
     from simdist.runtime.ops import static_shapes

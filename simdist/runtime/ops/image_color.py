@@ -358,6 +358,14 @@ def _adjust(op: Any, image: Any, value: Any, name: str) -> Tensor:
     img = _t(image)
     flt = img if img.dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(img, dtypes.float32)
     v = value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=dtypes.float32)
+    if v.dtype != dtypes.float32:
+        # (the float32 input's type is checked before the shape: the kernel's InvalidArgumentError eagerly,
+        # op_def_library's TypeError in a graph, before the shape function's rank error; fz43b, fz43_gen 43002)
+        from simdist.runtime.ops import args, trace_errors
+        param = "delta" if name == "AdjustHue" else "scale"
+        raise trace_errors.static(args.dtype_error(name, 1, dtypes.float32, v.dtype), TypeError,
+                                  f"Input '{param}' of '{name}' Op has type {v.dtype.name} that does not match "
+                                  "expected type of float32.")
     out = dispatch.execute(op, (flt, v))
     return convert_image_dtype(out, img.dtype)
 
@@ -366,7 +374,9 @@ def adjust_hue(image: Any, delta: Any, name: str | None = None) -> Tensor:
     """`tf.image.adjust_hue`: AdjustHue on the float32 image (delta in [-1, 1], checked only
     eagerly: TF's `if context.executing_eagerly()`; fz7 ext seed 83 #150)."""
     from simdist.runtime import context
-    if not isinstance(delta, Tensor) and not context.in_function() and (delta < -1 or delta > 1):
+    # (a tensor delta compares too, eagerly: its truth value, NumPy's ValueError for more than one element;
+    # fz43b, fz43_gen seed 43001)
+    if not context.in_function() and (delta < -1 or delta > 1):
         raise ValueError("delta must be in the interval [-1, 1]")
     return _adjust(ADJUST_HUE, image, delta, "AdjustHue")
 

@@ -16,7 +16,9 @@ __all__ = ["moments", "batch_normalization", "l2_normalize"]
 
 
 def _axes(axes: Any) -> Any:
-    if isinstance(axes, Tensor):
+    # (a tensor of another dtype than an integer goes to reduce_mean as it is: its reduction_indices' TypeError
+    # comes before the rank of the indices is read; fz43b)
+    if isinstance(axes, Tensor) and axes.dtype.is_integer:
         axes = axes._v.tolist()
     return axes
 

@@ -207,6 +207,8 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
         sig = ops.pad(sig, convert_to_tensor(paddings, dtype=fl.dtype), constant_values=pv)
         length = sig.shape.as_list()[a]
     else:
+        if fl.dtype.is_bool:   # (num_frames' `constant(0, dtype=frame_length.dtype)` first: fz43b, fz43_gen 43001)
+            convert_to_tensor(0, dtype=fl.dtype)
         if fl.dtype != fs.dtype:   # (`(length_samples - frame_length) // frame_step`, length a Python int: FloorDiv
             raise dtype_error("FloorDiv", 1, fl.dtype, fs.dtype)   # of the two dtypes; fz40 seed 1420403003 #108)
         if fstep == 0:

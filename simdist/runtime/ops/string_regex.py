@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import attr_rules, dispatch
 from simdist.runtime.ops.args import dims
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.re2_syntax import RE2Error, compile_re2
@@ -189,11 +189,27 @@ def _attr_bytes(v: Any) -> bytes:
     return v.encode("utf-8") if isinstance(v, str) else v
 
 
+def _string_fallback(values: tuple, names: tuple, op: str) -> None:
+    """The generated op's eager fallback, taken when not every input is an eager tensor: each string input
+    converts in order with `convert_to_tensor(x, string)`, so a Python value that is no text is its TypeError and
+    a tensor of another dtype the ValueError "Tensor conversion requested dtype string for Tensor with dtype
+    int64" (not the kernel's InvalidArgumentError; fz43b, fz43_gen seed 43002)."""
+    from simdist.runtime import context
+    if context.in_function() or all(isinstance(v, Tensor) for v in values):
+        return
+    for v, n in zip(values, names):
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            attr_rules.fallback_conversion(v, dtypes.string)
+        else:
+            string_tensor(v, op, n)
+
+
 def regex_full_match(input: Any, pattern: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.strings.regex_full_match`: whether each whole string matches RE2 `pattern` (bool)."""
     x = string_tensor(input, "StaticRegexFullMatch" if _static(pattern) else "RegexFullMatch")
     if _static(pattern):
         return dispatch.execute(STATIC_FULL_MATCH, (x,), {"pattern": _attr_bytes(pattern)})
+    _string_fallback((input, pattern), ("input", "pattern"), "RegexFullMatch")
     return dispatch.execute(FULL_MATCH, (x, string_tensor(pattern, "RegexFullMatch", "pattern")))
 
 
