@@ -6,7 +6,10 @@ vrcpps tables), never on simdist; so the slow profile's 20,000 programs need TF 
 fix to simdist) compares simdist against the kept answers and asks TF live only for programs
 whose text changed (generation drops candidate steps by simdist's results, so a fix can change a
 program). A kept answer is found by the program's key: the SHA-256 of its pickled content, the
-TF release and the host CPU's signature (`host_signature`). Files: `<dir>/<seed>-<index // 500>.pkl.gz`, a dict index -> (key, answer); the
+TF release and the host CPU's signature (`host_signature`). Files: `<dir>/<seed>-<index // 500>.pkl.gz`, a dict index ->
+{release: (key, answer)}, `release` naming TF's release and the CPU signature that answered: the committed slices hold
+the answers of every host the project runs on, and a run on any of them reads them without rewriting them (a file of
+the older form, index -> (key, answer) for one host, is still read). The
 default directory is `.cache/fuzz-answers` at the repository root (not committed: about 1 MB per
 500 programs).
 """
@@ -64,14 +67,14 @@ class Answers:
     def __init__(self, directory: str = DEFAULT_DIR) -> None:
         self.directory = directory
         self.release = f"{tf_release()} on {host_signature()}"
-        self._chunks: dict[tuple[int, int], dict[int, tuple[str, Any]]] = {}
+        self._chunks: dict[tuple[int, int], dict[int, Any]] = {}
         self._dirty: set[tuple[int, int]] = set()
         self.hits = self.misses = 0
 
     def _path(self, cid: tuple[int, int]) -> str:
         return os.path.join(self.directory, f"{cid[0]}-{cid[1]}.pkl.gz")
 
-    def _chunk(self, prog: Any) -> tuple[tuple[int, int], dict[int, tuple[str, Any]]]:
+    def _chunk(self, prog: Any) -> tuple[tuple[int, int], dict[int, Any]]:
         cid = (prog.seed, prog.index // CHUNK)
         if cid not in self._chunks:
             try:
@@ -81,29 +84,38 @@ class Answers:
                 self._chunks[cid] = {}
         return cid, self._chunks[cid]
 
+    def key(self, prog: Any) -> str:
+        """The program's key under this store's release (a fuzzer with other program content overrides it)."""
+        return program_key(prog, self.release)
+
     def get(self, prog: Any) -> Any | None:
         _, chunk = self._chunk(prog)
         kept = chunk.get(prog.index)
-        if kept is not None and kept[0] == program_key(prog, self.release):
+        if isinstance(kept, dict):
+            kept = kept.get(self.release)
+        if kept is not None and kept[0] == self.key(prog):
             self.hits += 1
             return kept[1]
         self.misses += 1
         return None
 
     def put(self, prog: Any, answer: Any) -> None:
-        """Keep TF's answer for a whole generated program (a minimizer's subsets are not kept:
-        they share the index of the program they came from)."""
+        """Keep TF's answer for a whole generated program, beside other hosts' answers to it (a minimizer's
+        subsets are not kept: they share the index of the program they came from)."""
         if isinstance(answer, tuple) and answer[:1] == ("tf-died",):
             return   # a crash of the worker is not an answer worth keeping
         cid, chunk = self._chunk(prog)
-        chunk[prog.index] = (program_key(prog, self.release), answer)
+        kept = chunk.get(prog.index)
+        hosts = dict(kept) if isinstance(kept, dict) else {}
+        hosts[self.release] = (self.key(prog), answer)
+        chunk[prog.index] = hosts
         self._dirty.add(cid)
 
     def flush(self) -> None:
         os.makedirs(self.directory, exist_ok=True)
         for cid in sorted(self._dirty):
             tmp = self._path(cid) + ".tmp"
-            with gzip.open(tmp, "wb", compresslevel=3) as f:
+            with gzip.GzipFile(tmp, "wb", compresslevel=3, mtime=0) as f:   # no timestamp: same answers, same bytes
                 pickle.dump(self._chunks[cid], f, protocol=4)
             os.replace(tmp, self._path(cid))
         self._dirty.clear()

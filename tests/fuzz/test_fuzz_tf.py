@@ -10,6 +10,7 @@ program and its reproducer. Needs the `tf` extra.
 from __future__ import annotations
 
 import importlib.util
+import os
 from typing import Any, Iterator
 
 import numpy as np
@@ -155,3 +156,28 @@ def test_kept_answers_follow_the_program(tmp_path) -> None:
     flipped.inputs[0].reshape(-1).view(np.uint8)[:1] ^= 1 if flipped.inputs[0].size else 0
     if flipped.inputs[0].size:
         assert again.get(flipped) is None, "a program whose input changed by one bit got the kept answer"
+
+
+def test_kept_answers_of_two_hosts_live_side_by_side(tmp_path) -> None:
+    """Each CPU signature keeps its own answer to a program (clause ops.host-cpu: TF's answer may depend on the CPU), so
+    a committed slice answers a run on every host the project records it on, and a run that finds its host's answer
+    writes nothing: the files are read, never rewritten."""
+    prog = generate(SEED, 3, "eager")
+    intel, amd = Answers(str(tmp_path)), Answers(str(tmp_path))
+    intel.release, amd.release = "tf on intel", "tf on amd"
+    intel.put(prog, ("ran", ["intel's"]))
+    intel.flush()
+    amd = Answers(str(tmp_path))
+    amd.release = "tf on amd"
+    assert amd.get(prog) is None, "a host without its own answer was given another host's"
+    amd.put(prog, ("ran", ["amd's"]))
+    amd.flush()
+    path = os.path.join(str(tmp_path), os.listdir(str(tmp_path))[0])
+    before = open(path, "rb").read()
+    for release, want in (("tf on intel", ["intel's"]), ("tf on amd", ["amd's"])):
+        reader = Answers(str(tmp_path))
+        reader.release = release
+        got = reader.get(prog)
+        assert got == ("ran", want), f"{release} read {got}, but should read ('ran', {want})"
+        reader.flush()
+    assert open(path, "rb").read() == before, "reading the kept answers rewrote their file"

@@ -212,21 +212,8 @@ def program_key(prog: Prog4, release: str) -> str:
 class Answers4(answers.Answers):
     """answers.Answers keyed by this fuzzer's program content."""
 
-    def get(self, prog: Any) -> Any | None:
-        _, chunk = self._chunk(prog)
-        kept = chunk.get(prog.index)
-        if kept is not None and kept[0] == program_key(prog, self.release):
-            self.hits += 1
-            return kept[1]
-        self.misses += 1
-        return None
-
-    def put(self, prog: Any, answer: Any) -> None:
-        if isinstance(answer, tuple) and answer[:1] == ("tf-died",):
-            return
-        cid, chunk = self._chunk(prog)
-        chunk[prog.index] = (program_key(prog, self.release), answer)
-        self._dirty.add(cid)
+    def key(self, prog: Any) -> str:
+        return program_key(prog, self.release)
 
 
 class KeptWorker:
@@ -238,8 +225,8 @@ class KeptWorker:
     def __init__(self, directory: str = ANSWERS_DIR, keep: bool = True, release: str | None = None) -> None:
         self._worker: TFWorker4 | None = None
         self.kept = Answers4(directory) if keep else None
-        if self.kept is not None and release is not None:
-            self.kept.release = release
+        if self.kept is not None and release is not None:   # TF's release told (no TF here), this host's CPU
+            self.kept.release = f"{release} on {answers.host_signature()}"
         self._batch: list[Prog4] = []
         self._have: list[Any] = []
 
