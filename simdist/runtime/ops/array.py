@@ -337,7 +337,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
     constant's TypeError ("Cannot convert 1 to EagerTensor of dtype string"; in a graph "Expected
     string, but got 1 of type 'int'.") before the shape is read (clause ops.conversion)."""
     dt = dtypes.as_dtype(dtype)
-    if dt == dtypes.string or dt.kind == "r":
+    if dt == dtypes.string or dt.kind in "rn":   # (a narrow dtype: constant(1, dtype)'s conversion; runtime/narrow.py)
         convert_to_tensor(1, dtype=dt)
     shp = _zeros_shape(shape)
 
@@ -350,7 +350,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
 
 @graph_names.scoped("zeros", "Zeros")   # (array_ops.zeros' scope: its Const or Fill is `zeros`)
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
-    if dtypes.as_dtype(dtype).kind == "r":   # (array_ops.zeros' constant(0, dtype): TypeError; observed)
+    if dtypes.as_dtype(dtype).kind in "rn":   # (array_ops.zeros' constant(0, dtype): TypeError; observed)
         convert_to_tensor(0, dtype=dtypes.as_dtype(dtype))
     shp, dt = _zeros_shape(shape), dtypes.as_dtype(dtype)
 
