@@ -73,6 +73,14 @@ from simdist.tf import nest  # noqa: E402
 from simdist.tf import audio, bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
 matmul = linalg.matmul   # (tf.matmul is tf.linalg.matmul: the LinearOperator-dispatching one; names44)
 from simdist.tf._clock import timestamp  # noqa: E402  (the simulated clock: simdist/tf/_clock.py)
+from simdist.tf import _testing as _test  # noqa: E402  (tf.test: simdist/tf/_testing.py; names44)
+from types import SimpleNamespace as _NS  # noqa: E402
+test = _NS(TestCase=_test.TestCase, main=_test.main, compute_gradient=_test.compute_gradient,
+           is_gpu_available=_test.is_gpu_available, gpu_device_name=_test.gpu_device_name,
+           is_built_with_cuda=_test.is_built_with_cuda, is_built_with_rocm=_test.is_built_with_rocm,
+           is_built_with_gpu_support=_test.is_built_with_gpu_support, is_built_with_xla=_test.is_built_with_xla,
+           disable_with_predicate=_test.disable_with_predicate,
+           with_eager_op_as_function=_test.with_eager_op_as_function)
 from simdist.tf import signal  # noqa: E402
 from simdist.tf import quantization  # noqa: E402,F401  (clause ops.fake-quant)
 from simdist.tf import raw_ops  # noqa: E402,F401  (functions made on first use: clause ops.raw-ops)
