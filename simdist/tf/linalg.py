@@ -19,7 +19,8 @@ from simdist.runtime.ops.lstsq import lstsq  # noqa: F401,E402
 from simdist.runtime.ops.sqrtm import sqrtm  # noqa: F401,E402
 from simdist.runtime.ops.banded_solve import banded_triangular_solve  # noqa: F401,E402
 from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (clause ops.complex)
-from simdist.tf._linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorBlockDiag,  # noqa: F401,E402
+from simdist.tf._linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorBlockDiag,
+                                         LinearOperatorBlockLowerTriangular,  # noqa: F401,E402
                                          LinearOperatorCirculant, LinearOperatorCirculant2D,
                                          LinearOperatorCirculant3D, LinearOperatorComposition,
                                          LinearOperatorDiag, LinearOperatorFullMatrix, LinearOperatorIdentity,
