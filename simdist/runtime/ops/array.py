@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from simdist.runtime import conversion_registry as _conversion_registry
 from simdist.runtime import context, convert, dtypes, errors, graph_names
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.indexed_slices import IndexedSlices
@@ -99,7 +100,11 @@ def _constant(value: Any, dtype: Any, shape: Sequence[int] | None, name: str | N
             # (strings are flattened all the same); fz26b, fz14 seed 1420262602 #91)
             dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
             return _made(np.empty(tuple(int(d) for d in shape), dtype=dt.np), dt, False)
-        t = convert_to_tensor(value, dtype=dtype)
+        if _conversion_registry.registered():   # (constant_op converts without the registry: names44)
+            with _conversion_registry.suppressed():
+                t = convert_to_tensor(value, dtype=dtype)
+        else:
+            t = convert_to_tensor(value, dtype=dtype)
         if shape is None:
             return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype, t._sub)
         if user and context.in_function() and isinstance(shape, Tensor):
