@@ -73,6 +73,7 @@ from simdist.tf import nest  # noqa: E402
 from simdist.tf import audio, bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
 matmul = linalg.matmul   # (tf.matmul is tf.linalg.matmul: the LinearOperator-dispatching one; names44)
 from simdist.tf._clock import timestamp  # noqa: E402  (the simulated clock: simdist/tf/_clock.py)
+from simdist.tf._critical_section import CriticalSection  # noqa: E402,F401  (names44)
 from simdist.runtime.conversion_registry import register as register_tensor_conversion_function  # noqa: E402,F401
 from simdist.tf import _testing as _test  # noqa: E402  (tf.test: simdist/tf/_testing.py; names44)
 from types import SimpleNamespace as _NS  # noqa: E402
