@@ -175,9 +175,26 @@ def variables(tf: Any) -> Any:
     return out
 
 
+def in_a_function(tf: Any) -> Any:
+    """The same refusals inside a tf.function: the OpDef's TypeError at trace, the kernel lookup's
+    InvalidArgumentError ("No OpKernel was registered") when the graph runs; classes and values compared."""
+    out: dict[str, Any] = {}
+    for n in ("float8_e4m3fn", "float8_e4m3fnuz", "int4"):
+        x = from_numpy(tf, n, [1, 0, 1])
+        table = {"add": lambda a: a + a, "equal": lambda a: tf.equal(a, a), "reshape": lambda a: tf.reshape(a, [3, 1]),
+                 "concat": lambda a: tf.concat([a, a], 0), "cast": lambda a: tf.cast(a, tf.float32),
+                 "tile": lambda a: tf.tile(a, [2]), "identity": lambda a: tf.identity(a)}
+        res = {}
+        for k, f in table.items():
+            got = attempt(lambda: tf.function(f)(x))
+            res[k] = got[:2] if got[0] == "error" else got
+        out[n] = res
+    return out
+
+
 PROGRAMS: dict[str, Callable[[Any], Any]] = {"properties": properties, "conversion": conversion,
                                              "cast-matrix": cast_matrix, "cast-values": cast_values, "ops": ops,
-                                             "variables": variables}
+                                             "variables": variables, "in-a-function": in_a_function}
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in PROGRAMS}
 
 
