@@ -527,6 +527,9 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
             return _listed(value, dt)
         with np.errstate(all="ignore"):
             return np.asarray(value).astype(dt.np), dt   # (a copy, as above)
+    if dt is not None and dt.kind == "n" and value is not None:   # (a narrow dtype: runtime/narrow.py)
+        from simdist.runtime import narrow
+        return narrow.python_to(value, dt, lambda v, d: _to_array(v, d)[0]), dt
     if dt is not None and value is not None and context.in_function():
         # (a graph constant: make_tensor_proto's check, after its ValueError for None)
         tensor_proto.assert_compatible(value, dt)

@@ -213,6 +213,44 @@ quint16 = _QuantizedDType("quint16", np.uint16)
 qint32 = _QuantizedDType("qint32", np.int32)
 QUANTIZED = (qint8, quint8, qint16, quint16, qint32)
 
+class _NarrowDType(DType):
+    """TF 2.21's narrow dtypes (tf.dtypes.experimental / tf.experimental: float8_e4m3fn, float8_e5m2,
+    float8_e4m3fnuz, float8_e5m2fnuz, float8_e4m3b11fnuz, float4_e2m1fn, int4, uint4, int2, uint2; names44, clause
+    api.namespaces), stored as ml_dtypes' NumPy types as TF stores them. Observed on TF 2.21: size 1; floating (the
+    float ones) or integer (unsigned for uint4/uint2), never numeric nor quantized; `limits` ValueError; `min`/`max`
+    ml_dtypes.finfo's scalars for the floats, Python ints for the integers; their own real_dtype. Kind "n": no op of
+    simdist computes on them but those TF 2.21 registers a CPU kernel of (runtime/ops/narrow.py)."""
+
+    __slots__ = ("_floating",)
+
+    def __init__(self, name: str, enum: int) -> None:
+        np_type = getattr(ml_dtypes, name)
+        super().__init__(name, np_type, 1, kind="n")
+        self._floating = name.startswith("float")
+        _ENUM[name] = enum
+
+    @property
+    def is_floating(self) -> bool:
+        return self._floating
+
+    @property
+    def is_integer(self) -> bool:
+        return not self._floating
+
+    @property
+    def is_unsigned(self) -> bool:
+        return self._name.startswith("uint")
+
+    @property
+    def is_numeric(self) -> bool:
+        return False
+
+    def _limit(self, word: str, attr: str) -> Any:
+        if self._floating:
+            return getattr(ml_dtypes.finfo(self._np), attr)
+        return int(getattr(ml_dtypes.iinfo(self._np), attr))
+
+
 ALL = (bfloat16, float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string,
        complex64, complex128)
 _BY_NAME = {d.name: d for d in ALL}
@@ -233,6 +271,21 @@ _ENUM.update(resource=20, variant=21)
 _BY_NAME.update((d.name, d) for d in QUANTIZED)
 _ENUM.update(qint8=11, quint8=12, qint32=13, qint16=15, quint16=16)
 _BY_NP.update((d.as_numpy_dtype, d) for d in QUANTIZED)
+# the narrow dtypes (TF's DataType enum values; outside ALL: only conversion, Cast and TF's few kernels take them)
+float8_e5m2 = _NarrowDType("float8_e5m2", 24)
+float8_e4m3fn = _NarrowDType("float8_e4m3fn", 25)
+float8_e4m3fnuz = _NarrowDType("float8_e4m3fnuz", 26)
+float8_e4m3b11fnuz = _NarrowDType("float8_e4m3b11fnuz", 27)
+float8_e5m2fnuz = _NarrowDType("float8_e5m2fnuz", 28)
+int4 = _NarrowDType("int4", 29)
+uint4 = _NarrowDType("uint4", 30)
+int2 = _NarrowDType("int2", 31)
+uint2 = _NarrowDType("uint2", 32)
+float4_e2m1fn = _NarrowDType("float4_e2m1fn", 33)
+NARROW = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e4m3b11fnuz, float4_e2m1fn, int4, uint4,
+          int2, uint2)
+_BY_NAME.update((d.name, d) for d in NARROW)
+_BY_NP.update((d.np, d) for d in NARROW)
 _BY_ENUM = {v: _BY_NAME[k] for k, v in _ENUM.items()}
 
 

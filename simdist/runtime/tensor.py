@@ -10,6 +10,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+from simdist.runtime import conversion_registry as _conversion_registry
 from simdist.runtime import convert, dtypes, execution, subnormals
 from simdist.runtime.dimension import Dimension
 from simdist.runtime import symbolic as _symbolic
@@ -621,6 +622,14 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         if dtype is not None:
             variable_conversion(value, dtypes.as_dtype(dtype))
         return convert_to_tensor(conv(), dtype=dtype)
+    tf_tensor = getattr(type(value), "__tf_tensor__", None)
+    if tf_tensor is not None:   # (TF's protocol, before the registry: runtime/conversion_registry.py)
+        return value.__tf_tensor__(dtype, name)
+    if _conversion_registry.registered() and not isinstance(value, _conversion_registry._builtin()):
+        # (tf.register_tensor_conversion_function's functions for the value's type: names44)
+        converted = _conversion_registry.convert(value, dtype, name, dtype_hint)
+        if converted is not None:
+            return converted
     if (dtype is _RESOURCE or dtype is dtypes.variant) and not (isinstance(value, (list, tuple)) and any(
             isinstance(v, Tensor) for v in value)):   # (no value but a handle is one: constant_op's TypeError)
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")

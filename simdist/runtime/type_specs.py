@@ -109,6 +109,9 @@ def _spec_of(value: Any) -> Any:
         return TensorArraySpec.from_value(value)
     if isinstance(value, Optional):
         return OptionalSpec.from_value(value)
+    from simdist.runtime.data.iterators import OwnedIterator
+    if isinstance(value, OwnedIterator):
+        return IteratorSpec.from_value(value)
     if isinstance(value, IndexedSlices):
         if value.dense_shape is not None:
             shape = TensorShape([int(d) for d in value.dense_shape.numpy()])
@@ -324,6 +327,37 @@ class OptionalSpec(TypeSpec):
 
     def _from_components(self, components: Any) -> Any:
         raise NotImplementedError("simdist's Optional has no variant components")
+
+
+class IteratorSpec(TypeSpec):
+    """`tf.data.IteratorSpec(element_spec)`: the type of a tf.data iterator (TF 2.21's data/ops/iterator_ops.py;
+    names44). Its one field is the element spec (it has no `element_spec` attribute: TF keeps `_element_spec`)."""
+
+    __slots__ = ("_element_spec",)
+
+    def __init__(self, element_spec: Any) -> None:
+        self._element_spec = element_spec
+
+    @property
+    def value_type(self) -> Any:
+        from simdist.runtime.data.iterators import OwnedIterator
+        return OwnedIterator
+
+    @staticmethod
+    def from_value(value: Any) -> "IteratorSpec":
+        return IteratorSpec(value.element_spec)
+
+    def _serialize(self) -> tuple:
+        return (self._element_spec,)
+
+    def _component_specs(self) -> Any:
+        return (TensorSpec([], dtypes.resource),)
+
+    def _to_components(self, value: Any) -> Any:
+        raise NotImplementedError("simdist's iterator has no resource components")
+
+    def _from_components(self, components: Any) -> Any:
+        raise NotImplementedError("simdist's iterator has no resource components")
 
 
 class NoneTensor:

@@ -689,6 +689,9 @@ class ResourceVariable(InPlaceRefusals, Variable):
         if rec is not None:   # (a recorded call would create it once: it stays eager, see runtime/graph)
             rec.invalidate(f"it creates a variable ({name or 'Variable'})")
         init = resolve_initial_value(initial_value, dtype)
+        if init.dtype.kind == "n":   # (a narrow dtype without TF 2.21's AssignVariableOp kernel; runtime/narrow.py)
+            from simdist.runtime import narrow
+            narrow.check_assign(init.dtype)
         self._serial = next(_SERIALS)   # (TF makes the handle after converting the initial value)
         self._value = np.array(init._v, copy=True)
         self._dtype = init.dtype

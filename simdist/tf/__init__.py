@@ -71,6 +71,18 @@ from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (tf.eig = t
 from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
 from simdist.tf import nest  # noqa: E402
 from simdist.tf import audio, bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
+matmul = linalg.matmul   # (tf.matmul is tf.linalg.matmul: the LinearOperator-dispatching one; names44)
+from simdist.tf._clock import timestamp  # noqa: E402  (the simulated clock: simdist/tf/_clock.py)
+from simdist.tf._critical_section import CriticalSection  # noqa: E402,F401  (names44)
+from simdist.runtime.conversion_registry import register as register_tensor_conversion_function  # noqa: E402,F401
+from simdist.tf import _testing as _test  # noqa: E402  (tf.test: simdist/tf/_testing.py; names44)
+from types import SimpleNamespace as _NS  # noqa: E402
+test = _NS(TestCase=_test.TestCase, main=_test.main, compute_gradient=_test.compute_gradient,
+           is_gpu_available=_test.is_gpu_available, gpu_device_name=_test.gpu_device_name,
+           is_built_with_cuda=_test.is_built_with_cuda, is_built_with_rocm=_test.is_built_with_rocm,
+           is_built_with_gpu_support=_test.is_built_with_gpu_support, is_built_with_xla=_test.is_built_with_xla,
+           disable_with_predicate=_test.disable_with_predicate,
+           with_eager_op_as_function=_test.with_eager_op_as_function)
 from simdist.tf import signal  # noqa: E402
 from simdist.tf import quantization  # noqa: E402,F401  (clause ops.fake-quant)
 from simdist.tf import raw_ops  # noqa: E402,F401  (functions made on first use: clause ops.raw-ops)
@@ -100,6 +112,10 @@ from types import SimpleNamespace as _NS
 from simdist.tf import _experimental_numpy  # noqa: E402  (tf.experimental.numpy: clause ops.experimental-numpy)
 from simdist.runtime.ragged_shape import DynamicRaggedShape as _DynamicRaggedShape  # noqa: E402
 experimental = _NS(Optional=_Optional, numpy=_experimental_numpy, DynamicRaggedShape=_DynamicRaggedShape)
+# TF 2.21's narrow dtypes: tf.dtypes.experimental's and tf.experimental's (the same objects; names44)
+from simdist.runtime.dtypes import NARROW as _NARROW  # noqa: E402
+for _d in _NARROW:
+    setattr(experimental, _d.name, _d)
 # `tf.dtypes`: the dtypes and their helpers, as the module TF programs spell them through
 dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_cast, bfloat16=bfloat16, bool=bool,
              float16=float16, float32=float32, float64=float64, half=half, double=double, int8=int8, int16=int16,
@@ -107,7 +123,7 @@ dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_c
              complex64=complex64, complex128=complex128, resource=resource, variant=variant, qint8=qint8,
              quint8=quint8, qint16=qint16, quint16=quint16, qint32=qint32,
              # (TF's frozenset also holds the five _ref dtypes of TF1 reference variables, which simdist has not)
-             QUANTIZED_DTYPES=frozenset(_QUANTIZED))
+             QUANTIZED_DTYPES=frozenset(_QUANTIZED), experimental=_NS(**{_d.name: _d for _d in _NARROW}))
 autodiff = _NS(GradientTape=GradientTape, ForwardAccumulator=_forwardprop.ForwardAccumulator)
 from simdist.runtime.ops import image_projective as _image_projective  # noqa: E402,F401 (tf.raw_ops.ImageProjectiveTransformV3)
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,

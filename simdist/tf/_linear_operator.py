@@ -21,7 +21,7 @@ __all__ = ["LinearOperator", "LinearOperatorFullMatrix", "LinearOperatorDiag", "
            "LinearOperatorScaledIdentity", "LinearOperatorPermutation", "LinearOperatorHouseholder",
            "LinearOperatorZeros", "LinearOperatorTridiag", "LinearOperatorKronecker", "LinearOperatorLowRankUpdate",
            "LinearOperatorBlockDiag", "LinearOperatorCirculant", "LinearOperatorCirculant2D", "LinearOperatorCirculant3D",
-           "LinearOperatorToeplitz"]
+           "LinearOperatorToeplitz", "LinearOperatorBlockLowerTriangular"]
 
 
 def _tf() -> Any:
@@ -2488,3 +2488,327 @@ class LinearOperatorToeplitz(LinearOperator):
         elements = tf.concat([tf.reverse(col, axis=[-1]), row[..., 1:]], axis=-1)
         indices = tf.math.floormod(tf.range(0, n) + tf.range(n - 1, -1, -1)[..., None], 2 * n - 1)
         return tf.gather(elements, indices, axis=-1)
+
+
+def _assert_proper_iterable(values: Any) -> None:
+    """check_ops.assert_proper_iterable."""
+    tf = _tf()
+    if isinstance(values, (tf.Tensor, tf.SparseTensor, np.ndarray, str, bytes)):
+        raise TypeError('Expected argument "values" to be a "proper" iterable.  Found: %s' % type(values))
+    if not hasattr(values, "__iter__"):
+        raise TypeError('Expected argument "values" to be iterable.  Found: %s' % type(values))
+
+
+class LinearOperatorBlockLowerTriangular(LinearOperator):
+    """A blockwise lower-triangular operator of `LinearOperator` blocks (TF 2.21's
+    linear_operator_block_lower_triangular.py; names44): `operators[i]` is row i, holding i + 1 blocks whose last
+    is on the diagonal."""
+
+    def __init__(self, operators: Any, is_non_singular: Any = None, is_self_adjoint: Any = None,
+                 is_positive_definite: Any = None, is_square: Any = None,
+                 name: Any = "LinearOperatorBlockLowerTriangular") -> None:
+        parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                          is_positive_definite=is_positive_definite, is_square=is_square, name=name)
+        _assert_proper_iterable(operators)
+        for row in operators:
+            _assert_proper_iterable(row)
+        operators = [list(row) for row in operators]
+        if not operators:
+            raise ValueError(f"Argument `operators` must be a list of >=1 operators. Received: {operators}.")
+        self._operators = operators
+        self._diagonal_operators = [row[-1] for row in operators]
+        dtype = operators[0][0].dtype
+        self._validate_dtype(dtype)
+        is_non_singular = self._validate_non_singular(is_non_singular)
+        self._validate_num_operators()
+        self._validate_operator_dimensions()
+        is_square = self._validate_square(is_square)
+        super().__init__(dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square, parameters=parameters,
+                         name=name)
+
+    def _validate_num_operators(self) -> None:
+        for i, row in enumerate(self.operators):
+            if len(row) != i + 1:
+                raise ValueError(f"Argument `operators[{i}]` must contain `{i + 1}` blocks. Received: {len(row)} "
+                                 "blocks.")
+
+    def _validate_operator_dimensions(self) -> None:
+        for i in range(1, len(self.operators)):
+            for j in range(i):
+                op = self.operators[i][j]
+                above_op = self.operators[i - 1][j]
+                right_op = self.operators[i][j + 1]
+                if op.domain_dimension is not None and above_op.domain_dimension is not None:
+                    if op.domain_dimension != above_op.domain_dimension:
+                        raise ValueError(f"Argument `operators[{i}][{j}].domain_dimension` ({op.domain_dimension}) must "
+                                         f"be the same as `operators[{i - 1}][{j}].domain_dimension` "
+                                         f"({above_op.domain_dimension}).")
+                if op.range_dimension is not None and right_op.range_dimension is not None:
+                    if op.range_dimension != right_op.range_dimension:
+                        raise ValueError(f"Argument `operators[{i}][{j}].range_dimension` ({op.range_dimension}) must "
+                                         f"be the same as `operators[{i}][{j + 1}].range_dimension` "
+                                         f"({right_op.range_dimension}).")
+
+    def _validate_non_singular(self, is_non_singular: Any) -> Any:
+        if all(op.is_non_singular for op in self._diagonal_operators):
+            if is_non_singular is False:
+                raise ValueError("A blockwise lower-triangular operator with non-singular operators on the main "
+                                 "diagonal is always non-singular. Expected argument `is_non_singular` to be True. "
+                                 f"Received: {is_non_singular}.")
+            return True
+        if any(op.is_non_singular is False for op in self._diagonal_operators):
+            if is_non_singular is True:
+                raise ValueError("A blockwise lower-triangular operator with a singular operator on the main diagonal "
+                                 "is always singular. Expected argument `is_non_singular` to be True. Received: "
+                                 f"{is_non_singular}.")
+            return False
+        return None
+
+    def _validate_square(self, is_square: Any) -> bool:
+        if is_square is False:
+            raise ValueError("`LinearOperatorBlockLowerTriangular` must be square. Expected argument `is_square` to be "
+                             f"True. Received: {is_square}.")
+        for i, op in enumerate(self._diagonal_operators):
+            if op.is_square is False:
+                raise ValueError("Matrices on the diagonal (the final elements of each row-partition in the "
+                                 "`operators` list) must be square. Expected argument "
+                                 f"`operators[{i}][-1].is_square` to be True. Received: {op.is_square}.")
+        return True
+
+    def _validate_dtype(self, dtype: Any) -> None:
+        for i, row in enumerate(self.operators):
+            for operator in row:
+                if operator.dtype != dtype:
+                    name_type = (str((o.name, o.dtype)) for o in row)
+                    raise TypeError("Expected all operators to have the same dtype.  Found {} in row {} and {} in row "
+                                    "0.".format(name_type, i, str(dtype)))
+
+    @property
+    def operators(self) -> list:
+        return self._operators
+
+    def _block_range_dimensions(self) -> list:
+        return [op.range_dimension for op in self._diagonal_operators]
+
+    def _block_domain_dimensions(self) -> list:
+        return [op.domain_dimension for op in self._diagonal_operators]
+
+    def _shape(self) -> Any:
+        tf = _tf()
+        domain_dimension = sum(self._block_domain_dimensions())
+        range_dimension = sum(self._block_range_dimensions())
+        matrix_shape = tf.TensorShape([domain_dimension, range_dimension])   # (TF's order; the operator is square)
+        batch_shape = self.operators[0][0].batch_shape
+        for row in self.operators[1:]:
+            for operator in row:
+                batch_shape = tf.broadcast_static_shape(batch_shape, operator.batch_shape)
+        return batch_shape.concatenate(matrix_shape)
+
+    def _linop_inverse(self) -> "LinearOperatorBlockLowerTriangular":
+        """The inverse, blockwise: TF 2.21's recursion (the upper-left part's inverse, then the bottom row
+        −D⁻¹ Σ_j L_j (upper-left inverse)_ji); each bottom-row sum is one LinearOperatorFullMatrix of the summed
+        dense blocks here (TF's linear_operator_addition may keep a Diag or a triangular form)."""
+        tf = _tf()
+        if len(self.operators) == 1:
+            return LinearOperatorBlockLowerTriangular([[self.operators[0][0].inverse()]],
+                                                      is_non_singular=self.is_non_singular,
+                                                      is_self_adjoint=self.is_self_adjoint,
+                                                      is_positive_definite=self.is_positive_definite, is_square=True)
+        blockwise_dim = len(self.operators)
+        upper_left_inverse = LinearOperatorBlockLowerTriangular(self.operators[:-1]).inverse()
+        bottom_row = self.operators[-1]
+        bottom_right_inverse = bottom_row[-1].inverse()
+        inverse_bottom_row = []
+        for i in range(blockwise_dim - 1):
+            dense = None
+            for j in range(i, blockwise_dim - 1):
+                result = bottom_row[j].matmul(upper_left_inverse.operators[j][i])
+                part = result.to_dense() if isinstance(result, LinearOperator) else result
+                dense = part if dense is None else dense + part
+            block = bottom_right_inverse.matmul(LinearOperatorFullMatrix(dense))
+            block = LinearOperatorScaledIdentity(num_rows=bottom_right_inverse.domain_dimension_tensor(),
+                                                 multiplier=tf.cast(-1, dtype=block.dtype)).matmul(block)
+            inverse_bottom_row.append(block)
+        inverse_bottom_row.append(bottom_right_inverse)
+        return LinearOperatorBlockLowerTriangular(upper_left_inverse.operators + [inverse_bottom_row],
+                                                  is_non_singular=self.is_non_singular,
+                                                  is_self_adjoint=self.is_self_adjoint,
+                                                  is_positive_definite=self.is_positive_definite, is_square=True)
+
+    def _checked_blocks(self, x: list, block_dimensions: list, arg_dim: int) -> None:
+        tf = _tf()
+        for i, block in enumerate(x):
+            if not isinstance(block, LinearOperator):
+                block = tf.convert_to_tensor(block)
+                self._check_input_dtype(block)
+                block_dimensions[i].assert_is_compatible_with(block.shape[arg_dim])
+                x[i] = block
+
+    def matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False, name: str = "matmul") -> Any:
+        tf = _tf()
+        if isinstance(x, LinearOperator):
+            left_operator = self.adjoint() if adjoint else self
+            right_operator = x.adjoint() if adjoint_arg else x
+            if (right_operator.range_dimension is not None and left_operator.domain_dimension is not None
+                    and right_operator.range_dimension != left_operator.domain_dimension):
+                raise ValueError("Operators are incompatible. Expected `x` to have dimension {} but got {}.".format(
+                    left_operator.domain_dimension, right_operator.range_dimension))
+            return self._linop_matmul(left_operator, right_operator)
+        arg_dim = -1 if adjoint_arg else -2
+        block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+        if _arg_is_blockwise(block_dimensions, x, arg_dim):
+            self._checked_blocks(x, block_dimensions, arg_dim)
+        else:
+            x = tf.convert_to_tensor(x, name="x")
+            self._check_input_dtype(x)
+            op_dimension = self.range_dimension if adjoint else self.domain_dimension
+            op_dimension.assert_is_compatible_with(x.shape[arg_dim])
+        return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
+        tf = _tf()
+        arg_dim = -1 if adjoint_arg else -2
+        block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+        blockwise_arg = _arg_is_blockwise(block_dimensions, x, arg_dim)
+        if blockwise_arg:
+            split_x = x
+        else:
+            split_x = _split_arg_into_blocks(self._block_domain_dimensions(), x, axis=-1 if adjoint_arg else -2)
+        result_list = []
+        if adjoint:
+            for index in range(len(self.operators)):
+                result = self.operators[index][index].matmul(split_x[index], adjoint=adjoint, adjoint_arg=adjoint_arg)
+                for j in range(index + 1, len(self.operators)):
+                    result += self.operators[j][index].matmul(split_x[j], adjoint=adjoint, adjoint_arg=adjoint_arg)
+                result_list.append(result)
+        else:
+            for row in self.operators:
+                result = row[0].matmul(split_x[0], adjoint=adjoint, adjoint_arg=adjoint_arg)
+                for j, operator in enumerate(row[1:]):
+                    result += operator.matmul(split_x[j + 1], adjoint=adjoint, adjoint_arg=adjoint_arg)
+                result_list.append(result)
+        if blockwise_arg:
+            return result_list
+        result_list = _broadcast_matrix_batch_dims(result_list)
+        return tf.concat(result_list, axis=-2)
+
+    def matvec(self, x: Any, adjoint: bool = False, name: str = "matvec") -> Any:
+        tf = _tf()
+        block_dimensions = self._block_range_dimensions() if adjoint else self._block_domain_dimensions()
+        if _arg_is_blockwise(block_dimensions, x, -1):
+            self._checked_blocks(x, block_dimensions, -1)
+            x_mat = [block[..., tf.newaxis] for block in x]
+            y_mat = self.matmul(x_mat, adjoint=adjoint)
+            return [tf.squeeze(y, axis=-1) for y in y_mat]
+        x = tf.convert_to_tensor(x, name="x")
+        self._check_input_dtype(x)
+        op_dimension = self.range_dimension if adjoint else self.domain_dimension
+        op_dimension.assert_is_compatible_with(x.shape[-1])
+        y_mat = self.matmul(x[..., tf.newaxis], adjoint=adjoint)
+        return tf.squeeze(y_mat, axis=-1)
+
+    def _determinant(self) -> Any:
+        tf = _tf()
+        if all(op.is_positive_definite for op in self._diagonal_operators):
+            return tf.exp(self._log_abs_determinant())
+        result = self._diagonal_operators[0].determinant()
+        for op in self._diagonal_operators[1:]:
+            result *= op.determinant()
+        return result
+
+    def _log_abs_determinant(self) -> Any:
+        result = self._diagonal_operators[0].log_abs_determinant()
+        for op in self._diagonal_operators[1:]:
+            result += op.log_abs_determinant()
+        return result
+
+    def solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False, name: str = "solve") -> Any:
+        tf = _tf()
+        if self.is_non_singular is False:
+            raise NotImplementedError("Exact solve not implemented for an operator that is expected to be singular.")
+        if self.is_square is False:
+            raise NotImplementedError("Exact solve not implemented for an operator that is expected to not be square.")
+        if isinstance(rhs, LinearOperator):
+            left_operator = self.adjoint() if adjoint else self
+            right_operator = rhs.adjoint() if adjoint_arg else rhs
+            if (right_operator.range_dimension is not None and left_operator.domain_dimension is not None
+                    and right_operator.range_dimension != left_operator.domain_dimension):
+                raise ValueError("Operators are incompatible. Expected `rhs` to have dimension {} but got {}.".format(
+                    left_operator.domain_dimension, right_operator.range_dimension))
+            return self._linop_solve(left_operator, right_operator)
+        block_dimensions = self._block_domain_dimensions() if adjoint else self._block_range_dimensions()
+        arg_dim = -1 if adjoint_arg else -2
+        blockwise_arg = _arg_is_blockwise(block_dimensions, rhs, arg_dim)
+        if blockwise_arg:
+            self._checked_blocks(rhs, block_dimensions, arg_dim)
+            split_rhs = [tf.linalg.adjoint(y) for y in rhs] if adjoint_arg else rhs
+        else:
+            rhs = tf.convert_to_tensor(rhs, name="rhs")
+            self._check_input_dtype(rhs)
+            op_dimension = self.domain_dimension if adjoint else self.range_dimension
+            op_dimension.assert_is_compatible_with(rhs.shape[arg_dim])
+            rhs = tf.linalg.adjoint(rhs) if adjoint_arg else rhs
+            split_rhs = _split_arg_into_blocks(self._block_domain_dimensions(), rhs, axis=-2)
+        solution_list: list = []
+        if adjoint:
+            for index in reversed(range(len(self.operators))):
+                y = split_rhs[index]
+                for j in reversed(range(index + 1, len(self.operators))):
+                    y = y - self.operators[j][index].matmul(solution_list[len(self.operators) - 1 - j], adjoint=adjoint)
+                solution_list.append(self._diagonal_operators[index].solve(y, adjoint=adjoint))
+            solution_list.reverse()
+        else:
+            for row, y in zip(self.operators, split_rhs):
+                for i, operator in enumerate(row[:-1]):
+                    y = y - operator.matmul(solution_list[i], adjoint=adjoint)
+                solution_list.append(row[-1].solve(y, adjoint=adjoint))
+        if blockwise_arg:
+            return solution_list
+        solution_list = _broadcast_matrix_batch_dims(solution_list)
+        return tf.concat(solution_list, axis=-2)
+
+    def solvevec(self, rhs: Any, adjoint: bool = False, name: str = "solve") -> Any:
+        tf = _tf()
+        block_dimensions = self._block_domain_dimensions() if adjoint else self._block_range_dimensions()
+        if _arg_is_blockwise(block_dimensions, rhs, -1):
+            self._checked_blocks(rhs, block_dimensions, -1)
+            rhs_mat = [tf.expand_dims(block, axis=-1) for block in rhs]
+            solution_mat = self.solve(rhs_mat, adjoint=adjoint)
+            return [tf.squeeze(x, axis=-1) for x in solution_mat]
+        rhs = tf.convert_to_tensor(rhs, name="rhs")
+        self._check_input_dtype(rhs)
+        op_dimension = self.domain_dimension if adjoint else self.range_dimension
+        op_dimension.assert_is_compatible_with(rhs.shape[-1])
+        solution_mat = self.solve(tf.expand_dims(rhs, axis=-1), adjoint=adjoint)
+        return tf.squeeze(solution_mat, axis=-1)
+
+    def _diag_part(self) -> Any:
+        tf = _tf()
+        diag_list = _broadcast_matrix_batch_dims([op.diag_part()[..., tf.newaxis] for op in self._diagonal_operators])
+        return tf.squeeze(tf.concat(diag_list, axis=-2), axis=-1)
+
+    def _trace(self) -> Any:
+        result = self._diagonal_operators[0].trace()
+        for op in self._diagonal_operators[1:]:
+            result += op.trace()
+        return result
+
+    def _to_dense(self) -> Any:
+        tf = _tf()
+        num_cols = 0
+        dense_rows = []
+        flat = _broadcast_matrix_batch_dims([op.to_dense() for row in self.operators for op in row])
+        broadcast_operators = [flat[i * (i + 1) // 2:(i + 1) * (i + 2) // 2] for i in range(len(self.operators))]
+        for row_blocks in broadcast_operators:
+            batch_row_shape = tf.shape(row_blocks[0])[:-1]
+            num_cols += tf.shape(row_blocks[-1])[-1]
+            zeros_to_pad_after_shape = tf.concat([batch_row_shape, [self.domain_dimension_tensor() - num_cols]], axis=-1)
+            row_blocks.append(tf.zeros(shape=zeros_to_pad_after_shape, dtype=self.dtype))
+            dense_rows.append(tf.concat(row_blocks, axis=-1))
+        return tf.concat(dense_rows, axis=-2)
+
+    def _eigvals(self) -> Any:
+        tf = _tf()
+        eig_list = _broadcast_matrix_batch_dims([op.eigvals()[..., tf.newaxis] for op in self._diagonal_operators])
+        return tf.squeeze(tf.concat(eig_list, axis=-2), axis=-1)

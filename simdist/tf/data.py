@@ -9,6 +9,7 @@ from simdist.runtime.data import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDIN
                                   DatasetSpec, FixedLengthRecordDataset, Iterator, NumpyIterator, Options,
                                   TextLineDataset, TFRecordDataset, ThreadingOptions)
 from simdist.runtime.data import experimental as _experimental
+from simdist.runtime.type_specs import IteratorSpec  # noqa: F401 - tf.data.IteratorSpec (names44)
 from simdist.runtime.data.copy_to_device import copy_to_device as _copy_fn, prefetch_to_device as _prefetch_fn
 
 

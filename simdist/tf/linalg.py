@@ -19,7 +19,8 @@ from simdist.runtime.ops.lstsq import lstsq  # noqa: F401,E402
 from simdist.runtime.ops.sqrtm import sqrtm  # noqa: F401,E402
 from simdist.runtime.ops.banded_solve import banded_triangular_solve  # noqa: F401,E402
 from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (clause ops.complex)
-from simdist.tf._linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorBlockDiag,  # noqa: F401,E402
+from simdist.tf._linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorBlockDiag,
+                                         LinearOperatorBlockLowerTriangular,  # noqa: F401,E402
                                          LinearOperatorCirculant, LinearOperatorCirculant2D,
                                          LinearOperatorCirculant3D, LinearOperatorComposition,
                                          LinearOperatorDiag, LinearOperatorFullMatrix, LinearOperatorIdentity,
@@ -28,3 +29,13 @@ from simdist.tf._linear_operator import (LinearOperator, LinearOperatorAdjoint, 
                                          LinearOperatorPermutation,
                                          LinearOperatorScaledIdentity, LinearOperatorToeplitz, LinearOperatorTridiag,
                                          LinearOperatorZeros)
+
+# TF 2.21's LinearOperator overrides (linear_operator.py's dispatch_for_types): each of these takes an operator
+# in place of a tensor (names44; simdist/tf/_linalg_dispatch.py); tf.matmul is tf.linalg.matmul
+from simdist.tf import _linalg_dispatch  # noqa: E402
+(adjoint, cholesky, diag_part, det, inv, logdet, matmul, matvec, solve,  # noqa: E402
+ trace) = (_linalg_dispatch.dispatching(_n, _f) for _n, _f in (
+     ("adjoint", adjoint), ("cholesky", cholesky), ("diag_part", diag_part), ("det", det), ("inv", inv),
+     ("logdet", logdet), ("matmul", matmul), ("matvec", matvec), ("solve", solve), ("trace", trace)))
+from types import SimpleNamespace as _NS  # noqa: E402
+experimental = _NS(conjugate_gradient=_linalg_dispatch.conjugate_gradient)

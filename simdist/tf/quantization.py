@@ -112,3 +112,46 @@ def _namedtuple() -> _Any:
 
 
 _QuantizeV2 = _namedtuple()
+
+
+_QuantizedConcat = __import__("collections").namedtuple("QuantizedConcat", ["output", "output_min", "output_max"])
+
+
+def quantized_concat(concat_dim: _Any, values: _Any, input_mins: _Any, input_maxes: _Any, name: _Any = None) -> _Any:
+    """`tf.quantization.quantized_concat` (names44): QuantizedConcat, transcribed from TF 2.21's
+    quantized_concat_op.cc over quantization_utils.h (runtime/ops/quantize_ops.py `quantized_concat`): the output
+    range is [min(0, min of mins), max of maxes] (symmetric for qint32), each input requantized into it unless its
+    range is that range already; CPU kernels for quint8 and qint32 only."""
+    from simdist.runtime import dtypes, errors
+    from simdist.runtime.ops import args
+    from simdist.runtime.ops.quantize_ops import quantized_concat as _kernel
+    from simdist.runtime.tensor import Tensor, convert_to_tensor
+    op = "QuantizedConcat"
+    values = list(values)
+    mins, maxes = list(input_mins), list(input_maxes)
+    n = len(values)
+    if n < 2:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'N' of {n} must be at least minimum 2 [Op:{op}]")
+    ts = [v if isinstance(v, Tensor) else convert_to_tensor(v) for v in values]
+    t = ts[0].dtype
+    if len(mins) != n or len(maxes) != n:
+        expected = ", ".join(["int32"] + [args.tf_name(t)] * n + ["float"] * (2 * n))
+        raise errors.InvalidArgumentError(None, None, f"NodeDef expected inputs '{expected}' do not match "
+                                          f"{1 + n + len(mins) + len(maxes)} inputs specified; Op<name={op}; signature="
+                                          "concat_dim:int32, values:N*T, input_mins:N*float, input_maxes:N*float -> "
+                                          "output:T, output_min:float, output_max:float; attr=N:int,min=2; "
+                                          f"attr=T:type> [Op:{op}]")
+    for i, x in enumerate(ts[1:], start=1):
+        if x.dtype != t:
+            raise errors.InvalidArgumentError(None, None, f"cannot compute {op} as input #{1 + i}(zero-based) was "
+                                              f"expected to be a {args.tf_name(t)} tensor but is a "
+                                              f"{args.tf_name(x.dtype)} tensor [Op:{op}]")
+    if t.name not in ("quint8", "qint32"):
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {op}}}}} = {op}[N={n}, "
+                                   f"T=DT_{t.name.upper() if t.name != 'float32' else 'FLOAT'}] [Op:{op}]")
+    dim = convert_to_tensor(concat_dim, dtypes.int32)
+    lo = [convert_to_tensor(m, dtypes.float32) for m in mins]
+    hi = [convert_to_tensor(m, dtypes.float32) for m in maxes]
+    out, out_min, out_max = _kernel(dim.numpy(), [x.numpy() for x in ts], [m.numpy() for m in lo],
+                                    [m.numpy() for m in hi], t)
+    return _QuantizedConcat(Tensor(out, t), Tensor(out_min, dtypes.float32), Tensor(out_max, dtypes.float32))

@@ -9,6 +9,7 @@ from simdist.strategies.checkpoint_reader import (checkpoints_iterator, get_chec
                                                  list_variables, load_checkpoint, load_variable)
 from simdist.strategies.cluster_resolver import ClusterSpec  # noqa: F401
 from simdist.tf._moving_averages import ExponentialMovingAverage  # noqa: F401
+from simdist.tf._coordinator import Coordinator  # noqa: F401  (names44)
 
 # simdist's own hook (no TF name): Keras's weight files cost the copies a checkpoint costs
 from simdist.strategies.checkpoint import charge_storage_io as _simdist_charge_storage_io  # noqa: E402,F401

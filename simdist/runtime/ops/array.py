@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from simdist.runtime import conversion_registry as _conversion_registry
 from simdist.runtime import context, convert, dtypes, errors, graph_names
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.indexed_slices import IndexedSlices
@@ -99,7 +100,11 @@ def _constant(value: Any, dtype: Any, shape: Sequence[int] | None, name: str | N
             # (strings are flattened all the same); fz26b, fz14 seed 1420262602 #91)
             dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
             return _made(np.empty(tuple(int(d) for d in shape), dtype=dt.np), dt, False)
-        t = convert_to_tensor(value, dtype=dtype)
+        if _conversion_registry.registered():   # (constant_op converts without the registry: names44)
+            with _conversion_registry.suppressed():
+                t = convert_to_tensor(value, dtype=dtype)
+        else:
+            t = convert_to_tensor(value, dtype=dtype)
         if shape is None:
             return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype, t._sub)
         if user and context.in_function() and isinstance(shape, Tensor):
@@ -337,7 +342,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
     constant's TypeError ("Cannot convert 1 to EagerTensor of dtype string"; in a graph "Expected
     string, but got 1 of type 'int'.") before the shape is read (clause ops.conversion)."""
     dt = dtypes.as_dtype(dtype)
-    if dt == dtypes.string or dt.kind == "r":
+    if dt == dtypes.string or dt.kind in "rn":   # (a narrow dtype: constant(1, dtype)'s conversion; runtime/narrow.py)
         convert_to_tensor(1, dtype=dt)
     shp = _zeros_shape(shape)
 
@@ -350,7 +355,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
 
 @graph_names.scoped("zeros", "Zeros")   # (array_ops.zeros' scope: its Const or Fill is `zeros`)
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
-    if dtypes.as_dtype(dtype).kind == "r":   # (array_ops.zeros' constant(0, dtype): TypeError; observed)
+    if dtypes.as_dtype(dtype).kind in "rn":   # (array_ops.zeros' constant(0, dtype): TypeError; observed)
         convert_to_tensor(0, dtype=dtypes.as_dtype(dtype))
     shp, dt = _zeros_shape(shape), dtypes.as_dtype(dtype)
 

@@ -773,6 +773,7 @@ _BITCASTABLE = ("bfloat16", "float16", "float32", "float64", "int64", "int32", "
 
 
 _BITCAST_ALLOWED = ", ".join(_BITCASTABLE)
+_BITCAST_C_LIST = ", ".join({"float16": "half", "float32": "float", "float64": "double"}.get(n, n) for n in _BITCASTABLE)
 
 
 def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's names
@@ -782,8 +783,9 @@ def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: 
     to = dtypes.as_dtype(type)
     for d, attr in ((t.dtype, "T"), (to, "type")):
         if d.name not in _BITCASTABLE:
+            # (the OpDef's list in C's spelling, as TF 2.21's message gives it: observed for bool and int4)
             err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {args.tf_name(d)} is not in the "
-                                              "list of allowed values [Op:Bitcast]")
+                                              f"list of allowed values: {_BITCAST_C_LIST} [Op:Bitcast]")
             # (traced: op_def_library's type check of T (parameter 'input') or of the attr 'type')
             raise trace_errors.static(err, TypeError, f"Value passed to parameter '{'input' if attr == 'T' else attr}' "
                                                       f"has DataType {d.name} not in list of allowed values: "

@@ -101,6 +101,13 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
                 refused = args.quantized_refused(op.name, d)
                 if refused is not None:
                     raise refused
+            elif d.kind == "n":   # (a narrow dtype: only TF 2.21's few CPU kernels take it; runtime/narrow.py)
+                from simdist.runtime import narrow
+                if op.name == "Tile":
+                    raise narrow.tile_refused(d, len(tensors[0].shape))
+                refused = narrow.op_refusal(op.name, d, dts, attrs, op.dtype)
+                if refused is not None:
+                    raise refused
         dt = op.dtype(dts, attrs)
     except Exception as e:
         graph_shape_first(op, tensors, attrs, e)

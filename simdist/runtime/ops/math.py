@@ -329,6 +329,11 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         refused = args.quantized_refused(op.name, dt)
         if refused is not None:
             raise refused
+    if dt.kind == "n":   # (a narrow dtype: the op's kernel lookup refuses it before y matters; runtime/narrow.py)
+        from simdist.runtime import narrow
+        refused = narrow.op_refusal(op.name, dt, (dt, dt), None, op.dtype)
+        if refused is not None:
+            raise refused
     try:
         yt = _operand(y, dt, op is ADD or reflected if python_side is None else python_side)
     except ValueError:
@@ -650,6 +655,7 @@ _TRUNCATED = {("float64", "float32"), ("complex128", "float32"), ("complex128", 
               ("float32", "bfloat16")}
 _MANTISSA = {"float64": 53, "float32": 24, "float16": 11, "bfloat16": 8}
 _PART = {"complex128": "float64", "complex64": "float32"}
+_NARROW_NAMES = frozenset(d.name for d in dtypes.NARROW)
 
 
 def _lsb_zeroed(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
@@ -684,6 +690,9 @@ def _complex(re: np.ndarray, im: np.ndarray, dt: np.dtype) -> np.ndarray:
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
+    if dt.kind == "n" or a.dtype.name in _NARROW_NAMES:
+        from simdist.runtime import narrow
+        return narrow.cast_array(a, dt)
     from simdist.runtime import subnormals
     parts = (a.dtype.kind == "c" or dt._np.kind == "c") and subnormals.part_dtype(a.dtype) != subnormals.part_dtype(dt._np)
     if parts:   # a complex side and a conversion of the parts: read under DAZ (written under FTZ below)
@@ -747,6 +756,10 @@ def _cast(x: Any, dt: dtypes.DType, name: str | None = None, truncate: bool = Fa
         raise errors.UnimplementedError(None, None, "{{function_node __wrapped__Cast_device_/job:localhost/replica:0/"
                                         f"task:0/device:CPU:0}}}} Cast {args.tf_name(t.dtype)} to {args.tf_name(dt)} "
                                         "is not supported [Op:Cast] name: ")
+    if (t.dtype.kind == "n" or dt.kind == "n") and dt is not t.dtype:
+        from simdist.runtime import narrow   # (TF 2.21's Cast table for the narrow dtypes; runtime/narrow.py)
+        if not narrow.cast_supported(t.dtype, dt):
+            raise narrow.cast_refused(t.dtype, dt)
     if dt is dtypes.string or t.dtype is dtypes.string:
         if dt is t.dtype:
             return t

@@ -249,3 +249,57 @@ QUANTIZE_V2 = register("QuantizeV2", _quantize_v2, _quantize_dtype, _flops, num_
 DEQUANTIZE = register("Dequantize", _dq_forward, _dequantize_dtype, _flops, kind="nn", fusion=_PER_SLICE)
 no_tf_gradient("QuantizeV2")   # (TF 2.21 registers none: LookupError through a tape)
 no_tf_gradient("Dequantize")
+
+
+def quantized_concat(concat_dim: np.ndarray, values: list, mins: list, maxes: list,
+                     t: dtypes.DType) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """QuantizedConcatOp<T> (quantized_concat_op.cc, TF 2.21; names44) for T quint8 or qint32: the kernel's checks
+    in its order, the output range ([min(0, min of mins), max of maxes], symmetric [-m, m] for the signed qint32),
+    and each input's RequantizeCopier: a copy when its range is the output's, else DEQUANTIZE_WITH_EIGEN with its
+    QuantizedToFloatStruct then QUANTIZE_WITH_EIGEN with the output's FloatToQuantizedStruct, in float32."""
+    op = "QuantizedConcat"
+    if np.ndim(concat_dim) != 0:
+        _fail(op, f"Concat dim tensor should be a scalar integer, but got shape {args.dims(np.shape(concat_dim))}")
+    axis = int(concat_dim)
+    first = np.asarray(values[0])
+    if not 0 <= axis < first.ndim:
+        _fail(op, f"ConcatOp : Expected concatenating dimensions in the range [0, {first.ndim}), but got {axis}")
+    pairs = [(_F(np.asarray(a).reshape(-1)[0]), _F(np.asarray(b).reshape(-1)[0])) for a, b in zip(mins, maxes)]
+    overall_min, overall_max = _FLT_MAX, _F(-_FLT_MAX)
+    for a, b in pairs:
+        overall_min, overall_max = min(overall_min, a), max(overall_max, b)
+    overall_min = min(_F(0.0), overall_min)
+    if t.name == "qint32":
+        largest = max(abs(overall_min), abs(overall_max))
+        out_min, out_max = _F(-largest), _F(largest)
+    else:
+        out_min, out_max = overall_min, overall_max
+    for i, v in enumerate(values):
+        v = np.asarray(v)
+        if v.ndim != first.ndim:
+            _fail(op, f"ConcatOp : Ranks of all input tensors should match: shape[0] = {args.dims(first.shape)} vs. "
+                      f"shape[{i}] = {args.dims(v.shape)}")
+        if any(v.shape[j] != first.shape[j] for j in range(first.ndim) if j != axis):
+            _fail(op, f"ConcatOp : Dimensions of inputs should match: shape[0] = {args.dims(first.shape)} vs. "
+                      f"shape[{i}] = {args.dims(v.shape)}")
+    bits = 8 * np.dtype(t.np).itemsize
+    steps = float(1 << bits)
+    lowest = _F(_bounds(t)[0])
+    low_f, high_f = _F(max(float(lowest), -2.147483648e9)), _F(min(float(_F(_bounds(t)[1])), 2.147483520e9))
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        f2q_scale = _F(0.0) if out_max == out_min else _F((steps - 1.0) / float(_F(out_max - out_min)))
+        f2q_min_scaled = _round_away(np.asarray(_F(out_min * f2q_scale), _F))
+        parts = []
+        for v, (a, b) in zip(values, pairs):
+            v = np.asarray(v)
+            if a == out_min and b == out_max:
+                parts.append(v.copy())
+                continue
+            q2f_scale = _F(float(_F(b - a)) / (steps - 1.0))
+            rounded = a if b == a else _F(_round_away(np.asarray(_F(a / q2f_scale), _F)) * q2f_scale)
+            as_float = (_F(rounded - _F(lowest * q2f_scale)) + (v.astype(_F) * q2f_scale).astype(_F)).astype(_F)
+            q = (_round_away((as_float * f2q_scale).astype(_F)) - _F(f2q_min_scaled - lowest)).astype(_F)
+            q = np.where(q < low_f, low_f, np.where(q > high_f, high_f, q))
+            parts.append(_to_t(q, dtypes.int32).astype(v.dtype))
+        out = np.concatenate(parts, axis=axis)
+    return out, np.asarray(out_min, _F), np.asarray(out_max, _F)
