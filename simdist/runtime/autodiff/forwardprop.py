@@ -128,7 +128,7 @@ class _Accumulator(execution.Interpreter):
                 return [None] * len(outs)
             got = transpose.gradient([g for g, _ in used], [aids[i] for i in live],
                                      output_gradients=[t for _, t in used],
-                                     unconnected_gradients=UnconnectedGradients.ZERO)
+                                     unconnected_gradients=UnconnectedGradients.NONE)
         out: list = [None] * len(outs)
         for i, g in zip(live, got):
             out[i] = g
