@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45 or 47. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46 or 47. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -20,8 +20,9 @@ thirtieth blind batch"; batch 31 in "Thirty-third session, 2026-12-03: a thirty-
 batch 36 in "Thirty-eighth session, 2026-12-04: a thirty-sixth blind batch"; batch 37 in "Thirty-ninth session,
 2026-12-04: a thirty-seventh blind batch"; batch 38 in "Fortieth session, 2026-12-04: a thirty-eighth blind batch"; batch 39 in "Fortieth session, 2026-12-04: a thirty-ninth blind batch"; batch 40 in "Forty-first session, 2026-12-04: a fortieth blind batch"; batch 41 in "Forty-first session, 2026-12-04: a forty-first blind batch"; batch 42 in "Forty-second session,
 2026-12-04: a forty-second blind batch"; batch 43 in "Forty-second session, 2026-12-04: a forty-third blind batch"; batch 44 in "Forty-third session,
-2026-12-05: a forty-fourth blind batch"; batch 45 in "Forty-third session, 2026-12-05: a forty-fifth blind batch"; batch 47 in "Forty-fourth session,
-2026-12-05: a forty-seventh blind batch".
+2026-12-05: a forty-fourth blind batch"; batch 45 in "Forty-third session, 2026-12-05: a forty-fifth blind batch"; batch 46 in
+"Forty-fourth session, 2026-12-05: a forty-sixth blind batch"; batch 47 in "Forty-fourth session, 2026-12-05: a
+forty-seventh blind batch".
 """
 
 from __future__ import annotations
@@ -181,6 +182,9 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "hessians-flat-shape", "forward-tangent-not-cast", "function-numpy-in-dict-kept", "skip-counts-errors",
             "checkpoint-save-counter-int32", "shuffle-two-rows-kept", "generator-state-shape-rank-only"],
            "blind45"),
+    "46": (["random-crop-shape-swapped", "cropping-zero-int-refused", "merge-batch-from-first-input",
+            "gqa-mask-expand-axis", "optimizer-add-variable-float32", "progbar-auto-verbose-two"],
+           "blind46"),
     "47": (["traced-batch-retrace-stays-static", "py-dataset-num-batches-none-without-len",
             "compile-metrics-dict-insertion-order", "tf-dataset-empty-class-weight-ignored",
             "jvp-transpose-unconnected-zero", "while-grad-max-iterations-off-by-one", "concrete-literal-nan-mismatch",

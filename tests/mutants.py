@@ -7888,6 +7888,155 @@ TRAINING_BATCH44: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH44
 CATALOGUE += TRAINING_BATCH44
+# -- Forty-fourth session: a forty-sixth blind batch (TRAINING_BATCH46, helper blind44a), written from simdist's
+#    source alone, before reading any suite test (docs/conformance.md, "Forty-fourth session, 2026-12-05: a
+#    forty-sixth blind batch"). Only the Keras layers, losses and metrics, optimizers and schedules, and callbacks
+#    (batch 47, blind44b's, takes the trainer, gradients, tf.function, tf.data, saving, distribution and random
+#    ops); each in a function no earlier mutant touched.
+TRAINING_BATCH46: list[Mutant] = [
+    # -- Keras layers
+    _t("additive-attention-scale-unused", "formula", "simdist/keras/layers/dot_attention.py",
+       "        return tf.reduce_sum((tf.cast(self.scale, t.dtype) * t) if self.use_scale else t, axis=-1)\n",
+       "        return tf.reduce_sum(t, axis=-1)\n",
+       "AdditiveAttention(use_scale=True) leaves its scale out of the scores"),
+    _t("mha-scores-axes-swapped", "order", "simdist/keras/layers/attention.py",
+       "    product = \"\".join([target[i] for i in batch_dims] + [target[i] for i in attn_axes] +\n"
+       "                      [source[i] for i in attn_axes])\n",
+       "    product = \"\".join([target[i] for i in batch_dims] + [source[i] for i in attn_axes] +\n"
+       "                      [target[i] for i in attn_axes])\n",
+       "MultiHeadAttention's scores put the key axes before the query axes (softmax over the queries)"),
+    _t("permute-shape-off-by-one", "boundary", "simdist/keras/layers/permute.py",
+       "        return (input_shape[0],) + tuple(input_shape[dim] for dim in self.dims)\n",
+       "        return (input_shape[0],) + tuple(input_shape[dim - 1] for dim in self.dims)\n",
+       "Permute.compute_output_shape reads the 1-based dims as 0-based"),
+    _t("rms-norm-axes-not-sorted", "order", "simdist/keras/layers/rms_normalization.py",
+       "            self.axis = sorted(self.axis)\n",
+       "            self.axis = list(self.axis)\n",
+       "RMSNormalization(axis=[2, 1]) keeps the axes unsorted: the scale's shape follows the given order"),
+    _t("depthwise-channels-first-perm", "axis", "simdist/keras/layers/depthwise_separable.py",
+       "    return tf.transpose(outputs, [0, rank - 1] + list(range(1, rank - 1)))\n",
+       "    return tf.transpose(outputs, [0] + list(range(2, rank)) + [1])\n",
+       "Depthwise/SeparableConv channels_first transposes the channels-last result back with the to-last permutation"),
+    _t("upsampling1d-tiles", "formula", "simdist/keras/layers/upsampling_padding.py",
+       "        return tf.repeat(inputs, self.size, axis=1)\n",
+       "        return tf.tile(inputs, [1, self.size, 1])\n",
+       "UpSampling1D tiles the sequence ([a, b, a, b]) instead of repeating each step ([a, a, b, b])"),
+    _t("random-crop-shape-swapped", "axis", "simdist/keras/layers/preprocessing/image/random_crop.py",
+       "        shape[self.height_axis] = self.height\n        shape[self.width_axis] = self.width\n",
+       "        shape[self.height_axis] = self.width\n        shape[self.width_axis] = self.height\n",
+       "RandomCrop.compute_output_shape swaps the height and the width"),
+    _t("rnn-step-mask-rank", "boundary", "simdist/keras/layers/rnn_loop.py",
+       "            for _ in range(rank - 1):\n",
+       "            for _ in range(rank - 2):\n",
+       "an RNN's per-step mask is expanded to one rank less than the state (masked steps broadcast wrongly)"),
+    _t("normalization-invert-order", "formula", "simdist/keras/layers/normalization_adapt.py",
+       "            return tf.add(self.mean, tf.multiply(inputs, denom))\n",
+       "            return tf.multiply(tf.add(inputs, self.mean), denom)\n",
+       "Normalization(invert=True) computes (x + mean) * std instead of mean + x * std"),
+    _t("normalization-mean-rank-off-by-one", "boundary", "simdist/keras/layers/normalization_adapt.py",
+       "            if len(np.shape(mean)) > len(self.axis):\n",
+       "            if len(np.shape(mean)) >= len(self.axis):\n",
+       "Normalization(mean=[..], variance=[..]) with one axis refuses a vector mean"),
+    _t("cropping-zero-int-refused", "boundary", "simdist/keras/layers/cropping.py",
+       "        if value < 0:\n",
+       "        if value <= 0:\n",
+       "Cropping2D(0)/Cropping3D(0)/ZeroPadding3D(0) (an int zero) is refused"),
+    _t("elu-layer-alpha-dropped", "formula", "simdist/keras/layers/activation_layers.py",
+       "    def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:\n        super().__init__(**kwargs)\n"
+       "        self.alpha = alpha\n",
+       "    def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:\n        super().__init__(**kwargs)\n"
+       "        self.alpha = 1.0\n",
+       "the ELU layer keeps alpha = 1.0 whatever alpha it is given"),
+    _t("softmax-mask-one-refused", "boundary", "simdist/keras/layers/core.py",
+       "        if m_dim is not None and i_dim is not None and m_dim != 1 and m_dim != i_dim:\n",
+       "        if m_dim is not None and i_dim is not None and m_dim != i_dim:\n",
+       "Softmax refuses a mask with a dimension of 1 that broadcasts"),
+    _t("random-factor-lower-zero", "formula", "simdist/keras/layers/preprocessing/image/factors.py",
+       "        return -factor, factor\n",
+       "        return 0, factor\n",
+       "RandomTranslation/RandomZoom/RandomRotation...(factor=f) read a single factor as [0, f] instead of [-f, f]"),
+    _t("solarization-factor-one-refused", "boundary", "simdist/keras/layers/preprocessing/image/solarization.py",
+       "        if x > 1.0 or x < 0:\n",
+       "        if x >= 1.0 or x < 0:\n",
+       "Solarization(addition_factor=1.0) (or threshold_factor=1.0) is refused"),
+    _t("merge-batch-from-first-input", "formula", "simdist/keras/layers/merging.py",
+       "        first = list(batch_sizes)[0] if len(batch_sizes) == 1 else None\n",
+       "        first = None if input_shape[0] is None else input_shape[0][0]\n",
+       "Add/Multiply/....compute_output_shape take the batch size of the first input only"),
+    _t("gqa-mask-expand-axis", "axis", "simdist/keras/layers/grouped_query_attention.py",
+       "                attention_mask = ops.expand_dims(attention_mask, axis=-3)\n"
+       "        return self._softmax(scores, mask=attention_mask)\n",
+       "                attention_mask = ops.expand_dims(attention_mask, axis=-2)\n"
+       "        return self._softmax(scores, mask=attention_mask)\n",
+       "GroupQueryAttention's masked softmax inserts the heads axis of the mask at -2"),
+    # -- losses and metrics
+    _t("precision-multi-threshold-first", "boundary", "simdist/keras/metrics/precision_recall.py",
+       "        value = ops.divide_no_nan(tp, tf.add(tp, ops.convert_to_tensor(self._other_variable)))\n"
+       "        return value[0] if len(self.thresholds) == 1 else value\n",
+       "        value = ops.divide_no_nan(tp, tf.add(tp, ops.convert_to_tensor(self._other_variable)))\n"
+       "        return value[0] if len(self.thresholds) >= 1 else value\n",
+       "Precision/Recall(thresholds=[a, b]) return the first threshold's value only"),
+    _t("auc-summation-case-folded", "missing-error", "simdist/keras/metrics/metrics_utils.py",
+       "        if key in (\"majoring\", \"Majoring\"):\n",
+       "        if key.lower() == \"majoring\":\n",
+       "AUC(summation_method='MAJORING') is accepted (Keras: only 'majoring' and 'Majoring')"),
+    _t("binary-iou-target-ids-dropped", "formula", "simdist/keras/metrics/iou_metrics.py",
+       "        super().__init__(num_classes=2, target_class_ids=target_class_ids, name=name, dtype=dtype)\n",
+       "        super().__init__(num_classes=2, target_class_ids=(0, 1), name=name, dtype=dtype)\n",
+       "BinaryIoU(target_class_ids=[1]) averages over both classes"),
+    _t("concordance-axis-not-passed", "formula", "simdist/keras/metrics/correlation_metrics.py",
+       "        super().__init__(fn=concordance_correlation, name=name, dtype=dtype, axis=axis)\n",
+       "        super().__init__(fn=concordance_correlation, name=name, dtype=dtype)\n",
+       "ConcordanceCorrelation(axis=0) computes along the last axis (its axis is not passed to the function)"),
+    _t("loss-wrapper-no-rank-match", "axis", "simdist/keras/losses/losses.py",
+       "    def call(self, y_true: Any, y_pred: Any) -> Any:\n"
+       "        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)\n",
+       "    def call(self, y_true: Any, y_pred: Any) -> Any:\n",
+       "the loss classes (MeanSquaredError, ...) do not match the ranks of (n,) labels and (n, 1) predictions"),
+    _t("confusion-count-sample-weight-dropped", "formula", "simdist/keras/metrics/precision_recall.py",
+       "            thresholds_distributed_evenly=self._thresholds_distributed_evenly, sample_weight=sample_weight)\n",
+       "            thresholds_distributed_evenly=self._thresholds_distributed_evenly)\n",
+       "TruePositives/FalsePositives/TrueNegatives/FalseNegatives ignore their sample_weight"),
+    # -- optimizers and schedules
+    _t("exponential-decay-steps-unchecked", "missing-error", "simdist/keras/optimizers/schedules.py",
+       "                 name: str = \"ExponentialDecay\") -> None:\n        super().__init__()\n"
+       "        self.initial_learning_rate = initial_learning_rate\n        self.decay_steps = decay_steps\n"
+       "        self.decay_rate = decay_rate\n        self.staircase = staircase\n        self.name = name\n"
+       "        _check_steps(\"decay_steps\", decay_steps)\n",
+       "                 name: str = \"ExponentialDecay\") -> None:\n        super().__init__()\n"
+       "        self.initial_learning_rate = initial_learning_rate\n        self.decay_steps = decay_steps\n"
+       "        self.decay_rate = decay_rate\n        self.staircase = staircase\n        self.name = name\n",
+       "ExponentialDecay(decay_steps=0) is accepted (Keras: ValueError)"),
+    _t("lamb-slot-names-swapped", "order", "simdist/keras/optimizers/lamb.py",
+       "        self._momentums, self._velocities = self.add_optimizer_variables(var_list, [\"momentum\", \"velocity\"])\n",
+       "        self._momentums, self._velocities = self.add_optimizer_variables(var_list, [\"velocity\", \"momentum\"])\n",
+       "Lamb's first moments are named '..._velocity' and its second '..._momentum'"),
+    _t("optimizer-assign-sparse-adds", "formula", "simdist/keras/optimizers/base_optimizer.py",
+       "        if isinstance(value, tf.IndexedSlices):\n            variable.scatter_update(value)\n"
+       "        else:\n            variable.assign(value)\n",
+       "        if isinstance(value, tf.IndexedSlices):\n            variable.scatter_add(value)\n"
+       "        else:\n            variable.assign(value)\n",
+       "Optimizer.assign of IndexedSlices adds to the rows instead of overwriting them"),
+    _t("optimizer-add-variable-float32", "dtype", "simdist/keras/optimizers/base_optimizer.py",
+       "        dtype = tf.as_dtype(dtype or config.floatx())   # Keras: an unspecified dtype is floatx\n",
+       "        dtype = tf.as_dtype(dtype or \"float32\")   # Keras: an unspecified dtype is floatx\n",
+       "Optimizer.add_variable without a dtype makes float32 whatever floatx is"),
+    # -- callbacks
+    _t("model-checkpoint-batch-save-no-logs", "formula", "simdist/keras/callbacks/model_checkpoint.py",
+       "            self._save_model(epoch=self._current_epoch, batch=batch, logs=logs)\n",
+       "            self._save_model(epoch=self._current_epoch, batch=batch, logs=None)\n",
+       "ModelCheckpoint(save_freq=n)'s batch saves format the filepath without the batch's logs"),
+    _t("progbar-auto-verbose-two", "boundary", "simdist/keras/callbacks/progbar_logger.py",
+       "        if verbose == \"auto\":\n            verbose = 1\n",
+       "        if verbose == \"auto\":\n            verbose = 2\n",
+       "ProgbarLogger reads verbose='auto' as 2 (one line per epoch) instead of 1 (the progress bar)"),
+    _t("csv-logger-no-header", "state", "simdist/keras/callbacks/csv_logger.py",
+       "        self.keys: list[str] | None = None\n        self.append_header = True\n",
+       "        self.keys: list[str] | None = None\n        self.append_header = False\n",
+       "CSVLogger(append=False) writes no header line"),
+]
+TRAINING += TRAINING_BATCH46
+CATALOGUE += TRAINING_BATCH46
 
 
 # The forty-seventh blind batch (forty-fourth session, 2026-12-05, helper blind44b): 30 mutants written from

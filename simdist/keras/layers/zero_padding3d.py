@@ -24,7 +24,10 @@ class ZeroPadding3D(Layer):
         help_text = ("`padding` should be either an int, a tuple of 3 ints (symmetric_dim1_pad, symmetric_dim2_pad, "
                      "symmetric_dim3_pad), or a tuple of 3 tuples of 2 ints ((left_dim1_pad, right_dim1_pad), "
                      "(left_dim2_pad, right_dim2_pad), (left_dim3_pad, right_dim2_pad)).")
-        self.padding = standardize_pairs(padding, 3, "padding", help_text)
+        if isinstance(padding, int):   # (Keras 3.15 checks no sign here: ZeroPadding3D(-1) is accepted, as
+            self.padding = ((padding, padding),) * 3   # ZeroPadding2D(-1) is; Cropping3D(-1) is refused)
+        else:
+            self.padding = standardize_pairs(padding, 3, "padding", help_text)
         self.input_spec = InputSpec(ndim=5)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
