@@ -254,7 +254,8 @@ def _widen4(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     """kfuzz44's vocabulary, drawn from a generator of its own (``[seed, index, 6]``), so the programs it leaves
     alone keep their configuration, source and hash: a MultiWorkerMirroredStrategy (one worker, in process: one
     replica, TF's CollectiveAllReduceStrategy) in place of the default or one-device strategy
-    (``strategy_form=mwms``, one such program in four); a Lambda layer of TF ops before the heads
+    (``strategy_form=mwms``, one such program in four, not where the grid's rule refuses gradient accumulation and
+    EMA overwrites in a traced replica context); a Lambda layer of TF ops before the heads
     (``lambda_layer=yes``, one program in six; not with a .keras file, whose loading refuses a lambda); an L2 or L1
     activity regularizer on the head of one-output programs (``activity_regularizer``, one in six); the guide's test_step beside the
     custom train_step (``test_step=yes``, one such program in two); a user callback reading each epoch's logs,
@@ -266,7 +267,10 @@ def _widen4(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     a, b, c, d, e, f, g, h = side.random(8)
     act = _pick(side, sorted(ACTIVITY_REGULARIZERS))
     fit = cfg["mode"] == "fit"
-    if a < 0.25 and cfg["strategy"] in ("default", "one_device"):
+    if a < 0.25 and cfg["strategy"] in ("default", "one_device") and not (
+            cfg["mode"] != "ctl_eager" and cfg["common"] in ("grad_accum", "ema_overwrite")):
+        # (the grid's rule for every strategy but the default and one-device ones: the optimizer's cond
+        # merge_calls in a traced replica context, RuntimeError on TF 2.21 and simdist alike, seed 4420261202 #28)
         cfg = {**cfg, "strategy_form": "mwms"}
     if b < 1 / 6 and cfg.get("save") != "keras_file":
         cfg = {**cfg, "lambda_layer": "yes"}
