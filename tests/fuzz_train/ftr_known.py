@@ -48,8 +48,15 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "reference._W): the query's gradients cancel over the keys (the softmax's gradient sums to 0), and "
         "RMSprop's first steps are lr * g / sqrt(0.1 g^2 + eps), about 32 g for g << 1e-3. The same program with "
         "plain RMSprop drifts as far (8.3e-6), with SGD(0.01) its weights stay within a few float32 ulps (1.9e-6 "
-        "on a concat score weight of 5.07) on both. Not checked op by op which reduction's order differs "
-        "(kfuzz43, open)."),
+        "on a concat score weight of 5.07) on both. kfuzz44 traced it op by op (one batch of 4, a tf.function's "
+        "gradients on this session's AMD host): the first difference is the forward query Dense, Keras's "
+        "tensordot of the (4, 3, 4) input, a float32 MatMul [12, 4] x [4, 4], 20 of its 48 outputs one ulp apart "
+        "(TF's Eigen MatMul on a host without oneDNN matches neither in-order sum, fused or not, in 17 and 26 "
+        "of 48; its BatchMatMulV2 of the same operands is the in-order unfused sum bit for bit); simdist's float32 "
+        "MatMul is NumPy's BLAS (runtime/ops/contraction_order.py `matmul`: the open 'fast CPU-independent float32 "
+        "product'), so the score, softmax and gradients inherit a last-bit difference that the concat score's "
+        "cancelling query gradient and centered RMSprop amplify. Open: TF's Eigen float32 GEMM order "
+        "(kfuzz43, kfuzz44)."),
 }
 
 

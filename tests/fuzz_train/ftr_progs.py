@@ -19,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from ftr_vocab import (ARCHS as V_ARCHS, BN_ARCHS, CALLBACKS as V_CALLBACKS, CHECKPOINT_CB, CHECKPOINT_POST,
-                       CHECKPOINT_PRE, CUSTOM_MODEL, KERAS_FILE_SRC, LOSS_STRINGS, LOSSES as V_LOSSES,
-                       OPTIMIZERS as V_OPTIMIZERS, RANDOM_ARCHS, REDUCTIONS, SCHEDULES, SETS_LR, TEXT2_ARCHS,
-                       TEXT_ARCHS, TRAINING_CALL_SRC, VAL_CALLBACKS)
+from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, BN_ARCHS, CALLBACKS as V_CALLBACKS, CHECKPOINT_CB,
+                       CHECKPOINT_POST, CHECKPOINT_PRE, CUSTOM_MODEL, CUSTOM_TEST_STEP, KERAS_FILE_SRC, LAMBDA_LINE,
+                       LOGS_CALLBACK, LOSS_STRINGS, LOSSES as V_LOSSES, OPTIMIZERS as V_OPTIMIZERS, PREDICT_ODD_SRC,
+                       RANDOM_ARCHS, REDUCTIONS, SCHEDULES, SETS_LR, TEXT2_ARCHS, TEXT_ARCHS, TRAINING_CALL_SRC,
+                       VAL_CALLBACKS)
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
@@ -249,6 +250,46 @@ def _widen3(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _widen4(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz44's vocabulary, drawn from a generator of its own (``[seed, index, 6]``), so the programs it leaves
+    alone keep their configuration, source and hash: a MultiWorkerMirroredStrategy (one worker, in process: one
+    replica, TF's CollectiveAllReduceStrategy) in place of the default or one-device strategy
+    (``strategy_form=mwms``, one such program in four, not where the grid's rule refuses gradient accumulation and
+    EMA overwrites in a traced replica context); a Lambda layer of TF ops before the heads
+    (``lambda_layer=yes``, one program in six; not with a .keras file, whose loading refuses a lambda); an L2 or L1
+    activity regularizer on the head of one-output programs (``activity_regularizer``, one in six); the guide's test_step beside the
+    custom train_step (``test_step=yes``, one such program in two); a user callback reading each epoch's logs,
+    fit's params and the learning rate (``logs_callback=yes``, one fit program in four); predict of 7 rows by 5s
+    (``predict_odd=yes``, one fit program in four); a repeated dataset fed with steps_per_epoch (``steps_per_epoch
+    =repeat``, one dataset program in two: the epochs cut the repeated batches at the full batches' count, so
+    an epoch after the first starts where the last one stopped); a custom loop applying the gradients with
+    ``optimizer.apply`` in a ``tf.function(jit_compile=False)`` (``ctl_form=apply``, one custom loop in two)."""
+    a, b, c, d, e, f, g, h = side.random(8)
+    act = _pick(side, sorted(ACTIVITY_REGULARIZERS))
+    fit = cfg["mode"] == "fit"
+    if a < 0.25 and cfg["strategy"] in ("default", "one_device") and not (
+            cfg["mode"] != "ctl_eager" and cfg["common"] in ("grad_accum", "ema_overwrite")):
+        # (the grid's rule for every strategy but the default and one-device ones: the optimizer's cond
+        # merge_calls in a traced replica context, RuntimeError on TF 2.21 and simdist alike, seed 4420261202 #28)
+        cfg = {**cfg, "strategy_form": "mwms"}
+    if b < 1 / 6 and cfg.get("save") != "keras_file":
+        cfg = {**cfg, "lambda_layer": "yes"}
+    if c < 1 / 6 and cfg["outputs"] == "1":   # (two outputs' np.float64 loss weights beside a regularizer's
+        #                                         float32 loss: TF's TypeError, kfuzz42's rule, whatever the regularizer)
+        cfg = {**cfg, "activity_regularizer": act}
+    if d < 0.5 and cfg.get("model") == "custom_train_step":
+        cfg = {**cfg, "test_step": "yes"}
+    if e < 0.25 and fit:
+        cfg = {**cfg, "logs_callback": "yes"}
+    if f < 0.25 and fit:
+        cfg = {**cfg, "predict_odd": "yes"}
+    if g < 0.5 and cfg.get("feed") == "dataset":
+        cfg = {**cfg, "steps_per_epoch": "repeat"}
+    if h < 0.5 and not fit:
+        cfg = {**cfg, "ctl_form": "apply"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -289,6 +330,9 @@ def _build_source(cfg: dict[str, str]) -> str:
         body = [f"inp = tf.keras.Input({shape!r}{dtype})", "h = inp", *lines]
     reg = {"l2": ", kernel_regularizer=tf.keras.regularizers.L2(0.02)",
            "l1": ", kernel_regularizer=tf.keras.regularizers.L1(0.01)"}.get(cfg.get("regularizer", ""), "")
+    reg += ACTIVITY_REGULARIZERS.get(cfg.get("activity_regularizer", ""), "")   # (kfuzz44)
+    lam = [LAMBDA_LINE] if cfg.get("lambda_layer") == "yes" else []
+    body += lam
     heads_src = []
     for i, loss in enumerate(heads):
         _, units, act = LOSSES[loss][:3]
@@ -298,7 +342,7 @@ def _build_source(cfg: dict[str, str]) -> str:
     model_cls = "CustomModel" if cfg.get("model") == "custom_train_step" else "tf.keras.Model"
     form = cfg.get("model_form")
     if form is not None:   # (kfuzz42: one input, one output, every hidden line one layer)
-        layers = [*_layer_exprs(cfg["arch"]), heads_src[0]]
+        layers = [*_layer_exprs(cfg["arch"]), *(_SEQ_LINE.match(ln).group(1) for ln in lam), heads_src[0]]
         if form == "sequential":
             body = [f"model = tf.keras.Sequential([tf.keras.Input({shape!r}{dtype}), " + ", ".join(layers) + "])"]
         else:
@@ -355,10 +399,14 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
         cfg = _widen(cfg, np.random.default_rng([seed, index, 3]))
         cfg = _widen2(cfg, np.random.default_rng([seed, index, 4]))
         cfg = _widen3(cfg, np.random.default_rng([seed, index, 5]))
+        cfg = _widen4(cfg, np.random.default_rng([seed, index, 6]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
     reduction = None if cfg["reduction"] == "None" else cfg["reduction"]
-    lines = [f"strategy = backend.make_strategy({kind!r}, {replicas})", grid.PRELUDE,
-             CUSTOM_MODEL if cfg.get("model") == "custom_train_step" else "", _build_source(cfg)]
+    make = ("tf.distribute.MultiWorkerMirroredStrategy()" if cfg.get("strategy_form") == "mwms"
+            else f"backend.make_strategy({kind!r}, {replicas})")
+    custom = CUSTOM_MODEL + (CUSTOM_TEST_STEP if cfg.get("test_step") == "yes" else "")
+    lines = [f"strategy = {make}", grid.PRELUDE,
+             custom if cfg.get("model") == "custom_train_step" else "", _build_source(cfg)]
     params: dict[str, Any] = {"seed": int(rng.integers(1, 2 ** 31))}
     opts = [o for o in cfg.get("fitopts", "").split(",") if o]
     if cfg["mode"] == "fit":
@@ -405,10 +453,15 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
             monitor = "val_loss" if "validation_split" in opts or "validation_data" in opts else "loss"
             callbacks += f" + [{CHECKPOINT_CB.replace('MONITOR', repr(monitor))}]"
             fit = CHECKPOINT_PRE + fit
+        if cfg.get("logs_callback") == "yes":   # (kfuzz44)
+            callbacks += " + [LogsReader()]"
+            fit = LOGS_CALLBACK + fit
         if cfg.get("weighted_metrics") == "yes":
             fit = fit.replace("metrics=METRICS,", "metrics=METRICS, weighted_metrics=METRICS,")
         if cfg.get("feed") == "dataset":   # (kfuzz42: the batches as a tf.data.Dataset, weights in it)
-            fit = _DATASET + fit.replace(_FIT_CALL, "hist = model.fit(ds, epochs=epochs,")
+            feed = ("ds.repeat(), steps_per_epoch=%d" % (n // bs) if cfg.get("steps_per_epoch") == "repeat"
+                    else "ds")   # (kfuzz44: a repeated dataset, epochs of the full batches' count)
+            fit = _DATASET + fit.replace(_FIT_CALL, f"hist = model.fit({feed}, epochs=epochs,")
         if cfg.get("outputs_form") == "dict":
             fit = _DICT_TARGETS + fit
         if "shuffle" in opts:
@@ -423,16 +476,21 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
             body += KERAS_FILE_SRC
         if cfg.get("training_call") == "yes":
             body += TRAINING_CALL_SRC
+        if cfg.get("predict_odd") == "yes":
+            body += PREDICT_ODD_SRC
         if cfg.get("inputs_form") == "dict":   # (kfuzz43: the inputs by their names)
-            body = (_DICT_INPUTS + body).replace("x[:5]", "{k: a[:5] for k, a in x.items()}").replace(
-                "x[:4]", "{k: a[:4] for k, a in x.items()}")
+            body = _DICT_INPUTS + re.sub(r"\bx\[:(\d)\]", r"{k: a[:\1] for k, a in x.items()}", body)
         elif ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input
-            body = body.replace("x[:5]", "[a[:5] for a in x]").replace("x[:4]", "[a[:4] for a in x]")
+            body = re.sub(r"\bx\[:(\d)\]", r"[a[:\1] for a in x]", body)
         params.update(x=x, y=y, batch_size=bs, epochs=epochs, fit_kwargs=fit_kwargs)
     else:
         x, y = _data(cfg, rng, int(_pick(rng, (8, 12))))
         body = (grid.CTL.replace("LOSS_NONE", _loss_source(cfg["loss"], "none", force=True))
                 .replace("USE_FUNCTION", str(cfg["mode"] == "ctl_function")))
+        if cfg.get("ctl_form") == "apply":   # (kfuzz44: optimizer.apply, a tf.function without XLA)
+            body = (body.replace("opt.apply_gradients(zip(grads, model.trainable_variables))",
+                                 "opt.apply(grads, model.trainable_variables)")
+                    .replace("tf.function(replicated)", "tf.function(replicated, jit_compile=False)"))
         params.update(x=x, y=y)
     if cfg["policy"] != "float32":
         body = ("tf.keras.mixed_precision.set_global_policy(%r)\ntry:\n" % cfg["policy"]

@@ -251,3 +251,44 @@ obs["predict/training_call"] = np.stack([np.asarray(backend.to_numpy(t))
                                          for t in tf.nest.flatten(model(x[:4], training=True))])
 obs["final_weights/after_training_call"] = flat(model)
 '''
+
+#: kfuzz44's vocabulary, drawn by ftr_progs._widen4's generator of its own.
+#: A Lambda layer before the heads (``lambda_layer=yes``): TF ops on the hidden activations.
+LAMBDA_LINE = f"h = {_L}Lambda(lambda t: tf.nn.relu6(3.0 * t) / 3.0 - 0.1 * t)(h)"
+#: An activity regularizer on the heads (``activity_regularizer``): Keras adds the regularizer of each
+#: output to the layer's losses on every call.
+ACTIVITY_REGULARIZERS = {"l2": ", activity_regularizer=tf.keras.regularizers.L2(0.01)",
+                         "l1": ", activity_regularizer=tf.keras.regularizers.L1(0.02)"}
+#: The Keras guide's own test_step beside its train_step (``test_step=yes``, kfuzz44).
+CUSTOM_TEST_STEP = '''\
+    def test_step(self, data):
+        x, y, sample_weight = tf.keras.utils.unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred, sample_weight=sample_weight)
+        return self.get_metrics_result()
+'''
+#: A user callback reading fit's logs, params and the optimizer's learning rate at each epoch's end
+#: (``logs_callback=yes``): the logs' keys in their order (without Keras's name-uniquifying suffixes),
+#: each value, the type names of the values, fit's params.
+LOGS_CALLBACK = '''\
+import re as _re
+class LogsReader(tf.keras.callbacks.Callback):
+    def on_epoch_end(self, epoch, logs=None):
+        logs = dict(logs or {})
+        obs[f"cb_keys/e{epoch}"] = np.asarray([_re.sub(r"_\\d+$", "", k) for k in logs])
+        obs[f"cb_types/e{epoch}"] = np.asarray(sorted({type(v).__name__ for v in logs.values()}))
+        for k in logs:
+            obs[f"history/e{epoch}_{k}"] = np.float64(logs[k])
+        obs[f"history/e{epoch}_lr"] = np.float64(backend.to_numpy(self.model.optimizer.learning_rate))
+        obs[f"cb_params/e{epoch}"] = np.asarray([-1 if self.params.get(k) is None else self.params[k]
+                                                 for k in ("epochs", "steps", "verbose")], dtype=np.int64)
+'''
+#: predict on batches of an odd size (``predict_odd=yes``): 7 rows by 5s.
+PREDICT_ODD_SRC = '''\
+obs["predict/odd"] = np.asarray(model.predict(x[:7], batch_size=5, verbose=0))
+'''

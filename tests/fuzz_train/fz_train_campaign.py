@@ -66,12 +66,38 @@ def tf_worker(seed: int, indices: list[int], answers: str) -> int:
         case = make_program(seed, i)
         t = time.process_time()
         entry = record_case(backend, case)
+        entry["host"] = this_host()
         if "error" in entry:
             backend.notice_error(Exception(entry["error"]["message"]))
         save_answer(answers, seed, i, entry)
         print(f"tf {seed}/{i}: {entry.get('error', {}).get('type', 'ok')} ({time.process_time() - t:.1f} s CPU)",
               file=sys.stderr, flush=True)
     return 0
+
+
+def this_host() -> dict[str, Any]:
+    """This machine's CPU as an answer records it (host_cpu.CPUModel's fields but the name; tests/tf_workers.py's
+    form): TF's float values follow the CPU (clause ops.host-cpu), so simdist is checked with the model of the CPU
+    that answered (kfuzz44: a slice program re-recorded on an AMD host without oneDNN differed under the tests'
+    Intel reference model by 1.5e-6 in one gradient, and agreed under the AMD host's)."""
+    import dataclasses  # noqa: PLC0415
+
+    from simdist.runtime import host_cpu  # noqa: PLC0415
+    model = dataclasses.asdict(host_cpu.detect())
+    model.pop("name")
+    model["flags"] = list(model["flags"])
+    return model
+
+
+def answer_model(answer: dict[str, Any] | None, answered_here: bool) -> Any:
+    """The CPU model to run simdist with: the answer's recording host when it records one, this machine's when TF
+    answers now, else the model in force (answers recorded before the forty-fourth session: the tests'
+    "reference" for the slice's goldens, this machine for the campaign's cache)."""
+    from simdist.runtime import host_cpu  # noqa: PLC0415
+    if answer is not None and answer.get("host"):
+        h = dict(answer["host"])
+        return host_cpu.CPUModel("answer host", h.pop("vendor"), tuple(h.pop("flags")), **h)
+    return host_cpu.detect() if answered_here else host_cpu.current()
 
 
 def start_tf(seed: int, indices: list[int], answers: str) -> subprocess.Popen | None:
@@ -127,15 +153,19 @@ def class_of(problems: list[str]) -> str:
 def campaign(seed: int, indices: list[int], answers: str = ANSWERS_DIR, simdist: bool = True,
              out: Any = sys.stdout, show: int = 3) -> tuple[list[str], dict[str, int]]:
     """(failure reports, known-class counts) of the programs; TF answers the programs it has not."""
+    from simdist.runtime import host_cpu  # noqa: PLC0415
+
     cases = [make_program(seed, i) for i in indices]
-    todo = [c.index for c in cases if load_answer(answers, c, seed) is None]
+    kept = {c.index: load_answer(answers, c, seed) for c in cases}
+    todo = [c.index for c in cases if kept[c.index] is None]
     proc = start_tf(seed, todo, answers)
     got = {}
     try:
         if simdist:
             for c in cases:
                 t = time.process_time()
-                got[c.index] = run_simdist(c)
+                with host_cpu.using(answer_model(kept[c.index], c.index in todo)):
+                    got[c.index] = run_simdist(c)
                 print(f"simdist {seed}/{c.index} {c.name}: {got[c.index][0]} ({time.process_time() - t:.1f} s CPU)",
                       file=sys.stderr, flush=True)
     finally:

@@ -67,7 +67,9 @@ def test_programs_reach_the_vocabulary() -> None:
     vocabularies, every mode, strategy, fit option, two outputs, mixed_float16, the subclassed model with its own
     train_step and losses by string, the Sequential and subclassed model forms, datasets fed to fit, kernel
     regularizers and weighted metrics, dict losses and targets, .keras files saved and loaded, ModelCheckpoint,
-    callbacks on the validation loss and the model called in training mode (kfuzz43)."""
+    callbacks on the validation loss and the model called in training mode (kfuzz43), the one-worker
+    MultiWorkerMirroredStrategy, Lambda layers, activity regularizers, the custom test_step, a callback reading the logs,
+    predict by odd batches, a repeated dataset with steps_per_epoch and a custom loop's optimizer.apply (kfuzz44)."""
     cs = [make_program(SEED, i) for i in range(600)]
     for factor, levels in (("arch", ARCHS), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
         drawn = {c.config[factor] for c in cs}
@@ -89,7 +91,10 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"}),
                          ("outputs_form", {"dict"}), ("save", {"keras_file"}),   # (kfuzz43's)
                          ("checkpoint_cb", {"best"}), ("val_callbacks", {"early_stopping_val", "reduce_lr_val"}),
-                         ("training_call", {"yes"})):
+                         ("training_call", {"yes"}),
+                         ("strategy_form", {"mwms"}), ("lambda_layer", {"yes"}),   # (kfuzz44's)
+                         ("activity_regularizer", {"l1", "l2"}), ("test_step", {"yes"}), ("logs_callback", {"yes"}),
+                         ("predict_odd", {"yes"}), ("steps_per_epoch", {"repeat"}), ("ctl_form", {"apply"})):
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     customs = [c for c in cs if c.config.get("model") == "custom_train_step"]
@@ -97,7 +102,12 @@ def test_programs_reach_the_vocabulary() -> None:
                and ("model = CustomModel(" in c.source or "class Net(CustomModel)" in c.source)
                for c in customs), "a custom_train_step program does not build its model from CustomModel"
     checks = {"outputs_form": "loss={'out0': ", "save": "tf.keras.models.load_model(keras_path)",
-              "checkpoint_cb": "ModelCheckpoint(ckpt_file", "training_call": "model(x[:4], training=True)"}
+              "checkpoint_cb": "ModelCheckpoint(ckpt_file", "training_call": "model(x[:4], training=True)",
+              "strategy_form": "strategy = tf.distribute.MultiWorkerMirroredStrategy()",
+              "lambda_layer": "layers.Lambda(lambda t:", "activity_regularizer": "activity_regularizer=tf.keras.",
+              "test_step": "    def test_step(self, data):", "logs_callback": "+ [LogsReader()]",
+              "predict_odd": 'obs["predict/odd"] = np.asarray(model.predict(', "steps_per_epoch": "model.fit(ds.repeat(), steps_per_epoch=",
+              "ctl_form": "opt.apply(grads, model.trainable_variables)"}
     for c in cs:
         for factor, text in checks.items():
             assert factor not in c.config or text in c.source, f"program {c.index} ({factor}) has no {text!r}"
@@ -105,7 +115,8 @@ def test_programs_reach_the_vocabulary() -> None:
     for c in cs:
         form = c.config.get("model_form")
         assert form is None or forms[form] in c.source, f"program {c.index} ({form}) does not build its model so"
-        assert c.config.get("feed") != "dataset" or "hist = model.fit(ds, epochs=epochs," in c.source, \
+        assert c.config.get("feed") != "dataset" or "hist = model.fit(ds, epochs=epochs," in c.source or \
+            "hist = model.fit(ds.repeat(), steps_per_epoch=" in c.source, \
             f"program {c.index} (feed=dataset) does not fit on the dataset"
 
 

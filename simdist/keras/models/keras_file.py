@@ -322,6 +322,7 @@ def _build_from_config(model: Any, build_config: dict[str, Any]) -> None:
 
 def _compile_from_config(model: Any, compile_config: dict[str, Any], custom_objects: dict | None) -> None:
     from simdist.keras import losses, metrics, optimizers
+    from simdist.keras.utils.keras_object_serialization import deserialize_keras_object
     from simdist.keras.trainers.trainer import Trainer
     if type(model).compile is not Trainer.compile:
         import warnings
@@ -352,7 +353,10 @@ def _compile_from_config(model: Any, compile_config: dict[str, Any], custom_obje
     cfg = dict(compile_config)
     opt = cfg.get("optimizer")
     kwargs: dict[str, Any] = {
-        "optimizer": optimizers.deserialize(opt, custom_objects) if isinstance(opt, dict) else opt,
+        # (Keras: serialization_lib.deserialize_keras_object of the whole compile config, whose "keras.optimizers"
+        # objects are found by their export path: Lamb too, which keras.optimizers.deserialize does not know)
+        "optimizer": (deserialize_keras_object(opt, custom_objects) if isinstance(opt, dict) and "module" in opt
+                      else optimizers.deserialize(opt, custom_objects) if isinstance(opt, dict) else opt),
         "loss": loss_of(cfg.get("loss")), "loss_weights": cfg.get("loss_weights"),
         "metrics": metric_of(cfg.get("metrics")), "weighted_metrics": metric_of(cfg.get("weighted_metrics")),
         "run_eagerly": bool(cfg.get("run_eagerly", False)), "steps_per_execution": int(cfg.get("steps_per_execution", 1)),

@@ -35,6 +35,9 @@ def _deserialize(config: Any, custom_objects: dict | None) -> Any:
         return {k: _deserialize(v, custom_objects) for k, v in config.items()}
     # (a copy: Keras's wrappers deserialize with serialization_lib's generic path, which leaves the config as it is;
     # optimizers.deserialize lower-cases its class_name in place)
+    from simdist.keras.utils.keras_object_serialization import deserialize_keras_object
+    if isinstance(config, dict) and "module" in config:   # (serialization_lib's path: Lamb by its export too)
+        return deserialize_keras_object(dict(config), custom_objects=custom_objects)
     return optimizers.deserialize(dict(config) if isinstance(config, dict) else config, custom_objects=custom_objects)
 
 

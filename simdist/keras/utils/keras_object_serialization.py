@@ -125,7 +125,15 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
             raise ValueError(f"Could not deserialize '{module}.{class_name}' because it is not a KerasSaveable "
                              "subclass")
         with SafeModeScope(safe_mode):
-            return mod.deserialize(config, custom_objects=custom_objects)
+            obj = mod.deserialize(config, custom_objects=custom_objects)
+            exported = getattr(mod, class_name, None)
+            if isinstance(obj, str) and isinstance(exported, type) and hasattr(exported, "from_config"):
+                # Keras's _retrieve_class_or_fn finds a "keras.*" class by its export path (api_export), where
+                # the module's own deserialize looks its objects up by name: keras.optimizers.deserialize does
+                # not know Lamb (not in ALL_OBJECTS_DICT: the name comes back as a str), the generic path
+                # builds it (a .keras file's compile config, LossScaleOptimizer's inner optimizer)
+                return exported.from_config(config["config"])
+            return obj
     cls = get_registered_object(config.get("registered_name") or class_name, custom_objects)
     if cls is None:
         raise TypeError(f"Could not locate class '{class_name}'. Make sure custom classes and functions are "
