@@ -200,6 +200,20 @@ def _segment_cases() -> list[tuple[str, str, object]]:
     return _both(tuple(calls), _K)
 
 
+# --- float32 digamma is Eigen's digamma_impl<float> (Cephes' psi in float32: reflection, recurrence to s >= 10,
+# asymptotic series), half the same on float(x) rounded; SciPy's psi had rounded the double result (found by fz44's
+# sweep of unary ops over edge values: digamma(1.0) is -0.5772159 in TF, -0.5772157 from SciPy)
+def _digamma_cases() -> list[tuple[str, str, object]]:
+    grid = "np.arange(-2000, 3000, dtype=np.float32) / np.float32(64)"
+    edges = "[0.0, -0.0, 1.0, -1.5, float('nan'), float('inf'), -float('inf'), 1e-45, -1e-38, 3.4e38, 0.5, -2.5, " \
+            "1e7, 1e8, 2e8, -1e5 - 0.5, -1e-5, 123.456]"
+    return _both((
+        f"tf.math.digamma(tf.constant({grid}))", f"tf.math.digamma(tf.constant({edges}))",
+        f"tf.math.digamma(tf.constant({grid}, tf.float16))", f"tf.math.digamma(tf.constant({edges}, tf.float16))",
+        f"tf.math.polygamma(0.0, tf.constant({grid}))", f"tf.math.digamma(tf.constant({edges}, tf.float64))",
+    ), _K)
+
+
 CASES: list[tuple] = [
     *_crop_cases(),
     *_standin_rank_cases(),
@@ -210,6 +224,7 @@ CASES: list[tuple] = [
     *_reduce_bool_cases(),
     *_pad_cases(),
     *_segment_cases(),
+    *_digamma_cases(),
 ]
 
 
