@@ -5118,7 +5118,7 @@ TRAINING_BATCH28: list[Mutant] = [
        "a concrete function called with another value for a traced Python argument runs the traced value "
        "(TF: TypeError, can not cast to the literal)"),
     # -- random ops
-    _t("random-crop-offset-limit-off-by-one", "boundary", "simdist/runtime/ops/image_random.py",
+    _t("random-crop-offset-limit-off-by-one", "boundary", "simdist/runtime/ops/image_basic.py",
        "    limit = shape - sz + 1\n",
        "    limit = shape - sz\n",
        "tf.image.random_crop draws offsets modulo shape - size (never the last position; a full-size axis divides "

@@ -163,6 +163,13 @@ def _numpy_inferred(value: Any) -> dtypes.DType:
     return dtypes.as_dtype(arr.dtype)
 
 
+def _failed_elements(value: Any) -> TypeError:
+    """make_tensor_proto's TypeError for values it cannot hold (NumPy objects, or a string array whose
+    compat.as_bytes meets a number)."""
+    return TypeError(f"Failed to convert elements of {value} to Tensor. Consider casting elements to a supported type. "
+                     "See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.")
+
+
 def _numpy_inferred_ints(obj: np.ndarray) -> tuple[np.ndarray, dtypes.DType] | None:
     """A graph's make_tensor_proto of Python ints with no dtype: NumPy's inference (np.array), so
     ints beyond int64 beside others are float64, made float32 (`[1, 2**64 - 1]` is float32 [1.0,
@@ -178,9 +185,7 @@ def _numpy_inferred_ints(obj: np.ndarray) -> tuple[np.ndarray, dtypes.DType] | N
     except (OverflowError, ValueError):
         return None
     if arr.dtype == object:   # (beyond uint64: NumPy's objects, which make_tensor_proto refuses)
-        raise TypeError(f"Failed to convert elements of {obj.tolist()} to Tensor. Consider casting elements to a "
-                        "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF "
-                        "dtypes.")
+        raise _failed_elements(obj.tolist())
     if arr.dtype == np.float64:
         return arr.astype(np.float32), dtypes.float32
     if arr.dtype == np.uint64:
@@ -265,6 +270,11 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
             raise ValueError("None values not supported.")
         arr = tensor_proto.graph_unsupported(value, dt)
         return arr, dt
+    if "s" in kinds and kinds != "s" and "?" not in kinds and dt is None and context.in_function():
+        # (a graph's make_tensor_proto: NumPy infers a string array of strings beside numbers or bools, and
+        # compat.as_bytes of a number or bool in it is TypeError "Failed to convert elements of ['a', 1] to
+        # Tensor.", where eagerly py_seq_tensor's "mixed types" is ValueError; fz44)
+        raise _failed_elements(value)
     if "?" in kinds or mixed_bools or ("s" in kinds and kinds != "s"):
         if not sequence:
             raise _unsupported(value)
@@ -273,7 +283,7 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
             raise _unsupported(obj.flat[0])
         raise ValueError(_MIXED)
     inferred = dt is None
-    if dt is None and kinds == "i" and sequence and context.in_function():
+    if dt is None and kinds == "i" and context.in_function():   # (a scalar too: 2**64 - 1 is uint64; fz44)
         wide = _numpy_inferred_ints(obj)
         if wide is not None:
             return wide

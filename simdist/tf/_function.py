@@ -702,6 +702,25 @@ def _passthrough() -> tuple[type, ...]:
     return _PASS
 
 
+def _returned_constant(out: Any) -> Any:
+    """func_graph's convert of a returned Python or NumPy value: convert_to_tensor in the graph being built
+    (make_tensor_proto's rules, convert.py, whatever call path returns it: a Python int in [2**63, 2**64) is
+    uint64, `[1, 2**64 - 1]` returned is int32 1 and uint64 2**64 - 1, each leaf apart), whose ValueError or
+    TypeError is func_graph's TypeError ("must return zero or more Tensors": 2**64, -2**63 - 1; fz14 seed
+    1420443004 #14, a returned get_static_value of such a list)."""
+    from simdist.runtime import context
+    from simdist.runtime.tensor import convert_to_tensor
+    try:
+        if context.in_function():
+            return convert_to_tensor(out)
+        with context.in_function_call():
+            return convert_to_tensor(out)
+    except (ValueError, TypeError):
+        raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                        f"ExtensionTypes or None values; found return value of type {type(out).__name__}, which is "
+                        "not a Tensor or ExtensionType.") from None
+
+
 def _outputs_to_tensors(out: Any) -> Any:
     """A tf.function returns tensors: Python and NumPy numbers become tensors, variables their
     values (a distributed variable its read in the calling context: a MirroredVariable's value,
@@ -730,7 +749,7 @@ def _outputs_to_tensors(out: Any) -> Any:
 
     from simdist.runtime.tensor import convert_to_tensor
     if isinstance(out, (bool, int, float, str, np.ndarray, np.generic)):
-        return convert_to_tensor(out)
+        return _returned_constant(out)
     name = type(out).__name__
     if name == "TensorProto":   # (func_graph converts it as tf.constant does: its value; fz14 seed 1420261219 #90)
         from simdist.runtime.tensor_proto_message import make_ndarray

@@ -140,6 +140,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "eigenvalues are -7.918, -2.681, 6.349, 17.75, simdist's -12.62, -2.680, 11.05, 17.89 (different matrices, "
         "not rounding: which triangle or which value each side reads of an input that is not Hermitian is not "
         "analysed)",
+    ("call:eigvals", "gradient", "'grad'"):
+        "tf.eigvals of a complex64 Variable [1, 1, 4, 4] under a tape (fz44: fresh seed 1420443004 #263): TF 2.21's "
+        "float32 eigenvalues (Eigen's ComplexEigenSolver: complex Schur form by shifted QR in complex64) differ from "
+        "simdist's in the last bits (-0.52206856+0.4381328j against -0.5220688+0.43813252j, about 4 ulp), and the "
+        "gradient, which solves with the eigenvectors, by more (an entry 1e-7 where TF's is 0); Eigen's float32 "
+        "iteration order is not modelled (open)",
     ("call:image.non_max_suppression_with_scores", "error-class", "'err', 'InvalidArgumentError'"):
         "non_max_suppression_with_scores(uint64 Variable boxes [3, 2, 2], scores=3, max_output_size=tf.constant(2), "
         "iou_threshold=np.float32(2)) eagerly (fz32b: fresh seed 1420323003 #89): TF 2.21 InvalidArgumentError, "

@@ -1441,8 +1441,13 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
         text = f"Shape must be at least rank {need} but is rank {p.ndim}"
         if static_shapes.rank_unknown(p):   # (a graph that does not know the params' rank leaves it to the kernel:
             # fz34a, sig seed 3420261211 #65's probes)
-            raise errors.InvalidArgumentError(None, None, f"Expected axis in the range [{-p.ndim}, {p.ndim}), but got "
-                                                          f"{ax} [Op:GatherV2]")
+            # (a dry run goes on with a stand-in of unknown rank, and a graph that never uses the gather prunes it:
+            # `tf.gather(x, 0, axis=1).shape.rank` traces to None; fz44)
+            out = dispatch.refused(errors.InvalidArgumentError(
+                None, None, f"Expected axis in the range [{-p.ndim}, {p.ndim}), but got {ax} [Op:GatherV2]"),
+                p.dtype, idx.shape.as_list(), pruned=True)
+            from simdist.runtime.ops import pruning
+            return out if pruning.standin_error([out]) is not None else static_shapes.mark_rank_unknown(out)
         raise trace_errors.shape_error(f"{text} [Op:GatherV2]", text, "GatherV2", (p.shape.as_list(),
                                                                                   idx.shape.as_list(), ()))
     # the axis as given: the gradient is IndexedSlices only for a literal axis 0 (TF's _GatherV2Grad

@@ -135,7 +135,8 @@ def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_a
         raise trace_errors.static(err, ValueError, f"Invalid batch_dim {batch_dim}")
     if seq_dim < 0:   # (the kernel's: a graph TF prunes of an unused ReverseSequence never meets it)
         return dispatch.refused(errors.InvalidArgumentError(None, None, f"Invalid seq_dim {seq_dim} "
-                                                            "[Op:ReverseSequence]"), t.dtype, t.shape.as_list(), pruned=True)
+                                                            "[Op:ReverseSequence]"), t.dtype, t.shape.as_list(), pruned=True,
+                                like=t)
     ln = dispatch.static_value(lens)
     try:   # (traced: ReverseSequence's shape function marks what it sees; fz16d)
         if batch_dim == seq_dim:

@@ -404,12 +404,17 @@ def deferred_value_error(text: str) -> ValueError:
     return err
 
 
-def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = False) -> Tensor:
+def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = False, like: Any = None) -> Tensor:
     """A kernel's run-time refusal that an op's Python wrapper checks before dispatch (MatMul's
     sizes for dimensions the graph does not know): raised; in a dry run of a tf.function's Python,
     a stand-in of the shape the op's shape function gives instead, as `_past_kernel_error`.
     `pruned`: the refusal is a stateless op's kernel's, which TF never runs when nothing uses the op
-    (runtime/ops/pruning.py): a retry of the tf.function call goes on past it."""
+    (runtime/ops/pruning.py): a retry of the tf.function call goes on past it.
+    `like`: the input whose shape the op's shape function passes on (UnchangedShape: MatrixBandPart, Cast, a
+    scan, ReverseSequence): the stand-in keeps what the graph does not know of it, its unknown dimensions or
+    rank (static_shapes.carry), as the op's executed output would (static_shapes.propagate); band_part of an
+    unknown-rank input refused in the dry run of a rank-1 stand-in is still of unknown rank to unicode_decode's
+    "Rank of `input` must be statically known." (fz14 seed 1420443003 #25)."""
     if not context._placeholder_depth[0] or getattr(err, _MARK, None):
         if pruned and context._function_depth and not getattr(err, _MARK, None):   # (a stateless op TF may
             # prune: pruning.py; `pruned` where the caller checks such an op's kernel, not an Assert's)
@@ -420,6 +425,8 @@ def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = Fa
     STANDINS[0] += 1
     t = Tensor(np.full(tuple(shape), b"", dtype=object) if dt is _STRING else np.zeros(tuple(shape), dt._np), dt,
                context.current_device())
+    if like is not None:
+        _shapes.carry(like, t)
     if getattr(err, "_simdist_deferred_value", False):   # (read, or returned: the trace's error)
         return _pruning.poison(_consts.vary(t), err)
     return _consts.vary(t)

@@ -631,22 +631,55 @@ def stateless_random_contrast(image: Any, lower: float, upper: float, seed: Any)
     return adjust_contrast(image, factor)
 
 
-def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = None) -> Tensor:
-    """`tf.image.stateless_random_crop`: a Slice of `size` at offsets full-range int32 draws mod
-    (shape − size + 1)."""
+def crop_at(value: Any, size: Any, draw: Any) -> Tensor:
+    """random_crop_ops' random_crop and stateless_random_crop after their draw (`draw(rank)`: int32 offsets in
+    [0, 2³¹ - 1), drawn only once the Assert passed): value and size (int32) converted, Assert(shape >= size),
+    then Slice(value, draw % (shape - size + 1), size). GreaterEqual(shape, size) broadcasts a size of one element;
+    Slice's shape function (begin of the broadcast length, size of its own, both the value's rank) fails at trace,
+    before the Assert, which runs with the graph; eagerly the Assert first (fz14 seeds 1420261219 #291,
+    1420443003 #2)."""
+    from simdist.runtime import context
     ops = _ops()
-    from simdist.runtime.ops.random import stateless_uniform
-    v = _image(value)
-    sz = convert_to_tensor(size, dtype=dtypes.int32)
+    v = value if isinstance(value, Tensor) else convert_to_tensor(value)
+    sz = size if isinstance(size, Tensor) else convert_to_tensor(size, dtype=dtypes.int32)
+    if sz.dtype != dtypes.int32:
+        raise ValueError(f"Tensor conversion requested dtype int32 for Tensor with dtype {sz.dtype.name}: {sz!r}")
     shape = ops.shape(v)
-    fits = ops.greater_equal(shape, sz)   # (broadcast: eagerly InvalidArgumentError, traced the shape fn's ValueError)
-    if not bool(np.all(dispatch.static_value(fits))):   # control_flow_assert.Assert: when the graph runs
-        raise errors.InvalidArgumentError(None, None, f"assertion failed: [Need value.shape >= size, got ] "
-                                          "[" + " ".join(map(str, dispatch.static_value(shape).tolist())) + "] [" +
-                                          " ".join(map(str, dispatch.static_value(sz).tolist())) + "]")
-    limit = ops.add(ops.subtract(shape, sz), 1)
-    draw = stateless_uniform(ops.shape(shape), dtype=dtypes.int32, maxval=2**31 - 1, seed=seed)
-    return ops.slice_(v, ops.floormod(draw, limit), sz)
+    sizes = [int(s) for s in dispatch.static_value(sz).reshape(-1).tolist()]
+    dims = v.shape.as_list()
+    r, n = len(dims), len(sizes)
+    if r != n and r != 1 and n != 1:   # GreaterEqual(shape, size) does not broadcast
+        raise trace_errors.shape_error(f"Incompatible shapes: [{r}] vs. [{n}] [Op:GreaterEqual]",
+                                       f"Dimensions must be equal, but are {r} and {n}", "GreaterEqual", ([r], [n]))
+    # (a size of one element broadcasts: the Assert passes on what it compares, then Slice gets an
+    # offset of the broadcast length beside the size's; fz14 seed 1420261219 #291)
+    b = r if n == 1 else n
+    bp = r if b == 1 else b
+    slice_text = None
+    if bp != n:
+        slice_text = f"Dimension 0 in both shapes must be equal, but are {bp} and {n}. Shapes are [{bp}] and [{n}]."
+    elif r != n:
+        slice_text = f"Shape must be rank {n} but is rank {r}"
+    slice_err = None if slice_text is None else trace_errors.shape_error(
+        f"Expected begin and size arguments to be 1-D tensors of size {r}, but got shapes [{bp}] and [{n}] instead. "
+        "[Op:Slice]", slice_text, "Slice", (dims, [bp], [n]))
+    if slice_err is not None and context.in_function():   # (the shape function at trace, before the Assert runs)
+        raise slice_err
+    pairs = [(d, s) for d, s in zip(dims if r == b else dims * b, sizes if n == b else sizes * b)]
+    if any(s > d for d, s in pairs):
+        raise errors.InvalidArgumentError(None, None, "assertion failed: [Need value.shape >= size, got ] "
+                                          f"[{dims}] [{sizes}]")
+    if slice_err is not None:
+        raise slice_err
+    limit = shape - sz + 1
+    return ops.slice_(v, ops.floormod(draw(len(dims)), limit), sz)
+
+
+def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = None) -> Tensor:
+    """`tf.image.stateless_random_crop`: random_crop's Assert and Slice (crop_at) at offsets full-range int32
+    stateless draws mod (shape − size + 1)."""
+    from simdist.runtime.ops.random import stateless_uniform
+    return crop_at(value, size, lambda n: stateless_uniform([n], dtype=dtypes.int32, maxval=2**31 - 1, seed=seed))
 
 
 def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: str = "bilinear",

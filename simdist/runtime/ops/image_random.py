@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime import dtypes
 from simdist.runtime.symbolic import truth_taken
 from simdist.runtime.ops.image_basic import (_color, adjust_brightness, adjust_contrast,  # noqa: F401
                                              random_flip)
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import Tensor
 
 __all__ = ["random_flip_left_right", "random_flip_up_down", "random_brightness", "random_contrast", "random_hue",
            "random_saturation", "random_crop", "rgb_to_yiq", "yiq_to_rgb"]
@@ -77,43 +76,10 @@ def random_saturation(image: Any, lower: Any, upper: Any, seed: Any = None) -> T
 
 def random_crop(value: Any, size: Any, seed: Any = None, name: str | None = None) -> Tensor:
     """`tf.image.random_crop` (= tf.random_crop): a Slice of `size` at offsets
-    uniform int32 draws in [0, 2³¹ - 1) mod (shape - size + 1); Assert when size exceeds the shape."""
-    from simdist.runtime import ops
-    v = value if isinstance(value, Tensor) else convert_to_tensor(value)
-    sz = size if isinstance(size, Tensor) else convert_to_tensor(size, dtype=dtypes.int32)
-    if sz.dtype != dtypes.int32:
-        raise ValueError(f"Tensor conversion requested dtype int32 for Tensor with dtype {sz.dtype.name}: {sz!r}")
-    shape = ops.shape(v)
-    sizes = [int(s) for s in dispatch.static_value(sz).reshape(-1).tolist()]
-    dims = v.shape.as_list()
-    r, n = len(dims), len(sizes)
-    if r != n and r != 1 and n != 1:   # GreaterEqual(shape, size) does not broadcast
-        raise trace_errors.shape_error(f"Incompatible shapes: [{r}] vs. [{n}] [Op:GreaterEqual]",
-                                       f"Dimensions must be equal, but are {r} and {n}", "GreaterEqual", ([r], [n]))
-    # (a size of one element broadcasts: the Assert passes on what it compares, then Slice gets an
-    # offset of the broadcast length beside the size's; fz14 seed 1420261219 #291)
-    b = r if n == 1 else n
-    bp = r if b == 1 else b
-    slice_text = None
-    if bp != n:
-        slice_text = f"Dimension 0 in both shapes must be equal, but are {bp} and {n}. Shapes are [{bp}] and [{n}]."
-    elif r != n:
-        slice_text = f"Shape must be rank {n} but is rank {r}"
-    from simdist.runtime import context
-    slice_err = None if slice_text is None else trace_errors.shape_error(
-        f"Expected begin and size arguments to be 1-D tensors of size {r}, but got shapes [{bp}] and [{n}] instead. "
-        "[Op:Slice]", slice_text, "Slice", (dims, [bp], [n]))
-    if slice_err is not None and context.in_function():   # (the shape function at trace, before the Assert runs)
-        raise slice_err
-    pairs = [(d, s) for d, s in zip(dims if r == b else dims * b, sizes if n == b else sizes * b)]
-    if any(s > d for d, s in pairs):
-        raise errors.InvalidArgumentError(None, None, "assertion failed: [Need value.shape >= size, got ] "
-                                          f"[{dims}] [{sizes}]")
-    if slice_err is not None:
-        raise slice_err
-    limit = shape - sz + 1
-    offset = ops.floormod(_uniform([len(dims)], 0, 2**31 - 1, seed, dtypes.int32), limit)
-    return ops.slice_(v, offset, sz)
+    uniform int32 draws in [0, 2³¹ - 1) mod (shape - size + 1); Assert when size exceeds the shape
+    (image_basic.crop_at, shared with stateless_random_crop)."""
+    from simdist.runtime.ops.image_basic import crop_at
+    return crop_at(value, size, lambda n: _uniform([n], 0, 2**31 - 1, seed, dtypes.int32))
 
 
 def rgb_to_yiq(images: Any) -> Tensor:

@@ -286,22 +286,34 @@ def kernel_dtype(opdef: Any, op: str, inputs: dict[str, Any], attrs: dict[str, A
         raise
 
 
-def trace_shape(op: str) -> Callable[[list, dict | None], str | None]:
+def trace_shape(op: str, counts: dict[str, str] | None = None) -> Callable[[list, dict | None], str | None]:
     """An OpDef.trace_shape (dispatch runs it inside a tf.function before the kernel, on the inputs'
     shapes as the graph knows them) made from TF op `op`'s registered shape function: the simdist op's
     inputs taken positionally in the OpDef's input order, their values unknown, its attrs as given.
     A public function's op then checks at trace what the raw call checks (`check`): one
-    transcription serves both."""
-    names: list[str] = []
+    transcription serves both. `counts`: for an op with list inputs (an OpDef number_attr, SparseConcat's
+    N), the simdist attr that holds each list's length (`{"N": "n"}`): that many shapes make the list."""
+    names: list[tuple[str, str | None]] = []
 
     def run(shapes: list, attrs: dict | None) -> str | None:
-        if not names:   # (the OpDef's input names, read once)
+        if not names:   # (the OpDef's input names and list lengths' attrs, read once)
             from simdist.runtime.ops import raw_ops
-            names.extend(a["input"] for a in raw_ops.opdefs()["ops"][op]["args"] if "input" in a)
+            names.extend((a["input"], a.get("number_attr")) for a in raw_ops.opdefs()["ops"][op]["args"]
+                         if "input" in a)
         if not _FNS:
             _load()
+        named: dict[str, Any] = {}
+        i = 0
+        for name, number in names:
+            if number is not None and counts is not None and number in counts:
+                k = int((attrs or {})[counts[number]])
+                named[name] = list(shapes[i:i + k])
+                i += k
+            elif i < len(shapes):
+                named[name] = shapes[i]
+                i += 1
         try:
-            _FNS[op](Ctx(op, dict(zip(names, shapes)), {}, dict(attrs or {})))
+            _FNS[op](Ctx(op, named, {}, dict(attrs or {})))
         except ShapeFnError as e:
             return e.text
         return None

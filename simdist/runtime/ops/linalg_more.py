@@ -147,17 +147,17 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = Non
     if x.ndim < 2:
         return dispatch.refused(errors.InvalidArgumentError(
             None, None, f"input must be at least 2-dim, received shape: {args.dims(x.shape.as_list())} "
-            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list())
+            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list(), like=x)
     m, n = x.shape.as_list()[-2:]
     lv, uv = int(dispatch.static_value(lo)), int(dispatch.static_value(up))
     if lv > m:
         return dispatch.refused(errors.InvalidArgumentError(
             None, None, f"num_lower must be negative or less or equal to number of rows ({m}) got: {lv} "
-            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list())
+            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list(), like=x)
     if uv > n:
         return dispatch.refused(errors.InvalidArgumentError(
             None, None, f"num_upper must be negative or less or equal to number of columns ({n}) got: {uv} "
-            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list())
+            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list(), like=x)
     return dispatch.execute(BAND_PART, (x, lo, up))
 
 

@@ -90,6 +90,13 @@ def _bool_input(v: Any, axis: Any) -> Any:
     except that eagerly a Python list or tuple axis sends the call to the op's fallback, which
     converts the input with dtype bool: ValueError (clause ops.conversion)."""
     from simdist.runtime.ops import math
+    from simdist.runtime.variables import Variable
+    if axis is None and not isinstance(v, (Tensor, Variable)):
+        # (math_ops' _ReductionDims is evaluated before the generated op converts the input: a value without
+        # `.shape.rank` (a list, a Python or NumPy scalar, an ndarray) goes to array_ops.rank, which converts it
+        # without a dtype: eagerly `reduce_any([0.001, 1e300])` is float32's range ValueError, `[1, 2**70]` the
+        # int range's, before the bool conversion's TypeError; fz14 seed 1420443004 #202)
+        _t(v)
     t = math._logical_operand(v, dtypes.bool_)
     if isinstance(axis, (list, tuple, np.generic)):   # (a NumPy scalar axis too; an ndarray does not: fuzz4)
         math.fallback_bool_check([t])
@@ -318,7 +325,7 @@ def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
         # prunes it, `y = tf.math.cumprod(scalar)` then `return 1` returns 1; fz37b, fz14 seed 1420373003 #226)
         return dispatch.refused(errors.InvalidArgumentError(
             None, None, f"ScanOp: Expected scan axis in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]"),
-            t.dtype, t.shape.as_list(), pruned=True)
+            t.dtype, t.shape.as_list(), pruned=True, like=t)
     return dispatch.execute(op, (t,), {"axis": ax % nd, "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 

@@ -101,6 +101,12 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None =
         if idx.ndim == 0:
             raise trace_errors.shape_error(eager, "Shape must be at least rank 1 but is rank 0", "GatherNd",
                                            [p.shape, idx.shape])
+        if static_shapes.rank_unknown(p) or static_shapes.known_dim(idx, -1) is None:
+            # (GatherNd's shape function compares indices.shape[-1] with params' rank only where the graph knows
+            # both, else its output is of unknown rank: the kernel's InvalidArgumentError when the graph runs, a
+            # stand-in of unknown rank in a dry run; fz20 sig seed 4420261201 #188)
+            out = dispatch.refused(errors.InvalidArgumentError(None, None, eager), p.dtype, idx.shape.as_list()[:-1])
+            return static_shapes.mark_rank_unknown(out)
         # (the shape function's ValueError in a graph; fz4 seed 41 #28)
         raise trace_errors.shape_error(
             eager, f"indices.shape[-1] must be <= params.rank, but saw indices shape: "

@@ -136,8 +136,9 @@ def _sorted_extreme(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarra
     x`): a NaN replaces the running value and the next element replaces the NaN, of tied values
     the last is kept. A one-row segment is copied (its NaN kept)."""
     rows = data.shape[0]
-    flat = data.reshape(rows, -1)
-    acc = out.reshape(out.shape[0], -1)
+    cols = int(np.prod(data.shape[1:], dtype=np.int64))   # (not -1: no rows, `segment_max(zeros([0, 3]), [])`, is
+    flat = data.reshape(rows, cols)                        # the empty result, not NumPy's reshape error; fz44)
+    acc = out.reshape(out.shape[0], cols)
     lanes = _ROW_REDUCE_LANES.get(data.dtype.name, 0)
     cut = (flat.shape[1] // lanes) * lanes if lanes else 0
     for r in range(rows):

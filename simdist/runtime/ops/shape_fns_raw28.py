@@ -163,11 +163,20 @@ def _max_pool_grad_v2(c: Ctx) -> None:
 
 @register("SparseConcat")
 def _sparse_concat(c: Ctx) -> None:
-    """Each part's indices a matrix, values and shape vectors (sig seed 2920261203 #60)."""
+    """Each part's indices a matrix, values and shape vectors (sig seed 2920261203 #60); then, part by part,
+    Merge(indices' rows, values' length), the indices' columns merged across the parts and the shape vectors
+    merged with each other (sparse_ops.cc: indices [3, 3] beside 1 value is "Dimensions must be equal, but are 3
+    and 1", [1, 1] beside [1, 2] indices "... 1 and 2", shapes [1] beside [2] "Dimension 0 in both shapes must be
+    equal"; fz20 seed 4420261201 #38)."""
+    cols: int | None = None
+    out_shape: list | None = None
     for ind, val, shp in zip(c.input("indices"), c.input("values"), c.input("shapes")):
-        c.with_rank(ind, 2)
-        c.with_rank(val, 1)
-        c.with_rank(shp, 1)
+        ind = c.with_rank(ind, 2)
+        val = c.with_rank(val, 1)
+        shp = c.with_rank(shp, 1)
+        c.merge_dim(ind[0], val[0])
+        cols = c.merge_dim(cols, ind[1])
+        out_shape = c.merge(out_shape, shp)
 
 
 # (fresh sig seed 2920261205: #2 LinSpace, #7 CudnnRNNV2, #15 MaxPoolV2, #19 StringNGrams, #31, #32 FakeQuant,

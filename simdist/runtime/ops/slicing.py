@@ -554,12 +554,35 @@ def _check_dims(p: Any, shp: Any, opname: str, mode: str) -> None:
                                               f"{lo}, {hi} greater than {d} [Op:{opname}]")
 
 
+def _padv2_input(tensor: Any, c: Tensor) -> Tensor:
+    """PadV2's input beside a tensor constant_values, which share its type attr T, checked before the paddings
+    and the shape function: eagerly the tensor among them fixes T and a Python or NumPy input is converted to its
+    dtype (`pad([-4], [[1, 1]], constant_values=tf.constant(0.5))` is float32 [0.5, -4, 0.5], `pad(-4.0, ...,
+    constant_values=tf.constant(1))` the conversion's TypeError), an input tensor of another dtype the kernel's
+    InvalidArgumentError; in a graph op_def_library converts the input first with its own dtype, then refuses a
+    constant_values of another (TypeError before PadShapeFn's rank check, and before Grappler removes a zero
+    padding; fz14 seed 1420443004 #212)."""
+    if isinstance(tensor, Tensor) or context.in_function():   # (eagerly a variable is converted to T: an int32
+        # variable beside a float32 constant_values is the conversion's ValueError)
+        t = _t(tensor)
+        if t.dtype != c.dtype:
+            if context.in_function():
+                raise TypeError(f"Input 'constant_values' of 'PadV2' Op has type {c.dtype.name} that does not match "
+                                f"type {t.dtype.name} of argument 'input'.")
+            raise errors.InvalidArgumentError(None, None, "cannot compute PadV2 as input #2(zero-based) was expected "
+                                              f"to be a {args.tf_name(t.dtype)} tensor but is a "
+                                              f"{args.tf_name(c.dtype)} tensor [Op:PadV2]")
+        return t
+    return convert_to_tensor(tensor, dtype=c.dtype)
+
+
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
         name: str | None = None) -> Tensor:
     """`tf.pad`: CONSTANT (Pad, or PadV2 for a non-zero or tensor value), REFLECT and SYMMETRIC
     (MirrorPad); the mode is case-insensitive, as in TF."""
-    t = _t(tensor)
     m = str(mode).upper()
+    t = _padv2_input(tensor, constant_values) if m == "CONSTANT" and isinstance(constant_values, Tensor) else \
+        _t(tensor)
     zero = not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and constant_values == 0
     # a non-zero constant_values is converted before the paddings: pad(False, [], constant_values=1)
     # is TF's TypeError, pad(False, [], constant_values=False) its InvalidArgumentError (paddings not a matrix)

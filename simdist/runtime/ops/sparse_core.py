@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array, dispatch, math, scatter
+from simdist.runtime.ops import array, dispatch, infer_ctx, math, scatter
 from simdist.runtime.ops.args import tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import invert_permutation
@@ -409,6 +409,9 @@ def _concat_rule(dts: Any, attrs: Any) -> tuple:
 SPARSE_CONCAT = register("SparseConcat", _concat, _concat_rule, _NO_FLOPS, num_outputs=3, kind="gather/scatter",
                          fusion=_VALUE_DEPENDENT)
 NotDifferentiable("SparseConcat")
+# (the raw call's shape function at trace for tf.sparse.concat too: a [1, 1] indices beside a [1, 2] one is
+# "Dimensions must be equal, but are 1 and 2" ValueError in a tf.function; fz44)
+SPARSE_CONCAT.trace_shape = infer_ctx.trace_shape("SparseConcat", {"N": "n"})
 
 
 # --- SparseFillEmptyRows -------------------------------------------------------------------------------------------

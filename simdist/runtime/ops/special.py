@@ -63,9 +63,62 @@ def _lgamma(a: np.ndarray) -> np.ndarray:
 
 
 def _digamma(a: np.ndarray) -> np.ndarray:
+    if a.dtype in (np.float32, np.float16, np.float64) and a.size:   # (half: Eigen's float digamma of float(x))
+        wide = np.float64 if a.dtype == np.float64 else np.float32
+        return _digamma_eigen(a.astype(wide)).astype(a.dtype)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         r = _scipy_special().psi(a)
         return np.where((a <= 0) & (a == np.floor(a)), np.nan, r)   # TF: NaN at 0, -0 and negative integers
+
+
+# digamma_impl_maybe_poly's coefficients (Eigen, from Cephes): float's 4 below 1e8, double's 7 below 1e17
+_DIGAMMA_A = {np.dtype(np.float32): ((-4.16666666666666666667e-3, 3.96825396825396825397e-3,
+                                      -8.33333333333333333333e-3, 8.33333333333333333333e-2), 1.0e8, "f"),
+              np.dtype(np.float64): ((8.33333333333333333333e-2, -2.10927960927960927961e-2, 7.57575757575757575758e-3,
+                                      -4.16666666666666666667e-3, 3.96825396825396825397e-3,
+                                      -8.33333333333333333333e-3, 8.33333333333333333333e-2), 1.0e17, "")}
+
+
+def _digamma_eigen(x: np.ndarray) -> np.ndarray:
+    """float32/float64 digamma as Eigen's digamma_impl (Cephes' psi) computes it in TF 2.21's kernel, every step
+    rounded to the type (no fused multiply-add): x <= 0 reflected (NaN at the poles, nz = pi / tan(pi * (x -
+    nearest integer)) unless that is 1/2), the recurrence psi(s + 1) = psi(s) + 1/s up to s >= 10, then log(s) -
+    0.5/s - z * polevl(z, A) - w with z = 1/s² (none from s = 1e8, double 1e17), the reflection's nz subtracted
+    last; glibc's log/tan (libm.py). SciPy's psi had differed in the last bits: float32 digamma(1.0) is -0.5772159
+    in TF, -0.5772157 from SciPy (fz44)."""
+    from simdist.runtime.ops import libm
+    coeffs, limit, suffix = _DIGAMMA_A[x.dtype]
+    t = x.dtype.type
+    one, half, zero, pi = t(1), t(0.5), t(0), t(np.pi)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        neg = x <= zero
+        p = np.floor(x)
+        pole = neg & (p == x)
+        nz = x - p
+        up = neg & (nz != half) & (nz > half)
+        p = np.where(up, p + one, p)
+        nz = np.where(up, x - p, nz)
+        turn = neg & ~pole & (nz != half)
+        tan = np.ones_like(x)
+        if turn.any():
+            tan[turn] = libm.elementwise("tan" + suffix, (pi * nz[turn]).astype(x.dtype))
+        nz = np.where(turn, pi / tan, zero).astype(x.dtype)
+        s = np.where(neg, one - x, x).astype(x.dtype)
+        w = np.zeros_like(x)
+        more = s < t(10)
+        while more.any():
+            w = np.where(more, w + one / s, w).astype(x.dtype)
+            s = np.where(more, s + one, s).astype(x.dtype)
+            more = s < t(10)
+        z = (one / (s * s)).astype(x.dtype)
+        poly = np.full_like(x, t(coeffs[0]))
+        for c in coeffs[1:]:
+            poly = (poly * z + t(c)).astype(x.dtype)
+        y = np.where(s < t(limit), z * poly, zero).astype(x.dtype)
+        logs = libm.elementwise("log" + suffix, s)
+        y = (((logs - half / s) - y) - w).astype(x.dtype)
+        y = np.where(neg, y - nz, y).astype(x.dtype)
+        return np.where(pole, t(np.nan), y)
 
 
 def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:

@@ -273,6 +273,21 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
             return mark_rank_unknown(out)
         flags = unknown(tensors[0])
         return mark(out, flags) if flags is not None and len(flags) == out.ndim else out
+    if op.name == "GatherV2" and attrs is not None and "axis" in attrs and len(tensors) == 2:
+        # (GatherV2's shape function: params' dimensions around the axis, the indices' in its place; an unknown
+        # rank of either is an output of unknown rank: `y = tf.gather(x, 0)` of an unknown-rank x, then `y[0]`,
+        # is StridedSlice's kernel error when the graph runs, not the shape function's "Attempting to slice scalar
+        # input." at trace; fz44, fz4 seed 4401 #56)
+        p, idx = tensors
+        if rank_unknown(p) or rank_unknown(idx):
+            return mark_rank_unknown(out)
+        fp, fi = unknown(p), unknown(idx)
+        if fp is None and fi is None:
+            return out
+        fp, fi = fp or (False,) * p.ndim, fi or (False,) * idx.ndim
+        ax = int(attrs["axis"]) % p.ndim if p.ndim else 0
+        flags = fp[:ax] + fi + fp[ax + 1:]
+        return mark(out, flags) if len(flags) == out.ndim else out
     if op.name == "Conv2DBackpropInput" and attrs is not None and len(attrs.get("input_sizes", ())) == 2 and \
             len(tensors) == 2 and out.ndim == 4:
         # (Conv2DBackpropInput's shape function with input_sizes of 2 values: out_backprop's batch and the
@@ -285,7 +300,10 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         return _reshaped(op.name, tensors[0], out, (attrs or {}).get("axis"))
     if op.kind == "reduction" and attrs is not None and "axis" in attrs and len(tensors) == 1:
         return _reduced(tensors[0], out, attrs["axis"], bool(attrs.get("keepdims")))
-    if op.fusion is not SAME_SHAPES and op.fusion is not BROADCAST:
+    if op.fusion is not SAME_SHAPES and op.fusion is not BROADCAST and op.kind != "elementwise":
+        # (an elementwise op without a stacked form (AsString, the string ops, Cross, AdjustHue) keeps its inputs'
+        # unknown dimensions as the others do: `as_string(cumsum(x, 5))` of an unknown-rank x is of unknown rank,
+        # unicode_decode's trace-time ValueError; fz44)
         return out
     if all(unknown(t) is None for t in tensors):
         return out
