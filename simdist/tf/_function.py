@@ -77,7 +77,9 @@ class Function:
         # never runs, so the writes the Python made are undone)
         from simdist.tf import _tracing_count
         kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
-        first = kind not in self.__dict__.get("_trace_keys", ())
+        # (a function whose first call failed TF's singleton rule has no graph: each call traces again, and
+        # its failed trace's writes never run)
+        first = kind not in self.__dict__.get("_trace_keys", ()) or self.__dict__.get("_recreating", False)
         # (placeholder names only for a trace: the Python of a later call of its kind does not run
         # in TF, and binding the signature on every call would cost the replay path)
         _mark_arguments(args, kwargs, symbolic.note, self.python_function if first else None)
@@ -106,7 +108,7 @@ class Function:
                         # (TF's second trace of the first call, creation refused, created a variable
                         # again: the first call raises, its graph never ran; one trace counted)
                         self._count_trace(args, kwargs, kind)
-                        singleton = True
+                        singleton = self._recreating = True
                         raise ValueError(_creation.SINGLETON_ERROR)
         except Exception as e:
             if singleton:
@@ -480,6 +482,7 @@ class Function:
         state.pop("_pysig", None)
         state.pop("_created_variables", None)
         state.pop("_first_created", None)
+        state.pop("_recreating", None)
         state.pop("_npos", None)
         state.pop("_np_defaults", None)
         state.pop("_trace_keys", None)
