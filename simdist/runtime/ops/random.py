@@ -698,6 +698,14 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
     from simdist.runtime.ops.args import t as _t
     lt = _t(logits)
     dt = _categorical_checks(lt, dtype, "StatelessMultinomial")
+    if isinstance(num_samples, float):   # (its int32 input converted: a Python float is TypeError, op_def_library's
+        # in a graph; TF 2.21 observed, fz44b, fz44_gen seed 44002)
+        from simdist.runtime import context
+        if context.in_function():
+            raise TypeError(f"Expected int32 passed to parameter 'num_samples' of op 'StatelessMultinomial', got "
+                            f"{num_samples!r} of type 'float' instead. Error: Expected int32, but got {num_samples!r} "
+                            "of type 'float'.")
+        raise TypeError(f"Cannot convert {num_samples!r} to EagerTensor of dtype int32")
     n = int(num_samples)
     _check_logits(lt, "StatelessMultinomial", n, lambda: _categorical_kernel(lt, dt, "StatelessMultinomial", "int32"))
     s = _seed(seed, "StatelessMultinomial")
