@@ -166,12 +166,53 @@ def _product_cases() -> list[tuple[str, str, object]]:
     ), _H)
 
 
+# --- fz44_gen seeds 44001-44003 (round two): einsum's operand count before the dtypes, UnsortedSegmentSum's string
+# refusal (a ragged reduce_sum of strings), the random ops' shape type attr, linspace's integer num, ragged.range's
+# dtype assert and rank, ragged.boolean_mask of a scalar, SparseTensorDenseMatMul's shape function,
+# stateless_categorical's int32 num_samples
+def _round_two_cases() -> list[tuple[str, str, object]]:
+    return _both((
+        "tf.linalg.einsum('ij->ji', tf.ones([2, 2]), np.array([1.0, 2.0], np.float64))",
+        "tf.einsum('ij,jk->ik', tf.ones([2, 2]), tf.ones([2, 2], tf.float64))",
+        "tf.math.reduce_sum(tf.ragged.constant([['a', 'b'], ['c']]), axis=0)",
+        "tf.math.unsorted_segment_sum(['a', 'b'], [0, 0], 1)", "tf.math.unsorted_segment_sum([1.5, 2.0], [0, 0], 1)",
+        "tf.random.stateless_truncated_normal([2.5], seed=(7, 0))", "tf.random.stateless_normal(tf.constant([2.0]), seed=(7, 0))",
+        "tf.random.stateless_uniform([2.0, 1.0], seed=(7, 0))", "tf.random.stateless_uniform(2.0, seed=(7, 0))",
+        "tf.random.stateless_uniform(['a'], seed=(7, 0))",
+        "tf.random.stateless_uniform([2.5], seed=(7, 0), minval=0, maxval=10, dtype=tf.int32)",
+        "tf.random.stateless_uniform(np.array([2], np.int64), seed=(7, 0))",
+        "tf.random.stateless_categorical([[1.0, 2.0]], 2.5, seed=(7, 0))",
+        "tf.linspace(0.0, 1.0, 4.0)", "tf.linspace(0.0, 1.0, tf.constant(4.0))", "tf.linspace(0.0, 1.0, np.int64(4))",
+        "tf.signal.linear_to_mel_weight_matrix(num_mel_bins=4.0, num_spectrogram_bins=5, sample_rate=8000)",
+        "tf.ragged.range([True, False], [1, 0, 3]).to_tensor()", "tf.ragged.range(np.array([1, 2], np.int16), 4).to_tensor()",
+        "tf.ragged.range(tf.constant([[3, 1], [2, 5]]), 4).to_tensor()", "tf.ragged.range([1, 2], 4.5).to_tensor()",
+        "tf.ragged.boolean_mask(2.5, tf.constant([True, False])).to_tensor()",
+        "tf.ragged.boolean_mask([1, 2], [True, False]).to_tensor()",
+        "tf.sparse.sparse_dense_matmul(tf.sparse.from_dense(tf.ones([2, 3, 4])), tf.ones([4, 2]))",
+        "tf.sparse.sparse_dense_matmul(tf.sparse.from_dense(tf.ones([2, 3])), tf.ones([3]))",
+        "tf.sparse.sparse_dense_matmul(tf.sparse.from_dense([[1.0, 0.0, 2.0]]), tf.ones([3, 2]))",
+    ), _K)
+
+
+# --- TF's own float32 LRN on a host without oneDNN (band-matrix sums, Eigen's rsqrt or reciprocal packet; seed 44001)
+def _lrn_cases() -> list[tuple[str, str, object]]:
+    return _both((
+        "tf.nn.local_response_normalization(tf.reshape(tf.range(16.0) / 5.0, [1, 4, 4, 1]), depth_radius=5)",
+        "tf.nn.local_response_normalization(tf.reshape(tf.range(48.0) / 47.0, [2, 2, 4, 3]), depth_radius=1)",
+        "tf.nn.local_response_normalization(tf.reshape(tf.range(48.0) / 47.0, [2, 2, 4, 3]), depth_radius=2, beta=1.0,"
+        " bias=2.0, alpha=0.5)",
+        "tf.nn.local_response_normalization(tf.reshape(tf.range(-8.0, 16.0) / 3.0, [1, 2, 4, 3]), depth_radius=0)",
+    ), _H)
+
+
 CASES: list[tuple] = [
     *_shape_cases(),
     *_arg_cases(),
     *_string_cases(),
     *_variable_cases(),
     *_product_cases(),
+    *_round_two_cases(),
+    *_lrn_cases(),
 ]
 
 
