@@ -11,7 +11,8 @@ next call's recording; clause function.trace-once.)"""
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+import weakref
+from typing import Any, Iterator
 
 # [variables created so far, whether creating one now is refused]
 CREATION = [0, False]
@@ -22,11 +23,42 @@ SINGLETON_ERROR = ("tf.function only supports singleton tf.Variables created on 
 LATER_ERROR = "Creating variables on a non-first call to a function decorated with tf.function."
 
 
-def note() -> None:
+# the weak references of the variables created while a first call runs (`watching`), or None
+WATCH: list = [None]
+
+
+def note(var: Any = None) -> None:
     """A variable is being created (before its initial value is read, as TF's creator scope)."""
     if CREATION[1]:
         raise ValueError(SINGLETON_ERROR)
     CREATION[0] += 1
+    if WATCH[0] is not None and var is not None:
+        try:
+            WATCH[0].append(weakref.ref(var))
+        except TypeError:   # (no weak reference: counted as kept)
+            WATCH[0].append(lambda: var)
+
+
+@contextlib.contextmanager
+def watching(refs: list) -> Iterator[list]:
+    """The variables created inside are noted in `refs` (weakly), and in an enclosing watch's."""
+    before, WATCH[0] = WATCH[0], refs
+    try:
+        yield refs
+    finally:
+        WATCH[0] = before
+        if before is not None:
+            before.extend(refs)
+
+
+def all_dropped(refs: list) -> bool:
+    """Whether no variable of `refs` is kept any more (after a garbage collection): a variable
+    nothing keeps is none a guard of the singleton pattern can read."""
+    import gc
+    if not refs:
+        return False
+    gc.collect()
+    return all(r() is None for r in refs)
 
 
 def created() -> int:

@@ -684,7 +684,7 @@ class ResourceVariable(InPlaceRefusals, Variable):
                  dtype: Any = None, shape: Any = None, device: str | None = None,
                  aggregation: Any = VariableAggregation.NONE, synchronization: Any = VariableSynchronization.AUTO,
                  **unused: Any) -> None:
-        _creation.note()
+        _creation.note(self)
         rec = _cur.ctx.recorder
         if rec is not None:   # (a recorded call would create it once: it stays eager, see runtime/graph)
             rec.invalidate(f"it creates a variable ({name or 'Variable'})")

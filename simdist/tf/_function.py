@@ -77,7 +77,9 @@ class Function:
         # never runs, so the writes the Python made are undone)
         from simdist.tf import _tracing_count
         kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
-        first = kind not in self.__dict__.get("_trace_keys", ())
+        # (a function whose first call failed TF's singleton rule has no graph: each call traces again, and
+        # its failed trace's writes never run)
+        first = kind not in self.__dict__.get("_trace_keys", ()) or self.__dict__.get("_recreating", False)
         # (placeholder names only for a trace: the Python of a later call of its kind does not run
         # in TF, and binding the signature on every call would cost the replay path)
         _mark_arguments(args, kwargs, symbolic.note, self.python_function if first else None)
@@ -92,16 +94,27 @@ class Function:
         creating = self.__dict__.get("_first_created")
         made = _creation.created()
         out: Any = _UNSET
+        singleton = False
         try:
             with symbolic.strictness(self._strict()), writes as journal, \
-                    (_creation.refused() if creating else contextlib.nullcontext()), \
+                    (_creation.refused() if creating else _creation.watching([])) as watched, \
                     (_pruning().deferring(pruned) if pruned else contextlib.nullcontext()):
                 out = _as_traced(self._call, args, kwargs)
                 if pruned:
                     _pruning().check(out)
                 if creating is None:
                     self._first_created = _creation.created() > made
+                    if self._first_created and _creation.all_dropped(watched) and self._recreates(args, kwargs):
+                        # (TF's second trace of the first call, creation refused, created a variable
+                        # again: the first call raises, its graph never ran; one trace counted)
+                        self._count_trace(args, kwargs, kind)
+                        singleton = self._recreating = True
+                        raise ValueError(_creation.SINGLETON_ERROR)
         except Exception as e:
+            if singleton:
+                if journal is not None:
+                    _variables.undo_trace_writes(journal)
+                raise ValueError(_creation.SINGLETON_ERROR) from None
             from simdist.runtime import errors
             traced = journal if first else None   # (a trace's writes, undone when it fails)
             _autograph_errors.unframe(e, self.python_function, not self._strict())
@@ -159,6 +172,27 @@ class Function:
                 # variable on every run raises on its second call here, on its first in TF)
                 self._count_trace(args, kwargs, _NO_CREATION_TRACE)
         return out
+
+    def _recreates(self, args: tuple, kwargs: dict) -> bool:
+        """Whether TF's second trace of a first call that created variables creates one again: TF
+        2.21 traces the Python once with creation allowed and, when that trace created variables,
+        again with a creator that refuses any (polymorphic_function.py `_initialize`, then
+        `_no_variable_creation_config`); a function that creates a variable on every run raises
+        ValueError on its first call (runtime/variable_creation.py). The second trace here is a dry
+        run of the Python (tf/_concrete.py `dry_run`: its writes, charges and random draws undone)
+        with creation refused; any other error it meets is left to the calls (fz44b, fz43_gen seeds
+        43003, 43004). Asked only when no variable the first run created is kept after it: a kept one
+        may be what a guard reads (the singleton pattern), whose second trace simdist runs at the
+        next call's recording (an extra Python run now would be one more than TF's two)."""
+        from simdist.tf import _concrete
+        try:
+            with _creation.refused():
+                _concrete.dry_run(lambda: self.python_function(*args, **kwargs), [])
+        except ValueError as e:
+            return str(e) == _creation.SINGLETON_ERROR
+        except Exception:  # noqa: BLE001 - only the singleton rule is asked here
+            return False
+        return False
 
     def _pruned_retry(self, err: BaseException, args: tuple, kwargs: dict, journal: Any, creating: Any,
                       made: int, kind: Any) -> tuple[bool, Any] | None:
@@ -448,6 +482,7 @@ class Function:
         state.pop("_pysig", None)
         state.pop("_created_variables", None)
         state.pop("_first_created", None)
+        state.pop("_recreating", None)
         state.pop("_npos", None)
         state.pop("_np_defaults", None)
         state.pop("_trace_keys", None)

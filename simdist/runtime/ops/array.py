@@ -574,8 +574,52 @@ def _unknown_dim_divides(known: list[int | None] | None, shp: tuple[int, ...]) -
     return f"Dimension size must be evenly divisible by {known_in} but is {known_out}"
 
 
+def _plain_shape(shape: Any) -> bool:
+    """Whether Reshape's shape is one the common path reads as it is: a TensorShape, a list or tuple
+    of Python or NumPy integers, an integer vector (tensor or array)."""
+    if isinstance(shape, TensorShape):
+        return True
+    if type(shape) in (list, tuple):   # (a scalar integer tensor among them packs: read as it is)
+        return all((isinstance(d, (int, np.integer)) and type(d) is not bool) or (isinstance(d, Tensor) and d.dtype.is_integer and d.ndim == 0)
+                   for d in shape)
+    if isinstance(shape, Tensor):
+        return shape.dtype.name in ("int32", "int64") and shape.ndim == 1
+    if isinstance(shape, np.ndarray):
+        return shape.dtype.kind in "iu" and shape.ndim == 1
+    return False
+
+
+def _shape_input(t: Tensor, shape: Any, given: Any) -> Any:
+    """Reshape's `shape` input (type attr Tshape: int32, int64, default int32) as the generated op
+    converts it, for a value that is not a plain integer vector (TF 2.21, observed; fz44b, fz43_gen
+    seeds 43003, 43004): eagerly attr_rules.default_group (a float or string list keeps its dtype, an
+    array is cast on the fast path, a Python float there is TypeError "Cannot convert 4.0 to
+    EagerTensor of dtype int32"), in a graph op_def_library's; another dtype than int32/int64 is the
+    attr's InvalidArgumentError (op_def_library's TypeError in a graph). Then the kernel wants a
+    vector or a scalar (a scalar n is [n] eagerly): "sizes input must be 1-D, not [2,2]"; the shape
+    function wants rank 1, a scalar too: "Shape must be rank 1 but is rank 0" ValueError at trace.
+    The sizes as a tuple (`given`: the tensor argument as given, which decides the fast path)."""
+    from simdist.runtime.ops import attr_rules, graph_inputs
+    if context.in_function():
+        st = graph_inputs.convert("Reshape", shape, "shape")
+    else:
+        st = attr_rules.default_group([shape], dtypes.int32, ("int32", "int64"),
+                                      attr_rules.fast_path_takes("Reshape", (given, shape)))[0]
+    if st.dtype.name not in ("int32", "int64"):
+        raise trace_errors.attr_not_allowed("Reshape", "Tshape", st.dtype, "int32, int64")
+    if st.ndim != 1:
+        err = errors.InvalidArgumentError(None, None, f"sizes input must be 1-D, not {args.dims(st.shape.as_list())} "
+                                                      "[Op:Reshape]")
+        if st.ndim > 1 or context.in_function():
+            raise trace_errors.mark_shape(err, f"Shape must be rank 1 but is rank {st.ndim}", "Reshape",
+                                          (t.shape.as_list(), st.shape.as_list()))
+    return tuple(int(d) for d in np.asarray(dispatch.static_value(st)).reshape(-1))
+
+
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     t = _t(tensor)
+    if not _plain_shape(shape):
+        shape = _shape_input(t, shape, tensor)
     shp = tuple(int(d) for d in (shape._v if isinstance(shape, Tensor) else shape))
     bad = next(((i, d) for i, d in enumerate(shp) if d < -1), None)
     if bad is not None:   # (ValidateSizes; in a graph MakeShapeFromShapeTensor reads a known shape whatever the
@@ -646,6 +690,21 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
     return dispatch.execute(EXPAND_DIMS, (t,), {"axis": int(axis)})
 
 
+def _squeeze_dim(a: Any) -> int:
+    """One entry of Squeeze's list(int) attr squeeze_dims as the generated op reads it (TF 2.21,
+    observed; fz44b, fz43_gen seed 43004): _execute.make_int, a string or what int() refuses (NaN) is
+    TypeError "Expected int for argument 'axis' not nan."; int()'s OverflowError of an infinity
+    propagates; an int beyond int64 is OverflowError "int too big to convert" eagerly, ValueError
+    "Value out of range: ..." in a graph."""
+    from simdist.runtime.ops import attr_rules
+    v = attr_rules.make_int(a, "axis")
+    if not -2 ** 63 <= v < 2 ** 63:
+        if context.in_function():
+            raise ValueError(f"Value out of range: {v}")
+        raise OverflowError("int too big to convert")
+    return v
+
+
 def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     if axis is not None and not isinstance(axis, (list, tuple)) and not np.isscalar(axis):
         # (array_ops.squeeze wraps only np.isscalar values in a list; a tensor or an array reaches
@@ -657,7 +716,8 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  #
             raise MemoryError("std::bad_alloc")
         raise TypeError(f"Expected list for 'axis' argument to 'squeeze' Op, not {axis!r}.")
     t = _t(input)
-    ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
+    ax = None if axis is None else (tuple(_squeeze_dim(a) for a in axis) if isinstance(axis, (list, tuple))
+                                    else _squeeze_dim(axis))
     if ax == ():   # (TF's Squeeze: an empty squeeze_dims squeezes every dimension of size 1, as None does)
         ax = None
     if ax is not None:      # TF's Squeeze kernel checks, in the order given (NumPy's errors would leak)
@@ -1295,6 +1355,17 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
             else:
                 graph_inputs.check("SplitV", (t, num_or_size_splits, axis))
         convert_to_tensor(axis, dtype=dtypes.int32)
+    if not isinstance(num_or_size_splits, (int, np.integer)):
+        # (SplitV's size_splits, converted without a dtype: its type attr Tlen takes int8, int32, int64; another
+        # is the NodeDef's InvalidArgumentError before the kernel's checks, op_def_library's TypeError in a graph;
+        # eagerly the kernel wants a vector ("size of the split_tensor must be 1-D", where TF 2.21's graph build
+        # aborts the process); TF 2.21 observed, fz44b, fz43_gen seeds 43003, 43004)
+        if sizes_t.dtype.name not in ("int8", "int32", "int64"):
+            raise trace_errors.attr_not_allowed("SplitV", "Tlen", sizes_t.dtype, "int8, int32, int64")
+        if sizes_t.ndim != 1 and not context.in_function():
+            raise errors.InvalidArgumentError(None, None, "size of the split_tensor must be 1-D and have the same "
+                                              f"elements as outputs got {sizes_t.ndim} -D and "
+                                              f"{sizes_t.shape.num_elements()} elements [Op:SplitV]")
     if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
         raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
     op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"

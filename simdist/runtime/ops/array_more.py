@@ -224,6 +224,12 @@ def _bound_rule(name: str) -> Any:
     same = args.same_dtype(name)
 
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        from simdist.runtime import context
+        if not context.in_function():
+            # (eagerly the kernel is looked up for the first input's T before the inputs' dtypes are
+            # checked: bool sorted_inputs beside int32 values is the NotFoundError; a graph build's
+            # op_def_library refuses the mismatch first; TF 2.21 observed, fz44b, fz43_gen seed 43003)
+            _no_bound_kernel(name, dts[0], attrs["out_type"])
         _no_bound_kernel(name, same(dts, attrs), attrs["out_type"])
         return attrs["out_type"]
     return rule

@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul", "row_in_order"]
+__all__ = ["dot", "eigen_in_order", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul", "row_in_order"]
 
 
 def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
@@ -48,6 +48,25 @@ def row_in_order(x: np.ndarray, y: np.ndarray) -> bool:
     the last bit (`rgb_to_grayscale` of one pixel, a tensordot [1, 3]·[3, 1]: fuzz14 seed
     1420261202 #600). One vector per k, so it costs little."""
     return x.dtype.name in ("float32", "float64") and x.shape[-2] == 1 and x.size > 0 and y.size > 0
+
+
+def eigen_in_order(x: np.ndarray, y: np.ndarray, transpose_b: bool = False) -> bool:
+    """Whether a float32 product x [..., m, k] @ y [..., k, n] is accumulated over k in order without
+    fused multiply-adds (rounded products, rounded sums) on a host where oneDNN does not run float32
+    (host_cpu: an AVX2-only CPU, TF's own Eigen kernels): one row with k <= 100 (y not transposed), and
+    the smallest products, m <= 3 with m·k <= 6 (transposed too). Measured on TF 2.21 on the AMD EPYC
+    host (oneDNN off) for MatMul and BatchMatMulV2, 2-D and batched: all of 4-5 seeded cases each of
+    k = 2..100, n = 1..16, with and without transpose_a; k = 128 and, for two or more rows, larger
+    m·k take other orders (not modelled: NumPy's BLAS). `rgb_to_yiq` of one or two pixels, a tensordot
+    [m, 3]·[3, 3], is such a product (fz44b, fz43_gen seed 43004). The reference host (oneDNN on)
+    keeps `row_in_order`'s fused order."""
+    if x.dtype.name != "float32" or not x.size or not y.size or x.ndim < 2 or y.ndim < 2:
+        return False
+    from simdist.runtime import host_cpu
+    if host_cpu.current().onednn_supports("float32"):
+        return False
+    m, k = x.shape[-2], x.shape[-1]
+    return (m == 1 and k <= 100 and not transpose_b) or (m <= 3 and m * k <= 6)
 
 
 def gemv_in_order(x: np.ndarray, y: np.ndarray) -> bool:

@@ -296,6 +296,10 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
         if not hasattr(x, "shape"):
             raise AttributeError(f"'{type(x).__name__}' object has no attribute 'shape'")
     ts = [_t(x) for x in inputs]
+    if isinstance(equation, str) and len(equation.replace(" ", "").partition("->")[0].split(",")) != len(ts):
+        # (_einsum_v2_parse_and_resolve_equation counts the operands before the op sees their dtypes: 'ij->ji'
+        # of a float32 and a float64 operand is its ValueError; TF 2.21 observed, fz44b, fz44_gen seed 44001)
+        _parse(equation, [t.ndim for t in ts])
     for i in range(1, len(ts)):
         if ts[i].dtype != ts[0].dtype:
             if context.executing_eagerly():   # (T's own checks first: uint32 has no kernel, NotFoundError; fz36b)

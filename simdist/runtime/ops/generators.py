@@ -152,7 +152,13 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
     # ValueError "Tensor conversion requested dtype int32 for Tensor with dtype float32"; fz14 seed
     # 1420261218 #38)
     sp = convert_to_tensor(stop, dtype=st.dtype)
-    n = int(dispatch.static_value(num) if isinstance(num, Tensor) else num)
+    # (then array_ops.convert_to_int_tensor(num): converted preferring int32, any other dtype than an integer one is
+    # TypeError "Argument `tensor` (name: num) must be of type integer"; TF 2.21 observed, fz44b, fz44_gen seed 44003)
+    nt = num if isinstance(num, Tensor) else convert_to_tensor(num, dtype_hint=dtypes.int32)
+    if not nt.dtype.is_integer:
+        raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = {nt._v} of "
+                        f"dtype: {nt.dtype!r}")
+    n = int(dispatch.static_value(nt))
     shape = list(np.broadcast_shapes(tuple(st.shape.as_list()), tuple(sp.shape.as_list())))
     st, sp = array.broadcast_to(st, shape), array.broadcast_to(sp, shape)
     e_start, e_stop = array.expand_dims(st, axis), array.expand_dims(sp, axis)

@@ -31,6 +31,9 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
                                                        takes_gebp)
     if takes_gebp(x, y):   # (complex: Eigen's GEBP, its four real sums and alpha's complex product)
         return complex_gebp(x, y)
+    from simdist.runtime.ops.contraction_order import eigen_in_order
+    if eigen_in_order(x, y, transpose_b):   # (a host without oneDNN: Eigen's order, rounded products)
+        return ordered_matmul(x, y, fused=False)
     if x.ndim >= 2 and y.ndim >= 2:
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
@@ -131,6 +134,9 @@ def _bare_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
                                                        row_in_order, takes_gebp)
     if takes_gebp(x, y):
         return complex_gebp(x, y)
+    from simdist.runtime.ops.contraction_order import eigen_in_order
+    if eigen_in_order(x, y):   # (a host without oneDNN: Eigen's order, rounded products)
+        return ordered_matmul(x, y, fused=False)
     if x.shape[-2] == 1 and row_in_order(x, y):
         return ordered_matmul(x, y)
     if gemv_in_order(x, y):
@@ -679,6 +685,11 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     if ta.dtype == dtypes.float32 and int(np.prod([db[k] for k in range(rb) if k not in xb])) == 1 and \
             int(np.prod([da[k] for k in xa])) <= 3:
         return _tensordot_matmul(ta, tb, xa, xb)   # one column: MatMul's order (contraction_order.gemv_in_order)
+    if ta.dtype == dtypes.float32:   # (the smallest products on a host without oneDNN: contraction_order.eigen_in_order)
+        from simdist.runtime.ops.contraction_order import eigen_in_order
+        rows, inner = int(np.prod([da[k] for k in range(ra) if k not in xa])), int(np.prod([da[k] for k in xa]))
+        if rows * inner and eigen_in_order(np.zeros((rows, inner), np.float32), np.zeros((inner, 1), np.float32)):
+            return _tensordot_matmul(ta, tb, xa, xb)
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
 
 

@@ -219,9 +219,36 @@ def _lrn_half(x: np.ndarray, r: int, bias: float, alpha: float, beta: float) -> 
         return (x32 * scale.astype(f)).astype(h)
 
 
+def _lrn_eigen(x: np.ndarray, r: int, bias: float, alpha: float, beta: float) -> np.ndarray:
+    """TF's own float32 LRN (LaunchLRN<CPUDevice>, lrn_op.cc), which a host without oneDNN runs
+    (host_cpu): the squares' window sums by a contraction with the band matrix (summed in order, each
+    add rounded: Eigen's order for depths up to 3, measured; deeper windows take other orders, not
+    modelled), times alpha, plus bias (each rounded), then x times Eigen's rsqrt packet of it for beta
+    0.5, its reciprocal packet for beta 1 (rcp.py: the CPU's vrsqrtps/vrcpps tables). Observed on TF
+    2.21 on the AMD EPYC host, all of 64 outputs of depths 1 and 3 (fz44b, fz44_gen seed 44001)."""
+    from simdist.runtime.ops import rcp
+    f = np.float32
+    sq = x * x
+    n = x.shape[-1]
+    acc = np.zeros(x.shape, f)
+    with np.errstate(all="ignore"):
+        for d in range(n):
+            part = np.zeros(x.shape[:-1], f)
+            for i in range(max(d - r, 0), min(d + r + 1, n)):
+                part = part + sq[..., i]
+            acc[..., d] = part
+        acc[_band_nan(sq, r)] = np.nan
+        tmp = acc * f(alpha) + f(bias)
+        return x * (rcp.rsqrt(tmp) if f(beta) == f(0.5) else rcp.reciprocal(tmp))
+
+
 def _lrn(x: np.ndarray, depth_radius: int, bias: float, alpha: float, beta: float) -> np.ndarray:
     if x.dtype == np.float16:
         return _lrn_half(x, depth_radius, bias, alpha, beta)
+    from simdist.runtime import host_cpu
+    if x.dtype == np.float32 and np.float32(beta) in (np.float32(0.5), np.float32(1)) and \
+            not host_cpu.current().onednn_supports("float32") and x.shape[-1] <= 384:
+        return _lrn_eigen(x, depth_radius, bias, alpha, beta)
     x32 = x.astype(np.float32) if x.dtype != np.float32 else x
     sq = x32 * x32
     with np.errstate(invalid="ignore"):

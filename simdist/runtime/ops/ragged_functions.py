@@ -45,11 +45,18 @@ def range_(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, 
         starts, limits = 0, starts
     s, lim, d = _t(starts, dtype), _t(limits, dtype), _t(deltas, dtype)
     if dtype is None:
+        # (ragged_math_ops._infer_matching_dtype asserts every dtype is in its hierarchy: a bool, uint8 or int16
+        # argument is AssertionError; TF 2.21 observed, fz44b, fz44_gen seeds 44001-44003)
+        assert all(x.dtype in _RANGE_DTYPES for x in (s, lim, d))  # noqa: S101 - TF's own assert
         want = max((x.dtype for x in (s, lim, d)), key=_RANGE_DTYPES.index)
         s, lim, d = (x if x.dtype == want else math.cast(x, want) for x in (s, lim, d))
     for nm, x in (("starts", s), ("limits", lim), ("deltas", d)):
-        if x.shape.rank > 1:
-            raise errors.InvalidArgumentError(None, None, f"{nm} must be a scalar or vector [Op:RaggedRange]")
+        if x.shape.rank > 1:   # (the shape function's WithRankAtMost(1) in a graph, ValueError at trace)
+            from simdist.runtime.ops import trace_errors
+            raise trace_errors.mark_shape(
+                errors.InvalidArgumentError(None, None, f"{nm} must be a scalar or vector [Op:RaggedRange]"),
+                f"Shape must be at most rank 1 but is rank {x.shape.rank}", "RaggedRange",
+                [x.shape.as_list() for x in (s, lim, d)])
     sv, lv, dv = s._v, lim._v, d._v
     sizes = [x.shape[0] for x in (sv, lv, dv) if x.ndim == 1]
     if sizes and any(n != sizes[0] for n in sizes):
@@ -282,6 +289,10 @@ def boolean_mask(data: Any, mask: Any, name: str | None = None) -> Any:
                 [s._v.tolist() for s in mask.nested_row_splits]:
             raise errors.InvalidArgumentError(None, None, "Condition x == y did not hold.")
     if mask.shape.rank == 1:
+        if not isinstance(data, RaggedTensor) and data.shape.rank == 0:
+            # (mask.shape's compatibility with data.shape[:1], () for a scalar: ValueError; TF 2.21 observed, fz44b,
+            # fz44_gen seeds 44002, 44003)
+            raise ValueError(f"Shapes {data.shape[:1]} and {mask.shape} are incompatible")
         n = data.nrows_int() if isinstance(data, RaggedTensor) else data.shape[0]
         if n is not None and mask.shape[0] != n:
             raise ValueError(f"Shapes {data.shape[:1]} and {mask.shape} are incompatible")

@@ -26,7 +26,7 @@ from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import args, dispatch, philox, philox_dists, random_graphs, rng_alg, trace_errors
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["reset", "set_seed", "normal", "uniform", "truncated_normal", "categorical", "shuffle", "stateless_normal",
            "stateless_uniform", "stateless_truncated_normal", "stateless_categorical"]
@@ -330,12 +330,31 @@ def _vector(shape: Any, opname: str) -> tuple[int, ...]:
     """The shape argument of a random op (shape_arg), which its kernel wants a vector: a scalar (a
     Python or NumPy integer, a 0-d array or tensor) is InvalidArgumentError, the shape function's
     ValueError while a tf.function is traced (tnp29: `tnp.random.uniform(size=3)`)."""
+    _shape_dtype(shape, opname)
     scalar = (isinstance(shape, (int, np.integer)) and not isinstance(shape, bool)) or \
         (isinstance(shape, (Tensor, np.ndarray)) and shape.ndim == 0)
     if scalar:
         raise trace_errors.shape_error(f"shape must be a vector of {{int32,int64}}, got shape [] [Op:{opname}]",
                                        "Shape must be rank 1 but is rank 0", opname, ([],))
     return shape_arg(shape)
+
+
+def _shape_dtype(shape: Any, opname: str) -> None:
+    """tensor_util.shape_tensor's conversion of a random op's shape (no dtype: a float list is float32, a
+    string a string tensor), then the op's shape type attr (Tshape of the stateless ops, T of the stateful
+    ones), int32 or int64: another dtype is the NodeDef's InvalidArgumentError eagerly, op_def_library's
+    TypeError in a graph, before the kernel's vector check (TF 2.21 observed: `stateless_uniform([2.5],
+    seed)`, `stateless_normal(tf.constant([2.0]), seed)`; fz44b, fz44_gen seeds 44002, 44003)."""
+    if type(shape) in (list, tuple):
+        if all(isinstance(d, (int, np.integer)) or isinstance(d, Tensor) or d is None for d in shape):
+            return
+    elif isinstance(shape, (int, np.integer, TensorShape)) or \
+            (isinstance(shape, (Tensor, np.ndarray)) and shape.dtype.kind in "iub"):
+        return
+    t = shape if isinstance(shape, Tensor) else convert_to_tensor(shape)
+    if t.dtype.name not in ("int32", "int64"):
+        attr = "Tshape" if opname.startswith("Stateless") else "T"
+        raise trace_errors.attr_not_allowed(opname, attr, t.dtype, "int32, int64")
 
 
 def _check_shape(shape: tuple[int, ...], opname: str) -> tuple[int, ...]:
@@ -679,6 +698,14 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
     from simdist.runtime.ops.args import t as _t
     lt = _t(logits)
     dt = _categorical_checks(lt, dtype, "StatelessMultinomial")
+    if isinstance(num_samples, float):   # (its int32 input converted: a Python float is TypeError, op_def_library's
+        # in a graph; TF 2.21 observed, fz44b, fz44_gen seed 44002)
+        from simdist.runtime import context
+        if context.in_function():
+            raise TypeError(f"Expected int32 passed to parameter 'num_samples' of op 'StatelessMultinomial', got "
+                            f"{num_samples!r} of type 'float' instead. Error: Expected int32, but got {num_samples!r} "
+                            "of type 'float'.")
+        raise TypeError(f"Cannot convert {num_samples!r} to EagerTensor of dtype int32")
     n = int(num_samples)
     _check_logits(lt, "StatelessMultinomial", n, lambda: _categorical_kernel(lt, dt, "StatelessMultinomial", "int32"))
     s = _seed(seed, "StatelessMultinomial")

@@ -31,7 +31,10 @@ def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None =
         # is checked against its rank: `repeat(-2.5, 5, axis=-1)` is five -2.5; fz27b, fz14 seed
         # 1420272701 #181)
         x = array.stack([x])
-    counts = np.asarray(repeats._v if isinstance(repeats, Tensor) else repeats)
+    # (repeat_with_axis converts repeats before anything else reads it: convert_to_int_tensor, an integer
+    # tensor cast to int32, any other dtype TypeError, a scalar as a vector: `repeat(x, 2.0)`, a bool or a NaN
+    # count; TF 2.21 observed, fz44b, fz43_gen seed 43003)
+    counts = np.asarray(_int_counts(repeats)._v)
     if counts.size != 1:
         return _repeat_counts(x, repeats, axis)
     k = int(counts.reshape(()))
@@ -49,6 +52,18 @@ def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None =
     return array.reshape(tiled, shape[:axis] + [shape[axis] * k] + shape[axis + 1:])
 
 
+def _int_counts(repeats: Any) -> Tensor:
+    """array_ops.convert_to_int_tensor(repeats): converted preferring int32; not an integer dtype is
+    TypeError "Argument `tensor` (name: repeats) must be of type integer. Received ..."."""
+    from simdist.runtime import dtypes
+    from simdist.runtime.tensor import convert_to_tensor
+    r = repeats if isinstance(repeats, Tensor) else convert_to_tensor(repeats, dtype_hint=dtypes.int32)
+    if not r.dtype.is_integer:
+        raise TypeError(f"Argument `tensor` (name: repeats) must be of type integer. Received `tensor` = {r._v} "
+                        f"of dtype: {r.dtype!r}")
+    return r
+
+
 def _repeat_counts(x: Tensor, repeats: Any, axis: int | None) -> Tensor:
     """repeat_with_axis for repeats of other than one element (array_ops.py, TF 2.21): the
     counts as an int tensor (convert_to_int_tensor: integers cast to int32, others TypeError), of
@@ -56,14 +71,9 @@ def _repeat_counts(x: Tensor, repeats: Any, axis: int | None) -> Tensor:
     from simdist.runtime import dtypes
     from simdist.runtime.ops.generators import sequence_mask
     from simdist.runtime.ops.math import cast, maximum, reduce_max, reduce_sum
-    from simdist.runtime.tensor import convert_to_tensor
     if axis is None:   # (repeat: the flattened input along axis 0)
         x, axis = array.reshape(x, [-1]), 0
-    r = repeats if isinstance(repeats, Tensor) else convert_to_tensor(repeats, dtype_hint=dtypes.int32)
-    if not r.dtype.is_integer:
-        raise TypeError(f"Argument `tensor` (name: repeats) must be of type integer. Received `tensor` = {r._v} "
-                        f"of dtype: {r.dtype!r}")
-    r = cast(r, dtypes.int32)
+    r = cast(_int_counts(repeats), dtypes.int32)
     if r.ndim > 1:
         raise ValueError(f"Shape {r.shape} must have rank at most 1")
     if x.ndim == 0:

@@ -644,7 +644,9 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: s
     negative ids are dropped, ids >= num_segments raise (TF's CPU kernel)."""
     from simdist.runtime.ops import array
     d = _t(data)
-    if d.dtype.is_bool:   # (SCATTER_ROWS takes bools for other callers; UnsortedSegmentSum's T does not)
+    if d.dtype.is_bool or d.dtype.name == "string":   # (SCATTER_ROWS takes bools for other callers;
+        # UnsortedSegmentSum's T does not, nor strings, which its kernel would add: tf.math.reduce_sum of a ragged
+        # string tensor, fz44b, fz44_gen seed 44001)
         # (the type attr is checked before the shapes: eagerly, and by op_def_library before the
         # shape function in a graph; fz11, fz4 seed 43 #26)
         _SEGMENT_RULE((d.dtype,), None)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array, dispatch, linalg, math, scatter, slicing, unary
+from simdist.runtime.ops import array, dispatch, linalg, math, scatter, slicing, trace_errors, unary
 from simdist.runtime.ops.args import tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.prod_order import _inner_rows
@@ -605,10 +605,17 @@ def _reduce_sum_grad(op: Any, grad: Tensor) -> list:
 def _matmul(ai: np.ndarray, av: np.ndarray, ash: np.ndarray, b: np.ndarray, adjoint_a: bool = False,
             adjoint_b: bool = False) -> np.ndarray:
     op = "SparseTensorDenseMatMul"
+    # (in a graph the shape function reads a_shape's value and b's rank, WithRank(2): ValueError "Shape must be
+    # rank 2 but is rank 3" at trace; TF 2.21 observed, fz44b, fz44_gen seeds 44002, 44003)
+    shapes = [list(ai.shape), list(av.shape), list(ash.shape), list(b.shape)]
     if ash.ndim != 1 or ash.shape[0] != 2:
-        raise invalid(f"Tensor 'a_shape' is not a vector of length 2: got shape {list(ash.shape)}", op)
+        err = invalid(f"Tensor 'a_shape' is not a vector of length 2: got shape {list(ash.shape)}", op)
+        if ash.ndim == 1:
+            raise trace_errors.mark_shape(err, f"Shape must be rank 2 but is rank {ash.shape[0]}", op, shapes)
+        raise err
     if b.ndim != 2:
-        raise invalid(f"Tensor 'b' is not a matrix: got shape {list(b.shape)}", op)
+        raise trace_errors.mark_shape(invalid(f"Tensor 'b' is not a matrix: got shape {list(b.shape)}", op),
+                                      f"Shape must be rank 2 but is rank {b.ndim}", op, shapes)
     if ai.ndim != 2 or ai.shape[1] != 2:
         raise invalid(f"Tensor 'a_indices' is not a matrix with 2 columns: got shape {list(ai.shape)}", op)
     if av.ndim != 1 or av.shape[0] != ai.shape[0]:

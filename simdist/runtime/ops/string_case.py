@@ -122,6 +122,19 @@ def strip(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
 
 
 def length(input: Any, unit: Any = "BYTE", name: str | None = None) -> Tensor:  # noqa: A002
-    """`tf.strings.length`: each string's length in bytes or UTF-8 characters, int32."""
+    """`tf.strings.length`: each string's length in bytes or UTF-8 characters, int32. The generated
+    op reads `unit` with make_str first (TypeError for a non-string), converts the input as a string
+    (its conversion errors; a graph build then refuses a tensor of another dtype, TypeError), and
+    only then is the unit checked against its allowed values (the NodeDef's InvalidArgumentError
+    eagerly, ValueError in a graph): `length(np.array([255], np.uint8), 'hello')` is the input's
+    ValueError (TF 2.21 observed; fz44b, fz43_gen seeds 43003, 43004)."""
+    from simdist.runtime import context
+    text = unit.decode() if isinstance(unit, bytes) else unit
+    if not isinstance(text, str):
+        raise TypeError(f"Expected string for argument 'unit' not {unit!r}.")
+    x = string_tensor(input, "StringLength")
+    if context.in_function() and x.dtype != dtypes.string:
+        raise TypeError(f"Input 'input' of 'StringLength' Op has type {x.dtype.name} that does not match expected "
+                        "type of string.")
     u = check_unit("StringLength", unit)
-    return dispatch.execute(LENGTH, (string_tensor(input, "StringLength"),), {"unit": u})
+    return dispatch.execute(LENGTH, (x,), {"unit": u})
