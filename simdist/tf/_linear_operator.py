@@ -163,6 +163,22 @@ def _reshape_for_efficiency(a: Any, b: Any, adjoint_a: bool = False) -> tuple:
     return a, b_squashed_end, reshape_inv, False
 
 
+
+def _determinant_product(operators: Any) -> Any:
+    """The product of the operators' determinants, left to right (TF's composition and block operators)."""
+    result = operators[0].determinant()
+    for operator in operators[1:]:
+        result *= operator.determinant()
+    return result
+
+
+def _log_abs_determinant_sum(operators: Any) -> Any:
+    """The sum of the operators' log |determinant|s, left to right."""
+    result = operators[0].log_abs_determinant()
+    for operator in operators[1:]:
+        result += operator.log_abs_determinant()
+    return result
+
 class LinearOperator:
     """Base class defining a [batch of] linear operator[s] (TF 2.21's linear_operator.LinearOperator)."""
 
@@ -942,16 +958,10 @@ class LinearOperatorComposition(LinearOperator):
         return result
 
     def _determinant(self) -> Any:
-        result = self.operators[0].determinant()
-        for operator in self.operators[1:]:
-            result *= operator.determinant()
-        return result
+        return _determinant_product(self.operators)
 
     def _log_abs_determinant(self) -> Any:
-        result = self.operators[0].log_abs_determinant()
-        for operator in self.operators[1:]:
-            result += operator.log_abs_determinant()
-        return result
+        return _log_abs_determinant_sum(self.operators)
 
     def _solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False) -> Any:
         order = list(reversed(self.operators)) if adjoint else self.operators
@@ -2103,16 +2113,10 @@ class LinearOperatorBlockDiag(LinearOperator):
         return tf.squeeze(self.matmul(x[..., None], adjoint=adjoint), axis=-1)
 
     def _determinant(self) -> Any:
-        result = self.operators[0].determinant()
-        for operator in self.operators[1:]:
-            result *= operator.determinant()
-        return result
+        return _determinant_product(self.operators)
 
     def _log_abs_determinant(self) -> Any:
-        result = self.operators[0].log_abs_determinant()
-        for operator in self.operators[1:]:
-            result += operator.log_abs_determinant()
-        return result
+        return _log_abs_determinant_sum(self.operators)
 
     def solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False, name: str = "solve") -> Any:
         tf = _tf()
@@ -2712,16 +2716,10 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         tf = _tf()
         if all(op.is_positive_definite for op in self._diagonal_operators):
             return tf.exp(self._log_abs_determinant())
-        result = self._diagonal_operators[0].determinant()
-        for op in self._diagonal_operators[1:]:
-            result *= op.determinant()
-        return result
+        return _determinant_product(self._diagonal_operators)
 
     def _log_abs_determinant(self) -> Any:
-        result = self._diagonal_operators[0].log_abs_determinant()
-        for op in self._diagonal_operators[1:]:
-            result += op.log_abs_determinant()
-        return result
+        return _log_abs_determinant_sum(self._diagonal_operators)
 
     def solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False, name: str = "solve") -> Any:
         tf = _tf()
