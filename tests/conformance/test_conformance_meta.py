@@ -371,7 +371,8 @@ def test_doc_example_backend_runs(tmp_path):
                            "--report", str(report), "--profile", "ci", "-q",
                            # real TensorFlow underneath: TF 2.21's known deviations apply
                            "--xfails", str(ROOT / "simdist" / "conformance" / "xfails" / "tensorflow.txt"), "-k",
-                           "test_scope or test_reduce or test_run_values"],
+                           "(test_scope or test_reduce or test_run_values) and not reduce_lr"],
+                          # (the Strategy API's tests: not the ReduceLROnPlateau fits the bare words also select)
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert report.exists(), proc.stdout[-3000:] + proc.stderr[-3000:]
     r = json.loads(report.read_text())
