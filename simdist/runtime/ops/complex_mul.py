@@ -40,8 +40,9 @@ def multiply(x: np.ndarray, y: np.ndarray, packets: bool = True, scalar_at: np.n
             both &= np.broadcast_to(scalar_at, xb.shape).ravel()
         else:
             both[:k] = False
-        for i in np.flatnonzero(both):
-            re[i], im[i] = _annex_g(a[i], b[i], c[i], d[i])
+        idx = np.flatnonzero(both)
+        if idx.size:
+            re[idx], im[idx] = annex_g(a[idx], b[idx], c[idx], d[idx])
     out = np.empty(xb.shape, x.dtype)
     out.real, out.imag = _ftz(re).reshape(xb.shape), _ftz(im).reshape(xb.shape)
     return out
@@ -69,6 +70,33 @@ def _annex_g(a: np.floating, b: np.floating, c: np.floating, d: np.floating) -> 
     if recalc:
         return t(inf * (a * c - b * d)), t(inf * (a * d + b * c))
     return t(a * c - b * d), t(a * d + b * c)
+
+
+def annex_g(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`_annex_g` element-wise over arrays of one float dtype: the same steps as masks (an element each step
+    leaves alone keeps its value), so the same bits. (The per-element loop was 9.7 s of a 121 s profile of the
+    suite's gradient-edge tests, which multiply NaN and infinite parts by the thousand; 2026-12-05.)"""
+    t = a.dtype.type
+    one, zero, inf = t(1), t(0), t(np.inf)
+
+    def unit(v: np.ndarray) -> np.ndarray:
+        return np.copysign(np.where(np.isinf(v), one, zero), v)
+
+    def nan_to_zero(v: np.ndarray, where: np.ndarray) -> np.ndarray:
+        return np.where(where & np.isnan(v), np.copysign(zero, v), v)
+    with np.errstate(all="ignore"):
+        ac, bd, ad, bc = a * c, b * d, a * d, b * c
+        first = np.isinf(a) | np.isinf(b)
+        a, b = np.where(first, unit(a), a), np.where(first, unit(b), b)
+        c, d = nan_to_zero(c, first), nan_to_zero(d, first)
+        second = np.isinf(c) | np.isinf(d)
+        c, d = np.where(second, unit(c), c), np.where(second, unit(d), d)
+        a, b = nan_to_zero(a, second), nan_to_zero(b, second)
+        third = ~(first | second) & (np.isinf(ac) | np.isinf(bd) | np.isinf(ad) | np.isinf(bc))
+        a, b, c, d = (nan_to_zero(v, third) for v in (a, b, c, d))
+        recalc = first | second | third
+        re, im = a * c - b * d, a * d + b * c
+        return np.where(recalc, inf * re, re).astype(a.dtype), np.where(recalc, inf * im, im).astype(a.dtype)
 
 
 def squared_difference(x: np.ndarray, y: np.ndarray) -> np.ndarray:

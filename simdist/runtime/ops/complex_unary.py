@@ -258,7 +258,7 @@ def _scalar_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _scalar_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """std::complex's operator* of every element (libgcc's __mulsc3/__muldc3)."""
-    from simdist.runtime.ops.complex_mul import _annex_g
+    from simdist.runtime.ops.complex_mul import annex_g
     ar, ai = _parts(a)
     br, bi = _parts(b)
     with np.errstate(all="ignore"):
@@ -268,8 +268,8 @@ def _scalar_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             shape = both.shape
             re, im = np.array(re, copy=True).reshape(-1), np.array(im, copy=True).reshape(-1)
             arb, aib, brb, bib = (np.broadcast_to(v, shape).reshape(-1) for v in (ar, ai, br, bi))
-            for i in np.flatnonzero(both):
-                re[i], im[i] = _annex_g(arb[i], aib[i], brb[i], bib[i])
+            idx = np.flatnonzero(both)
+            re[idx], im[idx] = annex_g(arb[idx], aib[idx], brb[idx], bib[idx])
             re, im = re.reshape(shape), im.reshape(shape)
     return _join(re, im, a.dtype)
 
