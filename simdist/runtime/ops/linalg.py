@@ -31,9 +31,11 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
                                                        takes_gebp)
     if takes_gebp(x, y):   # (complex: Eigen's GEBP, its four real sums and alpha's complex product)
         return complex_gebp(x, y)
-    from simdist.runtime.ops.contraction_order import eigen_in_order
+    from simdist.runtime.ops.contraction_order import eigen_in_order, eigen_pairs, paired_matmul
     if eigen_in_order(x, y, transpose_b):   # (a host without oneDNN: Eigen's order, rounded products)
         return ordered_matmul(x, y, fused=False)
+    if eigen_pairs(x, y):   # (a host without oneDNN: Eigen's two accumulators of a small product)
+        return paired_matmul(x, y)
     if x.ndim >= 2 and y.ndim >= 2:
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
