@@ -94,9 +94,28 @@ def _product_cases() -> list[tuple[str, str, object]]:
     return cases
 
 
+# --- float32 Softmax on a host without oneDNN (Eigen's SoftmaxEigenImpl): the row sums' inverse is a [batch] tensor
+# TF's Reciprocal computes, preciprocal packets (the CPU's estimate and a Newton step) on the first (n // 8) * 8 rows,
+# 1 / x on the tail: softmax of two equal logits is 0.49999997 in a batch of 8 rows or more (fz45_gen seed 45003)
+def _softmax_cases() -> list[tuple[str, str, object]]:
+    calls = []
+    for rows, c in ((24, 2), (8, 2), (9, 3), (16, 5), (7, 4), (31, 9), (12, 1)):
+        calls.append(f"tf.nn.softmax(tf.reshape(tf.range({rows * c}.0) / 7.0 - tf.math.floor(tf.range({rows * c}.0) "
+                     f"/ 5.0), [{rows}, {c}]))")
+    calls += ["tf.nn.softmax(tf.reshape(tf.constant([1.1, 1.1, 0.3, 0.5] * 12), [4, 3, 2, 2]))",
+              "tf.nn.softmax(tf.reshape(tf.constant([1.1, 1.1, 0.3, 0.5] * 12), [4, 3, 2, 2]), axis=1)",
+              "tf.nn.softmax(tf.reshape(tf.constant([0.25, -1.5, 2.0, 0.0] * 6, tf.float64), [12, 2]))"]
+    cases = _both(tuple(calls), _H)
+    cases.append(("the gradient of softmax's weighted sum, 24 rows of 2", _H,
+                  _tape("tf.reduce_sum(tf.nn.softmax(x) * tf.reshape(tf.range(48.0) / 5.0, [24, 2]))",
+                        "tf.reshape(tf.range(48.0) / 7.0 - tf.math.floor(tf.range(48.0) / 5.0), [24, 2])")))
+    return cases
+
+
 CASES: list[tuple] = [
     *_shape_fn_cases(),
     *_product_cases(),
+    *_softmax_cases(),
 ]
 
 
