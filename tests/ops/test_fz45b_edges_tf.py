@@ -112,8 +112,26 @@ def _softmax_cases() -> list[tuple[str, str, object]]:
     return cases
 
 
+# --- StringSplitV2's whitespace split (sep empty) with maxsplit: once maxsplit tokens are taken the rest, its leading
+# whitespace stripped, is the last piece, an empty one too; maxsplit 0 keeps the string whole (fz44_gen seeds 44006,
+# 44008-44010); ragged reduce_mean sums first, so a string or bool ragged tensor is UnsortedSegmentSum's refusal
+# (seed 44010)
+def _string_cases() -> list[tuple[str, str, object]]:
+    strs = "['AbC', ' x y ', '', ' ', 'a  b\\tc\\n', 'a b ', ' lead', 'x\\x0by', 'a,b,,c']"
+    calls = [f"tf.strings.split({strs}, sep={sep}, maxsplit={ms}).to_tensor('?')"
+             for sep in ("''", "None", "','") for ms in (-1, 0, 1, 2, 3)]
+    calls += ["tf.strings.split(tf.constant(['1.5', 'nan', '-3']), sep='', maxsplit=1)",
+              "tf.math.reduce_mean(tf.ragged.constant([['a', 'b'], ['c']]), axis=0)",
+              "tf.math.reduce_mean(tf.ragged.constant([[True], [False, True]]), axis=1)",
+              "tf.math.reduce_variance(tf.ragged.constant([['a', 'b'], ['c']]), axis=1)",
+              "tf.math.reduce_mean(tf.ragged.constant([[1, 2], [3]]), axis=1)",
+              "tf.math.reduce_mean(tf.ragged.constant([[1 + 1j, 2], [3]]), axis=1)"]
+    return _both(tuple(calls), _K)
+
+
 CASES: list[tuple] = [
     *_shape_fn_cases(),
+    *_string_cases(),
     *_product_cases(),
     *_softmax_cases(),
 ]
