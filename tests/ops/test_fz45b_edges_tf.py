@@ -62,7 +62,8 @@ def _shape_fn_cases() -> list[tuple[str, str, object]]:
 
 # --- small float32 products on a host without oneDNN (TF's Eigen kernel: two accumulators over k's even and odd
 # terms, an odd k's last term after their sum; rows in blocks of six, a last block of one or two rows unfused), in
-# MatMul with any transposes, a batch of one, einsum, tensordot and a product's gradient (fz45_gen seeds 45001, 45002)
+# MatMul with any transposes, a batch of one, einsum, tensordot and a product's gradient; a batch of two or more small
+# products in order with rounded products (fz45_gen seeds 45001, 45002)
 _A = "tf.reshape(tf.range({n}.0) / 7.0 - 1.1, {s})"
 
 
@@ -85,7 +86,13 @@ def _product_cases() -> list[tuple[str, str, object]]:
         "tf.linalg.matmul([[0.1, 0.3, -0.7, 1.1], [2.2, 0.5, 123.456, 1e-3]], [[0.3, 1.1], [-0.7, 0.1], [2.2, 0.3], "
         "[1e-3, -1.5]])",
         "tf.linalg.matmul([[float('inf'), 1.0], [2.0, -3.0], [0.5, 3e38]], [[3e38, 1.0], [2.0, -1.0]])",
-        # (not modelled, BLAS's order stands: a batch of two; left out: its last bits follow the CPU's BLAS kernel)
+        # a batch of two or more small products: in order, rounded products (y not transposed)
+        f"tf.linalg.matmul({_A.format(n=24, s=[2, 3, 4])}, tf.reshape(tf.range(24.0) / 3.0 - 2.3, [2, 4, 3]))",
+        f"tf.einsum('bij,bjk->bik', {_A.format(n=40, s=[4, 2, 5])}, tf.reshape(tf.range(40.0) / 3.0 - 2.3, [4, 5, 2]))",
+        f"tf.linalg.matmul({_A.format(n=30, s=[2, 3, 5])}, tf.reshape(tf.range(10.0) / 3.0 - 2.3, [5, 2]))",
+        f"tf.linalg.matmul({_A.format(n=30, s=[2, 5, 3])}, tf.reshape(tf.range(24.0) / 3.0 - 2.3, [2, 3, 8]), "
+        "transpose_a=True)",
+        f"{_A.format(n=42, s=[3, 2, 7])} @ tf.reshape(tf.range(28.0) / 3.0 - 2.3, [7, 4])",
     ]
     cases = _both(tuple(calls), _H)
     src = _A.format(n=20, s=[4, 5])

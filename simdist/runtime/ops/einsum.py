@@ -175,9 +175,11 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
     if view is None:
         return None
     x, y, shape, perm = view
-    from simdist.runtime.ops.contraction_order import eigen_pairs, paired_matmul
+    from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, ordered_matmul, paired_matmul
     if eigen_pairs(x, y):   # (a host without oneDNN: BatchMatMulV2's Eigen order of a small product; fz45b)
         return np.transpose(paired_matmul(x, y).reshape(shape), perm)
+    if eigen_batched_in_order(x, y):   # (and of a batch of small products)
+        return np.transpose(ordered_matmul(x, y, fused=False).reshape(shape), perm)
     return np.transpose(matmul(x, y).reshape(shape), perm)
 
 
