@@ -33,7 +33,8 @@ def _both(calls: tuple[str, ...], group: str) -> list[tuple[str, str, object]]:
 # vector lengths (the later one named first); resize_with_pad's zero size in the static shape (pad_to_bounding_box's
 # _CheckAtLeast3DImage); a kernel's run-time refusal (Where of a scalar, GatherNd of a scalar params) the trace goes
 # past to a later op's build error, and Where's float16 refusal a run-time error too, which a missing kernel elsewhere
-# in the graph precedes (fz44_gen seeds 44005-44009, fz45_gen seed 45002)
+# in the graph precedes; ScatterNdShapeHelper's refusal of indices or updates for an output the graph knows to be
+# empty (fz44_gen seeds 44005-44009, fz45_gen seeds 45002, 45003)
 def _shape_fn_cases() -> list[tuple[str, str, object]]:
     return _both((
         "tf.math.top_k([1, -2, 3], k=-1, sorted=True)", "tf.math.top_k([1, -2, 3], k=tf.constant(-1))",
@@ -57,6 +58,10 @@ def _shape_fn_cases() -> list[tuple[str, str, object]]:
         "(tf.where(tf.constant([1.0], tf.float16)), tf.truncatemod(tf.constant([1.0], tf.bfloat16), "
         "tf.constant([3.0], tf.bfloat16)))",
         "tf.gather_nd(2.0, tf.zeros([0, 0], tf.int32))",
+        "tf.scatter_nd([[0], [1]], tf.zeros([2, 4, 0]), [1, 4, 0])",
+        "tf.scatter_nd([[0], [1]], tf.zeros([2, 4, 0]), tf.constant([1, 4, 0]))",
+        "tf.scatter_nd(tf.zeros([0, 1], tf.int32), tf.zeros([0, 4, 0]), [1, 4, 0])",
+        "tf.scatter_nd([[0]], [[1.0, 2.0]], [2, 0])",
     ), _K)
 
 
