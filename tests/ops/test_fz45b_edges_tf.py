@@ -62,6 +62,20 @@ def _shape_fn_cases() -> list[tuple[str, str, object]]:
         "tf.scatter_nd([[0], [1]], tf.zeros([2, 4, 0]), tf.constant([1, 4, 0]))",
         "tf.scatter_nd(tf.zeros([0, 1], tf.int32), tf.zeros([0, 4, 0]), [1, 4, 0])",
         "tf.scatter_nd([[0]], [[1.0, 2.0]], [2, 0])",
+        # einsum without a summed label: a product of the broadcast operands (a zero keeps its sign; FTZ/DAZ), and
+        # one operand's transpose or diagonal moves the values (subnormals kept) (fz45_gen seed 45004)
+        "tf.einsum('i,j->ij', tf.constant([2.0, 1.0]), tf.constant([-0.0, 1.0, 3.0]))",
+        "tf.einsum('i,j->ij', tf.constant([2.0, 1.0], tf.float64), tf.constant([-0.0, 1.0, 3.0], tf.float64))",
+        "tf.einsum('bi,bj->bij', tf.constant([[2.0, 1.0]] * 2), tf.constant([[-0.0, 1.0, 3.0]] * 2))",
+        "tf.einsum('ij,ij->ij', tf.constant([[2.0, -1.0]]), tf.constant([[-0.0, 0.0]]))",
+        "tf.einsum('i,j->ji', tf.constant([1e-20, 1.0]), tf.constant([1e-20, 1.0, 3.0]))",
+        "tf.einsum('i,j->ij', tf.constant([1e-45, 1.0]), tf.constant([1.0, 1.0, 3.0]))",
+        "tf.einsum('ij,jk->ik', tf.constant([[2.0], [1.0]]), tf.constant([[-0.0, 1.0, 3.0]]))",
+        "tf.einsum('ij->ji', tf.constant([[1e-45, -1e-45], [2.0, 3.0]]))",
+        "tf.einsum('...ij->...ji', tf.reshape(tf.constant([1e-45, -1e-45, 2.0, 3.0]), [1, 2, 2]))",
+        "tf.einsum('ijk->kji', tf.reshape(tf.constant([1e-45, -1e-45, 2.0, 3.0]), [1, 2, 2]))",
+        "tf.einsum('ii->i', tf.constant([[1e-45, -1e-45], [2.0, 3.0]]))",
+        "tf.einsum('ij->j', tf.constant([[1e-45, -1e-45], [2.0, 3.0]]))",
     ), _K)
 
 
