@@ -76,6 +76,9 @@ def _shape_fn_cases() -> list[tuple[str, str, object]]:
         "tf.einsum('ijk->kji', tf.reshape(tf.constant([1e-45, -1e-45, 2.0, 3.0]), [1, 2, 2]))",
         "tf.einsum('ii->i', tf.constant([[1e-45, -1e-45], [2.0, 3.0]]))",
         "tf.einsum('ij->j', tf.constant([[1e-45, -1e-45], [2.0, 3.0]]))",
+        "tf.linalg.tensordot(tf.constant([[[[1.0], [2.0]], [[3.0], [4.0]]]]), [[0.0, -0.0], [float('nan'), float('inf')]], "
+        "axes=0)",
+        "tf.tensordot(tf.constant([2.0, 1.0], tf.float64), tf.constant([-0.0, 1.0], tf.float64), axes=0)",
     ), _K)
 
 

@@ -683,6 +683,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         return _tensordot_matmul(ta, tb, xa, xb)
     if ta.dtype == dtypes.float16:   # (TF's float16 Einsum and MatMul kernels round differently)
         return _tensordot_matmul(ta, tb, xa, xb)
+    if not xa and ta.dtype.is_floating:   # (no axis contracted: TF's MatMul with k = 1 sums from +0.0, where an
+        # einsum without a summed label multiplies, -0.0 kept; fz45b, fz44_gen seed 44010)
+        return _tensordot_matmul(ta, tb, xa, xb)
     if ta.dtype in (dtypes.float32, dtypes.float64) and int(np.prod([da[k] for k in range(ra) if k not in xa])) == 1:
         return _tensordot_matmul(ta, tb, xa, xb)   # one row: MatMul's order (contraction_order.row_in_order)
     if ta.dtype == dtypes.float32 and int(np.prod([db[k] for k in range(rb) if k not in xb])) == 1 and \
