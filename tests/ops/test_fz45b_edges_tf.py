@@ -115,6 +115,10 @@ def _product_cases() -> list[tuple[str, str, object]]:
         f"tf.linalg.matmul({_A.format(n=30, s=[2, 5, 3])}, tf.reshape(tf.range(24.0) / 3.0 - 2.3, [2, 3, 8]), "
         "transpose_a=True)",
         f"{_A.format(n=42, s=[3, 2, 7])} @ tf.reshape(tf.range(28.0) / 3.0 - 2.3, [7, 4])",
+        "tf.einsum('bij,bjk->bik', tf.constant([[[3e38, 1.0, float('inf')], [2.0, -1.5, 0.3]], [[float('nan'), 1.0, "
+        "2.0], [-float('inf'), 0.5, 3e38]]]), tf.reshape(tf.range(12.0) / 3.0 - 2.3, [2, 3, 2]))",
+        "tf.einsum('ij,jk->ik', tf.constant([[3e38, 1.0, float('inf')], [2.0, -1.5, 0.3]]), "
+        "tf.reshape(tf.range(6.0) / 3.0 - 2.3, [3, 2]))",
     ]
     cases = _both(tuple(calls), _H)
     src = _A.format(n=20, s=[4, 5])
