@@ -25,7 +25,8 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "eigen_in_order", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul", "row_in_order"]
+__all__ = ["dot", "eigen_batched_in_order", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul",
+           "paired_matmul", "row_in_order"]
 
 
 def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
@@ -67,6 +68,81 @@ def eigen_in_order(x: np.ndarray, y: np.ndarray, transpose_b: bool = False) -> b
         return False
     m, k = x.shape[-2], x.shape[-1]
     return (m == 1 and k <= 100 and not transpose_b) or (m <= 3 and m * k <= 6)
+
+
+def eigen_pairs(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether a float32 product x [..., m, k] @ y [..., k, n] is computed by `paired_matmul` on a host where
+    oneDNN does not run float32 (TF 2.21's own Eigen kernel): one product (no batch, or a batch of one: MatMul,
+    BatchMatMulV2, einsum and tensordot alike, any transposes), 2 <= m <= 32 rows, 2 <= n <= 8 columns and
+    2 <= k <= 100. Measured on the AMD EPYC host (oneDNN off), bit for bit: every one of 1,200 seeded products of
+    m in 2..32, k in 2..100, n in 2..8, plain and with transpose_a, transpose_b or both, and 270 more as a batch of
+    one, einsum ('ij,jk->ik', 'bij,bjk->bik', 'bij,jk->bik') and tensordot (fz45b, fz45_gen seed 45001: matmul,
+    einsum and tensordot of such sizes were off in the last bit). Not modelled (NumPy's BLAS): 16 columns and
+    more, a batch of two or more (other orders), one column (`gemv_in_order`), larger m or k."""
+    if x.dtype.name != "float32" or y.dtype.name != "float32" or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return False
+    if int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64)) != 1:
+        return False
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    if not (2 <= m <= 32 and 2 <= n <= 8 and 2 <= k <= 100):
+        return False
+    from simdist.runtime import host_cpu
+    return not host_cpu.current().onednn_supports("float32")
+
+
+def eigen_batched_in_order(x: np.ndarray, y: np.ndarray, transpose_b: bool = False) -> bool:
+    """Whether a float32 batch of two or more small products x [..., m, k] @ y [..., k, n] is accumulated over k in
+    order without fused multiply-adds (rounded products and sums) on a host where oneDNN does not run float32:
+    y not transposed, m <= 8, n <= 8, k <= 8 with k <= 5 or m <= 3. Measured on the AMD EPYC host: 3,399 of 3,400
+    seeded BatchMatMulV2 products of batches (2,), (3,), (2, 2), (5,), plain, with transpose_a, one operand
+    broadcast either way, and einsum '...ij,...jk->...ik' (one transpose_a product of batch (2, 2), 4x2x3, off),
+    and 336 of 336 more (matmul, einsum 'bij,bjk->bik', `@`, a broadcast operand); with transpose_b 42 of 816 were
+    off (k = 8 mostly), so it is left to BLAS; larger products take a paired order in part, and so do some of 9 to
+    15 columns (8x5x9: every batch off; not modelled) (fz45b, fz45_gen seed 45001: einsum 'bij,bjk->bik' and
+    broadcast matmuls)."""
+    if transpose_b or x.dtype.name != "float32" or y.dtype.name != "float32" or x.ndim < 2 or y.ndim < 2 \
+            or not x.size or not y.size:
+        return False
+    if int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64)) < 2:
+        return False
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    if not (m <= 8 and n <= 8 and k <= 8 and (k <= 5 or m <= 3)):
+        return False
+    from simdist.runtime import host_cpu
+    return not host_cpu.current().onednn_supports("float32")
+
+
+def paired_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] as TF 2.21's Eigen kernel computes a small float32 product (`eigen_pairs`):
+    two accumulators per output, k's even terms into the first and its odd terms into the second over the first
+    2·(k // 2), their sum rounded, then an odd k's last term added. Rows come in blocks of six; the rows of a
+    last block of one or two (m % 6 in (1, 2): m = 2, 7, 8, 13, 14, ...) take rounded products and sums, the
+    others fused multiply-adds (the product exact, one rounding per step)."""
+    m, k = x.shape[-2], x.shape[-1]
+    n = y.shape[-1]
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    tail = m % 6 if m % 6 in (1, 2) else 0
+    out = np.empty(batch + (m, n), np.float32)
+    y64 = y.astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for lo, hi, fused in ((0, m - tail, True), (m - tail, m, False)):
+            if lo == hi:
+                continue
+            xs = x[..., lo:hi, :]
+            xs64 = xs.astype(np.float64)
+
+            def add(acc: np.ndarray, i: int) -> np.ndarray:
+                if fused:
+                    return (acc.astype(np.float64) + xs64[..., :, i, None] * y64[..., None, i, :]).astype(np.float32)
+                return acc + xs[..., :, i, None] * y[..., None, i, :]
+            acc = [np.zeros(batch + (hi - lo, n), np.float32), np.zeros(batch + (hi - lo, n), np.float32)]
+            for i in range(k - k % 2):
+                acc[i % 2] = add(acc[i % 2], i)
+            r = acc[0] + acc[1]
+            if k % 2:
+                r = add(r, k - 1)
+            out[..., lo:hi, :] = r
+    return out
 
 
 def gemv_in_order(x: np.ndarray, y: np.ndarray) -> bool:

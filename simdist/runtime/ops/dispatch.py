@@ -436,7 +436,11 @@ def _trace_shape(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> No
     """Raise the op's shape-function error (marked as TF's trace-time ValueError) when its
     trace_shape fails on the shapes the traced graph knows (clause function.trace-time-errors)."""
     from simdist.runtime.ops import shape_checks
-    shape_checks.check(op.name, op.trace_shape, [_shapes.known_shape(t) for t in tensors], attrs)
+    fn = op.trace_shape
+    if getattr(fn, "reads_values", False):   # (a shape function reading known input values: infer_ctx.trace_shape)
+        def fn(shapes: list, at: dict | None, _f: Any = op.trace_shape) -> str | None:
+            return _f(shapes, at, tensors)
+    shape_checks.check(op.name, fn, [_shapes.known_shape(t) for t in tensors], attrs)
 
 
 def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], outs: Any, dts: Any,

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, errors, host_cpu
+from simdist.runtime import subnormals as _subnormals
 from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops import half_matmul as _half
 from simdist.runtime.ops.args import t as _t
@@ -69,6 +70,23 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
         if uniq == out:
             return half
         r = half
+        res = np.zeros([sizes[c] for c in out], dtype=r.dtype)
+        grid = np.indices(r.shape, sparse=True)
+        res[tuple(grid[uniq.index(c)] for c in out)] = r
+        return res
+    if len(arrays) == 2 and arrays[0].dtype.kind == "f" and all(len(set(x)) == len(x) and set(x) <= set(uniq)
+                                                                for x in ins):
+        # (no label summed: TF's EinsumOp multiplies the broadcast operands, so a zero keeps the product's sign,
+        # -0.0 where BatchMatMulV2's sum from +0 gives +0.0: 'i,j->ij' of 2 and -0.0 is -0.0, float32 and
+        # float64; TF 2.21 observed, fz45b, fz45_gen seed 45004 #45, #61)
+        views = []
+        for x, a in zip(ins, arrays):
+            v = np.transpose(a, sorted(range(len(x)), key=lambda i: uniq.index(x[i])))
+            views.append(v.reshape([a.shape[x.index(c)] if c in x else 1 for c in uniq]))
+        with np.errstate(over="ignore", invalid="ignore"):
+            r = views[0] * views[1]
+        if uniq == out:
+            return r
         res = np.zeros([sizes[c] for c in out], dtype=r.dtype)
         grid = np.indices(r.shape, sparse=True)
         res[tuple(grid[uniq.index(c)] for c in out)] = r
@@ -159,6 +177,11 @@ def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.n
     if view is None:
         return None
     x, y, shape, perm = view
+    from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, paired_matmul
+    if eigen_pairs(x, y):   # (a host without oneDNN: Eigen's orders first, infinities and all; fz45b, seed 45001 #69)
+        return np.transpose(paired_matmul(x, y).reshape(shape), perm)
+    if eigen_batched_in_order(x, y):
+        return np.transpose(ordered_matmul(x, y, fused=False).reshape(shape), perm)
     if not needs_order(x, y):
         return None
     return np.transpose(ordered_matmul(x, y).reshape(shape), perm)
@@ -175,6 +198,11 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
     if view is None:
         return None
     x, y, shape, perm = view
+    from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, ordered_matmul, paired_matmul
+    if eigen_pairs(x, y):   # (a host without oneDNN: BatchMatMulV2's Eigen order of a small product; fz45b)
+        return np.transpose(paired_matmul(x, y).reshape(shape), perm)
+    if eigen_batched_in_order(x, y):   # (and of a batch of small products)
+        return np.transpose(ordered_matmul(x, y, fused=False).reshape(shape), perm)
     return np.transpose(matmul(x, y).reshape(shape), perm)
 
 
@@ -215,6 +243,20 @@ def _einsum_rule(dts: Any, attrs: Any) -> Any:
 
 EINSUM = register("Einsum", _einsum, _einsum_rule, _einsum_flops, kind="contraction",
                   fusion=lanes("its equation names one lane's axes: no stacked form written"))
+_EINSUM_FLUSH = EINSUM.subnormals
+
+
+def _moves_only(equation: str) -> bool:
+    """Whether a one-operand equation sums no label (a transpose, a diagonal): TF's EinsumOp moves the values,
+    subnormals kept ('ij->ji' of 1e-45 is 1e-45; fz45b, fz45_gen seed 45004 #40)."""
+    lhs, out = equation.split("->")
+    if "," in lhs:
+        return False
+    return set(lhs.replace(".", "")) <= set(out.replace(".", ""))
+
+
+EINSUM.subnormals = lambda arrays, attrs: _subnormals.KEEP if _moves_only(attrs["equation"]) else (
+    _EINSUM_FLUSH(arrays, attrs) if callable(_EINSUM_FLUSH) else _EINSUM_FLUSH)
 
 
 def _rank_error(eager: str, text: str, i: int, equation: str, ranks: Sequence[int],

@@ -682,6 +682,17 @@ def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = N
     return crop_at(value, size, lambda n: stateless_uniform([n], dtype=dtypes.int32, maxval=2**31 - 1, seed=seed))
 
 
+def _graph_knows_sizes(img: Tensor, target_height: Any, target_width: Any) -> bool:
+    """Inside a tf.function, whether the graph knows the image's height and width and the targets (constants)."""
+    from simdist.runtime import context
+    if not context.in_function():
+        return False
+    known = static_shapes.known_shape(img)
+    if known is None or known[1] is None or known[2] is None:
+        return False
+    return all(not isinstance(x, Tensor) or graph_constants.known(x) for x in (target_height, target_width))
+
+
 def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: str = "bilinear",
                     antialias: bool = False) -> Tensor:
     """`tf.image.resize_with_pad`: resized keeping the aspect ratio (sizes from float32 ratios,
@@ -695,7 +706,15 @@ def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: s
     rh, rw = fh / ratio, fw / ratio
     p_h = max(0, int(np.floor((fth - rh) / f(2))))
     p_w = max(0, int(np.floor((ftw - rw) / f(2))))
-    resized = resize(img, [int(np.floor(rh)), int(np.floor(rw))], method=method, antialias=antialias)
+    h0, w0 = int(np.floor(rh)), int(np.floor(rw))
+    if (h0 == 0 or w0 == 0) and _graph_knows_sizes(img, target_height, target_width):
+        # (traced, where the graph knows the sizes: the resize's static shape holds the 0 and pad_to_bounding_box's
+        # _CheckAtLeast3DImage refuses it, ValueError at trace; eagerly the resize kernel's InvalidArgumentError;
+        # TF 2.21 observed, fz45b, fz44_gen seed 44005)
+        known = static_shapes.known_shape(img)
+        dims = ", ".join("None" if d is None else str(d) for d in (known[0], h0, w0, known[3]))
+        raise ValueError(f"inner 3 dims of 'image.shape' must be > 0: ({dims})")
+    resized = resize(img, [h0, w0], method=method, antialias=antialias)
     out = pad_to_bounding_box(resized, p_h, p_w, th, tw)
     return out if is_batch else ops.squeeze(out, axis=[0])
 

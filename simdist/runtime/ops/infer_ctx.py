@@ -286,16 +286,20 @@ def kernel_dtype(opdef: Any, op: str, inputs: dict[str, Any], attrs: dict[str, A
         raise
 
 
-def trace_shape(op: str, counts: dict[str, str] | None = None) -> Callable[[list, dict | None], str | None]:
+def trace_shape(op: str, counts: dict[str, str] | None = None,
+                reads_values: bool = False) -> Callable[..., str | None]:
     """An OpDef.trace_shape (dispatch runs it inside a tf.function before the kernel, on the inputs'
     shapes as the graph knows them) made from TF op `op`'s registered shape function: the simdist op's
     inputs taken positionally in the OpDef's input order, their values unknown, its attrs as given.
     A public function's op then checks at trace what the raw call checks (`check`): one
     transcription serves both. `counts`: for an op with list inputs (an OpDef number_attr, SparseConcat's
-    N), the simdist attr that holds each list's length (`{"N": "n"}`): that many shapes make the list."""
+    N), the simdist attr that holds each list's length (`{"N": "n"}`): that many shapes make the list.
+    `reads_values`: the shape function reads inputs' values (c->input_tensor: SparseTensorDenseMatMul's a_shape,
+    ReduceJoin's reduction_indices) where the graph knows them (graph_constants.known): dispatch passes the
+    op's input tensors too (the function's `reads_values` attribute; fz45b)."""
     names: list[tuple[str, str | None]] = []
 
-    def run(shapes: list, attrs: dict | None) -> str | None:
+    def run(shapes: list, attrs: dict | None, tensors: Sequence[Any] | None = None) -> str | None:
         if not names:   # (the OpDef's input names and list lengths' attrs, read once)
             from simdist.runtime.ops import raw_ops
             names.extend((a["input"], a.get("number_attr")) for a in raw_ops.opdefs()["ops"][op]["args"]
@@ -303,6 +307,7 @@ def trace_shape(op: str, counts: dict[str, str] | None = None) -> Callable[[list
         if not _FNS:
             _load()
         named: dict[str, Any] = {}
+        values: dict[str, Any] = {}
         i = 0
         for name, number in names:
             if number is not None and counts is not None and number in counts:
@@ -311,10 +316,22 @@ def trace_shape(op: str, counts: dict[str, str] | None = None) -> Callable[[list
                 i += k
             elif i < len(shapes):
                 named[name] = shapes[i]
+                if tensors is not None and i < len(tensors):
+                    values[name] = _known_value(tensors[i])
                 i += 1
         try:
-            _FNS[op](Ctx(op, named, {}, dict(attrs or {})))
+            _FNS[op](Ctx(op, named, values, dict(attrs or {})))
         except ShapeFnError as e:
             return e.text
         return None
+    run.reads_values = reads_values   # type: ignore[attr-defined]
     return run
+
+
+def _known_value(t: Any) -> Any:
+    """A tensor's value where the traced graph knows it (a constant), else None."""
+    from simdist.runtime.ops import graph_constants
+    from simdist.runtime.tensor import Tensor
+    if not isinstance(t, Tensor):
+        return None
+    return t.numpy() if graph_constants.known(t) else None

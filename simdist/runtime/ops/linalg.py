@@ -31,9 +31,12 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
                                                        takes_gebp)
     if takes_gebp(x, y):   # (complex: Eigen's GEBP, its four real sums and alpha's complex product)
         return complex_gebp(x, y)
-    from simdist.runtime.ops.contraction_order import eigen_in_order
-    if eigen_in_order(x, y, transpose_b):   # (a host without oneDNN: Eigen's order, rounded products)
+    from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_in_order, eigen_pairs, paired_matmul
+    if eigen_in_order(x, y, transpose_b) or eigen_batched_in_order(x, y, transpose_b):
+        # (a host without oneDNN: Eigen's order, rounded products)
         return ordered_matmul(x, y, fused=False)
+    if eigen_pairs(x, y):   # (a host without oneDNN: Eigen's two accumulators of a small product)
+        return paired_matmul(x, y)
     if x.ndim >= 2 and y.ndim >= 2:
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
@@ -679,6 +682,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
                                           ([m, ka], [kb, n]))
         return _tensordot_matmul(ta, tb, xa, xb)
     if ta.dtype == dtypes.float16:   # (TF's float16 Einsum and MatMul kernels round differently)
+        return _tensordot_matmul(ta, tb, xa, xb)
+    if not xa and ta.dtype.is_floating:   # (no axis contracted: TF's MatMul with k = 1 sums from +0.0, where an
+        # einsum without a summed label multiplies, -0.0 kept; fz45b, fz44_gen seed 44010)
         return _tensordot_matmul(ta, tb, xa, xb)
     if ta.dtype in (dtypes.float32, dtypes.float64) and int(np.prod([da[k] for k in range(ra) if k not in xa])) == 1:
         return _tensordot_matmul(ta, tb, xa, xb)   # one row: MatMul's order (contraction_order.row_in_order)

@@ -994,9 +994,6 @@ def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
     if dts[0].kind not in "fiubc":
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(dts[0])} is not in the "
                                           "list of allowed values: numeric types and bool [Op:Where]")
-    if dts[0] is dtypes.float16:   # (where_op.cc refuses half on CPU; fz11, fz4 seed 42 #172)
-        raise errors.UnimplementedError(None, None, "No WhereOp available for float16/half type on CPU; dying in CPU "
-                                        "WhereOp to avoid silently creating costly copies from device. [Op:Where]")
     return dtypes.int64
 
 
@@ -1004,6 +1001,10 @@ def _where(c: np.ndarray) -> np.ndarray:
     """WhereOp: a scalar condition is refused by the kernel itself (where_op.cc's switch over the rank;
     a raw call reaches it without tf.where: fuzz20 seed 2320261203 #83), else the coordinates of the
     true/non-zero entries."""
+    if c.dtype == np.float16:   # (where_op.cc's Compute refuses half on CPU first: a kernel's run-time error, which
+        # a tf.function's missing kernel elsewhere precedes; fz11, fz4 seed 42 #172; fz45b, fz45_gen seed 45002 #15)
+        raise errors.UnimplementedError(None, None, "No WhereOp available for float16/half type on CPU; dying in CPU "
+                                        "WhereOp to avoid silently creating costly copies from device. [Op:Where]")
     if c.ndim == 0:
         raise errors.InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 [Op:Where]")
     if c.dtype.kind == "c":   # (a complex entry's `!= 0` reads its parts under DAZ: 1e-40 + 0j is false; fz36a, tape
@@ -1015,6 +1016,10 @@ def _where(c: np.ndarray) -> np.ndarray:
 
 WHERE = register("Where", _where, _where_rule, args.input_size_flops, kind="gather/scatter",
                  fusion=lanes("its output's length depends on the lane's values"))
+# (a dry run's stand-in past the kernel's refusal of a scalar: no rows of the rank's coordinates, so a later op's
+# shape function decides: from_dense of a scalar into sparse_dense_matmul is "Shape must be rank 2 but is rank 0" at
+# trace; fz45b, fz44_gen seed 44009)
+WHERE.standin = lambda arrays, attrs: ((0, np.ndim(arrays[0])),)
 no_tf_gradient("Where")   # TF 2.21 registers none: a tape reaching it from a watched float input is LookupError
 
 
@@ -1030,8 +1035,8 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     row-major order."""
     if x is None and y is None:
         c = condition if isinstance(condition, Tensor) else convert_to_tensor(condition, dtype_hint=dtypes.bool_)
-        if c.ndim == 0:
-            raise errors.InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 [Op:Where]")
+        # (a scalar: the kernel's refusal after the dtype rule's, float16's UnimplementedError first; a dry run of a
+        # tf.function goes on past it with WHERE.standin; fz45b)
         return static_shapes.mark_dim(dispatch.execute(WHERE, (c,)), 0)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")

@@ -167,7 +167,9 @@ def ragged_reduce(fn: Callable[..., Any], kind: str, dense_fns: dict | None = No
         if kind == "logsumexp":
             out = _logsumexp(x, axis, fns)
         elif kind in ("mean", "variance", "std"):
-            v = x if x.dtype.is_floating else x.with_flat_values(math.cast(x.flat_values, dtypes.float64))
+            # (TF sums first: ragged_math_ops.reduce_mean's reduce_sum refuses a string or bool ragged tensor,
+            # UnsortedSegmentSum's attr T, before any division; integers divide as float64; fz45b, seed 44010)
+            v = x.with_flat_values(math.cast(x.flat_values, dtypes.float64)) if x.dtype.is_integer else x
             total, count = _mean(v, axis, fns)
             mean = math.divide(total, count) if not isinstance(total, RaggedTensor) else total.with_flat_values(
                 math.divide(total.flat_values, count.flat_values))

@@ -36,6 +36,22 @@ def _t(x: Any, dtype: Any = None) -> Tensor:
     return x if isinstance(x, Tensor) and dtype is None else convert_to_tensor(x, dtype=dtype)
 
 
+def ragged_range_shapes(shapes: list, attrs: Any) -> str | None:
+    """RaggedRange's shape function (ragged_math_ops.cc): each input of rank at most 1, the vectors'
+    lengths merged, each into the ones before it (Merge(its dim, dim): the later length is named first, "but are 3
+    and 2" for starts [2] and limits [3]; TF 2.21 observed, fz45b)."""
+    for s in shapes:
+        if s is not None and len(s) > 1:
+            return f"Shape must be at most rank 1 but is rank {len(s)}"
+    dim = None
+    for s in shapes:
+        if s is not None and len(s) == 1 and s[0] is not None:
+            if dim is not None and s[0] != dim:
+                return f"Dimensions must be equal, but are {s[0]} and {dim}"
+            dim = s[0]
+    return None
+
+
 def range_(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, name: str | None = None,
            row_splits_dtype: Any = dtypes.int64) -> RaggedTensor:
     """`tf.ragged.range`: row i is range(starts[i], limits[i], deltas[i]) (scalars broadcast; the
@@ -50,6 +66,10 @@ def range_(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, 
         assert all(x.dtype in _RANGE_DTYPES for x in (s, lim, d))  # noqa: S101 - TF's own assert
         want = max((x.dtype for x in (s, lim, d)), key=_RANGE_DTYPES.index)
         s, lim, d = (x if x.dtype == want else math.cast(x, want) for x in (s, lim, d))
+    from simdist.runtime.ops import shape_checks, static_shapes
+    # (traced: the shape function first, its ranks and then the vectors' lengths merged: "Dimensions must be equal,
+    # but are 3 and 2" ValueError at trace where the kernel's "must have the same shape" is eager's; fz45b, seed 44006)
+    shape_checks.check("RaggedRange", ragged_range_shapes, [static_shapes.known_shape(x) for x in (s, lim, d)])
     for nm, x in (("starts", s), ("limits", lim), ("deltas", d)):
         if x.shape.rank > 1:   # (the shape function's WithRankAtMost(1) in a graph, ValueError at trace)
             from simdist.runtime.ops import trace_errors

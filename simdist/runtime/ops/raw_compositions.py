@@ -93,25 +93,11 @@ def _range(start: Any, limit: Any, delta: Any) -> Any:
     return array.range_(*scalars, dtype=start.dtype)
 
 
-def _ragged_range_shapes(shapes: list, attrs: Any) -> str | None:
-    """RaggedRange's shape function (ragged_math_ops.cc): each input of rank at most 1, the vectors'
-    lengths merged."""
-    for s in shapes:
-        if s is not None and len(s) > 1:
-            return f"Shape must be at most rank 1 but is rank {len(s)}"
-    dim = None
-    for s in shapes:
-        if s is not None and len(s) == 1 and s[0] is not None:
-            if dim is not None and s[0] != dim:
-                return f"Dimensions must be equal, but are {dim} and {s[0]}"
-            dim = s[0]
-    return None
-
-
 def _ragged_range(starts: Any, limits: Any, deltas: Any, Tsplits: Any) -> Any:  # noqa: N803 - TF's name
     """RaggedRange (ragged_range_op.cc): tf.ragged.range's kernel, its (row splits, flat values)."""
     from simdist.runtime.ops import ragged_functions, shape_checks, static_shapes
-    shape_checks.check("RaggedRange", _ragged_range_shapes, [static_shapes.known_shape(t) for t in (starts, limits, deltas)])
+    shape_checks.check("RaggedRange", ragged_functions.ragged_range_shapes,
+                       [static_shapes.known_shape(t) for t in (starts, limits, deltas)])
     rt = ragged_functions.range_(starts, limits, deltas, dtype=starts.dtype, row_splits_dtype=Tsplits)
     return rt.row_splits, rt.flat_values
 

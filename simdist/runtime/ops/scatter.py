@@ -77,6 +77,9 @@ def _gather_nd(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 GATHER_ND = register("GatherNd", _gather_nd, args.first, lambda arrays, out, attrs: out.size, kind="gather/scatter",
                      fusion=_LANE_ROWS, bytes=selected_bytes)
+# (a dry run's stand-in past a kernel refusal, a scalar params among them: GatherNdShape's output, the indices' outer
+# dimensions then params' dimensions past the indices' depth; fz45b, fz44_gen seed 44009)
+GATHER_ND.standin = lambda arrays, attrs: (tuple(arrays[1].shape[:-1]) + tuple(arrays[0].shape[arrays[1].shape[-1]:]),)
 
 
 def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None = None) -> Tensor:
@@ -397,6 +400,18 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     raw = shape._v if isinstance(shape, Tensor) else shape
     shape_rank = np.ndim(raw) if isinstance(raw, (list, tuple, np.ndarray, int, np.integer)) else 1
     shp = args.shape_arg(shape) if shape_rank == 1 else ()   # (else "Shape must be a vector", after the ranks)
+    from simdist.runtime import context
+    from simdist.runtime.ops import graph_constants
+    if context.in_function() and shape_rank == 1 and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
+        # (traced: ScatterNdShapeHelper refuses indices or updates holding elements for an output the graph knows
+        # to hold none, ValueError at trace; the kernel's ValidEmptyOutputShape is the run's; fz45b, seed 45003)
+        text = tensor_scatter_shape_text(list(shp), static_shapes.known_shape(idx), static_shapes.known_shape(upd),
+                                         output=True)
+        if text == "Indices and updates specified for empty input":
+            raise trace_errors.mark_shape(
+                errors.InvalidArgumentError(None, None, "Indices and updates specified for empty output shape "
+                                            "[Op:ScatterNd]"), text, "ScatterNd",
+                (tuple(idx.shape.as_list()), tuple(upd.shape.as_list()), (len(shp),)))
     try:
         _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd", shape_rank)
     except errors.InvalidArgumentError as e:

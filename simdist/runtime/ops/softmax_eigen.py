@@ -111,7 +111,20 @@ def softmax(a: np.ndarray, lanes: int = 1) -> np.ndarray:
     inverse of its row sums (TF 2.21 runs it for float64, and for float32 where oneDNN's does not)."""
     e = exps(_shifted(a), True, lanes)[1]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return e * (a.dtype.type(1) / _row_sum(e))[:, None]
+        return e * _inverse(_row_sum(e), lanes)[:, None]
+
+
+def _inverse(s: np.ndarray, lanes: int) -> np.ndarray:
+    """The row sums' `.inverse().eval()`, a [batch] tensor as TF's Reciprocal computes it: float32's
+    preciprocal packets on the first (n // 8) * 8 sums (the CPU's vrcpps estimate and a Newton step: 1/2 is
+    0.49999997 on the AMD host) and 1 / x on the tail, each of `lanes` row blocks its own tensor; float64's
+    packet is a division (fz45b, fz45_gen seed 45003: softmax of 24 rows of two equal logits)."""
+    if s.dtype != np.float32:
+        return s.dtype.type(1) / s
+    from simdist.runtime.ops import rcp
+    if lanes == 1:
+        return rcp.reciprocal(s)
+    return np.concatenate([rcp.reciprocal(b) for b in np.split(s, lanes)])
 
 
 def xent(features: np.ndarray, labels: np.ndarray, lanes: int = 1) -> tuple[np.ndarray, np.ndarray]:

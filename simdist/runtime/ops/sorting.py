@@ -74,8 +74,14 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
         if static_shapes.rank_unknown(t):
             trace_errors.unmark(err)
         raise err
-    if kk < 0:
-        raise errors.InvalidArgumentError(None, None, f"Need k >= 0, got {kk} [Op:TopKV2]")
+    if kk < 0:   # (traced: the shape function's MakeDimForScalarInput, when the graph knows k; fz45b, seed 44007)
+        err = trace_errors.shape_error(f"Need k >= 0, got {kk} [Op:TopKV2]",
+                                       f"Dimension size, given by scalar input 1, must be non-negative but is {kk}",
+                                       "TopKV2", shapes)
+        from simdist.runtime.ops import graph_constants
+        if isinstance(k, Tensor) and not graph_constants.known(k):
+            trace_errors.unmark(err)
+        raise err
     n = t.shape.as_list()[-1]
     if n < kk:   # traced: the shape function, when it knows the last dimension
         err = trace_errors.shape_error(f"input must have at least k columns. Had {n}, needed {kk} [Op:TopKV2]",

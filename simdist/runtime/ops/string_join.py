@@ -149,6 +149,9 @@ def _segment_rule(dts: Any, attrs: Any) -> dtypes.DType:
 STRING_JOIN = register("StringJoin", _join, _join_rule, kind="elementwise", fusion=_PER_STRING, **STRING_COST)
 REDUCE_JOIN = register("ReduceJoin", _reduce_join, _reduce_join_rule, kind="reduction", fusion=_PER_STRING,
                        **STRING_COST)
+# (in a graph ReduceJoinShape checks each known reduction index against the input's known rank: ValueError at
+# trace where the kernel's OutOfRangeError is eager's; fz45b, fz44_gen seed 44005)
+REDUCE_JOIN.trace_shape = infer_ctx.trace_shape("ReduceJoin", reads_values=True)
 SEGMENT_JOIN = register("UnsortedSegmentJoin", _segment_join, _segment_rule, kind="reduction", fusion=_PER_STRING,
                         **STRING_COST)
 NotDifferentiable("StringJoin")
