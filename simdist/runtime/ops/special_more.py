@@ -5,7 +5,8 @@ elementwise op: stacked over replica lanes, one FLOP per element, not exact for 
 rewrite) with its gradient as TF 2.21's math_grad.py registers it, and its facade function.
 
 Values are SciPy's and NumPy's (float32 may differ from Eigen's in the last bits), except igamma/igammac:
-Eigen's Cephes series and continued fraction transcribed (igamma_eigen.py). The dtype rules
+Eigen's Cephes series and continued fraction transcribed (igamma_eigen.py), erfinv/ndtri (ndtri_eigen.py)
+and bessel_i0/i0e/i1/i1e (bessel_i_eigen.py): Eigen's kernels (fz45). The dtype rules
 are TF 2.21's: the op def's list (InvalidArgumentError outside it) and, where the CPU kernels
 cover less of it, NotFoundError (erfinv, ndtri, igamma, igammac: float and double; the Bessel
 functions: half, float, double). TF's IgammaGradA (igamma's derivative in a) is Eigen's derivative mode
@@ -20,7 +21,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import args, attr_rules, dispatch, igamma_eigen, ndtri_eigen
+from simdist.runtime.ops import args, attr_rules, bessel_i_eigen, dispatch, igamma_eigen, ndtri_eigen
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, binary, register, unary
@@ -115,11 +116,11 @@ def _ndtri(a: np.ndarray) -> np.ndarray:
 
 ERFINV = unary("Erfinv", _elementwise(_erfinv), _kernel_rule("Erfinv", _OPDEF_FLOATS, _F32_F64))
 NDTRI = unary("Ndtri", _elementwise(_ndtri), _kernel_rule("Ndtri", _OPDEF_FLOATS, _F32_F64))
-BESSEL_I0 = unary("BesselI0", _elementwise(lambda a: _sp().i0(a)), _kernel_rule("BesselI0", _OPDEF_FLOATS, _HALF_UP))
-BESSEL_I0E = unary("BesselI0e", _elementwise(lambda a: _sp().i0e(a)),
+BESSEL_I0 = unary("BesselI0", _elementwise(bessel_i_eigen.bessel_i0), _kernel_rule("BesselI0", _OPDEF_FLOATS, _HALF_UP))
+BESSEL_I0E = unary("BesselI0e", _elementwise(bessel_i_eigen.bessel_i0e),
                    _kernel_rule("BesselI0e", _OPDEF_FLOATS, _HALF_UP))
-BESSEL_I1 = unary("BesselI1", _elementwise(lambda a: _sp().i1(a)), _kernel_rule("BesselI1", _OPDEF_FLOATS, _HALF_UP))
-BESSEL_I1E = unary("BesselI1e", _elementwise(lambda a: _sp().i1e(a)),
+BESSEL_I1 = unary("BesselI1", _elementwise(bessel_i_eigen.bessel_i1), _kernel_rule("BesselI1", _OPDEF_FLOATS, _HALF_UP))
+BESSEL_I1E = unary("BesselI1e", _elementwise(bessel_i_eigen.bessel_i1e),
                    _kernel_rule("BesselI1e", _OPDEF_FLOATS, _HALF_UP))
 def _own_daz(forward: Any) -> _sn.Fixed:
     """A kernel that reads subnormal inputs under DAZ itself (igamma_eigen.py): recomputed from them."""
