@@ -148,8 +148,8 @@ def _ndtri_cases() -> list[tuple[str, str, object]]:
         [(f"{call} in a tf.function", _T, _traced(call)) for call in calls[:4]]
 
 
-# --- BesselI0/I0e/I1/I1e are Eigen's generic_i0e/i1e Chebyshev series (and exp(|x|) times them) in the kernel's
-# type: float32 and half in packets (the vrsqrtps rsqrt, pexp_float) and a tail (1 / sqrt, expf), float64 on the
+# --- BesselI0/I0e/I1/I1e are Eigen's generic_i0e/i1e Chebyshev series (and exp(|x|) times them), BesselK0/K0e/K1/K1e
+# its generic_k0e/k1e (with i0/i1 and log below 2), in the kernel's type: float32 and half in packets (the vrsqrtps rsqrt, pexp_float) and a tail (1 / sqrt, expf), float64 on the
 # scalar path (fz44's open class: float32 bessel_i0e(1.0) 0.46575963 in TF, 0.46575961 from SciPy)
 def _bessel_i_cases() -> list[tuple[str, str, object]]:
     grid = "np.arange(-1600, 1601, dtype=np.float32) / np.float32(64)"
@@ -157,7 +157,7 @@ def _bessel_i_cases() -> list[tuple[str, str, object]]:
     edges = "[0.0, -0.0, 1.0, -1.0, 8.0, -8.0, 8.5, 88.0, 89.0, 100.0, 1e-3, float('inf'), -float('inf'), " \
             "float('nan'), 1e-30]"
     calls = []
-    for op in ("bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e"):
+    for op in ("bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e"):
         for dt in ("float32", "float64", "float16"):
             calls += [f"tf.math.special.{op}(tf.constant({grid}, tf.{dt}))",
                       f"tf.math.special.{op}(tf.constant({wide}, tf.{dt}))",

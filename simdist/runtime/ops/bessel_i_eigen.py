@@ -135,6 +135,9 @@ def _run(a: np.ndarray, fn) -> np.ndarray:   # noqa: ANN001
             out[:k] = fn(flat[:k], True)
         if k < flat.size:
             out[k:] = fn(flat[k:], False)
+    # FTZ on the results (ops.subnormals): exp(-x)·... below the normal range is a zero of its sign in TF (the
+    # errstate above hides the underflow flag from dispatch's check)
+    out = np.where(np.abs(out) < np.finfo(out.dtype).tiny, out * out.dtype.type(0), out)
     return out.reshape(np.shape(a)).astype(a.dtype, copy=False)
 
 
