@@ -287,7 +287,8 @@ def _clip_rows(values: Tensor, ids_rank: int, max_norm: Any) -> Tensor:
     dtype after maximum(max_norm, 0): a float32 max_norm clips float64 rows, as in TF 2.21, where
     simdist had converted it with the rows' dtype, ValueError; fz45, fz14 seed 1420453001 #281)."""
     from simdist.runtime.ops.clip import clip_by_norm
-    return clip_by_norm(values, max_norm, axes=list(range(ids_rank, values.ndim)))
+    axes = list(range(ids_rank, values.ndim))
+    return clip_by_norm(values, max_norm, axes=axes)
 
 
 def _div_partitions(params: Sequence[Any]) -> Any:
