@@ -1057,10 +1057,11 @@ TRAINING_BATCH5: list[Mutant] = [
        "    b = math.cast((offset - mean * unscaled) if offset is not None else -mean * unscaled, "
        "raw_attribute(x, \"dtype\"))\n",
        "tf.nn.batch_normalization subtracts mean / sqrt(var + eps) without the scale (shift computed before scaling)"),
-    _t("nn-embedding-max-norm-squared", "formula", "simdist/runtime/ops/nn.py",
-       "    return array.identity(values * clip / math.maximum(l2norm, clip))\n",
-       "    return array.identity(values * clip / math.maximum(l2sum, clip))\n",
-       "embedding_lookup's max_norm clips by the squared L2 norm instead of the norm"),
+    # (fz45: embedding_lookup's max_norm is clip_by_norm's, as TF's embedding_ops._clip: the mutant follows the code)
+    _t("nn-embedding-max-norm-squared", "formula", "simdist/runtime/ops/clip.py",
+       "    values_clip = array.identity(math.truediv(intermediate, math.maximum(l2norm, clip_norm)))\n",
+       "    values_clip = array.identity(math.truediv(intermediate, math.maximum(l2sum, clip_norm)))\n",
+       "embedding_lookup's max_norm (clip_by_norm) clips by the squared L2 norm instead of the norm"),
     # the tape
     _t("tape-batch-jacobian-not-transposed", "axis", TP,
        "        out = array.transpose(out, [1, 0, 2])\n",

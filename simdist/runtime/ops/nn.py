@@ -282,14 +282,13 @@ def general_dropout(x: Any, rate: Any, uniform_sampler: Any, noise_shape: Any = 
 
 # --- embedding lookups ------------------------------------------------------------------------------------
 def _clip_rows(values: Tensor, ids_rank: int, max_norm: Any) -> Tensor:
-    """TF's embedding_ops._clip: clip_by_norm of each looked-up embedding to max_norm."""
+    """TF's embedding_ops._clip: clip_ops.clip_by_norm(params, max_norm, axes) over the embedding's
+    own axes, so max_norm follows clip_by_norm's rules (a tensor or array is cast to the values'
+    dtype after maximum(max_norm, 0): a float32 max_norm clips float64 rows, as in TF 2.21, where
+    simdist had converted it with the rows' dtype, ValueError; fz45, fz14 seed 1420453001 #281)."""
+    from simdist.runtime.ops.clip import clip_by_norm
     axes = list(range(ids_rank, values.ndim))
-    l2sum = math.reduce_sum(values * values, axes, keepdims=True)
-    pred = math.greater(l2sum, 0)
-    l2sum_safe = math.where(pred, l2sum, array.ones_like(l2sum))
-    l2norm = math.where(pred, unary.sqrt(l2sum_safe), l2sum)
-    clip = convert_to_tensor(max_norm, dtype=values.dtype)
-    return array.identity(values * clip / math.maximum(l2norm, clip))
+    return clip_by_norm(values, max_norm, axes=axes)
 
 
 def _div_partitions(params: Sequence[Any]) -> Any:

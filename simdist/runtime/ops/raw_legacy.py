@@ -609,8 +609,10 @@ def _bincount(arr: Any, size: Any, weights: Any) -> Any:
 
 
 def _lin_space(start: Any, stop: Any, num: Any) -> Any:
-    """LinSpace (sequence_ops.cc LinSpaceOp): start, stop and num scalars, num > 0; start + i * step
-    with step = (stop - start) / (num - 1) in T, the last value exactly stop (observed bit for bit)."""
+    """LinSpace (sequence_ops.cc LinSpaceOp): start, stop and num scalars, num > 0; the first value
+    exactly start, the last exactly stop, start + i * step between, step = (stop - start) / (num - 1)
+    in T (observed bit for bit; TF 2.21's kernel writes flat(0) = start before its loop from 1, so an
+    infinite start or step keeps start where start + 0 * step is NaN: fz45, fz20 seed 4520261202 #61)."""
     for name, v in (("start", start), ("stop", stop), ("num", num)):
         if v.ndim != 0:
             raise _invalid("LinSpace", f"{name} must be a scalar, not shape {_dims(v.shape.as_list())}")
@@ -622,7 +624,7 @@ def _lin_space(start: Any, stop: Any, num: Any) -> Any:
     if k == 1:
         return _const([s0], start.dtype)
     step = t((s1 - s0) / t(k - 1))
-    out = np.array([s0 + step * t(i) for i in range(k - 1)] + [s1], dtype=t)
+    out = np.array([s0] + [s0 + step * t(i) for i in range(1, k - 1)] + [s1], dtype=t)
     return _const(out, start.dtype)
 
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import args, attr_rules, dispatch, topk_kernel, trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -59,21 +59,62 @@ TOPK = register("TopKV2", _top_k, lambda dts, attrs: (args.allowed("TopKV2", *_T
                 fusion=lanes("no stacked form written (k and the last axis are one lane's)"))
 
 
+def _k_input(given: Any, k: Any) -> Any:
+    """TopKV2's `k` (type attr Tk: int16, int32, int64, default int32) as the generated op converts
+    it (TF 2.21, observed; fz45): a Python int or an integer tensor of those dtypes as before;
+    eagerly attr_rules.default_group (on the fast path a Python float is TypeError "Cannot convert
+    1.5 to EagerTensor of dtype int32" and a NumPy float is cast; a float or int8 tensor, or a
+    string, is the NodeDef's "Value for attr 'Tk'" InvalidArgumentError), in a graph op_def_library's
+    TypeError "Value passed to parameter 'k' has DataType float32 not in list of allowed values";
+    both before index_type's check and the kernel's and shape function's rank checks (simdist had
+    truncated a float k with int()). A Python int as it is, else the converted tensor."""
+    if isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)):
+        return int(k)
+    from simdist.runtime.ops import attr_rules, graph_inputs
+    if context.in_function():
+        kt = graph_inputs.convert("TopKV2", k, "k")
+    else:
+        kt = attr_rules.default_group([k], dtypes.int32, ("int16", "int32", "int64"),
+                                      attr_rules.fast_path_takes("TopKV2", (given, k)))[0]
+    if kt.dtype.name not in ("int16", "int32", "int64"):
+        raise trace_errors.attr_not_allowed("TopKV2", "Tk", kt.dtype, "int16, int32, int64")
+    return kt
+
+
 def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.int32,  # noqa: A002
           name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.math.top_k`: (values, indices of `index_type`: int32 by default) of the k largest along the last axis."""
     t = _t(input)
     attr_rules.check("TopKV2", sorted=sorted, index_type=index_type)   # (the wrapper's make_*: ops.attr-types)
     TOPK.dtype((t.dtype,), {})   # (attr T before the shape checks, eagerly and traced: a complex scalar)
-    kk = int(dispatch.static_value(k) if isinstance(k, Tensor) else k)
+    kk = _k_input(input, k)
+    it = dtypes.as_dtype(index_type)
+    if it.name not in ("int16", "int32", "int64"):   # the op def's index_type list (ops.sort), before the kernel's
+        # and the shape function's rank checks (fz45, fz14 seed 1420453001 #248)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'index_type' of {args.tf_name(it)} is not in the list of allowed values: "
+                        "int16, int32, int64 [Op:TopKV2]"), TypeError,
+            f"Value passed to parameter 'index_type' has DataType {it.name} not in list of allowed values: int16, "
+            "int32, int64")
     from simdist.runtime.ops import static_shapes
-    shapes = (t.shape.as_list(), [])
+    k_shape = kk.shape.as_list() if isinstance(kk, Tensor) else []
+    shapes = (t.shape.as_list(), k_shape)
+    # (a k that is not a scalar: the kernel checks it before the input's rank, "k must be scalar, got shape [1]";
+    # the shape function after it, "Input must be scalar but has rank 1" ValueError at trace; observed)
+    k_err = trace_errors.shape_error(f"k must be scalar, got shape {args.dims(k_shape)} [Op:TopKV2]",
+                                     f"Input must be scalar but has rank {len(k_shape)}", "TopKV2", shapes) \
+        if k_shape else None
+    if k_err is not None and not context.in_function():
+        raise k_err
     if t.ndim < 1:   # traced: TopKV2's shape function, when the graph knows the rank (fz4 seed 21 #116)
         err = trace_errors.shape_error(f"input must be >= 1-D, got shape {args.dims(t.shape.as_list())} [Op:TopKV2]",
                                        "Shape must be at least rank 1 but is rank 0", "TopKV2", shapes)
         if static_shapes.rank_unknown(t):
             trace_errors.unmark(err)
         raise err
+    if k_err is not None:
+        raise k_err
+    kk = int(dispatch.static_value(kk)) if isinstance(kk, Tensor) else kk
     if kk < 0:   # (traced: the shape function's MakeDimForScalarInput, when the graph knows k; fz45b, seed 44007)
         err = trace_errors.shape_error(f"Need k >= 0, got {kk} [Op:TopKV2]",
                                        f"Dimension size, given by scalar input 1, must be non-negative but is {kk}",
@@ -89,13 +130,6 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
         if static_shapes.known_dim(t, -1) is None:
             trace_errors.unmark(err)
         raise err
-    it = dtypes.as_dtype(index_type)
-    if it.name not in ("int16", "int32", "int64"):   # the op def's index_type list (ops.sort)
-        raise trace_errors.static(errors.InvalidArgumentError(
-            None, None, f"Value for attr 'index_type' of {args.tf_name(it)} is not in the list of allowed values: "
-                        "int16, int32, int64 [Op:TopKV2]"), TypeError,
-            f"Value passed to parameter 'index_type' has DataType {it.name} not in list of allowed values: int16, "
-            "int32, int64")
     attrs: dict[str, Any] = {"k": kk, "sorted": bool(sorted)}
     if it is not dtypes.int32:
         attrs["index_type"] = it

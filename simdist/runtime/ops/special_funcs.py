@@ -7,7 +7,7 @@ gradient as math_grad.py registers it (docs/spec.md `ops.math-special`).
 
 Values are SciPy's (float32 may differ from Eigen's in the last bits; float16 is computed in
 float32 and rounded), except float32/half bessel_j0/j1/y0/y1: Eigen's float kernels
-(bessel_float.py), dawsn: Eigen's dawsn_op in the kernel's type (dawson.py; +0.5/|x| for
+(bessel_float.py), bessel_k0/k0e/k1/k1e: Eigen's kernels in every dtype (bessel_k_eigen.py, fz45), dawsn: Eigen's dawsn_op in the kernel's type (dawson.py; +0.5/|x| for
 x <= -1e9, as TF's kernel), and spence: TF's spence_op (spence_eigen.py). Dtypes: every op def lists bfloat16, half, float and double (others:
 InvalidArgumentError); the CPU kernels are half, float and double for the Bessel functions and
 float and double for dawsn, expint, the Fresnel integrals and spence (others: NotFoundError).
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import bessel_k_eigen, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.dawson import dawsn as dawsn_kernel
 from simdist.runtime.ops.spence_eigen import spence as spence_kernel
@@ -35,11 +35,6 @@ __all__ = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bes
 
 def _decl(name: str, fn: Any, kernels: tuple[str, ...]) -> Any:
     return unary(name, _elementwise(fn), _kernel_rule(name, _OPDEF_FLOATS, kernels))
-
-
-def _below_zero(fn: Any, value: float) -> Any:
-    """Eigen's domain case: `value` for x < 0 (-inf included), where SciPy gives NaN."""
-    return lambda a: np.where(a < 0, value, fn(a))
 
 
 def _expint(a: np.ndarray) -> np.ndarray:
@@ -76,10 +71,10 @@ BESSEL_J0 = _bessel("BesselJ0", bessel_j0_float, "j0")
 BESSEL_J1 = _bessel("BesselJ1", bessel_j1_float, "j1")
 BESSEL_Y0 = _bessel("BesselY0", bessel_y0_float, "y0")
 BESSEL_Y1 = _bessel("BesselY1", bessel_y1_float, "y1")
-BESSEL_K0 = _decl("BesselK0", _below_zero(lambda a: _sp().k0(a), np.inf), _HALF_UP)
-BESSEL_K0E = _decl("BesselK0e", _below_zero(lambda a: _sp().k0e(a), np.inf), _HALF_UP)
-BESSEL_K1 = _decl("BesselK1", _below_zero(lambda a: _sp().k1(a), np.inf), _HALF_UP)
-BESSEL_K1E = _decl("BesselK1e", _below_zero(lambda a: _sp().k1e(a), np.inf), _HALF_UP)
+BESSEL_K0 = _decl("BesselK0", bessel_k_eigen.bessel_k0, _HALF_UP)
+BESSEL_K0E = _decl("BesselK0e", bessel_k_eigen.bessel_k0e, _HALF_UP)
+BESSEL_K1 = _decl("BesselK1", bessel_k_eigen.bessel_k1, _HALF_UP)
+BESSEL_K1E = _decl("BesselK1e", bessel_k_eigen.bessel_k1e, _HALF_UP)
 DAWSN = _decl("Dawsn", dawsn_kernel, _F32_F64)   # (Eigen's dawsn_op, transcribed: dawson.py)
 EXPINT = _decl("Expint", _expint, _F32_F64)
 

@@ -5,7 +5,8 @@ elementwise op: stacked over replica lanes, one FLOP per element, not exact for 
 rewrite) with its gradient as TF 2.21's math_grad.py registers it, and its facade function.
 
 Values are SciPy's and NumPy's (float32 may differ from Eigen's in the last bits), except igamma/igammac:
-Eigen's Cephes series and continued fraction transcribed (igamma_eigen.py). The dtype rules
+Eigen's Cephes series and continued fraction transcribed (igamma_eigen.py), erfinv/ndtri (ndtri_eigen.py)
+and bessel_i0/i0e/i1/i1e (bessel_i_eigen.py): Eigen's kernels (fz45). The dtype rules
 are TF 2.21's: the op def's list (InvalidArgumentError outside it) and, where the CPU kernels
 cover less of it, NotFoundError (erfinv, ndtri, igamma, igammac: float and double; the Bessel
 functions: half, float, double). TF's IgammaGradA (igamma's derivative in a) is Eigen's derivative mode
@@ -20,7 +21,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import args, attr_rules, dispatch, igamma_eigen
+from simdist.runtime.ops import args, attr_rules, bessel_i_eigen, dispatch, igamma_eigen, ndtri_eigen
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, binary, register, unary
@@ -98,26 +99,28 @@ def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def _erfinv(a: np.ndarray) -> np.ndarray:
-    """Eigen computes erfinv(x) as ndtri((x + 1) / 2) / sqrt(2), the halving in the input's dtype: in
-    float32 that rounding shows near 0 (erfinv(1e-3) is 0.0008862685, not 0.00088622724); in float64
-    too (times M_SQRT1_2): erfinv(1e-40) is 0 and erfinv(6e-8) 5.31736156e-08, where SciPy's erfinv
-    gives 8.86e-41 and 5.31736155e-08 (fresh16, third fuzzer seed 97 #114, #170; bit for bit with TF
-    2.21 on 1,935 of 2,013 probes, the rest one ulp from ndtri's last bit)."""
-    if a.dtype == np.float32:
-        p = ((a + np.float32(1)) / np.float32(2)).astype(np.float32)
-        return (_sp().ndtri(p.astype(np.float64)) / np.sqrt(2.0)).astype(np.float32)
-    if a.dtype == np.float64:
-        return _sp().ndtri((a + 1.0) / 2.0) * np.sqrt(0.5)
+    """Eigen's erfinv in the kernel's type, ndtri(0.5·x + 0.5)·M_SQRT1_2 (ndtri_eigen.py: bit for bit
+    with TF 2.21; the halving's rounding shows near 0, erfinv(1e-3) 0.0008862685 in float32; fresh16,
+    third fuzzer seed 97 #114, #170; fz45: float32's last bits on ordinary inputs)."""
+    if a.dtype in (np.float32, np.float64):
+        return ndtri_eigen.erfinv(a)
     return _sp().erfinv(a)
 
 
+def _ndtri(a: np.ndarray) -> np.ndarray:
+    """Eigen's generic_ndtri in the kernel's type (ndtri_eigen.py)."""
+    if a.dtype in (np.float32, np.float64):
+        return ndtri_eigen.ndtri(a)
+    return _sp().ndtri(a)
+
+
 ERFINV = unary("Erfinv", _elementwise(_erfinv), _kernel_rule("Erfinv", _OPDEF_FLOATS, _F32_F64))
-NDTRI = unary("Ndtri", _elementwise(lambda a: _sp().ndtri(a)), _kernel_rule("Ndtri", _OPDEF_FLOATS, _F32_F64))
-BESSEL_I0 = unary("BesselI0", _elementwise(lambda a: _sp().i0(a)), _kernel_rule("BesselI0", _OPDEF_FLOATS, _HALF_UP))
-BESSEL_I0E = unary("BesselI0e", _elementwise(lambda a: _sp().i0e(a)),
+NDTRI = unary("Ndtri", _elementwise(_ndtri), _kernel_rule("Ndtri", _OPDEF_FLOATS, _F32_F64))
+BESSEL_I0 = unary("BesselI0", _elementwise(bessel_i_eigen.bessel_i0), _kernel_rule("BesselI0", _OPDEF_FLOATS, _HALF_UP))
+BESSEL_I0E = unary("BesselI0e", _elementwise(bessel_i_eigen.bessel_i0e),
                    _kernel_rule("BesselI0e", _OPDEF_FLOATS, _HALF_UP))
-BESSEL_I1 = unary("BesselI1", _elementwise(lambda a: _sp().i1(a)), _kernel_rule("BesselI1", _OPDEF_FLOATS, _HALF_UP))
-BESSEL_I1E = unary("BesselI1e", _elementwise(lambda a: _sp().i1e(a)),
+BESSEL_I1 = unary("BesselI1", _elementwise(bessel_i_eigen.bessel_i1), _kernel_rule("BesselI1", _OPDEF_FLOATS, _HALF_UP))
+BESSEL_I1E = unary("BesselI1e", _elementwise(bessel_i_eigen.bessel_i1e),
                    _kernel_rule("BesselI1e", _OPDEF_FLOATS, _HALF_UP))
 def _own_daz(forward: Any) -> _sn.Fixed:
     """A kernel that reads subnormal inputs under DAZ itself (igamma_eigen.py): recomputed from them."""

@@ -99,6 +99,9 @@ def _segment_join(x: np.ndarray, ids: np.ndarray, num: np.ndarray, separator: by
     if num.ndim != 0:
         raise errors.InvalidArgumentError(None, None, "Number of segments must be a scalar [Op:UnsortedSegmentJoin]")
     n = int(num)
+    if n < 0:   # (before the segment ids' rank and dimension checks: TF 2.21, observed; fz45, fz20 seed 4520261207 #99)
+        raise errors.InvalidArgumentError(None, None, f"Number of segments must be non-negative but got {n} "
+                                          "[Op:UnsortedSegmentJoin]")
     if ids.ndim == 0:
         raise errors.InvalidArgumentError(None, None, "Segment_id cannot have rank 0 [Op:UnsortedSegmentJoin]")
     if ids.ndim > x.ndim:
@@ -108,9 +111,6 @@ def _segment_join(x: np.ndarray, ids: np.ndarray, num: np.ndarray, separator: by
         if ids.shape[r] != x.shape[r]:
             raise errors.InvalidArgumentError(None, None, f"Segment dimension is {ids.shape[r]} while input dimension "
                                               f"is {x.ndim} in rank {r} [Op:UnsortedSegmentJoin]")  # (the rank: TF's text)
-    if n < 0:
-        raise errors.InvalidArgumentError(None, None, f"Number of segments must be non-negative but got {n} "
-                                          "[Op:UnsortedSegmentJoin]")
     flat_ids = ids.reshape(-1).tolist()
     if any(not 0 <= i < n for i in flat_ids):
         raise errors.InvalidArgumentError(None, None, "segment_ids are not allowed to exceed num_segments or to have "
