@@ -177,9 +177,9 @@ def relaxed_arguments(fn: Any, args: tuple, kwargs: dict, concrete: Any, key: An
     if key == concrete or _call_parts(key) is None:
         return args, kwargs
     try:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
-        bound.apply_defaults()
-        a, k = bound.args, bound.kwargs
+        binding = inspect.signature(fn).bind(*args, **kwargs)
+        binding.apply_defaults()   # (as call_key binds)
+        a, k = binding.args, binding.kwargs
     except (TypeError, ValueError):
         a, k = args, kwargs
     if len(a) != len(key[0]):
