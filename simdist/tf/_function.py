@@ -239,8 +239,20 @@ class Function:
         """The trace key of a call of `key` (tf/_tracing_count.py `dispatch`: TF 2.21's function cache, with
         this function's reduce_retracing)."""
         from simdist.tf import _tracing_count
-        return _tracing_count.dispatch(self.__dict__.get("_trace_keys", []), key,
-                                       bool(self._options.get("reduce_retracing")))
+        seen = self.__dict__.get("_trace_keys", [])
+        cache = self.__dict__.setdefault("_dispatch_cache", {})   # (key -> (traces then, their answer))
+        try:
+            hit = cache.get(key)
+        except TypeError:   # (an unhashable key: asked afresh)
+            hit, cache = None, None
+        if hit is not None and hit[0] == len(seen):
+            return hit[1]
+        out = _tracing_count.dispatch(seen, key, bool(self._options.get("reduce_retracing")))
+        if cache is not None:
+            if len(cache) > 256:
+                cache.clear()
+            cache[key] = (len(seen), out)
+        return out
 
     def _strict(self) -> bool:
         """Whether AutoGraph is off for this function (runtime/symbolic.py: graph tensors then
@@ -500,6 +512,7 @@ class Function:
         state.pop("_npos", None)
         state.pop("_np_defaults", None)
         state.pop("_trace_keys", None)
+        state.pop("_dispatch_cache", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
