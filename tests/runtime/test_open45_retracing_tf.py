@@ -86,6 +86,7 @@ def _calls(tf: Any, name: str) -> tuple[list, dict]:
 
 def _spec(tf: Any, name: str) -> Any:
     return {"a traced spec takes the calls": (tf.TensorSpec([None, 2], tf.float32), {}),
+            "a spec of *args": (tf.TensorSpec([None, 2], tf.float32), {}),
             "an unknown-rank spec": (tf.TensorSpec(None, tf.float32), {}),
             "a static spec then reduce_retracing": (tf.TensorSpec([4, 2], tf.float32), {"reduce_retracing": True}),
             "a spec relaxed further": (tf.TensorSpec([None, 2], tf.float32), {"reduce_retracing": True})}.get(name)
@@ -102,14 +103,15 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
     spec = _spec(tf, name)
     if spec is not None:
         shapes = {"a traced spec takes the calls": [(4, 2), (6, 2), (4, 2), (3, 2)],
+                  "a spec of *args": [(4, 2), (6, 2)],
                   "an unknown-rank spec": [(4, 2), (4,), (3, 3, 3)],
                   "a static spec then reduce_retracing": [(4, 2), (6, 2), (4, 2), (3, 2)],
                   "a spec relaxed further": [(4, 3), (6, 3), (4, 3), (3, 3)]}[name]
         calls = [((lambda s=s: (tf.ones(s),)), {}) for s in shapes]
 
-        def one(x: Any) -> Any:   # (a named parameter: simdist's get_concrete_function of `*args` is open45's open item)
+        def one(x: Any) -> Any:
             return body(x)
-        f = tf.function(one, **spec[1])
+        f = tf.function(body if name == "a spec of *args" else one, **spec[1])
         f.get_concrete_function(spec[0])
     else:
         calls, opts = _calls(tf, name)
@@ -127,7 +129,7 @@ NAMES = ["sizes", "sizes without reduce_retracing", "experimental_relax_shapes",
          "two arguments", "a literal", "a tuple", "lists of two lengths", "a dict", "keywords", "numpy arrays",
          "numpy and tensors", "None and tensors", "variables", "python floats", "the first relaxation covers the rest",
          "a traced spec takes the calls", "an unknown-rank spec", "a static spec then reduce_retracing",
-         "a spec relaxed further"]
+         "a spec relaxed further", "a spec of *args"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
