@@ -194,8 +194,8 @@ CATALOGUE: list[Mutant] = [
            "        return (value,) * self.num_replicas_in_sync",
            "experimental_local_results of a plain value repeats it once per replica"),
     Mutant("values-from-function-reversed-replicas", "order", B,
-           "outs.append(value_fn(ValueContext(i, n)))",
-           "outs.append(value_fn(ValueContext(n - 1 - i, n)))",
+           "regroup([value_fn(ValueContext(i, n)) for i in range(n)]",
+           "regroup([value_fn(ValueContext(n - 1 - i, n)) for i in range(n)]",
            "value_fn sees replica ids in reverse order"),
     Mutant("scope-mixing-allowed", "missing-error", B,
            "            raise mixing_error(f.strategy, s)\n",
@@ -2635,8 +2635,8 @@ TRAINING_COV14B: list[Mutant] = [
        "extended.reduce_to(op, value, destinations=mirrored variable) over two devices returns one tensor, not a "
        "Mirrored value with a copy per device"),
     _t("cov14b-mwms-value-context-local-ids", "state", "simdist/strategies/multi_worker.py",
-       "                outs.append(value_fn(ValueContext(self._extended._id_in_cluster * local + i, n)))\n",
-       "                outs.append(value_fn(ValueContext(i, n)))\n",
+       "value_fn(ValueContext(self._extended._id_in_cluster * local + i, n))",
+       "value_fn(ValueContext(i, n))",
        "MWMS experimental_distribute_values_from_function gives each worker's replicas local ids (0..) instead of "
        "their global replica ids"),
     _t("cov14b-remote-namedtuple-becomes-tuple", "state", "simdist/strategies/remote_value.py",
@@ -7644,8 +7644,8 @@ TRAINING_BATCH45 = [
        "    return False\n",
        "a NumPy array inside a dict argument of a tf.function reaches the Python as an array (TF: a tensor)"),
     _t("function-decorator-signature-dropped", "state", "simdist/tf/_function.py",
-       "        return lambda f: Function(f, input_signature, autograph=autograph, jit_compile=jit_compile)\n",
-       "        return lambda f: Function(f, None, autograph=autograph, jit_compile=jit_compile)\n",
+       "        return lambda f: Function(f, input_signature, **options)\n",
+       "        return lambda f: Function(f, None, **options)\n",
        "@tf.function(input_signature=...) as a decorator drops the signature"),
     # -- tf.data
     _t("range-two-args-shifted", "order", "simdist/runtime/data/dataset.py",

@@ -103,9 +103,44 @@ def _shape(x: Any, check_types: bool) -> Any:
     return (kind, keys, [_shape(c, check_types) for c in _children(x)])
 
 
+def _same_kind(a: Any, b: Any) -> bool:
+    """TF's check_types test of two nested values: one type, two mappings, or two namedtuples of one name and fields."""
+    if type(a) is type(b) or (isinstance(a, dict) and isinstance(b, dict)):
+        return True
+    fa, fb = getattr(a, "_fields", None), getattr(b, "_fields", None)
+    return fa is not None and fb is not None and isinstance(a, tuple) and isinstance(b, tuple) and \
+        type(a).__name__ == type(b).__name__ and tuple(fa) == tuple(fb)
+
+
+def _mismatch(a: Any, b: Any, check_types: bool) -> type | None:
+    """The error class of TF 2.21's AssertSameStructureHelper (util.cc) for the first difference met depth first,
+    None when the structures match: a value nested and the other not, dictionaries with other keys (checked with
+    types only) or other lengths are ValueError; with check_types, sequences of other types (list and tuple, two
+    namedtuple classes; two mappings of any kinds match) TypeError, checked before their lengths."""
+    na, nb = is_nested(a), is_nested(b)
+    if na != nb:
+        return ValueError
+    if not na:
+        return None
+    if check_types:
+        if not _same_kind(a, b):
+            return TypeError
+        if isinstance(a, dict) and set(a) != set(b):
+            return ValueError
+    ca, cb = list(_children(a)), list(_children(b))
+    if len(ca) != len(cb):
+        return ValueError
+    for x, y in zip(ca, cb):
+        got = _mismatch(x, y, check_types)
+        if got is not None:
+            return got
+    return None
+
+
 def assert_same_structure(a: Any, b: Any, check_types: bool = True, expand_composites: bool = False) -> None:
-    if _shape(a, check_types) != _shape(b, check_types):
-        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: {a!r}\n\n"
+    cls = _mismatch(a, b, check_types)
+    if cls is not None:
+        raise cls(f"The two structures don't have the same nested structure.\n\nFirst structure: {a!r}\n\n"
                          f"Second structure: {b!r}")
 
 

@@ -678,13 +678,12 @@ class Strategy:
 
     def experimental_distribute_values_from_function(self, value_fn: Callable[[Any], Any]) -> Any:
         from simdist.strategies.input import ValueContext
+        # (TF 2.21's MirroredExtended, ParameterServerExtended (CentralStorage) and TPUExtended call value_fn
+        # under no device scope of their own: its values stay where the caller's scope puts them, all on one
+        # device by default; placing them is the caller's part, the documented example 4 (spec
+        # values-from-function, open45))
         n = self.num_replicas_in_sync
-        devices = self._replica_devices()
-        outs = []
-        for i in range(n):
-            with context.device_scope(devices[i] if devices else None):
-                outs.append(value_fn(ValueContext(i, n)))
-        return regroup(outs, always_wrap=True)
+        return regroup([value_fn(ValueContext(i, n)) for i in range(n)], always_wrap=True)
 
     # input --------------------------------------------------------------------------------------------
     def _input_layout(self) -> Any:

@@ -7,8 +7,8 @@ Values follow TF's code path: a value that is not distributed becomes a one-valu
 value already on the destination's devices is copied there (the shortcut); otherwise the
 implementation runs. ReductionToOneDevice sums with AddN's order on one device (the destination's
 first, or `reduce_to_device`), divides for MEAN, then broadcasts; NcclAllReduce and
-HierarchicalCopyAllReduce all-reduce when the value's devices are the destination's and else
-reduce to one device (on TF 2.21's CPUs their sums agree with AddN's left-to-right order: observed
+HierarchicalCopyAllReduce all-reduce when the value's devices are the destination's (for `reduce`, none of
+them a CPU) and else reduce to one device (on TF 2.21's CPUs their sums agree with AddN's left-to-right order: observed
 on three replicas whose sums round differently in any other order). `algorithm` is simdist's: the
 simulated collective a MirroredStrategy built with the object times (strategies/mirrored.py)."""
 
@@ -140,7 +140,11 @@ class _AllReduceCrossDeviceOps(CrossDeviceOps):
         return _regroup([broadcast.copy_to_device(reduced, d) for d in devices])
 
     def reduce_implementation(self, reduce_op: Any, per_replica_value: Any, destinations: Any, options: Any) -> Any:
-        if _devices_match(per_replica_value, destinations):
+        # (TF 2.21: "To use NCCL or all-reduce, source and destination devices should match, and none of the
+        # devices should be CPU" -- `reduce` onto CPU destinations takes ReductionToOneDevice, one tensor for one
+        # device; batch_reduce has no CPU check: its all-reduce gives a Mirrored value; open45)
+        if _devices_match(per_replica_value, destinations) and \
+                not any("cpu" in d.lower() for d in _devices(destinations)):
             return self._all_reduce(reduce_op, per_replica_value)
         return self._simple_cross_replica_ops.reduce(reduce_op, per_replica_value, destinations)
 

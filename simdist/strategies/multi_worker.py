@@ -501,11 +501,9 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         """value_fn once per local replica, with the global replica id (TF's id_in_cluster * local + i)."""
         from simdist.strategies.input import ValueContext
         n, local = self.num_replicas_in_sync, len(self._devs)
-        outs = []
-        for i, d in enumerate(self._devs):
-            with context.device_scope(d):
-                outs.append(value_fn(ValueContext(self._extended._id_in_cluster * local + i, n)))
-        return regroup(outs, always_wrap=True)
+        # (no device scope: CollectiveAllReduceExtended's, as MirroredStrategy's, base.py)
+        return regroup([value_fn(ValueContext(self._extended._id_in_cluster * local + i, n)) for i in range(local)],
+                       always_wrap=True)
 
     # --- input ----------------------------------------------------------------------------------
     def _input_layout(self) -> Any:

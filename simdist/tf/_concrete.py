@@ -317,6 +317,13 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
         b.apply_defaults()
         values = dict(b.arguments)
         names = [n for n in names if n in values]
+        star = [p.name for p in sig.parameters.values() if p.kind is p.VAR_POSITIONAL]
+        if star and values.get(star[0]):
+            # (`def f(*a)`: each positional argument past the named ones is a parameter of its own, a_0, a_1, ...,
+            # passed positionally after them; simdist passed none of them until open45)
+            for i, v in enumerate(values.pop(star[0])):
+                values[f"{star[0]}_{i}"] = v
+                names.append(f"{star[0]}_{i}")
     else:
         values = dict(zip(names, args))
     import numpy as np

@@ -77,6 +77,11 @@ class Function:
         # never runs, so the writes the Python made are undone)
         from simdist.tf import _tracing_count
         kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+        if self.input_signature is None:
+            # (the trace TF runs the call with: an equal one, the most specific one taking it, or a new one,
+            # relaxed with reduce_retracing; its unknown dimensions unknown to the Python: function.trace-once)
+            concrete, kind = kind, self._dispatched(kind)
+            args, kwargs = _tracing_count.relaxed_arguments(self.python_function, args, kwargs, concrete, kind)
         # (a function whose first call failed TF's singleton rule has no graph: each call traces again, and
         # its failed trace's writes never run)
         first = kind not in self.__dict__.get("_trace_keys", ()) or self.__dict__.get("_recreating", False)
@@ -230,6 +235,25 @@ class Function:
                 keys.append(key)
         return False, err
 
+    def _dispatched(self, key: Any) -> Any:
+        """The trace key of a call of `key` (tf/_tracing_count.py `dispatch`: TF 2.21's function cache, with
+        this function's reduce_retracing)."""
+        from simdist.tf import _tracing_count
+        seen = self.__dict__.get("_trace_keys", [])
+        cache = self.__dict__.setdefault("_dispatch_cache", {})   # (key -> (traces then, their answer))
+        try:
+            hit = cache.get(key)
+        except TypeError:   # (an unhashable key: asked afresh)
+            hit, cache = None, None
+        if hit is not None and hit[0] == len(seen):
+            return hit[1]
+        out = _tracing_count.dispatch(seen, key, bool(self._options.get("reduce_retracing")))
+        if cache is not None:
+            if len(cache) > 256:
+                cache.clear()
+            cache[key] = (len(seen), out)
+        return out
+
     def _strict(self) -> bool:
         """Whether AutoGraph is off for this function (runtime/symbolic.py: graph tensors then
         refuse bool(), iteration, len() ... in any code, not only in code without a source)."""
@@ -242,6 +266,8 @@ class Function:
         seen = self.__dict__.setdefault("_trace_keys", [])
         if kind is None:
             kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+            if self.input_signature is None:
+                kind = self._dispatched(kind)
         _tracing_count.note(seen, kind)
 
     def experimental_get_tracing_count(self) -> int:
@@ -486,6 +512,7 @@ class Function:
         state.pop("_npos", None)
         state.pop("_np_defaults", None)
         state.pop("_trace_keys", None)
+        state.pop("_dispatch_cache", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
@@ -830,6 +857,10 @@ def function(func: Callable[..., Any] | None = None, input_signature: Any = None
              jit_compile: Any = None, reduce_retracing: bool = False, experimental_relax_shapes: Any = None,
              **kwargs: Any) -> Any:
     """Decorator form `@tf.function` or `@tf.function(input_signature=...)`."""
+    # (experimental_relax_shapes: TF 2.21's deprecated alias of reduce_retracing, or-ed with it)
+    options = {"autograph": autograph, "jit_compile": jit_compile}
+    if reduce_retracing or experimental_relax_shapes:
+        options["reduce_retracing"] = True
     if func is None:
-        return lambda f: Function(f, input_signature, autograph=autograph, jit_compile=jit_compile)
-    return Function(func, input_signature, autograph=autograph, jit_compile=jit_compile)
+        return lambda f: Function(f, input_signature, **options)
+    return Function(func, input_signature, **options)

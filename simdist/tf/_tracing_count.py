@@ -64,6 +64,165 @@ def _key(x: Any) -> Any:
     return ("object", id(x))
 
 
+def _relax_shape(a: Any, b: Any) -> Any:
+    """TensorShape.most_specific_common_supertype as a key's shape (a tuple, None for an unknown rank):
+    equal dimensions kept, unequal ones None, ranks that differ (or an unknown one) an unknown rank."""
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return tuple(x if x == y else None for x, y in zip(a, b))
+
+
+def _covers_shape(a: Any, b: Any) -> bool:
+    """Whether shape `a` is a supertype of shape `b` (TensorShape.is_subtype_of, b of a)."""
+    if a is None:
+        return True
+    return b is not None and len(a) == len(b) and all(x is None or x == y for x, y in zip(a, b))
+
+
+_SHAPED = {"tensor": 2, "variable": 2, "distributed variable": 2}   # (the kinds whose shape relaxes: its index)
+
+
+def supertype(a: Any, b: Any) -> Any:
+    """The most specific common supertype of two trace keys (TF 2.21's TraceType
+    `most_specific_common_supertype`), None when there is none: a TensorSpec's (and a VariableSpec's)
+    shapes relax dimension by dimension when the rest (dtype, trainable) is equal; lists, tuples and dicts
+    of one length and keys relax item by item; anything else (literals, None, objects) only when equal."""
+    if type(a) is tuple and type(b) is tuple and a and b and type(a[0]) is str and a[0] == b[0]:
+        kind = a[0]
+        i = _SHAPED.get(kind)
+        if i is not None and len(a) == len(b):
+            if a[:i] + a[i + 1:] != b[:i] + b[i + 1:]:
+                return None
+            return a[:i] + (_relax_shape(a[i], b[i]),) + a[i + 1:]
+        if kind in ("list", "tuple") and len(a[1]) == len(b[1]):
+            items = [supertype(x, y) for x, y in zip(a[1], b[1])]
+            return None if any(v is None for v in items) else (kind, tuple(items))
+        if kind == "dict" and [k for k, _ in a[1]] == [k for k, _ in b[1]]:
+            items = [supertype(x, y) for (_, x), (_, y) in zip(a[1], b[1])]
+            return None if any(v is None for v in items) else \
+                ("dict", tuple((k, v) for (k, _), v in zip(a[1], items)))
+    return a if a == b else None
+
+
+def covers(a: Any, b: Any) -> bool:
+    """Whether trace key `a` is a supertype of `b` (a call of `b` can run `a`'s trace)."""
+    if type(a) is tuple and type(b) is tuple and a and b and type(a[0]) is str and a[0] == b[0]:
+        kind = a[0]
+        i = _SHAPED.get(kind)
+        if i is not None and len(a) == len(b):
+            return a[:i] + a[i + 1:] == b[:i] + b[i + 1:] and _covers_shape(a[i], b[i])
+        if kind in ("list", "tuple") and len(a[1]) == len(b[1]):
+            return all(covers(x, y) for x, y in zip(a[1], b[1]))
+        if kind == "dict" and [k for k, _ in a[1]] == [k for k, _ in b[1]]:
+            return all(covers(x, y) for (_, x), (_, y) in zip(a[1], b[1]))
+    return a == b
+
+
+def _call_parts(key: Any) -> Any:
+    """A call key's parameters as one list of (name, key) (positional ones by index), or None when the
+    key is no call's (an input signature's one key, the no-creation trace)."""
+    if type(key) is not tuple or len(key) != 2 or type(key[0]) is not tuple or type(key[1]) is not tuple:
+        return None
+    return [(i, k) for i, k in enumerate(key[0])] + list(key[1])
+
+
+def call_supertype(a: Any, b: Any) -> Any:
+    """FunctionType.most_specific_common_subtype of two call keys (functions are contravariant in their
+    parameters: each parameter's common supertype), None when a parameter has none or the parameters differ."""
+    pa, pb = _call_parts(a), _call_parts(b)
+    if pa is None or pb is None or len(a[0]) != len(b[0]) or [n for n, _ in a[1]] != [n for n, _ in b[1]]:
+        return a if a == b else None
+    items = [supertype(x, y) for (_, x), (_, y) in zip(pa, pb)]
+    if any(v is None for v in items):
+        return None
+    n = len(a[0])
+    return (tuple(items[:n]), tuple((name, v) for (name, _), v in zip(a[1], items[n:])))
+
+
+def call_covers(a: Any, b: Any) -> bool:
+    """Whether the trace of call key `a` takes a call of key `b` (every parameter of `a` a supertype)."""
+    pa, pb = _call_parts(a), _call_parts(b)
+    if pa is None or pb is None or len(a[0]) != len(b[0]) or [n for n, _ in a[1]] != [n for n, _ in b[1]]:
+        return a == b
+    return all(covers(x, y) for (_, x), (_, y) in zip(pa, pb))
+
+
+def dispatch(seen: list[Any], key: Any, reduce_retracing: bool) -> Any:
+    """The trace key a call of `key` runs (TF 2.21's function_cache): an equal trace's; else the most specific
+    trace whose parameters are supertypes of the call's (type_dispatch.TypeDispatchTable.dispatch: the
+    earliest of equally specific ones); else a new trace, whose key with `reduce_retracing` is the call's
+    relaxed against every earlier trace in turn (`try_generalizing_function_type`: each common supertype that
+    exists replaces it), so a second batch size traces [None, 2] and later sizes run that trace."""
+    if key in seen:
+        return key
+    best = None
+    for other in seen:
+        if call_covers(other, key) and (best is None or call_covers(best, other)):
+            best = other
+    if best is not None:
+        return best
+    if reduce_retracing:
+        for other in seen:
+            relaxed = call_supertype(key, other)
+            if relaxed is not None:
+                key = relaxed
+    return key
+
+
+def relaxed_arguments(fn: Any, args: tuple, kwargs: dict, concrete: Any, key: Any) -> tuple[tuple, dict]:
+    """The call's arguments as the trace of `key` sees them (`concrete`: the call's own key): each tensor
+    whose trace shape has unknown dimensions (or an unknown rank) a fresh alias marked so
+    (runtime/ops/static_shapes.py `argument`), bound as `call_key` binds them; a Variable keeps its own
+    shape (TF's trace reads the variable's); unchanged when the keys are equal."""
+    if key == concrete or _call_parts(key) is None:
+        return args, kwargs
+    try:
+        binding = inspect.signature(fn).bind(*args, **kwargs)
+        binding.apply_defaults()   # (as call_key binds)
+        a, k = binding.args, binding.kwargs
+    except (TypeError, ValueError):
+        a, k = args, kwargs
+    if len(a) != len(key[0]):
+        return args, kwargs
+    names = dict(key[1])
+    return (tuple(_relaxed(v, s) for v, s in zip(a, key[0])),
+            {n: (_relaxed(v, names[n]) if n in names else v) for n, v in k.items()})
+
+
+def _relaxed(x: Any, key: Any) -> Any:
+    from simdist.runtime.tensor import Tensor
+    if type(key) is not tuple or not key:
+        return x
+    if key[0] == "tensor" and isinstance(x, Tensor):
+        shape = key[2]
+        if shape is not None and None not in shape:
+            return x
+        from simdist.runtime.ops import static_shapes
+        from simdist.runtime.tensor import TensorShape
+        return static_shapes.argument(x, TensorShape(None if shape is None else list(shape)))
+    if key[0] in ("list", "tuple") and isinstance(x, (list, tuple)) and len(x) == len(key[1]):
+        items = [_relaxed(v, s) for v, s in zip(x, key[1])]
+        if all(i is v for i, v in zip(items, x)):
+            return x
+        return type(x)(*items) if hasattr(x, "_fields") else type(x)(items)
+    if key[0] == "dict" and isinstance(x, dict):
+        subs = dict(key[1])
+        items = {k: _relaxed(v, subs.get(repr(k))) for k, v in x.items()}
+        if all(items[k] is v for k, v in x.items()):
+            return x
+        return type(x)(items) if type(x) is not dict and _rebuildable(x) else items
+    return x
+
+
+def _rebuildable(x: dict) -> bool:
+    """Whether type(x)(a dict) makes a dict of x's kind (an OrderedDict does; a defaultdict does not)."""
+    try:
+        type(x)({})
+    except TypeError:
+        return False
+    return True
+
+
 def note(seen: list[Any], key: Any) -> None:
     """Count `key` if no earlier trace has an equal key (a list: keys compare with ==, which
     makes the literals 1, 1.0 and True one)."""

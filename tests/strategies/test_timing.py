@@ -60,7 +60,13 @@ def test_mirrored_update_is_an_all_reduce_of_the_chosen_algorithm(algo, name):
 def test_reduce_charges_copies_to_the_destination_then_the_sum():
     simdist.configure(gpus=4)
     s = tf.distribute.MirroredStrategy()
-    v = s.experimental_distribute_values_from_function(lambda c: tf.ones([1 << 20]))
+    # (each replica's value made on its device, as the API's documented example 4 does: TF 2.21 calls value_fn
+    # under no device scope of its own)
+    vals = []
+    for d in s.extended.worker_devices:
+        with tf.device(d):
+            vals.append(tf.ones([1 << 20]))
+    v = s.experimental_distribute_values_from_function(lambda c: vals[c.replica_id_in_sync_group])
     t0 = simdist.now()
     s.reduce("SUM", v, axis=None)
     took = simdist.now() - t0

@@ -221,10 +221,17 @@ def _add_loop(tape: _GraphTape, op_id: int, n: Any, ins: list, outs: list, reach
                                        UnconnectedGradients.NONE)
         seen: set[int] = set()
         out = []
+        from simdist.runtime.ops.array import zeros_like
         for t, g in zip(ins, got):   # (a tensor both a loop variable and captured: its gradient once)
+            if g is None and trainable(t.dtype):
+                # (while_v2's gradient loop gives every trainable input of the While a gradient: its body's
+                # gradients are taken with unconnected zero and its loop starts from zeros, so a loop that ran no
+                # iteration, or a body that does not use the input, gives zeros, not None: function.graph-gradients)
+                g = zeros_like(t)
             out.append(None if id(t) in seen else g)
             seen.add(id(t))
-        return out + list(got[len(ins):])
+        return out + [zeros_like(v) if g is None and trainable(v.dtype) else g
+                      for v, g in zip(variables, got[len(ins):])]
     tape.op_tape[op_id] = _Entry("While", tuple(id(t) for t in ins) + tuple(id(variable_key(v)) for v in variables),
                                  tuple(id(t) for t in outs), backward, tuple(outs))
     for t in outs:

@@ -69,8 +69,11 @@ class BranchRecorder(Recorder):
             while p is not None:
                 if id(t) in p.inner:
                     self.invalidate("it uses a tensor made inside a tf.cond branch outside that branch")
+                    return super().ref(t)
                 p = getattr(p, "parent", None)
-            return super().ref(t)
+            # (else a tensor from outside the call, an eager one the function captures, first used in this branch:
+            # the call's graph captures it and the branch takes it from there, as TF's cond_v2 captures the
+            # function's placeholder, so tf.gradients with respect to it reaches the If node; open45)
         j = self.parent.ref(t)
         arr = t._a if type(t) is _Traced else t._v
         i = self._add(Node(ARG, value=arr, dtype=t.dtype), t)

@@ -23,7 +23,8 @@ skipped for it).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import contextlib
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -60,11 +61,26 @@ def run(kind: str, fns: Sequence[Callable[[], Any]], pred: Tensor, select: Calla
     if not context.in_function():
         return fns[taken]()
     reads: list[Any] = []
-    outs = [_outputs(fn()) if i == taken else untaken(fn, reads=reads) for i, fn in enumerate(fns)]
-    result = _checked(kind, outs, taken)
     c = execution.current()
-    if reads and (c.tapes or c.aside is not None):
+    taped = bool(c.tapes or c.aside is not None)
+    seen = [Captures() for _ in fns] if taped else None
+    outs = []
+    for i, fn in enumerate(fns):
+        with observing(seen[i]) if seen is not None else contextlib.nullcontext():
+            outs.append(_outputs(fn()) if i == taken else untaken(fn, reads=reads, observer=seen[i] if seen else None))
+    result = _checked(kind, outs, taken)
+    if reads and taped:
         result = _watched(result, reads)
+    if seen is not None:
+        # (a capture some branch not taken differentiates and the taken one does not: cond_v2's
+        # _create_zeros_for_none_grads gives it zeros in the taken branch's gradient)
+        mine = {id(t) for t in seen[taken].reaching(outs[taken])}
+        other: list[Tensor] = []
+        for i, s in enumerate(seen):
+            if i != taken and outs[i] is not _FAILED:
+                other.extend(t for t in s.reaching(outs[i]) if id(t) not in mine and all(t is not o for o in other))
+        if other:
+            result = zeros_for(result, other)
     return result
 
 
@@ -78,6 +94,77 @@ class _Reads(execution.Interpreter):
         if all(v is not var for v in self.into):
             self.into.append(var)
         return t
+
+
+class Captures(execution.Interpreter):
+    """Notes the tensors from outside a branch (or a loop's cond and body) that reach its results through
+    differentiable ops: the If's (While's) inputs whose gradient the op's gradient graph connects, as
+    TF's cond_v2 and while_v2 take a branch's captures as inputs of the op. `reaching(results)` lists them."""
+
+    def __init__(self) -> None:
+        self.flows: dict[int, tuple[int, ...]] = {}   # id of a tensor made inside -> the captures it depends on
+        self.outside: dict[int, Tensor] = {}          # id -> a capture (kept alive: ids stay unique)
+        self.keep: list[Any] = []
+
+    def op(self, opdef: Any, tensors: Any, outs: tuple, attrs: dict | None) -> tuple:
+        from simdist.runtime.ops.registry import NO_GRADIENT
+        srcs: set[int] = set()
+        for t in tensors:
+            if not isinstance(t, Tensor):
+                continue
+            got = self.flows.get(id(t))
+            if got is not None:
+                srcs.update(got)
+            else:
+                self.outside.setdefault(id(t), t)
+                srcs.add(id(t))
+        through = tuple(sorted(srcs)) if opdef.grad is not NO_GRADIENT and opdef.grad is not None else ()
+        for o in outs:
+            self.flows[id(o)] = through
+        self.keep.append(outs)
+        return outs
+
+    def reaching(self, results: Any) -> list[Tensor]:
+        """The captures the results depend on through differentiable ops, in the order they were met."""
+        found: set[int] = set()
+        for t in nest.flatten(results):
+            if isinstance(t, Tensor):
+                got = self.flows.get(id(t))
+                found.update(got if got is not None else ((id(t),) if id(t) in self.outside else ()))
+        return [t for k, t in self.outside.items() if k in found]
+
+
+@contextlib.contextmanager
+def observing(obs: Captures) -> Iterator[None]:
+    """Run the body with `obs` among the context's observers (after the others: it sees what the caller sees)."""
+    c = execution.current()
+    saved = c.observers
+    c.observers = list(saved) + [obs]
+    try:
+        yield
+    finally:
+        c.observers = saved
+
+
+def zeros_for(result: Any, sources: list[Any]) -> Any:
+    """`result` made an op of itself and of `sources` (tensors or variables' reads) whose gradient is the
+    incoming one for the results and zeros for the sources: TF's If (While) op takes every capture of its
+    branches (its cond and body) as an input, so a tape around it in a tf.function gives a source a branch
+    not taken (a loop run zero times) uses zeros, not None (clause function.graph-gradients)."""
+    from simdist.runtime.autodiff.tape import record_operation, trainable
+    from simdist.runtime.ops.array import identity, zeros_like
+    flat = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
+    values = [v.read_value() if hasattr(v, "read_value") else v for v in sources]
+    values = [v for v in values if isinstance(v, Tensor) and trainable(v.dtype)]
+    if not flat or not values:
+        return result
+    out = [identity(t) for t in flat]
+
+    def backward(*grads: Any) -> list:
+        return list(grads) + [zeros_like(r) for r in values]
+    record_operation("If", out, flat + values, backward)
+    it = iter(out)
+    return nest.map_structure(lambda v: next(it) if isinstance(v, Tensor) else v, result)
 
 
 def _watched(result: Any, reads: list[Any]) -> Any:
@@ -118,7 +205,8 @@ def _drop(items: list[Any], item: Any) -> None:
             return
 
 
-def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any] | None = None) -> Any:
+def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any] | None = None,
+            observer: Any = None) -> Any:
     """fn() run as TF traces a branch it does not take (see the module's docstring): its outputs
     as tensors, or _FAILED when an op of it raised an error that TF only raises when a graph
     runs. With keep_recorder the recording (a branch's: graph/branches.py) still sees its ops;
@@ -139,7 +227,8 @@ def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any]
         c.recorder = None
         created = rec.created   # (the tensors the branch makes are no replay's: not counted, below)
     c.tapes, c.aside, c.through = [], None, None
-    c.observers = ([rec] if rec is not None and keep_recorder else []) + ([_Reads(reads)] if reads is not None else [])
+    c.observers = ([rec] if rec is not None and keep_recorder else []) + ([_Reads(reads)] if reads is not None else []) \
+        + ([observer] if observer is not None else [])
     txn = variables.Transaction()
     c.transactions.append(txn)
     dropped: list[Any] = execution.Discarded()

@@ -112,10 +112,17 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
         from simdist.runtime.ops import loops
         return loops.traced_while(cond, body, loop_vars, shape_invariants, limit)
     structure = list(loop_vars)
+    given = loop_vars
     count = 0
     while (limit is None or count < limit) and _truth(cond(*loop_vars)):
         loop_vars = body(*loop_vars)
-        nest.assert_same_structure(structure, _as_list(loop_vars))
+        if limit is None:
+            nest.assert_same_structure(structure, _as_list(loop_vars))
+        else:
+            # (TF 2.21's eager loop with maximum_iterations packs (counter, loop_vars) and checks the body's result
+            # against the loop variables as given, their sequence type included: a tuple for a list is TypeError,
+            # a single tensor for a list of one ValueError; while_loop.py; open45)
+            nest.assert_same_structure([0, given], [0, loop_vars])
         count += 1
     from simdist.runtime.ops.tensor_array import TensorArray   # (a TensorArray loop variable stays one, as TF's)
     return nest.map_structure(lambda v: v if isinstance(v, (Tensor, TensorArray)) else convert_to_tensor(v),

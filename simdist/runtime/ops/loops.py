@@ -19,6 +19,7 @@ from where it is, checking each body result.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Callable
 
 import numpy as np
@@ -84,6 +85,7 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
         run_body(flat0)
         return structure
     from simdist.runtime.graph import branches as recorded
+    from simdist.runtime.ops import branches
     from simdist.runtime.ops.branches import _FAILED, untaken
     rec = execution.current().recorder
     if rec is not None and recorded.recordable(rec):
@@ -93,12 +95,27 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
         flat, count = rec.loop_state
     else:
         flat, count = flat0, 0
-    while limit is None or count < limit:
-        if not bool(np.asarray(_read(run_cond(flat)))):
-            break
-        flat = run_body(flat)
-        count += 1
-    return nest.pack_sequence_as(structure, flat)
+    c = execution.current()
+    seen = branches.Captures() if c.tapes or c.aside is not None else None
+    with branches.observing(seen) if seen is not None else contextlib.nullcontext():
+        while limit is None or count < limit:
+            if not bool(np.asarray(_read(run_cond(flat)))):
+                break
+            flat = run_body(flat)
+            count += 1
+    result = nest.pack_sequence_as(structure, flat)
+    if seen is not None:
+        # (under a tape: while_v2's While takes the loop variables and every tensor its cond and body capture as
+        # inputs, and its gradient gives each trainable one a gradient, zeros when the loop ran no iteration or
+        # the body does not differentiate it; TF traces the body even then, so it runs here untaken)
+        if count == 0:
+            untaken(lambda: run_body(flat0), observer=seen)
+        sources: list[Tensor] = []
+        for t in flat0 + list(seen.outside.values()):
+            if all(t is not o for o in sources):
+                sources.append(t)
+        result = branches.zeros_for(result, sources)
+    return result
 
 
 def _read(t: Tensor) -> np.ndarray:
