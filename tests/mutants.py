@@ -8296,8 +8296,8 @@ TRAINING_BATCH49: list[Mutant] = [
        "a distributed dataset of a one-replica strategy gives PerReplica elements (TF: plain tensors)"),
     # -- random ops
     _t("generator-alg-name-case-sensitive", "missing-error", "simdist/runtime/ops/random_generator.py",
-       "        if alg.lower() in names:\n            return names[alg.lower()]\n",
-       "        if alg in names:\n            return names[alg]\n",
+       "        canon = alg.strip().lower().replace(\"-\", \"\").replace(\"_\", \"\")\n",
+       "        canon = alg.strip().replace(\"-\", \"\").replace(\"_\", \"\")\n",
        "a Generator's algorithm name is matched case-sensitively ('PHILOX' refused; TF lower-cases it)"),
     _t("generator-skip-unscaled", "formula", "simdist/runtime/ops/random_generator.py",
        "    c = philox.skipped(s[0] | (s[1] << 64), 256 * int(delta))\n",
