@@ -176,8 +176,10 @@ class MirroredExtended(StrategyExtended):
         if all(u is None for u in updates):
             return None
         # TF's update_regroup: regrouped leaf by leaf; a leaf every copy returned as the same object
-        # stays that object, the others are Mirrored (one copy: always Mirrored)
-        return _mirror_leaves(regroup(updates, always_wrap=len(updates) == 1))
+        # stays that object, the others are Mirrored; one copy's result is returned as it is (regroup without
+        # always_wrap: a MirroredStrategy of one device gives the tensor or the copy's variable, TF 2.21
+        # observed eagerly, in a tf.function, in merge_call and in run)
+        return _mirror_leaves(regroup(updates))
 
 
 def _as_per_replica(var: Any) -> PerReplica:

@@ -810,7 +810,7 @@ def _outputs_to_tensors(out: Any) -> Any:
     import numpy as np
 
     from simdist.runtime.tensor import convert_to_tensor
-    if isinstance(out, (bool, int, float, str, np.ndarray, np.generic)):
+    if isinstance(out, (bool, int, float, complex, str, np.ndarray, np.generic)):   # (a Python complex: complex128)
         return _returned_constant(out)
     name = type(out).__name__
     if name == "TensorProto":   # (func_graph converts it as tf.constant does: its value; fz14 seed 1420261219 #90)

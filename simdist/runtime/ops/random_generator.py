@@ -50,17 +50,33 @@ _STATE_SIZE = {1: 3, 2: 2, 3: 3}   # AUTO_SELECT is managed as Philox (a 2-word 
 
 
 def _alg(alg: Any) -> int:
-    """convert_alg_to_int: an Algorithm, its lower-case name, or its number."""
+    """random_ops_util.convert_alg_to_int: an Algorithm, a name (canonicalised as TF does: stripped, lower-cased,
+    without '-' and '_', so " Philox ", "auto-select" and "three_fry" are names), or any int, which TF keeps as it
+    is: an unknown number fails where the state size is read (`_state_size`); any other type is TypeError (TF 2.21
+    observed, names45)."""
     if isinstance(alg, Algorithm):
         return alg.value
-    if isinstance(alg, (int, np.integer)) and int(alg) in _STATE_SIZE:
+    if isinstance(alg, (int, np.integer)):
         return int(alg)
     if isinstance(alg, str):
-        names = {"philox": 1, "threefry": 2, "auto_select": 3}
-        if alg.lower() in names:
-            return names[alg.lower()]
-    raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
-                     f"{[a.name.lower() for a in Algorithm]}.")
+        names = {"philox": 1, "threefry": 2, "autoselect": 3}
+        canon = alg.strip().lower().replace("-", "").replace("_", "")
+        if canon in names:
+            return names[canon]
+        raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
+                         f"{[a.name.lower() for a in Algorithm]}.")
+    raise TypeError(f"Can't convert argument `alg` (of value {alg} and type {type(alg)}) to int.")
+
+
+def _state_size(alg: int) -> int:
+    """stateful_random_ops._get_state_size: an algorithm number without a state size fails in TF 2.21 with the
+    AttributeError of its missing message helper (`stateless_random_ops.unsupported_alg_error_msg`; observed for
+    Generator.from_seed, from_state, from_key_counter, from_non_deterministic_state and create_rng_state)."""
+    size = _STATE_SIZE.get(alg)
+    if size is None:
+        raise AttributeError("module 'tensorflow.python.ops.stateless_random_ops' has no attribute "
+                             "'unsupported_alg_error_msg'")
+    return size
 
 
 def _to_int64(v: int) -> int:
@@ -71,7 +87,7 @@ def _to_int64(v: int) -> int:
 def create_rng_state(seed: Any, alg: Any) -> Tensor:
     """`tf.random.create_rng_state`: a Python int chopped into 64-bit words (low first), or a
     vector cast to int64; cut to the state size, zero-padded on the left."""
-    size = _STATE_SIZE[_alg(alg)]
+    size = _state_size(_alg(alg))
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
         s = int(seed)
         words = []
@@ -173,7 +189,7 @@ def _nondeterministic_state(alg: int) -> np.ndarray:
     k = rng.get("nondeterministic", 0)
     rng["nondeterministic"] = k + 1
     ss = np.random.SeedSequence([int(rng.get("root", 0)) & _U64, zlib.crc32(b"from_non_deterministic_state"), k])
-    return ss.generate_state(_STATE_SIZE[alg], np.uint64).view(np.int64)
+    return ss.generate_state(_state_size(alg), np.uint64).view(np.int64)
 
 
 class Generator:
@@ -208,7 +224,7 @@ class Generator:
         return {"_state_var": self._state_var}
 
     def _check_shape(self, shape: list) -> None:
-        size = _STATE_SIZE[self._alg]
+        size = _state_size(self._alg)
         if shape != [size]:
             raise ValueError(f"Shapes {shape} and [{size}] are incompatible (the state of algorithm "
                              f"{Algorithm(self._alg).name} has {size} int64 elements)")
@@ -237,7 +253,7 @@ class Generator:
         a = _alg(alg)
         c = np.asarray(counter.numpy() if isinstance(counter, Tensor) else counter).astype(np.int64).reshape(-1)
         k = np.asarray(key.numpy() if isinstance(key, Tensor) else key).astype(np.int64)
-        if c.shape != (_STATE_SIZE[a] - 1,) or k.shape != ():
+        if c.shape != (_state_size(a) - 1,) or k.shape != ():
             raise ValueError(f"from_key_counter: counter must have shape [{_STATE_SIZE[a] - 1}] and key shape [] "
                              f"(got {list(c.shape)} and {list(k.shape)})")
         return cls(state=np.concatenate([c, k.reshape(1)]), alg=a)
