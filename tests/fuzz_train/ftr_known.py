@@ -37,6 +37,20 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "prediction one float16 ulp from a threshold flips a bucket; TF's fused float16 fit step rounds once where "
         "simdist rounds after each op (grid/reference.py MIXED). Found at the session's end; which prediction flips "
         "was not checked (kfuzz40, open)."),
+    "unit-norm-cosine-matmul-order": (
+        {"arch": "unit_norm", "loss": "cosine"}, "elements off",
+        "UnitNormalization after a Dense, CosineSimilarity loss (seed 4520261201 #2: a custom loop run eagerly under "
+        "CentralStorage's two replicas, Ftrl with l2 shrinkage and clipnorm): the first step's gradients are a few "
+        "float32 ulps apart (12 of 16 kernel elements, 6e-7 relative), and by the second step 1.8e-5 relative "
+        "(-0.1039581 against TF 2.21's -0.1039605), past the grid's gradient tolerance: the unit norm divides by "
+        "the Dense output's norm, so a last-bit difference grows where the norm is small. kfuzz45 traced the first "
+        "step (one replica's batch of 2): the first value apart is the Dense's float32 MatMul [2, 4] x [4, 4], one "
+        "of 8 outputs one ulp off; the rsqrt, square sums and l2_normalize agree bit for bit on this host. TF's "
+        "Eigen MatMul on this AMD host (no oneDNN) summed this [2, 4] product as (p0 + p2) + (p1 + p3), each "
+        "product rounded, and kfuzz44's [12, 4] x [4, 4] (attention-concat-centered-rmsprop) as "
+        "fma(x2, k2, p0) + fma(x3, k3, p1) (48 of 48): the order follows the shape's kernel path; simdist's float32 "
+        "MatMul is NumPy's BLAS (runtime/ops/contraction_order.py `matmul`). Same root as "
+        "attention-concat-centered-rmsprop: TF's Eigen float32 GEMM order (kfuzz45, open)."),
     "attention-concat-centered-rmsprop": (
         {"arch": "attention_scaled", "optimizer": "rmsprop_centered_momentum"}, "elements off",
         "Attention(use_scale=True, score_mode='concat') under RMSprop(centered=True, momentum=0.6) (seed 4320261203 "
