@@ -316,13 +316,13 @@ def _widen5(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
         cfg = {**cfg, "arch": nested}
     elif b < 0.1 and fit and cfg.get("model_form") is None and valid({**cfg, "arch": "shared_two_inputs"}):
         cfg = {**cfg, "arch": "shared_two_inputs"}
-    if c < 0.2 and fit and cfg.get("feed") is None and "validation_split" not in opts:
-        # (a generator only under the default strategy: with a strategy captured, Keras's symbolic build takes a
-        # batch from a first iterator whose prefetch thread pulls from the same Python generator, so TF 2.21's
-        # batches after it depend on the thread's timing, kfuzz45: seed 4520261202 #0 and #32 under
-        # MirroredStrategy(2), two TF runs of one program saw different batches)
-        generator_ok = cfg["strategy"] == "default" and cfg.get("strategy_form") is None
-        cfg = {**cfg, "feed": feed if generator_ok or feed != "generator" else "pydataset"}
+    if c < 0.2 and fit and cfg.get("feed") is None and "validation_split" not in opts \
+            and cfg["strategy"] == "default" and cfg.get("strategy_form") is None:
+        # (only under the default strategy: with a strategy captured, Keras's symbolic build takes a batch from a
+        # first iterator whose prefetch thread pulls from the same Python generator or PyDataset iteration, so TF
+        # 2.21's batches after it depend on the thread's timing, kfuzz45: seed 4520261202 #0 and #32, a generator,
+        # and 4520261203 #36, a PyDataset, under MirroredStrategy(2): two TF runs of one program differed)
+        cfg = {**cfg, "feed": feed}
     if d < 1 / 6 and fit:
         cfg = {**cfg, "compile_kw": "run_eagerly"}
     elif d < 1 / 6 + 0.1 and fit:
