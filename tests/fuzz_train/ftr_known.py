@@ -37,6 +37,38 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "prediction one float16 ulp from a threshold flips a bucket; TF's fused float16 fit step rounds once where "
         "simdist rounds after each op (grid/reference.py MIXED). Found at the session's end; which prediction flips "
         "was not checked (kfuzz40, open)."),
+    "bn-two-row-replica-batch": (
+        {"arch": "dense_bn_dropout", "mode": "ctl_eager", "strategy": "mirrored2"}, "elements off",
+        "Dense without bias + BatchNormalization + Dropout in a custom loop run eagerly under MirroredStrategy(2), "
+        "replica batches of 2 rows (seed 4520261203 #10: Adafactor with EMA overwrites, Hinge): the first step's "
+        "gradients already differ from TF 2.21's in 12 of 20 kernel elements (2e-7 absolute, within the tolerance), "
+        "and by the second step 4 of 20 are 4e-5 relative apart (0.1448552 on simdist, 0.1448613 on TF): batch "
+        "statistics over two rows cancel (x - mean of two close values), so last-bit differences of the Dense's "
+        "output grow; a second TF run gave the same answer. Not traced op by op (kfuzz45, found at the session's "
+        "end): presumed the float32 MatMul order of unit-norm-cosine-matmul-order (simdist's BLAS against TF's "
+        "Eigen order), open."),
+    "unit-norm-cosine-matmul-order": (
+        {"arch": "unit_norm", "loss": "cosine"}, "elements off",
+        "UnitNormalization after a Dense, CosineSimilarity loss (seed 4520261201 #2: a custom loop run eagerly under "
+        "CentralStorage's two replicas, Ftrl with l2 shrinkage and clipnorm): the first step's gradients are a few "
+        "float32 ulps apart (12 of 16 kernel elements, 6e-7 relative), and by the second step 1.8e-5 relative "
+        "(-0.1039581 against TF 2.21's -0.1039605), past the grid's gradient tolerance: the unit norm divides by "
+        "the Dense output's norm, so a last-bit difference grows where the norm is small. kfuzz45 traced the first "
+        "step (one replica's batch of 2): the first value apart is the Dense's float32 MatMul [2, 4] x [4, 4], one "
+        "of 8 outputs one ulp off; the rsqrt, square sums and l2_normalize agree bit for bit on this host. TF's "
+        "Eigen MatMul on this AMD host (no oneDNN) summed this [2, 4] product as (p0 + p2) + (p1 + p3), each "
+        "product rounded, and kfuzz44's [12, 4] x [4, 4] (attention-concat-centered-rmsprop) as "
+        "fma(x2, k2, p0) + fma(x3, k3, p1) (48 of 48): the order follows the shape's kernel path; simdist's float32 "
+        "MatMul is NumPy's BLAS (runtime/ops/contraction_order.py `matmul`). Same root as "
+        "attention-concat-centered-rmsprop: TF's Eigen float32 GEMM order (kfuzz45, open)."),
+    "mixed-bfloat16-mape": (
+        {"policy": "mixed_bfloat16", "loss": "mape"}, "elements off",
+        "mixed_bfloat16 (float32 heads) with MeanAbsolutePercentageError (seed 4520261201 #25 on the final generator: "
+        "a backwards LSTM, AdamW with InverseTimeDecay, partial batches, validation_split): 1 of 8 and 1 of 12 of "
+        "AdamW's first-moment elements past the MIXED tolerance (-1.0813 on simdist, -1.0604 on TF 2.21), every "
+        "weight, loss and metric within it. MAPE divides by targets near 0.05, so a bfloat16 rounding difference "
+        "of the LSTM's activations (8 bits of mantissa) moves a gradient by percents, as mixed-float16-mape-ftrl "
+        "does in float16. Found at the session's end; which op rounds differently was not traced (kfuzz45, open)."),
     "attention-concat-centered-rmsprop": (
         {"arch": "attention_scaled", "optimizer": "rmsprop_centered_momentum"}, "elements off",
         "Attention(use_scale=True, score_mode='concat') under RMSprop(centered=True, momentum=0.6) (seed 4320261203 "

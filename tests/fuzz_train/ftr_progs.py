@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, BN_ARCHS, CALLBACKS as V_CALLBACKS, CHECKPOINT_CB,
+from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, ARCHS5, CSV_POST, CSV_PRE, EVAL_STEPS_SRC,
+                       CTL_PSS, GENERATOR_SRC, NESTED_ARCHS, OPT_EXTRAS, PYDATASET_SRC, WEIGHTS_H5_SRC, BN_ARCHS, CALLBACKS as V_CALLBACKS, CHECKPOINT_CB,
                        CHECKPOINT_POST, CHECKPOINT_PRE, CUSTOM_MODEL, CUSTOM_TEST_STEP, KERAS_FILE_SRC, LAMBDA_LINE,
                        LOGS_CALLBACK, LOSS_STRINGS, LOSSES as V_LOSSES, OPTIMIZERS as V_OPTIMIZERS, PREDICT_ODD_SRC,
                        RANDOM_ARCHS, REDUCTIONS, SCHEDULES, SETS_LR, TEXT2_ARCHS, TEXT_ARCHS, TRAINING_CALL_SRC,
@@ -27,13 +28,14 @@ from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, BN_ARCHS, CALLBA
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
-ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS}
+ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
-ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS)
-TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2")
+ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
+                  and k not in ARCHS5)
+TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
 #: strategy -> weight (MirroredStrategy(3) programs take TF the longest)
 STRATEGY_WEIGHTS = {"default": 3, "one_device": 2, "mirrored2": 3, "mirrored3": 1, "central2": 1}
@@ -290,6 +292,58 @@ def _widen4(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _widen5(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz45's vocabulary, drawn from a generator of its own (``[seed, index, 7]``), so the programs it leaves
+    alone keep their configuration, source and hash: a model nested as a layer (a Sequential or a functional
+    Model, ``arch=nested_*``, one one-input program in ten) or a shared layer over two inputs
+    (``arch=shared_two_inputs``, one fit program in ten); fit fed by a Python generator with steps_per_epoch or
+    a keras.utils.PyDataset (``feed=generator`` / ``feed=pydataset``, one fit program in five without a
+    dataset or validation_split); compile with ``run_eagerly=True`` (one fit program in six) or
+    ``jit_compile=False`` (one in ten); evaluate and predict with ``steps`` (``eval_steps=yes``, one fit program
+    in four); a CSVLogger read back (``csv_logger=yes``, one in five); the weights saved to a .weights.h5 file,
+    loaded into a fresh compiled model and fit continued (``weights_h5=continue``, one fit program in five without
+    another persistence); clipping beside EMA or weight decay on the optimizer (``opt_extra``, one program in
+    five without a common option); the mixed_bfloat16 policy with float32 heads, as the Keras guide writes mixed
+    precision (``policy=mixed_bfloat16``, one float32 fit program in eight, not CentralStorage's)."""
+    a, b, c, d, e, f, g, h, i = side.random(9)
+    nested = _pick(side, NESTED_ARCHS)
+    feed = _pick(side, ("generator", "pydataset"))
+    extra = _pick(side, sorted(OPT_EXTRAS))
+    fit = cfg["mode"] == "fit"
+    opts = [o for o in cfg.get("fitopts", "").split(",") if o]
+    if a < 0.1 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and valid({**cfg, "arch": nested}):
+        cfg = {**cfg, "arch": nested}
+    elif b < 0.1 and fit and cfg.get("model_form") is None and valid({**cfg, "arch": "shared_two_inputs"}):
+        cfg = {**cfg, "arch": "shared_two_inputs"}
+    if c < 0.2 and fit and cfg.get("feed") is None and "validation_split" not in opts \
+            and cfg["strategy"] == "default" and cfg.get("strategy_form") is None:
+        # (only under the default strategy: with a strategy captured, Keras's symbolic build takes a batch from a
+        # first iterator whose prefetch thread pulls from the same Python generator or PyDataset iteration, so TF
+        # 2.21's batches after it depend on the thread's timing, kfuzz45: seed 4520261202 #0 and #32, a generator,
+        # and 4520261203 #36, a PyDataset, under MirroredStrategy(2): two TF runs of one program differed)
+        cfg = {**cfg, "feed": feed}
+    if d < 1 / 6 and fit:
+        cfg = {**cfg, "compile_kw": "run_eagerly"}
+    elif d < 1 / 6 + 0.1 and fit:
+        cfg = {**cfg, "compile_kw": "jit_compile_false"}
+    if e < 0.25 and fit:
+        cfg = {**cfg, "eval_steps": "yes"}
+    if f < 0.2 and fit:
+        cfg = {**cfg, "csv_logger": "yes"}
+    if g < 0.2 and fit and cfg["persist"] == "none" and cfg.get("save") is None:
+        cfg = {**cfg, "weights_h5": "continue"}
+    if h < 0.2 and cfg["common"] == "none":
+        cfg = {**cfg, "opt_extra": extra}
+    if i < 0.125 and fit and cfg["policy"] == "float32" and cfg["strategy"] != "central2":
+        cfg = {**cfg, "policy": "mixed_bfloat16"}
+    if side.random() < 0.5 and cfg["mode"] != "fit" and cfg["strategy"] in ("default", "one_device") \
+            and cfg.get("strategy_form") is None and cfg["common"] not in ("grad_accum", "ema_overwrite"):
+        # (drawn last: the draws above stay; not the optimizer's cond merge_calls in a traced replica context)
+        cfg = {**cfg, "strategy_form": "pss"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -313,6 +367,8 @@ def _opt_source(cfg: dict[str, str]) -> str:
     if "schedule" in common:
         lr = common.pop("schedule").format(lr=lr)
     opts.update(common)
+    for k, v in OPT_EXTRAS.get(cfg.get("opt_extra", ""), {}).items():   # (kfuzz45: the optimizer's own win)
+        opts.setdefault(k, v)
     args = [f"learning_rate={lr}"] + [f"{k}={v!r}" for k, v in opts.items()]
     src = f"tf.keras.optimizers.{cls}({', '.join(args)})"
     return f"tf.keras.optimizers.{wrap.replace('OPT', src)}" if wrap else src
@@ -336,7 +392,8 @@ def _build_source(cfg: dict[str, str]) -> str:
     heads_src = []
     for i, loss in enumerate(heads):
         _, units, act = LOSSES[loss][:3]
-        heads_src.append(f"tf.keras.layers.Dense({units}, activation={act!r}{reg}, name='out{i}')")
+        f32 = ", dtype='float32'" if cfg["policy"] == "mixed_bfloat16" else ""   # (kfuzz45: the guide's float32 heads)
+        heads_src.append(f"tf.keras.layers.Dense({units}, activation={act!r}{reg}, name='out{i}'{f32})")
         body.append(f"out{i} = {heads_src[-1]}(h)")
     outs = "out0" if len(heads) == 1 else "[out0, out1]"
     model_cls = "CustomModel" if cfg.get("model") == "custom_train_step" else "tf.keras.Model"
@@ -400,12 +457,15 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
         cfg = _widen2(cfg, np.random.default_rng([seed, index, 4]))
         cfg = _widen3(cfg, np.random.default_rng([seed, index, 5]))
         cfg = _widen4(cfg, np.random.default_rng([seed, index, 6]))
+        cfg = _widen5(cfg, np.random.default_rng([seed, index, 7]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
     reduction = None if cfg["reduction"] == "None" else cfg["reduction"]
     make = ("tf.distribute.MultiWorkerMirroredStrategy()" if cfg.get("strategy_form") == "mwms"
+            else "cluster.strategy" if cfg.get("strategy_form") == "pss"   # (kfuzz45: 2 workers, 1 ps)
             else f"backend.make_strategy({kind!r}, {replicas})")
     custom = CUSTOM_MODEL + (CUSTOM_TEST_STEP if cfg.get("test_step") == "yes" else "")
-    lines = [f"strategy = {make}", grid.PRELUDE,
+    pss = "cluster = backend.make_ps_cluster(workers=2, ps=1)\n" if cfg.get("strategy_form") == "pss" else ""
+    lines = [f"{pss}strategy = {make}", grid.PRELUDE,
              custom if cfg.get("model") == "custom_train_step" else "", _build_source(cfg)]
     params: dict[str, Any] = {"seed": int(rng.integers(1, 2 ** 31))}
     opts = [o for o in cfg.get("fitopts", "").split(",") if o]
@@ -462,6 +522,18 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
             feed = ("ds.repeat(), steps_per_epoch=%d" % (n // bs) if cfg.get("steps_per_epoch") == "repeat"
                     else "ds")   # (kfuzz44: a repeated dataset, epochs of the full batches' count)
             fit = _DATASET + fit.replace(_FIT_CALL, f"hist = model.fit({feed}, epochs=epochs,")
+        if cfg.get("feed") in ("generator", "pydataset"):   # (kfuzz45)
+            nb = -(-n // bs)
+            feed = ("gen(), steps_per_epoch=%d" % nb if cfg["feed"] == "generator"   # (a PyDataset is shuffled by
+                    else "Batches(), shuffle=%s" % ("shuffle" in opts))   # default: by Python's seeded random)
+            fit = ({"generator": GENERATOR_SRC, "pydataset": PYDATASET_SRC}[cfg["feed"]]
+                   + fit.replace(_FIT_CALL, f"hist = model.fit({feed}, epochs=epochs,"))
+        if cfg.get("compile_kw") is not None:   # (kfuzz45)
+            kw = {"run_eagerly": "run_eagerly=True", "jit_compile_false": "jit_compile=False"}[cfg["compile_kw"]]
+            fit = fit.replace("steps_per_execution=SPE)", f"steps_per_execution=SPE, {kw})")
+        if cfg.get("csv_logger") == "yes":   # (kfuzz45)
+            callbacks += " + [tf.keras.callbacks.CSVLogger(csv_file)]"
+            fit = CSV_PRE + fit
         if cfg.get("outputs_form") == "dict":
             fit = _DICT_TARGETS + fit
         if "shuffle" in opts:
@@ -478,6 +550,12 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
             body += TRAINING_CALL_SRC
         if cfg.get("predict_odd") == "yes":
             body += PREDICT_ODD_SRC
+        if cfg.get("csv_logger") == "yes":
+            body += CSV_POST
+        if cfg.get("eval_steps") == "yes":
+            body += EVAL_STEPS_SRC
+        if cfg.get("weights_h5") == "continue":
+            body += WEIGHTS_H5_SRC.replace("LOSS", loss).replace("METRICS", metrics)
         if cfg.get("inputs_form") == "dict":   # (kfuzz43: the inputs by their names)
             body = _DICT_INPUTS + re.sub(r"\bx\[:(\d)\]", r"{k: a[:\1] for k, a in x.items()}", body)
         elif ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input
@@ -485,7 +563,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
         params.update(x=x, y=y, batch_size=bs, epochs=epochs, fit_kwargs=fit_kwargs)
     else:
         x, y = _data(cfg, rng, int(_pick(rng, (8, 12))))
-        body = (grid.CTL.replace("LOSS_NONE", _loss_source(cfg["loss"], "none", force=True))
+        ctl = CTL_PSS if cfg.get("strategy_form") == "pss" else grid.CTL
+        body = (ctl.replace("LOSS_NONE", _loss_source(cfg["loss"], "none", force=True))
                 .replace("USE_FUNCTION", str(cfg["mode"] == "ctl_function")))
         if cfg.get("ctl_form") == "apply":   # (kfuzz44: optimizer.apply, a tf.function without XLA)
             body = (body.replace("opt.apply_gradients(zip(grads, model.trainable_variables))",

@@ -292,3 +292,129 @@ class LogsReader(tf.keras.callbacks.Callback):
 PREDICT_ODD_SRC = '''\
 obs["predict/odd"] = np.asarray(model.predict(x[:7], batch_size=5, verbose=0))
 '''
+
+#: kfuzz45's vocabulary, drawn by ftr_progs._widen5's generator of its own.
+#: A shared layer applied to two inputs (a siamese pair, ``arch=shared_two_inputs``) and a model nested in the
+#: functional model as a layer (a Sequential or a functional Model, ``arch=nested_*``).
+ARCHS5: dict[str, tuple[str, Any, tuple[str, ...]]] = {
+    "shared_two_inputs": ("float2", ((4,), (4,)), (f"shared = {_L}Dense(3, activation='tanh', name='shared')",
+                                                   "a = shared(in0)",
+                                                   "b = shared(in1)",
+                                                   f"h = {_L}Concatenate()([a, b, {_L}Subtract()([a, b])])")),
+    "nested_sequential": ("float", (4,), (f"inner = tf.keras.Sequential([{_L}Dense(5, activation='relu'), "
+                                          f"{_L}Dense(3)], name='inner')",
+                                          "h = inner(h)")),
+    "nested_functional": ("float", (4,), ("i2 = tf.keras.Input((4,))",
+                                          f"inner = tf.keras.Model(i2, {_L}Dense(3, activation='elu')("
+                                          f"{_L}Dense(4)(i2)), name='inner')",
+                                          "h = inner(h)",
+                                          f"h = {_L}Dense(3, activation='relu')(h)")),
+}
+NESTED_ARCHS = ("nested_sequential", "nested_functional")
+
+#: fit fed by a Python generator of the batches (with steps_per_epoch) or a keras.utils.PyDataset of them
+#: (``feed=generator`` / ``feed=pydataset``): the sample weights in the batches, validation data kept as arrays.
+BATCHES_SRC = """\
+fit_kwargs = dict(fit_kwargs)   # (the program's parameters stay as drawn: their hash names TF's answer)
+def _tup(v):
+    return tuple(v) if isinstance(v, list) else v
+_sw = fit_kwargs.pop("sample_weight", None)
+_nb = -(-len(tf.nest.flatten(x)[0]) // batch_size)
+def _batch(i):
+    s = slice(i * batch_size, (i + 1) * batch_size)
+    xb = _tup(tf.nest.map_structure(lambda a: a[s], x))
+    yb = _tup(tf.nest.map_structure(lambda a: a[s], y))
+    return (xb, yb) if _sw is None else (xb, yb, _sw[s])
+"""
+GENERATOR_SRC = BATCHES_SRC + """\
+def gen():
+    while True:
+        for i in range(_nb):
+            yield _batch(i)
+"""
+PYDATASET_SRC = BATCHES_SRC + """\
+class Batches(tf.keras.utils.PyDataset):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+    def __len__(self):
+        return _nb
+    def __getitem__(self, i):
+        return _batch(i)
+"""
+#: A CSVLogger beside the other callbacks, its file read back after fit (``csv_logger=yes``).
+CSV_PRE = '''\
+import csv as _csv, os as _os, re as _re2, tempfile as _tempfile
+csv_file = _os.path.join(_tempfile.mkdtemp(), "log.csv")
+'''
+CSV_POST = '''\
+with open(csv_file, newline="") as _f:
+    _rows = list(_csv.reader(_f))
+obs["cb_keys/csv"] = np.asarray([_re2.sub(r"_\\d+$", "", k) for k in _rows[0]])
+for _r, _row in enumerate(_rows[1:]):
+    for _k, _v in zip(_rows[0], _row):
+        obs[f"history/csv_e{_r}_{_k}"] = np.float64("nan" if _v == "NA" else _v)   # (a key an epoch lacks)
+'''
+#: evaluate and predict cut at two steps (``eval_steps=yes``).
+EVAL_STEPS_SRC = '''\
+ev_s = model.evaluate(x, y, batch_size=batch_size, steps=2, verbose=0, return_dict=True)
+for key in sorted(ev_s):
+    obs[f"evaluate/steps_{key}"] = np.float64(ev_s[key])
+obs["predict/steps"] = np.stack([np.asarray(p) for p in tf.nest.flatten(
+    model.predict(x, batch_size=batch_size, steps=2, verbose=0))])
+'''
+#: The weights saved to a .weights.h5 file, loaded into a fresh compiled model, and fit continued on both
+#: (``weights_h5=continue``: the loaded model's optimizer starts afresh).
+WEIGHTS_H5_SRC = '''\
+import os, tempfile
+wpath = os.path.join(tempfile.mkdtemp(), "cont.weights.h5")
+model.save_weights(wpath)
+with strategy.scope():
+    model_w, opt_w = build()
+    model_w.compile(optimizer=opt_w, loss=LOSS, metrics=METRICS)
+model_w.load_weights(wpath)
+obs["loaded_weights/weights_h5"] = flat(model_w)
+hw = model_w.fit(x, y, batch_size=batch_size, epochs=2, shuffle=False, verbose=0)
+obs["continued_weights/weights_h5"] = flat(model_w)
+for key in sorted(hw.history):
+    obs[f"history/weights_h5_{key}"] = np.asarray(hw.history[key], dtype=np.float64)
+'''
+#: Options added to the optimizer (``opt_extra``; the optimizer's own options win): clipping beside EMA or
+#: weight decay, as people combine them.
+OPT_EXTRAS: dict[str, dict[str, Any]] = {
+    "clipnorm_ema": {"clipnorm": 1.0, "use_ema": True, "ema_momentum": 0.9},
+    "wd_global_clipnorm": {"weight_decay": 0.02, "global_clipnorm": 1.0},
+    "clipvalue_wd": {"clipvalue": 0.5, "weight_decay": 0.01},
+}
+#: A custom loop under ParameterServerStrategy (``strategy_form=pss``: 2 workers and 1 ps; TF: in-process
+#: servers): Keras 3 has no ParameterServerStrategy fit (clause keras.fit.pss-refused), so PS training is a
+#: loop of steps a ClusterCoordinator schedules on the workers, each joined and fetched before the next.
+CTL_PSS = '''\
+with strategy.scope():
+    model, opt = build()
+    opt.build(model.trainable_variables)   # slots before any tf.function (optim.build-in-function)
+    loss_obj = LOSS_NONE
+GB = 4
+def step(xb, yb):
+    with tf.GradientTape() as tape:
+        pred = model(xb, training=True)
+        loss = tf.nn.compute_average_loss(loss_obj(yb, pred), global_batch_size=GB)
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables))
+    return loss, [tf.convert_to_tensor(g) for g in grads]
+def replicated(xb, yb):
+    return strategy.run(step, args=(xb, yb))
+replicated = tf.function(replicated)
+for epoch in range(2):
+    for k in range(0, len(y), GB):
+        rv = cluster.coordinator.schedule(replicated, args=(tf.constant(x[k:k + GB]), tf.constant(y[k:k + GB])))
+        cluster.coordinator.join()
+        loss, grads = rv.fetch()
+        n = len([k2 for k2 in obs if k2.startswith("step_loss/")])
+        obs[f"step_loss/{n}"] = np.asarray(loss)
+        for j, g in enumerate(grads):
+            obs[f"step_grad/{n}/{j}"] = np.asarray(g)
+        obs[f"step_weights/{n}"] = flat(model)
+for i, v in enumerate(opt_vars(opt)):
+    obs[f"optimizer_var/{i}"] = v
+obs["predict"] = np.asarray(backend.to_numpy(model(x[:5], training=False)))
+'''

@@ -69,14 +69,17 @@ def test_programs_reach_the_vocabulary() -> None:
     regularizers and weighted metrics, dict losses and targets, .keras files saved and loaded, ModelCheckpoint,
     callbacks on the validation loss and the model called in training mode (kfuzz43), the one-worker
     MultiWorkerMirroredStrategy, Lambda layers, activity regularizers, the custom test_step, a callback reading the logs,
-    predict by odd batches, a repeated dataset with steps_per_epoch and a custom loop's optimizer.apply (kfuzz44)."""
+    predict by odd batches, a repeated dataset with steps_per_epoch and a custom loop's optimizer.apply (kfuzz44); nested
+    models, a shared layer over two inputs, generator and PyDataset feeds, run_eagerly and jit_compile=False,
+    evaluate/predict with steps, a CSVLogger, .weights.h5 continued training, optimizer extras, mixed_bfloat16 and
+    custom loops under ParameterServerStrategy (kfuzz45)."""
     cs = [make_program(SEED, i) for i in range(600)]
     for factor, levels in (("arch", ARCHS), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
         drawn = {c.config[factor] for c in cs}
         assert drawn == set(levels), f"600 programs never draw {factor} {sorted(set(levels) - drawn)}"
     for factor, want in (("mode", {"fit", "ctl_eager", "ctl_function"}),
                          ("strategy", {"default", "one_device", "mirrored2", "mirrored3", "central2"}),
-                         ("outputs", {"1", "2"}), ("policy", {"float32", "mixed_float16"}),
+                         ("outputs", {"1", "2"}), ("policy", {"float32", "mixed_float16", "mixed_bfloat16"}),
                          ("persist", {"none", "weights_file", "checkpoint"})):
         drawn = {c.config[factor] for c in cs}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
@@ -87,14 +90,18 @@ def test_programs_reach_the_vocabulary() -> None:
     assert any(c.params.get("x") is not None and len(c.params["x"]) % c.params.get("batch_size", 1) for c in cs), \
         "no partial last batch in 600 programs"
     for factor, want in (("model", {"custom_train_step"}), ("loss_form", {"string"}),   # (kfuzz41's side draws)
-                         ("model_form", {"sequential", "subclassed"}), ("feed", {"dataset"}),   # (kfuzz42's)
+                         ("model_form", {"sequential", "subclassed"}),   # (kfuzz42's; kfuzz45's feeds)
+                         ("feed", {"dataset", "generator", "pydataset"}),
                          ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"}),
                          ("outputs_form", {"dict"}), ("save", {"keras_file"}),   # (kfuzz43's)
                          ("checkpoint_cb", {"best"}), ("val_callbacks", {"early_stopping_val", "reduce_lr_val"}),
                          ("training_call", {"yes"}),
-                         ("strategy_form", {"mwms"}), ("lambda_layer", {"yes"}),   # (kfuzz44's)
+                         ("strategy_form", {"mwms", "pss"}), ("lambda_layer", {"yes"}),   # (kfuzz44's, kfuzz45's pss)
                          ("activity_regularizer", {"l1", "l2"}), ("test_step", {"yes"}), ("logs_callback", {"yes"}),
-                         ("predict_odd", {"yes"}), ("steps_per_epoch", {"repeat"}), ("ctl_form", {"apply"})):
+                         ("predict_odd", {"yes"}), ("steps_per_epoch", {"repeat"}), ("ctl_form", {"apply"}),
+                         ("compile_kw", {"run_eagerly", "jit_compile_false"}), ("eval_steps", {"yes"}),   # (kfuzz45's)
+                         ("csv_logger", {"yes"}), ("weights_h5", {"continue"}),
+                         ("opt_extra", {"clipnorm_ema", "wd_global_clipnorm", "clipvalue_wd"})):
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     customs = [c for c in cs if c.config.get("model") == "custom_train_step"]
@@ -107,14 +114,28 @@ def test_programs_reach_the_vocabulary() -> None:
               "lambda_layer": "layers.Lambda(lambda t:", "activity_regularizer": "activity_regularizer=tf.keras.",
               "test_step": "    def test_step(self, data):", "logs_callback": "+ [LogsReader()]",
               "predict_odd": 'obs["predict/odd"] = np.asarray(model.predict(', "steps_per_epoch": "model.fit(ds.repeat(), steps_per_epoch=",
-              "ctl_form": "opt.apply(grads, model.trainable_variables)"}
+              "ctl_form": "opt.apply(grads, model.trainable_variables)",
+              "compile_kw": "steps_per_execution=", "eval_steps": "model.evaluate(x, y, batch_size=batch_size, steps=2,",
+              "csv_logger": "+ [tf.keras.callbacks.CSVLogger(csv_file)]", "weights_h5": "model_w.load_weights(wpath)"}
     for c in cs:
         for factor, text in checks.items():
+            if factor == "strategy_form" and c.config.get(factor) == "pss":
+                continue   # (checked below)
+            if factor == "training_call" and c.config["arch"] == "shared_two_inputs":
+                text = "model([a[:4] for a in x], training=True)"   # (kfuzz45's two-input swap: each input's rows)
             assert factor not in c.config or text in c.source, f"program {c.index} ({factor}) has no {text!r}"
     forms = {"sequential": "model = tf.keras.Sequential([", "subclassed": "    def call(self, h):"}
     for c in cs:
         form = c.config.get("model_form")
         assert form is None or forms[form] in c.source, f"program {c.index} ({form}) does not build its model so"
+        feed = c.config.get("feed")
+        assert feed != "generator" or ("hist = model.fit(gen(), steps_per_epoch=" in c.source
+                                       and c.config["strategy"] == "default" and "strategy_form" not in c.config), \
+            f"program {c.index} (feed=generator) does not fit on the generator under the default strategy"
+        assert feed != "pydataset" or "hist = model.fit(Batches(), shuffle=" in c.source, \
+            f"program {c.index} (feed=pydataset) does not fit on the PyDataset"
+        assert c.config.get("strategy_form") != "pss" or "cluster.coordinator.schedule(replicated" in c.source, \
+            f"program {c.index} (strategy_form=pss) does not schedule its steps"
         assert c.config.get("feed") != "dataset" or "hist = model.fit(ds, epochs=epochs," in c.source or \
             "hist = model.fit(ds.repeat(), steps_per_epoch=" in c.source, \
             f"program {c.index} (feed=dataset) does not fit on the dataset"

@@ -645,11 +645,27 @@ class Trainer:
                 self._compile_metrics.build(y, y_pred)
             if compile_loss_unbuilt:
                 self._compile_loss.build(y, y_pred)
+                self._symbolic_compute_loss(x, y, y_pred, sample_weight)
         if optimizer_unbuilt:
             self.optimizer.build(self._trainer_trainable_weights())
         post_build = getattr(self, "_post_build", None)
         if callable(post_build):
             post_build()
+
+    def _symbolic_compute_loss(self, x: Any, y: Any, y_pred: Any, sample_weight: Any) -> None:
+        """Keras 3.15's `_symbolic_build` (the TF trainer's, with a captured strategy) builds the compiled loss by
+        `backend.compute_output_spec(self._compute_loss, x, y, y_pred, sample_weight=..., training=False)`: the
+        loss computed in a scratch graph that never runs, so the step's loss code meets graph-mode conversion
+        before the first step, run_eagerly or not (kfuzz45: np.float64 loss weights beside a float32
+        regularization loss under MirroredStrategy with run_eagerly=True: TF's TypeError "Cannot convert a list
+        containing a tensor of dtype <dtype: 'float32'> to <dtype: 'float64'>", not the eager Pack error). Here:
+        the same computation as a tf.function AutoGraph does not convert (its errors unframed), on probes in a
+        StatelessScope (keras_tensor.compute_output_spec: no variable write, a loss tracker's included, persists)."""
+        from simdist.keras.keras_tensor import compute_output_spec  # noqa: PLC0415
+
+        def scratch() -> None:
+            compute_output_spec(self._compute_loss, x, y, y_pred, sample_weight=sample_weight, training=False)
+        tf.function(scratch, autograph=False)()
 
     def _output_spec(self, x: Any) -> Any:
         """What the model outputs for `x` (shapes and structure), without changing any state:
