@@ -457,3 +457,44 @@ def test_blind48_rms_normalization_epsilon(keras, epsilon):
     layer = keras.layers.RMSNormalization() if epsilon is None else keras.layers.RMSNormalization(epsilon=epsilon)
     got = np.asarray(_np(layer(_ROWS)))
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=f"RMSNormalization(epsilon={epsilon})")
+
+
+# -- the progress bar's count of steps, known or unknown ----------------------------------------------------------------
+def _progress_lines(text):
+    """The output's lines without ANSI colours, timings, loss values and padding (which differ run to run)."""
+    import re
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text).replace("\x08", "")
+    text = re.sub(r"\d+(\.\d+)?(ms|us|s)(/step)?", "T", text)
+    text = re.sub(r"(loss|val_loss): [-\d.e+]+", r"\1: L", text)
+    return [ln.strip() for ln in re.split(r"[\r\n]", re.sub(r" {2,}", " ", text)) if ln.strip()]
+
+
+@clause("keras.callback.option-coverage", ref="tf221")
+@pytest.mark.parametrize("unknown", [False, True])
+@pytest.mark.parametrize("method", ["fit", "fit with validation", "evaluate", "predict"])
+def test_blind48_progress_bar_counts_every_step(keras, tf, capsys, method, unknown):
+    """verbose=1 over 3 batches of a dataset (5 rows, batch 2), its cardinality known or unknown (a filter): the last
+    line is the finalized bar "3/3 ━━━━…" (ProgbarLogger counts batch + 1 steps; an unknown target becomes the steps
+    seen), each of fit's 2 epochs has an "Epoch i/2" line, and only fit with validation data prints val_loss, once per
+    epoch (Keras 3.15; the intermediate lines depend on the time between updates and are not compared)."""
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer=keras.optimizers.SGD(0.01), loss="mse")
+    x, y = np.ones((5, 2), "float32"), np.ones((5, 1), "float32")
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(2)
+    if unknown:
+        ds = ds.filter(lambda a, b: True)
+    capsys.readouterr()
+    if method.startswith("fit"):
+        model.fit(ds, epochs=2, verbose=1, validation_data=ds if "validation" in method else None)
+    elif method == "evaluate":
+        model.evaluate(ds, verbose=1)
+    else:
+        model.predict(ds.map(lambda a, b: a), verbose=1)
+    lines = _progress_lines(capsys.readouterr().out)
+    epochs = 2 if method.startswith("fit") else 0
+    assert lines and lines[-1].startswith("3/3 ━"), f"{method} (unknown cardinality {unknown}): expected the last " \
+                                                   f"line to be the finalized bar '3/3 ━…', got {lines[-1:]}"
+    got = (sum(ln.startswith("Epoch ") for ln in lines), sum("val_loss" in ln for ln in lines))
+    want = (epochs, epochs if "validation" in method else 0)
+    assert got == want, f"{method} (unknown cardinality {unknown}): expected (Epoch lines, val_loss lines) {want}, " \
+                        f"got {got} in {lines}"
