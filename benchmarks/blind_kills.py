@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47 or 49. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48 or 49. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -22,7 +22,8 @@ batch 36 in "Thirty-eighth session, 2026-12-04: a thirty-sixth blind batch"; bat
 2026-12-04: a forty-second blind batch"; batch 43 in "Forty-second session, 2026-12-04: a forty-third blind batch"; batch 44 in "Forty-third session,
 2026-12-05: a forty-fourth blind batch"; batch 45 in "Forty-third session, 2026-12-05: a forty-fifth blind batch"; batch 46 in
 "Forty-fourth session, 2026-12-05: a forty-sixth blind batch"; batch 47 in "Forty-fourth session, 2026-12-05: a
-forty-seventh blind batch"; batch 49 in "Forty-fifth session, 2026-12-05: a forty-ninth blind batch".
+forty-seventh blind batch"; batch 48 in "Forty-fifth session, 2026-12-05: a forty-eighth blind batch"; batch 49 in
+"Forty-fifth session, 2026-12-05: a forty-ninth blind batch".
 """
 
 from __future__ import annotations
@@ -191,6 +192,11 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "checkpoint-model-optimizer-dropped", "keras-file-own-build-not-called", "batch-reduce-shortcut-multi-value",
             "generator-binomial-threefry-accepted"],
            "blind47"),
+    "48": (["convlstm-return-state-shape-with-steps", "random-flip-inference-not-cast",
+            "lookup-output-shape-pad-to-max-ignored", "attention-output-shape-query-dim",
+            "gqa-output-shape-dims-unchecked", "reshape-target-shape-unchecked", "r2-score-rank-check-and",
+            "layer-norm-rms-scaling-dropped", "progbar-seen-off-by-one"],
+           "blind48"),
     "49": (["sample-weight-dict-outputs-insertion-order", "loss-weights-list-packed-insertion-order",
             "tape-slices-not-densified", "tape-records-stop-gradient", "pop-tape-unrecorded-accepted",
             "returned-constant-error-class", "load-variable-colon-zero-kept", "reader-scalar-as-array",

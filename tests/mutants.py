@@ -8178,6 +8178,154 @@ TRAINING += TRAINING_BATCH47
 CATALOGUE += TRAINING_BATCH47
 
 
+# -- Forty-fifth session: a forty-eighth blind batch (TRAINING_BATCH48, helper blind45a), written from simdist's
+#    source alone, before reading any suite test (docs/conformance.md, "Forty-fifth session, 2026-12-05: a
+#    forty-eighth blind batch"). Only the Keras layers, losses and metrics, optimizers and schedules, and callbacks
+#    (batch 49, blind45b's, takes the trainer, gradients, tf.function, tf.data, saving, distribution and random
+#    ops); each in a function no earlier mutant touched.
+TRAINING_BATCH48: list[Mutant] = [
+    # -- Keras layers
+    _t("dot-two-vectors-squeezed-twice", "boundary", "simdist/keras/layers/dot.py",
+       "    elif orig_y_ndim == 2:\n        result = tf.squeeze(result, -1)\n",
+       "    if orig_y_ndim == 2:\n        result = tf.squeeze(result, -1)\n",
+       "Dot of two rank-2 inputs squeezes both added axes: (batch,) instead of (batch, 1)"),
+    _t("dot-mask-passed-on", "state", "simdist/keras/layers/dot.py",
+       "    def compute_mask(self, inputs: Any, mask: Any = None) -> None:\n        return None\n",
+       "    def compute_mask(self, inputs: Any, mask: Any = None) -> None:\n"
+       "        return None if mask is None else mask[0]\n",
+       "Dot passes its first input's mask on (Keras: Dot's output has no mask)"),
+    _t("zero-padding1d-call-channels-first-steps", "axis", "simdist/keras/layers/upsampling_padding.py",
+       "            return _pad(inputs, [(0, 0), (0, 0), self.padding])\n",
+       "            return _pad(inputs, [(0, 0), self.padding, (0, 0)])\n",
+       "ZeroPadding1D(data_format='channels_first') pads the channels axis instead of the steps"),
+    _t("global-avg-pool1d-mask-passed-on", "state", "simdist/keras/layers/global_pooling1d.py",
+       "    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:\n        return None\n",
+       "    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:\n        return mask\n",
+       "GlobalAveragePooling1D passes the (batch, steps) mask on to its pooled output"),
+    _t("convlstm-return-state-shape-with-steps", "formula", "simdist/keras/layers/conv_lstm.py",
+       "            batched_state_shape = (batch_size,) + state_shape\n",
+       "            batched_state_shape = output_shape\n",
+       "ConvLSTM(return_sequences=True, return_state=True).compute_output_shape gives the states the steps axis"),
+    _t("convlstm-initial-state-channels-first-as-last", "axis", "simdist/keras/layers/conv_lstm.py",
+       "            input_shape = (batch_size, self.input_dim) + self.spatial_dims\n",
+       "            input_shape = (batch_size,) + self.spatial_dims + (self.input_dim,)\n",
+       "ConvLSTMCell.get_initial_state builds channels_first states from a channels_last input shape"),
+    _t("batch-norm-shape-axis-bound-off-by-one", "boundary", "simdist/keras/layers/normalization.py",
+       "        for axis in [self.axis]:\n            if axis >= len(input_shape) or axis < -len(input_shape):\n",
+       "        for axis in [self.axis]:\n            if axis > len(input_shape) or axis < -len(input_shape):\n",
+       "BatchNormalization.compute_output_shape accepts an axis equal to the rank"),
+    _t("random-flip-inference-not-cast", "dtype", "simdist/keras/layers/preprocessing/image/random_flip.py",
+       "        images = self.backend.cast(images, self.compute_dtype)\n        if training:\n"
+       "            return self._flip_inputs(images, transformation)\n",
+       "        if training:\n            images = self.backend.cast(images, self.compute_dtype)\n"
+       "            return self._flip_inputs(images, transformation)\n",
+       "RandomFlip in inference returns integer images uncast (Keras casts to the compute dtype first)"),
+    _t("lookup-vocabulary-mask-token-every-mode", "boundary", "simdist/keras/layers/index_lookup.py",
+       "        if self.mask_token is not None and self.output_mode == \"int\":\n            vocab[0] = self.mask_token\n",
+       "        if self.mask_token is not None:\n            vocab[0] = self.mask_token\n",
+       "StringLookup/IntegerLookup.get_vocabulary() puts the mask token first in multi_hot/count modes too"),
+    _t("lookup-idf-log-without-one", "formula", "simdist/keras/layers/index_lookup.py",
+       "        return tf.math.log(1 + num_documents / (1 + token_document_counts))\n",
+       "        return tf.math.log(num_documents / (1 + token_document_counts))\n",
+       "the lookup layers' adapted tf_idf weights are log(n / (1 + df)) instead of log(1 + n / (1 + df))"),
+    _t("lookup-output-shape-pad-to-max-ignored", "formula", "simdist/keras/layers/index_lookup.py",
+       "            return input_shape\n        depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size\n"
+       "        input_shape = tuple(input_shape)\n",
+       "            return input_shape\n        depth = self._frozen_vocab_size\n"
+       "        input_shape = tuple(input_shape)\n",
+       "the lookup layers' compute_output_shape ignores pad_to_max_tokens (the vocabulary size, not max_tokens)"),
+    _t("discretization-int-output-int64", "dtype", "simdist/keras/layers/discretization.py",
+       "        return self.compute_dtype if self.output_mode != \"int\" else \"int32\"\n",
+       "        return self.compute_dtype if self.output_mode != \"int\" else \"int64\"\n",
+       "Discretization(output_mode='int')'s symbolic output is int64 (Keras: int32)"),
+    _t("attention-output-shape-query-dim", "axis", "simdist/keras/layers/dot_attention.py",
+       "        return (*input_shape[0][:-1], input_shape[1][-1])\n",
+       "        return (*input_shape[0][:-1], input_shape[0][-1])\n",
+       "Attention/AdditiveAttention.compute_output_shape take the query's last dimension, not the value's"),
+    _t("gqa-output-shape-dims-unchecked", "missing-error", "simdist/keras/layers/grouped_query_attention.py",
+       "        if query_shape[-1] != value_shape[-1]:\n            raise ValueError(\"The last dimension of `query_shape` and "
+       "`value_shape` must be equal, but are \"\n",
+       "        if False:\n            raise ValueError(\"The last dimension of `query_shape` and "
+       "`value_shape` must be equal, but are \"\n",
+       "GroupedQueryAttention.compute_output_shape accepts a query and a value of different last dimensions"),
+    _t("random-brightness-clip-fixed-range", "formula", "simdist/keras/layers/preprocessing/image/random_brightness.py",
+       "        return self.backend.numpy.clip(images, self.value_range[0], self.value_range[1])\n",
+       "        return self.backend.numpy.clip(images, 0, 255)\n",
+       "RandomBrightness clips to [0, 255] whatever its value_range"),
+    _t("reshape-target-shape-unchecked", "missing-error", "simdist/keras/layers/reshaping.py",
+       "        target_shape = tuple(target_shape)\n        validate_reshape_shape(target_shape, \"target_shape\")\n",
+       "        target_shape = tuple(target_shape)\n",
+       "Reshape(target_shape) with two -1 entries (or a bad entry) is accepted at construction"),
+    _t("rms-norm-layer-epsilon-dropped", "formula", "simdist/keras/layers/rms_normalization.py",
+       "        return rms_normalization(x, scale=self.scale, axis=self.axis, epsilon=self.epsilon)\n",
+       "        return rms_normalization(x, scale=self.scale, axis=self.axis)\n",
+       "RMSNormalization(epsilon=e) normalises with the op's default epsilon"),
+    _t("layer-norm-rms-scaling-dropped", "formula", "simdist/keras/layers/normalization.py",
+       "        outputs = layer_normalization(inputs, self.gamma, self.beta, self.axis, self.epsilon,\n"
+       "                                      rms_scaling=self.rms_scaling)\n",
+       "        outputs = layer_normalization(inputs, self.gamma, self.beta, self.axis, self.epsilon)\n",
+       "LayerNormalization(rms_scaling=True) centres its input as the plain layer norm does"),
+    # -- losses and metrics
+    _t("r2-score-rank-check-and", "missing-error", "simdist/keras/metrics/r2_score.py",
+       "        if len(y_pred_shape) != 2 or len(y_true_shape) != 2:\n",
+       "        if len(y_pred_shape) != 2 and len(y_true_shape) != 2:\n",
+       "R2Score accepts a rank-1 y_true beside a rank-2 y_pred"),
+    _t("confusion-flip-cumsum-exclusive", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "    return tf.math.cumsum(x[..., ::-1], axis=-1)[..., ::-1]\n",
+       "    return tf.math.cumsum(x[..., ::-1], axis=-1, exclusive=True)[..., ::-1]\n",
+       "the evenly-spaced-thresholds confusion counts leave out each bucket's own count"),
+    _t("cosine-similarity-metric-axis-dropped", "axis", "simdist/keras/metrics/regression_metrics.py",
+       "        super().__init__(cosine_similarity, name, dtype=dtype, axis=axis)\n",
+       "        super().__init__(cosine_similarity, name, dtype=dtype)\n",
+       "the CosineSimilarity metric computes along the last axis whatever its axis"),
+    _t("sensitivity-at-specificity-range-unchecked", "missing-error", "simdist/keras/metrics/sensitivity_specificity.py",
+       "        _check_range(\"specificity\", specificity)\n        self.specificity = specificity\n",
+       "        self.specificity = specificity\n",
+       "SensitivityAtSpecificity(specificity=1.5) is accepted (Keras: ValueError)"),
+    # -- optimizers and schedules
+    _t("inverse-time-decay-steps-unchecked", "missing-error", "simdist/keras/optimizers/schedules.py",
+       "                 name: str = \"InverseTimeDecay\") -> None:\n        super().__init__()\n"
+       "        self.initial_learning_rate = initial_learning_rate\n        self.decay_steps = decay_steps\n"
+       "        self.decay_rate = decay_rate\n        self.staircase = staircase\n        self.name = name\n"
+       "        _check_steps(\"decay_steps\", decay_steps)\n",
+       "                 name: str = \"InverseTimeDecay\") -> None:\n        super().__init__()\n"
+       "        self.initial_learning_rate = initial_learning_rate\n        self.decay_steps = decay_steps\n"
+       "        self.decay_rate = decay_rate\n        self.staircase = staircase\n        self.name = name\n",
+       "InverseTimeDecay(decay_steps=0) is accepted (Keras: ValueError)"),
+    _t("muon-nesterov-ignored", "formula", "simdist/keras/optimizers/muon.py",
+       "        g = ops.add(gradient, self.momentum * m) if self.nesterov else m\n",
+       "        g = m\n",
+       "Muon's orthogonalised update ignores nesterov=True (the default): the momentum alone, not g + momentum * m"),
+    _t("optimizer-ema-slot-name", "formula", "simdist/keras/optimizers/base_optimizer.py",
+       "            self._model_variables_moving_average = self.add_optimizer_variables(variables, \"average\")\n",
+       "            self._model_variables_moving_average = self.add_optimizer_variables(variables, \"moving_average\")\n",
+       "use_ema=True names its averages '<var>_moving_average' (Keras: '<var>_average')"),
+    _t("optimizer-scale-loss-divides", "formula", "simdist/keras/optimizers/base_optimizer.py",
+       "        return loss * self.loss_scale_factor if self.loss_scale_factor is not None else loss\n",
+       "        return loss / self.loss_scale_factor if self.loss_scale_factor is not None else loss\n",
+       "Optimizer.scale_loss divides by loss_scale_factor instead of multiplying"),
+    # -- callbacks
+    _t("callback-list-end-without-begin-accepted", "missing-error", "simdist/keras/callbacks/callback_list.py",
+       "        self._in_begin_end_block_count -= 1\n        if self._in_begin_end_block_count < 0:\n",
+       "        self._in_begin_end_block_count -= 1\n        if False:\n",
+       "CallbackList's on_train_end/on_test_end/on_predict_end without a begin are accepted"),
+    _t("progbar-seen-off-by-one", "boundary", "simdist/keras/callbacks/progbar_logger.py",
+       "        self.seen = batch + 1\n",
+       "        self.seen = batch\n",
+       "ProgbarLogger counts the batches seen one short (the bar's count, a predict's unknown target)"),
+    _t("progbar-validation-end-finalized-in-fit", "state", "simdist/keras/callbacks/progbar_logger.py",
+       "    def on_test_end(self, logs: Any = None) -> None:\n        if not self._called_in_fit:\n"
+       "            self._finalize_progbar(logs)\n",
+       "    def on_test_end(self, logs: Any = None) -> None:\n        self._finalize_progbar(logs)\n",
+       "ProgbarLogger finalizes its bar at the end of fit's validation too"),
+    _t("swap-ema-loss-scale-not-unwrapped", "state", "simdist/keras/callbacks/swap_ema_weights.py",
+       "        optimizer = self.model.optimizer\n        if hasattr(optimizer, \"inner_optimizer\"):\n"
+       "            optimizer = optimizer.inner_optimizer\n        if hasattr(optimizer, \"optimizers\"):\n",
+       "        optimizer = self.model.optimizer\n        if hasattr(optimizer, \"optimizers\"):\n",
+       "SwapEMAWeights does not look inside a LossScaleOptimizer for the EMA optimizer (ValueError)"),
+]
+TRAINING += TRAINING_BATCH48
+CATALOGUE += TRAINING_BATCH48
 # The forty-ninth blind batch (forty-fifth session, 2026-12-05, helper blind45b): 30 mutants written from
 # simdist's source alone before reading any suite test, each in a function no earlier mutant touched, in the
 # trainer, op gradients, the tape, tf.function, tf.data, checkpoints and saving, distribution and random ops.
