@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime.ops import libm, rcp
+from simdist.runtime.ops.packet_math import packets_and_tail
 from simdist.runtime.ops.packet_pow import pexp_float
 
 __all__ = ["bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e"]
@@ -127,14 +128,7 @@ def _run(a: np.ndarray, fn) -> np.ndarray:   # noqa: ANN001
     """fn(x, packet) over a float32/float64/half array: float32 and half (through float, rounded) in
     packets and a tail, float64 on the scalar path."""
     half = a.dtype == np.float16
-    flat = np.ascontiguousarray(a, np.float32 if half else a.dtype).ravel()
-    k = (flat.size // 8) * 8 if flat.dtype == np.float32 else 0
-    out = np.empty_like(flat)
-    with np.errstate(all="ignore"):
-        if k:
-            out[:k] = fn(flat[:k], True)
-        if k < flat.size:
-            out[k:] = fn(flat[k:], False)
+    out = packets_and_tail(np.asarray(a, np.float32 if half else a.dtype), fn).ravel()
     # FTZ on the results (ops.subnormals): exp(-x)·... below the normal range is a zero of its sign in TF (the
     # errstate above hides the underflow flag from dispatch's check)
     out = np.where(np.abs(out) < np.finfo(out.dtype).tiny, out * out.dtype.type(0), out)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime.ops import libm, rcp
-from simdist.runtime.ops.packet_math import plog_float
+from simdist.runtime.ops.packet_math import packets_and_tail, plog_float
 
 __all__ = ["erfinv", "ndtri"]
 
@@ -82,25 +82,12 @@ def _ndtri(a: np.ndarray, packet: bool) -> np.ndarray:
     return np.where(a == 0, t(-np.inf), out)
 
 
-def _split(a: np.ndarray, fn) -> np.ndarray:   # noqa: ANN001
-    """fn(x, packet) on the float32 packets and the scalar tail (float64: all scalar)."""
-    flat = np.ascontiguousarray(a).ravel()
-    k = (flat.size // 8) * 8 if a.dtype == np.float32 else 0
-    out = np.empty_like(flat)
-    with np.errstate(all="ignore"):
-        if k:
-            out[:k] = fn(flat[:k], True)
-        if k < flat.size:
-            out[k:] = fn(flat[k:], False)
-    return out.reshape(a.shape)
-
-
 def ndtri(a: np.ndarray) -> np.ndarray:
     """TF's Ndtri of a float32 or float64 array."""
-    return _split(a, _ndtri)
+    return packets_and_tail(a, _ndtri)
 
 
 def erfinv(a: np.ndarray) -> np.ndarray:
     """TF's Erfinv of a float32 or float64 array: ndtri(0.5·x + 0.5)·M_SQRT1_2 in the type."""
     t = a.dtype.type
-    return _split(a, lambda x, packet: _ndtri(t(0.5) * x + t(0.5), packet) * t(_SQRT1_2))
+    return packets_and_tail(a, lambda x, packet: _ndtri(t(0.5) * x + t(0.5), packet) * t(_SQRT1_2))

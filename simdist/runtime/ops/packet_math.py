@@ -44,6 +44,21 @@ def packets_then_tail(a: np.ndarray, packet: Callable[[np.ndarray], np.ndarray],
     return out.reshape(a.shape)
 
 
+def packets_and_tail(a: np.ndarray, fn: Callable[[np.ndarray, bool], np.ndarray]) -> np.ndarray:
+    """fn(x, packet=True) on the first (n // 8) * 8 float32 elements of a (flat order), fn(x, packet=False) on
+    the rest; a float64 array all on the scalar path (the split of Eigen's float32 special-function kernels whose
+    packet and scalar paths differ in their exp/rsqrt steps: ndtri_eigen.py, bessel_i_eigen.py, bessel_k_eigen.py)."""
+    flat = np.ascontiguousarray(a).ravel()
+    k = (flat.size // 8) * 8 if a.dtype == np.float32 else 0
+    out = np.empty_like(flat)
+    with np.errstate(all="ignore"):
+        if k:
+            out[:k] = fn(flat[:k], True)
+        if k < flat.size:
+            out[k:] = fn(flat[k:], False)
+    return out.reshape(a.shape)
+
+
 def _frexp_any(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """pfrexp_generic of any float32/float64 (sign kept in m; 0, inf, NaN: m = a, e = 0)."""
     if a.dtype == _F:
