@@ -14,28 +14,9 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import to_numpy as _np   # (an ndarray of any backend's value)
+from simdist.conformance.suite.outcomes import check as _check, outcome as _outcome
 
 clause = pytest.mark.clause
-
-
-def _outcome(fn):
-    """('ok', value) or (the exception's class name, its message)."""
-    try:
-        return "ok", fn()
-    except Exception as e:  # noqa: BLE001 - the class is the observation
-        return type(e).__name__, str(e)
-
-
-def _check(what, fn, want_cls, want_text=None, want_value=None):
-    cls, got = _outcome(fn)
-    if want_cls == "ok":
-        assert cls == "ok", f"{what}: expected it to be accepted, got {cls}: {got}"
-        if want_value is not None:
-            assert got == want_value, f"{what}: expected {want_value!r}, got {got!r}"
-    else:
-        assert cls == want_cls, f"{what}: expected {want_cls}, got {cls}: {got}"
-        if want_text is not None:
-            assert want_text in got, f"{what}: expected {want_cls} with {want_text!r}, got {got!r}"
 
 
 # -- the fixed-size image layers' output shapes: height and width in their own axes --------------------------------------

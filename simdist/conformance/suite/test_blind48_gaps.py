@@ -14,16 +14,9 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import to_numpy as _np   # (an ndarray of any backend's value)
+from simdist.conformance.suite.outcomes import outcome as _outcome
 
 clause = pytest.mark.clause
-
-
-def _outcome(fn):
-    """('ok', value) or (the exception's class name, its message)."""
-    try:
-        return "ok", fn()
-    except Exception as e:  # noqa: BLE001 - the class is the observation
-        return type(e).__name__, str(e)
 
 
 def _mask(value):
