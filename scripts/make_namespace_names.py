@@ -48,7 +48,7 @@ def record() -> dict[str, Any]:
             return
         for n in names:
             sv = getattr(s, n, None)
-            if not is_namespace(sv) or f"{path}.{n}" in out:
+            if not is_namespace(sv) or f"{path}.{n}" in out or sv is ours:   # (tf.compat.v2 is tf itself)
                 continue
             tv = getattr(t, n, None)
             if is_namespace(tv) or type(tv).__name__ == "KerasLazyLoader":

@@ -84,3 +84,21 @@ v1 = _compat_v1_aliases.namespaces(dict(
         experimental=_NS(CentralStorageStrategy=_CentralStorageStrategyV1),
     ),
 ))
+
+# (tf.compat's own helpers, TF 2.21's Python transcribed)
+from simdist.tf._compat_utils import (as_bytes, as_str, as_str_any, as_text, bytes_or_text_types,  # noqa: E402,F401
+                                      complex_types, dimension_at_index, dimension_value, forward_compatibility_horizon,
+                                      forward_compatible, integral_types, path_to_str, real_types)
+
+
+def __getattr__(name: str) -> _Any:
+    """`tf.compat.v2`: the TF 2 API itself, `from simdist import tf` (reached lazily: this module is imported while
+    simdist.tf is)."""
+    if name == "v2":
+        import simdist.tf
+        return simdist.tf
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(n for n in globals() if not n.startswith("_")) + ["v2"]
