@@ -454,7 +454,8 @@ class Function:
             return _UNSET
         kinds = self.__dict__.get("_kinds", {})
         for k, e in self._calls.items():
-            if k[1] != key[1] or type(e) is not g.Graph or e.program is None or kinds.get(k) != trace:
+            if k[1] != key[1] or type(e) is not g.Graph or e.program is None or kinds.get(k) != trace or \
+                    not _same_but_shapes(k[0], key[0]):
                 continue
             if _variables.subnormal_seen[0] and any(v._sub for v in e.reads):
                 return _UNSET
@@ -605,6 +606,18 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
+
+
+def _same_but_shapes(a: Any, b: Any) -> bool:
+    """Whether two call signatures (graph.signature's keys) differ at most in their tensors' shapes (each
+    tensor leaf is (dtype, shape, device): dtypes and devices equal)."""
+    from simdist.runtime.dtypes import DType
+    if type(a) is tuple and type(b) is tuple and len(a) == 3 == len(b) and isinstance(a[0], DType) and \
+            type(a[1]) is tuple and type(b[1]) is tuple:
+        return a[0] == b[0] and a[2] == b[2]
+    if type(a) is tuple and type(b) is tuple:
+        return len(a) == len(b) and all(_same_but_shapes(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
 
 
 def _same_program(a: tuple, b: tuple) -> bool:

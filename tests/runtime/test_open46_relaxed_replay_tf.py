@@ -7,7 +7,8 @@ the call's own shapes: the Python does not run, so its side effects (here a list
 it sees to) happen once per trace. simdist replays such a trace's recording op by op on the call's tensors once
 another recording of the function has shown it shape-generic (the same steps on other concrete shapes); a Python
 that reads a static dimension differently per trace still runs once more (left open). Each program: the
-Python's runs, the results, variable values and the tracing count after each call.
+Python's runs, the results, variable values and the tracing count after each call; and a Keras fit and evaluate
+by changing batch sizes (losses and metrics to 4 decimals), whose steps replay so.
 """
 
 from __future__ import annotations
@@ -57,11 +58,28 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
             a = tf.reshape(tf.range(r * c, dtype=tf.float32), [r, c])
             res = m(a, tf.ones([c, 2]))
             out["calls"].append([[r, c], _v(res[0]), _v(res[1]), m.experimental_get_tracing_count()])
+    elif name == "keras fit and evaluate by changing batch sizes":
+        # (Keras 3's train and test functions are tf.function(reduce_retracing=True): the step of a new batch size
+        # a relaxed trace serves replays; losses and metrics as TF's, to 4 decimals)
+        keras = tf.keras
+        keras.utils.set_random_seed(1)
+        for sizes in [(4, 6, 4, 3), (4, 4, 6, 12, 3)]:
+            model = keras.Sequential([keras.layers.Dense(3, activation="relu", kernel_initializer="ones"),
+                                      keras.layers.Dense(1, kernel_initializer="ones")])
+            model.compile(loss="mse", optimizer=keras.optimizers.SGD(0.01), metrics=["mae"])
+            x = [[i / 10.0, (i + 1) / 10.0] for i in range(0, 24, 2)]
+            y = [[1.0]] * 12
+            for b in sizes:
+                h = model.fit(tf.constant(x), tf.constant(y), batch_size=b, epochs=1, verbose=0, shuffle=False)
+                e = model.evaluate(tf.constant(x), tf.constant(y), batch_size=b, verbose=0)
+                out["calls"].append([list(sizes), b, [round(float(v[0]), 4) for v in h.history.values()],
+                                     [round(float(v), 4) for v in e]])
     out["python runs"] = log
     return out
 
 
-NAMES = ["shape and sum", "a variable and several outputs", "two relaxed dimensions"]
+NAMES = ["shape and sum", "a variable and several outputs", "two relaxed dimensions",
+         "keras fit and evaluate by changing batch sizes"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
