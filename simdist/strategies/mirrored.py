@@ -193,8 +193,9 @@ class MirroredExtended(StrategyExtended):
         updates, work = [], []
         for i, d in enumerate(colocate_with):
             d = session.canonical(d)
+            a, kw = select_replica(i, args), select_replica(i, kwargs)   # (the i-th component of each argument)
             with update_context(i):
-                out, flops = run_update(d, fn, *select_replica(i, args), **select_replica(i, kwargs))
+                out, flops = run_update(d, fn, *a, **kw)
             updates.append(out)
             work.append((d, flops))
         timing.charge_updates(work)

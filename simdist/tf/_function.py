@@ -974,8 +974,10 @@ def _other_output(out: Any) -> Any:
     if isinstance(out, collections.deque):
         raise TypeError(f"Could not generate a generic TraceType for {out!r}.Please verify that it is "
                         "immutable/hashable. Otherwise, consider implementing the Tracing Protocol for it.")
+    from simdist.runtime import context
+    # (a spec stands for its value in a dry run on placeholders, tf/_concrete.py: passed through there)
     refused = isinstance(out, (set, frozenset, types.GeneratorType, slice)) or out is Ellipsis or \
-        type(out).__name__.endswith("Spec") and hasattr(out, "is_compatible_with")
+        type(out).__name__.endswith("Spec") and hasattr(out, "is_compatible_with") and not context.in_placeholder_run()
     if not refused and not _simdist_class(type(out)) and not hasattr(type(out), "__attrs_attrs__"):
         from simdist.runtime.tensor import convert_to_tensor
         try:
