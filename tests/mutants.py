@@ -1488,9 +1488,9 @@ TRAINING_BATCH8: list[Mutant] = [
        "        return stack([zeros_like(keys), keys])\n",
        "Generator.make_seeds puts the zeros in the first row and the keys in the second"),
     _t("generator-truncated-normal-ignores-mean", "formula", "simdist/runtime/ops/random_generator.py",
-       '        rnd = dispatch.execute(TRUNCATED, (self._prepare(shp),), {"shape": shp, "dtype": dt})\n'
+       '        rnd = dispatch.execute(TRUNCATED, (state,), {"shape": shp, "dtype": dt})\n'
        "        return add(multiply(rnd, s), m)\n",
-       '        rnd = dispatch.execute(TRUNCATED, (self._prepare(shp),), {"shape": shp, "dtype": dt})\n'
+       '        rnd = dispatch.execute(TRUNCATED, (state,), {"shape": shp, "dtype": dt})\n'
        "        return multiply(rnd, s)\n",
        "Generator.truncated_normal drops its mean"),
     # layers
@@ -4060,8 +4060,8 @@ TRAINING_BATCH21: list[Mutant] = [
        "        return tf.constant([0, int(seed)], dtype=tf.int64)\n",
        "keras.random with an integer seed puts it in the second slot of the stateless seed pair"),
     _t("generator-skip-by-leading-dim", "formula", "simdist/runtime/ops/random_generator.py",
-       "        old = self.skip(int(np.prod(shape, dtype=np.int64)) if shape else 1)\n",
-       "        old = self.skip(int(shape[0]) if shape else 1)\n",
+       "        old = self.skip(int(np.prod(values, dtype=np.float64 if values.dtype.kind == \"f\" else np.int64)))\n",
+       "        old = self.skip(int(values.reshape(-1)[0]) if values.size else 1)\n",
        "tf.random.Generator advances its counter by the leading dimension, not the number of values drawn"),
     _t("grappler-folds-stateful-ops", "state", "simdist/runtime/graph/optimize.py",
        "        if n.stateful:\n            continue                     # (a random draw: computed anew by every replay)\n",
@@ -7709,9 +7709,9 @@ TRAINING_BATCH45 = [
        "tf.random.categorical reserves its Philox outputs for whole groups of 4 samples only (a started group lost): "
        "the next draw repeats numbers"),
     _t("generator-normal-mean-stddev-swapped", "order", "simdist/runtime/ops/random_generator.py",
-       "        rnd = dispatch.execute(NORMAL, (self._prepare(shp),), {\"shape\": shp, \"dtype\": dt})\n"
+       "        rnd = dispatch.execute(NORMAL, (state,), {\"shape\": shp, \"dtype\": dt})\n"
        "        return add(multiply(rnd, s), m)\n\n    def truncated_normal(",
-       "        rnd = dispatch.execute(NORMAL, (self._prepare(shp),), {\"shape\": shp, \"dtype\": dt})\n"
+       "        rnd = dispatch.execute(NORMAL, (state,), {\"shape\": shp, \"dtype\": dt})\n"
        "        return add(multiply(rnd, m), s)\n\n    def truncated_normal(",
        "tf.random.Generator.normal scales by the mean and shifts by the stddev"),
     _t("stateless-categorical-seed-shape-unchecked", "missing-error", "simdist/runtime/ops/random.py",

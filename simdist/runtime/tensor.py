@@ -336,6 +336,13 @@ class Tensor:
             return v[()]
         return v.copy()
 
+    def __dlpack__(self, stream: Any = None, **kwargs: Any) -> Any:
+        """The DLPack protocol (TF's EagerTensor has it: `np.from_dlpack(tensor)`): the buffer's capsule."""
+        return np.asarray(self.numpy(), order="C").__dlpack__()
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)   # (kDLCPU, device 0)
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         """TF's EagerTensor.__array__: its `_numpy()` (a NumPy scalar for a 0-d tensor), or
         `np.array(value, dtype)`. NumPy itself reads `__array_interface__` first."""

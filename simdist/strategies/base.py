@@ -410,6 +410,30 @@ class StrategyExtended:
         timing.charge_updates([(device or context.current_device(), flops)])
         return result if group else _local_results(result)
 
+    def update_non_slot(self, colocate_with: Any, fn: Callable[..., Any], args: Sequence[Any] = (),
+                        kwargs: dict | None = None, group: bool = True) -> Any:
+        """TF 2.21's StrategyExtendedV1.update_non_slot (every strategy's `extended` inherits it; clause
+        extended.v1-methods): `fn(*args, **kwargs)` on the `colocate_with` devices (what non_slot_devices
+        gives), in cross-replica or the default context (a replica's call: RuntimeError), in the strategy's
+        scope; each strategy's `_update_non_slot` says where and how often fn runs."""
+        self._container_strategy._check_cross_replica_or_default()
+        with self._container_strategy.scope():
+            return self._update_non_slot(colocate_with, fn, tuple(args), dict(kwargs or {}), group)
+
+    def _update_non_slot(self, colocate_with: Any, fn: Callable[..., Any], args: tuple, kwargs: dict,
+                         group: bool) -> Any:
+        """The default strategy's (_DefaultDistributionExtended): fn once, where the caller is, whatever
+        `colocate_with` is; its result, or with group=False each leaf as a 1-tuple (`_local_results`)."""
+        return _non_slot_run(None, fn, args, kwargs, group)
+
+
+def _non_slot_run(device: str | None, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:
+    """fn once on `device` (None: where the caller is) as a variable update: its result, or with group=False
+    each leaf as a 1-tuple (TF's `nest.map_structure(self._local_results, result)`)."""
+    result, flops = run_update(device, fn, *args, **kwargs)
+    timing.charge_updates([(device or context.current_device(), flops)])
+    return result if group else _local_results(result)
+
 
 def _strip(kwargs: dict) -> dict:
     allowed = ("initial_value", "trainable", "name", "dtype", "shape", "aggregation", "synchronization", "constraint")

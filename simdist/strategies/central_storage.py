@@ -61,6 +61,12 @@ class CentralStorageExtended(StrategyExtended):
     def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
         return update_one_variable(var, fn, args, kwargs, group)
 
+    def _update_non_slot(self, colocate_with: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
+        """ParameterServerStrategyExtended._update_non_slot (TF 2.21): fn once on `colocate_with.device` (a
+        variable's, as non_slot_devices gives; a device string has no `.device`: AttributeError)."""
+        from simdist.strategies.base import _non_slot_run
+        return _non_slot_run(colocate_with.device, fn, args, kwargs, group)
+
     # StrategyExtendedV1 methods (clause extended.v1-methods), ParameterServerStrategyExtended's
     # values on its chief (CentralStorageStrategy runs on one)
     experimental_should_init = True

@@ -182,6 +182,29 @@ class MirroredExtended(StrategyExtended):
         return _mirror_leaves(regroup(updates))
 
 
+    def _update_non_slot(self, colocate_with: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
+        """MirroredExtended._update_non_slot (TF 2.21; MultiWorkerMirrored's too): `colocate_with` a tuple of
+        devices (anything else: AssertionError), fn once on each under the update context of its index (a
+        mirrored variable's copy i read and written), with the i-th component of each distributed argument;
+        the results regrouped as `_update`'s (distribute_utils.update_regroup)."""
+        if not isinstance(colocate_with, tuple):
+            raise AssertionError()
+        from simdist.strategies.dist_variables import update_context
+        updates, work = [], []
+        for i, d in enumerate(colocate_with):
+            d = session.canonical(d)
+            a, kw = select_replica(i, args), select_replica(i, kwargs)   # (the i-th component of each argument)
+            with update_context(i):
+                out, flops = run_update(d, fn, *a, **kw)
+            updates.append(out)
+            work.append((d, flops))
+        timing.charge_updates(work)
+        if not group:
+            return _local_results(regroup(updates))
+        if all(u is None for u in updates):
+            return None
+        return _mirror_leaves(regroup(updates))
+
 def _as_per_replica(var: Any) -> PerReplica:
     """A distributed variable's copies as a PerReplica of their values (reduced as any other)."""
     return PerReplica([c.read_value() for c in var.values])

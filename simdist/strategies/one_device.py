@@ -33,6 +33,11 @@ class OneDeviceExtended(StrategyExtended):
     def non_slot_devices(self, var_list: Any) -> tuple[str, ...]:
         return (self._device,)
 
+    def _update_non_slot(self, colocate_with: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
+        """OneDeviceExtended._update_non_slot: fn once on the strategy's device, whatever `colocate_with` is."""
+        from simdist.strategies.base import _non_slot_run
+        return _non_slot_run(self._device, fn, args, kwargs, group)
+
     def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
         """OneDeviceExtended._broadcast_to: the value as it is (clause extended.broadcast-to)."""
         return tensor

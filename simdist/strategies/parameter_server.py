@@ -154,6 +154,12 @@ class ParameterServerExtended(StrategyExtended):
     def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
         return update_one_variable(var, fn, args, kwargs, group)
 
+    def _update_non_slot(self, colocate_with: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
+        """ParameterServerStrategyExtended._update_non_slot (TF 2.21): fn once on `colocate_with.device` (a
+        variable's, as non_slot_devices gives; a device string has no `.device`: AttributeError)."""
+        from simdist.strategies.base import _non_slot_run
+        return _non_slot_run(colocate_with.device, fn, args, kwargs, group)
+
     def placeholder_variable(self, name: str, shape: Any, dtype: Any = dtypes.float32) -> Any:
         """A shape-only variable (no values) placed and partitioned exactly like tf.Variable would
         be, for timing-only runs (coordinator.schedule_synthetic)."""

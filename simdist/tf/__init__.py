@@ -111,7 +111,9 @@ from types import SimpleNamespace as _NS
 
 from simdist.tf import _experimental_numpy  # noqa: E402  (tf.experimental.numpy: clause ops.experimental-numpy)
 from simdist.runtime.ragged_shape import DynamicRaggedShape as _DynamicRaggedShape  # noqa: E402
-experimental = _NS(Optional=_Optional, numpy=_experimental_numpy, DynamicRaggedShape=_DynamicRaggedShape)
+from simdist.tf import _dlpack  # noqa: E402  (tf.experimental.dlpack: open46)
+experimental = _NS(Optional=_Optional, numpy=_experimental_numpy, DynamicRaggedShape=_DynamicRaggedShape,
+                   dlpack=_NS(to_dlpack=_dlpack.to_dlpack, from_dlpack=_dlpack.from_dlpack))
 # TF 2.21's narrow dtypes: tf.dtypes.experimental's and tf.experimental's (the same objects; names44)
 from simdist.runtime.dtypes import NARROW as _NARROW  # noqa: E402
 for _d in _NARROW:

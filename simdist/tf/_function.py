@@ -20,6 +20,7 @@ function's graph (runtime/function_tapes.py). `SIMDIST_TRACE_FUNCTIONS=0` runs e
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 from typing import Any, Callable
@@ -76,7 +77,7 @@ class Function:
         # (a first call of its kind is a trace: when it raises, TF's graph with its variable writes
         # never runs, so the writes the Python made are undone)
         from simdist.tf import _tracing_count
-        kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+        kind = concrete = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
         if self.input_signature is None:
             # (the trace TF runs the call with: an equal one, the most specific one taking it, or a new one,
             # relaxed with reduce_retracing; its unknown dimensions unknown to the Python: function.trace-once)
@@ -100,6 +101,10 @@ class Function:
         made = _creation.created()
         out: Any = _UNSET
         singleton = False
+        serving = self.__dict__.get("_serving")
+        # (the trace this call runs and the call's own key: a call a relaxed trace serves replays that
+        # trace's recording when it is known to be shape-generic, `_polymorphic`)
+        self._serving = None if self.input_signature is not None else (kind, concrete)
         try:
             with symbolic.strictness(self._strict()), writes as journal, \
                     (_creation.refused() if creating else _creation.watching([])) as watched, \
@@ -160,6 +165,7 @@ class Function:
             if out is _UNSET:
                 raise
         finally:
+            self._serving = serving
             if not symbolic.DEPTH[0]:
                 symbolic.clear()
         if creating is False and _creation.created() > made:
@@ -378,6 +384,11 @@ class Function:
         key = (found[0], _context_key())
         entry = self._calls.get(key)
         if entry is None:
+            serving = self.__dict__.get("_serving")
+            if serving is not None and serving[0] != serving[1] and serving[0] in self.__dict__.get("_trace_keys", ()):
+                out = self._polymorphic(key, serving[0], found)
+                if out is not _UNSET:
+                    return out
             if len(self._calls) >= _MAX_TRACES:
                 return _Eager(key)
             from simdist.runtime import context
@@ -394,6 +405,8 @@ class Function:
             finally:
                 own = timing.run_flops_accum[0]
                 timing.run_flops_accum[0] = run0 + own
+            if serving is not None:
+                self.__dict__.setdefault("_kinds", {})[key] = serving[0]
             if type(entry) is g.Graph:
                 entry.run_flops = own
             elif entry.reason.startswith(_CREATES_VARIABLE) and not self.__dict__.get("_created_variables"):
@@ -428,6 +441,48 @@ class Function:
             from simdist.strategies import timing
             timing.run_flops_accum[0] += entry.run_flops
         return out
+
+    def _polymorphic(self, key: Any, trace: Any, found: Any) -> Any:
+        """A call of a new concrete signature that an existing relaxed trace `trace` serves (reduce_retracing:
+        TF 2.21 runs that trace's graph with the call's shapes, its Python does not run; clause
+        function.trace-once): the result of replaying, op by op through dispatch on the call's tensors
+        (runtime/interpret.py), a recording of that trace in this context that is shape-generic
+        (`_generic`); _UNSET when there is none (the Python then runs and records, as before)."""
+        from simdist.runtime import interpret
+        g = _graph_mod()
+        if any(t._sub for t in found[1]):   # (subnormal arguments: recorded afresh, as for any replay)
+            return _UNSET
+        kinds = self.__dict__.get("_kinds", {})
+        for k, e in self._calls.items():
+            if k[1] != key[1] or type(e) is not g.Graph or e.program is None or kinds.get(k) != trace or \
+                    not _same_but_shapes(k[0], key[0]):
+                continue
+            if _variables.subnormal_seen[0] and any(v._sub for v in e.reads):
+                return _UNSET
+            if self._generic(k, e):
+                return _outputs_to_tensors(interpret.run(e.program, found[1]))
+        return _UNSET
+
+    def _generic(self, key: Any, entry: Any) -> bool:
+        """Whether recording `entry` (of signature `key`) computes the same for any concrete shape its trace
+        takes: it has no stateful op but tf.print's (a random draw's kernel state is its graph's), and another recording
+        of this function in the same context, made on other concrete shapes, has the very same steps (ops,
+        attributes, constants, variables, devices and returned structure) - so no value the Python or an op
+        wrapper took from a concrete dimension was baked into it (a recording on a static view that read
+        `x.shape[0]` as 4, on a relaxed one that read None, differ, and such a trace keeps running its
+        Python once per new shape, as before). Cached once known."""
+        done = self.__dict__.setdefault("_generic_keys", {})
+        if done.get(key):
+            return True
+        g = _graph_mod()
+        if any(st[0] == 1 and getattr(st[2], "stateful", False) and st[2].name != "PrintV2" for st in entry.program[1]):
+            return False
+        for k, e in self._calls.items():
+            if k != key and k[1] == key[1] and type(e) is g.Graph and e.program is not None and \
+                    _same_program(entry.program, e.program):
+                done[key] = True
+                return True
+        return False
 
     def _rerecorded(self, g: Any, mode: Any, key: Any, args: tuple, kwargs: dict, found: Any) -> Any:
         """The call's Python run under a recorder whose graph is not kept: what a graph the
@@ -513,6 +568,9 @@ class Function:
         state.pop("_np_defaults", None)
         state.pop("_trace_keys", None)
         state.pop("_dispatch_cache", None)
+        state.pop("_serving", None)
+        state.pop("_kinds", None)
+        state.pop("_generic_keys", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
@@ -548,6 +606,51 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
+
+
+def _same_but_shapes(a: Any, b: Any) -> bool:
+    """Whether two call signatures (graph.signature's keys) differ at most in their tensors' shapes (each
+    tensor leaf is (dtype, shape, device): dtypes and devices equal)."""
+    from simdist.runtime.dtypes import DType
+    if type(a) is tuple and type(b) is tuple and len(a) == 3 == len(b) and isinstance(a[0], DType) and \
+            type(a[1]) is tuple and type(b[1]) is tuple:
+        return a[0] == b[0] and a[2] == b[2]
+    if type(a) is tuple and type(b) is tuple:
+        return len(a) == len(b) and all(_same_but_shapes(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _same_program(a: tuple, b: tuple) -> bool:
+    """Whether two op-by-op programs (runtime/interpret.py `build`) have the very same steps: op definitions,
+    attributes, inputs and devices; constants (captured ones the same object, the call's equal in dtype, shape
+    and value); variables read and written; argument positions; and the returned structure."""
+    if a[0] != b[0] or len(a[1]) != len(b[1]) or not _same_value(a[2], b[2]):
+        return False
+    for x, y in zip(a[1], b[1]):
+        if len(x) != len(y) or x[0] != y[0]:
+            return False
+        for u, v in zip(x[1:], y[1:]):
+            if not _same_value(u, v):
+                return False
+    return True
+
+
+def _same_value(u: Any, v: Any) -> bool:
+    """Equality of program parts: arrays by dtype, shape and bits; tensors, variables, op definitions and
+    other objects by identity; containers item by item."""
+    import numpy as np
+    if isinstance(u, np.ndarray) or isinstance(v, np.ndarray):
+        return isinstance(u, np.ndarray) and isinstance(v, np.ndarray) and u.dtype == v.dtype and \
+            u.shape == v.shape and u.tobytes() == v.tobytes()
+    if type(u) is not type(v):
+        return False
+    if isinstance(u, (list, tuple)):
+        return len(u) == len(v) and all(_same_value(x, y) for x, y in zip(u, v))
+    if isinstance(u, dict):
+        return list(u) == list(v) and all(_same_value(u[k], v[k]) for k in u)
+    if u is None or isinstance(u, (bool, int, float, complex, str, bytes, np.generic)):
+        return bool(u == v) or (u != u and v != v)   # (NaN attributes alike)
+    return u is v or (isinstance(u, type) and u == v) or type(u).__name__ == "DType" and u == v
 
 
 def _mark_arguments(args: tuple, kwargs: dict, note: Callable[..., None], fn: Any = None) -> None:
@@ -845,12 +948,52 @@ def _outputs_to_tensors(out: Any) -> Any:
                         f"ExtensionTypes or None values; found return value of type {type(out).__name__}, which is "
                         "not a Tensor or ExtensionType.")
     if isinstance(out, dict):
+        if isinstance(out, collections.defaultdict):   # (TF 2.21 returns a dict: observed, open46)
+            return {k: _outputs_to_tensors(v) for k, v in out.items()}
         return type(out)((k, _outputs_to_tensors(v)) for k, v in out.items())
     if isinstance(out, tuple) and hasattr(out, "_fields"):
         return type(out)(*[_outputs_to_tensors(v) for v in out])
     if isinstance(out, (list, tuple)):
         return type(out)(_outputs_to_tensors(v) for v in out)
+    return _other_output(out)
+
+
+def _other_output(out: Any) -> Any:
+    """func_graph's rule for a returned value that is no tensor, number, list, tuple or dict (TF 2.21:
+    `nest.map_structure(convert, outputs)`, then the outputs' TraceType; observed, open46): nest flattens
+    a mapping view (dict.keys(), .values(), .items()) and a `range`, which come back lists of tensors; a
+    deque flattens too, but the output's TraceType refuses it (TypeError "Could not generate a generic
+    TraceType"); a set or frozenset, a generator, a slice, Ellipsis, a TypeSpec and an object of a class
+    of the program's own that nothing converts are no nest structure and no tensor: func_graph's TypeError
+    "must return zero or more Tensors". simdist's own values (distributed values, composites: classes of
+    simdist's modules) pass through as before (clause function.symbolic-tensors)."""
+    import types
+    from collections.abc import ItemsView, KeysView, ValuesView
+    if isinstance(out, (KeysView, ValuesView, ItemsView, range)):
+        return [_outputs_to_tensors(v) for v in out]
+    if isinstance(out, collections.deque):
+        raise TypeError(f"Could not generate a generic TraceType for {out!r}.Please verify that it is "
+                        "immutable/hashable. Otherwise, consider implementing the Tracing Protocol for it.")
+    from simdist.runtime import context
+    # (a spec stands for its value in a dry run on placeholders, tf/_concrete.py: passed through there)
+    refused = isinstance(out, (set, frozenset, types.GeneratorType, slice)) or out is Ellipsis or \
+        type(out).__name__.endswith("Spec") and hasattr(out, "is_compatible_with") and not context.in_placeholder_run()
+    if not refused and not _simdist_class(type(out)) and not hasattr(type(out), "__attrs_attrs__"):
+        from simdist.runtime.tensor import convert_to_tensor
+        try:
+            return convert_to_tensor(out)   # (a registered conversion, `__tf_tensor__`)
+        except (TypeError, ValueError):
+            refused = True
+    if refused:
+        raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                        f"ExtensionTypes or None values; found return value of type {type(out).__name__}, which is "
+                        "not a Tensor or ExtensionType.")
     return out
+
+
+def _simdist_class(cls: type) -> bool:
+    """Whether `cls` or a base class (other than object) is simdist's (a composite, an ExtensionType)."""
+    return any((getattr(c, "__module__", "") or "").startswith("simdist") for c in cls.__mro__ if c is not object)
 
 
 def function(func: Callable[..., Any] | None = None, input_signature: Any = None, autograph: bool = True,

@@ -29,7 +29,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors, execution
 from simdist.runtime.ops import dispatch, philox, philox_dists
-from simdist.runtime.ops.args import shape_arg
+from simdist.runtime.ops.args import dims
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -302,40 +302,55 @@ class Generator:
         rid = rc.replica_id_in_sync_group
         return int(dispatch.static_value(rid)) if isinstance(rid, Tensor) else int(rid)
 
-    def _prepare(self, shape: tuple[int, ...]) -> Tensor:
-        """The state a draw of `shape` reads (the key mixed with the replica id in a replica)."""
+    def _prepare(self, shape: Any, opname: str) -> tuple[tuple[int, ...], Tensor]:
+        """(the draw's shape, the state it reads: the key mixed with the replica id in a replica) for the
+        `shape` argument of a draw by the stateless V2 kernel `opname`, in TF 2.21's order
+        (stateful_random_ops.py): `_shape_tensor` converts the shape (`_draw_shape`), `_prepare_key_counter`
+        skips the counter by its product (RngReadAndSkip: a scalar's value, a float's truncated, a negative
+        dimension's product too), then the kernel refuses a shape dtype other than int32/int64 (the NodeDef's
+        Tshape), a shape that is no vector and a negative dimension; a traced function's shape function
+        raises the first two at trace time, where the skip never runs (clause ops.random-generator)."""
         from simdist.runtime.ops import concat, constant, reshape, stack
         from simdist.runtime.ops.array_more import bitcast
+        values, dt = _draw_shape(shape)
+        if dt.is_bool or dt == dtypes.string:   # (Prod's T, before the skip: `math_ops.reduce_prod(shape)`)
+            from simdist.runtime.ops import trace_errors
+            err = trace_errors.attr_not_allowed("Prod", "T", dt, _PROD_TYPES)
+            raise trace_errors.static(err, TypeError, f"Value passed to parameter 'input' has DataType {dt.name} not "
+                                                      "in list of allowed values: float32, float64, int32, uint8, "
+                                                      "int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
+                                                      "qint16, quint16, uint16, complex128, float16, uint32, uint64")
         # TF skips first (RngReadAndSkip by the product of a shape with a negative dimension too: a ThreeFry
         # generator's UnimplementedError comes first, and a Philox one's counter moves before the draw fails)
-        old = self.skip(int(np.prod(shape, dtype=np.int64)) if shape else 1)
-        for d in shape:
+        old = self.skip(int(np.prod(values, dtype=np.float64 if values.dtype.kind == "f" else np.int64)))
+        shp = _draw_vector(values, dt, opname, "Tshape")
+        for d in shp:
             if d < 0:
-                raise errors.InvalidArgumentError(None, None, f"Dimension {d} must be >= 0 [Op:StatelessRandomNormalV2]")
+                raise errors.InvalidArgumentError(None, None, f"Dimension {d} must be >= 0 [Op:{opname}]")
         rid = self._replica_id()
         if rid is None:
-            return old
+            return shp, old
         # StatelessRandomUniformFullIntV2(shape=[1], key, counter=[replica id, 0], uint64): the replica's key
         kc = stack([constant(rid, dtype=dtypes.int64), constant(0, dtype=dtypes.int64), old[2]])
         key = bitcast(dispatch.execute(FULL_INT, (kc,), {"shape": (1,), "dtype": dtypes.uint64}), dtypes.int64)
-        return concat([old[0:2], reshape(key, [1])], 0)
+        return shp, concat([old[0:2], reshape(key, [1])], 0)
 
     def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
                name: str | None = None) -> Tensor:
         from simdist.runtime.ops import add, multiply
         dt = dtypes.as_dtype(dtype)
-        shp = shape_arg(shape)
         m, s = convert_to_tensor(mean, dtype=dt), convert_to_tensor(stddev, dtype=dt)
-        rnd = dispatch.execute(NORMAL, (self._prepare(shp),), {"shape": shp, "dtype": dt})
+        shp, state = self._prepare(shape, "StatelessRandomNormalV2")
+        rnd = dispatch.execute(NORMAL, (state,), {"shape": shp, "dtype": dt})
         return add(multiply(rnd, s), m)
 
     def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
                          name: str | None = None) -> Tensor:
         from simdist.runtime.ops import add, multiply
         dt = dtypes.as_dtype(dtype)
-        shp = shape_arg(shape)
         m, s = convert_to_tensor(mean, dtype=dt), convert_to_tensor(stddev, dtype=dt)
-        rnd = dispatch.execute(TRUNCATED, (self._prepare(shp),), {"shape": shp, "dtype": dt})
+        shp, state = self._prepare(shape, "StatelessTruncatedNormalV2")
+        rnd = dispatch.execute(TRUNCATED, (state,), {"shape": shp, "dtype": dt})
         return add(multiply(rnd, s), m)
 
     def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32,
@@ -348,29 +363,29 @@ class Generator:
                                  f"non-`None`; got minval={minval} and maxval={maxval}")
         elif maxval is None:
             maxval = 1
-        shp = shape_arg(shape)
         if dt.is_integer and minval is None:
-            return self.uniform_full_int(shp, dt)
+            return self.uniform_full_int(shape, dt)
         lo, hi = convert_to_tensor(minval, dtype=dt), convert_to_tensor(maxval, dtype=dt)
         if dt.is_integer:
             if lo.shape.ndims != 0 or hi.shape.ndims != 0:
                 raise errors.InvalidArgumentError(None, None, f"minval must be 0-D, got shape {lo.shape} "
                                                   "[Op:StatelessRandomUniformIntV2]")
             a, b = int(lo.numpy()), int(hi.numpy())
-            old = self._prepare(shp)
+            shp, old = self._prepare(shape, "StatelessRandomUniformIntV2")
             if a >= b:
                 raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {a} >= {b} "
                                                   "[Op:StatelessRandomUniformIntV2]")
             return dispatch.execute(UNIFORM_INT, (old,), {"shape": shp, "dtype": dt, "minval": a, "maxval": b})
         if not dt.is_floating:
             raise ValueError(f"simdist: Generator.uniform of dtype {dt.name} (TF: float or integer dtypes)")
-        rnd = dispatch.execute(UNIFORM, (self._prepare(shp),), {"shape": shp, "dtype": dt})
+        shp, state = self._prepare(shape, "StatelessRandomUniformV2")
+        rnd = dispatch.execute(UNIFORM, (state,), {"shape": shp, "dtype": dt})
         return add(multiply(rnd, subtract(hi, lo)), lo)
 
     def uniform_full_int(self, shape: Any, dtype: Any = dtypes.uint64, name: str | None = None) -> Tensor:
         dt = dtypes.as_dtype(dtype)
-        shp = shape_arg(shape)
-        return dispatch.execute(FULL_INT, (self._prepare(shp),), {"shape": shp, "dtype": dt})
+        shp, state = self._prepare(shape, "StatelessRandomUniformFullIntV2")
+        return dispatch.execute(FULL_INT, (state,), {"shape": shp, "dtype": dt})
 
     def make_seeds(self, count: int = 1) -> Tensor:
         """[2, count] int64: count keys (uniform_full_int) over zeros, for the stateless ops."""
@@ -391,7 +406,8 @@ class Generator:
         dt = dtypes.as_dtype(dtype)
         c = counts if isinstance(counts, Tensor) else convert_to_tensor(counts)
         p = probs if isinstance(probs, Tensor) else convert_to_tensor(probs)
-        shp = shape_arg(shape)
+        values, sdt = _draw_shape(shape)   # (no skip first: the kernel skips, after its checks)
+        shp = _draw_vector(values, sdt, "StatefulRandomBinomial", "S")
         _binomial._check(shp, np.zeros(c.shape.as_list()), np.zeros(p.shape.as_list()), "StatefulRandomBinomial")
         _binomial.STATEFUL_BINOMIAL.dtype((dtypes.int64, c.dtype, p.dtype), {"dtype": dt})
         if self._alg != 1:
@@ -399,6 +415,40 @@ class Generator:
                                               "[Op:StatefulRandomBinomial]")
         old = self.skip(_binomial.stateful_skip(shp, c, p))
         return dispatch.execute(_binomial.STATEFUL_BINOMIAL, (old, c, p), {"shape": shp, "dtype": dt})
+
+
+_PROD_TYPES = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, "
+               "quint16, uint16, complex128, half, uint32, uint64")
+
+
+def _draw_shape(shape: Any) -> tuple[np.ndarray, dtypes.DType]:
+    """A draw's shape argument as TF 2.21's `_shape_tensor` converts it (stateful_random_ops.py:
+    `convert_to_tensor(shape)`, int64 for an empty list or tuple): its values and dtype. Any rank is
+    taken here (a Python int is a scalar); the kernels refuse what is no int32/int64 vector."""
+    if isinstance(shape, (list, tuple)) and not shape:
+        return np.zeros((0,), np.int64), dtypes.int64
+    t = shape if isinstance(shape, Tensor) else convert_to_tensor(shape)
+    return np.asarray(t._v), t.dtype
+
+
+def _draw_vector(values: np.ndarray, dt: dtypes.DType, opname: str, attr: str) -> tuple[int, ...]:
+    """The draw's shape as a tuple, after the kernel's checks in TF 2.21's order: the NodeDef's shape type
+    attr (`attr`: Tshape, or StatefulRandomBinomial's S) int32 or int64, then a vector (a scalar, a matrix:
+    InvalidArgumentError eagerly, the shape function's ValueError in a traced function; observed)."""
+    from simdist.runtime.ops import trace_errors
+    if dt not in (dtypes.int32, dtypes.int64):
+        err = trace_errors.attr_not_allowed(opname, attr, dt, "int32, int64")
+        raise trace_errors.static(err, TypeError, f"Value passed to parameter 'shape' has DataType {dt.name} not in "
+                                                  "list of allowed values: int32, int64")
+    if values.ndim != 1:
+        if opname == "StatefulRandomBinomial":
+            ins = ([], [], list(values.shape), [], [])
+            eager = f"Input shape should be a vector, got shape: {dims(values.shape)} [Op:{opname}]"
+        else:
+            ins = (list(values.shape), [1], [2], []) + (([], []) if opname == "StatelessRandomUniformIntV2" else ())
+            eager = f"shape must be a vector of {{int32,int64}}, got shape {dims(values.shape)} [Op:{opname}]"
+        raise trace_errors.shape_error(eager, f"Shape must be rank 1 but is rank {values.ndim}", opname, ins)
+    return tuple(int(d) for d in values.tolist())
 
 
 def get_global_generator() -> Generator:
