@@ -297,3 +297,50 @@ def test_blind51_single_replica_reduce_to_returns_the_value(tf, backend, which, 
         assert out is value, f"{which} {api} to {dest}: expected the value itself, got {out!r}"
         if hasattr(out, "device") and not isinstance(value, float):
             assert out.device.endswith(home), f"{which} {api} to {dest}: on {out.device}, expected {home}"
+
+
+# -- tf.function: a concrete function of **kwargs ------------------------------------------------------------------
+def _weighted_kwargs(x, **kw):
+    """x + the keyword arguments, in sorted key order, times 10, 100, ... (which value went where shows)."""
+    out = x
+    for i, k in enumerate(sorted(kw)):
+        out = out + kw[k] * 10.0 ** (i + 1)
+    return out
+
+
+_SPEC = "TensorSpec(shape=(), dtype=tf.float32, name=None)"
+
+
+@clause("function.input-signature", ref="tf221")
+def test_blind51_concrete_function_of_var_keyword_arguments(tf):
+    """get_concrete_function(x, b=..., a=...) of `def g(x, **kw)`: each keyword argument is a keyword-only parameter of
+    its own, named by its key, sorted after the positional ones (TF 2.21's FunctionType): placeholders x, a, b; the
+    signature text `(x: ..., *, a: ..., b: ...)`, KEYWORD_ONLY in the verbose one; structured_input_signature puts
+    them in its dict. The concrete function takes them by keyword (x too), or the tensors in order (the flat
+    signature); one missing or an unknown one is TypeError, another dtype InvalidArgumentError. A Python value is a
+    literal (`*, k: Literal[5]`: another value TypeError, the value left out taken as traced); the function itself
+    passes its keyword arguments on."""
+    c = tf.constant
+    f = tf.function(_weighted_kwargs)
+    cf = f.get_concrete_function(c(1.0), b=c(2.0), a=c(3.0))
+    assert [t.name for t in cf.inputs] == ["x:0", "a:0", "b:0"], [t.name for t in cf.inputs]
+    assert cf.pretty_printed_signature(verbose=False) == f"(x: {_SPEC}, *, a: {_SPEC}, b: {_SPEC}) -> {_SPEC}"
+    verbose = cf.pretty_printed_signature()
+    assert f"  x (POSITIONAL_OR_KEYWORD): {_SPEC}" in verbose and f"  a (KEYWORD_ONLY): {_SPEC}" in verbose and \
+        f"  b (KEYWORD_ONLY): {_SPEC}" in verbose, verbose
+    pos, kw = cf.structured_input_signature
+    assert [s.name for s in pos] == ["x"] and sorted(kw) == ["a", "b"] and kw["a"].name == "a", (pos, kw)
+    want = 1.0 + 3.0 * 10 + 2.0 * 100   # (a = 3 is the first key sorted, b = 2 the second)
+    check("cf(x, a=, b=)", lambda: float(cf(c(1.0), a=c(3.0), b=c(2.0))), "ok", want_value=want)
+    check("cf(x=, a=, b=)", lambda: float(cf(x=c(1.0), a=c(3.0), b=c(2.0))), "ok", want_value=want)
+    check("cf(x, a, b) (flat)", lambda: float(cf(c(1.0), c(3.0), c(2.0))), "ok", want_value=want)
+    check("cf without b", lambda: cf(c(1.0), a=c(3.0)), "TypeError")
+    check("cf with an unknown z", lambda: cf(c(1.0), a=c(3.0), b=c(2.0), z=c(1.0)), "TypeError")
+    check("cf with an int32 a", lambda: cf(c(1.0), a=c(3), b=c(2.0)), "InvalidArgumentError")
+    cf2 = f.get_concrete_function(c(1.0), k=5)
+    assert [t.name for t in cf2.inputs] == ["x:0"]
+    assert cf2.pretty_printed_signature(verbose=False) == f"(x: {_SPEC}, *, k: Literal[5]) -> {_SPEC}"
+    check("cf2(x, k=5)", lambda: float(cf2(c(1.0), k=5)), "ok", want_value=51.0)
+    check("cf2(x, k=6)", lambda: cf2(c(1.0), k=6), "TypeError")
+    check("cf2(x)", lambda: float(cf2(c(1.0))), "ok", want_value=51.0)
+    check("f(x, q=, p=)", lambda: float(f(c(1.0), q=c(1.0), p=c(2.0))), "ok", want_value=1.0 + 2.0 * 10 + 1.0 * 100)
